@@ -1,0 +1,31 @@
+# Two commands do all set-up on a fresh machine: `make serve` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8765
+
+.PHONY: serve test bench lint conformance clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,dev]'
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(PY) -m mockengine serve --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	$(PY) -m pytest -q -rfEs $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) -m mockengine bench
+
+lint: $(STAMP)
+	$(PY) -m ruff check mockengine tests
+	$(PY) -m mypy mockengine
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,3 @@
+from mockengine.cli import main
+
+raise SystemExit(main())

