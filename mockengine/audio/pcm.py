@@ -1,0 +1,90 @@
+"""PCM16 helpers: base64 transport, numpy conversion and sample/millisecond arithmetic.
+
+The Realtime GA API carries audio as base64 strings of little-endian, mono, signed 16-bit PCM at
+24 kHz (`audio/pcm`, reference/realtime-api.md). Durations are always derived from sample counts,
+never from wall time.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+import numpy as np
+
+INPUT_RATE_HZ = 24_000
+"""Sample rate of `audio/pcm` in the Realtime GA API (input and output)."""
+
+BYTES_PER_SAMPLE = 2
+"""PCM16: one signed little-endian 16-bit sample per frame (mono)."""
+
+_PCM16 = np.dtype("<i2")
+_FULL_SCALE = 32768.0
+
+
+class InvalidAudio(ValueError):
+    """The client sent audio that cannot be decoded (bad base64, wrong format)."""
+
+
+def decode_base64_audio(data: str) -> bytes:
+    """Decode a base64 audio payload strictly.
+
+    Characters outside the base64 alphabet (including whitespace) and bad padding are rejected, so a
+    corrupted payload never turns silently into noise. Length checks (whole PCM16 samples) are left to
+    the caller, see `is_whole_pcm16`.
+
+    Raises:
+        InvalidAudio: `data` is not valid base64.
+    """
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise InvalidAudio(f"Invalid base64 audio data: {exc}") from exc
+
+
+def encode_base64_audio(pcm: bytes) -> str:
+    """Encode raw audio bytes as standard base64 (with padding, no line breaks)."""
+    return base64.b64encode(pcm).decode("ascii")
+
+
+def is_whole_pcm16(pcm: bytes) -> bool:
+    """True when `pcm` holds a whole number of 16-bit samples (even byte count)."""
+    return len(pcm) % BYTES_PER_SAMPLE == 0
+
+
+def pcm16_to_float32(pcm: bytes) -> np.ndarray:
+    """Little-endian PCM16 bytes → float32 array of shape (n_samples,), values in [-1, 1).
+
+    A trailing odd byte is ignored. Scaling is by 32768, so `float32_to_pcm16` inverts it exactly.
+    """
+    n_samples = len(pcm) // BYTES_PER_SAMPLE
+    samples = np.frombuffer(pcm, dtype=_PCM16, count=n_samples)
+    return samples.astype(np.float32) / np.float32(_FULL_SCALE)
+
+
+def float32_to_pcm16(a: np.ndarray) -> bytes:
+    """Float array (any shape, flattened; nominal range [-1, 1]) → little-endian PCM16 bytes.
+
+    Values are scaled by 32768, rounded half-to-even (`np.rint`, deterministic) and clipped to the
+    int16 range, so out-of-range input saturates instead of wrapping.
+    """
+    scaled = np.rint(np.asarray(a, dtype=np.float64).ravel() * _FULL_SCALE)
+    return np.clip(scaled, -32768, 32767).astype(_PCM16).tobytes()
+
+
+def samples_to_ms(n_samples: int, rate_hz: int = INPUT_RATE_HZ) -> int:
+    """Whole milliseconds covered by `n_samples` at `rate_hz` (floor)."""
+    return n_samples * 1000 // rate_hz
+
+
+def ms_to_samples(ms: float, rate_hz: int = INPUT_RATE_HZ) -> int:
+    """Number of samples in `ms` milliseconds at `rate_hz`, rounded to the nearest sample.
+
+    Rounding (not floor) keeps float inputs such as 0.1 * 3000 from losing a sample.
+    """
+    return round(ms * rate_hz / 1000)
+
+
+def pcm16_duration_ms(n_bytes: int, rate_hz: int = INPUT_RATE_HZ) -> float:
+    """Exact duration in ms of `n_bytes` of PCM16 at `rate_hz` (whole samples only)."""
+    return (n_bytes // BYTES_PER_SAMPLE) * 1000 / rate_hz

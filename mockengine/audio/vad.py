@@ -1,0 +1,324 @@
+"""Voice activity: webrtcvad frame classification and the speech onset/offset tracker.
+
+How this works
+--------------
+`FrameClassifier` turns the session's 24 kHz PCM16 input into fixed frames (20 ms by default).
+webrtcvad only accepts 8/16/32/48 kHz, so the input is resampled to 16 kHz by a streaming soxr
+resampler whose output is time-aligned with the input; 16 kHz frame k therefore covers exactly the
+24 kHz samples [k * frame, (k + 1) * frame). Positions are cumulative 24 kHz sample counts from the
+start of the session's audio, the unit of `audio_start_ms` / `audio_end_ms` on the wire.
+
+`SpeechTracker` turns frames into speech edges with a small state machine:
+
+    state     frame                     -> next      edge
+    SILENCE   speech, not yet confirmed -> ONSET     -
+    SILENCE   speech, confirmed         -> SPEECH    SpeechOnset
+    ONSET     speech, confirmed         -> SPEECH    SpeechOnset
+    ONSET     no speech left in window  -> SILENCE   -
+    SPEECH    speech                    -> SPEECH    -
+    SPEECH    non-speech                -> HANGOVER  SpeechPause
+    HANGOVER  speech, confirmed         -> SPEECH    SpeechResume
+    HANGOVER  anything else             -> HANGOVER  -
+    any       reset(floor_ms)           -> SILENCE   -
+
+"Confirmed" means the sliding window of the last `onset_window_ms` of frames (none from before the
+last pause or reset) holds at least `onset_ms` of speech frames, so a lone click never starts or
+resumes speech.
+The tracker never ends a turn: the turn detector reads `silence_ms` and calls `reset` when it does.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+import webrtcvad
+
+from mockengine.audio.pcm import BYTES_PER_SAMPLE, INPUT_RATE_HZ, ms_to_samples, samples_to_ms
+from mockengine.audio.resample import StreamResampler
+
+FRAME_MS = 20
+"""Frame length handed to webrtcvad (it accepts 10, 20 or 30 ms)."""
+
+VAD_RATE_HZ = 16_000
+"""Rate webrtcvad runs at; 24 kHz is not one of its rates (8/16/32/48 kHz)."""
+
+_WEBRTCVAD_FRAME_MS = (10, 20, 30)
+
+
+def min_rms_dbfs_for_threshold(threshold: float) -> float:
+    """Energy gate: frames quieter than this RMS (dB re full scale) are never speech.
+
+    webrtcvad judges spectral shape, not loudness, and fires on some near-silent noise (observed:
+    its first frames of any non-zero noise are classed as speech). The gate is -60 + 20 * threshold
+    dBFS: -50 dBFS at the default 0.5, from -60 (threshold 0) to -40 (threshold 1), so a higher
+    OpenAI threshold also asks for louder speech. Conversational speech sits near -20 to -30 dBFS.
+    """
+    return -60.0 + 20.0 * threshold
+
+
+def mode_for_threshold(threshold: float) -> int:
+    """Map the OpenAI `server_vad.threshold` (0.0-1.0, higher needs clearer speech) to a webrtcvad mode.
+
+    Mapping: [0, 0.3) → 0, [0.3, 0.5) → 1, [0.5, 0.7) → 2, [0.7, 1] → 3. The default 0.5 gives mode 2,
+    which keeps clean speech and rejects silence and low noise.
+    Raises:
+        ValueError: `threshold` outside [0, 1].
+    """
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"threshold must be within [0, 1], got {threshold}")
+    if threshold < 0.3:
+        return 0
+    if threshold < 0.5:
+        return 1
+    if threshold < 0.7:
+        return 2
+    return 3
+
+
+@dataclass(frozen=True)
+class VadFrame:
+    """One classified frame; positions in 24 kHz input samples since the session's first audio."""
+
+    start_samples: int
+    end_samples: int
+    is_speech: bool
+
+    @property
+    def start_ms(self) -> int:
+        return samples_to_ms(self.start_samples)
+
+    @property
+    def end_ms(self) -> int:
+        return samples_to_ms(self.end_samples)
+
+    @property
+    def duration_samples(self) -> int:
+        return self.end_samples - self.start_samples
+
+
+class FrameClassifier:
+    """Cut a 24 kHz PCM16 stream into `frame_ms` frames and classify each as speech or not.
+
+    Accepts chunks of any size, including odd byte counts split across pushes; the frames (and
+    their classification) do not depend on how the audio was chunked. A frame is returned once the
+    input reaches about one frame past its end (the resampler's look-ahead), so after pushing 20 ms
+    chunks the frames lag the input by one frame.
+    """
+
+    def __init__(self, threshold: float = 0.5, frame_ms: int = FRAME_MS) -> None:
+        if frame_ms not in _WEBRTCVAD_FRAME_MS:
+            raise ValueError(f"frame_ms must be one of {_WEBRTCVAD_FRAME_MS}, got {frame_ms}")
+        self._vad = webrtcvad.Vad()
+        # soxr 'LQ' still passes 0-6.4 kHz, more than webrtcvad looks at (its bands end at 4 kHz), and
+        # its shorter filter lets frames lag the input by one frame instead of up to two with 'HQ'.
+        self._resampler = StreamResampler(INPUT_RATE_HZ, VAD_RATE_HZ, quality="LQ")
+        self._frame_samples_16k = VAD_RATE_HZ * frame_ms // 1000
+        self._frame_samples_24k = INPUT_RATE_HZ * frame_ms // 1000
+        self._min_mean_square = 0.0
+        self.threshold = threshold
+        self._pending_16k = bytearray()
+        self._bytes_seen = 0
+        self._frames_done = 0
+        self.set_threshold(threshold)
+
+    @property
+    def samples_seen(self) -> int:
+        """Whole 24 kHz samples pushed so far."""
+        return self._bytes_seen // BYTES_PER_SAMPLE
+
+    @property
+    def frames_end_samples(self) -> int:
+        """End of the last frame returned (24 kHz samples); lags `samples_seen`."""
+        return self._frames_done * self._frame_samples_24k
+
+    def set_threshold(self, threshold: float) -> None:
+        """Change the sensitivity for frames classified from now on.
+
+        Sets the webrtcvad mode (`mode_for_threshold`) and the energy gate (`min_rms_dbfs_for_threshold`).
+        Raises:
+            ValueError: `threshold` outside [0, 1].
+        """
+        self._vad.set_mode(mode_for_threshold(threshold))
+        # Mean square of int16 samples at the gate level, so frames compare without a sqrt.
+        self._min_mean_square = (32768.0 * 10 ** (min_rms_dbfs_for_threshold(threshold) / 20)) ** 2
+        self.threshold = threshold
+
+    def push(self, pcm16_24k: bytes) -> list[VadFrame]:
+        """Feed 24 kHz PCM16 bytes; return the frames this push completed, in order."""
+        self._bytes_seen += len(pcm16_24k)
+        self._pending_16k += self._resampler.push(pcm16_24k)
+        frame_bytes = self._frame_samples_16k * BYTES_PER_SAMPLE
+        n_frames = len(self._pending_16k) // frame_bytes
+        if n_frames == 0:
+            return []
+        ready = bytes(self._pending_16k[:n_frames * frame_bytes])
+        del self._pending_16k[:n_frames * frame_bytes]
+        samples = np.frombuffer(ready, dtype="<i2").astype(np.float32)
+        loud_enough = (samples.reshape(n_frames, -1) ** 2).mean(axis=1) >= self._min_mean_square
+        frames = []
+        for i in range(n_frames):
+            is_speech = bool(loud_enough[i]) and self._vad.is_speech(
+                ready[i * frame_bytes:(i + 1) * frame_bytes], VAD_RATE_HZ)
+            start = (self._frames_done + i) * self._frame_samples_24k
+            frames.append(VadFrame(start, start + self._frame_samples_24k, is_speech))
+        self._frames_done += n_frames
+        return frames
+
+
+@dataclass(frozen=True)
+class SpeechOnset:
+    """Speech confirmed after silence. `padded_start_ms` = max(speech_start_ms - prefix, 0, floor)."""
+
+    speech_start_ms: int
+    padded_start_ms: int
+
+
+@dataclass(frozen=True)
+class SpeechPause:
+    """First non-speech frame after speech; `speech_end_ms` is the end of the last speech frame."""
+
+    speech_end_ms: int
+
+
+@dataclass(frozen=True)
+class SpeechResume:
+    """Speech confirmed again after a pause within the same turn; `at_ms` is where it restarted."""
+
+    at_ms: int
+
+
+SpeechEdge = SpeechOnset | SpeechPause | SpeechResume
+
+
+class SpeechState(enum.Enum):
+    SILENCE = "silence"
+    ONSET = "onset"
+    SPEECH = "speech"
+    HANGOVER = "hangover"
+
+
+class SpeechTracker:
+    """Onset/offset state machine over `VadFrame`s (see the module docstring for the table).
+
+    `onset_ms`: speech needed within the last `onset_window_ms` to confirm an onset or a resume.
+    `prefix_padding_ms`: audio kept before the speech start (OpenAI `prefix_padding_ms`).
+    """
+
+    def __init__(self, onset_ms: int = 60, prefix_padding_ms: int = 300, onset_window_ms: int = 100) -> None:
+        if onset_ms > onset_window_ms:
+            raise ValueError(f"onset_ms ({onset_ms}) cannot exceed onset_window_ms ({onset_window_ms})")
+        self.onset_samples = ms_to_samples(onset_ms)
+        self.window_samples = ms_to_samples(onset_window_ms)
+        self.prefix_padding_ms = prefix_padding_ms
+        self._state = SpeechState.SILENCE
+        self._window: deque[VadFrame] = deque()
+        self._floor_samples = 0
+        self._frames_end_samples = 0
+        self._silence_start_samples = 0
+        self._last_speech_end_samples: int | None = None
+
+    @property
+    def state(self) -> SpeechState:
+        return self._state
+
+    @property
+    def last_speech_end_ms(self) -> int | None:
+        """End of the last confirmed speech frame since the last reset, or None."""
+        if self._last_speech_end_samples is None:
+            return None
+        return samples_to_ms(self._last_speech_end_samples)
+
+    @property
+    def silence_ms(self) -> int:
+        """Length of the current non-speech run (ms), 0 while speaking.
+
+        Measured from the end of the last confirmed speech frame (or the reset floor) to the end of the
+        last frame seen; speech frames that never confirm (clicks) do not interrupt it.
+        """
+        if self._state is SpeechState.SPEECH:
+            return 0
+        return samples_to_ms(max(0, self._frames_end_samples - self._silence_start_samples))
+
+    @property
+    def pending_speech_start_ms(self) -> int | None:
+        """Start of speech frames heard but not (yet) confirmed as an onset or resume, else None.
+
+        A turn detector about to end a turn waits while this is set: the speaker may be resuming.
+        """
+        if self._state is SpeechState.SPEECH:
+            return None
+        starts = [f.start_samples for f in self._window if f.is_speech]
+        return samples_to_ms(starts[0]) if starts else None
+
+    def reset(self, floor_ms: int) -> None:
+        """Return to SILENCE and forget current speech; ignore audio before `floor_ms`.
+
+        Speech still under way is detected again as a fresh onset, whose start and padded start are
+        never earlier than `floor_ms`.
+        """
+        self._state = SpeechState.SILENCE
+        self._window.clear()
+        self._floor_samples = ms_to_samples(floor_ms)
+        self._frames_end_samples = max(self._frames_end_samples, self._floor_samples)
+        self._silence_start_samples = self._floor_samples
+        self._last_speech_end_samples = None
+
+    def push(self, frames: list[VadFrame]) -> list[SpeechEdge]:
+        """Feed classified frames in order; return the edges they cause, in order."""
+        edges: list[SpeechEdge] = []
+        for frame in frames:
+            if frame.end_samples <= self._floor_samples:
+                continue
+            self._frames_end_samples = frame.end_samples
+            edge = self._step(frame)
+            if edge is not None:
+                edges.append(edge)
+        return edges
+
+    def _step(self, frame: VadFrame) -> SpeechEdge | None:
+        if self._state is SpeechState.SPEECH:
+            if frame.is_speech:
+                self._mark_speech(frame.end_samples)
+                return None
+            self._state = SpeechState.HANGOVER
+            self._window.clear()
+            assert self._last_speech_end_samples is not None
+            return SpeechPause(speech_end_ms=samples_to_ms(self._last_speech_end_samples))
+        speech_start = self._push_window(frame)
+        if speech_start is not None:
+            return self._confirm(speech_start, frame)
+        if self._state is not SpeechState.HANGOVER:
+            has_candidate = any(f.is_speech for f in self._window)
+            self._state = SpeechState.ONSET if has_candidate else SpeechState.SILENCE
+        return None
+
+    def _push_window(self, frame: VadFrame) -> int | None:
+        """Add `frame` to the window; return the first speech frame's start if speech is confirmed."""
+        self._window.append(frame)
+        while self._window[0].end_samples <= frame.end_samples - self.window_samples:
+            self._window.popleft()
+        if not frame.is_speech:
+            return None
+        speech = [f for f in self._window if f.is_speech]
+        if sum(f.duration_samples for f in speech) < self.onset_samples:
+            return None
+        return max(speech[0].start_samples, self._floor_samples)
+
+    def _confirm(self, speech_start: int, frame: VadFrame) -> SpeechEdge:
+        resumed = self._state is SpeechState.HANGOVER
+        self._state = SpeechState.SPEECH
+        self._window.clear()
+        self._mark_speech(frame.end_samples)
+        start_ms = samples_to_ms(speech_start)
+        if resumed:
+            return SpeechResume(at_ms=start_ms)
+        floor_ms = samples_to_ms(self._floor_samples)
+        return SpeechOnset(speech_start_ms=start_ms,
+                           padded_start_ms=max(0, floor_ms, start_ms - self.prefix_padding_ms))
+
+    def _mark_speech(self, end_samples: int) -> None:
+        self._last_speech_end_samples = end_samples
+        self._silence_start_samples = end_samples
