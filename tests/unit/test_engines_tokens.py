@@ -1,0 +1,53 @@
+"""Token counting: the fallback rule, a real tokenizers.Tokenizer, the audio duration rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tokenizers import Tokenizer, models, pre_tokenizers
+
+from mockengine.engines import ASSISTANT_AUDIO_MS_PER_TOKEN, USER_AUDIO_MS_PER_TOKEN, TokenCounter
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("", 0), ("hello", 1), ("hello world", 2), ("Hello, world!", 4), ("it's 3.5 km", 7)],
+)
+def test_fallback_counts_words_and_punctuation(text: str, expected: int) -> None:
+    counter = TokenCounter()
+    assert not counter.uses_tokenizer
+    assert counter.count(text) == expected
+
+
+def test_model_dir_without_tokenizer_falls_back(tmp_path: Path) -> None:
+    assert not TokenCounter.from_model_dir(tmp_path).uses_tokenizer
+    assert not TokenCounter.from_model_dir(None).uses_tokenizer
+
+
+def test_tokenizer_file_in_model_dir_is_used(tmp_path: Path) -> None:
+    vocab = {"[UNK]": 0, "hello": 1, "world": 2}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer.save(str(tmp_path / "tokenizer.json"))
+    counter = TokenCounter.from_model_dir(tmp_path)
+    assert counter.uses_tokenizer
+    assert counter.count("hello world hello") == 3
+    assert counter.count("") == 0
+
+
+@pytest.mark.parametrize(
+    ("duration_ms", "direction", "expected"),
+    [(0, "input", 0), (1, "input", 1), (100, "input", 1), (1_050, "input", 11), (1_000, "output", 20)],
+)
+def test_audio_tokens_round_up_per_direction(duration_ms: float, direction: str, expected: int) -> None:
+    assert TokenCounter.audio_tokens(duration_ms, direction=direction) == expected  # type: ignore[arg-type]
+
+
+def test_audio_rules_are_the_documented_constants() -> None:
+    assert (USER_AUDIO_MS_PER_TOKEN, ASSISTANT_AUDIO_MS_PER_TOKEN) == (100.0, 50.0)
+
+
+def test_negative_duration_is_rejected() -> None:
+    with pytest.raises(ValueError, match="duration_ms"):
+        TokenCounter.audio_tokens(-1)
