@@ -1,0 +1,171 @@
+"""Client mistakes as the real service reports them (reference §8).
+
+A :class:`ProtocolError` is raised at the parse boundary or by the session core and becomes one ``error``
+event; the session keeps working. Messages are verbatim where the reference has them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+SUPPORTED_CLIENT_EVENTS = (
+    "session.update",
+    "session.close",
+    "input_audio_buffer.append",
+    "session.input_audio_buffer.append",
+    "input_audio_buffer.commit",
+    "input_audio_buffer.clear",
+    "conversation.item.create",
+    "conversation.item.truncate",
+    "conversation.item.delete",
+    "conversation.item.retrieve",
+    "response.create",
+    "response.cancel",
+)
+
+
+def quote_list(values: tuple[str, ...] | list[str]) -> str:
+    """``'a', 'b', and 'c'`` — the enumeration style of the live service's messages."""
+    quoted = [f"'{v}'" for v in values]
+    if len(quoted) <= 1:
+        return "".join(quoted)
+    if len(quoted) == 2:
+        return f"{quoted[0]} and {quoted[1]}"
+    return ", ".join(quoted[:-1]) + f", and {quoted[-1]}"
+
+
+@dataclass
+class ProtocolError(Exception):
+    """One ``error`` event's payload. ``event_id`` is the offending client event's id (or None)."""
+
+    code: str | None
+    message: str
+    param: str | None = None
+    type: str = "invalid_request_error"
+    event_id: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "code": self.code,
+            "message": self.message,
+            "param": self.param,
+            "event_id": self.event_id,
+        }
+
+
+def invalid_value(value: Any, supported: tuple[str, ...] | list[str], param: str | None) -> ProtocolError:
+    return ProtocolError(
+        "invalid_value", f"Invalid value: '{value}'. Supported values are: {quote_list(supported)}.", param
+    )
+
+
+def unknown_event_type(value: Any) -> ProtocolError:
+    return invalid_value(value, SUPPORTED_CLIENT_EVENTS, "type")
+
+
+def missing_type() -> ProtocolError:
+    return ProtocolError("invalid_event", "The 'type' field is missing.", "type")
+
+
+def invalid_json(detail: str) -> ProtocolError:
+    return ProtocolError(
+        "invalid_json",
+        f"Invalid event: failed to parse JSON value. Please check your JSON syntax and try again. ({detail})",
+    )
+
+
+def binary_frame() -> ProtocolError:
+    return ProtocolError(
+        "invalid_event", "Expected a text WebSocket message; binary frames are not supported."
+    )
+
+
+def unknown_parameter(path: str) -> ProtocolError:
+    return ProtocolError("unknown_parameter", f"Unknown parameter: '{path}'.", path)
+
+
+def missing_parameter(path: str) -> ProtocolError:
+    return ProtocolError("missing_required_parameter", f"Missing required parameter: '{path}'.", path)
+
+
+def invalid_type(path: str, expected: str, got: str) -> ProtocolError:
+    return ProtocolError(
+        "invalid_type", f"Invalid type for '{path}': expected {expected}, but got {got} instead.", path
+    )
+
+
+def invalid_base64_audio() -> ProtocolError:
+    return ProtocolError(
+        "invalid_value",
+        "Invalid 'audio'. Expected base64-encoded audio bytes (mono PCM16 at 24kHz) but got an invalid value.",
+        "audio",
+    )
+
+
+def commit_empty(buffered_ms: float) -> ProtocolError:
+    return ProtocolError(
+        "input_audio_buffer_commit_empty",
+        "Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, "
+        f"but buffer only has {buffered_ms:.2f}ms of audio.",
+    )
+
+
+def active_response(response_id: str) -> ProtocolError:
+    return ProtocolError(
+        "conversation_already_has_active_response",
+        f"Conversation already has an active response in progress: {response_id}. "
+        "Wait until the response is finished before creating a new one.",
+    )
+
+
+def cancel_not_active() -> ProtocolError:
+    return ProtocolError("response_cancel_not_active", "Cancellation failed: no active response found")
+
+
+def item_not_found(action: str, code: str, item_id: str) -> ProtocolError:
+    return ProtocolError(code, f"Error {action} item: the item with id '{item_id}' does not exist.", "item_id")
+
+
+def previous_item_not_found(item_id: str) -> ProtocolError:
+    return ProtocolError(
+        "item_create_invalid_previous_item_id",
+        f"Error adding item: the previous item with id '{item_id}' does not exist.",
+        "previous_item_id",
+    )
+
+
+def truncate_too_long(available_ms: int, requested_ms: int) -> ProtocolError:
+    return ProtocolError(
+        "invalid_value",
+        f"Audio content of {available_ms}ms is already shorter than {requested_ms}ms",
+        "audio_end_ms",
+    )
+
+
+def truncate_unsupported() -> ProtocolError:
+    return ProtocolError("unsupported_content_type", "Only model output audio messages can be truncated")
+
+
+def cannot_update_voice() -> ProtocolError:
+    return ProtocolError(
+        "cannot_update_voice",
+        "Cannot update a conversation's voice if assistant audio is present.",
+        "session.audio.output.voice",
+    )
+
+
+def tool_call_not_found(call_id: str) -> ProtocolError:
+    return ProtocolError(
+        "invalid_tool_call_id", f"Tool call ID '{call_id}' not found in conversation.", "item.call_id"
+    )
+
+
+def session_expired(minutes: int) -> ProtocolError:
+    return ProtocolError(
+        "session_expired", f"Your session hit the maximum duration of {minutes} minutes."
+    )
