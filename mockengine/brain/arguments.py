@@ -1,0 +1,213 @@
+"""Function-call arguments: HyperStudy-aware answers for the HRP tools, schema-driven values for any other.
+
+HRP tools (spec 0.2.0 ``voiceEngine.tools``): send_chat, answer_choice, answer_choices, answer_scale,
+answer_ranking, answer_text, answer_dimensions. Their answers come from the newest ``question`` context
+(range, choices) and, for colour questions, from the newest image. Whatever is built is checked against the
+tool's own ``parameters`` schema; an HRP answer that does not fit a host's schema falls back to the generic
+builder, steered by the same answer. The result always validates, or ``ArgumentsError`` is raised.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from jsonschema import exceptions as schema_exceptions
+from jsonschema import validators
+
+from mockengine.brain import phrases
+from mockengine.brain.model import ToolSpec
+from mockengine.brain.schema_values import Hints, value_for
+from mockengine.brain.situation import Situation
+
+DEFAULT_SCALE_VALUE = 50
+_COLOUR_ALIASES = {"grey": ("grey", "gray"), "cyan": ("cyan", "turquoise"), "purple": ("purple", "violet")}
+_QUOTED = re.compile(r"[\"“]([^\"”]{1,200})[\"”]")
+_SAYING = re.compile(r"\bsaying\s+(?P<message>.+?)(?:\s+to\s+[A-Z]\w*)?\s*[.!?]*$")
+
+Payload = dict[str, Any]
+
+
+class ArgumentsError(ValueError):
+    """The tool's schema is not a valid JSON Schema, or (a bug here) the built arguments do not match it."""
+
+
+def build_arguments(
+    tool: ToolSpec,
+    situation: Situation,
+    rng: random.Random,
+    persona: str,
+    overrides: Mapping[str, str] | None = None,
+) -> str:
+    """JSON text for a call to ``tool``, valid against ``tool.parameters``.
+
+    ``overrides`` maps top-level property names to text (e.g. a scenario regex's named groups); each is
+    coerced to the property's type and dropped if the result would not validate.
+    """
+    schema = tool.parameters or {"type": "object", "properties": {}}
+    _check_schema(tool, schema)
+    builder = _HRP_BUILDERS.get(tool.name)
+    payload = builder(situation, rng, persona) if builder else None
+    if payload is None or not _is_valid(payload, schema):
+        payload = value_for(schema, rng, _hints(situation, rng))
+    if overrides:
+        overridden = {**payload, **_coerce_overrides(overrides, schema)}
+        payload = overridden if _is_valid(overridden, schema) else payload
+    if not _is_valid(payload, schema):
+        raise ArgumentsError(f"built arguments {payload!r} do not match the schema of tool {tool.name!r}")
+    return json.dumps(payload, ensure_ascii=False)
+
+
+def planned_answer(situation: Situation, rng: random.Random) -> Any:
+    """The answer to the newest question as a plain value, for saying it aloud when no tool is offered."""
+    question = situation.question
+    if situation.asks_colour and situation.image is not None:
+        return _colour_choice(situation) or situation.image.dominant_colour
+    if question is not None and question.range is not None:
+        return scale_value(situation, rng)
+    if question is not None and question.choices:
+        return rng.choice(question.choices)
+    return None
+
+
+def scale_value(situation: Situation, rng: random.Random) -> int | float:
+    """A number inside the question's stated range (upper middle, like a mildly positive rater), else 50."""
+    question = situation.question
+    if question is None or question.range is None:
+        return DEFAULT_SCALE_VALUE
+    low, high = question.range.low, question.range.high
+    value = low + (high - low) * rng.uniform(0.35, 0.85)
+    if question.range.is_integral:
+        return int(min(max(round(value), low), high))
+    return round(value, 2)
+
+
+def _answer_scale(situation: Situation, rng: random.Random, persona: str) -> Payload:
+    return {"value": scale_value(situation, rng)}
+
+
+def _answer_choice(situation: Situation, rng: random.Random, persona: str) -> Payload | None:
+    if situation.asks_colour and situation.image is not None:
+        return {"choice": _colour_choice(situation) or situation.image.dominant_colour}
+    choices = situation.question.choices if situation.question else ()
+    return {"choice": rng.choice(choices)} if choices else None
+
+
+def _answer_choices(situation: Situation, rng: random.Random, persona: str) -> Payload | None:
+    if situation.asks_colour and situation.image is not None:
+        return {"choices": [_colour_choice(situation) or situation.image.dominant_colour]}
+    choices = situation.question.choices if situation.question else ()
+    if not choices:
+        return None
+    picked = set(rng.sample(range(len(choices)), rng.randint(1, min(2, len(choices)))))
+    return {"choices": [choice for index, choice in enumerate(choices) if index in picked]}
+
+
+def _answer_ranking(situation: Situation, rng: random.Random, persona: str) -> Payload | None:
+    choices = situation.question.choices if situation.question else ()
+    return {"order": rng.sample(list(choices), len(choices))} if choices else None
+
+
+def _answer_text(situation: Situation, rng: random.Random, persona: str) -> Payload:
+    if situation.asks_colour and situation.image is not None:
+        return {"text": situation.image.dominant_colour}
+    return {"text": phrases.text_answer(rng)}
+
+
+def _answer_dimensions(situation: Situation, rng: random.Random, persona: str) -> Payload | None:
+    question = situation.question
+    if question is None or not question.choices:
+        return None
+    low, high = (question.range.low, question.range.high) if question.range else (0.0, 100.0)
+    scores = {label: round(low + (high - low) * rng.uniform(0.3, 0.8)) for label in question.choices}
+    return {"scores": scores}
+
+
+def _send_chat(situation: Situation, rng: random.Random, persona: str) -> Payload:
+    if situation.heard_is_current:
+        asked = _QUOTED.search(situation.heard) or _SAYING.search(situation.heard)
+        if asked:
+            message = asked.group(1).strip()
+            return {"message": message[:1].upper() + message[1:]}
+    typed = situation.typed
+    message = phrases.chat_message(
+        typed.speaker if typed else "", typed.said if typed else "", situation.screen_text, persona, rng
+    )
+    return {"message": message}
+
+
+_HRP_BUILDERS: dict[str, Callable[[Situation, random.Random, str], Payload | None]] = {
+    "answer_scale": _answer_scale,
+    "answer_choice": _answer_choice,
+    "answer_choices": _answer_choices,
+    "answer_ranking": _answer_ranking,
+    "answer_text": _answer_text,
+    "answer_dimensions": _answer_dimensions,
+    "send_chat": _send_chat,
+}
+
+
+def _colour_choice(situation: Situation) -> str | None:
+    """The listed choice naming the image's dominant colour (case-insensitive, grey/gray alike)."""
+    if situation.image is None or situation.question is None:
+        return None
+    names = _COLOUR_ALIASES.get(situation.image.dominant_colour, (situation.image.dominant_colour,))
+    for choice in situation.question.choices:
+        if choice.strip().lower() in names:
+            return choice
+    for choice in situation.question.choices:
+        if any(re.search(rf"\b{name}\b", choice, re.IGNORECASE) for name in names):
+            return choice
+    return None
+
+
+def _hints(situation: Situation, rng: random.Random) -> Hints:
+    question = situation.question
+    text = None
+    if situation.asks_colour and situation.image is not None:
+        text = _colour_choice(situation) or situation.image.dominant_colour
+    number = scale_value(situation, rng) if question is not None and question.range is not None else None
+    return Hints(text=text, number=number, keys=question.choices if question else ())
+
+
+def _coerce_overrides(overrides: Mapping[str, str], schema: Mapping[str, Any]) -> Payload:
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return {}
+    coerced: Payload = {}
+    for name, text in overrides.items():
+        if name not in properties:
+            continue
+        kind = properties[name].get("type") if isinstance(properties[name], dict) else None
+        try:
+            coerced[name] = _coerce(text, kind)
+        except ValueError:
+            continue
+    return coerced
+
+
+def _coerce(text: str, kind: Any) -> Any:
+    if kind == "integer":
+        return int(float(text))
+    if kind == "number":
+        number = float(text)
+        return int(number) if number.is_integer() else number
+    if kind == "boolean":
+        return text.strip().lower() in ("true", "yes", "1", "on")
+    if kind == "array":
+        return [text]
+    return text
+
+
+def _is_valid(payload: Any, schema: Mapping[str, Any]) -> bool:
+    return bool(validators.validator_for(schema)(schema).is_valid(payload))
+
+
+def _check_schema(tool: ToolSpec, schema: Mapping[str, Any]) -> None:
+    try:
+        validators.validator_for(schema).check_schema(schema)
+    except schema_exceptions.SchemaError as exc:
+        raise ArgumentsError(f"tool {tool.name!r} has an invalid parameters schema: {exc.message}") from exc

@@ -1,0 +1,217 @@
+"""HyperStudy context items: ``[context] {json}`` messages that tell the participant what is happening.
+
+Source: HRP spec 0.2.0, ``voiceEngine.contextItems``. Known events: participants, screen (showtext,
+showimage, vasrating, …), typed, question, timer, experimenter_message, revealed, paused, resumed. Any text
+that starts with ``[context]`` but does not carry a JSON object with an ``event`` becomes an ``unparsed``
+event, so free-text context (e.g. a nudge from the client) is still recognised as context; parsing never
+raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+CONTEXT_PREFIX = "[context]"
+KNOWN_EVENTS: tuple[str, ...] = (
+    "participants", "screen", "typed", "question", "timer", "experimenter_message",
+    "revealed", "paused", "resumed", "unparsed",
+)
+
+_NUMBER = r"(-?\d+(?:\.\d+)?)"
+# Checked in order: an explicit instruction ("between 0 and 100") beats a description ("0-100").
+_RANGE_PATTERNS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"between\s+{_NUMBER}\s+and\s+{_NUMBER}", re.IGNORECASE),
+    re.compile(rf"from\s+{_NUMBER}\s+to\s+{_NUMBER}", re.IGNORECASE),
+    re.compile(rf"{_NUMBER}\s*(?:to|-|–|—)\s*{_NUMBER}", re.IGNORECASE),
+)
+_POINT_SCALE = re.compile(r"(\d+)[- ]point\b", re.IGNORECASE)
+_LIST_INTRO = re.compile(
+    r"(?:choices|options|items|labels|dimensions|answers|one of|any of|all of|following)"
+    r"(?:\s+(?:are|is))?[ \t]*:[ \t]*(?P<rest>.*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-zA-Z]\))\s+(?P<item>\S.*?)\s*$", re.MULTILINE)
+# Any "...: A, B, C" line, e.g. "Rank these activities: Reading, Hiking, Cooking".
+_COLON_LIST = re.compile(r":[ \t]*(?P<rest>[^\n:]+)$", re.MULTILINE)
+_MAX_ITEM_WORDS = 5
+_QUOTED = re.compile(r"[\"“]([^\"”\n]{1,80})[\"”]")
+_LIST_FIELDS = ("choices", "options", "items", "labels", "dimensions")
+
+
+@dataclass(frozen=True)
+class NumericRange:
+    """An inclusive answer range stated in a question, e.g. 0..100 or 1..7."""
+
+    low: float
+    high: float
+
+    @property
+    def is_integral(self) -> bool:
+        return float(self.low).is_integer() and float(self.high).is_integer()
+
+
+@dataclass(frozen=True)
+class QuestionContext:
+    """A ``question`` event: the tool HyperStudy expects and what the question says.
+
+    ``choices`` lists the named options found in the event (``choices``/``options``/``dimensions`` fields)
+    or in its text (a "Choices: A, B" line, bullet lines, or quoted strings): multiple-choice choices,
+    ranking items or dimension labels alike.
+    """
+
+    tool: str | None
+    question: str
+    range: NumericRange | None
+    choices: tuple[str, ...]
+    during_video: bool
+
+    @property
+    def headline(self) -> str:
+        """The first line of the question without its "Question:" label."""
+        first = self.question.strip().splitlines()[0] if self.question.strip() else ""
+        return re.sub(r"^\s*question\s*:\s*", "", first, flags=re.IGNORECASE).strip()
+
+
+@dataclass(frozen=True)
+class TypedContext:
+    """A ``typed`` event: someone wrote ``said`` in the text chat."""
+
+    speaker: str
+    said: str
+
+
+@dataclass(frozen=True)
+class ContextEvent:
+    """One parsed context item: ``event`` name and its whole JSON object as ``data``."""
+
+    event: str
+    data: dict[str, Any]
+    raw: str
+
+    @property
+    def text(self) -> str:
+        """The human-readable part of the event, if any (screen text, chat line, message)."""
+        for key in ("text", "said", "question", "prompt", "message"):
+            value = self.data.get(key)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+        return self.raw if self.event == "unparsed" else ""
+
+    def as_question(self) -> QuestionContext | None:
+        if self.event != "question":
+            return None
+        question = _string(self.data.get("question")) or _string(self.data.get("text"))
+        tool = _string(self.data.get("tool")) or None
+        return QuestionContext(
+            tool=tool,
+            question=question,
+            range=_explicit_range(self.data) or parse_range(question),
+            choices=_listed_choices(self.data) or parse_choices(question),
+            during_video=bool(self.data.get("duringVideo", False)),
+        )
+
+    def as_typed(self) -> TypedContext | None:
+        if self.event != "typed":
+            return None
+        return TypedContext(speaker=_string(self.data.get("speaker")), said=_string(self.data.get("said")))
+
+
+def is_context_text(text: str) -> bool:
+    return text.lstrip().lower().startswith(CONTEXT_PREFIX)
+
+
+def parse_context(text: str) -> ContextEvent:
+    """Parse ``[context] {json}`` (the prefix is optional); bad or missing JSON gives event ``unparsed``."""
+    body = text.lstrip()
+    if body.lower().startswith(CONTEXT_PREFIX):
+        body = body[len(CONTEXT_PREFIX):].lstrip()
+    raw = body.strip()
+    try:
+        data, _ = json.JSONDecoder().raw_decode(body)
+    except ValueError:
+        return ContextEvent(event="unparsed", data={}, raw=raw)
+    if not isinstance(data, dict) or not isinstance(data.get("event"), str) or not data["event"]:
+        return ContextEvent(event="unparsed", data=data if isinstance(data, dict) else {}, raw=raw)
+    return ContextEvent(event=data["event"], data=data, raw=raw)
+
+
+def parse_range(text: str) -> NumericRange | None:
+    """The answer range a question states ("between 0 and 100", "from 1 to 7", "0-100", "7-point")."""
+    for pattern in _RANGE_PATTERNS:
+        match = pattern.search(text)
+        if match:
+            low, high = float(match.group(1)), float(match.group(2))
+            return NumericRange(min(low, high), max(low, high))
+    points = _POINT_SCALE.search(text)
+    if points and int(points.group(1)) >= 2:
+        return NumericRange(1.0, float(points.group(1)))
+    return None
+
+
+def parse_choices(text: str) -> tuple[str, ...]:
+    """Options named in a question's text, first found of: a "Choices: A, B or C" line, bullet lines,
+    any "…: A, B, C" line of short items, or two or more quoted strings."""
+    intro = _LIST_INTRO.search(text)
+    if intro and intro.group("rest").strip():
+        items = _split_list(intro.group("rest"))
+        if items:
+            return items
+    bullets = tuple(_clean_item(match.group("item")) for match in _BULLET.finditer(text))
+    if len(bullets) >= 2:
+        return tuple(item for item in bullets if item)
+    for match in _COLON_LIST.finditer(text):
+        items = _split_list(match.group("rest"))
+        if len(items) >= 2 and all(len(item.split()) <= _MAX_ITEM_WORDS for item in items):
+            return items
+    quoted = tuple(_clean_item(match.group(1)) for match in _QUOTED.finditer(text))
+    return quoted if len(quoted) >= 2 else ()
+
+
+def _split_list(text: str) -> tuple[str, ...]:
+    separator = ";" if ";" in text else ","
+    parts = [part for chunk in text.split(separator) for part in re.split(r"\s+or\s+|\s+and\s+", chunk)]
+    return tuple(item for item in (_clean_item(part) for part in parts) if item)
+
+
+def _clean_item(text: str) -> str:
+    return text.strip().strip("\"'“”‘’").strip().rstrip(".?!").strip().strip("\"'“”‘’").strip()
+
+
+def _listed_choices(data: dict[str, Any]) -> tuple[str, ...]:
+    for key in _LIST_FIELDS:
+        value = data.get(key)
+        if isinstance(value, list):
+            items = tuple(_item_label(item) for item in value)
+            return tuple(item for item in items if item)
+    return ()
+
+
+def _item_label(item: Any) -> str:
+    if isinstance(item, dict):
+        for key in ("label", "text", "name", "value"):
+            if isinstance(item.get(key), str | int | float):
+                return str(item[key]).strip()
+        return ""
+    return str(item).strip() if isinstance(item, str | int | float) else ""
+
+
+def _explicit_range(data: dict[str, Any]) -> NumericRange | None:
+    for low_key, high_key in (("minValue", "maxValue"), ("min", "max"), ("minimum", "maximum")):
+        low, high = data.get(low_key), data.get(high_key)
+        if _is_number(low) and _is_number(high):
+            return NumericRange(min(float(low), float(high)), max(float(low), float(high)))
+    scale = data.get("scale")
+    if isinstance(scale, int) and not isinstance(scale, bool) and scale >= 2:
+        return NumericRange(1.0, float(scale))
+    return None
+
+
+def _is_number(value: Any) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _string(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""

@@ -1,0 +1,108 @@
+"""The types the session core and the brain exchange.
+
+The core turns its conversation into a ``ReplyRequest`` (oldest item first) each time a response starts
+and turns the brain's ``Reply`` into output items: a message (spoken or written) and/or function calls.
+Names follow the Realtime wire: ``tool_choice``, ``output_modalities``, ``call_id``, ``arguments``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+ItemKind = Literal[
+    "user_text", "user_audio", "context", "system", "assistant", "function_call", "function_call_output"
+]
+
+COLOUR_NAMES: tuple[str, ...] = (
+    "red", "green", "blue", "yellow", "orange", "purple", "pink", "brown", "black", "white", "grey", "cyan",
+)
+
+
+@dataclass(frozen=True)
+class ImageFacts:
+    """What the brain can "see" in an ``input_image``.
+
+    ``width``/``height`` in pixels of the decoded image; ``dominant_colour`` is one of ``COLOUR_NAMES``;
+    ``dominant_share`` is the 0..1 share of pixels classed as that colour; ``brightness`` the 0..1 mean luma.
+    """
+
+    width: int
+    height: int
+    dominant_colour: str
+    dominant_share: float
+    brightness: float
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """One conversation item as the brain sees it.
+
+    ``text`` holds the input_text, the audio transcript, the assistant transcript, the function call's
+    arguments JSON or the function output, depending on ``kind``.
+    """
+
+    item_id: str
+    kind: ItemKind
+    text: str
+    images: tuple[ImageFacts, ...] = ()
+    name: str | None = None
+    call_id: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A declared function tool (Realtime flat shape); ``parameters`` is its JSON Schema."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ForcedTool:
+    """``tool_choice: {"type": "function", "name": ...}``."""
+
+    name: str
+
+
+ToolChoice = Literal["auto", "none", "required"] | ForcedTool
+
+
+@dataclass(frozen=True)
+class ReplyRequest:
+    """Everything the brain may use to decide one response.
+
+    ``output_modalities`` is ``("audio",)`` or ``("text",)``; ``response_index`` counts the responses of
+    the session from 0 and seeds the choice among phrasings.
+    """
+
+    instructions: str
+    tools: tuple[ToolSpec, ...]
+    tool_choice: ToolChoice
+    output_modalities: tuple[str, ...]
+    history: tuple[TurnView, ...]
+    response_index: int
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One function call; ``arguments`` is JSON text."""
+
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The brain's decision: ``text`` to say (None = no message), tool calls, and the rule that chose them."""
+
+    text: str | None
+    tool_calls: tuple[ToolCall, ...] = ()
+    rule: str = ""
+
+
+class Brain(Protocol):
+    """Decides every response; must be deterministic for a given request and seed."""
+
+    def reply(self, request: ReplyRequest) -> Reply: ...

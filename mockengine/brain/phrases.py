@@ -1,0 +1,200 @@
+"""Everything the participant says by itself: short, plain sentences that are quick to synthesize.
+
+Replies stay within two sentences and about 25 words. Where several phrasings exist the caller's seeded
+``random.Random`` picks one, so a session replays identically while different seeds vary.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from mockengine.brain.context import ContextEvent, QuestionContext
+
+ECHO_WORDS = 8
+NOT_HEARD = "Sorry, I didn't catch that. Could you say it again?"
+
+_QUESTION_OPENERS = frozenset((
+    "what", "who", "whom", "whose", "where", "when", "why", "how", "which", "is", "are", "am", "was", "were",
+    "do", "does", "did", "can", "could", "would", "will", "should", "shall", "may", "might", "have", "has",
+))
+_CAPITALS = {
+    "france": "Paris", "germany": "Berlin", "italy": "Rome", "spain": "Madrid", "japan": "Tokyo",
+    "england": "London", "the uk": "London", "the united kingdom": "London", "canada": "Ottawa",
+    "the united states": "Washington, D.C.", "the usa": "Washington, D.C.", "australia": "Canberra",
+}
+_OPERATORS: dict[str, Callable[[int, int], Any]] = {
+    "plus": operator.add, "+": operator.add, "minus": operator.sub, "-": operator.sub,
+    "times": operator.mul, "x": operator.mul, "*": operator.mul, "multiplied by": operator.mul,
+}
+_ARITHMETIC = re.compile(r"(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})", re.IGNORECASE)
+_CAPITAL = re.compile(r"capital (?:city )?of ((?:the )?[a-z ]+?)\s*[?.!]*$", re.IGNORECASE)
+_SMALL_TALK: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bhow are you\b", re.I), "I'm doing well, thanks for asking."),
+    (re.compile(r"\b(?:what'?s|what is) your name\b|\bwho are you\b", re.I), "My name is {persona}."),
+    (re.compile(r"\bcolou?r (?:of|is) the sky\b", re.I), "The sky is blue on a clear day."),
+    (re.compile(r"\bwhat time\b|\bwhat day\b|\bdate today\b", re.I), "I can't see a clock from here."),
+    (re.compile(r"\bweather\b", re.I), "I can't check the weather from here."),
+    (re.compile(r"\btell me a joke\b", re.I),
+     "Parallel lines have so much in common, it's a shame they'll never meet."),
+)
+_SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I),
+     ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you.")),
+    (re.compile(r"\b(?:thanks|thank you)\b", re.I), ("You're welcome.", "No problem at all.")),
+    (re.compile(r"\b(?:bye|goodbye|see you)\b", re.I), ("Goodbye, talk to you soon.", "Bye for now.")),
+)
+_STORY_REQUEST = re.compile(r"\b(?:tell|give|read)\b.*\bstory\b(?:\s+about\s+(?P<topic>[^.?!,]+))?", re.I)
+# Deliberately long (about 20 s of speech): a story request is how clients test barge-in and cancel.
+_STORY = (
+    "Here is a story about {topic}. Every evening a light was lit at dusk, and it swept across the dark "
+    "water until morning. One stormy night a small boat lost its way among the rocks. The beam found it "
+    "just in time, and the crew followed it safely home. After that, the whole town came to say thank you."
+)
+_ASKED = ("You asked {echo}.", "So you're asking {echo}.")
+_UNKNOWN_ANSWER = ("I'm not sure, to be honest.", "I don't know that one, sorry.", "Hmm, I'd have to think.")
+_SAID = ("You said {echo}.", "I heard you say {echo}.")
+_FOLLOW_UP = ("That sounds interesting.", "Tell me more.", "I see what you mean.")
+_ACCEPTED = ("Done, I've submitted that.", "Okay, that's submitted.", "Great, that went through.")
+_CHAT_SENT = ("I've sent that message.", "Okay, message sent.")
+_COLOUR = ("It's {colour}.", "The image is {colour}.")
+_TEXT_ANSWERS = (
+    "It went well, and the conversation felt friendly.",
+    "I think it was fine overall.",
+    "My partner seemed warm and easy to talk to.",
+)
+_DIRECTIVE_QUOTED = re.compile(r"say exactly\s*:?\s*[\"“](?P<text>[^\"”]+)[\"”]", re.IGNORECASE)
+_DIRECTIVE_LINE = re.compile(r"say exactly\s*:\s*(?P<text>[^\n\"“]+)", re.IGNORECASE)
+
+
+def pick(rng: random.Random, templates: tuple[str, ...], **values: Any) -> str:
+    return rng.choice(templates).format(**values)
+
+
+def directive(instructions: str) -> str | None:
+    """The text of a ``Say exactly: "…"`` directive in the instructions, if there is one."""
+    match = _DIRECTIVE_QUOTED.search(instructions) or _DIRECTIVE_LINE.search(instructions)
+    return match.group("text").strip() if match and match.group("text").strip() else None
+
+
+def reply_to_words(heard: str, rng: random.Random, persona: str) -> str:
+    """One or two sentences showing the words were heard; known questions get a real answer.
+
+    The one long reply is a requested story, which echoes its topic.
+    """
+    words = heard.strip()
+    if not words:
+        return NOT_HEARD
+    for pattern, templates in _SOCIAL:
+        if pattern.search(words):
+            return pick(rng, templates, persona=persona)
+    story = _STORY_REQUEST.search(words)
+    if story is not None:
+        topic = " ".join((story.group("topic") or "a lighthouse").split()[:ECHO_WORDS])
+        return _STORY.format(topic=topic)
+    echo = echo_of(words)
+    fact = known_answer(words, persona)
+    if is_question(words):
+        return f"{pick(rng, _ASKED, echo=echo)} {fact or rng.choice(_UNKNOWN_ANSWER)}"
+    return f"{pick(rng, _SAID, echo=echo)} {fact or rng.choice(_FOLLOW_UP)}"
+
+
+def is_story_request(words: str) -> bool:
+    return _STORY_REQUEST.search(words) is not None
+
+
+def echo_of(words: str) -> str:
+    """Up to ``ECHO_WORDS`` words of what was said, without end punctuation, as part of a sentence."""
+    tokens = words.split()[:ECHO_WORDS]
+    if tokens and tokens[0] not in ("I", "I'm", "I've", "I'd", "I'll") and not tokens[0].isupper():
+        tokens[0] = tokens[0][:1].lower() + tokens[0][1:]
+    return " ".join(tokens).rstrip(" ?!.,;:")
+
+
+def is_question(words: str) -> bool:
+    first = re.sub(r"[^a-z']", "", words.split()[0].lower()) if words.split() else ""
+    return words.rstrip().endswith("?") or first in _QUESTION_OPENERS
+
+
+def known_answer(words: str, persona: str) -> str | None:
+    """A fixed answer from a tiny fact table (capitals, small sums, small talk), or None."""
+    capital = _CAPITAL.search(words)
+    if capital and capital.group(1).strip().lower() in _CAPITALS:
+        country = capital.group(1).strip()
+        return f"{_CAPITALS[country.lower()]} is the capital of {country}."
+    sum_match = _ARITHMETIC.search(words)
+    if sum_match:
+        left, word, right = sum_match.groups()
+        result = _OPERATORS[word.lower()](int(left), int(right))
+        return f"{left} {word.lower()} {right} is {result}."
+    for pattern, answer in _SMALL_TALK:
+        if pattern.search(words):
+            return answer.format(persona=persona)
+    return None
+
+
+def colour_answer(colour: str, rng: random.Random) -> str:
+    return pick(rng, _COLOUR, colour=colour)
+
+
+def acknowledge_output(error: str | None, function_name: str | None, rng: random.Random) -> str:
+    """The spoken follow-up to a function output: accepted, or refused with the host's error."""
+    if error is None:
+        return rng.choice(_CHAT_SENT if function_name == "send_chat" else _ACCEPTED)
+    reason = error.strip().rstrip(".")
+    return f"That didn't go through: {reason}." if reason else "That didn't go through."
+
+
+def text_answer(rng: random.Random) -> str:
+    return rng.choice(_TEXT_ANSWERS)
+
+
+def verbal_answer(question: QuestionContext, value: Any) -> str:
+    """Answering a question aloud when its tool is not available."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"I'd say {value:g}."
+    if isinstance(value, str) and value:
+        return f"I'd pick {value}." if question.choices else f"I'd say: {value}"
+    return "Let me think about that one."
+
+
+def chat_message(
+    typed_speaker: str, typed_said: str, screen_text: str, persona: str, rng: random.Random
+) -> str:
+    """A short chat line reacting to the newest chat message, else to the screen."""
+    if typed_said:
+        suffix = f", {typed_speaker}" if typed_speaker else ""
+        if re.search(r"^\W*(?:hello|hi|hey)\b", typed_said, re.IGNORECASE):
+            return f"Hi{suffix}! I'm {persona}."
+        if typed_said.rstrip().endswith("?"):
+            return pick(rng, ("Good question{suffix}, I'm not sure yet.", "Hmm{suffix}, let me think."),
+                        suffix=suffix)
+        return pick(rng, ("I agree{suffix}.", "Sounds good{suffix}."), suffix=suffix)
+    if re.search(r"introduce", screen_text, re.IGNORECASE):
+        return f"Hi, I'm {persona}. Nice to meet you!"
+    return "Okay, ready when you are." if screen_text else f"Hello, I'm {persona}."
+
+
+def context_reaction(event: ContextEvent, persona: str, rng: random.Random) -> str:
+    """What to say when a context item (not a chat line or question) is the newest input."""
+    data = event.data
+    if event.event == "participants":
+        names = [o.get("name") for o in data.get("others", []) if isinstance(o, dict) and o.get("name")]
+        return f"Hi {' and '.join(str(n) for n in names)}, I'm {persona}." if names else f"Hi, I'm {persona}."
+    if event.event == "screen":
+        if re.search(r"introduce", event.text, re.IGNORECASE):
+            return f"Hi, I'm {persona}. Nice to meet you."
+        return rng.choice(("Okay, I see it.", "Alright, got it."))
+    if event.event == "timer" and isinstance(data.get("secondsLeft"), int | float):
+        return f"Okay, {data['secondsLeft']:g} seconds left."
+    if event.event == "revealed" and data.get("name") is not None:
+        return f"Interesting, {data['name']} answered {data.get('answer')}."
+    reactions = {
+        "experimenter_message": "Understood.",
+        "paused": "Okay, I'll wait.",
+        "resumed": "Great, let's continue.",
+    }
+    return reactions.get(event.event, "Okay, noted.")

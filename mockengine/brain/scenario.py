@@ -1,0 +1,174 @@
+"""Scenario files: YAML that scripts the participant, validated against ``scenario.schema.json``.
+
+A scenario is an ordered list of rules; for each response the first rule whose ``when`` holds decides what
+is said and which tool is called, and with no match the built-in behaviour of ``ScriptedBrain`` applies.
+The format is described for users in ``scenarios/README.md``; the packaged default lives next to this
+module so an installed (non-editable) package can always load it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from jsonschema import Draft202012Validator, ValidationError
+from jsonschema.exceptions import best_match
+
+DEFAULT_PERSONA = "Sam"
+DEFAULT_SCENARIO_SOURCE = "mockengine/brain/scenarios/default.yaml"
+FunctionOutcome = Literal["accepted", "refused", "any"]
+
+
+class ScenarioError(ValueError):
+    """A scenario file is not valid YAML or does not follow the schema; names the file and the place."""
+
+
+@dataclass(frozen=True)
+class When:
+    """Conditions of a rule; all that are set must hold."""
+
+    heard_contains: tuple[str, ...] = ()
+    heard_regex: re.Pattern[str] | None = None
+    context_event: str | None = None
+    tool_available: str | None = None
+    after_function_output: FunctionOutcome | None = None
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """A tool to call; ``arguments`` None means "auto" (built from the conversation)."""
+
+    tool: str
+    arguments: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    when: When
+    say: str | None = None
+    call: CallPlan | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    rules: tuple[Rule, ...] = ()
+    description: str = ""
+    seed: int | None = None
+    persona: str = DEFAULT_PERSONA
+    source: str = "<memory>"
+
+
+def load_scenario(path: str | None = None) -> Scenario:
+    """Load and validate a scenario file; ``None`` loads the packaged default.
+
+    Raises ``ScenarioError`` (file unreadable, bad YAML, schema violation, bad regex, duplicate rule id).
+    """
+    if path is None:
+        resource = resources.files("mockengine.brain").joinpath("scenarios", "default.yaml")
+        return parse_scenario(resource.read_text(encoding="utf-8"), source=DEFAULT_SCENARIO_SOURCE)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{path}: cannot read scenario file: {exc}") from exc
+    return parse_scenario(text, source=str(path))
+
+
+def parse_scenario(text: str, source: str = "<memory>") -> Scenario:
+    """Parse scenario YAML text; ``source`` names it in errors."""
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ScenarioError(f"{source}: invalid YAML{where}: {problem}") from exc
+    if document is None:
+        raise ScenarioError(f"{source}: the file is empty; expected a mapping with 'name' and 'rules'")
+    error = best_match(_validator().iter_errors(document))
+    if error is not None:
+        raise ScenarioError(f"{source}: at {_json_path(error.absolute_path)}: {_expected(error)}")
+    return _build(document, source)
+
+
+def scenario_schema() -> dict[str, Any]:
+    """The JSON Schema of scenario files (packaged ``scenario.schema.json``)."""
+    text = resources.files("mockengine.brain").joinpath("scenario.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@functools.cache
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(scenario_schema())
+
+
+def _json_path(parts: Iterable[str | int]) -> str:
+    path = "$"
+    for part in parts:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return path
+
+
+def _expected(error: ValidationError) -> str:
+    """The validator's message plus the schema's own description of what belongs there."""
+    description = error.schema.get("description") if isinstance(error.schema, dict) else None
+    return error.message + (f" (expected: {description})" if description else "")
+
+
+def _build(document: dict[str, Any], source: str) -> Scenario:
+    rules: list[Rule] = []
+    seen: set[str] = set()
+    for index, raw in enumerate(document.get("rules", [])):
+        if raw["id"] in seen:
+            raise ScenarioError(f"{source}: at $.rules[{index}].id: duplicate rule id {raw['id']!r}")
+        seen.add(raw["id"])
+        rules.append(_rule(raw, f"$.rules[{index}]", source))
+    return Scenario(
+        name=document["name"],
+        rules=tuple(rules),
+        description=document.get("description", ""),
+        seed=document.get("seed"),
+        persona=document.get("persona", DEFAULT_PERSONA),
+        source=source,
+    )
+
+
+def _rule(raw: dict[str, Any], path: str, source: str) -> Rule:
+    when = raw.get("when") or {}
+    contains = when.get("heard_contains", ())
+    call = raw.get("call")
+    return Rule(
+        id=raw["id"],
+        when=When(
+            heard_contains=(contains,) if isinstance(contains, str) else tuple(contains),
+            heard_regex=_compile(when.get("heard_regex"), f"{path}.when.heard_regex", source),
+            context_event=when.get("context_event"),
+            tool_available=when.get("tool_available"),
+            after_function_output=when.get("after_function_output"),
+        ),
+        say=raw.get("say"),
+        call=_call_plan(call) if call is not None else None,
+    )
+
+
+def _call_plan(raw: dict[str, Any]) -> CallPlan:
+    arguments = raw.get("arguments", "auto")
+    return CallPlan(tool=raw["tool"], arguments=None if arguments == "auto" else dict(arguments))
+
+
+def _compile(pattern: str | None, path: str, source: str) -> re.Pattern[str] | None:
+    if pattern is None:
+        return None
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise ScenarioError(f"{source}: at {path}: expected a valid regular expression ({exc})") from exc

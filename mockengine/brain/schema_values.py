@@ -1,0 +1,226 @@
+"""Build a JSON value that satisfies a JSON Schema, deterministically from a seeded ``random.Random``.
+
+Covers what function-tool schemas use in practice: object (properties, required, additionalProperties as a
+schema), string (enum, const, minLength/maxLength, a few formats), number/integer (minimum, maximum,
+exclusive bounds, multipleOf), boolean, null, array (items, minItems/maxItems, uniqueItems, enum items),
+anyOf/oneOf (first branch), allOf (merged) and local ``$ref``. ``Hints`` steer leaf values towards what the
+conversation suggests (a number from a question's range, a colour name, dimension labels as keys).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+_PHRASES = ("sounds good", "I think so", "not sure yet", "that works for me", "maybe later", "yes, please")
+_FORMAT_VALUES = {
+    "date": "2024-01-01",
+    "date-time": "2024-01-01T12:00:00Z",
+    "time": "12:00:00",
+    "email": "participant@example.org",
+    "uri": "https://example.org/",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+}
+
+
+@dataclass(frozen=True)
+class Hints:
+    """Preferred leaf values: ``text`` for strings, ``number`` for numbers, ``keys`` for open objects."""
+
+    text: str | None = None
+    number: float | None = None
+    keys: tuple[str, ...] = ()
+
+
+def value_for(schema: Any, rng: random.Random, hints: Hints = Hints(), root: Any = None) -> Any:
+    """A value valid against ``schema`` (a dict, or ``True``/``{}`` for "anything")."""
+    root = schema if root is None else root
+    if not isinstance(schema, dict):
+        return hints.text or rng.choice(_PHRASES)
+    schema = _resolve(schema, root)
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return _pick_enum(schema["enum"], rng, hints)
+    kind = _schema_type(schema)
+    builder = _BUILDERS.get(kind, _string_value)
+    return builder(schema, rng, hints, root)
+
+
+def _resolve(schema: dict[str, Any], root: Any) -> dict[str, Any]:
+    while isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#"):
+        target: Any = root
+        for part in schema["$ref"][1:].split("/")[1:]:
+            key = part.replace("~1", "/").replace("~0", "~")
+            target = target.get(key, {}) if isinstance(target, dict) else {}
+        schema = target if isinstance(target, dict) else {}
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and branches:
+            non_null = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+            rest = {k: v for k, v in schema.items() if k != key}
+            return _resolve({**rest, **(non_null or branches)[0]}, root)
+    if isinstance(schema.get("allOf"), list):
+        merged = {k: v for k, v in schema.items() if k != "allOf"}
+        for part in schema["allOf"]:
+            merged = _merge(merged, _resolve(part, root) if isinstance(part, dict) else {})
+        return merged
+    return schema
+
+
+def _merge(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
+    merged = {**left, **right}
+    if "properties" in left or "properties" in right:
+        merged["properties"] = {**left.get("properties", {}), **right.get("properties", {})}
+    if "required" in left or "required" in right:
+        merged["required"] = sorted(set(left.get("required", [])) | set(right.get("required", [])))
+    return merged
+
+
+def _schema_type(schema: dict[str, Any]) -> str:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), kind[0] if kind else None)
+    if isinstance(kind, str):
+        return kind
+    if "properties" in schema or "additionalProperties" in schema:
+        return "object"
+    if "items" in schema:
+        return "array"
+    if any(key in schema for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")):
+        return "number"
+    return "string"
+
+
+def _pick_enum(options: list[Any], rng: random.Random, hints: Hints) -> Any:
+    if hints.text is not None:
+        wanted = hints.text.strip().lower()
+        for option in options:
+            if isinstance(option, str) and option.strip().lower() == wanted:
+                return option
+    return rng.choice(options)
+
+
+def _object_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> dict[str, Any]:
+    properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+    result = {name: value_for(sub, rng, hints, root) for name, sub in properties.items()}
+    extra = schema.get("additionalProperties")
+    is_open = isinstance(extra, dict) or (extra in (None, True) and not properties)
+    if not is_open:
+        return result
+    keys = hints.keys
+    if not keys and (int(schema.get("minProperties", 0)) > 0 or (isinstance(extra, dict) and not properties)):
+        keys = ("value",)
+    for key in keys:
+        result.setdefault(key, value_for(extra if isinstance(extra, dict) else {}, rng, hints, root))
+    return result
+
+
+def _string_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> str:
+    fmt = schema.get("format")
+    text = _FORMAT_VALUES[fmt] if fmt in _FORMAT_VALUES else (hints.text or rng.choice(_PHRASES))
+    min_length = int(schema.get("minLength", 0))
+    max_length = schema.get("maxLength")
+    if len(text) < min_length:
+        text = (text + " ") * (min_length // max(len(text), 1) + 1)
+        text = text[:min_length] if text[:min_length].strip() else "x" * min_length
+    if isinstance(max_length, int) and len(text) > max_length:
+        text = text[:max_length]
+    return text
+
+
+def _number_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> float | int:
+    is_integer = schema.get("type") == "integer" or (
+        isinstance(schema.get("type"), list) and "integer" in schema["type"]
+    )
+    low, high = _bounds(schema, is_integer)
+    value = min(max(hints.number, low), high) if hints.number is not None else rng.uniform(*_span(low, high))
+    step = schema.get("multipleOf")
+    if isinstance(step, int | float) and step > 0:
+        value = _snap(value, float(step), low, high)
+    if is_integer:
+        whole = round(value)
+        whole = max(whole, math.ceil(low)) if math.isfinite(low) else whole
+        return min(whole, math.floor(high)) if math.isfinite(high) else whole
+    return round(value, 2) if not (isinstance(step, int | float) and step > 0) else value
+
+
+def _bounds(schema: dict[str, Any], is_integer: bool) -> tuple[float, float]:
+    nudge = 1.0 if is_integer else 0.01
+    low = float(schema.get("minimum", -math.inf))
+    high = float(schema.get("maximum", math.inf))
+    if isinstance(schema.get("exclusiveMinimum"), int | float):
+        low = max(low, float(schema["exclusiveMinimum"]) + nudge)
+    if isinstance(schema.get("exclusiveMaximum"), int | float):
+        high = min(high, float(schema["exclusiveMaximum"]) - nudge)
+    return low, high
+
+
+def _span(low: float, high: float) -> tuple[float, float]:
+    """Where to draw an unhinted number: the whole range when bounded, else 10 units from the bound."""
+    if math.isfinite(low) and math.isfinite(high):
+        return low, high
+    if math.isfinite(low):
+        return low, low + 10.0
+    if math.isfinite(high):
+        return high - 10.0, high
+    return 0.0, 10.0
+
+
+def _snap(value: float, step: float, low: float, high: float) -> float:
+    snapped = round(value / step) * step
+    if snapped < low:
+        snapped += step
+    if snapped > high:
+        snapped -= step
+    return int(snapped) if float(snapped).is_integer() else snapped
+
+
+def _boolean_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> bool:
+    return rng.random() < 0.5
+
+
+def _null_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> None:
+    return None
+
+
+def _array_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> list[Any]:
+    items = _resolve(schema["items"] if isinstance(schema.get("items"), dict) else {}, root)
+    min_items = int(schema.get("minItems", 0))
+    max_items = int(schema.get("maxItems", max(min_items, 3)))
+    options = items.get("enum") if isinstance(items.get("enum"), list) else None
+    if options:
+        count = min(max(min_items, 1), max_items)
+        if schema.get("uniqueItems"):
+            count = min(count, len(options))
+        if count > len(options):
+            return [rng.choice(options) for _ in range(count)]
+        preferred = [_pick_enum(options, rng, hints)] if hints.text is not None else []
+        rest = [option for option in rng.sample(options, len(options)) if option not in preferred]
+        return (preferred + rest)[:count]
+    count = min(max(min_items, 1), max_items)
+    values = [value_for(items, rng, hints, root) for _ in range(count)]
+    if schema.get("uniqueItems") and len({repr(v) for v in values}) < len(values):
+        values = [_distinct(value, index) for index, value in enumerate(values)]
+    return values
+
+
+def _distinct(value: Any, index: int) -> Any:
+    if isinstance(value, str):
+        return f"{value} {index + 1}" if index else value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value + index
+    return value
+
+
+_BUILDERS = {
+    "object": _object_value,
+    "string": _string_value,
+    "number": _number_value,
+    "integer": _number_value,
+    "boolean": _boolean_value,
+    "null": _null_value,
+    "array": _array_value,
+}
