@@ -1,0 +1,282 @@
+"""Text rules that judge whether a user has finished a thought (for ``semantic_vad``).
+
+Input is the transcript so far of the current user turn, as faster-whisper tiny.en writes it:
+finished sentences usually end in "." or "?", speech that trails off usually ends in "...", ","
+or nothing, and whisper tends to drop the fillers ("um") but keep the dangling word before them.
+
+Rules, first match wins (``word`` = lowercased, punctuation stripped; ``last`` = last word):
+
+==  ===============================================  ============  ===================================
+#   condition                                        result        reason
+==  ===============================================  ============  ===================================
+1   empty after strip                                UNKNOWN       ``empty``
+2   no letters or digits ("...", "-")                UNKNOWN       ``too_short``
+3   ends with "..." or "…"                           INCOMPLETE    ``ellipsis``
+4   ends with "," ";" ":" "-" "–" "—"                INCOMPLETE    ``trailing_punctuation:<char>``
+5   ends with a contraction that needs a complement  INCOMPLETE    ``trailing_contraction:<word>``
+    ("I'm", "it's", "there's")
+6   last word is a conjunction ("and", "but", "or",  INCOMPLETE    ``trailing_conjunction:<word>``
+    "because"; "so"/"then" unless "I think so",
+    "see you then")
+7   last word a filler ("um", "uh"); or, with no     INCOMPLETE    ``trailing_filler:<words>``
+    "?", a hedge ("like", "you know", "I mean")
+8   last word an article or possessive ("the", "a",  INCOMPLETE    ``trailing_article:<word>`` /
+    "my", "your")                                                  ``trailing_possessive:<word>``
+9   no "?" and last word a preposition ("to", "of",  INCOMPLETE    ``trailing_preposition:<word>``
+    "with"; not the elliptic "I'd love to")
+10  no "?" and last word a subordinator ("that"      INCOMPLETE    ``trailing_subordinator:<word>``
+    after a verb of saying/thinking, "which", "if")
+11  no "?" and last word an auxiliary ("is", "was",  INCOMPLETE    ``trailing_auxiliary:<word>``
+    "can"), unless an elliptic answer ("Yes it is.")
+12  whole text is an unfinished opener ("I think",   INCOMPLETE    ``unfinished_clause:<opener>``
+    "I was going to", "let me think"), with or
+    without leading markers ("so", "um", "well")
+13  opens with "if"/"unless"/"although", no comma,   INCOMPLETE    ``unfinished_clause:<word>``
+    no "?", at most 6 words (no main clause yet)
+14  ends with "?"                                    QUESTION      ``question_mark``
+15  wh-word + auxiliary ("what is", "how do") or     QUESTION      ``wh_question``
+    inversion ("could you", "is it"), >= 3 words
+16  ends with "." or "!"                             COMPLETE      ``terminal_punctuation:<char>``
+17  no punctuation, >= 4 words, last a content word  COMPLETE      ``no_punctuation_content_word``
+18  otherwise                                        INCOMPLETE    ``no_punctuation_short``
+==  ===============================================  ============  ===================================
+
+A "?" lets a sentence end in a preposition, subordinator or auxiliary ("What is it about?"), but
+not in a conjunction, filler or article ("Do you want tea or?" still trails). The word lists are
+plain sets below so a reader can check any verdict by hand. Source: observed tiny.en output on
+the espeak-ng utterances in ``tests/data/utterances`` (``whisper_transcripts.json``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Completeness(Enum):
+    """Whether the user's turn so far reads as a finished thought."""
+
+    COMPLETE = "complete"
+    QUESTION = "question"
+    INCOMPLETE = "incomplete"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A verdict and its reason: a machine-readable tag, optionally ``tag:detail``."""
+
+    completeness: Completeness
+    reason: str
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+def _phrases(text: str) -> frozenset[str]:
+    return frozenset(phrase.strip() for phrase in text.split(","))
+
+
+ELLIPSES = ("...", "…")
+TRAILING_PUNCTUATION = (",", ";", ":", "-", "–", "—")
+TERMINAL_PUNCTUATION = (".", "!")
+
+CONJUNCTIONS = _words("and but or nor because cause plus yet")
+# "so" and "then" end complete sentences after these words ("I think so", "see you then").
+SO_COMPLETERS = _words("think hope guess believe suppose said told so not just")
+THEN_STARTERS = _words("and but so or because")
+FILLERS = _words("um umm uh uhm erm er ah eh hmm mm")
+# Hedges may close a tag question ("..., you know?") or a clause ("if you like", "what I mean").
+HEDGE_PAIRS = frozenset({("you", "know"), ("i", "mean")})
+HEDGE_PAIR_COMPLETERS = _words("what know if do did")
+LIKE_COMPLETERS = _words("i you we they would really just")
+ARTICLES = _words("the a an every")
+# "her" and "his" also end sentences as pronouns ("I saw her", "it's his"), so they are left out.
+POSSESSIVES = _words("my your our their")
+# Particles that often end a sentence ("come in", "give up", "it's over") are left out.
+PREPOSITIONS = _words(
+    "to of with for from at about into onto by than as through without toward towards between among "
+    "during upon across against despite via per including except unlike beside besides"
+)
+# "to" ends an elliptic infinitive after these ("I'd love to.", "we have to.").
+ELLIPTIC_TO_VERBS = _words(
+    "love like have has had need needed ought used supposed able try tried want wanted going got "
+    "gotta hope plan planned mean meant"
+)
+SUBORDINATORS = _words("which whereas although unless whether if whose whom")
+# "that" is a complementizer (a clause must follow) after verbs of saying and thinking, and after
+# "told me" and the like; elsewhere it is usually a pronoun ("I like that.", "give me that").
+THAT_COMPLEMENT_VERBS = _words(
+    "think thought said say says hope believe guess mean feel felt realized realised heard noticed so "
+    "such sure wish seems seemed suppose is was"
+)
+TELL_VERBS = _words("told tell tells telling showed show promised reminded assured")
+OBJECT_PRONOUNS = _words("me him her us them you")
+AUXILIARIES = _words(
+    "is are was were am been being will would can could should shall must might may have has had do does did"
+)
+SUBJECT_PRONOUNS = _words("i you he she it we they there that this who")
+CONTRACTIONS = _words(
+    "i'm you're we're they're he's she's it's that's there's what's i've you've we've they've i'd "
+    "you'd we'd they'd i'll you'll we'll they'll he'll she'll it'll let's"
+)
+FUNCTION_WORDS = (
+    CONJUNCTIONS | FILLERS | {"like"} | ARTICLES | POSSESSIVES | PREPOSITIONS | SUBORDINATORS | AUXILIARIES
+)
+DISCOURSE_MARKERS = _words("so and but well um uh like okay ok yeah oh then")
+UNFINISHED_OPENERS = _phrases(
+    "i think, i think that, i guess, i mean, i feel like, i was going to, i was going to say, "
+    "i wanted to, i want to, i would like to, i'd like to, i was wondering, i was wondering if, "
+    "i was thinking, i was thinking that, i was thinking maybe, what about the, what about, "
+    "the thing is, the problem is, my problem is, the point is, the reason is, what i mean is, "
+    "what i want is, it's just that, let me think, let me see, and then, and also, one more thing, "
+    "the other thing is, as i was saying, in my opinion, for example, to be honest, if you want to, "
+    "if you want, you know what, i'm going to, i need to, we should, we could, maybe we could, "
+    "how about"
+)
+LEADING_SUBORDINATORS = _words("if unless although though whereas whenever")
+LEADING_SUBORDINATE_MAX_WORDS = 6
+WH_WORDS = _words("what where when why who whom whose which how")
+WH_CONTRACTIONS = _words("what's where's when's why's who's how's")
+WH_FOLLOWERS = AUXILIARIES | frozenset({"time", "kind", "one", "many", "much", "long", "old", "far", "about"})
+INVERSION_SUBJECTS = _words("you i we it he she they there that this")
+INVERSION_AUXILIARIES = AUXILIARIES - frozenset({"been", "being", "am"})
+MIN_QUESTION_WORDS = 3
+MIN_CONTENT_WORDS = 4
+
+_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+
+
+def judge_utterance(text: str) -> Judgement:
+    """Judge whether ``text`` (a user turn's transcript so far) is a finished thought.
+
+    Pure and deterministic; applies the numbered rules in the module docstring in order.
+    Never raises: any string gets a verdict.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return Judgement(Completeness.UNKNOWN, "empty")
+    words = _WORD.findall(stripped.lower().replace("’", "'"))
+    if not words:
+        return Judgement(Completeness.UNKNOWN, "too_short")
+    return _judge_punctuation(stripped) or _judge_last_word(words, stripped) or _judge_whole(words, stripped)
+
+
+def _judge_punctuation(stripped: str) -> Judgement | None:
+    if stripped.endswith(ELLIPSES):
+        return Judgement(Completeness.INCOMPLETE, "ellipsis")
+    if stripped.endswith(TRAILING_PUNCTUATION):
+        return Judgement(Completeness.INCOMPLETE, f"trailing_punctuation:{stripped[-1]}")
+    return None
+
+
+def _judge_last_word(words: list[str], stripped: str) -> Judgement | None:
+    """Rules 5-11: the last word (or two) cannot end a thought."""
+    tag = _always_dangling(words)
+    if tag is None and not stripped.endswith("?"):
+        tag = _dangling_without_question_mark(words, stripped)
+    return None if tag is None else Judgement(Completeness.INCOMPLETE, tag)
+
+
+def _always_dangling(words: list[str]) -> str | None:
+    """Rules 5-8: words nothing can follow, "?" or not."""
+    last = words[-1]
+    before = words[-2] if len(words) > 1 else ""
+    if last in CONTRACTIONS:
+        return f"trailing_contraction:{last}"
+    if last in CONJUNCTIONS or (last == "so" and before not in SO_COMPLETERS):
+        return f"trailing_conjunction:{last}"
+    if last == "then" and (before in THEN_STARTERS or not before):
+        return f"trailing_conjunction:{before} then" if before else "trailing_conjunction:then"
+    if last in FILLERS:
+        return f"trailing_filler:{last}"
+    if last in ARTICLES:
+        return f"trailing_article:{last}"
+    if last in POSSESSIVES:
+        return f"trailing_possessive:{last}"
+    return None
+
+
+def _dangling_without_question_mark(words: list[str], stripped: str) -> str | None:
+    """Rules 7 (hedges), 9-11: words a "?" may legitimately end on."""
+    last = words[-1]
+    before = words[-2] if len(words) > 1 else ""
+    earlier = words[-3] if len(words) > 2 else ""
+    if (before, last) in HEDGE_PAIRS and earlier not in HEDGE_PAIR_COMPLETERS:
+        return f"trailing_filler:{before} {last}"
+    if last == "like" and before not in LIKE_COMPLETERS:
+        return "trailing_filler:like"
+    if last in PREPOSITIONS and not (last == "to" and before in ELLIPTIC_TO_VERBS):
+        return f"trailing_preposition:{last}"
+    if last in SUBORDINATORS or (last == "that" and _introduces_clause(words)):
+        return f"trailing_subordinator:{last}"
+    if last in AUXILIARIES and not _is_elliptic_answer(words, stripped):
+        return f"trailing_auxiliary:{last}"
+    return None
+
+
+def _introduces_clause(words: list[str]) -> bool:
+    """Whether a final "that" is a complementizer: "I think that", "she told me that"."""
+    before = words[-2] if len(words) > 1 else ""
+    earlier = words[-3] if len(words) > 2 else ""
+    if words[0] in WH_WORDS:
+        return False
+    return before in THAT_COMPLEMENT_VERBS or (before in OBJECT_PRONOUNS and earlier in TELL_VERBS)
+
+
+def _is_elliptic_answer(words: list[str], stripped: str) -> bool:
+    """Whether a final auxiliary closes an elliptic answer: pronoun + auxiliary + "." ("Yes it is.")."""
+    return (
+        stripped.endswith(TERMINAL_PUNCTUATION)
+        and len(words) >= 2
+        and words[-2] in SUBJECT_PRONOUNS
+        and words[-2] != "that"
+    )
+
+
+def _judge_whole(words: list[str], stripped: str) -> Judgement:
+    """Rules 12-18: openers, questions, punctuation, then the unpunctuated fallback."""
+    core = _without_leading_markers(words)
+    for candidate in (" ".join(words), " ".join(core)):
+        if candidate in UNFINISHED_OPENERS:
+            return Judgement(Completeness.INCOMPLETE, f"unfinished_clause:{candidate}")
+    if _is_bare_subordinate_clause(core, stripped):
+        return Judgement(Completeness.INCOMPLETE, f"unfinished_clause:{core[0]}")
+    if stripped.endswith("?"):
+        return Judgement(Completeness.QUESTION, "question_mark")
+    if len(core) >= MIN_QUESTION_WORDS and _opens_question(core):
+        return Judgement(Completeness.QUESTION, "wh_question")
+    if stripped.endswith(TERMINAL_PUNCTUATION):
+        return Judgement(Completeness.COMPLETE, f"terminal_punctuation:{stripped[-1]}")
+    if len(words) >= MIN_CONTENT_WORDS and words[-1] not in FUNCTION_WORDS:
+        return Judgement(Completeness.COMPLETE, "no_punctuation_content_word")
+    return Judgement(Completeness.INCOMPLETE, "no_punctuation_short")
+
+
+def _is_bare_subordinate_clause(core: list[str], stripped: str) -> bool:
+    """A short clause opened by "if"/"unless" with no comma to a main clause: "If it rains tomorrow."."""
+    return (
+        core[0] in LEADING_SUBORDINATORS
+        and "," not in stripped
+        and not stripped.endswith("?")
+        and len(core) <= LEADING_SUBORDINATE_MAX_WORDS
+    )
+
+
+def _without_leading_markers(words: list[str]) -> list[str]:
+    start = 0
+    while start < len(words) - 1 and words[start] in DISCOURSE_MARKERS:
+        start += 1
+    return words[start:]
+
+
+def _opens_question(core: list[str]) -> bool:
+    """A wh-word followed by an auxiliary ("what is"), or auxiliary-subject inversion ("could you")."""
+    first, second = core[0], core[1]
+    if first in WH_CONTRACTIONS:
+        return True
+    if first in WH_WORDS:
+        return second in WH_FOLLOWERS
+    return first in INVERSION_AUXILIARIES and second in INVERSION_SUBJECTS
