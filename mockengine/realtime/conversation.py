@@ -1,0 +1,135 @@
+"""The default conversation: its items in order, as the client and the brain see them (reference §7).
+
+Items keep what the wire echoes (``wire()``, no audio bytes, as in ``conversation.item.added``/``done``)
+plus what the engine needs: audio for ``conversation.item.retrieved`` and truncation, transcripts for the
+brain, and the facts seen in images.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from mockengine.brain.model import ImageFacts, ItemKind, TurnView
+
+CONTEXT_PREFIX = "[context]"
+OUTPUT_RATE_HZ = 24_000
+
+
+@dataclass
+class Item:
+    """One conversation item. ``content`` holds wire content parts (without audio bytes)."""
+
+    id: str
+    type: str  # message | function_call | function_call_output
+    role: str | None = None
+    status: str = "completed"
+    content: list[dict[str, Any]] = field(default_factory=list)
+    name: str | None = None
+    call_id: str | None = None
+    arguments: str | None = None
+    output: str | None = None
+    audio: bytes = b""  # user input audio or the assistant audio sent so far (PCM16 24 kHz)
+    images: tuple[ImageFacts, ...] = ()
+    # Where the item was placed when added (echoed again in conversation.item.done).
+    previous_item_id: str | None = None
+    # False for output of out-of-band responses (conversation "none"), which never joins the conversation.
+    in_conversation: bool = True
+    # Assistant speech: (sentence, PCM16 bytes) as sent, so truncation can keep only the words heard.
+    spoken: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def is_assistant_audio(self) -> bool:
+        return self.role == "assistant" and any(p["type"] == "output_audio" for p in self.content)
+
+    @property
+    def audio_ms(self) -> int:
+        return len(self.audio) // 2 * 1000 // OUTPUT_RATE_HZ
+
+    def wire(self, with_audio: bool = False) -> dict[str, Any]:
+        if self.type == "function_call":
+            return {"id": self.id, "type": self.type, "status": self.status, "name": self.name,
+                    "call_id": self.call_id, "arguments": self.arguments}
+        if self.type == "function_call_output":
+            return {"id": self.id, "type": self.type, "call_id": self.call_id, "output": self.output}
+        content = copy.deepcopy(self.content)
+        if with_audio and self.audio:
+            for part in content:
+                if part["type"] in ("input_audio", "output_audio"):
+                    part["audio"] = base64.b64encode(self.audio).decode("ascii")
+        return {"id": self.id, "type": self.type, "status": self.status, "role": self.role, "content": content}
+
+    def text(self) -> str:
+        """The words of the item: typed text, audio transcript, function arguments or output."""
+        if self.type == "function_call":
+            return self.arguments or ""
+        if self.type == "function_call_output":
+            return self.output or ""
+        pieces = [p.get("text") or p.get("transcript") or "" for p in self.content]
+        return " ".join(p for p in pieces if p)
+
+    def view(self) -> TurnView:
+        return TurnView(self.id, self._kind(), self.text(), self.images, self.name, self.call_id)
+
+    def _kind(self) -> ItemKind:
+        if self.type == "function_call":
+            return "function_call"
+        if self.type == "function_call_output":
+            return "function_call_output"
+        if self.role == "assistant":
+            return "assistant"
+        if self.role == "system":
+            return "system"
+        if any(p["type"] == "input_audio" for p in self.content):
+            return "user_audio"
+        if self.text().lstrip().startswith(CONTEXT_PREFIX):
+            return "context"
+        return "user_text"
+
+
+class Conversation:
+    """Ordered items with insertion after a given item (``previous_item_id``) or at the root."""
+
+    def __init__(self, conversation_id: str) -> None:
+        self.id = conversation_id
+        self._order: list[str] = []
+        self._items: dict[str, Item] = {}
+
+    def __contains__(self, item_id: str) -> bool:
+        return item_id in self._items
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return (self._items[i] for i in self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def get(self, item_id: str) -> Item | None:
+        return self._items.get(item_id)
+
+    def last_id(self) -> str | None:
+        return self._order[-1] if self._order else None
+
+    def insert(self, item: Item, previous_item_id: str | None = None, at_root: bool = False) -> str | None:
+        """Add an item; returns the id of the item before it (None when first)."""
+        if at_root:
+            index = 0
+        elif previous_item_id is None:
+            index = len(self._order)
+        else:
+            index = self._order.index(previous_item_id) + 1
+        self._order.insert(index, item.id)
+        self._items[item.id] = item
+        return self._order[index - 1] if index > 0 else None
+
+    def delete(self, item_id: str) -> None:
+        self._order.remove(item_id)
+        del self._items[item_id]
+
+    def find_call(self, call_id: str) -> Item | None:
+        return next((i for i in self if i.type == "function_call" and i.call_id == call_id), None)
+
+    def views(self) -> tuple[TurnView, ...]:
+        return tuple(item.view() for item in self)

@@ -1,0 +1,59 @@
+"""What the sans-IO core asks its shell to do, and what one step of the core returns.
+
+The core never awaits: it returns :class:`Step` (events to send now, effects to start). The shell runs
+each effect (in an executor for the models) and feeds the result back through the matching
+``RealtimeSession.on_*`` method, and calls ``RealtimeSession.tick(now_ms)`` when ``next_deadline_ms``
+comes due.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+TranscribePurpose = Literal["turn", "item"]
+
+
+@dataclass(frozen=True)
+class Transcribe:
+    """Transcribe PCM16 24 kHz mono. ``purpose`` "turn": a semantic_vad probe of the speech so far;
+    "item": a committed user audio item (feeds the brain and, if configured, input transcription events).
+    The result goes to ``RealtimeSession.on_transcript(key, text)`` or ``on_transcript_failed(key, msg)``."""
+
+    key: str
+    pcm16: bytes
+    purpose: TranscribePurpose
+    language: str | None = None
+    prompt: str | None = None
+
+
+@dataclass(frozen=True)
+class Synthesize:
+    """Speak one sentence (PCM16 24 kHz). Result → ``RealtimeSession.on_speech(key, pcm16)``."""
+
+    key: str
+    text: str
+    voice: str
+    speed: float
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A decision worth logging (turn ends, brain rules): the shell writes it to the log / trace file."""
+
+    kind: str
+    data: dict[str, Any]
+
+
+Effect = Transcribe | Synthesize | Trace
+
+
+@dataclass
+class Step:
+    events: list[dict[str, Any]] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+
+    def extend(self, other: Step) -> Step:
+        self.events.extend(other.events)
+        self.effects.extend(other.effects)
+        return self

@@ -1,0 +1,79 @@
+"""Pure helpers between the session, its responses and the brain: effective response parameters, the
+brain's view of the context, and what remains of a transcript after truncation."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec
+from mockengine.protocol import errors
+from mockengine.realtime.conversation import Item
+from mockengine.realtime.response import ResponseParams
+
+
+def response_params(session: dict[str, Any], overrides: dict[str, Any],
+                    input_items: tuple[Item, ...] | None = None) -> ResponseParams:
+    """Session defaults overlaid by a ``response.create``'s ``response`` object (reference §1.1)."""
+    output = session["audio"]["output"]
+    audio_override = overrides.get("audio", {}).get("output", {})
+    voice = audio_override.get("voice", output["voice"])
+    if isinstance(voice, dict):  # custom voice ids are not emulated: speak with the default voice
+        voice = "alloy"
+    tools = tuple(overrides.get("tools", session["tools"]))
+    tool_choice = overrides.get("tool_choice", session["tool_choice"])
+    if isinstance(tool_choice, dict) and tool_choice["name"] not in {t["name"] for t in tools}:
+        raise errors.ProtocolError(
+            "invalid_value",
+            f"Invalid 'tool_choice': the function '{tool_choice['name']}' is not among the declared tools.",
+            "response.tool_choice",
+        )
+    return ResponseParams(
+        output_modalities=tuple(overrides.get("output_modalities", session["output_modalities"])),
+        voice=voice,
+        speed=float(output.get("speed", 1.0)),
+        output_format=dict(audio_override.get("format", output["format"])),
+        instructions=overrides.get("instructions", session["instructions"]),
+        tools=tools,
+        tool_choice=tool_choice,
+        max_output_tokens=overrides.get("max_output_tokens", session["max_output_tokens"]),
+        metadata=overrides.get("metadata"),
+        conversation=overrides.get("conversation", "auto"),
+        input_items=input_items,
+    )
+
+
+def _tool_choice(value: Any) -> ToolChoice:
+    if isinstance(value, dict):
+        return ForcedTool(value["name"])
+    return value  # type: ignore[no-any-return]
+
+
+def build_reply_request(params: ResponseParams, context: Iterable[Item], response_index: int) -> ReplyRequest:
+    return ReplyRequest(
+        instructions=params.instructions,
+        tools=tuple(ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {})) for t in params.tools),
+        tool_choice=_tool_choice(params.tool_choice),
+        output_modalities=params.output_modalities,
+        history=tuple(item.view() for item in context),
+        response_index=response_index,
+    )
+
+
+def truncated_transcript(item: Item, audio_end_ms: int) -> str:
+    """The words heard up to ``audio_end_ms``: whole sentences, and the cut sentence's words pro rata.
+
+    Uses ``item.spoken`` — (sentence, audio bytes) in the order they were sent.
+    """
+    cut_bytes = audio_end_ms * 48
+    heard: list[str] = []
+    position = 0
+    for sentence, length in item.spoken:
+        if position + length <= cut_bytes:
+            heard.append(sentence)
+        elif position < cut_bytes:
+            words = sentence.split(" ")
+            keep = len(words) * (cut_bytes - position) // max(length, 1)
+            if keep:
+                heard.append(" ".join(words[:keep]))
+        position += length
+    return " ".join(heard)

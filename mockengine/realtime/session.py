@@ -1,0 +1,477 @@
+"""The per-session state machine (sans-IO): client events in, server events and effects out.
+
+How this works
+--------------
+The shell calls :meth:`RealtimeSession.receive` with each parsed client event and the wall time
+``now_ms``; effect results come back through ``on_transcript`` / ``on_speech`` (and their ``*_failed``
+twins); :meth:`tick` releases paced audio when :meth:`next_deadline_ms` comes due. Every call returns a
+:class:`Step`. Nothing here awaits, reads a clock or touches a socket, so tests replay exact timing.
+
+Audio path (50 × per second): append → input buffer (session sample positions) → frame classifier
+(webrtcvad) → turn detector → speech_started / speech_stopped → commit → user item → transcript → brain.
+
+A user turn owns one item id from ``speech_started`` on; a listening pause (turn detection switched off
+mid-speech) keeps that id, and the next manual commit commits the same turn without a response.
+Responses: at most one active in the default conversation (``conversation: "none"`` may run beside it);
+a response waits ("thinking") until every user audio item in its context has a transcript, then asks the
+brain and streams the reply (``response.ResponseStreamer``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
+from mockengine.audio.vad import FrameClassifier
+from mockengine.brain.model import Brain, ImageFacts
+from mockengine.ids import IdFactory
+from mockengine.protocol import client_events as ce
+from mockengine.protocol import errors
+from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.session_config import default_session, merge_session
+from mockengine.realtime.conversation import Conversation, Item
+from mockengine.realtime.effects import Step, Trace, Transcribe
+from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
+from mockengine.realtime.replies import build_reply_request, response_params, truncated_transcript
+from mockengine.realtime.response import Pacing, Response, ResponseParams, ResponseStreamer
+from mockengine.realtime.turn_detection import (
+    ProbeTranscript,
+    SpeechStarted,
+    SpeechStopped,
+    TurnDetector,
+    TurnSignal,
+)
+
+
+class TokenCounting(Protocol):
+    def count(self, text: str) -> int: ...
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    model: str
+    pacing: Pacing = Pacing()
+    session_max_s: int = 3600
+    created_at_s: int = 0  # unix time of creation, for expires_at
+
+
+class RealtimeSession:
+    def __init__(self, options: SessionOptions, *, brain: Brain, ids: IdFactory, tokens: TokenCounting,
+                 describe_image: Callable[[str], ImageFacts]) -> None:
+        self.options = options
+        self.ids = ids
+        self.brain = brain
+        self.tokens = tokens
+        self.describe_image = describe_image
+        self.config = default_session(options.model, ids.session(),
+                                      options.created_at_s + options.session_max_s)
+        self.conversation = Conversation(ids.conversation())
+        self.buffer = InputAudioBuffer()
+        self.classifier = FrameClassifier(threshold=0.5)
+        self.detector: TurnDetector | None = TurnDetector(self._turn_detection or {}, probe_prefix="turn0:p")
+        self.turn_item_id: str | None = None  # the user turn under way (from speech_started)
+        self.responses: dict[str, ResponseStreamer] = {}
+        self.active_response_id: str | None = None  # the default conversation's active response
+        self.pending_transcripts: set[str] = set()  # user audio item ids still being transcribed
+        self.has_assistant_audio = False
+        self.response_count = 0
+        self._detector_generation = 0
+
+    # -- public API -----------------------------------------------------------------------------------
+
+    def start(self) -> Step:
+        return Step(events=[self.emit("session.created", session=copy.deepcopy(self.config))])
+
+    def receive(self, event: ce.ClientEvent, now_ms: float) -> Step:
+        """Apply one client event. Client mistakes become an ``error`` event; nothing else changes."""
+        try:
+            return self._dispatch(event, now_ms)
+        except ProtocolError as exc:
+            exc.event_id = event.event_id
+            return self.error(exc)
+
+    def error(self, exc: ProtocolError) -> Step:
+        return Step(events=[self.emit("error", error=exc.payload())])
+
+    def tick(self, now_ms: float) -> Step:
+        step = Step()
+        for streamer in list(self.responses.values()):
+            step.events += streamer.advance(now_ms)
+            self._forget_if_done(streamer)
+        return step
+
+    def next_deadline_ms(self) -> float | None:
+        deadlines = [d for s in self.responses.values() if (d := s.next_deadline_ms()) is not None]
+        return min(deadlines) if deadlines else None
+
+    def on_transcript(self, key: str, text: str, now_ms: float) -> Step:
+        kind, _, ident = key.partition(":")
+        if kind == "item":
+            return self._item_transcribed(ident, text, now_ms)
+        if self.detector is not None and kind == f"turn{self._detector_generation}":
+            return self._on_signals(self.detector.on_transcript(key, text), now_ms)
+        return Step()
+
+    def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:
+        kind, _, item_id = key.partition(":")
+        if kind != "item":
+            return self.on_transcript(key, "", now_ms)
+        step = Step(events=[self.emit(
+            "conversation.item.input_audio_transcription.failed", item_id=item_id, content_index=0,
+            error={"type": "transcription_error", "code": "audio_unintelligible", "message": message,
+                   "param": None})])
+        return step.extend(self._item_transcribed(item_id, "", now_ms, announce=False))
+
+    def on_speech(self, key: str, pcm16: bytes, now_ms: float) -> Step:
+        response_id, _, index = key.rpartition(":")
+        streamer = self.responses.get(response_id)
+        if streamer is None:
+            return Step()  # the response ended (cancelled) before its speech was ready
+        streamer.on_speech(int(index), pcm16)
+        return self.tick(now_ms)
+
+    def on_speech_failed(self, key: str, message: str, now_ms: float) -> Step:
+        response_id = key.rpartition(":")[0]
+        streamer = self.responses.get(response_id)
+        if streamer is None:
+            return Step()
+        step = Step(events=streamer.fail("speech_synthesis_failed", message))
+        self._forget_if_done(streamer)
+        return step
+
+    # -- plumbing -------------------------------------------------------------------------------------
+
+    def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": kind, "event_id": self.ids.event(), **fields}
+
+    @property
+    def _turn_detection(self) -> dict[str, Any] | None:
+        return self.config["audio"]["input"]["turn_detection"]
+
+    def _dispatch(self, event: ce.ClientEvent, now_ms: float) -> Step:
+        handlers: dict[type, Callable[[Any, float], Step]] = {
+            ce.SessionUpdate: self._on_session_update,
+            ce.InputAudioBufferAppend: self._on_append,
+            ce.InputAudioBufferCommit: self._on_commit,
+            ce.InputAudioBufferClear: self._on_clear,
+            ce.ConversationItemCreate: self._on_item_create,
+            ce.ConversationItemTruncate: self._on_item_truncate,
+            ce.ConversationItemDelete: self._on_item_delete,
+            ce.ConversationItemRetrieve: self._on_item_retrieve,
+            ce.ResponseCreate: self._on_response_create,
+            ce.ResponseCancel: self._on_response_cancel,
+            ce.SessionClose: lambda _e, _n: Step(),
+        }
+        return handlers[type(event)](event, now_ms)
+
+    # -- session.update -------------------------------------------------------------------------------
+
+    def _on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
+        update = event.session
+        new_voice = update.get("audio", {}).get("output", {}).get("voice")
+        if new_voice is not None and new_voice != self.config["audio"]["output"]["voice"] \
+                and self.has_assistant_audio:
+            raise errors.cannot_update_voice()
+        old = self._turn_detection
+        self.config = merge_session(self.config, update)
+        self._apply_turn_detection(old, self._turn_detection)
+        return Step(events=[self.emit("session.updated", session=copy.deepcopy(self.config))])
+
+    def _apply_turn_detection(self, old: dict[str, Any] | None, new: dict[str, Any] | None) -> None:
+        if new is not None:
+            self.classifier.set_threshold(float(new.get("threshold", 0.5)))
+        if old == new:
+            return
+        if new is None:
+            # Listening pause: the turn under way (if any) stays open for the next manual commit, and
+            # no reply will be created for it.
+            self.detector = None
+            return
+        same_mechanics = old is not None and old["type"] == new["type"] and self.detector is not None \
+            and {k: v for k, v in old.items() if k not in ("create_response", "interrupt_response")} \
+            == {k: v for k, v in new.items() if k not in ("create_response", "interrupt_response")}
+        if same_mechanics and self.detector is not None:
+            self.detector.config = dict(new)
+            return
+        # Turn detection (re)starts fresh: speech already under way is an onset at this moment.
+        self._detector_generation += 1
+        self.detector = TurnDetector(new, floor_ms=self.buffer.total_ms,
+                                     probe_prefix=f"turn{self._detector_generation}:p")
+        if old is None:
+            self.turn_item_id = None
+
+    # -- input audio ----------------------------------------------------------------------------------
+
+    def _on_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
+        fmt = self.config["audio"]["input"]["format"]["type"]
+        pcm = event.audio if fmt == "audio/pcm" else to_pcm16_24k(event.audio, fmt)
+        chunk = self.buffer.append(pcm)
+        frames = self.classifier.push(chunk)
+        if self.detector is None or not frames:
+            return Step()
+        return self._on_signals(self.detector.push_frames(frames), now_ms)
+
+    def _on_signals(self, signals: list[TurnSignal], now_ms: float) -> Step:
+        step = Step()
+        for signal in signals:
+            if isinstance(signal, SpeechStarted):
+                step.extend(self._on_speech_started(signal, now_ms))
+            elif isinstance(signal, SpeechStopped):
+                step.extend(self._on_speech_stopped(signal, now_ms))
+            elif isinstance(signal, ProbeTranscript):
+                pcm = self.buffer.slice_ms(signal.start_ms, signal.end_ms)
+                step.effects.append(Transcribe(signal.key, pcm, "turn", language="en"))
+        return step
+
+    def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:
+        self.turn_item_id = self.ids.item()
+        self.buffer.drop_before_ms(signal.audio_start_ms)
+        step = Step(events=[self.emit("input_audio_buffer.speech_started",
+                                      audio_start_ms=signal.audio_start_ms, item_id=self.turn_item_id)])
+        config = self._turn_detection or {}
+        if config.get("interrupt_response", True) and self.active_response_id is not None:
+            streamer = self.responses[self.active_response_id]
+            step.events += streamer.cancel("turn_detected")
+            self._forget_if_done(streamer)
+        return step
+
+    def _on_speech_stopped(self, signal: SpeechStopped, now_ms: float) -> Step:
+        item_id = self.turn_item_id or self.ids.item()
+        self.turn_item_id = None
+        step = Step(events=[self.emit("input_audio_buffer.speech_stopped",
+                                      audio_end_ms=signal.audio_end_ms, item_id=item_id)])
+        step.effects.append(Trace("turn_end", {
+            "item_id": item_id, "turn_detection": (self._turn_detection or {}).get("type"),
+            "reason": signal.reason, "audio_end_ms": signal.audio_end_ms,
+            "speech_end_ms": signal.speech_end_ms, "decided_at_ms": signal.decided_at_ms,
+            "transcript": signal.transcript}))
+        pcm = self.buffer.take_until_ms(signal.audio_end_ms)
+        step.extend(self._commit_user_audio(item_id, pcm, signal.transcript, now_ms))
+        config = self._turn_detection or {}
+        if config.get("create_response", True) and self.active_response_id is None:
+            step.extend(self._start_response(response_params(self.config, {}), now_ms))
+        return step
+
+    def _on_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
+        if self.buffer.buffered_ms < MIN_COMMIT_MS:
+            raise errors.commit_empty(self.buffer.buffered_ms)
+        item_id = self.turn_item_id or self.ids.item()
+        self.turn_item_id = None
+        if self.detector is not None and self.detector.in_turn:
+            self._apply_turn_detection(None, self._turn_detection)
+        pcm = self.buffer.take_until_ms(self.buffer.total_ms + 1)
+        return self._commit_user_audio(item_id, pcm, None, now_ms)
+
+    def _on_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
+        self.buffer.clear()
+        self.turn_item_id = None
+        if self.detector is not None and self.detector.in_turn:
+            self._apply_turn_detection(None, self._turn_detection)
+        return Step(events=[self.emit("input_audio_buffer.cleared")])
+
+    def _commit_user_audio(self, item_id: str, pcm: bytes, transcript: str | None, now_ms: float) -> Step:
+        item = Item(item_id, "message", role="user",
+                    content=[{"type": "input_audio", "transcript": None}], audio=pcm)
+        previous = self.conversation.insert(item)
+        item.previous_item_id = previous
+        step = Step(events=[
+            self.emit("input_audio_buffer.committed", previous_item_id=previous, item_id=item_id),
+            self.emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
+            self.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
+        ])
+        self.pending_transcripts.add(item_id)
+        if transcript is not None:
+            return step.extend(self._item_transcribed(item_id, transcript, now_ms))
+        transcription = self.config["audio"]["input"]["transcription"] or {}
+        step.effects.append(Transcribe(f"item:{item_id}", pcm, "item",
+                                       language=transcription.get("language") or "en",
+                                       prompt=transcription.get("prompt")))
+        return step
+
+    def _item_transcribed(self, item_id: str, text: str, now_ms: float, announce: bool = True) -> Step:
+        self.pending_transcripts.discard(item_id)
+        item = self.conversation.get(item_id)
+        step = Step()
+        if item is not None:
+            item.content[0]["transcript"] = text
+            if announce and self.config["audio"]["input"]["transcription"] is not None:
+                step.events += self._transcription_events(item, text)
+        for streamer in list(self.responses.values()):
+            if streamer.r.is_thinking:
+                step.extend(self._think(streamer, now_ms))
+        return step
+
+    def _transcription_events(self, item: Item, text: str) -> list[dict[str, Any]]:
+        events = []
+        if text:
+            events.append(self.emit("conversation.item.input_audio_transcription.delta", item_id=item.id,
+                                    content_index=0, delta=text, obfuscation=self.ids.obfuscation()))
+        audio_tokens = -(-item.audio_ms // 100)
+        text_tokens = self.tokens.count(text) if text else 0
+        events.append(self.emit(
+            "conversation.item.input_audio_transcription.completed", item_id=item.id, content_index=0,
+            transcript=text,
+            usage={"type": "tokens", "total_tokens": audio_tokens + text_tokens, "input_tokens": audio_tokens,
+                   "input_token_details": {"text_tokens": 0, "audio_tokens": audio_tokens},
+                   "output_tokens": text_tokens}))
+        return events
+
+    # -- conversation items ---------------------------------------------------------------------------
+
+    def _on_item_create(self, event: ce.ConversationItemCreate, now_ms: float) -> Step:
+        at_root = event.previous_item_id == "root"
+        after = None if event.previous_item_id in (ce.APPEND, "root") else event.previous_item_id
+        if after is not None and after not in self.conversation:
+            raise errors.previous_item_not_found(after)
+        item, needs_transcript = self._item_from_wire(event.item)
+        if item.id in self.conversation:
+            self.conversation.delete(item.id)
+        previous = self.conversation.insert(item, after, at_root=at_root)
+        item.previous_item_id = previous
+        step = Step(events=[
+            self.emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
+            self.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
+        ])
+        if needs_transcript:
+            self.pending_transcripts.add(item.id)
+            step.effects.append(Transcribe(f"item:{item.id}", item.audio, "item", language="en"))
+        return step
+
+    def _item_from_wire(self, wire: dict[str, Any]) -> tuple[Item, bool]:
+        """A client item as stored; raises ProtocolError for an unknown call id or a bad image/audio."""
+        item_id = wire.get("id") or self.ids.item()
+        if wire["type"] == "function_call_output":
+            if self.conversation.find_call(wire["call_id"]) is None:
+                raise errors.tool_call_not_found(wire["call_id"])
+            return Item(item_id, "function_call_output", call_id=wire["call_id"], output=wire["output"]), False
+        if wire["type"] == "function_call":
+            return Item(item_id, "function_call", name=wire["name"], arguments=wire["arguments"],
+                        call_id=wire.get("call_id") or self.ids.call()), False
+        content: list[dict[str, Any]] = []
+        images: list[ImageFacts] = []
+        audio = b""
+        needs_transcript = False
+        for index, part in enumerate(wire["content"]):
+            part = dict(part)
+            if part["type"] == "input_image":
+                try:
+                    images.append(self.describe_image(part.get("image_url", "")))
+                except ValueError as exc:
+                    raise ProtocolError("invalid_value", f"Invalid 'item.content[{index}].image_url': {exc}",
+                                        f"item.content[{index}].image_url") from exc
+                part.setdefault("detail", "auto")
+            elif part["type"] == "input_audio":
+                audio += ce.decode_audio(part) if "audio" in part else b""
+                needs_transcript = needs_transcript or part.get("transcript") is None
+                part = {"type": "input_audio", "transcript": part.get("transcript")}
+            content.append(part)
+        item = Item(item_id, "message", role=wire["role"], content=content, audio=audio,
+                    images=tuple(images))
+        return item, needs_transcript and bool(audio)
+
+    def _on_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
+        item = self.conversation.get(event.item_id)
+        if item is None:
+            raise errors.item_not_found("truncating", "item_truncate_invalid_item_id", event.item_id)
+        if not item.is_assistant_audio or not item.audio:
+            raise errors.truncate_unsupported()
+        if event.audio_end_ms > item.audio_ms:
+            raise errors.truncate_too_long(item.audio_ms, event.audio_end_ms)
+        heard = truncated_transcript(item, event.audio_end_ms)
+        item.audio = item.audio[: event.audio_end_ms * 48]
+        item.content = [{"type": "output_audio", "transcript": heard}]
+        return Step(events=[self.emit("conversation.item.truncated", item_id=item.id,
+                                      content_index=event.content_index, audio_end_ms=event.audio_end_ms)])
+
+    def _on_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
+        if event.item_id not in self.conversation:
+            raise errors.item_not_found("deleting", "item_delete_invalid_item_id", event.item_id)
+        self.conversation.delete(event.item_id)
+        return Step(events=[self.emit("conversation.item.deleted", item_id=event.item_id)])
+
+    def _on_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
+        item = self.conversation.get(event.item_id)
+        if item is None:
+            raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id)
+        wire = item.wire(with_audio=True)
+        fmt = self.config["audio"]["output"]["format"]["type"]
+        if fmt != "audio/pcm" and item.audio:
+            import base64
+            for part in wire["content"]:
+                if "audio" in part:
+                    part["audio"] = base64.b64encode(from_pcm16_24k(item.audio, fmt)).decode("ascii")
+        return Step(events=[self.emit("conversation.item.retrieved", item=wire)])
+
+    # -- responses ------------------------------------------------------------------------------------
+
+    def _on_response_create(self, event: ce.ResponseCreate, now_ms: float) -> Step:
+        out_of_band = event.response.get("conversation") == "none"
+        if not out_of_band and self.active_response_id is not None:
+            raise errors.active_response(self.active_response_id)
+        input_items = None
+        if "input" in event.response:
+            input_items = tuple(self._input_item(entry, i) for i, entry in enumerate(event.response["input"]))
+        params = response_params(self.config, event.response, input_items)
+        return self._start_response(params, now_ms)
+
+    def _input_item(self, entry: dict[str, Any], index: int) -> Item:
+        if entry.get("type") == "item_reference":
+            item = self.conversation.get(entry["id"])
+            if item is None:
+                raise errors.item_not_found("referencing", "invalid_item_reference", entry["id"])
+            return item
+        return self._item_from_wire(entry)[0]
+
+    def _on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
+        response_id = event.response_id or self.active_response_id
+        streamer = self.responses.get(response_id) if response_id else None
+        if streamer is None or not streamer.r.is_active:
+            raise errors.cancel_not_active()
+        step = Step(events=streamer.cancel("client_cancelled"))
+        self._forget_if_done(streamer)
+        return step
+
+    def _start_response(self, params: ResponseParams, now_ms: float) -> Step:
+        out_of_band = params.conversation == "none"
+        response = Response(self.ids.response(), params,
+                            None if out_of_band else self.conversation.id, now_ms, self.options.pacing)
+        streamer = ResponseStreamer(response, self.ids, self.emit, self._place_output, self.tokens)
+        self.responses[response.id] = streamer
+        if not out_of_band:
+            self.active_response_id = response.id
+        step = Step(events=[self.emit("response.created", response=response.wire())])
+        return step.extend(self._think(streamer, now_ms))
+
+    def _think(self, streamer: ResponseStreamer, now_ms: float) -> Step:
+        """Ask the brain once every user audio item in the context has its transcript."""
+        r = streamer.r
+        context = r.params.input_items if r.params.input_items is not None else tuple(self.conversation)
+        if any(item.id in self.pending_transcripts for item in context):
+            return Step()
+        request = build_reply_request(r.params, context, self.response_count)
+        self.response_count += 1
+        reply = self.brain.reply(request)
+        streamer.account_input(r.params.instructions, context)
+        events, effects = streamer.begin(reply, now_ms)
+        if r.params.is_audio and reply.text:
+            self.has_assistant_audio = True
+        step = Step(events=events, effects=list(effects))
+        step.effects.append(Trace("reply", {"response_id": r.id, "rule": reply.rule, "text": reply.text,
+                                            "tool_calls": [c.name for c in reply.tool_calls]}))
+        self._forget_if_done(streamer)
+        return step
+
+    def _place_output(self, item: Item) -> tuple[bool, str | None]:
+        streamer_for = next((s for s in self.responses.values() if item in s.r.output), None)
+        if streamer_for is not None and streamer_for.r.conversation_id is None:
+            return False, None
+        return True, self.conversation.insert(item)
+
+    def _forget_if_done(self, streamer: ResponseStreamer) -> None:
+        if streamer.r.is_active:
+            return
+        self.responses.pop(streamer.r.id, None)
+        if self.active_response_id == streamer.r.id:
+            self.active_response_id = None

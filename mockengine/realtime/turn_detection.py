@@ -1,0 +1,232 @@
+"""Turn detection: when a user turn starts and ends, from the audio (and, for semantic_vad, the words).
+
+How this works
+--------------
+Audio frames (20 ms, webrtcvad, classified by the session's ``FrameClassifier``, see
+``mockengine.audio.vad``) feed a :class:`SpeechTracker` that reports
+speech edges: onset (speech confirmed; start includes ``prefix_padding_ms``), pause (first silent frame
+after speech) and resume. The detector turns edges into turn signals:
+
+``server_vad``: a pause that lasts ``silence_duration_ms`` ends the turn; ``audio_end_ms`` is the speech end
+plus that silence, as the live service reports it (reference §3.3: it "includes the silence window").
+
+``semantic_vad``: at each pause that lasts :data:`PROBE_MS` the detector asks for a transcript of the turn
+so far (a :class:`ProbeTranscript` effect). The text is judged by the transparent rule set in
+``semantic_rules`` (finished sentence, question, trailing conjunction/filler/preposition, …) and the
+eagerness table below gives how long after the speech end the turn may end. If speech resumes before
+that moment, the pause was mid-thought and the turn goes on. ``audio_end_ms`` is where the speech ended.
+
+Determinism: a decision depends only on the audio (frame positions) and the transcript of a fixed audio
+span, never on when the transcript arrives. Speech that starts before the decision moment cancels it if
+it is confirmed as a resume (a decision waits while such speech is still unconfirmed). A transcript that arrives after its decision moment is
+applied retroactively: if speech resumed only after the decision moment, the turn still ends at the
+pause, and the frames heard since are replayed into a fresh tracker so the next turn starts exactly
+where it would have with an instant transcript.
+
+States per turn: idle → speaking ⇄ paused → (stopped → idle). Listening pause (turn detection switched
+off) is handled by the session: it drops the detector and builds a new one with ``floor_ms`` = the moment
+turn detection came back, so speech already under way is a fresh onset at or after that moment.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from mockengine.audio.vad import (
+    SpeechOnset,
+    SpeechPause,
+    SpeechResume,
+    SpeechTracker,
+    VadFrame,
+)
+from mockengine.realtime.semantic_rules import Completeness, judge_utterance
+
+# Silence after speech before semantic_vad asks what was said (inter-word gaps are shorter).
+PROBE_MS = 100
+# How long after the end of speech a turn may end, by eagerness and judgement (ms). The INCOMPLETE column
+# is the maximum wait before a forced end of turn (reference §5: low 8 s, medium 4 s, high 2 s).
+SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
+    "high": {Completeness.COMPLETE: 250, Completeness.QUESTION: 250,
+             Completeness.UNKNOWN: 1000, Completeness.INCOMPLETE: 2000},
+    "medium": {Completeness.COMPLETE: 500, Completeness.QUESTION: 450,
+               Completeness.UNKNOWN: 2000, Completeness.INCOMPLETE: 4000},
+    "low": {Completeness.COMPLETE: 900, Completeness.QUESTION: 800,
+            Completeness.UNKNOWN: 4000, Completeness.INCOMPLETE: 8000},
+}
+SEMANTIC_WAIT_MS["auto"] = SEMANTIC_WAIT_MS["medium"]
+# A complete-looking transcript without terminal punctuation waits this share of the maximum wait.
+UNCERTAIN_SHARE = 0.75
+# Frames kept for retroactive decisions: longer than the longest wait (low: 8 s).
+HISTORY_MS = 10_000
+ONSET_MS = 60
+
+
+@dataclass(frozen=True)
+class SpeechStarted:
+    audio_start_ms: int
+
+
+@dataclass(frozen=True)
+class SpeechStopped:
+    audio_end_ms: int          # what speech_stopped reports
+    speech_end_ms: int         # end of the last speech frame
+    reason: str                # "silence", "complete_utterance", "question", "timeout", …
+    transcript: str | None = None  # semantic_vad: the judged transcript of [turn start, speech_end_ms]
+    transcript_start_ms: int | None = None
+    decided_at_ms: int = 0     # the audio position at which the turn ended (for traces and benchmarks)
+
+
+@dataclass(frozen=True)
+class ProbeTranscript:
+    key: str
+    start_ms: int
+    end_ms: int
+
+
+TurnSignal = SpeechStarted | SpeechStopped | ProbeTranscript
+
+
+@dataclass
+class _Probe:
+    key: str
+    start_ms: int
+    speech_end_ms: int
+    superseded_at_ms: int | None = None   # where speech resumed after this pause
+    decision_at_ms: int | None = None     # known once the transcript is judged
+    transcript: str | None = None
+    reason: str = ""
+
+
+class TurnDetector:
+    """One session's turn detection for a ``server_vad`` or ``semantic_vad`` config (reference §5)."""
+
+    def __init__(self, config: dict[str, Any], floor_ms: int = 0, probe_prefix: str = "turn") -> None:
+        self.config = dict(config)
+        self.kind: str = config["type"]
+        self._prefix_padding_ms = int(config.get("prefix_padding_ms", 300))
+        self._tracker = SpeechTracker(onset_ms=ONSET_MS, prefix_padding_ms=self._prefix_padding_ms)
+        self._tracker.reset(floor_ms)
+        self._history: deque[VadFrame] = deque(maxlen=HISTORY_MS // 20)
+        self._turn_start_ms: int | None = None
+        self._probes: list[_Probe] = []
+        self._probe_prefix = probe_prefix
+        self._probe_count = 0
+        self._audio_ms = floor_ms
+
+    @property
+    def in_turn(self) -> bool:
+        return self._turn_start_ms is not None
+
+    @property
+    def turn_start_ms(self) -> int | None:
+        return self._turn_start_ms
+
+    def push_frames(self, frames: list[VadFrame]) -> list[TurnSignal]:
+        """Feed classified frames (session positions), in order."""
+        signals: list[TurnSignal] = []
+        for frame in frames:
+            self._history.append(frame)
+            signals.extend(self._on_frame(frame))
+        return signals
+
+    def on_transcript(self, key: str, text: str) -> list[TurnSignal]:
+        """A probe's transcript arrived (semantic_vad). Stale keys are ignored."""
+        probe = next((p for p in self._probes if p.key == key), None)
+        if probe is None:
+            return []
+        judgement = judge_utterance(text)
+        waits = SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")]
+        wait_ms = waits[judgement.completeness]
+        if judgement.completeness is Completeness.COMPLETE and judgement.reason.startswith("no_punctuation"):
+            # whisper leaves a sentence open when the audio trails off: only weak evidence of an end.
+            wait_ms = int(waits[Completeness.INCOMPLETE] * UNCERTAIN_SHARE)
+        probe.decision_at_ms = probe.speech_end_ms + wait_ms
+        probe.transcript = text
+        probe.reason = _reason(judgement.completeness, judgement.reason)
+        return self._settle(self._audio_ms)
+
+    # -- frames ---------------------------------------------------------------------------------------
+
+    def _on_frame(self, frame: VadFrame) -> list[TurnSignal]:
+        self._audio_ms = frame.end_ms
+        signals: list[TurnSignal] = []
+        for edge in self._tracker.push([frame]):
+            signals.extend(self._on_edge(edge, frame))
+        if self._turn_start_ms is None:
+            return signals
+        silence_ms = self._tracker.silence_ms
+        end_ms = self._tracker.last_speech_end_ms
+        if end_ms is None or silence_ms == 0:
+            return signals
+        if self.kind == "server_vad":
+            if silence_ms >= int(self.config.get("silence_duration_ms", 200)):
+                silence_window = int(self.config.get("silence_duration_ms", 200))
+                signals.extend(self._stop(end_ms + silence_window, end_ms, "silence", None, frame.end_ms))
+            return signals
+        if silence_ms >= PROBE_MS and not any(p.speech_end_ms == end_ms for p in self._probes):
+            self._probe_count += 1
+            probe = _Probe(f"{self._probe_prefix}-{self._probe_count}", self._turn_start_ms, end_ms)
+            self._probes.append(probe)
+            # The silence heard so far goes in too: cut off at the last speech frame, whisper tends to
+            # close a trailing phrase with "." instead of "...".
+            signals.append(ProbeTranscript(probe.key, probe.start_ms, frame.end_ms))
+        signals.extend(self._settle(frame.end_ms))
+        return signals
+
+    def _on_edge(self, edge: object, frame: VadFrame) -> list[TurnSignal]:
+        if isinstance(edge, SpeechOnset):
+            self._turn_start_ms = edge.padded_start_ms
+            return [SpeechStarted(edge.padded_start_ms)]
+        if isinstance(edge, SpeechResume):
+            for probe in self._probes:
+                if probe.superseded_at_ms is None:
+                    probe.superseded_at_ms = edge.at_ms
+        return []
+
+    def _settle(self, now_audio_ms: int) -> list[TurnSignal]:
+        """Apply, in pause order, every semantic decision whose moment has come."""
+        for probe in self._probes:
+            if probe.decision_at_ms is None:
+                return []  # an earlier pause is undecided: later ones must wait for it
+            was_resumed_first = (
+                probe.superseded_at_ms is not None and probe.superseded_at_ms <= probe.decision_at_ms
+            )
+            if was_resumed_first:
+                continue
+            pending = self._tracker.pending_speech_start_ms
+            if pending is not None and pending <= probe.decision_at_ms:
+                return []  # speech began before the decision moment: wait to see if it is a resume
+            if probe.decision_at_ms <= now_audio_ms:
+                return self._stop(probe.speech_end_ms, probe.speech_end_ms, probe.reason,
+                                  probe.transcript, probe.decision_at_ms, probe.start_ms)
+            return []
+        return []
+
+    def _stop(self, audio_end_ms: int, speech_end_ms: int, reason: str, transcript: str | None,
+              decided_at_ms: int, transcript_start_ms: int | None = None) -> list[TurnSignal]:
+        signals: list[TurnSignal] = [
+            SpeechStopped(audio_end_ms, speech_end_ms, reason, transcript, transcript_start_ms, decided_at_ms)
+        ]
+        self._turn_start_ms = None
+        self._probes.clear()
+        self._tracker.reset(decided_at_ms)
+        # Frames already heard after a late decision: replay them so the next onset lands where it would
+        # have with an instant transcript.
+        for frame in [f for f in self._history if f.start_ms >= decided_at_ms]:
+            for edge in self._tracker.push([frame]):
+                if isinstance(edge, SpeechOnset):
+                    self._turn_start_ms = edge.padded_start_ms
+                    signals.append(SpeechStarted(edge.padded_start_ms))
+        return signals
+
+
+def _reason(completeness: Completeness, detail: str) -> str:
+    names = {
+        Completeness.COMPLETE: "complete_utterance",
+        Completeness.QUESTION: "question",
+        Completeness.UNKNOWN: "unintelligible_timeout",
+        Completeness.INCOMPLETE: "timeout",
+    }
+    return f"{names[completeness]}:{detail}"

@@ -1,0 +1,261 @@
+"""The session core with fake engines: event order, turns, responses, errors (no sockets, no models)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+
+from PIL import Image
+
+from mockengine.audio.bench import synthetic_voiced_pcm16
+from mockengine.protocol import client_events as ce
+from mockengine.realtime.response import Pacing
+from tests.conftest import make_replay
+
+AUDIO_RESPONSE_ORDER = [
+    "response.created", "response.output_item.added", "conversation.item.added",
+    "response.content_part.added",
+]
+AUDIO_RESPONSE_TAIL = [
+    "response.output_audio.done", "response.output_audio_transcript.done", "response.content_part.done",
+    "conversation.item.done", "response.output_item.done", "response.done", "rate_limits.updated",
+]
+
+
+def user_text(text: str) -> ce.ConversationItemCreate:
+    return ce.ConversationItemCreate({"type": "message", "role": "user",
+                                      "content": [{"type": "input_text", "text": text}]})
+
+
+def types(replay, since: int = 0) -> list[str]:
+    return [e["type"] for _, e in replay.events[since:]]
+
+
+def set_session(replay, **session) -> None:
+    replay.send(ce.SessionUpdate({"type": "realtime", **session}))
+
+
+def test_session_created_is_first_and_full(replay):
+    kind, session = replay.events[0][1]["type"], replay.events[0][1]["session"]
+    assert kind == "session.created"
+    assert session["audio"]["input"]["turn_detection"]["silence_duration_ms"] == 200
+    assert session["audio"]["output"]["voice"] == "alloy"
+    assert session["expires_at"] == 1_700_000_000 + 3600
+
+
+def test_text_turn_with_audio_reply_in_real_order(replay):
+    replay.send(user_text("Hello there, how are you?"))
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    seen = [t for t in types(replay, 1) if t not in (
+        "response.output_audio.delta", "response.output_audio_transcript.delta")]
+    assert seen == ["conversation.item.added", "conversation.item.done", *AUDIO_RESPONSE_ORDER,
+                    *AUDIO_RESPONSE_TAIL]
+    done = replay.of_type("response.done")[0]["response"]
+    assert done["status"] == "completed"
+    assert done["usage"]["total_tokens"] == done["usage"]["input_tokens"] + done["usage"]["output_tokens"] > 0
+    transcript = replay.of_type("response.output_audio_transcript.done")[0]["transcript"]
+    deltas = "".join(e["delta"] for e in replay.of_type("response.output_audio_transcript.delta"))
+    assert transcript == deltas and transcript
+    assert all(len(base64.b64decode(e["delta"])) <= 2000 * 48 for e in replay.of_type("response.output_audio.delta"))
+
+
+def test_text_only_response_has_no_audio(replay):
+    replay.send(user_text("Hi"))
+    replay.send(ce.ResponseCreate({"output_modalities": ["text"]}))
+    replay.run_until_idle()
+    assert not replay.of_type("response.output_audio.delta")
+    assert replay.of_type("response.output_text.done")[0]["text"]
+    item = replay.of_type("response.output_item.done")[0]["item"]
+    assert item["content"][0]["type"] == "output_text"
+
+
+def test_server_vad_turn_commits_and_replies():
+    replay = make_replay()
+    set_session(replay, audio={"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}})
+    replay.stream_silence(500)
+    replay.stream(synthetic_voiced_pcm16(1200))
+    replay.stream_silence(1500)
+    replay.run_until_idle()
+    started = replay.of_type("input_audio_buffer.speech_started")
+    stopped = replay.of_type("input_audio_buffer.speech_stopped")
+    committed = replay.of_type("input_audio_buffer.committed")
+    assert len(started) == len(stopped) == len(committed) == 1
+    assert started[0]["item_id"] == stopped[0]["item_id"] == committed[0]["item_id"]
+    assert 100 <= started[0]["audio_start_ms"] <= 260  # 500 ms onset minus 300 ms prefix padding
+    assert 2150 <= stopped[0]["audio_end_ms"] <= 2260  # speech end (1700) + the 500 ms silence window
+    assert replay.of_type("response.done")[0]["response"]["status"] == "completed"
+
+
+def test_barge_in_cancels_with_turn_detected_and_no_audio_follows():
+    replay = make_replay(pacing=Pacing(pace=1.0, first_delta_delay_ms=100, delta_ms=100))
+    replay.send(user_text("Tell me a story"))
+    replay.send(ce.ResponseCreate({}))
+    replay.stream_silence(600)
+    assert replay.of_type("response.output_audio.delta")
+    replay.stream(synthetic_voiced_pcm16(800))
+    replay.stream_silence(300)
+    done = replay.of_type("response.done")[0]
+    assert done["response"]["status"] == "cancelled"
+    assert done["response"]["status_details"] == {"type": "cancelled", "reason": "turn_detected"}
+    index_done = replay.events.index(next(x for x in replay.events if x[1] is done))
+    index_started = replay.events.index(next(x for x in replay.events
+                                             if x[1]["type"] == "input_audio_buffer.speech_started"))
+    assert index_started < index_done
+    late = [e for _, e in replay.events[index_done:] if e["type"] == "response.output_audio.delta"
+            and e["response_id"] == done["response"]["id"]]
+    assert late == []
+
+
+def test_response_cancel_and_cancel_with_nothing_active():
+    replay = make_replay(pacing=Pacing(pace=1.0, first_delta_delay_ms=100, delta_ms=100))
+    replay.send(user_text("Tell me a story"))
+    replay.send(ce.ResponseCreate({}))
+    replay.advance(400)
+    replay.send(ce.ResponseCancel())
+    done = replay.of_type("response.done")[0]["response"]
+    assert done["status_details"] == {"type": "cancelled", "reason": "client_cancelled"}
+    replay.send(ce.ResponseCancel(event_id="evt_1"))
+    error = replay.of_type("error")[0]["error"]
+    assert error["code"] == "response_cancel_not_active"
+    assert error["event_id"] == "evt_1"
+    assert error["message"] == "Cancellation failed: no active response found"
+
+
+def test_second_response_create_is_refused_while_one_is_active():
+    replay = make_replay(pacing=Pacing(pace=1.0, first_delta_delay_ms=100, delta_ms=100))
+    replay.send(user_text("Tell me a story"))
+    replay.send(ce.ResponseCreate({}))
+    replay.send(ce.ResponseCreate({}))
+    error = replay.of_type("error")[0]["error"]
+    assert error["code"] == "conversation_already_has_active_response"
+    assert replay.of_type("response.created")[0]["response"]["id"] in error["message"]
+
+
+def test_listening_pause_commits_same_turn_without_reply_then_new_onset_from_reenable():
+    replay = make_replay()
+    server_vad = {"type": "server_vad", "silence_duration_ms": 500}
+    set_session(replay, audio={"input": {"turn_detection": server_vad}})
+    replay.stream_silence(300)
+    replay.stream(synthetic_voiced_pcm16(1000))
+    started = replay.of_type("input_audio_buffer.speech_started")[0]
+    set_session(replay, audio={"input": {"turn_detection": None}})
+    replay.stream(synthetic_voiced_pcm16(500))
+    replay.send(ce.InputAudioBufferCommit())
+    replay.stream_silence(300)
+    replay.run_until_idle()
+    committed = replay.of_type("input_audio_buffer.committed")
+    assert [c["item_id"] for c in committed] == [started["item_id"]]
+    assert not replay.of_type("response.created")
+    replay.stream(synthetic_voiced_pcm16(400))
+    reenable_ms = replay.audio_sent_ms
+    set_session(replay, audio={"input": {"turn_detection": server_vad}})
+    replay.stream(synthetic_voiced_pcm16(800))
+    again = replay.of_type("input_audio_buffer.speech_started")
+    assert len(again) == 2 and again[1]["item_id"] != started["item_id"]
+    assert reenable_ms <= again[1]["audio_start_ms"] <= reenable_ms + 100
+
+
+def test_instructions_only_update_keeps_everything_else(replay):
+    set_session(replay, audio={"output": {"voice": "marin"}}, tools=[{"type": "function", "name": "f"}])
+    before = replay.of_type("session.updated")[-1]["session"]
+    set_session(replay, instructions="Be brief.")
+    after = replay.of_type("session.updated")[-1]["session"]
+    assert after["instructions"] == "Be brief."
+    assert {**after, "instructions": None} == {**before, "instructions": None}
+
+
+def test_voice_change_after_assistant_audio_is_refused_whole(replay):
+    replay.send(user_text("Hello"))
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    before = replay.session.config
+    replay.send(ce.SessionUpdate({"type": "realtime", "instructions": "x", "audio": {"output": {"voice": "echo"}}}))
+    assert replay.of_type("error")[0]["error"]["code"] == "cannot_update_voice"
+    assert replay.session.config == before
+
+
+def test_commit_under_100_ms_is_an_error_and_buffer_kept(replay):
+    set_session(replay, audio={"input": {"turn_detection": None}})
+    replay.stream_silence(60)
+    replay.send(ce.InputAudioBufferCommit())
+    error = replay.of_type("error")[0]["error"]
+    assert error["code"] == "input_audio_buffer_commit_empty"
+    assert "60.00ms" in error["message"]
+    replay.stream_silence(60)
+    replay.send(ce.InputAudioBufferCommit())
+    assert len(replay.of_type("input_audio_buffer.committed")) == 1
+
+
+def test_truncate_success_and_errors():
+    replay = make_replay()
+    replay.send(user_text("Tell me a story about a lighthouse"))
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    item = replay.of_type("response.output_item.done")[0]["item"]
+    audio_ms = sum(len(base64.b64decode(e["delta"])) for e in replay.of_type("response.output_audio.delta")) // 48
+    replay.send(ce.ConversationItemTruncate(item["id"], 0, audio_ms + 60))
+    error = replay.of_type("error")[0]["error"]
+    assert error["message"] == f"Audio content of {audio_ms}ms is already shorter than {audio_ms + 60}ms"
+    replay.send(ce.ConversationItemTruncate(item["id"], 0, 300))
+    assert replay.of_type("conversation.item.truncated")[0]["audio_end_ms"] == 300
+    kept = replay.session.conversation.get(item["id"])
+    assert len(kept.content[0]["transcript"]) < len(item["content"][0]["transcript"])
+    user_id = replay.of_type("conversation.item.added")[0]["item"]["id"]
+    replay.send(ce.ConversationItemTruncate(user_id, 0, 10))
+    replay.send(ce.ConversationItemTruncate("item_nope", 0, 10))
+    codes = [e["error"]["code"] for e in replay.of_type("error")]
+    assert codes[1:] == ["unsupported_content_type", "item_truncate_invalid_item_id"]
+
+
+def test_forced_tool_then_output_then_follow_up(replay):
+    tool = {"type": "function", "name": "answer_scale", "description": "Answer the scale.",
+            "parameters": {"type": "object", "properties": {"value": {"type": "number"}},
+                           "required": ["value"], "additionalProperties": False}}
+    set_session(replay, tools=[tool])
+    replay.send(ce.ResponseCreate({"output_modalities": ["text"],
+                                   "tool_choice": {"type": "function", "name": "answer_scale"}}))
+    calls = replay.of_type("response.function_call_arguments.done")
+    assert len(calls) == 1 and calls[0]["name"] == "answer_scale"
+    assert isinstance(json.loads(calls[0]["arguments"])["value"], (int, float))
+    assert not replay.of_type("response.output_audio.delta")
+    replay.send(ce.ConversationItemCreate({"type": "function_call_output", "call_id": "call_unknown",
+                                           "output": "{}"}))
+    assert replay.of_type("error")[0]["error"]["code"] == "invalid_tool_call_id"
+    replay.send(ce.ConversationItemCreate({"type": "function_call_output", "call_id": calls[0]["call_id"],
+                                           "output": json.dumps({"accepted": True})}))
+    assert len(replay.of_type("response.created")) == 1  # an output starts no response by itself
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    assert replay.of_type("response.done")[-1]["response"]["status"] == "completed"
+
+
+def test_red_image_is_seen(replay):
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 32), (220, 20, 30)).save(buffer, format="PNG")
+    url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+    replay.send(ce.ConversationItemCreate({"type": "message", "role": "user", "content": [
+        {"type": "input_text", "text": "[context] {\"event\":\"screen\",\"type\":\"showimage\"}"},
+        {"type": "input_image", "image_url": url}]}))
+    replay.send(user_text("Which colour fills the image?"))
+    replay.send(ce.ResponseCreate({"output_modalities": ["text"]}))
+    assert "red" in replay.of_type("response.output_text.done")[0]["text"].lower()
+
+
+def test_bad_image_is_an_error_and_nothing_added(replay):
+    replay.send(ce.ConversationItemCreate({"type": "message", "role": "user", "content": [
+        {"type": "input_image", "image_url": "data:image/gif;base64,R0lGOD"}]}))
+    assert replay.of_type("error")[0]["error"]["param"] == "item.content[0].image_url"
+    assert len(replay.session.conversation) == 0
+
+
+def test_seeded_sessions_repeat_exactly():
+    runs = []
+    for _ in range(2):
+        replay = make_replay(seed=11)
+        replay.send(user_text("Hello"))
+        replay.send(ce.ResponseCreate({}))
+        replay.run_until_idle()
+        runs.append([e for _, e in replay.events])
+    assert runs[0] == runs[1]
