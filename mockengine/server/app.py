@@ -1,0 +1,62 @@
+"""``create_app()``: the aiohttp application — ``/v1/realtime``, ``/v1/models``, ``/healthz``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from aiohttp import web
+
+from mockengine import __version__
+from mockengine.server.realtime_ws import realtime_handler
+from mockengine.server.resources import Resources, load_resources
+from mockengine.server.state import RESOURCES, STATS, TRACER
+from mockengine.server.trace import Tracer
+from mockengine.settings import Settings
+
+log = logging.getLogger("mockengine")
+
+REALTIME_MODELS = ("gpt-realtime", "gpt-realtime-mini", "gpt-realtime-2025-08-28", "gpt-realtime-1.5",
+                   "gpt-realtime-2", "gpt-realtime-2.1", "gpt-realtime-2.1-mini")
+
+
+async def healthz(request: web.Request) -> web.Response:
+    """200 with JSON once the models are loaded (they load before the server listens)."""
+    resources = request.app[RESOURCES]
+    body: dict[str, Any] = {
+        "status": "ok",
+        "version": __version__,
+        "models": resources.model_info,
+        "models_load_seconds": round(resources.load_seconds, 3),
+        "seeded": resources.settings.is_seeded,
+        "audio_pace": resources.settings.audio_pace,
+        **request.app[STATS],
+    }
+    return web.json_response(body)
+
+
+async def list_models(request: web.Request) -> web.Response:
+    """``GET /v1/models`` in the OpenAI list shape (HRP's connection test reads the first id)."""
+    data = [{"id": name, "object": "model", "created": 0, "owned_by": "mockengine"} for name in REALTIME_MODELS]
+    return web.json_response({"object": "list", "data": data})
+
+
+def create_app(settings: Settings, resources: Resources | None = None) -> web.Application:
+    """The application. Models are loaded here unless ``resources`` is given (tests share one set)."""
+    app = web.Application()
+    app[RESOURCES] = resources if resources is not None else load_resources(settings)
+    app[TRACER] = Tracer(settings.trace_dir)
+    app[STATS] = {"sessions_active": 0, "sessions_total": 0}
+    app.router.add_get("/v1/realtime", realtime_handler)
+    app.router.add_get("/v1/models", list_models)
+    app.router.add_get("/healthz", healthz)
+
+    async def lifetime(app: web.Application) -> AsyncIterator[None]:
+        yield
+        app[TRACER].close()
+        if resources is None:
+            app[RESOURCES].close()
+
+    app.cleanup_ctx.append(lifetime)
+    return app

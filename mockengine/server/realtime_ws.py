@@ -1,0 +1,209 @@
+"""``GET /v1/realtime``: the thin asyncio shell around one :class:`RealtimeSession`.
+
+The shell owns the socket, the clock and the workers. Per session it keeps one ordered writer (events go
+out in the order the core produced them), one serial transcription lane and one serial speech lane (so
+results come back in the order the core asked for them, which keeps seeded sessions deterministic), and
+one timer for paced audio. Model calls run in the shared thread pool, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from mockengine.brain.image import describe_image
+from mockengine.ids import IdFactory
+from mockengine.protocol import errors
+from mockengine.protocol.client_events import parse_client_event
+from mockengine.protocol.errors import ProtocolError
+from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
+from mockengine.realtime.response import Pacing
+from mockengine.realtime.session import RealtimeSession, SessionOptions
+from mockengine.server.handshake import api_key_from, check_connection
+from mockengine.server.resources import Resources
+from mockengine.server.state import RESOURCES, STATS, TRACER
+
+log = logging.getLogger("mockengine.session")
+MAX_FRAME_BYTES = 16 * 1024 * 1024 + 1024  # a 15 MiB append, base64, with room for the JSON around it
+
+
+class SessionRunner:
+    def __init__(self, ws: web.WebSocketResponse, session: RealtimeSession, resources: Resources,
+                 tracer: Any) -> None:
+        self.ws = ws
+        self.session = session
+        self.resources = resources
+        self.tracer = tracer
+        self.loop = asyncio.get_running_loop()
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.stt_lane: asyncio.Queue[Transcribe] = asyncio.Queue()
+        self.tts_lane: asyncio.Queue[Synthesize] = asyncio.Queue()
+        self.timer: asyncio.TimerHandle | None = None
+        self.session_id = session.config["id"]
+
+    def now_ms(self) -> float:
+        return self.loop.time() * 1000.0
+
+    def apply(self, step: Step) -> None:
+        for event in step.events:
+            self.outbox.put_nowait(event)
+        for effect in step.effects:
+            if isinstance(effect, Transcribe):
+                self.stt_lane.put_nowait(effect)
+            elif isinstance(effect, Synthesize):
+                self.tts_lane.put_nowait(effect)
+            elif isinstance(effect, Trace):
+                log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
+                self.tracer.write(self.session_id, effect.kind, effect.data)
+        self._arm_timer()
+
+    def _arm_timer(self) -> None:
+        deadline = self.session.next_deadline_ms()
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if deadline is not None:
+            self.timer = self.loop.call_at(max(deadline / 1000.0, self.loop.time()), self._on_timer)
+
+    def _on_timer(self) -> None:
+        self.timer = None
+        self.apply(self.session.tick(self.now_ms()))
+
+    async def writer(self) -> None:
+        while (event := await self.outbox.get()) is not None:
+            if self.ws.closed:
+                return
+            self.tracer.write(self.session_id, "server_event", event)
+            await self.ws.send_str(json.dumps(event, ensure_ascii=False))
+
+    async def stt_worker(self) -> None:
+        transcriber = self.resources.transcriber
+        while True:
+            job = await self.stt_lane.get()
+            try:
+                result = await self.loop.run_in_executor(
+                    self.resources.executor,
+                    lambda j=job: transcriber.transcribe(j.pcm16, language=j.language, prompt=j.prompt))
+            except Exception as exc:  # an engine failure is reported in the protocol's own shape
+                log.exception("transcription failed")
+                self.apply(self.session.on_transcript_failed(job.key, str(exc), self.now_ms()))
+                continue
+            self.apply(self.session.on_transcript(job.key, result.text, self.now_ms()))
+
+    async def tts_worker(self) -> None:
+        synthesizer = self.resources.synthesizer
+        while True:
+            job = await self.tts_lane.get()
+            try:
+                segments = await self.loop.run_in_executor(
+                    self.resources.executor,
+                    lambda j=job: synthesizer.synthesize(j.text, voice=j.voice, speed=j.speed))
+            except Exception as exc:
+                log.exception("speech synthesis failed")
+                self.apply(self.session.on_speech_failed(job.key, str(exc), self.now_ms()))
+                continue
+            pcm = b"".join(segment.pcm16 for segment in segments)
+            self.apply(self.session.on_speech(job.key, pcm, self.now_ms()))
+
+    async def reader(self) -> None:
+        async for msg in self.ws:
+            if msg.type == WSMsgType.TEXT:
+                try:
+                    event = parse_client_event(msg.data)
+                except ProtocolError as exc:
+                    self.apply(self.session.error(exc))
+                    continue
+                self.tracer.write(self.session_id, "client_event", _loggable(msg.data))
+                self.apply(self.session.receive(event, self.now_ms()))
+            elif msg.type == WSMsgType.BINARY:
+                self.apply(self.session.error(errors.binary_frame()))
+            elif msg.type == WSMsgType.ERROR:
+                log.warning("websocket error: %s", self.ws.exception())
+                return
+
+    async def run(self) -> None:
+        self.apply(self.session.start())
+        tasks = [asyncio.create_task(coro) for coro in (self.writer(), self.stt_worker(), self.tts_worker())]
+        expiry = self.loop.call_later(self.resources.settings.session_max_s, self._expire)
+        try:
+            await self.reader()
+        finally:
+            expiry.cancel()
+            if self.timer is not None:
+                self.timer.cancel()
+            self.outbox.put_nowait(None)
+            await asyncio.wait([tasks[0]], timeout=1.0)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _expire(self) -> None:
+        minutes = self.resources.settings.session_max_s // 60
+        self.apply(self.session.error(errors.session_expired(minutes)))
+        self.outbox.put_nowait(None)
+        asyncio.ensure_future(self._close_after_flush(1001, f"Your session hit the maximum duration of "
+                                                             f"{minutes} minutes."))
+
+    async def _close_after_flush(self, code: int, reason: str) -> None:
+        await asyncio.sleep(0.05)
+        await self.ws.close(code=code, message=reason.encode()[:120])
+
+
+def _loggable(raw: str) -> Any:
+    """Client events for the trace, with audio payloads replaced by their size."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return raw[:200]
+    if isinstance(data, dict) and isinstance(data.get("audio"), str):
+        data["audio"] = f"<{len(data['audio'])} base64 chars>"
+    return data
+
+
+async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
+    resources = request.app[RESOURCES]
+    protocols = [p.strip() for p in request.headers.get("Sec-WebSocket-Protocol", "").split(",") if p.strip()]
+    ws = web.WebSocketResponse(protocols=("realtime",), max_msg_size=MAX_FRAME_BYTES,
+                               heartbeat=resources.settings.heartbeat_s, compress=False)
+    await ws.prepare(request)
+    settings = resources.settings
+    model = request.query.get("model")
+    refusal = check_connection(api_key_from(dict(request.headers), protocols), model,
+                               request.headers.get("OpenAI-Beta"), settings.api_key)
+    ids = IdFactory(_session_seed(request, settings.seed))
+    if refusal is not None:
+        event = {"type": "error", "event_id": ids.event(), "error": refusal.error.payload()}
+        await ws.send_str(json.dumps(event))
+        await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
+        return ws
+    seed = _session_seed(request, settings.seed)
+    options = SessionOptions(
+        model=model or "gpt-realtime",
+        pacing=Pacing(pace=settings.audio_pace, first_delta_delay_ms=settings.first_delta_delay_ms,
+                      delta_ms=settings.audio_delta_ms),
+        session_max_s=settings.session_max_s,
+        created_at_s=int(time.time()),
+    )
+    session = RealtimeSession(options, brain=resources.brain(seed), ids=ids, tokens=resources.tokens,
+                              describe_image=describe_image)
+    stats = request.app[STATS]
+    stats["sessions_active"] += 1
+    stats["sessions_total"] += 1
+    try:
+        await SessionRunner(ws, session, resources, request.app[TRACER]).run()
+    finally:
+        stats["sessions_active"] -= 1
+    return ws
+
+
+def _session_seed(request: web.Request, default: int | None) -> int | None:
+    """``?seed=N`` on the URL overrides the server's seed for this session (handy for tests)."""
+    raw = request.query.get("seed")
+    if raw is not None and raw.lstrip("-").isdigit():
+        return int(raw)
+    return default

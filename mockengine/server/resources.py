@@ -1,0 +1,70 @@
+"""The heavy, shared parts of a running engine: models, the brain's scenario, the worker pool.
+
+Loaded once at start-up (``load_resources``); every session shares them. Models load from the
+installed packages or the paths in settings — never from the network.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from mockengine.brain.participant import ScriptedBrain
+from mockengine.brain.scenario import Scenario, load_scenario
+from mockengine.engines.stt import Transcriber, WhisperTranscriber
+from mockengine.engines.tokens import TokenCounter
+from mockengine.engines.tts import PiperSynthesizer, Synthesizer
+from mockengine.engines.voices import BUNDLED_PIPER_VOICE, load_voice_catalog
+from mockengine.settings import Settings
+
+log = logging.getLogger("mockengine")
+
+
+@dataclass
+class Resources:
+    settings: Settings
+    transcriber: Transcriber
+    synthesizer: Synthesizer
+    tokens: TokenCounter
+    scenario: Scenario
+    executor: ThreadPoolExecutor
+    load_seconds: float = 0.0
+    model_info: dict[str, Any] = field(default_factory=dict)
+
+    def brain(self, seed: int | None) -> ScriptedBrain:
+        return ScriptedBrain(self.scenario, seed=seed)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def load_resources(settings: Settings) -> Resources:
+    """Load whisper, piper (every voice profile) and the scenario. Raises ModelNotFound with the setting
+    and the package to install when a model cannot be found."""
+    started = time.perf_counter()
+    transcriber = WhisperTranscriber(settings.whisper_model)
+    catalog = load_voice_catalog(settings.voices_file)
+    if settings.voice_model:
+        catalog = {name: dataclasses.replace(p, model=settings.voice_model)
+                   if p.model == BUNDLED_PIPER_VOICE else p for name, p in catalog.items()}
+    # Seeded engines zero piper's noise so reply audio repeats byte for byte (DESIGN §4).
+    synthesizer = PiperSynthesizer(catalog, deterministic=settings.is_seeded)
+    synthesizer.preload()
+    scenario = load_scenario(settings.scenario)
+    elapsed = time.perf_counter() - started
+    log.info("models loaded in %.2f s (whisper: %s)", elapsed, transcriber.model_path)
+    return Resources(
+        settings=settings,
+        transcriber=transcriber,
+        synthesizer=synthesizer,
+        tokens=transcriber.token_counter(),
+        scenario=scenario,
+        executor=ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="mockengine"),
+        load_seconds=elapsed,
+        model_info={"whisper": transcriber.model_path, "voices": sorted(catalog),
+                    "scenario": scenario.name},
+    )
