@@ -17,8 +17,14 @@ $(STAMP): pyproject.toml
 serve: $(STAMP)
 	$(PY) -m mockengine serve --host $(HOST) --port $(PORT)
 
+# The HRP conformance suite runs first, at real-time pace against a freshly started engine (figures
+# printed), then the whole pytest suite, whose summary is the last line.
 test: $(STAMP)
+	$(PY) tools/conformance_selftest.py
 	$(PY) -m pytest -q -rfEs $(PYTEST_ARGS)
+
+conformance: $(STAMP)
+	$(PY) tools/conformance_selftest.py
 
 bench: $(STAMP)
 	$(PY) -m mockengine bench
