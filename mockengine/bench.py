@@ -67,17 +67,25 @@ def bench_turns() -> None:
         for name in CONFIGS:
             outcomes.append(run_utterance(label, pcm, name, transcriber, measured_latency=True))
     kinds = {k: sum(1 for lab in labels if lab["kind"] == k) for k in ("complete", "question", "trailing")}
-    print(f"\nturn detection on {len(labels)} utterances ({kinds}), whisper tiny.en on this machine "
-          f"({time.perf_counter() - started:.0f} s):")
-    print(f"  {'config':<22}{'end→stopped (policy)':>22}{'incl. STT, median':>19}{'p95':>8}"
-          f"{'cut off mid-thought':>22}")
+    print(
+        f"\nturn detection on {len(labels)} utterances ({kinds}), whisper tiny.en on this machine "
+        f"({time.perf_counter() - started:.0f} s):"
+    )
+    print(
+        f"  {'config':<22}{'end→stopped (policy)':>22}{'incl. STT, median':>19}{'p95':>8}"
+        f"{'cut off mid-thought':>22}"
+    )
     for name in CONFIGS:
         s = summarize(outcomes, name)
-        print(f"  {name:<22}{_fmt(s['median_policy_delay_ms']):>22}{_fmt(s['median_wall_delay_ms']):>19}"
-              f"{_fmt(s['p95_wall_delay_ms']):>8}"
-              f"{s['cut_off']:>8}/{s['trailing_counted']:<3} ({100 * s['cut_off_share']:.0f} %)")
-    print("  policy = audio the engine waited for after the speech ended; incl. STT adds the measured "
-          "transcription latency (semantic_vad must hear the words before it decides).")
+        print(
+            f"  {name:<22}{_fmt(s['median_policy_delay_ms']):>22}{_fmt(s['median_wall_delay_ms']):>19}"
+            f"{_fmt(s['p95_wall_delay_ms']):>8}"
+            f"{s['cut_off']:>8}/{s['trailing_counted']:<3} ({100 * s['cut_off_share']:.0f} %)"
+        )
+    print(
+        "  policy = audio the engine waited for after the speech ended; incl. STT adds the measured "
+        "transcription latency (semantic_vad must hear the words before it decides)."
+    )
 
 
 async def _session_bench() -> dict[str, list[float]]:
@@ -100,11 +108,28 @@ async def _session_bench() -> dict[str, list[float]]:
     figures: dict[str, list[float]] = {"onset": [], "response": [], "rtf": [], "stream": []}
     loop = asyncio.get_running_loop()
     try:
-        async with aiohttp.ClientSession() as http, http.ws_connect(
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(
                 f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime",
-                headers={"Authorization": "Bearer sk-bench"}) as ws:
-            await ws.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime", "audio": {
-                "input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}}}}))
+                headers={"Authorization": "Bearer sk-bench"},
+            ) as ws,
+        ):
+            await ws.send_str(
+                json.dumps(
+                    {
+                        "type": "session.update",
+                        "session": {
+                            "type": "realtime",
+                            "audio": {
+                                "input": {
+                                    "turn_detection": {"type": "server_vad", "silence_duration_ms": 500}
+                                }
+                            },
+                        },
+                    }
+                )
+            )
             times: dict[str, float] = {}
             deltas: list[tuple[float, int]] = []
             done = asyncio.Event()
@@ -133,8 +158,14 @@ async def _session_bench() -> dict[str, list[float]]:
                 start = loop.time()
                 onset_wall = start + label["speech_start_ms"] / 1000
                 for index, offset in enumerate(range(0, len(audio), 960)):
-                    await ws.send_str(json.dumps({"type": "input_audio_buffer.append",
-                                                  "audio": base64.b64encode(audio[offset:offset + 960]).decode()}))
+                    await ws.send_str(
+                        json.dumps(
+                            {
+                                "type": "input_audio_buffer.append",
+                                "audio": base64.b64encode(audio[offset : offset + 960]).decode(),
+                            }
+                        )
+                    )
                     await asyncio.sleep(max(0.0, start + (index + 1) * 0.02 - loop.time()))
                 silence = base64.b64encode(bytes(960)).decode()
                 while not done.is_set():
@@ -157,14 +188,20 @@ async def _session_bench() -> dict[str, list[float]]:
 def bench_session() -> None:
     figures = asyncio.run(_session_bench())
     print(f"\nsession: {TURNS} spoken turns, one session, real-time streaming, server_vad 500 ms:")
-    for key, title in (("onset", "speech onset → speech_started"),
-                       ("response", "speech_stopped → first audio delta")):
+    for key, title in (
+        ("onset", "speech onset → speech_started"),
+        ("response", "speech_stopped → first audio delta"),
+    ):
         values = figures[key]
         print(f"  {title:<38} median {statistics.median(values):6.0f} ms   p95 {_p95(values):6.0f} ms")
-    print(f"  {'reply synthesis real-time factor':<38} median {statistics.median(figures['rtf']):6.3f}"
-          f"      (piper compute time / audio duration)")
-    print(f"  {'reply streaming speed':<38} median {statistics.median(figures['stream']):6.1f} ×"
-          f"     real time (--audio-pace)")
+    print(
+        f"  {'reply synthesis real-time factor':<38} median {statistics.median(figures['rtf']):6.3f}"
+        f"      (piper compute time / audio duration)"
+    )
+    print(
+        f"  {'reply streaming speed':<38} median {statistics.median(figures['stream']):6.1f} ×"
+        f"     real time (--audio-pace)"
+    )
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -176,4 +213,3 @@ def run_bench(args: argparse.Namespace) -> int:
     if "semantic" in parts:
         bench_turns()
     return 0
-

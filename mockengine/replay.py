@@ -11,8 +11,9 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from mockengine.protocol import client_events as ce
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
@@ -47,7 +48,7 @@ class Replay:
         """Append audio in real-time-sized chunks, advancing the clock by each chunk's duration."""
         step = chunk_ms * BYTES_PER_MS
         for offset in range(0, len(pcm16), step):
-            chunk = pcm16[offset:offset + step]
+            chunk = pcm16[offset : offset + step]
             self.advance(self.now_ms + len(chunk) / BYTES_PER_MS)
             self.audio_sent_ms += len(chunk) // BYTES_PER_MS
             self._apply(self.session.receive(ce.InputAudioBufferAppend(chunk), self.now_ms))
@@ -59,7 +60,11 @@ class Replay:
         """Deliver every effect result and timer due up to ``to_ms``, in time order."""
         while True:
             deadline = self.session.next_deadline_ms()
-            if deadline is not None and deadline <= to_ms and (not self._queue or deadline < self._queue[0][0]):
+            if (
+                deadline is not None
+                and deadline <= to_ms
+                and (not self._queue or deadline < self._queue[0][0])
+            ):
                 self.now_ms = max(self.now_ms, deadline)
                 self._apply(self.session.tick(self.now_ms))
                 continue
@@ -75,8 +80,11 @@ class Replay:
         """Advance until nothing is pending (or ``limit_ms`` of virtual time passed)."""
         end = self.now_ms + limit_ms
         while (self._queue or self.session.next_deadline_ms() is not None) and self.now_ms < end:
-            nexts = [t for t in (self._queue[0][0] if self._queue else None, self.session.next_deadline_ms())
-                     if t is not None]
+            nexts = [
+                t
+                for t in (self._queue[0][0] if self._queue else None, self.session.next_deadline_ms())
+                if t is not None
+            ]
             self.advance(max(min(nexts), self.now_ms))
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
@@ -115,5 +123,7 @@ class Replay:
         return lambda: self.session.on_transcript(job.key, text, self.now_ms)
 
     def _synthesize(self, job: Synthesize) -> Callable[[], Step]:
-        pcm = b"".join(s.pcm16 for s in self.synthesizer.synthesize(job.text, voice=job.voice, speed=job.speed))
+        pcm = b"".join(
+            s.pcm16 for s in self.synthesizer.synthesize(job.text, voice=job.voice, speed=job.speed)
+        )
         return lambda: self.session.on_speech(job.key, pcm, self.now_ms)

@@ -50,7 +50,9 @@ class CachingTranscriber:
         self._cache: dict[bytes, tuple[Transcript, float]] = {}
         self.last_cost_ms: float | None = None
 
-    def transcribe(self, pcm16: bytes, *, language: str | None = None, prompt: str | None = None) -> Transcript:
+    def transcribe(
+        self, pcm16: bytes, *, language: str | None = None, prompt: str | None = None
+    ) -> Transcript:
         key = hashlib.sha1(pcm16).digest()
         if key not in self._cache:
             started = time.perf_counter()
@@ -67,9 +69,9 @@ class Outcome:
     config: str
     pause_ms: int | None
     speech_end_ms: int
-    stopped_speech_end_ms: int | None   # speech end the engine reported for its first turn
+    stopped_speech_end_ms: int | None  # speech end the engine reported for its first turn
     decided_at_ms: int | None
-    emitted_at_ms: float | None          # virtual time incl. modelled transcription latency
+    emitted_at_ms: float | None  # virtual time incl. modelled transcription latency
     reason: str | None
 
     @property
@@ -83,44 +85,72 @@ class Outcome:
     @property
     def was_cut_off(self) -> bool:
         """The turn ended at the mid-thought pause, before the speaker resumed."""
-        return self.stopped_speech_end_ms is not None and self.stopped_speech_end_ms < self.speech_end_ms - 200
+        return (
+            self.stopped_speech_end_ms is not None and self.stopped_speech_end_ms < self.speech_end_ms - 200
+        )
 
 
 def load_labels(directory: Path) -> list[dict[str, Any]]:
     return json.loads((directory / "labels.json").read_text())
 
 
-def run_utterance(label: dict[str, Any], pcm16: bytes, config_name: str, transcriber: Any,
-                  measured_latency: bool = True, fixed_latency_ms: float | None = None) -> Outcome:
-    session = RealtimeSession(SessionOptions("gpt-realtime", Pacing(pace=0.0)),
-                              brain=ScriptedBrain(load_scenario(None), seed=1), ids=IdFactory(1),
-                              tokens=TokenCounter(None), describe_image=describe_image)
-    replay = Replay(session, transcriber, FakeSynthesizer(), measured_latency=measured_latency,
-                    fixed_latency_ms=fixed_latency_ms)
+def run_utterance(
+    label: dict[str, Any],
+    pcm16: bytes,
+    config_name: str,
+    transcriber: Any,
+    measured_latency: bool = True,
+    fixed_latency_ms: float | None = None,
+) -> Outcome:
+    session = RealtimeSession(
+        SessionOptions("gpt-realtime", Pacing(pace=0.0)),
+        brain=ScriptedBrain(load_scenario(None), seed=1),
+        ids=IdFactory(1),
+        tokens=TokenCounter(None),
+        describe_image=describe_image,
+    )
+    replay = Replay(
+        session,
+        transcriber,
+        FakeSynthesizer(),
+        measured_latency=measured_latency,
+        fixed_latency_ms=fixed_latency_ms,
+    )
     replay.start()
-    replay.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": {
-        "turn_detection": CONFIGS[config_name]}}}))
+    replay.send(
+        ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": CONFIGS[config_name]}}})
+    )
     replay.stream(pcm16)
     replay.stream_silence(MAX_WAIT_MS["low"] + 1000 if "low" in config_name else 5000)
     replay.run_until_idle()
     first = next(((t, e) for t, e in replay.events if e["type"] == "input_audio_buffer.speech_stopped"), None)
     trace = next((tr.data for tr in replay.traces if tr.kind == "turn_end"), None)
-    return Outcome(label["id"], label["kind"], config_name, label.get("pause_ms"), label["speech_end_ms"],
-                   trace["speech_end_ms"] if trace else None, trace["decided_at_ms"] if trace else None,
-                   first[0] if first else None, trace["reason"] if trace else None)
+    return Outcome(
+        label["id"],
+        label["kind"],
+        config_name,
+        label.get("pause_ms"),
+        label["speech_end_ms"],
+        trace["speech_end_ms"] if trace else None,
+        trace["decided_at_ms"] if trace else None,
+        first[0] if first else None,
+        trace["reason"] if trace else None,
+    )
 
 
 def summarize(outcomes: list[Outcome], config_name: str) -> dict[str, Any]:
     mine = [o for o in outcomes if o.config == config_name]
-    finished = [o for o in mine if o.kind in ("complete", "question") and o.policy_delay_ms is not None]
+    finished = [o for o in mine if o.kind in ("complete", "question") and o.decided_at_ms is not None]
+    policy = [o.policy_delay_ms for o in finished if o.policy_delay_ms is not None]
+    wall = [o.wall_delay_ms for o in finished if o.wall_delay_ms is not None]
     eagerness = config_name.split()[-1]
     limit = MAX_WAIT_MS.get(eagerness, 10**9)
     trailing = [o for o in mine if o.kind == "trailing" and (o.pause_ms or 0) < limit]
     return {
         "config": config_name,
-        "median_policy_delay_ms": statistics.median(o.policy_delay_ms for o in finished) if finished else None,
-        "median_wall_delay_ms": statistics.median(o.wall_delay_ms for o in finished) if finished else None,
-        "p95_wall_delay_ms": _p95([o.wall_delay_ms for o in finished]),
+        "median_policy_delay_ms": statistics.median(policy) if policy else None,
+        "median_wall_delay_ms": statistics.median(wall) if wall else None,
+        "p95_wall_delay_ms": _p95(wall),
         "complete_missed": sum(o.decided_at_ms is None for o in mine if o.kind in ("complete", "question")),
         "trailing_counted": len(trailing),
         "cut_off": sum(o.was_cut_off for o in trailing),
@@ -128,8 +158,8 @@ def summarize(outcomes: list[Outcome], config_name: str) -> dict[str, Any]:
     }
 
 
-def _p95(values: list[float | None]) -> float | None:
-    data = sorted(v for v in values if v is not None)
+def _p95(values: list[float]) -> float | None:
+    data = sorted(values)
     if not data:
         return None
     return data[min(len(data) - 1, round(0.95 * (len(data) - 1)))]

@@ -27,8 +27,9 @@ def make_session(seed: int = 7, pacing: Pacing = UNPACED) -> RealtimeSession:
     )
 
 
-def make_replay(transcript: str = "What is the capital of France?", seed: int = 7,
-                pacing: Pacing = UNPACED) -> Replay:
+def make_replay(
+    transcript: str = "What is the capital of France?", seed: int = 7, pacing: Pacing = UNPACED
+) -> Replay:
     replay = Replay(make_session(seed, pacing), FakeTranscriber(default=transcript), FakeSynthesizer())
     replay.start()
     return replay

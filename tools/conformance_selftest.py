@@ -40,14 +40,27 @@ def main() -> int:
     port = free_port()
     report = Path("reports") / "conformance.json"
     report.parent.mkdir(exist_ok=True)
-    server = subprocess.Popen([sys.executable, "-m", "mockengine", "serve", "--port", str(port),
-                               "--log-level", "WARNING"])
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mockengine", "serve", "--port", str(port), "--log-level", "WARNING"]
+    )
     try:
         wait_healthy(port, server)
         url = f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime"
         print(f"HRP conformance against a fresh mockengine at {url}", flush=True)
-        return subprocess.call([sys.executable, "-m", "mockengine", "conformance", "--url", url,
-                                "--turn-detection", "all", "--json", str(report)])
+        return subprocess.call(
+            [
+                sys.executable,
+                "-m",
+                "mockengine",
+                "conformance",
+                "--url",
+                url,
+                "--turn-detection",
+                "all",
+                "--json",
+                str(report),
+            ]
+        )
     finally:
         server.terminate()
         try:

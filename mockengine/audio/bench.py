@@ -10,8 +10,9 @@ from mockengine.audio.pcm import INPUT_RATE_HZ, float32_to_pcm16, ms_to_samples
 from mockengine.audio.vad import FRAME_MS, FrameClassifier
 
 
-def synthetic_voiced_pcm16(duration_ms: int, amplitude: float = 0.3, pitch_hz: float = 120.0,
-                           rate_hz: int = INPUT_RATE_HZ) -> bytes:
+def synthetic_voiced_pcm16(
+    duration_ms: int, amplitude: float = 0.3, pitch_hz: float = 120.0, rate_hz: int = INPUT_RATE_HZ
+) -> bytes:
     """A deterministic vowel-like PCM16 signal: harmonic complex with vibrato and syllable-rate AM.
 
     19 harmonics of `pitch_hz` (±10 % vibrato at 3 Hz) with 1/k amplitudes, amplitude-modulated at
@@ -36,7 +37,7 @@ def bench_frame_classifier(seconds: float) -> float:
     repeats = -(-2 * total_samples // len(pattern))
     audio = (pattern * repeats)[: 2 * total_samples]
     chunk_bytes = 2 * ms_to_samples(FRAME_MS)
-    chunks = [audio[i:i + chunk_bytes] for i in range(0, len(audio), chunk_bytes)]
+    chunks = [audio[i : i + chunk_bytes] for i in range(0, len(audio), chunk_bytes)]
     classifier = FrameClassifier()
     n_frames = 0
     started = time.perf_counter()

@@ -39,9 +39,7 @@ def _alaw_decode_table() -> np.ndarray:
     code = np.arange(256, dtype=np.int32) ^ 0x55
     segment = (code & 0x70) >> 4
     mantissa = (code & 0x0F) << 4
-    magnitude = np.where(
-        segment == 0, mantissa + 8, (mantissa + 0x108) << np.maximum(segment - 1, 0)
-    )
+    magnitude = np.where(segment == 0, mantissa + 8, (mantissa + 0x108) << np.maximum(segment - 1, 0))
     return np.where(code & 0x80, magnitude, -magnitude).astype(_PCM16)
 
 

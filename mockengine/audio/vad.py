@@ -154,14 +154,15 @@ class FrameClassifier:
         n_frames = len(self._pending_16k) // frame_bytes
         if n_frames == 0:
             return []
-        ready = bytes(self._pending_16k[:n_frames * frame_bytes])
-        del self._pending_16k[:n_frames * frame_bytes]
+        ready = bytes(self._pending_16k[: n_frames * frame_bytes])
+        del self._pending_16k[: n_frames * frame_bytes]
         samples = np.frombuffer(ready, dtype="<i2").astype(np.float32)
         loud_enough = (samples.reshape(n_frames, -1) ** 2).mean(axis=1) >= self._min_mean_square
         frames = []
         for i in range(n_frames):
             is_speech = bool(loud_enough[i]) and self._vad.is_speech(
-                ready[i * frame_bytes:(i + 1) * frame_bytes], VAD_RATE_HZ)
+                ready[i * frame_bytes : (i + 1) * frame_bytes], VAD_RATE_HZ
+            )
             start = (self._frames_done + i) * self._frame_samples_24k
             frames.append(VadFrame(start, start + self._frame_samples_24k, is_speech))
         self._frames_done += n_frames
@@ -316,8 +317,9 @@ class SpeechTracker:
         if resumed:
             return SpeechResume(at_ms=start_ms)
         floor_ms = samples_to_ms(self._floor_samples)
-        return SpeechOnset(speech_start_ms=start_ms,
-                           padded_start_ms=max(0, floor_ms, start_ms - self.prefix_padding_ms))
+        return SpeechOnset(
+            speech_start_ms=start_ms, padded_start_ms=max(0, floor_ms, start_ms - self.prefix_padding_ms)
+        )
 
     def _mark_speech(self, end_samples: int) -> None:
         self._last_speech_end_samples = end_samples

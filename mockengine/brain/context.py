@@ -16,8 +16,16 @@ from typing import Any, TypeGuard
 
 CONTEXT_PREFIX = "[context]"
 KNOWN_EVENTS: tuple[str, ...] = (
-    "participants", "screen", "typed", "question", "timer", "experimenter_message",
-    "revealed", "paused", "resumed", "unparsed",
+    "participants",
+    "screen",
+    "typed",
+    "question",
+    "timer",
+    "experimenter_message",
+    "revealed",
+    "paused",
+    "resumed",
+    "unparsed",
 )
 
 _NUMBER = r"(-?\d+(?:\.\d+)?)"
@@ -127,7 +135,7 @@ def parse_context(text: str) -> ContextEvent:
     """Parse ``[context] {json}`` (the prefix is optional); bad or missing JSON gives event ``unparsed``."""
     body = text.lstrip()
     if body.lower().startswith(CONTEXT_PREFIX):
-        body = body[len(CONTEXT_PREFIX):].lstrip()
+        body = body[len(CONTEXT_PREFIX) :].lstrip()
     raw = body.strip()
     try:
         data, _ = json.JSONDecoder().raw_decode(body)

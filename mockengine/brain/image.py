@@ -75,7 +75,7 @@ def colour_name(red: int, green: int, blue: int) -> str:
 def _split_data_url(data_url: str) -> tuple[str, bytes]:
     if not isinstance(data_url, str) or not data_url.startswith("data:") or "," not in data_url:
         raise ImageError("Invalid image_url: expected a data URL such as 'data:image/png;base64,...'.")
-    header, _, encoded = data_url[len("data:"):].partition(",")
+    header, _, encoded = data_url[len("data:") :].partition(",")
     parts = [part.strip().lower() for part in header.split(";")]
     media_type = parts[0]
     if media_type not in _FORMAT_BY_MEDIA_TYPE:

@@ -15,7 +15,18 @@ ItemKind = Literal[
 ]
 
 COLOUR_NAMES: tuple[str, ...] = (
-    "red", "green", "blue", "yellow", "orange", "purple", "pink", "brown", "black", "white", "grey", "cyan",
+    "red",
+    "green",
+    "blue",
+    "yellow",
+    "orange",
+    "purple",
+    "pink",
+    "brown",
+    "black",
+    "white",
+    "grey",
+    "cyan",
 )
 
 

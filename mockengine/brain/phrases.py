@@ -17,18 +17,60 @@ from mockengine.brain.context import ContextEvent, QuestionContext
 ECHO_WORDS = 8
 NOT_HEARD = "Sorry, I didn't catch that. Could you say it again?"
 
-_QUESTION_OPENERS = frozenset((
-    "what", "who", "whom", "whose", "where", "when", "why", "how", "which", "is", "are", "am", "was", "were",
-    "do", "does", "did", "can", "could", "would", "will", "should", "shall", "may", "might", "have", "has",
-))
+_QUESTION_OPENERS = frozenset(
+    (
+        "what",
+        "who",
+        "whom",
+        "whose",
+        "where",
+        "when",
+        "why",
+        "how",
+        "which",
+        "is",
+        "are",
+        "am",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "would",
+        "will",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "have",
+        "has",
+    )
+)
 _CAPITALS = {
-    "france": "Paris", "germany": "Berlin", "italy": "Rome", "spain": "Madrid", "japan": "Tokyo",
-    "england": "London", "the uk": "London", "the united kingdom": "London", "canada": "Ottawa",
-    "the united states": "Washington, D.C.", "the usa": "Washington, D.C.", "australia": "Canberra",
+    "france": "Paris",
+    "germany": "Berlin",
+    "italy": "Rome",
+    "spain": "Madrid",
+    "japan": "Tokyo",
+    "england": "London",
+    "the uk": "London",
+    "the united kingdom": "London",
+    "canada": "Ottawa",
+    "the united states": "Washington, D.C.",
+    "the usa": "Washington, D.C.",
+    "australia": "Canberra",
 }
 _OPERATORS: dict[str, Callable[[int, int], Any]] = {
-    "plus": operator.add, "+": operator.add, "minus": operator.sub, "-": operator.sub,
-    "times": operator.mul, "x": operator.mul, "*": operator.mul, "multiplied by": operator.mul,
+    "plus": operator.add,
+    "+": operator.add,
+    "minus": operator.sub,
+    "-": operator.sub,
+    "times": operator.mul,
+    "x": operator.mul,
+    "*": operator.mul,
+    "multiplied by": operator.mul,
 }
 _ARITHMETIC = re.compile(r"(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})", re.IGNORECASE)
 _CAPITAL = re.compile(r"capital (?:city )?of ((?:the )?[a-z ]+?)\s*[?.!]*$", re.IGNORECASE)
@@ -38,12 +80,16 @@ _SMALL_TALK: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bcolou?r (?:of|is) the sky\b", re.I), "The sky is blue on a clear day."),
     (re.compile(r"\bwhat time\b|\bwhat day\b|\bdate today\b", re.I), "I can't see a clock from here."),
     (re.compile(r"\bweather\b", re.I), "I can't check the weather from here."),
-    (re.compile(r"\btell me a joke\b", re.I),
-     "Parallel lines have so much in common, it's a shame they'll never meet."),
+    (
+        re.compile(r"\btell me a joke\b", re.I),
+        "Parallel lines have so much in common, it's a shame they'll never meet.",
+    ),
 )
 _SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
-    (re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I),
-     ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you.")),
+    (
+        re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I),
+        ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you."),
+    ),
     (re.compile(r"\b(?:thanks|thank you)\b", re.I), ("You're welcome.", "No problem at all.")),
     (re.compile(r"\b(?:bye|goodbye|see you)\b", re.I), ("Goodbye, talk to you soon.", "Bye for now.")),
 )
@@ -170,8 +216,9 @@ def chat_message(
         if re.search(r"^\W*(?:hello|hi|hey)\b", typed_said, re.IGNORECASE):
             return f"Hi{suffix}! I'm {persona}."
         if typed_said.rstrip().endswith("?"):
-            return pick(rng, ("Good question{suffix}, I'm not sure yet.", "Hmm{suffix}, let me think."),
-                        suffix=suffix)
+            return pick(
+                rng, ("Good question{suffix}, I'm not sure yet.", "Hmm{suffix}, let me think."), suffix=suffix
+            )
         return pick(rng, ("I agree{suffix}.", "Sounds good{suffix}."), suffix=suffix)
     if re.search(r"introduce", screen_text, re.IGNORECASE):
         return f"Hi, I'm {persona}. Nice to meet you!"

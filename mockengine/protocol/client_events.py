@@ -113,18 +113,26 @@ ClientEvent = (
 )
 
 _TEXT = {"type": "string"}
-_ITEM_COMMON = {"id": _TEXT, "object": {"enum": ["realtime.item"]},
-                "status": {"enum": ["completed", "incomplete", "in_progress"]}}
+_ITEM_COMMON = {
+    "id": _TEXT,
+    "object": {"enum": ["realtime.item"]},
+    "status": {"enum": ["completed", "incomplete", "in_progress"]},
+}
 
 
 def _content(*parts: tuple[str, dict[str, Any]]) -> dict[str, Any]:
     """Content parts discriminated by ``type``, so a wrong type is reported as such."""
-    return {"type": "array", "items": {
-        "type": "object",
-        "properties": {"type": {"enum": [kind for kind, _ in parts]}},
-        "required": ["type"],
-        "allOf": [{"if": {"properties": {"type": {"const": kind}}}, "then": schema} for kind, schema in parts],
-    }}
+    return {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"type": {"enum": [kind for kind, _ in parts]}},
+            "required": ["type"],
+            "allOf": [
+                {"if": {"properties": {"type": {"const": kind}}}, "then": schema} for kind, schema in parts
+            ],
+        },
+    }
 
 
 def _part(kind: str, **props: Any) -> tuple[str, dict[str, Any]]:
@@ -140,20 +148,49 @@ ITEM_SCHEMA: dict[str, Any] = {
     "properties": {"type": {"enum": ["message", "function_call", "function_call_output"]}},
     "required": ["type"],
     "allOf": [
-        {"if": {"properties": {"type": {"const": "message"}}},
-         "then": {"properties": {**_ITEM_COMMON, "type": {}, "role": {"enum": ["user", "system", "assistant"]},
-                                 "content": _content(_INPUT_TEXT, _INPUT_AUDIO, _INPUT_IMAGE, _OUTPUT_TEXT)},
-                  "required": ["role", "content"], "additionalProperties": False}},
-        {"if": {"properties": {"type": {"const": "function_call"}}},
-         "then": {"properties": {**_ITEM_COMMON, "type": {}, "call_id": _TEXT, "name": _TEXT, "arguments": _TEXT},
-                  "required": ["name", "arguments"], "additionalProperties": False}},
-        {"if": {"properties": {"type": {"const": "function_call_output"}}},
-         "then": {"properties": {**_ITEM_COMMON, "type": {}, "call_id": _TEXT, "output": _TEXT},
-                  "required": ["call_id", "output"], "additionalProperties": False}},
+        {
+            "if": {"properties": {"type": {"const": "message"}}},
+            "then": {
+                "properties": {
+                    **_ITEM_COMMON,
+                    "type": {},
+                    "role": {"enum": ["user", "system", "assistant"]},
+                    "content": _content(_INPUT_TEXT, _INPUT_AUDIO, _INPUT_IMAGE, _OUTPUT_TEXT),
+                },
+                "required": ["role", "content"],
+                "additionalProperties": False,
+            },
+        },
+        {
+            "if": {"properties": {"type": {"const": "function_call"}}},
+            "then": {
+                "properties": {
+                    **_ITEM_COMMON,
+                    "type": {},
+                    "call_id": _TEXT,
+                    "name": _TEXT,
+                    "arguments": _TEXT,
+                },
+                "required": ["name", "arguments"],
+                "additionalProperties": False,
+            },
+        },
+        {
+            "if": {"properties": {"type": {"const": "function_call_output"}}},
+            "then": {
+                "properties": {**_ITEM_COMMON, "type": {}, "call_id": _TEXT, "output": _TEXT},
+                "required": ["call_id", "output"],
+                "additionalProperties": False,
+            },
+        },
     ],
 }
-_ITEM_REFERENCE = {"type": "object", "properties": {"type": {"const": "item_reference"}, "id": _TEXT},
-                   "required": ["type", "id"], "additionalProperties": False}
+_ITEM_REFERENCE = {
+    "type": "object",
+    "properties": {"type": {"const": "item_reference"}, "id": _TEXT},
+    "required": ["type", "id"],
+    "additionalProperties": False,
+}
 RESPONSE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -164,11 +201,22 @@ RESPONSE_SCHEMA: dict[str, Any] = {
         "tool_choice": TOOL_CHOICE_SCHEMA,
         "output_modalities": OUTPUT_MODALITIES_SCHEMA,
         "max_output_tokens": MAX_OUTPUT_TOKENS_SCHEMA,
-        "metadata": {"type": ["object", "null"], "maxProperties": 16,
-                     "additionalProperties": {"type": "string", "maxLength": 512}},
-        "audio": {"type": "object", "properties": {"output": {
-            "type": "object", "properties": {"format": {"type": "object"}, "voice": VOICE_SCHEMA},
-            "additionalProperties": False}}, "additionalProperties": False},
+        "metadata": {
+            "type": ["object", "null"],
+            "maxProperties": 16,
+            "additionalProperties": {"type": "string", "maxLength": 512},
+        },
+        "audio": {
+            "type": "object",
+            "properties": {
+                "output": {
+                    "type": "object",
+                    "properties": {"format": {"type": "object"}, "voice": VOICE_SCHEMA},
+                    "additionalProperties": False,
+                }
+            },
+            "additionalProperties": False,
+        },
         "prompt": {"type": ["object", "null"]},
         "parallel_tool_calls": {"type": "boolean"},
         "reasoning": {"type": "object"},
@@ -247,8 +295,10 @@ def _build(kind: str, data: dict[str, Any], event_id: str | None) -> ClientEvent
         return ConversationItemCreate(validate_item(data.get("item")), previous, event_id)
     if kind == "conversation.item.truncate":
         return ConversationItemTruncate(
-            _require_str(data, "item_id"), _require_int(data, "content_index"),
-            _require_int(data, "audio_end_ms"), event_id,
+            _require_str(data, "item_id"),
+            _require_int(data, "content_index"),
+            _require_int(data, "audio_end_ms"),
+            event_id,
         )
     if kind == "conversation.item.delete":
         return ConversationItemDelete(_require_str(data, "item_id"), event_id)

@@ -102,7 +102,8 @@ def invalid_type(path: str, expected: str, got: str) -> ProtocolError:
 def invalid_base64_audio() -> ProtocolError:
     return ProtocolError(
         "invalid_value",
-        "Invalid 'audio'. Expected base64-encoded audio bytes (mono PCM16 at 24kHz) but got an invalid value.",
+        "Invalid 'audio'. Expected base64-encoded audio bytes (mono PCM16 at 24kHz) "
+        "but got an invalid value.",
         "audio",
     )
 
@@ -128,7 +129,9 @@ def cancel_not_active() -> ProtocolError:
 
 
 def item_not_found(action: str, code: str, item_id: str) -> ProtocolError:
-    return ProtocolError(code, f"Error {action} item: the item with id '{item_id}' does not exist.", "item_id")
+    return ProtocolError(
+        code, f"Error {action} item: the item with id '{item_id}' does not exist.", "item_id"
+    )
 
 
 def previous_item_not_found(item_id: str) -> ProtocolError:
@@ -166,6 +169,4 @@ def tool_call_not_found(call_id: str) -> ProtocolError:
 
 
 def session_expired(minutes: int) -> ProtocolError:
-    return ProtocolError(
-        "session_expired", f"Your session hit the maximum duration of {minutes} minutes."
-    )
+    return ProtocolError("session_expired", f"Your session hit the maximum duration of {minutes} minutes.")

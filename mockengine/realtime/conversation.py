@@ -50,8 +50,14 @@ class Item:
 
     def wire(self, with_audio: bool = False) -> dict[str, Any]:
         if self.type == "function_call":
-            return {"id": self.id, "type": self.type, "status": self.status, "name": self.name,
-                    "call_id": self.call_id, "arguments": self.arguments}
+            return {
+                "id": self.id,
+                "type": self.type,
+                "status": self.status,
+                "name": self.name,
+                "call_id": self.call_id,
+                "arguments": self.arguments,
+            }
         if self.type == "function_call_output":
             return {"id": self.id, "type": self.type, "call_id": self.call_id, "output": self.output}
         content = copy.deepcopy(self.content)
@@ -59,7 +65,13 @@ class Item:
             for part in content:
                 if part["type"] in ("input_audio", "output_audio"):
                     part["audio"] = base64.b64encode(self.audio).decode("ascii")
-        return {"id": self.id, "type": self.type, "status": self.status, "role": self.role, "content": content}
+        return {
+            "id": self.id,
+            "type": self.type,
+            "status": self.status,
+            "role": self.role,
+            "content": content,
+        }
 
     def text(self) -> str:
         """The words of the item: typed text, audio transcript, function arguments or output."""

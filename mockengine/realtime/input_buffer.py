@@ -53,8 +53,10 @@ class InputAudioBuffer:
 
     def take_until_ms(self, end_ms: int) -> bytes:
         """Remove and return everything buffered before ``end_ms`` (a commit)."""
-        cut = min(max(ms_to_samples(end_ms, INPUT_RATE_HZ) - self._start_samples, 0),
-                  len(self._pcm) // BYTES_PER_SAMPLE)
+        cut = min(
+            max(ms_to_samples(end_ms, INPUT_RATE_HZ) - self._start_samples, 0),
+            len(self._pcm) // BYTES_PER_SAMPLE,
+        )
         taken = bytes(self._pcm[: cut * BYTES_PER_SAMPLE])
         del self._pcm[: cut * BYTES_PER_SAMPLE]
         self._start_samples += cut

@@ -3,7 +3,8 @@ brain's view of the context, and what remains of a transcript after truncation."
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec
 from mockengine.protocol import errors
@@ -11,8 +12,9 @@ from mockengine.realtime.conversation import Item
 from mockengine.realtime.response import ResponseParams
 
 
-def response_params(session: dict[str, Any], overrides: dict[str, Any],
-                    input_items: tuple[Item, ...] | None = None) -> ResponseParams:
+def response_params(
+    session: dict[str, Any], overrides: dict[str, Any], input_items: tuple[Item, ...] | None = None
+) -> ResponseParams:
     """Session defaults overlaid by a ``response.create``'s ``response`` object (reference §1.1)."""
     output = session["audio"]["output"]
     audio_override = overrides.get("audio", {}).get("output", {})
@@ -51,7 +53,9 @@ def _tool_choice(value: Any) -> ToolChoice:
 def build_reply_request(params: ResponseParams, context: Iterable[Item], response_index: int) -> ReplyRequest:
     return ReplyRequest(
         instructions=params.instructions,
-        tools=tuple(ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {})) for t in params.tools),
+        tools=tuple(
+            ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {})) for t in params.tools
+        ),
         tool_choice=_tool_choice(params.tool_choice),
         output_modalities=params.output_modalities,
         history=tuple(item.view() for item in context),

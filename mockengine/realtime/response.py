@@ -19,8 +19,9 @@ deltas: each sentence's words are spread over that sentence's audio deltas.
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from mockengine.brain.model import Reply
 from mockengine.engines.sentences import split_sentences
@@ -59,7 +60,7 @@ class ResponseParams:
 
 @dataclass(frozen=True)
 class Pacing:
-    pace: float = 3.0             # × real time; 0 = unpaced
+    pace: float = 3.0  # × real time; 0 = unpaced
     first_delta_delay_ms: int = 300
     delta_ms: int = 200
 
@@ -88,12 +89,16 @@ class Usage:
             "input_tokens": inputs,
             "output_tokens": outputs,
             "input_token_details": {
-                "text_tokens": self.input_text_tokens, "audio_tokens": self.input_audio_tokens,
-                "image_tokens": self.input_image_tokens, "cached_tokens": 0,
+                "text_tokens": self.input_text_tokens,
+                "audio_tokens": self.input_audio_tokens,
+                "image_tokens": self.input_image_tokens,
+                "cached_tokens": 0,
                 "cached_tokens_details": {"text_tokens": 0, "audio_tokens": 0, "image_tokens": 0},
             },
-            "output_token_details": {"text_tokens": self.output_text_tokens,
-                                     "audio_tokens": self.output_audio_tokens},
+            "output_token_details": {
+                "text_tokens": self.output_text_tokens,
+                "audio_tokens": self.output_audio_tokens,
+            },
         }
 
 
@@ -148,9 +153,14 @@ class ResponseStreamer:
     ``in_conversation(item, previous)`` adds an output item to the conversation and returns the id
     before it (or None for out-of-band responses, which add nothing)."""
 
-    def __init__(self, response: Response, ids: IdFactory, emit: EmitFn,
-                 in_conversation: Callable[[Item], tuple[bool, str | None]],
-                 tokens: Any) -> None:
+    def __init__(
+        self,
+        response: Response,
+        ids: IdFactory,
+        emit: EmitFn,
+        in_conversation: Callable[[Item], tuple[bool, str | None]],
+        tokens: Any,
+    ) -> None:
         self.r = response
         self.ids = ids
         self.emit = emit
@@ -180,26 +190,42 @@ class ResponseStreamer:
         events: list[dict[str, Any]] = []
         effects: list[Synthesize] = []
         for call in reply.tool_calls:
-            item = Item(self.ids.item(), "function_call", status="in_progress", name=call.name,
-                        call_id=self.ids.call(), arguments="")
+            item = Item(
+                self.ids.item(),
+                "function_call",
+                status="in_progress",
+                name=call.name,
+                call_id=self.ids.call(),
+                arguments="",
+            )
             r._pending_calls.append((item, call.arguments))
         if reply.text:
             part_type = "output_audio" if r.params.is_audio else "output_text"
             key = "transcript" if r.params.is_audio else "text"
-            message = Item(self.ids.item(), "message", role="assistant", status="in_progress",
-                           content=[])
+            message = Item(self.ids.item(), "message", role="assistant", status="in_progress", content=[])
             r._message = message
             events += self._open_item(message)
             message.content = [{"type": part_type, key: ""}]
-            wire_part = {"type": "audio", "transcript": ""} if r.params.is_audio else {"type": "text", "text": ""}
-            events.append(self.emit("response.content_part.added", response_id=r.id, item_id=message.id,
-                                    output_index=0, content_index=0, part=wire_part))
+            wire_part = (
+                {"type": "audio", "transcript": ""} if r.params.is_audio else {"type": "text", "text": ""}
+            )
+            events.append(
+                self.emit(
+                    "response.content_part.added",
+                    response_id=r.id,
+                    item_id=message.id,
+                    output_index=0,
+                    content_index=0,
+                    part=wire_part,
+                )
+            )
             r._message_open = True
             if r.params.is_audio:
                 r._sentences = [_Sentence(s) for s in split_sentences(reply.text)]
                 for index, sentence in enumerate(r._sentences):
-                    effects.append(Synthesize(f"{r.id}:{index}", sentence.text, r.params.voice,
-                                              r.params.speed))
+                    effects.append(
+                        Synthesize(f"{r.id}:{index}", sentence.text, r.params.voice, r.params.speed)
+                    )
                 r._next_due_ms = r.created_ms + r.pacing.first_delta_delay_ms
             else:
                 events += self._text_message(reply.text)
@@ -268,12 +294,16 @@ class ResponseStreamer:
         r = self.r
         r.output.append(item)
         output_index = len(r.output) - 1
-        events = [self.emit("response.output_item.added", response_id=r.id, output_index=output_index,
-                            item=item.wire())]
+        events = [
+            self.emit(
+                "response.output_item.added", response_id=r.id, output_index=output_index, item=item.wire()
+            )
+        ]
         item.in_conversation, item.previous_item_id = self.in_conversation(item)
         if item.in_conversation:
-            events.append(self.emit("conversation.item.added", previous_item_id=item.previous_item_id,
-                                    item=item.wire()))
+            events.append(
+                self.emit("conversation.item.added", previous_item_id=item.previous_item_id, item=item.wire())
+            )
         return events
 
     def _close_item(self, item: Item, status: str) -> list[dict[str, Any]]:
@@ -281,10 +311,17 @@ class ResponseStreamer:
         item.status = status
         events = []
         if item.in_conversation:
-            events.append(self.emit("conversation.item.done", previous_item_id=item.previous_item_id,
-                                    item=item.wire()))
-        events.append(self.emit("response.output_item.done", response_id=r.id,
-                                output_index=r.output.index(item), item=item.wire()))
+            events.append(
+                self.emit("conversation.item.done", previous_item_id=item.previous_item_id, item=item.wire())
+            )
+        events.append(
+            self.emit(
+                "response.output_item.done",
+                response_id=r.id,
+                output_index=r.output.index(item),
+                item=item.wire(),
+            )
+        )
         return events
 
     def _text_message(self, text: str) -> list[dict[str, Any]]:
@@ -295,9 +332,17 @@ class ResponseStreamer:
         words = text.split(" ")
         for index, word in enumerate(words):
             piece = word if index == 0 else " " + word
-            events.append(self.emit("response.output_text.delta", response_id=r.id, item_id=message.id,
-                                    output_index=0, content_index=0, delta=piece,
-                                    obfuscation=self.ids.obfuscation()))
+            events.append(
+                self.emit(
+                    "response.output_text.delta",
+                    response_id=r.id,
+                    item_id=message.id,
+                    output_index=0,
+                    content_index=0,
+                    delta=piece,
+                    obfuscation=self.ids.obfuscation(),
+                )
+            )
         r._transcript = text
         message.content[0]["text"] = text
         r.usage.output_text_tokens += self.count_tokens(text)
@@ -314,22 +359,38 @@ class ResponseStreamer:
         words = sentence.text.split(" ")
         upto = len(words) * (chunk_index + 1) // total_chunks
         if upto > sentence.words_sent:
-            piece = " ".join(words[sentence.words_sent:upto])
+            piece = " ".join(words[sentence.words_sent : upto])
             if r._transcript:
                 piece = " " + piece
             r._transcript += piece
             sentence.words_sent = upto
-            events.append(self.emit("response.output_audio_transcript.delta", response_id=r.id,
-                                    item_id=message.id, output_index=0, content_index=0, delta=piece,
-                                    obfuscation=self.ids.obfuscation()))
+            events.append(
+                self.emit(
+                    "response.output_audio_transcript.delta",
+                    response_id=r.id,
+                    item_id=message.id,
+                    output_index=0,
+                    content_index=0,
+                    delta=piece,
+                    obfuscation=self.ids.obfuscation(),
+                )
+            )
         if sentence.sent_bytes == 0:
             message.spoken.append((sentence.text, len(sentence.pcm)))
-        chunk = sentence.pcm[sentence.sent_bytes:sentence.sent_bytes + chunk_bytes]
+        chunk = sentence.pcm[sentence.sent_bytes : sentence.sent_bytes + chunk_bytes]
         sentence.sent_bytes += len(chunk)
         r.audio_sent_bytes += len(chunk)
         message.audio += chunk
-        events.append(self.emit("response.output_audio.delta", response_id=r.id, item_id=message.id,
-                                output_index=0, content_index=0, delta=_b64(chunk)))
+        events.append(
+            self.emit(
+                "response.output_audio.delta",
+                response_id=r.id,
+                item_id=message.id,
+                output_index=0,
+                content_index=0,
+                delta=_b64(chunk),
+            )
+        )
         if r.pacing.pace > 0:
             r._next_due_ms = max(r._next_due_ms, now_ms - 50) + len(chunk) / BYTES_PER_MS / r.pacing.pace
         return events
@@ -342,21 +403,52 @@ class ResponseStreamer:
         events = []
         if r.params.is_audio:
             message.content = [{"type": "output_audio", "transcript": r._transcript}]
-            events.append(self.emit("response.output_audio.done", response_id=r.id, item_id=message.id,
-                                    output_index=0, content_index=0))
-            events.append(self.emit("response.output_audio_transcript.done", response_id=r.id,
-                                    item_id=message.id, output_index=0, content_index=0,
-                                    transcript=r._transcript))
+            events.append(
+                self.emit(
+                    "response.output_audio.done",
+                    response_id=r.id,
+                    item_id=message.id,
+                    output_index=0,
+                    content_index=0,
+                )
+            )
+            events.append(
+                self.emit(
+                    "response.output_audio_transcript.done",
+                    response_id=r.id,
+                    item_id=message.id,
+                    output_index=0,
+                    content_index=0,
+                    transcript=r._transcript,
+                )
+            )
             part = {"type": "audio", "transcript": r._transcript}
             r.usage.output_text_tokens += self.count_tokens(r._transcript)
-            r.usage.output_audio_tokens += _audio_tokens(r.audio_sent_bytes / BYTES_PER_MS,
-                                                        ASSISTANT_AUDIO_MS_PER_TOKEN)
+            r.usage.output_audio_tokens += _audio_tokens(
+                r.audio_sent_bytes / BYTES_PER_MS, ASSISTANT_AUDIO_MS_PER_TOKEN
+            )
         else:
-            events.append(self.emit("response.output_text.done", response_id=r.id, item_id=message.id,
-                                    output_index=0, content_index=0, text=r._transcript))
+            events.append(
+                self.emit(
+                    "response.output_text.done",
+                    response_id=r.id,
+                    item_id=message.id,
+                    output_index=0,
+                    content_index=0,
+                    text=r._transcript,
+                )
+            )
             part = {"type": "text", "text": r._transcript}
-        events.append(self.emit("response.content_part.done", response_id=r.id, item_id=message.id,
-                                output_index=0, content_index=0, part=part))
+        events.append(
+            self.emit(
+                "response.content_part.done",
+                response_id=r.id,
+                item_id=message.id,
+                output_index=0,
+                content_index=0,
+                part=part,
+            )
+        )
         events += self._close_item(message, status)
         return events
 
@@ -365,13 +457,28 @@ class ResponseStreamer:
         events = self._open_item(item)
         output_index = r.output.index(item)
         for piece in _split_arguments(arguments):
-            events.append(self.emit("response.function_call_arguments.delta", response_id=r.id,
-                                    item_id=item.id, output_index=output_index, call_id=item.call_id,
-                                    delta=piece))
+            events.append(
+                self.emit(
+                    "response.function_call_arguments.delta",
+                    response_id=r.id,
+                    item_id=item.id,
+                    output_index=output_index,
+                    call_id=item.call_id,
+                    delta=piece,
+                )
+            )
         item.arguments = arguments
-        events.append(self.emit("response.function_call_arguments.done", response_id=r.id, item_id=item.id,
-                                output_index=output_index, call_id=item.call_id, name=item.name,
-                                arguments=arguments))
+        events.append(
+            self.emit(
+                "response.function_call_arguments.done",
+                response_id=r.id,
+                item_id=item.id,
+                output_index=output_index,
+                call_id=item.call_id,
+                name=item.name,
+                arguments=arguments,
+            )
+        )
         r.usage.output_text_tokens += self.count_tokens(arguments)
         events += self._close_item(item, "completed")
         return events
@@ -382,14 +489,20 @@ class ResponseStreamer:
         r.status_details = details
         events = [self.emit("response.done", response=r.wire())]
         remaining = 15_000_000 - r.usage.wire()["total_tokens"]
-        events.append(self.emit("rate_limits.updated", rate_limits=[
-            {"name": "tokens", "limit": 15_000_000, "remaining": remaining, "reset_seconds": 0.001}]))
+        events.append(
+            self.emit(
+                "rate_limits.updated",
+                rate_limits=[
+                    {"name": "tokens", "limit": 15_000_000, "remaining": remaining, "reset_seconds": 0.001}
+                ],
+            )
+        )
         return events
 
 
 def _split_arguments(arguments: str, pieces: int = 3) -> list[str]:
     size = max(1, -(-len(arguments) // pieces))
-    return [arguments[i:i + size] for i in range(0, len(arguments), size)] or [""]
+    return [arguments[i : i + size] for i in range(0, len(arguments), size)] or [""]
 
 
 def _audio_tokens(duration_ms: float, ms_per_token: float) -> int:

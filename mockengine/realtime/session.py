@@ -20,8 +20,9 @@ brain and streams the reply (``response.ResponseStreamer``).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.audio.vad import FrameClassifier
@@ -58,15 +59,23 @@ class SessionOptions:
 
 
 class RealtimeSession:
-    def __init__(self, options: SessionOptions, *, brain: Brain, ids: IdFactory, tokens: TokenCounting,
-                 describe_image: Callable[[str], ImageFacts]) -> None:
+    def __init__(
+        self,
+        options: SessionOptions,
+        *,
+        brain: Brain,
+        ids: IdFactory,
+        tokens: TokenCounting,
+        describe_image: Callable[[str], ImageFacts],
+    ) -> None:
         self.options = options
         self.ids = ids
         self.brain = brain
         self.tokens = tokens
         self.describe_image = describe_image
-        self.config = default_session(options.model, ids.session(),
-                                      options.created_at_s + options.session_max_s)
+        self.config = default_session(
+            options.model, ids.session(), options.created_at_s + options.session_max_s
+        )
         self.conversation = Conversation(ids.conversation())
         self.buffer = InputAudioBuffer()
         self.classifier = FrameClassifier(threshold=0.5)
@@ -118,10 +127,21 @@ class RealtimeSession:
         kind, _, item_id = key.partition(":")
         if kind != "item":
             return self.on_transcript(key, "", now_ms)
-        step = Step(events=[self.emit(
-            "conversation.item.input_audio_transcription.failed", item_id=item_id, content_index=0,
-            error={"type": "transcription_error", "code": "audio_unintelligible", "message": message,
-                   "param": None})])
+        step = Step(
+            events=[
+                self.emit(
+                    "conversation.item.input_audio_transcription.failed",
+                    item_id=item_id,
+                    content_index=0,
+                    error={
+                        "type": "transcription_error",
+                        "code": "audio_unintelligible",
+                        "message": message,
+                        "param": None,
+                    },
+                )
+            ]
+        )
         return step.extend(self._item_transcribed(item_id, "", now_ms, announce=False))
 
     def on_speech(self, key: str, pcm16: bytes, now_ms: float) -> Step:
@@ -171,8 +191,11 @@ class RealtimeSession:
     def _on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
         update = event.session
         new_voice = update.get("audio", {}).get("output", {}).get("voice")
-        if new_voice is not None and new_voice != self.config["audio"]["output"]["voice"] \
-                and self.has_assistant_audio:
+        if (
+            new_voice is not None
+            and new_voice != self.config["audio"]["output"]["voice"]
+            and self.has_assistant_audio
+        ):
             raise errors.cannot_update_voice()
         old = self._turn_detection
         self.config = merge_session(self.config, update)
@@ -189,16 +212,21 @@ class RealtimeSession:
             # no reply will be created for it.
             self.detector = None
             return
-        same_mechanics = old is not None and old["type"] == new["type"] and self.detector is not None \
-            and {k: v for k, v in old.items() if k not in ("create_response", "interrupt_response")} \
+        same_mechanics = (
+            old is not None
+            and old["type"] == new["type"]
+            and self.detector is not None
+            and {k: v for k, v in old.items() if k not in ("create_response", "interrupt_response")}
             == {k: v for k, v in new.items() if k not in ("create_response", "interrupt_response")}
+        )
         if same_mechanics and self.detector is not None:
             self.detector.config = dict(new)
             return
         # Turn detection (re)starts fresh: speech already under way is an onset at this moment.
         self._detector_generation += 1
-        self.detector = TurnDetector(new, floor_ms=self.buffer.total_ms,
-                                     probe_prefix=f"turn{self._detector_generation}:p")
+        self.detector = TurnDetector(
+            new, floor_ms=self.buffer.total_ms, probe_prefix=f"turn{self._detector_generation}:p"
+        )
         if old is None:
             self.turn_item_id = None
 
@@ -228,8 +256,15 @@ class RealtimeSession:
     def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:
         self.turn_item_id = self.ids.item()
         self.buffer.drop_before_ms(signal.audio_start_ms)
-        step = Step(events=[self.emit("input_audio_buffer.speech_started",
-                                      audio_start_ms=signal.audio_start_ms, item_id=self.turn_item_id)])
+        step = Step(
+            events=[
+                self.emit(
+                    "input_audio_buffer.speech_started",
+                    audio_start_ms=signal.audio_start_ms,
+                    item_id=self.turn_item_id,
+                )
+            ]
+        )
         config = self._turn_detection or {}
         if config.get("interrupt_response", True) and self.active_response_id is not None:
             streamer = self.responses[self.active_response_id]
@@ -240,13 +275,27 @@ class RealtimeSession:
     def _on_speech_stopped(self, signal: SpeechStopped, now_ms: float) -> Step:
         item_id = self.turn_item_id or self.ids.item()
         self.turn_item_id = None
-        step = Step(events=[self.emit("input_audio_buffer.speech_stopped",
-                                      audio_end_ms=signal.audio_end_ms, item_id=item_id)])
-        step.effects.append(Trace("turn_end", {
-            "item_id": item_id, "turn_detection": (self._turn_detection or {}).get("type"),
-            "reason": signal.reason, "audio_end_ms": signal.audio_end_ms,
-            "speech_end_ms": signal.speech_end_ms, "decided_at_ms": signal.decided_at_ms,
-            "transcript": signal.transcript}))
+        step = Step(
+            events=[
+                self.emit(
+                    "input_audio_buffer.speech_stopped", audio_end_ms=signal.audio_end_ms, item_id=item_id
+                )
+            ]
+        )
+        step.effects.append(
+            Trace(
+                "turn_end",
+                {
+                    "item_id": item_id,
+                    "turn_detection": (self._turn_detection or {}).get("type"),
+                    "reason": signal.reason,
+                    "audio_end_ms": signal.audio_end_ms,
+                    "speech_end_ms": signal.speech_end_ms,
+                    "decided_at_ms": signal.decided_at_ms,
+                    "transcript": signal.transcript,
+                },
+            )
+        )
         pcm = self.buffer.take_until_ms(signal.audio_end_ms)
         step.extend(self._commit_user_audio(item_id, pcm, signal.transcript, now_ms))
         config = self._turn_detection or {}
@@ -272,22 +321,31 @@ class RealtimeSession:
         return Step(events=[self.emit("input_audio_buffer.cleared")])
 
     def _commit_user_audio(self, item_id: str, pcm: bytes, transcript: str | None, now_ms: float) -> Step:
-        item = Item(item_id, "message", role="user",
-                    content=[{"type": "input_audio", "transcript": None}], audio=pcm)
+        item = Item(
+            item_id, "message", role="user", content=[{"type": "input_audio", "transcript": None}], audio=pcm
+        )
         previous = self.conversation.insert(item)
         item.previous_item_id = previous
-        step = Step(events=[
-            self.emit("input_audio_buffer.committed", previous_item_id=previous, item_id=item_id),
-            self.emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
-            self.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
-        ])
+        step = Step(
+            events=[
+                self.emit("input_audio_buffer.committed", previous_item_id=previous, item_id=item_id),
+                self.emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
+                self.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
+            ]
+        )
         self.pending_transcripts.add(item_id)
         if transcript is not None:
             return step.extend(self._item_transcribed(item_id, transcript, now_ms))
         transcription = self.config["audio"]["input"]["transcription"] or {}
-        step.effects.append(Transcribe(f"item:{item_id}", pcm, "item",
-                                       language=transcription.get("language") or "en",
-                                       prompt=transcription.get("prompt")))
+        step.effects.append(
+            Transcribe(
+                f"item:{item_id}",
+                pcm,
+                "item",
+                language=transcription.get("language") or "en",
+                prompt=transcription.get("prompt"),
+            )
+        )
         return step
 
     def _item_transcribed(self, item_id: str, text: str, now_ms: float, announce: bool = True) -> Step:
@@ -306,16 +364,32 @@ class RealtimeSession:
     def _transcription_events(self, item: Item, text: str) -> list[dict[str, Any]]:
         events = []
         if text:
-            events.append(self.emit("conversation.item.input_audio_transcription.delta", item_id=item.id,
-                                    content_index=0, delta=text, obfuscation=self.ids.obfuscation()))
+            events.append(
+                self.emit(
+                    "conversation.item.input_audio_transcription.delta",
+                    item_id=item.id,
+                    content_index=0,
+                    delta=text,
+                    obfuscation=self.ids.obfuscation(),
+                )
+            )
         audio_tokens = -(-item.audio_ms // 100)
         text_tokens = self.tokens.count(text) if text else 0
-        events.append(self.emit(
-            "conversation.item.input_audio_transcription.completed", item_id=item.id, content_index=0,
-            transcript=text,
-            usage={"type": "tokens", "total_tokens": audio_tokens + text_tokens, "input_tokens": audio_tokens,
-                   "input_token_details": {"text_tokens": 0, "audio_tokens": audio_tokens},
-                   "output_tokens": text_tokens}))
+        events.append(
+            self.emit(
+                "conversation.item.input_audio_transcription.completed",
+                item_id=item.id,
+                content_index=0,
+                transcript=text,
+                usage={
+                    "type": "tokens",
+                    "total_tokens": audio_tokens + text_tokens,
+                    "input_tokens": audio_tokens,
+                    "input_token_details": {"text_tokens": 0, "audio_tokens": audio_tokens},
+                    "output_tokens": text_tokens,
+                },
+            )
+        )
         return events
 
     # -- conversation items ---------------------------------------------------------------------------
@@ -330,10 +404,12 @@ class RealtimeSession:
             self.conversation.delete(item.id)
         previous = self.conversation.insert(item, after, at_root=at_root)
         item.previous_item_id = previous
-        step = Step(events=[
-            self.emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
-            self.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
-        ])
+        step = Step(
+            events=[
+                self.emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
+                self.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
+            ]
+        )
         if needs_transcript:
             self.pending_transcripts.add(item.id)
             step.effects.append(Transcribe(f"item:{item.id}", item.audio, "item", language="en"))
@@ -345,10 +421,17 @@ class RealtimeSession:
         if wire["type"] == "function_call_output":
             if self.conversation.find_call(wire["call_id"]) is None:
                 raise errors.tool_call_not_found(wire["call_id"])
-            return Item(item_id, "function_call_output", call_id=wire["call_id"], output=wire["output"]), False
+            return Item(
+                item_id, "function_call_output", call_id=wire["call_id"], output=wire["output"]
+            ), False
         if wire["type"] == "function_call":
-            return Item(item_id, "function_call", name=wire["name"], arguments=wire["arguments"],
-                        call_id=wire.get("call_id") or self.ids.call()), False
+            return Item(
+                item_id,
+                "function_call",
+                name=wire["name"],
+                arguments=wire["arguments"],
+                call_id=wire.get("call_id") or self.ids.call(),
+            ), False
         content: list[dict[str, Any]] = []
         images: list[ImageFacts] = []
         audio = b""
@@ -359,16 +442,18 @@ class RealtimeSession:
                 try:
                     images.append(self.describe_image(part.get("image_url", "")))
                 except ValueError as exc:
-                    raise ProtocolError("invalid_value", f"Invalid 'item.content[{index}].image_url': {exc}",
-                                        f"item.content[{index}].image_url") from exc
+                    raise ProtocolError(
+                        "invalid_value",
+                        f"Invalid 'item.content[{index}].image_url': {exc}",
+                        f"item.content[{index}].image_url",
+                    ) from exc
                 part.setdefault("detail", "auto")
             elif part["type"] == "input_audio":
                 audio += ce.decode_audio(part) if "audio" in part else b""
                 needs_transcript = needs_transcript or part.get("transcript") is None
                 part = {"type": "input_audio", "transcript": part.get("transcript")}
             content.append(part)
-        item = Item(item_id, "message", role=wire["role"], content=content, audio=audio,
-                    images=tuple(images))
+        item = Item(item_id, "message", role=wire["role"], content=content, audio=audio, images=tuple(images))
         return item, needs_transcript and bool(audio)
 
     def _on_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
@@ -382,8 +467,16 @@ class RealtimeSession:
         heard = truncated_transcript(item, event.audio_end_ms)
         item.audio = item.audio[: event.audio_end_ms * 48]
         item.content = [{"type": "output_audio", "transcript": heard}]
-        return Step(events=[self.emit("conversation.item.truncated", item_id=item.id,
-                                      content_index=event.content_index, audio_end_ms=event.audio_end_ms)])
+        return Step(
+            events=[
+                self.emit(
+                    "conversation.item.truncated",
+                    item_id=item.id,
+                    content_index=event.content_index,
+                    audio_end_ms=event.audio_end_ms,
+                )
+            ]
+        )
 
     def _on_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
         if event.item_id not in self.conversation:
@@ -399,6 +492,7 @@ class RealtimeSession:
         fmt = self.config["audio"]["output"]["format"]["type"]
         if fmt != "audio/pcm" and item.audio:
             import base64
+
             for part in wire["content"]:
                 if "audio" in part:
                     part["audio"] = base64.b64encode(from_pcm16_24k(item.audio, fmt)).decode("ascii")
@@ -435,8 +529,13 @@ class RealtimeSession:
 
     def _start_response(self, params: ResponseParams, now_ms: float) -> Step:
         out_of_band = params.conversation == "none"
-        response = Response(self.ids.response(), params,
-                            None if out_of_band else self.conversation.id, now_ms, self.options.pacing)
+        response = Response(
+            self.ids.response(),
+            params,
+            None if out_of_band else self.conversation.id,
+            now_ms,
+            self.options.pacing,
+        )
         streamer = ResponseStreamer(response, self.ids, self.emit, self._place_output, self.tokens)
         self.responses[response.id] = streamer
         if not out_of_band:
@@ -458,8 +557,17 @@ class RealtimeSession:
         if r.params.is_audio and reply.text:
             self.has_assistant_audio = True
         step = Step(events=events, effects=list(effects))
-        step.effects.append(Trace("reply", {"response_id": r.id, "rule": reply.rule, "text": reply.text,
-                                            "tool_calls": [c.name for c in reply.tool_calls]}))
+        step.effects.append(
+            Trace(
+                "reply",
+                {
+                    "response_id": r.id,
+                    "rule": reply.rule,
+                    "text": reply.text,
+                    "tool_calls": [c.name for c in reply.tool_calls],
+                },
+            )
+        )
         self._forget_if_done(streamer)
         return step
 

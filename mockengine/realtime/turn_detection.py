@@ -18,10 +18,10 @@ that moment, the pause was mid-thought and the turn goes on. ``audio_end_ms`` is
 
 Determinism: a decision depends only on the audio (frame positions) and the transcript of a fixed audio
 span, never on when the transcript arrives. Speech that starts before the decision moment cancels it if
-it is confirmed as a resume (a decision waits while such speech is still unconfirmed). A transcript that arrives after its decision moment is
-applied retroactively: if speech resumed only after the decision moment, the turn still ends at the
-pause, and the frames heard since are replayed into a fresh tracker so the next turn starts exactly
-where it would have with an instant transcript.
+it is confirmed as a resume (a decision waits while such speech is still unconfirmed). A transcript
+that arrives after its decision moment is applied retroactively: if speech resumed only after the
+decision moment, the turn still ends at the pause, and the frames heard since are replayed into a fresh
+tracker so the next turn starts exactly where it would have with an instant transcript.
 
 States per turn: idle → speaking ⇄ paused → (stopped → idle). Listening pause (turn detection switched
 off) is handled by the session: it drops the detector and builds a new one with ``floor_ms`` = the moment
@@ -36,7 +36,6 @@ from typing import Any
 
 from mockengine.audio.vad import (
     SpeechOnset,
-    SpeechPause,
     SpeechResume,
     SpeechTracker,
     VadFrame,
@@ -48,12 +47,24 @@ PROBE_MS = 100
 # How long after the end of speech a turn may end, by eagerness and judgement (ms). The INCOMPLETE column
 # is the maximum wait before a forced end of turn (reference §5: low 8 s, medium 4 s, high 2 s).
 SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
-    "high": {Completeness.COMPLETE: 250, Completeness.QUESTION: 250,
-             Completeness.UNKNOWN: 1000, Completeness.INCOMPLETE: 2000},
-    "medium": {Completeness.COMPLETE: 500, Completeness.QUESTION: 450,
-               Completeness.UNKNOWN: 2000, Completeness.INCOMPLETE: 4000},
-    "low": {Completeness.COMPLETE: 900, Completeness.QUESTION: 800,
-            Completeness.UNKNOWN: 4000, Completeness.INCOMPLETE: 8000},
+    "high": {
+        Completeness.COMPLETE: 250,
+        Completeness.QUESTION: 250,
+        Completeness.UNKNOWN: 1000,
+        Completeness.INCOMPLETE: 2000,
+    },
+    "medium": {
+        Completeness.COMPLETE: 500,
+        Completeness.QUESTION: 450,
+        Completeness.UNKNOWN: 2000,
+        Completeness.INCOMPLETE: 4000,
+    },
+    "low": {
+        Completeness.COMPLETE: 900,
+        Completeness.QUESTION: 800,
+        Completeness.UNKNOWN: 4000,
+        Completeness.INCOMPLETE: 8000,
+    },
 }
 SEMANTIC_WAIT_MS["auto"] = SEMANTIC_WAIT_MS["medium"]
 # A complete-looking transcript without terminal punctuation waits this share of the maximum wait.
@@ -70,12 +81,12 @@ class SpeechStarted:
 
 @dataclass(frozen=True)
 class SpeechStopped:
-    audio_end_ms: int          # what speech_stopped reports
-    speech_end_ms: int         # end of the last speech frame
-    reason: str                # "silence", "complete_utterance", "question", "timeout", …
+    audio_end_ms: int  # what speech_stopped reports
+    speech_end_ms: int  # end of the last speech frame
+    reason: str  # "silence", "complete_utterance", "question", "timeout", …
     transcript: str | None = None  # semantic_vad: the judged transcript of [turn start, speech_end_ms]
     transcript_start_ms: int | None = None
-    decided_at_ms: int = 0     # the audio position at which the turn ended (for traces and benchmarks)
+    decided_at_ms: int = 0  # the audio position at which the turn ended (for traces and benchmarks)
 
 
 @dataclass(frozen=True)
@@ -93,8 +104,8 @@ class _Probe:
     key: str
     start_ms: int
     speech_end_ms: int
-    superseded_at_ms: int | None = None   # where speech resumed after this pause
-    decision_at_ms: int | None = None     # known once the transcript is judged
+    superseded_at_ms: int | None = None  # where speech resumed after this pause
+    decision_at_ms: int | None = None  # known once the transcript is judged
     transcript: str | None = None
     reason: str = ""
 
@@ -199,13 +210,26 @@ class TurnDetector:
             if pending is not None and pending <= probe.decision_at_ms:
                 return []  # speech began before the decision moment: wait to see if it is a resume
             if probe.decision_at_ms <= now_audio_ms:
-                return self._stop(probe.speech_end_ms, probe.speech_end_ms, probe.reason,
-                                  probe.transcript, probe.decision_at_ms, probe.start_ms)
+                return self._stop(
+                    probe.speech_end_ms,
+                    probe.speech_end_ms,
+                    probe.reason,
+                    probe.transcript,
+                    probe.decision_at_ms,
+                    probe.start_ms,
+                )
             return []
         return []
 
-    def _stop(self, audio_end_ms: int, speech_end_ms: int, reason: str, transcript: str | None,
-              decided_at_ms: int, transcript_start_ms: int | None = None) -> list[TurnSignal]:
+    def _stop(
+        self,
+        audio_end_ms: int,
+        speech_end_ms: int,
+        reason: str,
+        transcript: str | None,
+        decided_at_ms: int,
+        transcript_start_ms: int | None = None,
+    ) -> list[TurnSignal]:
         signals: list[TurnSignal] = [
             SpeechStopped(audio_end_ms, speech_end_ms, reason, transcript, transcript_start_ms, decided_at_ms)
         ]

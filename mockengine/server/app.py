@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -11,14 +12,21 @@ from aiohttp import web
 from mockengine import __version__
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
-from mockengine.server.state import RESOURCES, STATS, TRACER
+from mockengine.server.state import RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
 
-REALTIME_MODELS = ("gpt-realtime", "gpt-realtime-mini", "gpt-realtime-2025-08-28", "gpt-realtime-1.5",
-                   "gpt-realtime-2", "gpt-realtime-2.1", "gpt-realtime-2.1-mini")
+REALTIME_MODELS = (
+    "gpt-realtime",
+    "gpt-realtime-mini",
+    "gpt-realtime-2025-08-28",
+    "gpt-realtime-1.5",
+    "gpt-realtime-2",
+    "gpt-realtime-2.1",
+    "gpt-realtime-2.1-mini",
+)
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -31,14 +39,16 @@ async def healthz(request: web.Request) -> web.Response:
         "models_load_seconds": round(resources.load_seconds, 3),
         "seeded": resources.settings.is_seeded,
         "audio_pace": resources.settings.audio_pace,
-        **request.app[STATS],
     }
+    body.update(dataclasses.asdict(request.app[STATS]))
     return web.json_response(body)
 
 
 async def list_models(request: web.Request) -> web.Response:
     """``GET /v1/models`` in the OpenAI list shape (HRP's connection test reads the first id)."""
-    data = [{"id": name, "object": "model", "created": 0, "owned_by": "mockengine"} for name in REALTIME_MODELS]
+    data = [
+        {"id": name, "object": "model", "created": 0, "owned_by": "mockengine"} for name in REALTIME_MODELS
+    ]
     return web.json_response({"object": "list", "data": data})
 
 
@@ -47,7 +57,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app = web.Application()
     app[RESOURCES] = resources if resources is not None else load_resources(settings)
     app[TRACER] = Tracer(settings.trace_dir)
-    app[STATS] = {"sessions_active": 0, "sessions_total": 0}
+    app[STATS] = Stats()
     app.router.add_get("/v1/realtime", realtime_handler)
     app.router.add_get("/v1/models", list_models)
     app.router.add_get("/healthz", healthz)

@@ -9,6 +9,7 @@ one timer for paced audio. Model calls run in the shared thread pool, never on t
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -33,8 +34,9 @@ MAX_FRAME_BYTES = 16 * 1024 * 1024 + 1024  # a 15 MiB append, base64, with room 
 
 
 class SessionRunner:
-    def __init__(self, ws: web.WebSocketResponse, session: RealtimeSession, resources: Resources,
-                 tracer: Any) -> None:
+    def __init__(
+        self, ws: web.WebSocketResponse, session: RealtimeSession, resources: Resources, tracer: Any
+    ) -> None:
         self.ws = ws
         self.session = session
         self.resources = resources
@@ -88,7 +90,10 @@ class SessionRunner:
             try:
                 result = await self.loop.run_in_executor(
                     self.resources.executor,
-                    lambda j=job: transcriber.transcribe(j.pcm16, language=j.language, prompt=j.prompt))
+                    functools.partial(
+                        transcriber.transcribe, job.pcm16, language=job.language, prompt=job.prompt
+                    ),
+                )
             except Exception as exc:  # an engine failure is reported in the protocol's own shape
                 log.exception("transcription failed")
                 self.apply(self.session.on_transcript_failed(job.key, str(exc), self.now_ms()))
@@ -102,7 +107,8 @@ class SessionRunner:
             try:
                 segments = await self.loop.run_in_executor(
                     self.resources.executor,
-                    lambda j=job: synthesizer.synthesize(j.text, voice=j.voice, speed=j.speed))
+                    functools.partial(synthesizer.synthesize, job.text, voice=job.voice, speed=job.speed),
+                )
             except Exception as exc:
                 log.exception("speech synthesis failed")
                 self.apply(self.session.on_speech_failed(job.key, str(exc), self.now_ms()))
@@ -146,8 +152,9 @@ class SessionRunner:
         minutes = self.resources.settings.session_max_s // 60
         self.apply(self.session.error(errors.session_expired(minutes)))
         self.outbox.put_nowait(None)
-        asyncio.ensure_future(self._close_after_flush(1001, f"Your session hit the maximum duration of "
-                                                             f"{minutes} minutes."))
+        asyncio.ensure_future(
+            self._close_after_flush(1001, f"Your session hit the maximum duration of {minutes} minutes.")
+        )
 
     async def _close_after_flush(self, code: int, reason: str) -> None:
         await asyncio.sleep(0.05)
@@ -168,13 +175,21 @@ def _loggable(raw: str) -> Any:
 async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
     resources = request.app[RESOURCES]
     protocols = [p.strip() for p in request.headers.get("Sec-WebSocket-Protocol", "").split(",") if p.strip()]
-    ws = web.WebSocketResponse(protocols=("realtime",), max_msg_size=MAX_FRAME_BYTES,
-                               heartbeat=resources.settings.heartbeat_s, compress=False)
+    ws = web.WebSocketResponse(
+        protocols=("realtime",),
+        max_msg_size=MAX_FRAME_BYTES,
+        heartbeat=resources.settings.heartbeat_s,
+        compress=False,
+    )
     await ws.prepare(request)
     settings = resources.settings
     model = request.query.get("model")
-    refusal = check_connection(api_key_from(dict(request.headers), protocols), model,
-                               request.headers.get("OpenAI-Beta"), settings.api_key)
+    refusal = check_connection(
+        api_key_from(dict(request.headers), protocols),
+        model,
+        request.headers.get("OpenAI-Beta"),
+        settings.api_key,
+    )
     ids = IdFactory(_session_seed(request, settings.seed))
     if refusal is not None:
         event = {"type": "error", "event_id": ids.event(), "error": refusal.error.payload()}
@@ -184,20 +199,24 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
     seed = _session_seed(request, settings.seed)
     options = SessionOptions(
         model=model or "gpt-realtime",
-        pacing=Pacing(pace=settings.audio_pace, first_delta_delay_ms=settings.first_delta_delay_ms,
-                      delta_ms=settings.audio_delta_ms),
+        pacing=Pacing(
+            pace=settings.audio_pace,
+            first_delta_delay_ms=settings.first_delta_delay_ms,
+            delta_ms=settings.audio_delta_ms,
+        ),
         session_max_s=settings.session_max_s,
         created_at_s=int(time.time()),
     )
-    session = RealtimeSession(options, brain=resources.brain(seed), ids=ids, tokens=resources.tokens,
-                              describe_image=describe_image)
+    session = RealtimeSession(
+        options, brain=resources.brain(seed), ids=ids, tokens=resources.tokens, describe_image=describe_image
+    )
     stats = request.app[STATS]
-    stats["sessions_active"] += 1
-    stats["sessions_total"] += 1
+    stats.sessions_active += 1
+    stats.sessions_total += 1
     try:
         await SessionRunner(ws, session, resources, request.app[TRACER]).run()
     finally:
-        stats["sessions_active"] -= 1
+        stats.sessions_active -= 1
     return ws
 
 

@@ -49,8 +49,10 @@ def load_resources(settings: Settings) -> Resources:
     transcriber = WhisperTranscriber(settings.whisper_model)
     catalog = load_voice_catalog(settings.voices_file)
     if settings.voice_model:
-        catalog = {name: dataclasses.replace(p, model=settings.voice_model)
-                   if p.model == BUNDLED_PIPER_VOICE else p for name, p in catalog.items()}
+        catalog = {
+            name: dataclasses.replace(p, model=settings.voice_model) if p.model == BUNDLED_PIPER_VOICE else p
+            for name, p in catalog.items()
+        }
     # Seeded engines zero piper's noise so reply audio repeats byte for byte (DESIGN §4).
     synthesizer = PiperSynthesizer(catalog, deterministic=settings.is_seeded)
     synthesizer.preload()
@@ -65,6 +67,5 @@ def load_resources(settings: Settings) -> Resources:
         scenario=scenario,
         executor=ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="mockengine"),
         load_seconds=elapsed,
-        model_info={"whisper": transcriber.model_path, "voices": sorted(catalog),
-                    "scenario": scenario.name},
+        model_info={"whisper": transcriber.model_path, "voices": sorted(catalog), "scenario": scenario.name},
     )

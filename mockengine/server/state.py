@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from aiohttp import web
 
@@ -11,4 +11,12 @@ from mockengine.server.trace import Tracer
 
 RESOURCES = web.AppKey("resources", Resources)
 TRACER = web.AppKey("tracer", Tracer)
-STATS = web.AppKey("stats", dict[str, Any])
+
+
+@dataclass
+class Stats:
+    sessions_active: int = 0
+    sessions_total: int = 0
+
+
+STATS = web.AppKey("stats", Stats)

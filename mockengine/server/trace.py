@@ -27,8 +27,12 @@ class Tracer:
         if handle is None:
             handle = (self.directory / f"{session_id}.jsonl").open("a", encoding="utf-8")
             self._files[session_id] = handle
-        if kind == "server_event" and isinstance(data, dict) and "delta" in data \
-                and data.get("type") == "response.output_audio.delta":
+        if (
+            kind == "server_event"
+            and isinstance(data, dict)
+            and "delta" in data
+            and data.get("type") == "response.output_audio.delta"
+        ):
             data = {**data, "delta": f"<{len(data['delta'])} base64 chars>"}
         handle.write(json.dumps({"t": round(time.time(), 3), "kind": kind, "data": data}) + "\n")
         handle.flush()

@@ -21,32 +21,61 @@ async def receive(ws, kind: str) -> dict:
             return event
 
 
-@pytest.mark.parametrize(("frame", "code", "param"), [
-    ("not json", "invalid_json", None),
-    (json.dumps({"type": "nope", "event_id": "e1"}), "invalid_value", "type"),
-    (json.dumps({"event_id": "e1"}), "invalid_event", "type"),
-    (json.dumps({"type": "session.update", "event_id": "e1", "session": {"type": "realtime", "bogus": 1}}),
-     "unknown_parameter", "session.bogus"),
-    (json.dumps({"type": "session.update", "event_id": "e1", "session": {"instructions": "x"}}),
-     "missing_required_parameter", "session.type"),
-    (json.dumps({"type": "input_audio_buffer.append", "event_id": "e1", "audio": "%%%not-base64"}),
-     "invalid_value", "audio"),
-    (json.dumps({"type": "session.update", "event_id": "e1",
-                 "session": {"type": "realtime", "audio": {"output": {"voice": "bob"}}}}),
-     "invalid_value", "session.audio.output.voice"),
-])
+@pytest.mark.parametrize(
+    ("frame", "code", "param"),
+    [
+        ("not json", "invalid_json", None),
+        (json.dumps({"type": "nope", "event_id": "e1"}), "invalid_value", "type"),
+        (json.dumps({"event_id": "e1"}), "invalid_event", "type"),
+        (
+            json.dumps(
+                {"type": "session.update", "event_id": "e1", "session": {"type": "realtime", "bogus": 1}}
+            ),
+            "unknown_parameter",
+            "session.bogus",
+        ),
+        (
+            json.dumps({"type": "session.update", "event_id": "e1", "session": {"instructions": "x"}}),
+            "missing_required_parameter",
+            "session.type",
+        ),
+        (
+            json.dumps({"type": "input_audio_buffer.append", "event_id": "e1", "audio": "%%%not-base64"}),
+            "invalid_value",
+            "audio",
+        ),
+        (
+            json.dumps(
+                {
+                    "type": "session.update",
+                    "event_id": "e1",
+                    "session": {"type": "realtime", "audio": {"output": {"voice": "bob"}}},
+                }
+            ),
+            "invalid_value",
+            "session.audio.output.voice",
+        ),
+    ],
+)
 async def test_bad_frame_gets_error_and_session_survives(engine_url, frame, code, param):
     url = await engine_url()
-    async with aiohttp.ClientSession() as http, http.ws_connect(
-            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}) as ws:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
+        ) as ws,
+    ):
         created = await receive(ws, "session.created")
         await ws.send_str(frame)
         error = (await receive(ws, "error"))["error"]
         assert (error["code"], error["param"]) == (code, param)
         if "e1" in frame:
             assert error["event_id"] == "e1"
-        await ws.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime",
-                                                                           "instructions": "Still here."}}))
+        await ws.send_str(
+            json.dumps(
+                {"type": "session.update", "session": {"type": "realtime", "instructions": "Still here."}}
+            )
+        )
         updated = await receive(ws, "session.updated")
         assert updated["session"]["instructions"] == "Still here."
         assert updated["session"]["audio"] == created["session"]["audio"]  # the bad frame changed nothing
@@ -54,30 +83,46 @@ async def test_bad_frame_gets_error_and_session_survives(engine_url, frame, code
 
 async def test_binary_frame_and_short_commit(engine_url):
     url = await engine_url()
-    async with aiohttp.ClientSession() as http, http.ws_connect(
-            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}) as ws:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
+        ) as ws,
+    ):
         await receive(ws, "session.created")
         await ws.send_bytes(b"\x00\x01")
         assert (await receive(ws, "error"))["error"]["code"] == "invalid_event"
-        await ws.send_str(json.dumps({"type": "input_audio_buffer.append",
-                                      "audio": base64.b64encode(bytes(48 * 50)).decode()}))
+        await ws.send_str(
+            json.dumps(
+                {"type": "input_audio_buffer.append", "audio": base64.b64encode(bytes(48 * 50)).decode()}
+            )
+        )
         await ws.send_str(json.dumps({"type": "input_audio_buffer.commit"}))
         error = (await receive(ws, "error"))["error"]
         assert error["code"] == "input_audio_buffer_commit_empty" and "50.00ms" in error["message"]
-        await ws.send_str(json.dumps({"type": "input_audio_buffer.append",
-                                      "audio": base64.b64encode(bytes(48 * 60)).decode()}))
+        await ws.send_str(
+            json.dumps(
+                {"type": "input_audio_buffer.append", "audio": base64.b64encode(bytes(48 * 60)).decode()}
+            )
+        )
         await ws.send_str(json.dumps({"type": "input_audio_buffer.commit"}))
         await receive(ws, "input_audio_buffer.committed")
 
 
-@pytest.mark.parametrize(("query", "headers", "code", "close_code"), [
-    ("?model=gpt-realtime", {}, None, 3000),
-    ("?model=gpt-nope", {"Authorization": "Bearer sk-test"}, "invalid_model", 4000),
-    ("", {"Authorization": "Bearer sk-test"}, "missing_model", 4000),
-])
+@pytest.mark.parametrize(
+    ("query", "headers", "code", "close_code"),
+    [
+        ("?model=gpt-realtime", {}, None, 3000),
+        ("?model=gpt-nope", {"Authorization": "Bearer sk-test"}, "invalid_model", 4000),
+        ("", {"Authorization": "Bearer sk-test"}, "missing_model", 4000),
+    ],
+)
 async def test_refused_connections_get_error_then_close(engine_url, query, headers, code, close_code):
     url = await engine_url()
-    async with aiohttp.ClientSession() as http, http.ws_connect(f"{url}/realtime{query}", headers=headers) as ws:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{url}/realtime{query}", headers=headers) as ws,
+    ):
         error = json.loads((await ws.receive(timeout=5)).data)
         assert error["type"] == "error" and error["error"]["code"] == code
         closing = await ws.receive(timeout=5)
@@ -86,8 +131,12 @@ async def test_refused_connections_get_error_then_close(engine_url, query, heade
 
 async def test_browser_subprotocol_key_is_accepted(engine_url):
     url = await engine_url(api_key="sk-right")
-    async with aiohttp.ClientSession() as http, http.ws_connect(
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
             f"{url}/realtime?model=gpt-realtime-mini",
-            protocols=("realtime", "openai-insecure-api-key.sk-right")) as ws:
+            protocols=("realtime", "openai-insecure-api-key.sk-right"),
+        ) as ws,
+    ):
         created = await receive(ws, "session.created")
         assert created["session"]["model"] == "gpt-realtime-mini"

@@ -11,7 +11,14 @@ import statistics
 
 import pytest
 
-from mockengine.turn_eval import CONFIGS, MAX_WAIT_MS, CachingTranscriber, load_labels, run_utterance, summarize
+from mockengine.turn_eval import (
+    CONFIGS,
+    MAX_WAIT_MS,
+    CachingTranscriber,
+    load_labels,
+    run_utterance,
+    summarize,
+)
 from tests.speech import DATA, load_wav_24k
 
 pytestmark = pytest.mark.models
@@ -84,8 +91,11 @@ def test_decisions_do_not_depend_on_transcription_latency(real_resources, config
         pcm = load_wav_24k(UTTERANCES / label["file"])
         instant = run_utterance(label, pcm, config, transcriber, measured_latency=False)
         slow = run_utterance(label, pcm, config, transcriber, measured_latency=False, fixed_latency_ms=1700)
-        assert (instant.decided_at_ms, instant.stopped_speech_end_ms, instant.reason) == \
-            (slow.decided_at_ms, slow.stopped_speech_end_ms, slow.reason)
+        assert (instant.decided_at_ms, instant.stopped_speech_end_ms, instant.reason) == (
+            slow.decided_at_ms,
+            slow.stopped_speech_end_ms,
+            slow.reason,
+        )
 
 
 def test_server_vad_waits_its_silence(real_resources):
@@ -93,8 +103,13 @@ def test_server_vad_waits_its_silence(real_resources):
     labels = [label for label in load_labels(UTTERANCES) if label["kind"] == "complete"][:5]
     delays = []
     for label in labels:
-        outcome = run_utterance(label, load_wav_24k(UTTERANCES / label["file"]), "server_vad 500 ms",
-                                transcriber, measured_latency=False)
+        outcome = run_utterance(
+            label,
+            load_wav_24k(UTTERANCES / label["file"]),
+            "server_vad 500 ms",
+            transcriber,
+            measured_latency=False,
+        )
         delays.append(outcome.policy_delay_ms)
     assert 480 <= statistics.median(delays) <= 560
     assert set(CONFIGS) >= set(SEMANTIC)

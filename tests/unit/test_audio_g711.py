@@ -38,8 +38,12 @@ def test_alaw_decode_reference_values(code: int, value: int) -> None:
 @pytest.mark.parametrize(
     ("value", "ulaw", "alaw"),
     [
-        (0, 0xFF, 0xD5), (-1, 0x7E, 0x55), (-8, 0x7E, 0x55), (8, 0xFE, 0xD5),
-        (32767, 0x80, 0xAA), (-32768, 0x00, 0x2A),
+        (0, 0xFF, 0xD5),
+        (-1, 0x7E, 0x55),
+        (-8, 0x7E, 0x55),
+        (8, 0xFE, 0xD5),
+        (32767, 0x80, 0xAA),
+        (-32768, 0x00, 0x2A),
     ],
 )
 def test_encode_reference_values(value: int, ulaw: int, alaw: int) -> None:

@@ -15,7 +15,7 @@ def _samples(pcm: bytes) -> np.ndarray:
 
 
 def _chunks(data: bytes, size: int) -> list[bytes]:
-    return [data[i:i + size] for i in range(0, len(data), size)]
+    return [data[i : i + size] for i in range(0, len(data), size)]
 
 
 def test_one_shot_length_and_determinism() -> None:

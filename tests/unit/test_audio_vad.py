@@ -32,7 +32,7 @@ def _noise(ms: int, dbfs: float, seed: int = 0) -> bytes:
 
 
 def _chunks(data: bytes, size: int) -> Iterator[bytes]:
-    return (data[i:i + size] for i in range(0, len(data), size))
+    return (data[i : i + size] for i in range(0, len(data), size))
 
 
 def _classify(audio: bytes, chunk_bytes: int = FRAME_BYTES, threshold: float = 0.5) -> list[VadFrame]:
@@ -289,7 +289,8 @@ def test_a_700ms_pause_gives_pause_then_resume(piper_speech: tuple[bytes, bytes]
     long_gaps = [
         (pause, resume)
         for pause, resume in zip(edges, edges[1:], strict=False)
-        if isinstance(pause, SpeechPause) and isinstance(resume, SpeechResume)
+        if isinstance(pause, SpeechPause)
+        and isinstance(resume, SpeechResume)
         and resume.at_ms - pause.speech_end_ms >= 500
     ]
     assert len(long_gaps) == 1

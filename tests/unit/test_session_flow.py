@@ -14,18 +14,26 @@ from mockengine.realtime.response import Pacing
 from tests.conftest import make_replay
 
 AUDIO_RESPONSE_ORDER = [
-    "response.created", "response.output_item.added", "conversation.item.added",
+    "response.created",
+    "response.output_item.added",
+    "conversation.item.added",
     "response.content_part.added",
 ]
 AUDIO_RESPONSE_TAIL = [
-    "response.output_audio.done", "response.output_audio_transcript.done", "response.content_part.done",
-    "conversation.item.done", "response.output_item.done", "response.done", "rate_limits.updated",
+    "response.output_audio.done",
+    "response.output_audio_transcript.done",
+    "response.content_part.done",
+    "conversation.item.done",
+    "response.output_item.done",
+    "response.done",
+    "rate_limits.updated",
 ]
 
 
 def user_text(text: str) -> ce.ConversationItemCreate:
-    return ce.ConversationItemCreate({"type": "message", "role": "user",
-                                      "content": [{"type": "input_text", "text": text}]})
+    return ce.ConversationItemCreate(
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    )
 
 
 def types(replay, since: int = 0) -> list[str]:
@@ -48,17 +56,26 @@ def test_text_turn_with_audio_reply_in_real_order(replay):
     replay.send(user_text("Hello there, how are you?"))
     replay.send(ce.ResponseCreate({}))
     replay.run_until_idle()
-    seen = [t for t in types(replay, 1) if t not in (
-        "response.output_audio.delta", "response.output_audio_transcript.delta")]
-    assert seen == ["conversation.item.added", "conversation.item.done", *AUDIO_RESPONSE_ORDER,
-                    *AUDIO_RESPONSE_TAIL]
+    seen = [
+        t
+        for t in types(replay, 1)
+        if t not in ("response.output_audio.delta", "response.output_audio_transcript.delta")
+    ]
+    assert seen == [
+        "conversation.item.added",
+        "conversation.item.done",
+        *AUDIO_RESPONSE_ORDER,
+        *AUDIO_RESPONSE_TAIL,
+    ]
     done = replay.of_type("response.done")[0]["response"]
     assert done["status"] == "completed"
     assert done["usage"]["total_tokens"] == done["usage"]["input_tokens"] + done["usage"]["output_tokens"] > 0
     transcript = replay.of_type("response.output_audio_transcript.done")[0]["transcript"]
     deltas = "".join(e["delta"] for e in replay.of_type("response.output_audio_transcript.delta"))
     assert transcript == deltas and transcript
-    assert all(len(base64.b64decode(e["delta"])) <= 2000 * 48 for e in replay.of_type("response.output_audio.delta"))
+    assert all(
+        len(base64.b64decode(e["delta"])) <= 2000 * 48 for e in replay.of_type("response.output_audio.delta")
+    )
 
 
 def test_text_only_response_has_no_audio(replay):
@@ -73,7 +90,9 @@ def test_text_only_response_has_no_audio(replay):
 
 def test_server_vad_turn_commits_and_replies():
     replay = make_replay()
-    set_session(replay, audio={"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}})
+    set_session(
+        replay, audio={"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}}
+    )
     replay.stream_silence(500)
     replay.stream(synthetic_voiced_pcm16(1200))
     replay.stream_silence(1500)
@@ -100,11 +119,15 @@ def test_barge_in_cancels_with_turn_detected_and_no_audio_follows():
     assert done["response"]["status"] == "cancelled"
     assert done["response"]["status_details"] == {"type": "cancelled", "reason": "turn_detected"}
     index_done = replay.events.index(next(x for x in replay.events if x[1] is done))
-    index_started = replay.events.index(next(x for x in replay.events
-                                             if x[1]["type"] == "input_audio_buffer.speech_started"))
+    index_started = replay.events.index(
+        next(x for x in replay.events if x[1]["type"] == "input_audio_buffer.speech_started")
+    )
     assert index_started < index_done
-    late = [e for _, e in replay.events[index_done:] if e["type"] == "response.output_audio.delta"
-            and e["response_id"] == done["response"]["id"]]
+    late = [
+        e
+        for _, e in replay.events[index_done:]
+        if e["type"] == "response.output_audio.delta" and e["response_id"] == done["response"]["id"]
+    ]
     assert late == []
 
 
@@ -171,7 +194,9 @@ def test_voice_change_after_assistant_audio_is_refused_whole(replay):
     replay.send(ce.ResponseCreate({}))
     replay.run_until_idle()
     before = replay.session.config
-    replay.send(ce.SessionUpdate({"type": "realtime", "instructions": "x", "audio": {"output": {"voice": "echo"}}}))
+    replay.send(
+        ce.SessionUpdate({"type": "realtime", "instructions": "x", "audio": {"output": {"voice": "echo"}}})
+    )
     assert replay.of_type("error")[0]["error"]["code"] == "cannot_update_voice"
     assert replay.session.config == before
 
@@ -194,7 +219,9 @@ def test_truncate_success_and_errors():
     replay.send(ce.ResponseCreate({}))
     replay.run_until_idle()
     item = replay.of_type("response.output_item.done")[0]["item"]
-    audio_ms = sum(len(base64.b64decode(e["delta"])) for e in replay.of_type("response.output_audio.delta")) // 48
+    audio_ms = (
+        sum(len(base64.b64decode(e["delta"])) for e in replay.of_type("response.output_audio.delta")) // 48
+    )
     replay.send(ce.ConversationItemTruncate(item["id"], 0, audio_ms + 60))
     error = replay.of_type("error")[0]["error"]
     assert error["message"] == f"Audio content of {audio_ms}ms is already shorter than {audio_ms + 60}ms"
@@ -210,21 +237,40 @@ def test_truncate_success_and_errors():
 
 
 def test_forced_tool_then_output_then_follow_up(replay):
-    tool = {"type": "function", "name": "answer_scale", "description": "Answer the scale.",
-            "parameters": {"type": "object", "properties": {"value": {"type": "number"}},
-                           "required": ["value"], "additionalProperties": False}}
+    tool = {
+        "type": "function",
+        "name": "answer_scale",
+        "description": "Answer the scale.",
+        "parameters": {
+            "type": "object",
+            "properties": {"value": {"type": "number"}},
+            "required": ["value"],
+            "additionalProperties": False,
+        },
+    }
     set_session(replay, tools=[tool])
-    replay.send(ce.ResponseCreate({"output_modalities": ["text"],
-                                   "tool_choice": {"type": "function", "name": "answer_scale"}}))
+    replay.send(
+        ce.ResponseCreate(
+            {"output_modalities": ["text"], "tool_choice": {"type": "function", "name": "answer_scale"}}
+        )
+    )
     calls = replay.of_type("response.function_call_arguments.done")
     assert len(calls) == 1 and calls[0]["name"] == "answer_scale"
     assert isinstance(json.loads(calls[0]["arguments"])["value"], (int, float))
     assert not replay.of_type("response.output_audio.delta")
-    replay.send(ce.ConversationItemCreate({"type": "function_call_output", "call_id": "call_unknown",
-                                           "output": "{}"}))
+    replay.send(
+        ce.ConversationItemCreate({"type": "function_call_output", "call_id": "call_unknown", "output": "{}"})
+    )
     assert replay.of_type("error")[0]["error"]["code"] == "invalid_tool_call_id"
-    replay.send(ce.ConversationItemCreate({"type": "function_call_output", "call_id": calls[0]["call_id"],
-                                           "output": json.dumps({"accepted": True})}))
+    replay.send(
+        ce.ConversationItemCreate(
+            {
+                "type": "function_call_output",
+                "call_id": calls[0]["call_id"],
+                "output": json.dumps({"accepted": True}),
+            }
+        )
+    )
     assert len(replay.of_type("response.created")) == 1  # an output starts no response by itself
     replay.send(ce.ResponseCreate({}))
     replay.run_until_idle()
@@ -235,17 +281,33 @@ def test_red_image_is_seen(replay):
     buffer = io.BytesIO()
     Image.new("RGB", (32, 32), (220, 20, 30)).save(buffer, format="PNG")
     url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
-    replay.send(ce.ConversationItemCreate({"type": "message", "role": "user", "content": [
-        {"type": "input_text", "text": "[context] {\"event\":\"screen\",\"type\":\"showimage\"}"},
-        {"type": "input_image", "image_url": url}]}))
+    replay.send(
+        ce.ConversationItemCreate(
+            {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": '[context] {"event":"screen","type":"showimage"}'},
+                    {"type": "input_image", "image_url": url},
+                ],
+            }
+        )
+    )
     replay.send(user_text("Which colour fills the image?"))
     replay.send(ce.ResponseCreate({"output_modalities": ["text"]}))
     assert "red" in replay.of_type("response.output_text.done")[0]["text"].lower()
 
 
 def test_bad_image_is_an_error_and_nothing_added(replay):
-    replay.send(ce.ConversationItemCreate({"type": "message", "role": "user", "content": [
-        {"type": "input_image", "image_url": "data:image/gif;base64,R0lGOD"}]}))
+    replay.send(
+        ce.ConversationItemCreate(
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_image", "image_url": "data:image/gif;base64,R0lGOD"}],
+            }
+        )
+    )
     assert replay.of_type("error")[0]["error"]["param"] == "item.content[0].image_url"
     assert len(replay.session.conversation) == 0
 
