@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +49,9 @@ class Item:
     def audio_ms(self) -> int:
         return len(self.audio) // 2 * 1000 // OUTPUT_RATE_HZ
 
-    def wire(self, with_audio: bool = False) -> dict[str, Any]:
+    def wire(self, audio_encoder: Callable[[bytes], bytes] | None = None) -> dict[str, Any]:
+        """The item as events echo it; with ``audio_encoder`` the audio is included, base64, in the
+        format the encoder produces (``conversation.item.retrieved``)."""
         if self.type == "function_call":
             return {
                 "id": self.id,
@@ -61,10 +64,10 @@ class Item:
         if self.type == "function_call_output":
             return {"id": self.id, "type": self.type, "call_id": self.call_id, "output": self.output}
         content = copy.deepcopy(self.content)
-        if with_audio and self.audio:
+        if audio_encoder is not None and self.audio:
             for part in content:
                 if part["type"] in ("input_audio", "output_audio"):
-                    part["audio"] = base64.b64encode(self.audio).decode("ascii")
+                    part["audio"] = base64.b64encode(audio_encoder(self.audio)).decode("ascii")
         return {
             "id": self.id,
             "type": self.type,

@@ -67,5 +67,6 @@ class InputAudioBuffer:
         self.take_until_ms(position_ms)
 
     def clear(self) -> None:
-        self.take_until_ms(self.total_ms + 1)
+        self._start_samples = self.total_samples
+        self._pcm.clear()
         self._odd_byte = b""

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from mockengine.audio.g711 import from_pcm16_24k
 from mockengine.brain.model import Reply
 from mockengine.engines.sentences import split_sentences
 from mockengine.ids import IdFactory
@@ -348,6 +349,11 @@ class ResponseStreamer:
         r.usage.output_text_tokens += self.count_tokens(text)
         return events
 
+    def _encode(self, pcm16: bytes) -> bytes:
+        """Audio in the response's output format (G.711 at 8 kHz for pcmu/pcma)."""
+        kind = self.r.params.output_format.get("type", "audio/pcm")
+        return pcm16 if kind == "audio/pcm" else from_pcm16_24k(pcm16, kind)
+
     def _audio_delta(self, sentence: _Sentence, now_ms: float) -> list[dict[str, Any]]:
         r = self.r
         message = r._message
@@ -388,7 +394,7 @@ class ResponseStreamer:
                 item_id=message.id,
                 output_index=0,
                 content_index=0,
-                delta=_b64(chunk),
+                delta=_b64(self._encode(chunk)),
             )
         )
         if r.pacing.pace > 0:

