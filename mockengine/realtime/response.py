@@ -35,6 +35,7 @@ BYTES_PER_MS = 48  # PCM16 mono 24 kHz
 USER_AUDIO_MS_PER_TOKEN = 100.0
 ASSISTANT_AUDIO_MS_PER_TOKEN = 50.0
 IMAGE_TOKENS = 85
+MAX_TOKENS_DETAILS = {"type": "incomplete", "reason": "max_output_tokens"}
 EmitFn = Callable[..., dict[str, Any]]
 
 
@@ -122,7 +123,16 @@ class Response:
     _next_due_ms: float = 0.0
     _message_open: bool = False
     _transcript: str = ""
+    _was_cut_short: bool = False  # text output trimmed to max_output_tokens
     audio_sent_bytes: int = 0
+    first_audio_ms: float | None = None  # wall time of the first audio delta
+
+    @property
+    def playback_end_ms(self) -> float | None:
+        """When a client playing the audio at real time from its first delta would finish hearing it."""
+        if self.first_audio_ms is None:
+            return None
+        return self.first_audio_ms + self.audio_sent_bytes / BYTES_PER_MS
 
     @property
     def is_active(self) -> bool:
@@ -258,8 +268,12 @@ class ResponseStreamer:
                 break
             if sentence.pcm is None or (r.pacing.pace > 0 and now_ms < r._next_due_ms):
                 return events
+            if self._is_over_budget():
+                return events + self._end("incomplete", MAX_TOKENS_DETAILS)
             events += self._audio_delta(sentence, now_ms)
         if r._message_open:  # text message: already streamed in begin()
+            if r._was_cut_short:
+                return events + self._end("incomplete", MAX_TOKENS_DETAILS)
             events += self._close_message("completed")
         while r._pending_calls:
             events += self._function_call(*r._pending_calls.pop(0))
@@ -268,23 +282,29 @@ class ResponseStreamer:
 
     def cancel(self, reason: str) -> list[dict[str, Any]]:
         """End the response now: close what is open, then ``response.done`` cancelled (reference §3.6)."""
-        r = self.r
-        events: list[dict[str, Any]] = []
-        if r._message_open:
-            events += self._close_message("incomplete")
-        r._pending_calls.clear()
-        events += self._finish("cancelled", {"type": "cancelled", "reason": reason})
-        return events
+        return self._end("cancelled", {"type": "cancelled", "reason": reason})
 
     def fail(self, code: str, message: str) -> list[dict[str, Any]]:
-        r = self.r
-        events: list[dict[str, Any]] = []
-        if r._message_open:
-            events += self._close_message("incomplete")
-        r._pending_calls.clear()
         details = {"type": "failed", "error": {"type": "server_error", "code": code, "message": message}}
-        events += self._finish("failed", details)
-        return events
+        return self._end("failed", details)
+
+    def _end(self, status: str, details: dict[str, Any]) -> list[dict[str, Any]]:
+        """Close the open message (incomplete), drop calls not yet sent, and finish with ``status``."""
+        events: list[dict[str, Any]] = []
+        if self.r._message_open:
+            events += self._close_message("incomplete")
+        self.r._pending_calls.clear()
+        return events + self._finish(status, details)
+
+    def _is_over_budget(self) -> bool:
+        """``max_output_tokens`` reached by what was already said (text and audio tokens)."""
+        limit = self.r.params.max_output_tokens
+        if not isinstance(limit, int):
+            return False
+        spent = self.count_tokens(self.r._transcript) + _audio_tokens(
+            self.r.audio_sent_bytes / BYTES_PER_MS, ASSISTANT_AUDIO_MS_PER_TOKEN
+        )
+        return spent >= limit
 
     # -- pieces ---------------------------------------------------------------------------------------
 
@@ -331,6 +351,12 @@ class ResponseStreamer:
         assert message is not None
         events = []
         words = text.split(" ")
+        limit = r.params.max_output_tokens
+        if isinstance(limit, int):
+            while len(words) > 1 and self.count_tokens(" ".join(words)) > limit:
+                words.pop()
+                r._was_cut_short = True
+            text = " ".join(words)
         for index, word in enumerate(words):
             piece = word if index == 0 else " " + word
             events.append(
@@ -383,6 +409,8 @@ class ResponseStreamer:
             )
         if sentence.sent_bytes == 0:
             message.spoken.append((sentence.text, len(sentence.pcm)))
+        if r.first_audio_ms is None:
+            r.first_audio_ms = now_ms
         chunk = sentence.pcm[sentence.sent_bytes : sentence.sent_bytes + chunk_bytes]
         sentence.sent_bytes += len(chunk)
         r.audio_sent_bytes += len(chunk)

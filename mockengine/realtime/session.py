@@ -90,6 +90,7 @@ class RealtimeSession:
         self.has_assistant_audio = False
         self.response_count = 0
         self._detector_generation = 0
+        self.idle_deadline_ms: float | None = None  # server_vad idle_timeout_ms, armed after a reply
 
     # -- public API -----------------------------------------------------------------------------------
 
@@ -111,11 +112,36 @@ class RealtimeSession:
         step = Step()
         for streamer in list(self.responses.values()):
             step.events += streamer.advance(now_ms)
-            self._forget_if_done(streamer)
+            self._forget_if_done(streamer, now_ms)
+        if self.idle_deadline_ms is not None and now_ms >= self.idle_deadline_ms:
+            step.extend(self._on_idle_timeout(now_ms))
         return step
+
+    def _on_idle_timeout(self, now_ms: float) -> Step:
+        """``server_vad.idle_timeout_ms`` elapsed with no speech after the last reply was heard
+        (reference §3.8): commit the (silent) buffer and respond."""
+        self.idle_deadline_ms = None
+        if self.detector is None or self.detector.in_turn or self.active_response_id is not None:
+            return Step()
+        item_id = self.ids.item()
+        start_ms, end_ms = self.buffer.start_ms, self.buffer.total_ms
+        step = Step(
+            events=[
+                self.emit(
+                    "input_audio_buffer.timeout_triggered",
+                    audio_start_ms=start_ms,
+                    audio_end_ms=end_ms,
+                    item_id=item_id,
+                )
+            ]
+        )
+        step.extend(self._commit_user_audio(item_id, self.buffer.take_until_ms(end_ms), "", now_ms))
+        return step.extend(self._start_response(response_params(self.config, {}), now_ms))
 
     def next_deadline_ms(self) -> float | None:
         deadlines = [d for s in self.responses.values() if (d := s.next_deadline_ms()) is not None]
+        if self.idle_deadline_ms is not None:
+            deadlines.append(self.idle_deadline_ms)
         return min(deadlines) if deadlines else None
 
     def on_transcript(self, key: str, text: str, now_ms: float) -> Step:
@@ -161,7 +187,7 @@ class RealtimeSession:
         if streamer is None:
             return Step()
         step = Step(events=streamer.fail("speech_synthesis_failed", message))
-        self._forget_if_done(streamer)
+        self._forget_if_done(streamer, now_ms)
         return step
 
     # -- plumbing -------------------------------------------------------------------------------------
@@ -262,6 +288,7 @@ class RealtimeSession:
         return step
 
     def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:
+        self.idle_deadline_ms = None
         self.turn_item_id = self.ids.item()
         self.buffer.drop_before_ms(signal.audio_start_ms)
         step = Step(
@@ -277,7 +304,7 @@ class RealtimeSession:
         if config.get("interrupt_response", True) and self.active_response_id is not None:
             streamer = self.responses[self.active_response_id]
             step.events += streamer.cancel("turn_detected")
-            self._forget_if_done(streamer)
+            self._forget_if_done(streamer, now_ms)
         return step
 
     def _on_speech_stopped(self, signal: SpeechStopped, now_ms: float) -> Step:
@@ -528,10 +555,11 @@ class RealtimeSession:
         if streamer is None or not streamer.r.is_active:
             raise errors.cancel_not_active()
         step = Step(events=streamer.cancel("client_cancelled"))
-        self._forget_if_done(streamer)
+        self._forget_if_done(streamer, now_ms)
         return step
 
     def _start_response(self, params: ResponseParams, now_ms: float) -> Step:
+        self.idle_deadline_ms = None
         out_of_band = params.conversation == "none"
         response = Response(
             self.ids.response(),
@@ -572,7 +600,7 @@ class RealtimeSession:
                 },
             )
         )
-        self._forget_if_done(streamer)
+        self._forget_if_done(streamer, now_ms)
         return step
 
     def _place_output(self, item: Item) -> tuple[bool, str | None]:
@@ -581,9 +609,18 @@ class RealtimeSession:
             return False, None
         return True, self.conversation.insert(item)
 
-    def _forget_if_done(self, streamer: ResponseStreamer) -> None:
+    def _forget_if_done(self, streamer: ResponseStreamer, now_ms: float) -> None:
         if streamer.r.is_active:
             return
         self.responses.pop(streamer.r.id, None)
         if self.active_response_id == streamer.r.id:
             self.active_response_id = None
+            self._arm_idle_timeout(streamer.r, now_ms)
+
+    def _arm_idle_timeout(self, response: Response, now_ms: float) -> None:
+        config = self._turn_detection or {}
+        idle_ms = config.get("idle_timeout_ms")
+        if config.get("type") != "server_vad" or not idle_ms or response.status != "completed":
+            return
+        heard_by_ms = max(now_ms, response.playback_end_ms or now_ms)
+        self.idle_deadline_ms = heard_by_ms + idle_ms

@@ -371,3 +371,35 @@ def test_root_insert_and_out_of_band_response(replay):
     done = replay.of_type("response.done")[0]["response"]
     assert done["conversation_id"] is None and done["status"] == "completed"
     assert len(replay.session.conversation) == 2  # out-of-band output is not added
+
+
+def test_max_output_tokens_ends_the_response_incomplete(replay):
+    replay.send(user_text("Please tell me a long story about a lighthouse keeper."))
+    replay.send(ce.ResponseCreate({"max_output_tokens": 20}))
+    replay.run_until_idle()
+    done = replay.of_type("response.done")[0]["response"]
+    assert done["status"] == "incomplete"
+    assert done["status_details"] == {"type": "incomplete", "reason": "max_output_tokens"}
+    assert done["usage"]["output_tokens"] <= 20 + 8  # the last delta may overshoot by one chunk
+    replay.send(user_text("Another story please, a long one."))
+    replay.send(ce.ResponseCreate({"output_modalities": ["text"], "max_output_tokens": 5}))
+    text_done = replay.of_type("response.done")[1]["response"]
+    assert text_done["status"] == "incomplete" and text_done["usage"]["output_tokens"] <= 5
+
+
+def test_idle_timeout_commits_silence_and_replies_after_the_reply_was_heard(replay):
+    set_session(replay, audio={"input": {"turn_detection": {"type": "server_vad", "idle_timeout_ms": 5000}}})
+    replay.send(user_text("Hello"))
+    replay.send(ce.ResponseCreate({}))
+    replay.advance(replay.now_ms + 1)
+    reply_ms = (
+        sum(len(base64.b64decode(e["delta"])) for e in replay.of_type("response.output_audio.delta")) // 48
+    )
+    replay.stream_silence(reply_ms + 4800)
+    assert not replay.of_type("input_audio_buffer.timeout_triggered")
+    replay.stream_silence(400)
+    triggered = replay.of_type("input_audio_buffer.timeout_triggered")
+    assert len(triggered) == 1
+    assert replay.of_type("input_audio_buffer.committed")[0]["item_id"] == triggered[0]["item_id"]
+    assert triggered[0]["audio_end_ms"] - triggered[0]["audio_start_ms"] > 5000
+    assert len(replay.of_type("response.created")) == 2
