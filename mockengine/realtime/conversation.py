@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mockengine.brain.model import ImageFacts, ItemKind, TurnView
+from mockengine.ids import IdFactory
+from mockengine.protocol import errors
+from mockengine.protocol.errors import ProtocolError
 
 CONTEXT_PREFIX = "[context]"
 OUTPUT_RATE_HZ = 24_000
@@ -148,3 +151,54 @@ class Conversation:
 
     def views(self) -> tuple[TurnView, ...]:
         return tuple(item.view() for item in self)
+
+
+def item_from_wire(
+    wire: dict[str, Any],
+    *,
+    ids: IdFactory,
+    conversation: Conversation,
+    describe_image: Callable[[str], ImageFacts],
+) -> tuple[Item, bool]:
+    """A validated client item (``conversation.item.create`` or ``response.input``) as stored, and
+    whether its audio still needs a transcript. Raises ProtocolError for a ``function_call_output``
+    whose call is unknown, an image that cannot be decoded, or invalid base64 audio."""
+    item_id = wire.get("id") or ids.item()
+    if wire["type"] == "function_call_output":
+        if conversation.find_call(wire["call_id"]) is None:
+            raise errors.tool_call_not_found(wire["call_id"])
+        return Item(item_id, "function_call_output", call_id=wire["call_id"], output=wire["output"]), False
+    if wire["type"] == "function_call":
+        call_id = wire.get("call_id") or ids.call()
+        return Item(
+            item_id, "function_call", name=wire["name"], arguments=wire["arguments"], call_id=call_id
+        ), False
+    content: list[dict[str, Any]] = []
+    images: list[ImageFacts] = []
+    audio = b""
+    needs_transcript = False
+    for index, part in enumerate(wire["content"]):
+        part = dict(part)
+        param = f"item.content[{index}]"
+        if part["type"] == "input_image":
+            try:
+                images.append(describe_image(part.get("image_url", "")))
+            except ValueError as exc:
+                raise ProtocolError(
+                    "invalid_value", f"Invalid '{param}.image_url': {exc}", f"{param}.image_url"
+                ) from exc
+            part.setdefault("detail", "auto")
+        elif part["type"] == "input_audio":
+            try:
+                audio += base64.b64decode(part.get("audio", ""), validate=True)
+            except ValueError as exc:
+                raise ProtocolError(
+                    "invalid_value",
+                    f"Invalid '{param}.audio': expected base64-encoded PCM16 audio.",
+                    f"{param}.audio",
+                ) from exc
+            needs_transcript = needs_transcript or part.get("transcript") is None
+            part = {"type": "input_audio", "transcript": part.get("transcript")}
+        content.append(part)
+    item = Item(item_id, "message", role=wire["role"], content=content, audio=audio, images=tuple(images))
+    return item, needs_transcript and bool(audio)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.audio.vad import FrameClassifier
@@ -32,11 +32,12 @@ from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import default_session, merge_session
-from mockengine.realtime.conversation import Conversation, Item
+from mockengine.realtime.conversation import Conversation, Item, item_from_wire
 from mockengine.realtime.effects import Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
 from mockengine.realtime.replies import build_reply_request, response_params, truncated_transcript
-from mockengine.realtime.response import Pacing, Response, ResponseParams, ResponseStreamer
+from mockengine.realtime.response import Pacing, Response, ResponseParams
+from mockengine.realtime.streaming import ResponseStreamer, TokenCounting
 from mockengine.realtime.turn_detection import (
     ProbeTranscript,
     SpeechStarted,
@@ -47,10 +48,6 @@ from mockengine.realtime.turn_detection import (
 
 # Audio kept in the input buffer while turn detection is on and nobody speaks (ms).
 IDLE_AUDIO_KEPT_MS = 15_000
-
-
-class TokenCounting(Protocol):
-    def count(self, text: str) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -241,15 +238,9 @@ class RealtimeSession:
             # no reply will be created for it.
             self.detector = None
             return
-        same_mechanics = (
-            old is not None
-            and old["type"] == new["type"]
-            and self.detector is not None
-            and {k: v for k, v in old.items() if k not in ("create_response", "interrupt_response")}
-            == {k: v for k, v in new.items() if k not in ("create_response", "interrupt_response")}
-        )
-        if same_mechanics and self.detector is not None:
-            self.detector.config = dict(new)
+        if old is not None and old["type"] == new["type"] and self.detector is not None:
+            # Same kind of turn detection: new settings apply from now on, the turn under way goes on.
+            self.detector.reconfigure(new)
             return
         # Turn detection (re)starts fresh: speech already under way is an onset at this moment.
         self._detector_generation += 1
@@ -392,7 +383,7 @@ class RealtimeSession:
             if announce and self.config["audio"]["input"]["transcription"] is not None:
                 step.events += self._transcription_events(item, text)
         for streamer in list(self.responses.values()):
-            if streamer.r.is_thinking:
+            if streamer.is_thinking:
                 step.extend(self._think(streamer, now_ms))
         return step
 
@@ -451,45 +442,9 @@ class RealtimeSession:
         return step
 
     def _item_from_wire(self, wire: dict[str, Any]) -> tuple[Item, bool]:
-        """A client item as stored; raises ProtocolError for an unknown call id or a bad image/audio."""
-        item_id = wire.get("id") or self.ids.item()
-        if wire["type"] == "function_call_output":
-            if self.conversation.find_call(wire["call_id"]) is None:
-                raise errors.tool_call_not_found(wire["call_id"])
-            return Item(
-                item_id, "function_call_output", call_id=wire["call_id"], output=wire["output"]
-            ), False
-        if wire["type"] == "function_call":
-            return Item(
-                item_id,
-                "function_call",
-                name=wire["name"],
-                arguments=wire["arguments"],
-                call_id=wire.get("call_id") or self.ids.call(),
-            ), False
-        content: list[dict[str, Any]] = []
-        images: list[ImageFacts] = []
-        audio = b""
-        needs_transcript = False
-        for index, part in enumerate(wire["content"]):
-            part = dict(part)
-            if part["type"] == "input_image":
-                try:
-                    images.append(self.describe_image(part.get("image_url", "")))
-                except ValueError as exc:
-                    raise ProtocolError(
-                        "invalid_value",
-                        f"Invalid 'item.content[{index}].image_url': {exc}",
-                        f"item.content[{index}].image_url",
-                    ) from exc
-                part.setdefault("detail", "auto")
-            elif part["type"] == "input_audio":
-                audio += ce.decode_audio(part) if "audio" in part else b""
-                needs_transcript = needs_transcript or part.get("transcript") is None
-                part = {"type": "input_audio", "transcript": part.get("transcript")}
-            content.append(part)
-        item = Item(item_id, "message", role=wire["role"], content=content, audio=audio, images=tuple(images))
-        return item, needs_transcript and bool(audio)
+        return item_from_wire(
+            wire, ids=self.ids, conversation=self.conversation, describe_image=self.describe_image
+        )
 
     def _on_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
         item = self.conversation.get(event.item_id)
@@ -615,12 +570,12 @@ class RealtimeSession:
         self.responses.pop(streamer.r.id, None)
         if self.active_response_id == streamer.r.id:
             self.active_response_id = None
-            self._arm_idle_timeout(streamer.r, now_ms)
+            self._arm_idle_timeout(streamer, now_ms)
 
-    def _arm_idle_timeout(self, response: Response, now_ms: float) -> None:
+    def _arm_idle_timeout(self, streamer: ResponseStreamer, now_ms: float) -> None:
         config = self._turn_detection or {}
         idle_ms = config.get("idle_timeout_ms")
-        if config.get("type") != "server_vad" or not idle_ms or response.status != "completed":
+        if config.get("type") != "server_vad" or not idle_ms or streamer.r.status != "completed":
             return
-        heard_by_ms = max(now_ms, response.playback_end_ms or now_ms)
+        heard_by_ms = max(now_ms, streamer.playback_end_ms or now_ms)
         self.idle_deadline_ms = heard_by_ms + idle_ms

@@ -126,6 +126,11 @@ class TurnDetector:
         self._probe_count = 0
         self._audio_ms = floor_ms
 
+    def reconfigure(self, config: dict[str, Any]) -> None:
+        """New settings of the same ``type`` (silence, padding, eagerness, flags), from now on."""
+        self.config = dict(config)
+        self._tracker.prefix_padding_ms = int(config.get("prefix_padding_ms", 300))
+
     @property
     def in_turn(self) -> bool:
         return self._turn_start_ms is not None

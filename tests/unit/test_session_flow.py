@@ -403,3 +403,21 @@ def test_idle_timeout_commits_silence_and_replies_after_the_reply_was_heard(repl
     assert replay.of_type("input_audio_buffer.committed")[0]["item_id"] == triggered[0]["item_id"]
     assert triggered[0]["audio_end_ms"] - triggered[0]["audio_start_ms"] > 5000
     assert len(replay.of_type("response.created")) == 2
+
+
+def test_changing_settings_mid_speech_keeps_the_turn_but_changing_type_starts_afresh():
+    replay = make_replay()
+    set_session(replay, audio={"input": {"turn_detection": {"type": "server_vad", "create_response": False}}})
+    replay.stream(synthetic_voiced_pcm16(600))
+    set_session(
+        replay, audio={"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 700}}}
+    )
+    replay.stream(synthetic_voiced_pcm16(600))
+    assert len(replay.of_type("input_audio_buffer.speech_started")) == 1
+    switched_at = replay.audio_sent_ms
+    set_session(
+        replay, audio={"input": {"turn_detection": {"type": "semantic_vad", "create_response": False}}}
+    )
+    replay.stream(synthetic_voiced_pcm16(600))
+    started = replay.of_type("input_audio_buffer.speech_started")
+    assert len(started) == 2 and started[1]["audio_start_ms"] >= switched_at
