@@ -9,23 +9,28 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import (
+    FORMAT_SCHEMA,
     MAX_OUTPUT_TOKENS_SCHEMA,
     OUTPUT_MODALITIES_SCHEMA,
     TOOL_CHOICE_SCHEMA,
     TOOLS_SCHEMA,
     VOICE_SCHEMA,
+    check_tool_schemas,
+    json_type_name,
     validate,
     validate_session_update,
 )
 
 # One append may carry up to 15 MiB (reference §0).
 MAX_APPEND_BYTES = 15 * 1024 * 1024
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 @dataclass(frozen=True)
@@ -194,7 +199,7 @@ _ITEM_REFERENCE = {
 RESPONSE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "conversation": {"type": "string"},
+        "conversation": {"enum": ["auto", "none"]},
         "input": {"type": "array", "items": {"type": "object"}},
         "instructions": _TEXT,
         "tools": TOOLS_SCHEMA,
@@ -211,7 +216,7 @@ RESPONSE_SCHEMA: dict[str, Any] = {
             "properties": {
                 "output": {
                     "type": "object",
-                    "properties": {"format": {"type": "object"}, "voice": VOICE_SCHEMA},
+                    "properties": {"format": FORMAT_SCHEMA, "voice": VOICE_SCHEMA},
                     "additionalProperties": False,
                 }
             },
@@ -230,16 +235,23 @@ def _require_str(data: dict[str, Any], key: str) -> str:
         raise errors.missing_parameter(key)
     value = data[key]
     if not isinstance(value, str):
-        raise errors.invalid_type(key, "a string", type(value).__name__)
+        raise errors.invalid_type(key, "a string", json_type_name(value))
     return value
 
 
-def _require_int(data: dict[str, Any], key: str) -> int:
+def _require_int(data: dict[str, Any], key: str, minimum: int | None = None) -> int:
     if key not in data:
         raise errors.missing_parameter(key)
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise errors.invalid_type(key, "an integer", type(value).__name__)
+        raise errors.invalid_type(key, "an integer", json_type_name(value))
+    if minimum is not None and value < minimum:
+        raise ProtocolError(
+            "integer_below_min_value",
+            f"Invalid '{key}': integer below minimum value. Expected a value >= {minimum}, "
+            f"but got {value} instead.",
+            key,
+        )
     return value
 
 
@@ -253,10 +265,23 @@ def decode_audio(data: dict[str, Any]) -> bytes:
         raise errors.invalid_base64_audio() from exc
 
 
+# Which content parts each role may carry (reference §7; clients cannot create assistant audio).
+PARTS_BY_ROLE = {
+    "user": ("input_text", "input_audio", "input_image"),
+    "system": ("input_text",),
+    "assistant": ("output_text",),
+}
+
+
 def validate_item(item: Any, prefix: str = "item") -> dict[str, Any]:
     if not isinstance(item, dict):
-        raise errors.invalid_type(prefix, "an object", type(item).__name__)
+        raise errors.invalid_type(prefix, "an object", json_type_name(item))
     validate(item, ITEM_SCHEMA, prefix)
+    if item["type"] == "message":
+        allowed = PARTS_BY_ROLE[item["role"]]
+        for index, part in enumerate(item["content"]):
+            if part["type"] not in allowed:
+                raise errors.invalid_value(part["type"], list(allowed), f"{prefix}.content[{index}].type")
     return item
 
 
@@ -264,8 +289,9 @@ def validate_response_params(response: Any) -> dict[str, Any]:
     if response is None:
         return {}
     if not isinstance(response, dict):
-        raise errors.invalid_type("response", "an object", type(response).__name__)
+        raise errors.invalid_type("response", "an object", json_type_name(response))
     validate(response, RESPONSE_SCHEMA, "response")
+    check_tool_schemas(response.get("tools", []), "response.tools")
     for index, entry in enumerate(response.get("input", [])):
         if entry.get("type") == "item_reference":
             validate(entry, _ITEM_REFERENCE, f"response.input[{index}]")
@@ -291,13 +317,18 @@ def _build(kind: str, data: dict[str, Any], event_id: str | None) -> ClientEvent
         if previous is None:
             previous = APPEND
         elif not isinstance(previous, str):
-            raise errors.invalid_type("previous_item_id", "a string", type(previous).__name__)
-        return ConversationItemCreate(validate_item(data.get("item")), previous, event_id)
+            raise errors.invalid_type("previous_item_id", "a string", json_type_name(previous))
+        if "item" not in data:
+            raise errors.missing_parameter("item")
+        return ConversationItemCreate(validate_item(data["item"]), previous, event_id)
     if kind == "conversation.item.truncate":
+        content_index = _require_int(data, "content_index")
+        if content_index != 0:
+            raise errors.invalid_value(content_index, ["0"], "content_index")
         return ConversationItemTruncate(
             _require_str(data, "item_id"),
-            _require_int(data, "content_index"),
-            _require_int(data, "audio_end_ms"),
+            content_index,
+            _require_int(data, "audio_end_ms", minimum=0),
             event_id,
         )
     if kind == "conversation.item.delete":
@@ -309,19 +340,37 @@ def _build(kind: str, data: dict[str, Any], event_id: str | None) -> ClientEvent
     if kind == "response.cancel":
         response_id = data.get("response_id")
         if response_id is not None and not isinstance(response_id, str):
-            raise errors.invalid_type("response_id", "a string", type(response_id).__name__)
+            raise errors.invalid_type("response_id", "a string", json_type_name(response_id))
         return ResponseCancel(response_id, event_id)
     if kind == "session.close":
         return SessionClose(event_id)
     raise errors.unknown_event_type(kind)
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _has_lone_surrogate(raw: str, data: Any) -> bool:
+    """JSON may escape a lone UTF-16 surrogate (``\\ud800``) that no UTF-8 text can carry; it would break
+    every reply that echoes it. Only frames that contain such an escape pay for the exact check."""
+    if not _SURROGATE_ESCAPE.search(raw):
+        return False
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def parse_client_event(raw: str) -> ClientEvent:
     """Parse one TEXT frame. Raises ProtocolError (with the frame's ``event_id`` when it has one)."""
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError) as exc:
+        data = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
         raise errors.invalid_json(str(exc)) from exc
+    if _has_lone_surrogate(raw, data):
+        raise errors.invalid_json("a string holds an unpaired UTF-16 surrogate escape")
     if not isinstance(data, dict):
         raise errors.invalid_json("expected a JSON object")
     event_id = data.get("event_id") if isinstance(data.get("event_id"), str) else None

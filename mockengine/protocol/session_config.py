@@ -77,9 +77,10 @@ def default_session(model: str, session_id: str, expires_at: int) -> dict[str, A
     }
 
 
-_FORMAT = {
+FORMAT_SCHEMA = {
     "type": "object",
     "properties": {"type": {"enum": ["audio/pcm", "audio/pcmu", "audio/pcma"]}, "rate": {"type": "integer"}},
+    "required": ["type"],
     "additionalProperties": False,
     "if": {"properties": {"type": {"const": "audio/pcm"}}},
     "then": {"properties": {"rate": {"minimum": 24000, "maximum": 24000}}},
@@ -166,7 +167,7 @@ SESSION_UPDATE_SCHEMA: dict[str, Any] = {
                 "input": {
                     "type": "object",
                     "properties": {
-                        "format": _FORMAT,
+                        "format": FORMAT_SCHEMA,
                         "transcription": {
                             "type": ["object", "null"],
                             "properties": {
@@ -188,7 +189,7 @@ SESSION_UPDATE_SCHEMA: dict[str, Any] = {
                 "output": {
                     "type": "object",
                     "properties": {
-                        "format": _FORMAT,
+                        "format": FORMAT_SCHEMA,
                         "voice": VOICE_SCHEMA,
                         "speed": {"type": "number", "minimum": 0.25, "maximum": 1.5},
                     },
@@ -200,8 +201,8 @@ SESSION_UPDATE_SCHEMA: dict[str, Any] = {
         "tools": TOOLS_SCHEMA,
         "tool_choice": TOOL_CHOICE_SCHEMA,
         "max_output_tokens": MAX_OUTPUT_TOKENS_SCHEMA,
-        "tracing": {"type": ["string", "object", "null"]},
-        "truncation": {"type": ["string", "object"]},
+        "tracing": {"anyOf": [{"enum": ["auto"]}, {"type": ["object", "null"]}]},
+        "truncation": {"anyOf": [{"enum": ["auto", "disabled"]}, {"type": "object"}]},
         "prompt": {"type": ["object", "null"]},
         "include": {
             "type": ["array", "null"],
@@ -228,7 +229,7 @@ _TYPE_NAMES = {
 _PRIORITY = {"additionalProperties": 0, "required": 1, "type": 2, "const": 3, "enum": 3}
 
 
-def _json_type_name(value: Any) -> str:
+def json_type_name(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -284,7 +285,7 @@ def translate_schema_error(error: jsonschema.ValidationError, prefix: str) -> Pr
     if kind == "type":
         wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         expected = " or ".join(_TYPE_NAMES[w] for w in wanted)
-        return errors.invalid_type(path, expected, _json_type_name(error.instance))
+        return errors.invalid_type(path, expected, json_type_name(error.instance))
     if kind in ("minimum", "maximum"):
         kind_word = "integer" if isinstance(error.instance, int) else "decimal"
         side = "below_min" if kind == "minimum" else "above_max"
@@ -318,16 +319,29 @@ def validate(instance: Any, schema: dict[str, Any], prefix: str) -> None:
 def validate_session_update(update: Any) -> None:
     """Check a ``session.update``'s ``session`` object; raise :class:`ProtocolError` if it is rejected."""
     if not isinstance(update, dict):
-        raise errors.invalid_type("session", "an object", _json_type_name(update))
+        raise errors.invalid_type("session", "an object", json_type_name(update))
     if "type" not in update:
         raise errors.missing_parameter("session.type")
     validate(update, SESSION_UPDATE_SCHEMA, "session")
+    check_tool_schemas(update.get("tools", []), "session.tools")
     if update["type"] == "transcription":
         raise ProtocolError(
             "invalid_value",
             "Passing a transcription session update event to a realtime session is not allowed.",
             "session.type",
         )
+
+
+def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
+    """Each tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from it)."""
+    for index, tool in enumerate(tools):
+        try:
+            _VALIDATOR_CLS.check_schema(tool.get("parameters", {}))
+        except jsonschema.SchemaError as exc:
+            param = f"{path}[{index}].parameters"
+            raise ProtocolError(
+                "invalid_value", f"Invalid '{param}': not a valid JSON Schema ({exc.message}).", param
+            ) from exc
 
 
 def _merge_turn_detection(current: dict[str, Any] | None, update: dict[str, Any] | None) -> Any:

@@ -145,6 +145,7 @@ INVERSION_SUBJECTS = _words("you i we it he she they there that this")
 INVERSION_AUXILIARIES = AUXILIARIES - frozenset({"been", "being", "am"})
 MIN_QUESTION_WORDS = 3
 MIN_CONTENT_WORDS = 4
+MAX_ELLIPTIC_WORDS = 4
 
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 
@@ -227,10 +228,12 @@ def _introduces_clause(words: list[str]) -> bool:
 
 
 def _is_elliptic_answer(words: list[str], stripped: str) -> bool:
-    """Whether a final auxiliary closes an elliptic answer: pronoun + auxiliary + "." ("Yes it is.")."""
+    """Whether a final auxiliary closes an elliptic answer: a short pronoun + auxiliary + "." ("Yes it
+    is.", "We could."). Longer sentences ending so ("I was thinking that maybe we could.") trail off;
+    whisper often closes them with a full stop anyway."""
     return (
         stripped.endswith(TERMINAL_PUNCTUATION)
-        and len(words) >= 2
+        and 2 <= len(words) <= MAX_ELLIPTIC_WORDS
         and words[-2] in SUBJECT_PRONOUNS
         and words[-2] != "that"
     )

@@ -280,7 +280,8 @@ class RealtimeSession:
 
     def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:
         self.idle_deadline_ms = None
-        self.turn_item_id = self.ids.item()
+        # A turn left open by a change of turn-detection type continues under its item id.
+        self.turn_item_id = self.turn_item_id or self.ids.item()
         self.buffer.drop_before_ms(signal.audio_start_ms)
         step = Step(
             events=[
@@ -454,18 +455,27 @@ class RealtimeSession:
             raise errors.truncate_unsupported()
         if event.audio_end_ms > item.audio_ms:
             raise errors.truncate_too_long(item.audio_ms, event.audio_end_ms)
+        step = Step()
+        streaming = next((s for s in self.responses.values() if item in s.r.output and s.r.is_active), None)
+        if streaming is not None:
+            # The client stopped playing this reply while it was still being sent: nothing after the
+            # cut can be heard, so the response ends first (as a client cancel would end it).
+            step.events += streaming.cancel("client_cancelled")
+            self._forget_if_done(streaming, now_ms)
         heard = truncated_transcript(item, event.audio_end_ms)
         item.audio = item.audio[: event.audio_end_ms * 48]
         item.content = [{"type": "output_audio", "transcript": heard}]
-        return Step(
-            events=[
-                self.emit(
-                    "conversation.item.truncated",
-                    item_id=item.id,
-                    content_index=event.content_index,
-                    audio_end_ms=event.audio_end_ms,
-                )
-            ]
+        return step.extend(
+            Step(
+                events=[
+                    self.emit(
+                        "conversation.item.truncated",
+                        item_id=item.id,
+                        content_index=event.content_index,
+                        audio_end_ms=event.audio_end_ms,
+                    )
+                ]
+            )
         )
 
     def _on_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
@@ -538,7 +548,14 @@ class RealtimeSession:
             return Step()
         request = build_reply_request(r.params, context, self.response_count)
         self.response_count += 1
-        reply = self.brain.reply(request)
+        try:
+            reply = self.brain.reply(request)
+        except (ValueError, RecursionError) as exc:
+            # E.g. a tool schema no arguments can satisfy: the response fails, the session goes on.
+            step = Step(events=streamer.fail("reply_failed", f"Could not build a reply: {exc}"))
+            step.effects.append(Trace("reply_failed", {"response_id": r.id, "error": repr(exc)}))
+            self._forget_if_done(streamer, now_ms)
+            return step
         streamer.account_input(r.params.instructions, context)
         events, effects = streamer.begin(reply, now_ms)
         if r.params.is_audio and reply.text:

@@ -17,6 +17,8 @@ audio 1 token per 100 ms, assistant audio 1 token per 50 ms; 85 tokens per image
 from __future__ import annotations
 
 import base64
+import dataclasses
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -36,6 +38,7 @@ IMAGE_TOKENS = 85
 MAX_TOKENS_DETAILS = {"type": "incomplete", "reason": "max_output_tokens"}
 RATE_LIMIT_TOKENS = 15_000_000
 Events = list[dict[str, Any]]
+_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class TokenCounting(Protocol):
@@ -107,6 +110,9 @@ class ResponseStreamer:
 
     def begin(self, reply: Reply, now_ms: float) -> tuple[Events, list[Synthesize]]:
         """Open the output for the brain's reply; returns the events due now and the speech to make."""
+        if reply.text:
+            # Control characters (an echoed NUL, say) are neither speakable nor wanted in a transcript.
+            reply = dataclasses.replace(reply, text=" ".join(_CONTROL_CHARS.sub(" ", reply.text).split()))
         self.reply = reply
         for call in reply.tool_calls:
             item = Item(

@@ -7,6 +7,7 @@ server close with code 3000 (auth) or 4000 (request), reason ``<error.type>.<err
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mockengine.protocol.errors import ProtocolError
@@ -29,7 +30,8 @@ class Refusal:
         return f"{self.error.type}.{self.error.code}" if self.error.code else self.error.type
 
 
-def api_key_from(headers: dict[str, str], protocols: list[str]) -> str | None:
+def api_key_from(headers: Mapping[str, str], protocols: list[str]) -> str | None:
+    """The bearer key from ``Authorization`` (any header case) or the browser subprotocol."""
     auth = headers.get("Authorization", "")
     if auth.lower().startswith("bearer ") and auth[7:].strip():
         return auth[7:].strip()

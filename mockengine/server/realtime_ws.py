@@ -30,7 +30,9 @@ from mockengine.server.resources import Resources
 from mockengine.server.state import RESOURCES, STATS, TRACER
 
 log = logging.getLogger("mockengine.session")
-MAX_FRAME_BYTES = 16 * 1024 * 1024 + 1024  # a 15 MiB append, base64, with room for the JSON around it
+# A 15 MiB append is 20 MiB of base64; a frame up to this size gets a proper error, a larger one closes
+# the socket (1009, message too big).
+MAX_FRAME_BYTES = 32 * 1024 * 1024
 
 
 class SessionRunner:
@@ -81,7 +83,10 @@ class SessionRunner:
             if self.ws.closed:
                 return
             self.tracer.write(self.session_id, "server_event", event)
-            await self.ws.send_str(json.dumps(event, ensure_ascii=False))
+            try:
+                await self.ws.send_str(json.dumps(event, ensure_ascii=False))
+            except ConnectionError:
+                return  # the client went away; the reader ends the session
 
     async def stt_worker(self) -> None:
         transcriber = self.resources.transcriber
@@ -185,9 +190,10 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
     settings = resources.settings
     model = request.query.get("model")
     refusal = check_connection(
-        api_key_from(dict(request.headers), protocols),
+        api_key_from(request.headers, protocols),
         model,
-        request.headers.get("OpenAI-Beta"),
+        request.headers.get("OpenAI-Beta")
+        or next((p for p in protocols if p.startswith("openai-beta.")), None),
         settings.api_key,
     )
     ids = IdFactory(_session_seed(request, settings.seed))

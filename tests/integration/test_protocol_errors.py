@@ -25,6 +25,82 @@ async def receive(ws, kind: str) -> dict:
     ("frame", "code", "param"),
     [
         ("not json", "invalid_json", None),
+        (json.dumps({"type": "nope\ud800", "event_id": "e1"}), "invalid_json", None),
+        (
+            '{"type": "session.update", "event_id": "e1", "session": {"type": "realtime", '
+            '"audio": {"output": {"speed": NaN}}}}',
+            "invalid_json",
+            None,
+        ),
+        (
+            json.dumps(
+                {
+                    "type": "session.update",
+                    "event_id": "e1",
+                    "session": {"type": "realtime", "audio": {"input": {"format": {}}}},
+                }
+            ),
+            "missing_required_parameter",
+            "session.audio.input.format.type",
+        ),
+        (
+            json.dumps(
+                {
+                    "type": "session.update",
+                    "event_id": "e1",
+                    "session": {
+                        "type": "realtime",
+                        "tools": [
+                            {
+                                "type": "function",
+                                "name": "f",
+                                "parameters": {"type": "object", "properties": 5},
+                            }
+                        ],
+                    },
+                }
+            ),
+            "invalid_value",
+            "session.tools[0].parameters",
+        ),
+        (
+            json.dumps(
+                {
+                    "type": "conversation.item.truncate",
+                    "event_id": "e1",
+                    "item_id": "x",
+                    "content_index": 0,
+                    "audio_end_ms": -5,
+                }
+            ),
+            "integer_below_min_value",
+            "audio_end_ms",
+        ),
+        (
+            json.dumps({"type": "conversation.item.create", "event_id": "e1"}),
+            "missing_required_parameter",
+            "item",
+        ),
+        (
+            json.dumps(
+                {
+                    "type": "conversation.item.create",
+                    "event_id": "e1",
+                    "item": {
+                        "type": "message",
+                        "role": "assistant",
+                        "content": [{"type": "input_audio", "audio": ""}],
+                    },
+                }
+            ),
+            "invalid_value",
+            "item.content[0].type",
+        ),
+        (
+            json.dumps({"type": "response.create", "event_id": "e1", "response": {"conversation": "bogus"}}),
+            "invalid_value",
+            "response.conversation",
+        ),
         (json.dumps({"type": "nope", "event_id": "e1"}), "invalid_value", "type"),
         (json.dumps({"event_id": "e1"}), "invalid_event", "type"),
         (
@@ -69,7 +145,7 @@ async def test_bad_frame_gets_error_and_session_survives(engine_url, frame, code
         await ws.send_str(frame)
         error = (await receive(ws, "error"))["error"]
         assert (error["code"], error["param"]) == (code, param)
-        if "e1" in frame:
+        if "e1" in frame and code != "invalid_json":  # an unparsable frame has no event_id
             assert error["event_id"] == "e1"
         await ws.send_str(
             json.dumps(
@@ -140,3 +216,35 @@ async def test_browser_subprotocol_key_is_accepted(engine_url):
     ):
         created = await receive(ws, "session.created")
         assert created["session"]["model"] == "gpt-realtime-mini"
+
+
+async def test_beta_subprotocol_is_refused_and_header_case_does_not_matter(engine_url):
+    url = await engine_url(api_key="sk-right")
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime",
+            protocols=("realtime", "openai-insecure-api-key.sk-right", "openai-beta.realtime-v1"),
+        ) as ws:
+            error = json.loads((await ws.receive(timeout=5)).data)["error"]
+            assert error["code"] == "beta_api_shape_disabled"
+        async with http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime", headers={"authorization": "Bearer sk-right"}
+        ) as ws:
+            await receive(ws, "session.created")
+
+
+async def test_oversized_append_is_an_error_not_a_dropped_socket(engine_url):
+    url = await engine_url()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}, max_msg_size=0
+        ) as ws,
+    ):
+        await receive(ws, "session.created")
+        audio = base64.b64encode(bytes(16 * 1024 * 1024)).decode()
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": audio}))
+        error = (await receive(ws, "error"))["error"]
+        assert error["param"] == "audio" and "15 MiB" in error["message"]
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.clear"}))
+        await receive(ws, "input_audio_buffer.cleared")

@@ -231,3 +231,15 @@ def test_conformance_clips_match_their_index() -> None:
         assert samples.size == clip["duration_ms"] * SAMPLES_PER_MS
         assert np.abs(samples[:SAMPLES_PER_MS].astype(np.int32)).max() > 100
     assert index["long_statement"]["max_internal_gap_ms"] <= 250
+
+
+@pytest.mark.parametrize(
+    ("text", "completeness"),
+    [
+        ("I was thinking that maybe we could.", Completeness.INCOMPLETE),
+        ("Yes it is.", Completeness.COMPLETE),
+        ("We could.", Completeness.INCOMPLETE),
+    ],
+)
+def test_only_short_sentences_end_elliptically_on_an_auxiliary(text, completeness):
+    assert judge_utterance(text).completeness is completeness

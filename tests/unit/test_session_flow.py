@@ -421,3 +421,41 @@ def test_changing_settings_mid_speech_keeps_the_turn_but_changing_type_starts_af
     replay.stream(synthetic_voiced_pcm16(600))
     started = replay.of_type("input_audio_buffer.speech_started")
     assert len(started) == 2 and started[1]["audio_start_ms"] >= switched_at
+
+
+def test_truncating_the_reply_being_sent_ends_its_response():
+    replay = make_replay(pacing=Pacing(pace=1.0, first_delta_delay_ms=100, delta_ms=100))
+    replay.send(user_text("Tell me a long story about a lighthouse keeper"))
+    replay.send(ce.ResponseCreate({}))
+    replay.advance(800)
+    item_id = replay.of_type("response.output_item.added")[0]["item"]["id"]
+    replay.send(ce.ConversationItemTruncate(item_id, 0, 100))
+    done = replay.of_type("response.done")[0]["response"]
+    assert done["status_details"] == {"type": "cancelled", "reason": "client_cancelled"}
+    assert replay.of_type("conversation.item.truncated")[0]["audio_end_ms"] == 100
+    before = len(replay.of_type("response.output_audio.delta"))
+    replay.run_until_idle()
+    assert len(replay.of_type("response.output_audio.delta")) == before
+    assert replay.session.conversation.get(item_id).audio_ms == 100
+
+
+def test_a_reply_that_cannot_be_built_fails_the_response_not_the_session(replay):
+    class Broken:
+        def reply(self, request):
+            raise ValueError("no arguments satisfy this schema")
+
+    replay.session.brain = Broken()
+    replay.send(user_text("Hi"))
+    replay.send(ce.ResponseCreate({}))
+    done = replay.of_type("response.done")[0]["response"]
+    assert done["status"] == "failed" and done["status_details"]["error"]["code"] == "reply_failed"
+    assert replay.session.active_response_id is None
+
+
+def test_control_characters_are_not_spoken(replay):
+    replay.send(ce.SessionUpdate({"type": "realtime", "instructions": 'Say exactly: "hello\x00 there"'}))
+    replay.send(user_text("hi"))
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    transcript = replay.of_type("response.output_audio_transcript.done")[0]["transcript"]
+    assert "\x00" not in transcript and "hello" in transcript
