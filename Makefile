@@ -3,8 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-HOST ?= 127.0.0.1
-PORT ?= 8765
+# Extra options for `mockengine serve`, e.g. make serve ARGS="--port 9000 --seed 7"
+ARGS ?=
 
 .PHONY: serve test bench lint conformance clean
 
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 serve: $(STAMP)
-	$(PY) -m mockengine serve --host $(HOST) --port $(PORT)
+	$(PY) -m mockengine serve $(ARGS)
 
 # The HRP conformance suite runs first, at real-time pace against a freshly started engine (figures
 # printed), then the whole pytest suite, whose summary is the last line.

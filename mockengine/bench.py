@@ -4,6 +4,7 @@
 * ``session``: one real engine on loopback, one session, the recorded question streamed at real-time
   pace several times: speech onset → ``speech_started``, ``speech_stopped`` → first audio delta, and the
   reply's real-time factor (synthesis time / audio duration).
+* ``load``: N concurrent sessions each speaking one question: ``speech_stopped`` → first audio delta.
 * ``semantic``: issue 4's turn-detection table on the labelled utterance set (``turn_eval``).
 """
 
@@ -12,15 +13,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import functools
 import json
 import statistics
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 UTTERANCES = REPO / "tests" / "data" / "utterances"
 QUESTION = REPO / "tests" / "data" / "question"
 TURNS = 5
+LOAD_SESSIONS = (1, 4, 8, 16)
+CHUNK_BYTES = 20 * 48
 
 
 def _fmt(value: float | None, unit: str = " ms") -> str:
@@ -88,128 +95,156 @@ def bench_turns() -> None:
     )
 
 
-async def _session_bench() -> dict[str, list[float]]:
-    import aiohttp
+@dataclass
+class TurnFigures:
+    onset_ms: float  # speech onset sent → speech_started received
+    response_ms: float  # speech_stopped received → first audio delta received
+    audio_ms: float  # reply audio length
+    stream_speed: float  # reply audio length / time its deltas took to arrive
+    transcript: str
+
+
+async def _spoken_turn(ws: Any, pcm: bytes, speech_start_ms: int) -> TurnFigures:
+    """Stream one recorded question at real-time pace (then silence) and time the engine's answer."""
+    loop = asyncio.get_running_loop()
+    times: dict[str, float] = {}
+    deltas: list[tuple[float, int]] = []
+    transcript = ""
+    done = asyncio.Event()
+
+    async def read() -> None:
+        nonlocal transcript
+        async for msg in ws:
+            event = json.loads(msg.data)
+            kind = event["type"]
+            if kind.startswith("input_audio_buffer.speech_"):
+                times.setdefault(kind, loop.time())
+            elif kind == "response.output_audio.delta":
+                deltas.append((loop.time(), len(base64.b64decode(event["delta"]))))
+            elif kind == "response.output_audio_transcript.done":
+                transcript = event["transcript"]
+            elif kind == "response.done":
+                done.set()
+                return
+
+    reader = asyncio.create_task(read())
+    audio = pcm + bytes(48 * 800)
+    start = loop.time()
+    for index, offset in enumerate(range(0, len(audio), CHUNK_BYTES)):
+        chunk = base64.b64encode(audio[offset : offset + CHUNK_BYTES]).decode()
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
+        await asyncio.sleep(max(0.0, start + (index + 1) * 0.02 - loop.time()))
+    silence = base64.b64encode(bytes(CHUNK_BYTES)).decode()
+    while not done.is_set():
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": silence}))
+        await asyncio.sleep(0.02)
+    await reader
+    audio_ms = sum(n for _, n in deltas) / 48
+    return TurnFigures(
+        onset_ms=(times["input_audio_buffer.speech_started"] - start - speech_start_ms / 1000) * 1000,
+        response_ms=(deltas[0][0] - times["input_audio_buffer.speech_stopped"]) * 1000,
+        audio_ms=audio_ms,
+        stream_speed=audio_ms / max(1.0, (deltas[-1][0] - deltas[0][0]) * 1000),
+        transcript=transcript,
+    )
+
+
+async def _with_engine(work: Callable[[int, Any], Awaitable[Any]]) -> Any:
+    """Run ``work(port, resources)`` against a real engine (default settings) on a free loopback port."""
     from aiohttp import web
 
     from mockengine.server.app import create_app
     from mockengine.server.state import RESOURCES
     from mockengine.settings import Settings
 
-    app = create_app(Settings(seed=1))
+    app = create_app(Settings())
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    resources = app[RESOURCES]
-    pcm = _read_wav_24k(QUESTION.with_suffix(".wav"))
-    label = json.loads(QUESTION.with_suffix(".json").read_text())
-    figures: dict[str, list[float]] = {"onset": [], "response": [], "rtf": [], "stream": []}
-    loop = asyncio.get_running_loop()
     try:
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(
-                f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime",
-                headers={"Authorization": "Bearer sk-bench"},
-            ) as ws,
-        ):
-            await ws.send_str(
-                json.dumps(
-                    {
-                        "type": "session.update",
-                        "session": {
-                            "type": "realtime",
-                            "audio": {
-                                "input": {
-                                    "turn_detection": {"type": "server_vad", "silence_duration_ms": 500}
-                                }
-                            },
-                        },
-                    }
-                )
-            )
-            times: dict[str, float] = {}
-            deltas: list[tuple[float, int]] = []
-            done = asyncio.Event()
-            transcript: dict[str, str] = {}
-
-            async def read() -> None:
-                async for msg in ws:
-                    event = json.loads(msg.data)
-                    now = loop.time()
-                    kind = event["type"]
-                    if kind in ("input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped"):
-                        times[kind] = now
-                    elif kind == "response.output_audio.delta":
-                        deltas.append((now, len(base64.b64decode(event["delta"]))))
-                    elif kind == "response.output_audio_transcript.done":
-                        transcript["text"] = event["transcript"]
-                    elif kind == "response.done":
-                        done.set()
-
-            reader = asyncio.create_task(read())
-            for _ in range(TURNS):
-                times.clear()
-                deltas.clear()
-                done.clear()
-                audio = pcm + bytes(48 * 800)
-                start = loop.time()
-                onset_wall = start + label["speech_start_ms"] / 1000
-                for index, offset in enumerate(range(0, len(audio), 960)):
-                    await ws.send_str(
-                        json.dumps(
-                            {
-                                "type": "input_audio_buffer.append",
-                                "audio": base64.b64encode(audio[offset : offset + 960]).decode(),
-                            }
-                        )
-                    )
-                    await asyncio.sleep(max(0.0, start + (index + 1) * 0.02 - loop.time()))
-                silence = base64.b64encode(bytes(960)).decode()
-                while not done.is_set():
-                    await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": silence}))
-                    await asyncio.sleep(0.02)
-                figures["onset"].append((times["input_audio_buffer.speech_started"] - onset_wall) * 1000)
-                figures["response"].append((deltas[0][0] - times["input_audio_buffer.speech_stopped"]) * 1000)
-                audio_ms = sum(n for _, n in deltas) / 48
-                figures["stream"].append(audio_ms / max(1.0, (deltas[-1][0] - deltas[0][0]) * 1000))
-                synth_started = time.perf_counter()
-                resources.synthesizer.synthesize(transcript["text"] + " ", voice="alloy")
-                figures["rtf"].append((time.perf_counter() - synth_started) * 1000 / audio_ms)
-                await asyncio.sleep(0.5)
-            reader.cancel()
+        return await work(port, app[RESOURCES])
     finally:
         await runner.cleanup()
-    return figures
+
+
+async def _sessions(port: int, count: int, turns: int) -> list[TurnFigures]:
+    """``count`` concurrent sessions, each speaking ``turns`` questions one after another."""
+    import aiohttp
+
+    pcm = _read_wav_24k(QUESTION.with_suffix(".wav"))
+    label = json.loads(QUESTION.with_suffix(".json").read_text())
+    update = {
+        "type": "session.update",
+        "session": {
+            "type": "realtime",
+            "audio": {"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}},
+        },
+    }
+
+    async def one(http: aiohttp.ClientSession) -> list[TurnFigures]:
+        url = f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime"
+        async with http.ws_connect(url, headers={"Authorization": "Bearer sk-bench"}) as ws:
+            await ws.send_str(json.dumps(update))
+            results = []
+            for _ in range(turns):
+                results.append(await _spoken_turn(ws, pcm, label["speech_start_ms"]))
+                await asyncio.sleep(0.3)
+            return results
+
+    async with aiohttp.ClientSession() as http:
+        per_session = await asyncio.gather(*(one(http) for _ in range(count)))
+    return [figures for session in per_session for figures in session]
 
 
 def bench_session() -> None:
-    figures = asyncio.run(_session_bench())
+    async def work(port: int, resources: Any) -> tuple[list[TurnFigures], list[float]]:
+        turns = await _sessions(port, 1, TURNS)
+        rtf = []
+        for turn in turns:  # the engine is unseeded here, so piper really runs (no cache)
+            started = time.perf_counter()
+            resources.synthesizer.synthesize(turn.transcript, voice="alloy")
+            rtf.append((time.perf_counter() - started) * 1000 / turn.audio_ms)
+        return turns, rtf
+
+    turns, rtf = asyncio.run(_with_engine(work))
     print(f"\nsession: {TURNS} spoken turns, one session, real-time streaming, server_vad 500 ms:")
-    for key, title in (
-        ("onset", "speech onset → speech_started"),
-        ("response", "speech_stopped → first audio delta"),
-    ):
-        values = figures[key]
-        print(f"  {title:<38} median {statistics.median(values):6.0f} ms   p95 {_p95(values):6.0f} ms")
+    _print_row("speech onset → speech_started", [t.onset_ms for t in turns])
+    _print_row("speech_stopped → first audio delta", [t.response_ms for t in turns])
     print(
-        f"  {'reply synthesis real-time factor':<38} median {statistics.median(figures['rtf']):6.3f}"
-        f"      (piper compute time / audio duration)"
+        f"  {'reply synthesis real-time factor':<38} median {statistics.median(rtf):6.3f}"
+        "      (piper compute time / audio duration)"
     )
     print(
-        f"  {'reply streaming speed':<38} median {statistics.median(figures['stream']):6.1f} ×"
-        f"     real time (--audio-pace)"
+        f"  {'reply streaming speed':<38} median {statistics.median(t.stream_speed for t in turns):6.1f} ×"
+        "     real time (--audio-pace)"
     )
+
+
+def bench_load() -> None:
+    print("\nload: N concurrent sessions, each speaking the question once (default settings, 2 workers):")
+    for count in LOAD_SESSIONS:
+        turns = asyncio.run(_with_engine(functools.partial(_load_round, count=count)))
+        _print_row(f"{count:>2} sessions: stopped → first audio", [t.response_ms for t in turns])
+
+
+async def _load_round(port: int, resources: Any, count: int) -> list[TurnFigures]:
+    return await _sessions(port, count, 1)
+
+
+def _print_row(title: str, values: list[float]) -> None:
+    print(f"  {title:<38} median {statistics.median(values):6.0f} ms   p95 {_p95(values):6.0f} ms")
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    parts: list[str] = args.only or ["audio", "session", "semantic"]
+    parts: list[str] = args.only or ["audio", "session", "load", "semantic"]
     if "audio" in parts:
         bench_audio()
     if "session" in parts:
         bench_session()
+    if "load" in parts:
+        bench_load()
     if "semantic" in parts:
         bench_turns()
     return 0

@@ -118,7 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     conf.set_defaults(func=conformance)
     bench_parser = sub.add_parser("bench", help="print latency and speed figures on this machine")
     bench_parser.add_argument(
-        "--only", choices=["session", "semantic", "audio"], action="append", help="run only these parts"
+        "--only",
+        choices=["audio", "session", "load", "semantic"],
+        action="append",
+        help="run only these parts",
     )
     bench_parser.set_defaults(func=bench)
     return parser
