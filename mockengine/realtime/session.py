@@ -84,6 +84,7 @@ class RealtimeSession:
         self.responses: dict[str, ResponseStreamer] = {}
         self.active_response_id: str | None = None  # the default conversation's active response
         self.pending_transcripts: set[str] = set()  # user audio item ids still being transcribed
+        self.probe_items: dict[str, str] = {}  # probe key → the committed item its transcript belongs to
         self.has_assistant_audio = False
         self.response_count = 0
         self._detector_generation = 0
@@ -145,13 +146,17 @@ class RealtimeSession:
         kind, _, ident = key.partition(":")
         if kind == "item":
             return self._item_transcribed(ident, text, now_ms)
+        if key in self.probe_items:
+            return self._item_transcribed(self.probe_items.pop(key), text, now_ms)
         if self.detector is not None and kind == f"turn{self._detector_generation}":
             return self._on_signals(self.detector.on_transcript(key, text), now_ms)
         return Step()
 
     def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:
         kind, _, item_id = key.partition(":")
-        if kind != "item":
+        if key in self.probe_items:
+            item_id = self.probe_items.pop(key)
+        elif kind != "item":
             return self.on_transcript(key, "", now_ms)
         step = Step(
             events=[
@@ -324,7 +329,13 @@ class RealtimeSession:
             )
         )
         pcm = self.buffer.take_until_ms(signal.audio_end_ms)
-        step.extend(self._commit_user_audio(item_id, pcm, signal.transcript, now_ms))
+        if signal.transcript_key is not None:
+            self.probe_items[signal.transcript_key] = item_id  # its words are already being transcribed
+        step.extend(
+            self._commit_user_audio(
+                item_id, pcm, signal.transcript, now_ms, is_transcribing=signal.transcript_key is not None
+            )
+        )
         config = self._turn_detection or {}
         if config.get("create_response", True) and self.active_response_id is None:
             step.extend(self._start_response(response_params(self.config, {}), now_ms))
@@ -347,7 +358,9 @@ class RealtimeSession:
             self._apply_turn_detection(None, self._turn_detection)
         return Step(events=[self.emit("input_audio_buffer.cleared")])
 
-    def _commit_user_audio(self, item_id: str, pcm: bytes, transcript: str | None, now_ms: float) -> Step:
+    def _commit_user_audio(
+        self, item_id: str, pcm: bytes, transcript: str | None, now_ms: float, is_transcribing: bool = False
+    ) -> Step:
         item = Item(
             item_id, "message", role="user", content=[{"type": "input_audio", "transcript": None}], audio=pcm
         )
@@ -363,6 +376,8 @@ class RealtimeSession:
         self.pending_transcripts.add(item_id)
         if transcript is not None:
             return step.extend(self._item_transcribed(item_id, transcript, now_ms))
+        if is_transcribing:
+            return step
         transcription = self.config["audio"]["input"]["transcription"] or {}
         step.effects.append(
             Transcribe(

@@ -9,6 +9,8 @@ after speech) and resume. The detector turns edges into turn signals:
 
 ``server_vad``: a pause that lasts ``silence_duration_ms`` ends the turn; ``audio_end_ms`` is the speech end
 plus that silence, as the live service reports it (reference §3.3: it "includes the silence window").
+:data:`PREFETCH_LEAD_MS` before the window ends it asks for the transcript (a probe, as below), so the
+reply does not wait for whisper; the words never change the decision.
 
 ``semantic_vad``: at each pause that lasts :data:`PROBE_MS` the detector asks for a transcript of the turn
 so far (a :class:`ProbeTranscript` effect). The text is judged by the transparent rule set in
@@ -44,6 +46,8 @@ from mockengine.realtime.semantic_rules import Completeness, judge_utterance
 
 # Silence after speech before semantic_vad asks what was said (inter-word gaps are shorter).
 PROBE_MS = 100
+# server_vad asks this long before its silence window ends (whisper takes ~0.35 s on 2 cores).
+PREFETCH_LEAD_MS = 300
 # How long after the end of speech a turn may end, by eagerness and judgement (ms). The INCOMPLETE column
 # is the maximum wait before a forced end of turn (reference §5: low 8 s, medium 4 s, high 2 s).
 SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
@@ -87,6 +91,7 @@ class SpeechStopped:
     transcript: str | None = None  # semantic_vad: the judged transcript of [turn start, speech_end_ms]
     transcript_start_ms: int | None = None
     decided_at_ms: int = 0  # the audio position at which the turn ended (for traces and benchmarks)
+    transcript_key: str | None = None  # a probe still being transcribed whose text is this turn's
 
 
 @dataclass(frozen=True)
@@ -148,9 +153,12 @@ class TurnDetector:
         return signals
 
     def on_transcript(self, key: str, text: str) -> list[TurnSignal]:
-        """A probe's transcript arrived (semantic_vad). Stale keys are ignored."""
+        """A probe's transcript arrived. Stale keys are ignored; server_vad only keeps the text."""
         probe = next((p for p in self._probes if p.key == key), None)
         if probe is None:
+            return []
+        if self.kind == "server_vad":
+            probe.transcript = text
             return []
         judgement = judge_utterance(text)
         waits = SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")]
@@ -177,19 +185,43 @@ class TurnDetector:
         if end_ms is None or silence_ms == 0:
             return signals
         if self.kind == "server_vad":
-            if silence_ms >= int(self.config.get("silence_duration_ms", 200)):
-                silence_window = int(self.config.get("silence_duration_ms", 200))
-                signals.extend(self._stop(end_ms + silence_window, end_ms, "silence", None, frame.end_ms))
-            return signals
-        if silence_ms >= PROBE_MS and not any(p.speech_end_ms == end_ms for p in self._probes):
-            self._probe_count += 1
-            probe = _Probe(f"{self._probe_prefix}-{self._probe_count}", self._turn_start_ms, end_ms)
-            self._probes.append(probe)
-            # The silence heard so far goes in too: cut off at the last speech frame, whisper tends to
-            # close a trailing phrase with "." instead of "...".
-            signals.append(ProbeTranscript(probe.key, probe.start_ms, frame.end_ms))
+            return signals + self._server_vad_frame(frame, end_ms, silence_ms)
+        if silence_ms >= PROBE_MS:
+            signals.extend(self._probe(end_ms, frame))
         signals.extend(self._settle(frame.end_ms))
         return signals
+
+    def _server_vad_frame(self, frame: VadFrame, end_ms: int, silence_ms: int) -> list[TurnSignal]:
+        silence_window = int(self.config.get("silence_duration_ms", 200))
+        if silence_ms >= silence_window:
+            probe = next((p for p in self._probes if p.speech_end_ms == end_ms), None)
+            if probe is None:
+                return self._stop(end_ms + silence_window, end_ms, "silence", None, frame.end_ms)
+            pending_key = probe.key if probe.transcript is None else None
+            return self._stop(
+                end_ms + silence_window,
+                end_ms,
+                "silence",
+                probe.transcript,
+                frame.end_ms,
+                probe.start_ms,
+                pending_key,
+            )
+        # Transcribe early, while the silence window runs, so the reply need not wait for whisper.
+        prefetch_ms = silence_window - PREFETCH_LEAD_MS
+        if prefetch_ms >= PROBE_MS and silence_ms >= prefetch_ms:
+            return self._probe(end_ms, frame)
+        return []
+
+    def _probe(self, end_ms: int, frame: VadFrame) -> list[TurnSignal]:
+        """Ask once per pause for the words of the turn so far, with the silence heard (cut off at the
+        last speech frame, whisper tends to close a trailing phrase with "." instead of "...")."""
+        if self._turn_start_ms is None or any(p.speech_end_ms == end_ms for p in self._probes):
+            return []
+        self._probe_count += 1
+        probe = _Probe(f"{self._probe_prefix}-{self._probe_count}", self._turn_start_ms, end_ms)
+        self._probes.append(probe)
+        return [ProbeTranscript(probe.key, probe.start_ms, frame.end_ms)]
 
     def _on_edge(self, edge: object, frame: VadFrame) -> list[TurnSignal]:
         if isinstance(edge, SpeechOnset):
@@ -234,9 +266,18 @@ class TurnDetector:
         transcript: str | None,
         decided_at_ms: int,
         transcript_start_ms: int | None = None,
+        transcript_key: str | None = None,
     ) -> list[TurnSignal]:
         signals: list[TurnSignal] = [
-            SpeechStopped(audio_end_ms, speech_end_ms, reason, transcript, transcript_start_ms, decided_at_ms)
+            SpeechStopped(
+                audio_end_ms,
+                speech_end_ms,
+                reason,
+                transcript,
+                transcript_start_ms,
+                decided_at_ms,
+                transcript_key,
+            )
         ]
         self._turn_start_ms = None
         self._probes.clear()

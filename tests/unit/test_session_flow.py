@@ -459,3 +459,17 @@ def test_control_characters_are_not_spoken(replay):
     replay.run_until_idle()
     transcript = replay.of_type("response.output_audio_transcript.done")[0]["transcript"]
     assert "\x00" not in transcript and "hello" in transcript
+
+
+def test_server_vad_transcribes_during_the_silence_window_so_the_reply_does_not_wait():
+    replay = make_replay()
+    replay.fixed_latency_ms = 250.0
+    set_session(replay, audio={"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}})
+    replay.stream_silence(300)
+    replay.stream(synthetic_voiced_pcm16(1000))
+    replay.stream_silence(1500)
+    replay.run_until_idle()
+    stopped_at, _ = replay.first("input_audio_buffer.speech_stopped")
+    replied_at, _ = replay.first("response.output_item.added")
+    assert replied_at - stopped_at <= 20  # the 250 ms transcription ran inside the silence window
+    assert len(replay.transcriber.calls) == 1  # the probe's words are the item's: no second pass
