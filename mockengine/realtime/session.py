@@ -494,9 +494,11 @@ class RealtimeSession:
         )
 
     def _on_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
-        if event.item_id not in self.conversation:
+        item = self.conversation.get(event.item_id)
+        if item is None:
             raise errors.item_not_found("deleting", "item_delete_invalid_item_id", event.item_id)
         self.conversation.delete(event.item_id)
+        item.in_conversation = False  # a response still writing it sends no more conversation.item.*
         return Step(events=[self.emit("conversation.item.deleted", item_id=event.item_id)])
 
     def _on_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:

@@ -464,7 +464,9 @@ def test_control_characters_are_not_spoken(replay):
 def test_server_vad_transcribes_during_the_silence_window_so_the_reply_does_not_wait():
     replay = make_replay()
     replay.fixed_latency_ms = 250.0
-    set_session(replay, audio={"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}})
+    set_session(
+        replay, audio={"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}}
+    )
     replay.stream_silence(300)
     replay.stream(synthetic_voiced_pcm16(1000))
     replay.stream_silence(1500)
@@ -473,3 +475,15 @@ def test_server_vad_transcribes_during_the_silence_window_so_the_reply_does_not_
     replied_at, _ = replay.first("response.output_item.added")
     assert replied_at - stopped_at <= 20  # the 250 ms transcription ran inside the silence window
     assert len(replay.transcriber.calls) == 1  # the probe's words are the item's: no second pass
+
+
+def test_deleting_the_item_being_written_stops_its_conversation_events():
+    replay = make_replay(pacing=Pacing(pace=1.0, first_delta_delay_ms=100, delta_ms=100))
+    replay.send(user_text("Tell me a story"))
+    replay.send(ce.ResponseCreate({}))
+    replay.advance(300)
+    item_id = replay.of_type("response.output_item.added")[0]["item"]["id"]
+    replay.send(ce.ConversationItemDelete(item_id))
+    replay.run_until_idle()
+    assert [e for e in replay.of_type("conversation.item.done") if e["item"]["id"] == item_id] == []
+    assert replay.of_type("response.done")[0]["response"]["status"] == "completed"
