@@ -14,7 +14,7 @@ A user turn owns one item id from ``speech_started`` on; a listening pause (turn
 mid-speech) keeps that id, and the next manual commit commits the same turn without a response.
 Responses: at most one active in the default conversation (``conversation: "none"`` may run beside it);
 a response waits ("thinking") until every user audio item in its context has a transcript, then asks the
-brain and streams the reply (``response.ResponseStreamer``).
+brain and streams the reply (``streaming.ResponseStreamer``).
 """
 
 from __future__ import annotations
@@ -247,13 +247,17 @@ class RealtimeSession:
             # Same kind of turn detection: new settings apply from now on, the turn under way goes on.
             self.detector.reconfigure(new)
             return
-        # Turn detection (re)starts fresh: speech already under way is an onset at this moment.
-        self._detector_generation += 1
-        self.detector = TurnDetector(
-            new, floor_ms=self.buffer.total_ms, probe_prefix=f"turn{self._detector_generation}:p"
-        )
+        self._restart_turn_detection(new)
         if old is None:
             self.turn_item_id = None
+
+    def _restart_turn_detection(self, config: dict[str, Any]) -> None:
+        """A fresh detector: speech already under way is an onset at this moment. Transcripts asked for
+        by the previous detector are recognised by their generation and ignored."""
+        self._detector_generation += 1
+        self.detector = TurnDetector(
+            config, floor_ms=self.buffer.total_ms, probe_prefix=f"turn{self._detector_generation}:p"
+        )
 
     # -- input audio ----------------------------------------------------------------------------------
 
@@ -347,7 +351,7 @@ class RealtimeSession:
         item_id = self.turn_item_id or self.ids.item()
         self.turn_item_id = None
         if self.detector is not None and self.detector.in_turn:
-            self._apply_turn_detection(None, self._turn_detection)
+            self._restart_turn_detection(self.detector.config)
         pcm = self.buffer.take_until_ms(self.buffer.total_ms + 1)
         return self._commit_user_audio(item_id, pcm, None, now_ms)
 
@@ -355,7 +359,7 @@ class RealtimeSession:
         self.buffer.clear()
         self.turn_item_id = None
         if self.detector is not None and self.detector.in_turn:
-            self._apply_turn_detection(None, self._turn_detection)
+            self._restart_turn_detection(self.detector.config)
         return Step(events=[self.emit("input_audio_buffer.cleared")])
 
     def _commit_user_audio(

@@ -82,7 +82,8 @@ class SessionRunner:
         while (event := await self.outbox.get()) is not None:
             if self.ws.closed:
                 return
-            self.tracer.write(self.session_id, "server_event", event)
+            if self.tracer.is_enabled:
+                self.tracer.write(self.session_id, "server_event", event)
             try:
                 await self.ws.send_str(json.dumps(event, ensure_ascii=False))
             except ConnectionError:
@@ -129,7 +130,8 @@ class SessionRunner:
                 except ProtocolError as exc:
                     self.apply(self.session.error(exc))
                     continue
-                self.tracer.write(self.session_id, "client_event", _loggable(msg.data))
+                if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
+                    self.tracer.write(self.session_id, "client_event", _loggable(msg.data))
                 self.apply(self.session.receive(event, self.now_ms()))
             elif msg.type == WSMsgType.BINARY:
                 self.apply(self.session.error(errors.binary_frame()))

@@ -1,0 +1,54 @@
+"""Why a turn ended is observable: the per-session trace records each turn decision and brain rule."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import aiohttp
+import pytest
+
+from tests.speech import question
+
+pytestmark = pytest.mark.models
+
+
+async def test_trace_records_semantic_turn_decisions(engine_url, tmp_path):
+    url = await engine_url(trace_dir=str(tmp_path), audio_pace=0.0)
+    pcm, _ = question()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
+        ) as ws,
+    ):
+        await ws.send_str(
+            json.dumps(
+                {
+                    "type": "session.update",
+                    "session": {
+                        "type": "realtime",
+                        "audio": {"input": {"turn_detection": {"type": "semantic_vad", "eagerness": "high"}}},
+                    },
+                }
+            )
+        )
+        audio = pcm + bytes(48 * 3000)
+        for offset in range(0, len(audio), 48 * 100):
+            chunk = base64.b64encode(audio[offset : offset + 48 * 100]).decode()
+            await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
+        while json.loads((await ws.receive(timeout=30)).data)["type"] != "response.done":
+            pass
+    lines = [json.loads(line) for path in tmp_path.glob("*.jsonl") for line in path.read_text().splitlines()]
+    turn_ends = [line["data"] for line in lines if line["kind"] == "turn_end"]
+    assert len(turn_ends) == 1
+    assert turn_ends[0]["turn_detection"] == "semantic_vad"
+    assert turn_ends[0]["reason"].startswith("question")
+    assert "capital" in turn_ends[0]["transcript"].lower()
+    assert any(line["kind"] == "reply" and line["data"]["rule"] for line in lines)
+    appends = [
+        line["data"]
+        for line in lines
+        if line["kind"] == "client_event" and line["data"].get("type") == "input_audio_buffer.append"
+    ]
+    assert appends and appends[0]["audio"].startswith("<")  # audio is elided, not stored
