@@ -24,6 +24,12 @@ INPUT_RATE_HZ = 24_000
 WHISPER_RATE_HZ = 16_000
 # Below this the model only hallucinates ("you", "Thank you."), so we skip it.
 MIN_TRANSCRIBE_MS = 100
+# Audio up to this long goes through the 15 s encoder window (see WhisperTranscriber._transcribe_short).
+SHORT_AUDIO_MAX_MS = 14_000
+SHORT_WINDOW_FRAMES = 1500  # 10 ms mel frames
+SHORT_MAX_TOKENS = 224
+NO_SPEECH_THRESHOLD = 0.6
+LOG_PROB_THRESHOLD = -1.0
 DEFAULT_LANGUAGE = "en"
 
 _SETTING = "--whisper-model"
@@ -122,6 +128,8 @@ class WhisperTranscriber:
 
     def __init__(self, model: str | None = None, *, cpu_threads: int = 0) -> None:
         from faster_whisper import WhisperModel
+        from faster_whisper.tokenizer import Tokenizer as WhisperTokenizer
+        from faster_whisper.transcribe import get_suppressed_tokens
 
         self.model_path = resolve_whisper_model(model)
         self._model = WhisperModel(
@@ -129,6 +137,10 @@ class WhisperTranscriber:
         )
         self._lock = threading.Lock()
         self._is_multilingual = bool(self._model.model.is_multilingual)
+        self._tokenizer = WhisperTokenizer(
+            self._model.hf_tokenizer, self._is_multilingual, task="transcribe", language=DEFAULT_LANGUAGE
+        )
+        self._suppressed_tokens = get_suppressed_tokens(self._tokenizer, [-1])
 
     @property
     def tokenizer(self) -> tokenizers.Tokenizer:
@@ -138,6 +150,38 @@ class WhisperTranscriber:
     def token_counter(self) -> TokenCounter:
         """A TokenCounter sharing this model's tokenizer."""
         return TokenCounter(self._model.hf_tokenizer)
+
+    def _transcribe_short(self, audio_16k: np.ndarray) -> str:
+        """Greedy decoding with a 15 s encoder window instead of whisper's 30 s.
+
+        A turn is seconds long, and the encoder's cost grows with its window: measured here on the
+        56 test clips (tiny.en, int8, 2 cores) the 15 s window took 0.20 s a clip against 0.55 s with
+        the same word error rate (4.7 % vs 5.0 %); a 10 s window lost accuracy (16.9 %). Silence and
+        noise give "" as with the 30 s path: no-speech probability > 0.6 (speech clips here stay under
+        0.33, silence and noise reach 0.96) with a mean log-probability < -1 or no word in the text.
+        """
+        model = self._model
+        features = model.feature_extractor(audio_16k)[:, :SHORT_WINDOW_FRAMES]
+        window = np.zeros((features.shape[0], SHORT_WINDOW_FRAMES), dtype=np.float32)
+        window[:, : features.shape[1]] = features
+        result = model.model.generate(
+            model.encode(window),
+            [model.get_prompt(self._tokenizer, [], without_timestamps=True)],
+            beam_size=1,
+            max_length=SHORT_MAX_TOKENS,
+            return_scores=True,
+            return_no_speech_prob=True,
+            suppress_blank=True,
+            suppress_tokens=self._suppressed_tokens,
+        )[0]
+        tokens = result.sequences_ids[0]
+        text = str(self._tokenizer.decode(tokens)).strip()
+        avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)
+        if result.no_speech_prob > NO_SPEECH_THRESHOLD and (
+            avg_logprob < LOG_PROB_THRESHOLD or not any(c.isalnum() for c in text)
+        ):
+            return ""  # silence or noise: whisper's no-speech rule, plus "only punctuation is no speech"
+        return text
 
     def transcribe(
         self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
@@ -151,6 +195,10 @@ class WhisperTranscriber:
         if duration_ms < MIN_TRANSCRIBE_MS:
             return Transcript(text="", duration_ms=duration_ms, language=None)
         audio = pcm16_24k_to_float_16k(pcm16_24k)
+        if duration_ms <= SHORT_AUDIO_MAX_MS and not self._is_multilingual and not prompt:
+            with self._lock:
+                text = self._transcribe_short(audio)
+            return Transcript(text=" ".join(text.split()), duration_ms=duration_ms, language=DEFAULT_LANGUAGE)
         decode_language = language if self._is_multilingual else DEFAULT_LANGUAGE
         with self._lock:
             segments, info = self._model.transcribe(

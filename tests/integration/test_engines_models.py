@@ -212,3 +212,20 @@ def test_concurrent_synthesis_matches_serial(
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(lambda voice: _pcm(synthesizer.synthesize(SENTENCE, voice=voice)), voices))
     assert results == [sentence_audio[voice] for voice in voices]
+
+
+def test_silence_and_noise_transcribe_as_nothing(transcriber):
+    import numpy as np
+
+    noise = np.random.default_rng(1).normal(0, 300, 48_000).astype("<i2").tobytes()
+    assert transcriber.transcribe(bytes(48 * 2000)).text == ""
+    assert transcriber.transcribe(noise).text == ""
+
+
+def test_long_audio_uses_the_full_window_and_still_transcribes(transcriber):
+    from tests.speech import question
+
+    pcm, label = question()
+    long_audio = (pcm + bytes(48 * 1000)) * 6  # ~25 s: beyond the 15 s short window
+    text = transcriber.transcribe(long_audio).text.lower()
+    assert text.count("capital") >= 5
