@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import typing
 import wave
@@ -56,3 +57,25 @@ def word_error_rate(reference: str, hypothesis: str) -> float:
         return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
 
     return float(jiwer.wer(norm(reference), norm(hypothesis)))
+
+
+async def speak_fast(ws: Any, pcm: bytes, turn_detection: dict[str, Any], trailing_silence_ms: int) -> list:
+    """Set the turn detection, then append ``pcm`` and silence in 100 ms chunks as fast as the socket
+    takes them (turn detection counts audio, not wall time, so decisions are those of real time), and
+    collect server events until ``response.done``."""
+    await ws.send_str(
+        json.dumps(
+            {
+                "type": "session.update",
+                "session": {"type": "realtime", "audio": {"input": {"turn_detection": turn_detection}}},
+            }
+        )
+    )
+    audio = pcm + bytes(48 * trailing_silence_ms)
+    for offset in range(0, len(audio), 48 * 100):
+        chunk = base64.b64encode(audio[offset : offset + 48 * 100]).decode()
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
+    events = []
+    while not events or events[-1]["type"] != "response.done":
+        events.append(json.loads((await ws.receive(timeout=30)).data))
+    return events

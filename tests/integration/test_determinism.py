@@ -3,49 +3,24 @@
 from __future__ import annotations
 
 import base64
-import json
 
 import aiohttp
 import pytest
 
-from tests.speech import question
+from tests.speech import question, speak_fast
 
 pytestmark = pytest.mark.models
 
 
 async def one_session(url: str) -> tuple[list[str], bytes, list[dict]]:
     pcm, _ = question()
-    events = []
     async with (
         aiohttp.ClientSession() as http,
         http.ws_connect(
             f"{url}/realtime?model=gpt-realtime&seed=42", headers={"Authorization": "Bearer sk-test"}
         ) as ws,
     ):
-        await ws.send_str(
-            json.dumps(
-                {
-                    "type": "session.update",
-                    "session": {
-                        "type": "realtime",
-                        "audio": {
-                            "input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}
-                        },
-                    },
-                }
-            )
-        )
-        # Faster than real time: turn detection runs on audio time, so the decisions are the same.
-        for offset in range(0, len(pcm) + 48 * 1500, 48 * 100):
-            chunk = (pcm + bytes(48 * 1500))[offset : offset + 48 * 100]
-            await ws.send_str(
-                json.dumps({"type": "input_audio_buffer.append", "audio": base64.b64encode(chunk).decode()})
-            )
-        while True:
-            event = json.loads((await ws.receive(timeout=30)).data)
-            events.append(event)
-            if event["type"] == "response.done":
-                break
+        events = await speak_fast(ws, pcm, {"type": "server_vad", "silence_duration_ms": 500}, 1500)
     audio = b"".join(
         base64.b64decode(e["delta"]) for e in events if e["type"] == "response.output_audio.delta"
     )

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import base64
 import json
 
 import aiohttp
 import pytest
 
-from tests.speech import question
+from tests.speech import question, speak_fast
 
 pytestmark = pytest.mark.models
 
@@ -22,23 +21,7 @@ async def test_trace_records_semantic_turn_decisions(engine_url, tmp_path):
             f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
         ) as ws,
     ):
-        await ws.send_str(
-            json.dumps(
-                {
-                    "type": "session.update",
-                    "session": {
-                        "type": "realtime",
-                        "audio": {"input": {"turn_detection": {"type": "semantic_vad", "eagerness": "high"}}},
-                    },
-                }
-            )
-        )
-        audio = pcm + bytes(48 * 3000)
-        for offset in range(0, len(audio), 48 * 100):
-            chunk = base64.b64encode(audio[offset : offset + 48 * 100]).decode()
-            await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
-        while json.loads((await ws.receive(timeout=30)).data)["type"] != "response.done":
-            pass
+        await speak_fast(ws, pcm, {"type": "semantic_vad", "eagerness": "high"}, 3000)
     lines = [json.loads(line) for path in tmp_path.glob("*.jsonl") for line in path.read_text().splitlines()]
     turn_ends = [line["data"] for line in lines if line["kind"] == "turn_end"]
     assert len(turn_ends) == 1
