@@ -49,7 +49,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--api-key", help="accept only this bearer key (default: accept any)")
     parser.add_argument("--session-max-s", type=int, help="session lifetime (default 3600)")
     parser.add_argument(
-        "--workers", type=int, help="threads for speech recognition and synthesis (default 2)"
+        "--workers", type=int, help="threads for speech synthesis (default 2; whisper runs on its own thread)"
     )
     parser.add_argument("--trace-dir", help="write a JSON-lines trace per session into this directory")
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")

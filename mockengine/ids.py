@@ -19,10 +19,21 @@ class IdFactory:
     """Makes wire ids. ``seed=None`` draws from the OS entropy source; an int or str seed is reproducible."""
 
     def __init__(self, seed: int | str | None = None) -> None:
-        self._rng: random.Random = random.SystemRandom() if seed is None else random.Random(str(seed))
+        self._seed = seed
+        self._streams: dict[str, random.Random] = {}
+
+    def _rng(self, kind: str) -> random.Random:
+        """One stream per kind of id, so e.g. item ids do not shift when a timing changes how many
+        events (each with an id) came before."""
+        stream = self._streams.get(kind)
+        if stream is None:
+            stream = random.SystemRandom() if self._seed is None else random.Random(f"{self._seed}:{kind}")
+            self._streams[kind] = stream
+        return stream
 
     def new(self, prefix: str, length: int = ID_LENGTH) -> str:
-        return prefix + "".join(self._rng.choice(BASE62) for _ in range(length))
+        rng = self._rng(prefix)
+        return prefix + "".join(rng.choice(BASE62) for _ in range(length))
 
     def event(self) -> str:
         return self.new("event_")
@@ -44,4 +55,5 @@ class IdFactory:
 
     def obfuscation(self) -> str:
         """The random padding the live service adds to text deltas (8–15 chars, reference §2)."""
-        return "".join(self._rng.choice(BASE62) for _ in range(self._rng.randint(8, 15)))
+        rng = self._rng("obfuscation")
+        return "".join(rng.choice(BASE62) for _ in range(rng.randint(8, 15)))

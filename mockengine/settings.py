@@ -38,7 +38,7 @@ class Settings:
     session_max_s: int = 3600
     # Server-initiated WebSocket ping interval (the live service: ~20 s).
     heartbeat_s: float = 20.0
-    # Worker threads for STT and TTS.
+    # Threads for speech synthesis (whisper has one thread of its own: it runs one call at a time).
     workers: int = 2
     log_level: str = "INFO"
     # Write a JSON-lines trace of every session's events and turn decisions into this directory.

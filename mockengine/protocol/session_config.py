@@ -85,35 +85,40 @@ FORMAT_SCHEMA = {
     "if": {"properties": {"type": {"const": "audio/pcm"}}},
     "then": {"properties": {"rate": {"minimum": 24000, "maximum": 24000}}},
 }
-_SERVER_VAD = {
-    "type": "object",
-    "properties": {
-        "type": {"const": "server_vad"},
-        "threshold": {"type": "number", "minimum": 0.0, "maximum": 1.0},
-        "prefix_padding_ms": {"type": "integer", "minimum": 0},
-        "silence_duration_ms": {"type": "integer", "minimum": 0},
-        "idle_timeout_ms": {"type": ["integer", "null"], "minimum": 5000, "maximum": 30000},
-        "create_response": {"type": "boolean"},
-        "interrupt_response": {"type": "boolean"},
-    },
-    "additionalProperties": False,
+_SERVER_VAD_FIELDS: dict[str, Any] = {
+    "type": {"const": "server_vad"},
+    "threshold": {"type": "number", "minimum": 0.0, "maximum": 1.0},
+    "prefix_padding_ms": {"type": "integer", "minimum": 0},
+    "silence_duration_ms": {"type": "integer", "minimum": 0},
+    "idle_timeout_ms": {"type": ["integer", "null"], "minimum": 5000, "maximum": 30000},
+    "create_response": {"type": "boolean"},
+    "interrupt_response": {"type": "boolean"},
 }
-_SEMANTIC_VAD = {
-    "type": "object",
-    "properties": {
-        "type": {"const": "semantic_vad"},
-        "eagerness": {"enum": list(EAGERNESS)},
-        "create_response": {"type": "boolean"},
-        "interrupt_response": {"type": "boolean"},
-    },
-    "additionalProperties": False,
+_SEMANTIC_VAD_FIELDS: dict[str, Any] = {
+    "type": {"const": "semantic_vad"},
+    "eagerness": {"enum": list(EAGERNESS)},
+    "create_response": {"type": "boolean"},
+    "interrupt_response": {"type": "boolean"},
 }
+_SERVER_VAD = {"type": "object", "properties": _SERVER_VAD_FIELDS, "additionalProperties": False}
+_SEMANTIC_VAD = {"type": "object", "properties": _SEMANTIC_VAD_FIELDS, "additionalProperties": False}
 _TURN_DETECTION = {
     "type": ["object", "null"],
     "properties": {"type": {"enum": ["server_vad", "semantic_vad"]}},
     "if": {"type": "object", "properties": {"type": {"const": "semantic_vad"}}, "required": ["type"]},
     "then": _SEMANTIC_VAD,
-    "else": {"if": {"type": "object"}, "then": _SERVER_VAD},
+    "else": {
+        "if": {"type": "object", "required": ["type"]},
+        "then": _SERVER_VAD,
+        # No type: a partial update of the type in force; checked again after the merge.
+        "else": {
+            "if": {"type": "object"},
+            "then": {
+                "properties": {**_SERVER_VAD_FIELDS, **_SEMANTIC_VAD_FIELDS, "type": {}},
+                "additionalProperties": False,
+            },
+        },
+    },
 }
 _TOOL = {
     "type": "object",
@@ -332,11 +337,20 @@ def validate_session_update(update: Any) -> None:
         )
 
 
+def validate_turn_detection(turn_detection: dict[str, Any] | None) -> None:
+    """The effective turn detection after a merge must fit its own type: a partial update without
+    ``type`` (say ``eagerness`` while server_vad is on) is judged against the type it lands in."""
+    validate(turn_detection, _TURN_DETECTION, "session.audio.input.turn_detection")
+
+
 def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
     """Each tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from it)."""
     for index, tool in enumerate(tools):
         try:
             _VALIDATOR_CLS.check_schema(tool.get("parameters", {}))
+        except RecursionError as exc:
+            param = f"{path}[{index}].parameters"
+            raise ProtocolError("invalid_value", f"Invalid '{param}': nested too deeply.", param) from exc
         except jsonschema.SchemaError as exc:
             param = f"{path}[{index}].parameters"
             raise ProtocolError(

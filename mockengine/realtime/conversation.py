@@ -35,7 +35,7 @@ class Item:
     call_id: str | None = None
     arguments: str | None = None
     output: str | None = None
-    audio: bytes = b""  # user input audio or the assistant audio sent so far (PCM16 24 kHz)
+    audio: bytes | bytearray = b""  # user input audio or the assistant audio sent so far (PCM16 24 kHz)
     images: tuple[ImageFacts, ...] = ()
     # Where the item was placed when added (echoed again in conversation.item.done).
     previous_item_id: str | None = None
@@ -70,7 +70,7 @@ class Item:
         if audio_encoder is not None and self.audio:
             for part in content:
                 if part["type"] in ("input_audio", "output_audio"):
-                    part["audio"] = base64.b64encode(audio_encoder(self.audio)).decode("ascii")
+                    part["audio"] = base64.b64encode(audio_encoder(bytes(self.audio))).decode("ascii")
         return {
             "id": self.id,
             "type": self.type,
@@ -78,6 +78,13 @@ class Item:
             "role": self.role,
             "content": content,
         }
+
+    def set_audio_transcript(self, text: str) -> None:
+        """Record what was heard in the ``input_audio`` part (retrieve shows it; the brain reads it)."""
+        for part in self.content:
+            if part["type"] == "input_audio":
+                part["transcript"] = text
+                return
 
     def text(self) -> str:
         """The words of the item: typed text, audio transcript, function arguments or output."""
@@ -159,9 +166,12 @@ def item_from_wire(
     ids: IdFactory,
     conversation: Conversation,
     describe_image: Callable[[str], ImageFacts],
+    decode_audio: Callable[[bytes], bytes] = bytes,
 ) -> tuple[Item, bool]:
     """A validated client item (``conversation.item.create`` or ``response.input``) as stored, and
-    whether its audio still needs a transcript. Raises ProtocolError for a ``function_call_output``
+    whether its audio still needs a transcript. ``decode_audio`` turns ``input_audio`` (in the
+    session's input format, reference §7) into PCM16 24 kHz. Raises ProtocolError for a
+    ``function_call_output``
     whose call is unknown, an image that cannot be decoded, or invalid base64 audio."""
     item_id = wire.get("id") or ids.item()
     if wire["type"] == "function_call_output":
@@ -190,7 +200,7 @@ def item_from_wire(
             part.setdefault("detail", "auto")
         elif part["type"] == "input_audio":
             try:
-                audio += base64.b64decode(part.get("audio", ""), validate=True)
+                audio += decode_audio(base64.b64decode(part.get("audio", ""), validate=True))
             except ValueError as exc:
                 raise ProtocolError(
                     "invalid_value",

@@ -31,7 +31,7 @@ from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
-from mockengine.protocol.session_config import default_session, merge_session
+from mockengine.protocol.session_config import default_session, merge_session, validate_turn_detection
 from mockengine.realtime.conversation import Conversation, Item, item_from_wire
 from mockengine.realtime.effects import Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
@@ -83,11 +83,14 @@ class RealtimeSession:
         self.turn_item_id: str | None = None  # the user turn under way (from speech_started)
         self.responses: dict[str, ResponseStreamer] = {}
         self.active_response_id: str | None = None  # the default conversation's active response
-        self.pending_transcripts: set[str] = set()  # user audio item ids still being transcribed
+        # User audio items still being transcribed, by id. A result applies only to the very item it was
+        # asked for (the client may delete or replace an id meanwhile).
+        self.pending_transcripts: dict[str, Item] = {}
         self.probe_items: dict[str, str] = {}  # probe key → the committed item its transcript belongs to
         self.has_assistant_audio = False
         self.response_count = 0
         self._detector_generation = 0
+        self._handlers = self._handler_table()
         self.idle_deadline_ms: float | None = None  # server_vad idle_timeout_ms, armed after a reply
 
     # -- public API -----------------------------------------------------------------------------------
@@ -119,7 +122,14 @@ class RealtimeSession:
         """``server_vad.idle_timeout_ms`` elapsed with no speech after the last reply was heard
         (reference §3.8): commit the (silent) buffer and respond."""
         self.idle_deadline_ms = None
-        if self.detector is None or self.detector.in_turn or self.active_response_id is not None:
+        config = self._turn_detection or {}
+        if (
+            config.get("type") != "server_vad"
+            or not config.get("idle_timeout_ms")
+            or self.detector is None
+            or self.detector.in_turn
+            or self.active_response_id is not None
+        ):
             return Step()
         item_id = self.ids.item()
         start_ms, end_ms = self.buffer.start_ms, self.buffer.total_ms
@@ -135,6 +145,23 @@ class RealtimeSession:
         )
         step.extend(self._commit_user_audio(item_id, self.buffer.take_until_ms(end_ms), "", now_ms))
         return step.extend(self._start_response(response_params(self.config, {}), now_ms))
+
+    def is_wanted(self, key: str) -> bool:
+        """Whether an effect's result can still be used: the shell skips transcribing or speaking for a
+        response that ended, an item that is gone, or a pause the speaker already talked through."""
+        kind, _, ident = key.partition(":")
+        if kind == "item":
+            pending = self.pending_transcripts.get(ident)
+            return pending is not None and pending is self.conversation.get(ident)
+        if key in self.probe_items:
+            return True
+        if kind.startswith("turn"):
+            return (
+                self.detector is not None
+                and kind == f"turn{self._detector_generation}"
+                and self.detector.is_probe_pending(key)
+            )
+        return key.rpartition(":")[0] in self.responses
 
     def next_deadline_ms(self) -> float | None:
         deadlines = [d for s in self.responses.values() if (d := s.next_deadline_ms()) is not None]
@@ -153,26 +180,29 @@ class RealtimeSession:
         return Step()
 
     def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:
+        """The engine could not transcribe: a probe counts as unintelligible; an item gets the protocol's
+        ``…input_audio_transcription.failed`` (when transcription events were asked for)."""
         kind, _, item_id = key.partition(":")
         if key in self.probe_items:
             item_id = self.probe_items.pop(key)
         elif kind != "item":
             return self.on_transcript(key, "", now_ms)
-        step = Step(
-            events=[
+        step = Step()
+        if self._is_transcribing and self.pending_transcripts.get(item_id) is self.conversation.get(item_id):
+            error = {
+                "type": "transcription_error",
+                "code": "audio_unintelligible",
+                "message": message,
+                "param": None,
+            }
+            step.events.append(
                 self.emit(
                     "conversation.item.input_audio_transcription.failed",
                     item_id=item_id,
                     content_index=0,
-                    error={
-                        "type": "transcription_error",
-                        "code": "audio_unintelligible",
-                        "message": message,
-                        "param": None,
-                    },
+                    error=error,
                 )
-            ]
-        )
+            )
         return step.extend(self._item_transcribed(item_id, "", now_ms, announce=False))
 
     def on_speech(self, key: str, pcm16: bytes, now_ms: float) -> Step:
@@ -202,7 +232,10 @@ class RealtimeSession:
         return self.config["audio"]["input"]["turn_detection"]
 
     def _dispatch(self, event: ce.ClientEvent, now_ms: float) -> Step:
-        handlers: dict[type, Callable[[Any, float], Step]] = {
+        return self._handlers[type(event)](event, now_ms)
+
+    def _handler_table(self) -> dict[type, Callable[[Any, float], Step]]:
+        return {
             ce.SessionUpdate: self._on_session_update,
             ce.InputAudioBufferAppend: self._on_append,
             ce.InputAudioBufferCommit: self._on_commit,
@@ -215,7 +248,6 @@ class RealtimeSession:
             ce.ResponseCancel: self._on_response_cancel,
             ce.SessionClose: lambda _e, _n: Step(),
         }
-        return handlers[type(event)](event, now_ms)
 
     # -- session.update -------------------------------------------------------------------------------
 
@@ -229,7 +261,11 @@ class RealtimeSession:
         ):
             raise errors.cannot_update_voice()
         old = self._turn_detection
-        self.config = merge_session(self.config, update)
+        merged = merge_session(self.config, update)
+        validate_turn_detection(merged["audio"]["input"]["turn_detection"])
+        self.config = merged
+        if old != self._turn_detection:
+            self.idle_deadline_ms = None
         self._apply_turn_detection(old, self._turn_detection)
         return Step(events=[self.emit("session.updated", session=copy.deepcopy(self.config))])
 
@@ -262,9 +298,7 @@ class RealtimeSession:
     # -- input audio ----------------------------------------------------------------------------------
 
     def _on_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
-        fmt = self.config["audio"]["input"]["format"]["type"]
-        pcm = event.audio if fmt == "audio/pcm" else to_pcm16_24k(event.audio, fmt)
-        chunk = self.buffer.append(pcm)
+        chunk = self.buffer.append(self._decode_input_audio(event.audio))
         frames = self.classifier.push(chunk)
         if self.detector is None or not frames:
             return Step()
@@ -289,8 +323,11 @@ class RealtimeSession:
 
     def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:
         self.idle_deadline_ms = None
-        # A turn left open by a change of turn-detection type continues under its item id.
-        self.turn_item_id = self.turn_item_id or self.ids.item()
+        if self.turn_item_id is not None:
+            # A turn left open by a change of turn-detection type goes on: the client already has its
+            # speech_started, and the audio since then stays part of it.
+            return Step()
+        self.turn_item_id = self.ids.item()
         self.buffer.drop_before_ms(signal.audio_start_ms)
         step = Step(
             events=[
@@ -377,30 +414,34 @@ class RealtimeSession:
                 self.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
             ]
         )
-        self.pending_transcripts.add(item_id)
+        self.pending_transcripts[item_id] = item
         if transcript is not None:
             return step.extend(self._item_transcribed(item_id, transcript, now_ms))
-        if is_transcribing:
-            return step
-        transcription = self.config["audio"]["input"]["transcription"] or {}
-        step.effects.append(
-            Transcribe(
-                f"item:{item_id}",
-                pcm,
-                "item",
-                language=transcription.get("language") or "en",
-                prompt=transcription.get("prompt"),
-            )
-        )
+        if not is_transcribing:
+            step.effects.append(self._transcribe_item(item))
         return step
 
+    @property
+    def _is_transcribing(self) -> bool:
+        """Whether the client asked for input transcription events (``audio.input.transcription``)."""
+        return self.config["audio"]["input"]["transcription"] is not None
+
+    def _transcribe_item(self, item: Item) -> Transcribe:
+        transcription = self.config["audio"]["input"]["transcription"] or {}
+        return Transcribe(
+            f"item:{item.id}",
+            bytes(item.audio),
+            "item",
+            language=transcription.get("language") or "en",
+            prompt=transcription.get("prompt"),
+        )
+
     def _item_transcribed(self, item_id: str, text: str, now_ms: float, announce: bool = True) -> Step:
-        self.pending_transcripts.discard(item_id)
-        item = self.conversation.get(item_id)
+        item = self.pending_transcripts.pop(item_id, None)
         step = Step()
         if item is not None:
-            item.content[0]["transcript"] = text
-            if announce and self.config["audio"]["input"]["transcription"] is not None:
+            item.set_audio_transcript(text)
+            if announce and self._is_transcribing and self.conversation.get(item_id) is item:
                 step.events += self._transcription_events(item, text)
         for streamer in list(self.responses.values()):
             if streamer.is_thinking:
@@ -446,8 +487,14 @@ class RealtimeSession:
         if after is not None and after not in self.conversation:
             raise errors.previous_item_not_found(after)
         item, needs_transcript = self._item_from_wire(event.item)
-        if item.id in self.conversation:
+        replaced = self.conversation.get(item.id)
+        if replaced is not None:
+            # A reused id replaces the old item (one id, one item); "after itself" means its old place.
+            if after == item.id:
+                after = replaced.previous_item_id if replaced.previous_item_id in self.conversation else None
+                at_root = after is None
             self.conversation.delete(item.id)
+            replaced.in_conversation = False
         previous = self.conversation.insert(item, after, at_root=at_root)
         item.previous_item_id = previous
         step = Step(
@@ -457,14 +504,23 @@ class RealtimeSession:
             ]
         )
         if needs_transcript:
-            self.pending_transcripts.add(item.id)
-            step.effects.append(Transcribe(f"item:{item.id}", item.audio, "item", language="en"))
+            self.pending_transcripts[item.id] = item
+            step.effects.append(self._transcribe_item(item))
         return step
 
     def _item_from_wire(self, wire: dict[str, Any]) -> tuple[Item, bool]:
         return item_from_wire(
-            wire, ids=self.ids, conversation=self.conversation, describe_image=self.describe_image
+            wire,
+            ids=self.ids,
+            conversation=self.conversation,
+            describe_image=self.describe_image,
+            decode_audio=self._decode_input_audio,
         )
+
+    def _decode_input_audio(self, data: bytes) -> bytes:
+        """Client audio in the session's input format → PCM16 24 kHz."""
+        fmt = self.config["audio"]["input"]["format"]["type"]
+        return data if fmt == "audio/pcm" else to_pcm16_24k(data, fmt)
 
     def _on_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
         item = self.conversation.get(event.item_id)
@@ -565,7 +621,7 @@ class RealtimeSession:
         """Ask the brain once every user audio item in the context has its transcript."""
         r = streamer.r
         context = r.params.input_items if r.params.input_items is not None else tuple(self.conversation)
-        if any(item.id in self.pending_transcripts for item in context):
+        if any(self.pending_transcripts.get(item.id) is item for item in context):
             return Step()
         request = build_reply_request(r.params, context, self.response_count)
         self.response_count += 1
@@ -596,11 +652,8 @@ class RealtimeSession:
         self._forget_if_done(streamer, now_ms)
         return step
 
-    def _place_output(self, item: Item) -> tuple[bool, str | None]:
-        streamer_for = next((s for s in self.responses.values() if item in s.r.output), None)
-        if streamer_for is not None and streamer_for.r.conversation_id is None:
-            return False, None
-        return True, self.conversation.insert(item)
+    def _place_output(self, item: Item) -> str | None:
+        return self.conversation.insert(item)
 
     def _forget_if_done(self, streamer: ResponseStreamer, now_ms: float) -> None:
         if streamer.r.is_active:

@@ -52,12 +52,21 @@ class _Sentence:
     sent_bytes: int = 0
     words_sent: int = 0
 
+    @property
+    def is_sent(self) -> bool:
+        """All its audio and all its words went out (a sentence piper made no audio for still has words)."""
+        return (
+            self.pcm is not None
+            and self.sent_bytes >= len(self.pcm)
+            and self.words_sent >= len(self.text.split(" "))
+        )
+
 
 class ResponseStreamer:
     """Turns a response's reply into server events over time.
 
     ``emit(type, **fields)`` builds an event; ``place(item)`` adds an output item to the conversation and
-    returns ``(in_conversation, previous_item_id)`` — ``(False, None)`` for out-of-band responses.
+    returns the id before it. Out-of-band responses (``conversation: "none"``) place nothing.
     """
 
     def __init__(
@@ -65,7 +74,7 @@ class ResponseStreamer:
         response: Response,
         ids: IdFactory,
         emit: Callable[..., dict[str, Any]],
-        place: Callable[[Item], tuple[bool, str | None]],
+        place: Callable[[Item], str | None],
         tokens: TokenCounting,
     ) -> None:
         self.r = response
@@ -198,7 +207,7 @@ class ResponseStreamer:
         return spent >= limit
 
     def _current_sentence(self) -> _Sentence | None:
-        return next((s for s in self._sentences if s.pcm is None or s.sent_bytes < len(s.pcm)), None)
+        return next((s for s in self._sentences if not s.is_sent), None)
 
     def _part_event(self, kind: str, **fields: Any) -> dict[str, Any]:
         """An event about the message's one content part (``output_index`` 0, ``content_index`` 0)."""
@@ -217,8 +226,9 @@ class ResponseStreamer:
                 item=item.wire(),
             )
         ]
-        item.in_conversation, item.previous_item_id = self.place(item)
+        item.in_conversation = self.r.conversation_id is not None
         if item.in_conversation:
+            item.previous_item_id = self.place(item)
             events.append(
                 self.emit("conversation.item.added", previous_item_id=item.previous_item_id, item=item.wire())
             )
@@ -242,7 +252,10 @@ class ResponseStreamer:
         return events
 
     def _open_message(self) -> Events:
-        self._message = Item(self.ids.item(), "message", role="assistant", status="in_progress")
+        # bytearray: the audio grows by a delta at a time (bytes would be copied whole each time).
+        self._message = Item(
+            self.ids.item(), "message", role="assistant", status="in_progress", audio=bytearray()
+        )
         events = self._open_item(self._message)
         if self.r.params.is_audio:
             self._message.content = [{"type": "output_audio", "transcript": ""}]
@@ -290,6 +303,8 @@ class ResponseStreamer:
         if self.first_audio_ms is None:
             self.first_audio_ms = now_ms
         chunk = sentence.pcm[sentence.sent_bytes : sentence.sent_bytes + chunk_bytes]
+        if not chunk:
+            return events
         sentence.sent_bytes += len(chunk)
         self.audio_sent_bytes += len(chunk)
         self._message.audio += chunk

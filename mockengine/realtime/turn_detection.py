@@ -136,6 +136,15 @@ class TurnDetector:
         self.config = dict(config)
         self._tracker.prefix_padding_ms = int(config.get("prefix_padding_ms", 300))
 
+    def is_probe_pending(self, key: str) -> bool:
+        """Whether a probe's transcript can still matter (the shell skips work that cannot)."""
+        return any(p.key == key for p in self._probes)
+
+    def _shortest_wait_ms(self) -> int:
+        if self.kind == "server_vad":
+            return 10**9  # its probes only prefetch the final pause's words
+        return min(SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")].values())
+
     @property
     def in_turn(self) -> bool:
         return self._turn_start_ms is not None
@@ -231,6 +240,14 @@ class TurnDetector:
             for probe in self._probes:
                 if probe.superseded_at_ms is None:
                     probe.superseded_at_ms = edge.at_ms
+            # A pause shorter than every possible wait can never end the turn: forget it (no need to
+            # wait for, or even run, its transcription).
+            shortest = self._shortest_wait_ms()
+            self._probes = [
+                p
+                for p in self._probes
+                if p.superseded_at_ms is None or p.superseded_at_ms - p.speech_end_ms > shortest
+            ]
         return []
 
     def _settle(self, now_audio_ms: int) -> list[TurnSignal]:

@@ -76,7 +76,11 @@ class SessionRunner:
 
     def _on_timer(self) -> None:
         self.timer = None
-        self.apply(self.session.tick(self.now_ms()))
+        try:
+            self.apply(self.session.tick(self.now_ms()))
+        except Exception:
+            log.exception("session %s failed in a timer", self.session_id)
+            asyncio.ensure_future(self._close_after_flush(1011, "internal error"))
 
     async def writer(self) -> None:
         while (event := await self.outbox.get()) is not None:
@@ -93,9 +97,11 @@ class SessionRunner:
         transcriber = self.resources.transcriber
         while True:
             job = await self.stt_lane.get()
+            if not self.session.is_wanted(job.key):
+                continue
             try:
                 result = await self.loop.run_in_executor(
-                    self.resources.executor,
+                    self.resources.stt_executor,
                     functools.partial(
                         transcriber.transcribe, job.pcm16, language=job.language, prompt=job.prompt
                     ),
@@ -110,9 +116,11 @@ class SessionRunner:
         synthesizer = self.resources.synthesizer
         while True:
             job = await self.tts_lane.get()
+            if not self.session.is_wanted(job.key):
+                continue
             try:
                 segments = await self.loop.run_in_executor(
-                    self.resources.executor,
+                    self.resources.tts_executor,
                     functools.partial(synthesizer.synthesize, job.text, voice=job.voice, speed=job.speed),
                 )
             except Exception as exc:
@@ -140,20 +148,27 @@ class SessionRunner:
                 return
 
     async def run(self) -> None:
+        """Serve the session until the client leaves. Should the engine itself fail (a bug, never client
+        input), the failure is logged and the socket closed with 1011 rather than left hanging."""
         self.apply(self.session.start())
-        tasks = [asyncio.create_task(coro) for coro in (self.writer(), self.stt_worker(), self.tts_worker())]
+        writer = asyncio.create_task(self.writer())
+        tasks = [asyncio.create_task(coro) for coro in (self.reader(), self.stt_worker(), self.tts_worker())]
         expiry = self.loop.call_later(self.resources.settings.session_max_s, self._expire)
         try:
-            await self.reader()
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            failure = next((t.exception() for t in done if not t.cancelled() and t.exception()), None)
+            if failure is not None:
+                log.error("session %s failed", self.session_id, exc_info=failure)
+                await self._close_after_flush(1011, "internal error")
         finally:
             expiry.cancel()
             if self.timer is not None:
                 self.timer.cancel()
             self.outbox.put_nowait(None)
-            await asyncio.wait([tasks[0]], timeout=1.0)
-            for task in tasks:
+            await asyncio.wait([writer], timeout=1.0)
+            for task in [writer, *tasks]:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(writer, *tasks, return_exceptions=True)
 
     def _expire(self) -> None:
         minutes = self.resources.settings.session_max_s // 60
@@ -198,13 +213,13 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
         or next((p for p in protocols if p.startswith("openai-beta.")), None),
         settings.api_key,
     )
-    ids = IdFactory(_session_seed(request, settings.seed))
+    seed = _session_seed(request, settings.seed)
+    ids = IdFactory(seed)
     if refusal is not None:
         event = {"type": "error", "event_id": ids.event(), "error": refusal.error.payload()}
         await ws.send_str(json.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
-    seed = _session_seed(request, settings.seed)
     options = SessionOptions(
         model=model or "gpt-realtime",
         pacing=Pacing(
@@ -231,6 +246,7 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
 def _session_seed(request: web.Request, default: int | None) -> int | None:
     """``?seed=N`` on the URL overrides the server's seed for this session (handy for tests)."""
     raw = request.query.get("seed")
-    if raw is not None and raw.lstrip("-").isdigit():
-        return int(raw)
-    return default
+    try:
+        return int(raw) if raw is not None and raw.isascii() else default
+    except ValueError:
+        return default

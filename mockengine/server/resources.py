@@ -31,7 +31,10 @@ class Resources:
     synthesizer: Synthesizer
     tokens: TokenCounter
     scenario: Scenario
-    executor: ThreadPoolExecutor
+    # whisper runs one call at a time (its lock), so it gets one thread; piper gets the rest. Sharing one
+    # pool let transcriptions waiting on whisper's lock hold every thread while speech waited.
+    stt_executor: ThreadPoolExecutor
+    tts_executor: ThreadPoolExecutor
     load_seconds: float = 0.0
     model_info: dict[str, Any] = field(default_factory=dict)
 
@@ -39,7 +42,8 @@ class Resources:
         return ScriptedBrain(self.scenario, seed=seed)
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.stt_executor.shutdown(wait=False, cancel_futures=True)
+        self.tts_executor.shutdown(wait=False, cancel_futures=True)
 
 
 def load_resources(settings: Settings) -> Resources:
@@ -65,7 +69,10 @@ def load_resources(settings: Settings) -> Resources:
         synthesizer=synthesizer,
         tokens=transcriber.token_counter(),
         scenario=scenario,
-        executor=ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="mockengine"),
+        stt_executor=ThreadPoolExecutor(max_workers=1, thread_name_prefix="mockengine-stt"),
+        tts_executor=ThreadPoolExecutor(
+            max_workers=max(1, settings.workers), thread_name_prefix="mockengine-tts"
+        ),
         load_seconds=elapsed,
         model_info={"whisper": transcriber.model_path, "voices": sorted(catalog), "scenario": scenario.name},
     )

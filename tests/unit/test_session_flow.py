@@ -9,6 +9,8 @@ import json
 from PIL import Image
 
 from mockengine.audio.bench import synthetic_voiced_pcm16
+from mockengine.engines.fakes import FakeSynthesizer
+from mockengine.engines.tts import SpeechSegment
 from mockengine.protocol import client_events as ce
 from mockengine.realtime.response import Pacing
 from tests.conftest import make_replay
@@ -405,7 +407,7 @@ def test_idle_timeout_commits_silence_and_replies_after_the_reply_was_heard(repl
     assert len(replay.of_type("response.created")) == 2
 
 
-def test_changing_settings_mid_speech_keeps_the_turn_but_changing_type_starts_afresh():
+def test_changing_turn_detection_mid_speech_keeps_the_turn_and_its_audio():
     replay = make_replay()
     set_session(replay, audio={"input": {"turn_detection": {"type": "server_vad", "create_response": False}}})
     replay.stream(synthetic_voiced_pcm16(600))
@@ -413,14 +415,17 @@ def test_changing_settings_mid_speech_keeps_the_turn_but_changing_type_starts_af
         replay, audio={"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 700}}}
     )
     replay.stream(synthetic_voiced_pcm16(600))
-    assert len(replay.of_type("input_audio_buffer.speech_started")) == 1
-    switched_at = replay.audio_sent_ms
     set_session(
         replay, audio={"input": {"turn_detection": {"type": "semantic_vad", "create_response": False}}}
     )
     replay.stream(synthetic_voiced_pcm16(600))
+    replay.stream_silence(6000)
+    replay.run_until_idle()
     started = replay.of_type("input_audio_buffer.speech_started")
-    assert len(started) == 2 and started[1]["audio_start_ms"] >= switched_at
+    committed = replay.of_type("input_audio_buffer.committed")
+    assert len(started) == 1 and [c["item_id"] for c in committed] == [started[0]["item_id"]]
+    audio_ms = replay.session.conversation.get(started[0]["item_id"]).audio_ms
+    assert audio_ms >= 1700  # the speech from before both switches is part of the turn
 
 
 def test_truncating_the_reply_being_sent_ends_its_response():
@@ -487,3 +492,92 @@ def test_deleting_the_item_being_written_stops_its_conversation_events():
     replay.run_until_idle()
     assert [e for e in replay.of_type("conversation.item.done") if e["item"]["id"] == item_id] == []
     assert replay.of_type("response.done")[0]["response"]["status"] == "completed"
+
+
+def test_a_late_transcript_for_a_replaced_item_is_dropped_and_the_session_goes_on():
+    replay = make_replay()
+    replay.fixed_latency_ms = 500.0
+    set_session(replay, audio={"input": {"turn_detection": None}})
+    replay.stream(synthetic_voiced_pcm16(400))
+    replay.send(ce.InputAudioBufferCommit())
+    item_id = replay.of_type("input_audio_buffer.committed")[0]["item_id"]
+    replay.send(
+        ce.ConversationItemCreate({"type": "function_call", "id": item_id, "name": "f", "arguments": "{}"})
+    )
+    assert not replay.session.is_wanted(f"item:{item_id}")
+    replay.run_until_idle()  # the transcript arrives for an item that is no longer there
+    replay.send(user_text("Hello"))
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    assert replay.of_type("response.done")[0]["response"]["status"] == "completed"
+
+
+def test_reusing_an_id_after_itself_keeps_its_place(replay):
+    replay.send(
+        ce.ConversationItemCreate(
+            {
+                "type": "message",
+                "id": "item_a",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "a"}],
+            }
+        )
+    )
+    replay.send(user_text("b"))
+    replay.send(
+        ce.ConversationItemCreate(
+            {
+                "type": "message",
+                "id": "item_a",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "a2"}],
+            },
+            previous_item_id="item_a",
+        )
+    )
+    assert not replay.of_type("error")
+    assert [i.text() for i in replay.session.conversation] == ["a2", "b"]
+
+
+def test_switching_idle_timeout_off_disarms_the_timer(replay):
+    set_session(replay, audio={"input": {"turn_detection": {"type": "server_vad", "idle_timeout_ms": 5000}}})
+    replay.send(user_text("Hello"))
+    replay.send(ce.ResponseCreate({}))
+    replay.advance(replay.now_ms + 1)
+    set_session(replay, audio={"input": {"turn_detection": {"type": "server_vad", "idle_timeout_ms": None}}})
+    replay.stream_silence(20_000)
+    assert not replay.of_type("input_audio_buffer.timeout_triggered")
+
+
+def test_a_sentence_without_audio_still_reaches_the_transcript(replay):
+    class Mute(FakeSynthesizer):
+        def synthesize(self, text, *, voice, speed=1.0):
+            return [
+                SpeechSegment(s.text, b"" if "second" in s.text else s.pcm16)
+                for s in super().synthesize(text, voice=voice, speed=speed)
+            ]
+
+    replay.synthesizer = Mute()
+    replay.send(
+        ce.SessionUpdate(
+            {
+                "type": "realtime",
+                "instructions": 'Say exactly: "The first one. The second one. The third one."',
+            }
+        )
+    )
+    replay.send(user_text("hi"))
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    transcript = replay.of_type("response.output_audio_transcript.done")[0]["transcript"]
+    assert transcript == "The first one. The second one. The third one."
+
+
+def test_work_for_a_cancelled_response_is_not_wanted():
+    replay = make_replay(pacing=Pacing(pace=1.0, first_delta_delay_ms=100, delta_ms=100))
+    replay.send(user_text("Tell me a story"))
+    replay.send(ce.ResponseCreate({}))
+    response_id = replay.of_type("response.created")[0]["response"]["id"]
+    assert replay.session.is_wanted(f"{response_id}:0")
+    replay.send(ce.ResponseCancel())
+    assert not replay.session.is_wanted(f"{response_id}:0")
