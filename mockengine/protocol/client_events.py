@@ -30,6 +30,8 @@ from mockengine.protocol.session_config import (
 
 # One append may carry up to 15 MiB (reference §0).
 MAX_APPEND_BYTES = 15 * 1024 * 1024
+# Deepest JSON nesting accepted; real tool schemas use a handful of levels.
+MAX_NESTING = 32
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -363,6 +365,19 @@ def _has_lone_surrogate(raw: str, data: Any) -> bool:
     return False
 
 
+def _is_nested_deeper_than(data: Any, limit: int) -> bool:
+    """Iteratively, so a hostile frame cannot exhaust the stack here (or later, in copies)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > limit:
+                return True
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
 def parse_client_event(raw: str) -> ClientEvent:
     """Parse one TEXT frame. Raises ProtocolError (with the frame's ``event_id`` when it has one)."""
     try:
@@ -371,6 +386,8 @@ def parse_client_event(raw: str) -> ClientEvent:
         raise errors.invalid_json(str(exc)) from exc
     if _has_lone_surrogate(raw, data):
         raise errors.invalid_json("a string holds an unpaired UTF-16 surrogate escape")
+    if _is_nested_deeper_than(data, MAX_NESTING):
+        raise errors.invalid_json(f"objects and arrays may nest at most {MAX_NESTING} deep")
     if not isinstance(data, dict):
         raise errors.invalid_json("expected a JSON object")
     event_id = data.get("event_id") if isinstance(data.get("event_id"), str) else None

@@ -124,9 +124,10 @@ _TOOL = {
     "type": "object",
     "properties": {
         "type": {"enum": ["function"]},
-        "name": {"type": "string"},
+        # OpenAI's rule for function names.
+        "name": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"},
         "description": {"type": "string"},
-        "parameters": {"type": "object"},
+        "parameters": {"type": "object", "properties": {"type": {"const": "object"}}},
     },
     "required": ["name"],
     "additionalProperties": False,
@@ -284,6 +285,12 @@ def translate_schema_error(error: jsonschema.ValidationError, prefix: str) -> Pr
     if kind == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
         return errors.missing_parameter(f"{path}.{missing[0]}")
+    if kind == "pattern":
+        return ProtocolError(
+            "invalid_value",
+            f"Invalid '{path}': '{error.instance}' does not match pattern '{error.validator_value}'.",
+            path,
+        )
     if kind in ("enum", "const"):
         values = error.validator_value if kind == "enum" else [error.validator_value]
         return errors.invalid_value(error.instance, [str(v) for v in values], path)
@@ -344,7 +351,15 @@ def validate_turn_detection(turn_detection: dict[str, Any] | None) -> None:
 
 
 def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
-    """Each tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from it)."""
+    """Each tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from it), and
+    names must be unique."""
+    names = [tool.get("name") for tool in tools]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            param = f"{path}[{index}].name"
+            raise ProtocolError(
+                "invalid_value", f"Invalid '{param}': duplicate function name '{name}'.", param
+            )
     for index, tool in enumerate(tools):
         try:
             _VALIDATOR_CLS.check_schema(tool.get("parameters", {}))

@@ -138,7 +138,15 @@ class Conversation:
         return self._order[-1] if self._order else None
 
     def insert(self, item: Item, previous_item_id: str | None = None, at_root: bool = False) -> str | None:
-        """Add an item; returns the id of the item before it (None when first)."""
+        """Add an item; returns the id of the item before it (None when first). An item already holding
+        the id is taken out first: one id, one item (the session places replacements itself)."""
+        replaced = self._items.get(item.id)
+        if replaced is not None:
+            self.delete(item.id)
+            replaced.in_conversation = False
+            if previous_item_id == item.id:
+                previous_item_id = replaced.previous_item_id if replaced.previous_item_id in self else None
+                at_root = at_root or previous_item_id is None
         if at_root:
             index = 0
         elif previous_item_id is None:

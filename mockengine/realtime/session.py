@@ -87,9 +87,9 @@ class RealtimeSession:
         # asked for (the client may delete or replace an id meanwhile).
         self.pending_transcripts: dict[str, Item] = {}
         self.probe_items: dict[str, str] = {}  # probe key → the committed item its transcript belongs to
-        self.has_assistant_audio = False
         self.response_count = 0
         self._detector_generation = 0
+        self._audio_was_sent = False  # by finished responses; see _has_assistant_audio
         self._handlers = self._handler_table()
         self.idle_deadline_ms: float | None = None  # server_vad idle_timeout_ms, armed after a reply
 
@@ -129,8 +129,9 @@ class RealtimeSession:
             or self.detector is None
             or self.detector.in_turn
             or self.active_response_id is not None
+            or self.buffer.buffered_ms < MIN_COMMIT_MS
         ):
-            return Step()
+            return Step()  # turned off, someone speaks or is answered, or the client sends no audio
         item_id = self.ids.item()
         start_ms, end_ms = self.buffer.start_ms, self.buffer.total_ms
         step = Step(
@@ -152,7 +153,12 @@ class RealtimeSession:
         kind, _, ident = key.partition(":")
         if kind == "item":
             pending = self.pending_transcripts.get(ident)
-            return pending is not None and pending is self.conversation.get(ident)
+            if pending is None:
+                return False
+            # In the conversation still, or inline input of a response that is still waiting for it.
+            return pending is self.conversation.get(ident) or any(
+                pending in (s.r.params.input_items or ()) for s in self.responses.values()
+            )
         if key in self.probe_items:
             return True
         if kind.startswith("turn"):
@@ -257,7 +263,7 @@ class RealtimeSession:
         if (
             new_voice is not None
             and new_voice != self.config["audio"]["output"]["voice"]
-            and self.has_assistant_audio
+            and self._has_assistant_audio
         ):
             raise errors.cannot_update_voice()
         old = self._turn_detection
@@ -422,6 +428,11 @@ class RealtimeSession:
         return step
 
     @property
+    def _has_assistant_audio(self) -> bool:
+        """Any assistant audio sent in this session (the voice is fixed from then on, reference §4)."""
+        return self._audio_was_sent or any(s.audio_sent_bytes for s in self.responses.values())
+
+    @property
     def _is_transcribing(self) -> bool:
         """Whether the client asked for input transcription events (``audio.input.transcription``)."""
         return self.config["audio"]["input"]["transcription"] is not None
@@ -487,14 +498,7 @@ class RealtimeSession:
         if after is not None and after not in self.conversation:
             raise errors.previous_item_not_found(after)
         item, needs_transcript = self._item_from_wire(event.item)
-        replaced = self.conversation.get(item.id)
-        if replaced is not None:
-            # A reused id replaces the old item (one id, one item); "after itself" means its old place.
-            if after == item.id:
-                after = replaced.previous_item_id if replaced.previous_item_id in self.conversation else None
-                at_root = after is None
-            self.conversation.delete(item.id)
-            replaced.in_conversation = False
+        # A reused id replaces the old item; "after itself" means the old item's place.
         previous = self.conversation.insert(item, after, at_root=at_root)
         item.previous_item_id = previous
         step = Step(
@@ -578,18 +582,27 @@ class RealtimeSession:
         if not out_of_band and self.active_response_id is not None:
             raise errors.active_response(self.active_response_id)
         input_items = None
+        transcribe: list[Item] = []
         if "input" in event.response:
-            input_items = tuple(self._input_item(entry, i) for i, entry in enumerate(event.response["input"]))
+            input_items = tuple(self._input_item(entry, transcribe) for entry in event.response["input"])
         params = response_params(self.config, event.response, input_items)
-        return self._start_response(params, now_ms)
+        step = Step()
+        for item in transcribe:  # inline audio: the response waits for its words like for a turn's
+            item.in_conversation = False
+            self.pending_transcripts[item.id] = item
+            step.effects.append(self._transcribe_item(item))
+        return step.extend(self._start_response(params, now_ms))
 
-    def _input_item(self, entry: dict[str, Any], index: int) -> Item:
+    def _input_item(self, entry: dict[str, Any], transcribe: list[Item]) -> Item:
         if entry.get("type") == "item_reference":
             item = self.conversation.get(entry["id"])
             if item is None:
                 raise errors.item_not_found("referencing", "invalid_item_reference", entry["id"])
             return item
-        return self._item_from_wire(entry)[0]
+        item, needs_transcript = self._item_from_wire(entry)
+        if needs_transcript:
+            transcribe.append(item)
+        return item
 
     def _on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
         response_id = event.response_id or self.active_response_id
@@ -635,8 +648,6 @@ class RealtimeSession:
             return step
         streamer.account_input(r.params.instructions, context)
         events, effects = streamer.begin(reply, now_ms)
-        if r.params.is_audio and reply.text:
-            self.has_assistant_audio = True
         step = Step(events=events, effects=list(effects))
         step.effects.append(
             Trace(
@@ -659,6 +670,7 @@ class RealtimeSession:
         if streamer.r.is_active:
             return
         self.responses.pop(streamer.r.id, None)
+        self._audio_was_sent = self._audio_was_sent or streamer.audio_sent_bytes > 0
         if self.active_response_id == streamer.r.id:
             self.active_response_id = None
             self._arm_idle_timeout(streamer, now_ms)

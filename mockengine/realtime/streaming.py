@@ -169,7 +169,7 @@ class ResponseStreamer:
                 break
             if sentence.pcm is None or (self.r.pacing.pace > 0 and now_ms < self._next_due_ms):
                 return events
-            if self._is_over_budget():
+            if self._budget_tokens() <= 0:
                 return events + self._end("incomplete", MAX_TOKENS_DETAILS)
             events += self._audio_delta(sentence, now_ms)
         if self._was_cut_short:
@@ -177,6 +177,8 @@ class ResponseStreamer:
         if self._message is not None:
             events += self._close_message("completed")
         while self._pending_calls:
+            if self._budget_tokens() <= 0:
+                return events + self._end("incomplete", MAX_TOKENS_DETAILS)
             events += self._function_call(*self._pending_calls.pop(0))
         return events + self._finish("completed", None)
 
@@ -196,15 +198,17 @@ class ResponseStreamer:
         self._pending_calls.clear()
         return events + self._finish(status, details)
 
-    def _is_over_budget(self) -> bool:
-        """``max_output_tokens`` reached by what was already said (text and audio tokens)."""
+    def _budget_tokens(self) -> float:
+        """Output tokens left under ``max_output_tokens`` (text, audio and call arguments so far)."""
         limit = self.r.params.max_output_tokens
         if not isinstance(limit, int):
-            return False
+            return float("inf")
+        if self._message is None:  # the message (if any) is closed and counted in the usage
+            return limit - self.r.usage.output_text_tokens - self.r.usage.output_audio_tokens
         spent = self.count_tokens(self._transcript) + _audio_tokens(
             self.audio_sent_bytes / BYTES_PER_MS, ASSISTANT_AUDIO_MS_PER_TOKEN
         )
-        return spent >= limit
+        return limit - spent
 
     def _current_sentence(self) -> _Sentence | None:
         return next((s for s in self._sentences if not s.is_sent), None)
@@ -302,6 +306,9 @@ class ResponseStreamer:
             self._message.spoken.append((sentence.text, len(sentence.pcm)))
         if self.first_audio_ms is None:
             self.first_audio_ms = now_ms
+        # The last delta before max_output_tokens is cut to what the budget still allows.
+        budget_bytes = self._budget_tokens() * ASSISTANT_AUDIO_MS_PER_TOKEN * BYTES_PER_MS
+        chunk_bytes = int(min(chunk_bytes, max(budget_bytes, 2)) // 2 * 2)
         chunk = sentence.pcm[sentence.sent_bytes : sentence.sent_bytes + chunk_bytes]
         if not chunk:
             return events

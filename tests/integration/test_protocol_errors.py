@@ -248,3 +248,39 @@ async def test_oversized_append_is_an_error_not_a_dropped_socket(engine_url):
         assert error["param"] == "audio" and "15 MiB" in error["message"]
         await ws.send_str(json.dumps({"type": "input_audio_buffer.clear"}))
         await receive(ws, "input_audio_buffer.cleared")
+
+
+async def test_reused_item_ids_and_deep_nesting_do_not_break_the_session(engine_url):
+    url = await engine_url()
+    deep: dict = {"leaf": 1}
+    for _ in range(200):
+        deep = {"x": deep}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
+        ) as ws,
+    ):
+        await receive(ws, "session.created")
+        await ws.send_str(
+            json.dumps(
+                {"type": "session.update", "session": {"type": "realtime", "tracing": {"metadata": deep}}}
+            )
+        )
+        assert (await receive(ws, "error"))["error"]["code"] == "invalid_json"
+        item = {
+            "type": "message",
+            "id": "dup1",
+            "role": "user",
+            "content": [{"type": "input_text", "text": "x"}],
+        }
+        await ws.send_str(json.dumps({"type": "conversation.item.create", "item": item}))
+        await ws.send_str(
+            json.dumps({"type": "conversation.item.create", "item": item, "previous_item_id": "dup1"})
+        )
+        await ws.send_str(json.dumps({"type": "conversation.item.delete", "item_id": "dup1"}))
+        await ws.send_str(
+            json.dumps({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        )
+        done = await receive(ws, "response.done")
+        assert done["response"]["status"] == "completed"

@@ -382,7 +382,7 @@ def test_max_output_tokens_ends_the_response_incomplete(replay):
     done = replay.of_type("response.done")[0]["response"]
     assert done["status"] == "incomplete"
     assert done["status_details"] == {"type": "incomplete", "reason": "max_output_tokens"}
-    assert done["usage"]["output_tokens"] <= 20 + 8  # the last delta may overshoot by one chunk
+    assert done["usage"]["output_tokens"] <= 20 + 2  # the last delta is cut to the budget
     replay.send(user_text("Another story please, a long one."))
     replay.send(ce.ResponseCreate({"output_modalities": ["text"], "max_output_tokens": 5}))
     text_done = replay.of_type("response.done")[1]["response"]
@@ -581,3 +581,40 @@ def test_work_for_a_cancelled_response_is_not_wanted():
     assert replay.session.is_wanted(f"{response_id}:0")
     replay.send(ce.ResponseCancel())
     assert not replay.session.is_wanted(f"{response_id}:0")
+
+
+def test_max_output_tokens_also_stops_function_calls(replay):
+    tool = {
+        "type": "function",
+        "name": "send_chat",
+        "description": "Send a chat message.",
+        "parameters": {
+            "type": "object",
+            "properties": {"message": {"type": "string"}},
+            "required": ["message"],
+        },
+    }
+    set_session(replay, tools=[tool])
+    replay.send(user_text("Please send a chat message saying hello to Alex."))
+    replay.send(ce.ResponseCreate({"max_output_tokens": 1, "tool_choice": "required"}))
+    replay.run_until_idle()
+    done = replay.of_type("response.done")[0]["response"]
+    assert done["status"] == "incomplete" and done["usage"]["output_tokens"] <= 1
+
+
+def test_inline_audio_in_response_input_is_heard():
+    replay = make_replay(transcript="What is the capital of France?")
+    audio = base64.b64encode(synthetic_voiced_pcm16(800)).decode()
+    replay.send(
+        ce.ResponseCreate(
+            {
+                "output_modalities": ["text"],
+                "input": [
+                    {"type": "message", "role": "user", "content": [{"type": "input_audio", "audio": audio}]}
+                ],
+            }
+        )
+    )
+    replay.run_until_idle()
+    assert "paris" in replay.of_type("response.output_text.done")[0]["text"].lower()
+    assert [item.role for item in replay.session.conversation] == ["assistant"]  # input is not added
