@@ -134,9 +134,6 @@ class Conversation:
     def get(self, item_id: str) -> Item | None:
         return self._items.get(item_id)
 
-    def last_id(self) -> str | None:
-        return self._order[-1] if self._order else None
-
     def insert(self, item: Item, previous_item_id: str | None = None, at_root: bool = False) -> str | None:
         """Add an item; returns the id of the item before it (None when first). An item already holding
         the id is taken out first: one id, one item (the session places replacements itself)."""
@@ -163,9 +160,6 @@ class Conversation:
 
     def find_call(self, call_id: str) -> Item | None:
         return next((i for i in self if i.type == "function_call" and i.call_id == call_id), None)
-
-    def views(self) -> tuple[TurnView, ...]:
-        return tuple(item.view() for item in self)
 
 
 def item_from_wire(

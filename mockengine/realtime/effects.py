@@ -9,20 +9,18 @@ comes due.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-TranscribePurpose = Literal["turn", "item"]
+from typing import Any
 
 
 @dataclass(frozen=True)
 class Transcribe:
-    """Transcribe PCM16 24 kHz mono. ``purpose`` "turn": a semantic_vad probe of the speech so far;
-    "item": a committed user audio item (feeds the brain and, if configured, input transcription events).
-    The result goes to ``RealtimeSession.on_transcript(key, text)`` or ``on_transcript_failed(key, msg)``."""
+    """Transcribe PCM16 24 kHz mono. ``key`` says what for: ``item:<id>`` a user audio item (feeds the
+    brain and, if asked for, input transcription events); ``turn<N>:p-<k>`` a turn detector's probe of the
+    speech so far. The result goes to ``RealtimeSession.on_transcript(key, text)`` or
+    ``on_transcript_failed(key, message)``; ``RealtimeSession.is_wanted(key)`` says if it still matters."""
 
     key: str
     pcm16: bytes
-    purpose: TranscribePurpose
     language: str | None = None
     prompt: str | None = None
 

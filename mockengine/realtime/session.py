@@ -324,7 +324,7 @@ class RealtimeSession:
                 step.extend(self._on_speech_stopped(signal, now_ms))
             elif isinstance(signal, ProbeTranscript):
                 pcm = self.buffer.slice_ms(signal.start_ms, signal.end_ms)
-                step.effects.append(Transcribe(signal.key, pcm, "turn", language="en"))
+                step.effects.append(Transcribe(signal.key, pcm, language="en"))
         return step
 
     def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:
@@ -442,7 +442,6 @@ class RealtimeSession:
         return Transcribe(
             f"item:{item.id}",
             bytes(item.audio),
-            "item",
             language=transcription.get("language") or "en",
             prompt=transcription.get("prompt"),
         )

@@ -121,8 +121,9 @@ class TurnDetector:
     def __init__(self, config: dict[str, Any], floor_ms: int = 0, probe_prefix: str = "turn") -> None:
         self.config = dict(config)
         self.kind: str = config["type"]
-        self._prefix_padding_ms = int(config.get("prefix_padding_ms", 300))
-        self._tracker = SpeechTracker(onset_ms=ONSET_MS, prefix_padding_ms=self._prefix_padding_ms)
+        self._tracker = SpeechTracker(
+            onset_ms=ONSET_MS, prefix_padding_ms=int(config.get("prefix_padding_ms", 300))
+        )
         self._tracker.reset(floor_ms)
         self._history: deque[VadFrame] = deque(maxlen=HISTORY_MS // 20)
         self._turn_start_ms: int | None = None
@@ -148,10 +149,6 @@ class TurnDetector:
     @property
     def in_turn(self) -> bool:
         return self._turn_start_ms is not None
-
-    @property
-    def turn_start_ms(self) -> int | None:
-        return self._turn_start_ms
 
     def push_frames(self, frames: list[VadFrame]) -> list[TurnSignal]:
         """Feed classified frames (session positions), in order."""
