@@ -3,7 +3,9 @@
 The shell owns the socket, the clock and the workers. Per session it keeps one ordered writer (events go
 out in the order the core produced them), one serial transcription lane and one serial speech lane (so
 results come back in the order the core asked for them, which keeps seeded sessions deterministic), and
-one timer for paced audio. Model calls run in the shared thread pool, never on the event loop.
+one timer for paced audio. Model calls never run on the event loop: whisper has a thread of its own
+(it runs one call at a time), piper a small pool. Jobs whose results can no longer matter (a cancelled
+reply's sentences, a pause the speaker already talked through) are skipped.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.server.handshake import api_key_from, check_connection
 from mockengine.server.resources import Resources
 from mockengine.server.state import RESOURCES, STATS, TRACER
+from mockengine.server.trace import Tracer
 
 log = logging.getLogger("mockengine.session")
 # A 15 MiB append is 20 MiB of base64; a frame up to this size gets a proper error, a larger one closes
@@ -37,7 +40,7 @@ MAX_FRAME_BYTES = 32 * 1024 * 1024
 
 class SessionRunner:
     def __init__(
-        self, ws: web.WebSocketResponse, session: RealtimeSession, resources: Resources, tracer: Any
+        self, ws: web.WebSocketResponse, session: RealtimeSession, resources: Resources, tracer: Tracer
     ) -> None:
         self.ws = ws
         self.session = session
