@@ -117,13 +117,7 @@ async def engine_turn(ctx: CheckContext) -> None:
             f"arrived after {response_start_ms:.0f} ms"
         )
     rid = response_id_of(created) or ""
-    done = await ctx.expect(
-        "response.done",
-        lambda e: response_id_of(e) == rid,
-        since_ms=created.received_ms,
-        timeout_ms=t.event_timeout_ms,
-        what=f"response.done for {rid}",
-    )
+    done = await ctx.expect_for_response("response.done", created, t.event_timeout_ms)
     check_spoken_response(ctx, rid, done)
 
 
@@ -180,13 +174,7 @@ async def start_long_response(ctx: CheckContext) -> tuple[str, ReceivedEvent]:
     sent_ms = await ctx.conn.send({"type": "response.create", "response": {"output_modalities": ["audio"]}})
     created = await ctx.expect("response.created", since_ms=sent_ms, timeout_ms=timeout_ms)
     rid = response_id_of(created) or ""
-    first = await ctx.expect(
-        "response.output_audio.delta",
-        lambda e: response_id_of(e) == rid,
-        since_ms=created.received_ms,
-        timeout_ms=timeout_ms,
-        what=f"response.output_audio.delta for {rid}",
-    )
+    first = await ctx.expect_for_response("response.output_audio.delta", created, timeout_ms)
     ctx.figures["first_audio_ms"] = round(first.received_ms - created.received_ms)
     return rid, first
 

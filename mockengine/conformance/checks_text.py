@@ -210,13 +210,7 @@ async def request_response(ctx: CheckContext, request: JsonObject) -> tuple[str,
     sent_ms = await ctx.conn.send(request)
     created = await ctx.expect("response.created", since_ms=sent_ms, timeout_ms=timeout_ms)
     rid = response_id_of(created) or ""
-    done = await ctx.expect(
-        "response.done",
-        lambda e: response_id_of(e) == rid,
-        since_ms=created.received_ms,
-        timeout_ms=timeout_ms,
-        what=f"response.done for {rid}",
-    )
+    done = await ctx.expect_for_response("response.done", created, timeout_ms)
     ctx.figures["response_ms"] = round(done.received_ms - sent_ms)
     return rid, done
 

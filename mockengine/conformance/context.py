@@ -111,6 +111,19 @@ class CheckContext:
         expected = what or event_type
         self.abort(f"expected {expected} within {timeout_ms:.0f} ms; got {self.describe(since_ms, event)}")
 
+    async def expect_for_response(
+        self, event_type: str, created: ReceivedEvent, timeout_ms: float
+    ) -> ReceivedEvent:
+        """The first ``event_type`` of the response that ``created`` (its ``response.created``) opened."""
+        rid = response_id_of(created) or ""
+        return await self.expect(
+            event_type,
+            lambda e: response_id_of(e) == rid,
+            since_ms=created.received_ms,
+            timeout_ms=timeout_ms,
+            what=f"{event_type} for {rid}",
+        )
+
     def describe(self, since_ms: float, error: ReceivedEvent | None = None) -> str:
         """What arrived since ``since_ms``: an error, a close, or a compact count of event types."""
         if error is not None:
