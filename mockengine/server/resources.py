@@ -38,7 +38,20 @@ class Resources:
     load_seconds: float = 0.0
     model_info: dict[str, Any] = field(default_factory=dict)
 
-    def brain(self, seed: int | None) -> ScriptedBrain:
+    def brain(
+        self,
+        seed: int | None,
+        *,
+        model: str | None = None,
+        api_key: str | None = None,
+        scenario: str | None = None,
+    ) -> ScriptedBrain:
+        """The brain for one Realtime session or one Chat Completions request.
+
+        ``model`` (the requested model name), ``api_key`` (the bearer key) and ``scenario`` (a name asked
+        for explicitly, e.g. the ``?scenario=`` query parameter) select the scenario; a marker in the
+        instructions / system prompt is read per reply by the brain itself.
+        """
         return ScriptedBrain(self.scenario, seed=seed)
 
     def close(self) -> None:
