@@ -26,8 +26,14 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--voices-file", help="YAML voice catalogue mapping OpenAI voice names to piper")
     parser.add_argument(
-        "--scenario", help="scenario YAML for the scripted brain (default: built-in participant)"
+        "--scenario",
+        help="default scenario: a YAML file or the name of a loaded scenario (default: 'default')",
     )
+    parser.add_argument(
+        "--scenarios-dir",
+        help="directory of more scenario files, each selectable by name (several: separate with ':')",
+    )
+    parser.add_argument("--scenario-keys", help="YAML file mapping API keys to scenario names")
     parser.add_argument(
         "--audio-pace",
         type=float,
@@ -73,6 +79,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 def serve(args: argparse.Namespace) -> int:
     from aiohttp import web
 
+    from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
     from mockengine.server.app import create_app
 
@@ -82,7 +89,7 @@ def serve(args: argparse.Namespace) -> int:
     )
     try:
         app = create_app(settings)
-    except ModelNotFound as exc:
+    except (ModelNotFound, ScenarioError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     print(

@@ -23,8 +23,13 @@ class Settings:
     voice_model: str | None = None
     # YAML voice catalogue mapping the ten OpenAI voice names to piper settings; None → the packaged one.
     voices_file: str | None = None
-    # Scenario file for the scripted brain; None → the packaged default participant.
+    # Default scenario of the scripted brain: a YAML file or the name of a loaded scenario; None → the
+    # packaged `default` participant. Every packaged scenario can also be selected per session.
     scenario: str | None = None
+    # More scenario directories (every *.yaml in them is loadable by name), separated by os.pathsep.
+    scenarios_dir: str | None = None
+    # YAML/JSON file mapping API keys to scenario names (per-key selection).
+    scenario_keys: str | None = None
     # Audio deltas are released at this multiple of real time (e.g. 3.0 → a 6 s reply streams in 2 s).
     # 0 means unpaced: every delta goes out as soon as it is synthesized (for tests).
     audio_pace: float = 3.0
@@ -48,6 +53,10 @@ class Settings:
     @property
     def is_seeded(self) -> bool:
         return self.seed is not None
+
+    @property
+    def scenarios_dirs(self) -> tuple[str, ...]:
+        return tuple(part for part in (self.scenarios_dir or "").split(os.pathsep) if part)
 
 
 def _coerce(value: str, current: Any, name: str) -> Any:

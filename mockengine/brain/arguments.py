@@ -19,11 +19,12 @@ from jsonschema import exceptions as schema_exceptions
 from jsonschema import validators
 
 from mockengine.brain import phrases
-from mockengine.brain.model import ToolSpec
+from mockengine.brain.model import Persona, ToolSpec
 from mockengine.brain.schema_values import Hints, value_for
 from mockengine.brain.situation import Situation
 
 DEFAULT_SCALE_VALUE = 50
+DEFAULT_PERSONA = Persona()
 _COLOUR_ALIASES = {"grey": ("grey", "gray"), "cyan": ("cyan", "turquoise"), "purple": ("purple", "violet")}
 _QUOTED = re.compile(r"[\"“]([^\"”]{1,200})[\"”]")
 _SAYING = re.compile(r"\bsaying\s+(?P<message>.+?)(?:\s+to\s+[A-Z]\w*)?\s*[.!?]*$")
@@ -39,20 +40,25 @@ def build_arguments(
     tool: ToolSpec,
     situation: Situation,
     rng: random.Random,
-    persona: str,
+    persona: Persona,
     overrides: Mapping[str, str] | None = None,
 ) -> str:
     """JSON text for a call to ``tool``, valid against ``tool.parameters``.
 
-    ``overrides`` maps top-level property names to text (e.g. a scenario regex's named groups); each is
-    coerced to the property's type and dropped if the result would not validate.
+    HRP voice tools get HyperStudy answers; a single-value answer tool (``submit_response`` of the chat
+    side, ``respond``, …) gets the answer to the question on screen shaped by its value schema (HRP
+    ``answers[].valueSchema``). ``overrides`` maps top-level property names to text (e.g. a scenario
+    regex's named groups); each is coerced to the property's type and dropped if the result would not
+    validate.
     """
     schema = tool.parameters or {"type": "object", "properties": {}}
     _check_schema(tool, schema)
     builder = _HRP_BUILDERS.get(tool.name)
-    payload = builder(situation, rng, persona) if builder else None
+    payload = (
+        builder(situation, rng, persona) if builder else _single_value(tool, schema, situation, rng, persona)
+    )
     if payload is None or not _is_valid(payload, schema):
-        payload = value_for(schema, rng, _hints(situation, rng))
+        payload = value_for(schema, rng, _hints(situation, rng, persona))
     if overrides:
         overridden = {**payload, **_coerce_overrides(overrides, schema)}
         payload = overridden if _is_valid(overridden, schema) else payload
@@ -61,42 +67,62 @@ def build_arguments(
     return json.dumps(payload, ensure_ascii=False)
 
 
-def planned_answer(situation: Situation, rng: random.Random) -> Any:
+def planned_answer(situation: Situation, rng: random.Random, persona: Persona = DEFAULT_PERSONA) -> Any:
     """The answer to the newest question as a plain value, for saying it aloud when no tool is offered."""
     question = situation.question
     if situation.asks_colour and situation.image is not None:
         return _colour_choice(situation) or situation.image.dominant_colour
     if question is not None and question.range is not None:
-        return scale_value(situation, rng)
+        return scale_value(situation, rng, persona)
     if question is not None and question.choices:
         return rng.choice(question.choices)
     return None
 
 
-def scale_value(situation: Situation, rng: random.Random) -> int | float:
-    """A number inside the question's stated range (upper middle, like a mildly positive rater), else 50."""
+def rating_share(rng: random.Random, persona: Persona) -> float:
+    """Where in a scale (0 = its low end, 1 = its high end) this persona's next rating falls."""
+    low = max(0.0, persona.rating_tendency - persona.rating_spread)
+    high = min(1.0, persona.rating_tendency + persona.rating_spread)
+    return rng.uniform(low, high)
+
+
+def scale_value(
+    situation: Situation,
+    rng: random.Random,
+    persona: Persona = DEFAULT_PERSONA,
+    bounds: tuple[float, float] | None = None,
+    integral: bool | None = None,
+) -> int | float:
+    """A number inside ``bounds`` or the question's stated range, placed by the persona's rating tendency;
+    50 when no range is known."""
     question = situation.question
-    if question is None or question.range is None:
+    if bounds is None and (question is None or question.range is None):
         return DEFAULT_SCALE_VALUE
-    low, high = question.range.low, question.range.high
-    value = low + (high - low) * rng.uniform(0.35, 0.85)
-    if question.range.is_integral:
+    if bounds is None:
+        assert question is not None and question.range is not None
+        bounds = (question.range.low, question.range.high)
+        integral = question.range.is_integral if integral is None else integral
+    low, high = bounds
+    value = low + (high - low) * rating_share(rng, persona)
+    if integral or (
+        integral is None and float(low).is_integer() and float(high).is_integer() and high - low <= 10
+    ):
         return int(min(max(round(value), low), high))
     return round(value, 2)
 
 
-def _answer_scale(situation: Situation, rng: random.Random, persona: str) -> Payload:
-    return {"value": scale_value(situation, rng)}
+def _answer_scale(situation: Situation, rng: random.Random, persona: Persona) -> Payload:
+    return {"value": scale_value(situation, rng, persona)}
 
 
-def _answer_choice(situation: Situation, rng: random.Random, persona: str) -> Payload | None:
+def _answer_choice(situation: Situation, rng: random.Random, persona: Persona) -> Payload | None:
     if situation.asks_colour and situation.image is not None:
         return {"choice": _colour_choice(situation) or situation.image.dominant_colour}
     choices = situation.question.choices if situation.question else ()
     return {"choice": rng.choice(choices)} if choices else None
 
 
-def _answer_choices(situation: Situation, rng: random.Random, persona: str) -> Payload | None:
+def _answer_choices(situation: Situation, rng: random.Random, persona: Persona) -> Payload | None:
     if situation.asks_colour and situation.image is not None:
         return {"choices": [_colour_choice(situation) or situation.image.dominant_colour]}
     choices = situation.question.choices if situation.question else ()
@@ -106,40 +132,107 @@ def _answer_choices(situation: Situation, rng: random.Random, persona: str) -> P
     return {"choices": [choice for index, choice in enumerate(choices) if index in picked]}
 
 
-def _answer_ranking(situation: Situation, rng: random.Random, persona: str) -> Payload | None:
+def _answer_ranking(situation: Situation, rng: random.Random, persona: Persona) -> Payload | None:
     choices = situation.question.choices if situation.question else ()
     return {"order": rng.sample(list(choices), len(choices))} if choices else None
 
 
-def _answer_text(situation: Situation, rng: random.Random, persona: str) -> Payload:
+def _answer_text(situation: Situation, rng: random.Random, persona: Persona) -> Payload:
     if situation.asks_colour and situation.image is not None:
         return {"text": situation.image.dominant_colour}
     return {"text": phrases.text_answer(rng)}
 
 
-def _answer_dimensions(situation: Situation, rng: random.Random, persona: str) -> Payload | None:
+def _answer_dimensions(situation: Situation, rng: random.Random, persona: Persona) -> Payload | None:
     question = situation.question
     if question is None or not question.choices:
         return None
     low, high = (question.range.low, question.range.high) if question.range else (0.0, 100.0)
-    scores = {label: round(low + (high - low) * rng.uniform(0.3, 0.8)) for label in question.choices}
+    scores = {label: round(low + (high - low) * rating_share(rng, persona)) for label in question.choices}
     return {"scores": scores}
 
 
-def _send_chat(situation: Situation, rng: random.Random, persona: str) -> Payload:
+def _send_chat(situation: Situation, rng: random.Random, persona: Persona) -> Payload:
     if situation.heard_is_current:
         asked = _QUOTED.search(situation.heard) or _SAYING.search(situation.heard)
         if asked:
             message = asked.group(1).strip()
             return {"message": message[:1].upper() + message[1:]}
+        if situation.trigger.kind == "user":
+            # Words addressed to the participant itself (the chat side's user message): answer them.
+            reply = phrases.reply_to_words(situation.heard, rng, persona.name)
+            return {"message": phrases.styled(reply, persona.style, rng)}
     typed = situation.typed
     message = phrases.chat_message(
-        typed.speaker if typed else "", typed.said if typed else "", situation.screen_text, persona, rng
+        typed.speaker if typed else "", typed.said if typed else "", situation.screen_text, persona.name, rng
     )
-    return {"message": message}
+    return {"message": phrases.styled(message, persona.style, rng)}
 
 
-_HRP_BUILDERS: dict[str, Callable[[Situation, random.Random, str], Payload | None]] = {
+def answer_value(
+    schema: Mapping[str, Any], situation: Situation, rng: random.Random, persona: Persona
+) -> Any:
+    """The answer to the question on screen as a value of ``schema`` (an HRP ``valueSchema``): a number in
+    the schema's bounds (else the question's range), a choice's exact text, every item ranked, every
+    dimension scored, or free text. None when the schema has no shape an answer fits."""
+    question = situation.question
+    kind = schema.get("type")
+    choices = question.choices if question is not None else ()
+    if kind in ("number", "integer"):
+        stated = question.range if question is not None else None
+        low = schema.get("minimum", stated.low if stated else 0)
+        high = schema.get("maximum", stated.high if stated else 100)
+        value = scale_value(situation, rng, persona, (float(low), float(high)), integral=kind == "integer")
+        return int(value) if kind == "integer" else value
+    if kind == "string":
+        if situation.asks_colour and situation.image is not None:
+            return _colour_choice(situation) or situation.image.dominant_colour
+        if choices:
+            return rng.choice(choices)
+        return phrases.text_answer(rng)
+    if kind == "array":
+        items: Mapping[str, Any] = schema["items"] if isinstance(schema.get("items"), dict) else {}
+        options = list(choices) or list(items.get("enum", []))
+        if not options:
+            return None
+        description = f"{schema.get('description', '')}"
+        if (question is not None and question.is_ranking) or re.search(r"\brank", description, re.IGNORECASE):
+            return rng.sample(options, len(options))
+        picked = set(rng.sample(range(len(options)), rng.randint(1, min(2, len(options)))))
+        return [option for index, option in enumerate(options) if index in picked]
+    if kind == "object" and isinstance(schema.get("properties"), dict):
+        scores: dict[str, Any] = {}
+        for label, sub in schema["properties"].items():
+            sub = sub if isinstance(sub, dict) else {}
+            bounds = (float(sub.get("minimum", 0)), float(sub.get("maximum", 100)))
+            scores[label] = scale_value(
+                situation, rng, persona, bounds, integral=sub.get("type") == "integer"
+            )
+        return scores
+    return None
+
+
+def _single_value(
+    tool: ToolSpec, schema: Mapping[str, Any], situation: Situation, rng: random.Random, persona: Persona
+) -> Payload | None:
+    """``{"value": answer}`` for an answer tool with one property (``submit_response``, ``respond``, …)."""
+    properties = schema.get("properties")
+    if situation.question is None or not isinstance(properties, dict) or len(properties) != 1:
+        return None
+    if tool.name not in _SINGLE_VALUE_TOOLS and not _ANSWERISH.search(tool.name):
+        return None
+    ((name, value_schema),) = properties.items()
+    if not isinstance(value_schema, dict):
+        return None
+    value = answer_value(value_schema, situation, rng, persona)
+    return None if value is None else {name: value}
+
+
+_SINGLE_VALUE_TOOLS = frozenset(("submit_response", "respond", "answer", "submit"))
+_ANSWERISH = re.compile(r"answer|respon|submit|rate|rating", re.IGNORECASE)
+
+
+_HRP_BUILDERS: dict[str, Callable[[Situation, random.Random, Persona], Payload | None]] = {
     "answer_scale": _answer_scale,
     "answer_choice": _answer_choice,
     "answer_choices": _answer_choices,
@@ -164,12 +257,13 @@ def _colour_choice(situation: Situation) -> str | None:
     return None
 
 
-def _hints(situation: Situation, rng: random.Random) -> Hints:
+def _hints(situation: Situation, rng: random.Random, persona: Persona) -> Hints:
     question = situation.question
     text = None
     if situation.asks_colour and situation.image is not None:
         text = _colour_choice(situation) or situation.image.dominant_colour
-    number = scale_value(situation, rng) if question is not None and question.range is not None else None
+    has_range = question is not None and question.range is not None
+    number = scale_value(situation, rng, persona) if has_range else None
     return Hints(text=text, number=number, keys=question.choices if question else ())
 
 

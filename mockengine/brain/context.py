@@ -47,6 +47,25 @@ _COLON_LIST = re.compile(r":[ \t]*(?P<rest>[^\n:]+)$", re.MULTILINE)
 _MAX_ITEM_WORDS = 5
 _QUOTED = re.compile(r"[\"“]([^\"”\n]{1,80})[\"”]")
 _LIST_FIELDS = ("choices", "options", "items", "labels", "dimensions")
+# HRP ``answerableComponents`` (spec 0.2.0): a screen of one of these types is a question on screen.
+ANSWERABLE_TYPES: tuple[str, ...] = (
+    "multiplechoice",
+    "likertscale",
+    "vasrating",
+    "ranking",
+    "textinput",
+    "rapidrate",
+    "audiorecording",
+)
+# HRP ``answers[].voiceTool``: the component type each voice tool answers (answer_scale: likert or vas).
+_TOOL_TYPES = {
+    "answer_choice": "multiplechoice",
+    "answer_choices": "multiplechoice",
+    "answer_scale": "vasrating",
+    "answer_ranking": "ranking",
+    "answer_text": "textinput",
+    "answer_dimensions": "rapidrate",
+}
 
 
 @dataclass(frozen=True)
@@ -75,6 +94,12 @@ class QuestionContext:
     range: NumericRange | None
     choices: tuple[str, ...]
     during_video: bool
+    component_type: str | None = None
+    allow_multiple: bool = False
+
+    @property
+    def is_ranking(self) -> bool:
+        return self.component_type == "ranking" or bool(re.search(r"\brank", self.question, re.IGNORECASE))
 
     @property
     def headline(self) -> str:
@@ -109,16 +134,28 @@ class ContextEvent:
         return self.raw if self.event == "unparsed" else ""
 
     def as_question(self) -> QuestionContext | None:
-        if self.event != "question":
+        """The question this item puts on screen: a ``question`` event, or a ``screen`` event whose
+        ``type`` is an HRP answerable component (e.g. ``vasrating``)."""
+        declared_type = _string(self.data.get("type")) or _string(self.data.get("componentType"))
+        if self.event == "screen" and declared_type not in ANSWERABLE_TYPES:
             return None
-        question = _string(self.data.get("question")) or _string(self.data.get("text"))
+        if self.event not in ("question", "screen"):
+            return None
+        question = (
+            _string(self.data.get("question"))
+            or _string(self.data.get("text"))
+            or _string(self.data.get("prompt"))
+        )
         tool = _string(self.data.get("tool")) or None
+        component_type = declared_type if declared_type in ANSWERABLE_TYPES else _TOOL_TYPES.get(tool or "")
         return QuestionContext(
             tool=tool,
             question=question,
             range=_explicit_range(self.data) or parse_range(question),
             choices=_listed_choices(self.data) or parse_choices(question),
             during_video=bool(self.data.get("duringVideo", False)),
+            component_type=component_type,
+            allow_multiple=bool(self.data.get("allowMultiple", False)) or tool == "answer_choices",
         )
 
     def as_typed(self) -> TypedContext | None:

@@ -80,12 +80,34 @@ class ForcedTool:
 ToolChoice = Literal["auto", "none", "required"] | ForcedTool
 
 
+Style = Literal["brief", "chatty", "formal"]
+Channel = Literal["realtime", "chat"]
+
+
+@dataclass(frozen=True)
+class Persona:
+    """Who the participant is: its ``name`` (greetings, chat lines), the ``voice`` it speaks with (one of the
+    Realtime voice names; None keeps the session's), its speaking ``style`` and its rating tendency.
+
+    ``rating_tendency`` (0..1) is where in a scale's range its ratings centre (0.5 = the middle, 0.8 =
+    generous); ``rating_spread`` (0..0.5) how far they wander either side, so answers vary across
+    questions but repeat for the same seed.
+    """
+
+    name: str = "Sam"
+    voice: str | None = None
+    style: Style = "brief"
+    rating_tendency: float = 0.6
+    rating_spread: float = 0.25
+
+
 @dataclass(frozen=True)
 class ReplyRequest:
     """Everything the brain may use to decide one response.
 
     ``output_modalities`` is ``("audio",)`` or ``("text",)``; ``response_index`` counts the responses of
-    the session from 0 and seeds the choice among phrasings.
+    the session from 0 and seeds the choice among phrasings. ``channel`` says which API asked: a Realtime
+    session, or a Chat Completions request (HyperStudy's text agent, which acts only through its tools).
     """
 
     instructions: str
@@ -94,6 +116,7 @@ class ReplyRequest:
     output_modalities: tuple[str, ...]
     history: tuple[TurnView, ...]
     response_index: int
+    channel: Channel = "realtime"
 
 
 @dataclass(frozen=True)

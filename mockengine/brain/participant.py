@@ -4,31 +4,54 @@ How a reply is decided, first applicable step wins:
 
 1. ``tool_choice`` forces a tool → exactly one call to it and no message (HRP silent question request).
    A matching scenario rule that calls the same tool may supply the arguments.
-2. ``tool_choice`` is ``"required"`` → a matching scenario rule's call, else the newest question's tool,
+2. ``tool_choice`` is ``"required"`` → a matching scenario rule's call, else the open question's tool,
    else a declared tool the user named, else the first declared tool.
 3. The instructions hold ``Say exactly: "…"`` → say that.
 4. The first scenario rule whose conditions hold (a rule whose tool is not declared, or any call while
    ``tool_choice`` is ``"none"``, is passed over).
-5. Built-in behaviour for the trigger (see ``situation``): acknowledge a function output (and never call
-   again right after one), call a tool the user named or the newest question's tool, answer an image colour
-   question, answer or echo what was heard, react to a context item, or greet.
+5. Built-in behaviour (the HyperStudy participant every scenario inherits):
+   - a function output: a refused call is retried once with a corrected value (the range or choices the
+     host's error names), else what failed is said; an accepted one is acknowledged (the chat side, which
+     acts only through tools, waits);
+   - while the study is paused: silence;
+   - a tool the user named; the open question through its tool (``answer_*``, ``submit_response`` or any
+     single-value answer tool); on the chat side, words addressed to the participant through ``send_chat``;
+   - words heard or typed: an answer (image colour, small facts) or an echo;
+   - a question with no tool offered: the answer aloud;
+   - a context item that asks for something (an introduction, a nudge): a short reaction; one that asks
+     nothing (timer, revealed answer, experimenter note, pause): silence;
+   - nothing at all yet: a greeting.
 
-Every choice among phrasings or values draws from ``random.Random(f"{seed}:{response_index}")``, so the
-same request and seed always give the same ``Reply``.
+Silence is no message and no call, or a call to ``wait`` when that tool is declared (HRP
+``modelEndpoint.tools``). Every choice among phrasings or values draws from
+``random.Random(f"{seed}:{response_index}")``, so the same request and seed always give the same ``Reply``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from mockengine.brain import phrases
 from mockengine.brain.arguments import build_arguments, planned_answer
-from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolCall, ToolSpec
+from mockengine.brain.context import NumericRange, QuestionContext, parse_choices, parse_range
+from mockengine.brain.model import ForcedTool, Persona, Reply, ReplyRequest, ToolCall, ToolSpec
 from mockengine.brain.scenario import Rule, Scenario
-from mockengine.brain.situation import Situation, function_name_for, output_error, read_situation
+from mockengine.brain.selection import role_marker
+from mockengine.brain.situation import (
+    ANSWER_TOOLS,
+    Situation,
+    function_name_for,
+    output_error,
+    read_situation,
+)
+
+WAIT_TOOL = "wait"
+SEND_CHAT_TOOL = "send_chat"
 
 
 @dataclass(frozen=True)
@@ -39,21 +62,48 @@ class _Turn:
     situation: Situation
     tools: dict[str, ToolSpec]
     rng: random.Random
+    persona: Persona
+    role: str | None
+
+    @property
+    def number(self) -> int:
+        """The participant's turn number, 1 for its first response."""
+        return self.request.response_index + 1
+
+    @property
+    def may_call(self) -> bool:
+        return self.request.tool_choice != "none" and bool(self.tools)
 
 
 class ScriptedBrain:
-    """A deterministic ``Brain`` driven by a ``Scenario``; ``seed`` defaults to the scenario's, else 0."""
+    """A deterministic ``Brain`` driven by a ``Scenario``.
 
-    def __init__(self, scenario: Scenario, seed: int | None = None) -> None:
+    ``seed`` defaults to the scenario's, else 0. ``role`` fixes the participant's role (e.g. from a
+    ``?role=`` query parameter); without it the role comes from the instructions marker
+    ``[mockengine role=B]``, the ``participants`` context item, or — when the scenario has personas by
+    role — the one role no other participant holds.
+    """
+
+    def __init__(self, scenario: Scenario, seed: int | None = None, role: str | None = None) -> None:
         self.scenario = scenario
         self.seed = seed if seed is not None else (scenario.seed if scenario.seed is not None else 0)
+        self.role = role
+
+    def persona_for(self, request: ReplyRequest) -> Persona:
+        """The persona that would answer ``request`` (its role resolved as for a reply)."""
+        situation = read_situation(request.history)
+        return self.scenario.persona_for(self._role(request, situation))
 
     def reply(self, request: ReplyRequest) -> Reply:
+        situation = read_situation(request.history)
+        role = self._role(request, situation)
         turn = _Turn(
             request=request,
-            situation=read_situation(request.history),
+            situation=situation,
             tools={tool.name: tool for tool in request.tools},
             rng=random.Random(f"{self.seed}:{request.response_index}"),
+            persona=self.scenario.persona_for(role),
+            role=role,
         )
         choice = request.tool_choice
         if isinstance(choice, ForcedTool):
@@ -68,6 +118,14 @@ class ScriptedBrain:
                 return self._from_rule(turn, rule)
         return self._builtin(turn)
 
+    def _role(self, request: ReplyRequest, situation: Situation) -> str | None:
+        role = self.role or role_marker(request.instructions) or situation.self_role
+        if role is not None or not self.scenario.personas:
+            return role
+        taken = {other.role.lower() for other in situation.others if other.role}
+        free = [name for name, _ in self.scenario.personas if name.lower() not in taken]
+        return free[0] if taken and len(free) == 1 else None
+
     def _forced(self, turn: _Turn, name: str) -> Reply:
         tool = turn.tools.get(name, ToolSpec(name=name, description="", parameters={}))
         for rule in self.scenario.rules:
@@ -79,38 +137,72 @@ class ScriptedBrain:
         for rule in self.scenario.rules:
             if rule.call is not None and _rule_matches(rule, turn):
                 return self._from_rule(turn, rule)
-        question = turn.situation.question
-        if question is not None and question.tool in turn.tools:
-            return Reply(None, (self._call(turn, turn.tools[question.tool]),), rule="required.question")
+        answer_tool = _answer_tool(turn)
+        if answer_tool is not None and turn.situation.question is not None:
+            return Reply(None, (self._call(turn, answer_tool),), rule="required.question")
         named = _named_tool(turn)
         if named is not None:
             return Reply(None, (self._call(turn, named),), rule="required.named")
         return Reply(None, (self._call(turn, turn.request.tools[0]),), rule="required.first")
 
     def _from_rule(self, turn: _Turn, rule: Rule) -> Reply:
+        if rule.silent:
+            return self._silence(turn, f"scenario:{rule.id}")
+        if rule.answer:
+            reply = self._answer(turn)
+            return dataclasses.replace(reply, rule=f"scenario:{rule.id}")
         calls = (self._rule_call(turn, rule),) if rule.call is not None else ()
-        return Reply(text=rule.say, tool_calls=calls, rule=f"scenario:{rule.id}")
+        text = _fill(rule.say, _fields(turn, rule)) if rule.say is not None else None
+        return Reply(text=text, tool_calls=calls, rule=f"scenario:{rule.id}")
 
     def _rule_call(self, turn: _Turn, rule: Rule) -> ToolCall:
         assert rule.call is not None
         if rule.call.arguments is not None:
-            # Sent as written, so a scenario can also test how a client copes with odd arguments.
-            arguments = json.dumps(rule.call.arguments, ensure_ascii=False)
-            return ToolCall(name=rule.call.tool, arguments=arguments)
+            # Sent as written (placeholders filled), so a scenario can also test how a client copes with
+            # odd arguments.
+            arguments = _fill_object(rule.call.arguments, _fields(turn, rule))
+            return ToolCall(name=rule.call.tool, arguments=json.dumps(arguments, ensure_ascii=False))
         tool = turn.tools.get(rule.call.tool, ToolSpec(name=rule.call.tool, description="", parameters={}))
         groups = _regex_groups(rule, turn.situation)
         return self._call(turn, tool, groups)
 
-    def _call(self, turn: _Turn, tool: ToolSpec, overrides: dict[str, str] | None = None) -> ToolCall:
-        arguments = build_arguments(tool, turn.situation, turn.rng, self.scenario.persona, overrides)
+    def _call(
+        self,
+        turn: _Turn,
+        tool: ToolSpec,
+        overrides: dict[str, str] | None = None,
+        situation: Situation | None = None,
+        rng: random.Random | None = None,
+    ) -> ToolCall:
+        arguments = build_arguments(
+            tool, situation or turn.situation, rng or turn.rng, turn.persona, overrides
+        )
         return ToolCall(name=tool.name, arguments=arguments)
 
+    def _silence(self, turn: _Turn, rule: str) -> Reply:
+        if WAIT_TOOL in turn.tools and turn.may_call:
+            return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule=rule)
+        return Reply(None, rule=rule)
+
+    def _answer(self, turn: _Turn) -> Reply:
+        """The open question answered through its tool when one is declared, else aloud."""
+        tool = _answer_tool(turn) if turn.may_call else None
+        if tool is not None:
+            return Reply(None, (self._call(turn, tool),), rule="builtin.question_tool")
+        question = turn.situation.question
+        if question is None:
+            return self._silence(turn, "builtin.no_question")
+        answer = planned_answer(turn.situation, turn.rng, turn.persona)
+        return Reply(phrases.verbal_answer(question, answer), rule="builtin.question_aloud")
+
     def _builtin(self, turn: _Turn) -> Reply:
-        situation, rng, persona = turn.situation, turn.rng, self.scenario.persona
+        situation, rng, name = turn.situation, turn.rng, turn.persona.name
         trigger = situation.trigger
         if trigger.kind == "function_output":
-            return _acknowledge(turn)
-        if turn.request.tool_choice != "none":
+            return self._after_output(turn)
+        if situation.paused:
+            return self._silence(turn, "builtin.paused")
+        if turn.may_call:
             call = self._builtin_call(turn)
             if call is not None:
                 return call
@@ -120,36 +212,146 @@ class ScriptedBrain:
                 return Reply(phrases.colour_answer(colour, rng), rule="builtin.image_colour")
             rule = "builtin.heard" if trigger.text else "builtin.not_heard"
             rule = "builtin.story" if phrases.is_story_request(trigger.text) else rule
-            return Reply(phrases.reply_to_words(trigger.text, rng, persona), rule=rule)
-        event = trigger.context.event if trigger.context is not None else None
-        if event == "question" and situation.question is not None:
-            answer = planned_answer(situation, rng)
-            return Reply(phrases.verbal_answer(situation.question, answer), rule="builtin.question_aloud")
+            text = phrases.reply_to_words(trigger.text, rng, name)
+            return Reply(phrases.styled(text, turn.persona.style, rng), rule=rule)
+        question = trigger.context.as_question() if trigger.context is not None else None
+        if question is not None and situation.question is not None:
+            return self._answer(turn)
         if trigger.context is not None:
-            text = phrases.context_reaction(trigger.context, persona, rng)
-            return Reply(text, rule=f"builtin.context.{trigger.context.event}")
-        greeting = phrases.pick(rng, ("Hi, I'm {persona}.", "Hello, I'm {persona}."), persona=persona)
+            if not phrases.asks_something(trigger.context):
+                return self._silence(turn, f"builtin.context.{trigger.context.event}")
+            text = phrases.context_reaction(trigger.context, name, rng)
+            return Reply(
+                phrases.styled(text, turn.persona.style, rng), rule=f"builtin.context.{trigger.context.event}"
+            )
+        greeting = phrases.pick(rng, ("Hi, I'm {persona}.", "Hello, I'm {persona}."), persona=name)
         return Reply(greeting, rule="builtin.greeting")
 
     def _builtin_call(self, turn: _Turn) -> Reply | None:
         named = _named_tool(turn)
         if named is not None:
             return Reply(None, (self._call(turn, named),), rule="builtin.tool_named")
-        context = turn.situation.trigger.context
-        question = turn.situation.question
-        is_question = context is not None and context.event == "question"
-        if is_question and question is not None and question.tool in turn.tools:
-            call = self._call(turn, turn.tools[question.tool])
-            return Reply(None, (call,), rule="builtin.question_tool")
+        situation = turn.situation
+        context = situation.trigger.context
+        asked = context is not None and context.as_question() is not None
+        answer_tool = _answer_tool(turn)
+        if asked and answer_tool is not None and situation.question_open:
+            return Reply(None, (self._call(turn, answer_tool),), rule="builtin.question_tool")
+        if turn.request.channel == "chat":
+            return self._chat_action(turn)
         return None
 
+    def _chat_action(self, turn: _Turn) -> Reply | None:
+        """The text agent acts only through tools: chat back when addressed, otherwise wait."""
+        situation = turn.situation
+        addressed = situation.heard_is_current or (
+            situation.trigger.context is not None and phrases.asks_something(situation.trigger.context)
+        )
+        if addressed and SEND_CHAT_TOOL in turn.tools:
+            call = self._call(turn, turn.tools[SEND_CHAT_TOOL])
+            return Reply(None, (call,), rule="builtin.chat.send_chat")
+        if not addressed and WAIT_TOOL in turn.tools:
+            return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule="builtin.chat.wait")
+        return None
 
-def _acknowledge(turn: _Turn) -> Reply:
-    item = turn.situation.trigger.item
-    error = output_error(turn.situation.trigger.text)
-    name = function_name_for(turn.request.history, item.call_id if item else None)
-    outcome = "accepted" if error is None else "refused"
-    return Reply(phrases.acknowledge_output(error, name, turn.rng), rule=f"builtin.function_output.{outcome}")
+    def _after_output(self, turn: _Turn) -> Reply:
+        situation = turn.situation
+        item = situation.trigger.item
+        error = output_error(situation.trigger.text)
+        history = turn.request.history
+        name = function_name_for(history, item.call_id if item else None)
+        if error is None:
+            if turn.request.channel == "chat" and WAIT_TOOL in turn.tools and turn.may_call:
+                return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule="builtin.function_output.accepted")
+            text = phrases.acknowledge_output(None, name, turn.rng)
+            return Reply(text, rule="builtin.function_output.accepted")
+        tool = turn.tools.get(name or "")
+        if tool is not None and turn.may_call and _refusals_in_a_row(history, tool.name) < 2:
+            retry = self._corrected_call(turn, tool, error)
+            if retry is not None:
+                return Reply(None, (retry,), rule="builtin.function_output.retry")
+        return Reply(
+            phrases.acknowledge_output(error, name, turn.rng), rule="builtin.function_output.refused"
+        )
+
+    def _corrected_call(self, turn: _Turn, tool: ToolSpec, error: str) -> ToolCall | None:
+        """A second try after a refusal: steered by the range or choices the error names, else a fresh
+        draw; None when it would repeat the refused arguments."""
+        situation = _corrected(turn.situation, error)
+        rng = random.Random(f"{self.seed}:{turn.request.response_index}:retry")
+        call = self._call(turn, tool, situation=situation, rng=rng)
+        refused = _last_arguments(turn.request.history, tool.name)
+        return None if refused is not None and _same_json(refused, call.arguments) else call
+
+
+def _answer_tool(turn: _Turn) -> ToolSpec | None:
+    """The declared tool that answers the question on screen: the one it names, ``submit_response``, or
+    another answer tool."""
+    question = turn.situation.question
+    if question is not None and question.tool in turn.tools:
+        return turn.tools[question.tool]
+    for name in ("submit_response", "respond", "answer"):
+        if name in turn.tools:
+            return turn.tools[name]
+    if question is not None and question.tool is None:
+        wanted = _voice_tool_for(question)
+        if wanted in turn.tools:
+            return turn.tools[wanted]
+    return None
+
+
+def _voice_tool_for(question: QuestionContext) -> str | None:
+    kind = question.component_type
+    if kind == "multiplechoice":
+        return "answer_choices" if question.allow_multiple else "answer_choice"
+    return {
+        "likertscale": "answer_scale",
+        "vasrating": "answer_scale",
+        "ranking": "answer_ranking",
+        "textinput": "answer_text",
+        "audiorecording": "answer_text",
+        "rapidrate": "answer_dimensions",
+    }.get(kind or "")
+
+
+def _refusals_in_a_row(history: tuple[Any, ...], name: str) -> int:
+    """How many of the newest function outputs, back to the last user/context input, refused ``name``."""
+    names = {item.call_id: item.name for item in history if item.kind == "function_call"}
+    count = 0
+    for item in reversed(history):
+        if item.kind == "function_call_output":
+            if names.get(item.call_id) == name and output_error(item.text) is not None:
+                count += 1
+        elif item.kind not in ("function_call", "assistant"):
+            break
+    return count
+
+
+def _last_arguments(history: tuple[Any, ...], name: str) -> str | None:
+    for item in reversed(history):
+        if item.kind == "function_call" and item.name == name:
+            return str(item.text)
+    return None
+
+
+def _same_json(left: str, right: str) -> bool:
+    try:
+        return bool(json.loads(left) == json.loads(right))
+    except ValueError:
+        return left == right
+
+
+def _corrected(situation: Situation, error: str) -> Situation:
+    """The situation with the question's range / choices replaced by those the error message names."""
+    stated_range: NumericRange | None = parse_range(error)
+    stated_choices = parse_choices(error)
+    if stated_range is None and not stated_choices:
+        return situation
+    base = situation.question or QuestionContext(None, "", None, (), False)
+    question = dataclasses.replace(
+        base, range=stated_range or base.range, choices=stated_choices or base.choices
+    )
+    return dataclasses.replace(situation, question=question)
 
 
 def _rule_matches(rule: Rule, turn: _Turn) -> bool:
@@ -166,9 +368,45 @@ def _rule_matches(rule: Rule, turn: _Turn) -> bool:
     context = situation.trigger.context
     if when.context_event is not None and (context is None or context.event != when.context_event):
         return False
+    if when.context_fields and (context is None or not _fields_match(when.context_fields, context.data)):
+        return False
     if when.tool_available is not None and when.tool_available not in turn.tools:
         return False
-    return when.after_function_output is None or _output_matches(when.after_function_output, situation)
+    if when.tool_result is not None and not _output_matches(when.tool_result, situation):
+        return False
+    if when.tool_result_of is not None and not _output_of(when.tool_result_of, turn):
+        return False
+    if when.image_colours and (
+        situation.image is None or situation.image.dominant_colour not in when.image_colours
+    ):
+        return False
+    if when.turn_min is not None and turn.number < when.turn_min:
+        return False
+    if when.turn_max is not None and turn.number > when.turn_max:
+        return False
+    if when.roles and (turn.role is None or turn.role.lower() not in {r.lower() for r in when.roles}):
+        return False
+    if when.paused is not None and situation.paused != when.paused:
+        return False
+    return when.question_open is None or situation.question_open == when.question_open
+
+
+def _fields_match(expected: tuple[tuple[str, tuple[Any, ...]], ...], data: dict[str, Any]) -> bool:
+    for key, allowed in expected:
+        value = data.get(key)
+        if value is None or not any(_same_scalar(value, option) for option in allowed):
+            return False
+    return True
+
+
+def _same_scalar(value: Any, option: Any) -> bool:
+    if isinstance(value, str) and isinstance(option, str):
+        return value.strip().lower() == option.strip().lower()
+    if isinstance(value, bool) or isinstance(option, bool):
+        return value is option
+    if isinstance(value, int | float) and isinstance(option, int | float):
+        return float(value) == float(option)
+    return str(value).strip().lower() == str(option).strip().lower()
 
 
 def _output_matches(expected: str, situation: Situation) -> bool:
@@ -178,11 +416,68 @@ def _output_matches(expected: str, situation: Situation) -> bool:
     return expected == "any" or (expected == "refused") == refused
 
 
+def _output_of(name: str, turn: _Turn) -> bool:
+    item = turn.situation.trigger.item
+    if turn.situation.trigger.kind != "function_output" or item is None:
+        return False
+    return function_name_for(turn.request.history, item.call_id) == name
+
+
 def _regex_groups(rule: Rule, situation: Situation) -> dict[str, str]:
     if rule.when.heard_regex is None or not situation.heard_is_current:
         return {}
     match = rule.when.heard_regex.search(situation.trigger.text)
     return {k: v for k, v in match.groupdict().items() if v is not None} if match else {}
+
+
+def _fields(turn: _Turn, rule: Rule) -> dict[str, str]:
+    """The ``{placeholders}`` a rule's ``say`` and explicit arguments may use."""
+    situation = turn.situation
+    typed = situation.typed
+    question = situation.question
+    error = output_error(situation.trigger.text) if situation.trigger.kind == "function_output" else None
+    fields = {
+        "persona": turn.persona.name,
+        "name": turn.persona.name,
+        "role": turn.role or "",
+        "heard": situation.heard,
+        "speaker": typed.speaker if typed else "",
+        "said": typed.said if typed else "",
+        "question": question.headline if question else "",
+        "screen": situation.screen_text,
+        "colour": situation.image.dominant_colour if situation.image else "",
+        "others": " and ".join(other.name for other in situation.others),
+        "turn": str(turn.number),
+        "seconds_left": f"{situation.timer_seconds_left:g}"
+        if situation.timer_seconds_left is not None
+        else "",
+        "error": error or "",
+    }
+    fields.update(_regex_groups(rule, situation))
+    return fields
+
+
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _fill(template: str, fields: dict[str, str]) -> str:
+    """``template`` with ``{name}`` placeholders filled; unknown names stay as written."""
+    try:
+        return template.format_map(_Blank(fields))
+    except (ValueError, IndexError, AttributeError, KeyError):
+        return template
+
+
+def _fill_object(value: Any, fields: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return _fill(value, fields)
+    if isinstance(value, dict):
+        return {key: _fill_object(item, fields) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fill_object(item, fields) for item in value]
+    return value
 
 
 def _named_tool(turn: _Turn) -> ToolSpec | None:
@@ -195,3 +490,6 @@ def _named_tool(turn: _Turn) -> ToolSpec | None:
         if re.search(rf"\b{spoken}\b", heard, re.IGNORECASE):
             return tool
     return None
+
+
+__all__ = ["ANSWER_TOOLS", "ScriptedBrain"]

@@ -245,3 +245,55 @@ def context_reaction(event: ContextEvent, persona: str, rng: random.Random) -> s
         "resumed": "Great, let's continue.",
     }
     return reactions.get(event.event, "Okay, noted.")
+
+
+_CONTRACTIONS = {
+    "I'm": "I am",
+    "I'll": "I will",
+    "I'd": "I would",
+    "I've": "I have",
+    "it's": "it is",
+    "It's": "It is",
+    "that's": "that is",
+    "That's": "That is",
+    "don't": "do not",
+    "didn't": "did not",
+    "can't": "cannot",
+    "you're": "you are",
+    "You're": "You are",
+    "let's": "let us",
+    "Let's": "Let us",
+}
+_CONTRACTION = re.compile(r"\b(" + "|".join(re.escape(word) for word in _CONTRACTIONS) + r")\b")
+_CHATTY_TAILS = ("What do you think?", "I'm enjoying this, by the way.", "How about you?")
+
+
+def styled(text: str, style: str, rng: random.Random) -> str:
+    """``text`` in a persona's speaking style: ``brief`` as is, ``formal`` without contractions,
+    ``chatty`` with one more friendly sentence."""
+    if style == "formal":
+        return _CONTRACTION.sub(lambda match: _CONTRACTIONS[match.group(1)], text)
+    if style == "chatty" and text and len(text.split()) < 30:
+        return f"{text} {rng.choice(_CHATTY_TAILS)}"
+    return text
+
+
+_ASKING_WORDS = re.compile(
+    r"\?|\b(?:introduce|discuss|talk|chat|tell|say|share|describe|explain|agree|decide|offer|suggest|"
+    r"answer|respond|reply|greet)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_something(event: ContextEvent) -> bool:
+    """Whether a context item asks the participant to say something.
+
+    Chat lines, meeting others (``participants``) and free-text nudges do; so does a screen or
+    experimenter message whose text asks ("Please introduce yourselves.", a question mark). Timers,
+    revealed answers, pauses and resumes ask nothing: the participant stays silent (HRP: ``wait``).
+    """
+    if event.event in ("typed", "participants", "unparsed"):
+        return True
+    if event.event in ("screen", "experimenter_message"):
+        return bool(_ASKING_WORDS.search(event.text))
+    return False

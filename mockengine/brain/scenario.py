@@ -21,6 +21,8 @@ import yaml
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.exceptions import best_match
 
+from mockengine.brain.model import Persona
+
 DEFAULT_PERSONA = "Sam"
 DEFAULT_SCENARIO_SOURCE = "mockengine/brain/scenarios/default.yaml"
 FunctionOutcome = Literal["accepted", "refused", "any"]
@@ -30,15 +32,26 @@ class ScenarioError(ValueError):
     """A scenario file is not valid YAML or does not follow the schema; names the file and the place."""
 
 
+Scalar = str | int | float | bool
+
+
 @dataclass(frozen=True)
 class When:
-    """Conditions of a rule; all that are set must hold."""
+    """Conditions of a rule; all that are set must hold (see ``scenario.schema.json`` for each)."""
 
     heard_contains: tuple[str, ...] = ()
     heard_regex: re.Pattern[str] | None = None
     context_event: str | None = None
+    context_fields: tuple[tuple[str, tuple[Scalar, ...]], ...] = ()
     tool_available: str | None = None
-    after_function_output: FunctionOutcome | None = None
+    tool_result: FunctionOutcome | None = None
+    tool_result_of: str | None = None
+    image_colours: tuple[str, ...] = ()
+    turn_min: int | None = None
+    turn_max: int | None = None
+    roles: tuple[str, ...] = ()
+    paused: bool | None = None
+    question_open: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -51,20 +64,35 @@ class CallPlan:
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule. Actions: ``say`` and/or ``call``; or ``answer`` (the open question); or ``silent``."""
+
     id: str
     when: When
     say: str | None = None
     call: CallPlan | None = None
+    answer: bool = False
+    silent: bool = False
 
 
 @dataclass(frozen=True)
 class Scenario:
+    """A parsed scenario. ``personas`` maps participant roles to personas; ``persona`` is the default."""
+
     name: str
     rules: tuple[Rule, ...] = ()
     description: str = ""
     seed: int | None = None
-    persona: str = DEFAULT_PERSONA
+    persona: Persona = Persona(name=DEFAULT_PERSONA)
+    personas: tuple[tuple[str, Persona], ...] = ()
     source: str = "<memory>"
+
+    def persona_for(self, role: str | None) -> Persona:
+        """The persona of ``role`` (case-insensitive), else the default persona."""
+        if role is not None:
+            for name, persona in self.personas:
+                if name.lower() == role.strip().lower():
+                    return persona
+        return self.persona
 
 
 def load_scenario(path: str | None = None) -> Scenario:
@@ -132,31 +160,64 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
             raise ScenarioError(f"{source}: at $.rules[{index}].id: duplicate rule id {raw['id']!r}")
         seen.add(raw["id"])
         rules.append(_rule(raw, f"$.rules[{index}]", source))
+    persona = document.get("persona", DEFAULT_PERSONA)
     return Scenario(
         name=document["name"],
         rules=tuple(rules),
         description=document.get("description", ""),
         seed=document.get("seed"),
-        persona=document.get("persona", DEFAULT_PERSONA),
+        persona=_persona({"name": persona} if isinstance(persona, str) else persona),
+        personas=tuple((role, _persona(raw)) for role, raw in document.get("personas", {}).items()),
         source=source,
     )
 
 
+def _persona(raw: dict[str, Any]) -> Persona:
+    rating = raw.get("rating", {})
+    default = Persona()
+    return Persona(
+        name=raw["name"],
+        voice=raw.get("voice"),
+        style=raw.get("style", default.style),
+        rating_tendency=float(rating.get("tendency", default.rating_tendency)),
+        rating_spread=float(rating.get("spread", default.rating_spread)),
+    )
+
+
+def _many(value: Any) -> tuple[Any, ...]:
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, list) else (value,)
+
+
 def _rule(raw: dict[str, Any], path: str, source: str) -> Rule:
     when = raw.get("when") or {}
-    contains = when.get("heard_contains", ())
     call = raw.get("call")
+    turn = when.get("turn")
+    turn_min, turn_max = (
+        (turn, turn) if isinstance(turn, int) else ((turn or {}).get("min"), (turn or {}).get("max"))
+    )
     return Rule(
         id=raw["id"],
         when=When(
-            heard_contains=(contains,) if isinstance(contains, str) else tuple(contains),
+            heard_contains=_many(when.get("heard_contains")),
             heard_regex=_compile(when.get("heard_regex"), f"{path}.when.heard_regex", source),
             context_event=when.get("context_event"),
+            context_fields=tuple((key, _many(value)) for key, value in when.get("context", {}).items()),
             tool_available=when.get("tool_available"),
-            after_function_output=when.get("after_function_output"),
+            tool_result=when.get("tool_result", when.get("after_function_output")),
+            tool_result_of=when.get("tool_result_of"),
+            image_colours=_many(when.get("image_colour")),
+            turn_min=turn_min,
+            turn_max=turn_max,
+            roles=_many(when.get("role")),
+            paused=when.get("paused"),
+            question_open=when.get("question_open"),
         ),
         say=raw.get("say"),
         call=_call_plan(call) if call is not None else None,
+        answer=bool(raw.get("answer", False)),
+        silent=bool(raw.get("silent", False)),
     )
 
 

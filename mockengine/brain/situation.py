@@ -36,11 +36,22 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class Participant:
+    """Someone else in the study, from the newest ``participants`` context item."""
+
+    name: str
+    role: str = ""
+
+
+@dataclass(frozen=True)
 class Situation:
-    """Facts read from the history, newest wins for each.
+    """Facts read from the history, newest wins for each: the study state the context items describe.
 
     ``heard`` is the newest user words (message, transcript or chat line); ``focus_text`` is whichever is
-    newer of those and the newest question, i.e. what an answer should be about.
+    newer of those and the newest question, i.e. what an answer should be about. ``question_open`` is
+    False once a call answering the newest question was made and not refused. ``paused`` follows the
+    newest ``paused``/``resumed`` item; ``others``/``self_role`` come from the newest ``participants`` item
+    (``self_role`` from its ``role``, ``self.role`` or ``you.role`` field, when HyperStudy sends one).
     """
 
     trigger: Trigger
@@ -50,6 +61,12 @@ class Situation:
     heard: str
     image: ImageFacts | None
     focus_text: str = ""
+    paused: bool = False
+    others: tuple[Participant, ...] = ()
+    self_role: str | None = None
+    screen: ContextEvent | None = None
+    timer_seconds_left: float | None = None
+    question_open: bool = False
 
     @property
     def asks_colour(self) -> bool:
@@ -77,12 +94,17 @@ def read_situation(history: tuple[TurnView, ...]) -> Situation:
     """Scan ``history`` (oldest first) once, newest to oldest."""
     trigger = _find_trigger(history)
     question: QuestionContext | None = None
+    question_at = -1
     typed: TypedContext | None = None
-    screen_text = ""
+    screen: ContextEvent | None = None
     heard: str | None = None
     image: ImageFacts | None = None
     focus: str | None = None
-    for item in reversed(history):
+    paused: bool | None = None
+    participants: ContextEvent | None = None
+    timer: float | None = None
+    for index in range(len(history) - 1, -1, -1):
+        item = history[index]
         image = image or (item.images[-1] if item.images else None)
         event = context_of(item)
         if event is None:
@@ -92,15 +114,78 @@ def read_situation(history: tuple[TurnView, ...]) -> Situation:
             continue
         asked = event.as_question() if question is None else None
         if asked is not None:
-            question = asked
+            question, question_at = asked, index
             focus = asked.question if focus is None else focus
         typed = typed or event.as_typed()
-        if not screen_text and event.event == "screen":
-            screen_text = event.text
+        if screen is None and event.event == "screen":
+            screen = event
         if heard is None and event.event == "typed":
             heard = event.text
             focus = heard if focus is None else focus
-    return Situation(trigger, question, typed, screen_text, heard or "", image, focus or "")
+        if paused is None and event.event in ("paused", "resumed"):
+            paused = event.event == "paused"
+        if participants is None and event.event == "participants":
+            participants = event
+        seconds = event.data.get("secondsLeft")
+        if timer is None and event.event == "timer" and isinstance(seconds, int | float):
+            timer = float(seconds)
+    others, self_role = _participants(participants)
+    return Situation(
+        trigger,
+        question,
+        typed,
+        screen.text if screen is not None else "",
+        heard or "",
+        image,
+        focus or "",
+        paused=bool(paused),
+        others=others,
+        self_role=self_role,
+        screen=screen,
+        timer_seconds_left=timer,
+        question_open=question is not None and not _answered(history[question_at + 1 :]),
+    )
+
+
+# Tools that answer the question on screen: HRP's voice tools and the chat side's submit_response.
+ANSWER_TOOLS = frozenset(
+    (
+        "answer_choice",
+        "answer_choices",
+        "answer_scale",
+        "answer_ranking",
+        "answer_text",
+        "answer_dimensions",
+        "submit_response",
+    )
+)
+
+
+def _answered(after: tuple[TurnView, ...]) -> bool:
+    """A call to an answer tool after the question whose output, if any yet, was not a refusal."""
+    outputs = {item.call_id: item.text for item in after if item.kind == "function_call_output"}
+    for item in after:
+        if item.kind == "function_call" and item.name in ANSWER_TOOLS:
+            output = outputs.get(item.call_id)
+            if output is None or output_error(output) is None:
+                return True
+    return False
+
+
+def _participants(event: ContextEvent | None) -> tuple[tuple[Participant, ...], str | None]:
+    if event is None:
+        return (), None
+    others = tuple(
+        Participant(str(other.get("name", "")).strip(), str(other.get("role", "")).strip())
+        for other in event.data.get("others", [])
+        if isinstance(other, dict) and str(other.get("name", "")).strip()
+    )
+    role = event.data.get("role")
+    for key in ("self", "you"):
+        mine = event.data.get(key)
+        if role is None and isinstance(mine, dict):
+            role = mine.get("role")
+    return others, str(role).strip() if isinstance(role, str | int) and str(role).strip() else None
 
 
 def mentions_colour(text: str) -> bool:

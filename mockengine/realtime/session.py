@@ -56,6 +56,8 @@ class SessionOptions:
     pacing: Pacing = Pacing()
     session_max_s: int = 3600
     created_at_s: int = 0  # unix time of creation, for expires_at
+    # The scenario persona's voice, shown as the session's default in session.created (None: "alloy").
+    voice: str | None = None
 
 
 class RealtimeSession:
@@ -76,6 +78,8 @@ class RealtimeSession:
         self.config = default_session(
             options.model, ids.session(), options.created_at_s + options.session_max_s
         )
+        if options.voice is not None:
+            self.config["audio"]["output"]["voice"] = options.voice
         self.conversation = Conversation(ids.conversation())
         self.buffer = InputAudioBuffer()
         self.classifier = FrameClassifier(threshold=0.5)

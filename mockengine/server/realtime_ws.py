@@ -20,6 +20,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from mockengine.brain.image import describe_image
+from mockengine.brain.selection import UnknownScenario
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.client_events import parse_client_event
@@ -27,7 +28,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.server.handshake import api_key_from, check_connection
+from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.resources import Resources
 from mockengine.server.state import RESOURCES, STATS, TRACER
 from mockengine.server.trace import Tracer
@@ -209,16 +210,32 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
     await ws.prepare(request)
     settings = resources.settings
     model = request.query.get("model")
+    api_key = api_key_from(request.headers, protocols)
+    # A model named after a loaded scenario ("mockengine-NAME") selects it and is accepted as a model.
+    scenario_model = resources.scenarios.for_model(model)
     refusal = check_connection(
-        api_key_from(request.headers, protocols),
-        model,
+        api_key,
+        "gpt-realtime" if scenario_model is not None else model,
         request.headers.get("OpenAI-Beta")
         or next((p for p in protocols if p.startswith("openai-beta.")), None),
         settings.api_key,
     )
     seed = _session_seed(request, settings.seed)
     ids = IdFactory(seed)
-    if refusal is not None:
+    brain = None
+    if refusal is None:
+        try:
+            brain = resources.brain(
+                seed,
+                model=model,
+                api_key=api_key,
+                scenario=request.query.get("scenario"),
+                role=request.query.get("role"),
+            )
+        except UnknownScenario as exc:
+            refusal = Refusal(ProtocolError("unknown_scenario", str(exc), "scenario"), 4000)
+    if refusal is not None or brain is None:
+        assert refusal is not None
         event = {"type": "error", "event_id": ids.event(), "error": refusal.error.payload()}
         await ws.send_str(json.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
@@ -232,9 +249,10 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
         ),
         session_max_s=settings.session_max_s,
         created_at_s=int(time.time()),
+        voice=brain.scenario.persona_for(request.query.get("role")).voice,
     )
     session = RealtimeSession(
-        options, brain=resources.brain(seed), ids=ids, tokens=resources.tokens, describe_image=describe_image
+        options, brain=brain, ids=ids, tokens=resources.tokens, describe_image=describe_image
     )
     stats = request.app[STATS]
     stats.sessions_active += 1

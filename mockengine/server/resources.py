@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from mockengine.brain.participant import ScriptedBrain
-from mockengine.brain.scenario import Scenario, load_scenario
+from mockengine.brain.scenario import Scenario
+from mockengine.brain.selection import ScenarioLibrary, SelectingBrain, load_library
 from mockengine.engines.stt import Transcriber, WhisperTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.tts import PiperSynthesizer, Synthesizer
@@ -30,7 +30,7 @@ class Resources:
     transcriber: Transcriber
     synthesizer: Synthesizer
     tokens: TokenCounter
-    scenario: Scenario
+    scenarios: ScenarioLibrary
     # whisper runs one call at a time (its lock), so it gets one thread; piper gets the rest. Sharing one
     # pool let transcriptions waiting on whisper's lock hold every thread while speech waited.
     stt_executor: ThreadPoolExecutor
@@ -45,14 +45,23 @@ class Resources:
         model: str | None = None,
         api_key: str | None = None,
         scenario: str | None = None,
-    ) -> ScriptedBrain:
+        role: str | None = None,
+    ) -> SelectingBrain:
         """The brain for one Realtime session or one Chat Completions request.
 
         ``model`` (the requested model name), ``api_key`` (the bearer key) and ``scenario`` (a name asked
-        for explicitly, e.g. the ``?scenario=`` query parameter) select the scenario; a marker in the
-        instructions / system prompt is read per reply by the brain itself.
+        for explicitly, e.g. the ``?scenario=`` query parameter) select the scenario, as described in
+        ``mockengine.brain.selection``; ``role`` fixes the participant's role. A marker in the
+        instructions / system prompt is read per reply by the brain itself. Raises ``UnknownScenario``
+        (a client error) for a name no loaded scenario has.
         """
-        return ScriptedBrain(self.scenario, seed=seed)
+        chosen = self.scenarios.select(scenario=scenario, api_key=api_key, model=model)
+        return SelectingBrain(self.scenarios, chosen, seed, role)
+
+    @property
+    def scenario(self) -> Scenario:
+        """The server's default scenario."""
+        return self.scenarios.default_scenario
 
     def close(self) -> None:
         self.stt_executor.shutdown(wait=False, cancel_futures=True)
@@ -73,7 +82,7 @@ def load_resources(settings: Settings) -> Resources:
     # Seeded engines zero piper's noise so reply audio repeats byte for byte (DESIGN §4).
     synthesizer = PiperSynthesizer(catalog, deterministic=settings.is_seeded)
     synthesizer.preload()
-    scenario = load_scenario(settings.scenario)
+    scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
     elapsed = time.perf_counter() - started
     log.info("models loaded in %.2f s (whisper: %s)", elapsed, transcriber.model_path)
     return Resources(
@@ -81,11 +90,16 @@ def load_resources(settings: Settings) -> Resources:
         transcriber=transcriber,
         synthesizer=synthesizer,
         tokens=transcriber.token_counter(),
-        scenario=scenario,
+        scenarios=scenarios,
         stt_executor=ThreadPoolExecutor(max_workers=1, thread_name_prefix="mockengine-stt"),
         tts_executor=ThreadPoolExecutor(
             max_workers=max(1, settings.workers), thread_name_prefix="mockengine-tts"
         ),
         load_seconds=elapsed,
-        model_info={"whisper": transcriber.model_path, "voices": sorted(catalog), "scenario": scenario.name},
+        model_info={
+            "whisper": transcriber.model_path,
+            "voices": sorted(catalog),
+            "scenario": scenarios.default,
+            "scenarios": scenarios.names(),
+        },
     )

@@ -12,7 +12,7 @@ import pytest
 
 from mockengine.brain.arguments import ArgumentsError, build_arguments
 from mockengine.brain.hrp import HRP_TOOLS
-from mockengine.brain.model import ImageFacts, ToolSpec, TurnView
+from mockengine.brain.model import ImageFacts, Persona, ToolSpec, TurnView
 from mockengine.brain.schema_values import Hints, value_for
 from mockengine.brain.situation import Situation, read_situation
 
@@ -36,7 +36,7 @@ def situation_of(*items: TurnView) -> Situation:
 
 def arguments(tool: str | ToolSpec, situation: Situation, seed: int = 3, **kwargs: Any) -> Any:
     spec = TOOLS[tool] if isinstance(tool, str) else tool
-    text = build_arguments(spec, situation, random.Random(seed), "Sam", **kwargs)
+    text = build_arguments(spec, situation, random.Random(seed), Persona(), **kwargs)
     parsed = json.loads(text)
     jsonschema.validate(parsed, spec.parameters)
     return parsed

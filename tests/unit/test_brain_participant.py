@@ -75,6 +75,9 @@ def request(
     return ReplyRequest(instructions, tools, tool_choice, modalities, tuple(history), index)
 
 
+WAIT = ToolSpec("wait", "Take no action this turn.", {"type": "object", "properties": {}})
+
+
 def reply(history: list[TurnView], seed: int = 7, scenario: Any = DEFAULT, **kwargs: Any) -> Reply:
     return ScriptedBrain(scenario, seed).reply(request(history, **kwargs))
 
@@ -147,17 +150,61 @@ def test_accepted_output_is_acknowledged_without_another_call(output: str) -> No
     )
 
 
-def test_refused_output_says_the_error() -> None:
-    history = [context(SCALE_QUESTION), *call_and_output('{"error": "Value must be between 0 and 100."}')]
+def refused_twice(first_error: str, second_error: str) -> list[TurnView]:
+    return [
+        *call_and_output(json.dumps({"error": first_error})),
+        TurnView("item_fc2", "function_call", '{"value": 12}', name="answer_scale", call_id="call_2"),
+        TurnView("item_out2", "function_call_output", json.dumps({"error": second_error}), call_id="call_2"),
+    ]
+
+
+def test_a_refused_call_is_retried_once_with_a_value_the_error_allows() -> None:
+    history = [context(SCALE_QUESTION), *call_and_output('{"error": "Value must be between 20 and 30."}')]
+    result = reply(history)
+    assert result.rule == "builtin.function_output.retry"
+    assert result.text is None
+    name, arguments = only_call(result)
+    assert name == "answer_scale" and 20 <= arguments["value"] <= 30
+
+
+def test_a_second_refusal_in_a_row_says_the_error() -> None:
+    history = [context(SCALE_QUESTION), *refused_twice("Out of range.", "Value must be between 0 and 100.")]
     result = reply(history)
     assert result.text == "That didn't go through: Value must be between 0 and 100."
     assert result.tool_calls == ()
     assert result.rule == "builtin.function_output.refused"
 
 
+def test_a_retry_names_the_exact_choice_the_error_lists() -> None:
+    question = {"event": "question", "tool": "answer_choice", "question": "Which drink?", "choices": ["Tea"]}
+    refused = [
+        TurnView("item_fc", "function_call", '{"choice": "Tea"}', name="answer_choice", call_id="call_1"),
+        TurnView(
+            "item_out",
+            "function_call_output",
+            '{"error": "Choose one of: Coffee, Green tea"}',
+            call_id="call_1",
+        ),
+    ]
+    name, arguments = only_call(reply([context(question), *refused]))
+    assert name == "answer_choice" and arguments["choice"] in ("Coffee", "Green tea")
+
+
+def test_no_retry_when_tools_may_not_be_called() -> None:
+    history = [context(SCALE_QUESTION), *call_and_output('{"error": "Value must be between 20 and 30."}')]
+    result = reply(history, tool_choice="none")
+    assert result.tool_calls == () and result.text is not None and "20 and 30" in result.text
+
+
 @pytest.mark.parametrize("output", ['{"error": ""}', '{"accepted": false}'])
 def test_refused_without_reason(output: str) -> None:
-    assert reply(call_and_output(output)).text == "That didn't go through."
+    history = [*call_and_output(output), *call_and_output(output)[:0]]
+    twice = [
+        *history,
+        TurnView("item_fc2", "function_call", '{"value": 12}', name="answer_scale", call_id="call_2"),
+        TurnView("item_out2", "function_call_output", output, call_id="call_2"),
+    ]
+    assert reply(twice).text == "That didn't go through."
 
 
 def test_sent_chat_is_acknowledged_as_a_message() -> None:
@@ -309,7 +356,10 @@ def test_context_reactions_mention_what_happened() -> None:
     participants = reply([context({"event": "participants", "others": [{"name": "Alex", "role": "A"}]})])
     assert participants.text is not None and "Alex" in participants.text
     timer = reply([context({"event": "timer", "secondsLeft": 30})])
-    assert (timer.text, timer.rule) == ("Okay, 30 seconds left.", "builtin.context.timer")
+    # A timer asks nothing: silence, or `wait` where the host offers it.
+    assert (timer.text, timer.tool_calls, timer.rule) == (None, (), "builtin.context.timer")
+    waiting = reply([context({"event": "timer", "secondsLeft": 30})], tools=(*HRP_TOOLS, WAIT))
+    assert only_call(waiting) == ("wait", {})
     unparsed = reply([context("[context] The user has been quiet for 12s.")])
     assert unparsed.rule == "builtin.context.unparsed"
 

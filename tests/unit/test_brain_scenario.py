@@ -21,7 +21,7 @@ EXAMPLES = sorted((REPO / "scenarios").glob("*.yaml"))
 def test_packaged_default_loads() -> None:
     scenario = load_scenario(None)
     assert scenario.name == "default"
-    assert scenario.persona == "Sam"
+    assert scenario.persona.name == "Sam"
     assert scenario.seed == 7
     assert scenario.source.endswith("default.yaml")
     assert [rule.id for rule in scenario.rules][:1] == ["chat-on-request"]
@@ -67,11 +67,11 @@ rules:
         source="full.yaml",
     )
     rate, auto = scenario.rules
-    assert (scenario.seed, scenario.persona, scenario.description) == (5, "Robin", "every field")
+    assert (scenario.seed, scenario.persona.name, scenario.description) == (5, "Robin", "every field")
     assert rate.when.heard_contains == ("rate",)
     assert rate.when.heard_regex is not None and rate.when.heard_regex.search("RATE 12")
     assert rate.when.context_event == "question"
-    assert rate.when.after_function_output == "any"
+    assert rate.when.tool_result == "any"
     assert rate.call == CallPlan(tool="answer_scale", arguments={"value": 3})
     assert auto.call == CallPlan(tool="send_chat", arguments=None)
     assert auto.say is None
@@ -120,7 +120,7 @@ def test_invalid_scenarios_name_file_path_and_expectation(text: str, fragment: s
 
 
 def test_schema_descriptions_say_what_was_expected() -> None:
-    with pytest.raises(ScenarioError, match=r"expected: .*'say', 'call' or both"):
+    with pytest.raises(ScenarioError, match=r"expected: .*an action: 'say', 'call'"):
         parse_scenario("name: x\nrules: [{id: a}]", source="s.yaml")
 
 
