@@ -149,6 +149,14 @@ class ScriptedBrain:
         if rule.silent:
             return self._silence(turn, f"scenario:{rule.id}")
         if rule.answer:
+            if rule.answer_rating is not None:
+                tendency, spread = rule.answer_rating
+                persona = dataclasses.replace(
+                    turn.persona,
+                    rating_tendency=turn.persona.rating_tendency if tendency is None else tendency,
+                    rating_spread=turn.persona.rating_spread if spread is None else spread,
+                )
+                turn = dataclasses.replace(turn, persona=persona)
             reply = self._answer(turn)
             return dataclasses.replace(reply, rule=f"scenario:{rule.id}")
         calls = (self._rule_call(turn, rule),) if rule.call is not None else ()
@@ -366,7 +374,7 @@ def _rule_matches(rule: Rule, turn: _Turn) -> bool:
     if when.heard_regex is not None and (heard is None or not when.heard_regex.search(heard)):
         return False
     context = situation.trigger.context
-    if when.context_event is not None and (context is None or context.event != when.context_event):
+    if when.context_events and (context is None or context.event not in when.context_events):
         return False
     if when.context_fields and (context is None or not _fields_match(when.context_fields, context.data)):
         return False

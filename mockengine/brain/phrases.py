@@ -280,7 +280,7 @@ def styled(text: str, style: str, rng: random.Random) -> str:
 
 _ASKING_WORDS = re.compile(
     r"\?|\b(?:introduce|discuss|talk|chat|tell|say|share|describe|explain|agree|decide|offer|suggest|"
-    r"answer|respond|reply|greet)\b",
+    r"respond|reply|greet)\b",
     re.IGNORECASE,
 )
 

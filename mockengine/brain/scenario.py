@@ -41,7 +41,7 @@ class When:
 
     heard_contains: tuple[str, ...] = ()
     heard_regex: re.Pattern[str] | None = None
-    context_event: str | None = None
+    context_events: tuple[str, ...] = ()
     context_fields: tuple[tuple[str, tuple[Scalar, ...]], ...] = ()
     tool_available: str | None = None
     tool_result: FunctionOutcome | None = None
@@ -72,6 +72,8 @@ class Rule:
     call: CallPlan | None = None
     answer: bool = False
     silent: bool = False
+    # ``answer: {tendency, spread}``: the rating used for this answer instead of the persona's.
+    answer_rating: tuple[float | None, float | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,7 @@ def _rule(raw: dict[str, Any], path: str, source: str) -> Rule:
         when=When(
             heard_contains=_many(when.get("heard_contains")),
             heard_regex=_compile(when.get("heard_regex"), f"{path}.when.heard_regex", source),
-            context_event=when.get("context_event"),
+            context_events=_many(when.get("context_event")),
             context_fields=tuple((key, _many(value)) for key, value in when.get("context", {}).items()),
             tool_available=when.get("tool_available"),
             tool_result=when.get("tool_result", when.get("after_function_output")),
@@ -217,6 +219,11 @@ def _rule(raw: dict[str, Any], path: str, source: str) -> Rule:
         say=raw.get("say"),
         call=_call_plan(call) if call is not None else None,
         answer=bool(raw.get("answer", False)),
+        answer_rating=(
+            (raw["answer"].get("tendency"), raw["answer"].get("spread"))
+            if isinstance(raw.get("answer"), dict)
+            else None
+        ),
         silent=bool(raw.get("silent", False)),
     )
 

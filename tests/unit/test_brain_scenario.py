@@ -70,7 +70,7 @@ rules:
     assert (scenario.seed, scenario.persona.name, scenario.description) == (5, "Robin", "every field")
     assert rate.when.heard_contains == ("rate",)
     assert rate.when.heard_regex is not None and rate.when.heard_regex.search("RATE 12")
-    assert rate.when.context_event == "question"
+    assert rate.when.context_events == ("question",)
     assert rate.when.tool_result == "any"
     assert rate.call == CallPlan(tool="answer_scale", arguments={"value": 3})
     assert auto.call == CallPlan(tool="send_chat", arguments=None)
@@ -141,5 +141,4 @@ def test_schema_is_package_data_and_a_valid_json_schema() -> None:
 def test_schema_context_events_are_the_parsers_known_events() -> None:
     from mockengine.brain.context import KNOWN_EVENTS
 
-    when = scenario_schema()["$defs"]["when"]["properties"]
-    assert tuple(when["context_event"]["enum"]) == KNOWN_EVENTS
+    assert tuple(scenario_schema()["$defs"]["context_event"]["enum"]) == KNOWN_EVENTS
