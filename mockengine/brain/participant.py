@@ -128,9 +128,14 @@ class ScriptedBrain:
 
     def _forced(self, turn: _Turn, name: str) -> Reply:
         tool = turn.tools.get(name, ToolSpec(name=name, description="", parameters={}))
+        answer_tool = _answer_tool(turn)
         for rule in self.scenario.rules:
-            if rule.call is not None and rule.call.tool == name and _rule_matches(rule, turn):
+            if not _rule_matches(rule, turn):
+                continue
+            if rule.call is not None and rule.call.tool == name:
                 return Reply(text=None, tool_calls=(self._rule_call(turn, rule),), rule=f"scenario:{rule.id}")
+            if rule.answer and answer_tool is not None and answer_tool.name == name:
+                return self._from_rule(turn, rule)
         return Reply(text=None, tool_calls=(self._call(turn, tool),), rule="forced_tool")
 
     def _required(self, turn: _Turn) -> Reply:

@@ -63,9 +63,25 @@ class Resources:
         """The server's default scenario."""
         return self.scenarios.default_scenario
 
+    def with_settings(self, settings: Settings) -> Resources:
+        """These models with other settings (tests, the pytest plugin); the scenario library is reloaded
+        when a scenario setting changed. Raises ``ScenarioError`` for a broken scenario file."""
+        changed = resources_scenario_settings(settings) != resources_scenario_settings(self.settings)
+        scenarios = (
+            load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
+            if changed
+            else self.scenarios
+        )
+        info = {**self.model_info, "scenario": scenarios.default, "scenarios": scenarios.names()}
+        return dataclasses.replace(self, settings=settings, scenarios=scenarios, model_info=info)
+
     def close(self) -> None:
         self.stt_executor.shutdown(wait=False, cancel_futures=True)
         self.tts_executor.shutdown(wait=False, cancel_futures=True)
+
+
+def resources_scenario_settings(settings: Settings) -> tuple[str | None, str | None, str | None]:
+    return settings.scenario, settings.scenarios_dir, settings.scenario_keys
 
 
 def load_resources(settings: Settings) -> Resources:

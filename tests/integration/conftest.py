@@ -24,7 +24,7 @@ def engine_url(aiohttp_server, real_resources):
 
     async def start(**overrides) -> str:
         settings = dataclasses.replace(real_resources.settings, **overrides)
-        resources = dataclasses.replace(real_resources, settings=settings)
+        resources = real_resources.with_settings(settings)
         server = await aiohttp_server(create_app(settings, resources))
         return f"ws://127.0.0.1:{server.port}/v1"
 

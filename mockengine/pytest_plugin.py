@@ -1,0 +1,90 @@
+"""pytest plugin: a real mockengine for your project's tests (entry point ``pytest11: mockengine``).
+
+Installed with mockengine, it needs no ``conftest.py``::
+
+    import openai, pytest
+
+    @pytest.mark.mockengine(scenario="questionnaire", seed=7)
+    def test_agent_answers(mockengine_server):
+        client = openai.OpenAI(base_url=mockengine_server.openai_base_url, api_key=mockengine_server.api_key)
+        ...
+        url = mockengine_server.realtime_url(role="B")   # ws://127.0.0.1:PORT/v1/realtime?model=...
+
+Fixtures:
+
+- ``mockengine_server`` — an engine started for the test on a free loopback port, stopped after it; yields
+  ``mockengine.testing.EngineInfo`` (``base_url``, ``openai_base_url``, ``websocket_base_url``,
+  ``realtime_url()``, ``api_key``, ``settings``). Its settings are the defaults with
+  ``--mockengine-seed`` applied, overridden by the keyword arguments of ``@pytest.mark.mockengine(...)``
+  (any ``Settings`` field: ``scenario`` as a packaged name or a file, ``seed``, ``audio_pace``, ``api_key``…),
+  overridden in turn by a ``mockengine_settings`` fixture the project may define.
+- ``mockengine_models`` (session scope) — the models, loaded once per test run (a few seconds) and shared
+  by every server.
+
+Options: ``--mockengine-seed N`` (default 0: tests are deterministic unless they ask otherwise).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mockengine.server.resources import Resources, load_resources
+from mockengine.settings import Settings
+from mockengine.testing import EngineInfo, EngineThread
+
+MARKER = "mockengine"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mockengine")
+    group.addoption(
+        "--mockengine-seed", type=int, default=0, help="seed of mockengine servers started by fixtures"
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", f"{MARKER}(**settings): settings of the mockengine_server fixture (scenario, seed, ...)"
+    )
+
+
+@pytest.fixture(scope="session")
+def mockengine_models(pytestconfig: pytest.Config) -> Iterator[Resources]:
+    """Whisper, piper and the packaged scenarios, loaded once for the test run."""
+    resources = load_resources(Settings(seed=pytestconfig.getoption("--mockengine-seed")))
+    yield resources
+    resources.close()
+
+
+@pytest.fixture
+def mockengine_settings() -> dict[str, Any]:
+    """Override in a project to change every server's settings (a dict of ``Settings`` fields)."""
+    return {}
+
+
+@pytest.fixture
+def mockengine_server(
+    request: pytest.FixtureRequest, mockengine_models: Resources, mockengine_settings: dict[str, Any]
+) -> Iterator[EngineInfo]:
+    """A running engine for one test; see the module docstring."""
+    marker = request.node.get_closest_marker(MARKER)
+    overrides: dict[str, Any] = {"seed": request.config.getoption("--mockengine-seed"), "port": 0}
+    overrides.update(marker.kwargs if marker is not None else {})
+    overrides.update(mockengine_settings)
+    fields = {field.name for field in dataclasses.fields(Settings)}
+    unknown = sorted(set(overrides) - fields)
+    if unknown:
+        raise pytest.UsageError(
+            f"@pytest.mark.mockengine: unknown settings {unknown}; known: {sorted(fields)}"
+        )
+    settings = dataclasses.replace(mockengine_models.settings, **overrides)
+    engine = EngineThread(settings, mockengine_models)
+    info = engine.start()
+    try:
+        yield info
+    finally:
+        engine.stop()
