@@ -223,6 +223,10 @@ class ScriptedBrain:
             if situation.asks_colour and situation.image is not None:
                 colour = situation.image.dominant_colour
                 return Reply(phrases.colour_answer(colour, rng), rule="builtin.image_colour")
+            if situation.asks_brightness and situation.image is not None:
+                image = situation.image
+                text = phrases.brightness_answer(image.brightness, image.dominant_colour)
+                return Reply(text, rule="builtin.image_brightness")
             rule = "builtin.heard" if trigger.text else "builtin.not_heard"
             rule = "builtin.story" if phrases.is_story_request(trigger.text) else rule
             text = phrases.reply_to_words(trigger.text, rng, name)

@@ -186,6 +186,15 @@ def colour_answer(colour: str, rng: random.Random) -> str:
     return pick(rng, _COLOUR, colour=colour)
 
 
+def brightness_answer(brightness: float, colour: str) -> str:
+    """How bright an image looks from its mean luma (0..1): dark below 0.35, bright above 0.65."""
+    if brightness < 0.35:
+        return f"It's quite dark, mostly {colour}."
+    if brightness > 0.65:
+        return f"It's bright, mostly {colour}."
+    return f"It's neither bright nor dark, mostly {colour}."
+
+
 def acknowledge_output(error: str | None, function_name: str | None, rng: random.Random) -> str:
     """The spoken follow-up to a function output: accepted, or refused with the host's error."""
     if error is None:

@@ -23,6 +23,7 @@ from mockengine.brain.model import ImageFacts, TurnView
 
 TriggerKind = Literal["user", "context", "function_output", "none"]
 _COLOUR_WORDS = re.compile(r"\bcolou?rs?\b", re.IGNORECASE)
+_BRIGHTNESS_WORDS = re.compile(r"\b(?:bright|brightness|dark|darker|brighter|light or dark)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,11 @@ class Situation:
     def asks_colour(self) -> bool:
         """A colour question about an image: "colour"/"color" in the newest question or user words."""
         return self.image is not None and mentions_colour(self.focus_text)
+
+    @property
+    def asks_brightness(self) -> bool:
+        """A question about how bright or dark the newest image is."""
+        return self.image is not None and bool(_BRIGHTNESS_WORDS.search(self.focus_text))
 
     @property
     def heard_is_current(self) -> bool:

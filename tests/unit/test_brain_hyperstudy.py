@@ -427,3 +427,17 @@ def test_every_packaged_scenario_is_valid_and_named_after_its_file() -> None:
     names = {path.stem for path in folder.glob("*.yaml")}
     assert names == set(LIBRARY.scenarios)
     assert {"default", "face_rating", "intro_chat", "questionnaire", "conformance"} <= names
+
+
+def test_a_question_about_an_image_is_answered_from_its_visual_facts() -> None:
+    from mockengine.brain.model import ImageFacts
+
+    dark = ImageFacts(width=32, height=32, dominant_colour="blue", dominant_share=0.9, brightness=0.1)
+    screen = TurnView(
+        "item_ctx", "context", '[context] {"event":"screen","type":"showimage","text":"Look."}', images=(dark,)
+    )
+    brain = ScriptedBrain(LIBRARY.get("default"), seed=1)
+    bright = ask(brain, [screen, user("Is the picture bright or dark?")])
+    assert (bright.text, bright.rule) == ("It's quite dark, mostly blue.", "builtin.image_brightness")
+    colour = ask(brain, [screen, user("What colour is it?")])
+    assert colour.rule == "builtin.image_colour" and "blue" in (colour.text or "")
