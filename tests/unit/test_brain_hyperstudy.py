@@ -434,7 +434,10 @@ def test_a_question_about_an_image_is_answered_from_its_visual_facts() -> None:
 
     dark = ImageFacts(width=32, height=32, dominant_colour="blue", dominant_share=0.9, brightness=0.1)
     screen = TurnView(
-        "item_ctx", "context", '[context] {"event":"screen","type":"showimage","text":"Look."}', images=(dark,)
+        "item_ctx",
+        "context",
+        '[context] {"event":"screen","type":"showimage","text":"Look."}',
+        images=(dark,),
     )
     brain = ScriptedBrain(LIBRARY.get("default"), seed=1)
     bright = ask(brain, [screen, user("Is the picture bright or dark?")])
