@@ -187,7 +187,8 @@ def answer_value(
     if kind == "string":
         if situation.asks_colour and situation.image is not None:
             return _colour_choice(situation) or situation.image.dominant_colour
-        if choices:
+        free_text = question is not None and question.component_type in ("textinput", "audiorecording")
+        if choices and not free_text:
             return rng.choice(choices)
         return phrases.text_answer(rng)
     if kind == "array":

@@ -28,13 +28,17 @@ KNOWN_EVENTS: tuple[str, ...] = (
     "unparsed",
 )
 
-_NUMBER = r"(-?\d+(?:\.\d+)?)"
-# Checked in order: an explicit instruction ("between 0 and 100") beats a description ("0-100").
+_NUMBER = r"([-+−]?\d+(?:\.\d+)?)"
+_LABEL = r"(?:\s*\([^)\n]{0,40}\))?"  # "from 1 (strongly disagree) to 5 (strongly agree)"
+# Checked in order: an explicit instruction ("between 0 and 100", "on a scale of 0 to 10") beats a bare
+# "N-M", and of bare pairs the last one wins, since an instruction ends a question ("How warm in the 5-10
+# second clip? 0 to 100").
 _RANGE_PATTERNS: tuple[re.Pattern[str], ...] = (
-    re.compile(rf"between\s+{_NUMBER}\s+and\s+{_NUMBER}", re.IGNORECASE),
-    re.compile(rf"from\s+{_NUMBER}\s+to\s+{_NUMBER}", re.IGNORECASE),
-    re.compile(rf"{_NUMBER}\s*(?:to|-|–|—)\s*{_NUMBER}", re.IGNORECASE),
+    re.compile(rf"between\s+{_NUMBER}{_LABEL}\s+and\s+{_NUMBER}", re.IGNORECASE),
+    re.compile(rf"from\s+{_NUMBER}{_LABEL}\s+to\s+{_NUMBER}", re.IGNORECASE),
+    re.compile(rf"scale\s+of\s+{_NUMBER}{_LABEL}\s*(?:to|-|–|—)\s*{_NUMBER}", re.IGNORECASE),
 )
+_BARE_RANGE = re.compile(rf"{_NUMBER}\s*(?:to|-|–|—)\s*{_NUMBER}", re.IGNORECASE)
 _POINT_SCALE = re.compile(r"(\d+)[- ]point\b", re.IGNORECASE)
 _LIST_INTRO = re.compile(
     r"(?:choices|options|items|labels|dimensions|answers|one of|any of|all of|following)"
@@ -77,7 +81,8 @@ class NumericRange:
 
     @property
     def is_integral(self) -> bool:
-        return float(self.low).is_integer() and float(self.high).is_integer()
+        """Whole-number answers: integer ends at least 2 apart (a 0–1 scale takes decimals)."""
+        return float(self.low).is_integer() and float(self.high).is_integer() and self.high - self.low >= 2
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,9 @@ class ContextEvent:
         return QuestionContext(
             tool=tool,
             question=question,
-            range=_explicit_range(self.data) or parse_range(question),
+            range=_explicit_range(self.data)
+            or parse_range(question)
+            or (NumericRange(1.0, 7.0) if component_type == "likertscale" else None),
             choices=_listed_choices(self.data) or parse_choices(question),
             during_video=bool(self.data.get("duringVideo", False)),
             component_type=component_type,
@@ -183,46 +190,90 @@ def parse_context(text: str) -> ContextEvent:
     return ContextEvent(event=data["event"], data=data, raw=raw)
 
 
+def _number(text: str) -> float:
+    return float(text.replace("−", "-").lstrip("+"))
+
+
 def parse_range(text: str) -> NumericRange | None:
-    """The answer range a question states ("between 0 and 100", "from 1 to 7", "0-100", "7-point")."""
+    """The answer range a question states ("between 0 and 100", "from 1 (…) to 5 (…)", "scale of 0 to
+    10", "0-100", "7-point")."""
     for pattern in _RANGE_PATTERNS:
         match = pattern.search(text)
         if match:
-            low, high = float(match.group(1)), float(match.group(2))
+            low, high = _number(match.group(1)), _number(match.group(2))
             return NumericRange(min(low, high), max(low, high))
+    bare = list(_BARE_RANGE.finditer(text))
+    if bare:
+        low, high = _number(bare[-1].group(1)), _number(bare[-1].group(2))
+        return NumericRange(min(low, high), max(low, high))
     points = _POINT_SCALE.search(text)
     if points and int(points.group(1)) >= 2:
         return NumericRange(1.0, float(points.group(1)))
     return None
 
 
+_LABEL_LINE = re.compile(r"^\s*question\s*:\s*", re.IGNORECASE | re.MULTILINE)
+# "Which drink, coffee or tea?" / "Coffee, tea, or juice?": options in the question itself.
+_OR_QUESTION = re.compile(
+    r"(?:^|[,:]\s*)(?P<rest>[^,:?\n]+(?:,\s*[^,:?\n]+)*,?\s+or\s+[^,:?\n]+)\?\s*$", re.MULTILINE
+)
+_QUESTION_WORD = re.compile(
+    r"^(?:which|what|who|whom|where|when|why|how|would|do|does|did|is|are|can|could|should|will)\b",
+    re.IGNORECASE,
+)
+# A colon list of one item counts where the line asks to rate "each" of them (rapid-rate dimensions).
+_EACH = re.compile(r"\beach\b|\bdimensions?\b", re.IGNORECASE)
+
+
 def parse_choices(text: str) -> tuple[str, ...]:
     """Options named in a question's text, first found of: a "Choices: A, B or C" line, bullet lines,
-    any "…: A, B, C" line of short items, or two or more quoted strings."""
+    any "…: A, B, C" line of short items, two or more quoted strings, or "…, A or B?".
+
+    HyperStudy's own "Question:" label is not a list. Bullet and ";" lists keep each item's exact text;
+    a comma list splits its last item on "or"/"and" ("Red, Green and Blue")."""
+    text = _LABEL_LINE.sub("", text)
     intro = _LIST_INTRO.search(text)
     if intro and intro.group("rest").strip():
         items = _split_list(intro.group("rest"))
         if items:
             return items
-    bullets = tuple(_clean_item(match.group("item")) for match in _BULLET.finditer(text))
+    bullets = tuple(_clean_item(match.group("item"), exact=True) for match in _BULLET.finditer(text))
     if len(bullets) >= 2:
         return tuple(item for item in bullets if item)
     for match in _COLON_LIST.finditer(text):
         items = _split_list(match.group("rest"))
-        if len(items) >= 2 and all(len(item.split()) <= _MAX_ITEM_WORDS for item in items):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        enough = len(items) >= 2 or (len(items) == 1 and _EACH.search(text[line_start : match.start()]))
+        if enough and all(len(item.split()) <= _MAX_ITEM_WORDS for item in items):
             return items
     quoted = tuple(_clean_item(match.group(1)) for match in _QUOTED.finditer(text))
-    return quoted if len(quoted) >= 2 else ()
+    if len(quoted) >= 2:
+        return quoted
+    asked = _OR_QUESTION.search(text)
+    if asked:
+        items = _split_list(asked.group("rest"))
+        if items and _QUESTION_WORD.match(items[0]):
+            items = items[1:]  # "Which drink, coffee or tea?": the first part asks, the rest are options
+        if len(items) >= 2 and all(len(item.split()) <= _MAX_ITEM_WORDS for item in items):
+            return items
+    return ()
 
 
 def _split_list(text: str) -> tuple[str, ...]:
-    separator = ";" if ";" in text else ","
-    parts = [part for chunk in text.split(separator) for part in re.split(r"\s+or\s+|\s+and\s+", chunk)]
-    return tuple(item for item in (_clean_item(part) for part in parts) if item)
+    if ";" in text:
+        return tuple(item for item in (_clean_item(part, exact=True) for part in text.split(";")) if item)
+    parts = text.split(",")
+    last = re.split(r"\s+or\s+|\s+and\s+", parts[-1])
+    pieces = [*parts[:-1], *last]
+    return tuple(item for item in (_clean_item(part) for part in pieces) if item)
 
 
-def _clean_item(text: str) -> str:
-    return text.strip().strip("\"'“”‘’").strip().rstrip(".?!").strip().strip("\"'“”‘’").strip()
+def _clean_item(text: str, exact: bool = False) -> str:
+    """An item without surrounding quotes; unless ``exact``, also without sentence-end punctuation."""
+    text = text.strip().strip("\"'“”‘’").strip()
+    if not exact:
+        text = re.sub(r"^(?:or|and)\s+", "", text.rstrip(".?!").strip(), flags=re.IGNORECASE)
+    return text.strip("\"'“”‘’").strip()
 
 
 def _listed_choices(data: dict[str, Any]) -> tuple[str, ...]:

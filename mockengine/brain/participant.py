@@ -79,9 +79,9 @@ class ScriptedBrain:
     """A deterministic ``Brain`` driven by a ``Scenario``.
 
     ``seed`` defaults to the scenario's, else 0. ``role`` fixes the participant's role (e.g. from a
-    ``?role=`` query parameter); without it the role comes from the instructions marker
-    ``[mockengine role=B]``, the ``participants`` context item, or — when the scenario has personas by
-    role — the one role no other participant holds.
+    ``?role=`` query parameter). The role is, first found: the instructions marker ``[mockengine role=B]``
+    (read per reply, like the scenario marker), ``role``, the ``participants`` context item, or — when the
+    scenario has personas by role — the one role no other participant holds.
     """
 
     def __init__(self, scenario: Scenario, seed: int | None = None, role: str | None = None) -> None:
@@ -119,7 +119,7 @@ class ScriptedBrain:
         return self._builtin(turn)
 
     def _role(self, request: ReplyRequest, situation: Situation) -> str | None:
-        role = self.role or role_marker(request.instructions) or situation.self_role
+        role = role_marker(request.instructions) or self.role or situation.self_role
         if role is not None or not self.scenario.personas:
             return role
         taken = {other.role.lower() for other in situation.others if other.role}
@@ -128,6 +128,12 @@ class ScriptedBrain:
 
     def _forced(self, turn: _Turn, name: str) -> Reply:
         tool = turn.tools.get(name, ToolSpec(name=name, description="", parameters={}))
+        error = _refusal_of(turn, name)
+        if error is not None:
+            # The host forces the tool again after refusing it: steer by what the error allows.
+            retry = self._corrected_call(turn, tool, error)
+            if retry is not None:
+                return Reply(None, (retry,), rule="forced_tool.retry")
         answer_tool = _answer_tool(turn)
         for rule in self.scenario.rules:
             if not _rule_matches(rule, turn):
@@ -143,7 +149,7 @@ class ScriptedBrain:
             if rule.call is not None and _rule_matches(rule, turn):
                 return self._from_rule(turn, rule)
         answer_tool = _answer_tool(turn)
-        if answer_tool is not None and turn.situation.question is not None:
+        if answer_tool is not None and turn.situation.question_open:
             return Reply(None, (self._call(turn, answer_tool),), rule="required.question")
         named = _named_tool(turn)
         if named is not None:
@@ -166,6 +172,11 @@ class ScriptedBrain:
             return dataclasses.replace(reply, rule=f"scenario:{rule.id}")
         calls = (self._rule_call(turn, rule),) if rule.call is not None else ()
         text = _fill(rule.say, _fields(turn, rule)) if rule.say is not None else None
+        chat_only = turn.request.channel == "chat" and SEND_CHAT_TOOL in turn.tools and turn.may_call
+        if text is not None and not calls and chat_only:
+            # The text agent is heard only through its tools: a line to say goes into the chat.
+            message = json.dumps({"message": text}, ensure_ascii=False)
+            return Reply(None, (ToolCall(SEND_CHAT_TOOL, message),), rule=f"scenario:{rule.id}")
         return Reply(text=text, tool_calls=calls, rule=f"scenario:{rule.id}")
 
     def _rule_call(self, turn: _Turn, rule: Rule) -> ToolCall:
@@ -331,6 +342,17 @@ def _voice_tool_for(question: QuestionContext) -> str | None:
     }.get(kind or "")
 
 
+def _refusal_of(turn: _Turn, name: str) -> str | None:
+    """The error of the newest input when it is a refused output of a call to ``name``."""
+    situation = turn.situation
+    item = situation.trigger.item
+    if situation.trigger.kind != "function_output" or item is None:
+        return None
+    if function_name_for(turn.request.history, item.call_id) != name:
+        return None
+    return output_error(situation.trigger.text)
+
+
 def _refusals_in_a_row(history: tuple[Any, ...], name: str) -> int:
     """How many of the newest function outputs, back to the last user/context input, refused ``name``."""
     names = {item.call_id: item.name for item in history if item.kind == "function_call"}
@@ -474,17 +496,12 @@ def _fields(turn: _Turn, rule: Rule) -> dict[str, str]:
     return fields
 
 
-class _Blank(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def _fill(template: str, fields: dict[str, str]) -> str:
-    """``template`` with ``{name}`` placeholders filled; unknown names stay as written."""
-    try:
-        return template.format_map(_Blank(fields))
-    except (ValueError, IndexError, AttributeError, KeyError):
-        return template
+    """``template`` with ``{name}`` placeholders filled; unknown names and other braces stay as written."""
+    return _PLACEHOLDER.sub(lambda match: fields.get(match.group(1), match.group(0)), template)
 
 
 def _fill_object(value: Any, fields: dict[str, str]) -> Any:

@@ -162,27 +162,28 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
             raise ScenarioError(f"{source}: at $.rules[{index}].id: duplicate rule id {raw['id']!r}")
         seen.add(raw["id"])
         rules.append(_rule(raw, f"$.rules[{index}]", source))
-    persona = document.get("persona", DEFAULT_PERSONA)
+    raw_persona = document.get("persona", DEFAULT_PERSONA)
+    persona = _persona({"name": raw_persona} if isinstance(raw_persona, str) else raw_persona, Persona())
     return Scenario(
         name=document["name"],
         rules=tuple(rules),
         description=document.get("description", ""),
         seed=document.get("seed"),
-        persona=_persona({"name": persona} if isinstance(persona, str) else persona),
-        personas=tuple((role, _persona(raw)) for role, raw in document.get("personas", {}).items()),
+        persona=persona,
+        # A role's persona inherits what it does not say (voice, style, rating) from the scenario's persona.
+        personas=tuple((role, _persona(raw, persona)) for role, raw in document.get("personas", {}).items()),
         source=source,
     )
 
 
-def _persona(raw: dict[str, Any]) -> Persona:
+def _persona(raw: dict[str, Any], base: Persona) -> Persona:
     rating = raw.get("rating", {})
-    default = Persona()
     return Persona(
         name=raw["name"],
-        voice=raw.get("voice"),
-        style=raw.get("style", default.style),
-        rating_tendency=float(rating.get("tendency", default.rating_tendency)),
-        rating_spread=float(rating.get("spread", default.rating_spread)),
+        voice=raw.get("voice", base.voice),
+        style=raw.get("style", base.style),
+        rating_tendency=float(rating.get("tendency", base.rating_tendency)),
+        rating_spread=float(rating.get("spread", base.rating_spread)),
     )
 
 
@@ -199,6 +200,8 @@ def _rule(raw: dict[str, Any], path: str, source: str) -> Rule:
     turn_min, turn_max = (
         (turn, turn) if isinstance(turn, int) else ((turn or {}).get("min"), (turn or {}).get("max"))
     )
+    if turn_min is not None and turn_max is not None and turn_min > turn_max:
+        raise ScenarioError(f"{source}: at {path}.when.turn: min ({turn_min}) is above max ({turn_max})")
     return Rule(
         id=raw["id"],
         when=When(
@@ -218,7 +221,7 @@ def _rule(raw: dict[str, Any], path: str, source: str) -> Rule:
         ),
         say=raw.get("say"),
         call=_call_plan(call) if call is not None else None,
-        answer=bool(raw.get("answer", False)),
+        answer="answer" in raw,
         answer_rating=(
             (raw["answer"].get("tendency"), raw["answer"].get("spread"))
             if isinstance(raw.get("answer"), dict)

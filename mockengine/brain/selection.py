@@ -160,6 +160,8 @@ def load_library(
     scenarios = {scenario.name: scenario for scenario in packaged_scenarios()}
     for directory in directories:
         seen: dict[str, str] = {}
+        if not Path(directory).is_dir():
+            raise ScenarioError(f"{directory}: not a directory of scenario files (--scenarios-dir)")
         paths = sorted(p for p in Path(directory).iterdir() if p.suffix in (".yaml", ".yml"))
         for path in paths:
             scenario = load_scenario(str(path))
@@ -173,6 +175,11 @@ def load_library(
     if default is not None:
         if default in scenarios and not Path(default).is_file():
             default_name = default
+        elif not Path(default).exists() and not default.endswith((".yaml", ".yml")):
+            raise ScenarioError(
+                f"{default}: no scenario file and no loaded scenario of that name "
+                f"(loaded: {', '.join(sorted(scenarios))})"
+            )
         else:
             chosen = load_scenario(default)
             scenarios[chosen.name] = chosen

@@ -20,7 +20,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from mockengine.brain.image import describe_image
-from mockengine.brain.selection import UnknownScenario
+from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.client_events import parse_client_event
@@ -234,6 +234,11 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
             )
         except UnknownScenario as exc:
             refusal = Refusal(ProtocolError("unknown_scenario", str(exc), "scenario"), 4000)
+    if refusal is not None and model and model.startswith(MODEL_PREFIX) and scenario_model is None:
+        # "mockengine-NAME" names a scenario that is not loaded: say so rather than "unsupported model".
+        message = f"Unknown scenario '{model[len(MODEL_PREFIX) :]}' in model '{model}'. Loaded scenarios: "
+        message += ", ".join(resources.scenarios.names()) + "."
+        refusal = Refusal(ProtocolError("unknown_scenario", message, "model"), 4000)
     if refusal is not None or brain is None:
         assert refusal is not None
         event = {"type": "error", "event_id": ids.event(), "error": refusal.error.payload()}

@@ -266,3 +266,11 @@ async def test_an_unknown_scenario_is_refused_at_the_handshake(engine_url) -> No
         assert event["type"] == "error"
         assert event["error"]["code"] == "unknown_scenario" and event["error"]["param"] == "scenario"
         assert "Loaded scenarios: conformance, default" in event["error"]["message"]
+
+
+async def test_a_model_naming_an_unknown_scenario_is_refused_as_such(engine_url) -> None:
+    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=await engine_url())
+    async with client.realtime.connect(model="mockengine-nope") as connection:
+        event = json.loads(await connection.recv_bytes())
+        assert event["error"]["code"] == "unknown_scenario" and event["error"]["param"] == "model"
+        assert "Unknown scenario 'nope'" in event["error"]["message"]

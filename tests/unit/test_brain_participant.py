@@ -37,6 +37,10 @@ SCALE_QUESTION = (
     '\\nThis is a visual analog rating scale from 0 to 100.\\nRespond with a number between 0 and 100.",'
     '"duringVideo":false}'
 )
+LIKERT_QUESTION = (
+    '[context] {"event":"question","tool":"answer_scale","question":"Question: I enjoyed the conversation.'
+    '\\nRespond with a whole number from 1 to 7."}'
+)
 HRP_QUESTIONS = {
     "answer_choice": "Which drink do you prefer?\nChoices: Coffee, Tea",
     "answer_choices": "Which colours do you like?\nChoices: Red, Green, Blue",
@@ -115,11 +119,24 @@ def test_silent_scale_question_answers_inside_the_range() -> None:
 
 
 def test_forced_tool_takes_explicit_arguments_from_a_matching_rule() -> None:
-    rating = load_scenario(str(REPO / "scenarios" / "hyperstudy_rating.yaml"))
-    result = reply([context(SCALE_QUESTION)], scenario=rating, tool_choice=ForcedTool("answer_scale"))
+    fixed = parse_scenario(
+        "name: fixed\nrules:\n  - id: fixed\n    when: {context_event: question}\n"
+        "    call: {tool: answer_scale, arguments: {value: 72}}\n"
+    )
+    result = reply([context(SCALE_QUESTION)], scenario=fixed, tool_choice=ForcedTool("answer_scale"))
     assert only_call(result) == ("answer_scale", {"value": 72})
-    assert result.rule == "scenario:fixed-warmth-rating"
+    assert result.rule == "scenario:fixed"
     assert result.text is None
+
+
+@pytest.mark.parametrize(("question", "value"), [(SCALE_QUESTION, 72), (LIKERT_QUESTION, 5)])
+def test_hyperstudy_rating_puts_every_rating_at_the_same_place_of_its_scale(
+    question: str, value: int
+) -> None:
+    rating = load_scenario(str(REPO / "scenarios" / "hyperstudy_rating.yaml"))
+    result = reply([context(question)], scenario=rating, tool_choice=ForcedTool("answer_scale"))
+    assert only_call(result) == ("answer_scale", {"value": value})
+    assert result.rule == "scenario:fixed-rating"
 
 
 def test_required_calls_the_question_tool() -> None:
