@@ -58,6 +58,8 @@ class SessionOptions:
     created_at_s: int = 0  # unix time of creation, for expires_at
     # The scenario persona's voice, shown as the session's default in session.created (None: "alloy").
     voice: str | None = None
+    # A validated session-create request applied at creation (an ephemeral client secret's session).
+    initial_session: dict[str, Any] | None = None
 
 
 class RealtimeSession:
@@ -80,9 +82,11 @@ class RealtimeSession:
         )
         if options.voice is not None:
             self.config["audio"]["output"]["voice"] = options.voice
+        if options.initial_session:
+            self.config = merge_session(self.config, options.initial_session)
         self.conversation = Conversation(ids.conversation())
         self.buffer = InputAudioBuffer()
-        self.classifier = FrameClassifier(threshold=0.5)
+        self.classifier = FrameClassifier(threshold=float((self._turn_detection or {}).get("threshold", 0.5)))
         self.detector: TurnDetector | None = TurnDetector(self._turn_detection or {}, probe_prefix="turn0:p")
         self.turn_item_id: str | None = None  # the user turn under way (from speech_started)
         self.responses: dict[str, ResponseStreamer] = {}

@@ -10,6 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from mockengine import __version__
+from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import RESOURCES, STATS, TRACER, Stats
@@ -61,6 +62,8 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app.router.add_get("/v1/realtime", realtime_handler)
     app.router.add_get("/v1/models", list_models)
     app.router.add_get("/healthz", healthz)
+    app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
+    app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         yield

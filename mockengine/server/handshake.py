@@ -41,6 +41,19 @@ def api_key_from(headers: Mapping[str, str], protocols: list[str]) -> str | None
     return None
 
 
+def bad_key_refusal(api_key: str) -> Refusal:
+    """The refusal of a key the service does not know (also an unknown or expired ``ek_`` secret)."""
+    return Refusal(ProtocolError("invalid_api_key", incorrect_api_key_message(api_key)), 3000)
+
+
+def incorrect_api_key_message(api_key: str) -> str:
+    shown = api_key[:8] + "…" + api_key[-4:] if len(api_key) > 12 else "…"
+    return (
+        f"Incorrect API key provided: {shown}. You can find your API key at "
+        "https://platform.openai.com/account/api-keys."
+    )
+
+
 def check_connection(
     api_key: str | None, model: str | None, beta_header: str | None, required_key: str | None
 ) -> Refusal | None:
@@ -48,15 +61,7 @@ def check_connection(
     if api_key is None:
         return Refusal(ProtocolError(None, "Missing bearer or basic authentication in header"), 3000)
     if required_key is not None and api_key != required_key:
-        shown = api_key[:8] + "…" + api_key[-4:] if len(api_key) > 12 else "…"
-        return Refusal(
-            ProtocolError(
-                "invalid_api_key",
-                f"Incorrect API key provided: {shown}. You can find your API key at "
-                "https://platform.openai.com/account/api-keys.",
-            ),
-            3000,
-        )
+        return bad_key_refusal(api_key)
     if beta_header is not None and "realtime" in beta_header:
         return Refusal(
             ProtocolError(

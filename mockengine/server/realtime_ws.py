@@ -28,6 +28,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
+from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.resources import Resources
 from mockengine.server.state import RESOURCES, STATS, TRACER
@@ -209,16 +210,20 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
     )
     await ws.prepare(request)
     settings = resources.settings
-    model = request.query.get("model")
     api_key = api_key_from(request.headers, protocols)
+    # An ek_ client secret stands in for the API key and brings its session config (and model).
+    secret, refusal = resolve_client_secret(request.app[CLIENT_SECRETS], api_key)
+    model = request.query.get("model")
+    if secret is not None and ("model" in secret.session or not model):
+        model = secret.model  # the minting server chose it (reference §9: either is accepted)
     # A model named after a loaded scenario ("mockengine-NAME") selects it and is accepted as a model.
     scenario_model = resources.scenarios.for_model(model)
-    refusal = check_connection(
+    refusal = refusal or check_connection(
         api_key,
         "gpt-realtime" if scenario_model is not None else model,
         request.headers.get("OpenAI-Beta")
         or next((p for p in protocols if p.startswith("openai-beta.")), None),
-        settings.api_key,
+        None if secret is not None else settings.api_key,
     )
     seed = _session_seed(request, settings.seed)
     ids = IdFactory(seed)
@@ -255,6 +260,7 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
         session_max_s=settings.session_max_s,
         created_at_s=int(time.time()),
         voice=brain.scenario.persona_for(request.query.get("role")).voice,
+        initial_session=secret.session if secret is not None else None,
     )
     session = RealtimeSession(
         options, brain=brain, ids=ids, tokens=resources.tokens, describe_image=describe_image

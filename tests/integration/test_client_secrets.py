@@ -1,0 +1,173 @@
+"""Ephemeral client secrets: minted with the openai SDK, then used to open WebSocket sessions."""
+
+from __future__ import annotations
+
+import json
+
+import aiohttp
+import openai
+import pytest
+from openai import AsyncOpenAI
+
+from mockengine.server.client_secrets import ClientSecretStore
+
+pytestmark = pytest.mark.models
+
+SESSION = {
+    "type": "realtime",
+    "model": "gpt-realtime-mini",
+    "instructions": "You are a tour guide.",
+    "audio": {"output": {"voice": "coral"}, "input": {"turn_detection": {"type": "semantic_vad"}}},
+}
+
+
+def _client(base: str, key: str = "sk-test", **kwargs) -> AsyncOpenAI:
+    return AsyncOpenAI(
+        api_key=key, base_url=base.replace("ws://", "http://"), websocket_base_url=base, **kwargs
+    )
+
+
+async def _first_frames(url: str, headers=None, protocols=()) -> tuple[dict, aiohttp.WSMessage | None]:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(url, headers=headers or {}, protocols=protocols) as ws,
+    ):
+        first = json.loads((await ws.receive(timeout=10)).data)
+        closing = await ws.receive(timeout=10) if first["type"] == "error" else None
+        return first, closing
+
+
+async def test_minted_secret_opens_a_session_with_its_config(engine_url):
+    base = await engine_url()
+    async with _client(base) as client:
+        secret = await client.realtime.client_secrets.create(
+            session=SESSION, expires_after={"anchor": "created_at", "seconds": 120}
+        )
+    assert secret.value.startswith("ek_") and len(secret.value) == 35
+    assert secret.session.type == "realtime" and secret.session.instructions == "You are a tour guide."
+    assert secret.session.audio.output.voice == "coral"
+    assert secret.session.expires_at == 0
+    # The secret as a bearer key through the SDK: session.created carries the secret's session.
+    async with (
+        _client(base, key=secret.value) as client,
+        client.realtime.connect(model="gpt-realtime") as conn,
+    ):
+        created = await conn.recv()
+    assert created.type == "session.created"
+    assert created.session.model == "gpt-realtime-mini"
+    assert created.session.instructions == "You are a tour guide."
+    assert created.session.audio.input.turn_detection.type == "semantic_vad"
+    assert created.session.expires_at > secret.expires_at - 120
+    # ... and as the browser subprotocol, without ?model= (the secret names it); usable more than once.
+    first, _ = await _first_frames(
+        f"{base}/realtime", protocols=("realtime", f"openai-insecure-api-key.{secret.value}")
+    )
+    assert first["type"] == "session.created" and first["session"]["audio"]["output"]["voice"] == "coral"
+
+
+async def test_unknown_and_expired_secrets_are_refused_like_a_bad_key(engine_url, monkeypatch):
+    base = await engine_url()
+    async with _client(base) as client:
+        secret = await client.realtime.client_secrets.create(
+            session={"type": "realtime"}, expires_after={"anchor": "created_at", "seconds": 10}
+        )
+    first, closing = await _first_frames(
+        f"{base}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer ek_" + "0" * 32}
+    )
+    assert first["error"]["code"] == "invalid_api_key"
+    assert closing is not None and closing.type == aiohttp.WSMsgType.CLOSE and closing.data == 3000
+    # Move the store's clock past the expiry: the same secret is now refused.
+    real_clock = ClientSecretStore.lookup
+
+    def later(self, value):
+        self.clock = lambda: secret.expires_at + 1.0
+        return real_clock(self, value)
+
+    monkeypatch.setattr(ClientSecretStore, "lookup", later)
+    first, closing = await _first_frames(
+        f"{base}/realtime?model=gpt-realtime", headers={"Authorization": f"Bearer {secret.value}"}
+    )
+    assert first["error"]["code"] == "invalid_api_key"
+    assert closing is not None and closing.data == 3000
+
+
+async def test_secret_opens_sessions_even_when_the_engine_requires_a_key(engine_url):
+    base = await engine_url(api_key="sk-right")
+    async with _client(base, key="sk-wrong", max_retries=0) as client:
+        with pytest.raises(openai.AuthenticationError):
+            await client.realtime.client_secrets.create()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(base.replace("ws://", "http://") + "/realtime/client_secrets") as reply,
+    ):
+        assert reply.status == 401
+        assert "didn't provide an API key" in (await reply.json())["error"]["message"]
+    async with _client(base, key="sk-right") as client:
+        secret = await client.realtime.client_secrets.create()
+    assert secret.session.model == "gpt-realtime" and secret.expires_at > 0
+    first, _ = await _first_frames(
+        f"{base}/realtime?model=gpt-realtime", headers={"Authorization": f"Bearer {secret.value}"}
+    )
+    assert first["type"] == "session.created"
+    async with _client(base, key=secret.value, max_retries=0) as client:
+        with pytest.raises(openai.AuthenticationError):  # a secret cannot mint secrets
+            await client.realtime.client_secrets.create()
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "param"),
+    [
+        (
+            {"expires_after": {"anchor": "created_at", "seconds": 5}},
+            "integer_below_min_value",
+            "expires_after.seconds",
+        ),
+        ({"expires_after": {"seconds": 7201}}, "integer_above_max_value", "expires_after.seconds"),
+        ({"expires_after": {"anchor": "now"}}, "invalid_value", "expires_after.anchor"),
+        ({"session": {"type": "realtime", "bogus": 1}}, "unknown_parameter", "session.bogus"),
+        ({"session": {"instructions": "x"}}, "missing_required_parameter", "session.type"),
+        (
+            {"session": {"type": "realtime", "audio": {"output": {"voice": "nope"}}}},
+            "invalid_value",
+            "session.audio.output.voice",
+        ),
+        ({"session": {"type": "realtime", "model": "gpt-nope"}}, "invalid_value", "session.model"),
+        ({"extra": True}, "unknown_parameter", "extra"),
+    ],
+)
+async def test_bad_requests_get_the_real_400_shape(engine_url, body, code, param):
+    base = await engine_url()
+    async with _client(base, max_retries=0) as client:
+        with pytest.raises(openai.BadRequestError) as caught:
+            await client.post("/realtime/client_secrets", body=body, cast_to=object)
+    error = caught.value.body
+    assert caught.value.status_code == 400
+    assert error["code"] == code and error["param"] == param and error["type"] == "invalid_request_error"
+
+
+async def test_invalid_json_body(engine_url):
+    base = (await engine_url()).replace("ws://", "http://")
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{base}/realtime/client_secrets", data=b"{nope", headers={"Authorization": "Bearer sk-x"}
+        ) as reply,
+    ):
+        assert reply.status == 400
+        assert "could not parse the JSON body" in (await reply.json())["error"]["message"]
+
+
+def test_seeded_secrets_repeat_and_unseeded_differ():
+    def mint_two(seed):
+        store = ClientSecretStore(seed, clock=lambda: 1_000.0)
+        return [store.mint({"type": "realtime"}, 60)[0].value for _ in range(2)]
+
+    assert mint_two(5) == mint_two(5)
+    assert mint_two(5) != mint_two(6)
+    assert mint_two(None) != mint_two(None)
+    store = ClientSecretStore(5, clock=lambda: 1_000.0)
+    secret, effective = store.mint({"type": "realtime"}, 60)
+    assert secret.expires_at == 1_060 and effective["expires_at"] == 0
+    assert store.lookup(secret.value) == secret
+    store.clock = lambda: 1_060.0
+    assert store.lookup(secret.value) is None
