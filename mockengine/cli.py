@@ -59,6 +59,19 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--trace-dir", help="write a JSON-lines trace per session into this directory")
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
+    parser.add_argument(
+        "--faults",
+        dest="faults_file",
+        metavar="FILE.yaml",
+        help="fault profile for the whole server (README)",
+    )
+    parser.add_argument(
+        "--fault",
+        action="append",
+        metavar="SPEC",
+        help="a server-wide fault, e.g. 'close_after_audio_delta:3,rate=0.05' (repeatable)",
+    )
+    parser.add_argument("--control-token", help="token that opens /mockengine/* to non-loopback clients")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -68,6 +81,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         for f in dataclasses.fields(settings)
         if getattr(args, f.name, None) is not None
     }
+    if isinstance(changes.get("fault"), list):  # --fault may repeat
+        changes["fault"] = ";".join(changes["fault"])
     if getattr(args, "unpaced", False):
         changes["audio_pace"] = 0.0
     settings = dataclasses.replace(settings, **changes)
@@ -81,6 +96,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
+    from mockengine.faults.spec import FaultSpecError
     from mockengine.server.app import create_app
 
     settings = settings_from_args(args)
@@ -89,7 +105,7 @@ def serve(args: argparse.Namespace) -> int:
     )
     try:
         app = create_app(settings)
-    except (ModelNotFound, ScenarioError) as exc:
+    except (ModelNotFound, ScenarioError, FaultSpecError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     print(

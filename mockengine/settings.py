@@ -48,6 +48,11 @@ class Settings:
     log_level: str = "INFO"
     # Write a JSON-lines trace of every session's events and turn decisions into this directory.
     trace_dir: str | None = None
+    # Fault injection (issue 9, mockengine/faults): a profile file, extra compact specs (";"-separated),
+    # and the token that opens /mockengine/* control endpoints to non-loopback clients.
+    faults_file: str | None = None
+    fault: str | None = None
+    control_token: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -117,6 +117,16 @@ class RealtimeSession:
     def error(self, exc: ProtocolError) -> Step:
         return Step(events=[self.emit("error", error=exc.payload())])
 
+    def fail_response(self, response_id: str, error: dict[str, Any], now_ms: float) -> Step:
+        """End an active response now with ``status: "failed"`` (``error`` as ``status_details.error``):
+        the shell's fault injection uses it; a response already finished is left alone."""
+        streamer = self.responses.get(response_id)
+        if streamer is None or not streamer.r.is_active:
+            return Step()
+        step = Step(events=streamer.fail(error.get("code") or "server_error", str(error.get("message", ""))))
+        self._forget_if_done(streamer, now_ms)
+        return step
+
     def tick(self, now_ms: float) -> Step:
         step = Step()
         for streamer in list(self.responses.values()):

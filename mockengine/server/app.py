@@ -9,7 +9,8 @@ from typing import Any
 
 from aiohttp import web
 
-from mockengine import __version__
+from mockengine import __version__, faults
+from mockengine.faults.state import FAULTS
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
@@ -42,6 +43,7 @@ async def healthz(request: web.Request) -> web.Response:
         "audio_pace": resources.settings.audio_pace,
     }
     body.update(dataclasses.asdict(request.app[STATS]))
+    body["faults_injected"] = dict(request.app[FAULTS].injected)
     return web.json_response(body)
 
 
@@ -64,6 +66,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app.router.add_get("/healthz", healthz)
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
+    faults.install(app, settings)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         yield

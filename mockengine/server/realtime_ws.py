@@ -21,6 +21,8 @@ from aiohttp import WSMsgType, web
 
 from mockengine.brain.image import describe_image
 from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
+from mockengine.faults.shell import attach, connection_faults, detach
+from mockengine.faults.ws import NoActions, SessionFaults
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.client_events import parse_client_event
@@ -54,6 +56,7 @@ class SessionRunner:
         self.tts_lane: asyncio.Queue[Synthesize] = asyncio.Queue()
         self.timer: asyncio.TimerHandle | None = None
         self.session_id = session.config["id"]
+        self.faults = SessionFaults([], NoActions())  # faults.shell.attach() arms this session's faults
 
     def now_ms(self) -> float:
         return self.loop.time() * 1000.0
@@ -89,14 +92,24 @@ class SessionRunner:
 
     async def writer(self) -> None:
         while (event := await self.outbox.get()) is not None:
-            if self.ws.closed:
-                return
-            if self.tracer.is_enabled:
-                self.tracer.write(self.session_id, "server_event", event)
-            try:
-                await self.ws.send_str(json.dumps(event, ensure_ascii=False))
-            except ConnectionError:
-                return  # the client went away; the reader ends the session
+            # Injected faults may delay, hold, drop or rewrite an event, or act once it is out.
+            for out in await self.faults.before_send(event):
+                if not await self._send(out):
+                    return
+                for extra in await self.faults.after_send(out):
+                    if not await self._send(extra):
+                        return
+
+    async def _send(self, event: dict[str, Any]) -> bool:
+        if self.ws.closed:
+            return False
+        if self.tracer.is_enabled:
+            self.tracer.write(self.session_id, "server_event", event)
+        try:
+            await self.ws.send_str(json.dumps(event, ensure_ascii=False))
+        except ConnectionError:
+            return False  # the client went away; the reader ends the session
+        return True
 
     async def stt_worker(self) -> None:
         transcriber = self.resources.transcriber
@@ -137,6 +150,7 @@ class SessionRunner:
 
     async def reader(self) -> None:
         async for msg in self.ws:
+            await self.faults.reader_gate()  # a dead peer (fault) reads nothing more
             if msg.type == WSMsgType.TEXT:
                 try:
                     event = parse_client_event(msg.data)
@@ -199,8 +213,11 @@ def _loggable(raw: str) -> Any:
     return data
 
 
-async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
+async def realtime_handler(request: web.Request) -> web.StreamResponse:
     resources = request.app[RESOURCES]
+    fault_specs = connection_faults(request)
+    if isinstance(fault_specs, web.StreamResponse):
+        return fault_specs  # a refused upgrade (fault) or a bad ?fault=
     protocols = [p.strip() for p in request.headers.get("Sec-WebSocket-Protocol", "").split(",") if p.strip()]
     ws = web.WebSocketResponse(
         protocols=("realtime",),
@@ -268,9 +285,12 @@ async def realtime_handler(request: web.Request) -> web.WebSocketResponse:
     stats = request.app[STATS]
     stats.sessions_active += 1
     stats.sessions_total += 1
+    runner = SessionRunner(ws, session, resources, request.app[TRACER])
+    attach(runner, request, fault_specs)
     try:
-        await SessionRunner(ws, session, resources, request.app[TRACER]).run()
+        await runner.run()
     finally:
+        detach(runner, request)
         stats.sessions_active -= 1
     return ws
 

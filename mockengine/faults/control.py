@@ -1,0 +1,128 @@
+"""Run-time control of faults: ``/mockengine/faults`` and ``/mockengine/sessions``.
+
+- ``GET /mockengine/faults``: the profile, what is armed, counts of injected faults by kind, live sessions.
+- ``POST /mockengine/faults`` with ``{"fault": <compact string | object | list>, <target>}``, the target
+  being one of ``"session_id": "sess_…"`` (a live session, from now on), ``"connections": N`` (the next N
+  WebSocket connections) or ``"requests": N`` (the next N HTTP requests); without a target the next one
+  connection (WebSocket kinds) or request (HTTP kinds). → 200 ``{"armed": [...]}``; 400 on a bad spec;
+  404 for an unknown session.
+- ``DELETE /mockengine/faults``: disarm everything armed for future connections / requests.
+- ``GET /mockengine/sessions``: the live session ids.
+- ``POST /mockengine/sessions/{id}/kill``: drop that session's TCP connection now, without a close frame
+  (what a client sees when the network dies: close 1006).
+
+Guard: with ``--control-token T`` a request must carry ``Authorization: Bearer T`` or
+``X-Mockengine-Control-Token: T``; without one, only loopback clients are served. Others get 403.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from typing import Any
+
+from aiohttp import web
+
+from mockengine.faults.spec import FaultSpecError, faults_from_data, parse_faults
+from mockengine.faults.state import FAULTS
+from mockengine.server.http_errors import error_response
+
+CONTROL_TOKEN_HEADER = "X-Mockengine-Control-Token"
+CONTROL_TOKEN = web.AppKey("control_token", str)
+
+
+def _is_allowed(request: web.Request) -> bool:
+    token = request.app.get(CONTROL_TOKEN)
+    if token:
+        auth = request.headers.get("Authorization", "")
+        return request.headers.get(CONTROL_TOKEN_HEADER) == token or auth == f"Bearer {token}"
+    try:
+        return request.remote is not None and ipaddress.ip_address(request.remote).is_loopback
+    except ValueError:
+        return False
+
+
+def _forbidden() -> web.Response:
+    return error_response(
+        403,
+        "The mockengine control endpoints answer loopback clients only, or requests with the control token "
+        f"(Authorization: Bearer <token> or {CONTROL_TOKEN_HEADER}).",
+        code="forbidden",
+    )
+
+
+async def list_faults(request: web.Request) -> web.Response:
+    if not _is_allowed(request):
+        return _forbidden()
+    return web.json_response(request.app[FAULTS].snapshot())
+
+
+async def arm_faults(request: web.Request) -> web.Response:
+    if not _is_allowed(request):
+        return _forbidden()
+    state = request.app[FAULTS]
+    try:
+        body = json.loads(await request.read())
+        if not isinstance(body, dict) or "fault" not in body:
+            raise FaultSpecError('expected a JSON object with "fault"')
+        raw = body["fault"]
+        specs = parse_faults(raw) if isinstance(raw, str) else faults_from_data(raw)
+        if not specs:
+            raise FaultSpecError("no fault given")
+    except (ValueError, FaultSpecError) as exc:
+        return error_response(400, f"Invalid mockengine fault: {exc}", param="fault")
+    session_id = body.get("session_id")
+    if session_id is not None:
+        live = state.live.get(str(session_id))
+        if live is None:
+            return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
+        if any(s.layer != "ws" for s in specs):
+            return error_response(400, "Only WebSocket faults can be armed for a session.", param="fault")
+        for spec in specs:
+            live.arm(spec)
+        return web.json_response({"armed": [s.describe() for s in specs], "session_id": session_id})
+    armed: list[dict[str, Any]] = []
+    for layer, key in (("ws", "connections"), ("http", "requests")):
+        chosen = [s for s in specs if s.layer == layer]
+        count = body.get(key, 1)
+        if not chosen:
+            continue
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            return error_response(400, f"'{key}' must be a positive integer.", param=key)
+        state.arm_next(chosen, count)
+        armed += [{"fault": s.describe(), key: count} for s in chosen]
+    return web.json_response({"armed": armed})
+
+
+async def clear_faults(request: web.Request) -> web.Response:
+    if not _is_allowed(request):
+        return _forbidden()
+    state = request.app[FAULTS]
+    cleared = len(state.armed)
+    state.armed.clear()
+    return web.json_response({"cleared": cleared})
+
+
+async def list_sessions(request: web.Request) -> web.Response:
+    if not _is_allowed(request):
+        return _forbidden()
+    return web.json_response({"sessions": sorted(request.app[FAULTS].live)})
+
+
+async def kill_session(request: web.Request) -> web.Response:
+    if not _is_allowed(request):
+        return _forbidden()
+    session_id = request.match_info["session_id"]
+    live = request.app[FAULTS].live.get(session_id)
+    if live is None:
+        return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
+    live.kill()
+    return web.json_response({"killed": session_id})
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get("/mockengine/faults", list_faults)
+    app.router.add_post("/mockengine/faults", arm_faults)
+    app.router.add_delete("/mockengine/faults", clear_faults)
+    app.router.add_get("/mockengine/sessions", list_sessions)
+    app.router.add_post("/mockengine/sessions/{session_id}/kill", kill_session)

@@ -1,0 +1,101 @@
+"""Glue between the Realtime shell (``server/realtime_ws.py``) and the session faults: which faults a new
+connection gets (or the refused upgrade), and the :class:`SessionActions` a running session offers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from mockengine.faults.spec import FaultSpec, FaultSpecError
+from mockengine.faults.state import FAULTS, FaultState
+from mockengine.faults.ws import SessionFaults
+from mockengine.server.http_errors import error_body, error_response
+
+if TYPE_CHECKING:
+    from mockengine.server.realtime_ws import SessionRunner
+
+UPGRADE_BODIES: dict[int, str] = {
+    429: "Too many concurrent sessions. Please try again later.",
+    500: "The server had an error while processing your request. Sorry about that!",
+    502: "Bad gateway.",
+    503: "The engine is currently overloaded, please try again later",
+}
+
+
+def connection_faults(request: web.Request) -> list[FaultSpec] | web.Response:
+    """The faults of a new WebSocket connection, or the HTTP answer that replaces the upgrade (a refused
+    upgrade, or 400 for a ``?fault=`` / ``X-Mockengine-Fault`` that does not parse)."""
+    state = request.app[FAULTS]
+    try:
+        specs = state.for_connection(request)
+    except FaultSpecError as exc:
+        return error_response(400, f"Invalid mockengine fault: {exc}", param="fault")
+    refuse = next((s for s in specs if s.kind == "refuse_upgrade"), None)
+    if refuse is not None:
+        status = int(refuse["status"])
+        state.record(refuse, f"upgrade#{state.connections}", status=status)
+        message = UPGRADE_BODIES.get(status, "The request was refused.")
+        kind = "server_error" if status >= 500 else "invalid_request_error"
+        return web.json_response(error_body(message, type=kind), status=status)
+    return specs
+
+
+class RunnerActions:
+    """:class:`~mockengine.faults.ws.SessionActions` on top of a running ``SessionRunner``."""
+
+    def __init__(self, runner: SessionRunner, request: web.Request) -> None:
+        self.runner = runner
+        self.transport = request.transport
+        self.state: FaultState = request.app[FAULTS]
+
+    async def close(self, code: int, reason: str) -> None:
+        await self.runner.ws.close(code=code, message=reason.encode())
+
+    def kill(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
+
+    def fail_response(self, response_id: str, error: dict[str, Any]) -> None:
+        runner = self.runner
+        runner.apply(runner.session.fail_response(response_id, error, runner.now_ms()))
+
+    def expire(self) -> None:
+        self.runner._expire()  # the very path the 60-minute limit takes
+
+    def event_id(self) -> str:
+        return self.runner.session.ids.event()
+
+    def record(self, spec: FaultSpec | str, **detail: Any) -> None:
+        self.state.record(spec, self.runner.session_id, **detail)
+
+
+class LiveHandle:
+    """What the control endpoint sees of a live session."""
+
+    def __init__(self, faults: SessionFaults, actions: RunnerActions) -> None:
+        self.faults = faults
+        self.actions = actions
+
+    def arm(self, spec: FaultSpec) -> None:
+        self.faults.arm(spec)
+
+    def kill(self) -> None:
+        self.actions.record("kill")
+        self.actions.kill()
+
+
+def attach(runner: SessionRunner, request: web.Request, specs: list[FaultSpec]) -> LiveHandle:
+    """Give ``runner`` its faults and list the session for the control endpoint (until :func:`detach`)."""
+    actions = RunnerActions(runner, request)
+    runner.faults = SessionFaults(specs, actions)
+    runner.faults.start(asyncio.get_running_loop())
+    handle = LiveHandle(runner.faults, actions)
+    actions.state.live[runner.session_id] = handle
+    return handle
+
+
+def detach(runner: SessionRunner, request: web.Request) -> None:
+    runner.faults.stop()
+    request.app[FAULTS].live.pop(runner.session_id, None)

@@ -1,0 +1,313 @@
+"""Fault specs: what can go wrong on purpose, and the compact syntax to ask for it.
+
+A fault is a ``kind`` plus its parameters, and three optional modifiers shared by every kind:
+
+- ``rate`` (0–1, default 1): the share of connections / requests it hits, decided from the seed and the
+  connection's or request's ordinal (never from the clock), so a rerun hits the same ones;
+- ``times`` (default unlimited): how often a server-wide rule fires in all, e.g. one 429 then success;
+- ``path`` (HTTP kinds only, default ``/v1/``): the route prefix it applies to.
+
+Compact form (command line, ``?fault=``, ``X-Mockengine-Fault``): ``kind[:value][,key=value…]``, several
+joined with ``;``. A bare value fills the kind's main parameter: ``close_after_audio_delta:3`` is
+``close_after_audio_delta:k=3``. JSON / YAML form: ``{"kind": "close_after_audio_delta", "k": 3}`` or a
+list of those. Both are validated with the JSON Schema built from :data:`KINDS`; a bad spec raises
+:class:`FaultSpecError` naming the kind and the parameter.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+import yaml
+
+
+class FaultSpecError(ValueError):
+    """A fault spec that does not parse or does not fit the schema."""
+
+
+@dataclass(frozen=True)
+class Param:
+    type: str  # JSON Schema type: "integer", "number", "string"
+    default: Any = None
+    minimum: float | None = None
+    maximum: float | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Kind:
+    layer: str  # "ws" (a Realtime WebSocket session) or "http" (any REST route)
+    doc: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+    main: str | None = None  # the parameter a bare value fills
+
+
+_CODE = Param("integer", 1011, 1000, 4999, "close code; 1006 drops the TCP connection without a close frame")
+KINDS: dict[str, Kind] = {
+    # -- WebSocket --------------------------------------------------------------------------------
+    "refuse_upgrade": Kind(
+        "ws",
+        "answer the upgrade with this HTTP status instead of 101",
+        {"status": Param("integer", 503, 400, 599)},
+        "status",
+    ),
+    "delay_session_created": Kind(
+        "ws", "hold session.created back for ms", {"ms": Param("integer", 10_000, 0)}, "ms"
+    ),
+    "withhold_session_created": Kind("ws", "never send session.created (a hanging handshake)"),
+    "delay_session_updated": Kind(
+        "ws", "hold every session.updated back for ms", {"ms": Param("integer", 10_000, 0)}, "ms"
+    ),
+    "withhold_session_updated": Kind("ws", "never send session.updated"),
+    "close_after_events": Kind(
+        "ws", "close after n server events", {"n": Param("integer", 1, 1), "code": _CODE}, "n"
+    ),
+    "close_after_ms": Kind(
+        "ws", "close ms after the connection opened", {"ms": Param("integer", 1000, 0), "code": _CODE}, "ms"
+    ),
+    "close_after_audio_delta": Kind(
+        "ws",
+        "close right after the k-th response.output_audio.delta of a response",
+        {"k": Param("integer", 1, 1), "code": Param("integer", 1006, 1000, 4999, _CODE.doc)},
+        "k",
+    ),
+    "dead_peer": Kind(
+        "ws",
+        "after n server events stop sending and reading (no close, no pongs): a dead peer",
+        {"after_events": Param("integer", 1, 0)},
+        "after_events",
+    ),
+    "slow_drip": Kind("ws", "wait ms before every server event", {"ms": Param("integer", 500, 0)}, "ms"),
+    "error_mid_response": Kind(
+        "ws",
+        "an `error` event (server_error) right after the k-th output delta of a response; it goes on",
+        {"k": Param("integer", 1, 1)},
+        "k",
+    ),
+    "response_failed": Kind(
+        "ws",
+        "after the k-th output delta the response ends: response.done status failed (server_error)",
+        {"k": Param("integer", 1, 1)},
+        "k",
+    ),
+    "session_expired": Kind(
+        "ws",
+        "after ms: the session_expired error and close 1001, as at the 60-minute limit",
+        {"ms": Param("integer", 1000, 0)},
+        "ms",
+    ),
+    "rate_limits": Kind(
+        "ws",
+        "rate_limits.updated counts down over n responses; the next one fails with rate_limit_exceeded",
+        {"responses": Param("integer", 3, 0), "limit": Param("integer", 40_000, 1)},
+        "responses",
+    ),
+    # -- HTTP -------------------------------------------------------------------------------------
+    "http_rate_limit": Kind(
+        "http",
+        "429 rate_limit_exceeded (requests per min) with Retry-After and x-ratelimit-* headers",
+        {"retry_after_s": Param("number", 2.0, 0)},
+        "retry_after_s",
+    ),
+    "http_quota": Kind("http", "429 insufficient_quota (not worth retrying)"),
+    "http_too_large": Kind("http", "429 rate_limit_exceeded: request too large for the tokens-per-min limit"),
+    "http_status": Kind(
+        "http",
+        "a server error: 500, 502 or 503 with the real body",
+        {"status": Param("integer", 500, 500, 599)},
+        "status",
+    ),
+    "http_hang": Kind(
+        "http",
+        "wait ms before answering (the client's timeout fires first)",
+        {"ms": Param("integer", 600_000, 0)},
+        "ms",
+    ),
+    "http_drop": Kind("http", "drop the TCP connection without an answer"),
+    "http_malformed_json": Kind("http", "200 whose JSON body is cut in half"),
+    "sse_truncate": Kind(
+        "http",
+        "a streamed (SSE) answer breaks off inside event n+1 and the connection drops",
+        {"after_events": Param("integer", 1, 0)},
+        "after_events",
+    ),
+}
+COMMON: dict[str, Param] = {
+    "rate": Param("number", 1.0, 0.0, 1.0),
+    "times": Param("integer", None, 1),
+    "path": Param("string", None),
+}
+
+
+@dataclass(frozen=True)
+class FaultSpec:
+    kind: str
+    params: Mapping[str, Any] = field(default_factory=dict)  # the kind's parameters, defaults filled
+    rate: float = 1.0
+    times: int | None = None
+    path: str | None = None
+
+    @property
+    def layer(self) -> str:
+        return KINDS[self.kind].layer
+
+    def __getitem__(self, name: str) -> Any:
+        return self.params[name]
+
+    def describe(self) -> str:
+        """The compact form, e.g. ``close_after_audio_delta:k=3,code=1006``."""
+        parts = [f"{k}={v}" for k, v in self.params.items()]
+        parts += [
+            f"{k}={v}"
+            for k, v in (("rate", self.rate), ("times", self.times), ("path", self.path))
+            if v not in (None, 1.0)
+        ]
+        return self.kind + (":" + ",".join(parts) if parts else "")
+
+
+def _schema_of(param: Param) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": param.type if param.default is not None or param.type == "string" else [param.type, "null"]
+    }
+    if param.minimum is not None:
+        schema["minimum"] = param.minimum
+    if param.maximum is not None:
+        schema["maximum"] = param.maximum
+    if param.doc:
+        schema["description"] = param.doc
+    return schema
+
+
+@functools.cache
+def fault_schema() -> dict[str, Any]:
+    """JSON Schema of one fault in the JSON / YAML form (also used for scenario ``fault:`` actions)."""
+    variants: list[dict[str, Any]] = []
+    for name, kind in KINDS.items():
+        properties = {
+            "kind": {"const": name},
+            **{p: _schema_of(s) for p, s in {**kind.params, **COMMON}.items()},
+        }
+        variants.append(
+            {
+                "type": "object",
+                "description": kind.doc,
+                "properties": properties,
+                "required": ["kind"],
+                "additionalProperties": False,
+            }
+        )
+    return {
+        "type": "object",
+        "properties": {"kind": {"enum": sorted(KINDS)}},
+        "required": ["kind"],
+        "allOf": [
+            {"if": {"properties": {"kind": {"const": name}}}, "then": variant}
+            for name, variant in zip(KINDS, variants, strict=True)
+        ],
+    }
+
+
+def from_mapping(raw: Any) -> FaultSpec:
+    """One fault from its JSON / YAML object form."""
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(fault_schema()).iter_errors(raw))
+    if error is not None:
+        where = ".".join(str(p) for p in error.absolute_path) or "fault"
+        kind = raw.get("kind") if isinstance(raw, dict) else None
+        raise FaultSpecError(f"fault {kind or raw!r}: at {where}: {error.message}")
+    kind = KINDS[raw["kind"]]
+    params = {name: raw.get(name, p.default) for name, p in kind.params.items()}
+    return FaultSpec(
+        raw["kind"],
+        params,
+        rate=float(raw.get("rate", 1.0)),
+        times=raw.get("times"),
+        path=raw.get("path"),
+    )
+
+
+def _coerce(text: str, param: Param, where: str) -> Any:
+    try:
+        if param.type == "integer":
+            return int(text)
+        if param.type == "number":
+            return float(text)
+    except ValueError:
+        raise FaultSpecError(
+            f"{where}: expected {'an integer' if param.type == 'integer' else 'a number'}, got {text!r}"
+        ) from None
+    return text
+
+
+def parse_compact(text: str) -> FaultSpec:
+    """One fault from ``kind[:value][,key=value…]``."""
+    head, _, rest = text.strip().partition(":")
+    kind = KINDS.get(head.strip())
+    if kind is None:
+        raise FaultSpecError(f"unknown fault kind {head.strip()!r}; known kinds: {', '.join(sorted(KINDS))}")
+    raw: dict[str, Any] = {"kind": head.strip()}
+    params = {**kind.params, **COMMON}
+    for index, piece in enumerate(p.strip() for p in rest.split(",") if p.strip()):
+        name, eq, value = piece.partition("=")
+        if not eq:
+            if index != 0 or kind.main is None:
+                raise FaultSpecError(f"fault {head}: {piece!r} needs a name (name=value)")
+            name, value = kind.main, piece
+        name = name.strip()
+        if name not in params:
+            raise FaultSpecError(f"fault {head}: unknown parameter {name!r}; it takes {', '.join(params)}")
+        raw[name] = _coerce(value.strip(), params[name], f"fault {head}: {name}")
+    return from_mapping(raw)
+
+
+def parse_faults(text: str) -> list[FaultSpec]:
+    """Faults from the compact form (``;``-separated) or JSON (an object or a list of objects)."""
+    stripped = text.strip()
+    if not stripped:
+        return []
+    if stripped[0] in "[{":
+        try:
+            data = json.loads(stripped)
+        except ValueError as exc:
+            raise FaultSpecError(f"fault JSON does not parse: {exc}") from exc
+        return faults_from_data(data)
+    return [parse_compact(piece) for piece in stripped.split(";") if piece.strip()]
+
+
+def faults_from_data(data: Any) -> list[FaultSpec]:
+    """Faults from parsed JSON / YAML: one object, a list, or compact strings in a list."""
+    items = data if isinstance(data, list) else [data]
+    return [parse_compact(item) if isinstance(item, str) else from_mapping(item) for item in items]
+
+
+@dataclass(frozen=True)
+class FaultProfile:
+    """A server-wide profile (``--faults FILE.yaml``): ``seed`` (optional) and ``faults`` (a list)."""
+
+    faults: tuple[FaultSpec, ...] = ()
+    seed: int | None = None
+
+
+def load_profile(path: str) -> FaultProfile:
+    """Read a profile file: ``{seed: 7, faults: [...]}`` or just a list of faults."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle)
+    except (OSError, yaml.YAMLError) as exc:
+        raise FaultSpecError(f"{path}: cannot read fault profile: {exc}") from exc
+    if isinstance(data, dict) and "faults" in data:
+        seed = data.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            raise FaultSpecError(f"{path}: seed must be an integer")
+        try:
+            return FaultProfile(tuple(faults_from_data(data["faults"] or [])), seed)
+        except FaultSpecError as exc:
+            raise FaultSpecError(f"{path}: {exc}") from exc
+    try:
+        return FaultProfile(tuple(faults_from_data(data or [])))
+    except FaultSpecError as exc:
+        raise FaultSpecError(f"{path}: {exc}") from exc

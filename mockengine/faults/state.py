@@ -1,0 +1,155 @@
+"""Which faults hit which connection or request, and the record of every fault injected.
+
+Sources of faults, merged for each new connection (WebSocket) or request (HTTP):
+1. the server profile (``--faults FILE.yaml`` / ``--fault SPEC``), each rule with its ``rate``: rule *i*
+   hits the connection with ordinal *n* iff ``Random(f"{seed}:{i}:{n}").random() < rate``, so the same
+   seed gives the same schedule whatever the timing;
+2. faults armed at run time for the next N connections or requests (``POST /mockengine/faults``);
+3. the connection's own ``?fault=`` query parameter or ``X-Mockengine-Fault`` header.
+Faults for a live session (control endpoint, scenario rules) go straight to that session.
+
+Every injected fault is logged on ``mockengine.faults`` (kind, session id or request path) and counted by
+kind (``GET /healthz`` → ``faults_injected``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from aiohttp import web
+
+from mockengine.faults.spec import FaultProfile, FaultSpec, parse_faults
+
+log = logging.getLogger("mockengine.faults")
+FAULT_HEADER = "X-Mockengine-Fault"
+FAULT_QUERY = "fault"
+
+
+class LiveSession(Protocol):
+    """What the control endpoint can do to a running Realtime session."""
+
+    def arm(self, spec: FaultSpec) -> None: ...
+
+    def kill(self) -> None: ...
+
+
+@dataclass
+class Armed:
+    spec: FaultSpec
+    remaining: int  # connections or requests still to hit
+
+
+@dataclass
+class FaultState:
+    profile: FaultProfile = field(default_factory=FaultProfile)
+    seed: int = 0
+    injected: Counter[str] = field(default_factory=Counter)
+    connections: int = 0  # WebSocket connections seen (ordinals start at 1)
+    requests: int = 0  # HTTP requests seen under a fault-able path
+    armed: list[Armed] = field(default_factory=list)
+    live: dict[str, LiveSession] = field(default_factory=dict)
+    fired: Counter[int] = field(default_factory=Counter)  # profile rule index → times fired
+
+    def record(self, spec: FaultSpec | str, where: str, **detail: Any) -> None:
+        """Log and count one injected fault (``where``: a session id, or ``METHOD path``)."""
+        kind = spec if isinstance(spec, str) else spec.kind
+        self.injected[kind] += 1
+        extra = " ".join(f"{k}={v}" for k, v in detail.items())
+        log.warning("fault injected kind=%s at=%s %s", kind, where, extra)
+
+    def hits(self, rule_index: int, ordinal: int, rate: float) -> bool:
+        """Whether profile rule ``rule_index`` hits ordinal ``ordinal`` (seeded, clock-free)."""
+        if rate >= 1.0:
+            return True
+        return random.Random(f"{self.seed}:{rule_index}:{ordinal}").random() < rate
+
+    def schedule(self, layer: str, count: int) -> list[list[str]]:
+        """The profile's faults for ordinals 1..count of a layer (``ws`` or ``http``), ignoring ``times``
+        and paths: what a load test of ``count`` sessions will meet."""
+        return [
+            [
+                spec.kind
+                for i, spec in enumerate(self.profile.faults)
+                if spec.layer == layer and self.hits(i, n, spec.rate)
+            ]
+            for n in range(1, count + 1)
+        ]
+
+    def _from_profile(self, layer: str, ordinal: int, path: str | None) -> list[FaultSpec]:
+        chosen = []
+        for index, spec in enumerate(self.profile.faults):
+            if spec.layer != layer or not _path_matches(spec, path):
+                continue
+            if spec.times is not None and self.fired[index] >= spec.times:
+                continue
+            if self.hits(index, ordinal, spec.rate):
+                self.fired[index] += 1
+                chosen.append(spec)
+        return chosen
+
+    def _from_armed(self, layer: str, path: str | None) -> list[FaultSpec]:
+        chosen = []
+        for armed in self.armed:
+            if armed.spec.layer == layer and armed.remaining > 0 and _path_matches(armed.spec, path):
+                armed.remaining -= 1
+                chosen.append(armed.spec)
+        self.armed = [a for a in self.armed if a.remaining > 0]
+        return chosen
+
+    def for_connection(self, request: web.Request) -> list[FaultSpec]:
+        """The WebSocket faults of a new connection (raises FaultSpecError on a bad ``?fault=``)."""
+        own = _own_faults(request)
+        self.connections += 1
+        chosen = self._from_profile("ws", self.connections, None) + self._from_armed("ws", None)
+        return chosen + [s for s in own if s.layer == "ws"]
+
+    def for_request(self, request: web.Request) -> list[FaultSpec]:
+        """The HTTP faults of a new request (raises FaultSpecError on a bad header / query)."""
+        own = _own_faults(request)
+        self.requests += 1
+        path = request.path
+        chosen = self._from_profile("http", self.requests, path) + self._from_armed("http", path)
+        return chosen + [s for s in own if s.layer == "http"]
+
+    def arm_next(self, specs: Iterable[FaultSpec], count: int) -> None:
+        self.armed.extend(Armed(spec, count) for spec in specs)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "profile": [s.describe() for s in self.profile.faults],
+            "armed": [{"fault": a.spec.describe(), "remaining": a.remaining} for a in self.armed],
+            "injected": dict(self.injected),
+            "live_sessions": sorted(self.live),
+        }
+
+
+def _own_faults(request: web.Request) -> list[FaultSpec]:
+    specs: list[FaultSpec] = []
+    for text in (request.query.get(FAULT_QUERY), request.headers.get(FAULT_HEADER)):
+        if text:
+            specs += parse_faults(text)
+    return specs
+
+
+def _path_matches(spec: FaultSpec, path: str | None) -> bool:
+    return path is None or path.startswith(spec.path or "/v1/")
+
+
+FAULTS = web.AppKey("faults", FaultState)
+
+
+def fault_state(profile: FaultProfile, server_seed: int | None) -> FaultState:
+    """The state for a server: seed from the profile, else the server's ``--seed``, else a random one
+    (logged, so a run can be repeated with ``seed:`` in the profile)."""
+    seed = profile.seed if profile.seed is not None else server_seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+        if profile.faults:
+            log.info("fault profile seed %d (set seed: in the profile to repeat this schedule)", seed)
+    return FaultState(profile=profile, seed=seed)

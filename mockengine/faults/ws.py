@@ -1,0 +1,309 @@
+"""WebSocket faults of one Realtime session: a filter on the session's single writer.
+
+The shell's writer hands every server event to :meth:`SessionFaults.before_send` (which may delay it,
+hold it forever, drop or rewrite it) and then to :meth:`after_send` (which may close the socket, inject
+an ``error``, fail the response or play dead). Timed faults (``close_after_ms``, ``session_expired``)
+run on the loop. What the faults do to the socket goes through :class:`SessionActions`, implemented by
+the shell, so this module never touches aiohttp.
+
+A failed response (``response_failed``, or the refusal at the end of a ``rate_limits`` countdown): its
+remaining deltas are dropped, the core is told to end it (so nothing more is synthesized) and its
+``response.done`` goes out with ``status: "failed"`` and the error in ``status_details`` (reference §3,
+the protocol's own failure shape). When the refusal comes at ``response.created`` the whole response is
+dropped apart from ``response.created`` and the failed ``response.done`` (output ``[]``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from mockengine.faults.spec import FaultSpec
+
+SERVER_ERROR = "The server had an error while processing your request. Sorry about that!"
+OUTPUT_DELTAS = ("response.output_audio.delta", "response.output_text.delta")
+DROPPED_WHEN_FAILED = OUTPUT_DELTAS + (
+    "response.output_audio_transcript.delta",
+    "response.function_call_arguments.delta",
+)
+
+
+class SessionActions(Protocol):
+    """What a fault can do to the session (implemented by the shell)."""
+
+    async def close(self, code: int, reason: str) -> None: ...
+
+    def kill(self) -> None: ...
+
+    def fail_response(self, response_id: str, error: dict[str, Any]) -> None: ...
+
+    def expire(self) -> None: ...
+
+    def event_id(self) -> str: ...
+
+    def record(self, spec: FaultSpec | str, **detail: Any) -> None: ...
+
+
+@dataclass
+class _Failure:
+    error: dict[str, Any]
+    drop_everything: bool  # refused at response.created: no output at all
+    items: set[str]
+
+
+def _response_id(event: dict[str, Any]) -> str | None:
+    if "response_id" in event:
+        return str(event["response_id"])
+    response = event.get("response")
+    return str(response["id"]) if isinstance(response, dict) and "id" in response else None
+
+
+class SessionFaults:
+    def __init__(self, specs: list[FaultSpec], actions: SessionActions) -> None:
+        self.specs: list[FaultSpec] = []
+        self.actions = actions
+        self.events_sent = 0
+        self.deltas: dict[str, int] = {}  # response id → output deltas sent
+        self.audio_deltas: dict[str, int] = {}
+        self.failures: dict[str, _Failure] = {}
+        self.responses_done = 0
+        self.is_dead = False
+        self._timers: list[asyncio.TimerHandle] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        for spec in specs:
+            self.arm(spec)
+
+    def kinds(self) -> set[str]:
+        return {s.kind for s in self.specs}
+
+    def _first(self, kind: str) -> FaultSpec | None:
+        return next((s for s in self.specs if s.kind == kind), None)
+
+    # -- arming and timers ------------------------------------------------------------------------
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the timed faults (call once the session runs)."""
+        self._loop = loop
+        for spec in self.specs:
+            self._schedule(spec)
+
+    def arm(self, spec: FaultSpec) -> None:
+        """Add a fault (at connection time, or later from the control endpoint or a scenario rule)."""
+        self.specs.append(spec)
+        if self._loop is not None:
+            self._schedule(spec)
+        if spec.kind == "dead_peer" and self.events_sent >= spec["after_events"]:
+            self._play_dead(spec)
+
+    def _schedule(self, spec: FaultSpec) -> None:
+        assert self._loop is not None
+        if spec.kind == "close_after_ms":
+            self._timers.append(
+                self._loop.call_later(spec["ms"] / 1000.0, lambda: self._close_soon(spec, "timer"))
+            )
+        elif spec.kind == "session_expired":
+            self._timers.append(self._loop.call_later(spec["ms"] / 1000.0, lambda: self._expire(spec)))
+
+    def stop(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+
+    def _close_soon(self, spec: FaultSpec, why: str) -> None:
+        self.actions.record(spec, code=spec["code"], why=why)
+        self._close_task = asyncio.ensure_future(self._close(spec["code"]))
+
+    def _expire(self, spec: FaultSpec) -> None:
+        self.actions.record(spec, ms=spec["ms"])
+        self.actions.expire()
+
+    async def _close(self, code: int) -> None:
+        if code == 1006:  # abnormal closure is never sent on the wire: drop the connection instead
+            self.actions.kill()
+        else:
+            await self.actions.close(code, "mockengine fault")
+
+    def _play_dead(self, spec: FaultSpec) -> None:
+        if not self.is_dead:
+            self.is_dead = True
+            self.actions.record(spec, after_events=self.events_sent)
+
+    async def reader_gate(self) -> None:
+        """Awaited by the reader before each frame: a dead peer reads nothing (so answers no pings)."""
+        if self.is_dead:
+            await asyncio.Event().wait()
+
+    # -- the writer filter ------------------------------------------------------------------------
+
+    async def before_send(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        """The events to send in place of ``event`` (after any delay the faults ask for)."""
+        if self.is_dead:
+            await asyncio.Event().wait()
+        kind = event.get("type")
+        for spec in self.specs:
+            if spec.kind == "slow_drip":
+                await asyncio.sleep(spec["ms"] / 1000.0)
+        if kind in ("session.created", "session.updated"):
+            await self._hold(str(kind))
+        if kind == "response.created":
+            self._maybe_refuse(event)
+        if kind == "rate_limits.updated":
+            return [self._count_down(event)]
+        rid = _response_id(event)
+        failure = self.failures.get(rid) if rid else None
+        if failure is None:
+            failure = self._failure_of_item(event)
+        if failure is not None:
+            return self._apply_failure(event, failure)
+        return [event]
+
+    async def _hold(self, kind: str) -> None:
+        name = kind.split(".")[1]  # created / updated
+        withhold = self._first(f"withhold_session_{name}")
+        if withhold is not None:
+            self.actions.record(withhold)
+            await asyncio.Event().wait()
+        delay = self._first(f"delay_session_{name}")
+        if delay is not None:
+            self.actions.record(delay, ms=delay["ms"])
+            await asyncio.sleep(delay["ms"] / 1000.0)
+
+    async def after_send(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        """Act on what has just gone out; returns events to send right after it."""
+        self.events_sent += 1
+        extra: list[dict[str, Any]] = []
+        kind = event.get("type")
+        for spec in self.specs:
+            if spec.kind == "close_after_events" and self.events_sent == spec["n"]:
+                self.actions.record(spec, events=self.events_sent)
+                await self._close(spec["code"])
+            elif spec.kind == "dead_peer" and self.events_sent >= spec["after_events"]:
+                self._play_dead(spec)
+        if kind == "response.done":
+            self.responses_done += 1
+        if kind not in OUTPUT_DELTAS:
+            return extra
+        rid = str(event["response_id"])
+        self.deltas[rid] = count = self.deltas.get(rid, 0) + 1
+        if kind == "response.output_audio.delta":
+            self.audio_deltas[rid] = audio = self.audio_deltas.get(rid, 0) + 1
+            closing = self._first("close_after_audio_delta")
+            if closing is not None and audio == closing["k"]:
+                self.actions.record(closing, response_id=rid, audio_delta=audio, code=closing["code"])
+                await self._close(closing["code"])
+                return extra
+        for spec in self.specs:
+            if spec.kind == "error_mid_response" and count == spec["k"]:
+                self.actions.record(spec, response_id=rid, delta=count)
+                extra.append(self._server_error_event())
+            elif spec.kind == "response_failed" and count == spec["k"] and rid not in self.failures:
+                self.actions.record(spec, response_id=rid, delta=count)
+                self._fail(rid, {"type": "server_error", "code": None, "message": SERVER_ERROR}, False)
+        return extra
+
+    def _server_error_event(self) -> dict[str, Any]:
+        return {
+            "type": "error",
+            "event_id": self.actions.event_id(),
+            "error": {
+                "type": "server_error",
+                "code": None,
+                "message": SERVER_ERROR,
+                "param": None,
+                "event_id": None,
+            },
+        }
+
+    # -- failed responses and rate limits ---------------------------------------------------------
+
+    def _fail(self, response_id: str, error: dict[str, Any], drop_everything: bool) -> None:
+        self.failures[response_id] = _Failure(error, drop_everything, set())
+        self.actions.fail_response(response_id, error)
+
+    def _failure_of_item(self, event: dict[str, Any]) -> _Failure | None:
+        item = event.get("item")
+        if not str(event.get("type", "")).startswith("conversation.item.") or not isinstance(item, dict):
+            return None
+        return next((f for f in self.failures.values() if item.get("id") in f.items), None)
+
+    def _apply_failure(self, event: dict[str, Any], failure: _Failure) -> list[dict[str, Any]]:
+        kind = event.get("type")
+        if kind == "response.output_item.added":
+            failure.items.add(event["item"]["id"])
+        if kind == "response.done":
+            return [self._failed_done(event, failure)]
+        if failure.drop_everything and kind != "response.created":
+            return []
+        if kind in DROPPED_WHEN_FAILED:
+            return []
+        return [event]
+
+    def _failed_done(self, event: dict[str, Any], failure: _Failure) -> dict[str, Any]:
+        done = copy.deepcopy(event)
+        response = done["response"]
+        response["status"] = "failed"
+        response["status_details"] = {"type": "failed", "error": failure.error}
+        if failure.drop_everything:
+            response["output"] = []
+        for item in response.get("output", []):
+            if item.get("status") == "completed":
+                item["status"] = "incomplete"
+        return done
+
+    def _maybe_refuse(self, event: dict[str, Any]) -> None:
+        spec = self._first("rate_limits")
+        if spec is None or self.responses_done < spec["responses"]:
+            return
+        rid = str(event["response"]["id"])
+        self.actions.record(spec, response_id=rid, responses_done=self.responses_done)
+        model = "gpt-realtime"
+        error = {
+            "type": "tokens",
+            "code": "rate_limit_exceeded",
+            "message": (
+                f"Rate limit reached for {model} in organization org-mockengine on tokens per min (TPM): "
+                f"Limit {spec['limit']}, Used {spec['limit']}, Requested 1. Please try again in 6s. "
+                "Visit https://platform.openai.com/account/rate-limits to learn more."
+            ),
+        }
+        self._fail(rid, error, True)
+
+    def _count_down(self, event: dict[str, Any]) -> dict[str, Any]:
+        spec = self._first("rate_limits")
+        if spec is None:
+            return event
+        limit, total = spec["limit"], max(1, spec["responses"])
+        remaining = max(0, limit - (limit * self.responses_done) // total)
+        counted = copy.deepcopy(event)
+        counted["rate_limits"] = [
+            {
+                "name": "tokens",
+                "limit": limit,
+                "remaining": remaining,
+                "reset_seconds": 6.0 if remaining == 0 else 0.001,
+            }
+        ]
+        return counted
+
+
+class NoActions:
+    """For a session without faults (nothing is ever asked of it)."""
+
+    async def close(self, code: int, reason: str) -> None:
+        raise AssertionError("no faults armed")
+
+    def kill(self) -> None:
+        raise AssertionError("no faults armed")
+
+    def fail_response(self, response_id: str, error: dict[str, Any]) -> None:
+        raise AssertionError("no faults armed")
+
+    def expire(self) -> None:
+        raise AssertionError("no faults armed")
+
+    def event_id(self) -> str:
+        raise AssertionError("no faults armed")
+
+    def record(self, spec: FaultSpec | str, **detail: Any) -> None:
+        raise AssertionError("no faults armed")
