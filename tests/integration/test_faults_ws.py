@@ -1,0 +1,295 @@
+"""WebSocket faults against a real engine: the voice-client spec's acceptance criteria (§3.2) reproduced
+offline with a small client, and each WebSocket fault kind as a client sees it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+import aiohttp
+import pytest
+
+from tests.speech import validate_server_event
+from tests.voice_client import VoiceClient
+
+pytestmark = pytest.mark.models
+
+PROMPT = "Tell me a long story about a lighthouse keeper and the sea."
+
+
+def http_base(ws_base: str) -> str:
+    return ws_base.replace("ws://", "http://").removesuffix("/v1")
+
+
+async def control(ws_base: str, method: str, path: str, body: dict | None = None) -> dict:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.request(method, http_base(ws_base) + path, json=body) as reply,
+    ):
+        assert reply.status == 200, await reply.text()
+        return await reply.json()
+
+
+async def injected(ws_base: str) -> dict[str, int]:
+    async with aiohttp.ClientSession() as http, http.get(http_base(ws_base) + "/healthz") as reply:
+        return (await reply.json())["faults_injected"]
+
+
+async def open_session(http: aiohttp.ClientSession, ws_base: str, query: str = "", headers=None):
+    ws = await http.ws_connect(
+        f"{ws_base}/realtime?model=gpt-realtime{query}",
+        headers={"Authorization": "Bearer sk-x", **(headers or {})},
+    )
+    created = json.loads((await ws.receive(timeout=10)).data)
+    assert created["type"] == "session.created"
+    return ws, created["session"]["id"]
+
+
+async def ask(ws, text: str = PROMPT, modalities=("audio",)) -> None:
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    await ws.send_str(json.dumps({"type": "conversation.item.create", "item": item}))
+    await ws.send_str(
+        json.dumps({"type": "response.create", "response": {"output_modalities": list(modalities)}})
+    )
+
+
+async def events_until_close(
+    ws, stop_at: str | None = "response.done"
+) -> tuple[list[dict], aiohttp.WSMessage]:
+    events = []
+    while True:
+        msg = await ws.receive(timeout=30)
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            return events, msg
+        events.append(json.loads(msg.data))
+        if stop_at is not None and events[-1]["type"] == stop_at:
+            return events, msg
+
+
+# -- the voice-client spec's acceptance criteria ----------------------------------------------------
+
+
+async def test_token_endpoint_failing_runs_the_clients_error_path(engine_url):
+    """§3.2 (a): the token endpoint 500s → the client leaves MINTING for DEGRADED, loudly, at once."""
+    base = await engine_url()
+    client = VoiceClient(base, mint_headers={"X-Mockengine-Fault": "http_status:500"})
+    assert not await client.start()
+    assert client.states == ["MINTING", "DEGRADED"]
+    assert client.reason == "mint failed: InternalServerError"
+    # A token endpoint that hangs: the client's own mint timeout (5 s in the spec) fires instead.
+    client = VoiceClient(base, mint_timeout_s=0.3, mint_headers={"X-Mockengine-Fault": "http_hang:ms=5000"})
+    assert not await client.start()
+    assert client.states == ["MINTING", "DEGRADED"] and client.reason == "mint failed: APITimeoutError"
+    counts = await injected(base)
+    assert counts["http_status"] == 1 and counts["http_hang"] == 1
+
+
+async def test_hanging_handshake_fires_the_clients_timeout(engine_url):
+    """§3.1 CONNECTING: no session.created (or no session.updated) → the hard timeout fires → DEGRADED."""
+    base = await engine_url()
+    for fault in ("withhold_session_created", "withhold_session_updated", "delay_session_created:ms=3000"):
+        client = VoiceClient(base, connect_timeout_s=0.5, connect_query=f"?fault={fault}")
+        try:
+            assert not await client.start()
+        finally:
+            await client.close()
+        assert client.states == ["MINTING", "CONNECTING", "DEGRADED"], fault
+        assert client.reason == "connect timed out"
+    # The same client with no fault gets LIVE (the error path above was the fault's doing).
+    client = VoiceClient(base, connect_timeout_s=5.0)
+    try:
+        assert await client.start()
+    finally:
+        await client.close()
+    assert client.states == ["MINTING", "CONNECTING", "LIVE"]
+
+
+async def test_socket_killed_mid_response_then_a_fresh_session_works(engine_url):
+    """§3.2 (b): the network dies after the 3rd audio delta → the client sees the close right there
+    (no close frame: 1006) → RECONNECTING → a fresh session is LIVE and answers."""
+    base = await engine_url()
+    await control(
+        base, "POST", "/mockengine/faults", {"fault": "close_after_audio_delta:3", "connections": 1}
+    )
+    client = VoiceClient(base)
+    try:
+        assert await client.start()
+        cut = await client.say(PROMPT)
+        assert [e["type"] for e in cut].count("response.output_audio.delta") == 3
+        assert not any(e["type"] == "response.done" for e in cut)
+        assert client.states == [
+            "MINTING",
+            "CONNECTING",
+            "LIVE",
+            "RECONNECTING",
+            "MINTING",
+            "CONNECTING",
+            "LIVE",
+        ]
+        assert client.reason == "socket closed (code 1006)"
+        answered = await client.say("Hello there.")
+        assert answered[-1]["type"] == "response.done"
+        assert answered[-1]["response"]["status"] == "completed"
+    finally:
+        await client.close()
+    assert (await injected(base))["close_after_audio_delta"] == 1
+
+
+async def test_kill_now_through_the_control_endpoint(engine_url):
+    """A person or test "kills the network now" during a live session: the client sees 1006."""
+    base = await engine_url()
+    async with aiohttp.ClientSession() as http:
+        ws, session_id = await open_session(http, base)
+        listed = await control(base, "GET", "/mockengine/sessions")
+        assert session_id in listed["sessions"]
+        await ask(ws)
+        while json.loads((await ws.receive(timeout=30)).data)["type"] != "response.output_audio.delta":
+            pass
+        assert (await control(base, "POST", f"/mockengine/sessions/{session_id}/kill")) == {
+            "killed": session_id
+        }
+        _, closing = await events_until_close(ws, stop_at=None)
+        assert closing.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR, aiohttp.WSMsgType.CLOSE)
+        assert ws.close_code == 1006
+    assert (await injected(base))["kill"] == 1
+
+
+# -- each WebSocket fault kind -----------------------------------------------------------------------
+
+
+async def test_refused_upgrade_is_an_http_status(engine_url):
+    base = await engine_url()
+    async with aiohttp.ClientSession() as http:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as caught:
+            await http.ws_connect(f"{base}/realtime?model=gpt-realtime&fault=refuse_upgrade:503")
+        assert caught.value.status == 503
+        with pytest.raises(aiohttp.WSServerHandshakeError) as caught:
+            await http.ws_connect(f"{base}/realtime?model=gpt-realtime&fault=nonsense")
+        assert caught.value.status == 400
+
+
+async def test_close_after_events_and_after_ms(engine_url):
+    base = await engine_url()
+    async with aiohttp.ClientSession() as http:
+        ws = await http.ws_connect(
+            f"{base}/realtime?model=gpt-realtime&fault=close_after_events:n=1,code=4000",
+            headers={"Authorization": "Bearer sk-x"},
+        )
+        events, closing = await events_until_close(ws, stop_at=None)
+        assert [e["type"] for e in events] == ["session.created"]
+        assert closing.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4000
+        ws, _ = await open_session(http, base, headers={"X-Mockengine-Fault": "close_after_ms:ms=200"})
+        _, closing = await events_until_close(ws, stop_at=None)
+        assert ws.close_code == 1011
+
+
+async def test_error_mid_response_and_response_failed(engine_url):
+    base = await engine_url(audio_pace=0.0)
+    async with aiohttp.ClientSession() as http:
+        ws, _ = await open_session(http, base, "&fault=error_mid_response:2")
+        await ask(ws)
+        events, _ = await events_until_close(ws)
+        kinds = [e["type"] for e in events]
+        at = kinds.index("error")
+        assert kinds[:at].count("response.output_audio.delta") == 2
+        assert events[at]["error"]["type"] == "server_error"
+        assert events[-1]["response"]["status"] == "completed"  # the response went on
+
+        ws, _ = await open_session(http, base, "&fault=response_failed:k=2")
+        await ask(ws)
+        events, _ = await events_until_close(ws)
+        for event in events:
+            validate_server_event(event)
+        assert [e["type"] for e in events].count("response.output_audio.delta") == 2
+        done = events[-1]["response"]
+        assert done["status"] == "failed"
+        assert done["status_details"]["error"]["type"] == "server_error"
+        # The session goes on: the next response completes.
+        await ask(ws, "Hello.")
+        events, _ = await events_until_close(ws)
+        assert events[-1]["response"]["status"] == "failed"  # the fault is per session: every response
+    assert (await injected(base))["response_failed"] == 2
+
+
+async def test_early_session_expired(engine_url):
+    base = await engine_url()
+    async with aiohttp.ClientSession() as http:
+        ws, _ = await open_session(http, base, "&fault=session_expired:ms=100")
+        events, closing = await events_until_close(ws, stop_at=None)
+        assert events[-1]["type"] == "error" and events[-1]["error"]["code"] == "session_expired"
+        assert ws.close_code == 1001
+
+
+async def test_rate_limits_count_down_to_refusal(engine_url):
+    base = await engine_url(audio_pace=0.0)
+    remaining = []
+    async with aiohttp.ClientSession() as http:
+        ws, _ = await open_session(http, base, "&fault=rate_limits:responses=2,limit=1000")
+        statuses = []
+        for _ in range(3):
+            await ask(ws, "Hi.", modalities=("text",))
+            events, _ = await events_until_close(ws, stop_at="rate_limits.updated")
+            for event in events:
+                validate_server_event(event)
+            done = next(e for e in events if e["type"] == "response.done")["response"]
+            statuses.append(done["status"])
+            remaining.append(events[-1]["rate_limits"][0]["remaining"])
+        assert statuses == ["completed", "completed", "failed"]
+        assert remaining == [500, 0, 0]
+        assert done["status_details"]["error"]["code"] == "rate_limit_exceeded" and done["output"] == []
+
+
+async def test_dead_peer_sends_and_reads_nothing(engine_url):
+    base = await engine_url()
+    async with aiohttp.ClientSession() as http:
+        ws, _ = await open_session(http, base, "&fault=dead_peer:after_events=1")
+        await ask(ws)
+        with pytest.raises(TimeoutError):  # no events, and no close either
+            await ws.receive(timeout=1.0)
+        assert not ws.closed
+        await ws.close()
+
+
+async def test_arm_a_fault_for_a_live_session(engine_url, caplog):
+    base = await engine_url(audio_pace=0.0)
+    caplog.set_level(logging.WARNING, logger="mockengine.faults")
+    async with aiohttp.ClientSession() as http:
+        ws, session_id = await open_session(http, base)
+        armed = await control(
+            base,
+            "POST",
+            "/mockengine/faults",
+            {"fault": "close_after_audio_delta:k=2,code=4001", "session_id": session_id},
+        )
+        assert armed["armed"] == ["close_after_audio_delta:k=2,code=4001"]
+        await ask(ws)
+        events, _ = await events_until_close(ws, stop_at=None)
+        assert [e["type"] for e in events].count("response.output_audio.delta") == 2
+        assert ws.close_code == 4001
+    assert any(
+        "kind=close_after_audio_delta" in r.getMessage() and session_id in r.getMessage()
+        for r in caplog.records
+    )
+
+
+async def test_seeded_rate_drops_the_same_sessions_every_run(engine_url):
+    """rate=0.5 over 8 sessions: which ones are hit depends on the seed only (and matches schedule())."""
+
+    async def run(seed: int) -> list[bool]:
+        base = await engine_url(seed=seed, fault="close_after_events:n=1,code=4000,rate=0.5")
+        hit = []
+        async with aiohttp.ClientSession() as http:
+            for _ in range(8):
+                ws, _ = await open_session(http, base)
+                await ws.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime"}}))
+                msg = await ws.receive(timeout=10)
+                hit.append(msg.type != aiohttp.WSMsgType.TEXT)
+                await ws.close()
+        status = await control(base, "GET", "/mockengine/faults")
+        assert status["seed"] == seed
+        return hit
+
+    first, again, other = await run(11), await run(11), await run(12)
+    assert first == again and first != other
+    assert 0 < sum(first) < 8
