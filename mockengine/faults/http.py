@@ -153,11 +153,14 @@ async def truncate_event_streams(request: web.Request, response: web.StreamRespo
     if spec is None or response.content_type != "text/event-stream":
         return
     state: FaultState = request.app[FAULTS]
-    original = response.write
+    original, original_eof = response.write, response.write_eof
     events_left = int(spec["after_events"])
+    is_cut = False
 
     async def write(data: bytes | bytearray | memoryview) -> None:
-        nonlocal events_left
+        nonlocal events_left, is_cut
+        if is_cut:
+            return  # the handler goes on writing into a connection that is gone
         chunk = bytes(data)
         complete = chunk.count(b"\n\n")
         if complete <= events_left:
@@ -167,11 +170,16 @@ async def truncate_event_streams(request: web.Request, response: web.StreamRespo
         cut = _after_nth_event(chunk, events_left)
         await original(chunk[: cut + max(1, (len(chunk) - cut) // 2)])
         state.record(spec, f"{request.method} {request.path}", after_events=spec["after_events"])
+        is_cut = True
         if request.transport is not None:
             request.transport.abort()
-        raise ConnectionResetError("mockengine fault sse_truncate")
+
+    async def write_eof(data: bytes = b"") -> None:
+        if not is_cut:
+            await original_eof(data)
 
     response.write = write  # type: ignore[method-assign]
+    response.write_eof = write_eof  # type: ignore[method-assign]
 
 
 def _after_nth_event(chunk: bytes, n: int) -> int:

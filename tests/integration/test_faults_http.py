@@ -1,0 +1,196 @@
+"""HTTP faults seen through the official ``openai`` SDK: its error classes and retry logic get what they
+would get from the real service (status, body, Retry-After)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import aiohttp
+import openai
+import pytest
+from aiohttp import web
+from openai import AsyncOpenAI
+
+from mockengine.server.app import create_app
+
+pytestmark = pytest.mark.models
+
+
+@pytest.fixture
+def http_engine(aiohttp_server, real_resources):
+    """An engine plus a small SSE route (``POST /v1/test_stream``) standing in for streamed answers."""
+
+    async def start(**overrides) -> str:
+        settings = dataclasses.replace(real_resources.settings, **overrides)
+        app = create_app(settings, dataclasses.replace(real_resources, settings=settings))
+
+        async def stream(request: web.Request) -> web.StreamResponse:
+            response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+            await response.prepare(request)
+            for n in range(5):
+                await response.write(f"data: {json.dumps({'n': n})}\n\n".encode())
+            await response.write(b"data: [DONE]\n\n")
+            return response
+
+        app.router.add_post("/v1/test_stream", stream)
+        server = await aiohttp_server(app)
+        return f"http://127.0.0.1:{server.port}"
+
+    return start
+
+
+def sdk(base: str, fault: str | None = None, **kwargs) -> AsyncOpenAI:
+    headers = {"X-Mockengine-Fault": fault} if fault else {}
+    return AsyncOpenAI(api_key="sk-x", base_url=f"{base}/v1", default_headers=headers, **kwargs)
+
+
+async def injected(base: str) -> dict[str, int]:
+    async with aiohttp.ClientSession() as http, http.get(f"{base}/healthz") as reply:
+        return (await reply.json())["faults_injected"]
+
+
+async def test_rate_limit_429_with_retry_after_is_retried_by_the_sdk(http_engine):
+    base = await http_engine()
+    async with sdk(base, "http_rate_limit:retry_after_s=0.05", max_retries=2) as client:
+        with pytest.raises(openai.RateLimitError) as caught:
+            await client.models.list()
+    error = caught.value
+    assert error.status_code == 429 and error.code == "rate_limit_exceeded"
+    assert "Please try again in 50ms" in error.message
+    assert error.response.headers["retry-after-ms"] == "50"
+    assert error.response.headers["x-ratelimit-remaining-requests"] == "0"
+    assert (await injected(base))["http_rate_limit"] == 3  # the first try and max_retries=2 retries
+
+
+async def test_a_single_429_then_success(http_engine):
+    """A server-wide rule with times=1: the SDK's one retry (after Retry-After) succeeds."""
+    base = await http_engine(fault="http_rate_limit:retry_after_s=0.05,times=1,path=/v1/models")
+    async with sdk(base, max_retries=1) as client:
+        models = await client.models.list()
+        assert models.data[0].id == "gpt-realtime"
+        assert (await client.realtime.client_secrets.create()).value.startswith("ek_")  # other path: no fault
+    assert (await injected(base)) == {"http_rate_limit": 1}
+
+
+@pytest.mark.parametrize(
+    ("fault", "code", "text"),
+    [
+        ("http_quota", "insufficient_quota", "You exceeded your current quota"),
+        ("http_too_large", "rate_limit_exceeded", "Request too large for"),
+    ],
+)
+async def test_other_429_bodies(http_engine, fault, code, text):
+    base = await http_engine()
+    async with sdk(base, fault, max_retries=0) as client:
+        with pytest.raises(openai.RateLimitError) as caught:
+            await client.realtime.client_secrets.create()
+    assert caught.value.code == code and text in caught.value.message
+
+
+@pytest.mark.parametrize("status", [500, 502, 503])
+async def test_server_errors(http_engine, status):
+    base = await http_engine()
+    async with sdk(base, f"http_status:{status}", max_retries=1) as client:
+        with pytest.raises(openai.InternalServerError) as caught:
+            await client.realtime.client_secrets.create()
+    assert caught.value.status_code == status
+    assert (await injected(base))["http_status"] == 2  # retried once, like against the real service
+
+
+async def test_hang_is_a_timeout_and_drop_is_a_connection_error(http_engine):
+    base = await http_engine()
+    async with sdk(base, "http_hang:ms=5000", max_retries=0, timeout=0.3) as client:
+        with pytest.raises(openai.APITimeoutError):
+            await client.models.list()
+    async with sdk(base, "http_drop", max_retries=0) as client:
+        with pytest.raises(openai.APIConnectionError) as caught:
+            await client.models.list()
+        assert not isinstance(caught.value, openai.APITimeoutError)
+    counts = await injected(base)
+    assert counts["http_hang"] == 1 and counts["http_drop"] == 1
+
+
+async def test_malformed_json(http_engine):
+    base = await http_engine()
+    async with sdk(base, "http_malformed_json", max_retries=0) as client:
+        with pytest.raises(json.JSONDecodeError):  # what the SDK raises on a body that does not parse
+            await client.models.list()
+
+
+async def test_truncated_event_stream(http_engine):
+    base = await http_engine()
+    async with sdk(base, max_retries=0) as client:
+        stream = await client.post(
+            "/test_stream", cast_to=object, body={}, stream=True, stream_cls=openai.AsyncStream[object]
+        )
+        assert [chunk async for chunk in stream] == [{"n": n} for n in range(5)]
+    async with sdk(base, "sse_truncate:after_events=2", max_retries=0) as client:
+        stream = await client.post(
+            "/test_stream", cast_to=object, body={}, stream=True, stream_cls=openai.AsyncStream[object]
+        )
+        received = []
+        with pytest.raises(openai.APIConnectionError):
+            async for chunk in stream:
+                received.append(chunk)
+        assert received == [{"n": 0}, {"n": 1}]
+    assert (await injected(base))["sse_truncate"] == 1
+
+
+async def test_bad_fault_header_is_a_400(http_engine):
+    base = await http_engine()
+    async with sdk(base, "http_status:404", max_retries=0) as client:
+        with pytest.raises(openai.BadRequestError) as caught:
+            await client.models.list()
+    assert "Invalid mockengine fault" in caught.value.message
+
+
+async def test_control_endpoint_arms_the_next_requests_and_is_guarded(http_engine):
+    base = await http_engine()
+    async with aiohttp.ClientSession() as http:
+        async with http.post(
+            f"{base}/mockengine/faults", json={"fault": "http_status:503", "requests": 2}
+        ) as reply:
+            assert (await reply.json())["armed"] == [{"fault": "http_status:status=503", "requests": 2}]
+        statuses = []
+        for _ in range(3):
+            async with http.get(f"{base}/v1/models") as reply:
+                statuses.append(reply.status)
+        assert statuses == [503, 503, 200]
+        async with http.post(f"{base}/mockengine/faults", json={"fault": "http_nope"}) as reply:
+            assert reply.status == 400
+        async with http.post(
+            f"{base}/mockengine/faults", json={"fault": "slow_drip", "session_id": "sess_x"}
+        ) as reply:
+            assert reply.status == 404
+    guarded = await http_engine(control_token="s3cret")
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{guarded}/mockengine/faults") as reply:
+            assert reply.status == 403
+        async with http.get(
+            f"{guarded}/mockengine/faults", headers={"Authorization": "Bearer s3cret"}
+        ) as reply:
+            assert reply.status == 200
+        async with http.get(
+            f"{guarded}/mockengine/sessions", headers={"X-Mockengine-Control-Token": "s3cret"}
+        ) as reply:
+            assert reply.status == 200 and (await reply.json()) == {"sessions": []}
+
+
+async def test_profile_file_rates_are_seeded(http_engine, tmp_path):
+    profile = tmp_path / "faults.yaml"
+    profile.write_text(
+        "seed: 5\nfaults:\n  - {kind: http_status, status: 502, rate: 0.3, path: /v1/models}\n"
+    )
+
+    async def statuses() -> list[int]:
+        base = await http_engine(faults_file=str(profile))
+        async with aiohttp.ClientSession() as http:
+            out = []
+            for _ in range(20):
+                async with http.get(f"{base}/v1/models") as reply:
+                    out.append(reply.status)
+            return out
+
+    first, again = await statuses(), await statuses()
+    assert first == again and set(first) == {200, 502}

@@ -1,0 +1,157 @@
+"""Fault specs, the seeded schedule and the session writer's filter (no sockets)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from mockengine.faults.spec import (
+    KINDS,
+    FaultProfile,
+    FaultSpecError,
+    fault_schema,
+    load_profile,
+    parse_compact,
+    parse_faults,
+)
+from mockengine.faults.state import FaultState
+from mockengine.faults.ws import SessionFaults
+
+
+def test_compact_and_json_forms_agree():
+    compact = parse_faults(
+        "close_after_audio_delta:3;http_rate_limit:retry_after_s=0.5,rate=0.1,path=/v1/models"
+    )
+    as_json = parse_faults(
+        '[{"kind": "close_after_audio_delta", "k": 3},'
+        ' {"kind": "http_rate_limit", "retry_after_s": 0.5, "rate": 0.1, "path": "/v1/models"}]'
+    )
+    assert compact == as_json
+    assert compact[0].params == {"k": 3, "code": 1006} and compact[0].layer == "ws"
+    assert compact[1].layer == "http" and compact[1].rate == 0.1
+    assert parse_compact(compact[1].describe()) == compact[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("nope", "unknown fault kind 'nope'"),
+        ("slow_drip:x", "expected an integer"),
+        ("slow_drip:foo=1", "unknown parameter 'foo'"),
+        ("http_status:404", "less than the minimum of 500"),
+        ('{"kind": "slow_drip", "bogus": 1}', "'bogus' was unexpected"),
+        ("slow_drip:rate=2", "greater than the maximum of 1"),
+        ("withhold_session_created:5", "needs a name"),
+        ("{not json", "does not parse"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(text, message):
+    with pytest.raises(FaultSpecError, match=message):
+        parse_faults(text)
+
+
+def test_every_kind_has_a_schema_and_defaults():
+    schema = fault_schema()
+    assert set(schema["properties"]["kind"]["enum"]) == set(KINDS)
+    for kind in KINDS:
+        assert parse_faults(kind)[0].kind == kind  # every parameter has a usable default
+
+
+def test_profile_file(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text("seed: 3\nfaults:\n  - slow_drip:ms=5\n  - {kind: http_quota, rate: 0.5}\n")
+    profile = load_profile(str(path))
+    assert profile.seed == 3 and [s.kind for s in profile.faults] == ["slow_drip", "http_quota"]
+    path.write_text("faults: [{kind: nope}]\n")
+    with pytest.raises(FaultSpecError, match="p.yaml"):
+        load_profile(str(path))
+
+
+def test_same_seed_same_schedule_other_seed_other_schedule():
+    profile = FaultProfile(tuple(parse_faults("close_after_audio_delta:3,rate=0.05;slow_drip:ms=1,rate=0.5")))
+    first = FaultState(profile=profile, seed=7).schedule("ws", 400)
+    assert first == FaultState(profile=profile, seed=7).schedule("ws", 400)
+    assert first != FaultState(profile=profile, seed=8).schedule("ws", 400)
+    dropped = sum("close_after_audio_delta" in kinds for kinds in first)
+    assert 5 <= dropped <= 40  # about 5 % of 400, whatever the seed: not all, not none
+    assert FaultState(profile=profile, seed=7).schedule("http", 10) == [[]] * 10
+
+
+class Actions:
+    def __init__(self) -> None:
+        self.log: list[tuple] = []
+        self.ids = 0
+
+    async def close(self, code, reason):
+        self.log.append(("close", code))
+
+    def kill(self):
+        self.log.append(("kill",))
+
+    def fail_response(self, response_id, error):
+        self.log.append(("fail", response_id, error["code"]))
+
+    def expire(self):
+        self.log.append(("expire",))
+
+    def event_id(self):
+        self.ids += 1
+        return f"event_{self.ids}"
+
+    def record(self, spec, **detail):
+        self.log.append(("record", spec if isinstance(spec, str) else spec.kind))
+
+
+def response_events(rid: str, deltas: int) -> list[dict]:
+    item = {"id": f"item_{rid}", "type": "message", "status": "completed"}
+    return [
+        {"type": "response.created", "response": {"id": rid, "status": "in_progress", "output": []}},
+        {"type": "response.output_item.added", "response_id": rid, "item": item},
+        {"type": "conversation.item.added", "item": item},
+        *(
+            {"type": "response.output_audio.delta", "response_id": rid, "delta": str(n)}
+            for n in range(deltas)
+        ),
+        {"type": "response.output_audio.done", "response_id": rid},
+        {"type": "response.done", "response": {"id": rid, "status": "completed", "output": [dict(item)]}},
+        {"type": "rate_limits.updated", "rate_limits": [{"name": "tokens", "limit": 1, "remaining": 1}]},
+    ]
+
+
+async def run(faults: SessionFaults, events: list[dict]) -> list[dict]:
+    sent = []
+    for event in events:
+        for out in await faults.before_send(event):
+            sent.append(out)
+            sent += await faults.after_send(out)
+    return sent
+
+
+async def test_response_failed_drops_the_rest_and_fails_the_done():
+    actions = Actions()
+    sent = await run(SessionFaults(parse_faults("response_failed:k=2"), actions), response_events("r1", 5))
+    kinds = [e["type"] for e in sent]
+    assert kinds.count("response.output_audio.delta") == 2
+    done = next(e for e in sent if e["type"] == "response.done")["response"]
+    assert done["status"] == "failed" and done["output"][0]["status"] == "incomplete"
+    assert ("fail", "r1", None) in actions.log  # the core is told to stop the response
+    assert ("record", "response_failed") in actions.log
+
+
+async def test_rate_limit_refusal_drops_the_whole_response():
+    actions = Actions()
+    faults = SessionFaults(parse_faults("rate_limits:responses=1,limit=100"), actions)
+    first = await run(faults, response_events("r1", 2))
+    second = await run(faults, response_events("r2", 2))
+    assert first[-1]["rate_limits"][0]["remaining"] == 0
+    assert [e["type"] for e in second] == ["response.created", "response.done", "rate_limits.updated"]
+    assert second[1]["response"]["status_details"]["error"]["code"] == "rate_limit_exceeded"
+    assert second[1]["response"]["output"] == []
+
+
+async def test_withhold_session_created_holds_forever():
+    faults = SessionFaults(parse_faults("withhold_session_created"), Actions())
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(faults.before_send({"type": "session.created"}), 0.05)
+    assert await faults.before_send({"type": "session.updated"}) == [{"type": "session.updated"}]
