@@ -105,6 +105,14 @@ def fault_response(spec: FaultSpec, model: str) -> web.Response | None:
     return None
 
 
+async def _hang(request: web.Request, seconds: float) -> None:
+    """Wait, but no longer than the client does (aiohttp does not cancel handlers when clients leave)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while loop.time() < deadline and request.transport is not None and not request.transport.is_closing():
+        await asyncio.sleep(min(0.1, max(0.0, deadline - loop.time())))
+
+
 def _is_faultable(request: web.Request) -> bool:
     return request.path.startswith("/v1/") and request.headers.get("Upgrade", "").lower() != "websocket"
 
@@ -128,7 +136,7 @@ async def fault_middleware(request: web.Request, handler: Handler) -> web.Stream
             return canned
         if spec.kind == "http_hang":
             state.record(spec, where, ms=spec["ms"])
-            await asyncio.sleep(spec["ms"] / 1000.0)
+            await _hang(request, spec["ms"] / 1000.0)
         elif spec.kind == "http_drop":
             state.record(spec, where)
             if request.transport is not None:

@@ -70,6 +70,7 @@ class SessionFaults:
         self.failures: dict[str, _Failure] = {}
         self.responses_done = 0
         self.is_dead = False
+        self._dripping: list[FaultSpec] = []
         self._timers: list[asyncio.TimerHandle] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         for spec in specs:
@@ -143,6 +144,9 @@ class SessionFaults:
         kind = event.get("type")
         for spec in self.specs:
             if spec.kind == "slow_drip":
+                if spec not in self._dripping:  # logged once per session, not per event
+                    self._dripping.append(spec)
+                    self.actions.record(spec, ms=spec["ms"])
                 await asyncio.sleep(spec["ms"] / 1000.0)
         if kind in ("session.created", "session.updated"):
             await self._hold(str(kind))
