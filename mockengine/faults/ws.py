@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from mockengine.faults.spec import FaultSpec
 
 SERVER_ERROR = "The server had an error while processing your request. Sorry about that!"
+log = logging.getLogger("mockengine.faults")
+PER_RESPONSE = ("close_after_audio_delta", "error_mid_response", "response_failed")
 OUTPUT_DELTAS = ("response.output_audio.delta", "response.output_text.delta")
 DROPPED_WHEN_FAILED = OUTPUT_DELTAS + (
     "response.output_audio_transcript.delta",
@@ -61,8 +64,15 @@ def _response_id(event: dict[str, Any]) -> str | None:
 
 
 class SessionFaults:
-    def __init__(self, specs: list[FaultSpec], actions: SessionActions) -> None:
+    def __init__(
+        self,
+        specs: list[FaultSpec],
+        actions: SessionActions,
+        rule_faults: dict[str, tuple[FaultSpec, ...]] | None = None,
+    ) -> None:
         self.specs: list[FaultSpec] = []
+        self.only_response: list[str | None] = []  # per spec: the one response it is limited to
+        self.rule_faults = rule_faults or {}  # "scenario:<rule id>" → the rule's faults
         self.actions = actions
         self.events_sent = 0
         self.deltas: dict[str, int] = {}  # response id → output deltas sent
@@ -90,13 +100,27 @@ class SessionFaults:
         for spec in self.specs:
             self._schedule(spec)
 
-    def arm(self, spec: FaultSpec) -> None:
-        """Add a fault (at connection time, or later from the control endpoint or a scenario rule)."""
+    def arm(self, spec: FaultSpec, response_id: str | None = None) -> None:
+        """Add a fault (at connection time, or later from the control endpoint or a scenario rule);
+        ``response_id`` limits a per-response kind to that response."""
         self.specs.append(spec)
+        self.only_response.append(response_id if spec.kind in PER_RESPONSE else None)
         if self._loop is not None:
             self._schedule(spec)
         if spec.kind == "dead_peer" and self.events_sent >= spec["after_events"]:
             self._play_dead(spec)
+
+    def on_rule(self, rule: str, response_id: str | None) -> None:
+        """A scenario rule decided a reply: arm its ``fault:`` (per-response kinds for that reply only;
+        a session-wide kind once, however often the rule fires)."""
+        for spec in self.rule_faults.get(rule, ()):
+            if spec.kind not in PER_RESPONSE and spec in self.specs:
+                continue
+            log.info("scenario rule %s arms fault %s", rule, spec.describe())
+            self.arm(spec, response_id)
+
+    def _applies(self, index: int, response_id: str) -> bool:
+        return self.only_response[index] in (None, response_id)
 
     def _schedule(self, spec: FaultSpec) -> None:
         assert self._loop is not None
@@ -192,12 +216,18 @@ class SessionFaults:
         self.deltas[rid] = count = self.deltas.get(rid, 0) + 1
         if kind == "response.output_audio.delta":
             self.audio_deltas[rid] = audio = self.audio_deltas.get(rid, 0) + 1
-            closing = self._first("close_after_audio_delta")
-            if closing is not None and audio == closing["k"]:
-                self.actions.record(closing, response_id=rid, audio_delta=audio, code=closing["code"])
-                await self._close(closing["code"])
-                return extra
-        for spec in self.specs:
+            for index, spec in enumerate(self.specs):
+                if (
+                    spec.kind == "close_after_audio_delta"
+                    and audio == spec["k"]
+                    and self._applies(index, rid)
+                ):
+                    self.actions.record(spec, response_id=rid, audio_delta=audio, code=spec["code"])
+                    await self._close(spec["code"])
+                    return extra
+        for index, spec in enumerate(self.specs):
+            if not self._applies(index, rid):
+                continue
             if spec.kind == "error_mid_response" and count == spec["k"]:
                 self.actions.record(spec, response_id=rid, delta=count)
                 extra.append(self._server_error_event())

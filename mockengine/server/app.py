@@ -9,8 +9,9 @@ from typing import Any
 
 from aiohttp import web
 
-from mockengine import __version__, faults
+from mockengine import __version__
 from mockengine.faults.state import FAULTS
+from mockengine.faults.wiring import install as install_faults
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
@@ -66,7 +67,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app.router.add_get("/healthz", healthz)
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
-    faults.install(app, settings)
+    install_faults(app, settings)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         yield

@@ -72,6 +72,8 @@ class SessionRunner:
             elif isinstance(effect, Trace):
                 log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
                 self.tracer.write(self.session_id, effect.kind, effect.data)
+                if effect.kind == "reply":  # a scenario rule may fire a fault (faults.ws.on_rule)
+                    self.faults.on_rule(str(effect.data.get("rule")), effect.data.get("response_id"))
         self._arm_timer()
 
     def _arm_timer(self) -> None:

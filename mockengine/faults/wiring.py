@@ -1,0 +1,28 @@
+"""Put the faults into an aiohttp application (state, middleware, SSE hook, control routes)."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from mockengine.faults.control import CONTROL_TOKEN, add_routes
+from mockengine.faults.http import fault_middleware, truncate_event_streams
+from mockengine.faults.spec import FaultProfile, load_profile, parse_faults
+from mockengine.faults.state import FAULTS, fault_state
+from mockengine.settings import Settings
+
+
+def profile_from_settings(settings: Settings) -> FaultProfile:
+    """``--faults FILE.yaml`` plus ``--fault SPEC`` (``;``-separated); raises FaultSpecError."""
+    profile = load_profile(settings.faults_file) if settings.faults_file else FaultProfile()
+    extra = tuple(parse_faults(settings.fault)) if settings.fault else ()
+    return FaultProfile(profile.faults + extra, profile.seed)
+
+
+def install(app: web.Application, settings: Settings) -> None:
+    """Fault state, the HTTP middleware, the SSE truncation hook and the control routes."""
+    app[FAULTS] = fault_state(profile_from_settings(settings), settings.seed)
+    if settings.control_token:
+        app[CONTROL_TOKEN] = settings.control_token
+    app.middlewares.append(fault_middleware)
+    app.on_response_prepare.append(truncate_event_streams)
+    add_routes(app)

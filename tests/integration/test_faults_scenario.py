@@ -1,0 +1,62 @@
+"""Scenario rules fire faults like any other action (``fault:``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import aiohttp
+import pytest
+
+from mockengine.brain.scenario import ScenarioError, parse_scenario
+from mockengine.brain.selection import load_library
+from mockengine.server.app import create_app
+from tests.integration.test_faults_ws import ask, events_until_close
+
+pytestmark = pytest.mark.models
+
+SCENARIO = """
+name: faulty
+rules:
+  - id: cut_story
+    when: {heard_contains: lighthouse}
+    say: Once upon a time there was a lighthouse keeper. He watched the sea every night. The end.
+    fault: close_after_audio_delta:2
+  - id: fail_it
+    when: {heard_contains: fail}
+    say: This reply will fail halfway through its sentences, I am afraid.
+    fault: {kind: response_failed, k: 1}
+"""
+
+
+async def test_rules_fire_faults_for_their_own_reply(aiohttp_server, real_resources, tmp_path):
+    (tmp_path / "faulty.yaml").write_text(SCENARIO)
+    settings = dataclasses.replace(real_resources.settings, audio_pace=0.0)
+    resources = dataclasses.replace(
+        real_resources, settings=settings, scenarios=load_library(None, [str(tmp_path)])
+    )
+    server = await aiohttp_server(create_app(settings, resources))
+    url = f"ws://127.0.0.1:{server.port}/v1/realtime?model=gpt-realtime&scenario=faulty"
+    async with aiohttp.ClientSession() as http:
+        ws = await http.ws_connect(url, headers={"Authorization": "Bearer sk-x"})
+        assert json.loads((await ws.receive(timeout=10)).data)["type"] == "session.created"
+        await ask(ws, "Please fail now.")
+        events, _ = await events_until_close(ws)
+        assert events[-1]["response"]["status"] == "failed"
+        await ask(ws, "Hello there.")  # the fault was for that reply only
+        events, _ = await events_until_close(ws)
+        assert events[-1]["response"]["status"] == "completed"
+        await ask(ws, "Tell me about the lighthouse.")
+        events, _ = await events_until_close(ws, stop_at=None)
+        assert [e["type"] for e in events].count("response.output_audio.delta") == 2
+        assert ws.close_code == 1006
+    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{server.port}/healthz") as reply:
+        counts = (await reply.json())["faults_injected"]
+    assert counts == {"response_failed": 1, "close_after_audio_delta": 1}
+
+
+def test_a_bad_fault_in_a_scenario_names_the_rule():
+    with pytest.raises(ScenarioError, match=r"rules\[0\]\.fault: .*unknown fault kind 'nope'"):
+        parse_scenario("name: x\nrules:\n  - id: a\n    say: hi\n    fault: nope\n")
+    scenario = parse_scenario("name: x\nrules:\n  - id: a\n    fault: [slow_drip:5, {kind: dead_peer}]\n")
+    assert [s.kind for s in scenario.rules[0].faults] == ["slow_drip", "dead_peer"]
