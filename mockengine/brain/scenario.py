@@ -22,7 +22,6 @@ from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.exceptions import best_match
 
 from mockengine.brain.model import Persona
-from mockengine.faults.spec import FaultSpec, FaultSpecError, faults_from_data, parse_faults
 
 DEFAULT_PERSONA = "Sam"
 DEFAULT_SCENARIO_SOURCE = "mockengine/brain/scenarios/default.yaml"
@@ -75,8 +74,9 @@ class Rule:
     silent: bool = False
     # ``answer: {tendency, spread}``: the rating used for this answer instead of the persona's.
     answer_rating: tuple[float | None, float | None] | None = None
-    # ``fault:``: faults the Realtime shell injects into the session when this rule fires (issue 9).
-    faults: tuple[FaultSpec, ...] = ()
+    # ``fault:``: faults the Realtime shell injects when this rule fires, as written (compact strings or
+    # objects); mockengine.faults checks them when the server starts (the brain does no IO).
+    faults: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -231,17 +231,8 @@ def _rule(raw: dict[str, Any], path: str, source: str) -> Rule:
             else None
         ),
         silent=bool(raw.get("silent", False)),
-        faults=_faults(raw.get("fault"), f"{path}.fault", source),
+        faults=_many(raw.get("fault")),
     )
-
-
-def _faults(raw: Any, path: str, source: str) -> tuple[FaultSpec, ...]:
-    if raw is None:
-        return ()
-    try:
-        return tuple(parse_faults(raw) if isinstance(raw, str) else faults_from_data(raw))
-    except FaultSpecError as exc:
-        raise ScenarioError(f"{source}: at {path}: {exc}") from exc
 
 
 def _call_plan(raw: dict[str, Any]) -> CallPlan:

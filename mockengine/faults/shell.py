@@ -89,24 +89,12 @@ class LiveHandle:
 def attach(runner: SessionRunner, request: web.Request, specs: list[FaultSpec]) -> LiveHandle:
     """Give ``runner`` its faults and list the session for the control endpoint (until :func:`detach`)."""
     actions = RunnerActions(runner, request)
-    runner.faults = SessionFaults(specs, actions, _rule_faults(runner.session.brain))
+    scenario = getattr(getattr(runner.session.brain, "scenario", None), "name", None)
+    runner.faults = SessionFaults(specs, actions, actions.state.faults_of_rules(scenario))
     runner.faults.start(asyncio.get_running_loop())
     handle = LiveHandle(runner.faults, actions)
     actions.state.live[runner.session_id] = handle
     return handle
-
-
-def _rule_faults(brain: object) -> dict[str, tuple[FaultSpec, ...]]:
-    """``scenario:<rule id>`` → that rule's ``fault:``, from every loaded scenario (the instructions marker
-    may switch scenarios per reply); on a clash of rule ids the session's own scenario wins."""
-    library = getattr(getattr(brain, "library", None), "scenarios", {})
-    scenarios = [*library.values(), getattr(brain, "scenario", None)]
-    return {
-        f"scenario:{rule.id}": rule.faults
-        for scenario in scenarios
-        for rule in getattr(scenario, "rules", ())
-        if rule.faults
-    }
 
 
 def detach(runner: SessionRunner, request: web.Request) -> None:

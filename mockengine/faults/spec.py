@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -281,7 +281,27 @@ def parse_faults(text: str) -> list[FaultSpec]:
 def faults_from_data(data: Any) -> list[FaultSpec]:
     """Faults from parsed JSON / YAML: one object, a list, or compact strings in a list."""
     items = data if isinstance(data, list) else [data]
-    return [parse_compact(item) if isinstance(item, str) else from_mapping(item) for item in items]
+    return [
+        spec
+        for item in items
+        for spec in (parse_faults(item) if isinstance(item, str) else [from_mapping(item)])
+    ]
+
+
+def scenario_rule_faults(scenarios: Iterable[Any]) -> dict[str, dict[str, tuple[FaultSpec, ...]]]:
+    """Scenario name → ``scenario:<rule id>`` → the rule's parsed ``fault:`` (rules without one left
+    out). Raises FaultSpecError naming the scenario file and the rule."""
+    found: dict[str, dict[str, tuple[FaultSpec, ...]]] = {}
+    for scenario in scenarios:
+        for index, rule in enumerate(scenario.rules):
+            if not rule.faults:
+                continue
+            try:
+                specs = tuple(s for item in rule.faults for s in faults_from_data(item))
+            except FaultSpecError as exc:
+                raise FaultSpecError(f"{scenario.source}: at $.rules[{index}].fault: {exc}") from exc
+            found.setdefault(scenario.name, {})[f"scenario:{rule.id}"] = specs
+    return found
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,18 @@ class FaultState:
     armed: list[Armed] = field(default_factory=list)
     live: dict[str, LiveSession] = field(default_factory=dict)
     fired: Counter[int] = field(default_factory=Counter)  # profile rule index → times fired
+    # Scenario name → "scenario:<rule id>" → the faults that rule fires (checked at start-up).
+    rule_faults: dict[str, dict[str, tuple[FaultSpec, ...]]] = field(default_factory=dict)
+
+    def faults_of_rules(self, scenario: str | None) -> dict[str, tuple[FaultSpec, ...]]:
+        """Rule faults for a session: every loaded scenario's (the instructions marker may switch
+        scenario per reply), the session's own scenario winning a clash of rule ids."""
+        merged: dict[str, tuple[FaultSpec, ...]] = {}
+        for name, rules in self.rule_faults.items():
+            if name != scenario:
+                merged.update(rules)
+        merged.update(self.rule_faults.get(scenario or "", {}))
+        return merged
 
     def record(self, spec: FaultSpec | str, where: str, **detail: Any) -> None:
         """Log and count one injected fault (``where``: a session id, or ``METHOD path``)."""

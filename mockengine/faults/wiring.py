@@ -6,8 +6,9 @@ from aiohttp import web
 
 from mockengine.faults.control import CONTROL_TOKEN, add_routes
 from mockengine.faults.http import fault_middleware, truncate_event_streams
-from mockengine.faults.spec import FaultProfile, load_profile, parse_faults
+from mockengine.faults.spec import FaultProfile, load_profile, parse_faults, scenario_rule_faults
 from mockengine.faults.state import FAULTS, fault_state
+from mockengine.server.state import RESOURCES
 from mockengine.settings import Settings
 
 
@@ -21,6 +22,7 @@ def profile_from_settings(settings: Settings) -> FaultProfile:
 def install(app: web.Application, settings: Settings) -> None:
     """Fault state, the HTTP middleware, the SSE truncation hook and the control routes."""
     app[FAULTS] = fault_state(profile_from_settings(settings), settings.seed)
+    app[FAULTS].rule_faults = scenario_rule_faults(app[RESOURCES].scenarios.scenarios.values())
     if settings.control_token:
         app[CONTROL_TOKEN] = settings.control_token
     app.middlewares.append(fault_middleware)

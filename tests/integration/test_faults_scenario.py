@@ -10,6 +10,7 @@ import pytest
 
 from mockengine.brain.scenario import ScenarioError, parse_scenario
 from mockengine.brain.selection import load_library
+from mockengine.faults.spec import FaultSpecError, scenario_rule_faults
 from mockengine.server.app import create_app
 from tests.integration.test_faults_ws import ask, events_until_close
 
@@ -55,8 +56,12 @@ async def test_rules_fire_faults_for_their_own_reply(aiohttp_server, real_resour
     assert counts == {"response_failed": 1, "close_after_audio_delta": 1}
 
 
-def test_a_bad_fault_in_a_scenario_names_the_rule():
-    with pytest.raises(ScenarioError, match=r"rules\[0\]\.fault: .*unknown fault kind 'nope'"):
-        parse_scenario("name: x\nrules:\n  - id: a\n    say: hi\n    fault: nope\n")
-    scenario = parse_scenario("name: x\nrules:\n  - id: a\n    fault: [slow_drip:5, {kind: dead_peer}]\n")
-    assert [s.kind for s in scenario.rules[0].faults] == ["slow_drip", "dead_peer"]
+def test_a_bad_fault_in_a_scenario_names_the_file_and_rule():
+    bad = parse_scenario("name: x\nrules:\n  - id: a\n    say: hi\n    fault: nope\n", source="x.yaml")
+    with pytest.raises(FaultSpecError, match=r"x.yaml: at \$\.rules\[0\]\.fault: unknown fault kind 'nope'"):
+        scenario_rule_faults([bad])
+    with pytest.raises(ScenarioError):  # the schema still checks the shape
+        parse_scenario("name: x\nrules:\n  - id: a\n    fault: 5\n")
+    good = parse_scenario("name: x\nrules:\n  - id: a\n    fault: [slow_drip:5, {kind: dead_peer}]\n")
+    specs = scenario_rule_faults([good])["x"]["scenario:a"]
+    assert [s.kind for s in specs] == ["slow_drip", "dead_peer"]
