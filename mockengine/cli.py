@@ -147,6 +147,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="run only these parts",
     )
     bench_parser.set_defaults(func=bench)
+    faults_parser = sub.add_parser("faults", help="fault kinds, and which sessions a fault profile hits")
+    from mockengine.faults.report import add_arguments as add_fault_arguments
+    from mockengine.faults.report import run as run_faults
+
+    add_fault_arguments(faults_parser)
+    faults_parser.set_defaults(func=run_faults)
     return parser
 
 

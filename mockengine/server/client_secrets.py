@@ -79,12 +79,15 @@ class ClientSecretStore:
         self._ids = IdFactory(None if seed is None else f"{seed}:client_secrets")
         self._secrets: dict[str, ClientSecret] = {}
 
-    def mint(self, session: dict[str, Any], ttl_s: int) -> tuple[ClientSecret, dict[str, Any]]:
-        """A new secret and the effective session the answer shows (raises ProtocolError if invalid)."""
+    def mint(
+        self, session: dict[str, Any], ttl_s: int, is_scenario_model: Callable[[str], bool] = lambda _: False
+    ) -> tuple[ClientSecret, dict[str, Any]]:
+        """A new secret and the effective session the answer shows (raises ProtocolError if invalid).
+        ``is_scenario_model`` accepts the ``mockengine-NAME`` names that select a loaded scenario."""
         now = self.clock()
         self._forget_expired(now)
         model = session.get("model", DEFAULT_MODEL)
-        if not MODEL_PATTERN.match(model):
+        if not MODEL_PATTERN.match(model) and not is_scenario_model(model):
             raise ProtocolError(
                 "invalid_value", f'Model "{model}" is not supported in realtime mode.', "session.model"
             )
@@ -166,7 +169,10 @@ async def create_client_secret(request: web.Request) -> web.Response:
             )
         validate_session_update(session)
         ttl_s = body.get("expires_after", {}).get("seconds", DEFAULT_TTL_S)
-        secret, effective = request.app[CLIENT_SECRETS].mint(session, ttl_s)
+        scenarios = request.app[RESOURCES].scenarios
+        secret, effective = request.app[CLIENT_SECRETS].mint(
+            session, ttl_s, lambda name: scenarios.for_model(name) is not None
+        )
     except ProtocolError as exc:
         return error_response(400, exc.message, type=exc.type, param=exc.param, code=exc.code)
     return web.json_response({"value": secret.value, "expires_at": secret.expires_at, "session": effective})

@@ -171,3 +171,13 @@ def test_seeded_secrets_repeat_and_unseeded_differ():
     assert store.lookup(secret.value) == secret
     store.clock = lambda: 1_060.0
     assert store.lookup(secret.value) is None
+
+
+async def test_a_secret_may_name_a_scenario_model(engine_url):
+    base = await engine_url()
+    async with _client(base) as client:
+        secret = await client.realtime.client_secrets.create(
+            session={"type": "realtime", "model": "mockengine-default"}
+        )
+    first, _ = await _first_frames(f"{base}/realtime", headers={"Authorization": f"Bearer {secret.value}"})
+    assert first["type"] == "session.created" and first["session"]["model"] == "mockengine-default"

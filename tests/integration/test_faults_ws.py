@@ -9,6 +9,8 @@ import logging
 import aiohttp
 import pytest
 
+from mockengine.faults.spec import FaultProfile, parse_faults
+from mockengine.faults.state import fault_state
 from tests.speech import validate_server_event
 from tests.voice_client import VoiceClient
 
@@ -292,3 +294,6 @@ async def test_seeded_rate_drops_the_same_sessions_every_run(engine_url):
     first, again, other = await run(11), await run(11), await run(12)
     assert first == again and first != other
     assert 0 < sum(first) < 8
+    # ... and it is what `mockengine faults schedule` predicts.
+    profile = FaultProfile(tuple(parse_faults("close_after_events:n=1,code=4000,rate=0.5")))
+    assert first == [bool(kinds) for kinds in fault_state(profile, 11).schedule("ws", 8)]

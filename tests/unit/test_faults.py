@@ -155,3 +155,28 @@ async def test_withhold_session_created_holds_forever():
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(faults.before_send({"type": "session.created"}), 0.05)
     assert await faults.before_send({"type": "session.updated"}) == [{"type": "session.updated"}]
+
+
+def test_cli_prints_kinds_and_the_schedule(capsys):
+    from mockengine.cli import main
+
+    assert main(["faults", "kinds"]) == 0
+    assert "close_after_audio_delta" in capsys.readouterr().out
+    args = [
+        "faults",
+        "schedule",
+        "--fault",
+        "close_after_audio_delta:3,rate=0.25",
+        "--seed",
+        "7",
+        "--count",
+        "8",
+    ]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    expected = FaultState(
+        profile=FaultProfile(tuple(parse_faults("close_after_audio_delta:3,rate=0.25"))), seed=7
+    )
+    hits = sum(1 for kinds in expected.schedule("ws", 8) if kinds)
+    assert printed.startswith("seed 7, ws ordinals 1..8") and f"{hits} of 8 hit" in printed
+    assert main(["faults", "schedule", "--fault", "nope"]) == 2

@@ -1,0 +1,55 @@
+"""``mockengine faults kinds | schedule``: what can be injected, and which connections a profile hits.
+
+``schedule`` prints, for ordinals 1..N, the faults of a profile, exactly as a server with the same
+profile and seed will choose them for its first N WebSocket connections or HTTP requests (``times``
+and ``path`` aside) — so a load test can be planned, and its dropped sessions told from real failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from mockengine.faults.spec import COMMON, KINDS, FaultProfile, FaultSpecError, load_profile, parse_faults
+from mockengine.faults.state import fault_state
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="faults_command", required=True)
+    sub.add_parser("kinds", help="list every fault kind with its parameters")
+    schedule = sub.add_parser("schedule", help="which connections / requests a profile hits")
+    schedule.add_argument("--faults", dest="faults_file", metavar="FILE.yaml", help="fault profile")
+    schedule.add_argument("--fault", action="append", default=[], metavar="SPEC", help="a fault (repeatable)")
+    schedule.add_argument("--seed", type=int, help="the server's --seed (a profile's seed: wins)")
+    schedule.add_argument("--count", type=int, default=20, help="how many ordinals (default 20)")
+    schedule.add_argument("--layer", choices=["ws", "http"], default="ws", help="connections or requests")
+
+
+def kinds() -> str:
+    lines = []
+    for name, kind in KINDS.items():
+        params = ", ".join(f"{p}={spec.default}" for p, spec in kind.params.items())
+        main = f" (bare value: {kind.main})" if kind.main else ""
+        lines.append(f"{name:26} [{kind.layer}] {kind.doc}\n{'':31}{params or '-'}{main}")
+    lines.append("every kind also takes: " + ", ".join(COMMON))
+    return "\n".join(lines)
+
+
+def schedule(args: argparse.Namespace) -> str:
+    profile = load_profile(args.faults_file) if args.faults_file else FaultProfile()
+    extra = tuple(spec for text in args.fault for spec in parse_faults(text))
+    state = fault_state(FaultProfile(profile.faults + extra, profile.seed), args.seed)
+    rows = state.schedule(args.layer, args.count)
+    out = [f"seed {state.seed}, {args.layer} ordinals 1..{args.count}"]
+    out += [f"{n:5}  {', '.join(kinds) or '-'}" for n, kinds in enumerate(rows, start=1)]
+    hit = sum(1 for kinds in rows if kinds)
+    out.append(f"{hit} of {args.count} hit")
+    return "\n".join(out)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        print(kinds() if args.faults_command == "kinds" else schedule(args))
+    except FaultSpecError as exc:
+        print(f"mockengine: {exc}")
+        return 2
+    return 0
