@@ -8,6 +8,8 @@ import logging
 
 import aiohttp
 import pytest
+import websockets
+from openai import AsyncOpenAI
 
 from mockengine.faults.spec import FaultProfile, parse_faults
 from mockengine.faults.state import fault_state
@@ -161,6 +163,12 @@ async def test_kill_now_through_the_control_endpoint(engine_url):
 
 async def test_refused_upgrade_is_an_http_status(engine_url):
     base = await engine_url()
+    async with AsyncOpenAI(api_key="sk-x", websocket_base_url=base) as client:
+        with pytest.raises(websockets.exceptions.InvalidStatus, match="HTTP 503"):
+            async with client.realtime.connect(
+                model="gpt-realtime", extra_query={"fault": "refuse_upgrade:503"}
+            ):
+                pass
     async with aiohttp.ClientSession() as http:
         with pytest.raises(aiohttp.WSServerHandshakeError) as caught:
             await http.ws_connect(f"{base}/realtime?model=gpt-realtime&fault=refuse_upgrade:503")
