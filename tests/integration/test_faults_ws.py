@@ -8,7 +8,7 @@ import logging
 
 import aiohttp
 import pytest
-import websockets
+import websockets.exceptions
 from openai import AsyncOpenAI
 
 from mockengine.faults.spec import FaultProfile, parse_faults
