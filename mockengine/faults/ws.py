@@ -82,12 +82,10 @@ class SessionFaults:
         self.is_dead = False
         self._dripping: list[FaultSpec] = []
         self._timers: list[asyncio.TimerHandle] = []
+        self._close_task: asyncio.Future[None] | None = None  # kept so the task is not collected early
         self._loop: asyncio.AbstractEventLoop | None = None
         for spec in specs:
             self.arm(spec)
-
-    def kinds(self) -> set[str]:
-        return {s.kind for s in self.specs}
 
     def _first(self, kind: str) -> FaultSpec | None:
         return next((s for s in self.specs if s.kind == kind), None)
