@@ -11,6 +11,9 @@
 - ``POST /mockengine/sessions/{id}/kill``: drop that session's TCP connection now, without a close frame
   (what a client sees when the network dies: close 1006).
 
+Sessions of a seeded server share their ids (same seed, same ids; give each its own ``?seed=`` to tell
+them apart): a session id then names all of them, and the answers say how many (``"sessions": n``).
+
 Guard: with ``--control-token T`` a request must carry ``Authorization: Bearer T`` or
 ``X-Mockengine-Control-Token: T``; without one, only loopback clients are served. Others get 403.
 """
@@ -73,14 +76,17 @@ async def arm_faults(request: web.Request) -> web.Response:
         return error_response(400, f"Invalid mockengine fault: {exc}", param="fault")
     session_id = body.get("session_id")
     if session_id is not None:
-        live = state.live.get(str(session_id))
-        if live is None:
+        sessions = state.live.get(str(session_id))
+        if not sessions:
             return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
         if any(s.layer != "ws" for s in specs):
             return error_response(400, "Only WebSocket faults can be armed for a session.", param="fault")
-        for spec in specs:
-            live.arm(spec)
-        return web.json_response({"armed": [s.describe() for s in specs], "session_id": session_id})
+        for live in sessions:
+            for spec in specs:
+                live.arm(spec)
+        return web.json_response(
+            {"armed": [s.describe() for s in specs], "session_id": session_id, "sessions": len(sessions)}
+        )
     armed: list[dict[str, Any]] = []
     for layer, key in (("ws", "connections"), ("http", "requests")):
         chosen = [s for s in specs if s.layer == layer]
@@ -113,11 +119,12 @@ async def kill_session(request: web.Request) -> web.Response:
     if not _is_allowed(request):
         return _forbidden()
     session_id = request.match_info["session_id"]
-    live = request.app[FAULTS].live.get(session_id)
-    if live is None:
+    sessions = request.app[FAULTS].live.get(session_id)
+    if not sessions:
         return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
-    live.kill()
-    return web.json_response({"killed": session_id})
+    for live in list(sessions):
+        live.kill()
+    return web.json_response({"killed": session_id, "sessions": len(sessions)})
 
 
 def add_routes(app: web.Application) -> None:

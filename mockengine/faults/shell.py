@@ -93,10 +93,16 @@ def attach(runner: SessionRunner, request: web.Request, specs: list[FaultSpec]) 
     runner.faults = SessionFaults(specs, actions, actions.state.faults_of_rules(scenario))
     runner.faults.start(asyncio.get_running_loop())
     handle = LiveHandle(runner.faults, actions)
-    actions.state.live[runner.session_id] = handle
+    # Seeded sessions share their ids (the same seed gives the same ids), so one id may name several.
+    actions.state.live.setdefault(runner.session_id, []).append(handle)
     return handle
 
 
 def detach(runner: SessionRunner, request: web.Request) -> None:
     runner.faults.stop()
-    request.app[FAULTS].live.pop(runner.session_id, None)
+    live = request.app[FAULTS].live
+    others = [h for h in live.get(runner.session_id, []) if getattr(h, "faults", None) is not runner.faults]
+    if others:
+        live[runner.session_id] = others
+    else:
+        live.pop(runner.session_id, None)

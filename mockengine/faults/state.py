@@ -52,7 +52,8 @@ class FaultState:
     connections: int = 0  # WebSocket connections seen (ordinals start at 1)
     requests: int = 0  # HTTP requests seen under a fault-able path
     armed: list[Armed] = field(default_factory=list)
-    live: dict[str, LiveSession] = field(default_factory=dict)
+    # Session id → its live sessions (seeded sessions share ids: same seed, same ids).
+    live: dict[str, list[LiveSession]] = field(default_factory=dict)
     fired: Counter[int] = field(default_factory=Counter)  # profile rule index → times fired
     # Scenario name → "scenario:<rule id>" → the faults that rule fires (checked at start-up).
     rule_faults: dict[str, dict[str, tuple[FaultSpec, ...]]] = field(default_factory=dict)

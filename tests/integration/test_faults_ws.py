@@ -149,9 +149,8 @@ async def test_kill_now_through_the_control_endpoint(engine_url):
         await ask(ws)
         while json.loads((await ws.receive(timeout=30)).data)["type"] != "response.output_audio.delta":
             pass
-        assert (await control(base, "POST", f"/mockengine/sessions/{session_id}/kill")) == {
-            "killed": session_id
-        }
+        killed = await control(base, "POST", f"/mockengine/sessions/{session_id}/kill")
+        assert killed == {"killed": session_id, "sessions": 1}
         _, closing = await events_until_close(ws, stop_at=None)
         assert closing.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR, aiohttp.WSMsgType.CLOSE)
         assert ws.close_code == 1006
@@ -305,3 +304,19 @@ async def test_seeded_rate_drops_the_same_sessions_every_run(engine_url):
     # ... and it is what `mockengine faults schedule` predicts.
     profile = FaultProfile(tuple(parse_faults("close_after_events:n=1,code=4000,rate=0.5")))
     assert first == [bool(kinds) for kinds in fault_state(profile, 11).schedule("ws", 8)]
+
+
+async def test_seeded_sessions_share_an_id_and_the_control_endpoint_says_so(engine_url):
+    base = await engine_url(seed=4)
+    async with aiohttp.ClientSession() as http:
+        first, session_id = await open_session(http, base)
+        second, same_id = await open_session(http, base)
+        assert same_id == session_id  # the same seed gives the same ids
+        listed = await control(base, "GET", "/mockengine/sessions")
+        assert listed == {"sessions": [session_id]}
+        killed = await control(base, "POST", f"/mockengine/sessions/{session_id}/kill")
+        assert killed == {"killed": session_id, "sessions": 2}
+        for ws in (first, second):
+            await events_until_close(ws, stop_at=None)
+            assert ws.close_code == 1006
+    assert (await injected(base))["kill"] == 2
