@@ -10,6 +10,7 @@ Bodies and headers are the real service's (the SDK's error classes and retry log
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -113,6 +114,20 @@ async def _hang(request: web.Request, seconds: float) -> None:
         await asyncio.sleep(min(0.1, max(0.0, deadline - loop.time())))
 
 
+async def _model_of(request: web.Request) -> str:
+    """The model a request names (JSON body or ``?model=``), for the rate-limit messages."""
+    if request.method == "POST" and request.content_type == "application/json":
+        try:
+            body = json.loads(await request.read())  # aiohttp keeps the body for the handler
+        except ValueError:
+            body = None
+        session = body.get("session") if isinstance(body, dict) else None
+        for source in (body, session):
+            if isinstance(source, dict) and isinstance(source.get("model"), str):
+                return str(source["model"])
+    return request.query.get("model", "gpt-realtime")
+
+
 def _is_faultable(request: web.Request) -> bool:
     return request.path.startswith("/v1/") and request.headers.get("Upgrade", "").lower() != "websocket"
 
@@ -128,7 +143,7 @@ async def fault_middleware(request: web.Request, handler: Handler) -> web.Stream
     except FaultSpecError as exc:
         return error_response(400, f"Invalid mockengine fault: {exc}", param="fault")
     where = f"{request.method} {request.path}"
-    model = request.query.get("model", "gpt-realtime")
+    model = await _model_of(request)
     for spec in specs:
         canned = fault_response(spec, model)
         if canned is not None:

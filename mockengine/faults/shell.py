@@ -67,6 +67,9 @@ class RunnerActions:
     def event_id(self) -> str:
         return self.runner.session.ids.event()
 
+    def model(self) -> str:
+        return str(self.runner.session.config["model"])
+
     def record(self, spec: FaultSpec | str, **detail: Any) -> None:
         self.state.record(spec, self.runner.session_id, **detail)
 

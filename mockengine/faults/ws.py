@@ -46,6 +46,8 @@ class SessionActions(Protocol):
 
     def event_id(self) -> str: ...
 
+    def model(self) -> str: ...
+
     def record(self, spec: FaultSpec | str, **detail: Any) -> None: ...
 
 
@@ -289,7 +291,7 @@ class SessionFaults:
             return
         rid = str(event["response"]["id"])
         self.actions.record(spec, response_id=rid, responses_done=self.responses_done)
-        model = "gpt-realtime"
+        model = self.actions.model()
         error = {
             "type": "tokens",
             "code": "rate_limit_exceeded",
@@ -335,6 +337,9 @@ class NoActions:
         raise AssertionError("no faults armed")
 
     def event_id(self) -> str:
+        raise AssertionError("no faults armed")
+
+    def model(self) -> str:
         raise AssertionError("no faults armed")
 
     def record(self, spec: FaultSpec | str, **detail: Any) -> None:

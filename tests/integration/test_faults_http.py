@@ -77,14 +77,16 @@ async def test_a_single_429_then_success(http_engine):
     ("fault", "code", "text"),
     [
         ("http_quota", "insufficient_quota", "You exceeded your current quota"),
-        ("http_too_large", "rate_limit_exceeded", "Request too large for"),
+        ("http_too_large", "rate_limit_exceeded", "Request too large for gpt-realtime-mini in"),
     ],
 )
 async def test_other_429_bodies(http_engine, fault, code, text):
     base = await http_engine()
     async with sdk(base, fault, max_retries=0) as client:
         with pytest.raises(openai.RateLimitError) as caught:
-            await client.realtime.client_secrets.create()
+            await client.realtime.client_secrets.create(
+                session={"type": "realtime", "model": "gpt-realtime-mini"}
+            )
     assert caught.value.code == code and text in caught.value.message
 
 

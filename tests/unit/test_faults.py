@@ -99,6 +99,9 @@ class Actions:
         self.ids += 1
         return f"event_{self.ids}"
 
+    def model(self):
+        return "gpt-realtime-mini"
+
     def record(self, spec, **detail):
         self.log.append(("record", spec if isinstance(spec, str) else spec.kind))
 
@@ -146,7 +149,8 @@ async def test_rate_limit_refusal_drops_the_whole_response():
     second = await run(faults, response_events("r2", 2))
     assert first[-1]["rate_limits"][0]["remaining"] == 0
     assert [e["type"] for e in second] == ["response.created", "response.done", "rate_limits.updated"]
-    assert second[1]["response"]["status_details"]["error"]["code"] == "rate_limit_exceeded"
+    error = second[1]["response"]["status_details"]["error"]
+    assert error["code"] == "rate_limit_exceeded" and "for gpt-realtime-mini in" in error["message"]
     assert second[1]["response"]["output"] == []
 
 
