@@ -3,6 +3,7 @@ offline with a small client, and each WebSocket fault kind as a client sees it."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
