@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 
 import aiohttp
 import openai
@@ -196,3 +198,14 @@ async def test_profile_file_rates_are_seeded(http_engine, tmp_path):
 
     first, again = await statuses(), await statuses()
     assert first == again and set(first) == {200, 502}
+
+
+def test_a_bad_server_fault_fails_start_up_with_a_clear_message():
+    result = subprocess.run(
+        [sys.executable, "-m", "mockengine", "serve", "--port", "0", "--fault", "slow_drip:rate=2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "slow_drip" in result.stderr and "greater than the maximum of 1" in result.stderr
