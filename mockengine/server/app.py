@@ -1,4 +1,5 @@
-"""``create_app()``: the aiohttp application — ``/v1/realtime``, ``/v1/models``, ``/healthz``."""
+"""``create_app()``: the aiohttp application — ``/v1/realtime``, ``/v1/models``, ``/v1/chat/completions``,
+``/healthz``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from mockengine import __version__
+from mockengine.chat import add_routes as add_chat_routes
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import RESOURCES, STATS, TRACER, Stats
@@ -44,14 +46,6 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response(body)
 
 
-async def list_models(request: web.Request) -> web.Response:
-    """``GET /v1/models`` in the OpenAI list shape (HRP's connection test reads the first id)."""
-    data = [
-        {"id": name, "object": "model", "created": 0, "owned_by": "mockengine"} for name in REALTIME_MODELS
-    ]
-    return web.json_response({"object": "list", "data": data})
-
-
 def create_app(settings: Settings, resources: Resources | None = None) -> web.Application:
     """The application. Models are loaded here unless ``resources`` is given (tests share one set)."""
     app = web.Application()
@@ -59,7 +53,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[TRACER] = Tracer(settings.trace_dir)
     app[STATS] = Stats()
     app.router.add_get("/v1/realtime", realtime_handler)
-    app.router.add_get("/v1/models", list_models)
+    add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
     app.router.add_get("/healthz", healthz)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:

@@ -1,0 +1,97 @@
+"""One completion, decided by the brain: a validated ``ChatRequest`` in, fitted choices and their envelope
+out. No aiohttp here, so the same path serves the handler, the benchmark and unit tests.
+
+Determinism: with a seed (the request's ``seed`` field, else the server's ``--seed``) the ids come from
+``IdFactory(f"{seed}:{digest}")`` where ``digest`` hashes the canonical request JSON, so the same request
+gets the same ``chatcmpl-…`` and ``call_…`` ids and a different request different ones. The brain is
+deterministic on its own (its seed, the conversation). Only ``created`` (wall clock) differs between two
+identical seeded requests. Without any seed, ids are random like the live service's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+
+from mockengine import __version__
+from mockengine.brain.model import Brain
+from mockengine.chat.conversation import ImageReader, reply_request
+from mockengine.chat.request import ChatRequest
+from mockengine.chat.shaping import (
+    CHAT_ID_LENGTH,
+    CHAT_ID_PREFIX,
+    Choice,
+    Envelope,
+    completion_body,
+    fit_choice,
+    prompt_tokens,
+    stream_chunks,
+)
+from mockengine.engines.tokens import TokenCounter
+from mockengine.ids import IdFactory
+
+SYSTEM_FINGERPRINT = "fp_" + hashlib.sha256(f"mockengine {__version__}".encode()).hexdigest()[:10]
+# Choice i of a turn is decided at response_index turn + i * CHOICE_STRIDE: independent phrasing draws,
+# and choice 0 is exactly what n=1 gives.
+CHOICE_STRIDE = 1000
+
+
+@dataclass(frozen=True)
+class Completion:
+    envelope: Envelope
+    choices: list[Choice]
+    prompt_tokens: int
+    ids: IdFactory
+    rules: tuple[str, ...]  # the brain rule behind each choice, for logs and traces
+
+    def body(self) -> dict[str, object]:
+        return completion_body(self.envelope, self.choices, self.prompt_tokens)
+
+    def chunks(self, request: ChatRequest):  # type: ignore[no-untyped-def]
+        obfuscation = self.ids if request.include_obfuscation else None
+        return stream_chunks(
+            self.envelope,
+            self.choices,
+            self.prompt_tokens,
+            include_usage=request.include_usage,
+            obfuscation=obfuscation,
+        )
+
+
+def request_ids(request: ChatRequest, server_seed: int | None) -> IdFactory:
+    seed = request.seed if request.seed is not None else server_seed
+    if seed is None:
+        return IdFactory(None)
+    canonical = json.dumps(request.body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return IdFactory(f"{seed}:{hashlib.sha256(canonical.encode()).hexdigest()[:16]}")
+
+
+def complete(
+    request: ChatRequest,
+    brain: Brain,
+    *,
+    tokens: TokenCounter,
+    describe_image: ImageReader,
+    server_seed: int | None,
+) -> Completion:
+    """Decide and fit every choice. Raises ChatError (bad image) or BrainDisobeyed (a bug)."""
+    ids = request_ids(request, server_seed)
+    view = reply_request(request, describe_image)
+    choices: list[Choice] = []
+    rules: list[str] = []
+    for index in range(request.n):
+        asked = dataclasses.replace(view, response_index=view.response_index + index * CHOICE_STRIDE)
+        reply = brain.reply(asked)
+        rules.append(reply.rule)
+        choices.append(fit_choice(reply, request, index, ids, tokens))
+    images = sum(len(item.images) for item in view.history)
+    envelope = Envelope(
+        id=ids.new(CHAT_ID_PREFIX, CHAT_ID_LENGTH),
+        created=int(time.time()),
+        model=request.model,
+        system_fingerprint=SYSTEM_FINGERPRINT,
+    )
+    return Completion(envelope, choices, prompt_tokens(request, tokens, images), ids, tuple(rules))

@@ -1,0 +1,239 @@
+"""The one parse boundary of ``POST /v1/chat/completions``: raw body → validated :class:`ChatRequest`.
+
+Order of checks, as the live service reports the first problem it meets: JSON syntax; ``model``;
+``messages`` present and non-empty; the shape of each field (``schema``); the order of tool messages
+(every ``tool`` message answers a call of the assistant message before it, every call is answered before
+the conversation goes on); each tool's ``parameters`` is a JSON Schema (and follows the strict-mode rules
+when ``strict`` is true); ``tool_choice`` names a declared tool. Everything past this module reads typed
+fields only. Raises :class:`ChatError` with the live service's status and body.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from mockengine.brain.model import ForcedTool, ToolChoice, ToolSpec
+from mockengine.chat import errors, schema
+from mockengine.chat.errors import ChatError
+from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.session_config import json_type_name, validate
+
+# A custom (free-text) tool is offered to the brain as a function taking one string, ``input``.
+CUSTOM_TOOL_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {"input": {"type": "string"}},
+    "required": ["input"],
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """A validated request.
+
+    ``tools`` are what the brain may call (``allowed_tools`` already applied); ``custom_tools`` names those
+    declared as ``type: custom``. ``max_tokens`` is ``max_completion_tokens`` or else ``max_tokens`` (None:
+    no limit). ``body`` is the parsed JSON, kept for counting prompt tokens and deriving seeded ids.
+    """
+
+    model: str
+    messages: tuple[dict[str, Any], ...]
+    tools: tuple[ToolSpec, ...]
+    custom_tools: frozenset[str]
+    tool_choice: ToolChoice
+    max_tokens: int | None
+    n: int
+    stream: bool
+    include_usage: bool
+    include_obfuscation: bool
+    stop: tuple[str, ...]
+    seed: int | None
+    parallel_tool_calls: bool
+    body: dict[str, Any]
+
+
+def parse_request(raw: bytes) -> ChatRequest:
+    """Parse and validate a request body; raises ChatError (400) for anything the live service refuses."""
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise errors.malformed_json() from exc
+    if not isinstance(body, dict):
+        raise errors.malformed_json()
+    if not body.get("model"):
+        raise errors.missing_model()
+    if "messages" not in body:
+        raise errors.missing_parameter("messages")
+    _check_fields(body)
+    messages = body["messages"]
+    if not messages:
+        raise errors.empty_array("messages")
+    _check_message_order(messages)
+    declared = body.get("tools") or []
+    if "tools" in body and body["tools"] is not None and not declared:
+        raise errors.empty_array("tools")
+    _check_tool_schemas(declared)
+    tools, custom, choice = _tools_and_choice(declared, body.get("tool_choice"))
+    stream = bool(body.get("stream"))
+    options = body.get("stream_options")
+    if options is not None and not stream:
+        raise errors.stream_options_without_stream()
+    options = options or {}
+    limit = body.get("max_completion_tokens")
+    stop = body.get("stop")
+    return ChatRequest(
+        model=body["model"],
+        messages=tuple(messages),
+        tools=tools,
+        custom_tools=custom,
+        tool_choice=choice,
+        max_tokens=limit if limit is not None else body.get("max_tokens"),
+        n=body.get("n") or 1,
+        stream=stream,
+        include_usage=bool(options.get("include_usage", False)),
+        include_obfuscation=bool(options.get("include_obfuscation", True)),
+        stop=(stop,) if isinstance(stop, str) else tuple(stop or ()),
+        seed=body.get("seed"),
+        parallel_tool_calls=body.get("parallel_tool_calls") is not False,
+        body=body,
+    )
+
+
+def _check_fields(body: dict[str, Any]) -> None:
+    try:
+        if not isinstance(body["messages"], list):
+            got = json_type_name(body["messages"])
+            raise ProtocolError(
+                "invalid_type",
+                f"Invalid type for 'messages': expected an array, but got {got} instead.",
+                "messages",
+            )
+        validate(body["messages"], schema.MESSAGES, "messages")
+        for name, field_schema in schema.FIELDS.items():
+            if name in body:
+                validate(body[name], field_schema, name)
+    except ProtocolError as exc:
+        raise ChatError.from_protocol(exc) from exc
+    except RecursionError as exc:
+        raise errors.malformed_json() from exc
+
+
+def _check_message_order(messages: list[dict[str, Any]]) -> None:
+    """Tool messages answer the calls of the assistant message just before them, each call exactly once,
+    before any other message. ``param`` names the message where the rule broke (for unanswered calls:
+    the message that came instead of the answer, or the assistant message when nothing followed)."""
+    awaited: list[str] = []
+    assistant_index = 0
+    for index, message in enumerate(messages):
+        role = message["role"]
+        if role == "tool":
+            if message["tool_call_id"] not in awaited:
+                raise errors.tool_without_calls(index)
+            awaited.remove(message["tool_call_id"])
+            continue
+        if awaited:
+            raise errors.unanswered_tool_calls(index, awaited)
+        if role == "assistant":
+            calls = message.get("tool_calls") or []
+            if not calls and message.get("content") is None and not message.get("function_call"):
+                raise errors.assistant_without_content(index)
+            awaited = [call["id"] for call in calls]
+            assistant_index = index
+    if awaited:
+        raise errors.unanswered_tool_calls(assistant_index, awaited)
+
+
+def _check_tool_schemas(declared: list[dict[str, Any]]) -> None:
+    for index, tool in enumerate(declared):
+        if tool["type"] != "function":
+            continue
+        function = tool["function"]
+        parameters = function.get("parameters", {"type": "object", "properties": {}})
+        name = function["name"]
+        try:
+            jsonschema.Draft202012Validator.check_schema(parameters)
+        except jsonschema.SchemaError as exc:
+            raise errors.invalid_function_parameters(index, name, f"{exc.message}.") from exc
+        except RecursionError as exc:
+            raise errors.invalid_function_parameters(index, name, "schema is nested too deeply.") from exc
+        kind = parameters.get("type", "object")
+        if kind != "object":
+            detail = f"schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{kind}\"'."
+            raise errors.invalid_function_parameters(index, name, detail)
+        if function.get("strict"):
+            problem = strict_problem(parameters, ())
+            if problem is not None:
+                raise errors.invalid_function_parameters(index, name, problem)
+
+
+def strict_problem(node: Any, context: tuple[str, ...]) -> str | None:
+    """The first strict-mode (Structured Outputs) rule ``node`` breaks, worded as the service does:
+    every object lists all its properties in ``required`` and sets ``additionalProperties: false``."""
+    if not isinstance(node, dict):
+        return None
+    if node.get("type") == "object" or "properties" in node:
+        if node.get("additionalProperties") is not False:
+            return f"In context={context!r}, 'additionalProperties' is required to be supplied and to be false."
+        properties = node.get("properties", {})
+        missing = [key for key in properties if key not in (node.get("required") or [])]
+        if missing:
+            return (
+                f"In context={context!r}, 'required' is required to be supplied and to be an array "
+                f"including every key in properties. Missing '{missing[0]}'."
+            )
+        for key, child in properties.items():
+            problem = strict_problem(child, (*context, "properties", key))
+            if problem is not None:
+                return problem
+    if isinstance(node.get("items"), dict):
+        return strict_problem(node["items"], (*context, "items"))
+    for keyword in ("anyOf", "$defs", "definitions"):
+        children = node.get(keyword)
+        pairs = enumerate(children) if isinstance(children, list) else (children or {}).items()
+        for key, child in pairs:
+            problem = strict_problem(child, (*context, keyword, str(key)))
+            if problem is not None:
+                return problem
+    return None
+
+
+def _tools_and_choice(
+    declared: list[dict[str, Any]], choice: Any
+) -> tuple[tuple[ToolSpec, ...], frozenset[str], ToolChoice]:
+    specs = [_spec(tool) for tool in declared]
+    custom = frozenset(tool["custom"]["name"] for tool in declared if tool["type"] == "custom")
+    names = {spec.name for spec in specs}
+    if choice is None:
+        return tuple(specs), custom, "auto" if specs else "none"
+    if not specs:
+        raise errors.tool_choice_without_tools()
+    if isinstance(choice, str):
+        return tuple(specs), custom, choice  # type: ignore[return-value]
+    if choice["type"] in ("function", "custom"):
+        name = choice[choice["type"]]["name"]
+        if name not in names:
+            raise errors.unknown_tool_choice(name, "tool_choice")
+        return tuple(specs), custom, ForcedTool(name)
+    allowed = choice["allowed_tools"]
+    wanted: list[str] = []
+    for index, entry in enumerate(allowed["tools"]):
+        kind = entry.get("type", "function")
+        name = (entry.get(kind) or {}).get("name") if isinstance(entry.get(kind), dict) else entry.get("name")
+        if name not in names:
+            param = f"tool_choice.allowed_tools.tools[{index}]"
+            raise errors.unknown_tool_choice(str(name), param)
+        wanted.append(name)
+    return tuple(s for s in specs if s.name in wanted), custom, allowed["mode"]
+
+
+def _spec(tool: dict[str, Any]) -> ToolSpec:
+    if tool["type"] == "custom":
+        custom = tool["custom"]
+        return ToolSpec(custom["name"], custom.get("description", ""), CUSTOM_TOOL_PARAMETERS)
+    function = tool["function"]
+    parameters = function.get("parameters") or {"type": "object", "properties": {}}
+    return ToolSpec(function["name"], function.get("description", ""), parameters)
