@@ -2,8 +2,9 @@
 out. No aiohttp here, so the same path serves the handler, the benchmark and unit tests.
 
 Determinism: with a seed (the request's ``seed`` field, else the server's ``--seed``) the ids come from
-``IdFactory(f"{seed}:{digest}")`` where ``digest`` hashes the canonical request JSON, so the same request
-gets the same ``chatcmpl-…`` and ``call_…`` ids and a different request different ones. The brain is
+``IdFactory(f"{seed}:{digest}")`` where ``digest`` hashes the canonical request JSON (without ``stream``
+and ``stream_options``), so the same request gets the same ``chatcmpl-…`` and ``call_…`` ids, streamed
+or not, and a different request different ones. The brain is
 deterministic on its own (its seed, the conversation). Only ``created`` (wall clock) differs between two
 identical seeded requests. Without any seed, ids are random like the live service's.
 """
@@ -14,7 +15,9 @@ import dataclasses
 import hashlib
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from mockengine import __version__
 from mockengine.brain.model import Brain
@@ -37,6 +40,7 @@ SYSTEM_FINGERPRINT = "fp_" + hashlib.sha256(f"mockengine {__version__}".encode()
 # Choice i of a turn is decided at response_index turn + i * CHOICE_STRIDE: independent phrasing draws,
 # and choice 0 is exactly what n=1 gives.
 CHOICE_STRIDE = 1000
+TRANSPORT_FIELDS = ("stream", "stream_options")
 
 
 @dataclass(frozen=True)
@@ -47,10 +51,10 @@ class Completion:
     ids: IdFactory
     rules: tuple[str, ...]  # the brain rule behind each choice, for logs and traces
 
-    def body(self) -> dict[str, object]:
+    def body(self) -> dict[str, Any]:
         return completion_body(self.envelope, self.choices, self.prompt_tokens)
 
-    def chunks(self, request: ChatRequest):  # type: ignore[no-untyped-def]
+    def chunks(self, request: ChatRequest) -> Iterator[dict[str, Any]]:
         obfuscation = self.ids if request.include_obfuscation else None
         return stream_chunks(
             self.envelope,
@@ -65,7 +69,9 @@ def request_ids(request: ChatRequest, server_seed: int | None) -> IdFactory:
     seed = request.seed if request.seed is not None else server_seed
     if seed is None:
         return IdFactory(None)
-    canonical = json.dumps(request.body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # Streaming is only how the answer travels: a streamed request gets the ids of its plain twin.
+    decisive = {k: v for k, v in request.body.items() if k not in TRANSPORT_FIELDS}
+    canonical = json.dumps(decisive, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return IdFactory(f"{seed}:{hashlib.sha256(canonical.encode()).hexdigest()[:16]}")
 
 

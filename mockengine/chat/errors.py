@@ -70,9 +70,9 @@ def malformed_json() -> ChatError:
     return ChatError(
         400,
         "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your "
-        "HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. "
-        "If you have trouble figuring out how to fix this, please contact us through our help center at "
-        "help.openai.com.)",
+        "HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid "
+        "JSON. If you have trouble figuring out how to fix this, please contact us through our help center "
+        "at help.openai.com.)",
     )
 
 
@@ -131,7 +131,8 @@ def invalid_function_parameters(index: int, name: str, detail: str) -> ChatError
 
 def tool_choice_without_tools() -> ChatError:
     return ChatError(
-        400, "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+        400,
+        "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
         "tool_choice",
     )
 

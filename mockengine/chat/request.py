@@ -177,7 +177,9 @@ def strict_problem(node: Any, context: tuple[str, ...]) -> str | None:
         return None
     if node.get("type") == "object" or "properties" in node:
         if node.get("additionalProperties") is not False:
-            return f"In context={context!r}, 'additionalProperties' is required to be supplied and to be false."
+            return (
+                f"In context={context!r}, 'additionalProperties' is required to be supplied and to be false."
+            )
         properties = node.get("properties", {})
         missing = [key for key in properties if key not in (node.get("required") or [])]
         if missing:

@@ -54,7 +54,11 @@ class ShapedCall:
     def wire(self) -> dict[str, Any]:
         if self.is_custom:
             return {"id": self.id, "type": "custom", "custom": {"name": self.name, "input": self.arguments}}
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
 
 
 @dataclass(frozen=True)
@@ -184,7 +188,12 @@ def completion_body(envelope: Envelope, choices: list[Choice], prompt_tokens: in
 
 
 def _message(choice: Choice) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": choice.text, "refusal": None, "annotations": []}
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": choice.text,
+        "refusal": None,
+        "annotations": [],
+    }
     if choice.calls:
         message["tool_calls"] = [call.wire() for call in choice.calls]
     return message
@@ -244,7 +253,9 @@ def prompt_tokens(request: ChatRequest, tokens: TokenCounter, images: int) -> in
     tokens, 85 per image, the declared tools' JSON, plus 3 to prime the reply."""
     total = 3 + 85 * images
     for message in request.messages:
-        total += 3 + tokens.count(_flat_text(message.get("content"))) + tokens.count(message.get("name") or "")
+        total += (
+            3 + tokens.count(_flat_text(message.get("content"))) + tokens.count(message.get("name") or "")
+        )
         for call in message.get("tool_calls") or []:
             body = call.get("function") or call.get("custom") or {}
             total += tokens.count(body.get("name", "")) + tokens.count(
@@ -260,4 +271,6 @@ def _flat_text(content: Any) -> str:
         return ""
     if isinstance(content, str):
         return content
-    return " ".join(part.get("text") or part.get("refusal") or "" for part in content if isinstance(part, dict))
+    return " ".join(
+        part.get("text") or part.get("refusal") or "" for part in content if isinstance(part, dict)
+    )
