@@ -130,7 +130,8 @@ def _custom_input(arguments: str) -> str:
 
 
 def truncate(text: str, budget: int, tokens: TokenCounter) -> str:
-    """The longest prefix of ``text`` that counts at most ``budget`` tokens (binary search on length)."""
+    """The longest prefix of ``text`` that counts at most ``budget`` tokens (binary search on length),
+    without trailing whitespace: in BPE vocabularies a space starts the next token."""
     low, high = 0, len(text)
     while low < high:
         middle = (low + high + 1) // 2
@@ -138,7 +139,7 @@ def truncate(text: str, budget: int, tokens: TokenCounter) -> str:
             low = middle
         else:
             high = middle - 1
-    return text[:low]
+    return text if low == len(text) else text[:low].rstrip()
 
 
 def usage(prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
