@@ -109,7 +109,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         )
     except ChatError as exc:
         return error_response(exc)
-    log.info("chat %s model=%s rules=%s", completion.envelope.id, chat.model, ",".join(completion.rules))
+    log.debug("chat %s model=%s rules=%s", completion.envelope.id, chat.model, ",".join(completion.rules))
     headers = {"x-request-id": "req_" + completion.envelope.id.removeprefix("chatcmpl-")}
     if not chat.stream:
         return web.json_response(completion.body(), headers=headers, dumps=_dumps)

@@ -10,6 +10,7 @@ fields only. Raises :class:`ChatError` with the live service's status and body.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,8 @@ from mockengine.chat.errors import ChatError
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import json_type_name, validate
 
+_MESSAGE_VALIDATOR = jsonschema.Draft202012Validator(schema.MESSAGE)
+_FIELD_VALIDATORS = {name: jsonschema.Draft202012Validator(s) for name, s in schema.FIELDS.items()}
 # A custom (free-text) tool is offered to the brain as a function taking one string, ``input``.
 CUSTOM_TOOL_PARAMETERS: dict[str, Any] = {
     "type": "object",
@@ -112,9 +115,11 @@ def _check_fields(body: dict[str, Any]) -> None:
                 f"Invalid type for 'messages': expected an array, but got {got} instead.",
                 "messages",
             )
-        validate(body["messages"], schema.MESSAGES, "messages")
+        for index, message in enumerate(body["messages"]):
+            if not _is_valid_message(_canonical(message)):
+                validate(message, schema.MESSAGE, f"messages[{index}]")
         for name, field_schema in schema.FIELDS.items():
-            if name in body:
+            if name in body and not _is_valid_field(name, _canonical(body[name])):
                 validate(body[name], field_schema, name)
     except ProtocolError as exc:
         raise ChatError.from_protocol(exc) from exc
@@ -153,21 +158,41 @@ def _check_tool_schemas(declared: list[dict[str, Any]]) -> None:
             continue
         function = tool["function"]
         parameters = function.get("parameters", {"type": "object", "properties": {}})
-        name = function["name"]
-        try:
-            jsonschema.Draft202012Validator.check_schema(parameters)
-        except jsonschema.SchemaError as exc:
-            raise errors.invalid_function_parameters(index, name, f"{exc.message}.") from exc
-        except RecursionError as exc:
-            raise errors.invalid_function_parameters(index, name, "schema is nested too deeply.") from exc
-        kind = parameters.get("type", "object")
-        if kind != "object":
-            detail = f"schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{kind}\"'."
-            raise errors.invalid_function_parameters(index, name, detail)
-        if function.get("strict"):
-            problem = strict_problem(parameters, ())
-            if problem is not None:
-                raise errors.invalid_function_parameters(index, name, problem)
+        problem = _schema_problem(_canonical(parameters), bool(function.get("strict")))
+        if problem is not None:
+            raise errors.invalid_function_parameters(index, function["name"], problem)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# A text agent resends the whole conversation and the same tools every turn: each message and schema
+# is checked once (the metaschema check costs about a millisecond per tool), then remembered.
+@functools.lru_cache(maxsize=8192)
+def _is_valid_message(canonical: str) -> bool:
+    return bool(_MESSAGE_VALIDATOR.is_valid(json.loads(canonical)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _is_valid_field(name: str, canonical: str) -> bool:
+    return bool(_FIELD_VALIDATORS[name].is_valid(json.loads(canonical)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _schema_problem(canonical: str, strict: bool) -> str | None:
+    """Why a function's ``parameters`` are refused, or None."""
+    parameters = json.loads(canonical)
+    try:
+        jsonschema.Draft202012Validator.check_schema(parameters)
+    except jsonschema.SchemaError as exc:
+        return f"{exc.message}."
+    except RecursionError:
+        return "schema is nested too deeply."
+    kind = parameters.get("type", "object")
+    if kind != "object":
+        return f"schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{kind}\"'."
+    return strict_problem(parameters, ()) if strict else None
 
 
 def strict_problem(node: Any, context: tuple[str, ...]) -> str | None:

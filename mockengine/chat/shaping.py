@@ -22,6 +22,7 @@ set ``stream_options.include_obfuscation: false``.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -263,8 +264,14 @@ def prompt_tokens(request: ChatRequest, tokens: TokenCounter, images: int) -> in
                 body.get("arguments", body.get("input", ""))
             )
     if request.body.get("tools"):
-        total += tokens.count(json.dumps(request.body["tools"], separators=(",", ":")))
+        total += _count_once(tokens, json.dumps(request.body["tools"], separators=(",", ":")))
     return total
+
+
+@functools.lru_cache(maxsize=256)
+def _count_once(tokens: TokenCounter, text: str) -> int:
+    """The tools' JSON comes again with every turn of a conversation: count it once."""
+    return tokens.count(text)
 
 
 def _flat_text(content: Any) -> str:
