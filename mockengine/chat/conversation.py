@@ -52,6 +52,7 @@ def reply_request(request: ChatRequest, describe_image: ImageReader) -> ReplyReq
         output_modalities=("text",),
         history=tuple(history),
         response_index=assistant_turns,
+        channel="chat",
     )
 
 

@@ -2,7 +2,8 @@
 
 Every route checks the bearer key first (``authenticate``), as the live service does, so a refused key is
 a 401 whatever the body. The brain for a completion comes from ``Resources.brain`` with the request's
-model, key and the ``X-Mockengine-Scenario`` header as scenario hints.
+model and key and the ``X-Mockengine-Scenario`` / ``X-Mockengine-Role`` headers as selection hints; an
+unknown scenario name in the header is a 400 ``unknown_scenario``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 from aiohttp import web
 
 from mockengine.brain.image import describe_image
+from mockengine.brain.model import Brain
+from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
 from mockengine.chat import errors
 from mockengine.chat.completion import complete
 from mockengine.chat.errors import ChatError
@@ -37,6 +40,7 @@ CHAT_MODELS = (
     "gpt-5-nano",
 )
 SCENARIO_HEADER = "X-Mockengine-Scenario"
+ROLE_HEADER = "X-Mockengine-Role"
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
 
 
@@ -67,8 +71,15 @@ async def list_models(request: web.Request) -> web.Response:
         authenticate(request.headers, request.app[RESOURCES].settings.api_key)
     except ChatError as exc:
         return error_response(exc)
-    data = [_model(model_id) for model_id in request.app[MODEL_IDS]]
+    data = [_model(model_id) for model_id in _model_ids(request.app)]
     return web.json_response({"object": "list", "data": data})
+
+
+def _model_ids(app: web.Application) -> list[str]:
+    """CHAT_MODELS, the realtime models, then ``mockengine-NAME`` for every loaded scenario (a model
+    name that selects that scenario)."""
+    scenarios = [MODEL_PREFIX + name for name in app[RESOURCES].scenarios.names()]
+    return [*app[MODEL_IDS], *scenarios]
 
 
 async def retrieve_model(request: web.Request) -> web.Response:
@@ -76,7 +87,7 @@ async def retrieve_model(request: web.Request) -> web.Response:
     model_id = request.match_info["model"]
     try:
         authenticate(request.headers, request.app[RESOURCES].settings.api_key)
-        if model_id not in request.app[MODEL_IDS]:
+        if model_id not in _model_ids(request.app):
             raise errors.model_not_found(model_id)
     except ChatError as exc:
         return error_response(exc)
@@ -94,12 +105,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             # Wording ours: the body exceeds what this server accepts (aiohttp's client_max_size).
             raise ChatError(413, f"Request body too large: {exc.text}") from exc
         chat = parse_request(raw)
-        brain = resources.brain(
-            chat.seed if chat.seed is not None else resources.settings.seed,
-            model=chat.model,
-            api_key=key,
-            scenario=request.headers.get(SCENARIO_HEADER),
-        )
+        brain = _brain(request, chat, key)
         completion = complete(
             chat,
             brain,
@@ -114,6 +120,22 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     if not chat.stream:
         return web.json_response(completion.body(), headers=headers, dumps=_dumps)
     return await _stream(request, chat, completion.chunks(chat), headers)
+
+
+def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:
+    """The brain for this request; the scenario follows the selection rules of
+    ``mockengine.brain.selection`` (prompt marker, header, key, model name, server default)."""
+    resources = request.app[RESOURCES]
+    try:
+        return resources.brain(
+            chat.seed if chat.seed is not None else resources.settings.seed,
+            model=chat.model,
+            api_key=key,
+            scenario=request.headers.get(SCENARIO_HEADER),
+            role=request.headers.get(ROLE_HEADER),
+        )
+    except UnknownScenario as exc:
+        raise ChatError(400, str(exc), SCENARIO_HEADER, "unknown_scenario") from exc
 
 
 async def _stream(
@@ -136,7 +158,7 @@ def _dumps(value: Any) -> str:
 
 def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:
     """Register the Chat Completions routes; ``GET /v1/models`` lists CHAT_MODELS, then
-    ``realtime_models``."""
+    ``realtime_models``, then the scenario model names."""
     app[MODEL_IDS] = (*CHAT_MODELS, *realtime_models)
     app.router.add_get("/v1/models", list_models)
     app.router.add_get("/v1/models/{model}", retrieve_model)

@@ -255,6 +255,44 @@ async def test_hyperstudy_question_gets_a_valid_submit_response(chat_client):
         messages += [tool_result(call.id) for call in message.tool_calls]
 
 
+async def test_hyperstudy_text_agent_acts_through_its_tools(chat_client):
+    """The text agent replays a short study: it chats back through ``send_chat`` when spoken to, calls
+    ``wait`` when nothing is asked, and answers the question on screen through ``submit_response``."""
+    client = await chat_client()
+    tools = [SEND_CHAT, WAIT]
+    messages: list = [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        context("participants", others=[{"name": "Alex", "role": "A"}]),
+        context("typed", speaker="Alex", said="hello? how are you?"),
+    ]
+
+    async def turn(expected: str, offered: list) -> dict:
+        completion = await client.chat.completions.create(
+            model="gpt-4o-mini", messages=messages, tools=offered, tool_choice="auto"
+        )
+        message = completion.choices[0].message
+        assert completion.choices[0].finish_reason == "tool_calls", message
+        [call] = message.tool_calls
+        assert call.function.name == expected, message
+        arguments = json.loads(call.function.arguments)
+        spec = next(t for t in offered if t["function"]["name"] == expected)
+        jsonschema.validate(arguments, spec["function"]["parameters"])
+        messages.append(message.model_dump(exclude_none=True))
+        messages.append(tool_result(call.id))
+        return arguments
+
+    said = await turn("send_chat", tools)
+    assert said["message"].strip()
+    messages.append(context("timer", secondsLeft=30))
+    await turn("wait", tools)
+    messages += [
+        context("screen", type="vasrating", text="How warm was your partner?"),
+        context("question", tool="submit_response", question=VAS_QUESTION, duringVideo=False),
+    ]
+    answer = await turn("submit_response", [WAIT, submit_response("vasrating", VAS_SCHEMA)])
+    assert 0 <= answer["value"] <= 100
+
+
 async def test_seeded_engine_repeats_bodies(chat_client):
     """Same seed + same request → the same body (but ``created``); another request → other ids."""
     client = await chat_client(seed=9)
