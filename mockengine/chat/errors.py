@@ -169,3 +169,12 @@ def model_not_found(model: str) -> ChatError:
         f"The model `{model}` does not exist or you do not have access to it.",
         code="model_not_found",
     )
+
+
+def arguments_unbuildable(detail: str) -> ChatError:
+    # Ours: the live service never fails this way (its model writes arguments whatever the schema).
+    return ChatError(
+        500,
+        f"mockengine could not build function arguments valid for the declared schema: {detail}",
+        type="server_error",
+    )

@@ -119,7 +119,8 @@ def _check_fields(body: dict[str, Any]) -> None:
             if not _is_valid_message(_canonical(message)):
                 validate(message, schema.MESSAGE, f"messages[{index}]")
         for name, field_schema in schema.FIELDS.items():
-            if name in body and not _is_valid_field(name, _canonical(body[name])):
+            # null is the SDK's "not given" for every optional field.
+            if body.get(name) is not None and not _is_valid_field(name, _canonical(body[name])):
                 validate(body[name], field_schema, name)
     except ProtocolError as exc:
         raise ChatError.from_protocol(exc) from exc
@@ -189,10 +190,52 @@ def _schema_problem(canonical: str, strict: bool) -> str | None:
         return f"{exc.message}."
     except RecursionError:
         return "schema is nested too deeply."
+    reference = unresolvable_reference(parameters, parameters)
+    if reference is not None:
+        return f"reference '{reference}' cannot be resolved within the schema."
     kind = parameters.get("type", "object")
     if kind != "object":
         return f"schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{kind}\"'."
     return strict_problem(parameters, ()) if strict else None
+
+
+def unresolvable_reference(node: Any, root: dict[str, Any]) -> str | None:
+    """The first ``$ref`` in ``node`` that is not a JSON pointer (``#/…``) or anchor into ``root``:
+    nothing is fetched, so any other reference cannot be followed."""
+    if isinstance(node, list):
+        return next((r for r in (unresolvable_reference(n, root) for n in node) if r is not None), None)
+    if not isinstance(node, dict):
+        return None
+    reference = node.get("$ref")
+    if isinstance(reference, str) and not _resolves(reference, root):
+        return reference
+    return next((r for r in (unresolvable_reference(v, root) for v in node.values()) if r is not None), None)
+
+
+def _resolves(reference: str, root: dict[str, Any]) -> bool:
+    if not reference.startswith("#"):
+        return False
+    fragment = reference[1:]
+    if fragment and not fragment.startswith("/"):
+        return fragment in _anchors(root)
+    target: Any = root
+    for token in [t.replace("~1", "/").replace("~0", "~") for t in fragment.split("/")[1:]]:
+        if isinstance(target, dict) and token in target:
+            target = target[token]
+        elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+            target = target[int(token)]
+        else:
+            return False
+    return True
+
+
+def _anchors(node: Any) -> set[str]:
+    if isinstance(node, list):
+        return {a for n in node for a in _anchors(n)}
+    if not isinstance(node, dict):
+        return set()
+    found = {node["$anchor"]} if isinstance(node.get("$anchor"), str) else set()
+    return found.union(*(_anchors(v) for v in node.values()))
 
 
 def strict_problem(node: Any, context: tuple[str, ...]) -> str | None:

@@ -19,7 +19,8 @@ _TEXT_PART = {
     "required": ["type", "text"],
     "properties": {"type": {"const": "text"}, "text": {"type": "string"}},
 }
-_TEXT_CONTENT = {"anyOf": [{"type": "string"}, {"type": "array", "items": _TEXT_PART}]}
+# "items" constrains arrays only, so a string-or-array field needs no anyOf (whose errors read worse).
+_TEXT_CONTENT = {"type": ["string", "array"], "items": _TEXT_PART}
 _USER_PART = {
     "type": "object",
     "required": ["type"],
@@ -51,7 +52,14 @@ _USER_PART = {
 _ASSISTANT_PART = {
     "type": "object",
     "required": ["type"],
-    "properties": {"type": {"enum": ["text", "refusal"]}, "text": {"type": "string"}},
+    "properties": {"type": {"enum": ["text", "refusal"]}},
+    "allOf": [
+        {"if": {"properties": {"type": {"const": "text"}}}, "then": _TEXT_PART},
+        {
+            "if": {"properties": {"type": {"const": "refusal"}}},
+            "then": {"required": ["refusal"], "properties": {"refusal": {"type": "string"}}},
+        },
+    ],
 }
 _TOOL_CALL = {
     "type": "object",
@@ -104,21 +112,14 @@ MESSAGE = {
             "user",
             {
                 "required": ["content"],
-                "properties": {
-                    "content": {"anyOf": [{"type": "string"}, {"type": "array", "items": _USER_PART}]}
-                },
+                "properties": {"content": {"type": ["string", "array"], "items": _USER_PART}},
             },
         ),
         _role(
             "assistant",
             {
                 "properties": {
-                    "content": {
-                        "anyOf": [
-                            {"type": ["string", "null"]},
-                            {"type": "array", "items": _ASSISTANT_PART},
-                        ]
-                    },
+                    "content": {"type": ["string", "null", "array"], "items": _ASSISTANT_PART},
                     "tool_calls": {"type": ["array", "null"], "items": _TOOL_CALL},
                     "refusal": {"type": ["string", "null"]},
                 }
@@ -182,40 +183,47 @@ TOOLS = {
 
 _NAMED = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}
 TOOL_CHOICE = {
-    "anyOf": [
-        {"enum": ["none", "auto", "required"]},
-        {
-            "type": "object",
-            "required": ["type"],
-            "properties": {"type": {"enum": ["function", "custom", "allowed_tools"]}},
-            "allOf": [
-                {
-                    "if": {"properties": {"type": {"const": "function"}}},
-                    "then": {"required": ["function"], "properties": {"function": _NAMED}},
-                },
-                {
-                    "if": {"properties": {"type": {"const": "custom"}}},
-                    "then": {"required": ["custom"], "properties": {"custom": _NAMED}},
-                },
-                {
-                    "if": {"properties": {"type": {"const": "allowed_tools"}}},
-                    "then": {
-                        "required": ["allowed_tools"],
-                        "properties": {
-                            "allowed_tools": {
-                                "type": "object",
-                                "required": ["mode", "tools"],
-                                "properties": {
-                                    "mode": {"enum": ["auto", "required"]},
-                                    "tools": {"type": "array", "items": {"type": "object"}},
+    "type": ["string", "object"],
+    "if": {"type": "string"},
+    "then": {"enum": ["none", "auto", "required"]},
+    "else": {
+        "type": "object",
+        "required": ["type"],
+        "properties": {"type": {"enum": ["function", "custom", "allowed_tools"]}},
+        "allOf": [
+            {
+                "if": {"properties": {"type": {"const": "function"}}},
+                "then": {"required": ["function"], "properties": {"function": _NAMED}},
+            },
+            {
+                "if": {"properties": {"type": {"const": "custom"}}},
+                "then": {"required": ["custom"], "properties": {"custom": _NAMED}},
+            },
+            {
+                "if": {"properties": {"type": {"const": "allowed_tools"}}},
+                "then": {
+                    "required": ["allowed_tools"],
+                    "properties": {
+                        "allowed_tools": {
+                            "type": "object",
+                            "required": ["mode", "tools"],
+                            "properties": {
+                                "mode": {"enum": ["auto", "required"]},
+                                "tools": {
+                                    "type": "array",
+                                    "items": {
+                                        "type": "object",
+                                        "required": ["type"],
+                                        "properties": {"type": {"enum": ["function", "custom"]}},
+                                    },
                                 },
-                            }
-                        },
+                            },
+                        }
                     },
                 },
-            ],
-        },
-    ]
+            },
+        ],
+    },
 }
 
 _NULLABLE_INT_MIN_1 = {"type": ["integer", "null"], "minimum": 1}
@@ -232,12 +240,7 @@ FIELDS: dict[str, dict[str, Any]] = {
     "max_completion_tokens": _NULLABLE_INT_MIN_1,
     "n": {"type": ["integer", "null"], "minimum": 1, "maximum": 128},
     "seed": {"type": ["integer", "null"]},
-    "stop": {
-        "anyOf": [
-            {"type": ["string", "null"]},
-            {"type": "array", "items": {"type": "string"}, "maxItems": 4},
-        ]
-    },
+    "stop": {"type": ["string", "null", "array"], "items": {"type": "string"}, "maxItems": 4},
     "parallel_tool_calls": {"type": ["boolean", "null"]},
     "temperature": {"type": ["number", "null"], "minimum": 0, "maximum": 2},
     "top_p": {"type": ["number", "null"], "minimum": 0, "maximum": 1},

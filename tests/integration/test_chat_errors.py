@@ -176,3 +176,25 @@ async def test_unknown_model_retrieve_is_not_found(base_url):
     with pytest.raises(openai.NotFoundError) as missing:
         await client(await base_url()).models.retrieve("gpt-nothing")
     assert missing.value.code == "model_not_found"
+
+
+async def test_unsatisfiable_schema_is_a_server_error_and_the_engine_carries_on(base_url):
+    base = await base_url()
+    impossible = {
+        "type": "function",
+        "function": {
+            "name": "odd",
+            "parameters": {
+                "type": "object",
+                "properties": {"x": {"type": "string", "minLength": 5, "maxLength": 2}},
+                "required": ["x"],
+            },
+        },
+    }
+    with pytest.raises(openai.InternalServerError) as failed:
+        await client(base).chat.completions.create(
+            model="gpt-4o-mini", messages=HELLO, tools=[impossible], tool_choice="required"
+        )
+    assert failed.value.type == "server_error" and "odd" in failed.value.body["message"]
+    completion = await client(base).chat.completions.create(model="gpt-4o-mini", messages=HELLO)
+    assert completion.choices[0].message.content

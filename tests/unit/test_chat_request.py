@@ -101,6 +101,8 @@ def test_assistant_needs_content_or_calls():
     [
         ({"type": "string"}, "schema must be a JSON Schema of 'type: \"object\"', got 'type: \"string\"'."),
         ({"type": "object", "properties": {"x": {"type": "strin"}}}, "is not valid under any of the given"),
+        ({"type": "object", "properties": {"x": {"$ref": "#/$defs/x"}}}, "reference '#/$defs/x' cannot be"),
+        ({"type": "object", "properties": {"x": {"$ref": "https://e.org/x"}}}, "cannot be resolved"),
     ],
 )
 def test_tool_schemas_are_checked(parameters, detail):
