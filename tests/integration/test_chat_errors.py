@@ -198,3 +198,15 @@ async def test_unsatisfiable_schema_is_a_server_error_and_the_engine_carries_on(
     assert failed.value.type == "server_error" and "odd" in failed.value.body["message"]
     completion = await client(base).chat.completions.create(model="gpt-4o-mini", messages=HELLO)
     assert completion.choices[0].message.content
+
+
+async def test_oversized_body_gets_a_json_413(base_url):
+    base = await base_url()
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "x" * 1_100_000}]}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{base}/chat/completions", json=body, headers={"Authorization": "Bearer sk-test"}) as reply,
+    ):
+        assert reply.status == 413
+        error = (await reply.json())["error"]
+    assert error["type"] == "invalid_request_error" and "too large" in error["message"]
