@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from aiohttp import web
@@ -126,7 +126,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     headers = {"x-request-id": "req_" + completion.envelope.id.removeprefix("chatcmpl-")}
     if not chat.stream:
         return web.json_response(completion.body(), headers=headers, dumps=_dumps)
-    return await _stream(request, chat, completion.chunks(chat), headers)
+    return await _stream(request, completion.chunks(chat), headers)
 
 
 def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:
@@ -146,16 +146,21 @@ def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:
 
 
 async def _stream(
-    request: web.Request, chat: ChatRequest, chunks: Any, headers: dict[str, str]
+    request: web.Request, chunks: Iterable[dict[str, Any]], headers: dict[str, str]
 ) -> web.StreamResponse:
+    """Server-sent events: one ``data:`` line per chunk, then ``data: [DONE]``. A client that goes away
+    mid-stream just ends it."""
     response = web.StreamResponse(
         headers={**headers, "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"}
     )
     await response.prepare(request)
-    for chunk in chunks:
-        await response.write(b"data: " + _dumps(chunk).encode() + b"\n\n")
-    await response.write(b"data: [DONE]\n\n")
-    await response.write_eof()
+    try:
+        for chunk in chunks:
+            await response.write(b"data: " + _dumps(chunk).encode() + b"\n\n")
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+    except ConnectionResetError:
+        log.debug("chat stream: client went away")
     return response
 
 
