@@ -203,9 +203,10 @@ async def test_unsatisfiable_schema_is_a_server_error_and_the_engine_carries_on(
 async def test_oversized_body_gets_a_json_413(base_url):
     base = await base_url()
     body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "x" * 1_100_000}]}
+    headers = {"Authorization": "Bearer sk-test"}
     async with (
         aiohttp.ClientSession() as http,
-        http.post(f"{base}/chat/completions", json=body, headers={"Authorization": "Bearer sk-test"}) as reply,
+        http.post(f"{base}/chat/completions", json=body, headers=headers) as reply,
     ):
         assert reply.status == 413
         error = (await reply.json())["error"]
