@@ -23,7 +23,8 @@ from mockengine.chat import errors
 from mockengine.chat.completion import complete
 from mockengine.chat.errors import ChatError
 from mockengine.chat.request import ChatRequest, parse_request
-from mockengine.server.state import RESOURCES
+from mockengine.server.state import RESOURCES, TRACER
+from mockengine.server.trace import Tracer
 
 log = logging.getLogger("mockengine.chat")
 
@@ -42,6 +43,7 @@ CHAT_MODELS = (
 )
 SCENARIO_HEADER = "X-Mockengine-Scenario"
 ROLE_HEADER = "X-Mockengine-Role"
+TRACE_NAME = "chat-completions"  # the trace file (``<trace_dir>/chat-completions.jsonl``)
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
 
 
@@ -96,8 +98,13 @@ async def retrieve_model(request: web.Request) -> web.Response:
 
 
 async def chat_completions(request: web.Request) -> web.StreamResponse:
-    """``POST /v1/chat/completions``: a ``chat.completion`` body, or an SSE stream of chunks."""
+    """``POST /v1/chat/completions``: a ``chat.completion`` body, or an SSE stream of chunks.
+
+    With ``--trace-dir`` each request becomes one line of ``chat-completions.jsonl`` there: the request,
+    the brain's rule per choice and the answer (or the error)."""
     resources = request.app[RESOURCES]
+    tracer = request.app[TRACER]
+    raw: bytes | None = None
     try:
         key = authenticate(request.headers, resources.settings.api_key)
         try:
@@ -119,14 +126,37 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         # property that refers back to the root): the real model would still write something; we say
         # plainly that we could not, and keep serving.
         log.warning("chat: no valid arguments: %r", exc)
-        return error_response(errors.arguments_unbuildable(str(exc)))
+        return _refuse(tracer, raw, errors.arguments_unbuildable(str(exc)))
     except ChatError as exc:
-        return error_response(exc)
+        return _refuse(tracer, raw, exc)
     log.debug("chat %s model=%s rules=%s", completion.envelope.id, chat.model, ",".join(completion.rules))
+    body = completion.body()
+    if tracer.is_enabled:
+        trace = {"request": elide_data_urls(chat.body), "rules": completion.rules, "response": body}
+        tracer.write(TRACE_NAME, "chat.completion", trace)
     headers = {"x-request-id": "req_" + completion.envelope.id.removeprefix("chatcmpl-")}
     if not chat.stream:
-        return web.json_response(completion.body(), headers=headers, dumps=_dumps)
+        return web.json_response(body, headers=headers, dumps=_dumps)
     return await _stream(request, completion.chunks(chat), headers)
+
+
+def _refuse(tracer: Tracer, raw: bytes | None, error: ChatError) -> web.Response:
+    """The error response; traced with the start of the body that caused it (first 2000 bytes)."""
+    if tracer.is_enabled:
+        request = raw[:2000].decode("utf-8", "replace") if raw is not None else None
+        tracer.write(TRACE_NAME, "chat.error", {"request": request, "status": error.status, **error.body()})
+    return error_response(error)
+
+
+def elide_data_urls(value: Any) -> Any:
+    """``value`` with every long ``data:`` URL replaced by its size, for traces."""
+    if isinstance(value, str) and value.startswith("data:") and len(value) > 100:
+        return f"<data URL, {len(value)} chars>"
+    if isinstance(value, list):
+        return [elide_data_urls(v) for v in value]
+    if isinstance(value, dict):
+        return {k: elide_data_urls(v) for k, v in value.items()}
+    return value
 
 
 def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import jsonschema
+import openai
 import pytest
 from openai import AsyncOpenAI
 
@@ -307,3 +308,16 @@ async def test_seeded_engine_repeats_bodies(chat_client):
         stream = await client.chat.completions.create(**kwargs, stream=True)
         streams.append([chunk.model_dump(exclude={"created"}) async for chunk in stream])
     assert streams[0] == streams[1]
+
+
+async def test_trace_has_one_line_per_request(chat_client, tmp_path):
+    client = await chat_client(trace_dir=str(tmp_path))
+    await client.chat.completions.create(model="gpt-4o-mini", messages=ASK_FOR_CHAT, tools=[SEND_CHAT, WAIT])
+    with pytest.raises(openai.BadRequestError):
+        await client.chat.completions.create(model="gpt-4o-mini", messages=[])
+    lines = [json.loads(line) for line in (tmp_path / "chat-completions.jsonl").read_text().splitlines()]
+    assert [line["kind"] for line in lines] == ["chat.completion", "chat.error"]
+    done = lines[0]["data"]
+    assert done["rules"] and done["request"]["messages"] == ASK_FOR_CHAT
+    assert done["response"]["choices"][0]["finish_reason"] == "tool_calls"
+    assert lines[1]["data"]["status"] == 400 and lines[1]["data"]["error"]["code"] == "empty_array"
