@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 
 import jsonschema
 import openai
 import pytest
 from openai import AsyncOpenAI
+from PIL import Image
 
 from tests.hyperstudy_text import (
     LIKERT_SCHEMA,
@@ -321,3 +324,21 @@ async def test_trace_has_one_line_per_request(chat_client, tmp_path):
     assert done["rules"] and done["request"]["messages"] == ASK_FOR_CHAT
     assert done["response"]["choices"][0]["finish_reason"] == "tool_calls"
     assert lines[1]["data"]["status"] == 400 and lines[1]["data"]["error"]["code"] == "empty_array"
+
+
+async def test_image_parts_reach_the_brain(chat_client):
+    """An ``image_url`` data URL is decoded into the facts the brain sees, as ``input_image`` is on the
+    voice side."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 32), (0, 0, 255)).save(buffer, "PNG")
+    image = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    client = await chat_client()
+    content = [
+        {"type": "text", "text": "What colour is this image?"},
+        {"type": "image_url", "image_url": {"url": image, "detail": "low"}},
+    ]
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": content}]
+    )
+    assert "blue" in completion.choices[0].message.content.lower()
+    assert completion.usage.prompt_tokens >= 85
