@@ -14,13 +14,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from mockengine import __version__
+from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.model import Brain
+from mockengine.chat import errors
 from mockengine.chat.conversation import ImageReader, reply_request
 from mockengine.chat.request import ChatRequest
 from mockengine.chat.shaping import (
@@ -36,6 +39,7 @@ from mockengine.chat.shaping import (
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
 
+log = logging.getLogger("mockengine.chat")
 SYSTEM_FINGERPRINT = "fp_" + hashlib.sha256(f"mockengine {__version__}".encode()).hexdigest()[:10]
 # Choice i of a turn is decided at response_index turn + i * CHOICE_STRIDE: independent phrasing draws,
 # and choice 0 is exactly what n=1 gives.
@@ -83,14 +87,22 @@ def complete(
     describe_image: ImageReader,
     server_seed: int | None,
 ) -> Completion:
-    """Decide and fit every choice. Raises ChatError (bad image) or BrainDisobeyed (a bug)."""
+    """Decide and fit every choice. Raises ChatError (a bad image: 400; arguments no value of the tool's
+    schema satisfies: 500 ``server_error``) or BrainDisobeyed (a bug)."""
     ids = request_ids(request, server_seed)
     view = reply_request(request, describe_image)
     choices: list[Choice] = []
     rules: list[str] = []
     for index in range(request.n):
         asked = dataclasses.replace(view, response_index=view.response_index + index * CHOICE_STRIDE)
-        reply = brain.reply(asked)
+        try:
+            reply = brain.reply(asked)
+        except (ArgumentsError, RecursionError) as exc:
+            # A schema the metaschema accepts but no value satisfies (minLength > maxLength, a required
+            # property that is not allowed, one that refers back to the root): the real model would still
+            # write something; we say plainly that we could not, and keep serving.
+            log.warning("chat: no valid arguments: %r", exc)
+            raise errors.arguments_unbuildable(str(exc)) from exc
         rules.append(reply.rule)
         choices.append(fit_choice(reply, request, index, ids, tokens))
     images = sum(len(item.images) for item in view.history)

@@ -15,7 +15,6 @@ from typing import Any
 
 from aiohttp import web
 
-from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.image import describe_image
 from mockengine.brain.model import Brain
 from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
@@ -121,12 +120,6 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             describe_image=describe_image,
             server_seed=resources.settings.seed,
         )
-    except (ArgumentsError, RecursionError) as exc:
-        # A schema the metaschema accepts but the brain cannot satisfy (minLength > maxLength, a required
-        # property that refers back to the root): the real model would still write something; we say
-        # plainly that we could not, and keep serving.
-        log.warning("chat: no valid arguments: %r", exc)
-        return _refuse(tracer, raw, errors.arguments_unbuildable(str(exc)))
     except ChatError as exc:
         return _refuse(tracer, raw, exc)
     log.debug("chat %s model=%s rules=%s", completion.envelope.id, chat.model, ",".join(completion.rules))
