@@ -97,6 +97,7 @@ def complete(
         asked = dataclasses.replace(view, response_index=view.response_index + index * CHOICE_STRIDE)
         try:
             reply = brain.reply(asked)
+            choices.append(fit_choice(reply, request, index, ids, tokens))
         except (ArgumentsError, RecursionError) as exc:
             # A schema the metaschema accepts but no value satisfies (minLength > maxLength, a required
             # property that is not allowed, one that refers back to the root): the real model would still
@@ -104,7 +105,6 @@ def complete(
             log.warning("chat: no valid arguments: %r", exc)
             raise errors.arguments_unbuildable(str(exc)) from exc
         rules.append(reply.rule)
-        choices.append(fit_choice(reply, request, index, ids, tokens))
     images = sum(len(item.images) for item in view.history)
     envelope = Envelope(
         id=ids.new(CHAT_ID_PREFIX, CHAT_ID_LENGTH),

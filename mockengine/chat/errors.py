@@ -178,3 +178,22 @@ def arguments_unbuildable(detail: str) -> ChatError:
         f"mockengine could not build function arguments valid for the declared schema: {detail}",
         type="server_error",
     )
+
+
+def json_word_missing() -> ChatError:
+    return ChatError(
+        400,
+        "'messages' must contain the word 'json' in some form, to use 'response_format' of type "
+        "'json_object'.",
+        "messages",
+    )
+
+
+def invalid_response_schema(name: str, detail: str) -> ChatError:
+    # Wording after the tools' "Invalid schema for function …" message.
+    return ChatError(
+        400,
+        f"Invalid schema for response_format '{name}': {detail}",
+        "response_format",
+        "invalid_json_schema",
+    )

@@ -57,6 +57,9 @@ class ChatRequest:
     seed: int | None
     parallel_tool_calls: bool
     body: dict[str, Any]
+    # response_format: "text", "json_object", or the JSON Schema of "json_schema".
+    response_format: str = "text"
+    response_schema: dict[str, Any] | None = None
 
 
 def parse_request(raw: bytes) -> ChatRequest:
@@ -86,6 +89,7 @@ def parse_request(raw: bytes) -> ChatRequest:
     if options is not None and not stream:
         raise errors.stream_options_without_stream()
     options = options or {}
+    response_format, response_schema = _response_format(body)
     limit = body.get("max_completion_tokens")
     stop = body.get("stop")
     return ChatRequest(
@@ -103,7 +107,26 @@ def parse_request(raw: bytes) -> ChatRequest:
         seed=body.get("seed"),
         parallel_tool_calls=body.get("parallel_tool_calls") is not False,
         body=body,
+        response_format=response_format,
+        response_schema=response_schema,
     )
+
+
+def _response_format(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    """The output format asked for: ``json_object`` needs the word "json" in the messages (the live
+    service's rule); a ``json_schema`` schema is checked like a function's ``parameters``."""
+    wanted = body.get("response_format") or {"type": "text"}
+    kind = wanted["type"]
+    if kind == "json_object" and "json" not in _canonical(body["messages"]).lower():
+        raise errors.json_word_missing()
+    if kind != "json_schema":
+        return kind, None
+    spec = wanted["json_schema"]
+    response_schema = spec.get("schema") or {"type": "object", "properties": {}}
+    problem = _schema_problem(_canonical(response_schema), bool(spec.get("strict")))
+    if problem is not None:
+        raise errors.invalid_response_schema(spec["name"], problem)
+    return kind, response_schema
 
 
 def _check_fields(body: dict[str, Any]) -> None:

@@ -251,7 +251,26 @@ FIELDS: dict[str, dict[str, Any]] = {
     "user": {"type": "string"},
     "metadata": {"type": ["object", "null"]},
     "store": {"type": ["boolean", "null"]},
-    "response_format": {"type": "object"},
+    "response_format": {
+        "type": "object",
+        "required": ["type"],
+        "properties": {"type": {"enum": ["text", "json_object", "json_schema"]}},
+        "if": {"properties": {"type": {"const": "json_schema"}}},
+        "then": {
+            "required": ["json_schema"],
+            "properties": {
+                "json_schema": {
+                    "type": "object",
+                    "required": ["name"],
+                    "properties": {
+                        "name": FUNCTION_NAME,
+                        "schema": {"type": "object"},
+                        "strict": {"type": ["boolean", "null"]},
+                    },
+                }
+            },
+        },
+    },
     "tools": TOOLS,
     "tool_choice": TOOL_CHOICE,
 }

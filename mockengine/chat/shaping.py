@@ -6,8 +6,9 @@ A reply is fitted to the request before it is shaped (``fit_choice``), in this o
 1. ``tool_choice`` is obeyed exactly: ``none`` drops every call; otherwise only calls to offered tools
    stay; a named tool keeps one call to it; ``required`` / named with no call left is a brain bug
    (``BrainDisobeyed``). ``parallel_tool_calls: false`` keeps the first call.
-2. ``stop``: the text ends before the earliest stop sequence, and no call follows it.
-3. ``max_completion_tokens`` / ``max_tokens``: text, then each call's arguments, spend the budget; the
+2. ``response_format``: a text reply becomes JSON (``structured_text``).
+3. ``stop``: the text ends before the earliest stop sequence, and no call follows it.
+4. ``max_completion_tokens`` / ``max_tokens``: text, then each call's arguments, spend the budget; the
    part that does not fit is cut (arguments may end as invalid JSON, as on the live service) and the
    finish reason is ``length``. A call after the budget ran out is dropped.
 
@@ -24,12 +25,17 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
+from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.model import ForcedTool, Reply
+from mockengine.brain.schema_values import Hints, value_for
 from mockengine.chat.request import ChatRequest
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
@@ -87,6 +93,8 @@ def fit_choice(
     if not request.parallel_tool_calls:
         calls = calls[:1]
     text = reply.text if reply.text is not None or calls else ""
+    if text is not None and not calls and request.response_format != "text":
+        text = structured_text(text, request, index)
     finish = "tool_calls" if calls else "stop"
     if text and request.stop:
         cut = min((text.find(s) for s in request.stop if s and s in text), default=-1)
@@ -118,6 +126,19 @@ def fit_choice(
     )
     used = tokens.count(text or "") + sum(tokens.count(c.arguments) for c in shaped)
     return Choice(index, text, shaped, finish, used)
+
+
+def structured_text(text: str, request: ChatRequest, index: int) -> str:
+    """The reply as the JSON ``response_format`` asks for: ``{"response": text}`` for ``json_object``; for
+    ``json_schema`` a value built from the schema (strings lean on the reply's words), seeded by the reply
+    and the choice index. Raises ``ArgumentsError`` when no value could be built for the schema."""
+    if request.response_schema is None:
+        return json.dumps({"response": text}, ensure_ascii=False)
+    schema = request.response_schema
+    value = value_for(schema, random.Random(f"{text}:{index}"), Hints(text=text or None))
+    if not Draft202012Validator(schema).is_valid(value):
+        raise ArgumentsError(f"built content {value!r} does not match the response_format schema")
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _custom_input(arguments: str) -> str:

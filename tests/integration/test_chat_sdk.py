@@ -342,3 +342,35 @@ async def test_image_parts_reach_the_brain(chat_client):
     )
     assert "blue" in completion.choices[0].message.content.lower()
     assert completion.usage.prompt_tokens >= 85
+
+
+async def test_response_format_json_schema(chat_client):
+    schema = {
+        "type": "object",
+        "properties": {"mood": {"type": "string", "enum": ["calm", "happy"]}, "reply": {"type": "string"}},
+        "required": ["mood", "reply"],
+        "additionalProperties": False,
+    }
+    client = await chat_client()
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": "How are you?"}],
+        response_format={
+            "type": "json_schema",
+            "json_schema": {"name": "mood", "schema": schema, "strict": True},
+        },
+    )
+    jsonschema.validate(json.loads(completion.choices[0].message.content), schema)
+    plain = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": "How are you? Answer in JSON."}],
+        response_format={"type": "json_object"},
+    )
+    assert isinstance(json.loads(plain.choices[0].message.content), dict)
+    with pytest.raises(openai.BadRequestError) as refused:
+        await client.chat.completions.create(
+            model="gpt-4o-mini",
+            messages=[{"role": "user", "content": "How are you?"}],
+            response_format={"type": "json_object"},
+        )
+    assert refused.value.param == "messages" and "must contain the word 'json'" in refused.value.message

@@ -209,3 +209,14 @@ def test_undecodable_image_is_a_client_error():
     with pytest.raises(ChatError) as caught:
         reply_request(parse(messages=[{"role": "user", "content": content}]), describe_image)
     assert caught.value.code == "invalid_image_format" and caught.value.param.endswith("content[0].image_url")
+
+
+def test_response_format_schema_is_checked():
+    loose = {"type": "object", "properties": {"x": {"type": "string"}}}
+    wanted = {"type": "json_schema", "json_schema": {"name": "out", "schema": loose, "strict": True}}
+    error = refused(response_format=wanted)
+    assert (error.param, error.code) == ("response_format", "invalid_json_schema")
+    assert error.message.startswith("Invalid schema for response_format 'out': In context=()")
+    wanted["json_schema"]["strict"] = False
+    assert parse(response_format=wanted).response_schema == loose
+    assert refused(response_format={"type": "xml"}).param == "response_format.type"
