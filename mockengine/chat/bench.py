@@ -3,8 +3,8 @@
 An engine (default settings) runs as its own process, so the load generator here does not share its
 event loop; N clients each send non-streamed tool-call completions back to back for a fixed time: a
 HyperStudy text-agent turn (system prompt, context items, a question on screen, ``send_chat`` / ``wait``
-/ ``submit_response`` offered, ``tool_choice: "auto"``). Printed per level: completions per second and
-the p50 / p95 latency from request sent to body read.
+/ ``submit_response`` offered, ``tool_choice: "auto"``). Printed per level: requests (completions) per
+second and the p50 / p95 latency from request sent to body read.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ async def _run(base: str, levels: tuple[int, ...], duration_s: float) -> list[st
             latencies, elapsed, failures = await _level(http, url, clients, duration_s)
             cuts = statistics.quantiles(latencies, n=100, method="inclusive")
             lines.append(
-                f"  {clients:>3} clients: {len(latencies) / elapsed:7.0f} completions/s   "
+                f"  {clients:>3} clients: {len(latencies) / elapsed:7.0f} requests/s   "
                 f"p50 {statistics.median(latencies):6.1f} ms   p95 {cuts[94]:6.1f} ms   "
                 f"({len(latencies)} requests, {failures} without a tool call)"
             )
