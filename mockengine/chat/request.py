@@ -23,8 +23,12 @@ from mockengine.chat.errors import ChatError
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import json_type_name, validate
 
-_MESSAGE_VALIDATOR = jsonschema.Draft202012Validator(schema.MESSAGE)
-_FIELD_VALIDATORS = {name: jsonschema.Draft202012Validator(s) for name, s in schema.FIELDS.items()}
+_VALIDATORS = {
+    "message": jsonschema.Draft202012Validator(schema.MESSAGE),
+    **{name: jsonschema.Draft202012Validator(s) for name, s in schema.FIELDS.items()},
+}
+# Remembered checks keep at most this much JSON each (8192 entries: at most ~130 MB in the worst case).
+_CACHED_JSON_MAX_CHARS = 16_384
 # A custom (free-text) tool is offered to the brain as a function taking one string, ``input``.
 CUSTOM_TOOL_PARAMETERS: dict[str, Any] = {
     "type": "object",
@@ -123,7 +127,7 @@ def _response_format(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
         return kind, None
     spec = wanted["json_schema"]
     response_schema = spec.get("schema") or {"type": "object", "properties": {}}
-    problem = _schema_problem(_canonical(response_schema), bool(spec.get("strict")))
+    problem = schema_problem(response_schema, bool(spec.get("strict")))
     if problem is not None:
         raise errors.invalid_response_schema(spec["name"], problem)
     return kind, response_schema
@@ -139,11 +143,11 @@ def _check_fields(body: dict[str, Any]) -> None:
                 "messages",
             )
         for index, message in enumerate(body["messages"]):
-            if not _is_valid_message(_canonical(message)):
+            if not _is_valid("message", message):
                 validate(message, schema.MESSAGE, f"messages[{index}]")
         for name, field_schema in schema.FIELDS.items():
             # null is the SDK's "not given" for every optional field.
-            if body.get(name) is not None and not _is_valid_field(name, _canonical(body[name])):
+            if body.get(name) is not None and not _is_valid(name, body[name]):
                 validate(body[name], field_schema, name)
     except ProtocolError as exc:
         raise ChatError.from_protocol(exc) from exc
@@ -182,7 +186,7 @@ def _check_tool_schemas(declared: list[dict[str, Any]]) -> None:
             continue
         function = tool["function"]
         parameters = function.get("parameters", {"type": "object", "properties": {}})
-        problem = _schema_problem(_canonical(parameters), bool(function.get("strict")))
+        problem = schema_problem(parameters, bool(function.get("strict")))
         if problem is not None:
             raise errors.invalid_function_parameters(index, function["name"], problem)
 
@@ -193,20 +197,34 @@ def _canonical(value: Any) -> str:
 
 # A text agent resends the whole conversation and the same tools every turn: each message and schema
 # is checked once (the metaschema check costs about a millisecond per tool), then remembered.
+def _is_valid(kind: str, value: Any) -> bool:
+    """Whether ``value`` fits the schema of ``kind`` ("message" or a field name); small values are
+    remembered by their canonical JSON, large ones (images as data URLs) checked afresh."""
+    canonical = _canonical(value)
+    if len(canonical) > _CACHED_JSON_MAX_CHARS:
+        return bool(_VALIDATORS[kind].is_valid(value))
+    return _is_valid_cached(kind, canonical)
+
+
 @functools.lru_cache(maxsize=8192)
-def _is_valid_message(canonical: str) -> bool:
-    return bool(_MESSAGE_VALIDATOR.is_valid(json.loads(canonical)))
+def _is_valid_cached(kind: str, canonical: str) -> bool:
+    return bool(_VALIDATORS[kind].is_valid(json.loads(canonical)))
+
+
+def schema_problem(parameters: dict[str, Any], strict: bool) -> str | None:
+    """Why a function's ``parameters`` (or a response schema) are refused, or None."""
+    canonical = _canonical(parameters)
+    if len(canonical) > _CACHED_JSON_MAX_CHARS:
+        return _schema_problem_of(parameters, strict)
+    return _schema_problem_cached(canonical, strict)
 
 
 @functools.lru_cache(maxsize=1024)
-def _is_valid_field(name: str, canonical: str) -> bool:
-    return bool(_FIELD_VALIDATORS[name].is_valid(json.loads(canonical)))
+def _schema_problem_cached(canonical: str, strict: bool) -> str | None:
+    return _schema_problem_of(json.loads(canonical), strict)
 
 
-@functools.lru_cache(maxsize=1024)
-def _schema_problem(canonical: str, strict: bool) -> str | None:
-    """Why a function's ``parameters`` are refused, or None."""
-    parameters = json.loads(canonical)
+def _schema_problem_of(parameters: dict[str, Any], strict: bool) -> str | None:
     try:
         jsonschema.Draft202012Validator.check_schema(parameters)
     except jsonschema.SchemaError as exc:

@@ -289,9 +289,13 @@ def prompt_tokens(request: ChatRequest, tokens: TokenCounter, images: int) -> in
     return total
 
 
-@functools.lru_cache(maxsize=256)
 def _count_once(tokens: TokenCounter, text: str) -> int:
-    """The tools' JSON comes again with every turn of a conversation: count it once."""
+    """The tools' JSON comes again with every turn of a conversation: count it once (if not huge)."""
+    return tokens.count(text) if len(text) > 16_384 else _count_cached(tokens, text)
+
+
+@functools.lru_cache(maxsize=256)
+def _count_cached(tokens: TokenCounter, text: str) -> int:
     return tokens.count(text)
 
 
