@@ -94,6 +94,16 @@ def empty_array(name: str) -> ChatError:
     )
 
 
+def array_too_long(name: str, maximum: int, length: int) -> ChatError:
+    return ChatError(
+        400,
+        f"Invalid '{name}': array too long. Expected an array with maximum length {maximum}, but got an "
+        f"array with length {length} instead.",
+        name,
+        "array_above_max_length",
+    )
+
+
 def tool_without_calls(index: int) -> ChatError:
     return ChatError(
         400,

@@ -29,6 +29,7 @@ _VALIDATORS = {
 }
 # Remembered checks keep at most this much JSON each (8192 entries: at most ~130 MB in the worst case).
 _CACHED_JSON_MAX_CHARS = 16_384
+MAX_STOP_SEQUENCES = 4
 # A custom (free-text) tool is offered to the brain as a function taking one string, ``input``.
 CUSTOM_TOOL_PARAMETERS: dict[str, Any] = {
     "type": "object",
@@ -78,6 +79,8 @@ def parse_request(raw: bytes) -> ChatRequest:
         raise errors.missing_model()
     if "messages" not in body:
         raise errors.missing_parameter("messages")
+    if isinstance(body.get("stop"), list) and len(body["stop"]) > MAX_STOP_SEQUENCES:
+        raise errors.array_too_long("stop", MAX_STOP_SEQUENCES, len(body["stop"]))
     _check_fields(body)
     messages = body["messages"]
     if not messages:

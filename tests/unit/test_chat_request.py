@@ -220,3 +220,9 @@ def test_response_format_schema_is_checked():
     wanted["json_schema"]["strict"] = False
     assert parse(response_format=wanted).response_schema == loose
     assert refused(response_format={"type": "xml"}).param == "response_format.type"
+
+
+def test_at_most_four_stop_sequences():
+    error = refused(stop=["a", "b", "c", "d", "e"])
+    assert (error.param, error.code) == ("stop", "array_above_max_length")
+    assert error.message.endswith("but got an array with length 5 instead.")
