@@ -34,7 +34,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from mockengine.brain.arguments import ArgumentsError
-from mockengine.brain.model import ForcedTool, Reply
+from mockengine.brain.model import ForcedTool, Reply, ToolCall
 from mockengine.brain.schema_values import Hints, value_for
 from mockengine.chat.request import ChatRequest
 from mockengine.engines.tokens import TokenCounter
@@ -82,16 +82,9 @@ class Choice:
 def fit_choice(
     reply: Reply, request: ChatRequest, index: int, ids: IdFactory, tokens: TokenCounter
 ) -> Choice:
-    """``reply`` fitted to the request's tool_choice, stop sequences and token budget (module doc)."""
-    offered = {tool.name for tool in request.tools}
-    choice = request.tool_choice
-    calls = [] if choice == "none" else [c for c in reply.tool_calls if c.name in offered]
-    if isinstance(choice, ForcedTool):
-        calls = [c for c in calls if c.name == choice.name][:1]
-    if (choice == "required" or isinstance(choice, ForcedTool)) and not calls:
-        raise BrainDisobeyed(f"tool_choice {choice!r} but the reply ({reply.rule}) has no call to obey it")
-    if not request.parallel_tool_calls:
-        calls = calls[:1]
+    """``reply`` fitted to the request's tool_choice, response_format, stop sequences and token budget
+    (module doc)."""
+    calls = _obeyed_calls(reply, request)
     text = reply.text if reply.text is not None or calls else ""
     if text is not None and not calls and request.response_format != "text":
         text = structured_text(text, request, index)
@@ -100,32 +93,47 @@ def fit_choice(
         cut = min((text.find(s) for s in request.stop if s and s in text), default=-1)
         if cut >= 0:
             text, calls, finish = text[:cut], [], "stop"
-    budget = request.max_tokens
-    arguments = [c.arguments for c in calls]
-    if budget is not None:
-        text_tokens = tokens.count(text or "")
-        if text_tokens > budget:
-            text, calls, arguments, finish = truncate(text or "", budget, tokens), [], [], "length"
-        else:
-            remaining = budget - text_tokens
-            for number, call in enumerate(calls):
-                cost = tokens.count(call.arguments)
-                if cost > remaining:
-                    kept = number + 1 if number == 0 or remaining > 0 else number
-                    arguments[number] = truncate(call.arguments, remaining, tokens)
-                    calls, arguments, finish = calls[:kept], arguments[:kept], "length"
-                    break
-                remaining -= cost
-    arguments = [
-        _custom_input(args) if c.name in request.custom_tools else args
-        for c, args in zip(calls, arguments, strict=True)
-    ]
+    # A custom tool's free text is what it is sent, so it is also what the budget is spent on.
+    arguments = [_custom_input(c.arguments) if c.name in request.custom_tools else c.arguments for c in calls]
+    if request.max_tokens is not None:
+        text, arguments, cut_short = _within_budget(text, arguments, request.max_tokens, tokens)
+        finish = "length" if cut_short else finish
     shaped = tuple(
         ShapedCall(ids.new("call_", CALL_ID_LENGTH), c.name, args, c.name in request.custom_tools)
-        for c, args in zip(calls, arguments, strict=True)
+        for c, args in zip(calls, arguments, strict=False)
     )
     used = tokens.count(text or "") + sum(tokens.count(c.arguments) for c in shaped)
     return Choice(index, text, shaped, finish, used)
+
+
+def _obeyed_calls(reply: Reply, request: ChatRequest) -> list[ToolCall]:
+    offered = {tool.name for tool in request.tools}
+    choice = request.tool_choice
+    calls = [] if choice == "none" else [c for c in reply.tool_calls if c.name in offered]
+    if isinstance(choice, ForcedTool):
+        calls = [c for c in calls if c.name == choice.name][:1]
+    if (choice == "required" or isinstance(choice, ForcedTool)) and not calls:
+        raise BrainDisobeyed(f"tool_choice {choice!r} but the reply ({reply.rule}) has no call to obey it")
+    return calls if request.parallel_tool_calls else calls[:1]
+
+
+def _within_budget(
+    text: str | None, arguments: list[str], budget: int, tokens: TokenCounter
+) -> tuple[str | None, list[str], bool]:
+    """Text, then each call's arguments, spend ``budget`` tokens: what does not fit is cut, and a call
+    after the budget ran out is dropped (the first call always stays). Returns whether anything was cut."""
+    text_tokens = tokens.count(text or "")
+    if text_tokens > budget:
+        return truncate(text or "", budget, tokens), [], True
+    remaining = budget - text_tokens
+    for number, argument in enumerate(arguments):
+        cost = tokens.count(argument)
+        if cost > remaining:
+            kept = number + 1 if number == 0 or remaining > 0 else number
+            cut = [*arguments[:number], truncate(argument, remaining, tokens)]
+            return text, cut[:kept], True
+        remaining -= cost
+    return text, arguments, False
 
 
 def structured_text(text: str, request: ChatRequest, index: int) -> str:
