@@ -6,6 +6,7 @@
   reply's real-time factor (synthesis time / audio duration).
 * ``load``: N concurrent sessions each speaking one question: ``speech_stopped`` → first audio delta.
 * ``semantic``: issue 4's turn-detection table on the labelled utterance set (``turn_eval``).
+* ``chat``: Chat Completions throughput and p50/p95 latency at 8 and 64 clients (``chat.bench``).
 """
 
 from __future__ import annotations
@@ -238,7 +239,7 @@ def _print_row(title: str, values: list[float]) -> None:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    parts: list[str] = args.only or ["audio", "session", "load", "semantic"]
+    parts: list[str] = args.only or ["audio", "session", "load", "semantic", "chat"]
     if "audio" in parts:
         bench_audio()
     if "session" in parts:
@@ -247,4 +248,8 @@ def run_bench(args: argparse.Namespace) -> int:
         bench_load()
     if "semantic" in parts:
         bench_turns()
+    if "chat" in parts:
+        from mockengine.chat.bench import bench_chat
+
+        bench_chat()
     return 0

@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_parser = sub.add_parser("bench", help="print latency and speed figures on this machine")
     bench_parser.add_argument(
         "--only",
-        choices=["audio", "session", "load", "semantic"],
+        choices=["audio", "session", "load", "semantic", "chat"],
         action="append",
         help="run only these parts",
     )

@@ -119,7 +119,7 @@ async def _model_of(request: web.Request) -> str:
     if request.method == "POST" and request.content_type == "application/json":
         try:
             body = json.loads(await request.read())  # aiohttp keeps the body for the handler
-        except ValueError:
+        except (ValueError, web.HTTPRequestEntityTooLarge):
             body = None
         session = body.get("session") if isinstance(body, dict) else None
         for source in (body, session):
@@ -143,7 +143,8 @@ async def fault_middleware(request: web.Request, handler: Handler) -> web.Stream
     except FaultSpecError as exc:
         return error_response(400, f"Invalid mockengine fault: {exc}", param="fault")
     where = f"{request.method} {request.path}"
-    model = await _model_of(request)
+    # Reading the body only when a fault will answer: a handler's own limits (413) must still apply.
+    model = await _model_of(request) if specs else ""
     for spec in specs:
         canned = fault_response(spec, model)
         if canned is not None:

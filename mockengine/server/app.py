@@ -1,4 +1,5 @@
-"""``create_app()``: the aiohttp application — ``/v1/realtime``, ``/v1/models``, ``/healthz``."""
+"""``create_app()``: the aiohttp application — ``/v1/realtime``, ``/v1/models``, ``/v1/chat/completions``,
+``/healthz``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from mockengine import __version__
+from mockengine.chat import add_routes as add_chat_routes
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
@@ -48,14 +50,6 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response(body)
 
 
-async def list_models(request: web.Request) -> web.Response:
-    """``GET /v1/models`` in the OpenAI list shape (HRP's connection test reads the first id)."""
-    data = [
-        {"id": name, "object": "model", "created": 0, "owned_by": "mockengine"} for name in REALTIME_MODELS
-    ]
-    return web.json_response({"object": "list", "data": data})
-
-
 def create_app(settings: Settings, resources: Resources | None = None) -> web.Application:
     """The application. Models are loaded here unless ``resources`` is given (tests share one set)."""
     app = web.Application()
@@ -63,7 +57,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[TRACER] = Tracer(settings.trace_dir)
     app[STATS] = Stats()
     app.router.add_get("/v1/realtime", realtime_handler)
-    app.router.add_get("/v1/models", list_models)
+    add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
     app.router.add_get("/healthz", healthz)
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)

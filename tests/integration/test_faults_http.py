@@ -42,6 +42,9 @@ def http_engine(aiohttp_server, real_resources):
     return start
 
 
+AUTH = {"Authorization": "Bearer sk-x"}
+
+
 def sdk(base: str, fault: str | None = None, **kwargs) -> AsyncOpenAI:
     headers = {"X-Mockengine-Fault": fault} if fault else {}
     return AsyncOpenAI(api_key="sk-x", base_url=f"{base}/v1", default_headers=headers, **kwargs)
@@ -70,7 +73,7 @@ async def test_a_single_429_then_success(http_engine):
     base = await http_engine(fault="http_rate_limit:retry_after_s=0.05,times=1,path=/v1/models")
     async with sdk(base, max_retries=1) as client:
         models = await client.models.list()
-        assert models.data[0].id == "gpt-realtime"
+        assert models.data[0].id == "gpt-4o-mini"  # the chat model HRP's connection test picks
         assert (await client.realtime.client_secrets.create()).value.startswith("ek_")  # other path: no fault
     assert (await injected(base)) == {"http_rate_limit": 1}
 
@@ -158,7 +161,7 @@ async def test_control_endpoint_arms_the_next_requests_and_is_guarded(http_engin
             assert (await reply.json())["armed"] == [{"fault": "http_status:status=503", "requests": 2}]
         statuses = []
         for _ in range(3):
-            async with http.get(f"{base}/v1/models") as reply:
+            async with http.get(f"{base}/v1/models", headers=AUTH) as reply:
                 statuses.append(reply.status)
         assert statuses == [503, 503, 200]
         async with http.post(f"{base}/mockengine/faults", json={"fault": "http_nope"}) as reply:
@@ -192,7 +195,7 @@ async def test_profile_file_rates_are_seeded(http_engine, tmp_path):
         async with aiohttp.ClientSession() as http:
             out = []
             for _ in range(20):
-                async with http.get(f"{base}/v1/models") as reply:
+                async with http.get(f"{base}/v1/models", headers=AUTH) as reply:
                     out.append(reply.status)
             return out
 

@@ -46,7 +46,11 @@ def test_rating_study(mockengine_server):
 def test_default_server(mockengine_server):
     assert mockengine_server.realtime_url(role="B").startswith("ws://127.0.0.1:")
     assert "role=B" in mockengine_server.realtime_url(role="B")
-    models = json.load(urllib.request.urlopen(mockengine_server.openai_base_url + "/models"))
+    listing = urllib.request.Request(
+        mockengine_server.openai_base_url + "/models",
+        headers={"Authorization": f"Bearer {mockengine_server.api_key}"},
+    )
+    models = json.load(urllib.request.urlopen(listing))
     assert models["object"] == "list"
 
 

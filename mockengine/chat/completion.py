@@ -1,0 +1,115 @@
+"""One completion, decided by the brain: a validated ``ChatRequest`` in, fitted choices and their envelope
+out. No aiohttp here, so the same path serves the handler, the benchmark and unit tests.
+
+Determinism: with a seed (the request's ``seed`` field, else the server's ``--seed``) the ids come from
+``IdFactory(f"{seed}:{digest}")`` where ``digest`` hashes the canonical request JSON (without ``stream``
+and ``stream_options``), so the same request gets the same ``chatcmpl-…`` and ``call_…`` ids, streamed
+or not, and a different request different ones. The brain is
+deterministic on its own (its seed, the conversation). Only ``created`` (wall clock) differs between two
+identical seeded requests. Without any seed, ids are random like the live service's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from mockengine import __version__
+from mockengine.brain.arguments import ArgumentsError
+from mockengine.brain.model import Brain
+from mockengine.chat import errors
+from mockengine.chat.conversation import ImageReader, reply_request
+from mockengine.chat.request import ChatRequest
+from mockengine.chat.shaping import (
+    CHAT_ID_LENGTH,
+    CHAT_ID_PREFIX,
+    Choice,
+    Envelope,
+    completion_body,
+    fit_choice,
+    prompt_tokens,
+    stream_chunks,
+)
+from mockengine.engines.tokens import TokenCounter
+from mockengine.ids import IdFactory
+
+log = logging.getLogger("mockengine.chat")
+SYSTEM_FINGERPRINT = "fp_" + hashlib.sha256(f"mockengine {__version__}".encode()).hexdigest()[:10]
+# Choice i of a turn is decided at response_index turn + i * CHOICE_STRIDE: independent phrasing draws,
+# and choice 0 is exactly what n=1 gives.
+CHOICE_STRIDE = 1000
+TRANSPORT_FIELDS = ("stream", "stream_options")
+
+
+@dataclass(frozen=True)
+class Completion:
+    envelope: Envelope
+    choices: list[Choice]
+    prompt_tokens: int
+    ids: IdFactory
+    rules: tuple[str, ...]  # the brain rule behind each choice, for logs and traces
+
+    def body(self) -> dict[str, Any]:
+        return completion_body(self.envelope, self.choices, self.prompt_tokens)
+
+    def chunks(self, request: ChatRequest) -> Iterator[dict[str, Any]]:
+        obfuscation = self.ids if request.include_obfuscation else None
+        return stream_chunks(
+            self.envelope,
+            self.choices,
+            self.prompt_tokens,
+            include_usage=request.include_usage,
+            obfuscation=obfuscation,
+        )
+
+
+def request_ids(request: ChatRequest, server_seed: int | None) -> IdFactory:
+    seed = request.seed if request.seed is not None else server_seed
+    if seed is None:
+        return IdFactory(None)
+    # Streaming is only how the answer travels: a streamed request gets the ids of its plain twin.
+    decisive = {k: v for k, v in request.body.items() if k not in TRANSPORT_FIELDS}
+    canonical = json.dumps(decisive, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return IdFactory(f"{seed}:{hashlib.sha256(canonical.encode()).hexdigest()[:16]}")
+
+
+def complete(
+    request: ChatRequest,
+    brain: Brain,
+    *,
+    tokens: TokenCounter,
+    describe_image: ImageReader,
+    server_seed: int | None,
+) -> Completion:
+    """Decide and fit every choice. Raises ChatError (a bad image: 400; arguments no value of the tool's
+    schema satisfies: 500 ``server_error``) or BrainDisobeyed (a bug)."""
+    ids = request_ids(request, server_seed)
+    view = reply_request(request, describe_image)
+    choices: list[Choice] = []
+    rules: list[str] = []
+    for index in range(request.n):
+        asked = dataclasses.replace(view, response_index=view.response_index + index * CHOICE_STRIDE)
+        try:
+            reply = brain.reply(asked)
+            choices.append(fit_choice(reply, request, index, ids, tokens))
+        except (ArgumentsError, RecursionError) as exc:
+            # A schema the metaschema accepts but no value satisfies (minLength > maxLength, a required
+            # property that is not allowed, one that refers back to the root): the real model would still
+            # write something; we say plainly that we could not, and keep serving.
+            log.warning("chat: no valid arguments: %r", exc)
+            raise errors.arguments_unbuildable(str(exc)) from exc
+        rules.append(reply.rule)
+    images = sum(len(item.images) for item in view.history)
+    envelope = Envelope(
+        id=ids.new(CHAT_ID_PREFIX, CHAT_ID_LENGTH),
+        created=int(time.time()),
+        model=request.model,
+        system_fingerprint=SYSTEM_FINGERPRINT,
+    )
+    return Completion(envelope, choices, prompt_tokens(request, tokens, images), ids, tuple(rules))

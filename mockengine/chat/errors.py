@@ -1,0 +1,209 @@
+"""Chat Completions errors as the real service sends them: an HTTP status and ``{"error": {...}}``.
+
+Body shape (observed on api.openai.com and parsed by the ``openai`` SDK into ``APIStatusError.body``)::
+
+    {"error": {"message": "...", "type": "invalid_request_error", "param": "messages.[1].role", "code": null}}
+
+Messages are verbatim where public error reports quote them (misspellings included: the service writes
+"preceeding"); where none could be found the wording is ours and says so in a comment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mockengine.protocol.errors import ProtocolError
+
+KEYS_URL = "https://platform.openai.com/account/api-keys"
+
+
+@dataclass
+class ChatError(Exception):
+    """One refused request: ``status`` is the HTTP status, the rest is the ``error`` object."""
+
+    status: int
+    message: str
+    param: str | None = None
+    code: str | None = None
+    type: str = "invalid_request_error"
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.code}: {self.message}"
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}
+
+    @classmethod
+    def from_protocol(cls, error: ProtocolError) -> ChatError:
+        """A validation failure worded by the shared schema translator (``Invalid type for …``)."""
+        return cls(400, error.message, error.param, error.code, error.type)
+
+
+def mask_key(key: str) -> str:
+    """The key as the service echoes it: first 8 and last 4 characters, a ``*`` for each one between
+    (``sk-VKMIs***…***wjh3``); short keys are echoed whole, as observed for keys like ``sk jj``."""
+    if len(key) <= 12:
+        return key
+    return key[:8] + "*" * (len(key) - 12) + key[-4:]
+
+
+def missing_api_key() -> ChatError:
+    return ChatError(
+        401,
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using "
+        "Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) "
+        "if you're accessing the API from your browser and are prompted for a username. You can obtain an "
+        f"API key from {KEYS_URL}.",
+    )
+
+
+def incorrect_api_key(key: str) -> ChatError:
+    return ChatError(
+        401,
+        f"Incorrect API key provided: {mask_key(key)}. You can find your API key at {KEYS_URL}.",
+        code="invalid_api_key",
+    )
+
+
+def malformed_json() -> ChatError:
+    return ChatError(
+        400,
+        "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your "
+        "HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid "
+        "JSON. If you have trouble figuring out how to fix this, please contact us through our help center "
+        "at help.openai.com.)",
+    )
+
+
+def missing_model() -> ChatError:
+    return ChatError(400, "you must provide a model parameter")
+
+
+def missing_parameter(name: str) -> ChatError:
+    return ChatError(400, f"Missing required parameter: '{name}'.", name, "missing_required_parameter")
+
+
+def empty_array(name: str) -> ChatError:
+    return ChatError(
+        400,
+        f"Invalid '{name}': empty array. Expected an array with minimum length 1, but got an empty array "
+        "instead.",
+        name,
+        "empty_array",
+    )
+
+
+def array_too_long(name: str, maximum: int, length: int) -> ChatError:
+    return ChatError(
+        400,
+        f"Invalid '{name}': array too long. Expected an array with maximum length {maximum}, but got an "
+        f"array with length {length} instead.",
+        name,
+        "array_above_max_length",
+    )
+
+
+def tool_without_calls(index: int) -> ChatError:
+    return ChatError(
+        400,
+        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
+        "'tool_calls'.",
+        f"messages.[{index}].role",
+    )
+
+
+def unanswered_tool_calls(index: int, call_ids: list[str]) -> ChatError:
+    return ChatError(
+        400,
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+        "'tool_call_id'. The following tool_call_ids did not have response messages: " + ", ".join(call_ids),
+        f"messages.[{index}].role",
+    )
+
+
+def assistant_without_content(index: int) -> ChatError:
+    return ChatError(
+        400,
+        "Invalid value for 'content': expected a string, got null.",
+        f"messages.[{index}].content",
+    )
+
+
+def invalid_function_parameters(index: int, name: str, detail: str) -> ChatError:
+    return ChatError(
+        400,
+        f"Invalid schema for function '{name}': {detail}",
+        f"tools[{index}].function.parameters",
+        "invalid_function_parameters",
+    )
+
+
+def tool_choice_without_tools() -> ChatError:
+    return ChatError(
+        400,
+        "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+        "tool_choice",
+    )
+
+
+def unknown_tool_choice(name: str, param: str) -> ChatError:
+    # Wording ours: no public report of the live message was found.
+    return ChatError(
+        400,
+        f"Invalid value for '{param}': no function named '{name}' was specified in the 'tools' parameter.",
+        param,
+        "invalid_value",
+    )
+
+
+def stream_options_without_stream() -> ChatError:
+    return ChatError(
+        400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options"
+    )
+
+
+def unsupported_image(param: str) -> ChatError:
+    return ChatError(
+        400,
+        "You uploaded an unsupported image. Please make sure your image is valid and has one of the "
+        "following formats: ['png', 'jpeg'].",
+        param,
+        "invalid_image_format",
+    )
+
+
+def model_not_found(model: str) -> ChatError:
+    return ChatError(
+        404,
+        f"The model `{model}` does not exist or you do not have access to it.",
+        code="model_not_found",
+    )
+
+
+def arguments_unbuildable(detail: str) -> ChatError:
+    # Ours: the live service never fails this way (its model writes arguments whatever the schema).
+    return ChatError(
+        500,
+        f"mockengine could not build function arguments valid for the declared schema: {detail}",
+        type="server_error",
+    )
+
+
+def json_word_missing() -> ChatError:
+    return ChatError(
+        400,
+        "'messages' must contain the word 'json' in some form, to use 'response_format' of type "
+        "'json_object'.",
+        "messages",
+    )
+
+
+def invalid_response_schema(name: str, detail: str) -> ChatError:
+    # Wording after the tools' "Invalid schema for function …" message.
+    return ChatError(
+        400,
+        f"Invalid schema for response_format '{name}': {detail}",
+        "response_format",
+        "invalid_json_schema",
+    )

@@ -1,0 +1,200 @@
+"""aiohttp handlers: ``GET /v1/models``, ``GET /v1/models/{model}``, ``POST /v1/chat/completions``.
+
+Every route checks the bearer key first (``authenticate``), as the live service does, so a refused key is
+a 401 whatever the body. The brain for a completion comes from ``Resources.brain`` with the request's
+model and key and the ``X-Mockengine-Scenario`` / ``X-Mockengine-Role`` headers as selection hints; an
+unknown scenario name in the header is a 400 ``unknown_scenario``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from aiohttp import web
+
+from mockengine.brain.image import describe_image
+from mockengine.brain.model import Brain
+from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
+from mockengine.chat import errors
+from mockengine.chat.completion import complete
+from mockengine.chat.errors import ChatError
+from mockengine.chat.request import ChatRequest, parse_request
+from mockengine.server.state import RESOURCES, TRACER
+from mockengine.server.trace import Tracer
+
+log = logging.getLogger("mockengine.chat")
+
+# Listed first by GET /v1/models: HRP's connection test uses the first id as a text agent's model name,
+# so it must be a chat model. Any model name is accepted by /v1/chat/completions (names can select
+# scenarios); these are the ones listed.
+CHAT_MODELS = (
+    "gpt-4o-mini",
+    "gpt-4o",
+    "gpt-4.1-mini",
+    "gpt-4.1",
+    "gpt-4.1-nano",
+    "gpt-5-mini",
+    "gpt-5",
+    "gpt-5-nano",
+)
+SCENARIO_HEADER = "X-Mockengine-Scenario"
+ROLE_HEADER = "X-Mockengine-Role"
+TRACE_NAME = "chat-completions"  # the trace file (``<trace_dir>/chat-completions.jsonl``)
+MODEL_IDS = web.AppKey("chat_model_ids", tuple)
+
+
+def authenticate(headers: Mapping[str, str], required_key: str | None) -> str:
+    """The caller's bearer key, or ChatError 401: missing/empty key, or not the configured key.
+    ``required_key`` None accepts any non-empty key."""
+    auth = headers.get("Authorization", "")
+    scheme, _, key = auth.partition(" ")
+    key = key.strip()
+    if scheme.lower() != "bearer" or not key:
+        raise errors.missing_api_key()
+    if required_key is not None and key != required_key:
+        raise errors.incorrect_api_key(key)
+    return key
+
+
+def error_response(error: ChatError) -> web.Response:
+    return web.json_response(error.body(), status=error.status)
+
+
+def _model(model_id: str) -> dict[str, Any]:
+    return {"id": model_id, "object": "model", "created": 0, "owned_by": "mockengine"}
+
+
+async def list_models(request: web.Request) -> web.Response:
+    """``GET /v1/models``: the OpenAI list shape, chat models first, then the realtime models."""
+    try:
+        authenticate(request.headers, request.app[RESOURCES].settings.api_key)
+    except ChatError as exc:
+        return error_response(exc)
+    data = [_model(model_id) for model_id in _model_ids(request.app)]
+    return web.json_response({"object": "list", "data": data})
+
+
+def _model_ids(app: web.Application) -> list[str]:
+    """CHAT_MODELS, the realtime models, then ``mockengine-NAME`` for every loaded scenario (a model
+    name that selects that scenario)."""
+    scenarios = [MODEL_PREFIX + name for name in app[RESOURCES].scenarios.names()]
+    return [*app[MODEL_IDS], *scenarios]
+
+
+async def retrieve_model(request: web.Request) -> web.Response:
+    """``GET /v1/models/{model}``: one listed model, else 404 ``model_not_found``."""
+    model_id = request.match_info["model"]
+    try:
+        authenticate(request.headers, request.app[RESOURCES].settings.api_key)
+        if model_id not in _model_ids(request.app):
+            raise errors.model_not_found(model_id)
+    except ChatError as exc:
+        return error_response(exc)
+    return web.json_response(_model(model_id))
+
+
+async def chat_completions(request: web.Request) -> web.StreamResponse:
+    """``POST /v1/chat/completions``: a ``chat.completion`` body, or an SSE stream of chunks.
+
+    With ``--trace-dir`` each request becomes one line of ``chat-completions.jsonl`` there: the request,
+    the brain's rule per choice and the answer (or the error)."""
+    resources = request.app[RESOURCES]
+    tracer = request.app[TRACER]
+    raw: bytes | None = None
+    try:
+        key = authenticate(request.headers, resources.settings.api_key)
+        try:
+            raw = await request.read()
+        except web.HTTPRequestEntityTooLarge as exc:
+            # Wording ours: the body exceeds what this server accepts (aiohttp's client_max_size).
+            raise ChatError(413, f"Request body too large: {exc.text}") from exc
+        chat = parse_request(raw)
+        brain = _brain(request, chat, key)
+        completion = complete(
+            chat,
+            brain,
+            tokens=resources.tokens,
+            describe_image=describe_image,
+            server_seed=resources.settings.seed,
+        )
+    except ChatError as exc:
+        return _refuse(tracer, raw, exc)
+    log.debug("chat %s model=%s rules=%s", completion.envelope.id, chat.model, ",".join(completion.rules))
+    body = completion.body()
+    if tracer.is_enabled:
+        trace = {"request": elide_data_urls(chat.body), "rules": completion.rules, "response": body}
+        tracer.write(TRACE_NAME, "chat.completion", trace)
+    headers = {"x-request-id": "req_" + completion.envelope.id.removeprefix("chatcmpl-")}
+    if not chat.stream:
+        return web.json_response(body, headers=headers, dumps=_dumps)
+    return await _stream(request, completion.chunks(chat), headers)
+
+
+def _refuse(tracer: Tracer, raw: bytes | None, error: ChatError) -> web.Response:
+    """The error response; traced with the start of the body that caused it (first 2000 bytes)."""
+    if tracer.is_enabled:
+        request = raw[:2000].decode("utf-8", "replace") if raw is not None else None
+        tracer.write(TRACE_NAME, "chat.error", {"request": request, "status": error.status, **error.body()})
+    return error_response(error)
+
+
+def elide_data_urls(value: Any) -> Any:
+    """``value`` with every long ``data:`` URL replaced by its size, for traces."""
+    if isinstance(value, str) and value.startswith("data:") and len(value) > 100:
+        return f"<data URL, {len(value)} chars>"
+    if isinstance(value, list):
+        return [elide_data_urls(v) for v in value]
+    if isinstance(value, dict):
+        return {k: elide_data_urls(v) for k, v in value.items()}
+    return value
+
+
+def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:
+    """The brain for this request; the scenario follows the selection rules of
+    ``mockengine.brain.selection`` (prompt marker, header, key, model name, server default)."""
+    resources = request.app[RESOURCES]
+    try:
+        return resources.brain(
+            chat.seed if chat.seed is not None else resources.settings.seed,
+            model=chat.model,
+            api_key=key,
+            scenario=request.headers.get(SCENARIO_HEADER),
+            role=request.headers.get(ROLE_HEADER),
+        )
+    except UnknownScenario as exc:
+        raise ChatError(400, str(exc), SCENARIO_HEADER, "unknown_scenario") from exc
+
+
+async def _stream(
+    request: web.Request, chunks: Iterable[dict[str, Any]], headers: dict[str, str]
+) -> web.StreamResponse:
+    """Server-sent events: one ``data:`` line per chunk, then ``data: [DONE]``. A client that goes away
+    mid-stream just ends it."""
+    response = web.StreamResponse(
+        headers={**headers, "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"}
+    )
+    await response.prepare(request)
+    try:
+        for chunk in chunks:
+            await response.write(b"data: " + _dumps(chunk).encode() + b"\n\n")
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+    except ConnectionResetError:
+        log.debug("chat stream: client went away")
+    return response
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:
+    """Register the Chat Completions routes; ``GET /v1/models`` lists CHAT_MODELS, then
+    ``realtime_models``, then the scenario model names."""
+    app[MODEL_IDS] = (*CHAT_MODELS, *realtime_models)
+    app.router.add_get("/v1/models", list_models)
+    app.router.add_get("/v1/models/{model}", retrieve_model)
+    app.router.add_post("/v1/chat/completions", chat_completions)

@@ -1,0 +1,353 @@
+"""The one parse boundary of ``POST /v1/chat/completions``: raw body → validated :class:`ChatRequest`.
+
+Order of checks, as the live service reports the first problem it meets: JSON syntax; ``model``;
+``messages`` present and non-empty; the shape of each field (``schema``); the order of tool messages
+(every ``tool`` message answers a call of the assistant message before it, every call is answered before
+the conversation goes on); each tool's ``parameters`` is a JSON Schema (and follows the strict-mode rules
+when ``strict`` is true); ``tool_choice`` names a declared tool. Everything past this module reads typed
+fields only. Raises :class:`ChatError` with the live service's status and body.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from mockengine.brain.model import ForcedTool, ToolChoice, ToolSpec
+from mockengine.chat import errors, schema
+from mockengine.chat.errors import ChatError
+from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.session_config import json_type_name, validate
+
+_VALIDATORS = {
+    "message": jsonschema.Draft202012Validator(schema.MESSAGE),
+    **{name: jsonschema.Draft202012Validator(s) for name, s in schema.FIELDS.items()},
+}
+# Remembered checks keep at most this much JSON each (8192 entries: at most ~130 MB in the worst case).
+_CACHED_JSON_MAX_CHARS = 16_384
+MAX_STOP_SEQUENCES = 4
+# A custom (free-text) tool is offered to the brain as a function taking one string, ``input``.
+CUSTOM_TOOL_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {"input": {"type": "string"}},
+    "required": ["input"],
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """A validated request.
+
+    ``tools`` are what the brain may call (``allowed_tools`` already applied); ``custom_tools`` names those
+    declared as ``type: custom``. ``max_tokens`` is ``max_completion_tokens`` or else ``max_tokens`` (None:
+    no limit). ``body`` is the parsed JSON, kept for counting prompt tokens and deriving seeded ids.
+    """
+
+    model: str
+    messages: tuple[dict[str, Any], ...]
+    tools: tuple[ToolSpec, ...]
+    custom_tools: frozenset[str]
+    tool_choice: ToolChoice
+    max_tokens: int | None
+    n: int
+    stream: bool
+    include_usage: bool
+    include_obfuscation: bool
+    stop: tuple[str, ...]
+    seed: int | None
+    parallel_tool_calls: bool
+    body: dict[str, Any]
+    # response_format: "text", "json_object", or the JSON Schema of "json_schema".
+    response_format: str = "text"
+    response_schema: dict[str, Any] | None = None
+
+
+def parse_request(raw: bytes) -> ChatRequest:
+    """Parse and validate a request body; raises ChatError (400) for anything the live service refuses."""
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise errors.malformed_json() from exc
+    if not isinstance(body, dict):
+        raise errors.malformed_json()
+    if not body.get("model"):
+        raise errors.missing_model()
+    if "messages" not in body:
+        raise errors.missing_parameter("messages")
+    if isinstance(body.get("stop"), list) and len(body["stop"]) > MAX_STOP_SEQUENCES:
+        raise errors.array_too_long("stop", MAX_STOP_SEQUENCES, len(body["stop"]))
+    _check_fields(body)
+    messages = body["messages"]
+    if not messages:
+        raise errors.empty_array("messages")
+    _check_message_order(messages)
+    declared = body.get("tools") or []
+    if "tools" in body and body["tools"] is not None and not declared:
+        raise errors.empty_array("tools")
+    _check_tool_schemas(declared)
+    tools, custom, choice = _tools_and_choice(declared, body.get("tool_choice"))
+    stream = bool(body.get("stream"))
+    options = body.get("stream_options")
+    if options is not None and not stream:
+        raise errors.stream_options_without_stream()
+    options = options or {}
+    response_format, response_schema = _response_format(body)
+    limit = body.get("max_completion_tokens")
+    stop = body.get("stop")
+    return ChatRequest(
+        model=body["model"],
+        messages=tuple(messages),
+        tools=tools,
+        custom_tools=custom,
+        tool_choice=choice,
+        max_tokens=limit if limit is not None else body.get("max_tokens"),
+        n=body.get("n") or 1,
+        stream=stream,
+        include_usage=bool(options.get("include_usage", False)),
+        include_obfuscation=bool(options.get("include_obfuscation", True)),
+        stop=(stop,) if isinstance(stop, str) else tuple(stop or ()),
+        seed=body.get("seed"),
+        parallel_tool_calls=body.get("parallel_tool_calls") is not False,
+        body=body,
+        response_format=response_format,
+        response_schema=response_schema,
+    )
+
+
+def _response_format(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    """The output format asked for: ``json_object`` needs the word "json" in the messages (the live
+    service's rule); a ``json_schema`` schema is checked like a function's ``parameters``."""
+    wanted = body.get("response_format") or {"type": "text"}
+    kind = wanted["type"]
+    if kind == "json_object" and "json" not in _canonical(body["messages"]).lower():
+        raise errors.json_word_missing()
+    if kind != "json_schema":
+        return kind, None
+    spec = wanted["json_schema"]
+    response_schema = spec.get("schema") or {"type": "object", "properties": {}}
+    problem = schema_problem(response_schema, bool(spec.get("strict")))
+    if problem is not None:
+        raise errors.invalid_response_schema(spec["name"], problem)
+    return kind, response_schema
+
+
+def _check_fields(body: dict[str, Any]) -> None:
+    try:
+        if not isinstance(body["messages"], list):
+            got = json_type_name(body["messages"])
+            raise ProtocolError(
+                "invalid_type",
+                f"Invalid type for 'messages': expected an array, but got {got} instead.",
+                "messages",
+            )
+        for index, message in enumerate(body["messages"]):
+            if not _is_valid("message", message):
+                validate(message, schema.MESSAGE, f"messages[{index}]")
+        for name, field_schema in schema.FIELDS.items():
+            # null is the SDK's "not given" for every optional field.
+            if body.get(name) is not None and not _is_valid(name, body[name]):
+                validate(body[name], field_schema, name)
+    except ProtocolError as exc:
+        raise ChatError.from_protocol(exc) from exc
+    except RecursionError as exc:
+        raise errors.malformed_json() from exc
+
+
+def _check_message_order(messages: list[dict[str, Any]]) -> None:
+    """Tool messages answer the calls of the assistant message just before them, each call exactly once,
+    before any other message. ``param`` names the message where the rule broke (for unanswered calls:
+    the message that came instead of the answer, or the assistant message when nothing followed)."""
+    awaited: list[str] = []
+    assistant_index = 0
+    for index, message in enumerate(messages):
+        role = message["role"]
+        if role == "tool":
+            if message["tool_call_id"] not in awaited:
+                raise errors.tool_without_calls(index)
+            awaited.remove(message["tool_call_id"])
+            continue
+        if awaited:
+            raise errors.unanswered_tool_calls(index, awaited)
+        if role == "assistant":
+            calls = message.get("tool_calls") or []
+            if not calls and message.get("content") is None and not message.get("function_call"):
+                raise errors.assistant_without_content(index)
+            awaited = [call["id"] for call in calls]
+            assistant_index = index
+    if awaited:
+        raise errors.unanswered_tool_calls(assistant_index, awaited)
+
+
+def _check_tool_schemas(declared: list[dict[str, Any]]) -> None:
+    for index, tool in enumerate(declared):
+        if tool["type"] != "function":
+            continue
+        function = tool["function"]
+        parameters = function.get("parameters", {"type": "object", "properties": {}})
+        problem = schema_problem(parameters, bool(function.get("strict")))
+        if problem is not None:
+            raise errors.invalid_function_parameters(index, function["name"], problem)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# A text agent resends the whole conversation and the same tools every turn: each message and schema
+# is checked once (the metaschema check costs about a millisecond per tool), then remembered.
+def _is_valid(kind: str, value: Any) -> bool:
+    """Whether ``value`` fits the schema of ``kind`` ("message" or a field name); small values are
+    remembered by their canonical JSON, large ones (images as data URLs) checked afresh."""
+    canonical = _canonical(value)
+    if len(canonical) > _CACHED_JSON_MAX_CHARS:
+        return bool(_VALIDATORS[kind].is_valid(value))
+    return _is_valid_cached(kind, canonical)
+
+
+@functools.lru_cache(maxsize=8192)
+def _is_valid_cached(kind: str, canonical: str) -> bool:
+    return bool(_VALIDATORS[kind].is_valid(json.loads(canonical)))
+
+
+def schema_problem(parameters: dict[str, Any], strict: bool) -> str | None:
+    """Why a function's ``parameters`` (or a response schema) are refused, or None."""
+    canonical = _canonical(parameters)
+    if len(canonical) > _CACHED_JSON_MAX_CHARS:
+        return _schema_problem_of(parameters, strict)
+    return _schema_problem_cached(canonical, strict)
+
+
+@functools.lru_cache(maxsize=1024)
+def _schema_problem_cached(canonical: str, strict: bool) -> str | None:
+    return _schema_problem_of(json.loads(canonical), strict)
+
+
+def _schema_problem_of(parameters: dict[str, Any], strict: bool) -> str | None:
+    try:
+        jsonschema.Draft202012Validator.check_schema(parameters)
+    except jsonschema.SchemaError as exc:
+        return f"{exc.message}."
+    except RecursionError:
+        return "schema is nested too deeply."
+    reference = unresolvable_reference(parameters, parameters)
+    if reference is not None:
+        return f"reference '{reference}' cannot be resolved within the schema."
+    kind = parameters.get("type", "object")
+    if kind != "object":
+        return f"schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{kind}\"'."
+    return strict_problem(parameters, ()) if strict else None
+
+
+def unresolvable_reference(node: Any, root: dict[str, Any]) -> str | None:
+    """The first ``$ref`` in ``node`` that is not a JSON pointer (``#/…``) or anchor into ``root``:
+    nothing is fetched, so any other reference cannot be followed."""
+    if isinstance(node, list):
+        return next((r for r in (unresolvable_reference(n, root) for n in node) if r is not None), None)
+    if not isinstance(node, dict):
+        return None
+    reference = node.get("$ref")
+    if isinstance(reference, str) and not _resolves(reference, root):
+        return reference
+    return next((r for r in (unresolvable_reference(v, root) for v in node.values()) if r is not None), None)
+
+
+def _resolves(reference: str, root: dict[str, Any]) -> bool:
+    if not reference.startswith("#"):
+        return False
+    fragment = reference[1:]
+    if fragment and not fragment.startswith("/"):
+        return fragment in _anchors(root)
+    target: Any = root
+    for token in [t.replace("~1", "/").replace("~0", "~") for t in fragment.split("/")[1:]]:
+        if isinstance(target, dict) and token in target:
+            target = target[token]
+        elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+            target = target[int(token)]
+        else:
+            return False
+    return True
+
+
+def _anchors(node: Any) -> set[str]:
+    if isinstance(node, list):
+        return {a for n in node for a in _anchors(n)}
+    if not isinstance(node, dict):
+        return set()
+    found = {node["$anchor"]} if isinstance(node.get("$anchor"), str) else set()
+    return found.union(*(_anchors(v) for v in node.values()))
+
+
+def strict_problem(node: Any, context: tuple[str, ...]) -> str | None:
+    """The first strict-mode (Structured Outputs) rule ``node`` breaks, worded as the service does:
+    every object lists all its properties in ``required`` and sets ``additionalProperties: false``."""
+    if not isinstance(node, dict):
+        return None
+    if node.get("type") == "object" or "properties" in node:
+        if node.get("additionalProperties") is not False:
+            return (
+                f"In context={context!r}, 'additionalProperties' is required to be supplied and to be false."
+            )
+        properties = node.get("properties", {})
+        missing = [key for key in properties if key not in (node.get("required") or [])]
+        if missing:
+            return (
+                f"In context={context!r}, 'required' is required to be supplied and to be an array "
+                f"including every key in properties. Missing '{missing[0]}'."
+            )
+        for key, child in properties.items():
+            problem = strict_problem(child, (*context, "properties", key))
+            if problem is not None:
+                return problem
+    if isinstance(node.get("items"), dict):
+        return strict_problem(node["items"], (*context, "items"))
+    for keyword in ("anyOf", "$defs", "definitions"):
+        children = node.get(keyword)
+        pairs = enumerate(children) if isinstance(children, list) else (children or {}).items()
+        for key, child in pairs:
+            problem = strict_problem(child, (*context, keyword, str(key)))
+            if problem is not None:
+                return problem
+    return None
+
+
+def _tools_and_choice(
+    declared: list[dict[str, Any]], choice: Any
+) -> tuple[tuple[ToolSpec, ...], frozenset[str], ToolChoice]:
+    specs = [_spec(tool) for tool in declared]
+    custom = frozenset(tool["custom"]["name"] for tool in declared if tool["type"] == "custom")
+    names = {spec.name for spec in specs}
+    if choice is None:
+        return tuple(specs), custom, "auto" if specs else "none"
+    if not specs:
+        raise errors.tool_choice_without_tools()
+    if isinstance(choice, str):
+        return tuple(specs), custom, choice  # type: ignore[return-value]
+    if choice["type"] in ("function", "custom"):
+        name = choice[choice["type"]]["name"]
+        if name not in names:
+            raise errors.unknown_tool_choice(name, "tool_choice")
+        return tuple(specs), custom, ForcedTool(name)
+    allowed = choice["allowed_tools"]
+    wanted: list[str] = []
+    for index, entry in enumerate(allowed["tools"]):
+        kind = entry.get("type", "function")
+        name = (entry.get(kind) or {}).get("name") if isinstance(entry.get(kind), dict) else entry.get("name")
+        if name not in names:
+            param = f"tool_choice.allowed_tools.tools[{index}]"
+            raise errors.unknown_tool_choice(str(name), param)
+        wanted.append(name)
+    return tuple(s for s in specs if s.name in wanted), custom, allowed["mode"]
+
+
+def _spec(tool: dict[str, Any]) -> ToolSpec:
+    if tool["type"] == "custom":
+        custom = tool["custom"]
+        return ToolSpec(custom["name"], custom.get("description", ""), CUSTOM_TOOL_PARAMETERS)
+    function = tool["function"]
+    parameters = function.get("parameters") or {"type": "object", "properties": {}}
+    return ToolSpec(function["name"], function.get("description", ""), parameters)

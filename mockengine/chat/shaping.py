@@ -1,0 +1,317 @@
+"""The brain's ``Reply`` as Chat Completions output: one ``Choice``, a ``chat.completion`` body, or the
+``chat.completion.chunk`` stream, in the shapes of ``openai/types/chat/chat_completion*.py``.
+
+A reply is fitted to the request before it is shaped (``fit_choice``), in this order:
+
+1. ``tool_choice`` is obeyed exactly: ``none`` drops every call; otherwise only calls to offered tools
+   stay; a named tool keeps one call to it; ``required`` / named with no call left is a brain bug
+   (``BrainDisobeyed``). ``parallel_tool_calls: false`` keeps the first call.
+2. ``response_format``: a text reply becomes JSON (``structured_text``).
+3. ``stop``: the text ends before the earliest stop sequence, and no call follows it.
+4. ``max_completion_tokens`` / ``max_tokens``: text, then each call's arguments, spend the budget; the
+   part that does not fit is cut (arguments may end as invalid JSON, as on the live service) and the
+   finish reason is ``length``. A call after the budget ran out is dropped.
+
+Streaming (observed on the live service): the first chunk carries ``role`` (with ``content: ""``, or with
+``content: null`` and the first call's header when there is no text); text comes in word-sized pieces;
+each tool call starts with a fragment holding ``index``, ``id``, ``type``, ``name`` and empty
+``arguments``, then fragments with ``index`` and an ``arguments`` piece only; a last chunk has an empty
+delta and the ``finish_reason``; with ``include_usage`` every chunk has ``usage: null`` and one more chunk
+with ``choices: []`` carries the usage. Content chunks carry ``obfuscation`` padding unless the request
+set ``stream_options.include_obfuscation: false``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from mockengine.brain.arguments import ArgumentsError
+from mockengine.brain.model import ForcedTool, Reply, ToolCall
+from mockengine.brain.schema_values import Hints, value_for
+from mockengine.chat.request import ChatRequest
+from mockengine.engines.tokens import TokenCounter
+from mockengine.ids import IdFactory
+
+CHAT_ID_PREFIX = "chatcmpl-"
+CHAT_ID_LENGTH = 29  # chatcmpl-AbC… as the live service names completions
+CALL_ID_LENGTH = 24  # call_… ids of chat tool calls (24 characters on the live service)
+_TEXT_PIECE = re.compile(r"\s*\S+|\s+")
+_ARGUMENT_PIECE = re.compile(r"\s*\w+|\s*[^\w\s]+|\s+")
+
+
+class BrainDisobeyed(RuntimeError):
+    """The brain answered a ``required`` or named ``tool_choice`` without a call: a bug, never input."""
+
+
+@dataclass(frozen=True)
+class ShapedCall:
+    id: str
+    name: str
+    arguments: str
+    is_custom: bool = False
+
+    def wire(self) -> dict[str, Any]:
+        if self.is_custom:
+            return {"id": self.id, "type": "custom", "custom": {"name": self.name, "input": self.arguments}}
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One fitted choice. ``text`` None means no message text (``content: null``)."""
+
+    index: int
+    text: str | None
+    calls: tuple[ShapedCall, ...]
+    finish_reason: str
+    completion_tokens: int
+
+
+def fit_choice(
+    reply: Reply, request: ChatRequest, index: int, ids: IdFactory, tokens: TokenCounter
+) -> Choice:
+    """``reply`` fitted to the request's tool_choice, response_format, stop sequences and token budget
+    (module doc)."""
+    calls = _obeyed_calls(reply, request)
+    text = reply.text if reply.text is not None or calls else ""
+    if text is not None and not calls and request.response_format != "text":
+        text = structured_text(text, request, index)
+    finish = "tool_calls" if calls else "stop"
+    if text and request.stop:
+        cut = min((text.find(s) for s in request.stop if s and s in text), default=-1)
+        if cut >= 0:
+            text, calls, finish = text[:cut], [], "stop"
+    # A custom tool's free text is what it is sent, so it is also what the budget is spent on.
+    arguments = [_custom_input(c.arguments) if c.name in request.custom_tools else c.arguments for c in calls]
+    if request.max_tokens is not None:
+        text, arguments, cut_short = _within_budget(text, arguments, request.max_tokens, tokens)
+        finish = "length" if cut_short else finish
+    shaped = tuple(
+        ShapedCall(ids.new("call_", CALL_ID_LENGTH), c.name, args, c.name in request.custom_tools)
+        for c, args in zip(calls, arguments, strict=False)
+    )
+    used = tokens.count(text or "") + sum(tokens.count(c.arguments) for c in shaped)
+    return Choice(index, text, shaped, finish, used)
+
+
+def _obeyed_calls(reply: Reply, request: ChatRequest) -> list[ToolCall]:
+    offered = {tool.name for tool in request.tools}
+    choice = request.tool_choice
+    calls = [] if choice == "none" else [c for c in reply.tool_calls if c.name in offered]
+    if isinstance(choice, ForcedTool):
+        calls = [c for c in calls if c.name == choice.name][:1]
+    if (choice == "required" or isinstance(choice, ForcedTool)) and not calls:
+        raise BrainDisobeyed(f"tool_choice {choice!r} but the reply ({reply.rule}) has no call to obey it")
+    return calls if request.parallel_tool_calls else calls[:1]
+
+
+def _within_budget(
+    text: str | None, arguments: list[str], budget: int, tokens: TokenCounter
+) -> tuple[str | None, list[str], bool]:
+    """Text, then each call's arguments, spend ``budget`` tokens: what does not fit is cut, and a call
+    after the budget ran out is dropped (the first call always stays). Returns whether anything was cut."""
+    text_tokens = tokens.count(text or "")
+    if text_tokens > budget:
+        return truncate(text or "", budget, tokens), [], True
+    remaining = budget - text_tokens
+    for number, argument in enumerate(arguments):
+        cost = tokens.count(argument)
+        if cost > remaining:
+            kept = number + 1 if number == 0 or remaining > 0 else number
+            cut = [*arguments[:number], truncate(argument, remaining, tokens)]
+            return text, cut[:kept], True
+        remaining -= cost
+    return text, arguments, False
+
+
+def structured_text(text: str, request: ChatRequest, index: int) -> str:
+    """The reply as the JSON ``response_format`` asks for: ``{"response": text}`` for ``json_object``; for
+    ``json_schema`` a value built from the schema (strings lean on the reply's words), seeded by the reply
+    and the choice index. Raises ``ArgumentsError`` when no value could be built for the schema."""
+    if request.response_schema is None:
+        return json.dumps({"response": text}, ensure_ascii=False)
+    schema = request.response_schema
+    value = value_for(schema, random.Random(f"{text}:{index}"), Hints(text=text or None))
+    if not Draft202012Validator(schema).is_valid(value):
+        raise ArgumentsError(f"built content {value!r} does not match the response_format schema")
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _custom_input(arguments: str) -> str:
+    """A custom tool's free text: the brain fills the one-string ``input`` object the tool was offered
+    as (``request.CUSTOM_TOOL_PARAMETERS``); anything else is sent as written."""
+    try:
+        data = json.loads(arguments)
+    except ValueError:
+        return arguments
+    return data["input"] if isinstance(data, dict) and isinstance(data.get("input"), str) else arguments
+
+
+def truncate(text: str, budget: int, tokens: TokenCounter) -> str:
+    """The longest prefix of ``text`` that counts at most ``budget`` tokens (binary search on length),
+    without trailing whitespace: in BPE vocabularies a space starts the next token."""
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if tokens.count(text[:middle]) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return text if low == len(text) else text[:low].rstrip()
+
+
+def usage(prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+        "completion_tokens_details": {
+            "reasoning_tokens": 0,
+            "audio_tokens": 0,
+            "accepted_prediction_tokens": 0,
+            "rejected_prediction_tokens": 0,
+        },
+    }
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What every body or chunk of one completion repeats."""
+
+    id: str
+    created: int
+    model: str
+    system_fingerprint: str
+
+    def fields(self, kind: str) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "object": kind,
+            "created": self.created,
+            "model": self.model,
+            "service_tier": "default",
+            "system_fingerprint": self.system_fingerprint,
+        }
+
+
+def completion_body(envelope: Envelope, choices: list[Choice], prompt_tokens: int) -> dict[str, Any]:
+    """The ``chat.completion`` object."""
+    body = envelope.fields("chat.completion")
+    body["choices"] = [
+        {"index": c.index, "message": _message(c), "logprobs": None, "finish_reason": c.finish_reason}
+        for c in choices
+    ]
+    body["usage"] = usage(prompt_tokens, sum(c.completion_tokens for c in choices))
+    return body
+
+
+def _message(choice: Choice) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": choice.text,
+        "refusal": None,
+        "annotations": [],
+    }
+    if choice.calls:
+        message["tool_calls"] = [call.wire() for call in choice.calls]
+    return message
+
+
+def stream_chunks(
+    envelope: Envelope,
+    choices: list[Choice],
+    prompt_tokens: int,
+    *,
+    include_usage: bool,
+    obfuscation: IdFactory | None,
+) -> Iterator[dict[str, Any]]:
+    """Every ``chat.completion.chunk`` of the stream, choice after choice, then the usage chunk."""
+    for choice in choices:
+        for delta, finish in _deltas(choice):
+            chunk = envelope.fields("chat.completion.chunk")
+            chunk["choices"] = [
+                {"index": choice.index, "delta": delta, "logprobs": None, "finish_reason": finish}
+            ]
+            if include_usage:
+                chunk["usage"] = None
+            if obfuscation is not None and finish is None:
+                chunk["obfuscation"] = obfuscation.obfuscation()
+            yield chunk
+    if include_usage:
+        chunk = envelope.fields("chat.completion.chunk")
+        chunk["choices"] = []
+        chunk["usage"] = usage(prompt_tokens, sum(c.completion_tokens for c in choices))
+        yield chunk
+
+
+def _deltas(choice: Choice) -> Iterator[tuple[dict[str, Any], str | None]]:
+    pending: dict[str, Any] = {"role": "assistant", "content": "" if choice.text is not None else None}
+    pending["refusal"] = None
+    if choice.text:
+        yield pending, None
+        pending = {}
+        for piece in _TEXT_PIECE.findall(choice.text):
+            yield {"content": piece}, None
+    for number, call in enumerate(choice.calls):
+        header = call.wire()
+        field = "custom" if call.is_custom else "function"
+        argument_key = "input" if call.is_custom else "arguments"
+        header[field][argument_key] = ""
+        yield {**pending, "tool_calls": [{"index": number, **header}]}, None
+        pending = {}
+        for piece in _ARGUMENT_PIECE.findall(call.arguments):
+            yield {"tool_calls": [{"index": number, field: {argument_key: piece}}]}, None
+    if pending:
+        yield pending, None
+    yield {}, choice.finish_reason
+
+
+def prompt_tokens(request: ChatRequest, tokens: TokenCounter, images: int) -> int:
+    """Documented rule (not the live tokenizer): 3 tokens per message plus its text, name and tool-call
+    tokens, 85 per image, the declared tools' JSON, plus 3 to prime the reply."""
+    total = 3 + 85 * images
+    for message in request.messages:
+        total += (
+            3 + tokens.count(_flat_text(message.get("content"))) + tokens.count(message.get("name") or "")
+        )
+        for call in message.get("tool_calls") or []:
+            body = call.get("function") or call.get("custom") or {}
+            total += tokens.count(body.get("name", "")) + tokens.count(
+                body.get("arguments", body.get("input", ""))
+            )
+    if request.body.get("tools"):
+        total += _count_once(tokens, json.dumps(request.body["tools"], separators=(",", ":")))
+    return total
+
+
+def _count_once(tokens: TokenCounter, text: str) -> int:
+    """The tools' JSON comes again with every turn of a conversation: count it once (if not huge)."""
+    return tokens.count(text) if len(text) > 16_384 else _count_cached(tokens, text)
+
+
+@functools.lru_cache(maxsize=256)
+def _count_cached(tokens: TokenCounter, text: str) -> int:
+    return tokens.count(text)
+
+
+def _flat_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return " ".join(
+        part.get("text") or part.get("refusal") or "" for part in content if isinstance(part, dict)
+    )

@@ -1,0 +1,376 @@
+"""Chat Completions through the official ``openai`` SDK against a real engine on loopback."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+
+import jsonschema
+import openai
+import pytest
+from openai import AsyncOpenAI
+from PIL import Image
+
+from tests.hyperstudy_text import (
+    LIKERT_SCHEMA,
+    SEND_CHAT,
+    SYSTEM_PROMPT,
+    VAS_SCHEMA,
+    WAIT,
+    context,
+    submit_response,
+    tool_result,
+)
+
+pytestmark = pytest.mark.models
+
+WAIT_NAME = {"name": "wait"}
+ASK_FOR_CHAT = [{"role": "user", "content": "Please send a chat saying hello to Alex"}]
+VAS_QUESTION = (
+    "Question: How warm was your partner?\nThis is a visual analog rating scale from 0 to 100.\n"
+    "Respond with a number between 0 and 100."
+)
+
+
+@pytest.fixture
+def chat_client(engine_url):
+    """A factory: ``await chat_client(api_key=..., **settings) -> AsyncOpenAI`` for a fresh engine."""
+
+    async def start(api_key: str = "sk-test", **overrides) -> AsyncOpenAI:
+        base = (await engine_url(**overrides)).replace("ws://", "http://")
+        return AsyncOpenAI(api_key=api_key, base_url=base, max_retries=0)
+
+    return start
+
+
+async def test_plain_completion(chat_client):
+    client = await chat_client()
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": "Hello, how are you today?"}]
+    )
+    assert completion.object == "chat.completion" and completion.id.startswith("chatcmpl-")
+    assert completion.model == "gpt-4o-mini"
+    [choice] = completion.choices
+    assert choice.finish_reason == "stop" and choice.message.role == "assistant"
+    assert choice.message.content and choice.message.tool_calls is None
+    usage = completion.usage
+    assert usage is not None and usage.prompt_tokens > 0 and usage.completion_tokens > 0
+    assert usage.total_tokens == usage.prompt_tokens + usage.completion_tokens
+
+
+async def test_tool_call_arguments_match_the_schema(chat_client):
+    client = await chat_client()
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=ASK_FOR_CHAT, tools=[SEND_CHAT, WAIT], tool_choice="auto"
+    )
+    [choice] = completion.choices
+    assert choice.finish_reason == "tool_calls"
+    [call] = choice.message.tool_calls
+    assert call.type == "function" and call.id.startswith("call_") and call.function.name == "send_chat"
+    arguments = json.loads(call.function.arguments)
+    jsonschema.validate(arguments, SEND_CHAT["function"]["parameters"])
+    assert "hello" in arguments["message"].lower()
+
+
+async def test_stream_reassembles_to_the_plain_completion(chat_client):
+    """Same seed, same request: the SDK parses every chunk and the pieces add up to the plain body."""
+    client = await chat_client(seed=11)
+    kwargs = {"model": "gpt-4o-mini", "messages": ASK_FOR_CHAT, "tools": [SEND_CHAT, WAIT]}
+    plain = await client.chat.completions.create(**kwargs)
+    stream = await client.chat.completions.create(
+        **kwargs, stream=True, stream_options={"include_usage": True}
+    )
+    chunks = [chunk async for chunk in stream]
+    assert all(c.object == "chat.completion.chunk" and c.id == plain.id for c in chunks)
+    assert chunks[0].choices[0].delta.role == "assistant"
+    content = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    calls: dict[int, dict[str, str]] = {}
+    for chunk in chunks:
+        for delta in (chunk.choices[0].delta.tool_calls or []) if chunk.choices else []:
+            entry = calls.setdefault(delta.index, {"id": "", "name": "", "arguments": ""})
+            if delta.id is not None:
+                assert not entry["id"], "id only in the first fragment"
+                entry["id"], entry["name"] = delta.id, delta.function.name
+            else:
+                assert delta.function.name is None, "name only in the first fragment"
+            entry["arguments"] += delta.function.arguments or ""
+    finishes = [c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason]
+    assert finishes == ["tool_calls"]
+    assert chunks[-1].choices == [] and chunks[-1].usage == plain.usage
+    message = plain.choices[0].message
+    assert content == (message.content or "")
+    assert [(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())] == [
+        (t.id, t.function.name, t.function.arguments) for t in message.tool_calls
+    ]
+
+
+async def test_sdk_stream_helper_gets_the_same_final_completion(chat_client):
+    client = await chat_client(seed=5)
+    kwargs = {"model": "gpt-4o-mini", "messages": ASK_FOR_CHAT, "tools": [SEND_CHAT, WAIT]}
+    plain = await client.chat.completions.create(**kwargs)
+    async with client.chat.completions.stream(**kwargs) as stream:
+        final = await stream.get_final_completion()
+    call = final.choices[0].message.tool_calls[0]
+    assert final.choices[0].finish_reason == "tool_calls"
+    assert (call.id, call.function.arguments) == (
+        plain.choices[0].message.tool_calls[0].id,
+        plain.choices[0].message.tool_calls[0].function.arguments,
+    )
+
+
+async def test_streamed_text_without_usage(chat_client):
+    client = await chat_client()
+    stream = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": "Tell me about your day."}], stream=True
+    )
+    chunks = [chunk async for chunk in stream]
+    assert all(c.usage is None and len(c.choices) == 1 for c in chunks)
+    assert chunks[-1].choices[0].finish_reason == "stop" and chunks[-1].choices[0].delta.content is None
+    assert "".join(c.choices[0].delta.content or "" for c in chunks).strip()
+
+
+@pytest.mark.parametrize(
+    ("tool_choice", "expected"),
+    [
+        ("none", []),
+        ("required", ["send_chat"]),
+        ({"type": "function", "function": {"name": "wait"}}, ["wait"]),
+        (
+            {
+                "type": "allowed_tools",
+                "allowed_tools": {"mode": "required", "tools": [{"type": "function", "function": WAIT_NAME}]},
+            },
+            ["wait"],
+        ),
+    ],
+)
+async def test_tool_choice_is_obeyed(chat_client, tool_choice, expected):
+    client = await chat_client()
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=ASK_FOR_CHAT, tools=[SEND_CHAT, WAIT], tool_choice=tool_choice
+    )
+    [choice] = completion.choices
+    names = [call.function.name for call in choice.message.tool_calls or []]
+    assert names == expected
+    assert choice.finish_reason == ("tool_calls" if expected else "stop")
+    if not expected:
+        assert choice.message.content
+
+
+async def test_hrp_connection_test(chat_client):
+    """HRP modelEndpoint.connectionTest: GET models (first id is the model), then a 1-token completion."""
+    client = await chat_client()
+    models = await client.models.list()
+    first = models.data[0].id
+    assert first == "gpt-4o-mini" and "gpt-realtime" in [m.id for m in models.data]
+    assert (await client.models.retrieve(first)).id == first
+    completion = await client.chat.completions.create(
+        model=first, messages=[{"role": "user", "content": "Say hello."}], max_tokens=1
+    )
+    [choice] = completion.choices
+    assert choice.finish_reason == "length" and completion.usage.completion_tokens == 1
+    assert choice.message.content
+
+
+async def test_max_completion_tokens_cuts_tool_arguments(chat_client):
+    client = await chat_client()
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=ASK_FOR_CHAT,
+        tools=[SEND_CHAT, WAIT],
+        tool_choice={"type": "function", "function": {"name": "send_chat"}},
+        max_completion_tokens=3,
+    )
+    [choice] = completion.choices
+    assert choice.finish_reason == "length" and completion.usage.completion_tokens <= 3
+    [call] = choice.message.tool_calls
+    with pytest.raises(ValueError):
+        json.loads(call.function.arguments)
+
+
+async def test_n_choices(chat_client):
+    client = await chat_client(seed=2)
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": "Hello there!"}], n=3
+    )
+    assert [c.index for c in completion.choices] == [0, 1, 2]
+    single = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": "Hello there!"}]
+    )
+    assert completion.choices[0].message.content == single.choices[0].message.content
+
+
+async def test_unknown_fields_are_ignored(chat_client):
+    client = await chat_client()
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": "Hi", "x_extra": 1}],
+        temperature=0.2,
+        top_p=0.9,
+        user="hs-participant",
+        extra_body={"not_a_real_field": {"nested": True}},
+    )
+    assert completion.choices[0].message.content
+
+
+async def test_hyperstudy_question_gets_a_valid_submit_response(chat_client):
+    """A short HyperStudy text-agent exchange: system prompt, a typed chat line answered, then questions
+    on screen; every submit_response argument validates against the tool's own parameters."""
+    client = await chat_client()
+    messages: list = [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        context("participants", others=[{"name": "Alex", "role": "A"}]),
+        context("typed", speaker="Alex", said="hello? how are you?"),
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_hs1",
+                    "type": "function",
+                    "function": {"name": "send_chat", "arguments": '{"message": "Hi Alex, good thanks!"}'},
+                }
+            ],
+        },
+        tool_result("call_hs1"),
+    ]
+    likert = (
+        "Question: I enjoyed the conversation.\nThis is a 7-point scale.\nRespond with a number from 1 to 7."
+    )
+    for component, schema, question in (
+        ("vasrating", VAS_SCHEMA, VAS_QUESTION),
+        ("likertscale", LIKERT_SCHEMA, likert),
+    ):
+        tool = submit_response(component, schema)
+        messages += [
+            context("screen", type=component, text=question.splitlines()[0]),
+            context("question", tool="submit_response", question=question, duringVideo=False),
+        ]
+        completion = await client.chat.completions.create(
+            model="gpt-4o-mini", messages=messages, tools=[WAIT, tool], tool_choice="auto"
+        )
+        message = completion.choices[0].message
+        calls = [c for c in message.tool_calls or [] if c.function.name == "submit_response"]
+        assert calls, f"no submit_response for {component}: {message}"
+        for call in calls:
+            jsonschema.validate(json.loads(call.function.arguments), tool["function"]["parameters"])
+        messages.append(message.model_dump(exclude_none=True))
+        messages += [tool_result(call.id) for call in message.tool_calls]
+
+
+async def test_hyperstudy_text_agent_acts_through_its_tools(chat_client):
+    """The text agent replays a short study: it chats back through ``send_chat`` when spoken to, calls
+    ``wait`` when nothing is asked, and answers the question on screen through ``submit_response``."""
+    client = await chat_client()
+    tools = [SEND_CHAT, WAIT]
+    messages: list = [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        context("participants", others=[{"name": "Alex", "role": "A"}]),
+        context("typed", speaker="Alex", said="hello? how are you?"),
+    ]
+
+    async def turn(expected: str, offered: list) -> dict:
+        completion = await client.chat.completions.create(
+            model="gpt-4o-mini", messages=messages, tools=offered, tool_choice="auto"
+        )
+        message = completion.choices[0].message
+        assert completion.choices[0].finish_reason == "tool_calls", message
+        [call] = message.tool_calls
+        assert call.function.name == expected, message
+        arguments = json.loads(call.function.arguments)
+        spec = next(t for t in offered if t["function"]["name"] == expected)
+        jsonschema.validate(arguments, spec["function"]["parameters"])
+        messages.append(message.model_dump(exclude_none=True))
+        messages.append(tool_result(call.id))
+        return arguments
+
+    said = await turn("send_chat", tools)
+    assert said["message"].strip()
+    messages.append(context("timer", secondsLeft=30))
+    await turn("wait", tools)
+    messages += [
+        context("screen", type="vasrating", text="How warm was your partner?"),
+        context("question", tool="submit_response", question=VAS_QUESTION, duringVideo=False),
+    ]
+    answer = await turn("submit_response", [WAIT, submit_response("vasrating", VAS_SCHEMA)])
+    assert 0 <= answer["value"] <= 100
+
+
+async def test_seeded_engine_repeats_bodies(chat_client):
+    """Same seed + same request → the same body (but ``created``); another request → other ids."""
+    client = await chat_client(seed=9)
+    kwargs = {"model": "gpt-4o-mini", "messages": ASK_FOR_CHAT, "tools": [SEND_CHAT, WAIT]}
+    first = (await client.chat.completions.create(**kwargs)).model_dump(exclude={"created"})
+    second = (await client.chat.completions.create(**kwargs)).model_dump(exclude={"created"})
+    assert first == second
+    other = await client.chat.completions.create(**{**kwargs, "seed": 10})
+    assert other.id != first["id"]
+    streams = []
+    for _ in range(2):
+        stream = await client.chat.completions.create(**kwargs, stream=True)
+        streams.append([chunk.model_dump(exclude={"created"}) async for chunk in stream])
+    assert streams[0] == streams[1]
+
+
+async def test_trace_has_one_line_per_request(chat_client, tmp_path):
+    client = await chat_client(trace_dir=str(tmp_path))
+    await client.chat.completions.create(model="gpt-4o-mini", messages=ASK_FOR_CHAT, tools=[SEND_CHAT, WAIT])
+    with pytest.raises(openai.BadRequestError):
+        await client.chat.completions.create(model="gpt-4o-mini", messages=[])
+    lines = [json.loads(line) for line in (tmp_path / "chat-completions.jsonl").read_text().splitlines()]
+    assert [line["kind"] for line in lines] == ["chat.completion", "chat.error"]
+    done = lines[0]["data"]
+    assert done["rules"] and done["request"]["messages"] == ASK_FOR_CHAT
+    assert done["response"]["choices"][0]["finish_reason"] == "tool_calls"
+    assert lines[1]["data"]["status"] == 400 and lines[1]["data"]["error"]["code"] == "empty_array"
+
+
+async def test_image_parts_reach_the_brain(chat_client):
+    """An ``image_url`` data URL is decoded into the facts the brain sees, as ``input_image`` is on the
+    voice side."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 32), (0, 0, 255)).save(buffer, "PNG")
+    image = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    client = await chat_client()
+    content = [
+        {"type": "text", "text": "What colour is this image?"},
+        {"type": "image_url", "image_url": {"url": image, "detail": "low"}},
+    ]
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": content}]
+    )
+    assert "blue" in completion.choices[0].message.content.lower()
+    assert completion.usage.prompt_tokens >= 85
+
+
+async def test_response_format_json_schema(chat_client):
+    schema = {
+        "type": "object",
+        "properties": {"mood": {"type": "string", "enum": ["calm", "happy"]}, "reply": {"type": "string"}},
+        "required": ["mood", "reply"],
+        "additionalProperties": False,
+    }
+    client = await chat_client()
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": "How are you?"}],
+        response_format={
+            "type": "json_schema",
+            "json_schema": {"name": "mood", "schema": schema, "strict": True},
+        },
+    )
+    jsonschema.validate(json.loads(completion.choices[0].message.content), schema)
+    plain = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": "How are you? Answer in JSON."}],
+        response_format={"type": "json_object"},
+    )
+    assert isinstance(json.loads(plain.choices[0].message.content), dict)
+    with pytest.raises(openai.BadRequestError) as refused:
+        await client.chat.completions.create(
+            model="gpt-4o-mini",
+            messages=[{"role": "user", "content": "How are you?"}],
+            response_format={"type": "json_object"},
+        )
+    assert refused.value.param == "messages" and "must contain the word 'json'" in refused.value.message
