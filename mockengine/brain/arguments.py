@@ -160,6 +160,11 @@ def _send_chat(situation: Situation, rng: random.Random, persona: Persona) -> Pa
             return {"message": message[:1].upper() + message[1:]}
         if situation.trigger.kind == "user":
             # Words addressed to the participant itself (the chat side's user message): answer them.
+            image = situation.image
+            if situation.asks_colour and image is not None:
+                return {"message": phrases.colour_answer(image.dominant_colour, rng)}
+            if situation.asks_brightness and image is not None:
+                return {"message": phrases.brightness_answer(image.brightness, image.dominant_colour)}
             reply = phrases.reply_to_words(situation.heard, rng, persona.name)
             return {"message": phrases.styled(reply, persona.style, rng)}
     typed = situation.typed
@@ -298,11 +303,40 @@ def _coerce(text: str, kind: Any) -> Any:
 
 
 def _is_valid(payload: Any, schema: Mapping[str, Any]) -> bool:
-    return bool(validators.validator_for(schema)(schema).is_valid(payload))
+    return bool(_validator(_schema_key(schema), schema).is_valid(payload))
+
+
+def _schema_key(schema: Mapping[str, Any]) -> str:
+    return json.dumps(schema, sort_keys=True, default=str)
+
+
+# A client declares the same few tools for a whole session (and HyperStudy's text agent resends them with
+# every request): checking a schema against its metaschema and building its validator is most of the cost
+# of a call, so both are kept per distinct schema text.
+_VALIDATORS: dict[str, Any] = {}
+_CHECKED: dict[str, str | None] = {}
+_CACHE_LIMIT = 512
+
+
+def _validator(key: str, schema: Mapping[str, Any]) -> Any:
+    validator = _VALIDATORS.get(key)
+    if validator is None:
+        if len(_VALIDATORS) >= _CACHE_LIMIT:
+            _VALIDATORS.clear()
+        validator = _VALIDATORS[key] = validators.validator_for(schema)(schema)
+    return validator
 
 
 def _check_schema(tool: ToolSpec, schema: Mapping[str, Any]) -> None:
-    try:
-        validators.validator_for(schema).check_schema(schema)
-    except schema_exceptions.SchemaError as exc:
-        raise ArgumentsError(f"tool {tool.name!r} has an invalid parameters schema: {exc.message}") from exc
+    key = _schema_key(schema)
+    if key not in _CHECKED:
+        if len(_CHECKED) >= _CACHE_LIMIT:
+            _CHECKED.clear()
+        try:
+            validators.validator_for(schema).check_schema(schema)
+            _CHECKED[key] = None
+        except schema_exceptions.SchemaError as exc:
+            _CHECKED[key] = exc.message
+    problem = _CHECKED[key]
+    if problem is not None:
+        raise ArgumentsError(f"tool {tool.name!r} has an invalid parameters schema: {problem}")

@@ -48,6 +48,59 @@ _QUESTION_OPENERS = frozenset(
         "has",
     )
 )
+_LOWERABLE = _QUESTION_OPENERS | frozenset(
+    (
+        "the",
+        "a",
+        "an",
+        "my",
+        "your",
+        "our",
+        "their",
+        "his",
+        "her",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "it's",
+        "we",
+        "you",
+        "they",
+        "he",
+        "she",
+        "there",
+        "here",
+        "please",
+        "let's",
+        "so",
+        "and",
+        "but",
+        "or",
+        "if",
+        "yes",
+        "no",
+        "not",
+        "maybe",
+        "well",
+        "oh",
+        "ok",
+        "okay",
+        "tell",
+        "give",
+        "send",
+        "say",
+        "rate",
+        "pick",
+        "choose",
+        "describe",
+        "look",
+        "i'd",
+        "today",
+        "yesterday",
+    )
+)
 _CAPITALS = {
     "france": "Paris",
     "germany": "Berlin",
@@ -155,7 +208,8 @@ def is_story_request(words: str) -> bool:
 def echo_of(words: str) -> str:
     """Up to ``ECHO_WORDS`` words of what was said, without end punctuation, as part of a sentence."""
     tokens = words.split()[:ECHO_WORDS]
-    if tokens and tokens[0] not in ("I", "I'm", "I've", "I'd", "I'll") and not tokens[0].isupper():
+    # Only a sentence-starting common word loses its capital ("What is…" → "what is…"); a name keeps it.
+    if tokens and re.sub(r"[^a-z']", "", tokens[0].lower()) in _LOWERABLE:
         tokens[0] = tokens[0][:1].lower() + tokens[0][1:]
     return " ".join(tokens).rstrip(" ?!.,;:")
 

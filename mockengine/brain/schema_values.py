@@ -32,6 +32,13 @@ class Hints:
     text: str | None = None
     number: float | None = None
     keys: tuple[str, ...] = ()
+    # How deep in the value the builder is: past ``LEAN_DEPTH`` only what the schema requires is built, so a
+    # recursive schema (``{"$ref": "#"}``) ends.
+    depth: int = 0
+
+
+LEAN_DEPTH = 3
+_MAX_REF_HOPS = 32
 
 
 def value_for(schema: Any, rng: random.Random, hints: Hints = Hints(), root: Any = None) -> Any:
@@ -50,7 +57,11 @@ def value_for(schema: Any, rng: random.Random, hints: Hints = Hints(), root: Any
 
 
 def _resolve(schema: dict[str, Any], root: Any) -> dict[str, Any]:
+    hops = 0
     while isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#"):
+        hops += 1
+        if hops > _MAX_REF_HOPS:  # a $ref cycle that never reaches a schema: anything goes
+            return {}
         target: Any = root
         for part in schema["$ref"][1:].split("/")[1:]:
             key = part.replace("~1", "/").replace("~0", "~")
@@ -103,18 +114,26 @@ def _pick_enum(options: list[Any], rng: random.Random, hints: Hints) -> Any:
     return rng.choice(options)
 
 
+def _deeper(hints: Hints) -> Hints:
+    return Hints(hints.text, hints.number, hints.keys, hints.depth + 1)
+
+
 def _object_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> dict[str, Any]:
     properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
-    result = {name: value_for(sub, rng, hints, root) for name, sub in properties.items()}
+    if hints.depth >= LEAN_DEPTH:
+        required = set(schema.get("required", [])) if isinstance(schema.get("required"), list) else set()
+        properties = {name: sub for name, sub in properties.items() if name in required}
+    inner = _deeper(hints)
+    result = {name: value_for(sub, rng, inner, root) for name, sub in properties.items()}
     extra = schema.get("additionalProperties")
     is_open = isinstance(extra, dict) or (extra in (None, True) and not properties)
-    if not is_open:
+    if not is_open or hints.depth >= LEAN_DEPTH:
         return result
     keys = hints.keys
     if not keys and (int(schema.get("minProperties", 0)) > 0 or (isinstance(extra, dict) and not properties)):
         keys = ("value",)
     for key in keys:
-        result.setdefault(key, value_for(extra if isinstance(extra, dict) else {}, rng, hints, root))
+        result.setdefault(key, value_for(extra if isinstance(extra, dict) else {}, rng, inner, root))
     return result
 
 
@@ -200,8 +219,8 @@ def _array_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root:
         preferred = [_pick_enum(options, rng, hints)] if hints.text is not None else []
         rest = [option for option in rng.sample(options, len(options)) if option not in preferred]
         return (preferred + rest)[:count]
-    count = min(max(min_items, 1), max_items)
-    values = [value_for(items, rng, hints, root) for _ in range(count)]
+    count = min(max(min_items, 0 if hints.depth >= LEAN_DEPTH else 1), max_items)
+    values = [value_for(items, rng, _deeper(hints), root) for _ in range(count)]
     if schema.get("uniqueItems") and len({repr(v) for v in values}) < len(values):
         values = [_distinct(value, index) for index, value in enumerate(values)]
     return values

@@ -374,3 +374,20 @@ async def test_response_format_json_schema(chat_client):
             response_format={"type": "json_object"},
         )
     assert refused.value.param == "messages" and "must contain the word 'json'" in refused.value.message
+
+
+async def test_chat_side_answers_an_image_question_through_send_chat(chat_client):
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 32), (0, 0, 255)).save(buffer, "PNG")
+    image = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    client = await chat_client()
+    content = [
+        {"type": "text", "text": "What colour is this image?"},
+        {"type": "image_url", "image_url": {"url": image}},
+    ]
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": content}], tools=[SEND_CHAT, WAIT]
+    )
+    [call] = completion.choices[0].message.tool_calls
+    assert call.function.name == "send_chat"
+    assert "blue" in json.loads(call.function.arguments)["message"].lower()

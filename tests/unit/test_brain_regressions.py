@@ -205,3 +205,29 @@ def test_a_role_persona_inherits_what_it_does_not_say() -> None:
     )
     ann = scenario.persona_for("A")
     assert (ann.name, ann.voice, ann.style, ann.rating_tendency) == ("Ann", "sage", "chatty", 0.9)
+
+
+def test_a_recursive_schema_gets_a_finite_valid_value() -> None:
+    import random
+
+    from jsonschema import Draft202012Validator
+
+    from mockengine.brain.schema_values import value_for
+
+    for schema in (
+        {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "child": {"$ref": "#"}},
+            "required": ["name"],
+        },
+        {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}}},
+    ):
+        value = value_for(schema, random.Random(1))
+        assert Draft202012Validator(schema).is_valid(value)
+
+
+def test_an_echo_keeps_the_capital_of_a_name() -> None:
+    from mockengine.brain.phrases import echo_of
+
+    assert echo_of("Alex, do you like tea?") == "Alex, do you like tea"
+    assert echo_of("What is the capital of France?") == "what is the capital of France"
