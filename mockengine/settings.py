@@ -54,6 +54,38 @@ class Settings:
     fault: str | None = None
     control_token: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # -- reliability and security (issue 7) --
+    # Accepted bearer keys besides `api_key`; with none configured (here, `api_key` or `api_keys_file`)
+    # any non-empty key is accepted. Env: comma-separated.
+    api_keys: tuple[str, ...] = ()
+    # A file of accepted keys, one a line (`#` comments); re-read when it changes, so keys rotate live.
+    api_keys_file: str | None = None
+    # How a refused key is answered: "close" like OpenAI (upgrade, `error`, close 3000) or "http"
+    # (HTTP 401 with the OpenAI JSON error body before the upgrade, like Azure).
+    auth_failure: str = "close"
+    # Concurrent Realtime sessions; one more gets HTTP 503 with an OpenAI-shaped JSON body. 0 = no limit.
+    max_sessions: int = 256
+    # Audio the input buffer may hold before appends are refused (the live service committed ~305 s).
+    max_input_buffer_s: int = 900
+    # Items one conversation may hold; a client `conversation.item.create` beyond it is refused, older
+    # items make room for the engine's own (commits, replies) and are announced as deleted.
+    max_conversation_items: int = 4096
+    # Audio the conversation's items may hold together; beyond it the oldest items are dropped (announced).
+    max_conversation_audio_s: int = 3600
+    # Largest WebSocket frame read (a 15 MiB append is 20 MiB of base64); larger closes with 1009.
+    max_frame_bytes: int = 32 * 1024 * 1024
+    # Server events waiting for a peer that does not read, in bytes; beyond it the peer is disconnected
+    # (1008, logged). Paced reply audio is held back earlier, at a quarter of it.
+    max_send_backlog_bytes: int = 16 * 1024 * 1024
+    # Serve wss:// and https://: with tls_cert/tls_key those files, otherwise a locally generated CA and
+    # certificate (the CA file's path is printed for clients to trust).
+    tls: bool = False
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    # Where `--tls` keeps its generated CA and certificate (default: a `mockengine-tls` dir in the temp dir).
+    tls_dir: str | None = None
+    # Per-session journal directory: every client and server event as JSON lines, audio in WAV files.
+    journal_dir: str | None = None
 
     @property
     def is_seeded(self) -> bool:
@@ -72,6 +104,8 @@ def _coerce(value: str, current: Any, name: str) -> Any:
         return value
     if kind is bool:
         return value.lower() in ("1", "true", "yes", "on")
+    if kind is tuple:  # comma-separated, e.g. MOCKENGINE_API_KEYS=sk-a,sk-b
+        return tuple(part.strip() for part in value.split(",") if part.strip())
     return kind(value)
 
 

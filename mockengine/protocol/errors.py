@@ -168,5 +168,26 @@ def tool_call_not_found(call_id: str) -> ProtocolError:
     )
 
 
-def session_expired(minutes: int) -> ProtocolError:
-    return ProtocolError("session_expired", f"Your session hit the maximum duration of {minutes} minutes.")
+def session_expired(duration: str) -> ProtocolError:
+    """``duration`` as the message words it, e.g. ``"60 minutes"`` (reference §0)."""
+    return ProtocolError("session_expired", f"Your session hit the maximum duration of {duration}.")
+
+
+def input_buffer_full(buffered_ms: float, adding_ms: float, limit_ms: int) -> ProtocolError:
+    """mockengine's bound on the input buffer (``max_input_buffer_s``); the live limit is unknown."""
+    return ProtocolError(
+        "input_audio_buffer_full",
+        f"Error appending to input audio buffer: it holds {buffered_ms:.2f}ms of audio, {adding_ms:.2f}ms "
+        f"more would pass the limit of {limit_ms}ms. Commit or clear the buffer first.",
+        "audio",
+    )
+
+
+def conversation_full(limit: int) -> ProtocolError:
+    """mockengine's bound on client-created items (``max_conversation_items``)."""
+    return ProtocolError(
+        "conversation_items_limit_reached",
+        f"Error adding item: the conversation already holds the maximum of {limit} items. "
+        "Delete items before adding more.",
+        "item",
+    )

@@ -60,6 +60,11 @@ class SessionOptions:
     voice: str | None = None
     # A validated session-create request applied at creation (an ephemeral client secret's session).
     initial_session: dict[str, Any] | None = None
+    # Bounds against runaway clients (settings max_input_buffer_s, max_conversation_items).
+    max_input_buffer_ms: int = 900_000
+    max_conversation_items: int = 4096
+    # Audio held by conversation items (user turns, replies, client audio); the oldest go first.
+    max_conversation_audio_ms: int = 3_600_000
 
 
 class RealtimeSession:
@@ -322,7 +327,13 @@ class RealtimeSession:
     # -- input audio ----------------------------------------------------------------------------------
 
     def _on_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
-        chunk = self.buffer.append(self._decode_input_audio(event.audio))
+        pcm = self._decode_input_audio(event.audio)
+        adding_ms = len(pcm) / 48
+        if self.buffer.buffered_ms + adding_ms > self.options.max_input_buffer_ms:
+            raise errors.input_buffer_full(
+                self.buffer.buffered_ms, adding_ms, self.options.max_input_buffer_ms
+            )
+        chunk = self.buffer.append(pcm)
         frames = self.classifier.push(chunk)
         if self.detector is None or not frames:
             return Step()
@@ -429,10 +440,12 @@ class RealtimeSession:
         item = Item(
             item_id, "message", role="user", content=[{"type": "input_audio", "transcript": None}], audio=pcm
         )
+        evicted = self._make_room(len(pcm))
         previous = self.conversation.insert(item)
         item.previous_item_id = previous
         step = Step(
             events=[
+                *evicted,
                 self.emit("input_audio_buffer.committed", previous_item_id=previous, item_id=item_id),
                 self.emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
                 self.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
@@ -514,12 +527,17 @@ class RealtimeSession:
         after = None if event.previous_item_id in (ce.APPEND, "root") else event.previous_item_id
         if after is not None and after not in self.conversation:
             raise errors.previous_item_not_found(after)
+        is_replacement = isinstance(event.item.get("id"), str) and event.item["id"] in self.conversation
+        if not is_replacement and len(self.conversation) >= self.options.max_conversation_items:
+            raise errors.conversation_full(self.options.max_conversation_items)
         item, needs_transcript = self._item_from_wire(event.item)
+        evicted = self._make_room(len(item.audio), items_needed=0)
         # A reused id replaces the old item; "after itself" means the old item's place.
         previous = self.conversation.insert(item, after, at_root=at_root)
         item.previous_item_id = previous
         step = Step(
             events=[
+                *evicted,
                 self.emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
                 self.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
             ]
@@ -644,8 +662,33 @@ class RealtimeSession:
         self.responses[response.id] = streamer
         if not out_of_band:
             self.active_response_id = response.id
-        step = Step(events=[self.emit("response.created", response=response.wire())])
+        evicted = [] if out_of_band else self._make_room(0)
+        step = Step(events=[*evicted, self.emit("response.created", response=response.wire())])
         return step.extend(self._think(streamer, now_ms))
+
+    def _make_room(self, audio_bytes: int, items_needed: int = 1) -> list[dict[str, Any]]:
+        """Bound the conversation before the engine adds an item (a commit, a reply): the oldest items
+        go, each announced with ``conversation.item.deleted`` so the client's copy stays true — like the
+        live service's "auto" truncation, which drops the oldest context first. Items a response is
+        still writing stay."""
+        limit_items = self.options.max_conversation_items - items_needed
+        limit_bytes = self.options.max_conversation_audio_ms * 48 - audio_bytes
+        audio_total = sum(len(item.audio) for item in self.conversation)
+        if len(self.conversation) <= limit_items and audio_total <= limit_bytes:
+            return []
+        writing = {id(i) for s in self.responses.values() if s.r.is_active for i in s.r.output}
+        events = []
+        for item in list(self.conversation):
+            if len(self.conversation) <= max(limit_items, 0) and audio_total <= limit_bytes:
+                break
+            if id(item) in writing:
+                continue
+            self.conversation.delete(item.id)
+            item.in_conversation = False
+            audio_total -= len(item.audio)
+            self.pending_transcripts.pop(item.id, None)
+            events.append(self.emit("conversation.item.deleted", item_id=item.id))
+        return events
 
     def _think(self, streamer: ResponseStreamer, now_ms: float) -> Step:
         """Ask the brain once every user audio item in the context has its transcript."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,9 +16,10 @@ from mockengine.chat import add_routes as add_chat_routes
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
+from mockengine.server.journal import Journal
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
-from mockengine.server.state import RESOURCES, STATS, TRACER, Stats
+from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 
@@ -56,6 +58,8 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[RESOURCES] = resources if resources is not None else load_resources(settings)
     app[TRACER] = Tracer(settings.trace_dir)
     app[STATS] = Stats()
+    app[JOURNAL] = Journal(settings.journal_dir)
+    app[LIVE_SESSIONS] = weakref.WeakSet()
     app.router.add_get("/v1/realtime", realtime_handler)
     add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
     app.router.add_get("/healthz", healthz)
@@ -66,6 +70,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         yield
         app[TRACER].close()
+        app[JOURNAL].close()
         if resources is None:
             app[RESOURCES].close()
 

@@ -1,22 +1,40 @@
-"""Connection checks the live service makes after the WebSocket upgrade (reference §0).
+"""Connection checks the live service makes after the WebSocket upgrade (reference §0), and the key policy.
 
 Bad auth or model is not an HTTP error on OpenAI: the upgrade completes, then one ``error`` event and a
-server close with code 3000 (auth) or 4000 (request), reason ``<error.type>.<error.code>``.
+server close with code 3000 (auth) or 4000 (request), reason ``<error.type>.<error.code>``. With
+``settings.auth_failure == "http"`` an auth refusal is instead an HTTP 401 before the upgrade (as Azure
+does), with the OpenAI REST error body.
+
+:func:`key_accepted` is the one place that decides whether a bearer key may use the engine; every
+endpoint asks it.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from mockengine.protocol.errors import ProtocolError
+from mockengine.settings import Settings
 
 SUBPROTOCOL_KEY_PREFIX = "openai-insecure-api-key."
 # Realtime model names the real service accepts (reference §4): families, dated and numbered variants.
 MODEL_PATTERN = re.compile(
     r"^(gpt-realtime|gpt-4o-realtime-preview|gpt-4o-mini-realtime-preview|gpt-audio)"
     r"(-mini)?(-[0-9.]+)?(-mini)?(-\d{4}-\d{2}-\d{2})?$"
+)
+AUTH_CLOSE_CODE = 3000
+REQUEST_CLOSE_CODE = 4000
+# The REST API's wording for a request without a key (HTTP 401, used by auth_failure="http").
+MISSING_KEY_HTTP_MESSAGE = (
+    "You didn't provide an API key. You need to provide your API key in an Authorization header using "
+    "Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if "
+    "you're accessing the API from your browser and are prompted for a username. You can obtain an API key "
+    "from https://platform.openai.com/account/api-keys."
 )
 
 
@@ -29,6 +47,24 @@ class Refusal:
     def close_reason(self) -> str:
         return f"{self.error.type}.{self.error.code}" if self.error.code else self.error.type
 
+    @property
+    def is_auth(self) -> bool:
+        return self.close_code == AUTH_CLOSE_CODE
+
+    def http_body(self) -> dict[str, Any]:
+        """The OpenAI REST error body for this refusal: ``{"error": {message, type, param, code}}``."""
+        message = self.error.message
+        if self.is_auth and self.error.code is None:
+            message = MISSING_KEY_HTTP_MESSAGE
+        return {
+            "error": {
+                "message": message,
+                "type": self.error.type,
+                "param": self.error.param,
+                "code": self.error.code,
+            }
+        }
+
 
 def api_key_from(headers: Mapping[str, str], protocols: list[str]) -> str | None:
     """The bearer key from ``Authorization`` (any header case) or the browser subprotocol."""
@@ -36,32 +72,80 @@ def api_key_from(headers: Mapping[str, str], protocols: list[str]) -> str | None
     if auth.lower().startswith("bearer ") and auth[7:].strip():
         return auth[7:].strip()
     for proto in protocols:
-        if proto.startswith(SUBPROTOCOL_KEY_PREFIX):
+        if proto.startswith(SUBPROTOCOL_KEY_PREFIX) and len(proto) > len(SUBPROTOCOL_KEY_PREFIX):
             return proto[len(SUBPROTOCOL_KEY_PREFIX) :]
     return None
 
 
+def configured_keys(settings: Settings) -> frozenset[str]:
+    """Every key configured: ``api_key``, ``api_keys`` and the lines of ``api_keys_file``. Empty means
+    any non-empty key is accepted. Raises OSError when the keys file cannot be read."""
+    keys = set(settings.api_keys)
+    if settings.api_key:
+        keys.add(settings.api_key)
+    if settings.api_keys_file:
+        path = settings.api_keys_file
+        keys |= _keys_in_file(path, os.stat(path).st_mtime_ns)
+    return frozenset(keys)
+
+
+@lru_cache(maxsize=8)
+def _keys_in_file(path: str, mtime_ns: int) -> frozenset[str]:
+    """Keys of a file, one a line; blank lines and ``#`` comments skipped. Cached per modification time,
+    so editing the file rotates keys without a restart."""
+    with open(path, encoding="utf-8") as handle:
+        lines = (line.split("#", 1)[0].strip() for line in handle)
+        return frozenset(line for line in lines if line)
+
+
+def key_accepted(settings: Settings, key: str | None) -> bool:
+    """Whether ``key`` may use the engine: any non-empty key when none are configured, otherwise one of
+    :func:`configured_keys`. Every endpoint (Realtime, Chat Completions, token minting) asks this."""
+    if not key:
+        return False
+    keys = configured_keys(settings)
+    return not keys or key in keys
+
+
+def masked_key(key: str) -> str:
+    """A key as OpenAI's error messages show it: the first 8 and last 4 characters (reference §0)."""
+    return key[:8] + "…" + key[-4:] if len(key) > 12 else "…"
+
+
+def auth_refusal(settings: Settings, api_key: str | None) -> Refusal | None:
+    """The refusal for this bearer key, or None when :func:`key_accepted`."""
+    if not api_key:
+        missing = ProtocolError(None, "Missing bearer or basic authentication in header")
+        return Refusal(missing, AUTH_CLOSE_CODE)
+    if key_accepted(settings, api_key):
+        return None
+    return bad_key_refusal(api_key)
+
+
 def bad_key_refusal(api_key: str) -> Refusal:
     """The refusal of a key the service does not know (also an unknown or expired ``ek_`` secret)."""
-    return Refusal(ProtocolError("invalid_api_key", incorrect_api_key_message(api_key)), 3000)
+    return Refusal(ProtocolError("invalid_api_key", incorrect_api_key_message(api_key)), AUTH_CLOSE_CODE)
 
 
 def incorrect_api_key_message(api_key: str) -> str:
-    shown = api_key[:8] + "…" + api_key[-4:] if len(api_key) > 12 else "…"
     return (
-        f"Incorrect API key provided: {shown}. You can find your API key at "
+        f"Incorrect API key provided: {masked_key(api_key)}. You can find your API key at "
         "https://platform.openai.com/account/api-keys."
     )
 
 
 def check_connection(
-    api_key: str | None, model: str | None, beta_header: str | None, required_key: str | None
+    api_key: str | None, model: str | None, beta_header: str | None, settings: Settings | None
 ) -> Refusal | None:
-    """The refusal the live service would send for these connection parameters, or None."""
+    """The refusal the live service would send for these connection parameters, or None. Auth is
+    checked first (``settings=None``: the key is already vetted, e.g. a valid ``ek_`` client secret), then
+    the beta shape, then the model (the live order)."""
     if api_key is None:
-        return Refusal(ProtocolError(None, "Missing bearer or basic authentication in header"), 3000)
-    if required_key is not None and api_key != required_key:
-        return bad_key_refusal(api_key)
+        missing = ProtocolError(None, "Missing bearer or basic authentication in header")
+        return Refusal(missing, AUTH_CLOSE_CODE)
+    refusal = auth_refusal(settings, api_key) if settings is not None else None
+    if refusal is not None:
+        return refusal
     if beta_header is not None and "realtime" in beta_header:
         return Refusal(
             ProtocolError(
@@ -69,7 +153,7 @@ def check_connection(
                 "The beta Realtime API shape is disabled for this model; remove the "
                 "'OpenAI-Beta: realtime=v1' header to use the GA API.",
             ),
-            4000,
+            REQUEST_CLOSE_CODE,
         )
     if not model:
         return Refusal(
@@ -77,10 +161,11 @@ def check_connection(
                 "missing_model",
                 "You must provide a model parameter, for example wss://api.openai.com/v1/realtime?model=gpt-realtime",
             ),
-            4000,
+            REQUEST_CLOSE_CODE,
         )
     if not MODEL_PATTERN.match(model):
         return Refusal(
-            ProtocolError("invalid_model", f'Model "{model}" is not supported in realtime mode.'), 4000
+            ProtocolError("invalid_model", f'Model "{model}" is not supported in realtime mode.'),
+            REQUEST_CLOSE_CODE,
         )
     return None

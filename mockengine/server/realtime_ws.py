@@ -32,38 +32,77 @@ from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
+from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
-from mockengine.server.state import RESOURCES, STATS, TRACER
+from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER
 from mockengine.server.trace import Tracer
 
 log = logging.getLogger("mockengine.session")
-# A 15 MiB append is 20 MiB of base64; a frame up to this size gets a proper error, a larger one closes
-# the socket (1009, message too big).
-MAX_FRAME_BYTES = 32 * 1024 * 1024
 
 
 class SessionRunner:
     def __init__(
-        self, ws: web.WebSocketResponse, session: RealtimeSession, resources: Resources, tracer: Tracer
+        self,
+        ws: web.WebSocketResponse,
+        session: RealtimeSession,
+        resources: Resources,
+        tracer: Tracer,
+        journal: SessionJournal | None = None,
+        transport: asyncio.Transport | None = None,
     ) -> None:
         self.ws = ws
         self.session = session
         self.resources = resources
+        self.settings = resources.settings
         self.tracer = tracer
+        self.journal = journal
+        self.transport = transport
         self.loop = asyncio.get_running_loop()
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        # Server events (with their JSON text, which sizes the backlog) in the order the core produced
+        # them; None ends the writer.
+        self.outbox: asyncio.Queue[tuple[dict[str, Any], str] | None] = asyncio.Queue()
+        self.backlog_bytes = 0  # queued and not yet written to the socket
+        self.is_closing = False
+        # Flow control: cleared while the peer reads slower than reply audio is produced. Then no paced
+        # audio is released and no synthesized speech enters the session until the backlog drains.
+        # While held the session's clock stands still (paced audio resumes where it stopped, not in a
+        # burst): session time = loop time − time spent held.
+        self._flowing = asyncio.Event()
+        self._flowing.set()
+        self._held_at_ms: float | None = None
+        self._held_total_ms = 0.0
         self.stt_lane: asyncio.Queue[Transcribe] = asyncio.Queue()
         self.tts_lane: asyncio.Queue[Synthesize] = asyncio.Queue()
         self.timer: asyncio.TimerHandle | None = None
         self.session_id = session.config["id"]
+        self._closer: asyncio.Task[None] | None = None
+        self._writer_task: asyncio.Task[None] | None = None
         self.faults = SessionFaults([], NoActions())  # faults.shell.attach() arms this session's faults
 
     def now_ms(self) -> float:
-        return self.loop.time() * 1000.0
+        """The session's clock: loop time, standing still while outgoing audio is held."""
+        loop_ms = self.loop.time() * 1000.0 if self._held_at_ms is None else self._held_at_ms
+        return loop_ms - self._held_total_ms
+
+    def _hold(self) -> None:
+        if self._held_at_ms is None:
+            self._held_at_ms = self.loop.time() * 1000.0
+            self._flowing.clear()
+
+    def _resume(self) -> None:
+        if self._held_at_ms is not None:
+            self._held_total_ms += self.loop.time() * 1000.0 - self._held_at_ms
+            self._held_at_ms = None
+            self._flowing.set()
+            self._on_timer()
 
     def apply(self, step: Step) -> None:
+        if self.is_closing:
+            return  # the session is ending: nothing more goes out or starts
         for event in step.events:
-            self.outbox.put_nowait(event)
+            text = json.dumps(event, ensure_ascii=False)
+            self.backlog_bytes += len(text)
+            self.outbox.put_nowait((event, text))
         for effect in step.effects:
             if isinstance(effect, Transcribe):
                 self.stt_lane.put_nowait(effect)
@@ -72,8 +111,21 @@ class SessionRunner:
             elif isinstance(effect, Trace):
                 log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
                 self.tracer.write(self.session_id, effect.kind, effect.data)
+                if self.journal is not None:
+                    self.journal.engine(effect.kind, effect.data)
                 if effect.kind == "reply":  # a scenario rule may fire a fault (faults.ws.on_rule)
                     self.faults.on_rule(str(effect.data.get("rule")), effect.data.get("response_id"))
+        if self.backlog_bytes > self.settings.max_send_backlog_bytes:
+            log.warning(
+                "session %s: disconnecting a peer that does not read (%d bytes of events unsent, limit %d)",
+                self.session_id,
+                self.backlog_bytes,
+                self.settings.max_send_backlog_bytes,
+            )
+            self.shutdown(1008, "slow reader: too many unsent events", flush=False)
+            return
+        if self.backlog_bytes > self._audio_high_water:
+            self._hold()
         self._arm_timer()
 
     def _arm_timer(self) -> None:
@@ -81,36 +133,60 @@ class SessionRunner:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        if deadline is not None:
-            self.timer = self.loop.call_at(max(deadline / 1000.0, self.loop.time()), self._on_timer)
+        if deadline is not None and not self.is_closing:
+            at_s = (deadline + self._held_total_ms) / 1000.0
+            self.timer = self.loop.call_at(max(at_s, self.loop.time()), self._on_timer)
+
+    @property
+    def _audio_high_water(self) -> int:
+        """Unsent bytes above which reply audio is held back (a quarter of the disconnect bound)."""
+        return self.settings.max_send_backlog_bytes // 4
+
+    @property
+    def is_flow_held(self) -> bool:
+        return not self._flowing.is_set()
 
     def _on_timer(self) -> None:
         self.timer = None
+        if not self._flowing.is_set():
+            return  # held: the writer ticks again once the peer has read the backlog down
         try:
             self.apply(self.session.tick(self.now_ms()))
         except Exception:
             log.exception("session %s failed in a timer", self.session_id)
-            asyncio.ensure_future(self._close_after_flush(1011, "internal error"))
+            self.shutdown(1011, "internal error")
+
+    def _formats(self) -> tuple[str, str]:
+        audio = self.session.config["audio"]
+        return audio["input"]["format"]["type"], audio["output"]["format"]["type"]
 
     async def writer(self) -> None:
-        while (event := await self.outbox.get()) is not None:
+        while (queued := await self.outbox.get()) is not None:
+            event, text = queued
+            self.backlog_bytes -= len(text)
             # Injected faults may delay, hold, drop or rewrite an event, or act once it is out.
             for out in await self.faults.before_send(event):
-                if not await self._send(out):
-                    return
+                await self._send(out, text if out is event else None)
                 for extra in await self.faults.after_send(out):
-                    if not await self._send(extra):
-                        return
+                    await self._send(extra, None)
+            if self.is_flow_held and self.backlog_bytes <= self._audio_high_water // 2:
+                self._resume()
 
-    async def _send(self, event: dict[str, Any]) -> bool:
+    async def _send(self, event: dict[str, Any], text: str | None) -> bool:
+        """Send one event (``text``: its JSON when already made). False when it cannot go out; the writer
+        keeps draining so the backlog count stays true, and the reader ends the session."""
         if self.ws.closed:
             return False
+        text = text if text is not None else json.dumps(event, ensure_ascii=False)
         if self.tracer.is_enabled:
             self.tracer.write(self.session_id, "server_event", event)
+        if self.journal is not None:
+            input_format, output_format = self._formats()
+            self.journal.server(text, output_format, input_format)
         try:
-            await self.ws.send_str(json.dumps(event, ensure_ascii=False))
+            await self.ws.send_str(text)
         except ConnectionError:
-            return False  # the client went away; the reader ends the session
+            return False
         return True
 
     async def stt_worker(self) -> None:
@@ -148,12 +224,18 @@ class SessionRunner:
                 self.apply(self.session.on_speech_failed(job.key, str(exc), self.now_ms()))
                 continue
             pcm = b"".join(segment.pcm16 for segment in segments)
+            await self._flowing.wait()  # speech enters the session (and goes out) as the peer reads
             self.apply(self.session.on_speech(job.key, pcm, self.now_ms()))
 
     async def reader(self) -> None:
         async for msg in self.ws:
             await self.faults.reader_gate()  # a dead peer (fault) reads nothing more
+            if self.is_closing:
+                continue  # expired or dropped: nothing more is accepted
             if msg.type == WSMsgType.TEXT:
+                if self.journal is not None:
+                    input_format, output_format = self._formats()
+                    self.journal.client_text(msg.data, input_format, output_format)
                 try:
                     event = parse_client_event(msg.data)
                 except ProtocolError as exc:
@@ -163,45 +245,76 @@ class SessionRunner:
                     self.tracer.write(self.session_id, "client_event", _loggable(msg.data))
                 self.apply(self.session.receive(event, self.now_ms()))
             elif msg.type == WSMsgType.BINARY:
+                if self.journal is not None:
+                    self.journal.client_binary(len(msg.data))
                 self.apply(self.session.error(errors.binary_frame()))
             elif msg.type == WSMsgType.ERROR:
-                log.warning("websocket error: %s", self.ws.exception())
+                log.warning("session %s: websocket error: %s", self.session_id, self.ws.exception())
                 return
 
     async def run(self) -> None:
         """Serve the session until the client leaves. Should the engine itself fail (a bug, never client
         input), the failure is logged and the socket closed with 1011 rather than left hanging."""
         self.apply(self.session.start())
-        writer = asyncio.create_task(self.writer())
+        writer = self._writer_task = asyncio.create_task(self.writer())
         tasks = [asyncio.create_task(coro) for coro in (self.reader(), self.stt_worker(), self.tts_worker())]
-        expiry = self.loop.call_later(self.resources.settings.session_max_s, self._expire)
+        expiry = self.loop.call_later(self.settings.session_max_s, self._expire)
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             failure = next((t.exception() for t in done if not t.cancelled() and t.exception()), None)
             if failure is not None:
                 log.error("session %s failed", self.session_id, exc_info=failure)
-                await self._close_after_flush(1011, "internal error")
+                self.shutdown(1011, "internal error")
+            if self._closer is not None:
+                await asyncio.wait([self._closer], timeout=2.0)
         finally:
             expiry.cancel()
+            self.is_closing = True
             if self.timer is not None:
                 self.timer.cancel()
             self.outbox.put_nowait(None)
             await asyncio.wait([writer], timeout=1.0)
             for task in [writer, *tasks]:
                 task.cancel()
-            await asyncio.gather(writer, *tasks, return_exceptions=True)
+            if self._closer is not None:
+                self._closer.cancel()
+            await asyncio.gather(writer, *tasks, *[t for t in [self._closer] if t], return_exceptions=True)
+            self.tracer.end_session(self.session_id)
+            if self.journal is not None:
+                self.journal.close()
 
     def _expire(self) -> None:
-        minutes = self.resources.settings.session_max_s // 60
-        self.apply(self.session.error(errors.session_expired(minutes)))
-        self.outbox.put_nowait(None)
-        asyncio.ensure_future(
-            self._close_after_flush(1001, f"Your session hit the maximum duration of {minutes} minutes.")
-        )
+        """The maximum duration is reached (reference §0): ``session_expired``, then close 1001."""
+        limit_s = self.settings.session_max_s
+        if limit_s % 60 == 0:
+            duration = f"{limit_s // 60} minute" + ("s" if limit_s != 60 else "")
+        else:
+            duration = f"{limit_s} second" + ("s" if limit_s != 1 else "")
+        error = errors.session_expired(duration)
+        self.apply(self.session.error(error))
+        self.shutdown(1001, error.message)
 
-    async def _close_after_flush(self, code: int, reason: str) -> None:
-        await asyncio.sleep(0.05)
-        await self.ws.close(code=code, message=reason.encode()[:120])
+    def shutdown(self, code: int, reason: str, *, flush: bool = True) -> None:
+        """End the session from the server side: no more input or events; what is queued goes out first
+        (``flush``), then the close frame. A peer that does not read (``flush=False``) gets the close
+        frame if the socket takes it within a second, else the connection is aborted."""
+        if self.is_closing:
+            return
+        self.is_closing = True
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self._closer = asyncio.ensure_future(self._close(code, reason, flush))
+
+    async def _close(self, code: int, reason: str, flush: bool) -> None:
+        if flush and self._writer_task is not None:
+            self.outbox.put_nowait(None)  # the writer sends what is queued, then stops
+            await asyncio.wait([self._writer_task], timeout=2.0)
+        try:
+            await asyncio.wait_for(self.ws.close(code=code, message=reason.encode()[:120]), timeout=1.0)
+        except (TimeoutError, ConnectionError):
+            if self.transport is not None:
+                self.transport.abort()
 
 
 def _loggable(raw: str) -> Any:
@@ -215,20 +328,46 @@ def _loggable(raw: str) -> Any:
     return data
 
 
+def admission_refusal(request: web.Request) -> web.Response | None:
+    """HTTP 503 before the upgrade when the engine is serving ``settings.max_sessions`` sessions (0 = no
+    limit), with the OpenAI REST error body and ``Retry-After``: a clean refusal instead of a slowdown for
+    every session. Extend here for other admission rules (e.g. machine load)."""
+    settings = request.app[RESOURCES].settings
+    active = request.app[STATS].sessions_active
+    if settings.max_sessions <= 0 or active < settings.max_sessions:
+        return None
+    log.warning("refusing a session: %d of %d sessions in use", active, settings.max_sessions)
+    body = {
+        "error": {
+            "message": f"The engine is serving its maximum of {settings.max_sessions} concurrent sessions "
+            "(max_sessions). Try again later.",
+            "type": "server_error",
+            "param": None,
+            "code": "too_many_sessions",
+        }
+    }
+    return web.json_response(body, status=503, headers={"Retry-After": "1"})
+
+
 async def realtime_handler(request: web.Request) -> web.StreamResponse:
+    refused = admission_refusal(request)
+    if refused is not None:
+        return refused
+    stats = request.app[STATS]
+    stats.sessions_active += 1  # held from here, so concurrent upgrades cannot pass the limit together
+    try:
+        return await _serve_connection(request)
+    finally:
+        stats.sessions_active -= 1
+
+
+async def _serve_connection(request: web.Request) -> web.StreamResponse:
     resources = request.app[RESOURCES]
+    settings = resources.settings
     fault_specs = connection_faults(request)
     if isinstance(fault_specs, web.StreamResponse):
         return fault_specs  # a refused upgrade (fault) or a bad ?fault=
     protocols = [p.strip() for p in request.headers.get("Sec-WebSocket-Protocol", "").split(",") if p.strip()]
-    ws = web.WebSocketResponse(
-        protocols=("realtime",),
-        max_msg_size=MAX_FRAME_BYTES,
-        heartbeat=resources.settings.heartbeat_s,
-        compress=False,
-    )
-    await ws.prepare(request)
-    settings = resources.settings
     api_key = api_key_from(request.headers, protocols)
     # An ek_ client secret stands in for the API key and brings its session config (and model).
     secret, refusal = resolve_client_secret(request.app[CLIENT_SECRETS], api_key)
@@ -242,8 +381,17 @@ async def realtime_handler(request: web.Request) -> web.StreamResponse:
         "gpt-realtime" if scenario_model is not None else model,
         request.headers.get("OpenAI-Beta")
         or next((p for p in protocols if p.startswith("openai-beta.")), None),
-        None if secret is not None else settings.api_key,
+        None if secret is not None else settings,  # a valid ek_ secret is a vetted key
     )
+    if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
+        return web.json_response(refusal.http_body(), status=401)
+    ws = web.WebSocketResponse(
+        protocols=("realtime",),
+        max_msg_size=settings.max_frame_bytes,
+        heartbeat=settings.heartbeat_s if settings.heartbeat_s > 0 else None,  # 0 turns pings off
+        compress=False,
+    )
+    await ws.prepare(request)
     seed = _session_seed(request, settings.seed)
     ids = IdFactory(seed)
     brain = None
@@ -280,20 +428,22 @@ async def realtime_handler(request: web.Request) -> web.StreamResponse:
         created_at_s=int(time.time()),
         voice=brain.scenario.persona_for(request.query.get("role")).voice,
         initial_session=secret.session if secret is not None else None,
+        max_input_buffer_ms=settings.max_input_buffer_s * 1000,
+        max_conversation_items=settings.max_conversation_items,
+        max_conversation_audio_ms=settings.max_conversation_audio_s * 1000,
     )
     session = RealtimeSession(
         options, brain=brain, ids=ids, tokens=resources.tokens, describe_image=describe_image
     )
-    stats = request.app[STATS]
-    stats.sessions_active += 1
-    stats.sessions_total += 1
-    runner = SessionRunner(ws, session, resources, request.app[TRACER])
+    request.app[LIVE_SESSIONS].add(session)
+    request.app[STATS].sessions_total += 1
+    journal = request.app[JOURNAL].open(session.config["id"])
+    runner = SessionRunner(ws, session, resources, request.app[TRACER], journal, request.transport)
     attach(runner, request, fault_specs)
     try:
         await runner.run()
     finally:
         detach(runner, request)
-        stats.sessions_active -= 1
     return ws
 
 

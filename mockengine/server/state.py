@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from aiohttp import web
 
+from mockengine.server.journal import Journal
 from mockengine.server.resources import Resources
 from mockengine.server.trace import Tracer
 
@@ -20,3 +22,7 @@ class Stats:
 
 
 STATS = web.AppKey("stats", Stats)
+
+JOURNAL = web.AppKey("journal", Journal)
+# Every RealtimeSession still in memory (weak): a session that outlives its connection is a leak.
+LIVE_SESSIONS = web.AppKey("live_sessions", weakref.WeakSet)

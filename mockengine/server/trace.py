@@ -1,5 +1,9 @@
 """Optional JSON-lines trace of every session: client events (audio elided), server events, and the
-engine's decisions (why a turn ended, which brain rule replied). One file per session in ``trace_dir``."""
+engine's decisions (why a turn ended, which brain rule replied). One file per session in ``trace_dir``.
+
+Lines are written by a background thread (:class:`~mockengine.server.journal.BackgroundWriter`), so
+tracing never blocks the event loop. ``--journal-dir`` is the fuller record (audio kept as WAV files).
+"""
 
 from __future__ import annotations
 
@@ -8,25 +12,25 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from mockengine.server.journal import BackgroundWriter
+
 
 class Tracer:
     def __init__(self, directory: str | None) -> None:
         self.directory = Path(directory) if directory else None
-        self._files: dict[str, IO[str]] = {}
+        self._files: dict[str, IO[str]] = {}  # touched only by the writer thread
+        self._writer: BackgroundWriter | None = None
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
+            self._writer = BackgroundWriter("mockengine-trace")
 
     @property
     def is_enabled(self) -> bool:
         return self.directory is not None
 
     def write(self, session_id: str, kind: str, data: Any) -> None:
-        if self.directory is None:
+        if self._writer is None:
             return
-        handle = self._files.get(session_id)
-        if handle is None:
-            handle = (self.directory / f"{session_id}.jsonl").open("a", encoding="utf-8")
-            self._files[session_id] = handle
         if (
             kind == "server_event"
             and isinstance(data, dict)
@@ -34,10 +38,40 @@ class Tracer:
             and data.get("type") == "response.output_audio.delta"
         ):
             data = {**data, "delta": f"<{len(data['delta'])} base64 chars>"}
-        handle.write(json.dumps({"t": round(time.time(), 3), "kind": kind, "data": data}) + "\n")
+        line = json.dumps({"t": round(time.time(), 3), "kind": kind, "data": data}) + "\n"
+        self._writer.submit(lambda: self._append(session_id, line))
+
+    def _append(self, session_id: str, line: str) -> None:
+        assert self.directory is not None
+        handle = self._files.get(session_id)
+        if handle is None:
+            handle = (self.directory / f"{session_id}.jsonl").open("a", encoding="utf-8")
+            self._files[session_id] = handle
+        handle.write(line)
         handle.flush()
 
+    def end_session(self, session_id: str) -> None:
+        """Close the session's file (its lines are all written first)."""
+        if self._writer is not None:
+            self._writer.submit(lambda: self._close_one(session_id))
+
+    def _close_one(self, session_id: str) -> None:
+        handle = self._files.pop(session_id, None)
+        if handle is not None:
+            handle.close()
+
+    def drain(self) -> None:
+        if self._writer is not None:
+            self._writer.drain()
+
     def close(self) -> None:
+        if self._writer is None:
+            return
+        self._writer.submit(self._close_all)
+        self._writer.close()
+        self._writer = None
+
+    def _close_all(self) -> None:
         for handle in self._files.values():
             handle.close()
         self._files.clear()
