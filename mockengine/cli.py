@@ -52,7 +52,55 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         help=f"audio per output delta, max 2000 (default {defaults.audio_delta_ms})",
     )
-    parser.add_argument("--api-key", help="accept only this bearer key (default: accept any)")
+    parser.add_argument(
+        "--api-key",
+        action="append",
+        dest="api_keys",
+        metavar="KEY",
+        help="accept this bearer key (repeat for several; default: any non-empty key)",
+    )
+    parser.add_argument("--api-keys-file", help="accept the keys in this file, one a line (re-read on change)")
+    parser.add_argument(
+        "--auth-failure",
+        choices=["close", "http"],
+        help="refused keys: 'close' like OpenAI (error event, close 3000; default) or 'http' (HTTP 401)",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=int,
+        help=f"concurrent sessions; more get HTTP 503 (default {defaults.max_sessions}, 0 = no limit)",
+    )
+    parser.add_argument(
+        "--max-input-buffer-s",
+        type=int,
+        help=f"input audio buffer bound in seconds (default {defaults.max_input_buffer_s})",
+    )
+    parser.add_argument(
+        "--max-conversation-items",
+        type=int,
+        help=f"items per conversation (default {defaults.max_conversation_items})",
+    )
+    parser.add_argument(
+        "--max-frame-bytes", type=int, help=f"largest WebSocket frame (default {defaults.max_frame_bytes})"
+    )
+    parser.add_argument(
+        "--max-send-backlog-bytes",
+        type=int,
+        help=f"unsent events before a slow reader is dropped (default {defaults.max_send_backlog_bytes})",
+    )
+    parser.add_argument(
+        "--heartbeat-s", type=float, help=f"WebSocket ping interval (default {defaults.heartbeat_s})"
+    )
+    parser.add_argument(
+        "--tls", action="store_true", help="serve wss:// and https:// (a local CA unless --tls-cert/--tls-key)"
+    )
+    parser.add_argument("--tls-cert", help="PEM certificate chain to serve (implies --tls)")
+    parser.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    parser.add_argument("--tls-dir", help="where --tls keeps its generated CA (default ~/.cache/mockengine/tls)")
+    parser.add_argument(
+        "--journal-dir",
+        help="write every session's events (JSON lines) and audio (WAV) here; view: mockengine journal DIR",
+    )
     parser.add_argument("--session-max-s", type=int, help="session lifetime (default 3600)")
     parser.add_argument(
         "--workers", type=int, help="threads for speech synthesis (default 2; whisper runs on its own thread)"
@@ -85,6 +133,12 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         changes["fault"] = ";".join(changes["fault"])
     if getattr(args, "unpaced", False):
         changes["audio_pace"] = 0.0
+    if "api_keys" in changes:
+        changes["api_keys"] = tuple(changes["api_keys"])
+    if getattr(args, "tls_cert", None) or getattr(args, "tls_key", None):
+        changes["tls"] = True
+    if changes.get("tls") is False:
+        del changes["tls"]  # store_true's default must not override MOCKENGINE_TLS
     settings = dataclasses.replace(settings, **changes)
     if not 1 <= settings.audio_delta_ms <= 2000:
         raise SystemExit("--audio-delta-ms must be between 1 and 2000 (HRP maxAudioDeltaMs)")
@@ -103,17 +157,47 @@ def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
     )
+    from mockengine.server.handshake import configured_keys
+    from mockengine.server.tls import server_ssl_context
+
+    try:
+        keys = configured_keys(settings)
+        tls = server_ssl_context(settings) if settings.tls else None
+    except (OSError, ValueError) as exc:
+        print(f"mockengine: {exc}", file=sys.stderr)
+        return 2
     try:
         app = create_app(settings)
     except (ModelNotFound, ScenarioError, FaultSpecError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
+    scheme = "wss" if tls else "ws"
     print(
-        f"mockengine listening on ws://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime",
+        f"mockengine listening on {scheme}://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime",
         flush=True,
     )
-    web.run_app(app, host=settings.host, port=settings.port, print=None)
+    if tls is not None and tls.ca_file is not None:
+        print(
+            f"TLS certificate authority: {tls.ca_file} (trust it, e.g. SSL_CERT_FILE={tls.ca_file})",
+            flush=True,
+        )
+    print(f"accepting {'any non-empty key' if not keys else f'{len(keys)} configured key(s)'}", flush=True)
+    if settings.journal_dir:
+        print(f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})", flush=True)
+    web.run_app(
+        app,
+        host=settings.host,
+        port=settings.port,
+        print=None,
+        ssl_context=tls.context if tls is not None else None,
+    )
     return 0
+
+
+def journal(args: argparse.Namespace) -> int:
+    from mockengine.journal import print_timeline
+
+    return print_timeline(args.path, show_all=args.all)
 
 
 def conformance(args: argparse.Namespace) -> int:
@@ -153,6 +237,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_fault_arguments(faults_parser)
     faults_parser.set_defaults(func=run_faults)
+    journal_parser = sub.add_parser("journal", help="print a readable timeline of a session journal")
+    journal_parser.add_argument("path", help="a --journal-dir, one session's directory, or its events.jsonl")
+    journal_parser.add_argument(
+        "--all", action="store_true", help="one line per audio chunk and delta (default: runs are merged)"
+    )
+    journal_parser.set_defaults(func=journal)
     return parser
 
 

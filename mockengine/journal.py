@@ -1,0 +1,195 @@
+"""``mockengine journal PATH``: a readable timeline of session journals (``--journal-dir``).
+
+One line per event: time since the session opened, direction (``→`` client to engine, ``←`` engine to
+client, ``·`` an engine decision), the event type and its gist. Runs of audio appends, audio deltas and
+transcript deltas are merged into one line with their count and duration (``--all`` shows each).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+EVENTS_FILE = "events.jsonl"
+MERGED = {
+    "input_audio_buffer.append",
+    "response.output_audio.delta",
+    "response.output_audio_transcript.delta",
+    "response.output_text.delta",
+    "response.function_call_arguments.delta",
+    "conversation.item.input_audio_transcription.delta",
+}
+ARROWS = {"client": "→", "server": "←", "engine": "·"}
+
+
+def journal_files(path: Path) -> list[Path]:
+    """The events files under ``path``: the file itself, a session directory, or a journal directory
+    (every session in it, oldest first)."""
+    if path.is_file():
+        return [path]
+    if (path / EVENTS_FILE).is_file():
+        return [path / EVENTS_FILE]
+    found = [p for p in path.glob(f"*/{EVENTS_FILE}") if p.is_file()]
+    return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))
+
+
+def read_records(path: Path) -> Iterator[dict[str, Any]]:
+    """The journal's lines; a torn last line (a crash mid-write) is skipped."""
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue
+
+
+def _kind(record: dict[str, Any]) -> str:
+    if record.get("from") == "engine":
+        return str(record.get("kind"))
+    event = record.get("event")
+    if isinstance(event, dict):
+        return str(event.get("type", "<no type>"))
+    if "binary_bytes" in record:
+        return "<binary frame>"
+    return "<not JSON>"
+
+
+def _audio_ms(record: dict[str, Any]) -> float:
+    event = record.get("event") or {}
+    ref = event.get("audio") if isinstance(event, dict) else None
+    if not isinstance(ref, dict):
+        ref = event.get("delta") if isinstance(event, dict) else None
+    return float(ref.get("duration_ms", 0.0)) if isinstance(ref, dict) else 0.0
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _item_gist(item: dict[str, Any]) -> str:
+    parts = [str(item.get("id")), str(item.get("type"))]
+    if item.get("role"):
+        parts.append(str(item["role"]))
+    if item.get("name"):
+        parts.append(f"{item['name']}({_short(item.get('arguments', ''), 40)})")
+    for part in item.get("content") or []:
+        if not isinstance(part, dict):
+            continue
+        words = part.get("text") or part.get("transcript")
+        if words:
+            parts.append(repr(_short(words, 60)))
+        elif isinstance(part.get("audio"), dict):
+            parts.append(f"[audio {part['audio'].get('duration_ms')} ms in {part['audio'].get('wav')}]")
+    if item.get("output"):
+        parts.append(f"output={_short(item['output'], 40)!r}")
+    return " ".join(parts)
+
+
+def gist(record: dict[str, Any]) -> str:
+    """The interesting fields of one record, briefly."""
+    if record.get("from") == "engine":
+        return _short(record.get("data"), 120)
+    if "raw" in record:
+        return repr(_short(record["raw"], 80))
+    if "binary_bytes" in record:
+        return f"{record['binary_bytes']} bytes"
+    event = record.get("event")
+    if not isinstance(event, dict):
+        return _short(event)
+    kind = event.get("type")
+    extra = [f"event_id={event['event_id']}"] if record.get("from") == "client" and event.get("event_id") else []
+    if kind == "error" and isinstance(event.get("error"), dict):
+        err = event["error"]
+        bits = [str(err.get("code")), _short(err.get("message", ""), 100)]
+        if err.get("param"):
+            bits.append(f"param={err['param']}")
+        if err.get("event_id"):
+            bits.append(f"for {err['event_id']}")
+        return " ".join(bits)
+    if kind in ("session.created", "session.updated", "session.update"):
+        session = event.get("session") or {}
+        keys = [k for k in session if k not in ("object", "id")] if kind == "session.update" else []
+        head = session.get("id") or ""
+        return " ".join([head, ",".join(keys), *extra]).strip()
+    if isinstance(event.get("item"), dict):
+        return " ".join([_item_gist(event["item"]), *extra])
+    if isinstance(event.get("response"), dict):
+        response = event["response"]
+        bits = [str(response.get("id") or ""), str(response.get("status") or "")]
+        details = response.get("status_details")
+        if isinstance(details, dict) and details.get("reason"):
+            bits.append(str(details["reason"]))
+        outputs = [_item_gist(o) for o in response.get("output") or [] if isinstance(o, dict)]
+        return " ".join([b for b in bits if b] + outputs + extra)
+    fields = {
+        k: v
+        for k, v in event.items()
+        if k not in ("type", "event_id", "audio", "delta", "obfuscation", "response_id", "output_index")
+    }
+    for key in ("transcript", "text", "arguments"):
+        if key in fields:
+            fields[key] = _short(fields[key], 80)
+    return " ".join([*(f"{k}={_short(v, 60)}" for k, v in fields.items()), *extra])
+
+
+def timeline(records: Iterable[dict[str, Any]], show_all: bool = False) -> Iterator[str]:
+    """Lines of the timeline; consecutive records of a MERGED type and direction collapse to one."""
+    run: list[dict[str, Any]] = []
+
+    def flush() -> Iterator[str]:
+        if not run:
+            return
+        first, kind = run[0], _kind(run[0])
+        if len(run) == 1 and kind not in MERGED:
+            yield _line(first, gist(first))
+        else:
+            audio_ms = sum(_audio_ms(r) for r in run)
+            words = "".join(
+                str((r.get("event") or {}).get("delta", ""))
+                for r in run
+                if not isinstance((r.get("event") or {}).get("delta"), dict)
+            )
+            what = f"×{len(run)}"
+            if audio_ms:
+                what += f" {audio_ms:.0f} ms audio"
+            if words:
+                what += f" {_short(words, 80)!r}"
+            yield _line(first, what)
+        run.clear()
+
+    for record in records:
+        kind = _kind(record)
+        if show_all or kind not in MERGED:
+            yield from flush()
+            yield _line(record, gist(record))
+            continue
+        if run and (_kind(run[0]) != kind or run[0].get("from") != record.get("from")):
+            yield from flush()
+        run.append(record)
+    yield from flush()
+
+
+def _line(record: dict[str, Any], text: str) -> str:
+    arrow = ARROWS.get(str(record.get("from")), "?")
+    seconds = float(record.get("ms", 0.0)) / 1000.0
+    return f"{seconds:9.3f}s {arrow} {_kind(record):<52} {text}".rstrip()
+
+
+def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None) -> int:
+    """Print every session's timeline under ``path``; 1 when there is no journal there."""
+    out = out or sys.stdout
+    files = journal_files(Path(path))
+    if not files:
+        print(f"mockengine journal: no {EVENTS_FILE} under {path}", file=sys.stderr)
+        return 1
+    for n, events_file in enumerate(files):
+        if n:
+            print(file=out)
+        print(f"== session {events_file.parent.name} ({events_file})", file=out)
+        for line in timeline(read_records(events_file), show_all=show_all):
+            print(line, file=out)
+    return 0

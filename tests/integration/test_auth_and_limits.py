@@ -1,0 +1,222 @@
+"""Auth as the live service does it (and as HTTP 401 on request), session lifetime, keepalive, and the
+bounds that keep one client from hurting the others — over real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+
+import aiohttp
+import pytest
+
+from mockengine.server.handshake import key_accepted
+from mockengine.settings import Settings
+from tests.speech import validate_server_event
+
+pytestmark = pytest.mark.models
+
+
+async def receive(ws, kind: str, timeout: float = 10) -> dict:
+    while True:
+        msg = await ws.receive(timeout=timeout)
+        assert msg.type == aiohttp.WSMsgType.TEXT, f"{msg.type} {msg.data} {msg.extra} while waiting for {kind}"
+        event = json.loads(msg.data)
+        validate_server_event(event)
+        if event["type"] == kind:
+            return event
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def test_key_policy_any_non_empty_key_by_default_else_only_configured(tmp_path):
+    assert key_accepted(Settings(), "anything") and not key_accepted(Settings(), "")
+    assert not key_accepted(Settings(), None)
+    keys_file = tmp_path / "keys.txt"
+    keys_file.write_text("# team keys\nsk-file-1\n\nsk-file-2  # Bob\n")
+    settings = Settings(api_key="sk-one", api_keys=("sk-two",), api_keys_file=str(keys_file))
+    for key in ("sk-one", "sk-two", "sk-file-1", "sk-file-2"):
+        assert key_accepted(settings, key), key
+    assert not key_accepted(settings, "sk-three") and not key_accepted(settings, "# team keys")
+
+
+async def test_bad_key_gets_masked_invalid_api_key_then_close_3000(engine, tmp_path):
+    keys_file = tmp_path / "keys.txt"
+    keys_file.write_text("sk-good-key\n")
+    eng = await engine(api_keys_file=str(keys_file))
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(eng.realtime, headers=bearer("sk-proj-abcdefghijklmnopWXYZ")) as ws:
+            error = json.loads((await ws.receive(timeout=5)).data)
+            validate_server_event(error)
+            assert error["error"]["code"] == "invalid_api_key"
+            assert "sk-proj-…WXYZ" in error["error"]["message"]
+            assert "abcdefghijklmnop" not in error["error"]["message"]
+            closing = await ws.receive(timeout=5)
+            assert (closing.data, closing.extra) == (3000, "invalid_request_error.invalid_api_key")
+        async with http.ws_connect(eng.realtime, headers=bearer("sk-good-key")) as ws:
+            await receive(ws, "session.created")
+        # Keys rotate with the file, no restart.
+        keys_file.write_text("sk-rotated\n")
+        import os
+
+        os.utime(keys_file, ns=(1, 2_000_000_000_000_000_000))
+        async with http.ws_connect(eng.realtime, headers=bearer("sk-rotated")) as ws:
+            await receive(ws, "session.created")
+        async with http.ws_connect(eng.realtime, headers=bearer("sk-good-key")) as ws:
+            assert json.loads((await ws.receive(timeout=5)).data)["error"]["code"] == "invalid_api_key"
+
+
+async def test_missing_key_is_code_null_and_close_3000_with_type_as_reason(engine):
+    eng = await engine(api_keys=("sk-a",))
+    async with aiohttp.ClientSession() as http, http.ws_connect(eng.realtime) as ws:
+        error = json.loads((await ws.receive(timeout=5)).data)["error"]
+        assert error["code"] is None
+        assert error["message"] == "Missing bearer or basic authentication in header"
+        closing = await ws.receive(timeout=5)
+        assert (closing.data, closing.extra) == (3000, "invalid_request_error")
+
+
+async def test_auth_failure_http_answers_401_with_the_openai_body_and_model_errors_still_close_4000(engine):
+    eng = await engine(api_keys=("sk-a",), auth_failure="http")
+    async with aiohttp.ClientSession() as http:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(eng.realtime, headers=bearer("sk-wrong-key-1234"))
+        assert refused.value.status == 401
+        async with http.get(f"{eng.http_url}/v1/realtime?model=gpt-realtime", headers=bearer("sk-x")) as r:
+            assert r.status == 401
+            body = await r.json()
+        assert body["error"]["code"] == "invalid_api_key" and body["error"]["type"] == "invalid_request_error"
+        async with http.get(f"{eng.http_url}/v1/realtime?model=gpt-realtime") as r:
+            body = await r.json()
+        assert r.status == 401 and body["error"]["code"] is None
+        assert "You didn't provide an API key" in body["error"]["message"]
+        async with http.ws_connect(f"{eng.url}/realtime?model=gpt-nope", headers=bearer("sk-a")) as ws:
+            assert json.loads((await ws.receive(timeout=5)).data)["error"]["code"] == "invalid_model"
+            closing = await ws.receive(timeout=5)
+            assert (closing.data, closing.extra) == (4000, "invalid_request_error.invalid_model")
+
+
+async def test_max_sessions_refuses_with_503_and_frees_the_slot(engine):
+    eng = await engine(max_sessions=1)
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(eng.realtime, headers=bearer("sk-1")) as first:
+            await receive(first, "session.created")
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect(eng.realtime, headers=bearer("sk-2"))
+            assert refused.value.status == 503
+            async with http.get(f"{eng.http_url}/v1/realtime?model=gpt-realtime", headers=bearer("k")) as r:
+                body = await r.json()
+                assert (r.status, r.headers["Retry-After"]) == (503, "1")
+            assert body["error"]["code"] == "too_many_sessions"
+            await first.send_str(json.dumps({"type": "input_audio_buffer.clear"}))
+            await receive(first, "input_audio_buffer.cleared")  # the admitted session is unaffected
+        await eng.wait_until_idle()
+        async with http.ws_connect(eng.realtime, headers=bearer("sk-3")) as ws:
+            await receive(ws, "session.created")
+
+
+async def test_session_expires_with_session_expired_then_close_1001(engine):
+    eng = await engine(session_max_s=1)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers=bearer("sk-1")) as ws,
+    ):
+        created = await receive(ws, "session.created")
+        error = (await receive(ws, "error", timeout=5))["error"]
+        assert error["code"] == "session_expired"
+        assert error["message"] == "Your session hit the maximum duration of 1 second."
+        closing = await ws.receive(timeout=5)
+        assert (closing.type, closing.data, closing.extra) == (aiohttp.WSMsgType.CLOSE, 1001, error["message"])
+    assert created["session"]["expires_at"] > 0
+    await eng.wait_until_idle()
+
+
+async def test_a_peer_that_stops_answering_pings_is_dropped_and_one_that_answers_stays(engine):
+    eng = await engine(heartbeat_s=0.2)
+    async with aiohttp.ClientSession() as http:
+        live = await http.ws_connect(eng.realtime, headers=bearer("sk-1"))  # answers pings while reading
+        silent = await http.ws_connect(eng.realtime, headers=bearer("sk-2"), autoping=False)
+        await receive(live, "session.created")
+        assert eng.sessions_active() == 2
+        received: list[str] = []
+
+        async def keep_reading() -> None:
+            async for msg in live:
+                received.append(json.loads(msg.data)["type"])
+
+        reader = asyncio.create_task(keep_reading())
+        deadline = asyncio.get_running_loop().time() + 5
+        while eng.sessions_active() > 1 and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        assert eng.sessions_active() == 1  # the silent peer was dropped
+        await asyncio.sleep(0.5)  # a few more heartbeats: the answering peer stays
+        await live.send_str(json.dumps({"type": "input_audio_buffer.clear"}))
+        await asyncio.sleep(0.2)
+        assert "input_audio_buffer.cleared" in received and not live.closed
+        await live.close()
+        await reader
+        await silent.close()
+    await eng.wait_until_idle()
+
+
+async def test_input_buffer_bound_refuses_the_append_and_keeps_what_was_accepted(engine):
+    eng = await engine(max_input_buffer_s=1)
+    chunk = base64.b64encode(bytes(48 * 600)).decode()  # 600 ms
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers=bearer("sk-1")) as ws,
+    ):
+        await receive(ws, "session.created")
+        update = {"type": "session.update", "session": {"type": "realtime", "audio": {"input": {"turn_detection": None}}}}
+        await ws.send_str(json.dumps(update))
+        await receive(ws, "session.updated")
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk, "event_id": "a2"}))
+        error = (await receive(ws, "error"))["error"]
+        assert (error["code"], error["param"], error["event_id"]) == ("input_audio_buffer_full", "audio", "a2")
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.commit"}))
+        committed = await receive(ws, "input_audio_buffer.committed")
+        await ws.send_str(json.dumps({"type": "conversation.item.retrieve", "item_id": committed["item_id"]}))
+        item = (await receive(ws, "conversation.item.retrieved"))["item"]
+        assert len(base64.b64decode(item["content"][0]["audio"])) == 48 * 600  # the first append, whole
+
+
+async def test_conversation_bound_refuses_client_items_and_makes_room_for_replies(engine):
+    eng = await engine(max_conversation_items=2)
+
+    def user(text: str, event_id: str) -> str:
+        item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+        return json.dumps({"type": "conversation.item.create", "item": item, "event_id": event_id})
+
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers=bearer("sk-1")) as ws,
+    ):
+        await receive(ws, "session.created")
+        await ws.send_str(user("one", "c1"))
+        first = (await receive(ws, "conversation.item.added"))["item"]["id"]
+        await ws.send_str(user("two", "c2"))
+        await receive(ws, "conversation.item.added")
+        await ws.send_str(user("three", "c3"))
+        error = (await receive(ws, "error"))["error"]
+        assert (error["code"], error["event_id"]) == ("conversation_items_limit_reached", "c3")
+        await ws.send_str(json.dumps({"type": "response.create", "response": {"output_modalities": ["text"]}}))
+        deleted = await receive(ws, "conversation.item.deleted")
+        assert deleted["item_id"] == first  # the oldest made room, announced
+        done = await receive(ws, "response.done")
+        assert done["response"]["status"] == "completed"
+
+
+async def test_a_frame_over_the_bound_closes_1009(engine):
+    eng = await engine(max_frame_bytes=4096)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers=bearer("sk-1")) as ws,
+    ):
+        await receive(ws, "session.created")
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": "A" * 8000}))
+        closing = await ws.receive(timeout=5)
+        assert (closing.type, closing.data) == (aiohttp.WSMsgType.CLOSE, 1009)
+    await eng.wait_until_idle()
