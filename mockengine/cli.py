@@ -59,7 +59,9 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY",
         help="accept this bearer key (repeat for several; default: any non-empty key)",
     )
-    parser.add_argument("--api-keys-file", help="accept the keys in this file, one a line (re-read on change)")
+    parser.add_argument(
+        "--api-keys-file", help="accept the keys in this file, one a line (re-read on change)"
+    )
     parser.add_argument(
         "--auth-failure",
         choices=["close", "http"],
@@ -92,11 +94,15 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--heartbeat-s", type=float, help=f"WebSocket ping interval (default {defaults.heartbeat_s})"
     )
     parser.add_argument(
-        "--tls", action="store_true", help="serve wss:// and https:// (a local CA unless --tls-cert/--tls-key)"
+        "--tls",
+        action="store_true",
+        help="serve wss:// and https:// (a local CA unless --tls-cert/--tls-key)",
     )
     parser.add_argument("--tls-cert", help="PEM certificate chain to serve (implies --tls)")
     parser.add_argument("--tls-key", help="PEM private key of --tls-cert")
-    parser.add_argument("--tls-dir", help="where --tls keeps its generated CA (default ~/.cache/mockengine/tls)")
+    parser.add_argument(
+        "--tls-dir", help="where --tls keeps its generated CA (default ~/.cache/mockengine/tls)"
+    )
     parser.add_argument(
         "--journal-dir",
         help="write every session's events (JSON lines) and audio (WAV) here; view: mockengine journal DIR",
@@ -183,7 +189,9 @@ def serve(args: argparse.Namespace) -> int:
         )
     print(f"accepting {'any non-empty key' if not keys else f'{len(keys)} configured key(s)'}", flush=True)
     if settings.journal_dir:
-        print(f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})", flush=True)
+        print(
+            f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})", flush=True
+        )
     web.run_app(
         app,
         host=settings.host,

@@ -101,7 +101,9 @@ def gist(record: dict[str, Any]) -> str:
     if not isinstance(event, dict):
         return _short(event)
     kind = event.get("type")
-    extra = [f"event_id={event['event_id']}"] if record.get("from") == "client" and event.get("event_id") else []
+    extra = (
+        [f"event_id={event['event_id']}"] if record.get("from") == "client" and event.get("event_id") else []
+    )
     if kind == "error" and isinstance(event.get("error"), dict):
         err = event["error"]
         bits = [str(err.get("code")), _short(err.get("message", ""), 100)]

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.models
 async def receive(ws, kind: str, timeout: float = 10) -> dict:
     while True:
         msg = await ws.receive(timeout=timeout)
-        assert msg.type == aiohttp.WSMsgType.TEXT, f"{msg.type} {msg.data} {msg.extra} while waiting for {kind}"
+        assert msg.type == aiohttp.WSMsgType.TEXT, (
+            f"{msg.type} {msg.data} {msg.extra} while waiting for {kind}"
+        )
         event = json.loads(msg.data)
         validate_server_event(event)
         if event["type"] == kind:
@@ -128,7 +130,11 @@ async def test_session_expires_with_session_expired_then_close_1001(engine):
         assert error["code"] == "session_expired"
         assert error["message"] == "Your session hit the maximum duration of 1 second."
         closing = await ws.receive(timeout=5)
-        assert (closing.type, closing.data, closing.extra) == (aiohttp.WSMsgType.CLOSE, 1001, error["message"])
+        assert (closing.type, closing.data, closing.extra) == (
+            aiohttp.WSMsgType.CLOSE,
+            1001,
+            error["message"],
+        )
     assert created["session"]["expires_at"] > 0
     await eng.wait_until_idle()
 
@@ -169,13 +175,20 @@ async def test_input_buffer_bound_refuses_the_append_and_keeps_what_was_accepted
         http.ws_connect(eng.realtime, headers=bearer("sk-1")) as ws,
     ):
         await receive(ws, "session.created")
-        update = {"type": "session.update", "session": {"type": "realtime", "audio": {"input": {"turn_detection": None}}}}
+        update = {
+            "type": "session.update",
+            "session": {"type": "realtime", "audio": {"input": {"turn_detection": None}}},
+        }
         await ws.send_str(json.dumps(update))
         await receive(ws, "session.updated")
         await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
         await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk, "event_id": "a2"}))
         error = (await receive(ws, "error"))["error"]
-        assert (error["code"], error["param"], error["event_id"]) == ("input_audio_buffer_full", "audio", "a2")
+        assert (error["code"], error["param"], error["event_id"]) == (
+            "input_audio_buffer_full",
+            "audio",
+            "a2",
+        )
         await ws.send_str(json.dumps({"type": "input_audio_buffer.commit"}))
         committed = await receive(ws, "input_audio_buffer.committed")
         await ws.send_str(json.dumps({"type": "conversation.item.retrieve", "item_id": committed["item_id"]}))
@@ -202,7 +215,9 @@ async def test_conversation_bound_refuses_client_items_and_makes_room_for_replie
         await ws.send_str(user("three", "c3"))
         error = (await receive(ws, "error"))["error"]
         assert (error["code"], error["event_id"]) == ("conversation_items_limit_reached", "c3")
-        await ws.send_str(json.dumps({"type": "response.create", "response": {"output_modalities": ["text"]}}))
+        await ws.send_str(
+            json.dumps({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        )
         deleted = await receive(ws, "conversation.item.deleted")
         assert deleted["item_id"] == first  # the oldest made room, announced
         done = await receive(ws, "response.done")
