@@ -41,7 +41,8 @@ class Settings:
     api_key: str | None = None
     # Session lifetime before `session_expired` (the real service: 60 minutes).
     session_max_s: int = 3600
-    # Server-initiated WebSocket ping interval (the live service: ~20 s).
+    # Server-initiated WebSocket ping interval (the live service: ~20 s); a peer that does not answer
+    # within half of it is dropped. 0 turns pings off.
     heartbeat_s: float = 20.0
     # Threads for speech synthesis (whisper has one thread of its own: it runs one call at a time).
     workers: int = 2
