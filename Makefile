@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for `mockengine serve`, e.g. make serve ARGS="--port 9000 --seed 7"
 ARGS ?=
 
-.PHONY: serve test bench lint conformance clean
+.PHONY: serve test bench lint conformance clean fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,15 @@ test: $(STAMP)
 
 conformance: $(STAMP)
 	$(PY) tools/conformance_selftest.py
+
+# A long fuzz run: FUZZ_EVENTS frames into each of FUZZ_SESSIONS concurrent sessions (the short pass
+# with a fixed seed is part of `make test`). Prints the report line: bad inputs, survivors, RSS.
+FUZZ_EVENTS ?= 25000
+FUZZ_SESSIONS ?= 4
+FUZZ_SEED ?= 7
+fuzz: $(STAMP)
+	MOCKENGINE_FUZZ_EVENTS=$(FUZZ_EVENTS) MOCKENGINE_FUZZ_SESSIONS=$(FUZZ_SESSIONS) MOCKENGINE_FUZZ_SEED=$(FUZZ_SEED) \
+		$(PY) -m pytest -q -s tests/integration/test_fuzz.py
 
 bench: $(STAMP)
 	$(PY) -m mockengine bench

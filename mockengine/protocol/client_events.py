@@ -378,21 +378,32 @@ def _is_nested_deeper_than(data: Any, limit: int) -> bool:
     return False
 
 
+def _echoable_event_id(value: Any) -> str | None:
+    """The client's ``event_id`` when the error can echo it (a string UTF-8 can carry)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return value
+
+
 def parse_client_event(raw: str) -> ClientEvent:
     """Parse one TEXT frame. Raises ProtocolError (with the frame's ``event_id`` when it has one)."""
     try:
         data = json.loads(raw, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:
         raise errors.invalid_json(str(exc)) from exc
-    if _has_lone_surrogate(raw, data):
-        raise errors.invalid_json("a string holds an unpaired UTF-16 surrogate escape")
-    if _is_nested_deeper_than(data, MAX_NESTING):
-        raise errors.invalid_json(f"objects and arrays may nest at most {MAX_NESTING} deep")
     if not isinstance(data, dict):
         raise errors.invalid_json("expected a JSON object")
-    event_id = data.get("event_id") if isinstance(data.get("event_id"), str) else None
+    event_id = _echoable_event_id(data.get("event_id"))
     kind = data.get("type")
     try:
+        if _has_lone_surrogate(raw, data):
+            raise errors.invalid_json("a string holds an unpaired UTF-16 surrogate escape")
+        if _is_nested_deeper_than(data, MAX_NESTING):
+            raise errors.invalid_json(f"objects and arrays may nest at most {MAX_NESTING} deep")
         if kind is None:
             raise errors.missing_type()
         if not isinstance(kind, str):
