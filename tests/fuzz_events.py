@@ -273,10 +273,12 @@ class FuzzEvents:
     def _deep_nesting(self, eid: str) -> str:
         depth = self.rng.randrange(40, 400)
         body = '{"a":' * depth + "1" + "}" * depth
-        return f'{{"type": "session.update", "event_id": "{eid}", "session": {{"type": "realtime", "tracing": {{"metadata": {body}}}}}}}'
+        session = f'{{"type": "realtime", "tracing": {{"metadata": {body}}}}}'
+        return f'{{"type": "session.update", "event_id": "{eid}", "session": {session}}}'
 
     def _lone_surrogate(self, eid: str) -> str:
-        return f'{{"type": "conversation.item.create", "event_id": "{eid}", "item": {{"type": "message", "role": "user", "content": [{{"type": "input_text", "text": "a\\ud800b"}}]}}}}'
+        item = '{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "a\\ud800b"}]}'
+        return f'{{"type": "conversation.item.create", "event_id": "{eid}", "item": {item}}}'
 
     def _bad_truncate(self, eid: str) -> dict[str, Any]:
         return {

@@ -67,8 +67,7 @@ async def fuzz_one_session(http: aiohttp.ClientSession, url: str, seed: int, cou
                 outcome.closed_early = f"{ws.close_code}"
 
         reader = asyncio.create_task(read())
-        sent = 0
-        for frame in generator.frames(count):
+        for sent, frame in enumerate(generator.frames(count), start=1):
             if isinstance(frame.data, bytes):
                 await ws.send_bytes(frame.data)
             else:
@@ -79,7 +78,6 @@ async def fuzz_one_session(http: aiohttp.ClientSession, url: str, seed: int, cou
                 outcome.bad_without_id += 1
             else:
                 outcome.valid += 1
-            sent += 1
             if sent % BATCH == 0:
                 await asyncio.sleep(0)  # let the reader keep up
         # A marker: when its error arrives, every frame before it has been handled.
