@@ -138,47 +138,63 @@ def gist(record: dict[str, Any]) -> str:
     return " ".join([*(f"{k}={_short(v, 60)}" for k, v in fields.items()), *extra])
 
 
+def _run_key(record: dict[str, Any]) -> tuple[str, ...] | None:
+    """Records with the same key in a row merge: a response's deltas (audio and words interleaved), a
+    run of appends, an item's transcription deltas."""
+    kind = _kind(record)
+    if kind not in MERGED:
+        return None
+    event = record.get("event") or {}
+    owner = event.get("response_id") or event.get("item_id") or ""
+    return str(record.get("from")), "audio" if kind == "input_audio_buffer.append" else "deltas", str(owner)
+
+
+def _merged_line(run: list[dict[str, Any]]) -> str:
+    first = run[0]
+    counts: dict[str, int] = {}
+    for record in run:
+        counts[_kind(record)] = counts.get(_kind(record), 0) + 1
+    audio_ms = sum(_audio_ms(r) for r in run)
+    words = "".join(
+        str((r.get("event") or {}).get("delta", ""))
+        for r in run
+        if _kind(r) != "response.output_audio.delta" and isinstance((r.get("event") or {}).get("delta"), str)
+    )
+    what = " + ".join(
+        f"{kind.rsplit('.', 1)[0] if len(counts) > 1 else ''}×{n}".strip() for kind, n in counts.items()
+    )
+    if audio_ms:
+        what += f" {audio_ms:.0f} ms audio"
+    if words:
+        what += f" {_short(words, 100)!r}"
+    kind = (
+        _kind(first)
+        if len(counts) == 1
+        else "deltas of " + str((first.get("event") or {}).get("response_id"))
+    )
+    return _line(first, what, kind)
+
+
 def timeline(records: Iterable[dict[str, Any]], show_all: bool = False) -> Iterator[str]:
-    """Lines of the timeline; consecutive records of a MERGED type and direction collapse to one."""
+    """Lines of the timeline; consecutive records with the same :func:`_run_key` collapse to one."""
     run: list[dict[str, Any]] = []
-
-    def flush() -> Iterator[str]:
-        if not run:
-            return
-        first, kind = run[0], _kind(run[0])
-        if len(run) == 1 and kind not in MERGED:
-            yield _line(first, gist(first))
-        else:
-            audio_ms = sum(_audio_ms(r) for r in run)
-            words = "".join(
-                str((r.get("event") or {}).get("delta", ""))
-                for r in run
-                if not isinstance((r.get("event") or {}).get("delta"), dict)
-            )
-            what = f"×{len(run)}"
-            if audio_ms:
-                what += f" {audio_ms:.0f} ms audio"
-            if words:
-                what += f" {_short(words, 80)!r}"
-            yield _line(first, what)
-        run.clear()
-
     for record in records:
-        kind = _kind(record)
-        if show_all or kind not in MERGED:
-            yield from flush()
+        key = None if show_all else _run_key(record)
+        if run and key != _run_key(run[0]):
+            yield _merged_line(run)
+            run = []
+        if key is None:
             yield _line(record, gist(record))
-            continue
-        if run and (_kind(run[0]) != kind or run[0].get("from") != record.get("from")):
-            yield from flush()
-        run.append(record)
-    yield from flush()
+        else:
+            run.append(record)
+    if run:
+        yield _merged_line(run)
 
 
-def _line(record: dict[str, Any], text: str) -> str:
+def _line(record: dict[str, Any], text: str, kind: str | None = None) -> str:
     arrow = ARROWS.get(str(record.get("from")), "?")
     seconds = float(record.get("ms", 0.0)) / 1000.0
-    return f"{seconds:9.3f}s {arrow} {_kind(record):<52} {text}".rstrip()
+    return f"{seconds:9.3f}s {arrow} {kind or _kind(record):<44} {text}".rstrip()
 
 
 def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None) -> int:

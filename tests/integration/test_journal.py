@@ -1,0 +1,99 @@
+"""The per-session journal: every client and server event in order, audio in WAV files beside the lines,
+and a readable timeline from ``mockengine journal``."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import wave
+
+import aiohttp
+import pytest
+
+from mockengine.journal import print_timeline, read_records, timeline
+from mockengine.server.state import JOURNAL
+from tests.speech import question, speak_fast
+
+pytestmark = pytest.mark.models
+
+
+def wav_ms(path) -> float:
+    with wave.open(str(path), "rb") as handle:
+        assert (handle.getframerate(), handle.getsampwidth(), handle.getnchannels()) == (24_000, 2, 1)
+        return handle.getnframes() / 24.0
+
+
+async def test_journal_keeps_every_event_and_the_audio(engine, tmp_path):
+    eng = await engine(journal_dir=str(tmp_path), audio_pace=0.0)
+    pcm, _ = question()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-j"}) as ws,
+    ):
+        created = json.loads((await ws.receive(timeout=10)).data)
+        received = [created, *await speak_fast(ws, pcm, {"type": "server_vad"}, 1500)]
+        await ws.send_str("not json")
+        await ws.send_bytes(b"\x00\x01\x02")
+        while sum(e["type"] == "error" for e in received) < 2:
+            received.append(json.loads((await ws.receive(timeout=10)).data))
+    await eng.wait_until_idle()
+    eng.app[JOURNAL].drain()
+
+    session_dir = tmp_path / created["session"]["id"]
+    records = list(read_records(session_dir / "events.jsonl"))
+    assert [r["seq"] for r in records] == list(range(1, len(records) + 1))
+    server = [r["event"] for r in records if r["from"] == "server"]
+    assert [e["event_id"] for e in server] == [e["event_id"] for e in received]  # all, in order
+
+    client = [r for r in records if r["from"] == "client"]
+    appends = [r["event"] for r in client if r.get("event", {}).get("type") == "input_audio_buffer.append"]
+    sent_ms = (len(pcm) + 48 * 1500) / 48
+    assert sum(a["audio"]["duration_ms"] for a in appends) == pytest.approx(sent_ms, abs=1)
+    assert wav_ms(session_dir / "input_audio.wav") == pytest.approx(sent_ms, abs=1)
+    assert client[-2]["raw"] == "not json" and client[-1]["binary_bytes"] == 3
+
+    deltas = [e for e in server if e["type"] == "response.output_audio.delta"]
+    sent_audio = [e for e in received if e["type"] == "response.output_audio.delta"]
+    response_id = deltas[0]["response_id"]
+    wav_file = session_dir / deltas[0]["delta"]["wav"]
+    assert wav_file.name == f"{response_id}.wav"
+    with wave.open(str(wav_file), "rb") as handle:
+        journal_pcm = handle.readframes(handle.getnframes())
+    assert journal_pcm == b"".join(base64.b64decode(e["delta"]) for e in sent_audio)  # the very bytes
+    assert any(r["from"] == "engine" and r["kind"] == "turn_end" for r in records)
+
+    out = io.StringIO()
+    assert print_timeline(str(tmp_path), out=out) == 0
+    text = out.getvalue()
+    assert f"== session {created['session']['id']}" in text
+    merged_appends = re.findall(r"→ input_audio_buffer\.append +×(\d+)", text)
+    assert sum(int(n) for n in merged_appends) == len(appends)
+    assert f"← deltas of {response_id}" in text and "capital" in text
+    assert "← response.done" in text and "· turn_end" in text
+    assert "← error" in text and "invalid_json" in text
+    assert len(text.splitlines()) < len(records) / 3  # runs of audio are merged
+
+
+def test_timeline_skips_a_torn_last_line_and_merges_runs(tmp_path):
+    lines = [
+        {"seq": 1, "ms": 0, "from": "server", "event": {"type": "session.created", "session": {"id": "s"}}},
+        *(
+            {
+                "seq": n,
+                "ms": n,
+                "from": "client",
+                "event": {
+                    "type": "input_audio_buffer.append",
+                    "audio": {"wav": "input_audio.wav", "start_ms": 20 * n, "duration_ms": 20},
+                },
+            }
+            for n in range(2, 12)
+        ),
+    ]
+    path = tmp_path / "events.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines) + '{"seq": 12, "fr')
+    rendered = list(timeline(read_records(path)))
+    assert len(rendered) == 2
+    assert "×10 200 ms audio" in rendered[1]
