@@ -19,6 +19,7 @@ from mockengine.protocol.session_config import (
     FORMAT_SCHEMA,
     MAX_OUTPUT_TOKENS_SCHEMA,
     OUTPUT_MODALITIES_SCHEMA,
+    REASONING_SCHEMA,
     TOOL_CHOICE_SCHEMA,
     TOOLS_SCHEMA,
     VOICE_SCHEMA,
@@ -226,7 +227,7 @@ RESPONSE_SCHEMA: dict[str, Any] = {
         },
         "prompt": {"type": ["object", "null"]},
         "parallel_tool_calls": {"type": "boolean"},
-        "reasoning": {"type": "object"},
+        "reasoning": REASONING_SCHEMA,
     },
     "additionalProperties": False,
 }

@@ -128,10 +128,8 @@ def cancel_not_active() -> ProtocolError:
     return ProtocolError("response_cancel_not_active", "Cancellation failed: no active response found")
 
 
-def item_not_found(action: str, code: str, item_id: str) -> ProtocolError:
-    return ProtocolError(
-        code, f"Error {action} item: the item with id '{item_id}' does not exist.", "item_id"
-    )
+def item_not_found(action: str, code: str, item_id: str, param: str | None = "item_id") -> ProtocolError:
+    return ProtocolError(code, f"Error {action} item: the item with id '{item_id}' does not exist.", param)
 
 
 def previous_item_not_found(item_id: str) -> ProtocolError:

@@ -132,6 +132,12 @@ _TOOL = {
     "required": ["name"],
     "additionalProperties": False,
 }
+# Reasoning models (reference §8 "bad enum value": the live message lists these efforts).
+REASONING_SCHEMA: dict[str, Any] = {
+    "type": ["object", "null"],
+    "properties": {"effort": {"enum": ["minimal", "low", "medium", "high", "xhigh"]}},
+    "additionalProperties": False,
+}
 TOOLS_SCHEMA = {"type": "array", "items": _TOOL}
 TOOL_CHOICE_SCHEMA = {
     "anyOf": [
@@ -215,7 +221,7 @@ SESSION_UPDATE_SCHEMA: dict[str, Any] = {
             "items": {"enum": ["item.input_audio_transcription.logprobs"]},
         },
         "parallel_tool_calls": {"type": "boolean"},
-        "reasoning": {"type": "object"},
+        "reasoning": REASONING_SCHEMA,
     },
     "required": ["type"],
     "additionalProperties": False,

@@ -597,7 +597,8 @@ class RealtimeSession:
     def _on_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
         item = self.conversation.get(event.item_id)
         if item is None:
-            raise errors.item_not_found("deleting", "item_delete_invalid_item_id", event.item_id)
+            # param null: live-tested (reference §8)
+            raise errors.item_not_found("deleting", "item_delete_invalid_item_id", event.item_id, None)
         self.conversation.delete(event.item_id)
         item.in_conversation = False  # a response still writing it sends no more conversation.item.*
         return Step(events=[self.emit("conversation.item.deleted", item_id=event.item_id)])
