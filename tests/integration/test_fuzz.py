@@ -108,7 +108,9 @@ async def fuzz_one_session(http: aiohttp.ClientSession, url: str, seed: int, cou
         }
         await ws.send_str(json.dumps({"type": "conversation.item.create", "item": item}))
         await ws.send_str(json.dumps(FINAL))
-        async with asyncio.timeout(60):
+        # The reply waits for the transcripts of every user audio item in the conversation: after a long
+        # run whisper may still be working through the turns the fuzzing committed.
+        async with asyncio.timeout(60 + count * 0.02):
             while True:
                 event = await replies.get()
                 if event["type"] == "error" and event["error"]["event_id"] == "final":
