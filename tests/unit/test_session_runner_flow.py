@@ -1,0 +1,117 @@
+"""The shell's outgoing flow control, with a fake socket whose peer stops reading (fake engines, no
+network): paced audio waits while the unsent backlog is high instead of piling up, and everything goes
+out, in order, once the peer reads again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from aiohttp import WSMsgType
+
+from mockengine.brain.scenario import load_scenario
+from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
+from mockengine.engines.tokens import TokenCounter
+from mockengine.protocol import client_events as ce
+from mockengine.realtime.response import Pacing
+from mockengine.server.realtime_ws import SessionRunner
+from mockengine.server.resources import Resources
+from mockengine.server.trace import Tracer
+from mockengine.settings import Settings
+from tests.conftest import make_session
+
+
+class StalledPeer:
+    """A WebSocket whose peer reads nothing until ``gate`` is set; the client sends nothing."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.sent: list[dict[str, Any]] = []
+        self.closed = False
+        self.incoming: asyncio.Queue[Any] = asyncio.Queue()
+
+    async def send_str(self, text: str) -> None:
+        await self.gate.wait()
+        self.sent.append(json.loads(text))
+
+    async def close(self, code: int = 1000, message: bytes = b"") -> bool:
+        self.closed = True
+        await self.incoming.put(None)
+        return True
+
+    def exception(self) -> None:
+        return None
+
+    def __aiter__(self) -> StalledPeer:
+        return self
+
+    async def __anext__(self) -> Any:
+        msg = await self.incoming.get()
+        if msg is None:
+            raise StopAsyncIteration
+        return msg
+
+
+def resources(settings: Settings) -> Resources:
+    return Resources(
+        settings=settings,
+        transcriber=FakeTranscriber(default="Tell me a long story."),
+        synthesizer=FakeSynthesizer(),
+        tokens=TokenCounter(None),
+        scenario=load_scenario(None),
+        stt_executor=ThreadPoolExecutor(1),
+        tts_executor=ThreadPoolExecutor(1),
+    )
+
+
+async def test_paced_audio_waits_for_a_stalled_reader_then_flows_in_order():
+    settings = Settings(max_send_backlog_bytes=60_000)  # audio is held above 15 000 unsent bytes
+    peer = StalledPeer()
+    session = make_session(pacing=Pacing(pace=20.0, first_delta_delay_ms=0, delta_ms=200))
+    runner = SessionRunner(peer, session, resources(settings), Tracer(None))  # type: ignore[arg-type]
+    task = asyncio.create_task(runner.run())
+    await asyncio.sleep(0)
+    item = {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": "Tell me a story."}],
+    }
+    runner.apply(session.receive(ce.ConversationItemCreate(item), runner.now_ms()))
+    runner.apply(session.receive(ce.ResponseCreate({}), runner.now_ms()))
+
+    await asyncio.sleep(1.0)  # at 20 × real time, 20 s of reply audio would be due by now
+    assert not runner.is_closing, "a merely slow reader was dropped"
+    assert runner.backlog_bytes < settings.max_send_backlog_bytes // 2
+    assert runner.is_flow_held
+
+    peer.gate.set()  # the peer reads again
+    async with asyncio.timeout(20):
+        while not any(e["type"] == "response.done" for e in peer.sent):
+            await asyncio.sleep(0.02)
+    kinds = [e["type"] for e in peer.sent]
+    deltas = [e for e in peer.sent if e["type"] == "response.output_audio.delta"]
+    assert len(deltas) > 10  # a long reply really went through the held state
+    assert kinds.index("response.output_audio.done") > kinds.index("response.output_audio.delta")
+    assert peer.sent[-1]["type"] in ("response.done", "rate_limits.updated")
+    await peer.incoming.put(None)  # the client leaves
+    await task
+
+
+async def test_a_hopeless_reader_is_dropped_when_the_backlog_passes_the_bound(caplog):
+    settings = Settings(max_send_backlog_bytes=20_000)
+    peer = StalledPeer()
+    session = make_session()
+    runner = SessionRunner(peer, session, resources(settings), Tracer(None))  # type: ignore[arg-type]
+    task = asyncio.create_task(runner.run())
+    await asyncio.sleep(0)
+    for n in range(100):  # each error is ~300 bytes that cannot go out
+        msg = type(
+            "Msg", (), {"type": WSMsgType.TEXT, "data": json.dumps({"type": "nope", "event_id": str(n)})}
+        )
+        await peer.incoming.put(msg)
+    async with asyncio.timeout(10):
+        await task
+    assert runner.is_closing and peer.closed
+    assert any("does not read" in r.getMessage() for r in caplog.records)
