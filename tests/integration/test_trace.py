@@ -7,13 +7,15 @@ import json
 import aiohttp
 import pytest
 
+from mockengine.server.state import TRACER
 from tests.speech import question, speak_fast
 
 pytestmark = pytest.mark.models
 
 
-async def test_trace_records_semantic_turn_decisions(engine_url, tmp_path):
-    url = await engine_url(trace_dir=str(tmp_path), audio_pace=0.0)
+async def test_trace_records_semantic_turn_decisions(engine, tmp_path):
+    eng = await engine(trace_dir=str(tmp_path), audio_pace=0.0)
+    url = eng.url
     pcm, _ = question()
     async with (
         aiohttp.ClientSession() as http,
@@ -22,6 +24,8 @@ async def test_trace_records_semantic_turn_decisions(engine_url, tmp_path):
         ) as ws,
     ):
         await speak_fast(ws, pcm, {"type": "semantic_vad", "eagerness": "high"}, 3000)
+    await eng.wait_until_idle()
+    eng.app[TRACER].drain()  # lines are written by a background thread
     lines = [json.loads(line) for path in tmp_path.glob("*.jsonl") for line in path.read_text().splitlines()]
     turn_ends = [line["data"] for line in lines if line["kind"] == "turn_end"]
     assert len(turn_ends) == 1
