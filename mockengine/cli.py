@@ -83,6 +83,11 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"items per conversation (default {defaults.max_conversation_items})",
     )
     parser.add_argument(
+        "--max-conversation-audio-s",
+        type=int,
+        help=f"audio all items may hold together (default {defaults.max_conversation_audio_s})",
+    )
+    parser.add_argument(
         "--max-frame-bytes", type=int, help=f"largest WebSocket frame (default {defaults.max_frame_bytes})"
     )
     parser.add_argument(
@@ -146,6 +151,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if changes.get("tls") is False:
         del changes["tls"]  # store_true's default must not override MOCKENGINE_TLS
     settings = dataclasses.replace(settings, **changes)
+    if settings.auth_failure not in ("close", "http"):
+        raise SystemExit("--auth-failure must be 'close' or 'http'")
     if not 1 <= settings.audio_delta_ms <= 2000:
         raise SystemExit("--audio-delta-ms must be between 1 and 2000 (HRP maxAudioDeltaMs)")
     return settings
