@@ -181,7 +181,7 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     try:
         app = create_app(settings)
-    except (ModelNotFound, ScenarioError, FaultSpecError) as exc:
+    except (ModelNotFound, ScenarioError, FaultSpecError, OSError) as exc:  # OSError: a bad --journal-dir
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     scheme = "wss" if tls else "ws"

@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import WSMsgType
 
-from mockengine.brain.scenario import load_scenario
+from mockengine.brain.selection import load_library
 from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.protocol import client_events as ce
@@ -60,7 +60,7 @@ def resources(settings: Settings) -> Resources:
         transcriber=FakeTranscriber(default="Tell me a long story."),
         synthesizer=FakeSynthesizer(),
         tokens=TokenCounter(None),
-        scenario=load_scenario(None),
+        scenarios=load_library(),
         stt_executor=ThreadPoolExecutor(1),
         tts_executor=ThreadPoolExecutor(1),
     )
