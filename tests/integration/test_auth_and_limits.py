@@ -235,3 +235,60 @@ async def test_a_frame_over_the_bound_closes_1009(engine):
         closing = await ws.receive(timeout=5)
         assert (closing.type, closing.data) == (aiohttp.WSMsgType.CLOSE, 1009)
     await eng.wait_until_idle()
+
+
+async def test_idle_timeout_fires_after_the_reply_would_have_been_heard(engine):
+    """Real clock (idle_timeout_ms has a 5000 ms floor): the client streams silence; the timeout comes
+    no earlier than first delta + reply duration + idle_timeout_ms, then commit and a new response."""
+    eng = await engine(audio_pace=20.0, first_delta_delay_ms=0)
+    loop = asyncio.get_running_loop()
+    detection = {"type": "server_vad", "idle_timeout_ms": 5000}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers=bearer("sk-1")) as ws,
+    ):
+        await receive(ws, "session.created")
+        update = {
+            "type": "session.update",
+            "session": {"type": "realtime", "audio": {"input": {"turn_detection": detection}}},
+        }
+        await ws.send_str(json.dumps(update))
+        item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]}
+        await ws.send_str(json.dumps({"type": "conversation.item.create", "item": item}))
+        await ws.send_str(json.dumps({"type": "response.create"}))
+
+        async def stream_silence() -> None:
+            chunk = base64.b64encode(bytes(48 * 100)).decode()
+            while True:
+                await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
+                await asyncio.sleep(0.1)
+
+        streamer = asyncio.create_task(stream_silence())
+        first_delta_at, reply_ms, events = None, 0.0, []
+        try:
+            async with asyncio.timeout(30):
+                while True:
+                    event = json.loads((await ws.receive()).data)
+                    events.append(event["type"])
+                    if event["type"] == "response.output_audio.delta":
+                        first_delta_at = first_delta_at or loop.time()
+                        reply_ms += len(base64.b64decode(event["delta"])) / 48
+                    if event["type"] == "input_audio_buffer.timeout_triggered":
+                        triggered_at, triggered = loop.time(), event
+                    if (
+                        event["type"] == "response.created"
+                        and "input_audio_buffer.timeout_triggered" in events
+                    ):
+                        break
+        finally:
+            streamer.cancel()
+    assert first_delta_at is not None
+    assert triggered_at >= first_delta_at + (reply_ms + 5000) / 1000 - 0.1
+    after = events[events.index("input_audio_buffer.timeout_triggered") :]
+    assert after[:4] == [
+        "input_audio_buffer.timeout_triggered",
+        "input_audio_buffer.committed",
+        "conversation.item.added",
+        "conversation.item.done",
+    ]
+    assert triggered["audio_end_ms"] - triggered["audio_start_ms"] >= 5000
