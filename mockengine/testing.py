@@ -86,10 +86,12 @@ class EngineThread:
         self._thread.start()
         future = asyncio.run_coroutine_threadsafe(self._serve(resources, listener), self._loop)
         future.result(timeout=START_TIMEOUT_S)
-        self.info = EngineInfo(
-            self.settings.host, port, self.settings.api_key or "sk-mockengine-test", self.settings
-        )
+        self.info = EngineInfo(self.settings.host, port, self._client_key(), self.settings)
         return self.info
+
+    def _client_key(self) -> str:
+        """A key the engine accepts: a configured one, else any (every non-empty key is accepted)."""
+        return self.settings.api_key or next(iter(self.settings.api_keys), "sk-mockengine-test")
 
     async def _serve(self, resources: Resources, listener: socket.socket) -> None:
         app = create_app(resources.settings, resources)

@@ -41,9 +41,11 @@ from mockengine.server.handshake import (
     Refusal,
     bad_key_refusal,
     incorrect_api_key_message,
+    key_accepted,
 )
 from mockengine.server.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.server.state import RESOURCES
+from mockengine.settings import Settings
 
 SECRET_PREFIX = "ek_"
 DEFAULT_TTL_S = 600
@@ -133,11 +135,12 @@ def bearer_key(request: web.Request) -> str | None:
     return None
 
 
-def rest_key_error(api_key: str | None, required_key: str | None) -> web.Response | None:
-    """401 as the REST API answers a missing or wrong key; an ``ek_`` secret cannot mint secrets."""
+def rest_key_error(api_key: str | None, settings: Settings) -> web.Response | None:
+    """401 as the REST API answers a missing or wrong key (the engine's key policy,
+    ``handshake.key_accepted``); an ``ek_`` secret cannot mint secrets."""
     if api_key is None:
         return error_response(401, MISSING_API_KEY)
-    if api_key.startswith(SECRET_PREFIX) or (required_key is not None and api_key != required_key):
+    if api_key.startswith(SECRET_PREFIX) or not key_accepted(settings, api_key):
         return error_response(401, incorrect_api_key_message(api_key), code="invalid_api_key")
     return None
 
@@ -145,7 +148,7 @@ def rest_key_error(api_key: str | None, required_key: str | None) -> web.Respons
 async def create_client_secret(request: web.Request) -> web.Response:
     """``POST /v1/realtime/client_secrets`` → 200 ``ClientSecretCreateResponse``; 400 on a bad request
     (``invalid_json`` body, unknown parameter, bad ``expires_after``, invalid session), 401 on bad auth."""
-    refusal = rest_key_error(bearer_key(request), request.app[RESOURCES].settings.api_key)
+    refusal = rest_key_error(bearer_key(request), request.app[RESOURCES].settings)
     if refusal is not None:
         return refusal
     raw = await request.read()

@@ -292,3 +292,19 @@ async def test_idle_timeout_fires_after_the_reply_would_have_been_heard(engine):
         "conversation.item.done",
     ]
     assert triggered["audio_end_ms"] - triggered["audio_start_ms"] >= 5000
+
+
+async def test_only_accepted_keys_mint_client_secrets_and_the_secret_opens_sessions(engine, tmp_path):
+    keys_file = tmp_path / "keys.txt"
+    keys_file.write_text("sk-minter\n")
+    eng = await engine(api_keys_file=str(keys_file))
+    mint = f"{eng.http_url}/v1/realtime/client_secrets"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(mint, headers=bearer("sk-stranger-123456")) as response:
+            assert response.status == 401
+            assert (await response.json())["error"]["code"] == "invalid_api_key"
+        async with http.post(mint, headers=bearer("sk-minter"), json={}) as response:
+            assert response.status == 200
+            secret = (await response.json())["value"]
+        async with http.ws_connect(eng.realtime, headers=bearer(secret)) as ws:
+            await receive(ws, "session.created")  # the ek_ secret is a vetted key, not a configured one
