@@ -22,8 +22,10 @@ from mockengine.chat import errors
 from mockengine.chat.completion import complete
 from mockengine.chat.errors import ChatError
 from mockengine.chat.request import ChatRequest, parse_request
+from mockengine.server.handshake import key_accepted
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.trace import Tracer
+from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine.chat")
 
@@ -46,15 +48,15 @@ TRACE_NAME = "chat-completions"  # the trace file (``<trace_dir>/chat-completion
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
 
 
-def authenticate(headers: Mapping[str, str], required_key: str | None) -> str:
-    """The caller's bearer key, or ChatError 401: missing/empty key, or not the configured key.
-    ``required_key`` None accepts any non-empty key."""
+def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
+    """The caller's bearer key, or ChatError 401: missing/empty key, or a key the engine's key policy
+    (``handshake.key_accepted``: any non-empty key unless keys are configured) refuses."""
     auth = headers.get("Authorization", "")
     scheme, _, key = auth.partition(" ")
     key = key.strip()
     if scheme.lower() != "bearer" or not key:
         raise errors.missing_api_key()
-    if required_key is not None and key != required_key:
+    if not key_accepted(settings, key):
         raise errors.incorrect_api_key(key)
     return key
 
@@ -70,7 +72,7 @@ def _model(model_id: str) -> dict[str, Any]:
 async def list_models(request: web.Request) -> web.Response:
     """``GET /v1/models``: the OpenAI list shape, chat models first, then the realtime models."""
     try:
-        authenticate(request.headers, request.app[RESOURCES].settings.api_key)
+        authenticate(request.headers, request.app[RESOURCES].settings)
     except ChatError as exc:
         return error_response(exc)
     data = [_model(model_id) for model_id in _model_ids(request.app)]
@@ -88,7 +90,7 @@ async def retrieve_model(request: web.Request) -> web.Response:
     """``GET /v1/models/{model}``: one listed model, else 404 ``model_not_found``."""
     model_id = request.match_info["model"]
     try:
-        authenticate(request.headers, request.app[RESOURCES].settings.api_key)
+        authenticate(request.headers, request.app[RESOURCES].settings)
         if model_id not in _model_ids(request.app):
             raise errors.model_not_found(model_id)
     except ChatError as exc:
@@ -105,7 +107,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     tracer = request.app[TRACER]
     raw: bytes | None = None
     try:
-        key = authenticate(request.headers, resources.settings.api_key)
+        key = authenticate(request.headers, resources.settings)
         try:
             raw = await request.read()
         except web.HTTPRequestEntityTooLarge as exc:

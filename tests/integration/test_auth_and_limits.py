@@ -308,3 +308,15 @@ async def test_only_accepted_keys_mint_client_secrets_and_the_secret_opens_sessi
             secret = (await response.json())["value"]
         async with http.ws_connect(eng.realtime, headers=bearer(secret)) as ws:
             await receive(ws, "session.created")  # the ek_ secret is a vetted key, not a configured one
+
+
+async def test_chat_completions_ask_the_same_key_policy(engine):
+    eng = await engine(api_keys=("sk-chat-a", "sk-chat-b"))
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hello"}]}
+    url = f"{eng.http_url}/v1/chat/completions"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, json=body, headers=bearer("sk-chat-b")) as response:
+            assert response.status == 200
+        async with http.post(url, json=body, headers=bearer("sk-not-configured")) as response:
+            assert response.status == 401
+            assert (await response.json())["error"]["code"] == "invalid_api_key"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import json
@@ -318,7 +319,12 @@ async def test_trace_has_one_line_per_request(chat_client, tmp_path):
     await client.chat.completions.create(model="gpt-4o-mini", messages=ASK_FOR_CHAT, tools=[SEND_CHAT, WAIT])
     with pytest.raises(openai.BadRequestError):
         await client.chat.completions.create(model="gpt-4o-mini", messages=[])
-    lines = [json.loads(line) for line in (tmp_path / "chat-completions.jsonl").read_text().splitlines()]
+    trace = tmp_path / "chat-completions.jsonl"
+    for _ in range(250):  # a background thread writes the trace (never the event loop)
+        if trace.exists() and len(trace.read_text().splitlines()) >= 2:
+            break
+        await asyncio.sleep(0.02)
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
     assert [line["kind"] for line in lines] == ["chat.completion", "chat.error"]
     done = lines[0]["data"]
     assert done["rules"] and done["request"]["messages"] == ASK_FOR_CHAT
