@@ -74,6 +74,7 @@ def test_a_downstream_test_file_uses_the_fixture(pytester: pytest.Pytester) -> N
     # An installed mockengine loads the plugin by its entry point; an editable checkout installed before
     # the entry point existed needs it named.
     args = [] if plugin_is_installed() else ["-p", "mockengine.pytest_plugin"]
+    args += ["-o", "asyncio_default_fixture_loop_scope=function"]
     result = pytester.runpytest_inprocess(*args, "-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(["*UsageError: @pytest.mark.mockengine: unknown settings*no_such_setting*"])
