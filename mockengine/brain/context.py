@@ -81,8 +81,9 @@ class NumericRange:
 
     @property
     def is_integral(self) -> bool:
-        """Whole-number answers: integer ends at least 2 apart (a 0–1 scale takes decimals)."""
-        return float(self.low).is_integer() and float(self.high).is_integer() and self.high - self.low >= 2
+        """Whole-number answers: integer ends, except a 0–1 scale (which takes decimals)."""
+        ends = float(self.low).is_integer() and float(self.high).is_integer()
+        return ends and (self.low, self.high) != (0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -238,17 +239,18 @@ def parse_choices(text: str) -> tuple[str, ...]:
         if items:
             return items
     bullets = tuple(_clean_item(match.group("item"), exact=True) for match in _BULLET.finditer(text))
-    if len(bullets) >= 2:
+    # "Dimensions:" on a line of its own introduces a bullet list, even of one item.
+    if len(bullets) >= 2 or (bullets and intro is not None):
         return tuple(item for item in bullets if item)
+    quoted = tuple(_clean_item(match.group(1), exact=True) for match in _QUOTED.finditer(text))
+    if len(quoted) >= 2:
+        return quoted
     for match in _COLON_LIST.finditer(text):
         items = _split_list(match.group("rest"))
         line_start = text.rfind("\n", 0, match.start()) + 1
         enough = len(items) >= 2 or (len(items) == 1 and _EACH.search(text[line_start : match.start()]))
         if enough and all(len(item.split()) <= _MAX_ITEM_WORDS for item in items):
             return items
-    quoted = tuple(_clean_item(match.group(1)) for match in _QUOTED.finditer(text))
-    if len(quoted) >= 2:
-        return quoted
     asked = _OR_QUESTION.search(text)
     if asked:
         items = _split_list(asked.group("rest"))
@@ -265,14 +267,17 @@ def _split_list(text: str) -> tuple[str, ...]:
     parts = text.split(",")
     last = re.split(r"\s+or\s+|\s+and\s+", parts[-1])
     pieces = [*parts[:-1], *last]
+    # Only the list's end can carry the sentence's full stop ("Choices: Coffee, Tea."); a "?" or "!" is
+    # part of an option ("Really?").
+    pieces[-1] = pieces[-1].rstrip().removesuffix(".")
     return tuple(item for item in (_clean_item(part) for part in pieces) if item)
 
 
 def _clean_item(text: str, exact: bool = False) -> str:
-    """An item without surrounding quotes; unless ``exact``, also without sentence-end punctuation."""
+    """An item without surrounding quotes; unless ``exact``, also without a leading "or"/"and"."""
     text = text.strip().strip("\"'“”‘’").strip()
     if not exact:
-        text = re.sub(r"^(?:or|and)\s+", "", text.rstrip(".?!").strip(), flags=re.IGNORECASE)
+        text = re.sub(r"^(?:or|and)\s+", "", text, flags=re.IGNORECASE)
     return text.strip("\"'“”‘’").strip()
 
 

@@ -50,6 +50,10 @@ def ask(
         ("Question: How do you feel right now?\nRate each from 0 to 100: Calm", ("Calm",)),
         ("Question: Which colours?\nChoices: Red, Green and Blue", ("Red", "Green", "Blue")),
         ("Question: How old are you?", ()),
+        ('Question: Rank these. "Milk" or "Really?" or "A: first"?', ("Milk", "Really?", "A: first")),
+        ("Question: How do you feel?\nDimensions:\n- Warm\nScore each between 0 and 100.", ("Warm",)),
+        ("Question: Which?\nChoices: Neutral, Really?", ("Neutral", "Really?")),
+        ("Question: Which?\nChoices: Coffee, Tea.", ("Coffee", "Tea")),
     ],
 )
 def test_choices_in_question_texts(text: str, choices: tuple[str, ...]) -> None:
@@ -68,6 +72,11 @@ def test_choices_in_question_texts(text: str, choices: tuple[str, ...]) -> None:
 def test_ranges_in_question_texts(text: str, low: float, high: float) -> None:
     stated = parse_range(text)
     assert stated is not None and (stated.low, stated.high) == (low, high)
+
+
+def test_a_one_to_two_scale_takes_whole_numbers() -> None:
+    values = {ask("Use the scale from 1 to 2.", "answer_scale", seed=s)["value"] for s in range(8)}
+    assert values <= {1, 2}
 
 
 def test_a_zero_to_one_scale_takes_decimals() -> None:
