@@ -6,12 +6,12 @@ STAMP := $(VENV)/.installed
 # Extra options for `mockengine serve`, e.g. make serve ARGS="--port 9000 --seed 7"
 ARGS ?=
 
-.PHONY: serve test bench lint conformance clean fuzz
+.PHONY: serve test bench bench-capacity lint conformance clean fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,dev]'
+	$(PY) -m pip install --quiet -e '.[test,dev,bench]'
 	touch $(STAMP)
 
 serve: $(STAMP)
@@ -35,8 +35,14 @@ fuzz: $(STAMP)
 	MOCKENGINE_FUZZ_EVENTS=$(FUZZ_EVENTS) MOCKENGINE_FUZZ_SESSIONS=$(FUZZ_SESSIONS) MOCKENGINE_FUZZ_SEED=$(FUZZ_SEED) \
 		$(PY) -m pytest -q -s tests/integration/test_fuzz.py
 
+# Headline figures (a few minutes): audio path cost, one session, the standard load profile beside the
+# bare aiohttp baseline, turn detection. Options through BENCH_ARGS, e.g. BENCH_ARGS="--sessions 100".
 bench: $(STAMP)
-	$(PY) -m mockengine bench
+	$(PY) -m mockengine bench $(BENCH_ARGS)
+
+# The capacity climb (15-25 minutes): warm and cold engine and the baseline, plot in docs/.
+bench-capacity: $(STAMP)
+	$(PY) -m mockengine bench --only capacity --plot docs/bench-capacity.png $(BENCH_ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check mockengine tests

@@ -1,65 +1,423 @@
-"""``mockengine bench``: figures for this machine, printed (never asserted).
+"""``mockengine bench``: figures for this machine, printed (never asserted), optionally saved as JSON.
 
-* ``audio``: webrtcvad frame classification cost per 20 ms frame.
-* ``session``: one real engine on loopback, one session, the recorded question streamed at real-time
-  pace several times: speech onset → ``speech_started``, ``speech_stopped`` → first audio delta, and the
-  reply's real-time factor (synthesis time / audio duration).
-* ``load``: N concurrent sessions each speaking one question: ``speech_stopped`` → first audio delta.
+Sections (``--only NAME``, repeatable; the default runs ``DEFAULT_SECTIONS``):
+
+* ``audio``: cost of the per-session audio path per 20 ms chunk (webrtcvad alone, and parse + session).
+* ``session``: one simulated participant against the engine: speech onset → ``speech_started``,
+  ``speech_stopped`` → first audio delta, ``response.cancel`` → ``response.done``, event gaps; piper's
+  real-time factor.
+* ``load``: the standard load profile (``--sessions``, ``--duration``, ``--profile``) against the
+  engine and, in the same run, against the bare aiohttp baseline; memory per idle and talking session;
+  cache hit rates.
+* ``capacity``: steps the concurrency up (``--levels``) on the engine with warm caches, with caches off,
+  and on the baseline; the highest level meeting the goals is the capacity. ``--plot`` draws it.
 * ``semantic``: issue 4's turn-detection table on the labelled utterance set (``turn_eval``).
 * ``chat``: Chat Completions throughput and p50/p95 latency at 8 and 64 clients (``chat.bench``).
+
+Without ``--url`` the bench starts its own engine as a child process (``mockengine serve`` with
+``--first-delta-delay-ms 0``, so response figures are the engine's own latency, not the emulated delay
+of the live service, which defaults to 300 ms and adds exactly that) and the baseline beside it. With
+``--url`` the driver runs against that engine instead (memory figures then need a local child).
+
+To add a section: ``register_section("name", function)``; the function takes the ``BenchContext``,
+prints its figures and stores a JSON-ready dict in ``ctx.results["name"]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
-import functools
 import json
 import statistics
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 UTTERANCES = REPO / "tests" / "data" / "utterances"
-QUESTION = REPO / "tests" / "data" / "question"
-TURNS = 5
-LOAD_SESSIONS = (1, 4, 8, 16)
-CHUNK_BYTES = 20 * 48
+MIB = 1024 * 1024
+BENCH_ENGINE_ARGS = ["--first-delta-delay-ms", "0", "--log-level", "WARNING", "--max-sessions", "0"]
+COLD_ARGS = ["--tts-cache-mb", "0", "--stt-cache-mb", "0"]
+DEFAULT_LEVELS = (10, 25, 50, 100, 150, 200, 250, 300, 400)
+
+
+@dataclass
+class BenchContext:
+    args: argparse.Namespace
+    results: dict[str, Any] = field(default_factory=dict)
+    _engine: Any = None  # loadtest.processes.Child, started on first use
+
+    def engine(self) -> Any:
+        """The engine child process (started once, shared by the sections), or None with ``--url``."""
+        if self.args.url or self._engine is not None:
+            return self._engine
+        from mockengine.loadtest.processes import start_server
+
+        self._engine = asyncio.run(start_server(BENCH_ENGINE_ARGS + self.engine_args))
+        return self._engine
+
+    def engine_url(self) -> str:
+        return str(self.args.url or self.engine().url)
+
+    @property
+    def engine_args(self) -> list[str]:
+        return str(self.args.engine_args or "").split()
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.stop()
 
 
 def _fmt(value: float | None, unit: str = " ms") -> str:
     return "n/a" if value is None else f"{value:.0f}{unit}"
 
 
-def _p95(values: list[float]) -> float:
-    data = sorted(values)
-    return data[min(len(data) - 1, round(0.95 * (len(data) - 1)))]
+def _row(title: str, dist: dict[str, Any], *, p99: bool = False) -> None:
+    tail = f"   p99 {_fmt(dist['p99']):>7}" if p99 else ""
+    print(
+        f"  {title:<40} p50 {_fmt(dist['p50']):>7}   p95 {_fmt(dist['p95']):>7}{tail}   (n={dist['count']})"
+    )
 
 
-def bench_audio() -> None:
-    from mockengine.audio.bench import bench_frame_classifier
-
-    print(f"audio: webrtcvad frame classification {bench_frame_classifier(10.0):.1f} µs per 20 ms frame")
+def _mib(value: float | None) -> str:
+    return "n/a" if value is None else f"{value / MIB:.2f} MiB"
 
 
-def _read_wav_24k(path: Path) -> bytes:
-    import wave
-
-    import numpy as np
-    import soxr
-
-    with wave.open(str(path), "rb") as handle:
-        rate = handle.getframerate()
-        samples = np.frombuffer(handle.readframes(handle.getnframes()), dtype="<i2")
-    resampled = soxr.resample(samples.astype(np.float32) / 32768.0, rate, 24_000)
-    return np.clip(np.rint(resampled * 32768.0), -32768, 32767).astype("<i2").tobytes()
+# -- audio --------------------------------------------------------------------------------------------
 
 
-def bench_turns() -> None:
+def bench_audio(ctx: BenchContext) -> None:
+    from mockengine.audio.bench import bench_chunk_path, bench_frame_classifier
+
+    vad_us = bench_frame_classifier(10.0)
+    chunk_us = bench_chunk_path(2.0)
+    print(f"audio: webrtcvad frame classification {vad_us:.1f} µs per 20 ms frame")
+    print(
+        f"audio: one 20 ms append through parse + session (base64, resampling, VAD, turn detection) "
+        f"{chunk_us:.1f} µs = {chunk_us * 50 / 10_000:.2f} % of a core per streaming session"
+    )
+    ctx.results["audio"] = {"vad_frame_us": vad_us, "append_path_us": chunk_us}
+
+
+# -- session ------------------------------------------------------------------------------------------
+
+
+def bench_session(ctx: BenchContext) -> None:
+    """One participant, twice: on the engine with its caches warm (speech heard before is replayed), and
+    on an engine with both caches off (every turn runs whisper, every reply runs piper)."""
+    from mockengine.loadtest.driver import run_load
+    from mockengine.loadtest.processes import start_server
+    from mockengine.loadtest.profile import LoadProfile
+
+    duration = ctx.args.session_duration
+    profile = LoadProfile("steady", 1, duration)
+
+    async def run() -> dict[str, Any]:
+        url = ctx.engine_url()
+        await run_load(url, LoadProfile("steady", 2, 15.0), turn_every_s=3.0, barge_in=0.0, progress=False)
+        warm = await run_load(
+            url, profile, turn_every_s=5.0, barge_in=0.4, progress=ctx.args.progress, label="session "
+        )
+        cold_engine = await start_server(BENCH_ENGINE_ARGS + ctx.engine_args + COLD_ARGS)
+        try:
+            cold = await run_load(
+                cold_engine.url,
+                profile,
+                turn_every_s=5.0,
+                barge_in=0.4,
+                progress=ctx.args.progress,
+                label="cold    ",
+            )
+        finally:
+            cold_engine.stop()
+        return {"warm": warm.summary(), "cold": cold.summary()}
+
+    result = asyncio.run(run())
+    rtf = _piper_rtf()
+    print(
+        f"\nsession: one participant for {duration:.0f} s (a turn every ~5 s, 40 % barge-ins), real-time "
+        f"streaming, server_vad 500 ms, engine first-delta delay 0 ms:"
+    )
+    for name, summary in (("caches warm", result["warm"]), ("caches off", result["cold"])):
+        print(f" {name}:")
+        _row("speech onset → speech_started", summary["onset_to_speech_started_ms"], p99=True)
+        _row("speech_stopped → first audio delta", summary["speech_stopped_to_first_audio_ms"], p99=True)
+        _row("response.cancel → response.done", summary["cancel_to_done_ms"], p99=True)
+        _row("gap between events of a response", summary["event_gap_ms"], p99=True)
+        print(
+            f"  turns {summary['turns']}, missed {summary['turns_missed']}, lost events "
+            f"{summary['lost_events']}, errors {summary['errors'] or 'none'}"
+        )
+    print(f"  reply synthesis real-time factor (piper, uncached)  median {rtf:.3f}")
+    print(
+        "  with the default --first-delta-delay-ms 300 (emulating the live service) the first audio comes "
+        "300 ms later"
+    )
+    ctx.results["session"] = {**result, "piper_rtf": rtf}
+
+
+def _piper_rtf() -> float:
+    from mockengine.engines.cache import ByteLRU
+    from mockengine.engines.tts import PiperSynthesizer
+    from mockengine.engines.voices import load_voice_catalog
+
+    piper = PiperSynthesizer(load_voice_catalog(), cache=ByteLRU(0))
+    text = "Once upon a time a lighthouse keeper watched the sea. Every night he lit the lamp for the ships."
+    piper.synthesize("Warm up.", voice="alloy")
+    ratios = []
+    for _ in range(3):
+        started = time.perf_counter()
+        segments = piper.synthesize(text, voice="alloy")
+        ratios.append((time.perf_counter() - started) * 1000 / sum(s.duration_ms for s in segments))
+    return statistics.median(ratios)
+
+
+# -- load ---------------------------------------------------------------------------------------------
+
+
+async def _healthz(url: str) -> dict[str, Any] | None:
+    import aiohttp
+
+    http_url = url.replace("ws://", "http://").replace("wss://", "https://").split("/v1/")[0] + "/healthz"
+    try:
+        async with aiohttp.ClientSession() as http, http.get(http_url) as response:
+            return dict(await response.json()) if response.status == 200 else None
+    except (aiohttp.ClientError, ValueError):
+        return None
+
+
+def _cache_rates(health: dict[str, Any] | None) -> dict[str, Any]:
+    caches = (health or {}).get("caches", {})
+    return {name: stats.get("hit_rate") for name, stats in caches.items()}
+
+
+def bench_load(ctx: BenchContext) -> None:
+    from mockengine.loadtest.capacity import idle_session_bytes, measured
+    from mockengine.loadtest.driver import run_load
+    from mockengine.loadtest.processes import start_server
+    from mockengine.loadtest.profile import LoadProfile
+
+    args = ctx.args
+    profile = LoadProfile(args.profile, args.sessions, args.duration)
+    engine = ctx.engine()
+
+    async def run() -> dict[str, Any]:
+        memory: dict[str, Any] = {}
+        # Warm-up (not measured): first model calls allocate their working memory, caches fill.
+        warm_up = LoadProfile("steady", 4, 12.0)
+        await run_load(ctx.engine_url(), warm_up, turn_every_s=3.0, barge_in=0.0, progress=False)
+        if engine is not None:
+            memory = await idle_session_bytes(engine, args.sessions)
+        report, peak = await measured(
+            engine,
+            run_load(
+                ctx.engine_url(),
+                profile,
+                turn_every_s=args.turn_every,
+                barge_in=args.barge_in,
+                seed=args.seed,
+                progress=args.progress,
+                label="mockengine ",
+            ),
+        )
+        if peak is not None and memory.get("rss_before_bytes"):
+            memory["talking_session_bytes"] = max(0, peak - memory["rss_before_bytes"]) // args.sessions
+        health = await _healthz(ctx.engine_url())
+        baseline = await start_server([], baseline=True)
+        try:
+            base_report, _ = await measured(
+                baseline,
+                run_load(
+                    baseline.url,
+                    profile,
+                    mode="baseline",
+                    seed=args.seed,
+                    progress=args.progress,
+                    label="baseline   ",
+                ),
+            )
+        finally:
+            baseline.stop()
+        return {
+            "engine": report.summary(),
+            "baseline": base_report.summary(),
+            "memory": memory,
+            "cache_hit_rates": _cache_rates(health),
+        }
+
+    result = asyncio.run(run())
+    ctx.results["load"] = result
+    s, b, memory = result["engine"], result["baseline"], result["memory"]
+    print(
+        f"\nload: {args.sessions} sessions, {args.profile} profile, {args.duration:.0f} s, each streaming "
+        f"in real time with a turn every ~{args.turn_every:.0f} s ({100 * args.barge_in:.0f} % barge-ins):"
+    )
+    _row("speech onset → speech_started", s["onset_to_speech_started_ms"], p99=True)
+    _row("speech_stopped → first audio delta", s["speech_stopped_to_first_audio_ms"], p99=True)
+    _row("response.cancel → response.done", s["cancel_to_done_ms"], p99=True)
+    _row("gap between events of a response", s["event_gap_ms"], p99=True)
+    print(
+        f"  sessions {s['sessions_connected']}/{args.sessions} connected, refused {s['sessions_refused']}, "
+        f"dropped {s['sessions_dropped']}; turns {s['turns']}, missed {s['turns_missed']}; lost events "
+        f"{s['lost_events']}; errors {s['errors'] or 'none'}; driver late chunks "
+        f"{100 * s['late_chunk_share']:.2f} %"
+    )
+    rates = ", ".join(
+        f"{k} {_fmt(None if v is None else 100 * v, ' %')}" for k, v in result["cache_hit_rates"].items()
+    )
+    print(f"  cache hit rates: {rates or 'n/a'}")
+    print(
+        f"  memory: {_mib(memory.get('idle_session_bytes'))} per idle session, "
+        f"{_mib(memory.get('talking_session_bytes'))} per talking session (engine RSS growth)"
+    )
+    print(f"  CPU: {_cpu(s)}")
+    _row("bare aiohttp baseline: append → ack", b["ack_ms"], p99=True)
+    print(f"  baseline sessions {b['sessions_connected']}/{args.sessions}, dropped {b['sessions_dropped']}")
+    print(f"  baseline CPU: {_cpu(b)}")
+    if s.get("server_cpu_ms_per_session_s") and b.get("server_cpu_ms_per_session_s"):
+        ratio = b["server_cpu_ms_per_session_s"] / s["server_cpu_ms_per_session_s"]
+        print(
+            f"  per streaming session the engine costs {1 / ratio:.1f} × the bare server's CPU: on the same "
+            f"cores it holds {100 * ratio:.0f} % of the baseline's sessions"
+        )
+
+
+def _cpu(summary: dict[str, Any]) -> str:
+    """Server and driver CPU per session-second (contention-independent) and cores held."""
+    server = summary.get("server_cpu_ms_per_session_s")
+    if server is None:
+        return "n/a (server not started by the bench)"
+    return (
+        f"server {server:.2f} ms per session-second ({summary['server_cores']:.2f} cores on average, "
+        f"→ ~{1000 / server:.0f} streaming sessions per free core); driver "
+        f"{summary['driver_cpu_ms_per_session_s']:.2f} ms per session-second "
+        f"({summary['driver_cores']:.2f} cores)"
+    )
+
+
+# -- capacity -----------------------------------------------------------------------------------------
+
+
+def bench_capacity(ctx: BenchContext) -> None:
+    from mockengine.loadtest.capacity import climb, idle_session_bytes
+    from mockengine.loadtest.driver import run_load
+    from mockengine.loadtest.plot import plot_capacity
+    from mockengine.loadtest.processes import start_server
+    from mockengine.loadtest.profile import LoadProfile
+
+    args = ctx.args
+    levels = [int(v) for v in args.levels.split(",")] if args.levels else list(DEFAULT_LEVELS)
+
+    def report(name: str, level: int, summary: dict[str, Any]) -> None:
+        key = "ack_ms" if name == "baseline" else "onset_to_speech_started_ms"
+        verdict = "pass" if not summary["failures"] else "FAIL: " + "; ".join(summary["failures"])
+        reply = summary["speech_stopped_to_first_audio_ms"]["p95"]
+        print(
+            f"  {name:<18} {level:>4} sessions: p95 {key.split('_')[0]} {_fmt(summary[key]['p95']):>7}, "
+            f"p95 response start {_fmt(reply):>7}, dropped {summary['sessions_dropped']}, lost "
+            f"{summary['lost_events']}, late {100 * summary['late_chunk_share']:.1f} %  {verdict}",
+            flush=True,
+        )
+        print(f"  {'':<18} {'':>4}           CPU: {_cpu(summary)}", flush=True)
+
+    async def run() -> list[dict[str, Any]]:
+        results = []
+        targets: list[tuple[str, list[str]]] = [("mockengine", [])]
+        if not args.no_cold:
+            targets.append(("mockengine cold", COLD_ARGS))
+        for name, extra in targets:
+            use_url = bool(args.url) and not extra
+            child = None if use_url else await start_server(BENCH_ENGINE_ARGS + ctx.engine_args + extra)
+            url = args.url if child is None else child.url
+            try:
+                # Warm-up (not measured): first model calls allocate their working memory, caches fill.
+                warm_up = LoadProfile("steady", 4, 12.0)
+                await run_load(url, warm_up, turn_every_s=3.0, barge_in=0.0, progress=False)
+                memory = await idle_session_bytes(child, 100) if child is not None else {}
+                result = await climb(
+                    name,
+                    url,
+                    levels,
+                    duration_s=args.level_duration,
+                    child=child,
+                    turn_every_s=args.turn_every,
+                    barge_in=args.barge_in,
+                    on_level=report,
+                    progress=args.progress,
+                )
+                result.memory.update(memory)
+                result.cache_hit_rates = _cache_rates(await _healthz(url))
+                results.append(result.as_dict())
+            finally:
+                if child is not None:
+                    child.stop()
+        baseline = await start_server([], baseline=True)
+        try:
+            result = await climb(
+                "baseline",
+                baseline.url,
+                levels,
+                duration_s=args.level_duration,
+                baseline=True,
+                child=baseline,
+                on_level=report,
+                progress=args.progress,
+            )
+            results.append(result.as_dict())
+        finally:
+            baseline.stop()
+        return results
+
+    print(
+        f"\ncapacity: steady {args.level_duration:.0f} s per level, a turn every ~{args.turn_every:.0f} s, "
+        f"levels {levels}; engine and driver share this machine's cores:"
+    )
+    results = asyncio.run(run())
+    ctx.results["capacity"] = results
+    by_name = {r["name"]: r for r in results}
+    base = by_name.get("baseline", {}).get("capacity_sessions", 0)
+    for r in results:
+        share = (
+            f" ({100 * r['capacity_sessions'] / base:.0f} % of the baseline)"
+            if base and r["name"] != "baseline"
+            else ""
+        )
+        mem = r["memory"]
+        rates = ", ".join(
+            f"{k} {_fmt(None if v is None else 100 * v, ' %')}" for k, v in r["cache_hit_rates"].items()
+        )
+        print(
+            f"  capacity {r['name']:<16} {r['capacity_sessions']:>4} sessions{share}"
+            + (
+                f"; {_mib(mem.get('idle_session_bytes'))} per idle session, "
+                f"{_mib(mem.get('talking_session_bytes'))} per talking session"
+                if mem
+                else ""
+            )
+            + (f"; cache hit rates {rates}" if rates else "")
+        )
+    if args.plot:
+        title = (
+            f"mockengine capacity on this machine ({_cpu_note()}); engine, baseline and driver share "
+            "the cores"
+        )
+        path = plot_capacity(results, Path(args.plot), title)
+        print(f"  plot: {path}" if path else "  plot: matplotlib not installed (pip install matplotlib)")
+
+
+def _cpu_note() -> str:
+    import os
+
+    return f"{os.cpu_count()} cores"
+
+
+# -- semantic -----------------------------------------------------------------------------------------
+
+
+def bench_turns(ctx: BenchContext) -> None:
+    from mockengine.audio.pcm import float32_to_pcm16
     from mockengine.engines.stt import WhisperTranscriber
     from mockengine.turn_eval import CONFIGS, CachingTranscriber, load_labels, run_utterance, summarize
 
@@ -71,7 +429,7 @@ def bench_turns() -> None:
     outcomes = []
     started = time.perf_counter()
     for label in labels:
-        pcm = _read_wav_24k(UTTERANCES / label["file"])
+        pcm = _read_wav_24k(UTTERANCES / label["file"], float32_to_pcm16)
         for name in CONFIGS:
             outcomes.append(run_utterance(label, pcm, name, transcriber, measured_latency=True))
     kinds = {k: sum(1 for lab in labels if lab["kind"] == k) for k in ("complete", "question", "trailing")}
@@ -83,8 +441,10 @@ def bench_turns() -> None:
         f"  {'config':<22}{'end→stopped (policy)':>22}{'incl. STT, median':>19}{'p95':>8}"
         f"{'cut off mid-thought':>22}"
     )
+    table = {}
     for name in CONFIGS:
         s = summarize(outcomes, name)
+        table[name] = s
         print(
             f"  {name:<22}{_fmt(s['median_policy_delay_ms']):>22}{_fmt(s['median_wall_delay_ms']):>19}"
             f"{_fmt(s['p95_wall_delay_ms']):>8}"
@@ -94,162 +454,81 @@ def bench_turns() -> None:
         "  policy = audio the engine waited for after the speech ended; incl. STT adds the measured "
         "transcription latency (semantic_vad must hear the words before it decides)."
     )
+    ctx.results["semantic"] = table
 
 
-@dataclass
-class TurnFigures:
-    onset_ms: float  # speech onset sent → speech_started received
-    response_ms: float  # speech_stopped received → first audio delta received
-    audio_ms: float  # reply audio length
-    stream_speed: float  # reply audio length / time its deltas took to arrive
-    transcript: str
+def _read_wav_24k(path: Path, to_pcm16: Callable[[Any], bytes]) -> bytes:
+    import wave
+
+    import numpy as np
+    import soxr
+
+    with wave.open(str(path), "rb") as handle:
+        rate = handle.getframerate()
+        samples = np.frombuffer(handle.readframes(handle.getnframes()), dtype="<i2")
+    return to_pcm16(soxr.resample(samples.astype(np.float32) / 32768.0, rate, 24_000))
 
 
-async def _spoken_turn(ws: Any, pcm: bytes, speech_start_ms: int) -> TurnFigures:
-    """Stream one recorded question at real-time pace (then silence) and time the engine's answer."""
-    loop = asyncio.get_running_loop()
-    times: dict[str, float] = {}
-    deltas: list[tuple[float, int]] = []
-    transcript = ""
-    done = asyncio.Event()
-
-    async def read() -> None:
-        nonlocal transcript
-        async for msg in ws:
-            event = json.loads(msg.data)
-            kind = event["type"]
-            if kind.startswith("input_audio_buffer.speech_"):
-                times.setdefault(kind, loop.time())
-            elif kind == "response.output_audio.delta":
-                deltas.append((loop.time(), len(base64.b64decode(event["delta"]))))
-            elif kind == "response.output_audio_transcript.done":
-                transcript = event["transcript"]
-            elif kind == "response.done":
-                done.set()
-                return
-
-    reader = asyncio.create_task(read())
-    audio = pcm + bytes(48 * 800)
-    start = loop.time()
-    for index, offset in enumerate(range(0, len(audio), CHUNK_BYTES)):
-        chunk = base64.b64encode(audio[offset : offset + CHUNK_BYTES]).decode()
-        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
-        await asyncio.sleep(max(0.0, start + (index + 1) * 0.02 - loop.time()))
-    silence = base64.b64encode(bytes(CHUNK_BYTES)).decode()
-    while not done.is_set():
-        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": silence}))
-        await asyncio.sleep(0.02)
-    await reader
-    audio_ms = sum(n for _, n in deltas) / 48
-    return TurnFigures(
-        onset_ms=(times["input_audio_buffer.speech_started"] - start - speech_start_ms / 1000) * 1000,
-        response_ms=(deltas[0][0] - times["input_audio_buffer.speech_stopped"]) * 1000,
-        audio_ms=audio_ms,
-        stream_speed=audio_ms / max(1.0, (deltas[-1][0] - deltas[0][0]) * 1000),
-        transcript=transcript,
-    )
+# -- chat ---------------------------------------------------------------------------------------------
 
 
-async def _with_engine(work: Callable[[int, Any], Awaitable[Any]]) -> Any:
-    """Run ``work(port, resources)`` against a real engine (default settings) on a free loopback port."""
-    from aiohttp import web
+def bench_chat_section(ctx: BenchContext) -> None:
+    from mockengine.chat.bench import bench_chat
 
-    from mockengine.server.app import create_app
-    from mockengine.server.state import RESOURCES
-    from mockengine.settings import Settings
-
-    app = create_app(Settings())
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    try:
-        return await work(port, app[RESOURCES])
-    finally:
-        await runner.cleanup()
+    bench_chat()
 
 
-async def _sessions(port: int, count: int, turns: int) -> list[TurnFigures]:
-    """``count`` concurrent sessions, each speaking ``turns`` questions one after another."""
-    import aiohttp
+# -- registry and entry point -------------------------------------------------------------------------
 
-    pcm = _read_wav_24k(QUESTION.with_suffix(".wav"))
-    label = json.loads(QUESTION.with_suffix(".json").read_text())
-    update = {
-        "type": "session.update",
-        "session": {
-            "type": "realtime",
-            "audio": {"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 500}}},
-        },
-    }
-
-    async def one(http: aiohttp.ClientSession) -> list[TurnFigures]:
-        url = f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime"
-        async with http.ws_connect(url, headers={"Authorization": "Bearer sk-bench"}) as ws:
-            await ws.send_str(json.dumps(update))
-            results = []
-            for _ in range(turns):
-                results.append(await _spoken_turn(ws, pcm, label["speech_start_ms"]))
-                await asyncio.sleep(0.3)
-            return results
-
-    async with aiohttp.ClientSession() as http:
-        per_session = await asyncio.gather(*(one(http) for _ in range(count)))
-    return [figures for session in per_session for figures in session]
+SECTIONS: dict[str, Callable[[BenchContext], None]] = {
+    "audio": bench_audio,
+    "session": bench_session,
+    "load": bench_load,
+    "capacity": bench_capacity,
+    "semantic": bench_turns,
+    "chat": bench_chat_section,
+}
+DEFAULT_SECTIONS = ["audio", "session", "load", "semantic", "chat"]
 
 
-def bench_session() -> None:
-    async def work(port: int, resources: Any) -> tuple[list[TurnFigures], list[float]]:
-        turns = await _sessions(port, 1, TURNS)
-        rtf = []
-        for turn in turns:  # the engine is unseeded here, so piper really runs (no cache)
-            started = time.perf_counter()
-            resources.synthesizer.synthesize(turn.transcript, voice="alloy")
-            rtf.append((time.perf_counter() - started) * 1000 / turn.audio_ms)
-        return turns, rtf
-
-    turns, rtf = asyncio.run(_with_engine(work))
-    print(f"\nsession: {TURNS} spoken turns, one session, real-time streaming, server_vad 500 ms:")
-    _print_row("speech onset → speech_started", [t.onset_ms for t in turns])
-    _print_row("speech_stopped → first audio delta", [t.response_ms for t in turns])
-    print(
-        f"  {'reply synthesis real-time factor':<38} median {statistics.median(rtf):6.3f}"
-        "      (piper compute time / audio duration)"
-    )
-    print(
-        f"  {'reply streaming speed':<38} median {statistics.median(t.stream_speed for t in turns):6.1f} ×"
-        "     real time (--audio-pace)"
-    )
+def register_section(name: str, function: Callable[[BenchContext], None], *, default: bool = True) -> None:
+    """Add a bench section (e.g. Chat Completions); ``default`` runs it without ``--only``."""
+    SECTIONS[name] = function
+    if default and name not in DEFAULT_SECTIONS:
+        DEFAULT_SECTIONS.append(name)
 
 
-def bench_load() -> None:
-    print("\nload: N concurrent sessions, each speaking the question once (default settings, 2 workers):")
-    for count in LOAD_SESSIONS:
-        turns = asyncio.run(_with_engine(functools.partial(_load_round, count=count)))
-        _print_row(f"{count:>2} sessions: stopped → first audio", [t.response_ms for t in turns])
-
-
-async def _load_round(port: int, resources: Any, count: int) -> list[TurnFigures]:
-    return await _sessions(port, count, 1)
-
-
-def _print_row(title: str, values: list[float]) -> None:
-    print(f"  {title:<38} median {statistics.median(values):6.0f} ms   p95 {_p95(values):6.0f} ms")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--only", action="append", help=f"run only these sections: {', '.join(SECTIONS)}")
+    parser.add_argument("--url", help="drive this Realtime URL instead of starting an engine")
+    parser.add_argument("--engine-args", help="extra options for the engine the bench starts (quoted)")
+    parser.add_argument("--sessions", type=int, default=50, help="load: concurrent sessions (default 50)")
+    parser.add_argument("--duration", type=float, default=40.0, help="load: seconds (default 40)")
+    parser.add_argument("--profile", choices=("steady", "ramp", "spike"), default="steady")
+    parser.add_argument("--turn-every", type=float, default=10.0, help="seconds between turns (default 10)")
+    parser.add_argument("--barge-in", type=float, default=0.2, help="share of replies interrupted (0.2)")
+    parser.add_argument("--seed", type=int, default=1, help="the participants' random choices")
+    parser.add_argument("--session-duration", type=float, default=45.0, help="session: seconds (45)")
+    parser.add_argument("--levels", help=f"capacity: comma-separated levels (default {DEFAULT_LEVELS})")
+    parser.add_argument("--level-duration", type=float, default=30.0, help="capacity: seconds per level")
+    parser.add_argument("--no-cold", action="store_true", help="capacity: skip the cold-cache engine")
+    parser.add_argument("--plot", help="capacity: write latency against concurrency to this PNG")
+    parser.add_argument("--json", help="write every figure to this JSON file")
+    parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress line")
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    parts: list[str] = args.only or ["audio", "session", "load", "semantic", "chat"]
-    if "audio" in parts:
-        bench_audio()
-    if "session" in parts:
-        bench_session()
-    if "load" in parts:
-        bench_load()
-    if "semantic" in parts:
-        bench_turns()
-    if "chat" in parts:
-        from mockengine.chat.bench import bench_chat
-
-        bench_chat()
+    parts: list[str] = args.only or list(DEFAULT_SECTIONS)
+    unknown = [p for p in parts if p not in SECTIONS]
+    if unknown:
+        raise SystemExit(f"unknown bench section(s) {unknown}; choose from {', '.join(SECTIONS)}")
+    ctx = BenchContext(args)
+    try:
+        for part in parts:
+            SECTIONS[part](ctx)
+    finally:
+        ctx.close()
+    if args.json:
+        Path(args.json).write_text(json.dumps(ctx.results, indent=1, default=str))
+        print(f"\nfigures written to {args.json}")
     return 0

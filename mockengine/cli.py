@@ -114,7 +114,28 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--session-max-s", type=int, help="session lifetime (default 3600)")
     parser.add_argument(
-        "--workers", type=int, help="threads for speech synthesis (default 2; whisper runs on its own thread)"
+        "--tts-threads",
+        type=int,
+        help="threads for speech synthesis (default 2; whisper runs on its own thread)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="serving processes sharing the port (SO_REUSEPORT), each with its own models (default 1)",
+    )
+    parser.add_argument(
+        "--tts-cache-mb", type=float, help="synthesized speech cache, MiB (default 64; 0 = off)"
+    )
+    parser.add_argument("--stt-cache-mb", type=float, help="transcript cache, MiB (default 4; 0 = off)")
+    parser.add_argument(
+        "--admission-max-loop-lag-ms",
+        type=int,
+        help="refuse new sessions while the event loop lags more than this (default 500; 0 = off)",
+    )
+    parser.add_argument(
+        "--admission-max-queue",
+        type=int,
+        help="refuse new sessions while this many speech jobs wait for a thread (default 64; 0 = off)",
     )
     parser.add_argument("--trace-dir", help="write a JSON-lines trace per session into this directory")
     parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
@@ -179,6 +200,10 @@ def serve(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
+    if settings.workers > 1:  # each worker loads the models and builds its TLS context itself
+        from mockengine.server.workers import serve_workers
+
+        return serve_workers(settings)
     try:
         app = create_app(settings)
     except (ModelNotFound, ScenarioError, FaultSpecError, OSError) as exc:  # OSError: a bad --journal-dir
@@ -238,13 +263,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arguments(conf)
     conf.set_defaults(func=conformance)
-    bench_parser = sub.add_parser("bench", help="print latency and speed figures on this machine")
-    bench_parser.add_argument(
-        "--only",
-        choices=["audio", "session", "load", "semantic", "chat"],
-        action="append",
-        help="run only these parts",
+    bench_parser = sub.add_parser(
+        "bench", help="drive simulated participants against an engine: latency, load and capacity figures"
     )
+    from mockengine.bench import add_arguments as add_bench_arguments
+
+    add_bench_arguments(bench_parser)
     bench_parser.set_defaults(func=bench)
     faults_parser = sub.add_parser("faults", help="fault kinds, and which sessions a fault profile hits")
     from mockengine.faults.report import add_arguments as add_fault_arguments

@@ -7,6 +7,7 @@ makes a seeded session emit byte-identical event streams; without one ids are ra
 
 from __future__ import annotations
 
+import os
 import random
 import string
 
@@ -27,12 +28,17 @@ class IdFactory:
         events (each with an id) came before."""
         stream = self._streams.get(kind)
         if stream is None:
-            stream = random.SystemRandom() if self._seed is None else random.Random(f"{self._seed}:{kind}")
+            # Unseeded: a generator seeded once from the OS entropy source (ids are names, not secrets;
+            # SystemRandom read the OS source for every character, a visible cost at hundreds of sessions).
+            seed = os.urandom(16) if self._seed is None else f"{self._seed}:{kind}"
+            stream = random.Random(seed)
             self._streams[kind] = stream
         return stream
 
     def new(self, prefix: str, length: int = ID_LENGTH) -> str:
         rng = self._rng(prefix)
+        if self._seed is None:
+            return prefix + "".join(rng.choices(BASE62, k=length))
         return prefix + "".join(rng.choice(BASE62) for _ in range(length))
 
     def event(self) -> str:

@@ -45,7 +45,8 @@ class Settings:
     # within half of it is dropped. 0 turns pings off.
     heartbeat_s: float = 20.0
     # Threads for speech synthesis (whisper has one thread of its own: it runs one call at a time).
-    workers: int = 2
+    # (Named `workers` before issue 8; `workers` now counts serving processes.)
+    tts_threads: int = 2
     log_level: str = "INFO"
     # Write a JSON-lines trace of every session's events and turn decisions into this directory.
     trace_dir: str | None = None
@@ -87,6 +88,18 @@ class Settings:
     tls_dir: str | None = None
     # Per-session journal directory: every client and server event as JSON lines, audio in WAV files.
     journal_dir: str | None = None
+    # -- issue 8: load --------------------------------------------------------------------------------
+    # Serving processes sharing the port (SO_REUSEPORT); each loads the models once.
+    workers: int = 1
+    # Bounded caches (MiB, LRU by bytes; 0 turns a cache off): synthesized sentences by (voice, speed,
+    # text) and transcripts by the audio's content hash.
+    tts_cache_mb: float = 64.0
+    stt_cache_mb: float = 4.0
+    # Admission control beside `max_sessions` (issue 7): refuse new sessions (HTTP 503 before the
+    # upgrade) while the event loop has lagged more than this for the last second (0 = off), or while
+    # this many transcriptions / syntheses wait for a thread (0 = off).
+    admission_max_loop_lag_ms: int = 500
+    admission_max_queue: int = 64
 
     @property
     def is_seeded(self) -> bool:

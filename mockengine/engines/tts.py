@@ -2,7 +2,10 @@
 
 Output is PCM16 little-endian mono at 24 kHz (the GA `audio/pcm` format), one `SpeechSegment` per
 sentence. piper samples noise on every call, so deterministic mode zeroes both noise scales; the same
-(voice, speed, sentence) then gives identical bytes, which is what makes the LRU cache valid.
+(voice, speed, sentence) then gives identical bytes. Sentences are cached by (voice, speed, text) in a
+byte-bounded LRU (``cache.ByteLRU``) in both modes: without a seed a cache hit repeats the first
+rendition of that sentence, which a listener cannot tell from a fresh one, and load tests with repeated
+replies then cost no synthesis.
 
 Per-voice pitch shifts keep the duration (pitch.py: resample, then WSOLA time-stretch back).
 """
@@ -10,13 +13,13 @@ Per-voice pitch shifts keep the duration (pitch.py: resample, then WSOLA time-st
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from mockengine.engines.cache import MIB, ByteLRU
 from mockengine.engines.errors import ModelNotFound, VoiceCatalogError
 from mockengine.engines.pitch import shift_pitch
 from mockengine.engines.sentences import split_sentences
@@ -108,17 +111,19 @@ class PiperSynthesizer:
     """piper TTS for every voice name in a catalogue; thread-safe for executor use.
 
     Each distinct piper model loads once (on first use or in `preload()`), with one lock per
-    loaded model. With `deterministic=True` results are cached (LRU of `cache_size` sentences).
+    loaded model. Sentences are cached in `cache` (default: 16 MiB; `ByteLRU(0)` turns it off).
     """
 
     def __init__(
-        self, catalog: dict[str, VoiceProfile], *, deterministic: bool = True, cache_size: int = 256
+        self,
+        catalog: dict[str, VoiceProfile],
+        *,
+        deterministic: bool = True,
+        cache: ByteLRU[bytes] | None = None,
     ) -> None:
         self._catalog = dict(catalog)
         self._is_deterministic = deterministic
-        self._cache_size = cache_size
-        self._cache: OrderedDict[tuple[str, float, str], bytes] = OrderedDict()
-        self._cache_lock = threading.Lock()
+        self.cache: ByteLRU[bytes] = ByteLRU(16 * MIB) if cache is None else cache
         self._loaded: dict[str, _LoadedVoice] = {}
         self._load_lock = threading.Lock()
 
@@ -146,6 +151,24 @@ class PiperSynthesizer:
             for sentence in split_sentences(text)
         ]
 
+    def lookup(self, text: str, *, voice: str, speed: float = 1.0) -> list[SpeechSegment] | None:
+        """``synthesize``'s result when every sentence is cached, else None (then synthesize in a
+        thread). Runs no model, so the event loop may call it; unknown voices and bad speeds give None
+        and are reported by ``synthesize``."""
+        profile = self._catalog.get(voice)
+        if profile is None or not self.cache.is_enabled or not MIN_SPEED <= speed <= MAX_SPEED:
+            return None
+        sentences = split_sentences(text)
+        if not all(self.cache.peek((profile.name, speed, sentence)) for sentence in sentences):
+            return None
+        segments = []
+        for sentence in sentences:
+            pcm16 = self.cache.get((profile.name, speed, sentence))
+            if pcm16 is None:
+                return None  # evicted meanwhile by another thread
+            segments.append(SpeechSegment(text=sentence, pcm16=pcm16))
+        return segments
+
     def _profile(self, voice: str) -> VoiceProfile:
         try:
             return self._catalog[voice]
@@ -153,18 +176,14 @@ class PiperSynthesizer:
             raise ValueError(f"unknown voice {voice!r}; expected one of {', '.join(self._catalog)}") from None
 
     def _cached_sentence(self, profile: VoiceProfile, speed: float, sentence: str) -> bytes:
-        if not self._is_deterministic or self._cache_size <= 0:
+        if not self.cache.is_enabled:
             return self._speak_sentence(profile, speed, sentence)
         key = (profile.name, speed, sentence)
-        with self._cache_lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
         pcm16 = self._speak_sentence(profile, speed, sentence)
-        with self._cache_lock:
-            self._cache[key] = pcm16
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+        self.cache.put(key, pcm16, len(pcm16) + len(sentence) + 100)
         return pcm16
 
     def _speak_sentence(self, profile: VoiceProfile, speed: float, sentence: str) -> bytes:

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from mockengine.faults.spec import FaultProfile, FaultSpec, parse_faults
+from mockengine.server.metrics import FAULTS_INJECTED
 
 log = logging.getLogger("mockengine.faults")
 FAULT_HEADER = "X-Mockengine-Fault"
@@ -72,6 +73,7 @@ class FaultState:
         """Log and count one injected fault (``where``: a session id, or ``METHOD path``)."""
         kind = spec if isinstance(spec, str) else spec.kind
         self.injected[kind] += 1
+        FAULTS_INJECTED.labels(kind=kind).inc()  # /metrics
         extra = " ".join(f"{k}={v}" for k, v in detail.items())
         log.warning("fault injected kind=%s at=%s %s", kind, where, extra)
 

@@ -390,10 +390,15 @@ def _echoable_event_id(value: Any) -> str | None:
     return value
 
 
+# One decoder for every frame: ``json.loads(raw, parse_constant=...)`` builds a new decoder per call,
+# which cost more than the parse itself on the 20 ms audio path.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def parse_client_event(raw: str) -> ClientEvent:
     """Parse one TEXT frame. Raises ProtocolError (with the frame's ``event_id`` when it has one)."""
     try:
-        data = json.loads(raw, parse_constant=_reject_constant)
+        data = _DECODER.decode(raw)
     except (ValueError, RecursionError) as exc:
         raise errors.invalid_json(str(exc)) from exc
     if not isinstance(data, dict):

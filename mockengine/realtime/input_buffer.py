@@ -51,20 +51,27 @@ class InputAudioBuffer:
         hi = max(ms_to_samples(end_ms, INPUT_RATE_HZ) - self._start_samples, 0) * BYTES_PER_SAMPLE
         return bytes(self._pcm[lo:hi])
 
-    def take_until_ms(self, end_ms: int) -> bytes:
-        """Remove and return everything buffered before ``end_ms`` (a commit)."""
-        cut = min(
+    def _cut_samples(self, end_ms: int) -> int:
+        return min(
             max(ms_to_samples(end_ms, INPUT_RATE_HZ) - self._start_samples, 0),
             len(self._pcm) // BYTES_PER_SAMPLE,
         )
+
+    def take_until_ms(self, end_ms: int) -> bytes:
+        """Remove and return everything buffered before ``end_ms`` (a commit)."""
+        cut = self._cut_samples(end_ms)
         taken = bytes(self._pcm[: cut * BYTES_PER_SAMPLE])
         del self._pcm[: cut * BYTES_PER_SAMPLE]
         self._start_samples += cut
         return taken
 
     def drop_before_ms(self, position_ms: int) -> None:
-        """Forget audio before a position (speech that was never part of a turn)."""
-        self.take_until_ms(position_ms)
+        """Forget audio before a position (speech that was never part of a turn); no copy is made
+        (this runs on every append between turns)."""
+        cut = self._cut_samples(position_ms)
+        if cut:
+            del self._pcm[: cut * BYTES_PER_SAMPLE]
+            self._start_samples += cut
 
     def clear(self) -> None:
         self._start_samples = self.total_samples

@@ -1,5 +1,5 @@
 """``create_app()``: the aiohttp application — ``/v1/realtime``, ``/v1/models``, ``/v1/chat/completions``,
-``/healthz``."""
+``/healthz``, ``/metrics``."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ from mockengine import __version__
 from mockengine.chat import add_routes as add_chat_routes
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
+from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.journal import Journal
+from mockengine.server.metrics import metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER, Stats
@@ -49,6 +51,16 @@ async def healthz(request: web.Request) -> web.Response:
     }
     body.update(dataclasses.asdict(request.app[STATS]))
     body["faults_injected"] = dict(request.app[FAULTS].injected)
+    body["caches"] = {
+        name: {**dataclasses.asdict(stats), "hit_rate": stats.hit_rate}
+        for name, cache in resources.caches.items()
+        for stats in (cache.stats(),)
+    }
+    body["executor_queue_depth"] = {
+        "stt": resources.stt_executor.queue_depth,
+        "tts": resources.tts_executor.queue_depth,
+    }
+    body["event_loop_lag_ms"] = round(request.app[LOOP_LAG].recent_min_lag_ms, 1)
     return web.json_response(body)
 
 
@@ -66,6 +78,9 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
     install_faults(app, settings)
+    app[LOOP_LAG] = LoopLagMonitor()
+    app.router.add_get("/metrics", metrics_handler)
+    app.cleanup_ctx.append(monitor_context)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         yield

@@ -21,15 +21,19 @@ from aiohttp import WSMsgType, web
 
 from mockengine.brain.image import describe_image
 from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
+from mockengine.engines.stt import Transcript
+from mockengine.engines.tts import SpeechSegment
 from mockengine.faults.shell import attach, connection_faults, detach
 from mockengine.faults.ws import NoActions, SessionFaults
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
-from mockengine.protocol.client_events import parse_client_event
+from mockengine.protocol.client_events import ResponseCancel, parse_client_event
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
+from mockengine.server import metrics
+from mockengine.server.admission import saturation_refusal
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.journal import SessionJournal
@@ -74,10 +78,14 @@ class SessionRunner:
         self.stt_lane: asyncio.Queue[Transcribe] = asyncio.Queue()
         self.tts_lane: asyncio.Queue[Synthesize] = asyncio.Queue()
         self.timer: asyncio.TimerHandle | None = None
+        self.timer_deadline_ms: float | None = None
         self.session_id = session.config["id"]
         self._closer: asyncio.Task[None] | None = None
         self._writer_task: asyncio.Task[None] | None = None
         self.faults = SessionFaults([], NoActions())  # faults.shell.attach() arms this session's faults
+        # Engine-side turn latencies for /metrics (loop time, seconds).
+        self.stopped_at: float | None = None
+        self.cancel_at: float | None = None
 
     def now_ms(self) -> float:
         """The session's clock: loop time, standing still while outgoing audio is held."""
@@ -130,9 +138,12 @@ class SessionRunner:
 
     def _arm_timer(self) -> None:
         deadline = self.session.next_deadline_ms()
+        if deadline == self.timer_deadline_ms and self.timer is not None:
+            return  # unchanged (the usual case on the 20 ms audio path): keep the armed timer
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        self.timer_deadline_ms = deadline
         if deadline is not None and not self.is_closing:
             at_s = (deadline + self._held_total_ms) / 1000.0
             self.timer = self.loop.call_at(max(at_s, self.loop.time()), self._on_timer)
@@ -148,6 +159,7 @@ class SessionRunner:
 
     def _on_timer(self) -> None:
         self.timer = None
+        self.timer_deadline_ms = None
         if not self._flowing.is_set():
             return  # held: the writer ticks again once the peer has read the backlog down
         try:
@@ -180,6 +192,7 @@ class SessionRunner:
         text = text if text is not None else json.dumps(event, ensure_ascii=False)
         if self.tracer.is_enabled:
             self.tracer.write(self.session_id, "server_event", event)
+        self._observe(event.get("type", ""))
         if self.journal is not None:
             input_format, output_format = self._formats()
             self.journal.server(text, output_format, input_format)
@@ -189,6 +202,17 @@ class SessionRunner:
             return False
         return True
 
+    def _observe(self, kind: str) -> None:
+        metrics.SERVER_EVENT_COUNTER.count(kind)
+        if kind == "input_audio_buffer.speech_stopped":
+            self.stopped_at = self.loop.time()
+        elif kind == "response.output_audio.delta" and self.stopped_at is not None:
+            metrics.TURN_LATENCY.labels(stage="response_start").observe(self.loop.time() - self.stopped_at)
+            self.stopped_at = None
+        elif kind == "response.done" and self.cancel_at is not None:
+            metrics.TURN_LATENCY.labels(stage="cancel").observe(self.loop.time() - self.cancel_at)
+            self.cancel_at = None
+
     async def stt_worker(self) -> None:
         transcriber = self.resources.transcriber
         while True:
@@ -196,12 +220,18 @@ class SessionRunner:
             if not self.session.is_wanted(job.key):
                 continue
             try:
-                result = await self.loop.run_in_executor(
-                    self.resources.stt_executor,
-                    functools.partial(
-                        transcriber.transcribe, job.pcm16, language=job.language, prompt=job.prompt
-                    ),
+                # A cached transcript skips the whisper queue (the lookup only hashes the audio).
+                lookup = getattr(transcriber, "lookup", None)
+                result: Transcript | None = (
+                    lookup(job.pcm16, language=job.language, prompt=job.prompt) if lookup else None
                 )
+                if result is None:
+                    result = await self.loop.run_in_executor(
+                        self.resources.stt_executor,
+                        functools.partial(
+                            transcriber.transcribe, job.pcm16, language=job.language, prompt=job.prompt
+                        ),
+                    )
             except Exception as exc:  # an engine failure is reported in the protocol's own shape
                 log.exception("transcription failed")
                 self.apply(self.session.on_transcript_failed(job.key, str(exc), self.now_ms()))
@@ -215,10 +245,16 @@ class SessionRunner:
             if not self.session.is_wanted(job.key):
                 continue
             try:
-                segments = await self.loop.run_in_executor(
-                    self.resources.tts_executor,
-                    functools.partial(synthesizer.synthesize, job.text, voice=job.voice, speed=job.speed),
+                # Cached speech skips the thread pool and its queue.
+                lookup = getattr(synthesizer, "lookup", None)
+                segments: list[SpeechSegment] | None = (
+                    lookup(job.text, voice=job.voice, speed=job.speed) if lookup else None
                 )
+                if segments is None:
+                    segments = await self.loop.run_in_executor(
+                        self.resources.tts_executor,
+                        functools.partial(synthesizer.synthesize, job.text, voice=job.voice, speed=job.speed),
+                    )
             except Exception as exc:
                 log.exception("speech synthesis failed")
                 self.apply(self.session.on_speech_failed(job.key, str(exc), self.now_ms()))
@@ -239,8 +275,12 @@ class SessionRunner:
                 try:
                     event = parse_client_event(msg.data)
                 except ProtocolError as exc:
+                    metrics.CLIENT_EVENT_COUNTER.count("invalid")
                     self.apply(self.session.error(exc))
                     continue
+                metrics.CLIENT_EVENT_COUNTER.count(metrics.CLIENT_EVENT_TYPES.get(type(event), "other"))
+                if isinstance(event, ResponseCancel):
+                    self.cancel_at = self.loop.time()
                 if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
                     self.tracer.write(self.session_id, "client_event", _loggable(msg.data))
                 self.apply(self.session.receive(event, self.now_ms()))
@@ -331,11 +371,13 @@ def _loggable(raw: str) -> Any:
 def admission_refusal(request: web.Request) -> web.Response | None:
     """HTTP 503 before the upgrade when the engine is serving ``settings.max_sessions`` sessions (0 = no
     limit), with the OpenAI REST error body and ``Retry-After``: a clean refusal instead of a slowdown for
-    every session. Extend here for other admission rules (e.g. machine load)."""
+    every session. Beside the session limit, ``admission.saturation_refusal`` refuses while the event loop
+    lags or speech jobs queue (issue 8)."""
     settings = request.app[RESOURCES].settings
     active = request.app[STATS].sessions_active
     if settings.max_sessions <= 0 or active < settings.max_sessions:
-        return None
+        return saturation_refusal(request.app)
+    metrics.SESSIONS_REFUSED.labels(reason="too_many_sessions").inc()
     log.warning("refusing a session: %d of %d sessions in use", active, settings.max_sessions)
     body = {
         "error": {
@@ -355,10 +397,12 @@ async def realtime_handler(request: web.Request) -> web.StreamResponse:
         return refused
     stats = request.app[STATS]
     stats.sessions_active += 1  # held from here, so concurrent upgrades cannot pass the limit together
+    metrics.SESSIONS_ACTIVE.inc()
     try:
         return await _serve_connection(request)
     finally:
         stats.sessions_active -= 1
+        metrics.SESSIONS_ACTIVE.dec()
 
 
 async def _serve_connection(request: web.Request) -> web.StreamResponse:
@@ -437,6 +481,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     )
     request.app[LIVE_SESSIONS].add(session)
     request.app[STATS].sessions_total += 1
+    metrics.SESSIONS.inc()
     journal = request.app[JOURNAL].open(session.config["id"])
     runner = SessionRunner(ws, session, resources, request.app[TRACER], journal, request.transport)
     attach(runner, request, fault_specs)

@@ -9,16 +9,18 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from mockengine.brain.scenario import Scenario
 from mockengine.brain.selection import ScenarioLibrary, SelectingBrain, load_library
+from mockengine.engines.cache import MIB, ByteLRU, CachingTranscriber
 from mockengine.engines.stt import Transcriber, WhisperTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.tts import PiperSynthesizer, Synthesizer
 from mockengine.engines.voices import BUNDLED_PIPER_VOICE, load_voice_catalog
+from mockengine.server.executors import MeteredExecutor
+from mockengine.server.metrics import cache_observer
 from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
@@ -33,10 +35,12 @@ class Resources:
     scenarios: ScenarioLibrary
     # whisper runs one call at a time (its lock), so it gets one thread; piper gets the rest. Sharing one
     # pool let transcriptions waiting on whisper's lock hold every thread while speech waited.
-    stt_executor: ThreadPoolExecutor
-    tts_executor: ThreadPoolExecutor
+    stt_executor: MeteredExecutor
+    tts_executor: MeteredExecutor
     load_seconds: float = 0.0
     model_info: dict[str, Any] = field(default_factory=dict)
+    # Bounded caches by name ("transcripts", "speech"), for /healthz and the bench.
+    caches: dict[str, ByteLRU[Any]] = field(default_factory=dict)
 
     def brain(
         self,
@@ -89,6 +93,8 @@ def load_resources(settings: Settings) -> Resources:
     and the package to install when a model cannot be found."""
     started = time.perf_counter()
     transcriber = WhisperTranscriber(settings.whisper_model)
+    stt_cache: ByteLRU[Any] = ByteLRU(int(settings.stt_cache_mb * MIB), cache_observer("transcripts"))
+    tts_cache: ByteLRU[bytes] = ByteLRU(int(settings.tts_cache_mb * MIB), cache_observer("speech"))
     catalog = load_voice_catalog(settings.voices_file)
     if settings.voice_model:
         catalog = {
@@ -96,22 +102,21 @@ def load_resources(settings: Settings) -> Resources:
             for name, p in catalog.items()
         }
     # Seeded engines zero piper's noise so reply audio repeats byte for byte (DESIGN §4).
-    synthesizer = PiperSynthesizer(catalog, deterministic=settings.is_seeded)
+    synthesizer = PiperSynthesizer(catalog, deterministic=settings.is_seeded, cache=tts_cache)
     synthesizer.preload()
     scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
     elapsed = time.perf_counter() - started
     log.info("models loaded in %.2f s (whisper: %s)", elapsed, transcriber.model_path)
     return Resources(
         settings=settings,
-        transcriber=transcriber,
+        transcriber=CachingTranscriber(transcriber, stt_cache),
         synthesizer=synthesizer,
         tokens=transcriber.token_counter(),
         scenarios=scenarios,
-        stt_executor=ThreadPoolExecutor(max_workers=1, thread_name_prefix="mockengine-stt"),
-        tts_executor=ThreadPoolExecutor(
-            max_workers=max(1, settings.workers), thread_name_prefix="mockengine-tts"
-        ),
+        stt_executor=MeteredExecutor("stt", 1),
+        tts_executor=MeteredExecutor("tts", settings.tts_threads),
         load_seconds=elapsed,
+        caches={"transcripts": stt_cache, "speech": tts_cache},
         model_info={
             "whisper": transcriber.model_path,
             "voices": sorted(catalog),

@@ -21,6 +21,7 @@ from mockengine.engines import (
     load_voice_catalog,
     normalize_text,
 )
+from mockengine.engines.cache import ByteLRU
 from mockengine.engines.voices import BUNDLED_PIPER_VOICE
 
 pytestmark = pytest.mark.models
@@ -32,7 +33,7 @@ TWO_SENTENCES = "The weather is lovely today. Shall we go for a walk in the park
 @pytest.fixture(scope="module")
 def synthesizer() -> PiperSynthesizer:
     # No cache: every call below must exercise piper itself.
-    piper = PiperSynthesizer(load_voice_catalog(), cache_size=0)
+    piper = PiperSynthesizer(load_voice_catalog(), cache=ByteLRU(0))
     piper.preload()
     return piper
 
@@ -159,7 +160,7 @@ def test_speed_changes_duration(synthesizer: PiperSynthesizer) -> None:
 
 
 def test_cache_returns_the_same_audio_as_synthesis(sentence_audio: dict[str, bytes]) -> None:
-    cached = PiperSynthesizer(load_voice_catalog(), cache_size=4)
+    cached = PiperSynthesizer(load_voice_catalog(), cache=ByteLRU(4 * 1024 * 1024))
     first = cached.synthesize(SENTENCE, voice="ash")
     assert cached.synthesize(SENTENCE, voice="ash") == first
     assert _pcm(first) == sentence_audio["ash"]

@@ -17,6 +17,7 @@ from mockengine.audio.vad import (
     VadFrame,
     min_rms_dbfs_for_threshold,
     mode_for_threshold,
+    to_vad_rate,
 )
 
 FRAME_BYTES = 2 * ms_to_samples(20)
@@ -91,13 +92,18 @@ def test_samples_seen_counts_whole_input_samples() -> None:
     assert classifier.frames_end_samples == 0
 
 
-def test_frames_lag_20ms_pushes_by_one_frame() -> None:
+def test_a_20ms_push_is_classified_at_once() -> None:
     classifier = FrameClassifier()
     lags = []
     for chunk in _chunks(_silence(1000), FRAME_BYTES):
-        classifier.push(chunk)
+        assert len(classifier.push(chunk)) == 1
         lags.append(classifier.samples_seen - classifier.frames_end_samples)
-    assert set(lags[1:]) == {480}
+    assert set(lags) == {0}
+
+
+def test_vad_rate_conversion_keeps_the_instants() -> None:
+    samples = np.array([300, 10, 20, -7, -8, -9], dtype="<i2")
+    assert to_vad_rate(samples).tolist() == [300, 15, -7, -9]  # 3 → 2: sample 0, then mean of 1 and 2
 
 
 def test_rejects_frame_lengths_webrtcvad_cannot_take() -> None:

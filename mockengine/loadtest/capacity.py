@@ -1,0 +1,196 @@
+"""Capacity: step the concurrency up against one server and find the highest level that still passes.
+
+A level runs a steady profile of ``level`` sessions for ``duration_s``. It passes when no session was
+refused, failed to connect or dropped, no event was lost, the driver kept real-time pace (under 1 % of
+chunks late), and the latency goals of issue 8 hold: for mockengine p95 speech onset →
+``speech_started`` ≤ 250 ms and p95 ``speech_stopped`` → first audio ≤ 1000 ms; for the bare baseline
+p95 acknowledgement ≤ 250 ms. Climbing stops after the first failed level.
+
+Memory (mockengine child processes only, from /proc): ``idle_session_bytes`` is the growth of resident
+memory with ``idle`` sessions connected (session configured, no audio) divided by their number;
+``talking_session_bytes`` is the peak resident memory during the largest passing level above the
+pre-load figure, divided by its sessions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+from mockengine.loadtest.driver import LoadReport, run_load
+from mockengine.loadtest.processes import Child
+from mockengine.loadtest.profile import LoadProfile
+
+ONSET_P95_MAX_MS = 250.0
+RESPONSE_P95_MAX_MS = 1000.0
+ACK_P95_MAX_MS = 250.0
+LATE_SHARE_MAX = 0.01
+
+
+def level_failures(summary: dict[str, Any], *, baseline: bool) -> list[str]:
+    """Why a level failed (empty when it passed)."""
+    reasons = []
+    for key in ("sessions_refused", "sessions_failed_to_connect", "sessions_dropped", "lost_events"):
+        if summary[key]:
+            reasons.append(f"{key}={summary[key]}")
+    if summary["late_chunk_share"] > LATE_SHARE_MAX:
+        reasons.append(f"driver late {100 * summary['late_chunk_share']:.1f} %")
+    checks = (
+        [("ack_ms", ACK_P95_MAX_MS)]
+        if baseline
+        else [
+            ("onset_to_speech_started_ms", ONSET_P95_MAX_MS),
+            ("speech_stopped_to_first_audio_ms", RESPONSE_P95_MAX_MS),
+        ]
+    )
+    for key, limit in checks:
+        p95 = summary[key]["p95"]
+        if p95 is None or p95 > limit:
+            reasons.append(f"{key} p95={p95}")
+    return reasons
+
+
+@dataclass
+class CapacityResult:
+    name: str
+    levels: list[dict[str, Any]] = field(default_factory=list)
+    capacity: int = 0
+    memory: dict[str, Any] = field(default_factory=dict)
+    cache_hit_rates: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "cache_hit_rates": self.cache_hit_rates,
+            "name": self.name,
+            "capacity_sessions": self.capacity,
+            "memory": self.memory,
+            "levels": self.levels,
+        }
+
+
+async def idle_session_bytes(child: Child, sessions: int) -> dict[str, Any]:
+    """Connect ``sessions`` idle sessions (configured, silent) and return the memory growth per session."""
+    before = child.rss_bytes()
+    update = {"type": "session.update", "session": {"type": "realtime"}}
+    connector = aiohttp.TCPConnector(limit=0, force_close=True)
+    async with aiohttp.ClientSession(connector=connector) as http:
+        sockets = []
+        for _ in range(sessions):
+            ws = await http.ws_connect(child.url, headers={"Authorization": "Bearer sk-bench"})
+            await ws.receive()  # session.created
+            await ws.send_str(json.dumps(update))
+            sockets.append(ws)
+        await asyncio.sleep(2.0)
+        after = child.rss_bytes()
+        for ws in sockets:
+            await ws.close()
+    if before is None or after is None:
+        return {"idle_sessions": sessions, "idle_session_bytes": None}
+    return {
+        "idle_sessions": sessions,
+        "rss_before_bytes": before,
+        "idle_session_bytes": max(0, after - before) // sessions,
+    }
+
+
+def cpu_figures(
+    server_cpu_s: float | None, driver_cpu_s: float, wall_s: float, sessions: int, duration_s: float
+) -> dict[str, Any]:
+    """CPU the server and the driver used: per session-second (ms of CPU per second of one streaming
+    session, independent of what else the machine runs) and as cores held on average."""
+    session_s = sessions * duration_s
+    return {
+        "server_cpu_ms_per_session_s": None
+        if server_cpu_s is None
+        else round(1000 * server_cpu_s / session_s, 2),
+        "server_cores": None if server_cpu_s is None else round(server_cpu_s / wall_s, 2),
+        "driver_cpu_ms_per_session_s": round(1000 * driver_cpu_s / session_s, 2),
+        "driver_cores": round(driver_cpu_s / wall_s, 2),
+    }
+
+
+async def measured(child: Child | None, work: Awaitable[LoadReport]) -> tuple[LoadReport, int | None]:
+    """Run ``work``; return its report, with the server's and the driver's CPU figures in
+    ``report.extra``, and the server's peak resident memory."""
+    peak: int | None = None
+    cpu_before = child.cpu_seconds() if child is not None else None
+    driver_before = time.process_time()
+
+    async def sample() -> None:
+        nonlocal peak
+        while True:
+            rss = child.rss_bytes() if child is not None else None
+            if rss is not None:
+                peak = max(peak or 0, rss)
+            await asyncio.sleep(0.5)
+
+    sampler = asyncio.create_task(sample())
+    try:
+        report = await work
+    finally:
+        sampler.cancel()
+    cpu_after = child.cpu_seconds() if child is not None else None
+    server_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    report.extra.update(
+        cpu_figures(
+            server_cpu,
+            time.process_time() - driver_before,
+            report.wall_s,
+            report.profile.sessions,
+            report.profile.duration_s,
+        )
+    )
+    return report, peak
+
+
+async def climb(
+    name: str,
+    url: str,
+    levels: list[int],
+    *,
+    duration_s: float,
+    baseline: bool = False,
+    child: Child | None = None,
+    turn_every_s: float = 10.0,
+    barge_in: float = 0.1,
+    on_level: Callable[[str, int, dict[str, Any]], None] | None = None,
+    progress: bool = True,
+) -> CapacityResult:
+    """Run each level in turn (steady profile) until one fails; the capacity is the last that passed."""
+    result = CapacityResult(name)
+    rss_before = child.rss_bytes() if child is not None else None
+    for level in levels:
+        profile = LoadProfile("steady", level, duration_s, ramp_s=min(5.0, duration_s / 4))
+        report, peak = await measured(
+            child,
+            run_load(
+                url,
+                profile,
+                mode="baseline" if baseline else "realtime",
+                turn_every_s=turn_every_s,
+                barge_in=barge_in,
+                progress=progress,
+                label=f"{name} {level:>4} ",
+            ),
+        )
+        summary = report.summary()
+        summary["level"] = level
+        summary["failures"] = level_failures(summary, baseline=baseline)
+        summary["peak_rss_bytes"] = peak
+        summary["samples"] = report.samples()
+        result.levels.append(summary)
+        if on_level is not None:
+            on_level(name, level, summary)
+        if summary["failures"]:
+            break
+        result.capacity = level
+        if peak is not None and rss_before is not None:
+            result.memory["talking_sessions"] = level
+            result.memory["talking_session_bytes"] = max(0, peak - rss_before) // level
+    return result

@@ -1,0 +1,137 @@
+"""Start an engine (or the baseline) as a child process on a free loopback port, and read its memory.
+
+The driver and the server then run in separate processes, as they would in a real test, and the
+server's resident memory can be read from ``/proc`` (Linux) for the per-session figures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Child:
+    """A server child process listening on ``port``; ``url`` is its Realtime WebSocket URL."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log_path: Path
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/v1/realtime?model=gpt-realtime"
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def rss_bytes(self) -> int | None:
+        """Resident memory of the process and its children (worker processes), None off Linux."""
+        return tree_rss_bytes(self.process.pid)
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time (user + system) used so far by the process and its children, None off Linux."""
+        return tree_cpu_seconds(self.process.pid)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def _rss_of(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def _tree(pid: int) -> set[int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                parents[int(entry.name)] = int(fields[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    tree, frontier = {pid}, [pid]
+    while frontier:
+        current = frontier.pop()
+        for child, parent in parents.items():
+            if parent == current and child not in tree:
+                tree.add(child)
+                frontier.append(child)
+    return tree
+
+
+def tree_cpu_seconds(pid: int) -> float | None:
+    """utime + stime of ``pid`` and every descendant (threads included), from /proc; None off Linux."""
+    if not Path("/proc/self/stat").exists():
+        return None
+    ticks = 0
+    for member in _tree(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            continue
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def tree_rss_bytes(pid: int) -> int | None:
+    """VmRSS of ``pid`` plus every descendant, from /proc; None where /proc is missing."""
+    if not Path("/proc/self/status").exists():
+        return None
+    total = 0
+    for member in _tree(pid):
+        try:
+            total += _rss_of(member)
+        except OSError:
+            continue
+    return total
+
+
+async def start_server(args: list[str], *, baseline: bool = False, timeout_s: float = 180.0) -> Child:
+    """Start ``mockengine serve ARGS`` (or the baseline) on a free port; return once /healthz says 200."""
+    port = free_port()
+    module = ["-m", "mockengine.loadtest.baseline"] if baseline else ["-m", "mockengine", "serve"]
+    log = Path(tempfile.mkstemp(prefix="mockengine-bench-", suffix=".log")[1])
+    command = [sys.executable, *module, "--host", "127.0.0.1", "--port", str(port), *args]
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
+    child = Child(process, port, log)
+    deadline = time.monotonic() + timeout_s
+    async with aiohttp.ClientSession() as http:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"server exited with {process.returncode}: {log.read_text()[-2000:]}")
+            try:
+                async with http.get(f"{child.http_url}/healthz") as response:
+                    if response.status == 200:
+                        return child
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.2)
+    child.stop()
+    raise RuntimeError(f"server did not answer /healthz within {timeout_s:.0f} s")

@@ -1,0 +1,87 @@
+"""Admission control under load: refuse a new session cleanly when this process is saturated.
+
+A refused connection gets HTTP 503 *before* the WebSocket upgrade, with an OpenAI-shaped JSON body and
+``Retry-After``, so a client (or a load balancer's retry) learns at once and no session already running
+slows down. ``realtime_ws.admission_refusal`` is the one place that decides: the configured session limit
+(``max_sessions``, issue 7), then ``saturation_refusal`` here, which looks at:
+
+* ``admission_max_loop_lag_ms``: the event loop ran its 100 ms probe timer later than this on every
+  probe of the last second (a sustained lag, not one slow callback; 0 = off);
+* ``admission_max_queue``: engine calls (whisper, piper) waiting for a thread (0 = off).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+
+from mockengine.server.metrics import EVENT_LOOP_LAG, SESSIONS_REFUSED
+from mockengine.server.state import RESOURCES
+
+PROBE_INTERVAL_S = 0.1
+PROBES_KEPT = 10  # one second of probes
+RETRY_AFTER_S = 2
+
+
+class LoopLagMonitor:
+    """Samples how late the event loop runs a timer (``recent_min_lag_ms``: the smallest of the last
+    second's samples, so a single slow callback never counts as saturation)."""
+
+    def __init__(self) -> None:
+        self.samples_ms: deque[float] = deque(maxlen=PROBES_KEPT)
+
+    @property
+    def recent_min_lag_ms(self) -> float:
+        return min(self.samples_ms) if len(self.samples_ms) == PROBES_KEPT else 0.0
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            expected = loop.time() + PROBE_INTERVAL_S
+            await asyncio.sleep(PROBE_INTERVAL_S)
+            lag_s = max(0.0, loop.time() - expected)
+            self.samples_ms.append(lag_s * 1000)
+            EVENT_LOOP_LAG.set(lag_s)
+
+
+LOOP_LAG = web.AppKey("loop_lag", LoopLagMonitor)
+
+
+async def monitor_context(app: web.Application) -> AsyncIterator[None]:
+    """cleanup_ctx: run the loop-lag monitor while the application runs."""
+    monitor = app[LOOP_LAG]
+    task = asyncio.create_task(monitor.run())
+    yield
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+def overloaded(reason: str, message: str) -> web.Response:
+    """HTTP 503 with the body the OpenAI API uses for an overloaded server."""
+    SESSIONS_REFUSED.labels(reason=reason).inc()
+    body = {"error": {"message": message, "type": "server_error", "param": None, "code": reason}}
+    return web.json_response(body, status=503, headers={"Retry-After": str(RETRY_AFTER_S)})
+
+
+def saturation_refusal(app: web.Application) -> web.Response | None:
+    """The 503 response for a new session when this process is saturated, else None."""
+    settings = app[RESOURCES].settings
+    lag_ms = app[LOOP_LAG].recent_min_lag_ms
+    if settings.admission_max_loop_lag_ms and lag_ms > settings.admission_max_loop_lag_ms:
+        return overloaded(
+            "server_overloaded",
+            f"The server is overloaded (event loop {lag_ms:.0f} ms behind). Please retry later.",
+        )
+    resources = app[RESOURCES]
+    queued = resources.stt_executor.queue_depth + resources.tts_executor.queue_depth
+    if settings.admission_max_queue and queued > settings.admission_max_queue:
+        return overloaded(
+            "server_overloaded",
+            f"The server is overloaded ({queued} speech jobs waiting). Please retry later.",
+        )
+    return None

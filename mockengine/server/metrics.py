@@ -1,0 +1,128 @@
+"""Prometheus metrics of the engine, served as ``GET /metrics`` (text exposition format 0.0.4).
+
+Named metrics live here at module level so any part of the server can import and update them, e.g.::
+
+    from mockengine.server.metrics import FAULTS_INJECTED
+    FAULTS_INJECTED.labels(kind="drop_socket").inc()
+
+With ``serve --workers N`` every process keeps its own values; the parent sets
+``PROMETHEUS_MULTIPROC_DIR`` before starting them, and ``/metrics`` then reports the sum over all
+processes (prometheus-client's multiprocess mode), whichever process answers the scrape.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from aiohttp import web
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+from mockengine.protocol import client_events as ce
+
+_LATENCY_BUCKETS_S = (0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 5.0, 10.0)
+
+SESSIONS_ACTIVE = Gauge(
+    "mockengine_sessions_active", "Realtime sessions open now", multiprocess_mode="livesum"
+)
+SESSIONS = Counter("mockengine_sessions", "Realtime sessions accepted since start")
+SESSIONS_REFUSED = Counter(
+    "mockengine_sessions_refused", "Connections refused by admission control (HTTP 503)", ["reason"]
+)
+CLIENT_EVENTS = Counter("mockengine_client_events", "Client events received, by type", ["type"])
+SERVER_EVENTS = Counter("mockengine_server_events", "Server events sent, by type", ["type"])
+TURN_LATENCY = Histogram(
+    "mockengine_turn_latency_seconds",
+    "Engine-side turn latencies: speech_stopped → first audio delta sent (response_start), "
+    "response.cancel received → response.done sent (cancel)",
+    ["stage"],
+    buckets=_LATENCY_BUCKETS_S,
+)
+ENGINE_SECONDS = Histogram(
+    "mockengine_engine_call_seconds",
+    "Time a transcription or synthesis call ran in its thread (queueing excluded)",
+    ["engine"],
+    buckets=_LATENCY_BUCKETS_S,
+)
+EXECUTOR_QUEUE_DEPTH = Gauge(
+    "mockengine_executor_queue_depth",
+    "Engine calls waiting for a thread",
+    ["executor"],
+    multiprocess_mode="livesum",
+)
+EXECUTOR_RUNNING = Gauge(
+    "mockengine_executor_running", "Engine calls running", ["executor"], multiprocess_mode="livesum"
+)
+CACHE_LOOKUPS = Counter("mockengine_cache_lookups", "Cache lookups by result", ["cache", "result"])
+EVENT_LOOP_LAG = Gauge(
+    "mockengine_event_loop_lag_seconds",
+    "How late the event loop ran a 100 ms timer, last sample",
+    multiprocess_mode="max",
+)
+# For fault injection (issue 9): count every fault the engine injects on purpose.
+FAULTS_INJECTED = Counter("mockengine_faults_injected", "Faults injected on purpose, by kind", ["kind"])
+
+# Wire names of the parsed client event classes (the parse boundary hands over typed events).
+CLIENT_EVENT_TYPES: dict[type, str] = {
+    ce.SessionUpdate: "session.update",
+    ce.SessionClose: "session.close",
+    ce.InputAudioBufferAppend: "input_audio_buffer.append",
+    ce.InputAudioBufferCommit: "input_audio_buffer.commit",
+    ce.InputAudioBufferClear: "input_audio_buffer.clear",
+    ce.ConversationItemCreate: "conversation.item.create",
+    ce.ConversationItemTruncate: "conversation.item.truncate",
+    ce.ConversationItemDelete: "conversation.item.delete",
+    ce.ConversationItemRetrieve: "conversation.item.retrieve",
+    ce.ResponseCreate: "response.create",
+    ce.ResponseCancel: "response.cancel",
+}
+
+
+class EventCounter:
+    """Counts events by type with the labelled child looked up once per type (the audio path runs
+    50 times a second per session, so no label resolution per event)."""
+
+    def __init__(self, counter: Counter) -> None:
+        self._counter = counter
+        self._children: dict[str, Callable[[], None]] = {}
+
+    def count(self, kind: str) -> None:
+        inc = self._children.get(kind)
+        if inc is None:
+            inc = self._children[kind] = self._counter.labels(type=kind).inc
+        inc()
+
+
+CLIENT_EVENT_COUNTER = EventCounter(CLIENT_EVENTS)
+SERVER_EVENT_COUNTER = EventCounter(SERVER_EVENTS)
+
+
+def cache_observer(cache: str) -> Callable[[bool], None]:
+    """An observer for ``engines.cache.ByteLRU`` counting its hits and misses under ``cache``."""
+    hit = CACHE_LOOKUPS.labels(cache=cache, result="hit").inc
+    miss = CACHE_LOOKUPS.labels(cache=cache, result="miss").inc
+    return lambda is_hit: hit() if is_hit else miss()
+
+
+def _registry() -> CollectorRegistry:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return registry
+    return REGISTRY
+
+
+async def metrics_handler(_request: web.Request) -> web.Response:
+    """``GET /metrics``: every metric above in the Prometheus text format."""
+    body = generate_latest(_registry())
+    return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -1,0 +1,103 @@
+"""``mockengine serve --workers N``: N serving processes sharing one port (SO_REUSEPORT).
+
+Each worker is a fresh process (``spawn``) that loads the models once and runs its own event loop; the
+kernel spreads new connections over the listening workers. A session lives on the socket it arrived on,
+so workers share no state and need none: the same holds across machines behind any L4/L7 load balancer
+(see ``deploy/``). The parent only supervises: it forwards SIGINT/SIGTERM, and when one worker dies it
+stops the rest and exits with that worker's status, leaving restarts to the process manager.
+
+``/metrics`` sums all workers through prometheus-client's multiprocess mode (the parent sets
+``PROMETHEUS_MULTIPROC_DIR`` for the children).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from typing import Any
+
+from mockengine.settings import Settings
+
+
+def _worker(settings: Settings, index: int) -> None:
+    from aiohttp import web
+
+    from mockengine.brain.scenario import ScenarioError
+    from mockengine.engines.errors import ModelNotFound
+    from mockengine.faults.spec import FaultSpecError
+    from mockengine.server.app import create_app
+    from mockengine.server.tls import server_ssl_context
+
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format=f"%(asctime)s %(levelname)s %(name)s[w{index}] %(message)s",
+    )
+    try:
+        tls = server_ssl_context(settings) if settings.tls else None
+        app = create_app(settings)
+    except (ModelNotFound, ScenarioError, FaultSpecError, OSError, ValueError) as exc:
+        print(f"mockengine: {exc}", file=sys.stderr)
+        sys.exit(2)
+    web.run_app(
+        app,
+        host=settings.host,
+        port=settings.port,
+        reuse_port=True,
+        print=None,
+        ssl_context=tls.context if tls is not None else None,
+    )
+
+
+def serve_workers(settings: Settings) -> int:
+    """Run ``settings.workers`` worker processes on ``settings.host:port`` until signalled."""
+    if settings.port == 0:
+        print("mockengine: --workers needs a fixed --port (each worker binds it)", file=sys.stderr)
+        return 2
+    metrics_dir = tempfile.mkdtemp(prefix="mockengine-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    context = multiprocessing.get_context("spawn")
+    workers = [
+        context.Process(target=_worker, args=(settings, i), name=f"mockengine-worker-{i}", daemon=True)
+        for i in range(settings.workers)
+    ]
+    stopping = False
+
+    def stop(_signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    for worker in workers:
+        worker.start()
+    scheme = "wss" if settings.tls else "ws"
+    print(
+        f"mockengine listening on {scheme}://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime "
+        f"({settings.workers} workers)",
+        flush=True,
+    )
+    status = 0
+    try:
+        while not stopping:
+            ended = next((w for w in workers if not w.is_alive()), None)
+            if ended is not None:
+                status = ended.exitcode or 1
+                print(f"mockengine: {ended.name} exited with {ended.exitcode}; stopping", file=sys.stderr)
+                break
+            time.sleep(0.2)
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in workers:
+            worker.join(10)
+            if worker.is_alive():
+                worker.kill()
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+    return status

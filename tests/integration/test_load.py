@@ -1,0 +1,176 @@
+"""The bench driver against a real engine on loopback, admission control, /metrics, serve --workers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import aiohttp
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from mockengine.loadtest.baseline import create_app as create_baseline_app
+from mockengine.loadtest.driver import run_load
+from mockengine.loadtest.processes import free_port
+from mockengine.loadtest.profile import LoadProfile
+
+pytestmark = pytest.mark.models
+AUTH = {"Authorization": "Bearer sk-test"}
+
+
+async def test_driver_measures_real_turns_end_to_end(engine_url):
+    url = (await engine_url(first_delta_delay_ms=0)) + "/realtime?model=gpt-realtime"
+    report = await run_load(
+        url, LoadProfile("steady", 2, 6.0), turn_every_s=3.0, barge_in=0.0, progress=False
+    )
+    summary = report.summary()
+    assert summary["sessions_connected"] == 2
+    assert summary["sessions_dropped"] == 0 and summary["sessions_refused"] == 0
+    assert summary["turns"] >= 2 and summary["turns_missed"] == 0
+    assert summary["lost_events"] == 0 and summary["errors"] == {}
+    assert summary["onset_to_speech_started_ms"]["count"] == summary["turns"]
+    assert summary["speech_stopped_to_first_audio_ms"]["count"] == summary["turns"]
+    assert summary["event_gap_ms"]["count"] > 0
+    assert 0 < summary["onset_to_speech_started_ms"]["p50"] < 5000
+
+
+async def test_driver_against_the_bare_baseline(aiohttp_server):
+    server = await aiohttp_server(create_baseline_app())
+    url = f"ws://127.0.0.1:{server.port}/v1/realtime"
+    report = await run_load(url, LoadProfile("steady", 2, 2.5), mode="baseline", progress=False)
+    summary = report.summary()
+    assert summary["sessions_connected"] == 2 and summary["sessions_dropped"] == 0
+    assert summary["ack_ms"]["count"] >= 4  # one acknowledged append a second per session
+
+
+async def test_admission_control_refuses_past_the_limit_with_503_before_the_upgrade(engine_url):
+    base = await engine_url(max_sessions=1)
+    http_base = base.replace("ws://", "http://").removesuffix("/v1")
+    url = base + "/realtime?model=gpt-realtime"
+    async with aiohttp.ClientSession() as http:
+        first = await http.ws_connect(url, headers=AUTH)
+        assert json.loads((await first.receive()).data)["type"] == "session.created"
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(url, headers=AUTH)
+        assert refused.value.status == 503
+        upgrade = {
+            **AUTH,
+            "Connection": "Upgrade",
+            "Upgrade": "websocket",
+            "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        }
+        async with http.get(url.replace("ws://", "http://"), headers=upgrade) as reply:
+            assert reply.status == 503 and reply.headers["Retry-After"]
+            body = await reply.json()
+        assert body["error"]["type"] == "server_error" and body["error"]["code"] == "too_many_sessions"
+        assert "maximum of 1 concurrent sessions" in body["error"]["message"]
+        # The session already running is untouched, and a place frees up when it leaves.
+        await first.send_str(json.dumps({"type": "input_audio_buffer.clear"}))
+        assert json.loads((await first.receive()).data)["type"] == "input_audio_buffer.cleared"
+        await first.close()
+        for _ in range(50):
+            async with http.get(f"{http_base}/healthz") as reply:
+                if (await reply.json())["sessions_active"] == 0:
+                    break
+            await asyncio.sleep(0.05)
+        second = await http.ws_connect(url, headers=AUTH)
+        assert json.loads((await second.receive()).data)["type"] == "session.created"
+        await second.close()
+
+
+def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+async def test_metrics_endpoint_counts_sessions_events_and_cache_lookups(engine_url):
+    base = await engine_url()
+    http_base = base.replace("ws://", "http://").removesuffix("/v1")
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{http_base}/metrics") as reply:
+            before = _samples(await reply.text())
+        async with http.ws_connect(base + "/realtime?model=gpt-realtime", headers=AUTH) as ws:
+            await ws.receive()
+            await ws.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime"}}))
+            await ws.receive()
+            await ws.send_str("not json")
+            await ws.receive()
+        async with http.get(f"{http_base}/metrics") as reply:
+            assert reply.status == 200 and reply.content_type == "text/plain"
+            after = _samples(await reply.text())
+
+    def delta(name: str, **labels: str) -> float:
+        key = (name, tuple(sorted(labels.items())))
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    assert delta("mockengine_sessions_total") == 1
+    assert delta("mockengine_client_events_total", type="session.update") == 1
+    assert delta("mockengine_client_events_total", type="invalid") == 1
+    assert delta("mockengine_server_events_total", type="session.created") == 1
+    assert delta("mockengine_server_events_total", type="error") == 1
+    assert ("mockengine_executor_queue_depth", (("executor", "stt"),)) in after
+    assert ("mockengine_event_loop_lag_seconds", ()) in after
+    assert after[("mockengine_sessions_active", ())] == 0
+
+
+async def test_metrics_declares_every_family_others_build_on(engine_url):
+    http_base = (await engine_url()).replace("ws://", "http://").removesuffix("/v1")
+    async with aiohttp.ClientSession() as http, http.get(f"{http_base}/metrics") as reply:
+        families = {f.name for f in text_string_to_metric_families(await reply.text())}
+    assert {
+        "mockengine_cache_lookups",
+        "mockengine_turn_latency_seconds",
+        "mockengine_engine_call_seconds",
+        "mockengine_sessions_refused",
+        "mockengine_faults_injected",
+    } <= families
+
+
+def test_serve_with_two_workers_shares_the_port_and_sums_metrics():
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mockengine",
+            "serve",
+            "--workers",
+            "2",
+            "--port",
+            str(port),
+            "--log-level",
+            "WARNING",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+            families = {f.name for f in text_string_to_metric_families(reply.read().decode())}
+        assert "mockengine_sessions_active" in families
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=30)
+        assert server.returncode == 0, output
+        assert "(2 workers)" in output
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
