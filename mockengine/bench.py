@@ -114,8 +114,9 @@ def bench_session(ctx: BenchContext) -> None:
     duration = ctx.args.session_duration
     profile = LoadProfile("steady", 1, duration)
 
+    url = ctx.engine_url()  # starts the engine (outside the event loop below) unless --url
+
     async def run() -> dict[str, Any]:
-        url = ctx.engine_url()
         await run_load(url, LoadProfile("steady", 2, 15.0), turn_every_s=3.0, barge_in=0.0, progress=False)
         warm = await run_load(
             url, profile, turn_every_s=5.0, barge_in=0.4, progress=ctx.args.progress, label="session "
