@@ -184,7 +184,10 @@ def to_vad_rate(samples_24k: np.ndarray) -> np.ndarray:
     folds onto 4-8 kHz, which webrtcvad never looks at (it decimates to 8 kHz with its own filter and
     classifies 0-4 kHz bands). Measured on the 57 recorded test clips, 99.3 % of 20 ms frames are
     classed as with a soxr low-quality resampler, at a third of the cost and without its one-frame delay
-    (the audio path runs 50 times a second per session).
+    (the audio path runs 50 times a second per session). soxr's quick streaming quality ("QQ") costs the
+    same and has no delay, but holds one sample back at the start and its output differs by up to 2 LSB
+    with how the input was split (checked 2026-11-30), which would break the rule that frames do not
+    depend on chunking.
     """
     groups = samples_24k.reshape(-1, 3)
     out = np.empty((groups.shape[0], 2), dtype="<i2")
