@@ -81,6 +81,20 @@ def _row(title: str, dist: dict[str, Any], *, p99: bool = False) -> None:
     )
 
 
+_TURN_FIGURES = (
+    ("speech onset → speech_started", "onset_to_speech_started_ms"),
+    ("speech_stopped → first audio delta", "speech_stopped_to_first_audio_ms"),
+    ("response.cancel → response.done", "cancel_to_done_ms"),
+    ("gap between events of a response", "event_gap_ms"),
+)
+
+
+def _turn_rows(summary: dict[str, Any]) -> None:
+    """The driver's per-turn figures, one row each (p50 / p95 / p99)."""
+    for title, key in _TURN_FIGURES:
+        _row(title, summary[key], p99=True)
+
+
 def _mib(value: float | None) -> str:
     return "n/a" if value is None else f"{value / MIB:.2f} MiB"
 
@@ -143,10 +157,7 @@ def bench_session(ctx: BenchContext) -> None:
     )
     for name, summary in (("caches warm", result["warm"]), ("caches off", result["cold"])):
         print(f" {name}:")
-        _row("speech onset → speech_started", summary["onset_to_speech_started_ms"], p99=True)
-        _row("speech_stopped → first audio delta", summary["speech_stopped_to_first_audio_ms"], p99=True)
-        _row("response.cancel → response.done", summary["cancel_to_done_ms"], p99=True)
-        _row("gap between events of a response", summary["event_gap_ms"], p99=True)
+        _turn_rows(summary)
         print(
             f"  turns {summary['turns']}, missed {summary['turns_missed']}, lost events "
             f"{summary['lost_events']}, errors {summary['errors'] or 'none'}"
@@ -255,10 +266,7 @@ def bench_load(ctx: BenchContext) -> None:
         f"\nload: {args.sessions} sessions, {args.profile} profile, {args.duration:.0f} s, each streaming "
         f"in real time with a turn every ~{args.turn_every:.0f} s ({100 * args.barge_in:.0f} % barge-ins):"
     )
-    _row("speech onset → speech_started", s["onset_to_speech_started_ms"], p99=True)
-    _row("speech_stopped → first audio delta", s["speech_stopped_to_first_audio_ms"], p99=True)
-    _row("response.cancel → response.done", s["cancel_to_done_ms"], p99=True)
-    _row("gap between events of a response", s["event_gap_ms"], p99=True)
+    _turn_rows(s)
     print(
         f"  sessions {s['sessions_connected']}/{args.sessions} connected, refused {s['sessions_refused']}, "
         f"dropped {s['sessions_dropped']}; turns {s['turns']}, missed {s['turns_missed']}; lost events "

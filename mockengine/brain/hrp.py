@@ -6,11 +6,30 @@ drawn from the question context; tests and the conformance client use the declar
 
 from __future__ import annotations
 
+import functools
+import json
+from importlib import resources
 from typing import Any
 
 from mockengine.brain.model import ToolSpec
 
 HRP_SPEC_VERSION = "0.2.0"
+
+
+@functools.cache
+def hrp_spec() -> dict[str, Any]:
+    """The HRP spec document (``hrp-spec-0.2.0.json``, shipped in the package; read once)."""
+    text = (
+        resources.files("mockengine.brain").joinpath(f"hrp-spec-{HRP_SPEC_VERSION}.json").read_text("utf-8")
+    )
+    spec: dict[str, Any] = json.loads(text)
+    return spec
+
+
+def chat_tools() -> list[dict[str, Any]]:
+    """The tools HyperStudy offers a text agent (``modelEndpoint.tools``, Chat Completions shape), a copy."""
+    tools: list[dict[str, Any]] = json.loads(json.dumps(hrp_spec()["modelEndpoint"]["tools"]))
+    return tools
 
 
 def _single(name: str, schema: dict[str, Any]) -> dict[str, Any]:

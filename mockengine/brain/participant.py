@@ -89,11 +89,6 @@ class ScriptedBrain:
         self.seed = seed if seed is not None else (scenario.seed if scenario.seed is not None else 0)
         self.role = role
 
-    def persona_for(self, request: ReplyRequest) -> Persona:
-        """The persona that would answer ``request`` (its role resolved as for a reply)."""
-        situation = read_situation(request.history)
-        return self.scenario.persona_for(self._role(request, situation))
-
     def reply(self, request: ReplyRequest) -> Reply:
         situation = read_situation(request.history)
         role = self._role(request, situation)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from mockengine.brain.model import Persona, Reply, ReplyRequest
+from mockengine.brain.model import Reply, ReplyRequest
 from mockengine.brain.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
 
 MODEL_PREFIX = "mockengine-"
@@ -126,11 +126,6 @@ class SelectingBrain:
         if note:
             return Reply(reply.text, reply.tool_calls, rule=reply.rule + note)
         return reply
-
-    def persona_for(self, request: ReplyRequest) -> Persona:
-        brain, _ = self._brain_for(request)
-        persona: Persona = brain.persona_for(request)  # type: ignore[attr-defined]
-        return persona
 
 
 PACKAGED_SCENARIOS = "scenarios"

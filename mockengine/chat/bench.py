@@ -20,46 +20,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from mockengine.brain.hrp import chat_tools
+
 CONCURRENCY = (8, 64)
 DURATION_S = 5.0
 WARMUP_REQUESTS = 20
-_TOOL_PARAMETERS = {"type": "object", "properties": {}, "additionalProperties": False}
-
-
-def _tools() -> list[dict[str, Any]]:
-    value = {"type": "number", "minimum": 0, "maximum": 100}
-    return [
-        {
-            "type": "function",
-            "function": {
-                "name": "send_chat",
-                "description": "Send a chat message to the other participant(s) in the experiment.",
-                "parameters": {
-                    "type": "object",
-                    "properties": {"message": {"type": "string"}},
-                    "required": ["message"],
-                    "additionalProperties": False,
-                },
-            },
-        },
-        {
-            "type": "function",
-            "function": {"name": "wait", "description": "Take no action.", "parameters": _TOOL_PARAMETERS},
-        },
-        {
-            "type": "function",
-            "function": {
-                "name": "submit_response",
-                "description": 'Submit your response to the current "vasrating" component.',
-                "parameters": {
-                    "type": "object",
-                    "properties": {"value": value},
-                    "required": ["value"],
-                    "additionalProperties": False,
-                },
-            },
-        },
-    ]
 
 
 def turn_request(number: int) -> dict[str, Any]:
@@ -79,7 +44,7 @@ def turn_request(number: int) -> dict[str, Any]:
             {"role": "user", "content": f'[context] {{"event":"timer","secondsLeft":{number % 60}}}'},
             {"role": "user", "content": "[context] " + json.dumps(question)},
         ],
-        "tools": _tools(),
+        "tools": chat_tools(),  # send_chat, wait, submit_response (VAS 0-100), as HRP offers them
         "tool_choice": "auto",
     }
 

@@ -165,6 +165,8 @@ class SessionFaults:
         """The events to send in place of ``event`` (after any delay the faults ask for)."""
         if self.is_dead:
             await asyncio.Event().wait()
+        if not self.specs:  # every server event passes here (audio deltas too): nothing armed, nothing to do
+            return [event]
         kind = event.get("type")
         for spec in self.specs:
             if spec.kind == "slow_drip":

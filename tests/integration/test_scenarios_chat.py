@@ -5,17 +5,17 @@ text agent: the tools called (``send_chat`` / ``wait`` / ``submit_response``) an
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 from openai import AsyncOpenAI
 
+from mockengine.brain.hrp import hrp_spec
 from tests.hyperstudy_text import SEND_CHAT, SYSTEM_PROMPT, WAIT, submit_response
 
 pytestmark = pytest.mark.models
-SPEC = json.loads((Path(__file__).parents[2] / "mockengine/brain/hrp-spec-0.2.0.json").read_text())
+SPEC = hrp_spec()
 SCENARIOS = ("default", "face_rating", "intro_chat", "questionnaire", "hyperstudy_rating", "conformance")
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,11 +15,11 @@ from jsonschema import Draft202012Validator
 from openai import AsyncOpenAI
 from PIL import Image
 
-from mockengine.brain.hrp import HRP_TOOLS
+from mockengine.brain.hrp import HRP_TOOLS, hrp_spec
 from tests.speech import validate_server_event
 
 pytestmark = pytest.mark.models
-SPEC = json.loads((Path(__file__).parents[2] / "mockengine/brain/hrp-spec-0.2.0.json").read_text())
+SPEC = hrp_spec()
 TOOLS = [
     {"type": "function", "name": t.name, "description": t.description, "parameters": t.parameters}
     for t in HRP_TOOLS

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from mockengine.brain.hrp import HRP_TOOLS
+from mockengine.brain.hrp import HRP_TOOLS, hrp_spec
 from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolChoice, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import ScenarioError, parse_scenario
@@ -26,7 +26,7 @@ from mockengine.brain.selection import (
     scenario_marker,
 )
 
-SPEC = json.loads((Path(__file__).parents[2] / "mockengine/brain/hrp-spec-0.2.0.json").read_text())
+SPEC = hrp_spec()
 CHAT_TOOLS = {tool["function"]["name"]: tool["function"] for tool in SPEC["modelEndpoint"]["tools"]}
 WAIT = ToolSpec("wait", CHAT_TOOLS["wait"]["description"], CHAT_TOOLS["wait"]["parameters"])
 SEND_CHAT = ToolSpec(
