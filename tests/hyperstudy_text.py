@@ -70,3 +70,20 @@ def context(event: str, **fields: Any) -> dict[str, str]:
 
 def tool_result(call_id: str, result: dict[str, Any] | None = None) -> dict[str, str]:
     return {"role": "tool", "tool_call_id": call_id, "content": json.dumps(result or {"accepted": True})}
+
+
+def question_text(config: dict[str, Any]) -> str:
+    """An HRP ``answers[].exampleConfig`` worded as HyperStudy puts a question: the prompt, then what the
+    answer may be (choices, items, scale, range, dimensions)."""
+    lines = [f"Question: {config.get('question') or config.get('prompt')}"]
+    if "choices" in config:
+        lines.append("Choices: " + ", ".join(config["choices"]))
+    if "options" in config:
+        lines.append("Items: " + ", ".join(config["options"]))
+    if "scale" in config:
+        lines.append(f"Respond with a number from 1 to {config['scale']}.")
+    if "minValue" in config:
+        lines.append(f"Respond with a number between {config['minValue']} and {config['maxValue']}.")
+    if "dimensions" in config:
+        lines.append("Rate each from 0 to 100: " + ", ".join(d["label"] for d in config["dimensions"]))
+    return "\n".join(lines)

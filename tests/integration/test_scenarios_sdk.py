@@ -16,6 +16,7 @@ from openai import AsyncOpenAI
 from PIL import Image
 
 from mockengine.brain.hrp import HRP_TOOLS, hrp_spec
+from tests.hyperstudy_text import question_text
 from tests.speech import validate_server_event
 
 pytestmark = pytest.mark.models
@@ -159,21 +160,10 @@ async def test_intro_chat_roles_introduce_themselves_in_the_chat(engine_url, rol
 
 
 def hrp_question(answer: dict[str, Any]) -> dict[str, Any]:
-    config = answer["exampleConfig"]
-    lines = [f"Question: {config.get('question') or config.get('prompt')}"]
-    for key, label in (("choices", "Choices"), ("options", "Items")):
-        if key in config:
-            lines.append(f"{label}: " + ", ".join(config[key]))
-    if "scale" in config:
-        lines.append(f"Respond with a number from 1 to {config['scale']}.")
-    if "minValue" in config:
-        lines.append(f"Respond with a number between {config['minValue']} and {config['maxValue']}.")
-    if "dimensions" in config:
-        lines.append("Rate each from 0 to 100: " + ", ".join(d["label"] for d in config["dimensions"]))
     return {
         "event": "question",
         "tool": answer["voiceTool"],
-        "question": "\n".join(lines),
+        "question": question_text(answer["exampleConfig"]),
         "duringVideo": False,
     }
 

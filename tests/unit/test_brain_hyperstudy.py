@@ -25,6 +25,7 @@ from mockengine.brain.selection import (
     role_marker,
     scenario_marker,
 )
+from tests.hyperstudy_text import question_text
 
 SPEC = hrp_spec()
 CHAT_TOOLS = {tool["function"]["name"]: tool["function"] for tool in SPEC["modelEndpoint"]["tools"]}
@@ -41,22 +42,6 @@ def answer_id(answer: dict[str, Any]) -> str:
 
 
 ANSWERS = {answer_id(answer): answer for answer in SPEC["answers"]}
-
-
-def question_text(config: dict[str, Any]) -> str:
-    """The question as HyperStudy words it: the prompt, then what the answer may be."""
-    lines = [f"Question: {config.get('question') or config.get('prompt')}"]
-    if "choices" in config:
-        lines.append("Choices: " + ", ".join(config["choices"]))
-    if "options" in config:
-        lines.append("Items: " + ", ".join(config["options"]))
-    if "scale" in config:
-        lines.append(f"Respond with a number from 1 to {config['scale']}.")
-    if "minValue" in config:
-        lines.append(f"Respond with a number between {config['minValue']} and {config['maxValue']}.")
-    if "dimensions" in config:
-        lines.append("Rate each from 0 to 100: " + ", ".join(d["label"] for d in config["dimensions"]))
-    return "\n".join(lines)
 
 
 def context(data: dict[str, Any]) -> TurnView:
