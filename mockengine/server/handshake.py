@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mockengine.brain.selection import MODEL_PREFIX, ScenarioLibrary
 from mockengine.protocol.errors import ProtocolError
 from mockengine.settings import Settings
 
@@ -135,11 +136,17 @@ def incorrect_api_key_message(api_key: str) -> str:
 
 
 def check_connection(
-    api_key: str | None, model: str | None, beta_header: str | None, settings: Settings | None
+    api_key: str | None,
+    model: str | None,
+    beta_header: str | None,
+    settings: Settings | None,
+    scenarios: ScenarioLibrary | None = None,
 ) -> Refusal | None:
     """The refusal the live service would send for these connection parameters, or None. Auth is
     checked first (``settings=None``: the key is already vetted, e.g. a valid ``ek_`` client secret), then
-    the beta shape, then the model (the live order)."""
+    the beta shape, then the model (the live order). A model named after a loaded scenario of
+    ``scenarios`` (``mockengine-NAME``) is accepted; ``mockengine-NAME`` with no such scenario is refused
+    as ``unknown_scenario`` (ours: the live service knows no scenarios)."""
     if api_key is None:
         missing = ProtocolError(None, "Missing bearer or basic authentication in header")
         return Refusal(missing, AUTH_CLOSE_CODE)
@@ -163,9 +170,13 @@ def check_connection(
             ),
             REQUEST_CLOSE_CODE,
         )
-    if not MODEL_PATTERN.match(model):
-        return Refusal(
-            ProtocolError("invalid_model", f'Model "{model}" is not supported in realtime mode.'),
-            REQUEST_CLOSE_CODE,
-        )
-    return None
+    if MODEL_PATTERN.match(model) or (scenarios is not None and scenarios.for_model(model) is not None):
+        return None
+    if scenarios is not None and model.startswith(MODEL_PREFIX):
+        message = f"Unknown scenario '{model[len(MODEL_PREFIX) :]}' in model '{model}'. Loaded scenarios: "
+        message += ", ".join(scenarios.names()) + "."
+        return Refusal(ProtocolError("unknown_scenario", message, "model"), REQUEST_CLOSE_CODE)
+    return Refusal(
+        ProtocolError("invalid_model", f'Model "{model}" is not supported in realtime mode.'),
+        REQUEST_CLOSE_CODE,
+    )

@@ -20,7 +20,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from mockengine.brain.image import describe_image
-from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
+from mockengine.brain.selection import UnknownScenario
 from mockengine.engines.stt import Transcript
 from mockengine.engines.tts import SpeechSegment
 from mockengine.faults.shell import attach, connection_faults, detach
@@ -418,14 +418,13 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     model = request.query.get("model")
     if secret is not None and ("model" in secret.session or not model):
         model = secret.model  # the minting server chose it (reference §9: either is accepted)
-    # A model named after a loaded scenario ("mockengine-NAME") selects it and is accepted as a model.
-    scenario_model = resources.scenarios.for_model(model)
     refusal = refusal or check_connection(
         api_key,
-        "gpt-realtime" if scenario_model is not None else model,
+        model,
         request.headers.get("OpenAI-Beta")
         or next((p for p in protocols if p.startswith("openai-beta.")), None),
         None if secret is not None else settings,  # a valid ek_ secret is a vetted key
+        resources.scenarios,  # "mockengine-NAME" selects scenario NAME and is a model here
     )
     if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
         return web.json_response(refusal.http_body(), status=401)
@@ -450,11 +449,6 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
             )
         except UnknownScenario as exc:
             refusal = Refusal(ProtocolError("unknown_scenario", str(exc), "scenario"), 4000)
-    if refusal is not None and model and model.startswith(MODEL_PREFIX) and scenario_model is None:
-        # "mockengine-NAME" names a scenario that is not loaded: say so rather than "unsupported model".
-        message = f"Unknown scenario '{model[len(MODEL_PREFIX) :]}' in model '{model}'. Loaded scenarios: "
-        message += ", ".join(resources.scenarios.names()) + "."
-        refusal = Refusal(ProtocolError("unknown_scenario", message, "model"), 4000)
     if refusal is not None or brain is None:
         assert refusal is not None
         event = {"type": "error", "event_id": ids.event(), "error": refusal.error.payload()}

@@ -263,3 +263,10 @@ async def test_a_model_naming_an_unknown_scenario_is_refused_as_such(engine_url)
         event = json.loads(await connection.recv_bytes())
         assert event["error"]["code"] == "unknown_scenario" and event["error"]["param"] == "model"
         assert "Unknown scenario 'nope'" in event["error"]["message"]
+
+
+async def test_a_bad_key_is_refused_before_an_unknown_scenario_model(engine_url) -> None:
+    client = AsyncOpenAI(api_key="sk-wrong", websocket_base_url=await engine_url(api_key="sk-right"))
+    async with client.realtime.connect(model="mockengine-nope") as connection:
+        event = json.loads(await connection.recv_bytes())
+        assert event["error"]["code"] == "invalid_api_key"  # auth first, as the live service checks
