@@ -151,29 +151,55 @@ class FrameClassifier:
     def push(self, pcm16_24k: bytes) -> list[VadFrame]:
         """Feed 24 kHz PCM16 bytes; return the frames this push completed, in order."""
         self._bytes_seen += len(pcm16_24k)
-        self._pending += pcm16_24k
         frame_bytes_24k = self._frame_samples_24k * BYTES_PER_SAMPLE
+        if not self._pending and len(pcm16_24k) % frame_bytes_24k == 0:
+            # The usual case (whole 20 ms appends): classify straight from the client's bytes.
+            return self._classify(np.frombuffer(pcm16_24k, dtype="<i2"))
+        self._pending += pcm16_24k
         n_frames = len(self._pending) // frame_bytes_24k
         if n_frames == 0:
             return []
-        # A view of the pending bytes (no copy); it must be gone before the bytearray is trimmed.
-        view = memoryview(self._pending)
-        samples_24k = np.frombuffer(view, dtype="<i2", count=n_frames * self._frame_samples_24k)
-        samples_16k = to_vad_rate(samples_24k).reshape(n_frames, -1)
-        del samples_24k
-        view.release()
+        whole = bytes(self._pending[: n_frames * frame_bytes_24k])
         del self._pending[: n_frames * frame_bytes_24k]
-        wide = samples_16k.astype(np.int64)
-        energies = np.add.reduce(wide * wide, axis=1)  # exact sums of squares
+        return self._classify(np.frombuffer(whole, dtype="<i2"))
+
+    def _classify(self, samples_24k: np.ndarray) -> list[VadFrame]:
+        """Classify whole frames of 24 kHz samples (a multiple of the frame length)."""
+        n_frames = len(samples_24k) // self._frame_samples_24k
+        if n_frames == 0:
+            return []
+        samples_16k = _to_vad_rate_float(samples_24k)
         frames = []
         for i in range(n_frames):
-            is_speech = bool(energies[i] >= self._min_sum_square) and self._vad.is_speech(
-                samples_16k[i].tobytes(), VAD_RATE_HZ
+            frame_16k = (
+                samples_16k
+                if n_frames == 1
+                else samples_16k[i * self._frame_samples_16k : (i + 1) * self._frame_samples_16k]
+            )
+            # Float64 holds these sums of squares exactly (< 2**40), whatever order the dot adds in.
+            is_speech = float(np.dot(frame_16k, frame_16k)) >= self._min_sum_square and self._vad.is_speech(
+                frame_16k.astype("<i2").tobytes(), VAD_RATE_HZ
             )
             start = (self._frames_done + i) * self._frame_samples_24k
             frames.append(VadFrame(start, start + self._frame_samples_24k, is_speech))
         self._frames_done += n_frames
         return frames
+
+
+# Each group of 3 samples at 24 kHz → [x0, (x1 + x2) / 2] at 16 kHz, as one small matrix product.
+_THREE_TO_TWO = np.array([[1.0, 0.0], [0.0, 0.5], [0.0, 0.5]])
+
+
+def _to_vad_rate_float(samples_24k: np.ndarray) -> np.ndarray:
+    """`to_vad_rate` as float64 values (exact integers): the form the classifier computes energies on.
+
+    One matrix product and one floor, exact for every int16 input (halves and sums below 2**17 are
+    exact in float64), so the result equals the integer formula bit for bit, at about half the numpy
+    calls (the audio path runs 50 times a second per session).
+    """
+    out = np.dot(samples_24k.astype(np.float64).reshape(-1, 3), _THREE_TO_TWO)
+    np.floor(out, out=out)
+    return out.reshape(-1)
 
 
 def to_vad_rate(samples_24k: np.ndarray) -> np.ndarray:
@@ -189,11 +215,7 @@ def to_vad_rate(samples_24k: np.ndarray) -> np.ndarray:
     with how the input was split (checked 2026-11-30), which would break the rule that frames do not
     depend on chunking.
     """
-    groups = samples_24k.reshape(-1, 3)
-    out = np.empty((groups.shape[0], 2), dtype="<i2")
-    out[:, 0] = groups[:, 0]
-    out[:, 1] = (groups[:, 1].astype(np.int32) + groups[:, 2]) >> 1
-    return out.reshape(-1)
+    return _to_vad_rate_float(samples_24k).astype("<i2")
 
 
 @dataclass(frozen=True)
