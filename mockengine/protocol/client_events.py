@@ -6,13 +6,15 @@ Everything past :func:`parse_client_event` handles typed, validated events only.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
+from mockengine.audio.pcm import strict_b64decode
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import (
@@ -263,7 +265,7 @@ def decode_audio(data: dict[str, Any]) -> bytes:
     if len(text) > MAX_APPEND_BYTES * 4 // 3 + 4:
         raise ProtocolError("invalid_value", "Invalid 'audio': an append may carry at most 15 MiB.", "audio")
     try:
-        return base64.b64decode(text, validate=True)
+        return strict_b64decode(text)
     except (binascii.Error, ValueError) as exc:
         raise errors.invalid_base64_audio() from exc
 
@@ -395,8 +397,43 @@ def _echoable_event_id(value: Any) -> str | None:
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
+_APPEND_TYPES = ("input_audio_buffer.append", "session.input_audio_buffer.append")
+_APPEND_KEYS = frozenset({"type", "audio", "event_id"})
+
+
+def _plain_append(raw: str) -> dict[str, Any] | None:
+    """The frame as a dict when it is a plain audio append (50 a second per streaming session), parsed
+    by orjson, about 4 × faster than the standard library; else None, and the frame takes the general
+    path. Plain: only ``type``, a string ``audio`` and a string ``event_id``. The two parsers differ only
+    where orjson turns integers beyond 64 bits into floats or refuses NaN, huge floats and lone
+    surrogate escapes, none of which a plain append can hold; and it nests nothing."""
+    if "input_audio_buffer.append" not in raw:
+        return None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if (
+        isinstance(data, dict)
+        and data.keys() <= _APPEND_KEYS
+        and data.get("type") in _APPEND_TYPES
+        and isinstance(data.get("audio"), str)
+        and isinstance(data.get("event_id", ""), str)
+    ):
+        return data
+    return None
+
+
 def parse_client_event(raw: str) -> ClientEvent:
     """Parse one TEXT frame. Raises ProtocolError (with the frame's ``event_id`` when it has one)."""
+    append = _plain_append(raw)
+    if append is not None:
+        event_id = _echoable_event_id(append.get("event_id"))
+        try:
+            return InputAudioBufferAppend(decode_audio(append), event_id)
+        except ProtocolError as exc:
+            exc.event_id = event_id
+            raise
     try:
         data = _DECODER.decode(raw)
     except (ValueError, RecursionError) as exc:

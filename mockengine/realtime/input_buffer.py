@@ -38,6 +38,9 @@ class InputAudioBuffer:
 
     def append(self, pcm16: bytes) -> bytes:
         """Add audio; returns the whole samples added (an odd trailing byte waits for its partner)."""
+        if not self._odd_byte and not len(pcm16) % BYTES_PER_SAMPLE:
+            self._pcm += pcm16  # the usual case: whole samples, no copy made here
+            return pcm16
         data = self._odd_byte + pcm16
         whole = len(data) - len(data) % BYTES_PER_SAMPLE
         self._odd_byte = data[whole:]

@@ -16,7 +16,6 @@ audio 1 token per 100 ms, assistant audio 1 token per 50 ms; 85 tokens per image
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import re
 from collections.abc import Callable, Iterable
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from mockengine.audio.g711 import from_pcm16_24k
+from mockengine.audio.pcm import encode_base64_audio
 from mockengine.brain.model import Reply
 from mockengine.engines.sentences import split_sentences
 from mockengine.ids import IdFactory
@@ -398,4 +398,4 @@ def _audio_tokens(duration_ms: float, ms_per_token: float) -> int:
 
 
 def _b64(data: bytes) -> str:
-    return base64.b64encode(data).decode("ascii")
+    return encode_base64_audio(data)

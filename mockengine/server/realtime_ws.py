@@ -26,7 +26,7 @@ from mockengine.engines.tts import SpeechSegment
 from mockengine.faults.shell import attach, connection_faults, detach
 from mockengine.faults.ws import NoActions, SessionFaults
 from mockengine.ids import IdFactory
-from mockengine.protocol import errors
+from mockengine.protocol import codec, errors
 from mockengine.protocol.client_events import ResponseCancel, parse_client_event
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
@@ -108,7 +108,7 @@ class SessionRunner:
         if self.is_closing:
             return  # the session is ending: nothing more goes out or starts
         for event in step.events:
-            text = json.dumps(event, ensure_ascii=False)
+            text = codec.dumps(event)
             self.backlog_bytes += len(text)
             self.outbox.put_nowait((event, text))
         for effect in step.effects:
@@ -189,7 +189,7 @@ class SessionRunner:
         keeps draining so the backlog count stays true, and the reader ends the session."""
         if self.ws.closed:
             return False
-        text = text if text is not None else json.dumps(event, ensure_ascii=False)
+        text = text if text is not None else codec.dumps(event)
         if self.tracer.is_enabled:
             self.tracer.write(self.session_id, "server_event", event)
         self._observe(event.get("type", ""))
@@ -265,7 +265,8 @@ class SessionRunner:
 
     async def reader(self) -> None:
         async for msg in self.ws:
-            await self.faults.reader_gate()  # a dead peer (fault) reads nothing more
+            if self.faults.is_dead:  # checked here: no coroutine per frame on the audio path
+                await self.faults.reader_gate()  # a dead peer (fault) reads nothing more
             if self.is_closing:
                 continue  # expired or dropped: nothing more is accepted
             if msg.type == WSMsgType.TEXT:
