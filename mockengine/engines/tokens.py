@@ -7,6 +7,7 @@ deterministic. tiktoken fetches its vocabulary at run time, so we use the GPT-2-
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from pathlib import Path
@@ -18,6 +19,12 @@ import tokenizers
 # about one token per 100 ms of user (input) audio and one per 50 ms of assistant (output) audio.
 USER_AUDIO_MS_PER_TOKEN = 100.0
 ASSISTANT_AUDIO_MS_PER_TOKEN = 50.0
+
+# Each response counts its whole context again (instructions, every item): the same texts turn after turn.
+# Counts depend on the text alone, so recent ones are kept; texts longer than this are counted afresh,
+# which bounds the cache at about CACHED_TEXTS × MAX_CACHED_CHARS characters.
+CACHED_TEXTS = 1024
+MAX_CACHED_CHARS = 16_384
 
 # Fallback when no tokenizer file exists: one token per word run and per punctuation mark.
 _FALLBACK_TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -34,6 +41,7 @@ class TokenCounter:
 
     def __init__(self, tokenizer: tokenizers.Tokenizer | None = None) -> None:
         self._tokenizer = tokenizer
+        self._cached_count = functools.lru_cache(maxsize=CACHED_TEXTS)(self._count)
 
     @classmethod
     def from_model_dir(cls, model_dir: str | Path | None) -> TokenCounter:
@@ -54,6 +62,9 @@ class TokenCounter:
         """Number of text tokens in `text` (0 for empty text)."""
         if not text:
             return 0
+        return self._cached_count(text) if len(text) <= MAX_CACHED_CHARS else self._count(text)
+
+    def _count(self, text: str) -> int:
         if self._tokenizer is None:
             return len(_FALLBACK_TOKEN.findall(text))
         return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
