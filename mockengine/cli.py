@@ -185,7 +185,7 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
-    from mockengine.server.app import create_app
+    from mockengine.server.app import create_app, settle_heap
 
     settings = settings_from_args(args)
     logging.basicConfig(
@@ -209,6 +209,7 @@ def serve(args: argparse.Namespace) -> int:
     except (ModelNotFound, ScenarioError, FaultSpecError, OSError) as exc:  # OSError: a bad --journal-dir
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
+    settle_heap()
     scheme = "wss" if tls else "ws"
     print(
         f"mockengine listening on {scheme}://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime",

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import logging
+import os
 import weakref
 from collections.abc import AsyncIterator
 from typing import Any
@@ -48,6 +50,7 @@ async def healthz(request: web.Request) -> web.Response:
         "models_load_seconds": round(resources.load_seconds, 3),
         "seeded": resources.settings.is_seeded,
         "audio_pace": resources.settings.audio_pace,
+        "pid": os.getpid(),  # which worker answered, with serve --workers
     }
     body.update(dataclasses.asdict(request.app[STATS]))
     body["faults_injected"] = dict(request.app[FAULTS].injected)
@@ -91,3 +94,21 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
 
     app.cleanup_ctx.append(lifetime)
     return app
+
+
+def settle_heap() -> None:
+    """Once the models and scenarios are loaded: move every object alive now out of the collector's
+    sight (``gc.freeze``) and collect the young generation less often.
+
+    A streaming session allocates a few dicts per 20 ms append; with the default thresholds the
+    collector ran several times a second and each older-generation pass walked every object the models
+    and scenarios left behind (3 % of the event loop's time at 200 sessions). Nothing loaded at start-up
+    is freed later, so freezing it loses nothing; cycles made while serving are still collected.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_GEN0_THRESHOLD, *gc.get_threshold()[1:])
+
+
+# Allocations between young-generation collections (CPython's default is 700).
+GC_GEN0_THRESHOLD = 20_000
