@@ -113,7 +113,8 @@ def tree_rss_bytes(pid: int) -> int | None:
 
 
 async def start_server(args: list[str], *, baseline: bool = False, timeout_s: float = 180.0) -> Child:
-    """Start ``mockengine serve ARGS`` (or the baseline) on a free port; return once /healthz says 200."""
+    """Start ``mockengine serve ARGS`` (or the baseline) on a free port; return once /healthz says 200
+    and the engine has announced that it listens (with ``--workers``, once every worker does)."""
     port = free_port()
     module = ["-m", "mockengine.loadtest.baseline"] if baseline else ["-m", "mockengine", "serve"]
     log = Path(tempfile.mkstemp(prefix="mockengine-bench-", suffix=".log")[1])
@@ -128,7 +129,7 @@ async def start_server(args: list[str], *, baseline: bool = False, timeout_s: fl
                 raise RuntimeError(f"server exited with {process.returncode}: {log.read_text()[-2000:]}")
             try:
                 async with http.get(f"{child.http_url}/healthz") as response:
-                    if response.status == 200:
+                    if response.status == 200 and (baseline or b"listening on" in log.read_bytes()):
                         return child
             except aiohttp.ClientError:
                 pass

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import queue
 import shutil
 import signal
 import sys
@@ -25,13 +26,13 @@ from typing import Any
 from mockengine.settings import Settings
 
 
-def _worker(settings: Settings, index: int) -> None:
+def _worker(settings: Settings, index: int, ready: Any) -> None:
     from aiohttp import web
 
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
-    from mockengine.server.app import create_app
+    from mockengine.server.app import create_app, settle_heap
     from mockengine.server.tls import server_ssl_context
 
     logging.basicConfig(
@@ -44,12 +45,14 @@ def _worker(settings: Settings, index: int) -> None:
     except (ModelNotFound, ScenarioError, FaultSpecError, OSError, ValueError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         sys.exit(2)
+    settle_heap()
     web.run_app(
         app,
         host=settings.host,
         port=settings.port,
         reuse_port=True,
-        print=None,
+        # run_app "prints" once the socket listens: the parent announces the server when all do.
+        print=lambda _message: ready.put(index),
         ssl_context=tls.context if tls is not None else None,
     )
 
@@ -62,8 +65,9 @@ def serve_workers(settings: Settings) -> int:
     metrics_dir = tempfile.mkdtemp(prefix="mockengine-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     context = multiprocessing.get_context("spawn")
+    ready = context.Queue()
     workers = [
-        context.Process(target=_worker, args=(settings, i), name=f"mockengine-worker-{i}", daemon=True)
+        context.Process(target=_worker, args=(settings, i, ready), name=f"mockengine-worker-{i}", daemon=True)
         for i in range(settings.workers)
     ]
     stopping = False
@@ -76,21 +80,32 @@ def serve_workers(settings: Settings) -> int:
     signal.signal(signal.SIGTERM, stop)
     for worker in workers:
         worker.start()
-    scheme = "wss" if settings.tls else "ws"
-    print(
-        f"mockengine listening on {scheme}://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime "
-        f"({settings.workers} workers)",
-        flush=True,
-    )
     status = 0
+    listening: set[int] = set()
     try:
         while not stopping:
+            # Announced once every worker listens: a client (or the bench's warm-up) that connects
+            # earlier would find only the first ones and leave the others cold.
+            if len(listening) < len(workers):
+                try:
+                    listening.add(ready.get(timeout=0.2))
+                except queue.Empty:
+                    pass
+                else:
+                    if len(listening) == len(workers):
+                        scheme = "wss" if settings.tls else "ws"
+                        print(
+                            f"mockengine listening on {scheme}://{settings.host}:{settings.port}/v1/realtime"
+                            f"?model=gpt-realtime ({settings.workers} workers)",
+                            flush=True,
+                        )
+            else:
+                time.sleep(0.2)
             ended = next((w for w in workers if not w.is_alive()), None)
             if ended is not None:
                 status = ended.exitcode or 1
                 print(f"mockengine: {ended.name} exited with {ended.exitcode}; stopping", file=sys.stderr)
                 break
-            time.sleep(0.2)
     finally:
         for worker in workers:
             if worker.is_alive():

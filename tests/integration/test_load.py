@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -154,22 +157,27 @@ def test_serve_with_two_workers_shares_the_port_and_sums_metrics():
         stderr=subprocess.STDOUT,
         text=True,
     )
+    lines: queue.Queue[str] = queue.Queue()
+    assert server.stdout is not None
+    threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True).start()
     try:
+        # The server announces itself once both workers listen (not when the first one does).
+        output = ""
         deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.3)
+        while "(2 workers)" not in output and time.monotonic() < deadline:
+            with contextlib.suppress(queue.Empty):
+                output += lines.get(timeout=1)
+        assert "(2 workers)" in output, output
+        pids = set()
+        for _ in range(16):  # both workers answer: the kernel spreads new connections over them
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as reply:
+                pids.add(json.loads(reply.read())["pid"])
+        assert len(pids) == 2  # 16 connections all to one worker: a chance of 2 ** -15
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
             families = {f.name for f in text_string_to_metric_families(reply.read().decode())}
         assert "mockengine_sessions_active" in families
         server.send_signal(signal.SIGTERM)
-        output, _ = server.communicate(timeout=30)
-        assert server.returncode == 0, output
-        assert "(2 workers)" in output
+        assert server.wait(timeout=30) == 0
     finally:
         if server.poll() is None:
             server.kill()
