@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -40,7 +41,7 @@ UTTERANCES = REPO / "tests" / "data" / "utterances"
 MIB = 1024 * 1024
 BENCH_ENGINE_ARGS = ["--first-delta-delay-ms", "0", "--log-level", "WARNING", "--max-sessions", "0"]
 COLD_ARGS = ["--tts-cache-mb", "0", "--stt-cache-mb", "0"]
-DEFAULT_LEVELS = (10, 25, 50, 100, 150, 200, 250, 300, 400)
+DEFAULT_LEVELS = (10, 25, 50, 100, 150, 200, 250, 300, 350, 400, 500, 600, 700, 800, 1000, 1200)
 
 
 @dataclass
@@ -334,6 +335,8 @@ def bench_capacity(ctx: BenchContext) -> None:
     async def run() -> list[dict[str, Any]]:
         results = []
         targets: list[tuple[str, list[str]]] = [("mockengine", [])]
+        if args.workers > 1:
+            targets.append((f"mockengine {args.workers} workers", ["--workers", str(args.workers)]))
         if not args.no_cold:
             targets.append(("mockengine cold", COLD_ARGS))
         for name, extra in targets:
@@ -342,7 +345,9 @@ def bench_capacity(ctx: BenchContext) -> None:
             url = args.url if child is None else child.url
             try:
                 # Warm-up (not measured): first model calls allocate their working memory, caches fill.
-                warm_up = LoadProfile("steady", 4, 12.0)
+                # The kernel spreads connections over workers by address hash: 8 sessions per worker
+                # leave one without any with a chance of about 2 ** -15.
+                warm_up = LoadProfile("steady", 8 * _workers_in(extra), 12.0)
                 await run_load(url, warm_up, turn_every_s=3.0, barge_in=0.0, progress=False)
                 memory = await idle_session_bytes(child, 100) if child is not None else {}
                 result = await climb(
@@ -416,9 +421,11 @@ def bench_capacity(ctx: BenchContext) -> None:
         print(f"  plot: {path}" if path else "  plot: matplotlib not installed (pip install matplotlib)")
 
 
-def _cpu_note() -> str:
-    import os
+def _workers_in(engine_args: list[str]) -> int:
+    return int(engine_args[engine_args.index("--workers") + 1]) if "--workers" in engine_args else 1
 
+
+def _cpu_note() -> str:
     return f"{os.cpu_count()} cores"
 
 
@@ -521,6 +528,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--levels", help=f"capacity: comma-separated levels (default {DEFAULT_LEVELS})")
     parser.add_argument("--level-duration", type=float, default=30.0, help="capacity: seconds per level")
     parser.add_argument("--no-cold", action="store_true", help="capacity: skip the cold-cache engine")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=min(os.cpu_count() or 1, 2),
+        help="capacity: also climb an engine with this many worker processes (default: 2 where the "
+        "machine has 2 cores or more; 1 = skip)",
+    )
     parser.add_argument("--plot", help="capacity: write latency against concurrency to this PNG")
     parser.add_argument("--json", help="write every figure to this JSON file")
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress line")

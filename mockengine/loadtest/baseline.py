@@ -1,7 +1,8 @@
 """The bare baseline: an aiohttp WebSocket server that parses and discards the same traffic.
 
 It does what any Python WebSocket service must do with a participant's audio stream and nothing more:
-receive each frame, ``json.loads`` it, base64-decode the audio, drop it. It greets with
+receive each frame, parse its JSON, base64-decode the audio, drop it — with the same parsers the engine
+uses on its audio path (orjson, pybase64), so the comparison is of everything else. It greets with
 ``session.created`` and answers an event carrying an ``event_id`` with ``{"type": "ack"}`` so the driver
 can time a round trip. ``mockengine bench`` runs it beside the engine, with the same driver, to show
 how much of the machine the engine's own work takes.
@@ -12,10 +13,12 @@ Run: ``python -m mockengine.loadtest.baseline --port 9000``; ``GET /healthz`` an
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 
+import orjson
 from aiohttp import WSMsgType, web
+
+from mockengine.audio.pcm import strict_b64decode
 
 
 async def _socket(request: web.Request) -> web.WebSocketResponse:
@@ -25,10 +28,10 @@ async def _socket(request: web.Request) -> web.WebSocketResponse:
     async for msg in ws:
         if msg.type != WSMsgType.TEXT:
             continue
-        event = json.loads(msg.data)
+        event = orjson.loads(msg.data)
         audio = event.get("audio")
         if isinstance(audio, str):
-            base64.b64decode(audio, validate=True)
+            strict_b64decode(audio)
         if "event_id" in event:
             await ws.send_str(json.dumps({"type": "ack", "event_id": event["event_id"]}))
     return ws

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
+import orjson
 
 from mockengine.conformance.audio import Clip
 
@@ -272,7 +273,7 @@ class Participant:
         async for msg in ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 break
-            self._on_event(json.loads(msg.data), self.loop.time())
+            self._on_event(orjson.loads(msg.data), self.loop.time())
         self.ready.set()  # unblock a participant still waiting for session.created
 
     def _on_event(self, event: dict[str, Any], now: float) -> None:

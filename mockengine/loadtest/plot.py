@@ -12,7 +12,7 @@ SERIES = (
     ("speech_stopped_to_first_audio_ms", "p50", "speech_stopped → first audio p50", ":s"),
     ("ack_ms", "p95", "append → ack p95 (bare aiohttp)", "-^"),
 )
-COLOURS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
+COLOURS = ("tab:blue", "tab:orange", "tab:red", "tab:green", "tab:purple", "tab:brown")
 
 
 def plot_capacity(results: list[dict[str, Any]], path: Path, title: str) -> Path | None:
