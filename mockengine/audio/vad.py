@@ -31,6 +31,7 @@ The tracker never ends a turn: the turn detector reads `silence_ms` and calls `r
 from __future__ import annotations
 
 import enum
+import math
 from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -121,6 +122,10 @@ class FrameClassifier:
         self._min_sum_square = 0.0
         self.threshold = threshold
         self._pending = bytearray()
+        # The 16 kHz samples of a frame are (x0, floor((x1 + x2) / 2)) per 3 input samples, so their
+        # sum of squares is at most S + A / 2 + n / 12, where S and A are the input's sums of squares and
+        # of magnitudes and n its length, and A <= sqrt(n * S); one more unit covers sqrt's rounding.
+        self._bound_slack = self._frame_samples_24k / 12 + 1.0
         self._bytes_seen = 0
         self._frames_done = 0
         self.set_threshold(threshold)
@@ -168,22 +173,34 @@ class FrameClassifier:
         n_frames = len(samples_24k) // self._frame_samples_24k
         if n_frames == 0:
             return []
-        samples_16k = _to_vad_rate_float(samples_24k)
+        wide = samples_24k.astype(np.float64)
         frames = []
         for i in range(n_frames):
-            frame_16k = (
-                samples_16k
+            frame = (
+                wide
                 if n_frames == 1
-                else samples_16k[i * self._frame_samples_16k : (i + 1) * self._frame_samples_16k]
-            )
-            # Float64 holds these sums of squares exactly (< 2**40), whatever order the dot adds in.
-            is_speech = float(np.dot(frame_16k, frame_16k)) >= self._min_sum_square and self._vad.is_speech(
-                frame_16k.astype("<i2").tobytes(), VAD_RATE_HZ
+                else wide[i * self._frame_samples_24k : (i + 1) * self._frame_samples_24k]
             )
             start = (self._frames_done + i) * self._frame_samples_24k
-            frames.append(VadFrame(start, start + self._frame_samples_24k, is_speech))
+            frames.append(VadFrame(start, start + self._frame_samples_24k, self._is_speech(frame)))
         self._frames_done += n_frames
         return frames
+
+    def _is_speech(self, frame_24k: np.ndarray) -> bool:
+        """One frame (float64 copies of its 24 kHz samples): over the energy gate at 16 kHz, and speech
+        to webrtcvad. Float64 holds every sum of squares here exactly (< 2**40), in any order of adding."""
+        sum_square_24k = float(np.dot(frame_24k, frame_24k))
+        if (
+            sum_square_24k + 0.5 * math.sqrt(len(frame_24k) * sum_square_24k) + self._bound_slack
+            < self._min_sum_square
+        ):
+            # The 16 kHz samples' energy cannot reach the gate (``_bound_slack``): quiet frames, most of
+            # a conversation, skip the conversion.
+            return False
+        frame_16k = _to_vad_rate_float(frame_24k)
+        return float(np.dot(frame_16k, frame_16k)) >= self._min_sum_square and self._vad.is_speech(
+            frame_16k.astype("<i2").tobytes(), VAD_RATE_HZ
+        )
 
 
 # Each group of 3 samples at 24 kHz → [x0, (x1 + x2) / 2] at 16 kHz, as one small matrix product.
@@ -197,7 +214,7 @@ def _to_vad_rate_float(samples_24k: np.ndarray) -> np.ndarray:
     exact in float64), so the result equals the integer formula bit for bit, at about half the numpy
     calls (the audio path runs 50 times a second per session).
     """
-    out = np.dot(samples_24k.astype(np.float64).reshape(-1, 3), _THREE_TO_TWO)
+    out = np.dot(samples_24k.astype(np.float64, copy=False).reshape(-1, 3), _THREE_TO_TWO)
     np.floor(out, out=out)
     return out.reshape(-1)
 
@@ -265,6 +282,7 @@ class SpeechTracker:
         self.prefix_padding_ms = prefix_padding_ms
         self._state = SpeechState.SILENCE
         self._window: deque[VadFrame] = deque()
+        self._window_speech_frames = 0  # how many frames in the window are speech
         self._floor_samples = 0
         self._frames_end_samples = 0
         self._silence_start_samples = 0
@@ -310,7 +328,7 @@ class SpeechTracker:
         never earlier than `floor_ms`.
         """
         self._state = SpeechState.SILENCE
-        self._window.clear()
+        self._clear_window()
         self._floor_samples = ms_to_samples(floor_ms)
         self._frames_end_samples = max(self._frames_end_samples, self._floor_samples)
         self._silence_start_samples = self._floor_samples
@@ -320,13 +338,17 @@ class SpeechTracker:
         """Feed classified frames in order; return the edges they cause, in order."""
         edges: list[SpeechEdge] = []
         for frame in frames:
-            if frame.end_samples <= self._floor_samples:
-                continue
-            self._frames_end_samples = frame.end_samples
-            edge = self._step(frame)
+            edge = self.push_frame(frame)
             if edge is not None:
                 edges.append(edge)
         return edges
+
+    def push_frame(self, frame: VadFrame) -> SpeechEdge | None:
+        """Feed one classified frame (the next in order); return the edge it causes, if any."""
+        if frame.end_samples <= self._floor_samples:
+            return None
+        self._frames_end_samples = frame.end_samples
+        return self._step(frame)
 
     def _step(self, frame: VadFrame) -> SpeechEdge | None:
         if self._state is SpeechState.SPEECH:
@@ -334,22 +356,34 @@ class SpeechTracker:
                 self._mark_speech(frame.end_samples)
                 return None
             self._state = SpeechState.HANGOVER
-            self._window.clear()
+            self._clear_window()
             assert self._last_speech_end_samples is not None
             return SpeechPause(speech_end_ms=samples_to_ms(self._last_speech_end_samples))
+        if not frame.is_speech and not self._window_speech_frames:
+            # The usual frame between turns: silence after silence. Only the window's speech frames
+            # count for an onset, and it holds none, so it can start afresh at the next speech frame.
+            self._clear_window()
+            if self._state is SpeechState.ONSET:
+                self._state = SpeechState.SILENCE
+            return None
         speech_start = self._push_window(frame)
         if speech_start is not None:
             return self._confirm(speech_start, frame)
         if self._state is not SpeechState.HANGOVER:
-            has_candidate = any(f.is_speech for f in self._window)
+            has_candidate = self._window_speech_frames > 0
             self._state = SpeechState.ONSET if has_candidate else SpeechState.SILENCE
         return None
+
+    def _clear_window(self) -> None:
+        self._window.clear()
+        self._window_speech_frames = 0
 
     def _push_window(self, frame: VadFrame) -> int | None:
         """Add `frame` to the window; return the first speech frame's start if speech is confirmed."""
         self._window.append(frame)
+        self._window_speech_frames += frame.is_speech
         while self._window[0].end_samples <= frame.end_samples - self.window_samples:
-            self._window.popleft()
+            self._window_speech_frames -= self._window.popleft().is_speech
         if not frame.is_speech:
             return None
         speech = [f for f in self._window if f.is_speech]
@@ -360,7 +394,7 @@ class SpeechTracker:
     def _confirm(self, speech_start: int, frame: VadFrame) -> SpeechEdge:
         resumed = self._state is SpeechState.HANGOVER
         self._state = SpeechState.SPEECH
-        self._window.clear()
+        self._clear_window()
         self._mark_speech(frame.end_samples)
         start_ms = samples_to_ms(speech_start)
         if resumed:

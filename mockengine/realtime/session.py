@@ -343,7 +343,7 @@ class RealtimeSession:
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
             # An idle timeout commits the silence it waited through, so that much is kept too.
             kept_ms = max(IDLE_AUDIO_KEPT_MS, (self._turn_detection or {}).get("idle_timeout_ms") or 0)
-            self.buffer.drop_before_ms(self.buffer.total_ms - kept_ms)
+            self.buffer.keep_last_ms(kept_ms)
         return step
 
     def _on_signals(self, signals: list[TurnSignal], now_ms: float) -> Step:

@@ -182,7 +182,8 @@ class TurnDetector:
     def _on_frame(self, frame: VadFrame) -> list[TurnSignal]:
         self._audio_ms = frame.end_ms
         signals: list[TurnSignal] = []
-        for edge in self._tracker.push([frame]):
+        edge = self._tracker.push_frame(frame)
+        if edge is not None:
             signals.extend(self._on_edge(edge, frame))
         if self._turn_start_ms is None:
             return signals

@@ -27,7 +27,7 @@ from mockengine.faults.shell import attach, connection_faults, detach
 from mockengine.faults.ws import NoActions, SessionFaults
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
-from mockengine.protocol.client_events import ResponseCancel, parse_client_event
+from mockengine.protocol.client_events import InputAudioBufferAppend, ResponseCancel, parse_client_event
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
 from mockengine.realtime.response import Pacing
@@ -284,7 +284,11 @@ class SessionRunner:
                     self.cancel_at = self.loop.time()
                 if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
                     self.tracer.write(self.session_id, "client_event", _loggable(msg.data))
-                self.apply(self.session.receive(event, self.now_ms()))
+                step = self.session.receive(event, self.now_ms())
+                if step.events or step.effects or not isinstance(event, InputAudioBufferAppend):
+                    # An append that emits and asks for nothing (most of them) changes no deadline
+                    # either (appends move none; see RealtimeSession.next_deadline_ms): no apply.
+                    self.apply(step)
             elif msg.type == WSMsgType.BINARY:
                 if self.journal is not None:
                     self.journal.client_binary(len(msg.data))

@@ -14,13 +14,30 @@ import random
 
 import numpy as np
 import pytest
+import webrtcvad
 
-from mockengine.audio.pcm import encode_base64_audio, strict_b64decode
-from mockengine.audio.vad import FrameClassifier, to_vad_rate
+from mockengine.audio.bench import synthetic_voiced_pcm16
+from mockengine.audio.pcm import encode_base64_audio, samples_to_ms, strict_b64decode
+from mockengine.audio.vad import (
+    FrameClassifier,
+    SpeechEdge,
+    SpeechPause,
+    SpeechState,
+    SpeechTracker,
+    VadFrame,
+    mode_for_threshold,
+    to_vad_rate,
+)
+from mockengine.brain.participant import ScriptedBrain
+from mockengine.brain.scenario import load_scenario
 from mockengine.engines.tokens import MAX_CACHED_CHARS, TokenCounter
+from mockengine.ids import IdFactory
 from mockengine.protocol import client_events, codec
 from mockengine.protocol.client_events import InputAudioBufferAppend, parse_client_event
 from mockengine.protocol.errors import ProtocolError
+from mockengine.realtime.effects import Step, Synthesize, Transcribe
+from mockengine.realtime.input_buffer import InputAudioBuffer
+from mockengine.realtime.session import RealtimeSession, SessionOptions
 
 AUDIO = base64.b64encode(bytes(range(256)) * 4).decode()
 
@@ -162,3 +179,157 @@ def test_token_counts_are_the_same_from_the_cache() -> None:
     again = [counter.count(t) for t in texts]
     assert first == again == [counter._count(t) if t else 0 for t in texts]
     assert first[0] == 7 and first[1] == 0
+
+
+class _ReferenceTracker(SpeechTracker):
+    """The state machine's step as it was before its silent-frame shortcut (window scanned each frame)."""
+
+    def _step(self, frame: VadFrame) -> SpeechEdge | None:
+        if self._state is SpeechState.SPEECH:
+            if frame.is_speech:
+                self._mark_speech(frame.end_samples)
+                return None
+            self._state = SpeechState.HANGOVER
+            self._clear_window()
+            assert self._last_speech_end_samples is not None
+            return SpeechPause(speech_end_ms=samples_to_ms(self._last_speech_end_samples))
+        speech_start = self._push_window(frame)
+        if speech_start is not None:
+            return self._confirm(speech_start, frame)
+        if self._state is not SpeechState.HANGOVER:
+            has_candidate = any(f.is_speech for f in self._window)
+            self._state = SpeechState.ONSET if has_candidate else SpeechState.SILENCE
+        return None
+
+
+@pytest.mark.parametrize("speech_share", [0.05, 0.3, 0.7])
+def test_the_silent_frame_shortcut_changes_no_edge_or_state(speech_share: float) -> None:
+    rng = random.Random(int(speech_share * 100))
+    fast, slow = SpeechTracker(), _ReferenceTracker()
+    for i in range(20_000):
+        # Runs of speech and silence of random lengths, with single-frame clicks and resets.
+        if i % 997 == 0:
+            floor_ms = i * 20 - rng.choice((0, 40, 200))
+            fast.reset(floor_ms)
+            slow.reset(floor_ms)
+        frame = VadFrame(i * 480, (i + 1) * 480, rng.random() < speech_share)
+        edge_fast, edges_slow = fast.push_frame(frame), slow.push([frame])
+        assert ([edge_fast] if edge_fast else []) == edges_slow
+        assert fast.state is slow.state
+        assert fast.pending_speech_start_ms == slow.pending_speech_start_ms
+        assert fast.silence_ms == slow.silence_ms
+
+
+def test_an_append_that_emits_nothing_moves_no_deadline() -> None:
+    """The server skips re-arming its timer after such appends (SessionRunner.reader); this drives a
+    session through turns, replies, barge-ins and idle timeouts and checks the premise every 20 ms."""
+    session = RealtimeSession(
+        SessionOptions(model="gpt-realtime"),
+        brain=ScriptedBrain(load_scenario(None), seed=1),
+        ids=IdFactory(1),
+        tokens=TokenCounter(None),
+        describe_image=lambda _url: None,  # type: ignore[arg-type,return-value]
+    )
+    session.start()
+    update = {
+        "type": "session.update",
+        "session": {
+            "type": "realtime",
+            "audio": {"input": {"turn_detection": {"type": "server_vad", "idle_timeout_ms": 6000}}},
+        },
+    }
+    now_ms = 0.0
+
+    seen: list[str] = []
+
+    def run(step: Step) -> None:
+        seen.extend(event["type"] for event in step.events)
+        for effect in step.effects:
+            if isinstance(effect, Transcribe):
+                run(session.on_transcript(effect.key, "What is the capital of France?", now_ms))
+            elif isinstance(effect, Synthesize):
+                run(session.on_speech(effect.key, bytes(48_000), now_ms))
+
+    run(session.receive(parse_client_event(json.dumps(update)), now_ms))
+    voiced = synthetic_voiced_pcm16(1200)
+    silence = bytes(len(voiced))
+    rng = random.Random(4)
+    empty_appends = 0
+    for turn in range(12):
+        # Speech, then silence of varying length: replies finish, are barged into, or time out idle.
+        pcm = voiced + silence * rng.choice((1, 3, 8))
+        for i in range(0, len(pcm), 960):
+            message = json.dumps(
+                {"type": "input_audio_buffer.append", "audio": encode_base64_audio(pcm[i : i + 960])}
+            )
+            before = session.next_deadline_ms()
+            step = session.receive(parse_client_event(message), now_ms)
+            if not step.events and not step.effects:
+                empty_appends += 1
+                assert session.next_deadline_ms() == before, (turn, i)
+            run(step)
+            now_ms += 20.0
+            run(session.tick(now_ms))
+    assert empty_appends > 1000
+    assert seen.count("response.done") >= 12 and "input_audio_buffer.timeout_triggered" in seen
+
+
+def test_keep_last_ms_is_drop_before_ms_of_the_end() -> None:
+    rng = random.Random(1)
+    for _ in range(2000):
+        general, fast = InputAudioBuffer(), InputAudioBuffer()
+        for _ in range(rng.randrange(1, 30)):
+            op = rng.random()
+            if op < 0.7:  # appends of whole frames, odd bytes and odd sample counts
+                chunk = bytes(rng.choice((960, 961, 1, 7, 4800, 0)))
+                general.append(chunk)
+                fast.append(chunk)
+            elif op < 0.8:
+                general.clear()
+                fast.clear()
+            elif op < 0.9:
+                back_ms = rng.randrange(0, 400)
+                general.take_until_ms(general.total_ms - back_ms)
+                fast.take_until_ms(fast.total_ms - back_ms)
+            else:
+                kept_ms = rng.choice((0, 5, 100, 1000))
+                general.drop_before_ms(general.total_ms - kept_ms)
+                fast.keep_last_ms(kept_ms)
+            assert (general.start_ms, general.total_samples, general.slice_ms(0, 10**9)) == (
+                fast.start_ms,
+                fast.total_samples,
+                fast.slice_ms(0, 10**9),
+            )
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.5, 0.9])
+def test_the_quiet_frame_bound_never_changes_a_decision(threshold: float) -> None:
+    """Frames whose energy bound falls below the gate skip the 16 kHz conversion; against the full
+    computation (integer formula, exact energy, webrtcvad) on frames at every level around the gate."""
+    rng = np.random.default_rng(11)
+    gate_rms = 32768 * 10 ** (-(60.0 - 20.0 * threshold) / 20)
+    frames = []
+    for i in range(3000):
+        scale = gate_rms * 10 ** rng.uniform(-1.5, 0.5)  # from 30 dB under the gate to 10 dB over
+        kind = i % 4
+        if kind == 0:
+            x = rng.normal(0, scale, 480)
+        elif kind == 1:  # all the energy on the samples the conversion keeps as they are
+            x = np.zeros(480)
+            x[0::3] = rng.choice((-1, 1), 160) * scale * np.sqrt(3)
+        elif kind == 2:  # negative halves: where floor and truncation differ
+            x = -np.abs(rng.normal(0, scale, 480)) - 0.5
+        else:  # a constant offset
+            x = np.full(480, scale * rng.choice((-1.0, 1.0)))
+        frames.append(np.clip(np.round(x), -32768, 32767).astype("<i2"))
+    classifier = FrameClassifier(threshold)
+    vad = webrtcvad.Vad(mode_for_threshold(threshold))  # webrtcvad adapts: one instance per side
+    min_sum_square = classifier._min_sum_square
+    near_gate = 0
+    for samples in frames:
+        samples_16k = to_vad_rate(samples)
+        energy = int(np.sum(samples_16k.astype(np.int64) ** 2))
+        near_gate += abs(energy / min_sum_square - 1) < 0.2
+        expected = energy >= min_sum_square and vad.is_speech(samples_16k.tobytes(), 16_000)
+        assert classifier.push(samples.tobytes())[0].is_speech == expected
+    assert near_gate > 100
