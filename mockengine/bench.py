@@ -41,7 +41,7 @@ UTTERANCES = REPO / "tests" / "data" / "utterances"
 MIB = 1024 * 1024
 BENCH_ENGINE_ARGS = ["--first-delta-delay-ms", "0", "--log-level", "WARNING", "--max-sessions", "0"]
 COLD_ARGS = ["--tts-cache-mb", "0", "--stt-cache-mb", "0"]
-DEFAULT_LEVELS = (10, 25, 50, 100, 150, 200, 250, 300, 350, 400, 500, 600, 700, 800, 1000, 1200)
+DEFAULT_LEVELS = (10, 25, 50, 100, 200, 300, 350, 400, 450, 500, 600, 700, 800, 900, 1000, 1200)
 
 
 @dataclass
