@@ -311,10 +311,10 @@ def _cpu(summary: dict[str, Any]) -> str:
 
 
 def bench_capacity(ctx: BenchContext) -> None:
-    from mockengine.loadtest.capacity import climb, idle_session_bytes
+    from mockengine.loadtest.capacity import ClimbTarget, climb_together, idle_session_bytes
     from mockengine.loadtest.driver import run_load
     from mockengine.loadtest.plot import plot_capacity
-    from mockengine.loadtest.processes import start_server
+    from mockengine.loadtest.processes import Child, start_server
     from mockengine.loadtest.profile import LoadProfile
 
     args = ctx.args
@@ -333,60 +333,53 @@ def bench_capacity(ctx: BenchContext) -> None:
         print(f"  {'':<18} {'':>4}           CPU: {_cpu(summary)}", flush=True)
 
     async def run() -> list[dict[str, Any]]:
-        results = []
-        targets: list[tuple[str, list[str]]] = [("mockengine", [])]
+        servers: list[tuple[str, list[str]]] = [("mockengine", [])]
         if args.workers > 1:
-            targets.append((f"mockengine {args.workers} workers", ["--workers", str(args.workers)]))
+            servers.append((f"mockengine {args.workers} workers", ["--workers", str(args.workers)]))
         if not args.no_cold:
-            targets.append(("mockengine cold", COLD_ARGS))
-        for name, extra in targets:
-            use_url = bool(args.url) and not extra
-            child = None if use_url else await start_server(BENCH_ENGINE_ARGS + ctx.engine_args + extra)
-            url = args.url if child is None else child.url
-            try:
+            servers.append(("mockengine cold", COLD_ARGS))
+        children: list[Child] = []
+        targets: list[ClimbTarget] = []
+        memory: dict[str, dict[str, Any]] = {}
+        try:
+            for name, extra in servers:
+                use_url = bool(args.url) and not extra
+                child = None if use_url else await start_server(BENCH_ENGINE_ARGS + ctx.engine_args + extra)
+                if child is not None:
+                    children.append(child)
+                url = args.url if child is None else child.url
                 # Warm-up (not measured): first model calls allocate their working memory, caches fill.
                 # The kernel spreads connections over workers by address hash: 8 sessions per worker
                 # leave one without any with a chance of about 2 ** -15.
                 warm_up = LoadProfile("steady", 8 * _workers_in(extra), 12.0)
                 await run_load(url, warm_up, turn_every_s=3.0, barge_in=0.0, progress=False)
-                memory = await idle_session_bytes(child, 100) if child is not None else {}
-                result = await climb(
-                    name,
-                    url,
-                    levels,
-                    duration_s=args.level_duration,
-                    child=child,
-                    turn_every_s=args.turn_every,
-                    barge_in=args.barge_in,
-                    on_level=report,
-                    progress=args.progress,
-                )
-                result.memory.update(memory)
-                result.cache_hit_rates = _cache_rates(await _healthz(url))
-                results.append(result.as_dict())
-            finally:
-                if child is not None:
-                    child.stop()
-        baseline = await start_server([], baseline=True)
-        try:
-            result = await climb(
-                "baseline",
-                baseline.url,
+                memory[name] = await idle_session_bytes(child, 100) if child is not None else {}
+                targets.append(ClimbTarget(name, url, child))
+            baseline = await start_server([], baseline=True)
+            children.append(baseline)
+            targets.append(ClimbTarget("baseline", baseline.url, baseline, baseline=True))
+            results = await climb_together(
+                targets,
                 levels,
                 duration_s=args.level_duration,
-                baseline=True,
-                child=baseline,
+                turn_every_s=args.turn_every,
+                barge_in=args.barge_in,
                 on_level=report,
                 progress=args.progress,
             )
-            results.append(result.as_dict())
+            for target, result in zip(targets, results, strict=True):
+                result.memory.update(memory.get(target.name, {}))
+                if not target.baseline:
+                    result.cache_hit_rates = _cache_rates(await _healthz(target.url))
+            return [result.as_dict() for result in results]
         finally:
-            baseline.stop()
-        return results
+            for child in children:
+                child.stop()
 
     print(
         f"\ncapacity: steady {args.level_duration:.0f} s per level, a turn every ~{args.turn_every:.0f} s, "
-        f"levels {levels}; engine and driver share this machine's cores:"
+        f"levels {levels}, every server takes each level in turn; servers and driver share this machine's "
+        "cores:"
     )
     results = asyncio.run(run())
     ctx.results["capacity"] = results

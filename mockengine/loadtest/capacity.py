@@ -4,7 +4,8 @@ A level runs a steady profile of ``level`` sessions for ``duration_s``. It passe
 refused, failed to connect or dropped, no event was lost, the driver kept real-time pace (under 1 % of
 chunks late), and the latency goals of issue 8 hold: for mockengine p95 speech onset →
 ``speech_started`` ≤ 250 ms and p95 ``speech_stopped`` → first audio ≤ 1000 ms; for the bare baseline
-p95 acknowledgement ≤ 250 ms. Climbing stops after the first failed level.
+p95 acknowledgement ≤ 250 ms. Climbing stops after the first failed level; servers climbed together
+take each level in turn (``climb_together``), so a shared machine's drifting speed reaches them alike.
 
 Memory (mockengine child processes only, from /proc): ``idle_session_bytes`` is the growth of resident
 memory with ``idle`` sessions connected (session configured, no audio) divided by their number;
@@ -149,6 +150,81 @@ async def measured(child: Child | None, work: Awaitable[LoadReport]) -> tuple[Lo
     return report, peak
 
 
+@dataclass
+class ClimbTarget:
+    """One server in a capacity climb: its name, URL, child process (for CPU and memory) and results."""
+
+    name: str
+    url: str
+    child: Child | None = None
+    baseline: bool = False
+    result: CapacityResult = field(init=False)
+    rss_before: int | None = field(init=False, default=None)
+    has_failed: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        self.result = CapacityResult(self.name)
+        self.rss_before = self.child.rss_bytes() if self.child is not None else None
+
+
+async def climb_together(
+    targets: list[ClimbTarget],
+    levels: list[int],
+    *,
+    duration_s: float,
+    turn_every_s: float = 10.0,
+    barge_in: float = 0.1,
+    on_level: Callable[[str, int, dict[str, Any]], None] | None = None,
+    progress: bool = True,
+) -> list[CapacityResult]:
+    """Climb every target level by level in lockstep: each level is run on each target still climbing,
+    one after the other (never two at once), before the next level starts. A shared machine's speed
+    drifts with what else runs on it; in lockstep the engine and the baseline meet each level under the
+    same conditions, minutes apart rather than a quarter of an hour. A target stops at its first failed
+    level; its capacity is the last level it passed."""
+    for level in levels:
+        climbing = [t for t in targets if not t.has_failed]
+        if not climbing:
+            break
+        for target in climbing:
+            summary = await _run_level(target, level, duration_s, turn_every_s, barge_in, progress)
+            if on_level is not None:
+                on_level(target.name, level, summary)
+    return [t.result for t in targets]
+
+
+async def _run_level(
+    target: ClimbTarget, level: int, duration_s: float, turn_every_s: float, barge_in: float, progress: bool
+) -> dict[str, Any]:
+    profile = LoadProfile("steady", level, duration_s, ramp_s=min(5.0, duration_s / 4))
+    report, peak = await measured(
+        target.child,
+        run_load(
+            target.url,
+            profile,
+            mode="baseline" if target.baseline else "realtime",
+            turn_every_s=turn_every_s,
+            barge_in=barge_in,
+            progress=progress,
+            label=f"{target.name} {level:>4} ",
+        ),
+    )
+    summary = report.summary()
+    summary["level"] = level
+    summary["failures"] = level_failures(summary, baseline=target.baseline)
+    summary["peak_rss_bytes"] = peak
+    summary["samples"] = report.samples()
+    target.result.levels.append(summary)
+    if summary["failures"]:
+        target.has_failed = True
+        return summary
+    target.result.capacity = level
+    if peak is not None and target.rss_before is not None:
+        target.result.memory["talking_sessions"] = level
+        target.result.memory["talking_session_bytes"] = max(0, peak - target.rss_before) // level
+    return summary
+
+
 async def climb(
     name: str,
     url: str,
@@ -162,35 +238,15 @@ async def climb(
     on_level: Callable[[str, int, dict[str, Any]], None] | None = None,
     progress: bool = True,
 ) -> CapacityResult:
-    """Run each level in turn (steady profile) until one fails; the capacity is the last that passed."""
-    result = CapacityResult(name)
-    rss_before = child.rss_bytes() if child is not None else None
-    for level in levels:
-        profile = LoadProfile("steady", level, duration_s, ramp_s=min(5.0, duration_s / 4))
-        report, peak = await measured(
-            child,
-            run_load(
-                url,
-                profile,
-                mode="baseline" if baseline else "realtime",
-                turn_every_s=turn_every_s,
-                barge_in=barge_in,
-                progress=progress,
-                label=f"{name} {level:>4} ",
-            ),
-        )
-        summary = report.summary()
-        summary["level"] = level
-        summary["failures"] = level_failures(summary, baseline=baseline)
-        summary["peak_rss_bytes"] = peak
-        summary["samples"] = report.samples()
-        result.levels.append(summary)
-        if on_level is not None:
-            on_level(name, level, summary)
-        if summary["failures"]:
-            break
-        result.capacity = level
-        if peak is not None and rss_before is not None:
-            result.memory["talking_sessions"] = level
-            result.memory["talking_session_bytes"] = max(0, peak - rss_before) // level
-    return result
+    """One server's climb (``climb_together`` with one target)."""
+    target = ClimbTarget(name, url, child, baseline)
+    results = await climb_together(
+        [target],
+        levels,
+        duration_s=duration_s,
+        turn_every_s=turn_every_s,
+        barge_in=barge_in,
+        on_level=on_level,
+        progress=progress,
+    )
+    return results[0]

@@ -193,6 +193,10 @@ class RealtimeSession:
         return key.rpartition(":")[0] in self.responses
 
     def next_deadline_ms(self) -> float | None:
+        """When ``tick`` has something to do next (session ms), or None: a reply's next audio, the idle
+        timeout. Only events and effects move these; an audio append that emits and asks for nothing
+        leaves them as they were, so the server does not re-arm its timer after one (checked in
+        tests/unit/test_hot_path.py)."""
         deadlines = [d for s in self.responses.values() if (d := s.next_deadline_ms()) is not None]
         if self.idle_deadline_ms is not None:
             deadlines.append(self.idle_deadline_ms)

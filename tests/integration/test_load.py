@@ -18,6 +18,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from mockengine.loadtest.baseline import create_app as create_baseline_app
+from mockengine.loadtest.capacity import ClimbTarget, climb_together
 from mockengine.loadtest.driver import run_load
 from mockengine.loadtest.processes import free_port
 from mockengine.loadtest.profile import LoadProfile
@@ -49,6 +50,28 @@ async def test_driver_against_the_bare_baseline(aiohttp_server):
     summary = report.summary()
     assert summary["sessions_connected"] == 2 and summary["sessions_dropped"] == 0
     assert summary["ack_ms"]["count"] >= 4  # one acknowledged append a second per session
+
+
+async def test_servers_climb_in_lockstep_and_stop_at_their_first_failed_level(aiohttp_server):
+    first = await aiohttp_server(create_baseline_app())
+    second = await aiohttp_server(create_baseline_app())
+    targets = [
+        ClimbTarget(name, f"ws://127.0.0.1:{server.port}/v1/realtime", baseline=True)
+        for name, server in (("a", first), ("b", second))
+    ]
+    # "b" is gone: its first level fails (no session connects), which ends its climb but not a's.
+    await second.close()
+    order: list[tuple[str, int]] = []
+    results = await climb_together(
+        targets,
+        [1, 2],
+        duration_s=2.0,
+        on_level=lambda name, level, _s: order.append((name, level)),
+        progress=False,
+    )
+    assert order == [("a", 1), ("b", 1), ("a", 2)]
+    assert results[0].capacity == 2 and [lv["failures"] for lv in results[0].levels] == [[], []]
+    assert results[1].capacity == 0 and results[1].levels[0]["failures"]
 
 
 async def test_admission_control_refuses_past_the_limit_with_503_before_the_upgrade(engine_url):
