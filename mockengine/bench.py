@@ -289,8 +289,8 @@ def bench_load(ctx: BenchContext) -> None:
     if s.get("server_cpu_ms_per_session_s") and b.get("server_cpu_ms_per_session_s"):
         ratio = b["server_cpu_ms_per_session_s"] / s["server_cpu_ms_per_session_s"]
         print(
-            f"  per streaming session the engine costs {1 / ratio:.1f} × the bare server's CPU: on the same "
-            f"cores it holds {100 * ratio:.0f} % of the baseline's sessions"
+            f"  per streaming session the engine costs {1 / ratio:.1f} × the bare server's CPU at this load "
+            "(a process's fixed costs weigh more at few sessions; `--only capacity` measures the limits)"
         )
 
 
