@@ -5,11 +5,15 @@ from __future__ import annotations
 import base64
 import json
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mockengine.audio.pcm import INPUT_RATE_HZ, float32_to_pcm16, ms_to_samples
 from mockengine.audio.vad import FRAME_MS, FrameClassifier
+
+if TYPE_CHECKING:
+    from mockengine.realtime.session import RealtimeSession
 
 
 def synthetic_voiced_pcm16(
@@ -49,14 +53,13 @@ def bench_frame_classifier(seconds: float) -> float:
     return elapsed * 1e6 / max(n_frames, 1)
 
 
-def bench_chunk_path(seconds: float = 2.0) -> float:
-    """Mean µs for one 20 ms ``input_audio_buffer.append`` through the parse boundary and a session with
-    ``server_vad`` (base64, input buffer, resampling, webrtcvad, turn detection), on speech-like audio."""
+def bare_session() -> RealtimeSession:
+    """A started session with the default scenario's brain and no models (the shell's work — speech,
+    transcripts — is the caller's): for measuring and checking the session core on its own."""
     from mockengine.brain.participant import ScriptedBrain
     from mockengine.brain.scenario import load_scenario
     from mockengine.engines.tokens import TokenCounter
     from mockengine.ids import IdFactory
-    from mockengine.protocol.client_events import parse_client_event
     from mockengine.realtime.session import RealtimeSession, SessionOptions
 
     session = RealtimeSession(
@@ -67,6 +70,15 @@ def bench_chunk_path(seconds: float = 2.0) -> float:
         describe_image=lambda _url: None,  # type: ignore[arg-type,return-value]
     )
     session.start()
+    return session
+
+
+def bench_chunk_path(seconds: float = 2.0) -> float:
+    """Mean µs for one 20 ms ``input_audio_buffer.append`` through the parse boundary and a session with
+    ``server_vad`` (base64, input buffer, resampling, webrtcvad, turn detection), on speech-like audio."""
+    from mockengine.protocol.client_events import parse_client_event
+
+    session = bare_session()
     voiced = synthetic_voiced_pcm16(1000)
     silence = bytes(len(voiced))
     chunk_bytes = 960

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import webrtcvad
 
-from mockengine.audio.bench import synthetic_voiced_pcm16
+from mockengine.audio.bench import bare_session, synthetic_voiced_pcm16
 from mockengine.audio.pcm import encode_base64_audio, samples_to_ms, strict_b64decode
 from mockengine.audio.vad import (
     FrameClassifier,
@@ -28,16 +28,12 @@ from mockengine.audio.vad import (
     mode_for_threshold,
     to_vad_rate,
 )
-from mockengine.brain.participant import ScriptedBrain
-from mockengine.brain.scenario import load_scenario
 from mockengine.engines.tokens import MAX_CACHED_CHARS, TokenCounter
-from mockengine.ids import IdFactory
 from mockengine.protocol import client_events, codec
 from mockengine.protocol.client_events import InputAudioBufferAppend, parse_client_event
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Transcribe
 from mockengine.realtime.input_buffer import InputAudioBuffer
-from mockengine.realtime.session import RealtimeSession, SessionOptions
 
 AUDIO = base64.b64encode(bytes(range(256)) * 4).decode()
 
@@ -223,14 +219,7 @@ def test_the_silent_frame_shortcut_changes_no_edge_or_state(speech_share: float)
 def test_an_append_that_emits_nothing_moves_no_deadline() -> None:
     """The server skips re-arming its timer after such appends (SessionRunner.reader); this drives a
     session through turns, replies, barge-ins and idle timeouts and checks the premise every 20 ms."""
-    session = RealtimeSession(
-        SessionOptions(model="gpt-realtime"),
-        brain=ScriptedBrain(load_scenario(None), seed=1),
-        ids=IdFactory(1),
-        tokens=TokenCounter(None),
-        describe_image=lambda _url: None,  # type: ignore[arg-type,return-value]
-    )
-    session.start()
+    session = bare_session()
     update = {
         "type": "session.update",
         "session": {
