@@ -40,7 +40,8 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m mockengine bench $(BENCH_ARGS)
 
-# The capacity climb (15-25 minutes): warm and cold engine and the baseline, plot in docs/.
+# The capacity climb (about 25 minutes): engine in one process, with --workers 2, with caches off, and the
+# bare baseline, level by level in lockstep; plot in docs/
 bench-capacity: $(STAMP)
 	$(PY) -m mockengine bench --only capacity --plot docs/bench-capacity.png $(BENCH_ARGS)
 
