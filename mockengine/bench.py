@@ -333,16 +333,19 @@ def bench_capacity(ctx: BenchContext) -> None:
         print(f"  {'':<18} {'':>4}           CPU: {_cpu(summary)}", flush=True)
 
     async def run() -> list[dict[str, Any]]:
-        servers: list[tuple[str, list[str]]] = [("mockengine", [])]
+        # (name, extra engine options, worker processes)
+        servers: list[tuple[str, list[str], int]] = [("mockengine", [], 1)]
         if args.workers > 1:
-            servers.append((f"mockengine {args.workers} workers", ["--workers", str(args.workers)]))
+            servers.append(
+                (f"mockengine {args.workers} workers", ["--workers", str(args.workers)], args.workers)
+            )
         if not args.no_cold:
-            servers.append(("mockengine cold", COLD_ARGS))
+            servers.append(("mockengine cold", COLD_ARGS, 1))
         children: list[Child] = []
         targets: list[ClimbTarget] = []
         memory: dict[str, dict[str, Any]] = {}
         try:
-            for name, extra in servers:
+            for name, extra, workers in servers:
                 use_url = bool(args.url) and not extra
                 child = None if use_url else await start_server(BENCH_ENGINE_ARGS + ctx.engine_args + extra)
                 if child is not None:
@@ -351,7 +354,7 @@ def bench_capacity(ctx: BenchContext) -> None:
                 # Warm-up (not measured): first model calls allocate their working memory, caches fill.
                 # The kernel spreads connections over workers by address hash: 8 sessions per worker
                 # leave one without any with a chance of about 2 ** -15.
-                warm_up = LoadProfile("steady", 8 * _workers_in(extra), 12.0)
+                warm_up = LoadProfile("steady", 8 * workers, 12.0)
                 await run_load(url, warm_up, turn_every_s=3.0, barge_in=0.0, progress=False)
                 memory[name] = await idle_session_bytes(child, 100) if child is not None else {}
                 targets.append(ClimbTarget(name, url, child))
@@ -412,10 +415,6 @@ def bench_capacity(ctx: BenchContext) -> None:
         )
         path = plot_capacity(results, Path(args.plot), title)
         print(f"  plot: {path}" if path else "  plot: matplotlib not installed (pip install matplotlib)")
-
-
-def _workers_in(engine_args: list[str]) -> int:
-    return int(engine_args[engine_args.index("--workers") + 1]) if "--workers" in engine_args else 1
 
 
 def _cpu_note() -> str:

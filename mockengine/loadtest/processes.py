@@ -66,13 +66,18 @@ def _rss_of(pid: int) -> int:
     return 0
 
 
+def _stat_fields(pid: int | str) -> list[str]:
+    """``/proc/PID/stat`` after the command name (which may hold spaces): state, ppid, …; raises OSError,
+    IndexError or ValueError for a process that is gone or unreadable."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def _tree(pid: int) -> set[int]:
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                parents[int(entry.name)] = int(fields[1])
+                parents[int(entry.name)] = int(_stat_fields(entry.name)[1])
             except (OSError, IndexError, ValueError):
                 continue
     tree, frontier = {pid}, [pid]
@@ -92,7 +97,7 @@ def tree_cpu_seconds(pid: int) -> float | None:
     ticks = 0
     for member in _tree(pid):
         try:
-            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = _stat_fields(member)
             ticks += int(fields[11]) + int(fields[12])
         except (OSError, IndexError, ValueError):
             continue

@@ -64,24 +64,24 @@ class InputAudioBuffer:
         """Remove and return everything buffered before ``end_ms`` (a commit)."""
         cut = self._cut_samples(end_ms)
         taken = bytes(self._pcm[: cut * BYTES_PER_SAMPLE])
-        del self._pcm[: cut * BYTES_PER_SAMPLE]
-        self._start_samples += cut
+        self._drop_samples(cut)
         return taken
 
     def drop_before_ms(self, position_ms: int) -> None:
-        """Forget audio before a position (speech that was never part of a turn); no copy is made
-        (this runs on every append between turns)."""
-        cut = self._cut_samples(position_ms)
-        if cut:
-            del self._pcm[: cut * BYTES_PER_SAMPLE]
-            self._start_samples += cut
+        """Forget audio before a position (speech that was never part of a turn); no copy is made."""
+        self._drop_samples(self._cut_samples(position_ms))
 
     def keep_last_ms(self, kept_ms: int) -> None:
         """``drop_before_ms(total_ms - kept_ms)`` in integer arithmetic: it runs on every append between
         turns, where the property and conversion calls of the general form were 3 % of the event loop."""
         whole_samples = len(self._pcm) // BYTES_PER_SAMPLE
         total_ms = (self._start_samples + whole_samples) * 1000 // INPUT_RATE_HZ
-        cut = min(max((total_ms - kept_ms) * INPUT_RATE_HZ // 1000 - self._start_samples, 0), whole_samples)
+        self._drop_samples(
+            min(max((total_ms - kept_ms) * INPUT_RATE_HZ // 1000 - self._start_samples, 0), whole_samples)
+        )
+
+    def _drop_samples(self, cut: int) -> None:
+        """Forget the first ``cut`` buffered samples (CPython trims a bytearray's front without copying)."""
         if cut:
             del self._pcm[: cut * BYTES_PER_SAMPLE]
             self._start_samples += cut
