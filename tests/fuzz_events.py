@@ -17,18 +17,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-VOICES = ["alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse", "marin", "cedar"]
+from mockengine.engines.voices import VOICE_NAMES
+from mockengine.protocol.errors import SUPPORTED_CLIENT_EVENTS
+
+VOICES = list(VOICE_NAMES)
+# Every client event but the session's end and the beta alias of append, in the protocol's own order.
 EVENT_TYPES = [
-    "session.update",
-    "input_audio_buffer.append",
-    "input_audio_buffer.commit",
-    "input_audio_buffer.clear",
-    "conversation.item.create",
-    "conversation.item.truncate",
-    "conversation.item.delete",
-    "conversation.item.retrieve",
-    "response.create",
-    "response.cancel",
+    kind
+    for kind in SUPPORTED_CLIENT_EVENTS
+    if kind not in ("session.close", "session.input_audio_buffer.append")
 ]
 
 

@@ -29,6 +29,14 @@ async def receive(ws, kind: str, timeout: float = 10) -> dict:
             return event
 
 
+async def set_turn_detection(ws, detection: dict | None) -> None:
+    update = {
+        "type": "session.update",
+        "session": {"type": "realtime", "audio": {"input": {"turn_detection": detection}}},
+    }
+    await ws.send_str(json.dumps(update))
+
+
 def bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
@@ -175,11 +183,7 @@ async def test_input_buffer_bound_refuses_the_append_and_keeps_what_was_accepted
         http.ws_connect(eng.realtime, headers=bearer("sk-1")) as ws,
     ):
         await receive(ws, "session.created")
-        update = {
-            "type": "session.update",
-            "session": {"type": "realtime", "audio": {"input": {"turn_detection": None}}},
-        }
-        await ws.send_str(json.dumps(update))
+        await set_turn_detection(ws, None)
         await receive(ws, "session.updated")
         await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
         await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk, "event_id": "a2"}))
@@ -248,11 +252,7 @@ async def test_idle_timeout_fires_after_the_reply_would_have_been_heard(engine):
         http.ws_connect(eng.realtime, headers=bearer("sk-1")) as ws,
     ):
         await receive(ws, "session.created")
-        update = {
-            "type": "session.update",
-            "session": {"type": "realtime", "audio": {"input": {"turn_detection": detection}}},
-        }
-        await ws.send_str(json.dumps(update))
+        await set_turn_detection(ws, detection)
         item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]}
         await ws.send_str(json.dumps({"type": "conversation.item.create", "item": item}))
         await ws.send_str(json.dumps({"type": "response.create"}))

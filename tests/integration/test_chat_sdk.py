@@ -332,12 +332,16 @@ async def test_trace_has_one_line_per_request(chat_client, tmp_path):
     assert lines[1]["data"]["status"] == 400 and lines[1]["data"]["error"]["code"] == "empty_array"
 
 
+def blue_png_data_url() -> str:
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 32), (0, 0, 255)).save(buffer, "PNG")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
 async def test_image_parts_reach_the_brain(chat_client):
     """An ``image_url`` data URL is decoded into the facts the brain sees, as ``input_image`` is on the
     voice side."""
-    buffer = io.BytesIO()
-    Image.new("RGB", (32, 32), (0, 0, 255)).save(buffer, "PNG")
-    image = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    image = blue_png_data_url()
     client = await chat_client()
     content = [
         {"type": "text", "text": "What colour is this image?"},
@@ -383,9 +387,7 @@ async def test_response_format_json_schema(chat_client):
 
 
 async def test_chat_side_answers_an_image_question_through_send_chat(chat_client):
-    buffer = io.BytesIO()
-    Image.new("RGB", (32, 32), (0, 0, 255)).save(buffer, "PNG")
-    image = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    image = blue_png_data_url()
     client = await chat_client()
     content = [
         {"type": "text", "text": "What colour is this image?"},
