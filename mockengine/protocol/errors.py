@@ -9,21 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-SUPPORTED_CLIENT_EVENTS = (
-    "session.update",
-    "session.close",
-    "input_audio_buffer.append",
-    "session.input_audio_buffer.append",
-    "input_audio_buffer.commit",
-    "input_audio_buffer.clear",
-    "conversation.item.create",
-    "conversation.item.truncate",
-    "conversation.item.delete",
-    "conversation.item.retrieve",
-    "response.create",
-    "response.cancel",
-)
-
 
 def quote_list(values: tuple[str, ...] | list[str]) -> str:
     """``'a', 'b', and 'c'`` — the enumeration style of the live service's messages."""
@@ -64,8 +49,9 @@ def invalid_value(value: Any, supported: tuple[str, ...] | list[str], param: str
     )
 
 
-def unknown_event_type(value: Any) -> ProtocolError:
-    return invalid_value(value, SUPPORTED_CLIENT_EVENTS, "type")
+def unknown_event_type(value: Any, supported: list[str]) -> ProtocolError:
+    """``supported``: the wire types the transport accepts (``client_events.wire_types``)."""
+    return invalid_value(value, supported, "type")
 
 
 def missing_type() -> ProtocolError:
