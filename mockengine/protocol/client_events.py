@@ -21,6 +21,7 @@ from mockengine.audio.pcm import strict_b64decode
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.item_params import validate_item, validate_response_params
+from mockengine.protocol.nulls import drop_not_given
 from mockengine.protocol.session_config import json_type_name, validate_session_update
 
 # One append may carry up to 15 MiB (reference §0).
@@ -375,12 +376,13 @@ def parse_client_event(raw: str, transport: Transport = "websocket") -> ClientEv
     if not isinstance(data, dict):
         raise errors.invalid_json("expected a JSON object")
     event_id = _echoable_event_id(data.get("event_id"))
-    kind = data.get("type")
     try:
         if _has_lone_surrogate(raw, data):
             raise errors.invalid_json("a string holds an unpaired UTF-16 surrogate escape")
         if _is_nested_deeper_than(data, MAX_NESTING):
             raise errors.invalid_json(f"objects and arrays may nest at most {MAX_NESTING} deep")
+        data = drop_not_given(data)
+        kind = data.get("type")
         if kind is None:
             raise errors.missing_type()
         event_class = REGISTRY.get(kind) if isinstance(kind, str) else None

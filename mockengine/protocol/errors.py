@@ -6,6 +6,7 @@ event; the session keeps working. Messages are verbatim where the reference has 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,9 +44,17 @@ class ProtocolError(Exception):
         }
 
 
+def json_text(value: Any) -> str:
+    """A client's value as a message quotes it: a string as it is, anything else as JSON (``null``,
+    ``true``, ``[1, 2]``), never a Python repr (``None``, ``True``)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
 def invalid_value(value: Any, supported: tuple[str, ...] | list[str], param: str | None) -> ProtocolError:
     return ProtocolError(
-        "invalid_value", f"Invalid value: '{value}'. Supported values are: {quote_list(supported)}.", param
+        "invalid_value",
+        f"Invalid value: '{json_text(value)}'. Supported values are: {quote_list(supported)}.",
+        param,
     )
 
 

@@ -140,9 +140,21 @@ PARTS_BY_ROLE = {
 }
 
 
+def _check_assistant_audio(item: dict[str, Any], prefix: str) -> None:
+    """Clients cannot create assistant audio: the live service reads an assistant ``output_audio`` part
+    as text and reports its missing ``text`` (reference §8, observed in openai-agents-js#963)."""
+    content = item.get("content")
+    if item.get("type") != "message" or item.get("role") != "assistant" or not isinstance(content, list):
+        return
+    for index, part in enumerate(content):
+        if isinstance(part, dict) and part.get("type") == "output_audio" and "text" not in part:
+            raise errors.missing_parameter(f"{prefix}.content[{index}].text")
+
+
 def validate_item(item: Any, prefix: str = "item") -> dict[str, Any]:
     if not isinstance(item, dict):
         raise errors.invalid_type(prefix, "an object", json_type_name(item))
+    _check_assistant_audio(item, prefix)
     validate(item, ITEM_SCHEMA, prefix)
     if item["type"] == "message":
         allowed = PARTS_BY_ROLE[item["role"]]

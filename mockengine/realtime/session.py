@@ -35,7 +35,7 @@ from mockengine.protocol.session_config import default_session, merge_session, v
 from mockengine.realtime.conversation import Conversation, Item, item_from_wire
 from mockengine.realtime.effects import Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
-from mockengine.realtime.replies import build_reply_request, response_params, truncated_transcript
+from mockengine.realtime.replies import build_reply_request, response_params
 from mockengine.realtime.response import Pacing, Response, ResponseParams
 from mockengine.realtime.streaming import ResponseStreamer, TokenCounting
 from mockengine.realtime.turn_detection import (
@@ -574,27 +574,18 @@ class RealtimeSession:
             raise errors.truncate_unsupported()
         if event.audio_end_ms > item.audio_ms:
             raise errors.truncate_too_long(item.audio_ms, event.audio_end_ms)
-        step = Step()
-        streaming = next((s for s in self.responses.values() if item in s.r.output and s.r.is_active), None)
-        if streaming is not None:
-            # The client stopped playing this reply while it was still being sent: nothing after the
-            # cut can be heard, so the response ends first (as a client cancel would end it).
-            step.events += streaming.cancel("client_cancelled")
-            self._forget_if_done(streaming, now_ms)
-        heard = truncated_transcript(item, event.audio_end_ms)
-        item.audio = item.audio[: event.audio_end_ms * 48]
-        item.content = [{"type": "output_audio", "transcript": heard}]
-        return step.extend(
-            Step(
-                events=[
-                    self.emit(
-                        "conversation.item.truncated",
-                        item_id=item.id,
-                        content_index=event.content_index,
-                        audio_end_ms=event.audio_end_ms,
-                    )
-                ]
-            )
+        # The response, if still streaming, goes on: over WebSocket the client cancels it (reference
+        # §3.6; the Agents SDK sends its response.cancel right after the truncate).
+        item.truncate(event.audio_end_ms)
+        return Step(
+            events=[
+                self.emit(
+                    "conversation.item.truncated",
+                    item_id=item.id,
+                    content_index=event.content_index,
+                    audio_end_ms=event.audio_end_ms,
+                )
+            ]
         )
 
     def on_conversation_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:

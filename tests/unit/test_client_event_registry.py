@@ -73,3 +73,24 @@ def test_a_type_registered_twice_is_refused() -> None:
     with pytest.raises(ValueError, match="registered twice"):
         ce.client_event(Duplicate)
     assert ce.REGISTRY["response.cancel"] is ce.ResponseCancel
+
+
+def test_null_is_not_given_except_where_it_means_something_and_inside_client_data() -> None:
+    tool = {"type": "function", "name": "f", "parameters": {"type": "object", "default": None}}
+    frame = {
+        "type": "session.update",
+        "event_id": None,
+        "session": {
+            "type": "realtime",
+            "instructions": None,
+            "tools": [tool],
+            "audio": {"input": {"turn_detection": None, "transcription": None, "format": None}},
+        },
+    }
+    event = ce.parse_client_event(json.dumps(frame))
+    assert event.event_id is None
+    assert event.session == {
+        "type": "realtime",
+        "tools": [tool],  # a JSON Schema's null is the schema's own data
+        "audio": {"input": {"turn_detection": None, "transcription": None}},
+    }
