@@ -40,8 +40,8 @@ def model(base_url: str, **options: Any) -> openai.realtime.RealtimeModel:
     )
 
 
-async def base_url(engine, pace: float = 0.0) -> str:
-    eng = await engine(audio_pace=pace)
+async def base_url(start_engine, pace: float = 0.0) -> str:
+    eng = await start_engine(audio_pace=pace)
     return f"{eng.http_url}/v1"
 
 
@@ -83,8 +83,8 @@ def watch_sessions(realtime_model: openai.realtime.RealtimeModel, errors: list[A
     realtime_model.session = session  # type: ignore[method-assign]
 
 
-async def test_agent_session_run_typed_turn(engine, http_context) -> None:
-    url = await base_url(engine)
+async def test_agent_session_run_typed_turn(framework_engine, http_context) -> None:
+    url = await base_url(framework_engine)
     async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
         errors = record_errors(session)
         watch_sessions(realtime_model, errors)
@@ -96,8 +96,8 @@ async def test_agent_session_run_typed_turn(engine, http_context) -> None:
     assert not errors
 
 
-async def test_agent_session_run_tool_call_and_follow_up(engine, http_context) -> None:
-    url = await base_url(engine)
+async def test_agent_session_run_tool_call_and_follow_up(framework_engine, http_context) -> None:
+    url = await base_url(framework_engine)
     agent = Assistant()
     async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
         errors = record_errors(session)
@@ -144,8 +144,8 @@ async def collect_text(generation: llm.GenerationCreatedEvent) -> str:
     ],
     ids=["server_vad", "semantic_vad"],
 )
-async def test_spoken_turn(engine, http_context, turn_detection) -> None:
-    url = await base_url(engine)
+async def test_spoken_turn(framework_engine, http_context, turn_detection) -> None:
+    url = await base_url(framework_engine)
     pcm, _ = spoken_question()
     async with model(url, turn_detection=turn_detection) as realtime_model:
         session = realtime_model.session()
@@ -164,8 +164,8 @@ async def test_spoken_turn(engine, http_context, turn_detection) -> None:
     assert not errors
 
 
-async def test_barge_in_and_interrupt(engine, http_context) -> None:
-    url = await base_url(engine, pace=1.0)
+async def test_barge_in_and_interrupt(framework_engine, http_context) -> None:
+    url = await base_url(framework_engine, pace=1.0)
     turn_detection = realtime.realtime_audio_input_turn_detection.ServerVad(
         type="server_vad", silence_duration_ms=500, interrupt_response=True
     )

@@ -96,8 +96,8 @@ def settings(turn_detection: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"model_settings": model_settings}
 
 
-async def open_session(engine, turn_detection: dict[str, Any] | None = None, pace: float = 0.0):
-    eng = await engine(audio_pace=pace)
+async def open_session(start_engine, turn_detection: dict[str, Any] | None = None, pace: float = 0.0):
+    eng = await start_engine(audio_pace=pace)
     agent = RealtimeAgent(name="Assistant", instructions="You are a helpful assistant.", tools=[get_weather])
     runner = RealtimeRunner(starting_agent=agent, config=settings(turn_detection))
     url = f"{eng.url}/realtime?model=gpt-realtime"  # the only change from the real service
@@ -108,8 +108,8 @@ def turn_ended(event: Any) -> bool:
     return event.type == "agent_end"
 
 
-async def test_typed_turn(engine) -> None:
-    async with await open_session(engine) as session:
+async def test_typed_turn(framework_engine) -> None:
+    async with await open_session(framework_engine) as session:
         observed = Observed(session)
         await session.send_message("What is the capital of France?")
         await observed.until(turn_ended)
@@ -119,9 +119,9 @@ async def test_typed_turn(engine) -> None:
     assert observed.of("audio") and not observed.errors()
 
 
-async def test_declared_tool_called_then_its_output_answered(engine) -> None:
+async def test_declared_tool_called_then_its_output_answered(framework_engine) -> None:
     WEATHER_CALLS.clear()
-    async with await open_session(engine) as session:
+    async with await open_session(framework_engine) as session:
         observed = Observed(session)
         await session.send_message("Please use get_weather for Paris.")
         start = await observed.until(lambda e: e.type == "tool_start")
@@ -145,9 +145,9 @@ async def test_declared_tool_called_then_its_output_answered(engine) -> None:
     ],
     ids=["server_vad", "semantic_vad"],
 )
-async def test_spoken_turn(engine, turn_detection) -> None:
+async def test_spoken_turn(framework_engine, turn_detection) -> None:
     pcm, text = spoken_question()
-    async with await open_session(engine, turn_detection) as session:
+    async with await open_session(framework_engine, turn_detection) as session:
         observed = Observed(session)
         await stream(session.send_audio, pcm, silence_ms=3000)
         await observed.until(turn_ended)
@@ -165,9 +165,9 @@ def _user_transcript(item: Any) -> str | None:
     return next((p.transcript for p in item.content if getattr(p, "transcript", None)), None)
 
 
-async def test_barge_in(engine) -> None:
+async def test_barge_in(framework_engine) -> None:
     turn_detection = {"type": "server_vad", "silence_duration_ms": 500, "interrupt_response": True}
-    async with await open_session(engine, turn_detection, pace=1.0) as session:
+    async with await open_session(framework_engine, turn_detection, pace=1.0) as session:
         observed = Observed(session)
         await session.send_message("Tell me a long story about a lighthouse keeper.")
         await observed.until(lambda e: e.type == "audio")
@@ -183,10 +183,10 @@ async def test_barge_in(engine) -> None:
     assert not observed.errors(), observed.errors()
 
 
-async def test_the_sdks_own_interrupt_truncates_then_cancels(engine) -> None:
+async def test_the_sdks_own_interrupt_truncates_then_cancels(framework_engine) -> None:
     # Without the server cancelling on speech, session.interrupt() sends truncate and then cancel.
     turn_detection = {"type": "server_vad", "interrupt_response": False}
-    async with await open_session(engine, turn_detection, pace=1.0) as session:
+    async with await open_session(framework_engine, turn_detection, pace=1.0) as session:
         observed = Observed(session)
         await session.send_message("Tell me a long story about a lighthouse keeper.")
         await observed.until(lambda e: e.type == "audio")
