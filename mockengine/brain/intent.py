@@ -52,6 +52,9 @@ _QUOTE = re.compile(r"[\"“][^\"”]*[\"”]")
 _NOT_LIKING = re.compile(
     r"\b(?:look|looks|sound|sounds|seem|seems|feel|feels|what's|whats|what is)\b[^.?!]*\blike\b"
 )
+QUESTION_BONUS = 1.5
+_READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
+_ASKING = re.compile(r"^\s*(?:what|which|where|when|is|are|am|do|does|anything|any)\b", re.I)
 _QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
 _QUESTION_ONLY = re.compile(r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b", re.I)
 
@@ -74,6 +77,7 @@ def candidates(tools: Iterable[ToolSpec]) -> list[ToolSpec]:
 def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     """Every tool scored for ``text``, best first (ties by the documented rule)."""
     heard = _heard(text)
+    asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
     spread = {c: sum(1 for v in vocabularies if c in v[0]) for c, _ in heard}
     matches = []
@@ -90,6 +94,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         # A thing the tool is named for ("details", "song") is enough when no other action was asked for.
         other_verb = any(c in _STRONG_VERBS and c not in weights for c, _ in heard)
         strong = strong or (in_name > 0 and not other_verb)
+        if asking and lexicon.identifier_words(tool.name).split()[0] in _READ_VERBS:
+            score *= QUESTION_BONUS  # a question is more likely a look than a change
         matches.append((-round(score, 6), -in_name, order, Match(tool, round(score, 3), tuple(cues), strong)))
     return [entry[-1] for entry in sorted(matches, key=lambda e: e[:3])]
 

@@ -49,6 +49,9 @@ _ROLES: dict[str, tuple[str, ...]] = {
     "from": ("from", "source", "sender"),
     "by": ("artist", "author", "by"),
 }
+# A phrase after one of these can be the object when the verb has none ("take me to the X", "two of X").
+_OBJECT_PREPOSITIONS = frozenset(("to", "for", "called", "named", "titled", "about", "saying", "of", "by"))
+BLANK = "¦"  # where a value was taken out of the text
 _BOUNDARIES = frozenset(_ROLES) | {"and", "then", "into", "under", "below", "over", "above", "of", "as"}
 _FREE_TEXT = (
     "title",
@@ -70,6 +73,7 @@ _LIGHT_VERBS = frozenset(
         "take",
         "turn",
         "switch",
+        "mark",
         "give",
         "get",
         "set",
@@ -87,7 +91,7 @@ _LIGHT_VERBS = frozenset(
     ]
 )
 _TRAILING = frozenset(
-    ["please", "now", "again", "thanks", "thank", "today", "right", "away", "quickly", "for", "me"]
+    "please now again thanks thank today right away quickly for me thing things stuff one ones".split()
 )
 _UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "percent": ("percent", "%", "per cent"),
@@ -103,6 +107,14 @@ _UNIT_PARAMS: dict[str, tuple[str, ...]] = {
     "degree": ("degree", "temperature", "temp", "celsius", "fahrenheit"),
     "price": ("price", "cost", "budget", "amount", "max"),
 }
+_IDENTIFIER = re.compile(r"(?<![\w-])[A-Za-z]*\d[\w-]*")
+_DURATIONS = (
+    (re.compile(r"\b(?:for\s+)?(?:an hour and a half|one and a half hours)\b", re.I), 90),
+    (re.compile(r"\b(?:for\s+)?half an hour\b", re.I), 30),
+    (re.compile(r"\b(?:for\s+)?(?:an|one) hour\b", re.I), 60),
+    (re.compile(r"\b(?:for\s+)?(?:two|2) hours\b", re.I), 120),
+)
+_PLACES = ("room", "location", "place", "where", "area", "zone")
 _TRUE_WORDS = frozenset(("on", "enable", "yes", "true"))
 _FALSE_WORDS = frozenset(("off", "disable", "no", "false"))
 
@@ -151,13 +163,16 @@ def fill(
     work = _Work(lexicon.rewrite(text, keep_case=True), today)
     filled = Filled()
     kinds = {name: _kind(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
-    for kind in ("quoted", "datetime", "date", "time", "number", "enum", "boolean"):
-        for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k == "string")]:
+    for kind in ("quoted", "identifier", "datetime", "date", "time", "number", "enum", "boolean"):
+        quotable = ("string", "identifier")
+        for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k in quotable)]:
             if name not in filled.arguments:
                 _fill_one(work, filled, name, properties[name], kind)
-    strings = [n for n, k in kinds.items() if k == "string" and n not in filled.arguments]
+    strings = [n for n, k in kinds.items() if k in ("string", "identifier") and n not in filled.arguments]
     name_stems = frozenset(lexicon.stem(w) for w in lexicon.identifier_words(tool_name).split())
-    _fill_strings(work, filled, strings, required, _Cues(vocabulary, name_stems, referent))
+    name_concepts = frozenset(lexicon.concept(w) for w in lexicon.identifier_words(tool_name).split())
+    cues = _Cues(vocabulary, name_stems, referent, name_concepts)
+    _fill_strings(work, filled, strings, required, cues)
     for name in required:
         if name not in filled.arguments and isinstance(properties.get(name), Mapping):
             if "default" in properties[name]:
@@ -190,6 +205,8 @@ def _kind(name: str, schema: Mapping[str, Any]) -> str:
         return "date"
     if fmt == "time" or any(w in ("time", "hour", "when") for w in words):
         return "time"
+    if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
+        return "identifier"
     return "string"
 
 
@@ -202,7 +219,7 @@ class _Work:
 
     def take(self, span: Span) -> str:
         words = self.text[span.start : span.end]
-        self.text = self.text[: span.start] + " , " + self.text[span.end :]
+        self.text = self.text[: span.start] + f" {BLANK} " + self.text[span.end :]
         return words.strip()
 
 
@@ -212,6 +229,9 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         if any(word in lexicon.identifier_words(name).split() for word in _FREE_TEXT):
             match = _QUOTED.search(work.text)
             span = Span(match.group("text"), match.start(), match.end()) if match else None
+    elif kind == "identifier":
+        match = _IDENTIFIER.search(work.text)
+        span = Span(match.group(0), match.start(), match.end()) if match else None
     elif kind in ("date", "datetime"):
         span = _first(lexicon.dates(work.text, work.today))
         if kind == "datetime":
@@ -250,6 +270,11 @@ def _number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     """The number for parameter ``name``: one followed by a unit word that fits the name, else the first
     number with no unit word that belongs to another kind of parameter."""
     words = " ".join([lexicon.identifier_words(name), str(schema.get("description", "")).lower()])
+    if any(p in words for p in _UNIT_PARAMS["minute"]):
+        for pattern, minutes in _DURATIONS:
+            match = pattern.search(text)
+            if match:
+                return Span(minutes, match.start(), match.end())
     candidates = [s for s in lexicon.numbers(text) if not _is_clock(text, s)]
     best: Span | None = None
     for span in candidates:
@@ -321,9 +346,9 @@ def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[
         return
     obj = segments[0][1] if segments else ""
     rest = [s for s in segments[1:] if s[1]]
-    if not obj and rest and rest[0][0] in _ROLES and not filled.arguments:
+    if not obj and rest and rest[0][0] in _OBJECT_PREPOSITIONS:
         obj, rest = rest[0][1], rest[1:]
-    if obj:
+    if obj and not (primary not in required and _fits(primary, _PLACES)):
         value = " ".join([obj] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
         filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
     elif _has_pronoun(work.text):
@@ -341,6 +366,7 @@ class _Cues:
     vocabulary: frozenset[str]
     name_stems: frozenset[str]
     referent: Referent
+    name_concepts: frozenset[str] = frozenset()
 
 
 def _fits(name: str, roles: tuple[str, ...]) -> bool:
@@ -363,30 +389,71 @@ def _has_pronoun(text: str) -> bool:
 
 def _segments(text: str, cues: _Cues) -> list[tuple[str, str]]:
     """The text cut at prepositions and blanked spans: [("", object phrase), (preposition, phrase), …],
-    each phrase trimmed of verbs, determiners, politeness and the tool's own nouns ("card")."""
-    pieces: list[tuple[str, list[lexicon.Token]]] = [("", [])]
-    for chunk in re.split(r"[,;.!?]+", text):
-        for token in lexicon.tokens(chunk):
+    each phrase trimmed of verbs, determiners, politeness and the tool's own nouns ("card").
+
+    The object comes from the clause (comma-separated chunk) holding the word that asked for the tool
+    ("nah, not a fan, thumbs down on that one" has none), and not from words before that word in the same
+    phrase ("big thumbs up" has none either). A blanked span (a value already taken) ends a phrase but
+    not the object: "add ¦ coffee filters" still has the object "coffee filters"."""
+    chunks = re.split(r"[,;.!?]+", text)
+    acting = [i for i, chunk in enumerate(chunks) if any(_is_action(w, cues) for w in lexicon.tokens(chunk))]
+    main = acting[0] if acting else next((i for i, c in enumerate(chunks) if _content(lexicon.tokens(c))), 0)
+    obj = ""
+    merged: list[tuple[str, str]] = []
+    for index, chunk in enumerate(chunks):
+        pieces = _pieces(chunk)
+        for number, (preposition, part) in enumerate(pieces):
+            if index == main and number == 0:
+                part = _from_verb(part, cues)
+            phrase = _trim(part, cues, at_start=number == 0 or preposition == BLANK)
+            if index == main and not obj and preposition in ("", BLANK) and not merged:
+                obj = phrase
+            elif number > 0 and preposition != BLANK:
+                merged.append((preposition, phrase))
+    return [("", obj), *merged]
+
+
+def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
+    pieces: list[tuple[str, list[lexicon.Token]]] = []
+    for position, stretch in enumerate(chunk.split(BLANK)):
+        pieces.append(("" if position == 0 else BLANK, []))
+        for token in lexicon.tokens(stretch):
             if token.lower in _BOUNDARIES:
                 pieces.append((token.lower, []))
             else:
                 pieces[-1][1].append(token)
-        pieces.append((",", []))
-    merged: list[tuple[str, str]] = []
-    for index, (preposition, words) in enumerate(pieces):
-        phrase = _trim(words, cues, at_start=index == 0)
-        if index == 0 or preposition != ",":
-            merged.append((preposition, phrase))
-        elif phrase and not merged[0][1]:
-            merged[0] = ("", phrase)
-    return merged
+    return pieces
+
+
+def _from_verb(words: list[lexicon.Token], cues: _Cues) -> list[lexicon.Token]:
+    """``words`` from the tool's action word on, when nothing before it is a verb ("big thumbs up")."""
+    first = next((i for i, w in enumerate(words) if _is_action(w, cues)), 0)
+    before = words[:first]
+    if any(w.lower in _LIGHT_VERBS or w.concept in cues.vocabulary for w in before):
+        return words
+    return words[first:]
+
+
+def _is_action(word: lexicon.Token, cues: _Cues) -> bool:
+    """A word that asked for this tool: one of its actions."""
+    return word.concept in cues.vocabulary and word.concept in lexicon.ACTIONS
+
+
+def _is_lead(word: lexicon.Token, cues: _Cues) -> bool:
+    """A word a phrase may start with before its object: an action, or a thing the tool's name says
+    ("tell me more about …" for show_details)."""
+    return _is_action(word, cues) or (word.concept in cues.vocabulary and word.concept in cues.name_concepts)
+
+
+def _content(words: list[lexicon.Token]) -> bool:
+    return any(not w.is_stop for w in words)
 
 
 def _trim(words: list[lexicon.Token], cues: _Cues, at_start: bool) -> str:
     start, verbs = 0, 0
     while start < len(words):
         word = words[start]
-        is_verb = at_start and not verbs and word.concept in cues.vocabulary
+        is_verb = at_start and not verbs and _is_lead(word, cues)
         if not (word.lower in lexicon.STOPWORDS or (at_start and word.lower in _LIGHT_VERBS) or is_verb):
             break
         verbs += is_verb  # only the one verb that asked for the tool: "play my running playlist"
