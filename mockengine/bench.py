@@ -13,6 +13,8 @@ Sections (``--only NAME``, repeatable; the default runs ``DEFAULT_SECTIONS``):
   and on the baseline; the highest level meeting the goals is the capacity. ``--plot`` draws it.
 * ``semantic``: issue 4's turn-detection table on the labelled utterance set (``turn_eval``).
 * ``chat``: Chat Completions throughput and p50/p95 latency at 8 and 64 clients (``chat.bench``).
+* ``tools``: the participant's tool calls on the labelled intent set, per app and split
+  (``brain.tool_bench``).
 
 Without ``--url`` the bench starts its own engine as a child process (``mockengine serve`` with
 ``--first-delta-delay-ms 0``, so response figures are the engine's own latency, not the emulated delay
@@ -486,6 +488,12 @@ def bench_chat_section(ctx: BenchContext) -> None:
     bench_chat()
 
 
+def bench_tools_section(ctx: BenchContext) -> None:
+    from mockengine.brain.tool_bench import bench_tools
+
+    ctx.results["tools"] = bench_tools()
+
+
 # -- registry and entry point -------------------------------------------------------------------------
 
 SECTIONS: dict[str, Callable[[BenchContext], None]] = {
@@ -495,8 +503,9 @@ SECTIONS: dict[str, Callable[[BenchContext], None]] = {
     "capacity": bench_capacity,
     "semantic": bench_turns,
     "chat": bench_chat_section,
+    "tools": bench_tools_section,
 }
-DEFAULT_SECTIONS = ["audio", "session", "load", "semantic", "chat"]
+DEFAULT_SECTIONS = ["audio", "session", "load", "semantic", "chat", "tools"]
 
 
 def register_section(name: str, function: Callable[[BenchContext], None], *, default: bool = True) -> None:

@@ -118,13 +118,18 @@ def clause(actions: tuple[Action, ...], rng: random.Random) -> str:
 
 
 def _gerund(verb: str) -> str:
-    if verb.endswith("e") and not verb.endswith("ee"):
-        stem = verb[:-1]
-    elif len(verb) <= 4 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou" and verb[-3:-2] not in "aeiou":
+    if verb in _DOUBLED:
         stem = verb + verb[-1]
+    elif verb.endswith("e") and not verb.endswith("ee"):
+        stem = verb[:-1]
     else:
         stem = verb
     return (stem + "ing").capitalize()
+
+
+_DOUBLED = frozenset(
+    "stop flip drop plan skip shop tap pin log ship run get set put cut dim swap zip tag plug".split()
+)
 
 
 def referent(history: tuple[TurnView, ...]) -> Referent:

@@ -292,7 +292,7 @@ def _number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
 
 def _comparator_start(text: str, start: int) -> int:
     before = text[:start].lower()
-    match = re.search(r"(?:under|below|less than|up to|at most|over|above|at least|to|at|by)\s+$", before)
+    match = re.search(r"\b(?:under|below|less than|up to|at most|over|above|at least|to|at|by)\s+$", before)
     return match.start() if match else start
 
 
