@@ -128,7 +128,28 @@ def _gerund(verb: str) -> str:
 
 
 _DOUBLED = frozenset(
-    "stop flip drop plan skip shop tap pin log ship run get set put cut dim swap zip tag plug".split()
+    [
+        "stop",
+        "flip",
+        "drop",
+        "plan",
+        "skip",
+        "shop",
+        "tap",
+        "pin",
+        "log",
+        "ship",
+        "run",
+        "get",
+        "set",
+        "put",
+        "cut",
+        "dim",
+        "swap",
+        "zip",
+        "tag",
+        "plug",
+    ]
 )
 
 

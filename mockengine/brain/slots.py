@@ -29,8 +29,8 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import lexicon
-from mockengine.brain.lexicon import Span
+from mockengine.brain import lexicon, values
+from mockengine.brain.values import Span
 
 _QUOTED = re.compile(r"[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
 # Prepositions (and the like) that open a phrase, and the parameter-name words each one fills.
@@ -91,7 +91,24 @@ _LIGHT_VERBS = frozenset(
     ]
 )
 _TRAILING = frozenset(
-    "please now again thanks thank today right away quickly for me thing things stuff one ones".split()
+    [
+        "please",
+        "now",
+        "again",
+        "thanks",
+        "thank",
+        "today",
+        "right",
+        "away",
+        "quickly",
+        "for",
+        "me",
+        "thing",
+        "things",
+        "stuff",
+        "one",
+        "ones",
+    ]
 )
 _UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "percent": ("percent", "%", "per cent"),
@@ -154,7 +171,8 @@ def fill(
     vocabulary: frozenset[str] = frozenset(),
 ) -> Filled:
     """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``."""
-    properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+    found = schema.get("properties")
+    properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     required = (
         [r for r in schema.get("required", []) if isinstance(r, str)]
         if isinstance(schema.get("required"), list)
@@ -174,10 +192,10 @@ def fill(
     cues = _Cues(vocabulary, name_stems, referent, name_concepts)
     _fill_strings(work, filled, strings, required, cues)
     for name in required:
-        if name not in filled.arguments and isinstance(properties.get(name), Mapping):
-            if "default" in properties[name]:
-                filled.arguments[name] = properties[name]["default"]
-                filled.sources[name] = "(schema default)"
+        schema_of = properties.get(name)
+        if name not in filled.arguments and isinstance(schema_of, Mapping) and "default" in schema_of:
+            filled.arguments[name] = schema_of["default"]
+            filled.sources[name] = "(schema default)"
     for name, value in list(filled.arguments.items()):
         if not _valid(value, properties.get(name, {})):
             del filled.arguments[name]
@@ -233,11 +251,11 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         match = _IDENTIFIER.search(work.text)
         span = Span(match.group(0), match.start(), match.end()) if match else None
     elif kind in ("date", "datetime"):
-        span = _first(lexicon.dates(work.text, work.today))
+        span = _first(values.dates(work.text, work.today))
         if kind == "datetime":
             span = _datetime(work, span)
     elif kind == "time":
-        span = _first(lexicon.times(work.text))
+        span = _first(values.times(work.text))
     elif kind == "number":
         span = _number_for(work.text, name, schema)
     elif kind == "enum":
@@ -254,7 +272,7 @@ def _first(spans: list[Span]) -> Span | None:
 
 
 def _datetime(work: _Work, day: Span | None) -> Span | None:
-    clock = _first(lexicon.times(work.text))
+    clock = _first(values.times(work.text))
     if day is None and clock is None:
         return None
     when = day.value if day is not None else work.today.isoformat()
@@ -275,7 +293,7 @@ def _number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
             match = pattern.search(text)
             if match:
                 return Span(minutes, match.start(), match.end())
-    candidates = [s for s in lexicon.numbers(text) if not _is_clock(text, s)]
+    candidates = [s for s in values.numbers(text) if not _is_clock(text, s)]
     best: Span | None = None
     for span in candidates:
         after = text[span.end : span.end + 12].lower()
@@ -297,7 +315,7 @@ def _comparator_start(text: str, start: int) -> int:
 
 
 def _is_clock(text: str, span: Span) -> bool:
-    return any(s.start <= span.start < s.end for s in lexicon.times(text))
+    return any(s.start <= span.start < s.end for s in values.times(text))
 
 
 def _enum_for(text: str, options: list[Any]) -> Span | None:
@@ -352,9 +370,9 @@ def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[
         value = " ".join([obj] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
         filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
     elif _has_pronoun(work.text):
-        value = cues.referent.for_parameter(primary)
-        if value:
-            filled.arguments[primary], filled.sources[primary] = value, "(pronoun → last named)"
+        named = cues.referent.for_parameter(primary)
+        if named:
+            filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
 
 

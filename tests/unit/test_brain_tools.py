@@ -10,10 +10,18 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mockengine.brain import ForcedTool, ReplyRequest, ScriptedBrain, ToolChoice, ToolSpec, TurnView
-from mockengine.brain import load_scenario, parse_scenario
-from mockengine.brain.lexicon import dates, numbers, times
+from mockengine.brain import (
+    ForcedTool,
+    ReplyRequest,
+    ScriptedBrain,
+    ToolChoice,
+    ToolSpec,
+    TurnView,
+    load_scenario,
+    parse_scenario,
+)
 from mockengine.brain.tool_bench import evaluate, load, split_of
+from mockengine.brain.values import dates, numbers, times
 
 APPS, CASES, TODAY = load()
 VOICE = APPS["voice_client"]
