@@ -23,7 +23,6 @@ from mockengine.brain.image import describe_image
 from mockengine.brain.selection import UnknownScenario
 from mockengine.engines.stt import Transcript
 from mockengine.engines.tts import SpeechSegment
-from mockengine.faults.shell import attach, connection_faults, detach
 from mockengine.faults.ws import NoActions, SessionFaults
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
@@ -37,6 +36,7 @@ from mockengine.server.admission import saturation_refusal
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.journal import SessionJournal
+from mockengine.server.realtime_faults import attach, connection_faults, detach
 from mockengine.server.resources import Resources
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER
 from mockengine.server.trace import Tracer
@@ -82,7 +82,7 @@ class SessionRunner:
         self.session_id = session.config["id"]
         self._closer: asyncio.Task[None] | None = None
         self._writer_task: asyncio.Task[None] | None = None
-        self.faults = SessionFaults([], NoActions())  # faults.shell.attach() arms this session's faults
+        self.faults = SessionFaults([], NoActions())  # realtime_faults.attach() arms this session's faults
         # Engine-side turn latencies for /metrics (loop time, seconds).
         self.stopped_at: float | None = None
         self.cancel_at: float | None = None
