@@ -41,9 +41,9 @@ from mockengine.brain import acting, phrases
 from mockengine.brain.arguments import build_arguments, planned_answer
 from mockengine.brain.context import NumericRange, QuestionContext, parse_choices, parse_range
 from mockengine.brain.intent import HYPERSTUDY_TOOLS
+from mockengine.brain.markers import role_marker
 from mockengine.brain.model import ForcedTool, Persona, Reply, ReplyRequest, ToolCall, ToolSpec
 from mockengine.brain.scenario import Rule, Scenario
-from mockengine.brain.selection import role_marker
 from mockengine.brain.situation import (
     ANSWER_TOOLS,
     Situation,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from openai import AsyncOpenAI
 
-from mockengine.brain.tool_bench import load
+from mockengine.bench.tools import load
 from tests.speech import validate_server_event
 
 pytestmark = pytest.mark.models

@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from mockengine.bench.tools import evaluate, load, split_of
 from mockengine.brain import (
     ForcedTool,
     ReplyRequest,
@@ -20,7 +21,6 @@ from mockengine.brain import (
     load_scenario,
     parse_scenario,
 )
-from mockengine.brain.tool_bench import evaluate, load, split_of
 from mockengine.brain.values import dates, numbers, times
 
 APPS, CASES, TODAY = load()

@@ -1,4 +1,5 @@
-"""``mockengine bench --only tools``: the participant's tool calls on the labelled intent set.
+"""``mockengine bench --only tools``: the participant's tool calls on the labelled intent set
+(``--tools-misses SPLIT`` also lists the cases of that split it gets wrong).
 
 The set (``tests/data/tool_intents/cases.yaml`` over the tool sets of ``apps.yaml``) maps an utterance,
 with any earlier turns, to the expected calls, to no call, or to a question for a missing argument. Each
@@ -16,6 +17,7 @@ Figures per app and split: ``exact_tool`` (the right tools in order, or rightly 
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 from collections import defaultdict
@@ -27,6 +29,8 @@ from typing import Any
 import yaml
 from jsonschema import validators
 
+from mockengine.bench.context import BenchContext
+from mockengine.bench.sections import Section
 from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario
@@ -203,7 +207,14 @@ def bench_tools(show_misses: str | None = None) -> dict[str, Any]:
     return report(evaluate(), show_misses)
 
 
-if __name__ == "__main__":
-    import sys
+def bench_tools_section(ctx: BenchContext) -> None:
+    ctx.results["tools"] = bench_tools(ctx.args.tools_misses)
 
-    bench_tools(sys.argv[1] if len(sys.argv) > 1 else None)
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tools-misses", choices=SPLITS, help="tools: also list the cases of this split it gets wrong"
+    )
+
+
+SECTION = Section("tools", bench_tools_section, add_arguments=_add_arguments)
