@@ -36,16 +36,22 @@ from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "tool_intents"
-SPLITS = ("tune", "burned", "test")
+SPLITS = ("tune", "burned-r1", "burned-r2", "test")
 
 
 def split_of(case_id: str) -> str:
-    """``test`` for the round-2 held-out file (ids ``r2-…``); for ``cases.yaml``, ``burned`` for the
-    quarter whose sha256(id) first byte % 4 == 0 (round 1's test split: scored once, 46.8 % exact, then
-    tuned on), else ``tune``."""
-    if case_id.startswith("r2-"):
+    """Which split a case is in, decided by its id alone:
+
+    * ``test``: the round-3 held-out file (``r3-…``), never tuned on;
+    * ``burned-r2``: the round-2 held-out file (``r2-…``), scored once (82.8 % exact), then tuned on;
+    * ``burned-r1``: the quarter of ``cases.yaml`` whose sha256(id) first byte % 4 == 0 — round 1's test
+      split, scored once (46.8 % exact), then tuned on;
+    * ``tune``: the rest of ``cases.yaml``."""
+    if case_id.startswith("r3-"):
         return "test"
-    return "burned" if hashlib.sha256(case_id.encode()).digest()[0] % 4 == 0 else "tune"
+    if case_id.startswith("r2-"):
+        return "burned-r2"
+    return "burned-r1" if hashlib.sha256(case_id.encode()).digest()[0] % 4 == 0 else "tune"
 
 
 @dataclass(frozen=True)
@@ -69,10 +75,12 @@ def load(directory: Path = DATA) -> tuple[dict[str, tuple[ToolSpec, ...]], list[
         for name, tools in apps_doc.items()
     }
     doc = yaml.safe_load((directory / "cases.yaml").read_text(encoding="utf-8"))
-    held = yaml.safe_load((directory / "heldout_r2.yaml").read_text(encoding="utf-8"))
+    rounds = [
+        yaml.safe_load((directory / f"heldout_{r}.yaml").read_text(encoding="utf-8")) for r in ("r2", "r3")
+    ]
     histories = doc["histories"]
     cases = []
-    for c in doc["cases"] + held["cases"]:
+    for c in doc["cases"] + [case for held in rounds for case in held["cases"]]:
         history = c.get("history") or ()
         history = histories[history] if isinstance(history, str) else history
         cases.append(Case(c["id"], c["app"], c["say"], tuple(history), c["expect"]))
@@ -198,7 +206,7 @@ def report(tallies: dict[tuple[str, str], Tally], show_misses: str | None = None
 def _print_row(split: str, app: str, tally: Tally) -> None:
     f = tally.figures()
     print(
-        f"  {split:<5} {app:<13} n={f['cases']:<3} exact_tool={f['exact_tool']:.3f} exact={f['exact']:.3f} "
+        f"  {split:<9} {app:<13} n={f['cases']:<3} exact_tool={f['exact_tool']:.3f} exact={f['exact']:.3f} "
         f"false_calls={f['false_calls'] if f['false_calls'] is not None else '-'} invalid={f['invalid']}"
     )
 

@@ -55,6 +55,7 @@ _NOT_LIKING = re.compile(
 QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
 _ASKING = re.compile(r"^\s*(?:what|which|where|when|is|are|am|do|does|anything|any)\b", re.I)
+_QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
 _QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
 _QUESTION_ONLY = re.compile(r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b", re.I)
 
@@ -92,6 +93,11 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
                 strong = strong or concept in strong_words
                 in_name += concept in name_words
         # A thing the tool is named for ("details", "song") is enough when no other action was asked for.
+        heard_concepts = {c for c, _ in heard}
+        for phrase in _quoted_phrases(_key(tool)):
+            if len(phrase) > 1 and phrase <= heard_concepts:
+                score += NAME_WEIGHT * len(phrase)
+                strong = True
         other_verb = any(c in _STRONG_VERBS and c not in weights for c, _ in heard)
         strong = strong or (in_name > 0 and not other_verb)
         if asking and lexicon.identifier_words(tool.name).split()[0] in _READ_VERBS:
@@ -162,8 +168,18 @@ def _vocabulary(key: str) -> tuple[dict[str, float], frozenset[str], frozenset[s
     # "Use for 'back', 'close', 'exit'": words the tool's author quoted as its triggers count like its name.
     quoted = _concepts(" ".join(_QUOTED_WORD.findall(" ".join(texts))))
     _add(weights, quoted, NAME_WEIGHT)
+    if lexicon.identifier_words(name).split()[0] in _READ_VERBS:
+        _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
     return weights, frozenset(strong), frozenset(name_concepts)
+
+
+@lru_cache(maxsize=512)
+def _quoted_phrases(key: str) -> tuple[frozenset[str], ...]:
+    """The content concepts of each multi-word usage a tool's description quotes ('show me it working')."""
+    _, description, parameters = json.loads(key)
+    found = _QUOTED_PHRASE.findall(description or "")
+    return tuple(frozenset(c for c in _concepts(phrase) if c not in ("it",)) for phrase in found)
 
 
 def vocabulary_of(tool: ToolSpec) -> frozenset[str]:

@@ -356,16 +356,16 @@ def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[
     for preposition, phrase in segments[1:]:
         roles = _ROLES.get(preposition, ())
         target = next((n for n in names if n not in filled.arguments and _fits(n, roles)), None)
-        if target is not None and phrase:
-            value = _without_name(phrase, target)
+        if target is not None and _bare(phrase):
+            value = _without_name(_bare(phrase), target)
             filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
             segments = [s for s in segments if s != (preposition, phrase)]
     if primary in filled.arguments:
         return
     obj = segments[0][1] if segments else ""
-    rest = [s for s in segments[1:] if s[1]]
+    rest = [s for s in segments[1:] if _bare(s[1])]
     if not obj and rest and rest[0][0] in _OBJECT_PREPOSITIONS:
-        obj, rest = rest[0][1], rest[1:]
+        obj, rest = _bare(rest[0][1]), rest[1:]
     if obj and not (primary not in required and _fits(primary, _PLACES)):
         value = " ".join([obj] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
         filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
@@ -385,6 +385,11 @@ class _Cues:
     name_stems: frozenset[str]
     referent: Referent
     name_concepts: frozenset[str] = frozenset()
+
+
+def _bare(phrase: str) -> str:
+    """``phrase`` without a leading "the"."""
+    return phrase[4:] if phrase.lower().startswith("the ") else ("" if phrase.lower() == "the" else phrase)
 
 
 def _fits(name: str, roles: tuple[str, ...]) -> bool:
@@ -472,7 +477,10 @@ def _trim(words: list[lexicon.Token], cues: _Cues, at_start: bool) -> str:
     while start < len(words):
         word = words[start]
         is_verb = at_start and not verbs and _is_lead(word, cues)
-        if not (word.lower in lexicon.STOPWORDS or (at_start and word.lower in _LIGHT_VERBS) or is_verb):
+        kept_article = not at_start and word.lower == "the"  # "call with the bank" keeps its "the"
+        if kept_article or not (
+            word.lower in lexicon.STOPWORDS or (at_start and word.lower in _LIGHT_VERBS) or is_verb
+        ):
             break
         verbs += is_verb  # only the one verb that asked for the tool: "play my running playlist"
         start += 1

@@ -63,7 +63,12 @@ def numbers(text: str) -> list[Span]:
     lowered = text.lower()
     for match in re.finditer(r"[a-z]+(?:[\s-]+[a-z]+)*", lowered):
         found += _spoken_numbers(match.group(0), match.start())
+    # "that one", "the one before": a pronoun, not a quantity.
+    found = [s for s in found if not (s.value == 1 and _POINTING.search(lowered[: s.start]))]
     return sorted(found, key=lambda span: span.start)
+
+
+_POINTING = re.compile(r"\b(?:this|that|the|which|next|last|other|same|each)\s+$")
 
 
 def _number(text: str) -> float | int:
