@@ -6,9 +6,10 @@ with any earlier turns, to the expected calls, to no call, or to a question for 
 case runs through the real ``ScriptedBrain`` (default scenario, seed 0, the set's ``today``) exactly as
 a Realtime response would.
 
-**Split, fixed before any tuning:** a case is in the held-out *test* split when the first byte of
-``sha256(case id)`` is divisible by 4 (about a quarter), else in the *tune* split. The matcher was tuned
-on the tune split only; the test split's cases were written in other words and are reported, not tuned.
+**Splits** follow from the case id alone (``split_of``), each fixed before its cases were first scored:
+round 1's hash-chosen quarter of ``cases.yaml`` and round 2's file were each held out, scored once, and
+then tuned on (``burned-r1``, ``burned-r2``); round 3's file is the held-out ``test`` split, never tuned
+on. docs/tools.md has the history and figures.
 
 Figures per app and split: ``exact_tool`` (the right tools in order, or rightly none / a question),
 ``exact`` (tools and arguments), ``false_calls`` (calls where none was wanted, over those cases),
