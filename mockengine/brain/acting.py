@@ -103,18 +103,35 @@ def ask_for(parameter: str, tool: ToolSpec) -> str:
 
 
 def clause(actions: tuple[Action, ...], rng: random.Random) -> str:
-    """The short clause said while the first call goes out ("Opening the gesture project —")."""
+    """The short clause said while the first call goes out: the action as a gerund and what it acts on
+    ("Opening gesture project —", "Pausing —", "Setting timer —"), else "On it —"."""
     first = actions[0]
-    verb = lexicon.identifier_words(first.call.name).split()[0]
+    name_words = lexicon.identifier_words(first.call.name).split()
+    ending = rng.choice(_CLAUSE_ENDINGS)
+    spoken = [v for v in first.arguments.values() if isinstance(v, str) and v.lower() in _VERBS]
+    verb = spoken[0].lower() if spoken else (name_words[0] if name_words[0] in _VERBS else None)
+    if verb is None:
+        return "On it" + ending
     gerund = _GERUNDS.get(verb) or _gerund(verb)
-    if first.call.name.startswith(("get_", "list_", "view_")) or not first.arguments:
-        enum_value = next((v for v in first.arguments.values() if isinstance(v, str)), None)
-        words = f"{gerund} {enum_value}" if enum_value else gerund
-        return words.capitalize() + rng.choice(_CLAUSE_ENDINGS)
-    thing = next(iter(intent.tool_values(first.arguments)), None)
-    if thing is None:
-        return gerund + " it" + rng.choice(_CLAUSE_ENDINGS)
-    return f"{gerund} {thing}{rng.choice(_CLAUSE_ENDINGS)}"
+    things = [v for k, v in first.arguments.items() if isinstance(v, str) and _is_thing(k)]
+    rest = " ".join(name_words[1:]) if not spoken and verb == name_words[0] else ""
+    target = things[0] if things else rest
+    return (f"{gerund} {target}" if target else gerund) + ending
+
+
+def _is_thing(parameter: str) -> bool:
+    return bool(set(lexicon.identifier_words(parameter).split()) & _THINGS)
+
+
+_THINGS = frozenset(
+    "card title name query product item text song track file page project tag code message event".split()
+)
+_VERBS = frozenset(
+    """open launch play pause resume restart close show flip filter navigate go rate favorite get set add
+    remove create cancel delete search find send start stop turn lock unlock apply track list view check
+    book schedule remind complete mark move update edit save buy order pay call share translate shuffle
+    mute unmute skip""".split()
+)
 
 
 def _gerund(verb: str) -> str:

@@ -35,8 +35,9 @@ from mockengine.brain.values import Span
 _QUOTED = re.compile(r"[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
 # Prepositions (and the like) that open a phrase, and the parameter-name words each one fills.
 _ROLES: dict[str, tuple[str, ...]] = {
-    "in": ("room", "location", "place", "where", "area", "zone", "in"),
-    "at": ("location", "place", "where", "room", "at"),
+    "in": ("room", "location", "place", "where", "area", "zone", "city", "town", "country", "region", "in"),
+    "at": ("location", "place", "where", "room", "address", "city", "at"),
+    "into": ("language", "target", "destination", "format", "into", "folder"),
     "on": ("room", "location", "place", "device", "on"),
     "to": ("recipient", "person", "contact", "to", "destination", "text", "note", "task"),
     "for": ("query", "recipient", "person", "for", "search", "term", "text"),
@@ -52,7 +53,7 @@ _ROLES: dict[str, tuple[str, ...]] = {
 # A phrase after one of these can be the object when the verb has none ("take me to the X", "two of X").
 _OBJECT_PREPOSITIONS = frozenset(("to", "for", "called", "named", "titled", "about", "saying", "of", "by"))
 BLANK = "¦"  # where a value was taken out of the text
-_BOUNDARIES = frozenset(_ROLES) | {"and", "then", "into", "under", "below", "over", "above", "of", "as"}
+_BOUNDARIES = frozenset(_ROLES) | {"and", "then", "under", "below", "over", "above", "of", "as"}
 _FREE_TEXT = (
     "title",
     "text",

@@ -195,3 +195,49 @@ def test_relative_dates_count_from_the_brains_today() -> None:
     request = ReplyRequest("", tools, "auto", ("text",), (said("remind me to stretch tomorrow"),), 0)
     later = ScriptedBrain(DEFAULT, 1, today=date(2026, 12, 31)).reply(request)
     assert calls(later) == [("set_reminder", {"text": "stretch", "date": "2027-01-01"})]
+
+
+WEATHER = ToolSpec(
+    "get_weather",
+    "Get the current weather for a city.",
+    {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        },
+        "required": ["city"],
+    },
+)
+TRANSLATE = ToolSpec(
+    "translate",
+    "Translate text into another language.",
+    {
+        "type": "object",
+        "properties": {"text": {"type": "string"}, "target_language": {"type": "string"}},
+        "required": ["text", "target_language"],
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "clause"),
+    [
+        ("what's the weather like in Paris?", [("get_weather", {"city": "Paris"})], "Checking weather"),
+        ("yes, please", [], None),  # the report: no more "yes, please" as a city
+        (
+            "translate 'good morning' into Spanish",
+            [("translate", {"text": "good morning", "target_language": "Spanish"})],
+            "Translating good morning",
+        ),
+    ],
+)
+def test_tools_outside_the_labelled_apps(text: str, expected: list[Any], clause: str | None) -> None:
+    reply = ask([said(text)], tools=(WEATHER, TRANSLATE))
+    assert calls(reply) == expected
+    assert clause is None or (reply.text or "").startswith(clause)
+
+
+def test_weather_without_a_city_asks_for_it() -> None:
+    reply = ask([said("what's the weather")], tools=(WEATHER,))
+    assert reply.tool_calls == () and reply.text == "Which city do you mean?"
