@@ -124,13 +124,81 @@ def _is_thing(parameter: str) -> bool:
 
 
 _THINGS = frozenset(
-    "card title name query product item text song track file page project tag code message event".split()
+    [
+        "card",
+        "title",
+        "name",
+        "query",
+        "product",
+        "item",
+        "text",
+        "song",
+        "track",
+        "file",
+        "page",
+        "project",
+        "tag",
+        "code",
+        "message",
+        "event",
+    ]
 )
 _VERBS = frozenset(
-    """open launch play pause resume restart close show flip filter navigate go rate favorite get set add
-    remove create cancel delete search find send start stop turn lock unlock apply track list view check
-    book schedule remind complete mark move update edit save buy order pay call share translate shuffle
-    mute unmute skip""".split()
+    [
+        "open",
+        "launch",
+        "play",
+        "pause",
+        "resume",
+        "restart",
+        "close",
+        "show",
+        "flip",
+        "filter",
+        "navigate",
+        "go",
+        "rate",
+        "favorite",
+        "get",
+        "set",
+        "add",
+        "remove",
+        "create",
+        "cancel",
+        "delete",
+        "search",
+        "find",
+        "send",
+        "start",
+        "stop",
+        "turn",
+        "lock",
+        "unlock",
+        "apply",
+        "track",
+        "list",
+        "view",
+        "check",
+        "book",
+        "schedule",
+        "remind",
+        "complete",
+        "mark",
+        "move",
+        "update",
+        "edit",
+        "save",
+        "buy",
+        "order",
+        "pay",
+        "call",
+        "share",
+        "translate",
+        "shuffle",
+        "mute",
+        "unmute",
+        "skip",
+    ]
 )
 
 
