@@ -13,6 +13,7 @@ import pytest
 from openai import AsyncOpenAI
 
 from mockengine.bench.tools import load
+from mockengine.server.state import TRACER
 from tests.speech import validate_server_event
 
 pytestmark = pytest.mark.models
@@ -150,3 +151,25 @@ async def test_chat_completions_uses_the_same_matcher(engine_url) -> None:
     made = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]  # type: ignore[union-attr]
     assert made == [("open_card", {"card": "gesture project"}), ("launch", {"card": "gesture project"})]
     assert completion.choices[0].finish_reason == "tool_calls"
+
+
+async def test_the_trace_says_which_tool_why_and_which_words(engine, tmp_path) -> None:
+    eng = await engine(trace_dir=str(tmp_path))
+    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url)
+    async with client.realtime.connect(model="gpt-realtime") as connection:
+        await connection.session.update(
+            session={"type": "realtime", "tools": TOOLS, "output_modalities": ["text"]}
+        )
+        response, _ = await Flow(connection).say("open the gesture project and play it")
+    assert calls(response) == [
+        ("open_card", {"card": "gesture project"}),
+        ("launch", {"card": "gesture project"}),
+    ]
+    await eng.wait_until_idle()
+    eng.app[TRACER].drain()
+    lines = [json.loads(line) for path in tmp_path.glob("*.jsonl") for line in path.read_text().splitlines()]
+    replies = [line["data"] for line in lines if line["kind"] == "reply" and line["data"]["tool_calls"]]
+    assert replies[-1]["rule"] == "intent.call"
+    why = replies[-1]["why"]
+    assert "open_card (score" in why and "card ← 'gesture project'" in why
+    assert "launch (score" in why and "(pronoun → last named)" in why
