@@ -3,18 +3,22 @@
 How a reply is decided, first applicable step wins:
 
 1. ``tool_choice`` forces a tool → exactly one call to it and no message (HRP silent question request).
-   A matching scenario rule that calls the same tool may supply the arguments.
+   A matching scenario rule that calls the same tool may supply the arguments; for an app's own tool the
+   user's words do, where they say something.
 2. ``tool_choice`` is ``"required"`` → a matching scenario rule's call, else the open question's tool,
-   else a declared tool the user named, else the first declared tool.
+   else the tool the words ask for (``acting.plan``), else a declared tool the user named, else the
+   first declared tool.
 3. The instructions hold ``Say exactly: "…"`` → say that.
 4. The first scenario rule whose conditions hold (a rule whose tool is not declared, or any call while
    ``tool_choice`` is ``"none"``, is passed over).
 5. Built-in behaviour (the HyperStudy participant every scenario inherits):
    - a function output: a refused call is retried once with a corrected value (the range or choices the
      host's error names), else what failed is said; an accepted one is acknowledged (the chat side, which
-     acts only through tools, waits);
+     acts only through tools, waits), or for an app's own tool grounded in one sentence from its fields;
    - while the study is paused: silence;
-   - a tool the user named; the open question through its tool (``answer_*``, ``submit_response`` or any
+   - a HyperStudy tool the user named; an app's own tools the words ask for (docs/tools.md: calls with a
+     clause said while acting, or a question for a missing required argument); the open question through
+     its tool (``answer_*``, ``submit_response`` or any
      single-value answer tool); on the chat side, words addressed to the participant through ``send_chat``;
    - words heard or typed: an answer (image colour, small facts) or an echo;
    - a question with no tool offered: the answer aloud;
