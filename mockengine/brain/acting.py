@@ -17,6 +17,7 @@ from typing import Any
 from jsonschema import validators
 
 from mockengine.brain import intent, lexicon
+from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.slots import Filled, Referent, fill
 
@@ -62,11 +63,16 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         return None
     done: list[Action] = []
     for part, match in found:
+        check_schema(match.tool)  # a broken schema fails the response, as for any call
         vocabulary = intent.vocabulary_of(match.tool)
         filled = fill(match.tool.name, match.tool.parameters or {}, part, referent, today, vocabulary)
         if filled.missing:
             why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
             return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why)
+        if not is_valid(filled.arguments, match.tool.parameters or {}):
+            # Each value fits its property, but not the whole (a dependency, a oneOf): call nothing.
+            why = f"{intent.describe(match)}; arguments {filled.arguments} do not fit its schema"
+            return Plan(tuple(done), None, why) if done else None
         done.append(_action(match, filled))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
@@ -333,8 +339,12 @@ def _first_string(data: Any) -> str | None:
 
 
 def is_valid(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:
-    """``arguments`` validate against the tool's ``parameters`` schema."""
-    return bool(validators.validator_for(schema)(schema).is_valid(arguments))
+    """``arguments`` validate against the tool's ``parameters`` schema (a schema jsonschema cannot use,
+    such as one with a broken ``$ref``, validates nothing)."""
+    try:
+        return bool(validators.validator_for(schema)(schema).is_valid(arguments))
+    except Exception:  # referencing and schema errors alike
+        return False
 
 
 def _json(text: str) -> Any:

@@ -42,7 +42,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from mockengine.brain import acting, phrases
-from mockengine.brain.arguments import build_arguments, planned_answer
+from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import NumericRange, QuestionContext, parse_choices, parse_range
 from mockengine.brain.intent import HYPERSTUDY_TOOLS
 from mockengine.brain.markers import role_marker
@@ -345,11 +345,12 @@ class ScriptedBrain:
         schema-built values for required ones they do not."""
         if tool.name in HYPERSTUDY_TOOLS or not turn.situation.heard_is_current:
             return self._call(turn, tool)
+        check_schema(tool)
         referent = acting.referent(turn.request.history)
         filled = acting.arguments_for(tool, turn.situation.trigger.text, referent, self._today())
-        if not filled.missing:
+        if not filled.missing and acting.is_valid(filled.arguments, tool.parameters or {}):
             return ToolCall(tool.name, json.dumps(filled.arguments, ensure_ascii=False))
-        built = self._call(turn, tool)
+        built = self._call(turn, tool)  # raises ArgumentsError when no value satisfies the schema
         generic = json.loads(built.arguments)
         merged = {**filled.arguments, **{k: generic[k] for k in filled.missing if k in generic}}
         valid = acting.is_valid(merged, tool.parameters or {})

@@ -134,7 +134,7 @@ def fill(
             filled.arguments[name] = schema_of["default"]
             filled.sources[name] = "(schema default)"
     for name, value in list(filled.arguments.items()):
-        if not _valid(value, properties.get(name, {})):
+        if not _valid_property(name, value, schema):
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
@@ -331,8 +331,10 @@ def _has_pronoun(text: str) -> bool:
     return any(t.lower in lexicon.PRONOUNS for t in lexicon.tokens(text))
 
 
-def _valid(value: Any, schema: Any) -> bool:
-    if not isinstance(schema, Mapping):
-        return True
-    validator = validators.validator_for(schema)(schema)
-    return bool(validator.is_valid(value))
+def _valid_property(name: str, value: Any, root: Mapping[str, Any]) -> bool:
+    """``value`` fits property ``name``, checked inside the root schema so a ``$ref`` still resolves."""
+    alone = {**root, "required": []}
+    try:
+        return bool(validators.validator_for(alone)(alone).is_valid({name: value}))
+    except Exception:  # a schema jsonschema cannot use (a broken $ref): not a valid value
+        return False

@@ -21,6 +21,7 @@ from mockengine.brain import (
     load_scenario,
     parse_scenario,
 )
+from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.values import dates, numbers, times
 
 APPS, CASES, TODAY = load()
@@ -241,3 +242,69 @@ def test_tools_outside_the_labelled_apps(text: str, expected: list[Any], clause:
 def test_weather_without_a_city_asks_for_it() -> None:
     reply = ask([said("what's the weather")], tools=(WEATHER,))
     assert reply.tool_calls == () and reply.text == "Which city do you mean?"
+
+
+ODD_SCHEMAS: list[dict[str, Any]] = [
+    {},
+    {"type": "object", "properties": []},
+    {"type": "object", "properties": {"x": {"enum": [1, None, "a b", {"k": 1}]}}, "required": ["x"]},
+    {"type": "object", "properties": {"s": {"type": "string", "maxLength": 2}}, "required": ["s"]},
+    {
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": {"type": "string"}}},
+        "required": ["a"],
+    },
+    {
+        "type": "object",
+        "properties": {"o": {"$ref": "#/definitions/x"}},
+        "definitions": {"x": {"type": "string"}},
+        "required": ["o"],
+    },
+    {
+        "type": "object",
+        "properties": {"card": {"type": "string", "pattern": "^[a-z]+$"}},
+        "required": ["card"],
+    },
+    {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "dependentRequired": {"a": ["b"]},
+    },
+    {
+        "type": "object",
+        "properties": {"when": {"type": "string", "format": "date-time"}},
+        "required": ["when"],
+    },
+]
+ODD_WORDS = [
+    "",
+    "?!?!",
+    "open the 'card",
+    "play it and and and then",
+    "二十",
+    "set to 99999999999999999999 percent",
+    "remind me on the 31st of february at 25:99",
+    "open it, play it, flip it then rate it thumbs up and favorite it",
+    "set a when tomorrow at 3pm",
+]
+
+
+@pytest.mark.parametrize("choice", ["auto", "required"])
+def test_odd_schemas_and_words_never_crash_and_calls_validate(choice: ToolChoice) -> None:
+    for index, (schema, words) in enumerate((s, w) for s in ODD_SCHEMAS for w in ODD_WORDS):
+        tools = (ToolSpec(f"open_card{index}", "Open a card. Use for 'open'.", schema),)
+        try:
+            reply = ask([said(words)], tools=tools, choice=choice)
+        except ArgumentsError:  # the session fails this response (reply_failed) and goes on
+            assert schema.get("properties") == [] or "pattern" in json.dumps(schema), schema
+            continue
+        for call in reply.tool_calls:
+            jsonschema.validate(json.loads(call.arguments), schema)
+
+
+def test_a_ref_to_nowhere_is_an_arguments_error_not_a_crash() -> None:
+    tools = (
+        ToolSpec("a", "", {"type": "object", "properties": {"o": {"$ref": "#/nowhere"}}, "required": ["o"]}),
+    )
+    with pytest.raises(ArgumentsError, match="resolves to nothing"):
+        ask([said("hi")], tools=tools, choice="required")
