@@ -259,6 +259,7 @@ _PHRASE_PATTERNS = tuple((re.compile(rf"\b{a}\b", re.IGNORECASE), b) for a, b in
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 
 
+@lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """The Snowball English stem of ``word`` (lower case)."""
     return str(_STEMMER.stemWord(word.lower().replace("’", "'")))
