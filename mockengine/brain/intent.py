@@ -29,7 +29,7 @@ from typing import Any
 from mockengine.brain import lexicon
 from mockengine.brain.model import ToolSpec
 
-MIN_SCORE = 2.0
+MIN_SCORE = 1.5
 NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 1.0
 HYPERSTUDY_TOOLS = frozenset(
     (
@@ -108,7 +108,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
 
 def best(text: str, tools: list[ToolSpec]) -> Match | None:
     """The tool ``text`` asks for, or None when nothing matches well enough."""
-    if not tools or _QUESTION_ONLY.search(text):
+    if not tools or _QUESTION_ONLY.search(lexicon.rewrite(text)):
         return None
     ranked = rank(text, tools)
     top = ranked[0]

@@ -103,14 +103,15 @@ STOPWORDS = frozenset(
         "what's",
         "whats",
         *["actually", "well", "so", "oh", "nah", "hmm", "alright", "yep", "sure"],
+        *["what", "which", "who", "how"],
     ]
 )
 # Words that stand for "the thing we were just talking about".
-PRONOUNS = frozenset(["it", "this", "that", "them", "these", "those", "one", "same"])
+PRONOUNS = frozenset(["it", "this", "that", "them", "these", "those", "one", "same", "that's", "it's"])
 
 # Synonym groups: the first word names the concept. Verbs first, then things, then qualities.
 _GROUPS: tuple[tuple[str, ...], ...] = (
-    ("open", "show", "display", "view", "see", "focus", "visit"),
+    ("open", "show", "display", "view", "see", "focus"),
     ("launch", "play", "run", "start", "watch", "demo"),
     ("pause", "stop", "hold", "freeze"),
     ("resume", "continue", "unpause"),
@@ -137,7 +138,7 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
     ("product", "item", "thing", "stuff"),
     ("remind", "reminder", "remember", "alert"),
     ("event", "meeting", "appointment", "calendar"),
-    ("create", "make", "new", "setup", "plan", "schedule", "book"),
+    ("create", "make", "new", "setup", "schedule", "book"),
     ("apply", "use", "redeem", "enter"),
     ("list", "agenda", "upcoming", "planned"),
     ("complete", "done", "finish", "finished", "tick", "check"),
@@ -211,6 +212,7 @@ _PHRASES: tuple[tuple[str, str], ...] = (
     ("go back", "back"),
     ("turn over", "turnover"),
     ("other side", "flip side"),
+    (r"what am i (?:seeing|watching|looking at)", "screen state"),
     ("on screen", "screen state"),
     ("on the screen", "screen state"),
     ("looking at", "looking state"),
@@ -229,6 +231,7 @@ _PHRASES: tuple[tuple[str, str], ...] = (
     ("put on", "play"),
     ("do i have", "list"),
     ("set up", "create"),
+    (r"turn (\w+(?: \w+)?) over", r"flip \1"),
     ("open up", "open"),
     ("let's look at", "open"),
     ("look at", "open"),

@@ -124,7 +124,9 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
         for number, (preposition, part) in enumerate(pieces):
             if index == main and number == 0:
                 part = _from_verb(part, cues)
-            phrase = _trim(part, cues, at_start=number == 0 or preposition == BLANK)
+            phrase = _trim(
+                part, cues, at_start=number == 0 or preposition == BLANK, after_to=preposition == "to"
+            )
             if index == main and not obj and preposition in ("", BLANK) and not merged:
                 obj = phrase
             elif number > 0 and preposition != BLANK:
@@ -164,18 +166,35 @@ def _is_lead(word: lexicon.Token, cues: Cues) -> bool:
     return _is_action(word, cues) or (word.concept in cues.vocabulary and word.concept in cues.name_concepts)
 
 
+def _is_name(word: lexicon.Token, index: int, words: list[lexicon.Token]) -> bool:
+    """A capitalised word inside the sentence is part of a name ("play Hey Jude"), never filler."""
+    return index > 0 and word.text[:1].isupper() and word.lower != "i"
+
+
 def _content(words: list[lexicon.Token]) -> bool:
     return any(not w.is_stop for w in words)
 
 
-def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool) -> str:
+def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool = False) -> str:
+    """``words`` without what leads up to the thing (verbs, determiners, politeness) and what trails it
+    (the tool's own nouns and actions). After "to" only the tool's own verb goes: "I'd like to see the
+    X" → "X", but "remind me to take my pills" keeps "take"."""
     start, verbs = 0, 0
     while start < len(words):
         word = words[start]
-        is_verb = at_start and not verbs and _is_lead(word, cues)
+        is_verb = (at_start or after_to) and not verbs and _is_lead(word, cues)
+        # A thing the tool's name says ("more" for show_details) may come after its verb: "show me more".
+        named = at_start and word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
         kept_article = not at_start and word.lower == "the"  # "call with the bank" keeps its "the"
-        if kept_article or not (
-            word.lower in lexicon.STOPWORDS or (at_start and word.lower in LIGHT_VERBS) or is_verb
+        if (
+            kept_article
+            or _is_name(word, start, words)
+            or not (
+                word.lower in lexicon.STOPWORDS
+                or (at_start and word.lower in LIGHT_VERBS)
+                or is_verb
+                or named
+            )
         ):
             break
         verbs += is_verb  # only the one verb that asked for the tool: "play my running playlist"

@@ -69,19 +69,21 @@ def calls(reply: Any) -> list[tuple[str, Any]]:
 def test_the_set_is_large_enough_and_split_before_tuning() -> None:
     assert len(CASES) >= 150 and len({c.app for c in CASES}) >= 4
     held = [c for c in CASES if c.split == "test"]
-    assert len(held) / len(CASES) >= 0.25
+    # Each held-out round, once scored, became tuning data, so the never-tuned share is now about a fifth.
+    assert len(held) >= 80 and len(held) / len(CASES) >= 0.2
     assert split_of("vc-01") == "burned-r1" and split_of("vc-02") == "tune"
-    assert split_of("r2-vc-01") == "burned-r2" and split_of("r3-vc-01") == "test"
+    assert split_of("r2-vc-01") == "burned-r2" and split_of("r3-vc-01") == "burned-r3"
+    assert split_of("r4-vc-01") == "test"
 
 
 def test_regression_floors_and_no_invalid_call() -> None:
-    """Floors at the tuning figures: tune 100 %, round 1's burned split 93.6 %, round 2's 93.1 % exact."""
+    """Floors at the tuning figures: tune 100 %; exact on rounds 1-3's burned splits 93.6, 93.1, 94.6 %."""
     tallies = evaluate()
     for (app, split), tally in tallies.items():
         assert tally.invalid == 0, (app, split)
         if split == "tune":
             assert tally.exact == tally.cases, (app, tally.misses)
-    for name, floor in (("burned-r1", 0.93), ("burned-r2", 0.93)):
+    for name, floor in (("burned-r1", 0.93), ("burned-r2", 0.93), ("burned-r3", 0.94)):
         burned = [t for (_, split), t in tallies.items() if split == name]
         assert sum(t.exact for t in burned) / sum(t.cases for t in burned) >= floor, name
     assert sum(t.false_calls for t in tallies.values()) == 0
