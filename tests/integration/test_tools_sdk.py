@@ -81,8 +81,10 @@ def spoken(response: dict[str, Any]) -> str:
 
 
 async def run_flow(base_url: str, seed: int) -> dict[str, Any]:
-    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=base_url)
-    async with client.realtime.connect(model="gpt-realtime", extra_query={"seed": str(seed)}) as connection:
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=base_url) as client,
+        client.realtime.connect(model="gpt-realtime", extra_query={"seed": str(seed)}) as connection,
+    ):
         flow = Flow(connection)
         await connection.session.update(
             session={
@@ -155,8 +157,10 @@ async def test_chat_completions_uses_the_same_matcher(engine_url) -> None:
 
 async def test_the_trace_says_which_tool_why_and_which_words(engine, tmp_path) -> None:
     eng = await engine(trace_dir=str(tmp_path))
-    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url)
-    async with client.realtime.connect(model="gpt-realtime") as connection:
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
         await connection.session.update(
             session={"type": "realtime", "tools": TOOLS, "output_modalities": ["text"]}
         )
