@@ -714,6 +714,7 @@ class RealtimeSession:
                 {
                     "response_id": r.id,
                     "rule": reply.rule,
+                    "why": reply.why,
                     "text": reply.text,
                     "tool_calls": [c.name for c in reply.tool_calls],
                 },

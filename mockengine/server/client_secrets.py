@@ -28,6 +28,7 @@ from aiohttp import web
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.protocol.nulls import drop_not_given
 from mockengine.protocol.session_config import (
     default_session,
@@ -44,7 +45,6 @@ from mockengine.server.handshake import (
     incorrect_api_key_message,
     key_accepted,
 )
-from mockengine.server.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.server.state import RESOURCES
 from mockengine.settings import Settings
 

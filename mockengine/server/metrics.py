@@ -2,8 +2,8 @@
 
 Named metrics live here at module level so any part of the server can import and update them, e.g.::
 
-    from mockengine.server.metrics import FAULTS_INJECTED
-    FAULTS_INJECTED.labels(kind="drop_socket").inc()
+    from mockengine.server.metrics import SESSIONS_REFUSED
+    SESSIONS_REFUSED.labels(reason="too_many_sessions").inc()
 
 With ``serve --workers N`` every process keeps its own values; the parent sets
 ``PROMETHEUS_MULTIPROC_DIR`` before starting them, and ``/metrics`` then reports the sum over all
@@ -66,7 +66,7 @@ EVENT_LOOP_LAG = Gauge(
     "How late the event loop ran a 100 ms timer, last sample",
     multiprocess_mode="max",
 )
-# For fault injection (issue 9): count every fault the engine injects on purpose.
+# Every fault the engine injects on purpose (FaultState.on_injected, set in server/app.py).
 FAULTS_INJECTED = Counter("mockengine_faults_injected", "Faults injected on purpose, by kind", ["kind"])
 
 

@@ -8,7 +8,7 @@ import json
 
 from PIL import Image
 
-from mockengine.audio.bench import synthetic_voiced_pcm16
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.engines.fakes import FakeSynthesizer
 from mockengine.engines.tts import SpeechSegment
 from mockengine.protocol import client_events as ce
