@@ -67,7 +67,7 @@ async function main() {
   const typedOutput = await typedEnd;
 
   const calledTool = toolEnd();
-  session.sendMessage('Please use get_weather for Paris.');
+  session.sendMessage('What is the weather like in Paris?');
   const toolResult = await calledTool;
   const followUp = await nextAgentEnd();
 

@@ -123,13 +123,13 @@ async def test_declared_tool_called_then_its_output_answered(framework_engine) -
     WEATHER_CALLS.clear()
     async with await open_session(framework_engine) as session:
         observed = Observed(session)
-        await session.send_message("Please use get_weather for Paris.")
+        await session.send_message("What is the weather like in Paris?")
         start = await observed.until(lambda e: e.type == "tool_start")
         end = await observed.until(lambda e: e.type == "tool_end")
         # The SDK sends the output and asks for a reply; that reply acknowledges it.
         await observed.until(turn_ended, after=observed.events.index(end))
         observed.close()
-    assert start.tool.name == "get_weather" and len(WEATHER_CALLS) == 1
+    assert start.tool.name == "get_weather" and WEATHER_CALLS == ["Paris"]
     assert end.output == f"The weather in {WEATHER_CALLS[0]} is sunny."
     calls = [item for item in observed.history if item.type == "function_call"]
     assert calls and calls[0].name == "get_weather" and calls[0].output == end.output

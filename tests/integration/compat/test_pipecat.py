@@ -161,11 +161,11 @@ async def test_declared_tool_called_then_its_output_answered(framework_engine) -
 
     async with Bot(await url_of(framework_engine), tools=ToolsSchema(standard_tools=[WEATHER])) as bot:
         bot.llm.register_function("get_weather", get_weather)
-        await bot.say("Please use get_weather for Paris.")
+        await bot.say("What is the weather like in Paris?")
         await bot.down.until(lambda: bool(calls) and bot.replies() >= 2)
         messages = bot.context.get_messages()
         assert not bot.errors()
-    assert len(calls) == 1
+    assert calls == [{"city": "Paris"}]
     roles = [m.get("role") for m in messages]
     assert "tool" in roles and roles[-1] == "assistant"
     assert "sunny" in str(next(m for m in messages if m.get("role") == "tool")["content"])
