@@ -12,6 +12,7 @@ Sections (``--only NAME``, repeatable; the default runs ``DEFAULT_SECTIONS``):
 * ``capacity``: steps the concurrency up (``--levels``) on the engine with warm caches, with caches off,
   and on the baseline; the highest level meeting the goals is the capacity. ``--plot`` draws it.
 * ``semantic``: issue 4's turn-detection table on the labelled utterance set (``turn_eval``).
+* ``turns``: semantic_vad on the turn corpus, tune and held-out halves per category (``turn_bench``).
 * ``chat``: Chat Completions throughput and p50/p95 latency at 8 and 64 clients (``chat.bench``).
 
 Without ``--url`` the bench starts its own engine as a child process (``mockengine serve`` with
@@ -480,6 +481,12 @@ def _read_wav_24k(path: Path, to_pcm16: Callable[[Any], bytes]) -> bytes:
 # -- chat ---------------------------------------------------------------------------------------------
 
 
+def bench_turn_corpus_section(ctx: BenchContext) -> None:
+    from mockengine.turn_bench import bench_turn_corpus
+
+    bench_turn_corpus(ctx)
+
+
 def bench_chat_section(ctx: BenchContext) -> None:
     from mockengine.chat.bench import bench_chat
 
@@ -494,9 +501,10 @@ SECTIONS: dict[str, Callable[[BenchContext], None]] = {
     "load": bench_load,
     "capacity": bench_capacity,
     "semantic": bench_turns,
+    "turns": bench_turn_corpus_section,
     "chat": bench_chat_section,
 }
-DEFAULT_SECTIONS = ["audio", "session", "load", "semantic", "chat"]
+DEFAULT_SECTIONS = ["audio", "session", "load", "semantic", "turns", "chat"]
 
 
 def register_section(name: str, function: Callable[[BenchContext], None], *, default: bool = True) -> None:
