@@ -11,7 +11,7 @@ Three measures of how the speech ended, each a cue in ``turn_scoring``:
   sentence fades out; a cut-off one stops near full level.
 
 Pitch: normalised autocorrelation on 40 ms frames every 10 ms, 70-400 Hz, voiced when the peak exceeds
-:data:`VOICING_THRESHOLD`. Cost: well under a millisecond per 100 ms of audio (one FFT per frame).
+:data:`VOICING_THRESHOLD`. Cost: ~5 ms per pause on 2 shared cores (1.5 s analysed, one FFT per frame).
 """
 
 from __future__ import annotations
