@@ -108,3 +108,17 @@ def test_turn_ends_carry_their_scored_cues(results):
     assert {"lexical", "pitch", "last_word"} <= names
     for outcome in semantic:
         assert all(set(cue) == {"cue", "weight", "reason"} for cue in outcome.cues)
+
+
+def test_corpus_audio_is_deterministic(tmp_path):
+    """Re-making a clip gives the cached bytes (espeak-ng, and piper with its noise at zero)."""
+    from mockengine.turn_corpus import _make, _Synthesizer, plan, read_pcm
+
+    directory, labels = load()
+    by_id = {label["id"]: label for label in labels}
+    synth = _Synthesizer()
+    items = [item for item in plan() if item["kind"] == "trailing"]
+    for item in (next(i for i in items if i["voice"].startswith(engine)) for engine in ("espeak", "piper")):
+        remade = _make(item, synth, tmp_path)
+        assert remade["segments"] == by_id[item["id"]]["segments"]
+        assert read_pcm(tmp_path, remade) == read_pcm(directory, by_id[item["id"]])
