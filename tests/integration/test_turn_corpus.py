@@ -13,7 +13,7 @@ import shutil
 
 import pytest
 
-from mockengine.turn_bench import FINISHED, category_table, evaluate
+from mockengine.bench.turn_corpus import FINISHED, category_table, evaluate
 from mockengine.turn_corpus import MID_THOUGHT_CATEGORIES, VOICES, load
 from mockengine.turn_eval import MAX_WAIT_MS, CachingTranscriber
 
