@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"protocol", "brain"},  # the wire's shapes; the scripted participant
     {"realtime"},  # the sans-IO session core
     {"chat", "faults", "replay", "conformance"},  # beside the core: chat, fault specs, drivers, a client
-    {"server", "loadtest", "turn_eval", "journal"},  # the aiohttp shell; tools on the core
+    {"server", "loadtest", "turn_eval", "turn_corpus", "journal"},  # the aiohttp shell; tools on the core
     {"testing", "bench"},  # an engine in a thread; the benchmarks
     {"cli", "pytest_plugin"},  # entry points
     {"__main__"},
