@@ -241,6 +241,12 @@ def journal(args: argparse.Namespace) -> int:
     return print_timeline(args.path, show_all=args.all)
 
 
+def record(args: argparse.Namespace) -> int:
+    from mockengine.record.app import run
+
+    return run(args)
+
+
 def conformance(args: argparse.Namespace) -> int:
     from mockengine.conformance.runner import run_from_args
 
@@ -283,6 +289,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--all", action="store_true", help="one line per audio chunk and delta (default: runs are merged)"
     )
     journal_parser.set_defaults(func=journal)
+    record_parser = sub.add_parser("record", help="relay clients to a real endpoint and record the sessions")
+    from mockengine.record.app import add_arguments as add_record_arguments
+
+    add_record_arguments(record_parser)
+    record_parser.set_defaults(func=record)
     return parser
 
 
