@@ -112,6 +112,23 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--journal-dir",
         help="write every session's events (JSON lines) and audio (WAV) here; view: mockengine journal DIR",
     )
+    parser.add_argument(
+        "--replay",
+        dest="replay_dir",
+        metavar="DIR",
+        help="answer from a recording made by `mockengine record` (docs/record-replay.md)",
+    )
+    parser.add_argument(
+        "--replay-speed",
+        type=float,
+        help="recorded timing sped up by this factor (default 1.0; 0 = unpaced, as fast as allowed)",
+    )
+    parser.add_argument(
+        "--replay-strict",
+        action="store_true",
+        default=None,
+        help="a client leaving the recording gets an error event (default: the scripted participant answers)",
+    )
     parser.add_argument("--session-max-s", type=int, help="session lifetime (default 3600)")
     parser.add_argument(
         "--tts-threads",
@@ -185,6 +202,7 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
+    from mockengine.record.format import RecordingError
     from mockengine.server.app import create_app, settle_heap
 
     settings = settings_from_args(args)
@@ -206,7 +224,8 @@ def serve(args: argparse.Namespace) -> int:
         return serve_workers(settings)
     try:
         app = create_app(settings)
-    except (ModelNotFound, ScenarioError, FaultSpecError, OSError) as exc:  # OSError: a bad --journal-dir
+    # OSError: a bad --journal-dir; RecordingError: a --replay DIR that is not a recording
+    except (ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     settle_heap()

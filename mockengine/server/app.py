@@ -17,6 +17,7 @@ from mockengine import __version__
 from mockengine.chat import add_routes as add_chat_routes
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
+from mockengine.record.wiring import install as install_replay
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.journal import Journal
@@ -81,6 +82,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
     install_faults(app, settings)
+    install_replay(app, settings)  # --replay DIR (mockengine.record)
     app[LOOP_LAG] = LoopLagMonitor()
     app.router.add_get("/metrics", metrics_handler)
     app.cleanup_ctx.append(monitor_context)

@@ -32,6 +32,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
+from mockengine.record.wiring import replaying
 from mockengine.server import metrics
 from mockengine.server.admission import saturation_refusal
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
@@ -481,8 +482,11 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     request.app[LIVE_SESSIONS].add(session)
     request.app[STATS].sessions_total += 1
     metrics.SESSIONS.inc()
+    served = await replaying(request, ws, session, seed)  # --replay: answers come from a recording
+    if served is None:
+        return ws
     journal = request.app[JOURNAL].open(session.config["id"])
-    runner = SessionRunner(ws, session, resources, request.app[TRACER], journal, request.transport)
+    runner = SessionRunner(ws, served, resources, request.app[TRACER], journal, request.transport)
     attach(runner, request, fault_specs)
     try:
         await runner.run()
