@@ -1,0 +1,172 @@
+"""``mockengine record`` against a second mockengine on loopback (the upstream), then ``serve --replay``:
+the same client gets the same events, transcripts and audio; a changed client is a divergence at the
+right event; the upstream key is nowhere in the recording; chat completions replay, streamed and not."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from mockengine.journal import print_timeline, read_records
+from mockengine.record.app import create_record_app
+from mockengine.record.proxy import Recorder
+from mockengine.settings import Settings
+from tests.record_client import Diverged, run_script
+from tests.speech import question
+
+pytestmark = pytest.mark.models
+UPSTREAM_KEY = "sk-upstream-secret-0123456789"
+CLIENT_KEY = "sk-client-key-abcdef"
+QUERY = "model=gpt-realtime&scenario=conformance"
+
+
+async def start_recorder(aiohttp_server: Any, upstream_http: str, out: Path, **kw: Any) -> str:
+    recorder = Recorder(f"{upstream_http}/v1", out, Settings(), UPSTREAM_KEY, **kw)
+    server = await aiohttp_server(create_record_app(recorder))
+    return f"127.0.0.1:{server.port}"
+
+
+def audio_by_response(events: list[dict[str, Any]]) -> list[bytes]:
+    audio: dict[str, bytes] = {}
+    for e in events:
+        if e["type"] == "response.output_audio.delta":
+            audio[e["response_id"]] = audio.get(e["response_id"], b"") + base64.b64decode(e["delta"])
+    return list(audio.values())
+
+
+def words(events: list[dict[str, Any]]) -> list[str]:
+    return [e["transcript"] for e in events if e["type"] == "response.output_audio_transcript.done"]
+
+
+@pytest.fixture
+async def recorded(engine, aiohttp_server, tmp_path):
+    """A recording of the client script through the proxy, and what the client received."""
+    upstream = await engine(api_keys=(UPSTREAM_KEY,), audio_pace=4.0, first_delta_delay_ms=50)
+    proxy = await start_recorder(aiohttp_server, upstream.http_url, tmp_path / "rec")
+    pcm, _ = question()
+    events = await run_script(f"ws://{proxy}/v1/realtime?{QUERY}", CLIENT_KEY, pcm)
+    await upstream.wait_until_idle()
+    return tmp_path / "rec", events, pcm
+
+
+async def test_a_recorded_session_replays_with_the_same_events_words_and_audio(recorded, engine, tmp_path):
+    out, live, pcm = recorded
+    kinds = [e["type"] for e in live]
+    assert "response.function_call_arguments.done" in kinds and "conversation.item.truncated" in kinds
+    assert any(e["type"] == "response.done" and e["response"]["status"] == "cancelled" for e in live)
+    session_dir = out / "realtime-0001"
+    records = list(read_records(session_dir / "events.jsonl"))
+    server_ids = [r["event"]["event_id"] for r in records if r["from"] == "server"]
+    assert server_ids[: len(live)] == [e["event_id"] for e in live]  # (the client left before the last)
+
+    replay = await engine(replay_dir=str(out), replay_speed=0.0, trace_dir=str(tmp_path / "trace"))
+    replayed = await run_script(f"{replay.realtime}&scenario=conformance", "sk-any", pcm)
+    assert [e["type"] for e in replayed] == kinds
+    assert words(replayed) == words(live) and len(words(live)) == 4
+    assert audio_by_response(replayed) == audio_by_response(live)
+    assert {e["event_id"] for e in replayed}.isdisjoint(e["event_id"] for e in live)  # re-stamped
+    live_vad = [e.get("audio_start_ms") for e in live if e["type"].startswith("input_audio_buffer.speech")]
+    replay_vad = [
+        e.get("audio_start_ms") for e in replayed if e["type"].startswith("input_audio_buffer.speech")
+    ]
+    assert replay_vad == live_vad  # the engine's own VAD on the same audio
+    assert_ids_coherent(replayed)
+
+
+def assert_ids_coherent(events: list[dict[str, Any]]) -> None:
+    """Every previous_item_id, truncate and call output refers to an item the client was shown."""
+    shown: set[str] = set()
+    for e in events:
+        if e["type"] == "conversation.item.added":
+            previous = e.get("previous_item_id")
+            assert previous is None or previous in shown, e
+            shown.add(e["item"]["id"])
+        if e["type"] == "conversation.item.truncated":
+            assert e["item_id"] in shown
+
+
+async def test_a_changed_tool_output_is_a_divergence_at_that_event(recorded, engine, tmp_path):
+    out, _, pcm = recorded
+    records = list(read_records(out / "realtime-0001" / "events.jsonl"))
+    output_line = next(
+        r["seq"]
+        for r in records
+        if r["from"] == "client" and (r["event"].get("item") or {}).get("type") == "function_call_output"
+    )
+    strict = await engine(replay_dir=str(out), replay_speed=0.0, replay_strict=True)
+    with pytest.raises(Diverged) as caught:
+        await run_script(
+            f"{strict.realtime}&scenario=conformance", "sk-any", pcm, tool_output='{"sent": false}'
+        )
+    error = caught.value.error
+    assert error["code"] == "replay_divergence"
+    assert f"journal line {output_line}" in error["message"] and '{"sent": true}' in error["message"]
+
+    trace_dir = tmp_path / "trace"
+    lenient = await engine(replay_dir=str(out), replay_speed=0.0, trace_dir=str(trace_dir))
+    events = await run_script(f"{lenient.realtime}&scenario=conformance", "sk-any", pcm, tool_output='"nope"')
+    assert events[-1]["type"] == "response.done"  # the scripted participant carried on
+    traces = [json.loads(line) for f in trace_dir.glob("*.jsonl") for line in f.read_text().splitlines()]
+    divergences = [t for t in traces if t.get("kind") == "mockengine.replay_divergence"]
+    assert len(divergences) == 1 and divergences[0]["data"]["line"] == output_line
+    async with aiohttp.ClientSession() as http, http.get(f"{lenient.http_url}/metrics") as response:
+        assert 'mockengine_replay_divergences_total{mode="fallback"}' in await response.text()
+
+
+async def test_the_recording_holds_no_key_and_reads_as_a_journal(recorded, capsys):
+    out, _, _ = recorded
+    for path in out.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert UPSTREAM_KEY.encode() not in data and CLIENT_KEY.encode() not in data, path
+    session = json.loads((out / "realtime-0001" / "session.json").read_text())
+    assert session["request_headers"]["Authorization"] == "<redacted>"
+    assert json.loads((out / "recording.json").read_text())["version"] == 1
+    assert print_timeline(str(out)) == 0
+    assert "← response.done" in capsys.readouterr().out
+
+
+async def test_chat_completions_record_and_replay_streamed_and_not(engine, aiohttp_server, tmp_path):
+    upstream = await engine(api_keys=(UPSTREAM_KEY,))
+    proxy = await start_recorder(aiohttp_server, upstream.http_url, tmp_path / "rec")
+    asks = [
+        {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "What is the capital of France?"}]},
+        {
+            "model": "gpt-4o-mini",
+            "stream": True,
+            "messages": [{"role": "user", "content": "Tell me a story."}],
+        },
+    ]
+    recorded = [await chat(f"http://{proxy}", ask, CLIENT_KEY) for ask in asks]
+    assert recorded[1][0][0].startswith("data: {") and recorded[1][0][-1] == "data: [DONE]"
+
+    replay = await engine(replay_dir=str(tmp_path / "rec"), replay_speed=0.0, seed=99)
+    asks[0]["messages"][0]["content"] = "  What is the capital\nof France? "  # normalised away
+    assert [await chat(replay.http_url, ask, "sk-any") for ask in asks] == recorded
+
+    other = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Something else entirely"}]}
+    status, _ = await chat(replay.http_url, other, "sk-any", raw_status=True)
+    assert status == 200  # the scripted participant answers what the recording does not hold
+    strict = await engine(replay_dir=str(tmp_path / "rec"), replay_strict=True)
+    status, body = await chat(strict.http_url, other, "sk-any", raw_status=True)
+    assert status == 400 and json.loads(body)["error"]["code"] == "replay_divergence"
+    assert not any(UPSTREAM_KEY.encode() in p.read_bytes() for p in (tmp_path / "rec").rglob("*.json"))
+
+
+async def chat(base: str, body: dict[str, Any], key: str, raw_status: bool = False) -> Any:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{base}/v1/chat/completions", json=body, headers={"Authorization": f"Bearer {key}"}) as r,
+    ):
+        text = await r.text()
+        if raw_status:
+            return r.status, text
+        assert r.status == 200, text
+        if body.get("stream"):
+            return [line for line in text.split("\n\n") if line], r.headers["Content-Type"].split(";")[0]
+        return json.loads(text)
