@@ -4,6 +4,7 @@ right event; the upstream key is nowhere in the recording; chat completions repl
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 from pathlib import Path
@@ -16,7 +17,7 @@ from mockengine.journal import print_timeline, read_records
 from mockengine.record.app import create_record_app
 from mockengine.record.proxy import Recorder
 from mockengine.settings import Settings
-from tests.record_client import Diverged, run_script
+from tests.record_client import Diverged, ScriptedClient, run_script
 from tests.speech import question
 
 pytestmark = pytest.mark.models
@@ -29,6 +30,15 @@ async def start_recorder(aiohttp_server: Any, upstream_http: str, out: Path, **k
     recorder = Recorder(f"{upstream_http}/v1", out, Settings(), UPSTREAM_KEY, **kw)
     server = await aiohttp_server(create_record_app(recorder))
     return f"127.0.0.1:{server.port}"
+
+
+async def written(session_dir: Path) -> None:
+    """Until the recorder has finished the session (its session.json is written last, off the loop)."""
+    for _ in range(100):
+        if (session_dir / "session.json").exists():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{session_dir} was not finished")
 
 
 def audio_by_response(events: list[dict[str, Any]]) -> list[bytes]:
@@ -51,6 +61,7 @@ async def recorded(engine, aiohttp_server, tmp_path):
     pcm, _ = question()
     events = await run_script(f"ws://{proxy}/v1/realtime?{QUERY}", CLIENT_KEY, pcm)
     await upstream.wait_until_idle()
+    await written(tmp_path / "rec" / "realtime-0001")
     return tmp_path / "rec", events, pcm
 
 
@@ -64,7 +75,7 @@ async def test_a_recorded_session_replays_with_the_same_events_words_and_audio(r
     server_ids = [r["event"]["event_id"] for r in records if r["from"] == "server"]
     assert server_ids[: len(live)] == [e["event_id"] for e in live]  # (the client left before the last)
 
-    replay = await engine(replay_dir=str(out), replay_speed=0.0, trace_dir=str(tmp_path / "trace"))
+    replay = await engine(replay_dir=str(out), replay_speed=2.0)  # paced: half the recorded gaps
     replayed = await run_script(f"{replay.realtime}&scenario=conformance", "sk-any", pcm)
     assert [e["type"] for e in replayed] == kinds
     assert words(replayed) == words(live) and len(words(live)) == 4
@@ -118,8 +129,10 @@ async def test_a_changed_tool_output_is_a_divergence_at_that_event(recorded, eng
         assert 'mockengine_replay_divergences_total{mode="fallback"}' in await response.text()
 
 
-async def test_the_recording_holds_no_key_and_reads_as_a_journal(recorded, capsys):
-    out, _, _ = recorded
+async def test_the_recording_holds_no_key_reads_as_a_journal_and_replays_as_a_scenario(
+    recorded, engine_url, tmp_path, capsys
+):
+    out, live, pcm = recorded
     for path in out.rglob("*"):
         if path.is_file():
             data = path.read_bytes()
@@ -129,6 +142,15 @@ async def test_the_recording_holds_no_key_and_reads_as_a_journal(recorded, capsy
     assert json.loads((out / "recording.json").read_text())["version"] == 1
     assert print_timeline(str(out)) == 0
     assert "← response.done" in capsys.readouterr().out
+
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    (scenarios / "replayed.yaml").write_text(
+        f"name: replayed\nkind: recording\nrecording: {out}\nrules: []\n"
+    )
+    base = await engine_url(scenarios_dir=str(scenarios), replay_speed=0.0)
+    replayed = await run_script(f"{base}/realtime?model=gpt-realtime&scenario=replayed", "sk-any", pcm)
+    assert [e["type"] for e in replayed] == [e["type"] for e in live]
 
 
 async def test_chat_completions_record_and_replay_streamed_and_not(engine, aiohttp_server, tmp_path):
@@ -170,3 +192,26 @@ async def chat(base: str, body: dict[str, Any], key: str, raw_status: bool = Fal
         if body.get("stream"):
             return [line for line in text.split("\n\n") if line], r.headers["Content-Type"].split(";")[0]
         return json.loads(text)
+
+
+async def test_no_audio_keeps_only_events(engine, aiohttp_server, tmp_path):
+    upstream = await engine(audio_pace=0.0)
+    proxy = await start_recorder(aiohttp_server, upstream.http_url, tmp_path / "rec", has_audio=False)
+    pcm, _ = question()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"ws://{proxy}/v1/realtime?model=gpt-realtime", headers={"Authorization": "Bearer k"}
+        ) as ws,
+    ):
+        client = ScriptedClient(ws)
+        await client.until("session.created")
+        await client.speak(pcm)
+        await client.until("response.done")
+    await upstream.wait_until_idle()
+    session_dir = tmp_path / "rec" / "realtime-0001"
+    await written(session_dir)
+    assert not list((tmp_path / "rec").rglob("*.wav"))
+    records = list(read_records(session_dir / "events.jsonl"))
+    deltas = [r["event"] for r in records if r.get("event", {}).get("type") == "response.output_audio.delta"]
+    assert deltas and all(d["delta"]["omitted_base64_chars"] > 0 for d in deltas)
