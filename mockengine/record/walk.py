@@ -17,7 +17,6 @@ from typing import Any
 from mockengine.protocol import client_events as ce
 from mockengine.record.recording import RecordedSession, ScriptStep
 from mockengine.record.restamp import IdMap, Restamper
-from mockengine.server.metrics import CLIENT_EVENT_TYPES
 
 
 @dataclass(frozen=True)
@@ -168,7 +167,7 @@ class ReplayWalk:
 
 
 def _type(live: ce.ClientEvent) -> str:
-    return CLIENT_EVENT_TYPES.get(type(live), type(live).__name__)
+    return live.type
 
 
 def describe_step(step: ScriptStep) -> str:
