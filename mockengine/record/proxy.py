@@ -107,7 +107,9 @@ RECORDER = web.AppKey("recorder", Recorder)
 
 
 def _refuse(status: int, message: str, code: str | None) -> web.Response:
-    body = {"error": {"message": message, "type": "invalid_request_error", "param": None, "code": code}}
+    """The OpenAI REST error shape; 5xx (the upstream failed) are ``server_error``s."""
+    kind = "server_error" if status >= 500 else "invalid_request_error"
+    body = {"error": {"message": message, "type": kind, "param": None, "code": code}}
     return web.json_response(body, status=status)
 
 
