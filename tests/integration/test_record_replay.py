@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -151,6 +152,16 @@ async def test_the_recording_holds_no_key_reads_as_a_journal_and_replays_as_a_sc
     base = await engine_url(scenarios_dir=str(scenarios), replay_speed=0.0)
     replayed = await run_script(f"{base}/realtime?model=gpt-realtime&scenario=replayed", "sk-any", pcm)
     assert [e["type"] for e in replayed] == [e["type"] for e in live]
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{base}/realtime?model=gpt-realtime&scenario=replayed&recording=nope",
+            headers={"Authorization": "Bearer sk-any"},
+        ) as ws,
+    ):
+        error = json.loads((await ws.receive(timeout=10)).data)
+        assert error["error"]["code"] == "unknown_recording" and "realtime-0001" in error["error"]["message"]
+        assert (await ws.receive(timeout=10)).type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4000
 
 
 async def test_chat_completions_record_and_replay_streamed_and_not(engine, aiohttp_server, tmp_path):
@@ -165,6 +176,11 @@ async def test_chat_completions_record_and_replay_streamed_and_not(engine, aioht
         },
     ]
     recorded = [await chat(f"http://{proxy}", ask, CLIENT_KEY) for ask in asks]
+    out = io.StringIO()
+    assert print_timeline(str(tmp_path / "rec"), out=out) == 0
+    assert (
+        "POST /v1/chat/completions 200  stream" in out.getvalue() and "'Tell me a story.'" in out.getvalue()
+    )
     assert recorded[1][0][0].startswith("data: {") and recorded[1][0][-1] == "data: [DONE]"
 
     replay = await engine(replay_dir=str(tmp_path / "rec"), replay_speed=0.0, seed=99)
