@@ -13,6 +13,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from openai import AsyncOpenAI
 
 from mockengine.journal import print_timeline, read_records
 from mockengine.record.app import create_record_app
@@ -231,3 +232,42 @@ async def test_no_audio_keeps_only_events(engine, aiohttp_server, tmp_path):
     records = list(read_records(session_dir / "events.jsonl"))
     deltas = [r["event"] for r in records if r.get("event", {}).get("type") == "response.output_audio.delta"]
     assert deltas and all(d["delta"]["omitted_base64_chars"] > 0 for d in deltas)
+
+
+async def sdk_turn(base_ws: str, http_base: str, key: str) -> tuple[list[str], str, list[str]]:
+    """A typed Realtime turn and a streamed chat completion with the official SDK: the event types, the
+    spoken transcript and the streamed words."""
+    client = AsyncOpenAI(api_key=key, websocket_base_url=base_ws, base_url=f"{http_base}/v1")
+    kinds, transcript = [], ""
+    async with client.realtime.connect(model="gpt-realtime") as conn:
+        await conn.conversation.item.create(
+            item={
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "Hello there"}],
+            }
+        )
+        await conn.response.create()
+        async for event in conn:
+            kinds.append(event.type)
+            if event.type == "response.output_audio_transcript.done":
+                transcript = event.transcript
+            if event.type == "response.done":
+                break
+    stream = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": "What is 2 + 3?"}], stream=True
+    )
+    words = [chunk.choices[0].delta.content or "" async for chunk in stream if chunk.choices]
+    await client.close()
+    return kinds, transcript, words
+
+
+async def test_the_official_sdk_records_and_replays_through_mockengine(engine, aiohttp_server, tmp_path):
+    upstream = await engine(api_keys=(UPSTREAM_KEY,), audio_pace=0.0)
+    proxy = await start_recorder(aiohttp_server, upstream.http_url, tmp_path / "rec")
+    live = await sdk_turn(f"ws://{proxy}/v1", f"http://{proxy}", CLIENT_KEY)
+    await upstream.wait_until_idle()
+    await written(tmp_path / "rec" / "realtime-0001")
+    replay = await engine(replay_dir=str(tmp_path / "rec"), replay_speed=0.0)
+    assert await sdk_turn(replay.url, replay.http_url, "sk-any") == live
+    assert live[1] and "".join(live[2])
