@@ -65,7 +65,7 @@ class ReplayingSession:
 
     def start(self) -> Step:
         self.shadow.start()
-        self._update_shadow(self._hold_shadow_replies(self._client_turn_detection), 0.0)
+        self._update_shadow(self._hold_shadow_replies(self._client_turn_detection), self.walk.anchor[1])
         self.walk.output_format = self._output_format()
         return Step(events=self.walk.due(self.walk.anchor[1]))
 
@@ -105,6 +105,10 @@ class ReplayingSession:
         step = self.shadow.on_transcript(key, text, now_ms)
         return step if self.has_fallen_back else self._from_shadow(step, now_ms)
 
+    def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:
+        step = self.shadow.on_transcript_failed(key, message, now_ms)
+        return step if self.has_fallen_back else self._from_shadow(step, now_ms)
+
     # -- replay ---------------------------------------------------------------------------------------
 
     def _output_format(self) -> str:
@@ -129,10 +133,12 @@ class ReplayingSession:
         know what was said); its other events are not sent and it synthesizes nothing."""
         out = Step(effects=[e for e in step.effects if isinstance(e, Trace | Transcribe)])
         for event in step.events:
-            if event.get("type") in VAD_TYPES and not self.has_fallen_back:
-                out.extend(self._apply(self.walk.on_vad(event, now_ms), now_ms, None))
-            elif self.has_fallen_back:
+            if self.has_fallen_back:
                 out.events.append(event)
+            elif event.get("type") in VAD_TYPES:
+                out.extend(self._apply(self.walk.on_vad(event, now_ms), now_ms, None))
+                if self.has_fallen_back:  # this edge left the recording: the participant's from here on
+                    out.events.append(event)
         return out
 
     def _apply(self, result: WalkResult, now_ms: float, event: ce.ClientEvent | None) -> Step:

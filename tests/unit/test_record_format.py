@@ -5,17 +5,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from mockengine.brain.scenario import ScenarioError, parse_scenario
+from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.protocol import client_events as ce
+from mockengine.realtime.session import RealtimeSession
 from mockengine.record.chat_replay import request_key
 from mockengine.record.format import REDACTED, Scrubber, redact_headers
 from mockengine.record.recording import RecordedSession, ScriptStep
+from mockengine.record.replay_session import ReplayingSession
 from mockengine.record.restamp import IdMap, Restamper
 from mockengine.record.strip import strip_audio
 from mockengine.record.walk import ReplayWalk
+from mockengine.replay import Replay
+from tests.conftest import make_session
+from tests.speech import question
 
 
 def chat(content: str, **extra: object) -> dict[str, object]:
@@ -123,3 +130,26 @@ def test_a_recording_scenario_needs_its_directory() -> None:
         parse_scenario("name: r\nkind: recording\nrules: []\n")
     scenario = parse_scenario("name: r\nkind: recording\nrecording: rec\nrules: []\n", source="/x/r.yaml")
     assert scenario.recording == "/x/rec"
+
+
+def test_an_extra_spoken_turn_diverges_and_the_scripted_participant_answers_it() -> None:
+    steps = [STEPS[0], STEPS[1], STEPS[2], STEPS[3]]  # the recording: one typed response.create only
+    walk = walk_of(steps, speed=0.0)
+    session = ReplayingSession(make_session(), walk, strict=False)
+    driver = Replay(
+        cast(RealtimeSession, session),
+        FakeTranscriber(default="What is the capital of France?"),
+        FakeSynthesizer(),
+    )
+    driver.start()
+    pcm, _ = question()
+    driver.stream(pcm)
+    driver.stream_silence(1500)
+    driver.run_until_idle()
+    kinds = [event["type"] for _, event in driver.events]
+    assert kinds[0] == "session.created" and kinds.count("input_audio_buffer.speech_started") == 1
+    assert kinds.index("input_audio_buffer.speech_started") < kinds.index("input_audio_buffer.speech_stopped")
+    assert "response.done" in kinds  # the participant answered the turn the recording did not have
+    assert session.divergences[0].expected.startswith("client event `response.create`")
+    assert session.divergences[0].got.startswith("`input_audio_buffer.speech_started`")
+    assert [t.kind for t in driver.traces].count("mockengine.replay_divergence") == 1
