@@ -202,7 +202,7 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
-    from mockengine.record.format import RecordingError
+    from mockengine.recordings.format import RecordingError
     from mockengine.server.app import create_app, settle_heap
 
     settings = settings_from_args(args)

@@ -199,7 +199,7 @@ def _line(record: dict[str, Any], text: str, kind: str | None = None) -> str:
 
 def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None) -> int:
     """Print every session's timeline under ``path``; 1 when there is no journal there."""
-    from mockengine.record.timeline import print_http  # a recording's HTTP exchanges (mockengine record)
+    from mockengine.recordings.timeline import print_http  # a recording's HTTP exchanges (mockengine record)
 
     out = out or sys.stdout
     files = journal_files(Path(path))

@@ -1,2 +1,2 @@
-"""Record a session against any Realtime / Chat Completions endpoint (``mockengine record``) and replay
-it offline (``mockengine serve --replay DIR``). The format is described in ``docs/record-replay.md``."""
+"""``mockengine record``: a relaying proxy in front of any Realtime / Chat Completions endpoint that
+writes a recording (format: ``mockengine.recordings.format``; replay: ``serve --replay``)."""

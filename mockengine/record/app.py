@@ -12,9 +12,9 @@ from pathlib import Path
 import aiohttp
 from aiohttp import web
 
-from mockengine.record.format import RecordingError
 from mockengine.record.proxy import RECORDER, Recorder, realtime_proxy
 from mockengine.record.proxy_http import http_proxy
+from mockengine.recordings.format import RecordingError
 from mockengine.settings import Settings, from_env
 
 UPSTREAM_KEY_ENV = ("MOCKENGINE_UPSTREAM_KEY", "OPENAI_API_KEY")

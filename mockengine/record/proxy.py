@@ -1,4 +1,4 @@
-"""``mockengine record``: a relaying proxy that writes a recording (``record/format.py``).
+"""``mockengine record``: a relaying proxy that writes a recording (``recordings/format.py``).
 
 Clients connect exactly as to the real service; each WebSocket frame and each HTTP request is relayed to
 the upstream unchanged, and the answer relayed back unchanged. The recording is written beside the
@@ -20,7 +20,7 @@ from typing import Any
 import aiohttp
 from aiohttp import WSMsgType, web
 
-from mockengine.record.format import (
+from mockengine.recordings.format import (
     HTTP_DIR,
     KEY_SUBPROTOCOL,
     SESSION_FILE,
@@ -29,7 +29,7 @@ from mockengine.record.format import (
     redact_headers,
     write_manifest,
 )
-from mockengine.record.strip import strip_audio
+from mockengine.recordings.strip import strip_audio
 from mockengine.server.handshake import api_key_from, key_accepted
 from mockengine.server.journal import BackgroundWriter, SessionJournal
 from mockengine.settings import Settings

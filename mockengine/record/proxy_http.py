@@ -14,8 +14,8 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from mockengine.record.format import redact_headers
 from mockengine.record.proxy import HOP_HEADERS, RECORDER, Recorder, _refuse
+from mockengine.recordings.format import redact_headers
 from mockengine.server.handshake import key_accepted
 
 

@@ -16,13 +16,13 @@ from aiohttp import web
 from mockengine import __version__
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
-from mockengine.record.wiring import install as install_replay
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
 from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.journal import Journal
 from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
+from mockengine.server.replay import install as install_replay
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer

@@ -19,13 +19,13 @@ from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
-from mockengine.record.wiring import replaying
 from mockengine.server import metrics
 from mockengine.server.admission import saturation_refusal
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.journal import SessionJournal
 from mockengine.server.realtime_faults import attach, connection_faults, detach
+from mockengine.server.replay import replaying
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
 from mockengine.server.session_setup import build_session, register, release_seat, session_seed, take_seat

@@ -13,13 +13,13 @@ from mockengine.brain.scenario import ScenarioError, parse_scenario
 from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.protocol import client_events as ce
 from mockengine.realtime.session import RealtimeSession
-from mockengine.record.chat_replay import request_key
-from mockengine.record.format import REDACTED, Scrubber, redact_headers
-from mockengine.record.recording import RecordedSession, ScriptStep
-from mockengine.record.replay_session import ReplayingSession
-from mockengine.record.restamp import IdMap, Restamper
-from mockengine.record.strip import strip_audio
-from mockengine.record.walk import ReplayWalk
+from mockengine.recordings.chat_match import request_key
+from mockengine.recordings.format import REDACTED, Scrubber, redact_headers
+from mockengine.recordings.recording import RecordedSession, ScriptStep
+from mockengine.recordings.replay_session import ReplayingSession
+from mockengine.recordings.restamp import IdMap, Restamper
+from mockengine.recordings.strip import strip_audio
+from mockengine.recordings.walk import ReplayWalk
 from mockengine.replay import Replay
 from tests.conftest import make_session
 from tests.speech import question

@@ -5,28 +5,25 @@ wraps a *shadow* ``RealtimeSession`` that sees the live client's input — sessi
 and never answers by itself (its ``create_response`` / ``interrupt_response`` are held off), so the
 engine's own VAD decides the live turn boundaries and the shadow's conversation keeps up. What goes out
 is the :class:`ReplayWalk`'s recorded events. On a divergence the session reports it (a
-``mockengine.replay_divergence`` trace, the ``mockengine_replay_divergences`` counter) and then either
-answers an ``error`` naming what was expected and keeps its place (strict), or hands the session to the
-shadow, which from then on answers as the scripted participant (its turn detection settings restored).
+``mockengine.replay_divergence`` trace, and ``on_divergence``, which the server counts on ``/metrics``)
+and then either answers an ``error`` naming what was expected and keeps its place (strict), or hands
+the session to the shadow, which from then on answers as the scripted participant (its turn detection
+settings restored).
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
-
-from prometheus_client import Counter
 
 from mockengine.protocol import client_events as ce
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Trace, Transcribe
 from mockengine.realtime.session import RealtimeSession
-from mockengine.record.recording import VAD_TYPES
-from mockengine.record.walk import Divergence, ReplayWalk, WalkResult
+from mockengine.recordings.recording import VAD_TYPES
+from mockengine.recordings.walk import Divergence, ReplayWalk, WalkResult
 
-DIVERGENCES = Counter(
-    "mockengine_replay_divergences", "Live clients departing from the recording they are replayed", ["mode"]
-)
 TRACE_KIND = "mockengine.replay_divergence"
 SHADOW_EVENTS = (  # what the shadow must see to keep its input side and conversation current
     ce.SessionUpdate,
@@ -38,10 +35,17 @@ SHADOW_EVENTS = (  # what the shadow must see to keep its input side and convers
 
 
 class ReplayingSession:
-    def __init__(self, shadow: RealtimeSession, walk: ReplayWalk, strict: bool) -> None:
+    def __init__(
+        self,
+        shadow: RealtimeSession,
+        walk: ReplayWalk,
+        strict: bool,
+        on_divergence: Callable[[Divergence], None] | None = None,
+    ) -> None:
         self.shadow = shadow
         self.walk = walk
         self.is_strict = strict
+        self.on_divergence = on_divergence  # the server counts them on /metrics
         self.has_fallen_back = False
         self.divergences: list[Divergence] = []
         self._client_turn_detection: Any = copy.deepcopy(self._turn_detection())
@@ -147,7 +151,8 @@ class ReplayingSession:
         if divergence is None:
             return step
         self.divergences.append(divergence)
-        DIVERGENCES.labels(mode="strict" if self.is_strict else "fallback").inc()
+        if self.on_divergence is not None:
+            self.on_divergence(divergence)
         step.effects.append(Trace(TRACE_KIND, {**divergence.data(), "strict": self.is_strict}))
         if self.is_strict:
             error = ProtocolError(

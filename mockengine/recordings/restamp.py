@@ -16,7 +16,7 @@ from typing import Any
 
 from mockengine.audio.g711 import from_pcm16_24k
 from mockengine.ids import IdFactory
-from mockengine.record.recording import RecordedSession, b64
+from mockengine.recordings.recording import RecordedSession, b64
 
 ID_KEYS = frozenset({"event_id", "item_id", "previous_item_id", "response_id", "call_id", "conversation_id"})
 TIME_KEYS = frozenset({"created_at", "expires_at"})

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mockengine.protocol import client_events as ce
-from mockengine.record.recording import RecordedSession, ScriptStep
-from mockengine.record.restamp import IdMap, Restamper
+from mockengine.recordings.recording import RecordedSession, ScriptStep
+from mockengine.recordings.restamp import IdMap, Restamper
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Chat Completions answered from a recording, by request matching.
+"""Chat Completions answered from a recording, by request matching (served by ``server/replay.py``).
 
 A request matches a recorded one when their *normalised* ``messages`` and ``tools`` are equal and both
 stream or both do not. Normalisation (docs/record-replay.md): per message the role, the text with runs
@@ -13,21 +13,11 @@ is a divergence: traced, counted, then answered by the scripted participant — 
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import web
-
-from mockengine.record.replay_session import DIVERGENCES, TRACE_KIND
-from mockengine.server.state import TRACER
-
-log = logging.getLogger("mockengine.replay")
 CHAT_PATH = "/v1/chat/completions"
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def request_key(body: Any) -> str:
@@ -102,65 +92,3 @@ class ChatReplay:
         n = self._served.get(key, 0)
         self._served[key] = n + 1
         return answers[min(n, len(answers) - 1)]
-
-
-@web.middleware
-async def chat_replay_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    if request.method != "POST" or request.path != CHAT_PATH:
-        return await handler(request)
-    from mockengine.record.wiring import CHAT_REPLAY
-
-    replay = request.app[CHAT_REPLAY]
-    raw = await request.read()  # aiohttp keeps the body: the handler can read it again
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        return await handler(request)  # the engine answers malformed JSON as usual
-    exchange = replay.match(body)
-    if exchange is not None:
-        return await _answer(request, exchange, replay.speed)
-    DIVERGENCES.labels(mode="strict" if replay.is_strict else "fallback").inc()
-    data = {"request": "chat.completions", "recorded_requests": sum(map(len, replay.by_key.values()))}
-    request.app[TRACER].write("chat-completions", TRACE_KIND, data)
-    log.warning(
-        "chat replay: no recorded request matches this one (%d messages)", len(body.get("messages") or [])
-    )
-    if replay.is_strict:
-        message = (
-            "Replay divergence: no recorded chat completion matches this request "
-            "(messages and tools, normalised as in docs/record-replay.md)."
-        )
-        error = {
-            "message": message,
-            "type": "invalid_request_error",
-            "param": "messages",
-            "code": "replay_divergence",
-        }
-        return web.json_response({"error": error}, status=400)
-    return await handler(request)
-
-
-async def _answer(request: web.Request, exchange: dict[str, Any], speed: float) -> web.StreamResponse:
-    status = int(exchange.get("status", 200))
-    if not exchange.get("stream"):
-        body = exchange.get("response_body")
-        if isinstance(body, str):
-            return web.Response(text=body, status=status)
-        return web.json_response(body, status=status)
-    response = web.StreamResponse(
-        status=status,
-        headers={"Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"},
-    )
-    await response.prepare(request)
-    previous_ms = None
-    try:
-        for chunk in exchange.get("chunks") or []:
-            at_ms = float(chunk.get("ms", 0.0))
-            if previous_ms is not None and speed > 0 and at_ms > previous_ms:
-                await asyncio.sleep((at_ms - previous_ms) / speed / 1000.0)
-            previous_ms = at_ms
-            await response.write(b"data: " + str(chunk.get("data", "")).encode() + b"\n\n")
-        await response.write_eof()
-    except ConnectionResetError:
-        log.debug("chat replay stream: client went away")
-    return response

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from mockengine.journal import EVENTS_FILE, read_records
-from mockengine.record.format import HTTP_DIR, RecordingError, read_manifest
+from mockengine.recordings.format import EVENTS_FILE, HTTP_DIR, RecordingError, read_lines, read_manifest
 
 VAD_TYPES = ("input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped")
 StepKind = Literal["emit", "expect", "vad", "invalid"]
@@ -67,7 +66,7 @@ def load_session(directory: Path) -> RecordedSession:
     steps: list[ScriptStep] = []
     streaming = False
     started_at_s: float | None = None
-    for record in read_records(events_file):
+    for record in read_lines(events_file):
         if started_at_s is None and "t" in record:
             started_at_s = float(record["t"]) - float(record.get("ms", 0)) / 1000.0
         step, streaming = _step(record, streaming)

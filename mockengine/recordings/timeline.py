@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from mockengine.record.format import HTTP_DIR
+from mockengine.recordings.format import HTTP_DIR
 
 
 def http_lines(directory: Path) -> list[str]:

@@ -8,7 +8,8 @@ Layout of ``mockengine record --out DIR`` (``docs/record-replay.md`` has the ful
     DIR/realtime-0001/*.wav            its audio (PCM16 24 kHz mono), unless --no-audio
     DIR/http/0001.json                 one HTTP exchange: request, status, response body or SSE chunks
 
-A session directory is a journal directory, so ``mockengine journal DIR`` reads a recording as it is.
+A session directory is a journal directory (``server/journal.py`` writes it), so ``mockengine journal
+DIR`` reads a recording as it is.
 Keys never reach the disk: bearer keys, ``openai-insecure-api-key.*`` subprotocols and cookies are
 replaced by ``<redacted>``, and every recorded text is scrubbed of the keys the proxy knows.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from mockengine import __version__
 FORMAT = "mockengine-recording"
 VERSION = 1
 MANIFEST = "recording.json"
+EVENTS_FILE = "events.jsonl"  # a session's lines: the journal's format (mockengine/server/journal.py)
 SESSION_FILE = "session.json"
 HTTP_DIR = "http"
 REDACTED = "<redacted>"
@@ -70,6 +72,16 @@ def read_manifest(directory: Path) -> dict[str, Any]:
                 )
             return dict(manifest)
     raise RecordingError(f"{directory}: no {MANIFEST} (record one with `mockengine record --out DIR`)")
+
+
+def read_lines(path: Path) -> Iterator[dict[str, Any]]:
+    """A session's ``events.jsonl`` lines; a torn last line (the recorder stopped mid-write) is skipped."""
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue
 
 
 def next_number(directory: Path, pattern: str) -> int:
