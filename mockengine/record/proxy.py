@@ -106,7 +106,7 @@ class Recorder:
 RECORDER = web.AppKey("recorder", Recorder)
 
 
-def _refuse(status: int, message: str, code: str | None) -> web.Response:
+def refuse(status: int, message: str, code: str | None) -> web.Response:
     """The OpenAI REST error shape; 5xx (the upstream failed) are ``server_error``s."""
     kind = "server_error" if status >= 500 else "invalid_request_error"
     body = {"error": {"message": message, "type": kind, "param": None, "code": code}}
@@ -121,26 +121,9 @@ def _client_key(request: web.Request) -> tuple[str | None, list[str]]:
 async def realtime_proxy(request: web.Request) -> web.StreamResponse:
     """``GET /v1/realtime``: relay one WebSocket session both ways and record it."""
     recorder = request.app[RECORDER]
-    key, protocols = _client_key(request)
-    if not key_accepted(recorder.settings, key):
-        return _refuse(401, "Incorrect API key provided to the mockengine recorder.", "invalid_api_key")
-    headers = {"Authorization": f"Bearer {recorder.outgoing_key(key)}"}
-    if "OpenAI-Beta" in request.headers:
-        headers["OpenAI-Beta"] = request.headers["OpenAI-Beta"]
-    upstream_protocols = [p for p in protocols if not p.startswith(KEY_SUBPROTOCOL)]
-    assert recorder.http is not None
-    try:
-        upstream = await recorder.http.ws_connect(
-            recorder.ws_url("/realtime") + (f"?{request.query_string}" if request.query_string else ""),
-            headers=headers,
-            protocols=upstream_protocols,
-            max_msg_size=0,
-            autoping=True,
-        )
-    except aiohttp.WSServerHandshakeError as exc:
-        return _refuse(exc.status or 502, f"upstream refused the WebSocket upgrade: {exc.message}", None)
-    except aiohttp.ClientError as exc:
-        return _refuse(502, f"upstream unreachable: {exc}", "upstream_unreachable")
+    upstream = await _connect_upstream(request, recorder)
+    if isinstance(upstream, web.Response):
+        return upstream
     ws = web.WebSocketResponse(
         protocols=(upstream.protocol,) if upstream.protocol else (), max_msg_size=0, compress=False
     )
@@ -163,6 +146,32 @@ async def realtime_proxy(request: web.Request) -> web.StreamResponse:
         recorder.write_json(recorder.out / name / SESSION_FILE, info)
         relay.journal.close()
     return ws
+
+
+async def _connect_upstream(
+    request: web.Request, recorder: Recorder
+) -> aiohttp.ClientWebSocketResponse | web.Response:
+    """The upstream socket (same query, ``OpenAI-Beta`` and subprotocols, the upstream key), or the HTTP
+    answer for the client: 401 for a key this recorder refuses, the upstream's refusal, 502."""
+    key, protocols = _client_key(request)
+    if not key_accepted(recorder.settings, key):
+        return refuse(401, "Incorrect API key provided to the mockengine recorder.", "invalid_api_key")
+    headers = {"Authorization": f"Bearer {recorder.outgoing_key(key)}"}
+    if "OpenAI-Beta" in request.headers:
+        headers["OpenAI-Beta"] = request.headers["OpenAI-Beta"]
+    assert recorder.http is not None
+    try:
+        return await recorder.http.ws_connect(
+            recorder.ws_url("/realtime") + (f"?{request.query_string}" if request.query_string else ""),
+            headers=headers,
+            protocols=[p for p in protocols if not p.startswith(KEY_SUBPROTOCOL)],
+            max_msg_size=0,
+            autoping=True,
+        )
+    except aiohttp.WSServerHandshakeError as exc:
+        return refuse(exc.status or 502, f"upstream refused the WebSocket upgrade: {exc.message}", None)
+    except aiohttp.ClientError as exc:
+        return refuse(502, f"upstream unreachable: {exc}", "upstream_unreachable")
 
 
 class _Relay:

@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from mockengine.record.proxy import HOP_HEADERS, RECORDER, Recorder, _refuse
+from mockengine.record.proxy import HOP_HEADERS, RECORDER, Recorder, refuse
 from mockengine.recordings.format import redact_headers
 from mockengine.server.handshake import key_accepted
 
@@ -38,20 +38,13 @@ async def http_proxy(request: web.Request) -> web.StreamResponse:
     started = time.monotonic()
     key = _bearer(request)
     if not key_accepted(recorder.settings, key):
-        return _refuse(401, "Incorrect API key provided to the mockengine recorder.", "invalid_api_key")
+        return refuse(401, "Incorrect API key provided to the mockengine recorder.", "invalid_api_key")
     raw = await request.read()
     headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_HEADERS}
     outgoing = recorder.outgoing_key(key)
     if outgoing:
         headers["Authorization"] = f"Bearer {outgoing}"
-    exchange: dict[str, Any] = {
-        "t": round(time.time(), 3),
-        "method": request.method,
-        "path": request.path,
-        "query": dict(request.query),
-        "request_headers": redact_headers(request.headers),
-        "request_body": _body(raw),
-    }
+    exchange = _request_record(request, raw)
     assert recorder.http is not None
     try:
         async with recorder.http.request(
@@ -67,13 +60,24 @@ async def http_proxy(request: web.Request) -> web.StreamResponse:
                 return await _relay_stream(request, upstream, exchange, started, recorder)
             body = await upstream.read()
     except aiohttp.ClientError as exc:
-        return _refuse(502, f"upstream unreachable: {exc}", "upstream_unreachable")
+        return refuse(502, f"upstream unreachable: {exc}", "upstream_unreachable")
     exchange["response_body"] = _body(body)
     exchange["ms"] = round((time.monotonic() - started) * 1e3, 1)
     _note_secrets(recorder, exchange["response_body"])
     recorder.write_json(recorder.next_exchange_path(), exchange)
     kept = {k: v for k, v in upstream.headers.items() if k.lower() not in HOP_HEADERS}
     return web.Response(body=body, status=upstream.status, headers=kept)
+
+
+def _request_record(request: web.Request, raw: bytes) -> dict[str, Any]:
+    return {
+        "t": round(time.time(), 3),
+        "method": request.method,
+        "path": request.path,
+        "query": dict(request.query),
+        "request_headers": redact_headers(request.headers),
+        "request_body": _body(raw),
+    }
 
 
 async def _relay_stream(

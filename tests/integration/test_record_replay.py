@@ -197,6 +197,29 @@ async def test_chat_completions_record_and_replay_streamed_and_not(engine, aioht
     assert not any(UPSTREAM_KEY.encode() in p.read_bytes() for p in (tmp_path / "rec").rglob("*.json"))
 
 
+async def test_a_client_secret_minted_through_the_recorder_opens_a_session_and_is_not_kept(
+    engine, aiohttp_server, tmp_path
+):
+    upstream = await engine(api_keys=(UPSTREAM_KEY,))
+    proxy = await start_recorder(aiohttp_server, upstream.http_url, tmp_path / "rec")
+    async with aiohttp.ClientSession() as http:
+        minted = await http.post(
+            f"http://{proxy}/v1/realtime/client_secrets",
+            json={"session": {"type": "realtime", "model": "gpt-realtime"}},
+            headers={"Authorization": f"Bearer {CLIENT_KEY}"},
+        )
+        secret = (await minted.json())["value"]
+        assert minted.status == 200 and secret.startswith("ek_")
+        async with http.ws_connect(
+            f"ws://{proxy}/v1/realtime", headers={"Authorization": f"Bearer {secret}"}
+        ) as ws:
+            assert json.loads((await ws.receive(timeout=10)).data)["type"] == "session.created"
+    await written(tmp_path / "rec" / "realtime-0001")
+    for path in (tmp_path / "rec").rglob("*"):
+        if path.is_file():
+            assert secret.encode() not in path.read_bytes() and UPSTREAM_KEY.encode() not in path.read_bytes()
+
+
 async def chat(base: str, body: dict[str, Any], key: str, raw_status: bool = False) -> Any:
     async with (
         aiohttp.ClientSession() as http,
