@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,9 +97,11 @@ class Recorder:
     def write_json(self, path: Path, record: dict[str, Any]) -> None:
         text = self.scrub(json.dumps(record, ensure_ascii=False, indent=1))
 
-        def job() -> None:
+        def job() -> None:  # whole or absent: a reader never sees half a file
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text + "\n", encoding="utf-8")
+            partial = path.with_suffix(".partial")
+            partial.write_text(text + "\n", encoding="utf-8")
+            os.replace(partial, path)
 
         self.writer.submit(job)
 

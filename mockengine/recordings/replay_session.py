@@ -105,8 +105,8 @@ class ReplayingSession:
                 return Step(events=matched.events)
         return self.shadow.error(exc)
 
-    def on_transcript(self, key: str, text: str, now_ms: float) -> Step:
-        step = self.shadow.on_transcript(key, text, now_ms)
+    def on_transcript(self, key: str, text: str, now_ms: float, *more: Any) -> Step:
+        step = self.shadow.on_transcript(key, text, now_ms, *more)  # more: word timings, as the shadow takes
         return step if self.has_fallen_back else self._from_shadow(step, now_ms)
 
     def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:

@@ -34,13 +34,13 @@ async def start_recorder(aiohttp_server: Any, upstream_http: str, out: Path, **k
     return f"127.0.0.1:{server.port}"
 
 
-async def written(session_dir: Path) -> None:
-    """Until the recorder has finished the session (its session.json is written last, off the loop)."""
+async def written(directory: Path, last: str = "session.json") -> None:
+    """Until the recorder has written ``last`` (a session's session.json is written last), off the loop."""
     for _ in range(100):
-        if (session_dir / "session.json").exists():
+        if (directory / last).exists():
             return
         await asyncio.sleep(0.05)
-    raise AssertionError(f"{session_dir} was not finished")
+    raise AssertionError(f"{directory / last} was not written")
 
 
 def audio_by_response(events: list[dict[str, Any]]) -> list[bytes]:
@@ -177,6 +177,7 @@ async def test_chat_completions_record_and_replay_streamed_and_not(engine, aioht
         },
     ]
     recorded = [await chat(f"http://{proxy}", ask, CLIENT_KEY) for ask in asks]
+    await written(tmp_path / "rec" / "http", "0002.json")
     out = io.StringIO()
     assert print_timeline(str(tmp_path / "rec"), out=out) == 0
     assert (
