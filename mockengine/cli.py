@@ -244,6 +244,9 @@ def serve(args: argparse.Namespace) -> int:
         print(
             f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})", flush=True
         )
+    if settings.replay_dir:
+        speed = f"{settings.replay_speed:g}× recorded timing" if settings.replay_speed > 0 else "unpaced"
+        print(f"replaying {settings.replay_dir} ({speed}; see docs/record-replay.md)", flush=True)
     web.run_app(
         app,
         host=settings.host,
