@@ -25,6 +25,7 @@ from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
+from mockengine.server.webrtc.calls import add_routes as add_webrtc_routes
 from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
@@ -80,6 +81,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app.router.add_get("/healthz", healthz)
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
+    add_webrtc_routes(app)  # /v1/realtime/calls, /v1/realtime/calls/{call_id}/hangup
     install_faults(app, settings)
     app[LOOP_LAG] = LoopLagMonitor()
     app.router.add_get("/metrics", metrics_handler)

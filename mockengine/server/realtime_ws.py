@@ -158,7 +158,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
                 request.app,
                 model=model,
                 api_key=api_key,
-                secret=secret,
+                initial_session=secret.session if secret is not None else None,
                 seed=seed,
                 scenario=request.query.get("scenario"),
                 role=request.query.get("role"),

@@ -5,6 +5,7 @@ place in the live-session list, the counters and the journal."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from aiohttp import web
 
@@ -13,7 +14,6 @@ from mockengine.ids import IdFactory
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.server import metrics
-from mockengine.server.client_secrets import ClientSecret
 from mockengine.server.journal import SessionJournal
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS
 
@@ -35,12 +35,13 @@ def build_session(
     *,
     model: str | None,
     api_key: str | None,
-    secret: ClientSecret | None,
+    initial_session: dict[str, Any] | None,
     seed: int | None,
     scenario: str | None,
     role: str | None,
 ) -> RealtimeSession:
-    """A new session with the server's settings. Raises ``UnknownScenario`` for a bad ``scenario``."""
+    """A new session with the server's settings, starting from ``initial_session`` (an ``ek_`` secret's
+    session config, a call's ``session``). Raises ``UnknownScenario`` for a bad ``scenario``."""
     resources = app[RESOURCES]
     settings = resources.settings
     brain = resources.brain(seed, model=model, api_key=api_key, scenario=scenario, role=role)
@@ -54,7 +55,7 @@ def build_session(
         session_max_s=settings.session_max_s,
         created_at_s=int(time.time()),
         voice=brain.scenario.persona_for(role).voice,
-        initial_session=secret.session if secret is not None else None,
+        initial_session=initial_session,
         max_input_buffer_ms=settings.max_input_buffer_s * 1000,
         max_conversation_items=settings.max_conversation_items,
         max_conversation_audio_ms=settings.max_conversation_audio_s * 1000,
