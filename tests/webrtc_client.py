@@ -67,6 +67,7 @@ class CallClient:
         self.frames_heard = 0
         self.call_id: str | None = None
         self.location: str | None = None
+        self.answer_sdp = ""
         self._new_event = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self.channel = self.pc.createDataChannel("oai-events")
@@ -121,6 +122,7 @@ class CallClient:
             assert reply.content_type == "application/sdp"
             self.location = reply.headers["Location"]
             self.call_id = self.location.rsplit("/", 1)[-1]
+            self.answer_sdp = body
         await self.pc.setRemoteDescription(RTCSessionDescription(sdp=body, type="answer"))
         async with asyncio.timeout(10):
             await self.opened.wait()
