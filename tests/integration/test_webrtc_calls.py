@@ -227,3 +227,59 @@ async def test_bad_calls_get_rest_errors(engine, key, body, content_type, status
     assert reply.status == status, error
     assert error["code"] == code and error["param"] == param and error["message"]
     assert server.sessions_active() == 0
+
+
+async def test_a_sideband_websocket_sees_and_steers_the_call(engine):
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        async with aiohttp.ClientSession() as http:
+            url = f"{server.url}/realtime?call_id={client.call_id}"
+            async with http.ws_connect(url, headers={"Authorization": "Bearer sk-server"}) as ws:
+                first = json.loads((await ws.receive()).data)
+                assert first["type"] == "session.created"
+                assert first["session"]["id"] == client.events[0]["session"]["id"]
+                ws_events: list[dict] = []
+                await ws.send_json(
+                    {"type": "session.update", "session": {"type": "realtime", "instructions": "Sideband."}}
+                )
+                story_item = {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": "Tell me a story."}],
+                }
+                await ws.send_json({"type": "conversation.item.create", "item": story_item})
+                await ws.send_json({"type": "response.create"})
+                async with asyncio.timeout(30):
+                    while not ws_events or ws_events[-1]["type"] != "response.done":
+                        ws_events.append(json.loads((await ws.receive()).data))
+                updated = await client.wait_for("session.updated")
+                await client.wait_for("output_audio_buffer.started")  # the call plays the sideband's reply
+    finally:
+        await client.close()
+    assert updated["session"]["instructions"] == "Sideband."
+    ws_kinds = [e["type"] for e in ws_events]
+    assert "session.updated" in ws_kinds and "response.output_audio_transcript.delta" in ws_kinds
+    assert "response.output_audio.delta" not in ws_kinds  # audio is the track's
+
+
+@pytest.mark.parametrize(
+    ("key", "call", "code", "close"),
+    [("sk-server", "rtc_nope", "call_not_found", 4000), ("ek_123", None, "invalid_api_key", 3000)],
+)
+async def test_sideband_refusals(engine, key, call, code, close):
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        async with aiohttp.ClientSession() as http:
+            url = f"{server.url}/realtime?call_id={call or client.call_id}"
+            async with http.ws_connect(url, headers={"Authorization": f"Bearer {key}"}) as ws:
+                error = json.loads((await ws.receive()).data)
+                closing = await ws.receive()
+    finally:
+        await client.close()
+    assert error["type"] == "error" and error["error"]["code"] == code
+    assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == close

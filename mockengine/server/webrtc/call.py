@@ -24,6 +24,7 @@ import logging
 from typing import Any
 
 import pybase64
+from aiohttp import web
 from aiortc import RTCDataChannel, RTCPeerConnection
 from aiortc.mediastreams import MediaStreamTrack
 
@@ -60,6 +61,7 @@ class CallRunner(SessionLoop):
         self.ended = asyncio.Event()
         self.track = ReplyTrack(self._on_playback_started, self._on_playback_stopped)
         self._media_tasks: list[asyncio.Task[None]] = []
+        self.sidebands: set[web.WebSocketResponse] = set()  # attached sideband WebSockets (sideband.py)
         pc.on("datachannel", self._on_datachannel)
         pc.on("track", self._on_track)
         pc.on("connectionstatechange", self._on_connection_state)
@@ -70,7 +72,7 @@ class CallRunner(SessionLoop):
         if channel.label != EVENTS_CHANNEL or self.channel is not None:
             return  # other channels carry nothing the service reads
         self.channel = channel
-        channel.on("message", self._on_channel_message)
+        channel.on("message", self.on_channel_message)
         channel.on("close", self.ended.set)
         if channel.readyState == "open":
             self.channel_open.set()
@@ -100,7 +102,7 @@ class CallRunner(SessionLoop):
         fmt = self.formats()[0]
         return pcm16 if fmt == "audio/pcm" else from_pcm16_24k(pcm16, fmt)
 
-    def _on_channel_message(self, message: str | bytes) -> None:
+    def on_channel_message(self, message: str | bytes) -> None:
         if self.is_closing or self.faults.is_dead:
             return
         if isinstance(message, bytes):
@@ -131,6 +133,11 @@ class CallRunner(SessionLoop):
             return True
         if kind == "response.done":
             self.track.finish(event["response"]["id"])
+        for sideband in list(self.sidebands):
+            try:
+                await sideband.send_str(text)
+            except ConnectionError:
+                self.sidebands.discard(sideband)
         sent = await self._send_on_channel(text)
         if kind == "input_audio_buffer.speech_started" and self._interrupts():
             self.clear_output("barge-in")
@@ -167,6 +174,8 @@ class CallRunner(SessionLoop):
             await super().run()
         finally:
             self.track.stop()
+            for sideband in list(self.sidebands):
+                await sideband.close(code=1000, message=b"call ended")
             for task in self._media_tasks:
                 task.cancel()
             await self.pc.close()

@@ -30,8 +30,14 @@ from mockengine.protocol.session_config import validate_session_update
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
 from mockengine.server.handshake import MODEL_PATTERN, incorrect_api_key_message, key_accepted
 from mockengine.server.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
-from mockengine.server.realtime_ws import admission_refusal
-from mockengine.server.session_setup import build_session, register, release_seat, session_seed, take_seat
+from mockengine.server.session_setup import (
+    admission_refusal,
+    build_session,
+    register,
+    release_seat,
+    session_seed,
+    take_seat,
+)
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.webrtc.call import CallRunner
 from mockengine.server.webrtc.ice import include_loopback, offline_configuration
