@@ -19,6 +19,7 @@ from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
+from mockengine.server.cors import install as install_cors
 from mockengine.server.journal import Journal
 from mockengine.server.metrics import metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
@@ -85,6 +86,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     install_faults(app, settings)
     app[LOOP_LAG] = LoopLagMonitor()
     app.router.add_get("/metrics", metrics_handler)
+    install_cors(app)  # browser pages on other origins (default: localhost dev servers)
     app.cleanup_ctx.append(monitor_context)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
