@@ -36,11 +36,13 @@ from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
 from mockengine.server.trace import Tracer
+from mockengine.server.webrtc.faults import CallFaults
 from mockengine.server.webrtc.media import ReplyTrack, pump_microphone
 
 log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"
 CLEAR_EVENT = "output_audio_buffer.clear"
+FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults are checked
 
 
 class CallRunner(SessionLoop):
@@ -62,6 +64,8 @@ class CallRunner(SessionLoop):
         self.track = ReplyTrack(self._on_playback_started, self._on_playback_stopped)
         self._media_tasks: list[asyncio.Task[None]] = []
         self.sidebands: set[web.WebSocketResponse] = set()  # attached sideband WebSockets (sideband.py)
+        self.call_faults = CallFaults(self)
+        self.is_media_stalled = False
         pc.on("datachannel", self._on_datachannel)
         pc.on("track", self._on_track)
         pc.on("connectionstatechange", self._on_connection_state)
@@ -88,7 +92,7 @@ class CallRunner(SessionLoop):
             self.ended.set()
 
     def _on_microphone(self, pcm16: bytes) -> None:
-        if self.is_closing or self.faults.is_dead:
+        if self.is_closing or self.faults.is_dead or self.is_media_stalled:
             return
         if self.journal is not None:  # journaled like the WebSocket's appends (into input_audio.wav)
             input_format, output_format = self.formats()
@@ -130,6 +134,7 @@ class CallRunner(SessionLoop):
         if kind == "response.output_audio.delta":
             pcm = to_pcm16_24k(pybase64.b64decode(event["delta"]), self.formats()[1])
             self.track.enqueue(event["response_id"], event["item_id"], pcm)
+            self.call_faults.on_audio_delta(event["response_id"])
             return True
         if kind == "response.done":
             self.track.finish(event["response"]["id"])
@@ -170,15 +175,27 @@ class CallRunner(SessionLoop):
         asyncio.ensure_future(self.pc.close())
 
     async def run(self) -> None:
+        clock = asyncio.ensure_future(self._fault_clock())
         try:
             await super().run()
         finally:
+            clock.cancel()
             self.track.stop()
             for sideband in list(self.sidebands):
                 await sideband.close(code=1000, message=b"call ended")
             for task in self._media_tasks:
                 task.cancel()
             await self.pc.close()
+
+    async def _fault_clock(self) -> None:
+        while True:
+            await asyncio.sleep(FAULT_CLOCK_S)
+            self.call_faults.on_tick()
+
+    def stall_media(self) -> None:
+        """Media stops both ways (fault): nothing more on the track, the microphone is ignored."""
+        self.is_media_stalled = True
+        self.track.stall()
 
     # -- playback ----------------------------------------------------------------------------------
 

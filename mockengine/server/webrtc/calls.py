@@ -40,6 +40,7 @@ from mockengine.server.session_setup import (
 )
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.webrtc.call import CallRunner
+from mockengine.server.webrtc.faults import before_answer
 from mockengine.server.webrtc.ice import include_loopback, offline_configuration
 
 log = logging.getLogger("mockengine.webrtc")
@@ -71,6 +72,9 @@ async def create_call(request: web.Request) -> web.StreamResponse:
     fault_specs = connection_faults(request)  # refused or slow calls (faults), or a bad ?fault=
     if isinstance(fault_specs, web.StreamResponse):
         return fault_specs
+    refused_by_fault = await before_answer(request, fault_specs)
+    if refused_by_fault is not None:
+        return refused_by_fault
     refused = admission_refusal(request)
     if refused is not None:
         return refused
