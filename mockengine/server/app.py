@@ -15,6 +15,7 @@ from aiohttp import web
 
 from mockengine import __version__
 from mockengine.chat import add_routes as add_chat_routes
+from mockengine.console import add_routes as add_console_routes
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
@@ -87,6 +88,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[LOOP_LAG] = LoopLagMonitor()
     app.router.add_get("/metrics", metrics_handler)
     install_cors(app)  # browser pages on other origins (default: localhost dev servers)
+    add_console_routes(app)  # the console page at /
     app.cleanup_ctx.append(monitor_context)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:

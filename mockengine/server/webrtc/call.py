@@ -65,6 +65,7 @@ class CallRunner(SessionLoop):
         self._media_tasks: list[asyncio.Task[None]] = []
         self.sidebands: set[web.WebSocketResponse] = set()  # attached sideband WebSockets (sideband.py)
         self.call_faults = CallFaults(self)
+        self.serving: asyncio.Task[None] | None = None  # the task that serves the call (calls.py)
         self.is_media_stalled = False
         pc.on("datachannel", self._on_datachannel)
         pc.on("track", self._on_track)

@@ -48,6 +48,7 @@ CALLS = web.AppKey("calls", dict)  # call id → CallRunner, while the call last
 DEFAULT_MODEL = "gpt-realtime"
 # A call whose client never opens its data channel is given up after this long.
 CONNECT_TIMEOUT_S = 30.0
+SHUTDOWN_WAIT_S = 5.0
 
 
 class BadCall(Exception):
@@ -123,7 +124,7 @@ async def _open_call(
     runner.journal = register(request.app, session)
     request.app[CALLS][call_id] = runner
     attach(runner, request, fault_specs)
-    asyncio.get_running_loop().create_task(_serve_call(request.app, request, runner))
+    runner.serving = asyncio.get_running_loop().create_task(_serve_call(request.app, request, runner))
     return web.Response(
         status=201,
         body=answer.encode(),
@@ -257,12 +258,16 @@ def _model(request: web.Request, secret: ClientSecret | None, session: dict[str,
 
 
 async def calls_context(app: web.Application) -> AsyncIterator[None]:
-    """Calls live in the application: on shutdown each is hung up."""
+    """Calls live in the application: on shutdown each is hung up, and waited for (their peer
+    connections close before the event loop does)."""
     app[CALLS] = {}
     yield
-    for runner in list(app[CALLS].values()):
+    runners = list(app[CALLS].values())
+    for runner in runners:
         runner.shutdown(1001, "server shutting down")
-    await asyncio.sleep(0)
+    serving = [r.serving for r in runners if r.serving is not None]
+    if serving:
+        await asyncio.wait(serving, timeout=SHUTDOWN_WAIT_S)
 
 
 def add_routes(app: web.Application) -> None:
