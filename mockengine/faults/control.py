@@ -28,7 +28,7 @@ from aiohttp import web
 
 from mockengine.faults.spec import FaultSpecError, faults_from_data, parse_faults
 from mockengine.faults.state import FAULTS
-from mockengine.server.http_errors import error_response
+from mockengine.protocol.http_errors import error_response
 
 CONTROL_TOKEN_HEADER = "X-Mockengine-Control-Token"
 CONTROL_TOKEN = web.AppKey("control_token", str)

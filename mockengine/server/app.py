@@ -14,15 +14,15 @@ from typing import Any
 from aiohttp import web
 
 from mockengine import __version__
-from mockengine.chat import add_routes as add_chat_routes
-from mockengine.console import add_routes as add_console_routes
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
+from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
+from mockengine.server.console import add_routes as add_console_routes
 from mockengine.server.cors import install as install_cors
 from mockengine.server.journal import Journal
-from mockengine.server.metrics import metrics_handler
+from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER, Stats
@@ -84,7 +84,8 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
     add_webrtc_routes(app)  # /v1/realtime/calls, /v1/realtime/calls/{call_id}/hangup
-    install_faults(app, settings)
+    install_faults(app, settings, app[RESOURCES].scenarios.scenarios.values())
+    app[FAULTS].on_injected = lambda kind: FAULTS_INJECTED.labels(kind=kind).inc()
     app[LOOP_LAG] = LoopLagMonitor()
     app.router.add_get("/metrics", metrics_handler)
     install_cors(app)  # browser pages on other origins (default: localhost dev servers)

@@ -15,7 +15,6 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from mockengine.brain.selection import UnknownScenario
-from mockengine.faults.shell import attach, connection_faults, detach
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
@@ -23,6 +22,7 @@ from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.journal import SessionJournal
+from mockengine.server.realtime_faults import attach, connection_faults, detach
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
 from mockengine.server.session_setup import (

@@ -79,7 +79,7 @@ class SessionLoop:
         self.session_id = session.config["id"]
         self._closer: asyncio.Task[None] | None = None
         self._writer_task: asyncio.Task[None] | None = None
-        self.faults = SessionFaults([], NoActions())  # faults.shell.attach() arms this session's faults
+        self.faults = SessionFaults([], NoActions())  # realtime_faults.attach() arms this session's faults
         # Engine-side turn latencies for /metrics (loop time, seconds).
         self.stopped_at: float | None = None
         self.cancel_at: float | None = None
@@ -212,7 +212,7 @@ class SessionLoop:
             metrics.CLIENT_EVENT_COUNTER.count("invalid")
             self.apply(self.session.error(exc))
             return
-        metrics.CLIENT_EVENT_COUNTER.count(metrics.CLIENT_EVENT_TYPES.get(type(event), "other"))
+        metrics.CLIENT_EVENT_COUNTER.count(event.type)
         if isinstance(event, ResponseCancel):
             self.cancel_at = self.loop.time()
         if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse

@@ -22,14 +22,14 @@ from aiohttp import web
 from aiortc import RTCPeerConnection, RTCSessionDescription
 
 from mockengine.brain.selection import UnknownScenario
-from mockengine.faults.shell import attach, connection_faults, detach
 from mockengine.faults.spec import FaultSpec
 from mockengine.ids import IdFactory
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.protocol.session_config import validate_session_update
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
 from mockengine.server.handshake import MODEL_PATTERN, incorrect_api_key_message, key_accepted
-from mockengine.server.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
+from mockengine.server.realtime_faults import attach, connection_faults, detach
 from mockengine.server.session_setup import (
     admission_refusal,
     build_session,

@@ -18,7 +18,7 @@ from aiohttp import web
 
 from mockengine.faults.spec import FaultSpec
 from mockengine.faults.state import FAULTS
-from mockengine.server.http_errors import error_body
+from mockengine.protocol.http_errors import error_body
 
 if TYPE_CHECKING:
     from mockengine.server.webrtc.call import CallRunner

@@ -20,10 +20,10 @@ from aiohttp import web
 from mockengine.engines.voices import VOICE_NAMES
 from mockengine.faults.control import forbidden, is_allowed
 from mockengine.faults.spec import KINDS
-from mockengine.server.http_errors import error_response
+from mockengine.protocol.http_errors import error_response
 from mockengine.server.state import RESOURCES
 
-STATIC = Path(__file__).with_name("static")
+STATIC = Path(__file__).resolve().parents[1] / "console" / "static"
 TURN_DETECTION_TYPES = ("server_vad", "semantic_vad", "none")
 MAX_JOURNAL_RECORDS = 5000
 

@@ -11,7 +11,7 @@ from aiohttp import web
 from mockengine.faults.spec import FaultSpec, FaultSpecError
 from mockengine.faults.state import FAULTS, FaultState
 from mockengine.faults.ws import SessionFaults
-from mockengine.server.http_errors import error_body, error_response
+from mockengine.protocol.http_errors import error_body, error_response
 
 if TYPE_CHECKING:
     from mockengine.server.session_loop import SessionLoop as SessionRunner
