@@ -15,8 +15,8 @@ import numpy as np
 from aiortc import RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
-from mockengine.server.webrtc.ice import include_loopback, offline_configuration
-from mockengine.server.webrtc.media import InputResampler
+from mockengine.rtc.ice import include_loopback, offline_configuration
+from mockengine.rtc.media import InputResampler
 
 RATE_HZ = 24_000
 FRAME_SAMPLES = 480

@@ -9,7 +9,7 @@ import json
 import aiohttp
 import pytest
 
-from mockengine.server.webrtc.media import RATE_HZ
+from mockengine.rtc.media import RATE_HZ
 from tests.speech import question, validate_server_event, word_error_rate
 from tests.webrtc_client import CallClient
 

@@ -7,7 +7,7 @@ What differs from a WebSocket session (reference §13), and only that, is here:
 - the microphone is the client's Opus track: decoded, resampled to PCM16 24 kHz and appended to the
   session's input buffer, the same path an ``input_audio_buffer.append`` takes (VAD, turns, transcripts);
 - reply audio never goes on the channel: ``response.output_audio.delta`` feeds the outgoing track
-  (:class:`~mockengine.server.webrtc.media.ReplyTrack`), which plays it at real-time pace;
+  (:class:`~mockengine.rtc.media.ReplyTrack`), which plays it at real-time pace;
 - ``output_audio_buffer.started`` / ``.stopped`` / ``.cleared`` tell where that playback is. When the
   user barges in (``input_audio_buffer.speech_started`` with ``interrupt_response``) or the client sends
   ``output_audio_buffer.clear``, the engine clears the track and truncates the assistant item itself at
@@ -32,12 +32,12 @@ from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.protocol.client_events import ConversationItemTruncate, InputAudioBufferAppend
 from mockengine.realtime.effects import Step
 from mockengine.realtime.session import RealtimeSession
+from mockengine.rtc.media import ReplyTrack, pump_microphone
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
 from mockengine.server.trace import Tracer
 from mockengine.server.webrtc.faults import CallFaults
-from mockengine.server.webrtc.media import ReplyTrack, pump_microphone
 
 log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"

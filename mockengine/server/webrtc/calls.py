@@ -27,6 +27,7 @@ from mockengine.ids import IdFactory
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.protocol.session_config import validate_session_update
+from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
 from mockengine.server.handshake import MODEL_PATTERN, incorrect_api_key_message, key_accepted
 from mockengine.server.realtime_faults import attach, connection_faults, detach
@@ -41,7 +42,6 @@ from mockengine.server.session_setup import (
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.webrtc.call import CallRunner
 from mockengine.server.webrtc.faults import before_answer
-from mockengine.server.webrtc.ice import include_loopback, offline_configuration
 
 log = logging.getLogger("mockengine.webrtc")
 CALLS = web.AppKey("calls", dict)  # call id → CallRunner, while the call lasts
