@@ -24,6 +24,7 @@ SECTION_MODULES = (
     "mockengine.bench.turns",
     "mockengine.bench.chat",
     "mockengine.bench.tools",
+    "mockengine.bench.webrtc",
 )
 
 

@@ -20,6 +20,7 @@ import json
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
+import numpy as np
 from aiortc import RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
@@ -58,6 +59,8 @@ class WebRtcConnection(Connection):
         self._playing: tuple[str, str] | None = None  # (response id, item id) on the track now
         self._items: dict[str, str] = {}  # response id → its audio item
         self._heard = bytearray()
+        # (arrival ms, peak sample) of every received frame, when a caller (the bench) sets a list here.
+        self.frame_peaks: list[tuple[float, int]] | None = None
 
     @classmethod
     async def open(cls, url: str, api_key: str | None, *, timeout_ms: int) -> WebRtcConnection:
@@ -116,12 +119,13 @@ class WebRtcConnection(Connection):
                 frame = await track.recv()
             except MediaStreamError:
                 return
+            pcm = resampler.convert(frame)  # type: ignore[arg-type]
+            if self.frame_peaks is not None and pcm:
+                self.frame_peaks.append((now_ms(), int(np.abs(np.frombuffer(pcm, dtype="<i2")).max())))
             if self._playing is not None:
-                self._heard += resampler.convert(frame)  # type: ignore[arg-type]
+                self._heard += pcm
                 if len(self._heard) >= DELTA_BYTES:
                     self._flush_heard()
-            else:
-                resampler.convert(frame)  # type: ignore[arg-type]
 
     def _flush_heard(self) -> None:
         if not self._heard or self._playing is None:
