@@ -24,6 +24,7 @@ from mockengine.server.cors import install as install_cors
 from mockengine.server.journal import Journal
 from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
+from mockengine.server.replay import install as install_replay
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
@@ -86,6 +87,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     add_webrtc_routes(app)  # /v1/realtime/calls, /v1/realtime/calls/{call_id}/hangup
     install_faults(app, settings, app[RESOURCES].scenarios.scenarios.values())
     app[FAULTS].on_injected = lambda kind: FAULTS_INJECTED.labels(kind=kind).inc()
+    install_replay(app, settings)  # --replay DIR (mockengine.record)
     app[LOOP_LAG] = LoopLagMonitor()
     app.router.add_get("/metrics", metrics_handler)
     install_cors(app)  # browser pages on other origins (default: localhost dev servers)

@@ -19,7 +19,6 @@ What differs from a WebSocket session (reference §13), and only that, is here:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
 
@@ -29,7 +28,12 @@ from aiortc import RTCDataChannel, RTCPeerConnection
 from aiortc.mediastreams import MediaStreamTrack
 
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
-from mockengine.protocol.client_events import ConversationItemTruncate, InputAudioBufferAppend
+from mockengine.protocol.client_events import (
+    ClientEvent,
+    ConversationItemTruncate,
+    InputAudioBufferAppend,
+    OutputAudioBufferClear,
+)
 from mockengine.realtime.effects import Step
 from mockengine.realtime.session import RealtimeSession
 from mockengine.rtc.media import ReplyTrack, pump_microphone
@@ -41,11 +45,12 @@ from mockengine.server.webrtc.faults import CallFaults
 
 log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"
-CLEAR_EVENT = "output_audio_buffer.clear"
 FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults are checked
 
 
 class CallRunner(SessionLoop):
+    transport_name = "webrtc"
+
     def __init__(
         self,
         pc: RTCPeerConnection,
@@ -112,18 +117,12 @@ class CallRunner(SessionLoop):
             return
         if isinstance(message, bytes):
             message = message.decode("utf-8", errors="replace")
-        if CLEAR_EVENT in message and self._is_clear(message):
-            self.clear_output("client")
-            return
         self.on_client_text(message)
 
-    @staticmethod
-    def _is_clear(raw: str) -> bool:
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            return False
-        return isinstance(data, dict) and data.get("type") == CLEAR_EVENT
+    def receive(self, event: ClientEvent) -> None:
+        super().receive(event)
+        if isinstance(event, OutputAudioBufferClear):  # the core leaves the playing audio to us
+            self.clear_output("client")
 
     # -- SessionLoop's transport -------------------------------------------------------------------
 
