@@ -169,6 +169,13 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="a server-wide fault, e.g. 'close_after_audio_delta:3,rate=0.05' (repeatable)",
     )
     parser.add_argument("--control-token", help="token that opens /mockengine/* to non-loopback clients")
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        dest="cors_origins",
+        metavar="ORIGIN",
+        help="let browser pages from ORIGIN call the API (repeatable; '*' for any; default: localhost pages)",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -184,6 +191,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         changes["audio_pace"] = 0.0
     if "api_keys" in changes:
         changes["api_keys"] = tuple(changes["api_keys"])
+    if "cors_origins" in changes:
+        changes["cors_origins"] = tuple(changes["cors_origins"])
     if getattr(args, "tls_cert", None) or getattr(args, "tls_key", None):
         changes["tls"] = True
     if changes.get("tls") is False:

@@ -106,6 +106,10 @@ class Settings:
     # this many transcriptions / syntheses wait for a thread (0 = off).
     admission_max_loop_lag_ms: int = 500
     admission_max_queue: int = 64
+    # -- browsers (issue 16) --
+    # Origins a browser page may call the REST routes from (CORS). Empty: any http(s) page on localhost,
+    # 127.0.0.1 or [::1], any port; "*" allows every origin. Env: comma-separated.
+    cors_origins: tuple[str, ...] = ()
 
     @property
     def is_seeded(self) -> bool:
