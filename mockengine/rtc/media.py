@@ -1,11 +1,12 @@
 """Audio of a WebRTC call: the reply track the engine plays to the client, and the client's microphone
 turned into the session's PCM16.
 
-:class:`ReplyTrack` is the engine's outgoing Opus track (aiortc encodes what :meth:`ReplyTrack.recv`
-returns). It hands out one 20 ms frame of 24 kHz mono PCM16 per 20 ms of wall time, reply audio while
-there is some queued and silence otherwise, so the client hears replies at real-time pace however fast
-the session produced them. It counts what it has handed out per assistant item: that is what the client
-has been sent (and, give or take its jitter buffer, heard), the position WebRTC barge-in truncates at.
+:class:`ReplyTrack` is the engine's outgoing Opus track. It hands out one 20 ms frame of 24 kHz mono
+PCM16 per 20 ms of wall time, already encoded (an Opus ``av.Packet`` that aiortc only packetises, see
+:mod:`mockengine.rtc.opus`), reply audio while there is some queued and silence otherwise, so the
+client hears replies at real-time pace however fast the session produced them. It counts what it has
+handed out per assistant item: that is what the client has been sent (and, give or take its jitter
+buffer, heard), the position WebRTC barge-in truncates at.
 
 The output-buffer events (``output_audio_buffer.started`` / ``.stopped``; reference §13, the SDK's
 ``OutputAudioBufferStarted`` docstrings) come from here: *started* when a response's first audio frame
@@ -19,11 +20,11 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
 import av
-import numpy as np
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+
+from mockengine.rtc.opus import ReplyEncoder
 
 log = logging.getLogger("mockengine.webrtc")
 
@@ -69,6 +70,7 @@ class ReplyTrack(MediaStreamTrack):
         self._pts = 0
         self._flowing = asyncio.Event()  # cleared while media is stalled (fault: media stops silently)
         self._flowing.set()
+        self._encoder = ReplyEncoder(FRAME_SAMPLES)
 
     # -- from the session --------------------------------------------------------------------------
 
@@ -100,7 +102,7 @@ class ReplyTrack(MediaStreamTrack):
 
     # -- to aiortc ---------------------------------------------------------------------------------
 
-    async def recv(self) -> av.AudioFrame:
+    async def recv(self) -> av.Packet:  # type: ignore[override]
         if self.readyState != "live":
             raise MediaStreamError
         loop = asyncio.get_running_loop()
@@ -111,14 +113,10 @@ class ReplyTrack(MediaStreamTrack):
             if wait_s > 0:
                 await asyncio.sleep(wait_s)
         await self._flowing.wait()
-        frame = av.AudioFrame.from_ndarray(
-            np.frombuffer(self._take(), dtype=np.int16).reshape(1, -1), format="s16", layout="mono"
-        )
-        frame.sample_rate = RATE_HZ
-        frame.pts = self._pts
-        frame.time_base = Fraction(1, RATE_HZ)
+        pcm16 = self._take()
+        packet = self._encoder.encode(None if pcm16 == SILENCE else pcm16, self._pts)
         self._pts += FRAME_SAMPLES
-        return frame
+        return packet
 
     def _take(self) -> bytes:
         """The next 20 ms: queued reply audio, padded with silence."""

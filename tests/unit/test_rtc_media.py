@@ -49,3 +49,31 @@ def test_a_following_reply_stops_the_previous_one_first():
     reply._take()
     reply._take()
     assert calls == [("started", "resp_1"), ("stopped", "resp_1"), ("started", "resp_2")]
+
+
+def test_the_track_hands_aiortc_real_opus_and_reuses_one_silent_packet():
+    import asyncio
+    from fractions import Fraction
+
+    import av
+
+    from mockengine.rtc.opus import silent_payload
+
+    reply, _ = track()
+    sine = (np.sin(np.arange(24 * 200) * 2 * np.pi * 440 / 24_000) * 8000).astype("<i2")
+    reply.enqueue("resp_1", "item_1", sine.tobytes())  # a tone, not DC: Opus drops DC
+
+    async def packets(count: int) -> list[av.Packet]:
+        return [await reply.recv() for _ in range(count)]
+
+    sent = asyncio.run(packets(20))  # 10 frames of the reply, then silence (paced: 0.4 s)
+    assert [p.pts for p in sent] == [480 * i for i in range(20)]
+    assert all(p.time_base == Fraction(1, 24_000) for p in sent)
+    assert all(bytes(p) == silent_payload(480) for p in sent[14:])  # past the encoder's flush frames
+    decoder = av.CodecContext.create("libopus", "r")
+    decoder.sample_rate = 48_000
+    frames = [f for p in sent for f in decoder.decode(av.Packet(bytes(p)))]
+    assert len(frames) == 20 and all(f.samples == 960 for f in frames)  # 20 ms each at 48 kHz
+    decoded = [f.to_ndarray() for f in frames]
+    assert np.abs(np.concatenate(decoded[2:9], axis=-1)).max() > 500  # the tone is audible
+    assert np.abs(np.concatenate(decoded[15:], axis=-1)).max() < 50  # the silent packet is silence
