@@ -7,10 +7,9 @@ included), and its sender computes each frame's audio level sample by sample in 
 
 :class:`ReplyEncoder` instead gives aiortc **encoded packets** (``av.Packet``: its sender then only
 packetises them: no thread hand-off, no resampler, no audio-level pass). libopus encodes the 24 kHz mono
-PCM16 directly (Opus takes 8–48 kHz input natively; the RTP clock stays 48 kHz, aiortc converts the
-timestamps from the packet's time base). Between replies no encoder runs: one silent packet, made once
-per process, is sent again. What the client decodes is ordinary Opus (mono in the negotiated
-``opus/48000/2``, which every decoder plays).
+PCM16 directly (Opus takes 8–48 kHz input natively; the packets are stamped in the 48 kHz RTP clock).
+Between replies no encoder runs: one silent packet, made once per process, is sent again. What the
+client decodes is ordinary Opus (mono in the negotiated ``opus/48000/2``, which every decoder plays).
 
 The microphone keeps PyAV's resampler (:class:`mockengine.rtc.media.InputResampler`): measured against
 numpy + a streaming soxr resampler it costs the same (~20 µs a frame), so there was nothing to win.
@@ -26,6 +25,8 @@ import numpy as np
 
 RATE_HZ = 24_000
 TIME_BASE = Fraction(1, RATE_HZ)
+RTP_CLOCK_HZ = 48_000  # Opus's RTP clock (RFC 7587), whatever the audio's own rate
+RTP_TIME_BASE = Fraction(1, RTP_CLOCK_HZ)
 BIT_RATE = 32_000  # mono speech; aiortc's default is 96 kb/s stereo
 FLUSH_FRAMES = 3  # silent frames still encoded after audio, so the encoder's look-ahead plays out
 
@@ -63,14 +64,16 @@ def silent_payload(frame_samples: int) -> bytes:
 
 
 def _packet(payload: bytes, pts: int) -> av.Packet:
+    """The packet stamped in the RTP clock: aiortc then uses ``pts`` as is (no Fraction arithmetic)."""
     packet = av.Packet(payload)
-    packet.pts = pts
-    packet.time_base = TIME_BASE
+    packet.pts = pts * (RTP_CLOCK_HZ // RATE_HZ)
+    packet.time_base = RTP_TIME_BASE
     return packet
 
 
 class ReplyEncoder:
-    """20 ms frames of 24 kHz mono PCM16 → Opus packets with ``pts`` in samples (time base 1/24000)."""
+    """20 ms frames of 24 kHz mono PCM16 (``pts`` in 24 kHz samples) → Opus packets stamped in the RTP
+    clock (``pts`` in 48 kHz samples, time base 1/48000)."""
 
     def __init__(self, frame_samples: int) -> None:
         self.frame_samples = frame_samples

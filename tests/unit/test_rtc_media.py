@@ -67,8 +67,8 @@ def test_the_track_hands_aiortc_real_opus_and_reuses_one_silent_packet():
         return [await reply.recv() for _ in range(count)]
 
     sent = asyncio.run(packets(20))  # 10 frames of the reply, then silence (paced: 0.4 s)
-    assert [p.pts for p in sent] == [480 * i for i in range(20)]
-    assert all(p.time_base == Fraction(1, 24_000) for p in sent)
+    assert [p.pts for p in sent] == [960 * i for i in range(20)]  # the 48 kHz RTP clock
+    assert all(p.time_base == Fraction(1, 48_000) for p in sent)
     assert all(bytes(p) == silent_payload(480) for p in sent[14:])  # past the encoder's flush frames
     decoder = av.CodecContext.create("libopus", "r")
     decoder.sample_rate = 48_000
