@@ -14,7 +14,7 @@ import shutil
 import pytest
 
 from mockengine.bench.turn_corpus import FINISHED, category_table, evaluate
-from mockengine.turn_corpus import MID_THOUGHT_CATEGORIES, VOICES, load
+from mockengine.turn_corpus import MID_THOUGHT_CATEGORIES, R2_VOICES, VOICES, load
 from mockengine.turn_eval import MAX_WAIT_MS, CachingTranscriber
 
 pytestmark = pytest.mark.models
@@ -41,11 +41,20 @@ def test_corpus_has_the_promised_mix_and_a_fixed_split():
     assert len(labels) >= 200
     assert {label["category"] for label in labels} >= set(MID_THOUGHT_CATEGORIES) | set(FINISHED)
     assert {label["voice"].split(":")[0] for label in labels} == {"espeak", "piper"}
-    assert len({label["voice"] for label in labels}) == len(VOICES)
+    assert len({label["voice"] for label in labels}) == len(R2_VOICES) > len(VOICES)
+    r2_voices = {label["voice"] for label in labels if label["split"] == "heldout_r2"}
+    assert r2_voices - {voice.tag for voice in VOICES}, "round 2 adds voice settings round 1 never used"
     pauses = [label["pause_ms"] for label in labels if label["kind"] == "trailing"]
     assert min(pauses) == 600 and max(pauses) == 2000
     splits = {label["split"] for label in labels}
-    assert splits == {"tune", "heldout"}
+    assert splits == {"tune", "heldout", "heldout_r2"}
+    r2 = [label for label in labels if label["split"] == "heldout_r2"]
+    assert (
+        sum(label["kind"] == "trailing" for label in r2) >= 80
+        and sum(label["kind"] != "trailing" for label in r2) >= 60
+    )
+    first_texts = {label["text"] for label in labels if label["split"] != "heldout_r2"}
+    assert not first_texts & {label["text"] for label in r2}, "round 2 texts are new"
     by_text: dict[str, set[str]] = {}
     for label in labels:
         by_text.setdefault(label["text"], set()).add(label["split"])
