@@ -1,8 +1,9 @@
 """Issue 18: semantic_vad on the tune half of the turn corpus, real audio and the real whisper model.
 
 Only the tune half runs here (it is what the scoring was set on; floors sit a little under what it
-measures so a regression shows). The held-out half is reported by ``make bench`` (section ``turns``) and
-never asserted on, so nobody tunes against it through a failing test. Decisions do not depend on
+measures so a regression shows). The held-out splits (``heldout``, burned after round 1, and round 2's
+``heldout_r2``) are reported by ``make bench`` (section ``turns``) and never asserted on, so nobody tunes
+against them through a failing test. Decisions do not depend on
 transcription latency, so these runs model none.
 """
 
@@ -79,7 +80,8 @@ def test_corpus_labels_mark_exact_speech_positions():
             assert not samples[start : start + gap * 24].any()
 
 
-@pytest.mark.parametrize(("eagerness", "floor"), [("high", 0.08), ("medium", 0.10), ("low", 0.04)])
+# Round 2 measured 1/41, 2/50, 0/50 on this half (round 1: 2/41, 3/50, 0/50).
+@pytest.mark.parametrize(("eagerness", "floor"), [("high", 0.05), ("medium", 0.08), ("low", 0.02)])
 def test_mid_thought_pauses_are_rarely_cut(table, eagerness, floor):
     pooled = table[eagerness]["all mid-thought"]
     assert pooled["counted"] >= 40
