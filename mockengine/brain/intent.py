@@ -58,6 +58,17 @@ _ASKING = re.compile(r"^\s*(?:what|which|where|when|is|are|am|do|does|anything|a
 _QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
 _QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
 _QUESTION_ONLY = re.compile(r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b", re.I)
+# A request not to act ("don't play it", "please do not delete anything") asks for no call; "don't forget
+# to …" / "don't let me forget …" still do.
+_NEGATED = re.compile(
+    r"^\W*(?:(?:no|nah|ok|okay|actually|wait|oh|um|uh|please|but|so)\W+)*"
+    r"(?:don'?t|do not|never|no need to)\s+(?!forget\b|let me forget\b|miss\b|stop\b)",
+    re.I,
+)
+# A closing remark ("thanks, that's all for now") names no request; its "all" is no enum value.
+_CLOSING = re.compile(
+    r"\b(?:that's|that is|that'll be|that will be)\s+(?:all|it)\b(?:\s+for\s+(?:now|today))?", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -108,8 +119,9 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
 
 def best(text: str, tools: list[ToolSpec]) -> Match | None:
     """The tool ``text`` asks for, or None when nothing matches well enough."""
-    if not tools or _QUESTION_ONLY.search(lexicon.rewrite(text)):
+    if not tools or _QUESTION_ONLY.search(lexicon.rewrite(text)) or negated(text):
         return None
+    text = _CLOSING.sub(" ", text.replace("’", "'"))
     ranked = rank(text, tools)
     top = ranked[0]
     return top if top.score >= MIN_SCORE and top.strong else None
@@ -120,12 +132,22 @@ def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
     parts = [
         p for p in _SPLIT.split(_QUOTE.sub(lambda m: m.group(0).replace(" and ", " & "), text)) if p.strip()
     ]
+    if any(negated(p) for p in parts):  # "open orbit but don't play it": only what is asked for
+        parts = [p for p in parts if not negated(p)]
+        text = " ".join(parts)
+        if not parts:
+            return []
     if len(parts) > 1:
         matched = [(part.replace(" & ", " and "), best(part, tools)) for part in parts]
         if all(match is not None for _, match in matched):
             return [(part, match) for part, match in matched if match is not None]
     whole = best(text, tools)
     return [(text, whole)] if whole is not None else []
+
+
+def negated(text: str) -> bool:
+    """``text`` asks for something not to be done ("don't play it")."""
+    return bool(_NEGATED.search(text.replace("’", "'")))
 
 
 def _heard(text: str) -> list[tuple[str, str]]:

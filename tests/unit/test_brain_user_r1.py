@@ -1,0 +1,91 @@
+"""A new user's requests on their own apps (tests/data/tool_intents/user_r1.yaml): naming the tool ("use
+get_weather for Paris"), negations ("don't play it"), closing remarks, enum values said as they are,
+containers after "to", a city after "for", politeness ("would you mind")."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from score_user_r1 import evaluate, load  # noqa: E402
+
+APPS, CASES, TODAY = load()
+
+
+def calls(app: str, text: str, history: tuple[TurnView, ...] = ()) -> list[tuple[str, Any]] | str:
+    tools: tuple[ToolSpec, ...] = APPS[app]
+    items = (*history, TurnView("u", "user_text", text))
+    reply = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(
+        ReplyRequest("", tools, "auto", ("text",), items, len(history))
+    )
+    schemas = {t.name: t.parameters for t in tools}
+    for call in reply.tool_calls:
+        jsonschema.validate(json.loads(call.arguments), schemas[call.name])
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] or (reply.text or "")
+
+
+@pytest.mark.parametrize(
+    ("app", "text", "expected"),
+    [
+        ("weather", "Please use get_weather for Paris.", [("get_weather", {"city": "Paris"})]),
+        ("weather", "call get_forecast for Rome", [("get_forecast", {"city": "Rome"})]),
+        ("weather", "use the get weather tool for Oslo", [("get_weather", {"city": "Oslo"})]),
+        (
+            "weather",
+            "give me the 3 day forecast for London",
+            [("get_forecast", {"days": 3, "city": "London"})],
+        ),
+        ("voice_client", "use open_card for drone mapping", [("open_card", {"card": "drone mapping"})]),
+        (
+            "voice_client",
+            "would you mind opening the orbit project",
+            [("open_card", {"card": "orbit project"})],
+        ),
+        (
+            "music",
+            "add Yesterday to my road trip playlist",
+            [("add_to_playlist", {"song": "Yesterday", "playlist": "road trip"})],
+        ),
+        ("todo", "show me the tasks I've done", [("list_tasks", {"status": "done"})]),
+    ],
+)
+def test_requests_fill_the_right_arguments(app: str, text: str, expected: list[Any]) -> None:
+    assert calls(app, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("app", "text"),
+    [
+        ("music", "don't play anything yet"),
+        ("todo", "don't delete anything"),
+        ("voice_client", "don't open anything yet"),
+        ("weather", "please don't check the weather, I was just kidding"),
+        ("todo", "thanks, that's all for now"),
+    ],
+)
+def test_negations_and_closing_remarks_call_nothing(app: str, text: str) -> None:
+    assert isinstance(calls(app, text), str)
+
+
+def test_only_the_part_not_negated_is_acted_on() -> None:
+    assert calls("voice_client", "open orbit and don't play it") == [("open_card", {"card": "orbit"})]
+
+
+def test_dont_forget_still_asks_for_the_action() -> None:
+    got = calls("todo", "don't forget to add call mom to my list")
+    assert not isinstance(got, str)
+
+
+def test_user_round_floor() -> None:
+    """The figures after the fixes (before: 82.9 % exact tool, 65.9 % exact, 5 of 11 no-call cases called)."""
+    figures = evaluate().figures()
+    assert figures["exact_tool"] >= 1.0 and figures["exact"] >= 0.95
+    assert figures["false_calls"] == 0 and figures["invalid"] == 0
