@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import socket
 import sys
+from typing import Any
 
+from mockengine import __version__
 from mockengine.settings import Settings, from_env
 
 
@@ -222,16 +225,37 @@ def serve(args: argparse.Namespace) -> int:
         from mockengine.server.workers import serve_workers
 
         return serve_workers(settings)
+    try:  # a bad --fault / --faults is refused before the models load
+        from mockengine.faults.spec import load_profile, parse_faults
+
+        if settings.fault:
+            parse_faults(settings.fault)
+        if settings.faults_file:
+            load_profile(settings.faults_file)
+    except (FaultSpecError, OSError) as exc:
+        print(f"mockengine: {exc}", file=sys.stderr)
+        return 2
+    try:  # the port first: a taken one is said at once, in one line, and nothing claims to listen
+        sockets = listening_sockets(settings.host, settings.port)
+    except OSError as exc:
+        print(
+            f"mockengine: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        return 1
+    port = sockets[0].getsockname()[1]
     try:
         app = create_app(settings)
     # OSError: a bad --journal-dir; RecordingError: a --replay DIR that is not a recording
     except (ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
+        for sock in sockets:
+            sock.close()
         return 2
     settle_heap()
     scheme = "wss" if tls else "ws"
     print(
-        f"mockengine listening on {scheme}://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime",
+        f"mockengine listening on {scheme}://{settings.host}:{port}/v1/realtime?model=gpt-realtime",
         flush=True,
     )
     if tls is not None and tls.ca_file is not None:
@@ -249,12 +273,36 @@ def serve(args: argparse.Namespace) -> int:
         print(f"replaying {settings.replay_dir} ({speed}; see docs/record-replay.md)", flush=True)
     web.run_app(
         app,
-        host=settings.host,
-        port=settings.port,
+        sock=sockets,
         print=None,
         ssl_context=tls.context if tls is not None else None,
     )
     return 0
+
+
+def listening_sockets(host: str, port: int) -> list[socket.socket]:
+    """Bound (not yet listening) sockets for every address ``host`` names, as aiohttp would bind them;
+    OSError when the port is taken or the address is not this machine's."""
+    sockets: list[socket.socket] = []
+    seen: set[Any] = set()
+    try:
+        for family, kind, proto, _, address in socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        ):
+            if address in seen:
+                continue
+            seen.add(address)
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
 
 
 def journal(args: argparse.Namespace) -> int:
@@ -283,6 +331,7 @@ def bench(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mockengine", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"mockengine {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve_parser = sub.add_parser("serve", help="run the engine")
     _serve_arguments(serve_parser)
