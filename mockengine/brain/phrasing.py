@@ -61,6 +61,8 @@ ROLES: dict[str, tuple[str, ...]] = {
 OBJECT_PREPOSITIONS = frozenset(("to", "for", "called", "named", "titled", "about", "saying", "of", "by"))
 
 
+_INTERJECTIONS = frozenset(("hey", "hi", "hello", "yeah", "yes", "oh", "okay", "ok"))
+
 BLANK = "¦"  # where a value was taken out of the text
 
 
@@ -212,8 +214,11 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
         # A thing the tool's name says ("more" for show_details) may come after its verb: "show me more".
         named = at_start and word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
         kept_article = not at_start and word.lower == "the"  # "call with the bank" keeps its "the"
+        # Right after the verb, a greeting word starts a title, as transcripts write it: "play hey jude".
+        titled = verbs > 0 and word.lower in _INTERJECTIONS
         if (
             kept_article
+            or titled
             or _is_name(word, start, words)
             or not (
                 word.lower in lexicon.STOPWORDS

@@ -89,3 +89,16 @@ def test_user_round_floor() -> None:
     figures = evaluate().figures()
     assert figures["exact_tool"] >= 1.0 and figures["exact"] >= 0.95
     assert figures["false_calls"] == 0 and figures["invalid"] == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("play hey jude", "hey jude"),
+        ("play hello by adele", "hello by adele"),
+        ("hey play some jazz", "jazz"),
+    ],
+)
+def test_a_greeting_word_after_the_verb_starts_a_title(text: str, query: str) -> None:
+    """Transcripts write "Play hey jude" in lower case; the query was "jude"."""
+    assert calls("music", text) == [("play_song", {"query": query})]
