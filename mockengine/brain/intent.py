@@ -54,6 +54,7 @@ _NOT_LIKING = re.compile(
 )
 QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
+_LOOKING = _READ_VERBS | {"look", "see"}
 _ASKING = re.compile(r"^\s*(?:what|which|where|when|is|are|am|do|does|anything|any)\b", re.I)
 _QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
 _QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
@@ -109,7 +110,12 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             if len(phrase) > 1 and phrase <= heard_concepts:
                 score += NAME_WEIGHT * len(phrase)
                 strong = True
-        other_verb = any(c in _STRONG_VERBS and c not in weights for c, _ in heard)
+        # "check the weather" asks a read tool (get_weather) for a look, whatever else "check" can mean.
+        reads = lexicon.identifier_words(tool.name).split()[:1] in ([v] for v in _READ_VERBS)
+        other_verb = any(
+            c in _STRONG_VERBS and c not in weights and not (reads and w.lower() in _LOOKING)
+            for c, w in heard
+        )
         strong = strong or (in_name > 0 and not other_verb)
         if asking and lexicon.identifier_words(tool.name).split()[0] in _READ_VERBS:
             score *= QUESTION_BONUS  # a question is more likely a look than a change

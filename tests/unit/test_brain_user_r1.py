@@ -102,3 +102,9 @@ def test_user_round_floor() -> None:
 def test_a_greeting_word_after_the_verb_starts_a_title(text: str, query: str) -> None:
     """Transcripts write "Play hey jude" in lower case; the query was "jude"."""
     assert calls("music", text) == [("play_song", {"query": query})]
+
+
+@pytest.mark.parametrize("text", ["check the weather in Paris", "look up the weather in Paris"])
+def test_check_and_look_ask_a_read_tool_for_a_look(text: str) -> None:
+    """ "check" is also "complete" (check off a task): it counted as another action, so no call."""
+    assert calls("weather", text) == [("get_weather", {"city": "Paris"})]
