@@ -28,6 +28,7 @@ from typing import Any
 
 from mockengine.brain import lexicon
 from mockengine.brain.model import ToolSpec
+from mockengine.brain.phrasing import LIGHT_VERBS
 
 MIN_SCORE = 1.5
 NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 1.0
@@ -51,10 +52,12 @@ _QUOTE = re.compile(r"[\"“][^\"”]*[\"”]")
 # A "like" that means similarity, not liking ("what's it like", "looks like").
 _NOT_LIKING = re.compile(
     r"\b(?:look|looks|sound|sounds|seem|seems|feel|feels|what's|whats|what is)\b[^.?!]*\blike\b"
+    r"|\b(?:be|been)\s+like\b"  # "what will the weather be like"
 )
 QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
 _LOOKING = _READ_VERBS | {"look", "see"}
+_POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
 _ASKING = re.compile(r"^\s*(?:what|which|where|when|is|are|am|do|does|anything|any)\b", re.I)
 _QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
 _QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
@@ -143,12 +146,22 @@ def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
         text = " ".join(parts)
         if not parts:
             return []
-    if len(parts) > 1:
+    if len(parts) > 1 and all(_has_verb(part) for part in parts[1:]):
         matched = [(part.replace(" & ", " and "), best(part, tools)) for part in parts]
         if all(match is not None for _, match in matched):
             return [(part, match) for part, match in matched if match is not None]
     whole = best(text, tools)
     return [(text, whole)] if whole is not None else []
+
+
+def _has_verb(part: str) -> bool:
+    """A later part of "… and …" is a request of its own only with a verb: "and play it", "and show me
+    my list"; in "add eggs and bread to my list" the "bread to my list" is more of the first's object."""
+    words = [t for t in lexicon.tokens(part) if not t.is_stop or t.lower in LIGHT_VERBS]
+    first = next((t for t in words if t.lower not in _POLITE), None)
+    return first is not None and (
+        first.concept in lexicon.ACTIONS or first.lower in LIGHT_VERBS or first.lower in _LOOKING
+    )
 
 
 def negated(text: str) -> bool:

@@ -104,6 +104,8 @@ _TRAILING = frozenset(
         "thanks",
         "thank",
         "today",
+        "tomorrow",
+        "tonight",
         "right",
         "away",
         "quickly",

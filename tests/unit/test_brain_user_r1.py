@@ -108,3 +108,20 @@ def test_a_greeting_word_after_the_verb_starts_a_title(text: str, query: str) ->
 def test_check_and_look_ask_a_read_tool_for_a_look(text: str) -> None:
     """ "check" is also "complete" (check off a task): it counted as another action, so no call."""
     assert calls("weather", text) == [("get_weather", {"city": "Paris"})]
+
+
+def test_an_and_without_a_verb_after_it_is_no_second_request() -> None:
+    """ "add eggs and bread to my list" called add_task {"title": "eggs"} and list_tasks {}."""
+    got = calls("todo", "add eggs and bread to my list")
+    assert not isinstance(got, str) and [name for name, _ in got] == ["add_task"]
+    assert [name for name, _ in calls("music", "play jazz and could you set the volume to 20")] == [
+        "play_song",
+        "set_volume",
+    ]
+
+
+def test_what_the_weather_will_be_like_is_a_weather_question() -> None:
+    """The "like" of "be like" counted as liking (an action), so no call; "tomorrow" joined the city."""
+    expected = [("get_weather", {"city": "Paris"})]
+    assert calls("weather", "what will the weather be like tomorrow in Paris") == expected
+    assert calls("weather", "what will the weather be in Paris tomorrow") == expected
