@@ -125,3 +125,8 @@ def test_what_the_weather_will_be_like_is_a_weather_question() -> None:
     expected = [("get_weather", {"city": "Paris"})]
     assert calls("weather", "what will the weather be like tomorrow in Paris") == expected
     assert calls("weather", "what will the weather be in Paris tomorrow") == expected
+
+
+def test_scratch_removes() -> None:
+    """ "scratch the dentist task" called add_task {"title": "scratch the dentist"}."""
+    assert calls("todo", "scratch the dentist task") == [("delete_task", {"title": "dentist"})]
