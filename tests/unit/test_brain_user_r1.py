@@ -130,3 +130,18 @@ def test_what_the_weather_will_be_like_is_a_weather_question() -> None:
 def test_scratch_removes() -> None:
     """ "scratch the dentist task" called add_task {"title": "scratch the dentist"}."""
     assert calls("todo", "scratch the dentist task") == [("delete_task", {"title": "dentist"})]
+
+
+def test_a_lookup_is_grounded_in_what_it_returned() -> None:
+    """After get_weather's output {"city": "Oslo", "temp_c": 3, "condition": "snow"} the participant said
+    "Done: Oslo." — nothing of the weather."""
+    from mockengine.brain.acting import grounding
+
+    output = json.dumps({"city": "Oslo", "temp_c": 3, "condition": "snow"})
+    assert grounding(output, "get_weather", '{"city": "Oslo"}') == "Oslo: temp c 3, condition snow."
+    assert (
+        grounding('{"ok": true, "tasks": [{"title": "a"}, {"title": "b"}]}', "list_tasks", "{}") == "2 tasks."
+    )
+    # Actions keep their sentence.
+    card = '{"ok": true, "card": {"id": "gesture-nav", "title": "Gesture Navigation"}}'
+    assert grounding(card, "open_card", "{}") == "Gesture Navigation is open."
