@@ -99,6 +99,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--heartbeat-s", type=float, help=f"WebSocket ping interval (default {defaults.heartbeat_s})"
     )
     parser.add_argument(
+        "--shutdown-grace-s",
+        type=float,
+        help="on SIGTERM/SIGINT: time for sessions (closed 1001), requests and journal writes to finish "
+        f"before the process exits regardless (default {defaults.shutdown_grace_s})",
+    )
+    parser.add_argument(
         "--tls",
         action="store_true",
         help="serve wss:// and https:// (a local CA unless --tls-cert/--tls-key)",
@@ -180,12 +186,14 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from aiohttp import web
+    import asyncio
 
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
+    from mockengine.faults.wiring import profile_from_settings
     from mockengine.server.app import create_app, settle_heap
+    from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
 
     settings = settings_from_args(args)
     logging.basicConfig(
@@ -194,43 +202,43 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.server.handshake import configured_keys
     from mockengine.server.tls import server_ssl_context
 
-    try:
+    try:  # the keys, TLS and the fault profile are checked before the models load: mistakes fail at once
         keys = configured_keys(settings)
         tls = server_ssl_context(settings) if settings.tls else None
-    except (OSError, ValueError) as exc:
+        profile_from_settings(settings)
+    except (OSError, ValueError, FaultSpecError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     if settings.workers > 1:  # each worker loads the models and builds its TLS context itself
         from mockengine.server.workers import serve_workers
 
         return serve_workers(settings)
-    try:
+    try:  # the port too (OSError: a bad --journal-dir)
+        sock = bind(settings.host, settings.port)
         app = create_app(settings)
-    except (ModelNotFound, ScenarioError, FaultSpecError, OSError) as exc:  # OSError: a bad --journal-dir
+    except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     settle_heap()
-    scheme = "wss" if tls else "ws"
-    print(
-        f"mockengine listening on {scheme}://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime",
-        flush=True,
-    )
-    if tls is not None and tls.ca_file is not None:
-        print(
-            f"TLS certificate authority: {tls.ca_file} (trust it, e.g. SSL_CERT_FILE={tls.ca_file})",
-            flush=True,
+
+    def announce(port: int) -> None:  # only once the socket listens: scripts wait for this line
+        scheme = "wss" if tls else "ws"
+        print(f"mockengine listening on {scheme}://{settings.host}:{port}/v1/realtime?model=gpt-realtime")
+        if tls is not None and tls.ca_file is not None:
+            print(f"TLS certificate authority: {tls.ca_file} (trust it, e.g. SSL_CERT_FILE={tls.ca_file})")
+        print(f"accepting {'any non-empty key' if not keys else f'{len(keys)} configured key(s)'}")
+        if settings.journal_dir:
+            print(f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})")
+        sys.stdout.flush()
+
+    asyncio.run(
+        serve_until_stopped(
+            app,
+            sock,
+            grace_s=settings.shutdown_grace_s,
+            on_listening=announce,
+            ssl_context=tls.context if tls is not None else None,
         )
-    print(f"accepting {'any non-empty key' if not keys else f'{len(keys)} configured key(s)'}", flush=True)
-    if settings.journal_dir:
-        print(
-            f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})", flush=True
-        )
-    web.run_app(
-        app,
-        host=settings.host,
-        port=settings.port,
-        print=None,
-        ssl_context=tls.context if tls is not None else None,
     )
     return 0
 

@@ -20,6 +20,7 @@ from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_contex
 from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.journal import Journal
+from mockengine.server.lifecycle import track_runners
 from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.resources import Resources, load_resources
@@ -75,6 +76,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[STATS] = Stats()
     app[JOURNAL] = Journal(settings.journal_dir)
     app[LIVE_SESSIONS] = weakref.WeakSet()
+    track_runners(app)
     app.router.add_get("/v1/realtime", realtime_handler)
     add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
     app.router.add_get("/healthz", healthz)

@@ -38,7 +38,7 @@ from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.journal import SessionJournal
 from mockengine.server.realtime_faults import attach, connection_faults, detach
 from mockengine.server.resources import Resources
-from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER
+from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, RUNNERS, STATS, TRACER
 from mockengine.server.trace import Tracer
 
 log = logging.getLogger("mockengine.session")
@@ -483,6 +483,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     metrics.SESSIONS.inc()
     journal = request.app[JOURNAL].open(session.config["id"])
     runner = SessionRunner(ws, session, resources, request.app[TRACER], journal, request.transport)
+    request.app[RUNNERS].add(runner)  # closed with 1001 if the server stops first
     attach(runner, request, fault_specs)
     try:
         await runner.run()

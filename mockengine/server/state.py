@@ -26,3 +26,5 @@ STATS = web.AppKey("stats", Stats)
 JOURNAL = web.AppKey("journal", Journal)
 # Every RealtimeSession still in memory (weak): a session that outlives its connection is a leak.
 LIVE_SESSIONS = web.AppKey("live_sessions", weakref.WeakSet)
+# Every SessionRunner serving a connection now (weak): closed with 1001 when the server stops.
+RUNNERS = web.AppKey("runners", weakref.WeakSet)
