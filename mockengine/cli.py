@@ -1,4 +1,7 @@
-"""Command line: ``mockengine serve | conformance | bench`` (wiring only)."""
+"""mockengine: a self-hosted mock of the OpenAI Realtime API and Chat Completions, offline and seedable.
+
+`mockengine COMMAND --help` describes each command; docs/ in the repository has the rest.
+"""
 
 from __future__ import annotations
 
@@ -261,31 +264,57 @@ def bench(args: argparse.Namespace) -> int:
     return run_bench(args)
 
 
+SERVE_EPILOG = """\
+Every option can also be set by an environment variable MOCKENGINE_<OPTION> (upper case, dashes as
+underscores), e.g. MOCKENGINE_PORT=9000, MOCKENGINE_SEED=7, MOCKENGINE_FAULT='close_after_audio_delta:3';
+--api-key is MOCKENGINE_API_KEYS (comma-separated) and --faults MOCKENGINE_FAULTS_FILE. An option on the
+command line wins over the variable.
+On SIGTERM/SIGINT sessions close with 1001 and the process exits within --shutdown-grace-s."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mockengine", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve_parser = sub.add_parser("serve", help="run the engine")
+    from mockengine import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="mockengine", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"mockengine {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve_parser = sub.add_parser(
+        "serve",
+        help="run the engine: Realtime WebSocket, Chat Completions, client secrets, /healthz, /metrics",
+        description="Run the engine: the Realtime API on ws://HOST:PORT/v1/realtime, Chat Completions, "
+        "client secrets, /healthz and /metrics.",
+        epilog=SERVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _serve_arguments(serve_parser)
     serve_parser.set_defaults(func=serve)
-    conf = sub.add_parser("conformance", help="run the HRP conformance suite against any engine")
+    conf = sub.add_parser(
+        "conformance", help="run the HRP conformance suite against any Realtime engine (this one or another)"
+    )
     from mockengine.conformance.runner import add_arguments
 
     add_arguments(conf)
     conf.set_defaults(func=conformance)
     bench_parser = sub.add_parser(
-        "bench", help="drive simulated participants against an engine: latency, load and capacity figures"
+        "bench", help="latency, load, capacity and turn-detection figures for this machine (printed)"
     )
     from mockengine.bench import add_arguments as add_bench_arguments
 
     add_bench_arguments(bench_parser)
     bench_parser.set_defaults(func=bench)
-    faults_parser = sub.add_parser("faults", help="fault kinds, and which sessions a fault profile hits")
+    faults_parser = sub.add_parser(
+        "faults", help="list the fault kinds; preview which sessions or requests a fault profile hits"
+    )
     from mockengine.faults.report import add_arguments as add_fault_arguments
     from mockengine.faults.report import run as run_faults
 
     add_fault_arguments(faults_parser)
     faults_parser.set_defaults(func=run_faults)
-    journal_parser = sub.add_parser("journal", help="print a readable timeline of a session journal")
+    journal_parser = sub.add_parser(
+        "journal", help="print a readable timeline of a session journal (serve --journal-dir)"
+    )
     journal_parser.add_argument("path", help="a --journal-dir, one session's directory, or its events.jsonl")
     journal_parser.add_argument(
         "--all", action="store_true", help="one line per audio chunk and delta (default: runs are merged)"
