@@ -10,7 +10,9 @@ import json
 import random
 
 import aiohttp
+import pytest
 
+pytestmark = pytest.mark.models
 SESSIONS = 6
 EVENTS_PER_SESSION = 300
 SILENCE = base64.b64encode(bytes(48 * 20)).decode()

@@ -24,6 +24,8 @@ from mockengine.server.state import LIVE_SESSIONS
 from tests.eventually import eventually
 from tests.speech import question
 
+# Real models: a disconnect "during transcription" or "during synthesis" needs calls that take time.
+pytestmark = pytest.mark.models
 AUTH = {"Authorization": "Bearer sk-test"}
 
 
