@@ -19,6 +19,7 @@ from mockengine.faults.wiring import install as install_faults
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
 from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
+from mockengine.server.http_fallbacks import fallback_middleware
 from mockengine.server.journal import Journal
 from mockengine.server.lifecycle import track_runners
 from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
@@ -70,7 +71,7 @@ async def healthz(request: web.Request) -> web.Response:
 
 def create_app(settings: Settings, resources: Resources | None = None) -> web.Application:
     """The application. Models are loaded here unless ``resources`` is given (tests share one set)."""
-    app = web.Application()
+    app = web.Application(middlewares=[fallback_middleware])  # outermost: OpenAI-shaped errors
     app[RESOURCES] = resources if resources is not None else load_resources(settings)
     app[TRACER] = Tracer(settings.trace_dir)
     app[STATS] = Stats()
