@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import closing
+
 import pytest
 
 from mockengine.brain.image import describe_image
@@ -67,15 +70,9 @@ def make_fake_resources(settings: Settings) -> Resources:
 
 
 @pytest.fixture(scope="session")
-def fake_resources_shared() -> Resources:
-    resources = make_fake_resources(Settings(seed=3))
-    yield resources
-    resources.close()
-
-
-@pytest.fixture
-def fake_resources(fake_resources_shared) -> Resources:
-    return fake_resources_shared
+def fake_resources() -> Iterator[Resources]:
+    with closing(make_fake_resources(Settings(seed=3))) as resources:
+        yield resources
 
 
 def _needs_the_models_marker(*_args: object, **_kwargs: object) -> None:

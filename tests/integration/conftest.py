@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+from contextlib import closing
 from typing import Any
 
 import pytest
@@ -16,10 +18,9 @@ from tests.eventually import eventually
 
 
 @pytest.fixture(scope="session")
-def real_resources() -> Resources:
-    resources = load_resources(Settings(seed=3))
-    yield resources
-    resources.close()
+def real_resources() -> Iterator[Resources]:
+    with closing(load_resources(Settings(seed=3))) as resources:
+        yield resources
 
 
 @pytest.fixture
