@@ -23,6 +23,7 @@ SECTION_MODULES = (
     "mockengine.bench.capacity",
     "mockengine.bench.turns",
     "mockengine.bench.chat",
+    "mockengine.bench.tools",
 )
 
 

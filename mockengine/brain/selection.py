@@ -101,7 +101,7 @@ class SelectingBrain:
         brain, note = self._brain_for(request)
         reply: Reply = brain.reply(request)  # type: ignore[attr-defined]
         if note:
-            return Reply(reply.text, reply.tool_calls, rule=reply.rule + note)
+            return Reply(reply.text, reply.tool_calls, rule=reply.rule + note, why=reply.why)
         return reply
 
 

@@ -1,5 +1,5 @@
 """Pure helpers between the session, its responses and the brain: effective response parameters, the
-brain's view of the context, and what remains of a transcript after truncation."""
+brain's view of the context."""
 
 from __future__ import annotations
 
@@ -61,23 +61,3 @@ def build_reply_request(params: ResponseParams, context: Iterable[Item], respons
         history=tuple(item.view() for item in context),
         response_index=response_index,
     )
-
-
-def truncated_transcript(item: Item, audio_end_ms: int) -> str:
-    """The words heard up to ``audio_end_ms``: whole sentences, and the cut sentence's words pro rata.
-
-    Uses ``item.spoken`` — (sentence, audio bytes) in the order they were sent.
-    """
-    cut_bytes = audio_end_ms * 48
-    heard: list[str] = []
-    position = 0
-    for sentence, length in item.spoken:
-        if position + length <= cut_bytes:
-            heard.append(sentence)
-        elif position < cut_bytes:
-            words = sentence.split(" ")
-            keep = len(words) * (cut_bytes - position) // max(length, 1)
-            if keep:
-                heard.append(" ".join(words[:keep]))
-        position += length
-    return " ".join(heard)

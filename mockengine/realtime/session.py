@@ -35,7 +35,7 @@ from mockengine.protocol.session_config import default_session, merge_session, v
 from mockengine.realtime.conversation import Conversation, Item, item_from_wire
 from mockengine.realtime.effects import Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
-from mockengine.realtime.replies import build_reply_request, response_params, truncated_transcript
+from mockengine.realtime.replies import build_reply_request, response_params
 from mockengine.realtime.response import Pacing, Response, ResponseParams
 from mockengine.realtime.streaming import ResponseStreamer, TokenCounting
 from mockengine.realtime.turn_detection import (
@@ -268,23 +268,22 @@ class RealtimeSession:
         return self._handlers[type(event)](event, now_ms)
 
     def _handler_table(self) -> dict[type, Callable[[Any, float], Step]]:
-        return {
-            ce.SessionUpdate: self._on_session_update,
-            ce.InputAudioBufferAppend: self._on_append,
-            ce.InputAudioBufferCommit: self._on_commit,
-            ce.InputAudioBufferClear: self._on_clear,
-            ce.ConversationItemCreate: self._on_item_create,
-            ce.ConversationItemTruncate: self._on_item_truncate,
-            ce.ConversationItemDelete: self._on_item_delete,
-            ce.ConversationItemRetrieve: self._on_item_retrieve,
-            ce.ResponseCreate: self._on_response_create,
-            ce.ResponseCancel: self._on_response_cancel,
-            ce.SessionClose: lambda _e, _n: Step(),
-        }
+        """Each registered client event class → ``self.on_<its wire type>``; a missing handler fails here,
+        at construction, not on the first such event."""
+        return {cls: getattr(self, ce.handler_name(cls.type)) for cls in ce.REGISTRY.values()}
+
+    def on_session_close(self, event: ce.SessionClose, now_ms: float) -> Step:
+        """The live service accepts ``session.close`` but what it does is unknown (reference §1): accepted,
+        and it changes nothing."""
+        return Step()
+
+    def on_output_audio_buffer_clear(self, event: ce.OutputAudioBufferClear, now_ms: float) -> Step:
+        """WebRTC only (reference §13): the transport owns the audio being played and clears it."""
+        return Step()
 
     # -- session.update -------------------------------------------------------------------------------
 
-    def _on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
+    def on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
         update = event.session
         new_voice = update.get("audio", {}).get("output", {}).get("voice")
         if (
@@ -330,7 +329,7 @@ class RealtimeSession:
 
     # -- input audio ----------------------------------------------------------------------------------
 
-    def _on_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
+    def on_input_audio_buffer_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
         pcm = self._decode_input_audio(event.audio)
         adding_ms = len(pcm) / 48
         if self.buffer.buffered_ms + adding_ms > self.options.max_input_buffer_ms:
@@ -423,7 +422,7 @@ class RealtimeSession:
             step.extend(self._start_response(response_params(self.config, {}), now_ms))
         return step
 
-    def _on_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
+    def on_input_audio_buffer_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
         if self.buffer.buffered_ms < MIN_COMMIT_MS:
             raise errors.commit_empty(self.buffer.buffered_ms)
         item_id = self.turn_item_id or self.ids.item()
@@ -433,7 +432,7 @@ class RealtimeSession:
         pcm = self.buffer.take_until_ms(self.buffer.total_ms + 1)
         return self._commit_user_audio(item_id, pcm, None, now_ms)
 
-    def _on_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
+    def on_input_audio_buffer_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
         self.buffer.clear()
         self.turn_item_id = None
         if self.detector is not None and self.detector.in_turn:
@@ -528,7 +527,7 @@ class RealtimeSession:
 
     # -- conversation items ---------------------------------------------------------------------------
 
-    def _on_item_create(self, event: ce.ConversationItemCreate, now_ms: float) -> Step:
+    def on_conversation_item_create(self, event: ce.ConversationItemCreate, now_ms: float) -> Step:
         at_root = event.previous_item_id == "root"
         after = None if event.previous_item_id in (ce.APPEND, "root") else event.previous_item_id
         if after is not None and after not in self.conversation:
@@ -567,7 +566,7 @@ class RealtimeSession:
         fmt = self.config["audio"]["input"]["format"]["type"]
         return data if fmt == "audio/pcm" else to_pcm16_24k(data, fmt)
 
-    def _on_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
+    def on_conversation_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
         item = self.conversation.get(event.item_id)
         if item is None:
             raise errors.item_not_found("truncating", "item_truncate_invalid_item_id", event.item_id)
@@ -575,30 +574,21 @@ class RealtimeSession:
             raise errors.truncate_unsupported()
         if event.audio_end_ms > item.audio_ms:
             raise errors.truncate_too_long(item.audio_ms, event.audio_end_ms)
-        step = Step()
-        streaming = next((s for s in self.responses.values() if item in s.r.output and s.r.is_active), None)
-        if streaming is not None:
-            # The client stopped playing this reply while it was still being sent: nothing after the
-            # cut can be heard, so the response ends first (as a client cancel would end it).
-            step.events += streaming.cancel("client_cancelled")
-            self._forget_if_done(streaming, now_ms)
-        heard = truncated_transcript(item, event.audio_end_ms)
-        item.audio = item.audio[: event.audio_end_ms * 48]
-        item.content = [{"type": "output_audio", "transcript": heard}]
-        return step.extend(
-            Step(
-                events=[
-                    self.emit(
-                        "conversation.item.truncated",
-                        item_id=item.id,
-                        content_index=event.content_index,
-                        audio_end_ms=event.audio_end_ms,
-                    )
-                ]
-            )
+        # The response, if still streaming, goes on: over WebSocket the client cancels it (reference
+        # §3.6; the Agents SDK sends its response.cancel right after the truncate).
+        item.truncate(event.audio_end_ms)
+        return Step(
+            events=[
+                self.emit(
+                    "conversation.item.truncated",
+                    item_id=item.id,
+                    content_index=event.content_index,
+                    audio_end_ms=event.audio_end_ms,
+                )
+            ]
         )
 
-    def _on_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
+    def on_conversation_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
         item = self.conversation.get(event.item_id)
         if item is None:
             # param null: live-tested (reference §8)
@@ -607,7 +597,7 @@ class RealtimeSession:
         item.in_conversation = False  # a response still writing it sends no more conversation.item.*
         return Step(events=[self.emit("conversation.item.deleted", item_id=event.item_id)])
 
-    def _on_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
+    def on_conversation_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
         item = self.conversation.get(event.item_id)
         if item is None:
             raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id)
@@ -619,7 +609,7 @@ class RealtimeSession:
 
     # -- responses ------------------------------------------------------------------------------------
 
-    def _on_response_create(self, event: ce.ResponseCreate, now_ms: float) -> Step:
+    def on_response_create(self, event: ce.ResponseCreate, now_ms: float) -> Step:
         out_of_band = event.response.get("conversation") == "none"
         if not out_of_band and self.active_response_id is not None:
             raise errors.active_response(self.active_response_id)
@@ -646,7 +636,7 @@ class RealtimeSession:
             transcribe.append(item)
         return item
 
-    def _on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
+    def on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
         response_id = event.response_id or self.active_response_id
         streamer = self.responses.get(response_id) if response_id else None
         if streamer is None or not streamer.r.is_active:
@@ -722,6 +712,7 @@ class RealtimeSession:
                 {
                     "response_id": r.id,
                     "rule": reply.rule,
+                    "why": reply.why,
                     "text": reply.text,
                     "tool_calls": [c.name for c in reply.tool_calls],
                 },

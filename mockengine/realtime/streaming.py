@@ -302,8 +302,6 @@ class ResponseStreamer:
                     "response.output_audio_transcript.delta", delta=piece, obfuscation=self.ids.obfuscation()
                 )
             )
-        if sentence.sent_bytes == 0:
-            self._message.spoken.append((sentence.text, len(sentence.pcm)))
         if self.first_audio_ms is None:
             self.first_audio_ms = now_ms
         # The last delta before max_output_tokens is cut to what the budget still allows.
@@ -314,7 +312,8 @@ class ResponseStreamer:
             return events
         sentence.sent_bytes += len(chunk)
         self.audio_sent_bytes += len(chunk)
-        self._message.audio += chunk
+        if self._message.truncated_at_ms is None:
+            self._message.audio += chunk
         events.append(self._part_event("response.output_audio.delta", delta=_b64(self._encode(chunk))))
         if self.r.pacing.pace > 0:
             self._next_due_ms = (
@@ -333,7 +332,9 @@ class ResponseStreamer:
         usage = self.r.usage
         usage.output_text_tokens += self.count_tokens(self._transcript)
         if self.r.params.is_audio:
-            message.content = [{"type": "output_audio", "transcript": self._transcript}]
+            # A cut item keeps no transcript; the events still close the part the deltas built.
+            heard = None if message.truncated_at_ms is not None else self._transcript
+            message.content = [{"type": "output_audio", "transcript": heard}]
             usage.output_audio_tokens += _audio_tokens(
                 self.audio_sent_bytes / BYTES_PER_MS, ASSISTANT_AUDIO_MS_PER_TOKEN
             )

@@ -27,8 +27,6 @@ from prometheus_client import (
     generate_latest,
 )
 
-from mockengine.protocol import client_events as ce
-
 _LATENCY_BUCKETS_S = (0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 5.0, 10.0)
 
 SESSIONS_ACTIVE = Gauge(
@@ -70,21 +68,6 @@ EVENT_LOOP_LAG = Gauge(
 )
 # Every fault the engine injects on purpose (FaultState.on_injected, set in server/app.py).
 FAULTS_INJECTED = Counter("mockengine_faults_injected", "Faults injected on purpose, by kind", ["kind"])
-
-# Wire names of the parsed client event classes (the parse boundary hands over typed events).
-CLIENT_EVENT_TYPES: dict[type, str] = {
-    ce.SessionUpdate: "session.update",
-    ce.SessionClose: "session.close",
-    ce.InputAudioBufferAppend: "input_audio_buffer.append",
-    ce.InputAudioBufferCommit: "input_audio_buffer.commit",
-    ce.InputAudioBufferClear: "input_audio_buffer.clear",
-    ce.ConversationItemCreate: "conversation.item.create",
-    ce.ConversationItemTruncate: "conversation.item.truncate",
-    ce.ConversationItemDelete: "conversation.item.delete",
-    ce.ConversationItemRetrieve: "conversation.item.retrieve",
-    ce.ResponseCreate: "response.create",
-    ce.ResponseCancel: "response.cancel",
-}
 
 
 class EventCounter:

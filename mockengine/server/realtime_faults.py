@@ -14,7 +14,7 @@ from mockengine.faults.ws import SessionFaults
 from mockengine.protocol.http_errors import error_body, error_response
 
 if TYPE_CHECKING:
-    from mockengine.server.realtime_ws import SessionRunner
+    from mockengine.server.session_loop import SessionLoop as SessionRunner
 
 UPGRADE_BODIES: dict[int, str] = {
     429: "Too many concurrent sessions. Please try again later.",
@@ -47,15 +47,13 @@ class RunnerActions:
 
     def __init__(self, runner: SessionRunner, request: web.Request) -> None:
         self.runner = runner
-        self.transport = request.transport
         self.state: FaultState = request.app[FAULTS]
 
     async def close(self, code: int, reason: str) -> None:
-        await self.runner.ws.close(code=code, message=reason.encode())
+        await self.runner.close_transport(code, reason)
 
     def kill(self) -> None:
-        if self.transport is not None:
-            self.transport.abort()
+        self.runner.abort_transport()
 
     def fail_response(self, response_id: str, error: dict[str, Any]) -> None:
         runner = self.runner

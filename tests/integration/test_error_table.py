@@ -103,6 +103,19 @@ ROWS = [
         "Tool call ID 'call_x' not found in conversation.",
     ),
     (
+        {
+            "type": "conversation.item.create",
+            "item": {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_audio", "transcript": "Hi there."}],
+            },
+        },
+        "missing_required_parameter",
+        "item.content[0].text",
+        "Missing required parameter: 'item.content[0].text'.",
+    ),
+    (
         {"type": "input_audio_buffer.append", "audio": "%%%"},
         "invalid_value",
         "audio",
