@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import closing
 from typing import Any
 
 import pytest
+from openai import AsyncOpenAI
 
 from mockengine.server.app import create_app
 from mockengine.server.resources import Resources, load_resources
@@ -77,3 +78,20 @@ class Engine:
             timeout_s=timeout_s,
             message=lambda: f"{self.sessions_active()} sessions still served",
         )
+
+
+@pytest.fixture(autouse=True)
+async def openai_clients_closed(monkeypatch) -> AsyncIterator[None]:
+    """Every ``AsyncOpenAI`` client a test opens is closed after it: one left open is closed by the
+    garbage collector later, on a closed loop, and logs an error into whichever test runs then."""
+    opened: list[AsyncOpenAI] = []
+    original_init = AsyncOpenAI.__init__
+
+    def init(self: AsyncOpenAI, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(AsyncOpenAI, "__init__", init)
+    yield
+    for client in opened:
+        await client.close()
