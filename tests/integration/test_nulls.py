@@ -33,7 +33,9 @@ class Wire:
 
 
 async def test_null_means_not_given_in_every_client_event(engine) -> None:
-    eng = await engine(audio_pace=0.0)
+    # Paced at real time: the response.cancel below must find the response still active (with the speech
+    # cache warm from earlier tests an unpaced reply can finish before the cancel arrives).
+    eng = await engine(audio_pace=1.0)
     async with (
         aiohttp.ClientSession() as http,
         http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-1"}) as ws,
