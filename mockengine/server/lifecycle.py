@@ -23,13 +23,11 @@ import socket
 import ssl
 import threading
 import time
-import weakref
 from collections.abc import Callable
-from typing import Any
 
 from aiohttp import web
 
-from mockengine.server.state import RUNNERS
+from mockengine.server.state import RUNNERS, LiveLoops
 
 log = logging.getLogger("mockengine")
 GOING_AWAY = 1001
@@ -44,18 +42,14 @@ class CannotListen(Exception):
 def track_runners(app: web.Application) -> None:
     """Keep the live Realtime session runners, and close them all (1001) when the application shuts
     down. The runner registers itself in ``app[RUNNERS]`` while it runs."""
-    runners: weakref.WeakSet[Any] = weakref.WeakSet()
-    app[RUNNERS] = runners
+    app[RUNNERS] = LiveLoops()
     app.on_shutdown.append(_close_sessions)
 
 
 async def _close_sessions(app: web.Application) -> None:
-    live: weakref.WeakSet[Any] = app[RUNNERS]
-    runners = list(live)
-    if runners:
-        log.info("closing %d session(s) with %d", len(runners), GOING_AWAY)
-    for runner in runners:
-        runner.shutdown(GOING_AWAY, GOING_AWAY_REASON)
+    closed = app[RUNNERS].close_all(GOING_AWAY, GOING_AWAY_REASON)
+    if closed:
+        log.info("closing %d session(s) with %d", closed, GOING_AWAY)
 
 
 def bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
