@@ -121,6 +121,23 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--journal-dir",
         help="write every session's events (JSON lines) and audio (WAV) here; view: mockengine journal DIR",
     )
+    parser.add_argument(
+        "--replay",
+        dest="replay_dir",
+        metavar="DIR",
+        help="answer from a recording made by `mockengine record` (docs/record-replay.md)",
+    )
+    parser.add_argument(
+        "--replay-speed",
+        type=float,
+        help="recorded timing sped up by this factor (default 1.0; 0 = unpaced, as fast as allowed)",
+    )
+    parser.add_argument(
+        "--replay-strict",
+        action="store_true",
+        default=None,
+        help="a client leaving the recording gets an error event (default: the scripted participant answers)",
+    )
     parser.add_argument("--session-max-s", type=int, help="session lifetime (default 3600)")
     parser.add_argument(
         "--tts-threads",
@@ -195,6 +212,7 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
     from mockengine.faults.wiring import profile_from_settings
+    from mockengine.recordings.format import RecordingError
     from mockengine.server.app import create_app, settle_heap
     from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
 
@@ -216,10 +234,12 @@ def serve(args: argparse.Namespace) -> int:
         from mockengine.server.workers import serve_workers
 
         return serve_workers(settings)
-    try:  # the port too (OSError: a bad --journal-dir)
+    # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a --replay
+    # DIR that is not a recording.
+    try:
         sock = bind(settings.host, settings.port)
         app = create_app(settings)
-    except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, OSError) as exc:
+    except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     settle_heap()
@@ -232,6 +252,9 @@ def serve(args: argparse.Namespace) -> int:
         print(f"accepting {'any non-empty key' if not keys else f'{len(keys)} configured key(s)'}")
         if settings.journal_dir:
             print(f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})")
+        if settings.replay_dir:
+            speed = f"{settings.replay_speed:g}× recorded timing" if settings.replay_speed > 0 else "unpaced"
+            print(f"replaying {settings.replay_dir} ({speed}; see docs/record-replay.md)")
         sys.stdout.flush()
 
     asyncio.run(
@@ -250,6 +273,12 @@ def journal(args: argparse.Namespace) -> int:
     from mockengine.journal import print_timeline
 
     return print_timeline(args.path, show_all=args.all)
+
+
+def record(args: argparse.Namespace) -> int:
+    from mockengine.record.app import run
+
+    return run(args)
 
 
 def conformance(args: argparse.Namespace) -> int:
@@ -320,6 +349,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--all", action="store_true", help="one line per audio chunk and delta (default: runs are merged)"
     )
     journal_parser.set_defaults(func=journal)
+    record_parser = sub.add_parser("record", help="relay clients to a real endpoint and record the sessions")
+    from mockengine.record.app import add_arguments as add_record_arguments
+
+    add_record_arguments(record_parser)
+    record_parser.set_defaults(func=record)
     return parser
 
 

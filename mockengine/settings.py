@@ -91,6 +91,12 @@ class Settings:
     tls_dir: str | None = None
     # Per-session journal directory: every client and server event as JSON lines, audio in WAV files.
     journal_dir: str | None = None
+    # Answer sessions and chat requests from this recording (`mockengine record`; docs/record-replay.md).
+    replay_dir: str | None = None
+    # Recorded timing × 1/replay_speed (2.0: twice as fast); 0 sends recorded events as soon as they may go.
+    replay_speed: float = 1.0
+    # A client leaving the recording gets an `error` naming what was expected (else: scripted fallback).
+    replay_strict: bool = False
     # -- issue 8: load --------------------------------------------------------------------------------
     # Serving processes sharing the port (SO_REUSEPORT); each loads the models once.
     workers: int = 1

@@ -49,6 +49,7 @@ class CachingTranscriber:
         self.inner = inner
         self._cache: dict[bytes, tuple[Transcript, float]] = {}
         self.last_cost_ms: float | None = None
+        self.costs_ms: list[float] = []  # every call that really ran the model
 
     def transcribe(
         self, pcm16: bytes, *, language: str | None = None, prompt: str | None = None
@@ -58,6 +59,7 @@ class CachingTranscriber:
             started = time.perf_counter()
             result = self.inner.transcribe(pcm16, language=language, prompt=prompt)
             self._cache[key] = (result, (time.perf_counter() - started) * 1000)
+            self.costs_ms.append(self._cache[key][1])
         result, self.last_cost_ms = self._cache[key]
         return result
 
@@ -73,6 +75,8 @@ class Outcome:
     decided_at_ms: int | None
     emitted_at_ms: float | None  # virtual time incl. modelled transcription latency
     reason: str | None
+    transcript: str | None = None  # what the deciding probe heard
+    cues: tuple[dict[str, Any], ...] = ()  # its scored cues (semantic_vad)
 
     @property
     def policy_delay_ms(self) -> int | None:
@@ -135,6 +139,8 @@ def run_utterance(
         trace["decided_at_ms"] if trace else None,
         first[0] if first else None,
         trace["reason"] if trace else None,
+        trace["transcript"] if trace else None,
+        tuple(trace.get("cues", ())) if trace else (),
     )
 
 

@@ -22,6 +22,7 @@ SECTION_MODULES = (
     "mockengine.bench.load",
     "mockengine.bench.capacity",
     "mockengine.bench.turns",
+    "mockengine.bench.turn_corpus",
     "mockengine.bench.chat",
     "mockengine.bench.tools",
 )

@@ -27,6 +27,7 @@ from typing import Any
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.audio.vad import FrameClassifier
 from mockengine.brain.model import Brain, ImageFacts
+from mockengine.engines.stt import WordTiming
 from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
@@ -35,6 +36,7 @@ from mockengine.protocol.session_config import default_session, merge_session, v
 from mockengine.realtime.conversation import Conversation, Item, item_from_wire
 from mockengine.realtime.effects import Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
+from mockengine.realtime.prosody import measure_prosody
 from mockengine.realtime.replies import build_reply_request, response_params
 from mockengine.realtime.response import Pacing, Response, ResponseParams
 from mockengine.realtime.streaming import ResponseStreamer, TokenCounting
@@ -202,14 +204,15 @@ class RealtimeSession:
             deadlines.append(self.idle_deadline_ms)
         return min(deadlines) if deadlines else None
 
-    def on_transcript(self, key: str, text: str, now_ms: float) -> Step:
+    def on_transcript(self, key: str, text: str, now_ms: float, words: tuple[WordTiming, ...] = ()) -> Step:
+        """A transcript arrived (``words``: whisper's word timings, which a semantic_vad probe uses)."""
         kind, _, ident = key.partition(":")
         if kind == "item":
             return self._item_transcribed(ident, text, now_ms)
         if key in self.probe_items:
             return self._item_transcribed(self.probe_items.pop(key), text, now_ms)
         if self.detector is not None and kind == f"turn{self._detector_generation}":
-            return self._on_signals(self.detector.on_transcript(key, text), now_ms)
+            return self._on_signals(self.detector.on_transcript(key, text, words), now_ms)
         return Step()
 
     def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:
@@ -358,6 +361,9 @@ class RealtimeSession:
                 step.extend(self._on_speech_stopped(signal, now_ms))
             elif isinstance(signal, ProbeTranscript):
                 pcm = self.buffer.slice_ms(signal.start_ms, signal.end_ms)
+                if self.detector is not None and self.detector.kind == "semantic_vad":
+                    prosody = measure_prosody(pcm, signal.speech_end_ms - signal.start_ms)
+                    self.detector.note_prosody(signal.key, prosody)
                 step.effects.append(Transcribe(signal.key, pcm, language="en"))
         return step
 
@@ -406,6 +412,7 @@ class RealtimeSession:
                     "speech_end_ms": signal.speech_end_ms,
                     "decided_at_ms": signal.decided_at_ms,
                     "transcript": signal.transcript,
+                    "cues": list(signal.cues),
                 },
             )
         )

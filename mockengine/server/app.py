@@ -24,6 +24,7 @@ from mockengine.server.journal import Journal
 from mockengine.server.lifecycle import track_runners
 from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
+from mockengine.server.replay import install as install_replay
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
@@ -85,6 +86,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
     install_faults(app, settings, app[RESOURCES].scenarios.scenarios.values())
     app[FAULTS].on_injected = lambda kind: FAULTS_INJECTED.labels(kind=kind).inc()
+    install_replay(app, settings)  # --replay DIR (mockengine.record)
     app[LOOP_LAG] = LoopLagMonitor()
     app.router.add_get("/metrics", metrics_handler)
     app.cleanup_ctx.append(monitor_context)

@@ -25,6 +25,7 @@ from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secr
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.journal import SessionJournal
 from mockengine.server.realtime_faults import attach, connection_faults, detach
+from mockengine.server.replay import replaying
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
 from mockengine.server.session_setup import build_session, register, release_seat, session_seed, take_seat
@@ -171,8 +172,11 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         await ws.send_str(json.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
+    served = await replaying(request, ws, session, seed)  # --replay: answers come from a recording
+    if served is None:
+        return ws
     journal = register(request.app, session)
-    runner = SessionRunner(ws, session, resources, request.app[TRACER], journal, request.transport)
+    runner = SessionRunner(ws, served, resources, request.app[TRACER], journal, request.transport)
     request.app[RUNNERS].add(runner)  # closed with 1001 if the server stops first
     attach(runner, request, fault_specs)
     try:

@@ -290,7 +290,7 @@ class SessionLoop:
                 log.exception("transcription failed")
                 self.apply(self.session.on_transcript_failed(job.key, str(exc), self.now_ms()))
                 continue
-            self.apply(self.session.on_transcript(job.key, result.text, self.now_ms()))
+            self.apply(self.session.on_transcript(job.key, result.text, self.now_ms(), result.words))
 
     async def tts_worker(self) -> None:
         synthesizer = self.resources.synthesizer

@@ -22,9 +22,9 @@ LAYERS: list[set[str]] = [
     {"mockengine", "ids", "settings", "audio", "engines"},  # foundations: no other part of mockengine
     {"protocol", "brain"},  # the wire's shapes; the scripted participant
     {"realtime"},  # the sans-IO session core
-    {"chat", "faults", "replay", "conformance"},  # beside the core: chat, fault specs, drivers, a client
-    {"server", "loadtest", "turn_eval", "journal"},  # the aiohttp shell; tools on the core
-    {"testing", "bench"},  # an engine in a thread; the benchmarks
+    {"chat", "faults", "replay", "conformance", "recordings"},  # beside the core (recordings: replay)
+    {"server", "loadtest", "turn_eval", "turn_corpus", "journal"},  # the aiohttp shell; tools on the core
+    {"testing", "bench", "record"},  # an engine in a thread; the benchmarks; the recording proxy
     {"cli", "pytest_plugin"},  # entry points
     {"__main__"},
 ]
