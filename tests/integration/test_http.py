@@ -8,8 +8,6 @@ import sys
 import aiohttp
 import pytest
 
-pytestmark = pytest.mark.models
-
 
 async def test_healthz_and_models(engine_url):
     base = (await engine_url()).replace("ws://", "http://").removesuffix("/v1")
@@ -26,6 +24,7 @@ async def test_healthz_and_models(engine_url):
         assert models["object"] == "list" and ids[0] == "gpt-4o-mini" and "gpt-realtime" in ids
 
 
+@pytest.mark.models  # the other model loads before the missing one is found
 @pytest.mark.parametrize(
     ("flag", "package"),
     [
@@ -44,23 +43,43 @@ def test_missing_model_fails_start_up_with_a_clear_message(flag, package, tmp_pa
     assert flag in result.stderr and package in result.stderr
 
 
-async def test_unknown_routes_and_methods_get_the_openai_error_body(engine_url):
-    """They got aiohttp's text ("404: Not Found", "405: Method Not Allowed", "No WebSocket UPGRADE hdr"),
-    which the SDKs cannot read."""
+async def _json_error(http: aiohttp.ClientSession, method: str, url: str) -> tuple[int, dict, dict]:
+    async with http.request(method, url) as reply:
+        assert reply.content_type == "application/json"
+        return reply.status, await reply.json(), dict(reply.headers)
+
+
+async def test_unknown_routes_and_methods_answer_like_the_openai_api(engine_url):
     base = (await engine_url()).replace("ws://", "http://").removesuffix("/v1")
     async with aiohttp.ClientSession() as http:
-        for method, path, status, message in [
-            ("GET", "/v1/nope", 404, "Invalid URL (GET /v1/nope)"),
-            ("POST", "/v1/responses", 404, "Invalid URL (POST /v1/responses)"),
-            ("GET", "/v1/chat/completions", 405, "Invalid method for URL (GET /v1/chat/completions)"),
-            ("GET", "/v1/realtime", 400, None),
-        ]:
-            headers = {"Authorization": "Bearer sk-t"}
-            async with http.request(method, f"{base}{path}", headers=headers) as reply:
-                assert reply.status == status, path
-                assert reply.content_type == "application/json", path
-                error = (await reply.json())["error"]
-            assert error["type"] == "invalid_request_error" and error["message"], path
-            assert message is None or error["message"] == message
-        async with http.get(f"{base}/v1/chat/completions") as reply:
-            assert "POST" in reply.headers.get("Allow", "")
+        for method, path in [("GET", "/v1/nope"), ("GET", "/v1/chat/completions"), ("POST", "/healthz")]:
+            status, body, _ = await _json_error(http, method, f"{base}{path}")
+            assert status == 404
+            assert body == {"error": {
+                "message": f"Unknown request URL: {method} {path}. Please check the URL for typos, or see "
+                "the docs at https://platform.openai.com/docs/api-reference/.",
+                "type": "invalid_request_error", "param": None, "code": "unknown_url"}}
+
+
+async def test_a_plain_get_on_the_realtime_endpoint_is_told_to_upgrade(engine_url):
+    base = (await engine_url()).replace("ws://", "http://")
+    async with aiohttp.ClientSession() as http:
+        status, body, headers = await _json_error(http, "GET", f"{base}/realtime?model=gpt-realtime")
+    assert (status, headers["Upgrade"], body["error"]["type"]) == (426, "websocket", "invalid_request_error")
+    assert "WebSocket" in body["error"]["message"]
+
+
+async def test_a_handler_failure_is_a_500_in_the_openai_shape(aiohttp_client):
+    from aiohttp import web
+
+    from mockengine.server.http_fallbacks import fallback_middleware
+
+    async def broken(_request: web.Request) -> web.Response:
+        raise RuntimeError("a bug")
+
+    app = web.Application(middlewares=[fallback_middleware])
+    app.router.add_get("/broken", broken)
+    client = await aiohttp_client(app)
+    reply = await client.get("/broken")
+    assert reply.status == 500
+    assert (await reply.json())["error"]["type"] == "server_error"

@@ -56,11 +56,11 @@ def test_a_taken_port_is_one_line_at_once_and_nothing_claims_to_listen(capsys):
         taken.listen()
         port = taken.getsockname()[1]
         started = time.monotonic()
-        assert main(["serve", "--host", "127.0.0.1", "--port", str(port)]) == 1
+        assert main(["serve", "--host", "127.0.0.1", "--port", str(port)]) == 2
     assert time.monotonic() - started < 5  # refused before the models load
     out, err = capsys.readouterr()
     assert "listening" not in out and "Traceback" not in err
-    assert err.strip() == f"mockengine: cannot listen on 127.0.0.1:{port}: Address already in use"
+    assert len(err.strip().splitlines()) == 1 and str(port) in err and err.startswith("mockengine: ")
 
 
 def test_a_bad_fault_is_refused_before_the_models_load(capsys):

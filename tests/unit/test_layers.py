@@ -19,7 +19,7 @@ import mockengine
 ROOT = Path(mockengine.__file__).parent
 
 LAYERS: list[set[str]] = [
-    {"mockengine", "ids", "settings", "audio", "engines"},  # foundations: no other part of mockengine
+    {"mockengine", "ids", "settings", "audio", "engines", "rtc"},  # foundations: no other part of mockengine
     {"protocol", "brain"},  # the wire's shapes; the scripted participant
     {"realtime"},  # the sans-IO session core
     {"chat", "faults", "replay", "conformance", "recordings"},  # beside the core (recordings: replay)
