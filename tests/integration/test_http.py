@@ -34,7 +34,9 @@ async def test_healthz_and_models(engine_url):
 )
 def test_missing_model_fails_start_up_with_a_clear_message(flag, package, tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "mockengine", "serve", flag, str(tmp_path / "nope")],
+        # --port 0: since the port is bound before the models load, a taken 8765 (another engine on this
+        # machine) failed start-up for that reason first and the test with it.
+        [sys.executable, "-m", "mockengine", "serve", "--port", "0", flag, str(tmp_path / "nope")],
         capture_output=True,
         text=True,
         timeout=120,
