@@ -120,6 +120,9 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             for c, w in heard
         )
         strong = strong or (in_name > 0 and not other_verb)
+        if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
+            score += NAME_WEIGHT
+            strong = True
         if asking and lexicon.identifier_words(tool.name).split()[0] in _READ_VERBS:
             score *= QUESTION_BONUS  # a question is more likely a look than a change
         matches.append((-round(score, 6), -in_name, order, Match(tool, round(score, 3), tuple(cues), strong)))

@@ -144,32 +144,9 @@ def fill(
 
 def _without_tool_mention(text: str, tool_name: str) -> str:
     """``text`` without the words that name the tool itself: "please use get_weather for Paris" → "please
-    Paris" (the name as written, spaced or spoken, with its "use"/"call" and "tool"/"function")."""
-    words = lexicon.identifier_words(tool_name).split()
-    if not words:
-        return text
-    name = "|".join(
-        sorted({re.escape(tool_name), r"[\s_\-]*".join(re.escape(w) for w in words)}, key=len, reverse=True)
-    )
-    mention = re.compile(
-        rf"\b(?:(?:use|call|run|invoke|trigger|try)\s+)?(?:the\s+)?(?:{name})\b(?:\s+(?:tool|function))?"
-        rf"(?:\s+(?:for|on|with)\b)?",
-        re.IGNORECASE,
-    )
-    # Only a mention as written (an identifier) or right after "use"/"call": "get weather in Oslo" is
-    # ordinary speech whose words still count.
-    found = next(
-        (
-            m
-            for m in mention.finditer(text)
-            if not re.fullmatch(r"[A-Za-z]+( [A-Za-z]+)*", m.group(0).strip())
-            or re.match(r"(?i)(?:use|call|run|invoke|trigger|try)\s", m.group(0))
-        ),
-        None,
-    )
-    if found is None:
-        return text
-    return f"{text[: found.start()]} {text[found.end() :]}"
+    Paris" (``lexicon.tool_mention``)."""
+    found = lexicon.tool_mention(text, tool_name)
+    return text if found is None else f"{text[: found.start()]} {text[found.end() :]}"
 
 
 def _kind(name: str, schema: Mapping[str, Any]) -> str:

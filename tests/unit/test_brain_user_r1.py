@@ -145,3 +145,16 @@ def test_a_lookup_is_grounded_in_what_it_returned() -> None:
     # Actions keep their sentence.
     card = '{"ok": true, "card": {"id": "gesture-nav", "title": "Gesture Navigation"}}'
     assert grounding(card, "open_card", "{}") == "Gesture Navigation is open."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please use Git weather for Paris.", [("get_weather", {"city": "Paris"})]),
+        ("use the get_forecast tool for Oslo", [("get_forecast", {"city": "Oslo"})]),
+    ],
+)
+def test_a_tool_named_after_use_is_called_even_misheard(text: str, expected: list[Any]) -> None:
+    """Spoken through server_vad, "Please use get weather for Paris." was transcribed "Please use Git
+    weather for Paris." and nothing was called ("I can't check the weather from here.")."""
+    assert calls("weather", text) == expected
