@@ -116,8 +116,7 @@ def bench_capacity(ctx: BenchContext) -> None:
         )
     if args.plot:
         title = (
-            f"mockengine capacity on this machine ({cpu_note()}); engine, baseline and driver share "
-            "the cores"
+            f"mockengine capacity on this machine ({cpu_note()}); engine, baseline and driver share the cores"
         )
         path = plot_capacity(results, Path(args.plot), title)
         print(f"  plot: {path}" if path else "  plot: matplotlib not installed (pip install matplotlib)")

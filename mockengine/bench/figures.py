@@ -15,9 +15,7 @@ def fmt(value: float | None, unit: str = " ms") -> str:
 
 def row(title: str, dist: dict[str, Any], *, p99: bool = False) -> None:
     tail = f"   p99 {fmt(dist['p99']):>7}" if p99 else ""
-    print(
-        f"  {title:<40} p50 {fmt(dist['p50']):>7}   p95 {fmt(dist['p95']):>7}{tail}   (n={dist['count']})"
-    )
+    print(f"  {title:<40} p50 {fmt(dist['p50']):>7}   p95 {fmt(dist['p95']):>7}{tail}   (n={dist['count']})")
 
 
 _TURN_FIGURES = (

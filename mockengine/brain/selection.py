@@ -30,6 +30,8 @@ from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
 
 MODEL_PREFIX = "mockengine-"
+
+
 class UnknownScenario(LookupError):
     """A name that matches no loaded scenario; ``str()`` is a message for the client."""
 

@@ -11,7 +11,7 @@ before validation, except:
   metadata): a ``null`` there is passed on unchanged.
 
 Paths are JSON paths from the event's (or body's) root, with ``[]`` for any array index. The table is
-documented in docs/protocol.md.
+documented in docs/client-compatibility.md.
 """
 
 from __future__ import annotations

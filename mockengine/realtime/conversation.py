@@ -41,8 +41,8 @@ class Item:
     previous_item_id: str | None = None
     # False for output of out-of-band responses (conversation "none"), which never joins the conversation.
     in_conversation: bool = True
-    # Assistant audio the client cut (conversation.item.truncate): the ms it kept. From then on the
-    # item holds no more audio and no transcript, even while its response still streams.
+    # Assistant audio the client cut (conversation.item.truncate): the ms it kept. The item holds no
+    # transcript from then on; audio its response still streams after the cut is added after it.
     truncated_at_ms: int | None = None
 
     @property

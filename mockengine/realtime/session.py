@@ -581,8 +581,10 @@ class RealtimeSession:
             raise errors.truncate_unsupported()
         if event.audio_end_ms > item.audio_ms:
             raise errors.truncate_too_long(item.audio_ms, event.audio_end_ms)
-        # The response, if still streaming, goes on: over WebSocket the client cancels it (reference
-        # §3.6; the Agents SDK sends its response.cancel right after the truncate).
+        # The response, if still streaming, goes on and its audio is added after the cut: over WebSocket
+        # the client cancels (reference §3.6; the Agents SDK sends its response.cancel right after the
+        # truncate). Pipecat truncates again later, at a position past the first cut, counting the
+        # audio it received since.
         item.truncate(event.audio_end_ms)
         return Step(
             events=[

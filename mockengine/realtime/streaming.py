@@ -312,8 +312,7 @@ class ResponseStreamer:
             return events
         sentence.sent_bytes += len(chunk)
         self.audio_sent_bytes += len(chunk)
-        if self._message.truncated_at_ms is None:
-            self._message.audio += chunk
+        self._message.audio += chunk
         events.append(self._part_event("response.output_audio.delta", delta=_b64(self._encode(chunk))))
         if self.r.pacing.pace > 0:
             self._next_due_ms = (

@@ -67,6 +67,10 @@ EVENT_LOOP_LAG = Gauge(
     multiprocess_mode="max",
 )
 # Every fault the engine injects on purpose (FaultState.on_injected, set in server/app.py).
+# Replay (--replay, recordings): live clients departing from the recording they are replayed.
+REPLAY_DIVERGENCES = Counter(
+    "mockengine_replay_divergences", "Clients departing from the recording being replayed", ["mode"]
+)
 FAULTS_INJECTED = Counter("mockengine_faults_injected", "Faults injected on purpose, by kind", ["kind"])
 
 

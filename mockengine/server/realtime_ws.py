@@ -19,17 +19,24 @@ from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
-from mockengine.server import metrics
-from mockengine.server.admission import saturation_refusal
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.journal import SessionJournal
 from mockengine.server.realtime_faults import attach, connection_faults, detach
+from mockengine.server.replay import replaying
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
-from mockengine.server.session_setup import build_session, register, release_seat, session_seed, take_seat
-from mockengine.server.state import RESOURCES, STATS, TRACER
+from mockengine.server.session_setup import (
+    admission_refusal,
+    build_session,
+    register,
+    release_seat,
+    session_seed,
+    take_seat,
+)
+from mockengine.server.state import RESOURCES, RUNNERS, TRACER
 from mockengine.server.trace import Tracer
+from mockengine.server.webrtc.sideband import sideband_handler
 
 log = logging.getLogger("mockengine.session")
 
@@ -86,30 +93,9 @@ class SessionRunner(SessionLoop):
                 return
 
 
-def admission_refusal(request: web.Request) -> web.Response | None:
-    """HTTP 503 before the upgrade when the engine is serving ``settings.max_sessions`` sessions (0 = no
-    limit), with the OpenAI REST error body and ``Retry-After``: a clean refusal instead of a slowdown for
-    every session. Beside the session limit, ``admission.saturation_refusal`` refuses while the event loop
-    lags or speech jobs queue (issue 8)."""
-    settings = request.app[RESOURCES].settings
-    active = request.app[STATS].sessions_active
-    if settings.max_sessions <= 0 or active < settings.max_sessions:
-        return saturation_refusal(request.app)
-    metrics.SESSIONS_REFUSED.labels(reason="too_many_sessions").inc()
-    log.warning("refusing a session: %d of %d sessions in use", active, settings.max_sessions)
-    body = {
-        "error": {
-            "message": f"The engine is serving its maximum of {settings.max_sessions} concurrent sessions "
-            "(max_sessions). Try again later.",
-            "type": "server_error",
-            "param": None,
-            "code": "too_many_sessions",
-        }
-    }
-    return web.json_response(body, status=503, headers={"Retry-After": "1"})
-
-
 async def realtime_handler(request: web.Request) -> web.StreamResponse:
+    if "call_id" in request.query:
+        return await sideband_handler(request)  # attaches to a WebRTC call, is no session of its own
     refused = admission_refusal(request)
     if refused is not None:
         return refused
@@ -158,7 +144,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
                 request.app,
                 model=model,
                 api_key=api_key,
-                secret=secret,
+                initial_session=secret.session if secret is not None else None,
                 seed=seed,
                 scenario=request.query.get("scenario"),
                 role=request.query.get("role"),
@@ -171,8 +157,12 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         await ws.send_str(json.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
+    served = await replaying(request, ws, session, seed)  # --replay: answers come from a recording
+    if served is None:
+        return ws
     journal = register(request.app, session)
-    runner = SessionRunner(ws, session, resources, request.app[TRACER], journal, request.transport)
+    runner = SessionRunner(ws, served, resources, request.app[TRACER], journal, request.transport)
+    request.app[RUNNERS].add(runner)  # closed with 1001 if the server stops first
     attach(runner, request, fault_specs)
     try:
         await runner.run()

@@ -30,6 +30,7 @@ from mockengine.protocol.client_events import (
     ClientEvent,
     InputAudioBufferAppend,
     ResponseCancel,
+    Transport,
     parse_client_event,
 )
 from mockengine.protocol.errors import ProtocolError
@@ -45,6 +46,8 @@ log = logging.getLogger("mockengine.session")
 
 class SessionLoop:
     """One session's loop; subclasses add the transport (see the module docstring)."""
+
+    transport_name: Transport = "websocket"  # which client event types are accepted (the registry's)
 
     def __init__(
         self,
@@ -107,8 +110,9 @@ class SessionLoop:
         raise NotImplementedError
 
     def parse(self, raw: str) -> ClientEvent:
-        """One client JSON text → a typed event (``ProtocolError`` for bad input)."""
-        return parse_client_event(raw)
+        """One client JSON text → a typed event (``ProtocolError`` for bad input, or for a type this
+        transport does not accept)."""
+        return parse_client_event(raw, self.transport_name)
 
     # -- the clock and flow control ----------------------------------------------------------------
 

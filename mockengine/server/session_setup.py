@@ -4,7 +4,9 @@ place in the live-session list, the counters and the journal."""
 
 from __future__ import annotations
 
+import logging
 import time
+from typing import Any
 
 from aiohttp import web
 
@@ -13,13 +15,38 @@ from mockengine.ids import IdFactory
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.server import metrics
-from mockengine.server.client_secrets import ClientSecret
+from mockengine.server.admission import saturation_refusal
 from mockengine.server.journal import SessionJournal
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS
 
+log = logging.getLogger("mockengine.session")
+
+
+def admission_refusal(request: web.Request) -> web.Response | None:
+    """HTTP 503 before the upgrade when the engine is serving ``settings.max_sessions`` sessions (0 = no
+    limit), with the OpenAI REST error body and ``Retry-After``: a clean refusal instead of a slowdown for
+    every session. Beside the session limit, ``admission.saturation_refusal`` refuses while the event loop
+    lags or speech jobs queue (issue 8)."""
+    settings = request.app[RESOURCES].settings
+    active = request.app[STATS].sessions_active
+    if settings.max_sessions <= 0 or active < settings.max_sessions:
+        return saturation_refusal(request.app)
+    metrics.SESSIONS_REFUSED.labels(reason="too_many_sessions").inc()
+    log.warning("refusing a session: %d of %d sessions in use", active, settings.max_sessions)
+    body = {
+        "error": {
+            "message": f"The engine is serving its maximum of {settings.max_sessions} concurrent sessions "
+            "(max_sessions). Try again later.",
+            "type": "server_error",
+            "param": None,
+            "code": "too_many_sessions",
+        }
+    }
+    return web.json_response(body, status=503, headers={"Retry-After": "1"})
+
 
 def take_seat(app: web.Application) -> None:
-    """Count a session as active (admission control counts seats; see ``realtime_ws.admission_refusal``).
+    """Count a session as active (admission control counts seats; see :func:`admission_refusal`).
     Taken before the session is set up, so concurrent openings cannot pass the limit together."""
     app[STATS].sessions_active += 1
     metrics.SESSIONS_ACTIVE.inc()
@@ -35,12 +62,13 @@ def build_session(
     *,
     model: str | None,
     api_key: str | None,
-    secret: ClientSecret | None,
+    initial_session: dict[str, Any] | None,
     seed: int | None,
     scenario: str | None,
     role: str | None,
 ) -> RealtimeSession:
-    """A new session with the server's settings. Raises ``UnknownScenario`` for a bad ``scenario``."""
+    """A new session with the server's settings, starting from ``initial_session`` (an ``ek_`` secret's
+    session config, a call's ``session``). Raises ``UnknownScenario`` for a bad ``scenario``."""
     resources = app[RESOURCES]
     settings = resources.settings
     brain = resources.brain(seed, model=model, api_key=api_key, scenario=scenario, role=role)
@@ -54,7 +82,7 @@ def build_session(
         session_max_s=settings.session_max_s,
         created_at_s=int(time.time()),
         voice=brain.scenario.persona_for(role).voice,
-        initial_session=secret.session if secret is not None else None,
+        initial_session=initial_session,
         max_input_buffer_ms=settings.max_input_buffer_s * 1000,
         max_conversation_items=settings.max_conversation_items,
         max_conversation_audio_ms=settings.max_conversation_audio_s * 1000,

@@ -33,7 +33,9 @@ class Wire:
 
 
 async def test_null_means_not_given_in_every_client_event(engine) -> None:
-    eng = await engine(audio_pace=0.0)
+    # Paced audio and a delay before the first delta keep the reply active until the cancel arrives,
+    # however loaded the machine is (unpaced, it could complete first).
+    eng = await engine(audio_pace=1.0, first_delta_delay_ms=2000)
     async with (
         aiohttp.ClientSession() as http,
         http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-1"}) as ws,

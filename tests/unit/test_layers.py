@@ -19,12 +19,12 @@ import mockengine
 ROOT = Path(mockengine.__file__).parent
 
 LAYERS: list[set[str]] = [
-    {"mockengine", "ids", "settings", "audio", "engines"},  # foundations: no other part of mockengine
+    {"mockengine", "ids", "settings", "audio", "engines", "rtc"},  # foundations: no other part of mockengine
     {"protocol", "brain"},  # the wire's shapes; the scripted participant
     {"realtime"},  # the sans-IO session core
-    {"chat", "faults", "replay", "conformance"},  # beside the core: chat, fault specs, drivers, a client
+    {"chat", "faults", "replay", "conformance", "recordings"},  # beside the core (recordings: replay)
     {"server", "loadtest", "turn_eval", "turn_corpus", "journal"},  # the aiohttp shell; tools on the core
-    {"testing", "bench"},  # an engine in a thread; the benchmarks
+    {"testing", "bench", "record"},  # an engine in a thread; the benchmarks; the recording proxy
     {"cli", "pytest_plugin"},  # entry points
     {"__main__"},
 ]

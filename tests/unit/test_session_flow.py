@@ -440,13 +440,13 @@ def _reply_being_sent() -> tuple[object, str]:
     return replay, replay.of_type("response.output_item.added")[0]["item"]["id"]
 
 
-def _assert_cut_and_next_turn_works(replay, item_id: str) -> None:
+def _assert_cut_and_next_turn_works(replay, item_id: str, audio_ms: int) -> None:
     assert not replay.of_type("error")
     done = replay.of_type("response.done")[0]["response"]
     assert done["status"] == "cancelled"
     assert done["status_details"] == {"type": "cancelled", "reason": "client_cancelled"}
     item = replay.session.conversation.get(item_id)
-    assert (item.audio_ms, item.status, item.content[0]["transcript"]) == (100, "incomplete", None)
+    assert (item.audio_ms, item.status, item.content[0]["transcript"]) == (audio_ms, "incomplete", None)
     replay.send(user_text("What did you say?"))
     replay.send(ce.ResponseCreate({}))
     replay.run_until_idle()
@@ -461,9 +461,12 @@ def test_truncating_the_reply_being_sent_does_not_end_it_the_cancel_after_it_doe
     assert not replay.of_type("response.done")  # the Agents SDK's interrupt sends its cancel next
     before = len(replay.of_type("response.output_audio.delta"))
     replay.advance(replay.now_ms + 300)
-    assert len(replay.of_type("response.output_audio.delta")) > before
+    after = replay.of_type("response.output_audio.delta")[before:]
+    assert after  # the response streams on, and its audio is added after the cut
     replay.send(ce.ResponseCancel())
-    _assert_cut_and_next_turn_works(replay, item_id)
+    _assert_cut_and_next_turn_works(
+        replay, item_id, 100 + sum(len(base64.b64decode(e["delta"])) for e in after) // 48
+    )
 
 
 def test_cancel_then_truncate_of_the_reply_being_sent():
@@ -471,7 +474,7 @@ def test_cancel_then_truncate_of_the_reply_being_sent():
     replay.send(ce.ResponseCancel())
     replay.send(ce.ConversationItemTruncate(item_id, 0, 100))
     assert replay.of_type("conversation.item.truncated")[0]["audio_end_ms"] == 100
-    _assert_cut_and_next_turn_works(replay, item_id)
+    _assert_cut_and_next_turn_works(replay, item_id, 100)
 
 
 def test_a_reply_that_cannot_be_built_fails_the_response_not_the_session(replay):
@@ -648,3 +651,21 @@ def test_inline_audio_in_response_input_is_heard():
     replay.run_until_idle()
     assert "paris" in replay.of_type("response.output_text.done")[0]["text"].lower()
     assert [item.role for item in replay.session.conversation] == ["assistant"]  # input is not added
+
+
+def test_a_session_tool_choice_naming_no_declared_tool_is_reported_as_the_session_s(replay):
+    """It was reported as param "response.tool_choice", though the response.create carried none."""
+    set_session(replay, tool_choice={"type": "function", "name": "nope"})
+    replay.send(user_text("hello"))
+    since = len(replay.events)
+    replay.send(ce.ResponseCreate({}))
+    error = next(e["error"] for _, e in replay.events[since:] if e["type"] == "error")
+    assert error["param"] == "session.tool_choice" and "'nope'" in error["message"]
+    since = len(replay.events)
+    replay.send(ce.ResponseCreate({"tool_choice": {"type": "function", "name": "other"}}))
+    error = next(e["error"] for _, e in replay.events[since:] if e["type"] == "error")
+    assert error["param"] == "response.tool_choice"
+    set_session(replay, tool_choice="auto")  # the session works again
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    assert "response.done" in types(replay, since)
