@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for `mockengine serve`, e.g. make serve ARGS="--port 9000 --seed 7"
 ARGS ?=
 
-.PHONY: serve test bench bench-capacity lint conformance clean fuzz
+.PHONY: serve test test-fast bench bench-capacity lint conformance clean fuzz
 
 # Two installs: what serving needs (`make serve`), and that plus the test, lint and bench tools (`make test`).
 SERVE_STAMP := $(VENV)/.installed-serve
@@ -33,6 +33,10 @@ serve: $(SERVE_STAMP)
 test: $(STAMP)
 	$(PY) tools/conformance_selftest.py
 	$(PY) -m pytest -q -rfEs $(PYTEST_ARGS)
+
+# The fast tier: every test that needs no model (the fake engines stand in; no whisper, no piper).
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not models" $(PYTEST_ARGS)
 
 conformance: $(STAMP)
 	$(PY) tools/conformance_selftest.py

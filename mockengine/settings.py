@@ -44,6 +44,9 @@ class Settings:
     # Server-initiated WebSocket ping interval (the live service: ~20 s); a peer that does not answer
     # within half of it is dropped. 0 turns pings off.
     heartbeat_s: float = 20.0
+    # On SIGTERM / SIGINT: how long sessions, requests and journal writes get to finish before the
+    # process exits regardless (Kubernetes waits 30 s by default before it kills).
+    shutdown_grace_s: float = 5.0
     # Threads for speech synthesis (whisper has one thread of its own: it runs one call at a time).
     # (Named `workers` before issue 8; `workers` now counts serving processes.)
     tts_threads: int = 2

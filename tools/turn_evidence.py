@@ -1,8 +1,9 @@
 """What whisper and the prosody measures make of each pause in the turn corpus, one split at a time.
 
 Usage: ``.venv/bin/python tools/turn_evidence.py [tune|heldout] [--json out.json] [--each]``
-(default tune: the cue weights in ``mockengine/realtime/turn_scoring.py`` were chosen from this tool's
-output on the tune split only; do not tune on heldout).
+(default tune: round 1 chose the cue weights in ``mockengine/realtime/turn_scoring.py`` from this tool's
+output on the tune split; round 1's heldout split is burned and round 2 tuned on it too, see
+``tools/turn_tune.py``; round 2's ``heldout_r2`` is not offered here).
 
 At each mid-thought pause and each final speech end it transcribes what the detector hears (turn start to
 speech end plus the probe's silence) and prints, per category and place: how often whisper's last word

@@ -12,7 +12,7 @@ Sections (``--only NAME``, repeatable; without it every section but ``capacity``
 * ``capacity``: steps the concurrency up (``--levels``) on the engine with warm caches, with caches off,
   and on the baseline; the highest level meeting the goals is the capacity. ``--plot`` draws it.
 * ``semantic``: the turn-detection table on the labelled utterance set (``turn_eval``).
-* ``turns``: semantic_vad on the turn corpus, tune and held-out halves per category (``bench.turn_corpus``).
+* ``turns``: semantic_vad on the turn corpus, its three splits per category (``bench.turn_corpus``).
 * ``chat``: Chat Completions throughput and p50/p95 latency at 8 and 64 clients.
 
 Without ``--url`` the bench starts its own engine as a child process (``mockengine serve`` with

@@ -10,7 +10,9 @@ Every utterance of ``turn_corpus`` is replayed through a real session with the r
 * the cost per pause: whisper calls per probe (one by construction), milliseconds per call, and the
   prosody measurement.
 
-The ``tune`` half is the one the scoring was tuned on; ``heldout`` was never looked at while tuning.
+Splits: ``tune`` (tuned on in both rounds); ``heldout`` (round 1's held-out half: scored once untouched,
+then burned, tuned on in round 2); ``heldout_r2`` (round 2's fresh held-out texts and voices, never
+looked at while tuning).
 """
 
 from __future__ import annotations
@@ -25,6 +27,12 @@ from mockengine.realtime.prosody import measure_prosody
 from mockengine.turn_corpus import MID_THOUGHT_CATEGORIES, load, read_pcm
 from mockengine.turn_eval import MAX_WAIT_MS, CachingTranscriber, Outcome, run_utterance
 
+SPLITS = ("tune", "heldout", "heldout_r2")
+SPLIT_NOTES = {
+    "tune": "tuned on in rounds 1 and 2",
+    "heldout": "round 1's held-out half, burned: tuned on in round 2",
+    "heldout_r2": "round 2's held-out set: never tuned on",
+}
 SEMANTIC = ("semantic_vad high", "semantic_vad medium", "semantic_vad low")
 FINISHED = ("complete", "question", "one_word")
 GOALS = {"high": 0.05, "low": 0.02}
@@ -83,7 +91,7 @@ def _pool_cuts(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def print_table(split: str, table: dict[str, dict[str, dict[str, Any]]]) -> None:
-    print(f"\n  split {split}{' (tuned on)' if split == 'tune' else ' (never tuned on)'}:")
+    print(f"\n  split {split} ({SPLIT_NOTES.get(split, '')}):")
     print(
         f"    {'eagerness':<10}{'category':<17}{'mid-thought cut':>16}{'end→stopped policy':>20}"
         f"{'incl. STT':>11}{'longest':>9}{'within max':>12}"
@@ -129,7 +137,7 @@ def prosody_cost_ms(split: str = "tune", limit: int = 40) -> float:
 
 
 def bench_turn_corpus(ctx: Any) -> None:
-    """The ``turns`` bench section (a few minutes: whisper on ~330 probes)."""
+    """The ``turns`` bench section (several minutes: whisper on ~600 probes)."""
     from mockengine.engines.stt import WhisperTranscriber
 
     transcriber = CachingTranscriber(WhisperTranscriber())
@@ -139,7 +147,7 @@ def bench_turn_corpus(ctx: Any) -> None:
         "\nsemantic_vad on the turn corpus (issue 18; espeak-ng and piper voices, whisper tiny.en on this "
         "machine; timings are noisy on a shared machine):"
     )
-    for split in ("tune", "heldout"):
+    for split in SPLITS:
         results[split] = category_table(evaluate(split, transcriber, measured_latency=True))
         print_table(split, results[split])
     costs = transcriber.costs_ms

@@ -293,6 +293,10 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     verb = lexicon.identifier_words(call_name or "").split()[:1]
     concept = lexicon.concept(verb[0]) if verb else ""
     where = f", in {state} view" if state else ""
+    facts = _facts(data, named) if verb and verb[0] in _LOOKUPS else []
+    if facts:  # a lookup's answer is its fields: "Oslo: temp c 3, condition snow."
+        lead = f"{named[0].upper()}{named[1:]}: " if named else ""
+        return f"{lead}{', '.join(facts)}."
     if named is None:
         return f"Done{where}." if where else "Done."
     name = named[0].upper() + named[1:]
@@ -301,6 +305,33 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if concept == "open":
         return f"{name} is open{where}."
     return f"Done: {named}{where}."
+
+
+_LOOKUPS = frozenset(
+    ("get", "list", "check", "view", "show", "find", "search", "track", "read", "lookup", "fetch")
+)
+
+
+def _facts(data: Any, named: str | None, limit: int = 4) -> list[str]:
+    """A lookup output's top-level facts, as words: scalars ("condition snow"), list sizes ("2 tasks"),
+    and one nested object's scalars; not ids, ``ok`` or the thing's own name."""
+    if not isinstance(data, Mapping) or "error" in data:
+        return []
+    facts: list[str] = []
+    nested = [v for v in data.values() if isinstance(v, Mapping)]
+    for key, value in [*data.items(), *(nested[0].items() if len(nested) == 1 else ())]:
+        words = lexicon.identifier_words(str(key))
+        if not words or words in ("ok", "id") or words.endswith((" id", " ids")) or value == named:
+            continue
+        if isinstance(value, bool):
+            facts.append(f"{words} {'yes' if value else 'no'}")
+        elif isinstance(value, (int, float, str)) and str(value):
+            facts.append(f"{words} {value}")
+        elif isinstance(value, list):
+            facts.append(f"{len(value)} {words}")
+        if len(facts) == limit:
+            break
+    return facts
 
 
 def _display_name(data: Any, depth: int = 0) -> str | None:

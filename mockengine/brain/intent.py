@@ -28,6 +28,7 @@ from typing import Any
 
 from mockengine.brain import lexicon
 from mockengine.brain.model import ToolSpec
+from mockengine.brain.phrasing import LIGHT_VERBS
 
 MIN_SCORE = 1.5
 NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 1.0
@@ -51,13 +52,27 @@ _QUOTE = re.compile(r"[\"“][^\"”]*[\"”]")
 # A "like" that means similarity, not liking ("what's it like", "looks like").
 _NOT_LIKING = re.compile(
     r"\b(?:look|looks|sound|sounds|seem|seems|feel|feels|what's|whats|what is)\b[^.?!]*\blike\b"
+    r"|\b(?:be|been)\s+like\b"  # "what will the weather be like"
 )
 QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
+_LOOKING = _READ_VERBS | {"look", "see"}
+_POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
 _ASKING = re.compile(r"^\s*(?:what|which|where|when|is|are|am|do|does|anything|any)\b", re.I)
 _QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
 _QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
 _QUESTION_ONLY = re.compile(r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b", re.I)
+# A request not to act ("don't play it", "please do not delete anything") asks for no call; "don't forget
+# to …" / "don't let me forget …" still do.
+_NEGATED = re.compile(
+    r"^\W*(?:(?:no|nah|ok|okay|actually|wait|oh|um|uh|please|but|so)\W+)*"
+    r"(?:don'?t|do not|never|no need to)\s+(?!forget\b|let me forget\b|miss\b|stop\b)",
+    re.I,
+)
+# A closing remark ("thanks, that's all for now") names no request; its "all" is no enum value.
+_CLOSING = re.compile(
+    r"\b(?:that's|that is|that'll be|that will be)\s+(?:all|it)\b(?:\s+for\s+(?:now|today))?", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -98,8 +113,16 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             if len(phrase) > 1 and phrase <= heard_concepts:
                 score += NAME_WEIGHT * len(phrase)
                 strong = True
-        other_verb = any(c in _STRONG_VERBS and c not in weights for c, _ in heard)
+        # "check the weather" asks a read tool (get_weather) for a look, whatever else "check" can mean.
+        reads = lexicon.identifier_words(tool.name).split()[:1] in ([v] for v in _READ_VERBS)
+        other_verb = any(
+            c in _STRONG_VERBS and c not in weights and not (reads and w.lower() in _LOOKING)
+            for c, w in heard
+        )
         strong = strong or (in_name > 0 and not other_verb)
+        if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
+            score += NAME_WEIGHT
+            strong = True
         if asking and lexicon.identifier_words(tool.name).split()[0] in _READ_VERBS:
             score *= QUESTION_BONUS  # a question is more likely a look than a change
         matches.append((-round(score, 6), -in_name, order, Match(tool, round(score, 3), tuple(cues), strong)))
@@ -108,8 +131,9 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
 
 def best(text: str, tools: list[ToolSpec]) -> Match | None:
     """The tool ``text`` asks for, or None when nothing matches well enough."""
-    if not tools or _QUESTION_ONLY.search(lexicon.rewrite(text)):
+    if not tools or _QUESTION_ONLY.search(lexicon.rewrite(text)) or negated(text):
         return None
+    text = _CLOSING.sub(" ", text.replace("’", "'"))
     ranked = rank(text, tools)
     top = ranked[0]
     return top if top.score >= MIN_SCORE and top.strong else None
@@ -120,12 +144,32 @@ def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
     parts = [
         p for p in _SPLIT.split(_QUOTE.sub(lambda m: m.group(0).replace(" and ", " & "), text)) if p.strip()
     ]
-    if len(parts) > 1:
+    if any(negated(p) for p in parts):  # "open orbit but don't play it": only what is asked for
+        parts = [p for p in parts if not negated(p)]
+        text = " ".join(parts)
+        if not parts:
+            return []
+    if len(parts) > 1 and all(_has_verb(part) for part in parts[1:]):
         matched = [(part.replace(" & ", " and "), best(part, tools)) for part in parts]
         if all(match is not None for _, match in matched):
             return [(part, match) for part, match in matched if match is not None]
     whole = best(text, tools)
     return [(text, whole)] if whole is not None else []
+
+
+def _has_verb(part: str) -> bool:
+    """A later part of "… and …" is a request of its own only with a verb: "and play it", "and show me
+    my list"; in "add eggs and bread to my list" the "bread to my list" is more of the first's object."""
+    words = [t for t in lexicon.tokens(part) if not t.is_stop or t.lower in LIGHT_VERBS]
+    first = next((t for t in words if t.lower not in _POLITE), None)
+    return first is not None and (
+        first.concept in lexicon.ACTIONS or first.lower in LIGHT_VERBS or first.lower in _LOOKING
+    )
+
+
+def negated(text: str) -> bool:
+    """``text`` asks for something not to be done ("don't play it")."""
+    return bool(_NEGATED.search(text.replace("’", "'")))
 
 
 def _heard(text: str) -> list[tuple[str, str]]:

@@ -123,7 +123,19 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
     ("favorite", "favourite", "bookmark", "star", "heart", "save", "fav"),
     ("like", "love", "enjoy"),
     ("dislike", "hate"),
-    ("remove", "delete", "unfavorite", "unfavourite", "drop", "cancel", "clear", "discard", "scrap", "ditch"),
+    (
+        "remove",
+        "delete",
+        "unfavorite",
+        "unfavourite",
+        "drop",
+        "cancel",
+        "clear",
+        "discard",
+        "scrap",
+        "ditch",
+        "scratch",
+    ),
     ("add", "put", "include", "insert", "append", "chuck", "stick", "throw"),
     ("flip", "turnover", "reverse", "side", "face"),
     ("filter", "only", "narrow", "category", "tag", "topic", "kind"),
@@ -320,3 +332,31 @@ def identifier_words(name: str) -> str:
     """``open_card`` / ``openCard`` / ``open-card`` → ``open card``."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
     return " ".join(re.split(r"[_\-\s.]+", spaced)).lower().strip()
+
+
+_INVOKING = r"(?:use|call|run|invoke|trigger|try)"
+
+
+def tool_mention(text: str, tool_name: str) -> re.Match[str] | None:
+    """Where ``text`` names the tool itself, with its "use"/"call", "tool"/"function" and a following
+    for/on/with: the name as written ("get_weather"), or spoken right after use/call ("use get weather",
+    and as a transcript may mishear its first word, "use Git weather"). None when it does not: "get the
+    weather in Oslo" is ordinary speech whose words still count."""
+    words = identifier_words(tool_name).split()
+    if not words:
+        return None
+    spoken = r"[\s_\-]*".join(re.escape(w) for w in words)
+    names = [re.escape(tool_name), spoken]
+    if len(words) > 1:  # after use/call: any first word, then the rest of the name
+        names.append(r"[A-Za-z]+[\s_\-]+" + r"[\s_\-]*".join(re.escape(w) for w in words[1:]))
+    name = "|".join(sorted(set(names), key=len, reverse=True))
+    mention = re.compile(
+        rf"\b(?:{_INVOKING}\s+)?(?:the\s+)?(?:{name})\b(?:\s+(?:tool|function))?(?:\s+(?:for|on|with)\b)?",
+        re.IGNORECASE,
+    )
+    invoked = re.compile(rf"(?i){_INVOKING}\s")
+    for found in mention.finditer(text):
+        as_written = re.search(rf"(?i)\b{re.escape(tool_name)}\b", found.group(0)) and "_" in tool_name
+        if invoked.match(found.group(0)) or as_written or not re.fullmatch(r"[A-Za-z ]+", found.group(0)):
+            return found
+    return None

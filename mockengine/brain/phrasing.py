@@ -19,8 +19,33 @@ ROLES: dict[str, tuple[str, ...]] = {
     "at": ("location", "place", "where", "room", "address", "city", "at"),
     "into": ("language", "target", "destination", "format", "into", "folder"),
     "on": ("room", "location", "place", "device", "on"),
-    "to": ("recipient", "person", "contact", "to", "destination", "text", "note", "task"),
-    "for": ("query", "recipient", "person", "for", "search", "term", "text"),
+    "to": (
+        "recipient",
+        "person",
+        "contact",
+        "to",
+        "destination",
+        "text",
+        "note",
+        "task",
+        "playlist",
+        "list",
+        "folder",
+    ),
+    "for": (
+        "query",
+        "recipient",
+        "person",
+        "for",
+        "search",
+        "term",
+        "text",
+        "city",
+        "town",
+        "country",
+        "region",
+        "location",
+    ),
     "called": ("title", "name", "label", "text", "subject"),
     "named": ("title", "name", "label", "text", "subject"),
     "titled": ("title", "name", "label", "subject"),
@@ -35,6 +60,8 @@ ROLES: dict[str, tuple[str, ...]] = {
 # A phrase after one of these can be the object when the verb has none ("take me to the X", "two of X").
 OBJECT_PREPOSITIONS = frozenset(("to", "for", "called", "named", "titled", "about", "saying", "of", "by"))
 
+
+_INTERJECTIONS = frozenset(("hey", "hi", "hello", "yeah", "yes", "oh", "okay", "ok"))
 
 BLANK = "¦"  # where a value was taken out of the text
 
@@ -60,6 +87,7 @@ LIGHT_VERBS = frozenset(
         "can",
         "could",
         "would",
+        "mind",
         "please",
         "go",
         "put",
@@ -76,6 +104,8 @@ _TRAILING = frozenset(
         "thanks",
         "thank",
         "today",
+        "tomorrow",
+        "tonight",
         "right",
         "away",
         "quickly",
@@ -186,8 +216,11 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
         # A thing the tool's name says ("more" for show_details) may come after its verb: "show me more".
         named = at_start and word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
         kept_article = not at_start and word.lower == "the"  # "call with the bank" keeps its "the"
+        # Right after the verb, a greeting word starts a title, as transcripts write it: "play hey jude".
+        titled = verbs > 0 and word.lower in _INTERJECTIONS
         if (
             kept_article
+            or titled
             or _is_name(word, start, words)
             or not (
                 word.lower in lexicon.STOPWORDS

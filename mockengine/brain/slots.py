@@ -68,6 +68,7 @@ _DURATIONS = (
     (re.compile(r"\b(?:for\s+)?(?:an|one) hour\b", re.I), 60),
     (re.compile(r"\b(?:for\s+)?(?:two|2) hours\b", re.I), 120),
 )
+_CONTAINERS = frozenset(lexicon.stem(w) for w in ("playlist", "list", "folder", "album", "channel", "board"))
 _PLACES = ("room", "location", "place", "where", "area", "zone")
 _TRUE_WORDS = frozenset(("on", "enable", "yes", "true"))
 _FALSE_WORDS = frozenset(("off", "disable", "no", "false"))
@@ -115,7 +116,7 @@ def fill(
         if isinstance(schema.get("required"), list)
         else []
     )
-    work = _Work(lexicon.rewrite(text, keep_case=True), today)
+    work = _Work(lexicon.rewrite(_without_tool_mention(text, tool_name), keep_case=True), today)
     filled = Filled()
     kinds = {name: _kind(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
     for kind in ("quoted", "identifier", "datetime", "date", "time", "number", "enum", "boolean"):
@@ -139,6 +140,13 @@ def fill(
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
     return filled
+
+
+def _without_tool_mention(text: str, tool_name: str) -> str:
+    """``text`` without the words that name the tool itself: "please use get_weather for Paris" → "please
+    Paris" (``lexicon.tool_mention``)."""
+    found = lexicon.tool_mention(text, tool_name)
+    return text if found is None else f"{text[: found.start()]} {text[found.end() :]}"
 
 
 def _kind(name: str, schema: Mapping[str, Any]) -> str:
@@ -257,7 +265,14 @@ def _is_clock(text: str, span: Span) -> bool:
 
 def _enum_for(text: str, options: list[Any]) -> Span | None:
     spoken = lexicon.tokens(lexicon.rewrite(text))
-    heard = {t.concept for t in spoken} | {t.lower for t in spoken}
+    said = {t.lower for t in spoken}
+    heard = {t.concept for t in spoken} | said
+    # An option said as it is ("the tasks I've done" → done) wins over one a synonym points at ("show" ~
+    # open); then the synonyms, in the options' order.
+    for option in options:
+        words = lexicon.identifier_words(option).split() if isinstance(option, str) else []
+        if words and all(w in said for w in words):
+            return _span_of(text, str(option), [lexicon.concept(w) for w in words])
     for option in options:
         if not isinstance(option, str):
             continue
@@ -324,6 +339,9 @@ def _without_name(value: str, parameter: str) -> str:
     names = {lexicon.stem(w) for w in lexicon.identifier_words(parameter).split()}
     while len(words) > 1 and lexicon.stem(words[0]) in names:
         words = words[1:]
+    # A container named after its kind: "my road trip playlist" → "road trip" (but a "living room" stays).
+    while len(words) > 1 and lexicon.stem(words[-1]) in names and names & _CONTAINERS:
+        words = words[:-1]
     return " ".join(words)
 
 

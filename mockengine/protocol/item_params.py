@@ -42,14 +42,17 @@ def _content(*parts: tuple[str, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _part(kind: str, **props: Any) -> tuple[str, dict[str, Any]]:
-    return kind, {"properties": {"type": {}, **props}, "additionalProperties": False}
+def _part(kind: str, required: tuple[str, ...] = (), **props: Any) -> tuple[str, dict[str, Any]]:
+    schema: dict[str, Any] = {"properties": {"type": {}, **props}, "additionalProperties": False}
+    return kind, {**schema, "required": list(required)} if required else schema
 
 
-_INPUT_TEXT = _part("input_text", text=_TEXT)
+# A text part needs its text (like the real service: "Missing required parameter: 'item.content[0].text'");
+# without it an empty user turn went into the conversation.
+_INPUT_TEXT = _part("input_text", ("text",), text=_TEXT)
 _INPUT_AUDIO = _part("input_audio", audio=_TEXT, transcript={"type": ["string", "null"]})
 _INPUT_IMAGE = _part("input_image", image_url=_TEXT, detail={"enum": ["auto", "low", "high"]})
-_OUTPUT_TEXT = _part("output_text", text=_TEXT)
+_OUTPUT_TEXT = _part("output_text", ("text",), text=_TEXT)
 ITEM_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"type": {"enum": ["message", "function_call", "function_call_output"]}},

@@ -24,10 +24,14 @@ def response_params(
     tools = tuple(overrides.get("tools", session["tools"]))
     tool_choice = overrides.get("tool_choice", session["tool_choice"])
     if isinstance(tool_choice, dict) and tool_choice["name"] not in {t["name"] for t in tools}:
+        # Name where the forced function came from: a session's tool_choice fails every response.create
+        # until the session changes, and "response.tool_choice" sent its author to an event without one.
+        where = "response" if "tool_choice" in overrides else "session"
         raise errors.ProtocolError(
             "invalid_value",
-            f"Invalid 'tool_choice': the function '{tool_choice['name']}' is not among the declared tools.",
-            "response.tool_choice",
+            f"Invalid '{where}.tool_choice': the function '{tool_choice['name']}' is not among the "
+            f"declared tools{'' if where == 'response' else ' of the session'}.",
+            f"{where}.tool_choice",
         )
     return ResponseParams(
         output_modalities=tuple(overrides.get("output_modalities", session["output_modalities"])),

@@ -55,13 +55,16 @@ PROBE_MS = 100
 PREFETCH_LEAD_MS = 300
 # How long after the end of speech a turn may end, by eagerness and the scored verdict (ms). The INCOMPLETE
 # column is the maximum wait before a forced end of turn (reference §5: low 8 s, medium 4 s, high 2 s);
-# UNKNOWN is mixed evidence. Values below the maximum were set on the tune half of ``turn_corpus``.
+# UNKNOWN is mixed evidence. Values below the maximum were set on the tune half of ``turn_corpus`` (round 2:
+# plus its burned first held-out half).
 SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
     "high": {
         # 350 ms outlasts the comma pauses of the corpus voices (up to ~360 ms) far more often than 250.
         Completeness.COMPLETE: 350,
         Completeness.QUESTION: 250,
-        Completeness.UNKNOWN: 1500,
+        # Mixed evidence holds nearly as long as an unfinished thought (round 2: at 1500 ms a mid-thought
+        # pause of 1.5 s with mixed cues was cut; a finished one that looks mixed costs 0.4 s more).
+        Completeness.UNKNOWN: 1900,
         Completeness.INCOMPLETE: 2000,
     },
     "medium": {

@@ -165,7 +165,7 @@ class ReplayingSession:
         """From now on the shadow answers, as the scripted participant, with the client's turn detection."""
         self.has_fallen_back = True
         self._update_shadow(self._client_turn_detection, now_ms)
-        step = Step(effects=[Trace("replay_fallback", {"at_ms": round(now_ms, 1)})])
+        step = Step(effects=[Trace("replay_fallback", {"at_ms": round(now_ms - self.walk.start_ms, 1)})])
         if event is not None and not isinstance(event, SHADOW_EVENTS):
             step.extend(self.shadow.receive(event, now_ms))  # it has not seen this one yet
         return step

@@ -25,7 +25,7 @@ class Divergence:
 
     expected: str
     got: str
-    at_ms: float  # live session time
+    at_ms: float  # since the live session opened
     line: int | None  # journal line (``seq``) of the expected step; None at the end of the recording
     client_event_id: str | None = None
 
@@ -53,6 +53,7 @@ class ReplayWalk:
         self.speed = speed
         self.pos = 0
         self.anchor = (0.0, start_ms)  # (recorded ms, live ms) of the last matched input
+        self.start_ms = start_ms  # live clock (loop time) when the session opened
         self.output_format = "audio/pcm"
 
     @property
@@ -96,7 +97,8 @@ class ReplayWalk:
 
     def _diverged(self, step: ScriptStep | None, got: str, now_ms: float, event_id: str | None) -> Divergence:
         expected = "the end of the recording" if step is None else describe_step(step)
-        return Divergence(expected, got, now_ms, None if step is None else step.index, event_id)
+        at_ms = now_ms - self.start_ms  # the loop's clock means nothing to a reader: time into the session
+        return Divergence(expected, got, at_ms, None if step is None else step.index, event_id)
 
     def on_client(self, live: ce.ClientEvent, now_ms: float) -> WalkResult:
         """A live client event (never an append): the next expectation must be the same kind."""

@@ -21,7 +21,9 @@ from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.console import add_routes as add_console_routes
 from mockengine.server.cors import install as install_cors
+from mockengine.server.http_fallbacks import fallback_middleware
 from mockengine.server.journal import Journal
+from mockengine.server.lifecycle import track_runners
 from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.replay import install as install_replay
@@ -73,12 +75,13 @@ async def healthz(request: web.Request) -> web.Response:
 
 def create_app(settings: Settings, resources: Resources | None = None) -> web.Application:
     """The application. Models are loaded here unless ``resources`` is given (tests share one set)."""
-    app = web.Application()
+    app = web.Application(middlewares=[fallback_middleware])  # outermost: OpenAI-shaped errors
     app[RESOURCES] = resources if resources is not None else load_resources(settings)
     app[TRACER] = Tracer(settings.trace_dir)
     app[STATS] = Stats()
     app[JOURNAL] = Journal(settings.journal_dir)
     app[LIVE_SESSIONS] = weakref.WeakSet()
+    track_runners(app)
     app.router.add_get("/v1/realtime", realtime_handler)
     add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
     app.router.add_get("/healthz", healthz)

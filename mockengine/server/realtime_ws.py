@@ -34,7 +34,7 @@ from mockengine.server.session_setup import (
     session_seed,
     take_seat,
 )
-from mockengine.server.state import RESOURCES, TRACER
+from mockengine.server.state import RESOURCES, RUNNERS, TRACER
 from mockengine.server.trace import Tracer
 from mockengine.server.webrtc.sideband import sideband_handler
 
@@ -162,6 +162,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         return ws
     journal = register(request.app, session)
     runner = SessionRunner(ws, served, resources, request.app[TRACER], journal, request.transport)
+    request.app[RUNNERS].add(runner)  # closed with 1001 if the server stops first
     attach(runner, request, fault_specs)
     try:
         await runner.run()

@@ -6,11 +6,9 @@ from __future__ import annotations
 import json
 
 import aiohttp
-import pytest
 
 from tests.speech import validate_server_event
 
-pytestmark = pytest.mark.models
 USER_ITEM = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello there."}]}
 
 # (event without event_id, code, param, words the message must contain)

@@ -94,3 +94,21 @@ def test_null_is_not_given_except_where_it_means_something_and_inside_client_dat
         "tools": [tool],  # a JSON Schema's null is the schema's own data
         "audio": {"input": {"turn_detection": None, "transcription": None}},
     }
+
+
+@pytest.mark.parametrize(
+    ("role", "part"),
+    [
+        ("user", {"type": "input_text"}),
+        ("user", {"type": "input_text", "text": None}),
+        ("assistant", {"type": "output_text"}),
+    ],
+)
+def test_a_text_part_without_its_text_is_a_missing_parameter(role: str, part: dict) -> None:
+    """{"type": "input_text", "text": null} was accepted: an empty user turn went into the conversation."""
+    frame = {"type": "conversation.item.create", "item": {"type": "message", "role": role, "content": [part]}}
+    with pytest.raises(ProtocolError) as raised:
+        ce.parse_client_event(json.dumps(frame))
+    payload = raised.value.payload()
+    assert (payload["code"], payload["param"]) == ("missing_required_parameter", "item.content[0].text")
+    assert payload["message"] == "Missing required parameter: 'item.content[0].text'."

@@ -118,6 +118,7 @@ def test_a_different_client_event_is_a_divergence_naming_the_expected_one() -> N
     walk.due(10_000.0)
     result = walk.on_client(ce.ResponseCancel(), 10_050.0)
     assert result.divergence is not None and result.divergence.line == 2
+    assert result.divergence.data()["at_ms"] == 50.0  # since the session opened, not the loop's clock
     assert "`response.create`" in result.divergence.expected and "`response.cancel`" in result.divergence.got
     assert walk.on_client(ce.ResponseCreate(), 10_060.0).divergence is None  # its place was kept
     walk.due(10_060.0)

@@ -651,3 +651,21 @@ def test_inline_audio_in_response_input_is_heard():
     replay.run_until_idle()
     assert "paris" in replay.of_type("response.output_text.done")[0]["text"].lower()
     assert [item.role for item in replay.session.conversation] == ["assistant"]  # input is not added
+
+
+def test_a_session_tool_choice_naming_no_declared_tool_is_reported_as_the_session_s(replay):
+    """It was reported as param "response.tool_choice", though the response.create carried none."""
+    set_session(replay, tool_choice={"type": "function", "name": "nope"})
+    replay.send(user_text("hello"))
+    since = len(replay.events)
+    replay.send(ce.ResponseCreate({}))
+    error = next(e["error"] for _, e in replay.events[since:] if e["type"] == "error")
+    assert error["param"] == "session.tool_choice" and "'nope'" in error["message"]
+    since = len(replay.events)
+    replay.send(ce.ResponseCreate({"tool_choice": {"type": "function", "name": "other"}}))
+    error = next(e["error"] for _, e in replay.events[since:] if e["type"] == "error")
+    assert error["param"] == "response.tool_choice"
+    set_session(replay, tool_choice="auto")  # the session works again
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    assert "response.done" in types(replay, since)

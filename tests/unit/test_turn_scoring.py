@@ -18,6 +18,7 @@ from mockengine.realtime.turn_detection import (
 )
 from mockengine.realtime.turn_scoring import (
     COMPLETE_AT,
+    DOUBT_WEIGHT,
     TAIL_WEIGHT,
     UNSURE_WEIGHT,
     TurnEvidence,
@@ -55,12 +56,17 @@ def test_a_clean_statement_with_a_full_stop_is_complete_at_high_eagerness():
     assert verdict.reason == "lexical:terminal_punctuation:."
 
 
-def test_a_full_stop_alone_is_not_enough_at_low_eagerness_but_a_falling_pitch_is():
-    words = timed("I really enjoyed the movie.")
-    plain = TurnEvidence("I really enjoyed the movie.", speech_end(words), words)
+def test_a_doubted_full_stop_is_not_enough_but_a_falling_pitch_or_a_sure_one_is():
+    words = timed("I really enjoyed the movie")
+    doubted = words + (WordTiming(".", words[-1].end_ms, words[-1].end_ms, 0.55),)
+    plain = TurnEvidence("I really enjoyed the movie.", speech_end(words), doubted)
+    assert score_turn(plain, "high").completeness is Completeness.UNKNOWN
     assert score_turn(plain, "low").completeness is Completeness.UNKNOWN
-    falling = TurnEvidence(plain.text, plain.speech_end_ms, words, Prosody(-30.0, 1.0, 20.0))
+    falling = TurnEvidence(plain.text, plain.speech_end_ms, doubted, Prosody(-30.0, 1.0, 20.0))
     assert score_turn(falling, "low").completeness is Completeness.COMPLETE
+    sure = words + (WordTiming(".", words[-1].end_ms, words[-1].end_ms, 0.9),)
+    confident = TurnEvidence(plain.text, plain.speech_end_ms, sure)
+    assert score_turn(confident, "low").completeness is Completeness.COMPLETE
 
 
 def test_speech_after_the_last_heard_word_marks_a_dropped_word():
@@ -88,6 +94,40 @@ def test_an_unsure_last_word_weighs_against_an_end():
     assert "last_word" in cue_names(verdict)
     assert any(cue.weight == UNSURE_WEIGHT and "0.19" in cue.reason for cue in verdict.cues)
     assert verdict.completeness is not Completeness.COMPLETE
+
+
+def test_a_full_stop_whisper_doubts_weighs_with_the_last_word():
+    # Whisper's alignment gives the closing "." its own probability: "Let's meet that." for "Let's meet at
+    # the", with the word at 0.56 and the stop at 0.38, is a doubted ending, not a finished sentence.
+    words = timed("Let's meet that")
+    heard = words[:-1] + (
+        WordTiming("that", words[-1].start_ms, words[-1].end_ms, 0.56),
+        WordTiming(".", words[-1].end_ms, words[-1].end_ms, 0.38),
+    )
+    verdict = score_turn(TurnEvidence("Let's meet that.", speech_end(words), heard), "high")
+    cue = next(cue for cue in verdict.cues if cue.name == "last_word")
+    assert cue.weight == UNSURE_WEIGHT and "0.56x0.38=0.21" in cue.reason
+    assert verdict.completeness is not Completeness.COMPLETE
+
+
+@pytest.mark.parametrize(("word_p", "stop_p", "weight"), [(0.95, 0.9, None), (0.8, 0.6, DOUBT_WEIGHT)])
+def test_a_confident_ending_adds_nothing_a_doubted_one_a_little(word_p, stop_p, weight):
+    words = timed("She gave me the map")
+    heard = words[:-1] + (
+        WordTiming("map", words[-1].start_ms, words[-1].end_ms, word_p),
+        WordTiming(".", words[-1].end_ms, words[-1].end_ms, stop_p),
+    )
+    verdict = score_turn(TurnEvidence("She gave me the map.", speech_end(words), heard), "high")
+    found = [cue.weight for cue in verdict.cues if cue.name == "last_word"]
+    assert found == ([] if weight is None else [weight])
+
+
+def test_short_answers_are_not_doubted_for_their_low_scores():
+    # One- and two-word answers decode with middling probabilities; only a clearly unsure one counts.
+    words = (WordTiming("Okay", 0, 400, 0.6), WordTiming(".", 400, 400, 0.7))
+    verdict = score_turn(TurnEvidence("Okay.", 400, words), "high")
+    assert "last_word" not in cue_names(verdict)
+    assert verdict.completeness is Completeness.COMPLETE
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,11 @@ the hard case) or with a trailing comma (``style="continuing"``: continuation in
 sound when they hold the floor); the style is picked by hash.
 
 The split is mechanical and made BEFORE any tuning: :func:`split_of` hashes the text (both voices of a
-text fall in the same half, so the held-out half has no sentence the rules were tuned on). Thresholds
-in ``turn_scoring`` were chosen on the ``tune`` half only; the ``heldout`` half is reported untouched.
+text fall in the same half, so the held-out half has no sentence the rules were tuned on). Round 1 set
+``turn_scoring`` on the ``tune`` half and scored ``heldout`` once; its failing cases were then named, so
+``heldout`` is burned and round 2 tunes on ``tune`` + ``heldout``. Round 2's held-out split is
+``heldout_r2`` (:mod:`.heldout_r2`: new texts and two new voice settings, written before round 2's tuning
+and scored once at its end).
 
 Audio: espeak-ng (Debian package ``espeak-ng``) and piper with its noise scales at zero are
 deterministic, so the clips are not committed: :func:`build` writes them (24 kHz mono PCM16 WAV) and
@@ -32,12 +35,14 @@ from typing import Any
 import numpy as np
 import soxr
 
+from mockengine.turn_corpus import heldout_r2 as r2_texts
+
 RATE_HZ = 24_000
 SAMPLES_PER_MS = RATE_HZ // 1000
 TRIM_THRESHOLD = 100  # -50 dBFS
 LEAD_MS = 300
 PAUSES_MS = (600, 800, 1000, 1200, 1500, 2000)
-CACHE_ROOT = Path(__file__).resolve().parent.parent / ".cache" / "turn-corpus"
+CACHE_ROOT = Path(__file__).resolve().parents[2] / ".cache" / "turn-corpus"
 FORMAT_VERSION = 1
 
 
@@ -64,6 +69,7 @@ VOICES = (
     Voice("piper", "joe", 0.85),
     Voice("espeak", "en-us+f3", 165),
 )
+R2_VOICES = VOICES + tuple(Voice(*voice) for voice in r2_texts.NEW_VOICES)
 
 COMPLETE = (
     "My favourite colour is blue.",
@@ -196,29 +202,44 @@ def split_of(text_key: str) -> str:
     return "tune" if _digest("split:" + text_key) % 2 == 0 else "heldout"
 
 
-def plan() -> list[dict[str, Any]]:
-    """Every utterance to make: id, category, kind, parts, voice, pause, style, split. Deterministic."""
+def _texts(complete: Any, questions: Any, one_word: Any, mid: Any) -> list[tuple[str, str, tuple[str, ...]]]:
     texts: list[tuple[str, str, tuple[str, ...]]] = []
-    texts += [("complete", "complete", (t,)) for t in COMPLETE]
-    texts += [("question", "question", (t,)) for t in QUESTIONS]
-    texts += [("one_word", "complete", (t,)) for t in ONE_WORD]
-    texts += [(c, "trailing", (a, b)) for c, a, b in MID_THOUGHT]
+    texts += [("complete", "complete", (t,)) for t in complete]
+    texts += [("question", "question", (t,)) for t in questions]
+    texts += [("one_word", "complete", (t,)) for t in one_word]
+    texts += [(c, "trailing", (a, b)) for c, a, b in mid]
+    return texts
+
+
+def plan() -> list[dict[str, Any]]:
+    """Every utterance to make: id, category, kind, parts, voice, pause, style, split. Deterministic.
+
+    The first corpus's texts are split by hash (``tune`` / ``heldout``); the round-2 texts of
+    :mod:`.heldout_r2` form the ``heldout_r2`` split, spoken by :data:`R2_VOICES`."""
+    first = _items(_texts(COMPLETE, QUESTIONS, ONE_WORD, MID_THOUGHT), VOICES, "")
+    r2 = _texts(r2_texts.COMPLETE, r2_texts.QUESTIONS, r2_texts.ONE_WORD, r2_texts.MID_THOUGHT)
+    return first + _items(r2, R2_VOICES, "r2-")
+
+
+def _items(
+    texts: list[tuple[str, str, tuple[str, ...]]], voices: tuple[Voice, ...], prefix: str
+) -> list[dict[str, Any]]:
     items = []
     for index, (category, kind, parts) in enumerate(texts):
         key = " | ".join(parts)
         for copy in range(2):
-            voice = VOICES[(index * 2 + copy) % len(VOICES)]
+            voice = voices[(index * 2 + copy) % len(voices)]
             seed = _digest(f"{key}#{copy}")
             items.append(
                 {
-                    "id": f"{category}-{index:03d}-{copy}",
+                    "id": f"{prefix}{category}-{index:03d}-{copy}",
                     "category": category,
                     "kind": kind,
                     "parts": list(parts),
                     "voice": voice.tag,
                     "pause_ms": PAUSES_MS[seed % len(PAUSES_MS)] if kind == "trailing" else None,
                     "style": ("separate", "continuing")[seed // 7 % 2] if kind == "trailing" else None,
-                    "split": split_of(key),
+                    "split": "heldout_r2" if prefix else split_of(key),
                 }
             )
     return items
@@ -251,7 +272,7 @@ def build(cache_root: Path = CACHE_ROOT) -> Path:
 
 
 def load(split: str | None = None, directory: Path | None = None) -> tuple[Path, list[dict[str, Any]]]:
-    """The corpus directory and its labels, optionally one split ("tune" / "heldout")."""
+    """The corpus directory and its labels, optionally one split ("tune" / "heldout" / "heldout_r2")."""
     root = directory or build()
     labels = json.loads((root / "labels.json").read_text())
     return root, [label for label in labels if split is None or label["split"] == split]
@@ -263,7 +284,7 @@ def read_pcm(directory: Path, label: dict[str, Any]) -> bytes:
 
 
 def _make(item: dict[str, Any], synth: _Synthesizer, work: Path) -> dict[str, Any]:
-    voice = next(v for v in VOICES if v.tag == item["voice"])
+    voice = next(v for v in R2_VOICES if v.tag == item["voice"])
     parts = list(item["parts"])
     if item["style"] == "continuing" and not parts[0].endswith(","):
         parts[0] = parts[0] + ","
