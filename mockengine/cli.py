@@ -88,6 +88,19 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"audio all items may hold together (default {defaults.max_conversation_audio_s})",
     )
     parser.add_argument(
+        "--audio-memory-s",
+        type=float,
+        help=f"item audio kept in memory per session, older audio spilled to disk "
+        f"(default {defaults.audio_memory_s}; see docs/memory.md)",
+    )
+    parser.add_argument("--audio-spill-dir", help="where sessions spill older item audio (default: temp dir)")
+    parser.add_argument(
+        "--reclaim-interval-s",
+        type=float,
+        help=f"after sessions end, collect and trim memory at most this often (default "
+        f"{defaults.reclaim_interval_s}, 0 = never)",
+    )
+    parser.add_argument(
         "--max-frame-bytes", type=int, help=f"largest WebSocket frame (default {defaults.max_frame_bytes})"
     )
     parser.add_argument(

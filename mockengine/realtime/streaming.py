@@ -314,7 +314,9 @@ class ResponseStreamer:
             return events
         sentence.sent_bytes += len(chunk)
         self.audio_sent_bytes += len(chunk)
-        self._message.audio += chunk
+        audio = self._message.audio
+        assert isinstance(audio, bytearray)  # a message being written is never spilled (Session._make_room)
+        audio += chunk
         events.append(self._part_event("response.output_audio.delta", delta=_b64(self._encode(chunk))))
         if self.r.pacing.pace > 0:
             self._next_due_ms = (

@@ -22,8 +22,9 @@ from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, 
 from mockengine.server.journal import Journal
 from mockengine.server.metrics import metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
+from mockengine.server.reclaim import Reclaimer
 from mockengine.server.resources import Resources, load_resources
-from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER, Stats
+from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 
@@ -75,6 +76,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[STATS] = Stats()
     app[JOURNAL] = Journal(settings.journal_dir)
     app[LIVE_SESSIONS] = weakref.WeakSet()
+    app[RECLAIMER] = Reclaimer(settings.reclaim_interval_s)
     app.router.add_get("/v1/realtime", realtime_handler)
     add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
     app.router.add_get("/healthz", healthz)
@@ -87,6 +89,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         yield
+        app[RECLAIMER].close()
         app[TRACER].close()
         app[JOURNAL].close()
         if resources is None:

@@ -38,7 +38,7 @@ from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secr
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
-from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER
+from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS, TRACER
 from mockengine.server.trace import Tracer
 
 log = logging.getLogger("mockengine.session")
@@ -325,6 +325,7 @@ class SessionRunner:
                 self._closer.cancel()
             await asyncio.gather(writer, *tasks, *[t for t in [self._closer] if t], return_exceptions=True)
             self.tracer.end_session(self.session_id)
+            self.session.close()  # its items, audio and buffers go now, not at the next full collection
             if self.journal is not None:
                 self.journal.close()
 
@@ -408,6 +409,7 @@ async def realtime_handler(request: web.Request) -> web.StreamResponse:
     finally:
         stats.sessions_active -= 1
         metrics.SESSIONS_ACTIVE.dec()
+        request.app[RECLAIMER].session_ended()
 
 
 async def _serve_connection(request: web.Request) -> web.StreamResponse:
@@ -474,6 +476,8 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         max_input_buffer_ms=settings.max_input_buffer_s * 1000,
         max_conversation_items=settings.max_conversation_items,
         max_conversation_audio_ms=settings.max_conversation_audio_s * 1000,
+        audio_memory_ms=int(settings.audio_memory_s * 1000),
+        audio_spill_dir=settings.audio_spill_dir,
     )
     session = RealtimeSession(
         options, brain=brain, ids=ids, tokens=resources.tokens, describe_image=describe_image
