@@ -73,6 +73,10 @@ class RunnerActions:
     def record(self, spec: FaultSpec | str, **detail: Any) -> None:
         self.state.record(spec, self.runner.session_id, **detail)
 
+    def is_gone(self) -> bool:
+        """The connection is closed or lost (by the client, or by unanswered pings)."""
+        return self.runner.ws.closed or self.transport is None or self.transport.is_closing()
+
 
 class LiveHandle:
     """What the control endpoint sees of a live session."""
