@@ -66,7 +66,8 @@ async def until_no_session(eng) -> float:
 
 
 def ask() -> list[str]:
-    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Tell me a story."}]}
+    content = [{"type": "input_text", "text": "Tell me a story."}]
+    item = {"type": "message", "role": "user", "content": content}
     return [
         json.dumps({"type": "conversation.item.create", "item": item}),
         json.dumps({"type": "response.create"}),

@@ -103,7 +103,8 @@ def test_spilled_items_retrieve_and_truncate_the_same_bytes(tmp_path):
     for replay in (kept, spilled):
         replay.send(ce.ConversationItemTruncate(reply.id, 0, 700))
         replay.send(ce.ConversationItemRetrieve(reply.id))
-    assert kept.of_type("conversation.item.retrieved")[-1] == spilled.of_type("conversation.item.retrieved")[-1]
+    last = [replay.of_type("conversation.item.retrieved")[-1] for replay in (kept, spilled)]
+    assert last[0] == last[1]
     assert len(spilled.session.conversation.get(reply.id).audio) == 700 * 48
 
 
