@@ -73,6 +73,10 @@ class RunnerActions:
     def record(self, spec: FaultSpec | str, **detail: Any) -> None:
         self.state.record(spec, self.runner.session_id, **detail)
 
+    def draw(self, key: str, rate: float) -> bool:
+        """A seeded draw for this session's scenario-rule faults (``FaultState.draw``)."""
+        return self.state.draw(f"rule:{self.runner.session_id}:{key}", rate)
+
     def is_gone(self) -> bool:
         """The connection is closed or lost (by the client, or by unanswered pings)."""
         return self.runner.ws.closed or self.transport is None or self.transport.is_closing()

@@ -55,6 +55,8 @@ class SessionActions(Protocol):
 
     def is_gone(self) -> bool: ...
 
+    def draw(self, key: str, rate: float) -> bool: ...
+
 
 @dataclass
 class _Failure:
@@ -87,6 +89,7 @@ class SessionFaults:
         self.failures: dict[str, _Failure] = {}
         self.responses_done = 0
         self.is_dead = False
+        self.rule_firings: dict[str, int] = {}
         self._dripping: list[FaultSpec] = []
         self._timers: list[asyncio.TimerHandle] = []
         self._close_task: asyncio.Future[None] | None = None  # kept so the task is not collected early
@@ -118,9 +121,12 @@ class SessionFaults:
     def on_rule(self, rule: str, response_id: str | None) -> None:
         """A scenario rule decided a reply: arm its ``fault:`` (per-response kinds for that reply only;
         a session-wide kind once, however often the rule fires)."""
+        self.rule_firings[rule] = firing = self.rule_firings.get(rule, 0) + 1
         for spec in self.rule_faults.get(rule, ()):
             if spec.kind not in PER_RESPONSE and spec in self.specs:
                 continue
+            if not self.actions.draw(f"{rule}:{spec.kind}:{firing}", spec.rate):
+                continue  # this firing is not hit (seeded)
             log.info("scenario rule %s arms fault %s", rule, spec.describe())
             self.arm(spec, response_id)
 
@@ -359,4 +365,7 @@ class NoActions:
         raise AssertionError("no faults armed")
 
     def is_gone(self) -> bool:
+        raise AssertionError("no faults armed")
+
+    def draw(self, key: str, rate: float) -> bool:
         raise AssertionError("no faults armed")
