@@ -93,6 +93,9 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"item audio kept in memory per session, older audio spilled to disk "
         f"(default {defaults.audio_memory_s}; see docs/memory.md)",
     )
+    parser.add_argument(
+        "--loop", choices=["asyncio", "uvloop"], help=f"event loop to serve on (default {defaults.loop})"
+    )
     parser.add_argument("--audio-spill-dir", help="where sessions spill older item audio (default: temp dir)")
     parser.add_argument(
         "--reclaim-interval-s",
@@ -199,6 +202,7 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
     from mockengine.server.app import create_app, settle_heap
+    from mockengine.server.event_loop import install_event_loop
 
     settings = settings_from_args(args)
     logging.basicConfig(
@@ -238,6 +242,7 @@ def serve(args: argparse.Namespace) -> int:
         print(
             f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})", flush=True
         )
+    install_event_loop(settings.loop)
     web.run_app(
         app,
         host=settings.host,

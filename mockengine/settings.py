@@ -83,6 +83,8 @@ class Settings:
     # After sessions end: collect the garbage they left and give freed memory back to the system
     # (malloc_trim), at most once per this many seconds (0 = never).
     reclaim_interval_s: float = 5.0
+    # The event loop `serve` runs on: "asyncio" or "uvloop" (server/event_loop.py).
+    loop: str = "asyncio"
     # Largest WebSocket frame read (a 15 MiB append is 20 MiB of base64); larger closes with 1009.
     max_frame_bytes: int = 32 * 1024 * 1024
     # Server events waiting for a peer that does not read, in bytes; beyond it the peer is disconnected

@@ -19,6 +19,7 @@ from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
+from mockengine.server.event_loop import running_loop_name
 from mockengine.server.journal import Journal
 from mockengine.server.metrics import metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
@@ -52,6 +53,7 @@ async def healthz(request: web.Request) -> web.Response:
         "seeded": resources.settings.is_seeded,
         "audio_pace": resources.settings.audio_pace,
         "pid": os.getpid(),  # which worker answered, with serve --workers
+        "event_loop": running_loop_name(),
     }
     body.update(dataclasses.asdict(request.app[STATS]))
     body["faults_injected"] = dict(request.app[FAULTS].injected)
