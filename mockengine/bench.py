@@ -480,6 +480,18 @@ def _read_wav_24k(path: Path, to_pcm16: Callable[[Any], bytes]) -> bytes:
 # -- chat ---------------------------------------------------------------------------------------------
 
 
+def bench_soak(ctx: BenchContext) -> None:
+    from mockengine.loadtest.soak_report import bench_soak as soak
+
+    soak(ctx)
+
+
+def bench_loops(ctx: BenchContext) -> None:
+    from mockengine.loadtest.loops import bench_loops as loops
+
+    loops(ctx)
+
+
 def bench_chat_section(ctx: BenchContext) -> None:
     from mockengine.chat.bench import bench_chat
 
@@ -495,6 +507,8 @@ SECTIONS: dict[str, Callable[[BenchContext], None]] = {
     "capacity": bench_capacity,
     "semantic": bench_turns,
     "chat": bench_chat_section,
+    "soak": bench_soak,  # not a default section: minutes long (issue 15)
+    "loops": bench_loops,  # asyncio against uvloop, side by side (issue 15)
 }
 DEFAULT_SECTIONS = ["audio", "session", "load", "semantic", "chat"]
 
@@ -527,7 +541,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="capacity: also climb an engine with this many worker processes (default: 2 where the "
         "machine has 2 cores or more; 1 = skip)",
     )
-    parser.add_argument("--plot", help="capacity: write latency against concurrency to this PNG")
+    parser.add_argument("--plot", help="capacity, soak: write the figures' plot to this PNG")
+    parser.add_argument("--minutes", type=float, default=10.0, help="soak: minutes (default 10)")
+    parser.add_argument("--wave-s", type=float, default=120.0, help="soak: mean session length (120 s)")
     parser.add_argument("--json", help="write every figure to this JSON file")
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress line")
 
