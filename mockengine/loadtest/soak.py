@@ -95,6 +95,7 @@ class Sample:
     driver_cpu_s: float
     healthz_ms: float | None
     loop_lag_ms: float | None
+    cache_bytes: int = 0  # the engine's speech and transcript caches (bounded by their own settings)
 
 
 @dataclass
@@ -109,14 +110,16 @@ class SoakRun:
     questions: int = 0
 
 
-async def _healthz(http: aiohttp.ClientSession, url: str) -> tuple[float | None, float | None]:
+async def _healthz(http: aiohttp.ClientSession, url: str) -> tuple[float | None, float | None, int]:
+    """``/healthz``'s round trip (ms), the engine's loop lag figure and its caches' bytes."""
     started = time.perf_counter()
     try:
         async with http.get(url + "/healthz", timeout=aiohttp.ClientTimeout(total=10)) as reply:
             body = await reply.json()
     except (aiohttp.ClientError, TimeoutError, ValueError):
-        return None, None
-    return (time.perf_counter() - started) * 1000, body.get("event_loop_lag_ms")
+        return None, None, 0
+    cache_bytes = sum(int(c.get("size_bytes", 0)) for c in (body.get("caches") or {}).values())
+    return (time.perf_counter() - started) * 1000, body.get("event_loop_lag_ms"), cache_bytes
 
 
 async def _sampler(
@@ -125,7 +128,7 @@ async def _sampler(
     loop = asyncio.get_running_loop()
     async with aiohttp.ClientSession() as http:
         while True:
-            healthz_ms, lag_ms = await _healthz(http, http_url)
+            healthz_ms, lag_ms, cache_bytes = await _healthz(http, http_url)
             run.samples.append(
                 Sample(
                     at_s=round(loop.time() - state.t0, 2),
@@ -135,6 +138,7 @@ async def _sampler(
                     driver_cpu_s=time.process_time(),
                     healthz_ms=healthz_ms,
                     loop_lag_ms=lag_ms,
+                    cache_bytes=cache_bytes,
                 )
             )
             await asyncio.sleep(every_s)
