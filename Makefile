@@ -6,15 +6,26 @@ STAMP := $(VENV)/.installed
 # Extra options for `mockengine serve`, e.g. make serve ARGS="--port 9000 --seed 7"
 ARGS ?=
 
-.PHONY: serve test bench bench-capacity lint conformance clean fuzz
+.PHONY: serve test test-fast bench bench-capacity lint conformance clean fuzz
 
-$(STAMP): pyproject.toml
+# Two installs: what serving needs (`make serve`), and that plus the test, lint and bench tools (`make test`).
+SERVE_STAMP := $(VENV)/.installed-serve
+
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,dev,bench]'
-	touch $(STAMP)
 
-serve: $(STAMP)
+$(SERVE_STAMP): pyproject.toml | $(VENV)/bin/python
+	@echo "Installing mockengine and its models into $(VENV) (about 0.7 GB; a minute from a warm pip cache)"
+	$(PY) -m pip install --progress-bar on -e .
+	touch $(SERVE_STAMP)
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	@echo "Installing mockengine with its test, lint and bench tools into $(VENV)"
+	$(PY) -m pip install --progress-bar on -e '.[test,dev,bench]'
+	touch $(STAMP) $(SERVE_STAMP)
+
+serve: $(SERVE_STAMP)
 	$(PY) -m mockengine serve $(ARGS)
 
 # The HRP conformance suite runs first, at real-time pace against a freshly started engine (figures
@@ -22,6 +33,10 @@ serve: $(STAMP)
 test: $(STAMP)
 	$(PY) tools/conformance_selftest.py
 	$(PY) -m pytest -q -rfEs $(PYTEST_ARGS)
+
+# The fast tier: every test that needs no model (the fake engines stand in; no whisper, no piper).
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not models" $(PYTEST_ARGS)
 
 conformance: $(STAMP)
 	$(PY) tools/conformance_selftest.py

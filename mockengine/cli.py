@@ -1,4 +1,7 @@
-"""Command line: ``mockengine serve | conformance | bench`` (wiring only)."""
+"""mockengine: a self-hosted mock of the OpenAI Realtime API and Chat Completions, offline and seedable.
+
+`mockengine COMMAND --help` describes each command; docs/ in the repository has the rest.
+"""
 
 from __future__ import annotations
 
@@ -115,6 +118,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--heartbeat-s", type=float, help=f"WebSocket ping interval (default {defaults.heartbeat_s})"
     )
     parser.add_argument(
+        "--shutdown-grace-s",
+        type=float,
+        help="on SIGTERM/SIGINT: time for sessions (closed 1001), requests and journal writes to finish "
+        f"before the process exits regardless (default {defaults.shutdown_grace_s})",
+    )
+    parser.add_argument(
         "--tls",
         action="store_true",
         help="serve wss:// and https:// (a local CA unless --tls-cert/--tls-key)",
@@ -127,6 +136,23 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journal-dir",
         help="write every session's events (JSON lines) and audio (WAV) here; view: mockengine journal DIR",
+    )
+    parser.add_argument(
+        "--replay",
+        dest="replay_dir",
+        metavar="DIR",
+        help="answer from a recording made by `mockengine record` (docs/record-replay.md)",
+    )
+    parser.add_argument(
+        "--replay-speed",
+        type=float,
+        help="recorded timing sped up by this factor (default 1.0; 0 = unpaced, as fast as allowed)",
+    )
+    parser.add_argument(
+        "--replay-strict",
+        action="store_true",
+        default=None,
+        help="a client leaving the recording gets an error event (default: the scripted participant answers)",
     )
     parser.add_argument("--session-max-s", type=int, help="session lifetime (default 3600)")
     parser.add_argument(
@@ -168,6 +194,13 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="a server-wide fault, e.g. 'close_after_audio_delta:3,rate=0.05' (repeatable)",
     )
     parser.add_argument("--control-token", help="token that opens /mockengine/* to non-loopback clients")
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        dest="cors_origins",
+        metavar="ORIGIN",
+        help="let browser pages from ORIGIN call the API (repeatable; '*' for any; default: localhost pages)",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -183,6 +216,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         changes["audio_pace"] = 0.0
     if "api_keys" in changes:
         changes["api_keys"] = tuple(changes["api_keys"])
+    if "cors_origins" in changes:
+        changes["cors_origins"] = tuple(changes["cors_origins"])
     if getattr(args, "tls_cert", None) or getattr(args, "tls_key", None):
         changes["tls"] = True
     if changes.get("tls") is False:
@@ -196,13 +231,16 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from aiohttp import web
+    import asyncio
 
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
+    from mockengine.faults.wiring import profile_from_settings
+    from mockengine.recordings.format import RecordingError
     from mockengine.server.app import create_app, settle_heap
     from mockengine.server.event_loop import install_event_loop
+    from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
 
     settings = settings_from_args(args)
     logging.basicConfig(
@@ -211,44 +249,49 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.server.handshake import configured_keys
     from mockengine.server.tls import server_ssl_context
 
-    try:
+    try:  # the keys, TLS and the fault profile are checked before the models load: mistakes fail at once
         keys = configured_keys(settings)
         tls = server_ssl_context(settings) if settings.tls else None
-    except (OSError, ValueError) as exc:
+        profile_from_settings(settings)
+    except (OSError, ValueError, FaultSpecError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     if settings.workers > 1:  # each worker loads the models and builds its TLS context itself
         from mockengine.server.workers import serve_workers
 
         return serve_workers(settings)
+    # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a --replay
+    # DIR that is not a recording.
     try:
+        sock = bind(settings.host, settings.port)
         app = create_app(settings)
-    except (ModelNotFound, ScenarioError, FaultSpecError, OSError) as exc:  # OSError: a bad --journal-dir
+    except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     settle_heap()
-    scheme = "wss" if tls else "ws"
-    print(
-        f"mockengine listening on {scheme}://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime",
-        flush=True,
-    )
-    if tls is not None and tls.ca_file is not None:
-        print(
-            f"TLS certificate authority: {tls.ca_file} (trust it, e.g. SSL_CERT_FILE={tls.ca_file})",
-            flush=True,
-        )
-    print(f"accepting {'any non-empty key' if not keys else f'{len(keys)} configured key(s)'}", flush=True)
-    if settings.journal_dir:
-        print(
-            f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})", flush=True
-        )
+
+    def announce(port: int) -> None:  # only once the socket listens: scripts wait for this line
+        scheme = "wss" if tls else "ws"
+        print(f"mockengine listening on {scheme}://{settings.host}:{port}/v1/realtime?model=gpt-realtime")
+        if tls is not None and tls.ca_file is not None:
+            print(f"TLS certificate authority: {tls.ca_file} (trust it, e.g. SSL_CERT_FILE={tls.ca_file})")
+        print(f"accepting {'any non-empty key' if not keys else f'{len(keys)} configured key(s)'}")
+        if settings.journal_dir:
+            print(f"journal: {settings.journal_dir} (view: mockengine journal {settings.journal_dir})")
+        if settings.replay_dir:
+            speed = f"{settings.replay_speed:g}× recorded timing" if settings.replay_speed > 0 else "unpaced"
+            print(f"replaying {settings.replay_dir} ({speed}; see docs/record-replay.md)")
+        sys.stdout.flush()
+
     install_event_loop(settings.loop)
-    web.run_app(
-        app,
-        host=settings.host,
-        port=settings.port,
-        print=None,
-        ssl_context=tls.context if tls is not None else None,
+    asyncio.run(
+        serve_until_stopped(
+            app,
+            sock,
+            grace_s=settings.shutdown_grace_s,
+            on_listening=announce,
+            ssl_context=tls.context if tls is not None else None,
+        )
     )
     return 0
 
@@ -257,6 +300,12 @@ def journal(args: argparse.Namespace) -> int:
     from mockengine.journal import print_timeline
 
     return print_timeline(args.path, show_all=args.all)
+
+
+def record(args: argparse.Namespace) -> int:
+    from mockengine.record.app import run
+
+    return run(args)
 
 
 def conformance(args: argparse.Namespace) -> int:
@@ -271,36 +320,67 @@ def bench(args: argparse.Namespace) -> int:
     return run_bench(args)
 
 
+SERVE_EPILOG = """\
+Every option can also be set by an environment variable MOCKENGINE_<OPTION> (upper case, dashes as
+underscores), e.g. MOCKENGINE_PORT=9000, MOCKENGINE_SEED=7, MOCKENGINE_FAULT='close_after_audio_delta:3';
+--api-key is MOCKENGINE_API_KEYS (comma-separated) and --faults MOCKENGINE_FAULTS_FILE. An option on the
+command line wins over the variable.
+On SIGTERM/SIGINT sessions close with 1001 and the process exits within --shutdown-grace-s."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mockengine", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve_parser = sub.add_parser("serve", help="run the engine")
+    from mockengine import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="mockengine", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"mockengine {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve_parser = sub.add_parser(
+        "serve",
+        help="run the engine: Realtime WebSocket, Chat Completions, client secrets, /healthz, /metrics",
+        description="Run the engine: the Realtime API on ws://HOST:PORT/v1/realtime, Chat Completions, "
+        "client secrets, /healthz and /metrics.",
+        epilog=SERVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _serve_arguments(serve_parser)
     serve_parser.set_defaults(func=serve)
-    conf = sub.add_parser("conformance", help="run the HRP conformance suite against any engine")
+    conf = sub.add_parser(
+        "conformance", help="run the HRP conformance suite against any Realtime engine (this one or another)"
+    )
     from mockengine.conformance.runner import add_arguments
 
     add_arguments(conf)
     conf.set_defaults(func=conformance)
     bench_parser = sub.add_parser(
-        "bench", help="drive simulated participants against an engine: latency, load and capacity figures"
+        "bench", help="latency, load, capacity and turn-detection figures for this machine (printed)"
     )
     from mockengine.bench import add_arguments as add_bench_arguments
 
     add_bench_arguments(bench_parser)
     bench_parser.set_defaults(func=bench)
-    faults_parser = sub.add_parser("faults", help="fault kinds, and which sessions a fault profile hits")
+    faults_parser = sub.add_parser(
+        "faults", help="list the fault kinds; preview which sessions or requests a fault profile hits"
+    )
     from mockengine.faults.report import add_arguments as add_fault_arguments
     from mockengine.faults.report import run as run_faults
 
     add_fault_arguments(faults_parser)
     faults_parser.set_defaults(func=run_faults)
-    journal_parser = sub.add_parser("journal", help="print a readable timeline of a session journal")
+    journal_parser = sub.add_parser(
+        "journal", help="print a readable timeline of a session journal (serve --journal-dir)"
+    )
     journal_parser.add_argument("path", help="a --journal-dir, one session's directory, or its events.jsonl")
     journal_parser.add_argument(
         "--all", action="store_true", help="one line per audio chunk and delta (default: runs are merged)"
     )
     journal_parser.set_defaults(func=journal)
+    record_parser = sub.add_parser("record", help="relay clients to a real endpoint and record the sessions")
+    from mockengine.record.app import add_arguments as add_record_arguments
+
+    add_record_arguments(record_parser)
+    record_parser.set_defaults(func=record)
     return parser
 
 

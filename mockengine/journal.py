@@ -199,15 +199,19 @@ def _line(record: dict[str, Any], text: str, kind: str | None = None) -> str:
 
 def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None) -> int:
     """Print every session's timeline under ``path``; 1 when there is no journal there."""
+    from mockengine.recordings.timeline import print_http  # a recording's HTTP exchanges (mockengine record)
+
     out = out or sys.stdout
     files = journal_files(Path(path))
-    if not files:
-        print(f"mockengine journal: no {EVENTS_FILE} under {path}", file=sys.stderr)
-        return 1
     for n, events_file in enumerate(files):
         if n:
             print(file=out)
         print(f"== session {events_file.parent.name} ({events_file})", file=out)
         for line in timeline(read_records(events_file), show_all=show_all):
             print(line, file=out)
+    if Path(path).is_dir() and print_http(Path(path), out, separate=bool(files)):
+        return 0
+    if not files:
+        print(f"mockengine journal: no {EVENTS_FILE} under {path}", file=sys.stderr)
+        return 1
     return 0

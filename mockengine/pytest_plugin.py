@@ -22,11 +22,17 @@ Fixtures:
   by every server.
 
 Options: ``--mockengine-seed N`` (default 0: tests are deterministic unless they ask otherwise).
+
+pytest-asyncio (which async tests of the ``openai`` SDK usually bring) warns in every project that
+leaves ``asyncio_default_fixture_loop_scope`` unset; nothing in this plugin depends on that option, so
+where the project has not set it that warning is not shown: a fresh project runs without warnings.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -39,16 +45,33 @@ from mockengine.testing import EngineInfo, EngineThread
 MARKER = "mockengine"
 
 
+LOOP_SCOPE_OPTION = "asyncio_default_fixture_loop_scope"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Before pytest-asyncio's own configure: where the project leaves its loop-scope option unset, the
+    deprecation warning about it is not shown (this plugin's fixtures are synchronous: nothing here
+    depends on that option)."""
+    config.addinivalue_line(
+        "markers", f"{MARKER}(**settings): settings of the mockengine_server fixture (scenario, seed, ...)"
+    )
+    if importlib.util.find_spec("pytest_asyncio") is None:
+        return
+    try:
+        if config.getini(LOOP_SCOPE_OPTION):
+            return
+    except ValueError:  # pytest-asyncio is installed but not loaded (-p no:asyncio)
+        return
+    warnings.filterwarnings(
+        "ignore", message=f'The configuration option "{LOOP_SCOPE_OPTION}" is unset', category=Warning
+    )
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mockengine")
     group.addoption(
         "--mockengine-seed", type=int, default=0, help="seed of mockengine servers started by fixtures"
-    )
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", f"{MARKER}(**settings): settings of the mockengine_server fixture (scenario, seed, ...)"
     )
 
 

@@ -119,8 +119,8 @@ class Replay:
         heapq.heappush(self._queue, (begin + took_ms, next(self._seq), deliver))
 
     def _transcribe(self, job: Transcribe) -> Callable[[], Step]:
-        text = self.transcriber.transcribe(job.pcm16, language=job.language, prompt=job.prompt).text
-        return lambda: self.session.on_transcript(job.key, text, self.now_ms)
+        result = self.transcriber.transcribe(job.pcm16, language=job.language, prompt=job.prompt)
+        return lambda: self.session.on_transcript(job.key, result.text, self.now_ms, result.words)
 
     def _synthesize(self, job: Synthesize) -> Callable[[], Step]:
         pcm = b"".join(

@@ -44,6 +44,9 @@ class Settings:
     # Server-initiated WebSocket ping interval (the live service: ~20 s); a peer that does not answer
     # within half of it is dropped. 0 turns pings off.
     heartbeat_s: float = 20.0
+    # On SIGTERM / SIGINT: how long sessions, requests and journal writes get to finish before the
+    # process exits regardless (Kubernetes waits 30 s by default before it kills).
+    shutdown_grace_s: float = 5.0
     # Threads for speech synthesis (whisper has one thread of its own: it runs one call at a time).
     # (Named `workers` before issue 8; `workers` now counts serving processes.)
     tts_threads: int = 2
@@ -99,6 +102,12 @@ class Settings:
     tls_dir: str | None = None
     # Per-session journal directory: every client and server event as JSON lines, audio in WAV files.
     journal_dir: str | None = None
+    # Answer sessions and chat requests from this recording (`mockengine record`; docs/record-replay.md).
+    replay_dir: str | None = None
+    # Recorded timing × 1/replay_speed (2.0: twice as fast); 0 sends recorded events as soon as they may go.
+    replay_speed: float = 1.0
+    # A client leaving the recording gets an `error` naming what was expected (else: scripted fallback).
+    replay_strict: bool = False
     # -- issue 8: load --------------------------------------------------------------------------------
     # Serving processes sharing the port (SO_REUSEPORT); each loads the models once.
     workers: int = 1
@@ -111,6 +120,10 @@ class Settings:
     # this many transcriptions / syntheses wait for a thread (0 = off).
     admission_max_loop_lag_ms: int = 500
     admission_max_queue: int = 64
+    # -- browsers (issue 16) --
+    # Origins a browser page may call the REST routes from (CORS). Empty: any http(s) page on localhost,
+    # 127.0.0.1 or [::1], any port; "*" allows every origin. Env: comma-separated.
+    cors_origins: tuple[str, ...] = ()
 
     @property
     def is_seeded(self) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import statistics
 import time
 from dataclasses import dataclass
@@ -43,12 +44,26 @@ CONFIGS: dict[str, dict[str, Any]] = {
 
 
 class CachingTranscriber:
-    """Memoizes transcripts by audio; ``last_cost_ms`` is what the last result cost when first computed."""
+    """Memoizes transcripts by audio; ``last_cost_ms`` is what the last result cost when first computed.
 
-    def __init__(self, inner: Any) -> None:
+    ``store``: a pickle file that keeps the memo across runs (tuning re-runs the same probes many
+    times; the machine is shared). Its entries are keyed by the audio's SHA-1 and the model's path, so a
+    different model never reads another's transcripts. ``save()`` writes it."""
+
+    def __init__(self, inner: Any, store: Path | None = None) -> None:
         self.inner = inner
+        self._store = store
+        self._model = str(getattr(inner, "model_path", type(inner).__name__))
         self._cache: dict[bytes, tuple[Transcript, float]] = {}
+        if store is not None and store.exists():
+            self._cache = pickle.loads(store.read_bytes()).get(self._model, {})
         self.last_cost_ms: float | None = None
+        self.costs_ms: list[float] = []  # every call that really ran the model
+
+    def save(self) -> None:
+        if self._store is not None:
+            self._store.parent.mkdir(parents=True, exist_ok=True)
+            self._store.write_bytes(pickle.dumps({self._model: self._cache}))
 
     def transcribe(
         self, pcm16: bytes, *, language: str | None = None, prompt: str | None = None
@@ -58,6 +73,7 @@ class CachingTranscriber:
             started = time.perf_counter()
             result = self.inner.transcribe(pcm16, language=language, prompt=prompt)
             self._cache[key] = (result, (time.perf_counter() - started) * 1000)
+            self.costs_ms.append(self._cache[key][1])
         result, self.last_cost_ms = self._cache[key]
         return result
 
@@ -73,6 +89,8 @@ class Outcome:
     decided_at_ms: int | None
     emitted_at_ms: float | None  # virtual time incl. modelled transcription latency
     reason: str | None
+    transcript: str | None = None  # what the deciding probe heard
+    cues: tuple[dict[str, Any], ...] = ()  # its scored cues (semantic_vad)
 
     @property
     def policy_delay_ms(self) -> int | None:
@@ -135,6 +153,8 @@ def run_utterance(
         trace["decided_at_ms"] if trace else None,
         first[0] if first else None,
         trace["reason"] if trace else None,
+        trace["transcript"] if trace else None,
+        tuple(trace.get("cues", ())) if trace else (),
     )
 
 

@@ -1,18 +1,28 @@
-"""Shared fixtures: fake-engine sessions for fast core tests, and the real models loaded once."""
+"""Shared fixtures: fake-engine sessions and servers for fast tests, and the guard that keeps the
+``models`` marker true: a test without it cannot load whisper or piper (the fast tier,
+``make test-fast``, runs exactly the tests without it)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import closing
 
 import pytest
 
 from mockengine.brain.image import describe_image
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import load_scenario
+from mockengine.brain.selection import load_library
 from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.engines.tokens import TokenCounter
+from mockengine.engines.voices import VOICE_NAMES
 from mockengine.ids import IdFactory
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.replay import Replay
+from mockengine.server.executors import MeteredExecutor
+from mockengine.server.resources import Resources
+from mockengine.settings import Settings
 
 UNPACED = Pacing(pace=0.0, first_delta_delay_ms=0, delta_ms=200)
 
@@ -38,3 +48,43 @@ def make_replay(
 @pytest.fixture
 def replay() -> Replay:
     return make_replay()
+
+
+# What the fake transcriber hears in every turn: a question the default scenario answers.
+FAKE_TRANSCRIPT = "What is the capital of France?"
+
+
+def make_fake_resources(settings: Settings) -> Resources:
+    """A server's shared parts with the fake engines: loads no model, starts in milliseconds."""
+    scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
+    return Resources(
+        settings=settings,
+        transcriber=FakeTranscriber(default=FAKE_TRANSCRIPT),
+        synthesizer=FakeSynthesizer(),
+        tokens=TokenCounter(None),
+        scenarios=scenarios,
+        stt_executor=MeteredExecutor("stt", 1),
+        tts_executor=MeteredExecutor("tts", settings.tts_threads),
+        model_info={"whisper": "fake", "voices": list(VOICE_NAMES), "scenario": scenarios.default},
+    )
+
+
+@pytest.fixture(scope="session")
+def fake_resources() -> Iterator[Resources]:
+    with closing(make_fake_resources(Settings(seed=3))) as resources:
+        yield resources
+
+
+def _needs_the_models_marker(*_args: object, **_kwargs: object) -> None:
+    raise AssertionError("this test loads a model: mark it @pytest.mark.models (or use the fakes)")
+
+
+@pytest.fixture(autouse=True)
+def models_marker_is_true(request, monkeypatch) -> None:
+    """A test not marked ``models`` may not load whisper or piper, nor use the loaded ones."""
+    if request.node.get_closest_marker("models"):
+        return
+    if "real_resources" in request.fixturenames:
+        _needs_the_models_marker()
+    monkeypatch.setattr("faster_whisper.WhisperModel.__init__", _needs_the_models_marker)
+    monkeypatch.setattr("piper.PiperVoice.load", _needs_the_models_marker)

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from mockengine.engines.voices import VOICE_NAMES
-from mockengine.protocol.errors import SUPPORTED_CLIENT_EVENTS
+from mockengine.protocol.client_events import wire_types
 
 VOICES = list(VOICE_NAMES)
 # Every client event but the session's end and the beta alias of append, in the protocol's own order.
 EVENT_TYPES = [
     kind
-    for kind in SUPPORTED_CLIENT_EVENTS
+    for kind in wire_types("websocket")
     if kind not in ("session.close", "session.input_audio_buffer.append")
 ]
 

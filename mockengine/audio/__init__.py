@@ -1,6 +1,5 @@
 """Audio plumbing: PCM16 and base64, soxr resampling, G.711, webrtcvad framing and speech tracking."""
 
-from mockengine.audio.bench import bench_frame_classifier, synthetic_voiced_pcm16
 from mockengine.audio.g711 import (
     AUDIO_FORMAT_TYPES,
     FORMAT_PCM,
@@ -28,6 +27,7 @@ from mockengine.audio.pcm import (
     samples_to_ms,
 )
 from mockengine.audio.resample import StreamResampler, resample_pcm16
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.audio.vad import (
     FRAME_MS,
     VAD_RATE_HZ,
@@ -64,7 +64,6 @@ __all__ = [
     "StreamResampler",
     "VadFrame",
     "alaw_to_pcm16",
-    "bench_frame_classifier",
     "decode_base64_audio",
     "encode_base64_audio",
     "float32_to_pcm16",

@@ -17,6 +17,7 @@ from typing import Any
 
 from jsonschema import exceptions as schema_exceptions
 from jsonschema import validators
+from referencing.exceptions import Unresolvable
 
 from mockengine.brain import phrases
 from mockengine.brain.model import Persona, ToolSpec
@@ -303,7 +304,10 @@ def _coerce(text: str, kind: Any) -> Any:
 
 
 def _is_valid(payload: Any, schema: Mapping[str, Any]) -> bool:
-    return bool(_validator(_schema_key(schema), schema).is_valid(payload))
+    try:
+        return bool(_validator(_schema_key(schema), schema).is_valid(payload))
+    except Unresolvable as exc:  # a "$ref" to nowhere: the metaschema check lets it through
+        raise ArgumentsError(f"the parameters schema has a $ref that resolves to nothing: {exc}") from exc
 
 
 def _schema_key(schema: Mapping[str, Any]) -> str:
@@ -325,6 +329,12 @@ def _validator(key: str, schema: Mapping[str, Any]) -> Any:
             _VALIDATORS.clear()
         validator = _VALIDATORS[key] = validators.validator_for(schema)(schema)
     return validator
+
+
+def check_schema(tool: ToolSpec) -> None:
+    """Raise ``ArgumentsError`` when ``tool.parameters`` is not a valid JSON Schema (checked once per
+    distinct schema)."""
+    _check_schema(tool, tool.parameters or {"type": "object", "properties": {}})
 
 
 def _check_schema(tool: ToolSpec, schema: Mapping[str, Any]) -> None:

@@ -129,11 +129,13 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Reply:
-    """The brain's decision: ``text`` to say (None = no message), tool calls, and the rule that chose them."""
+    """The brain's decision: ``text`` to say (None = no message), tool calls, the rule that chose them, and
+    ``why`` (for the trace: which tool was picked, its score and the words that filled each argument)."""
 
     text: str | None
     tool_calls: tuple[ToolCall, ...] = ()
     rule: str = ""
+    why: str = ""
 
 
 class Brain(Protocol):

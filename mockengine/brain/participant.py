@@ -3,18 +3,22 @@
 How a reply is decided, first applicable step wins:
 
 1. ``tool_choice`` forces a tool → exactly one call to it and no message (HRP silent question request).
-   A matching scenario rule that calls the same tool may supply the arguments.
+   A matching scenario rule that calls the same tool may supply the arguments; for an app's own tool the
+   user's words do, where they say something.
 2. ``tool_choice`` is ``"required"`` → a matching scenario rule's call, else the open question's tool,
-   else a declared tool the user named, else the first declared tool.
+   else the tool the words ask for (``acting.plan``), else a declared tool the user named, else the
+   first declared tool.
 3. The instructions hold ``Say exactly: "…"`` → say that.
 4. The first scenario rule whose conditions hold (a rule whose tool is not declared, or any call while
    ``tool_choice`` is ``"none"``, is passed over).
 5. Built-in behaviour (the HyperStudy participant every scenario inherits):
    - a function output: a refused call is retried once with a corrected value (the range or choices the
      host's error names), else what failed is said; an accepted one is acknowledged (the chat side, which
-     acts only through tools, waits);
+     acts only through tools, waits), or for an app's own tool grounded in one sentence from its fields;
    - while the study is paused: silence;
-   - a tool the user named; the open question through its tool (``answer_*``, ``submit_response`` or any
+   - a HyperStudy tool the user named; an app's own tools the words ask for (docs/tools.md: calls with a
+     clause said while acting, or a question for a missing required argument); the open question through
+     its tool (``answer_*``, ``submit_response`` or any
      single-value answer tool); on the chat side, words addressed to the participant through ``send_chat``;
    - words heard or typed: an answer (image colour, small facts) or an echo;
    - a question with no tool offered: the answer aloud;
@@ -34,14 +38,16 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from typing import Any
 
-from mockengine.brain import phrases
-from mockengine.brain.arguments import build_arguments, planned_answer
+from mockengine.brain import acting, phrases
+from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import NumericRange, QuestionContext, parse_choices, parse_range
+from mockengine.brain.intent import HYPERSTUDY_TOOLS
+from mockengine.brain.markers import role_marker
 from mockengine.brain.model import ForcedTool, Persona, Reply, ReplyRequest, ToolCall, ToolSpec
 from mockengine.brain.scenario import Rule, Scenario
-from mockengine.brain.selection import role_marker
 from mockengine.brain.situation import (
     ANSWER_TOOLS,
     Situation,
@@ -84,10 +90,13 @@ class ScriptedBrain:
     scenario has personas by role — the one role no other participant holds.
     """
 
-    def __init__(self, scenario: Scenario, seed: int | None = None, role: str | None = None) -> None:
+    def __init__(
+        self, scenario: Scenario, seed: int | None = None, role: str | None = None, today: date | None = None
+    ) -> None:
         self.scenario = scenario
         self.seed = seed if seed is not None else (scenario.seed if scenario.seed is not None else 0)
         self.role = role
+        self.today = today  # relative dates ("tomorrow") count from this; None: the UTC date of each reply
 
     def reply(self, request: ReplyRequest) -> Reply:
         situation = read_situation(request.history)
@@ -137,6 +146,8 @@ class ScriptedBrain:
                 return Reply(text=None, tool_calls=(self._rule_call(turn, rule),), rule=f"scenario:{rule.id}")
             if rule.answer and answer_tool is not None and answer_tool.name == name:
                 return self._from_rule(turn, rule)
+        if name not in HYPERSTUDY_TOOLS and name in turn.tools:
+            return Reply(None, (self._heard_call(turn, tool),), rule="forced_tool.from_words")
         return Reply(text=None, tool_calls=(self._call(turn, tool),), rule="forced_tool")
 
     def _required(self, turn: _Turn) -> Reply:
@@ -146,10 +157,13 @@ class ScriptedBrain:
         answer_tool = _answer_tool(turn)
         if answer_tool is not None and turn.situation.question_open:
             return Reply(None, (self._call(turn, answer_tool),), rule="required.question")
+        acted = self._act(turn)
+        if acted is not None and acted.tool_calls:
+            return acted
         named = _named_tool(turn)
         if named is not None:
-            return Reply(None, (self._call(turn, named),), rule="required.named")
-        return Reply(None, (self._call(turn, turn.request.tools[0]),), rule="required.first")
+            return Reply(None, (self._heard_call(turn, named),), rule="required.named")
+        return Reply(None, (self._heard_call(turn, turn.request.tools[0]),), rule="required.first")
 
     def _from_rule(self, turn: _Turn, rule: Rule) -> Reply:
         if rule.silent:
@@ -252,8 +266,11 @@ class ScriptedBrain:
 
     def _builtin_call(self, turn: _Turn) -> Reply | None:
         named = _named_tool(turn)
-        if named is not None:
+        if named is not None and named.name in HYPERSTUDY_TOOLS:
             return Reply(None, (self._call(turn, named),), rule="builtin.tool_named")
+        acted = self._act(turn)
+        if acted is not None:
+            return acted
         situation = turn.situation
         context = situation.trigger.context
         asked = context is not None and context.as_question() is not None
@@ -286,9 +303,16 @@ class ScriptedBrain:
         if error is None:
             if turn.request.channel == "chat" and WAIT_TOOL in turn.tools and turn.may_call:
                 return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule="builtin.function_output.accepted")
+            if name is not None and name not in HYPERSTUDY_TOOLS:
+                arguments = _last_arguments(history, name)
+                text = acting.grounding(situation.trigger.text, name, arguments)
+                return Reply(text, rule="builtin.function_output.grounding")
             text = phrases.acknowledge_output(None, name, turn.rng)
             return Reply(text, rule="builtin.function_output.accepted")
         tool = turn.tools.get(name or "")
+        if name is not None and name not in HYPERSTUDY_TOOLS and not _names_a_fix(error):
+            # An app's own tool: say plainly what failed; a retry without a hint would be blind.
+            return Reply(phrases.tool_failed(error), rule="builtin.function_output.failed")
         if tool is not None and turn.may_call and _refusals_in_a_row(history, tool.name) < 2:
             retry = self._corrected_call(turn, tool, error)
             if retry is not None:
@@ -296,6 +320,44 @@ class ScriptedBrain:
         return Reply(
             phrases.acknowledge_output(error, name, turn.rng), rule="builtin.function_output.refused"
         )
+
+    def _act(self, turn: _Turn) -> Reply | None:
+        """The app's own tools the user's words ask for (``acting.plan``): calls with a clause said while
+        acting (no clause on the chat side), or a question for a missing required argument."""
+        if not turn.may_call or not turn.situation.heard_is_current:
+            return None
+        heard = turn.situation.trigger.text
+        referent = acting.referent(turn.request.history)
+        plan = acting.plan(heard, list(turn.request.tools), referent, self._today())
+        if plan is None:
+            return None
+        if plan.question is not None and not plan.actions:
+            return Reply(plan.question, rule="intent.ask", why=plan.why)
+        calls = tuple(action.call for action in plan.actions)
+        spoken = turn.request.channel == "realtime"
+        text = acting.clause(plan.actions, turn.rng) if spoken else None
+        if plan.question is not None:
+            text = f"{text} {plan.question}" if text else plan.question
+        return Reply(text, calls, rule="intent.call", why=plan.why)
+
+    def _heard_call(self, turn: _Turn, tool: ToolSpec) -> ToolCall:
+        """A call the host demands (``tool_choice``): arguments from the words where they say something,
+        schema-built values for required ones they do not."""
+        if tool.name in HYPERSTUDY_TOOLS or not turn.situation.heard_is_current:
+            return self._call(turn, tool)
+        check_schema(tool)
+        referent = acting.referent(turn.request.history)
+        filled = acting.arguments_for(tool, turn.situation.trigger.text, referent, self._today())
+        if not filled.missing and acting.is_valid(filled.arguments, tool.parameters or {}):
+            return ToolCall(tool.name, json.dumps(filled.arguments, ensure_ascii=False))
+        built = self._call(turn, tool)  # raises ArgumentsError when no value satisfies the schema
+        generic = json.loads(built.arguments)
+        merged = {**filled.arguments, **{k: generic[k] for k in filled.missing if k in generic}}
+        valid = acting.is_valid(merged, tool.parameters or {})
+        return ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)) if valid else built
+
+    def _today(self) -> date:
+        return self.today or datetime.now(UTC).date()
 
     def _corrected_call(self, turn: _Turn, tool: ToolSpec, error: str) -> ToolCall | None:
         """A second try after a refusal: steered by the range or choices the error names, else a fresh
@@ -335,6 +397,11 @@ def _voice_tool_for(question: QuestionContext) -> str | None:
         "audiorecording": "answer_text",
         "rapidrate": "answer_dimensions",
     }.get(kind or "")
+
+
+def _names_a_fix(error: str) -> bool:
+    """The error says what would be accepted (a range or choices), so a second try is not blind."""
+    return parse_range(error) is not None or bool(parse_choices(error))
 
 
 def _refusal_of(turn: _Turn, name: str) -> str | None:

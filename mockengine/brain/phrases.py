@@ -257,6 +257,12 @@ def acknowledge_output(error: str | None, function_name: str | None, rng: random
     return f"That didn't go through: {reason}." if reason else "That didn't go through."
 
 
+def tool_failed(error: str) -> str:
+    """An app's tool refused the call: said plainly, never as a success."""
+    reason = error.strip().rstrip(".")
+    return f"That didn't work: {reason}." if reason else "That didn't work."
+
+
 def text_answer(rng: random.Random) -> str:
     return rng.choice(_TEXT_ANSWERS)
 

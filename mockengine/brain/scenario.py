@@ -90,6 +90,8 @@ class Scenario:
     persona: Persona = Persona(name=DEFAULT_PERSONA)
     personas: tuple[tuple[str, Persona], ...] = ()
     source: str = "<memory>"
+    # kind `recording`: the recording directory that answers sessions (mockengine.record), else None.
+    recording: str | None = None
 
     def persona_for(self, role: str | None) -> Persona:
         """The persona of ``role`` (case-insensitive), else the default persona."""
@@ -176,7 +178,16 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
         # A role's persona inherits what it does not say (voice, style, rating) from the scenario's persona.
         personas=tuple((role, _persona(raw, persona)) for role, raw in document.get("personas", {}).items()),
         source=source,
+        recording=_recording_dir(document, source),
     )
+
+
+def _recording_dir(document: dict[str, Any], source: str) -> str | None:
+    """A ``kind: recording`` scenario's directory, resolved against the scenario file's directory."""
+    if document.get("kind") != "recording":
+        return None
+    base = Path(source).parent if not source.startswith("<") else Path()
+    return str(base / document["recording"])
 
 
 def _persona(raw: dict[str, Any], base: Persona) -> Persona:

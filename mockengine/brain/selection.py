@@ -17,7 +17,6 @@ text), so it is ignored and the reply comes from the session's scenario, noted i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -25,30 +24,12 @@ from pathlib import Path
 
 import yaml
 
+from mockengine.brain.markers import scenario_marker
 from mockengine.brain.model import Reply, ReplyRequest
+from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
 
 MODEL_PREFIX = "mockengine-"
-_MARKER = re.compile(r"\[mockengine\b(?P<body>[^\]]*)\]", re.IGNORECASE)
-_PAIR = re.compile(r"\b(?P<key>scenario|role)\s*[=:]\s*(?P<value>[A-Za-z0-9_.-]+)", re.IGNORECASE)
-
-
-def _marker_value(text: str, key: str) -> str | None:
-    for marker in _MARKER.finditer(text or ""):
-        for pair in _PAIR.finditer(marker.group("body")):
-            if pair.group("key").lower() == key:
-                return pair.group("value")
-    return None
-
-
-def scenario_marker(instructions: str) -> str | None:
-    """The scenario named by a ``[mockengine scenario=NAME]`` marker in ``instructions``, or None."""
-    return _marker_value(instructions, "scenario")
-
-
-def role_marker(instructions: str) -> str | None:
-    """The role named by a ``[mockengine role=B]`` marker in ``instructions``, or None."""
-    return _marker_value(instructions, "role")
 
 
 class UnknownScenario(LookupError):
@@ -103,8 +84,6 @@ class SelectingBrain:
     def __init__(
         self, library: ScenarioLibrary, scenario: Scenario, seed: int | None, role: str | None
     ) -> None:
-        from mockengine.brain.participant import ScriptedBrain  # participant imports this module
-
         self.library = library
         self.scenario = scenario
         self._make = lambda chosen: ScriptedBrain(chosen, seed=seed, role=role)
@@ -124,7 +103,7 @@ class SelectingBrain:
         brain, note = self._brain_for(request)
         reply: Reply = brain.reply(request)  # type: ignore[attr-defined]
         if note:
-            return Reply(reply.text, reply.tool_calls, rule=reply.rule + note)
+            return Reply(reply.text, reply.tool_calls, rule=reply.rule + note, why=reply.why)
         return reply
 
 

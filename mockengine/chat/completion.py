@@ -104,7 +104,7 @@ def complete(
             # write something; we say plainly that we could not, and keep serving.
             log.warning("chat: no valid arguments: %r", exc)
             raise errors.arguments_unbuildable(str(exc)) from exc
-        rules.append(reply.rule)
+        rules.append(f"{reply.rule} ({reply.why})" if reply.why else reply.rule)
     images = sum(len(item.images) for item in view.history)
     envelope = Envelope(
         id=ids.new(CHAT_ID_PREFIX, CHAT_ID_LENGTH),

@@ -22,6 +22,7 @@ from .audio import Clip, Microphone, pcm_duration_ms
 from .connection import Connection, JsonObject, ReceivedEvent, now_ms
 from .report import Figure
 from .spec import Suite, Thresholds, session_update
+from .webrtc import WebRtcConnection
 
 INSTRUCTIONS = (
     "You are a participant in a HyperStudy study, being tested for conformance. Messages that start with "
@@ -179,15 +180,18 @@ async def open_session(
     api_key: str | None,
     suite: Suite,
     turn_detection: JsonObject | None,
+    transport: str = "websocket",
 ) -> tuple[Connection, dict[str, Figure], list[str]]:
-    """Connect and do the HRP handshake; returns (connection, figures, failures).
+    """Connect and do the HRP handshake; returns (connection, figures, failures). ``transport``
+    ``"webrtc"`` opens a call instead (``conformance/webrtc.py``).
 
     Figures: ``created_ms`` (connect → session.created), ``update_to_updated_ms``. Raises CheckAborted when
     there is no usable session (the connection is closed first).
     """
     timeout_ms = suite.thresholds.event_timeout_ms
     started_ms = now_ms()
-    conn = await Connection.open(url, api_key, timeout_ms=timeout_ms)
+    opener = WebRtcConnection.open if transport == "webrtc" else Connection.open
+    conn = await opener(url, api_key, timeout_ms=timeout_ms)
     try:
         return conn, *await _handshake(conn, suite, turn_detection, started_ms)
     except BaseException:

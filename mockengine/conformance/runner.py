@@ -90,12 +90,13 @@ async def run_check(
     suite: Suite,
     clips: dict[str, Clip],
     realtime_factor: float = 1.0,
+    transport: str = "websocket",
 ) -> CheckResult:
     """Open a session, run one check, and close; never raises for engine misbehaviour."""
     label_td = planned.turn_detection if planned.per_turn_detection else None
     try:
         conn, figures, handshake_failures = await open_session(
-            url, api_key, suite, suite.turn_detection(planned.turn_detection)
+            url, api_key, suite, suite.turn_detection(planned.turn_detection), transport
         )
     except (CheckAborted, ConnectionFailed) as exc:
         return CheckResult(planned.spec.id, label_td, False, failures=[f"session setup: {exc}"])
@@ -129,6 +130,7 @@ async def arun_conformance(
     realtime_factor: float = 1.0,
     suite: Suite | None = None,
     out: TextIO = sys.stdout,
+    transport: str = "websocket",
 ) -> tuple[list[CheckResult], dict[str, object]]:
     """Run the planned checks, printing each result as it finishes and the summary line last.
 
@@ -142,7 +144,13 @@ async def arun_conformance(
     results = []
     for planned in runs:
         result = await run_check(
-            planned, url=url, api_key=api_key, suite=suite, clips=clips, realtime_factor=realtime_factor
+            planned,
+            url=url,
+            api_key=api_key,
+            suite=suite,
+            clips=clips,
+            realtime_factor=realtime_factor,
+            transport=transport,
         )
         print_result(result, out)
         results.append(result)
@@ -168,6 +176,7 @@ def run_conformance(
     checks: list[str] | None = None,
     out: TextIO = sys.stdout,
     clips_dir: str | Path | None = None,
+    transport: str = "websocket",
 ) -> int:
     """CLI entry: run the suite; exit status 0 only if every check passed, 2 for a bad invocation."""
     try:
@@ -179,6 +188,7 @@ def run_conformance(
                 checks=checks,
                 out=out,
                 clips_dir=Path(clips_dir) if clips_dir else DEFAULT_CLIPS_DIR,
+                transport=transport,
             )
         )
     except (ValueError, OSError) as exc:
@@ -207,6 +217,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="all",
         help="run the per-turn-detection checks for one turn detection or both (default)",
     )
+    parser.add_argument(
+        "--transport",
+        choices=["websocket", "webrtc"],
+        default="websocket",
+        help="run the checks over the WebSocket (default) or a WebRTC call to --url/calls (docs/webrtc.md)",
+    )
     parser.add_argument("--json", metavar="PATH", dest="json", default=None, help="also write a JSON report")
     parser.add_argument(
         "--check",
@@ -233,6 +249,7 @@ def run_from_args(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         checks=args.check,
         out=out,
         clips_dir=args.clips,
+        transport=args.transport,
     )
 
 

@@ -3,7 +3,8 @@
 Input audio is what the session buffer holds: PCM16 little-endian mono at 24 kHz (the GA
 `audio/pcm` format). Whisper wants float32 at 16 kHz, so we resample with soxr here.
 Decode options are fixed for determinism: greedy search, temperature 0, no conditioning on
-earlier text, no timestamps, no internal VAD (turn detection already cut the audio).
+earlier text, no segment timestamps (word timings come from one alignment pass on short audio), no
+internal VAD (turn detection already cut the audio).
 """
 
 from __future__ import annotations
@@ -40,17 +41,31 @@ _REQUIRED_FILES = ("model.bin", "tokenizer.json")
 
 
 @dataclass(frozen=True)
+class WordTiming:
+    """One transcribed word and where whisper's cross-attention alignment puts it in the input audio
+    (ms from the start of the audio sent; 20 ms resolution; the last word's end tends to run to the end
+    of the audio). ``word`` keeps whisper's punctuation."""
+
+    word: str
+    start_ms: int
+    end_ms: int
+    probability: float = 1.0  # mean token probability of the word under the decoder
+
+
+@dataclass(frozen=True)
 class Transcript:
     """One transcription result.
 
     text: the stripped transcript ("" for silence or audio shorter than MIN_TRANSCRIBE_MS).
     duration_ms: length of the input audio, from its sample count.
     language: the language whisper decoded in (ISO 639-1), or None when the model was not run.
+    words: per-word timings (the short-audio path of WhisperTranscriber; empty otherwise).
     """
 
     text: str
     duration_ms: int
     language: str | None
+    words: tuple[WordTiming, ...] = ()
 
 
 class Transcriber(Protocol):
@@ -151,7 +166,7 @@ class WhisperTranscriber:
         """A TokenCounter sharing this model's tokenizer."""
         return TokenCounter(self._model.hf_tokenizer)
 
-    def _transcribe_short(self, audio_16k: np.ndarray) -> str:
+    def _transcribe_short(self, audio_16k: np.ndarray) -> tuple[str, tuple[WordTiming, ...]]:
         """Greedy decoding with a 15 s encoder window instead of whisper's 30 s.
 
         A turn is seconds long, and the encoder's cost grows with its window: measured here on the
@@ -164,8 +179,9 @@ class WhisperTranscriber:
         features = model.feature_extractor(audio_16k)[:, :SHORT_WINDOW_FRAMES]
         window = np.zeros((features.shape[0], SHORT_WINDOW_FRAMES), dtype=np.float32)
         window[:, : features.shape[1]] = features
+        encoded = model.encode(window)
         result = model.model.generate(
-            model.encode(window),
+            encoded,
             [model.get_prompt(self._tokenizer, [], without_timestamps=True)],
             beam_size=1,
             max_length=SHORT_MAX_TOKENS,
@@ -180,8 +196,27 @@ class WhisperTranscriber:
         if result.no_speech_prob > NO_SPEECH_THRESHOLD and (
             avg_logprob < LOG_PROB_THRESHOLD or not any(c.isalnum() for c in text)
         ):
-            return ""  # silence or noise: whisper's no-speech rule, plus "only punctuation is no speech"
-        return text
+            return "", ()  # silence or noise: whisper's no-speech rule, plus "only punctuation is no speech"
+        return text, self._word_timings(tokens, encoded, features.shape[1])
+
+    def _word_timings(self, tokens: list[int], encoded: object, num_frames: int) -> tuple[WordTiming, ...]:
+        """Word timings from one alignment pass of the decoder over the encoder output already computed
+        (faster-whisper's ``find_alignment``; no second encoder run). semantic_vad compares the last
+        word's end with the VAD's speech end: speech after it is a word whisper left out."""
+        text_tokens = [token for token in tokens if token < self._tokenizer.eot]
+        if not text_tokens:
+            return ()
+        alignment = self._model.find_alignment(self._tokenizer, [text_tokens], encoded, num_frames)[0]
+        return tuple(
+            WordTiming(
+                str(w["word"]).strip(),
+                round(float(w["start"]) * 1000),
+                round(float(w["end"]) * 1000),
+                round(float(w["probability"]), 3),
+            )
+            for w in alignment
+            if str(w["word"]).strip()
+        )
 
     def transcribe(
         self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
@@ -197,8 +232,8 @@ class WhisperTranscriber:
         audio = pcm16_24k_to_float_16k(pcm16_24k)
         if duration_ms <= SHORT_AUDIO_MAX_MS and not self._is_multilingual and not prompt:
             with self._lock:
-                text = self._transcribe_short(audio)
-            return Transcript(text=" ".join(text.split()), duration_ms=duration_ms, language=DEFAULT_LANGUAGE)
+                text, words = self._transcribe_short(audio)
+            return Transcript(" ".join(text.split()), duration_ms, DEFAULT_LANGUAGE, words)
         decode_language = language if self._is_multilingual else DEFAULT_LANGUAGE
         with self._lock:
             segments, info = self._model.transcribe(

@@ -28,13 +28,13 @@ from aiohttp import web
 
 from mockengine.faults.spec import FaultSpecError, faults_from_data, parse_faults
 from mockengine.faults.state import FAULTS
-from mockengine.server.http_errors import error_response
+from mockengine.protocol.http_errors import error_response
 
 CONTROL_TOKEN_HEADER = "X-Mockengine-Control-Token"
 CONTROL_TOKEN = web.AppKey("control_token", str)
 
 
-def _is_allowed(request: web.Request) -> bool:
+def is_allowed(request: web.Request) -> bool:
     token = request.app.get(CONTROL_TOKEN)
     if token:
         auth = request.headers.get("Authorization", "")
@@ -45,7 +45,7 @@ def _is_allowed(request: web.Request) -> bool:
         return False
 
 
-def _forbidden() -> web.Response:
+def forbidden() -> web.Response:
     return error_response(
         403,
         "The mockengine control endpoints answer loopback clients only, or requests with the control token "
@@ -55,14 +55,14 @@ def _forbidden() -> web.Response:
 
 
 async def list_faults(request: web.Request) -> web.Response:
-    if not _is_allowed(request):
-        return _forbidden()
+    if not is_allowed(request):
+        return forbidden()
     return web.json_response(request.app[FAULTS].snapshot())
 
 
 async def arm_faults(request: web.Request) -> web.Response:
-    if not _is_allowed(request):
-        return _forbidden()
+    if not is_allowed(request):
+        return forbidden()
     state = request.app[FAULTS]
     try:
         body = json.loads(await request.read())
@@ -110,8 +110,8 @@ async def arm_faults(request: web.Request) -> web.Response:
 
 
 async def clear_faults(request: web.Request) -> web.Response:
-    if not _is_allowed(request):
-        return _forbidden()
+    if not is_allowed(request):
+        return forbidden()
     state = request.app[FAULTS]
     cleared = len(state.armed)
     state.armed.clear()
@@ -119,14 +119,14 @@ async def clear_faults(request: web.Request) -> web.Response:
 
 
 async def list_sessions(request: web.Request) -> web.Response:
-    if not _is_allowed(request):
-        return _forbidden()
+    if not is_allowed(request):
+        return forbidden()
     return web.json_response({"sessions": sorted(request.app[FAULTS].live)})
 
 
 async def kill_session(request: web.Request) -> web.Response:
-    if not _is_allowed(request):
-        return _forbidden()
+    if not is_allowed(request):
+        return forbidden()
     session_id = request.match_info["session_id"]
     sessions = request.app[FAULTS].live.get(session_id)
     if not sessions:

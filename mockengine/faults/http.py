@@ -19,7 +19,7 @@ from aiohttp import web
 
 from mockengine.faults.spec import FaultSpec, FaultSpecError
 from mockengine.faults.state import FAULTS, FaultState
-from mockengine.server.http_errors import error_body, error_response
+from mockengine.protocol.http_errors import error_body, error_response
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 SSE_TRUNCATE = web.RequestKey("sse_truncate", FaultSpec)

@@ -107,6 +107,34 @@ KINDS: dict[str, Kind] = {
         {"responses": Param("integer", 3, 0), "limit": Param("integer", 40_000, 1)},
         "responses",
     ),
+    # -- WebRTC calls (POST /v1/realtime/calls; server/webrtc/faults.py) ----------------------------
+    "refuse_call": Kind(
+        "ws",
+        "WebRTC: answer POST /v1/realtime/calls with this HTTP status (JSON error) instead of 201",
+        {"status": Param("integer", 503, 400, 599)},
+        "status",
+    ),
+    "slow_call": Kind(
+        "ws",
+        "WebRTC: wait ms before answering POST /v1/realtime/calls",
+        {"ms": Param("integer", 10_000, 0)},
+        "ms",
+    ),
+    "datachannel_close": Kind(
+        "ws",
+        "WebRTC: close the oai-events data channel right after the k-th audio delta of a response",
+        {"k": Param("integer", 1, 1)},
+        "k",
+    ),
+    "media_stall": Kind(
+        "ws",
+        "WebRTC: ms after the call opened, media stops both ways; the connection and channel stay up",
+        {"after_ms": Param("integer", 2000, 0)},
+        "after_ms",
+    ),
+    "server_hangup": Kind(
+        "ws", "WebRTC: the server ends the call ms after it opened", {"ms": Param("integer", 2000, 0)}, "ms"
+    ),
     # -- HTTP -------------------------------------------------------------------------------------
     "http_rate_limit": Kind(
         "http",

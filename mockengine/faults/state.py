@@ -21,14 +21,13 @@ from __future__ import annotations
 import logging
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from aiohttp import web
 
 from mockengine.faults.spec import FaultProfile, FaultSpec, parse_faults
-from mockengine.server.metrics import FAULTS_INJECTED
 
 log = logging.getLogger("mockengine.faults")
 FAULT_HEADER = "X-Mockengine-Fault"
@@ -63,6 +62,8 @@ class FaultState:
     fired: Counter[int] = field(default_factory=Counter)  # profile rule index → times fired
     # Scenario name → "scenario:<rule id>" → the faults that rule fires (checked at start-up).
     rule_faults: dict[str, dict[str, tuple[FaultSpec, ...]]] = field(default_factory=dict)
+    # Told the kind of every injected fault (the server counts them in /metrics).
+    on_injected: Callable[[str], None] | None = None
 
     def faults_of_rules(self, scenario: str | None) -> dict[str, tuple[FaultSpec, ...]]:
         """Rule faults for a session: every loaded scenario's (the instructions marker may switch
@@ -78,7 +79,8 @@ class FaultState:
         """Log and count one injected fault (``where``: a session id, or ``METHOD path``)."""
         kind = spec if isinstance(spec, str) else spec.kind
         self.injected[kind] += 1
-        FAULTS_INJECTED.labels(kind=kind).inc()  # /metrics
+        if self.on_injected is not None:
+            self.on_injected(kind)
         extra = " ".join(f"{k}={v}" for k, v in detail.items())
         log.warning("fault injected kind=%s at=%s %s", kind, where, extra)
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from aiohttp import web
 
+from mockengine.brain.scenario import Scenario
 from mockengine.faults.control import CONTROL_TOKEN, add_routes
 from mockengine.faults.http import fault_middleware, truncate_event_streams
 from mockengine.faults.spec import FaultProfile, load_profile, parse_faults, scenario_rule_faults
 from mockengine.faults.state import FAULTS, fault_state
-from mockengine.server.state import RESOURCES
 from mockengine.settings import Settings
 
 
@@ -19,10 +21,11 @@ def profile_from_settings(settings: Settings) -> FaultProfile:
     return FaultProfile(profile.faults + extra, profile.seed)
 
 
-def install(app: web.Application, settings: Settings) -> None:
-    """Fault state, the HTTP middleware, the SSE truncation hook and the control routes."""
+def install(app: web.Application, settings: Settings, scenarios: Iterable[Scenario]) -> None:
+    """Fault state, the HTTP middleware, the SSE truncation hook and the control routes; ``scenarios``:
+    every loaded scenario, whose rules may fire faults."""
     app[FAULTS] = fault_state(profile_from_settings(settings), settings.seed)
-    app[FAULTS].rule_faults = scenario_rule_faults(app[RESOURCES].scenarios.scenarios.values())
+    app[FAULTS].rule_faults = scenario_rule_faults(scenarios)
     if settings.control_token:
         app[CONTROL_TOKEN] = settings.control_token
     app.middlewares.append(fault_middleware)

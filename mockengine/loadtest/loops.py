@@ -7,16 +7,15 @@ session-second from ``/proc`` (independent of what else the machine runs), p95 o
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from mockengine.loadtest.capacity import measured
 from mockengine.loadtest.driver import run_load
 from mockengine.loadtest.processes import start_server
 from mockengine.loadtest.profile import LoadProfile
-from mockengine.server.event_loop import LOOPS
 
 ROUNDS = 2
+LOOPS = ("asyncio", "uvloop")  # serve --loop (mockengine.server.event_loop)
 
 
 async def compare_loops(
@@ -50,24 +49,3 @@ async def compare_loops(
         for name, rows in runs.items()
     }
     return {"sessions": sessions, "duration_s": duration_s, "runs": runs, "mean_cpu_ms_per_session_s": means}
-
-
-def bench_loops(ctx: Any) -> None:
-    from mockengine.bench import BENCH_ENGINE_ARGS
-
-    args = ctx.args
-    extra = args.engine_args.split() if args.engine_args else []
-    result = asyncio.run(compare_loops([*BENCH_ENGINE_ARGS, *extra], args.sessions, args.duration, args.seed))
-    ctx.results["loops"] = result
-    print(
-        f"\nevent loops: {args.sessions} sessions, {args.duration:.0f} s per run, {ROUNDS} rounds in lockstep"
-    )
-    for name, rows in result["runs"].items():
-        cells = "; ".join(
-            f"{r['cpu_ms_per_session_s']} ms/session-s, onset p95 {r['onset_p95_ms']} ms, "
-            f"response p95 {r['response_p95_ms']} ms"
-            for r in rows
-        )
-        print(
-            f"  {name:8} mean {result['mean_cpu_ms_per_session_s'][name]} ms CPU per session-second ({cells})"
-        )

@@ -196,32 +196,3 @@ def plot_soak(summary: dict[str, Any], path: Path) -> Path | None:
     fig.savefig(path)
     plt.close(fig)
     return path
-
-
-def bench_soak(ctx: Any) -> None:
-    """``mockengine bench --only soak --sessions N --minutes M [--wave-s S] [--plot FILE]``."""
-    import asyncio
-
-    from mockengine.loadtest.soak import run_soak
-
-    args = ctx.args
-    engine = ctx.engine()
-    http_url = engine.http_url if engine is not None else args.url.replace("ws", "http", 1).split("/v1/")[0]
-    run = asyncio.run(
-        run_soak(
-            ctx.engine_url(),
-            http_url,
-            engine,
-            sessions=args.sessions,
-            minutes=args.minutes,
-            wave_s=args.wave_s,
-            turn_every_s=args.turn_every,
-            barge_in=args.barge_in,
-            seed=args.seed,
-        )
-    )
-    summary = summarize(run)
-    ctx.results["soak"] = summary
-    print_summary(summary)
-    if args.plot and plot_soak(summary, Path(args.plot)) is not None:
-        print(f"  plot: {args.plot}")

@@ -1,6 +1,9 @@
 """The one parse boundary: raw WebSocket text → typed client events (reference §1).
 
-Everything past :func:`parse_client_event` handles typed, validated events only. Every rejection is a
+Each event class names its wire type once (``type``) and registers itself with :func:`client_event`; the
+parser, the supported-types message, the metrics labels and the session's dispatch
+(``on_<type with dots as underscores>``) all derive from :data:`REGISTRY`. Everything past
+:func:`parse_client_event` handles typed, validated events only. Every rejection is a
 :class:`~mockengine.protocol.errors.ProtocolError` carrying the client's ``event_id``.
 """
 
@@ -10,229 +13,22 @@ import binascii
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Literal, Self, TypeVar
 
 import orjson
 
 from mockengine.audio.pcm import strict_b64decode
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
-from mockengine.protocol.session_config import (
-    FORMAT_SCHEMA,
-    MAX_OUTPUT_TOKENS_SCHEMA,
-    OUTPUT_MODALITIES_SCHEMA,
-    REASONING_SCHEMA,
-    TOOL_CHOICE_SCHEMA,
-    TOOLS_SCHEMA,
-    VOICE_SCHEMA,
-    check_tool_schemas,
-    json_type_name,
-    validate,
-    validate_session_update,
-)
+from mockengine.protocol.item_params import validate_item, validate_response_params
+from mockengine.protocol.nulls import drop_not_given
+from mockengine.protocol.session_config import json_type_name, validate_session_update
 
 # One append may carry up to 15 MiB (reference §0).
 MAX_APPEND_BYTES = 15 * 1024 * 1024
 # Deepest JSON nesting accepted; real tool schemas use a handful of levels.
 MAX_NESTING = 32
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
-@dataclass(frozen=True)
-class SessionUpdate:
-    session: dict[str, Any]
-    event_id: str | None = None
-
-
-@dataclass(frozen=True)
-class SessionClose:
-    event_id: str | None = None
-
-
-@dataclass(frozen=True)
-class InputAudioBufferAppend:
-    audio: bytes  # decoded bytes in the session's input format
-    event_id: str | None = None
-
-
-@dataclass(frozen=True)
-class InputAudioBufferCommit:
-    event_id: str | None = None
-
-
-@dataclass(frozen=True)
-class InputAudioBufferClear:
-    event_id: str | None = None
-
-
-# Sentinel: `previous_item_id` absent (append) differs from explicit null (also append) only in intent.
-APPEND = "__append__"
-
-
-@dataclass(frozen=True)
-class ConversationItemCreate:
-    item: dict[str, Any]
-    previous_item_id: str = APPEND  # APPEND, "root", or an item id
-    event_id: str | None = None
-
-
-@dataclass(frozen=True)
-class ConversationItemTruncate:
-    item_id: str
-    content_index: int
-    audio_end_ms: int
-    event_id: str | None = None
-
-
-@dataclass(frozen=True)
-class ConversationItemDelete:
-    item_id: str
-    event_id: str | None = None
-
-
-@dataclass(frozen=True)
-class ConversationItemRetrieve:
-    item_id: str
-    event_id: str | None = None
-
-
-@dataclass(frozen=True)
-class ResponseCreate:
-    response: dict[str, Any] = field(default_factory=dict)
-    event_id: str | None = None
-
-
-@dataclass(frozen=True)
-class ResponseCancel:
-    response_id: str | None = None
-    event_id: str | None = None
-
-
-ClientEvent = (
-    SessionUpdate
-    | SessionClose
-    | InputAudioBufferAppend
-    | InputAudioBufferCommit
-    | InputAudioBufferClear
-    | ConversationItemCreate
-    | ConversationItemTruncate
-    | ConversationItemDelete
-    | ConversationItemRetrieve
-    | ResponseCreate
-    | ResponseCancel
-)
-
-_TEXT = {"type": "string"}
-_ITEM_COMMON = {
-    "id": _TEXT,
-    "object": {"enum": ["realtime.item"]},
-    "status": {"enum": ["completed", "incomplete", "in_progress"]},
-}
-
-
-def _content(*parts: tuple[str, dict[str, Any]]) -> dict[str, Any]:
-    """Content parts discriminated by ``type``, so a wrong type is reported as such."""
-    return {
-        "type": "array",
-        "items": {
-            "type": "object",
-            "properties": {"type": {"enum": [kind for kind, _ in parts]}},
-            "required": ["type"],
-            "allOf": [
-                {"if": {"properties": {"type": {"const": kind}}}, "then": schema} for kind, schema in parts
-            ],
-        },
-    }
-
-
-def _part(kind: str, **props: Any) -> tuple[str, dict[str, Any]]:
-    return kind, {"properties": {"type": {}, **props}, "additionalProperties": False}
-
-
-_INPUT_TEXT = _part("input_text", text=_TEXT)
-_INPUT_AUDIO = _part("input_audio", audio=_TEXT, transcript={"type": ["string", "null"]})
-_INPUT_IMAGE = _part("input_image", image_url=_TEXT, detail={"enum": ["auto", "low", "high"]})
-_OUTPUT_TEXT = _part("output_text", text=_TEXT)
-ITEM_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"type": {"enum": ["message", "function_call", "function_call_output"]}},
-    "required": ["type"],
-    "allOf": [
-        {
-            "if": {"properties": {"type": {"const": "message"}}},
-            "then": {
-                "properties": {
-                    **_ITEM_COMMON,
-                    "type": {},
-                    "role": {"enum": ["user", "system", "assistant"]},
-                    "content": _content(_INPUT_TEXT, _INPUT_AUDIO, _INPUT_IMAGE, _OUTPUT_TEXT),
-                },
-                "required": ["role", "content"],
-                "additionalProperties": False,
-            },
-        },
-        {
-            "if": {"properties": {"type": {"const": "function_call"}}},
-            "then": {
-                "properties": {
-                    **_ITEM_COMMON,
-                    "type": {},
-                    "call_id": _TEXT,
-                    "name": _TEXT,
-                    "arguments": _TEXT,
-                },
-                "required": ["name", "arguments"],
-                "additionalProperties": False,
-            },
-        },
-        {
-            "if": {"properties": {"type": {"const": "function_call_output"}}},
-            "then": {
-                "properties": {**_ITEM_COMMON, "type": {}, "call_id": _TEXT, "output": _TEXT},
-                "required": ["call_id", "output"],
-                "additionalProperties": False,
-            },
-        },
-    ],
-}
-_ITEM_REFERENCE = {
-    "type": "object",
-    "properties": {"type": {"const": "item_reference"}, "id": _TEXT},
-    "required": ["type", "id"],
-    "additionalProperties": False,
-}
-RESPONSE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "conversation": {"enum": ["auto", "none"]},
-        "input": {"type": "array", "items": {"type": "object"}},
-        "instructions": _TEXT,
-        "tools": TOOLS_SCHEMA,
-        "tool_choice": TOOL_CHOICE_SCHEMA,
-        "output_modalities": OUTPUT_MODALITIES_SCHEMA,
-        "max_output_tokens": MAX_OUTPUT_TOKENS_SCHEMA,
-        "metadata": {
-            "type": ["object", "null"],
-            "maxProperties": 16,
-            "additionalProperties": {"type": "string", "maxLength": 512},
-        },
-        "audio": {
-            "type": "object",
-            "properties": {
-                "output": {
-                    "type": "object",
-                    "properties": {"format": FORMAT_SCHEMA, "voice": VOICE_SCHEMA},
-                    "additionalProperties": False,
-                }
-            },
-            "additionalProperties": False,
-        },
-        "prompt": {"type": ["object", "null"]},
-        "parallel_tool_calls": {"type": "boolean"},
-        "reasoning": REASONING_SCHEMA,
-    },
-    "additionalProperties": False,
-}
 
 
 def _require_str(data: dict[str, Any], key: str) -> str:
@@ -270,54 +66,116 @@ def decode_audio(data: dict[str, Any]) -> bytes:
         raise errors.invalid_base64_audio() from exc
 
 
-# Which content parts each role may carry (reference §7; clients cannot create assistant audio).
-PARTS_BY_ROLE = {
-    "user": ("input_text", "input_audio", "input_image"),
-    "system": ("input_text",),
-    "assistant": ("output_text",),
-}
+# -- the registry: each client event class names its wire type once ----------------------------------
+
+Transport = Literal["websocket", "webrtc"]
+ALL_TRANSPORTS: frozenset[Transport] = frozenset({"websocket", "webrtc"})
 
 
-def validate_item(item: Any, prefix: str = "item") -> dict[str, Any]:
-    if not isinstance(item, dict):
-        raise errors.invalid_type(prefix, "an object", json_type_name(item))
-    validate(item, ITEM_SCHEMA, prefix)
-    if item["type"] == "message":
-        allowed = PARTS_BY_ROLE[item["role"]]
-        for index, part in enumerate(item["content"]):
-            if part["type"] not in allowed:
-                raise errors.invalid_value(part["type"], list(allowed), f"{prefix}.content[{index}].type")
-    return item
+class WireEvent:
+    """Base of the client event classes. ``type`` is the wire name; ``aliases`` are other names the
+    service accepts for the same event; ``transports`` are where the service accepts it (reference §1,
+    §13: ``output_audio_buffer.clear`` is WebRTC only). ``from_wire`` builds the event from the frame's
+    decoded JSON object, raising :class:`ProtocolError` on a bad field."""
+
+    type: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    transports: ClassVar[frozenset[Transport]] = ALL_TRANSPORTS
+    event_id: str | None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any], event_id: str | None) -> Self:
+        return cls(event_id=event_id)  # type: ignore[call-arg]
 
 
-def validate_response_params(response: Any) -> dict[str, Any]:
-    if response is None:
-        return {}
-    if not isinstance(response, dict):
-        raise errors.invalid_type("response", "an object", json_type_name(response))
-    validate(response, RESPONSE_SCHEMA, "response")
-    check_tool_schemas(response.get("tools", []), "response.tools")
-    for index, entry in enumerate(response.get("input", [])):
-        if entry.get("type") == "item_reference":
-            validate(entry, _ITEM_REFERENCE, f"response.input[{index}]")
-        else:
-            validate_item(entry, f"response.input[{index}]")
-    return response
+# Wire name (and alias) → class, in the order the live service lists its accepted types (reference §8).
+REGISTRY: dict[str, type[WireEvent]] = {}
+E = TypeVar("E", bound=type[WireEvent])
 
 
-def _build(kind: str, data: dict[str, Any], event_id: str | None) -> ClientEvent:
-    if kind == "session.update":
+def client_event(cls: E) -> E:
+    """Class decorator: register ``cls`` under its ``type`` and ``aliases``."""
+    for name in (cls.type, *cls.aliases):
+        if name in REGISTRY:
+            raise ValueError(f"client event type {name!r} registered twice")
+        REGISTRY[name] = cls
+    return cls
+
+
+def wire_types(transport: Transport) -> list[str]:
+    """The wire names ``transport`` accepts, in the live list's order: the ``invalid_value`` message of an
+    unknown type quotes them."""
+    return [name for name, cls in REGISTRY.items() if transport in cls.transports]
+
+
+def handler_name(wire_type: str) -> str:
+    """``input_audio_buffer.commit`` → ``on_input_audio_buffer_commit``: the session method handling it."""
+    return "on_" + wire_type.replace(".", "_")
+
+
+@client_event
+@dataclass(frozen=True)
+class SessionUpdate(WireEvent):
+    type: ClassVar[str] = "session.update"
+    session: dict[str, Any]
+    event_id: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any], event_id: str | None) -> Self:
         if "session" not in data:
             raise errors.missing_parameter("session")
         validate_session_update(data["session"])
-        return SessionUpdate(data["session"], event_id)
-    if kind in ("input_audio_buffer.append", "session.input_audio_buffer.append"):
-        return InputAudioBufferAppend(decode_audio(data), event_id)
-    if kind == "input_audio_buffer.commit":
-        return InputAudioBufferCommit(event_id)
-    if kind == "input_audio_buffer.clear":
-        return InputAudioBufferClear(event_id)
-    if kind == "conversation.item.create":
+        return cls(data["session"], event_id)
+
+
+@client_event
+@dataclass(frozen=True)
+class SessionClose(WireEvent):
+    type: ClassVar[str] = "session.close"
+    event_id: str | None = None
+
+
+@client_event
+@dataclass(frozen=True)
+class InputAudioBufferAppend(WireEvent):
+    type: ClassVar[str] = "input_audio_buffer.append"
+    aliases: ClassVar[tuple[str, ...]] = ("session.input_audio_buffer.append",)
+    audio: bytes  # decoded bytes in the session's input format
+    event_id: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any], event_id: str | None) -> Self:
+        return cls(decode_audio(data), event_id)
+
+
+@client_event
+@dataclass(frozen=True)
+class InputAudioBufferCommit(WireEvent):
+    type: ClassVar[str] = "input_audio_buffer.commit"
+    event_id: str | None = None
+
+
+@client_event
+@dataclass(frozen=True)
+class InputAudioBufferClear(WireEvent):
+    type: ClassVar[str] = "input_audio_buffer.clear"
+    event_id: str | None = None
+
+
+# Sentinel: `previous_item_id` absent (append) differs from explicit null (also append) only in intent.
+APPEND = "__append__"
+
+
+@client_event
+@dataclass(frozen=True)
+class ConversationItemCreate(WireEvent):
+    type: ClassVar[str] = "conversation.item.create"
+    item: dict[str, Any]
+    previous_item_id: str = APPEND  # APPEND, "root", or an item id
+    event_id: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any], event_id: str | None) -> Self:
         previous = data.get("previous_item_id", APPEND)
         if previous is None:
             previous = APPEND
@@ -325,31 +183,106 @@ def _build(kind: str, data: dict[str, Any], event_id: str | None) -> ClientEvent
             raise errors.invalid_type("previous_item_id", "a string", json_type_name(previous))
         if "item" not in data:
             raise errors.missing_parameter("item")
-        return ConversationItemCreate(validate_item(data["item"]), previous, event_id)
-    if kind == "conversation.item.truncate":
+        return cls(validate_item(data["item"]), previous, event_id)
+
+
+@client_event
+@dataclass(frozen=True)
+class ConversationItemTruncate(WireEvent):
+    type: ClassVar[str] = "conversation.item.truncate"
+    item_id: str
+    content_index: int
+    audio_end_ms: int
+    event_id: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any], event_id: str | None) -> Self:
         content_index = _require_int(data, "content_index")
         if content_index != 0:
             raise errors.invalid_value(content_index, ["0"], "content_index")
-        return ConversationItemTruncate(
+        return cls(
             _require_str(data, "item_id"),
             content_index,
             _require_int(data, "audio_end_ms", minimum=0),
             event_id,
         )
-    if kind == "conversation.item.delete":
-        return ConversationItemDelete(_require_str(data, "item_id"), event_id)
-    if kind == "conversation.item.retrieve":
-        return ConversationItemRetrieve(_require_str(data, "item_id"), event_id)
-    if kind == "response.create":
-        return ResponseCreate(validate_response_params(data.get("response")), event_id)
-    if kind == "response.cancel":
+
+
+@client_event
+@dataclass(frozen=True)
+class ConversationItemDelete(WireEvent):
+    type: ClassVar[str] = "conversation.item.delete"
+    item_id: str
+    event_id: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any], event_id: str | None) -> Self:
+        return cls(_require_str(data, "item_id"), event_id)
+
+
+@client_event
+@dataclass(frozen=True)
+class ConversationItemRetrieve(WireEvent):
+    type: ClassVar[str] = "conversation.item.retrieve"
+    item_id: str
+    event_id: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any], event_id: str | None) -> Self:
+        return cls(_require_str(data, "item_id"), event_id)
+
+
+@client_event
+@dataclass(frozen=True)
+class ResponseCreate(WireEvent):
+    type: ClassVar[str] = "response.create"
+    response: dict[str, Any] = field(default_factory=dict)
+    event_id: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any], event_id: str | None) -> Self:
+        return cls(validate_response_params(data.get("response")), event_id)
+
+
+@client_event
+@dataclass(frozen=True)
+class ResponseCancel(WireEvent):
+    type: ClassVar[str] = "response.cancel"
+    response_id: str | None = None
+    event_id: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any], event_id: str | None) -> Self:
         response_id = data.get("response_id")
         if response_id is not None and not isinstance(response_id, str):
             raise errors.invalid_type("response_id", "a string", json_type_name(response_id))
-        return ResponseCancel(response_id, event_id)
-    if kind == "session.close":
-        return SessionClose(event_id)
-    raise errors.unknown_event_type(kind)
+        return cls(response_id, event_id)
+
+
+@client_event
+@dataclass(frozen=True)
+class OutputAudioBufferClear(WireEvent):
+    """Stop the audio the client is playing (reference §13): only where the server plays it, WebRTC."""
+
+    type: ClassVar[str] = "output_audio_buffer.clear"
+    transports: ClassVar[frozenset[Transport]] = frozenset({"webrtc"})
+    event_id: str | None = None
+
+
+ClientEvent = (
+    SessionUpdate
+    | SessionClose
+    | InputAudioBufferAppend
+    | InputAudioBufferCommit
+    | InputAudioBufferClear
+    | ConversationItemCreate
+    | ConversationItemTruncate
+    | ConversationItemDelete
+    | ConversationItemRetrieve
+    | ResponseCreate
+    | ResponseCancel
+    | OutputAudioBufferClear
+)
 
 
 def _reject_constant(name: str) -> Any:
@@ -397,7 +330,7 @@ def _echoable_event_id(value: Any) -> str | None:
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
-_APPEND_TYPES = ("input_audio_buffer.append", "session.input_audio_buffer.append")
+_APPEND_TYPES = (InputAudioBufferAppend.type, *InputAudioBufferAppend.aliases)
 _APPEND_KEYS = frozenset({"type", "audio", "event_id"})
 
 
@@ -424,8 +357,10 @@ def _plain_append(raw: str) -> dict[str, Any] | None:
     return None
 
 
-def parse_client_event(raw: str) -> ClientEvent:
-    """Parse one TEXT frame. Raises ProtocolError (with the frame's ``event_id`` when it has one)."""
+def parse_client_event(raw: str, transport: Transport = "websocket") -> ClientEvent:
+    """Parse one TEXT frame (a WebSocket message, or a WebRTC data-channel message) into a typed event.
+    Raises ProtocolError (with the frame's ``event_id`` when it has one); a type ``transport`` does not
+    accept is refused like an unknown one, with the list it does accept."""
     append = _plain_append(raw)
     if append is not None:
         event_id = _echoable_event_id(append.get("event_id"))
@@ -441,17 +376,19 @@ def parse_client_event(raw: str) -> ClientEvent:
     if not isinstance(data, dict):
         raise errors.invalid_json("expected a JSON object")
     event_id = _echoable_event_id(data.get("event_id"))
-    kind = data.get("type")
     try:
         if _has_lone_surrogate(raw, data):
             raise errors.invalid_json("a string holds an unpaired UTF-16 surrogate escape")
         if _is_nested_deeper_than(data, MAX_NESTING):
             raise errors.invalid_json(f"objects and arrays may nest at most {MAX_NESTING} deep")
+        data = drop_not_given(data)
+        kind = data.get("type")
         if kind is None:
             raise errors.missing_type()
-        if not isinstance(kind, str):
-            raise errors.unknown_event_type(kind)
-        return _build(kind, data, event_id)
+        event_class = REGISTRY.get(kind) if isinstance(kind, str) else None
+        if event_class is None or transport not in event_class.transports:
+            raise errors.unknown_event_type(kind, wire_types(transport))
+        return event_class.from_wire(data, event_id)  # type: ignore[return-value]
     except ProtocolError as exc:
         exc.event_id = event_id
         raise

@@ -6,23 +6,9 @@ event; the session keeps working. Messages are verbatim where the reference has 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
-
-SUPPORTED_CLIENT_EVENTS = (
-    "session.update",
-    "session.close",
-    "input_audio_buffer.append",
-    "session.input_audio_buffer.append",
-    "input_audio_buffer.commit",
-    "input_audio_buffer.clear",
-    "conversation.item.create",
-    "conversation.item.truncate",
-    "conversation.item.delete",
-    "conversation.item.retrieve",
-    "response.create",
-    "response.cancel",
-)
 
 
 def quote_list(values: tuple[str, ...] | list[str]) -> str:
@@ -58,14 +44,23 @@ class ProtocolError(Exception):
         }
 
 
+def json_text(value: Any) -> str:
+    """A client's value as a message quotes it: a string as it is, anything else as JSON (``null``,
+    ``true``, ``[1, 2]``), never a Python repr (``None``, ``True``)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
 def invalid_value(value: Any, supported: tuple[str, ...] | list[str], param: str | None) -> ProtocolError:
     return ProtocolError(
-        "invalid_value", f"Invalid value: '{value}'. Supported values are: {quote_list(supported)}.", param
+        "invalid_value",
+        f"Invalid value: '{json_text(value)}'. Supported values are: {quote_list(supported)}.",
+        param,
     )
 
 
-def unknown_event_type(value: Any) -> ProtocolError:
-    return invalid_value(value, SUPPORTED_CLIENT_EVENTS, "type")
+def unknown_event_type(value: Any, supported: list[str]) -> ProtocolError:
+    """``supported``: the wire types the transport accepts (``client_events.wire_types``)."""
+    return invalid_value(value, supported, "type")
 
 
 def missing_type() -> ProtocolError:

@@ -321,7 +321,21 @@ def translate_schema_error(error: jsonschema.ValidationError, prefix: str) -> Pr
             "use ['audio'] (audio with a transcript) or ['text'].",
             path,
         )
-    return ProtocolError("invalid_value", f"Invalid '{path}': {error.message}.", path)
+    return ProtocolError("invalid_value", f"Invalid '{path}': {_described_failure(error)}.", path)
+
+
+def _described_failure(error: jsonschema.ValidationError) -> str:
+    """What a less common keyword failed on, quoting the client's value as JSON (jsonschema's own
+    messages quote Python reprs: ``None``, ``True``, ``{'a': 1}``)."""
+    value = errors.json_text(error.instance)
+    limit = error.validator_value
+    if error.validator in ("anyOf", "oneOf"):
+        return f"'{value}' is not one of the accepted forms"
+    if error.validator in ("minItems", "minLength", "minProperties"):
+        return f"'{value}' is shorter than the minimum of {limit}"
+    if error.validator in ("maxItems", "maxLength", "maxProperties"):
+        return f"'{value}' is longer than the maximum of {limit}"
+    return f"'{value}' does not satisfy '{error.validator}': {errors.json_text(limit)}"
 
 
 def validate(instance: Any, schema: dict[str, Any], prefix: str) -> None:

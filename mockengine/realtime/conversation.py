@@ -43,8 +43,9 @@ class Item:
     previous_item_id: str | None = None
     # False for output of out-of-band responses (conversation "none"), which never joins the conversation.
     in_conversation: bool = True
-    # Assistant speech: (sentence, PCM16 bytes) as sent, so truncation can keep only the words heard.
-    spoken: list[tuple[str, int]] = field(default_factory=list)
+    # Assistant audio the client cut (conversation.item.truncate): the ms it kept. The item holds no
+    # transcript from then on; audio its response still streams after the cut is added after it.
+    truncated_at_ms: int | None = None
 
     @property
     def is_assistant_audio(self) -> bool:
@@ -80,6 +81,14 @@ class Item:
             "role": self.role,
             "content": content,
         }
+
+    def truncate(self, audio_end_ms: int) -> None:
+        """Keep the first ``audio_end_ms`` of the audio and drop the transcript, so no text the user did
+        not hear stays in the context (reference §3.7): ``retrieve`` shows ``transcript: null`` and the
+        brain sees no words of this item."""
+        self.audio = bytes(self.audio[: audio_end_ms * OUTPUT_RATE_HZ // 1000 * 2])
+        self.truncated_at_ms = audio_end_ms
+        self.content = [{"type": "output_audio", "transcript": None}]
 
     def set_audio_transcript(self, text: str) -> None:
         """Record what was heard in the ``input_audio`` part (retrieve shows it; the brain reads it)."""

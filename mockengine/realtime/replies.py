@@ -1,5 +1,5 @@
 """Pure helpers between the session, its responses and the brain: effective response parameters, the
-brain's view of the context, and what remains of a transcript after truncation."""
+brain's view of the context."""
 
 from __future__ import annotations
 
@@ -24,10 +24,14 @@ def response_params(
     tools = tuple(overrides.get("tools", session["tools"]))
     tool_choice = overrides.get("tool_choice", session["tool_choice"])
     if isinstance(tool_choice, dict) and tool_choice["name"] not in {t["name"] for t in tools}:
+        # Name where the forced function came from: a session's tool_choice fails every response.create
+        # until the session changes, and "response.tool_choice" sent its author to an event without one.
+        where = "response" if "tool_choice" in overrides else "session"
         raise errors.ProtocolError(
             "invalid_value",
-            f"Invalid 'tool_choice': the function '{tool_choice['name']}' is not among the declared tools.",
-            "response.tool_choice",
+            f"Invalid '{where}.tool_choice': the function '{tool_choice['name']}' is not among the "
+            f"declared tools{'' if where == 'response' else ' of the session'}.",
+            f"{where}.tool_choice",
         )
     return ResponseParams(
         output_modalities=tuple(overrides.get("output_modalities", session["output_modalities"])),
@@ -61,23 +65,3 @@ def build_reply_request(params: ResponseParams, context: Iterable[Item], respons
         history=tuple(item.view() for item in context),
         response_index=response_index,
     )
-
-
-def truncated_transcript(item: Item, audio_end_ms: int) -> str:
-    """The words heard up to ``audio_end_ms``: whole sentences, and the cut sentence's words pro rata.
-
-    Uses ``item.spoken`` — (sentence, audio bytes) in the order they were sent.
-    """
-    cut_bytes = audio_end_ms * 48
-    heard: list[str] = []
-    position = 0
-    for sentence, length in item.spoken:
-        if position + length <= cut_bytes:
-            heard.append(sentence)
-        elif position < cut_bytes:
-            words = sentence.split(" ")
-            keep = len(words) * (cut_bytes - position) // max(length, 1)
-            if keep:
-                heard.append(" ".join(words[:keep]))
-        position += length
-    return " ".join(heard)

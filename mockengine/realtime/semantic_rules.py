@@ -33,6 +33,8 @@ Rules, first match wins (``word`` = lowercased, punctuation stripped; ``last`` =
     without leading markers ("so", "um", "well")
 13  opens with "if"/"unless"/"although", no comma,   INCOMPLETE    ``unfinished_clause:<word>``
     no "?", at most 6 words (no main clause yet)
+13b a comma list whose last item has no "and"/"or"  INCOMPLETE    ``open_list``
+    ("eggs, milk."), no "?", last item <= 2 words
 14  ends with "?"                                    QUESTION      ``question_mark``
 15  wh-word + auxiliary ("what is", "how do") or     QUESTION      ``wh_question``
     inversion ("could you", "is it"), >= 3 words
@@ -143,6 +145,10 @@ WH_CONTRACTIONS = _words("what's where's when's why's who's how's")
 WH_FOLLOWERS = AUXILIARIES | frozenset({"time", "kind", "one", "many", "much", "long", "old", "far", "about"})
 INVERSION_SUBJECTS = _words("you i we it he she they there that this")
 INVERSION_AUXILIARIES = AUXILIARIES - frozenset({"been", "being", "am"})
+# Words that end a comma-separated phrase as a complete sentence ("Okay, see you then.").
+LIST_CLOSERS = _words("then too please though thanks anyway again now today tomorrow")
+INTERJECTIONS = _words("yes no yeah sure okay ok thanks hi hello oh well right")
+MAX_LIST_ITEM_WORDS = 2
 MIN_QUESTION_WORDS = 3
 MIN_CONTENT_WORDS = 4
 MAX_ELLIPTIC_WORDS = 4
@@ -247,6 +253,8 @@ def _judge_whole(words: list[str], stripped: str) -> Judgement:
             return Judgement(Completeness.INCOMPLETE, f"unfinished_clause:{candidate}")
     if _is_bare_subordinate_clause(core, stripped):
         return Judgement(Completeness.INCOMPLETE, f"unfinished_clause:{core[0]}")
+    if _is_open_list(stripped):
+        return Judgement(Completeness.INCOMPLETE, "open_list")
     if stripped.endswith("?"):
         return Judgement(Completeness.QUESTION, "question_mark")
     if len(core) >= MIN_QUESTION_WORDS and _opens_question(core):
@@ -266,6 +274,21 @@ def _is_bare_subordinate_clause(core: list[str], stripped: str) -> bool:
         and not stripped.endswith("?")
         and len(core) <= LEADING_SUBORDINATE_MAX_WORDS
     )
+
+
+def _is_open_list(stripped: str) -> bool:
+    """Items joined by commas with no "and"/"or" before the last one: "We need eggs, milk." (whisper
+    closes a list the speaker paused inside with a full stop). The last two items must be short, so a
+    leading interjection ("Well, thanks.", "Yes, I agree with you.") is not a list."""
+    if stripped.endswith("?"):
+        return False
+    chunks = [_WORD.findall(chunk.lower()) for chunk in stripped.split(",")]
+    if len(chunks) < 2 or not chunks[-1] or not chunks[-2]:
+        return False
+    last, previous = chunks[-1], chunks[-2]
+    if set(last) & (CONJUNCTIONS | LIST_CLOSERS) or len(last) > MAX_LIST_ITEM_WORDS:
+        return False
+    return len(chunks) > 2 or (len(previous) >= 3 and previous[0] not in DISCOURSE_MARKERS | INTERJECTIONS)
 
 
 def _without_leading_markers(words: list[str]) -> list[str]:

@@ -27,6 +27,7 @@ from typing import Any
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.audio.vad import FrameClassifier
 from mockengine.brain.model import Brain, ImageFacts
+from mockengine.engines.stt import WordTiming
 from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
@@ -36,7 +37,8 @@ from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.conversation import Conversation, Item, item_from_wire
 from mockengine.realtime.effects import Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
-from mockengine.realtime.replies import build_reply_request, response_params, truncated_transcript
+from mockengine.realtime.prosody import measure_prosody
+from mockengine.realtime.replies import build_reply_request, response_params
 from mockengine.realtime.response import Pacing, Response, ResponseParams
 from mockengine.realtime.streaming import ResponseStreamer, TokenCounting
 from mockengine.realtime.turn_detection import (
@@ -222,14 +224,15 @@ class RealtimeSession:
             deadlines.append(self.idle_deadline_ms)
         return min(deadlines) if deadlines else None
 
-    def on_transcript(self, key: str, text: str, now_ms: float) -> Step:
+    def on_transcript(self, key: str, text: str, now_ms: float, words: tuple[WordTiming, ...] = ()) -> Step:
+        """A transcript arrived (``words``: whisper's word timings, which a semantic_vad probe uses)."""
         kind, _, ident = key.partition(":")
         if kind == "item":
             return self._item_transcribed(ident, text, now_ms)
         if key in self.probe_items:
             return self._item_transcribed(self.probe_items.pop(key), text, now_ms)
         if self.detector is not None and kind == f"turn{self._detector_generation}":
-            return self._on_signals(self.detector.on_transcript(key, text), now_ms)
+            return self._on_signals(self.detector.on_transcript(key, text, words), now_ms)
         return Step()
 
     def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:
@@ -288,23 +291,22 @@ class RealtimeSession:
         return self._handlers[type(event)](event, now_ms)
 
     def _handler_table(self) -> dict[type, Callable[[Any, float], Step]]:
-        return {
-            ce.SessionUpdate: self._on_session_update,
-            ce.InputAudioBufferAppend: self._on_append,
-            ce.InputAudioBufferCommit: self._on_commit,
-            ce.InputAudioBufferClear: self._on_clear,
-            ce.ConversationItemCreate: self._on_item_create,
-            ce.ConversationItemTruncate: self._on_item_truncate,
-            ce.ConversationItemDelete: self._on_item_delete,
-            ce.ConversationItemRetrieve: self._on_item_retrieve,
-            ce.ResponseCreate: self._on_response_create,
-            ce.ResponseCancel: self._on_response_cancel,
-            ce.SessionClose: lambda _e, _n: Step(),
-        }
+        """Each registered client event class → ``self.on_<its wire type>``; a missing handler fails here,
+        at construction, not on the first such event."""
+        return {cls: getattr(self, ce.handler_name(cls.type)) for cls in ce.REGISTRY.values()}
+
+    def on_session_close(self, event: ce.SessionClose, now_ms: float) -> Step:
+        """The live service accepts ``session.close`` but what it does is unknown (reference §1): accepted,
+        and it changes nothing."""
+        return Step()
+
+    def on_output_audio_buffer_clear(self, event: ce.OutputAudioBufferClear, now_ms: float) -> Step:
+        """WebRTC only (reference §13): the transport owns the audio being played and clears it."""
+        return Step()
 
     # -- session.update -------------------------------------------------------------------------------
 
-    def _on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
+    def on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
         update = event.session
         new_voice = update.get("audio", {}).get("output", {}).get("voice")
         if (
@@ -350,7 +352,7 @@ class RealtimeSession:
 
     # -- input audio ----------------------------------------------------------------------------------
 
-    def _on_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
+    def on_input_audio_buffer_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
         pcm = self._decode_input_audio(event.audio)
         adding_ms = len(pcm) / 48
         if self.buffer.buffered_ms + adding_ms > self.options.max_input_buffer_ms:
@@ -379,6 +381,9 @@ class RealtimeSession:
                 step.extend(self._on_speech_stopped(signal, now_ms))
             elif isinstance(signal, ProbeTranscript):
                 pcm = self.buffer.slice_ms(signal.start_ms, signal.end_ms)
+                if self.detector is not None and self.detector.kind == "semantic_vad":
+                    prosody = measure_prosody(pcm, signal.speech_end_ms - signal.start_ms)
+                    self.detector.note_prosody(signal.key, prosody)
                 step.effects.append(Transcribe(signal.key, pcm, language="en"))
         return step
 
@@ -427,6 +432,7 @@ class RealtimeSession:
                     "speech_end_ms": signal.speech_end_ms,
                     "decided_at_ms": signal.decided_at_ms,
                     "transcript": signal.transcript,
+                    "cues": list(signal.cues),
                 },
             )
         )
@@ -443,7 +449,7 @@ class RealtimeSession:
             step.extend(self._start_response(response_params(self.config, {}), now_ms))
         return step
 
-    def _on_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
+    def on_input_audio_buffer_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
         if self.buffer.buffered_ms < MIN_COMMIT_MS:
             raise errors.commit_empty(self.buffer.buffered_ms)
         item_id = self.turn_item_id or self.ids.item()
@@ -453,7 +459,7 @@ class RealtimeSession:
         pcm = self.buffer.take_until_ms(self.buffer.total_ms + 1)
         return self._commit_user_audio(item_id, pcm, None, now_ms)
 
-    def _on_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
+    def on_input_audio_buffer_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
         self.buffer.clear()
         self.turn_item_id = None
         if self.detector is not None and self.detector.in_turn:
@@ -548,7 +554,7 @@ class RealtimeSession:
 
     # -- conversation items ---------------------------------------------------------------------------
 
-    def _on_item_create(self, event: ce.ConversationItemCreate, now_ms: float) -> Step:
+    def on_conversation_item_create(self, event: ce.ConversationItemCreate, now_ms: float) -> Step:
         at_root = event.previous_item_id == "root"
         after = None if event.previous_item_id in (ce.APPEND, "root") else event.previous_item_id
         if after is not None and after not in self.conversation:
@@ -587,7 +593,7 @@ class RealtimeSession:
         fmt = self.config["audio"]["input"]["format"]["type"]
         return data if fmt == "audio/pcm" else to_pcm16_24k(data, fmt)
 
-    def _on_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
+    def on_conversation_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
         item = self.conversation.get(event.item_id)
         if item is None:
             raise errors.item_not_found("truncating", "item_truncate_invalid_item_id", event.item_id)
@@ -595,30 +601,23 @@ class RealtimeSession:
             raise errors.truncate_unsupported()
         if event.audio_end_ms > item.audio_ms:
             raise errors.truncate_too_long(item.audio_ms, event.audio_end_ms)
-        step = Step()
-        streaming = next((s for s in self.responses.values() if item in s.r.output and s.r.is_active), None)
-        if streaming is not None:
-            # The client stopped playing this reply while it was still being sent: nothing after the
-            # cut can be heard, so the response ends first (as a client cancel would end it).
-            step.events += streaming.cancel("client_cancelled")
-            self._forget_if_done(streaming, now_ms)
-        heard = truncated_transcript(item, event.audio_end_ms)
-        item.audio = item.audio[: event.audio_end_ms * 48]
-        item.content = [{"type": "output_audio", "transcript": heard}]
-        return step.extend(
-            Step(
-                events=[
-                    self.emit(
-                        "conversation.item.truncated",
-                        item_id=item.id,
-                        content_index=event.content_index,
-                        audio_end_ms=event.audio_end_ms,
-                    )
-                ]
-            )
+        # The response, if still streaming, goes on and its audio is added after the cut: over WebSocket
+        # the client cancels (reference §3.6; the Agents SDK sends its response.cancel right after the
+        # truncate). Pipecat truncates again later, at a position past the first cut, counting the
+        # audio it received since.
+        item.truncate(event.audio_end_ms)
+        return Step(
+            events=[
+                self.emit(
+                    "conversation.item.truncated",
+                    item_id=item.id,
+                    content_index=event.content_index,
+                    audio_end_ms=event.audio_end_ms,
+                )
+            ]
         )
 
-    def _on_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
+    def on_conversation_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
         item = self.conversation.get(event.item_id)
         if item is None:
             # param null: live-tested (reference §8)
@@ -627,7 +626,7 @@ class RealtimeSession:
         item.in_conversation = False  # a response still writing it sends no more conversation.item.*
         return Step(events=[self.emit("conversation.item.deleted", item_id=event.item_id)])
 
-    def _on_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
+    def on_conversation_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
         item = self.conversation.get(event.item_id)
         if item is None:
             raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id)
@@ -639,7 +638,7 @@ class RealtimeSession:
 
     # -- responses ------------------------------------------------------------------------------------
 
-    def _on_response_create(self, event: ce.ResponseCreate, now_ms: float) -> Step:
+    def on_response_create(self, event: ce.ResponseCreate, now_ms: float) -> Step:
         out_of_band = event.response.get("conversation") == "none"
         if not out_of_band and self.active_response_id is not None:
             raise errors.active_response(self.active_response_id)
@@ -666,7 +665,7 @@ class RealtimeSession:
             transcribe.append(item)
         return item
 
-    def _on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
+    def on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
         response_id = event.response_id or self.active_response_id
         streamer = self.responses.get(response_id) if response_id else None
         if streamer is None or not streamer.r.is_active:
@@ -745,6 +744,7 @@ class RealtimeSession:
                 {
                     "response_id": r.id,
                     "rule": reply.rule,
+                    "why": reply.why,
                     "text": reply.text,
                     "tool_calls": [c.name for c in reply.tool_calls],
                 },

@@ -302,8 +302,6 @@ class ResponseStreamer:
                     "response.output_audio_transcript.delta", delta=piece, obfuscation=self.ids.obfuscation()
                 )
             )
-        if sentence.sent_bytes == 0:
-            self._message.spoken.append((sentence.text, len(sentence.pcm)))
         if self.first_audio_ms is None:
             self.first_audio_ms = now_ms
         # The last delta before max_output_tokens is cut to what the budget still allows.
@@ -315,7 +313,8 @@ class ResponseStreamer:
         sentence.sent_bytes += len(chunk)
         self.audio_sent_bytes += len(chunk)
         audio = self._message.audio
-        assert isinstance(audio, bytearray)  # a message being written is never spilled (Session._make_room)
+        if not isinstance(audio, bytearray):  # truncated while still being sent: its bytes, growing again
+            audio = self._message.audio = bytearray(bytes(audio))  # (a message being written never spills)
         audio += chunk
         events.append(self._part_event("response.output_audio.delta", delta=_b64(self._encode(chunk))))
         if self.r.pacing.pace > 0:
@@ -335,7 +334,9 @@ class ResponseStreamer:
         usage = self.r.usage
         usage.output_text_tokens += self.count_tokens(self._transcript)
         if self.r.params.is_audio:
-            message.content = [{"type": "output_audio", "transcript": self._transcript}]
+            # A cut item keeps no transcript; the events still close the part the deltas built.
+            heard = None if message.truncated_at_ms is not None else self._transcript
+            message.content = [{"type": "output_audio", "transcript": heard}]
             usage.output_audio_tokens += _audio_tokens(
                 self.audio_sent_bytes / BYTES_PER_MS, ASSISTANT_AUDIO_MS_PER_TOKEN
             )

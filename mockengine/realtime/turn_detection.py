@@ -13,10 +13,12 @@ plus that silence, as the live service reports it (reference §3.3: it "includes
 reply does not wait for whisper; the words never change the decision.
 
 ``semantic_vad``: at each pause that lasts :data:`PROBE_MS` the detector asks for a transcript of the turn
-so far (a :class:`ProbeTranscript` effect). The text is judged by the transparent rule set in
-``semantic_rules`` (finished sentence, question, trailing conjunction/filler/preposition, …) and the
-eagerness table below gives how long after the speech end the turn may end. If speech resumes before
-that moment, the pause was mid-thought and the turn goes on. ``audio_end_ms`` is where the speech ended.
+so far (a :class:`ProbeTranscript` effect; one whisper call per pause, with word timings) and the
+session measures the prosody of the last syllable (:meth:`TurnDetector.note_prosody`). ``turn_scoring``
+weighs the cues (untranscribed tail, the words, pitch, lengthening, energy; each with its weight and
+reason in the trace) and the eagerness table below gives how long after the speech end the turn may
+end. If speech resumes before that moment, the pause was mid-thought and the turn goes on.
+``audio_end_ms`` is where the speech ended.
 
 Determinism: a decision depends only on the audio (frame positions) and the transcript of a fixed audio
 span, never on when the transcript arrives. Speech that starts before the decision moment cancels it if
@@ -42,19 +44,27 @@ from mockengine.audio.vad import (
     SpeechTracker,
     VadFrame,
 )
-from mockengine.realtime.semantic_rules import Completeness, judge_utterance
+from mockengine.engines.stt import WordTiming
+from mockengine.realtime.prosody import NO_PROSODY, Prosody
+from mockengine.realtime.semantic_rules import Completeness
+from mockengine.realtime.turn_scoring import TurnEvidence, score_turn
 
 # Silence after speech before semantic_vad asks what was said (inter-word gaps are shorter).
 PROBE_MS = 100
 # server_vad asks this long before its silence window ends (whisper takes ~0.35 s on 2 cores).
 PREFETCH_LEAD_MS = 300
-# How long after the end of speech a turn may end, by eagerness and judgement (ms). The INCOMPLETE column
-# is the maximum wait before a forced end of turn (reference §5: low 8 s, medium 4 s, high 2 s).
+# How long after the end of speech a turn may end, by eagerness and the scored verdict (ms). The INCOMPLETE
+# column is the maximum wait before a forced end of turn (reference §5: low 8 s, medium 4 s, high 2 s);
+# UNKNOWN is mixed evidence. Values below the maximum were set on the tune half of ``turn_corpus`` (round 2:
+# plus its burned first held-out half).
 SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
     "high": {
-        Completeness.COMPLETE: 250,
+        # 350 ms outlasts the comma pauses of the corpus voices (up to ~360 ms) far more often than 250.
+        Completeness.COMPLETE: 350,
         Completeness.QUESTION: 250,
-        Completeness.UNKNOWN: 1000,
+        # Mixed evidence holds nearly as long as an unfinished thought (round 2: at 1500 ms a mid-thought
+        # pause of 1.5 s with mixed cues was cut; a finished one that looks mixed costs 0.4 s more).
+        Completeness.UNKNOWN: 1900,
         Completeness.INCOMPLETE: 2000,
     },
     "medium": {
@@ -71,8 +81,6 @@ SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
     },
 }
 SEMANTIC_WAIT_MS["auto"] = SEMANTIC_WAIT_MS["medium"]
-# A complete-looking transcript without terminal punctuation waits this share of the maximum wait.
-UNCERTAIN_SHARE = 0.75
 # Frames kept for retroactive decisions: longer than the longest wait (low: 8 s).
 HISTORY_MS = 10_000
 ONSET_MS = 60
@@ -92,6 +100,7 @@ class SpeechStopped:
     transcript_start_ms: int | None = None
     decided_at_ms: int = 0  # the audio position at which the turn ended (for traces and benchmarks)
     transcript_key: str | None = None  # a probe still being transcribed whose text is this turn's
+    cues: tuple[dict[str, object], ...] = ()  # semantic_vad: the scored cues (cue, weight, reason)
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,7 @@ class ProbeTranscript:
     key: str
     start_ms: int
     end_ms: int
+    speech_end_ms: int = 0  # where the speech before this pause ended (session ms)
 
 
 TurnSignal = SpeechStarted | SpeechStopped | ProbeTranscript
@@ -113,6 +123,8 @@ class _Probe:
     decision_at_ms: int | None = None  # known once the transcript is judged
     transcript: str | None = None
     reason: str = ""
+    prosody: Prosody = NO_PROSODY
+    cues: tuple[dict[str, object], ...] = ()
 
 
 class TurnDetector:
@@ -158,23 +170,28 @@ class TurnDetector:
             signals.extend(self._on_frame(frame))
         return signals
 
-    def on_transcript(self, key: str, text: str) -> list[TurnSignal]:
-        """A probe's transcript arrived. Stale keys are ignored; server_vad only keeps the text."""
+    def note_prosody(self, key: str, prosody: Prosody) -> None:
+        """The last syllable's prosody before a probe's pause (measured by the session on its audio)."""
+        for probe in self._probes:
+            if probe.key == key:
+                probe.prosody = prosody
+
+    def on_transcript(self, key: str, text: str, words: tuple[WordTiming, ...] = ()) -> list[TurnSignal]:
+        """A probe's transcript arrived (``words``: whisper's word timings, ms from the probe's start).
+        Stale keys are ignored; server_vad only keeps the text."""
         probe = next((p for p in self._probes if p.key == key), None)
         if probe is None:
             return []
         if self.kind == "server_vad":
             probe.transcript = text
             return []
-        judgement = judge_utterance(text)
-        waits = SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")]
-        wait_ms = waits[judgement.completeness]
-        if judgement.completeness is Completeness.COMPLETE and judgement.reason.startswith("no_punctuation"):
-            # whisper leaves a sentence open when the audio trails off: only weak evidence of an end.
-            wait_ms = int(waits[Completeness.INCOMPLETE] * UNCERTAIN_SHARE)
+        evidence = TurnEvidence(text, probe.speech_end_ms - probe.start_ms, words, probe.prosody)
+        verdict = score_turn(evidence, self.config.get("eagerness", "auto"))
+        wait_ms = SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")][verdict.completeness]
         probe.decision_at_ms = probe.speech_end_ms + wait_ms
         probe.transcript = text
-        probe.reason = _reason(judgement.completeness, judgement.reason)
+        probe.reason = _reason(verdict.completeness, verdict.reason)
+        probe.cues = tuple(cue.as_dict() for cue in verdict.cues)
         return self._settle(self._audio_ms)
 
     # -- frames ---------------------------------------------------------------------------------------
@@ -228,7 +245,7 @@ class TurnDetector:
         self._probe_count += 1
         probe = _Probe(f"{self._probe_prefix}-{self._probe_count}", self._turn_start_ms, end_ms)
         self._probes.append(probe)
-        return [ProbeTranscript(probe.key, probe.start_ms, frame.end_ms)]
+        return [ProbeTranscript(probe.key, probe.start_ms, frame.end_ms, end_ms)]
 
     def _on_edge(self, edge: object, frame: VadFrame) -> list[TurnSignal]:
         if isinstance(edge, SpeechOnset):
@@ -269,6 +286,7 @@ class TurnDetector:
                     probe.transcript,
                     probe.decision_at_ms,
                     probe.start_ms,
+                    cues=probe.cues,
                 )
             return []
         return []
@@ -282,6 +300,7 @@ class TurnDetector:
         decided_at_ms: int,
         transcript_start_ms: int | None = None,
         transcript_key: str | None = None,
+        cues: tuple[dict[str, object], ...] = (),
     ) -> list[TurnSignal]:
         signals: list[TurnSignal] = [
             SpeechStopped(
@@ -292,6 +311,7 @@ class TurnDetector:
                 transcript_start_ms,
                 decided_at_ms,
                 transcript_key,
+                cues,
             )
         ]
         self._turn_start_ms = None
@@ -311,7 +331,7 @@ def _reason(completeness: Completeness, detail: str) -> str:
     names = {
         Completeness.COMPLETE: "complete_utterance",
         Completeness.QUESTION: "question",
-        Completeness.UNKNOWN: "unintelligible_timeout",
+        Completeness.UNKNOWN: "uncertain_timeout",
         Completeness.INCOMPLETE: "timeout",
     }
     return f"{names[completeness]}:{detail}"

@@ -2,7 +2,7 @@
 
 A refused connection gets HTTP 503 *before* the WebSocket upgrade, with an OpenAI-shaped JSON body and
 ``Retry-After``, so a client (or a load balancer's retry) learns at once and no session already running
-slows down. ``realtime_ws.admission_refusal`` is the one place that decides: the configured session limit
+slows down. ``session_setup.admission_refusal`` is the one place that decides: the configured session limit
 (``max_sessions``, issue 7), then ``saturation_refusal`` here, which looks at:
 
 * ``admission_max_loop_lag_ms``: the event loop ran its 100 ms probe timer later than this on every

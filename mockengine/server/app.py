@@ -14,19 +14,25 @@ from typing import Any
 from aiohttp import web
 
 from mockengine import __version__
-from mockengine.chat import add_routes as add_chat_routes
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
+from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
+from mockengine.server.console import add_routes as add_console_routes
+from mockengine.server.cors import install as install_cors
 from mockengine.server.event_loop import running_loop_name
+from mockengine.server.http_fallbacks import fallback_middleware
 from mockengine.server.journal import Journal
-from mockengine.server.metrics import metrics_handler
+from mockengine.server.lifecycle import track_runners
+from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.reclaim import Reclaimer
+from mockengine.server.replay import install as install_replay
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
+from mockengine.server.webrtc.calls import add_routes as add_webrtc_routes
 from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
@@ -72,21 +78,27 @@ async def healthz(request: web.Request) -> web.Response:
 
 def create_app(settings: Settings, resources: Resources | None = None) -> web.Application:
     """The application. Models are loaded here unless ``resources`` is given (tests share one set)."""
-    app = web.Application()
+    app = web.Application(middlewares=[fallback_middleware])  # outermost: OpenAI-shaped errors
     app[RESOURCES] = resources if resources is not None else load_resources(settings)
     app[TRACER] = Tracer(settings.trace_dir)
     app[STATS] = Stats()
     app[JOURNAL] = Journal(settings.journal_dir)
     app[LIVE_SESSIONS] = weakref.WeakSet()
     app[RECLAIMER] = Reclaimer(settings.reclaim_interval_s)
+    track_runners(app)
     app.router.add_get("/v1/realtime", realtime_handler)
     add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
     app.router.add_get("/healthz", healthz)
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
-    install_faults(app, settings)
+    add_webrtc_routes(app)  # /v1/realtime/calls, /v1/realtime/calls/{call_id}/hangup
+    install_faults(app, settings, app[RESOURCES].scenarios.scenarios.values())
+    app[FAULTS].on_injected = lambda kind: FAULTS_INJECTED.labels(kind=kind).inc()
+    install_replay(app, settings)  # --replay DIR (mockengine.record)
     app[LOOP_LAG] = LoopLagMonitor()
     app.router.add_get("/metrics", metrics_handler)
+    install_cors(app)  # browser pages on other origins (default: localhost dev servers)
+    add_console_routes(app)  # the console page at /
     app.cleanup_ctx.append(monitor_context)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:

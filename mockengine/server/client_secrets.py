@@ -28,6 +28,8 @@ from aiohttp import web
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
+from mockengine.protocol.nulls import drop_not_given
 from mockengine.protocol.session_config import (
     default_session,
     json_type_name,
@@ -43,7 +45,6 @@ from mockengine.server.handshake import (
     incorrect_api_key_message,
     key_accepted,
 )
-from mockengine.server.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.server.state import RESOURCES
 from mockengine.settings import Settings
 
@@ -159,6 +160,7 @@ async def create_client_secret(request: web.Request) -> web.Response:
     try:
         if not isinstance(body, dict):
             raise errors.invalid_type("body", "an object", json_type_name(body))
+        body = drop_not_given(body)
         unknown = sorted(set(body) - {"expires_after", "session"})
         if unknown:
             raise errors.unknown_parameter(unknown[0])

@@ -120,7 +120,8 @@ class _SessionFiles:
             return {"invalid_base64": b64[:200], "chars": len(b64)}
         pcm = data if fmt == "audio/pcm" else to_pcm16_24k(data, fmt)
         start_ms, duration_ms = self.wav(name).write(pcm)
-        return {"wav": name, "start_ms": round(start_ms, 1), "duration_ms": round(duration_ms, 1)}
+        # Three decimals: one sample is 1/24 ms, so a reference gives back the exact bytes (replay).
+        return {"wav": name, "start_ms": round(start_ms, 3), "duration_ms": round(duration_ms, 3)}
 
     def write(self, record: dict[str, Any]) -> None:
         self.lines.write(json.dumps(record, ensure_ascii=False) + "\n")

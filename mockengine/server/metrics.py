@@ -2,8 +2,8 @@
 
 Named metrics live here at module level so any part of the server can import and update them, e.g.::
 
-    from mockengine.server.metrics import FAULTS_INJECTED
-    FAULTS_INJECTED.labels(kind="drop_socket").inc()
+    from mockengine.server.metrics import SESSIONS_REFUSED
+    SESSIONS_REFUSED.labels(reason="too_many_sessions").inc()
 
 With ``serve --workers N`` every process keeps its own values; the parent sets
 ``PROMETHEUS_MULTIPROC_DIR`` before starting them, and ``/metrics`` then reports the sum over all
@@ -26,8 +26,6 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
-
-from mockengine.protocol import client_events as ce
 
 _LATENCY_BUCKETS_S = (0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 5.0, 10.0)
 
@@ -68,23 +66,12 @@ EVENT_LOOP_LAG = Gauge(
     "How late the event loop ran a 100 ms timer, last sample",
     multiprocess_mode="max",
 )
-# For fault injection (issue 9): count every fault the engine injects on purpose.
+# Every fault the engine injects on purpose (FaultState.on_injected, set in server/app.py).
+# Replay (--replay, recordings): live clients departing from the recording they are replayed.
+REPLAY_DIVERGENCES = Counter(
+    "mockengine_replay_divergences", "Clients departing from the recording being replayed", ["mode"]
+)
 FAULTS_INJECTED = Counter("mockengine_faults_injected", "Faults injected on purpose, by kind", ["kind"])
-
-# Wire names of the parsed client event classes (the parse boundary hands over typed events).
-CLIENT_EVENT_TYPES: dict[type, str] = {
-    ce.SessionUpdate: "session.update",
-    ce.SessionClose: "session.close",
-    ce.InputAudioBufferAppend: "input_audio_buffer.append",
-    ce.InputAudioBufferCommit: "input_audio_buffer.commit",
-    ce.InputAudioBufferClear: "input_audio_buffer.clear",
-    ce.ConversationItemCreate: "conversation.item.create",
-    ce.ConversationItemTruncate: "conversation.item.truncate",
-    ce.ConversationItemDelete: "conversation.item.delete",
-    ce.ConversationItemRetrieve: "conversation.item.retrieve",
-    ce.ResponseCreate: "response.create",
-    ce.ResponseCancel: "response.cancel",
-}
 
 
 class EventCounter:

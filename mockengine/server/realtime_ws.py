@@ -1,50 +1,50 @@
-"""``GET /v1/realtime``: the thin asyncio shell around one :class:`RealtimeSession`.
+"""``GET /v1/realtime``: one :class:`RealtimeSession` served over a WebSocket.
 
-The shell owns the socket, the clock and the workers. Per session it keeps one ordered writer (events go
-out in the order the core produced them), one serial transcription lane and one serial speech lane (so
-results come back in the order the core asked for them, which keeps seeded sessions deterministic), and
-one timer for paced audio. Model calls never run on the event loop: whisper has a thread of its own
-(it runs one call at a time), piper a small pool. Jobs whose results can no longer matter (a cancelled
-reply's sentences, a pause the speaker already talked through) are skipped.
+The handshake (admission, key, model, scenario) and the socket are here; the session's loop (ordered
+writer, transcription and speech lanes, paced-audio timer, flow control, faults, journal) is the
+transport-independent :class:`~mockengine.server.session_loop.SessionLoop`, which WebRTC calls share.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
-import time
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from mockengine.brain.image import describe_image
 from mockengine.brain.selection import UnknownScenario
-from mockengine.engines.stt import Transcript
-from mockengine.engines.tts import SpeechSegment
-from mockengine.faults.shell import attach, connection_faults, detach
-from mockengine.faults.ws import NoActions, SessionFaults
 from mockengine.ids import IdFactory
-from mockengine.protocol import codec, errors
-from mockengine.protocol.client_events import InputAudioBufferAppend, ResponseCancel, parse_client_event
+from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
-from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
-from mockengine.realtime.response import Pacing
-from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.server import metrics
-from mockengine.server.admission import saturation_refusal
+from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import Refusal, api_key_from, check_connection
 from mockengine.server.journal import SessionJournal
+from mockengine.server.realtime_faults import attach, connection_faults, detach
+from mockengine.server.replay import replaying
 from mockengine.server.resources import Resources
-from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS, TRACER
+from mockengine.server.session_loop import SessionLoop
+from mockengine.server.session_setup import (
+    admission_refusal,
+    build_session,
+    register,
+    release_seat,
+    session_seed,
+    take_seat,
+)
+from mockengine.server.state import RESOURCES, RUNNERS, TRACER
 from mockengine.server.trace import Tracer
+from mockengine.server.webrtc.sideband import sideband_handler
 
 log = logging.getLogger("mockengine.session")
 
 
-class SessionRunner:
+class SessionRunner(SessionLoop):
+    """A session served over the WebSocket: client events arrive as text frames, server events leave as
+    text frames, the close is a WebSocket close frame."""
+
     def __init__(
         self,
         ws: web.WebSocketResponse,
@@ -54,216 +54,29 @@ class SessionRunner:
         journal: SessionJournal | None = None,
         transport: asyncio.Transport | None = None,
     ) -> None:
+        super().__init__(session, resources, tracer, journal)
         self.ws = ws
-        self.session = session
-        self.resources = resources
-        self.settings = resources.settings
-        self.tracer = tracer
-        self.journal = journal
         self.transport = transport
-        self.loop = asyncio.get_running_loop()
-        # Server events (with their JSON text, which sizes the backlog) in the order the core produced
-        # them; None ends the writer.
-        self.outbox: asyncio.Queue[tuple[dict[str, Any], str] | None] = asyncio.Queue()
-        self.backlog_bytes = 0  # queued and not yet written to the socket
-        self.is_closing = False
-        # Flow control: cleared while the peer reads slower than reply audio is produced. Then no paced
-        # audio is released and no synthesized speech enters the session until the backlog drains.
-        # While held the session's clock stands still (paced audio resumes where it stopped, not in a
-        # burst): session time = loop time − time spent held.
-        self._flowing = asyncio.Event()
-        self._flowing.set()
-        self._held_at_ms: float | None = None
-        self._held_total_ms = 0.0
-        self.stt_lane: asyncio.Queue[Transcribe] = asyncio.Queue()
-        self.tts_lane: asyncio.Queue[Synthesize] = asyncio.Queue()
-        self.timer: asyncio.TimerHandle | None = None
-        self.timer_deadline_ms: float | None = None
-        self.session_id = session.config["id"]
-        self._closer: asyncio.Task[None] | None = None
-        self._writer_task: asyncio.Task[None] | None = None
-        self.faults = SessionFaults([], NoActions())  # faults.shell.attach() arms this session's faults
-        # Engine-side turn latencies for /metrics (loop time, seconds).
-        self.stopped_at: float | None = None
-        self.cancel_at: float | None = None
 
-    def now_ms(self) -> float:
-        """The session's clock: loop time, standing still while outgoing audio is held."""
-        loop_ms = self.loop.time() * 1000.0 if self._held_at_ms is None else self._held_at_ms
-        return loop_ms - self._held_total_ms
-
-    def _hold(self) -> None:
-        if self._held_at_ms is None:
-            self._held_at_ms = self.loop.time() * 1000.0
-            self._flowing.clear()
-
-    def _resume(self) -> None:
-        if self._held_at_ms is not None:
-            self._held_total_ms += self.loop.time() * 1000.0 - self._held_at_ms
-            self._held_at_ms = None
-            self._flowing.set()
-            self._on_timer()
-
-    def apply(self, step: Step) -> None:
-        if self.is_closing:
-            return  # the session is ending: nothing more goes out or starts
-        for event in step.events:
-            text = codec.dumps(event)
-            self.backlog_bytes += len(text)
-            self.outbox.put_nowait((event, text))
-        for effect in step.effects:
-            if isinstance(effect, Transcribe):
-                self.stt_lane.put_nowait(effect)
-            elif isinstance(effect, Synthesize):
-                self.tts_lane.put_nowait(effect)
-            elif isinstance(effect, Trace):
-                log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
-                self.tracer.write(self.session_id, effect.kind, effect.data)
-                if self.journal is not None:
-                    self.journal.engine(effect.kind, effect.data)
-                if effect.kind == "reply":  # a scenario rule may fire a fault (faults.ws.on_rule)
-                    self.faults.on_rule(str(effect.data.get("rule")), effect.data.get("response_id"))
-        if self.backlog_bytes > self.settings.max_send_backlog_bytes:
-            log.warning(
-                "session %s: disconnecting a peer that does not read (%d bytes of events unsent, limit %d)",
-                self.session_id,
-                self.backlog_bytes,
-                self.settings.max_send_backlog_bytes,
-            )
-            self.shutdown(1008, "slow reader: too many unsent events", flush=False)
-            return
-        if self.backlog_bytes > self._audio_high_water:
-            self._hold()
-        self._arm_timer()
-
-    def _arm_timer(self) -> None:
-        deadline = self.session.next_deadline_ms()
-        if deadline == self.timer_deadline_ms and self.timer is not None:
-            return  # unchanged (the usual case on the 20 ms audio path): keep the armed timer
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        self.timer_deadline_ms = deadline
-        if deadline is not None and not self.is_closing:
-            at_s = (deadline + self._held_total_ms) / 1000.0
-            self.timer = self.loop.call_at(max(at_s, self.loop.time()), self._on_timer)
-
-    @property
-    def _audio_high_water(self) -> int:
-        """Unsent bytes above which reply audio is held back (a quarter of the disconnect bound)."""
-        return self.settings.max_send_backlog_bytes // 4
-
-    @property
-    def is_flow_held(self) -> bool:
-        return not self._flowing.is_set()
-
-    def _on_timer(self) -> None:
-        self.timer = None
-        self.timer_deadline_ms = None
-        if not self._flowing.is_set():
-            return  # held: the writer ticks again once the peer has read the backlog down
-        try:
-            self.apply(self.session.tick(self.now_ms()))
-        except Exception:
-            log.exception("session %s failed in a timer", self.session_id)
-            self.shutdown(1011, "internal error")
-
-    def _formats(self) -> tuple[str, str]:
-        audio = self.session.config["audio"]
-        return audio["input"]["format"]["type"], audio["output"]["format"]["type"]
-
-    async def writer(self) -> None:
-        while (queued := await self.outbox.get()) is not None:
-            event, text = queued
-            self.backlog_bytes -= len(text)
-            # Injected faults may delay, hold, drop or rewrite an event, or act once it is out.
-            for out in await self.faults.before_send(event):
-                await self._send(out, text if out is event else None)
-                for extra in await self.faults.after_send(out):
-                    await self._send(extra, None)
-            if self.is_flow_held and self.backlog_bytes <= self._audio_high_water // 2:
-                self._resume()
-
-    async def _send(self, event: dict[str, Any], text: str | None) -> bool:
-        """Send one event (``text``: its JSON when already made). False when it cannot go out; the writer
-        keeps draining so the backlog count stays true, and the reader ends the session."""
-        if self.ws.closed:
-            return False
-        text = text if text is not None else codec.dumps(event)
-        if self.tracer.is_enabled:
-            self.tracer.write(self.session_id, "server_event", event)
-        self._observe(event.get("type", ""))
-        if self.journal is not None:
-            input_format, output_format = self._formats()
-            self.journal.server(text, output_format, input_format)
+    async def deliver(self, event: dict[str, Any], text: str) -> bool:
         try:
             await self.ws.send_str(text)
         except ConnectionError:
             return False
         return True
 
-    def _observe(self, kind: str) -> None:
-        metrics.SERVER_EVENT_COUNTER.count(kind)
-        if kind == "input_audio_buffer.speech_stopped":
-            self.stopped_at = self.loop.time()
-        elif kind == "response.output_audio.delta" and self.stopped_at is not None:
-            metrics.TURN_LATENCY.labels(stage="response_start").observe(self.loop.time() - self.stopped_at)
-            self.stopped_at = None
-        elif kind == "response.done" and self.cancel_at is not None:
-            metrics.TURN_LATENCY.labels(stage="cancel").observe(self.loop.time() - self.cancel_at)
-            self.cancel_at = None
+    @property
+    def is_transport_closed(self) -> bool:
+        return self.ws.closed
 
-    async def stt_worker(self) -> None:
-        transcriber = self.resources.transcriber
-        while True:
-            job = await self.stt_lane.get()
-            if not self.session.is_wanted(job.key):
-                continue
-            try:
-                # A cached transcript skips the whisper queue (the lookup only hashes the audio).
-                lookup = getattr(transcriber, "lookup", None)
-                result: Transcript | None = (
-                    lookup(job.pcm16, language=job.language, prompt=job.prompt) if lookup else None
-                )
-                if result is None:
-                    result = await self.loop.run_in_executor(
-                        self.resources.stt_executor,
-                        functools.partial(
-                            transcriber.transcribe, job.pcm16, language=job.language, prompt=job.prompt
-                        ),
-                    )
-            except Exception as exc:  # an engine failure is reported in the protocol's own shape
-                log.exception("transcription failed")
-                self.apply(self.session.on_transcript_failed(job.key, str(exc), self.now_ms()))
-                continue
-            self.apply(self.session.on_transcript(job.key, result.text, self.now_ms()))
+    async def close_transport(self, code: int, reason: str) -> None:
+        await self.ws.close(code=code, message=reason.encode()[:120])
 
-    async def tts_worker(self) -> None:
-        synthesizer = self.resources.synthesizer
-        while True:
-            job = await self.tts_lane.get()
-            if not self.session.is_wanted(job.key):
-                continue
-            try:
-                # Cached speech skips the thread pool and its queue.
-                lookup = getattr(synthesizer, "lookup", None)
-                segments: list[SpeechSegment] | None = (
-                    lookup(job.text, voice=job.voice, speed=job.speed) if lookup else None
-                )
-                if segments is None:
-                    segments = await self.loop.run_in_executor(
-                        self.resources.tts_executor,
-                        functools.partial(synthesizer.synthesize, job.text, voice=job.voice, speed=job.speed),
-                    )
-            except Exception as exc:
-                log.exception("speech synthesis failed")
-                self.apply(self.session.on_speech_failed(job.key, str(exc), self.now_ms()))
-                continue
-            pcm = b"".join(segment.pcm16 for segment in segments)
-            await self._flowing.wait()  # speech enters the session (and goes out) as the peer reads
-            self.apply(self.session.on_speech(job.key, pcm, self.now_ms()))
+    def abort_transport(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
 
-    async def reader(self) -> None:
+    async def read(self) -> None:
         async for msg in self.ws:
             if self.faults.is_dead:  # checked here: no coroutine per frame on the audio path
                 await self.faults.reader_gate()  # a dead peer (fault) reads nothing more, until it is gone
@@ -271,25 +84,7 @@ class SessionRunner:
             if self.is_closing:
                 continue  # expired or dropped: nothing more is accepted
             if msg.type == WSMsgType.TEXT:
-                if self.journal is not None:
-                    input_format, output_format = self._formats()
-                    self.journal.client_text(msg.data, input_format, output_format)
-                try:
-                    event = parse_client_event(msg.data)
-                except ProtocolError as exc:
-                    metrics.CLIENT_EVENT_COUNTER.count("invalid")
-                    self.apply(self.session.error(exc))
-                    continue
-                metrics.CLIENT_EVENT_COUNTER.count(metrics.CLIENT_EVENT_TYPES.get(type(event), "other"))
-                if isinstance(event, ResponseCancel):
-                    self.cancel_at = self.loop.time()
-                if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
-                    self.tracer.write(self.session_id, "client_event", _loggable(msg.data))
-                step = self.session.receive(event, self.now_ms())
-                if step.events or step.effects or not isinstance(event, InputAudioBufferAppend):
-                    # An append that emits and asks for nothing (most of them) changes no deadline
-                    # either (appends move none; see RealtimeSession.next_deadline_ms): no apply.
-                    self.apply(step)
+                self.on_client_text(msg.data)
             elif msg.type == WSMsgType.BINARY:
                 if self.journal is not None:
                     self.journal.client_binary(len(msg.data))
@@ -298,119 +93,18 @@ class SessionRunner:
                 log.warning("session %s: websocket error: %s", self.session_id, self.ws.exception())
                 return
 
-    async def run(self) -> None:
-        """Serve the session until the client leaves. Should the engine itself fail (a bug, never client
-        input), the failure is logged and the socket closed with 1011 rather than left hanging."""
-        self.apply(self.session.start())
-        writer = self._writer_task = asyncio.create_task(self.writer())
-        tasks = [asyncio.create_task(coro) for coro in (self.reader(), self.stt_worker(), self.tts_worker())]
-        expiry = self.loop.call_later(self.settings.session_max_s, self._expire)
-        try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            failure = next((t.exception() for t in done if not t.cancelled() and t.exception()), None)
-            if failure is not None:
-                log.error("session %s failed", self.session_id, exc_info=failure)
-                self.shutdown(1011, "internal error")
-            if self._closer is not None:
-                await asyncio.wait([self._closer], timeout=2.0)
-        finally:
-            expiry.cancel()
-            self.is_closing = True
-            if self.timer is not None:
-                self.timer.cancel()
-            self.outbox.put_nowait(None)
-            await asyncio.wait([writer], timeout=1.0)
-            for task in [writer, *tasks]:
-                task.cancel()
-            if self._closer is not None:
-                self._closer.cancel()
-            await asyncio.gather(writer, *tasks, *[t for t in [self._closer] if t], return_exceptions=True)
-            self.tracer.end_session(self.session_id)
-            self.session.close()  # its items, audio and buffers go now, not at the next full collection
-            if self.journal is not None:
-                self.journal.close()
-
-    def _expire(self) -> None:
-        """The maximum duration is reached (reference §0): ``session_expired``, then close 1001."""
-        limit_s = self.settings.session_max_s
-        if limit_s % 60 == 0:
-            duration = f"{limit_s // 60} minute" + ("s" if limit_s != 60 else "")
-        else:
-            duration = f"{limit_s} second" + ("s" if limit_s != 1 else "")
-        error = errors.session_expired(duration)
-        self.apply(self.session.error(error))
-        self.shutdown(1001, error.message)
-
-    def shutdown(self, code: int, reason: str, *, flush: bool = True) -> None:
-        """End the session from the server side: no more input or events; what is queued goes out first
-        (``flush``), then the close frame. A peer that does not read (``flush=False``) gets the close
-        frame if the socket takes it within a second, else the connection is aborted."""
-        if self.is_closing:
-            return
-        self.is_closing = True
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        self._closer = asyncio.ensure_future(self._close(code, reason, flush))
-
-    async def _close(self, code: int, reason: str, flush: bool) -> None:
-        if flush and self._writer_task is not None:
-            self.outbox.put_nowait(None)  # the writer sends what is queued, then stops
-            await asyncio.wait([self._writer_task], timeout=2.0)
-        try:
-            await asyncio.wait_for(self.ws.close(code=code, message=reason.encode()[:120]), timeout=1.0)
-        except (TimeoutError, ConnectionError):
-            if self.transport is not None:
-                self.transport.abort()
-
-
-def _loggable(raw: str) -> Any:
-    """Client events for the trace, with audio payloads replaced by their size."""
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return raw[:200]
-    if isinstance(data, dict) and isinstance(data.get("audio"), str):
-        data["audio"] = f"<{len(data['audio'])} base64 chars>"
-    return data
-
-
-def admission_refusal(request: web.Request) -> web.Response | None:
-    """HTTP 503 before the upgrade when the engine is serving ``settings.max_sessions`` sessions (0 = no
-    limit), with the OpenAI REST error body and ``Retry-After``: a clean refusal instead of a slowdown for
-    every session. Beside the session limit, ``admission.saturation_refusal`` refuses while the event loop
-    lags or speech jobs queue (issue 8)."""
-    settings = request.app[RESOURCES].settings
-    active = request.app[STATS].sessions_active
-    if settings.max_sessions <= 0 or active < settings.max_sessions:
-        return saturation_refusal(request.app)
-    metrics.SESSIONS_REFUSED.labels(reason="too_many_sessions").inc()
-    log.warning("refusing a session: %d of %d sessions in use", active, settings.max_sessions)
-    body = {
-        "error": {
-            "message": f"The engine is serving its maximum of {settings.max_sessions} concurrent sessions "
-            "(max_sessions). Try again later.",
-            "type": "server_error",
-            "param": None,
-            "code": "too_many_sessions",
-        }
-    }
-    return web.json_response(body, status=503, headers={"Retry-After": "1"})
-
 
 async def realtime_handler(request: web.Request) -> web.StreamResponse:
+    if "call_id" in request.query:
+        return await sideband_handler(request)  # attaches to a WebRTC call, is no session of its own
     refused = admission_refusal(request)
     if refused is not None:
         return refused
-    stats = request.app[STATS]
-    stats.sessions_active += 1  # held from here, so concurrent upgrades cannot pass the limit together
-    metrics.SESSIONS_ACTIVE.inc()
+    take_seat(request.app)
     try:
         return await _serve_connection(request)
     finally:
-        stats.sessions_active -= 1
-        metrics.SESSIONS_ACTIVE.dec()
-        request.app[RECLAIMER].session_ended()
+        release_seat(request.app)
 
 
 async def _serve_connection(request: web.Request) -> web.StreamResponse:
@@ -443,63 +137,36 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         compress=False,
     )
     await ws.prepare(request)
-    seed = _session_seed(request, settings.seed)
-    ids = IdFactory(seed)
-    brain = None
+    seed = session_seed(request, settings.seed)
+    session = None
     if refusal is None:
         try:
-            brain = resources.brain(
-                seed,
+            session = build_session(
+                request.app,
                 model=model,
                 api_key=api_key,
+                initial_session=secret.session if secret is not None else None,
+                seed=seed,
                 scenario=request.query.get("scenario"),
                 role=request.query.get("role"),
             )
         except UnknownScenario as exc:
             refusal = Refusal(ProtocolError("unknown_scenario", str(exc), "scenario"), 4000)
-    if refusal is not None or brain is None:
+    if refusal is not None or session is None:
         assert refusal is not None
-        event = {"type": "error", "event_id": ids.event(), "error": refusal.error.payload()}
+        event = {"type": "error", "event_id": IdFactory(seed).event(), "error": refusal.error.payload()}
         await ws.send_str(json.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
-    options = SessionOptions(
-        model=model or "gpt-realtime",
-        pacing=Pacing(
-            pace=settings.audio_pace,
-            first_delta_delay_ms=settings.first_delta_delay_ms,
-            delta_ms=settings.audio_delta_ms,
-        ),
-        session_max_s=settings.session_max_s,
-        created_at_s=int(time.time()),
-        voice=brain.scenario.persona_for(request.query.get("role")).voice,
-        initial_session=secret.session if secret is not None else None,
-        max_input_buffer_ms=settings.max_input_buffer_s * 1000,
-        max_conversation_items=settings.max_conversation_items,
-        max_conversation_audio_ms=settings.max_conversation_audio_s * 1000,
-        audio_memory_ms=int(settings.audio_memory_s * 1000),
-        audio_spill_dir=settings.audio_spill_dir,
-    )
-    session = RealtimeSession(
-        options, brain=brain, ids=ids, tokens=resources.tokens, describe_image=describe_image
-    )
-    request.app[LIVE_SESSIONS].add(session)
-    request.app[STATS].sessions_total += 1
-    metrics.SESSIONS.inc()
-    journal = request.app[JOURNAL].open(session.config["id"])
-    runner = SessionRunner(ws, session, resources, request.app[TRACER], journal, request.transport)
+    served = await replaying(request, ws, session, seed)  # --replay: answers come from a recording
+    if served is None:
+        return ws
+    journal = register(request.app, session)
+    runner = SessionRunner(ws, served, resources, request.app[TRACER], journal, request.transport)
+    request.app[RUNNERS].add(runner)  # closed with 1001 if the server stops first
     attach(runner, request, fault_specs)
     try:
         await runner.run()
     finally:
         detach(runner, request)
     return ws
-
-
-def _session_seed(request: web.Request, default: int | None) -> int | None:
-    """``?seed=N`` on the URL overrides the server's seed for this session (handy for tests)."""
-    raw = request.query.get("seed")
-    try:
-        return int(raw) if raw is not None and raw.isascii() else default
-    except ValueError:
-        return default

@@ -3,8 +3,9 @@
 Each worker is a fresh process (``spawn``) that loads the models once and runs its own event loop; the
 kernel spreads new connections over the listening workers. A session lives on the socket it arrived on,
 so workers share no state and need none: the same holds across machines behind any L4/L7 load balancer
-(see ``deploy/``). The parent only supervises: it forwards SIGINT/SIGTERM, and when one worker dies it
-stops the rest and exits with that worker's status, leaving restarts to the process manager.
+(see ``deploy/``). The parent only supervises: it forwards SIGINT/SIGTERM (each worker then stops as
+``server/lifecycle.py`` says, within ``--shutdown-grace-s``), and when one worker dies it stops the rest
+and exits with that worker's status, leaving restarts to the process manager.
 
 ``/metrics`` sums all workers through prometheus-client's multiprocess mode (the parent sets
 ``PROMETHEUS_MULTIPROC_DIR`` for the children).
@@ -27,13 +28,14 @@ from mockengine.settings import Settings
 
 
 def _worker(settings: Settings, index: int, ready: Any) -> None:
-    from aiohttp import web
+    import asyncio
 
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
     from mockengine.server.app import create_app, settle_heap
     from mockengine.server.event_loop import install_event_loop
+    from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
     from mockengine.server.tls import server_ssl_context
 
     logging.basicConfig(
@@ -41,21 +43,24 @@ def _worker(settings: Settings, index: int, ready: Any) -> None:
         format=f"%(asctime)s %(levelname)s %(name)s[w{index}] %(message)s",
     )
     try:
+        sock = bind(settings.host, settings.port, reuse_port=True)  # before the models load
         tls = server_ssl_context(settings) if settings.tls else None
         app = create_app(settings)
-    except (ModelNotFound, ScenarioError, FaultSpecError, OSError, ValueError) as exc:
+    except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, OSError, ValueError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         sys.exit(2)
     settle_heap()
     install_event_loop(settings.loop)
-    web.run_app(
-        app,
-        host=settings.host,
-        port=settings.port,
-        reuse_port=True,
-        # run_app "prints" once the socket listens: the parent announces the server when all do.
-        print=lambda _message: ready.put(index),
-        ssl_context=tls.context if tls is not None else None,
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    asyncio.run(
+        serve_until_stopped(
+            app,
+            sock,
+            grace_s=settings.shutdown_grace_s,
+            on_listening=lambda _port: ready.put(index),  # the parent announces when all listen
+            ssl_context=tls.context if tls is not None else None,
+            signals=(signal.SIGTERM,),  # Ctrl-C reaches the parent too, which forwards it
+        )
     )
 
 
@@ -111,9 +116,10 @@ def serve_workers(settings: Settings) -> int:
     finally:
         for worker in workers:
             if worker.is_alive():
-                worker.terminate()
+                worker.terminate()  # SIGTERM: each worker stops within the grace period
+        deadline = time.monotonic() + settings.shutdown_grace_s + 1.0
         for worker in workers:
-            worker.join(10)
+            worker.join(max(0.0, deadline - time.monotonic()))
             if worker.is_alive():
                 worker.kill()
         shutil.rmtree(metrics_dir, ignore_errors=True)

@@ -1,47 +1,57 @@
-"""A real engine on loopback with the real models (loaded once for the whole test run)."""
+"""An engine on loopback: with the real models (loaded once for the whole test run) for a test marked
+``models``, else with the fake engines (``mockengine/engines/fakes.py``: no model loads, the fast tier)."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
+from collections.abc import AsyncIterator, Iterator
+from contextlib import closing
 from typing import Any
 
 import pytest
+from openai import AsyncOpenAI
 
 from mockengine.server.app import create_app
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import STATS
 from mockengine.settings import Settings
+from tests.eventually import eventually
 
 
 @pytest.fixture(scope="session")
-def real_resources() -> Resources:
-    resources = load_resources(Settings(seed=3))
-    yield resources
-    resources.close()
+def real_resources() -> Iterator[Resources]:
+    with closing(load_resources(Settings(seed=3))) as resources:
+        yield resources
 
 
 @pytest.fixture
-def engine_url(aiohttp_server, real_resources):
+def resources(request) -> Resources:
+    """The real models for a test marked ``models``; otherwise fakes: transcripts are always
+    ``FAKE_TRANSCRIPT``, speech a tone per sentence."""
+    if request.node.get_closest_marker("models"):
+        return request.getfixturevalue("real_resources")
+    return request.getfixturevalue("fake_resources")
+
+
+@pytest.fixture
+def engine_url(aiohttp_server, resources):
     """Start an engine; returns a factory ``await engine_url(**settings) -> ws base url``."""
 
     async def start(**overrides) -> str:
-        settings = dataclasses.replace(real_resources.settings, **overrides)
-        resources = real_resources.with_settings(settings)
-        server = await aiohttp_server(create_app(settings, resources))
+        settings = dataclasses.replace(resources.settings, **overrides)
+        server = await aiohttp_server(create_app(settings, resources.with_settings(settings)))
         return f"ws://127.0.0.1:{server.port}/v1"
 
     return start
 
 
 @pytest.fixture
-def engine(aiohttp_server, real_resources):
+def engine(aiohttp_server, resources):
     """Start an engine and keep hold of it: ``await engine(**settings) -> Engine`` (url, app, health)."""
 
     async def start(**overrides) -> Engine:
-        settings = dataclasses.replace(real_resources.settings, **overrides)
-        resources = dataclasses.replace(real_resources, settings=settings)
-        app = create_app(settings, resources)
+        settings = dataclasses.replace(resources.settings, **overrides)
+        app = create_app(settings, dataclasses.replace(resources, settings=settings))
         server = await aiohttp_server(app)
         return Engine(f"ws://127.0.0.1:{server.port}/v1", f"http://127.0.0.1:{server.port}", app)
 
@@ -63,7 +73,25 @@ class Engine:
 
     async def wait_until_idle(self, timeout_s: float = 10.0) -> None:
         """Until no session is being served (the server side noticed every disconnect)."""
-        deadline = asyncio.get_running_loop().time() + timeout_s
-        while self.sessions_active() and asyncio.get_running_loop().time() < deadline:
-            await asyncio.sleep(0.02)
-        assert self.sessions_active() == 0, f"{self.sessions_active()} sessions still served"
+        await eventually(
+            lambda: self.sessions_active() == 0,
+            timeout_s=timeout_s,
+            message=lambda: f"{self.sessions_active()} sessions still served",
+        )
+
+
+@pytest.fixture(autouse=True)
+async def openai_clients_closed(monkeypatch) -> AsyncIterator[None]:
+    """Every ``AsyncOpenAI`` client a test opens is closed after it: one left open is closed by the
+    garbage collector later, on a closed loop, and logs an error into whichever test runs then."""
+    opened: list[AsyncOpenAI] = []
+    original_init = AsyncOpenAI.__init__
+
+    def init(self: AsyncOpenAI, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(AsyncOpenAI, "__init__", init)
+    yield
+    for client in opened:
+        await client.close()

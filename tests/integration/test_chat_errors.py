@@ -9,8 +9,6 @@ from openai import AsyncOpenAI
 
 from tests.hyperstudy_text import SEND_CHAT, WAIT
 
-pytestmark = pytest.mark.models
-
 HELLO = [{"role": "user", "content": "Hello"}]
 
 

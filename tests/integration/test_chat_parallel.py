@@ -16,8 +16,6 @@ from mockengine.brain.model import Reply, ReplyRequest, ToolCall
 from mockengine.server.app import create_app
 from tests.hyperstudy_text import SEND_CHAT, WAIT
 
-pytestmark = pytest.mark.models
-
 
 class TwoCallsBrain:
     def reply(self, request: ReplyRequest) -> Reply:
@@ -32,8 +30,8 @@ class TwoCallsBrain:
 
 
 @pytest.fixture
-async def client(aiohttp_server, real_resources):
-    resources = dataclasses.replace(real_resources)
+async def client(aiohttp_server, resources):
+    resources = dataclasses.replace(resources)
     resources.brain = lambda seed, **hints: TwoCallsBrain()  # type: ignore[method-assign]
     server = await aiohttp_server(create_app(resources.settings, resources))
     return AsyncOpenAI(api_key="sk-test", base_url=f"http://127.0.0.1:{server.port}/v1", max_retries=0)

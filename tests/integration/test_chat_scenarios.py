@@ -14,8 +14,6 @@ from mockengine.brain.selection import load_library
 from mockengine.server.app import create_app
 from tests.hyperstudy_text import SEND_CHAT, SYSTEM_PROMPT, WAIT, context
 
-pytestmark = pytest.mark.models
-
 INTRODUCE = [
     {"role": "system", "content": SYSTEM_PROMPT},
     context("screen", type="showtext", text="Please introduce yourselves."),
@@ -23,10 +21,10 @@ INTRODUCE = [
 
 
 @pytest.fixture
-async def base_url(aiohttp_server, real_resources, tmp_path):
+async def base_url(aiohttp_server, resources, tmp_path):
     keys = tmp_path / "keys.yaml"
     keys.write_text("sk-questionnaire-key: questionnaire\n")
-    resources = dataclasses.replace(real_resources, scenarios=load_library(key_map=str(keys)))
+    resources = dataclasses.replace(resources, scenarios=load_library(key_map=str(keys)))
     server = await aiohttp_server(create_app(resources.settings, resources))
     return f"http://127.0.0.1:{server.port}/v1"
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 import json
@@ -13,6 +12,7 @@ import pytest
 from openai import AsyncOpenAI
 from PIL import Image
 
+from tests.eventually import eventually
 from tests.hyperstudy_text import (
     LIKERT_SCHEMA,
     SEND_CHAT,
@@ -23,8 +23,6 @@ from tests.hyperstudy_text import (
     submit_response,
     tool_result,
 )
-
-pytestmark = pytest.mark.models
 
 WAIT_NAME = {"name": "wait"}
 ASK_FOR_CHAT = [{"role": "user", "content": "Please send a chat saying hello to Alex"}]
@@ -320,10 +318,8 @@ async def test_trace_has_one_line_per_request(chat_client, tmp_path):
     with pytest.raises(openai.BadRequestError):
         await client.chat.completions.create(model="gpt-4o-mini", messages=[])
     trace = tmp_path / "chat-completions.jsonl"
-    for _ in range(250):  # a background thread writes the trace (never the event loop)
-        if trace.exists() and len(trace.read_text().splitlines()) >= 2:
-            break
-        await asyncio.sleep(0.02)
+    # A background thread writes the trace (never the event loop).
+    await eventually(lambda: trace.exists() and len(trace.read_text().splitlines()) >= 2, timeout_s=5)
     lines = [json.loads(line) for line in trace.read_text().splitlines()]
     assert [line["kind"] for line in lines] == ["chat.completion", "chat.error"]
     done = lines[0]["data"]

@@ -11,8 +11,6 @@ from openai import AsyncOpenAI
 
 from mockengine.server.client_secrets import ClientSecretStore
 
-pytestmark = pytest.mark.models
-
 SESSION = {
     "type": "realtime",
     "model": "gpt-realtime-mini",

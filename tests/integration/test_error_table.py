@@ -6,11 +6,9 @@ from __future__ import annotations
 import json
 
 import aiohttp
-import pytest
 
 from tests.speech import validate_server_event
 
-pytestmark = pytest.mark.models
 USER_ITEM = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello there."}]}
 
 # (event without event_id, code, param, words the message must contain)
@@ -103,6 +101,19 @@ ROWS = [
         "invalid_tool_call_id",
         "item.call_id",
         "Tool call ID 'call_x' not found in conversation.",
+    ),
+    (
+        {
+            "type": "conversation.item.create",
+            "item": {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_audio", "transcript": "Hi there."}],
+            },
+        },
+        "missing_required_parameter",
+        "item.content[0].text",
+        "Missing required parameter: 'item.content[0].text'.",
     ),
     (
         {"type": "input_audio_buffer.append", "audio": "%%%"},

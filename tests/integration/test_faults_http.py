@@ -16,16 +16,14 @@ from openai import AsyncOpenAI
 
 from mockengine.server.app import create_app
 
-pytestmark = pytest.mark.models
-
 
 @pytest.fixture
-def http_engine(aiohttp_server, real_resources):
+def http_engine(aiohttp_server, resources):
     """An engine plus a small SSE route (``POST /v1/test_stream``) standing in for streamed answers."""
 
     async def start(**overrides) -> str:
-        settings = dataclasses.replace(real_resources.settings, **overrides)
-        app = create_app(settings, dataclasses.replace(real_resources, settings=settings))
+        settings = dataclasses.replace(resources.settings, **overrides)
+        app = create_app(settings, dataclasses.replace(resources, settings=settings))
 
         async def stream(request: web.Request) -> web.StreamResponse:
             response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})

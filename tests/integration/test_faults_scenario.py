@@ -14,8 +14,6 @@ from mockengine.faults.spec import FaultSpecError, scenario_rule_faults
 from mockengine.server.app import create_app
 from tests.integration.test_faults_ws import ask, events_until_close
 
-pytestmark = pytest.mark.models
-
 SCENARIO = """
 name: faulty
 rules:
@@ -30,11 +28,11 @@ rules:
 """
 
 
-async def test_rules_fire_faults_for_their_own_reply(aiohttp_server, real_resources, tmp_path):
+async def test_rules_fire_faults_for_their_own_reply(aiohttp_server, resources, tmp_path):
     (tmp_path / "faulty.yaml").write_text(SCENARIO)
-    settings = dataclasses.replace(real_resources.settings, audio_pace=0.0)
+    settings = dataclasses.replace(resources.settings, audio_pace=0.0)
     resources = dataclasses.replace(
-        real_resources, settings=settings, scenarios=load_library(None, [str(tmp_path)])
+        resources, settings=settings, scenarios=load_library(None, [str(tmp_path)])
     )
     server = await aiohttp_server(create_app(settings, resources))
     url = f"ws://127.0.0.1:{server.port}/v1/realtime?model=gpt-realtime&scenario=faulty"

@@ -17,8 +17,6 @@ from mockengine.faults.state import fault_state
 from tests.speech import validate_server_event
 from tests.voice_client import VoiceClient
 
-pytestmark = pytest.mark.models
-
 SPEC_DEGRADED_WITHIN_S = 6.0  # voice-client spec §3.2 (a)
 PROMPT = "Tell me a long story about a lighthouse keeper and the sea."
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import queue
@@ -22,6 +21,7 @@ from mockengine.loadtest.capacity import ClimbTarget, climb_together
 from mockengine.loadtest.driver import run_load
 from mockengine.loadtest.processes import free_port
 from mockengine.loadtest.profile import LoadProfile
+from tests.eventually import eventually
 
 pytestmark = pytest.mark.models
 AUTH = {"Authorization": "Bearer sk-test"}
@@ -100,11 +100,12 @@ async def test_admission_control_refuses_past_the_limit_with_503_before_the_upgr
         await first.send_str(json.dumps({"type": "input_audio_buffer.clear"}))
         assert json.loads((await first.receive()).data)["type"] == "input_audio_buffer.cleared"
         await first.close()
-        for _ in range(50):
+
+        async def nobody_served() -> bool:
             async with http.get(f"{http_base}/healthz") as reply:
-                if (await reply.json())["sessions_active"] == 0:
-                    break
-            await asyncio.sleep(0.05)
+                return bool((await reply.json())["sessions_active"] == 0)
+
+        await eventually(nobody_served, timeout_s=2.5)
         second = await http.ws_connect(url, headers=AUTH)
         assert json.loads((await second.receive()).data)["type"] == "session.created"
         await second.close()

@@ -10,8 +10,6 @@ import pytest
 
 from tests.speech import validate_server_event
 
-pytestmark = pytest.mark.models
-
 
 async def receive(ws, kind: str) -> dict:
     while True:

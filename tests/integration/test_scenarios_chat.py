@@ -14,7 +14,6 @@ from openai import AsyncOpenAI
 from mockengine.brain.hrp import hrp_spec
 from tests.hyperstudy_text import SEND_CHAT, SYSTEM_PROMPT, WAIT, submit_response
 
-pytestmark = pytest.mark.models
 SPEC = hrp_spec()
 SCENARIOS = ("default", "face_rating", "intro_chat", "questionnaire", "hyperstudy_rating", "conformance")
 

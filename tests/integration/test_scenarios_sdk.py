@@ -19,7 +19,6 @@ from mockengine.brain.hrp import HRP_TOOLS, hrp_spec
 from tests.hyperstudy_text import question_text
 from tests.speech import validate_server_event
 
-pytestmark = pytest.mark.models
 SPEC = hrp_spec()
 TOOLS = [
     {"type": "function", "name": t.name, "description": t.description, "parameters": t.parameters}

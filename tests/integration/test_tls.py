@@ -109,18 +109,12 @@ async def test_serve_tls_prints_the_ca_and_serves_wss(tmp_path):
         ca_file = tmp_path / "mockengine" / "tls" / CA_CERT_FILE
         assert str(ca_file) in lines[-1]
         context = ssl.create_default_context(cafile=str(ca_file))
-        async with aiohttp.ClientSession() as http:
-            async with asyncio.timeout(30):
-                while True:  # the certificate is printed just before the socket listens
-                    try:
-                        ws = await http.ws_connect(
-                            f"wss://127.0.0.1:{port}/v1/realtime?model=gpt-realtime",
-                            headers={"Authorization": "Bearer sk-b"},
-                            ssl=context,
-                        )
-                        break
-                    except aiohttp.ClientConnectorError:
-                        await asyncio.sleep(0.1)
+        async with aiohttp.ClientSession() as http:  # printed once the socket listens: connect at once
+            ws = await http.ws_connect(
+                f"wss://127.0.0.1:{port}/v1/realtime?model=gpt-realtime",
+                headers={"Authorization": "Bearer sk-b"},
+                ssl=context,
+            )
             assert json.loads((await ws.receive(timeout=10)).data)["type"] == "session.created"
             await ws.close()
     finally:

@@ -5,12 +5,9 @@ from __future__ import annotations
 import json
 
 import aiohttp
-import pytest
 
 from mockengine.server.state import TRACER
 from tests.speech import question, speak_fast
-
-pytestmark = pytest.mark.models
 
 
 async def test_trace_records_semantic_turn_decisions(engine, tmp_path):

@@ -1,7 +1,6 @@
 import numpy as np
 import pytest
 
-from mockengine.audio.bench import synthetic_voiced_pcm16
 from mockengine.audio.g711 import (
     alaw_to_pcm16,
     from_pcm16_24k,
@@ -10,6 +9,7 @@ from mockengine.audio.g711 import (
     to_pcm16_24k,
     ulaw_to_pcm16,
 )
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
 
 ALL_CODES = bytes(range(256))
 ALL_PCM16 = np.arange(-32768, 32768, dtype="<i2").tobytes()

@@ -1,8 +1,8 @@
 import numpy as np
 
-from mockengine.audio.bench import synthetic_voiced_pcm16
 from mockengine.audio.pcm import float32_to_pcm16
 from mockengine.audio.resample import StreamResampler, resample_pcm16
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
 
 
 def _tone(freq_hz: float, rate_hz: int, n_samples: int, amplitude: float = 0.5) -> bytes:

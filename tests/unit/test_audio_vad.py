@@ -3,9 +3,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from mockengine.audio.bench import bench_frame_classifier, synthetic_voiced_pcm16
 from mockengine.audio.pcm import INPUT_RATE_HZ, float32_to_pcm16, ms_to_samples
 from mockengine.audio.resample import resample_pcm16
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.audio.vad import (
     FrameClassifier,
     SpeechEdge,
@@ -19,6 +19,7 @@ from mockengine.audio.vad import (
     mode_for_threshold,
     to_vad_rate,
 )
+from mockengine.bench.audio import bench_frame_classifier
 
 FRAME_BYTES = 2 * ms_to_samples(20)
 

@@ -14,6 +14,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from mockengine.brain.hrp import HRP_TOOLS, hrp_spec
+from mockengine.brain.markers import role_marker, scenario_marker
 from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolChoice, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import ScenarioError, parse_scenario
@@ -22,8 +23,6 @@ from mockengine.brain.selection import (
     SelectingBrain,
     UnknownScenario,
     load_library,
-    role_marker,
-    scenario_marker,
 )
 from tests.hyperstudy_text import question_text
 

@@ -33,3 +33,42 @@ def test_bad_auth_failure_mode_is_refused(monkeypatch):
     monkeypatch.setenv("MOCKENGINE_AUTH_FAILURE", "teapot")
     with pytest.raises(SystemExit):
         parse()
+
+
+def test_version(capsys):
+    from mockengine import __version__
+    from mockengine.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out.strip() == f"mockengine {__version__}"
+
+
+def test_a_taken_port_is_one_line_at_once_and_nothing_claims_to_listen(capsys):
+    """It printed "mockengine listening on …" after loading the models, then a 20-line OSError traceback."""
+    import socket
+    import time
+
+    from mockengine.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        started = time.monotonic()
+        assert main(["serve", "--host", "127.0.0.1", "--port", str(port)]) == 2
+    assert time.monotonic() - started < 5  # refused before the models load
+    out, err = capsys.readouterr()
+    assert "listening" not in out and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and str(port) in err and err.startswith("mockengine: ")
+
+
+def test_a_bad_fault_is_refused_before_the_models_load(capsys):
+    import time
+
+    from mockengine.cli import main
+
+    started = time.monotonic()
+    assert main(["serve", "--port", "0", "--fault", "nonsense"]) == 2
+    assert time.monotonic() - started < 3
+    assert "unknown fault kind 'nonsense'" in capsys.readouterr().err

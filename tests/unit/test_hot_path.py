@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 import webrtcvad
 
-from mockengine.audio.bench import bare_session, synthetic_voiced_pcm16
 from mockengine.audio.pcm import encode_base64_audio, samples_to_ms, strict_b64decode
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.audio.vad import (
     FrameClassifier,
     SpeechEdge,
@@ -28,6 +28,7 @@ from mockengine.audio.vad import (
     mode_for_threshold,
     to_vad_rate,
 )
+from mockengine.bench.audio import bare_session
 from mockengine.engines.tokens import MAX_CACHED_CHARS, TokenCounter
 from mockengine.protocol import client_events, codec
 from mockengine.protocol.client_events import InputAudioBufferAppend, parse_client_event

@@ -12,7 +12,7 @@ import gc
 import os
 import tracemalloc
 
-from mockengine.audio.bench import synthetic_voiced_pcm16
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.brain.image import describe_image
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import load_scenario

@@ -94,6 +94,15 @@ CASES = [
     ("If it rains tomorrow.", INCOMPLETE, "unfinished_clause:if"),
     ("Unless you are busy", INCOMPLETE, "unfinished_clause:unless"),
     ("If it rains, we stay home.", COMPLETE, "terminal_punctuation:."),
+    # 13b: a comma list with no "and"/"or" before its last item (whisper closes it with ".")
+    ("We need eggs, milk.", INCOMPLETE, "open_list"),
+    ("I have been to Spain, Italy", INCOMPLETE, "open_list"),
+    ("Red, green, blue.", INCOMPLETE, "open_list"),
+    ("I have been to Spain, Italy, and Greece.", COMPLETE, "terminal_punctuation:."),
+    ("Well, thanks.", COMPLETE, "terminal_punctuation:."),
+    ("Yes, I agree with you completely.", COMPLETE, "terminal_punctuation:."),
+    ("Okay, see you then.", COMPLETE, "terminal_punctuation:."),
+    ("Is it red, green?", QUESTION, "question_mark"),
     # 14-15: questions
     ("What time is it?", QUESTION, "question_mark"),
     ("Why?", QUESTION, "question_mark"),
@@ -136,6 +145,7 @@ def test_rule_table_covers_every_reason_tag() -> None:
         "trailing_subordinator",
         "trailing_auxiliary",
         "unfinished_clause",
+        "open_list",
         "question_mark",
         "wh_question",
         "terminal_punctuation",

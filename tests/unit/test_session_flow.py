@@ -8,7 +8,7 @@ import json
 
 from PIL import Image
 
-from mockengine.audio.bench import synthetic_voiced_pcm16
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.engines.fakes import FakeSynthesizer
 from mockengine.engines.tts import SpeechSegment
 from mockengine.protocol import client_events as ce
@@ -229,8 +229,12 @@ def test_truncate_success_and_errors():
     assert error["message"] == f"Audio content of {audio_ms}ms is already shorter than {audio_ms + 60}ms"
     replay.send(ce.ConversationItemTruncate(item["id"], 0, 300))
     assert replay.of_type("conversation.item.truncated")[0]["audio_end_ms"] == 300
-    kept = replay.session.conversation.get(item["id"])
-    assert len(kept.content[0]["transcript"]) < len(item["content"][0]["transcript"])
+    assert item["content"][0]["transcript"]
+    replay.send(ce.ConversationItemRetrieve(item["id"]))
+    retrieved = replay.of_type("conversation.item.retrieved")[0]["item"]
+    assert retrieved["content"][0]["transcript"] is None  # no unheard text stays (reference §3.7)
+    assert len(base64.b64decode(retrieved["content"][0]["audio"])) == 300 * 48
+    assert replay.session.conversation.get(item["id"]).view().text == ""
     user_id = replay.of_type("conversation.item.added")[0]["item"]["id"]
     replay.send(ce.ConversationItemTruncate(user_id, 0, 10))
     replay.send(ce.ConversationItemTruncate("item_nope", 0, 10))
@@ -428,20 +432,49 @@ def test_changing_turn_detection_mid_speech_keeps_the_turn_and_its_audio():
     assert audio_ms >= 1700  # the speech from before both switches is part of the turn
 
 
-def test_truncating_the_reply_being_sent_ends_its_response():
+def _reply_being_sent() -> tuple[object, str]:
     replay = make_replay(pacing=Pacing(pace=1.0, first_delta_delay_ms=100, delta_ms=100))
     replay.send(user_text("Tell me a long story about a lighthouse keeper"))
     replay.send(ce.ResponseCreate({}))
     replay.advance(800)
-    item_id = replay.of_type("response.output_item.added")[0]["item"]["id"]
-    replay.send(ce.ConversationItemTruncate(item_id, 0, 100))
+    return replay, replay.of_type("response.output_item.added")[0]["item"]["id"]
+
+
+def _assert_cut_and_next_turn_works(replay, item_id: str, audio_ms: int) -> None:
+    assert not replay.of_type("error")
     done = replay.of_type("response.done")[0]["response"]
+    assert done["status"] == "cancelled"
     assert done["status_details"] == {"type": "cancelled", "reason": "client_cancelled"}
-    assert replay.of_type("conversation.item.truncated")[0]["audio_end_ms"] == 100
-    before = len(replay.of_type("response.output_audio.delta"))
+    item = replay.session.conversation.get(item_id)
+    assert (item.audio_ms, item.status, item.content[0]["transcript"]) == (audio_ms, "incomplete", None)
+    replay.send(user_text("What did you say?"))
+    replay.send(ce.ResponseCreate({}))
     replay.run_until_idle()
-    assert len(replay.of_type("response.output_audio.delta")) == before
-    assert replay.session.conversation.get(item_id).audio_ms == 100
+    assert replay.of_type("response.done")[-1]["response"]["status"] == "completed"
+    assert not replay.of_type("error")
+
+
+def test_truncating_the_reply_being_sent_does_not_end_it_the_cancel_after_it_does():
+    replay, item_id = _reply_being_sent()
+    replay.send(ce.ConversationItemTruncate(item_id, 0, 100))
+    assert replay.of_type("conversation.item.truncated")[0]["audio_end_ms"] == 100
+    assert not replay.of_type("response.done")  # the Agents SDK's interrupt sends its cancel next
+    before = len(replay.of_type("response.output_audio.delta"))
+    replay.advance(replay.now_ms + 300)
+    after = replay.of_type("response.output_audio.delta")[before:]
+    assert after  # the response streams on, and its audio is added after the cut
+    replay.send(ce.ResponseCancel())
+    _assert_cut_and_next_turn_works(
+        replay, item_id, 100 + sum(len(base64.b64decode(e["delta"])) for e in after) // 48
+    )
+
+
+def test_cancel_then_truncate_of_the_reply_being_sent():
+    replay, item_id = _reply_being_sent()
+    replay.send(ce.ResponseCancel())
+    replay.send(ce.ConversationItemTruncate(item_id, 0, 100))
+    assert replay.of_type("conversation.item.truncated")[0]["audio_end_ms"] == 100
+    _assert_cut_and_next_turn_works(replay, item_id, 100)
 
 
 def test_a_reply_that_cannot_be_built_fails_the_response_not_the_session(replay):
@@ -618,3 +651,21 @@ def test_inline_audio_in_response_input_is_heard():
     replay.run_until_idle()
     assert "paris" in replay.of_type("response.output_text.done")[0]["text"].lower()
     assert [item.role for item in replay.session.conversation] == ["assistant"]  # input is not added
+
+
+def test_a_session_tool_choice_naming_no_declared_tool_is_reported_as_the_session_s(replay):
+    """It was reported as param "response.tool_choice", though the response.create carried none."""
+    set_session(replay, tool_choice={"type": "function", "name": "nope"})
+    replay.send(user_text("hello"))
+    since = len(replay.events)
+    replay.send(ce.ResponseCreate({}))
+    error = next(e["error"] for _, e in replay.events[since:] if e["type"] == "error")
+    assert error["param"] == "session.tool_choice" and "'nope'" in error["message"]
+    since = len(replay.events)
+    replay.send(ce.ResponseCreate({"tool_choice": {"type": "function", "name": "other"}}))
+    error = next(e["error"] for _, e in replay.events[since:] if e["type"] == "error")
+    assert error["param"] == "response.tool_choice"
+    set_session(replay, tool_choice="auto")  # the session works again
+    replay.send(ce.ResponseCreate({}))
+    replay.run_until_idle()
+    assert "response.done" in types(replay, since)

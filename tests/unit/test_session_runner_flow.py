@@ -21,6 +21,7 @@ from mockengine.server.resources import Resources
 from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 from tests.conftest import make_session
+from tests.eventually import eventually
 
 
 class StalledPeer:
@@ -87,9 +88,7 @@ async def test_paced_audio_waits_for_a_stalled_reader_then_flows_in_order():
     assert runner.is_flow_held
 
     peer.gate.set()  # the peer reads again
-    async with asyncio.timeout(20):
-        while not any(e["type"] == "response.done" for e in peer.sent):
-            await asyncio.sleep(0.02)
+    await eventually(lambda: any(e["type"] == "response.done" for e in peer.sent), timeout_s=20)
     kinds = [e["type"] for e in peer.sent]
     deltas = [e for e in peer.sent if e["type"] == "response.output_audio.delta"]
     assert len(deltas) > 10  # a long reply really went through the held state

@@ -20,6 +20,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from mockengine.bench.context import BenchContext
+from mockengine.bench.sections import Section
 from mockengine.brain.hrp import chat_tools
 
 CONCURRENCY = (8, 64)
@@ -137,3 +139,10 @@ def bench_chat(levels: tuple[int, ...] = CONCURRENCY, duration_s: float = DURATI
     with _engine() as base:
         for line in asyncio.run(_run(base, levels, duration_s)):
             print(line)
+
+
+def bench_chat_section(ctx: BenchContext) -> None:
+    bench_chat()
+
+
+SECTION = Section("chat", bench_chat_section)

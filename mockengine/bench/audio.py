@@ -1,4 +1,6 @@
-"""Micro-benchmark of the per-session VAD path, and the synthetic voiced signal it runs on."""
+"""``--only audio``: cost of the per-session audio path per 20 ms chunk (webrtcvad alone, and parse +
+session), in CPU time; and ``bare_session()``, the model-free session the chunk bench and the hot-path
+tests use."""
 
 from __future__ import annotations
 
@@ -7,31 +9,14 @@ import json
 import time
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from mockengine.audio.pcm import INPUT_RATE_HZ, float32_to_pcm16, ms_to_samples
+from mockengine.audio.pcm import ms_to_samples
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.audio.vad import FRAME_MS, FrameClassifier
+from mockengine.bench.context import BenchContext
+from mockengine.bench.sections import Section
 
 if TYPE_CHECKING:
     from mockengine.realtime.session import RealtimeSession
-
-
-def synthetic_voiced_pcm16(
-    duration_ms: int, amplitude: float = 0.3, pitch_hz: float = 120.0, rate_hz: int = INPUT_RATE_HZ
-) -> bytes:
-    """A deterministic vowel-like PCM16 signal: harmonic complex with vibrato and syllable-rate AM.
-
-    19 harmonics of `pitch_hz` (±10 % vibrato at 3 Hz) with 1/k amplitudes, amplitude-modulated at
-    4 Hz between 20 % and 100 %; peak = `amplitude` of full scale. webrtcvad classes it as speech.
-    """
-    t = np.arange(ms_to_samples(duration_ms, rate_hz)) / rate_hz
-    f0 = pitch_hz * (1 + 0.1 * np.sin(2 * np.pi * 3 * t))
-    phase = 2 * np.pi * np.cumsum(f0) / rate_hz
-    wave = sum(np.sin(k * phase) / k for k in range(1, 20))
-    envelope = 0.6 + 0.4 * np.sin(2 * np.pi * 4 * t)
-    signal = wave * envelope
-    peak = float(np.max(np.abs(signal))) if signal.size else 1.0
-    return float32_to_pcm16(signal / peak * amplitude)
 
 
 def bench_frame_classifier(seconds: float) -> float:
@@ -101,3 +86,17 @@ def bench_chunk_path(seconds: float = 2.0) -> float:
             now_ms += 20.0
         count += len(messages)
     return (time.thread_time() - started) * 1e6 / count
+
+
+def bench_audio(ctx: BenchContext) -> None:
+    vad_us = bench_frame_classifier(10.0)
+    chunk_us = bench_chunk_path(2.0)
+    print(f"audio: webrtcvad frame classification {vad_us:.1f} µs per 20 ms frame")
+    print(
+        f"audio: one 20 ms append through parse + session (base64, resampling, VAD, turn detection) "
+        f"{chunk_us:.1f} µs = {chunk_us * 50 / 10_000:.2f} % of a core per streaming session"
+    )
+    ctx.results["audio"] = {"vad_frame_us": vad_us, "append_path_us": chunk_us}
+
+
+SECTION = Section("audio", bench_audio)

@@ -11,10 +11,10 @@ from aiohttp import web
 from mockengine.faults.spec import FaultSpec, FaultSpecError
 from mockengine.faults.state import FAULTS, FaultState
 from mockengine.faults.ws import SessionFaults
-from mockengine.server.http_errors import error_body, error_response
+from mockengine.protocol.http_errors import error_body, error_response
 
 if TYPE_CHECKING:
-    from mockengine.server.realtime_ws import SessionRunner
+    from mockengine.server.session_loop import SessionLoop as SessionRunner
 
 UPGRADE_BODIES: dict[int, str] = {
     429: "Too many concurrent sessions. Please try again later.",
@@ -47,15 +47,13 @@ class RunnerActions:
 
     def __init__(self, runner: SessionRunner, request: web.Request) -> None:
         self.runner = runner
-        self.transport = request.transport
         self.state: FaultState = request.app[FAULTS]
 
     async def close(self, code: int, reason: str) -> None:
-        await self.runner.ws.close(code=code, message=reason.encode())
+        await self.runner.close_transport(code, reason)
 
     def kill(self) -> None:
-        if self.transport is not None:
-            self.transport.abort()
+        self.runner.abort_transport()
 
     def fail_response(self, response_id: str, error: dict[str, Any]) -> None:
         runner = self.runner
@@ -79,7 +77,10 @@ class RunnerActions:
 
     def is_gone(self) -> bool:
         """The connection is closed or lost (by the client, or by unanswered pings)."""
-        return self.runner.ws.closed or self.transport is None or self.transport.is_closing()
+        if self.runner.is_transport_closed:
+            return True
+        transport = getattr(self.runner, "transport", None)  # a WebSocket's TCP connection
+        return transport is not None and transport.is_closing()
 
 
 class LiveHandle:

@@ -1,0 +1,102 @@
+"""``--only load``: the standard load profile against the engine and, in the same run, against the bare
+aiohttp baseline; memory per idle and talking session; cache hit rates."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from mockengine.bench.context import BenchContext
+from mockengine.bench.figures import cache_rates, cpu, fmt, healthz, mib, row, turn_rows
+from mockengine.bench.sections import Section
+
+
+def bench_load(ctx: BenchContext) -> None:
+    from mockengine.loadtest.capacity import idle_session_bytes, measured
+    from mockengine.loadtest.driver import run_load
+    from mockengine.loadtest.processes import start_server
+    from mockengine.loadtest.profile import LoadProfile
+
+    args = ctx.args
+    profile = LoadProfile(args.profile, args.sessions, args.duration)
+    engine = ctx.engine()
+
+    async def run() -> dict[str, Any]:
+        memory: dict[str, Any] = {}
+        # Warm-up (not measured): first model calls allocate their working memory, caches fill.
+        warm_up = LoadProfile("steady", 4, 12.0)
+        await run_load(ctx.engine_url(), warm_up, turn_every_s=3.0, barge_in=0.0, progress=False)
+        if engine is not None:
+            memory = await idle_session_bytes(engine, args.sessions)
+        report, peak = await measured(
+            engine,
+            run_load(
+                ctx.engine_url(),
+                profile,
+                turn_every_s=args.turn_every,
+                barge_in=args.barge_in,
+                seed=args.seed,
+                progress=args.progress,
+                label="mockengine ",
+            ),
+        )
+        if peak is not None and memory.get("rss_before_bytes"):
+            memory["talking_session_bytes"] = max(0, peak - memory["rss_before_bytes"]) // args.sessions
+        health = await healthz(ctx.engine_url())
+        baseline = await start_server([], baseline=True)
+        try:
+            base_report, _ = await measured(
+                baseline,
+                run_load(
+                    baseline.url,
+                    profile,
+                    mode="baseline",
+                    seed=args.seed,
+                    progress=args.progress,
+                    label="baseline   ",
+                ),
+            )
+        finally:
+            baseline.stop()
+        return {
+            "engine": report.summary(),
+            "baseline": base_report.summary(),
+            "memory": memory,
+            "cache_hit_rates": cache_rates(health),
+        }
+
+    result = asyncio.run(run())
+    ctx.results["load"] = result
+    s, b, memory = result["engine"], result["baseline"], result["memory"]
+    print(
+        f"\nload: {args.sessions} sessions, {args.profile} profile, {args.duration:.0f} s, each streaming "
+        f"in real time with a turn every ~{args.turn_every:.0f} s ({100 * args.barge_in:.0f} % barge-ins):"
+    )
+    turn_rows(s)
+    print(
+        f"  sessions {s['sessions_connected']}/{args.sessions} connected, refused {s['sessions_refused']}, "
+        f"dropped {s['sessions_dropped']}; turns {s['turns']}, missed {s['turns_missed']}; lost events "
+        f"{s['lost_events']}; errors {s['errors'] or 'none'}; driver late chunks "
+        f"{100 * s['late_chunk_share']:.2f} %"
+    )
+    rates = ", ".join(
+        f"{k} {fmt(None if v is None else 100 * v, ' %')}" for k, v in result["cache_hit_rates"].items()
+    )
+    print(f"  cache hit rates: {rates or 'n/a'}")
+    print(
+        f"  memory: {mib(memory.get('idle_session_bytes'))} per idle session, "
+        f"{mib(memory.get('talking_session_bytes'))} per talking session (engine RSS growth)"
+    )
+    print(f"  CPU: {cpu(s)}")
+    row("bare aiohttp baseline: append → ack", b["ack_ms"], p99=True)
+    print(f"  baseline sessions {b['sessions_connected']}/{args.sessions}, dropped {b['sessions_dropped']}")
+    print(f"  baseline CPU: {cpu(b)}")
+    if s.get("server_cpu_ms_per_session_s") and b.get("server_cpu_ms_per_session_s"):
+        ratio = b["server_cpu_ms_per_session_s"] / s["server_cpu_ms_per_session_s"]
+        print(
+            f"  per streaming session the engine costs {1 / ratio:.1f} × the bare server's CPU at this load "
+            "(a process's fixed costs weigh more at few sessions; `--only capacity` measures the limits)"
+        )
+
+
+SECTION = Section("load", bench_load)

@@ -1,0 +1,47 @@
+"""The ``mockengine bench`` entry point: shared options, then the chosen sections in order."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from mockengine.bench.context import BenchContext
+from mockengine.bench.sections import sections
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every section shares, then each section's own."""
+    all_sections = sections()
+    parser.add_argument("--only", action="append", help=f"run only these sections: {', '.join(all_sections)}")
+    parser.add_argument("--url", help="drive this Realtime URL instead of starting an engine")
+    parser.add_argument("--engine-args", help="extra options for the engine the bench starts (quoted)")
+    parser.add_argument("--sessions", type=int, default=50, help="load: concurrent sessions (default 50)")
+    parser.add_argument("--duration", type=float, default=40.0, help="load: seconds (default 40)")
+    parser.add_argument("--profile", choices=("steady", "ramp", "spike"), default="steady")
+    parser.add_argument("--turn-every", type=float, default=10.0, help="seconds between turns (default 10)")
+    parser.add_argument("--barge-in", type=float, default=0.2, help="share of replies interrupted (0.2)")
+    parser.add_argument("--seed", type=int, default=1, help="the participants' random choices")
+    parser.add_argument("--json", help="write every figure to this JSON file")
+    parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress line")
+    for section in all_sections.values():
+        if section.add_arguments is not None:
+            section.add_arguments(parser)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    all_sections = sections()
+    parts: list[str] = args.only or [name for name, section in all_sections.items() if section.default]
+    unknown = [p for p in parts if p not in all_sections]
+    if unknown:
+        raise SystemExit(f"unknown bench section(s) {unknown}; choose from {', '.join(all_sections)}")
+    ctx = BenchContext(args)
+    try:
+        for part in parts:
+            all_sections[part].run(ctx)
+    finally:
+        ctx.close()
+    if args.json:
+        Path(args.json).write_text(json.dumps(ctx.results, indent=1, default=str))
+        print(f"\nfigures written to {args.json}")
+    return 0

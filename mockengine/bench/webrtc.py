@@ -1,0 +1,191 @@
+"""``--only webrtc``: WebRTC calls against WebSocket sessions on the same engine (docs/webrtc.md).
+
+* **Reply latency**: speech end → first reply audio, the conformance ``question`` clip streamed at
+  real-time pace in 20 ms chunks, ``--webrtc-turns`` turns per transport. On a WebSocket the first
+  ``response.output_audio.delta``; on a call the first audible frame of the incoming Opus track (what a
+  browser would play, jitter buffer included).
+* **CPU per talking session-second**: the engine process's CPU time while ``--webrtc-sessions`` sessions
+  each speak the clip in a loop (Opus both ways on a call), divided by session-seconds; same for
+  WebSocket sessions.
+* **Capacity**: ``--webrtc-levels`` concurrent talking calls each; at each level the p95 of speech onset
+  → ``input_audio_buffer.speech_started``; the highest level with p95 ≤ 250 ms is the figure.
+
+The driver runs aiortc too, on the same machine: at high levels its own Opus work competes with the
+engine's for the cores, so the capacity found is a lower bound for the engine alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import statistics
+from typing import Any
+
+from mockengine.bench.context import BenchContext
+from mockengine.bench.sections import Section
+
+CHUNK_MS = 20
+ONSET_P95_GOAL_MS = 250.0
+AUDIBLE_PEAK = 800  # a received frame louder than this is reply audio, not silence or codec noise
+
+
+def _clip() -> Any:
+    from mockengine.conformance.audio import load_clips
+
+    return load_clips()["question"]
+
+
+async def _open(url: str, transport: str) -> Any:
+    from mockengine.conformance.connection import Connection
+    from mockengine.conformance.webrtc import WebRtcConnection
+
+    opener = WebRtcConnection.open if transport == "webrtc" else Connection.open
+    conn = await opener(url, "sk-bench", timeout_ms=15_000)
+    await conn.wait_for("session.created", since_ms=0, timeout_ms=15_000)
+    return conn
+
+
+async def _speak(conn: Any, pcm: bytes, loop: asyncio.AbstractEventLoop) -> float:
+    """Stream ``pcm`` at real-time pace; the loop time (ms) each chunk went out is returned for chunk 0."""
+    step = CHUNK_MS * 48
+    started = loop.time()
+    for index, offset in enumerate(range(0, len(pcm), step)):
+        chunk = base64.b64encode(pcm[offset : offset + step]).decode()
+        await conn.send({"type": "input_audio_buffer.append", "audio": chunk})
+        await asyncio.sleep(max(0.0, started + (index + 1) * CHUNK_MS / 1000 - loop.time()))
+    return started * 1000.0
+
+
+async def _first_reply_ms(conn: Any, transport: str, since_ms: float) -> float | None:
+    if transport == "webrtc":
+        async with asyncio.timeout(20):
+            while True:
+                heard = [t for t, peak in conn.frame_peaks if t >= since_ms and peak >= AUDIBLE_PEAK]
+                if heard:
+                    return float(heard[0])
+                await asyncio.sleep(0.01)
+    delta = await conn.wait_for("response.output_audio.delta", since_ms=since_ms, timeout_ms=20_000)
+    return delta.received_ms if delta is not None else None
+
+
+async def reply_latency(url: str, transport: str, turns: int) -> list[float]:
+    clip = _clip()
+    loop = asyncio.get_running_loop()
+    conn = await _open(url, transport)
+    if transport == "webrtc":
+        conn.frame_peaks = []
+    latencies = []
+    try:
+        silence = bytes(48 * 1500)
+        for _ in range(turns):
+            # The clip and the silence after it (turn detection needs that silence on both transports).
+            started_ms = await _speak(conn, clip.pcm + silence, loop)
+            speech_end_ms = started_ms + clip.speech_end_ms
+            first = await _first_reply_ms(conn, transport, speech_end_ms)
+            if first is not None:
+                latencies.append(first - speech_end_ms)
+            await conn.wait_for("response.done", since_ms=speech_end_ms, timeout_ms=30_000)
+            await _speak(conn, silence * 4, loop)  # the reply plays out before the next turn
+    finally:
+        await conn.close()
+    return latencies
+
+
+async def talking_sessions(url: str, transport: str, sessions: int, seconds: float) -> list[float]:
+    """``sessions`` sessions speaking the clip in a loop for ``seconds``; onset → speech_started (ms)."""
+    clip = _clip()
+    loop = asyncio.get_running_loop()
+    conns = await asyncio.gather(*[_open(url, transport) for _ in range(sessions)])
+    onsets: list[float] = []
+
+    async def talk(conn: Any) -> None:
+        end = loop.time() + seconds
+        while loop.time() < end:
+            started_ms = await _speak(conn, clip.pcm + bytes(48 * 1000), loop)
+            onset_ms = started_ms + clip.speech_onset_ms
+            started = await conn.wait_for(
+                "input_audio_buffer.speech_started", since_ms=started_ms, timeout_ms=1
+            )
+            if started is not None:
+                onsets.append(started.received_ms - onset_ms)
+
+    try:
+        await asyncio.gather(*[talk(c) for c in conns])
+    finally:
+        await asyncio.gather(*[c.close() for c in conns], return_exceptions=True)
+    return onsets
+
+
+def _p95(values: list[float]) -> float | None:
+    return statistics.quantiles(values, n=20)[-1] if len(values) >= 2 else (values[0] if values else None)
+
+
+def _cpu_per_session_second(ctx: BenchContext, url: str, transport: str) -> float | None:
+    engine = ctx.engine()
+    sessions, seconds = ctx.args.webrtc_sessions, ctx.args.webrtc_seconds
+    before = engine.cpu_seconds() if engine is not None else None
+    asyncio.run(talking_sessions(url, transport, sessions, seconds))
+    after = engine.cpu_seconds() if engine is not None else None
+    if before is None or after is None:
+        return None
+    return (after - before) / (sessions * seconds)
+
+
+def bench_webrtc(ctx: BenchContext) -> None:
+    url = ctx.engine_url()
+    turns = ctx.args.webrtc_turns
+    result: dict[str, Any] = {}
+    for transport in ("websocket", "webrtc"):
+        latencies = asyncio.run(reply_latency(url, transport, turns))
+        result[f"{transport}_reply_ms"] = [round(v) for v in latencies]
+        median = statistics.median(latencies) if latencies else float("nan")
+        print(
+            f"webrtc: speech end → first reply audio over {transport}: median {median:.0f} ms "
+            f"({', '.join(f'{v:.0f}' for v in latencies)})",
+            flush=True,
+        )
+    for transport in ("websocket", "webrtc"):
+        cpu = _cpu_per_session_second(ctx, url, transport)
+        result[f"{transport}_cpu_ms_per_session_s"] = None if cpu is None else round(cpu * 1000, 2)
+        shown = "n/a (--url)" if cpu is None else f"{cpu * 1000:.1f} ms"
+        print(f"webrtc: engine CPU per talking {transport} session-second: {shown}", flush=True)
+    capacity = 0
+    levels = []
+    for level in [int(v) for v in ctx.args.webrtc_levels.split(",") if v.strip()]:
+        onsets = asyncio.run(talking_sessions(url, "webrtc", level, ctx.args.webrtc_seconds))
+        p95 = _p95(onsets)
+        levels.append({"calls": level, "onsets": len(onsets), "onset_p95_ms": p95 and round(p95)})
+        ok = p95 is not None and p95 <= ONSET_P95_GOAL_MS and len(onsets) >= level
+        print(
+            f"webrtc: {level} talking calls: {len(onsets)} onsets, p95 {p95 or float('nan'):.0f} ms "
+            f"{'ok' if ok else 'over the goal'}",
+            flush=True,
+        )
+        if not ok:
+            break
+        capacity = level
+    result["levels"] = levels
+    result["capacity_calls"] = capacity
+    print(
+        f"webrtc: most talking calls with p95 onset ≤ {ONSET_P95_GOAL_MS:.0f} ms: {capacity} "
+        "(driver on the same cores: a lower bound)",
+        flush=True,
+    )
+    ctx.results["webrtc"] = result
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--webrtc-turns", type=int, default=3, help="webrtc: turns per transport (latency)")
+    parser.add_argument(
+        "--webrtc-sessions", type=int, default=4, help="webrtc: talking sessions (CPU figure)"
+    )
+    parser.add_argument(
+        "--webrtc-seconds", type=float, default=15.0, help="webrtc: seconds per CPU/capacity step"
+    )
+    parser.add_argument(
+        "--webrtc-levels", default="10,25,50,100", help="webrtc: talking calls per capacity step"
+    )
+
+
+SECTION = Section("webrtc", bench_webrtc, add_arguments=add_arguments)

@@ -1,0 +1,243 @@
+"""Phrases in a request: the text cut at prepositions into the object the verb governs and the phrases
+after "in", "to", "called", …, each trimmed of verbs, determiners, politeness and the tool's own words.
+``slots`` decides which parameter each phrase fills."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mockengine.brain import lexicon
+
+if TYPE_CHECKING:
+    from mockengine.brain.slots import Referent
+
+# Prepositions (and the like) that open a phrase, and the parameter-name words each one fills.
+ROLES: dict[str, tuple[str, ...]] = {
+    "in": ("room", "location", "place", "where", "area", "zone", "city", "town", "country", "region", "in"),
+    "at": ("location", "place", "where", "room", "address", "city", "at"),
+    "into": ("language", "target", "destination", "format", "into", "folder"),
+    "on": ("room", "location", "place", "device", "on"),
+    "to": (
+        "recipient",
+        "person",
+        "contact",
+        "to",
+        "destination",
+        "text",
+        "note",
+        "task",
+        "playlist",
+        "list",
+        "folder",
+    ),
+    "for": (
+        "query",
+        "recipient",
+        "person",
+        "for",
+        "search",
+        "term",
+        "text",
+        "city",
+        "town",
+        "country",
+        "region",
+        "location",
+    ),
+    "called": ("title", "name", "label", "text", "subject"),
+    "named": ("title", "name", "label", "text", "subject"),
+    "titled": ("title", "name", "label", "subject"),
+    "saying": ("text", "message", "body", "note", "content"),
+    "about": ("text", "subject", "topic", "note", "title", "query"),
+    "with": ("with", "attendee", "person", "participant"),
+    "from": ("from", "source", "sender"),
+    "by": ("artist", "author", "by"),
+}
+
+
+# A phrase after one of these can be the object when the verb has none ("take me to the X", "two of X").
+OBJECT_PREPOSITIONS = frozenset(("to", "for", "called", "named", "titled", "about", "saying", "of", "by"))
+
+
+_INTERJECTIONS = frozenset(("hey", "hi", "hello", "yeah", "yes", "oh", "okay", "ok"))
+
+BLANK = "¦"  # where a value was taken out of the text
+
+
+_BOUNDARIES = frozenset(ROLES) | {"and", "then", "under", "below", "over", "above", "of", "as"}
+
+
+LIGHT_VERBS = frozenset(
+    [
+        "pull",
+        "bring",
+        "take",
+        "turn",
+        "switch",
+        "mark",
+        "give",
+        "get",
+        "set",
+        "show",
+        "tell",
+        "let",
+        "help",
+        "can",
+        "could",
+        "would",
+        "mind",
+        "please",
+        "go",
+        "put",
+        "try",
+    ]
+)
+
+
+_TRAILING = frozenset(
+    [
+        "please",
+        "now",
+        "again",
+        "thanks",
+        "thank",
+        "today",
+        "tomorrow",
+        "tonight",
+        "right",
+        "away",
+        "quickly",
+        "for",
+        "me",
+        "thing",
+        "things",
+        "stuff",
+        "one",
+        "ones",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Cues:
+    """What a phrase is trimmed of: the tool's vocabulary concepts (verbs at its start) and the stems of
+    its name's words (nouns at its end: "the voice harness card"); and the referent for pronouns."""
+
+    vocabulary: frozenset[str]
+    name_stems: frozenset[str]
+    referent: Referent
+    name_concepts: frozenset[str] = frozenset()
+
+
+def bare(phrase: str) -> str:
+    """``phrase`` without a leading "the"."""
+    return phrase[4:] if phrase.lower().startswith("the ") else ("" if phrase.lower() == "the" else phrase)
+
+
+def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
+    """The text cut at prepositions and blanked spans: [("", object phrase), (preposition, phrase), …],
+    each phrase trimmed of verbs, determiners, politeness and the tool's own nouns ("card").
+
+    The object comes from the clause (comma-separated chunk) holding the word that asked for the tool
+    ("nah, not a fan, thumbs down on that one" has none), and not from words before that word in the same
+    phrase ("big thumbs up" has none either). A blanked span (a value already taken) ends a phrase but
+    not the object: "add ¦ coffee filters" still has the object "coffee filters"."""
+    chunks = re.split(r"[,;.!?]+", text)
+    acting = [i for i, chunk in enumerate(chunks) if any(_is_action(w, cues) for w in lexicon.tokens(chunk))]
+    main = acting[0] if acting else next((i for i, c in enumerate(chunks) if _content(lexicon.tokens(c))), 0)
+    obj = ""
+    merged: list[tuple[str, str]] = []
+    for index, chunk in enumerate(chunks):
+        pieces = _pieces(chunk)
+        for number, (preposition, part) in enumerate(pieces):
+            if index == main and number == 0:
+                part = _from_verb(part, cues)
+            phrase = _trim(
+                part, cues, at_start=number == 0 or preposition == BLANK, after_to=preposition == "to"
+            )
+            if index == main and not obj and preposition in ("", BLANK) and not merged:
+                obj = phrase
+            elif number > 0 and preposition != BLANK:
+                merged.append((preposition, phrase))
+    return [("", obj), *merged]
+
+
+def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
+    pieces: list[tuple[str, list[lexicon.Token]]] = []
+    for position, stretch in enumerate(chunk.split(BLANK)):
+        pieces.append(("" if position == 0 else BLANK, []))
+        for token in lexicon.tokens(stretch):
+            if token.lower in _BOUNDARIES:
+                pieces.append((token.lower, []))
+            else:
+                pieces[-1][1].append(token)
+    return pieces
+
+
+def _from_verb(words: list[lexicon.Token], cues: Cues) -> list[lexicon.Token]:
+    """``words`` from the tool's action word on, when nothing before it is a verb ("big thumbs up")."""
+    first = next((i for i, w in enumerate(words) if _is_action(w, cues)), 0)
+    before = words[:first]
+    if any(w.lower in LIGHT_VERBS or w.concept in cues.vocabulary for w in before):
+        return words
+    return words[first:]
+
+
+def _is_action(word: lexicon.Token, cues: Cues) -> bool:
+    """A word that asked for this tool: one of its actions."""
+    return word.concept in cues.vocabulary and word.concept in lexicon.ACTIONS
+
+
+def _is_lead(word: lexicon.Token, cues: Cues) -> bool:
+    """A word a phrase may start with before its object: an action, or a thing the tool's name says
+    ("tell me more about …" for show_details)."""
+    return _is_action(word, cues) or (word.concept in cues.vocabulary and word.concept in cues.name_concepts)
+
+
+def _is_name(word: lexicon.Token, index: int, words: list[lexicon.Token]) -> bool:
+    """A capitalised word inside the sentence is part of a name ("play Hey Jude"), never filler."""
+    return index > 0 and word.text[:1].isupper() and word.lower != "i"
+
+
+def _content(words: list[lexicon.Token]) -> bool:
+    return any(not w.is_stop for w in words)
+
+
+def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool = False) -> str:
+    """``words`` without what leads up to the thing (verbs, determiners, politeness) and what trails it
+    (the tool's own nouns and actions). After "to" only the tool's own verb goes: "I'd like to see the
+    X" → "X", but "remind me to take my pills" keeps "take"."""
+    start, verbs = 0, 0
+    while start < len(words):
+        word = words[start]
+        is_verb = (at_start or after_to) and not verbs and _is_lead(word, cues)
+        # A thing the tool's name says ("more" for show_details) may come after its verb: "show me more".
+        named = at_start and word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
+        kept_article = not at_start and word.lower == "the"  # "call with the bank" keeps its "the"
+        # Right after the verb, a greeting word starts a title, as transcripts write it: "play hey jude".
+        titled = verbs > 0 and word.lower in _INTERJECTIONS
+        if (
+            kept_article
+            or titled
+            or _is_name(word, start, words)
+            or not (
+                word.lower in lexicon.STOPWORDS
+                or (at_start and word.lower in LIGHT_VERBS)
+                or is_verb
+                or named
+            )
+        ):
+            break
+        verbs += is_verb  # only the one verb that asked for the tool: "play my running playlist"
+        start += 1
+    end = len(words)
+    while end > start and (
+        words[end - 1].lower in lexicon.STOPWORDS
+        or words[end - 1].lower in _TRAILING
+        or lexicon.stem(words[end - 1].lower) in cues.name_stems
+        or (words[end - 1].concept in cues.vocabulary and words[end - 1].concept in lexicon.ACTIONS)
+    ):
+        end -= 1
+    return " ".join(w.text for w in words[start:end])

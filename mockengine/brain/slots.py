@@ -1,0 +1,358 @@
+"""Arguments from the words: fill a tool's top-level parameters from what the user said.
+
+In this order, each value taking its words out of the text so no word fills two parameters:
+
+1. quoted text, verbatim, into the first free-text parameter (title, text, message, query, name…);
+2. dates ("tomorrow", "March 5th") into ``format: date`` / ``*date*`` / ``*day*`` parameters, clock times
+   ("3 pm", "noon") into ``format: time`` / ``*time*`` ones (``date-time`` gets both);
+3. numbers, written or spoken, into number/integer parameters, a unit word after the number ("percent",
+   "minutes", "degrees", "dollars") choosing among several;
+4. enum values (and booleans) by their text or a synonym ("pause it" → ``pause``, "the one before" →
+   ``prev``, "thumbs up" → ``up``);
+5. strings: the noun phrase the verb governs ("show me the gesture project" → ``gesture project``) into
+   the main string parameter (the first required one, else the first); phrases after a preposition
+   ("in the kitchen", "called dentist") into the parameter whose name fits the preposition's role;
+6. a pronoun ("it", "this one") and no noun phrase → the ``Referent`` (what the last call/output named).
+
+Required parameters are always filled — from the words, else the schema's ``default`` — or reported
+missing (the caller asks for them); optional ones only when heard. Values that do not validate against
+their property schema are dropped (a required one then counts as missing).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from jsonschema import validators
+
+from mockengine.brain import lexicon, values
+from mockengine.brain.phrasing import BLANK, OBJECT_PREPOSITIONS, ROLES, Cues, bare, split_phrases
+from mockengine.brain.values import Span
+
+_QUOTED = re.compile(r"[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
+_FREE_TEXT = (
+    "title",
+    "text",
+    "message",
+    "query",
+    "name",
+    "note",
+    "content",
+    "body",
+    "subject",
+    "code",
+    "task",
+)
+_UNIT_WORDS: dict[str, tuple[str, ...]] = {
+    "percent": ("percent", "%", "per cent"),
+    "minute": ("minute", "minutes", "min", "mins"),
+    "hour": ("hour", "hours"),
+    "degree": ("degree", "degrees", "°"),
+    "price": ("dollar", "dollars", "bucks", "$", "euro", "euros", "pounds"),
+}
+_UNIT_PARAMS: dict[str, tuple[str, ...]] = {
+    "percent": ("brightness", "level", "volume", "percent", "dim"),
+    "minute": ("minute", "duration", "length"),
+    "hour": ("hour", "duration"),
+    "degree": ("degree", "temperature", "temp", "celsius", "fahrenheit"),
+    "price": ("price", "cost", "budget", "amount", "max"),
+}
+_IDENTIFIER = re.compile(r"(?<![\w-])[A-Za-z]*\d[\w-]*")
+_DURATIONS = (
+    (re.compile(r"\b(?:for\s+)?(?:an hour and a half|one and a half hours)\b", re.I), 90),
+    (re.compile(r"\b(?:for\s+)?half an hour\b", re.I), 30),
+    (re.compile(r"\b(?:for\s+)?(?:an|one) hour\b", re.I), 60),
+    (re.compile(r"\b(?:for\s+)?(?:two|2) hours\b", re.I), 120),
+)
+_CONTAINERS = frozenset(lexicon.stem(w) for w in ("playlist", "list", "folder", "album", "channel", "board"))
+_PLACES = ("room", "location", "place", "where", "area", "zone")
+_TRUE_WORDS = frozenset(("on", "enable", "yes", "true"))
+_FALSE_WORDS = frozenset(("off", "disable", "no", "false"))
+
+
+@dataclass(frozen=True)
+class Referent:
+    """What "it" means now: string values the last call or output named, by key (lower case), newest
+    first, and ``name``, the thing's name when one was found."""
+
+    values: tuple[tuple[str, str], ...] = ()
+    name: str | None = None
+
+    def for_parameter(self, parameter: str) -> str | None:
+        key = parameter.lower()
+        for candidate, value in self.values:
+            if candidate == key or key in candidate:
+                return value
+        return self.name
+
+
+@dataclass
+class Filled:
+    """The arguments built, which words filled each (``sources``), and the required ones not filled."""
+
+    arguments: dict[str, Any] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    used_referent: bool = False
+
+
+def fill(
+    tool_name: str,
+    schema: Mapping[str, Any],
+    text: str,
+    referent: Referent,
+    today: date,
+    vocabulary: frozenset[str] = frozenset(),
+) -> Filled:
+    """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``."""
+    found = schema.get("properties")
+    properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    required = (
+        [r for r in schema.get("required", []) if isinstance(r, str)]
+        if isinstance(schema.get("required"), list)
+        else []
+    )
+    work = _Work(lexicon.rewrite(_without_tool_mention(text, tool_name), keep_case=True), today)
+    filled = Filled()
+    kinds = {name: _kind(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
+    for kind in ("quoted", "identifier", "datetime", "date", "time", "number", "enum", "boolean"):
+        quotable = ("string", "identifier")
+        for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k in quotable)]:
+            if name not in filled.arguments:
+                _fill_one(work, filled, name, properties[name], kind)
+    strings = [n for n, k in kinds.items() if k in ("string", "identifier") and n not in filled.arguments]
+    name_stems = frozenset(lexicon.stem(w) for w in lexicon.identifier_words(tool_name).split())
+    name_concepts = frozenset(lexicon.concept(w) for w in lexicon.identifier_words(tool_name).split())
+    cues = Cues(vocabulary, name_stems, referent, name_concepts)
+    _fill_strings(work, filled, strings, required, cues)
+    for name in required:
+        schema_of = properties.get(name)
+        if name not in filled.arguments and isinstance(schema_of, Mapping) and "default" in schema_of:
+            filled.arguments[name] = schema_of["default"]
+            filled.sources[name] = "(schema default)"
+    for name, value in list(filled.arguments.items()):
+        if not _valid_property(name, value, schema):
+            del filled.arguments[name]
+            filled.sources.pop(name, None)
+    filled.missing = [name for name in required if name not in filled.arguments]
+    return filled
+
+
+def _without_tool_mention(text: str, tool_name: str) -> str:
+    """``text`` without the words that name the tool itself: "please use get_weather for Paris" → "please
+    Paris" (``lexicon.tool_mention``)."""
+    found = lexicon.tool_mention(text, tool_name)
+    return text if found is None else f"{text[: found.start()]} {text[found.end() :]}"
+
+
+def _kind(name: str, schema: Mapping[str, Any]) -> str:
+    kind = schema.get("type")
+    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+    words = lexicon.identifier_words(name).split()
+    if isinstance(schema.get("enum"), list):
+        return "enum"
+    if kind in ("number", "integer"):
+        return "number"
+    if kind == "boolean":
+        return "boolean"
+    if kind not in (None, "string"):
+        return "other"
+    fmt = schema.get("format")
+    if fmt == "date-time" or "datetime" in words:
+        return "datetime"
+    if fmt == "date" or any(w in ("date", "day") for w in words):
+        return "date"
+    if fmt == "time" or any(w in ("time", "hour", "when") for w in words):
+        return "time"
+    if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
+        return "identifier"
+    return "string"
+
+
+class _Work:
+    """The text with the spans already used blanked out (so they also act as phrase boundaries)."""
+
+    def __init__(self, text: str, today: date) -> None:
+        self.text = text
+        self.today = today
+
+    def take(self, span: Span) -> str:
+        words = self.text[span.start : span.end]
+        self.text = self.text[: span.start] + f" {BLANK} " + self.text[span.end :]
+        return words.strip()
+
+
+def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:
+    span: Span | None = None
+    if kind == "quoted":
+        if any(word in lexicon.identifier_words(name).split() for word in _FREE_TEXT):
+            match = _QUOTED.search(work.text)
+            span = Span(match.group("text"), match.start(), match.end()) if match else None
+    elif kind == "identifier":
+        match = _IDENTIFIER.search(work.text)
+        span = Span(match.group(0), match.start(), match.end()) if match else None
+    elif kind in ("date", "datetime"):
+        span = _first(values.dates(work.text, work.today))
+        if kind == "datetime":
+            span = _datetime(work, span)
+    elif kind == "time":
+        span = _first(values.times(work.text))
+    elif kind == "number":
+        span = _number_for(work.text, name, schema)
+    elif kind == "enum":
+        span = _enum_for(work.text, schema["enum"])
+    elif kind == "boolean":
+        span = _boolean_for(work.text)
+    if span is not None:
+        filled.sources[name] = work.take(span)
+        filled.arguments[name] = span.value
+
+
+def _first(spans: list[Span]) -> Span | None:
+    return spans[0] if spans else None
+
+
+def _datetime(work: _Work, day: Span | None) -> Span | None:
+    clock = _first(values.times(work.text))
+    if day is None and clock is None:
+        return None
+    when = day.value if day is not None else work.today.isoformat()
+    value = f"{when}T{clock.value if clock is not None else '09:00'}:00"
+    spans = [s for s in (day, clock) if s is not None]
+    if len(spans) == 2:
+        work.take(spans[1] if spans[1].start > spans[0].start else spans[0])
+    first = min(spans, key=lambda s: s.start)
+    return Span(value, first.start, first.end)
+
+
+def _number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
+    """The number for parameter ``name``: one followed by a unit word that fits the name, else the first
+    number with no unit word that belongs to another kind of parameter."""
+    words = " ".join([lexicon.identifier_words(name), str(schema.get("description", "")).lower()])
+    if any(p in words for p in _UNIT_PARAMS["minute"]):
+        for pattern, minutes in _DURATIONS:
+            match = pattern.search(text)
+            if match:
+                return Span(minutes, match.start(), match.end())
+    candidates = [s for s in values.numbers(text) if not _is_clock(text, s)]
+    best: Span | None = None
+    for span in candidates:
+        after = text[span.end : span.end + 12].lower()
+        unit = next(
+            (u for u, forms in _UNIT_WORDS.items() if any(after.lstrip().startswith(f) for f in forms)), None
+        )
+        if unit is not None and any(p in words for p in _UNIT_PARAMS[unit]):
+            end = span.end + len(after) - len(after.lstrip()) + len(after.lstrip().split(" ")[0])
+            return Span(span.value, _comparator_start(text, span.start), end)
+        if unit is None and best is None:
+            best = Span(span.value, _comparator_start(text, span.start), span.end)
+    return best
+
+
+def _comparator_start(text: str, start: int) -> int:
+    before = text[:start].lower()
+    match = re.search(r"\b(?:under|below|less than|up to|at most|over|above|at least|to|at|by)\s+$", before)
+    return match.start() if match else start
+
+
+def _is_clock(text: str, span: Span) -> bool:
+    return any(s.start <= span.start < s.end for s in values.times(text))
+
+
+def _enum_for(text: str, options: list[Any]) -> Span | None:
+    spoken = lexicon.tokens(lexicon.rewrite(text))
+    said = {t.lower for t in spoken}
+    heard = {t.concept for t in spoken} | said
+    # An option said as it is ("the tasks I've done" → done) wins over one a synonym points at ("show" ~
+    # open); then the synonyms, in the options' order.
+    for option in options:
+        words = lexicon.identifier_words(option).split() if isinstance(option, str) else []
+        if words and all(w in said for w in words):
+            return _span_of(text, str(option), [lexicon.concept(w) for w in words])
+    for option in options:
+        if not isinstance(option, str):
+            continue
+        wanted = [lexicon.concept(w) for w in lexicon.identifier_words(option).split()]
+        if wanted and all(w in heard for w in wanted):
+            return _span_of(text, option, wanted)
+    return None
+
+
+def _span_of(text: str, option: str, concepts: list[str]) -> Span:
+    """Where in ``text`` (as written) the words that named ``option`` are, for the trace."""
+    for match in re.finditer(r"[A-Za-z0-9'’]+", text):
+        if lexicon.concept(match.group(0)) in concepts or match.group(0).lower() == option.lower():
+            return Span(option, match.start(), match.end())
+    return Span(option, len(text), len(text))
+
+
+def _boolean_for(text: str) -> Span | None:
+    for token in re.finditer(r"[A-Za-z]+", lexicon.rewrite(text)):
+        word = lexicon.concept(token.group(0))
+        if word in _TRUE_WORDS or word in _FALSE_WORDS:
+            original = re.search(rf"\b{re.escape(token.group(0))}\b", text, re.IGNORECASE)
+            start, end = (original.start(), original.end()) if original else (len(text), len(text))
+            return Span(word in _TRUE_WORDS, start, end)
+    return None
+
+
+def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[str], cues: Cues) -> None:
+    if not names:
+        return
+    segments = split_phrases(work.text, cues)
+    primary = next((n for n in required if n in names), names[0])
+    for preposition, phrase in segments[1:]:
+        roles = ROLES.get(preposition, ())
+        target = next((n for n in names if n not in filled.arguments and _fits(n, roles)), None)
+        if target is not None and bare(phrase):
+            value = _without_name(bare(phrase), target)
+            filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
+            segments = [s for s in segments if s != (preposition, phrase)]
+    if primary in filled.arguments:
+        return
+    obj = segments[0][1] if segments else ""
+    rest = [s for s in segments[1:] if bare(s[1])]
+    if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS:
+        obj, rest = bare(rest[0][1]), rest[1:]
+    if obj and not (primary not in required and _fits(primary, _PLACES)):
+        value = " ".join([obj] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
+        filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
+    elif _has_pronoun(work.text):
+        named = cues.referent.for_parameter(primary)
+        if named:
+            filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
+            filled.used_referent = True
+
+
+def _fits(name: str, roles: tuple[str, ...]) -> bool:
+    words = lexicon.identifier_words(name).split()
+    return any(role in words for role in roles)
+
+
+def _without_name(value: str, parameter: str) -> str:
+    """ "tag audio" → "audio" for the parameter ``tag``."""
+    words = value.split(" ")
+    names = {lexicon.stem(w) for w in lexicon.identifier_words(parameter).split()}
+    while len(words) > 1 and lexicon.stem(words[0]) in names:
+        words = words[1:]
+    # A container named after its kind: "my road trip playlist" → "road trip" (but a "living room" stays).
+    while len(words) > 1 and lexicon.stem(words[-1]) in names and names & _CONTAINERS:
+        words = words[:-1]
+    return " ".join(words)
+
+
+def _has_pronoun(text: str) -> bool:
+    return any(t.lower in lexicon.PRONOUNS for t in lexicon.tokens(text))
+
+
+def _valid_property(name: str, value: Any, root: Mapping[str, Any]) -> bool:
+    """``value`` fits property ``name``, checked inside the root schema so a ``$ref`` still resolves."""
+    alone = {**root, "required": []}
+    try:
+        return bool(validators.validator_for(alone)(alone).is_valid({name: value}))
+    except Exception:  # a schema jsonschema cannot use (a broken $ref): not a valid value
+        return False

@@ -1,0 +1,247 @@
+"""Values spoken or written in a request: numbers ("25", "twenty five", "a dozen"), dates ("tomorrow",
+"March 5th", "friday") and clock times ("3 pm", "noon"), each with the character span it came from."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+# -- numbers ----------------------------------------------------------------------------------------------
+
+_UNITS = {
+    w: i
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+        ]
+    )
+}
+_TENS = {
+    w: 10 * (i + 2)
+    for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])
+}
+_SCALES = {"hundred": 100, "thousand": 1000}
+_NUMBER_WORDS = set(_UNITS) | set(_TENS) | set(_SCALES) | {"a", "and", "half", "couple", "dozen"}
+
+
+@dataclass(frozen=True)
+class Span:
+    """A value found in the text and the character span ``[start, end)`` it came from."""
+
+    value: object
+    start: int
+    end: int
+
+
+_DIGITS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?![\w])")
+_SPOKEN = re.compile(r"\b(?:[a-z]+)(?:[\s-]+(?:[a-z]+))*\b")
+
+
+def numbers(text: str) -> list[Span]:
+    """Numbers written as digits ("25", "2.5") or spoken ("twenty five", "a dozen", "a couple"), in order."""
+    found = [Span(_number(m.group(0)), m.start(), m.end()) for m in _DIGITS.finditer(text)]
+    lowered = text.lower()
+    for match in re.finditer(r"[a-z]+(?:[\s-]+[a-z]+)*", lowered):
+        found += _spoken_numbers(match.group(0), match.start())
+    # "that one", "the one before": a pronoun, not a quantity.
+    found = [s for s in found if not (s.value == 1 and _POINTING.search(lowered[: s.start]))]
+    return sorted(found, key=lambda span: span.start)
+
+
+_POINTING = re.compile(r"\b(?:this|that|the|which|next|last|other|same|each)\s+$")
+
+
+def _number(text: str) -> float | int:
+    value = float(text.replace(",", "."))
+    return int(value) if value.is_integer() else value
+
+
+def _spoken_numbers(chunk: str, offset: int) -> list[Span]:
+    spans: list[Span] = []
+    words = [(m.group(0), m.start() + offset, m.end() + offset) for m in re.finditer(r"[a-z]+", chunk)]
+    i = 0
+    while i < len(words):
+        value, used = _read_number([w for w, _, _ in words[i:]])
+        if used:
+            spans.append(Span(value, words[i][1], words[i + used - 1][2]))
+            i += used
+        else:
+            i += 1
+    return spans
+
+
+def _read_number(words: list[str]) -> tuple[int, int]:
+    """The number the leading ``words`` spell and how many words it took (0: none)."""
+    if words[:2] == ["a", "dozen"]:
+        return 12, 2
+    if words[:2] == ["a", "couple"]:
+        return 2, 2 + (len(words) > 2 and words[2] == "of")
+    total, current, used = 0, 0, 0
+    for index, word in enumerate(words):
+        if word in _UNITS and (used == 0 or words[index - 1] in _TENS or words[index - 1] in _SCALES):
+            current += _UNITS[word]
+        elif word in _TENS and (used == 0 or words[index - 1] in _SCALES or words[index - 1] == "and"):
+            current += _TENS[word]
+        elif word in _SCALES and used:
+            current = max(current, 1) * _SCALES[word]
+            if _SCALES[word] >= 1000:
+                total, current = total + current, 0
+        elif word == "and" and used and index + 1 < len(words) and words[index + 1] in _UNITS | _TENS:
+            pass
+        else:
+            break
+        used = index + 1
+    return total + current, used
+
+
+# -- dates and times --------------------------------------------------------------------------------------
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_MONTH = (
+    r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_ORDINAL = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_DATE_PATTERNS = (
+    re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
+    re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}\b"),
+    re.compile(rf"\b(?:on\s+)?{_MONTH}\s+(?:the\s+)?{_ORDINAL}\b"),
+    re.compile(r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|day after tomorrow)\b"),
+    re.compile(
+        r"\b(?:on\s+)?(?P<next>next\s+|this\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+    ),
+)
+_SPOKEN_HOURS = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
+_HOUR = rf"(?P<hour>\d{{1,2}}|{'|'.join(_SPOKEN_HOURS)})"
+_TIME_PATTERNS = (
+    re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
+    re.compile(
+        rf"\b(?:at\s+)?{_HOUR}(?:\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five))?\s*"
+        r"(?P<ampm>[ap]\.?m\.?|o'clock|in the morning|in the afternoon|in the evening|at night)(?![\w])"
+    ),
+    re.compile(r"\b(?:at\s+)?(?P<named>noon|midday|midnight)\b"),
+    re.compile(rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars))"),
+)
+
+
+def dates(text: str, today: date) -> list[Span]:
+    """Dates in ``text`` as ISO ``YYYY-MM-DD`` strings: ISO, "March 5th", "the 5th of March", "today",
+    "tomorrow", "friday", "next friday". Relative ones count from ``today``; a month-day without a year is
+    the next such day on or after ``today``."""
+    lowered = text.lower()
+    found: list[Span] = []
+    for pattern in _DATE_PATTERNS:
+        for match in pattern.finditer(lowered):
+            if any(s.start <= match.start() < s.end for s in found):
+                continue
+            value = _date_value(match, today)
+            if value is not None:
+                found.append(Span(value.isoformat(), match.start(), match.end()))
+    return sorted(found, key=lambda span: span.start)
+
+
+def _date_value(match: re.Match[str], today: date) -> date | None:
+    groups = match.groupdict()
+    if groups.get("iso"):
+        try:
+            return date.fromisoformat(groups["iso"])
+        except ValueError:
+            return None
+    if groups.get("rel"):
+        shift = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2}[groups["rel"]]
+        return today + timedelta(days=shift)
+    if groups.get("weekday"):
+        wanted = next(i for i, d in enumerate(_WEEKDAYS) if d.startswith(groups["weekday"][:3]))
+        ahead = (wanted - today.weekday()) % 7 or 7
+        return today + timedelta(days=ahead)  # "next friday" and "friday" both mean the coming one
+    month = next(i + 1 for i, m in enumerate(_MONTHS) if m.startswith(groups["month"][:3]))
+    try:
+        candidate = date(today.year, month, int(groups["day"]))
+        return candidate if candidate >= today else date(today.year + 1, month, int(groups["day"]))
+    except ValueError:
+        return None
+
+
+def times(text: str) -> list[Span]:
+    """Clock times in ``text`` as ``HH:MM`` (24 h): "3 pm", "3:30pm", "15:30", "three thirty pm", "noon",
+    "at 7", "9 in the morning"."""
+    lowered = text.lower()
+    found: list[Span] = []
+    for pattern in _TIME_PATTERNS:
+        for match in pattern.finditer(lowered):
+            if any(s.start <= match.start() < s.end or match.start() <= s.start < match.end() for s in found):
+                continue
+            value = _time_value(match.groupdict())
+            if value is not None:
+                found.append(Span(value, match.start(), match.end()))
+    return sorted(found, key=lambda span: span.start)
+
+
+def _time_value(groups: dict[str, str | None]) -> str | None:
+    named = groups.get("named")
+    if named:
+        return "00:00" if named == "midnight" else "12:00"
+    hour_text = groups.get("hour") or ""
+    hour = int(hour_text) if hour_text.isdigit() else _SPOKEN_HOURS.index(hour_text) + 1
+    minute_text = groups.get("minute") or ""
+    spoken = (groups.get("spoken_minute") or "").replace("-", " ")
+    minute = (
+        int(minute_text) if minute_text else {"": 0, "thirty": 30, "fifteen": 15, "forty five": 45}[spoken]
+    )
+    ampm = (groups.get("ampm") or "").replace(".", "")
+    if ampm in ("pm", "in the afternoon", "in the evening", "at night") and hour < 12:
+        hour += 12
+    elif ampm in ("am", "in the morning") and hour == 12:
+        hour = 0
+    elif not ampm and not minute_text and 1 <= hour <= 7:
+        hour += 12  # "at 3" in conversation means the afternoon
+    if hour > 23 or minute > 59:
+        return None
+    return f"{hour:02d}:{minute:02d}"

@@ -1,0 +1,163 @@
+"""The conformance checks over a WebRTC call (``mockengine conformance --transport webrtc``).
+
+:class:`WebRtcConnection` has the :class:`~mockengine.conformance.connection.Connection` interface the
+checks use, over a call instead of a WebSocket: the offer goes to ``POST /v1/realtime/calls`` (the
+``--url``'s host, model and key), client events go on the ``oai-events`` data channel, and
+``input_audio_buffer.append`` becomes microphone audio: its PCM16 plays on the outgoing Opus track at
+real-time pace (the checks' microphone already sends at that pace). What the engine says arrives on the
+incoming track; as the HRP checks read reply audio from ``response.output_audio.delta`` events, the
+track's audio while a reply plays (between ``output_audio_buffer.started`` and ``.stopped`` /
+``.cleared``) is recorded as such deltas, 100 ms each, stamped when the audio arrived and marked
+``"transport": "webrtc-track"``. So the timing figures (speech end → first reply audio) are what a WebRTC
+client hears, jitter buffer included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+from urllib.parse import urlsplit, urlunsplit
+
+import aiohttp
+import numpy as np
+from aiortc import RTCPeerConnection, RTCSessionDescription
+from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+
+from mockengine.conformance.connection import Connection, ConnectionFailed, JsonObject, now_ms
+from mockengine.rtc.ice import include_loopback, offline_configuration
+from mockengine.rtc.media import InputResampler, ReplyTrack
+
+DELTA_BYTES = 4800  # 100 ms of PCM16 24 kHz per recorded delta
+
+
+def calls_url(ws_url: str) -> str:
+    """``ws://host/v1/realtime?model=m`` → ``http://host/v1/realtime/calls?model=m``."""
+    parts = urlsplit(ws_url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    return urlunsplit((scheme, parts.netloc, parts.path.rstrip("/") + "/calls", parts.query, ""))
+
+
+class WebRtcConnection(Connection):
+    def __init__(self) -> None:  # the Connection state the checks read, without a WebSocket
+        self.events = []
+        self.send_lock = asyncio.Lock()
+        self.close_code = None
+        self.close_reason = ""
+        self._changed = asyncio.Condition()
+        self._closed = False
+        self.pc = RTCPeerConnection(offline_configuration())
+        self.mic = ReplyTrack(lambda _: None, lambda _: None)  # plays what it is given, silence otherwise
+        self.channel = self.pc.createDataChannel("oai-events")
+        self.pc.addTrack(self.mic)
+        self._opened = asyncio.Event()
+        self.channel.on("open", self._opened.set)
+        self.channel.on("message", self._on_message)
+        self.channel.on("close", self._on_close)
+        self.pc.on("track", self._on_track)
+        self._tasks: list[asyncio.Future[None]] = []
+        self._playing: tuple[str, str] | None = None  # (response id, item id) on the track now
+        self._items: dict[str, str] = {}  # response id → its audio item
+        self._heard = bytearray()
+        # (arrival ms, peak sample) of every received frame, when a caller (the bench) sets a list here.
+        self.frame_peaks: list[tuple[float, int]] | None = None
+
+    @classmethod
+    async def open(cls, url: str, api_key: str | None, *, timeout_ms: int) -> WebRtcConnection:
+        conn = cls()
+        try:
+            include_loopback(conn.pc)
+            await conn.pc.setLocalDescription(await conn.pc.createOffer())
+            headers = {"Content-Type": "application/sdp"}
+            if api_key:
+                headers["Authorization"] = f"Bearer {api_key}"
+            timeout = aiohttp.ClientTimeout(total=timeout_ms / 1000.0)
+            async with aiohttp.ClientSession(timeout=timeout) as http:
+                reply = await http.post(calls_url(url), data=conn.pc.localDescription.sdp, headers=headers)
+                body = await reply.text()
+            if reply.status != 201:
+                raise ConnectionFailed(f"POST {calls_url(url)} answered {reply.status}: {body[:300]}")
+            await conn.pc.setRemoteDescription(RTCSessionDescription(sdp=body, type="answer"))
+            await asyncio.wait_for(conn._opened.wait(), timeout_ms / 1000.0)
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+            await conn.close()
+            raise ConnectionFailed(f"cannot open a call at {calls_url(url)}: {exc!r}") from exc
+        except ConnectionFailed:
+            await conn.close()
+            raise
+        return conn
+
+    def _on_message(self, message: str | bytes) -> None:
+        data = json.loads(message)
+        kind = data.get("type")
+        if kind == "response.output_item.added" and data.get("item", {}).get("type") == "message":
+            self._items[data["response_id"]] = data["item"]["id"]
+        elif kind == "output_audio_buffer.started":
+            rid = data["response_id"]
+            self._playing = (rid, self._items.get(rid, ""))
+        elif kind in ("output_audio_buffer.stopped", "output_audio_buffer.cleared"):
+            self._flush_heard()
+            self._playing = None
+        self._tasks.append(asyncio.ensure_future(self._record(data)))
+
+    def _on_close(self) -> None:
+        self._closed = True
+        self.close_code = 1000
+        self._tasks.append(asyncio.ensure_future(self._notify()))
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _on_track(self, track: MediaStreamTrack) -> None:
+        self._tasks.append(asyncio.ensure_future(self._listen(track)))
+
+    async def _listen(self, track: MediaStreamTrack) -> None:
+        resampler = InputResampler()
+        while True:
+            try:
+                frame = await track.recv()
+            except MediaStreamError:
+                return
+            pcm = resampler.convert(frame)  # type: ignore[arg-type]
+            if self.frame_peaks is not None and pcm:
+                self.frame_peaks.append((now_ms(), int(np.abs(np.frombuffer(pcm, dtype="<i2")).max())))
+            if self._playing is not None:
+                self._heard += pcm
+                if len(self._heard) >= DELTA_BYTES:
+                    self._flush_heard()
+
+    def _flush_heard(self) -> None:
+        if not self._heard or self._playing is None:
+            self._heard.clear()
+            return
+        response_id, item_id = self._playing
+        delta = {
+            "type": "response.output_audio.delta",
+            "response_id": response_id,
+            "item_id": item_id,
+            "output_index": 0,
+            "content_index": 0,
+            "delta": base64.b64encode(bytes(self._heard)).decode("ascii"),
+            "transport": "webrtc-track",
+        }
+        self._heard.clear()
+        self._tasks.append(asyncio.ensure_future(self._record(delta)))
+
+    async def send_unlocked(self, event: JsonObject) -> float:
+        sent_ms = now_ms()
+        if event.get("type") == "input_audio_buffer.append":
+            pcm = base64.b64decode(event.get("audio") or "")
+            self.mic.enqueue("mic", "mic", pcm[: len(pcm) - len(pcm) % 2])
+            return sent_ms
+        if self.channel.readyState != "open":
+            raise ConnectionResetError("the data channel is closed")
+        self.channel.send(json.dumps(event))
+        return sent_ms
+
+    async def close(self) -> None:
+        self.mic.stop()
+        for task in self._tasks:
+            task.cancel()
+        await self.pc.close()
+        self._closed = True

@@ -1,0 +1,405 @@
+// The mockengine console (docs/console.md). Plain JavaScript, no build step, nothing from a CDN.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const A = window.consoleAudio;
+const TIMELINE_S = 30;          // seconds of input level the timeline shows
+const MAX_EVENTS_SHOWN = 400;
+
+const state = {
+  transport: null,     // {send(event), close()}
+  sessionId: null,
+  context: null,       // AudioContext
+  stream: null,        // the microphone
+  meter: null,
+  capture: null,       // WebSocket: microphone → appends
+  player: null,        // WebSocket: reply playback
+  levels: [],          // [{t, level}]
+  marks: [],           // [{t, kind}]
+  replyPlaying: [],    // [{from, to}]
+  assistant: new Map(),  // item id → <li> of the assistant's transcript
+  playingItem: null,
+  eventCount: 0,
+  info: null,
+};
+
+// ---- set-up -----------------------------------------------------------------------------------
+
+async function loadInfo() {
+  const answer = await fetch("/mockengine/console.json");
+  const info = state.info = await answer.json();
+  fill($("scenario"), ["(default)", ...info.scenarios]);
+  fill($("voice"), info.voices);
+  fill($("turn-detection"), info.turn_detection);
+  fill($("fault-kind"), info.faults.map((f) => f.kind));
+  $("fault-kind").onchange = showFaultDoc;
+  showFaultDoc();
+  refreshSessions();
+}
+
+function fill(select, values) {
+  select.innerHTML = "";
+  for (const value of values) select.append(new Option(value, value));
+}
+
+function showFaultDoc() {
+  const fault = state.info.faults.find((f) => f.kind === $("fault-kind").value);
+  const params = Object.entries(fault.params).map(([k, v]) => `${k}=${v}`).join(",");
+  $("fault-doc").textContent = fault.doc + (params ? ` (defaults: ${params})` : "");
+  $("fault-params").value = "";
+}
+
+function setStatus(text, kind) {
+  $("status").textContent = text;
+  $("status").dataset.state = kind || text;
+}
+
+// ---- connecting -------------------------------------------------------------------------------
+
+function sessionConfig() {
+  const scenario = $("scenario").value;
+  const turn = $("turn-detection").value;
+  return {
+    type: "realtime",
+    model: scenario === "(default)" ? "gpt-realtime" : `mockengine-${scenario}`,
+    audio: {
+      input: {
+        transcription: { model: "whisper-1" },
+        turn_detection: turn === "none" ? null : { type: turn },
+      },
+      output: { voice: $("voice").value },
+    },
+  };
+}
+
+async function mintSecret(session) {
+  const answer = await fetch("/v1/realtime/client_secrets", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${$("api-key").value}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ session }),
+  });
+  const body = await answer.json();
+  if (!answer.ok) throw new Error(`client_secrets ${answer.status}: ${body.error.message}`);
+  return body.value;
+}
+
+async function connect() {
+  $("connect").disabled = true;
+  setStatus("connecting");
+  try {
+    const session = sessionConfig();
+    const secret = await mintSecret(session);
+    state.context = new AudioContext();
+    state.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    state.meter = new A.LevelMeter(state.context, state.stream);
+    const open = $("transport").value === "webrtc" ? openWebRtc : openWebSocket;
+    state.transport = await withTimeout(open(secret, session), 8000, "connecting took over 8 s");
+    for (const id of ["hangup", "mute", "text-input", "send-text", "kill", "fire-fault"]) $(id).disabled = false;
+  } catch (error) {
+    setStatus("failed");
+    addEvent({ type: "error", error: { message: String(error.message || error) } });
+    hangup();
+  }
+}
+
+function withTimeout(promise, ms, message) {
+  return Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(message)), ms))]);
+}
+
+async function openWebRtc(secret) {
+  const pc = new RTCPeerConnection();
+  for (const track of state.stream.getAudioTracks()) pc.addTrack(track, state.stream);
+  pc.ontrack = (e) => { $("remote-audio").srcObject = e.streams[0] || new MediaStream([e.track]); };
+  const channel = pc.createDataChannel("oai-events");
+  channel.onmessage = (e) => onServerEvent(JSON.parse(e.data));
+  channel.onclose = () => ended("data channel closed");
+  pc.onconnectionstatechange = () => {
+    if (["failed", "closed"].includes(pc.connectionState)) ended(`connection ${pc.connectionState}`);
+  };
+  await pc.setLocalDescription(await pc.createOffer());
+  const answer = await fetch("/v1/realtime/calls", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/sdp" },
+    body: pc.localDescription.sdp,
+  });
+  const body = await answer.text();
+  if (answer.status !== 201) throw new Error(`calls ${answer.status}: ${body}`);
+  await pc.setRemoteDescription({ type: "answer", sdp: body });
+  await new Promise((resolve) => { channel.onopen = resolve; });
+  return {
+    send: (event) => channel.readyState === "open" && channel.send(JSON.stringify(event)),
+    clearOutput: () => channel.send(JSON.stringify({ type: "output_audio_buffer.clear" })),
+    close: () => pc.close(),
+    mute: (muted) => state.stream.getAudioTracks().forEach((t) => { t.enabled = !muted; }),
+  };
+}
+
+async function openWebSocket(secret, session) {
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/v1/realtime?model=${encodeURIComponent(session.model)}`;
+  const ws = new WebSocket(url, ["realtime", `openai-insecure-api-key.${secret}`]);
+  state.player = new A.PcmPlayer(state.context);
+  ws.onmessage = (e) => onServerEvent(JSON.parse(e.data));
+  ws.onclose = (e) => ended(`websocket closed ${e.code}`);
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("websocket failed")); });
+  const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
+  state.capture = new A.PcmCapture(state.context, state.stream, (bytes) =>
+    send({ type: "input_audio_buffer.append", audio: A.toBase64(bytes) }));
+  return {
+    send,
+    clearOutput: () => bargeIn(),
+    close: () => ws.close(),
+    mute: (muted) => { state.capture.muted = muted; },
+  };
+}
+
+function hangup() {
+  if (state.transport) state.transport.close();
+  ended("hung up");
+}
+
+function ended(why) {
+  if (!state.transport && !state.stream) return;
+  state.transport = null;
+  if (state.capture) state.capture.stop();
+  if (state.meter) state.meter.stop();
+  if (state.stream) state.stream.getTracks().forEach((t) => t.stop());
+  state.capture = state.meter = state.stream = state.player = null;
+  if ($("status").dataset.state !== "failed") setStatus(`ended: ${why}`, "idle");
+  $("connect").disabled = false;
+  for (const id of ["hangup", "mute", "text-input", "send-text", "kill", "fire-fault"]) $(id).disabled = true;
+  refreshSessions();
+}
+
+// ---- server events ----------------------------------------------------------------------------
+
+function onServerEvent(event) {
+  addEvent(event);
+  const now = performance.now() / 1000;
+  switch (event.type) {
+    case "session.created":
+      state.sessionId = event.session.id;
+      setStatus("live");
+      refreshSessions();
+      break;
+    case "input_audio_buffer.speech_started":
+      state.marks.push({ t: now, kind: "started" });
+      if (state.player && state.player.isPlaying()) bargeIn();
+      break;
+    case "input_audio_buffer.speech_stopped":
+      state.marks.push({ t: now, kind: "stopped" });
+      break;
+    case "conversation.item.input_audio_transcription.completed":
+      addLine("user", event.transcript, event.item_id);
+      break;
+    case "response.output_audio_transcript.delta":
+      assistantLine(event.item_id).textContent += event.delta;
+      break;
+    case "response.output_audio_transcript.done":
+      assistantLine(event.item_id).textContent = event.transcript;
+      assistantLine(event.item_id).classList.remove("partial");
+      break;
+    case "response.output_text.done":
+      addLine("assistant", event.text, event.item_id);
+      break;
+    case "response.output_audio.delta":
+      state.playingItem = event.item_id;
+      state.player.play(event.item_id, A.fromBase64(event.delta));
+      state.replyPlaying.push({ from: now, to: now + 0.1 });
+      break;
+    case "output_audio_buffer.started":
+      state.replyPlaying.push({ from: now, to: null });
+      break;
+    case "output_audio_buffer.stopped":
+    case "output_audio_buffer.cleared":
+      closeReplySpan(now);
+      break;
+    case "conversation.item.truncated":
+      assistantLine(event.item_id).title = `truncated at ${event.audio_end_ms} ms`;
+      assistantLine(event.item_id).classList.add("truncated");
+      break;
+    case "response.function_call_arguments.done":
+      onToolCall(event);
+      break;
+  }
+}
+
+function closeReplySpan(now) {
+  const open = state.replyPlaying.find((span) => span.to === null);
+  if (open) open.to = now;
+}
+
+// WebSocket transport: the page plays the audio, so it stops it and truncates the item itself.
+function bargeIn() {
+  if (!state.player || !state.playingItem) return;
+  const playedMs = Math.floor(state.player.clear(state.playingItem));
+  state.transport.send({ type: "conversation.item.truncate", item_id: state.playingItem, content_index: 0, audio_end_ms: playedMs });
+}
+
+function onToolCall(event) {
+  const li = document.createElement("li");
+  li.innerHTML = `<code></code> <span></span>`;
+  li.querySelector("code").textContent = event.name;
+  li.querySelector("span").textContent = event.arguments;
+  $("tools").append(li);
+  // The console answers every tool call with a plain success, so the conversation goes on.
+  state.transport.send({
+    type: "conversation.item.create",
+    item: { type: "function_call_output", call_id: event.call_id, output: JSON.stringify({ ok: true }) },
+  });
+  state.transport.send({ type: "response.create" });
+}
+
+function addLine(role, text, itemId) {
+  const li = document.createElement("li");
+  li.className = role;
+  li.dataset.itemId = itemId || "";
+  li.textContent = text;
+  $("transcript").append(li);
+  li.scrollIntoView({ block: "nearest" });
+  return li;
+}
+
+function assistantLine(itemId) {
+  if (!state.assistant.has(itemId)) {
+    const li = addLine("assistant", "", itemId);
+    li.classList.add("partial");
+    state.assistant.set(itemId, li);
+  }
+  return state.assistant.get(itemId);
+}
+
+function addEvent(event) {
+  state.eventCount += 1;
+  $("event-count").textContent = state.eventCount;
+  if ($("hide-deltas").checked && event.type.endsWith(".delta")) return;
+  const li = document.createElement("li");
+  li.textContent = event.type;
+  li.dataset.type = event.type;
+  if (event.type === "error") {
+    li.classList.add("error");
+    li.textContent += `: ${event.error.message}`;
+  }
+  li.onclick = () => {
+    if (li.querySelector("pre")) { li.querySelector("pre").remove(); return; }
+    const pre = document.createElement("pre");
+    pre.textContent = JSON.stringify(event, null, 1);
+    li.append(pre);
+  };
+  const list = $("events");
+  list.append(li);
+  while (list.children.length > MAX_EVENTS_SHOWN) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+// ---- the timeline -----------------------------------------------------------------------------
+
+function drawTimeline() {
+  const canvas = $("timeline");
+  const g = canvas.getContext("2d");
+  const now = performance.now() / 1000;
+  if (state.meter) state.levels.push({ t: now, level: state.meter.level() });
+  const from = now - TIMELINE_S;
+  state.levels = state.levels.filter((p) => p.t >= from);
+  const x = (t) => ((t - from) / TIMELINE_S) * canvas.width;
+  g.fillStyle = "#10141c";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  g.fillStyle = "rgba(142, 91, 214, 0.35)";
+  for (const span of state.replyPlaying) {
+    const to = span.to === null ? now : span.to;
+    if (to >= from) g.fillRect(x(span.from), 0, x(to) - x(span.from), canvas.height);
+  }
+  g.strokeStyle = "#7fb2ff";
+  g.beginPath();
+  state.levels.forEach((p, i) => {
+    const y = canvas.height - Math.min(1, p.level * 4) * (canvas.height - 4);
+    if (i === 0) g.moveTo(x(p.t), y); else g.lineTo(x(p.t), y);
+  });
+  g.stroke();
+  for (const mark of state.marks) {
+    if (mark.t < from) continue;
+    g.fillStyle = mark.kind === "started" ? "#1c9d5b" : "#d9822b";
+    g.fillRect(x(mark.t) - 1, 0, 3, canvas.height);
+  }
+  requestAnimationFrame(drawTimeline);
+}
+
+// ---- faults, sessions, journals ---------------------------------------------------------------
+
+async function fireFault() {
+  const kind = $("fault-kind").value;
+  const params = $("fault-params").value.trim();
+  const answer = await fetch("/mockengine/faults", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ fault: params ? `${kind}:${params}` : kind, session_id: state.sessionId }),
+  });
+  const body = await answer.json();
+  $("fault-result").textContent = answer.ok ? `armed ${body.armed.join(", ")}` : body.error.message;
+}
+
+async function killSession() {
+  const answer = await fetch(`/mockengine/sessions/${state.sessionId}/kill`, { method: "POST" });
+  $("fault-result").textContent = answer.ok ? "connection dropped" : (await answer.json()).error.message;
+}
+
+async function refreshSessions() {
+  const answer = await fetch("/mockengine/sessions");
+  if (!answer.ok) return;
+  const { sessions } = await answer.json();
+  const list = $("sessions");
+  list.innerHTML = "";
+  for (const id of sessions) {
+    const li = document.createElement("li");
+    li.textContent = id + (id === state.sessionId ? " (this page)" : "");
+    li.onclick = () => showJournal(id);
+    list.append(li);
+  }
+  if (!sessions.length) list.innerHTML = "<li class=hint>none</li>";
+}
+
+async function showJournal(id) {
+  $("journal-id").textContent = id;
+  const list = $("journal");
+  list.innerHTML = "";
+  const answer = await fetch(`/mockengine/journal/${encodeURIComponent(id)}`);
+  const body = await answer.json();
+  if (!answer.ok) { list.innerHTML = `<li class=hint></li>`; list.firstChild.textContent = body.error.message; return; }
+  for (const record of body.records) {
+    const li = document.createElement("li");
+    li.className = record.from || "engine";
+    const what = record.event ? record.event.type : record.kind || record.raw || "";
+    li.textContent = `${(record.ms / 1000).toFixed(2)} s ${record.from || "engine"} ${what}`;
+    li.onclick = () => {
+      if (li.querySelector("pre")) { li.querySelector("pre").remove(); return; }
+      const pre = document.createElement("pre");
+      pre.textContent = JSON.stringify(record.event || record, null, 1);
+      li.append(pre);
+    };
+    list.append(li);
+  }
+}
+
+function sendText() {
+  const text = $("text-input").value.trim();
+  if (!text || !state.transport) return;
+  addLine("user", text);
+  state.transport.send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+  state.transport.send({ type: "response.create" });
+  $("text-input").value = "";
+}
+
+$("connect").onclick = connect;
+$("hangup").onclick = hangup;
+$("mute").onclick = () => {
+  const muted = $("mute").textContent === "Mute mic";
+  state.transport.mute(muted);
+  $("mute").textContent = muted ? "Unmute mic" : "Mute mic";
+};
+$("send-text").onclick = sendText;
+$("text-input").onkeydown = (e) => { if (e.key === "Enter") sendText(); };
+$("fire-fault").onclick = fireFault;
+$("kill").onclick = killSession;
+$("refresh-sessions").onclick = refreshSessions;
+setInterval(refreshSessions, 5000);
+loadInfo();
+requestAnimationFrame(drawTimeline);

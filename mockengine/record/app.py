@@ -1,0 +1,93 @@
+"""The recorder's aiohttp application (``mockengine record``); it loads no models."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+from aiohttp import web
+
+from mockengine.record.proxy import RECORDER, Recorder, realtime_proxy
+from mockengine.record.proxy_http import http_proxy
+from mockengine.recordings.format import RecordingError
+from mockengine.settings import Settings, from_env
+
+UPSTREAM_KEY_ENV = ("MOCKENGINE_UPSTREAM_KEY", "OPENAI_API_KEY")
+
+
+async def _healthz(request: web.Request) -> web.Response:
+    recorder = request.app[RECORDER]
+    return web.json_response({"status": "ok", "mode": "record", "upstream": recorder.upstream})
+
+
+def create_record_app(recorder: Recorder) -> web.Application:
+    """Routes: ``GET /v1/realtime`` (WebSocket relay), any other ``/v1/...`` (HTTP relay), ``/healthz``."""
+    app = web.Application(client_max_size=64 * 1024 * 1024)
+    app[RECORDER] = recorder
+    app.router.add_get("/v1/realtime", realtime_proxy)
+    app.router.add_route("*", "/v1/{tail:.*}", http_proxy)
+    app.router.add_get("/healthz", _healthz)
+
+    async def lifetime(app: web.Application) -> AsyncIterator[None]:
+        recorder.http = aiohttp.ClientSession(auto_decompress=True)
+        yield
+        await recorder.http.close()
+        recorder.writer.drain()
+        recorder.writer.close()
+
+    app.cleanup_ctx.append(lifetime)
+    return app
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = Settings()
+    parser.add_argument(
+        "--upstream", required=True, help="base URL of the service, e.g. https://api.openai.com/v1"
+    )
+    parser.add_argument("--out", required=True, help="recording directory (created; sessions are added)")
+    parser.add_argument(
+        "--upstream-key",
+        help="key sent to the upstream (default: $MOCKENGINE_UPSTREAM_KEY or $OPENAI_API_KEY; "
+        "without one the client's key is passed on). Never written to the recording",
+    )
+    parser.add_argument("--no-audio", action="store_true", help="record events only, no WAV files")
+    parser.add_argument("--host", help=f"address to listen on (default {defaults.host})")
+    parser.add_argument("--port", type=int, help=f"port (default {defaults.port})")
+    parser.add_argument(
+        "--api-key",
+        action="append",
+        dest="api_keys",
+        metavar="KEY",
+        help="accept this client key (repeat for several; default: any non-empty key)",
+    )
+    parser.add_argument("--api-keys-file", help="accept the client keys in this file, one a line")
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = from_env()
+    changes = {k: getattr(args, k) for k in ("host", "port", "api_keys_file") if getattr(args, k) is not None}
+    if args.api_keys:
+        changes["api_keys"] = tuple(args.api_keys)
+    settings = dataclasses.replace(settings, **changes)
+    key = args.upstream_key or next((os.environ[n] for n in UPSTREAM_KEY_ENV if os.environ.get(n)), None)
+    if not args.upstream.startswith(("http://", "https://", "ws://", "wss://")):
+        print("mockengine record: --upstream must be an http(s):// or ws(s):// URL", file=sys.stderr)
+        return 2
+    try:
+        recorder = Recorder(args.upstream, Path(args.out), settings, key, has_audio=not args.no_audio)
+    except (RecordingError, OSError) as exc:
+        print(f"mockengine record: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"mockengine recording {args.upstream} into {args.out}: "
+        f"connect to ws://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime "
+        f"(upstream key: {'set' if key else 'the client’s own'})",
+        flush=True,
+    )
+    web.run_app(create_record_app(recorder), host=settings.host, port=settings.port, print=None)
+    return 0

@@ -1,0 +1,172 @@
+"""Audio of a WebRTC call: the reply track the engine plays to the client, and the client's microphone
+turned into the session's PCM16.
+
+:class:`ReplyTrack` is the engine's outgoing Opus track (aiortc encodes what :meth:`ReplyTrack.recv`
+returns). It hands out one 20 ms frame of 24 kHz mono PCM16 per 20 ms of wall time, reply audio while
+there is some queued and silence otherwise, so the client hears replies at real-time pace however fast
+the session produced them. It counts what it has handed out per assistant item: that is what the client
+has been sent (and, give or take its jitter buffer, heard), the position WebRTC barge-in truncates at.
+
+The output-buffer events (``output_audio_buffer.started`` / ``.stopped``; reference §13, the SDK's
+``OutputAudioBufferStarted`` docstrings) come from here: *started* when a response's first audio frame
+goes out, *stopped* when its last one has gone and the response is done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import av
+import numpy as np
+from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+
+log = logging.getLogger("mockengine.webrtc")
+
+RATE_HZ = 24_000
+FRAME_MS = 20
+FRAME_SAMPLES = RATE_HZ * FRAME_MS // 1000
+FRAME_BYTES = FRAME_SAMPLES * 2
+SILENCE = bytes(FRAME_BYTES)
+
+
+@dataclass
+class Chunk:
+    response_id: str
+    item_id: str
+    pcm16: bytes
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where a cleared reply stopped: ``audio_end_ms`` of ``item_id`` had gone out on the track."""
+
+    response_id: str
+    item_id: str
+    audio_end_ms: int
+
+
+class ReplyTrack(MediaStreamTrack):
+    """The outgoing audio track. ``on_started`` / ``on_stopped`` receive a response id."""
+
+    kind = "audio"
+
+    def __init__(self, on_started: Callable[[str], None], on_stopped: Callable[[str], None]) -> None:
+        super().__init__()
+        self.on_started = on_started
+        self.on_stopped = on_stopped
+        self._queue: deque[Chunk] = deque()
+        self._sent_samples: dict[str, int] = {}  # item id → samples handed out
+        self._playing: str | None = None  # the response whose audio is going out (started, not stopped)
+        self._last_item: str | None = None
+        self._done: set[str] = set()  # responses that will bring no more audio
+        self._cleared: set[str] = set()  # responses cut off: their late audio is dropped
+        self._start_s: float | None = None
+        self._pts = 0
+        self._flowing = asyncio.Event()  # cleared while media is stalled (fault: media stops silently)
+        self._flowing.set()
+
+    # -- from the session --------------------------------------------------------------------------
+
+    def enqueue(self, response_id: str, item_id: str, pcm16: bytes) -> None:
+        if response_id not in self._cleared and pcm16:
+            self._queue.append(Chunk(response_id, item_id, pcm16))
+
+    def finish(self, response_id: str) -> None:
+        """The response is done: once its queued audio has gone out, the buffer stops."""
+        self._done.add(response_id)
+
+    def clear(self) -> Cut | None:
+        """Drop the queued reply audio. Where the reply being played stopped, or None when none was."""
+        playing = self._playing
+        self._queue.clear()
+        self._playing = None
+        if playing is None or self._last_item is None:
+            return None
+        self._cleared.add(playing)
+        return Cut(playing, self._last_item, self._sent_samples.get(self._last_item, 0) * 1000 // RATE_HZ)
+
+    @property
+    def is_playing(self) -> bool:
+        return self._playing is not None
+
+    def stall(self) -> None:
+        """Stop sending media silently (the connection stays up): a client must notice by itself."""
+        self._flowing.clear()
+
+    # -- to aiortc ---------------------------------------------------------------------------------
+
+    async def recv(self) -> av.AudioFrame:
+        if self.readyState != "live":
+            raise MediaStreamError
+        loop = asyncio.get_running_loop()
+        if self._start_s is None:
+            self._start_s = loop.time()
+        else:
+            wait_s = self._start_s + self._pts / RATE_HZ - loop.time()
+            if wait_s > 0:
+                await asyncio.sleep(wait_s)
+        await self._flowing.wait()
+        frame = av.AudioFrame.from_ndarray(
+            np.frombuffer(self._take(), dtype=np.int16).reshape(1, -1), format="s16", layout="mono"
+        )
+        frame.sample_rate = RATE_HZ
+        frame.pts = self._pts
+        frame.time_base = Fraction(1, RATE_HZ)
+        self._pts += FRAME_SAMPLES
+        return frame
+
+    def _take(self) -> bytes:
+        """The next 20 ms: queued reply audio, padded with silence."""
+        out = bytearray()
+        while self._queue and len(out) < FRAME_BYTES:
+            chunk = self._queue[0]
+            if self._playing != chunk.response_id:
+                if self._playing is not None:  # a new reply's audio: the previous one has ended
+                    self.on_stopped(self._playing)
+                self._playing = chunk.response_id
+                self.on_started(chunk.response_id)
+            piece = chunk.pcm16[: FRAME_BYTES - len(out)]
+            out += piece
+            self._last_item = chunk.item_id
+            self._sent_samples[chunk.item_id] = self._sent_samples.get(chunk.item_id, 0) + len(piece) // 2
+            if len(piece) == len(chunk.pcm16):
+                self._queue.popleft()
+            else:
+                chunk.pcm16 = chunk.pcm16[len(piece) :]
+        playing = self._playing
+        if (
+            playing is not None
+            and playing in self._done
+            and not any(c.response_id == playing for c in self._queue)
+        ):
+            self._playing = None
+            self.on_stopped(playing)
+        return bytes(out) + SILENCE[len(out) :]
+
+
+class InputResampler:
+    """Decoded microphone frames (aiortc gives 48 kHz stereo) → PCM16 24 kHz mono bytes."""
+
+    def __init__(self) -> None:
+        self._resampler = av.AudioResampler(format="s16", layout="mono", rate=RATE_HZ)
+
+    def convert(self, frame: av.AudioFrame) -> bytes:
+        return b"".join(bytes(out.planes[0])[: out.samples * 2] for out in self._resampler.resample(frame))
+
+
+async def pump_microphone(track: MediaStreamTrack, on_pcm16: Callable[[bytes], None]) -> None:
+    """Feed the client's audio track into ``on_pcm16`` until the track ends."""
+    resampler = InputResampler()
+    while True:
+        try:
+            frame = await track.recv()
+        except MediaStreamError:
+            return
+        pcm = resampler.convert(frame)  # type: ignore[arg-type]
+        if pcm:
+            on_pcm16(pcm)

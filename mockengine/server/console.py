@@ -1,0 +1,86 @@
+"""Routes of the console (docs/console.md): the static page at ``/`` and ``/console/*``, and two small
+read-only JSON endpoints it needs beside the API and the fault control endpoints.
+
+- ``GET /mockengine/console.json``: what the page offers to pick — scenarios, voices, turn-detection
+  types, fault kinds with their parameters and defaults, whether journaling is on.
+- ``GET /mockengine/journal/{session_id}``: one session's journal records (``events.jsonl``) as a JSON
+  list, 404 when journaling is off or the session has none.
+
+Both answer under the control endpoints' access rule (loopback clients, or the control token).
+The page itself is plain HTML, CSS and JavaScript inside the package: no build step, no CDN, offline.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from aiohttp import web
+
+from mockengine.engines.voices import VOICE_NAMES
+from mockengine.faults.control import forbidden, is_allowed
+from mockengine.faults.spec import KINDS
+from mockengine.protocol.http_errors import error_response
+from mockengine.server.state import RESOURCES
+
+STATIC = Path(__file__).resolve().parents[1] / "console" / "static"
+TURN_DETECTION_TYPES = ("server_vad", "semantic_vad", "none")
+MAX_JOURNAL_RECORDS = 5000
+
+
+async def index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def console_info(request: web.Request) -> web.Response:
+    if not is_allowed(request):
+        return forbidden()
+    settings = request.app[RESOURCES].settings
+    faults = [
+        {
+            "kind": name,
+            "layer": kind.layer,
+            "doc": kind.doc,
+            "params": {p: spec.default for p, spec in kind.params.items()},
+        }
+        for name, kind in KINDS.items()
+        if kind.layer == "ws"
+    ]
+    return web.json_response(
+        {
+            "scenarios": request.app[RESOURCES].scenarios.names(),
+            "voices": list(VOICE_NAMES),
+            "turn_detection": list(TURN_DETECTION_TYPES),
+            "faults": faults,
+            "journal": settings.journal_dir is not None,
+        }
+    )
+
+
+async def journal(request: web.Request) -> web.Response:
+    if not is_allowed(request):
+        return forbidden()
+    directory = request.app[RESOURCES].settings.journal_dir
+    session_id = request.match_info["session_id"]
+    if directory is None:
+        return error_response(404, "Journaling is off: start the engine with --journal-dir DIR.")
+    path = Path(directory) / session_id / "events.jsonl"
+    if "/" in session_id or ".." in session_id or not path.is_file():
+        return error_response(404, f"No journal for session '{session_id}'.", param="session_id")
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[:MAX_JOURNAL_RECORDS]
+    records = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue  # a record the writer was still appending
+        if record.get("event", {}).get("type") != "input_audio_buffer.append":  # 50 a second: left out
+            records.append(record)
+    return web.json_response({"session_id": session_id, "records": records})
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get("/", index)
+    app.router.add_static("/console/", STATIC, append_version=False)
+    app.router.add_get("/mockengine/console.json", console_info)
+    app.router.add_get("/mockengine/journal/{session_id}", journal)

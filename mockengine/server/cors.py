@@ -1,0 +1,79 @@
+"""CORS for browser pages that call the engine directly: every ``/v1/`` route (``/v1/realtime/calls``,
+``/v1/realtime/client_secrets``, ``/v1/models``, ``/v1/chat/completions``).
+
+The allowed origins are ``settings.cors_origins``; with none configured, any ``http(s)`` page served from
+``localhost``, ``127.0.0.1`` or ``[::1]`` on any port (a developer's own dev server works out of the
+box, nothing else does); ``*`` allows every origin. A preflight (``OPTIONS`` with
+``Access-Control-Request-Method``) from an allowed origin is answered 204 with the methods and the
+request headers it may send (``Authorization``, ``Content-Type`` and the ``OpenAI-*`` / ``X-Mockengine-*``
+headers SDKs add); an answer to an allowed origin names it and exposes ``Location`` (the call URL of
+``POST /v1/realtime/calls``). Other origins get no CORS headers, so the browser keeps the answer from the
+page. Pages the engine serves itself (the console at ``/``) are same-origin and need none of this.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+
+from mockengine.server.state import RESOURCES
+
+LOCAL_ORIGIN = re.compile(r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$")
+ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS"
+MAX_AGE_S = "600"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def is_allowed(origin: str, configured: tuple[str, ...]) -> bool:
+    if not configured:
+        return LOCAL_ORIGIN.match(origin) is not None
+    return "*" in configured or origin.rstrip("/") in {o.rstrip("/") for o in configured}
+
+
+@web.middleware
+async def cors_preflight(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Answer preflights before any route (or injected fault) sees them."""
+    origin = request.headers.get("Origin")
+    if (
+        origin is None
+        or request.method != "OPTIONS"
+        or "Access-Control-Request-Method" not in request.headers
+        or not request.path.startswith("/v1/")
+    ):
+        return await handler(request)
+    if not is_allowed(origin, request.app[RESOURCES].settings.cors_origins):
+        return web.Response(status=403, text=f"Origin {origin} is not allowed (see --cors-origin).")
+    requested = request.headers.get("Access-Control-Request-Headers", "")
+    return web.Response(
+        status=204,
+        headers={
+            **_origin_headers(origin),
+            "Access-Control-Allow-Methods": ALLOWED_METHODS,
+            "Access-Control-Allow-Headers": requested or "Authorization, Content-Type",
+            "Access-Control-Max-Age": MAX_AGE_S,
+        },
+    )
+
+
+async def add_cors_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """On every answer as it is prepared, streamed ones (SSE) and raised errors included."""
+    origin = request.headers.get("Origin")
+    if origin is None or not request.path.startswith("/v1/"):
+        return
+    if is_allowed(origin, request.app[RESOURCES].settings.cors_origins):
+        response.headers.update(_origin_headers(origin))
+
+
+def install(app: web.Application) -> None:
+    app.middlewares.insert(0, cors_preflight)
+    app.on_response_prepare.append(add_cors_headers)
+
+
+def _origin_headers(origin: str) -> dict[str, str]:
+    return {
+        "Access-Control-Allow-Origin": origin,
+        "Access-Control-Expose-Headers": "Location",
+        "Vary": "Origin",
+    }

@@ -1,0 +1,76 @@
+"""OpenAI-shaped JSON for every HTTP error the routes do not answer themselves.
+
+Without this, aiohttp answers an unknown route, a wrong method or a plain GET on the WebSocket endpoint
+with a text body, which an OpenAI client cannot parse. Here:
+
+- an unknown route or a method the route does not take: 404, ``code: "unknown_url"``, "Unknown request
+  URL: GET /v1/nope. Please check the URL for typos, …" (the live API's answer, routes being matched on
+  method and path together);
+- ``GET /v1/realtime`` without a WebSocket upgrade: 426 Upgrade Required with ``Upgrade: websocket``
+  (mockengine's choice: what the live endpoint answers is not documented), after the checks that come
+  before the handshake (admission 503, ``--auth-failure http`` 401);
+- any other text error aiohttp raises (e.g. 413 for a body over its limit): the same status, its text
+  as the message;
+- an exception in a handler (a bug, never client input): 500 with the live API's ``server_error`` body,
+  logged with its traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from aiohttp import hdrs, web
+
+from mockengine.protocol.http_errors import error_response
+
+log = logging.getLogger("mockengine")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+REALTIME_PATH = "/v1/realtime"
+SERVER_ERROR = "The server had an error while processing your request. Sorry about that!"
+
+
+def unknown_url(request: web.Request) -> web.Response:
+    return error_response(
+        404,
+        f"Unknown request URL: {request.method} {request.path}. Please check the URL for typos, or see the "
+        "docs at https://platform.openai.com/docs/api-reference/.",
+        code="unknown_url",
+    )
+
+
+def upgrade_required() -> web.Response:
+    return error_response(
+        426,
+        f"{REALTIME_PATH} is a WebSocket endpoint: connect with a Realtime client "
+        f"(ws://HOST:PORT{REALTIME_PATH}?model=gpt-realtime), which sends the Upgrade: websocket header.",
+        headers={hdrs.UPGRADE: "websocket"},
+    )
+
+
+@web.middleware
+async def fallback_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
+        return unknown_url(request)
+    except web.HTTPException as exc:
+        if exc.status < 400 or exc.content_type == "application/json":
+            raise
+        # The WebSocket handshake refuses a request without an upgrade (400); what the handler answers
+        # before it (admission 503, auth 401, a refused-upgrade fault) still comes first.
+        if exc.status == 400 and request.path == REALTIME_PATH and not _asks_for_websocket(request):
+            return upgrade_required()
+        return error_response(exc.status, exc.text or exc.reason, headers=_kept_headers(exc))
+    except Exception:
+        log.exception("%s %s failed", request.method, request.path)
+        return error_response(500, SERVER_ERROR, type="server_error")
+
+
+def _asks_for_websocket(request: web.Request) -> bool:
+    return request.headers.get(hdrs.UPGRADE, "").lower() == "websocket"
+
+
+def _kept_headers(exc: web.HTTPException) -> dict[str, str]:
+    """What the client still needs from the original answer (e.g. ``Allow``, ``Retry-After``)."""
+    return {k: v for k, v in exc.headers.items() if k not in (hdrs.CONTENT_TYPE, hdrs.CONTENT_LENGTH)}

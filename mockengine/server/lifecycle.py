@@ -1,0 +1,121 @@
+"""One serving process from bind to exit: listen, announce, and on SIGTERM / SIGINT stop in order.
+
+Stopping: the listening socket closes first (no new connections); every Realtime session then gets the
+events already queued for it and close 1001 ("going away", the code the live service uses when it ends a
+session itself); HTTP requests under way may finish; then journals and traces are flushed and closed and
+the model executors stopped. All of it within ``shutdown_grace_s``: past that, or on a second signal,
+the process exits at once (status 1, logged). A clean stop exits 0.
+
+Start-up: :func:`bind` takes the address before the models load (a taken port fails at once, one line,
+and nobody can connect to a server still loading: the socket listens only when serving starts);
+``serve_until_stopped`` then listens and announces the server (``on_listening``, with the bound port,
+which ``--port 0`` lets the kernel choose), so a script that waits for the announcement can connect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import os
+import signal
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable
+
+from aiohttp import web
+
+from mockengine.server.state import RUNNERS, LiveLoops
+
+log = logging.getLogger("mockengine")
+GOING_AWAY = 1001
+GOING_AWAY_REASON = "server shutting down"
+FORCED_EXIT_STATUS = 1
+
+
+class CannotListen(Exception):
+    """The address cannot be bound (taken, not local, no permission); ``str()`` is one line for humans."""
+
+
+def track_runners(app: web.Application) -> None:
+    """Keep the live Realtime session runners, and close them all (1001) when the application shuts
+    down. The runner registers itself in ``app[RUNNERS]`` while it runs."""
+    app[RUNNERS] = LiveLoops()
+    app.on_shutdown.append(_close_sessions)
+
+
+async def _close_sessions(app: web.Application) -> None:
+    closed = app[RUNNERS].close_all(GOING_AWAY, GOING_AWAY_REASON)
+    if closed:
+        log.info("closing %d session(s) with %d", closed, GOING_AWAY)
+
+
+def bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+    """A socket bound to ``host:port`` (not listening yet); raises :class:`CannotListen`."""
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise CannotListen(f"cannot listen on {host}:{port}: {_reason(exc)}") from exc
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        hint = " (another server? choose another --port)" if exc.errno == errno.EADDRINUSE else ""
+        raise CannotListen(f"cannot listen on {host}:{port}: {_reason(exc)}{hint}") from exc
+    return sock
+
+
+def _reason(exc: OSError) -> str:
+    return (exc.strerror or str(exc)).lower()
+
+
+async def serve_until_stopped(
+    app: web.Application,
+    sock: socket.socket,
+    *,
+    grace_s: float,
+    on_listening: Callable[[int], None],
+    ssl_context: ssl.SSLContext | None = None,
+    signals: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGINT),
+) -> None:
+    """Serve ``app`` on ``sock`` (from :func:`bind`) until SIGTERM or SIGINT, then stop as the module
+    says. ``on_listening(port)`` runs once the socket listens. ``signals``: what stops it."""
+    # Requests under way get most of the grace; closing journals and executors the rest.
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=grace_s * 0.8)
+    await runner.setup()
+    await web.SockSite(runner, sock, ssl_context=ssl_context).start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in signals:
+        loop.add_signal_handler(signum, _on_signal, stop, signum)
+    on_listening(int(sock.getsockname()[1]))
+    await stop.wait()
+    started = time.monotonic()
+    watchdog = threading.Timer(grace_s, _forced_exit, ("the grace period ran out",))
+    watchdog.daemon = True
+    watchdog.start()
+    await runner.cleanup()
+    watchdog.cancel()
+    log.info("stopped in %.2f s", time.monotonic() - started)
+
+
+def _on_signal(stop: asyncio.Event, signum: int) -> None:
+    if stop.is_set():
+        _forced_exit(f"a second {signal.Signals(signum).name}")
+    name = signal.Signals(signum).name
+    log.info("%s: stopping (no new connections; sessions close with %d)", name, GOING_AWAY)
+    stop.set()
+
+
+def _forced_exit(why: str) -> None:
+    log.warning("stopping at once: %s", why)
+    logging.shutdown()
+    os._exit(FORCED_EXIT_STATUS)

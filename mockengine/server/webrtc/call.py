@@ -1,0 +1,227 @@
+"""One WebRTC call: a :class:`SessionLoop` whose transport is an aiortc peer connection.
+
+What differs from a WebSocket session (reference §13), and only that, is here:
+
+- client events arrive and server events leave as JSON text on the data channel ``oai-events``; events
+  produced before the client's channel is open wait for it (``session.created`` is the first it reads);
+- the microphone is the client's Opus track: decoded, resampled to PCM16 24 kHz and appended to the
+  session's input buffer, the same path an ``input_audio_buffer.append`` takes (VAD, turns, transcripts);
+- reply audio never goes on the channel: ``response.output_audio.delta`` feeds the outgoing track
+  (:class:`~mockengine.rtc.media.ReplyTrack`), which plays it at real-time pace;
+- ``output_audio_buffer.started`` / ``.stopped`` / ``.cleared`` tell where that playback is. When the
+  user barges in (``input_audio_buffer.speech_started`` with ``interrupt_response``) or the client sends
+  ``output_audio_buffer.clear``, the engine clears the track and truncates the assistant item itself at
+  what it had sent, announced with ``conversation.item.truncated`` — on WebRTC the client cannot know
+  what it was sent, so the service does this for it;
+- the end of the call: hang-up (``POST …/hangup``), the peer connection failing or closing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import pybase64
+from aiohttp import web
+from aiortc import RTCDataChannel, RTCPeerConnection
+from aiortc.mediastreams import MediaStreamTrack
+
+from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
+from mockengine.protocol.client_events import (
+    ClientEvent,
+    ConversationItemTruncate,
+    InputAudioBufferAppend,
+    OutputAudioBufferClear,
+)
+from mockengine.realtime.effects import Step
+from mockengine.realtime.session import RealtimeSession
+from mockengine.rtc.media import ReplyTrack, pump_microphone
+from mockengine.server.journal import SessionJournal
+from mockengine.server.resources import Resources
+from mockengine.server.session_loop import SessionLoop
+from mockengine.server.trace import Tracer
+from mockengine.server.webrtc.faults import CallFaults
+
+log = logging.getLogger("mockengine.webrtc")
+EVENTS_CHANNEL = "oai-events"
+FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults are checked
+
+
+class CallRunner(SessionLoop):
+    transport_name = "webrtc"
+
+    def __init__(
+        self,
+        pc: RTCPeerConnection,
+        call_id: str,
+        session: RealtimeSession,
+        resources: Resources,
+        tracer: Tracer,
+        journal: SessionJournal | None = None,
+    ) -> None:
+        super().__init__(session, resources, tracer, journal)
+        self.pc = pc
+        self.call_id = call_id
+        self.channel: RTCDataChannel | None = None
+        self.channel_open = asyncio.Event()
+        self.ended = asyncio.Event()
+        self.track = ReplyTrack(self._on_playback_started, self._on_playback_stopped)
+        self._media_tasks: list[asyncio.Task[None]] = []
+        self.sidebands: set[web.WebSocketResponse] = set()  # attached sideband WebSockets (sideband.py)
+        self.call_faults = CallFaults(self)
+        self.serving: asyncio.Task[None] | None = None  # the task that serves the call (calls.py)
+        self.is_media_stalled = False
+        pc.on("datachannel", self._on_datachannel)
+        pc.on("track", self._on_track)
+        pc.on("connectionstatechange", self._on_connection_state)
+
+    # -- the peer connection -----------------------------------------------------------------------
+
+    def _on_datachannel(self, channel: RTCDataChannel) -> None:
+        if channel.label != EVENTS_CHANNEL or self.channel is not None:
+            return  # other channels carry nothing the service reads
+        self.channel = channel
+        channel.on("message", self.on_channel_message)
+        channel.on("close", self.ended.set)
+        if channel.readyState == "open":
+            self.channel_open.set()
+        else:
+            channel.on("open", self.channel_open.set)
+
+    def _on_track(self, track: MediaStreamTrack) -> None:
+        if track.kind == "audio":
+            self._media_tasks.append(asyncio.ensure_future(pump_microphone(track, self._on_microphone)))
+
+    def _on_connection_state(self) -> None:
+        if self.pc.connectionState in ("failed", "closed"):
+            self.ended.set()
+
+    def _on_microphone(self, pcm16: bytes) -> None:
+        if self.is_closing or self.faults.is_dead or self.is_media_stalled:
+            return
+        if self.journal is not None:  # journaled like the WebSocket's appends (into input_audio.wav)
+            input_format, output_format = self.formats()
+            audio = pybase64.b64encode(pcm16).decode()
+            raw = f'{{"type":"input_audio_buffer.append","audio":"{audio}"}}'
+            self.journal.client_text(raw, "audio/pcm", output_format)
+        self.receive(InputAudioBufferAppend(audio=self._in_session_format(pcm16)))
+
+    def _in_session_format(self, pcm16: bytes) -> bytes:
+        """The session decodes appends from its input format; on a call the audio is always PCM16."""
+        fmt = self.formats()[0]
+        return pcm16 if fmt == "audio/pcm" else from_pcm16_24k(pcm16, fmt)
+
+    def on_channel_message(self, message: str | bytes) -> None:
+        if self.is_closing or self.faults.is_dead:
+            return
+        if isinstance(message, bytes):
+            message = message.decode("utf-8", errors="replace")
+        self.on_client_text(message)
+
+    def receive(self, event: ClientEvent) -> None:
+        super().receive(event)
+        if isinstance(event, OutputAudioBufferClear):  # the core leaves the playing audio to us
+            self.clear_output("client")
+
+    # -- SessionLoop's transport -------------------------------------------------------------------
+
+    async def read(self) -> None:
+        await self.ended.wait()
+
+    async def deliver(self, event: dict[str, Any], text: str) -> bool:
+        kind = event.get("type")
+        if kind == "response.output_audio.delta":
+            pcm = to_pcm16_24k(pybase64.b64decode(event["delta"]), self.formats()[1])
+            self.track.enqueue(event["response_id"], event["item_id"], pcm)
+            self.call_faults.on_audio_delta(event["response_id"])
+            return True
+        if kind == "response.done":
+            self.track.finish(event["response"]["id"])
+        for sideband in list(self.sidebands):
+            try:
+                await sideband.send_str(text)
+            except ConnectionError:
+                self.sidebands.discard(sideband)
+        sent = await self._send_on_channel(text)
+        if kind == "input_audio_buffer.speech_started" and self._interrupts():
+            self.clear_output("barge-in")
+        return sent
+
+    async def _send_on_channel(self, text: str) -> bool:
+        if not self.channel_open.is_set():
+            waiting = asyncio.ensure_future(self.channel_open.wait())
+            ending = asyncio.ensure_future(self.ended.wait())
+            await asyncio.wait([waiting, ending], return_when=asyncio.FIRST_COMPLETED)
+            waiting.cancel()
+            ending.cancel()
+        channel = self.channel
+        if channel is None or channel.readyState != "open":
+            return False
+        channel.send(text)
+        return True
+
+    @property
+    def is_transport_closed(self) -> bool:
+        return self.ended.is_set() and self.channel_open.is_set()
+
+    async def close_transport(self, code: int, reason: str) -> None:
+        log.info("call %s: closing (%d %s)", self.call_id, code, reason)
+        self.ended.set()
+        await self.pc.close()
+
+    def abort_transport(self) -> None:
+        self.ended.set()
+        asyncio.ensure_future(self.pc.close())
+
+    async def run(self) -> None:
+        clock = asyncio.ensure_future(self._fault_clock())
+        try:
+            await super().run()
+        finally:
+            clock.cancel()
+            self.track.stop()
+            for sideband in list(self.sidebands):
+                await sideband.close(code=1000, message=b"call ended")
+            for task in self._media_tasks:
+                task.cancel()
+            await self.pc.close()
+
+    async def _fault_clock(self) -> None:
+        while True:
+            await asyncio.sleep(FAULT_CLOCK_S)
+            self.call_faults.on_tick()
+
+    def stall_media(self) -> None:
+        """Media stops both ways (fault): nothing more on the track, the microphone is ignored."""
+        self.is_media_stalled = True
+        self.track.stall()
+
+    # -- playback ----------------------------------------------------------------------------------
+
+    def _interrupts(self) -> bool:
+        turn_detection = self.session.config["audio"]["input"]["turn_detection"] or {}
+        return bool(turn_detection.get("interrupt_response", True))
+
+    def clear_output(self, why: str) -> None:
+        """Cut the reply being played: ``output_audio_buffer.cleared``, then truncate the assistant item
+        at what went out on the track (``conversation.item.truncated``)."""
+        cut = self.track.clear()
+        if cut is None:
+            return
+        log.info(
+            "call %s: output cleared (%s) at %d ms of %s", self.call_id, why, cut.audio_end_ms, cut.item_id
+        )
+        self.apply(
+            Step(events=[self.session.emit("output_audio_buffer.cleared", response_id=cut.response_id)])
+        )
+        truncate = ConversationItemTruncate(
+            item_id=cut.item_id, content_index=0, audio_end_ms=cut.audio_end_ms
+        )
+        self.apply(self.session.receive(truncate, self.now_ms()))
+
+    def _on_playback_started(self, response_id: str) -> None:
+        self.apply(Step(events=[self.session.emit("output_audio_buffer.started", response_id=response_id)]))
+
+    def _on_playback_stopped(self, response_id: str) -> None:
+        self.apply(Step(events=[self.session.emit("output_audio_buffer.stopped", response_id=response_id)]))

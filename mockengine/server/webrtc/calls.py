@@ -1,0 +1,276 @@
+"""``POST /v1/realtime/calls`` (a WebRTC call opens) and ``POST /v1/realtime/calls/{call_id}/hangup``.
+
+Source: reference §13 (the SDK's ``resources/realtime/calls.py`` and ``call_create_params.py``, the
+OpenAPI ``/realtime/calls``). The offer comes as ``application/sdp`` (``?model=`` optional) or as
+``multipart/form-data`` with ``sdp`` and an optional ``session`` (JSON, the session a
+``client_secrets`` request carries). Auth: an API key under the engine's key policy
+(``handshake.key_accepted``) or a live ``ek_`` client secret, whose session (and model) the call starts
+with; a ``session`` in the request applies over it. Answer: ``201``, ``application/sdp``, the answer, and
+``Location: /v1/realtime/calls/{call_id}``. Errors are the REST API's JSON bodies: 401 for the key, 400
+for the SDP, the session or the model, 503 when admission control refuses, 404 for an unknown call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from aiohttp import web
+from aiortc import RTCPeerConnection, RTCSessionDescription
+
+from mockengine.brain.selection import UnknownScenario
+from mockengine.faults.spec import FaultSpec
+from mockengine.ids import IdFactory
+from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
+from mockengine.protocol.session_config import validate_session_update
+from mockengine.rtc.ice import include_loopback, offline_configuration
+from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
+from mockengine.server.handshake import MODEL_PATTERN, incorrect_api_key_message, key_accepted
+from mockengine.server.realtime_faults import attach, connection_faults, detach
+from mockengine.server.session_setup import (
+    admission_refusal,
+    build_session,
+    register,
+    release_seat,
+    session_seed,
+    take_seat,
+)
+from mockengine.server.state import RESOURCES, TRACER
+from mockengine.server.webrtc.call import CallRunner
+from mockengine.server.webrtc.faults import before_answer
+
+log = logging.getLogger("mockengine.webrtc")
+CALLS = web.AppKey("calls", dict)  # call id → CallRunner, while the call lasts
+DEFAULT_MODEL = "gpt-realtime"
+# A call whose client never opens its data channel is given up after this long.
+CONNECT_TIMEOUT_S = 30.0
+SHUTDOWN_WAIT_S = 5.0
+
+
+class BadCall(Exception):
+    """A request the engine answers with a 4xx JSON error."""
+
+    def __init__(self, status: int, message: str, *, param: str | None = None, code: str | None = None):
+        super().__init__(message)
+        self.status, self.message, self.param, self.code = status, message, param, code
+
+    def response(self) -> web.Response:
+        return error_response(self.status, self.message, param=self.param, code=self.code)
+
+
+async def create_call(request: web.Request) -> web.StreamResponse:
+    """``POST /v1/realtime/calls`` → 201 with the answer SDP (see the module docstring)."""
+    try:
+        secret = _authorize(request)
+        sdp, session_config = await _read_offer(request)
+        model = _model(request, secret, session_config)
+    except BadCall as exc:
+        return exc.response()
+    fault_specs = connection_faults(request)  # refused or slow calls (faults), or a bad ?fault=
+    if isinstance(fault_specs, web.StreamResponse):
+        return fault_specs
+    refused_by_fault = await before_answer(request, fault_specs)
+    if refused_by_fault is not None:
+        return refused_by_fault
+    refused = admission_refusal(request)
+    if refused is not None:
+        return refused
+    take_seat(request.app)
+    try:
+        return await _open_call(request, sdp, model, secret, session_config, fault_specs)
+    except BaseException:
+        release_seat(request.app)
+        raise
+
+
+async def _open_call(
+    request: web.Request,
+    sdp: str,
+    model: str,
+    secret: ClientSecret | None,
+    session_config: dict[str, Any],
+    fault_specs: list[FaultSpec],
+) -> web.StreamResponse:
+    initial = {**(secret.session if secret is not None else {}), **session_config}
+    try:
+        session = build_session(
+            request.app,
+            model=model,
+            api_key=bearer_key(request),
+            initial_session=initial or None,
+            seed=session_seed(request, request.app[RESOURCES].settings.seed),
+            scenario=request.query.get("scenario"),
+            role=request.query.get("role"),
+        )
+    except UnknownScenario as exc:
+        release_seat(request.app)
+        return error_response(400, str(exc), param="scenario", code="unknown_scenario")
+    except ProtocolError as exc:
+        release_seat(request.app)
+        return error_response(400, exc.message, type=exc.type, param=exc.param, code=exc.code)
+    pc = RTCPeerConnection(offline_configuration())
+    call_id = IdFactory(session_seed(request, request.app[RESOURCES].settings.seed)).call()
+    runner = CallRunner(pc, call_id, session, request.app[RESOURCES], request.app[TRACER])
+    try:
+        answer = await _answer(pc, sdp, runner)
+    except BadCall as exc:
+        await pc.close()
+        release_seat(request.app)
+        return exc.response()
+    runner.journal = register(request.app, session)
+    request.app[CALLS][call_id] = runner
+    attach(runner, request, fault_specs)
+    runner.serving = asyncio.get_running_loop().create_task(_serve_call(request.app, request, runner))
+    return web.Response(
+        status=201,
+        body=answer.encode(),
+        content_type="application/sdp",
+        headers={"Location": f"/v1/realtime/calls/{call_id}"},
+    )
+
+
+async def _answer(pc: RTCPeerConnection, sdp: str, runner: CallRunner) -> str:
+    """The answer to ``sdp``, the reply track on the offer's audio line (BadCall: no usable offer)."""
+    try:
+        await pc.setRemoteDescription(RTCSessionDescription(sdp=sdp, type="offer"))
+    except Exception as exc:  # aiortc raises ValueError / KeyError / … on SDP it cannot use
+        raise BadCall(400, f"Invalid SDP offer: {exc or type(exc).__name__}.", param="sdp") from exc
+    if pc.sctp is None:
+        raise BadCall(
+            400, "Invalid SDP offer: it has no data channel (m=application) for oai-events.", param="sdp"
+        )
+    if any(t.kind == "audio" for t in pc.getTransceivers()):
+        pc.addTrack(runner.track)  # takes the offer's audio transceiver: sendrecv
+    include_loopback(pc)
+    try:
+        await pc.setLocalDescription(await pc.createAnswer())
+    except Exception as exc:  # e.g. no codec in common (the offer has no Opus, PCMU or PCMA)
+        raise BadCall(400, f"Invalid SDP offer: {exc or type(exc).__name__}.", param="sdp") from exc
+    return pc.localDescription.sdp
+
+
+async def _serve_call(app: web.Application, request: web.Request, runner: CallRunner) -> None:
+    watchdog = asyncio.get_running_loop().call_later(CONNECT_TIMEOUT_S, _give_up_unopened, runner)
+    try:
+        await runner.run()
+    except Exception:
+        log.exception("call %s failed", runner.call_id)
+    finally:
+        watchdog.cancel()
+        detach(runner, request)
+        app[CALLS].pop(runner.call_id, None)
+        release_seat(app)
+
+
+def _give_up_unopened(runner: CallRunner) -> None:
+    if not runner.channel_open.is_set():
+        log.warning("call %s: no data channel after %.0f s, ending it", runner.call_id, CONNECT_TIMEOUT_S)
+        runner.ended.set()
+
+
+async def hangup_call(request: web.Request) -> web.Response:
+    """``POST /v1/realtime/calls/{call_id}/hangup`` → 200; 404 for a call that is not live."""
+    key = bearer_key(request)
+    if key is None:
+        return error_response(401, MISSING_API_KEY)
+    if not _key_valid(request, key):
+        return error_response(401, incorrect_api_key_message(key), code="invalid_api_key")
+    runner = request.app[CALLS].get(request.match_info["call_id"])
+    if runner is None:
+        return error_response(404, f"Call '{request.match_info['call_id']}' not found.", param="call_id")
+    runner.shutdown(1000, "hangup")
+    return web.Response(status=200)
+
+
+def _key_valid(request: web.Request, key: str) -> bool:
+    if key.startswith(SECRET_PREFIX):
+        return request.app[CLIENT_SECRETS].lookup(key) is not None
+    return key_accepted(request.app[RESOURCES].settings, key)
+
+
+def _authorize(request: web.Request) -> ClientSecret | None:
+    """The ``ek_`` secret the call uses (None for an API key); BadCall 401 for a missing or bad key."""
+    key = bearer_key(request)
+    if key is None:
+        raise BadCall(401, MISSING_API_KEY)
+    if not _key_valid(request, key):
+        raise BadCall(401, incorrect_api_key_message(key), code="invalid_api_key")
+    return request.app[CLIENT_SECRETS].lookup(key) if key.startswith(SECRET_PREFIX) else None
+
+
+async def _read_offer(request: web.Request) -> tuple[str, dict[str, Any]]:
+    """The offer SDP and the request's session config ({} when none)."""
+    if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        form = await request.post()
+        sdp = _form_text(form.get("sdp"))
+        session = _session_from(_form_text(form.get("session")))
+    elif request.content_type in ("application/sdp", "text/plain"):
+        sdp, session = await request.text(), {}
+    else:
+        raise BadCall(
+            400,
+            f"Unsupported content type '{request.content_type}': send the SDP offer as application/sdp, "
+            "or multipart/form-data with the fields 'sdp' and 'session'.",
+        )
+    if not sdp or not sdp.strip():
+        raise BadCall(
+            400, "Missing required parameter: 'sdp'.", param="sdp", code="missing_required_parameter"
+        )
+    return sdp, session
+
+
+def _form_text(field: Any) -> str | None:
+    """A form field's text, whether sent as a plain field or as a file part."""
+    if field is None or isinstance(field, str):
+        return field
+    data = field.file.read() if hasattr(field, "file") else field
+    return bytes(data).decode("utf-8", "replace")
+
+
+def _session_from(text: str | None) -> dict[str, Any]:
+    if text is None:
+        return {}
+    try:
+        session = json.loads(text)
+    except ValueError as exc:
+        raise BadCall(400, INVALID_JSON_BODY, param="session") from exc
+    try:
+        validate_session_update(session)
+    except ProtocolError as exc:
+        raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
+    return session
+
+
+def _model(request: web.Request, secret: ClientSecret | None, session: dict[str, Any]) -> str:
+    model = session.get("model") or request.query.get("model")
+    if not model:
+        model = secret.model if secret is not None else DEFAULT_MODEL
+    scenarios = request.app[RESOURCES].scenarios
+    if not MODEL_PATTERN.match(model) and scenarios.for_model(model) is None:
+        raise BadCall(
+            400, f'Model "{model}" is not supported in realtime mode.', param="model", code="invalid_model"
+        )
+    return str(model)
+
+
+async def calls_context(app: web.Application) -> AsyncIterator[None]:
+    """Calls live in the application: on shutdown each is hung up, and waited for (their peer
+    connections close before the event loop does)."""
+    app[CALLS] = {}
+    yield
+    runners = list(app[CALLS].values())
+    for runner in runners:
+        runner.shutdown(1001, "server shutting down")
+    serving = [r.serving for r in runners if r.serving is not None]
+    if serving:
+        await asyncio.wait(serving, timeout=SHUTDOWN_WAIT_S)
+
+
+def add_routes(app: web.Application) -> None:
+    app.cleanup_ctx.append(calls_context)
+    app.router.add_post("/v1/realtime/calls", create_call)
+    app.router.add_post("/v1/realtime/calls/{call_id}/hangup", hangup_call)

@@ -1,0 +1,38 @@
+"""``mockengine conformance --transport webrtc``: HRP checks over a WebRTC call to mockengine (offer to
+``/v1/realtime/calls``, events on ``oai-events``, the checks' audio on the Opus microphone track, reply
+audio read back from the incoming track). Real time: the track plays at 1x."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+from mockengine.conformance import arun_conformance
+from mockengine.conformance.webrtc import calls_url
+
+pytestmark = pytest.mark.models
+
+
+def test_calls_url_follows_the_websocket_url():
+    assert calls_url("ws://h:1/v1/realtime?model=m") == "http://h:1/v1/realtime/calls?model=m"
+    assert calls_url("wss://h/v1/realtime/") == "https://h/v1/realtime/calls"
+
+
+async def test_hrp_checks_pass_over_a_webrtc_call(aiohttp_server: Any) -> None:
+    from mockengine.server.app import create_app
+    from mockengine.settings import Settings
+
+    server = await aiohttp_server(create_app(Settings(seed=7)))
+    out = io.StringIO()
+    results, _ = await arun_conformance(
+        f"ws://{server.host}:{server.port}/v1/realtime?model=gpt-realtime",
+        api_key="sk-mockengine",
+        checks=["handshake", "engine_turn[server_vad]", "function_call"],
+        out=out,
+        transport="webrtc",
+    )
+    assert [r.label for r in results if not r.passed] == [], out.getvalue()
+    turn = next(r for r in results if r.label == "engine_turn[server_vad]")
+    assert turn.figures["audio_deltas"] > 5  # reply audio heard on the track

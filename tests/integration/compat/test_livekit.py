@@ -1,0 +1,217 @@
+"""LiveKit Agents with ``livekit-plugins-openai`` against mockengine, driven as LiveKit's own docs and
+tests do, with only the URL changed: ``AgentSession.run(user_input=…)`` with its ``RunResult``
+assertions (LiveKit's documented testing API, no room), and the plugin's ``RealtimeSession`` fed audio
+frames for spoken turns and interruptions (as LiveKit's tests/test_realtime do). Asserts with LiveKit's
+own objects and that no ``error`` event was emitted."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from livekit import rtc
+from livekit.agents import Agent, AgentSession, RunContext, function_tool, llm, utils
+from livekit.plugins import openai
+from openai.types import realtime
+
+from tests.integration.compat.speech import CHUNK_MS, other_speaker, spoken_question, stream
+
+pytestmark = pytest.mark.models
+TIMEOUT_S = 60
+SAMPLE_RATE_HZ = 24_000
+
+
+@pytest.fixture
+async def http_context():
+    """What a LiveKit job process sets up for plugins (LiveKit's tests: the ``job_process`` fixture)."""
+    utils.http_context._new_session_ctx()
+    yield
+    await utils.http_context._close_http_ctx()
+
+
+def model(base_url: str, **options: Any) -> openai.realtime.RealtimeModel:
+    return openai.realtime.RealtimeModel(
+        base_url=base_url,  # the only change from the real service
+        api_key="sk-test",
+        voice="alloy",
+        input_audio_transcription=realtime.AudioTranscription(model="gpt-4o-mini-transcribe"),
+        **options,
+    )
+
+
+async def base_url(start_engine, pace: float = 0.0) -> str:
+    eng = await start_engine(audio_pace=pace)
+    return f"{eng.http_url}/v1"
+
+
+class Assistant(Agent):
+    def __init__(self) -> None:
+        super().__init__(instructions="You are a helpful assistant.")
+        self.weather_calls: list[str] = []
+
+    @function_tool
+    async def get_weather(self, context: RunContext, city: str) -> str:
+        """Get the weather for a city.
+
+        Args:
+            city: The city name
+        """
+        self.weather_calls.append(city)
+        return f"The weather in {city} is sunny."
+
+
+def record_errors(emitter: Any) -> list[Any]:
+    """The ``error`` events LiveKit emits, and every ``error`` the server sent (LiveKit passes over some,
+    such as a failed cancel, without emitting them)."""
+    errors: list[Any] = []
+    emitter.on("error", errors.append)
+    if isinstance(emitter, llm.RealtimeSession):
+        emitter.on("openai_server_event_received", lambda ev: ev.get("type") == "error" and errors.append(ev))
+    return errors
+
+
+def watch_sessions(realtime_model: openai.realtime.RealtimeModel, errors: list[Any]) -> None:
+    """Record server errors on the realtime session an ``AgentSession`` opens."""
+    open_session = realtime_model.session
+
+    def session(**options: Any) -> llm.RealtimeSession:
+        created = open_session(**options)
+        created.on("openai_server_event_received", lambda ev: ev.get("type") == "error" and errors.append(ev))
+        return created
+
+    realtime_model.session = session  # type: ignore[method-assign]
+
+
+async def test_agent_session_run_typed_turn(framework_engine, http_context) -> None:
+    url = await base_url(framework_engine)
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(Assistant())
+        result = await asyncio.wait_for(session.run(user_input="What is the capital of France?"), TIMEOUT_S)
+        reply = result.expect.next_event().is_message(role="assistant")
+        result.expect.no_more_events()
+    assert "Paris" in reply.event().item.text_content
+    assert not errors
+
+
+async def test_agent_session_run_tool_call_and_follow_up(framework_engine, http_context) -> None:
+    url = await base_url(framework_engine)
+    agent = Assistant()
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(agent)
+        result = await asyncio.wait_for(
+            session.run(user_input="What is the weather like in Paris?"), TIMEOUT_S
+        )
+        # The participant may say a short clause while it acts ("Checking the weather —").
+        result.expect.skip_next_event_if(type="message", role="assistant")
+        result.expect.next_event().is_function_call(name="get_weather", arguments={"city": "Paris"})
+        output = result.expect.next_event().is_function_call_output()
+        reply = result.expect.next_event().is_message(role="assistant")
+        result.expect.no_more_events()
+    assert agent.weather_calls == ["Paris"]
+    assert output.event().item.output == f"The weather in {agent.weather_calls[0]} is sunny."
+    assert reply.event().item.text_content
+    assert not errors
+
+
+def frames_sender(session: llm.RealtimeSession):
+    async def send(chunk: bytes) -> None:
+        samples = len(chunk) // 2
+        session.push_audio(
+            rtc.AudioFrame(
+                data=chunk, sample_rate=SAMPLE_RATE_HZ, num_channels=1, samples_per_channel=samples
+            )
+        )
+
+    return send
+
+
+async def collect_text(generation: llm.GenerationCreatedEvent) -> str:
+    parts: list[str] = []
+    async for message in generation.message_stream:
+        async for chunk in message.text_stream:
+            parts.append(chunk)
+    return "".join(parts)
+
+
+@pytest.mark.parametrize(
+    "turn_detection",
+    [
+        realtime.realtime_audio_input_turn_detection.ServerVad(type="server_vad", silence_duration_ms=500),
+        realtime.realtime_audio_input_turn_detection.SemanticVad(type="semantic_vad", eagerness="high"),
+    ],
+    ids=["server_vad", "semantic_vad"],
+)
+async def test_spoken_turn(framework_engine, http_context, turn_detection) -> None:
+    url = await base_url(framework_engine)
+    pcm, _ = spoken_question()
+    async with model(url, turn_detection=turn_detection) as realtime_model:
+        session = realtime_model.session()
+        errors = record_errors(session)
+        transcripts: list[str] = []
+        generations: asyncio.Queue[llm.GenerationCreatedEvent] = asyncio.Queue()
+        session.on("input_audio_transcription_completed", lambda ev: transcripts.append(ev.transcript))
+        session.on("generation_created", generations.put_nowait)
+        await stream(frames_sender(session), pcm, silence_ms=2000)
+        generation = await asyncio.wait_for(generations.get(), TIMEOUT_S)
+        text = await asyncio.wait_for(collect_text(generation), TIMEOUT_S)
+        await session.aclose()
+    assert not generation.user_initiated and "Paris" in text
+    heard = " ".join(transcripts).lower()
+    assert "capital" in heard and "france" in heard
+    assert not errors
+
+
+async def test_barge_in_and_interrupt(framework_engine, http_context) -> None:
+    url = await base_url(framework_engine, pace=1.0)
+    turn_detection = realtime.realtime_audio_input_turn_detection.ServerVad(
+        type="server_vad", silence_duration_ms=500, interrupt_response=True
+    )
+    async with model(url, turn_detection=turn_detection) as realtime_model:
+        session = realtime_model.session()
+        errors = record_errors(session)
+        sent: list[str] = []
+        session.on("openai_client_event_queued", lambda ev: sent.append(_client_type(ev)))
+        started = asyncio.Event()
+        session.on("input_speech_started", lambda _: started.set())
+        story = "Tell me a long story about a lighthouse keeper."
+
+        # Speech over a long reply: the server's VAD cuts it and LiveKit sees the speech start.
+        generation = await asyncio.wait_for(session.generate_reply(instructions=story), TIMEOUT_S)
+        message = await asyncio.wait_for(anext(aiter(generation.message_stream)), TIMEOUT_S)
+        await asyncio.wait_for(anext(aiter(message.audio_stream)), TIMEOUT_S)
+        await stream(frames_sender(session), other_speaker(), silence_ms=CHUNK_MS)
+        await asyncio.wait_for(started.wait(), TIMEOUT_S)
+        await asyncio.wait_for(drain(message), TIMEOUT_S)  # the cut reply's streams end
+
+        # LiveKit's own interrupt: cancel, then truncate what was played (as AgentSession does).
+        generation = await asyncio.wait_for(session.generate_reply(instructions=story), TIMEOUT_S)
+        message = await asyncio.wait_for(anext(aiter(generation.message_stream)), TIMEOUT_S)
+        first = await asyncio.wait_for(anext(aiter(message.audio_stream)), TIMEOUT_S)
+        session.interrupt()
+        played_ms = int(first.duration * 1000)
+        session.truncate(
+            message_id=message.message_id, modalities=["audio"], audio_end_ms=played_ms, audio_transcript=""
+        )
+        await asyncio.wait_for(drain(message), TIMEOUT_S)
+        generation = await asyncio.wait_for(session.generate_reply(), TIMEOUT_S)
+        text = await asyncio.wait_for(collect_text(generation), TIMEOUT_S)
+        await session.aclose()
+    assert text
+    assert sent.index("response.cancel") < sent.index("conversation.item.truncate")
+    assert not errors, errors
+
+
+def _client_type(event: Any) -> str:
+    return event["type"] if isinstance(event, dict) else event.type
+
+
+async def drain(message: llm.MessageGeneration) -> None:
+    async for _ in message.audio_stream:
+        pass
+    async for _ in message.text_stream:
+        pass

@@ -1,0 +1,204 @@
+"""The OpenAI Agents SDK (``openai-agents``) against mockengine, driven as its documentation shows
+(``RealtimeAgent`` + ``RealtimeRunner``, events from ``async for event in session``) with only the URL
+changed. Asserts with the SDK's own objects: its history items, tool events, interruption events, and no
+``error`` event of any kind."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from agents import function_tool
+from agents.realtime import RealtimeAgent, RealtimeRunner
+from agents.realtime.items import AssistantMessageItem, UserMessageItem
+
+from tests.integration.compat.speech import other_speaker, spoken_question, stream
+
+pytestmark = pytest.mark.models
+TIMEOUT_S = 60
+WEATHER_CALLS: list[str] = []
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    WEATHER_CALLS.append(city)
+    return f"The weather in {city} is sunny."
+
+
+class Observed:
+    """Every event of one session, and a way to wait for one that satisfies a condition."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.events: list[Any] = []
+        self._changed = asyncio.Condition()
+        self._task = asyncio.create_task(self._collect())
+
+    async def _collect(self) -> None:
+        async for event in self.session:
+            async with self._changed:
+                self.events.append(event)
+                self._changed.notify_all()
+
+    def mark(self) -> int:
+        """Where the events seen so far end: ``until(..., after=mark)`` waits for a later one."""
+        return len(self.events)
+
+    async def until(self, condition: Callable[[Any], bool], after: int = 0) -> Any:
+        async with asyncio.timeout(TIMEOUT_S), self._changed:
+            while True:
+                found = next((e for e in self.events[after:] if condition(e)), None)
+                if found is not None:
+                    return found
+                await self._changed.wait()
+
+    def of(self, kind: str) -> list[Any]:
+        return [e for e in self.events if e.type == kind]
+
+    @property
+    def history(self) -> list[Any]:
+        updates = self.of("history_updated")
+        return updates[-1].history if updates else []
+
+    def assistant_transcripts(self) -> list[str]:
+        return [
+            part.transcript or getattr(part, "text", None) or ""
+            for item in self.history
+            if isinstance(item, AssistantMessageItem)
+            for part in item.content
+        ]
+
+    def server_events(self, kind: str) -> list[dict[str, Any]]:
+        """The wire events of ``kind`` the SDK passed on as raw model events."""
+        raw = [e.data for e in self.of("raw_model_event") if e.data.type == "raw_server_event"]
+        return [r.data for r in raw if r.data.get("type") == kind]
+
+    def errors(self) -> list[Any]:
+        model_errors = [e for e in self.of("raw_model_event") if e.data.type == "error"]
+        return self.of("error") + model_errors + self.server_events("error")
+
+    def close(self) -> None:
+        self._task.cancel()
+
+
+def settings(turn_detection: dict[str, Any] | None = None) -> dict[str, Any]:
+    model_settings: dict[str, Any] = {
+        "model_name": "gpt-realtime",
+        "voice": "alloy",
+        "modalities": ["audio"],
+        "input_audio_transcription": {"model": "gpt-4o-mini-transcribe"},
+    }
+    if turn_detection is not None:
+        model_settings["turn_detection"] = turn_detection
+    return {"model_settings": model_settings}
+
+
+async def open_session(start_engine, turn_detection: dict[str, Any] | None = None, pace: float = 0.0):
+    eng = await start_engine(audio_pace=pace)
+    agent = RealtimeAgent(name="Assistant", instructions="You are a helpful assistant.", tools=[get_weather])
+    runner = RealtimeRunner(starting_agent=agent, config=settings(turn_detection))
+    url = f"{eng.url}/realtime?model=gpt-realtime"  # the only change from the real service
+    return await runner.run(model_config={"url": url, "api_key": "sk-test"})
+
+
+def turn_ended(event: Any) -> bool:
+    return event.type == "agent_end"
+
+
+async def test_typed_turn(framework_engine) -> None:
+    async with await open_session(framework_engine) as session:
+        observed = Observed(session)
+        await session.send_message("What is the capital of France?")
+        await observed.until(turn_ended)
+        await observed.until(lambda e: any("Paris" in t for t in observed.assistant_transcripts()))
+        observed.close()
+    assert any(isinstance(item, UserMessageItem) for item in observed.history)
+    assert observed.of("audio") and not observed.errors()
+
+
+async def test_declared_tool_called_then_its_output_answered(framework_engine) -> None:
+    WEATHER_CALLS.clear()
+    async with await open_session(framework_engine) as session:
+        observed = Observed(session)
+        await session.send_message("What is the weather like in Paris?")
+        start = await observed.until(lambda e: e.type == "tool_start")
+        end = await observed.until(lambda e: e.type == "tool_end")
+        # The SDK sends the output and asks for a reply; that reply acknowledges it.
+        await observed.until(turn_ended, after=observed.events.index(end))
+        observed.close()
+    assert start.tool.name == "get_weather" and WEATHER_CALLS == ["Paris"]
+    assert end.output == f"The weather in {WEATHER_CALLS[0]} is sunny."
+    calls = [item for item in observed.history if item.type == "function_call"]
+    assert calls and calls[0].name == "get_weather" and calls[0].output == end.output
+    assert observed.assistant_transcripts()[-1]
+    assert not observed.errors()
+
+
+@pytest.mark.parametrize(
+    "turn_detection",
+    [
+        {"type": "server_vad", "silence_duration_ms": 500, "interrupt_response": True},
+        {"type": "semantic_vad", "eagerness": "high", "interrupt_response": True},
+    ],
+    ids=["server_vad", "semantic_vad"],
+)
+async def test_spoken_turn(framework_engine, turn_detection) -> None:
+    pcm, text = spoken_question()
+    async with await open_session(framework_engine, turn_detection) as session:
+        observed = Observed(session)
+        await stream(session.send_audio, pcm, silence_ms=3000)
+        await observed.until(turn_ended)
+        await observed.until(lambda e: any("Paris" in t for t in observed.assistant_transcripts()))
+        await observed.until(lambda e: any(_user_transcript(i) for i in observed.history))
+        observed.close()
+    heard = next(_user_transcript(i) for i in observed.history if _user_transcript(i))
+    assert "capital" in heard.lower() and "france" in heard.lower(), (heard, text)
+    assert not observed.errors()
+
+
+def _user_transcript(item: Any) -> str | None:
+    if not isinstance(item, UserMessageItem):
+        return None
+    return next((p.transcript for p in item.content if getattr(p, "transcript", None)), None)
+
+
+async def test_barge_in(framework_engine) -> None:
+    turn_detection = {"type": "server_vad", "silence_duration_ms": 500, "interrupt_response": True}
+    async with await open_session(framework_engine, turn_detection, pace=1.0) as session:
+        observed = Observed(session)
+        await session.send_message("Tell me a long story about a lighthouse keeper.")
+        await observed.until(lambda e: e.type == "audio")
+        # Speech over the reply: the server's VAD cuts it; the SDK reports the interruption.
+        await stream(session.send_audio, other_speaker(), silence_ms=1500)
+        await observed.until(lambda e: e.type == "audio_interrupted")
+        assert observed.server_events("input_audio_buffer.speech_started")
+        await observed.until(lambda e: len(observed.server_events("response.done")) >= 2)
+        observed.close()
+    cut, answer = (e["response"] for e in observed.server_events("response.done")[:2])
+    assert cut["status_details"] == {"type": "cancelled", "reason": "turn_detected"}
+    assert answer["status"] == "completed"
+    assert not observed.errors(), observed.errors()
+
+
+async def test_the_sdks_own_interrupt_truncates_then_cancels(framework_engine) -> None:
+    # Without the server cancelling on speech, session.interrupt() sends truncate and then cancel.
+    turn_detection = {"type": "server_vad", "interrupt_response": False}
+    async with await open_session(framework_engine, turn_detection, pace=1.0) as session:
+        observed = Observed(session)
+        await session.send_message("Tell me a long story about a lighthouse keeper.")
+        await observed.until(lambda e: e.type == "audio")
+        await session.interrupt()
+        await observed.until(lambda e: e.type == "audio_interrupted")
+        await observed.until(turn_ended)
+        mark = observed.mark()
+        await session.send_message("What is the capital of France?")
+        await observed.until(turn_ended, after=mark)
+        await observed.until(lambda e: "Paris" in observed.assistant_transcripts()[-1])
+        observed.close()
+    truncated = observed.server_events("conversation.item.truncated")
+    cancelled = observed.server_events("response.done")[0]["response"]
+    assert truncated and cancelled["status_details"] == {"type": "cancelled", "reason": "client_cancelled"}
+    assert not observed.errors(), observed.errors()

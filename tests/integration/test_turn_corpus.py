@@ -1,0 +1,135 @@
+"""Issue 18: semantic_vad on the tune half of the turn corpus, real audio and the real whisper model.
+
+Only the tune half runs here (it is what the scoring was set on; floors sit a little under what it
+measures so a regression shows). The held-out splits (``heldout``, burned after round 1, and round 2's
+``heldout_r2``) are reported by ``make bench`` (section ``turns``) and never asserted on, so nobody tunes
+against them through a failing test. Decisions do not depend on
+transcription latency, so these runs model none.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from mockengine.bench.turn_corpus import FINISHED, category_table, evaluate
+from mockengine.turn_corpus import MID_THOUGHT_CATEGORIES, R2_VOICES, VOICES, load
+from mockengine.turn_eval import MAX_WAIT_MS, CachingTranscriber
+
+pytestmark = pytest.mark.models
+
+if shutil.which("espeak-ng") is None:
+    reason = "espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)"
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(reason)
+    pytest.skip(reason, allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def results(real_resources):
+    return evaluate("tune", CachingTranscriber(real_resources.transcriber), measured_latency=False)
+
+
+@pytest.fixture(scope="module")
+def table(results):
+    return category_table(results)
+
+
+def test_corpus_has_the_promised_mix_and_a_fixed_split():
+    _, labels = load()
+    assert len(labels) >= 200
+    assert {label["category"] for label in labels} >= set(MID_THOUGHT_CATEGORIES) | set(FINISHED)
+    assert {label["voice"].split(":")[0] for label in labels} == {"espeak", "piper"}
+    assert len({label["voice"] for label in labels}) == len(R2_VOICES) > len(VOICES)
+    r2_voices = {label["voice"] for label in labels if label["split"] == "heldout_r2"}
+    assert r2_voices - {voice.tag for voice in VOICES}, "round 2 adds voice settings round 1 never used"
+    pauses = [label["pause_ms"] for label in labels if label["kind"] == "trailing"]
+    assert min(pauses) == 600 and max(pauses) == 2000
+    splits = {label["split"] for label in labels}
+    assert splits == {"tune", "heldout", "heldout_r2"}
+    r2 = [label for label in labels if label["split"] == "heldout_r2"]
+    assert (
+        sum(label["kind"] == "trailing" for label in r2) >= 80
+        and sum(label["kind"] != "trailing" for label in r2) >= 60
+    )
+    first_texts = {label["text"] for label in labels if label["split"] != "heldout_r2"}
+    assert not first_texts & {label["text"] for label in r2}, "round 2 texts are new"
+    by_text: dict[str, set[str]] = {}
+    for label in labels:
+        by_text.setdefault(label["text"], set()).add(label["split"])
+    assert all(len(halves) == 1 for halves in by_text.values()), "a text must not straddle the split"
+
+
+def test_corpus_labels_mark_exact_speech_positions():
+    directory, labels = load("tune")
+    import numpy as np
+
+    from mockengine.turn_corpus import read_pcm
+
+    for label in labels[::9]:
+        samples = np.frombuffer(read_pcm(directory, label), dtype="<i2")
+        for segment in label["segments"]:
+            inside = np.abs(samples[segment["start_ms"] * 24 : segment["end_ms"] * 24].astype(int))
+            assert inside[:24].max() > 100 and inside[-24:].max() > 100
+        gap = label["segments"][-1]["start_ms"] - label["segments"][0]["end_ms"]
+        if label["kind"] == "trailing":
+            assert gap == label["pause_ms"]
+            start = label["segments"][0]["end_ms"] * 24
+            assert not samples[start : start + gap * 24].any()
+
+
+# Round 2 measured 1/41, 2/50, 0/50 on this half (round 1: 2/41, 3/50, 0/50).
+@pytest.mark.parametrize(("eagerness", "floor"), [("high", 0.05), ("medium", 0.08), ("low", 0.02)])
+def test_mid_thought_pauses_are_rarely_cut(table, eagerness, floor):
+    pooled = table[eagerness]["all mid-thought"]
+    assert pooled["counted"] >= 40
+    assert pooled["cut"] / pooled["counted"] <= floor, table[eagerness]
+
+
+def test_high_eagerness_ends_finished_utterances_fast(table):
+    finished = table["high"]["all finished"]
+    assert finished["median_policy_ms"] <= 400, finished
+    assert table["high"]["question"]["median_policy_ms"] <= 300
+
+
+@pytest.mark.parametrize("eagerness", ["high", "medium", "low"])
+def test_every_finished_utterance_ends_within_the_maximum_wait(results, eagerness):
+    for label, outcome in results:
+        if outcome.config.endswith(eagerness) and label["category"] in FINISHED:
+            assert outcome.decided_at_ms is not None, label["id"]
+            assert not outcome.was_cut_off, label["id"]
+            assert outcome.policy_delay_ms <= MAX_WAIT_MS[eagerness] + 20, (label["id"], outcome)
+
+
+def test_lower_eagerness_is_never_faster(results):
+    delays: dict[tuple[str, str], int] = {}
+    for label, outcome in results:
+        if label["category"] in FINISHED:
+            delays[(label["id"], outcome.config.split()[-1])] = outcome.policy_delay_ms
+    for uid in {key[0] for key in delays}:
+        assert delays[(uid, "high")] <= delays[(uid, "medium")] <= delays[(uid, "low")], uid
+
+
+def test_turn_ends_carry_their_scored_cues(results):
+    semantic = [outcome for _, outcome in results if outcome.reason and outcome.cues]
+    assert len(semantic) == len([o for _, o in results if o.reason])
+    names = {cue["cue"] for outcome in semantic for cue in outcome.cues}
+    assert {"lexical", "pitch", "last_word"} <= names
+    for outcome in semantic:
+        assert all(set(cue) == {"cue", "weight", "reason"} for cue in outcome.cues)
+
+
+def test_corpus_audio_is_deterministic(tmp_path):
+    """Re-making a clip gives the cached bytes (espeak-ng, and piper with its noise at zero)."""
+    from mockengine.turn_corpus import _make, _Synthesizer, plan, read_pcm
+
+    directory, labels = load()
+    by_id = {label["id"]: label for label in labels}
+    synth = _Synthesizer()
+    items = [item for item in plan() if item["kind"] == "trailing"]
+    for item in (next(i for i in items if i["voice"].startswith(engine)) for engine in ("espeak", "piper")):
+        remade = _make(item, synth, tmp_path)
+        assert remade["segments"] == by_id[item["id"]]["segments"]
+        assert read_pcm(tmp_path, remade) == read_pcm(directory, by_id[item["id"]])

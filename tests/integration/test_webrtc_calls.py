@@ -1,0 +1,285 @@
+"""WebRTC calls over the wire: aiortc as the client (Opus both ways, the ``oai-events`` data channel),
+a real engine on loopback with the real models."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import aiohttp
+import pytest
+
+from mockengine.rtc.media import RATE_HZ
+from tests.speech import question, validate_server_event, word_error_rate
+from tests.webrtc_client import CallClient
+
+pytestmark = pytest.mark.models
+SESSION = {
+    "type": "realtime",
+    "audio": {
+        "input": {
+            "transcription": {"model": "whisper-1"},
+            "turn_detection": {"type": "server_vad", "silence_duration_ms": 500},
+        }
+    },
+}
+
+
+async def test_a_spoken_question_gets_a_spoken_answer_on_the_track(engine, real_resources):
+    server = await engine()
+    client = CallClient()
+    pcm, _ = question()
+    try:
+        await client.connect(server.http_url, session=SESSION)
+        created = await client.wait_for("session.created")
+        assert created["session"]["audio"]["input"]["turn_detection"]["silence_duration_ms"] == 500
+        client.mic.say(pcm)
+        done = await client.wait_for("response.done", timeout_s=40)
+        stopped = await client.wait_for("output_audio_buffer.stopped", timeout_s=30)
+    finally:
+        await client.close()
+    for event in client.events:
+        validate_server_event(event)
+    kinds = client.kinds()
+    assert "response.output_audio.delta" not in kinds, "audio deltas went on the data channel"
+    user = next(e for e in client.events if e["type"].endswith("input_audio_transcription.completed"))
+    assert "capital" in user["transcript"].lower() and "france" in user["transcript"].lower()
+    assert done["response"]["status"] == "completed"
+    started = client.events[kinds.index("output_audio_buffer.started")]
+    assert started["response_id"] == stopped["response_id"] == done["response"]["id"]
+    assert kinds.index("response.created") < kinds.index("output_audio_buffer.started")
+    assert kinds.index("response.done") < kinds.index("output_audio_buffer.stopped")
+    # What came back on the track is the reply: whisper hears the transcript's words in it.
+    transcript = next(e for e in client.events if e["type"] == "response.output_audio_transcript.done")
+    heard = real_resources.transcriber.transcribe(bytes(client.heard), language="en", prompt=None).text
+    assert word_error_rate(transcript["transcript"], heard) <= 0.35, (transcript["transcript"], heard)
+    assert len(client.heard) / 2 / RATE_HZ > 1.0
+
+
+def story(client: CallClient) -> None:
+    """Ask for a story (a long spoken reply) in text."""
+    item = {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": "Tell me a story."}],
+    }
+    client.send({"type": "conversation.item.create", "item": item})
+    client.send({"type": "response.create"})
+
+
+async def test_barge_in_clears_the_track_and_truncates_at_what_was_sent(engine):
+    server = await engine()
+    client = CallClient()
+    pcm, _ = question()
+    # The interruption makes no reply of its own, so what the track plays after the cut is silence.
+    quiet = {
+        "type": "realtime",
+        "audio": {"input": {"turn_detection": {"type": "server_vad", "create_response": False}}},
+    }
+    try:
+        await client.connect(server.http_url, session=quiet)
+        await client.wait_for("session.created")
+        story(client)
+        started = await client.wait_for("output_audio_buffer.started")
+        await client.wait_for("response.done")  # the whole reply is made long before it is played
+        await asyncio.sleep(1.0)
+        client.mic.say(pcm)
+        speech = await client.wait_for("input_audio_buffer.speech_started")
+        heard_ms = len(client.heard) / 2 / RATE_HZ * 1000
+        cleared = await client.wait_for("output_audio_buffer.cleared")
+        truncated = await client.wait_for("conversation.item.truncated")
+        frames_at_cut = client.frames_heard
+        await asyncio.sleep(1.0)  # the client's jitter buffer and decoder hold ~0.3 s
+        tail = bytes(client.heard[-RATE_HZ:])  # the last 0.5 s: silence after the cut
+    finally:
+        await client.close()
+    kinds = client.kinds()
+    assert cleared["response_id"] == started["response_id"]
+    assert kinds.index("input_audio_buffer.speech_started") < kinds.index("output_audio_buffer.cleared")
+    assert kinds.index("output_audio_buffer.cleared") < kinds.index("conversation.item.truncated")
+    assert "output_audio_buffer.stopped" not in kinds  # cleared, not played out
+    reply = next(e for e in client.events if e["type"] == "response.output_item.done")["item"]
+    assert truncated["item_id"] == reply["id"] and truncated["content_index"] == 0
+    # The cut is where playback was when the user spoke (the client heard up to there), not the end of
+    # the reply the engine had long finished making.
+    full_ms = next(e for e in client.events if e["type"] == "response.output_audio.done")
+    assert full_ms and 1000 < truncated["audio_end_ms"] < heard_ms + 300
+    assert heard_ms - 1500 < truncated["audio_end_ms"]
+    assert speech["audio_start_ms"] >= 0 and frames_at_cut > 0
+    assert max(abs(int(s)) for s in memoryview(tail).cast("h")) < 600
+
+
+async def test_output_audio_buffer_clear_from_the_client_cuts_the_reply(engine):
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        story(client)
+        await client.wait_for("output_audio_buffer.started")
+        await asyncio.sleep(0.6)
+        mark = len(client.events)
+        client.send({"type": "response.cancel"})
+        client.send({"type": "output_audio_buffer.clear", "event_id": "clear_1"})
+        cleared = await client.wait_for("output_audio_buffer.cleared", after=mark)
+        truncated = await client.wait_for("conversation.item.truncated", after=mark)
+    finally:
+        await client.close()
+    assert cleared["response_id"].startswith("resp_")
+    assert 300 < truncated["audio_end_ms"] < 3000
+    assert not [e for e in client.events if e["type"] == "error"], client.events
+
+
+async def test_hangup_ends_the_call_and_unknown_calls_are_404(engine):
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        assert server.sessions_active() == 1
+        async with aiohttp.ClientSession() as http:
+            auth = {"Authorization": "Bearer sk-test"}
+            hung = await http.post(f"{server.http_url}{client.location}/hangup", headers=auth)
+            assert hung.status == 200
+            await server.wait_until_idle()
+            again = await http.post(f"{server.http_url}{client.location}/hangup", headers=auth)
+            assert again.status == 404
+            assert (await again.json())["error"]["param"] == "call_id"
+            unauthorized = await http.post(f"{server.http_url}{client.location}/hangup")
+            assert unauthorized.status == 401
+        async with asyncio.timeout(10):
+            while client.pc.connectionState != "closed" and client.channel.readyState != "closed":
+                await asyncio.sleep(0.05)
+    finally:
+        await client.close()
+
+
+async def test_the_answer_carries_a_loopback_candidate_and_an_ek_secret_opens_a_call(engine):
+    server = await engine()
+    async with aiohttp.ClientSession() as http:
+        minted = await http.post(
+            f"{server.http_url}/v1/realtime/client_secrets",
+            json={
+                "session": {
+                    "type": "realtime",
+                    "instructions": "Be brief.",
+                    "audio": {"output": {"voice": "coral"}},
+                }
+            },
+            headers={"Authorization": "Bearer sk-test"},
+        )
+        secret = (await minted.json())["value"]
+    client = CallClient()
+    try:
+        await client.connect(server.http_url, key=secret)
+        created = await client.wait_for("session.created")
+    finally:
+        await client.close()
+    assert created["session"]["instructions"] == "Be brief."
+    assert created["session"]["audio"]["output"]["voice"] == "coral"
+    assert " 127.0.0.1 " in client.answer_sdp
+
+
+@pytest.mark.parametrize(
+    ("key", "body", "content_type", "status", "code", "param"),
+    [
+        (None, "OFFER", "application/sdp", 401, None, None),
+        ("sk-wrong", "OFFER", "application/sdp", 401, "invalid_api_key", None),
+        ("ek_0000", "OFFER", "application/sdp", 401, "invalid_api_key", None),
+        ("sk-test", "v=0\r\nthis is not sdp\r\n", "application/sdp", 400, None, "sdp"),
+        ("sk-test", "", "application/sdp", 400, "missing_required_parameter", "sdp"),
+        ("sk-test", "OFFER", "application/json", 400, None, None),
+        (
+            "sk-test",
+            {"session": {"type": "realtime", "audio": {"output": {"voice": "nobody"}}}},
+            None,
+            400,
+            "invalid_value",
+            "session.audio.output.voice",
+        ),
+        ("sk-test", {"session": "{not json"}, None, 400, None, "session"),
+        (
+            "sk-test",
+            {"session": {"type": "realtime", "model": "gpt-4o"}},
+            None,
+            400,
+            "invalid_model",
+            "model",
+        ),
+    ],
+)
+async def test_bad_calls_get_rest_errors(engine, key, body, content_type, status, code, param):
+    server = await engine(api_keys=("sk-test",))
+    offer = await CallClient().offer()
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    async with aiohttp.ClientSession() as http:
+        if isinstance(body, dict):
+            form = aiohttp.FormData(default_to_multipart=True)
+            form.add_field("sdp", offer)
+            raw = body["session"]
+            form.add_field("session", raw if isinstance(raw, str) else json.dumps(raw))
+            reply = await http.post(f"{server.http_url}/v1/realtime/calls", data=form, headers=headers)
+        else:
+            data = offer if body == "OFFER" else body
+            headers["Content-Type"] = content_type
+            reply = await http.post(f"{server.http_url}/v1/realtime/calls", data=data, headers=headers)
+        error = (await reply.json())["error"]
+    assert reply.status == status, error
+    assert error["code"] == code and error["param"] == param and error["message"]
+    assert server.sessions_active() == 0
+
+
+async def test_a_sideband_websocket_sees_and_steers_the_call(engine):
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        async with aiohttp.ClientSession() as http:
+            url = f"{server.url}/realtime?call_id={client.call_id}"
+            async with http.ws_connect(url, headers={"Authorization": "Bearer sk-server"}) as ws:
+                first = json.loads((await ws.receive()).data)
+                assert first["type"] == "session.created"
+                assert first["session"]["id"] == client.events[0]["session"]["id"]
+                ws_events: list[dict] = []
+                await ws.send_json(
+                    {"type": "session.update", "session": {"type": "realtime", "instructions": "Sideband."}}
+                )
+                story_item = {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": "Tell me a story."}],
+                }
+                await ws.send_json({"type": "conversation.item.create", "item": story_item})
+                await ws.send_json({"type": "response.create"})
+                async with asyncio.timeout(30):
+                    while not ws_events or ws_events[-1]["type"] != "response.done":
+                        ws_events.append(json.loads((await ws.receive()).data))
+                updated = await client.wait_for("session.updated")
+                await client.wait_for("output_audio_buffer.started")  # the call plays the sideband's reply
+    finally:
+        await client.close()
+    assert updated["session"]["instructions"] == "Sideband."
+    ws_kinds = [e["type"] for e in ws_events]
+    assert "session.updated" in ws_kinds and "response.output_audio_transcript.delta" in ws_kinds
+    assert "response.output_audio.delta" not in ws_kinds  # audio is the track's
+
+
+@pytest.mark.parametrize(
+    ("key", "call", "code", "close"),
+    [("sk-server", "rtc_nope", "call_not_found", 4000), ("ek_123", None, "invalid_api_key", 3000)],
+)
+async def test_sideband_refusals(engine, key, call, code, close):
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        async with aiohttp.ClientSession() as http:
+            url = f"{server.url}/realtime?call_id={call or client.call_id}"
+            async with http.ws_connect(url, headers={"Authorization": f"Bearer {key}"}) as ws:
+                error = json.loads((await ws.receive()).data)
+                closing = await ws.receive()
+    finally:
+        await client.close()
+    assert error["type"] == "error" and error["error"]["code"] == code
+    assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == close

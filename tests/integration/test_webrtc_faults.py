@@ -1,0 +1,120 @@
+"""WebRTC faults, chosen like every session fault (here ``?fault=`` on the ``POST``), and a call's place
+in the journal and the counters."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.integration.test_webrtc_calls import story
+from tests.speech import question
+from tests.webrtc_client import CallClient
+
+pytestmark = pytest.mark.models
+
+
+async def until(condition, timeout_s: float = 10.0) -> None:
+    async with asyncio.timeout(timeout_s):
+        while not condition():
+            await asyncio.sleep(0.05)
+
+
+async def test_refuse_call_and_slow_call(engine):
+    server = await engine()
+    client = CallClient()
+    offer = await client.offer()
+    await client.close()
+    url = f"{server.http_url}/v1/realtime/calls"
+    headers = {"Authorization": "Bearer sk-test", "Content-Type": "application/sdp"}
+    loop = asyncio.get_running_loop()
+    async with aiohttp.ClientSession() as http:
+        refused = await http.post(url + "?fault=refuse_call:429", data=offer, headers=headers)
+        body = await refused.json()
+        began = loop.time()
+        slow = await http.post(url + "?fault=slow_call:800", data=offer, headers=headers)
+        waited_s = loop.time() - began
+        health = await (await http.get(f"{server.http_url}/healthz")).json()
+    assert refused.status == 429 and body["error"]["message"]
+    assert slow.status == 201 and waited_s >= 0.8
+    assert health["faults_injected"] == {"refuse_call": 1, "slow_call": 1}
+
+
+async def test_datachannel_close_mid_response(engine):
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url, query="?fault=datachannel_close:2")
+        await client.wait_for("session.created")
+        story(client)
+        await until(lambda: client.channel.readyState == "closed")
+    finally:
+        await client.close()
+    kinds = client.kinds()
+    assert "response.created" in kinds and "response.done" not in kinds
+    await server.wait_until_idle()
+
+
+async def test_media_stall_keeps_the_connection_up_but_sends_nothing(engine):
+    server = await engine()
+    client = CallClient()
+    pcm, _ = question()
+    try:
+        await client.connect(server.http_url, query="?fault=media_stall:1500")
+        await client.wait_for("session.created")
+        story(client)
+        await client.wait_for("output_audio_buffer.started")
+        await asyncio.sleep(2.0)  # the stall came 1.5 s after the call opened
+        frames = client.frames_heard
+        mark = len(client.events)
+        client.mic.say(pcm)  # not heard either: the microphone is ignored
+        await asyncio.sleep(2.5)
+        assert client.frames_heard <= frames + 15  # the receiver's buffer may still hand out a few
+        assert client.pc.connectionState == "connected" and client.channel.readyState == "open"
+        assert "input_audio_buffer.speech_started" not in client.kinds()[mark:]
+        client.send(
+            {"type": "session.update", "session": {"type": "realtime", "instructions": "Still here?"}}
+        )
+        await client.wait_for("session.updated", after=mark)  # events still flow
+    finally:
+        await client.close()
+
+
+async def test_server_hangup(engine):
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url, query="?fault=server_hangup:500")
+        await client.wait_for("session.created")
+        await until(lambda: client.channel.readyState == "closed" or client.pc.connectionState == "closed")
+        await server.wait_until_idle()
+    finally:
+        await client.close()
+
+
+async def test_a_call_is_counted_and_journaled_like_a_websocket_session(engine, tmp_path: Path):
+    server = await engine(journal_dir=str(tmp_path))
+    client = CallClient()
+    pcm, _ = question()
+    try:
+        await client.connect(server.http_url)
+        created = await client.wait_for("session.created")
+        assert server.sessions_active() == 1
+        client.mic.say(pcm)
+        await client.wait_for("response.done", timeout_s=40)
+    finally:
+        await client.close()
+    await server.wait_until_idle()
+    async with aiohttp.ClientSession() as http:
+        health = await (await http.get(f"{server.http_url}/healthz")).json()
+        metrics = await (await http.get(f"{server.http_url}/metrics")).text()
+    assert health["sessions_total"] == 1 and health["sessions_active"] == 0
+    assert 'mockengine_server_events_total{type="output_audio_buffer.started"}' in metrics
+    session_dir = tmp_path / created["session"]["id"]
+    records = [json.loads(line) for line in (session_dir / "events.jsonl").read_text().splitlines()]
+    sent = [r["event"]["type"] for r in records if r.get("from") == "server"]
+    assert "response.done" in sent and "output_audio_buffer.started" in sent
+    assert (session_dir / "input_audio.wav").stat().st_size > 48_000  # the microphone, as PCM16 24 kHz

@@ -1,0 +1,312 @@
+"""The participant on an app's own tools: the labelled set's floors, the voice-client flow at the brain
+level, tool_choice, scenario rules first, the chat side, determinism."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mockengine.bench.tools import evaluate, load, split_of
+from mockengine.brain import (
+    ForcedTool,
+    ReplyRequest,
+    ScriptedBrain,
+    ToolChoice,
+    ToolSpec,
+    TurnView,
+    load_scenario,
+    parse_scenario,
+)
+from mockengine.brain.arguments import ArgumentsError
+from mockengine.brain.values import dates, numbers, times
+
+APPS, CASES, TODAY = load()
+VOICE = APPS["voice_client"]
+DEFAULT = load_scenario(None)
+SNAPSHOT = {
+    "mode": "detail",
+    "focusedCardId": "gesture-nav",
+    "visibleCardIds": ["gesture-nav"],
+    "mediaPlaying": False,
+}
+OUTPUT = {"ok": True, "card": {"id": "gesture-nav", "title": "Gesture Navigation"}, "state": SNAPSHOT}
+
+
+def ask(
+    history: list[TurnView],
+    tools: tuple[ToolSpec, ...] = VOICE,
+    choice: ToolChoice = "auto",
+    seed: int = 3,
+    scenario: Any = DEFAULT,
+    channel: str = "realtime",
+) -> Any:
+    request = ReplyRequest("", tools, choice, ("audio",), tuple(history), len(history), channel)  # type: ignore[arg-type]
+    return ScriptedBrain(scenario, seed, today=TODAY).reply(request)
+
+
+def said(text: str) -> TurnView:
+    return TurnView("u", "user_audio", text)
+
+
+def called(name: str, arguments: dict[str, Any], output: dict[str, Any]) -> list[TurnView]:
+    return [
+        TurnView("fc", "function_call", json.dumps(arguments), name=name, call_id="c1"),
+        TurnView("out", "function_call_output", json.dumps(output), call_id="c1"),
+    ]
+
+
+def calls(reply: Any) -> list[tuple[str, Any]]:
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+# -- the labelled set --------------------------------------------------------------------------------
+
+
+def test_the_set_is_large_enough_and_split_before_tuning() -> None:
+    assert len(CASES) >= 150 and len({c.app for c in CASES}) >= 4
+    held = [c for c in CASES if c.split == "test"]
+    # Each held-out round, once scored, became tuning data, so the never-tuned share is now about a fifth.
+    assert len(held) >= 80 and len(held) / len(CASES) >= 0.2
+    assert split_of("vc-01") == "burned-r1" and split_of("vc-02") == "tune"
+    assert split_of("r2-vc-01") == "burned-r2" and split_of("r3-vc-01") == "burned-r3"
+    assert split_of("r4-vc-01") == "test"
+
+
+def test_regression_floors_and_no_invalid_call() -> None:
+    """Floors at the tuning figures: tune 100 %; exact on rounds 1-3's burned splits 93.6, 93.1, 94.6 %."""
+    tallies = evaluate()
+    for (app, split), tally in tallies.items():
+        assert tally.invalid == 0, (app, split)
+        if split == "tune":
+            assert tally.exact == tally.cases, (app, tally.misses)
+    for name, floor in (("burned-r1", 0.93), ("burned-r2", 0.93), ("burned-r3", 0.94)):
+        burned = [t for (_, split), t in tallies.items() if split == name]
+        assert sum(t.exact for t in burned) / sum(t.cases for t in burned) >= floor, name
+    assert sum(t.false_calls for t in tallies.values()) == 0
+
+
+# -- words → values ----------------------------------------------------------------------------------
+
+
+def test_numbers_dates_and_times_written_or_spoken() -> None:
+    assert [s.value for s in numbers("add twenty five mugs and 3 plates, a dozen eggs")] == [25, 3, 12]
+    assert [s.value for s in dates("tomorrow, friday, march 10th, the 1st of april", TODAY)] == [
+        "2026-03-03",
+        "2026-03-06",
+        "2026-03-10",
+        "2026-04-01",
+    ]
+    assert [s.value for s in times("at 3 pm, 10:30, noon, seven thirty in the evening")] == [
+        "15:00",
+        "10:30",
+        "12:00",
+        "19:30",
+    ]
+
+
+def test_quoted_text_is_taken_verbatim() -> None:
+    note = ToolSpec(
+        "add_note",
+        "Add a note.",
+        {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+    )
+    reply = ask([said('add a note saying "Call Ana, then email Bo"')], tools=(note,))
+    assert calls(reply) == [("add_note", {"text": "Call Ana, then email Bo"})]
+
+
+# -- the voice-client flow at the brain level ----------------------------------------------------------
+
+
+def test_narrate_while_acting_then_ground_then_resolve_it() -> None:
+    first = ask([said("show me the gesture project")])
+    assert calls(first) == [("open_card", {"card": "gesture project"})]
+    assert first.text and first.text.startswith("Opening gesture project")
+    assert "open_card" in first.why and "card ← 'gesture project'" in first.why
+    history = [said("show me the gesture project"), *called("open_card", {"card": "gesture project"}, OUTPUT)]
+    grounded = ask(history)
+    assert not grounded.tool_calls and "Gesture Navigation" in (grounded.text or "")
+    then = ask([*history, said("play it")])
+    assert calls(then) == [("launch", {"card": "gesture-nav"})]
+
+
+def test_an_error_output_is_said_plainly_and_not_retried() -> None:
+    history = [
+        said("play it"),
+        *called("launch", {"card": "gesture-nav"}, {"error": "no video for this card"}),
+    ]
+    reply = ask(history)
+    assert reply.tool_calls == () and reply.text == "That didn't work: no video for this card."
+
+
+def test_two_actions_are_two_calls_in_one_reply() -> None:
+    reply = ask([said("open the gesture project and play it")])
+    assert calls(reply) == [
+        ("open_card", {"card": "gesture project"}),
+        ("launch", {"card": "gesture project"}),
+    ]
+
+
+def test_a_missing_required_argument_is_asked_for() -> None:
+    reply = ask([said("open a card")])
+    assert reply.tool_calls == () and reply.text == "Which card do you mean?" and reply.rule == "intent.ask"
+
+
+def test_small_talk_calls_nothing() -> None:
+    assert ask([said("thanks, that's really cool")]).tool_calls == ()
+
+
+# -- tool_choice, scenario rules, chat side, determinism ------------------------------------------------
+
+
+def test_tool_choice_is_obeyed() -> None:
+    assert ask([said("show me the gesture project")], choice="none").tool_calls == ()
+    forced = ask([said("show me the gesture project")], choice=ForcedTool("show_details"))
+    assert calls(forced) == [("show_details", {"card": "gesture project"})]
+    required = ask([said("hello there")], choice="required")
+    assert len(required.tool_calls) == 1
+    name, arguments = calls(required)[0]
+    schema = next(tool.parameters for tool in VOICE if tool.name == name)
+    jsonschema.validate(arguments, schema)
+
+
+def test_scenario_rules_win_over_the_matcher() -> None:
+    scenario = parse_scenario(
+        "name: t\nrules:\n  - id: gallery\n    when: {heard_contains: [gesture]}\n"
+        "    call: {tool: navigate, arguments: {direction: first}}\n",
+        "<t>",
+    )
+    reply = ask([said("show me the gesture project")], scenario=scenario)
+    assert calls(reply) == [("navigate", {"direction": "first"})] and reply.rule == "scenario:gallery"
+
+
+def test_the_chat_side_uses_the_same_matcher_without_a_clause() -> None:
+    reply = ask([TurnView("u", "user_text", "show me the gesture project")], channel="chat")
+    assert calls(reply) == [("open_card", {"card": "gesture project"})] and reply.text is None
+
+
+@pytest.mark.parametrize("text", ["show me the gesture project", "open the gesture project and play it"])
+def test_same_seed_same_calls_and_words(text: str) -> None:
+    assert ask([said(text)], seed=5) == ask([said(text)], seed=5)
+
+
+def test_relative_dates_count_from_the_brains_today() -> None:
+    tools = APPS["calendar"]
+    request = ReplyRequest("", tools, "auto", ("text",), (said("remind me to stretch tomorrow"),), 0)
+    later = ScriptedBrain(DEFAULT, 1, today=date(2026, 12, 31)).reply(request)
+    assert calls(later) == [("set_reminder", {"text": "stretch", "date": "2027-01-01"})]
+
+
+WEATHER = ToolSpec(
+    "get_weather",
+    "Get the current weather for a city.",
+    {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        },
+        "required": ["city"],
+    },
+)
+TRANSLATE = ToolSpec(
+    "translate",
+    "Translate text into another language.",
+    {
+        "type": "object",
+        "properties": {"text": {"type": "string"}, "target_language": {"type": "string"}},
+        "required": ["text", "target_language"],
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "clause"),
+    [
+        ("what's the weather like in Paris?", [("get_weather", {"city": "Paris"})], "Checking weather"),
+        ("yes, please", [], None),  # the issue's report: no more "yes, please" as a city
+        (
+            "translate 'good morning' into Spanish",
+            [("translate", {"text": "good morning", "target_language": "Spanish"})],
+            "Translating good morning",
+        ),
+    ],
+)
+def test_tools_outside_the_labelled_apps(text: str, expected: list[Any], clause: str | None) -> None:
+    reply = ask([said(text)], tools=(WEATHER, TRANSLATE))
+    assert calls(reply) == expected
+    assert clause is None or (reply.text or "").startswith(clause)
+
+
+def test_weather_without_a_city_asks_for_it() -> None:
+    reply = ask([said("what's the weather")], tools=(WEATHER,))
+    assert reply.tool_calls == () and reply.text == "Which city do you mean?"
+
+
+ODD_SCHEMAS: list[dict[str, Any]] = [
+    {},
+    {"type": "object", "properties": []},
+    {"type": "object", "properties": {"x": {"enum": [1, None, "a b", {"k": 1}]}}, "required": ["x"]},
+    {"type": "object", "properties": {"s": {"type": "string", "maxLength": 2}}, "required": ["s"]},
+    {
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": {"type": "string"}}},
+        "required": ["a"],
+    },
+    {
+        "type": "object",
+        "properties": {"o": {"$ref": "#/definitions/x"}},
+        "definitions": {"x": {"type": "string"}},
+        "required": ["o"],
+    },
+    {
+        "type": "object",
+        "properties": {"card": {"type": "string", "pattern": "^[a-z]+$"}},
+        "required": ["card"],
+    },
+    {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "dependentRequired": {"a": ["b"]},
+    },
+    {
+        "type": "object",
+        "properties": {"when": {"type": "string", "format": "date-time"}},
+        "required": ["when"],
+    },
+]
+ODD_WORDS = [
+    "",
+    "?!?!",
+    "open the 'card",
+    "play it and and and then",
+    "二十",
+    "set to 99999999999999999999 percent",
+    "remind me on the 31st of february at 25:99",
+    "open it, play it, flip it then rate it thumbs up and favorite it",
+    "set a when tomorrow at 3pm",
+]
+
+
+@pytest.mark.parametrize("choice", ["auto", "required"])
+def test_odd_schemas_and_words_never_crash_and_calls_validate(choice: ToolChoice) -> None:
+    for index, (schema, words) in enumerate((s, w) for s in ODD_SCHEMAS for w in ODD_WORDS):
+        tools = (ToolSpec(f"open_card{index}", "Open a card. Use for 'open'.", schema),)
+        try:
+            reply = ask([said(words)], tools=tools, choice=choice)
+        except ArgumentsError:  # the session fails this response (reply_failed) and goes on
+            assert schema.get("properties") == [] or "pattern" in json.dumps(schema), schema
+            continue
+        for call in reply.tool_calls:
+            jsonschema.validate(json.loads(call.arguments), schema)
+
+
+def test_a_ref_to_nowhere_is_an_arguments_error_not_a_crash() -> None:
+    tools = (
+        ToolSpec("a", "", {"type": "object", "properties": {"o": {"$ref": "#/nowhere"}}, "required": ["o"]}),
+    )
+    with pytest.raises(ArgumentsError, match="resolves to nothing"):
+        ask([said("hi")], tools=tools, choice="required")

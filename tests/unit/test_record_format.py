@@ -1,0 +1,156 @@
+"""Record/replay pieces without sockets: chat request normalisation, audio stripping, redaction, the id
+map, and the walk's timing and divergences."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import cast
+
+import pytest
+
+from mockengine.brain.scenario import ScenarioError, parse_scenario
+from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
+from mockengine.protocol import client_events as ce
+from mockengine.realtime.session import RealtimeSession
+from mockengine.recordings.chat_match import request_key
+from mockengine.recordings.format import REDACTED, Scrubber, redact_headers
+from mockengine.recordings.recording import RecordedSession, ScriptStep
+from mockengine.recordings.replay_session import ReplayingSession
+from mockengine.recordings.restamp import IdMap, Restamper
+from mockengine.recordings.strip import strip_audio
+from mockengine.recordings.walk import ReplayWalk
+from mockengine.replay import Replay
+from tests.conftest import make_session
+from tests.speech import question
+
+
+def chat(content: str, **extra: object) -> dict[str, object]:
+    return {"model": "gpt-4o", "messages": [{"role": "user", "content": content}], **extra}
+
+
+def test_chat_requests_match_after_normalisation_and_differ_in_what_matters() -> None:
+    assert request_key(chat("Hello   there\n")) == request_key(chat("Hello there", temperature=0.2))
+    assert request_key(chat("Hello there")) != request_key(chat("Hello, there"))
+    assert request_key(chat("Hi")) != request_key(chat("Hi", stream=True))
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}} for n in ("a", "b")
+    ]
+    assert request_key(chat("Hi", tools=tools)) == request_key(chat("Hi", tools=tools[::-1]))
+    call = {"id": "call_1", "type": "function", "function": {"name": "a", "arguments": '{"x": 1}'}}
+    other = {**call, "id": "call_2", "function": {"name": "a", "arguments": '{ "x":1 }'}}
+    with_call = {"role": "assistant", "content": None, "tool_calls": [call]}
+    with_other = {"role": "assistant", "content": None, "tool_calls": [other]}
+    assert request_key({"messages": [with_call]}) == request_key({"messages": [with_other]})
+
+
+def test_no_audio_replaces_payloads_by_their_size() -> None:
+    text = json.dumps({"type": "input_audio_buffer.append", "audio": "AAAA" * 10})
+    assert json.loads(strip_audio(text))["audio"] == {"omitted_base64_chars": 40}
+    delta = json.dumps({"type": "response.output_audio.delta", "delta": "AAAA"})
+    assert json.loads(strip_audio(delta))["delta"] == {"omitted_base64_chars": 4}
+    words = json.dumps({"type": "response.output_audio_transcript.delta", "delta": "hi"})
+    assert strip_audio(words) == words
+
+
+def test_keys_are_redacted_from_headers_and_text() -> None:
+    headers = redact_headers(
+        {"Authorization": "Bearer sk-x", "Sec-WebSocket-Protocol": "realtime, openai-insecure-api-key.sk-x"}
+    )
+    assert "sk-x" not in json.dumps(headers) and headers["Authorization"] == REDACTED
+    scrub = Scrubber(["sk-secret-1"])
+    assert scrub('{"message": "key sk-secret-1 refused"}') == f'{{"message": "key {REDACTED} refused"}}'
+
+
+def test_the_id_map_keeps_prefix_length_and_consistency_and_is_seedable() -> None:
+    ids = IdMap(seed=5)
+    live = ids.live("item_ABCDEFGHIJKLMNOPQRSTU")
+    assert live.startswith("item_") and len(live) == len("item_ABCDEFGHIJKLMNOPQRSTU")
+    assert (
+        ids.live("item_ABCDEFGHIJKLMNOPQRSTU") == live and ids.recorded(live) == "item_ABCDEFGHIJKLMNOPQRSTU"
+    )
+    assert IdMap(seed=5).live("item_ABCDEFGHIJKLMNOPQRSTU") == live
+    assert IdMap(seed=None).live("item_ABCDEFGHIJKLMNOPQRSTU") != IdMap(seed=None).live(
+        "item_ABCDEFGHIJKLMNOPQRSTU"
+    )
+
+
+def session_of(steps: list[ScriptStep]) -> RecordedSession:
+    return RecordedSession("s", Path("."), steps, started_at_s=1_700_000_000.0)
+
+
+def walk_of(steps: list[ScriptStep], speed: float = 1.0) -> ReplayWalk:
+    session = session_of(steps)
+    ids = IdMap(seed=1)
+    return ReplayWalk(session, ids, Restamper(session, ids, 1_800_000_000.0), speed, start_ms=10_000.0)
+
+
+STEPS = [
+    ScriptStep(
+        "emit", 5.0, {"type": "session.created", "event_id": "event_a", "session": {"id": "sess_1"}}, 1
+    ),
+    ScriptStep("expect", 100.0, {"type": "response.create"}, 2),
+    ScriptStep(
+        "emit", 300.0, {"type": "response.created", "event_id": "event_b", "response": {"id": "resp_1"}}, 3
+    ),
+    ScriptStep(
+        "emit", 900.0, {"type": "response.done", "event_id": "event_c", "response": {"id": "resp_1"}}, 4
+    ),
+]
+
+
+def test_the_walk_keeps_recorded_gaps_scaled_by_speed_and_releases_pending_events_on_input() -> None:
+    walk = walk_of(STEPS, speed=2.0)
+    assert walk.next_deadline_ms() == pytest.approx(10_002.5)
+    assert [e["type"] for e in walk.due(10_003.0)] == ["session.created"]
+    assert walk.next_deadline_ms() is None  # waiting for the client
+    result = walk.on_client(ce.ResponseCreate(), 20_000.0)
+    assert result.divergence is None and result.events == []
+    assert walk.next_deadline_ms() == pytest.approx(20_100.0)  # (300 - 100) / 2 after the input
+    created = walk.due(20_100.0)
+    assert created[0]["response"]["id"] != "resp_1" and created[0]["response"]["id"].startswith("resp_")
+    done = walk.due(20_400.0)[0]
+    assert done["response"]["id"] == created[0]["response"]["id"]  # one id, mapped consistently
+
+
+def test_a_different_client_event_is_a_divergence_naming_the_expected_one() -> None:
+    walk = walk_of(STEPS, speed=0.0)
+    walk.due(10_000.0)
+    result = walk.on_client(ce.ResponseCancel(), 10_050.0)
+    assert result.divergence is not None and result.divergence.line == 2
+    assert result.divergence.data()["at_ms"] == 50.0  # since the session opened, not the loop's clock
+    assert "`response.create`" in result.divergence.expected and "`response.cancel`" in result.divergence.got
+    assert walk.on_client(ce.ResponseCreate(), 10_060.0).divergence is None  # its place was kept
+    walk.due(10_060.0)
+    end = walk.on_client(ce.ResponseCreate(), 10_070.0).divergence
+    assert end is not None and end.expected == "the end of the recording"
+
+
+def test_a_recording_scenario_needs_its_directory() -> None:
+    with pytest.raises(ScenarioError, match="recording"):
+        parse_scenario("name: r\nkind: recording\nrules: []\n")
+    scenario = parse_scenario("name: r\nkind: recording\nrecording: rec\nrules: []\n", source="/x/r.yaml")
+    assert scenario.recording == "/x/rec"
+
+
+def test_an_extra_spoken_turn_diverges_and_the_scripted_participant_answers_it() -> None:
+    steps = [STEPS[0], STEPS[1], STEPS[2], STEPS[3]]  # the recording: one typed response.create only
+    walk = walk_of(steps, speed=0.0)
+    session = ReplayingSession(make_session(), walk, strict=False)
+    driver = Replay(
+        cast(RealtimeSession, session),
+        FakeTranscriber(default="What is the capital of France?"),
+        FakeSynthesizer(),
+    )
+    driver.start()
+    pcm, _ = question()
+    driver.stream(pcm)
+    driver.stream_silence(1500)
+    driver.run_until_idle()
+    kinds = [event["type"] for _, event in driver.events]
+    assert kinds[0] == "session.created" and kinds.count("input_audio_buffer.speech_started") == 1
+    assert kinds.index("input_audio_buffer.speech_started") < kinds.index("input_audio_buffer.speech_stopped")
+    assert "response.done" in kinds  # the participant answered the turn the recording did not have
+    assert session.divergences[0].expected.startswith("client event `response.create`")
+    assert session.divergences[0].got.startswith("`input_audio_buffer.speech_started`")
+    assert [t.kind for t in driver.traces].count("mockengine.replay_divergence") == 1

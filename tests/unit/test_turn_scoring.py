@@ -1,0 +1,235 @@
+"""semantic_vad's cue scoring (turn_scoring) and the prosody it reads (prosody), on made-up evidence and
+synthetic tones: fast, no models."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mockengine.audio.vad import VadFrame
+from mockengine.engines.stt import WordTiming
+from mockengine.realtime.prosody import NO_PROSODY, Prosody, measure_prosody
+from mockengine.realtime.semantic_rules import Completeness
+from mockengine.realtime.turn_detection import (
+    SEMANTIC_WAIT_MS,
+    ProbeTranscript,
+    SpeechStopped,
+    TurnDetector,
+)
+from mockengine.realtime.turn_scoring import (
+    COMPLETE_AT,
+    DOUBT_WEIGHT,
+    TAIL_WEIGHT,
+    UNSURE_WEIGHT,
+    TurnEvidence,
+    score_turn,
+)
+
+RATE_HZ = 24_000
+
+
+def timed(
+    text: str, ms_per_letter: int = 70, probability: float = 0.9, gap_ms: int = 20
+) -> tuple[WordTiming, ...]:
+    """Words laid end to end at a steady rate (their letters x ms_per_letter), starting at 0."""
+    words, cursor = [], 0
+    for word in text.split():
+        length = max(2, sum(c.isalnum() for c in word)) * ms_per_letter
+        words.append(WordTiming(word, cursor, cursor + length, probability))
+        cursor += length + gap_ms
+    return tuple(words)
+
+
+def speech_end(words: tuple[WordTiming, ...], extra_ms: int = 0) -> int:
+    return words[-1].end_ms + extra_ms
+
+
+def cue_names(verdict) -> set[str]:
+    return {cue.name for cue in verdict.cues}
+
+
+def test_a_clean_statement_with_a_full_stop_is_complete_at_high_eagerness():
+    words = timed("I really enjoyed the movie.")
+    verdict = score_turn(TurnEvidence("I really enjoyed the movie.", speech_end(words), words), "high")
+    assert verdict.completeness is Completeness.COMPLETE
+    assert verdict.score >= COMPLETE_AT["high"]
+    assert verdict.reason == "lexical:terminal_punctuation:."
+
+
+def test_a_doubted_full_stop_is_not_enough_but_a_falling_pitch_or_a_sure_one_is():
+    words = timed("I really enjoyed the movie")
+    doubted = words + (WordTiming(".", words[-1].end_ms, words[-1].end_ms, 0.55),)
+    plain = TurnEvidence("I really enjoyed the movie.", speech_end(words), doubted)
+    assert score_turn(plain, "high").completeness is Completeness.UNKNOWN
+    assert score_turn(plain, "low").completeness is Completeness.UNKNOWN
+    falling = TurnEvidence(plain.text, plain.speech_end_ms, doubted, Prosody(-30.0, 1.0, 20.0))
+    assert score_turn(falling, "low").completeness is Completeness.COMPLETE
+    sure = words + (WordTiming(".", words[-1].end_ms, words[-1].end_ms, 0.9),)
+    confident = TurnEvidence(plain.text, plain.speech_end_ms, sure)
+    assert score_turn(confident, "low").completeness is Completeness.COMPLETE
+
+
+def test_speech_after_the_last_heard_word_marks_a_dropped_word():
+    # Whisper wrote "...about." but the speaker said "about the": 300 ms more speech than "about" takes.
+    words = timed("I was going to ask you about.")
+    evidence = TurnEvidence("I was going to ask you about.", speech_end(words, 300), words)
+    verdict = score_turn(evidence, "high")
+    tail = next(cue for cue in verdict.cues if cue.name == "untranscribed_tail")
+    assert tail.weight == TAIL_WEIGHT and "'about.'" in tail.reason
+    assert verdict.completeness is not Completeness.COMPLETE
+
+
+def test_no_tail_when_the_last_word_fills_the_speech():
+    words = timed("I was going to ask you about it.")
+    verdict = score_turn(
+        TurnEvidence("I was going to ask you about it.", speech_end(words, 40), words), "high"
+    )
+    assert "untranscribed_tail" not in cue_names(verdict)
+
+
+def test_an_unsure_last_word_weighs_against_an_end():
+    words = timed("You can come left.")
+    unsure = words[:-1] + (WordTiming("left.", words[-1].start_ms, words[-1].end_ms, 0.19),)
+    verdict = score_turn(TurnEvidence("You can come left.", speech_end(words), unsure), "medium")
+    assert "last_word" in cue_names(verdict)
+    assert any(cue.weight == UNSURE_WEIGHT and "0.19" in cue.reason for cue in verdict.cues)
+    assert verdict.completeness is not Completeness.COMPLETE
+
+
+def test_a_full_stop_whisper_doubts_weighs_with_the_last_word():
+    # Whisper's alignment gives the closing "." its own probability: "Let's meet that." for "Let's meet at
+    # the", with the word at 0.56 and the stop at 0.38, is a doubted ending, not a finished sentence.
+    words = timed("Let's meet that")
+    heard = words[:-1] + (
+        WordTiming("that", words[-1].start_ms, words[-1].end_ms, 0.56),
+        WordTiming(".", words[-1].end_ms, words[-1].end_ms, 0.38),
+    )
+    verdict = score_turn(TurnEvidence("Let's meet that.", speech_end(words), heard), "high")
+    cue = next(cue for cue in verdict.cues if cue.name == "last_word")
+    assert cue.weight == UNSURE_WEIGHT and "0.56x0.38=0.21" in cue.reason
+    assert verdict.completeness is not Completeness.COMPLETE
+
+
+@pytest.mark.parametrize(("word_p", "stop_p", "weight"), [(0.95, 0.9, None), (0.8, 0.6, DOUBT_WEIGHT)])
+def test_a_confident_ending_adds_nothing_a_doubted_one_a_little(word_p, stop_p, weight):
+    words = timed("She gave me the map")
+    heard = words[:-1] + (
+        WordTiming("map", words[-1].start_ms, words[-1].end_ms, word_p),
+        WordTiming(".", words[-1].end_ms, words[-1].end_ms, stop_p),
+    )
+    verdict = score_turn(TurnEvidence("She gave me the map.", speech_end(words), heard), "high")
+    found = [cue.weight for cue in verdict.cues if cue.name == "last_word"]
+    assert found == ([] if weight is None else [weight])
+
+
+def test_short_answers_are_not_doubted_for_their_low_scores():
+    # One- and two-word answers decode with middling probabilities; only a clearly unsure one counts.
+    words = (WordTiming("Okay", 0, 400, 0.6), WordTiming(".", 400, 400, 0.7))
+    verdict = score_turn(TurnEvidence("Okay.", 400, words), "high")
+    assert "last_word" not in cue_names(verdict)
+    assert verdict.completeness is Completeness.COMPLETE
+
+
+@pytest.mark.parametrize(
+    ("text", "cue_reason"),
+    [
+        ("I was going to the", "trailing_article:the"),
+        ("We need eggs, milk.", "open_list"),
+        ("I stayed home because", "trailing_conjunction:because"),
+        ("Let me see...", "ellipsis"),
+    ],
+)
+def test_lexical_evidence_of_an_unfinished_thought_makes_it_incomplete(text, cue_reason):
+    words = timed(text)
+    verdict = score_turn(TurnEvidence(text, speech_end(words), words), "high")
+    assert verdict.completeness is Completeness.INCOMPLETE
+    assert f"lexical:{cue_reason}" == verdict.reason
+
+
+def test_a_question_is_a_question_whatever_the_pitch():
+    words = timed("Do you like music?")
+    rising = TurnEvidence("Do you like music?", speech_end(words), words, Prosody(25.0, 1.0, 20.0))
+    verdict = score_turn(rising, "low")
+    assert verdict.completeness is Completeness.QUESTION
+    assert "pitch" not in cue_names(verdict)
+
+
+def test_level_pitch_lengthening_and_no_fade_each_weigh_against_an_end():
+    words = timed("My plan is to leave.")
+    held = TurnEvidence("My plan is to leave.", speech_end(words), words, Prosody(5.0, 3.0, 3.0))
+    verdict = score_turn(held, "high")
+    assert {"pitch", "lengthening", "energy"} <= cue_names(verdict)
+    assert all(cue.weight < 0 for cue in verdict.cues if cue.name != "lexical")
+    assert verdict.completeness is not Completeness.COMPLETE
+
+
+def test_empty_transcript_is_unknown_and_scoring_never_raises():
+    assert score_turn(TurnEvidence("", 500)).completeness is Completeness.UNKNOWN
+    odd = (WordTiming("...", 0, 10, 0.1),)
+    assert score_turn(TurnEvidence("... ,", 0, odd)).completeness is Completeness.UNKNOWN
+
+
+def test_each_cue_carries_weight_and_reason_for_the_trace():
+    words = timed("I was going to ask you about.")
+    verdict = score_turn(TurnEvidence("I was going to ask you about.", speech_end(words, 300), words))
+    for cue in verdict.cues:
+        traced = cue.as_dict()
+        assert set(traced) == {"cue", "weight", "reason"} and traced["reason"]
+    assert verdict.score == pytest.approx(sum(cue.weight for cue in verdict.cues))
+
+
+def _tone(start_hz: float, end_hz: float, duration_ms: int = 900) -> bytes:
+    """A glide with syllable-like loudness bumps every 150 ms, fading out over its last 80 ms."""
+    n = duration_ms * RATE_HZ // 1000
+    t = np.arange(n) / RATE_HZ
+    frequency = np.geomspace(start_hz, end_hz, n)
+    phase = 2 * np.pi * np.cumsum(frequency) / RATE_HZ
+    envelope = 0.55 + 0.45 * np.cos(2 * np.pi * t / 0.15)
+    envelope[-80 * RATE_HZ // 1000 :] *= np.linspace(1, 0.05, 80 * RATE_HZ // 1000)
+    signal = 0.4 * envelope * (np.sin(phase) + 0.5 * np.sin(2 * phase))
+    return (signal * 32767).astype("<i2").tobytes()
+
+
+def test_prosody_tells_a_falling_glide_from_a_rising_one():
+    falling = measure_prosody(_tone(200, 120), 900)
+    rising = measure_prosody(_tone(120, 200), 900)
+    assert falling.pitch_slope_st_per_s is not None and falling.pitch_slope_st_per_s < -5
+    assert rising.pitch_slope_st_per_s is not None and rising.pitch_slope_st_per_s > 5
+    assert falling.energy_decay_db is not None and falling.energy_decay_db > 3
+
+
+def test_prosody_of_silence_or_too_little_audio_is_unmeasured():
+    assert measure_prosody(b"\x00\x00" * 24_000, 1000).pitch_slope_st_per_s is None
+    assert measure_prosody(b"", 500) == NO_PROSODY
+    assert measure_prosody(b"\x01", 10) == NO_PROSODY
+
+
+def _frames(start_ms: int, duration_ms: int, is_speech: bool) -> list[VadFrame]:
+    step = 480  # 20 ms at 24 kHz
+    first = start_ms * 24 // step
+    return [VadFrame((first + i) * step, (first + i + 1) * step, is_speech) for i in range(duration_ms // 20)]
+
+
+@pytest.mark.parametrize(
+    ("eagerness", "text", "completeness"),
+    [
+        ("high", "I was going to the", Completeness.INCOMPLETE),
+        ("low", "I was going to the", Completeness.INCOMPLETE),
+        ("high", "Do you like music?", Completeness.QUESTION),
+    ],
+)
+def test_detector_ends_the_turn_after_the_eagerness_wait_and_traces_the_cues(eagerness, text, completeness):
+    detector = TurnDetector({"type": "semantic_vad", "eagerness": eagerness})
+    signals = detector.push_frames(_frames(0, 1000, True) + _frames(1000, 100, False))
+    probe = next(s for s in signals if isinstance(s, ProbeTranscript))
+    assert probe.speech_end_ms == 1000
+    detector.note_prosody(probe.key, Prosody(5.0, 1.0, 20.0))
+    words = timed(text)
+    offset = probe.speech_end_ms - probe.start_ms - speech_end(words)
+    shifted = tuple(WordTiming(w.word, w.start_ms + offset, w.end_ms + offset, w.probability) for w in words)
+    signals = detector.on_transcript(probe.key, text, shifted)
+    signals += detector.push_frames(_frames(1100, 8000, False))
+    stopped = next(s for s in signals if isinstance(s, SpeechStopped))
+    assert stopped.decided_at_ms == 1000 + SEMANTIC_WAIT_MS[eagerness][completeness]
+    assert stopped.cues and all({"cue", "weight", "reason"} == set(cue) for cue in stopped.cues)
+    assert any(cue["cue"] == "pitch" for cue in stopped.cues) is (completeness is not Completeness.QUESTION)

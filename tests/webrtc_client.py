@@ -1,0 +1,149 @@
+"""A WebRTC Realtime client built on aiortc, as a browser page does it: a microphone track (speech from
+PCM at real-time pace, then silence), the ``oai-events`` data channel, the offer posted to
+``/v1/realtime/calls``, the reply track recorded as PCM16 24 kHz."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from fractions import Fraction
+from typing import Any
+
+import aiohttp
+import av
+import numpy as np
+from aiortc import RTCPeerConnection, RTCSessionDescription
+from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+
+from mockengine.rtc.ice import include_loopback, offline_configuration
+from mockengine.rtc.media import InputResampler
+
+RATE_HZ = 24_000
+FRAME_SAMPLES = 480
+
+
+class Microphone(MediaStreamTrack):
+    """Plays queued PCM16 24 kHz at real-time pace in 20 ms frames; silence when nothing is queued."""
+
+    kind = "audio"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending = bytearray()
+        self._pts = 0
+        self._start: float | None = None
+
+    def say(self, pcm16: bytes) -> None:
+        self.pending += pcm16
+
+    async def recv(self) -> av.AudioFrame:
+        if self.readyState != "live":
+            raise MediaStreamError
+        loop = asyncio.get_running_loop()
+        if self._start is None:
+            self._start = loop.time()
+        wait_s = self._start + self._pts / RATE_HZ - loop.time()
+        if wait_s > 0:
+            await asyncio.sleep(wait_s)
+        chunk = bytes(self.pending[: FRAME_SAMPLES * 2])
+        del self.pending[: FRAME_SAMPLES * 2]
+        chunk += bytes(FRAME_SAMPLES * 2 - len(chunk))
+        frame = av.AudioFrame.from_ndarray(
+            np.frombuffer(chunk, dtype=np.int16).reshape(1, -1), format="s16", layout="mono"
+        )
+        frame.sample_rate, frame.pts, frame.time_base = RATE_HZ, self._pts, Fraction(1, RATE_HZ)
+        self._pts += FRAME_SAMPLES
+        return frame
+
+
+class CallClient:
+    """One call. ``events``: every server event from the data channel; ``heard``: the reply track."""
+
+    def __init__(self) -> None:
+        self.pc = RTCPeerConnection(offline_configuration())
+        self.mic = Microphone()
+        self.events: list[dict[str, Any]] = []
+        self.heard = bytearray()
+        self.frames_heard = 0
+        self.call_id: str | None = None
+        self.location: str | None = None
+        self.answer_sdp = ""
+        self._new_event = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.channel = self.pc.createDataChannel("oai-events")
+        self.channel.on("message", self._on_message)
+        self.opened = asyncio.Event()
+        self.channel.on("open", self.opened.set)
+        self.pc.addTrack(self.mic)
+        self.pc.on("track", self._on_track)
+
+    def _on_message(self, message: str | bytes) -> None:
+        self.events.append(json.loads(message))
+        self._new_event.set()
+
+    def _on_track(self, track: MediaStreamTrack) -> None:
+        self._tasks.append(asyncio.ensure_future(self._record(track)))
+
+    async def _record(self, track: MediaStreamTrack) -> None:
+        resampler = InputResampler()
+        while True:
+            try:
+                frame = await track.recv()
+            except MediaStreamError:
+                return
+            self.heard += resampler.convert(frame)  # type: ignore[arg-type]
+            self.frames_heard += 1
+
+    async def offer(self) -> str:
+        include_loopback(self.pc)
+        await self.pc.setLocalDescription(await self.pc.createOffer())
+        return self.pc.localDescription.sdp
+
+    async def connect(
+        self, http_url: str, key: str = "sk-test", *, session: dict[str, Any] | None = None, query: str = ""
+    ) -> None:
+        """Post the offer (multipart with ``session`` when given), apply the answer, wait for the channel."""
+        sdp = await self.offer()
+        headers = {"Authorization": f"Bearer {key}"}
+        async with aiohttp.ClientSession() as http:
+            if session is None:
+                reply = await http.post(
+                    f"{http_url}/v1/realtime/calls{query}",
+                    data=sdp,
+                    headers={**headers, "Content-Type": "application/sdp"},
+                )
+            else:
+                form = aiohttp.FormData(default_to_multipart=True)
+                form.add_field("sdp", sdp)
+                form.add_field("session", json.dumps(session))
+                reply = await http.post(f"{http_url}/v1/realtime/calls{query}", data=form, headers=headers)
+            body = await reply.text()
+            assert reply.status == 201, f"{reply.status}: {body}"
+            assert reply.content_type == "application/sdp"
+            self.location = reply.headers["Location"]
+            self.call_id = self.location.rsplit("/", 1)[-1]
+            self.answer_sdp = body
+        await self.pc.setRemoteDescription(RTCSessionDescription(sdp=body, type="answer"))
+        async with asyncio.timeout(10):
+            await self.opened.wait()
+
+    def send(self, event: dict[str, Any]) -> None:
+        self.channel.send(json.dumps(event))
+
+    async def wait_for(self, kind: str, *, after: int = 0, timeout_s: float = 30.0) -> dict[str, Any]:
+        """The first event of type ``kind`` at index ≥ ``after``."""
+        async with asyncio.timeout(timeout_s):
+            while True:
+                found = next((e for e in self.events[after:] if e["type"] == kind), None)
+                if found is not None:
+                    return found
+                self._new_event.clear()
+                await self._new_event.wait()
+
+    def kinds(self) -> list[str]:
+        return [e["type"] for e in self.events]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await self.pc.close()

@@ -1,0 +1,159 @@
+"""Round-2 tuning loop for semantic_vad on the tuning splits of the turn corpus (``tune`` + the burned
+``heldout``). It refuses ``heldout_r2``: that split is scored once, by ``mockengine bench --only turns``.
+
+Usage:
+  ``.venv/bin/python tools/turn_tune.py record`` replays every tuning utterance through a real session at
+  each eagerness (whisper results kept in ``.cache/turn-tune/whisper.pkl``, so a re-run costs no model
+  call) and stores every probe the detector judged (its audio span, transcript, word timings) in
+  ``.cache/turn-tune/probes.pkl``; it prints the real figures per split (as the bench does).
+  ``.venv/bin/python tools/turn_tune.py score [--each]`` re-scores the stored probes with the current
+  ``turn_scoring``/``prosody`` code (seconds, no whisper) and simulates each turn: a pause ends the turn
+  when its wait (by verdict and eagerness) is shorter than the silence that follows. ``--each`` lists
+  the cut mid-thought pauses and the slow finished ends with their cues.
+The simulation approximates the session (no VAD onset details); ``record`` gives the real figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import statistics
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from mockengine.realtime import turn_detection
+from mockengine.realtime.prosody import measure_prosody
+from mockengine.realtime.turn_detection import SEMANTIC_WAIT_MS
+from mockengine.realtime.turn_scoring import TurnEvidence, score_turn
+from mockengine.turn_corpus import CACHE_ROOT, load, read_pcm
+
+TUNING_SPLITS = ("tune", "heldout")
+STORE = CACHE_ROOT.parent / "turn-tune"
+BYTES_PER_MS = 48
+ONSET_LEVEL = 300  # a sample this loud after a pause is the speaker resuming
+
+
+def record() -> None:
+    from mockengine.bench.turn_corpus import SEMANTIC, category_table, print_table
+    from mockengine.engines.stt import WhisperTranscriber
+    from mockengine.turn_eval import CachingTranscriber, run_utterance
+
+    transcriber = CachingTranscriber(WhisperTranscriber(), STORE / "whisper.pkl")
+    probes: dict[tuple[str, int], dict[str, Any]] = {}
+    current: dict[str, str] = {}
+    original = turn_detection.TurnDetector.on_transcript
+
+    def spy(self: Any, key: str, text: str, words: tuple = ()) -> Any:
+        probe = next((p for p in self._probes if p.key == key), None)
+        if probe is not None and self.kind == "semantic_vad":
+            probes[(current["id"], probe.speech_end_ms)] = {
+                "start_ms": probe.start_ms,
+                "speech_end_ms": probe.speech_end_ms,
+                "text": text,
+                "words": words,
+            }
+        return original(self, key, text, words)
+
+    turn_detection.TurnDetector.on_transcript = spy  # type: ignore[method-assign]
+    labelled = {}
+    for split in TUNING_SPLITS:
+        directory, labels = load(split)
+        results = []
+        for label in labels:
+            current["id"] = label["id"]
+            labelled[label["id"]] = label
+            pcm = read_pcm(directory, label)
+            for config in SEMANTIC:
+                results.append(
+                    (label, run_utterance(label, pcm, config, transcriber, measured_latency=False))
+                )
+        print_table(split, category_table(results))
+        transcriber.save()
+    STORE.mkdir(parents=True, exist_ok=True)
+    (STORE / "probes.pkl").write_bytes(pickle.dumps({"labels": labelled, "probes": probes}))
+    print(f"{len(probes)} probes stored; {len(transcriber.costs_ms)} whisper calls ran")
+
+
+def score(each: bool) -> None:
+    stored = pickle.loads((STORE / "probes.pkl").read_bytes())
+    labels = stored["labels"]
+    by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for (uid, _), probe in sorted(stored["probes"].items()):
+        by_label[uid].append(probe)
+    pcms = {uid: _pcm(labels[uid]) for uid in by_label}
+    figures: dict[tuple[str, str, str], list[Any]] = defaultdict(list)
+    for uid, probes in by_label.items():
+        label = labels[uid]
+        for eagerness in ("high", "medium", "low"):
+            outcome = _simulate(label, probes, pcms[uid], eagerness)
+            group = "mid" if label["kind"] == "trailing" else "finished"
+            figures[(label["split"], eagerness, group)].append((uid, outcome))
+    for (split, eagerness, group), rows in sorted(figures.items()):
+        if group == "mid":
+            counted = [r for r in rows if labels[r[0]]["pause_ms"] < turn_detection_max(eagerness)]
+            cut = [r for r in counted if r[1][0] == "cut"]
+            print(f"{split:<8}{eagerness:<7} mid-thought cut {len(cut):>3}/{len(counted):<3}")
+            shown = cut
+        else:
+            delays = [r[1][1] for r in rows if r[1][1] is not None]
+            median = statistics.median(delays)
+            print(f"{split:<8}{eagerness:<7} finished median {median:.0f} ms, max {max(delays)}")
+            shown = [r for r in rows if r[1][1] > SEMANTIC_WAIT_MS[eagerness][_complete()]]
+        if each and eagerness == "high":
+            for uid, (_, delay, verdict, text) in shown:
+                cues = ", ".join(f"{c.name}{c.weight:+g}({c.reason})" for c in verdict.cues)
+                print(
+                    f"    {uid:<16} {delay} {verdict.score:+.1f} {text!r} <- {labels[uid]['text']!r}: {cues}"
+                )
+
+
+def turn_detection_max(eagerness: str) -> int:
+    return max(SEMANTIC_WAIT_MS[eagerness].values())
+
+
+def _complete() -> Any:
+    from mockengine.realtime.semantic_rules import Completeness
+
+    return Completeness.COMPLETE
+
+
+def _pcm(label: dict[str, Any]) -> np.ndarray:
+    directory, _ = load(label["split"])
+    return np.frombuffer(read_pcm(directory, label), dtype="<i2")
+
+
+def _simulate(
+    label: dict[str, Any], probes: list[dict[str, Any]], samples: np.ndarray, eagerness: str
+) -> tuple:
+    """("cut" | "end", delay after the true speech end, verdict, heard) of the first pause that ends
+    the turn; a pause ends it when its wait is shorter than the silence after it."""
+    raw = samples.tobytes()
+    for index, probe in enumerate(probes):
+        start, end = probe["start_ms"], probe["speech_end_ms"]
+        audio = raw[start * BYTES_PER_MS : (end + 100) * BYTES_PER_MS]
+        evidence = TurnEvidence(
+            probe["text"], end - start, probe["words"], measure_prosody(audio, end - start)
+        )
+        verdict = score_turn(evidence, eagerness)
+        wait = SEMANTIC_WAIT_MS[eagerness][verdict.completeness]
+        loud = np.flatnonzero(np.abs(samples[(end + 20) * 24 :].astype(np.int32)) > ONSET_LEVEL)
+        is_last = index == len(probes) - 1
+        silence_ms = 10**9 if loud.size == 0 or is_last else 20 + int(loud[0]) // 24
+        if wait < silence_ms:
+            kind = "cut" if end < label["speech_end_ms"] - 200 else "end"
+            return kind, end + wait - label["speech_end_ms"], verdict, probe["text"]
+    return "none", None, None, ""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("action", choices=("record", "score"))
+    parser.add_argument("--each", action="store_true")
+    args = parser.parse_args()
+    record() if args.action == "record" else score(args.each)
+
+
+if __name__ == "__main__":
+    main()
