@@ -91,6 +91,22 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"audio all items may hold together (default {defaults.max_conversation_audio_s})",
     )
     parser.add_argument(
+        "--audio-memory-s",
+        type=float,
+        help=f"item audio kept in memory per session, older audio spilled to disk "
+        f"(default {defaults.audio_memory_s}; see docs/memory.md)",
+    )
+    parser.add_argument(
+        "--loop", choices=["asyncio", "uvloop"], help=f"event loop to serve on (default {defaults.loop})"
+    )
+    parser.add_argument("--audio-spill-dir", help="where sessions spill older item audio (default: temp dir)")
+    parser.add_argument(
+        "--reclaim-interval-s",
+        type=float,
+        help=f"after sessions end, collect and trim memory at most this often (default "
+        f"{defaults.reclaim_interval_s}, 0 = never)",
+    )
+    parser.add_argument(
         "--max-frame-bytes", type=int, help=f"largest WebSocket frame (default {defaults.max_frame_bytes})"
     )
     parser.add_argument(
@@ -223,6 +239,7 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.faults.wiring import profile_from_settings
     from mockengine.recordings.format import RecordingError
     from mockengine.server.app import create_app, settle_heap
+    from mockengine.server.event_loop import install_event_loop
     from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
 
     settings = settings_from_args(args)
@@ -266,6 +283,7 @@ def serve(args: argparse.Namespace) -> int:
             print(f"replaying {settings.replay_dir} ({speed}; see docs/record-replay.md)")
         sys.stdout.flush()
 
+    install_event_loop(settings.loop)
     asyncio.run(
         serve_until_stopped(
             app,

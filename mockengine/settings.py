@@ -77,6 +77,17 @@ class Settings:
     max_conversation_items: int = 4096
     # Audio the conversation's items may hold together; beyond it the oldest items are dropped (announced).
     max_conversation_audio_s: int = 3600
+    # -- issue 15: memory per session (docs/memory.md) --
+    # Item audio (user turns, replies) kept in memory per session, newest first; older item audio moves
+    # to a spill file in `audio_spill_dir` (default: the temp dir), deleted when the session ends.
+    # Costs 48 kB of memory per second kept; negative keeps everything in memory.
+    audio_memory_s: float = 30.0
+    audio_spill_dir: str | None = None
+    # After sessions end: collect the garbage they left and give freed memory back to the system
+    # (malloc_trim), at most once per this many seconds (0 = never).
+    reclaim_interval_s: float = 5.0
+    # The event loop `serve` runs on: "asyncio" or "uvloop" (server/event_loop.py).
+    loop: str = "asyncio"
     # Largest WebSocket frame read (a 15 MiB append is 20 MiB of base64); larger closes with 1009.
     max_frame_bytes: int = 32 * 1024 * 1024
     # Server events waiting for a peer that does not read, in bytes; beyond it the peer is disconnected

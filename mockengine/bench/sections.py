@@ -26,6 +26,8 @@ SECTION_MODULES = (
     "mockengine.bench.chat",
     "mockengine.bench.tools",
     "mockengine.bench.webrtc",
+    "mockengine.bench.soak",
+    "mockengine.bench.loops",
 )
 
 

@@ -81,11 +81,20 @@ async def arm_faults(request: web.Request) -> web.Response:
             return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
         if any(s.layer != "ws" for s in specs):
             return error_response(400, "Only WebSocket faults can be armed for a session.", param="fault")
-        for live in sessions:
-            for spec in specs:
-                live.arm(spec)
+        hit = 0
+        for spec in specs:
+            serial = state.next_arming()
+            for index, live in enumerate(sessions):
+                if state.draw(f"live:{session_id}:{serial}:{index}", spec.rate):
+                    live.arm(spec)
+                    hit += 1
         return web.json_response(
-            {"armed": [s.describe() for s in specs], "session_id": session_id, "sessions": len(sessions)}
+            {
+                "armed": [s.describe() for s in specs],
+                "session_id": session_id,
+                "sessions": len(sessions),
+                "hit": hit,  # (fault, session) pairs armed: each drawn with the fault's rate
+            }
         )
     armed: list[dict[str, Any]] = []
     for layer, key in (("ws", "connections"), ("http", "requests")):

@@ -4,9 +4,13 @@ Sources of faults, merged for each new connection (WebSocket) or request (HTTP):
 1. the server profile (``--faults FILE.yaml`` / ``--fault SPEC``), each rule with its ``rate``: rule *i*
    hits the connection with ordinal *n* iff ``Random(f"{seed}:{i}:{n}").random() < rate``, so the same
    seed gives the same schedule whatever the timing;
-2. faults armed at run time for the next N connections or requests (``POST /mockengine/faults``);
-3. the connection's own ``?fault=`` query parameter or ``X-Mockengine-Fault`` header.
-Faults for a live session (control endpoint, scenario rules) go straight to that session.
+2. faults armed at run time for the next N connections or requests (``POST /mockengine/faults``): each
+   of those N is hit with probability ``rate``, drawn from ``f"{seed}:armed:{k}:{n}"`` (the k-th arming);
+3. the connection's own ``?fault=`` query parameter or ``X-Mockengine-Fault`` header: its j-th fault hits
+   with probability ``rate``, drawn from ``f"{seed}:own:{j}:{kind}:{n}"``.
+Faults for a live session (control endpoint, scenario rules) go straight to that session, each arming
+(or rule firing) hit with probability ``rate`` (``f"{seed}:live:{session}:{k}:{i}"`` for the i-th session
+of that id, ``f"{seed}:rule:{session}:{rule}:{k}"`` for the k-th firing). ``rate`` 1 always hits, 0 never.
 
 Every injected fault is logged on ``mockengine.faults`` (kind, session id or request path) and counted by
 kind (``GET /healthz`` → ``faults_injected``).
@@ -41,7 +45,8 @@ class LiveSession(Protocol):
 @dataclass
 class Armed:
     spec: FaultSpec
-    remaining: int  # connections or requests still to hit
+    remaining: int  # connections or requests still to consider (each hit with probability spec.rate)
+    serial: int = 0  # which arming this is: its draws are its own
 
 
 @dataclass
@@ -79,11 +84,21 @@ class FaultState:
         extra = " ".join(f"{k}={v}" for k, v in detail.items())
         log.warning("fault injected kind=%s at=%s %s", kind, where, extra)
 
+    arms: int = 0  # armings so far (control endpoint), numbering their draws
+
     def hits(self, rule_index: int, ordinal: int, rate: float) -> bool:
         """Whether profile rule ``rule_index`` hits ordinal ``ordinal`` (seeded, clock-free)."""
+        return self.draw(f"{rule_index}:{ordinal}", rate)
+
+    def draw(self, key: str, rate: float) -> bool:
+        """True with probability ``rate``, decided by the seed and ``key`` alone (never the clock)."""
         if rate >= 1.0:
             return True
-        return random.Random(f"{self.seed}:{rule_index}:{ordinal}").random() < rate
+        return random.Random(f"{self.seed}:{key}").random() < rate
+
+    def next_arming(self) -> int:
+        self.arms += 1
+        return self.arms
 
     def schedule(self, layer: str, count: int) -> list[list[str]]:
         """The profile's faults for ordinals 1..count of a layer (``ws`` or ``http``), ignoring ``times``
@@ -109,32 +124,42 @@ class FaultState:
                 chosen.append(spec)
         return chosen
 
-    def _from_armed(self, layer: str, path: str | None) -> list[FaultSpec]:
+    def _from_armed(self, layer: str, ordinal: int, path: str | None) -> list[FaultSpec]:
         chosen = []
         for armed in self.armed:
             if armed.spec.layer == layer and armed.remaining > 0 and _path_matches(armed.spec, path):
                 armed.remaining -= 1
-                chosen.append(armed.spec)
+                if self.draw(f"armed:{armed.serial}:{ordinal}", armed.spec.rate):
+                    chosen.append(armed.spec)
         self.armed = [a for a in self.armed if a.remaining > 0]
         return chosen
 
+    def _own(self, request: web.Request, layer: str, ordinal: int) -> list[FaultSpec]:
+        specs = [s for s in _own_faults(request) if s.layer == layer]
+        return [s for j, s in enumerate(specs) if self.draw(f"own:{j}:{s.kind}:{ordinal}", s.rate)]
+
     def for_connection(self, request: web.Request) -> list[FaultSpec]:
         """The WebSocket faults of a new connection (raises FaultSpecError on a bad ``?fault=``)."""
-        own = _own_faults(request)
+        _own_faults(request)  # a bad spec is refused before the connection counts
         self.connections += 1
-        chosen = self._from_profile("ws", self.connections, None) + self._from_armed("ws", None)
-        return chosen + [s for s in own if s.layer == "ws"]
+        n = self.connections
+        return (
+            self._from_profile("ws", n, None) + self._from_armed("ws", n, None) + self._own(request, "ws", n)
+        )
 
     def for_request(self, request: web.Request) -> list[FaultSpec]:
         """The HTTP faults of a new request (raises FaultSpecError on a bad header / query)."""
-        own = _own_faults(request)
+        _own_faults(request)
         self.requests += 1
-        path = request.path
-        chosen = self._from_profile("http", self.requests, path) + self._from_armed("http", path)
-        return chosen + [s for s in own if s.layer == "http"]
+        n, path = self.requests, request.path
+        return (
+            self._from_profile("http", n, path)
+            + self._from_armed("http", n, path)
+            + self._own(request, "http", n)
+        )
 
     def arm_next(self, specs: Iterable[FaultSpec], count: int) -> None:
-        self.armed.extend(Armed(spec, count) for spec in specs)
+        self.armed.extend(Armed(spec, count, self.next_arming()) for spec in specs)
 
     def snapshot(self) -> dict[str, Any]:
         return {

@@ -25,6 +25,9 @@ from mockengine.faults.spec import FaultSpec
 
 SERVER_ERROR = "The server had an error while processing your request. Sorry about that!"
 log = logging.getLogger("mockengine.faults")
+# How often a session playing dead checks whether its connection is gone (no callback tells it: the
+# reader, which would see the close, is the one held).
+GONE_POLL_S = 0.25
 PER_RESPONSE = ("close_after_audio_delta", "error_mid_response", "response_failed")
 OUTPUT_DELTAS = ("response.output_audio.delta", "response.output_text.delta")
 DROPPED_WHEN_FAILED = OUTPUT_DELTAS + (
@@ -49,6 +52,10 @@ class SessionActions(Protocol):
     def model(self) -> str: ...
 
     def record(self, spec: FaultSpec | str, **detail: Any) -> None: ...
+
+    def is_gone(self) -> bool: ...
+
+    def draw(self, key: str, rate: float) -> bool: ...
 
 
 @dataclass
@@ -82,6 +89,7 @@ class SessionFaults:
         self.failures: dict[str, _Failure] = {}
         self.responses_done = 0
         self.is_dead = False
+        self.rule_firings: dict[str, int] = {}
         self._dripping: list[FaultSpec] = []
         self._timers: list[asyncio.TimerHandle] = []
         self._close_task: asyncio.Future[None] | None = None  # kept so the task is not collected early
@@ -113,9 +121,12 @@ class SessionFaults:
     def on_rule(self, rule: str, response_id: str | None) -> None:
         """A scenario rule decided a reply: arm its ``fault:`` (per-response kinds for that reply only;
         a session-wide kind once, however often the rule fires)."""
+        self.rule_firings[rule] = firing = self.rule_firings.get(rule, 0) + 1
         for spec in self.rule_faults.get(rule, ()):
             if spec.kind not in PER_RESPONSE and spec in self.specs:
                 continue
+            if not self.actions.draw(f"{rule}:{spec.kind}:{firing}", spec.rate):
+                continue  # this firing is not hit (seeded)
             log.info("scenario rule %s arms fault %s", rule, spec.describe())
             self.arm(spec, response_id)
 
@@ -155,16 +166,22 @@ class SessionFaults:
             self.actions.record(spec, after_events=self.events_sent)
 
     async def reader_gate(self) -> None:
-        """Awaited by the reader before each frame: a dead peer reads nothing (so answers no pings)."""
-        if self.is_dead:
-            await asyncio.Event().wait()
+        """Awaited by the reader before each frame: a dead peer reads nothing (so answers no pings) until
+        its connection is gone — closed by the client, or by the server's own pings going unanswered
+        (``heartbeat_s``) — and then returns, so the session ends like any other lost connection."""
+        await self._until_gone()
+
+    async def _until_gone(self) -> None:
+        while self.is_dead and not self.actions.is_gone():
+            await asyncio.sleep(GONE_POLL_S)
 
     # -- the writer filter ------------------------------------------------------------------------
 
     async def before_send(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """The events to send in place of ``event`` (after any delay the faults ask for)."""
         if self.is_dead:
-            await asyncio.Event().wait()
+            await self._until_gone()
+            return []  # nothing goes out to a dead peer, and its connection is gone now
         if not self.specs:  # every server event passes here (audio deltas too): nothing armed, nothing to do
             return [event]
         kind = event.get("type")
@@ -345,4 +362,10 @@ class NoActions:
         raise AssertionError("no faults armed")
 
     def record(self, spec: FaultSpec | str, **detail: Any) -> None:
+        raise AssertionError("no faults armed")
+
+    def is_gone(self) -> bool:
+        raise AssertionError("no faults armed")
+
+    def draw(self, key: str, rate: float) -> bool:
         raise AssertionError("no faults armed")

@@ -17,6 +17,7 @@ from mockengine.brain.model import ImageFacts, ItemKind, TurnView
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
+from mockengine.realtime.audio_store import SpilledAudio
 
 CONTEXT_PREFIX = "[context]"
 OUTPUT_RATE_HZ = 24_000
@@ -35,7 +36,8 @@ class Item:
     call_id: str | None = None
     arguments: str | None = None
     output: str | None = None
-    audio: bytes | bytearray = b""  # user input audio or the assistant audio sent so far (PCM16 24 kHz)
+    # User input audio or the assistant audio sent so far (PCM16 24 kHz); older items' in a spill file.
+    audio: bytes | bytearray | SpilledAudio = b""
     images: tuple[ImageFacts, ...] = ()
     # Where the item was placed when added (echoed again in conversation.item.done).
     previous_item_id: str | None = None

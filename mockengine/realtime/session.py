@@ -33,6 +33,7 @@ from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import default_session, merge_session, validate_turn_detection
+from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.conversation import Conversation, Item, item_from_wire
 from mockengine.realtime.effects import Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
@@ -67,6 +68,10 @@ class SessionOptions:
     max_conversation_items: int = 4096
     # Audio held by conversation items (user turns, replies, client audio); the oldest go first.
     max_conversation_audio_ms: int = 3_600_000
+    # Item audio kept in memory (newest first); older item audio moves to a spill file in
+    # ``audio_spill_dir`` (None: the system's temp dir). Negative: keep it all in memory.
+    audio_memory_ms: int = 30_000
+    audio_spill_dir: str | None = None
 
 
 class RealtimeSession:
@@ -92,6 +97,7 @@ class RealtimeSession:
         if options.initial_session:
             self.config = merge_session(self.config, options.initial_session)
         self.conversation = Conversation(ids.conversation())
+        self.audio_spill = AudioSpill(options.audio_memory_ms * 48, options.audio_spill_dir)
         self.buffer = InputAudioBuffer()
         self.classifier = FrameClassifier(threshold=float((self._turn_detection or {}).get("threshold", 0.5)))
         self.detector: TurnDetector | None = TurnDetector(self._turn_detection or {}, probe_prefix="turn0:p")
@@ -123,6 +129,20 @@ class RealtimeSession:
 
     def error(self, exc: ProtocolError) -> Step:
         return Step(events=[self.emit("error", error=exc.payload())])
+
+    def close(self) -> None:
+        """Release what the session holds (items and their audio, the input buffer, responses, the spill
+        file) when its connection ends. The session's own object graph has reference cycles (handlers
+        are bound methods), which only the cycle collector frees; the bulk of its memory goes here, at
+        once, whenever that runs."""
+        for item in self.conversation:
+            item.audio = b""
+        self.conversation = Conversation(self.conversation.id)
+        self.buffer = InputAudioBuffer()
+        self.responses.clear()
+        self.pending_transcripts.clear()
+        self.probe_items.clear()
+        self.audio_spill.close()
 
     def fail_response(self, response_id: str, error: dict[str, Any], now_ms: float) -> Step:
         """End an active response now with ``status: "failed"`` (``error`` as ``status_details.error``):
@@ -679,10 +699,13 @@ class RealtimeSession:
         still writing stay."""
         limit_items = self.options.max_conversation_items - items_needed
         limit_bytes = self.options.max_conversation_audio_ms * 48 - audio_bytes
+        writing = {id(i) for s in self.responses.values() if s.r.is_active for i in s.r.output}
+        self.audio_spill.keep_newest(
+            (i for i in reversed(list(self.conversation)) if id(i) not in writing), audio_bytes
+        )
         audio_total = sum(len(item.audio) for item in self.conversation)
         if len(self.conversation) <= limit_items and audio_total <= limit_bytes:
             return []
-        writing = {id(i) for s in self.responses.values() if s.r.is_active for i in s.r.output}
         events = []
         for item in list(self.conversation):
             if len(self.conversation) <= max(limit_items, 0) and audio_total <= limit_bytes:

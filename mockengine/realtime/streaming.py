@@ -312,7 +312,10 @@ class ResponseStreamer:
             return events
         sentence.sent_bytes += len(chunk)
         self.audio_sent_bytes += len(chunk)
-        self._message.audio += chunk
+        audio = self._message.audio
+        if not isinstance(audio, bytearray):  # truncated while still being sent: its bytes, growing again
+            audio = self._message.audio = bytearray(bytes(audio))  # (a message being written never spills)
+        audio += chunk
         events.append(self._part_event("response.output_audio.delta", delta=_b64(self._encode(chunk))))
         if self.r.pacing.pace > 0:
             self._next_due_ms = (

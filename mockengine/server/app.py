@@ -21,14 +21,16 @@ from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.console import add_routes as add_console_routes
 from mockengine.server.cors import install as install_cors
+from mockengine.server.event_loop import running_loop_name
 from mockengine.server.http_fallbacks import fallback_middleware
 from mockengine.server.journal import Journal
 from mockengine.server.lifecycle import track_runners
 from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
+from mockengine.server.reclaim import Reclaimer
 from mockengine.server.replay import install as install_replay
 from mockengine.server.resources import Resources, load_resources
-from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS, TRACER, Stats
+from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
 from mockengine.server.webrtc.calls import add_routes as add_webrtc_routes
 from mockengine.settings import Settings
@@ -57,6 +59,7 @@ async def healthz(request: web.Request) -> web.Response:
         "seeded": resources.settings.is_seeded,
         "audio_pace": resources.settings.audio_pace,
         "pid": os.getpid(),  # which worker answered, with serve --workers
+        "event_loop": running_loop_name(),
     }
     body.update(dataclasses.asdict(request.app[STATS]))
     body["faults_injected"] = dict(request.app[FAULTS].injected)
@@ -81,6 +84,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[STATS] = Stats()
     app[JOURNAL] = Journal(settings.journal_dir)
     app[LIVE_SESSIONS] = weakref.WeakSet()
+    app[RECLAIMER] = Reclaimer(settings.reclaim_interval_s)
     track_runners(app)
     app.router.add_get("/v1/realtime", realtime_handler)
     add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
@@ -99,6 +103,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         yield
+        app[RECLAIMER].close()
         app[TRACER].close()
         app[JOURNAL].close()
         if resources is None:

@@ -119,4 +119,3 @@ def _forced_exit(why: str) -> None:
     log.warning("stopping at once: %s", why)
     logging.shutdown()
     os._exit(FORCED_EXIT_STATUS)
-

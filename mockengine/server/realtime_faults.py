@@ -71,6 +71,17 @@ class RunnerActions:
     def record(self, spec: FaultSpec | str, **detail: Any) -> None:
         self.state.record(spec, self.runner.session_id, **detail)
 
+    def draw(self, key: str, rate: float) -> bool:
+        """A seeded draw for this session's scenario-rule faults (``FaultState.draw``)."""
+        return self.state.draw(f"rule:{self.runner.session_id}:{key}", rate)
+
+    def is_gone(self) -> bool:
+        """The connection is closed or lost (by the client, or by unanswered pings)."""
+        if self.runner.is_transport_closed:
+            return True
+        transport = getattr(self.runner, "transport", None)  # a WebSocket's TCP connection
+        return transport is not None and transport.is_closing()
+
 
 class LiveHandle:
     """What the control endpoint sees of a live session."""

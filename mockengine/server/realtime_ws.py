@@ -79,7 +79,8 @@ class SessionRunner(SessionLoop):
     async def read(self) -> None:
         async for msg in self.ws:
             if self.faults.is_dead:  # checked here: no coroutine per frame on the audio path
-                await self.faults.reader_gate()  # a dead peer (fault) reads nothing more
+                await self.faults.reader_gate()  # a dead peer (fault) reads nothing more, until it is gone
+                return
             if self.is_closing:
                 continue  # expired or dropped: nothing more is accepted
             if msg.type == WSMsgType.TEXT:

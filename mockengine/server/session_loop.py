@@ -351,6 +351,7 @@ class SessionLoop:
                 self._closer.cancel()
             await asyncio.gather(writer, *tasks, *[t for t in [self._closer] if t], return_exceptions=True)
             self.tracer.end_session(self.session_id)
+            self.session.close()  # its items, audio and buffers go now, not at the next full collection
             if self.journal is not None:
                 self.journal.close()
 

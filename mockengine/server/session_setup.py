@@ -17,7 +17,7 @@ from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.server import metrics
 from mockengine.server.admission import saturation_refusal
 from mockengine.server.journal import SessionJournal
-from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RESOURCES, STATS
+from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS
 
 log = logging.getLogger("mockengine.session")
 
@@ -55,6 +55,7 @@ def take_seat(app: web.Application) -> None:
 def release_seat(app: web.Application) -> None:
     app[STATS].sessions_active -= 1
     metrics.SESSIONS_ACTIVE.dec()
+    app[RECLAIMER].session_ended()  # its memory goes back to the system a while later (issue 15)
 
 
 def build_session(
@@ -86,6 +87,8 @@ def build_session(
         max_input_buffer_ms=settings.max_input_buffer_s * 1000,
         max_conversation_items=settings.max_conversation_items,
         max_conversation_audio_ms=settings.max_conversation_audio_s * 1000,
+        audio_memory_ms=int(settings.audio_memory_s * 1000),
+        audio_spill_dir=settings.audio_spill_dir,
     )
     return RealtimeSession(
         options, brain=brain, ids=IdFactory(seed), tokens=resources.tokens, describe_image=describe_image

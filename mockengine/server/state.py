@@ -9,6 +9,7 @@ from typing import Any
 from aiohttp import web
 
 from mockengine.server.journal import Journal
+from mockengine.server.reclaim import Reclaimer
 from mockengine.server.resources import Resources
 from mockengine.server.trace import Tracer
 
@@ -27,6 +28,8 @@ STATS = web.AppKey("stats", Stats)
 JOURNAL = web.AppKey("journal", Journal)
 # Every RealtimeSession still in memory (weak): a session that outlives its connection is a leak.
 LIVE_SESSIONS = web.AppKey("live_sessions", weakref.WeakSet)
+# Collects and trims memory a while after sessions end (issue 15).
+RECLAIMER = web.AppKey("reclaimer", Reclaimer)
 
 
 class LiveLoops:

@@ -34,6 +34,7 @@ def _worker(settings: Settings, index: int, ready: Any) -> None:
     from mockengine.engines.errors import ModelNotFound
     from mockengine.faults.spec import FaultSpecError
     from mockengine.server.app import create_app, settle_heap
+    from mockengine.server.event_loop import install_event_loop
     from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
     from mockengine.server.tls import server_ssl_context
 
@@ -49,6 +50,7 @@ def _worker(settings: Settings, index: int, ready: Any) -> None:
         print(f"mockengine: {exc}", file=sys.stderr)
         sys.exit(2)
     settle_heap()
+    install_event_loop(settings.loop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     asyncio.run(
         serve_until_stopped(

@@ -323,3 +323,37 @@ async def test_seeded_sessions_share_an_id_and_the_control_endpoint_says_so(engi
             await events_until_close(ws, stop_at=None)
             assert ws.close_code == 1006
     assert (await injected(base))["kill"] == 2
+
+
+async def test_rate_is_honoured_per_connection_per_request_and_when_armed(engine_url):
+    """Issue 15: `rate` given with ?fault=, X-Mockengine-Fault or the control endpoint hits that share of
+    connections / requests (seeded), not every one."""
+    fault = "close_after_events:n=1,code=4000"
+
+    async def closed_sessions(base: str, query: str = "") -> list[bool]:
+        hit = []
+        async with aiohttp.ClientSession() as http:
+            for _ in range(8):
+                ws, _ = await open_session(http, base, query)
+                await ws.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime"}}))
+                hit.append((await ws.receive(timeout=10)).type != aiohttp.WSMsgType.TEXT)
+                await ws.close()
+        return hit
+
+    async def run(seed: int) -> tuple[list[bool], list[bool]]:
+        base = await engine_url(seed=seed)
+        per_connection = await closed_sessions(base, f"&fault={fault},rate=0.5")
+        await control(base, "POST", "/mockengine/faults", {"fault": f"{fault},rate=0.5", "connections": 8})
+        return per_connection, await closed_sessions(base)
+
+    first, again, other = await run(11), await run(11), await run(12)
+    assert first == again and first != other
+    assert all(0 < sum(hits) < 8 for hits in first)
+    assert not any(await closed_sessions(await engine_url(seed=1), f"&fault={fault},rate=0"))
+    async with aiohttp.ClientSession() as http:
+        base = http_base(await engine_url(seed=1))
+        never = {"X-Mockengine-Fault": "http_quota:rate=0", "Authorization": "Bearer sk-x"}
+        always = {**never, "X-Mockengine-Fault": "http_quota:rate=1"}
+        for headers, status in ((never, 200), (always, 429)):
+            async with http.get(base + "/v1/models", headers=headers) as reply:
+                assert reply.status == status

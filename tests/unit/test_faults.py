@@ -184,3 +184,73 @@ def test_cli_prints_kinds_and_the_schedule(capsys):
     hits = sum(1 for kinds in expected.schedule("ws", 8) if kinds)
     assert printed.startswith("seed 7, ws ordinals 1..8") and f"{hits} of 8 hit" in printed
     assert main(["faults", "schedule", "--fault", "nope"]) == 2
+
+
+# -- rate in every way of asking (issue 15) -----------------------------------------------------------
+
+
+def _hits(state: FaultState, kind: str, count: int, **request) -> list[bool]:
+    from aiohttp.test_utils import make_mocked_request
+
+    get = state.for_connection if kind == "ws" else state.for_request
+    one = make_mocked_request("GET", **request)  # (slow to make; the state only reads it)
+    return [bool(get(one)) for _ in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("layer", "request_args"),
+    [
+        ("ws", {"path": "/v1/realtime?fault=close_after_events:n=1,rate={rate}"}),
+        ("ws", {"path": "/v1/realtime", "headers": {"X-Mockengine-Fault": "dead_peer:rate={rate}"}}),
+        ("http", {"path": "/v1/models", "headers": {"X-Mockengine-Fault": "http_quota:rate={rate}"}}),
+    ],
+)
+def test_rate_of_a_connection_or_request_fault_is_honoured_and_seeded(layer, request_args):
+    def run(seed: int, rate: float) -> list[bool]:
+        args = {k: v if isinstance(v, str) else dict(v) for k, v in request_args.items()}
+        args["path"] = args["path"].format(rate=rate)
+        if "headers" in args:
+            args["headers"] = {k: v.format(rate=rate) for k, v in args["headers"].items()}
+        return _hits(FaultState(seed=seed), layer, 200, **args)
+
+    assert not any(run(1, 0.0)) and all(run(1, 1.0))
+    share = run(1, 0.05)
+    assert share == run(1, 0.05) and share != run(2, 0.05)
+    assert 2 <= sum(share) <= 25  # about 5 % of 200
+
+
+@pytest.mark.parametrize("layer", ["ws", "http"])
+def test_rate_of_faults_armed_for_the_next_connections_is_honoured_and_seeded(layer):
+    kind = "close_after_events:n=1" if layer == "ws" else "http_quota"
+    path = "/v1/realtime" if layer == "ws" else "/v1/models"
+
+    def run(seed: int, rate: float) -> list[bool]:
+        state = FaultState(seed=seed)
+        state.arm_next(parse_faults(f"{kind}{',' if ':' in kind else ':'}rate={rate}"), 100)
+        return _hits(state, layer, 120, path=path)
+
+    assert run(1, 1.0) == [True] * 100 + [False] * 20  # armed for 100, then spent
+    assert not any(run(1, 0.0))
+    half = run(3, 0.5)
+    assert half == run(3, 0.5) and half != run(4, 0.5)
+    assert 30 <= sum(half) <= 70 and not any(half[100:])
+
+
+def test_rate_of_a_scenario_rule_fault_is_honoured_per_firing():
+    class Drawing(Actions):
+        def __init__(self, state: FaultState) -> None:
+            super().__init__()
+            self.state = state
+
+        def draw(self, key, rate):
+            return self.state.draw(f"rule:sess_1:{key}", rate)
+
+    def firings(seed: int, rate: float) -> int:
+        spec = parse_faults(f"error_mid_response:k=1,rate={rate}")[0]
+        faults = SessionFaults([], Drawing(FaultState(seed=seed)), {"scenario:r": (spec,)})
+        for n in range(100):
+            faults.on_rule("scenario:r", f"resp_{n}")
+        return len(faults.specs)
+
+    assert firings(1, 1.0) == 100 and firings(1, 0.0) == 0
+    assert firings(5, 0.3) == firings(5, 0.3) and 15 <= firings(5, 0.3) <= 45
