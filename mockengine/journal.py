@@ -13,7 +13,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-EVENTS_FILE = "events.jsonl"
+from mockengine.recordings.format import EVENTS_FILE, read_lines
+
 MERGED = {
     "input_audio_buffer.append",
     "response.output_audio.delta",
@@ -36,14 +37,8 @@ def journal_files(path: Path) -> list[Path]:
     return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))
 
 
-def read_records(path: Path) -> Iterator[dict[str, Any]]:
-    """The journal's lines; a torn last line (a crash mid-write) is skipped."""
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            try:
-                yield json.loads(line)
-            except ValueError:
-                continue
+# A journal's lines are a recording's (docs/record-replay.md): the same reader, torn last line skipped.
+read_records = read_lines
 
 
 def _kind(record: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ from aiortc import RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
 from mockengine.rtc.ice import include_loopback, offline_configuration
-from mockengine.rtc.media import InputResampler
+from mockengine.rtc.media import pcm16_frames
 
 RATE_HZ = 24_000
 FRAME_SAMPLES = 480
@@ -85,13 +85,8 @@ class CallClient:
         self._tasks.append(asyncio.ensure_future(self._record(track)))
 
     async def _record(self, track: MediaStreamTrack) -> None:
-        resampler = InputResampler()
-        while True:
-            try:
-                frame = await track.recv()
-            except MediaStreamError:
-                return
-            self.heard += resampler.convert(frame)  # type: ignore[arg-type]
+        async for pcm in pcm16_frames(track):
+            self.heard += pcm
             self.frames_heard += 1
 
     async def offer(self) -> str:

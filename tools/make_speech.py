@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 import soxr
 
+from mockengine.turn_corpus import EVERYDAY_QUESTIONS
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "tests" / "data"
 UTTERANCE_DIR = DATA_DIR / "utterances"
@@ -89,20 +91,7 @@ COMPLETE = (
     "Nothing much, just relaxing at home.",
 )
 
-QUESTIONS = (
-    "What is the capital of France?",
-    "How are you doing today?",
-    "Could you tell me a story?",
-    "Do you like music?",
-    "Where do you live?",
-    "What time is it?",
-    "Can you help me with my homework?",
-    "Is it going to rain tomorrow?",
-    "Why is the sky blue?",
-    "Have you ever been to Paris?",
-    "Would you like to go for a walk?",
-    "What do you think about that?",
-)
+QUESTIONS = (*EVERYDAY_QUESTIONS, "What do you think about that?")
 
 # (words before the pause, words after it). The last two are kept although tiny.en drops the
 # sentence-final "or" / "a" of espeak-ng's citation-form pronunciation: real, hard cases.

@@ -145,20 +145,8 @@ _DATE_PATTERNS = (
         r"\b(?:on\s+)?(?P<next>next\s+|this\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
     ),
 )
-_SPOKEN_HOURS = [
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-]
+# "one" … "twelve", in order, so that index + 1 is the hour.
+_SPOKEN_HOURS = [word for word, value in _UNITS.items() if 1 <= value <= 12]
 _HOUR = rf"(?P<hour>\d{{1,2}}|{'|'.join(_SPOKEN_HOURS)})"
 _TIME_PATTERNS = (
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),

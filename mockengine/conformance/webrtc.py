@@ -22,11 +22,11 @@ from urllib.parse import urlsplit, urlunsplit
 import aiohttp
 import numpy as np
 from aiortc import RTCPeerConnection, RTCSessionDescription
-from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+from aiortc.mediastreams import MediaStreamTrack
 
 from mockengine.conformance.connection import Connection, ConnectionFailed, JsonObject, now_ms
 from mockengine.rtc.ice import include_loopback, offline_configuration
-from mockengine.rtc.media import InputResampler, ReplyTrack
+from mockengine.rtc.media import ReplyTrack, pcm16_frames
 
 DELTA_BYTES = 4800  # 100 ms of PCM16 24 kHz per recorded delta
 
@@ -113,13 +113,7 @@ class WebRtcConnection(Connection):
         self._tasks.append(asyncio.ensure_future(self._listen(track)))
 
     async def _listen(self, track: MediaStreamTrack) -> None:
-        resampler = InputResampler()
-        while True:
-            try:
-                frame = await track.recv()
-            except MediaStreamError:
-                return
-            pcm = resampler.convert(frame)  # type: ignore[arg-type]
+        async for pcm in pcm16_frames(track):
             if self.frame_peaks is not None and pcm:
                 self.frame_peaks.append((now_ms(), int(np.abs(np.frombuffer(pcm, dtype="<i2")).max())))
             if self._playing is not None:

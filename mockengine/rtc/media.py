@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import av
@@ -157,14 +157,22 @@ class InputResampler:
         return b"".join(bytes(out.planes[0])[: out.samples * 2] for out in self._resampler.resample(frame))
 
 
-async def pump_microphone(track: MediaStreamTrack, on_pcm16: Callable[[bytes], None]) -> None:
-    """Feed the client's audio track into ``on_pcm16`` until the track ends."""
+async def pcm16_frames(track: MediaStreamTrack) -> AsyncIterator[bytes]:
+    """Each frame received on an audio ``track`` as PCM16 24 kHz mono bytes, until the track ends.
+
+    A frame may come out empty (``b""``) while the resampler fills; callers that count frames see it.
+    """
     resampler = InputResampler()
     while True:
         try:
             frame = await track.recv()
         except MediaStreamError:
             return
-        pcm = resampler.convert(frame)  # type: ignore[arg-type]
+        yield resampler.convert(frame)  # type: ignore[arg-type]
+
+
+async def pump_microphone(track: MediaStreamTrack, on_pcm16: Callable[[bytes], None]) -> None:
+    """Feed the client's audio track into ``on_pcm16`` until the track ends."""
+    async for pcm in pcm16_frames(track):
         if pcm:
             on_pcm16(pcm)

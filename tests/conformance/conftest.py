@@ -1,10 +1,12 @@
-"""Fixtures for running the conformance runner against the scripted fake engine."""
+"""Fixtures for running the conformance runner: synthetic clips for the scripted fake engine, and a real
+mockengine to run it against."""
 
 from __future__ import annotations
 
 import json
 import wave
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -42,3 +44,13 @@ def synthetic_clips(tmp_path_factory: pytest.TempPathFactory) -> Path:
         index[name] = {"file": f"{name}.wav", "text": name, "duration_ms": speech_ms + 2 * EDGE_SILENCE_MS}
     (directory / "clips.json").write_text(json.dumps({"sample_rate_hz": CLIP_RATE_HZ, "clips": index}))
     return directory
+
+
+@pytest.fixture
+async def mockengine_url(aiohttp_server: Any) -> str:
+    """The WebSocket URL of a real mockengine (seed 7, real models) on a loopback port."""
+    from mockengine.server.app import create_app
+    from mockengine.settings import Settings
+
+    server = await aiohttp_server(create_app(Settings(seed=7)))
+    return f"ws://{server.host}:{server.port}/v1/realtime?model=gpt-realtime"

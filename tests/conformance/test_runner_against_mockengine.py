@@ -7,7 +7,6 @@ latencies are still held to the spec's thresholds.
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import pytest
 
@@ -16,14 +15,10 @@ from mockengine.conformance import arun_conformance
 pytestmark = pytest.mark.models
 
 
-async def test_mockengine_passes_the_hrp_suite(aiohttp_server: Any) -> None:
-    from mockengine.server.app import create_app
-    from mockengine.settings import Settings
-
-    server = await aiohttp_server(create_app(Settings(seed=7)))
+async def test_mockengine_passes_the_hrp_suite(mockengine_url: str) -> None:
     out = io.StringIO()
     results, report = await arun_conformance(
-        f"ws://{server.host}:{server.port}/v1/realtime?model=gpt-realtime",
+        mockengine_url,
         api_key="sk-mockengine",
         realtime_factor=4.0,
         out=out,

@@ -5,7 +5,6 @@ audio read back from the incoming track). Real time: the track plays at 1x."""
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import pytest
 
@@ -20,14 +19,10 @@ def test_calls_url_follows_the_websocket_url():
     assert calls_url("wss://h/v1/realtime/") == "https://h/v1/realtime/calls"
 
 
-async def test_hrp_checks_pass_over_a_webrtc_call(aiohttp_server: Any) -> None:
-    from mockengine.server.app import create_app
-    from mockengine.settings import Settings
-
-    server = await aiohttp_server(create_app(Settings(seed=7)))
+async def test_hrp_checks_pass_over_a_webrtc_call(mockengine_url: str) -> None:
     out = io.StringIO()
     results, _ = await arun_conformance(
-        f"ws://{server.host}:{server.port}/v1/realtime?model=gpt-realtime",
+        mockengine_url,
         api_key="sk-mockengine",
         checks=["handshake", "engine_turn[server_vad]", "function_call"],
         out=out,

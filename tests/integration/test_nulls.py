@@ -4,6 +4,8 @@ the fields where ``null`` has a meaning of its own, and messages that quote JSON
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import aiohttp
 import pytest
@@ -32,17 +34,22 @@ class Wire:
             assert errors_allowed or event["type"] != "error", event
 
 
+@asynccontextmanager
+async def opened(url: str) -> AsyncIterator[tuple[Wire, dict]]:
+    """A realtime socket to ``url`` past its ``session.created``: the wire and the created session."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(url, headers={"Authorization": "Bearer sk-1"}) as ws,
+    ):
+        wire = Wire(ws)
+        yield wire, (await wire.receive("session.created"))["session"]
+
+
 async def test_null_means_not_given_in_every_client_event(engine) -> None:
     # Paced audio and a delay before the first delta keep the reply active until the cancel arrives,
     # however loaded the machine is (unpaced, it could complete first).
     eng = await engine(audio_pace=1.0, first_delta_delay_ms=2000)
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-1"}) as ws,
-    ):
-        wire = Wire(ws)
-        created = (await wire.receive("session.created"))["session"]
-
+    async with opened(eng.realtime) as (wire, created):
         # session.update: null optional fields leave the session as it was.
         nulls = {"instructions": None, "tools": None, "tool_choice": None, "max_output_tokens": None}
         audio = {"output": {"voice": None, "speed": None}, "input": {"format": None}}
@@ -80,12 +87,7 @@ async def test_null_means_not_given_in_every_client_event(engine) -> None:
 
 async def test_null_switches_off_where_it_has_a_meaning(engine) -> None:
     eng = await engine(audio_pace=0.0)
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-1"}) as ws,
-    ):
-        wire = Wire(ws)
-        await wire.receive("session.created")
+    async with opened(eng.realtime) as (wire, _):
         on = {"transcription": {"model": "whisper-1"}, "noise_reduction": {"type": "near_field"}}
         await wire.send({"type": "session.update", "session": {"type": "realtime", "audio": {"input": on}}})
         assert (await wire.receive("session.updated"))["session"]["audio"]["input"]["transcription"]
@@ -146,12 +148,7 @@ async def test_a_null_where_a_value_is_required_is_reported_in_json_terms(
     engine, frame, code, param, message
 ) -> None:
     eng = await engine(audio_pace=0.0)
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-1"}) as ws,
-    ):
-        wire = Wire(ws)
-        await wire.receive("session.created")
+    async with opened(eng.realtime) as (wire, _):
         await wire.send({**frame, "event_id": "e1"})
         error = (await wire.receive("error", errors_allowed=True))["error"]
         assert (error["code"], error["param"], error["event_id"]) == (code, param, "e1")

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -21,6 +24,18 @@ async def until(condition, timeout_s: float = 10.0) -> None:
     async with asyncio.timeout(timeout_s):
         while not condition():
             await asyncio.sleep(0.05)
+
+
+@asynccontextmanager
+async def faulted_call(server: Any, fault: str) -> AsyncIterator[CallClient]:
+    """A WebRTC call to ``server`` with ``?fault=<fault>``, past ``session.created``; closed on exit."""
+    client = CallClient()
+    try:
+        await client.connect(server.http_url, query=f"?fault={fault}")
+        await client.wait_for("session.created")
+        yield client
+    finally:
+        await client.close()
 
 
 async def test_refuse_call_and_slow_call(engine):
@@ -45,14 +60,9 @@ async def test_refuse_call_and_slow_call(engine):
 
 async def test_datachannel_close_mid_response(engine):
     server = await engine()
-    client = CallClient()
-    try:
-        await client.connect(server.http_url, query="?fault=datachannel_close:2")
-        await client.wait_for("session.created")
+    async with faulted_call(server, "datachannel_close:2") as client:
         story(client)
         await until(lambda: client.channel.readyState == "closed")
-    finally:
-        await client.close()
     kinds = client.kinds()
     assert "response.created" in kinds and "response.done" not in kinds
     await server.wait_until_idle()
@@ -60,11 +70,8 @@ async def test_datachannel_close_mid_response(engine):
 
 async def test_media_stall_keeps_the_connection_up_but_sends_nothing(engine):
     server = await engine()
-    client = CallClient()
     pcm, _ = question()
-    try:
-        await client.connect(server.http_url, query="?fault=media_stall:1500")
-        await client.wait_for("session.created")
+    async with faulted_call(server, "media_stall:1500") as client:
         story(client)
         await client.wait_for("output_audio_buffer.started")
         await asyncio.sleep(2.0)  # the stall came 1.5 s after the call opened
@@ -79,20 +86,13 @@ async def test_media_stall_keeps_the_connection_up_but_sends_nothing(engine):
             {"type": "session.update", "session": {"type": "realtime", "instructions": "Still here?"}}
         )
         await client.wait_for("session.updated", after=mark)  # events still flow
-    finally:
-        await client.close()
 
 
 async def test_server_hangup(engine):
     server = await engine()
-    client = CallClient()
-    try:
-        await client.connect(server.http_url, query="?fault=server_hangup:500")
-        await client.wait_for("session.created")
+    async with faulted_call(server, "server_hangup:500") as client:
         await until(lambda: client.channel.readyState == "closed" or client.pc.connectionState == "closed")
         await server.wait_until_idle()
-    finally:
-        await client.close()
 
 
 async def test_a_call_is_counted_and_journaled_like_a_websocket_session(engine, tmp_path: Path):
