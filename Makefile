@@ -28,9 +28,11 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 serve: $(SERVE_STAMP)
 	$(PY) -m mockengine serve $(ARGS)
 
-# The HRP conformance suite runs first, at real-time pace against a freshly started engine (figures
-# printed), then the whole pytest suite, whose summary is the last line.
+# What the tests need beyond PyPI (espeak-ng, chromium, node/npm and the npm packages) is installed first
+# (apt-get as root); the HRP conformance suite then runs at real-time pace against a freshly started engine
+# (figures printed), then the whole pytest suite, whose summary is the last line.
 test: $(STAMP)
+	bash tools/install_test_deps.sh
 	$(PY) tools/conformance_selftest.py
 	$(PY) -m pytest -q -rfEs $(PYTEST_ARGS)
 

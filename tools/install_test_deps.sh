@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# What the tests need beyond PyPI, installed once (each step is skipped when already there):
+# espeak-ng voices the turn-detection corpus (mockengine/turn_corpus/), Debian's chromium runs the browser
+# tests (tests/integration/browser/), Node and npm run the official JS SDK (tests/js/). `make test` runs
+# this first; as root it installs with apt-get, otherwise it says what is missing (those tests then skip
+# with that reason, and fail under CI=true).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing ${missing[*]} with apt-get (test dependencies)"
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "Missing for some tests: ${missing[*]} (as root: apt-get install ${missing[*]})" >&2
+    fi
+fi
+# The npm packages (the official JS SDK), unless node_modules is already as new as the lock file.
+if command -v npm >/dev/null 2>&1 && [ ! tests/js/node_modules/.package-lock.json -nt tests/js/package-lock.json ]; then
+    (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)
+fi
