@@ -29,24 +29,13 @@ from typing import Any
 from mockengine.brain import lexicon
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
+from mockengine.brain.situation import ANSWER_TOOLS
 
 MIN_SCORE = 1.5
 NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 1.0
-HYPERSTUDY_TOOLS = frozenset(
-    (
-        "answer_choice",
-        "answer_choices",
-        "answer_scale",
-        "answer_ranking",
-        "answer_text",
-        "answer_dimensions",
-        "send_chat",
-        "wait",
-        "submit_response",
-        "respond",
-        "answer",
-    )
-)
+# HyperStudy's own tools keep their study behaviour and are never the matcher's pick: the answer tools
+# (situation.ANSWER_TOOLS) and the rest HyperStudy declares.
+HYPERSTUDY_TOOLS = ANSWER_TOOLS | frozenset(("send_chat", "wait", "respond", "answer"))
 _SPLIT = re.compile(r"\s*(?:,\s*)?\b(?:and then|and also|and|then|after that)\b\s*", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“][^\"”]*[\"”]")
 # A "like" that means similarity, not liking ("what's it like", "looks like").
