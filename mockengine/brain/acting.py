@@ -16,7 +16,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import intent, lexicon
+from mockengine.brain import intent, lexicon, utterance
 from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.slots import Filled, Referent, fill
@@ -80,7 +80,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
 
 def arguments_for(tool: ToolSpec, text: str, referent: Referent, today: date) -> Filled:
     """Arguments for a tool chosen by someone else (``tool_choice``), from the words."""
-    return fill(tool.name, tool.parameters or {}, text, referent, today, intent.vocabulary_of(tool))
+    words = utterance.clean(text)
+    return fill(tool.name, tool.parameters or {}, words, referent, today, intent.vocabulary_of(tool))
 
 
 def _action(match: intent.Match, filled: Filled) -> Action:

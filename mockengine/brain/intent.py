@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import lexicon
+from mockengine.brain import lexicon, utterance
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
@@ -50,18 +50,6 @@ _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "
 _ASKING = re.compile(r"^\s*(?:what|which|where|when|is|are|am|do|does|anything|any)\b", re.I)
 _QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
 _QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
-_QUESTION_ONLY = re.compile(r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b", re.I)
-# A request not to act ("don't play it", "please do not delete anything") asks for no call; "don't forget
-# to …" / "don't let me forget …" still do.
-_NEGATED = re.compile(
-    r"^\W*(?:(?:no|nah|ok|okay|actually|wait|oh|um|uh|please|but|so)\W+)*"
-    r"(?:don'?t|do not|never|no need to)\s+(?!forget\b|let me forget\b|miss\b|stop\b)",
-    re.I,
-)
-# A closing remark ("thanks, that's all for now") names no request; its "all" is no enum value.
-_CLOSING = re.compile(
-    r"\b(?:that's|that is|that'll be|that will be)\s+(?:all|it)\b(?:\s+for\s+(?:now|today))?", re.I
-)
 
 
 @dataclass(frozen=True)
@@ -120,21 +108,23 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
 
 def best(text: str, tools: list[ToolSpec]) -> Match | None:
     """The tool ``text`` asks for, or None when nothing matches well enough."""
-    if not tools or _QUESTION_ONLY.search(lexicon.rewrite(text)) or negated(text):
+    if not tools or utterance.not_asking(text) is not None:
         return None
-    text = _CLOSING.sub(" ", text.replace("’", "'"))
+    text = utterance.without_closing(text)
     ranked = rank(text, tools)
     top = ranked[0]
     return top if top.score >= MIN_SCORE and top.strong else None
 
 
 def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
-    """The requests in ``text``: one (part, match) per action, in the order said; [] when none matches."""
+    """The requests in ``text``: one (part, match) per action, in the order said; [] when none matches.
+    ``text`` is cleaned first (``utterance.clean``: fillers, a leading dismissal)."""
+    text = utterance.clean(text)
     parts = [
         p for p in _SPLIT.split(_QUOTE.sub(lambda m: m.group(0).replace(" and ", " & "), text)) if p.strip()
     ]
-    if any(negated(p) for p in parts):  # "open orbit but don't play it": only what is asked for
-        parts = [p for p in parts if not negated(p)]
+    if any(utterance.negated(p) for p in parts):  # "open orbit but don't play it": only what is asked
+        parts = [p for p in parts if not utterance.negated(p)]
         text = " ".join(parts)
         if not parts:
             return []
@@ -154,11 +144,6 @@ def _has_verb(part: str) -> bool:
     return first is not None and (
         first.concept in lexicon.ACTIONS or first.lower in LIGHT_VERBS or first.lower in _LOOKING
     )
-
-
-def negated(text: str) -> bool:
-    """``text`` asks for something not to be done ("don't play it")."""
-    return bool(_NEGATED.search(text.replace("’", "'")))
 
 
 def _heard(text: str) -> list[tuple[str, str]]:

@@ -1,0 +1,110 @@
+"""What kind of utterance a user turn is, before any tool is considered: the words cleaned of fillers and
+dismissals, and whether they ask for anything at all.
+
+``clean()`` removes what is said while thinking ("um", "you know", "maybe") and a leading dismissal that
+a request follows ("never mind, open orbit" → "open orbit"). ``not_asking()`` says why words ask for no
+call, or None when they may: a request not to act ("don't play it"), a dismissal ("never mind", "not now",
+"no thanks"), a closing remark ("that's all for now"), a question about the assistant or the app ("what
+can you do?", "how does this work?"), or a remark about how something is ("the lights are really nice")
+with no complaint in it ("it's too dark in here" is a request for light).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mockengine.brain import lexicon
+from mockengine.brain.wordlists import FILLERS
+
+_FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
+_REPEATED = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.IGNORECASE)  # "the the card"
+_LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
+# A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
+_NEGATED = re.compile(
+    _LEAD + r"(?:don'?t|do not|never|no need to|please don'?t)\s+(?!forget\b|let me forget\b|miss\b|stop\b)",
+    re.IGNORECASE,
+)
+_DISMISSAL = (
+    r"(?:never ?mind|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you|forget (?:it|about it|that)"
+    r"|don'?t (?:bother|worry(?: about it)?)|nothing|nope|no|nah|cancel that|scratch that|ignore (?:that|me)"
+    r"|that's (?:fine|ok|okay)|all good|i'm good|i'm fine|leave it)"
+)
+_DISMISSED = re.compile(_LEAD + _DISMISSAL + r"\s*(?:[,.;!?-]+\s*|$)", re.IGNORECASE)
+_CLOSING = re.compile(
+    r"\b(?:that's|that is|that'll be|that will be)\s+(?:all|it)\b(?:\s+for\s+(?:now|today))?", re.IGNORECASE
+)
+_ABOUT_THE_APP = re.compile(
+    r"\bwhat (?:else )?(?:\w+ )?can (?:you|i)\b(?! (?:tell|find|show|get) me about\b)"
+    r"|\bhow (?:does|do) (?:this|that|it|you)\b(?:\s+\w+){0,3}\s+work\b|\bhow does (?:this|the) \w+(?: \w+)? work\b"
+    r"|\bwhat (?:does|do) (?:this|that|it|you)(?: \w+)? do\b|\bare you able to\b|\bwhat are you\b"
+    r"|\bis there a way to\b|\bwho made (?:you|this)\b|\bwhat(?:'s| is) this app\b|^\W*help\W*$",
+    re.IGNORECASE,
+)
+_QUESTION_ONLY = re.compile(r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b", re.I)
+# A remark on how something is: "<subject> is/are/looks … <quality>", with no verb of a request before it.
+_REMARK = re.compile(
+    r"^\W*(?:the|this|that|these|those|my|our|your|it|its|it's|that's|everything|this \w+|the \w+(?: \w+)?)"
+    r"(?:\s+\w+){0,2}?\s*(?:\b(?:is|are|was|were|looks?|seems?|sounds?|feels?|smells?|tastes?)\b|'s\b|'re\b)",
+    re.IGNORECASE,
+)
+_REQUEST_MARK = re.compile(
+    r"\b(?:please|can you|could you|would you|will you|i want|i need|i'd like|we need|let's|wanna|gotta)\b",
+    re.I,
+)
+_COMPLAINT = re.compile(
+    r"\b(?:too|way too|a (?:little )?bit|not enough|out of|can'?t|cannot|freezing|boiling|pitch black)\b",
+    re.I,
+)
+
+
+def clean(text: str) -> str:
+    """``text`` without fillers, stuttered repeats and a leading dismissal a request follows."""
+    text = text.replace("’", "'")
+    cleaned = _REPEATED.sub(r"\1", _FILLER.sub(" ", text))
+    while True:
+        dismissed = _DISMISSED.match(cleaned)
+        rest = cleaned[dismissed.end() :] if dismissed else ""
+        if dismissed is None or not rest.strip() or rest == cleaned:
+            break
+        cleaned = rest
+    return " ".join(cleaned.split()) or text.strip()
+
+
+def negated(text: str) -> bool:
+    """``text`` asks for something not to be done ("don't play it")."""
+    return bool(_NEGATED.search(text.replace("’", "'")))
+
+
+def without_closing(text: str) -> str:
+    """``text`` without a closing remark ("thanks, that's all for now"): its "all" is no enum value."""
+    return _CLOSING.sub(" ", text.replace("’", "'"))
+
+
+def not_asking(text: str) -> str | None:
+    """Why ``text`` (cleaned) asks for no call, or None when it may ask for one."""
+    text = text.replace("’", "'")
+    if negated(text):
+        return "a request not to act"
+    if _DISMISSED.fullmatch(text.strip()) or _DISMISSED.fullmatch(without_closing(text).strip() + " "):
+        return "a dismissal"
+    if not without_closing(text).strip(" ,.!?"):
+        return "a closing remark"
+    if _ABOUT_THE_APP.search(text):
+        return "a question about the assistant"
+    if _QUESTION_ONLY.search(lexicon.rewrite(text)):  # "do you have any tea" is a search, rewritten
+        return "a question for the participant"
+    if is_remark(text) and not _COMPLAINT.search(text):
+        return "a remark, not a request"
+    return None
+
+
+def is_remark(text: str) -> bool:
+    """A statement of how something is, with no request marker in it ("the lights are really nice"); one
+    whose quality is an action's ("that's done now") reports a change the app can make."""
+    first = re.split(r"[,;.!?]", text, maxsplit=1)[0]
+    remark = _REMARK.match(first)
+    if remark is None or any(t.concept in lexicon.ACTIONS for t in lexicon.tokens(first[remark.end() :])):
+        return False
+    rest = text[len(first) :]
+    asks_after = bool(re.search(r"[,;.]\s*(?:please\s+)?[a-z]+\b", rest)) and not rest.strip().endswith("?")
+    return not _REQUEST_MARK.search(text) and not asks_after and "?" not in text
