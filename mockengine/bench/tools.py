@@ -187,7 +187,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tools-misses",
         metavar="SPLIT",
-        help="tools: also list the cases of that split (tune, burned-r1, or a case file's stem) it gets wrong",
+        help="tools: also list the misses of that split (tune, burned-r1, or a case file's stem)",
     )
 
 

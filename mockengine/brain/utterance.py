@@ -25,8 +25,8 @@ _NEGATED = re.compile(
     re.IGNORECASE,
 )
 _DISMISSAL = (
-    r"(?:never ?mind|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you|forget (?:it|about it|that)"
-    r"|don'?t (?:bother|worry(?: about it)?)|nothing|nope|no|nah|cancel that|scratch that|ignore (?:that|me)"
+    r"(?:never ?mind|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you"
+    r"|forget (?:it|about it|that)|don'?t (?:bother|worry(?: about it)?)|nothing|nope|no|nah|cancel that|scratch that|ignore (?:that|me)"
     r"|that's (?:fine|ok|okay)|all good|i'm good|i'm fine|leave it)"
 )
 _DISMISSED = re.compile(_LEAD + _DISMISSAL + r"\s*(?:[,.;!?-]+\s*|$)", re.IGNORECASE)
@@ -35,7 +35,8 @@ _CLOSING = re.compile(
 )
 _ABOUT_THE_APP = re.compile(
     r"\bwhat (?:else )?(?:\w+ )?can (?:you|i)\b(?! (?:tell|find|show|get) me about\b)"
-    r"|\bhow (?:does|do) (?:this|that|it|you)\b(?:\s+\w+){0,3}\s+work\b|\bhow does (?:this|the) \w+(?: \w+)? work\b"
+    r"|\bhow (?:does|do) (?:this|that|it|you)\b(?:\s+\w+){0,3}\s+work\b"
+    r"|\bhow does (?:this|the) \w+(?: \w+)? work\b"
     r"|\bwhat (?:does|do) (?:this|that|it|you)(?: \w+)? do\b|\bare you able to\b|\bwhat are you\b"
     r"|\bis there a way to\b|\bwho made (?:you|this)\b|\bwhat(?:'s| is) this app\b|^\W*help\W*$",
     re.IGNORECASE,
