@@ -26,7 +26,8 @@ _NEGATED = re.compile(
 )
 _DISMISSAL = (
     r"(?:never ?mind|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you"
-    r"|forget (?:it|about it|that)|don'?t (?:bother|worry(?: about it)?)|nothing|nope|no|nah|cancel that|scratch that|ignore (?:that|me)"
+    r"|forget (?:it|about it|that)|don'?t (?:bother|worry(?: about it)?)|nothing|nope|no|nah"
+    r"|cancel that|scratch that|ignore (?:that|me)"
     r"|that's (?:fine|ok|okay)|all good|i'm good|i'm fine|leave it)"
 )
 _DISMISSED = re.compile(_LEAD + _DISMISSAL + r"\s*(?:[,.;!?-]+\s*|$)", re.IGNORECASE)

@@ -26,10 +26,13 @@ histories:
     - {call: create_note, arguments: {title: groceries}}
     - {output: {ok: true, note: {title: groceries}}}
 cases:
-  - {id: s-1, app: notes, say: "make a note called packing", expect: [{tool: create_note, arguments: {title: packing}}]}
-  - {id: s-2, app: calendar, say: "what's on tomorrow?", expect: [{tool: list_events, arguments: {day: "2026-05-05"}}]}
+  - {id: s-1, app: notes, say: "make a note called packing",
+     expect: [{tool: create_note, arguments: {title: packing}}]}
+  - {id: s-2, app: calendar, say: "what's on tomorrow?",
+     expect: [{tool: list_events, arguments: {day: "2026-05-05"}}]}
   - {id: s-3, app: notes, history: noted, say: "thanks", expect: []}
-  - {id: s-4, app: shop, history: gesture_open, say: "view my cart", expect: [{tool: view_cart, arguments: {}}]}
+  - {id: s-4, app: shop, history: gesture_open, say: "view my cart",
+     expect: [{tool: view_cart, arguments: {}}]}
 """
 
 
