@@ -10,9 +10,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
-
 from mockengine.bench.tools import evaluate, load
+from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
 
 _, _CASES, TODAY = load()
 APPS = {c.app: c.tools for c in _CASES if c.split == "user_r1"}
