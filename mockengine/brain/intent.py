@@ -23,15 +23,22 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import lexicon, utterance
+from mockengine.brain import lexicon, slots, utterance, values
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
+from mockengine.brain.wordlists import ASSOCIATION_WEIGHT
 
 MIN_SCORE = 1.5
+# A question to a lookup that names what it reports needs less: "is it raining in Lisbon?" to a weather
+# app whose every tool mentions the weather (so the word is not rare among them).
+LOOKUP_MIN = 0.9
+# Words for a value's kind, not a topic a lookup reports ("how many days until christmas").
+_GENERIC = frozenset(("day", "days", "date", "time", "hour", "hours", "minute", "minutes", "week", "month"))
 NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 1.0
 # HyperStudy's own tools keep their study behaviour and are never the matcher's pick: the answer tools
 # (situation.ANSWER_TOOLS) and the rest HyperStudy declares.
@@ -47,7 +54,10 @@ QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
 _LOOKING = _READ_VERBS | {"look", "see"}
 _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
-_ASKING = re.compile(r"^\s*(?:what|which|where|when|is|are|am|do|does|anything|any)\b", re.I)
+_ASKING = re.compile(
+    r"^\s*(?:what|which|where|when|how|is|are|am|was|were|will|do|does|did|has|have|should|anything|any)\b",
+    re.I,
+)
 _QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
 _QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
 
@@ -60,6 +70,7 @@ class Match:
     score: float
     cues: tuple[str, ...]
     strong: bool
+    min_score: float = 0.0  # the score it needs to be called (MIN_SCORE, or LOOKUP_MIN for a question)
 
 
 def candidates(tools: Iterable[ToolSpec]) -> list[ToolSpec]:
@@ -71,39 +82,78 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     """Every tool scored for ``text``, best first (ties by the documented rule)."""
     heard = _heard(text)
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
+    kinds = _value_kinds(text)
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
-    spread = {c: sum(1 for v in vocabularies if c in v[0]) for c, _ in heard}
+    wanted = {c for concept, _ in heard for c in (concept, *lexicon.associated(concept))}
+    spread = {c: sum(1 for v in vocabularies if c in v.weights) for c in wanted}
     matches = []
-    for order, (tool, (weights, strong_words, name_words)) in enumerate(
-        zip(tools, vocabularies, strict=True)
-    ):
-        score, cues, strong, in_name = 0.0, [], False, 0
-        for concept, word in heard:
-            if concept in weights:
-                score += weights[concept] * math.log(1 + len(tools) / spread[concept])
-                cues.append(word)
-                strong = strong or concept in strong_words
-                in_name += concept in name_words
-        # A thing the tool is named for ("details", "song") is enough when no other action was asked for.
+    for order, (tool, vocabulary) in enumerate(zip(tools, vocabularies, strict=True)):
+        score, cues, strong, in_name = _score(heard, vocabulary, spread, len(tools))
         heard_concepts = {c for c, _ in heard}
-        for phrase in _quoted_phrases(_key(tool)):
+        for phrase in _quoted_phrases(_key(tool)):  # 'show me it working', all its words heard
             if len(phrase) > 1 and phrase <= heard_concepts:
                 score += NAME_WEIGHT * len(phrase)
                 strong = True
-        # "check the weather" asks a read tool (get_weather) for a look, whatever else "check" can mean.
-        reads = lexicon.identifier_words(tool.name).split()[:1] in ([v] for v in _READ_VERBS)
-        other_verb = any(
-            c in _STRONG_VERBS and c not in weights and not (reads and w.lower() in _LOOKING)
-            for c, w in heard
-        )
+        for kind in kinds & vocabulary.kinds:  # "tomorrow" fits a tool that takes a date
+            score += DESCRIPTION_WEIGHT * math.log(
+                1 + len(tools) / sum(kind in v.kinds for v in vocabularies)
+            )
+        other_verb = _other_verb(heard, vocabulary)
+        # A thing the tool is named for ("details", "song") is enough when no other action was asked for;
+        # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
         strong = strong or (in_name > 0 and not other_verb)
+        asked = asking and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
+        strong = strong or asked
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
             strong = True
-        if asking and lexicon.identifier_words(tool.name).split()[0] in _READ_VERBS:
+        if asking and vocabulary.lookup:
             score *= QUESTION_BONUS  # a question is more likely a look than a change
-        matches.append((-round(score, 6), -in_name, order, Match(tool, round(score, 3), tuple(cues), strong)))
+        match = Match(tool, round(score, 3), tuple(cues), strong, LOOKUP_MIN if asked else MIN_SCORE)
+        matches.append((-round(score, 6), -in_name, order, match))
     return [entry[-1] for entry in sorted(matches, key=lambda e: e[:3])]
+
+
+def _score(
+    heard: list[tuple[str, str]], vocabulary: _Vocabulary, spread: dict[str, int], tools: int
+) -> tuple[float, list[str], bool, int]:
+    """(score, words that counted, whether one was strong, how many were the tool's name's) for one tool;
+    a concept the tool lacks counts through its associations ("dark" → light, on) at a lower weight."""
+    score, cues, strong, in_name = 0.0, [], False, 0
+    weights = vocabulary.weights
+    for concept, word in heard:
+        if concept in weights:
+            score += weights[concept] * math.log(1 + tools / spread[concept])
+            cues.append(word)
+            strong = strong or concept in vocabulary.strong
+            in_name += concept in vocabulary.name
+            continue
+        for implied in (c for c in lexicon.associated(concept) if c in weights):
+            score += ASSOCIATION_WEIGHT * weights[implied] * math.log(1 + tools / spread[implied])
+            cues.append(word)
+            in_name += implied in vocabulary.name
+    return score, cues, strong, in_name
+
+
+def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
+    """An action heard that the tool does not declare ("play" for a tool that only pauses); "check the
+    weather" asks a lookup (get_weather) for a look, whatever else "check" can mean."""
+    return any(
+        c in _STRONG_VERBS
+        and c not in vocabulary.weights
+        and not (vocabulary.lookup and w.lower() in _LOOKING)
+        for c, w in heard
+    )
+
+
+def _value_kinds(text: str) -> set[str]:
+    """The kinds of value heard: a date other than today's ("tomorrow"), a clock time ("at 6 pm")."""
+    found = set()
+    if any(s.value != "2000-01-03" for s in values.dates(text, date(2000, 1, 3))):  # today is no date
+        found.add("date")
+    if values.times(text):
+        found.add("time")
+    return found
 
 
 def best(text: str, tools: list[ToolSpec]) -> Match | None:
@@ -113,7 +163,7 @@ def best(text: str, tools: list[ToolSpec]) -> Match | None:
     text = utterance.without_closing(text)
     ranked = rank(text, tools)
     top = ranked[0]
-    return top if top.score >= MIN_SCORE and top.strong else None
+    return top if top.score >= top.min_score and top.strong else None
 
 
 def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
@@ -162,9 +212,22 @@ def _key(tool: ToolSpec) -> str:
     return json.dumps([tool.name, tool.description, tool.parameters], sort_keys=True, default=str)
 
 
+@dataclass(frozen=True)
+class _Vocabulary:
+    """What one tool declares, as concepts: ``weights`` (concept → weight), the ``strong`` ones, those
+    of its ``name``, whether it is a ``lookup`` (reports something rather than changing it), and the
+    ``kinds`` of value its parameters take ("date", "time")."""
+
+    weights: dict[str, float]
+    strong: frozenset[str]
+    name: frozenset[str]
+    lookup: bool
+    kinds: frozenset[str]
+
+
 @lru_cache(maxsize=512)
-def _vocabulary(key: str) -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
-    """(concept → weight, strong concepts, concepts of the name) for one tool (``_key`` JSON)."""
+def _vocabulary(key: str) -> _Vocabulary:
+    """The vocabulary of one tool (``_key`` JSON)."""
     name, description, parameters = json.loads(key)
     weights: dict[str, float] = {}
     strong: set[str] = set()
@@ -173,9 +236,11 @@ def _vocabulary(key: str) -> tuple[dict[str, float], frozenset[str], frozenset[s
     strong |= set(name_concepts[:1])  # the name's first word, usually its verb ("play" of play_music)
     texts = [description or ""]
     properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
+    kinds = set()
     for parameter, schema in (properties or {}).items():
         _add(weights, _concepts(lexicon.identifier_words(parameter)), PARAMETER_WEIGHT)
         if isinstance(schema, Mapping):
+            kinds.add(slots.kind_of(parameter, schema))
             texts.append(str(schema.get("description", "")))
             for option in schema.get("enum") or []:
                 option_concepts = [t.concept for t in lexicon.tokens(lexicon.identifier_words(str(option)))]
@@ -186,10 +251,24 @@ def _vocabulary(key: str) -> tuple[dict[str, float], frozenset[str], frozenset[s
     # "Use for 'back', 'close', 'exit'": words the tool's author quoted as its triggers count like its name.
     quoted = _concepts(" ".join(_QUOTED_WORD.findall(" ".join(texts))))
     _add(weights, quoted, NAME_WEIGHT)
-    if lexicon.identifier_words(name).split()[0] in _READ_VERBS:
+    lookup = _is_lookup(name, description or "")
+    if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
-    return weights, frozenset(strong), frozenset(name_concepts)
+    kinds = {k for k in kinds if k in ("date", "time")}
+    return _Vocabulary(weights, frozenset(strong), frozenset(name_concepts), lookup, frozenset(kinds))
+
+
+def _is_lookup(name: str, description: str) -> bool:
+    """A tool that reports rather than changes: its name starts with a read verb (get_weather,
+    list_events), or neither its name nor its description's first word is an action other than a look
+    (``forecast``, ``ride_status`` "Where the driver is…")."""
+    words = lexicon.identifier_words(name).split()
+    if words and words[0] in _READ_VERBS:
+        return True
+    first = lexicon.tokens(description)[:1]
+    acting = [c for c in _concepts(" ".join(words)) if c in _STRONG_VERBS and c not in _LOOK_CONCEPTS]
+    return not acting and not (first and first[0].concept in _STRONG_VERBS - _LOOK_CONCEPTS)
 
 
 @lru_cache(maxsize=512)
@@ -202,7 +281,7 @@ def _quoted_phrases(key: str) -> tuple[frozenset[str], ...]:
 
 def vocabulary_of(tool: ToolSpec) -> frozenset[str]:
     """Every concept ``tool`` declares (name, parameters, enums, descriptions)."""
-    return frozenset(_vocabulary(_key(tool))[0])
+    return frozenset(_vocabulary(_key(tool)).weights)
 
 
 def _concepts(text: str) -> list[str]:
@@ -217,6 +296,7 @@ def _add(weights: dict[str, float], concepts: list[str], weight: float) -> None:
 
 
 _STRONG_VERBS = lexicon.ACTIONS
+_LOOK_CONCEPTS = frozenset(("open", "list", "search", "track", "state"))
 
 
 def describe(match: Match) -> str:

@@ -116,6 +116,7 @@ _TRAILING = frozenset(
         "stuff",
         "one",
         "ones",
+        *["outside", "inside", "outdoors", "indoors", "around"],  # where the speaker is, no place name
     ]
 )
 

@@ -118,7 +118,7 @@ def fill(
     )
     work = _Work(lexicon.rewrite(_without_tool_mention(text, tool_name), keep_case=True), today)
     filled = Filled()
-    kinds = {name: _kind(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
+    kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
     for kind in ("quoted", "identifier", "datetime", "date", "time", "number", "enum", "boolean"):
         quotable = ("string", "identifier")
         for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k in quotable)]:
@@ -149,7 +149,8 @@ def _without_tool_mention(text: str, tool_name: str) -> str:
     return text if found is None else f"{text[: found.start()]} {text[found.end() :]}"
 
 
-def _kind(name: str, schema: Mapping[str, Any]) -> str:
+def kind_of(name: str, schema: Mapping[str, Any]) -> str:
+    """How a parameter is filled: enum, number, boolean, datetime, date, time, identifier, string, other."""
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
     words = lexicon.identifier_words(name).split()
@@ -267,6 +268,7 @@ def _enum_for(text: str, options: list[Any]) -> Span | None:
     spoken = lexicon.tokens(lexicon.rewrite(text))
     said = {t.lower for t in spoken}
     heard = {t.concept for t in spoken} | said
+    heard |= {c for concept in list(heard) for c in lexicon.associated(concept)}  # "too dark" → on
     # An option said as it is ("the tasks I've done" → done) wins over one a synonym points at ("show" ~
     # open); then the synonyms, in the options' order.
     for option in options:
