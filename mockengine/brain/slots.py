@@ -162,7 +162,7 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "boolean"
     if kind not in (None, "string"):
         return "other"
-    fmt = schema.get("format")
+    fmt = schema.get("format") or _format_of_pattern(schema.get("pattern"))
     if fmt == "date-time" or "datetime" in words:
         return "datetime"
     if fmt == "date" or any(w in ("date", "day") for w in words):
@@ -172,6 +172,19 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
     return "string"
+
+
+def _format_of_pattern(pattern: Any) -> str | None:
+    """The value format a ``pattern`` accepts, tried on samples: "^[0-2][0-9]:[0-5][0-9]$" → time."""
+    if not isinstance(pattern, str):
+        return None
+    for fmt, sample in (("date-time", "2026-03-02T18:30:00"), ("date", "2026-03-02"), ("time", "18:30")):
+        try:
+            if re.search(pattern, sample) and not re.search(pattern, "x"):
+                return fmt
+        except re.error:
+            return None
+    return None
 
 
 class _Work:

@@ -140,7 +140,9 @@ _DATE_PATTERNS = (
     re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
     re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}\b"),
     re.compile(rf"\b(?:on\s+)?{_MONTH}\s+(?:the\s+)?{_ORDINAL}\b"),
-    re.compile(r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|day after tomorrow)\b"),
+    re.compile(r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|(?:the\s+)?day after tomorrow)\b"),
+    re.compile(r"\b(?:in|within)\s+(?P<count>a|an|one|two|three|four|five|six|seven|\d{1,2})\s+(?P<unit>days?|weeks?)\b"),
+    re.compile(r"\b(?P<week>next week|a week from (?:today|now))\b"),
     re.compile(
         r"\b(?:on\s+)?(?P<next>next\s+|this\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
     ),
@@ -149,12 +151,19 @@ _DATE_PATTERNS = (
 _SPOKEN_HOURS = [word for word, value in _UNITS.items() if 1 <= value <= 12]
 _HOUR = rf"(?P<hour>\d{{1,2}}|{'|'.join(_SPOKEN_HOURS)})"
 _TIME_PATTERNS = (
+    # "half past six", "quarter to eight", "ten past nine" (the hour as a number or a word)
+    re.compile(
+        rf"\b(?:at\s+)?(?P<past>half|(?:a\s+)?quarter|ten|twenty|five|twenty[\s-]five)\s+(?P<relation>past|to|after)\s+"
+        rf"{_HOUR}(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?\b"
+    ),
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
     re.compile(
         rf"\b(?:at\s+)?{_HOUR}(?:\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five))?\s*"
         r"(?P<ampm>[ap]\.?m\.?|o'clock|in the morning|in the afternoon|in the evening|at night)(?![\w])"
     ),
     re.compile(r"\b(?:at\s+)?(?P<named>noon|midday|midnight)\b"),
+    # "at six thirty", "at 7 15": a spoken clock time after "at", no am/pm
+    re.compile(rf"\bat\s+{_HOUR}\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five)\b"),
     re.compile(rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars))"),
 )
 
@@ -183,12 +192,23 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
         except ValueError:
             return None
     if groups.get("rel"):
-        shift = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2}[groups["rel"]]
+        relative = groups["rel"].removeprefix("the").strip()
+        shift = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2}[relative]
         return today + timedelta(days=shift)
+    if groups.get("count"):
+        count = groups["count"]
+        number = int(count) if count.isdigit() else ({"a": 1, "an": 1} | _UNITS).get(count, 1)
+        return today + timedelta(days=number * (7 if groups["unit"].startswith("week") else 1))
+    if groups.get("week"):
+        return today + timedelta(days=7)
     if groups.get("weekday"):
         wanted = next(i for i, d in enumerate(_WEEKDAYS) if d.startswith(groups["weekday"][:3]))
         ahead = (wanted - today.weekday()) % 7 or 7
-        return today + timedelta(days=ahead)  # "next friday" and "friday" both mean the coming one
+        # "friday" and "next friday" mean the coming one, but "next tuesday" said on a monday is not
+        # tomorrow (that would be "tomorrow"): it is a week later.
+        if ahead == 1 and (groups.get("next") or "").strip() == "next":
+            ahead += 7
+        return today + timedelta(days=ahead)
     month = next(i + 1 for i, m in enumerate(_MONTHS) if m.startswith(groups["month"][:3]))
     try:
         candidate = date(today.year, month, int(groups["day"]))
@@ -212,12 +232,34 @@ def times(text: str) -> list[Span]:
     return sorted(found, key=lambda span: span.start)
 
 
+_PAST_MINUTES = {"half": 30, "quarter": 15, "a quarter": 15, "ten": 10, "twenty": 20, "five": 5}
+
+
+def _relative_time(hour: int, groups: dict[str, str | None]) -> str | None:
+    """ "half past six" → 18:30 (an hour of 1-7 without am/pm is the afternoon, as for "at 3"),
+    "quarter to eight" → 19:45."""
+    words = " ".join((groups.get("past") or "").replace("-", " ").split())
+    minutes = _PAST_MINUTES.get(words, 25 if words == "twenty five" else 0)
+    ampm = (groups.get("ampm") or "").replace(".", "")
+    if groups.get("relation") == "to":
+        hour, minutes = hour - 1, 60 - minutes
+    if ampm in ("pm", "in the afternoon", "in the evening", "at night", "tonight") and hour < 12:
+        hour += 12
+    elif not ampm and 1 <= hour <= 7 or (not ampm and hour == 0):
+        hour += 12
+    if hour > 23 or minutes > 59:
+        return None
+    return f"{hour:02d}:{minutes:02d}"
+
+
 def _time_value(groups: dict[str, str | None]) -> str | None:
     named = groups.get("named")
     if named:
         return "00:00" if named == "midnight" else "12:00"
     hour_text = groups.get("hour") or ""
     hour = int(hour_text) if hour_text.isdigit() else _SPOKEN_HOURS.index(hour_text) + 1
+    if groups.get("past"):
+        return _relative_time(hour, groups)
     minute_text = groups.get("minute") or ""
     spoken = (groups.get("spoken_minute") or "").replace("-", " ")
     minute = (
