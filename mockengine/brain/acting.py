@@ -74,6 +74,10 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
             why = f"{intent.describe(match)}; arguments {filled.arguments} do not fit its schema"
             return Plan(tuple(done), None, why) if done else None
         done.append(_action(match, filled))
+        for name, thing in filled.more:  # "add eggs and bread": one call per thing
+            other = Filled({**filled.arguments, name: thing}, {**filled.sources, name: thing})
+            if is_valid(other.arguments, match.tool.parameters or {}):
+                done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
 

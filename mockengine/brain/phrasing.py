@@ -51,6 +51,10 @@ ROLES: dict[str, tuple[str, ...]] = {
     "titled": ("title", "name", "label", "subject"),
     "saying": ("text", "message", "body", "note", "content"),
     "about": ("text", "subject", "topic", "note", "title", "query"),
+    "mention": ("query", "search", "term", "keyword", "text"),
+    "mentions": ("query", "search", "term", "keyword", "text"),
+    "mentioning": ("query", "search", "term", "keyword", "text"),
+    "containing": ("query", "search", "term", "keyword", "text"),
     "with": ("with", "attendee", "person", "participant"),
     "from": ("from", "source", "sender"),
     "by": ("artist", "author", "by"),
@@ -58,7 +62,9 @@ ROLES: dict[str, tuple[str, ...]] = {
 
 
 # A phrase after one of these can be the object when the verb has none ("take me to the X", "two of X").
-OBJECT_PREPOSITIONS = frozenset(("to", "for", "called", "named", "titled", "about", "saying", "of", "by"))
+OBJECT_PREPOSITIONS = frozenset(
+    ("to", "for", "called", "named", "titled", "about", "saying", "of", "by", "mention", "mentioning")
+)
 
 
 _INTERJECTIONS = frozenset(("hey", "hi", "hello", "yeah", "yes", "oh", "okay", "ok"))
@@ -67,6 +73,7 @@ BLANK = "¦"  # where a value was taken out of the text
 
 
 _BOUNDARIES = frozenset(ROLES) | {"and", "then", "under", "below", "over", "above", "of", "as"}
+_RELATIVE = frozenset(("that", "which", "who"))
 
 
 LIGHT_VERBS = frozenset(
@@ -170,11 +177,19 @@ def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
     for position, stretch in enumerate(chunk.split(BLANK)):
         pieces.append(("" if position == 0 else BLANK, []))
         for token in lexicon.tokens(stretch):
-            if token.lower in _BOUNDARIES:
+            # "lasagna that takes an hour": a relative clause after a noun describes it, it is no part
+            # of its name ("that" before any noun is a pronoun: "delete that").
+            before = pieces[-1][1][-1] if pieces[-1][1] else None
+            relative = token.lower in _RELATIVE and before is not None and _is_noun_like(before)
+            if token.lower in _BOUNDARIES or relative:
                 pieces.append((token.lower, []))
             else:
                 pieces[-1][1].append(token)
     return pieces
+
+
+def _is_noun_like(word: lexicon.Token) -> bool:
+    return not word.is_stop and word.concept not in lexicon.ACTIONS and word.lower not in LIGHT_VERBS
 
 
 def _from_verb(words: list[lexicon.Token], cues: Cues) -> list[lexicon.Token]:

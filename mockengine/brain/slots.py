@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import lexicon, values
+from mockengine.brain import items, lexicon, values
 from mockengine.brain.phrasing import BLANK, OBJECT_PREPOSITIONS, ROLES, Cues, bare, split_phrases
 from mockengine.brain.values import Span
 
@@ -98,6 +98,7 @@ class Filled:
     sources: dict[str, str] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
     used_referent: bool = False
+    more: list[tuple[str, str]] = field(default_factory=list)  # a list's other things: one call each
 
 
 def fill(
@@ -116,7 +117,8 @@ def fill(
         if isinstance(schema.get("required"), list)
         else []
     )
-    work = _Work(lexicon.rewrite(_without_tool_mention(text, tool_name), keep_case=True), today)
+    said = items.commas_as_and(_without_tool_mention(text, tool_name))
+    work = _Work(lexicon.rewrite(said, keep_case=True), today)
     filled = Filled()
     kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
     for kind in ("quoted", "identifier", "datetime", "date", "time", "number", "enum", "boolean"):
@@ -334,8 +336,13 @@ def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS:
         obj, rest = bare(rest[0][1]), rest[1:]
     if obj and not (primary not in required and _fits(primary, _PLACES)):
-        value = " ".join([obj] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
+        listed = [obj]
+        while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
+            listed, rest = [*listed, bare(rest[0][1])], rest[1:]
+        things = items.as_list(listed) if items.takes_one_thing(primary) else [" and ".join(listed)]
+        value = " ".join([things[0]] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
         filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
+        filled.more = [(primary, _without_name(thing, primary)) for thing in things[1:]]
     elif _has_pronoun(work.text):
         named = cues.referent.for_parameter(primary)
         if named:

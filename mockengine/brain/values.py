@@ -141,7 +141,9 @@ _DATE_PATTERNS = (
     re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}\b"),
     re.compile(rf"\b(?:on\s+)?{_MONTH}\s+(?:the\s+)?{_ORDINAL}\b"),
     re.compile(r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|(?:the\s+)?day after tomorrow)\b"),
-    re.compile(r"\b(?:in|within)\s+(?P<count>a|an|one|two|three|four|five|six|seven|\d{1,2})\s+(?P<unit>days?|weeks?)\b"),
+    re.compile(
+        r"\b(?:in|within)\s+(?P<count>a|an|one|two|three|four|five|six|seven|\d{1,2})\s+(?P<unit>days?|weeks?)\b"
+    ),
     re.compile(r"\b(?P<week>next week|a week from (?:today|now))\b"),
     re.compile(
         r"\b(?:on\s+)?(?P<next>next\s+|this\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
@@ -243,9 +245,13 @@ def _relative_time(hour: int, groups: dict[str, str | None]) -> str | None:
     ampm = (groups.get("ampm") or "").replace(".", "")
     if groups.get("relation") == "to":
         hour, minutes = hour - 1, 60 - minutes
-    if ampm in ("pm", "in the afternoon", "in the evening", "at night", "tonight") and hour < 12:
-        hour += 12
-    elif not ampm and 1 <= hour <= 7 or (not ampm and hour == 0):
+    if (
+        ampm in ("pm", "in the afternoon", "in the evening", "at night", "tonight")
+        and hour < 12
+        or not ampm
+        and 1 <= hour <= 7
+        or (not ampm and hour == 0)
+    ):
         hour += 12
     if hour > 23 or minutes > 59:
         return None
