@@ -155,8 +155,9 @@ _HOUR = rf"(?P<hour>\d{{1,2}}|{'|'.join(_SPOKEN_HOURS)})"
 _TIME_PATTERNS = (
     # "half past six", "quarter to eight", "ten past nine" (the hour as a number or a word)
     re.compile(
-        rf"\b(?:at\s+)?(?P<past>half|(?:a\s+)?quarter|ten|twenty|five|twenty[\s-]five)\s+(?P<relation>past|to|after)\s+"
-        rf"{_HOUR}(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?\b"
+        r"\b(?:at\s+)?(?P<past>half|(?:a\s+)?quarter|ten|twenty|five|twenty[\s-]five)\s+"
+        rf"(?P<relation>past|to|after)\s+{_HOUR}"
+        r"(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?\b"
     ),
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
     re.compile(
@@ -245,13 +246,8 @@ def _relative_time(hour: int, groups: dict[str, str | None]) -> str | None:
     ampm = (groups.get("ampm") or "").replace(".", "")
     if groups.get("relation") == "to":
         hour, minutes = hour - 1, 60 - minutes
-    if (
-        ampm in ("pm", "in the afternoon", "in the evening", "at night", "tonight")
-        and hour < 12
-        or not ampm
-        and 1 <= hour <= 7
-        or (not ampm and hour == 0)
-    ):
+    evening = ampm in ("pm", "in the afternoon", "in the evening", "at night", "tonight")
+    if (evening and hour < 12) or (not ampm and (1 <= hour <= 7 or hour == 0)):
         hour += 12
     if hour > 23 or minutes > 59:
         return None
