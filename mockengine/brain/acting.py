@@ -281,6 +281,10 @@ def _named_fields(data: Mapping[str, Any], depth: int = 0) -> list[tuple[str, st
         lowered = key.lower()
         if isinstance(value, str) and (lowered in _NAME_KEYS or lowered.endswith("id")):
             found.append((lowered, value))
+        elif isinstance(value, list) and value and isinstance(value[0], Mapping) and depth < 2:
+            # A list of things (an inbox, search results): "it" is the first, any of its fields.
+            first = value[0]
+            found += [(k.lower(), v) for k, v in first.items() if isinstance(v, str) and v]
         elif isinstance(value, Mapping) and depth < 2:
             inner = _named_fields(value, depth + 1)
             ids = [v for k, v in inner if k == "id"]

@@ -141,7 +141,7 @@ def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
     return any(
         c in _STRONG_VERBS
         and c not in vocabulary.weights
-        and not (vocabulary.lookup and w.lower() in _LOOKING)
+        and not (vocabulary.lookup and (w.lower() in _LOOKING or c in _LOOK_CONCEPTS))  # a look is a look
         for c, w in heard
     )
 

@@ -14,7 +14,15 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from mockengine.brain.wordlists import ACTIONS, ASSOCIATION_WEIGHT, ASSOCIATIONS, GROUPS, PHRASES, STOPWORDS
+from mockengine.brain.wordlists import (
+    ACTIONS,
+    ASSOCIATION_WEIGHT,
+    ASSOCIATIONS,
+    GROUPS,
+    IRREGULAR,
+    PHRASES,
+    STOPWORDS,
+)
 
 __all__ = [
     "ACTIONS",
@@ -39,7 +47,8 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """The Snowball English stem of ``word`` (lower case)."""
-    return str(_STEMMER.stemWord(word.lower().replace("’", "'")))
+    lowered = word.lower().replace("’", "'")
+    return str(_STEMMER.stemWord(IRREGULAR.get(lowered, lowered)))
 
 
 @lru_cache(maxsize=1)

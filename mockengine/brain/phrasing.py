@@ -51,6 +51,7 @@ ROLES: dict[str, tuple[str, ...]] = {
     "titled": ("title", "name", "label", "subject"),
     "saying": ("text", "message", "body", "note", "content"),
     "about": ("text", "subject", "topic", "note", "title", "query"),
+    "near": ("near", "location", "place", "where", "area", "city", "address"),
     "mention": ("query", "search", "term", "keyword", "text"),
     "mentions": ("query", "search", "term", "keyword", "text"),
     "mentioning": ("query", "search", "term", "keyword", "text"),

@@ -53,7 +53,7 @@ class Span:
     end: int
 
 
-_DIGITS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?![\w])")
+_DIGITS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?=x\b|[^\w]|$)")  # "2x" speed too
 _SPOKEN = re.compile(r"\b(?:[a-z]+)(?:[\s-]+(?:[a-z]+))*\b")
 
 
@@ -90,12 +90,23 @@ def _spoken_numbers(chunk: str, offset: int) -> list[Span]:
     return spans
 
 
-def _read_number(words: list[str]) -> tuple[int, int]:
+def _read_number(words: list[str]) -> tuple[int | float, int]:
     """The number the leading ``words`` spell and how many words it took (0: none)."""
     if words[:2] == ["a", "dozen"]:
         return 12, 2
     if words[:2] == ["a", "couple"]:
         return 2, 2 + (len(words) > 2 and words[2] == "of")
+    whole, used = _read_whole(words)
+    rest = words[used:]
+    if used and rest[:3] == ["and", "a", "half"]:  # "one and a half"
+        return whole + 0.5, used + 3
+    if used and rest[:1] == ["point"] and rest[1:2] and rest[1] in _UNITS and _UNITS[rest[1]] < 10:
+        return float(f"{whole}.{_UNITS[rest[1]]}"), used + 2  # "one point five"
+    return whole, used
+
+
+def _read_whole(words: list[str]) -> tuple[int, int]:
+    """The whole number the leading ``words`` spell and how many words it took (0: none)."""
     total, current, used = 0, 0, 0
     for index, word in enumerate(words):
         if word in _UNITS and (used == 0 or words[index - 1] in _TENS or words[index - 1] in _SCALES):

@@ -117,7 +117,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "pause stop hold freeze",
         "resume continue unpause",
         "restart replay rewind beginning over",
-        "close exit dismiss quit leave",
+        "close exit dismiss quit leave end hang",
         "next forward ahead following skip",
         "prev previous before preceding earlier",
         "back return backward backwards",
@@ -139,7 +139,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "product item thing stuff",
         "remind reminder remember alert",
         "event meeting appointment calendar",
-        "create make new setup schedule book jot",
+        "create make setup schedule book jot",
         "apply use redeem enter",
         "list agenda upcoming planned",
         "complete done finish finished tick",
@@ -151,6 +151,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "music song track tune playlist album",
         "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside",
         "ride car taxi cab",
+        "email mail inbox emails",
         "lock secure bolt",
         "unlock unbolt",
         "shuffle random mix",
@@ -272,6 +273,35 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"take (.+?) out of", r"remove \1 from"),
 )
 
+# Irregular past tenses and participles, so "I swam for an hour" reaches a tool declaring "swim".
+IRREGULAR: dict[str, str] = {
+    **dict.fromkeys(("swam", "swum"), "swim"),
+    **dict.fromkeys(("ran",), "run"),
+    **dict.fromkeys(("rode", "ridden"), "ride"),
+    **dict.fromkeys(("went", "gone"), "go"),
+    **dict.fromkeys(("ate", "eaten"), "eat"),
+    **dict.fromkeys(("drank", "drunk"), "drink"),
+    **dict.fromkeys(("got", "gotten"), "get"),
+    **dict.fromkeys(("bought",), "buy"),
+    **dict.fromkeys(("made",), "make"),
+    **dict.fromkeys(("took", "taken"), "take"),
+    **dict.fromkeys(("wrote", "written"), "write"),
+    **dict.fromkeys(("sent",), "send"),
+    **dict.fromkeys(("paid",), "pay"),
+    **dict.fromkeys(("left",), "leave"),
+    **dict.fromkeys(("saw", "seen"), "see"),
+    **dict.fromkeys(("gave", "given"), "give"),
+    **dict.fromkeys(("found",), "find"),
+    **dict.fromkeys(("brought",), "bring"),
+    **dict.fromkeys(("sold",), "sell"),
+    **dict.fromkeys(("flew", "flown"), "fly"),
+    **dict.fromkeys(("drove", "driven"), "drive"),
+    **dict.fromkeys(("slept",), "sleep"),
+    **dict.fromkeys(("spent",), "spend"),
+    **dict.fromkeys(("began", "begun"), "begin"),
+    **dict.fromkeys(("forgot", "forgotten"), "forget"),
+}
+
 # Said while thinking, no part of any request: removed before matching ("um, could you maybe open it").
 FILLERS: tuple[str, ...] = (
     r"u+m+",
@@ -293,6 +323,7 @@ FILLERS: tuple[str, ...] = (
 # A concept that implies others: an indirect request ("it's too dark in here", "how hot is it in Cairo")
 # reaches a tool declaring one of these, at ASSOCIATION_WEIGHT of the tool's weight for it.
 ASSOCIATIONS: dict[str, tuple[str, ...]] = {
+    "pause": ("close",),  # "stop the parking" ends it
     "dark": ("light", "on"),
     "temperature": ("weather",),
 }
