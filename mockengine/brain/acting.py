@@ -65,7 +65,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     for part, match in found:
         check_schema(match.tool)  # a broken schema fails the response, as for any call
         vocabulary = intent.vocabulary_of(match.tool)
-        filled = fill(match.tool.name, match.tool.parameters or {}, part, referent, today, vocabulary)
+        tool = match.tool
+        filled = fill(tool.name, tool.parameters or {}, part, referent, today, vocabulary, tool.description)
         if filled.missing:
             why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
             return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why)
@@ -85,7 +86,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
 def arguments_for(tool: ToolSpec, text: str, referent: Referent, today: date) -> Filled:
     """Arguments for a tool chosen by someone else (``tool_choice``), from the words."""
     words = utterance.clean(text)
-    return fill(tool.name, tool.parameters or {}, words, referent, today, intent.vocabulary_of(tool))
+    vocabulary = intent.vocabulary_of(tool)
+    return fill(tool.name, tool.parameters or {}, words, referent, today, vocabulary, tool.description)
 
 
 def _action(match: intent.Match, filled: Filled) -> Action:

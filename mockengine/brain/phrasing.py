@@ -138,6 +138,26 @@ class Cues:
     name_stems: frozenset[str]
     referent: Referent
     name_concepts: frozenset[str] = frozenset()
+    own_stems: frozenset[str] = frozenset()  # the tool's name and description words (not its examples)
+
+
+_EXAMPLES = re.compile(r"\b(?:e\.g\.|for example|such as|like)[^.;)]*", re.IGNORECASE)
+
+
+def own_stems(name_words: str, description: str) -> frozenset[str]:
+    """The stems of a tool's own words: its name and its description without the examples it gives
+    ("Room name, e.g. kitchen" gives "room", "name")."""
+    words = lexicon.tokens(f"{name_words} {_EXAMPLES.sub(' ', description)}")
+    return frozenset(lexicon.stem(w.lower) for w in words if not w.is_stop)
+
+
+def only_own_words(phrase: str, cues: Cues) -> bool:
+    """Every word of ``phrase`` is the tool's own ("start a parking session", "the latest episode"):
+    it names what the tool does, not a value."""
+    words = [w for w in lexicon.tokens(phrase) if not w.is_stop]
+    return (
+        bool(words) and bool(cues.own_stems) and all(lexicon.stem(w.lower) in cues.own_stems for w in words)
+    )
 
 
 def bare(phrase: str) -> str:

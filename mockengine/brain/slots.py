@@ -30,7 +30,16 @@ from typing import Any
 from jsonschema import validators
 
 from mockengine.brain import items, lexicon, scalars, values
-from mockengine.brain.phrasing import BLANK, OBJECT_PREPOSITIONS, ROLES, Cues, bare, split_phrases
+from mockengine.brain.phrasing import (
+    BLANK,
+    OBJECT_PREPOSITIONS,
+    ROLES,
+    Cues,
+    bare,
+    only_own_words,
+    own_stems,
+    split_phrases,
+)
 from mockengine.brain.values import Span
 
 _QUOTED = re.compile(r"[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
@@ -86,8 +95,10 @@ def fill(
     referent: Referent,
     today: date,
     vocabulary: frozenset[str] = frozenset(),
+    description: str = "",
 ) -> Filled:
-    """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``."""
+    """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``; the tool's
+    ``description`` tells which words are its own, never a value."""
     found = schema.get("properties")
     properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     required = (
@@ -107,7 +118,8 @@ def fill(
     strings = [n for n, k in kinds.items() if k in ("string", "identifier") and n not in filled.arguments]
     name_stems = frozenset(lexicon.stem(w) for w in lexicon.identifier_words(tool_name).split())
     name_concepts = frozenset(lexicon.concept(w) for w in lexicon.identifier_words(tool_name).split())
-    cues = Cues(vocabulary, name_stems, referent, name_concepts)
+    own = own_stems(lexicon.identifier_words(tool_name), description)
+    cues = Cues(vocabulary, name_stems, referent, name_concepts, own)
     _fill_strings(work, filled, strings, required, cues)
     for name in required:
         schema_of = properties.get(name)
@@ -238,6 +250,7 @@ def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[
     if primary in filled.arguments:
         return
     obj = segments[0][1] if segments else ""
+    obj = "" if only_own_words(obj, cues) else obj  # "play the latest episode of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS:
         obj, rest = bare(rest[0][1]), rest[1:]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from mockengine.brain import lexicon
+from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.wordlists import FILLERS
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
@@ -45,8 +46,9 @@ _ABOUT_THE_APP = re.compile(
 _QUESTION_ONLY = re.compile(r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b", re.I)
 # A remark on how something is: "<subject> is/are/looks … <quality>", with no verb of a request before it.
 _REMARK = re.compile(
-    r"^\W*(?:the|this|that|these|those|my|our|your|it|its|it's|that's|everything|this \w+|the \w+(?: \w+)?)"
-    r"(?:\s+\w+){0,2}?\s*(?:\b(?:is|are|was|were|looks?|seems?|sounds?|feels?|smells?|tastes?)\b|'s\b|'re\b)",
+    r"^\W*(?:it's|that's|(?!(?:what|which|where|when|how|who|why|is|are|was|were|can|could|would|will|do|does"
+    r"|did|please|there|here|let|lets|let's|i|i'm|we|we're|you|just|so|and|then)\b)(?:(?:[\w']+\s+){1,3}?"
+    r"(?:is|are|was|were|looks?|seems?|sounds?|feels?|smells?|tastes?)\b|[\w']+'s\b|[\w']+'re\b))",
     re.IGNORECASE,
 )
 _REQUEST_MARK = re.compile(
@@ -107,6 +109,9 @@ def is_remark(text: str) -> bool:
     remark = _REMARK.match(first)
     if remark is None or any(t.concept in lexicon.ACTIONS for t in lexicon.tokens(first[remark.end() :])):
         return False
+    subject = lexicon.tokens(first[: remark.end()])[:-1]
+    if any(t.concept in lexicon.ACTIONS or t.lower in LIGHT_VERBS for t in subject):
+        return False  # "show me what is on": a request with a clause inside
     rest = text[len(first) :]
     asks_after = bool(re.search(r"[,;.]\s*(?:please\s+)?[a-z]+\b", rest)) and not rest.strip().endswith("?")
     return not _REQUEST_MARK.search(text) and not asks_after and "?" not in text
