@@ -231,7 +231,8 @@ class ScriptedBrain:
                 return Reply(text, rule="builtin.image_brightness")
             rule = "builtin.heard" if trigger.text else "builtin.not_heard"
             rule = "builtin.story" if phrases.is_story_request(trigger.text) else rule
-            text = phrases.reply_to_words(trigger.text, rng, name)
+            covered = acting.topics(list(turn.request.tools))
+            text = phrases.reply_to_words(trigger.text, rng, name, covered)
             return Reply(phrases.styled(text, turn.persona.style, rng), rule=rule)
         question = trigger.context.as_question() if trigger.context is not None else None
         if question is not None and situation.question is not None:
@@ -313,8 +314,9 @@ class ScriptedBrain:
         plan = acting.plan(heard, list(turn.request.tools), referent, self._today())
         if plan is None:
             return None
-        if plan.question is not None and not plan.actions:
-            return Reply(plan.question, rule="intent.ask", why=plan.why)
+        if not plan.actions:  # a question for a missing argument, or "Okay" to "never mind"
+            rule = "intent.ask" if plan.question is not None else "intent.declined"
+            return Reply(plan.question or plan.said, rule=rule, why=plan.why)
         calls = tuple(action.call for action in plan.actions)
         spoken = turn.request.channel == "realtime"
         text = acting.clause(plan.actions, turn.rng) if spoken else None
