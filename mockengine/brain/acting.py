@@ -81,7 +81,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
 def _declined(text: str, tools: list[ToolSpec]) -> Plan | None:
     """No call, said plainly, for words that decline ("never mind", "don't play it") or ask what the
     assistant can do (its tools, in words); None for anything else."""
-    reason = utterance.not_asking(utterance.clean(text)) if tools else None
+    reason = (utterance.not_asking(text) or utterance.not_asking(utterance.clean(text))) if tools else None
     if reason in ("a request not to act", "a dismissal"):
         return Plan((), None, f"no call: {reason}", "Okay, I'll leave it.")
     if reason == "a question about the assistant":

@@ -81,6 +81,8 @@ def candidates(tools: Iterable[ToolSpec]) -> list[ToolSpec]:
 def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     """Every tool scored for ``text``, best first (ties by the documented rule)."""
     heard = _heard(text)
+    # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
+    acted = _heard(utterance.without_relative_clauses(text))
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
     kinds = _value_kinds(text)
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
@@ -98,7 +100,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             score += DESCRIPTION_WEIGHT * math.log(
                 1 + len(tools) / sum(kind in v.kinds for v in vocabularies)
             )
-        other_verb = _other_verb(heard, vocabulary)
+        other_verb = _other_verb(acted, vocabulary)
         # A thing the tool is named for ("details", "song") is enough when no other action was asked for;
         # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
         strong = strong or (in_name > 0 and not other_verb)
@@ -110,8 +112,14 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         if asking and vocabulary.lookup:
             score *= QUESTION_BONUS  # a question is more likely a look than a change
         match = Match(tool, round(score, 3), tuple(cues), strong, LOOKUP_MIN if asked else MIN_SCORE)
-        matches.append((-round(score, 6), -in_name, order, match))
-    return [entry[-1] for entry in sorted(matches, key=lambda e: e[:3])]
+        matches.append((-round(score, 6), -in_name, order, match, vocabulary.lookup))
+    ranked = sorted(matches, key=lambda e: e[:3])
+    if len(ranked) > 1 and ranked[0][:2] == ranked[1][:2] and ranked[0][3].cues == ranked[1][3].cues:
+        # The same words for both: a request ("I need a cab") goes to a tool that acts, a question to a
+        # lookup.
+        if ranked[0][4] != asking and ranked[1][4] == asking:
+            ranked[0], ranked[1] = ranked[1], ranked[0]
+    return [entry[3] for entry in ranked]
 
 
 def _score(
@@ -231,7 +239,7 @@ def _vocabulary(key: str) -> _Vocabulary:
     name, description, parameters = json.loads(key)
     weights: dict[str, float] = {}
     strong: set[str] = set()
-    name_concepts = _concepts(lexicon.identifier_words(name))
+    name_concepts = _concepts(lexicon.identifier_words(name), ("up", "down", "on", "off"))  # lamp_on
     _add(weights, name_concepts, NAME_WEIGHT)
     strong |= set(name_concepts[:1])  # the name's first word, usually its verb ("play" of play_music)
     texts = [description or ""]
@@ -284,10 +292,9 @@ def vocabulary_of(tool: ToolSpec) -> frozenset[str]:
     return frozenset(_vocabulary(_key(tool)).weights)
 
 
-def _concepts(text: str) -> list[str]:
-    return [
-        t.concept for t in lexicon.tokens(lexicon.rewrite(text)) if not t.is_stop or t.lower in ("up", "down")
-    ]
+def _concepts(text: str, kept: tuple[str, ...] = ("up", "down")) -> list[str]:
+    """The concepts of the content words of ``text`` (and of the ``kept`` particles)."""
+    return [t.concept for t in lexicon.tokens(lexicon.rewrite(text)) if not t.is_stop or t.lower in kept]
 
 
 def _add(weights: dict[str, float], concepts: list[str], weight: float) -> None:

@@ -22,7 +22,8 @@ _REPEATED = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.IGNORECASE)  # "the the card"
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
 _NEGATED = re.compile(
-    _LEAD + r"(?:don'?t|do not|never|no need to|please don'?t)\s+(?!forget\b|let me forget\b|miss\b|stop\b)",
+    _LEAD
+    + r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t)\s+(?!forget\b|let me forget\b|miss\b|stop\b)",
     re.IGNORECASE,
 )
 _DISMISSAL = (
@@ -31,7 +32,10 @@ _DISMISSAL = (
     r"|cancel that|scratch that|ignore (?:that|me)"
     r"|that's (?:fine|ok|okay)|all good|i'm good|i'm fine|leave it)"
 )
-_DISMISSED = re.compile(_LEAD + _DISMISSAL + r"\s*(?:[,.;!?-]+\s*|$)", re.IGNORECASE)
+_DISMISSED = re.compile(
+    _LEAD + _DISMISSAL + r"\s*(?:[,.;!?-]+\s*|$)(?:(?:thanks|thank you)\W*$)?", re.IGNORECASE
+)
+_RELATIVE = re.compile(r"\b([a-z]+)\s+(?:that|which|who)\b[^,.;!?]*", re.IGNORECASE)
 _CLOSING = re.compile(
     r"\b(?:that's|that is|that'll be|that will be)\s+(?:all|it)\b(?:\s+for\s+(?:now|today))?", re.IGNORECASE
 )
@@ -72,6 +76,18 @@ def clean(text: str) -> str:
             break
         cleaned = rest
     return " ".join(cleaned.split()) or text.strip()
+
+
+def without_relative_clauses(text: str) -> str:
+    """``text`` without the relative clauses after a noun ("a cab that leaves soon" → "a cab"): they
+    describe a thing, they ask for nothing."""
+
+    def cut(match: re.Match[str]) -> str:
+        noun = lexicon.tokens(match.group(1))[0]
+        keep = noun.is_stop or noun.concept in lexicon.ACTIONS or noun.lower in LIGHT_VERBS
+        return match.group(0) if keep else match.group(1)
+
+    return _RELATIVE.sub(cut, text)
 
 
 def negated(text: str) -> bool:
