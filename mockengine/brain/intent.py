@@ -114,12 +114,17 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         match = Match(tool, round(score, 3), tuple(cues), strong, LOOKUP_MIN if asked else MIN_SCORE)
         matches.append((-round(score, 6), -in_name, order, match, vocabulary.lookup))
     ranked = sorted(matches, key=lambda e: e[:3])
-    if len(ranked) > 1 and ranked[0][:2] == ranked[1][:2] and ranked[0][3].cues == ranked[1][3].cues:
-        # The same words for both: a request ("I need a cab") goes to a tool that acts, a question to a
-        # lookup.
-        if ranked[0][4] != asking and ranked[1][4] == asking:
-            ranked[0], ranked[1] = ranked[1], ranked[0]
+    _by_form(ranked, asking)
     return [entry[3] for entry in ranked]
+
+
+def _by_form(ranked: list[Any], asking: bool) -> None:
+    """Two best tools tied on the same words: a request ("I need a cab") goes to the one that acts, a
+    question to the lookup (entries: -score, -in_name, order, Match, lookup)."""
+    if len(ranked) < 2 or ranked[0][:2] != ranked[1][:2] or ranked[0][3].cues != ranked[1][3].cues:
+        return
+    if ranked[0][4] != asking and ranked[1][4] == asking:
+        ranked[0], ranked[1] = ranked[1], ranked[0]
 
 
 def _score(
