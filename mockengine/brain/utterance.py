@@ -21,11 +21,9 @@ _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.
 _REPEATED = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.IGNORECASE)  # "the the card"
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
-_NEGATED = re.compile(
-    _LEAD
-    + r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t)\s+(?!forget\b|let me forget\b|miss\b|stop\b)",
-    re.IGNORECASE,
-)
+_NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t)\s+"
+_STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b)"
+_NEGATED = re.compile(_LEAD + _NOT_TO + _STILL_ASKS, re.IGNORECASE)
 _DISMISSAL = (
     r"(?:never ?mind|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you"
     r"|forget (?:it|about it|that)|don'?t (?:bother|worry(?: about it)?)|nothing|nope|no|nah"
