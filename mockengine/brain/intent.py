@@ -31,7 +31,7 @@ from mockengine.brain import lexicon, slots, utterance, values
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
-from mockengine.brain.wordlists import ASSOCIATION_WEIGHT
+from mockengine.brain.wordlists import ASSOCIATION_WEIGHT, CHANGE_VERBS
 
 MIN_SCORE = 1.5
 # A question to a lookup that names what it reports needs less: "is it raining in Lisbon?" to a weather
@@ -154,6 +154,7 @@ def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
     return any(
         c in _STRONG_VERBS
         and c not in vocabulary.weights
+        and not any(a in vocabulary.weights for a in lexicon.associated(c))  # "remind me" to a to-do app
         and not (vocabulary.lookup and (w.lower() in _LOOKING or c in _LOOK_CONCEPTS))  # a look is a look
         for c, w in heard
     )
@@ -274,14 +275,15 @@ def _vocabulary(key: str) -> _Vocabulary:
 
 def _is_lookup(name: str, description: str) -> bool:
     """A tool that reports rather than changes: its name starts with a read verb (get_weather,
-    list_events), or neither its name nor its description's first word is an action other than a look
-    (``forecast``, ``ride_status`` "Where the driver is…")."""
+    list_events), or neither its name's first word nor its description's is a verb that changes
+    something (``forecast``, ``ride_status`` "Where the driver is…"; not ``change_destination``)."""
     words = lexicon.identifier_words(name).split()
     if words and words[0] in _READ_VERBS:
         return True
-    first = lexicon.tokens(description)[:1]
+    first = [t.lower for t in lexicon.tokens(description)[:1]]
+    changing = [w for w in words[:1] + first if w in CHANGE_VERBS or lexicon.stem(w) in _CHANGE_STEMS]
     acting = [c for c in _concepts(" ".join(words)) if c in _STRONG_VERBS and c not in _LOOK_CONCEPTS]
-    return not acting and not (first and first[0].concept in _STRONG_VERBS - _LOOK_CONCEPTS)
+    return not changing and not acting
 
 
 @lru_cache(maxsize=512)
@@ -308,6 +310,7 @@ def _add(weights: dict[str, float], concepts: list[str], weight: float) -> None:
 
 
 _STRONG_VERBS = lexicon.ACTIONS
+_CHANGE_STEMS = frozenset(lexicon.stem(v) for v in CHANGE_VERBS)  # "Changes …", "Records …"
 _LOOK_CONCEPTS = frozenset(("open", "list", "search", "track", "state"))
 
 

@@ -15,7 +15,10 @@ if TYPE_CHECKING:
 
 # Prepositions (and the like) that open a phrase, and the parameter-name words each one fills.
 ROLES: dict[str, tuple[str, ...]] = {
-    "in": ("room", "location", "place", "where", "area", "zone", "city", "town", "country", "region", "in"),
+    "in": (
+        *("room", "location", "place", "where", "area", "zone", "city", "town", "country", "region", "in"),
+        *("notebook", "folder", "list", "category", "board", "project", "calendar", "album", "playlist"),
+    ),
     "at": ("location", "place", "where", "room", "address", "city", "at"),
     "into": ("language", "target", "destination", "format", "into", "folder"),
     "on": ("room", "location", "place", "device", "on"),
@@ -25,6 +28,9 @@ ROLES: dict[str, tuple[str, ...]] = {
         "contact",
         "to",
         "destination",
+        "dropoff",
+        "drop",
+        "arrival",
         "text",
         "note",
         "task",
@@ -39,6 +45,8 @@ ROLES: dict[str, tuple[str, ...]] = {
         "for",
         "search",
         "term",
+        "keyword",
+        "keywords",
         "text",
         "city",
         "town",
@@ -50,14 +58,14 @@ ROLES: dict[str, tuple[str, ...]] = {
     "named": ("title", "name", "label", "text", "subject"),
     "titled": ("title", "name", "label", "subject"),
     "saying": ("text", "message", "body", "note", "content"),
-    "about": ("text", "subject", "topic", "note", "title", "query"),
+    "about": ("text", "subject", "topic", "note", "title", "query", "keyword", "keywords"),
     "near": ("near", "location", "place", "where", "area", "city", "address"),
     "mention": ("query", "search", "term", "keyword", "text"),
     "mentions": ("query", "search", "term", "keyword", "text"),
     "mentioning": ("query", "search", "term", "keyword", "text"),
     "containing": ("query", "search", "term", "keyword", "text"),
     "with": ("with", "attendee", "person", "participant"),
-    "from": ("from", "source", "sender"),
+    "from": ("from", "source", "sender", "pickup", "origin", "start", "departure"),
     "by": ("artist", "author", "by"),
 }
 

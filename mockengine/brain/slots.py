@@ -42,6 +42,10 @@ from mockengine.brain.phrasing import (
 )
 from mockengine.brain.values import Span
 
+# "take a note: the gate code is 4512": what follows a short request and a colon, verbatim.
+_AFTER_COLON = re.compile(r"^(?:\S+\s+){0,5}\S+(?<!\d):\s+(?P<text>\S.{0,199}?)\s*[.!]?$")
+# "a note saying the meeting moved to Friday": all of it, prepositions and dates too.
+_SAYING = re.compile(r"\b(?:saying|that says|which says)\s+(?P<text>\S.{0,199}?)\s*[.!]?$", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
 _FREE_TEXT = (
     "title",
@@ -196,7 +200,9 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     span: Span | None = None
     if kind == "quoted":
         if any(word in lexicon.identifier_words(name).split() for word in _FREE_TEXT):
-            match = _QUOTED.search(work.text)
+            match = _QUOTED.search(work.text) or _AFTER_COLON.search(work.text)
+            if match is None and _fits(name, ROLES["saying"]):  # the message, not its subject
+                match = _SAYING.search(work.text)
             span = Span(match.group("text"), match.start(), match.end()) if match else None
     elif kind == "identifier":
         match = _IDENTIFIER.search(work.text)
@@ -243,7 +249,7 @@ def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[
     for preposition, phrase in segments[1:]:
         roles = ROLES.get(preposition, ())
         target = next((n for n in names if n not in filled.arguments and _fits(n, roles)), None)
-        if target is not None and bare(phrase):
+        if target is not None and bare(phrase) and not only_own_words(phrase, cues):  # "to my to-do list"
             value = _without_name(bare(phrase), target)
             filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
             segments = [s for s in segments if s != (preposition, phrase)]

@@ -30,8 +30,9 @@ _DISMISSAL = (
     r"|cancel that|scratch that|ignore (?:that|me)"
     r"|that's (?:fine|ok|okay)|all good|i'm good|i'm fine|leave it)"
 )
+_FOR_NOW = r"(?:\s+(?:for now|right now|for the moment|yet|today|at the moment|at all))?"
 _DISMISSED = re.compile(
-    _LEAD + _DISMISSAL + r"\s*(?:[,.;!?-]+\s*|$)(?:(?:thanks|thank you)\W*$)?", re.IGNORECASE
+    _LEAD + _DISMISSAL + _FOR_NOW + r"\s*(?:[,.;!?-]+\s*|$)(?:(?:thanks|thank you)\W*$)?", re.IGNORECASE
 )
 _RELATIVE = re.compile(r"\b([a-z]+)\s+(?:that|which|who)\b[^,.;!?]*", re.IGNORECASE)
 _CLOSING = re.compile(

@@ -8,105 +8,17 @@ thing; an association is a thing that implies another ("dark" → light, switche
 
 from __future__ import annotations
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "me",
-        "my",
-        "our",
-        "us",
-        "you",
-        "your",
-        "i",
-        "we",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "them",
-        "one",
-        "ones",
-        "please",
-        "can",
-        "could",
-        "would",
-        "will",
-        "shall",
-        "should",
-        "do",
-        "does",
-        "did",
-        "just",
-        "to",
-        "of",
-        "for",
-        "in",
-        "on",
-        "at",
-        "by",
-        "with",
-        "from",
-        "into",
-        "onto",
-        "and",
-        "or",
-        "but",
-        "then",
-        "so",
-        "is",
-        "are",
-        "was",
-        "be",
-        "been",
-        "am",
-        "let",
-        "lets",
-        "let's",
-        "now",
-        "some",
-        "any",
-        "there",
-        "here",
-        "up",
-        "down",
-        "okay",
-        "ok",
-        "hey",
-        "hi",
-        "yeah",
-        "yes",
-        "go",
-        "going",
-        "want",
-        "wanna",
-        "like",
-        "need",
-        "id",
-        "i'd",
-        "i'm",
-        "im",
-        "you're",
-        "it's",
-        "that's",
-        "what's",
-        "whats",
-        "actually",
-        "well",
-        "oh",
-        "nah",
-        "hmm",
-        "alright",
-        "yep",
-        "sure",
-        "what",
-        "which",
-        "who",
-        "how",
-    ]
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+STOPWORDS = _words(
+    "a an the me my our us you your i we it its this that these those them one ones please can could "
+    "would will shall should do does did just to of for in on at by with from into onto and or but "
+    "then so is are was be been am let lets let's now some any there here up down okay ok hey hi yeah "
+    "yes go going want wanna like need id i'd i'm im you're it's that's what's whats actually well oh "
+    "nah hmm alright yep sure what which who how"
 )
 
 GROUPS: tuple[tuple[str, ...], ...] = tuple(
@@ -139,7 +51,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "product item thing stuff",
         "remind reminder remember alert",
         "event meeting appointment calendar",
-        "create make setup schedule book jot",
+        "create make setup schedule book jot write compose",
         "apply use redeem enter",
         "list agenda upcoming planned",
         "complete done finish finished tick",
@@ -150,8 +62,10 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "volume loud louder quiet quieter softer mute",
         "music song track tune playlist album",
         "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside",
-        "ride car taxi cab",
+        "ride car taxi cab trip journey lift",
         "email mail inbox emails",
+        "todo to-do task tasks chore chores errand errands",
+        "change update edit modify alter",
         "lock secure bolt",
         "unlock unbolt",
         "shuffle random mix",
@@ -163,38 +77,9 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
     )
 )
 
-ACTIONS = frozenset(
-    [
-        "open",
-        "launch",
-        "pause",
-        "resume",
-        "restart",
-        "close",
-        "next",
-        "prev",
-        "back",
-        "favorite",
-        "like",
-        "dislike",
-        "remove",
-        "add",
-        "flip",
-        "filter",
-        "rate",
-        "navigate",
-        "buy",
-        "search",
-        "remind",
-        "create",
-        "complete",
-        "track",
-        "lock",
-        "unlock",
-        "shuffle",
-        "state",
-        "apply",
-    ]
+ACTIONS = _words(
+    "open launch pause resume restart close next prev back favorite like dislike remove add flip "
+    "filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
 )
 
 PHRASES: tuple[tuple[str, str], ...] = (
@@ -228,9 +113,12 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("take out", "remove"),
     (r"take (.+?) off (?=(?:the|my|our|your) )", r"remove \1 from "),
     ("check off", "complete"),
+    (r"(?:i|we) (?:really )?(?:need to|have to|must|should|gotta|got to)(?= \w)", "todo"),
+    ("to do", "todo"),
+    (r"(?:make |take )?(?:a )?note (?:that|of)", "create note saying"),
+    (r"(?:jot|write|note) (?:(?:it|this|that) )?down", "create"),
     ("tick off", "complete"),
     ("check (?:up )?on", "status"),
-    ("(?:jot|write|note) down", "create"),
     ("take a note", "create note"),
     ("gets? here", "arrive"),
     ("how long until", "when"),
@@ -271,6 +159,18 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("what's on", "list on"),
     ("what is on", "list on"),
     (r"take (.+?) out of", r"remove \1 from"),
+)
+
+# Verbs a tool's name or description starts with when it changes something (not a lookup): "Change where
+# the ride goes", "Record a show", "Send money". A tool starting with none of them reports ("Where the
+# driver is", "Balance of the account").
+CHANGE_VERBS = _words(
+    "add append archive assign block book buy call cancel change clear close complete create delete "
+    "disable dismiss edit enable end flag follow freeze hide invite join launch leave lock log make "
+    "mark move mute open order pause pay pin place play post print publish queue rate record remind "
+    "remove rename reply request reserve reset restart resume save schedule send set share shuffle "
+    "skip snooze sort start stop submit subscribe switch take toggle transfer translate turn undo "
+    "unlock unmute unsubscribe update upload write"
 )
 
 # Irregular past tenses and participles, so "I swam for an hour" reaches a tool declaring "swim".
@@ -324,6 +224,7 @@ FILLERS: tuple[str, ...] = (
 # reaches a tool declaring one of these, at ASSOCIATION_WEIGHT of the tool's weight for it.
 ASSOCIATIONS: dict[str, tuple[str, ...]] = {
     "pause": ("close",),  # "stop the parking" ends it
+    "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
     "dark": ("light", "on"),
     "temperature": ("weather",),
 }
