@@ -84,6 +84,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
     acted = _heard(utterance.without_relative_clauses(text))
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
+    inquiring = asking and not utterance.requests(text)  # a question, not "can you play jazz?"
     kinds = _value_kinds(text)
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
     wanted = {c for concept, _ in heard for c in (concept, *lexicon.associated(concept))}
@@ -103,7 +104,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         other_verb = _other_verb(acted, vocabulary)
         # A thing the tool is named for ("details", "song") is enough when no other action was asked for;
         # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
-        strong = strong or (in_name > 0 and not other_verb)
+        # ("where's the car?" names a ride, but asks where it is: no booking).
+        strong = strong or (in_name > 0 and not other_verb and not (inquiring and not vocabulary.lookup))
         asked = asking and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
@@ -176,8 +178,9 @@ def best(text: str, tools: list[ToolSpec]) -> Match | None:
         return None
     text = utterance.without_closing(text)
     ranked = rank(text, tools)
-    top = ranked[0]
-    return top if top.score >= top.min_score and top.strong else None
+    # The best tool the words may call: a higher one they only mention ("where's the car?" names a
+    # ride but does not ask for one) gives way to the lookup they ask.
+    return next((m for m in ranked if m.strong and m.score >= m.min_score), None)
 
 
 def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:

@@ -72,7 +72,7 @@ ROLES: dict[str, tuple[str, ...]] = {
 
 # A phrase after one of these can be the object when the verb has none ("take me to the X", "two of X").
 OBJECT_PREPOSITIONS = frozenset(
-    ("to", "for", "called", "named", "titled", "about", "saying", "of", "by", "mention", "mentioning")
+    ("to", "for", "called", "named", "titled", "about", "saying", "of", "by", "mention", "mentioning", "with")
 )
 
 
@@ -163,9 +163,18 @@ def only_own_words(phrase: str, cues: Cues) -> bool:
     """Every word of ``phrase`` is the tool's own ("start a parking session", "the latest episode"):
     it names what the tool does, not a value."""
     words = [w for w in lexicon.tokens(phrase) if not w.is_stop]
-    return (
-        bool(words) and bool(cues.own_stems) and all(lexicon.stem(w.lower) in cues.own_stems for w in words)
-    )
+    return bool(words) and bool(cues.own_stems) and all(_own(w, cues) for w in words)
+
+
+def _own(word: lexicon.Token, cues: Cues) -> bool:
+    """The tool's word, or a synonym of a thing its name says ("car" for book_trip, a trip)."""
+    return lexicon.stem(word.lower) in cues.own_stems or _named_thing(word, cues)
+
+
+def _named_thing(word: lexicon.Token, cues: Cues) -> bool:
+    """A synonym of a thing the tool's name says; a verb's synonym stays a word of the value ("my
+    running playlist" for play_music)."""
+    return word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
 
 
 def bare(phrase: str) -> str:

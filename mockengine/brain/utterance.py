@@ -89,6 +89,11 @@ def without_relative_clauses(text: str) -> str:
     return _RELATIVE.sub(cut, text)
 
 
+def requests(text: str) -> bool:
+    """``text`` has the form of a request ("can you …", "please …", "I need …"), even as a question."""
+    return bool(_REQUEST_MARK.search(text))
+
+
 def negated(text: str) -> bool:
     """``text`` asks for something not to be done ("don't play it")."""
     return bool(_NEGATED.search(text.replace("’", "'")))

@@ -36,7 +36,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "favorite favourite bookmark star heart save fav",
         "like love enjoy",
         "dislike hate",
-        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch",
+        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin",
         "add put include insert append chuck stick throw",
         "flip turnover reverse side face",
         "filter only narrow category tag topic kind",
@@ -55,14 +55,14 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "apply use redeem enter",
         "list agenda upcoming planned",
         "complete done finish finished tick",
-        "track where status shipping deliver delivery arrive package",
+        "track status shipping deliver delivery arrive package",
         "coupon code promo voucher discount",
         "light lamp lights bulb lighting",
         "temperature thermostat heat heating warm warmer cool cooler degree hot cold colder freezing chilly",
         "volume loud louder quiet quieter softer mute",
         "music song track tune playlist album",
         "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside",
-        "ride car taxi cab trip journey lift",
+        "ride car taxi cab trip journey lift travel",
         "email mail inbox emails",
         "todo to-do task tasks chore chores errand errands",
         "change update edit modify alter",
@@ -83,6 +83,7 @@ ACTIONS = _words(
 )
 
 PHRASES: tuple[tuple[str, str], ...] = (
+    (r"(where|when|how|who)'s", r"\1 is"),
     ("thumbs up", "thumbs up"),
     ("thumbs down", "thumbs down"),
     ("pull up", "open"),
@@ -113,6 +114,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("take out", "remove"),
     (r"take (.+?) off (?=(?:the|my|our|your) )", r"remove \1 from "),
     ("check off", "complete"),
+    (r"(?:want|need|have|got|like) to (?:go|get) to", "travel to"),
+    (r"(?:i|we)(?:'ve| have)? (?:already |just )?(?:did|done)", "done"),
     (r"(?:i|we) (?:really )?(?:need to|have to|must|should|gotta|got to)(?= \w)", "todo"),
     ("to do", "todo"),
     (r"(?:make |take )?(?:a )?note (?:that|of)", "create note saying"),
@@ -224,7 +227,10 @@ FILLERS: tuple[str, ...] = (
 # reaches a tool declaring one of these, at ASSOCIATION_WEIGHT of the tool's weight for it.
 ASSOCIATIONS: dict[str, tuple[str, ...]] = {
     "pause": ("close",),  # "stop the parking" ends it
-    "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
+    "remind": ("todo",),
+    "navigate": (
+        "ride",
+    ),  # "I want to go to the airport" to a ride app  # a to-do app takes "remind me to …" as a task
     "dark": ("light", "on"),
     "temperature": ("weather",),
 }
