@@ -227,10 +227,8 @@ FILLERS: tuple[str, ...] = (
 # reaches a tool declaring one of these, at ASSOCIATION_WEIGHT of the tool's weight for it.
 ASSOCIATIONS: dict[str, tuple[str, ...]] = {
     "pause": ("close",),  # "stop the parking" ends it
-    "remind": ("todo",),
-    "navigate": (
-        "ride",
-    ),  # "I want to go to the airport" to a ride app  # a to-do app takes "remind me to …" as a task
+    "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
+    "navigate": ("ride",),  # "I want to go to the airport", to a ride app
     "dark": ("light", "on"),
     "temperature": ("weather",),
 }
