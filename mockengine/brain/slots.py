@@ -61,7 +61,10 @@ _FREE_TEXT = (
     "task",
 )
 _IDENTIFIER = re.compile(r"(?<![\w-])[A-Za-z]*\d[\w-]*")
-_CONTAINERS = frozenset(lexicon.stem(w) for w in ("playlist", "list", "folder", "album", "channel", "board"))
+_CONTAINERS = frozenset(
+    lexicon.stem(w)
+    for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
+)
 _PLACES = ("room", "location", "place", "where", "area", "zone")
 
 

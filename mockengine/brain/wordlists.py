@@ -191,7 +191,6 @@ IRREGULAR: dict[str, str] = {
     **dict.fromkeys(("wrote", "written"), "write"),
     **dict.fromkeys(("sent",), "send"),
     **dict.fromkeys(("paid",), "pay"),
-    **dict.fromkeys(("left",), "leave"),
     **dict.fromkeys(("saw", "seen"), "see"),
     **dict.fromkeys(("gave", "given"), "give"),
     **dict.fromkeys(("found",), "find"),

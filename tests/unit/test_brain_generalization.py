@@ -212,3 +212,64 @@ def test_an_echo_ends_at_a_phrase() -> None:
 def test_same_seed_same_reply(text: str) -> None:
     tools = PANTRY + LIVING
     assert reply(tools, text, seed=7) == reply(tools, text, seed=7)
+
+
+DATE = {"type": "string", "format": "date"}
+TODO = (
+    tool("add_todo", "Add an item to the to-do list.", {"task": TEXT, "due": DATE}, ("task",)),
+    tool("complete_todo", "Mark a to-do item as done.", {"task": TEXT}, ("task",)),
+    tool("get_todos", "Get the to-do items.", {"due": DATE}),
+)
+NOTES = (
+    tool("new_note", "Write a new note.", {"text": TEXT, "notebook": TEXT}, ("text",)),
+    tool("find_note", "Search the notes.", {"keywords": TEXT}, ("keywords",)),
+)
+RIDE = (
+    tool(
+        "book_trip",
+        "Book a ride from pickup to drop-off.",
+        {"pickup": TEXT, "dropoff": TEXT, "when": {"type": "string", "format": "date-time"}},
+        ("dropoff",),
+    ),
+    tool("driver_location", "Where the driver is now.", {}),
+    tool("change_destination", "Change where the current ride goes.", {"dropoff": TEXT}, ("dropoff",)),
+)
+
+
+@pytest.mark.parametrize(
+    ("tools", "text", "expected"),
+    [
+        (TODO, "add buy stamps to my to-do list", [("add_todo", {"task": "buy stamps"})]),
+        (
+            TODO,
+            "I need to call the plumber tomorrow",
+            [("add_todo", {"task": "call the plumber", "due": "2026-03-03"})],
+        ),
+        (TODO, "I already did the laundry", [("complete_todo", {"task": "laundry"})]),
+        (TODO, "what's left to do today?", [("get_todos", {"due": "2026-03-02"})]),
+        (NOTES, "take a note: the gate code is 4512", [("new_note", {"text": "the gate code is 4512"})]),
+        (
+            NOTES,
+            "note that the meeting moved to Friday",
+            [("new_note", {"text": "the meeting moved to Friday"})],
+        ),
+        (
+            NOTES,
+            "write down call the plumber in my work notebook",
+            [("new_note", {"text": "call the plumber", "notebook": "work"})],
+        ),
+        (
+            RIDE,
+            "book a car from home to the office tomorrow at 8 am",
+            [("book_trip", {"pickup": "home", "dropoff": "office", "when": "2026-03-03T08:00:00"})],
+        ),
+        (RIDE, "I want to go to the airport", [("book_trip", {"dropoff": "airport"})]),
+        (RIDE, "where's the car?", [("driver_location", {})]),
+        (RIDE, "change my destination to the hotel", [("change_destination", {"dropoff": "hotel"})]),
+    ],
+)
+def test_to_do_notes_and_rides_declared_their_own_way(
+    tools: tuple[ToolSpec, ...], text: str, expected: list[Any]
+) -> None:
+    got = calls(tools, text)
+    assert [(name, arguments) for name, arguments in got] == expected
