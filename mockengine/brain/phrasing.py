@@ -72,7 +72,21 @@ ROLES: dict[str, tuple[str, ...]] = {
 
 # A phrase after one of these can be the object when the verb has none ("take me to the X", "two of X").
 OBJECT_PREPOSITIONS = frozenset(
-    ("to", "for", "called", "named", "titled", "about", "saying", "of", "by", "mention", "mentioning", "with")
+    (
+        "to",
+        "for",
+        "called",
+        "named",
+        "titled",
+        "about",
+        "saying",
+        "of",
+        "by",
+        "mention",
+        "mentioning",
+        "with",
+        "from",
+    )
 )
 
 

@@ -236,16 +236,21 @@ def times(text: str) -> list[Span]:
     "at 7", "9 in the morning"."""
     lowered = text.lower()
     found: list[Span] = []
+    morning = _MORNING.search(lowered) is not None  # "wake me up at six thirty": not the evening
     for pattern in _TIME_PATTERNS:
         for match in pattern.finditer(lowered):
             if any(s.start <= match.start() < s.end or match.start() <= s.start < match.end() for s in found):
                 continue
-            value = _time_value(match.groupdict())
+            groups = match.groupdict()
+            if morning and not groups.get("ampm"):
+                groups["ampm"] = "am"
+            value = _time_value(groups)
             if value is not None:
                 found.append(Span(value, match.start(), match.end()))
     return sorted(found, key=lambda span: span.start)
 
 
+_MORNING = re.compile(r"\b(?:wake|waking|morning|breakfast|sunrise|dawn)\b")
 _PAST_MINUTES = {"half": 30, "quarter": 15, "a quarter": 15, "ten": 10, "twenty": 20, "five": 5}
 
 

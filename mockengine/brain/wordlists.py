@@ -64,6 +64,8 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside",
         "ride car taxi cab trip journey lift travel",
         "email mail inbox emails",
+        "photo photos picture pictures pic pics image images snapshot snapshots",
+        "alarm alarms wake",
         "todo to-do task tasks chore chores errand errands",
         "change update edit modify alter",
         "lock secure bolt",
