@@ -64,7 +64,7 @@ ROLES: dict[str, tuple[str, ...]] = {
     "mentions": ("query", "search", "term", "keyword", "text"),
     "mentioning": ("query", "search", "term", "keyword", "text"),
     "containing": ("query", "search", "term", "keyword", "text"),
-    "with": ("with", "attendee", "person", "participant"),
+    "with": ("with", "attendee", "person", "participant", "contact", "recipient", "friend"),
     "from": ("from", "source", "sender", "pickup", "origin", "start", "departure"),
     "by": ("artist", "author", "by"),
 }
@@ -146,7 +146,8 @@ _TRAILING = frozenset(
         "stuff",
         "one",
         "ones",
-        *["outside", "inside", "outdoors", "indoors", "around"],  # where the speaker is, no place name
+        *["outside", "inside", "outdoors", "indoors", "around"],
+        *["instead", "anyway", "too", "also", "then", "later", "soon"],  # where the speaker is, no place name
     ]
 )
 

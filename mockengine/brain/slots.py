@@ -76,12 +76,13 @@ class Referent:
     values: tuple[tuple[str, str], ...] = ()
     name: str | None = None
 
-    def for_parameter(self, parameter: str) -> str | None:
+    def for_parameter(self, parameter: str, exact: bool = False) -> str | None:
+        """The value a field whose key contains ``parameter`` holds, else (unless ``exact``) the name."""
         key = parameter.lower()
         for candidate, value in self.values:
             if candidate == key or key in candidate:
                 return value
-        return self.name
+        return None if exact else self.name
 
 
 @dataclass
@@ -272,7 +273,10 @@ def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[
         filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
         filled.more = [(primary, _without_name(thing, primary)) for thing in things[1:]]
     elif _has_pronoun(work.text):
-        named = cues.referent.for_parameter(primary)
+        # "it" names the thing: a required parameter, or one the last output named by key ("card" ←
+        # focusedCardId); never an optional detail such as a cancellation's "reason".
+        keyed = primary in required or cues.referent.for_parameter(primary, exact=True) is not None
+        named = cues.referent.for_parameter(primary) if keyed else None
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
