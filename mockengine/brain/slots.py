@@ -128,7 +128,9 @@ def fill(
     name_concepts = frozenset(lexicon.concept(w) for w in lexicon.identifier_words(tool_name).split())
     own = own_stems(lexicon.identifier_words(tool_name), description)
     cues = Cues(vocabulary, name_stems, referent, name_concepts, own)
-    _fill_strings(work, filled, strings, required, cues)
+    textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
+    verbatim = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
+    _fill_strings(work, filled, strings, required, cues, verbatim)
     for name in required:
         schema_of = properties.get(name)
         if name not in filled.arguments and isinstance(schema_of, Mapping) and "default" in schema_of:
@@ -245,11 +247,16 @@ def _datetime(work: _Work, day: Span | None) -> Span | None:
     return Span(value, first.start, first.end)
 
 
-def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[str], cues: Cues) -> None:
+def _fill_strings(
+    work: _Work, filled: Filled, names: list[str], required: list[str], cues: Cues, verbatim: bool = False
+) -> None:
     if not names:
         return
     segments = split_phrases(work.text, cues)
     primary = next((n for n in required if n in names), names[0])
+    # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
+    # a phrase meant for it, not what is left of the object.
+    said_verbatim = verbatim and primary not in required
     for preposition, phrase in segments[1:]:
         roles = ROLES.get(preposition, ())
         target = next((n for n in names if n not in filled.arguments and _fits(n, roles)), None)
@@ -257,7 +264,7 @@ def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[
             value = _without_name(bare(phrase), target)
             filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
             segments = [s for s in segments if s != (preposition, phrase)]
-    if primary in filled.arguments:
+    if primary in filled.arguments or said_verbatim:
         return
     obj = segments[0][1] if segments else ""
     obj = "" if only_own_words(obj, cues) else obj  # "play the latest episode of X": X

@@ -42,7 +42,8 @@ _ABOUT_THE_APP = re.compile(
     r"\bwhat (?:else )?(?:\w+ )?can (?:you|i)\b(?! (?:tell|find|show|get) me about\b)"
     r"|\bhow (?:does|do) (?:this|that|it|you)\b(?:\s+\w+){0,3}\s+work\b"
     r"|\bhow does (?:this|the) \w+(?: \w+)? work\b"
-    r"|\bwhat (?:does|do) (?:this|that|it|you)(?: \w+)? do\b|\bare you able to\b|\bwhat are you\b"
+    r"|\bwhat (?:does|do|would|will) (?:this|that|it|you|\w+(?: \w+){0,2}) do\b"
+    r"|\bare you able to\b|\bwhat are you\b"
     r"|\bis there a way to\b|\bwho made (?:you|this)\b|\bwhat(?:'s| is) this app\b|^\W*help\W*$",
     re.IGNORECASE,
 )

@@ -156,6 +156,8 @@ _DATE_PATTERNS = (
         r"\b(?:in|within)\s+(?P<count>a|an|one|two|three|four|five|six|seven|\d{1,2})\s+(?P<unit>days?|weeks?)\b"
     ),
     re.compile(r"\b(?P<week>next week|a week from (?:today|now))\b"),
+    # "by the 15th": a day of this month, or of the next once it has passed
+    re.compile(r"\b(?:on|by|for|until|before)\s+the\s+(?P<monthday>\d{1,2})(?:st|nd|rd|th)\b"),
     re.compile(
         r"\b(?:on\s+)?(?P<next>next\s+|this\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
     ),
@@ -215,6 +217,8 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
         return today + timedelta(days=number * (7 if groups["unit"].startswith("week") else 1))
     if groups.get("week"):
         return today + timedelta(days=7)
+    if groups.get("monthday"):
+        return _next_month_day(today, int(groups["monthday"]))
     if groups.get("weekday"):
         wanted = next(i for i, d in enumerate(_WEEKDAYS) if d.startswith(groups["weekday"][:3]))
         ahead = (wanted - today.weekday()) % 7 or 7
@@ -229,6 +233,20 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
         return candidate if candidate >= today else date(today.year + 1, month, int(groups["day"]))
     except ValueError:
         return None
+
+
+def _next_month_day(today: date, day: int) -> date | None:
+    """The coming ``day`` of a month: this month's if not past, else the next month's."""
+    year, month = today.year, today.month
+    for _ in range(3):  # a 31st may skip a month
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            candidate = None
+        if candidate is not None and candidate >= today:
+            return candidate
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
 
 
 def times(text: str) -> list[Span]:

@@ -221,6 +221,7 @@ FILLERS: tuple[str, ...] = (
     "perhaps",
     "possibly",
     "basically",
+    "kindly",
     "like,",
 )
 
