@@ -226,8 +226,18 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     elif kind == "boolean":
         span = scalars.boolean_for(work.text, name)
     if span is not None:
-        filled.sources[name] = work.take(span)
+        filled.sources[name] = work.take(_with_label(work.text, span, name))
         filled.arguments[name] = span.value
+
+
+def _with_label(text: str, span: Span, name: str) -> Span:
+    """``span`` and the parameter's own name said right before it ("due on March 20", "priority high"),
+    so the label joins no other value ("renew insurance due")."""
+    words = "|".join(re.escape(w) for w in lexicon.identifier_words(name).split() if len(w) > 2)
+    if not words:
+        return span
+    label = re.search(rf"\b(?:{words})\w*\s+(?:(?:on|at|is|of|for|by|to|=|:)\s+)?$", text[: span.start], re.I)
+    return Span(span.value, label.start(), span.end) if label else span
 
 
 def _first(spans: list[Span]) -> Span | None:
