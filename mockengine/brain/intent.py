@@ -141,7 +141,7 @@ def _score(
             score += weights[concept] * math.log(1 + tools / spread[concept])
             cues.append(word)
             strong = strong or concept in vocabulary.strong
-            in_name += concept in vocabulary.name
+            in_name += concept in vocabulary.name and concept not in _PARTICLES  # "send up" ≠ wake_up
             continue
         for implied in (c for c in lexicon.associated(concept) if c in weights):
             score += ASSOCIATION_WEIGHT * weights[implied] * math.log(1 + tools / spread[implied])
@@ -178,9 +178,15 @@ def best(text: str, tools: list[ToolSpec]) -> Match | None:
         return None
     text = utterance.without_closing(text)
     ranked = rank(text, tools)
+    # A complaint acts through what it complains of ("the room is too cold": the cold, not the room).
+    quality = utterance.remark_quality(text)
+    said = {t.lower for t in lexicon.tokens(quality)} if quality is not None else None
     # The best tool the words may call: a higher one they only mention ("where's the car?" names a
     # ride but does not ask for one) gives way to the lookup they ask.
-    return next((m for m in ranked if m.strong and m.score >= m.min_score), None)
+    return next(
+        (m for m in ranked if m.strong and m.score >= m.min_score and (said is None or said & set(m.cues))),
+        None,
+    )
 
 
 def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
@@ -313,6 +319,7 @@ def _add(weights: dict[str, float], concepts: list[str], weight: float) -> None:
 
 
 _STRONG_VERBS = lexicon.ACTIONS
+_PARTICLES = frozenset(("up", "down"))
 _CHANGE_STEMS = frozenset(lexicon.stem(v) for v in CHANGE_VERBS)  # "Changes …", "Records …"
 _LOOK_CONCEPTS = frozenset(("open", "list", "search", "track", "state"))
 

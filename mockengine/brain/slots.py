@@ -137,7 +137,7 @@ def fill(
             filled.arguments[name] = schema_of["default"]
             filled.sources[name] = "(schema default)"
     for name, value in list(filled.arguments.items()):
-        if not _valid_property(name, value, schema):
+        if not _valid_property(name, value, schema) or _not_a_number(name, value):
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
@@ -297,6 +297,12 @@ def _fill_strings(
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
+
+
+def _not_a_number(name: str, value: Any) -> bool:
+    """A string for an ``order_number``-like parameter that holds no digit ("anything free")."""
+    last = lexicon.identifier_words(name).split()[-1:]
+    return last in (["number"], ["num"], ["no"]) and isinstance(value, str) and not re.search(r"\d", value)
 
 
 def _fits(name: str, roles: tuple[str, ...]) -> bool:

@@ -126,13 +126,20 @@ def not_asking(text: str) -> str | None:
 def is_remark(text: str) -> bool:
     """A statement of how something is, with no request marker in it ("the lights are really nice"); one
     whose quality is an action's ("that's done now") reports a change the app can make."""
+    return remark_quality(text) is not None
+
+
+def remark_quality(text: str) -> str | None:
+    """What a remark says something is ("too cold" of "the room is too cold"), None for no remark."""
     first = re.split(r"[,;.!?]", text, maxsplit=1)[0]
     remark = _REMARK.match(first)
     if remark is None or any(t.concept in lexicon.ACTIONS for t in lexicon.tokens(first[remark.end() :])):
-        return False
+        return None
     subject = lexicon.tokens(first[: remark.end()])[:-1]
     if any(t.concept in lexicon.ACTIONS or t.lower in LIGHT_VERBS for t in subject):
-        return False  # "show me what is on": a request with a clause inside
+        return None  # "show me what is on": a request with a clause inside
     rest = text[len(first) :]
     asks_after = bool(re.search(r"[,;.]\s*(?:please\s+)?[a-z]+\b", rest)) and not rest.strip().endswith("?")
-    return not _REQUEST_MARK.search(text) and not asks_after and "?" not in text
+    if _REQUEST_MARK.search(text) or asks_after or "?" in text:
+        return None
+    return first[remark.end() :].strip()

@@ -66,6 +66,8 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "email mail inbox emails",
         "photo photos picture pictures pic pics image images snapshot snapshots",
         "alarm alarms wake",
+        "human person people someone agent representative operator",
+        "availability available free vacancy vacancies",
         "todo to-do task tasks chore chores errand errands",
         "change update edit modify alter",
         "lock secure bolt",
