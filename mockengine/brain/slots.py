@@ -123,14 +123,19 @@ def fill(
         for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k in quotable)]:
             if name not in filled.arguments:
                 _fill_one(work, filled, name, properties[name], kind)
-    strings = [n for n, k in kinds.items() if k in ("string", "identifier") and n not in filled.arguments]
+    strings = [
+        n for n, k in kinds.items() if k in ("string", "identifier", "list") and n not in filled.arguments
+    ]
     name_stems = frozenset(lexicon.stem(w) for w in lexicon.identifier_words(tool_name).split())
     name_concepts = frozenset(lexicon.concept(w) for w in lexicon.identifier_words(tool_name).split())
     own = own_stems(lexicon.identifier_words(tool_name), description)
     cues = Cues(vocabulary, name_stems, referent, name_concepts, own)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
     verbatim = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
-    _fill_strings(work, filled, strings, required, cues, verbatim)
+    lists = frozenset(n for n, k in kinds.items() if k == "list")
+    _fill_strings(work, filled, strings, required, cues, verbatim, lists)
+    for name in [n for n, k in kinds.items() if k == "list" and isinstance(filled.arguments.get(n), str)]:
+        filled.arguments[name] = items.as_list(re.split(r"\s*,\s*|\s+and\s+", filled.arguments[name]))
     for name in required:
         schema_of = properties.get(name)
         if name not in filled.arguments and isinstance(schema_of, Mapping) and "default" in schema_of:
@@ -162,6 +167,9 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "number"
     if kind == "boolean":
         return "boolean"
+    inner = schema.get("items")
+    if kind == "array" and isinstance(inner, Mapping) and inner.get("type", "string") == "string":
+        return "list"  # ["towels", "pillows"]
     if kind not in (None, "string"):
         return "other"
     fmt = schema.get("format") or _format_of_pattern(schema.get("pattern"))
@@ -258,7 +266,13 @@ def _datetime(work: _Work, day: Span | None) -> Span | None:
 
 
 def _fill_strings(
-    work: _Work, filled: Filled, names: list[str], required: list[str], cues: Cues, verbatim: bool = False
+    work: _Work,
+    filled: Filled,
+    names: list[str],
+    required: list[str],
+    cues: Cues,
+    verbatim: bool = False,
+    lists: frozenset[str] = frozenset(),
 ) -> None:
     if not names:
         return
@@ -267,11 +281,18 @@ def _fill_strings(
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
     # a phrase meant for it, not what is left of the object.
     said_verbatim = verbatim and primary not in required
-    for preposition, phrase in segments[1:]:
+    said = list(segments)
+    for index, (preposition, phrase) in enumerate(said[1:], start=1):
         roles = ROLES.get(preposition, ())
         target = next((n for n in names if n not in filled.arguments and _fits(n, roles)), None)
         if target is not None and bare(phrase) and not only_own_words(phrase, cues):  # "to my to-do list"
             value = _without_name(bare(phrase), target)
+            # "with Ana and Bo" for a list of attendees: the "and" phrases that follow belong to it
+            for joined, more in said[index + 1 :] if target in lists else ():
+                if joined != "and":
+                    break
+                value = f"{value} and {bare(more)}"
+                segments = [s for s in segments if s != (joined, more)]
             filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
             segments = [s for s in segments if s != (preposition, phrase)]
     if primary in filled.arguments or said_verbatim:
@@ -306,8 +327,9 @@ def _not_a_number(name: str, value: Any) -> bool:
 
 
 def _fits(name: str, roles: tuple[str, ...]) -> bool:
-    words = lexicon.identifier_words(name).split()
-    return any(role in words for role in roles)
+    """A word of the parameter's name is one of the ``roles`` (by stem: ``attendees`` ~ attendee)."""
+    words = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
+    return any(lexicon.stem(role) in words for role in roles)
 
 
 def _without_name(value: str, parameter: str) -> str:

@@ -273,3 +273,38 @@ def test_to_do_notes_and_rides_declared_their_own_way(
 ) -> None:
     got = calls(tools, text)
     assert [(name, arguments) for name, arguments in got] == expected
+
+
+SUPPORT = (
+    tool("lookup_order", "Look up an order by its number.", {"order_number": TEXT}, ("order_number",)),
+    tool("check_availability", "Check open appointment slots on a date.", {"date": DATE}, ("date",)),
+    tool("transfer_to_human", "Transfer the caller to a human agent.", {}),
+    tool(
+        "wake_up_call", "Schedule a wake-up call.", {"time": {"type": "string", "format": "time"}}, ("time",)
+    ),
+    tool("order_room_service", "Order food to the room.", {"dish": TEXT}, ("dish",)),
+    tool(
+        "create_event",
+        "Create an event.",
+        {"title": TEXT, "attendees": {"type": "array", "items": {"type": "string"}}},
+        ("title",),
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("do you have anything free on Thursday?", [("check_availability", {"date": "2026-03-05"})]),
+        ("can I talk to a real person", [("transfer_to_human", {})]),
+        ("wake me up at 7 tomorrow", [("wake_up_call", {"time": "07:00"})]),
+        ("send up two cheeseburgers", []),  # "up" names no wake-up call
+        ("the room is too cold", []),  # a complaint about the cold, not a room-service order
+        (
+            "create an event called standup with Ana, Bo and Cy",
+            [("create_event", {"title": "standup", "attendees": ["Ana", "Bo", "Cy"]})],
+        ),
+    ],
+)
+def test_a_support_desk_and_a_hotel(text: str, expected: list[Any]) -> None:
+    assert calls(SUPPORT, text) == expected
