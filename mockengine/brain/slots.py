@@ -109,11 +109,8 @@ def fill(
     ``description`` tells which words are its own, never a value."""
     found = schema.get("properties")
     properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
-    required = (
-        [r for r in schema.get("required", []) if isinstance(r, str)]
-        if isinstance(schema.get("required"), list)
-        else []
-    )
+    listed = schema.get("required")
+    required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
     said = items.commas_as_and(_without_tool_mention(text, tool_name))
     work = _Work(lexicon.rewrite(said, keep_case=True), today)
     filled = Filled()
@@ -123,21 +120,34 @@ def fill(
         for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k in quotable)]:
             if name not in filled.arguments:
                 _fill_one(work, filled, name, properties[name], kind)
-    strings = [
-        n for n, k in kinds.items() if k in ("string", "identifier", "list") and n not in filled.arguments
-    ]
-    name_stems = frozenset(lexicon.stem(w) for w in lexicon.identifier_words(tool_name).split())
-    name_concepts = frozenset(lexicon.concept(w) for w in lexicon.identifier_words(tool_name).split())
-    own = own_stems(lexicon.identifier_words(tool_name), description)
-    cues = Cues(vocabulary, name_stems, referent, name_concepts, own)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
     verbatim = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
+    strings = [n for n, k in kinds.items() if k in _STRINGS and n not in filled.arguments]
     lists = frozenset(n for n, k in kinds.items() if k == "list")
-    _fill_strings(work, filled, strings, required, cues, verbatim, lists)
-    for name in [n for n, k in kinds.items() if k == "list" and isinstance(filled.arguments.get(n), str)]:
+    cues = _cues(tool_name, description, vocabulary, referent)
+    _fill_strings(work, filled, _Strings(strings, required, cues, verbatim, lists))
+    _finish(filled, schema, required, lists)
+    return filled
+
+
+_STRINGS = ("string", "identifier", "list")
+
+
+def _cues(tool_name: str, description: str, vocabulary: frozenset[str], referent: Referent) -> Cues:
+    words = lexicon.identifier_words(tool_name)
+    name_stems = frozenset(lexicon.stem(w) for w in words.split())
+    name_concepts = frozenset(lexicon.concept(w) for w in words.split())
+    return Cues(vocabulary, name_stems, referent, name_concepts, own_stems(words, description))
+
+
+def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], lists: frozenset[str]) -> None:
+    """Lists split, defaults for required parameters not heard, values that do not validate dropped,
+    and the required ones still missing listed."""
+    properties = schema.get("properties")
+    for name in [n for n in lists if isinstance(filled.arguments.get(n), str)]:
         filled.arguments[name] = items.as_list(re.split(r"\s*,\s*|\s+and\s+", filled.arguments[name]))
     for name in required:
-        schema_of = properties.get(name)
+        schema_of = properties.get(name) if isinstance(properties, Mapping) else None
         if name not in filled.arguments and isinstance(schema_of, Mapping) and "default" in schema_of:
             filled.arguments[name] = schema_of["default"]
             filled.sources[name] = "(schema default)"
@@ -146,7 +156,6 @@ def fill(
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
-    return filled
 
 
 def _without_tool_mention(text: str, tool_name: str) -> str:
@@ -265,44 +274,33 @@ def _datetime(work: _Work, day: Span | None) -> Span | None:
     return Span(value, first.start, first.end)
 
 
-def _fill_strings(
-    work: _Work,
-    filled: Filled,
-    names: list[str],
-    required: list[str],
-    cues: Cues,
-    verbatim: bool = False,
-    lists: frozenset[str] = frozenset(),
-) -> None:
-    if not names:
+@dataclass(frozen=True)
+class _Strings:
+    """The string parameters still to fill and what decides how: the required ones, the cues, whether
+    the main text was said verbatim, and which take a list."""
+
+    names: list[str]
+    required: list[str]
+    cues: Cues
+    verbatim: bool
+    lists: frozenset[str]
+
+
+def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
+    if not todo.names:
         return
-    segments = split_phrases(work.text, cues)
-    primary = next((n for n in required if n in names), names[0])
+    segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
+    primary = next((n for n in todo.required if n in todo.names), todo.names[0])
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
     # a phrase meant for it, not what is left of the object.
-    said_verbatim = verbatim and primary not in required
-    said = list(segments)
-    for index, (preposition, phrase) in enumerate(said[1:], start=1):
-        roles = ROLES.get(preposition, ())
-        target = next((n for n in names if n not in filled.arguments and _fits(n, roles)), None)
-        if target is not None and bare(phrase) and not only_own_words(phrase, cues):  # "to my to-do list"
-            value = _without_name(bare(phrase), target)
-            # "with Ana and Bo" for a list of attendees: the "and" phrases that follow belong to it
-            for joined, more in said[index + 1 :] if target in lists else ():
-                if joined != "and":
-                    break
-                value = f"{value} and {bare(more)}"
-                segments = [s for s in segments if s != (joined, more)]
-            filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
-            segments = [s for s in segments if s != (preposition, phrase)]
-    if primary in filled.arguments or said_verbatim:
+    if primary in filled.arguments or (todo.verbatim and primary not in todo.required):
         return
     obj = segments[0][1] if segments else ""
-    obj = "" if only_own_words(obj, cues) else obj  # "play the latest episode of X": X
+    obj = "" if only_own_words(obj, todo.cues) else obj  # "play the latest episode of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS:
         obj, rest = bare(rest[0][1]), rest[1:]
-    if obj and not (primary not in required and _fits(primary, _PLACES)):
+    if obj and not (primary not in todo.required and _fits(primary, _PLACES)):
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
             listed, rest = [*listed, bare(rest[0][1])], rest[1:]
@@ -313,11 +311,33 @@ def _fill_strings(
     elif _has_pronoun(work.text):
         # "it" names the thing: a required parameter, or one the last output named by key ("card" ←
         # focusedCardId); never an optional detail such as a cancellation's "reason".
-        keyed = primary in required or cues.referent.for_parameter(primary, exact=True) is not None
-        named = cues.referent.for_parameter(primary) if keyed else None
+        referent = todo.cues.referent
+        keyed = primary in todo.required or referent.for_parameter(primary, exact=True) is not None
+        named = referent.for_parameter(primary) if keyed else None
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
+
+
+def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> list[tuple[str, str]]:
+    """Phrases after a preposition into the parameter whose name fits its role ("in the kitchen" →
+    room); the segments left over."""
+    said = list(segments)
+    for index, (preposition, phrase) in enumerate(said[1:], start=1):
+        roles = ROLES.get(preposition, ())
+        target = next((n for n in todo.names if n not in filled.arguments and _fits(n, roles)), None)
+        if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
+            continue
+        value = _without_name(bare(phrase), target)
+        # "with Ana and Bo" for a list of attendees: the "and" phrases that follow belong to it
+        for joined, more in said[index + 1 :] if target in todo.lists else ():
+            if joined != "and":
+                break
+            value = f"{value} and {bare(more)}"
+            segments = [s for s in segments if s != (joined, more)]
+        filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
+        segments = [s for s in segments if s != (preposition, phrase)]
+    return segments
 
 
 def _not_a_number(name: str, value: Any) -> bool:
