@@ -146,7 +146,20 @@ _MONTH = (
     r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-_ORDINAL = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_ORDINAL_WORDS = {
+    word: index + 1
+    for index, word in enumerate(
+        (
+            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+            "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+        ).split()
+    )
+}
+_ORDINAL_WORDS |= {f"twenty {w}": 20 + n for w, n in _ORDINAL_WORDS.items() if n < 10}
+_ORDINAL_WORDS |= {"thirtieth": 30, "thirty first": 31}
+_SPOKEN_DAY = "|".join(w.replace(" ", "[ -]") for w in sorted(_ORDINAL_WORDS, key=len, reverse=True))
+# "the 5th", "5", "the fifth", "twenty-first"
+_ORDINAL = rf"(?P<day>\d{{1,2}}(?=st|nd|rd|th|\b)|{_SPOKEN_DAY})(?:st|nd|rd|th)?"
 _DATE_PATTERNS = (
     re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
     re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}\b"),
@@ -229,10 +242,16 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
         return today + timedelta(days=ahead)
     month = next(i + 1 for i, m in enumerate(_MONTHS) if m.startswith(groups["month"][:3]))
     try:
-        candidate = date(today.year, month, int(groups["day"]))
-        return candidate if candidate >= today else date(today.year + 1, month, int(groups["day"]))
+        day = _day_number(groups["day"])
+        candidate = date(today.year, month, day)
+        return candidate if candidate >= today else date(today.year + 1, month, day)
     except ValueError:
         return None
+
+
+def _day_number(text: str) -> int:
+    """ "5" or "fifth" / "twenty-first" as a day of the month."""
+    return int(text) if text.isdigit() else _ORDINAL_WORDS[" ".join(text.replace("-", " ").split())]
 
 
 def _next_month_day(today: date, day: int) -> date | None:

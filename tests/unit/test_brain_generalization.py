@@ -197,6 +197,8 @@ def test_spoken_times_dates_and_numbers() -> None:
     ]
     found = [s.value for s in dates("in two days, next week, next tuesday, next friday", MONDAY)]
     assert found == ["2026-03-04", "2026-03-09", "2026-03-10", "2026-03-06"]
+    spoken = [s.value for s in dates("march twentieth, the twenty-first of april, by the 15th", MONDAY)]
+    assert spoken == ["2026-03-20", "2026-04-21", "2026-03-15"]
     assert [s.value for s in numbers("one and a half, two point five, 2x, twenty two")] == [1.5, 2.5, 2, 22]
 
 
