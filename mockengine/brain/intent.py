@@ -201,8 +201,15 @@ def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
         text = " ".join(parts)
         if not parts:
             return []
-    if len(parts) > 1 and all(_has_verb(part) for part in parts[1:]):
-        matched = [(part.replace(" & ", " and "), best(part, tools)) for part in parts]
+    # A part with no verb is more of the one before ("add eggs and bread and then show my list").
+    requests: list[str] = []
+    for part in parts:
+        if requests and not _has_verb(part):
+            requests[-1] = f"{requests[-1]} and {part}"
+        else:
+            requests.append(part)
+    if len(requests) > 1:
+        matched = [(part.replace(" & ", " and "), best(part, tools)) for part in requests]
         if all(match is not None for _, match in matched):
             return [(part, match) for part, match in matched if match is not None]
     whole = best(text, tools)

@@ -248,6 +248,11 @@ RIDE = (
             [("add_todo", {"task": "call the plumber", "due": "2026-03-03"})],
         ),
         (TODO, "I already did the laundry", [("complete_todo", {"task": "laundry"})]),
+        (
+            TODO,
+            "add eggs and bread and then show me my list",
+            [("add_todo", {"task": "eggs and bread"}), ("get_todos", {})],
+        ),
         (TODO, "what's left to do today?", [("get_todos", {"due": "2026-03-02"})]),
         (NOTES, "take a note: the gate code is 4512", [("new_note", {"text": "the gate code is 4512"})]),
         (
