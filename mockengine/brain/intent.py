@@ -85,6 +85,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     acted = _heard(utterance.without_relative_clauses(text))
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
     inquiring = asking and not utterance.requests(text)  # a question, not "can you play jazz?"
+    told = utterance.past_event(text)
     kinds = _value_kinds(text)
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
     wanted = {c for concept, _ in heard for c in (concept, *lexicon.associated(concept))}
@@ -108,6 +109,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         strong = strong or (in_name > 0 and not other_verb and not (inquiring and not vocabulary.lookup))
         asked = asking and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
+        if told is not None:  # a past event told acts only as a record of it
+            strong = strong and _records(told, heard_concepts, vocabulary, tool.name)
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
             strong = True
@@ -148,6 +151,17 @@ def _score(
             cues.append(word)
             in_name += implied in vocabulary.name
     return score, cues, strong, in_name
+
+
+def _records(verb: str, heard: set[str], vocabulary: _Vocabulary, name: str) -> bool:
+    """A past event told is a record for this tool: a value it records ("I swam" → activity swim), a
+    completion ("I already did the laundry"), or the tool's own verb ("I used up the flour" → use_up);
+    "we watched a movie last night" plays nothing."""
+    if heard & (vocabulary.enums - _ALL_PARTICLES):
+        return True
+    if "complete" in heard and "complete" in vocabulary.weights:
+        return True
+    return lexicon.stem(verb) in {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
 
 
 def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
@@ -253,6 +267,7 @@ class _Vocabulary:
     name: frozenset[str]
     lookup: bool
     kinds: frozenset[str]
+    enums: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=512)
@@ -266,7 +281,7 @@ def _vocabulary(key: str) -> _Vocabulary:
     strong |= set(name_concepts[:1])  # the name's first word, usually its verb ("play" of play_music)
     texts = [description or ""]
     properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
-    kinds = set()
+    kinds, enums = set(), set()
     for parameter, schema in (properties or {}).items():
         _add(weights, _concepts(lexicon.identifier_words(parameter)), PARAMETER_WEIGHT)
         if isinstance(schema, Mapping):
@@ -276,6 +291,7 @@ def _vocabulary(key: str) -> _Vocabulary:
                 option_concepts = [t.concept for t in lexicon.tokens(lexicon.identifier_words(str(option)))]
                 _add(weights, option_concepts, ENUM_WEIGHT)
                 strong |= set(option_concepts)
+                enums |= set(option_concepts)
     described = _concepts(" ".join(texts))
     _add(weights, described, DESCRIPTION_WEIGHT)
     # "Use for 'back', 'close', 'exit'": words the tool's author quoted as its triggers count like its name.
@@ -286,7 +302,9 @@ def _vocabulary(key: str) -> _Vocabulary:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
     kinds = {k for k in kinds if k in ("date", "time")}
-    return _Vocabulary(weights, frozenset(strong), frozenset(name_concepts), lookup, frozenset(kinds))
+    return _Vocabulary(
+        weights, frozenset(strong), frozenset(name_concepts), lookup, frozenset(kinds), frozenset(enums)
+    )
 
 
 def _is_lookup(name: str, description: str) -> bool:
@@ -327,6 +345,7 @@ def _add(weights: dict[str, float], concepts: list[str], weight: float) -> None:
 
 _STRONG_VERBS = lexicon.ACTIONS
 _PARTICLES = frozenset(("up", "down"))
+_ALL_PARTICLES = _PARTICLES | {"on", "off"}
 _CHANGE_STEMS = frozenset(lexicon.stem(v) for v in CHANGE_VERBS)  # "Changes …", "Records …"
 _LOOK_CONCEPTS = frozenset(("open", "list", "search", "track", "state"))
 

@@ -15,7 +15,7 @@ import re
 
 from mockengine.brain import lexicon
 from mockengine.brain.phrasing import LIGHT_VERBS
-from mockengine.brain.wordlists import FILLERS
+from mockengine.brain.wordlists import FILLERS, IRREGULAR
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
 _REPEATED = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.IGNORECASE)  # "the the card"
@@ -42,12 +42,29 @@ _ABOUT_THE_APP = re.compile(
     r"\bwhat (?:else )?(?:\w+ )?can (?:you|i)\b(?! (?:tell|find|show|get) me about\b)"
     r"|\bhow (?:does|do) (?:this|that|it|you)\b(?:\s+\w+){0,3}\s+work\b"
     r"|\bhow does (?:this|the) \w+(?: \w+)? work\b"
-    r"|\bwhat (?:does|do|would|will) (?:this|that|it|you|\w+(?: \w+){0,2}) do\b"
+    r"|\bwhat (?:does|do|would|will) (?!i\b|we\b)(?:this|that|it|you|\w+(?: \w+){0,2}) do\b"
     r"|\bare you able to\b|\bwhat are you\b"
     r"|\bis there a way to\b|\bwho made (?:you|this)\b|\bwhat(?:'s| is) this app\b|^\W*help\W*$",
     re.IGNORECASE,
 )
-_QUESTION_ONLY = re.compile(r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b", re.I)
+_QUESTION_ONLY = re.compile(
+    r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b"
+    r"|\bis (?:this|it) (?:thing )?(?:on|working)\b",
+    re.I,
+)
+# A question about the participant itself: "what's your name?", "where are you from?"
+_ABOUT_YOU = re.compile(r"\b(?:you|your|yourself|yours)\b", re.I)
+_QUESTION = re.compile(
+    r"\?\s*$|^\s*(?:what|what's|where|where's|who|how|how's|when|which|is|are|do|does)\b", re.I
+)
+# A past event told, not a request: "I went to the park this morning", "we watched a movie last night".
+_PAST = re.compile(
+    r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*(?:i|we|he|she|they|my \w+|our \w+)\s+"
+    r"(?:just\s+|already\s+)?(?P<verb>[a-z]+ed|"
+    + "|".join(sorted(IRREGULAR, key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
 # A remark on how something is: "<subject> is/are/looks … <quality>", with no verb of a request before it.
 _REMARK = re.compile(
     r"^\W*(?:it's|that's|(?!(?:what|which|where|when|how|who|why|is|are|was|were|can|could|would|will|do|does"
@@ -90,6 +107,13 @@ def without_relative_clauses(text: str) -> str:
     return _RELATIVE.sub(cut, text)
 
 
+def past_event(text: str) -> str | None:
+    """The verb of a past event told ("went" of "I went to the park"), None when ``text`` is no such
+    story (or asks for something as well)."""
+    told = _PAST.search(text.replace("’", "'"))
+    return told.group("verb").lower() if told and not _REQUEST_MARK.search(text) else None
+
+
 def requests(text: str) -> bool:
     """``text`` has the form of a request ("can you …", "please …", "I need …"), even as a question."""
     return bool(_REQUEST_MARK.search(text))
@@ -116,7 +140,10 @@ def not_asking(text: str) -> str | None:
         return "a closing remark"
     if _ABOUT_THE_APP.search(text):
         return "a question about the assistant"
-    if _QUESTION_ONLY.search(lexicon.rewrite(text)):  # "do you have any tea" is a search, rewritten
+    rewritten = lexicon.rewrite(text)  # "do you have any tea" is a search, rewritten
+    if _QUESTION_ONLY.search(rewritten):
+        return "a question for the participant"
+    if _QUESTION.search(rewritten) and _ABOUT_YOU.search(rewritten) and not _REQUEST_MARK.search(text):
         return "a question for the participant"
     if is_remark(text) and not _COMPLAINT.search(text):
         return "a remark, not a request"

@@ -118,6 +118,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("take out", "remove"),
     (r"take (.+?) off (?=(?:the|my|our|your) )", r"remove \1 from "),
     ("check off", "complete"),
+    (r"last (?:night|week|weekend|month|year|time)", "formerly"),  # a time past, not the last one
     (r"(?:want|need|have|got|like) to (?:go|get) to", "travel to"),
     (r"(?:i|we)(?:'ve| have)? (?:already |just )?(?:did|done)", "done"),
     (r"(?:i|we) (?:really )?(?:need to|have to|must|should|gotta|got to)(?= \w)", "todo"),
@@ -206,6 +207,11 @@ IRREGULAR: dict[str, str] = {
     **dict.fromkeys(("spent",), "spend"),
     **dict.fromkeys(("began", "begun"), "begin"),
     **dict.fromkeys(("forgot", "forgotten"), "forget"),
+    **dict.fromkeys(("broke", "broken"), "break"),
+    **{"had": "have", "said": "say", "told": "tell", "thought": "think", "felt": "feel", "came": "come"},
+    **{"heard": "hear", "met": "meet", "lost": "lose", "won": "win", "fell": "fall", "kept": "keep"},
+    **{"knew": "know", "became": "become", "stood": "stand", "sat": "sit", "spoke": "speak"},
+    **{"caught": "catch", "taught": "teach", "held": "hold", "built": "build", "sang": "sing"},
 }
 
 # Said while thinking, no part of any request: removed before matching ("um, could you maybe open it").

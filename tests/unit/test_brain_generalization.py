@@ -315,3 +315,23 @@ SUPPORT = (
 )
 def test_a_support_desk_and_a_hotel(text: str, expected: list[Any]) -> None:
     assert calls(SUPPORT, text) == expected
+
+
+ALL_TOOLS = (LIVING, SKY, TAXI, MAIL, GYM, PANTRY, TODO, NOTES, RIDE, SUPPORT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what's your name?",
+        "where are you from?",
+        "is this thing on?",
+        "I went to the park this morning",
+        "we watched a movie last night",
+        "my car broke down yesterday",
+        "I love this song",
+        "I'm so tired today",
+    ],
+)
+def test_chatter_and_stories_call_nothing_on_any_app(text: str) -> None:
+    assert [calls(tools, text) for tools in ALL_TOOLS] == [[] for _ in ALL_TOOLS]
