@@ -76,7 +76,7 @@ def test_the_set_is_large_enough_and_split_before_tuning() -> None:
 
 
 def test_regression_floors_and_no_invalid_call() -> None:
-    """Floors at the tuning figures on the splits tuned on (docs/tools.md); no schema-invalid call
+    """Floors at the figures of the splits tuned on (docs/tools.md, round 5); no schema-invalid call
     anywhere. The held-out splits are reported by the bench, not asserted on."""
     tallies = evaluate()
     for (split, app), tally in tallies.items():
@@ -90,7 +90,14 @@ def test_regression_floors_and_no_invalid_call() -> None:
     assert sum(t.false_calls for t in tuned) <= 0.03 * sum(t.no_call_cases for t in tuned)
 
 
-FLOORS = {"burned-r1": 0.93, "heldout_r2": 0.93, "heldout_r3": 0.94, "user_r1": 0.95, "dev_r5": 0.45}
+FLOORS = {
+    "burned-r1": 0.93,
+    "heldout_r2": 0.94,
+    "heldout_r3": 0.94,
+    "user_r1": 0.95,
+    "dev_r5": 0.95,
+    "aside_r5": 0.96,
+}
 
 
 # -- words → values ----------------------------------------------------------------------------------
