@@ -5,8 +5,10 @@ dismissals, and whether they ask for anything at all.
 a request follows ("never mind, open orbit" → "open orbit"). ``not_asking()`` says why words ask for no
 call, or None when they may: a request not to act ("don't play it"), a dismissal ("never mind", "not now",
 "no thanks"), a closing remark ("that's all for now"), a question about the assistant or the app ("what
-can you do?", "how does this work?"), or a remark about how something is ("the lights are really nice")
-with no complaint in it ("it's too dark in here" is a request for light).
+can you do?", "how does this work?") or about the participant ("what's your name?"), or a remark about
+how something is ("the lights are really nice") with no complaint in it ("it's too dark in here" is a
+request for light). ``past_event()`` finds a story told ("we watched a movie last night"), which the
+matcher takes only as a record a tool keeps.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ _QUESTION = re.compile(
 # A past event told, not a request: "I went to the park this morning", "we watched a movie last night".
 _PAST = re.compile(
     r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*(?:i|we|he|she|they|my \w+|our \w+)\s+"
-    r"(?:just\s+|already\s+)?(?P<verb>[a-z]+ed|"
+    r"(?:just\s+|already\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
     + "|".join(sorted(IRREGULAR, key=len, reverse=True))
     + r")\b",
     re.I,
