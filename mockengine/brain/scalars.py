@@ -102,6 +102,9 @@ def _span_of(text: str, option: str, concepts: list[str]) -> Span:
     for match in re.finditer(r"[A-Za-z0-9'’]+", text):
         if lexicon.concept(match.group(0)) in concepts or match.group(0).lower() == option.lower():
             return Span(option, match.start(), match.end())
+    for match in re.finditer(r"[A-Za-z0-9'’]+", text):  # the word that implied it: "dim" → on
+        if set(lexicon.associated(lexicon.concept(match.group(0)))) & set(concepts):
+            return Span(option, match.start(), match.end())
     return Span(option, len(text), len(text))
 
 

@@ -20,6 +20,7 @@ from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.wordlists import FILLERS, IRREGULAR
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
+_ORPHAN_COMMA = re.compile(r"\b(the|a|an|my|your|our|to|of|for|in|on|at|with)\s*,\s*", re.IGNORECASE)
 _REPEATED = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.IGNORECASE)  # "the the card"
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
@@ -27,7 +28,8 @@ _NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t)\s+"
 _STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b)"
 _NEGATED = re.compile(_LEAD + _NOT_TO + _STILL_ASKS, re.IGNORECASE)
 _DISMISSAL = (
-    r"(?:never ?mind|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you"
+    r"(?:never ?mind(?: about)?(?: (?:the|that|this|those|these|my) [\w' -]+)?"
+    r"|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you"
     r"|forget (?:it|about it|that)|don'?t (?:bother|worry(?: about it)?)|nothing|nope|no|nah"
     r"|cancel that|scratch that|ignore (?:that|me)"
     r"|that's (?:fine|ok|okay)|all good|i'm good|i'm fine|leave it)"
@@ -88,6 +90,7 @@ def clean(text: str) -> str:
     """``text`` without fillers, stuttered repeats and a leading dismissal a request follows."""
     text = text.replace("’", "'")
     cleaned = _REPEATED.sub(r"\1", _FILLER.sub(" ", text))
+    cleaned = _ORPHAN_COMMA.sub(r"\1 ", cleaned)  # "open the, uh, orbit project" → "open the orbit project"
     while True:
         dismissed = _DISMISSED.match(cleaned)
         rest = cleaned[dismissed.end() :] if dismissed else ""

@@ -26,7 +26,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
     for group in (
         "open show display view see focus check",
         "launch play run start watch demo",
-        "pause stop hold freeze",
+        "pause stop hold",
         "resume continue unpause",
         "restart replay rewind beginning over",
         "close exit dismiss quit leave end hang",
@@ -148,7 +148,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("look at", "open"),
     ("what've i got", "list"),
     ("what have i got", "list"),
-    ("am i free", "list"),
+    ("am i (?:free|busy)", "list"),
     ("block out", "schedule"),
     ("don't let me forget", "remind me"),
     ("do not let me forget", "remind me"),
@@ -156,7 +156,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("(?:crank|turn) it up", "louder"),
     ("(?:crank|turn) it down", "quieter"),
     ("got any", "search"),
-    ("do you have", "search"),
+    ("do you (?:guys |folks |all )?have", "search"),
     ("do you sell", "search"),
     ("i'm after", "search"),
     ("i'm looking for", "search"),
@@ -240,6 +240,7 @@ ASSOCIATIONS: dict[str, tuple[str, ...]] = {
     "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
     "navigate": ("ride",),  # "I want to go to the airport", to a ride app
     "dark": ("light", "on"),
+    "bright": ("light", "on"),  # dimming a light leaves it on
     "temperature": ("weather",),
 }
 ASSOCIATION_WEIGHT = 0.6
