@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from mockengine.bench.tool_cases import load as load_set
 from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
 from mockengine.brain.phrases import echo_of, reply_to_words
 from mockengine.brain.values import dates, numbers, times
@@ -335,3 +336,29 @@ ALL_TOOLS = (LIVING, SKY, TAXI, MAIL, GYM, PANTRY, TODO, NOTES, RIDE, SUPPORT)
 )
 def test_chatter_and_stories_call_nothing_on_any_app(text: str) -> None:
     assert [calls(tools, text) for tools in ALL_TOOLS] == [[] for _ in ALL_TOOLS]
+
+
+SHARED = load_set()[0]
+
+
+@pytest.mark.parametrize(
+    ("app", "text", "expected"),
+    [
+        (
+            "shop",
+            "um, do you guys have running shoes under 80 bucks?",
+            [("search_products", {"query": "running shoes", "max_price": 80})],
+        ),
+        ("shop", "never mind the shoes", []),
+        ("calendar", "am I busy on Friday?", [("list_events", {"date": "2026-03-06"})]),
+        (
+            "home",
+            "could you dim the living room lights to 30 percent",
+            [("set_light", {"room": "living room", "state": "on", "brightness": 30})],
+        ),
+        ("voice_client", "um, open the, uh, orbit project", [("open_card", {"card": "orbit project"})]),
+    ],
+)
+def test_the_shared_apps_in_other_words(app: str, text: str, expected: list[Any]) -> None:
+    got = calls(SHARED[app], text)
+    assert [(name, arguments) for name, arguments in got] == [(n, a) for n, a in expected]
