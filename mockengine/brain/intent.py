@@ -110,7 +110,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         asked = asking and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
         if told is not None:  # a past event told acts only as a record of it
-            strong = strong and _records(told, heard_concepts, vocabulary, tool.name)
+            strong = strong and _records(told, heard_concepts, vocabulary, tool.name, tool.description)
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
             strong = True
@@ -153,15 +153,18 @@ def _score(
     return score, cues, strong, in_name
 
 
-def _records(verb: str, heard: set[str], vocabulary: _Vocabulary, name: str) -> bool:
+def _records(verb: str, heard: set[str], vocabulary: _Vocabulary, name: str, description: str) -> bool:
     """A past event told is a record for this tool: a value it records ("I swam" → activity swim), a
-    completion ("I already did the laundry"), or the tool's own verb ("I used up the flour" → use_up);
+    completion ("I already did the laundry"), the tool's own verb ("I used up the flour" → use_up), or
+    the event its description names ("I lost my card" → "Freeze the card, e.g. when it is lost");
     "we watched a movie last night" plays nothing."""
     if heard & (vocabulary.enums - _ALL_PARTICLES):
         return True
     if "complete" in heard and "complete" in vocabulary.weights:
         return True
-    return lexicon.stem(verb) in {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
+    if lexicon.stem(verb) in {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}:
+        return True
+    return lexicon.stem(verb) in {lexicon.stem(t.lower) for t in lexicon.tokens(description)}
 
 
 def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:

@@ -19,7 +19,10 @@ ROLES: dict[str, tuple[str, ...]] = {
         *("room", "location", "place", "where", "area", "zone", "city", "town", "country", "region", "in"),
         *("notebook", "folder", "list", "category", "board", "project", "calendar", "album", "playlist"),
     ),
-    "at": ("location", "place", "where", "room", "address", "city", "at"),
+    "at": (
+        *("location", "place", "where", "room", "address", "city", "at", "venue"),
+        *("restaurant", "hotel", "store", "shop", "cafe", "bar", "club", "gym", "office", "clinic"),
+    ),
     "into": ("language", "target", "destination", "format", "into", "folder"),
     "on": ("room", "location", "place", "device", "on"),
     "to": (
@@ -256,7 +259,8 @@ def _from_verb(words: list[lexicon.Token], cues: Cues) -> list[lexicon.Token]:
 
 def _is_action(word: lexicon.Token, cues: Cues) -> bool:
     """A word that asked for this tool: one of its actions."""
-    return word.concept in cues.vocabulary and word.concept in lexicon.ACTIONS
+    implied = any(c in cues.vocabulary for c in lexicon.associated(word.concept))  # "put on" a channel
+    return word.concept in lexicon.ACTIONS and (word.concept in cues.vocabulary or implied)
 
 
 def _is_lead(word: lexicon.Token, cues: Cues) -> bool:

@@ -167,9 +167,9 @@ def remark_quality(text: str) -> str | None:
     remark = _REMARK.match(first)
     if remark is None or any(t.concept in lexicon.ACTIONS for t in lexicon.tokens(first[remark.end() :])):
         return None
-    subject = lexicon.tokens(first[: remark.end()])[:-1]
-    if any(t.concept in lexicon.ACTIONS or t.lower in LIGHT_VERBS for t in subject):
-        return None  # "show me what is on": a request with a clause inside
+    opening = lexicon.tokens(first[: remark.end()])[:1]
+    if any(t.concept in lexicon.ACTIONS or t.lower in LIGHT_VERBS for t in opening):
+        return None  # "show me what is on": a request with a clause inside ("this show is boring" is not)
     rest = text[len(first) :]
     asks_after = bool(re.search(r"[,;.]\s*(?:please\s+)?[a-z]+\b", rest)) and not rest.strip().endswith("?")
     if _REQUEST_MARK.search(text) or asks_after or "?" in text:

@@ -51,7 +51,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "product item thing stuff",
         "remind reminder remember alert",
         "event meeting appointment calendar",
-        "create make setup schedule book jot write compose",
+        "create make setup schedule book jot write compose reserve reservation",
         "apply use redeem enter",
         "list agenda upcoming planned",
         "complete done finish finished tick",
@@ -64,6 +64,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside",
         "ride car taxi cab trip journey lift travel",
         "email mail inbox emails",
+        "money dollars dollar bucks euros euro pounds cash funds",
         "photo photos picture pictures pic pics image images snapshot snapshots",
         "alarm alarms wake",
         "human person people someone agent representative operator",
@@ -239,6 +240,7 @@ ASSOCIATIONS: dict[str, tuple[str, ...]] = {
     "pause": ("close",),  # "stop the parking" ends it
     "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
     "navigate": ("ride",),  # "I want to go to the airport", to a ride app
+    "launch": ("channel",),  # "put on the BBC", "watch channel 4" to a TV
     "dark": ("light", "on"),
     "bright": ("light", "on"),  # dimming a light leaves it on
     "temperature": ("weather",),
