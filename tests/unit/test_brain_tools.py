@@ -97,6 +97,7 @@ FLOORS = {
     "user_r1": 0.95,
     "dev_r5": 0.95,
     "aside_r5": 0.96,
+    "aside_r5b": 0.89,
 }
 
 
