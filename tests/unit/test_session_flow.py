@@ -345,7 +345,7 @@ def test_pcmu_output_deltas_are_g711(replay):
 
 def test_long_silence_does_not_pile_up_in_the_buffer(replay):
     replay.stream_silence(40_000)
-    assert replay.session.buffer.buffered_ms <= 15_020
+    assert replay.session.turns.buffer.buffered_ms <= 15_020
 
 
 def test_retrieve_returns_user_audio_and_delete_removes(replay):
@@ -482,12 +482,12 @@ def test_a_reply_that_cannot_be_built_fails_the_response_not_the_session(replay)
         def reply(self, request):
             raise ValueError("no arguments satisfy this schema")
 
-    replay.session.brain = Broken()
+    replay.session.responses.brain = Broken()
     replay.send(user_text("Hi"))
     replay.send(ce.ResponseCreate({}))
     done = replay.of_type("response.done")[0]["response"]
     assert done["status"] == "failed" and done["status_details"]["error"]["code"] == "reply_failed"
-    assert replay.session.active_response_id is None
+    assert replay.session.responses.active_id is None
 
 
 def test_control_characters_are_not_spoken(replay):

@@ -14,7 +14,7 @@ from tests.conftest import make_session
 
 def replay_with(**limits) -> Replay:
     session = make_session()
-    session.options = dataclasses.replace(session.options, **limits)
+    session.ctx.options = dataclasses.replace(session.options, **limits)
     replay = Replay(session, FakeTranscriber(default="Hello there."), FakeSynthesizer())
     replay.start()
     return replay
@@ -32,7 +32,7 @@ def test_an_append_past_the_input_buffer_bound_is_refused_whole():
     error = replay.of_type("error")[0]["error"]
     assert (error["code"], error["event_id"]) == ("input_audio_buffer_full", "over")
     assert "800.00ms" in error["message"] and "1000ms" in error["message"]
-    assert replay.session.buffer.buffered_ms == 800
+    assert replay.session.turns.buffer.buffered_ms == 800
     replay.send(ce.InputAudioBufferCommit())
     replay.send(ce.InputAudioBufferAppend(bytes(48 * 300)))  # room again after the commit
     assert len(replay.of_type("error")) == 1
