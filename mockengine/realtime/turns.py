@@ -29,21 +29,28 @@ from mockengine.realtime.turn_detection import (
     TurnDetector,
     TurnSignal,
 )
+from mockengine.realtime.turn_state import TurnEvent, TurnState, next_turn_state
 
 # Audio kept in the input buffer while turn detection is on and nobody speaks (ms).
 IDLE_AUDIO_KEPT_MS = 15_000
 
 
 class UserTurns:
+    """The user's turns. ``state`` (a :class:`TurnState`), the turn's item id, the detector and its
+    generation change only in :meth:`_transition`, by the table in ``turn_state``."""
+
     def __init__(self, ctx: SessionContext, items: ConversationItems, responses: Responses) -> None:
         self.ctx = ctx
         self.items = items
         self.responses = responses
         self.buffer = InputAudioBuffer()
-        config = ctx.turn_detection or {}
-        self.classifier = FrameClassifier(threshold=float(config.get("threshold", 0.5)))
-        self.detector: TurnDetector | None = TurnDetector(config, probe_prefix="turn0:p")
-        self.turn_item_id: str | None = None  # the user turn under way (from speech_started)
+        config = ctx.turn_detection
+        self.classifier = FrameClassifier(threshold=float((config or {}).get("threshold", 0.5)))
+        self.state = TurnState.MANUAL if config is None else TurnState.LISTENING
+        self.detector: TurnDetector | None = None
+        if config is not None:
+            self.detector = TurnDetector(config, probe_prefix="turn0:p")
+        self.turn_item_id: str | None = None  # the open turn's item (from speech_started)
         self.probe_items: dict[str, str] = {}  # probe key → the committed item its transcript belongs to
         self._detector_generation = 0
 
@@ -60,7 +67,7 @@ class UserTurns:
         if self.detector is None or not frames:
             return Step()
         step = self._on_signals(self.detector.push_frames(frames), now_ms)
-        if self.detector is not None and not self.detector.in_turn:
+        if self.state in (TurnState.LISTENING, TurnState.HANDED_OVER):
             # Between turns only the recent past can become part of a turn (prefix padding, a late
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
             # An idle timeout commits the silence it waited through, so that much is kept too.
@@ -71,18 +78,13 @@ class UserTurns:
     def on_input_audio_buffer_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
         if self.buffer.buffered_ms < MIN_COMMIT_MS:
             raise errors.commit_empty(self.buffer.buffered_ms)
-        item_id = self.turn_item_id or self.ctx.ids.item()
-        self.turn_item_id = None
-        if self.detector is not None and self.detector.in_turn:
-            self._restart_turn_detection(self.detector.config)
+        item_id = self._transition(TurnEvent.COMMIT) or self.ctx.ids.item()
         pcm = self.buffer.take_until_ms(self.buffer.total_ms + 1)
         return self.items.commit_user_audio(item_id, pcm, transcribe=True)
 
     def on_input_audio_buffer_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
         self.buffer.clear()
-        self.turn_item_id = None
-        if self.detector is not None and self.detector.in_turn:
-            self._restart_turn_detection(self.detector.config)
+        self._transition(TurnEvent.CLEAR)
         return Step(events=[self.ctx.emit("input_audio_buffer.cleared")])
 
     # -- turn detection settings ----------------------------------------------------------------------
@@ -96,19 +98,44 @@ class UserTurns:
         if old == new:
             return
         if new is None:
+            self._transition(TurnEvent.DETECTION_OFF)
+        elif old is None:
+            self._transition(TurnEvent.DETECTION_ON, new)
+        elif old["type"] == new["type"]:
+            self._transition(TurnEvent.DETECTION_RETUNED, new)
+        else:
+            self._transition(TurnEvent.DETECTION_RETYPED, new)
+
+    def _transition(self, event: TurnEvent, config: dict[str, Any] | None = None) -> str | None:
+        """Apply one turn event (``config``: the new turn detection, for the ``DETECTION_*`` events) by
+        the table, and what goes with it; returns the item id of the turn it closes, if any."""
+        before = self.state
+        self.state = next_turn_state(before, event)
+        closed = None
+        if event is TurnEvent.SPEECH_STARTED:
+            if before is TurnState.LISTENING:
+                self.turn_item_id = self.ctx.ids.item()
+        elif event in (TurnEvent.SPEECH_STOPPED, TurnEvent.COMMIT, TurnEvent.CLEAR):
+            closed, self.turn_item_id = self.turn_item_id, None
+            if event is not TurnEvent.SPEECH_STOPPED and before is TurnState.IN_TURN:
+                assert self.detector is not None
+                self._restart_detector(self.detector.config)  # speech going on is a fresh onset
+        elif event is TurnEvent.DETECTION_OFF:
             # Listening pause: the turn under way (if any) stays open for the next manual commit, and
             # no reply will be created for it.
             self.detector = None
-            return
-        if old is not None and old["type"] == new["type"] and self.detector is not None:
+        elif event is TurnEvent.DETECTION_RETUNED:
             # Same kind of turn detection: new settings apply from now on, the turn under way goes on.
-            self.detector.reconfigure(new)
-            return
-        self._restart_turn_detection(new)
-        if old is None:
-            self.turn_item_id = None
+            assert self.detector is not None and config is not None
+            self.detector.reconfigure(config)
+        elif event in (TurnEvent.DETECTION_ON, TurnEvent.DETECTION_RETYPED):
+            assert config is not None
+            self._restart_detector(config)
+            if event is TurnEvent.DETECTION_ON:
+                self.turn_item_id = None
+        return closed
 
-    def _restart_turn_detection(self, config: dict[str, Any]) -> None:
+    def _restart_detector(self, config: dict[str, Any]) -> None:
         """A fresh detector: speech already under way is an onset at this moment. Transcripts asked for
         by the previous detector are recognised by their generation and ignored."""
         self._detector_generation += 1
@@ -160,11 +187,13 @@ class UserTurns:
 
     def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:
         self.responses.idle_deadline_ms = None
-        if self.turn_item_id is not None:
+        was_handed_over = self.state is TurnState.HANDED_OVER
+        self._transition(TurnEvent.SPEECH_STARTED)
+        if was_handed_over:
             # A turn left open by a change of turn-detection type goes on: the client already has its
             # speech_started, and the audio since then stays part of it.
             return Step()
-        self.turn_item_id = self.ctx.ids.item()
+        assert self.turn_item_id is not None
         self.buffer.drop_before_ms(signal.audio_start_ms)
         step = Step(
             events=[
@@ -180,8 +209,8 @@ class UserTurns:
         return step
 
     def _on_speech_stopped(self, signal: SpeechStopped, now_ms: float) -> Step:
-        item_id = self.turn_item_id or self.ctx.ids.item()
-        self.turn_item_id = None
+        item_id = self._transition(TurnEvent.SPEECH_STOPPED)
+        assert item_id is not None  # an IN_TURN turn has its id
         step = Step(
             events=[
                 self.ctx.emit(
@@ -224,12 +253,12 @@ class UserTurns:
         if (
             config.get("type") != "server_vad"
             or not config.get("idle_timeout_ms")
-            or self.detector is None
-            or self.detector.in_turn
+            or self.state is not TurnState.LISTENING
             or self.responses.active_id is not None
             or self.buffer.buffered_ms < MIN_COMMIT_MS
         ):
             return Step()  # turned off, someone speaks or is answered, or the client sends no audio
+        self._transition(TurnEvent.IDLE_TIMEOUT)
         item_id = self.ctx.ids.item()
         start_ms, end_ms = self.buffer.start_ms, self.buffer.total_ms
         event = self.ctx.emit(
