@@ -18,7 +18,7 @@ from mockengine.protocol import errors
 from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item, item_from_wire
-from mockengine.realtime.effects import Step, Transcribe
+from mockengine.realtime.effects import ItemTranscriptKey, Step, Transcribe
 from mockengine.realtime.streaming import TokenCounting
 
 Events = list[dict[str, Any]]
@@ -184,7 +184,7 @@ class ConversationItems:
     def transcribe(self, item: Item) -> Transcribe:
         transcription = self.ctx.config["audio"]["input"]["transcription"] or {}
         return Transcribe(
-            f"item:{item.id}",
+            ItemTranscriptKey(item.id),
             bytes(item.audio),
             language=transcription.get("language") or "en",
             prompt=transcription.get("prompt"),

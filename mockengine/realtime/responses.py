@@ -110,6 +110,12 @@ class Responses:
                 step.extend(self._think(streamer, now_ms))
         return step
 
+    def item_transcription_failed(self, item_id: str, message: str, now_ms: float) -> Step:
+        """A user item could not be transcribed: ``…input_audio_transcription.failed`` (when asked for),
+        and the responses waiting for it go on without its words."""
+        step = Step(events=self.items.transcription_failed(item_id, message))
+        return step.extend(self.item_transcribed(item_id, "", now_ms, announce=False))
+
     def interrupt(self, now_ms: float) -> Events:
         """The user started speaking over the active response (``interrupt_response``): cancel it."""
         if self.active_id is None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 from mockengine.brain.model import Brain, ImageFacts
 from mockengine.engines.stt import WordTiming
@@ -34,7 +34,14 @@ from mockengine.protocol.session_config import default_session, merge_session, v
 from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext, SessionOptions
 from mockengine.realtime.conversation import Conversation
-from mockengine.realtime.effects import Step
+from mockengine.realtime.effects import (
+    EffectKey,
+    ItemTranscriptKey,
+    ProbeKey,
+    SentenceKey,
+    Step,
+    TranscriptKey,
+)
 from mockengine.realtime.input_buffer import InputAudioBuffer
 from mockengine.realtime.items import ConversationItems
 from mockengine.realtime.responses import Responses
@@ -140,44 +147,49 @@ class RealtimeSession:
 
     # -- effect results -------------------------------------------------------------------------------
 
-    def is_wanted(self, key: str) -> bool:
+    def is_wanted(self, key: EffectKey) -> bool:
         """Whether an effect's result can still be used: the shell skips transcribing or speaking for a
         response that ended, an item that is gone, or a pause the speaker already talked through."""
-        kind, _, ident = key.partition(":")
-        if kind == "item":
-            return self.items.is_transcript_wanted(ident)
-        if self.turns.is_probe(key):
-            return self.turns.is_probe_wanted(key)
-        return key.rpartition(":")[0] in self.ctx.streamers
+        match key:
+            case ItemTranscriptKey(item_id):
+                return self.items.is_transcript_wanted(item_id)
+            case ProbeKey():
+                return self.turns.is_probe_wanted(key)
+            case SentenceKey(response_id):
+                return response_id in self.ctx.streamers
+            case _:
+                assert_never(key)
 
-    def on_transcript(self, key: str, text: str, now_ms: float, words: tuple[WordTiming, ...] = ()) -> Step:
+    def on_transcript(
+        self, key: TranscriptKey, text: str, now_ms: float, words: tuple[WordTiming, ...] = ()
+    ) -> Step:
         """A transcript arrived (``words``: whisper's word timings, which a semantic_vad probe uses)."""
-        kind, _, ident = key.partition(":")
-        if kind == "item":
-            return self.responses.item_transcribed(ident, text, now_ms)
-        if self.turns.is_probe(key):
-            return self.turns.on_probe_transcript(key, text, words, now_ms)
-        return Step()
+        match key:
+            case ItemTranscriptKey(item_id):
+                return self.responses.item_transcribed(item_id, text, now_ms)
+            case ProbeKey():
+                return self.turns.on_probe_transcript(key, text, words, now_ms)
+            case _:
+                assert_never(key)
 
-    def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:
+    def on_transcript_failed(self, key: TranscriptKey, message: str, now_ms: float) -> Step:
         """The engine could not transcribe: a probe counts as unintelligible; an item gets the protocol's
         ``…input_audio_transcription.failed`` (when transcription events were asked for)."""
-        kind, _, item_id = key.partition(":")
-        if key in self.turns.probe_items:
-            item_id = self.turns.probe_items.pop(key)
-        elif kind != "item":
-            return self.on_transcript(key, "", now_ms)
-        step = Step(events=self.items.transcription_failed(item_id, message))
-        return step.extend(self.responses.item_transcribed(item_id, "", now_ms, announce=False))
+        match key:
+            case ItemTranscriptKey(item_id):
+                return self.responses.item_transcription_failed(item_id, message, now_ms)
+            case ProbeKey():
+                return self.turns.on_probe_failed(key, message, now_ms)
+            case _:
+                assert_never(key)
 
-    def on_speech(self, key: str, pcm16: bytes, now_ms: float) -> Step:
-        response_id, _, index = key.rpartition(":")
-        if not self.responses.on_speech(response_id, int(index), pcm16):
+    def on_speech(self, key: SentenceKey, pcm16: bytes, now_ms: float) -> Step:
+        if not self.responses.on_speech(key.response_id, key.index, pcm16):
             return Step()  # the response ended (cancelled) before its speech was ready
         return self.tick(now_ms)
 
-    def on_speech_failed(self, key: str, message: str, now_ms: float) -> Step:
-        return self.responses.on_speech_failed(key.rpartition(":")[0], message, now_ms)
+    def on_speech_failed(self, key: SentenceKey, message: str, now_ms: float) -> Step:
+        return self.responses.on_speech_failed(key.response_id, message, now_ms)
 
     # -- dispatch -------------------------------------------------------------------------------------
 

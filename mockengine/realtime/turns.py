@@ -17,7 +17,7 @@ from mockengine.engines.stt import WordTiming
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.realtime.context import SessionContext
-from mockengine.realtime.effects import Step, Trace, Transcribe
+from mockengine.realtime.effects import ProbeKey, Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
 from mockengine.realtime.items import ConversationItems
 from mockengine.realtime.prosody import measure_prosody
@@ -49,9 +49,10 @@ class UserTurns:
         self.state = TurnState.MANUAL if config is None else TurnState.LISTENING
         self.detector: TurnDetector | None = None
         if config is not None:
-            self.detector = TurnDetector(config, probe_prefix="turn0:p")
+            self.detector = TurnDetector(config)
         self.turn_item_id: str | None = None  # the open turn's item (from speech_started)
-        self.probe_items: dict[str, str] = {}  # probe key → the committed item its transcript belongs to
+        # A probe whose words are the committed turn's (server_vad prefetch) → that item's id.
+        self.probe_items: dict[ProbeKey, str] = {}
         self._detector_generation = 0
 
     # -- client events --------------------------------------------------------------------------------
@@ -140,33 +141,38 @@ class UserTurns:
         by the previous detector are recognised by their generation and ignored."""
         self._detector_generation += 1
         self.detector = TurnDetector(
-            config, floor_ms=self.buffer.total_ms, probe_prefix=f"turn{self._detector_generation}:p"
+            config, floor_ms=self.buffer.total_ms, generation=self._detector_generation
         )
 
     # -- probes (a turn detector's transcripts of the speech so far) ---------------------------------
 
-    def is_probe_wanted(self, key: str) -> bool:
+    def is_probe_wanted(self, key: ProbeKey) -> bool:
         if key in self.probe_items:
             return True
         return (
-            self._is_current_probe(key) and self.detector is not None and self.detector.is_probe_pending(key)
+            key.generation == self._detector_generation
+            and self.detector is not None
+            and self.detector.is_probe_pending(key)
         )
 
-    def is_probe(self, key: str) -> bool:
-        """Whether ``key`` is one of this session's probes (any generation)."""
-        return key in self.probe_items or key.partition(":")[0].startswith("turn")
-
-    def on_probe_transcript(self, key: str, text: str, words: tuple[WordTiming, ...], now_ms: float) -> Step:
+    def on_probe_transcript(
+        self, key: ProbeKey, text: str, words: tuple[WordTiming, ...], now_ms: float
+    ) -> Step:
         """A probe's words: the committed item's transcript when the turn ended meanwhile, else a cue
         for the current detector (a previous detector's probe is ignored)."""
         if key in self.probe_items:
             return self.responses.item_transcribed(self.probe_items.pop(key), text, now_ms)
-        if self.detector is not None and self._is_current_probe(key):
+        if self.detector is not None and key.generation == self._detector_generation:
             return self._on_signals(self.detector.on_transcript(key, text, words), now_ms)
         return Step()
 
-    def _is_current_probe(self, key: str) -> bool:
-        return key.partition(":")[0] == f"turn{self._detector_generation}"
+    def on_probe_failed(self, key: ProbeKey, message: str, now_ms: float) -> Step:
+        """A probe's transcription failed: the committed item's (announced as failed), else the
+        detector hears nothing intelligible."""
+        item_id = self.probe_items.pop(key, None)
+        if item_id is None:
+            return self.on_probe_transcript(key, "", (), now_ms)
+        return self.responses.item_transcription_failed(item_id, message, now_ms)
 
     # -- turn signals ---------------------------------------------------------------------------------
 

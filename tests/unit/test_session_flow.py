@@ -12,6 +12,7 @@ from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.engines.fakes import FakeSynthesizer
 from mockengine.engines.tts import SpeechSegment
 from mockengine.protocol import client_events as ce
+from mockengine.realtime.effects import ItemTranscriptKey, SentenceKey
 from mockengine.realtime.response import Pacing
 from tests.conftest import make_replay
 
@@ -537,7 +538,7 @@ def test_a_late_transcript_for_a_replaced_item_is_dropped_and_the_session_goes_o
     replay.send(
         ce.ConversationItemCreate({"type": "function_call", "id": item_id, "name": "f", "arguments": "{}"})
     )
-    assert not replay.session.is_wanted(f"item:{item_id}")
+    assert not replay.session.is_wanted(ItemTranscriptKey(item_id))
     replay.run_until_idle()  # the transcript arrives for an item that is no longer there
     replay.send(user_text("Hello"))
     replay.send(ce.ResponseCreate({}))
@@ -611,9 +612,9 @@ def test_work_for_a_cancelled_response_is_not_wanted():
     replay.send(user_text("Tell me a story"))
     replay.send(ce.ResponseCreate({}))
     response_id = replay.of_type("response.created")[0]["response"]["id"]
-    assert replay.session.is_wanted(f"{response_id}:0")
+    assert replay.session.is_wanted(SentenceKey(response_id, 0))
     replay.send(ce.ResponseCancel())
-    assert not replay.session.is_wanted(f"{response_id}:0")
+    assert not replay.session.is_wanted(SentenceKey(response_id, 0))
 
 
 def test_max_output_tokens_also_stops_function_calls(replay):
