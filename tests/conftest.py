@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import closing
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -17,6 +18,7 @@ from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.voices import VOICE_NAMES
 from mockengine.ids import IdFactory
+from mockengine.realtime.effects import Effect, Step
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.replay import Replay
@@ -48,6 +50,25 @@ def make_replay(
 @pytest.fixture
 def replay() -> Replay:
     return make_replay()
+
+
+@dataclass
+class RecordingReplay(Replay):
+    """A replay that also keeps every effect the session asked for (to answer one by hand)."""
+
+    effects: list[Effect] = field(default_factory=list)
+
+    def _apply(self, step: Step) -> None:
+        self.effects.extend(step.effects)
+        super()._apply(step)
+
+
+def make_recording_replay(seed: int = 7, pacing: Pacing = UNPACED) -> RecordingReplay:
+    replay = RecordingReplay(
+        make_session(seed, pacing), FakeTranscriber(default=FAKE_TRANSCRIPT), FakeSynthesizer()
+    )
+    replay.start()
+    return replay
 
 
 # What the fake transcriber hears in every turn: a question the default scenario answers.

@@ -15,6 +15,7 @@ from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.brain.model import ImageFacts
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
+from mockengine.protocol import server_events as se
 from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item, item_from_wire
@@ -58,8 +59,8 @@ class ConversationItems:
         step = Step(
             events=[
                 *evicted,
-                self.ctx.emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
-                self.ctx.emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
+                se.conversation_item_added(self.ctx.ids.event(), previous_item_id=previous, item=item.wire()),
+                se.conversation_item_done(self.ctx.ids.event(), previous_item_id=previous, item=item.wire()),
             ]
         )
         if needs_transcript:
@@ -82,8 +83,8 @@ class ConversationItems:
         item.truncate(event.audio_end_ms)
         return Step(
             events=[
-                self.ctx.emit(
-                    "conversation.item.truncated",
+                se.conversation_item_truncated(
+                    self.ctx.ids.event(),
                     item_id=item.id,
                     content_index=event.content_index,
                     audio_end_ms=event.audio_end_ms,
@@ -98,7 +99,7 @@ class ConversationItems:
             raise errors.item_not_found("deleting", "item_delete_invalid_item_id", event.item_id, None)
         self.ctx.conversation.delete(event.item_id)
         item.in_conversation = False  # a response still writing it sends no more conversation.item.*
-        return Step(events=[self.ctx.emit("conversation.item.deleted", item_id=event.item_id)])
+        return Step(events=[se.conversation_item_deleted(self.ctx.ids.event(), item_id=event.item_id)])
 
     def on_conversation_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
         item = self.ctx.conversation.get(event.item_id)
@@ -108,7 +109,7 @@ class ConversationItems:
         direction = "output" if item.role == "assistant" else "input"
         fmt = self.ctx.config["audio"][direction]["format"]["type"]
         wire = item.wire(audio_encoder=lambda pcm: pcm if fmt == "audio/pcm" else from_pcm16_24k(pcm, fmt))
-        return Step(events=[self.ctx.emit("conversation.item.retrieved", item=wire)])
+        return Step(events=[se.conversation_item_retrieved(self.ctx.ids.event(), item=wire)])
 
     # -- items from the client and the turns ----------------------------------------------------------
 
@@ -137,13 +138,14 @@ class ConversationItems:
         evicted = self.make_room(len(pcm))
         previous = self.ctx.conversation.insert(item)
         item.previous_item_id = previous
-        emit = self.ctx.emit
         step = Step(
             events=[
                 *evicted,
-                emit("input_audio_buffer.committed", previous_item_id=previous, item_id=item_id),
-                emit("conversation.item.added", previous_item_id=previous, item=item.wire()),
-                emit("conversation.item.done", previous_item_id=previous, item=item.wire()),
+                se.input_audio_buffer_committed(
+                    self.ctx.ids.event(), previous_item_id=previous, item_id=item_id
+                ),
+                se.conversation_item_added(self.ctx.ids.event(), previous_item_id=previous, item=item.wire()),
+                se.conversation_item_done(self.ctx.ids.event(), previous_item_id=previous, item=item.wire()),
             ]
         )
         self.ctx.pending_transcripts[item_id] = item
@@ -176,7 +178,7 @@ class ConversationItems:
             item.in_conversation = False
             audio_total -= len(item.audio)
             self.ctx.pending_transcripts.pop(item.id, None)
-            events.append(self.ctx.emit("conversation.item.deleted", item_id=item.id))
+            events.append(se.conversation_item_deleted(self.ctx.ids.event(), item_id=item.id))
         return events
 
     # -- transcripts ----------------------------------------------------------------------------------
@@ -224,8 +226,8 @@ class ConversationItems:
             "param": None,
         }
         return [
-            ctx.emit(
-                "conversation.item.input_audio_transcription.failed",
+            se.conversation_item_input_audio_transcription_failed(
+                ctx.ids.event(),
                 item_id=item_id,
                 content_index=0,
                 error=error,
@@ -236,8 +238,8 @@ class ConversationItems:
         events = []
         if text:
             events.append(
-                self.ctx.emit(
-                    "conversation.item.input_audio_transcription.delta",
+                se.conversation_item_input_audio_transcription_delta(
+                    self.ctx.ids.event(),
                     item_id=item.id,
                     content_index=0,
                     delta=text,
@@ -247,8 +249,8 @@ class ConversationItems:
         audio_tokens = -(-item.audio_ms // 100)
         text_tokens = self.tokens.count(text) if text else 0
         events.append(
-            self.ctx.emit(
-                "conversation.item.input_audio_transcription.completed",
+            se.conversation_item_input_audio_transcription_completed(
+                self.ctx.ids.event(),
                 item_id=item.id,
                 content_index=0,
                 transcript=text,

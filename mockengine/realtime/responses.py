@@ -14,6 +14,7 @@ from typing import Any
 from mockengine.brain.model import Brain
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
+from mockengine.protocol import server_events as se
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import Step, Trace
@@ -94,7 +95,7 @@ class Responses:
         if not out_of_band:
             self.active_id = response.id
         evicted = [] if out_of_band else self.items.make_room(0)
-        step = Step(events=[*evicted, self.ctx.emit("response.created", response=response.wire())])
+        step = Step(events=[*evicted, se.response_created(self.ctx.ids.event(), response=response.wire())])
         return step.extend(self._think(streamer, now_ms))
 
     def start_default(self, now_ms: float) -> Step:

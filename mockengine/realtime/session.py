@@ -29,6 +29,7 @@ from mockengine.engines.stt import WordTiming
 from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
+from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import default_session, merge_session, validate_turn_detection
 from mockengine.realtime.audio_store import AudioSpill
@@ -96,7 +97,7 @@ class RealtimeSession:
     # -- public API -----------------------------------------------------------------------------------
 
     def start(self) -> Step:
-        return Step(events=[self.emit("session.created", session=copy.deepcopy(self.config))])
+        return Step(events=[se.session_created(self.ids.event(), session=copy.deepcopy(self.config))])
 
     def receive(self, event: ce.ClientEvent, now_ms: float) -> Step:
         """Apply one client event. Client mistakes become an ``error`` event; nothing else changes."""
@@ -107,7 +108,7 @@ class RealtimeSession:
             return self.error(exc)
 
     def error(self, exc: ProtocolError) -> Step:
-        return Step(events=[self.emit("error", error=exc.payload())])
+        return Step(events=[se.error(self.ids.event(), error=exc.payload())])
 
     def close(self) -> None:
         """Release what the session holds (items and their audio, the input buffer, responses, the spill
@@ -193,9 +194,6 @@ class RealtimeSession:
 
     # -- dispatch -------------------------------------------------------------------------------------
 
-    def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
-        return self.ctx.emit(kind, **fields)
-
     def _handler_table(self) -> dict[type, Callable[[Any, float], Step]]:
         """Each registered client event class → the ``on_<its wire type>`` of the one part that handles
         it; a missing or doubly defined handler fails here, at construction, not on the first such event."""
@@ -223,7 +221,7 @@ class RealtimeSession:
         validate_turn_detection(merged["audio"]["input"]["turn_detection"])
         self.ctx.config = merged
         self.turns.apply_turn_detection(old, self.ctx.turn_detection)
-        return Step(events=[self.emit("session.updated", session=copy.deepcopy(self.config))])
+        return Step(events=[se.session_updated(self.ids.event(), session=copy.deepcopy(self.config))])
 
     def on_session_close(self, event: ce.SessionClose, now_ms: float) -> Step:
         """The live service accepts ``session.close`` but what it does is unknown (reference §1): accepted,

@@ -16,6 +16,7 @@ from mockengine.audio.vad import FrameClassifier
 from mockengine.engines.stt import WordTiming
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
+from mockengine.protocol import server_events as se
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.effects import ProbeKey, Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
@@ -86,7 +87,7 @@ class UserTurns:
     def on_input_audio_buffer_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
         self.buffer.clear()
         self._transition(TurnEvent.CLEAR)
-        return Step(events=[self.ctx.emit("input_audio_buffer.cleared")])
+        return Step(events=[se.input_audio_buffer_cleared(self.ctx.ids.event())])
 
     # -- turn detection settings ----------------------------------------------------------------------
 
@@ -203,8 +204,8 @@ class UserTurns:
         self.buffer.drop_before_ms(signal.audio_start_ms)
         step = Step(
             events=[
-                self.ctx.emit(
-                    "input_audio_buffer.speech_started",
+                se.input_audio_buffer_speech_started(
+                    self.ctx.ids.event(),
                     audio_start_ms=signal.audio_start_ms,
                     item_id=self.turn_item_id,
                 )
@@ -219,8 +220,8 @@ class UserTurns:
         assert item_id is not None  # an IN_TURN turn has its id
         step = Step(
             events=[
-                self.ctx.emit(
-                    "input_audio_buffer.speech_stopped", audio_end_ms=signal.audio_end_ms, item_id=item_id
+                se.input_audio_buffer_speech_stopped(
+                    self.ctx.ids.event(), audio_end_ms=signal.audio_end_ms, item_id=item_id
                 )
             ]
         )
@@ -267,8 +268,8 @@ class UserTurns:
         self._transition(TurnEvent.IDLE_TIMEOUT)
         item_id = self.ctx.ids.item()
         start_ms, end_ms = self.buffer.start_ms, self.buffer.total_ms
-        event = self.ctx.emit(
-            "input_audio_buffer.timeout_triggered",
+        event = se.input_audio_buffer_timeout_triggered(
+            self.ctx.ids.event(),
             audio_start_ms=start_ms,
             audio_end_ms=end_ms,
             item_id=item_id,

@@ -9,7 +9,6 @@ import pytest
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.protocol import client_events as ce
 from mockengine.realtime.effects import (
-    Effect,
     ItemTranscriptKey,
     ProbeKey,
     SentenceKey,
@@ -17,24 +16,11 @@ from mockengine.realtime.effects import (
     Synthesize,
     Transcribe,
 )
-from mockengine.replay import Replay
-from tests.conftest import make_replay
+from tests.conftest import RecordingReplay, make_recording_replay
 
 
-@dataclasses.dataclass
-class Recording(Replay):
-    """A replay that keeps every effect the session asked for."""
-
-    effects: list[Effect] = dataclasses.field(default_factory=list)
-
-    def _apply(self, step: Step) -> None:
-        self.effects.extend(step.effects)
-        super()._apply(step)
-
-
-def _recording(turn_detection: dict[str, object] | None, transcription: bool = False) -> Recording:
-    replay = make_replay()
-    recording = Recording(replay.session, replay.transcriber, replay.synthesizer)
+def _recording(turn_detection: dict[str, object] | None, transcription: bool = False) -> RecordingReplay:
+    recording = make_recording_replay()
     audio_input: dict[str, object] = {"turn_detection": turn_detection}
     if transcription:
         audio_input["transcription"] = {"model": "whisper-1"}
