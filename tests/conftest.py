@@ -21,10 +21,10 @@ from mockengine.ids import IdFactory
 from mockengine.realtime.effects import Effect, Step
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.replay import Replay
 from mockengine.server.executors import MeteredExecutor
 from mockengine.server.resources import Resources
 from mockengine.settings import Settings
+from mockengine.virtual_time import VirtualTimeDriver
 
 UNPACED = Pacing(pace=0.0, first_delta_delay_ms=0, delta_ms=200)
 
@@ -39,22 +39,24 @@ def make_session(seed: int = 7, pacing: Pacing = UNPACED) -> RealtimeSession:
     )
 
 
-def make_replay(
+def make_driver(
     transcript: str = "What is the capital of France?", seed: int = 7, pacing: Pacing = UNPACED
-) -> Replay:
-    replay = Replay(make_session(seed, pacing), FakeTranscriber(default=transcript), FakeSynthesizer())
-    replay.start()
-    return replay
+) -> VirtualTimeDriver:
+    driver = VirtualTimeDriver(
+        make_session(seed, pacing), FakeTranscriber(default=transcript), FakeSynthesizer()
+    )
+    driver.start()
+    return driver
 
 
 @pytest.fixture
-def replay() -> Replay:
-    return make_replay()
+def driver() -> VirtualTimeDriver:
+    return make_driver()
 
 
 @dataclass
-class RecordingReplay(Replay):
-    """A replay that also keeps every effect the session asked for (to answer one by hand)."""
+class RecordingDriver(VirtualTimeDriver):
+    """A driver that also keeps every effect the session asked for (to answer one by hand)."""
 
     effects: list[Effect] = field(default_factory=list)
 
@@ -63,12 +65,12 @@ class RecordingReplay(Replay):
         super()._apply(step)
 
 
-def make_recording_replay(seed: int = 7, pacing: Pacing = UNPACED) -> RecordingReplay:
-    replay = RecordingReplay(
+def make_recording_driver(seed: int = 7, pacing: Pacing = UNPACED) -> RecordingDriver:
+    driver = RecordingDriver(
         make_session(seed, pacing), FakeTranscriber(default=FAKE_TRANSCRIPT), FakeSynthesizer()
     )
-    replay.start()
-    return replay
+    driver.start()
+    return driver
 
 
 # What the fake transcriber hears in every turn: a question the default scenario answers.

@@ -20,8 +20,8 @@ from mockengine.protocol import client_events as ce
 from mockengine.protocol import server_events as se
 from mockengine.realtime.effects import ItemTranscriptKey, Transcribe
 from mockengine.realtime.response import Pacing
-from mockengine.replay import Replay
-from tests.conftest import RecordingReplay, make_recording_replay
+from mockengine.virtual_time import VirtualTimeDriver
+from tests.conftest import RecordingDriver, make_recording_driver
 from tests.server_event_check import sdk_deviations
 
 # Sent by the WebRTC shell only (server/webrtc/call.py); tests/integration covers them on calls.
@@ -77,8 +77,8 @@ def _user_text(text: str) -> ce.ConversationItemCreate:
     )
 
 
-def _update(replay: Replay, **session: Any) -> None:
-    replay.send(ce.SessionUpdate({"type": "realtime", **session}))
+def _update(driver: VirtualTimeDriver, **session: Any) -> None:
+    driver.send(ce.SessionUpdate({"type": "realtime", **session}))
 
 
 TOOL = {
@@ -89,10 +89,10 @@ TOOL = {
 }
 
 
-def _spoken_turns(replay: RecordingReplay) -> None:
+def _spoken_turns(driver: RecordingDriver) -> None:
     """Speech with transcription, a reply heard, an idle timeout, a barge-in, a clear, an empty commit."""
     _update(
-        replay,
+        driver,
         instructions="Be brief.",
         audio={
             "input": {
@@ -103,83 +103,83 @@ def _spoken_turns(replay: RecordingReplay) -> None:
             "output": {"voice": "marin", "speed": 1.1},
         },
     )
-    replay.stream(synthetic_voiced_pcm16(900))
-    replay.stream_silence(600)
-    replay.run_until_idle()  # the reply, then the idle timeout's turn and its reply
-    replay.stream(synthetic_voiced_pcm16(900))
-    replay.stream_silence(400)
-    replay.advance(replay.now_ms + 400)
-    replay.stream(synthetic_voiced_pcm16(600))  # barge in on the reply
-    replay.send(ce.InputAudioBufferClear())
-    replay.send(ce.InputAudioBufferCommit())  # empty: an error
-    replay.run_until_idle()
+    driver.stream(synthetic_voiced_pcm16(900))
+    driver.stream_silence(600)
+    driver.run_until_idle()  # the reply, then the idle timeout's turn and its reply
+    driver.stream(synthetic_voiced_pcm16(900))
+    driver.stream_silence(400)
+    driver.advance(driver.now_ms + 400)
+    driver.stream(synthetic_voiced_pcm16(600))  # barge in on the reply
+    driver.send(ce.InputAudioBufferClear())
+    driver.send(ce.InputAudioBufferCommit())  # empty: an error
+    driver.run_until_idle()
 
 
-def _items_and_tools(replay: RecordingReplay) -> None:
+def _items_and_tools(driver: RecordingDriver) -> None:
     """Text replies, a function call and its output, an image, retrieve / truncate / delete, limits."""
-    _update(replay, output_modalities=["text"], tools=[TOOL], tool_choice="auto")
-    replay.send(_user_text("Please send a chat message saying hello to Alex."))
-    replay.send(ce.ResponseCreate({"tool_choice": "required", "metadata": {"turn": "1"}}))
-    replay.run_until_idle()
-    call = replay.of_type("response.function_call_arguments.done")[-1]
+    _update(driver, output_modalities=["text"], tools=[TOOL], tool_choice="auto")
+    driver.send(_user_text("Please send a chat message saying hello to Alex."))
+    driver.send(ce.ResponseCreate({"tool_choice": "required", "metadata": {"turn": "1"}}))
+    driver.run_until_idle()
+    call = driver.of_type("response.function_call_arguments.done")[-1]
     output = {"type": "function_call_output", "call_id": call["call_id"], "output": '{"ok": true}'}
-    replay.send(ce.ConversationItemCreate(output))
+    driver.send(ce.ConversationItemCreate(output))
     png = io.BytesIO()
     Image.new("RGB", (8, 8), (200, 30, 30)).save(png, format="PNG")
     image_url = "data:image/png;base64," + base64.b64encode(png.getvalue()).decode()
     image = {"type": "input_image", "image_url": image_url}
-    replay.send(ce.ConversationItemCreate({"type": "message", "role": "user", "content": [image]}))
-    replay.send(ce.ResponseCreate({"output_modalities": ["text"], "max_output_tokens": 3}))
-    replay.run_until_idle()
-    _update(replay, output_modalities=["audio"], tool_choice="none")
-    replay.send(_user_text("Tell me a long story about the sea."))
-    replay.send(ce.ResponseCreate({}))
-    replay.advance(replay.now_ms + 1500)
-    assistant = replay.of_type("response.output_item.added")[-1]["item"]["id"]
-    replay.send(ce.ConversationItemTruncate(assistant, 0, 100))
-    replay.send(ce.ResponseCancel())
-    replay.send(ce.ConversationItemRetrieve(assistant))
-    replay.send(ce.ConversationItemDelete(assistant))
-    replay.send(ce.ConversationItemDelete("item_gone"))  # an error with param null
-    replay.send(ce.ResponseCreate({"conversation": "none", "output_modalities": ["text"]}))
-    replay.run_until_idle()
+    driver.send(ce.ConversationItemCreate({"type": "message", "role": "user", "content": [image]}))
+    driver.send(ce.ResponseCreate({"output_modalities": ["text"], "max_output_tokens": 3}))
+    driver.run_until_idle()
+    _update(driver, output_modalities=["audio"], tool_choice="none")
+    driver.send(_user_text("Tell me a long story about the sea."))
+    driver.send(ce.ResponseCreate({}))
+    driver.advance(driver.now_ms + 1500)
+    assistant = driver.of_type("response.output_item.added")[-1]["item"]["id"]
+    driver.send(ce.ConversationItemTruncate(assistant, 0, 100))
+    driver.send(ce.ResponseCancel())
+    driver.send(ce.ConversationItemRetrieve(assistant))
+    driver.send(ce.ConversationItemDelete(assistant))
+    driver.send(ce.ConversationItemDelete("item_gone"))  # an error with param null
+    driver.send(ce.ResponseCreate({"conversation": "none", "output_modalities": ["text"]}))
+    driver.run_until_idle()
 
 
-def _a_failed_transcription_and_response(replay: RecordingReplay) -> None:
-    replay.fixed_latency_ms = 60_000.0  # transcripts stay pending
+def _a_failed_transcription_and_response(driver: RecordingDriver) -> None:
+    driver.fixed_latency_ms = 60_000.0  # transcripts stay pending
     _update(
-        replay,
+        driver,
         audio={
             "input": {"transcription": {"model": "whisper-1"}, "turn_detection": None},
             "output": {"format": {"type": "audio/pcmu"}},
         },
     )
-    replay.stream(synthetic_voiced_pcm16(600))
-    replay.send(ce.InputAudioBufferCommit())
-    replay.send(ce.ResponseCreate({}))
-    (key,) = [e.key for e in replay.effects if isinstance(e, Transcribe)]
+    driver.stream(synthetic_voiced_pcm16(600))
+    driver.send(ce.InputAudioBufferCommit())
+    driver.send(ce.ResponseCreate({}))
+    (key,) = [e.key for e in driver.effects if isinstance(e, Transcribe)]
     assert isinstance(key, ItemTranscriptKey)
-    replay._apply(replay.session.on_transcript_failed(key, "engine down", replay.now_ms))
-    replay.send(ce.ConversationItemRetrieve(key.item_id))  # user audio, as pcmu
-    _update(replay, audio={"input": {"format": {"type": "audio/pcm", "rate": 24000}}})
-    response_id = replay.of_type("response.created")[-1]["response"]["id"]  # waits for its speech
-    replay._apply(replay.session.fail_response(response_id, {"code": "server_error", "message": "boom"}, 0))
-    replay.fixed_latency_ms = 0.0
-    replay.run_until_idle()
+    driver._apply(driver.session.on_transcript_failed(key, "engine down", driver.now_ms))
+    driver.send(ce.ConversationItemRetrieve(key.item_id))  # user audio, as pcmu
+    _update(driver, audio={"input": {"format": {"type": "audio/pcm", "rate": 24000}}})
+    response_id = driver.of_type("response.created")[-1]["response"]["id"]  # waits for its speech
+    driver._apply(driver.session.fail_response(response_id, {"code": "server_error", "message": "boom"}, 0))
+    driver.fixed_latency_ms = 0.0
+    driver.run_until_idle()
 
 
 @pytest.mark.parametrize("script", [_spoken_turns, _items_and_tools, _a_failed_transcription_and_response])
 def test_every_event_of_a_real_session_matches_the_sdk(script: Any) -> None:
-    replay = make_recording_replay(pacing=PACED)
-    script(replay)
-    deviations = sorted({d for _, event in replay.events for d in sdk_deviations(event)})
+    driver = make_recording_driver(pacing=PACED)
+    script(driver)
+    deviations = sorted({d for _, event in driver.events for d in sdk_deviations(event)})
     assert deviations == []
 
 
 def test_the_sessions_above_send_every_type_the_core_builds() -> None:
     sent: set[str] = set()
     for script in (_spoken_turns, _items_and_tools, _a_failed_transcription_and_response):
-        replay = make_recording_replay(pacing=PACED)
-        script(replay)
-        sent |= {event["type"] for _, event in replay.events}
+        driver = make_recording_driver(pacing=PACED)
+        script(driver)
+        sent |= {event["type"] for _, event in driver.events}
     assert sent == set(se.BUILDERS) - WEBRTC_ONLY

@@ -28,8 +28,8 @@ from mockengine.realtime.turn_state import (
     TurnState,
     next_turn_state,
 )
-from mockengine.replay import Replay
-from tests.conftest import make_replay, make_session
+from mockengine.virtual_time import VirtualTimeDriver
+from tests.conftest import make_driver, make_session
 
 SERVER_VAD = {"type": "server_vad"}
 SEMANTIC_VAD = {"type": "semantic_vad", "eagerness": "high"}
@@ -68,28 +68,28 @@ def _check_invariants(session: RealtimeSession) -> None:
         assert user.detector.in_turn == (user.state is TurnState.IN_TURN), user.state
 
 
-def _turn_detection(replay: Replay, config: dict[str, object] | None) -> None:
-    replay.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": config}}}))
+def _turn_detection(driver: VirtualTimeDriver, config: dict[str, object] | None) -> None:
+    driver.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": config}}}))
 
 
-def _script(replay: Replay) -> list[tuple[str, list[Callable[[], None]]]]:
+def _script(driver: VirtualTimeDriver) -> list[tuple[str, list[Callable[[], None]]]]:
     """Steps that together take a session through every transition of the table."""
 
     def speak(ms: int = 600) -> Callable[[], None]:
-        return lambda: replay.stream(synthetic_voiced_pcm16(ms))
+        return lambda: driver.stream(synthetic_voiced_pcm16(ms))
 
     def silence(ms: int) -> Callable[[], None]:
         def run() -> None:
-            replay.stream_silence(ms)
-            replay.run_until_idle()
+            driver.stream_silence(ms)
+            driver.run_until_idle()
 
         return run
 
     def send(event: ce.ClientEvent) -> Callable[[], None]:
-        return lambda: replay.send(event)
+        return lambda: driver.send(event)
 
     def detect(config: dict[str, object] | None) -> Callable[[], None]:
-        return lambda: _turn_detection(replay, config)
+        return lambda: _turn_detection(driver, config)
 
     commit, clear = send(ce.InputAudioBufferCommit()), send(ce.InputAudioBufferClear())
     retuned, longer = {**SERVER_VAD, "silence_duration_ms": 500}, {**SERVER_VAD, "silence_duration_ms": 300}
@@ -119,16 +119,16 @@ def test_a_session_walks_every_transition_of_the_table_and_keeps_its_invariants(
         return next_turn_state(state, event)
 
     monkeypatch.setattr(turns, "next_turn_state", recording)
-    replay = make_replay()
-    _check_invariants(replay.session)
-    for name, steps in _script(replay):
+    driver = make_driver()
+    _check_invariants(driver.session)
+    for name, steps in _script(driver):
         for step in steps:
             step()
-            _check_invariants(replay.session)
-        assert not replay.of_type("error"), name
+            _check_invariants(driver.session)
+        assert not driver.of_type("error"), name
     legal = {(state, event) for state, row in TRANSITIONS.items() for event in row}
     assert walked == legal, sorted((s.name, e.name) for s, e in legal - walked)
-    assert replay.of_type("input_audio_buffer.timeout_triggered")
+    assert driver.of_type("input_audio_buffer.timeout_triggered")
 
 
 def test_the_turn_state_changes_only_in_the_transition_function() -> None:
@@ -198,14 +198,14 @@ def test_a_session_created_with_turn_detection_off_starts_manual_and_commits() -
         describe_image=base.items.describe_image,
     )
     assert session.turns.state is TurnState.MANUAL and session.turns.detector is None
-    replay = Replay(session, FakeTranscriber(default="Hello there."), FakeSynthesizer())
-    replay.start()
-    replay.stream(synthetic_voiced_pcm16(800))
-    assert not replay.of_type("input_audio_buffer.speech_started")
-    replay.send(ce.InputAudioBufferCommit())
-    replay.run_until_idle()
-    assert len(replay.of_type("input_audio_buffer.committed")) == 1
-    assert not replay.of_type("response.created")  # manual turns: the client asks for the response
+    driver = VirtualTimeDriver(session, FakeTranscriber(default="Hello there."), FakeSynthesizer())
+    driver.start()
+    driver.stream(synthetic_voiced_pcm16(800))
+    assert not driver.of_type("input_audio_buffer.speech_started")
+    driver.send(ce.InputAudioBufferCommit())
+    driver.run_until_idle()
+    assert len(driver.of_type("input_audio_buffer.committed")) == 1
+    assert not driver.of_type("response.created")  # manual turns: the client asks for the response
     assert session.turns.state is TurnState.MANUAL
 
 
