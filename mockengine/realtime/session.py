@@ -53,6 +53,8 @@ __all__ = ["RealtimeSession", "SessionOptions"]
 
 
 class RealtimeSession:
+    """One Realtime session's state machine (see the module docstring)."""
+
     def __init__(
         self,
         options: SessionOptions,
@@ -201,8 +203,10 @@ class RealtimeSession:
         table = {}
         for cls in ce.REGISTRY.values():
             name = ce.handler_name(cls.type)
-            (handler,) = [getattr(part, name) for part in parts if hasattr(part, name)]
-            table[cls] = handler
+            handlers = [getattr(part, name) for part in parts if hasattr(part, name)]
+            if len(handlers) != 1:
+                raise TypeError(f"{cls.type}: {len(handlers)} handlers named {name}, expected one")
+            table[cls] = handlers[0]
         return table
 
     # -- session.* and the WebRTC-only events ---------------------------------------------------------

@@ -8,6 +8,7 @@ import pytest
 
 from mockengine.protocol import client_events as ce
 from mockengine.protocol.errors import ProtocolError
+from mockengine.realtime.responses import Responses
 from tests.conftest import make_session
 
 # The live service's accepted-type list, verbatim (reference §8, "unknown event type").
@@ -114,3 +115,9 @@ def test_a_text_part_without_its_text_is_a_missing_parameter(role: str, part: di
     payload = raised.value.payload()
     assert (payload["code"], payload["param"]) == ("missing_required_parameter", "item.content[0].text")
     assert payload["message"] == "Missing required parameter: 'item.content[0].text'."
+
+
+def test_a_handler_defined_on_two_parts_of_the_session_fails_at_construction(monkeypatch) -> None:
+    monkeypatch.setattr(Responses, "on_session_update", lambda self, event, now_ms: None, raising=False)
+    with pytest.raises(TypeError, match="session.update: 2 handlers named on_session_update"):
+        make_session()
