@@ -48,7 +48,12 @@ _ABOUT_THE_APP = re.compile(
     r"|\bhow does (?:this|the) \w+(?: \w+)? work\b"
     r"|\bwhat (?:does|do|would|will) (?!i\b|we\b)(?:this|that|it|you|\w+(?: \w+){0,2}) do\b"
     r"|\bare you able to\b|\bwhat are you\b"
-    r"|\bis there a way to\b|\bwho made (?:you|this)\b|\bwhat(?:'s| is) this app\b|^\W*help\W*$",
+    r"|\bis there a way to\b|\bwho made (?:you|this)\b|\bwhat(?:'s| is) this app\b|^\W*help\W*$"
+    # how the service works in general, not a request for one case of it
+    r"|^\W*(?:how|what|when|where|which|do|does|is|are|can)\b[^.!]*\b(?:usually|normally|typically|generally"
+    r"|in general|on average)\b"
+    r"|^\W*how (?:many|much|long)\b[^.!]*\bcan (?:i|we)\b(?! (?:get|have) (?:a|an|the|my|some)\b)"
+    r"|^\W*is it (?:safe|ok|okay|possible|a good idea|bad|dangerous) to\b",
     re.IGNORECASE,
 )
 _QUESTION_ONLY = re.compile(

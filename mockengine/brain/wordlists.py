@@ -43,7 +43,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "rate rating reaction thumb thumbs score vote",
         "navigate move go jump",
         "details detail info information about more spec specs description",
-        "state screen seeing looking",
+        "state screen seeing looking selected",
         "media video clip movie film playback",
         "buy purchase checkout order pay",
         "cart basket bag trolley",
@@ -54,6 +54,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "create make setup schedule book jot write compose reserve reservation",
         "apply use redeem enter",
         "list agenda upcoming planned",
+        "last final",
         "complete done finish finished tick",
         "track status shipping deliver delivery arrive package",
         "coupon code promo voucher discount",
@@ -77,8 +78,8 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "bright brightness dim brighter dimmer",
         "on enable activate",
         "off disable deactivate kill",
-        "up positive",
-        "down negative",
+        "up positive upvote",
+        "down negative downvote",
     )
 )
 
@@ -168,6 +169,33 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("what's on", "list on"),
     ("what is on", "list on"),
     (r"take (.+?) out of", r"remove \1 from"),
+    # colloquial verbs of everyday English for the actions above
+    (r"(?:nudge|ping|buzz|prod) (me|us)\b", r"remind \1"),
+    (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
+    (r"lose (it|them|that|those|this|these)\b", r"remove \1"),
+    (r"(?:fire|boot|spin|power|start) up", "launch"),
+    ("kick off", "launch"),
+    (r"(?:see|watch) (it|this|that) in action", r"launch \1"),
+    (r"freeze (it|that|this|there|the \w+)", r"pause \1"),
+    ("freeze frame", "pause"),
+    (r"(?:from|at) the (?:very )?top", "restart"),
+    (r"(?:all the way )?(?:to|at) the (?:very )?(?:start|beginning|top|front) of the \w+", "first"),
+    (r"(?:all the way )?(?:to|at) the (?:very )?(?:end|bottom|back) of the \w+", "last"),
+    (r"the one after(?: (?:this|that|it))?", "next"),
+    ("one after", "next"),
+    (r"back (?:one|a) (\w+)", r"previous \1"),
+    (r"(?:cross|tick|check|strike) (it|that|this|them|those|these|\w+) off", r"complete \1"),
+    (r"pop (.+?) (?:in|on)(?= for\b| on\b| at\b|$)", r"add \1"),
+    (r"pop (.+?) (?:in|into) (?=the|my|our)", r"add \1 to "),
+    (r"let (.+?) in (?=through\b|by\b|at\b)", r"unlock \1 "),
+    (r"let (.+?) in\b", r"unlock \1"),
+    (r"read (?:me|out) (my|the|all)", r"list \1"),
+    (r"what does (.+?) look like", r"list \1"),
+    (r"what(?:'s| is) the damage", "view cart total"),
+    (r"what do (?:i|we) owe", "view cart total"),
+    (r"(?:i'll|i will|we'll|i'd) (?:have|take)", "add"),
+    (r"turn (it|this|that) (?:a)?round", r"flip \1"),
+    (r"(?:i|we) only care about", "only"),
 )
 
 # Verbs a tool's name or description starts with when it changes something (not a lookup): "Change where
@@ -232,6 +260,9 @@ FILLERS: tuple[str, ...] = (
     "basically",
     "kindly",
     "like,",
+    r"(?:hold|hang) on(?=[,.!])",
+    r"wait(?: a (?:sec|second|minute|moment))?(?=[,.!])",
+    r"one (?:sec|second)(?=[,.!])",
 )
 
 # A concept that implies others: an indirect request ("it's too dark in here", "how hot is it in Cairo")
