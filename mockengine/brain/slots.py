@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import items, lexicon, scalars, values
+from mockengine.brain import codes, items, lexicon, scalars, values
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -60,7 +60,6 @@ _FREE_TEXT = (
     "code",
     "task",
 )
-_IDENTIFIER = re.compile(r"(?<![\w-])[A-Za-z]*\d[\w-]*")
 _CONTAINERS = frozenset(
     lexicon.stem(w)
     for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
@@ -115,7 +114,7 @@ def fill(
     work = _Work(lexicon.rewrite(said, keep_case=True), today)
     filled = Filled()
     kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
-    for kind in ("quoted", "identifier", "datetime", "date", "time", "number", "enum", "boolean"):
+    for kind in ("quoted", "identifier", "currency", "datetime", "date", "time", "number", "enum", "boolean"):
         quotable = ("string", "identifier")
         for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k in quotable)]:
             if name not in filled.arguments:
@@ -152,7 +151,9 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             filled.arguments[name] = schema_of["default"]
             filled.sources[name] = "(schema default)"
     for name, value in list(filled.arguments.items()):
-        if not _valid_property(name, value, schema) or _not_a_number(name, value):
+        about = properties.get(name) if isinstance(properties, Mapping) else None
+        described = str(about.get("description", "")) if isinstance(about, Mapping) else ""
+        if not _valid_property(name, value, schema) or _not_a_number(name, value, described):
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
@@ -188,6 +189,8 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "date"
     if fmt == "time" or any(w in ("time", "hour", "when") for w in words):
         return "time"
+    if codes.is_currency(name, schema):
+        return "currency"
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
     return "string"
@@ -228,8 +231,11 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
                 match = _SAYING.search(work.text)
             span = Span(match.group("text"), match.start(), match.end()) if match else None
     elif kind == "identifier":
-        match = _IDENTIFIER.search(work.text)
-        span = Span(match.group(0), match.start(), match.end()) if match else None
+        span = codes.identifier_for(work.text)
+    elif kind == "currency":
+        target = bool({"to", "into", "target"} & set(lexicon.identifier_words(name).split()))
+        found = codes.currencies(work.text)
+        span = next((s for s, into in found if into == target), found[0][0] if found else None)
     elif kind in ("date", "datetime"):
         span = _first(values.dates(work.text, work.today))
         if kind == "datetime":
@@ -340,10 +346,14 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
     return segments
 
 
-def _not_a_number(name: str, value: Any) -> bool:
-    """A string for an ``order_number``-like parameter that holds no digit ("anything free")."""
+def _not_a_number(name: str, value: Any, description: str = "") -> bool:
+    """A string for an ``order_number``-like parameter (or an id described as a number) that holds no
+    digit ("anything free", "an update")."""
     last = lexicon.identifier_words(name).split()[-1:]
-    return last in (["number"], ["num"], ["no"]) and isinstance(value, str) and not re.search(r"\d", value)
+    numbered = last in (["number"], ["num"], ["no"]) or (
+        last == ["id"] and re.search(r"\bnumber\b", description, re.I) is not None
+    )
+    return numbered and isinstance(value, str) and not re.search(r"\d", value)
 
 
 def _fits(name: str, roles: tuple[str, ...]) -> bool:

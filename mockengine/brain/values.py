@@ -109,8 +109,12 @@ def _read_whole(words: list[str]) -> tuple[int, int]:
     """The whole number the leading ``words`` spell and how many words it took (0: none)."""
     total, current, used = 0, 0, 0
     for index, word in enumerate(words):
-        if word in _UNITS and (used == 0 or words[index - 1] in _TENS or words[index - 1] in _SCALES):
+        if word == "a" and used == 0 and index + 1 < len(words) and words[index + 1] in _SCALES:
+            current = 1  # "a hundred and twenty"
+        elif word in _UNITS and (used == 0 or words[index - 1] in _TENS or words[index - 1] in _SCALES):
             current += _UNITS[word]
+        elif word in _UNITS and used and words[index - 1] == "and" and current >= 100:
+            current += _UNITS[word]  # "a hundred and five"
         elif word in _TENS and (used == 0 or words[index - 1] in _SCALES or words[index - 1] == "and"):
             current += _TENS[word]
         elif word in _SCALES and used:
