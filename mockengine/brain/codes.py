@@ -58,7 +58,7 @@ def identifier_for(text: str) -> Span | None:
     """The first code in ``text``: digits said one by one, capital letters and digits read apart, or a
     word with a digit as written."""
     found = [
-        *(Span(re.sub(r"\D", "", _digits(m.group(0))), m.start(), m.end()) for m in _SPOKEN_CODE.finditer(text)),
+        *(Span(_digits(m.group(0)), m.start(), m.end()) for m in _SPOKEN_CODE.finditer(text)),
         *(Span(m.group(1) + m.group(2), m.start(), m.end()) for m in _PREFIXED.finditer(text)),
         *(Span(m.group(0), m.start(), m.end()) for m in _WRITTEN.finditer(text)),
     ]
@@ -77,7 +77,9 @@ def is_currency(name: str, schema: Mapping[str, Any]) -> bool:
     if not ("currency" in about or "iso 4217" in about or "iso4217" in about):
         return False
     try:
-        return not isinstance(pattern, str) or (bool(re.search(pattern, "EUR")) and not re.search(pattern, "euro"))
+        if not isinstance(pattern, str):
+            return True
+        return bool(re.search(pattern, "EUR")) and not re.search(pattern, "euro")
     except re.error:
         return False
 
