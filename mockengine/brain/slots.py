@@ -46,7 +46,10 @@ from mockengine.brain.values import Span
 _AFTER_COLON = re.compile(r"^(?:\S+\s+){0,5}\S+(?<!\d):\s+(?P<text>\S.{0,199}?)\s*[.!]?$")
 # "a note saying the meeting moved to Friday": all of it, prepositions and dates too.
 _SAYING = re.compile(r"\b(?:saying|that says|which says)\s+(?P<text>\S.{0,199}?)\s*[.!]?$", re.IGNORECASE)
-_QUOTED = re.compile(r"[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
+_QUOTED = re.compile(r"(?<!\w)[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
+# "'Blue' by Joni Mitchell": the maker named after a quoted title belongs to a search for it.
+_BY_MAKER = re.compile(r"\s+by\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}")
+_SEARCHED = ("query", "search", "song", "track", "book", "film", "movie", "title")
 _FREE_TEXT = (
     "title",
     "text",
@@ -225,11 +228,7 @@ class _Work:
 def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:
     span: Span | None = None
     if kind == "quoted":
-        if any(word in lexicon.identifier_words(name).split() for word in _FREE_TEXT):
-            match = _QUOTED.search(work.text) or _AFTER_COLON.search(work.text)
-            if match is None and _fits(name, ROLES["saying"]):  # the message, not its subject
-                match = _SAYING.search(work.text)
-            span = Span(match.group("text"), match.start(), match.end()) if match else None
+        span = _quoted(work.text, name)
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "currency":
@@ -251,6 +250,23 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     if span is not None:
         filled.sources[name] = work.take(_with_label(work.text, span, name))
         filled.arguments[name] = span.value
+
+
+def _quoted(text: str, name: str) -> Span | None:
+    """Quoted text, or what follows a colon or "saying", for a free-text parameter; a quoted title keeps
+    the maker named after it when the parameter is searched ("'Blue' by Joni Mitchell")."""
+    words = lexicon.identifier_words(name).split()
+    if not any(word in words for word in _FREE_TEXT):
+        return None
+    match = _QUOTED.search(text) or _AFTER_COLON.search(text)
+    if match is None and _fits(name, ROLES["saying"]):  # the message, not its subject
+        match = _SAYING.search(text)
+    if match is None:
+        return None
+    maker = _BY_MAKER.match(text, match.end()) if match.re is _QUOTED else None
+    if maker is not None and any(word in words for word in _SEARCHED):
+        return Span(match.group("text") + maker.group(0), match.start(), maker.end())
+    return Span(match.group("text"), match.start(), match.end())
 
 
 def _with_label(text: str, span: Span, name: str) -> Span:
@@ -295,8 +311,12 @@ class _Strings:
 def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if not todo.names:
         return
-    segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
     primary = next((n for n in todo.required if n in todo.names), todo.names[0])
+    quoted = _QUOTED.search(work.text)
+    if quoted is not None and primary in todo.required:  # "open the 'Paper Planes' card": the name
+        filled.sources[primary] = work.take(Span(quoted.group("text"), quoted.start(), quoted.end()))
+        filled.arguments[primary] = quoted.group("text")
+    segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
     # a phrase meant for it, not what is left of the object.
     if primary in filled.arguments or (todo.verbatim and primary not in todo.required):

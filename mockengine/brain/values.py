@@ -182,6 +182,10 @@ _ORDINAL_WORDS |= {"thirtieth": 30, "thirty first": 31}
 _SPOKEN_DAY = "|".join(w.replace(" ", "[ -]") for w in sorted(_ORDINAL_WORDS, key=len, reverse=True))
 # "the 5th", "5", "the fifth", "twenty-first"
 _ORDINAL = rf"(?P<day>\d{{1,2}}(?=st|nd|rd|th|\b)|{_SPOKEN_DAY})(?:st|nd|rd|th)?"
+# A spoken ordinal stands alone as a day ("on the twentieth") only when no noun follows ("the second time").
+_ALONE = (
+    r"(?=\s*(?:$|[,.;!?]|(?:at|for|from|in|and|to|until|till|through|please|morning|afternoon|evening)\b))"
+)
 _DATE_PATTERNS = (
     re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
     re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}\b"),
@@ -192,7 +196,10 @@ _DATE_PATTERNS = (
     ),
     re.compile(r"\b(?P<week>next week|a week from (?:today|now))\b"),
     # "by the 15th": a day of this month, or of the next once it has passed
-    re.compile(r"\b(?:on|by|for|until|before)\s+the\s+(?P<monthday>\d{1,2})(?:st|nd|rd|th)\b"),
+    re.compile(
+        r"\b(?:on|by|for|until|before|from|starting|since)\s+the\s+"
+        rf"(?:(?P<monthday>\d{{1,2}})(?:st|nd|rd|th)\b|(?P<spokenday>{_SPOKEN_DAY})\b{_ALONE})"
+    ),
     re.compile(
         r"\b(?:on\s+)?(?P<next>next\s+|this\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
     ),
@@ -252,8 +259,8 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
         return today + timedelta(days=number * (7 if groups["unit"].startswith("week") else 1))
     if groups.get("week"):
         return today + timedelta(days=7)
-    if groups.get("monthday"):
-        return _next_month_day(today, int(groups["monthday"]))
+    if groups.get("monthday") or groups.get("spokenday"):
+        return _next_month_day(today, _day_number(groups.get("monthday") or groups["spokenday"]))
     if groups.get("weekday"):
         wanted = next(i for i, d in enumerate(_WEEKDAYS) if d.startswith(groups["weekday"][:3]))
         ahead = (wanted - today.weekday()) % 7 or 7
