@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from mockengine.brain.lexicon import identifier_words
 from mockengine.brain.values import Span
 
 _DIGIT_WORDS = {
@@ -94,3 +95,26 @@ def currencies(text: str) -> list[tuple[Span, bool]]:
         code = iso or next(_CURRENCIES[i][1] for i in range(len(_CURRENCIES)) if match.group(f"c{i}"))
         found.append((Span(code, match.start(), match.end()), bool(_INTO.search(text[: match.start()]))))
     return found
+
+
+def format_of_pattern(pattern: Any) -> str | None:
+    """The value format a ``pattern`` accepts, tried on samples: "^[0-2][0-9]:[0-5][0-9]$" → time."""
+    if not isinstance(pattern, str):
+        return None
+    for fmt, sample in (("date-time", "2026-03-02T18:30:00"), ("date", "2026-03-02"), ("time", "18:30")):
+        try:
+            if re.search(pattern, sample) and not re.search(pattern, "x"):
+                return fmt
+        except re.error:
+            return None
+    return None
+
+
+def lacks_digit(name: str, value: Any, description: str = "") -> bool:
+    """A string for an ``order_number``-like parameter (or an id described as a number) that holds no
+    digit ("anything free", "an update")."""
+    last = identifier_words(name).split()[-1:]
+    numbered = last in (["number"], ["num"], ["no"]) or (
+        last == ["id"] and re.search(r"\bnumber\b", description, re.I) is not None
+    )
+    return numbered and isinstance(value, str) and not re.search(r"\d", value)

@@ -156,7 +156,7 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
     for name, value in list(filled.arguments.items()):
         about = properties.get(name) if isinstance(properties, Mapping) else None
         described = str(about.get("description", "")) if isinstance(about, Mapping) else ""
-        if not _valid_property(name, value, schema) or _not_a_number(name, value, described):
+        if not _valid_property(name, value, schema) or codes.lacks_digit(name, value, described):
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
@@ -185,7 +185,7 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "list"  # ["towels", "pillows"]
     if kind not in (None, "string"):
         return "other"
-    fmt = schema.get("format") or _format_of_pattern(schema.get("pattern"))
+    fmt = schema.get("format") or codes.format_of_pattern(schema.get("pattern"))
     if fmt == "date-time" or "datetime" in words:
         return "datetime"
     if fmt == "date" or any(w in ("date", "day") for w in words):
@@ -197,19 +197,6 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
     return "string"
-
-
-def _format_of_pattern(pattern: Any) -> str | None:
-    """The value format a ``pattern`` accepts, tried on samples: "^[0-2][0-9]:[0-5][0-9]$" → time."""
-    if not isinstance(pattern, str):
-        return None
-    for fmt, sample in (("date-time", "2026-03-02T18:30:00"), ("date", "2026-03-02"), ("time", "18:30")):
-        try:
-            if re.search(pattern, sample) and not re.search(pattern, "x"):
-                return fmt
-        except re.error:
-            return None
-    return None
 
 
 class _Work:
@@ -364,16 +351,6 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
         filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
         segments = [s for s in segments if s != (preposition, phrase)]
     return segments
-
-
-def _not_a_number(name: str, value: Any, description: str = "") -> bool:
-    """A string for an ``order_number``-like parameter (or an id described as a number) that holds no
-    digit ("anything free", "an update")."""
-    last = lexicon.identifier_words(name).split()[-1:]
-    numbered = last in (["number"], ["num"], ["no"]) or (
-        last == ["id"] and re.search(r"\bnumber\b", description, re.I) is not None
-    )
-    return numbered and isinstance(value, str) and not re.search(r"\d", value)
 
 
 def _fits(name: str, roles: tuple[str, ...]) -> bool:
