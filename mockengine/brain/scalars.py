@@ -129,3 +129,23 @@ def boolean_for(text: str, name: str = "") -> Span | None:
 _FLAG_WORDS = frozenset(
     ("only", "is", "include", "includes", "has", "with", "use", "enable", "enabled", "flag")
 )
+
+
+_LEVELS = frozenset(lexicon.stem(w) for w in ("brightness", "level", "dim", "percent", "volume"))
+
+
+def implied_on(arguments: Mapping[str, Any], properties: Mapping[str, Any], required: list[str]) -> list[str]:
+    """The required on/off enums not heard that a level heard implies are "on" ("bring the lights down to
+    thirty percent" leaves them on): a brightness-like number above zero was filled."""
+    level = any(
+        isinstance(value, (int, float))
+        and value > 0
+        and bool(_LEVELS & {lexicon.stem(w) for w in lexicon.identifier_words(name).split()})
+        for name, value in arguments.items()
+    )
+    implied = []
+    for name in [n for n in required if n not in arguments and level]:
+        options = properties[name].get("enum") if isinstance(properties.get(name), Mapping) else None
+        if isinstance(options, list) and "on" in options and "off" in options:
+            implied.append(name)
+    return implied

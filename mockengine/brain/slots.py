@@ -128,6 +128,8 @@ def fill(
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
     _fill_strings(work, filled, _Strings(strings, required, cues, verbatim, lists))
+    for name in scalars.implied_on(filled.arguments, properties, required):
+        filled.arguments[name], filled.sources[name] = "on", "(a level was set)"
     _finish(filled, schema, required, lists)
     return filled
 
@@ -321,6 +323,9 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         value = " ".join([things[0]] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
         filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
         filled.more = [(primary, _without_name(thing, primary)) for thing in things[1:]]
+    elif _said_there(work.text, primary, todo.cues.referent):  # "… in Edinburgh and then a hotel there"
+        filled.arguments[primary] = todo.cues.referent.for_parameter(primary, exact=True)
+        filled.sources[primary], filled.used_referent = "(there → last place)", True
     elif _has_pronoun(work.text):
         # "it" names the thing: a required parameter, or one the last output named by key ("card" ←
         # focusedCardId); never an optional detail such as a cancellation's "reason".
@@ -369,6 +374,16 @@ def _without_name(value: str, parameter: str) -> str:
     while len(words) > 1 and lexicon.stem(words[-1]) in names and names & _CONTAINERS:
         words = words[:-1]
     return " ".join(words)
+
+
+def _said_there(text: str, name: str, referent: Referent) -> bool:
+    """ "there" for a place parameter the last call or output filled by the same key."""
+    place = _fits(name, (*_PLACES, "city", "town", "destination", "near"))
+    return (
+        place
+        and bool(re.search(r"\bthere\b(?!'s| is| are)", text, re.I))
+        and bool(referent.for_parameter(name, exact=True))
+    )
 
 
 def _has_pronoun(text: str) -> bool:

@@ -196,6 +196,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:i'll|i will|we'll|i'd) (?:have|take)", "add"),
     (r"turn (it|this|that) (?:a)?round", r"flip \1"),
     (r"(?:i|we) only care about", "only"),
+    (r"start (an?|a new|new) (note|list|document|file|draft|page|entry|doc)\b", r"create \1 \2"),
 )
 
 # Verbs a tool's name or description starts with when it changes something (not a lookup): "Change where
@@ -261,6 +262,7 @@ FILLERS: tuple[str, ...] = (
     "kindly",
     "like,",
     r"(?:hold|hang) on(?=[,.!])",
+    "all the way",
     r"wait(?: a (?:sec|second|minute|moment))?(?=[,.!])",
     r"one (?:sec|second)(?=[,.!])",
 )
