@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mockengine.brain.lexicon import identifier_words
-from mockengine.brain.values import Span
+from mockengine.brain.values import Span, numbers
 
 _DIGIT_WORDS = {
     "zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4",
@@ -118,3 +118,15 @@ def lacks_digit(name: str, value: Any, description: str = "") -> bool:
         last == ["id"] and re.search(r"\bnumber\b", description, re.I) is not None
     )
     return numbered and isinstance(value, str) and not re.search(r"\d", value)
+
+
+_WORDY = ("text", "title", "name", "message", "note", "task", "subject", "body", "content", "query")
+
+
+def only_a_number(name: str, value: Any) -> bool:
+    """A free-text value that is nothing but a number ("eight" of "a reminder for eight tomorrow"): a
+    time or quantity misheard as the text, not what the text says."""
+    if not isinstance(value, str) or not set(identifier_words(name).split()) & set(_WORDY):
+        return False
+    spans = numbers(value)
+    return bool(spans) and sum(s.end - s.start for s in spans) >= len(value.strip()) - len(spans) + 1

@@ -158,7 +158,11 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
     for name, value in list(filled.arguments.items()):
         about = properties.get(name) if isinstance(properties, Mapping) else None
         described = str(about.get("description", "")) if isinstance(about, Mapping) else ""
-        if not _valid_property(name, value, schema) or codes.lacks_digit(name, value, described):
+        if (
+            not _valid_property(name, value, schema)
+            or codes.lacks_digit(name, value, described)
+            or codes.only_a_number(name, value)
+        ):
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]

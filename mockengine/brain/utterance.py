@@ -121,7 +121,18 @@ def past_event(text: str) -> str | None:
     """The verb of a past event told ("went" of "I went to the park"), None when ``text`` is no such
     story (or asks for something as well)."""
     told = _PAST.search(text.replace("’", "'"))
-    return told.group("verb").lower() if told and not _REQUEST_MARK.search(text) else None
+    if told is None or _REQUEST_MARK.search(text) or _then_asks(text):
+        return None
+    return told.group("verb").lower()
+
+
+def _then_asks(text: str) -> bool:
+    """A later clause starts with an action: "I changed my mind about the batteries, lose them"."""
+    for clause in re.split(r"[,;]|\bso\b", lexicon.rewrite(text))[1:]:
+        words = [t for t in lexicon.tokens(clause) if not t.is_stop]
+        if words and words[0].concept in lexicon.ACTIONS:
+            return True
+    return False
 
 
 def requests(text: str) -> bool:
