@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import codes, items, lexicon, scalars, values
+from mockengine.brain import codes, items, lexicon, scalars, values, verbatim
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -42,27 +42,6 @@ from mockengine.brain.phrasing import (
 )
 from mockengine.brain.values import Span
 
-# "take a note: the gate code is 4512": what follows a short request and a colon, verbatim.
-_AFTER_COLON = re.compile(r"^(?:\S+\s+){0,5}\S+(?<!\d):\s+(?P<text>\S.{0,199}?)\s*[.!]?$")
-# "a note saying the meeting moved to Friday": all of it, prepositions and dates too.
-_SAYING = re.compile(r"\b(?:saying|that says|which says)\s+(?P<text>\S.{0,199}?)\s*[.!]?$", re.IGNORECASE)
-_QUOTED = re.compile(r"(?<!\w)[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
-# "'Blue' by Joni Mitchell": the maker named after a quoted title belongs to a search for it.
-_BY_MAKER = re.compile(r"\s+by\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}")
-_SEARCHED = ("query", "search", "song", "track", "book", "film", "movie", "title")
-_FREE_TEXT = (
-    "title",
-    "text",
-    "message",
-    "query",
-    "name",
-    "note",
-    "content",
-    "body",
-    "subject",
-    "code",
-    "task",
-)
 _CONTAINERS = frozenset(
     lexicon.stem(w)
     for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
@@ -117,9 +96,8 @@ def fill(
     work = _Work(lexicon.rewrite(said, keep_case=True), today)
     filled = Filled()
     kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
-    for kind in ("quoted", "identifier", "currency", "datetime", "date", "time", "number", "enum", "boolean"):
-        quotable = ("string", "identifier")
-        for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k in quotable)]:
+    for kind in _PASSES:
+        for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             if name not in filled.arguments:
                 _fill_one(work, filled, name, properties[name], kind)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
@@ -135,6 +113,23 @@ def fill(
 
 
 _STRINGS = ("string", "identifier", "list")
+# The passes over the parameters, in order, and the kinds a pass takes besides its own.
+_PASSES = (
+    "labelled",
+    "quoted",
+    "identifier",
+    "currency",
+    "datetime",
+    "date",
+    "time",
+    "called",
+    "number",
+    "enum",
+    "boolean",
+)
+_ALSO = frozenset(
+    (("labelled", "enum"), ("quoted", "string"), ("quoted", "identifier"), ("called", "string"))
+)
 
 
 def _cues(tool_name: str, description: str, vocabulary: frozenset[str], referent: Referent) -> Cues:
@@ -220,8 +215,12 @@ class _Work:
 
 def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:
     span: Span | None = None
-    if kind == "quoted":
-        span = _quoted(work.text, name)
+    if kind == "labelled":
+        span = verbatim.labelled_enum(work.text, name, schema["enum"])
+    elif kind == "quoted":
+        span = verbatim.quoted(work.text, name)
+    elif kind == "called":
+        span = verbatim.called(work.text, name)
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "currency":
@@ -243,23 +242,6 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     if span is not None:
         filled.sources[name] = work.take(_with_label(work.text, span, name))
         filled.arguments[name] = span.value
-
-
-def _quoted(text: str, name: str) -> Span | None:
-    """Quoted text, or what follows a colon or "saying", for a free-text parameter; a quoted title keeps
-    the maker named after it when the parameter is searched ("'Blue' by Joni Mitchell")."""
-    words = lexicon.identifier_words(name).split()
-    if not any(word in words for word in _FREE_TEXT):
-        return None
-    match = _QUOTED.search(text) or _AFTER_COLON.search(text)
-    if match is None and _fits(name, ROLES["saying"]):  # the message, not its subject
-        match = _SAYING.search(text)
-    if match is None:
-        return None
-    maker = _BY_MAKER.match(text, match.end()) if match.re is _QUOTED else None
-    if maker is not None and any(word in words for word in _SEARCHED):
-        return Span(match.group("text") + maker.group(0), match.start(), maker.end())
-    return Span(match.group("text"), match.start(), match.end())
 
 
 def _with_label(text: str, span: Span, name: str) -> Span:
@@ -305,7 +287,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if not todo.names:
         return
     primary = next((n for n in todo.required if n in todo.names), todo.names[0])
-    quoted = _QUOTED.search(work.text)
+    quoted = verbatim.QUOTED.search(work.text)
     if quoted is not None and primary in todo.required:  # "open the 'Paper Planes' card": the name
         filled.sources[primary] = work.take(Span(quoted.group("text"), quoted.start(), quoted.end()))
         filled.arguments[primary] = quoted.group("text")
