@@ -63,7 +63,9 @@ def quoted(text: str, name: str) -> Span | None:
     if maker is not None and any(word in words for word in _SEARCHED):
         return Span(match.group("text") + maker.group(0), match.start(), maker.end())
     said = match.group("text").split(BLANK)[0].rstrip(" ,;-")  # up to a value already taken out
-    return Span(said, match.start(), match.end()) if said else None
+    # after a colon only the text is taken: "a note called gift ideas: …" still has its name
+    start = match.start("text") if match.re is _AFTER_COLON and _CALLED.search(text) else match.start()
+    return Span(said, start, match.end()) if said else None
 
 
 def called(text: str, name: str) -> Span | None:
