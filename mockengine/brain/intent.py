@@ -254,11 +254,12 @@ def _has_verb(part: str) -> bool:
 
 def _heard(text: str) -> list[tuple[str, str]]:
     """The distinct concepts of the content words heard, with the word that carried each."""
-    if _NOT_LIKING.search(text.lower()):
-        text = re.sub(r"\blike\b", " ", text, flags=re.IGNORECASE)
+    text = lexicon.rewrite(text)  # "what does friday look like" → "list friday" first
+    if _NOT_LIKING.search(text):
+        text = re.sub(r"\blike\b", " ", text)
     seen: dict[str, str] = {}
     kept = ("up", "down", "on", "off", "like")
-    for token in lexicon.tokens(lexicon.rewrite(text)):
+    for token in lexicon.tokens(text):
         if (not token.is_stop or token.lower in kept) and token.concept not in seen:
             seen[token.concept] = token.lower
     return list(seen.items())
