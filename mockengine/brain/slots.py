@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import codes, items, lexicon, scalars, values, verbatim
+from mockengine.brain import codes, items, lexicon, referents, scalars, values, verbatim
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -40,6 +40,7 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
+from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
 _CONTAINERS = frozenset(
@@ -47,23 +48,6 @@ _CONTAINERS = frozenset(
     for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
 )
 _PLACES = ("room", "location", "place", "where", "area", "zone")
-
-
-@dataclass(frozen=True)
-class Referent:
-    """What "it" means now: string values the last call or output named, by key (lower case), newest
-    first, and ``name``, the thing's name when one was found."""
-
-    values: tuple[tuple[str, str], ...] = ()
-    name: str | None = None
-
-    def for_parameter(self, parameter: str, exact: bool = False) -> str | None:
-        """The value a field whose key contains ``parameter`` holds, else (unless ``exact``) the name."""
-        key = parameter.lower()
-        for candidate, value in self.values:
-            if candidate == key or key in candidate:
-                return value
-        return None if exact else self.name
 
 
 @dataclass
@@ -299,7 +283,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     obj = segments[0][1] if segments else ""
     obj = "" if only_own_words(obj, todo.cues) else obj  # "play the latest episode of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
-    if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS:
+    if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
     if obj and not (primary not in todo.required and _fits(primary, _PLACES)):
         listed = [obj]
@@ -312,12 +296,12 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     elif _said_there(work.text, primary, todo.cues.referent):  # "… in Edinburgh and then a hotel there"
         filled.arguments[primary] = todo.cues.referent.for_parameter(primary, exact=True)
         filled.sources[primary], filled.used_referent = "(there → last place)", True
-    elif _has_pronoun(work.text):
+    elif referents.has_pronoun(work.text):
         # "it" names the thing: a required parameter, or one the last output named by key ("card" ←
         # focusedCardId); never an optional detail such as a cancellation's "reason".
         referent = todo.cues.referent
         keyed = primary in todo.required or referent.for_parameter(primary, exact=True) is not None
-        named = referent.for_parameter(primary) if keyed else None
+        named = (referents.subject(work.text) or referent.for_parameter(primary)) if keyed else None
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
@@ -372,8 +356,10 @@ def _said_there(text: str, name: str, referent: Referent) -> bool:
     )
 
 
-def _has_pronoun(text: str) -> bool:
-    return any(t.lower in lexicon.PRONOUNS for t in lexicon.tokens(text))
+def _names_tool(phrase: str, cues: Cues) -> bool:
+    """Every word of ``phrase`` is a thing the tool's name says ("my calendar" for cancel_event)."""
+    words = [t for t in lexicon.tokens(phrase) if not t.is_stop]
+    return bool(words) and all(t.concept in cues.name_concepts for t in words)
 
 
 def _valid_property(name: str, value: Any, root: Mapping[str, Any]) -> bool:
