@@ -46,6 +46,7 @@ TUNED_ON = frozenset(
         "aside_r5",
         "aside_r5b",
         "heldout_r5",
+        "dev_r6",
     )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))

@@ -140,7 +140,7 @@ def implied_on(arguments: Mapping[str, Any], properties: Mapping[str, Any], requ
     level = any(
         isinstance(value, (int, float))
         and value > 0
-        and bool(_LEVELS & {lexicon.stem(w) for w in lexicon.identifier_words(name).split()})
+        and bool(_LEVELS & _words_of(name, properties.get(name)))
         for name, value in arguments.items()
     )
     implied = []
@@ -149,3 +149,9 @@ def implied_on(arguments: Mapping[str, Any], properties: Mapping[str, Any], requ
         if isinstance(options, list) and "on" in options and "off" in options:
             implied.append(name)
     return implied
+
+
+def _words_of(name: str, schema: Any) -> set[str]:
+    """The stems of a parameter's name and description ("flow": "Flow level in percent")."""
+    described = str(schema.get("description", "")) if isinstance(schema, Mapping) else ""
+    return {lexicon.stem(t.lower) for t in lexicon.tokens(f"{lexicon.identifier_words(name)} {described}")}

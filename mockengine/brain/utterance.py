@@ -21,7 +21,10 @@ from mockengine.brain.wordlists import FILLERS, IRREGULAR
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
 _ORPHAN_COMMA = re.compile(r"\b(the|a|an|my|your|our|to|of|for|in|on|at|with)\s*,\s*", re.IGNORECASE)
-_REPEATED = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.IGNORECASE)  # "the the card"
+# "the the card"; a digit said twice ("four four two nine") is a code, not a stutter
+_REPEATED = re.compile(
+    r"\b(?!(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d+)\b)(\w+)(?:\s+\1\b)+", re.IGNORECASE
+)
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
 _NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t)\s+"

@@ -72,6 +72,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "availability available free vacancy vacancies",
         "todo to-do task tasks chore chores errand errands",
         "change update edit modify alter",
+        "convert exchange swap",
         "lock secure bolt",
         "unlock unbolt",
         "shuffle random mix",
