@@ -197,6 +197,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:i'll|i will|we'll|i'd) (?:have|take)", "add"),
     (r"turn (it|this|that) (?:a)?round", r"flip \1"),
     (r"(?:i|we) only care about", "only"),
+    (r"change (.+?) into\b", r"convert \1 into"),
     (r"start (an?|a new|new) (note|list|document|file|draft|page|entry|doc)\b", r"create \1 \2"),
 )
 
