@@ -29,7 +29,7 @@ class Referent:
 # "the piano lesson is off, take it out": the thing a first clause is about, that "it" then names.
 _SUBJECT = re.compile(
     r"^\W*(?:the|my|our|that|this)\s+(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}?)\s+"
-    r"(?:is|are|was|were|has been|have been|got)\b[^,;¦]*[,;]\s*\S",
+    r"(?:is|are|was|were|has been|have been|got)\b[^,;¦]*[,;]\s*(?P<then>.+)$",
     re.IGNORECASE,
 )
 
@@ -37,7 +37,7 @@ _SUBJECT = re.compile(
 def subject(text: str) -> str | None:
     """The thing a first clause is about ("piano lesson"), None when the text opens with no such clause."""
     found = _SUBJECT.match(text)
-    return found.group("np") if found else None
+    return found.group("np") if found and has_pronoun(found.group("then")) else None
 
 
 def has_pronoun(text: str) -> bool:

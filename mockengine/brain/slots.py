@@ -271,10 +271,8 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if not todo.names:
         return
     primary = next((n for n in todo.required if n in todo.names), todo.names[0])
-    quoted = verbatim.QUOTED.search(work.text)
-    if quoted is not None and primary in todo.required:  # "open the 'Paper Planes' card": the name
-        filled.sources[primary] = work.take(Span(quoted.group("text"), quoted.start(), quoted.end()))
-        filled.arguments[primary] = quoted.group("text")
+    if primary in todo.required:
+        _named_whole(work, filled, primary)
     segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
     # a phrase meant for it, not what is left of the object.
@@ -301,10 +299,23 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         # focusedCardId); never an optional detail such as a cancellation's "reason".
         referent = todo.cues.referent
         keyed = primary in todo.required or referent.for_parameter(primary, exact=True) is not None
-        named = (referents.subject(work.text) or referent.for_parameter(primary)) if keyed else None
+        named = referent.for_parameter(primary) if keyed else None
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
+
+
+def _named_whole(work: _Work, filled: Filled, primary: str) -> None:
+    """A required string named whole: quoted ("open the 'Paper Planes' card"), or the thing a first
+    clause is about when a later one says "it" ("the piano lesson is off, take it out")."""
+    quoted = verbatim.QUOTED.search(work.text)
+    if quoted is not None:
+        filled.sources[primary] = work.take(Span(quoted.group("text"), quoted.start(), quoted.end()))
+        filled.arguments[primary] = quoted.group("text")
+        return
+    subject = referents.subject(work.text)
+    if subject is not None:
+        filled.arguments[primary], filled.sources[primary] = subject, "(it → what the first clause is about)"
 
 
 def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> list[tuple[str, str]]:
