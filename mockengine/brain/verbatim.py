@@ -22,7 +22,7 @@ QUOTED = re.compile(r"(?<!\w)[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’]
 # "a playlist called road trip", "a note named gift ideas: …": the name, up to a clause's end.
 _CALLED = re.compile(
     r"\b(?:called|named|titled|entitled)\s+(?!(?:it|them|me|you|him|her|us|this|that|off)\b)"
-    r"(?P<text>[^:,;.!?¦]{1,80}?)\s*(?=[:,;.!?¦]|$)",
+    r"(?P<text>[^:,;.!?¦]{1,80}?)\s*(?=[:,;.!?¦]|$|\s(?:with|and)\s)",
     re.IGNORECASE,
 )
 # "'Blue' by Joni Mitchell": the maker named after a quoted title belongs to a search for it.
