@@ -43,6 +43,10 @@ NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 
 # HyperStudy's own tools keep their study behaviour and are never the matcher's pick: the answer tools
 # (situation.ANSWER_TOOLS) and the rest HyperStudy declares.
 HYPERSTUDY_TOOLS = ANSWER_TOOLS | frozenset(("send_chat", "wait", "respond", "answer"))
+# What a reminder is to say: its verbs ask for nothing now ("remind me to book flights at nine").
+_REMINDED = re.compile(
+    r"\b(remind (?:me|us)) (?:to|that|about) .*?(?=\s(?:at|on|by|tomorrow|tonight|in|every)\b|$)"
+)
 _COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d):\s")
 _SPLIT = re.compile(r"\s*(?:,\s*)?\b(?:and then|and also|and|then|after that)\b\s*", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“][^\"”]*[\"”]")
@@ -255,6 +259,7 @@ def _has_verb(part: str) -> bool:
 def _heard(text: str) -> list[tuple[str, str]]:
     """The distinct concepts of the content words heard, with the word that carried each."""
     text = lexicon.rewrite(text)  # "what does friday look like" → "list friday" first
+    text = _REMINDED.sub(r"\1", text)  # "remind me to book flights": a reminder, not a booking
     if _NOT_LIKING.search(text):
         text = re.sub(r"\blike\b", " ", text)
     seen: dict[str, str] = {}

@@ -189,6 +189,7 @@ class _Work:
 
     def __init__(self, text: str, today: date) -> None:
         self.text = text
+        self.said = text  # as said, before any value was taken out
         self.today = today
 
     def take(self, span: Span) -> str:
@@ -216,7 +217,7 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         if kind == "datetime":
             span = _datetime(work, span)
     elif kind == "time":
-        span = _first(values.times(work.text))
+        span = values.in_the_evening(_first(values.times(work.text)), work.said)
     elif kind == "number":
         span = scalars.number_for(work.text, name, schema)
     elif kind == "enum":

@@ -359,3 +359,15 @@ def _time_value(groups: dict[str, str | None]) -> str | None:
     if hour > 23 or minute > 59:
         return None
     return f"{hour:02d}:{minute:02d}"
+
+
+_EVENING = re.compile(r"\b(?:tonight|(?:this|in the) (?:evening|afternoon))\b", re.IGNORECASE)
+
+
+def in_the_evening(clock: Span | None, said: str) -> Span | None:
+    """``clock`` moved to the afternoon or evening when ``said`` places it there though the words were
+    taken as the day ("quarter to nine tonight" → 20:45)."""
+    if clock is None or not isinstance(clock.value, str) or not _EVENING.search(said):
+        return clock
+    hour, minute = (int(part) for part in clock.value.split(":"))
+    return Span(f"{hour + 12:02d}:{minute:02d}", clock.start, clock.end) if hour < 12 else clock
