@@ -88,13 +88,16 @@ def enum_for(text: str, options: list[Any]) -> Span | None:
         words = lexicon.identifier_words(option).split() if isinstance(option, str) else []
         if words and all(w in said for w in words):
             return _span_of(text, str(option), [lexicon.concept(w) for w in words])
+    found = []
     for option in options:
         if not isinstance(option, str):
             continue
         wanted = [lexicon.concept(w) for w in lexicon.identifier_words(option).split()]
         if wanted and all(w in heard for w in wanted):
-            return _span_of(text, option, wanted)
-    return None
+            found.append(_span_of(text, option, wanted))
+    # "skip all the way to the final card": the option said as where to go wins over the verb's
+    target = [s for s in found if re.search(r"\bto\s+(?:the\s+)?(?:very\s+)?$", text[: s.start], re.I)]
+    return (target or found or [None])[0]
 
 
 def _span_of(text: str, option: str, concepts: list[str]) -> Span:

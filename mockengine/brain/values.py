@@ -217,7 +217,8 @@ _TIME_PATTERNS = (
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
     re.compile(
         rf"\b(?:at\s+)?{_HOUR}(?:\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five))?\s*"
-        r"(?P<ampm>[ap]\.?m\.?|o'clock|in the morning|in the afternoon|in the evening|at night)(?![\w])"
+        r"(?P<ampm>[ap]\.?m\.?|o'clock|(?:in the|this) (?:morning|afternoon|evening)|at night|tonight)"
+        r"(?![\w])"
     ),
     re.compile(r"\b(?:at\s+)?(?P<named>noon|midday|midnight)\b"),
     # "at six thirty", "at 7 15": a spoken clock time after "at", no am/pm
@@ -350,9 +351,9 @@ def _time_value(groups: dict[str, str | None]) -> str | None:
         int(minute_text) if minute_text else {"": 0, "thirty": 30, "fifteen": 15, "forty five": 45}[spoken]
     )
     ampm = (groups.get("ampm") or "").replace(".", "")
-    if ampm in ("pm", "in the afternoon", "in the evening", "at night") and hour < 12:
-        hour += 12
-    elif ampm in ("am", "in the morning") and hour == 12:
+    if ampm in ("pm", "at night", "tonight") or ampm.endswith(("afternoon", "evening")):
+        hour += 12 if hour < 12 else 0
+    elif ampm in ("am", "in the morning", "this morning") and hour == 12:
         hour = 0
     elif not ampm and not minute_text and 1 <= hour <= 7:
         hour += 12  # "at 3" in conversation means the afternoon
