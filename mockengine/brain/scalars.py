@@ -97,8 +97,8 @@ def enum_for(text: str, options: list[Any]) -> Span | None:
             found.append(_span_of(text, option, wanted))
     # "skip all the way to the final card": the option said as where to go wins over the verb's
     target = [s for s in found if re.search(r"\bto\s+(?:the\s+)?(?:very\s+)?$", text[: s.start], re.I)]
-    chosen = target or found
-    return chosen[0] if chosen else None
+    picked = target or found
+    return picked[0] if picked else None
 
 
 def _span_of(text: str, option: str, concepts: list[str]) -> Span:
