@@ -141,6 +141,7 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             not _valid_property(name, value, schema)
             or codes.lacks_digit(name, value, described)
             or codes.only_a_number(name, value)
+            or verbatim.vague(value)
         ):
             del filled.arguments[name]
             filled.sources.pop(name, None)

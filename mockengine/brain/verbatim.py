@@ -96,3 +96,14 @@ def labelled_enum(text: str, name: str, options: list[object]) -> Span | None:
         if found:
             return Span(option, found.start(), found.end())
     return None
+
+
+_VAGUE = frozenset(
+    ("something", "anything", "everything", "stuff", "things", "whatever", "some", "any", "one", "someone")
+)
+
+
+def vague(value: object) -> bool:
+    """A string that names nothing ("print something", "search for anything"): no value, so the
+    parameter is asked for instead."""
+    return isinstance(value, str) and " ".join(value.lower().split()) in _VAGUE

@@ -197,6 +197,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:i'll|i will|we'll|i'd) (?:have|take)", "add"),
     (r"turn (it|this|that) (?:a)?round", r"flip \1"),
     (r"(?:i|we) only care about", "only"),
+    (r"black (?:and|&) white|b&w|monochrome", "grayscale"),
     (r"change (.+?) into\b", r"convert \1 into"),
     (r"start (an?|a new|new) (note|list|document|file|draft|page|entry|doc)\b", r"create \1 \2"),
 )
@@ -243,6 +244,9 @@ IRREGULAR: dict[str, str] = {
     **{"had": "have", "said": "say", "told": "tell", "thought": "think", "felt": "feel", "came": "come"},
     **{"heard": "hear", "met": "meet", "lost": "lose", "won": "win", "fell": "fall", "kept": "keep"},
     **{"knew": "know", "became": "become", "stood": "stand", "sat": "sit", "spoke": "speak"},
+    # British spellings, so "in colour" reaches an option "color"
+    **{"colour": "color", "colours": "colors", "grey": "gray", "greyscale": "grayscale", "centre": "center"},
+    **{"theatre": "theater", "organise": "organize", "cancelled": "canceled", "metre": "meter"},
     **{"caught": "catch", "taught": "teach", "held": "hold", "built": "build", "sang": "sing"},
 }
 
@@ -272,7 +276,8 @@ FILLERS: tuple[str, ...] = (
 # A concept that implies others: an indirect request ("it's too dark in here", "how hot is it in Cairo")
 # reaches a tool declaring one of these, at ASSOCIATION_WEIGHT of the tool's weight for it.
 ASSOCIATIONS: dict[str, tuple[str, ...]] = {
-    "pause": ("close",),  # "stop the parking" ends it
+    "pause": ("close", "remove"),  # "stop the parking" ends it, "stop printing" cancels the job
+    "complete": ("close",),  # "finish my ride" ends it
     "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
     "navigate": ("ride",),  # "I want to go to the airport", to a ride app
     "launch": ("channel",),  # "put on the BBC", "watch channel 4" to a TV
