@@ -107,3 +107,34 @@ def test_questions_on_how_the_service_works_call_nothing(said: str) -> None:
 def test_a_story_then_a_request_is_a_request() -> None:
     assert utterance.past_event("I bought too many apples, remove them") is None
     assert utterance.past_event("I bought too many apples") == "bought"
+
+
+def test_evening_words_and_destination_options() -> None:
+    from mockengine.brain.scalars import enum_for
+    from mockengine.brain.values import times
+
+    assert [s.value for s in times("for six thirty this evening")] == ["18:30"]
+    props = {"at": {"type": "string", "format": "time"}, "what": {"type": "string"}}
+    schema = {"type": "object", "properties": props, "required": ["what"]}
+    said = "a call with mum at ten to eight tonight"
+    assert fill("plan", schema, said, Referent(), TODAY).arguments["at"] == "19:50"
+    chosen = enum_for("jump ahead to the last page", ["next", "last"])
+    assert chosen is not None and chosen.value == "last"
+
+
+def test_vague_words_and_british_spellings() -> None:
+    from mockengine.brain.scalars import enum_for
+
+    schema = {"type": "object", "properties": {"file": {"type": "string"}}, "required": ["file"]}
+    assert fill("print_file", schema, "print anything", Referent(), TODAY).missing == ["file"]
+    chosen = enum_for("in colour please", ["color", "grayscale"])
+    assert chosen is not None and chosen.value == "color"
+
+
+def test_what_a_reminder_says_asks_for_nothing_now() -> None:
+    from mockengine.bench.tool_cases import load
+    from mockengine.brain import intent
+
+    calendar = list(load()[0]["calendar"])
+    found = intent.actions("ping me to schedule the plumber at nine tomorrow", calendar)
+    assert [match.tool.name for _, match in found] == ["set_reminder"]
