@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ log = logging.getLogger("mockengine.webrtc")
 
 RATE_HZ = 24_000
 FRAME_MS = 20
+FRAME_S = FRAME_MS / 1000
 FRAME_SAMPLES = RATE_HZ * FRAME_MS // 1000
 FRAME_BYTES = FRAME_SAMPLES * 2
 SILENCE = bytes(FRAME_BYTES)
@@ -107,7 +109,9 @@ class ReplyTrack(MediaStreamTrack):
             raise MediaStreamError
         loop = asyncio.get_running_loop()
         if self._start_s is None:
-            self._start_s = loop.time()
+            # On a grid shared by every track of the process: all calls' frames fall due together, so
+            # the loop wakes once per 20 ms for all of them instead of once per call.
+            self._start_s = math.ceil(loop.time() / FRAME_S) * FRAME_S
         else:
             wait_s = self._start_s + self._pts / RATE_HZ - loop.time()
             if wait_s > 0:

@@ -36,7 +36,8 @@ from mockengine.protocol.client_events import (
 )
 from mockengine.realtime.effects import Step
 from mockengine.realtime.session import RealtimeSession
-from mockengine.rtc.media import ReplyTrack, pump_microphone
+from mockengine.rtc.inbound import decode_inline
+from mockengine.rtc.media import ReplyTrack
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
@@ -67,7 +68,6 @@ class CallRunner(SessionLoop):
         self.channel_open = asyncio.Event()
         self.ended = asyncio.Event()
         self.track = ReplyTrack(self._on_playback_started, self._on_playback_stopped)
-        self._media_tasks: list[asyncio.Task[None]] = []
         self.sidebands: set[web.WebSocketResponse] = set()  # attached sideband WebSockets (sideband.py)
         self.call_faults = CallFaults(self)
         self.serving: asyncio.Task[None] | None = None  # the task that serves the call (calls.py)
@@ -90,8 +90,11 @@ class CallRunner(SessionLoop):
             channel.on("open", self.channel_open.set)
 
     def _on_track(self, track: MediaStreamTrack) -> None:
-        if track.kind == "audio":
-            self._media_tasks.append(asyncio.ensure_future(pump_microphone(track, self._on_microphone)))
+        if track.kind != "audio":
+            return
+        for transceiver in self.pc.getTransceivers():  # decoded in the loop, no decoder thread hand-off
+            if transceiver.receiver.track is track:
+                decode_inline(transceiver.receiver, self._on_microphone)
 
     def _on_connection_state(self) -> None:
         if self.pc.connectionState in ("failed", "closed"):
@@ -183,8 +186,6 @@ class CallRunner(SessionLoop):
             self.track.stop()
             for sideband in list(self.sidebands):
                 await sideband.close(code=1000, message=b"call ended")
-            for task in self._media_tasks:
-                task.cancel()
             await self.pc.close()
 
     async def _fault_clock(self) -> None:
