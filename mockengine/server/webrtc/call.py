@@ -67,7 +67,9 @@ class CallRunner(SessionLoop):
         self.channel: RTCDataChannel | None = None
         self.channel_open = asyncio.Event()
         self.ended = asyncio.Event()
-        self.track = ReplyTrack(self._on_playback_started, self._on_playback_stopped)
+        self.track = ReplyTrack(
+            self._on_playback_started, self._on_playback_stopped, dtx=resources.settings.webrtc_dtx
+        )
         self.sidebands: set[web.WebSocketResponse] = set()  # attached sideband WebSockets (sideband.py)
         self.call_faults = CallFaults(self)
         self.serving: asyncio.Task[None] | None = None  # the task that serves the call (calls.py)
