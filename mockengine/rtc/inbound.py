@@ -8,10 +8,13 @@ frames a second per call that hand-off costs more than the decoding itself (a py
 engine: ~4 % of its busy time in the queue hand-off alone, besides the thread switches).
 
 :class:`InlineDecoder` stands in for that queue on the engine's receiver: ``put`` decodes the frame
-at once (libopus via PyAV, mono, so the downmix is the decoder's), resamples it to 24 kHz PCM16 and
-calls the session's sink, in the loop that received the packet. The receiver's thread still starts (it
+at once, straight to 24 kHz PCM16 mono with libopus (:mod:`mockengine.rtc.libopus`; where it cannot
+be loaded, PyAV's decoder in mono and its resampler), and calls the session's sink, in the loop that
+received the packet. The receiver's thread still starts (it
 is aiortc's); it blocks in ``get`` until the receiver stops, then ends the track as usual. Codecs other
-than Opus (an offer with only PCMU / PCMA) go through aiortc's own decoder, inline as well.
+than Opus (an offer with only PCMU / PCMA) go through aiortc's own decoder, inline as well. The
+receiver's jitter buffer releases each frame when the next one arrives, not four frames later
+(aiortc's ``prefetch=4`` for audio adds 80 ms before the VAD hears the user).
 """
 
 from __future__ import annotations
@@ -24,18 +27,22 @@ from typing import Any
 import av
 from aiortc import RTCRtpReceiver
 from aiortc.codecs import get_decoder
+from aiortc.jitterbuffer import JitterBuffer
 
+from mockengine.rtc.libopus import OpusError, opus_decoder
 from mockengine.rtc.media import InputResampler
 
 log = logging.getLogger("mockengine.webrtc")
 _QUEUE_ATTRIBUTE = "_RTCRtpReceiver__decoder_queue"  # aiortc 1.x's private decoder queue
+_JITTER_ATTRIBUTE = "_RTCRtpReceiver__jitter_buffer"
 
 
 class InlineDecoder:
     """A receiver's decoder queue that decodes on ``put`` (see the module docstring)."""
 
-    def __init__(self, on_pcm16: Callable[[bytes], None]) -> None:
+    def __init__(self, on_pcm16: Callable[[bytes], None], *, native: bool = True) -> None:
         self.on_pcm16 = on_pcm16
+        self._native = opus_decoder() if native else None  # libopus at 24 kHz: no resampler
         self._opus = av.CodecContext.create("libopus", "r")
         self._opus.format = "s16"  # type: ignore[attr-defined]
         self._opus.layout = "mono"  # type: ignore[attr-defined]
@@ -50,8 +57,11 @@ class InlineDecoder:
             return
         codec, encoded_frame = task
         try:
+            if self._native is not None and codec.name.lower() == "opus":
+                self.on_pcm16(self._native.decode(encoded_frame.data))
+                return
             frames = self._decode(codec, encoded_frame.data)
-        except av.FFmpegError as exc:
+        except (av.FFmpegError, OpusError) as exc:
             log.warning("undecodable %s frame from the client: %s", codec.name, exc)
             return
         for frame in frames:
@@ -85,6 +95,10 @@ def decode_inline(receiver: RTCRtpReceiver, on_pcm16: Callable[[bytes], None]) -
     if not hasattr(receiver, _QUEUE_ATTRIBUTE):
         raise RuntimeError("this aiortc version keeps its decoder queue elsewhere")
     setattr(receiver, _QUEUE_ATTRIBUTE, InlineDecoder(on_pcm16))
+    # aiortc holds 4 audio frames back before releasing one (prefetch=4: 80 ms more before the VAD
+    # hears the user); a frame is released once the next one arrives, which reorders what loopback or
+    # a LAN can swap.
+    setattr(receiver, _JITTER_ATTRIBUTE, JitterBuffer(capacity=16, prefetch=0))
 
 
 class _Discard:

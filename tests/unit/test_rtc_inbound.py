@@ -3,6 +3,7 @@ PCM16 24 kHz mono, and the thread that aiortc starts blocked until the receiver 
 
 from __future__ import annotations
 
+import sys
 import threading
 from types import SimpleNamespace
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from mockengine.rtc.inbound import InlineDecoder, decode_inline, discard_inbound
+from mockengine.rtc.libopus import opus_decoder
 from mockengine.rtc.opus import ReplyEncoder
 
 
@@ -18,10 +20,16 @@ def opus_frames(pcm16: np.ndarray) -> list[bytes]:
     return [bytes(encoder.encode(pcm16[i : i + 480].tobytes(), i)) for i in range(0, len(pcm16), 480)]
 
 
-def test_opus_frames_come_out_as_24_khz_pcm16_at_once():
+def test_libopus_loads_from_pyavs_wheel_or_the_system():
+    if sys.platform.startswith("linux"):  # PyAV's manylinux wheel bundles libopus (av.libs)
+        assert opus_decoder() is not None
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["libopus-24k", "pyav-resampled"])
+def test_opus_frames_come_out_as_24_khz_pcm16_at_once(native):
     sine = (np.sin(np.arange(24 * 400) * 2 * np.pi * 440 / 24_000) * 8000).astype("<i2")
     out: list[bytes] = []
-    decoder = InlineDecoder(out.append)
+    decoder = InlineDecoder(out.append, native=native)
     opus = SimpleNamespace(name="opus")
     for payload in opus_frames(sine):
         decoder.put((opus, SimpleNamespace(data=payload, timestamp=0)))
