@@ -46,7 +46,6 @@ from mockengine.server.webrtc.faults import CallFaults
 
 log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"
-FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults are checked
 
 
 class CallRunner(SessionLoop):
@@ -180,20 +179,13 @@ class CallRunner(SessionLoop):
         asyncio.ensure_future(self.pc.close())
 
     async def run(self) -> None:
-        clock = asyncio.ensure_future(self._fault_clock())
         try:
             await super().run()
         finally:
-            clock.cancel()
             self.track.stop()
             for sideband in list(self.sidebands):
                 await sideband.close(code=1000, message=b"call ended")
             await self.pc.close()
-
-    async def _fault_clock(self) -> None:
-        while True:
-            await asyncio.sleep(FAULT_CLOCK_S)
-            self.call_faults.on_tick()
 
     def stall_media(self) -> None:
         """Media stops both ways (fault): nothing more on the track, the microphone is ignored."""

@@ -49,6 +49,7 @@ DEFAULT_MODEL = "gpt-realtime"
 # A call whose client never opens its data channel is given up after this long.
 CONNECT_TIMEOUT_S = 30.0
 SHUTDOWN_WAIT_S = 5.0
+FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults (media_stall, server_hangup) are checked
 
 
 class BadCall(Exception):
@@ -261,13 +262,24 @@ async def calls_context(app: web.Application) -> AsyncIterator[None]:
     """Calls live in the application: on shutdown each is hung up, and waited for (their peer
     connections close before the event loop does)."""
     app[CALLS] = {}
+    clock = asyncio.get_running_loop().create_task(_fault_clock(app[CALLS]))
     yield
+    clock.cancel()
     runners = list(app[CALLS].values())
     for runner in runners:
         runner.shutdown(1001, "server shutting down")
     serving = [r.serving for r in runners if r.serving is not None]
     if serving:
         await asyncio.wait(serving, timeout=SHUTDOWN_WAIT_S)
+
+
+async def _fault_clock(calls: dict[str, CallRunner]) -> None:
+    """The timed WebRTC faults of every call, checked by one task every FAULT_CLOCK_S (not a timer
+    per call)."""
+    while True:
+        await asyncio.sleep(FAULT_CLOCK_S)
+        for runner in list(calls.values()):
+            runner.call_faults.on_tick()
 
 
 def add_routes(app: web.Application) -> None:
