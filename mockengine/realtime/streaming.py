@@ -28,7 +28,7 @@ from mockengine.brain.model import Reply
 from mockengine.engines.sentences import split_sentences
 from mockengine.ids import IdFactory
 from mockengine.realtime.conversation import Item
-from mockengine.realtime.effects import Synthesize
+from mockengine.realtime.effects import SentenceKey, Synthesize
 from mockengine.realtime.response import Response
 
 BYTES_PER_MS = 48  # PCM16 mono 24 kHz
@@ -140,7 +140,7 @@ class ResponseStreamer:
             if self.r.params.is_audio:
                 self._sentences = [_Sentence(s) for s in split_sentences(reply.text)]
                 effects = [
-                    Synthesize(f"{self.r.id}:{i}", s.text, self.r.params.voice, self.r.params.speed)
+                    Synthesize(SentenceKey(self.r.id, i), s.text, self.r.params.voice, self.r.params.speed)
                     for i, s in enumerate(self._sentences)
                 ]
                 self._next_due_ms = self.r.created_ms + self.r.pacing.first_delta_delay_ms
