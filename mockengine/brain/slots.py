@@ -274,7 +274,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         return
     primary = next((n for n in todo.required if n in todo.names), todo.names[0])
     if primary in todo.required:
-        _named_whole(work, filled, primary)
+        _named_whole(work, filled, primary, todo.cues)
     segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
     # a phrase meant for it, not what is left of the object.
@@ -307,7 +307,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
             filled.used_referent = True
 
 
-def _named_whole(work: _Work, filled: Filled, primary: str) -> None:
+def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues) -> None:
     """A required string named whole: quoted ("open the 'Paper Planes' card"), or the thing a first
     clause is about when a later one says "it" ("the piano lesson is off, take it out")."""
     quoted = verbatim.QUOTED.search(work.text)
@@ -316,7 +316,9 @@ def _named_whole(work: _Work, filled: Filled, primary: str) -> None:
         filled.arguments[primary] = quoted.group("text")
         return
     subject = referents.subject(work.text)
-    if subject is not None:
+    if subject is None or referents.has_pronoun(subject) or verbatim.vague(subject):
+        return
+    if not only_own_words(subject, cues) and not _names_tool(subject, cues):
         filled.arguments[primary], filled.sources[primary] = subject, "(it → what the first clause is about)"
 
 
