@@ -89,6 +89,11 @@ ACTIONS = _words(
     "filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
 )
 
+_TAKING = (
+    r"(?:i'll|i will|we'll) (?:have|take) (?=(?:two|three|four|five|six|seven|eight|nine|ten|\d+|some)\b"
+    r"|(?:it|that|this|them|those|these|one)\s*(?:[,.!?]|$))"
+)
+
 PHRASES: tuple[tuple[str, str], ...] = (
     (r"(where|when|how|who)'s", r"\1 is"),
     ("thumbs up", "thumbs up"),
@@ -179,7 +184,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:see|watch) (it|this|that) in action", r"launch \1"),
     (r"freeze (it|that|this|there|the \w+)", r"pause \1"),
     ("freeze frame", "pause"),
-    (r"(?:from|at) the (?:very )?top", "restart"),
+    (r"(?:from|at) the (?:very )?top(?! of\b)", "restart"),
     (r"(?:all the way )?(?:to|at) the (?:very )?(?:start|beginning|top|front) of the \w+", "first"),
     (r"(?:all the way )?(?:to|at) the (?:very )?(?:end|bottom|back) of the \w+", "last"),
     (r"the one after(?: (?:this|that|it))?", "next"),
@@ -188,13 +193,14 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:cross|tick|check|strike) (it|that|this|them|those|these|\w+) off", r"complete \1"),
     (r"pop (.+?) (?:in|on)(?= for\b| on\b| at\b|$)", r"add \1"),
     (r"pop (.+?) (?:in|into) (?=the|my|our)", r"add \1 to "),
-    (r"let (.+?) in (?=through\b|by\b|at\b)", r"unlock \1 "),
-    (r"let (.+?) in\b", r"unlock \1"),
+    (r"let (?!me\b|us\b)(.+?) in (?=through\b|by\b|at\b)", r"unlock \1 "),
+    (r"let (?!me\b|us\b)(.+?) in\b(?! on\b)", r"unlock \1"),
     (r"read (?:me|out) (my|the|all)", r"list \1"),
     (r"what does (.+?) look like", r"list \1"),
     (r"what(?:'s| is) the damage", "view cart total"),
     (r"what do (?:i|we) owe", "view cart total"),
-    (r"(?:i'll|i will|we'll|i'd) (?:have|take)", "add"),
+    # "I'll have six of the batteries", not "I'll have a think" or "I'll take it from here"
+    (_TAKING, "add "),
     (r"turn (it|this|that) (?:a)?round", r"flip \1"),
     (r"(?:i|we) only care about", "only"),
     (r"black (?:and|&) white|b&w|monochrome", "grayscale"),

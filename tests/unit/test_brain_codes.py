@@ -138,3 +138,21 @@ def test_what_a_reminder_says_asks_for_nothing_now() -> None:
     calendar = list(load()[0]["calendar"])
     found = intent.actions("ping me to schedule the plumber at nine tomorrow", calendar)
     assert [match.tool.name for _, match in found] == ["set_reminder"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'd take the train if I were you",
+        "I'll take it from here, thanks",
+        "from the top of my head I can't say",
+        "nudge nudge, wink wink",
+    ],
+)
+def test_the_colloquial_verbs_misfire_on_no_idiom(said: str) -> None:
+    from mockengine.bench.tool_cases import load
+    from mockengine.brain import intent
+
+    apps = load()[0]
+    for app in ("shop", "home", "voice_client"):
+        assert intent.actions(said, list(apps[app])) == [], (app, said)
