@@ -54,7 +54,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "create make setup schedule book jot write compose reserve reservation",
         "apply use redeem enter",
         "list agenda upcoming planned",
-        "last final",
+        "last latter",
         "complete done finish finished tick",
         "track status shipping deliver delivery arrive package",
         "coupon code promo voucher discount",
@@ -89,6 +89,10 @@ ACTIONS = _words(
     "filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
 )
 
+_DAY_WORD = (
+    r"(?:day|today|tomorrow|tonight|week|weekend|morning|afternoon|evening"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+)
 _TAKING = (
     r"(?:i'll|i will|we'll) (?:have|take) (?=(?:two|three|four|five|six|seven|eight|nine|ten|\d+|some)\b"
     r"|(?:it|that|this|them|those|these|one)\s*(?:[,.!?]|$))"
@@ -178,13 +182,14 @@ PHRASES: tuple[tuple[str, str], ...] = (
     # colloquial verbs of everyday English for the actions above
     (r"(?:nudge|ping|buzz|prod) (me|us)\b", r"remind \1"),
     (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
-    (r"lose (it|them|that|those|this|these)\b", r"remove \1"),
+    (r"(?<!to )(?<!gonna )lose (it|them|that|those|this|these)\b", r"remove \1"),
     (r"(?:fire|boot|spin|power|start) up", "launch"),
     ("kick off", "launch"),
     (r"(?:see|watch) (it|this|that) in action", r"launch \1"),
     (r"freeze (it|that|this|there|the \w+)", r"pause \1"),
     ("freeze frame", "pause"),
     (r"(?:from|at) the (?:very )?top(?! of\b)", "restart"),
+    (r"\bfinal (?=\w)", "last "),  # "the final card", not "what a final!"
     (r"(?:all the way )?(?:to|at) the (?:very )?(?:start|beginning|top|front) of the \w+", "first"),
     (r"(?:all the way )?(?:to|at) the (?:very )?(?:end|bottom|back) of the \w+", "last"),
     (r"the one after(?: (?:this|that|it))?", "next"),
@@ -196,7 +201,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"let (?!me\b|us\b)(.+?) in (?=through\b|by\b|at\b)", r"unlock \1 "),
     (r"let (?!me\b|us\b)(.+?) in\b(?! on\b)", r"unlock \1"),
     (r"read (?:me|out) (my|the|all)", r"list \1"),
-    (r"what does (.+?) look like", r"list \1"),
+    (rf"what does ((?=(?:\S+ )*?{_DAY_WORD}\b).+?) look like", r"list \1"),  # "what does friday look like"
     (r"what(?:'s| is) the damage", "view cart total"),
     (r"what do (?:i|we) owe", "view cart total"),
     # "I'll have six of the batteries", not "I'll have a think" or "I'll take it from here"

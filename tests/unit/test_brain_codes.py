@@ -147,6 +147,8 @@ def test_what_a_reminder_says_asks_for_nothing_now() -> None:
         "I'll take it from here, thanks",
         "from the top of my head I can't say",
         "nudge nudge, wink wink",
+        "I'm going to lose it",
+        "what a final!",
     ],
 )
 def test_the_colloquial_verbs_misfire_on_no_idiom(said: str) -> None:
@@ -154,5 +156,15 @@ def test_the_colloquial_verbs_misfire_on_no_idiom(said: str) -> None:
     from mockengine.brain import intent
 
     apps = load()[0]
-    for app in ("shop", "home", "voice_client"):
+    for app in ("shop", "home", "calendar", "voice_client"):
         assert intent.actions(said, list(apps[app])) == [], (app, said)
+
+
+def test_look_like_lists_only_a_day() -> None:
+    from mockengine.bench.tool_cases import load
+    from mockengine.brain import intent
+
+    calendar = list(load()[0]["calendar"])
+    assert intent.actions("what does the future look like", calendar) == []
+    found = intent.actions("what does thursday look like?", calendar)
+    assert [match.tool.name for _, match in found] == ["list_events"]
