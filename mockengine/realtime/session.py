@@ -40,7 +40,7 @@ from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
 from mockengine.realtime.prosody import measure_prosody
 from mockengine.realtime.replies import build_reply_request, response_params
 from mockengine.realtime.response import Pacing, Response, ResponseParams
-from mockengine.realtime.streaming import ResponseStreamer, TokenCounting
+from mockengine.realtime.streaming import ResponseStreamer
 from mockengine.realtime.turn_detection import (
     ProbeTranscript,
     SpeechStarted,
@@ -48,6 +48,7 @@ from mockengine.realtime.turn_detection import (
     TurnDetector,
     TurnSignal,
 )
+from mockengine.realtime.usage import TokenCounting
 
 # Audio kept in the input buffer while turn detection is on and nobody speaks (ms).
 IDLE_AUDIO_KEPT_MS = 15_000
@@ -148,7 +149,7 @@ class RealtimeSession:
         """End an active response now with ``status: "failed"`` (``error`` as ``status_details.error``):
         the shell's fault injection uses it; a response already finished is left alone."""
         streamer = self.responses.get(response_id)
-        if streamer is None or not streamer.r.is_active:
+        if streamer is None or not streamer.response.is_active:
             return Step()
         step = Step(events=streamer.fail(error.get("code") or "server_error", str(error.get("message", ""))))
         self._forget_if_done(streamer, now_ms)
@@ -202,7 +203,7 @@ class RealtimeSession:
                 return False
             # In the conversation still, or inline input of a response that is still waiting for it.
             return pending is self.conversation.get(ident) or any(
-                pending in (s.r.params.input_items or ()) for s in self.responses.values()
+                pending in (s.response.params.input_items or ()) for s in self.responses.values()
             )
         if key in self.probe_items:
             return True
@@ -668,7 +669,7 @@ class RealtimeSession:
     def on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
         response_id = event.response_id or self.active_response_id
         streamer = self.responses.get(response_id) if response_id else None
-        if streamer is None or not streamer.r.is_active:
+        if streamer is None or not streamer.response.is_active:
             raise errors.cancel_not_active()
         step = Step(events=streamer.cancel("client_cancelled"))
         self._forget_if_done(streamer, now_ms)
@@ -699,7 +700,7 @@ class RealtimeSession:
         still writing stay."""
         limit_items = self.options.max_conversation_items - items_needed
         limit_bytes = self.options.max_conversation_audio_ms * 48 - audio_bytes
-        writing = {id(i) for s in self.responses.values() if s.r.is_active for i in s.r.output}
+        writing = {id(i) for s in self.responses.values() if s.response.is_active for i in s.response.output}
         self.audio_spill.keep_newest(
             (i for i in reversed(list(self.conversation)) if id(i) not in writing), audio_bytes
         )
@@ -721,7 +722,7 @@ class RealtimeSession:
 
     def _think(self, streamer: ResponseStreamer, now_ms: float) -> Step:
         """Ask the brain once every user audio item in the context has its transcript."""
-        r = streamer.r
+        r = streamer.response
         context = r.params.input_items if r.params.input_items is not None else tuple(self.conversation)
         if any(self.pending_transcripts.get(item.id) is item for item in context):
             return Step()
@@ -757,18 +758,18 @@ class RealtimeSession:
         return self.conversation.insert(item)
 
     def _forget_if_done(self, streamer: ResponseStreamer, now_ms: float) -> None:
-        if streamer.r.is_active:
+        if streamer.response.is_active:
             return
-        self.responses.pop(streamer.r.id, None)
+        self.responses.pop(streamer.response.id, None)
         self._audio_was_sent = self._audio_was_sent or streamer.audio_sent_bytes > 0
-        if self.active_response_id == streamer.r.id:
+        if self.active_response_id == streamer.response.id:
             self.active_response_id = None
             self._arm_idle_timeout(streamer, now_ms)
 
     def _arm_idle_timeout(self, streamer: ResponseStreamer, now_ms: float) -> None:
         config = self._turn_detection or {}
         idle_ms = config.get("idle_timeout_ms")
-        if config.get("type") != "server_vad" or not idle_ms or streamer.r.status != "completed":
+        if config.get("type") != "server_vad" or not idle_ms or streamer.response.status != "completed":
             return
         heard_by_ms = max(now_ms, streamer.playback_end_ms or now_ms)
         self.idle_deadline_ms = heard_by_ms + idle_ms
