@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from mockengine.engines.tokens import ASSISTANT_AUDIO_MS_PER_TOKEN, USER_AUDIO_MS_PER_TOKEN
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.response import Usage
 
 BYTES_PER_MS = 48  # PCM16 mono 24 kHz
-USER_AUDIO_MS_PER_TOKEN = 100.0
-ASSISTANT_AUDIO_MS_PER_TOKEN = 50.0
 IMAGE_TOKENS = 85
 RATE_LIMIT_TOKENS = 15_000_000
 
