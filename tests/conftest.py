@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import closing
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -18,12 +19,13 @@ from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.voices import VOICE_NAMES
 from mockengine.ids import IdFactory
+from mockengine.realtime.effects import Effect, Step
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.replay import Replay
 from mockengine.server.executors import MeteredExecutor
 from mockengine.server.resources import Resources
 from mockengine.settings import Settings
+from mockengine.virtual_time import VirtualTimeDriver
 
 UNPACED = Pacing(pace=0.0, first_delta_delay_ms=0, delta_ms=200)
 
@@ -38,17 +40,38 @@ def make_session(seed: int = 7, pacing: Pacing = UNPACED) -> RealtimeSession:
     )
 
 
-def make_replay(
+def make_driver(
     transcript: str = "What is the capital of France?", seed: int = 7, pacing: Pacing = UNPACED
-) -> Replay:
-    replay = Replay(make_session(seed, pacing), FakeTranscriber(default=transcript), FakeSynthesizer())
-    replay.start()
-    return replay
+) -> VirtualTimeDriver:
+    driver = VirtualTimeDriver(
+        make_session(seed, pacing), FakeTranscriber(default=transcript), FakeSynthesizer()
+    )
+    driver.start()
+    return driver
 
 
 @pytest.fixture
-def replay() -> Replay:
-    return make_replay()
+def driver() -> VirtualTimeDriver:
+    return make_driver()
+
+
+@dataclass
+class RecordingDriver(VirtualTimeDriver):
+    """A driver that also keeps every effect the session asked for (to answer one by hand)."""
+
+    effects: list[Effect] = field(default_factory=list)
+
+    def _apply(self, step: Step) -> None:
+        self.effects.extend(step.effects)
+        super()._apply(step)
+
+
+def make_recording_driver(seed: int = 7, pacing: Pacing = UNPACED) -> RecordingDriver:
+    driver = RecordingDriver(
+        make_session(seed, pacing), FakeTranscriber(default=FAKE_TRANSCRIPT), FakeSynthesizer()
+    )
+    driver.start()
+    return driver
 
 
 # What the fake transcriber hears in every turn: a question the default scenario answers.

@@ -24,7 +24,7 @@ from mockengine.brain.model import Reply
 from mockengine.engines.sentences import split_sentences
 from mockengine.ids import IdFactory
 from mockengine.realtime.conversation import Item
-from mockengine.realtime.effects import Synthesize
+from mockengine.realtime.effects import SentenceKey, Synthesize
 from mockengine.realtime.response import Response
 from mockengine.realtime.response_phases import IllegalMove, Move, Phase, next_phase
 from mockengine.realtime.usage import (
@@ -137,8 +137,9 @@ class ResponseStreamer:
             events += self._open_message()
             if response.params.is_audio:
                 self._sentences = [_Sentence(s) for s in split_sentences(reply.text)]
+                voice, speed = response.params.voice, response.params.speed
                 effects = [
-                    Synthesize(f"{response.id}:{i}", s.text, response.params.voice, response.params.speed)
+                    Synthesize(SentenceKey(response.id, i), s.text, voice, speed)
                     for i, s in enumerate(self._sentences)
                 ]
                 self._next_delta_due_ms = response.created_ms + response.pacing.first_delta_delay_ms

@@ -24,7 +24,7 @@ LAYERS: list[set[str]] = [
     {"mockengine", "ids", "settings", "audio", "engines", "rtc"},  # foundations: no other part of mockengine
     {"protocol", "brain"},  # the wire's shapes; the scripted participant
     {"realtime"},  # the sans-IO session core
-    {"chat", "faults", "replay", "conformance", "recordings"},  # beside the core (recordings: replay)
+    {"chat", "faults", "virtual_time", "conformance", "recordings"},  # beside the core
     {"server", "loadtest", "turn_eval", "turn_corpus", "journal"},  # the aiohttp shell; tools on the core
     {"testing", "bench", "record"},  # an engine in a thread; the benchmarks; the recording proxy
     {"cli", "pytest_plugin"},  # entry points

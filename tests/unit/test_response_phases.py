@@ -16,7 +16,7 @@ from mockengine.realtime.conversation import Item
 from mockengine.realtime.response import Pacing, Response, ResponseParams
 from mockengine.realtime.response_phases import TRANSITIONS, IllegalMove, Move, Phase, next_phase
 from mockengine.realtime.streaming import ResponseStreamer
-from tests.conftest import make_replay
+from tests.conftest import make_driver
 
 ILLEGAL = [pair for pair in itertools.product(Phase, Move) if pair not in TRANSITIONS]
 
@@ -159,16 +159,16 @@ def test_a_finished_response_refuses_more_output() -> None:
 
 def test_a_session_s_responses_move_only_through_the_table(moves) -> None:
     """Through the whole session core: a paced spoken reply, a barge-in style cancel, then a written one."""
-    replay = make_replay(pacing=Pacing(pace=1.0, first_delta_delay_ms=100, delta_ms=100))
-    replay.send(ce.ConversationItemCreate(_user("Tell me a story")))
-    replay.send(ce.ResponseCreate({}))
-    replay.advance(400)
-    replay.send(ce.ResponseCancel())
+    driver = make_driver(pacing=Pacing(pace=1.0, first_delta_delay_ms=100, delta_ms=100))
+    driver.send(ce.ConversationItemCreate(_user("Tell me a story")))
+    driver.send(ce.ResponseCreate({}))
+    driver.advance(400)
+    driver.send(ce.ResponseCancel())
     first = _path(moves)
     assert first == ["message_added", "message_delta", "message_done", "response_done"]
     moves.clear()
-    replay.send(ce.ResponseCreate({"output_modalities": ["text"]}))
-    replay.run_until_idle()
+    driver.send(ce.ResponseCreate({"output_modalities": ["text"]}))
+    driver.run_until_idle()
     assert _path(moves) == ["message_added", "message_delta", "message_done", "response_done"]
 
 

@@ -28,6 +28,7 @@ from aiortc import RTCDataChannel, RTCPeerConnection
 from aiortc.mediastreams import MediaStreamTrack
 
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
+from mockengine.protocol import server_events as se
 from mockengine.protocol.client_events import (
     ClientEvent,
     ConversationItemTruncate,
@@ -212,16 +213,17 @@ class CallRunner(SessionLoop):
         log.info(
             "call %s: output cleared (%s) at %d ms of %s", self.call_id, why, cut.audio_end_ms, cut.item_id
         )
-        self.apply(
-            Step(events=[self.session.emit("output_audio_buffer.cleared", response_id=cut.response_id)])
-        )
+        cleared = se.output_audio_buffer_cleared(self.session.ids.event(), response_id=cut.response_id)
+        self.apply(Step(events=[cleared]))
         truncate = ConversationItemTruncate(
             item_id=cut.item_id, content_index=0, audio_end_ms=cut.audio_end_ms
         )
         self.apply(self.session.receive(truncate, self.now_ms()))
 
     def _on_playback_started(self, response_id: str) -> None:
-        self.apply(Step(events=[self.session.emit("output_audio_buffer.started", response_id=response_id)]))
+        started = se.output_audio_buffer_started(self.session.ids.event(), response_id=response_id)
+        self.apply(Step(events=[started]))
 
     def _on_playback_stopped(self, response_id: str) -> None:
-        self.apply(Step(events=[self.session.emit("output_audio_buffer.stopped", response_id=response_id)]))
+        stopped = se.output_audio_buffer_stopped(self.session.ids.event(), response_id=response_id)
+        self.apply(Step(events=[stopped]))

@@ -21,6 +21,7 @@ from aiohttp import WSMsgType, web
 
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
+from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.server.client_secrets import SECRET_PREFIX
 from mockengine.server.handshake import (
@@ -54,11 +55,12 @@ async def sideband_handler(request: web.Request) -> web.StreamResponse:
     await ws.prepare(request)
     if refusal is not None or runner is None:
         assert refusal is not None
-        event = {"type": "error", "event_id": IdFactory(None).event(), "error": refusal.error.payload()}
+        event = se.error(IdFactory(None).event(), error=refusal.error.payload())
         await ws.send_str(json.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
-    created = runner.session.emit("session.created", session=copy.deepcopy(runner.session.config))
+    session = runner.session
+    created = se.session_created(session.ids.event(), session=copy.deepcopy(session.config))
     await ws.send_str(codec.dumps(created))
     runner.sidebands.add(ws)
     try:
