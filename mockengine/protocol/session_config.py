@@ -70,7 +70,8 @@ _TURN_DETECTION_TYPES: dict[str, type[ServerVad] | type[SemanticVad]] = {
 
 @dataclass(frozen=True)
 class AudioFormat:
-    """``audio/pcm`` (24 kHz, its only rate) or G.711 ``audio/pcmu`` / ``audio/pcma`` (8 kHz, no rate)."""
+    """``audio/pcm`` (24 kHz, its only rate) or G.711 ``audio/pcmu`` / ``audio/pcma`` (8 kHz); ``rate`` as
+    the client gave it (None: not given)."""
 
     type: str = "audio/pcm"
     rate: int | None = 24000
@@ -143,8 +144,7 @@ def turn_detection_from_wire(turn_detection: dict[str, Any] | None) -> TurnDetec
 
 
 def _audio_format(wire: dict[str, Any]) -> AudioFormat:
-    kind = wire.get("type", AudioFormat.type)
-    return AudioFormat(kind, wire.get("rate", AudioFormat.rate if kind == AudioFormat.type else None))
+    return AudioFormat(wire.get("type", AudioFormat.type), wire.get("rate"))
 
 
 def default_session(model: str, session_id: str, expires_at: int) -> dict[str, Any]:

@@ -107,7 +107,8 @@ class ConversationItems:
             raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id)
         # Retrieved audio is in the session's format: user audio as it came in, assistant audio as sent.
         direction = "output" if item.role == "assistant" else "input"
-        fmt = self.ctx.config["audio"][direction]["format"]["type"]
+        view = self.ctx.view
+        fmt = (view.output_format if direction == "output" else view.input_format).type
         wire = item.wire(audio_encoder=lambda pcm: pcm if fmt == "audio/pcm" else from_pcm16_24k(pcm, fmt))
         return Step(events=[se.conversation_item_retrieved(self.ctx.ids.event(), item=wire)])
 
@@ -125,7 +126,7 @@ class ConversationItems:
 
     def decode_input_audio(self, data: bytes) -> bytes:
         """Client audio in the session's input format → PCM16 24 kHz."""
-        fmt = self.ctx.config["audio"]["input"]["format"]["type"]
+        fmt = self.ctx.view.input_format.type
         return data if fmt == "audio/pcm" else to_pcm16_24k(data, fmt)
 
     def commit_user_audio(self, item_id: str, pcm: bytes, *, transcribe: bool) -> Step:
@@ -185,12 +186,12 @@ class ConversationItems:
     # -- transcripts ----------------------------------------------------------------------------------
 
     def transcribe(self, item: Item) -> Transcribe:
-        transcription = self.ctx.config["audio"]["input"]["transcription"] or {}
+        transcription = self.ctx.view.transcription
         return Transcribe(
             ItemTranscriptKey(item.id),
             bytes(item.audio),
-            language=transcription.get("language") or "en",
-            prompt=transcription.get("prompt"),
+            language=(transcription.language if transcription else None) or "en",
+            prompt=transcription.prompt if transcription else None,
         )
 
     def is_transcript_wanted(self, item_id: str) -> bool:

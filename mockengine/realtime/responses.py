@@ -15,6 +15,7 @@ from mockengine.brain.model import Brain
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
+from mockengine.protocol.session_config import ServerVad
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import Step, Trace
@@ -50,7 +51,7 @@ class Responses:
         transcribe: list[Item] = []
         if "input" in event.response:
             input_items = tuple(self._input_item(entry, transcribe) for entry in event.response["input"])
-        params = response_params(self.ctx.config, event.response, input_items)
+        params = response_params(self.ctx.view, event.response, input_items)
         step = Step()
         for item in transcribe:  # inline audio: the response waits for its words like for a turn's
             item.in_conversation = False
@@ -101,7 +102,7 @@ class Responses:
 
     def start_default(self, now_ms: float) -> Step:
         """A response with the session's settings (a turn's end, an idle timeout)."""
-        return self.start(response_params(self.ctx.config, {}), now_ms)
+        return self.start(response_params(self.ctx.view, {}), now_ms)
 
     def item_transcribed(self, item_id: str, text: str, now_ms: float, announce: bool = True) -> Step:
         """A user item's transcript landed: record it (announce it, when asked for) and let the responses
@@ -219,9 +220,9 @@ class Responses:
             self._arm_idle_timeout(streamer, now_ms)
 
     def _arm_idle_timeout(self, streamer: ResponseStreamer, now_ms: float) -> None:
-        config = self.ctx.turn_detection or {}
-        idle_ms = config.get("idle_timeout_ms")
-        if config.get("type") != "server_vad" or not idle_ms or streamer.response.status != "completed":
+        config = self.ctx.turn_detection
+        idle_ms = config.idle_timeout_ms if isinstance(config, ServerVad) else None
+        if not idle_ms or streamer.response.status != "completed":
             return
         heard_by_ms = max(now_ms, streamer.playback_end_ms or now_ms)
         self.idle_deadline_ms = heard_by_ms + idle_ms

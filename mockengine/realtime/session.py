@@ -31,7 +31,12 @@ from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
-from mockengine.protocol.session_config import default_session, merge_session, validate_turn_detection
+from mockengine.protocol.session_config import (
+    SessionConfig,
+    default_session,
+    merge_session,
+    validate_turn_detection,
+)
 from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext, SessionOptions
 from mockengine.realtime.conversation import Conversation
@@ -83,6 +88,11 @@ class RealtimeSession:
     def config(self) -> dict[str, Any]:
         """The session object as the client sees it (``session.created`` / ``session.updated``)."""
         return self.ctx.config
+
+    @property
+    def view(self) -> SessionConfig:
+        """``config`` typed: read settings here (``view.turn_detection.silence_duration_ms``)."""
+        return self.ctx.view
 
     @property
     def options(self) -> SessionOptions:
@@ -216,7 +226,7 @@ class RealtimeSession:
         new_voice = update.get("audio", {}).get("output", {}).get("voice")
         if (
             new_voice is not None
-            and new_voice != self.config["audio"]["output"]["voice"]
+            and new_voice != self.ctx.view.voice
             and self.responses.has_assistant_audio
         ):
             raise errors.cannot_update_voice()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
+import mockengine
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import (
     SERVER_VAD_DEFAULTS,
@@ -140,3 +142,18 @@ def test_a_bad_update_is_still_rejected_with_the_live_wording() -> None:
         _merged(audio={"input": {"turn_detection": {"type": "server_vad", "threshold": 2}}})
     assert raised.value.code == "integer_above_max_value"
     assert "session.audio.input.turn_detection.threshold" in str(raised.value.message)
+
+
+def test_no_consumer_repeats_a_turn_detection_default() -> None:
+    """Settings are read from the typed view; a ``.get("silence_duration_ms", 200)`` elsewhere would be
+    a second copy of a default."""
+    root = Path(mockengine.__file__).parent
+    fields = {f.name for kind in (ServerVad, SemanticVad) for f in dataclasses.fields(kind)} - {"type"}
+    found = [
+        f"{path.relative_to(root)}: {name}"
+        for path in root.rglob("*.py")
+        if path.parent.name != "protocol"
+        for name in fields
+        if f'.get("{name}"' in path.read_text()
+    ]
+    assert found == []
