@@ -224,11 +224,7 @@ class RealtimeSession:
     def on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
         update = event.session
         new_voice = update.get("audio", {}).get("output", {}).get("voice")
-        if (
-            new_voice is not None
-            and new_voice != self.ctx.view.voice
-            and self.responses.has_assistant_audio
-        ):
+        if new_voice is not None and new_voice != self.ctx.view.voice and self.responses.has_assistant_audio:
             raise errors.cannot_update_voice()
         old = self.ctx.turn_detection
         merged = merge_session(self.config, update)
