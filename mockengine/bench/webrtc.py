@@ -21,43 +21,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import statistics
 from typing import Any
 
 from mockengine.bench.context import BenchContext
 from mockengine.bench.sections import Section
+from mockengine.bench.webrtc_talk import open_session, question_clip, speak, talk
 
-CHUNK_MS = 20
 ONSET_P95_GOAL_MS = 250.0
 AUDIBLE_PEAK = 800  # a received frame louder than this is reply audio, not silence or codec noise
-
-
-def _clip() -> Any:
-    from mockengine.conformance.audio import load_clips
-
-    return load_clips()["question"]
-
-
-async def _open(url: str, transport: str) -> Any:
-    from mockengine.conformance.connection import Connection
-    from mockengine.conformance.webrtc import WebRtcConnection
-
-    opener = WebRtcConnection.open if transport == "webrtc" else Connection.open
-    conn = await opener(url, "sk-bench", timeout_ms=15_000)
-    await conn.wait_for("session.created", since_ms=0, timeout_ms=15_000)
-    return conn
-
-
-async def _speak(conn: Any, pcm: bytes, loop: asyncio.AbstractEventLoop) -> float:
-    """Stream ``pcm`` at real-time pace; the loop time (ms) each chunk went out is returned for chunk 0."""
-    step = CHUNK_MS * 48
-    started = loop.time()
-    for index, offset in enumerate(range(0, len(pcm), step)):
-        chunk = base64.b64encode(pcm[offset : offset + step]).decode()
-        await conn.send({"type": "input_audio_buffer.append", "audio": chunk})
-        await asyncio.sleep(max(0.0, started + (index + 1) * CHUNK_MS / 1000 - loop.time()))
-    return started * 1000.0
 
 
 async def _first_reply_ms(conn: Any, transport: str, since_ms: float) -> float | None:
@@ -73,43 +45,29 @@ async def _first_reply_ms(conn: Any, transport: str, since_ms: float) -> float |
 
 
 async def reply_latency(url: str, transport: str, turns: int) -> list[float]:
-    clip = _clip()
+    clip = question_clip()
     loop = asyncio.get_running_loop()
-    conn = await _open(url, transport)
+    conn = await open_session(url, transport)
     latencies = []
     try:
         silence = bytes(48 * 1500)
         for _ in range(turns):
             # The clip and the silence after it (turn detection needs that silence on both transports).
-            started_ms = await _speak(conn, clip.pcm + silence, loop)
+            started_ms = await speak(conn, clip.pcm + silence, loop)
             speech_end_ms = started_ms + clip.speech_end_ms
             first = await _first_reply_ms(conn, transport, speech_end_ms)
             if first is not None:
                 latencies.append(first - speech_end_ms)
             await conn.wait_for("response.done", since_ms=speech_end_ms, timeout_ms=30_000)
-            await _speak(conn, silence * 4, loop)  # the reply plays out before the next turn
+            await speak(conn, silence * 4, loop)  # the reply plays out before the next turn
     finally:
         await conn.close()
     return latencies
 
 
-async def talk(conn: Any, seconds: float, onsets: list[float]) -> None:
-    """Speak the clip (and 1 s of silence) in a loop for ``seconds``; onset → speech_started (ms) of
-    each turn is appended to ``onsets``."""
-    clip = _clip()
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while loop.time() < end:
-        started_ms = await _speak(conn, clip.pcm + bytes(48 * 1000), loop)
-        onset_ms = started_ms + clip.speech_onset_ms
-        started = await conn.wait_for("input_audio_buffer.speech_started", since_ms=started_ms, timeout_ms=1)
-        if started is not None:
-            onsets.append(started.received_ms - onset_ms)
-
-
 async def talking_sessions(url: str, transport: str, sessions: int, seconds: float) -> list[float]:
     """``sessions`` sessions speaking the clip in a loop for ``seconds``; onset → speech_started (ms)."""
-    conns = await asyncio.gather(*[_open(url, transport) for _ in range(sessions)])
+    conns = await asyncio.gather(*[open_session(url, transport) for _ in range(sessions)])
     onsets: list[float] = []
     try:
         await asyncio.gather(*[talk(c, seconds, onsets) for c in conns])

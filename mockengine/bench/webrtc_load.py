@@ -57,7 +57,7 @@ def _cpu_s() -> float:
 async def _drive(url: str, calls: int, seconds: float, ready: Any, go: Any, results: Any) -> None:
     """Open ``calls`` calls, wait for ``go``, talk; the report goes out before the calls close (so the
     engine's window does not include the hang-ups)."""
-    from mockengine.bench.webrtc import talk
+    from mockengine.bench.webrtc_talk import talk
     from mockengine.conformance.webrtc import WebRtcConnection
 
     gate = asyncio.Semaphore(OPEN_CONCURRENCY)

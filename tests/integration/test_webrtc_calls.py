@@ -10,6 +10,7 @@ import aiohttp
 import pytest
 
 from mockengine.rtc.media import RATE_HZ
+from tests.eventually import eventually
 from tests.speech import question, validate_server_event, word_error_rate
 from tests.webrtc_client import CallClient
 
@@ -147,9 +148,7 @@ async def test_hangup_ends_the_call_and_unknown_calls_are_404(engine):
             assert (await again.json())["error"]["param"] == "call_id"
             unauthorized = await http.post(f"{server.http_url}{client.location}/hangup")
             assert unauthorized.status == 401
-        async with asyncio.timeout(10):
-            while client.pc.connectionState != "closed" and client.channel.readyState != "closed":
-                await asyncio.sleep(0.05)
+        await eventually(lambda: "closed" in (client.pc.connectionState, client.channel.readyState))
     finally:
         await client.close()
 

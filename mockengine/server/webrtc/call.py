@@ -196,8 +196,8 @@ class CallRunner(SessionLoop):
     # -- playback ----------------------------------------------------------------------------------
 
     def _interrupts(self) -> bool:
-        turn_detection = self.session.config["audio"]["input"]["turn_detection"] or {}
-        return bool(turn_detection.get("interrupt_response", True))
+        turn_detection = self.session.view.turn_detection
+        return turn_detection is None or turn_detection.interrupt_response
 
     def clear_output(self, why: str) -> None:
         """Cut the reply being played: ``output_audio_buffer.cleared``, then truncate the assistant item
