@@ -48,6 +48,8 @@ TUNED_ON = frozenset(
         "heldout_r5",
         "dev_r6",
         "aside_r6",
+        "heldout_r6",
+        "aside_r7",
     )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))

@@ -34,6 +34,9 @@ from mockengine.brain.situation import ANSWER_TOOLS
 from mockengine.brain.wordlists import ASSOCIATION_WEIGHT, CHANGE_VERBS
 
 MIN_SCORE = 1.5
+# A past action the speaker did themselves: "I already locked the front door myself" asks for no lock.
+_RECORD_VERBS = frozenset(("log", "record", "track", "note", "add", "save"))
+_DONE_ALREADY = re.compile(r"\b(?:already|myself|ourselves)\b", re.IGNORECASE)
 # A question to a lookup that names what it reports needs less: "is it raining in Lisbon?" to a weather
 # app whose every tool mentions the weather (so the word is not rare among them).
 LOOKUP_MIN = 0.9
@@ -91,6 +94,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
     inquiring = asking and not utterance.requests(text)  # a question, not "can you play jazz?"
     told = utterance.past_event(text)
+    done_already = bool(_DONE_ALREADY.search(text))
     kinds = _value_kinds(text)
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
     wanted = {c for concept, _ in heard for c in (concept, *lexicon.associated(concept))}
@@ -115,7 +119,9 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         asked = asking and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
         if told is not None:  # a past event told acts only as a record of it
-            strong = strong and _records(told, heard_concepts, vocabulary, tool.name, tool.description)
+            strong = strong and _records(
+                told, heard_concepts, vocabulary, tool.name, tool.description, done_already
+            )
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
             strong = True
@@ -158,15 +164,22 @@ def _score(
     return score, cues, strong, in_name
 
 
-def _records(verb: str, heard: set[str], vocabulary: _Vocabulary, name: str, description: str) -> bool:
+def _records(
+    verb: str, heard: set[str], vocabulary: _Vocabulary, name: str, description: str, done_already: bool
+) -> bool:
     """A past event told is a record for this tool: a value it records ("I swam" → activity swim), a
     completion ("I already did the laundry"), the tool's own verb ("I used up the flour" → use_up), or
     the event its description names ("I lost my card" → "Freeze the card, e.g. when it is lost");
     "we watched a movie last night" plays nothing."""
-    if heard & (vocabulary.enums - _ALL_PARTICLES):
-        return True
     if "complete" in heard and "complete" in vocabulary.weights:
         return True
+    if vocabulary.lookup or done_already:  # "I got a ticket" gets nothing; "I already locked it" is done
+        return False
+    named = heard & (vocabulary.enums - _ALL_PARTICLES)
+    if named and (
+        lexicon.concept(verb) in named or _RECORD_VERBS & set(lexicon.identifier_words(name).split())
+    ):
+        return True  # "I swam …" → activity swim; "… the garage was open" closes no garage door
     if lexicon.stem(verb) in {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}:
         return True
     return lexicon.stem(verb) in {lexicon.stem(t.lower) for t in lexicon.tokens(description)}

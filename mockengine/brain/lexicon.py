@@ -48,6 +48,8 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 def stem(word: str) -> str:
     """The Snowball English stem of ``word`` (lower case)."""
     lowered = word.lower().replace("’", "'")
+    if len(lowered) > 6 and lowered.endswith("ely"):  # "completely" says how, it completes nothing
+        return lowered
     return str(_STEMMER.stemWord(IRREGULAR.get(lowered, lowered)))
 
 

@@ -27,7 +27,10 @@ _REPEATED = re.compile(
 )
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
-_NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t)\s+"
+_NOT_TO = (
+    r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t|i (?:don'?t|do not) want to"
+    r"|i'?m not ready to)\s+"
+)
 _STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b)"
 _NEGATED = re.compile(_LEAD + _NOT_TO + _STILL_ASKS, re.IGNORECASE)
 _DISMISSAL = (
@@ -56,7 +59,21 @@ _ABOUT_THE_APP = re.compile(
     r"|^\W*(?:how|what|when|where|which|do|does|is|are|can)\b[^.!]*\b(?:usually|normally|typically|generally"
     r"|in general|on average)\b"
     r"|^\W*how (?:many|much|long)\b[^.!]*\bcan (?:i|we)\b(?! (?:get|have) (?:a|an|the|my|some)\b)"
-    r"|^\W*is it (?:safe|ok|okay|possible|a good idea|bad|dangerous) to\b",
+    r"|^\W*is it (?:safe|ok|okay|possible|a good idea|bad|dangerous) to\b"
+    # general knowledge and how-to, which no lookup of the user's own things answers
+    r"|^\W*what(?:'s| is) the (?:best|right|easiest|proper|usual) way to\b"
+    r"|\bwhat(?:'s| is| are) the differences? between\b"
+    r"|^\W*how (?:do|should|can|would) (?:i|we|one) (?!get (?:a|an|the|my|some)\b)\w+\b"
+    r"(?!.*\b(?:for me|now)\b)"
+    r"|^\W*(?:is|are) \w+ing\b[^?.!]*\b(?:bad|good|better|worse|healthy|safe|ok|okay) for\b"
+    r"|^\W*can (?:i|we) \w+ (?:more than|multiple|several|as many)\b"
+    r"|\b(?:in here|in this app|with this app)\W*\?\s*$",
+    re.IGNORECASE,
+)
+# Undecided, thinking aloud: "I'm not sure which one to open yet", "I'm still browsing".
+_UNDECIDED = re.compile(
+    r"^\W*(?:hmm\W+)?(?:i'?m|i am) not sure\b|^\W*i (?:don'?t|do not) know (?:which|what|if|whether|yet)\b"
+    r"|^\W*i (?:haven'?t|have not) (?:decided|made up my mind)\b",
     re.IGNORECASE,
 )
 _QUESTION_ONLY = re.compile(
@@ -72,7 +89,7 @@ _QUESTION = re.compile(
 # A past event told, not a request: "I went to the park this morning", "we watched a movie last night".
 _PAST = re.compile(
     r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*(?:i|we|he|she|they|my \w+|our \w+)\s+"
-    r"(?:just\s+|already\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
+    r"(?:just\s+|already\s+|\w+ly\s+|never\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
     + "|".join(sorted(IRREGULAR, key=len, reverse=True))
     + r")\b",
     re.I,
@@ -162,6 +179,8 @@ def not_asking(text: str) -> str | None:
         return "a dismissal"
     if not without_closing(text).strip(" ,.!?"):
         return "a closing remark"
+    if _UNDECIDED.search(text) and not _REQUEST_MARK.search(text):
+        return "thinking aloud"
     if _ABOUT_THE_APP.search(text):
         return "a question about the assistant"
     rewritten = lexicon.rewrite(text)  # "do you have any tea" is a search, rewritten

@@ -1,0 +1,64 @@
+"""Round 7's precision rules, each on sentences of no labelled set and a made-up app: stories told,
+things already done, general knowledge and how-to questions, thinking aloud and "I don't want to …" call
+nothing; the same app still acts on a request."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from mockengine.brain import acting, utterance
+from mockengine.brain.model import ToolSpec
+from mockengine.brain.referents import Referent
+
+TODAY = date(2026, 3, 2)
+_STR = {"type": "string"}
+GARAGE = [
+    ToolSpec("get_door_status", "Whether the garage door is open.", {"type": "object", "properties": {}}),
+    ToolSpec(
+        "close_door",
+        "Close the garage door.",
+        {"type": "object", "properties": {"door": {"type": "string", "enum": ["garage", "gate"]}}},
+    ),
+    ToolSpec(
+        "log_repair",
+        "Record a repair done on the car.",
+        {"type": "object", "properties": {"part": _STR}, "required": ["part"]},
+    ),
+]
+
+
+def calls(said: str) -> list[str]:
+    decided = acting.plan(said, GARAGE, Referent(), TODAY)
+    return [a.call.name for a in decided.actions] if decided else []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I already closed the gate myself",
+        "I got a flat tyre on the motorway yesterday",
+        "I totally forgot the garage was open last night",
+        "what's the best way to fix a squeaky door?",
+        "what's the difference between a gate and a door?",
+        "how do I reset the opener?",
+        "is leaving the door open bad for the heating?",
+        "can I add more than one door in here?",
+        "I'm not sure which door to close yet",
+        "I don't want to close it yet, I'm still working",
+    ],
+)
+def test_no_request_calls_nothing(said: str) -> None:
+    assert calls(said) == []
+
+
+def test_the_same_app_still_acts_on_requests() -> None:
+    assert calls("please close the gate") == ["close_door"]
+    assert calls("is the garage door open?") == ["get_door_status"]
+
+
+def test_reasons_given() -> None:
+    assert utterance.not_asking("I'm not sure which one yet") == "thinking aloud"
+    assert utterance.not_asking("I don't want to pay yet") == "a request not to act"
+    assert utterance.past_event("I completely missed the bus") == "missed"
