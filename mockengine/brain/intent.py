@@ -27,7 +27,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import lexicon, slots, utterance, values
+from mockengine.brain import lexicon, schema_values, slots, utterance, values
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
@@ -62,6 +62,7 @@ QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
 _LOOKING = _READ_VERBS | {"look", "see"}
 _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
+_DO_I = re.compile(r"^\W*(?:do|does|did|will|should|is|are) (?:i|we)\b", re.I)
 _ASKING = re.compile(
     r"^\s*(?:what|which|where|when|how|is|are|am|was|were|will|do|does|did|has|have|should|anything|any)\b",
     re.I,
@@ -92,9 +93,11 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
     acted = _heard(utterance.without_relative_clauses(text))
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
-    inquiring = asking and not utterance.requests(text)  # a question, not "can you play jazz?"
+    # a question, not "can you play jazz?" ("do I need an umbrella?" is one)
+    inquiring = asking and (not utterance.requests(text) or bool(_DO_I.match(text)))
     told = utterance.past_event(text)
-    done_already = bool(_DONE_ALREADY.search(text))
+    done_already = utterance.done_already(text)
+    how_to = utterance.how_to(text)
     kinds = _value_kinds(text)
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
     wanted = {c for concept, _ in heard for c in (concept, *lexicon.associated(concept))}
@@ -116,8 +119,10 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
         # ("where's the car?" names a ride, but asks where it is: no booking).
         strong = strong or (in_name > 0 and not other_verb and not (inquiring and not vocabulary.lookup))
-        asked = asking and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
+        asked = inquiring and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
+        if how_to and not (vocabulary.lookup and schema_values.searches(tool.parameters)):
+            strong = False  # "how do I reset the opener?" reads no door state; a recipe search answers
         if told is not None:  # a past event told acts only as a record of it
             strong = strong and _records(
                 told, heard_concepts, vocabulary, tool.name, tool.description, done_already
@@ -125,7 +130,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
             strong = True
-        if asking and vocabulary.lookup:
+        if inquiring and vocabulary.lookup:
             score *= QUESTION_BONUS  # a question is more likely a look than a change
         match = Match(tool, round(score, 3), tuple(cues), strong, LOOKUP_MIN if asked else MIN_SCORE)
         matches.append((-round(score, 6), -in_name, order, match, vocabulary.lookup))
@@ -173,14 +178,15 @@ def _records(
     "we watched a movie last night" plays nothing."""
     if "complete" in heard and "complete" in vocabulary.weights:
         return True
-    if vocabulary.lookup or done_already:  # "I got a ticket" gets nothing; "I already locked it" is done
+    if done_already:  # "I already locked the front door myself"
         return False
     named = heard & (vocabulary.enums - _ALL_PARTICLES)
     if named and (
         lexicon.concept(verb) in named or _RECORD_VERBS & set(lexicon.identifier_words(name).split())
     ):
         return True  # "I swam …" → activity swim; "… the garage was open" closes no garage door
-    if lexicon.stem(verb) in {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}:
+    own = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
+    if lexicon.stem(verb) in own - _READ_VERBS:  # "I got a parking ticket" asks get_status for nothing
         return True
     return lexicon.stem(verb) in {lexicon.stem(t.lower) for t in lexicon.tokens(description)}
 

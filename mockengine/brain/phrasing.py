@@ -152,6 +152,7 @@ _TRAILING = frozenset(
         "ones",
         *["outside", "inside", "outdoors", "indoors", "around"],
         *["instead", "anyway", "too", "also", "then", "later", "soon"],  # where the speaker is, no place name
+        *["bit", "tad", "lot", "bunch"],  # "dim the lights a bit": a degree, no name
     ]
 )
 

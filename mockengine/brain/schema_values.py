@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -243,3 +244,11 @@ _BUILDERS = {
     "null": _null_value,
     "array": _array_value,
 }
+
+
+def searches(parameters: Mapping[str, Any] | None) -> bool:
+    """A tool with these ``parameters`` takes free text to look for (a string with no enum): a search."""
+    properties = (parameters or {}).get("properties") or {}
+    return any(
+        isinstance(p, Mapping) and p.get("type") == "string" and "enum" not in p for p in properties.values()
+    )

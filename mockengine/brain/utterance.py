@@ -63,8 +63,6 @@ _ABOUT_THE_APP = re.compile(
     # general knowledge and how-to, which no lookup of the user's own things answers
     r"|^\W*what(?:'s| is) the (?:best|right|easiest|proper|usual) way to\b"
     r"|\bwhat(?:'s| is| are) the differences? between\b"
-    r"|^\W*how (?:do|should|can|would) (?:i|we|one) (?!get (?:a|an|the|my|some)\b)\w+\b"
-    r"(?!.*\b(?:for me|now)\b)"
     r"|^\W*(?:is|are) \w+ing\b[^?.!]*\b(?:bad|good|better|worse|healthy|safe|ok|okay) for\b"
     r"|^\W*can (?:i|we) \w+ (?:more than|multiple|several|as many)\b"
     r"|\b(?:in here|in this app|with this app)\W*\?\s*$",
@@ -153,6 +151,20 @@ def _then_asks(text: str) -> bool:
         if words and words[0].concept in lexicon.ACTIONS:
             return True
     return False
+
+
+_HOW_TO = re.compile(r"^\W*how (?:do|should|can|would) (?:i|we|one|you) (?!say\b)\w+", re.IGNORECASE)
+
+
+def how_to(text: str) -> bool:
+    """A how-to question ("how do I reset the opener?"): a lookup may answer it ("how do I make banana
+    bread?" to a recipe search), a tool that changes something may not."""
+    return bool(_HOW_TO.match(text.replace("’", "'")))
+
+
+def done_already(text: str) -> bool:
+    """A past action the speaker did themselves ("I already locked the front door myself"): no redo."""
+    return bool(re.search(r"\b(?:already|myself|ourselves)\b", text, re.IGNORECASE))
 
 
 def requests(text: str) -> bool:

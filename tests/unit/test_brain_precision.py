@@ -62,3 +62,39 @@ def test_reasons_given() -> None:
     assert utterance.not_asking("I'm not sure which one yet") == "thinking aloud"
     assert utterance.not_asking("I don't want to pay yet") == "a request not to act"
     assert utterance.past_event("I completely missed the bus") == "missed"
+
+
+RECIPES = [
+    ToolSpec(
+        "find_recipe",
+        "Search recipes.",
+        {"type": "object", "properties": {"query": _STR}, "required": ["query"]},
+    ),
+    ToolSpec(
+        "set_timer",
+        "Start a timer.",
+        {"type": "object", "properties": {"minutes": {"type": "integer"}}, "required": ["minutes"]},
+    ),
+]
+
+
+def test_a_how_to_question_changes_nothing() -> None:
+    assert acting.plan("how do I set a timer?", RECIPES, Referent(), TODAY) is None
+    found = acting.plan("can you set a timer for ten minutes?", RECIPES, Referent(), TODAY)
+    assert found is not None and [a.call.name for a in found.actions] == ["set_timer"]
+
+
+def test_dim_a_bit_is_a_degree_not_a_name() -> None:
+    lights = [
+        ToolSpec(
+            "set_light",
+            "Turn a room's light on or off.",
+            {
+                "type": "object",
+                "properties": {"room": _STR, "state": {"type": "string", "enum": ["on", "off"]}},
+                "required": ["room", "state"],
+            },
+        )
+    ]
+    found = acting.plan("turn the lights off a bit", lights, Referent(), TODAY)
+    assert found is not None and found.question is not None and not found.actions
