@@ -130,6 +130,13 @@ LIGHT_VERBS = frozenset(
 )
 
 
+# The speaker's own having or needing before the thing: "I've got a vet appointment", "needs his jabs".
+_HAVING = frozenset(
+    ("got", "gotten", "have", "has", "need", "needs", "needed", "i've", "we've", "i", "we")
+    + ("his", "her", "their", "its", "our")
+)
+
+
 _TRAILING = frozenset(
     [
         "please",
@@ -299,7 +306,7 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
             or _is_name(word, start, words)
             or not (
                 word.lower in lexicon.STOPWORDS
-                or (at_start and word.lower in LIGHT_VERBS)
+                or (at_start and (word.lower in LIGHT_VERBS or word.lower in _HAVING))
                 or is_verb
                 or named
             )

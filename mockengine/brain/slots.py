@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import codes, items, lexicon, referents, scalars, values, verbatim
+from mockengine.brain import codes, items, lexicon, names, referents, scalars, values, verbatim
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -96,7 +96,7 @@ def fill(
     return filled
 
 
-_STRINGS = ("string", "identifier", "list")
+_STRINGS = ("string", "identifier", "list", "person")
 # The passes over the parameters, in order, and the kinds a pass takes besides its own.
 _PASSES = (
     "labelled",
@@ -107,12 +107,14 @@ _PASSES = (
     "date",
     "time",
     "called",
+    "person",
     "number",
     "enum",
     "boolean",
 )
 _ALSO = frozenset(
-    (("labelled", "enum"), ("quoted", "string"), ("quoted", "identifier"), ("called", "string"))
+    {("labelled", "enum"), ("quoted", "string"), ("quoted", "identifier"), ("called", "string")}
+    | {("quoted", "person"), ("called", "person")}
 )
 
 
@@ -182,7 +184,7 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "currency"
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
-    return "string"
+    return "person" if names.takes_a_name(name) else "string"
 
 
 class _Work:
@@ -209,6 +211,8 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = verbatim.called(work.text, name)
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
+    elif kind == "person":
+        span = names.proper_name(work.text)
     elif kind == "currency":
         target = bool({"to", "into", "target"} & set(lexicon.identifier_words(name).split()))
         found = codes.currencies(work.text)

@@ -100,6 +100,7 @@ def labelled_enum(text: str, name: str, options: list[object]) -> Span | None:
 
 _VAGUE = frozenset(
     ("something", "anything", "everything", "stuff", "things", "whatever", "some", "any", "one", "someone")
+    + ("her", "him", "them", "us", "me", "it")  # a pronoun left over ("for her") names no value
 )
 
 

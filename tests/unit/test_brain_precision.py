@@ -98,3 +98,45 @@ def test_dim_a_bit_is_a_degree_not_a_name() -> None:
     ]
     found = acting.plan("turn the lights off a bit", lights, Referent(), TODAY)
     assert found is not None and found.question is not None and not found.actions
+
+
+STABLE = [
+    ToolSpec(
+        "book_farrier",
+        "Book the farrier for a horse.",
+        {
+            "type": "object",
+            "properties": {"horse_owner": _STR, "date": {"type": "string", "format": "date"}, "reason": _STR},
+            "required": ["horse_owner", "date"],
+        },
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("said", "arguments"),
+    [
+        (
+            "Bella needs new shoes, book the farrier for her on friday",
+            {"horse_owner": "Bella", "date": "2026-03-06"},  # "for her" is no reason
+        ),
+        ("book the farrier for Ann Lee's horse tomorrow", {"horse_owner": "Ann Lee", "date": "2026-03-03"}),
+    ],
+)
+def test_a_proper_name_fills_a_who_parameter_and_lead_words_are_trimmed(
+    said: str, arguments: dict[str, str]
+) -> None:
+    found = acting.plan(said, STABLE, Referent(), TODAY)
+    assert found is not None and [a.arguments for a in found.actions] == [arguments]
+
+
+def test_lead_words_of_having_are_no_part_of_a_title() -> None:
+    events = [
+        ToolSpec(
+            "create_event",
+            "Add an event to the calendar.",
+            {"type": "object", "properties": {"title": _STR, "date": {"type": "string", "format": "date"}}},
+        )
+    ]
+    found = acting.plan("I've got a dentist appointment on friday at 3 pm", events, Referent(), TODAY)
+    assert found is not None and found.actions[0].arguments["title"] == "dentist appointment"

@@ -1,0 +1,104 @@
+"""Proper names for a parameter that holds a person or an animal (``pet``, ``payee``, ``recipient``, …):
+the first run of capitalised words that is no day, month, language or sentence-opening verb ("took Max
+out" → Max, "Luna weighs four kilos" → Luna, "put Max's weight down" → Max)."""
+
+from __future__ import annotations
+
+import re
+
+from mockengine.brain import lexicon
+from mockengine.brain.values import Span
+
+# Parameter names (their last word) that hold someone's name.
+WHO = frozenset(
+    [
+        "pet",
+        "person",
+        "payee",
+        "recipient",
+        "contact",
+        "child",
+        "kid",
+        "patient",
+        "guest",
+        "friend",
+        "attendee",
+        "dog",
+        "cat",
+        "animal",
+        "member",
+        "owner",
+        "passenger",
+    ]
+)
+_NOT_NAMES = frozenset(
+    [
+        "i",
+        "i'm",
+        "i've",
+        "i'd",
+        "i'll",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "english",
+        "spanish",
+        "french",
+        "german",
+        "italian",
+        "japanese",
+        "chinese",
+        "portuguese",
+        "dutch",
+        "ok",
+        "okay",
+        "hey",
+        "hi",
+        "please",
+        "can",
+        "could",
+        "would",
+        "will",
+    ]
+)
+_CAPITALISED = re.compile(r"(?<![\w'])([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)(?:'s)?(?![\w])")
+
+
+def takes_a_name(parameter: str) -> bool:
+    """``parameter`` (its name's last word) holds someone's name."""
+    words = lexicon.identifier_words(parameter).split()
+    return bool(words) and words[-1] in WHO
+
+
+def proper_name(text: str) -> Span | None:
+    """The first proper name in ``text`` (its span includes a possessive "'s"), None when none."""
+    for found in _CAPITALISED.finditer(text):
+        name = found.group(1)
+        if name.split()[0].lower() in _NOT_NAMES:
+            continue
+        at_start = not text[: found.start()].strip(" ,.;!?-")
+        if at_start and _known_word(name.split()[0]):
+            continue  # "Open coral reef", "Log a walk": a word of the language, capitalised as the first
+        return Span(name, found.start(), found.end())
+    return None
+
+
+def _known_word(word: str) -> bool:
+    token = lexicon.tokens(word)[0]
+    return token.is_stop or token.concept in lexicon.ACTIONS or token.concept != lexicon.stem(word)
