@@ -113,20 +113,45 @@ def _span_of(text: str, option: str, concepts: list[str]) -> Span:
 
 
 def boolean_for(text: str, name: str = "") -> Span | None:
-    """A boolean the words give: on/off, yes/no, enable/disable, or the parameter's own words said
-    ("my unread emails" → ``unread_only`` true)."""
-    for token in re.finditer(r"[A-Za-z]+", lexicon.rewrite(text)):
-        word = lexicon.concept(token.group(0))
+    """A boolean the words give: how often for a repeat flag ("every morning" → true, "just the once" →
+    false), the parameter's own words said ("my unread emails" → ``unread_only`` true; "no timer" →
+    ``timed`` false), or on/off, yes/no, enable/disable ("go on" and "quiz me on that deck" are none)."""
+    words = lexicon.identifier_words(name).split()
+    if _REPEATING & set(words):
+        often = _OFTEN.search(text)
+        if often is not None:
+            return Span(often.group("once") is None, often.start(), often.end())
+    own = [w for w in words if w not in _FLAG_WORDS]
+    if own:
+        stem = re.escape(lexicon.stem(own[0])[:4] if len(own[0]) > 4 else own[0])
+        negated = re.search(rf"\b(?:no|not|without|un)\s*(?:an? |the )?{stem}\w*", text, re.IGNORECASE)
+        if negated is not None:
+            return Span(False, negated.start(), negated.end())
+    for token in _SWITCH.finditer(text):
+        word = lexicon.concept(token.group("word"))
         if word in _TRUE_WORDS or word in _FALSE_WORDS:
-            original = re.search(rf"\b{re.escape(token.group(0))}\b", text, re.IGNORECASE)
-            start, end = (original.start(), original.end()) if original else (len(text), len(text))
-            return Span(word in _TRUE_WORDS, start, end)
-    own = [w for w in lexicon.identifier_words(name).split() if w not in _FLAG_WORDS]
+            return Span(word in _TRUE_WORDS, token.start("word"), token.end("word"))
     if own and not re.search(r"\b(?:not|no|don'?t|without)\b", text, re.IGNORECASE):
         said = re.search(rf"\b{re.escape(own[0])}\w*\b", text, re.IGNORECASE)
         if said is not None and all(re.search(rf"\b{re.escape(w)}", text, re.I) for w in own):
             return Span(True, said.start(), said.end())
     return None
+
+
+_REPEATING = frozenset(("repeat", "repeats", "recurring", "daily", "every", "recur", "repeating"))
+_OFTEN = re.compile(
+    r"\b(?:every (?:day|morning|evening|night|week)|each (?:day|morning|evening|night)|daily|nightly"
+    r"|(?P<once>(?:just |only )?(?:the )?once|one[- ]off|(?:just )?(?:the )?one time))\b",
+    re.IGNORECASE,
+)
+# An on/off word as a switch, not a preposition ("on my deck") nor a phrase ("go on", "carry on").
+_SWITCH = re.compile(
+    r"(?<!\bgo )(?<!\bcome )(?<!\bhold )(?<!\bcarry )(?<!\blater )"
+    r"\b(?P<word>on|off|yes|no|enable|enabled|disable|disabled|true|false)\b"
+    r"(?!\s+(?:the|a|an|my|your|his|her|our|their|this|that|these|those|it|them|top|time)\b)"
+    r"(?!\s+then\b)",
+    re.IGNORECASE,
+)
 
 
 # Words of a boolean parameter's name that say nothing heard ("only" of unread_only, "is" of is_public).

@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from mockengine.brain import acting, utterance
+from mockengine.brain import acting, scalars, utterance
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.referents import Referent
 
@@ -140,3 +140,22 @@ def test_lead_words_of_having_are_no_part_of_a_title() -> None:
     ]
     found = acting.plan("I've got a dentist appointment on friday at 3 pm", events, Referent(), TODAY)
     assert found is not None and found.actions[0].arguments["title"] == "dentist appointment"
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "value"),
+    [
+        ("water the ferns every evening", "repeat_daily", True),
+        ("water the ferns at six, just the once", "repeat_daily", False),
+        ("a one-off reminder", "recurring", False),
+        ("a practice round, no timer", "timed", False),
+        ("a practice round without a countdown", "countdown", False),
+        ("go on then, start it", "timed", None),
+        ("test me on the verbs", "shuffle", None),
+        ("turn the heating on", "enabled", True),
+        ("switch it off please", "enabled", False),
+    ],
+)
+def test_booleans_from_how_often_and_negated_own_words(said: str, name: str, value: bool | None) -> None:
+    found = scalars.boolean_for(said, name)
+    assert (found.value if found else None) == value
