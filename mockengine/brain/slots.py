@@ -82,7 +82,11 @@ def fill(
     kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
-            if name not in filled.arguments:
+            # a detail's value before its name ("to my Spanish deck"); a required one's name may be
+            # part of the value ("the living room")
+            if name not in filled.arguments and not (
+                kind == "label" and (name in required or _fits(name, _PLACES))
+            ):
                 _fill_one(work, filled, name, properties[name], kind)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
     verbatim = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
@@ -107,6 +111,7 @@ _PASSES = (
     "date",
     "time",
     "called",
+    "label",
     "person",
     "number",
     "enum",
@@ -114,7 +119,7 @@ _PASSES = (
 )
 _ALSO = frozenset(
     {("labelled", "enum"), ("quoted", "string"), ("quoted", "identifier"), ("called", "string")}
-    | {("quoted", "person"), ("called", "person")}
+    | {("quoted", "person"), ("called", "person"), ("label", "string")}
 )
 
 
@@ -209,6 +214,8 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = verbatim.quoted(work.text, name)
     elif kind == "called":
         span = verbatim.called(work.text, name)
+    elif kind == "label":
+        span = verbatim.before_label(work.text, name)
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "person":
@@ -278,7 +285,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         return
     primary = next((n for n in todo.required if n in todo.names), todo.names[0])
     if primary in todo.required:
-        _named_whole(work, filled, primary, todo.cues)
+        _named_whole(work, filled, primary, todo.cues, todo.lists)
     segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
     # a phrase meant for it, not what is left of the object.
@@ -311,13 +318,15 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
             filled.used_referent = True
 
 
-def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues) -> None:
+def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues, lists: frozenset[str]) -> None:
     """A required string named whole: quoted ("open the 'Paper Planes' card"), or the thing a first
     clause is about when a later one says "it" ("the piano lesson is off, take it out")."""
     quoted = verbatim.QUOTED.search(work.text)
     if quoted is not None:
-        filled.sources[primary] = work.take(Span(quoted.group("text"), quoted.start(), quoted.end()))
-        filled.arguments[primary] = quoted.group("text")
+        listed = verbatim.quoted_list(work.text) if primary in lists else [quoted]
+        value: Any = [q.group("text") for q in listed] if primary in lists else quoted.group("text")
+        filled.sources[primary] = work.take(Span(value, listed[0].start(), listed[-1].end()))
+        filled.arguments[primary] = value
         return
     subject = referents.subject(work.text)
     if subject is None or referents.has_pronoun(subject) or verbatim.vague(subject):

@@ -104,6 +104,37 @@ _VAGUE = frozenset(
 )
 
 
+def before_label(text: str, name: str) -> Span | None:
+    """A value said right before its parameter's name, after a determiner: "to my Spanish deck" →
+    ``deck`` Spanish, "the Orbit playlist" → ``playlist`` Orbit (one to three words)."""
+    words = lexicon.identifier_words(name).split()
+    if not words or len(words[-1]) < 3:
+        return None
+    found = re.search(
+        rf"\b(?:my|the|that|this|your|our)\s+(?P<text>(?:[\w'-]+\s+){{0,2}}?[\w'-]+)\s+{re.escape(words[-1])}s?\b",
+        text,
+        re.IGNORECASE,
+    )
+    if (
+        found is None
+        or BLANK in found.group("text")
+        or all(t.is_stop for t in lexicon.tokens(found.group(1)))
+    ):
+        return None
+    return Span(found.group("text"), found.start(), found.end())
+
+
+def quoted_list(text: str) -> list[re.Match[str]]:
+    """The quoted things of a list said in a row ("'el perro', 'el gato' and 'la casa'"), the first alone
+    when no other follows it with only a comma or "and" between."""
+    found = list(QUOTED.finditer(text))[:1]
+    for later in list(QUOTED.finditer(text))[1:]:
+        if not re.fullmatch(r"\s*(?:,|,?\s*(?:and|or|&))\s*", text[found[-1].end() : later.start()]):
+            break
+        found.append(later)
+    return found
+
+
 def vague(value: object) -> bool:
     """A string that names nothing ("print something", "search for anything"): no value, so the
     parameter is asked for instead."""

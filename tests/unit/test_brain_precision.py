@@ -159,3 +159,20 @@ def test_lead_words_of_having_are_no_part_of_a_title() -> None:
 def test_booleans_from_how_often_and_negated_own_words(said: str, name: str, value: bool | None) -> None:
     found = scalars.boolean_for(said, name)
     assert (found.value if found else None) == value
+
+
+def test_quoted_things_fill_a_list_and_a_detail_is_named_before_its_label() -> None:
+    packing = [
+        ToolSpec(
+            "pack_items",
+            "Add things to a packing list.",
+            {
+                "type": "object",
+                "properties": {"things": {"type": "array", "items": _STR}, "bag": _STR},
+                "required": ["things"],
+            },
+        )
+    ]
+    found = acting.plan("pack 'socks', 'a torch' and 'maps' in my blue bag", packing, Referent(), TODAY)
+    assert found is not None
+    assert found.actions[0].arguments == {"things": ["socks", "a torch", "maps"], "bag": "blue"}
