@@ -19,6 +19,10 @@ _UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "hour": ("hour", "hours"),
     "degree": ("degree", "degrees", "°"),
     "price": ("dollar", "dollars", "bucks", "$", "euro", "euros", "pounds"),
+    "km": ("km", "kms", "k", "kilometre", "kilometres", "kilometer", "kilometers", "klicks"),
+    "kg": ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"),
+    "gram": ("g", "gram", "grams", "gramme", "grammes"),
+    "mile": ("mile", "miles", "mi"),
 }
 _UNIT_PARAMS: dict[str, tuple[str, ...]] = {
     "percent": ("brightness", "level", "volume", "percent", "dim"),
@@ -26,10 +30,14 @@ _UNIT_PARAMS: dict[str, tuple[str, ...]] = {
     "hour": ("hour", "duration"),
     "degree": ("degree", "temperature", "temp", "celsius", "fahrenheit"),
     "price": ("price", "cost", "budget", "amount", "max"),
+    "km": ("km", "kilomet", "distance"),
+    "kg": ("kg", "kilo", "weight"),
+    "gram": ("gram", "weight"),
+    "mile": ("mile", "distance"),
 }
 _DURATIONS = (
     (re.compile(r"\b(?:for\s+)?(?:an hour and a half|one and a half hours)\b", re.I), 90),
-    (re.compile(r"\b(?:for\s+)?half an hour\b", re.I), 30),
+    (re.compile(r"\b(?:for\s+)?(?:a\s+)?half(?:\s+an)?[\s-]+hour\b", re.I), 30),
     (re.compile(r"\b(?:for\s+)?(?:an|one) hour\b", re.I), 60),
     (re.compile(r"\b(?:for\s+)?(?:two|2) hours\b", re.I), 120),
 )
@@ -50,15 +58,20 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     best: Span | None = None
     for span in candidates:
         after = text[span.end : span.end + 12].lower()
-        unit = next(
-            (u for u, forms in _UNIT_WORDS.items() if any(after.lstrip().startswith(f) for f in forms)), None
-        )
+        unit = _unit_after(after)
         if unit is not None and any(p in words for p in _UNIT_PARAMS[unit]):
             end = span.end + len(after) - len(after.lstrip()) + len(after.lstrip().split(" ")[0])
             return Span(span.value, _comparator_start(text, span.start), end)
         if unit is None and best is None:
             best = Span(span.value, _comparator_start(text, span.start), span.end)
     return best
+
+
+def _unit_after(after: str) -> str | None:
+    """The unit a number is said with ("kilos", "k", "%", "per cent"), from the words after it."""
+    first = re.match(r"\s*(per cent|[a-z]+|[%°$])", after)
+    word = first.group(1) if first else ""
+    return next((u for u, forms in _UNIT_WORDS.items() if word in forms), None)
 
 
 def _comparator_start(text: str, start: int) -> int:

@@ -176,3 +176,19 @@ def test_quoted_things_fill_a_list_and_a_detail_is_named_before_its_label() -> N
     found = acting.plan("pack 'socks', 'a torch' and 'maps' in my blue bag", packing, Referent(), TODAY)
     assert found is not None
     assert found.actions[0].arguments == {"things": ["socks", "a torch", "maps"], "bag": "blue"}
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "value"),
+    [
+        ("ran for 40 minutes, about three k", "distance_km", 3),
+        ("ran for 40 minutes, about three k", "minutes", 40),
+        ("she's 4 kilos and ate 150 grams", "kg", 4),
+        ("she's 4 kilos and ate 150 grams", "grams", 150),
+        ("a half hour stroll", "minutes", 30),
+        ("charge to eighty per cent", "percent", 80),
+    ],
+)
+def test_numbers_by_the_unit_in_the_parameter_name(said: str, name: str, value: float) -> None:
+    found = scalars.number_for(said, name, {"type": "number"})
+    assert found is not None and found.value == value
