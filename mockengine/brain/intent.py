@@ -23,11 +23,10 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import lexicon, schema_values, slots, utterance, values
+from mockengine.brain import lexicon, scalars, schema_values, slots, utterance
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
@@ -98,7 +97,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     told = utterance.past_event(text)
     done_already = utterance.done_already(text)
     how_to = utterance.how_to(text)
-    kinds = _value_kinds(text)
+    kinds = scalars.value_kinds(text)
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
     wanted = {c for concept, _ in heard for c in (concept, *lexicon.associated(concept))}
     spread = {c: sum(1 for v in vocabularies if c in v.weights) for c in wanted}
@@ -110,10 +109,10 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             if len(phrase) > 1 and phrase <= heard_concepts:
                 score += NAME_WEIGHT * len(phrase)
                 strong = True
-        for kind in kinds & vocabulary.kinds:  # "tomorrow" fits a tool that takes a date
-            score += DESCRIPTION_WEIGHT * math.log(
-                1 + len(tools) / sum(kind in v.kinds for v in vocabularies)
-            )
+        for kind in kinds & vocabulary.kinds:  # "tomorrow" fits a tool that takes a date, "4 kilos" kg
+            weight = PARAMETER_WEIGHT if kind.startswith("unit:") else DESCRIPTION_WEIGHT
+            score += weight * math.log(1 + len(tools) / sum(kind in v.kinds for v in vocabularies))
+            strong = strong or (kind.startswith("unit:") and not inquiring)
         other_verb = _other_verb(acted, vocabulary)
         # A thing the tool is named for ("details", "song") is enough when no other action was asked for;
         # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
@@ -124,8 +123,12 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         if how_to and not (vocabulary.lookup and schema_values.searches(tool.parameters)):
             strong = False  # "how do I reset the opener?" reads no door state; a recipe search answers
         if told is not None:  # a past event told acts only as a record of it
-            strong = strong and _records(
-                told, heard_concepts, vocabulary, tool.name, tool.description, done_already
+            measured = any(
+                k.startswith("unit:") for k in kinds & vocabulary.kinds
+            )  # "took Max out 40 minutes"
+            strong = strong and (
+                measured
+                or _records(told, heard_concepts, vocabulary, tool.name, tool.description, done_already)
             )
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
@@ -201,16 +204,6 @@ def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
         and not (vocabulary.lookup and (w.lower() in _LOOKING or c in _LOOK_CONCEPTS))  # a look is a look
         for c, w in heard
     )
-
-
-def _value_kinds(text: str) -> set[str]:
-    """The kinds of value heard: a date other than today's ("tomorrow"), a clock time ("at 6 pm")."""
-    found = set()
-    if any(s.value != "2000-01-03" for s in values.dates(text, date(2000, 1, 3))):  # today is no date
-        found.add("date")
-    if values.times(text):
-        found.add("time")
-    return found
 
 
 def best(text: str, tools: list[ToolSpec]) -> Match | None:
@@ -322,7 +315,7 @@ def _vocabulary(key: str) -> _Vocabulary:
     for parameter, schema in (properties or {}).items():
         _add(weights, _concepts(lexicon.identifier_words(parameter)), PARAMETER_WEIGHT)
         if isinstance(schema, Mapping):
-            kinds.add(slots.kind_of(parameter, schema))
+            kinds |= {slots.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
             texts.append(str(schema.get("description", "")))
             for option in schema.get("enum") or []:
                 option_concepts = [t.concept for t in lexicon.tokens(lexicon.identifier_words(str(option)))]
@@ -338,7 +331,7 @@ def _vocabulary(key: str) -> _Vocabulary:
     if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
-    kinds = {k for k in kinds if k in ("date", "time")}
+    kinds = {k for k in kinds if k in ("date", "time") or k.startswith("unit:")}
     return _Vocabulary(
         weights, frozenset(strong), frozenset(name_concepts), lookup, frozenset(kinds), frozenset(enums)
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from mockengine.brain import lexicon, values
@@ -72,6 +73,29 @@ def _unit_after(after: str) -> str | None:
     first = re.match(r"\s*(per cent|[a-z]+|[%°$])", after)
     word = first.group(1) if first else ""
     return next((u for u, forms in _UNIT_WORDS.items() if word in forms), None)
+
+
+def units_of(name: str, schema: Mapping[str, Any]) -> set[str]:
+    """The units a number parameter takes, by its name and description ("unit:kg" of ``kg``), as kinds."""
+    if schema.get("type") not in ("number", "integer"):
+        return set()
+    words = " ".join([lexicon.identifier_words(name), str(schema.get("description", "")).lower()])
+    return {
+        f"unit:{u}" for u, params in _UNIT_PARAMS.items() if u != "price" and any(p in words for p in params)
+    }
+
+
+def value_kinds(text: str) -> set[str]:
+    """The kinds of value heard: a date other than today's ("tomorrow"), a clock time ("at 6 pm"), a
+    number with a unit ("unit:kg" of "four kilos")."""
+    found = {f"unit:{_unit_after(text[s.end : s.end + 12].lower())}" for s in values.numbers(text)} - {
+        "unit:None"
+    }
+    if any(s.value != "2000-01-03" for s in values.dates(text, date(2000, 1, 3))):  # today is no date
+        found.add("date")
+    if values.times(text):
+        found.add("time")
+    return found
 
 
 def _comparator_start(text: str, start: int) -> int:

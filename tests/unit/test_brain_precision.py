@@ -192,3 +192,17 @@ def test_quoted_things_fill_a_list_and_a_detail_is_named_before_its_label() -> N
 def test_numbers_by_the_unit_in_the_parameter_name(said: str, name: str, value: float) -> None:
     found = scalars.number_for(said, name, {"type": "number"})
     assert found is not None and found.value == value
+
+
+def test_a_number_with_the_unit_a_tool_takes_is_evidence_for_it() -> None:
+    garden = [
+        ToolSpec(
+            "log_harvest",
+            "Record a harvest.",
+            {"type": "object", "properties": {"crop": _STR, "kg": {"type": "number"}}, "required": ["kg"]},
+        ),
+        ToolSpec("show_beds", "List the garden beds.", {"type": "object", "properties": {}}),
+    ]
+    found = acting.plan("we picked about three kilos of beans", garden, Referent(), TODAY)
+    assert found is not None and found.actions[0].arguments["kg"] == 3
+    assert acting.plan("we picked beans with the kids", garden, Referent(), TODAY) is None
