@@ -132,7 +132,7 @@ LIGHT_VERBS = frozenset(
 
 # The speaker's own having or needing before the thing: "I've got a vet appointment", "needs his jabs".
 _HAVING = frozenset(
-    ("got", "gotten", "have", "has", "need", "needs", "needed", "i've", "we've", "i", "we")
+    ("got", "gotten", "have", "has", "need", "needs", "needed", "i've", "we've", "i", "we", "he's", "she's")
     + ("his", "her", "their", "its", "our")
 )
 
@@ -234,6 +234,8 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
                 obj = phrase
             elif number > 0 and preposition != BLANK:
                 merged.append((preposition, phrase))
+            elif preposition == BLANK and merged and merged[-1][1].lower() in LIGHT_VERBS:
+                merged[-1] = (merged[-1][0], phrase)  # "to give ¦ her tablet": the tablet, given
     return [("", obj), *merged]
 
 

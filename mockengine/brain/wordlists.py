@@ -270,6 +270,7 @@ FILLERS: tuple[str, ...] = (
     r"m+h*m+",
     "you know",
     "i mean",
+    "by the way",
     "kind of",
     "sort of",
     "maybe",

@@ -206,3 +206,20 @@ def test_a_number_with_the_unit_a_tool_takes_is_evidence_for_it() -> None:
     found = acting.plan("we picked about three kilos of beans", garden, Referent(), TODAY)
     assert found is not None and found.actions[0].arguments["kg"] == 3
     assert acting.plan("we picked beans with the kids", garden, Referent(), TODAY) is None
+
+
+def test_a_name_taken_from_a_phrase_leaves_the_thing_given() -> None:
+    meds = [
+        ToolSpec(
+            "set_med_reminder",
+            "Schedule a medication reminder for a pet.",
+            {
+                "type": "object",
+                "properties": {"pet": _STR, "medication": _STR, "time": {"type": "string", "format": "time"}},
+                "required": ["pet", "medication", "time"],
+            },
+        )
+    ]
+    found = acting.plan("remind me to give Rex his worm pill at 9 pm", meds, Referent(), TODAY)
+    assert found is not None
+    assert found.actions[0].arguments == {"pet": "Rex", "medication": "worm pill", "time": "21:00"}
