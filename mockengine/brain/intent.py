@@ -263,8 +263,15 @@ def _has_verb(part: str) -> bool:
     my list"; in "add eggs and bread to my list" the "bread to my list" is more of the first's object."""
     words = [t for t in lexicon.tokens(part) if not t.is_stop or t.lower in LIGHT_VERBS]
     first = next((t for t in words if t.lower not in _POLITE), None)
+    # a word an object pronoun follows is used as a verb: "quiz me on it", "book him in"
+    used = (
+        re.search(rf"\b{re.escape(first.text)}\s+(?:me|him|her|them|us|it)\b", part, re.I) if first else None
+    )
     return first is not None and (
-        first.concept in lexicon.ACTIONS or first.lower in LIGHT_VERBS or first.lower in _LOOKING
+        first.concept in lexicon.ACTIONS
+        or first.lower in LIGHT_VERBS
+        or first.lower in _LOOKING
+        or bool(used)
     )
 
 

@@ -37,7 +37,7 @@ __all__ = [
 _STEMMER = snowballstemmer.stemmer("english")
 
 # Words that stand for "the thing we were just talking about".
-PRONOUNS = frozenset(["it", "this", "that", "them", "these", "those", "one", "same", "that's", "it's"])
+PRONOUNS = frozenset(["it", "this", "that", "them", "these", "those", "one", "same", "that's", "it's", "him"])
 
 # A phrase is a regular expression matched on whole words, case-insensitively.
 _PHRASE_PATTERNS = tuple((re.compile(rf"\b{a}\b", re.IGNORECASE), b) for a, b in PHRASES)

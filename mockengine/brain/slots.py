@@ -292,7 +292,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if primary in filled.arguments or (todo.verbatim and primary not in todo.required):
         return
     obj = segments[0][1] if segments else ""
-    obj = "" if only_own_words(obj, todo.cues) else obj  # "play the latest episode of X": X
+    obj = "" if only_own_words(obj, todo.cues) or obj.lower() in lexicon.PRONOUNS else obj  # "… of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]

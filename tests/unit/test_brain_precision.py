@@ -223,3 +223,32 @@ def test_a_name_taken_from_a_phrase_leaves_the_thing_given() -> None:
     found = acting.plan("remind me to give Rex his worm pill at 9 pm", meds, Referent(), TODAY)
     assert found is not None
     assert found.actions[0].arguments == {"pet": "Rex", "medication": "worm pill", "time": "21:00"}
+
+
+def test_two_actions_when_the_second_verb_is_the_tool_s_own_and_him_is_the_name_before() -> None:
+    vet = [
+        ToolSpec(
+            "log_walk",
+            "Log a walk.",
+            {
+                "type": "object",
+                "properties": {"pet": _STR, "minutes": {"type": "integer"}},
+                "required": ["pet", "minutes"],
+            },
+        ),
+        ToolSpec(
+            "groom",
+            "Book a grooming slot.",
+            {
+                "type": "object",
+                "properties": {"pet": _STR, "date": {"type": "string", "format": "date"}},
+                "required": ["pet", "date"],
+            },
+        ),
+    ]
+    found = acting.plan("log a 20 minute walk for Rex and then groom him on friday", vet, Referent(), TODAY)
+    assert found is not None
+    assert [(a.call.name, a.arguments) for a in found.actions] == [
+        ("log_walk", {"pet": "Rex", "minutes": 20}),
+        ("groom", {"pet": "Rex", "date": "2026-03-06"}),
+    ]
