@@ -101,6 +101,7 @@ BLANK = "¦"  # where a value was taken out of the text
 
 _BOUNDARIES = frozenset(ROLES) | {"and", "then", "under", "below", "over", "above", "of", "as"}
 _RELATIVE = frozenset(("that", "which", "who"))
+_SUBJECTS = frozenset(("i", "we", "you", "they"))
 
 
 LIGHT_VERBS = frozenset(
@@ -247,7 +248,15 @@ def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
             # "lasagna that takes an hour": a relative clause after a noun describes it, it is no part
             # of its name ("that" before any noun is a pronoun: "delete that").
             before = pieces[-1][1][-1] if pieces[-1][1] else None
-            relative = token.lower in _RELATIVE and before is not None and _is_noun_like(before)
+            # so is a contact clause: "a curry I can make" (its subject right after the noun)
+            relative = (
+                (
+                    token.lower in _RELATIVE
+                    or (token.lower in _SUBJECTS and before and before.lower not in _HAVING)
+                )
+                and before is not None
+                and _is_noun_like(before)
+            )
             if token.lower in _BOUNDARIES or relative:
                 pieces.append((token.lower, []))
             else:

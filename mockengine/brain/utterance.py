@@ -144,9 +144,19 @@ def past_event(text: str) -> str | None:
     return told.group("verb").lower()
 
 
+_BARE_REQUEST = re.compile(
+    r"^\s*(?:please\s+)?(?:(?:you can|can you|could you)\s+)?(?![a-z]+ed\b)"
+    r"(?!(?:is|was|it|that|he|she|they|we|i)\b)"
+    r"[a-z]+\s+(?:it|them|this|that|the|my|our)\b",
+    re.IGNORECASE,
+)
+
+
 def _then_asks(text: str) -> bool:
     """A later clause starts with an action: "I changed my mind about the batteries, lose them"."""
     for clause in re.split(r"[,;]|\bso\b", lexicon.rewrite(text))[1:]:
+        if _BARE_REQUEST.match(clause):  # "I lost my card, freeze it right now"
+            return True
         words = [t for t in lexicon.tokens(clause) if not t.is_stop]
         if words and words[0].concept in lexicon.ACTIONS:
             return True
