@@ -76,7 +76,7 @@ def test_the_set_is_large_enough_and_split_before_tuning() -> None:
 
 
 def test_regression_floors_and_no_invalid_call() -> None:
-    """Floors at the figures of the splits tuned on (docs/tools.md, round 6); no schema-invalid call
+    """Floors at the figures of the splits tuned on (docs/tools.md, round 7); no schema-invalid call
     anywhere. The held-out splits are reported by the bench, not asserted on."""
     tallies = evaluate()
     for (split, app), tally in tallies.items():
@@ -101,6 +101,8 @@ FLOORS = {
     "heldout_r5": 0.88,
     "dev_r6": 0.77,
     "aside_r6": 0.75,
+    "heldout_r6": 0.60,  # round 7 tuned on it (39.8 % when sealed)
+    "aside_r7": 0.86,  # round 7's own aside set (73.3 % when first scored)
 }
 
 
