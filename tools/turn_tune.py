@@ -45,7 +45,7 @@ def record() -> None:
     current: dict[str, str] = {}
     original = turn_detection.TurnDetector.on_transcript
 
-    def spy(self: Any, key: str, text: str, words: tuple = ()) -> Any:
+    def spy(self: Any, key: str, text: str, words: tuple = (), prosody: Any = None) -> Any:
         probe = next((p for p in self._probes if p.key == key), None)
         if probe is not None and self.kind == "semantic_vad":
             probes[(current["id"], probe.speech_end_ms)] = {
@@ -54,7 +54,7 @@ def record() -> None:
                 "text": text,
                 "words": words,
             }
-        return original(self, key, text, words)
+        return original(self, key, text, words, prosody)
 
     turn_detection.TurnDetector.on_transcript = spy  # type: ignore[method-assign]
     labelled = {}

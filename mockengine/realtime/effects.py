@@ -16,13 +16,17 @@ from typing import Any
 class Transcribe:
     """Transcribe PCM16 24 kHz mono. ``key`` says what for: ``item:<id>`` a user audio item (feeds the
     brain and, if asked for, input transcription events); ``turn<N>:p-<k>`` a turn detector's probe of the
-    speech so far. The result goes to ``RealtimeSession.on_transcript(key, text)`` or
+    speech so far. The result goes to ``RealtimeSession.on_transcript(key, text, now_ms, words, prosody)`` or
     ``on_transcript_failed(key, message)``; ``RealtimeSession.is_wanted(key)`` says if it still matters."""
 
     key: str
     pcm16: bytes
     language: str | None = None
     prompt: str | None = None
+    # A semantic_vad probe: the same job also measures the prosody of the syllable ending here (ms from
+    # the start of ``pcm16``), so the numpy work runs beside whisper, not on the event loop; the result
+    # reaches ``on_transcript`` as ``prosody`` (see ``mockengine.realtime.probe_job``).
+    prosody_at_ms: int | None = None
 
 
 @dataclass(frozen=True)

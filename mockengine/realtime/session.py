@@ -37,7 +37,7 @@ from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.conversation import Conversation, Item, item_from_wire
 from mockengine.realtime.effects import Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
-from mockengine.realtime.prosody import measure_prosody
+from mockengine.realtime.prosody import Prosody
 from mockengine.realtime.replies import build_reply_request, response_params
 from mockengine.realtime.response import Pacing, Response, ResponseParams
 from mockengine.realtime.streaming import ResponseStreamer, TokenCounting
@@ -224,15 +224,23 @@ class RealtimeSession:
             deadlines.append(self.idle_deadline_ms)
         return min(deadlines) if deadlines else None
 
-    def on_transcript(self, key: str, text: str, now_ms: float, words: tuple[WordTiming, ...] = ()) -> Step:
-        """A transcript arrived (``words``: whisper's word timings, which a semantic_vad probe uses)."""
+    def on_transcript(
+        self,
+        key: str,
+        text: str,
+        now_ms: float,
+        words: tuple[WordTiming, ...] = (),
+        prosody: Prosody | None = None,
+    ) -> Step:
+        """A transcript arrived (``words``: whisper's word timings; ``prosody``: the last syllable's, measured
+        in the same job; a semantic_vad probe uses both)."""
         kind, _, ident = key.partition(":")
         if kind == "item":
             return self._item_transcribed(ident, text, now_ms)
         if key in self.probe_items:
             return self._item_transcribed(self.probe_items.pop(key), text, now_ms)
         if self.detector is not None and kind == f"turn{self._detector_generation}":
-            return self._on_signals(self.detector.on_transcript(key, text, words), now_ms)
+            return self._on_signals(self.detector.on_transcript(key, text, words, prosody), now_ms)
         return Step()
 
     def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:
@@ -381,10 +389,9 @@ class RealtimeSession:
                 step.extend(self._on_speech_stopped(signal, now_ms))
             elif isinstance(signal, ProbeTranscript):
                 pcm = self.buffer.slice_ms(signal.start_ms, signal.end_ms)
-                if self.detector is not None and self.detector.kind == "semantic_vad":
-                    prosody = measure_prosody(pcm, signal.speech_end_ms - signal.start_ms)
-                    self.detector.note_prosody(signal.key, prosody)
-                step.effects.append(Transcribe(signal.key, pcm, language="en"))
+                is_semantic = self.detector is not None and self.detector.kind == "semantic_vad"
+                prosody_at_ms = signal.speech_end_ms - signal.start_ms if is_semantic else None
+                step.effects.append(Transcribe(signal.key, pcm, language="en", prosody_at_ms=prosody_at_ms))
         return step
 
     def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:

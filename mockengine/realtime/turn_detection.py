@@ -13,8 +13,8 @@ plus that silence, as the live service reports it (reference §3.3: it "includes
 reply does not wait for whisper; the words never change the decision.
 
 ``semantic_vad``: at each pause that lasts :data:`PROBE_MS` the detector asks for a transcript of the turn
-so far (a :class:`ProbeTranscript` effect; one whisper call per pause, with word timings) and the
-session measures the prosody of the last syllable (:meth:`TurnDetector.note_prosody`). ``turn_scoring``
+so far (a :class:`ProbeTranscript` signal: one executor job per pause, ``probe_job``, that runs one whisper
+call with word timings and measures the prosody of the last syllable on the same audio). ``turn_scoring``
 weighs the cues (untranscribed tail, the words, pitch, lengthening, energy; each with its weight and
 reason in the trace) and the eagerness table below gives how long after the speech end the turn may
 end. If speech resumes before that moment, the pause was mid-thought and the turn goes on.
@@ -123,7 +123,6 @@ class _Probe:
     decision_at_ms: int | None = None  # known once the transcript is judged
     transcript: str | None = None
     reason: str = ""
-    prosody: Prosody = NO_PROSODY
     cues: tuple[dict[str, object], ...] = ()
 
 
@@ -170,22 +169,19 @@ class TurnDetector:
             signals.extend(self._on_frame(frame))
         return signals
 
-    def note_prosody(self, key: str, prosody: Prosody) -> None:
-        """The last syllable's prosody before a probe's pause (measured by the session on its audio)."""
-        for probe in self._probes:
-            if probe.key == key:
-                probe.prosody = prosody
-
-    def on_transcript(self, key: str, text: str, words: tuple[WordTiming, ...] = ()) -> list[TurnSignal]:
-        """A probe's transcript arrived (``words``: whisper's word timings, ms from the probe's start).
-        Stale keys are ignored; server_vad only keeps the text."""
+    def on_transcript(
+        self, key: str, text: str, words: tuple[WordTiming, ...] = (), prosody: Prosody | None = None
+    ) -> list[TurnSignal]:
+        """A probe's result arrived: the transcript, whisper's word timings (ms from the probe's start) and
+        the prosody of the last syllable, measured in the same job (None: not measured). Stale keys are
+        ignored; server_vad only keeps the text."""
         probe = next((p for p in self._probes if p.key == key), None)
         if probe is None:
             return []
         if self.kind == "server_vad":
             probe.transcript = text
             return []
-        evidence = TurnEvidence(text, probe.speech_end_ms - probe.start_ms, words, probe.prosody)
+        evidence = TurnEvidence(text, probe.speech_end_ms - probe.start_ms, words, prosody or NO_PROSODY)
         verdict = score_turn(evidence, self.config.get("eagerness", "auto"))
         wait_ms = SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")][verdict.completeness]
         probe.decision_at_ms = probe.speech_end_ms + wait_ms

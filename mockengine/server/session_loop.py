@@ -35,6 +35,7 @@ from mockengine.protocol.client_events import (
 )
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
+from mockengine.realtime.probe_job import Heard, run_transcribe
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server import metrics
 from mockengine.server.journal import SessionJournal
@@ -278,23 +279,27 @@ class SessionLoop:
             if not self.session.is_wanted(job.key):
                 continue
             try:
-                # A cached transcript skips the whisper queue (the lookup only hashes the audio).
+                # A cached transcript skips the whisper queue (the lookup only hashes the audio); a probe's
+                # prosody still runs in the executor, with or without whisper.
                 lookup = getattr(transcriber, "lookup", None)
-                result: Transcript | None = (
+                cached: Transcript | None = (
                     lookup(job.pcm16, language=job.language, prompt=job.prompt) if lookup else None
                 )
-                if result is None:
-                    result = await self.loop.run_in_executor(
+                if cached is not None and job.prosody_at_ms is None:
+                    heard = Heard(cached)
+                else:
+                    heard = await self.loop.run_in_executor(
                         self.resources.stt_executor,
-                        functools.partial(
-                            transcriber.transcribe, job.pcm16, language=job.language, prompt=job.prompt
-                        ),
+                        functools.partial(run_transcribe, transcriber, job, cached),
                     )
             except Exception as exc:  # an engine failure is reported in the protocol's own shape
                 log.exception("transcription failed")
                 self.apply(self.session.on_transcript_failed(job.key, str(exc), self.now_ms()))
                 continue
-            self.apply(self.session.on_transcript(job.key, result.text, self.now_ms(), result.words))
+            result = heard.transcript
+            self.apply(
+                self.session.on_transcript(job.key, result.text, self.now_ms(), result.words, heard.prosody)
+            )
 
     async def tts_worker(self) -> None:
         synthesizer = self.resources.synthesizer

@@ -223,11 +223,10 @@ def test_detector_ends_the_turn_after_the_eagerness_wait_and_traces_the_cues(eag
     signals = detector.push_frames(_frames(0, 1000, True) + _frames(1000, 100, False))
     probe = next(s for s in signals if isinstance(s, ProbeTranscript))
     assert probe.speech_end_ms == 1000
-    detector.note_prosody(probe.key, Prosody(5.0, 1.0, 20.0))
     words = timed(text)
     offset = probe.speech_end_ms - probe.start_ms - speech_end(words)
     shifted = tuple(WordTiming(w.word, w.start_ms + offset, w.end_ms + offset, w.probability) for w in words)
-    signals = detector.on_transcript(probe.key, text, shifted)
+    signals = detector.on_transcript(probe.key, text, shifted, Prosody(5.0, 1.0, 20.0))
     signals += detector.push_frames(_frames(1100, 8000, False))
     stopped = next(s for s in signals if isinstance(s, SpeechStopped))
     assert stopped.decided_at_ms == 1000 + SEMANTIC_WAIT_MS[eagerness][completeness]
