@@ -26,7 +26,7 @@ import numpy as np
 
 from mockengine.realtime import turn_detection
 from mockengine.realtime.prosody import measure_prosody
-from mockengine.realtime.turn_detection import SEMANTIC_WAIT_MS
+from mockengine.realtime.turn_detection import SEMANTIC_HOLD_MS, SEMANTIC_WAIT_MS
 from mockengine.realtime.turn_scoring import TurnEvidence, score_turn
 from mockengine.turn_corpus import CACHE_ROOT, load, read_pcm, splits
 
@@ -143,6 +143,8 @@ def _simulate(
         )
         verdict = score_turn(evidence, eagerness)
         wait = SEMANTIC_WAIT_MS[eagerness][verdict.completeness]
+        if verdict.is_contested:
+            wait = max(wait, SEMANTIC_HOLD_MS[eagerness])
         loud = np.flatnonzero(np.abs(samples[(end + 20) * 24 :].astype(np.int32)) > ONSET_LEVEL)
         is_last = index == len(probes) - 1
         silence_ms = 10**9 if loud.size == 0 or is_last else 20 + int(loud[0]) // 24

@@ -81,6 +81,10 @@ SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
     },
 }
 SEMANTIC_WAIT_MS["auto"] = SEMANTIC_WAIT_MS["medium"]
+# A finished verdict that a cue argues against (``Verdict.is_contested``) waits at least this long: the
+# cost falls only on finished turns with mixed evidence, while a speaker who paused mid-thought gets
+# this much more time to go on (round 3).
+SEMANTIC_HOLD_MS: dict[str, int] = {"high": 1300, "medium": 1500, "low": 2100, "auto": 1500}
 # Frames kept for retroactive decisions: longer than the longest wait (low: 8 s).
 HISTORY_MS = 10_000
 ONSET_MS = 60
@@ -182,11 +186,14 @@ class TurnDetector:
             probe.transcript = text
             return []
         evidence = TurnEvidence(text, probe.speech_end_ms - probe.start_ms, words, prosody or NO_PROSODY)
-        verdict = score_turn(evidence, self.config.get("eagerness", "auto"))
-        wait_ms = SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")][verdict.completeness]
+        eagerness = self.config.get("eagerness", "auto")
+        verdict = score_turn(evidence, eagerness)
+        wait_ms = SEMANTIC_WAIT_MS[eagerness][verdict.completeness]
+        if verdict.is_contested:
+            wait_ms = max(wait_ms, SEMANTIC_HOLD_MS[eagerness])
         probe.decision_at_ms = probe.speech_end_ms + wait_ms
         probe.transcript = text
-        probe.reason = _reason(verdict.completeness, verdict.reason)
+        probe.reason = _reason(verdict.completeness, verdict.reason, verdict.is_contested)
         probe.cues = tuple(cue.as_dict() for cue in verdict.cues)
         return self._settle(self._audio_ms)
 
@@ -323,11 +330,11 @@ class TurnDetector:
         return signals
 
 
-def _reason(completeness: Completeness, detail: str) -> str:
+def _reason(completeness: Completeness, detail: str, is_held: bool = False) -> str:
     names = {
         Completeness.COMPLETE: "complete_utterance",
         Completeness.QUESTION: "question",
         Completeness.UNKNOWN: "uncertain_timeout",
         Completeness.INCOMPLETE: "timeout",
     }
-    return f"{names[completeness]}:{detail}"
+    return f"{names[completeness]}{'_held' if is_held else ''}:{detail}"
