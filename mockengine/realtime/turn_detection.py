@@ -56,7 +56,7 @@ PREFETCH_LEAD_MS = 300
 # How long after the end of speech a turn may end, by eagerness and the scored verdict (ms). The INCOMPLETE
 # column is the maximum wait before a forced end of turn (reference §5: low 8 s, medium 4 s, high 2 s);
 # UNKNOWN is mixed evidence. Values below the maximum were set on the tune half of ``turn_corpus`` (round 2:
-# plus its burned first held-out half).
+# plus its burned first held-out half; round 3 added the hold below on all tuning splits).
 SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
     "high": {
         # 350 ms outlasts the comma pauses of the corpus voices (up to ~360 ms) far more often than 250.

@@ -25,13 +25,20 @@ cue                         evidence                                            
                             level/rising (continuation)
 ``lengthening``             last syllable much longer than the median one          :data:`LENGTHENING_WEIGHT`
 ``energy``                  the speech stops near full level instead of fading     :data:`ENERGY_WEIGHT`
+``short_answer``            the turn is one or two standalone words ("Sure",       :data:`SHORT_ANSWER_WEIGHT`
+                            "Friday."): replaces ``last_word`` and prosody
+``function_ending``         a closed sentence ends on "in"/"on" (or a misheard     :data:`PARTICLE_WEIGHT`,
+                            "and"/"an") or another function word ("it might.")     ``FUNCTION_ENDING_WEIGHT``
+``object_verb``             a closed sentence ends on a verb that needs an object  :data:`OBJECT_VERB_WEIGHT`
 ==========================  =====================================================  =====================
 
 The sum maps to a :class:`Completeness`: >= :data:`COMPLETE_AT` finished (QUESTION when the lexical cue
 saw a question), <= :data:`INCOMPLETE_AT` unfinished, else UNKNOWN; the detector's eagerness table turns
-that into a wait. Round 1 set thresholds and weights on the ``tune`` half of the corpus; round 2 (the
-graded ``last_word`` cue on the word and its punctuation) on ``tune`` plus the burned round-1
-``heldout`` half, never on ``heldout_r2``. Pure and deterministic: same evidence, same verdict.
+that into a wait (a finished verdict that is not firm, :attr:`Verdict.is_contested`, is held longer).
+Round 1 set thresholds and weights on the ``tune`` half of the corpus; round 2 (the graded ``last_word``
+cue) on ``tune`` plus the burned ``heldout``; round 3 (short answers, the ending cues, the hold) on those
+plus the burned ``heldout_r2`` and its own ``dev_r3`` texts, never on ``heldout_r3``. Pure and
+deterministic: same evidence, same verdict.
 """
 
 from __future__ import annotations
@@ -120,6 +127,9 @@ INCOMPLETE_AT = -1.5
 # A finished verdict under this score, or with any cue against it, is held (``Verdict.is_contested``;
 # the detector's ``SEMANTIC_HOLD_MS``). Low holds a bare "." too: it should let people take their time.
 FIRM_AT = {"high": 1.5, "medium": 1.5, "low": 2.5}
+# A cue this strong against a finished verdict contests it (the -0.5 energy and lengthening cues fire on
+# many finished statements and hold nothing on their own).
+CONTESTING_WEIGHT = -0.75
 _WORD = re.compile(r"[A-Za-z0-9]")
 _LAST_WORD = re.compile(r"([a-z0-9']+)\W*$")
 
@@ -157,11 +167,12 @@ class Verdict:
 
     @property
     def is_contested(self) -> bool:
-        """A finished verdict that is not firm: some cue other than the words' rules argues against it
-        (whisper's doubt, a dropped word, a level pitch, ...) or its score stays under ``firm_at``. The
+        """A finished verdict that is not firm: a cue other than the words' rules argues clearly against
+        it (whisper's doubt, a dropped word, a level pitch, a function-word ending, a verb without its
+        object; the faint -0.5 prosody cues alone do not) or its score stays under ``firm_at``. The
         detector holds such a pause a little longer."""
         return self.completeness is Completeness.COMPLETE and (
-            self.score < self.firm_at or any(cue.weight < 0 and cue.name != "lexical" for cue in self.cues)
+            self.score < self.firm_at or any(_argues_against(cue) for cue in self.cues)
         )
 
     @property
@@ -212,6 +223,12 @@ def _ending_word_cues(text: str) -> list[Cue]:
     elif last is not None and last[1] in FUNCTION_ENDINGS:
         cues.append(Cue("function_ending", FUNCTION_ENDING_WEIGHT, f"ends on the function word {last[1]!r}"))
     return cues
+
+
+def _argues_against(cue: Cue) -> bool:
+    if cue.name == "lexical":
+        return False
+    return cue.weight <= CONTESTING_WEIGHT or cue.name in ("function_ending", "object_verb")
 
 
 def _text_cues(evidence: TurnEvidence, reason: str) -> list[Cue]:

@@ -241,17 +241,17 @@ def test_a_finished_verdict_a_cue_argues_against_is_held(eagerness):
     signals = detector.push_frames(_frames(0, 1000, True) + _frames(1000, 100, False))
     probe = next(s for s in signals if isinstance(s, ProbeTranscript))
     text = "We walked along the river after dinner."
-    words = timed(text)
+    words = timed(text, probability=0.5)
     offset = probe.speech_end_ms - probe.start_ms - speech_end(words)
     shifted = tuple(WordTiming(w.word, w.start_ms + offset, w.end_ms + offset, w.probability) for w in words)
-    # Falling pitch (+1) and a "." (+1.5) against a stop at full level (-0.5): finished, but contested.
-    signals = detector.on_transcript(probe.key, text, shifted, Prosody(-20.0, 1.0, 3.0))
+    # A "." (+1.5) and a falling pitch (+1) against whisper's doubt (-0.75): finished, but contested.
+    signals = detector.on_transcript(probe.key, text, shifted, Prosody(-20.0, 1.0, 20.0))
     signals += detector.push_frames(_frames(1100, 8000, False))
     stopped = next(s for s in signals if isinstance(s, SpeechStopped))
     wait = max(SEMANTIC_WAIT_MS[eagerness][Completeness.COMPLETE], SEMANTIC_HOLD_MS[eagerness])
     assert stopped.decided_at_ms == 1000 + wait
     assert stopped.reason.startswith("complete_utterance_held:")
-    assert any(cue["cue"] == "energy" and cue["weight"] < 0 for cue in stopped.cues)
+    assert any(cue["cue"] == "last_word" and cue["weight"] < 0 for cue in stopped.cues)
 
 
 @pytest.mark.parametrize(("text", "p"), [("Sure", 0.5), ("No.", 0.2), ("Friday.", 0.3), ("No thanks.", 0.4)])
