@@ -127,6 +127,15 @@ class RealtimeSession:
             exc.event_id = event.event_id
             return self.error(exc)
 
+    def receive_audio(self, audio: bytes, event_id: str | None, now_ms: float) -> Step:
+        """``receive(InputAudioBufferAppend(audio, event_id), now_ms)`` without the event object: the
+        shell's path for plain appends (50 a second per streaming session)."""
+        try:
+            return self._append_audio(audio, now_ms)
+        except ProtocolError as exc:
+            exc.event_id = event_id
+            return self.error(exc)
+
     def error(self, exc: ProtocolError) -> Step:
         return Step(events=[self.emit("error", error=exc.payload())])
 
@@ -353,17 +362,20 @@ class RealtimeSession:
     # -- input audio ----------------------------------------------------------------------------------
 
     def on_input_audio_buffer_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
-        pcm = self._decode_input_audio(event.audio)
+        return self._append_audio(event.audio, now_ms)
+
+    def _append_audio(self, audio: bytes, now_ms: float) -> Step:
+        pcm = self._decode_input_audio(audio)
         adding_ms = len(pcm) / 48
         if self.buffer.buffered_ms + adding_ms > self.options.max_input_buffer_ms:
             raise errors.input_buffer_full(
                 self.buffer.buffered_ms, adding_ms, self.options.max_input_buffer_ms
             )
-        chunk = self.buffer.append(pcm)
-        frames = self.classifier.push(chunk)
+        frames = self.classifier.push(self.buffer.append(pcm))
         if self.detector is None or not frames:
             return Step()
-        step = self._on_signals(self.detector.push_frames(frames), now_ms)
+        signals = self.detector.push_frames(frames)
+        step = self._on_signals(signals, now_ms) if signals else Step()
         if self.detector is not None and not self.detector.in_turn:
             # Between turns only the recent past can become part of a turn (prefix padding, a late
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.

@@ -32,6 +32,7 @@ from mockengine.protocol.client_events import (
     ResponseCancel,
     Transport,
     parse_client_event,
+    parse_plain_append,
 )
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
@@ -42,6 +43,7 @@ from mockengine.server.resources import Resources
 from mockengine.server.trace import Tracer
 
 log = logging.getLogger("mockengine.session")
+APPEND_TYPE = InputAudioBufferAppend.type
 
 
 class SessionLoop:
@@ -211,10 +213,15 @@ class SessionLoop:
             input_format, output_format = self.formats()
             self.journal.client_text(raw, input_format, output_format)
         try:
-            event = self.parse(raw)
+            plain = parse_plain_append(raw)
+            event = self.parse(raw) if plain is None else None
         except ProtocolError as exc:
             metrics.CLIENT_EVENT_COUNTER.count("invalid")
             self.apply(self.session.error(exc))
+            return
+        if event is None:  # the audio path, 50 a second per session: no event object, no dispatch
+            assert plain is not None
+            self._receive_audio(raw, *plain)
             return
         metrics.CLIENT_EVENT_COUNTER.count(event.type)
         if isinstance(event, ResponseCancel):
@@ -222,6 +229,15 @@ class SessionLoop:
         if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
             self.tracer.write(self.session_id, "client_event", _loggable(raw))
         self.receive(event)
+
+    def _receive_audio(self, raw: str, audio: bytes, event_id: str | None) -> None:
+        """``receive(InputAudioBufferAppend(audio, event_id))`` for a plain append, counted and traced."""
+        metrics.CLIENT_EVENT_COUNTER.count(APPEND_TYPE)
+        if self.tracer.is_enabled:
+            self.tracer.write(self.session_id, "client_event", _loggable(raw))
+        step = self.session.receive_audio(audio, event_id, self.now_ms())
+        if step.events or step.effects:  # see receive()
+            self.apply(step)
 
     def receive(self, event: ClientEvent) -> None:
         step = self.session.receive(event, self.now_ms())
