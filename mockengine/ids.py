@@ -70,7 +70,7 @@ def _seeded_chars(rng: random.Random, length: int) -> str:
     generator state, at a third of the cost (every server event has a seeded id; checked in
     tests/unit/test_hot_path.py). ``choice`` draws ``getrandbits(6)`` until it is below 62."""
     draw = rng.getrandbits
-    chars = []
+    chars: list[str] = []
     while len(chars) < length:
         r = draw(6)
         if r < 62:
