@@ -159,7 +159,8 @@ class SessionLoop:
             elif isinstance(effect, Synthesize):
                 self.tts_lane.put_nowait(effect)
             elif isinstance(effect, Trace):
-                log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
+                if log.isEnabledFor(logging.INFO):  # (json.dumps would run for nothing)
+                    log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
                 self.tracer.write(self.session_id, effect.kind, effect.data)
                 if self.journal is not None:
                     self.journal.engine(effect.kind, effect.data)
