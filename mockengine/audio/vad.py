@@ -196,7 +196,8 @@ class FrameClassifier:
     def _is_speech(self, frame_24k: np.ndarray) -> bool:
         """One frame (float64 copies of its 24 kHz samples): over the energy gate at 16 kHz, and speech
         to webrtcvad. Float64 holds every sum of squares here exactly (< 2**40), in any order of adding."""
-        sum_square_24k = float(np.dot(frame_24k, frame_24k))
+        # ndarray.dot: np.dot without the array-function dispatch (half its cost on 480 samples).
+        sum_square_24k = float(frame_24k.dot(frame_24k))
         if (
             sum_square_24k + 0.5 * math.sqrt(len(frame_24k) * sum_square_24k) + self._bound_slack
             < self._min_sum_square
@@ -205,7 +206,7 @@ class FrameClassifier:
             # a conversation, skip the conversion.
             return False
         frame_16k = _to_vad_rate_float(frame_24k)
-        return float(np.dot(frame_16k, frame_16k)) >= self._min_sum_square and self._vad.is_speech(
+        return float(frame_16k.dot(frame_16k)) >= self._min_sum_square and self._vad.is_speech(
             frame_16k.astype("<i2").tobytes(), VAD_RATE_HZ
         )
 
@@ -221,7 +222,7 @@ def _to_vad_rate_float(samples_24k: np.ndarray) -> np.ndarray:
     exact in float64), so the result equals the integer formula bit for bit, at about half the numpy
     calls (the audio path runs 50 times a second per session).
     """
-    out = np.dot(samples_24k.astype(np.float64, copy=False).reshape(-1, 3), _THREE_TO_TWO)
+    out = samples_24k.astype(np.float64, copy=False).reshape(-1, 3).dot(_THREE_TO_TWO)
     np.floor(out, out=out)
     return out.reshape(-1)
 
