@@ -68,7 +68,7 @@ class IdFactory:
 def _seeded_chars(rng: random.Random, length: int) -> str:
     """``"".join(rng.choice(BASE62) for _ in range(length))``, the same characters from the same
     generator state, at a third of the cost (every server event has a seeded id; checked in
-    tests/unit/test_hot_path.py). ``choice`` draws ``getrandbits(6)`` until it is below 62."""
+    tests/unit/test_audio_fast_path.py). ``choice`` draws ``getrandbits(6)`` until it is below 62."""
     draw = rng.getrandbits
     chars: list[str] = []
     while len(chars) < length:

@@ -165,7 +165,7 @@ class FrameClassifier:
             wide = np.frombuffer(pcm16_24k, dtype="<i2").astype(np.float64)
             return [VadFrame(start, start + self._frame_samples_24k, self._is_speech(wide))]
         if not self._pending and len(pcm16_24k) % frame_bytes_24k == 0:
-            # The usual case (whole 20 ms appends): classify straight from the client's bytes.
+            # Whole frames (longer appends): classify straight from the client's bytes.
             return self._classify(np.frombuffer(pcm16_24k, dtype="<i2"))
         self._pending += pcm16_24k
         n_frames = len(self._pending) // frame_bytes_24k

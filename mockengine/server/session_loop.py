@@ -220,24 +220,18 @@ class SessionLoop:
             metrics.CLIENT_EVENT_COUNTER.count("invalid")
             self.apply(self.session.error(exc))
             return
-        if event is None:  # the audio path, 50 a second per session: no event object, no dispatch
-            assert plain is not None
-            self._receive_audio(raw, *plain)
-            return
-        metrics.CLIENT_EVENT_COUNTER.count(event.type)
+        metrics.CLIENT_EVENT_COUNTER.count(APPEND_TYPE if event is None else event.type)
         if isinstance(event, ResponseCancel):
             self.cancel_at = self.loop.time()
         if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
             self.tracer.write(self.session_id, "client_event", _loggable(raw))
-        self.receive(event)
-
-    def _receive_audio(self, raw: str, audio: bytes, event_id: str | None) -> None:
-        """``receive(InputAudioBufferAppend(audio, event_id))`` for a plain append, counted and traced."""
-        metrics.CLIENT_EVENT_COUNTER.count(APPEND_TYPE)
-        if self.tracer.is_enabled:
-            self.tracer.write(self.session_id, "client_event", _loggable(raw))
-        step = self.session.receive_audio(audio, event_id, self.now_ms())
-        if step.events or step.effects:  # see receive()
+        if event is not None:
+            self.receive(event)
+            return
+        # A plain append (50 a second per session): no event object, no dispatch (see receive()).
+        assert plain is not None
+        step = self.session.receive_audio(*plain, self.now_ms())
+        if step.events or step.effects:
             self.apply(step)
 
     def receive(self, event: ClientEvent) -> None:
