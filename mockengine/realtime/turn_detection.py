@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
 
 from mockengine.audio.vad import (
     SpeechOnset,
@@ -45,6 +44,8 @@ from mockengine.audio.vad import (
     VadFrame,
 )
 from mockengine.engines.stt import WordTiming
+from mockengine.protocol.session_config import SemanticVad, ServerVad, TurnDetection
+from mockengine.realtime.effects import ProbeKey
 from mockengine.realtime.prosody import NO_PROSODY, Prosody
 from mockengine.realtime.semantic_rules import Completeness
 from mockengine.realtime.turn_scoring import TurnEvidence, score_turn
@@ -99,13 +100,13 @@ class SpeechStopped:
     transcript: str | None = None  # semantic_vad: the judged transcript of [turn start, speech_end_ms]
     transcript_start_ms: int | None = None
     decided_at_ms: int = 0  # the audio position at which the turn ended (for traces and benchmarks)
-    transcript_key: str | None = None  # a probe still being transcribed whose text is this turn's
+    transcript_key: ProbeKey | None = None  # a probe still being transcribed whose text is this turn's
     cues: tuple[dict[str, object], ...] = ()  # semantic_vad: the scored cues (cue, weight, reason)
 
 
 @dataclass(frozen=True)
 class ProbeTranscript:
-    key: str
+    key: ProbeKey
     start_ms: int
     end_ms: int
     speech_end_ms: int = 0  # where the speech before this pause ended (session ms)
@@ -116,7 +117,7 @@ TurnSignal = SpeechStarted | SpeechStopped | ProbeTranscript
 
 @dataclass
 class _Probe:
-    key: str
+    key: ProbeKey
     start_ms: int
     speech_end_ms: int
     superseded_at_ms: int | None = None  # where speech resumed after this pause
@@ -130,33 +131,37 @@ class _Probe:
 class TurnDetector:
     """One session's turn detection for a ``server_vad`` or ``semantic_vad`` config (reference §5)."""
 
-    def __init__(self, config: dict[str, Any], floor_ms: int = 0, probe_prefix: str = "turn") -> None:
-        self.config = dict(config)
-        self.kind: str = config["type"]
-        self._tracker = SpeechTracker(
-            onset_ms=ONSET_MS, prefix_padding_ms=int(config.get("prefix_padding_ms", 300))
-        )
+    def __init__(self, config: TurnDetection, floor_ms: int = 0, generation: int = 0) -> None:
+        """``generation`` goes into this detector's probe keys (a session numbers its detectors)."""
+        self.config = config
+        self.kind: str = config.type
+        self._tracker = SpeechTracker(onset_ms=ONSET_MS, prefix_padding_ms=_prefix_padding_ms(config))
         self._tracker.reset(floor_ms)
         self._history: deque[VadFrame] = deque(maxlen=HISTORY_MS // 20)
         self._turn_start_ms: int | None = None
         self._probes: list[_Probe] = []
-        self._probe_prefix = probe_prefix
+        self._generation = generation
         self._probe_count = 0
         self._audio_ms = floor_ms
 
-    def reconfigure(self, config: dict[str, Any]) -> None:
+    def reconfigure(self, config: TurnDetection) -> None:
         """New settings of the same ``type`` (silence, padding, eagerness, flags), from now on."""
-        self.config = dict(config)
-        self._tracker.prefix_padding_ms = int(config.get("prefix_padding_ms", 300))
+        self.config = config
+        self._tracker.prefix_padding_ms = _prefix_padding_ms(config)
 
-    def is_probe_pending(self, key: str) -> bool:
+    @property
+    def _eagerness(self) -> str:
+        assert isinstance(self.config, SemanticVad)
+        return self.config.eagerness
+
+    def is_probe_pending(self, key: ProbeKey) -> bool:
         """Whether a probe's transcript can still matter (the shell skips work that cannot)."""
         return any(p.key == key for p in self._probes)
 
     def _shortest_wait_ms(self) -> int:
         if self.kind == "server_vad":
             return 10**9  # its probes only prefetch the final pause's words
-        return min(SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")].values())
+        return min(SEMANTIC_WAIT_MS[self._eagerness].values())
 
     @property
     def in_turn(self) -> bool:
@@ -173,13 +178,13 @@ class TurnDetector:
             signals.extend(self._on_frame(frame))
         return signals
 
-    def note_prosody(self, key: str, prosody: Prosody) -> None:
+    def note_prosody(self, key: ProbeKey, prosody: Prosody) -> None:
         """The last syllable's prosody before a probe's pause (measured by the session on its audio)."""
         for probe in self._probes:
             if probe.key == key:
                 probe.prosody = prosody
 
-    def on_transcript(self, key: str, text: str, words: tuple[WordTiming, ...] = ()) -> list[TurnSignal]:
+    def on_transcript(self, key: ProbeKey, text: str, words: tuple[WordTiming, ...] = ()) -> list[TurnSignal]:
         """A probe's transcript arrived (``words``: whisper's word timings, ms from the probe's start).
         Stale keys are ignored; server_vad only keeps the text."""
         probe = next((p for p in self._probes if p.key == key), None)
@@ -189,8 +194,8 @@ class TurnDetector:
             probe.transcript = text
             return []
         evidence = TurnEvidence(text, probe.speech_end_ms - probe.start_ms, words, probe.prosody)
-        verdict = score_turn(evidence, self.config.get("eagerness", "auto"))
-        wait_ms = SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")][verdict.completeness]
+        verdict = score_turn(evidence, self._eagerness)
+        wait_ms = SEMANTIC_WAIT_MS[self._eagerness][verdict.completeness]
         probe.decision_at_ms = probe.speech_end_ms + wait_ms
         probe.transcript = text
         probe.reason = _reason(verdict.completeness, verdict.reason)
@@ -219,7 +224,8 @@ class TurnDetector:
         return signals
 
     def _server_vad_frame(self, frame: VadFrame, end_ms: int, silence_ms: int) -> list[TurnSignal]:
-        silence_window = int(self.config.get("silence_duration_ms", 200))
+        assert isinstance(self.config, ServerVad)
+        silence_window = self.config.silence_duration_ms
         if silence_ms >= silence_window:
             probe = next((p for p in self._probes if p.speech_end_ms == end_ms), None)
             if probe is None:
@@ -246,7 +252,7 @@ class TurnDetector:
         if self._turn_start_ms is None or any(p.speech_end_ms == end_ms for p in self._probes):
             return []
         self._probe_count += 1
-        probe = _Probe(f"{self._probe_prefix}-{self._probe_count}", self._turn_start_ms, end_ms)
+        probe = _Probe(ProbeKey(self._generation, self._probe_count), self._turn_start_ms, end_ms)
         self._probes.append(probe)
         return [ProbeTranscript(probe.key, probe.start_ms, frame.end_ms, end_ms)]
 
@@ -302,7 +308,7 @@ class TurnDetector:
         transcript: str | None,
         decided_at_ms: int,
         transcript_start_ms: int | None = None,
-        transcript_key: str | None = None,
+        transcript_key: ProbeKey | None = None,
         cues: tuple[dict[str, object], ...] = (),
     ) -> list[TurnSignal]:
         signals: list[TurnSignal] = [
@@ -338,3 +344,8 @@ def _reason(completeness: Completeness, detail: str) -> str:
         Completeness.INCOMPLETE: "timeout",
     }
     return f"{names[completeness]}:{detail}"
+
+
+def _prefix_padding_ms(config: TurnDetection) -> int:
+    """semantic_vad has no ``prefix_padding_ms`` on the wire: its turns keep server_vad's default."""
+    return config.prefix_padding_ms if isinstance(config, ServerVad) else ServerVad.prefix_padding_ms

@@ -17,6 +17,7 @@ from aiohttp import WSMsgType, web
 from mockengine.brain.selection import UnknownScenario
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
+from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
@@ -155,7 +156,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
             refusal = Refusal(ProtocolError("unknown_scenario", str(exc), "scenario"), 4000)
     if refusal is not None or session is None:
         assert refusal is not None
-        event = {"type": "error", "event_id": IdFactory(seed).event(), "error": refusal.error.payload()}
+        event = se.error(IdFactory(seed).event(), error=refusal.error.payload())
         await ws.send_str(json.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws

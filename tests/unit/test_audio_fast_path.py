@@ -30,11 +30,11 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.replay import Replay
 from mockengine.server import session_loop
 from mockengine.server.realtime_ws import SessionRunner
 from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
+from mockengine.virtual_time import VirtualTimeDriver
 from tests.conftest import FAKE_TRANSCRIPT, make_fake_resources
 from tests.unit.test_hot_path import APPEND_FRAMES
 
@@ -76,8 +76,8 @@ def test_a_plain_append_with_broken_base64_is_refused_with_its_event_id() -> Non
     assert _outcome(_as_event, raw) == _outcome(parse_client_event, raw)
 
 
-class FastReplay(Replay):
-    """A Replay whose appends take the session's fast path."""
+class FastDriver(VirtualTimeDriver):
+    """A driver whose appends take the session's fast path."""
 
     def stream(self, pcm16: bytes, chunk_ms: int = 20) -> None:
         step = chunk_ms * 48
@@ -103,8 +103,8 @@ def _session(max_input_buffer_ms: int = 900_000) -> RealtimeSession:
     )
 
 
-def _conversation(replay_class: type[Replay], chunk_ms: int) -> list[tuple[float, dict[str, Any]]]:
-    replay = replay_class(_session(), FakeTranscriber(default=FAKE_TRANSCRIPT), FakeSynthesizer())
+def _conversation(driver_class: type[VirtualTimeDriver], chunk_ms: int) -> list[tuple[float, dict[str, Any]]]:
+    replay = driver_class(_session(), FakeTranscriber(default=FAKE_TRANSCRIPT), FakeSynthesizer())
     replay.start()
     for turn in range(3):
         replay.stream(PAUSE + VOICED + PAUSE, chunk_ms)
@@ -116,8 +116,8 @@ def _conversation(replay_class: type[Replay], chunk_ms: int) -> list[tuple[float
 
 @pytest.mark.parametrize("chunk_ms", [20, 30, 7])
 def test_receive_audio_emits_what_receive_emits_for_the_same_appends(chunk_ms: int) -> None:
-    fast = _conversation(FastReplay, chunk_ms)
-    assert fast == _conversation(Replay, chunk_ms)
+    fast = _conversation(FastDriver, chunk_ms)
+    assert fast == _conversation(VirtualTimeDriver, chunk_ms)
     kinds = {event["type"] for _, event in fast}
     assert {"input_audio_buffer.speech_started", "response.done", "response.output_audio.delta"} <= kinds
 
