@@ -1,6 +1,6 @@
 """Turn-detection evaluation on a labelled set of spoken utterances (issue 4's measurements).
 
-Each utterance is streamed through a real :class:`RealtimeSession` in virtual time (``replay``) with the
+Each utterance is streamed through a real :class:`RealtimeSession` in virtual time (``virtual_time``) with the
 real whisper model; the first ``speech_stopped`` is compared with the labels:
 
 * complete statements and questions: the end-of-speech → ``speech_stopped`` delay, both as the audio the
@@ -32,7 +32,7 @@ from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.replay import Replay
+from mockengine.virtual_time import VirtualTimeDriver
 
 MAX_WAIT_MS = {"high": 2000, "medium": 4000, "auto": 4000, "low": 8000}
 CONFIGS: dict[str, dict[str, Any]] = {
@@ -127,22 +127,22 @@ def run_utterance(
         tokens=TokenCounter(None),
         describe_image=describe_image,
     )
-    replay = Replay(
+    driver = VirtualTimeDriver(
         session,
         transcriber,
         FakeSynthesizer(),
         measured_latency=measured_latency,
         fixed_latency_ms=fixed_latency_ms,
     )
-    replay.start()
-    replay.send(
+    driver.start()
+    driver.send(
         ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": CONFIGS[config_name]}}})
     )
-    replay.stream(pcm16)
-    replay.stream_silence(MAX_WAIT_MS["low"] + 1000 if "low" in config_name else 5000)
-    replay.run_until_idle()
-    first = next(((t, e) for t, e in replay.events if e["type"] == "input_audio_buffer.speech_stopped"), None)
-    trace = next((tr.data for tr in replay.traces if tr.kind == "turn_end"), None)
+    driver.stream(pcm16)
+    driver.stream_silence(MAX_WAIT_MS["low"] + 1000 if "low" in config_name else 5000)
+    driver.run_until_idle()
+    first = next(((t, e) for t, e in driver.events if e["type"] == "input_audio_buffer.speech_stopped"), None)
+    trace = next((tr.data for tr in driver.traces if tr.kind == "turn_end"), None)
     return Outcome(
         label["id"],
         label["kind"],

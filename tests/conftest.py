@@ -1,11 +1,13 @@
 """Shared fixtures: fake-engine sessions and servers for fast tests, and the guard that keeps the
 ``models`` marker true: a test without it cannot load whisper or piper (the fast tier,
-``make test-fast``, runs exactly the tests without it)."""
+``make test-fast``, runs the tests without it that are not marked ``slow`` either, and does not even
+import a module marked ``models`` as a whole)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import closing
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -17,12 +19,13 @@ from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.voices import VOICE_NAMES
 from mockengine.ids import IdFactory
+from mockengine.realtime.effects import Effect, Step
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.replay import Replay
 from mockengine.server.executors import MeteredExecutor
 from mockengine.server.resources import Resources
 from mockengine.settings import Settings
+from mockengine.virtual_time import VirtualTimeDriver
 
 UNPACED = Pacing(pace=0.0, first_delta_delay_ms=0, delta_ms=200)
 
@@ -37,17 +40,38 @@ def make_session(seed: int = 7, pacing: Pacing = UNPACED) -> RealtimeSession:
     )
 
 
-def make_replay(
+def make_driver(
     transcript: str = "What is the capital of France?", seed: int = 7, pacing: Pacing = UNPACED
-) -> Replay:
-    replay = Replay(make_session(seed, pacing), FakeTranscriber(default=transcript), FakeSynthesizer())
-    replay.start()
-    return replay
+) -> VirtualTimeDriver:
+    driver = VirtualTimeDriver(
+        make_session(seed, pacing), FakeTranscriber(default=transcript), FakeSynthesizer()
+    )
+    driver.start()
+    return driver
 
 
 @pytest.fixture
-def replay() -> Replay:
-    return make_replay()
+def driver() -> VirtualTimeDriver:
+    return make_driver()
+
+
+@dataclass
+class RecordingDriver(VirtualTimeDriver):
+    """A driver that also keeps every effect the session asked for (to answer one by hand)."""
+
+    effects: list[Effect] = field(default_factory=list)
+
+    def _apply(self, step: Step) -> None:
+        self.effects.extend(step.effects)
+        super()._apply(step)
+
+
+def make_recording_driver(seed: int = 7, pacing: Pacing = UNPACED) -> RecordingDriver:
+    driver = RecordingDriver(
+        make_session(seed, pacing), FakeTranscriber(default=FAKE_TRANSCRIPT), FakeSynthesizer()
+    )
+    driver.start()
+    return driver
 
 
 # What the fake transcriber hears in every turn: a question the default scenario answers.
@@ -88,3 +112,35 @@ def models_marker_is_true(request, monkeypatch) -> None:
         _needs_the_models_marker()
     monkeypatch.setattr("faster_whisper.WhisperModel.__init__", _needs_the_models_marker)
     monkeypatch.setattr("piper.PiperVoice.load", _needs_the_models_marker)
+
+
+_WHOLE_MODULE_NEEDS_MODELS = "\npytestmark = pytest.mark.models\n"
+
+
+def _runs_models(markexpr: str) -> bool:
+    """Whether ``-m markexpr`` may select a test marked ``models`` (whatever else it is marked: the other
+    markers are tried all absent and all present). Only the plain ``not`` / ``and`` / ``or`` /
+    parentheses form is judged; anything else counts as selecting."""
+    if not markexpr:
+        return True
+    try:
+        code = compile(markexpr, "-m", "eval")
+    except SyntaxError:
+        return True
+    try:
+        return any(
+            eval(code, {"__builtins__": {}}, {name: name == "models" or others for name in code.co_names})
+            for others in (False, True)
+        )
+    except Exception:  # keyword arguments, attributes: pytest's richer forms
+        return True
+
+
+def pytest_ignore_collect(collection_path, config) -> bool | None:
+    """A run that deselects ``models`` (the fast tier) does not even import a module marked ``models`` as
+    a whole: the agent frameworks those import (LiveKit, Pipecat, the Agents SDK) cost seconds."""
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    if _runs_models(config.getoption("markexpr")):
+        return None
+    return True if _WHOLE_MODULE_NEEDS_MODELS in collection_path.read_text() else None

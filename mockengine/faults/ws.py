@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from mockengine.faults.spec import FaultSpec
+from mockengine.protocol import server_events as se
 
 SERVER_ERROR = "The server had an error while processing your request. Sorry about that!"
 log = logging.getLogger("mockengine.faults")
@@ -256,17 +257,14 @@ class SessionFaults:
         return extra
 
     def _server_error_event(self) -> dict[str, Any]:
-        return {
-            "type": "error",
-            "event_id": self.actions.event_id(),
-            "error": {
-                "type": "server_error",
-                "code": None,
-                "message": SERVER_ERROR,
-                "param": None,
-                "event_id": None,
-            },
+        error = {
+            "type": "server_error",
+            "code": None,
+            "message": SERVER_ERROR,
+            "param": None,
+            "event_id": None,
         }
+        return se.error(self.actions.event_id(), error=error)
 
     # -- failed responses and rate limits ---------------------------------------------------------
 

@@ -4,6 +4,9 @@ The core never awaits: it returns :class:`Step` (events to send now, effects to 
 each effect (in an executor for the models) and feeds the result back through the matching
 ``RealtimeSession.on_*`` method, and calls ``RealtimeSession.tick(now_ms)`` when ``next_deadline_ms``
 comes due.
+
+Each effect carries a small typed key saying what its result is for; the shell hands it back untouched
+with the result, and the session routes the result by the key's type.
 """
 
 from __future__ import annotations
@@ -13,13 +16,41 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class Transcribe:
-    """Transcribe PCM16 24 kHz mono. ``key`` says what for: ``item:<id>`` a user audio item (feeds the
-    brain and, if asked for, input transcription events); ``turn<N>:p-<k>`` a turn detector's probe of the
-    speech so far. The result goes to ``RealtimeSession.on_transcript(key, text, now_ms, words, prosody)`` or
-    ``on_transcript_failed(key, message)``; ``RealtimeSession.is_wanted(key)`` says if it still matters."""
+class ItemTranscriptKey:
+    """The transcript of a user audio item: it feeds the brain and, if asked for, the input
+    transcription events."""
 
-    key: str
+    item_id: str
+
+
+@dataclass(frozen=True)
+class ProbeKey:
+    """A turn detector's transcript of the speech so far (its ``number``-th probe). ``generation``
+    names the detector that asked: a result for an earlier one (turn detection restarted) is ignored."""
+
+    generation: int
+    number: int
+
+
+@dataclass(frozen=True)
+class SentenceKey:
+    """The speech of sentence ``index`` (from 0) of a response's reply."""
+
+    response_id: str
+    index: int
+
+
+TranscriptKey = ItemTranscriptKey | ProbeKey
+EffectKey = ItemTranscriptKey | ProbeKey | SentenceKey
+
+
+@dataclass(frozen=True)
+class Transcribe:
+    """Transcribe PCM16 24 kHz mono. ``key`` says what for. The result goes to
+    ``RealtimeSession.on_transcript(key, text, now_ms, words, prosody)`` or ``on_transcript_failed(key, message)``;
+    ``RealtimeSession.is_wanted(key)`` says if it still matters."""
+
+    key: TranscriptKey
     pcm16: bytes
     language: str | None = None
     prompt: str | None = None
@@ -31,9 +62,10 @@ class Transcribe:
 
 @dataclass(frozen=True)
 class Synthesize:
-    """Speak one sentence (PCM16 24 kHz). Result → ``RealtimeSession.on_speech(key, pcm16)``."""
+    """Speak one sentence (PCM16 24 kHz). Result → ``RealtimeSession.on_speech(key, pcm16)`` or
+    ``on_speech_failed(key, message)``."""
 
-    key: str
+    key: SentenceKey
     text: str
     voice: str
     speed: float

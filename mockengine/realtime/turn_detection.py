@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
 
 from mockengine.audio.vad import (
     SpeechOnset,
@@ -45,6 +44,8 @@ from mockengine.audio.vad import (
     VadFrame,
 )
 from mockengine.engines.stt import WordTiming
+from mockengine.protocol.session_config import SemanticVad, ServerVad, TurnDetection
+from mockengine.realtime.effects import ProbeKey
 from mockengine.realtime.prosody import NO_PROSODY, Prosody
 from mockengine.realtime.semantic_rules import Completeness
 from mockengine.realtime.turn_scoring import TurnEvidence, score_turn
@@ -103,13 +104,13 @@ class SpeechStopped:
     transcript: str | None = None  # semantic_vad: the judged transcript of [turn start, speech_end_ms]
     transcript_start_ms: int | None = None
     decided_at_ms: int = 0  # the audio position at which the turn ended (for traces and benchmarks)
-    transcript_key: str | None = None  # a probe still being transcribed whose text is this turn's
+    transcript_key: ProbeKey | None = None  # a probe still being transcribed whose text is this turn's
     cues: tuple[dict[str, object], ...] = ()  # semantic_vad: the scored cues (cue, weight, reason)
 
 
 @dataclass(frozen=True)
 class ProbeTranscript:
-    key: str
+    key: ProbeKey
     start_ms: int
     end_ms: int
     speech_end_ms: int = 0  # where the speech before this pause ended (session ms)
@@ -120,7 +121,7 @@ TurnSignal = SpeechStarted | SpeechStopped | ProbeTranscript
 
 @dataclass
 class _Probe:
-    key: str
+    key: ProbeKey
     start_ms: int
     speech_end_ms: int
     superseded_at_ms: int | None = None  # where speech resumed after this pause
@@ -133,33 +134,37 @@ class _Probe:
 class TurnDetector:
     """One session's turn detection for a ``server_vad`` or ``semantic_vad`` config (reference §5)."""
 
-    def __init__(self, config: dict[str, Any], floor_ms: int = 0, probe_prefix: str = "turn") -> None:
-        self.config = dict(config)
-        self.kind: str = config["type"]
-        self._tracker = SpeechTracker(
-            onset_ms=ONSET_MS, prefix_padding_ms=int(config.get("prefix_padding_ms", 300))
-        )
+    def __init__(self, config: TurnDetection, floor_ms: int = 0, generation: int = 0) -> None:
+        """``generation`` goes into this detector's probe keys (a session numbers its detectors)."""
+        self.config = config
+        self.kind: str = config.type
+        self._tracker = SpeechTracker(onset_ms=ONSET_MS, prefix_padding_ms=_prefix_padding_ms(config))
         self._tracker.reset(floor_ms)
         self._history: deque[VadFrame] = deque(maxlen=HISTORY_MS // 20)
         self._turn_start_ms: int | None = None
         self._probes: list[_Probe] = []
-        self._probe_prefix = probe_prefix
+        self._generation = generation
         self._probe_count = 0
         self._audio_ms = floor_ms
 
-    def reconfigure(self, config: dict[str, Any]) -> None:
+    def reconfigure(self, config: TurnDetection) -> None:
         """New settings of the same ``type`` (silence, padding, eagerness, flags), from now on."""
-        self.config = dict(config)
-        self._tracker.prefix_padding_ms = int(config.get("prefix_padding_ms", 300))
+        self.config = config
+        self._tracker.prefix_padding_ms = _prefix_padding_ms(config)
 
-    def is_probe_pending(self, key: str) -> bool:
+    @property
+    def _eagerness(self) -> str:
+        assert isinstance(self.config, SemanticVad)
+        return self.config.eagerness
+
+    def is_probe_pending(self, key: ProbeKey) -> bool:
         """Whether a probe's transcript can still matter (the shell skips work that cannot)."""
         return any(p.key == key for p in self._probes)
 
     def _shortest_wait_ms(self) -> int:
         if self.kind == "server_vad":
             return 10**9  # its probes only prefetch the final pause's words
-        return min(SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")].values())
+        return min(SEMANTIC_WAIT_MS[self._eagerness].values())
 
     @property
     def in_turn(self) -> bool:
@@ -167,6 +172,9 @@ class TurnDetector:
 
     def push_frames(self, frames: list[VadFrame]) -> list[TurnSignal]:
         """Feed classified frames (session positions), in order."""
+        if len(frames) == 1:  # one 20 ms append (50 a second per session)
+            self._history.append(frames[0])
+            return self._on_frame(frames[0])
         signals: list[TurnSignal] = []
         for frame in frames:
             self._history.append(frame)
@@ -174,7 +182,7 @@ class TurnDetector:
         return signals
 
     def on_transcript(
-        self, key: str, text: str, words: tuple[WordTiming, ...] = (), prosody: Prosody | None = None
+        self, key: ProbeKey, text: str, words: tuple[WordTiming, ...] = (), prosody: Prosody | None = None
     ) -> list[TurnSignal]:
         """A probe's result arrived: the transcript, whisper's word timings (ms from the probe's start) and
         the prosody of the last syllable, measured in the same job (None: not measured). Stale keys are
@@ -186,11 +194,10 @@ class TurnDetector:
             probe.transcript = text
             return []
         evidence = TurnEvidence(text, probe.speech_end_ms - probe.start_ms, words, prosody or NO_PROSODY)
-        eagerness = self.config.get("eagerness", "auto")
-        verdict = score_turn(evidence, eagerness)
-        wait_ms = SEMANTIC_WAIT_MS[eagerness][verdict.completeness]
+        verdict = score_turn(evidence, self._eagerness)
+        wait_ms = SEMANTIC_WAIT_MS[self._eagerness][verdict.completeness]
         if verdict.is_contested:
-            wait_ms = max(wait_ms, SEMANTIC_HOLD_MS[eagerness])
+            wait_ms = max(wait_ms, SEMANTIC_HOLD_MS[self._eagerness])
         probe.decision_at_ms = probe.speech_end_ms + wait_ms
         probe.transcript = text
         probe.reason = _reason(verdict.completeness, verdict.reason, verdict.is_contested)
@@ -219,7 +226,8 @@ class TurnDetector:
         return signals
 
     def _server_vad_frame(self, frame: VadFrame, end_ms: int, silence_ms: int) -> list[TurnSignal]:
-        silence_window = int(self.config.get("silence_duration_ms", 200))
+        assert isinstance(self.config, ServerVad)
+        silence_window = self.config.silence_duration_ms
         if silence_ms >= silence_window:
             probe = next((p for p in self._probes if p.speech_end_ms == end_ms), None)
             if probe is None:
@@ -246,7 +254,7 @@ class TurnDetector:
         if self._turn_start_ms is None or any(p.speech_end_ms == end_ms for p in self._probes):
             return []
         self._probe_count += 1
-        probe = _Probe(f"{self._probe_prefix}-{self._probe_count}", self._turn_start_ms, end_ms)
+        probe = _Probe(ProbeKey(self._generation, self._probe_count), self._turn_start_ms, end_ms)
         self._probes.append(probe)
         return [ProbeTranscript(probe.key, probe.start_ms, frame.end_ms, end_ms)]
 
@@ -302,7 +310,7 @@ class TurnDetector:
         transcript: str | None,
         decided_at_ms: int,
         transcript_start_ms: int | None = None,
-        transcript_key: str | None = None,
+        transcript_key: ProbeKey | None = None,
         cues: tuple[dict[str, object], ...] = (),
     ) -> list[TurnSignal]:
         signals: list[TurnSignal] = [
@@ -338,3 +346,9 @@ def _reason(completeness: Completeness, detail: str, is_held: bool = False) -> s
         Completeness.INCOMPLETE: "timeout",
     }
     return f"{names[completeness]}{'_held' if is_held else ''}:{detail}"
+
+
+
+def _prefix_padding_ms(config: TurnDetection) -> int:
+    """semantic_vad has no ``prefix_padding_ms`` on the wire: its turns keep server_vad's default."""
+    return config.prefix_padding_ms if isinstance(config, ServerVad) else ServerVad.prefix_padding_ms

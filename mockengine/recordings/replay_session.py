@@ -19,7 +19,7 @@ from typing import Any
 
 from mockengine.protocol import client_events as ce
 from mockengine.protocol.errors import ProtocolError
-from mockengine.realtime.effects import Step, Trace, Transcribe
+from mockengine.realtime.effects import Step, Trace, Transcribe, TranscriptKey
 from mockengine.realtime.session import RealtimeSession
 from mockengine.recordings.recording import VAD_TYPES
 from mockengine.recordings.walk import Divergence, ReplayWalk, WalkResult
@@ -84,6 +84,11 @@ class ReplayingSession:
         self.walk.output_format = self._output_format()
         return step.extend(self._apply(self.walk.on_client(event, now_ms), now_ms, event))
 
+    def receive_audio(self, audio: bytes, event_id: str | None, now_ms: float) -> Step:
+        """The shell's plain-append path: an append, like any other client event here (the shadow's
+        own ``receive_audio`` would skip the replay)."""
+        return self.receive(ce.InputAudioBufferAppend(audio, event_id), now_ms)
+
     def tick(self, now_ms: float) -> Step:
         if self.has_fallen_back:
             return self.shadow.tick(now_ms)
@@ -105,18 +110,18 @@ class ReplayingSession:
                 return Step(events=matched.events)
         return self.shadow.error(exc)
 
-    def on_transcript(self, key: str, text: str, now_ms: float, *more: Any) -> Step:
+    def on_transcript(self, key: TranscriptKey, text: str, now_ms: float, *more: Any) -> Step:
         step = self.shadow.on_transcript(key, text, now_ms, *more)  # more: word timings, as the shadow takes
         return step if self.has_fallen_back else self._from_shadow(step, now_ms)
 
-    def on_transcript_failed(self, key: str, message: str, now_ms: float) -> Step:
+    def on_transcript_failed(self, key: TranscriptKey, message: str, now_ms: float) -> Step:
         step = self.shadow.on_transcript_failed(key, message, now_ms)
         return step if self.has_fallen_back else self._from_shadow(step, now_ms)
 
     # -- replay ---------------------------------------------------------------------------------------
 
     def _output_format(self) -> str:
-        return str(self.shadow.config["audio"]["output"]["format"]["type"])
+        return self.shadow.view.output_format.type
 
     def _for_shadow(self, event: ce.ClientEvent) -> ce.ClientEvent:
         """A session.update whose turn detection would let the shadow answer, with answering held off."""

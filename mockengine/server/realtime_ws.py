@@ -17,6 +17,7 @@ from aiohttp import WSMsgType, web
 from mockengine.brain.selection import UnknownScenario
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
+from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
@@ -37,6 +38,7 @@ from mockengine.server.session_setup import (
 from mockengine.server.state import RESOURCES, RUNNERS, TRACER
 from mockengine.server.trace import Tracer
 from mockengine.server.webrtc.sideband import sideband_handler
+from mockengine.server.ws_heartbeat import HEARTBEAT_RESPONSE
 
 log = logging.getLogger("mockengine.session")
 
@@ -130,7 +132,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     )
     if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
         return web.json_response(refusal.http_body(), status=401)
-    ws = web.WebSocketResponse(
+    ws = HEARTBEAT_RESPONSE(  # aiohttp's WebSocketResponse, its pings without a cost per frame
         protocols=("realtime",),
         max_msg_size=settings.max_frame_bytes,
         heartbeat=settings.heartbeat_s if settings.heartbeat_s > 0 else None,  # 0 turns pings off
@@ -154,7 +156,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
             refusal = Refusal(ProtocolError("unknown_scenario", str(exc), "scenario"), 4000)
     if refusal is not None or session is None:
         assert refusal is not None
-        event = {"type": "error", "event_id": IdFactory(seed).event(), "error": refusal.error.payload()}
+        event = se.error(IdFactory(seed).event(), error=refusal.error.payload())
         await ws.send_str(json.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws

@@ -8,7 +8,8 @@ import pytest
 
 from mockengine.protocol import client_events as ce
 from mockengine.protocol.errors import ProtocolError
-from mockengine.realtime.session import RealtimeSession
+from mockengine.realtime.responses import Responses
+from tests.conftest import make_session
 
 # The live service's accepted-type list, verbatim (reference §8, "unknown event type").
 LIVE_LIST_MESSAGE = (
@@ -61,9 +62,11 @@ def test_every_wire_type_parses_to_its_class_and_names_it(wire_type: str) -> Non
 
 
 def test_the_session_has_a_handler_named_after_each_wire_type() -> None:
+    session = make_session()
     for cls in set(ce.REGISTRY.values()):
-        handler = getattr(RealtimeSession, ce.handler_name(cls.type))
+        handler = session._handlers[cls]
         assert handler.__name__ == "on_" + cls.type.replace(".", "_")
+        assert handler.__self__ in (session, session.items, session.responses, session.turns)
 
 
 def test_a_type_registered_twice_is_refused() -> None:
@@ -112,3 +115,9 @@ def test_a_text_part_without_its_text_is_a_missing_parameter(role: str, part: di
     payload = raised.value.payload()
     assert (payload["code"], payload["param"]) == ("missing_required_parameter", "item.content[0].text")
     assert payload["message"] == "Missing required parameter: 'item.content[0].text'."
+
+
+def test_a_handler_defined_on_two_parts_of_the_session_fails_at_construction(monkeypatch) -> None:
+    monkeypatch.setattr(Responses, "on_session_update", lambda self, event, now_ms: None, raising=False)
+    with pytest.raises(TypeError, match="session.update: 2 handlers named on_session_update"):
+        make_session()

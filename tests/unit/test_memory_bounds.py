@@ -12,6 +12,8 @@ import gc
 import os
 import tracemalloc
 
+import pytest
+
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.brain.image import describe_image
 from mockengine.brain.participant import ScriptedBrain
@@ -24,12 +26,12 @@ from mockengine.realtime.audio_store import AudioSpill, SpilledAudio
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.replay import Replay
+from mockengine.virtual_time import VirtualTimeDriver
 
 PACED = Pacing(pace=1.0, first_delta_delay_ms=0, delta_ms=200)
 
 
-def study_replay(audio_memory_ms: int, tmp_path) -> Replay:
+def study_driver(audio_memory_ms: int, tmp_path) -> VirtualTimeDriver:
     options = SessionOptions(
         model="gpt-realtime", pacing=PACED, audio_memory_ms=audio_memory_ms, audio_spill_dir=str(tmp_path)
     )
@@ -40,30 +42,33 @@ def study_replay(audio_memory_ms: int, tmp_path) -> Replay:
         tokens=TokenCounter(None),
         describe_image=describe_image,
     )
-    replay = Replay(session, FakeTranscriber(default="What is the capital of France?"), FakeSynthesizer())
-    replay.start()
-    return replay
+    driver = VirtualTimeDriver(
+        session, FakeTranscriber(default="What is the capital of France?"), FakeSynthesizer()
+    )
+    driver.start()
+    return driver
 
 
-def traced_per_minute(replay: Replay, minutes: int) -> list[float]:
+def traced_per_minute(driver: VirtualTimeDriver, minutes: int) -> list[float]:
     """Traced bytes the session holds after each minute of study rhythm (events and fake calls dropped)."""
     speech = synthetic_voiced_pcm16(4000)
     held = []
     for _ in range(minutes):
         for _turn in range(6):
-            replay.stream(speech)
-            replay.stream_silence(6000)
-        replay.events.clear()
-        replay.transcriber.calls.clear()
+            driver.stream(speech)
+            driver.stream_silence(6000)
+        driver.events.clear()
+        driver.transcriber.calls.clear()
         gc.collect()
         held.append(tracemalloc.get_traced_memory()[0])
     return held
 
 
+@pytest.mark.slow  # minutes of study audio through the session
 def test_session_memory_is_flat_over_minutes_of_study(tmp_path):
     tracemalloc.start()
     try:
-        bounded = traced_per_minute(study_replay(10_000, tmp_path), 4)
+        bounded = traced_per_minute(study_driver(10_000, tmp_path), 4)
         growth_per_min = (bounded[-1] - bounded[0]) / 3
     finally:
         tracemalloc.stop()
@@ -71,39 +76,41 @@ def test_session_memory_is_flat_over_minutes_of_study(tmp_path):
     assert growth_per_min < 50_000, f"{growth_per_min / 1e6:.2f} MB more per session-minute"
 
 
+@pytest.mark.slow  # minutes of study audio through the session
 def test_without_spilling_memory_grows_with_the_session(tmp_path):
     """The same rhythm with everything kept in memory: the figure the bound above is guarding against."""
     tracemalloc.start()
     try:
-        unbounded = traced_per_minute(study_replay(-1, tmp_path), 3)
+        unbounded = traced_per_minute(study_driver(-1, tmp_path), 3)
     finally:
         tracemalloc.stop()
     assert (unbounded[-1] - unbounded[0]) / 2 > 1_000_000
 
 
+@pytest.mark.slow  # minutes of study audio through the session
 def test_spilled_items_retrieve_and_truncate_the_same_bytes(tmp_path):
-    kept, spilled = study_replay(-1, tmp_path / "a"), study_replay(0, tmp_path / "b")
+    kept, spilled = study_driver(-1, tmp_path / "a"), study_driver(0, tmp_path / "b")
     for path in (tmp_path / "a", tmp_path / "b"):
         path.mkdir()
-    for replay in (kept, spilled):
-        traced_per_minute(replay, 1)
+    for driver in (kept, spilled):
+        traced_per_minute(driver, 1)
     older = list(spilled.session.conversation)[:-2]  # the newest stay until the next item is added
     assert older and all(isinstance(i.audio, SpilledAudio) for i in older if i.audio)
     assert spilled.session.audio_spill.spilled_bytes > 1_000_000
     ids = [i.id for i in kept.session.conversation]
     assert ids == [i.id for i in spilled.session.conversation]
-    for replay in (kept, spilled):
+    for driver in (kept, spilled):
         for item_id in ids:
-            replay.send(ce.ConversationItemRetrieve(item_id))
+            driver.send(ce.ConversationItemRetrieve(item_id))
     retrieved = [e for _, e in kept.events if e["type"] == "conversation.item.retrieved"]
     assert retrieved == [e for _, e in spilled.events if e["type"] == "conversation.item.retrieved"]
     assert any(base64.b64decode(p.get("audio", "")) for e in retrieved for p in e["item"]["content"])
 
     reply = next(i for i in kept.session.conversation if i.role == "assistant")
-    for replay in (kept, spilled):
-        replay.send(ce.ConversationItemTruncate(reply.id, 0, 700))
-        replay.send(ce.ConversationItemRetrieve(reply.id))
-    last = [replay.of_type("conversation.item.retrieved")[-1] for replay in (kept, spilled)]
+    for driver in (kept, spilled):
+        driver.send(ce.ConversationItemTruncate(reply.id, 0, 700))
+        driver.send(ce.ConversationItemRetrieve(reply.id))
+    last = [driver.of_type("conversation.item.retrieved")[-1] for driver in (kept, spilled)]
     assert last[0] == last[1]
     assert len(spilled.session.conversation.get(reply.id).audio) == 700 * 48
 
@@ -119,16 +126,17 @@ def test_spill_keeps_the_newest_in_memory_and_its_file_is_gone_at_close(tmp_path
     spill.close()
 
 
+@pytest.mark.slow  # minutes of study audio through the session
 def test_close_releases_the_session_audio_without_the_cycle_collector(tmp_path):
     tracemalloc.start()
     try:
-        replay = study_replay(-1, tmp_path)
-        held = traced_per_minute(replay, 1)[-1]
+        driver = study_driver(-1, tmp_path)
+        held = traced_per_minute(driver, 1)[-1]
         gc.disable()  # the session's own cycles stay: what close() frees, it frees by reference counts
-        replay.session.close()
+        driver.session.close()
         after = tracemalloc.get_traced_memory()[0]
     finally:
         gc.enable()
         tracemalloc.stop()
-    assert len(replay.session.conversation) == 0
+    assert len(driver.session.conversation) == 0
     assert held - after > 1_000_000, f"close() released only {(held - after) / 1e6:.2f} MB"

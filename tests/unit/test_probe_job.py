@@ -16,10 +16,10 @@ from mockengine.engines.fakes import FakeSynthesizer
 from mockengine.engines.stt import Transcript, WordTiming
 from mockengine.protocol import client_events as ce
 from mockengine.protocol.client_events import parse_client_event
-from mockengine.realtime.effects import Transcribe
+from mockengine.realtime.effects import ItemTranscriptKey, ProbeKey, Transcribe
 from mockengine.realtime.probe_job import run_transcribe
 from mockengine.realtime.prosody import measure_prosody
-from mockengine.replay import Replay
+from mockengine.virtual_time import VirtualTimeDriver
 
 
 class _Words:
@@ -66,11 +66,11 @@ def test_a_semantic_probe_asks_for_prosody_in_the_same_job_and_server_vad_does_n
 def test_the_job_returns_whisper_words_and_the_prosody_measured_on_the_same_audio():
     pcm = synthetic_voiced_pcm16(900)
     words = _Words("I was going to")
-    heard = run_transcribe(words, Transcribe("turn0:p-1", pcm, "en", prosody_at_ms=880))
+    heard = run_transcribe(words, Transcribe(ProbeKey(0, 1), pcm, "en", prosody_at_ms=880))
     assert heard.transcript.text == "I was going to" and words.calls == 1
     assert heard.prosody == measure_prosody(pcm, 880)
     assert heard.prosody.pitch_slope_st_per_s is not None
-    plain = run_transcribe(words, Transcribe("item:x", pcm, "en"))
+    plain = run_transcribe(words, Transcribe(ItemTranscriptKey("x"), pcm, "en"))
     assert plain.prosody is None
 
 
@@ -78,7 +78,7 @@ def test_a_known_transcript_skips_whisper_but_still_measures_prosody():
     pcm = synthetic_voiced_pcm16(900)
     words = _Words("never called")
     known = Transcript("Yes.", 900, "en")
-    heard = run_transcribe(words, Transcribe("turn0:p-1", pcm, prosody_at_ms=880), known)
+    heard = run_transcribe(words, Transcribe(ProbeKey(0, 1), pcm, prosody_at_ms=880), known)
     assert words.calls == 0 and heard.transcript is known and heard.prosody is not None
 
 
@@ -86,7 +86,7 @@ def test_a_known_transcript_skips_whisper_but_still_measures_prosody():
 def test_same_audio_and_words_give_the_same_events(text):
     def events() -> list[dict]:
         session = bare_session()
-        replay = Replay(session, _Words(text), FakeSynthesizer())
+        replay = VirtualTimeDriver(session, _Words(text), FakeSynthesizer())
         replay.start()
         detection = {"type": "semantic_vad", "eagerness": "high", "create_response": False}
         replay.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": detection}}}))

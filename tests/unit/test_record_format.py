@@ -20,7 +20,7 @@ from mockengine.recordings.replay_session import ReplayingSession
 from mockengine.recordings.restamp import IdMap, Restamper
 from mockengine.recordings.strip import strip_audio
 from mockengine.recordings.walk import ReplayWalk
-from mockengine.replay import Replay
+from mockengine.virtual_time import VirtualTimeDriver
 from tests.conftest import make_session
 from tests.speech import question
 
@@ -137,7 +137,7 @@ def test_an_extra_spoken_turn_diverges_and_the_scripted_participant_answers_it()
     steps = [STEPS[0], STEPS[1], STEPS[2], STEPS[3]]  # the recording: one typed response.create only
     walk = walk_of(steps, speed=0.0)
     session = ReplayingSession(make_session(), walk, strict=False)
-    driver = Replay(
+    driver = VirtualTimeDriver(
         cast(RealtimeSession, session),
         FakeTranscriber(default="What is the capital of France?"),
         FakeSynthesizer(),

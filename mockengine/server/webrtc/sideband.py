@@ -21,6 +21,7 @@ from aiohttp import WSMsgType, web
 
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
+from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.server.client_secrets import SECRET_PREFIX
 from mockengine.server.handshake import (
@@ -33,6 +34,7 @@ from mockengine.server.handshake import (
 from mockengine.server.state import RESOURCES
 from mockengine.server.webrtc.call import CallRunner
 from mockengine.server.webrtc.calls import CALLS
+from mockengine.server.webrtc.siblings import forward_websocket, sibling_owner
 
 
 async def sideband_handler(request: web.Request) -> web.StreamResponse:
@@ -41,6 +43,9 @@ async def sideband_handler(request: web.Request) -> web.StreamResponse:
     api_key = api_key_from(request.headers, protocols)
     settings = request.app[RESOURCES].settings
     call_id = request.query["call_id"]
+    elsewhere = sibling_owner(request, call_id) if call_id not in request.app[CALLS] else None
+    if elsewhere is not None:  # serve --workers N: the call lives on a sibling worker
+        return await forward_websocket(request, *elsewhere, protocols, settings.max_frame_bytes)
     refusal = auth_refusal(settings, api_key)
     if refusal is None and api_key is not None and api_key.startswith(SECRET_PREFIX):
         refusal = bad_key_refusal(api_key)
@@ -54,11 +59,12 @@ async def sideband_handler(request: web.Request) -> web.StreamResponse:
     await ws.prepare(request)
     if refusal is not None or runner is None:
         assert refusal is not None
-        event = {"type": "error", "event_id": IdFactory(None).event(), "error": refusal.error.payload()}
+        event = se.error(IdFactory(None).event(), error=refusal.error.payload())
         await ws.send_str(json.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
-    created = runner.session.emit("session.created", session=copy.deepcopy(runner.session.config))
+    session = runner.session
+    created = se.session_created(session.ids.event(), session=copy.deepcopy(session.config))
     await ws.send_str(codec.dumps(created))
     runner.sidebands.add(ws)
     try:

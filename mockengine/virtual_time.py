@@ -1,6 +1,7 @@
-"""Drive a :class:`RealtimeSession` in virtual time, synchronously, with real or fake engines.
+"""A virtual-time driver: a :class:`RealtimeSession` run synchronously on a virtual clock, with real or
+fake engines (not to be confused with the replay of recordings, ``mockengine.recordings``).
 
-Used by tests and ``mockengine bench``: audio is fed in 20 ms chunks on a virtual clock, effects run at
+Used by tests and ``mockengine bench``: audio is fed in 20 ms chunks, effects run at
 once on the given engines, and their results come back after a *modelled* latency — zero, or the wall
 time the engine really took (``measured_latency=True``), queued per lane as the server does. So a whole
 conversation replays faster than real time, yet decisions see realistic result timing.
@@ -25,7 +26,10 @@ BYTES_PER_MS = 48
 
 
 @dataclass
-class Replay:
+class VirtualTimeDriver:
+    """One session on a virtual clock: ``send`` client events, ``stream`` audio, ``advance`` time; the
+    events sent are in ``events`` with their session time, the traces in ``traces``."""
+
     session: RealtimeSession
     transcriber: Any
     synthesizer: Any

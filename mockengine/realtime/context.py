@@ -1,0 +1,77 @@
+"""What the parts of one session share: its options, ids, config, conversation and responses.
+
+A :class:`~mockengine.realtime.session.RealtimeSession` is four parts over one :class:`SessionContext`:
+the session itself (dispatch, ``session.*``, routing effect results), ``items`` (``conversation.item.*``
+and the transcripts of user audio), ``responses`` (``response.*``: the brain and the streamers) and
+``turns`` (``input_audio_buffer.*``: the input buffer and turn detection). Each part reads and changes
+the shared state here; none holds a copy of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mockengine.ids import IdFactory
+from mockengine.protocol.session_config import SessionConfig, TurnDetection
+from mockengine.realtime.conversation import Conversation, Item
+from mockengine.realtime.response import Pacing
+from mockengine.realtime.streaming import ResponseStreamer
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    model: str
+    pacing: Pacing = Pacing()
+    session_max_s: int = 3600
+    created_at_s: int = 0  # unix time of creation, for expires_at
+    # The scenario persona's voice, shown as the session's default in session.created (None: "alloy").
+    voice: str | None = None
+    # A validated session-create request applied at creation (an ephemeral client secret's session).
+    initial_session: dict[str, Any] | None = None
+    # Bounds against runaway clients (settings max_input_buffer_s, max_conversation_items).
+    max_input_buffer_ms: int = 900_000
+    max_conversation_items: int = 4096
+    # Audio held by conversation items (user turns, replies, client audio); the oldest go first.
+    max_conversation_audio_ms: int = 3_600_000
+    # Item audio kept in memory (newest first); older item audio moves to a spill file in
+    # ``audio_spill_dir`` (None: the system's temp dir). Negative: keep it all in memory.
+    audio_memory_ms: int = 30_000
+    audio_spill_dir: str | None = None
+
+
+@dataclass
+class SessionContext:
+    """The state every part of one session reads. ``config`` is the wire session object (replaced whole
+    by each ``session.update``); read its settings through ``view``, its typed, frozen form."""
+
+    options: SessionOptions
+    ids: IdFactory
+    config: dict[str, Any]
+    conversation: Conversation
+    # Responses not yet done, by id (the default conversation's active one and any out-of-band ones).
+    streamers: dict[str, ResponseStreamer] = field(default_factory=dict)
+    # User audio items still being transcribed, by id. A result applies only to the very item it was
+    # asked for (the client may delete or replace an id meanwhile).
+    pending_transcripts: dict[str, Item] = field(default_factory=dict)
+    _view: SessionConfig | None = field(default=None, init=False, repr=False)
+    _view_of: dict[str, Any] | None = field(default=None, init=False, repr=False)
+
+    def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": kind, "event_id": self.ids.event(), **fields}
+
+    @property
+    def view(self) -> SessionConfig:
+        """``config`` typed (``protocol.session_config.SessionConfig``), made again when it is replaced."""
+        if self._view is None or self._view_of is not self.config:
+            self._view, self._view_of = SessionConfig.from_wire(self.config), self.config
+        return self._view
+
+    @property
+    def turn_detection(self) -> TurnDetection | None:
+        return self.view.turn_detection
+
+    @property
+    def is_transcribing(self) -> bool:
+        """Whether the client asked for input transcription events (``audio.input.transcription``)."""
+        return self.view.transcription is not None

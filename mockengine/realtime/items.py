@@ -1,0 +1,268 @@
+"""The conversation's items as the client edits them (``conversation.item.*``), the user audio items the
+turns commit, their transcripts, and the bounds on the conversation's size (reference §7, §8).
+
+A user audio item waits for its transcript in ``SessionContext.pending_transcripts``; the brain reads
+the words, so a response whose context holds such an item waits too (``responses.Responses``, which
+records a transcript that lands through :meth:`ConversationItems.transcribed`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
+from mockengine.brain.model import ImageFacts
+from mockengine.protocol import client_events as ce
+from mockengine.protocol import errors
+from mockengine.protocol import server_events as se
+from mockengine.realtime.audio_store import AudioSpill
+from mockengine.realtime.context import SessionContext
+from mockengine.realtime.conversation import Item, item_from_wire
+from mockengine.realtime.effects import ItemTranscriptKey, Step, Transcribe
+from mockengine.realtime.usage import TokenCounting
+
+Events = list[dict[str, Any]]
+
+
+class ConversationItems:
+    def __init__(
+        self,
+        ctx: SessionContext,
+        *,
+        tokens: TokenCounting,
+        describe_image: Callable[[str], ImageFacts],
+        audio_spill: AudioSpill,
+    ) -> None:
+        self.ctx = ctx
+        self.tokens = tokens
+        self.describe_image = describe_image
+        self.audio_spill = audio_spill
+
+    # -- client events --------------------------------------------------------------------------------
+
+    def on_conversation_item_create(self, event: ce.ConversationItemCreate, now_ms: float) -> Step:
+        conversation = self.ctx.conversation
+        at_root = event.previous_item_id == "root"
+        after = None if event.previous_item_id in (ce.APPEND, "root") else event.previous_item_id
+        if after is not None and after not in conversation:
+            raise errors.previous_item_not_found(after)
+        is_replacement = isinstance(event.item.get("id"), str) and event.item["id"] in conversation
+        limit = self.ctx.options.max_conversation_items
+        if not is_replacement and len(conversation) >= limit:
+            raise errors.conversation_full(limit)
+        item, needs_transcript = self.from_wire(event.item)
+        evicted = self.make_room(len(item.audio), items_needed=0)
+        # A reused id replaces the old item; "after itself" means the old item's place.
+        previous = conversation.insert(item, after, at_root=at_root)
+        item.previous_item_id = previous
+        step = Step(
+            events=[
+                *evicted,
+                se.conversation_item_added(self.ctx.ids.event(), previous_item_id=previous, item=item.wire()),
+                se.conversation_item_done(self.ctx.ids.event(), previous_item_id=previous, item=item.wire()),
+            ]
+        )
+        if needs_transcript:
+            self.ctx.pending_transcripts[item.id] = item
+            step.effects.append(self.transcribe(item))
+        return step
+
+    def on_conversation_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
+        item = self.ctx.conversation.get(event.item_id)
+        if item is None:
+            raise errors.item_not_found("truncating", "item_truncate_invalid_item_id", event.item_id)
+        if not item.is_assistant_audio or not item.audio:
+            raise errors.truncate_unsupported()
+        if event.audio_end_ms > item.audio_ms:
+            raise errors.truncate_too_long(item.audio_ms, event.audio_end_ms)
+        # The response, if still streaming, goes on and its audio is added after the cut: over WebSocket
+        # the client cancels (reference §3.6; the Agents SDK sends its response.cancel right after the
+        # truncate). Pipecat truncates again later, at a position past the first cut, counting the
+        # audio it received since.
+        item.truncate(event.audio_end_ms)
+        return Step(
+            events=[
+                se.conversation_item_truncated(
+                    self.ctx.ids.event(),
+                    item_id=item.id,
+                    content_index=event.content_index,
+                    audio_end_ms=event.audio_end_ms,
+                )
+            ]
+        )
+
+    def on_conversation_item_delete(self, event: ce.ConversationItemDelete, now_ms: float) -> Step:
+        item = self.ctx.conversation.get(event.item_id)
+        if item is None:
+            # param null: live-tested (reference §8)
+            raise errors.item_not_found("deleting", "item_delete_invalid_item_id", event.item_id, None)
+        self.ctx.conversation.delete(event.item_id)
+        item.in_conversation = False  # a response still writing it sends no more conversation.item.*
+        return Step(events=[se.conversation_item_deleted(self.ctx.ids.event(), item_id=event.item_id)])
+
+    def on_conversation_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
+        item = self.ctx.conversation.get(event.item_id)
+        if item is None:
+            raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id)
+        # Retrieved audio is in the session's format: user audio as it came in, assistant audio as sent.
+        direction = "output" if item.role == "assistant" else "input"
+        view = self.ctx.view
+        fmt = (view.output_format if direction == "output" else view.input_format).type
+        wire = item.wire(audio_encoder=lambda pcm: pcm if fmt == "audio/pcm" else from_pcm16_24k(pcm, fmt))
+        return Step(events=[se.conversation_item_retrieved(self.ctx.ids.event(), item=wire)])
+
+    # -- items from the client and the turns ----------------------------------------------------------
+
+    def from_wire(self, wire: dict[str, Any]) -> tuple[Item, bool]:
+        """A validated client item as stored, and whether its audio still needs a transcript."""
+        return item_from_wire(
+            wire,
+            ids=self.ctx.ids,
+            conversation=self.ctx.conversation,
+            describe_image=self.describe_image,
+            decode_audio=self.decode_input_audio,
+        )
+
+    def decode_input_audio(self, data: bytes) -> bytes:
+        """Client audio in the session's input format → PCM16 24 kHz."""
+        fmt = self.ctx.view.input_format.type
+        return data if fmt == "audio/pcm" else to_pcm16_24k(data, fmt)
+
+    def commit_user_audio(self, item_id: str, pcm: bytes, *, transcribe: bool) -> Step:
+        """Add committed input audio as a user item (``input_audio_buffer.committed`` and the item's
+        events). It awaits its transcript; ``transcribe``: ask for it (False when its words are known
+        or already being transcribed)."""
+        item = Item(
+            item_id, "message", role="user", content=[{"type": "input_audio", "transcript": None}], audio=pcm
+        )
+        evicted = self.make_room(len(pcm))
+        previous = self.ctx.conversation.insert(item)
+        item.previous_item_id = previous
+        step = Step(
+            events=[
+                *evicted,
+                se.input_audio_buffer_committed(
+                    self.ctx.ids.event(), previous_item_id=previous, item_id=item_id
+                ),
+                se.conversation_item_added(self.ctx.ids.event(), previous_item_id=previous, item=item.wire()),
+                se.conversation_item_done(self.ctx.ids.event(), previous_item_id=previous, item=item.wire()),
+            ]
+        )
+        self.ctx.pending_transcripts[item_id] = item
+        if transcribe:
+            step.effects.append(self.transcribe(item))
+        return step
+
+    def make_room(self, audio_bytes: int, items_needed: int = 1) -> Events:
+        """Bound the conversation before the engine adds an item (a commit, a reply): the oldest items
+        go, each announced with ``conversation.item.deleted`` so the client's copy stays true — like the
+        live service's "auto" truncation, which drops the oldest context first. Items a response is
+        still writing stay."""
+        options, conversation = self.ctx.options, self.ctx.conversation
+        limit_items = options.max_conversation_items - items_needed
+        limit_bytes = options.max_conversation_audio_ms * 48 - audio_bytes
+        active = [s.response for s in self.ctx.streamers.values() if s.response.is_active]
+        writing = {id(i) for response in active for i in response.output}
+        self.audio_spill.keep_newest(
+            (i for i in reversed(list(conversation)) if id(i) not in writing), audio_bytes
+        )
+        audio_total = sum(len(item.audio) for item in conversation)
+        if len(conversation) <= limit_items and audio_total <= limit_bytes:
+            return []
+        events = []
+        for item in list(conversation):
+            if len(conversation) <= max(limit_items, 0) and audio_total <= limit_bytes:
+                break
+            if id(item) in writing:
+                continue
+            conversation.delete(item.id)
+            item.in_conversation = False
+            audio_total -= len(item.audio)
+            self.ctx.pending_transcripts.pop(item.id, None)
+            events.append(se.conversation_item_deleted(self.ctx.ids.event(), item_id=item.id))
+        return events
+
+    # -- transcripts ----------------------------------------------------------------------------------
+
+    def transcribe(self, item: Item) -> Transcribe:
+        transcription = self.ctx.view.transcription
+        return Transcribe(
+            ItemTranscriptKey(item.id),
+            bytes(item.audio),
+            language=(transcription.language if transcription else None) or "en",
+            prompt=transcription.prompt if transcription else None,
+        )
+
+    def is_transcript_wanted(self, item_id: str) -> bool:
+        """Whether the item's transcript still matters: it is pending, and in the conversation still or
+        the inline input of a response that is still waiting for it."""
+        pending = self.ctx.pending_transcripts.get(item_id)
+        if pending is None:
+            return False
+        return pending is self.ctx.conversation.get(item_id) or any(
+            pending in (s.response.params.input_items or ()) for s in self.ctx.streamers.values()
+        )
+
+    def transcribed(self, item_id: str, text: str, announce: bool = True) -> Events:
+        """Record an item's transcript; the transcription events when the client asked for them."""
+        item = self.ctx.pending_transcripts.pop(item_id, None)
+        if item is None:
+            return []
+        item.set_audio_transcript(text)
+        if announce and self.ctx.is_transcribing and self.ctx.conversation.get(item_id) is item:
+            return self._transcription_events(item, text)
+        return []
+
+    def transcription_failed(self, item_id: str, message: str) -> Events:
+        """``…input_audio_transcription.failed`` for an item still awaited (when transcription events
+        were asked for)."""
+        ctx = self.ctx
+        is_awaited = ctx.pending_transcripts.get(item_id) is ctx.conversation.get(item_id)
+        if not ctx.is_transcribing or not is_awaited:
+            return []
+        error = {
+            "type": "transcription_error",
+            "code": "audio_unintelligible",
+            "message": message,
+            "param": None,
+        }
+        return [
+            se.conversation_item_input_audio_transcription_failed(
+                ctx.ids.event(),
+                item_id=item_id,
+                content_index=0,
+                error=error,
+            )
+        ]
+
+    def _transcription_events(self, item: Item, text: str) -> Events:
+        events = []
+        if text:
+            events.append(
+                se.conversation_item_input_audio_transcription_delta(
+                    self.ctx.ids.event(),
+                    item_id=item.id,
+                    content_index=0,
+                    delta=text,
+                    obfuscation=self.ctx.ids.obfuscation(),
+                )
+            )
+        audio_tokens = -(-item.audio_ms // 100)
+        text_tokens = self.tokens.count(text) if text else 0
+        events.append(
+            se.conversation_item_input_audio_transcription_completed(
+                self.ctx.ids.event(),
+                item_id=item.id,
+                content_index=0,
+                transcript=text,
+                usage={
+                    "type": "tokens",
+                    "total_tokens": audio_tokens + text_tokens,
+                    "input_tokens": audio_tokens,
+                    "input_token_details": {"text_tokens": 0, "audio_tokens": audio_tokens},
+                    "output_tokens": text_tokens,
+                },
+            )
+        )
+        return events

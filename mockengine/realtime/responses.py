@@ -1,0 +1,228 @@
+"""The session's responses (``response.*``): at most one active in the default conversation, any number
+out of band (``conversation: "none"``) beside it (reference §6).
+
+A response waits ("thinking") until every user audio item in its context has a transcript, then asks
+the brain once and streams the reply (``streaming.ResponseStreamer``); it is forgotten once done. The
+server_vad idle timer (``idle_timeout_ms``, reference §3.8) is armed here, when the default
+conversation's reply has been heard; ``turns.UserTurns`` fires it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mockengine.brain.model import Brain
+from mockengine.protocol import client_events as ce
+from mockengine.protocol import errors
+from mockengine.protocol import server_events as se
+from mockengine.protocol.session_config import ServerVad
+from mockengine.realtime.context import SessionContext
+from mockengine.realtime.conversation import Item
+from mockengine.realtime.effects import Step, Trace
+from mockengine.realtime.items import ConversationItems
+from mockengine.realtime.replies import build_reply_request, response_params
+from mockengine.realtime.response import Response, ResponseParams
+from mockengine.realtime.streaming import ResponseStreamer
+from mockengine.realtime.usage import TokenCounting
+
+Events = list[dict[str, Any]]
+
+
+class Responses:
+    def __init__(
+        self, ctx: SessionContext, items: ConversationItems, *, brain: Brain, tokens: TokenCounting
+    ) -> None:
+        self.ctx = ctx
+        self.items = items
+        self.brain = brain
+        self.tokens = tokens
+        self.active_id: str | None = None  # the default conversation's active response
+        self.count = 0  # replies asked of the brain (its response_index)
+        self.idle_deadline_ms: float | None = None  # server_vad idle_timeout_ms, armed after a reply
+        self._audio_was_sent = False  # by finished responses; see has_assistant_audio
+
+    # -- client events --------------------------------------------------------------------------------
+
+    def on_response_create(self, event: ce.ResponseCreate, now_ms: float) -> Step:
+        out_of_band = event.response.get("conversation") == "none"
+        if not out_of_band and self.active_id is not None:
+            raise errors.active_response(self.active_id)
+        input_items = None
+        transcribe: list[Item] = []
+        if "input" in event.response:
+            input_items = tuple(self._input_item(entry, transcribe) for entry in event.response["input"])
+        params = response_params(self.ctx.view, event.response, input_items)
+        step = Step()
+        for item in transcribe:  # inline audio: the response waits for its words like for a turn's
+            item.in_conversation = False
+            self.ctx.pending_transcripts[item.id] = item
+            step.effects.append(self.items.transcribe(item))
+        return step.extend(self.start(params, now_ms))
+
+    def _input_item(self, entry: dict[str, Any], transcribe: list[Item]) -> Item:
+        if entry.get("type") == "item_reference":
+            item = self.ctx.conversation.get(entry["id"])
+            if item is None:
+                raise errors.item_not_found("referencing", "invalid_item_reference", entry["id"])
+            return item
+        item, needs_transcript = self.items.from_wire(entry)
+        if needs_transcript:
+            transcribe.append(item)
+        return item
+
+    def on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
+        response_id = event.response_id or self.active_id
+        streamer = self.ctx.streamers.get(response_id) if response_id else None
+        if streamer is None or not streamer.response.is_active:
+            raise errors.cancel_not_active()
+        step = Step(events=streamer.cancel("client_cancelled"))
+        self._forget_if_done(streamer, now_ms)
+        return step
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+
+    def start(self, params: ResponseParams, now_ms: float) -> Step:
+        """``response.created``, then the reply as soon as its context's transcripts are in."""
+        self.idle_deadline_ms = None
+        out_of_band = params.conversation == "none"
+        response = Response(
+            self.ctx.ids.response(),
+            params,
+            None if out_of_band else self.ctx.conversation.id,
+            now_ms,
+            self.ctx.options.pacing,
+        )
+        streamer = ResponseStreamer(response, self.ctx.ids, self.ctx.emit, self._place_output, self.tokens)
+        self.ctx.streamers[response.id] = streamer
+        if not out_of_band:
+            self.active_id = response.id
+        evicted = [] if out_of_band else self.items.make_room(0)
+        step = Step(events=[*evicted, se.response_created(self.ctx.ids.event(), response=response.wire())])
+        return step.extend(self._think(streamer, now_ms))
+
+    def start_default(self, now_ms: float) -> Step:
+        """A response with the session's settings (a turn's end, an idle timeout)."""
+        return self.start(response_params(self.ctx.view, {}), now_ms)
+
+    def item_transcribed(self, item_id: str, text: str, now_ms: float, announce: bool = True) -> Step:
+        """A user item's transcript landed: record it (announce it, when asked for) and let the responses
+        waiting for words go on."""
+        step = Step(events=self.items.transcribed(item_id, text, announce))
+        for streamer in list(self.ctx.streamers.values()):
+            if streamer.is_thinking:
+                step.extend(self._think(streamer, now_ms))
+        return step
+
+    def item_transcription_failed(self, item_id: str, message: str, now_ms: float) -> Step:
+        """A user item could not be transcribed: ``…input_audio_transcription.failed`` (when asked for),
+        and the responses waiting for it go on without its words."""
+        step = Step(events=self.items.transcription_failed(item_id, message))
+        return step.extend(self.item_transcribed(item_id, "", now_ms, announce=False))
+
+    def interrupt(self, now_ms: float) -> Events:
+        """The user started speaking over the active response (``interrupt_response``): cancel it."""
+        if self.active_id is None:
+            return []
+        streamer = self.ctx.streamers[self.active_id]
+        events = streamer.cancel("turn_detected")
+        self._forget_if_done(streamer, now_ms)
+        return events
+
+    def fail(self, response_id: str, error: dict[str, Any], now_ms: float) -> Step:
+        """End an active response now with ``status: "failed"`` (``error`` as ``status_details.error``);
+        a response already finished is left alone."""
+        streamer = self.ctx.streamers.get(response_id)
+        if streamer is None or not streamer.response.is_active:
+            return Step()
+        step = Step(events=streamer.fail(error.get("code") or "server_error", str(error.get("message", ""))))
+        self._forget_if_done(streamer, now_ms)
+        return step
+
+    def advance(self, now_ms: float) -> Events:
+        """Release each response's events that are due (paced audio, then its end)."""
+        events: Events = []
+        for streamer in list(self.ctx.streamers.values()):
+            events += streamer.advance(now_ms)
+            self._forget_if_done(streamer, now_ms)
+        return events
+
+    def next_deadline_ms(self) -> float | None:
+        deadlines = [d for s in self.ctx.streamers.values() if (d := s.next_deadline_ms()) is not None]
+        return min(deadlines) if deadlines else None
+
+    def on_speech(self, response_id: str, index: int, pcm16: bytes) -> bool:
+        """A sentence's speech is ready; False when its response already ended."""
+        streamer = self.ctx.streamers.get(response_id)
+        if streamer is None:
+            return False
+        streamer.on_speech(index, pcm16)
+        return True
+
+    def on_speech_failed(self, response_id: str, message: str, now_ms: float) -> Step:
+        streamer = self.ctx.streamers.get(response_id)
+        if streamer is None:
+            return Step()
+        step = Step(events=streamer.fail("speech_synthesis_failed", message))
+        self._forget_if_done(streamer, now_ms)
+        return step
+
+    @property
+    def has_assistant_audio(self) -> bool:
+        """Any assistant audio sent in this session (the voice is fixed from then on, reference §4)."""
+        return self._audio_was_sent or any(s.audio_sent_bytes for s in self.ctx.streamers.values())
+
+    # -- the brain ------------------------------------------------------------------------------------
+
+    def _think(self, streamer: ResponseStreamer, now_ms: float) -> Step:
+        """Ask the brain once every user audio item in the context has its transcript."""
+        r = streamer.response
+        context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
+        if any(self.ctx.pending_transcripts.get(item.id) is item for item in context):
+            return Step()
+        request = build_reply_request(r.params, context, self.count)
+        self.count += 1
+        try:
+            reply = self.brain.reply(request)
+        except (ValueError, RecursionError) as exc:
+            # E.g. a tool schema no arguments can satisfy: the response fails, the session goes on.
+            step = Step(events=streamer.fail("reply_failed", f"Could not build a reply: {exc}"))
+            step.effects.append(Trace("reply_failed", {"response_id": r.id, "error": repr(exc)}))
+            self._forget_if_done(streamer, now_ms)
+            return step
+        streamer.account_input(r.params.instructions, context)
+        events, effects = streamer.begin(reply, now_ms)
+        step = Step(events=events, effects=list(effects))
+        step.effects.append(
+            Trace(
+                "reply",
+                {
+                    "response_id": r.id,
+                    "rule": reply.rule,
+                    "why": reply.why,
+                    "text": reply.text,
+                    "tool_calls": [c.name for c in reply.tool_calls],
+                },
+            )
+        )
+        self._forget_if_done(streamer, now_ms)
+        return step
+
+    def _place_output(self, item: Item) -> str | None:
+        return self.ctx.conversation.insert(item)
+
+    def _forget_if_done(self, streamer: ResponseStreamer, now_ms: float) -> None:
+        if streamer.response.is_active:
+            return
+        self.ctx.streamers.pop(streamer.response.id, None)
+        self._audio_was_sent = self._audio_was_sent or streamer.audio_sent_bytes > 0
+        if self.active_id == streamer.response.id:
+            self.active_id = None
+            self._arm_idle_timeout(streamer, now_ms)
+
+    def _arm_idle_timeout(self, streamer: ResponseStreamer, now_ms: float) -> None:
+        config = self.ctx.turn_detection
+        idle_ms = config.idle_timeout_ms if isinstance(config, ServerVad) else None
+        if not idle_ms or streamer.response.status != "completed":
+            return
+        heard_by_ms = max(now_ms, streamer.playback_end_ms or now_ms)
+        self.idle_deadline_ms = heard_by_ms + idle_ms

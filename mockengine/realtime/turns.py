@@ -1,0 +1,302 @@
+"""The user's turns (``input_audio_buffer.*``): input audio, the frame classifier, turn detection, and
+the commits that make user audio items (reference §3.3, §5).
+
+Audio path (50 × per second): append → input buffer (session sample positions) → frame classifier
+(webrtcvad) → turn detector → speech_started / speech_stopped → commit → user item → transcript → brain.
+
+A user turn owns one item id from ``speech_started`` on; a listening pause (turn detection switched off
+mid-speech) keeps that id, and the next manual commit commits the same turn without a response.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mockengine.audio.vad import FrameClassifier
+from mockengine.engines.stt import WordTiming
+from mockengine.protocol import client_events as ce
+from mockengine.protocol import errors
+from mockengine.protocol import server_events as se
+from mockengine.protocol.session_config import ServerVad, TurnDetection
+from mockengine.realtime.context import SessionContext
+from mockengine.realtime.effects import ProbeKey, Step, Trace, Transcribe
+from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
+from mockengine.realtime.items import ConversationItems
+from mockengine.realtime.prosody import Prosody
+from mockengine.realtime.responses import Responses
+from mockengine.realtime.turn_detection import (
+    ProbeTranscript,
+    SpeechStarted,
+    SpeechStopped,
+    TurnDetector,
+    TurnSignal,
+)
+from mockengine.realtime.turn_state import TurnEvent, TurnState, next_turn_state
+
+# Audio kept in the input buffer while turn detection is on and nobody speaks (ms).
+IDLE_AUDIO_KEPT_MS = 15_000
+
+
+class UserTurns:
+    """The user's turns. ``state`` (a :class:`TurnState`), the turn's item id, the detector and its
+    generation change only in :meth:`_transition`, by the table in ``turn_state``."""
+
+    def __init__(self, ctx: SessionContext, items: ConversationItems, responses: Responses) -> None:
+        self.ctx = ctx
+        self.items = items
+        self.responses = responses
+        self.buffer = InputAudioBuffer()
+        config = ctx.turn_detection
+        self.classifier = FrameClassifier(threshold=_frame_threshold(config))
+        self.state = TurnState.MANUAL if config is None else TurnState.LISTENING
+        self.detector: TurnDetector | None = None
+        if config is not None:
+            self.detector = TurnDetector(config)
+        self.turn_item_id: str | None = None  # the open turn's item (from speech_started)
+        # A probe whose words are the committed turn's (server_vad prefetch) → that item's id.
+        self.probe_items: dict[ProbeKey, str] = {}
+        self._detector_generation = 0
+
+    # -- client events --------------------------------------------------------------------------------
+
+    def on_input_audio_buffer_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
+        return self.append_audio(event.audio, now_ms)
+
+    def append_audio(self, audio: bytes, now_ms: float) -> Step:
+        """An append's audio (in the session's input format); ``RealtimeSession.receive_audio`` calls it
+        without an event object."""
+        pcm = self.items.decode_input_audio(audio)
+        adding_ms = len(pcm) / 48
+        limit_ms = self.ctx.options.max_input_buffer_ms
+        if self.buffer.buffered_ms + adding_ms > limit_ms:
+            raise errors.input_buffer_full(self.buffer.buffered_ms, adding_ms, limit_ms)
+        frames = self.classifier.push(self.buffer.append(pcm))
+        if self.detector is None or not frames:
+            return Step()
+        signals = self.detector.push_frames(frames)
+        step = self._on_signals(signals, now_ms) if signals else Step()
+        if self.state in (TurnState.LISTENING, TurnState.HANDED_OVER):
+            # Between turns only the recent past can become part of a turn (prefix padding, a late
+            # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
+            # An idle timeout commits the silence it waited through, so that much is kept too.
+            kept_ms = max(IDLE_AUDIO_KEPT_MS, _idle_timeout_ms(self.ctx.turn_detection) or 0)
+            self.buffer.keep_last_ms(kept_ms)
+        return step
+
+    def on_input_audio_buffer_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
+        if self.buffer.buffered_ms < MIN_COMMIT_MS:
+            raise errors.commit_empty(self.buffer.buffered_ms)
+        item_id = self._transition(TurnEvent.COMMIT) or self.ctx.ids.item()
+        pcm = self.buffer.take_until_ms(self.buffer.total_ms + 1)
+        return self.items.commit_user_audio(item_id, pcm, transcribe=True)
+
+    def on_input_audio_buffer_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
+        self.buffer.clear()
+        self._transition(TurnEvent.CLEAR)
+        return Step(events=[se.input_audio_buffer_cleared(self.ctx.ids.event())])
+
+    # -- turn detection settings ----------------------------------------------------------------------
+
+    def apply_turn_detection(self, old: TurnDetection | None, new: TurnDetection | None) -> None:
+        """A ``session.update`` changed ``audio.input.turn_detection`` from ``old`` to ``new``."""
+        if old != new:
+            self.responses.idle_deadline_ms = None
+        if new is not None:
+            self.classifier.set_threshold(_frame_threshold(new))
+        if old == new:
+            return
+        if new is None:
+            self._transition(TurnEvent.DETECTION_OFF)
+        elif old is None:
+            self._transition(TurnEvent.DETECTION_ON, new)
+        elif old.type == new.type:
+            self._transition(TurnEvent.DETECTION_RETUNED, new)
+        else:
+            self._transition(TurnEvent.DETECTION_RETYPED, new)
+
+    def _transition(self, event: TurnEvent, config: TurnDetection | None = None) -> str | None:
+        """Apply one turn event (``config``: the new turn detection, for the ``DETECTION_*`` events) by
+        the table, and what goes with it; returns the item id of the turn it closes, if any."""
+        before = self.state
+        self.state = next_turn_state(before, event)
+        closed = None
+        if event is TurnEvent.SPEECH_STARTED:
+            if before is TurnState.LISTENING:
+                self.turn_item_id = self.ctx.ids.item()
+        elif event in (TurnEvent.SPEECH_STOPPED, TurnEvent.COMMIT, TurnEvent.CLEAR):
+            closed, self.turn_item_id = self.turn_item_id, None
+            if event is not TurnEvent.SPEECH_STOPPED and before is TurnState.IN_TURN:
+                assert self.detector is not None
+                self._restart_detector(self.detector.config)  # speech going on is a fresh onset
+        elif event is TurnEvent.DETECTION_OFF:
+            # Listening pause: the turn under way (if any) stays open for the next manual commit, and
+            # no reply will be created for it.
+            self.detector = None
+        elif event is TurnEvent.DETECTION_RETUNED:
+            # Same kind of turn detection: new settings apply from now on, the turn under way goes on.
+            assert self.detector is not None and config is not None
+            self.detector.reconfigure(config)
+        elif event in (TurnEvent.DETECTION_ON, TurnEvent.DETECTION_RETYPED):
+            assert config is not None
+            self._restart_detector(config)
+            if event is TurnEvent.DETECTION_ON:
+                self.turn_item_id = None
+        return closed
+
+    def _restart_detector(self, config: TurnDetection) -> None:
+        """A fresh detector: speech already under way is an onset at this moment. Transcripts asked for
+        by the previous detector are recognised by their generation and ignored."""
+        self._detector_generation += 1
+        self.detector = TurnDetector(
+            config, floor_ms=self.buffer.total_ms, generation=self._detector_generation
+        )
+
+    # -- probes (a turn detector's transcripts of the speech so far) ---------------------------------
+
+    def is_probe_wanted(self, key: ProbeKey) -> bool:
+        if key in self.probe_items:
+            return True
+        return (
+            key.generation == self._detector_generation
+            and self.detector is not None
+            and self.detector.is_probe_pending(key)
+        )
+
+    def on_probe_transcript(
+        self,
+        key: ProbeKey,
+        text: str,
+        words: tuple[WordTiming, ...],
+        now_ms: float,
+        prosody: Prosody | None = None,
+    ) -> Step:
+        """A probe's words (and the prosody its job measured): the committed item's transcript when the
+        turn ended meanwhile, else cues for the current detector (a previous detector's probe is
+        ignored)."""
+        if key in self.probe_items:
+            return self.responses.item_transcribed(self.probe_items.pop(key), text, now_ms)
+        if self.detector is not None and key.generation == self._detector_generation:
+            return self._on_signals(self.detector.on_transcript(key, text, words, prosody), now_ms)
+        return Step()
+
+    def on_probe_failed(self, key: ProbeKey, message: str, now_ms: float) -> Step:
+        """A probe's transcription failed: the committed item's (announced as failed), else the
+        detector hears nothing intelligible."""
+        item_id = self.probe_items.pop(key, None)
+        if item_id is None:
+            return self.on_probe_transcript(key, "", (), now_ms)
+        return self.responses.item_transcription_failed(item_id, message, now_ms)
+
+    # -- turn signals ---------------------------------------------------------------------------------
+
+    def _on_signals(self, signals: list[TurnSignal], now_ms: float) -> Step:
+        step = Step()
+        for signal in signals:
+            if isinstance(signal, SpeechStarted):
+                step.extend(self._on_speech_started(signal, now_ms))
+            elif isinstance(signal, SpeechStopped):
+                step.extend(self._on_speech_stopped(signal, now_ms))
+            elif isinstance(signal, ProbeTranscript):
+                pcm = self.buffer.slice_ms(signal.start_ms, signal.end_ms)
+                is_semantic = self.detector is not None and self.detector.kind == "semantic_vad"
+                prosody_at_ms = signal.speech_end_ms - signal.start_ms if is_semantic else None
+                step.effects.append(Transcribe(signal.key, pcm, language="en", prosody_at_ms=prosody_at_ms))
+        return step
+
+    def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:
+        self.responses.idle_deadline_ms = None
+        was_handed_over = self.state is TurnState.HANDED_OVER
+        self._transition(TurnEvent.SPEECH_STARTED)
+        if was_handed_over:
+            # A turn left open by a change of turn-detection type goes on: the client already has its
+            # speech_started, and the audio since then stays part of it.
+            return Step()
+        assert self.turn_item_id is not None
+        self.buffer.drop_before_ms(signal.audio_start_ms)
+        step = Step(
+            events=[
+                se.input_audio_buffer_speech_started(
+                    self.ctx.ids.event(),
+                    audio_start_ms=signal.audio_start_ms,
+                    item_id=self.turn_item_id,
+                )
+            ]
+        )
+        config = self.ctx.turn_detection
+        if config is None or config.interrupt_response:
+            step.events += self.responses.interrupt(now_ms)
+        return step
+
+    def _on_speech_stopped(self, signal: SpeechStopped, now_ms: float) -> Step:
+        item_id = self._transition(TurnEvent.SPEECH_STOPPED)
+        assert item_id is not None  # an IN_TURN turn has its id
+        step = Step(
+            events=[
+                se.input_audio_buffer_speech_stopped(
+                    self.ctx.ids.event(), audio_end_ms=signal.audio_end_ms, item_id=item_id
+                )
+            ]
+        )
+        step.effects.append(Trace("turn_end", self._turn_end_trace(item_id, signal)))
+        pcm = self.buffer.take_until_ms(signal.audio_end_ms)
+        if signal.transcript_key is not None:
+            self.probe_items[signal.transcript_key] = item_id  # its words are already being transcribed
+        is_transcribing = signal.transcript is not None or signal.transcript_key is not None
+        step.extend(self.items.commit_user_audio(item_id, pcm, transcribe=not is_transcribing))
+        if signal.transcript is not None:
+            step.extend(self.responses.item_transcribed(item_id, signal.transcript, now_ms))
+        config = self.ctx.turn_detection
+        if (config is None or config.create_response) and self.responses.active_id is None:
+            step.extend(self.responses.start_default(now_ms))
+        return step
+
+    def _turn_end_trace(self, item_id: str, signal: SpeechStopped) -> dict[str, Any]:
+        return {
+            "item_id": item_id,
+            "turn_detection": None if self.ctx.turn_detection is None else self.ctx.turn_detection.type,
+            "reason": signal.reason,
+            "audio_end_ms": signal.audio_end_ms,
+            "speech_end_ms": signal.speech_end_ms,
+            "decided_at_ms": signal.decided_at_ms,
+            "transcript": signal.transcript,
+            "cues": list(signal.cues),
+        }
+
+    # -- idle timeout ---------------------------------------------------------------------------------
+
+    def on_idle_timeout(self, now_ms: float) -> Step:
+        """``server_vad.idle_timeout_ms`` elapsed with no speech after the last reply was heard
+        (reference §3.8): commit the (silent) buffer and respond."""
+        self.responses.idle_deadline_ms = None
+        if (
+            not _idle_timeout_ms(self.ctx.turn_detection)
+            or self.state is not TurnState.LISTENING
+            or self.responses.active_id is not None
+            or self.buffer.buffered_ms < MIN_COMMIT_MS
+        ):
+            return Step()  # turned off, someone speaks or is answered, or the client sends no audio
+        self._transition(TurnEvent.IDLE_TIMEOUT)
+        item_id = self.ctx.ids.item()
+        start_ms, end_ms = self.buffer.start_ms, self.buffer.total_ms
+        event = se.input_audio_buffer_timeout_triggered(
+            self.ctx.ids.event(),
+            audio_start_ms=start_ms,
+            audio_end_ms=end_ms,
+            item_id=item_id,
+        )
+        step = Step(events=[event])
+        pcm = self.buffer.take_until_ms(end_ms)
+        step.extend(self.items.commit_user_audio(item_id, pcm, transcribe=False))
+        step.extend(self.responses.item_transcribed(item_id, "", now_ms))
+        return step.extend(self.responses.start_default(now_ms))
+
+
+def _frame_threshold(config: TurnDetection | None) -> float:
+    """The frame classifier's threshold: server_vad's own; semantic_vad (none on the wire) and manual
+    turns classify frames as server_vad does by default."""
+    return config.threshold if isinstance(config, ServerVad) else ServerVad.threshold
+
+
+def _idle_timeout_ms(config: TurnDetection | None) -> int | None:
+    """``server_vad.idle_timeout_ms`` (None: no idle timeout, or not server_vad)."""
+    return config.idle_timeout_ms if isinstance(config, ServerVad) else None
