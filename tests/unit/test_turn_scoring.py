@@ -238,7 +238,7 @@ def test_detector_ends_the_turn_after_the_eagerness_wait_and_traces_the_cues(eag
 
 @pytest.mark.parametrize("eagerness", ["high", "medium", "low"])
 def test_a_finished_verdict_a_cue_argues_against_is_held(eagerness):
-    detector = TurnDetector({"type": "semantic_vad", "eagerness": eagerness})
+    detector = TurnDetector(SemanticVad(eagerness=eagerness))
     signals = detector.push_frames(_frames(0, 1000, True) + _frames(1000, 100, False))
     probe = next(s for s in signals if isinstance(s, ProbeTranscript))
     text = "We walked along the river after dinner."
