@@ -48,7 +48,7 @@ def record(chosen: tuple[str, ...]) -> None:
     current: dict[str, str] = {}
     original = turn_detection.TurnDetector.on_transcript
 
-    def spy(self: Any, key: str, text: str, words: tuple = (), prosody: Any = None) -> Any:
+    def spy(self: Any, key: Any, text: str, words: tuple = (), prosody: Any = None) -> Any:
         probe = next((p for p in self._probes if p.key == key), None)
         if probe is not None and self.kind == "semantic_vad":
             probes[(current["id"], probe.speech_end_ms)] = {

@@ -47,8 +47,8 @@ EffectKey = ItemTranscriptKey | ProbeKey | SentenceKey
 @dataclass(frozen=True)
 class Transcribe:
     """Transcribe PCM16 24 kHz mono. ``key`` says what for. The result goes to
-    ``RealtimeSession.on_transcript(key, text, now_ms, words, prosody)`` or ``on_transcript_failed(key, message)``;
-    ``RealtimeSession.is_wanted(key)`` says if it still matters."""
+    ``RealtimeSession.on_transcript(key, text, now_ms, words, prosody)`` or
+    ``on_transcript_failed(key, message)``; ``RealtimeSession.is_wanted(key)`` says if it still matters."""
 
     key: TranscriptKey
     pcm16: bytes
