@@ -1,17 +1,17 @@
 """``mockengine bench --only tools``: the participant's tool calls on the labelled intent set
 (``--tools-misses SPLIT`` also lists the cases of that split it gets wrong).
 
-The set (``tests/data/tool_intents/cases.yaml`` over the tool sets of ``apps.yaml``) maps an utterance,
-with any earlier turns, to the expected calls, to no call, or to a question for a missing argument. Each
-case runs through the real ``ScriptedBrain`` (default scenario, seed 0, the set's ``today``) exactly as
-a Realtime response would.
+The set (``tests/data/tool_intents/``, read by :mod:`mockengine.bench.tool_cases`: ``cases.yaml`` and
+every other case file there, each with any apps of its own) maps an utterance, with any earlier turns, to
+the expected calls, to no call, or to a question for a missing argument. Each case runs through the real
+``ScriptedBrain`` (default scenario, seed 0, the file's ``today``) exactly as a Realtime response would.
 
-**Splits** follow from the case id alone (``split_of``), each fixed before its cases were first scored:
-round 1's hash-chosen quarter of ``cases.yaml`` and rounds 2 and 3's files were each held out, scored
-once, and then tuned on (``burned-r1``…``burned-r3``); round 4's file is the held-out ``test`` split,
-never tuned on. docs/tools.md has the history and figures.
+**Splits**: ``cases.yaml``'s ``tune`` and ``burned-r1``, then one per other file, named after it
+(``heldout_r4``, ``user_r1``, ``dev_r5``, and a sealed round dropped in later). Splits tuned on are
+listed in ``tool_cases.TUNED_ON``; every other split is reported as held out. docs/tools.md has the
+history and figures.
 
-Figures per app and split: ``exact_tool`` (the right tools in order, or rightly none / a question),
+Figures per split and app: ``exact_tool`` (the right tools in order, or rightly none / a question),
 ``exact`` (tools and arguments), ``false_calls`` (calls where none was wanted, over those cases),
 ``invalid`` (calls whose arguments fail the tool's JSON Schema; must be 0).
 """
@@ -19,77 +19,22 @@ Figures per app and split: ``exact_tool`` (the right tools in order, or rightly 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import Any
 
-import yaml
 from jsonschema import validators
 
 from mockengine.bench.context import BenchContext
 from mockengine.bench.sections import Section
+from mockengine.bench.tool_cases import DATA, TUNED_ON, Case, load, split_of
 from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario
 
-DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "tool_intents"
-SPLITS = ("tune", "burned-r1", "burned-r2", "burned-r3", "test")
-
-
-def split_of(case_id: str) -> str:
-    """Which split a case is in, decided by its id alone:
-
-    * ``test``: the round-4 held-out file (``r4-…``), never tuned on;
-    * ``burned-r3``: the round-3 held-out file (``r3-…``), scored once (84.8 % exact), then tuned on;
-    * ``burned-r2``: the round-2 held-out file (``r2-…``), scored once (82.8 % exact), then tuned on;
-    * ``burned-r1``: the quarter of ``cases.yaml`` whose sha256(id) first byte % 4 == 0 — round 1's test
-      split, scored once (46.8 % exact), then tuned on;
-    * ``tune``: the rest of ``cases.yaml``."""
-    if case_id.startswith("r4-"):
-        return "test"
-    if case_id.startswith("r3-"):
-        return "burned-r3"
-    if case_id.startswith("r2-"):
-        return "burned-r2"
-    return "burned-r1" if hashlib.sha256(case_id.encode()).digest()[0] % 4 == 0 else "tune"
-
-
-@dataclass(frozen=True)
-class Case:
-    id: str
-    app: str
-    say: str
-    history: tuple[dict[str, Any], ...]
-    expect: Any  # list of {tool, arguments}, or "ask"
-
-    @property
-    def split(self) -> str:
-        return split_of(self.id)
-
-
-def load(directory: Path = DATA) -> tuple[dict[str, tuple[ToolSpec, ...]], list[Case], date]:
-    """The apps' tools, the cases and the set's reference date."""
-    apps_doc = yaml.safe_load((directory / "apps.yaml").read_text(encoding="utf-8"))
-    apps = {
-        name: tuple(ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {})) for t in tools)
-        for name, tools in apps_doc.items()
-    }
-    doc = yaml.safe_load((directory / "cases.yaml").read_text(encoding="utf-8"))
-    rounds = [
-        yaml.safe_load((directory / f"heldout_{r}.yaml").read_text(encoding="utf-8"))
-        for r in ("r2", "r3", "r4")
-    ]
-    histories = doc["histories"]
-    cases = []
-    for c in doc["cases"] + [case for held in rounds for case in held["cases"]]:
-        history = c.get("history") or ()
-        history = histories[history] if isinstance(history, str) else history
-        cases.append(Case(c["id"], c["app"], c["say"], tuple(history), c["expect"]))
-    return apps, cases, date.fromisoformat(doc["today"])
+__all__ = ["DATA", "Case", "Tally", "evaluate", "load", "report", "run_case", "split_of"]
 
 
 def history_items(case: Case) -> tuple[TurnView, ...]:
@@ -135,6 +80,10 @@ class Tally:
             "invalid": self.invalid,
         }
 
+    def add(self, other: Tally) -> None:
+        for key in ("cases", "exact_tool", "exact", "no_call_cases", "false_calls", "calls", "invalid"):
+            setattr(self, key, getattr(self, key) + getattr(other, key))
+
 
 def run_case(
     brain: ScriptedBrain, tools: tuple[ToolSpec, ...], case: Case
@@ -148,14 +97,14 @@ def run_case(
 
 
 def evaluate(directory: Path = DATA) -> dict[tuple[str, str], Tally]:
-    """Every case scored, by (app, split)."""
-    apps, cases, today = load(directory)
-    brain = ScriptedBrain(Scenario("tool-bench"), seed=0, today=today)
+    """Every case scored, by (split, app)."""
+    _, cases, _ = load(directory)
+    brains: dict[Any, ScriptedBrain] = {}
     tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
     for case in cases:
-        tally = tallies[(case.app, case.split)]
-        calls, text = run_case(brain, apps[case.app], case)
-        _score(tally, case, apps[case.app], calls, text)
+        brain = brains.setdefault(case.today, ScriptedBrain(Scenario("tool-bench"), seed=0, today=case.today))
+        calls, text = run_case(brain, case.tools, case)
+        _score(tallies[(case.split, case.app)], case, case.tools, calls, text)
     return dict(tallies)
 
 
@@ -188,18 +137,20 @@ def _valid(arguments: Any, schema: dict[str, Any]) -> bool:
 
 
 def report(tallies: dict[tuple[str, str], Tally], show_misses: str | None = None) -> dict[str, Any]:
-    """Print the table (and the misses of one split, when asked); return the figures."""
+    """Print the table per split and app (and the misses of one split, when asked); return the figures
+    (``"<split>.<app>"`` and ``"<split>.all"``)."""
     print("tool calls on the labelled intent set (exact tool / exact arguments / false calls / invalid)")
     figures: dict[str, Any] = {}
-    for split in SPLITS:
+    for split in splits(tallies):
+        status = "tuned on" if split in TUNED_ON else "HELD OUT"
+        print(f"  -- {split} ({status})")
         total = Tally()
-        for (app, part), tally in sorted(tallies.items()):
+        for (part, app), tally in sorted(tallies.items()):
             if part != split:
                 continue
             figures[f"{split}.{app}"] = tally.figures()
             _print_row(split, app, tally)
-            for key in ("cases", "exact_tool", "exact", "no_call_cases", "false_calls", "calls", "invalid"):
-                setattr(total, key, getattr(total, key) + getattr(tally, key))
+            total.add(tally)
             if show_misses == split:
                 for miss in tally.misses:
                     print("    miss", miss)
@@ -208,10 +159,18 @@ def report(tallies: dict[tuple[str, str], Tally], show_misses: str | None = None
     return figures
 
 
+def splits(tallies: dict[tuple[str, str], Tally]) -> list[str]:
+    """The splits present: ``tune``, ``burned-r1``, then the other files' in load (natural) order."""
+    present = list(dict.fromkeys(split for split, _ in tallies))
+    return [s for s in ("tune", "burned-r1") if s in present] + [
+        s for s in present if s not in ("tune", "burned-r1")
+    ]
+
+
 def _print_row(split: str, app: str, tally: Tally) -> None:
     f = tally.figures()
     print(
-        f"  {split:<9} {app:<13} n={f['cases']:<3} exact_tool={f['exact_tool']:.3f} exact={f['exact']:.3f} "
+        f"  {split:<11} {app:<13} n={f['cases']:<3} exact_tool={f['exact_tool']:.3f} exact={f['exact']:.3f} "
         f"false_calls={f['false_calls'] if f['false_calls'] is not None else '-'} invalid={f['invalid']}"
     )
 
@@ -226,7 +185,9 @@ def bench_tools_section(ctx: BenchContext) -> None:
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--tools-misses", choices=SPLITS, help="tools: also list the cases of this split it gets wrong"
+        "--tools-misses",
+        metavar="SPLIT",
+        help="tools: also list the misses of that split (tune, burned-r1, or a case file's stem)",
     )
 
 

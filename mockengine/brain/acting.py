@@ -16,25 +16,15 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import intent, lexicon
+from mockengine.brain import intent, lexicon, narration, utterance
 from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
+from mockengine.brain.narration import grounding
 from mockengine.brain.slots import Filled, Referent, fill
 
+__all__ = ["Action", "Plan", "arguments_for", "clause", "grounding", "is_valid", "plan", "referent", "topics"]
+
 _NAME_KEYS = ("title", "name", "label", "card", "product", "event", "item", "text", "track", "song", "room")
-_STATE_KEYS = ("mode", "status", "state")
-_CLAUSE_ENDINGS = (" —", "…")
-_GERUNDS = {
-    "get": "Checking",
-    "go": "Going",
-    "set": "Setting",
-    "run": "Running",
-    "stop": "Stopping",
-    "flip": "Flipping",
-    "view": "Checking",
-    "list": "Checking",
-    "show": "Showing",
-}
 
 
 @dataclass(frozen=True)
@@ -53,19 +43,25 @@ class Plan:
     actions: tuple[Action, ...]
     question: str | None
     why: str
+    said: str | None = None  # what to say when the words ask for no call ("never mind" → "Okay.")
 
 
 def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
     """The calls ``text`` asks for among ``tools``, or the question a missing argument needs; None when
     no tool matches (the participant then talks)."""
-    found = intent.actions(text, intent.candidates(tools))
+    candidates = intent.candidates(tools)
+    declined = _declined(text, candidates)
+    if declined is not None:
+        return declined
+    found = intent.actions(text, candidates)
     if not found:
         return None
     done: list[Action] = []
     for part, match in found:
         check_schema(match.tool)  # a broken schema fails the response, as for any call
         vocabulary = intent.vocabulary_of(match.tool)
-        filled = fill(match.tool.name, match.tool.parameters or {}, part, referent, today, vocabulary)
+        tool = match.tool
+        filled = fill(tool.name, tool.parameters or {}, part, referent, today, vocabulary, tool.description)
         if filled.missing:
             why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
             return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why)
@@ -74,13 +70,37 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
             why = f"{intent.describe(match)}; arguments {filled.arguments} do not fit its schema"
             return Plan(tuple(done), None, why) if done else None
         done.append(_action(match, filled))
+        for name, thing in filled.more:  # "add eggs and bread": one call per thing
+            other = Filled({**filled.arguments, name: thing}, {**filled.sources, name: thing})
+            if is_valid(other.arguments, match.tool.parameters or {}):
+                done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
 
 
+def _declined(text: str, tools: list[ToolSpec]) -> Plan | None:
+    """No call, said plainly, for words that decline ("never mind", "don't play it") or ask what the
+    assistant can do (its tools, in words); None for anything else."""
+    reason = (utterance.not_asking(text) or utterance.not_asking(utterance.clean(text))) if tools else None
+    if reason in ("a request not to act", "a dismissal"):
+        return Plan((), None, f"no call: {reason}", "Okay, I'll leave it.")
+    if reason == "a question about the assistant":
+        names = [lexicon.identifier_words(tool.name) for tool in tools[:4]]
+        listed = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+        return Plan((), None, f"no call: {reason}", f"I can {listed} for you.")
+    return None
+
+
+def topics(tools: list[ToolSpec]) -> frozenset[str]:
+    """The concepts the app's own tools declare ("weather"): what the participant can do here."""
+    return frozenset(c for tool in intent.candidates(tools) for c in intent.vocabulary_of(tool))
+
+
 def arguments_for(tool: ToolSpec, text: str, referent: Referent, today: date) -> Filled:
     """Arguments for a tool chosen by someone else (``tool_choice``), from the words."""
-    return fill(tool.name, tool.parameters or {}, text, referent, today, intent.vocabulary_of(tool))
+    words = utterance.clean(text)
+    vocabulary = intent.vocabulary_of(tool)
+    return fill(tool.name, tool.parameters or {}, words, referent, today, vocabulary, tool.description)
 
 
 def _action(match: intent.Match, filled: Filled) -> Action:
@@ -109,139 +129,8 @@ def ask_for(parameter: str, tool: ToolSpec) -> str:
 
 
 def clause(actions: tuple[Action, ...], rng: random.Random) -> str:
-    """The short clause said while the first call goes out: the action as a gerund and what it acts on
-    ("Opening gesture project —", "Pausing —", "Setting timer —"), else "On it —"."""
-    first = actions[0]
-    name_words = lexicon.identifier_words(first.call.name).split()
-    ending = rng.choice(_CLAUSE_ENDINGS)
-    spoken = [v for v in first.arguments.values() if isinstance(v, str) and v.lower() in _VERBS]
-    verb = spoken[0].lower() if spoken else (name_words[0] if name_words[0] in _VERBS else None)
-    if verb is None:
-        return "On it" + ending
-    gerund = _GERUNDS.get(verb) or _gerund(verb)
-    things = [v for k, v in first.arguments.items() if isinstance(v, str) and _is_thing(k)]
-    rest = " ".join(name_words[1:]) if not spoken and verb == name_words[0] else ""
-    target = things[0] if things else rest
-    return (f"{gerund} {target}" if target else gerund) + ending
-
-
-def _is_thing(parameter: str) -> bool:
-    return bool(set(lexicon.identifier_words(parameter).split()) & _THINGS)
-
-
-_THINGS = frozenset(
-    [
-        "card",
-        "title",
-        "name",
-        "query",
-        "product",
-        "item",
-        "text",
-        "song",
-        "track",
-        "file",
-        "page",
-        "project",
-        "tag",
-        "code",
-        "message",
-        "event",
-    ]
-)
-_VERBS = frozenset(
-    [
-        "open",
-        "launch",
-        "play",
-        "pause",
-        "resume",
-        "restart",
-        "close",
-        "show",
-        "flip",
-        "filter",
-        "navigate",
-        "go",
-        "rate",
-        "favorite",
-        "get",
-        "set",
-        "add",
-        "remove",
-        "create",
-        "cancel",
-        "delete",
-        "search",
-        "find",
-        "send",
-        "start",
-        "stop",
-        "turn",
-        "lock",
-        "unlock",
-        "apply",
-        "track",
-        "list",
-        "view",
-        "check",
-        "book",
-        "schedule",
-        "remind",
-        "complete",
-        "mark",
-        "move",
-        "update",
-        "edit",
-        "save",
-        "buy",
-        "order",
-        "pay",
-        "call",
-        "share",
-        "translate",
-        "shuffle",
-        "mute",
-        "unmute",
-        "skip",
-    ]
-)
-
-
-def _gerund(verb: str) -> str:
-    if verb in _DOUBLED:
-        stem = verb + verb[-1]
-    elif verb.endswith("e") and not verb.endswith("ee"):
-        stem = verb[:-1]
-    else:
-        stem = verb
-    return (stem + "ing").capitalize()
-
-
-_DOUBLED = frozenset(
-    [
-        "stop",
-        "flip",
-        "drop",
-        "plan",
-        "skip",
-        "shop",
-        "tap",
-        "pin",
-        "log",
-        "ship",
-        "run",
-        "get",
-        "set",
-        "put",
-        "cut",
-        "dim",
-        "swap",
-        "zip",
-        "tag",
-        "plug",
-    ]
-)
+    """The clause said while the first of ``actions`` goes out (``narration.clause``)."""
+    return narration.clause(actions[0].call.name, actions[0].arguments, rng)
 
 
 def referent(history: tuple[TurnView, ...]) -> Referent:
@@ -276,97 +165,16 @@ def _named_fields(data: Mapping[str, Any], depth: int = 0) -> list[tuple[str, st
         lowered = key.lower()
         if isinstance(value, str) and (lowered in _NAME_KEYS or lowered.endswith("id")):
             found.append((lowered, value))
+        elif isinstance(value, list) and value and isinstance(value[0], Mapping) and depth < 2:
+            # A list of things (an inbox, search results): "it" is the first, any of its fields.
+            first = value[0]
+            found += [(k.lower(), v) for k, v in first.items() if isinstance(v, str) and v]
         elif isinstance(value, Mapping) and depth < 2:
             inner = _named_fields(value, depth + 1)
             ids = [v for k, v in inner if k == "id"]
             found += [(lowered, ids[0])] if ids else []
             found += inner
     return found
-
-
-def grounding(output: str, call_name: str | None, call_arguments: str | None) -> str:
-    """One sentence from a function output's fields: the thing's name and its state."""
-    data = _json(output)
-    arguments = _json(call_arguments or "")
-    named = _display_name(data) or _first_string(arguments)
-    state = _state(data)
-    verb = lexicon.identifier_words(call_name or "").split()[:1]
-    concept = lexicon.concept(verb[0]) if verb else ""
-    where = f", in {state} view" if state else ""
-    facts = _facts(data, named) if verb and verb[0] in _LOOKUPS else []
-    if facts:  # a lookup's answer is its fields: "Oslo: temp c 3, condition snow."
-        lead = f"{named[0].upper()}{named[1:]}: " if named else ""
-        return f"{lead}{', '.join(facts)}."
-    if named is None:
-        return f"Done{where}." if where else "Done."
-    name = named[0].upper() + named[1:]
-    if concept == "launch":
-        return f"{name} is playing{where}."
-    if concept == "open":
-        return f"{name} is open{where}."
-    return f"Done: {named}{where}."
-
-
-_LOOKUPS = frozenset(
-    ("get", "list", "check", "view", "show", "find", "search", "track", "read", "lookup", "fetch")
-)
-
-
-def _facts(data: Any, named: str | None, limit: int = 4) -> list[str]:
-    """A lookup output's top-level facts, as words: scalars ("condition snow"), list sizes ("2 tasks"),
-    and one nested object's scalars; not ids, ``ok`` or the thing's own name."""
-    if not isinstance(data, Mapping) or "error" in data:
-        return []
-    facts: list[str] = []
-    nested = [v for v in data.values() if isinstance(v, Mapping)]
-    for key, value in [*data.items(), *(nested[0].items() if len(nested) == 1 else ())]:
-        words = lexicon.identifier_words(str(key))
-        if not words or words in ("ok", "id") or words.endswith((" id", " ids")) or value == named:
-            continue
-        if isinstance(value, bool):
-            facts.append(f"{words} {'yes' if value else 'no'}")
-        elif isinstance(value, (int, float, str)) and str(value):
-            facts.append(f"{words} {value}")
-        elif isinstance(value, list):
-            facts.append(f"{len(value)} {words}")
-        if len(facts) == limit:
-            break
-    return facts
-
-
-def _display_name(data: Any, depth: int = 0) -> str | None:
-    if not isinstance(data, Mapping) or depth > 2:
-        return None
-    for key in ("title", "name", "label"):
-        if isinstance(data.get(key), str) and data[key]:
-            return str(data[key])
-    for value in data.values():
-        inner = _display_name(value, depth + 1)
-        if inner:
-            return inner
-    for key, value in data.items():
-        if isinstance(value, str) and key.lower().endswith("id") and value:
-            return value.replace("-", " ").replace("_", " ")
-    return None
-
-
-def _state(data: Any, depth: int = 0) -> str | None:
-    if not isinstance(data, Mapping) or depth > 2:
-        return None
-    for key in _STATE_KEYS:
-        if isinstance(data.get(key), str) and data[key]:
-            return str(data[key]).replace("_", " ")
-    for value in data.values():
-        inner = _state(value, depth + 1)
-        if inner:
-            return inner
-    return None
-
-
-def _first_string(data: Any) -> str | None:
-    if isinstance(data, Mapping):
-        return next((v for v in data.values() if isinstance(v, str) and v), None)
-    return None
 
 
 def is_valid(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:

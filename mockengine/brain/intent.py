@@ -23,15 +23,22 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import lexicon
+from mockengine.brain import lexicon, slots, utterance, values
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
+from mockengine.brain.wordlists import ASSOCIATION_WEIGHT, CHANGE_VERBS
 
 MIN_SCORE = 1.5
+# A question to a lookup that names what it reports needs less: "is it raining in Lisbon?" to a weather
+# app whose every tool mentions the weather (so the word is not rare among them).
+LOOKUP_MIN = 0.9
+# Words for a value's kind, not a topic a lookup reports ("how many days until christmas").
+_GENERIC = frozenset(("day", "days", "date", "time", "hour", "hours", "minute", "minutes", "week", "month"))
 NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 1.0
 # HyperStudy's own tools keep their study behaviour and are never the matcher's pick: the answer tools
 # (situation.ANSWER_TOOLS) and the rest HyperStudy declares.
@@ -47,21 +54,12 @@ QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
 _LOOKING = _READ_VERBS | {"look", "see"}
 _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
-_ASKING = re.compile(r"^\s*(?:what|which|where|when|is|are|am|do|does|anything|any)\b", re.I)
-_QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
-_QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
-_QUESTION_ONLY = re.compile(r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b", re.I)
-# A request not to act ("don't play it", "please do not delete anything") asks for no call; "don't forget
-# to …" / "don't let me forget …" still do.
-_NEGATED = re.compile(
-    r"^\W*(?:(?:no|nah|ok|okay|actually|wait|oh|um|uh|please|but|so)\W+)*"
-    r"(?:don'?t|do not|never|no need to)\s+(?!forget\b|let me forget\b|miss\b|stop\b)",
+_ASKING = re.compile(
+    r"^\s*(?:what|which|where|when|how|is|are|am|was|were|will|do|does|did|has|have|should|anything|any)\b",
     re.I,
 )
-# A closing remark ("thanks, that's all for now") names no request; its "all" is no enum value.
-_CLOSING = re.compile(
-    r"\b(?:that's|that is|that'll be|that will be)\s+(?:all|it)\b(?:\s+for\s+(?:now|today))?", re.I
-)
+_QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
+_QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
 
 
 @dataclass(frozen=True)
@@ -72,6 +70,7 @@ class Match:
     score: float
     cues: tuple[str, ...]
     strong: bool
+    min_score: float = 0.0  # the score it needs to be called (MIN_SCORE, or LOOKUP_MIN for a question)
 
 
 def candidates(tools: Iterable[ToolSpec]) -> list[ToolSpec]:
@@ -82,64 +81,152 @@ def candidates(tools: Iterable[ToolSpec]) -> list[ToolSpec]:
 def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     """Every tool scored for ``text``, best first (ties by the documented rule)."""
     heard = _heard(text)
+    # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
+    acted = _heard(utterance.without_relative_clauses(text))
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
+    inquiring = asking and not utterance.requests(text)  # a question, not "can you play jazz?"
+    told = utterance.past_event(text)
+    kinds = _value_kinds(text)
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
-    spread = {c: sum(1 for v in vocabularies if c in v[0]) for c, _ in heard}
+    wanted = {c for concept, _ in heard for c in (concept, *lexicon.associated(concept))}
+    spread = {c: sum(1 for v in vocabularies if c in v.weights) for c in wanted}
     matches = []
-    for order, (tool, (weights, strong_words, name_words)) in enumerate(
-        zip(tools, vocabularies, strict=True)
-    ):
-        score, cues, strong, in_name = 0.0, [], False, 0
-        for concept, word in heard:
-            if concept in weights:
-                score += weights[concept] * math.log(1 + len(tools) / spread[concept])
-                cues.append(word)
-                strong = strong or concept in strong_words
-                in_name += concept in name_words
-        # A thing the tool is named for ("details", "song") is enough when no other action was asked for.
+    for order, (tool, vocabulary) in enumerate(zip(tools, vocabularies, strict=True)):
+        score, cues, strong, in_name = _score(heard, vocabulary, spread, len(tools))
         heard_concepts = {c for c, _ in heard}
-        for phrase in _quoted_phrases(_key(tool)):
+        for phrase in _quoted_phrases(_key(tool)):  # 'show me it working', all its words heard
             if len(phrase) > 1 and phrase <= heard_concepts:
                 score += NAME_WEIGHT * len(phrase)
                 strong = True
-        # "check the weather" asks a read tool (get_weather) for a look, whatever else "check" can mean.
-        reads = lexicon.identifier_words(tool.name).split()[:1] in ([v] for v in _READ_VERBS)
-        other_verb = any(
-            c in _STRONG_VERBS and c not in weights and not (reads and w.lower() in _LOOKING)
-            for c, w in heard
-        )
-        strong = strong or (in_name > 0 and not other_verb)
+        for kind in kinds & vocabulary.kinds:  # "tomorrow" fits a tool that takes a date
+            score += DESCRIPTION_WEIGHT * math.log(
+                1 + len(tools) / sum(kind in v.kinds for v in vocabularies)
+            )
+        other_verb = _other_verb(acted, vocabulary)
+        # A thing the tool is named for ("details", "song") is enough when no other action was asked for;
+        # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
+        # ("where's the car?" names a ride, but asks where it is: no booking).
+        strong = strong or (in_name > 0 and not other_verb and not (inquiring and not vocabulary.lookup))
+        asked = asking and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
+        strong = strong or asked
+        if told is not None:  # a past event told acts only as a record of it
+            strong = strong and _records(told, heard_concepts, vocabulary, tool.name, tool.description)
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
             strong = True
-        if asking and lexicon.identifier_words(tool.name).split()[0] in _READ_VERBS:
+        if asking and vocabulary.lookup:
             score *= QUESTION_BONUS  # a question is more likely a look than a change
-        matches.append((-round(score, 6), -in_name, order, Match(tool, round(score, 3), tuple(cues), strong)))
-    return [entry[-1] for entry in sorted(matches, key=lambda e: e[:3])]
+        match = Match(tool, round(score, 3), tuple(cues), strong, LOOKUP_MIN if asked else MIN_SCORE)
+        matches.append((-round(score, 6), -in_name, order, match, vocabulary.lookup))
+    ranked = sorted(matches, key=lambda e: e[:3])
+    _by_form(ranked, asking)
+    return [entry[3] for entry in ranked]
+
+
+def _by_form(ranked: list[Any], asking: bool) -> None:
+    """Two best tools tied on the same words: a request ("I need a cab") goes to the one that acts, a
+    question to the lookup (entries: -score, -in_name, order, Match, lookup)."""
+    if len(ranked) < 2 or ranked[0][:2] != ranked[1][:2] or ranked[0][3].cues != ranked[1][3].cues:
+        return
+    if ranked[0][4] != asking and ranked[1][4] == asking:
+        ranked[0], ranked[1] = ranked[1], ranked[0]
+
+
+def _score(
+    heard: list[tuple[str, str]], vocabulary: _Vocabulary, spread: dict[str, int], tools: int
+) -> tuple[float, list[str], bool, int]:
+    """(score, words that counted, whether one was strong, how many were the tool's name's) for one tool;
+    a concept the tool lacks counts through its associations ("dark" → light, on) at a lower weight."""
+    score, cues, strong, in_name = 0.0, [], False, 0
+    weights = vocabulary.weights
+    for concept, word in heard:
+        if concept in weights:
+            score += weights[concept] * math.log(1 + tools / spread[concept])
+            cues.append(word)
+            strong = strong or concept in vocabulary.strong
+            in_name += concept in vocabulary.name and concept not in _PARTICLES  # "send up" ≠ wake_up
+            continue
+        for implied in (c for c in lexicon.associated(concept) if c in weights):
+            score += ASSOCIATION_WEIGHT * weights[implied] * math.log(1 + tools / spread[implied])
+            cues.append(word)
+            in_name += implied in vocabulary.name
+    return score, cues, strong, in_name
+
+
+def _records(verb: str, heard: set[str], vocabulary: _Vocabulary, name: str, description: str) -> bool:
+    """A past event told is a record for this tool: a value it records ("I swam" → activity swim), a
+    completion ("I already did the laundry"), the tool's own verb ("I used up the flour" → use_up), or
+    the event its description names ("I lost my card" → "Freeze the card, e.g. when it is lost");
+    "we watched a movie last night" plays nothing."""
+    if heard & (vocabulary.enums - _ALL_PARTICLES):
+        return True
+    if "complete" in heard and "complete" in vocabulary.weights:
+        return True
+    if lexicon.stem(verb) in {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}:
+        return True
+    return lexicon.stem(verb) in {lexicon.stem(t.lower) for t in lexicon.tokens(description)}
+
+
+def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
+    """An action heard that the tool does not declare ("play" for a tool that only pauses); "check the
+    weather" asks a lookup (get_weather) for a look, whatever else "check" can mean."""
+    return any(
+        c in _STRONG_VERBS
+        and c not in vocabulary.weights
+        and not any(a in vocabulary.weights for a in lexicon.associated(c))  # "remind me" to a to-do app
+        and not (vocabulary.lookup and (w.lower() in _LOOKING or c in _LOOK_CONCEPTS))  # a look is a look
+        for c, w in heard
+    )
+
+
+def _value_kinds(text: str) -> set[str]:
+    """The kinds of value heard: a date other than today's ("tomorrow"), a clock time ("at 6 pm")."""
+    found = set()
+    if any(s.value != "2000-01-03" for s in values.dates(text, date(2000, 1, 3))):  # today is no date
+        found.add("date")
+    if values.times(text):
+        found.add("time")
+    return found
 
 
 def best(text: str, tools: list[ToolSpec]) -> Match | None:
     """The tool ``text`` asks for, or None when nothing matches well enough."""
-    if not tools or _QUESTION_ONLY.search(lexicon.rewrite(text)) or negated(text):
+    if not tools or utterance.not_asking(text) is not None:
         return None
-    text = _CLOSING.sub(" ", text.replace("’", "'"))
+    text = utterance.without_closing(text)
     ranked = rank(text, tools)
-    top = ranked[0]
-    return top if top.score >= MIN_SCORE and top.strong else None
+    # A complaint acts through what it complains of ("the room is too cold": the cold, not the room).
+    quality = utterance.remark_quality(text)
+    said = {t.lower for t in lexicon.tokens(quality)} if quality is not None else None
+    # The best tool the words may call: a higher one they only mention ("where's the car?" names a
+    # ride but does not ask for one) gives way to the lookup they ask.
+    return next(
+        (m for m in ranked if m.strong and m.score >= m.min_score and (said is None or said & set(m.cues))),
+        None,
+    )
 
 
 def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
-    """The requests in ``text``: one (part, match) per action, in the order said; [] when none matches."""
+    """The requests in ``text``: one (part, match) per action, in the order said; [] when none matches.
+    ``text`` is cleaned first (``utterance.clean``: fillers, a leading dismissal)."""
+    text = utterance.clean(text)
     parts = [
         p for p in _SPLIT.split(_QUOTE.sub(lambda m: m.group(0).replace(" and ", " & "), text)) if p.strip()
     ]
-    if any(negated(p) for p in parts):  # "open orbit but don't play it": only what is asked for
-        parts = [p for p in parts if not negated(p)]
+    if any(utterance.negated(p) for p in parts):  # "open orbit but don't play it": only what is asked
+        parts = [p for p in parts if not utterance.negated(p)]
         text = " ".join(parts)
         if not parts:
             return []
-    if len(parts) > 1 and all(_has_verb(part) for part in parts[1:]):
-        matched = [(part.replace(" & ", " and "), best(part, tools)) for part in parts]
+    # A part with no verb is more of the one before ("add eggs and bread and then show my list").
+    requests: list[str] = []
+    for part in parts:
+        if requests and not _has_verb(part):
+            requests[-1] = f"{requests[-1]} and {part}"
+        else:
+            requests.append(part)
+    if len(requests) > 1:
+        matched = [(part.replace(" & ", " and "), best(part, tools)) for part in requests]
         if all(match is not None for _, match in matched):
             return [(part, match) for part, match in matched if match is not None]
     whole = best(text, tools)
@@ -154,11 +241,6 @@ def _has_verb(part: str) -> bool:
     return first is not None and (
         first.concept in lexicon.ACTIONS or first.lower in LIGHT_VERBS or first.lower in _LOOKING
     )
-
-
-def negated(text: str) -> bool:
-    """``text`` asks for something not to be done ("don't play it")."""
-    return bool(_NEGATED.search(text.replace("’", "'")))
 
 
 def _heard(text: str) -> list[tuple[str, str]]:
@@ -177,34 +259,68 @@ def _key(tool: ToolSpec) -> str:
     return json.dumps([tool.name, tool.description, tool.parameters], sort_keys=True, default=str)
 
 
+@dataclass(frozen=True)
+class _Vocabulary:
+    """What one tool declares, as concepts: ``weights`` (concept → weight), the ``strong`` ones, those
+    of its ``name``, whether it is a ``lookup`` (reports something rather than changing it), and the
+    ``kinds`` of value its parameters take ("date", "time")."""
+
+    weights: dict[str, float]
+    strong: frozenset[str]
+    name: frozenset[str]
+    lookup: bool
+    kinds: frozenset[str]
+    enums: frozenset[str] = frozenset()
+
+
 @lru_cache(maxsize=512)
-def _vocabulary(key: str) -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
-    """(concept → weight, strong concepts, concepts of the name) for one tool (``_key`` JSON)."""
+def _vocabulary(key: str) -> _Vocabulary:
+    """The vocabulary of one tool (``_key`` JSON)."""
     name, description, parameters = json.loads(key)
     weights: dict[str, float] = {}
     strong: set[str] = set()
-    name_concepts = _concepts(lexicon.identifier_words(name))
+    name_concepts = _concepts(lexicon.identifier_words(name), ("up", "down", "on", "off"))  # lamp_on
     _add(weights, name_concepts, NAME_WEIGHT)
     strong |= set(name_concepts[:1])  # the name's first word, usually its verb ("play" of play_music)
     texts = [description or ""]
     properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
+    kinds, enums = set(), set()
     for parameter, schema in (properties or {}).items():
         _add(weights, _concepts(lexicon.identifier_words(parameter)), PARAMETER_WEIGHT)
         if isinstance(schema, Mapping):
+            kinds.add(slots.kind_of(parameter, schema))
             texts.append(str(schema.get("description", "")))
             for option in schema.get("enum") or []:
                 option_concepts = [t.concept for t in lexicon.tokens(lexicon.identifier_words(str(option)))]
                 _add(weights, option_concepts, ENUM_WEIGHT)
                 strong |= set(option_concepts)
+                enums |= set(option_concepts)
     described = _concepts(" ".join(texts))
     _add(weights, described, DESCRIPTION_WEIGHT)
     # "Use for 'back', 'close', 'exit'": words the tool's author quoted as its triggers count like its name.
     quoted = _concepts(" ".join(_QUOTED_WORD.findall(" ".join(texts))))
     _add(weights, quoted, NAME_WEIGHT)
-    if lexicon.identifier_words(name).split()[0] in _READ_VERBS:
+    lookup = _is_lookup(name, description or "")
+    if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
-    return weights, frozenset(strong), frozenset(name_concepts)
+    kinds = {k for k in kinds if k in ("date", "time")}
+    return _Vocabulary(
+        weights, frozenset(strong), frozenset(name_concepts), lookup, frozenset(kinds), frozenset(enums)
+    )
+
+
+def _is_lookup(name: str, description: str) -> bool:
+    """A tool that reports rather than changes: its name starts with a read verb (get_weather,
+    list_events), or neither its name's first word nor its description's is a verb that changes
+    something (``forecast``, ``ride_status`` "Where the driver is…"; not ``change_destination``)."""
+    words = lexicon.identifier_words(name).split()
+    if words and words[0] in _READ_VERBS:
+        return True
+    first = [t.lower for t in lexicon.tokens(description)[:1]]
+    changing = [w for w in words[:1] + first if w in CHANGE_VERBS or lexicon.stem(w) in _CHANGE_STEMS]
+    acting = [c for c in _concepts(" ".join(words)) if c in _STRONG_VERBS and c not in _LOOK_CONCEPTS]
+    return not changing and not acting
 
 
 @lru_cache(maxsize=512)
@@ -217,13 +333,12 @@ def _quoted_phrases(key: str) -> tuple[frozenset[str], ...]:
 
 def vocabulary_of(tool: ToolSpec) -> frozenset[str]:
     """Every concept ``tool`` declares (name, parameters, enums, descriptions)."""
-    return frozenset(_vocabulary(_key(tool))[0])
+    return frozenset(_vocabulary(_key(tool)).weights)
 
 
-def _concepts(text: str) -> list[str]:
-    return [
-        t.concept for t in lexicon.tokens(lexicon.rewrite(text)) if not t.is_stop or t.lower in ("up", "down")
-    ]
+def _concepts(text: str, kept: tuple[str, ...] = ("up", "down")) -> list[str]:
+    """The concepts of the content words of ``text`` (and of the ``kept`` particles)."""
+    return [t.concept for t in lexicon.tokens(lexicon.rewrite(text)) if not t.is_stop or t.lower in kept]
 
 
 def _add(weights: dict[str, float], concepts: list[str], weight: float) -> None:
@@ -232,6 +347,10 @@ def _add(weights: dict[str, float], concepts: list[str], weight: float) -> None:
 
 
 _STRONG_VERBS = lexicon.ACTIONS
+_PARTICLES = frozenset(("up", "down"))
+_ALL_PARTICLES = _PARTICLES | {"on", "off"}
+_CHANGE_STEMS = frozenset(lexicon.stem(v) for v in CHANGE_VERBS)  # "Changes …", "Records …"
+_LOOK_CONCEPTS = frozenset(("open", "list", "search", "track", "state"))
 
 
 def describe(match: Match) -> str:

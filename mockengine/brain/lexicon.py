@@ -14,276 +14,47 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from mockengine.brain.wordlists import (
+    ACTIONS,
+    ASSOCIATION_WEIGHT,
+    ASSOCIATIONS,
+    GROUPS,
+    IRREGULAR,
+    PHRASES,
+    STOPWORDS,
+)
+
+__all__ = [
+    "ACTIONS",
+    "ASSOCIATION_WEIGHT",
+    "PRONOUNS",
+    "STOPWORDS",
+    "associated",
+    "concept",
+    "rewrite",
+    "tokens",
+]
 _STEMMER = snowballstemmer.stemmer("english")
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "me",
-        "my",
-        "our",
-        "us",
-        "you",
-        "your",
-        "i",
-        "we",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "them",
-        "one",
-        "ones",
-        "please",
-        "can",
-        "could",
-        "would",
-        "will",
-        "shall",
-        "should",
-        "do",
-        "does",
-        "did",
-        "just",
-        "to",
-        "of",
-        "for",
-        "in",
-        "on",
-        "at",
-        "by",
-        "with",
-        "from",
-        "into",
-        "onto",
-        "and",
-        "or",
-        "but",
-        "then",
-        "so",
-        "is",
-        "are",
-        "was",
-        "be",
-        "been",
-        "am",
-        "let",
-        "lets",
-        "let's",
-        "now",
-        "some",
-        "any",
-        "there",
-        "here",
-        "up",
-        "down",
-        "okay",
-        "ok",
-        "hey",
-        "hi",
-        "yeah",
-        "yes",
-        "go",
-        "going",
-        "want",
-        "wanna",
-        "like",
-        "need",
-        "id",
-        "i'd",
-        "i'm",
-        "im",
-        "you're",
-        "it's",
-        "that's",
-        "what's",
-        "whats",
-        *["actually", "well", "so", "oh", "nah", "hmm", "alright", "yep", "sure"],
-        *["what", "which", "who", "how"],
-    ]
-)
 # Words that stand for "the thing we were just talking about".
 PRONOUNS = frozenset(["it", "this", "that", "them", "these", "those", "one", "same", "that's", "it's"])
 
-# Synonym groups: the first word names the concept. Verbs first, then things, then qualities.
-_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("open", "show", "display", "view", "see", "focus"),
-    ("launch", "play", "run", "start", "watch", "demo"),
-    ("pause", "stop", "hold", "freeze"),
-    ("resume", "continue", "unpause"),
-    ("restart", "replay", "rewind", "beginning", "over"),
-    ("close", "exit", "dismiss", "quit", "leave"),
-    ("next", "forward", "ahead", "following", "skip"),
-    ("prev", "previous", "before", "preceding", "earlier"),
-    ("back", "return", "backward", "backwards"),
-    ("favorite", "favourite", "bookmark", "star", "heart", "save", "fav"),
-    ("like", "love", "enjoy"),
-    ("dislike", "hate"),
-    (
-        "remove",
-        "delete",
-        "unfavorite",
-        "unfavourite",
-        "drop",
-        "cancel",
-        "clear",
-        "discard",
-        "scrap",
-        "ditch",
-        "scratch",
-    ),
-    ("add", "put", "include", "insert", "append", "chuck", "stick", "throw"),
-    ("flip", "turnover", "reverse", "side", "face"),
-    ("filter", "only", "narrow", "category", "tag", "topic", "kind"),
-    ("rate", "rating", "reaction", "thumb", "thumbs", "score", "vote"),
-    ("navigate", "move", "go", "jump"),
-    ("details", "detail", "info", "information", "about", "more", "spec", "specs", "description"),
-    ("state", "screen", "seeing", "looking"),
-    ("media", "video", "clip", "movie", "film", "playback"),
-    ("buy", "purchase", "checkout", "order", "pay"),
-    ("cart", "basket", "bag", "trolley"),
-    ("search", "find", "look", "browse", "lookup", "seek"),
-    ("product", "item", "thing", "stuff"),
-    ("remind", "reminder", "remember", "alert"),
-    ("event", "meeting", "appointment", "calendar"),
-    ("create", "make", "new", "setup", "schedule", "book"),
-    ("apply", "use", "redeem", "enter"),
-    ("list", "agenda", "upcoming", "planned"),
-    ("complete", "done", "finish", "finished", "tick", "check"),
-    ("track", "where", "status", "shipping", "deliver", "delivery", "arrive", "package"),
-    ("coupon", "code", "promo", "voucher", "discount"),
-    ("light", "lamp", "lights", "bulb", "lighting"),
-    ("temperature", "thermostat", "heat", "heating", "warm", "warmer", "cool", "cooler", "degree"),
-    ("volume", "loud", "louder", "quiet", "quieter", "softer", "mute"),
-    ("music", "song", "track", "tune", "playlist", "album"),
-    ("lock", "secure", "bolt"),
-    ("unlock", "unbolt"),
-    ("shuffle", "random", "mix"),
-    ("bright", "brightness", "dim", "brighter", "dimmer"),
-    ("on", "enable", "activate"),
-    ("off", "disable", "deactivate", "kill"),
-    ("up", "positive"),
-    ("down", "negative"),
-)
-
-# The concepts that are actions (verbs a request is built around), as opposed to things.
-ACTIONS = frozenset(
-    [
-        "open",
-        "launch",
-        "pause",
-        "resume",
-        "restart",
-        "close",
-        "next",
-        "prev",
-        "back",
-        "favorite",
-        "like",
-        "dislike",
-        "remove",
-        "add",
-        "flip",
-        "filter",
-        "rate",
-        "navigate",
-        "buy",
-        "search",
-        "remind",
-        "create",
-        "complete",
-        "track",
-        "lock",
-        "unlock",
-        "shuffle",
-        "state",
-        "apply",
-    ]
-)
-
-# Phrases rewritten before tokenizing (lower case, whole words).
-_PHRASES: tuple[tuple[str, str], ...] = (
-    ("thumbs up", "thumbs up"),
-    ("thumbs down", "thumbs down"),
-    ("pull up", "open"),
-    ("bring up", "open"),
-    ("take me to", "open"),
-    ("check out", "checkout"),
-    ("look for", "search"),
-    ("keep going", "resume"),
-    ("carry on", "resume"),
-    ("start over", "restart"),
-    ("from the start", "restart"),
-    ("from the beginning", "restart"),
-    ("one before", "previous"),
-    ("the one before", "previous"),
-    ("go back", "back"),
-    ("turn over", "turnover"),
-    ("other side", "flip side"),
-    (r"what am i (?:seeing|watching|looking at)", "screen state"),
-    ("on screen", "screen state"),
-    ("on the screen", "screen state"),
-    ("looking at", "looking state"),
-    ("turn on", "on"),
-    ("switch on", "on"),
-    ("turn off", "off"),
-    ("switch off", "off"),
-    ("turn up", "louder"),
-    ("turn down", "quieter"),
-    ("take out", "remove"),
-    ("get rid of", "remove"),
-    ("mark as done", "complete"),
-    ("cross off", "complete"),
-    ("i'd like", "want"),
-    ("would like", "want"),
-    ("put on", "play"),
-    ("do i have", "list"),
-    ("set up", "create"),
-    (r"turn (\w+(?: \w+)?) over", r"flip \1"),
-    ("open up", "open"),
-    ("let's look at", "open"),
-    ("look at", "open"),
-    ("what've i got", "list"),
-    ("what have i got", "list"),
-    ("am i free", "list"),
-    ("block out", "schedule"),
-    ("don't let me forget", "remind me"),
-    ("do not let me forget", "remind me"),
-    ("make it", "set it"),
-    (r"(?:crank|turn) it up", "louder"),
-    (r"(?:crank|turn) it down", "quieter"),
-    ("got any", "search"),
-    ("do you have", "search"),
-    ("do you sell", "search"),
-    ("i'm after", "search"),
-    ("i'm looking for", "search"),
-    ("looking for", "search"),
-    ("what's in", "view in"),
-    ("what is in", "view in"),
-    ("get me out of here", "exit"),
-    ("what's on", "list on"),
-    ("what is on", "list on"),
-    (r"take (.+?) out of", r"remove \1 from"),
-)
 # A phrase is a regular expression matched on whole words, case-insensitively.
-_PHRASE_PATTERNS = tuple((re.compile(rf"\b{a}\b", re.IGNORECASE), b) for a, b in _PHRASES)
+_PHRASE_PATTERNS = tuple((re.compile(rf"\b{a}\b", re.IGNORECASE), b) for a, b in PHRASES)
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 
 
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """The Snowball English stem of ``word`` (lower case)."""
-    return str(_STEMMER.stemWord(word.lower().replace("’", "'")))
+    lowered = word.lower().replace("’", "'")
+    return str(_STEMMER.stemWord(IRREGULAR.get(lowered, lowered)))
 
 
 @lru_cache(maxsize=1)
 def _concepts() -> dict[str, str]:
     table: dict[str, str] = {}
-    for group in _GROUPS:
+    for group in GROUPS:
         for word in group:
             table.setdefault(stem(word), group[0])
     return table
@@ -293,6 +64,11 @@ def concept(word: str) -> str:
     """The concept ``word`` belongs to: its synonym group's first word, else its own stem."""
     stemmed = stem(word)
     return _concepts().get(stemmed, stemmed)
+
+
+def associated(concept_name: str) -> tuple[str, ...]:
+    """The concepts ``concept_name`` implies in an indirect request ("dark" → light, on)."""
+    return ASSOCIATIONS.get(concept_name, ())
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,10 @@ How a reply is decided, first applicable step wins:
 Silence is no message and no call, or a call to ``wait`` when that tool is declared (HRP
 ``modelEndpoint.tools``). Every choice among phrasings or values draws from
 ``random.Random(f"{seed}:{response_index}")``, so the same request and seed always give the same ``Reply``.
+
+This module is the order of decisions; ``rules`` checks a scenario rule's conditions and fills its
+placeholders, ``outputs`` reads refusals for steered retries, ``acting`` acts on an app's own tools, and
+``phrases`` words the replies.
 """
 
 from __future__ import annotations
@@ -37,16 +41,14 @@ import dataclasses
 import json
 import random
 import re
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
 
-from mockengine.brain import acting, phrases
+from mockengine.brain import acting, outputs, phrases, rules
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
-from mockengine.brain.context import NumericRange, QuestionContext, parse_choices, parse_range
+from mockengine.brain.context import QuestionContext
 from mockengine.brain.intent import HYPERSTUDY_TOOLS
 from mockengine.brain.markers import role_marker
-from mockengine.brain.model import ForcedTool, Persona, Reply, ReplyRequest, ToolCall, ToolSpec
+from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolCall, ToolSpec
 from mockengine.brain.scenario import Rule, Scenario
 from mockengine.brain.situation import (
     ANSWER_TOOLS,
@@ -55,30 +57,10 @@ from mockengine.brain.situation import (
     output_error,
     read_situation,
 )
+from mockengine.brain.turn import Turn
 
 WAIT_TOOL = "wait"
 SEND_CHAT_TOOL = "send_chat"
-
-
-@dataclass(frozen=True)
-class _Turn:
-    """One request with everything derived from it."""
-
-    request: ReplyRequest
-    situation: Situation
-    tools: dict[str, ToolSpec]
-    rng: random.Random
-    persona: Persona
-    role: str | None
-
-    @property
-    def number(self) -> int:
-        """The participant's turn number, 1 for its first response."""
-        return self.request.response_index + 1
-
-    @property
-    def may_call(self) -> bool:
-        return self.request.tool_choice != "none" and bool(self.tools)
 
 
 class ScriptedBrain:
@@ -101,7 +83,7 @@ class ScriptedBrain:
     def reply(self, request: ReplyRequest) -> Reply:
         situation = read_situation(request.history)
         role = self._role(request, situation)
-        turn = _Turn(
+        turn = Turn(
             request=request,
             situation=situation,
             tools={tool.name: tool for tool in request.tools},
@@ -118,7 +100,7 @@ class ScriptedBrain:
         if said is not None:
             return Reply(text=said, rule="instructions.say_exactly")
         for rule in self.scenario.rules:
-            if _rule_matches(rule, turn):
+            if rules.rule_matches(rule, turn):
                 return self._from_rule(turn, rule)
         return self._builtin(turn)
 
@@ -130,9 +112,9 @@ class ScriptedBrain:
         free = [name for name, _ in self.scenario.personas if name.lower() not in taken]
         return free[0] if taken and len(free) == 1 else None
 
-    def _forced(self, turn: _Turn, name: str) -> Reply:
+    def _forced(self, turn: Turn, name: str) -> Reply:
         tool = turn.tools.get(name, ToolSpec(name=name, description="", parameters={}))
-        error = _refusal_of(turn, name)
+        error = outputs.refusal_of(turn, name)
         if error is not None:
             # The host forces the tool again after refusing it: steer by what the error allows.
             retry = self._corrected_call(turn, tool, error)
@@ -140,7 +122,7 @@ class ScriptedBrain:
                 return Reply(None, (retry,), rule="forced_tool.retry")
         answer_tool = _answer_tool(turn)
         for rule in self.scenario.rules:
-            if not _rule_matches(rule, turn):
+            if not rules.rule_matches(rule, turn):
                 continue
             if rule.call is not None and rule.call.tool == name:
                 return Reply(text=None, tool_calls=(self._rule_call(turn, rule),), rule=f"scenario:{rule.id}")
@@ -150,9 +132,9 @@ class ScriptedBrain:
             return Reply(None, (self._heard_call(turn, tool),), rule="forced_tool.from_words")
         return Reply(text=None, tool_calls=(self._call(turn, tool),), rule="forced_tool")
 
-    def _required(self, turn: _Turn) -> Reply:
+    def _required(self, turn: Turn) -> Reply:
         for rule in self.scenario.rules:
-            if rule.call is not None and _rule_matches(rule, turn):
+            if rule.call is not None and rules.rule_matches(rule, turn):
                 return self._from_rule(turn, rule)
         answer_tool = _answer_tool(turn)
         if answer_tool is not None and turn.situation.question_open:
@@ -165,7 +147,7 @@ class ScriptedBrain:
             return Reply(None, (self._heard_call(turn, named),), rule="required.named")
         return Reply(None, (self._heard_call(turn, turn.request.tools[0]),), rule="required.first")
 
-    def _from_rule(self, turn: _Turn, rule: Rule) -> Reply:
+    def _from_rule(self, turn: Turn, rule: Rule) -> Reply:
         if rule.silent:
             return self._silence(turn, f"scenario:{rule.id}")
         if rule.answer:
@@ -180,7 +162,7 @@ class ScriptedBrain:
             reply = self._answer(turn)
             return dataclasses.replace(reply, rule=f"scenario:{rule.id}")
         calls = (self._rule_call(turn, rule),) if rule.call is not None else ()
-        text = _fill(rule.say, _fields(turn, rule)) if rule.say is not None else None
+        text = rules.fill(rule.say, rules.fields(turn, rule)) if rule.say is not None else None
         chat_only = turn.request.channel == "chat" and SEND_CHAT_TOOL in turn.tools and turn.may_call
         if text is not None and not calls and chat_only:
             # The text agent is heard only through its tools: a line to say goes into the chat.
@@ -188,20 +170,20 @@ class ScriptedBrain:
             return Reply(None, (ToolCall(SEND_CHAT_TOOL, message),), rule=f"scenario:{rule.id}")
         return Reply(text=text, tool_calls=calls, rule=f"scenario:{rule.id}")
 
-    def _rule_call(self, turn: _Turn, rule: Rule) -> ToolCall:
+    def _rule_call(self, turn: Turn, rule: Rule) -> ToolCall:
         assert rule.call is not None
         if rule.call.arguments is not None:
             # Sent as written (placeholders filled), so a scenario can also test how a client copes with
             # odd arguments.
-            arguments = _fill_object(rule.call.arguments, _fields(turn, rule))
+            arguments = rules.fill_object(rule.call.arguments, rules.fields(turn, rule))
             return ToolCall(name=rule.call.tool, arguments=json.dumps(arguments, ensure_ascii=False))
         tool = turn.tools.get(rule.call.tool, ToolSpec(name=rule.call.tool, description="", parameters={}))
-        groups = _regex_groups(rule, turn.situation)
+        groups = rules.regex_groups(rule, turn.situation)
         return self._call(turn, tool, groups)
 
     def _call(
         self,
-        turn: _Turn,
+        turn: Turn,
         tool: ToolSpec,
         overrides: dict[str, str] | None = None,
         situation: Situation | None = None,
@@ -212,12 +194,12 @@ class ScriptedBrain:
         )
         return ToolCall(name=tool.name, arguments=arguments)
 
-    def _silence(self, turn: _Turn, rule: str) -> Reply:
+    def _silence(self, turn: Turn, rule: str) -> Reply:
         if WAIT_TOOL in turn.tools and turn.may_call:
             return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule=rule)
         return Reply(None, rule=rule)
 
-    def _answer(self, turn: _Turn) -> Reply:
+    def _answer(self, turn: Turn) -> Reply:
         """The open question answered through its tool when one is declared, else aloud."""
         tool = _answer_tool(turn) if turn.may_call else None
         if tool is not None:
@@ -228,7 +210,7 @@ class ScriptedBrain:
         answer = planned_answer(turn.situation, turn.rng, turn.persona)
         return Reply(phrases.verbal_answer(question, answer), rule="builtin.question_aloud")
 
-    def _builtin(self, turn: _Turn) -> Reply:
+    def _builtin(self, turn: Turn) -> Reply:
         situation, rng, name = turn.situation, turn.rng, turn.persona.name
         trigger = situation.trigger
         if trigger.kind == "function_output":
@@ -249,7 +231,8 @@ class ScriptedBrain:
                 return Reply(text, rule="builtin.image_brightness")
             rule = "builtin.heard" if trigger.text else "builtin.not_heard"
             rule = "builtin.story" if phrases.is_story_request(trigger.text) else rule
-            text = phrases.reply_to_words(trigger.text, rng, name)
+            covered = acting.topics(list(turn.request.tools))
+            text = phrases.reply_to_words(trigger.text, rng, name, covered)
             return Reply(phrases.styled(text, turn.persona.style, rng), rule=rule)
         question = trigger.context.as_question() if trigger.context is not None else None
         if question is not None and situation.question is not None:
@@ -264,7 +247,7 @@ class ScriptedBrain:
         greeting = phrases.pick(rng, ("Hi, I'm {persona}.", "Hello, I'm {persona}."), persona=name)
         return Reply(greeting, rule="builtin.greeting")
 
-    def _builtin_call(self, turn: _Turn) -> Reply | None:
+    def _builtin_call(self, turn: Turn) -> Reply | None:
         named = _named_tool(turn)
         if named is not None and named.name in HYPERSTUDY_TOOLS:
             return Reply(None, (self._call(turn, named),), rule="builtin.tool_named")
@@ -281,7 +264,7 @@ class ScriptedBrain:
             return self._chat_action(turn)
         return None
 
-    def _chat_action(self, turn: _Turn) -> Reply | None:
+    def _chat_action(self, turn: Turn) -> Reply | None:
         """The text agent acts only through tools: chat back when addressed, otherwise wait."""
         situation = turn.situation
         addressed = situation.heard_is_current or (
@@ -294,7 +277,7 @@ class ScriptedBrain:
             return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule="builtin.chat.wait")
         return None
 
-    def _after_output(self, turn: _Turn) -> Reply:
+    def _after_output(self, turn: Turn) -> Reply:
         situation = turn.situation
         item = situation.trigger.item
         error = output_error(situation.trigger.text)
@@ -304,16 +287,16 @@ class ScriptedBrain:
             if turn.request.channel == "chat" and WAIT_TOOL in turn.tools and turn.may_call:
                 return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule="builtin.function_output.accepted")
             if name is not None and name not in HYPERSTUDY_TOOLS:
-                arguments = _last_arguments(history, name)
+                arguments = outputs.last_arguments(history, name)
                 text = acting.grounding(situation.trigger.text, name, arguments)
                 return Reply(text, rule="builtin.function_output.grounding")
             text = phrases.acknowledge_output(None, name, turn.rng)
             return Reply(text, rule="builtin.function_output.accepted")
         tool = turn.tools.get(name or "")
-        if name is not None and name not in HYPERSTUDY_TOOLS and not _names_a_fix(error):
+        if name is not None and name not in HYPERSTUDY_TOOLS and not outputs.names_a_fix(error):
             # An app's own tool: say plainly what failed; a retry without a hint would be blind.
             return Reply(phrases.tool_failed(error), rule="builtin.function_output.failed")
-        if tool is not None and turn.may_call and _refusals_in_a_row(history, tool.name) < 2:
+        if tool is not None and turn.may_call and outputs.refusals_in_a_row(history, tool.name) < 2:
             retry = self._corrected_call(turn, tool, error)
             if retry is not None:
                 return Reply(None, (retry,), rule="builtin.function_output.retry")
@@ -321,7 +304,7 @@ class ScriptedBrain:
             phrases.acknowledge_output(error, name, turn.rng), rule="builtin.function_output.refused"
         )
 
-    def _act(self, turn: _Turn) -> Reply | None:
+    def _act(self, turn: Turn) -> Reply | None:
         """The app's own tools the user's words ask for (``acting.plan``): calls with a clause said while
         acting (no clause on the chat side), or a question for a missing required argument."""
         if not turn.may_call or not turn.situation.heard_is_current:
@@ -331,8 +314,9 @@ class ScriptedBrain:
         plan = acting.plan(heard, list(turn.request.tools), referent, self._today())
         if plan is None:
             return None
-        if plan.question is not None and not plan.actions:
-            return Reply(plan.question, rule="intent.ask", why=plan.why)
+        if not plan.actions:  # a question for a missing argument, or "Okay" to "never mind"
+            rule = "intent.ask" if plan.question is not None else "intent.declined"
+            return Reply(plan.question or plan.said, rule=rule, why=plan.why)
         calls = tuple(action.call for action in plan.actions)
         spoken = turn.request.channel == "realtime"
         text = acting.clause(plan.actions, turn.rng) if spoken else None
@@ -340,7 +324,7 @@ class ScriptedBrain:
             text = f"{text} {plan.question}" if text else plan.question
         return Reply(text, calls, rule="intent.call", why=plan.why)
 
-    def _heard_call(self, turn: _Turn, tool: ToolSpec) -> ToolCall:
+    def _heard_call(self, turn: Turn, tool: ToolSpec) -> ToolCall:
         """A call the host demands (``tool_choice``): arguments from the words where they say something,
         schema-built values for required ones they do not."""
         if tool.name in HYPERSTUDY_TOOLS or not turn.situation.heard_is_current:
@@ -359,17 +343,17 @@ class ScriptedBrain:
     def _today(self) -> date:
         return self.today or datetime.now(UTC).date()
 
-    def _corrected_call(self, turn: _Turn, tool: ToolSpec, error: str) -> ToolCall | None:
+    def _corrected_call(self, turn: Turn, tool: ToolSpec, error: str) -> ToolCall | None:
         """A second try after a refusal: steered by the range or choices the error names, else a fresh
         draw; None when it would repeat the refused arguments."""
-        situation = _corrected(turn.situation, error)
+        situation = outputs.corrected(turn.situation, error)
         rng = random.Random(f"{self.seed}:{turn.request.response_index}:retry")
         call = self._call(turn, tool, situation=situation, rng=rng)
-        refused = _last_arguments(turn.request.history, tool.name)
-        return None if refused is not None and _same_json(refused, call.arguments) else call
+        refused = outputs.last_arguments(turn.request.history, tool.name)
+        return None if refused is not None and outputs.same_json(refused, call.arguments) else call
 
 
-def _answer_tool(turn: _Turn) -> ToolSpec | None:
+def _answer_tool(turn: Turn) -> ToolSpec | None:
     """The declared tool that answers the question on screen: the one it names, ``submit_response``, or
     another answer tool."""
     question = turn.situation.question
@@ -399,184 +383,7 @@ def _voice_tool_for(question: QuestionContext) -> str | None:
     }.get(kind or "")
 
 
-def _names_a_fix(error: str) -> bool:
-    """The error says what would be accepted (a range or choices), so a second try is not blind."""
-    return parse_range(error) is not None or bool(parse_choices(error))
-
-
-def _refusal_of(turn: _Turn, name: str) -> str | None:
-    """The error of the newest input when it is a refused output of a call to ``name``."""
-    situation = turn.situation
-    item = situation.trigger.item
-    if situation.trigger.kind != "function_output" or item is None:
-        return None
-    if function_name_for(turn.request.history, item.call_id) != name:
-        return None
-    return output_error(situation.trigger.text)
-
-
-def _refusals_in_a_row(history: tuple[Any, ...], name: str) -> int:
-    """How many of the newest function outputs, back to the last user/context input, refused ``name``."""
-    names = {item.call_id: item.name for item in history if item.kind == "function_call"}
-    count = 0
-    for item in reversed(history):
-        if item.kind == "function_call_output":
-            if names.get(item.call_id) == name and output_error(item.text) is not None:
-                count += 1
-        elif item.kind not in ("function_call", "assistant"):
-            break
-    return count
-
-
-def _last_arguments(history: tuple[Any, ...], name: str) -> str | None:
-    for item in reversed(history):
-        if item.kind == "function_call" and item.name == name:
-            return str(item.text)
-    return None
-
-
-def _same_json(left: str, right: str) -> bool:
-    try:
-        return bool(json.loads(left) == json.loads(right))
-    except ValueError:
-        return left == right
-
-
-def _corrected(situation: Situation, error: str) -> Situation:
-    """The situation with the question's range / choices replaced by those the error message names."""
-    stated_range: NumericRange | None = parse_range(error)
-    stated_choices = parse_choices(error)
-    if stated_range is None and not stated_choices:
-        return situation
-    base = situation.question or QuestionContext(None, "", None, (), False)
-    question = dataclasses.replace(
-        base, range=stated_range or base.range, choices=stated_choices or base.choices
-    )
-    return dataclasses.replace(situation, question=question)
-
-
-def _rule_matches(rule: Rule, turn: _Turn) -> bool:
-    """All of the rule's conditions hold; heard_* only look at a current user turn or chat line."""
-    when, situation = rule.when, turn.situation
-    if rule.call is not None and (rule.call.tool not in turn.tools or turn.request.tool_choice == "none"):
-        return False
-    heard = situation.trigger.text if situation.heard_is_current else None
-    lowered = heard.lower() if heard is not None else ""
-    if when.heard_contains and (heard is None or not any(p.lower() in lowered for p in when.heard_contains)):
-        return False
-    if when.heard_regex is not None and (heard is None or not when.heard_regex.search(heard)):
-        return False
-    context = situation.trigger.context
-    if when.context_events and (context is None or context.event not in when.context_events):
-        return False
-    if when.context_fields and (context is None or not _fields_match(when.context_fields, context.data)):
-        return False
-    if when.tool_available is not None and when.tool_available not in turn.tools:
-        return False
-    if when.tool_result is not None and not _output_matches(when.tool_result, situation):
-        return False
-    if when.tool_result_of is not None and not _output_of(when.tool_result_of, turn):
-        return False
-    if when.image_colours and (
-        situation.image is None or situation.image.dominant_colour not in when.image_colours
-    ):
-        return False
-    if when.turn_min is not None and turn.number < when.turn_min:
-        return False
-    if when.turn_max is not None and turn.number > when.turn_max:
-        return False
-    if when.roles and (turn.role is None or turn.role.lower() not in {r.lower() for r in when.roles}):
-        return False
-    if when.paused is not None and situation.paused != when.paused:
-        return False
-    return when.question_open is None or situation.question_open == when.question_open
-
-
-def _fields_match(expected: tuple[tuple[str, tuple[Any, ...]], ...], data: dict[str, Any]) -> bool:
-    for key, allowed in expected:
-        value = data.get(key)
-        if value is None or not any(_same_scalar(value, option) for option in allowed):
-            return False
-    return True
-
-
-def _same_scalar(value: Any, option: Any) -> bool:
-    if isinstance(value, str) and isinstance(option, str):
-        return value.strip().lower() == option.strip().lower()
-    if isinstance(value, bool) or isinstance(option, bool):
-        return value is option
-    if isinstance(value, int | float) and isinstance(option, int | float):
-        return float(value) == float(option)
-    return str(value).strip().lower() == str(option).strip().lower()
-
-
-def _output_matches(expected: str, situation: Situation) -> bool:
-    if situation.trigger.kind != "function_output":
-        return False
-    refused = output_error(situation.trigger.text) is not None
-    return expected == "any" or (expected == "refused") == refused
-
-
-def _output_of(name: str, turn: _Turn) -> bool:
-    item = turn.situation.trigger.item
-    if turn.situation.trigger.kind != "function_output" or item is None:
-        return False
-    return function_name_for(turn.request.history, item.call_id) == name
-
-
-def _regex_groups(rule: Rule, situation: Situation) -> dict[str, str]:
-    if rule.when.heard_regex is None or not situation.heard_is_current:
-        return {}
-    match = rule.when.heard_regex.search(situation.trigger.text)
-    return {k: v for k, v in match.groupdict().items() if v is not None} if match else {}
-
-
-def _fields(turn: _Turn, rule: Rule) -> dict[str, str]:
-    """The ``{placeholders}`` a rule's ``say`` and explicit arguments may use."""
-    situation = turn.situation
-    typed = situation.typed
-    question = situation.question
-    error = output_error(situation.trigger.text) if situation.trigger.kind == "function_output" else None
-    fields = {
-        "persona": turn.persona.name,
-        "name": turn.persona.name,
-        "role": turn.role or "",
-        "heard": situation.heard,
-        "speaker": typed.speaker if typed else "",
-        "said": typed.said if typed else "",
-        "question": question.headline if question else "",
-        "screen": situation.screen_text,
-        "colour": situation.image.dominant_colour if situation.image else "",
-        "others": " and ".join(other.name for other in situation.others),
-        "turn": str(turn.number),
-        "seconds_left": f"{situation.timer_seconds_left:g}"
-        if situation.timer_seconds_left is not None
-        else "",
-        "error": error or "",
-    }
-    fields.update(_regex_groups(rule, situation))
-    return fields
-
-
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
-def _fill(template: str, fields: dict[str, str]) -> str:
-    """``template`` with ``{name}`` placeholders filled; unknown names and other braces stay as written."""
-    return _PLACEHOLDER.sub(lambda match: fields.get(match.group(1), match.group(0)), template)
-
-
-def _fill_object(value: Any, fields: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        return _fill(value, fields)
-    if isinstance(value, dict):
-        return {key: _fill_object(item, fields) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_fill_object(item, fields) for item in value]
-    return value
-
-
-def _named_tool(turn: _Turn) -> ToolSpec | None:
+def _named_tool(turn: Turn) -> ToolSpec | None:
     """A declared tool the current user turn names, as written ("send_chat") or spoken ("send chat")."""
     if not turn.situation.heard_is_current:
         return None

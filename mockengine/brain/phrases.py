@@ -6,15 +6,34 @@ Replies stay within two sentences and about 25 words. Where several phrasings ex
 
 from __future__ import annotations
 
-import operator
 import random
 import re
-from collections.abc import Callable
 from typing import Any
 
+from mockengine.brain import facts
 from mockengine.brain.context import ContextEvent, QuestionContext
 
 ECHO_WORDS = 8
+ECHO_MAX = 12  # a sentence up to this long is echoed whole; a longer one is cut at a phrase's end
+_PHRASE_OPENERS = frozenset(
+    (
+        "and",
+        "but",
+        "or",
+        "so",
+        "because",
+        "then",
+        "to",
+        "for",
+        "in",
+        "on",
+        "at",
+        "with",
+        "from",
+        "about",
+        "by",
+    )
+)
 NOT_HEARD = "Sorry, I didn't catch that. Could you say it again?"
 
 _QUESTION_OPENERS = frozenset(
@@ -101,43 +120,6 @@ _LOWERABLE = _QUESTION_OPENERS | frozenset(
         "yesterday",
     )
 )
-_CAPITALS = {
-    "france": "Paris",
-    "germany": "Berlin",
-    "italy": "Rome",
-    "spain": "Madrid",
-    "japan": "Tokyo",
-    "england": "London",
-    "the uk": "London",
-    "the united kingdom": "London",
-    "canada": "Ottawa",
-    "the united states": "Washington, D.C.",
-    "the usa": "Washington, D.C.",
-    "australia": "Canberra",
-}
-_OPERATORS: dict[str, Callable[[int, int], Any]] = {
-    "plus": operator.add,
-    "+": operator.add,
-    "minus": operator.sub,
-    "-": operator.sub,
-    "times": operator.mul,
-    "x": operator.mul,
-    "*": operator.mul,
-    "multiplied by": operator.mul,
-}
-_ARITHMETIC = re.compile(r"(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})", re.IGNORECASE)
-_CAPITAL = re.compile(r"capital (?:city )?of ((?:the )?[a-z ]+?)\s*[?.!]*$", re.IGNORECASE)
-_SMALL_TALK: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\bhow are you\b", re.I), "I'm doing well, thanks for asking."),
-    (re.compile(r"\b(?:what'?s|what is) your name\b|\bwho are you\b", re.I), "My name is {persona}."),
-    (re.compile(r"\bcolou?r (?:of|is) the sky\b", re.I), "The sky is blue on a clear day."),
-    (re.compile(r"\bwhat time\b|\bwhat day\b|\bdate today\b", re.I), "I can't see a clock from here."),
-    (re.compile(r"\bweather\b", re.I), "I can't check the weather from here."),
-    (
-        re.compile(r"\btell me a joke\b", re.I),
-        "Parallel lines have so much in common, it's a shame they'll never meet.",
-    ),
-)
 _SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (
         re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I),
@@ -179,10 +161,13 @@ def directive(instructions: str) -> str | None:
     return match.group("text").strip() if match and match.group("text").strip() else None
 
 
-def reply_to_words(heard: str, rng: random.Random, persona: str) -> str:
+def reply_to_words(
+    heard: str, rng: random.Random, persona: str, covered: frozenset[str] = frozenset()
+) -> str:
     """One or two sentences showing the words were heard; known questions get a real answer.
 
-    The one long reply is a requested story, which echoes its topic.
+    The one long reply is a requested story, which echoes its topic. ``covered``: the topics the app's
+    declared tools cover ("weather"), which the participant never claims it cannot do.
     """
     words = heard.strip()
     if not words:
@@ -195,7 +180,7 @@ def reply_to_words(heard: str, rng: random.Random, persona: str) -> str:
         topic = " ".join((story.group("topic") or "a lighthouse").split()[:ECHO_WORDS])
         return _STORY.format(topic=topic)
     echo = echo_of(words)
-    fact = known_answer(words, persona)
+    fact = facts.known_answer(words, persona, covered)
     if is_question(words):
         return f"{pick(rng, _ASKED, echo=echo)} {fact or rng.choice(_UNKNOWN_ANSWER)}"
     return f"{pick(rng, _SAID, echo=echo)} {fact or rng.choice(_FOLLOW_UP)}"
@@ -206,34 +191,30 @@ def is_story_request(words: str) -> bool:
 
 
 def echo_of(words: str) -> str:
-    """Up to ``ECHO_WORDS`` words of what was said, without end punctuation, as part of a sentence."""
-    tokens = words.split()[:ECHO_WORDS]
+    """What was said, as part of a sentence: the first sentence, cut at the end of a phrase (a comma, or
+    before "and", "to", "for"…) when it is longer than ``ECHO_MAX`` words, without end punctuation."""
+    sentence = re.split(r"(?<=[.?!])\s+", words.strip())[0]
+    tokens = sentence.split()
+    if len(tokens) > ECHO_MAX:
+        tokens = tokens[: _phrase_end(tokens)]
     # Only a sentence-starting common word loses its capital ("What is…" → "what is…"); a name keeps it.
     if tokens and re.sub(r"[^a-z']", "", tokens[0].lower()) in _LOWERABLE:
         tokens[0] = tokens[0][:1].lower() + tokens[0][1:]
     return " ".join(tokens).rstrip(" ?!.,;:")
 
 
+def _phrase_end(tokens: list[str]) -> int:
+    """Where to cut a long sentence: after the last comma or before the last phrase-opening word
+    within ``ECHO_MAX`` words (at least four words in), else after ``ECHO_WORDS`` words."""
+    for end in range(ECHO_MAX, 3, -1):
+        if tokens[end - 1].endswith((",", ";", ":")) or tokens[end].lower() in _PHRASE_OPENERS:
+            return end
+    return ECHO_WORDS
+
+
 def is_question(words: str) -> bool:
     first = re.sub(r"[^a-z']", "", words.split()[0].lower()) if words.split() else ""
     return words.rstrip().endswith("?") or first in _QUESTION_OPENERS
-
-
-def known_answer(words: str, persona: str) -> str | None:
-    """A fixed answer from a tiny fact table (capitals, small sums, small talk), or None."""
-    capital = _CAPITAL.search(words)
-    if capital and capital.group(1).strip().lower() in _CAPITALS:
-        country = capital.group(1).strip()
-        return f"{_CAPITALS[country.lower()]} is the capital of {country}."
-    sum_match = _ARITHMETIC.search(words)
-    if sum_match:
-        left, word, right = sum_match.groups()
-        result = _OPERATORS[word.lower()](int(left), int(right))
-        return f"{left} {word.lower()} {right} is {result}."
-    for pattern, answer in _SMALL_TALK:
-        if pattern.search(words):
-            return answer.format(persona=persona)
-    return None
 
 
 def colour_answer(colour: str, rng: random.Random) -> str:

@@ -15,8 +15,14 @@ if TYPE_CHECKING:
 
 # Prepositions (and the like) that open a phrase, and the parameter-name words each one fills.
 ROLES: dict[str, tuple[str, ...]] = {
-    "in": ("room", "location", "place", "where", "area", "zone", "city", "town", "country", "region", "in"),
-    "at": ("location", "place", "where", "room", "address", "city", "at"),
+    "in": (
+        *("room", "location", "place", "where", "area", "zone", "city", "town", "country", "region", "in"),
+        *("notebook", "folder", "list", "category", "board", "project", "calendar", "album", "playlist"),
+    ),
+    "at": (
+        *("location", "place", "where", "room", "address", "city", "at", "venue"),
+        *("restaurant", "hotel", "store", "shop", "cafe", "bar", "club", "gym", "office", "clinic"),
+    ),
     "into": ("language", "target", "destination", "format", "into", "folder"),
     "on": ("room", "location", "place", "device", "on"),
     "to": (
@@ -25,6 +31,9 @@ ROLES: dict[str, tuple[str, ...]] = {
         "contact",
         "to",
         "destination",
+        "dropoff",
+        "drop",
+        "arrival",
         "text",
         "note",
         "task",
@@ -39,6 +48,8 @@ ROLES: dict[str, tuple[str, ...]] = {
         "for",
         "search",
         "term",
+        "keyword",
+        "keywords",
         "text",
         "city",
         "town",
@@ -50,15 +61,36 @@ ROLES: dict[str, tuple[str, ...]] = {
     "named": ("title", "name", "label", "text", "subject"),
     "titled": ("title", "name", "label", "subject"),
     "saying": ("text", "message", "body", "note", "content"),
-    "about": ("text", "subject", "topic", "note", "title", "query"),
-    "with": ("with", "attendee", "person", "participant"),
-    "from": ("from", "source", "sender"),
+    "about": ("text", "subject", "topic", "note", "title", "query", "keyword", "keywords"),
+    "near": ("near", "location", "place", "where", "area", "city", "address"),
+    "mention": ("query", "search", "term", "keyword", "text"),
+    "mentions": ("query", "search", "term", "keyword", "text"),
+    "mentioning": ("query", "search", "term", "keyword", "text"),
+    "containing": ("query", "search", "term", "keyword", "text"),
+    "with": ("with", "attendee", "person", "participant", "contact", "recipient", "friend"),
+    "from": ("from", "source", "sender", "pickup", "origin", "start", "departure"),
     "by": ("artist", "author", "by"),
 }
 
 
 # A phrase after one of these can be the object when the verb has none ("take me to the X", "two of X").
-OBJECT_PREPOSITIONS = frozenset(("to", "for", "called", "named", "titled", "about", "saying", "of", "by"))
+OBJECT_PREPOSITIONS = frozenset(
+    (
+        "to",
+        "for",
+        "called",
+        "named",
+        "titled",
+        "about",
+        "saying",
+        "of",
+        "by",
+        "mention",
+        "mentioning",
+        "with",
+        "from",
+    )
+)
 
 
 _INTERJECTIONS = frozenset(("hey", "hi", "hello", "yeah", "yes", "oh", "okay", "ok"))
@@ -67,6 +99,7 @@ BLANK = "¦"  # where a value was taken out of the text
 
 
 _BOUNDARIES = frozenset(ROLES) | {"and", "then", "under", "below", "over", "above", "of", "as"}
+_RELATIVE = frozenset(("that", "which", "who"))
 
 
 LIGHT_VERBS = frozenset(
@@ -116,6 +149,8 @@ _TRAILING = frozenset(
         "stuff",
         "one",
         "ones",
+        *["outside", "inside", "outdoors", "indoors", "around"],
+        *["instead", "anyway", "too", "also", "then", "later", "soon"],  # where the speaker is, no place name
     ]
 )
 
@@ -129,6 +164,35 @@ class Cues:
     name_stems: frozenset[str]
     referent: Referent
     name_concepts: frozenset[str] = frozenset()
+    own_stems: frozenset[str] = frozenset()  # the tool's name and description words (not its examples)
+
+
+_EXAMPLES = re.compile(r"\b(?:e\.g\.|for example|such as|like)[^.;)]*", re.IGNORECASE)
+
+
+def own_stems(name_words: str, description: str) -> frozenset[str]:
+    """The stems of a tool's own words: its name and its description without the examples it gives
+    ("Room name, e.g. kitchen" gives "room", "name")."""
+    words = lexicon.tokens(f"{name_words} {_EXAMPLES.sub(' ', description)}")
+    return frozenset(lexicon.stem(w.lower) for w in words if not w.is_stop)
+
+
+def only_own_words(phrase: str, cues: Cues) -> bool:
+    """Every word of ``phrase`` is the tool's own ("start a parking session", "the latest episode"):
+    it names what the tool does, not a value."""
+    words = [w for w in lexicon.tokens(phrase) if not w.is_stop]
+    return bool(words) and bool(cues.own_stems) and all(_own(w, cues) for w in words)
+
+
+def _own(word: lexicon.Token, cues: Cues) -> bool:
+    """The tool's word, or a synonym of a thing its name says ("car" for book_trip, a trip)."""
+    return lexicon.stem(word.lower) in cues.own_stems or _named_thing(word, cues)
+
+
+def _named_thing(word: lexicon.Token, cues: Cues) -> bool:
+    """A synonym of a thing the tool's name says; a verb's synonym stays a word of the value ("my
+    running playlist" for play_music)."""
+    return word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
 
 
 def bare(phrase: str) -> str:
@@ -169,11 +233,19 @@ def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
     for position, stretch in enumerate(chunk.split(BLANK)):
         pieces.append(("" if position == 0 else BLANK, []))
         for token in lexicon.tokens(stretch):
-            if token.lower in _BOUNDARIES:
+            # "lasagna that takes an hour": a relative clause after a noun describes it, it is no part
+            # of its name ("that" before any noun is a pronoun: "delete that").
+            before = pieces[-1][1][-1] if pieces[-1][1] else None
+            relative = token.lower in _RELATIVE and before is not None and _is_noun_like(before)
+            if token.lower in _BOUNDARIES or relative:
                 pieces.append((token.lower, []))
             else:
                 pieces[-1][1].append(token)
     return pieces
+
+
+def _is_noun_like(word: lexicon.Token) -> bool:
+    return not word.is_stop and word.concept not in lexicon.ACTIONS and word.lower not in LIGHT_VERBS
 
 
 def _from_verb(words: list[lexicon.Token], cues: Cues) -> list[lexicon.Token]:
@@ -187,7 +259,8 @@ def _from_verb(words: list[lexicon.Token], cues: Cues) -> list[lexicon.Token]:
 
 def _is_action(word: lexicon.Token, cues: Cues) -> bool:
     """A word that asked for this tool: one of its actions."""
-    return word.concept in cues.vocabulary and word.concept in lexicon.ACTIONS
+    implied = any(c in cues.vocabulary for c in lexicon.associated(word.concept))  # "put on" a channel
+    return word.concept in lexicon.ACTIONS and (word.concept in cues.vocabulary or implied)
 
 
 def _is_lead(word: lexicon.Token, cues: Cues) -> bool:

@@ -29,10 +29,23 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import lexicon, values
-from mockengine.brain.phrasing import BLANK, OBJECT_PREPOSITIONS, ROLES, Cues, bare, split_phrases
+from mockengine.brain import items, lexicon, scalars, values
+from mockengine.brain.phrasing import (
+    BLANK,
+    OBJECT_PREPOSITIONS,
+    ROLES,
+    Cues,
+    bare,
+    only_own_words,
+    own_stems,
+    split_phrases,
+)
 from mockengine.brain.values import Span
 
+# "take a note: the gate code is 4512": what follows a short request and a colon, verbatim.
+_AFTER_COLON = re.compile(r"^(?:\S+\s+){0,5}\S+(?<!\d):\s+(?P<text>\S.{0,199}?)\s*[.!]?$")
+# "a note saying the meeting moved to Friday": all of it, prepositions and dates too.
+_SAYING = re.compile(r"\b(?:saying|that says|which says)\s+(?P<text>\S.{0,199}?)\s*[.!]?$", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
 _FREE_TEXT = (
     "title",
@@ -47,31 +60,12 @@ _FREE_TEXT = (
     "code",
     "task",
 )
-_UNIT_WORDS: dict[str, tuple[str, ...]] = {
-    "percent": ("percent", "%", "per cent"),
-    "minute": ("minute", "minutes", "min", "mins"),
-    "hour": ("hour", "hours"),
-    "degree": ("degree", "degrees", "°"),
-    "price": ("dollar", "dollars", "bucks", "$", "euro", "euros", "pounds"),
-}
-_UNIT_PARAMS: dict[str, tuple[str, ...]] = {
-    "percent": ("brightness", "level", "volume", "percent", "dim"),
-    "minute": ("minute", "duration", "length"),
-    "hour": ("hour", "duration"),
-    "degree": ("degree", "temperature", "temp", "celsius", "fahrenheit"),
-    "price": ("price", "cost", "budget", "amount", "max"),
-}
 _IDENTIFIER = re.compile(r"(?<![\w-])[A-Za-z]*\d[\w-]*")
-_DURATIONS = (
-    (re.compile(r"\b(?:for\s+)?(?:an hour and a half|one and a half hours)\b", re.I), 90),
-    (re.compile(r"\b(?:for\s+)?half an hour\b", re.I), 30),
-    (re.compile(r"\b(?:for\s+)?(?:an|one) hour\b", re.I), 60),
-    (re.compile(r"\b(?:for\s+)?(?:two|2) hours\b", re.I), 120),
+_CONTAINERS = frozenset(
+    lexicon.stem(w)
+    for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
 )
-_CONTAINERS = frozenset(lexicon.stem(w) for w in ("playlist", "list", "folder", "album", "channel", "board"))
 _PLACES = ("room", "location", "place", "where", "area", "zone")
-_TRUE_WORDS = frozenset(("on", "enable", "yes", "true"))
-_FALSE_WORDS = frozenset(("off", "disable", "no", "false"))
 
 
 @dataclass(frozen=True)
@@ -82,12 +76,13 @@ class Referent:
     values: tuple[tuple[str, str], ...] = ()
     name: str | None = None
 
-    def for_parameter(self, parameter: str) -> str | None:
+    def for_parameter(self, parameter: str, exact: bool = False) -> str | None:
+        """The value a field whose key contains ``parameter`` holds, else (unless ``exact``) the name."""
         key = parameter.lower()
         for candidate, value in self.values:
             if candidate == key or key in candidate:
                 return value
-        return self.name
+        return None if exact else self.name
 
 
 @dataclass
@@ -98,6 +93,7 @@ class Filled:
     sources: dict[str, str] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
     used_referent: bool = False
+    more: list[tuple[str, str]] = field(default_factory=list)  # a list's other things: one call each
 
 
 def fill(
@@ -107,39 +103,59 @@ def fill(
     referent: Referent,
     today: date,
     vocabulary: frozenset[str] = frozenset(),
+    description: str = "",
 ) -> Filled:
-    """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``."""
+    """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``; the tool's
+    ``description`` tells which words are its own, never a value."""
     found = schema.get("properties")
     properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
-    required = (
-        [r for r in schema.get("required", []) if isinstance(r, str)]
-        if isinstance(schema.get("required"), list)
-        else []
-    )
-    work = _Work(lexicon.rewrite(_without_tool_mention(text, tool_name), keep_case=True), today)
+    listed = schema.get("required")
+    required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
+    said = items.commas_as_and(_without_tool_mention(text, tool_name))
+    work = _Work(lexicon.rewrite(said, keep_case=True), today)
     filled = Filled()
-    kinds = {name: _kind(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
+    kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
     for kind in ("quoted", "identifier", "datetime", "date", "time", "number", "enum", "boolean"):
         quotable = ("string", "identifier")
         for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k in quotable)]:
             if name not in filled.arguments:
                 _fill_one(work, filled, name, properties[name], kind)
-    strings = [n for n, k in kinds.items() if k in ("string", "identifier") and n not in filled.arguments]
-    name_stems = frozenset(lexicon.stem(w) for w in lexicon.identifier_words(tool_name).split())
-    name_concepts = frozenset(lexicon.concept(w) for w in lexicon.identifier_words(tool_name).split())
-    cues = Cues(vocabulary, name_stems, referent, name_concepts)
-    _fill_strings(work, filled, strings, required, cues)
+    textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
+    verbatim = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
+    strings = [n for n, k in kinds.items() if k in _STRINGS and n not in filled.arguments]
+    lists = frozenset(n for n, k in kinds.items() if k == "list")
+    cues = _cues(tool_name, description, vocabulary, referent)
+    _fill_strings(work, filled, _Strings(strings, required, cues, verbatim, lists))
+    _finish(filled, schema, required, lists)
+    return filled
+
+
+_STRINGS = ("string", "identifier", "list")
+
+
+def _cues(tool_name: str, description: str, vocabulary: frozenset[str], referent: Referent) -> Cues:
+    words = lexicon.identifier_words(tool_name)
+    name_stems = frozenset(lexicon.stem(w) for w in words.split())
+    name_concepts = frozenset(lexicon.concept(w) for w in words.split())
+    return Cues(vocabulary, name_stems, referent, name_concepts, own_stems(words, description))
+
+
+def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], lists: frozenset[str]) -> None:
+    """Lists split, defaults for required parameters not heard, values that do not validate dropped,
+    and the required ones still missing listed."""
+    properties = schema.get("properties")
+    for name in [n for n in lists if isinstance(filled.arguments.get(n), str)]:
+        filled.arguments[name] = items.as_list(re.split(r"\s*,\s*|\s+and\s+", filled.arguments[name]))
     for name in required:
-        schema_of = properties.get(name)
+        schema_of = properties.get(name) if isinstance(properties, Mapping) else None
         if name not in filled.arguments and isinstance(schema_of, Mapping) and "default" in schema_of:
             filled.arguments[name] = schema_of["default"]
             filled.sources[name] = "(schema default)"
     for name, value in list(filled.arguments.items()):
-        if not _valid_property(name, value, schema):
+        if not _valid_property(name, value, schema) or _not_a_number(name, value):
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
-    return filled
 
 
 def _without_tool_mention(text: str, tool_name: str) -> str:
@@ -149,7 +165,8 @@ def _without_tool_mention(text: str, tool_name: str) -> str:
     return text if found is None else f"{text[: found.start()]} {text[found.end() :]}"
 
 
-def _kind(name: str, schema: Mapping[str, Any]) -> str:
+def kind_of(name: str, schema: Mapping[str, Any]) -> str:
+    """How a parameter is filled: enum, number, boolean, datetime, date, time, identifier, string, other."""
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
     words = lexicon.identifier_words(name).split()
@@ -159,9 +176,12 @@ def _kind(name: str, schema: Mapping[str, Any]) -> str:
         return "number"
     if kind == "boolean":
         return "boolean"
+    inner = schema.get("items")
+    if kind == "array" and isinstance(inner, Mapping) and inner.get("type", "string") == "string":
+        return "list"  # ["towels", "pillows"]
     if kind not in (None, "string"):
         return "other"
-    fmt = schema.get("format")
+    fmt = schema.get("format") or _format_of_pattern(schema.get("pattern"))
     if fmt == "date-time" or "datetime" in words:
         return "datetime"
     if fmt == "date" or any(w in ("date", "day") for w in words):
@@ -171,6 +191,19 @@ def _kind(name: str, schema: Mapping[str, Any]) -> str:
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
     return "string"
+
+
+def _format_of_pattern(pattern: Any) -> str | None:
+    """The value format a ``pattern`` accepts, tried on samples: "^[0-2][0-9]:[0-5][0-9]$" → time."""
+    if not isinstance(pattern, str):
+        return None
+    for fmt, sample in (("date-time", "2026-03-02T18:30:00"), ("date", "2026-03-02"), ("time", "18:30")):
+        try:
+            if re.search(pattern, sample) and not re.search(pattern, "x"):
+                return fmt
+        except re.error:
+            return None
+    return None
 
 
 class _Work:
@@ -190,7 +223,9 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     span: Span | None = None
     if kind == "quoted":
         if any(word in lexicon.identifier_words(name).split() for word in _FREE_TEXT):
-            match = _QUOTED.search(work.text)
+            match = _QUOTED.search(work.text) or _AFTER_COLON.search(work.text)
+            if match is None and _fits(name, ROLES["saying"]):  # the message, not its subject
+                match = _SAYING.search(work.text)
             span = Span(match.group("text"), match.start(), match.end()) if match else None
     elif kind == "identifier":
         match = _IDENTIFIER.search(work.text)
@@ -202,14 +237,24 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     elif kind == "time":
         span = _first(values.times(work.text))
     elif kind == "number":
-        span = _number_for(work.text, name, schema)
+        span = scalars.number_for(work.text, name, schema)
     elif kind == "enum":
-        span = _enum_for(work.text, schema["enum"])
+        span = scalars.enum_for(work.text, schema["enum"])
     elif kind == "boolean":
-        span = _boolean_for(work.text)
+        span = scalars.boolean_for(work.text, name)
     if span is not None:
-        filled.sources[name] = work.take(span)
+        filled.sources[name] = work.take(_with_label(work.text, span, name))
         filled.arguments[name] = span.value
+
+
+def _with_label(text: str, span: Span, name: str) -> Span:
+    """``span`` and the parameter's own name said right before it ("due on March 20", "priority high"),
+    so the label joins no other value ("renew insurance due")."""
+    words = "|".join(re.escape(w) for w in lexicon.identifier_words(name).split() if len(w) > 2)
+    if not words:
+        return span
+    label = re.search(rf"\b(?:{words})\w*\s+(?:(?:on|at|is|of|for|by|to|=|:)\s+)?$", text[: span.start], re.I)
+    return Span(span.value, label.start(), span.end) if label else span
 
 
 def _first(spans: list[Span]) -> Span | None:
@@ -229,108 +274,82 @@ def _datetime(work: _Work, day: Span | None) -> Span | None:
     return Span(value, first.start, first.end)
 
 
-def _number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
-    """The number for parameter ``name``: one followed by a unit word that fits the name, else the first
-    number with no unit word that belongs to another kind of parameter."""
-    words = " ".join([lexicon.identifier_words(name), str(schema.get("description", "")).lower()])
-    if any(p in words for p in _UNIT_PARAMS["minute"]):
-        for pattern, minutes in _DURATIONS:
-            match = pattern.search(text)
-            if match:
-                return Span(minutes, match.start(), match.end())
-    candidates = [s for s in values.numbers(text) if not _is_clock(text, s)]
-    best: Span | None = None
-    for span in candidates:
-        after = text[span.end : span.end + 12].lower()
-        unit = next(
-            (u for u, forms in _UNIT_WORDS.items() if any(after.lstrip().startswith(f) for f in forms)), None
-        )
-        if unit is not None and any(p in words for p in _UNIT_PARAMS[unit]):
-            end = span.end + len(after) - len(after.lstrip()) + len(after.lstrip().split(" ")[0])
-            return Span(span.value, _comparator_start(text, span.start), end)
-        if unit is None and best is None:
-            best = Span(span.value, _comparator_start(text, span.start), span.end)
-    return best
+@dataclass(frozen=True)
+class _Strings:
+    """The string parameters still to fill and what decides how: the required ones, the cues, whether
+    the main text was said verbatim, and which take a list."""
+
+    names: list[str]
+    required: list[str]
+    cues: Cues
+    verbatim: bool
+    lists: frozenset[str]
 
 
-def _comparator_start(text: str, start: int) -> int:
-    before = text[:start].lower()
-    match = re.search(r"\b(?:under|below|less than|up to|at most|over|above|at least|to|at|by)\s+$", before)
-    return match.start() if match else start
-
-
-def _is_clock(text: str, span: Span) -> bool:
-    return any(s.start <= span.start < s.end for s in values.times(text))
-
-
-def _enum_for(text: str, options: list[Any]) -> Span | None:
-    spoken = lexicon.tokens(lexicon.rewrite(text))
-    said = {t.lower for t in spoken}
-    heard = {t.concept for t in spoken} | said
-    # An option said as it is ("the tasks I've done" → done) wins over one a synonym points at ("show" ~
-    # open); then the synonyms, in the options' order.
-    for option in options:
-        words = lexicon.identifier_words(option).split() if isinstance(option, str) else []
-        if words and all(w in said for w in words):
-            return _span_of(text, str(option), [lexicon.concept(w) for w in words])
-    for option in options:
-        if not isinstance(option, str):
-            continue
-        wanted = [lexicon.concept(w) for w in lexicon.identifier_words(option).split()]
-        if wanted and all(w in heard for w in wanted):
-            return _span_of(text, option, wanted)
-    return None
-
-
-def _span_of(text: str, option: str, concepts: list[str]) -> Span:
-    """Where in ``text`` (as written) the words that named ``option`` are, for the trace."""
-    for match in re.finditer(r"[A-Za-z0-9'’]+", text):
-        if lexicon.concept(match.group(0)) in concepts or match.group(0).lower() == option.lower():
-            return Span(option, match.start(), match.end())
-    return Span(option, len(text), len(text))
-
-
-def _boolean_for(text: str) -> Span | None:
-    for token in re.finditer(r"[A-Za-z]+", lexicon.rewrite(text)):
-        word = lexicon.concept(token.group(0))
-        if word in _TRUE_WORDS or word in _FALSE_WORDS:
-            original = re.search(rf"\b{re.escape(token.group(0))}\b", text, re.IGNORECASE)
-            start, end = (original.start(), original.end()) if original else (len(text), len(text))
-            return Span(word in _TRUE_WORDS, start, end)
-    return None
-
-
-def _fill_strings(work: _Work, filled: Filled, names: list[str], required: list[str], cues: Cues) -> None:
-    if not names:
+def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
+    if not todo.names:
         return
-    segments = split_phrases(work.text, cues)
-    primary = next((n for n in required if n in names), names[0])
-    for preposition, phrase in segments[1:]:
-        roles = ROLES.get(preposition, ())
-        target = next((n for n in names if n not in filled.arguments and _fits(n, roles)), None)
-        if target is not None and bare(phrase):
-            value = _without_name(bare(phrase), target)
-            filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
-            segments = [s for s in segments if s != (preposition, phrase)]
-    if primary in filled.arguments:
+    segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
+    primary = next((n for n in todo.required if n in todo.names), todo.names[0])
+    # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
+    # a phrase meant for it, not what is left of the object.
+    if primary in filled.arguments or (todo.verbatim and primary not in todo.required):
         return
     obj = segments[0][1] if segments else ""
+    obj = "" if only_own_words(obj, todo.cues) else obj  # "play the latest episode of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS:
         obj, rest = bare(rest[0][1]), rest[1:]
-    if obj and not (primary not in required and _fits(primary, _PLACES)):
-        value = " ".join([obj] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
+    if obj and not (primary not in todo.required and _fits(primary, _PLACES)):
+        listed = [obj]
+        while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
+            listed, rest = [*listed, bare(rest[0][1])], rest[1:]
+        things = items.as_list(listed) if items.takes_one_thing(primary) else [" and ".join(listed)]
+        value = " ".join([things[0]] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
         filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
+        filled.more = [(primary, _without_name(thing, primary)) for thing in things[1:]]
     elif _has_pronoun(work.text):
-        named = cues.referent.for_parameter(primary)
+        # "it" names the thing: a required parameter, or one the last output named by key ("card" ←
+        # focusedCardId); never an optional detail such as a cancellation's "reason".
+        referent = todo.cues.referent
+        keyed = primary in todo.required or referent.for_parameter(primary, exact=True) is not None
+        named = referent.for_parameter(primary) if keyed else None
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
 
 
+def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> list[tuple[str, str]]:
+    """Phrases after a preposition into the parameter whose name fits its role ("in the kitchen" →
+    room); the segments left over."""
+    said = list(segments)
+    for index, (preposition, phrase) in enumerate(said[1:], start=1):
+        roles = ROLES.get(preposition, ())
+        target = next((n for n in todo.names if n not in filled.arguments and _fits(n, roles)), None)
+        if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
+            continue
+        value = _without_name(bare(phrase), target)
+        # "with Ana and Bo" for a list of attendees: the "and" phrases that follow belong to it
+        for joined, more in said[index + 1 :] if target in todo.lists else ():
+            if joined != "and":
+                break
+            value = f"{value} and {bare(more)}"
+            segments = [s for s in segments if s != (joined, more)]
+        filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
+        segments = [s for s in segments if s != (preposition, phrase)]
+    return segments
+
+
+def _not_a_number(name: str, value: Any) -> bool:
+    """A string for an ``order_number``-like parameter that holds no digit ("anything free")."""
+    last = lexicon.identifier_words(name).split()[-1:]
+    return last in (["number"], ["num"], ["no"]) and isinstance(value, str) and not re.search(r"\d", value)
+
+
 def _fits(name: str, roles: tuple[str, ...]) -> bool:
-    words = lexicon.identifier_words(name).split()
-    return any(role in words for role in roles)
+    """A word of the parameter's name is one of the ``roles`` (by stem: ``attendees`` ~ attendee)."""
+    words = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
+    return any(lexicon.stem(role) in words for role in roles)
 
 
 def _without_name(value: str, parameter: str) -> str:

@@ -53,7 +53,7 @@ class Span:
     end: int
 
 
-_DIGITS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?![\w])")
+_DIGITS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?=x\b|[^\w]|$)")  # "2x" speed too
 _SPOKEN = re.compile(r"\b(?:[a-z]+)(?:[\s-]+(?:[a-z]+))*\b")
 
 
@@ -90,12 +90,23 @@ def _spoken_numbers(chunk: str, offset: int) -> list[Span]:
     return spans
 
 
-def _read_number(words: list[str]) -> tuple[int, int]:
+def _read_number(words: list[str]) -> tuple[int | float, int]:
     """The number the leading ``words`` spell and how many words it took (0: none)."""
     if words[:2] == ["a", "dozen"]:
         return 12, 2
     if words[:2] == ["a", "couple"]:
         return 2, 2 + (len(words) > 2 and words[2] == "of")
+    whole, used = _read_whole(words)
+    rest = words[used:]
+    if used and rest[:3] == ["and", "a", "half"]:  # "one and a half"
+        return whole + 0.5, used + 3
+    if used and rest[:1] == ["point"] and rest[1:2] and rest[1] in _UNITS and _UNITS[rest[1]] < 10:
+        return float(f"{whole}.{_UNITS[rest[1]]}"), used + 2  # "one point five"
+    return whole, used
+
+
+def _read_whole(words: list[str]) -> tuple[int, int]:
+    """The whole number the leading ``words`` spell and how many words it took (0: none)."""
     total, current, used = 0, 0, 0
     for index, word in enumerate(words):
         if word in _UNITS and (used == 0 or words[index - 1] in _TENS or words[index - 1] in _SCALES):
@@ -135,12 +146,49 @@ _MONTH = (
     r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-_ORDINAL = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_ORDINAL_WORDS = {
+    word: index + 1
+    for index, word in enumerate(
+        [
+            "first",
+            "second",
+            "third",
+            "fourth",
+            "fifth",
+            "sixth",
+            "seventh",
+            "eighth",
+            "ninth",
+            "tenth",
+            "eleventh",
+            "twelfth",
+            "thirteenth",
+            "fourteenth",
+            "fifteenth",
+            "sixteenth",
+            "seventeenth",
+            "eighteenth",
+            "nineteenth",
+            "twentieth",
+        ]
+    )
+}
+_ORDINAL_WORDS |= {f"twenty {w}": 20 + n for w, n in _ORDINAL_WORDS.items() if n < 10}
+_ORDINAL_WORDS |= {"thirtieth": 30, "thirty first": 31}
+_SPOKEN_DAY = "|".join(w.replace(" ", "[ -]") for w in sorted(_ORDINAL_WORDS, key=len, reverse=True))
+# "the 5th", "5", "the fifth", "twenty-first"
+_ORDINAL = rf"(?P<day>\d{{1,2}}(?=st|nd|rd|th|\b)|{_SPOKEN_DAY})(?:st|nd|rd|th)?"
 _DATE_PATTERNS = (
     re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
     re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}\b"),
     re.compile(rf"\b(?:on\s+)?{_MONTH}\s+(?:the\s+)?{_ORDINAL}\b"),
-    re.compile(r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|day after tomorrow)\b"),
+    re.compile(r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|(?:the\s+)?day after tomorrow)\b"),
+    re.compile(
+        r"\b(?:in|within)\s+(?P<count>a|an|one|two|three|four|five|six|seven|\d{1,2})\s+(?P<unit>days?|weeks?)\b"
+    ),
+    re.compile(r"\b(?P<week>next week|a week from (?:today|now))\b"),
+    # "by the 15th": a day of this month, or of the next once it has passed
+    re.compile(r"\b(?:on|by|for|until|before)\s+the\s+(?P<monthday>\d{1,2})(?:st|nd|rd|th)\b"),
     re.compile(
         r"\b(?:on\s+)?(?P<next>next\s+|this\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
     ),
@@ -149,12 +197,20 @@ _DATE_PATTERNS = (
 _SPOKEN_HOURS = [word for word, value in _UNITS.items() if 1 <= value <= 12]
 _HOUR = rf"(?P<hour>\d{{1,2}}|{'|'.join(_SPOKEN_HOURS)})"
 _TIME_PATTERNS = (
+    # "half past six", "quarter to eight", "ten past nine" (the hour as a number or a word)
+    re.compile(
+        r"\b(?:at\s+)?(?P<past>half|(?:a\s+)?quarter|ten|twenty|five|twenty[\s-]five)\s+"
+        rf"(?P<relation>past|to|after)\s+{_HOUR}"
+        r"(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?\b"
+    ),
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
     re.compile(
         rf"\b(?:at\s+)?{_HOUR}(?:\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five))?\s*"
         r"(?P<ampm>[ap]\.?m\.?|o'clock|in the morning|in the afternoon|in the evening|at night)(?![\w])"
     ),
     re.compile(r"\b(?:at\s+)?(?P<named>noon|midday|midnight)\b"),
+    # "at six thirty", "at 7 15": a spoken clock time after "at", no am/pm
+    re.compile(rf"\bat\s+{_HOUR}\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five)\b"),
     re.compile(rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars))"),
 )
 
@@ -183,18 +239,51 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
         except ValueError:
             return None
     if groups.get("rel"):
-        shift = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2}[groups["rel"]]
+        relative = groups["rel"].removeprefix("the").strip()
+        shift = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2}[relative]
         return today + timedelta(days=shift)
+    if groups.get("count"):
+        count = groups["count"]
+        number = int(count) if count.isdigit() else ({"a": 1, "an": 1} | _UNITS).get(count, 1)
+        return today + timedelta(days=number * (7 if groups["unit"].startswith("week") else 1))
+    if groups.get("week"):
+        return today + timedelta(days=7)
+    if groups.get("monthday"):
+        return _next_month_day(today, int(groups["monthday"]))
     if groups.get("weekday"):
         wanted = next(i for i, d in enumerate(_WEEKDAYS) if d.startswith(groups["weekday"][:3]))
         ahead = (wanted - today.weekday()) % 7 or 7
-        return today + timedelta(days=ahead)  # "next friday" and "friday" both mean the coming one
+        # "friday" and "next friday" mean the coming one, but "next tuesday" said on a monday is not
+        # tomorrow (that would be "tomorrow"): it is a week later.
+        if ahead == 1 and (groups.get("next") or "").strip() == "next":
+            ahead += 7
+        return today + timedelta(days=ahead)
     month = next(i + 1 for i, m in enumerate(_MONTHS) if m.startswith(groups["month"][:3]))
     try:
-        candidate = date(today.year, month, int(groups["day"]))
-        return candidate if candidate >= today else date(today.year + 1, month, int(groups["day"]))
+        day = _day_number(groups["day"])
+        candidate = date(today.year, month, day)
+        return candidate if candidate >= today else date(today.year + 1, month, day)
     except ValueError:
         return None
+
+
+def _day_number(text: str) -> int:
+    """ "5" or "fifth" / "twenty-first" as a day of the month."""
+    return int(text) if text.isdigit() else _ORDINAL_WORDS[" ".join(text.replace("-", " ").split())]
+
+
+def _next_month_day(today: date, day: int) -> date | None:
+    """The coming ``day`` of a month: this month's if not past, else the next month's."""
+    year, month = today.year, today.month
+    for _ in range(3):  # a 31st may skip a month
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            candidate = None
+        if candidate is not None and candidate >= today:
+            return candidate
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
 
 
 def times(text: str) -> list[Span]:
@@ -202,14 +291,38 @@ def times(text: str) -> list[Span]:
     "at 7", "9 in the morning"."""
     lowered = text.lower()
     found: list[Span] = []
+    morning = _MORNING.search(lowered) is not None  # "wake me up at six thirty": not the evening
     for pattern in _TIME_PATTERNS:
         for match in pattern.finditer(lowered):
             if any(s.start <= match.start() < s.end or match.start() <= s.start < match.end() for s in found):
                 continue
-            value = _time_value(match.groupdict())
+            groups = match.groupdict()
+            if morning and not groups.get("ampm"):
+                groups["ampm"] = "am"
+            value = _time_value(groups)
             if value is not None:
                 found.append(Span(value, match.start(), match.end()))
     return sorted(found, key=lambda span: span.start)
+
+
+_MORNING = re.compile(r"\b(?:wake|waking|morning|breakfast|sunrise|dawn)\b")
+_PAST_MINUTES = {"half": 30, "quarter": 15, "a quarter": 15, "ten": 10, "twenty": 20, "five": 5}
+
+
+def _relative_time(hour: int, groups: dict[str, str | None]) -> str | None:
+    """ "half past six" → 18:30 (an hour of 1-7 without am/pm is the afternoon, as for "at 3"),
+    "quarter to eight" → 19:45."""
+    words = " ".join((groups.get("past") or "").replace("-", " ").split())
+    minutes = _PAST_MINUTES.get(words, 25 if words == "twenty five" else 0)
+    ampm = (groups.get("ampm") or "").replace(".", "")
+    if groups.get("relation") == "to":
+        hour, minutes = hour - 1, 60 - minutes
+    evening = ampm in ("pm", "in the afternoon", "in the evening", "at night", "tonight")
+    if (evening and hour < 12) or (not ampm and (1 <= hour <= 7 or hour == 0)):
+        hour += 12
+    if hour > 23 or minutes > 59:
+        return None
+    return f"{hour:02d}:{minutes:02d}"
 
 
 def _time_value(groups: dict[str, str | None]) -> str | None:
@@ -218,6 +331,8 @@ def _time_value(groups: dict[str, str | None]) -> str | None:
         return "00:00" if named == "midnight" else "12:00"
     hour_text = groups.get("hour") or ""
     hour = int(hour_text) if hour_text.isdigit() else _SPOKEN_HOURS.index(hour_text) + 1
+    if groups.get("past"):
+        return _relative_time(hour, groups)
     minute_text = groups.get("minute") or ""
     spoken = (groups.get("spoken_minute") or "").replace("-", " ")
     minute = (

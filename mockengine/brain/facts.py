@@ -1,0 +1,70 @@
+"""The participant's tiny fact table: capitals, small sums and small talk, answered in one sentence.
+
+An "I can't …" answer is never said about a topic the app's declared tools cover (``covered``): with a
+weather tool declared, the participant does not claim it cannot check the weather.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from typing import Any
+
+_CAPITALS = {
+    "france": "Paris",
+    "germany": "Berlin",
+    "italy": "Rome",
+    "spain": "Madrid",
+    "japan": "Tokyo",
+    "england": "London",
+    "the uk": "London",
+    "the united kingdom": "London",
+    "canada": "Ottawa",
+    "the united states": "Washington, D.C.",
+    "the usa": "Washington, D.C.",
+    "australia": "Canberra",
+}
+_OPERATORS: dict[str, Callable[[int, int], Any]] = {
+    "plus": operator.add,
+    "+": operator.add,
+    "minus": operator.sub,
+    "-": operator.sub,
+    "times": operator.mul,
+    "x": operator.mul,
+    "*": operator.mul,
+    "multiplied by": operator.mul,
+}
+_ARITHMETIC = re.compile(r"(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})", re.IGNORECASE)
+_CAPITAL = re.compile(r"capital (?:city )?of ((?:the )?[a-z ]+?)\s*[?.!]*$", re.IGNORECASE)
+_SMALL_TALK: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bhow are you\b", re.I), "I'm doing well, thanks for asking."),
+    (re.compile(r"\b(?:what'?s|what is) your name\b|\bwho are you\b", re.I), "My name is {persona}."),
+    (re.compile(r"\bcolou?r (?:of|is) the sky\b", re.I), "The sky is blue on a clear day."),
+    (re.compile(r"\bwhat time\b|\bwhat day\b|\bdate today\b", re.I), "I can't see a clock from here."),
+    (re.compile(r"\bweather\b", re.I), "I can't check the weather from here."),
+    (
+        re.compile(r"\btell me a joke\b", re.I),
+        "Parallel lines have so much in common, it's a shame they'll never meet.",
+    ),
+)
+# The topic each "I can't …" answer denies, so it is not said when a declared tool covers it.
+_CANNOT = {"I can't check the weather from here.": "weather", "I can't see a clock from here.": "clock"}
+
+
+def known_answer(words: str, persona: str, covered: frozenset[str] = frozenset()) -> str | None:
+    """A fixed answer from a tiny fact table (capitals, small sums, small talk), or None; no "I can't
+    check the weather" when a declared tool covers the weather (``covered``)."""
+    capital = _CAPITAL.search(words)
+    if capital and capital.group(1).strip().lower() in _CAPITALS:
+        country = capital.group(1).strip()
+        return f"{_CAPITALS[country.lower()]} is the capital of {country}."
+    sum_match = _ARITHMETIC.search(words)
+    if sum_match:
+        left, word, right = sum_match.groups()
+        result = _OPERATORS[word.lower()](int(left), int(right))
+        return f"{left} {word.lower()} {right} is {result}."
+    for pattern, answer in _SMALL_TALK:
+        if pattern.search(words) and _CANNOT.get(answer) not in covered:
+            return answer.format(persona=persona)
+    return None

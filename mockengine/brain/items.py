@@ -1,0 +1,41 @@
+"""Lists in a request: "add eggs and bread", "put milk, butter and flour on the list".
+
+A tool that takes one thing per call (its parameter is an item, a product, an ingredient…) gets one call
+per thing, as a real model makes them; any other parameter keeps the whole phrase ("call mom and dad",
+"rock and roll"). A list whose last part alone has more than one word after single words is one name
+("salt and vinegar chips", "black and white photos"), not a list.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mockengine.brain import lexicon
+
+# Parameter-name words that hold one thing of a list.
+_ONE_THING = frozenset(
+    lexicon.stem(w)
+    for w in ("item", "product", "ingredient", "grocery", "groceries", "article", "thing", "food")
+)
+_PART = r"[\w'-]+(?:\s+[\w'-]+){0,2}"
+# "milk, butter and flour": the commas of a list that ends in "and", read as "and".
+_LIST_COMMA = re.compile(rf"(?<=\w),\s+(?=(?:{_PART},\s+)*{_PART},?\s+and\s)")
+
+
+def commas_as_and(text: str) -> str:
+    """``text`` with the commas of a list read as "and" ("milk, butter and flour")."""
+    return _LIST_COMMA.sub(" and ", text)
+
+
+def takes_one_thing(parameter: str) -> bool:
+    """The parameter holds one thing of a list (``item``, ``product``), so a list is one call each."""
+    return any(lexicon.stem(w) in _ONE_THING for w in lexicon.identifier_words(parameter).split())
+
+
+def as_list(parts: list[str]) -> list[str]:
+    """``parts`` (joined by "and") as the list they name: one entry per part, or one entry for a name
+    such as "salt and vinegar chips"."""
+    parts = [p for p in parts if p]
+    if len(parts) > 1 and all(len(p.split()) == 1 for p in parts[:-1]) and len(parts[-1].split()) > 1:
+        return [" and ".join(parts)]
+    return parts

@@ -1,0 +1,253 @@
+"""What the participant says around a call to an app's own tool: the short clause said while the call
+goes out ("Opening gesture project —") and the one grounding sentence after the app's output ("Gesture
+Navigation is open, in detail view.", "Oslo: temp c 3, condition snow.")."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from mockengine.brain import lexicon
+
+_STATE_KEYS = ("mode", "status", "state")
+_CLAUSE_ENDINGS = (" —", "…")
+_GERUNDS = {
+    "get": "Checking",
+    "go": "Going",
+    "set": "Setting",
+    "run": "Running",
+    "stop": "Stopping",
+    "flip": "Flipping",
+    "view": "Checking",
+    "list": "Checking",
+    "show": "Showing",
+}
+
+
+def clause(name: str, arguments: Mapping[str, Any], rng: random.Random) -> str:
+    """The short clause said while the first call goes out: the action as a gerund and what it acts on
+    ("Opening gesture project —", "Pausing —", "Setting timer —"), else "On it —"."""
+    name_words = lexicon.identifier_words(name).split()
+    ending = rng.choice(_CLAUSE_ENDINGS)
+    spoken = [v for v in arguments.values() if isinstance(v, str) and v.lower() in _VERBS]
+    verb = spoken[0].lower() if spoken else (name_words[0] if name_words[0] in _VERBS else None)
+    if verb is None:
+        return "On it" + ending
+    gerund = _GERUNDS.get(verb) or _gerund(verb)
+    things = [v for k, v in arguments.items() if isinstance(v, str) and _is_thing(k)]
+    rest = " ".join(name_words[1:]) if not spoken and verb == name_words[0] else ""
+    target = things[0] if things else rest
+    return (f"{gerund} {target}" if target else gerund) + ending
+
+
+def _is_thing(parameter: str) -> bool:
+    return bool(set(lexicon.identifier_words(parameter).split()) & _THINGS)
+
+
+_THINGS = frozenset(
+    [
+        "card",
+        "title",
+        "name",
+        "query",
+        "product",
+        "item",
+        "text",
+        "song",
+        "track",
+        "file",
+        "page",
+        "project",
+        "tag",
+        "code",
+        "message",
+        "event",
+    ]
+)
+_VERBS = frozenset(
+    [
+        "open",
+        "launch",
+        "play",
+        "pause",
+        "resume",
+        "restart",
+        "close",
+        "show",
+        "flip",
+        "filter",
+        "navigate",
+        "go",
+        "rate",
+        "favorite",
+        "get",
+        "set",
+        "add",
+        "remove",
+        "create",
+        "cancel",
+        "delete",
+        "search",
+        "find",
+        "send",
+        "start",
+        "stop",
+        "turn",
+        "lock",
+        "unlock",
+        "apply",
+        "track",
+        "list",
+        "view",
+        "check",
+        "book",
+        "schedule",
+        "remind",
+        "complete",
+        "mark",
+        "move",
+        "update",
+        "edit",
+        "save",
+        "buy",
+        "order",
+        "pay",
+        "call",
+        "share",
+        "translate",
+        "shuffle",
+        "mute",
+        "unmute",
+        "skip",
+    ]
+)
+
+
+def _gerund(verb: str) -> str:
+    if verb in _DOUBLED:
+        stem = verb + verb[-1]
+    elif verb.endswith("e") and not verb.endswith("ee"):
+        stem = verb[:-1]
+    else:
+        stem = verb
+    return (stem + "ing").capitalize()
+
+
+_DOUBLED = frozenset(
+    [
+        "stop",
+        "flip",
+        "drop",
+        "plan",
+        "skip",
+        "shop",
+        "tap",
+        "pin",
+        "log",
+        "ship",
+        "run",
+        "get",
+        "set",
+        "put",
+        "cut",
+        "dim",
+        "swap",
+        "zip",
+        "tag",
+        "plug",
+    ]
+)
+
+
+def grounding(output: str, call_name: str | None, call_arguments: str | None) -> str:
+    """One sentence from a function output's fields: the thing's name and its state."""
+    data = _json(output)
+    arguments = _json(call_arguments or "")
+    named = _display_name(data) or _first_string(arguments)
+    state = _state(data)
+    verb = lexicon.identifier_words(call_name or "").split()[:1]
+    concept = lexicon.concept(verb[0]) if verb else ""
+    where = f", in {state} view" if state else ""
+    facts = _facts(data, named) if verb and verb[0] in _LOOKUPS else []
+    if facts:  # a lookup's answer is its fields: "Oslo: temp c 3, condition snow."
+        lead = f"{named[0].upper()}{named[1:]}: " if named else ""
+        return f"{lead}{', '.join(facts)}."
+    if named is None:
+        return f"Done{where}." if where else "Done."
+    name = named[0].upper() + named[1:]
+    if concept == "launch":
+        return f"{name} is playing{where}."
+    if concept == "open":
+        return f"{name} is open{where}."
+    return f"Done: {named}{where}."
+
+
+_LOOKUPS = frozenset(
+    ("get", "list", "check", "view", "show", "find", "search", "track", "read", "lookup", "fetch")
+)
+
+
+def _facts(data: Any, named: str | None, limit: int = 4) -> list[str]:
+    """A lookup output's top-level facts, as words: scalars ("condition snow"), list sizes ("2 tasks"),
+    and one nested object's scalars; not ids, ``ok`` or the thing's own name."""
+    if not isinstance(data, Mapping) or "error" in data:
+        return []
+    facts: list[str] = []
+    nested = [v for v in data.values() if isinstance(v, Mapping)]
+    for key, value in [*data.items(), *(nested[0].items() if len(nested) == 1 else ())]:
+        words = lexicon.identifier_words(str(key))
+        if not words or words in ("ok", "id") or words.endswith((" id", " ids")) or value == named:
+            continue
+        if isinstance(value, bool):
+            facts.append(f"{words} {'yes' if value else 'no'}")
+        elif isinstance(value, (int, float, str)) and str(value):
+            facts.append(f"{words} {value}")
+        elif isinstance(value, list):
+            facts.append(f"{len(value)} {words}")
+        if len(facts) == limit:
+            break
+    return facts
+
+
+def _display_name(data: Any, depth: int = 0) -> str | None:
+    if not isinstance(data, Mapping) or depth > 2:
+        return None
+    for key in ("title", "name", "label"):
+        if isinstance(data.get(key), str) and data[key]:
+            return str(data[key])
+    for value in data.values():
+        inner = _display_name(value, depth + 1)
+        if inner:
+            return inner
+    for key, value in data.items():
+        if isinstance(value, str) and key.lower().endswith("id") and value:
+            return value.replace("-", " ").replace("_", " ")
+    return None
+
+
+def _state(data: Any, depth: int = 0) -> str | None:
+    if not isinstance(data, Mapping) or depth > 2:
+        return None
+    for key in _STATE_KEYS:
+        if isinstance(data.get(key), str) and data[key]:
+            return str(data[key]).replace("_", " ")
+    for value in data.values():
+        inner = _state(value, depth + 1)
+        if inner:
+            return inner
+    return None
+
+
+def _first_string(data: Any) -> str | None:
+    if isinstance(data, Mapping):
+        return next((v for v in data.values() if isinstance(v, str) and v), None)
+    return None
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None

@@ -1,0 +1,69 @@
+"""What the participant reads from a function output it gets back: whether the host refused a call, what
+the refusal says would be accepted (a range, choices) and how many times in a row it refused, so a retry
+is steered rather than blind."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from mockengine.brain.context import NumericRange, QuestionContext, parse_choices, parse_range
+from mockengine.brain.situation import Situation, function_name_for, output_error
+from mockengine.brain.turn import Turn
+
+
+def names_a_fix(error: str) -> bool:
+    """The error says what would be accepted (a range or choices), so a second try is not blind."""
+    return parse_range(error) is not None or bool(parse_choices(error))
+
+
+def refusal_of(turn: Turn, name: str) -> str | None:
+    """The error of the newest input when it is a refused output of a call to ``name``."""
+    situation = turn.situation
+    item = situation.trigger.item
+    if situation.trigger.kind != "function_output" or item is None:
+        return None
+    if function_name_for(turn.request.history, item.call_id) != name:
+        return None
+    return output_error(situation.trigger.text)
+
+
+def refusals_in_a_row(history: tuple[Any, ...], name: str) -> int:
+    """How many of the newest function outputs, back to the last user/context input, refused ``name``."""
+    names = {item.call_id: item.name for item in history if item.kind == "function_call"}
+    count = 0
+    for item in reversed(history):
+        if item.kind == "function_call_output":
+            if names.get(item.call_id) == name and output_error(item.text) is not None:
+                count += 1
+        elif item.kind not in ("function_call", "assistant"):
+            break
+    return count
+
+
+def last_arguments(history: tuple[Any, ...], name: str) -> str | None:
+    for item in reversed(history):
+        if item.kind == "function_call" and item.name == name:
+            return str(item.text)
+    return None
+
+
+def same_json(left: str, right: str) -> bool:
+    try:
+        return bool(json.loads(left) == json.loads(right))
+    except ValueError:
+        return left == right
+
+
+def corrected(situation: Situation, error: str) -> Situation:
+    """The situation with the question's range / choices replaced by those the error message names."""
+    stated_range: NumericRange | None = parse_range(error)
+    stated_choices = parse_choices(error)
+    if stated_range is None and not stated_choices:
+        return situation
+    base = situation.question or QuestionContext(None, "", None, (), False)
+    question = dataclasses.replace(
+        base, range=stated_range or base.range, choices=stated_choices or base.choices
+    )
+    return dataclasses.replace(situation, question=question)

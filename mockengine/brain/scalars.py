@@ -1,0 +1,131 @@
+"""Scalar values from the words: numbers for number parameters (a unit word after the number choosing
+among several), enum options by their text, a synonym or their value, and booleans.
+
+Each finder returns the ``Span`` the value came from, so ``slots`` can take those words out of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from mockengine.brain import lexicon, values
+from mockengine.brain.values import Span
+
+_UNIT_WORDS: dict[str, tuple[str, ...]] = {
+    "percent": ("percent", "%", "per cent"),
+    "minute": ("minute", "minutes", "min", "mins"),
+    "hour": ("hour", "hours"),
+    "degree": ("degree", "degrees", "°"),
+    "price": ("dollar", "dollars", "bucks", "$", "euro", "euros", "pounds"),
+}
+_UNIT_PARAMS: dict[str, tuple[str, ...]] = {
+    "percent": ("brightness", "level", "volume", "percent", "dim"),
+    "minute": ("minute", "duration", "length"),
+    "hour": ("hour", "duration"),
+    "degree": ("degree", "temperature", "temp", "celsius", "fahrenheit"),
+    "price": ("price", "cost", "budget", "amount", "max"),
+}
+_DURATIONS = (
+    (re.compile(r"\b(?:for\s+)?(?:an hour and a half|one and a half hours)\b", re.I), 90),
+    (re.compile(r"\b(?:for\s+)?half an hour\b", re.I), 30),
+    (re.compile(r"\b(?:for\s+)?(?:an|one) hour\b", re.I), 60),
+    (re.compile(r"\b(?:for\s+)?(?:two|2) hours\b", re.I), 120),
+)
+_TRUE_WORDS = frozenset(("on", "enable", "yes", "true"))
+_FALSE_WORDS = frozenset(("off", "disable", "no", "false"))
+
+
+def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
+    """The number for parameter ``name``: one followed by a unit word that fits the name, else the first
+    number with no unit word that belongs to another kind of parameter."""
+    words = " ".join([lexicon.identifier_words(name), str(schema.get("description", "")).lower()])
+    if any(p in words for p in _UNIT_PARAMS["minute"]):
+        for pattern, minutes in _DURATIONS:
+            match = pattern.search(text)
+            if match:
+                return Span(minutes, match.start(), match.end())
+    candidates = [s for s in values.numbers(text) if not _is_clock(text, s)]
+    best: Span | None = None
+    for span in candidates:
+        after = text[span.end : span.end + 12].lower()
+        unit = next(
+            (u for u, forms in _UNIT_WORDS.items() if any(after.lstrip().startswith(f) for f in forms)), None
+        )
+        if unit is not None and any(p in words for p in _UNIT_PARAMS[unit]):
+            end = span.end + len(after) - len(after.lstrip()) + len(after.lstrip().split(" ")[0])
+            return Span(span.value, _comparator_start(text, span.start), end)
+        if unit is None and best is None:
+            best = Span(span.value, _comparator_start(text, span.start), span.end)
+    return best
+
+
+def _comparator_start(text: str, start: int) -> int:
+    before = text[:start].lower()
+    match = re.search(r"\b(?:under|below|less than|up to|at most|over|above|at least|to|at|by)\s+$", before)
+    return match.start() if match else start
+
+
+def _is_clock(text: str, span: Span) -> bool:
+    return any(s.start <= span.start < s.end for s in values.times(text))
+
+
+def enum_for(text: str, options: list[Any]) -> Span | None:
+    """The option of an enum the words name: said as it is, else by a synonym; a number option by value."""
+    numeric = [o for o in options if isinstance(o, int | float) and not isinstance(o, bool)]
+    for span in values.numbers(text) if numeric else ():  # "at one and a half speed" → 1.5
+        if any(float(span.value) == float(o) for o in numeric):  # type: ignore[arg-type]
+            chosen = next(o for o in numeric if float(span.value) == float(o))  # type: ignore[arg-type]
+            return Span(chosen, span.start, span.end)
+    spoken = lexicon.tokens(lexicon.rewrite(text))
+    said = {t.lower for t in spoken}
+    heard = {t.concept for t in spoken} | said
+    heard |= {c for concept in list(heard) for c in lexicon.associated(concept)}  # "too dark" → on
+    # An option said as it is ("the tasks I've done" → done) wins over one a synonym points at ("show" ~
+    # open); then the synonyms, in the options' order.
+    for option in options:
+        words = lexicon.identifier_words(option).split() if isinstance(option, str) else []
+        if words and all(w in said for w in words):
+            return _span_of(text, str(option), [lexicon.concept(w) for w in words])
+    for option in options:
+        if not isinstance(option, str):
+            continue
+        wanted = [lexicon.concept(w) for w in lexicon.identifier_words(option).split()]
+        if wanted and all(w in heard for w in wanted):
+            return _span_of(text, option, wanted)
+    return None
+
+
+def _span_of(text: str, option: str, concepts: list[str]) -> Span:
+    """Where in ``text`` (as written) the words that named ``option`` are, for the trace."""
+    for match in re.finditer(r"[A-Za-z0-9'’]+", text):
+        if lexicon.concept(match.group(0)) in concepts or match.group(0).lower() == option.lower():
+            return Span(option, match.start(), match.end())
+    for match in re.finditer(r"[A-Za-z0-9'’]+", text):  # the word that implied it: "dim" → on
+        if set(lexicon.associated(lexicon.concept(match.group(0)))) & set(concepts):
+            return Span(option, match.start(), match.end())
+    return Span(option, len(text), len(text))
+
+
+def boolean_for(text: str, name: str = "") -> Span | None:
+    """A boolean the words give: on/off, yes/no, enable/disable, or the parameter's own words said
+    ("my unread emails" → ``unread_only`` true)."""
+    for token in re.finditer(r"[A-Za-z]+", lexicon.rewrite(text)):
+        word = lexicon.concept(token.group(0))
+        if word in _TRUE_WORDS or word in _FALSE_WORDS:
+            original = re.search(rf"\b{re.escape(token.group(0))}\b", text, re.IGNORECASE)
+            start, end = (original.start(), original.end()) if original else (len(text), len(text))
+            return Span(word in _TRUE_WORDS, start, end)
+    own = [w for w in lexicon.identifier_words(name).split() if w not in _FLAG_WORDS]
+    if own and not re.search(r"\b(?:not|no|don'?t|without)\b", text, re.IGNORECASE):
+        said = re.search(rf"\b{re.escape(own[0])}\w*\b", text, re.IGNORECASE)
+        if said is not None and all(re.search(rf"\b{re.escape(w)}", text, re.I) for w in own):
+            return Span(True, said.start(), said.end())
+    return None
+
+
+# Words of a boolean parameter's name that say nothing heard ("only" of unread_only, "is" of is_public).
+_FLAG_WORDS = frozenset(
+    ("only", "is", "include", "includes", "has", "with", "use", "enable", "enabled", "flag")
+)

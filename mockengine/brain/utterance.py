@@ -1,0 +1,177 @@
+"""What kind of utterance a user turn is, before any tool is considered: the words cleaned of fillers and
+dismissals, and whether they ask for anything at all.
+
+``clean()`` removes what is said while thinking ("um", "you know", "maybe") and a leading dismissal that
+a request follows ("never mind, open orbit" → "open orbit"). ``not_asking()`` says why words ask for no
+call, or None when they may: a request not to act ("don't play it"), a dismissal ("never mind", "not now",
+"no thanks"), a closing remark ("that's all for now"), a question about the assistant or the app ("what
+can you do?", "how does this work?") or about the participant ("what's your name?"), or a remark about
+how something is ("the lights are really nice") with no complaint in it ("it's too dark in here" is a
+request for light). ``past_event()`` finds a story told ("we watched a movie last night"), which the
+matcher takes only as a record a tool keeps.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mockengine.brain import lexicon
+from mockengine.brain.phrasing import LIGHT_VERBS
+from mockengine.brain.wordlists import FILLERS, IRREGULAR
+
+_FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
+_ORPHAN_COMMA = re.compile(r"\b(the|a|an|my|your|our|to|of|for|in|on|at|with)\s*,\s*", re.IGNORECASE)
+_REPEATED = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.IGNORECASE)  # "the the card"
+_LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
+# A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
+_NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t)\s+"
+_STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b)"
+_NEGATED = re.compile(_LEAD + _NOT_TO + _STILL_ASKS, re.IGNORECASE)
+_DISMISSAL = (
+    r"(?:never ?mind(?: about)?(?: (?:the|that|this|those|these|my) [\w' -]+)?"
+    r"|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you"
+    r"|forget (?:it|about it|that)|don'?t (?:bother|worry(?: about it)?)|nothing|nope|no|nah"
+    r"|cancel that|scratch that|ignore (?:that|me)"
+    r"|that's (?:fine|ok|okay)|all good|i'm good|i'm fine|leave it)"
+)
+_FOR_NOW = r"(?:\s+(?:for now|right now|for the moment|yet|today|at the moment|at all))?"
+_DISMISSED = re.compile(
+    _LEAD + _DISMISSAL + _FOR_NOW + r"\s*(?:[,.;!?-]+\s*|$)(?:(?:thanks|thank you)\W*$)?", re.IGNORECASE
+)
+_RELATIVE = re.compile(r"\b([a-z]+)\s+(?:that|which|who)\b[^,.;!?]*", re.IGNORECASE)
+_CLOSING = re.compile(
+    r"\b(?:that's|that is|that'll be|that will be)\s+(?:all|it)\b(?:\s+for\s+(?:now|today))?", re.IGNORECASE
+)
+_ABOUT_THE_APP = re.compile(
+    r"\bwhat (?:else )?(?:\w+ )?can (?:you|i)\b(?! (?:tell|find|show|get) me about\b)"
+    r"|\bhow (?:does|do) (?:this|that|it|you)\b(?:\s+\w+){0,3}\s+work\b"
+    r"|\bhow does (?:this|the) \w+(?: \w+)? work\b"
+    r"|\bwhat (?:does|do|would|will) (?!i\b|we\b)(?:this|that|it|you|\w+(?: \w+){0,2}) do\b"
+    r"|\bare you able to\b|\bwhat are you\b"
+    r"|\bis there a way to\b|\bwho made (?:you|this)\b|\bwhat(?:'s| is) this app\b|^\W*help\W*$",
+    re.IGNORECASE,
+)
+_QUESTION_ONLY = re.compile(
+    r"^\s*(?:who|why|how come|what do you think|do you|are you|can you hear)\b"
+    r"|\bis (?:this|it) (?:thing )?(?:on|working)\b",
+    re.I,
+)
+# A question about the participant itself: "what's your name?", "where are you from?"
+_ABOUT_YOU = re.compile(r"\b(?:you|your|yourself|yours)\b", re.I)
+_QUESTION = re.compile(
+    r"\?\s*$|^\s*(?:what|what's|where|where's|who|how|how's|when|which|is|are|do|does)\b", re.I
+)
+# A past event told, not a request: "I went to the park this morning", "we watched a movie last night".
+_PAST = re.compile(
+    r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*(?:i|we|he|she|they|my \w+|our \w+)\s+"
+    r"(?:just\s+|already\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
+    + "|".join(sorted(IRREGULAR, key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+# A remark on how something is: "<subject> is/are/looks … <quality>", with no verb of a request before it.
+_REMARK = re.compile(
+    r"^\W*(?:it's|that's|(?!(?:what|which|where|when|how|who|why|is|are|was|were|can|could|would|will|do|does"
+    r"|did|please|there|here|let|lets|let's|i|i'm|we|we're|you|just|so|and|then)\b)(?:(?:[\w']+\s+){1,3}?"
+    r"(?:is|are|was|were|looks?|seems?|sounds?|feels?|smells?|tastes?)\b|[\w']+'s\b|[\w']+'re\b))",
+    re.IGNORECASE,
+)
+_REQUEST_MARK = re.compile(
+    r"\b(?:please|can you|could you|would you|will you|i want|i need|i'd like|we need|let's|wanna|gotta)\b",
+    re.I,
+)
+_COMPLAINT = re.compile(
+    r"\b(?:too|way too|a (?:little )?bit|not enough|out of|can'?t|cannot|freezing|boiling|pitch black)\b",
+    re.I,
+)
+
+
+def clean(text: str) -> str:
+    """``text`` without fillers, stuttered repeats and a leading dismissal a request follows."""
+    text = text.replace("’", "'")
+    cleaned = _REPEATED.sub(r"\1", _FILLER.sub(" ", text))
+    cleaned = _ORPHAN_COMMA.sub(r"\1 ", cleaned)  # "open the, uh, orbit project" → "open the orbit project"
+    while True:
+        dismissed = _DISMISSED.match(cleaned)
+        rest = cleaned[dismissed.end() :] if dismissed else ""
+        if dismissed is None or not rest.strip() or rest == cleaned:
+            break
+        cleaned = rest
+    return " ".join(cleaned.split()) or text.strip()
+
+
+def without_relative_clauses(text: str) -> str:
+    """``text`` without the relative clauses after a noun ("a cab that leaves soon" → "a cab"): they
+    describe a thing, they ask for nothing."""
+
+    def cut(match: re.Match[str]) -> str:
+        noun = lexicon.tokens(match.group(1))[0]
+        keep = noun.is_stop or noun.concept in lexicon.ACTIONS or noun.lower in LIGHT_VERBS
+        return match.group(0) if keep else match.group(1)
+
+    return _RELATIVE.sub(cut, text)
+
+
+def past_event(text: str) -> str | None:
+    """The verb of a past event told ("went" of "I went to the park"), None when ``text`` is no such
+    story (or asks for something as well)."""
+    told = _PAST.search(text.replace("’", "'"))
+    return told.group("verb").lower() if told and not _REQUEST_MARK.search(text) else None
+
+
+def requests(text: str) -> bool:
+    """``text`` has the form of a request ("can you …", "please …", "I need …"), even as a question."""
+    return bool(_REQUEST_MARK.search(text))
+
+
+def negated(text: str) -> bool:
+    """``text`` asks for something not to be done ("don't play it")."""
+    return bool(_NEGATED.search(text.replace("’", "'")))
+
+
+def without_closing(text: str) -> str:
+    """``text`` without a closing remark ("thanks, that's all for now"): its "all" is no enum value."""
+    return _CLOSING.sub(" ", text.replace("’", "'"))
+
+
+def not_asking(text: str) -> str | None:
+    """Why ``text`` (cleaned) asks for no call, or None when it may ask for one."""
+    text = text.replace("’", "'")
+    if negated(text):
+        return "a request not to act"
+    if _DISMISSED.fullmatch(text.strip()) or _DISMISSED.fullmatch(without_closing(text).strip() + " "):
+        return "a dismissal"
+    if not without_closing(text).strip(" ,.!?"):
+        return "a closing remark"
+    if _ABOUT_THE_APP.search(text):
+        return "a question about the assistant"
+    rewritten = lexicon.rewrite(text)  # "do you have any tea" is a search, rewritten
+    if _QUESTION_ONLY.search(rewritten):
+        return "a question for the participant"
+    if _QUESTION.search(rewritten) and _ABOUT_YOU.search(rewritten) and not _REQUEST_MARK.search(text):
+        return "a question for the participant"
+    if is_remark(text) and not _COMPLAINT.search(text):
+        return "a remark, not a request"
+    return None
+
+
+def is_remark(text: str) -> bool:
+    """A statement of how something is, with no request marker in it ("the lights are really nice"); one
+    whose quality is an action's ("that's done now") reports a change the app can make."""
+    return remark_quality(text) is not None
+
+
+def remark_quality(text: str) -> str | None:
+    """What a remark says something is ("too cold" of "the room is too cold"), None for no remark."""
+    first = re.split(r"[,;.!?]", text, maxsplit=1)[0]
+    remark = _REMARK.match(first)
+    if remark is None or any(t.concept in lexicon.ACTIONS for t in lexicon.tokens(first[remark.end() :])):
+        return None
+    opening = lexicon.tokens(first[: remark.end()])[:1]
+    if any(t.concept in lexicon.ACTIONS or t.lower in LIGHT_VERBS for t in opening):
+        return None  # "show me what is on": a request with a clause inside ("this show is boring" is not)
+    rest = text[len(first) :]
+    asks_after = bool(re.search(r"[,;.]\s*(?:please\s+)?[a-z]+\b", rest)) and not rest.strip().endswith("?")
+    if _REQUEST_MARK.search(text) or asks_after or "?" in text:
+        return None
+    return first[remark.end() :].strip()

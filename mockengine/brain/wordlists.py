@@ -1,0 +1,248 @@
+"""Word lists for the tool matcher (``lexicon`` uses them): stop words, synonym groups, the groups that
+are actions, multi-word phrases rewritten before tokenizing, fillers said while thinking, and the
+associations that let an indirect request ("it's too dark in here") reach the tool it implies.
+
+Common English, not the labelled sets' sentences: a group is words a speaker uses for one action or
+thing; an association is a thing that implies another ("dark" → light, switched on).
+"""
+
+from __future__ import annotations
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+STOPWORDS = _words(
+    "a an the me my our us you your i we it its this that these those them one ones please can could "
+    "would will shall should do does did just to of for in on at by with from into onto and or but "
+    "then so is are was be been am let lets let's now some any there here up down okay ok hey hi yeah "
+    "yes go going want wanna like need id i'd i'm im you're it's that's what's whats actually well oh "
+    "nah hmm alright yep sure what which who how"
+)
+
+GROUPS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(group.split())
+    for group in (
+        "open show display view see focus check",
+        "launch play run start watch demo",
+        "pause stop hold",
+        "resume continue unpause",
+        "restart replay rewind beginning over",
+        "close exit dismiss quit leave end hang",
+        "next forward ahead following skip",
+        "prev previous before preceding earlier",
+        "back return backward backwards",
+        "favorite favourite bookmark star heart save fav",
+        "like love enjoy",
+        "dislike hate",
+        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin",
+        "add put include insert append chuck stick throw",
+        "flip turnover reverse side face",
+        "filter only narrow category tag topic kind",
+        "rate rating reaction thumb thumbs score vote",
+        "navigate move go jump",
+        "details detail info information about more spec specs description",
+        "state screen seeing looking",
+        "media video clip movie film playback",
+        "buy purchase checkout order pay",
+        "cart basket bag trolley",
+        "search find look browse lookup seek",
+        "product item thing stuff",
+        "remind reminder remember alert",
+        "event meeting appointment calendar",
+        "create make setup schedule book jot write compose reserve reservation",
+        "apply use redeem enter",
+        "list agenda upcoming planned",
+        "complete done finish finished tick",
+        "track status shipping deliver delivery arrive package",
+        "coupon code promo voucher discount",
+        "light lamp lights bulb lighting",
+        "temperature thermostat heat heating warm warmer cool cooler degree hot cold colder freezing chilly",
+        "volume loud louder quiet quieter softer mute",
+        "music song track tune playlist album",
+        "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside",
+        "ride car taxi cab trip journey lift travel",
+        "email mail inbox emails",
+        "money dollars dollar bucks euros euro pounds cash funds",
+        "photo photos picture pictures pic pics image images snapshot snapshots",
+        "alarm alarms wake",
+        "human person people someone agent representative operator",
+        "availability available free vacancy vacancies",
+        "todo to-do task tasks chore chores errand errands",
+        "change update edit modify alter",
+        "lock secure bolt",
+        "unlock unbolt",
+        "shuffle random mix",
+        "bright brightness dim brighter dimmer",
+        "on enable activate",
+        "off disable deactivate kill",
+        "up positive",
+        "down negative",
+    )
+)
+
+ACTIONS = _words(
+    "open launch pause resume restart close next prev back favorite like dislike remove add flip "
+    "filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
+)
+
+PHRASES: tuple[tuple[str, str], ...] = (
+    (r"(where|when|how|who)'s", r"\1 is"),
+    ("thumbs up", "thumbs up"),
+    ("thumbs down", "thumbs down"),
+    ("pull up", "open"),
+    ("bring up", "open"),
+    ("take me to", "open"),
+    ("check out", "checkout"),
+    ("look for", "search"),
+    ("keep going", "resume"),
+    ("carry on", "resume"),
+    ("start over", "restart"),
+    ("from the start", "restart"),
+    ("from the beginning", "restart"),
+    ("one before", "previous"),
+    ("the one before", "previous"),
+    ("go back", "back"),
+    ("turn over", "turnover"),
+    ("other side", "flip side"),
+    ("what am i (?:seeing|watching|looking at)", "screen state"),
+    ("on screen", "screen state"),
+    ("on the screen", "screen state"),
+    ("looking at", "looking state"),
+    ("turn on", "on"),
+    ("switch on", "on"),
+    ("turn off", "off"),
+    ("switch off", "off"),
+    ("turn up", "louder"),
+    ("turn down", "quieter"),
+    ("take out", "remove"),
+    (r"take (.+?) off (?=(?:the|my|our|your) )", r"remove \1 from "),
+    ("check off", "complete"),
+    (r"last (?:night|week|weekend|month|year|time)", "formerly"),  # a time past, not the last one
+    (r"(?:want|need|have|got|like) to (?:go|get) to", "travel to"),
+    (r"(?:i|we)(?:'ve| have)? (?:already |just )?(?:did|done)", "done"),
+    (r"(?:i|we) (?:really )?(?:need to|have to|must|should|gotta|got to)(?= \w)", "todo"),
+    ("to do", "todo"),
+    (r"(?:make |take )?(?:a )?note (?:that|of)", "create note saying"),
+    (r"(?:jot|write|note) (?:(?:it|this|that) )?down", "create"),
+    ("tick off", "complete"),
+    ("check (?:up )?on", "status"),
+    ("take a note", "create note"),
+    ("gets? here", "arrive"),
+    ("how long until", "when"),
+    ("(?:we're|we are|i'm|i am) (?:all )?out of", "add"),
+    ("(?:we|i) (?:ran|run|have run) out of", "add"),
+    ("can't see", "dark"),
+    ("cannot see", "dark"),
+    ("get rid of", "remove"),
+    ("mark as done", "complete"),
+    ("cross off", "complete"),
+    ("i'd like", "want"),
+    ("would like", "want"),
+    ("put on", "play"),
+    ("do i have", "list"),
+    ("set up", "create"),
+    (r"turn (\w+(?: \w+)?) over", r"flip \1"),
+    ("open up", "open"),
+    ("let's look at", "open"),
+    ("look at", "open"),
+    ("what've i got", "list"),
+    ("what have i got", "list"),
+    ("am i (?:free|busy)", "list"),
+    ("block out", "schedule"),
+    ("don't let me forget", "remind me"),
+    ("do not let me forget", "remind me"),
+    ("make it", "set it"),
+    ("(?:crank|turn) it up", "louder"),
+    ("(?:crank|turn) it down", "quieter"),
+    ("got any", "search"),
+    ("do you (?:guys |folks |all )?have", "search"),
+    ("do you sell", "search"),
+    ("i'm after", "search"),
+    ("i'm looking for", "search"),
+    ("looking for", "search"),
+    ("what's in", "view in"),
+    ("what is in", "view in"),
+    ("get me out of here", "exit"),
+    ("what's on", "list on"),
+    ("what is on", "list on"),
+    (r"take (.+?) out of", r"remove \1 from"),
+)
+
+# Verbs a tool's name or description starts with when it changes something (not a lookup): "Change where
+# the ride goes", "Record a show", "Send money". A tool starting with none of them reports ("Where the
+# driver is", "Balance of the account").
+CHANGE_VERBS = _words(
+    "add append archive assign block book buy call cancel change clear close complete create delete "
+    "disable dismiss edit enable end flag follow freeze hide invite join launch leave lock log make "
+    "mark move mute open order pause pay pin place play post print publish queue rate record remind "
+    "remove rename reply request reserve reset restart resume save schedule send set share shuffle "
+    "skip snooze sort start stop submit subscribe switch take toggle transfer translate turn undo "
+    "unlock unmute unsubscribe update upload write"
+)
+
+# Irregular past tenses and participles, so "I swam for an hour" reaches a tool declaring "swim".
+IRREGULAR: dict[str, str] = {
+    **dict.fromkeys(("swam", "swum"), "swim"),
+    **dict.fromkeys(("ran",), "run"),
+    **dict.fromkeys(("rode", "ridden"), "ride"),
+    **dict.fromkeys(("went", "gone"), "go"),
+    **dict.fromkeys(("ate", "eaten"), "eat"),
+    **dict.fromkeys(("drank", "drunk"), "drink"),
+    **dict.fromkeys(("got", "gotten"), "get"),
+    **dict.fromkeys(("bought",), "buy"),
+    **dict.fromkeys(("made",), "make"),
+    **dict.fromkeys(("took", "taken"), "take"),
+    **dict.fromkeys(("wrote", "written"), "write"),
+    **dict.fromkeys(("sent",), "send"),
+    **dict.fromkeys(("paid",), "pay"),
+    **dict.fromkeys(("saw", "seen"), "see"),
+    **dict.fromkeys(("gave", "given"), "give"),
+    **dict.fromkeys(("found",), "find"),
+    **dict.fromkeys(("brought",), "bring"),
+    **dict.fromkeys(("sold",), "sell"),
+    **dict.fromkeys(("flew", "flown"), "fly"),
+    **dict.fromkeys(("drove", "driven"), "drive"),
+    **dict.fromkeys(("slept",), "sleep"),
+    **dict.fromkeys(("spent",), "spend"),
+    **dict.fromkeys(("began", "begun"), "begin"),
+    **dict.fromkeys(("forgot", "forgotten"), "forget"),
+    **dict.fromkeys(("broke", "broken"), "break"),
+    **{"had": "have", "said": "say", "told": "tell", "thought": "think", "felt": "feel", "came": "come"},
+    **{"heard": "hear", "met": "meet", "lost": "lose", "won": "win", "fell": "fall", "kept": "keep"},
+    **{"knew": "know", "became": "become", "stood": "stand", "sat": "sit", "spoke": "speak"},
+    **{"caught": "catch", "taught": "teach", "held": "hold", "built": "build", "sang": "sing"},
+}
+
+# Said while thinking, no part of any request: removed before matching ("um, could you maybe open it").
+FILLERS: tuple[str, ...] = (
+    r"u+m+",
+    r"u+h+m*",
+    r"e+r+m*",
+    r"h+m+",
+    r"m+h*m+",
+    "you know",
+    "i mean",
+    "kind of",
+    "sort of",
+    "maybe",
+    "perhaps",
+    "possibly",
+    "basically",
+    "kindly",
+    "like,",
+)
+
+# A concept that implies others: an indirect request ("it's too dark in here", "how hot is it in Cairo")
+# reaches a tool declaring one of these, at ASSOCIATION_WEIGHT of the tool's weight for it.
+ASSOCIATIONS: dict[str, tuple[str, ...]] = {
+    "pause": ("close",),  # "stop the parking" ends it
+    "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
+    "navigate": ("ride",),  # "I want to go to the airport", to a ride app
+    "launch": ("channel",),  # "put on the BBC", "watch channel 4" to a TV
+    "dark": ("light", "on"),
+    "bright": ("light", "on"),  # dimming a light leaves it on
+    "temperature": ("weather",),
+}
+ASSOCIATION_WEIGHT = 0.6
