@@ -201,6 +201,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ORIGIN",
         help="let browser pages from ORIGIN call the API (repeatable; '*' for any; default: localhost pages)",
     )
+    parser.add_argument(
+        "--webrtc-dtx",
+        action="store_true",
+        default=None,
+        help="WebRTC calls: between replies one silent Opus packet per 400 ms (DTX), not one per 20 ms",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:

@@ -124,6 +124,9 @@ class Settings:
     # Origins a browser page may call the REST routes from (CORS). Empty: any http(s) page on localhost,
     # 127.0.0.1 or [::1], any port; "*" allows every origin. Env: comma-separated.
     cors_origins: tuple[str, ...] = ()
+    # WebRTC calls' reply track between replies: a silent packet every 20 ms (False, as most services
+    # send) or Opus-style DTX, one per 400 ms (cheaper; an aiortc client then gets no frames in the gaps).
+    webrtc_dtx: bool = False
 
     @property
     def is_seeded(self) -> bool:

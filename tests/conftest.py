@@ -1,6 +1,7 @@
 """Shared fixtures: fake-engine sessions and servers for fast tests, and the guard that keeps the
 ``models`` marker true: a test without it cannot load whisper or piper (the fast tier,
-``make test-fast``, runs exactly the tests without it)."""
+``make test-fast``, runs the tests without it that are not marked ``slow`` either, and does not even
+import a module marked ``models`` as a whole)."""
 
 from __future__ import annotations
 
@@ -111,3 +112,35 @@ def models_marker_is_true(request, monkeypatch) -> None:
         _needs_the_models_marker()
     monkeypatch.setattr("faster_whisper.WhisperModel.__init__", _needs_the_models_marker)
     monkeypatch.setattr("piper.PiperVoice.load", _needs_the_models_marker)
+
+
+_WHOLE_MODULE_NEEDS_MODELS = "\npytestmark = pytest.mark.models\n"
+
+
+def _runs_models(markexpr: str) -> bool:
+    """Whether ``-m markexpr`` may select a test marked ``models`` (whatever else it is marked: the other
+    markers are tried all absent and all present). Only the plain ``not`` / ``and`` / ``or`` /
+    parentheses form is judged; anything else counts as selecting."""
+    if not markexpr:
+        return True
+    try:
+        code = compile(markexpr, "-m", "eval")
+    except SyntaxError:
+        return True
+    try:
+        return any(
+            eval(code, {"__builtins__": {}}, {name: name == "models" or others for name in code.co_names})
+            for others in (False, True)
+        )
+    except Exception:  # keyword arguments, attributes: pytest's richer forms
+        return True
+
+
+def pytest_ignore_collect(collection_path, config) -> bool | None:
+    """A run that deselects ``models`` (the fast tier) does not even import a module marked ``models`` as
+    a whole: the agent frameworks those import (LiveKit, Pipecat, the Agents SDK) cost seconds."""
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    if _runs_models(config.getoption("markexpr")):
+        return None
+    return True if _WHOLE_MODULE_NEEDS_MODELS in collection_path.read_text() else None

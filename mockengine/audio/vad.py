@@ -1,4 +1,4 @@
-"""Voice activity: webrtcvad frame classification and the speech onset/offset tracker.
+"""Voice activity: webrtcvad frame classification (the onset/offset state machine: ``speech_tracker``).
 
 How this works
 --------------
@@ -9,37 +9,46 @@ covers exactly the 24 kHz samples [k * frame, (k + 1) * frame) and is classified
 arrive. Positions are cumulative 24 kHz sample counts from the
 start of the session's audio, the unit of `audio_start_ms` / `audio_end_ms` on the wire.
 
-`SpeechTracker` turns frames into speech edges with a small state machine:
-
-    state     frame                     -> next      edge
-    SILENCE   speech, not yet confirmed -> ONSET     -
-    SILENCE   speech, confirmed         -> SPEECH    SpeechOnset
-    ONSET     speech, confirmed         -> SPEECH    SpeechOnset
-    ONSET     no speech left in window  -> SILENCE   -
-    SPEECH    speech                    -> SPEECH    -
-    SPEECH    non-speech                -> HANGOVER  SpeechPause
-    HANGOVER  speech, confirmed         -> SPEECH    SpeechResume
-    HANGOVER  anything else             -> HANGOVER  -
-    any       reset(floor_ms)           -> SILENCE   -
-
-"Confirmed" means the sliding window of the last `onset_window_ms` of frames (none from before the
-last pause or reset) holds at least `onset_ms` of speech frames, so a lone click never starts or
-resumes speech.
-The tracker never ends a turn: the turn detector reads `silence_ms` and calls `reset` when it does.
+`speech_tracker.SpeechTracker` turns the frames into speech edges (onset, pause, resume) through its
+transition table; its names are re-exported here, so ``mockengine.audio.vad`` is the one import for voice
+activity.
 """
 
 from __future__ import annotations
 
-import enum
 import math
-from collections import deque
-from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 import webrtcvad
 
-from mockengine.audio.pcm import BYTES_PER_SAMPLE, INPUT_RATE_HZ, ms_to_samples, samples_to_ms
+from mockengine.audio.pcm import BYTES_PER_SAMPLE, INPUT_RATE_HZ
+from mockengine.audio.speech_tracker import (
+    SpeechEdge,
+    SpeechOnset,
+    SpeechPause,
+    SpeechResume,
+    SpeechState,
+    SpeechTracker,
+    VadEvent,
+    VadFrame,
+)
+
+__all__ = [
+    "FRAME_MS",
+    "VAD_RATE_HZ",
+    "FrameClassifier",
+    "SpeechEdge",
+    "SpeechOnset",
+    "SpeechPause",
+    "SpeechResume",
+    "SpeechState",
+    "SpeechTracker",
+    "VadEvent",
+    "VadFrame",
+    "min_rms_dbfs_for_threshold",
+    "mode_for_threshold",
+    "to_vad_rate",
+]
 
 FRAME_MS = 20
 """Frame length handed to webrtcvad (it accepts 10, 20 or 30 ms)."""
@@ -78,30 +87,6 @@ def mode_for_threshold(threshold: float) -> int:
     if threshold < 0.7:
         return 2
     return 3
-
-
-class VadFrame(NamedTuple):
-    """One classified frame; positions in 24 kHz input samples since the session's first audio.
-
-    A NamedTuple rather than a frozen dataclass: 50 are made per second per session, and a frozen
-    dataclass pays three ``object.__setattr__`` calls for each.
-    """
-
-    start_samples: int
-    end_samples: int
-    is_speech: bool
-
-    @property
-    def start_ms(self) -> int:
-        return samples_to_ms(self.start_samples)
-
-    @property
-    def end_ms(self) -> int:
-        return samples_to_ms(self.end_samples)
-
-    @property
-    def duration_samples(self) -> int:
-        return self.end_samples - self.start_samples
 
 
 class FrameClassifier:
@@ -233,177 +218,3 @@ def to_vad_rate(samples_24k: np.ndarray) -> np.ndarray:
     depend on chunking.
     """
     return _to_vad_rate_float(samples_24k).astype("<i2")
-
-
-@dataclass(frozen=True)
-class SpeechOnset:
-    """Speech confirmed after silence. `padded_start_ms` = max(speech_start_ms - prefix, 0, floor)."""
-
-    speech_start_ms: int
-    padded_start_ms: int
-
-
-@dataclass(frozen=True)
-class SpeechPause:
-    """First non-speech frame after speech; `speech_end_ms` is the end of the last speech frame."""
-
-    speech_end_ms: int
-
-
-@dataclass(frozen=True)
-class SpeechResume:
-    """Speech confirmed again after a pause within the same turn; `at_ms` is where it restarted."""
-
-    at_ms: int
-
-
-SpeechEdge = SpeechOnset | SpeechPause | SpeechResume
-
-
-class SpeechState(enum.Enum):
-    SILENCE = "silence"
-    ONSET = "onset"
-    SPEECH = "speech"
-    HANGOVER = "hangover"
-
-
-class SpeechTracker:
-    """Onset/offset state machine over `VadFrame`s (see the module docstring for the table).
-
-    `onset_ms`: speech needed within the last `onset_window_ms` to confirm an onset or a resume.
-    `prefix_padding_ms`: audio kept before the speech start (OpenAI `prefix_padding_ms`).
-    """
-
-    def __init__(self, onset_ms: int = 60, prefix_padding_ms: int = 300, onset_window_ms: int = 100) -> None:
-        if onset_ms > onset_window_ms:
-            raise ValueError(f"onset_ms ({onset_ms}) cannot exceed onset_window_ms ({onset_window_ms})")
-        self.onset_samples = ms_to_samples(onset_ms)
-        self.window_samples = ms_to_samples(onset_window_ms)
-        self.prefix_padding_ms = prefix_padding_ms
-        self._state = SpeechState.SILENCE
-        self._window: deque[VadFrame] = deque()
-        self._window_speech_frames = 0  # how many frames in the window are speech
-        self._floor_samples = 0
-        self._frames_end_samples = 0
-        self._silence_start_samples = 0
-        self._last_speech_end_samples: int | None = None
-
-    @property
-    def state(self) -> SpeechState:
-        return self._state
-
-    @property
-    def last_speech_end_ms(self) -> int | None:
-        """End of the last confirmed speech frame since the last reset, or None."""
-        if self._last_speech_end_samples is None:
-            return None
-        return samples_to_ms(self._last_speech_end_samples)
-
-    @property
-    def silence_ms(self) -> int:
-        """Length of the current non-speech run (ms), 0 while speaking.
-
-        Measured from the end of the last confirmed speech frame (or the reset floor) to the end of the
-        last frame seen; speech frames that never confirm (clicks) do not interrupt it.
-        """
-        if self._state is SpeechState.SPEECH:
-            return 0
-        return samples_to_ms(max(0, self._frames_end_samples - self._silence_start_samples))
-
-    @property
-    def pending_speech_start_ms(self) -> int | None:
-        """Start of speech frames heard but not (yet) confirmed as an onset or resume, else None.
-
-        A turn detector about to end a turn waits while this is set: the speaker may be resuming.
-        """
-        if self._state is SpeechState.SPEECH:
-            return None
-        starts = [f.start_samples for f in self._window if f.is_speech]
-        return samples_to_ms(starts[0]) if starts else None
-
-    def reset(self, floor_ms: int) -> None:
-        """Return to SILENCE and forget current speech; ignore audio before `floor_ms`.
-
-        Speech still under way is detected again as a fresh onset, whose start and padded start are
-        never earlier than `floor_ms`.
-        """
-        self._state = SpeechState.SILENCE
-        self._clear_window()
-        self._floor_samples = ms_to_samples(floor_ms)
-        self._frames_end_samples = max(self._frames_end_samples, self._floor_samples)
-        self._silence_start_samples = self._floor_samples
-        self._last_speech_end_samples = None
-
-    def push(self, frames: list[VadFrame]) -> list[SpeechEdge]:
-        """Feed classified frames in order; return the edges they cause, in order."""
-        edges: list[SpeechEdge] = []
-        for frame in frames:
-            edge = self.push_frame(frame)
-            if edge is not None:
-                edges.append(edge)
-        return edges
-
-    def push_frame(self, frame: VadFrame) -> SpeechEdge | None:
-        """Feed one classified frame (the next in order); return the edge it causes, if any."""
-        if frame.end_samples <= self._floor_samples:
-            return None
-        self._frames_end_samples = frame.end_samples
-        return self._step(frame)
-
-    def _step(self, frame: VadFrame) -> SpeechEdge | None:
-        if self._state is SpeechState.SPEECH:
-            if frame.is_speech:
-                self._mark_speech(frame.end_samples)
-                return None
-            self._state = SpeechState.HANGOVER
-            self._clear_window()
-            assert self._last_speech_end_samples is not None
-            return SpeechPause(speech_end_ms=samples_to_ms(self._last_speech_end_samples))
-        if not frame.is_speech and not self._window_speech_frames:
-            # The usual frame between turns: silence after silence. Only the window's speech frames
-            # count for an onset, and it holds none, so it can start afresh at the next speech frame.
-            self._clear_window()
-            if self._state is SpeechState.ONSET:
-                self._state = SpeechState.SILENCE
-            return None
-        speech_start = self._push_window(frame)
-        if speech_start is not None:
-            return self._confirm(speech_start, frame)
-        if self._state is not SpeechState.HANGOVER:
-            has_candidate = self._window_speech_frames > 0
-            self._state = SpeechState.ONSET if has_candidate else SpeechState.SILENCE
-        return None
-
-    def _clear_window(self) -> None:
-        self._window.clear()
-        self._window_speech_frames = 0
-
-    def _push_window(self, frame: VadFrame) -> int | None:
-        """Add `frame` to the window; return the first speech frame's start if speech is confirmed."""
-        self._window.append(frame)
-        self._window_speech_frames += frame.is_speech
-        while self._window[0].end_samples <= frame.end_samples - self.window_samples:
-            self._window_speech_frames -= self._window.popleft().is_speech
-        if not frame.is_speech:
-            return None
-        speech = [f for f in self._window if f.is_speech]
-        if sum(f.duration_samples for f in speech) < self.onset_samples:
-            return None
-        return max(speech[0].start_samples, self._floor_samples)
-
-    def _confirm(self, speech_start: int, frame: VadFrame) -> SpeechEdge:
-        resumed = self._state is SpeechState.HANGOVER
-        self._state = SpeechState.SPEECH
-        self._clear_window()
-        self._mark_speech(frame.end_samples)
-        start_ms = samples_to_ms(speech_start)
-        if resumed:
-            return SpeechResume(at_ms=start_ms)
-        floor_ms = samples_to_ms(self._floor_samples)
-        return SpeechOnset(
-            speech_start_ms=start_ms, padded_start_ms=max(0, floor_ms, start_ms - self.prefix_padding_ms)
-        )
-
-    def _mark_speech(self, end_samples: int) -> None:
-        self._last_speech_end_samples = end_samples
-        self._silence_start_samples = end_samples

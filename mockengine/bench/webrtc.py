@@ -7,54 +7,29 @@
 * **CPU per talking session-second**: the engine process's CPU time while ``--webrtc-sessions`` sessions
   each speak the clip in a loop (Opus both ways on a call), divided by session-seconds; same for
   WebSocket sessions.
-* **Capacity**: ``--webrtc-levels`` concurrent talking calls each; at each level the p95 of speech onset
-  → ``input_audio_buffer.speech_started``; the highest level with p95 ≤ 250 ms is the figure.
+* **Capacity**: ``--webrtc-levels`` concurrent talking calls each, driven from separate processes
+  (``--webrtc-calls-per-driver`` calls each, :mod:`mockengine.bench.webrtc_load`); at each level the p95
+  of speech onset → ``input_audio_buffer.speech_started``, and the CPU per call-second of the engine
+  (``/proc``) and of the driver (``getrusage``) apart; the highest level with p95 ≤ 250 ms is the figure.
 
-The driver runs aiortc too, on the same machine: at high levels its own Opus work competes with the
-engine's for the cores, so the capacity found is a lower bound for the engine alone.
+The driver's aiortc clients run on the same 2 cores as the engine: the capacity found is what one
+machine holds with its own load on it, a lower bound for the engine alone; the two CPU figures say how
+the cores were shared.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import statistics
 from typing import Any
 
 from mockengine.bench.context import BenchContext
 from mockengine.bench.sections import Section
+from mockengine.bench.webrtc_talk import open_session, question_clip, speak, talk
 
-CHUNK_MS = 20
 ONSET_P95_GOAL_MS = 250.0
 AUDIBLE_PEAK = 800  # a received frame louder than this is reply audio, not silence or codec noise
-
-
-def _clip() -> Any:
-    from mockengine.conformance.audio import load_clips
-
-    return load_clips()["question"]
-
-
-async def _open(url: str, transport: str) -> Any:
-    from mockengine.conformance.connection import Connection
-    from mockengine.conformance.webrtc import WebRtcConnection
-
-    opener = WebRtcConnection.open if transport == "webrtc" else Connection.open
-    conn = await opener(url, "sk-bench", timeout_ms=15_000)
-    await conn.wait_for("session.created", since_ms=0, timeout_ms=15_000)
-    return conn
-
-
-async def _speak(conn: Any, pcm: bytes, loop: asyncio.AbstractEventLoop) -> float:
-    """Stream ``pcm`` at real-time pace; the loop time (ms) each chunk went out is returned for chunk 0."""
-    step = CHUNK_MS * 48
-    started = loop.time()
-    for index, offset in enumerate(range(0, len(pcm), step)):
-        chunk = base64.b64encode(pcm[offset : offset + step]).decode()
-        await conn.send({"type": "input_audio_buffer.append", "audio": chunk})
-        await asyncio.sleep(max(0.0, started + (index + 1) * CHUNK_MS / 1000 - loop.time()))
-    return started * 1000.0
 
 
 async def _first_reply_ms(conn: Any, transport: str, since_ms: float) -> float | None:
@@ -70,23 +45,21 @@ async def _first_reply_ms(conn: Any, transport: str, since_ms: float) -> float |
 
 
 async def reply_latency(url: str, transport: str, turns: int) -> list[float]:
-    clip = _clip()
+    clip = question_clip()
     loop = asyncio.get_running_loop()
-    conn = await _open(url, transport)
-    if transport == "webrtc":
-        conn.frame_peaks = []
+    conn = await open_session(url, transport)
     latencies = []
     try:
         silence = bytes(48 * 1500)
         for _ in range(turns):
             # The clip and the silence after it (turn detection needs that silence on both transports).
-            started_ms = await _speak(conn, clip.pcm + silence, loop)
+            started_ms = await speak(conn, clip.pcm + silence, loop)
             speech_end_ms = started_ms + clip.speech_end_ms
             first = await _first_reply_ms(conn, transport, speech_end_ms)
             if first is not None:
                 latencies.append(first - speech_end_ms)
             await conn.wait_for("response.done", since_ms=speech_end_ms, timeout_ms=30_000)
-            await _speak(conn, silence * 4, loop)  # the reply plays out before the next turn
+            await speak(conn, silence * 4, loop)  # the reply plays out before the next turn
     finally:
         await conn.close()
     return latencies
@@ -94,24 +67,10 @@ async def reply_latency(url: str, transport: str, turns: int) -> list[float]:
 
 async def talking_sessions(url: str, transport: str, sessions: int, seconds: float) -> list[float]:
     """``sessions`` sessions speaking the clip in a loop for ``seconds``; onset → speech_started (ms)."""
-    clip = _clip()
-    loop = asyncio.get_running_loop()
-    conns = await asyncio.gather(*[_open(url, transport) for _ in range(sessions)])
+    conns = await asyncio.gather(*[open_session(url, transport) for _ in range(sessions)])
     onsets: list[float] = []
-
-    async def talk(conn: Any) -> None:
-        end = loop.time() + seconds
-        while loop.time() < end:
-            started_ms = await _speak(conn, clip.pcm + bytes(48 * 1000), loop)
-            onset_ms = started_ms + clip.speech_onset_ms
-            started = await conn.wait_for(
-                "input_audio_buffer.speech_started", since_ms=started_ms, timeout_ms=1
-            )
-            if started is not None:
-                onsets.append(started.received_ms - onset_ms)
-
     try:
-        await asyncio.gather(*[talk(c) for c in conns])
+        await asyncio.gather(*[talk(c, seconds, onsets) for c in conns])
     finally:
         await asyncio.gather(*[c.close() for c in conns], return_exceptions=True)
     return onsets
@@ -150,29 +109,49 @@ def bench_webrtc(ctx: BenchContext) -> None:
         result[f"{transport}_cpu_ms_per_session_s"] = None if cpu is None else round(cpu * 1000, 2)
         shown = "n/a (--url)" if cpu is None else f"{cpu * 1000:.1f} ms"
         print(f"webrtc: engine CPU per talking {transport} session-second: {shown}", flush=True)
-    capacity = 0
-    levels = []
+    result["levels"], result["capacity_calls"] = capacity_levels(ctx, url)
+    ctx.results["webrtc"] = result
+
+
+def capacity_levels(ctx: BenchContext, url: str) -> tuple[list[dict[str, Any]], int]:
+    """Each level's talking calls (driver in separate processes); the highest level meeting the goal."""
+    from mockengine.bench.webrtc_load import talking_calls
+
+    capacity, levels = 0, []
     for level in [int(v) for v in ctx.args.webrtc_levels.split(",") if v.strip()]:
-        onsets = asyncio.run(talking_sessions(url, "webrtc", level, ctx.args.webrtc_seconds))
-        p95 = _p95(onsets)
-        levels.append({"calls": level, "onsets": len(onsets), "onset_p95_ms": p95 and round(p95)})
-        ok = p95 is not None and p95 <= ONSET_P95_GOAL_MS and len(onsets) >= level
+        run = talking_calls(
+            ctx.engine(), url, level, ctx.args.webrtc_seconds, ctx.args.webrtc_calls_per_driver
+        )
+        p95 = _p95(run.onsets_ms)
+        engine_ms, driver_ms = run.engine_ms_per_call_second, run.driver_ms_per_call_second
+        levels.append(
+            {
+                "calls": level,
+                "opened": run.opened,
+                "onsets": len(run.onsets_ms),
+                "onset_p95_ms": p95 and round(p95),
+                "engine_cpu_ms_per_call_s": engine_ms and round(engine_ms, 1),
+                "driver_cpu_ms_per_call_s": driver_ms and round(driver_ms, 1),
+                "driver_processes": run.processes,
+            }
+        )
+        ok = p95 is not None and p95 <= ONSET_P95_GOAL_MS and len(run.onsets_ms) >= level
         print(
-            f"webrtc: {level} talking calls: {len(onsets)} onsets, p95 {p95 or float('nan'):.0f} ms "
-            f"{'ok' if ok else 'over the goal'}",
+            f"webrtc: {level} talking calls ({run.opened} opened, driver in {run.processes} processes): "
+            f"{len(run.onsets_ms)} onsets, p95 {p95 or float('nan'):.0f} ms "
+            f"{'ok' if ok else 'over the goal'}; CPU per call-second: engine "
+            f"{engine_ms or float('nan'):.1f} ms, driver {driver_ms or float('nan'):.1f} ms",
             flush=True,
         )
         if not ok:
             break
         capacity = level
-    result["levels"] = levels
-    result["capacity_calls"] = capacity
     print(
         f"webrtc: most talking calls with p95 onset ≤ {ONSET_P95_GOAL_MS:.0f} ms: {capacity} "
-        "(driver on the same cores: a lower bound)",
+        "(the driver's processes share the 2 cores)",
         flush=True,
     )
-    ctx.results["webrtc"] = result
+    return levels, capacity
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -185,6 +164,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--webrtc-levels", default="10,25,50,100", help="webrtc: talking calls per capacity step"
+    )
+    parser.add_argument(
+        "--webrtc-calls-per-driver",
+        type=int,
+        default=25,
+        help="webrtc: talking calls per load-driver process (capacity steps)",
     )
 
 

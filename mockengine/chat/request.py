@@ -21,7 +21,7 @@ from mockengine.brain.model import ForcedTool, ToolChoice, ToolSpec
 from mockengine.chat import errors, schema
 from mockengine.chat.errors import ChatError
 from mockengine.protocol.errors import ProtocolError
-from mockengine.protocol.session_config import json_type_name, validate
+from mockengine.protocol.schema_errors import json_type_name, validate
 
 _VALIDATORS = {
     "message": jsonschema.Draft202012Validator(schema.MESSAGE),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from . import checks_webrtc
 from .audio import Microphone, Playback
 from .connection import ReceivedEvent, now_ms
 from .context import CheckContext, audio_delta_ms, describe_error, response_events, response_id_of
@@ -211,6 +212,7 @@ async def expect_cancelled(
 
 
 def check_no_audio_after(ctx: CheckContext, rid: str, done: ReceivedEvent) -> None:
+    """No ``response.output_audio.delta`` of ``rid`` after its ``response.done`` (WebSocket)."""
     late = [e for e in response_events(ctx.conn, rid, "response.output_audio.delta") if e.index > done.index]
     if late:
         ctx.fail(
@@ -240,6 +242,11 @@ async def barge_in(ctx: CheckContext) -> None:
     done = await expect_cancelled(
         ctx, rid, since_ms=started.received_ms, reason="turn_detected", anchor="speech_started"
     )
+    if ctx.conn.transport == "webrtc":  # the service clears the track and truncates by itself
+        cleared = await checks_webrtc.expect_automatic_truncation(ctx, rid, first, started)
+        await truncate_beyond_end(ctx, rid, first.get("item_id"))
+        await checks_webrtc.check_track_silent_after(ctx, rid, cleared)
+        return
     await truncate_heard_audio(ctx, rid, first, started)
     check_no_audio_after(ctx, rid, done)
 
@@ -275,6 +282,12 @@ async def truncate_heard_audio(
         ctx.fail(
             f"expected conversation.item.truncated audio_end_ms={played_ms}; got {ack.get('audio_end_ms')}"
         )
+    await truncate_beyond_end(ctx, rid, item_id)
+
+
+async def truncate_beyond_end(ctx: CheckContext, rid: str, item_id: object) -> None:
+    """(Graded) a truncate past the end of the item's audio is an error."""
+    timeout_ms = ctx.thresholds.truncate_ack_timeout_ms
     total_ms = sum(audio_delta_ms(e) for e in response_events(ctx.conn, rid, "response.output_audio.delta"))
     beyond_ms = math.ceil(total_ms) + 1000
     sent_ms = await ctx.conn.send(

@@ -12,6 +12,7 @@ from typing import Any
 
 import jsonschema
 
+from . import checks_webrtc
 from .checks_speech import check_no_audio_after, expect_cancelled, start_long_response, user_text
 from .connection import JsonObject, ReceivedEvent
 from .context import CheckContext, describe_error, response_events, response_id_of
@@ -52,8 +53,11 @@ async def cancel(ctx: CheckContext) -> None:
     done = await expect_cancelled(
         ctx, rid, since_ms=sent_ms, reason="client_cancelled", anchor="response.cancel"
     )
-    await ctx.sleep_ms(SETTLE_MS)
-    check_no_audio_after(ctx, rid, done)
+    if ctx.conn.transport == "webrtc":  # cancel stops the generation; the client clears the playback
+        await checks_webrtc.clear_playback(ctx, rid, SETTLE_MS)
+    else:
+        await ctx.sleep_ms(SETTLE_MS)
+        check_no_audio_after(ctx, rid, done)
     second_ms = await ctx.conn.send({"type": "response.cancel"})
     reply = await ctx.expect(
         "error",

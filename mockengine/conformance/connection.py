@@ -50,6 +50,8 @@ class Connection:
     exact at the moment of a send (the audio position, for ``Microphone.send_marked``).
     """
 
+    transport = "websocket"  # the checks that differ by transport read this ("webrtc": conformance/webrtc.py)
+
     def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
         self._http = http
         self._ws = ws

@@ -26,6 +26,7 @@ from aiortc.mediastreams import MediaStreamTrack
 
 from mockengine.conformance.connection import Connection, ConnectionFailed, JsonObject, now_ms
 from mockengine.rtc.ice import include_loopback, offline_configuration
+from mockengine.rtc.inbound import discard_inbound
 from mockengine.rtc.media import ReplyTrack, pcm16_frames
 
 DELTA_BYTES = 4800  # 100 ms of PCM16 24 kHz per recorded delta
@@ -39,7 +40,10 @@ def calls_url(ws_url: str) -> str:
 
 
 class WebRtcConnection(Connection):
-    def __init__(self) -> None:  # the Connection state the checks read, without a WebSocket
+    transport = "webrtc"
+
+    def __init__(self, listen: bool = True) -> None:  # the Connection state the checks read
+        self.listen = listen  # False: the reply track is received but never decoded (a load driver)
         self.events = []
         self.send_lock = asyncio.Lock()
         self.close_code = None
@@ -59,12 +63,14 @@ class WebRtcConnection(Connection):
         self._playing: tuple[str, str] | None = None  # (response id, item id) on the track now
         self._items: dict[str, str] = {}  # response id → its audio item
         self._heard = bytearray()
-        # (arrival ms, peak sample) of every received frame, when a caller (the bench) sets a list here.
-        self.frame_peaks: list[tuple[float, int]] | None = None
+        # (arrival ms, peak sample) of every received frame: what the client heard, when (checks_webrtc).
+        self.frame_peaks: list[tuple[float, int]] = []
 
     @classmethod
-    async def open(cls, url: str, api_key: str | None, *, timeout_ms: int) -> WebRtcConnection:
-        conn = cls()
+    async def open(
+        cls, url: str, api_key: str | None, *, timeout_ms: int, listen: bool = True
+    ) -> WebRtcConnection:
+        conn = cls(listen)
         try:
             include_loopback(conn.pc)
             await conn.pc.setLocalDescription(await conn.pc.createOffer())
@@ -110,11 +116,16 @@ class WebRtcConnection(Connection):
             self._changed.notify_all()
 
     def _on_track(self, track: MediaStreamTrack) -> None:
+        if not self.listen:
+            for transceiver in self.pc.getTransceivers():
+                if transceiver.receiver.track is track:
+                    discard_inbound(transceiver.receiver)
+            return
         self._tasks.append(asyncio.ensure_future(self._listen(track)))
 
     async def _listen(self, track: MediaStreamTrack) -> None:
         async for pcm in pcm16_frames(track):
-            if self.frame_peaks is not None and pcm:
+            if pcm:
                 self.frame_peaks.append((now_ms(), int(np.abs(np.frombuffer(pcm, dtype="<i2")).max())))
             if self._playing is not None:
                 self._heard += pcm

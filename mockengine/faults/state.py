@@ -18,6 +18,7 @@ kind (``GET /healthz`` → ``faults_injected``).
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from collections import Counter
@@ -175,8 +176,15 @@ def _own_faults(request: web.Request) -> list[FaultSpec]:
     specs: list[FaultSpec] = []
     for text in (request.query.get(FAULT_QUERY), request.headers.get(FAULT_HEADER)):
         if text:
-            specs += parse_faults(text)
+            specs += _parsed_faults(text)
     return specs
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_faults(text: str) -> tuple[FaultSpec, ...]:
+    """A request's fault text parsed once: clients repeat the same few on every connection, and each
+    parse validates against the fault schema (about a millisecond). Bad text raises every time."""
+    return tuple(parse_faults(text))
 
 
 def _path_matches(spec: FaultSpec, path: str | None) -> bool:

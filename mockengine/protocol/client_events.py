@@ -22,7 +22,8 @@ from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.item_params import validate_item, validate_response_params
 from mockengine.protocol.nulls import drop_not_given
-from mockengine.protocol.session_config import json_type_name, validate_session_update
+from mockengine.protocol.schema_errors import json_type_name
+from mockengine.protocol.session_config import validate_session_update
 
 # One append may carry up to 15 MiB (reference §0).
 MAX_APPEND_BYTES = 15 * 1024 * 1024

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from mockengine.protocol import errors
-from mockengine.protocol.session_config import (
+from mockengine.protocol.schema_errors import json_type_name, validate
+from mockengine.protocol.session_config import check_tool_schemas
+from mockengine.protocol.session_schema import (
     FORMAT_SCHEMA,
     MAX_OUTPUT_TOKENS_SCHEMA,
     OUTPUT_MODALITIES_SCHEMA,
@@ -14,9 +16,6 @@ from mockengine.protocol.session_config import (
     TOOL_CHOICE_SCHEMA,
     TOOLS_SCHEMA,
     VOICE_SCHEMA,
-    check_tool_schemas,
-    json_type_name,
-    validate,
 )
 
 _TEXT = {"type": "string"}

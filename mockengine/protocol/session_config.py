@@ -1,21 +1,28 @@
-"""The realtime session object: defaults, validation of ``session.update`` and the merge rules.
+"""The realtime session object: its defaults, a typed view of it, validation of ``session.update`` and
+the merge rules.
 
 Source: reference §4 (the live ``session.created`` for ``gpt-realtime``, emulated literally, key order as
-seen) and §5 (turn detection). Validation uses a JSON Schema (jsonschema) and translates the first error
-into the live service's code and message: unknown keys → ``unknown_parameter``, bad enum values →
-``invalid_value``, wrong JSON types → ``invalid_type``, range → ``integer_below_min_value`` & co.
-A rejected update changes nothing (the whole update is discarded, reference §4).
+seen) and §5 (turn detection). The session travels as the wire dict ``session.created`` / ``session.updated``
+show; :class:`SessionConfig` is its typed, frozen view, built once per change at this parse boundary, so
+consumers read ``config.turn_detection.silence_duration_ms`` and every default is written once, here (the
+wire defaults are built from the same dataclasses). Validation uses the JSON Schemas of ``session_schema``
+(errors worded by ``schema_errors``). A rejected update changes nothing (the whole update is discarded,
+reference §4).
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import jsonschema
 
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.schema_errors import VALIDATOR_CLASS, json_type_name, validate
+from mockengine.protocol.session_schema import SESSION_UPDATE_SCHEMA, TURN_DETECTION_SCHEMA
 
 DEFAULT_INSTRUCTIONS = (
     "Your knowledge cutoff is 2023-10. You are a helpful, witty, and friendly AI. Act like a human, but "
@@ -25,327 +32,151 @@ DEFAULT_INSTRUCTIONS = (
     "quickly. You should "
     "always call a function if you can. Do not refer to these rules, even if you\u2019re asked about them."
 )
-VOICE_NAMES = ("alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse", "marin", "cedar")
-EAGERNESS = ("low", "medium", "high", "auto")
 
-SERVER_VAD_DEFAULTS: dict[str, Any] = {
-    "type": "server_vad",
-    "threshold": 0.5,
-    "prefix_padding_ms": 300,
+
+@dataclass(frozen=True)
+class ServerVad:
+    """``turn_detection`` of type ``server_vad`` (fields in wire order)."""
+
+    type: Literal["server_vad"] = "server_vad"
+    threshold: float = 0.5
+    prefix_padding_ms: int = 300
     # 200 on the wire although the docs say 500 (reference §4, live captures).
-    "silence_duration_ms": 200,
-    "idle_timeout_ms": None,
-    "create_response": True,
-    "interrupt_response": True,
-}
-SEMANTIC_VAD_DEFAULTS: dict[str, Any] = {
-    "type": "semantic_vad",
-    "eagerness": "auto",
-    "create_response": True,
-    "interrupt_response": True,
-}
+    silence_duration_ms: int = 200
+    idle_timeout_ms: int | None = None
+    create_response: bool = True
+    interrupt_response: bool = True
+
+
+@dataclass(frozen=True)
+class SemanticVad:
+    """``turn_detection`` of type ``semantic_vad``; ``eagerness`` is low, medium, high or auto."""
+
+    type: Literal["semantic_vad"] = "semantic_vad"
+    eagerness: str = "auto"
+    create_response: bool = True
+    interrupt_response: bool = True
+
+
+TurnDetection = ServerVad | SemanticVad
+SERVER_VAD_DEFAULTS: dict[str, Any] = dataclasses.asdict(ServerVad())
+SEMANTIC_VAD_DEFAULTS: dict[str, Any] = dataclasses.asdict(SemanticVad())
 TURN_DETECTION_DEFAULTS = {"server_vad": SERVER_VAD_DEFAULTS, "semantic_vad": SEMANTIC_VAD_DEFAULTS}
-PCM_FORMAT: dict[str, Any] = {"type": "audio/pcm", "rate": 24000}
+_TURN_DETECTION_TYPES: dict[str, type[ServerVad] | type[SemanticVad]] = {
+    "server_vad": ServerVad,
+    "semantic_vad": SemanticVad,
+}
+
+
+@dataclass(frozen=True)
+class AudioFormat:
+    """``audio/pcm`` (24 kHz, its only rate) or G.711 ``audio/pcmu`` / ``audio/pcma`` (8 kHz); ``rate`` as
+    the client gave it (None: not given)."""
+
+    type: str = "audio/pcm"
+    rate: int | None = 24000
+
+    def wire(self) -> dict[str, Any]:
+        return {"type": self.type} if self.rate is None else {"type": self.type, "rate": self.rate}
+
+
+PCM_FORMAT: dict[str, Any] = AudioFormat().wire()
+
+
+@dataclass(frozen=True)
+class InputTranscription:
+    """``audio.input.transcription``: the client asked for transcripts of its audio (model as named)."""
+
+    model: str = ""
+    language: str | None = None
+    prompt: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    """The effective session, typed. Build it with :meth:`from_wire` from a validated, merged wire session;
+    field defaults are the live service's (reference §4) and :func:`default_session` is made from them."""
+
+    model: str
+    instructions: str = DEFAULT_INSTRUCTIONS
+    output_modalities: tuple[str, ...] = ("audio",)
+    tools: tuple[dict[str, Any], ...] = ()
+    tool_choice: str | dict[str, Any] = "auto"
+    max_output_tokens: int | Literal["inf"] = "inf"
+    truncation: str | dict[str, Any] = "auto"
+    input_format: AudioFormat = AudioFormat()
+    transcription: InputTranscription | None = None
+    noise_reduction: str | None = None  # near_field | far_field
+    turn_detection: TurnDetection | None = ServerVad()
+    output_format: AudioFormat = AudioFormat()
+    voice: str | dict[str, Any] = "alloy"  # a name, or {"id": ...} for a custom voice
+    speed: float = 1.0
+
+    @classmethod
+    def from_wire(cls, session: dict[str, Any]) -> SessionConfig:
+        """The view of a wire session object that passed validation (``session.created`` / ``.updated``)."""
+        audio_in, audio_out = session["audio"]["input"], session["audio"]["output"]
+        transcription = audio_in.get("transcription")
+        noise_reduction = audio_in.get("noise_reduction")
+        return cls(
+            model=session["model"],
+            instructions=session["instructions"],
+            output_modalities=tuple(session["output_modalities"]),
+            tools=tuple(session["tools"]),
+            tool_choice=session["tool_choice"],
+            max_output_tokens=session["max_output_tokens"],
+            truncation=session.get("truncation", "auto"),
+            input_format=_audio_format(audio_in["format"]),
+            transcription=None if transcription is None else InputTranscription(**transcription),
+            noise_reduction=None if noise_reduction is None else noise_reduction.get("type"),
+            turn_detection=turn_detection_from_wire(audio_in.get("turn_detection")),
+            output_format=_audio_format(audio_out["format"]),
+            voice=audio_out["voice"],
+            speed=float(audio_out.get("speed", cls.speed)),
+        )
+
+
+def turn_detection_from_wire(turn_detection: dict[str, Any] | None) -> TurnDetection | None:
+    """The typed ``turn_detection`` of a validated wire object (None: turn detection off)."""
+    if turn_detection is None:
+        return None
+    return _TURN_DETECTION_TYPES[turn_detection["type"]](**turn_detection)
+
+
+def _audio_format(wire: dict[str, Any]) -> AudioFormat:
+    return AudioFormat(wire.get("type", AudioFormat.type), wire.get("rate"))
 
 
 def default_session(model: str, session_id: str, expires_at: int) -> dict[str, Any]:
-    """The full default session as ``session.created`` shows it (reference §4)."""
+    """The full default session as ``session.created`` shows it (reference §4), from :class:`SessionConfig`'s
+    defaults."""
+    config = SessionConfig(model)
+    assert config.turn_detection is not None
     return {
         "type": "realtime",
         "object": "realtime.session",
         "id": session_id,
         "model": model,
-        "output_modalities": ["audio"],
-        "instructions": DEFAULT_INSTRUCTIONS,
-        "tools": [],
-        "tool_choice": "auto",
-        "max_output_tokens": "inf",
+        "output_modalities": list(config.output_modalities),
+        "instructions": config.instructions,
+        "tools": list(config.tools),
+        "tool_choice": config.tool_choice,
+        "max_output_tokens": config.max_output_tokens,
         "tracing": None,
-        "truncation": "auto",
+        "truncation": config.truncation,
         "prompt": None,
         "expires_at": expires_at,
         "audio": {
             "input": {
-                "format": dict(PCM_FORMAT),
+                "format": config.input_format.wire(),
                 "transcription": None,
                 "noise_reduction": None,
-                "turn_detection": dict(SERVER_VAD_DEFAULTS),
+                "turn_detection": dataclasses.asdict(config.turn_detection),
             },
-            "output": {"format": dict(PCM_FORMAT), "voice": "alloy", "speed": 1.0},
+            "output": {"format": config.output_format.wire(), "voice": config.voice, "speed": config.speed},
         },
         "include": None,
     }
-
-
-FORMAT_SCHEMA = {
-    "type": "object",
-    "properties": {"type": {"enum": ["audio/pcm", "audio/pcmu", "audio/pcma"]}, "rate": {"type": "integer"}},
-    "required": ["type"],
-    "additionalProperties": False,
-    "if": {"properties": {"type": {"const": "audio/pcm"}}},
-    "then": {"properties": {"rate": {"minimum": 24000, "maximum": 24000}}},
-}
-_SERVER_VAD_FIELDS: dict[str, Any] = {
-    "type": {"const": "server_vad"},
-    "threshold": {"type": "number", "minimum": 0.0, "maximum": 1.0},
-    "prefix_padding_ms": {"type": "integer", "minimum": 0},
-    "silence_duration_ms": {"type": "integer", "minimum": 0},
-    "idle_timeout_ms": {"type": ["integer", "null"], "minimum": 5000, "maximum": 30000},
-    "create_response": {"type": "boolean"},
-    "interrupt_response": {"type": "boolean"},
-}
-_SEMANTIC_VAD_FIELDS: dict[str, Any] = {
-    "type": {"const": "semantic_vad"},
-    "eagerness": {"enum": list(EAGERNESS)},
-    "create_response": {"type": "boolean"},
-    "interrupt_response": {"type": "boolean"},
-}
-_SERVER_VAD = {"type": "object", "properties": _SERVER_VAD_FIELDS, "additionalProperties": False}
-_SEMANTIC_VAD = {"type": "object", "properties": _SEMANTIC_VAD_FIELDS, "additionalProperties": False}
-_TURN_DETECTION = {
-    "type": ["object", "null"],
-    "properties": {"type": {"enum": ["server_vad", "semantic_vad"]}},
-    "if": {"type": "object", "properties": {"type": {"const": "semantic_vad"}}, "required": ["type"]},
-    "then": _SEMANTIC_VAD,
-    "else": {
-        "if": {"type": "object", "required": ["type"]},
-        "then": _SERVER_VAD,
-        # No type: a partial update of the type in force; checked again after the merge.
-        "else": {
-            "if": {"type": "object"},
-            "then": {
-                "properties": {**_SERVER_VAD_FIELDS, **_SEMANTIC_VAD_FIELDS, "type": {}},
-                "additionalProperties": False,
-            },
-        },
-    },
-}
-_TOOL = {
-    "type": "object",
-    "properties": {
-        "type": {"enum": ["function"]},
-        # OpenAI's rule for function names.
-        "name": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"},
-        "description": {"type": "string"},
-        "parameters": {"type": "object", "properties": {"type": {"const": "object"}}},
-    },
-    "required": ["name"],
-    "additionalProperties": False,
-}
-# Reasoning models (reference §8 "bad enum value": the live message lists these efforts).
-REASONING_SCHEMA: dict[str, Any] = {
-    "type": ["object", "null"],
-    "properties": {"effort": {"enum": ["minimal", "low", "medium", "high", "xhigh"]}},
-    "additionalProperties": False,
-}
-TOOLS_SCHEMA = {"type": "array", "items": _TOOL}
-TOOL_CHOICE_SCHEMA = {
-    "anyOf": [
-        {"enum": ["none", "auto", "required"]},
-        {
-            "type": "object",
-            "properties": {"type": {"enum": ["function"]}, "name": {"type": "string"}},
-            "required": ["type", "name"],
-            "additionalProperties": False,
-        },
-    ]
-}
-MAX_OUTPUT_TOKENS_SCHEMA = {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 4096}, {"enum": ["inf"]}]}
-OUTPUT_MODALITIES_SCHEMA = {
-    "type": "array",
-    "items": {"enum": ["text", "audio"]},
-    "minItems": 1,
-    "maxItems": 1,
-}
-VOICE_SCHEMA = {
-    "anyOf": [
-        {"enum": list(VOICE_NAMES)},
-        {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
-    ]
-}
-SESSION_UPDATE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "type": {"enum": ["realtime", "transcription"]},
-        "object": {"type": "string"},
-        "id": {"type": "string"},
-        "expires_at": {"type": "integer"},
-        "model": {"type": "string"},
-        "instructions": {"type": "string"},
-        "output_modalities": OUTPUT_MODALITIES_SCHEMA,
-        "audio": {
-            "type": "object",
-            "properties": {
-                "input": {
-                    "type": "object",
-                    "properties": {
-                        "format": FORMAT_SCHEMA,
-                        "transcription": {
-                            "type": ["object", "null"],
-                            "properties": {
-                                "model": {"type": "string"},
-                                "language": {"type": ["string", "null"]},
-                                "prompt": {"type": ["string", "null"]},
-                            },
-                            "additionalProperties": False,
-                        },
-                        "noise_reduction": {
-                            "type": ["object", "null"],
-                            "properties": {"type": {"enum": ["near_field", "far_field"]}},
-                            "additionalProperties": False,
-                        },
-                        "turn_detection": _TURN_DETECTION,
-                    },
-                    "additionalProperties": False,
-                },
-                "output": {
-                    "type": "object",
-                    "properties": {
-                        "format": FORMAT_SCHEMA,
-                        "voice": VOICE_SCHEMA,
-                        "speed": {"type": "number", "minimum": 0.25, "maximum": 1.5},
-                    },
-                    "additionalProperties": False,
-                },
-            },
-            "additionalProperties": False,
-        },
-        "tools": TOOLS_SCHEMA,
-        "tool_choice": TOOL_CHOICE_SCHEMA,
-        "max_output_tokens": MAX_OUTPUT_TOKENS_SCHEMA,
-        "tracing": {"anyOf": [{"enum": ["auto"]}, {"type": ["object", "null"]}]},
-        "truncation": {"anyOf": [{"enum": ["auto", "disabled"]}, {"type": "object"}]},
-        "prompt": {"type": ["object", "null"]},
-        "include": {
-            "type": ["array", "null"],
-            "items": {"enum": ["item.input_audio_transcription.logprobs"]},
-        },
-        "parallel_tool_calls": {"type": "boolean"},
-        "reasoning": REASONING_SCHEMA,
-    },
-    "required": ["type"],
-    "additionalProperties": False,
-}
-
-_VALIDATOR_CLS = jsonschema.Draft202012Validator
-_TYPE_NAMES = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a decimal",
-    "boolean": "a boolean",
-    "object": "an object",
-    "array": "an array",
-    "null": "null",
-}
-# Which failure the live service reports first when several apply.
-_PRIORITY = {"additionalProperties": 0, "required": 1, "type": 2, "const": 3, "enum": 3}
-
-
-def json_type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a decimal"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def _path(prefix: str, parts: Any) -> str:
-    out = prefix
-    for part in parts:
-        out += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return out
-
-
-def _is_type_mismatch(error: jsonschema.ValidationError) -> bool:
-    """An enum of strings failing on a non-string says only that the branch did not apply."""
-    if error.validator != "enum" or isinstance(error.instance, str):
-        return False
-    return all(isinstance(v, str) for v in error.validator_value)
-
-
-def _leaf_errors(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
-    if error.context:
-        leaves = [leaf for sub in error.context for leaf in _leaf_errors(sub)]
-        # In an anyOf the branch whose JSON type matched says what is wrong; the others only say "type".
-        specific = [leaf for leaf in leaves if leaf.validator != "type" and not _is_type_mismatch(leaf)]
-        return specific or leaves or [error]
-    return [error]
-
-
-def translate_schema_error(error: jsonschema.ValidationError, prefix: str) -> ProtocolError:
-    """One jsonschema failure as the live service words it; ``prefix`` is the JSON path of the instance."""
-    path = _path(prefix, error.absolute_path)
-    kind = error.validator
-    if kind == "additionalProperties":
-        allowed = set(error.schema.get("properties", {}))
-        extra = sorted(k for k in error.instance if k not in allowed)
-        return errors.unknown_parameter(f"{path}.{extra[0]}")
-    if kind == "required":
-        missing = [k for k in error.validator_value if k not in error.instance]
-        return errors.missing_parameter(f"{path}.{missing[0]}")
-    if kind == "pattern":
-        return ProtocolError(
-            "invalid_value",
-            f"Invalid '{path}': '{error.instance}' does not match pattern '{error.validator_value}'.",
-            path,
-        )
-    if kind in ("enum", "const"):
-        values = error.validator_value if kind == "enum" else [error.validator_value]
-        return errors.invalid_value(error.instance, [str(v) for v in values], path)
-    if kind == "type":
-        wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        expected = " or ".join(_TYPE_NAMES[w] for w in wanted)
-        return errors.invalid_type(path, expected, json_type_name(error.instance))
-    if kind in ("minimum", "maximum"):
-        kind_word = "integer" if isinstance(error.instance, int) else "decimal"
-        side = "below_min" if kind == "minimum" else "above_max"
-        op = ">=" if kind == "minimum" else "<="
-        return ProtocolError(
-            f"{kind_word}_{side}_value",
-            f"Invalid '{path}': {kind_word} {side.replace('_', ' ')}imum value. "
-            f"Expected a value {op} {error.validator_value}, but got {error.instance} instead.",
-            path,
-        )
-    if kind == "maxItems" and path.endswith("output_modalities"):
-        return ProtocolError(
-            "invalid_value",
-            f"Invalid '{path}': output_modalities cannot contain both 'text' and 'audio'; "
-            "use ['audio'] (audio with a transcript) or ['text'].",
-            path,
-        )
-    return ProtocolError("invalid_value", f"Invalid '{path}': {_described_failure(error)}.", path)
-
-
-def _described_failure(error: jsonschema.ValidationError) -> str:
-    """What a less common keyword failed on, quoting the client's value as JSON (jsonschema's own
-    messages quote Python reprs: ``None``, ``True``, ``{'a': 1}``)."""
-    value = errors.json_text(error.instance)
-    limit = error.validator_value
-    if error.validator in ("anyOf", "oneOf"):
-        return f"'{value}' is not one of the accepted forms"
-    if error.validator in ("minItems", "minLength", "minProperties"):
-        return f"'{value}' is shorter than the minimum of {limit}"
-    if error.validator in ("maxItems", "maxLength", "maxProperties"):
-        return f"'{value}' is longer than the maximum of {limit}"
-    return f"'{value}' does not satisfy '{error.validator}': {errors.json_text(limit)}"
-
-
-def validate(instance: Any, schema: dict[str, Any], prefix: str) -> None:
-    """Raise the live service's error for the most relevant schema failure of ``instance``."""
-    found = list(_VALIDATOR_CLS(schema).iter_errors(instance))
-    if not found:
-        return
-    leaves = [leaf for err in found for leaf in _leaf_errors(err)]
-    leaves.sort(key=lambda e: (_PRIORITY.get(str(e.validator), 9), len(e.absolute_path)))
-    raise translate_schema_error(leaves[0], prefix)
 
 
 def validate_session_update(update: Any) -> None:
@@ -367,7 +198,7 @@ def validate_session_update(update: Any) -> None:
 def validate_turn_detection(turn_detection: dict[str, Any] | None) -> None:
     """The effective turn detection after a merge must fit its own type: a partial update without
     ``type`` (say ``eagerness`` while server_vad is on) is judged against the type it lands in."""
-    validate(turn_detection, _TURN_DETECTION, "session.audio.input.turn_detection")
+    validate(turn_detection, TURN_DETECTION_SCHEMA, "session.audio.input.turn_detection")
 
 
 def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
@@ -382,7 +213,7 @@ def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
             )
     for index, tool in enumerate(tools):
         try:
-            _VALIDATOR_CLS.check_schema(tool.get("parameters", {}))
+            VALIDATOR_CLASS.check_schema(tool.get("parameters", {}))
         except RecursionError as exc:
             param = f"{path}[{index}].parameters"
             raise ProtocolError("invalid_value", f"Invalid '{param}': nested too deeply.", param) from exc

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mockengine.ids import IdFactory
+from mockengine.protocol.session_config import SessionConfig, TurnDetection
 from mockengine.realtime.conversation import Conversation, Item
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.streaming import ResponseStreamer
@@ -42,7 +43,7 @@ class SessionOptions:
 @dataclass
 class SessionContext:
     """The state every part of one session reads. ``config`` is the wire session object (replaced whole
-    by each ``session.update``)."""
+    by each ``session.update``); read its settings through ``view``, its typed, frozen form."""
 
     options: SessionOptions
     ids: IdFactory
@@ -53,15 +54,24 @@ class SessionContext:
     # User audio items still being transcribed, by id. A result applies only to the very item it was
     # asked for (the client may delete or replace an id meanwhile).
     pending_transcripts: dict[str, Item] = field(default_factory=dict)
+    _view: SessionConfig | None = field(default=None, init=False, repr=False)
+    _view_of: dict[str, Any] | None = field(default=None, init=False, repr=False)
 
     def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
         return {"type": kind, "event_id": self.ids.event(), **fields}
 
     @property
-    def turn_detection(self) -> dict[str, Any] | None:
-        return self.config["audio"]["input"]["turn_detection"]
+    def view(self) -> SessionConfig:
+        """``config`` typed (``protocol.session_config.SessionConfig``), made again when it is replaced."""
+        if self._view is None or self._view_of is not self.config:
+            self._view, self._view_of = SessionConfig.from_wire(self.config), self.config
+        return self._view
+
+    @property
+    def turn_detection(self) -> TurnDetection | None:
+        return self.view.turn_detection
 
     @property
     def is_transcribing(self) -> bool:
         """Whether the client asked for input transcription events (``audio.input.transcription``)."""
-        return self.config["audio"]["input"]["transcription"] is not None
+        return self.view.transcription is not None

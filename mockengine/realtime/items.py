@@ -20,7 +20,7 @@ from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item, item_from_wire
 from mockengine.realtime.effects import ItemTranscriptKey, Step, Transcribe
-from mockengine.realtime.streaming import TokenCounting
+from mockengine.realtime.usage import TokenCounting
 
 Events = list[dict[str, Any]]
 
@@ -107,7 +107,8 @@ class ConversationItems:
             raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id)
         # Retrieved audio is in the session's format: user audio as it came in, assistant audio as sent.
         direction = "output" if item.role == "assistant" else "input"
-        fmt = self.ctx.config["audio"][direction]["format"]["type"]
+        view = self.ctx.view
+        fmt = (view.output_format if direction == "output" else view.input_format).type
         wire = item.wire(audio_encoder=lambda pcm: pcm if fmt == "audio/pcm" else from_pcm16_24k(pcm, fmt))
         return Step(events=[se.conversation_item_retrieved(self.ctx.ids.event(), item=wire)])
 
@@ -125,7 +126,7 @@ class ConversationItems:
 
     def decode_input_audio(self, data: bytes) -> bytes:
         """Client audio in the session's input format → PCM16 24 kHz."""
-        fmt = self.ctx.config["audio"]["input"]["format"]["type"]
+        fmt = self.ctx.view.input_format.type
         return data if fmt == "audio/pcm" else to_pcm16_24k(data, fmt)
 
     def commit_user_audio(self, item_id: str, pcm: bytes, *, transcribe: bool) -> Step:
@@ -161,7 +162,8 @@ class ConversationItems:
         options, conversation = self.ctx.options, self.ctx.conversation
         limit_items = options.max_conversation_items - items_needed
         limit_bytes = options.max_conversation_audio_ms * 48 - audio_bytes
-        writing = {id(i) for s in self.ctx.streamers.values() if s.r.is_active for i in s.r.output}
+        active = [s.response for s in self.ctx.streamers.values() if s.response.is_active]
+        writing = {id(i) for response in active for i in response.output}
         self.audio_spill.keep_newest(
             (i for i in reversed(list(conversation)) if id(i) not in writing), audio_bytes
         )
@@ -184,12 +186,12 @@ class ConversationItems:
     # -- transcripts ----------------------------------------------------------------------------------
 
     def transcribe(self, item: Item) -> Transcribe:
-        transcription = self.ctx.config["audio"]["input"]["transcription"] or {}
+        transcription = self.ctx.view.transcription
         return Transcribe(
             ItemTranscriptKey(item.id),
             bytes(item.audio),
-            language=transcription.get("language") or "en",
-            prompt=transcription.get("prompt"),
+            language=(transcription.language if transcription else None) or "en",
+            prompt=transcription.prompt if transcription else None,
         )
 
     def is_transcript_wanted(self, item_id: str) -> bool:
@@ -199,7 +201,7 @@ class ConversationItems:
         if pending is None:
             return False
         return pending is self.ctx.conversation.get(item_id) or any(
-            pending in (s.r.params.input_items or ()) for s in self.ctx.streamers.values()
+            pending in (s.response.params.input_items or ()) for s in self.ctx.streamers.values()
         )
 
     def transcribed(self, item_id: str, text: str, announce: bool = True) -> Events:

@@ -8,21 +8,21 @@ from typing import Any
 
 from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec
 from mockengine.protocol import errors
+from mockengine.protocol.session_config import SessionConfig
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.response import ResponseParams
 
 
 def response_params(
-    session: dict[str, Any], overrides: dict[str, Any], input_items: tuple[Item, ...] | None = None
+    session: SessionConfig, overrides: dict[str, Any], input_items: tuple[Item, ...] | None = None
 ) -> ResponseParams:
     """Session defaults overlaid by a ``response.create``'s ``response`` object (reference §1.1)."""
-    output = session["audio"]["output"]
     audio_override = overrides.get("audio", {}).get("output", {})
-    voice = audio_override.get("voice", output["voice"])
+    voice = audio_override.get("voice", session.voice)
     if isinstance(voice, dict):  # custom voice ids are not emulated: speak with the default voice
-        voice = "alloy"
-    tools = tuple(overrides.get("tools", session["tools"]))
-    tool_choice = overrides.get("tool_choice", session["tool_choice"])
+        voice = SessionConfig.voice
+    tools = tuple(overrides.get("tools", session.tools))
+    tool_choice = overrides.get("tool_choice", session.tool_choice)
     if isinstance(tool_choice, dict) and tool_choice["name"] not in {t["name"] for t in tools}:
         # Name where the forced function came from: a session's tool_choice fails every response.create
         # until the session changes, and "response.tool_choice" sent its author to an event without one.
@@ -34,14 +34,14 @@ def response_params(
             f"{where}.tool_choice",
         )
     return ResponseParams(
-        output_modalities=tuple(overrides.get("output_modalities", session["output_modalities"])),
+        output_modalities=tuple(overrides.get("output_modalities", session.output_modalities)),
         voice=voice,
-        speed=float(output.get("speed", 1.0)),
-        output_format=dict(audio_override.get("format", output["format"])),
-        instructions=overrides.get("instructions", session["instructions"]),
+        speed=session.speed,
+        output_format=dict(audio_override.get("format", session.output_format.wire())),
+        instructions=overrides.get("instructions", session.instructions),
         tools=tools,
         tool_choice=tool_choice,
-        max_output_tokens=overrides.get("max_output_tokens", session["max_output_tokens"]),
+        max_output_tokens=overrides.get("max_output_tokens", session.max_output_tokens),
         metadata=overrides.get("metadata"),
         conversation=overrides.get("conversation", "auto"),
         input_items=input_items,

@@ -15,13 +15,15 @@ from mockengine.brain.model import Brain
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
+from mockengine.protocol.session_config import ServerVad
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import Step, Trace
 from mockengine.realtime.items import ConversationItems
 from mockengine.realtime.replies import build_reply_request, response_params
 from mockengine.realtime.response import Response, ResponseParams
-from mockengine.realtime.streaming import ResponseStreamer, TokenCounting
+from mockengine.realtime.streaming import ResponseStreamer
+from mockengine.realtime.usage import TokenCounting
 
 Events = list[dict[str, Any]]
 
@@ -49,7 +51,7 @@ class Responses:
         transcribe: list[Item] = []
         if "input" in event.response:
             input_items = tuple(self._input_item(entry, transcribe) for entry in event.response["input"])
-        params = response_params(self.ctx.config, event.response, input_items)
+        params = response_params(self.ctx.view, event.response, input_items)
         step = Step()
         for item in transcribe:  # inline audio: the response waits for its words like for a turn's
             item.in_conversation = False
@@ -71,7 +73,7 @@ class Responses:
     def on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
         response_id = event.response_id or self.active_id
         streamer = self.ctx.streamers.get(response_id) if response_id else None
-        if streamer is None or not streamer.r.is_active:
+        if streamer is None or not streamer.response.is_active:
             raise errors.cancel_not_active()
         step = Step(events=streamer.cancel("client_cancelled"))
         self._forget_if_done(streamer, now_ms)
@@ -100,7 +102,7 @@ class Responses:
 
     def start_default(self, now_ms: float) -> Step:
         """A response with the session's settings (a turn's end, an idle timeout)."""
-        return self.start(response_params(self.ctx.config, {}), now_ms)
+        return self.start(response_params(self.ctx.view, {}), now_ms)
 
     def item_transcribed(self, item_id: str, text: str, now_ms: float, announce: bool = True) -> Step:
         """A user item's transcript landed: record it (announce it, when asked for) and let the responses
@@ -130,7 +132,7 @@ class Responses:
         """End an active response now with ``status: "failed"`` (``error`` as ``status_details.error``);
         a response already finished is left alone."""
         streamer = self.ctx.streamers.get(response_id)
-        if streamer is None or not streamer.r.is_active:
+        if streamer is None or not streamer.response.is_active:
             return Step()
         step = Step(events=streamer.fail(error.get("code") or "server_error", str(error.get("message", ""))))
         self._forget_if_done(streamer, now_ms)
@@ -173,7 +175,7 @@ class Responses:
 
     def _think(self, streamer: ResponseStreamer, now_ms: float) -> Step:
         """Ask the brain once every user audio item in the context has its transcript."""
-        r = streamer.r
+        r = streamer.response
         context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
         if any(self.ctx.pending_transcripts.get(item.id) is item for item in context):
             return Step()
@@ -209,18 +211,18 @@ class Responses:
         return self.ctx.conversation.insert(item)
 
     def _forget_if_done(self, streamer: ResponseStreamer, now_ms: float) -> None:
-        if streamer.r.is_active:
+        if streamer.response.is_active:
             return
-        self.ctx.streamers.pop(streamer.r.id, None)
+        self.ctx.streamers.pop(streamer.response.id, None)
         self._audio_was_sent = self._audio_was_sent or streamer.audio_sent_bytes > 0
-        if self.active_id == streamer.r.id:
+        if self.active_id == streamer.response.id:
             self.active_id = None
             self._arm_idle_timeout(streamer, now_ms)
 
     def _arm_idle_timeout(self, streamer: ResponseStreamer, now_ms: float) -> None:
-        config = self.ctx.turn_detection or {}
-        idle_ms = config.get("idle_timeout_ms")
-        if config.get("type") != "server_vad" or not idle_ms or streamer.r.status != "completed":
+        config = self.ctx.turn_detection
+        idle_ms = config.idle_timeout_ms if isinstance(config, ServerVad) else None
+        if not idle_ms or streamer.response.status != "completed":
             return
         heard_by_ms = max(now_ms, streamer.playback_end_ms or now_ms)
         self.idle_deadline_ms = heard_by_ms + idle_ms

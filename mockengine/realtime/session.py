@@ -31,7 +31,12 @@ from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
-from mockengine.protocol.session_config import default_session, merge_session, validate_turn_detection
+from mockengine.protocol.session_config import (
+    SessionConfig,
+    default_session,
+    merge_session,
+    validate_turn_detection,
+)
 from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext, SessionOptions
 from mockengine.realtime.conversation import Conversation
@@ -46,8 +51,8 @@ from mockengine.realtime.effects import (
 from mockengine.realtime.input_buffer import InputAudioBuffer
 from mockengine.realtime.items import ConversationItems
 from mockengine.realtime.responses import Responses
-from mockengine.realtime.streaming import TokenCounting
 from mockengine.realtime.turns import UserTurns
+from mockengine.realtime.usage import TokenCounting
 
 __all__ = ["RealtimeSession", "SessionOptions"]
 
@@ -83,6 +88,11 @@ class RealtimeSession:
     def config(self) -> dict[str, Any]:
         """The session object as the client sees it (``session.created`` / ``session.updated``)."""
         return self.ctx.config
+
+    @property
+    def view(self) -> SessionConfig:
+        """``config`` typed: read settings here (``view.turn_detection.silence_duration_ms``)."""
+        return self.ctx.view
 
     @property
     def options(self) -> SessionOptions:
@@ -214,11 +224,7 @@ class RealtimeSession:
     def on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
         update = event.session
         new_voice = update.get("audio", {}).get("output", {}).get("voice")
-        if (
-            new_voice is not None
-            and new_voice != self.config["audio"]["output"]["voice"]
-            and self.responses.has_assistant_audio
-        ):
+        if new_voice is not None and new_voice != self.ctx.view.voice and self.responses.has_assistant_audio:
             raise errors.cannot_update_voice()
         old = self.ctx.turn_detection
         merged = merge_session(self.config, update)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
 
 from mockengine.audio.vad import (
     SpeechOnset,
@@ -45,6 +44,7 @@ from mockengine.audio.vad import (
     VadFrame,
 )
 from mockengine.engines.stt import WordTiming
+from mockengine.protocol.session_config import SemanticVad, ServerVad, TurnDetection
 from mockengine.realtime.effects import ProbeKey
 from mockengine.realtime.prosody import NO_PROSODY, Prosody
 from mockengine.realtime.semantic_rules import Completeness
@@ -131,13 +131,11 @@ class _Probe:
 class TurnDetector:
     """One session's turn detection for a ``server_vad`` or ``semantic_vad`` config (reference §5)."""
 
-    def __init__(self, config: dict[str, Any], floor_ms: int = 0, generation: int = 0) -> None:
+    def __init__(self, config: TurnDetection, floor_ms: int = 0, generation: int = 0) -> None:
         """``generation`` goes into this detector's probe keys (a session numbers its detectors)."""
-        self.config = dict(config)
-        self.kind: str = config["type"]
-        self._tracker = SpeechTracker(
-            onset_ms=ONSET_MS, prefix_padding_ms=int(config.get("prefix_padding_ms", 300))
-        )
+        self.config = config
+        self.kind: str = config.type
+        self._tracker = SpeechTracker(onset_ms=ONSET_MS, prefix_padding_ms=_prefix_padding_ms(config))
         self._tracker.reset(floor_ms)
         self._history: deque[VadFrame] = deque(maxlen=HISTORY_MS // 20)
         self._turn_start_ms: int | None = None
@@ -146,10 +144,15 @@ class TurnDetector:
         self._probe_count = 0
         self._audio_ms = floor_ms
 
-    def reconfigure(self, config: dict[str, Any]) -> None:
+    def reconfigure(self, config: TurnDetection) -> None:
         """New settings of the same ``type`` (silence, padding, eagerness, flags), from now on."""
-        self.config = dict(config)
-        self._tracker.prefix_padding_ms = int(config.get("prefix_padding_ms", 300))
+        self.config = config
+        self._tracker.prefix_padding_ms = _prefix_padding_ms(config)
+
+    @property
+    def _eagerness(self) -> str:
+        assert isinstance(self.config, SemanticVad)
+        return self.config.eagerness
 
     def is_probe_pending(self, key: ProbeKey) -> bool:
         """Whether a probe's transcript can still matter (the shell skips work that cannot)."""
@@ -158,7 +161,7 @@ class TurnDetector:
     def _shortest_wait_ms(self) -> int:
         if self.kind == "server_vad":
             return 10**9  # its probes only prefetch the final pause's words
-        return min(SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")].values())
+        return min(SEMANTIC_WAIT_MS[self._eagerness].values())
 
     @property
     def in_turn(self) -> bool:
@@ -188,8 +191,8 @@ class TurnDetector:
             probe.transcript = text
             return []
         evidence = TurnEvidence(text, probe.speech_end_ms - probe.start_ms, words, probe.prosody)
-        verdict = score_turn(evidence, self.config.get("eagerness", "auto"))
-        wait_ms = SEMANTIC_WAIT_MS[self.config.get("eagerness", "auto")][verdict.completeness]
+        verdict = score_turn(evidence, self._eagerness)
+        wait_ms = SEMANTIC_WAIT_MS[self._eagerness][verdict.completeness]
         probe.decision_at_ms = probe.speech_end_ms + wait_ms
         probe.transcript = text
         probe.reason = _reason(verdict.completeness, verdict.reason)
@@ -218,7 +221,8 @@ class TurnDetector:
         return signals
 
     def _server_vad_frame(self, frame: VadFrame, end_ms: int, silence_ms: int) -> list[TurnSignal]:
-        silence_window = int(self.config.get("silence_duration_ms", 200))
+        assert isinstance(self.config, ServerVad)
+        silence_window = self.config.silence_duration_ms
         if silence_ms >= silence_window:
             probe = next((p for p in self._probes if p.speech_end_ms == end_ms), None)
             if probe is None:
@@ -337,3 +341,8 @@ def _reason(completeness: Completeness, detail: str) -> str:
         Completeness.INCOMPLETE: "timeout",
     }
     return f"{names[completeness]}:{detail}"
+
+
+def _prefix_padding_ms(config: TurnDetection) -> int:
+    """semantic_vad has no ``prefix_padding_ms`` on the wire: its turns keep server_vad's default."""
+    return config.prefix_padding_ms if isinstance(config, ServerVad) else ServerVad.prefix_padding_ms

@@ -17,6 +17,7 @@ from mockengine.engines.stt import WordTiming
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
+from mockengine.protocol.session_config import ServerVad, TurnDetection
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.effects import ProbeKey, Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
@@ -46,7 +47,7 @@ class UserTurns:
         self.responses = responses
         self.buffer = InputAudioBuffer()
         config = ctx.turn_detection
-        self.classifier = FrameClassifier(threshold=float((config or {}).get("threshold", 0.5)))
+        self.classifier = FrameClassifier(threshold=_frame_threshold(config))
         self.state = TurnState.MANUAL if config is None else TurnState.LISTENING
         self.detector: TurnDetector | None = None
         if config is not None:
@@ -73,7 +74,7 @@ class UserTurns:
             # Between turns only the recent past can become part of a turn (prefix padding, a late
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
             # An idle timeout commits the silence it waited through, so that much is kept too.
-            kept_ms = max(IDLE_AUDIO_KEPT_MS, (self.ctx.turn_detection or {}).get("idle_timeout_ms") or 0)
+            kept_ms = max(IDLE_AUDIO_KEPT_MS, _idle_timeout_ms(self.ctx.turn_detection) or 0)
             self.buffer.keep_last_ms(kept_ms)
         return step
 
@@ -91,24 +92,24 @@ class UserTurns:
 
     # -- turn detection settings ----------------------------------------------------------------------
 
-    def apply_turn_detection(self, old: dict[str, Any] | None, new: dict[str, Any] | None) -> None:
+    def apply_turn_detection(self, old: TurnDetection | None, new: TurnDetection | None) -> None:
         """A ``session.update`` changed ``audio.input.turn_detection`` from ``old`` to ``new``."""
         if old != new:
             self.responses.idle_deadline_ms = None
         if new is not None:
-            self.classifier.set_threshold(float(new.get("threshold", 0.5)))
+            self.classifier.set_threshold(_frame_threshold(new))
         if old == new:
             return
         if new is None:
             self._transition(TurnEvent.DETECTION_OFF)
         elif old is None:
             self._transition(TurnEvent.DETECTION_ON, new)
-        elif old["type"] == new["type"]:
+        elif old.type == new.type:
             self._transition(TurnEvent.DETECTION_RETUNED, new)
         else:
             self._transition(TurnEvent.DETECTION_RETYPED, new)
 
-    def _transition(self, event: TurnEvent, config: dict[str, Any] | None = None) -> str | None:
+    def _transition(self, event: TurnEvent, config: TurnDetection | None = None) -> str | None:
         """Apply one turn event (``config``: the new turn detection, for the ``DETECTION_*`` events) by
         the table, and what goes with it; returns the item id of the turn it closes, if any."""
         before = self.state
@@ -137,7 +138,7 @@ class UserTurns:
                 self.turn_item_id = None
         return closed
 
-    def _restart_detector(self, config: dict[str, Any]) -> None:
+    def _restart_detector(self, config: TurnDetection) -> None:
         """A fresh detector: speech already under way is an onset at this moment. Transcripts asked for
         by the previous detector are recognised by their generation and ignored."""
         self._detector_generation += 1
@@ -211,7 +212,8 @@ class UserTurns:
                 )
             ]
         )
-        if (self.ctx.turn_detection or {}).get("interrupt_response", True):
+        config = self.ctx.turn_detection
+        if config is None or config.interrupt_response:
             step.events += self.responses.interrupt(now_ms)
         return step
 
@@ -233,15 +235,15 @@ class UserTurns:
         step.extend(self.items.commit_user_audio(item_id, pcm, transcribe=not is_transcribing))
         if signal.transcript is not None:
             step.extend(self.responses.item_transcribed(item_id, signal.transcript, now_ms))
-        config = self.ctx.turn_detection or {}
-        if config.get("create_response", True) and self.responses.active_id is None:
+        config = self.ctx.turn_detection
+        if (config is None or config.create_response) and self.responses.active_id is None:
             step.extend(self.responses.start_default(now_ms))
         return step
 
     def _turn_end_trace(self, item_id: str, signal: SpeechStopped) -> dict[str, Any]:
         return {
             "item_id": item_id,
-            "turn_detection": (self.ctx.turn_detection or {}).get("type"),
+            "turn_detection": None if self.ctx.turn_detection is None else self.ctx.turn_detection.type,
             "reason": signal.reason,
             "audio_end_ms": signal.audio_end_ms,
             "speech_end_ms": signal.speech_end_ms,
@@ -256,10 +258,8 @@ class UserTurns:
         """``server_vad.idle_timeout_ms`` elapsed with no speech after the last reply was heard
         (reference §3.8): commit the (silent) buffer and respond."""
         self.responses.idle_deadline_ms = None
-        config = self.ctx.turn_detection or {}
         if (
-            config.get("type") != "server_vad"
-            or not config.get("idle_timeout_ms")
+            not _idle_timeout_ms(self.ctx.turn_detection)
             or self.state is not TurnState.LISTENING
             or self.responses.active_id is not None
             or self.buffer.buffered_ms < MIN_COMMIT_MS
@@ -279,3 +279,14 @@ class UserTurns:
         step.extend(self.items.commit_user_audio(item_id, pcm, transcribe=False))
         step.extend(self.responses.item_transcribed(item_id, "", now_ms))
         return step.extend(self.responses.start_default(now_ms))
+
+
+def _frame_threshold(config: TurnDetection | None) -> float:
+    """The frame classifier's threshold: server_vad's own; semantic_vad (none on the wire) and manual
+    turns classify frames as server_vad does by default."""
+    return config.threshold if isinstance(config, ServerVad) else ServerVad.threshold
+
+
+def _idle_timeout_ms(config: TurnDetection | None) -> int | None:
+    """``server_vad.idle_timeout_ms`` (None: no idle timeout, or not server_vad)."""
+    return config.idle_timeout_ms if isinstance(config, ServerVad) else None

@@ -116,7 +116,7 @@ class ReplayingSession:
     # -- replay ---------------------------------------------------------------------------------------
 
     def _output_format(self) -> str:
-        return str(self.shadow.config["audio"]["output"]["format"]["type"])
+        return self.shadow.view.output_format.type
 
     def _for_shadow(self, event: ce.ClientEvent) -> ce.ClientEvent:
         """A session.update whose turn detection would let the shadow answer, with answering held off."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -30,9 +31,13 @@ log = logging.getLogger("mockengine.webrtc")
 
 RATE_HZ = 24_000
 FRAME_MS = 20
+FRAME_S = FRAME_MS / 1000
 FRAME_SAMPLES = RATE_HZ * FRAME_MS // 1000
 FRAME_BYTES = FRAME_SAMPLES * 2
 SILENCE = bytes(FRAME_BYTES)
+# Opus DTX on the wire (libopus, RFC 7587 §3.1.3): while silent, one packet every 400 ms.
+DTX_KEEPALIVE_MS = 400
+DTX_KEEPALIVE_SAMPLES = RATE_HZ * DTX_KEEPALIVE_MS // 1000
 
 
 @dataclass
@@ -56,8 +61,12 @@ class ReplyTrack(MediaStreamTrack):
 
     kind = "audio"
 
-    def __init__(self, on_started: Callable[[str], None], on_stopped: Callable[[str], None]) -> None:
+    def __init__(
+        self, on_started: Callable[[str], None], on_stopped: Callable[[str], None], *, dtx: bool = False
+    ) -> None:
         super().__init__()
+        self.dtx = dtx  # between replies one silent packet per DTX_KEEPALIVE_MS instead of one per frame
+        self._last_sent_pts = -DTX_KEEPALIVE_SAMPLES
         self.on_started = on_started
         self.on_stopped = on_stopped
         self._queue: deque[Chunk] = deque()
@@ -103,20 +112,31 @@ class ReplyTrack(MediaStreamTrack):
     # -- to aiortc ---------------------------------------------------------------------------------
 
     async def recv(self) -> av.Packet:  # type: ignore[override]
-        if self.readyState != "live":
-            raise MediaStreamError
         loop = asyncio.get_running_loop()
-        if self._start_s is None:
-            self._start_s = loop.time()
-        else:
-            wait_s = self._start_s + self._pts / RATE_HZ - loop.time()
-            if wait_s > 0:
-                await asyncio.sleep(wait_s)
-        await self._flowing.wait()
-        pcm16 = self._take()
-        packet = self._encoder.encode(None if pcm16 == SILENCE else pcm16, self._pts)
-        self._pts += FRAME_SAMPLES
-        return packet
+        while True:
+            if self.readyState != "live":
+                raise MediaStreamError
+            if self._start_s is None:
+                # On a grid shared by every track of the process: all calls' frames fall due together,
+                # so the loop wakes once per 20 ms for all of them instead of once per call.
+                self._start_s = math.ceil(loop.time() / FRAME_S) * FRAME_S
+            else:
+                wait_s = self._start_s + self._pts / RATE_HZ - loop.time()
+                if wait_s > 0:
+                    await asyncio.sleep(wait_s)
+            await self._flowing.wait()
+            pcm16, pts = self._take(), self._pts
+            self._pts += FRAME_SAMPLES
+            silent = pcm16 == SILENCE
+            if silent and self._holds_back(pts):
+                continue
+            self._last_sent_pts = pts
+            return self._encoder.encode(None if silent else pcm16, pts)
+
+    def _holds_back(self, pts: int) -> bool:
+        """DTX: a silent frame is not sent once the encoder has settled, but for one per keep-alive
+        interval (the RTP timestamps then jump, as after Opus DTX; the receiver fills the gap)."""
+        return self.dtx and self._encoder.is_settled and pts - self._last_sent_pts < DTX_KEEPALIVE_SAMPLES
 
     def _take(self) -> bytes:
         """The next 20 ms: queued reply audio, padded with silence."""

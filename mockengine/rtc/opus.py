@@ -81,6 +81,11 @@ class ReplyEncoder:
         self._silence = silent_payload(frame_samples)
         self._flush_left = 0  # silent frames still to run through the encoder after audio
 
+    @property
+    def is_settled(self) -> bool:
+        """No audio left in the encoder's look-ahead: what follows is the cached silent packet."""
+        return self._flush_left == 0
+
     def encode(self, pcm16: bytes | None, pts: int) -> av.Packet:
         """``pcm16`` is one frame of audio, or None for silence."""
         if pcm16 is None:

@@ -30,11 +30,10 @@ from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.protocol.nulls import drop_not_given
+from mockengine.protocol.schema_errors import json_type_name, validate
 from mockengine.protocol.session_config import (
     default_session,
-    json_type_name,
     merge_session,
-    validate,
     validate_session_update,
     validate_turn_detection,
 )

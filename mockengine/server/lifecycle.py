@@ -85,13 +85,17 @@ async def serve_until_stopped(
     on_listening: Callable[[int], None],
     ssl_context: ssl.SSLContext | None = None,
     signals: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGINT),
+    unix_path: str | None = None,
 ) -> None:
     """Serve ``app`` on ``sock`` (from :func:`bind`) until SIGTERM or SIGINT, then stop as the module
-    says. ``on_listening(port)`` runs once the socket listens. ``signals``: what stops it."""
+    says. ``on_listening(port)`` runs once the socket listens. ``signals``: what stops it. ``unix_path``:
+    a unix socket served too (a worker's own address for its siblings, ``server/webrtc/siblings.py``)."""
     # Requests under way get most of the grace; closing journals and executors the rest.
     runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=grace_s * 0.8)
     await runner.setup()
     await web.SockSite(runner, sock, ssl_context=ssl_context).start()
+    if unix_path is not None:
+        await web.UnixSite(runner, unix_path).start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in signals:

@@ -200,8 +200,8 @@ class SessionLoop:
             self.shutdown(1011, "internal error")
 
     def formats(self) -> tuple[str, str]:
-        audio = self.session.config["audio"]
-        return audio["input"]["format"]["type"], audio["output"]["format"]["type"]
+        view = self.session.view
+        return view.input_format.type, view.output_format.type
 
     # -- client input ------------------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ so workers share no state and need none: the same holds across machines behind a
 and exits with that worker's status, leaving restarts to the process manager.
 
 ``/metrics`` sums all workers through prometheus-client's multiprocess mode (the parent sets
-``PROMETHEUS_MULTIPROC_DIR`` for the children).
+``PROMETHEUS_MULTIPROC_DIR`` for the children). WebRTC calls are the exception to "no shared state": a
+call's hang-up or sideband may land on another worker, which forwards it to the call's own worker over
+that worker's unix socket (``server/webrtc/siblings.py``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def _worker(settings: Settings, index: int, ready: Any) -> None:
     from mockengine.server.event_loop import install_event_loop
     from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
     from mockengine.server.tls import server_ssl_context
+    from mockengine.server.webrtc.siblings import SIBLINGS, WORKER_DIR_ENV, Siblings
 
     logging.basicConfig(
         level=settings.log_level.upper(),
@@ -46,6 +49,8 @@ def _worker(settings: Settings, index: int, ready: Any) -> None:
         sock = bind(settings.host, settings.port, reuse_port=True)  # before the models load
         tls = server_ssl_context(settings) if settings.tls else None
         app = create_app(settings)
+        siblings = Siblings(index, settings.workers, os.environ[WORKER_DIR_ENV])
+        app[SIBLINGS] = siblings  # calls' hang-up and sideband reach the worker holding the call
     except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, OSError, ValueError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         sys.exit(2)
@@ -60,6 +65,7 @@ def _worker(settings: Settings, index: int, ready: Any) -> None:
             on_listening=lambda _port: ready.put(index),  # the parent announces when all listen
             ssl_context=tls.context if tls is not None else None,
             signals=(signal.SIGTERM,),  # Ctrl-C reaches the parent too, which forwards it
+            unix_path=siblings.socket_path(index),
         )
     )
 
@@ -71,6 +77,8 @@ def serve_workers(settings: Settings) -> int:
         return 2
     metrics_dir = tempfile.mkdtemp(prefix="mockengine-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    sockets_dir = tempfile.mkdtemp(prefix="mockengine-workers-")  # each worker's unix socket (calls)
+    os.environ["MOCKENGINE_WORKER_DIR"] = sockets_dir
     context = multiprocessing.get_context("spawn")
     ready = context.Queue()
     workers = [
@@ -123,4 +131,5 @@ def serve_workers(settings: Settings) -> int:
             if worker.is_alive():
                 worker.kill()
         shutil.rmtree(metrics_dir, ignore_errors=True)
+        shutil.rmtree(sockets_dir, ignore_errors=True)
     return status

@@ -57,6 +57,7 @@ def failure_text(result: CheckResult) -> str:
     return "\n".join(result.failures)
 
 
+@pytest.mark.slow  # the whole suite at 8 x real time
 async def test_a_conforming_engine_passes_every_check(aiohttp_server: Any, synthetic_clips: Path) -> None:
     results, text = await run_suite(aiohttp_server, synthetic_clips)
     assert set(results) == EVERY_LABEL
@@ -99,6 +100,7 @@ async def test_dropped_session_field_is_named(aiohttp_server: Any, synthetic_cli
     assert results["handshake"].passed, text
 
 
+@pytest.mark.slow  # a whole barge-in exchange at 8 x real time
 async def test_ignored_barge_in_fails_barge_in(aiohttp_server: Any, synthetic_clips: Path) -> None:
     results, text = await run_suite(
         aiohttp_server,

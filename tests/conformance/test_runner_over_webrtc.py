@@ -31,3 +31,22 @@ async def test_hrp_checks_pass_over_a_webrtc_call(mockengine_url: str) -> None:
     assert [r.label for r in results if not r.passed] == [], out.getvalue()
     turn = next(r for r in results if r.label == "engine_turn[server_vad]")
     assert turn.figures["audio_deltas"] > 5  # reply audio heard on the track
+
+
+async def test_barge_in_and_cancel_pass_with_webrtc_semantics(mockengine_url: str) -> None:
+    """The service's own clear and truncation on barge-in; cancel then output_audio_buffer.clear."""
+    out = io.StringIO()
+    results, _ = await arun_conformance(
+        mockengine_url,
+        api_key="sk-mockengine",
+        checks=["barge_in[server_vad]", "cancel"],
+        out=out,
+        transport="webrtc",
+    )
+    assert [r.label for r in results if not r.passed] == [], out.getvalue()
+    barge_in = next(r for r in results if r.label == "barge_in[server_vad]")
+    # the engine truncated where the client's track had got to (checks_webrtc's tolerance)
+    assert barge_in.figures["truncated_at_ms"] > 0
+    assert abs(barge_in.figures["truncated_at_ms"] - barge_in.figures["received_audio_ms"]) <= 300
+    cancel = next(r for r in results if r.label == "cancel")
+    assert "clear_ack_ms" in cancel.figures or any("played out" in n for n in cancel.notes)

@@ -239,6 +239,7 @@ async def test_a_frame_over_the_bound_closes_1009(engine):
     await eng.wait_until_idle()
 
 
+@pytest.mark.slow  # waits out the 5 s idle_timeout_ms floor in real time
 async def test_idle_timeout_fires_after_the_reply_would_have_been_heard(engine):
     """Real clock (idle_timeout_ms has a 5000 ms floor): the client streams silence; the timeout comes
     no earlier than first delta + reply duration + idle_timeout_ms, then commit and a new response."""

@@ -6,6 +6,8 @@ import socket
 import subprocess
 import sys
 
+import pytest
+
 from mockengine import __version__
 from mockengine.cli import build_parser
 
@@ -16,6 +18,7 @@ def _run(*argv: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # a mockengine subprocess
 def test_a_taken_port_is_one_line_and_exit_status_2() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -30,6 +33,7 @@ def test_a_taken_port_is_one_line_and_exit_status_2() -> None:
     ]
 
 
+@pytest.mark.slow  # a mockengine subprocess
 def test_a_bad_fault_is_refused_before_the_models_load() -> None:
     result = _run("serve", "--port", "0", "--fault", "close_after_audio_delta:k=-1")
     assert result.returncode == 2
@@ -38,6 +42,7 @@ def test_a_bad_fault_is_refused_before_the_models_load() -> None:
     assert len(result.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow  # a mockengine subprocess
 def test_version() -> None:
     assert _run("--version").stdout.strip() == f"mockengine {__version__}"
 

@@ -201,6 +201,7 @@ async def test_profile_file_rates_are_seeded(http_engine, tmp_path):
     assert first == again and set(first) == {200, 502}
 
 
+@pytest.mark.slow  # a mockengine subprocess
 def test_a_bad_server_fault_fails_start_up_with_a_clear_message():
     result = subprocess.run(
         [sys.executable, "-m", "mockengine", "serve", "--port", "0", "--fault", "slow_drip:rate=2"],

@@ -23,6 +23,7 @@ from mockengine.realtime.input_buffer import InputAudioBuffer
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server.realtime_ws import SessionRunner
 from mockengine.server.state import RECLAIMER
+from tests.eventually import eventually
 from tests.integration.test_silent_peers import served  # noqa: F401 (fixture)
 from tests.speech import question
 
@@ -62,10 +63,7 @@ async def spoken_session(http: aiohttp.ClientSession, url: str, turns: int = 2) 
 async def wave(eng, sessions: int = 2) -> None:
     async with aiohttp.ClientSession() as http:
         await asyncio.gather(*(spoken_session(http, eng.realtime) for _ in range(sessions)))
-    deadline = asyncio.get_running_loop().time() + 10
-    while eng.sessions_active() and asyncio.get_running_loop().time() < deadline:
-        await asyncio.sleep(0.02)
-    assert eng.sessions_active() == 0
+    await eng.wait_until_idle()
 
 
 def left_behind() -> dict[str, int]:
@@ -88,8 +86,7 @@ async def test_waves_of_sessions_leave_nothing_behind(served, tmp_path):  # noqa
         for _ in range(3):
             await wave(eng)
             runs = eng.app[RECLAIMER].runs
-            while eng.app[RECLAIMER].runs == runs:
-                await asyncio.sleep(0.05)
+            await eventually(lambda runs=runs: eng.app[RECLAIMER].runs != runs)
             gc.collect()
             assert left_behind() == {}
             assert len(asyncio.all_tasks()) <= tasks_before

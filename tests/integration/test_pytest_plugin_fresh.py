@@ -4,6 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # a fresh pytest in a subprocess, twice
+
 
 def _pytest_in(project: Path) -> subprocess.CompletedProcess[str]:
     """pytest run in ``project`` as its developers would, every warning an error."""

@@ -4,7 +4,6 @@ right event; the upstream key is nowhere in the recording; chat completions repl
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 import json
@@ -19,6 +18,7 @@ from mockengine.journal import print_timeline, read_records
 from mockengine.record.app import create_record_app
 from mockengine.record.proxy import Recorder
 from mockengine.settings import Settings
+from tests.eventually import eventually
 from tests.record_client import Diverged, ScriptedClient, run_script
 from tests.speech import question
 
@@ -36,11 +36,7 @@ async def start_recorder(aiohttp_server: Any, upstream_http: str, out: Path, **k
 
 async def written(directory: Path, last: str = "session.json") -> None:
     """Until the recorder has written ``last`` (a session's session.json is written last), off the loop."""
-    for _ in range(100):
-        if (directory / last).exists():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{directory / last} was not written")
+    await eventually((directory / last).exists, timeout_s=5, message=f"{directory / last} was not written")
 
 
 def audio_by_response(events: list[dict[str, Any]]) -> list[bytes]:

@@ -57,9 +57,7 @@ async def served(real_resources) -> AsyncIterator:
 async def until_no_session(eng) -> float:
     loop = asyncio.get_running_loop()
     started = loop.time()
-    while eng.sessions_active() and loop.time() - started < FREED_WITHIN_S:
-        await asyncio.sleep(0.05)
-    assert eng.sessions_active() == 0, f"the silent peer's session is still served after {FREED_WITHIN_S} s"
+    await eng.wait_until_idle(timeout_s=FREED_WITHIN_S)
     gc.collect()
     assert len(eng.app[LIVE_SESSIONS]) == 0, "the session is still in memory"
     return loop.time() - started

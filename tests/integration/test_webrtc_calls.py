@@ -10,6 +10,7 @@ import aiohttp
 import pytest
 
 from mockengine.rtc.media import RATE_HZ
+from tests.eventually import eventually
 from tests.speech import question, validate_server_event, word_error_rate
 from tests.webrtc_client import CallClient
 
@@ -147,9 +148,7 @@ async def test_hangup_ends_the_call_and_unknown_calls_are_404(engine):
             assert (await again.json())["error"]["param"] == "call_id"
             unauthorized = await http.post(f"{server.http_url}{client.location}/hangup")
             assert unauthorized.status == 401
-        async with asyncio.timeout(10):
-            while client.pc.connectionState != "closed" and client.channel.readyState != "closed":
-                await asyncio.sleep(0.05)
+        await eventually(lambda: "closed" in (client.pc.connectionState, client.channel.readyState))
     finally:
         await client.close()
 
@@ -283,3 +282,24 @@ async def test_sideband_refusals(engine, key, call, code, close):
         await client.close()
     assert error["type"] == "error" and error["error"]["code"] == code
     assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == close
+
+
+async def test_with_dtx_the_reply_plays_whole_and_silence_is_sparse(engine):
+    server = await engine(webrtc_dtx=True)
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        await asyncio.sleep(1.0)
+        quiet_frames = client.frames_heard  # 1 s of silence before any reply: a few keep-alives
+        story(client)
+        await client.wait_for("response.done", timeout_s=40)
+        await client.wait_for("output_audio_buffer.stopped", timeout_s=60)
+    finally:
+        await client.close()
+    # not the 50 a second of the default (aiortc's jitter buffer holds the first few keep-alives back)
+    assert quiet_frames <= 6
+    transcript = next(e for e in client.events if e["type"] == "response.output_audio_transcript.done")
+    words = len(transcript["transcript"].split())
+    heard_s = len(client.heard) / 2 / RATE_HZ
+    assert heard_s > words * 0.2  # the whole reply came through, frame by frame

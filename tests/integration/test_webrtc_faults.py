@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.eventually import eventually
 from tests.integration.test_webrtc_calls import story
 from tests.speech import question
 from tests.webrtc_client import CallClient
@@ -21,9 +22,7 @@ pytestmark = pytest.mark.models
 
 
 async def until(condition, timeout_s: float = 10.0) -> None:
-    async with asyncio.timeout(timeout_s):
-        while not condition():
-            await asyncio.sleep(0.05)
+    await eventually(condition, timeout_s=timeout_s)
 
 
 @asynccontextmanager

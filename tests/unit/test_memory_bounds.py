@@ -12,6 +12,8 @@ import gc
 import os
 import tracemalloc
 
+import pytest
+
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.brain.image import describe_image
 from mockengine.brain.participant import ScriptedBrain
@@ -62,6 +64,7 @@ def traced_per_minute(driver: VirtualTimeDriver, minutes: int) -> list[float]:
     return held
 
 
+@pytest.mark.slow  # minutes of study audio through the session
 def test_session_memory_is_flat_over_minutes_of_study(tmp_path):
     tracemalloc.start()
     try:
@@ -73,6 +76,7 @@ def test_session_memory_is_flat_over_minutes_of_study(tmp_path):
     assert growth_per_min < 50_000, f"{growth_per_min / 1e6:.2f} MB more per session-minute"
 
 
+@pytest.mark.slow  # minutes of study audio through the session
 def test_without_spilling_memory_grows_with_the_session(tmp_path):
     """The same rhythm with everything kept in memory: the figure the bound above is guarding against."""
     tracemalloc.start()
@@ -83,6 +87,7 @@ def test_without_spilling_memory_grows_with_the_session(tmp_path):
     assert (unbounded[-1] - unbounded[0]) / 2 > 1_000_000
 
 
+@pytest.mark.slow  # minutes of study audio through the session
 def test_spilled_items_retrieve_and_truncate_the_same_bytes(tmp_path):
     kept, spilled = study_driver(-1, tmp_path / "a"), study_driver(0, tmp_path / "b")
     for path in (tmp_path / "a", tmp_path / "b"):
@@ -121,6 +126,7 @@ def test_spill_keeps_the_newest_in_memory_and_its_file_is_gone_at_close(tmp_path
     spill.close()
 
 
+@pytest.mark.slow  # minutes of study audio through the session
 def test_close_releases_the_session_audio_without_the_cycle_collector(tmp_path):
     tracemalloc.start()
     try:

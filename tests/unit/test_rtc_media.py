@@ -77,3 +77,23 @@ def test_the_track_hands_aiortc_real_opus_and_reuses_one_silent_packet():
     decoded = [f.to_ndarray() for f in frames]
     assert np.abs(np.concatenate(decoded[2:9], axis=-1)).max() > 500  # the tone is audible
     assert np.abs(np.concatenate(decoded[15:], axis=-1)).max() < 50  # the silent packet is silence
+
+
+def test_with_dtx_silence_goes_out_as_one_packet_per_400_ms():
+    import asyncio
+
+    import av
+
+    reply = ReplyTrack(lambda _: None, lambda _: None, dtx=True)
+    sine = (np.sin(np.arange(24 * 100) * 2 * np.pi * 440 / 24_000) * 8000).astype("<i2")
+
+    async def packets(count: int) -> list[av.Packet]:
+        first = [await reply.recv()]  # silence at the start: sent, then held back
+        reply.enqueue("resp_1", "item_1", sine.tobytes())
+        return first + [await reply.recv() for _ in range(count - 1)]
+
+    sent = asyncio.run(packets(12))  # paced: about 1.2 s
+    steps = [(b.pts - a.pts) // 960 for a, b in zip(sent, sent[1:], strict=False)]
+    # the reply's 5 frames right after the first silent one, the encoder's 3 flush frames, then one
+    # packet per 400 ms (20 frames of 20 ms): the RTP timestamps jump as after Opus DTX
+    assert steps == [1] * 8 + [20, 20, 20]

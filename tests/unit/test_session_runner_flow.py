@@ -68,9 +68,12 @@ def resources(settings: Settings) -> Resources:
 
 
 async def test_paced_audio_waits_for_a_stalled_reader_then_flows_in_order():
-    settings = Settings(max_send_backlog_bytes=60_000)  # audio is held above 15 000 unsent bytes
+    # Audio is held above a quarter of the bound (100 000 unsent bytes). The bound leaves room for the
+    # burst a late timer releases on a loaded machine (pacing catches up 50 ms: 5 deltas of ~13 kB).
+    settings = Settings(max_send_backlog_bytes=400_000)
+    pacing = Pacing(pace=20.0, first_delta_delay_ms=0, delta_ms=200)
     peer = StalledPeer()
-    session = make_session(pacing=Pacing(pace=20.0, first_delta_delay_ms=0, delta_ms=200))
+    session = make_session(pacing=pacing)
     runner = SessionRunner(peer, session, resources(settings), Tracer(None))  # type: ignore[arg-type]
     task = asyncio.create_task(runner.run())
     await asyncio.sleep(0)
@@ -82,7 +85,10 @@ async def test_paced_audio_waits_for_a_stalled_reader_then_flows_in_order():
     runner.apply(session.receive(ce.ConversationItemCreate(item), runner.now_ms()))
     runner.apply(session.receive(ce.ResponseCreate({}), runner.now_ms()))
 
-    await asyncio.sleep(1.0)  # at 20 × real time, 20 s of reply audio would be due by now
+    await eventually(lambda: runner.is_flow_held, timeout_s=20)
+    # Long enough for audio that was not held to pass the bound: 400 kB is ~31 deltas of 200 ms at 20 ×.
+    delta_bytes = 4 * pacing.delta_ms * 48 // 3  # base64 of 200 ms of PCM16 at 24 kHz
+    await asyncio.sleep(settings.max_send_backlog_bytes / delta_bytes * pacing.delta_ms / pacing.pace / 1000)
     assert not runner.is_closing, "a merely slow reader was dropped"
     assert runner.backlog_bytes < settings.max_send_backlog_bytes // 2
     assert runner.is_flow_held
@@ -91,7 +97,8 @@ async def test_paced_audio_waits_for_a_stalled_reader_then_flows_in_order():
     await eventually(lambda: any(e["type"] == "response.done" for e in peer.sent), timeout_s=20)
     kinds = [e["type"] for e in peer.sent]
     deltas = [e for e in peer.sent if e["type"] == "response.output_audio.delta"]
-    assert len(deltas) > 10  # a long reply really went through the held state
+    # A long reply really went through the held state: unheld, it would have passed the bound.
+    assert sum(len(d["delta"]) for d in deltas) > settings.max_send_backlog_bytes
     assert kinds.index("response.output_audio.done") > kinds.index("response.output_audio.delta")
     assert peer.sent[-1]["type"] in ("response.done", "rate_limits.updated")
     await peer.incoming.put(None)  # the client leaves

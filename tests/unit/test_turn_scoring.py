@@ -8,6 +8,7 @@ import pytest
 
 from mockengine.audio.vad import VadFrame
 from mockengine.engines.stt import WordTiming
+from mockengine.protocol.session_config import SemanticVad
 from mockengine.realtime.prosody import NO_PROSODY, Prosody, measure_prosody
 from mockengine.realtime.semantic_rules import Completeness
 from mockengine.realtime.turn_detection import (
@@ -219,7 +220,7 @@ def _frames(start_ms: int, duration_ms: int, is_speech: bool) -> list[VadFrame]:
     ],
 )
 def test_detector_ends_the_turn_after_the_eagerness_wait_and_traces_the_cues(eagerness, text, completeness):
-    detector = TurnDetector({"type": "semantic_vad", "eagerness": eagerness})
+    detector = TurnDetector(SemanticVad(eagerness=eagerness))
     signals = detector.push_frames(_frames(0, 1000, True) + _frames(1000, 100, False))
     probe = next(s for s in signals if isinstance(s, ProbeTranscript))
     assert probe.speech_end_ms == 1000

@@ -37,7 +37,8 @@ from mockengine.protocol.client_events import (
 )
 from mockengine.realtime.effects import Step
 from mockengine.realtime.session import RealtimeSession
-from mockengine.rtc.media import ReplyTrack, pump_microphone
+from mockengine.rtc.inbound import decode_inline
+from mockengine.rtc.media import ReplyTrack
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
@@ -46,7 +47,6 @@ from mockengine.server.webrtc.faults import CallFaults
 
 log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"
-FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults are checked
 
 
 class CallRunner(SessionLoop):
@@ -67,8 +67,9 @@ class CallRunner(SessionLoop):
         self.channel: RTCDataChannel | None = None
         self.channel_open = asyncio.Event()
         self.ended = asyncio.Event()
-        self.track = ReplyTrack(self._on_playback_started, self._on_playback_stopped)
-        self._media_tasks: list[asyncio.Task[None]] = []
+        self.track = ReplyTrack(
+            self._on_playback_started, self._on_playback_stopped, dtx=resources.settings.webrtc_dtx
+        )
         self.sidebands: set[web.WebSocketResponse] = set()  # attached sideband WebSockets (sideband.py)
         self.call_faults = CallFaults(self)
         self.serving: asyncio.Task[None] | None = None  # the task that serves the call (calls.py)
@@ -91,8 +92,11 @@ class CallRunner(SessionLoop):
             channel.on("open", self.channel_open.set)
 
     def _on_track(self, track: MediaStreamTrack) -> None:
-        if track.kind == "audio":
-            self._media_tasks.append(asyncio.ensure_future(pump_microphone(track, self._on_microphone)))
+        if track.kind != "audio":
+            return
+        for transceiver in self.pc.getTransceivers():  # decoded in the loop, no decoder thread hand-off
+            if transceiver.receiver.track is track:
+                decode_inline(transceiver.receiver, self._on_microphone)
 
     def _on_connection_state(self) -> None:
         if self.pc.connectionState in ("failed", "closed"):
@@ -176,22 +180,13 @@ class CallRunner(SessionLoop):
         asyncio.ensure_future(self.pc.close())
 
     async def run(self) -> None:
-        clock = asyncio.ensure_future(self._fault_clock())
         try:
             await super().run()
         finally:
-            clock.cancel()
             self.track.stop()
             for sideband in list(self.sidebands):
                 await sideband.close(code=1000, message=b"call ended")
-            for task in self._media_tasks:
-                task.cancel()
             await self.pc.close()
-
-    async def _fault_clock(self) -> None:
-        while True:
-            await asyncio.sleep(FAULT_CLOCK_S)
-            self.call_faults.on_tick()
 
     def stall_media(self) -> None:
         """Media stops both ways (fault): nothing more on the track, the microphone is ignored."""
@@ -201,8 +196,8 @@ class CallRunner(SessionLoop):
     # -- playback ----------------------------------------------------------------------------------
 
     def _interrupts(self) -> bool:
-        turn_detection = self.session.config["audio"]["input"]["turn_detection"] or {}
-        return bool(turn_detection.get("interrupt_response", True))
+        turn_detection = self.session.view.turn_detection
+        return turn_detection is None or turn_detection.interrupt_response
 
     def clear_output(self, why: str) -> None:
         """Cut the reply being played: ``output_audio_buffer.cleared``, then truncate the assistant item

@@ -42,6 +42,7 @@ from mockengine.server.session_setup import (
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.webrtc.call import CallRunner
 from mockengine.server.webrtc.faults import before_answer
+from mockengine.server.webrtc.siblings import SIBLINGS, forward_request, sibling_owner
 
 log = logging.getLogger("mockengine.webrtc")
 CALLS = web.AppKey("calls", dict)  # call id → CallRunner, while the call lasts
@@ -49,6 +50,7 @@ DEFAULT_MODEL = "gpt-realtime"
 # A call whose client never opens its data channel is given up after this long.
 CONNECT_TIMEOUT_S = 30.0
 SHUTDOWN_WAIT_S = 5.0
+FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults (media_stall, server_hangup) are checked
 
 
 class BadCall(Exception):
@@ -114,6 +116,8 @@ async def _open_call(
         return error_response(400, exc.message, type=exc.type, param=exc.param, code=exc.code)
     pc = RTCPeerConnection(offline_configuration())
     call_id = IdFactory(session_seed(request, request.app[RESOURCES].settings.seed)).call()
+    if SIBLINGS in request.app:  # serve --workers N: the id names this worker (siblings.py)
+        call_id = request.app[SIBLINGS].tag(call_id)
     runner = CallRunner(pc, call_id, session, request.app[RESOURCES], request.app[TRACER])
     try:
         answer = await _answer(pc, sdp, runner)
@@ -173,15 +177,20 @@ def _give_up_unopened(runner: CallRunner) -> None:
 
 
 async def hangup_call(request: web.Request) -> web.Response:
-    """``POST /v1/realtime/calls/{call_id}/hangup`` → 200; 404 for a call that is not live."""
+    """``POST /v1/realtime/calls/{call_id}/hangup`` → 200; 404 for a call that is not live. Under
+    ``serve --workers N`` a sibling's call is hung up there (its worker checks the key)."""
+    call_id = request.match_info["call_id"]
+    runner = request.app[CALLS].get(call_id)
+    elsewhere = sibling_owner(request, call_id) if runner is None else None
+    if elsewhere is not None:
+        return await forward_request(request, *elsewhere)
     key = bearer_key(request)
     if key is None:
         return error_response(401, MISSING_API_KEY)
     if not _key_valid(request, key):
         return error_response(401, incorrect_api_key_message(key), code="invalid_api_key")
-    runner = request.app[CALLS].get(request.match_info["call_id"])
     if runner is None:
-        return error_response(404, f"Call '{request.match_info['call_id']}' not found.", param="call_id")
+        return error_response(404, f"Call '{call_id}' not found.", param="call_id")
     runner.shutdown(1000, "hangup")
     return web.Response(status=200)
 
@@ -261,13 +270,24 @@ async def calls_context(app: web.Application) -> AsyncIterator[None]:
     """Calls live in the application: on shutdown each is hung up, and waited for (their peer
     connections close before the event loop does)."""
     app[CALLS] = {}
+    clock = asyncio.get_running_loop().create_task(_fault_clock(app[CALLS]))
     yield
+    clock.cancel()
     runners = list(app[CALLS].values())
     for runner in runners:
         runner.shutdown(1001, "server shutting down")
     serving = [r.serving for r in runners if r.serving is not None]
     if serving:
         await asyncio.wait(serving, timeout=SHUTDOWN_WAIT_S)
+
+
+async def _fault_clock(calls: dict[str, CallRunner]) -> None:
+    """The timed WebRTC faults of every call, checked by one task every FAULT_CLOCK_S (not a timer
+    per call)."""
+    while True:
+        await asyncio.sleep(FAULT_CLOCK_S)
+        for runner in list(calls.values()):
+            runner.call_faults.on_tick()
 
 
 def add_routes(app: web.Application) -> None:

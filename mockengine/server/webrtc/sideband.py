@@ -34,6 +34,7 @@ from mockengine.server.handshake import (
 from mockengine.server.state import RESOURCES
 from mockengine.server.webrtc.call import CallRunner
 from mockengine.server.webrtc.calls import CALLS
+from mockengine.server.webrtc.siblings import forward_websocket, sibling_owner
 
 
 async def sideband_handler(request: web.Request) -> web.StreamResponse:
@@ -42,6 +43,9 @@ async def sideband_handler(request: web.Request) -> web.StreamResponse:
     api_key = api_key_from(request.headers, protocols)
     settings = request.app[RESOURCES].settings
     call_id = request.query["call_id"]
+    elsewhere = sibling_owner(request, call_id) if call_id not in request.app[CALLS] else None
+    if elsewhere is not None:  # serve --workers N: the call lives on a sibling worker
+        return await forward_websocket(request, *elsewhere, protocols, settings.max_frame_bytes)
     refusal = auth_refusal(settings, api_key)
     if refusal is None and api_key is not None and api_key.startswith(SECRET_PREFIX):
         refusal = bad_key_refusal(api_key)

@@ -1,0 +1,162 @@
+"""The JSON Schemas of the realtime session object (``session.update``), shared with items and responses.
+
+Source: reference §4 (fields, types and ranges as the live service accepts them) and §5 (turn detection).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mockengine.engines.voices import VOICE_NAMES
+
+EAGERNESS = ("low", "medium", "high", "auto")
+
+FORMAT_SCHEMA = {
+    "type": "object",
+    "properties": {"type": {"enum": ["audio/pcm", "audio/pcmu", "audio/pcma"]}, "rate": {"type": "integer"}},
+    "required": ["type"],
+    "additionalProperties": False,
+    "if": {"properties": {"type": {"const": "audio/pcm"}}},
+    "then": {"properties": {"rate": {"minimum": 24000, "maximum": 24000}}},
+}
+_SERVER_VAD_FIELDS: dict[str, Any] = {
+    "type": {"const": "server_vad"},
+    "threshold": {"type": "number", "minimum": 0.0, "maximum": 1.0},
+    "prefix_padding_ms": {"type": "integer", "minimum": 0},
+    "silence_duration_ms": {"type": "integer", "minimum": 0},
+    "idle_timeout_ms": {"type": ["integer", "null"], "minimum": 5000, "maximum": 30000},
+    "create_response": {"type": "boolean"},
+    "interrupt_response": {"type": "boolean"},
+}
+_SEMANTIC_VAD_FIELDS: dict[str, Any] = {
+    "type": {"const": "semantic_vad"},
+    "eagerness": {"enum": list(EAGERNESS)},
+    "create_response": {"type": "boolean"},
+    "interrupt_response": {"type": "boolean"},
+}
+_SERVER_VAD = {"type": "object", "properties": _SERVER_VAD_FIELDS, "additionalProperties": False}
+_SEMANTIC_VAD = {"type": "object", "properties": _SEMANTIC_VAD_FIELDS, "additionalProperties": False}
+TURN_DETECTION_SCHEMA = {
+    "type": ["object", "null"],
+    "properties": {"type": {"enum": ["server_vad", "semantic_vad"]}},
+    "if": {"type": "object", "properties": {"type": {"const": "semantic_vad"}}, "required": ["type"]},
+    "then": _SEMANTIC_VAD,
+    "else": {
+        "if": {"type": "object", "required": ["type"]},
+        "then": _SERVER_VAD,
+        # No type: a partial update of the type in force; checked again after the merge.
+        "else": {
+            "if": {"type": "object"},
+            "then": {
+                "properties": {**_SERVER_VAD_FIELDS, **_SEMANTIC_VAD_FIELDS, "type": {}},
+                "additionalProperties": False,
+            },
+        },
+    },
+}
+_TOOL = {
+    "type": "object",
+    "properties": {
+        "type": {"enum": ["function"]},
+        # OpenAI's rule for function names.
+        "name": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"},
+        "description": {"type": "string"},
+        "parameters": {"type": "object", "properties": {"type": {"const": "object"}}},
+    },
+    "required": ["name"],
+    "additionalProperties": False,
+}
+# Reasoning models (reference §8 "bad enum value": the live message lists these efforts).
+REASONING_SCHEMA: dict[str, Any] = {
+    "type": ["object", "null"],
+    "properties": {"effort": {"enum": ["minimal", "low", "medium", "high", "xhigh"]}},
+    "additionalProperties": False,
+}
+TOOLS_SCHEMA = {"type": "array", "items": _TOOL}
+TOOL_CHOICE_SCHEMA = {
+    "anyOf": [
+        {"enum": ["none", "auto", "required"]},
+        {
+            "type": "object",
+            "properties": {"type": {"enum": ["function"]}, "name": {"type": "string"}},
+            "required": ["type", "name"],
+            "additionalProperties": False,
+        },
+    ]
+}
+MAX_OUTPUT_TOKENS_SCHEMA = {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 4096}, {"enum": ["inf"]}]}
+OUTPUT_MODALITIES_SCHEMA = {
+    "type": "array",
+    "items": {"enum": ["text", "audio"]},
+    "minItems": 1,
+    "maxItems": 1,
+}
+VOICE_SCHEMA = {
+    "anyOf": [
+        {"enum": list(VOICE_NAMES)},
+        {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+    ]
+}
+SESSION_UPDATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "type": {"enum": ["realtime", "transcription"]},
+        "object": {"type": "string"},
+        "id": {"type": "string"},
+        "expires_at": {"type": "integer"},
+        "model": {"type": "string"},
+        "instructions": {"type": "string"},
+        "output_modalities": OUTPUT_MODALITIES_SCHEMA,
+        "audio": {
+            "type": "object",
+            "properties": {
+                "input": {
+                    "type": "object",
+                    "properties": {
+                        "format": FORMAT_SCHEMA,
+                        "transcription": {
+                            "type": ["object", "null"],
+                            "properties": {
+                                "model": {"type": "string"},
+                                "language": {"type": ["string", "null"]},
+                                "prompt": {"type": ["string", "null"]},
+                            },
+                            "additionalProperties": False,
+                        },
+                        "noise_reduction": {
+                            "type": ["object", "null"],
+                            "properties": {"type": {"enum": ["near_field", "far_field"]}},
+                            "additionalProperties": False,
+                        },
+                        "turn_detection": TURN_DETECTION_SCHEMA,
+                    },
+                    "additionalProperties": False,
+                },
+                "output": {
+                    "type": "object",
+                    "properties": {
+                        "format": FORMAT_SCHEMA,
+                        "voice": VOICE_SCHEMA,
+                        "speed": {"type": "number", "minimum": 0.25, "maximum": 1.5},
+                    },
+                    "additionalProperties": False,
+                },
+            },
+            "additionalProperties": False,
+        },
+        "tools": TOOLS_SCHEMA,
+        "tool_choice": TOOL_CHOICE_SCHEMA,
+        "max_output_tokens": MAX_OUTPUT_TOKENS_SCHEMA,
+        "tracing": {"anyOf": [{"enum": ["auto"]}, {"type": ["object", "null"]}]},
+        "truncation": {"anyOf": [{"enum": ["auto", "disabled"]}, {"type": "object"}]},
+        "prompt": {"type": ["object", "null"]},
+        "include": {
+            "type": ["array", "null"],
+            "items": {"enum": ["item.input_audio_transcription.logprobs"]},
+        },
+        "parallel_tool_calls": {"type": "boolean"},
+        "reasoning": REASONING_SCHEMA,
+    },
+    "required": ["type"],
+    "additionalProperties": False,
+}

@@ -1,0 +1,61 @@
+"""The phases of one response's output stream and the moves between them (the model: h11's ``_state``).
+
+Every event a ``ResponseStreamer`` emits after ``response.created`` is one of the moves in ``TRANSITIONS``;
+``next_phase`` rejects any other (an engine bug, never the client's doing):
+
+    phase           move            -> next            what goes out
+    THINKING        MESSAGE_ADDED   -> MESSAGE         response.output_item.added (+ content_part.added)
+    THINKING        FUNCTION_CALL   -> FUNCTION_CALLS  one whole function call (the reply has no message)
+    THINKING        RESPONSE_DONE   -> DONE            response.done (cancelled or failed before a reply)
+    MESSAGE         MESSAGE_DELTA   -> MESSAGE         a text, audio or audio-transcript delta
+    MESSAGE         MESSAGE_DONE    -> FUNCTION_CALLS  the part's and the item's done events
+    FUNCTION_CALLS  FUNCTION_CALL   -> FUNCTION_CALLS  output_item.added, arguments deltas and done, item done
+    FUNCTION_CALLS  RESPONSE_DONE   -> DONE            response.done, rate_limits.updated
+
+*THINKING*: ``response.created`` went out, no reply yet (the user's transcript is pending, then the brain
+decides). *MESSAGE*: the reply's one message (spoken or written) is open. *FUNCTION_CALLS*: no message is
+open; zero or more function calls, then ``response.done``. A cut (cancel, barge-in, ``max_output_tokens``,
+failure) closes an open message as ``incomplete`` first, so ``response.done`` never leaves an item open.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Phase(enum.Enum):
+    THINKING = "thinking"
+    MESSAGE = "message"
+    FUNCTION_CALLS = "function_calls"
+    DONE = "done"
+
+
+class Move(enum.Enum):
+    MESSAGE_ADDED = "message_added"
+    MESSAGE_DELTA = "message_delta"
+    MESSAGE_DONE = "message_done"
+    FUNCTION_CALL = "function_call"
+    RESPONSE_DONE = "response_done"
+
+
+TRANSITIONS: dict[tuple[Phase, Move], Phase] = {
+    (Phase.THINKING, Move.MESSAGE_ADDED): Phase.MESSAGE,
+    (Phase.THINKING, Move.FUNCTION_CALL): Phase.FUNCTION_CALLS,
+    (Phase.THINKING, Move.RESPONSE_DONE): Phase.DONE,
+    (Phase.MESSAGE, Move.MESSAGE_DELTA): Phase.MESSAGE,
+    (Phase.MESSAGE, Move.MESSAGE_DONE): Phase.FUNCTION_CALLS,
+    (Phase.FUNCTION_CALLS, Move.FUNCTION_CALL): Phase.FUNCTION_CALLS,
+    (Phase.FUNCTION_CALLS, Move.RESPONSE_DONE): Phase.DONE,
+}
+
+
+class IllegalMove(RuntimeError):
+    """A streamer tried a move its phase does not allow: an engine bug, never the client's doing."""
+
+
+def next_phase(phase: Phase, move: Move) -> Phase:
+    """The phase after ``move`` in ``phase``. Raises :class:`IllegalMove` if the table has no such row."""
+    try:
+        return TRANSITIONS[phase, move]
+    except KeyError:
+        raise IllegalMove(f"{move.value} is not allowed while the response is {phase.value}") from None

@@ -1,0 +1,122 @@
+"""The client's microphone decoded where it arrives: in the event loop, without aiortc's decoder thread.
+
+aiortc's receiver hands every encoded frame leaving its jitter buffer to a decoder thread
+(``queue.Queue``), which decodes it (48 kHz stereo) and posts the frame back to the event loop
+(``run_coroutine_threadsafe`` for each frame: a self-pipe write and a loop wake-up), where the track's
+reader takes it from an ``asyncio.Queue``, resamples it and feeds the session. For Opus audio at 50
+frames a second per call that hand-off costs more than the decoding itself (a py-spy profile of the
+engine: ~4 % of its busy time in the queue hand-off alone, besides the thread switches).
+
+:class:`InlineDecoder` stands in for that queue on the engine's receiver: ``put`` decodes the frame
+at once, straight to 24 kHz PCM16 mono with libopus (:mod:`mockengine.rtc.libopus`; where it cannot
+be loaded, PyAV's decoder in mono and its resampler), and calls the session's sink, in the loop that
+received the packet. The receiver's thread still starts (it
+is aiortc's); it blocks in ``get`` until the receiver stops, then ends the track as usual. Codecs other
+than Opus (an offer with only PCMU / PCMA) go through aiortc's own decoder, inline as well. The
+receiver's jitter buffer releases each frame when the next one arrives, not four frames later
+(aiortc's ``prefetch=4`` for audio adds 80 ms before the VAD hears the user).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import av
+from aiortc import RTCRtpReceiver
+from aiortc.codecs import get_decoder
+from aiortc.jitterbuffer import JitterBuffer
+
+from mockengine.rtc.libopus import OpusError, opus_decoder
+from mockengine.rtc.media import InputResampler
+
+log = logging.getLogger("mockengine.webrtc")
+_QUEUE_ATTRIBUTE = "_RTCRtpReceiver__decoder_queue"  # aiortc 1.x's private decoder queue
+_JITTER_ATTRIBUTE = "_RTCRtpReceiver__jitter_buffer"
+
+
+class InlineDecoder:
+    """A receiver's decoder queue that decodes on ``put`` (see the module docstring)."""
+
+    def __init__(self, on_pcm16: Callable[[bytes], None], *, native: bool = True) -> None:
+        self.on_pcm16 = on_pcm16
+        self._native = opus_decoder() if native else None  # libopus at 24 kHz: no resampler
+        self._opus = av.CodecContext.create("libopus", "r")
+        self._opus.format = "s16"  # type: ignore[attr-defined]
+        self._opus.layout = "mono"  # type: ignore[attr-defined]
+        self._opus.sample_rate = 48_000  # type: ignore[attr-defined]
+        self._other: Any = None  # aiortc's decoder, for a call without Opus
+        self._resampler = InputResampler()
+        self._stopped = threading.Event()
+
+    def put(self, task: tuple[Any, Any] | None) -> None:
+        if task is None:  # the receiver stops
+            self._stopped.set()
+            return
+        codec, encoded_frame = task
+        try:
+            if self._native is not None and codec.name.lower() == "opus":
+                self.on_pcm16(self._native.decode(encoded_frame.data))
+                return
+            frames = self._decode(codec, encoded_frame.data)
+        except (av.FFmpegError, OpusError) as exc:
+            log.warning("undecodable %s frame from the client: %s", codec.name, exc)
+            return
+        for frame in frames:
+            pcm16 = self._resampler.convert(frame)
+            if pcm16:
+                self.on_pcm16(pcm16)
+
+    def _decode(self, codec: Any, data: bytes) -> list[Any]:
+        if codec.name.lower() == "opus":
+            return list(self._opus.decode(av.Packet(data)))
+        if self._other is None:
+            self._other = get_decoder(codec)
+        return list(self._other.decode(_Frame(data)))
+
+    def get(self, *_args: Any, **_kwargs: Any) -> None:
+        """What aiortc's decoder thread reads: nothing until the receiver stops."""
+        self._stopped.wait()
+
+
+class _Frame:
+    """The part of aiortc's ``JitterFrame`` its audio decoders read."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.timestamp = 0
+
+
+def decode_inline(receiver: RTCRtpReceiver, on_pcm16: Callable[[bytes], None]) -> None:
+    """Make ``receiver`` deliver its audio to ``on_pcm16`` as PCM16 24 kHz mono, decoded in the event
+    loop. Call before the receiver starts (from the peer connection's ``track`` event)."""
+    if not hasattr(receiver, _QUEUE_ATTRIBUTE):
+        raise RuntimeError("this aiortc version keeps its decoder queue elsewhere")
+    setattr(receiver, _QUEUE_ATTRIBUTE, InlineDecoder(on_pcm16))
+    # aiortc holds 4 audio frames back before releasing one (prefetch=4: 80 ms more before the VAD
+    # hears the user); a frame is released once the next one arrives, which reorders what loopback or
+    # a LAN can swap.
+    setattr(receiver, _JITTER_ATTRIBUTE, JitterBuffer(capacity=16, prefetch=0))
+
+
+class _Discard:
+    """A decoder queue that drops every frame: for a load driver that never listens to the replies."""
+
+    def __init__(self) -> None:
+        self._stopped = threading.Event()
+
+    def put(self, task: Any) -> None:
+        if task is None:
+            self._stopped.set()
+
+    def get(self, *_args: Any, **_kwargs: Any) -> None:
+        self._stopped.wait()
+
+
+def discard_inbound(receiver: RTCRtpReceiver) -> None:
+    """Make ``receiver`` drop its media undecoded (RTP, SRTP and RTCP still run). Call before it starts."""
+    if not hasattr(receiver, _QUEUE_ATTRIBUTE):
+        raise RuntimeError("this aiortc version keeps its decoder queue elsewhere")
+    setattr(receiver, _QUEUE_ATTRIBUTE, _Discard())

@@ -1,0 +1,70 @@
+"""The engine's microphone path without aiortc's decoder thread: Opus frames decoded on ``put`` into
+PCM16 24 kHz mono, and the thread that aiortc starts blocked until the receiver stops (no network)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from mockengine.rtc.inbound import InlineDecoder, decode_inline, discard_inbound
+from mockengine.rtc.libopus import opus_decoder
+from mockengine.rtc.opus import ReplyEncoder
+
+
+def opus_frames(pcm16: np.ndarray) -> list[bytes]:
+    encoder = ReplyEncoder(480)
+    return [bytes(encoder.encode(pcm16[i : i + 480].tobytes(), i)) for i in range(0, len(pcm16), 480)]
+
+
+def test_libopus_loads_from_pyavs_wheel_or_the_system():
+    if sys.platform.startswith("linux"):  # PyAV's manylinux wheel bundles libopus (av.libs)
+        assert opus_decoder() is not None
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["libopus-24k", "pyav-resampled"])
+def test_opus_frames_come_out_as_24_khz_pcm16_at_once(native):
+    sine = (np.sin(np.arange(24 * 400) * 2 * np.pi * 440 / 24_000) * 8000).astype("<i2")
+    out: list[bytes] = []
+    decoder = InlineDecoder(out.append, native=native)
+    opus = SimpleNamespace(name="opus")
+    for payload in opus_frames(sine):
+        decoder.put((opus, SimpleNamespace(data=payload, timestamp=0)))
+    pcm = np.frombuffer(b"".join(out), dtype="<i2")
+    assert abs(len(pcm) - len(sine)) <= 480  # the resampler holds back a little, no more
+    assert np.abs(pcm[4800:]).max() > 4000  # the tone, at its level
+    spectrum = np.abs(np.fft.rfft(pcm[4800:9600]))
+    assert abs(np.argmax(spectrum) * 24_000 / 4800 - 440) <= 10  # at its pitch: 24 kHz out
+
+
+def test_a_bad_frame_is_skipped_and_the_next_one_decodes():
+    out: list[bytes] = []
+    decoder = InlineDecoder(out.append)
+    opus = SimpleNamespace(name="opus")
+    decoder.put((opus, SimpleNamespace(data=b"\xff" * 3, timestamp=0)))
+    for payload in opus_frames(np.zeros(24 * 100, dtype="<i2")):
+        decoder.put((opus, SimpleNamespace(data=payload, timestamp=0)))
+    assert out
+
+
+@pytest.mark.parametrize("install", [decode_inline, discard_inbound])
+def test_aiortcs_thread_waits_until_the_receiver_stops(install):
+    from aiortc import RTCRtpReceiver
+
+    receiver = RTCRtpReceiver("audio", SimpleNamespace(_register_rtp_receiver=None, state="new"))
+    if install is decode_inline:
+        install(receiver, lambda _pcm: None)
+    else:
+        install(receiver)
+    queue = receiver._RTCRtpReceiver__decoder_queue  # what aiortc's decoder_worker reads
+    got: list[object] = []
+    worker = threading.Thread(target=lambda: got.append(queue.get()))
+    worker.start()
+    worker.join(0.2)
+    assert worker.is_alive()  # blocked: no frame ever goes through the thread
+    queue.put(None)  # RTCRtpReceiver.stop → __stop_decoder
+    worker.join(2)
+    assert not worker.is_alive() and got == [None]
