@@ -36,7 +36,19 @@ DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "tool_intents"
 # Splits whose cases informed the matcher (scored once when fresh, then tuned on). docs/tools.md has the
 # history; heldout_r4 and any round added later are held out.
 TUNED_ON = frozenset(
-    ("tune", "burned-r1", "heldout_r2", "heldout_r3", "user_r1", "dev_r5", "aside_r5", "aside_r5b")
+    (
+        "tune",
+        "burned-r1",
+        "heldout_r2",
+        "heldout_r3",
+        "user_r1",
+        "dev_r5",
+        "aside_r5",
+        "aside_r5b",
+        "heldout_r5",
+        "dev_r6",
+        "aside_r6",
+    )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))
 

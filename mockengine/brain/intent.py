@@ -43,6 +43,11 @@ NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 
 # HyperStudy's own tools keep their study behaviour and are never the matcher's pick: the answer tools
 # (situation.ANSWER_TOOLS) and the rest HyperStudy declares.
 HYPERSTUDY_TOOLS = ANSWER_TOOLS | frozenset(("send_chat", "wait", "respond", "answer"))
+# What a reminder is to say: its verbs ask for nothing now ("remind me to book flights at nine").
+_REMINDED = re.compile(
+    r"\b(remind (?:me|us)) (?:to|that|about) .*?(?=\s(?:at|on|by|tomorrow|tonight|in|every)\b|$)"
+)
+_COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d):\s")
 _SPLIT = re.compile(r"\s*(?:,\s*)?\b(?:and then|and also|and|then|after that)\b\s*", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“][^\"”]*[\"”]")
 # A "like" that means similarity, not liking ("what's it like", "looks like").
@@ -210,9 +215,7 @@ def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
     """The requests in ``text``: one (part, match) per action, in the order said; [] when none matches.
     ``text`` is cleaned first (``utterance.clean``: fillers, a leading dismissal)."""
     text = utterance.clean(text)
-    parts = [
-        p for p in _SPLIT.split(_QUOTE.sub(lambda m: m.group(0).replace(" and ", " & "), text)) if p.strip()
-    ]
+    parts = [p for p in _SPLIT.split(_kept_whole(text)) if p.strip()]
     if any(utterance.negated(p) for p in parts):  # "open orbit but don't play it": only what is asked
         parts = [p for p in parts if not utterance.negated(p)]
         text = " ".join(parts)
@@ -233,6 +236,16 @@ def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
     return [(text, whole)] if whole is not None else []
 
 
+def _kept_whole(text: str) -> str:
+    """``text`` with the "and" of quoted text and of what follows a short request's colon ("a note called
+    gift ideas: a scarf and a book") marked, so it splits no request in two ("and then" still does)."""
+    text = _QUOTE.sub(lambda m: m.group(0).replace(" and ", " & "), text)
+    colon = _COLON.match(text)
+    if colon is None:
+        return text
+    return text[: colon.end()] + re.sub(r" and (?!then\b)", " & ", text[colon.end() :])
+
+
 def _has_verb(part: str) -> bool:
     """A later part of "… and …" is a request of its own only with a verb: "and play it", "and show me
     my list"; in "add eggs and bread to my list" the "bread to my list" is more of the first's object."""
@@ -245,11 +258,13 @@ def _has_verb(part: str) -> bool:
 
 def _heard(text: str) -> list[tuple[str, str]]:
     """The distinct concepts of the content words heard, with the word that carried each."""
-    if _NOT_LIKING.search(text.lower()):
-        text = re.sub(r"\blike\b", " ", text, flags=re.IGNORECASE)
+    text = lexicon.rewrite(text)  # "what does friday look like" → "list friday" first
+    text = _REMINDED.sub(r"\1", text)  # "remind me to book flights": a reminder, not a booking
+    if _NOT_LIKING.search(text):
+        text = re.sub(r"\blike\b", " ", text)
     seen: dict[str, str] = {}
     kept = ("up", "down", "on", "off", "like")
-    for token in lexicon.tokens(lexicon.rewrite(text)):
+    for token in lexicon.tokens(text):
         if (not token.is_stop or token.lower in kept) and token.concept not in seen:
             seen[token.concept] = token.lower
     return list(seen.items())

@@ -63,13 +63,14 @@ ROLES: dict[str, tuple[str, ...]] = {
     "saying": ("text", "message", "body", "note", "content"),
     "about": ("text", "subject", "topic", "note", "title", "query", "keyword", "keywords"),
     "near": ("near", "location", "place", "where", "area", "city", "address"),
+    "around": ("near", "location", "place", "where", "area", "city", "address"),
     "mention": ("query", "search", "term", "keyword", "text"),
     "mentions": ("query", "search", "term", "keyword", "text"),
     "mentioning": ("query", "search", "term", "keyword", "text"),
     "containing": ("query", "search", "term", "keyword", "text"),
     "with": ("with", "attendee", "person", "participant", "contact", "recipient", "friend"),
     "from": ("from", "source", "sender", "pickup", "origin", "start", "departure"),
-    "by": ("artist", "author", "by"),
+    "by": ("artist", "author", "by", "near"),
 }
 
 

@@ -88,13 +88,17 @@ def enum_for(text: str, options: list[Any]) -> Span | None:
         words = lexicon.identifier_words(option).split() if isinstance(option, str) else []
         if words and all(w in said for w in words):
             return _span_of(text, str(option), [lexicon.concept(w) for w in words])
+    found = []
     for option in options:
         if not isinstance(option, str):
             continue
         wanted = [lexicon.concept(w) for w in lexicon.identifier_words(option).split()]
         if wanted and all(w in heard for w in wanted):
-            return _span_of(text, option, wanted)
-    return None
+            found.append(_span_of(text, option, wanted))
+    # "skip all the way to the final card": the option said as where to go wins over the verb's
+    target = [s for s in found if re.search(r"\bto\s+(?:the\s+)?(?:very\s+)?$", text[: s.start], re.I)]
+    picked = target or found
+    return picked[0] if picked else None
 
 
 def _span_of(text: str, option: str, concepts: list[str]) -> Span:
@@ -129,3 +133,29 @@ def boolean_for(text: str, name: str = "") -> Span | None:
 _FLAG_WORDS = frozenset(
     ("only", "is", "include", "includes", "has", "with", "use", "enable", "enabled", "flag")
 )
+
+
+_LEVELS = frozenset(lexicon.stem(w) for w in ("brightness", "level", "dim", "percent", "volume"))
+
+
+def implied_on(arguments: Mapping[str, Any], properties: Mapping[str, Any], required: list[str]) -> list[str]:
+    """The required on/off enums not heard that a level heard implies are "on" ("bring the lights down to
+    thirty percent" leaves them on): a brightness-like number above zero was filled."""
+    level = any(
+        isinstance(value, (int, float))
+        and value > 0
+        and bool(_LEVELS & _words_of(name, properties.get(name)))
+        for name, value in arguments.items()
+    )
+    implied = []
+    for name in [n for n in required if n not in arguments and level]:
+        options = properties[name].get("enum") if isinstance(properties.get(name), Mapping) else None
+        if isinstance(options, list) and "on" in options and "off" in options:
+            implied.append(name)
+    return implied
+
+
+def _words_of(name: str, schema: Any) -> set[str]:
+    """The stems of a parameter's name and description ("flow": "Flow level in percent")."""
+    described = str(schema.get("description", "")) if isinstance(schema, Mapping) else ""
+    return {lexicon.stem(t.lower) for t in lexicon.tokens(f"{lexicon.identifier_words(name)} {described}")}

@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import items, lexicon, scalars, values
+from mockengine.brain import codes, items, lexicon, referents, scalars, values, verbatim
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -40,49 +40,14 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
+from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
-# "take a note: the gate code is 4512": what follows a short request and a colon, verbatim.
-_AFTER_COLON = re.compile(r"^(?:\S+\s+){0,5}\S+(?<!\d):\s+(?P<text>\S.{0,199}?)\s*[.!]?$")
-# "a note saying the meeting moved to Friday": all of it, prepositions and dates too.
-_SAYING = re.compile(r"\b(?:saying|that says|which says)\s+(?P<text>\S.{0,199}?)\s*[.!]?$", re.IGNORECASE)
-_QUOTED = re.compile(r"[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
-_FREE_TEXT = (
-    "title",
-    "text",
-    "message",
-    "query",
-    "name",
-    "note",
-    "content",
-    "body",
-    "subject",
-    "code",
-    "task",
-)
-_IDENTIFIER = re.compile(r"(?<![\w-])[A-Za-z]*\d[\w-]*")
 _CONTAINERS = frozenset(
     lexicon.stem(w)
     for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
 )
 _PLACES = ("room", "location", "place", "where", "area", "zone")
-
-
-@dataclass(frozen=True)
-class Referent:
-    """What "it" means now: string values the last call or output named, by key (lower case), newest
-    first, and ``name``, the thing's name when one was found."""
-
-    values: tuple[tuple[str, str], ...] = ()
-    name: str | None = None
-
-    def for_parameter(self, parameter: str, exact: bool = False) -> str | None:
-        """The value a field whose key contains ``parameter`` holds, else (unless ``exact``) the name."""
-        key = parameter.lower()
-        for candidate, value in self.values:
-            if candidate == key or key in candidate:
-                return value
-        return None if exact else self.name
 
 
 @dataclass
@@ -115,9 +80,8 @@ def fill(
     work = _Work(lexicon.rewrite(said, keep_case=True), today)
     filled = Filled()
     kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
-    for kind in ("quoted", "identifier", "datetime", "date", "time", "number", "enum", "boolean"):
-        quotable = ("string", "identifier")
-        for name in [n for n, k in kinds.items() if k == kind or (kind == "quoted" and k in quotable)]:
+    for kind in _PASSES:
+        for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             if name not in filled.arguments:
                 _fill_one(work, filled, name, properties[name], kind)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
@@ -126,11 +90,30 @@ def fill(
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
     _fill_strings(work, filled, _Strings(strings, required, cues, verbatim, lists))
+    for name in scalars.implied_on(filled.arguments, properties, required):
+        filled.arguments[name], filled.sources[name] = "on", "(a level was set)"
     _finish(filled, schema, required, lists)
     return filled
 
 
 _STRINGS = ("string", "identifier", "list")
+# The passes over the parameters, in order, and the kinds a pass takes besides its own.
+_PASSES = (
+    "labelled",
+    "quoted",
+    "identifier",
+    "currency",
+    "datetime",
+    "date",
+    "time",
+    "called",
+    "number",
+    "enum",
+    "boolean",
+)
+_ALSO = frozenset(
+    (("labelled", "enum"), ("quoted", "string"), ("quoted", "identifier"), ("called", "string"))
+)
 
 
 def _cues(tool_name: str, description: str, vocabulary: frozenset[str], referent: Referent) -> Cues:
@@ -152,7 +135,14 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             filled.arguments[name] = schema_of["default"]
             filled.sources[name] = "(schema default)"
     for name, value in list(filled.arguments.items()):
-        if not _valid_property(name, value, schema) or _not_a_number(name, value):
+        about = properties.get(name) if isinstance(properties, Mapping) else None
+        described = str(about.get("description", "")) if isinstance(about, Mapping) else ""
+        if (
+            not _valid_property(name, value, schema)
+            or codes.lacks_digit(name, value, described)
+            or codes.only_a_number(name, value)
+            or verbatim.vague(value)
+        ):
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
@@ -181,29 +171,18 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "list"  # ["towels", "pillows"]
     if kind not in (None, "string"):
         return "other"
-    fmt = schema.get("format") or _format_of_pattern(schema.get("pattern"))
+    fmt = schema.get("format") or codes.format_of_pattern(schema.get("pattern"))
     if fmt == "date-time" or "datetime" in words:
         return "datetime"
     if fmt == "date" or any(w in ("date", "day") for w in words):
         return "date"
     if fmt == "time" or any(w in ("time", "hour", "when") for w in words):
         return "time"
+    if codes.is_currency(name, schema):
+        return "currency"
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
     return "string"
-
-
-def _format_of_pattern(pattern: Any) -> str | None:
-    """The value format a ``pattern`` accepts, tried on samples: "^[0-2][0-9]:[0-5][0-9]$" → time."""
-    if not isinstance(pattern, str):
-        return None
-    for fmt, sample in (("date-time", "2026-03-02T18:30:00"), ("date", "2026-03-02"), ("time", "18:30")):
-        try:
-            if re.search(pattern, sample) and not re.search(pattern, "x"):
-                return fmt
-        except re.error:
-            return None
-    return None
 
 
 class _Work:
@@ -211,6 +190,7 @@ class _Work:
 
     def __init__(self, text: str, today: date) -> None:
         self.text = text
+        self.said = text  # as said, before any value was taken out
         self.today = today
 
     def take(self, span: Span) -> str:
@@ -221,21 +201,24 @@ class _Work:
 
 def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:
     span: Span | None = None
-    if kind == "quoted":
-        if any(word in lexicon.identifier_words(name).split() for word in _FREE_TEXT):
-            match = _QUOTED.search(work.text) or _AFTER_COLON.search(work.text)
-            if match is None and _fits(name, ROLES["saying"]):  # the message, not its subject
-                match = _SAYING.search(work.text)
-            span = Span(match.group("text"), match.start(), match.end()) if match else None
+    if kind == "labelled":
+        span = verbatim.labelled_enum(work.text, name, schema["enum"])
+    elif kind == "quoted":
+        span = verbatim.quoted(work.text, name)
+    elif kind == "called":
+        span = verbatim.called(work.text, name)
     elif kind == "identifier":
-        match = _IDENTIFIER.search(work.text)
-        span = Span(match.group(0), match.start(), match.end()) if match else None
+        span = codes.identifier_for(work.text)
+    elif kind == "currency":
+        target = bool({"to", "into", "target"} & set(lexicon.identifier_words(name).split()))
+        found = codes.currencies(work.text)
+        span = next((s for s, into in found if into == target), found[0][0] if found else None)
     elif kind in ("date", "datetime"):
         span = _first(values.dates(work.text, work.today))
         if kind == "datetime":
             span = _datetime(work, span)
     elif kind == "time":
-        span = _first(values.times(work.text))
+        span = values.in_the_evening(_first(values.times(work.text)), work.said)
     elif kind == "number":
         span = scalars.number_for(work.text, name, schema)
     elif kind == "enum":
@@ -289,8 +272,10 @@ class _Strings:
 def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if not todo.names:
         return
-    segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
     primary = next((n for n in todo.required if n in todo.names), todo.names[0])
+    if primary in todo.required:
+        _named_whole(work, filled, primary, todo.cues)
+    segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
     # a phrase meant for it, not what is left of the object.
     if primary in filled.arguments or (todo.verbatim and primary not in todo.required):
@@ -298,7 +283,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     obj = segments[0][1] if segments else ""
     obj = "" if only_own_words(obj, todo.cues) else obj  # "play the latest episode of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
-    if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS:
+    if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
     if obj and not (primary not in todo.required and _fits(primary, _PLACES)):
         listed = [obj]
@@ -308,7 +293,10 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         value = " ".join([things[0]] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
         filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
         filled.more = [(primary, _without_name(thing, primary)) for thing in things[1:]]
-    elif _has_pronoun(work.text):
+    elif _said_there(work.text, primary, todo.cues.referent):  # "… in Edinburgh and then a hotel there"
+        filled.arguments[primary] = todo.cues.referent.for_parameter(primary, exact=True)
+        filled.sources[primary], filled.used_referent = "(there → last place)", True
+    elif referents.has_pronoun(work.text):
         # "it" names the thing: a required parameter, or one the last output named by key ("card" ←
         # focusedCardId); never an optional detail such as a cancellation's "reason".
         referent = todo.cues.referent
@@ -317,6 +305,21 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
+
+
+def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues) -> None:
+    """A required string named whole: quoted ("open the 'Paper Planes' card"), or the thing a first
+    clause is about when a later one says "it" ("the piano lesson is off, take it out")."""
+    quoted = verbatim.QUOTED.search(work.text)
+    if quoted is not None:
+        filled.sources[primary] = work.take(Span(quoted.group("text"), quoted.start(), quoted.end()))
+        filled.arguments[primary] = quoted.group("text")
+        return
+    subject = referents.subject(work.text)
+    if subject is None or referents.has_pronoun(subject) or verbatim.vague(subject):
+        return
+    if not only_own_words(subject, cues) and not _names_tool(subject, cues):
+        filled.arguments[primary], filled.sources[primary] = subject, "(it → what the first clause is about)"
 
 
 def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> list[tuple[str, str]]:
@@ -340,12 +343,6 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
     return segments
 
 
-def _not_a_number(name: str, value: Any) -> bool:
-    """A string for an ``order_number``-like parameter that holds no digit ("anything free")."""
-    last = lexicon.identifier_words(name).split()[-1:]
-    return last in (["number"], ["num"], ["no"]) and isinstance(value, str) and not re.search(r"\d", value)
-
-
 def _fits(name: str, roles: tuple[str, ...]) -> bool:
     """A word of the parameter's name is one of the ``roles`` (by stem: ``attendees`` ~ attendee)."""
     words = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
@@ -364,8 +361,20 @@ def _without_name(value: str, parameter: str) -> str:
     return " ".join(words)
 
 
-def _has_pronoun(text: str) -> bool:
-    return any(t.lower in lexicon.PRONOUNS for t in lexicon.tokens(text))
+def _said_there(text: str, name: str, referent: Referent) -> bool:
+    """ "there" for a place parameter the last call or output filled by the same key."""
+    place = _fits(name, (*_PLACES, "city", "town", "destination", "near"))
+    return (
+        place
+        and bool(re.search(r"\bthere\b(?!'s| is| are)", text, re.I))
+        and bool(referent.for_parameter(name, exact=True))
+    )
+
+
+def _names_tool(phrase: str, cues: Cues) -> bool:
+    """Every word of ``phrase`` is a thing the tool's name says ("my calendar" for cancel_event)."""
+    words = [t for t in lexicon.tokens(phrase) if not t.is_stop]
+    return bool(words) and all(t.concept in cues.name_concepts for t in words)
 
 
 def _valid_property(name: str, value: Any, root: Mapping[str, Any]) -> bool:

@@ -21,7 +21,10 @@ from mockengine.brain.wordlists import FILLERS, IRREGULAR
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
 _ORPHAN_COMMA = re.compile(r"\b(the|a|an|my|your|our|to|of|for|in|on|at|with)\s*,\s*", re.IGNORECASE)
-_REPEATED = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.IGNORECASE)  # "the the card"
+# "the the card"; a digit said twice ("four four two nine") is a code, not a stutter
+_REPEATED = re.compile(
+    r"\b(?!(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d+)\b)(\w+)(?:\s+\1\b)+", re.IGNORECASE
+)
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
 _NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t)\s+"
@@ -48,7 +51,12 @@ _ABOUT_THE_APP = re.compile(
     r"|\bhow does (?:this|the) \w+(?: \w+)? work\b"
     r"|\bwhat (?:does|do|would|will) (?!i\b|we\b)(?:this|that|it|you|\w+(?: \w+){0,2}) do\b"
     r"|\bare you able to\b|\bwhat are you\b"
-    r"|\bis there a way to\b|\bwho made (?:you|this)\b|\bwhat(?:'s| is) this app\b|^\W*help\W*$",
+    r"|\bis there a way to\b|\bwho made (?:you|this)\b|\bwhat(?:'s| is) this app\b|^\W*help\W*$"
+    # how the service works in general, not a request for one case of it
+    r"|^\W*(?:how|what|when|where|which|do|does|is|are|can)\b[^.!]*\b(?:usually|normally|typically|generally"
+    r"|in general|on average)\b"
+    r"|^\W*how (?:many|much|long)\b[^.!]*\bcan (?:i|we)\b(?! (?:get|have) (?:a|an|the|my|some)\b)"
+    r"|^\W*is it (?:safe|ok|okay|possible|a good idea|bad|dangerous) to\b",
     re.IGNORECASE,
 )
 _QUESTION_ONLY = re.compile(
@@ -116,7 +124,18 @@ def past_event(text: str) -> str | None:
     """The verb of a past event told ("went" of "I went to the park"), None when ``text`` is no such
     story (or asks for something as well)."""
     told = _PAST.search(text.replace("’", "'"))
-    return told.group("verb").lower() if told and not _REQUEST_MARK.search(text) else None
+    if told is None or _REQUEST_MARK.search(text) or _then_asks(text):
+        return None
+    return told.group("verb").lower()
+
+
+def _then_asks(text: str) -> bool:
+    """A later clause starts with an action: "I changed my mind about the batteries, lose them"."""
+    for clause in re.split(r"[,;]|\bso\b", lexicon.rewrite(text))[1:]:
+        words = [t for t in lexicon.tokens(clause) if not t.is_stop]
+        if words and words[0].concept in lexicon.ACTIONS:
+            return True
+    return False
 
 
 def requests(text: str) -> bool:

@@ -109,8 +109,12 @@ def _read_whole(words: list[str]) -> tuple[int, int]:
     """The whole number the leading ``words`` spell and how many words it took (0: none)."""
     total, current, used = 0, 0, 0
     for index, word in enumerate(words):
-        if word in _UNITS and (used == 0 or words[index - 1] in _TENS or words[index - 1] in _SCALES):
+        if word == "a" and used == 0 and index + 1 < len(words) and words[index + 1] in _SCALES:
+            current = 1  # "a hundred and twenty"
+        elif word in _UNITS and (used == 0 or words[index - 1] in _TENS or words[index - 1] in _SCALES):
             current += _UNITS[word]
+        elif word in _UNITS and used and words[index - 1] == "and" and current >= 100:
+            current += _UNITS[word]  # "a hundred and five"
         elif word in _TENS and (used == 0 or words[index - 1] in _SCALES or words[index - 1] == "and"):
             current += _TENS[word]
         elif word in _SCALES and used:
@@ -178,6 +182,10 @@ _ORDINAL_WORDS |= {"thirtieth": 30, "thirty first": 31}
 _SPOKEN_DAY = "|".join(w.replace(" ", "[ -]") for w in sorted(_ORDINAL_WORDS, key=len, reverse=True))
 # "the 5th", "5", "the fifth", "twenty-first"
 _ORDINAL = rf"(?P<day>\d{{1,2}}(?=st|nd|rd|th|\b)|{_SPOKEN_DAY})(?:st|nd|rd|th)?"
+# A spoken ordinal stands alone as a day ("on the twentieth") only when no noun follows ("the second time").
+_ALONE = (
+    r"(?=\s*(?:$|[,.;!?]|(?:at|for|from|in|and|to|until|till|through|please|morning|afternoon|evening)\b))"
+)
 _DATE_PATTERNS = (
     re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
     re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}\b"),
@@ -188,7 +196,10 @@ _DATE_PATTERNS = (
     ),
     re.compile(r"\b(?P<week>next week|a week from (?:today|now))\b"),
     # "by the 15th": a day of this month, or of the next once it has passed
-    re.compile(r"\b(?:on|by|for|until|before)\s+the\s+(?P<monthday>\d{1,2})(?:st|nd|rd|th)\b"),
+    re.compile(
+        r"\b(?:on|by|for|until|before|from|starting|since)\s+the\s+"
+        rf"(?:(?P<monthday>\d{{1,2}})(?:st|nd|rd|th)\b|(?P<spokenday>{_SPOKEN_DAY})\b{_ALONE})"
+    ),
     re.compile(
         r"\b(?:on\s+)?(?P<next>next\s+|this\s+)?(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
     ),
@@ -206,7 +217,8 @@ _TIME_PATTERNS = (
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
     re.compile(
         rf"\b(?:at\s+)?{_HOUR}(?:\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five))?\s*"
-        r"(?P<ampm>[ap]\.?m\.?|o'clock|in the morning|in the afternoon|in the evening|at night)(?![\w])"
+        r"(?P<ampm>[ap]\.?m\.?|o'clock|(?:in the|this) (?:morning|afternoon|evening)|at night|tonight)"
+        r"(?![\w])"
     ),
     re.compile(r"\b(?:at\s+)?(?P<named>noon|midday|midnight)\b"),
     # "at six thirty", "at 7 15": a spoken clock time after "at", no am/pm
@@ -248,8 +260,8 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
         return today + timedelta(days=number * (7 if groups["unit"].startswith("week") else 1))
     if groups.get("week"):
         return today + timedelta(days=7)
-    if groups.get("monthday"):
-        return _next_month_day(today, int(groups["monthday"]))
+    if groups.get("monthday") or groups.get("spokenday"):
+        return _next_month_day(today, _day_number(groups.get("monthday") or groups["spokenday"]))
     if groups.get("weekday"):
         wanted = next(i for i, d in enumerate(_WEEKDAYS) if d.startswith(groups["weekday"][:3]))
         ahead = (wanted - today.weekday()) % 7 or 7
@@ -339,12 +351,24 @@ def _time_value(groups: dict[str, str | None]) -> str | None:
         int(minute_text) if minute_text else {"": 0, "thirty": 30, "fifteen": 15, "forty five": 45}[spoken]
     )
     ampm = (groups.get("ampm") or "").replace(".", "")
-    if ampm in ("pm", "in the afternoon", "in the evening", "at night") and hour < 12:
-        hour += 12
-    elif ampm in ("am", "in the morning") and hour == 12:
+    if ampm in ("pm", "at night", "tonight") or ampm.endswith(("afternoon", "evening")):
+        hour += 12 if hour < 12 else 0
+    elif ampm in ("am", "in the morning", "this morning") and hour == 12:
         hour = 0
     elif not ampm and not minute_text and 1 <= hour <= 7:
         hour += 12  # "at 3" in conversation means the afternoon
     if hour > 23 or minute > 59:
         return None
     return f"{hour:02d}:{minute:02d}"
+
+
+_EVENING = re.compile(r"\b(?:tonight|(?:this|in the) (?:evening|afternoon))\b", re.IGNORECASE)
+
+
+def in_the_evening(clock: Span | None, said: str) -> Span | None:
+    """``clock`` moved to the afternoon or evening when ``said`` places it there though the words were
+    taken as the day ("quarter to nine tonight" → 20:45)."""
+    if clock is None or not isinstance(clock.value, str) or not _EVENING.search(said):
+        return clock
+    hour, minute = (int(part) for part in clock.value.split(":"))
+    return Span(f"{hour + 12:02d}:{minute:02d}", clock.start, clock.end) if hour < 12 else clock

@@ -43,7 +43,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "rate rating reaction thumb thumbs score vote",
         "navigate move go jump",
         "details detail info information about more spec specs description",
-        "state screen seeing looking",
+        "state screen seeing looking selected",
         "media video clip movie film playback",
         "buy purchase checkout order pay",
         "cart basket bag trolley",
@@ -54,6 +54,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "create make setup schedule book jot write compose reserve reservation",
         "apply use redeem enter",
         "list agenda upcoming planned",
+        "last latter",
         "complete done finish finished tick",
         "track status shipping deliver delivery arrive package",
         "coupon code promo voucher discount",
@@ -71,20 +72,30 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "availability available free vacancy vacancies",
         "todo to-do task tasks chore chores errand errands",
         "change update edit modify alter",
+        "convert exchange swap",
         "lock secure bolt",
         "unlock unbolt",
         "shuffle random mix",
         "bright brightness dim brighter dimmer",
         "on enable activate",
         "off disable deactivate kill",
-        "up positive",
-        "down negative",
+        "up positive upvote",
+        "down negative downvote",
     )
 )
 
 ACTIONS = _words(
     "open launch pause resume restart close next prev back favorite like dislike remove add flip "
     "filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
+)
+
+_DAY_WORD = (
+    r"(?:day|today|tomorrow|tonight|week|weekend|morning|afternoon|evening"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+)
+_TAKING = (
+    r"(?:i'll|i will|we'll) (?:have|take) (?=(?:two|three|four|five|six|seven|eight|nine|ten|\d+|some)\b"
+    r"|(?:it|that|this|them|those|these|one)\s*(?:[,.!?]|$))"
 )
 
 PHRASES: tuple[tuple[str, str], ...] = (
@@ -168,6 +179,38 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("what's on", "list on"),
     ("what is on", "list on"),
     (r"take (.+?) out of", r"remove \1 from"),
+    # colloquial verbs of everyday English for the actions above
+    (r"(?:nudge|ping|buzz|prod) (me|us)\b", r"remind \1"),
+    (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
+    (r"(?<!to )(?<!gonna )lose (it|them|that|those|this|these)\b", r"remove \1"),
+    (r"(?:fire|boot|spin|power|start) up", "launch"),
+    ("kick off", "launch"),
+    (r"(?:see|watch) (it|this|that) in action", r"launch \1"),
+    (r"freeze (it|that|this|there|the \w+)", r"pause \1"),
+    ("freeze frame", "pause"),
+    (r"(?:from|at) the (?:very )?top(?! of\b)", "restart"),
+    (r"\bfinal (?=\w)", "last "),  # "the final card", not "what a final!"
+    (r"(?:all the way )?(?:to|at) the (?:very )?(?:start|beginning|top|front) of the \w+", "first"),
+    (r"(?:all the way )?(?:to|at) the (?:very )?(?:end|bottom|back) of the \w+", "last"),
+    (r"the one after(?: (?:this|that|it))?", "next"),
+    ("one after", "next"),
+    (r"back (?:one|a) (\w+)", r"previous \1"),
+    (r"(?:cross|tick|check|strike) (it|that|this|them|those|these|\w+) off", r"complete \1"),
+    (r"pop (.+?) (?:in|on)(?= for\b| on\b| at\b|$)", r"add \1"),
+    (r"pop (.+?) (?:in|into) (?=the|my|our)", r"add \1 to "),
+    (r"let (?!me\b|us\b)(.+?) in (?=through\b|by\b|at\b)", r"unlock \1 "),
+    (r"let (?!me\b|us\b)(.+?) in\b(?! on\b)", r"unlock \1"),
+    (r"read (?:me|out) (my|the|all)", r"list \1"),
+    (rf"what does ((?=(?:\S+ )*?{_DAY_WORD}\b).+?) look like", r"list \1"),  # "what does friday look like"
+    (r"what(?:'s| is) the damage", "view cart total"),
+    (r"what do (?:i|we) owe", "view cart total"),
+    # "I'll have six of the batteries", not "I'll have a think" or "I'll take it from here"
+    (_TAKING, "add "),
+    (r"turn (it|this|that) (?:a)?round", r"flip \1"),
+    (r"(?:i|we) only care about", "only"),
+    (r"black (?:and|&) white|b&w|monochrome", "grayscale"),
+    (r"change (.+?) into\b", r"convert \1 into"),
+    (r"start (an?|a new|new) (note|list|document|file|draft|page|entry|doc)\b", r"create \1 \2"),
 )
 
 # Verbs a tool's name or description starts with when it changes something (not a lookup): "Change where
@@ -212,6 +255,9 @@ IRREGULAR: dict[str, str] = {
     **{"had": "have", "said": "say", "told": "tell", "thought": "think", "felt": "feel", "came": "come"},
     **{"heard": "hear", "met": "meet", "lost": "lose", "won": "win", "fell": "fall", "kept": "keep"},
     **{"knew": "know", "became": "become", "stood": "stand", "sat": "sit", "spoke": "speak"},
+    # British spellings, so "in colour" reaches an option "color"
+    **{"colour": "color", "colours": "colors", "grey": "gray", "greyscale": "grayscale", "centre": "center"},
+    **{"theatre": "theater", "organise": "organize", "cancelled": "canceled", "metre": "meter"},
     **{"caught": "catch", "taught": "teach", "held": "hold", "built": "build", "sang": "sing"},
 }
 
@@ -232,12 +278,17 @@ FILLERS: tuple[str, ...] = (
     "basically",
     "kindly",
     "like,",
+    r"(?:hold|hang) on(?=[,.!])",
+    "all the way",
+    r"wait(?: a (?:sec|second|minute|moment))?(?=[,.!])",
+    r"one (?:sec|second)(?=[,.!])",
 )
 
 # A concept that implies others: an indirect request ("it's too dark in here", "how hot is it in Cairo")
 # reaches a tool declaring one of these, at ASSOCIATION_WEIGHT of the tool's weight for it.
 ASSOCIATIONS: dict[str, tuple[str, ...]] = {
-    "pause": ("close",),  # "stop the parking" ends it
+    "pause": ("close", "remove"),  # "stop the parking" ends it, "stop printing" cancels the job
+    "complete": ("close",),  # "finish my ride" ends it
     "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
     "navigate": ("ride",),  # "I want to go to the airport", to a ride app
     "launch": ("channel",),  # "put on the BBC", "watch channel 4" to a TV

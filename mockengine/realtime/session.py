@@ -119,6 +119,15 @@ class RealtimeSession:
             exc.event_id = event.event_id
             return self.error(exc)
 
+    def receive_audio(self, audio: bytes, event_id: str | None, now_ms: float) -> Step:
+        """``receive(InputAudioBufferAppend(audio, event_id), now_ms)`` without the event object: the
+        shell's path for plain appends (50 a second per streaming session)."""
+        try:
+            return self.turns.append_audio(audio, now_ms)
+        except ProtocolError as exc:
+            exc.event_id = event_id
+            return self.error(exc)
+
     def error(self, exc: ProtocolError) -> Step:
         return Step(events=[se.error(self.ids.event(), error=exc.payload())])
 

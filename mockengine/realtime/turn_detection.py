@@ -169,6 +169,9 @@ class TurnDetector:
 
     def push_frames(self, frames: list[VadFrame]) -> list[TurnSignal]:
         """Feed classified frames (session positions), in order."""
+        if len(frames) == 1:  # one 20 ms append (50 a second per session)
+            self._history.append(frames[0])
+            return self._on_frame(frames[0])
         signals: list[TurnSignal] = []
         for frame in frames:
             self._history.append(frame)

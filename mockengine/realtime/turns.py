@@ -60,16 +60,21 @@ class UserTurns:
     # -- client events --------------------------------------------------------------------------------
 
     def on_input_audio_buffer_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
-        pcm = self.items.decode_input_audio(event.audio)
+        return self.append_audio(event.audio, now_ms)
+
+    def append_audio(self, audio: bytes, now_ms: float) -> Step:
+        """An append's audio (in the session's input format); ``RealtimeSession.receive_audio`` calls it
+        without an event object."""
+        pcm = self.items.decode_input_audio(audio)
         adding_ms = len(pcm) / 48
         limit_ms = self.ctx.options.max_input_buffer_ms
         if self.buffer.buffered_ms + adding_ms > limit_ms:
             raise errors.input_buffer_full(self.buffer.buffered_ms, adding_ms, limit_ms)
-        chunk = self.buffer.append(pcm)
-        frames = self.classifier.push(chunk)
+        frames = self.classifier.push(self.buffer.append(pcm))
         if self.detector is None or not frames:
             return Step()
-        step = self._on_signals(self.detector.push_frames(frames), now_ms)
+        signals = self.detector.push_frames(frames)
+        step = self._on_signals(signals, now_ms) if signals else Step()
         if self.state in (TurnState.LISTENING, TurnState.HANDED_OVER):
             # Between turns only the recent past can become part of a turn (prefix padding, a late
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.

@@ -76,7 +76,7 @@ def test_the_set_is_large_enough_and_split_before_tuning() -> None:
 
 
 def test_regression_floors_and_no_invalid_call() -> None:
-    """Floors at the figures of the splits tuned on (docs/tools.md, round 5); no schema-invalid call
+    """Floors at the figures of the splits tuned on (docs/tools.md, round 6); no schema-invalid call
     anywhere. The held-out splits are reported by the bench, not asserted on."""
     tallies = evaluate()
     for (split, app), tally in tallies.items():
@@ -98,6 +98,9 @@ FLOORS = {
     "dev_r5": 0.95,
     "aside_r5": 0.96,
     "aside_r5b": 0.89,
+    "heldout_r5": 0.88,
+    "dev_r6": 0.77,
+    "aside_r6": 0.75,
 }
 
 

@@ -1,0 +1,132 @@
+"""Codes from the words: identifiers as written or spoken digit by digit ("order nine one four two" →
+``9142``, "flight BA 283" → ``BA283``) and currencies by name for a parameter that takes an ISO 4217 code
+("a hundred euros in US dollars" → ``EUR``, ``USD``).
+
+Each finder returns the ``Span`` the value came from, so ``slots`` can take those words out of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from mockengine.brain.lexicon import identifier_words
+from mockengine.brain.values import Span, numbers
+
+_DIGIT_WORDS = {
+    "zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4",
+    "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
+}  # fmt: skip
+_DIGIT = "|".join(_DIGIT_WORDS)
+# Three or more digits said one by one: a code, not a quantity.
+_SPOKEN_CODE = re.compile(rf"\b(?:{_DIGIT})(?:[\s-]+(?:{_DIGIT})){{2,}}\b", re.IGNORECASE)
+# Capital letters then digits, as a code is read out: "BA 283", "KL 1002".
+_PREFIXED = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{1,6})(?![\w-])")
+_WRITTEN = re.compile(r"(?<![\w-])[A-Za-z]*\d[\w-]*")
+
+# Currency names, longest first, with their ISO 4217 codes.
+_CURRENCIES: tuple[tuple[str, str], ...] = (
+    (r"u\.?s\.? dollars?|american dollars?|dollars? us", "USD"),
+    (r"canadian dollars?", "CAD"),
+    (r"australian dollars?|aussie dollars?", "AUD"),
+    (r"new zealand dollars?", "NZD"),
+    (r"hong kong dollars?", "HKD"),
+    (r"swiss francs?|francs?", "CHF"),
+    (r"british pounds?|pounds? sterling|pounds?|sterling|quid", "GBP"),
+    (r"euros?", "EUR"),
+    (r"japanese yen|yen", "JPY"),
+    (r"chinese yuan|yuan|renminbi", "CNY"),
+    (r"indian rupees?|rupees?", "INR"),
+    (r"swedish kron(?:a|or)", "SEK"),
+    (r"norwegian kron(?:e|er)", "NOK"),
+    (r"danish kron(?:e|er)", "DKK"),
+    (r"mexican pesos?|pesos?", "MXN"),
+    (r"(?:polish )?zloty|zlotys", "PLN"),
+    (r"(?:south african )?rand", "ZAR"),
+    (r"(?:turkish )?lira", "TRY"),
+    (r"dollars?|bucks", "USD"),
+)
+_CURRENCY = re.compile(
+    r"\b(?:" + "|".join(f"(?P<c{i}>{name})" for i, (name, _) in enumerate(_CURRENCIES)) + r")\b"
+    r"|(?<![\w-])(?P<iso>[A-Z]{3})(?![\w-])",
+    re.IGNORECASE,
+)
+_INTO = re.compile(r"\b(?:in|into|to)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def identifier_for(text: str) -> Span | None:
+    """The first code in ``text``: digits said one by one, capital letters and digits read apart, or a
+    word with a digit as written."""
+    found = [
+        *(Span(_digits(m.group(0)), m.start(), m.end()) for m in _SPOKEN_CODE.finditer(text)),
+        *(Span(m.group(1) + m.group(2), m.start(), m.end()) for m in _PREFIXED.finditer(text)),
+        *(Span(m.group(0), m.start(), m.end()) for m in _WRITTEN.finditer(text)),
+    ]
+    return min(found, key=lambda s: (s.start, -s.end)) if found else None
+
+
+def _digits(spoken: str) -> str:
+    return "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[\s-]+", spoken))
+
+
+def is_currency(name: str, schema: Mapping[str, Any]) -> bool:
+    """A string parameter that takes a currency code: its pattern accepts "EUR" but no word, and its
+    name or description speaks of a currency (or ISO 4217)."""
+    about = f"{name} {schema.get('description', '')}".lower()
+    pattern = schema.get("pattern")
+    if not ("currency" in about or "iso 4217" in about or "iso4217" in about):
+        return False
+    try:
+        if not isinstance(pattern, str):
+            return True
+        return bool(re.search(pattern, "EUR")) and not re.search(pattern, "euro")
+    except re.error:
+        return False
+
+
+def currencies(text: str) -> list[tuple[Span, bool]]:
+    """The currencies named in ``text``, in order, each with whether it is the target ("in dollars")."""
+    found = []
+    for match in _CURRENCY.finditer(text):
+        iso = match.group("iso")
+        if iso is not None and not iso.isupper():
+            continue
+        code = iso or next(_CURRENCIES[i][1] for i in range(len(_CURRENCIES)) if match.group(f"c{i}"))
+        found.append((Span(code, match.start(), match.end()), bool(_INTO.search(text[: match.start()]))))
+    return found
+
+
+def format_of_pattern(pattern: Any) -> str | None:
+    """The value format a ``pattern`` accepts, tried on samples: "^[0-2][0-9]:[0-5][0-9]$" → time."""
+    if not isinstance(pattern, str):
+        return None
+    for fmt, sample in (("date-time", "2026-03-02T18:30:00"), ("date", "2026-03-02"), ("time", "18:30")):
+        try:
+            if re.search(pattern, sample) and not re.search(pattern, "x"):
+                return fmt
+        except re.error:
+            return None
+    return None
+
+
+def lacks_digit(name: str, value: Any, description: str = "") -> bool:
+    """A string for an ``order_number``-like parameter (or an id described as a number) that holds no
+    digit ("anything free", "an update")."""
+    last = identifier_words(name).split()[-1:]
+    numbered = last in (["number"], ["num"], ["no"]) or (
+        last == ["id"] and re.search(r"\bnumber\b", description, re.I) is not None
+    )
+    return numbered and isinstance(value, str) and not re.search(r"\d", value)
+
+
+_WORDY = ("text", "title", "name", "message", "note", "task", "subject", "body", "content", "query")
+
+
+def only_a_number(name: str, value: Any) -> bool:
+    """A free-text value that is nothing but a number ("eight" of "a reminder for eight tomorrow"): a
+    time or quantity misheard as the text, not what the text says."""
+    if not isinstance(value, str) or not set(identifier_words(name).split()) & set(_WORDY):
+        return False
+    spans = numbers(value)
+    return bool(spans) and sum(s.end - s.start for s in spans) >= len(value.strip()) - len(spans) + 1

@@ -1,0 +1,109 @@
+"""Text taken as said, for free-text parameters: quoted text, what follows a short request and a colon,
+what follows "saying", a name after "called" ("a note called gift ideas: a scarf for mum" → title
+``gift ideas``, body ``a scarf for mum``), and an enum value said with its parameter's name ("…, high
+priority") so it leaks into no text.
+
+Each finder returns the ``Span`` the value came from, so ``slots`` can take those words out of the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mockengine.brain import lexicon
+from mockengine.brain.phrasing import BLANK, ROLES
+from mockengine.brain.values import Span
+
+# "take a note: the gate code is 4512": what follows a short request and a colon, verbatim.
+_AFTER_COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d)\s*:\s+(?P<text>\S.{0,199}?)\s*[.!]?$")
+# "a note saying the meeting moved to Friday": all of it, prepositions and dates too.
+_SAYING = re.compile(r"\b(?:saying|that says|which says)\s+(?P<text>\S.{0,199}?)\s*[.!]?$", re.IGNORECASE)
+QUOTED = re.compile(r"(?<!\w)[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
+# "a playlist called road trip", "a note named gift ideas: …": the name, up to a clause's end.
+_CALLED = re.compile(
+    r"\b(?:called|named|titled|entitled)\s+(?!(?:it|them|me|you|him|her|us|this|that|off)\b)"
+    r"(?P<text>[^:,;.!?¦]{1,80}?)\s*(?=[:,;.!?¦]|$|\s(?:with|and)\s)",
+    re.IGNORECASE,
+)
+# "'Blue' by Joni Mitchell": the maker named after a quoted title belongs to a search for it.
+_BY_MAKER = re.compile(r"\s+by\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}")
+_SEARCHED = ("query", "search", "song", "track", "book", "film", "movie", "title")
+_NAMES = ("title", "name", "subject")
+FREE_TEXT = (
+    "title",
+    "text",
+    "message",
+    "query",
+    "name",
+    "note",
+    "content",
+    "body",
+    "subject",
+    "code",
+    "task",
+)
+
+
+def quoted(text: str, name: str) -> Span | None:
+    """Quoted text, a name after "called", or what follows a colon or "saying", for a free-text parameter
+    ``name``; a quoted title keeps the maker named after it when the parameter is searched."""
+    words = lexicon.identifier_words(name).split()
+    if not any(word in words for word in FREE_TEXT):
+        return None
+    match = QUOTED.search(text)
+    if match is None and any(word in words for word in _NAMES) and _CALLED.search(text):
+        return None  # the name after "called", once dates and times are out of the way (``called``)
+    match = match or _AFTER_COLON.search(text)
+    stems = {lexicon.stem(w) for w in words}
+    if match is None and stems & {lexicon.stem(r) for r in ROLES["saying"]}:  # the message, not its subject
+        match = _SAYING.search(text)
+    if match is None:
+        return None
+    maker = _BY_MAKER.match(text, match.end()) if match.re is QUOTED else None
+    if maker is not None and any(word in words for word in _SEARCHED):
+        return Span(match.group("text") + maker.group(0), match.start(), maker.end())
+    said = match.group("text").split(BLANK)[0].rstrip(" ,;-")  # up to a value already taken out
+    # after a colon only the text is taken: "a note called gift ideas: …" still has its name
+    start = match.start("text") if match.re is _AFTER_COLON and _CALLED.search(text) else match.start()
+    return Span(said, start, match.end()) if said else None
+
+
+def called(text: str, name: str) -> Span | None:
+    """The name after "called" / "named" for a title-like parameter ("a meeting called budget review"),
+    looked for after dates and times are taken out, so it ends where they were."""
+    if not any(word in lexicon.identifier_words(name).split() for word in _NAMES):
+        return None
+    match = _CALLED.search(text)
+    said = re.sub(r"(?:\s+(?:on|at|for|by|from|to|in|and))+$", "", match.group("text")) if match else ""
+    return Span(said, match.start(), match.end()) if match and said else None
+
+
+def labelled_enum(text: str, name: str, options: list[object]) -> Span | None:
+    """An enum option said with the parameter's name next to it: "high priority", "priority high",
+    "colour: red". Found before free text is taken, so the value leaks into no text."""
+    label = r"\s+".join(re.escape(w) for w in lexicon.identifier_words(name).split())
+    if not label:
+        return None
+    for option in options:
+        if not isinstance(option, str) or not option.strip():
+            continue
+        value = re.escape(option)
+        found = re.search(
+            rf"(?<![\w-])(?:{value}\s+{label}|{label}\s*(?:is\s+|of\s+|:\s*|=\s*)?{value})(?![\w-])",
+            text,
+            re.I,
+        )
+        if found:
+            return Span(option, found.start(), found.end())
+    return None
+
+
+_VAGUE = frozenset(
+    ("something", "anything", "everything", "stuff", "things", "whatever", "some", "any", "one", "someone")
+)
+
+
+def vague(value: object) -> bool:
+    """A string that names nothing ("print something", "search for anything"): no value, so the
+    parameter is asked for instead."""
+    return isinstance(value, str) and " ".join(value.lower().split()) in _VAGUE
