@@ -18,6 +18,7 @@ from typing import Any
 
 from mockengine.protocol import client_events as ce
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
+from mockengine.realtime.probe_job import run_transcribe
 from mockengine.realtime.session import RealtimeSession
 
 CHUNK_MS = 20
@@ -123,8 +124,9 @@ class VirtualTimeDriver:
         heapq.heappush(self._queue, (begin + took_ms, next(self._seq), deliver))
 
     def _transcribe(self, job: Transcribe) -> Callable[[], Step]:
-        result = self.transcriber.transcribe(job.pcm16, language=job.language, prompt=job.prompt)
-        return lambda: self.session.on_transcript(job.key, result.text, self.now_ms, result.words)
+        heard = run_transcribe(self.transcriber, job)
+        text, words = heard.transcript.text, heard.transcript.words
+        return lambda: self.session.on_transcript(job.key, text, self.now_ms, words, heard.prosody)
 
     def _synthesize(self, job: Synthesize) -> Callable[[], Step]:
         pcm = b"".join(

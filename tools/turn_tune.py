@@ -1,8 +1,9 @@
-"""Round-2 tuning loop for semantic_vad on the tuning splits of the turn corpus (``tune`` + the burned
-``heldout``). It refuses ``heldout_r2``: that split is scored once, by ``mockengine bench --only turns``.
+"""Tuning loop for semantic_vad on the tuning splits of the turn corpus (every split but a sealed
+``heldout_r<N>``, which it refuses: that split is scored once, by ``mockengine bench --only turns``).
 
 Usage:
-  ``.venv/bin/python tools/turn_tune.py record`` replays every tuning utterance through a real session at
+  ``.venv/bin/python tools/turn_tune.py record [--splits a,b]`` replays every tuning utterance (of the
+  given splits, merged into what is stored) through a real session at
   each eagerness (whisper results kept in ``.cache/turn-tune/whisper.pkl``, so a re-run costs no model
   call) and stores every probe the detector judged (its audio span, transcript, word timings) in
   ``.cache/turn-tune/probes.pkl``; it prints the real figures per split (as the bench does).
@@ -25,27 +26,29 @@ import numpy as np
 
 from mockengine.realtime import turn_detection
 from mockengine.realtime.prosody import measure_prosody
-from mockengine.realtime.turn_detection import SEMANTIC_WAIT_MS
+from mockengine.realtime.turn_detection import SEMANTIC_HOLD_MS, SEMANTIC_WAIT_MS
 from mockengine.realtime.turn_scoring import TurnEvidence, score_turn
-from mockengine.turn_corpus import CACHE_ROOT, load, read_pcm
+from mockengine.turn_corpus import CACHE_ROOT, load, read_pcm, splits
 
-TUNING_SPLITS = ("tune", "heldout")
+# Every split but a sealed held-out one (``turn_corpus.Split.status``).
+TUNING_SPLITS = tuple(split.name for split in splits() if split.status != "sealed")
 STORE = CACHE_ROOT.parent / "turn-tune"
 BYTES_PER_MS = 48
 ONSET_LEVEL = 300  # a sample this loud after a pause is the speaker resuming
 
 
-def record() -> None:
+def record(chosen: tuple[str, ...]) -> None:
     from mockengine.bench.turn_corpus import SEMANTIC, category_table, print_table
     from mockengine.engines.stt import WhisperTranscriber
     from mockengine.turn_eval import CachingTranscriber, run_utterance
 
     transcriber = CachingTranscriber(WhisperTranscriber(), STORE / "whisper.pkl")
-    probes: dict[tuple[str, int], dict[str, Any]] = {}
+    stored = pickle.loads((STORE / "probes.pkl").read_bytes()) if (STORE / "probes.pkl").exists() else {}
+    probes: dict[tuple[str, int], dict[str, Any]] = stored.get("probes", {})
     current: dict[str, str] = {}
     original = turn_detection.TurnDetector.on_transcript
 
-    def spy(self: Any, key: str, text: str, words: tuple = ()) -> Any:
+    def spy(self: Any, key: Any, text: str, words: tuple = (), prosody: Any = None) -> Any:
         probe = next((p for p in self._probes if p.key == key), None)
         if probe is not None and self.kind == "semantic_vad":
             probes[(current["id"], probe.speech_end_ms)] = {
@@ -54,11 +57,13 @@ def record() -> None:
                 "text": text,
                 "words": words,
             }
-        return original(self, key, text, words)
+        return original(self, key, text, words, prosody)
 
     turn_detection.TurnDetector.on_transcript = spy  # type: ignore[method-assign]
-    labelled = {}
-    for split in TUNING_SPLITS:
+    labelled = stored.get("labels", {})
+    for split in chosen:
+        if split not in TUNING_SPLITS:
+            raise SystemExit(f"{split} is not a tuning split (sealed or unknown)")
         directory, labels = load(split)
         results = []
         for label in labels:
@@ -78,7 +83,8 @@ def record() -> None:
 
 def score(each: bool) -> None:
     stored = pickle.loads((STORE / "probes.pkl").read_bytes())
-    labels = stored["labels"]
+    recorded = {label["split"] for label in stored["labels"].values()} & set(TUNING_SPLITS)
+    labels = {label["id"]: label for split in sorted(recorded) for label in load(split)[1]}
     by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for (uid, _), probe in sorted(stored["probes"].items()):
         by_label[uid].append(probe)
@@ -120,8 +126,7 @@ def _complete() -> Any:
 
 
 def _pcm(label: dict[str, Any]) -> np.ndarray:
-    directory, _ = load(label["split"])
-    return np.frombuffer(read_pcm(directory, label), dtype="<i2")
+    return np.frombuffer(read_pcm(CACHE_ROOT, label), dtype="<i2")
 
 
 def _simulate(
@@ -138,6 +143,8 @@ def _simulate(
         )
         verdict = score_turn(evidence, eagerness)
         wait = SEMANTIC_WAIT_MS[eagerness][verdict.completeness]
+        if verdict.is_contested:
+            wait = max(wait, SEMANTIC_HOLD_MS[eagerness])
         loud = np.flatnonzero(np.abs(samples[(end + 20) * 24 :].astype(np.int32)) > ONSET_LEVEL)
         is_last = index == len(probes) - 1
         silence_ms = 10**9 if loud.size == 0 or is_last else 20 + int(loud[0]) // 24
@@ -151,8 +158,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("action", choices=("record", "score"))
     parser.add_argument("--each", action="store_true")
+    parser.add_argument("--splits", default=",".join(TUNING_SPLITS))
     args = parser.parse_args()
-    record() if args.action == "record" else score(args.each)
+    record(tuple(args.splits.split(","))) if args.action == "record" else score(args.each)
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def strict_b64decode(data: str) -> bytes:
     ``ValueError`` (non-ASCII text) as ``base64.b64decode`` does. Every client audio payload passes here:
     50 a second per streaming session.
     """
-    if len(data) % 4 or "=" in data[:-2]:
+    if len(data) % 4 or data.find("=", 0, len(data) - 2) != -1:  # (no copy of the text, unlike data[:-2])
         return base64.b64decode(data, validate=True)
     return pybase64.b64decode(data, validate=True)
 

@@ -142,8 +142,15 @@ class FrameClassifier:
         """Feed 24 kHz PCM16 bytes; return the frames this push completed, in order."""
         self._bytes_seen += len(pcm16_24k)
         frame_bytes_24k = self._frame_samples_24k * BYTES_PER_SAMPLE
+        if len(pcm16_24k) == frame_bytes_24k and not self._pending:
+            # The usual case, one whole frame per append (50 a second per session): `_classify` for one
+            # frame, without its loop and slicing.
+            start = self._frames_done * self._frame_samples_24k
+            self._frames_done += 1
+            wide = np.frombuffer(pcm16_24k, dtype="<i2").astype(np.float64)
+            return [VadFrame(start, start + self._frame_samples_24k, self._is_speech(wide))]
         if not self._pending and len(pcm16_24k) % frame_bytes_24k == 0:
-            # The usual case (whole 20 ms appends): classify straight from the client's bytes.
+            # Whole frames (longer appends): classify straight from the client's bytes.
             return self._classify(np.frombuffer(pcm16_24k, dtype="<i2"))
         self._pending += pcm16_24k
         n_frames = len(self._pending) // frame_bytes_24k
@@ -174,7 +181,8 @@ class FrameClassifier:
     def _is_speech(self, frame_24k: np.ndarray) -> bool:
         """One frame (float64 copies of its 24 kHz samples): over the energy gate at 16 kHz, and speech
         to webrtcvad. Float64 holds every sum of squares here exactly (< 2**40), in any order of adding."""
-        sum_square_24k = float(np.dot(frame_24k, frame_24k))
+        # ndarray.dot: np.dot without the array-function dispatch (half its cost on 480 samples).
+        sum_square_24k = float(frame_24k.dot(frame_24k))
         if (
             sum_square_24k + 0.5 * math.sqrt(len(frame_24k) * sum_square_24k) + self._bound_slack
             < self._min_sum_square
@@ -183,7 +191,7 @@ class FrameClassifier:
             # a conversation, skip the conversion.
             return False
         frame_16k = _to_vad_rate_float(frame_24k)
-        return float(np.dot(frame_16k, frame_16k)) >= self._min_sum_square and self._vad.is_speech(
+        return float(frame_16k.dot(frame_16k)) >= self._min_sum_square and self._vad.is_speech(
             frame_16k.astype("<i2").tobytes(), VAD_RATE_HZ
         )
 
@@ -199,7 +207,7 @@ def _to_vad_rate_float(samples_24k: np.ndarray) -> np.ndarray:
     exact in float64), so the result equals the integer formula bit for bit, at about half the numpy
     calls (the audio path runs 50 times a second per session).
     """
-    out = np.dot(samples_24k.astype(np.float64, copy=False).reshape(-1, 3), _THREE_TO_TWO)
+    out = samples_24k.astype(np.float64, copy=False).reshape(-1, 3).dot(_THREE_TO_TWO)
     np.floor(out, out=out)
     return out.reshape(-1)
 

@@ -60,8 +60,9 @@ def bare_session() -> RealtimeSession:
 
 def bench_chunk_path(seconds: float = 2.0) -> float:
     """Mean µs for one 20 ms ``input_audio_buffer.append`` through the parse boundary and a session with
-    ``server_vad`` (base64, input buffer, resampling, webrtcvad, turn detection), on speech-like audio."""
-    from mockengine.protocol.client_events import parse_client_event
+    ``server_vad`` (base64, input buffer, resampling, webrtcvad, turn detection), on speech-like audio;
+    the path the server takes (``parse_plain_append`` → ``receive_audio``)."""
+    from mockengine.protocol.client_events import parse_plain_append
 
     session = bare_session()
     voiced = synthetic_voiced_pcm16(1000)
@@ -82,7 +83,9 @@ def bench_chunk_path(seconds: float = 2.0) -> float:
     started = time.thread_time()  # CPU time: the cost, whatever else the machine runs
     while time.thread_time() - started < seconds:
         for message in messages:
-            session.receive(parse_client_event(message), now_ms)
+            plain = parse_plain_append(message)
+            assert plain is not None
+            session.receive_audio(*plain, now_ms)
             now_ms += 20.0
         count += len(messages)
     return (time.thread_time() - started) * 1e6 / count

@@ -10,13 +10,14 @@ Every utterance of ``turn_corpus`` is replayed through a real session with the r
 * the cost per pause: whisper calls per probe (one by construction), milliseconds per call, and the
   prosody measurement.
 
-Splits: ``tune`` (tuned on in both rounds); ``heldout`` (round 1's held-out half: scored once untouched,
-then burned, tuned on in round 2); ``heldout_r2`` (round 2's fresh held-out texts and voices, never
-looked at while tuning).
+Splits: every split of ``turn_corpus.splits()`` (round 1's ``tune`` and ``heldout``, then any
+``dev_r<N>`` / ``heldout_r<N>`` module found in the package), each printed with its status: tuned on,
+burned (held out once, tuned on since) or sealed (never tuned on; the result that counts).
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections import defaultdict
@@ -24,18 +25,19 @@ from typing import Any
 
 from mockengine.bench.sections import Section
 from mockengine.realtime.prosody import measure_prosody
-from mockengine.turn_corpus import MID_THOUGHT_CATEGORIES, load, read_pcm
+from mockengine.turn_corpus import load, read_pcm, splits
 from mockengine.turn_eval import MAX_WAIT_MS, CachingTranscriber, Outcome, run_utterance
 
-SPLITS = ("tune", "heldout", "heldout_r2")
 SPLIT_NOTES = {
-    "tune": "tuned on in rounds 1 and 2",
-    "heldout": "round 1's held-out half, burned: tuned on in round 2",
-    "heldout_r2": "round 2's held-out set: never tuned on",
+    "tuning": "tuned on",
+    "burned": "held out once, then tuned on",
+    "sealed": "held out: never tuned on",
 }
 SEMANTIC = ("semantic_vad high", "semantic_vad medium", "semantic_vad low")
 FINISHED = ("complete", "question", "one_word")
 GOALS = {"high": 0.05, "low": 0.02}
+# A comma-separated list of splits to run (default: all), for iterating on a subset.
+SPLITS_ENV = "MOCKENGINE_BENCH_TURN_SPLITS"
 FRAME_MS = 20  # a decision lands on the VAD frame that reaches its moment
 
 
@@ -53,26 +55,29 @@ def evaluate(split: str, transcriber: Any, measured_latency: bool) -> list[tuple
 
 def category_table(results: list[tuple[dict[str, Any], Outcome]]) -> dict[str, dict[str, dict[str, Any]]]:
     """{eagerness: {category: figures}} (see the module docstring for the figures)."""
-    grouped: dict[tuple[str, str], list[tuple[dict[str, Any], Outcome]]] = defaultdict(list)
+    grouped: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
+    mid_thought = set()
     for label, outcome in results:
-        grouped[(outcome.config.split()[-1], label["category"])].append((label, outcome))
+        grouped[(outcome.config.split()[-1], label["category"])].append(outcome)
+        if label["kind"] == "trailing":
+            mid_thought.add(label["category"])
     table: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for (eagerness, category), rows in grouped.items():
-        table[eagerness][category] = _figures(eagerness, category, [o for _, o in rows])
+    for (eagerness, category), outcomes in grouped.items():
+        table[eagerness][category] = _figures(eagerness, category in mid_thought, outcomes)
     for eagerness, categories in table.items():
         categories["all mid-thought"] = _pool_cuts(
-            [categories[c] for c in MID_THOUGHT_CATEGORIES if c in categories]
+            [categories[c] for c in sorted(mid_thought) if c in categories]
         )
         finished = [
-            o for (e, c), rows in grouped.items() if e == eagerness and c in FINISHED for _, o in rows
+            o for (e, c), outcomes in grouped.items() if e == eagerness and c in FINISHED for o in outcomes
         ]
-        categories["all finished"] = _figures(eagerness, "complete", finished)
+        categories["all finished"] = _figures(eagerness, False, finished)
     return table
 
 
-def _figures(eagerness: str, category: str, outcomes: list[Outcome]) -> dict[str, Any]:
+def _figures(eagerness: str, is_mid_thought: bool, outcomes: list[Outcome]) -> dict[str, Any]:
     limit = MAX_WAIT_MS[eagerness]
-    if category in MID_THOUGHT_CATEGORIES:
+    if is_mid_thought:
         counted = [o for o in outcomes if (o.pause_ms or 0) < limit]
         return {"cut": sum(o.was_cut_off for o in counted), "counted": len(counted)}
     policy = [o.policy_delay_ms for o in outcomes if o.policy_delay_ms is not None]
@@ -90,8 +95,8 @@ def _pool_cuts(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"cut": sum(r["cut"] for r in rows), "counted": sum(r["counted"] for r in rows)}
 
 
-def print_table(split: str, table: dict[str, dict[str, dict[str, Any]]]) -> None:
-    print(f"\n  split {split} ({SPLIT_NOTES.get(split, '')}):")
+def print_table(split: str, table: dict[str, dict[str, dict[str, Any]]], status: str = "") -> None:
+    print(f"\n  split {split} ({SPLIT_NOTES.get(status, status)}):")
     print(
         f"    {'eagerness':<10}{'category':<17}{'mid-thought cut':>16}{'end→stopped policy':>20}"
         f"{'incl. STT':>11}{'longest':>9}{'within max':>12}"
@@ -137,7 +142,8 @@ def prosody_cost_ms(split: str = "tune", limit: int = 40) -> float:
 
 
 def bench_turn_corpus(ctx: Any) -> None:
-    """The ``turns`` bench section (several minutes: whisper on ~600 probes)."""
+    """The ``turns`` bench section (several minutes: whisper on ~1000 probes; :data:`SPLITS_ENV` picks
+    splits)."""
     from mockengine.engines.stt import WhisperTranscriber
 
     transcriber = CachingTranscriber(WhisperTranscriber())
@@ -147,9 +153,12 @@ def bench_turn_corpus(ctx: Any) -> None:
         "\nsemantic_vad on the turn corpus (issue 18; espeak-ng and piper voices, whisper tiny.en on this "
         "machine; timings are noisy on a shared machine):"
     )
-    for split in SPLITS:
-        results[split] = category_table(evaluate(split, transcriber, measured_latency=True))
-        print_table(split, results[split])
+    chosen = [name for name in os.environ.get(SPLITS_ENV, "").split(",") if name]
+    for split in splits():
+        if chosen and split.name not in chosen:
+            continue
+        results[split.name] = category_table(evaluate(split.name, transcriber, measured_latency=True))
+        print_table(split.name, results[split.name], split.status)
     costs = transcriber.costs_ms
     print(
         f"  cost per pause: 1 whisper call (with word timings) per probe; {len(costs)} calls, median "

@@ -57,9 +57,6 @@ class SessionContext:
     _view: SessionConfig | None = field(default=None, init=False, repr=False)
     _view_of: dict[str, Any] | None = field(default=None, init=False, repr=False)
 
-    def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
-        return {"type": kind, "event_id": self.ids.event(), **fields}
-
     @property
     def view(self) -> SessionConfig:
         """``config`` typed (``protocol.session_config.SessionConfig``), made again when it is replaced."""

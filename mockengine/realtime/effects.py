@@ -47,13 +47,17 @@ EffectKey = ItemTranscriptKey | ProbeKey | SentenceKey
 @dataclass(frozen=True)
 class Transcribe:
     """Transcribe PCM16 24 kHz mono. ``key`` says what for. The result goes to
-    ``RealtimeSession.on_transcript(key, text)`` or ``on_transcript_failed(key, message)``;
-    ``RealtimeSession.is_wanted(key)`` says if it still matters."""
+    ``RealtimeSession.on_transcript(key, text, now_ms, words, prosody)`` or
+    ``on_transcript_failed(key, message)``; ``RealtimeSession.is_wanted(key)`` says if it still matters."""
 
     key: TranscriptKey
     pcm16: bytes
     language: str | None = None
     prompt: str | None = None
+    # A semantic_vad probe: the same job also measures the prosody of the syllable ending here (ms from
+    # the start of ``pcm16``), so the numpy work runs beside whisper, not on the event loop; the result
+    # reaches ``on_transcript`` as ``prosody`` (see ``mockengine.realtime.probe_job``).
+    prosody_at_ms: int | None = None
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,8 @@ class InputAudioBuffer:
     def keep_last_ms(self, kept_ms: int) -> None:
         """``drop_before_ms(total_ms - kept_ms)`` in integer arithmetic: it runs on every append between
         turns, where the property and conversion calls of the general form were 3 % of the event loop."""
+        if len(self._pcm) <= kept_ms * INPUT_RATE_HZ * BYTES_PER_SAMPLE // 1000:
+            return  # holds no more than that (the usual case: a turn every few seconds empties it)
         whole_samples = len(self._pcm) // BYTES_PER_SAMPLE
         total_ms = (self._start_samples + whole_samples) * 1000 // INPUT_RATE_HZ
         self._drop_samples(

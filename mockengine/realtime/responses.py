@@ -92,7 +92,7 @@ class Responses:
             now_ms,
             self.ctx.options.pacing,
         )
-        streamer = ResponseStreamer(response, self.ctx.ids, self.ctx.emit, self._place_output, self.tokens)
+        streamer = ResponseStreamer(response, self.ctx.ids, self._place_output, self.tokens)
         self.ctx.streamers[response.id] = streamer
         if not out_of_band:
             self.active_id = response.id

@@ -25,12 +25,21 @@ Rules, first match wins (``word`` = lowercased, punctuation stripped; ``last`` =
 9   no "?" and last word a preposition ("to", "of",  INCOMPLETE    ``trailing_preposition:<word>``
     "with"; not the elliptic "I'd love to")
 10  no "?" and last word a subordinator ("that"      INCOMPLETE    ``trailing_subordinator:<word>``
-    after a verb of saying/thinking, "which", "if")
+    after a verb of saying/thinking, "which", "if",
+    "until"; "while" unless "a while"; "since"
+    unless "ever since")
+10c no "?", "who"/"where"/"when" after a noun      INCOMPLETE    ``trailing_relative:<word>``
+    ("the man who"), not after a verb of knowing
+    or an object ("tell you when", "guess who")
+10b no "?" and last word a subject pronoun ("Hold   INCOMPLETE    ``trailing_subject:<word>``
+    on, I"), not after an auxiliary or "than"
+    ("So do I", "taller than I")
 11  no "?" and last word an auxiliary ("is", "was",  INCOMPLETE    ``trailing_auxiliary:<word>``
     "can"), unless an elliptic answer ("Yes it is.")
 12  whole text is an unfinished opener ("I think",   INCOMPLETE    ``unfinished_clause:<opener>``
-    "I was going to", "let me think"), with or
-    without leading markers ("so", "um", "well")
+    "I was going to", "let me think", "hold on",
+    "if you ask me"), with or without leading
+    markers ("so", "um", "well")
 13  opens with "if"/"unless"/"although", no comma,   INCOMPLETE    ``unfinished_clause:<word>``
     no "?", at most 6 words (no main clause yet)
 13b a comma list whose last item has no "and"/"or"  INCOMPLETE    ``open_list``
@@ -42,6 +51,9 @@ Rules, first match wins (``word`` = lowercased, punctuation stripped; ``last`` =
 17  no punctuation, >= 4 words, last a content word  COMPLETE      ``no_punctuation_content_word``
 18  otherwise                                        INCOMPLETE    ``no_punctuation_short``
 ==  ===============================================  ============  ===================================
+
+:func:`ends_on_object_verb` is not a rule but a soft cue for ``turn_scoring``: a sentence closed right
+after a verb that needs an object ("I would probably choose.") has usually lost a word.
 
 A "?" lets a sentence end in a preposition, subordinator or auxiliary ("What is it about?"), but
 not in a conjunction, filler or article ("Do you want tea or?" still trails). The word lists are
@@ -107,7 +119,7 @@ ELLIPTIC_TO_VERBS = _words(
     "love like have has had need needed ought used supposed able try tried want wanted going got "
     "gotta hope plan planned mean meant"
 )
-SUBORDINATORS = _words("which whereas although unless whether if whose whom")
+SUBORDINATORS = _words("which whereas although unless whether if whose whom until till")
 # "that" is a complementizer (a clause must follow) after verbs of saying and thinking, and after
 # "told me" and the like; elsewhere it is usually a pronoun ("I like that.", "give me that").
 THAT_COMPLEMENT_VERBS = _words(
@@ -136,8 +148,38 @@ UNFINISHED_OPENERS = _phrases(
     "what i want is, it's just that, let me think, let me see, and then, and also, one more thing, "
     "the other thing is, as i was saying, in my opinion, for example, to be honest, if you want to, "
     "if you want, you know what, i'm going to, i need to, we should, we could, maybe we could, "
-    "how about"
+    "how about, "
+    # Round 3: common discourse openers that hold the floor (general English, not corpus texts).
+    "let me check, let me look, let me find, let me ask, let me just, hold on, hang on, wait, "
+    "the way i see it, if you ask me, now that i think about it, come to think of it, as far as i know, "
+    "if i remember correctly, first of all, on the other hand, in fact, to be fair, you see, "
+    "here's the thing, the truth is, what happened was, what i'm saying is, all i'm saying is, "
+    "i'd say, i would say, i suppose, i reckon, i bet, i wonder, i wonder if, i'm thinking, "
+    "so basically, okay so, right so"
 )
+# Verbs that need an object: a sentence whisper closed right after one ("I would probably choose.",
+# "Send me.") has usually lost a dropped article or noun. A soft cue in ``turn_scoring`` (a relative or
+# wh-clause may end on one: "That's what I need.").
+OBJECT_VERBS = _words(
+    "buy buys bought grab grabs grabbed send sends sent bring brings brought give gives gave pass passes "
+    "choose chooses chose need needs needed want wants wanted find finds found put puts take takes took "
+    "make makes made fix fixes fixed visit visits visited order orders ordered borrow borrowed lend lent "
+    "spend spent tell tells told show shows showed pick picked carry carried bake baked"
+)
+OBJECT_GAP_WORDS = _words("what which that who whom all everything anything something whatever one")
+# "have", "had", "do", "did" end a clause as main verbs after these ("I've ever had", "she never did").
+MAIN_VERB_AUXILIARIES = _words("have has had do does did")
+PERFECT_MARKERS = _words("ever never already always just once before i've we've you've they've")
+# "who", "where", "when" after a noun open a relative clause ("the man who", "the restaurant where");
+# after a verb of knowing or an object they end an elliptic question ("I'll tell you when", "guess who").
+RELATIVE_WORDS = _words("who whom where when")
+ELLIPTIC_WH_BEFORE = _words(
+    "know knows knew guess ask asked tell told wonder wondering see saw remember forgot matter sure idea say "
+    "said decide decided and or not exactly just me you him her us them it"
+)
+# A clause cannot end on its subject ("Hold on, I"), unless it is elliptic ("So do I", "than I").
+TRAILING_SUBJECTS = _words("i we he she they")
+SUBJECT_ENDING_BEFORE = AUXILIARIES | _words("than as am")
 LEADING_SUBORDINATORS = _words("if unless although though whereas whenever")
 LEADING_SUBORDINATE_MAX_WORDS = 6
 WH_WORDS = _words("what where when why who whom whose which how")
@@ -182,6 +224,11 @@ def _judge_punctuation(stripped: str) -> Judgement | None:
 def _judge_last_word(words: list[str], stripped: str) -> Judgement | None:
     """Rules 5-11: the last word (or two) cannot end a thought."""
     tag = _always_dangling(words)
+    # A question strands a preposition only when a wh-word moved its object ("Who did you go with?");
+    # "Can we move the call to?" is cut off.
+    stranding = stripped.endswith("?") and bool(set(words) & WH_WORDS)
+    if tag is None and not stranding and stripped.endswith("?") and words[-1] in PREPOSITIONS:
+        tag = f"trailing_preposition:{words[-1]}"
     if tag is None and not stripped.endswith("?"):
         tag = _dangling_without_question_mark(words, stripped)
     return None if tag is None else Judgement(Completeness.INCOMPLETE, tag)
@@ -219,9 +266,24 @@ def _dangling_without_question_mark(words: list[str], stripped: str) -> str | No
         return f"trailing_preposition:{last}"
     if last in SUBORDINATORS or (last == "that" and _introduces_clause(words)):
         return f"trailing_subordinator:{last}"
-    if last in AUXILIARIES and not _is_elliptic_answer(words, stripped):
+    if last == "while" and before not in _words("a little short long"):
+        return "trailing_subordinator:while"
+    if last == "since" and before not in _words("ever long"):
+        return "trailing_subordinator:since"
+    if last in RELATIVE_WORDS and len(words) > 2 and before not in ELLIPTIC_WH_BEFORE:
+        return f"trailing_relative:{last}"
+    if last in TRAILING_SUBJECTS and len(words) > 1 and before not in SUBJECT_ENDING_BEFORE:
+        return f"trailing_subject:{last}"
+    if last in AUXILIARIES and not _is_elliptic_answer(words, stripped) and not _is_main_verb(words):
         return f"trailing_auxiliary:{last}"
     return None
+
+
+def _is_main_verb(words: list[str]) -> bool:
+    """Whether a final "had", "did", "done" ... is the main verb after a perfect or an adverb: "the best
+    pizza I've ever had", "than I ever did"."""
+    before = words[-2] if len(words) > 1 else ""
+    return words[-1] in MAIN_VERB_AUXILIARIES and (before in PERFECT_MARKERS or before.endswith("'ve"))
 
 
 def _introduces_clause(words: list[str]) -> bool:
@@ -306,3 +368,14 @@ def _opens_question(core: list[str]) -> bool:
     if first in WH_WORDS:
         return second in WH_FOLLOWERS
     return first in INVERSION_AUXILIARIES and second in INVERSION_SUBJECTS
+
+
+def ends_on_object_verb(text: str) -> str | None:
+    """The last word when it is a verb that needs an object and nothing earlier in the sentence could
+    be that object (no wh-word, "that", "all", ...); else None."""
+    words = _WORD.findall(text.strip().lower().replace("’", "'"))
+    if len(words) < 2 or words[-1] not in OBJECT_VERBS or text.strip().endswith("?"):
+        return None
+    if words[-2] in ARTICLES | POSSESSIVES | _words("this his her its"):
+        return None  # a noun: "the show", "a visit"
+    return None if set(words[:-1]) & (OBJECT_GAP_WORDS | WH_WORDS) else words[-1]

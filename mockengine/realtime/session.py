@@ -50,6 +50,7 @@ from mockengine.realtime.effects import (
 )
 from mockengine.realtime.input_buffer import InputAudioBuffer
 from mockengine.realtime.items import ConversationItems
+from mockengine.realtime.prosody import Prosody
 from mockengine.realtime.responses import Responses
 from mockengine.realtime.turns import UserTurns
 from mockengine.realtime.usage import TokenCounting
@@ -119,6 +120,15 @@ class RealtimeSession:
             exc.event_id = event.event_id
             return self.error(exc)
 
+    def receive_audio(self, audio: bytes, event_id: str | None, now_ms: float) -> Step:
+        """``receive(InputAudioBufferAppend(audio, event_id), now_ms)`` without the event object: the
+        shell's path for plain appends (50 a second per streaming session)."""
+        try:
+            return self.turns.append_audio(audio, now_ms)
+        except ProtocolError as exc:
+            exc.event_id = event_id
+            return self.error(exc)
+
     def error(self, exc: ProtocolError) -> Step:
         return Step(events=[se.error(self.ids.event(), error=exc.payload())])
 
@@ -174,14 +184,20 @@ class RealtimeSession:
                 assert_never(key)
 
     def on_transcript(
-        self, key: TranscriptKey, text: str, now_ms: float, words: tuple[WordTiming, ...] = ()
+        self,
+        key: TranscriptKey,
+        text: str,
+        now_ms: float,
+        words: tuple[WordTiming, ...] = (),
+        prosody: Prosody | None = None,
     ) -> Step:
-        """A transcript arrived (``words``: whisper's word timings, which a semantic_vad probe uses)."""
+        """A transcript arrived (``words``: whisper's word timings; ``prosody``: the last syllable's,
+        measured in the same job; a semantic_vad probe uses both)."""
         match key:
             case ItemTranscriptKey(item_id):
                 return self.responses.item_transcribed(item_id, text, now_ms)
             case ProbeKey():
-                return self.turns.on_probe_transcript(key, text, words, now_ms)
+                return self.turns.on_probe_transcript(key, text, words, now_ms, prosody)
             case _:
                 assert_never(key)
 

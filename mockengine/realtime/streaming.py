@@ -23,6 +23,7 @@ from mockengine.audio.pcm import encode_base64_audio
 from mockengine.brain.model import Reply
 from mockengine.engines.sentences import split_sentences
 from mockengine.ids import IdFactory
+from mockengine.protocol import server_events as se
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import SentenceKey, Synthesize
 from mockengine.realtime.response import Response
@@ -62,21 +63,19 @@ class _Sentence:
 class ResponseStreamer:
     """Turns a response's reply into server events over time.
 
-    ``emit(type, **fields)`` builds an event; ``place(item)`` adds an output item to the conversation and
-    returns the id before it. Out-of-band responses (``conversation: "none"``) place nothing.
+    Events are built by ``protocol.server_events``; ``place(item)`` adds an output item to the conversation
+    and returns the id before it. Out-of-band responses (``conversation: "none"``) place nothing.
     """
 
     def __init__(
         self,
         response: Response,
         ids: IdFactory,
-        emit: Callable[..., dict[str, Any]],
         place: Callable[[Item], str | None],
         tokens: TokenCounting,
     ) -> None:
         self.response = response
         self.ids = ids
-        self.emit = emit
         self.place = place
         self.tokens = tokens
         self.reply: Reply | None = None
@@ -219,22 +218,22 @@ class ResponseStreamer:
     def _current_sentence(self) -> _Sentence | None:
         return next((s for s in self._sentences if not s.is_sent), None)
 
-    def _part_event(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """An event about the message's one content part (``output_index`` 0, ``content_index`` 0)."""
+    def _part(self) -> se.ContentPartRef:
+        """Where the message's one content part is (``output_index`` 0, ``content_index`` 0)."""
         assert self._message is not None
-        ids = {"response_id": self.response.id, "item_id": self._message.id}
-        return self.emit(kind, **ids, output_index=0, content_index=0, **fields)
+        return se.content_part_ref(self.response.id, self._message.id, 0, 0)
 
-    def _delta_event(self, kind: str, **fields: Any) -> dict[str, Any]:
+    def _delta_part(self) -> se.ContentPartRef:
+        """The part, for one more delta of it."""
         self._move(Move.MESSAGE_DELTA)
-        return self._part_event(kind, **fields)
+        return self._part()
 
     def _open_item(self, item: Item) -> Events:
         response = self.response
         response.output.append(item)
         events = [
-            self.emit(
-                "response.output_item.added",
+            se.response_output_item_added(
+                self.ids.event(),
                 response_id=response.id,
                 output_index=len(response.output) - 1,
                 item=item.wire(),
@@ -242,9 +241,9 @@ class ResponseStreamer:
         ]
         item.in_conversation = response.conversation_id is not None
         if item.in_conversation:
-            item.previous_item_id = self.place(item)
+            previous = item.previous_item_id = self.place(item)
             events.append(
-                self.emit("conversation.item.added", previous_item_id=item.previous_item_id, item=item.wire())
+                se.conversation_item_added(self.ids.event(), previous_item_id=previous, item=item.wire())
             )
         return events
 
@@ -252,12 +251,13 @@ class ResponseStreamer:
         item.status = status
         events = []
         if item.in_conversation:
+            previous = item.previous_item_id
             events.append(
-                self.emit("conversation.item.done", previous_item_id=item.previous_item_id, item=item.wire())
+                se.conversation_item_done(self.ids.event(), previous_item_id=previous, item=item.wire())
             )
         events.append(
-            self.emit(
-                "response.output_item.done",
+            se.response_output_item_done(
+                self.ids.event(),
                 response_id=self.response.id,
                 output_index=self.response.output.index(item),
                 item=item.wire(),
@@ -278,7 +278,7 @@ class ResponseStreamer:
         else:
             self._message.content = [{"type": "output_text", "text": ""}]
             part = {"type": "text", "text": ""}
-        return events + [self._part_event("response.content_part.added", part=part)]
+        return events + [se.response_content_part_added(self.ids.event(), self._part(), part=part)]
 
     def _text_deltas(self, text: str) -> Events:
         words = text.split(" ")
@@ -288,8 +288,9 @@ class ResponseStreamer:
             self._was_cut_short = True
         self._transcript = " ".join(words)
         return [
-            self._delta_event(
-                "response.output_text.delta",
+            se.response_output_text_delta(
+                self.ids.event(),
+                self._delta_part(),
                 delta=word if i == 0 else " " + word,
                 obfuscation=self.ids.obfuscation(),
             )
@@ -310,8 +311,8 @@ class ResponseStreamer:
             self._transcript += piece
             sentence.words_sent = words_due
             events.append(
-                self._delta_event(
-                    "response.output_audio_transcript.delta", delta=piece, obfuscation=self.ids.obfuscation()
+                se.response_output_audio_transcript_delta(
+                    self.ids.event(), self._delta_part(), delta=piece, obfuscation=self.ids.obfuscation()
                 )
             )
         if self.first_audio_ms is None:
@@ -328,9 +329,8 @@ class ResponseStreamer:
         if not isinstance(audio, bytearray):  # truncated while still being sent: its bytes, growing again
             audio = self._message.audio = bytearray(bytes(audio))  # (a message being written never spills)
         audio += chunk
-        events.append(
-            self._delta_event("response.output_audio.delta", delta=encode_base64_audio(self._encode(chunk)))
-        )
+        delta = encode_base64_audio(self._encode(chunk))
+        events.append(se.response_output_audio_delta(self.ids.event(), self._delta_part(), delta=delta))
         if pacing.pace > 0:
             self._next_delta_due_ms = (
                 max(self._next_delta_due_ms, now_ms - 50) + len(chunk) / BYTES_PER_MS / pacing.pace
@@ -346,7 +346,7 @@ class ResponseStreamer:
         message = self._message
         assert message is not None
         self._move(Move.MESSAGE_DONE)
-        usage = self.response.usage
+        ref, usage = self._part(), self.response.usage
         usage.output_text_tokens += text_tokens(self.tokens, self._transcript)
         if self.response.params.is_audio:
             # A cut item keeps no transcript; the events still close the part the deltas built.
@@ -354,28 +354,31 @@ class ResponseStreamer:
             message.content = [{"type": "output_audio", "transcript": heard}]
             usage.output_audio_tokens += assistant_audio_tokens(self.audio_sent_bytes)
             events = [
-                self._part_event("response.output_audio.done"),
-                self._part_event("response.output_audio_transcript.done", transcript=self._transcript),
+                se.response_output_audio_done(self.ids.event(), ref),
+                se.response_output_audio_transcript_done(self.ids.event(), ref, transcript=self._transcript),
             ]
             part = {"type": "audio", "transcript": self._transcript}
         else:
             message.content = [{"type": "output_text", "text": self._transcript}]
-            events = [self._part_event("response.output_text.done", text=self._transcript)]
+            events = [se.response_output_text_done(self.ids.event(), ref, text=self._transcript)]
             part = {"type": "text", "text": self._transcript}
-        events.append(self._part_event("response.content_part.done", part=part))
+        events.append(se.response_content_part_done(self.ids.event(), ref, part=part))
         self._message = None
         return events + self._close_item(message, status)
 
     def _function_call(self, item: Item, arguments: str) -> Events:
         self._move(Move.FUNCTION_CALL)
         events = self._open_item(item)
+        assert item.name is not None  # a function call item always has its name
         common: dict[str, Any] = {"response_id": self.response.id, "item_id": item.id}
         common.update(output_index=self.response.output.index(item), call_id=item.call_id)
         for piece in _split_arguments(arguments):
-            events.append(self.emit("response.function_call_arguments.delta", **common, delta=piece))
+            events.append(se.response_function_call_arguments_delta(self.ids.event(), **common, delta=piece))
         item.arguments = arguments
         events.append(
-            self.emit("response.function_call_arguments.done", **common, name=item.name, arguments=arguments)
+            se.response_function_call_arguments_done(
+                self.ids.event(), **common, name=item.name, arguments=arguments
+            )
         )
         self.response.usage.output_text_tokens += text_tokens(self.tokens, arguments)
         return events + self._close_item(item, "completed")
@@ -386,8 +389,8 @@ class ResponseStreamer:
         response.status = status
         response.status_details = details
         return [
-            self.emit("response.done", response=response.wire()),
-            self.emit("rate_limits.updated", rate_limits=rate_limits(response.usage)),
+            se.response_done(self.ids.event(), response=response.wire()),
+            se.rate_limits_updated(self.ids.event(), rate_limits=rate_limits(response.usage)),
         ]
 
 

@@ -13,8 +13,8 @@ plus that silence, as the live service reports it (reference §3.3: it "includes
 reply does not wait for whisper; the words never change the decision.
 
 ``semantic_vad``: at each pause that lasts :data:`PROBE_MS` the detector asks for a transcript of the turn
-so far (a :class:`ProbeTranscript` effect; one whisper call per pause, with word timings) and the
-session measures the prosody of the last syllable (:meth:`TurnDetector.note_prosody`). ``turn_scoring``
+so far (a :class:`ProbeTranscript` signal: one executor job per pause, ``probe_job``, that runs one whisper
+call with word timings and measures the prosody of the last syllable on the same audio). ``turn_scoring``
 weighs the cues (untranscribed tail, the words, pitch, lengthening, energy; each with its weight and
 reason in the trace) and the eagerness table below gives how long after the speech end the turn may
 end. If speech resumes before that moment, the pause was mid-thought and the turn goes on.
@@ -57,7 +57,7 @@ PREFETCH_LEAD_MS = 300
 # How long after the end of speech a turn may end, by eagerness and the scored verdict (ms). The INCOMPLETE
 # column is the maximum wait before a forced end of turn (reference §5: low 8 s, medium 4 s, high 2 s);
 # UNKNOWN is mixed evidence. Values below the maximum were set on the tune half of ``turn_corpus`` (round 2:
-# plus its burned first held-out half).
+# plus its burned first held-out half; round 3 added the hold below on all tuning splits).
 SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
     "high": {
         # 350 ms outlasts the comma pauses of the corpus voices (up to ~360 ms) far more often than 250.
@@ -82,6 +82,10 @@ SEMANTIC_WAIT_MS: dict[str, dict[Completeness, int]] = {
     },
 }
 SEMANTIC_WAIT_MS["auto"] = SEMANTIC_WAIT_MS["medium"]
+# A finished verdict that a cue argues against (``Verdict.is_contested``) waits at least this long: the
+# cost falls only on finished turns with mixed evidence, while a speaker who paused mid-thought gets
+# this much more time to go on (round 3).
+SEMANTIC_HOLD_MS: dict[str, int] = {"high": 1300, "medium": 1500, "low": 2100, "auto": 1500}
 # Frames kept for retroactive decisions: longer than the longest wait (low: 8 s).
 HISTORY_MS = 10_000
 ONSET_MS = 60
@@ -124,7 +128,6 @@ class _Probe:
     decision_at_ms: int | None = None  # known once the transcript is judged
     transcript: str | None = None
     reason: str = ""
-    prosody: Prosody = NO_PROSODY
     cues: tuple[dict[str, object], ...] = ()
 
 
@@ -169,33 +172,35 @@ class TurnDetector:
 
     def push_frames(self, frames: list[VadFrame]) -> list[TurnSignal]:
         """Feed classified frames (session positions), in order."""
+        if len(frames) == 1:  # one 20 ms append (50 a second per session)
+            self._history.append(frames[0])
+            return self._on_frame(frames[0])
         signals: list[TurnSignal] = []
         for frame in frames:
             self._history.append(frame)
             signals.extend(self._on_frame(frame))
         return signals
 
-    def note_prosody(self, key: ProbeKey, prosody: Prosody) -> None:
-        """The last syllable's prosody before a probe's pause (measured by the session on its audio)."""
-        for probe in self._probes:
-            if probe.key == key:
-                probe.prosody = prosody
-
-    def on_transcript(self, key: ProbeKey, text: str, words: tuple[WordTiming, ...] = ()) -> list[TurnSignal]:
-        """A probe's transcript arrived (``words``: whisper's word timings, ms from the probe's start).
-        Stale keys are ignored; server_vad only keeps the text."""
+    def on_transcript(
+        self, key: ProbeKey, text: str, words: tuple[WordTiming, ...] = (), prosody: Prosody | None = None
+    ) -> list[TurnSignal]:
+        """A probe's result arrived: the transcript, whisper's word timings (ms from the probe's start) and
+        the prosody of the last syllable, measured in the same job (None: not measured). Stale keys are
+        ignored; server_vad only keeps the text."""
         probe = next((p for p in self._probes if p.key == key), None)
         if probe is None:
             return []
         if self.kind == "server_vad":
             probe.transcript = text
             return []
-        evidence = TurnEvidence(text, probe.speech_end_ms - probe.start_ms, words, probe.prosody)
+        evidence = TurnEvidence(text, probe.speech_end_ms - probe.start_ms, words, prosody or NO_PROSODY)
         verdict = score_turn(evidence, self._eagerness)
         wait_ms = SEMANTIC_WAIT_MS[self._eagerness][verdict.completeness]
+        if verdict.is_contested:
+            wait_ms = max(wait_ms, SEMANTIC_HOLD_MS[self._eagerness])
         probe.decision_at_ms = probe.speech_end_ms + wait_ms
         probe.transcript = text
-        probe.reason = _reason(verdict.completeness, verdict.reason)
+        probe.reason = _reason(verdict.completeness, verdict.reason, verdict.is_contested)
         probe.cues = tuple(cue.as_dict() for cue in verdict.cues)
         return self._settle(self._audio_ms)
 
@@ -333,14 +338,15 @@ class TurnDetector:
         return signals
 
 
-def _reason(completeness: Completeness, detail: str) -> str:
+def _reason(completeness: Completeness, detail: str, is_held: bool = False) -> str:
     names = {
         Completeness.COMPLETE: "complete_utterance",
         Completeness.QUESTION: "question",
         Completeness.UNKNOWN: "uncertain_timeout",
         Completeness.INCOMPLETE: "timeout",
     }
-    return f"{names[completeness]}:{detail}"
+    return f"{names[completeness]}{'_held' if is_held else ''}:{detail}"
+
 
 
 def _prefix_padding_ms(config: TurnDetection) -> int:

@@ -22,7 +22,7 @@ from mockengine.realtime.context import SessionContext
 from mockengine.realtime.effects import ProbeKey, Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
 from mockengine.realtime.items import ConversationItems
-from mockengine.realtime.prosody import measure_prosody
+from mockengine.realtime.prosody import Prosody
 from mockengine.realtime.responses import Responses
 from mockengine.realtime.turn_detection import (
     ProbeTranscript,
@@ -60,16 +60,21 @@ class UserTurns:
     # -- client events --------------------------------------------------------------------------------
 
     def on_input_audio_buffer_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
-        pcm = self.items.decode_input_audio(event.audio)
+        return self.append_audio(event.audio, now_ms)
+
+    def append_audio(self, audio: bytes, now_ms: float) -> Step:
+        """An append's audio (in the session's input format); ``RealtimeSession.receive_audio`` calls it
+        without an event object."""
+        pcm = self.items.decode_input_audio(audio)
         adding_ms = len(pcm) / 48
         limit_ms = self.ctx.options.max_input_buffer_ms
         if self.buffer.buffered_ms + adding_ms > limit_ms:
             raise errors.input_buffer_full(self.buffer.buffered_ms, adding_ms, limit_ms)
-        chunk = self.buffer.append(pcm)
-        frames = self.classifier.push(chunk)
+        frames = self.classifier.push(self.buffer.append(pcm))
         if self.detector is None or not frames:
             return Step()
-        step = self._on_signals(self.detector.push_frames(frames), now_ms)
+        signals = self.detector.push_frames(frames)
+        step = self._on_signals(signals, now_ms) if signals else Step()
         if self.state in (TurnState.LISTENING, TurnState.HANDED_OVER):
             # Between turns only the recent past can become part of a turn (prefix padding, a late
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
@@ -158,14 +163,20 @@ class UserTurns:
         )
 
     def on_probe_transcript(
-        self, key: ProbeKey, text: str, words: tuple[WordTiming, ...], now_ms: float
+        self,
+        key: ProbeKey,
+        text: str,
+        words: tuple[WordTiming, ...],
+        now_ms: float,
+        prosody: Prosody | None = None,
     ) -> Step:
-        """A probe's words: the committed item's transcript when the turn ended meanwhile, else a cue
-        for the current detector (a previous detector's probe is ignored)."""
+        """A probe's words (and the prosody its job measured): the committed item's transcript when the
+        turn ended meanwhile, else cues for the current detector (a previous detector's probe is
+        ignored)."""
         if key in self.probe_items:
             return self.responses.item_transcribed(self.probe_items.pop(key), text, now_ms)
         if self.detector is not None and key.generation == self._detector_generation:
-            return self._on_signals(self.detector.on_transcript(key, text, words), now_ms)
+            return self._on_signals(self.detector.on_transcript(key, text, words, prosody), now_ms)
         return Step()
 
     def on_probe_failed(self, key: ProbeKey, message: str, now_ms: float) -> Step:
@@ -187,10 +198,9 @@ class UserTurns:
                 step.extend(self._on_speech_stopped(signal, now_ms))
             elif isinstance(signal, ProbeTranscript):
                 pcm = self.buffer.slice_ms(signal.start_ms, signal.end_ms)
-                if self.detector is not None and self.detector.kind == "semantic_vad":
-                    prosody = measure_prosody(pcm, signal.speech_end_ms - signal.start_ms)
-                    self.detector.note_prosody(signal.key, prosody)
-                step.effects.append(Transcribe(signal.key, pcm, language="en"))
+                is_semantic = self.detector is not None and self.detector.kind == "semantic_vad"
+                prosody_at_ms = signal.speech_end_ms - signal.start_ms if is_semantic else None
+                step.effects.append(Transcribe(signal.key, pcm, language="en", prosody_at_ms=prosody_at_ms))
         return step
 
     def _on_speech_started(self, signal: SpeechStarted, now_ms: float) -> Step:

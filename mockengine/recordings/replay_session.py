@@ -84,6 +84,11 @@ class ReplayingSession:
         self.walk.output_format = self._output_format()
         return step.extend(self._apply(self.walk.on_client(event, now_ms), now_ms, event))
 
+    def receive_audio(self, audio: bytes, event_id: str | None, now_ms: float) -> Step:
+        """The shell's plain-append path: an append, like any other client event here (the shadow's
+        own ``receive_audio`` would skip the replay)."""
+        return self.receive(ce.InputAudioBufferAppend(audio, event_id), now_ms)
+
     def tick(self, now_ms: float) -> Step:
         if self.has_fallen_back:
             return self.shadow.tick(now_ms)

@@ -38,6 +38,7 @@ from mockengine.server.session_setup import (
 from mockengine.server.state import RESOURCES, RUNNERS, TRACER
 from mockengine.server.trace import Tracer
 from mockengine.server.webrtc.sideband import sideband_handler
+from mockengine.server.ws_heartbeat import HEARTBEAT_RESPONSE
 
 log = logging.getLogger("mockengine.session")
 
@@ -131,7 +132,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     )
     if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
         return web.json_response(refusal.http_body(), status=401)
-    ws = web.WebSocketResponse(
+    ws = HEARTBEAT_RESPONSE(  # aiohttp's WebSocketResponse, its pings without a cost per frame
         protocols=("realtime",),
         max_msg_size=settings.max_frame_bytes,
         heartbeat=settings.heartbeat_s if settings.heartbeat_s > 0 else None,  # 0 turns pings off

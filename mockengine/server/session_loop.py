@@ -32,9 +32,11 @@ from mockengine.protocol.client_events import (
     ResponseCancel,
     Transport,
     parse_client_event,
+    parse_plain_append,
 )
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
+from mockengine.realtime.probe_job import Heard, run_transcribe
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server import metrics
 from mockengine.server.journal import SessionJournal
@@ -42,6 +44,7 @@ from mockengine.server.resources import Resources
 from mockengine.server.trace import Tracer
 
 log = logging.getLogger("mockengine.session")
+APPEND_TYPE = InputAudioBufferAppend.type
 
 
 class SessionLoop:
@@ -157,7 +160,8 @@ class SessionLoop:
             elif isinstance(effect, Synthesize):
                 self.tts_lane.put_nowait(effect)
             elif isinstance(effect, Trace):
-                log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
+                if log.isEnabledFor(logging.INFO):  # (json.dumps would run for nothing)
+                    log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
                 self.tracer.write(self.session_id, effect.kind, effect.data)
                 if self.journal is not None:
                     self.journal.engine(effect.kind, effect.data)
@@ -211,17 +215,25 @@ class SessionLoop:
             input_format, output_format = self.formats()
             self.journal.client_text(raw, input_format, output_format)
         try:
-            event = self.parse(raw)
+            plain = parse_plain_append(raw)
+            event = self.parse(raw) if plain is None else None
         except ProtocolError as exc:
             metrics.CLIENT_EVENT_COUNTER.count("invalid")
             self.apply(self.session.error(exc))
             return
-        metrics.CLIENT_EVENT_COUNTER.count(event.type)
+        metrics.CLIENT_EVENT_COUNTER.count(APPEND_TYPE if event is None else event.type)
         if isinstance(event, ResponseCancel):
             self.cancel_at = self.loop.time()
         if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
             self.tracer.write(self.session_id, "client_event", _loggable(raw))
-        self.receive(event)
+        if event is not None:
+            self.receive(event)
+            return
+        # A plain append (50 a second per session): no event object, no dispatch (see receive()).
+        assert plain is not None
+        step = self.session.receive_audio(*plain, self.now_ms())
+        if step.events or step.effects:
+            self.apply(step)
 
     def receive(self, event: ClientEvent) -> None:
         step = self.session.receive(event, self.now_ms())
@@ -278,23 +290,27 @@ class SessionLoop:
             if not self.session.is_wanted(job.key):
                 continue
             try:
-                # A cached transcript skips the whisper queue (the lookup only hashes the audio).
+                # A cached transcript skips the whisper queue (the lookup only hashes the audio); a probe's
+                # prosody still runs in the executor, with or without whisper.
                 lookup = getattr(transcriber, "lookup", None)
-                result: Transcript | None = (
+                cached: Transcript | None = (
                     lookup(job.pcm16, language=job.language, prompt=job.prompt) if lookup else None
                 )
-                if result is None:
-                    result = await self.loop.run_in_executor(
+                if cached is not None and job.prosody_at_ms is None:
+                    heard = Heard(cached)
+                else:
+                    heard = await self.loop.run_in_executor(
                         self.resources.stt_executor,
-                        functools.partial(
-                            transcriber.transcribe, job.pcm16, language=job.language, prompt=job.prompt
-                        ),
+                        functools.partial(run_transcribe, transcriber, job, cached),
                     )
             except Exception as exc:  # an engine failure is reported in the protocol's own shape
                 log.exception("transcription failed")
                 self.apply(self.session.on_transcript_failed(job.key, str(exc), self.now_ms()))
                 continue
-            self.apply(self.session.on_transcript(job.key, result.text, self.now_ms(), result.words))
+            result = heard.transcript
+            self.apply(
+                self.session.on_transcript(job.key, result.text, self.now_ms(), result.words, heard.prosody)
+            )
 
     async def tts_worker(self) -> None:
         synthesizer = self.resources.synthesizer

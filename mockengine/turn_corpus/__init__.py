@@ -2,199 +2,78 @@
 
 What it holds: complete statements, questions, one-word answers, and mid-thought utterances whose speaker
 pauses 0.6-2 s after an article, a preposition, a conjunction, a filler ("um", "like"), inside a list, or
-after an opener ("I think", "let me see"). Each text is spoken by two of :data:`VOICES` (espeak-ng voices
-and the bundled piper joe voice at three length scales). A mid-thought first part is either spoken as
-its own sentence (``style="separate"``: a synthetic voice closes it with a falling, final intonation,
-the hard case) or with a trailing comma (``style="continuing"``: continuation intonation, as people
-sound when they hold the floor); the style is picked by hash.
+after an opener ("I think", "let me see") (round 3's development texts add possessives, auxiliaries,
+subordinate clauses and numbers). Each text is spoken by two voices (espeak-ng voices and the bundled
+piper joe voice at several length scales). A mid-thought first part is either spoken as its own sentence
+(``style="separate"``: a synthetic voice closes it with a falling, final intonation, the hard case) or
+with a trailing comma (``style="continuing"``: continuation intonation); the style is picked by hash.
 
-The split is mechanical and made BEFORE any tuning: :func:`split_of` hashes the text (both voices of a
-text fall in the same half, so the held-out half has no sentence the rules were tuned on). Round 1 set
-``turn_scoring`` on the ``tune`` half and scored ``heldout`` once; its failing cases were then named, so
-``heldout`` is burned and round 2 tunes on ``tune`` + ``heldout``. Round 2's held-out split is
-``heldout_r2`` (:mod:`.heldout_r2`: new texts and two new voice settings, written before round 2's tuning
-and scored once at its end).
+Splits, all fixed before the tuning they serve:
 
-Audio: espeak-ng (Debian package ``espeak-ng``) and piper with its noise scales at zero are
-deterministic, so the clips are not committed: :func:`build` writes them (24 kHz mono PCM16 WAV) and
-``labels.json`` into ``.cache/turn-corpus/<fingerprint>/`` on first use (about a minute).
+* ``tune`` / ``heldout``: round 1's texts (:mod:`.round1`), halved by a hash of the text (both voices of a
+  text fall in the same half). Round 1 tuned on ``tune`` and scored ``heldout`` once; ``heldout`` is
+  burned (tuned on since round 2).
+* one split per module ``heldout_r<N>.py`` or ``dev_r<N>.py`` in this package, found automatically (same
+  format as :mod:`.heldout_r2`: ``NEW_VOICES``, ``COMPLETE``, ``QUESTIONS``, ``ONE_WORD``,
+  ``MID_THOUGHT``), spoken by round 1's voices plus the module's ``NEW_VOICES``. ``dev_r<N>`` is tuned
+  on. ``heldout_r<N>`` is sealed while N >= :data:`TUNING_ROUND` (written by someone else, scored once at
+  the end of that round, never looked at while tuning) and burned once a later round tunes on it.
+
+Audio: espeak-ng and piper with its noise scales at zero are deterministic, so the clips are not
+committed: :func:`build` writes each split's clips (24 kHz mono PCM16 WAV) and ``labels.json`` into
+``.cache/turn-corpus/<split>-<fingerprint>/`` on first use (about a minute per split), so adding a split
+makes only that split.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import json
+import re
 import shutil
 import subprocess
 import tempfile
 import wave
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-import numpy as np
-import soxr
+from mockengine.turn_corpus import round1
+from mockengine.turn_corpus.round1 import EVERYDAY_QUESTIONS
+from mockengine.turn_corpus.speech import VOICES, Synthesizer, Voice, make_clip
 
-from mockengine.turn_corpus import heldout_r2 as r2_texts
+__all__ = ["EVERYDAY_QUESTIONS", "VOICES", "Voice", "build", "load", "plan", "read_pcm", "splits"]
 
-RATE_HZ = 24_000
-SAMPLES_PER_MS = RATE_HZ // 1000
-TRIM_THRESHOLD = 100  # -50 dBFS
-LEAD_MS = 300
 PAUSES_MS = (600, 800, 1000, 1200, 1500, 2000)
 CACHE_ROOT = Path(__file__).resolve().parents[2] / ".cache" / "turn-corpus"
-FORMAT_VERSION = 1
+PACKAGE_DIR = Path(__file__).resolve().parent
+FORMAT_VERSION = 2
+# The round whose tuning is under way (or was last done): held-out modules of this round or later are
+# sealed; earlier ones have been scored and are tuned on.
+TUNING_ROUND = 3
+MID_THOUGHT_CATEGORIES = ("article", "preposition", "conjunction", "filler", "list", "opener")
+_ROUND_MODULE = re.compile(r"^(heldout|dev)_r(\d+)$")
 
 
 @dataclass(frozen=True)
-class Voice:
-    """``engine`` "espeak" (``name`` = -v, ``rate`` = words per minute) or "piper" (``rate`` = length
-    scale, > 1 slower)."""
+class Split:
+    """A named set of texts and the voices that speak them."""
 
-    engine: str
     name: str
-    rate: float
+    round: int
+    prefix: str  # of its utterance ids
+    texts: tuple[tuple[str, str, tuple[str, ...]], ...]  # (category, kind, parts)
+    voices: tuple[Voice, ...]
 
     @property
-    def tag(self) -> str:
-        return f"{self.engine}:{self.name}@{self.rate:g}"
-
-
-VOICES = (
-    Voice("espeak", "en-us+m3", 160),
-    Voice("piper", "joe", 1.0),
-    Voice("espeak", "en-us", 175),
-    Voice("piper", "joe", 1.25),
-    Voice("espeak", "en-us+m1", 145),
-    Voice("piper", "joe", 0.85),
-    Voice("espeak", "en-us+f3", 165),
-)
-R2_VOICES = VOICES + tuple(Voice(*voice) for voice in r2_texts.NEW_VOICES)
-
-COMPLETE = (
-    "My favourite colour is blue.",
-    "I went to the store yesterday.",
-    "We ate pasta for dinner.",
-    "My sister lives in Chicago.",
-    "That sounds like a great plan.",
-    "I really enjoyed the movie.",
-    "The meeting starts at ten.",
-    "I would like some coffee please.",
-    "My dog loves the snow.",
-    "I finished the book last week.",
-    "I think we should go home now.",
-    "I agree with you completely.",
-    "The train was late again this morning.",
-    "We booked a table for four people.",
-    "She plays the piano every evening.",
-    "The kids are asleep upstairs.",
-    "I left my keys at the office.",
-    "Our flight lands at noon.",
-    "The soup needs more salt.",
-    "He fixed the bike on Sunday.",
-    "It rained all weekend.",
-    "I moved here two years ago.",
-    "The garden looks wonderful.",
-    "We should leave before the traffic starts.",
-)
-# Also spoken into the recorded test speech (tools/make_speech.py): editing these changes both.
-EVERYDAY_QUESTIONS = (
-    "What is the capital of France?",
-    "How are you doing today?",
-    "Could you tell me a story?",
-    "Do you like music?",
-    "Where do you live?",
-    "What time is it?",
-    "Can you help me with my homework?",
-    "Is it going to rain tomorrow?",
-    "Why is the sky blue?",
-    "Have you ever been to Paris?",
-    "Would you like to go for a walk?",
-)
-QUESTIONS = (
-    *EVERYDAY_QUESTIONS,
-    "When does the shop open?",
-    "Who won the game last night?",
-    "How much does it cost?",
-    "Are you coming to the party?",
-    "Which one do you prefer?",
-)
-ONE_WORD = (
-    "Yes.",
-    "No.",
-    "Sure.",
-    "Thanks.",
-    "Okay.",
-    "Maybe.",
-    "Tuesday.",
-    "Seven.",
-    "Absolutely.",
-    "Hello.",
-)
-# (category, words before the pause, words after it)
-MID_THOUGHT = (
-    ("article", "I was going to ask you about the", "meeting tomorrow."),
-    ("article", "I would probably choose the", "blue one."),
-    ("article", "Can you pass me a", "glass of water?"),
-    ("article", "We need to buy a", "new fridge."),
-    ("article", "She gave me an", "old map of the city."),
-    ("article", "Let's meet at the", "station after work."),
-    ("article", "I think I left my", "phone in the car."),
-    ("article", "He is looking for a", "cheaper flat."),
-    ("article", "They finally fixed the", "heating at school."),
-    ("article", "Put it on the", "table by the door."),
-    ("preposition", "The best way to learn a language is to", "speak it every day."),
-    ("preposition", "I wanted to tell you about", "my trip to Mexico."),
-    ("preposition", "We are going with", "my parents."),
-    ("preposition", "It depends on", "the weather."),
-    ("preposition", "I usually have breakfast with", "my brother."),
-    ("preposition", "The letter came from", "my old school."),
-    ("preposition", "She is thinking of", "moving to Berlin."),
-    ("preposition", "I bought this for", "my grandmother."),
-    ("preposition", "We drove through", "the mountains all night."),
-    ("preposition", "He was talking about", "his new job."),
-    ("conjunction", "We could go out, but", "it might be cold."),
-    ("conjunction", "I stayed home because", "I was tired."),
-    ("conjunction", "I called my friend and", "she said hello."),
-    ("conjunction", "We could order pizza or", "maybe some pasta."),
-    ("conjunction", "The shop was closed so", "we went home."),
-    ("conjunction", "I like the city although", "it is very loud."),
-    ("conjunction", "You can come if", "you finish early."),
-    ("conjunction", "He missed the bus and", "walked to work."),
-    ("conjunction", "I would help you but", "I am busy today."),
-    ("conjunction", "Take an umbrella because", "it might rain."),
-    ("filler", "I think that, um,", "we should go to the park."),
-    ("filler", "The best part was, uh,", "the music at the end."),
-    ("filler", "It was, like,", "really amazing."),
-    ("filler", "She is, you know,", "my best friend."),
-    ("filler", "So I was, um,", "wondering about the test."),
-    ("filler", "My plan is, like,", "to leave on Friday."),
-    ("filler", "We should, uh,", "call them back."),
-    ("filler", "The problem is, um,", "nobody told me."),
-    ("filler", "I saw, like,", "ten deer in the field."),
-    ("filler", "He wants, um,", "a bigger office."),
-    ("list", "We need eggs, milk,", "and some bread."),
-    ("list", "I have been to Spain, Italy,", "and Greece."),
-    ("list", "Bring your passport, your tickets,", "and a pen."),
-    ("list", "The colours are red, green,", "and yellow."),
-    ("list", "For lunch we had soup, salad,", "and cake."),
-    ("list", "She speaks English, French,", "and a little German."),
-    ("list", "I packed shirts, socks,", "and two jackets."),
-    ("list", "We visited Paris, Lyon,", "and Nice."),
-    ("list", "You will need flour, sugar,", "and butter."),
-    ("list", "The team has Anna, Tom,", "and Peter."),
-    ("opener", "I think", "we should wait."),
-    ("opener", "Let me see", "what I can do."),
-    ("opener", "I think", "the red one is better."),
-    ("opener", "Let me see, I", "need about an hour."),
-    ("opener", "Well, I guess", "that works for me."),
-    ("opener", "I was wondering if", "you are free tonight."),
-    ("opener", "The thing is", "I lost the receipt."),
-    ("opener", "Let me think", "about that for a second."),
-    ("opener", "To be honest", "I did not like it."),
-    ("opener", "What I mean is", "we need more time."),
-)
-MID_THOUGHT_CATEGORIES = ("article", "preposition", "conjunction", "filler", "list", "opener")
+    def status(self) -> str:
+        """``tuning`` (tuned on), ``burned`` (held out once, tuned on since) or ``sealed`` (never seen)."""
+        if self.name == "heldout" or (self.name.startswith("heldout_r") and self.round < TUNING_ROUND):
+            return "burned"
+        return "sealed" if self.name.startswith("heldout_r") else "tuning"
 
 
 def _digest(text: str) -> int:
@@ -206,158 +85,125 @@ def split_of(text_key: str) -> str:
     return "tune" if _digest("split:" + text_key) % 2 == 0 else "heldout"
 
 
-def _texts(complete: Any, questions: Any, one_word: Any, mid: Any) -> list[tuple[str, str, tuple[str, ...]]]:
+def _texts(module: Any) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     texts: list[tuple[str, str, tuple[str, ...]]] = []
-    texts += [("complete", "complete", (t,)) for t in complete]
-    texts += [("question", "question", (t,)) for t in questions]
-    texts += [("one_word", "complete", (t,)) for t in one_word]
-    texts += [(c, "trailing", (a, b)) for c, a, b in mid]
-    return texts
+    texts += [("complete", "complete", (t,)) for t in module.COMPLETE]
+    texts += [("question", "question", (t,)) for t in module.QUESTIONS]
+    texts += [("one_word", "complete", (t,)) for t in module.ONE_WORD]
+    texts += [(c, "trailing", (a, b)) for c, a, b in module.MID_THOUGHT]
+    return tuple(texts)
 
 
-def plan() -> list[dict[str, Any]]:
-    """Every utterance to make: id, category, kind, parts, voice, pause, style, split. Deterministic.
+def _load_module(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"mockengine.turn_corpus.{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    The first corpus's texts are split by hash (``tune`` / ``heldout``); the round-2 texts of
-    :mod:`.heldout_r2` form the ``heldout_r2`` split, spoken by :data:`R2_VOICES`."""
-    first = _items(_texts(COMPLETE, QUESTIONS, ONE_WORD, MID_THOUGHT), VOICES, "")
-    r2 = _texts(r2_texts.COMPLETE, r2_texts.QUESTIONS, r2_texts.ONE_WORD, r2_texts.MID_THOUGHT)
-    return first + _items(r2, R2_VOICES, "r2-")
+
+def splits(directory: Path = PACKAGE_DIR) -> list[Split]:
+    """Every split: round 1's two halves, then each ``heldout_r<N>`` / ``dev_r<N>`` module of
+    ``directory`` by round (development texts before the held-out ones of the same round)."""
+    first = _texts(round1)
+    found = [
+        Split(name, 1, "", tuple(t for t in first if split_of(_key(t)) == name), VOICES)
+        for name in ("tune", "heldout")
+    ]
+    modules = []
+    for path in directory.glob("*_r*.py"):
+        match = _ROUND_MODULE.match(path.stem)
+        if match:
+            modules.append((int(match[2]), match[1] == "heldout", path))
+    for number, is_heldout, path in sorted(modules):
+        module = _load_module(path)
+        voices = VOICES + tuple(Voice(*voice) for voice in module.NEW_VOICES)
+        prefix = f"r{number}-" if is_heldout else f"dev{number}-"
+        found.append(Split(path.stem, number, prefix, _texts(module), voices))
+    return found
 
 
-def _items(
-    texts: list[tuple[str, str, tuple[str, ...]]], voices: tuple[Voice, ...], prefix: str
-) -> list[dict[str, Any]]:
+def _key(text: tuple[str, str, tuple[str, ...]]) -> str:
+    return " | ".join(text[2])
+
+
+def plan(directory: Path = PACKAGE_DIR) -> list[dict[str, Any]]:
+    """Every utterance to make: id, category, kind, parts, voice, pause, style, split. Deterministic."""
+    return [item for split in splits(directory) for item in _items(split)]
+
+
+def _items(split: Split) -> list[dict[str, Any]]:
+    """Each text twice, by two voices in turn; round 1's ids index the whole round-1 list, so ``tune``
+    and ``heldout`` keep the ids they always had."""
+    texts = _texts(round1) if split.round == 1 else split.texts
     items = []
-    for index, (category, kind, parts) in enumerate(texts):
-        key = " | ".join(parts)
+    for index, text in enumerate(texts):
+        if split.round == 1 and split_of(_key(text)) != split.name:
+            continue
+        category, kind, parts = text
         for copy in range(2):
-            voice = voices[(index * 2 + copy) % len(voices)]
-            seed = _digest(f"{key}#{copy}")
+            voice = split.voices[(index * 2 + copy) % len(split.voices)]
+            seed = _digest(f"{_key(text)}#{copy}")
             items.append(
                 {
-                    "id": f"{prefix}{category}-{index:03d}-{copy}",
+                    "id": f"{split.prefix}{category}-{index:03d}-{copy}",
                     "category": category,
                     "kind": kind,
                     "parts": list(parts),
                     "voice": voice.tag,
                     "pause_ms": PAUSES_MS[seed % len(PAUSES_MS)] if kind == "trailing" else None,
                     "style": ("separate", "continuing")[seed // 7 % 2] if kind == "trailing" else None,
-                    "split": "heldout_r2" if prefix else split_of(key),
+                    "split": split.name,
                 }
             )
     return items
 
 
-def fingerprint() -> str:
-    espeak = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True).stdout.strip()
-    blob = json.dumps([FORMAT_VERSION, plan(), espeak], sort_keys=True)
+@functools.cache
+def _espeak_version() -> str:
+    return subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True).stdout.strip()
+
+
+def _fingerprint(items: list[dict[str, Any]]) -> str:
+    blob = json.dumps([FORMAT_VERSION, items, _espeak_version()], sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def build(cache_root: Path = CACHE_ROOT) -> Path:
-    """Make (once) and return the directory holding the clips and ``labels.json``.
+def build(split: str, cache_root: Path = CACHE_ROOT, directory: Path = PACKAGE_DIR) -> Path:
+    """Make (once) and return the directory holding one split's clips and its ``labels.json``.
 
-    Raises FileNotFoundError with a clear message when espeak-ng is not installed.
-    """
+    Raises FileNotFoundError with a clear message when espeak-ng is not installed, KeyError for an
+    unknown split."""
     if shutil.which("espeak-ng") is None:
         raise FileNotFoundError("espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)")
-    directory = cache_root / fingerprint()
-    if (directory / "labels.json").exists():
-        return directory
-    work = Path(tempfile.mkdtemp(dir=cache_root.parent if cache_root.parent.exists() else None))
-    synth = _Synthesizer()
-    labels = [_make(item, synth, work) for item in plan()]
+    chosen = {s.name: s for s in splits(directory)}[split]
+    items = _items(chosen)
+    target = cache_root / f"{split}-{_fingerprint(items)}"
+    if (target / "labels.json").exists():
+        return target
+    cache_root.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(dir=cache_root))
+    synth = Synthesizer()
+    labels = [make_clip(item, synth, work) for item in items]
     (work / "labels.json").write_text(json.dumps(labels, indent=1) + "\n")
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    shutil.rmtree(directory, ignore_errors=True)
-    shutil.move(str(work), str(directory))
-    return directory
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.move(str(work), str(target))
+    return target
 
 
-def load(split: str | None = None, directory: Path | None = None) -> tuple[Path, list[dict[str, Any]]]:
-    """The corpus directory and its labels, optionally one split ("tune" / "heldout" / "heldout_r2")."""
-    root = directory or build()
-    labels = json.loads((root / "labels.json").read_text())
-    return root, [label for label in labels if split is None or label["split"] == split]
+def load(split: str | None = None, cache_root: Path = CACHE_ROOT) -> tuple[Path, list[dict[str, Any]]]:
+    """A root directory and the labels of one split (None: every split); ``root / label["file"]`` is
+    the label's clip."""
+    names = [s.name for s in splits()] if split is None else [split]
+    labels = []
+    for name in names:
+        built = build(name, cache_root)
+        for label in json.loads((built / "labels.json").read_text()):
+            labels.append({**label, "file": f"{built.name}/{label['file']}"})
+    return cache_root, labels
 
 
 def read_pcm(directory: Path, label: dict[str, Any]) -> bytes:
     with wave.open(str(directory / label["file"]), "rb") as handle:
         return handle.readframes(handle.getnframes())
-
-
-def _make(item: dict[str, Any], synth: _Synthesizer, work: Path) -> dict[str, Any]:
-    voice = next(v for v in R2_VOICES if v.tag == item["voice"])
-    parts = list(item["parts"])
-    if item["style"] == "continuing" and not parts[0].endswith(","):
-        parts[0] = parts[0] + ","
-    pieces = [np.zeros(LEAD_MS * SAMPLES_PER_MS, dtype=np.int16)]
-    segments = []
-    cursor_ms = LEAD_MS
-    for position, text in enumerate(parts):
-        if position:
-            pieces.append(np.zeros(item["pause_ms"] * SAMPLES_PER_MS, dtype=np.int16))
-            cursor_ms += item["pause_ms"]
-        speech = _trim(synth.speak(text, voice))
-        pieces.append(speech)
-        length_ms = speech.size // SAMPLES_PER_MS
-        segments.append({"text": text, "start_ms": cursor_ms, "end_ms": cursor_ms + length_ms})
-        cursor_ms += length_ms
-    file_name = f"{item['id']}.wav"
-    with wave.open(str(work / file_name), "wb") as handle:
-        handle.setnchannels(1)
-        handle.setsampwidth(2)
-        handle.setframerate(RATE_HZ)
-        handle.writeframes(np.concatenate(pieces).astype("<i2").tobytes())
-    return {
-        **item,
-        "file": file_name,
-        "text": " ".join(item["parts"]),
-        "segments": segments,
-        "speech_end_ms": segments[-1]["end_ms"],
-        "duration_ms": cursor_ms,
-    }
-
-
-def _trim(samples: np.ndarray) -> np.ndarray:
-    """Cut edge silence; bounds snap outward to whole ms so label positions are exact integers."""
-    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > TRIM_THRESHOLD)
-    if loud.size == 0:
-        raise ValueError("the synthesizer produced no audible speech")
-    start = int(loud[0]) // SAMPLES_PER_MS * SAMPLES_PER_MS
-    end = -(-(int(loud[-1]) + 1) // SAMPLES_PER_MS) * SAMPLES_PER_MS
-    segment = samples[start:end]
-    return np.concatenate([segment, np.zeros(end - start - segment.size, dtype=np.int16)])
-
-
-class _Synthesizer:
-    def __init__(self) -> None:
-        self._piper: Any = None
-
-    def speak(self, text: str, voice: Voice) -> np.ndarray:
-        audio, rate_hz = self._espeak(text, voice) if voice.engine == "espeak" else self._joe(text, voice)
-        resampled = soxr.resample(audio, rate_hz, RATE_HZ)
-        return np.clip(np.round(resampled * 32768.0), -32768, 32767).astype(np.int16)
-
-    @staticmethod
-    def _espeak(text: str, voice: Voice) -> tuple[np.ndarray, int]:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "speech.wav"
-            command = ["espeak-ng", "-v", voice.name, "-s", str(int(voice.rate)), "-w", str(path), text]
-            subprocess.run(command, check=True, capture_output=True)
-            with wave.open(str(path), "rb") as handle:
-                raw = np.frombuffer(handle.readframes(handle.getnframes()), dtype="<i2")
-                return raw.astype(np.float32) / 32768.0, handle.getframerate()
-
-    def _joe(self, text: str, voice: Voice) -> tuple[np.ndarray, int]:
-        from piper import PiperVoice, SynthesisConfig
-
-        from mockengine.engines.tts import resolve_piper_voice
-
-        if self._piper is None:
-            onnx, config = resolve_piper_voice(None)
-            self._piper = PiperVoice.load(onnx, config_path=config)
-        syn = SynthesisConfig(length_scale=voice.rate, noise_scale=0.0, noise_w_scale=0.0)
-        chunks = [chunk.audio_float_array for chunk in self._piper.synthesize(text, syn)]
-        return np.concatenate(chunks).astype(np.float32), int(self._piper.config.sample_rate)

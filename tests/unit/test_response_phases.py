@@ -80,13 +80,10 @@ def _streamer(modality: str = "text", max_output_tokens: Any = "inf") -> Respons
     )
     ids = IdFactory(1)
 
-    def emit(kind: str, **fields: Any) -> dict[str, Any]:
-        return {"type": kind, **fields}
-
     def place(item: Item) -> str | None:
         return None
 
-    return ResponseStreamer(response, ids, emit, place, TokenCounter())
+    return ResponseStreamer(response, ids, place, TokenCounter())
 
 
 def _path(moves: list[tuple[Phase, Move, Phase]]) -> list[str]:

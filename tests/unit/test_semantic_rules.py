@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mockengine.realtime.semantic_rules import Completeness, Judgement, judge_utterance
+from mockengine.realtime.semantic_rules import Completeness, Judgement, ends_on_object_verb, judge_utterance
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 UTTERANCE_DIR = DATA_DIR / "utterances"
@@ -115,6 +115,23 @@ CASES = [
     ("My favourite colour is blue.", COMPLETE, "terminal_punctuation:."),
     ("That's amazing!", COMPLETE, "terminal_punctuation:!"),
     ("Yes.", COMPLETE, "terminal_punctuation:."),
+    # round 3: subjects, "until", "while", discourse openers
+    ("Hold on, I.", INCOMPLETE, "trailing_subject:i"),
+    ("So do I.", COMPLETE, "terminal_punctuation:."),
+    ("She is taller than I.", COMPLETE, "terminal_punctuation:."),
+    ("I'll wait here until.", INCOMPLETE, "trailing_subordinator:until"),
+    ("We waited for a while.", COMPLETE, "terminal_punctuation:."),
+    ("I cooked while.", INCOMPLETE, "trailing_subordinator:while"),
+    ("Let me check.", INCOMPLETE, "unfinished_clause:let me check"),
+    ("This is the man who", INCOMPLETE, "trailing_relative:who"),
+    ("That's the restaurant where.", INCOMPLETE, "trailing_relative:where"),
+    ("I'll tell you when.", COMPLETE, "terminal_punctuation:."),
+    ("We stayed inside since.", INCOMPLETE, "trailing_subordinator:since"),
+    ("I have known her ever since.", COMPLETE, "terminal_punctuation:."),
+    ("Can we move the call to?", INCOMPLETE, "trailing_preposition:to"),
+    ("Who did you go with?", QUESTION, "question_mark"),
+    ("That was the best pizza I've ever had.", COMPLETE, "terminal_punctuation:."),
+    ("Well, if you ask me.", INCOMPLETE, "unfinished_clause:if you ask me"),
     # 17-18: no punctuation at all
     ("I went to the store yesterday", COMPLETE, "no_punctuation_content_word"),
     ("The meeting starts at 10 o'clock", COMPLETE, "no_punctuation_content_word"),
@@ -144,6 +161,8 @@ def test_rule_table_covers_every_reason_tag() -> None:
         "trailing_preposition",
         "trailing_subordinator",
         "trailing_auxiliary",
+        "trailing_subject",
+        "trailing_relative",
         "unfinished_clause",
         "open_list",
         "question_mark",
@@ -253,3 +272,18 @@ def test_conformance_clips_match_their_index() -> None:
 )
 def test_only_short_sentences_end_elliptically_on_an_auxiliary(text, completeness):
     assert judge_utterance(text).completeness is completeness
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("I would probably choose.", "choose"),
+        ("Send me.", None),
+        ("My neighbour just bought.", "bought"),
+        ("That's exactly what I needed.", None),
+        ("We watched the show.", None),
+        ("Did you buy?", None),
+    ],
+)
+def test_a_sentence_ending_on_a_verb_that_needs_an_object_is_flagged(text, verb):
+    assert ends_on_object_verb(text) == verb

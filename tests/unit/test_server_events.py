@@ -5,10 +5,12 @@ nested items, responses, sessions and errors in their variants."""
 
 from __future__ import annotations
 
+import ast
 import base64
 import inspect
 import io
 import typing
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -183,3 +185,22 @@ def test_the_sessions_above_send_every_type_the_core_builds() -> None:
         script(driver)
         sent |= {event["type"] for _, event in driver.events}
     assert sent == set(se.BUILDERS) - WEBRTC_ONLY
+
+
+def test_no_server_event_is_spelled_outside_its_builder() -> None:
+    """In what serves sessions, a dict literal whose ``type`` is a server event type appears only in
+    protocol/server_events.py (the conformance and load clients keep their own records of what they got)."""
+    root = Path(se.__file__).parents[1]
+    clients = {"conformance", "loadtest"}
+    found = []
+    for path in root.rglob("*.py"):
+        if path == Path(se.__file__) or path.relative_to(root).parts[0] in clients:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Dict):
+                continue
+            for key, value in zip(node.keys, node.values, strict=True):
+                is_type = isinstance(key, ast.Constant) and key.value == "type"
+                if is_type and isinstance(value, ast.Constant) and value.value in se.BUILDERS:
+                    found.append(f"{path.relative_to(root)}:{node.lineno} {value.value}")
+    assert found == []

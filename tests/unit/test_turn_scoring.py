@@ -12,6 +12,7 @@ from mockengine.protocol.session_config import SemanticVad
 from mockengine.realtime.prosody import NO_PROSODY, Prosody, measure_prosody
 from mockengine.realtime.semantic_rules import Completeness
 from mockengine.realtime.turn_detection import (
+    SEMANTIC_HOLD_MS,
     SEMANTIC_WAIT_MS,
     ProbeTranscript,
     SpeechStopped,
@@ -224,13 +225,48 @@ def test_detector_ends_the_turn_after_the_eagerness_wait_and_traces_the_cues(eag
     signals = detector.push_frames(_frames(0, 1000, True) + _frames(1000, 100, False))
     probe = next(s for s in signals if isinstance(s, ProbeTranscript))
     assert probe.speech_end_ms == 1000
-    detector.note_prosody(probe.key, Prosody(5.0, 1.0, 20.0))
     words = timed(text)
     offset = probe.speech_end_ms - probe.start_ms - speech_end(words)
     shifted = tuple(WordTiming(w.word, w.start_ms + offset, w.end_ms + offset, w.probability) for w in words)
-    signals = detector.on_transcript(probe.key, text, shifted)
+    signals = detector.on_transcript(probe.key, text, shifted, Prosody(5.0, 1.0, 20.0))
     signals += detector.push_frames(_frames(1100, 8000, False))
     stopped = next(s for s in signals if isinstance(s, SpeechStopped))
     assert stopped.decided_at_ms == 1000 + SEMANTIC_WAIT_MS[eagerness][completeness]
     assert stopped.cues and all({"cue", "weight", "reason"} == set(cue) for cue in stopped.cues)
     assert any(cue["cue"] == "pitch" for cue in stopped.cues) is (completeness is not Completeness.QUESTION)
+
+
+@pytest.mark.parametrize("eagerness", ["high", "medium", "low"])
+def test_a_finished_verdict_a_cue_argues_against_is_held(eagerness):
+    detector = TurnDetector(SemanticVad(eagerness=eagerness))
+    signals = detector.push_frames(_frames(0, 1000, True) + _frames(1000, 100, False))
+    probe = next(s for s in signals if isinstance(s, ProbeTranscript))
+    text = "We walked along the river after dinner."
+    words = timed(text, probability=0.5)
+    offset = probe.speech_end_ms - probe.start_ms - speech_end(words)
+    shifted = tuple(WordTiming(w.word, w.start_ms + offset, w.end_ms + offset, w.probability) for w in words)
+    # A "." (+1.5) and a falling pitch (+1) against whisper's doubt (-0.75): finished, but contested.
+    signals = detector.on_transcript(probe.key, text, shifted, Prosody(-20.0, 1.0, 20.0))
+    signals += detector.push_frames(_frames(1100, 8000, False))
+    stopped = next(s for s in signals if isinstance(s, SpeechStopped))
+    wait = max(SEMANTIC_WAIT_MS[eagerness][Completeness.COMPLETE], SEMANTIC_HOLD_MS[eagerness])
+    assert stopped.decided_at_ms == 1000 + wait
+    assert stopped.reason.startswith("complete_utterance_held:")
+    assert any(cue["cue"] == "last_word" and cue["weight"] < 0 for cue in stopped.cues)
+
+
+@pytest.mark.parametrize(("text", "p"), [("Sure", 0.5), ("No.", 0.2), ("Friday.", 0.3), ("No thanks.", 0.4)])
+def test_a_short_answer_ends_fast_whatever_whisper_doubts(text, p):
+    words = timed(text, probability=p)
+    verdict = score_turn(TurnEvidence(text, 900, words), "high")
+    assert "short_answer" in cue_names(verdict) and "last_word" not in cue_names(verdict)
+    assert verdict.completeness is Completeness.COMPLETE
+
+
+@pytest.mark.parametrize(
+    ("text", "speech_end_ms"),
+    [("Well.", 700), ("Honestly.", 800), ("He wants", 900), ("I think.", 700), ("Tuesday.", 2200)],
+)
+def test_openers_clauses_and_long_audio_are_not_short_answers(text, speech_end_ms):
+    verdict = score_turn(TurnEvidence(text, speech_end_ms, timed(text)), "high")
+    assert "short_answer" not in cue_names(verdict)

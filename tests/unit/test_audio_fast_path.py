@@ -1,0 +1,213 @@
+"""The plain-append fast path (issue 15) answers exactly as the general path it bypasses.
+
+A plain ``input_audio_buffer.append`` goes from the socket to the session without an event object or
+the session's dispatch: ``parse_plain_append`` → ``SessionLoop._receive_audio`` →
+``RealtimeSession.receive_audio``. Each test feeds the same input through both paths and compares
+everything that comes out: events (with their seeded ids), effects, errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import random
+from typing import Any
+
+import pytest
+
+from mockengine.audio.g711 import from_pcm16_24k
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
+from mockengine.brain.image import describe_image
+from mockengine.brain.participant import ScriptedBrain
+from mockengine.brain.scenario import load_scenario
+from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
+from mockengine.engines.tokens import TokenCounter
+from mockengine.ids import BASE62, IdFactory, _seeded_chars
+from mockengine.protocol import client_events as ce
+from mockengine.protocol.client_events import parse_client_event, parse_plain_append
+from mockengine.protocol.errors import ProtocolError
+from mockengine.realtime.effects import Step
+from mockengine.realtime.response import Pacing
+from mockengine.realtime.session import RealtimeSession, SessionOptions
+from mockengine.server import session_loop
+from mockengine.server.realtime_ws import SessionRunner
+from mockengine.server.trace import Tracer
+from mockengine.settings import Settings
+from mockengine.virtual_time import VirtualTimeDriver
+from tests.conftest import FAKE_TRANSCRIPT, make_fake_resources
+from tests.unit.test_hot_path import APPEND_FRAMES
+
+VOICED = synthetic_voiced_pcm16(1200)
+PAUSE = bytes(48 * 900)
+
+
+def _append(pcm: bytes, event_id: str | None = None) -> str:
+    event: dict[str, Any] = {"type": "input_audio_buffer.append", "audio": base64.b64encode(pcm).decode()}
+    if event_id is not None:
+        event["event_id"] = event_id
+    return json.dumps(event)
+
+
+def _outcome(parse: Any, raw: str) -> Any:
+    try:
+        return parse(raw)
+    except ProtocolError as exc:
+        return ("error", exc.payload(), exc.event_id)
+
+
+def _as_event(raw: str) -> Any:
+    plain = parse_plain_append(raw)
+    return None if plain is None else ce.InputAudioBufferAppend(*plain)
+
+
+@pytest.mark.parametrize("raw", [*APPEND_FRAMES, _append(b"\x01\x02" * 480, "evt_9"), _append(b"")])
+def test_parse_plain_append_is_what_the_general_parser_makes_of_a_plain_append(raw: str) -> None:
+    fast = _outcome(_as_event, raw)
+    if fast is not None:  # not plain: the general parser alone decides
+        assert fast == _outcome(parse_client_event, raw)
+
+
+def test_a_plain_append_with_broken_base64_is_refused_with_its_event_id() -> None:
+    raw = '{"type": "input_audio_buffer.append", "audio": "AA!A", "event_id": "evt_bad"}'
+    with pytest.raises(ProtocolError) as caught:
+        parse_plain_append(raw)
+    assert caught.value.event_id == "evt_bad"
+    assert _outcome(_as_event, raw) == _outcome(parse_client_event, raw)
+
+
+class FastDriver(VirtualTimeDriver):
+    """A driver whose appends take the session's fast path."""
+
+    def stream(self, pcm16: bytes, chunk_ms: int = 20) -> None:
+        step = chunk_ms * 48
+        for offset in range(0, len(pcm16), step):
+            chunk = pcm16[offset : offset + step]
+            self.advance(self.now_ms + len(chunk) / 48)
+            self.audio_sent_ms += len(chunk) // 48
+            self._apply(self.session.receive_audio(chunk, None, self.now_ms))
+
+
+def _session(max_input_buffer_ms: int = 900_000) -> RealtimeSession:
+    return RealtimeSession(
+        SessionOptions(
+            model="gpt-realtime",
+            pacing=Pacing(pace=0.0, first_delta_delay_ms=0),
+            created_at_s=1_700_000_000,
+            max_input_buffer_ms=max_input_buffer_ms,
+        ),
+        brain=ScriptedBrain(load_scenario(None), seed=3),
+        ids=IdFactory(3),
+        tokens=TokenCounter(None),
+        describe_image=describe_image,
+    )
+
+
+def _conversation(driver_class: type[VirtualTimeDriver], chunk_ms: int) -> list[tuple[float, dict[str, Any]]]:
+    replay = driver_class(_session(), FakeTranscriber(default=FAKE_TRANSCRIPT), FakeSynthesizer())
+    replay.start()
+    for turn in range(3):
+        replay.stream(PAUSE + VOICED + PAUSE, chunk_ms)
+        if turn == 1:  # barge in while the reply plays
+            replay.stream(VOICED[: 48 * 400], chunk_ms)
+    replay.run_until_idle()
+    return replay.events
+
+
+@pytest.mark.parametrize("chunk_ms", [20, 30, 7])
+def test_receive_audio_emits_what_receive_emits_for_the_same_appends(chunk_ms: int) -> None:
+    fast = _conversation(FastDriver, chunk_ms)
+    assert fast == _conversation(VirtualTimeDriver, chunk_ms)
+    kinds = {event["type"] for _, event in fast}
+    assert {"input_audio_buffer.speech_started", "response.done", "response.output_audio.delta"} <= kinds
+
+
+def test_receive_audio_decodes_the_session_input_format_like_receive() -> None:
+    update = {"type": "realtime", "audio": {"input": {"format": {"type": "audio/pcmu"}}}}
+    ulaw = from_pcm16_24k(PAUSE + VOICED + PAUSE, "audio/pcmu")
+    steps = []
+    for fast in (True, False):
+        session = _session()
+        session.start()
+        session.receive(ce.SessionUpdate(update), 0.0)
+        out = []
+        for i in range(0, len(ulaw), 160):
+            chunk = ulaw[i : i + 160]
+            step = (
+                session.receive_audio(chunk, None, i / 8.0)
+                if fast
+                else session.receive(ce.InputAudioBufferAppend(chunk), i / 8.0)
+            )
+            out.append((step.events, step.effects))
+        steps.append(out)
+    assert steps[0] == steps[1]
+    assert any(events for events, _ in steps[0])
+
+
+def test_a_full_input_buffer_gives_the_same_error_with_the_append_event_id() -> None:
+    fast, slow = _session(max_input_buffer_ms=100), _session(max_input_buffer_ms=100)
+    session_update = ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": None}}})
+    for session in (fast, slow):
+        session.start()
+        session.receive(session_update, 0.0)
+    chunk = bytes(48 * 60)
+    results: list[tuple[Step, Step]] = []
+    for n in range(3):
+        results.append(
+            (
+                fast.receive_audio(chunk, f"evt_{n}", n * 60.0),
+                slow.receive(ce.InputAudioBufferAppend(chunk, f"evt_{n}"), n * 60.0),
+            )
+        )
+    assert all(a == b for a, b in results)
+    error = results[-1][0].events[0]
+    assert error["type"] == "error" and error["error"]["event_id"] == "evt_2"
+
+
+class _Socket:
+    closed = False
+
+    async def send_str(self, text: str) -> None:
+        await asyncio.sleep(0)
+
+
+async def _outbox_after(frames: list[str], monkeypatch: pytest.MonkeyPatch, fast: bool) -> list[str]:
+    if not fast:
+        monkeypatch.setattr(session_loop, "parse_plain_append", lambda _raw: None)
+    settings = Settings()
+    runner = SessionRunner(_Socket(), _session(), make_fake_resources(settings), Tracer(None))  # type: ignore[arg-type]
+    runner.apply(runner.session.start())
+    runner._held_total_ms = -runner.loop.time() * 1000.0  # the session clock starts at 0 …
+    frozen_ms = 0.0
+    runner.now_ms = lambda: frozen_ms  # type: ignore[method-assign]  # … and stands still
+    for raw in frames:
+        runner.on_client_text(raw)
+    texts = []
+    while not runner.outbox.empty():
+        queued = runner.outbox.get_nowait()
+        assert queued is not None
+        texts.append(queued[1])
+    if runner.timer is not None:
+        runner.timer.cancel()
+    monkeypatch.undo()
+    return texts
+
+
+async def test_the_runner_sends_the_same_events_for_plain_appends(monkeypatch: pytest.MonkeyPatch) -> None:
+    pcm = PAUSE + VOICED + PAUSE
+    frames = [_append(pcm[i : i + 960], f"evt_{i}" if i % 7 == 0 else None) for i in range(0, len(pcm), 960)]
+    frames.insert(20, '{"type": "input_audio_buffer.append", "audio": "AA!A", "event_id": "evt_bad"}')
+    frames.insert(30, '{"type": "input_audio_buffer.commit", "event_id": "evt_c"}')
+    fast = await _outbox_after(frames, monkeypatch, fast=True)
+    slow = await _outbox_after(frames, monkeypatch, fast=False)
+    assert fast == slow
+    kinds = [json.loads(text)["type"] for text in fast]
+    assert "error" in kinds and "input_audio_buffer.speech_started" in kinds
+
+
+def test_seeded_ids_are_the_characters_random_choice_gives() -> None:
+    for seed in range(200):
+        fast, slow = random.Random(f"{seed}:event_"), random.Random(f"{seed}:event_")
+        for length in (21, 16, 8, 15, 1, 0):
+            assert _seeded_chars(fast, length) == "".join(slow.choice(BASE62) for _ in range(length))
+        assert fast.random() == slow.random()  # and the generator is left in the same state
