@@ -42,6 +42,11 @@ _DURATIONS = (
     (re.compile(r"\b(?:for\s+)?(?:an|one) hour\b", re.I), 60),
     (re.compile(r"\b(?:for\s+)?(?:two|2) hours\b", re.I), 120),
 )
+_SHARE = re.compile(
+    r"\b(?:at|to)\s+(half|full)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way))"
+    r"|\b(half|full)\s+(?=(?:brightness|volume|power|blast|level|speed|strength)\b)",
+    re.IGNORECASE,
+)
 _TRUE_WORDS = frozenset(("on", "enable", "yes", "true"))
 _FALSE_WORDS = frozenset(("off", "disable", "no", "false"))
 
@@ -55,6 +60,10 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
             match = pattern.search(text)
             if match:
                 return Span(minutes, match.start(), match.end())
+    share = _SHARE.search(text) if any(p in words for p in _UNIT_PARAMS["percent"]) else None
+    if share is not None:  # "at half brightness", "full volume"
+        half = (share.group(1) or share.group(2)).lower() == "half"
+        return Span(50 if half else 100, share.start(), share.end())
     candidates = [s for s in values.numbers(text) if not _is_clock(text, s)]
     best: Span | None = None
     for span in candidates:

@@ -187,6 +187,8 @@ def test_quoted_things_fill_a_list_and_a_detail_is_named_before_its_label() -> N
         ("she's 4 kilos and ate 150 grams", "grams", 150),
         ("a half hour stroll", "minutes", 30),
         ("charge to eighty per cent", "percent", 80),
+        ("the fan at half power", "speed_percent", 50),
+        ("full volume in the den", "volume", 100),
     ],
 )
 def test_numbers_by_the_unit_in_the_parameter_name(said: str, name: str, value: float) -> None:
@@ -252,3 +254,8 @@ def test_two_actions_when_the_second_verb_is_the_tool_s_own_and_him_is_the_name_
         ("log_walk", {"pet": "Rex", "minutes": 20}),
         ("groom", {"pet": "Rex", "date": "2026-03-06"}),
     ]
+
+
+def test_half_or_full_is_a_share_only_as_a_level() -> None:
+    assert scalars.number_for("how full does it charge?", "percent", {"type": "integer"}) is None
+    assert scalars.number_for("for half an hour", "brightness", {"type": "integer"}) is None
