@@ -55,11 +55,9 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     """The number for parameter ``name``: one followed by a unit word that fits the name, else the first
     number with no unit word that belongs to another kind of parameter."""
     words = " ".join([lexicon.identifier_words(name), str(schema.get("description", "")).lower()])
-    if any(p in words for p in _UNIT_PARAMS["minute"]):
-        for pattern, minutes in _DURATIONS:
-            match = pattern.search(text)
-            if match:
-                return Span(minutes, match.start(), match.end())
+    duration = _duration(text, words)
+    if duration is not None:
+        return duration
     share = _SHARE.search(text) if any(p in words for p in _UNIT_PARAMS["percent"]) else None
     if share is not None:  # "at half brightness", "full volume"
         half = (share.group(1) or share.group(2)).lower() == "half"
@@ -75,6 +73,16 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
         if unit is None and best is None:
             best = Span(span.value, _comparator_start(text, span.start), span.end)
     return best
+
+
+def _duration(text: str, words: str) -> Span | None:
+    """Minutes said as a duration ("half an hour" → 30) for a parameter whose ``words`` are minutes."""
+    if any(p in words for p in _UNIT_PARAMS["minute"]):
+        for pattern, minutes in _DURATIONS:
+            match = pattern.search(text)
+            if match:
+                return Span(minutes, match.start(), match.end())
+    return None
 
 
 def _unit_after(after: str) -> str | None:
@@ -117,10 +125,14 @@ def _is_clock(text: str, span: Span) -> bool:
     return any(s.start <= span.start < s.end for s in values.times(text))
 
 
-def enum_for(text: str, options: list[Any]) -> Span | None:
-    """The option of an enum the words name: said as it is, else by a synonym; a number option by value."""
+def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
+    """The option of an enum the words name: said as it is, else by a synonym; a number option by value
+    ("half an hour" for a ``minutes`` enum of numbers is 30)."""
     numeric = [o for o in options if isinstance(o, int | float) and not isinstance(o, bool)]
-    for span in values.numbers(text) if numeric else ():  # "at one and a half speed" → 1.5
+    duration = _duration(text, lexicon.identifier_words(name)) if numeric else None
+    for span in ([duration] if duration else []) + (
+        values.numbers(text) if numeric else []
+    ):  # "at one and a half speed" → 1.5
         if any(float(span.value) == float(o) for o in numeric):  # type: ignore[arg-type]
             chosen = next(o for o in numeric if float(span.value) == float(o))  # type: ignore[arg-type]
             return Span(chosen, span.start, span.end)

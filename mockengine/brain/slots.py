@@ -233,7 +233,7 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     elif kind == "number":
         span = scalars.number_for(work.text, name, schema)
     elif kind == "enum":
-        span = scalars.enum_for(work.text, schema["enum"])
+        span = scalars.enum_for(work.text, schema["enum"], name)
     elif kind == "boolean":
         span = scalars.boolean_for(work.text, name)
     if span is not None:

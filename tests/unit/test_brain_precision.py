@@ -259,3 +259,9 @@ def test_two_actions_when_the_second_verb_is_the_tool_s_own_and_him_is_the_name_
 def test_half_or_full_is_a_share_only_as_a_level() -> None:
     assert scalars.number_for("how full does it charge?", "percent", {"type": "integer"}) is None
     assert scalars.number_for("for half an hour", "brightness", {"type": "integer"}) is None
+
+
+def test_a_duration_picks_a_number_option_of_a_minutes_enum() -> None:
+    found = scalars.enum_for("make it half an hour", [10, 30, 60], "minutes")
+    assert found is not None and found.value == 30
+    assert scalars.enum_for("make it half an hour", [10, 30, 60], "level") is None
