@@ -81,13 +81,22 @@ _CAPITALISED = re.compile(r"(?<![\w'])([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)(?:'s)?(?!
 
 
 def takes_a_name(parameter: str) -> bool:
-    """``parameter`` (its name's last word) holds someone's name."""
+    """``parameter`` (its name's last word) holds someone's name, or a language's."""
     words = lexicon.identifier_words(parameter).split()
-    return bool(words) and words[-1] in WHO
+    return bool(words) and (words[-1] in WHO or words[-1] in _LANGUAGE)
 
 
-def proper_name(text: str) -> Span | None:
-    """The first proper name in ``text`` (its span includes a possessive "'s"), None when none."""
+_LANGUAGE = frozenset(("language", "lang", "locale"))
+
+
+def proper_name(text: str, parameter: str = "") -> Span | None:
+    """The first proper name in ``text`` (its span includes a possessive "'s"), None when none; for a
+    language parameter the capitalised word after "in"/"into"/"to" ("from" for a source language)."""
+    words = lexicon.identifier_words(parameter).split()
+    if words and words[-1] in _LANGUAGE:
+        before = "from" if {"source", "from"} & set(words) else "in|into|to"
+        said = re.search(rf"\b(?:{before})\s+([A-Z][a-z]+)\b", text)
+        return Span(said.group(1), said.start(), said.end()) if said else None
     for found in _CAPITALISED.finditer(text):
         name = found.group(1)
         if name.split()[0].lower() in _NOT_NAMES:

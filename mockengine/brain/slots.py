@@ -219,7 +219,7 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "person":
-        span = names.proper_name(work.text)
+        span = names.proper_name(work.text, name)
     elif kind == "currency":
         target = bool({"to", "into", "target"} & set(lexicon.identifier_words(name).split()))
         found = codes.currencies(work.text)

@@ -100,6 +100,8 @@ _TAKING = (
 
 PHRASES: tuple[tuple[str, str], ...] = (
     (r"(where|when|how|who)'s", r"\1 is"),
+    (r"how (?:do|would|can) (?:you|i|we) say", "translate"),  # "how do you say 'thank you' in German"
+    (r"what (?:does|do) ('[^']+'|\"[^\"]+\") mean", r"translate \1"),
     ("thumbs up", "thumbs up"),
     ("thumbs down", "thumbs down"),
     ("pull up", "open"),

@@ -265,3 +265,23 @@ def test_a_duration_picks_a_number_option_of_a_minutes_enum() -> None:
     found = scalars.enum_for("make it half an hour", [10, 30, 60], "minutes")
     assert found is not None and found.value == 30
     assert scalars.enum_for("make it half an hour", [10, 30, 60], "level") is None
+
+
+def test_a_translation_request_fills_text_and_target_language() -> None:
+    translate = [
+        ToolSpec(
+            "translate",
+            "Translate a word or phrase.",
+            {
+                "type": "object",
+                "properties": {"text": _STR, "target_language": _STR},
+                "required": ["text", "target_language"],
+            },
+        )
+    ]
+    for said in ("how do you say 'good night' in Welsh?", "what does 'nos da' mean in English"):
+        found = acting.plan(said, translate, Referent(), TODAY)
+        assert found is not None and found.actions, said
+    found = acting.plan("how do you say 'good night' in Welsh?", translate, Referent(), TODAY)
+    assert found is not None
+    assert found.actions[0].arguments == {"text": "good night", "target_language": "Welsh"}
