@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import lexicon, scalars, schema_values, slots, utterance
+from mockengine.brain import evidence, lexicon, scalars, slots, utterance
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
@@ -34,7 +34,6 @@ from mockengine.brain.wordlists import ASSOCIATION_WEIGHT, CHANGE_VERBS
 
 MIN_SCORE = 1.5
 # A past action the speaker did themselves: "I already locked the front door myself" asks for no lock.
-_RECORD_VERBS = frozenset(("log", "record", "track", "note", "add", "save"))
 _DONE_ALREADY = re.compile(r"\b(?:already|myself|ourselves)\b", re.IGNORECASE)
 # A question to a lookup that names what it reports needs less: "is it raining in Lisbon?" to a weather
 # app whose every tool mentions the weather (so the word is not rare among them).
@@ -94,10 +93,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
     # a question, not "can you play jazz?" ("do I need an umbrella?" is one)
     inquiring = asking and (not utterance.requests(text) or bool(_DO_I.match(text)))
-    told = utterance.past_event(text)
-    done_already = utterance.done_already(text)
-    how_to = utterance.how_to(text)
-    kinds = scalars.value_kinds(text)
+    form = evidence.form_of(text)
+    kinds = form.kinds
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
     wanted = {c for concept, _ in heard for c in (concept, *lexicon.associated(concept))}
     spread = {c: sum(1 for v in vocabularies if c in v.weights) for c in wanted}
@@ -112,7 +109,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         for kind in kinds & vocabulary.kinds:  # "tomorrow" fits a tool that takes a date, "4 kilos" kg
             weight = PARAMETER_WEIGHT if kind.startswith("unit:") else DESCRIPTION_WEIGHT
             score += weight * math.log(1 + len(tools) / sum(kind in v.kinds for v in vocabularies))
-            strong = strong or (kind.startswith("unit:") and not inquiring)
+            strong = strong or (kind.startswith("unit:") and not inquiring)  # "four kilos" to log_weight
         other_verb = _other_verb(acted, vocabulary)
         # A thing the tool is named for ("details", "song") is enough when no other action was asked for;
         # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
@@ -120,16 +117,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         strong = strong or (in_name > 0 and not other_verb and not (inquiring and not vocabulary.lookup))
         asked = inquiring and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
-        if how_to and not (vocabulary.lookup and schema_values.searches(tool.parameters)):
-            strong = False  # "how do I reset the opener?" reads no door state; a recipe search answers
-        if told is not None:  # a past event told acts only as a record of it
-            measured = any(
-                k.startswith("unit:") for k in kinds & vocabulary.kinds
-            )  # "took Max out 40 minutes"
-            strong = strong and (
-                measured
-                or _records(told, heard_concepts, vocabulary, tool.name, tool.description, done_already)
-            )
+        strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
             strong = True
@@ -170,28 +158,6 @@ def _score(
             cues.append(word)
             in_name += implied in vocabulary.name
     return score, cues, strong, in_name
-
-
-def _records(
-    verb: str, heard: set[str], vocabulary: _Vocabulary, name: str, description: str, done_already: bool
-) -> bool:
-    """A past event told is a record for this tool: a value it records ("I swam" → activity swim), a
-    completion ("I already did the laundry"), the tool's own verb ("I used up the flour" → use_up), or
-    the event its description names ("I lost my card" → "Freeze the card, e.g. when it is lost");
-    "we watched a movie last night" plays nothing."""
-    if "complete" in heard and "complete" in vocabulary.weights:
-        return True
-    if done_already:  # "I already locked the front door myself"
-        return False
-    named = heard & (vocabulary.enums - _ALL_PARTICLES)
-    if named and (
-        lexicon.concept(verb) in named or _RECORD_VERBS & set(lexicon.identifier_words(name).split())
-    ):
-        return True  # "I swam …" → activity swim; "… the garage was open" closes no garage door
-    own = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
-    if lexicon.stem(verb) in own - _READ_VERBS:  # "I got a parking ticket" asks get_status for nothing
-        return True
-    return lexicon.stem(verb) in {lexicon.stem(t.lower) for t in lexicon.tokens(description)}
 
 
 def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
@@ -382,7 +348,6 @@ def _add(weights: dict[str, float], concepts: list[str], weight: float) -> None:
 
 _STRONG_VERBS = lexicon.ACTIONS
 _PARTICLES = frozenset(("up", "down"))
-_ALL_PARTICLES = _PARTICLES | {"on", "off"}
 _CHANGE_STEMS = frozenset(lexicon.stem(v) for v in CHANGE_VERBS)  # "Changes …", "Records …"
 _LOOK_CONCEPTS = frozenset(("open", "list", "search", "track", "state"))
 
