@@ -348,7 +348,6 @@ def _reason(completeness: Completeness, detail: str, is_held: bool = False) -> s
     return f"{names[completeness]}{'_held' if is_held else ''}:{detail}"
 
 
-
 def _prefix_padding_ms(config: TurnDetection) -> int:
     """semantic_vad has no ``prefix_padding_ms`` on the wire: its turns keep server_vad's default."""
     return config.prefix_padding_ms if isinstance(config, ServerVad) else ServerVad.prefix_padding_ms

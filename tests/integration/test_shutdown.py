@@ -38,8 +38,19 @@ class Served:
 def _start(tmp_path: Path, *extra: str) -> Served:
     journal_dir = tmp_path / "journal"
     process = subprocess.Popen(
-        [sys.executable, "-m", "mockengine", "serve", "--journal-dir", str(journal_dir),
-         "--shutdown-grace-s", str(GRACE_S), "--log-level", "WARNING", *extra],
+        [
+            sys.executable,
+            "-m",
+            "mockengine",
+            "serve",
+            "--journal-dir",
+            str(journal_dir),
+            "--shutdown-grace-s",
+            str(GRACE_S),
+            "--log-level",
+            "WARNING",
+            *extra,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -76,9 +87,16 @@ async def _stop_and_watch(served: Served, signum: signal.Signals) -> tuple[float
         talking = await http.ws_connect(served.url, headers=AUTH)
         for ws, events in zip((idle, talking), received, strict=True):
             events.append(json.loads((await ws.receive(timeout=10)).data))
-        await talking.send_json({"type": "conversation.item.create", "item": {
-            "type": "message", "role": "user",
-            "content": [{"type": "input_text", "text": "Tell me a long story."}]}})
+        await talking.send_json(
+            {
+                "type": "conversation.item.create",
+                "item": {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": "Tell me a long story."}],
+                },
+            }
+        )
         await talking.send_json({"type": "response.create"})
         while received[1][-1]["type"] != "response.output_audio.delta":
             received[1].append(json.loads((await talking.receive(timeout=20)).data))
