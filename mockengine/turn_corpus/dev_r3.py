@@ -42,16 +42,16 @@ QUESTIONS = (
     "Would you mind closing the door?",
 )
 ONE_WORD = (
-    "Exactly.",
-    "Never.",
+    "Gladly.",
+    "Nowhere.",
     "Monday.",
-    "Fifteen.",
-    "Yep.",
-    "Agreed.",
+    "Seventeen.",
+    "Nah.",
+    "Deal.",
     "Certainly.",
     "Nothing.",
     "Great.",
-    "Tomorrow.",
+    "Tonight.",
     "Please.",
     "Fine.",
 )
