@@ -37,9 +37,10 @@ test: $(STAMP)
 	$(PY) -m pytest -q -rfEs $(PYTEST_ARGS)
 
 # The fast tier: every test that needs no model (the fake engines stand in; no whisper, no piper) and is
-# not marked slow (subprocesses, real-time waits, minutes of simulated audio: those run in `make test`).
+# not marked slow (subprocesses, real-time waits, minutes of simulated audio: those run in `make test`), on
+# two pytest-xdist workers.
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not models and not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n 2 -m "not models and not slow" $(PYTEST_ARGS)
 
 conformance: $(STAMP)
 	$(PY) tools/conformance_selftest.py
