@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from mockengine.brain import lexicon
+from mockengine.brain import lexicon, values
 from mockengine.brain.values import Span
 
 # Parameter names (their last word) that hold someone's name.
@@ -38,25 +38,6 @@ _NOT_NAMES = frozenset(
         "i've",
         "i'd",
         "i'll",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
         "english",
         "spanish",
         "french",
@@ -76,6 +57,8 @@ _NOT_NAMES = frozenset(
         "would",
         "will",
     ]
+    + list(values.WEEKDAYS)
+    + values.MONTHS
 )
 _CAPITALISED = re.compile(r"(?<![\w'])([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)(?:'s)?(?![\w])")
 

@@ -131,8 +131,8 @@ def _read_whole(words: list[str]) -> tuple[int, int]:
 
 # -- dates and times --------------------------------------------------------------------------------------
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = [
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = [
     "january",
     "february",
     "march",
@@ -263,14 +263,14 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
     if groups.get("monthday") or groups.get("spokenday"):
         return _next_month_day(today, _day_number(groups.get("monthday") or groups["spokenday"]))
     if groups.get("weekday"):
-        wanted = next(i for i, d in enumerate(_WEEKDAYS) if d.startswith(groups["weekday"][:3]))
+        wanted = next(i for i, d in enumerate(WEEKDAYS) if d.startswith(groups["weekday"][:3]))
         ahead = (wanted - today.weekday()) % 7 or 7
         # "friday" and "next friday" mean the coming one, but "next tuesday" said on a monday is not
         # tomorrow (that would be "tomorrow"): it is a week later.
         if ahead == 1 and (groups.get("next") or "").strip() == "next":
             ahead += 7
         return today + timedelta(days=ahead)
-    month = next(i + 1 for i, m in enumerate(_MONTHS) if m.startswith(groups["month"][:3]))
+    month = next(i + 1 for i, m in enumerate(MONTHS) if m.startswith(groups["month"][:3]))
     try:
         day = _day_number(groups["day"])
         candidate = date(today.year, month, day)
