@@ -2,9 +2,17 @@
 
 Positions are in samples counted from the first audio appended in the session, which is what
 ``audio_start_ms`` / ``audio_end_ms`` measure (reference §3.3: offsets into all audio of the session).
+
+The audio is held as the appended chunks themselves (the client's decoded bytes, kept by reference), not
+copied into one growing array: between turns the buffer keeps the last 15 s and drops from the front on
+every 20 ms append, and a bytearray used that way copies its whole content into a fresh allocation every
+~90 appends (its front moves on, its end needs room; ~0.7 MB and a fresh mmap each time at 15 s). Reads
+(a turn's commit, a probe's slice) join the chunks they cover, once per turn.
 """
 
 from __future__ import annotations
+
+from collections import deque
 
 from mockengine.audio.pcm import INPUT_RATE_HZ, ms_to_samples, samples_to_ms
 
@@ -15,14 +23,16 @@ MIN_COMMIT_MS = 100
 
 class InputAudioBuffer:
     def __init__(self) -> None:
-        self._pcm = bytearray()
-        self._start_samples = 0  # session position of self._pcm[0]
+        self._chunks: deque[bytes] = deque()  # whole samples each, oldest first
+        self._head_bytes = 0  # bytes at the front of _chunks[0] already dropped
+        self._held_bytes = 0  # bytes held after those
+        self._start_samples = 0  # session position of the first byte held
         self._odd_byte = b""
 
     @property
     def total_samples(self) -> int:
         """Samples appended in the whole session."""
-        return self._start_samples + len(self._pcm) // BYTES_PER_SAMPLE
+        return self._start_samples + self._held_bytes // BYTES_PER_SAMPLE
 
     @property
     def total_ms(self) -> int:
@@ -34,36 +44,53 @@ class InputAudioBuffer:
 
     @property
     def buffered_ms(self) -> float:
-        return len(self._pcm) / BYTES_PER_SAMPLE * 1000.0 / INPUT_RATE_HZ
+        return self._held_bytes / BYTES_PER_SAMPLE * 1000.0 / INPUT_RATE_HZ
 
     def append(self, pcm16: bytes) -> bytes:
         """Add audio; returns the whole samples added (an odd trailing byte waits for its partner)."""
-        if not self._odd_byte and not len(pcm16) % BYTES_PER_SAMPLE:
-            self._pcm += pcm16  # the usual case: whole samples, no copy made here
-            return pcm16
-        data = self._odd_byte + pcm16
-        whole = len(data) - len(data) % BYTES_PER_SAMPLE
-        self._odd_byte = data[whole:]
-        chunk = data[:whole]
-        self._pcm += chunk
-        return chunk
+        if type(pcm16) is not bytes:
+            pcm16 = bytes(pcm16)  # kept by reference: must not change later
+        if self._odd_byte or len(pcm16) % BYTES_PER_SAMPLE:
+            data = self._odd_byte + pcm16
+            whole = len(data) - len(data) % BYTES_PER_SAMPLE
+            self._odd_byte = data[whole:]
+            pcm16 = data[:whole]
+        if pcm16:
+            self._chunks.append(pcm16)
+            self._held_bytes += len(pcm16)
+        return pcm16
 
     def slice_ms(self, start_ms: int, end_ms: int) -> bytes:
         """Audio between two session positions, clipped to what is buffered."""
         lo = max(ms_to_samples(start_ms, INPUT_RATE_HZ) - self._start_samples, 0) * BYTES_PER_SAMPLE
         hi = max(ms_to_samples(end_ms, INPUT_RATE_HZ) - self._start_samples, 0) * BYTES_PER_SAMPLE
-        return bytes(self._pcm[lo:hi])
+        return self._copy(lo, min(hi, self._held_bytes))
+
+    def _copy(self, lo: int, hi: int) -> bytes:
+        """The held bytes [lo, hi) (offsets from the first byte held) as one bytes object."""
+        if hi <= lo:
+            return b""
+        parts: list[memoryview] = []
+        position = -self._head_bytes  # where the current chunk starts
+        for chunk in self._chunks:
+            end = position + len(chunk)
+            if end > lo:
+                parts.append(memoryview(chunk)[max(lo - position, 0) : hi - position])
+            if end >= hi:
+                break
+            position = end
+        return b"".join(parts)
 
     def _cut_samples(self, end_ms: int) -> int:
         return min(
             max(ms_to_samples(end_ms, INPUT_RATE_HZ) - self._start_samples, 0),
-            len(self._pcm) // BYTES_PER_SAMPLE,
+            self._held_bytes // BYTES_PER_SAMPLE,
         )
 
     def take_until_ms(self, end_ms: int) -> bytes:
         """Remove and return everything buffered before ``end_ms`` (a commit)."""
         cut = self._cut_samples(end_ms)
-        taken = bytes(self._pcm[: cut * BYTES_PER_SAMPLE])
+        taken = self._copy(0, cut * BYTES_PER_SAMPLE)
         self._drop_samples(cut)
         return taken
 
@@ -74,21 +101,30 @@ class InputAudioBuffer:
     def keep_last_ms(self, kept_ms: int) -> None:
         """``drop_before_ms(total_ms - kept_ms)`` in integer arithmetic: it runs on every append between
         turns, where the property and conversion calls of the general form were 3 % of the event loop."""
-        if len(self._pcm) <= kept_ms * INPUT_RATE_HZ * BYTES_PER_SAMPLE // 1000:
+        if self._held_bytes <= kept_ms * INPUT_RATE_HZ * BYTES_PER_SAMPLE // 1000:
             return  # holds no more than that (the usual case: a turn every few seconds empties it)
-        whole_samples = len(self._pcm) // BYTES_PER_SAMPLE
+        whole_samples = self._held_bytes // BYTES_PER_SAMPLE
         total_ms = (self._start_samples + whole_samples) * 1000 // INPUT_RATE_HZ
         self._drop_samples(
             min(max((total_ms - kept_ms) * INPUT_RATE_HZ // 1000 - self._start_samples, 0), whole_samples)
         )
 
     def _drop_samples(self, cut: int) -> None:
-        """Forget the first ``cut`` buffered samples (CPython trims a bytearray's front without copying)."""
-        if cut:
-            del self._pcm[: cut * BYTES_PER_SAMPLE]
-            self._start_samples += cut
+        """Forget the first ``cut`` held samples: whole chunks leave, a partly dropped one stays with
+        its dropped front counted in ``_head_bytes``."""
+        if not cut:
+            return
+        self._held_bytes -= cut * BYTES_PER_SAMPLE
+        self._start_samples += cut
+        head = self._head_bytes + cut * BYTES_PER_SAMPLE
+        chunks = self._chunks
+        while chunks and head >= len(chunks[0]):
+            head -= len(chunks.popleft())
+        self._head_bytes = head
 
     def clear(self) -> None:
         self._start_samples = self.total_samples
-        self._pcm.clear()
+        self._chunks.clear()
+        self._head_bytes = 0
+        self._held_bytes = 0
         self._odd_byte = b""
