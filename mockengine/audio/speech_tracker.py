@@ -219,6 +219,13 @@ class SpeechTracker:
         if frame.end_samples <= self._floor_samples:
             return None
         self._frames_end_samples = frame.end_samples
+        if not frame.is_speech and self._state is SpeechState.SILENCE and not self._window_speech_frames:
+            # Silence after silence, most frames of a conversation: `_step`'s first quiet branch, the
+            # table's (SILENCE, NO_SPEECH), with no window to clear.
+            if self._window:
+                self._window.clear()
+            self._move(VadEvent.NO_SPEECH)
+            return None
         return self._step(frame)
 
     def _move(self, event: VadEvent) -> type[SpeechEdge] | None:

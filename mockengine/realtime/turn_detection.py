@@ -173,13 +173,25 @@ class TurnDetector:
     def push_frames(self, frames: list[VadFrame]) -> list[TurnSignal]:
         """Feed classified frames (session positions), in order."""
         if len(frames) == 1:  # one 20 ms append (50 a second per session)
-            self._history.append(frames[0])
-            return self._on_frame(frames[0])
+            frame = frames[0]
+            if self._turn_start_ms is None and not frame.is_speech:
+                self.push_quiet_frame(frame)
+                return []
+            self._history.append(frame)
+            return self._on_frame(frame)
         signals: list[TurnSignal] = []
         for frame in frames:
             self._history.append(frame)
             signals.extend(self._on_frame(frame))
         return signals
+
+    def push_quiet_frame(self, frame: VadFrame) -> None:
+        """``push_frames([frame])`` for a frame that is not speech, between turns (not ``in_turn``): the
+        tracker is before an onset, which only speech confirms, so the frame moves its silence on and
+        signals nothing (`_on_frame`'s path, without its calls; most frames of a conversation)."""
+        self._history.append(frame)
+        self._audio_ms = frame.end_ms
+        self._tracker.push_frame(frame)
 
     def on_transcript(
         self, key: ProbeKey, text: str, words: tuple[WordTiming, ...] = (), prosody: Prosody | None = None

@@ -66,22 +66,28 @@ class UserTurns:
         """An append's audio (in the session's input format); ``RealtimeSession.receive_audio`` calls it
         without an event object."""
         pcm = self.items.decode_input_audio(audio)
+        buffer = self.buffer
         adding_ms = len(pcm) / 48
         limit_ms = self.ctx.options.max_input_buffer_ms
-        if self.buffer.buffered_ms + adding_ms > limit_ms:
-            raise errors.input_buffer_full(self.buffer.buffered_ms, adding_ms, limit_ms)
-        frames = self.classifier.push(self.buffer.append(pcm))
-        if self.detector is None or not frames:
+        if buffer.buffered_ms + adding_ms > limit_ms:
+            raise errors.input_buffer_full(buffer.buffered_ms, adding_ms, limit_ms)
+        frames = self.classifier.push(buffer.append(pcm))
+        detector = self.detector
+        if detector is None or not frames:
             return Step()
-        signals = self.detector.push_frames(frames)
+        signals = detector.push_frames(frames)
         step = self._on_signals(signals, now_ms) if signals else Step()
-        if self.state in (TurnState.LISTENING, TurnState.HANDED_OVER):
+        if self.state is TurnState.LISTENING or self.state is TurnState.HANDED_OVER:
             # Between turns only the recent past can become part of a turn (prefix padding, a late
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
             # An idle timeout commits the silence it waited through, so that much is kept too.
-            kept_ms = max(IDLE_AUDIO_KEPT_MS, _idle_timeout_ms(self.ctx.turn_detection) or 0)
-            self.buffer.keep_last_ms(kept_ms)
+            buffer.keep_last_ms(self._idle_kept_ms(detector.config))
         return step
+
+    def _idle_kept_ms(self, config: TurnDetection) -> int:
+        """Audio kept between turns under ``config`` (the detector's, the session's turn detection)."""
+        idle_timeout_ms = config.idle_timeout_ms if isinstance(config, ServerVad) else None
+        return max(IDLE_AUDIO_KEPT_MS, idle_timeout_ms or 0)
 
     def on_input_audio_buffer_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
         if self.buffer.buffered_ms < MIN_COMMIT_MS:
