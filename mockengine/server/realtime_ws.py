@@ -12,7 +12,7 @@ import json
 import logging
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSMessage, WSMsgType, web
 
 from mockengine.brain.selection import UnknownScenario
 from mockengine.ids import IdFactory
@@ -38,7 +38,7 @@ from mockengine.server.session_setup import (
 from mockengine.server.state import RESOURCES, RUNNERS, TRACER
 from mockengine.server.trace import Tracer
 from mockengine.server.webrtc.sideband import sideband_handler
-from mockengine.server.ws_heartbeat import HEARTBEAT_RESPONSE
+from mockengine.server.ws_dispatch import DispatchingResponse
 
 log = logging.getLogger("mockengine.session")
 
@@ -79,21 +79,53 @@ class SessionRunner(SessionLoop):
             self.transport.abort()
 
     async def read(self) -> None:
+        dispatcher = self.ws if isinstance(self.ws, DispatchingResponse) else None
+        if dispatcher is not None:
+            dispatcher.dispatch_to(self.on_text_now)  # text frames skip the queue while this loop runs
+        try:
+            await self._read_queued(dispatcher)
+        finally:
+            if dispatcher is not None:
+                dispatcher.dispatch_to(None)
+
+    def on_text_now(self, raw: str) -> bool:
+        """A text frame straight from aiohttp's parser (``ws_dispatch``); False leaves it to the reader
+        loop (a closing session drops it there, a dead peer's fault holds it there)."""
+        if self.faults.is_dead or self.is_closing:
+            return False
+        try:
+            self.on_client_text(raw)
+        except Exception:  # an engine bug, never client input: as when the reader task fails
+            log.exception("session %s failed", self.session_id)
+            self.shutdown(1011, "internal error")
+        return True
+
+    async def _read_queued(self, dispatcher: DispatchingResponse | None) -> None:
+        """The reader loop: every message aiohttp queued (all of them without a ``dispatcher``)."""
         async for msg in self.ws:
             if self.faults.is_dead:  # checked here: no coroutine per frame on the audio path
                 await self.faults.reader_gate()  # a dead peer (fault) reads nothing more, until it is gone
                 return
-            if self.is_closing:
-                continue  # expired or dropped: nothing more is accepted
-            if msg.type == WSMsgType.TEXT:
-                self.on_client_text(msg.data)
-            elif msg.type == WSMsgType.BINARY:
-                if self.journal is not None:
-                    self.journal.client_binary(len(msg.data))
-                self.apply(self.session.error(errors.binary_frame()))
-            elif msg.type == WSMsgType.ERROR:
-                log.warning("session %s: websocket error: %s", self.session_id, self.ws.exception())
+            keeps_reading = self._on_queued(msg)
+            if dispatcher is not None:
+                dispatcher.taken(msg)  # handled: text may skip the queue again once nothing else waits
+            if not keeps_reading:
                 return
+
+    def _on_queued(self, msg: WSMessage) -> bool:
+        """One message from the queue; False ends the reader loop (a socket error)."""
+        if self.is_closing:
+            return True  # expired or dropped: nothing more is accepted
+        if msg.type == WSMsgType.TEXT:
+            self.on_client_text(msg.data)
+        elif msg.type == WSMsgType.BINARY:
+            if self.journal is not None:
+                self.journal.client_binary(len(msg.data))
+            self.apply(self.session.error(errors.binary_frame()))
+        elif msg.type == WSMsgType.ERROR:
+            log.warning("session %s: websocket error: %s", self.session_id, self.ws.exception())
+            return False
+        return True
 
 
 async def realtime_handler(request: web.Request) -> web.StreamResponse:
@@ -132,7 +164,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     )
     if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
         return web.json_response(refusal.http_body(), status=401)
-    ws = HEARTBEAT_RESPONSE(  # aiohttp's WebSocketResponse, its pings without a cost per frame
+    ws = DispatchingResponse(  # aiohttp's WebSocketResponse: pings and text frames without a cost per frame
         protocols=("realtime",),
         max_msg_size=settings.max_frame_bytes,
         heartbeat=settings.heartbeat_s if settings.heartbeat_s > 0 else None,  # 0 turns pings off
