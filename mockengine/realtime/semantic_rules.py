@@ -190,6 +190,20 @@ INVERSION_AUXILIARIES = AUXILIARIES - frozenset({"been", "being", "am"})
 # Words that end a comma-separated phrase as a complete sentence ("Okay, see you then.").
 LIST_CLOSERS = _words("then too please though thanks anyway again now today tomorrow")
 INTERJECTIONS = _words("yes no yeah sure okay ok thanks hi hello oh well right")
+# Preposition stranding (round 4): a sentence may end on a preposition whose object moved into a
+# relative clause: "the person I was telling you about", "all I can think of", "someone you can rely
+# on", "nothing left to talk about", "get it over with". The gap needs a head before a subject pronoun:
+# a noun after a determiner ("the cafe we"), an indefinite ("someone you"), or an explicit relative.
+STRANDING_HEADS = _words(
+    "all one ones someone something anything everything nothing anyone everyone nobody somebody "
+    "thing things stuff place people person"
+)
+STRANDING_DETERMINERS = _words("the a an this that these those every each any some no my your our their his her")
+STRANDING_RELATIVES = _words("that which who whom")
+STRANDING_SUBJECTS = _words("i you we they he she")
+INFINITIVE_HEADS = _words("nothing something anything everything lots plenty much little nobody no one someone")
+CLAUSE_TAKERS = THAT_COMPLEMENT_VERBS | TELL_VERBS | OBJECT_PRONOUNS  # "think that I ...": not a relative
+NEGATIONS = _words("not never haven't hasn't hadn't isn't aren't wasn't weren't don't doesn't didn't can't won't")
 MAX_LIST_ITEM_WORDS = 2
 MIN_QUESTION_WORDS = 3
 MIN_CONTENT_WORDS = 4
@@ -226,7 +240,7 @@ def _judge_last_word(words: list[str], stripped: str) -> Judgement | None:
     tag = _always_dangling(words)
     # A question strands a preposition only when a wh-word moved its object ("Who did you go with?");
     # "Can we move the call to?" is cut off.
-    stranding = stripped.endswith("?") and bool(set(words) & WH_WORDS)
+    stranding = stripped.endswith("?") and (bool(set(words) & WH_WORDS) or strands(words))
     if tag is None and not stranding and stripped.endswith("?") and words[-1] in PREPOSITIONS:
         tag = f"trailing_preposition:{words[-1]}"
     if tag is None and not stripped.endswith("?"):
@@ -240,6 +254,8 @@ def _always_dangling(words: list[str]) -> str | None:
     before = words[-2] if len(words) > 1 else ""
     if last in CONTRACTIONS:
         return f"trailing_contraction:{last}"
+    if last == "yet" and set(words[:-1]) & NEGATIONS:
+        return None  # an adverb: "I'm not sure yet."
     if last in CONJUNCTIONS or (last == "so" and before not in SO_COMPLETERS):
         return f"trailing_conjunction:{last}"
     if last == "then" and (before in THEN_STARTERS or not before):
@@ -262,7 +278,7 @@ def _dangling_without_question_mark(words: list[str], stripped: str) -> str | No
         return f"trailing_filler:{before} {last}"
     if last == "like" and before not in LIKE_COMPLETERS:
         return "trailing_filler:like"
-    if last in PREPOSITIONS and not (last == "to" and before in ELLIPTIC_TO_VERBS):
+    if last in PREPOSITIONS and not (last == "to" and before in ELLIPTIC_TO_VERBS) and not strands(words):
         return f"trailing_preposition:{last}"
     if last in SUBORDINATORS or (last == "that" and _introduces_clause(words)):
         return f"trailing_subordinator:{last}"
@@ -277,6 +293,26 @@ def _dangling_without_question_mark(words: list[str], stripped: str) -> str | No
     if last in AUXILIARIES and not _is_elliptic_answer(words, stripped) and not _is_main_verb(words):
         return f"trailing_auxiliary:{last}"
     return None
+
+
+def strands(words: list[str]) -> bool:
+    """Whether a final preposition or particle is stranded by a relative clause or infinitive whose
+    object moved before it: "the person I was telling you about", "all I can think of", "nothing left
+    to talk about", "get it over with" (so the sentence can end there)."""
+    if words[-2:] == ["over", "with"]:
+        return True
+    for index in range(len(words) - 2, 0, -1):
+        word, head = words[index], words[index - 1]
+        if word in STRANDING_SUBJECTS and (
+            head in STRANDING_HEADS
+            or (head in STRANDING_RELATIVES and index >= 2 and words[index - 2] not in CLAUSE_TAKERS)
+            or (index >= 2 and words[index - 2] in STRANDING_DETERMINERS and head not in FUNCTION_WORDS)
+        ):
+            return True
+        if word == "to" and (head in INFINITIVE_HEADS or (head in ("left", "else") and index >= 2
+                                                          and words[index - 2] in INFINITIVE_HEADS)):
+            return index <= len(words) - 3  # "nothing to talk about": a verb between "to" and the end
+    return False
 
 
 def _is_main_verb(words: list[str]) -> bool:

@@ -60,6 +60,7 @@ from mockengine.realtime.semantic_rules import (
     Completeness,
     ends_on_object_verb,
     judge_utterance,
+    strands,
 )
 
 TAIL_MS = 160
@@ -132,6 +133,7 @@ FIRM_AT = {"high": 1.5, "medium": 1.5, "low": 2.5}
 CONTESTING_WEIGHT = -0.75
 _WORD = re.compile(r"[A-Za-z0-9]")
 _LAST_WORD = re.compile(r"([a-z0-9']+)\W*$")
+_WORDS = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,9 @@ def _ending_word_cues(text: str) -> list[Cue]:
     if verb is not None:
         cues.append(Cue("object_verb", OBJECT_VERB_WEIGHT, f"ends on {verb!r}, which needs an object"))
     last = _LAST_WORD.search(text.lower())
+    words = _WORDS.findall(text.lower())
+    if len(words) > 2 and strands(words):
+        return cues  # a stranded particle ends a relative clause: "someone you can rely on."
     if last is not None and last[1] in AMBIGUOUS_ENDINGS:
         cues.append(
             Cue("function_ending", PARTICLE_WEIGHT, f"ends on {last[1]!r} (a particle, or 'and'/'an')")
