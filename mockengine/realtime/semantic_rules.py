@@ -140,6 +140,11 @@ FUNCTION_WORDS = (
     CONJUNCTIONS | FILLERS | {"like"} | ARTICLES | POSSESSIVES | PREPOSITIONS | SUBORDINATORS | AUXILIARIES
 )
 DISCOURSE_MARKERS = _words("so and but well um uh like okay ok yeah oh then")
+# Sentence adverbs that may open a turn before an opener ("Honestly, I reckon ...") (round 4).
+SENTENCE_ADVERBS = _words(
+    "honestly basically actually frankly personally obviously clearly seriously literally apparently "
+    "anyway anyways look listen right"
+)
 UNFINISHED_OPENERS = _phrases(
     "i think, i think that, i guess, i mean, i feel like, i was going to, i was going to say, "
     "i wanted to, i want to, i would like to, i'd like to, i was wondering, i was wondering if, "
@@ -391,7 +396,7 @@ def _is_open_list(stripped: str) -> bool:
 
 def _without_leading_markers(words: list[str]) -> list[str]:
     start = 0
-    while start < len(words) - 1 and words[start] in DISCOURSE_MARKERS:
+    while start < len(words) - 1 and words[start] in DISCOURSE_MARKERS | SENTENCE_ADVERBS:
         start += 1
     return words[start:]
 

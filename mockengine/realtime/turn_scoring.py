@@ -57,6 +57,8 @@ from mockengine.realtime.semantic_rules import (
     PREPOSITIONS,
     RELATIVE_WORDS,
     SUBJECT_PRONOUNS,
+    WH_CONTRACTIONS,
+    WH_WORDS,
     Completeness,
     ends_on_object_verb,
     judge_utterance,
@@ -111,6 +113,7 @@ FUNCTION_ENDINGS = (
     AUXILIARIES | PREPOSITIONS | RELATIVE_WORDS | frozenset({"her", "his", "after", "before", "its"})
 )
 FUNCTION_ENDING_WEIGHT = -0.5
+DEMONSTRATIVE_WEIGHT = -1.0  # round 4: a final "that" (0 of 396 finished ends, 25 of 491 mid-thought pauses)
 OBJECT_VERB_WEIGHT = -1.0  # "I would probably choose.": the object (and its article) went missing
 FALLING_ST_PER_S = -12.0
 RISING_ST_PER_S = 0.0
@@ -173,7 +176,7 @@ class Verdict:
         it (whisper's doubt, a dropped word, a level pitch, a function-word ending, a verb without its
         object; the faint -0.5 prosody cues alone do not) or its score stays under ``firm_at``. The
         detector holds such a pause a little longer."""
-        return self.completeness is Completeness.COMPLETE and (
+        return self.completeness in (Completeness.COMPLETE, Completeness.QUESTION) and (
             self.score < self.firm_at or any(_argues_against(cue) for cue in self.cues)
         )
 
@@ -197,6 +200,8 @@ def score_turn(evidence: TurnEvidence, eagerness: str = "medium") -> Verdict:
     cues = _text_cues(evidence, judgement.reason)
     if judgement.completeness is Completeness.COMPLETE:
         cues += _ending_word_cues(evidence.text)
+    if judgement.completeness in (Completeness.COMPLETE, Completeness.QUESTION):
+        cues += _demonstrative_cue(evidence.text)
     # A question's pitch is its own; one word's contour is its stress, not a sentence ending.
     if not is_question and not any(cue.name == "short_answer" for cue in cues):
         cues += _prosody_cues(evidence.prosody)
@@ -230,10 +235,21 @@ def _ending_word_cues(text: str) -> list[Cue]:
     return cues
 
 
+def _demonstrative_cue(text: str) -> list[Cue]:
+    """``demonstrative_ending``: a sentence whisper closed on "that" ("I was going to ask you about
+    that.", "Could you grab that?", "She said that."): whisper's usual hearing of a cut-off "the", or a
+    demonstrative / complementizer whose noun or clause is still to come. A wh-question may end on it
+    ("Who said that?")."""
+    words = _WORDS.findall(text.lower())
+    if len(words) < 2 or words[-1] != "that" or words[0] in WH_WORDS | WH_CONTRACTIONS:
+        return []
+    return [Cue("demonstrative_ending", DEMONSTRATIVE_WEIGHT, "ends on 'that' (a cut-off 'the', or its noun to come)")]
+
+
 def _argues_against(cue: Cue) -> bool:
     if cue.name == "lexical":
         return False
-    return cue.weight <= CONTESTING_WEIGHT or cue.name in ("function_ending", "object_verb")
+    return cue.weight <= CONTESTING_WEIGHT or cue.name in ("function_ending", "object_verb", "demonstrative_ending")
 
 
 def _text_cues(evidence: TurnEvidence, reason: str) -> list[Cue]:
@@ -256,6 +272,8 @@ def _short_answer_cue(evidence: TurnEvidence, reason: str) -> Cue | None:
     if not 1 <= len(spoken) <= SHORT_ANSWER_MAX_WORDS or tag not in SHORT_ANSWER_TAGS:
         return None
     bare = [word.strip(".,!?…").lower() for word in spoken]
+    if "," in evidence.text and not set(bare) & INTERJECTIONS:
+        return None  # "Monday, Wednesday.": two items of a list under way ("No, thanks." still answers)
     # "He wants" is a clause under way, "and lemur" a misheard fragment: not answers.
     if bare[-1] in NOT_ANSWERS or set(bare) & NOT_IN_ANSWERS or evidence.speech_end_ms > SHORT_ANSWER_MAX_MS:
         return None
