@@ -117,7 +117,8 @@ DEMONSTRATIVE_WEIGHT = -1.0  # round 4: a final "that" (0 of 396 finished ends, 
 OBJECT_VERB_WEIGHT = -1.0  # "I would probably choose.": the object (and its article) went missing
 FALLING_ST_PER_S = -12.0
 RISING_ST_PER_S = 0.0
-PITCH_WEIGHT = 1.0
+PITCH_WEIGHT = 1.0  # falling
+RISING_WEIGHT = -1.0  # level or rising
 LENGTHENING_RATIO = 2.5
 LENGTHENING_WEIGHT = -0.5
 ENERGY_LEVEL_DB = 6.0
@@ -335,7 +336,7 @@ def _prosody_cues(prosody: Prosody) -> list[Cue]:
     if slope is not None and slope <= FALLING_ST_PER_S:
         cues.append(Cue("pitch", PITCH_WEIGHT, f"falling {slope:.0f} st/s"))
     elif slope is not None and slope >= RISING_ST_PER_S:
-        cues.append(Cue("pitch", -PITCH_WEIGHT, f"level or rising {slope:+.0f} st/s"))
+        cues.append(Cue("pitch", RISING_WEIGHT, f"level or rising {slope:+.0f} st/s"))
     if prosody.final_lengthening is not None and prosody.final_lengthening >= LENGTHENING_RATIO:
         cues.append(Cue("lengthening", LENGTHENING_WEIGHT, f"last syllable x{prosody.final_lengthening:.1f}"))
     if prosody.energy_decay_db is not None and prosody.energy_decay_db <= ENERGY_LEVEL_DB:
