@@ -87,7 +87,7 @@ SEMANTIC_WAIT_MS["auto"] = SEMANTIC_WAIT_MS["medium"]
 # this much more time to go on (round 3). Round 4 measured the hold at high on all tuning splits (924
 # utterances): without it 23 of 446 mid-thought pauses were cut, with 1.3 s 16, with 1.6 s 12; the
 # statements it slows (11 of 180) are the same at either length, and the median is not among them.
-SEMANTIC_HOLD_MS: dict[str, int] = {"high": 1600, "medium": 1500, "low": 2100, "auto": 1500}
+SEMANTIC_HOLD_MS: dict[str, int] = {"high": 1600, "medium": 1600, "low": 2100, "auto": 1600}
 # Frames kept for retroactive decisions: longer than the longest wait (low: 8 s).
 HISTORY_MS = 10_000
 ONSET_MS = 60
