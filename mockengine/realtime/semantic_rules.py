@@ -203,12 +203,18 @@ STRANDING_HEADS = _words(
     "all one ones someone something anything everything nothing anyone everyone nobody somebody "
     "thing things stuff place people person"
 )
-STRANDING_DETERMINERS = _words("the a an this that these those every each any some no my your our their his her")
+STRANDING_DETERMINERS = _words(
+    "the a an this that these those every each any some no my your our their his her"
+)
 STRANDING_RELATIVES = _words("that which who whom")
 STRANDING_SUBJECTS = _words("i you we they he she")
-INFINITIVE_HEADS = _words("nothing something anything everything lots plenty much little nobody no one someone")
+INFINITIVE_HEADS = _words(
+    "nothing something anything everything lots plenty much little nobody no one someone"
+)
 CLAUSE_TAKERS = THAT_COMPLEMENT_VERBS | TELL_VERBS | OBJECT_PRONOUNS  # "think that I ...": not a relative
-NEGATIONS = _words("not never haven't hasn't hadn't isn't aren't wasn't weren't don't doesn't didn't can't won't")
+NEGATIONS = _words(
+    "not never haven't hasn't hadn't isn't aren't wasn't weren't don't doesn't didn't can't won't"
+)
 MAX_LIST_ITEM_WORDS = 2
 MIN_QUESTION_WORDS = 3
 MIN_CONTENT_WORDS = 4
@@ -314,8 +320,10 @@ def strands(words: list[str]) -> bool:
             or (index >= 2 and words[index - 2] in STRANDING_DETERMINERS and head not in FUNCTION_WORDS)
         ):
             return True
-        if word == "to" and (head in INFINITIVE_HEADS or (head in ("left", "else") and index >= 2
-                                                          and words[index - 2] in INFINITIVE_HEADS)):
+        if word == "to" and (
+            head in INFINITIVE_HEADS
+            or (head in ("left", "else") and index >= 2 and words[index - 2] in INFINITIVE_HEADS)
+        ):
             return index <= len(words) - 3  # "nothing to talk about": a verb between "to" and the end
     return False
 

@@ -244,13 +244,23 @@ def _demonstrative_cue(text: str) -> list[Cue]:
     words = _WORDS.findall(text.lower())
     if len(words) < 2 or words[-1] != "that" or words[0] in WH_WORDS | WH_CONTRACTIONS:
         return []
-    return [Cue("demonstrative_ending", DEMONSTRATIVE_WEIGHT, "ends on 'that' (a cut-off 'the', or its noun to come)")]
+    return [
+        Cue(
+            "demonstrative_ending",
+            DEMONSTRATIVE_WEIGHT,
+            "ends on 'that' (a cut-off 'the', or its noun to come)",
+        )
+    ]
 
 
 def _argues_against(cue: Cue) -> bool:
     if cue.name == "lexical":
         return False
-    return cue.weight <= CONTESTING_WEIGHT or cue.name in ("function_ending", "object_verb", "demonstrative_ending")
+    return cue.weight <= CONTESTING_WEIGHT or cue.name in (
+        "function_ending",
+        "object_verb",
+        "demonstrative_ending",
+    )
 
 
 def _text_cues(evidence: TurnEvidence, reason: str) -> list[Cue]:

@@ -270,3 +270,38 @@ def test_a_short_answer_ends_fast_whatever_whisper_doubts(text, p):
 def test_openers_clauses_and_long_audio_are_not_short_answers(text, speech_end_ms):
     verdict = score_turn(TurnEvidence(text, speech_end_ms, timed(text)), "high")
     assert "short_answer" not in cue_names(verdict)
+
+
+@pytest.mark.parametrize(
+    "text", ["I was going to ask you about that.", "Could you grab that?", "We ended up watching that."]
+)
+def test_a_sentence_closed_on_that_is_contested(text):
+    """Whisper writes "that" for a cut-off "the" ("…ask you about the … meeting"): held, not ended fast."""
+    verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
+    assert "demonstrative_ending" in cue_names(verdict)
+    assert verdict.completeness is not Completeness.COMPLETE or verdict.is_contested
+
+
+@pytest.mark.parametrize("text", ["Who said that?", "I really like that song."])
+def test_a_wh_question_or_a_noun_after_that_is_not_contested_by_it(text):
+    verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
+    assert "demonstrative_ending" not in cue_names(verdict)
+
+
+def test_a_contested_question_is_held():
+    text = "Could you grab that?"
+    verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
+    assert verdict.completeness is Completeness.QUESTION and verdict.is_contested
+
+
+@pytest.mark.parametrize(("text", "is_answer"), [("Monday, Wednesday.", False), ("No, thanks.", True)])
+def test_a_comma_list_of_two_items_is_not_a_short_answer(text, is_answer):
+    verdict = score_turn(TurnEvidence(text, 1200, timed(text)), "high")
+    assert ("short_answer" in cue_names(verdict)) is is_answer
+
+
+def test_a_stranded_particle_is_no_function_ending():
+    for text, is_stranded in (("He's someone you can rely on.", True), ("I tried calling her in.", False)):
+        words = timed(text)
+        verdict = score_turn(TurnEvidence(text, speech_end(words), words), "high")
+        assert ("function_ending" in cue_names(verdict)) is not is_stranded, text
