@@ -402,6 +402,18 @@ def _is_open_list(stripped: str) -> bool:
     return len(chunks) > 2 or (len(previous) >= 3 and previous[0] not in DISCOURSE_MARKERS | INTERJECTIONS)
 
 
+def ends_on_short_list(text: str) -> bool:
+    """Whether a closed sentence ends on two short comma-separated items with no "and"/"or" ("Monday,
+    Wednesday.", "Pack sunscreen, a hat."): a list the speaker may go on with. Not a rule (an answer may
+    be "Sorry, Sarah."), a soft cue for ``turn_scoring``; rule 13b already takes longer lists."""
+    chunks = [_WORD.findall(chunk.lower()) for chunk in text.strip().split(",")]
+    if len(chunks) < 2 or text.strip().endswith("?"):
+        return False
+    last_two = chunks[-2:]
+    closers = CONJUNCTIONS | LIST_CLOSERS | INTERJECTIONS | DISCOURSE_MARKERS | SENTENCE_ADVERBS
+    return all(1 <= len(chunk) <= MAX_LIST_ITEM_WORDS and not set(chunk) & closers for chunk in last_two)
+
+
 def _without_leading_markers(words: list[str]) -> list[str]:
     start = 0
     while start < len(words) - 1 and words[start] in DISCOURSE_MARKERS | SENTENCE_ADVERBS:

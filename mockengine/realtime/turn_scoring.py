@@ -61,6 +61,7 @@ from mockengine.realtime.semantic_rules import (
     WH_WORDS,
     Completeness,
     ends_on_object_verb,
+    ends_on_short_list,
     judge_utterance,
     strands,
 )
@@ -114,6 +115,7 @@ FUNCTION_ENDINGS = (
 )
 FUNCTION_ENDING_WEIGHT = -0.5
 DEMONSTRATIVE_WEIGHT = -1.0  # round 4: a final "that" (0 of 396 finished ends, 25 of 491 mid-thought pauses)
+SHORT_LIST_WEIGHT = -1.0  # round 4: "Monday, Wednesday." (rule 13b takes longer lists)
 OBJECT_VERB_WEIGHT = -1.0  # "I would probably choose.": the object (and its article) went missing
 FALLING_ST_PER_S = -12.0
 RISING_ST_PER_S = 0.0
@@ -220,6 +222,8 @@ def _ending_word_cues(text: str) -> list[Cue]:
     """Soft cues on a sentence whisper closed: a verb left without its object, or a final "in"/"on"
     (a particle, or whisper's hearing of a cut-off "and" / "an": "I tried calling her in.")."""
     cues = []
+    if ends_on_short_list(text):
+        cues.append(Cue("short_list", SHORT_LIST_WEIGHT, "two short items and no 'and'/'or' yet"))
     verb = ends_on_object_verb(text)
     if verb is not None:
         cues.append(Cue("object_verb", OBJECT_VERB_WEIGHT, f"ends on {verb!r}, which needs an object"))
