@@ -49,6 +49,13 @@ from dataclasses import dataclass
 from mockengine.engines.stt import WordTiming
 from mockengine.realtime.prosody import NO_PROSODY, Prosody
 from mockengine.realtime.semantic_rules import (
+    Completeness,
+    ends_on_object_verb,
+    ends_on_short_list,
+    judge_utterance,
+    strands,
+)
+from mockengine.realtime.semantic_words import (
     AUXILIARIES,
     CONTRACTIONS,
     DISCOURSE_MARKERS,
@@ -60,11 +67,6 @@ from mockengine.realtime.semantic_rules import (
     SUBJECT_PRONOUNS,
     WH_CONTRACTIONS,
     WH_WORDS,
-    Completeness,
-    ends_on_object_verb,
-    ends_on_short_list,
-    judge_utterance,
-    strands,
 )
 
 TAIL_MS = 160
