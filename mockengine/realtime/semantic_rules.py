@@ -61,8 +61,8 @@ after a verb that needs an object ("I would probably choose.") has usually lost 
 
 A "?" lets a sentence end in a preposition, subordinator or auxiliary ("What is it about?"), but
 not in a conjunction, filler or article ("Do you want tea or?" still trails). The word lists are
-plain sets in :mod:`.semantic_words` so a reader can check any verdict by hand. Source: observed tiny.en output on
-the espeak-ng utterances in ``tests/data/utterances`` (``whisper_transcripts.json``).
+plain sets in :mod:`.semantic_words` so a reader can check any verdict by hand. Source: observed
+tiny.en output on the espeak-ng utterances in ``tests/data/utterances`` (``whisper_transcripts.json``).
 """
 
 from __future__ import annotations
