@@ -180,6 +180,10 @@ def _simulate(
         loud = np.flatnonzero(np.abs(samples[(end + 20) * 24 :].astype(np.int32)) > ONSET_LEVEL)
         is_last = index == len(probes) - 1
         silence_ms = 10**9 if loud.size == 0 or is_last else 20 + int(loud[0]) // 24
+        # At the labelled pause the speaker resumes at the next segment (a faint breath is no resume).
+        for before, after in zip(label["segments"], label["segments"][1:], strict=False):
+            if abs(before["end_ms"] - end) <= 150 and not is_last:
+                silence_ms = max(silence_ms, after["start_ms"] - end)
         if wait < silence_ms:
             kind = "cut" if end < label["speech_end_ms"] - 200 else "end"
             return kind, end + wait - label["speech_end_ms"], verdict, probe["text"]

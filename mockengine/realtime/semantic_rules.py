@@ -99,6 +99,7 @@ from mockengine.realtime.semantic_words import (
     MIN_CONTENT_WORDS,
     MIN_QUESTION_WORDS,
     NEGATIONS,
+    NOT_IN_NOUN_PHRASES,
     OBJECT_GAP_WORDS,
     OBJECT_PRONOUNS,
     OBJECT_VERBS,
@@ -119,8 +120,10 @@ from mockengine.realtime.semantic_words import (
     TERMINAL_PUNCTUATION,
     THAT_COMPLEMENT_VERBS,
     THEN_STARTERS,
+    TIME_NOUNS,
     TRAILING_PUNCTUATION,
     TRAILING_SUBJECTS,
+    TWO_OBJECT_VERBS,
     UNFINISHED_OPENERS,
     WH_CONTRACTIONS,
     WH_FOLLOWERS,
@@ -333,11 +336,35 @@ def ends_on_short_list(text: str) -> bool:
     Wednesday.", "Pack sunscreen, a hat."): a list the speaker may go on with. Not a rule (an answer may
     be "Sorry, Sarah."), a soft cue for ``turn_scoring``; rule 13b already takes longer lists."""
     chunks = [_WORD.findall(chunk.lower()) for chunk in text.strip().split(",")]
-    if len(chunks) < 2 or text.strip().endswith("?"):
+    if text.strip().endswith("?") or not chunks[-1]:
+        return False
+    if _juxtaposed_noun_phrases(chunks[-1]):
+        return True
+    if len(chunks) < 2:
         return False
     last_two = chunks[-2:]
     closers = CONJUNCTIONS | LIST_CLOSERS | INTERJECTIONS | DISCOURSE_MARKERS | SENTENCE_ADVERBS
     return all(1 <= len(chunk) <= MAX_LIST_ITEM_WORDS and not set(chunk) & closers for chunk in last_two)
+
+
+def _juxtaposed_noun_phrases(words: list[str]) -> bool:
+    """Two noun phrases side by side at the end, the comma between them lost: "call the bank the
+    dentist", "the options are the train the coach"; not after a verb that takes two objects ("gave the
+    dog the bone")."""
+    phrases: list[int] = []  # where each of the last two determiner phrases starts
+    end = len(words)
+    for index in range(len(words) - 1, -1, -1):
+        if words[index] in ARTICLES | POSSESSIVES:
+            content = words[index + 1 : end]
+            if not 1 <= len(content) <= MAX_LIST_ITEM_WORDS or set(content) & NOT_IN_NOUN_PHRASES:
+                return False
+            phrases.append(index)
+            end = index
+            if len(phrases) == 2:
+                break
+    if len(phrases) < 2 or phrases[1] == 0 or words[-1] in TIME_NOUNS:
+        return False  # "met the team the next day": an adverbial, not a list item
+    return words[phrases[1] - 1] not in TWO_OBJECT_VERBS
 
 
 def _without_leading_markers(words: list[str]) -> list[str]:

@@ -141,3 +141,20 @@ MAX_LIST_ITEM_WORDS = 2
 MIN_QUESTION_WORDS = 3
 MIN_CONTENT_WORDS = 4
 MAX_ELLIPTIC_WORDS = 4
+# Verbs that take two noun phrases ("gave the dog the bone"), so two side by side are no lost list comma.
+TWO_OBJECT_VERBS = word_set(
+    "give gives gave given giving show shows showed shown tell tells told send sends sent bring brings "
+    "brought offer offers offered pass passes passed hand hands handed lend lends lent buy buys bought "
+    "make makes made get gets got teach teaches taught ask asks asked owe owes owed pay paid leave left "
+    "name named consider considered find found keep kept cook cooked"
+)
+NOT_IN_NOUN_PHRASES = (
+    FUNCTION_WORDS
+    | SUBJECT_PRONOUNS
+    | OBJECT_PRONOUNS
+    | word_set("in on up off out over down back away around here there now then")
+)
+TIME_NOUNS = word_set(
+    "day days week weeks month months year years night morning evening afternoon time weekend moment "
+    "minute minutes hour hours"
+)
