@@ -30,6 +30,11 @@ cue                         evidence                                            
 ``function_ending``         a closed sentence ends on "in"/"on" (or a misheard     :data:`PARTICLE_WEIGHT`,
                             "and"/"an") or another function word ("it might.")     ``FUNCTION_ENDING_WEIGHT``
 ``object_verb``             a closed sentence ends on a verb that needs an object  :data:`OBJECT_VERB_WEIGHT`
+``misheard``                (round 4) replaces ``last_word`` when the doubt reads  half ``last_word``'s
+                            as a misheard finished sentence (:func:`_misheard`)
+``demonstrative_ending``    (round 4) a closed sentence ends on "that" (a cut-off  :data:`DEMONSTRATIVE_WEIGHT`
+                            "the", or a noun to come)
+``short_list``              (round 4) it ends on two short list items, no "and"    :data:`SHORT_LIST_WEIGHT`
 ==========================  =====================================================  =====================
 
 The sum maps to a :class:`Completeness`: >= :data:`COMPLETE_AT` finished (QUESTION when the lexical cue
@@ -37,8 +42,9 @@ saw a question), <= :data:`INCOMPLETE_AT` unfinished, else UNKNOWN; the detector
 that into a wait (a finished verdict that is not firm, :attr:`Verdict.is_contested`, is held longer).
 Round 1 set thresholds and weights on the ``tune`` half of the corpus; round 2 (the graded ``last_word``
 cue) on ``tune`` plus the burned ``heldout``; round 3 (short answers, the ending cues, the hold) on those
-plus the burned ``heldout_r2`` and its own ``dev_r3`` texts, never on ``heldout_r3``. Pure and
-deterministic: same evidence, same verdict.
+plus the burned ``heldout_r2`` and its own ``dev_r3`` texts; round 4 (misheard or cut-off, the
+demonstrative and list endings, the pitch band) on those plus the burned ``heldout_r3``, never on
+``heldout_r4``. Pure and deterministic: same evidence, same verdict.
 """
 
 from __future__ import annotations
