@@ -32,7 +32,7 @@ cue                         evidence                                            
 ``object_verb``             a closed sentence ends on a verb that needs an object  :data:`OBJECT_VERB_WEIGHT`
 ``misheard``                (round 4) replaces ``last_word`` when the doubt reads  half ``last_word``'s
                             as a misheard finished sentence (:func:`_misheard`)
-``demonstrative_ending``    (round 4) a closed sentence ends on "that" (a cut-off  :data:`DEMONSTRATIVE_WEIGHT`
+``demonstrative_ending``    (round 4) a closed sentence ends on "that" (a cut-off  ``DEMONSTRATIVE_WEIGHT``
                             "the", or a noun to come)
 ``short_list``              (round 4) it ends on two short list items, no "and"    :data:`SHORT_LIST_WEIGHT`
 ==========================  =====================================================  =====================
