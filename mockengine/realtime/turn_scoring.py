@@ -276,7 +276,7 @@ def _ending_word_cues(text: str) -> list[Cue]:
         cues.append(Cue("object_verb", OBJECT_VERB_WEIGHT, f"ends on {verb!r}, which needs an object"))
     last = _LAST_WORD.search(text.lower())
     words = _WORDS.findall(text.lower())
-    if len(words) > 2 and strands(words):
+    if len(words) > 2 and words[-1] in AMBIGUOUS_ENDINGS | PREPOSITIONS and strands(words):
         return cues  # a stranded particle ends a relative clause: "someone you can rely on."
     if last is not None and last[1] in AMBIGUOUS_ENDINGS:
         cues.append(
