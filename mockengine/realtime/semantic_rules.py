@@ -392,4 +392,6 @@ def ends_on_object_verb(text: str) -> str | None:
         return None
     if words[-2] in ARTICLES | POSSESSIVES | word_set("this his her its"):
         return None  # a noun: "the show", "a visit"
-    return None if set(words[:-1]) & (OBJECT_GAP_WORDS | WH_WORDS) else words[-1]
+    # Its object may have moved before it: a wh-word, "that", "all", or a relative clause ("the size I
+    # wanted").
+    return None if set(words[:-1]) & (OBJECT_GAP_WORDS | WH_WORDS) or strands(words) else words[-1]

@@ -294,6 +294,7 @@ def test_only_short_sentences_end_elliptically_on_an_auxiliary(text, completenes
         ("Send me.", None),
         ("My neighbour just bought.", "bought"),
         ("That's exactly what I needed.", None),
+        ("The shop ran out of the size I wanted.", None),
         ("We watched the show.", None),
         ("Did you buy?", None),
     ],
