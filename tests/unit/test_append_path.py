@@ -16,6 +16,7 @@ import pytest
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.audio.vad import FrameClassifier
 from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
+from mockengine.protocol import client_events as ce
 from mockengine.realtime.turn_detection import TurnDetector
 from tests.conftest import FAKE_TRANSCRIPT
 from tests.unit.test_audio_fast_path import FastDriver, _session
@@ -59,7 +60,9 @@ def _general_push_frames(self: TurnDetector, frames: list[Any]) -> list[Any]:
     return signals
 
 
-def _conversation(monkeypatch: pytest.MonkeyPatch, quiet_path: bool, noise_rms: float) -> list[Any]:
+def _conversation(
+    monkeypatch: pytest.MonkeyPatch, quiet_path: bool, noise_rms: float, turn_detection: str
+) -> list[Any]:
     if not quiet_path:
         set_threshold = FrameClassifier.set_threshold
 
@@ -77,6 +80,9 @@ def _conversation(monkeypatch: pytest.MonkeyPatch, quiet_path: bool, noise_rms: 
 
     driver = FastDriver(_session(), FakeTranscriber(default=FAKE_TRANSCRIPT), FakeSynthesizer())
     driver.start()
+    if turn_detection == "semantic_vad":
+        update = {"type": "realtime", "audio": {"input": {"turn_detection": {"type": "semantic_vad"}}}}
+        driver.send(ce.SessionUpdate(update))
     for turn in range(3):
         driver.stream(pause(900) + voiced + pause(900))
         if turn == 1:  # barge in while the reply plays
@@ -87,9 +93,12 @@ def _conversation(monkeypatch: pytest.MonkeyPatch, quiet_path: bool, noise_rms: 
     return driver.events
 
 
+@pytest.mark.parametrize("turn_detection", ["server_vad", "semantic_vad"])
 @pytest.mark.parametrize("noise_rms", [0.0, 40.0, 110.0])
-def test_the_quiet_path_emits_what_the_general_path_emits(monkeypatch, noise_rms: float) -> None:
-    fast = _conversation(monkeypatch, True, noise_rms)
-    assert fast == _conversation(monkeypatch, False, noise_rms)
+def test_the_quiet_path_emits_what_the_general_path_emits(
+    monkeypatch, noise_rms: float, turn_detection: str
+) -> None:
+    fast = _conversation(monkeypatch, True, noise_rms, turn_detection)
+    assert fast == _conversation(monkeypatch, False, noise_rms, turn_detection)
     kinds = [event["type"] for _, event in fast]
     assert kinds.count("input_audio_buffer.speech_started") >= 3 and "response.done" in kinds
