@@ -18,11 +18,49 @@ import sys
 from pathlib import Path
 
 # Verbs tools are named with (get_/list_ … read verbs and the verbs that change something).
-HUBS = (
-    "add book buy cancel close complete create delete end find launch list lock open pause play remove "
-    "remind resume save schedule search send share show skip start stop unlock turn_on turn_off rate "
-    "record check track restart block hide mute"
-).split()
+HUBS = tuple(
+    [
+        "add",
+        "book",
+        "buy",
+        "cancel",
+        "close",
+        "complete",
+        "create",
+        "delete",
+        "end",
+        "find",
+        "launch",
+        "list",
+        "lock",
+        "open",
+        "pause",
+        "play",
+        "remove",
+        "remind",
+        "resume",
+        "save",
+        "schedule",
+        "search",
+        "send",
+        "share",
+        "show",
+        "skip",
+        "start",
+        "stop",
+        "unlock",
+        "turn_on",
+        "turn_off",
+        "rate",
+        "record",
+        "check",
+        "track",
+        "restart",
+        "block",
+        "hide",
+        "mute",
+    ]
+)
 # Candidates whose shared sense is not what an app does with the hub verb.
 REJECTED = {
     "bar": "block a passage, not an app",

@@ -77,7 +77,8 @@ def _inflected(verb: str) -> str:
     """A regular expression for ``verb`` and its inflections ("call" → call, calls, called, calling)."""
     past = [w for w, base in IRREGULAR.items() if base == verb]
     stemmed = verb[:-1] if verb.endswith("e") else verb
-    doubled = verb + verb[-1] if len(verb) <= 4 and verb[-1] not in "aeiouwy" and verb[-2] in "aeiou" else verb
+    short = len(verb) <= 4 and verb[-1] not in "aeiouwy" and verb[-2] in "aeiou"  # "stop" → stopped
+    doubled = verb + verb[-1] if short else verb
     forms = {verb, verb + "s", stemmed + "ed", stemmed + "ing", doubled + "ed", doubled + "ing", *past}
     return "(?:" + "|".join(sorted(forms, key=len, reverse=True)) + ")"
 
