@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import evidence, lexicon, scalars, slots, utterance
+from mockengine.brain import evidence, lexicon, questions, scalars, slots, utterance
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
@@ -58,6 +58,7 @@ _NOT_LIKING = re.compile(
 )
 QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
+_DESCRIBED_READS = frozenset(("get", "gets", "list", "lists", "return", "returns", "find", "finds", "search"))
 _LOOKING = _READ_VERBS | {"look", "see"}
 _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
 _DO_I = re.compile(r"^\W*(?:do|does|did|will|should|is|are) (?:i|we)\b", re.I)
@@ -183,10 +184,35 @@ def best(text: str, tools: list[ToolSpec]) -> Match | None:
     said = {t.lower for t in lexicon.tokens(quality)} if quality is not None else None
     # The best tool the words may call: a higher one they only mention ("where's the car?" names a
     # ride but does not ask for one) gives way to the lookup they ask.
-    return next(
-        (m for m in ranked if m.strong and m.score >= m.min_score and (said is None or said & set(m.cues))),
+    # A question of what is so is a look: no tool that changes something answers it.
+    looking = questions.looks_up(text)
+    picked = next(
+        (
+            m
+            for m in ranked
+            if m.strong
+            and m.score >= m.min_score
+            and (said is None or said & set(m.cues))
+            and not (looking and not _vocabulary(_key(m.tool)).lookup)
+        ),
         None,
     )
+    return picked if picked is not None or not looking else _asked_lookup(text, ranked)
+
+
+def _asked_lookup(text: str, ranked: list[Match]) -> Match | None:
+    """The lookup a question of what is so reaches when its words name nothing the lookup declares
+    strongly ("is there anything good on tomorrow?" → the showtimes for a day): the best-scoring lookup,
+    when something it declares was heard (a word, or a kind of value it takes such as a day)."""
+    form = evidence.form_of(text)
+    heard = {c for c, _ in _heard(text)}
+    for match in ranked:
+        vocabulary = _vocabulary(_key(match.tool))
+        generic = bool(match.cues) and set(match.cues) <= _GENERIC  # "how many days until christmas"
+        allowed = evidence.allows(form, match.tool, vocabulary, heard)
+        if vocabulary.lookup and match.score > 0 and not generic and allowed:
+            return Match(match.tool, match.score, match.cues, True, 0.0)
+    return None
 
 
 def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
@@ -315,9 +341,10 @@ def _is_lookup(name: str, description: str) -> bool:
     list_events), or neither its name's first word nor its description's is a verb that changes
     something (``forecast``, ``ride_status`` "Where the driver is…"; not ``change_destination``)."""
     words = lexicon.identifier_words(name).split()
-    if words and words[0] in _READ_VERBS:
-        return True
     first = [t.lower for t in lexicon.tokens(description)[:1]]
+    # named with a read verb, or described as one ("my_bookings": "List the user's upcoming bookings")
+    if (words and words[0] in _READ_VERBS) or (first and first[0] in _DESCRIBED_READS):
+        return True
     changing = [w for w in words[:1] + first if w in CHANGE_VERBS or lexicon.stem(w) in _CHANGE_STEMS]
     acting = [c for c in _concepts(" ".join(words)) if c in _STRONG_VERBS and c not in _LOOK_CONCEPTS]
     return not changing and not acting

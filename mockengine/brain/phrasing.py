@@ -22,6 +22,7 @@ ROLES: dict[str, tuple[str, ...]] = {
     "at": (
         *("location", "place", "where", "room", "address", "city", "at", "venue"),
         *("restaurant", "hotel", "store", "shop", "cafe", "bar", "club", "gym", "office", "clinic"),
+        *("cinema", "theater", "theatre", "venue", "stadium", "station", "stop", "branch", "pharmacy"),
     ),
     "into": ("language", "target", "destination", "format", "into", "folder"),
     "on": ("room", "location", "place", "device", "on"),
@@ -159,7 +160,8 @@ _TRAILING = frozenset(
         "one",
         "ones",
         *["outside", "inside", "outdoors", "indoors", "around"],
-        *["instead", "anyway", "too", "also", "then", "later", "soon"],  # where the speaker is, no place name
+        *["instead", "anyway", "too", "also", "then", "later", "soon"],  # where the speaker is, no place
+        *["morning", "afternoon", "evening", "week", "weekend"],  # "this morning": when, no name
         *["bit", "tad", "lot", "bunch"],  # "dim the lights a bit": a degree, no name
     ]
 )

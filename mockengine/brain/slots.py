@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import codes, items, lexicon, names, referents, scalars, values, verbatim
+from mockengine.brain import codes, items, lexicon, names, questions, referents, scalars, values, verbatim
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -46,6 +46,8 @@ from mockengine.brain.values import Span
 _CONTAINERS = frozenset(
     lexicon.stem(w)
     for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
+    # a name followed by its kind: "the Northern line", "the Curzon cinema", "Kings Cross station"
+    + ("line", "route", "station", "stop", "cinema", "theater", "theatre", "deck")
 )
 _PLACES = ("room", "location", "place", "where", "area", "zone")
 
@@ -76,7 +78,7 @@ def fill(
     properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     listed = schema.get("required")
     required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
-    said = items.commas_as_and(_without_tool_mention(text, tool_name))
+    said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
     work = _Work(lexicon.rewrite(said, keep_case=True), today)
     filled = Filled()
     kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}

@@ -138,4 +138,9 @@ def quoted_list(text: str) -> list[re.Match[str]]:
 def vague(value: object) -> bool:
     """A string that names nothing ("print something", "search for anything"): no value, so the
     parameter is asked for instead."""
-    return isinstance(value, str) and " ".join(value.lower().split()) in _VAGUE
+    if not isinstance(value, str):
+        return False
+    words = value.lower().split()
+    # "anything good", "something nice": an indefinite pronoun and what it should be like names nothing
+    indefinite = len(words) == 2 and words[0] in ("something", "anything", "everything")
+    return " ".join(words) in _VAGUE or indefinite

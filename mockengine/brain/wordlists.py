@@ -144,6 +144,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("take a note", "create note"),
     ("gets? here", "arrive"),
     ("how long until", "when"),
+    (r"(?:how long|how much longer) (?:till|til|'til|before|left)", "when time left"),  # a time remaining
+    (r"\b([a-z]+)-wise\b", r"\1"),  # "reminders-wise": about the reminders
     ("(?:we're|we are|i'm|i am) (?:all )?out of", "add"),
     ("(?:we|i) (?:ran|run|have run) out of", "add"),
     ("can't see", "dark"),
