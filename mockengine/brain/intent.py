@@ -46,7 +46,8 @@ NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 
 HYPERSTUDY_TOOLS = ANSWER_TOOLS | frozenset(("send_chat", "wait", "respond", "answer"))
 # What a reminder is to say: its verbs ask for nothing now ("remind me to book flights at nine").
 _REMINDED = re.compile(
-    r"\b(remind (?:me|us)) (?:to|that|about) .*?(?=\s(?:at|on|by|tomorrow|tonight|in|every)\b|$)"
+    r"\b(remind (?:me|us))(?: [\w:]+){0,5}? (?:to|that|about) "
+    r".*?(?=\s(?:at|on|by|tomorrow|tonight|in|every)\b|$)"
 )
 _COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d):\s")
 _SPLIT = re.compile(r"\s*(?:,\s*)?\b(?:and then|and also|and|then|after that)\b\s*", re.IGNORECASE)
@@ -157,6 +158,8 @@ def _score(
         for implied in (c for c in lexicon.associated(concept) if c in weights):
             score += ASSOCIATION_WEIGHT * weights[implied] * math.log(1 + tools / spread[implied])
             cues.append(word)
+            # an action that implies the tool's own ("stop the music" → pause) asks for it
+            strong = strong or (concept in _STRONG_VERBS and implied in vocabulary.strong)
             in_name += implied in vocabulary.name
     return score, cues, strong, in_name
 
@@ -317,7 +320,9 @@ def _vocabulary(key: str) -> _Vocabulary:
             kinds |= {slots.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
             texts.append(str(schema.get("description", "")))
             for option in schema.get("enum") or []:
-                option_concepts = [t.concept for t in lexicon.tokens(lexicon.identifier_words(str(option)))]
+                # read through the speech's phrases: "b&w" is black_and_white
+                option_words = lexicon.rewrite(lexicon.identifier_words(str(option)))
+                option_concepts = [t.concept for t in lexicon.tokens(option_words)]
                 _add(weights, option_concepts, ENUM_WEIGHT)
                 strong |= set(option_concepts)
                 enums |= set(option_concepts)

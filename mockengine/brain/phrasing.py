@@ -25,7 +25,7 @@ ROLES: dict[str, tuple[str, ...]] = {
         *("cinema", "theater", "theatre", "venue", "stadium", "station", "stop", "branch", "pharmacy"),
     ),
     "into": ("language", "target", "destination", "format", "into", "folder"),
-    "on": ("room", "location", "place", "device", "on"),
+    "on": ("room", "location", "place", "device", "on", "subject", "topic"),
     "to": (
         "recipient",
         "person",
@@ -101,6 +101,8 @@ BLANK = "¦"  # where a value was taken out of the text
 
 
 _BOUNDARIES = frozenset(ROLES) | {"and", "then", "under", "below", "over", "above", "of", "as"}
+# a clause of its own starts ("block Instagram while I work"): no part of the thing named
+_BOUNDARIES |= {"while", "because", "since", "unless", "if", "cos", "cause"}
 _RELATIVE = frozenset(("that", "which", "who"))
 _SUBJECTS = frozenset(("i", "we", "you", "they"))
 

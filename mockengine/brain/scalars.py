@@ -142,15 +142,15 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     heard |= {c for concept in list(heard) for c in lexicon.associated(concept)}  # "too dark" → on
     # An option said as it is ("the tasks I've done" → done) wins over one a synonym points at ("show" ~
     # open); then the synonyms, in the options' order.
-    for option in options:
-        words = lexicon.identifier_words(option).split() if isinstance(option, str) else []
+    for option in options:  # its words read through the same phrases as the speech ("black and white")
+        words = lexicon.rewrite(lexicon.identifier_words(option)).split() if isinstance(option, str) else []
         if words and all(w in said for w in words):
             return _span_of(text, str(option), [lexicon.concept(w) for w in words])
     found = []
     for option in options:
         if not isinstance(option, str):
             continue
-        wanted = [lexicon.concept(w) for w in lexicon.identifier_words(option).split()]
+        wanted = [lexicon.concept(w) for w in lexicon.rewrite(lexicon.identifier_words(option)).split()]
         if wanted and all(w in heard for w in wanted):
             found.append(_span_of(text, option, wanted))
     # "skip all the way to the final card": the option said as where to go wins over the verb's
@@ -194,6 +194,20 @@ def boolean_for(text: str, name: str = "") -> Span | None:
         if said is not None and all(re.search(rf"\b{re.escape(w)}", text, re.I) for w in own):
             return Span(True, said.start(), said.end())
     return None
+
+
+def own_verb(text: str, tool_name: str) -> Span | None:
+    """A required on/off flag the tool's own verb sets, when no switch word was said: "block Instagram"
+    to ``block_apps`` → true; "unblock it", "stop blocking" → false."""
+    words = lexicon.identifier_words(tool_name).split()
+    if not words or words[0] in ("set", "toggle", "turn", "switch", "get", "update", "change"):
+        return None
+    root = re.escape(lexicon.stem(words[0]))
+    undone = re.search(rf"\b(?:un{root}|(?:stop|quit|end) {root})\w*", text, re.IGNORECASE)
+    if undone is not None:
+        return Span(False, undone.start(), undone.end())
+    done = re.search(rf"\b{root}\w*", text, re.IGNORECASE)
+    return Span(True, done.start(), done.end()) if done is not None else None
 
 
 _REPEATING = frozenset(("repeat", "repeats", "recurring", "daily", "every", "recur", "repeating"))

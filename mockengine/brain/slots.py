@@ -49,6 +49,10 @@ _CONTAINERS = frozenset(
     # a name followed by its kind: "the Northern line", "the Curzon cinema", "Kings Cross station"
     + ("line", "route", "station", "stop", "cinema", "theater", "theatre", "deck")
 )
+# Measures and containers before the thing itself ("a pair of running shoes", "a couple of lemons").
+_MEASURES = frozenset(
+    ("pair", "couple", "pack", "packet", "box", "bottle", "bag", "can", "tin", "jar", "carton", "bunch")
+)
 _PLACES = ("room", "location", "place", "where", "area", "zone")
 
 
@@ -79,7 +83,7 @@ def fill(
     listed = schema.get("required")
     required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
     said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
-    work = _Work(lexicon.rewrite(said, keep_case=True), today)
+    work = _Work(_rewritten(said), today)
     filled = Filled()
     kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
     for kind in _PASSES:
@@ -98,6 +102,10 @@ def fill(
     _fill_strings(work, filled, _Strings(strings, required, cues, verbatim, lists))
     for name in scalars.implied_on(filled.arguments, properties, required):
         filled.arguments[name], filled.sources[name] = "on", "(a level was set)"
+    for name in [n for n in required if n not in filled.arguments and kinds.get(n) == "boolean"]:
+        verb = scalars.own_verb(work.said, tool_name)
+        if verb is not None:
+            filled.arguments[name], filled.sources[name] = verb.value, verb.value and "(the tool's verb)"
     _finish(filled, schema, required, lists)
     return filled
 
@@ -155,6 +163,24 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
+
+
+_REMINDER_CONTENT = re.compile(r"\bremind (?:me|us)\b(?: [\w:]+){0,5}? (to|that|about) ", re.IGNORECASE)
+
+
+def _rewritten(said: str) -> str:
+    """``said`` with the phrases rewritten ("give me a shout" → remind me), except what a reminder is to
+    say, which keeps the words as said ("remind me at 9 pm to take out the trash")."""
+    rewritten = lexicon.rewrite(said, keep_case=True)
+    found = _REMINDER_CONTENT.search(rewritten)
+    if found is None:
+        return rewritten
+    connector = found.group(1)
+    nth = len(re.findall(rf"\b{connector}\b", rewritten[: found.end()], re.IGNORECASE))
+    places = [m.end() for m in re.finditer(rf"\b{connector}\b", said, re.IGNORECASE)]
+    if len(places) < nth:
+        return rewritten
+    return rewritten[: found.end()] + said[places[nth - 1] :].lstrip()
 
 
 def _without_tool_mention(text: str, tool_name: str) -> str:
@@ -296,6 +322,8 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     obj = segments[0][1] if segments else ""
     obj = "" if only_own_words(obj, todo.cues) or obj.lower() in lexicon.PRONOUNS else obj  # "… of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
+    if obj.lower() in _MEASURES and rest and rest[0][0] == "of":  # "a pair of running shoes"
+        obj, rest = bare(rest[0][1]), rest[1:]
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
     if obj and not (primary not in todo.required and _fits(primary, _PLACES)):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from mockengine.brain import lexicon
+from mockengine.brain import lexicon, questions
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.wordlists import FILLERS, IRREGULAR
 
@@ -86,7 +86,8 @@ _QUESTION = re.compile(
 )
 # A past event told, not a request: "I went to the park this morning", "we watched a movie last night".
 _PAST = re.compile(
-    r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*(?:i|we|he|she|they|my \w+|our \w+)\s+"
+    r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*"
+    r"(?:i|we|he|she|they|my \w+|our \w+|the (?:\w+ ){1,3}(?:i|we)|the (?:\w+ ){0,2}\w+ (?:got|was|were))\s+"
     r"(?:just\s+|already\s+|\w+ly\s+|never\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
     + "|".join(sorted(IRREGULAR, key=len, reverse=True))
     + r")\b",
@@ -205,6 +206,8 @@ def not_asking(text: str) -> str | None:
         return "thinking aloud"
     if _ABOUT_THE_APP.search(text):
         return "a question about the assistant"
+    if questions.general(text):  # "what temperature should jeans be washed at?"
+        return "a question of general advice"
     rewritten = lexicon.rewrite(text)  # "do you have any tea" is a search, rewritten
     if _QUESTION_ONLY.search(rewritten):
         return "a question for the participant"
@@ -225,7 +228,10 @@ def remark_quality(text: str) -> str | None:
     """What a remark says something is ("too cold" of "the room is too cold"), None for no remark."""
     first = re.split(r"[,;.!?]", text, maxsplit=1)[0]
     remark = _REMARK.match(first)
-    if remark is None or any(t.concept in lexicon.ACTIONS for t in lexicon.tokens(first[remark.end() :])):
+    if remark is None:
+        return None
+    # an action said after the subject; "screen" says where, it asks for no state ("slick on the big screen")
+    if any(t.concept in lexicon.ACTIONS - {"state"} for t in lexicon.tokens(first[remark.end() :])):
         return None
     opening = lexicon.tokens(first[: remark.end()])[:1]
     if any(t.concept in lexicon.ACTIONS or t.lower in LIGHT_VERBS for t in opening):

@@ -26,10 +26,11 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
     for group in (
         "open show display view see focus check",
         "launch play run start watch demo",
-        "pause stop hold",
+        "pause hold",
+        "stop halt cease quit",
         "resume continue unpause",
         "restart replay rewind beginning over",
-        "close exit dismiss quit leave end hang",
+        "close exit dismiss leave end hang",
         "next forward ahead following skip",
         "prev previous before preceding earlier",
         "back return backward backwards",
@@ -85,8 +86,8 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
 )
 
 ACTIONS = _words(
-    "open launch pause resume restart close next prev back favorite like dislike remove add flip "
-    "filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
+    "open launch pause stop send share resume restart close next prev back favorite like dislike remove add "
+    "flip filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
 )
 
 _DAY_WORD = (
@@ -166,6 +167,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("what have i got", "list"),
     ("am i (?:free|busy)", "list"),
     ("block out", "schedule"),
+    (r"(?:pencil|slot|squeeze|fit|book|put) (?:me |us )?in(?= (?:a|an|the|my|our|some)\b)", "schedule"),
     ("don't let me forget", "remind me"),
     ("do not let me forget", "remind me"),
     ("make it", "set it"),
@@ -292,7 +294,8 @@ FILLERS: tuple[str, ...] = (
 # A concept that implies others: an indirect request ("it's too dark in here", "how hot is it in Cairo")
 # reaches a tool declaring one of these, at ASSOCIATION_WEIGHT of the tool's weight for it.
 ASSOCIATIONS: dict[str, tuple[str, ...]] = {
-    "pause": ("close", "remove"),  # "stop the parking" ends it, "stop printing" cancels the job
+    "stop": ("pause", "close", "remove"),  # "stop the music" pauses it, "stop the parking" ends it
+    "send": ("share",),  # "send the Wedding album to Dan" shares it
     "complete": ("close",),  # "finish my ride" ends it
     "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
     "navigate": ("ride",),  # "I want to go to the airport", to a ride app
