@@ -43,12 +43,6 @@ from mockengine.brain.phrasing import (
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
-_CONTAINERS = frozenset(
-    lexicon.stem(w)
-    for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
-    # a name followed by its kind: "the Northern line", "the Curzon cinema", "Kings Cross station"
-    + ("line", "route", "station", "stop", "cinema", "theater", "theatre", "deck")
-)
 # Measures and containers before the thing itself ("a pair of running shoes", "a couple of lemons").
 _MEASURES = frozenset(
     ("pair", "couple", "pack", "packet", "box", "bottle", "bag", "can", "tin", "jar", "carton", "bunch")
@@ -83,7 +77,7 @@ def fill(
     listed = schema.get("required")
     required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
     said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
-    work = _Work(_rewritten(said), today)
+    work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
     kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
     for kind in _PASSES:
@@ -95,17 +89,17 @@ def fill(
             ):
                 _fill_one(work, filled, name, properties[name], kind)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
-    verbatim = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
+    as_said = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
     strings = [n for n, k in kinds.items() if k in _STRINGS and n not in filled.arguments]
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
-    _fill_strings(work, filled, _Strings(strings, required, cues, verbatim, lists))
+    _fill_strings(work, filled, _Strings(strings, required, cues, as_said, lists))
     for name in scalars.implied_on(filled.arguments, properties, required):
         filled.arguments[name], filled.sources[name] = "on", "(a level was set)"
     for name in [n for n in required if n not in filled.arguments and kinds.get(n) == "boolean"]:
         verb = scalars.own_verb(work.said, tool_name)
         if verb is not None:
-            filled.arguments[name], filled.sources[name] = verb.value, verb.value and "(the tool's verb)"
+            filled.arguments[name], filled.sources[name] = verb.value, "(the tool's own verb)"
     _finish(filled, schema, required, lists)
     return filled
 
@@ -163,24 +157,6 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
-
-
-_REMINDER_CONTENT = re.compile(r"\bremind (?:me|us)\b(?: [\w:]+){0,5}? (to|that|about) ", re.IGNORECASE)
-
-
-def _rewritten(said: str) -> str:
-    """``said`` with the phrases rewritten ("give me a shout" → remind me), except what a reminder is to
-    say, which keeps the words as said ("remind me at 9 pm to take out the trash")."""
-    rewritten = lexicon.rewrite(said, keep_case=True)
-    found = _REMINDER_CONTENT.search(rewritten)
-    if found is None:
-        return rewritten
-    connector = found.group(1)
-    nth = len(re.findall(rf"\b{connector}\b", rewritten[: found.end()], re.IGNORECASE))
-    places = [m.end() for m in re.finditer(rf"\b{connector}\b", said, re.IGNORECASE)]
-    if len(places) < nth:
-        return rewritten
-    return rewritten[: found.end()] + said[places[nth - 1] :].lstrip()
 
 
 def _without_tool_mention(text: str, tool_name: str) -> str:
@@ -332,8 +308,11 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
             listed, rest = [*listed, bare(rest[0][1])], rest[1:]
         things = items.as_list(listed) if items.takes_one_thing(primary) else [" and ".join(listed)]
         value = " ".join([things[0]] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
-        filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
-        filled.more = [(primary, _without_name(thing, primary)) for thing in things[1:]]
+        filled.arguments[primary], filled.sources[primary] = (
+            items.without_kind(value, primary),
+            value,
+        )
+        filled.more = [(primary, items.without_kind(thing, primary)) for thing in things[1:]]
     elif _said_there(work.text, primary, todo.cues.referent):  # "… in Edinburgh and then a hotel there"
         filled.arguments[primary] = todo.cues.referent.for_parameter(primary, exact=True)
         filled.sources[primary], filled.used_referent = "(there → last place)", True
@@ -374,7 +353,7 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
         target = next((n for n in todo.names if n not in filled.arguments and _fits(n, roles)), None)
         if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
             continue
-        value = _without_name(bare(phrase), target)
+        value = items.without_kind(bare(phrase), target)
         # "with Ana and Bo" for a list of attendees: the "and" phrases that follow belong to it
         for joined, more in said[index + 1 :] if target in todo.lists else ():
             if joined != "and":
@@ -390,18 +369,6 @@ def _fits(name: str, roles: tuple[str, ...]) -> bool:
     """A word of the parameter's name is one of the ``roles`` (by stem: ``attendees`` ~ attendee)."""
     words = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
     return any(lexicon.stem(role) in words for role in roles)
-
-
-def _without_name(value: str, parameter: str) -> str:
-    """ "tag audio" → "audio" for the parameter ``tag``."""
-    words = value.split(" ")
-    names = {lexicon.stem(w) for w in lexicon.identifier_words(parameter).split()}
-    while len(words) > 1 and lexicon.stem(words[0]) in names:
-        words = words[1:]
-    # A container named after its kind: "my road trip playlist" → "road trip" (but a "living room" stays).
-    while len(words) > 1 and lexicon.stem(words[-1]) in names and names & _CONTAINERS:
-        words = words[:-1]
-    return " ".join(words)
 
 
 def _said_there(text: str, name: str, referent: Referent) -> bool:

@@ -144,3 +144,21 @@ def vague(value: object) -> bool:
     # "anything good", "something nice": an indefinite pronoun and what it should be like names nothing
     indefinite = len(words) == 2 and words[0] in ("something", "anything", "everything")
     return " ".join(words) in _VAGUE or indefinite
+
+
+_REMINDER_CONTENT = re.compile(r"\bremind (?:me|us)\b(?: [\w:]+){0,5}? (to|that|about) ", re.IGNORECASE)
+
+
+def rewritten(said: str) -> str:
+    """``said`` with the phrases rewritten ("give me a shout" → remind me), except what a reminder is to
+    say, which keeps the words as said ("remind me at 9 pm to take out the trash")."""
+    rewritten = lexicon.rewrite(said, keep_case=True)
+    found = _REMINDER_CONTENT.search(rewritten)
+    if found is None:
+        return rewritten
+    connector = found.group(1)
+    nth = len(re.findall(rf"\b{connector}\b", rewritten[: found.end()], re.IGNORECASE))
+    places = [m.end() for m in re.finditer(rf"\b{connector}\b", said, re.IGNORECASE)]
+    if len(places) < nth:
+        return rewritten
+    return rewritten[: found.end()] + said[places[nth - 1] :].lstrip()
