@@ -55,6 +55,9 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     """The number for parameter ``name``: one followed by a unit word that fits the name, else the first
     number with no unit word that belongs to another kind of parameter."""
     words = " ".join([lexicon.identifier_words(name), str(schema.get("description", "")).lower()])
+    none = _none_of(text, name, schema)
+    if none is not None:
+        return none
     duration = _duration(text, words)
     if duration is not None:
         return duration
@@ -73,6 +76,25 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
         if unit is None and best is None:
             best = Span(span.value, _comparator_start(text, span.start), span.end)
     return best
+
+
+def _none_of(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
+    """Zero for a count said to be none of the parameter's thing: "no break" → ``break_minutes`` 0,
+    "without any guests" → ``guests`` 0 (when the schema allows 0)."""
+    minimum = schema.get("minimum", 0)
+    if not isinstance(minimum, int | float) or minimum > 0:
+        return None
+    things = [w for w in lexicon.identifier_words(name).split() if w not in _COUNT_WORDS]
+    if not things:
+        return None
+    stem = re.escape(lexicon.stem(things[0]))
+    said = re.search(rf"\b(?:no|without(?: any| a)?|zero)\s+{stem}\w*", text, re.IGNORECASE)
+    return Span(0, said.start(), said.end()) if said is not None else None
+
+
+_COUNT_WORDS = frozenset(
+    ("minutes", "min", "mins", "seconds", "secs", "hours", "days", "count", "number", "num")
+)
 
 
 def _duration(text: str, words: str) -> Span | None:
@@ -193,6 +215,9 @@ def boolean_for(text: str, name: str = "") -> Span | None:
         said = re.search(rf"\b{re.escape(own[0])}\w*\b", text, re.IGNORECASE)
         if said is not None and all(re.search(rf"\b{re.escape(w)}", text, re.I) for w in own):
             return Span(True, said.start(), said.end())
+        synonym = _synonym_of(text, own[0]) if len(own) == 1 else None  # "mixed up" for shuffle
+        if synonym is not None:
+            return Span(True, synonym.start(), synonym.end())
     return None
 
 
@@ -210,6 +235,15 @@ def own_verb(text: str, tool_name: str) -> Span | None:
     return Span(True, done.start(), done.end()) if done is not None else None
 
 
+def _synonym_of(text: str, word: str) -> re.Match[str] | None:
+    """Where ``text`` says ``word`` through a synonym group of the lexicon ("mixed" for shuffle); a
+    word in no group has none."""
+    wanted = lexicon.concept(word)
+    if wanted == lexicon.stem(word):
+        return None
+    return next((m for m in re.finditer(r"[A-Za-z]+", text) if lexicon.concept(m.group(0)) == wanted), None)
+
+
 _REPEATING = frozenset(("repeat", "repeats", "recurring", "daily", "every", "recur", "repeating"))
 _OFTEN = re.compile(
     r"\b(?:every (?:day|morning|evening|night|week)|each (?:day|morning|evening|night)|daily|nightly"
@@ -220,7 +254,7 @@ _OFTEN = re.compile(
 _SWITCH = re.compile(
     r"(?<!\bgo )(?<!\bcome )(?<!\bhold )(?<!\bcarry )(?<!\blater )"
     r"\b(?P<word>on|off|yes|no|enable|enabled|disable|disabled|true|false)\b"
-    r"(?!\s+(?:the|a|an|my|your|his|her|our|their|this|that|these|those|it|them|top|time)\b)"
+    r"(?!\s+(?:the|a|an|my|your|his|her|our|their|this|that|these|those|it|them|top|time|each|every|all)\b)"
     r"(?!\s+then\b)",
     re.IGNORECASE,
 )

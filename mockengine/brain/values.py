@@ -190,7 +190,11 @@ _DATE_PATTERNS = (
     re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
     re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}\b"),
     re.compile(rf"\b(?:on\s+)?{_MONTH}\s+(?:the\s+)?{_ORDINAL}\b"),
-    re.compile(r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|(?:the\s+)?day after tomorrow)\b"),
+    re.compile(
+        r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|(?:the\s+)?day after tomorrow|yesterday"
+        r"|(?:the\s+)?day before yesterday)\b"
+    ),
+    re.compile(r"\b(?:on\s+)?last\s+(?P<lastday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"),
     re.compile(
         r"\b(?:in|within)\s+(?P<count>a|an|one|two|three|four|five|six|seven|\d{1,2})\s+(?P<unit>days?|weeks?)\b"
     ),
@@ -252,8 +256,11 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
             return None
     if groups.get("rel"):
         relative = groups["rel"].removeprefix("the").strip()
-        shift = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2}[relative]
-        return today + timedelta(days=shift)
+        shift = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "yesterday": -1}
+        return today + timedelta(days=shift.get(relative, -2))  # "the day before yesterday"
+    if groups.get("lastday"):  # the most recent one before today
+        wanted = next(i for i, d in enumerate(WEEKDAYS) if d.startswith(groups["lastday"][:3]))
+        return today - timedelta(days=(today.weekday() - wanted) % 7 or 7)
     if groups.get("count"):
         count = groups["count"]
         number = int(count) if count.isdigit() else ({"a": 1, "an": 1} | _UNITS).get(count, 1)
