@@ -29,7 +29,18 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import codes, items, lexicon, names, questions, referents, scalars, values, verbatim
+from mockengine.brain import (
+    codes,
+    items,
+    lexicon,
+    names,
+    questions,
+    ranges,
+    referents,
+    scalars,
+    values,
+    verbatim,
+)
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -80,6 +91,7 @@ def fill(
     work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
     kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
+    _fill_range(work, filled, ranges.pair(properties, kinds))
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
@@ -243,6 +255,17 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     if span is not None:
         filled.sources[name] = work.take(_with_label(work.text, span, name))
         filled.arguments[name] = span.value
+
+
+def _fill_range(work: _Work, filled: Filled, bounds: tuple[str, str] | None) -> None:
+    """A range's two ends ("between February the first and the seventh") into its two parameters."""
+    found = ranges.date_range(work.text, work.today) if bounds else None
+    if bounds is None or found is None:
+        return
+    for name, span in sorted(zip(bounds, found, strict=True), key=lambda e: -(e[1].start if e[1] else 0)):
+        if span is not None:  # the later span first, so the earlier one's place is unchanged
+            filled.sources[name] = work.take(span) or "(the range's month)"
+            filled.arguments[name] = span.value
 
 
 def _with_label(text: str, span: Span, name: str) -> Span:
