@@ -83,11 +83,15 @@ def _inflected(verb: str) -> str:
     return "(?:" + "|".join(sorted(forms, key=len, reverse=True)) + ")"
 
 
+_OBJECTS = "it|them|that|this|those|these"
 # WordNet's phrasal verbs ("call off" → cancel), read as their hub verb whatever their inflection.
 _PHRASAL_PATTERNS = tuple(
     (
-        re.compile(rf"\b{_inflected(lemma.split()[0])} {' '.join(lemma.split()[1:])}\b", re.IGNORECASE),
-        hub.split()[-1] if hub.startswith("turn ") else hub,
+        re.compile(
+            rf"\b{_inflected(lemma.split()[0])}(?: ({_OBJECTS}))? {' '.join(lemma.split()[1:])}\b",
+            re.IGNORECASE,
+        ),
+        (hub.split()[-1] if hub.startswith("turn ") else hub) + r" \1",  # "call it off" → "cancel it"
     )
     for lemma, hub in VERB_SYNONYMS.items()
     if " " in lemma
@@ -126,6 +130,7 @@ def rewrite(text: str, keep_case: bool = False) -> str:
         rewritten = pattern.sub(replacement, rewritten)
     for pattern, replacement in _PHRASAL_PATTERNS:
         rewritten = pattern.sub(replacement, rewritten)
+    rewritten = rewritten.replace("  ", " ")
     return " ".join(rewritten.split())
 
 

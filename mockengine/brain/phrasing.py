@@ -179,6 +179,7 @@ class Cues:
     referent: Referent
     name_concepts: frozenset[str] = frozenset()
     own_stems: frozenset[str] = frozenset()  # the tool's name and description words (not its examples)
+    name_verb: str = ""  # the stem of the first word of the tool's name
 
 
 _EXAMPLES = re.compile(r"\b(?:e\.g\.|for example|such as|like)[^.;)]*", re.IGNORECASE)
@@ -224,6 +225,9 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
     not the object: "add ¦ coffee filters" still has the object "coffee filters"."""
     chunks = re.split(r"[,;.!?]+", text)
     acting = [i for i, chunk in enumerate(chunks) if any(_is_action(w, cues) for w in lexicon.tokens(chunk))]
+    # a clause led by the tool's own verb is the request ("log a robin, I saw it yesterday")
+    led = [i for i, chunk in enumerate(chunks) if _led_by_name(chunk, cues)]
+    acting = led[:1] + acting
     main = acting[0] if acting else next((i for i, c in enumerate(chunks) if _content(lexicon.tokens(c))), 0)
     obj = ""
     merged: list[tuple[str, str]] = []
@@ -242,6 +246,13 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
             elif preposition == BLANK and merged and merged[-1][1].lower() in LIGHT_VERBS:
                 merged[-1] = (merged[-1][0], phrase)  # "to give ¦ her tablet": the tablet, given
     return [("", obj), *merged]
+
+
+def _led_by_name(chunk: str, cues: Cues) -> bool:
+    """The clause's first content word is the first word of the tool's name, its verb ("log" of
+    log_sighting)."""
+    words = [w for w in lexicon.tokens(chunk) if not w.is_stop and w.lower not in LIGHT_VERBS]
+    return bool(words) and bool(cues.name_verb) and lexicon.stem(words[0].lower) == cues.name_verb
 
 
 def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:

@@ -40,12 +40,14 @@ _GENERAL = re.compile(
     r"|\b(?:is|are) (?:it|they|these|those) any good\b|\bany good\b",
     re.IGNORECASE,
 )
+_QUESTIONISH = re.compile(r"^\W*(?:is|are|do|does|should|would|will|was|were)\b|\?\s*$", re.IGNORECASE)
 _HOW_TO = re.compile(r"^\W*how (?:do|should|can|would) (?:i|we|one|you)\b", re.IGNORECASE)
 # The frame of a question, no part of a value.
 _FRAME = re.compile(
     r"^\W*(?:(?:so|and|but|okay|ok|right|oh|well|hey)\W+)*"
     r"(?:how (?:much|many|long|often|far)|how am i getting on with|how are (?:we|things) getting on with"
     r"|what(?: \w+)?(?:'s| is| are)|is there|are there|have i got|do i have|have i|did i"
+    r"|(?:is|are)(?= (?:the|my|our|this|that|these|those)\b)"
     r"|when(?:'s| is)|where(?:'s| is))\b"
     r"|\b(?:have|has|had|did|do|does|am|are|is|was|were) (?:i|we)\b(?: (?:actually|really|even))?"
     r"(?: (?:got|had|done|been))?\b"
@@ -74,7 +76,8 @@ def looks_up(text: str) -> bool:
 
 def general(text: str) -> bool:
     """A question of general advice or opinion ("what temperature should jeans be washed at?")."""
-    return bool(_ASKS.match(text.replace("’", "'"))) and bool(_GENERAL.search(text.replace("’", "'")))
+    text = text.replace("’", "'")
+    return bool(_ASKS.match(text) or _QUESTIONISH.search(text)) and bool(_GENERAL.search(text))
 
 
 def without_frame(text: str) -> str:

@@ -51,24 +51,24 @@ def date_range(text: str, today: date) -> tuple[Span | None, Span | None] | None
         first = _nearest(values.dates(between.group("a"), today), today)
         if first is not None:
             last = _end_day(between.group("b"), date.fromisoformat(str(first.value)), today)
-            offset = between.start("a")
-            start = Span(first.value, offset + first.start, offset + first.end)
+            # the spans hold "between"/"from" and "and"/"to" too: they name nothing else
+            start = Span(first.value, between.start(), between.start("a") + first.end)
             if last is None:
                 return start, None
-            return start, Span(last.isoformat(), between.start("b"), between.end("b"))
+            return start, Span(last.isoformat(), between.end("a"), between.end("b"))
     month = _WHOLE_MONTH.search(text)
     if month is not None:
         number = MONTHS.index(month.group("month").lower()) + 1
         year = today.year if number <= today.month or number - today.month <= 6 else today.year - 1
         following = date(year + (number == 12), number % 12 + 1, 1)
         return (
-            Span(date(year, number, 1).isoformat(), month.start("month"), month.end("month")),
+            Span(date(year, number, 1).isoformat(), month.start(), month.end("month")),
             Span((following - timedelta(days=1)).isoformat(), month.end("month"), month.end("month")),
         )
     since = _SINCE.search(text)
     found = _nearest(values.dates(since.group("a"), today), today) if since else None
     if since is not None and found is not None:
-        return Span(found.value, since.start("a") + found.start, since.start("a") + found.end), None
+        return Span(found.value, since.start(), since.start("a") + found.end), None
     return None
 
 

@@ -143,7 +143,8 @@ def _cues(tool_name: str, description: str, vocabulary: frozenset[str], referent
     words = lexicon.identifier_words(tool_name)
     name_stems = frozenset(lexicon.stem(w) for w in words.split())
     name_concepts = frozenset(lexicon.concept(w) for w in words.split())
-    return Cues(vocabulary, name_stems, referent, name_concepts, own_stems(words, description))
+    verb = lexicon.stem(words.split()[0]) if words.split() else ""
+    return Cues(vocabulary, name_stems, referent, name_concepts, own_stems(words, description), verb)
 
 
 def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], lists: frozenset[str]) -> None:
@@ -319,8 +320,11 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if primary in filled.arguments or (todo.verbatim and primary not in todo.required):
         return
     obj = segments[0][1] if segments else ""
-    obj = "" if only_own_words(obj, todo.cues) or obj.lower() in lexicon.PRONOUNS else obj  # "… of X": X
+    own = only_own_words(obj, todo.cues) or _light_noun(work.text, todo.cues)  # "put a hold on X": X
+    obj = "" if own or obj.lower() in lexicon.PRONOUNS else obj  # "… of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
+    if own and rest and rest[0][0] in ("on", "at") and not _names_tool(rest[0][1], todo.cues):
+        obj, rest = bare(rest[0][1]), rest[1:]
     if obj.lower() in _MEASURES and rest and rest[0][0] == "of":  # "a pair of running shoes"
         obj, rest = bare(rest[0][1]), rest[1:]
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
@@ -365,6 +369,16 @@ def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues, lists: f
         return
     if not only_own_words(subject, cues) and not _names_tool(subject, cues):
         filled.arguments[primary], filled.sources[primary] = subject, "(it → what the first clause is about)"
+
+
+_LIGHT_NOUN = re.compile(r"\b(?:put|place|take|do|give|make|have)\s+(?:a|an)\s+(\w+)\s+(?:on|at)\b", re.I)
+
+
+def _light_noun(text: str, cues: Cues) -> bool:
+    """A light verb and the tool's own noun before on/at ("put a hold on", "take a look at"): what
+    follows is the thing acted on."""
+    found = _LIGHT_NOUN.search(text)
+    return found is not None and lexicon.stem(found.group(1).lower()) in cues.own_stems
 
 
 def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> list[tuple[str, str]]:
