@@ -84,8 +84,10 @@ def _none_of(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     minimum = schema.get("minimum", 0)
     if not isinstance(minimum, int | float) or minimum > 0:
         return None
-    said = lexicon.identifier_words(name).split()
-    things = [w for w in said if w not in _COUNT_WORDS] or said
+    words = lexicon.identifier_words(name).split()
+    things = [w for w in words if w not in _COUNT_WORDS] or words
+    if not things:
+        return None
     stem = re.escape(lexicon.stem(things[0]))
     said = re.search(rf"\b(?:no|without(?: any| a)?|zero)\s+{stem}\w*", text, re.IGNORECASE)
     return Span(0, said.start(), said.end()) if said is not None else None
