@@ -256,6 +256,8 @@ def _kept_whole(text: str) -> str:
 def _has_verb(part: str) -> bool:
     """A later part of "… and …" is a request of its own only with a verb: "and play it", "and show me
     my list"; in "add eggs and bread to my list" the "bread to my list" is more of the first's object."""
+    if re.match(r"\W*(?:the|a|an|my|our|your|his|her|their)\b", part, re.IGNORECASE):
+        return False  # "… and the back": a thing, no verb
     words = [t for t in lexicon.tokens(part) if not t.is_stop or t.lower in LIGHT_VERBS]
     first = next((t for t in words if t.lower not in _POLITE), None)
     # a word an object pronoun follows is used as a verb: "quiz me on it", "book him in"

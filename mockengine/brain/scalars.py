@@ -182,6 +182,19 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     return picked[0] if picked else None
 
 
+def more_options(after: str, options: list[Any], chosen: Any) -> list[Any]:
+    """Other options said right after one, joined by "and" or commas ("the front and the back")."""
+    found: list[Any] = []
+    while True:
+        joined = re.match(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:the\s+|my\s+)?([A-Za-z]+)\b", after)
+        word = joined.group(1).lower() if joined else ""
+        option = next((o for o in options if isinstance(o, str) and o.lower() == word), None)
+        if joined is None or option is None or option == chosen or option in found:
+            return found
+        found.append(option)
+        after = after[joined.end() :]
+
+
 def _span_of(text: str, option: str, concepts: list[str]) -> Span:
     """Where in ``text`` (as written) the words that named ``option`` are, for the trace."""
     for match in re.finditer(r"[A-Za-z0-9'’]+", text):

@@ -254,8 +254,13 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     elif kind == "boolean":
         span = scalars.boolean_for(work.text, name)
     if span is not None:
+        after = work.text[span.end :]
         filled.sources[name] = work.take(_with_label(work.text, span, name))
         filled.arguments[name] = span.value
+        if kind == "enum":  # "lock the front and the back": one call per option
+            filled.more += [
+                (name, other) for other in scalars.more_options(after, schema["enum"], span.value)
+            ]
 
 
 def _fill_range(work: _Work, filled: Filled, bounds: tuple[str, str] | None) -> None:
