@@ -141,6 +141,10 @@ _HAVING = frozenset(
 )
 
 
+# An embedded question's word starts no name: "check when it's on tomorrow".
+_QUESTION_WORDS = frozenset(("when", "where", "whether", "why", "if"))
+
+
 _TRAILING = frozenset(
     [
         "please",
@@ -332,6 +336,7 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
             or _is_name(word, start, words)
             or not (
                 word.lower in lexicon.STOPWORDS
+                or word.lower in _QUESTION_WORDS
                 or (at_start and (word.lower in LIGHT_VERBS or word.lower in _HAVING))
                 or is_verb
                 or named

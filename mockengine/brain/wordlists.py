@@ -18,7 +18,7 @@ STOPWORDS = _words(
     "would will shall should do does did just to of for in on at by with from into onto and or but "
     "then so is are was be been am let lets let's now some any there here up down okay ok hey hi yeah "
     "yes go going want wanna like need id i'd i'm im you're it's that's what's whats actually well oh "
-    "nah hmm alright yep sure what which who how when where whether why"
+    "nah hmm alright yep sure what which who how"
 )
 
 GROUPS: tuple[tuple[str, ...], ...] = tuple(
