@@ -41,6 +41,7 @@ LOOKUP_MIN = 0.9
 # Words for a value's kind, not a topic a lookup reports ("how many days until christmas").
 _GENERIC = frozenset(("day", "days", "date", "time", "hour", "hours", "minute", "minutes", "week", "month"))
 NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 1.0
+OPTIONAL_WEIGHT = 1.4  # an optional parameter's name
 # HyperStudy's own tools keep their study behaviour and are never the matcher's pick: the answer tools
 # (situation.ANSWER_TOOLS) and the rest HyperStudy declares.
 HYPERSTUDY_TOOLS = ANSWER_TOOLS | frozenset(("send_chat", "wait", "respond", "answer"))
@@ -59,6 +60,7 @@ _NOT_LIKING = re.compile(
 )
 QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
+_REPORTS = frozenset(("next", "upcoming", "recent", "current", "latest", "my", "nearby", "today", "todays"))
 _DESCRIBED_READS = frozenset(("get", "gets", "list", "lists", "return", "returns", "find", "finds", "search"))
 _LOOKING = _READ_VERBS | {"look", "see"}
 _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
@@ -316,8 +318,11 @@ def _vocabulary(key: str) -> _Vocabulary:
     texts = [description or ""]
     properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
     kinds, enums = set(), set()
+    needed = parameters.get("required") if isinstance(parameters, Mapping) else None
     for parameter, schema in (properties or {}).items():
-        _add(weights, _concepts(lexicon.identifier_words(parameter)), PARAMETER_WEIGHT)
+        # what a tool needs says what it is about more than an optional detail does
+        weight = PARAMETER_WEIGHT if isinstance(needed, list) and parameter in needed else OPTIONAL_WEIGHT
+        _add(weights, _concepts(lexicon.identifier_words(parameter)), weight)
         if isinstance(schema, Mapping):
             kinds |= {slots.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
             texts.append(str(schema.get("description", "")))
@@ -349,8 +354,10 @@ def _is_lookup(name: str, description: str) -> bool:
     something (``forecast``, ``ride_status`` "Where the driver is…"; not ``change_destination``)."""
     words = lexicon.identifier_words(name).split()
     first = [t.lower for t in lexicon.tokens(description)[:1]]
-    # named with a read verb, or described as one ("my_bookings": "List the user's upcoming bookings")
-    if (words and words[0] in _READ_VERBS) or (first and first[0] in _DESCRIBED_READS):
+    # named with a read verb, or described as one ("my_bookings": "List the user's upcoming bookings"), or
+    # named for what it reports ("next_departures", "current_balance": no verb at all)
+    reports = words and words[0] in _REPORTS and not (first and first[0] in CHANGE_VERBS)
+    if (words and words[0] in _READ_VERBS) or (first and first[0] in _DESCRIBED_READS) or reports:
         return True
     changing = [w for w in words[:1] + first if w in CHANGE_VERBS or lexicon.stem(w) in _CHANGE_STEMS]
     acting = [c for c in _concepts(" ".join(words)) if c in _STRONG_VERBS and c not in _LOOK_CONCEPTS]

@@ -70,7 +70,7 @@ ROLES: dict[str, tuple[str, ...]] = {
     "mentioning": ("query", "search", "term", "keyword", "text"),
     "containing": ("query", "search", "term", "keyword", "text"),
     "with": ("with", "attendee", "person", "participant", "contact", "recipient", "friend"),
-    "from": ("from", "source", "sender", "pickup", "origin", "start", "departure"),
+    "from": ("from", "source", "sender", "pickup", "origin", "start", "departure", "stop", "station"),
     "by": ("artist", "author", "by", "near"),
 }
 

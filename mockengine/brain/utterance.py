@@ -164,7 +164,10 @@ def _then_asks(text: str) -> bool:
     return False
 
 
-_HOW_TO = re.compile(r"^\W*how (?:do|should|can|would) (?:i|we|one|you) (?!say\b)\w+", re.IGNORECASE)
+# ("how do I get to the airport" asks for a route, no how-to)
+_HOW_TO = re.compile(
+    r"^\W*how (?:do|should|can|would) (?:i|we|one|you) (?!say\b|get (?:to|from|home)\b)\w+", re.IGNORECASE
+)
 
 
 def how_to(text: str) -> bool:

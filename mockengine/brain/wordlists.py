@@ -95,7 +95,8 @@ _DAY_WORD = (
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 )
 _TAKING = (
-    r"(?:i'll|i will|we'll) (?:have|take) (?=(?:two|three|four|five|six|seven|eight|nine|ten|\d+|some)\b"
+    r"(?:i'll|i will|we'll) (?:have|take) (?=(?:two|three|four|five|six|seven|eight|nine|ten|\d+|some"
+    r"|a dozen|half a dozen|a couple|a few|a pair)\b"
     r"|(?:it|that|this|them|those|these|one)\s*(?:[,.!?]|$))"
 )
 
@@ -175,11 +176,24 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("(?:crank|turn) it down", "quieter"),
     ("got any", "search"),
     ("do you (?:guys |folks |all )?have", "search"),
-    ("do you sell", "search"),
+    ("do you (?:guys |folks |all |lot )?(?:sell|stock|carry|do)", "search"),
     ("i'm after", "search"),
     ("i'm looking for", "search"),
     ("looking for", "search"),
     ("what's in", "view in"),
+    # everyday idioms for the actions above
+    (r"(?:i'm|i am) not (?:a|really a|much of a) (?:big )?fan(?: of)?", "dislike"),
+    (r"(?:i'm|i am) (?:a )?(?:big |huge )?fan of", "like"),
+    (r"(?:throw|stick|whack|chuck|bung) on (?=some|a|an|the|my)", "play "),
+    (r"how (?:do|can|should|would) (?:i|we) get (?=to|from|home)", "travel "),
+    (r"\bget (me|us) (?=from\b|to\b|home\b)", r"travel \1 "),
+    (r"\bover to\b", "to"),
+    (r"(?<=\w),\s*(?:and\s+)?go(?=\s*[!.]*\s*$)", " start"),  # "fifty minutes of chemistry, go": start now
+    (
+        r"how much (?:is|does|will) (?:all |the )?(?:this|that|it|everything)(?: all)? "
+        r"(?:come|coming|add|adding) (?:to|up)",
+        "view cart total",
+    ),
     ("what is in", "view in"),
     ("get me out of here", "exit"),
     ("what's on", "list on"),
