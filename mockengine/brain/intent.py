@@ -264,7 +264,9 @@ def _has_verb(part: str) -> bool:
     first = next((t for t in words if t.lower not in _POLITE), None)
     # a word an object pronoun follows is used as a verb: "quiz me on it", "book him in"
     used = (
-        re.search(rf"\b{re.escape(first.text)}\s+(?:me|him|her|them|us|it)\b", part, re.I) if first else None
+        re.search(rf"\b{re.escape(first.text)}\s+(?:me|him|her|them|us|it|the|my|our|your)\b", part, re.I)
+        if first
+        else None
     )
     return first is not None and (
         first.concept in lexicon.ACTIONS

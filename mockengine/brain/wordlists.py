@@ -37,7 +37,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "favorite favourite bookmark star heart save fav",
         "like love enjoy",
         "dislike hate",
-        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin",
+        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin undo",
         "add put include insert append chuck stick throw",
         "flip turnover reverse side face",
         "filter only narrow category tag topic kind",
@@ -171,9 +171,17 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:pencil|slot|squeeze|fit|book|put) (?:me |us )?in(?= (?:a|an|the|my|our|some)\b)", "schedule"),
     ("don't let me forget", "remind me"),
     ("do not let me forget", "remind me"),
-    ("make it", "set it"),
-    ("(?:crank|turn) it up", "louder"),
-    ("(?:crank|turn) it down", "quieter"),
+    (r"make (it|this one|that one|them)(?= \w)", r"set \1"),  # "make this one black and white"
+    (
+        r"(?:crank|turn|bring) (?:it|this|that|the (?:music|volume|sound|radio|tv|telly|speaker))"
+        r" (?:right |way |all the way )?up",
+        "set louder",
+    ),
+    (
+        r"(?:crank|turn|bring) (?:it|this|that|the (?:music|volume|sound|radio|tv|telly|speaker))"
+        r" (?:right |way |all the way )?down",
+        "set quieter",
+    ),
     ("got any", "search"),
     ("do you (?:guys |folks |all )?have", "search"),
     ("do you (?:guys |folks |all |lot )?(?:sell|stock|carry|do)", "search"),
@@ -206,7 +214,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:fire|boot|spin|power|start) up", "launch"),
     ("kick off", "launch"),
     (r"(?:see|watch) (it|this|that) in action", r"launch \1"),
-    (r"freeze (it|that|this|there|the \w+)", r"pause \1"),
+    # "freeze it" pauses a player and freezes a card: both words heard
+    (r"freeze (it|that|this|there|the \w+)", r"pause freeze \1"),
     ("freeze frame", "pause"),
     (r"(?:from|at) the (?:very )?top(?! of\b)", "restart"),
     (r"\bfinal (?=\w)", "last "),  # "the final card", not "what a final!"
@@ -220,6 +229,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"pop (.+?) (?:in|into) (?=the|my|our)", r"add \1 to "),
     (r"let (?!me\b|us\b)(.+?) in (?=through\b|by\b|at\b)", r"unlock \1 "),
     (r"let (?!me\b|us\b)(.+?) in\b(?! on\b)", r"unlock \1"),
+    (r"let (?!me\b|us\b)(?:\w+) into (?=the|my|our)", "unlock "),
     (r"read (?:me|out) (my|the|all)", r"list \1"),
     (rf"what does ((?=(?:\S+ )*?{_DAY_WORD}\b).+?) look like", r"list \1"),  # "what does friday look like"
     (r"what(?:'s| is) the damage", "view cart total"),
