@@ -26,7 +26,8 @@ _ASKS = re.compile(
     r"(?:what(?:'s| is| are| was| were| have| has| did| do| does)?|when(?:'s| is| are| will| does| do)?"
     r"|where(?:'s| is| are)?|which|who(?:'s| is)?|how (?:much|many|long|often|far|am|are|is|'s)|how's"
     r"|is there|are there|is (?:my|the|our)|are (?:my|the|our)|have i|has (?:my|the)|do i have|did i"
-    r"|anything|any)\b",
+    r"|anything|any"
+    r"|(?:is|are|was|were|does|did|has|have|will)(?=\b[^?]*\?\s*$))\b",  # "is Mickey 17 still showing?"
     re.IGNORECASE,
 )
 # A request, however it is put: "can you …", "could you …", "please", "how about …", "why don't you".
@@ -47,7 +48,7 @@ _FRAME = re.compile(
     r"^\W*(?:(?:so|and|but|okay|ok|right|oh|well|hey)\W+)*"
     r"(?:how (?:much|many|long|often|far)|how am i getting on with|how are (?:we|things) getting on with"
     r"|what(?: \w+)?(?:'s| is| are)|is there|are there|have i got|do i have|have i|did i"
-    r"|(?:is|are)(?= (?:the|my|our|this|that|these|those)\b)"
+    r"|(?:is|are|does|did|will)(?= )"
     r"|when(?:'s| is)|where(?:'s| is))\b"
     r"|\b(?:have|has|had|did|do|does|am|are|is|was|were) (?:i|we)\b(?: (?:actually|really|even))?"
     r"(?: (?:got|had|done|been))?\b"

@@ -376,14 +376,18 @@ def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues, lists: f
         filled.arguments[primary], filled.sources[primary] = subject, "(it → what the first clause is about)"
 
 
-_LIGHT_NOUN = re.compile(r"\b(?:put|place|take|do|give|make|have)\s+(?:a|an)\s+(\w+)\s+(?:on|at)\b", re.I)
+_LIGHT_NOUN = re.compile(
+    r"\b(?:(?:put|place|take|do|give|make|have)\s+(?:a|an)|the|some|any)\s+(\w+)\s+(?:on|at)\b", re.I
+)
 
 
 def _light_noun(text: str, cues: Cues) -> bool:
-    """A light verb and the tool's own noun before on/at ("put a hold on", "take a look at"): what
-    follows is the thing acted on."""
+    """A light verb and the tool's own noun before on/at ("put a hold on", "take a look at", "the
+    background on"): what follows is the thing acted on."""
     found = _LIGHT_NOUN.search(text)
-    return found is not None and lexicon.stem(found.group(1).lower()) in cues.own_stems
+    word = found.group(1).lower() if found else ""
+    own = lexicon.stem(word) in cues.own_stems or lexicon.concept(word) in cues.name_concepts
+    return bool(word) and own
 
 
 def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> list[tuple[str, str]]:

@@ -53,7 +53,7 @@ class Span:
     end: int
 
 
-_DIGITS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?=x\b|[^\w]|$)")  # "2x" speed too
+_DIGITS = re.compile(r"(?<![\w.])[-+]?\d+(?:,\d{3})*(?:[.,]\d+)?(?=x\b|[^\w]|$)")  # "2x" speed too
 _SPOKEN = re.compile(r"\b(?:[a-z]+)(?:[\s-]+(?:[a-z]+))*\b")
 
 
@@ -72,6 +72,8 @@ _POINTING = re.compile(r"\b(?:this|that|the|which|next|last|other|same|each)\s+$
 
 
 def _number(text: str) -> float | int:
+    if re.fullmatch(r"[-+]?\d{1,3}(?:,\d{3})+", text):  # "1,500": a thousands separator
+        return int(text.replace(",", ""))
     value = float(text.replace(",", "."))
     return int(value) if value.is_integer() else value
 
@@ -227,7 +229,10 @@ _TIME_PATTERNS = (
     re.compile(r"\b(?:at\s+)?(?P<named>noon|midday|midnight)\b"),
     # "at six thirty", "at 7 15": a spoken clock time after "at", no am/pm
     re.compile(rf"\bat\s+{_HOUR}\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five)\b"),
-    re.compile(rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars))"),
+    re.compile(
+        rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars|thousand|hundred|million|k\b|kg|kilos"
+        r"|miles|km|pounds|euros|steps|people|bpm|rpm))"
+    ),
 )
 
 

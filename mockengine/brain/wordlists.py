@@ -43,7 +43,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "filter only narrow category tag topic kind",
         "rate rating reaction thumb thumbs score vote",
         "navigate move go jump",
-        "details detail info information about more spec specs description",
+        "details detail info information about more spec specs description background lowdown",
         "state screen seeing looking selected",
         "media video clip movie film playback",
         "buy purchase checkout order pay",
@@ -189,6 +189,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("i'm looking for", "search"),
     ("looking for", "search"),
     ("what's in", "view in"),
+    (r"the (?:one|card|item|thing|ones) (?:about|with|on|called) (?=the |a |an )", ""),  # "the one about …"
     # everyday idioms for the actions above
     (r"(?:i'm|i am) not (?:a|really a|much of a) (?:big )?fan(?: of)?", "dislike"),
     (r"(?:i'm|i am) (?:a )?(?:big |huge )?fan of", "like"),
