@@ -106,6 +106,10 @@ def fill(
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
     _fill_strings(work, filled, _Strings(strings, required, cues, as_said, lists))
+    for name in [n for n in required if n not in filled.arguments and isinstance(properties[n], Mapping)]:
+        cleared = verbatim.clearing_value(work.said, properties[name])  # "lose the filter" → 'all'
+        if cleared is not None:
+            filled.arguments[name], filled.sources[name] = cleared, "(the value its description clears with)"
     for name in scalars.implied_on(filled.arguments, properties, required):
         filled.arguments[name], filled.sources[name] = "on", "(a level was set)"
     for name in [n for n in required if n not in filled.arguments and kinds.get(n) == "boolean"]:

@@ -227,6 +227,11 @@ def is_remark(text: str) -> bool:
     return remark_quality(text) is not None
 
 
+_WHEN_IT_IS = re.compile(
+    r"\b(?:is|are|'s)\s+(?:on|at|this|next|tomorrow|today|tonight|in \w+ (?:days|weeks))\b", re.IGNORECASE
+)
+
+
 def remark_quality(text: str) -> str | None:
     """What a remark says something is ("too cold" of "the room is too cold"), None for no remark."""
     first = re.split(r"[,;.!?]", text, maxsplit=1)[0]
@@ -235,6 +240,9 @@ def remark_quality(text: str) -> str | None:
         return None
     # an action said after the subject; "screen" says where, it asks for no state ("slick on the big screen")
     if any(t.concept in lexicon.ACTIONS - {"state"} for t in lexicon.tokens(first[remark.end() :])):
+        return None
+    # when a thing of the speaker's is ("my physics exam is on the 20th of March"): a date to keep
+    if re.match(r"\W*(?:my|our)\b", first, re.I) and _WHEN_IT_IS.search(first):
         return None
     opening = lexicon.tokens(first[: remark.end()])[:1]
     if any(t.concept in lexicon.ACTIONS or t.lower in LIGHT_VERBS for t in opening):

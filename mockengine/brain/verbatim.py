@@ -9,6 +9,8 @@ Each finder returns the ``Span`` the value came from, so ``slots`` can take thos
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from mockengine.brain import lexicon
 from mockengine.brain.phrasing import BLANK, ROLES
@@ -162,3 +164,19 @@ def rewritten(said: str) -> str:
     if len(places) < nth:
         return rewritten
     return rewritten[: found.end()] + said[places[nth - 1] :].lstrip()
+
+
+# "Tag/category, or 'all' to clear": the value a parameter's description gives for clearing it.
+_CLEARS_WITH = re.compile(
+    r"['\"](\w+)['\"] (?:to|will|would) (?:clear|reset|remove|show (?:all|everything))", re.I
+)
+
+
+def clearing_value(said: str, schema: Mapping[str, Any]) -> str | None:
+    """The value a parameter's description names for clearing it, when the words remove or clear
+    something ("lose the filter", "get rid of the filter", "clear it"); None otherwise."""
+    found = _CLEARS_WITH.search(str(schema.get("description", "")))
+    if found is None:
+        return None
+    removing = any(t.concept == "remove" for t in lexicon.tokens(lexicon.rewrite(said)))
+    return found.group(1) if removing else None

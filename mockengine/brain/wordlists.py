@@ -37,7 +37,8 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "favorite favourite bookmark star heart save fav",
         "like love enjoy",
         "dislike hate",
-        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin undo",
+        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin undo "
+        "lose",
         "add put include insert append chuck stick throw",
         "flip turnover reverse side face",
         "filter only narrow category tag topic kind",
