@@ -37,8 +37,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "favorite favourite bookmark star heart save fav",
         "like love enjoy",
         "dislike hate",
-        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin undo "
-        "lose",
+        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin undo",
         "add put include insert append chuck stick throw",
         "flip turnover reverse side face",
         "filter only narrow category tag topic kind",
@@ -212,7 +211,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     # colloquial verbs of everyday English for the actions above
     (r"(?:nudge|ping|buzz|prod) (me|us)\b", r"remind \1"),
     (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
-    (r"(?<!to )(?<!gonna )lose (it|them|that|those|this|these)\b", r"remove \1"),
+    (r"(?<!to )(?<!gonna )lose (it|them|that|those|this|these|the|my)\b", r"remove \1"),
     (r"(?:fire|boot|spin|power|start) up", "launch"),
     ("kick off", "launch"),
     (r"(?:see|watch) (it|this|that) in action", r"launch \1"),
