@@ -130,6 +130,8 @@ LIGHT_VERBS = frozenset(
         "go",
         "put",
         "try",
+        "make",
+        "keep",
     ]
 )
 

@@ -338,7 +338,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         obj, rest = bare(rest[0][1]), rest[1:]
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
-    if obj and not (primary not in todo.required and _fits(primary, _PLACES)):
+    if obj and not (primary not in todo.required and _fits(primary, _PLACES) and not _set_to(work.said, obj)):
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
             listed, rest = [*listed, bare(rest[0][1])], rest[1:]
@@ -383,6 +383,15 @@ def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues, lists: f
 _LIGHT_NOUN = re.compile(
     r"\b(?:(?:put|place|take|do|give|make|have)\s+(?:a|an)|the|some|any)\s+(\w+)\s+(?:on|at)\b", re.I
 )
+
+
+def _set_to(said: str, place: str) -> bool:
+    """A place set to a value ("set the nursery to nineteen degrees", "make the spare room twenty"): the
+    object is the place, not a thing the tool makes."""
+    number = r"(?:\d|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|ten|eleven|twelve|\w+teen)"
+    verb = r"\b(?:set|make|put|keep|get)\s+(?:the\s+|my\s+|our\s+)?"
+    pattern = rf"{verb}{re.escape(place)}\s+(?:to\s+|at\s+)?{number}"
+    return re.search(pattern, said, re.IGNORECASE) is not None
 
 
 def _light_noun(text: str, cues: Cues) -> bool:
