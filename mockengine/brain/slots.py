@@ -388,7 +388,7 @@ _LIGHT_NOUN = re.compile(
 def _set_to(said: str, place: str) -> bool:
     """A place set to a value ("set the nursery to nineteen degrees", "make the spare room twenty"): the
     object is the place, not a thing the tool makes."""
-    number = r"(?:\d|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|ten|eleven|twelve|\w+teen)"
+    number = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|\w+ty)\b"
     verb = r"\b(?:set|make|put|keep|get)\s+(?:the\s+|my\s+|our\s+)?"
     pattern = rf"{verb}{re.escape(place)}\s+(?:to\s+|at\s+)?{number}"
     return re.search(pattern, said, re.IGNORECASE) is not None

@@ -157,3 +157,57 @@ def test_the_same_apps_still_act_on_requests() -> None:
     assert names("renew Piranesi for me", LIBRARY) == ["renew_loan"]
     assert names("put a hold on The Dispossessed", LIBRARY) == ["reserve_book"]
     assert names("pause the heating", BOILER) == ["boiler_control"]
+
+
+GATES = [
+    _tool(
+        "gate_control",
+        "Open or close a gate.",
+        {
+            "gate": {"type": "string", "enum": ["north", "south", "yard"]},
+            "action": {"type": "string", "enum": ["open", "close"]},
+        },
+        ("gate", "action"),
+    ),
+    _tool(
+        "show_camera",
+        "Show a camera feed.",
+        {"camera": {"type": "string", "description": "Camera name, or 'none' to clear the screen"}},
+        ("camera",),
+    ),
+    _tool(
+        "set_fan",
+        "Set a fan's speed.",
+        {"speed": {"type": "integer", "minimum": 0, "maximum": 5}, "room": _STR},
+        ("speed",),
+    ),
+    _tool("next_deliveries", "Deliveries expected at the gates.", {"gate": _STR}),
+]
+
+
+def test_options_said_in_a_row_are_one_call_each() -> None:
+    assert plan("close the north and the yard", GATES) == [
+        ("gate_control", {"gate": "north", "action": "close"}),
+        ("gate_control", {"gate": "yard", "action": "close"}),
+    ]
+
+
+def test_a_value_the_description_clears_with() -> None:
+    assert plan("get rid of the camera", GATES) == [("show_camera", {"camera": "none"})]
+
+
+def test_a_place_set_to_a_value_is_the_place() -> None:
+    assert plan("set the workshop to three", GATES) == [("set_fan", {"speed": 3, "room": "workshop"})]
+
+
+def test_a_tool_named_for_what_it_reports_is_a_lookup() -> None:
+    assert names("anything coming to the south gate today?", GATES) == ["next_deliveries"]
+
+
+def test_everyday_idioms() -> None:
+    assert lexicon.rewrite("I'm not a fan of this one") == "dislike this one"
+    assert lexicon.rewrite("throw on some Miles Davis") == "play some miles davis"
+    assert lexicon.rewrite("make this one sepia") == "set this one sepia"
+    assert "unlock" in lexicon.rewrite("let her into the yard")
+    assert [s.value for s in values.numbers("1,500 steps")] == [1500]
+    assert values.times("set it at twelve thousand") == []
