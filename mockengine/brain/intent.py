@@ -182,7 +182,7 @@ def best(text: str, tools: list[ToolSpec]) -> Match | None:
     """The tool ``text`` asks for, or None when nothing matches well enough."""
     if not tools or utterance.not_asking(text) is not None:
         return None
-    text = utterance.without_closing(text)
+    text = utterance.without_told_reasons(utterance.without_closing(text))
     ranked = rank(text, tools)
     # A complaint acts through what it complains of ("the room is too cold": the cold, not the room).
     quality = utterance.remark_quality(text)

@@ -42,6 +42,12 @@ _DURATIONS = (
     (re.compile(r"\b(?:for\s+)?(?:an|one) hour\b", re.I), 60),
     (re.compile(r"\b(?:for\s+)?(?:two|2) hours\b", re.I), 120),
 )
+# A part of the whole, for a percent-like parameter: "to about a fifth" → 20.
+_PARTS = {"half": 2, "third": 3, "quarter": 4, "quarters": 4, "fifth": 5, "tenth": 10}
+_PART = re.compile(
+    r"\b(?:to|at)\s+(?:about\s+|around\s+|roughly\s+)?(?P<count>a|one|three)\s+(?P<part>third|quarters?|fifth|tenth)\b",
+    re.IGNORECASE,
+)
 _SHARE = re.compile(
     r"\b(?:at|to)\s+(half|full)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way))"
     r"|\b(half|full)\s+(?=(?:brightness|volume|power|blast|level|speed|strength)\b)",
@@ -65,6 +71,10 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     if share is not None:  # "at half brightness", "full volume"
         half = (share.group(1) or share.group(2)).lower() == "half"
         return Span(50 if half else 100, share.start(), share.end())
+    part = _PART.search(text) if any(p in words for p in _UNIT_PARAMS["percent"]) else None
+    if part is not None:  # "down to about a fifth", "to three quarters"
+        count = 3 if part.group("count").lower() == "three" else 1
+        return Span(round(100 * count / _PARTS[part.group("part").lower()]), part.start(), part.end())
     candidates = [s for s in values.numbers(text) if not _is_clock(text, s)]
     best: Span | None = None
     for span in candidates:

@@ -170,6 +170,14 @@ _HOW_TO = re.compile(
 )
 
 
+def without_told_reasons(text: str) -> str:
+    """``text`` without the clauses that tell what happened, when a request is said beside them: "get rid
+    of the phone case, I found my old one" asks for the removal, the finding is a reason."""
+    clauses = [c for c in re.split(r"\s*[,;]\s*", text) if c.strip()]
+    kept = [c for c in clauses if not (_PAST.match(c) and re.match(r"\W*(?:i|we)\b", c, re.IGNORECASE))]
+    return ", ".join(kept) if kept and len(kept) < len(clauses) else text
+
+
 def how_to(text: str) -> bool:
     """A how-to question ("how do I reset the opener?"): a lookup may answer it ("how do I make banana
     bread?" to a recipe search), a tool that changes something may not."""

@@ -220,6 +220,12 @@ _TIME_PATTERNS = (
         rf"(?P<relation>past|to|after)\s+{_HOUR}"
         r"(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?\b"
     ),
+    # British "half seven" is 7:30 ("at half seven", "by half eight", "the half five one")
+    re.compile(
+        rf"\b(?:at|by|for|until|till|from|around|about|the)\s+(?P<past>half)\s+{_HOUR}\b"
+        r"(?!\s+(?:past|to|an?|hours?|minutes?|dozen|way)\b)"
+        r"(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?"
+    ),
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
     re.compile(
         rf"\b(?:at\s+)?{_HOUR}(?:\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five))?\s*"

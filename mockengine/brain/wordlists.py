@@ -168,7 +168,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("what have i got", "list"),
     ("am i (?:free|busy)", "list"),
     ("block out", "schedule"),
-    (r"(?:pencil|slot|squeeze|fit|book|put) (?:me |us )?in(?= (?:a|an|the|my|our|some)\b)", "schedule"),
+    (r"(?:pencil|slot|squeeze) (?:me |us )?in\b", "schedule"),
+    (r"(?:fit|book|put) (?:me |us )?in(?= (?:a|an|the|my|our|some)\b)", "schedule"),
     ("don't let me forget", "remind me"),
     ("do not let me forget", "remind me"),
     (r"make (it|this one|that one|them)(?= \w)", r"set \1"),  # "make this one black and white"
@@ -208,6 +209,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("what's on", "list on"),
     ("what is on", "list on"),
     (r"take (.+?) out of", r"remove \1 from"),
+    (r"take (it|them|that|this|those|these) out\b", r"remove \1"),
     # colloquial verbs of everyday English for the actions above
     (r"(?:nudge|ping|buzz|prod) (me|us)\b", r"remind \1"),
     (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
@@ -237,6 +239,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"what do (?:i|we) owe", "view cart total"),
     # "I'll have six of the batteries", not "I'll have a think" or "I'll take it from here"
     (_TAKING, "add "),
+    (r"get (me|us) ((?:\w+ ){1,2})of (those|these|them)\b", r"add \2of \3"),  # "get me two of those"
     (r"turn (it|this|that) (?:a)?round", r"flip \1"),
     (r"(?:i|we) only care about", "only"),
     (r"black (?:and|&) white|b&w|monochrome", "grayscale"),

@@ -211,3 +211,11 @@ def test_everyday_idioms() -> None:
     assert "unlock" in lexicon.rewrite("let her into the yard")
     assert [s.value for s in values.numbers("1,500 steps")] == [1500]
     assert values.times("set it at twelve thousand") == []
+
+
+def test_british_half_hours_parts_and_told_reasons() -> None:
+    assert [s.value for s in values.times("meet me at half six in the evening")] == ["18:30"]
+    assert [s.value for s in values.times("done by half nine")] == ["09:30"]
+    assert plan("cancel my refill of Piranesi, I found my own copy", LIBRARY) == []  # no cancel tool
+    assert names("renew Piranesi, I haven't finished it yet", LIBRARY) == ["renew_loan"]
+    assert names("reserve The Dispossessed, I lost my copy", LIBRARY) == ["reserve_book"]
