@@ -51,6 +51,7 @@ TUNED_ON = frozenset(
         "heldout_r6",
         "aside_r7",
         "heldout_r7",
+        "dev_r8",
     )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))
