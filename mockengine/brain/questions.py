@@ -38,7 +38,9 @@ _REQUEST = re.compile(
 # General advice or opinion, not the user's things.
 _GENERAL = re.compile(
     r"\bshould (?!i\b|we\b)\w+(?: \w+)? be\b|\bworth\b|\bever\b|\bin general\b|\bdo you think\b"
-    r"|\b(?:is|are) (?:it|they|these|those) any good\b|\bany good\b",
+    r"|\b(?:is|are) (?:it|they|these|those) any good\b|\bany good\b"
+    # "how long does shipping take?": how the service works, not the user's order
+    r"|^\W*how long (?:does|do|will) (?!my\b|our\b|the \w+ i\b)(?:\w+ ){1,2}(?:take|last)\b",
     re.IGNORECASE,
 )
 _QUESTIONISH = re.compile(r"^\W*(?:is|are|do|does|should|would|will|was|were)\b|\?\s*$", re.IGNORECASE)

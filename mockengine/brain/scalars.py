@@ -49,7 +49,7 @@ _PART = re.compile(
     re.IGNORECASE,
 )
 _SHARE = re.compile(
-    r"\b(?:at|to)\s+(half|full)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way))"
+    r"\b(?:at|to)\s+(half|full|max|maximum)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way))"
     r"|\b(half|full)\s+(?=(?:brightness|volume|power|blast|level|speed|strength)\b)",
     re.IGNORECASE,
 )

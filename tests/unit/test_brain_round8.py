@@ -219,3 +219,11 @@ def test_british_half_hours_parts_and_told_reasons() -> None:
     assert plan("cancel my refill of Piranesi, I found my own copy", LIBRARY) == []  # no cancel tool
     assert names("renew Piranesi, I haven't finished it yet", LIBRARY) == ["renew_loan"]
     assert names("reserve The Dispossessed, I lost my copy", LIBRARY) == ["reserve_book"]
+
+
+def test_inflected_hand_phrases_and_general_service_questions() -> None:
+    assert lexicon.rewrite("I've ticked off the gas bill") == "i've complete the gas bill"
+    assert "remove" in lexicon.rewrite("get the dentist off my calendar")
+    assert questions.general("how long does delivery take?")
+    assert not questions.general("how long does my order take to arrive?")
+    assert names("how long does a renewal take?", LIBRARY) == []
