@@ -362,7 +362,8 @@ def _is_lookup(name: str, description: str) -> bool:
     if (words and words[0] in _READ_VERBS) or (first and first[0] in _DESCRIBED_READS) or reports:
         return True
     changing = [w for w in words[:1] + first if w in CHANGE_VERBS or lexicon.stem(w) in _CHANGE_STEMS]
-    acting = [c for c in _concepts(" ".join(words)) if c in _STRONG_VERBS and c not in _LOOK_CONCEPTS]
+    # a name's verb comes first; a later word is a noun ("class_schedule", "order_status")
+    acting = [c for c in _concepts(" ".join(words[:1])) if c in _STRONG_VERBS and c not in _LOOK_CONCEPTS]
     return not changing and not acting
 
 

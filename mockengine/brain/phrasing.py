@@ -91,6 +91,8 @@ OBJECT_PREPOSITIONS = frozenset(
         "mentioning",
         "with",
         "from",
+        "into",
+        "onto",
     )
 )
 
@@ -168,7 +170,17 @@ _TRAILING = frozenset(
         "one",
         "ones",
         *["outside", "inside", "outdoors", "indoors", "around"],
-        *["instead", "anyway", "too", "also", "then", "later", "soon"],  # where the speaker is, no place
+        *[
+            "instead",
+            "anyway",
+            "anymore",
+            "more",
+            "too",
+            "also",
+            "then",
+            "later",
+            "soon",
+        ],  # where the speaker is, no place
         *["morning", "afternoon", "evening", "week", "weekend"],  # "this morning": when, no name
         *["bit", "tad", "lot", "bunch"],  # "dim the lights a bit": a degree, no name
     ]

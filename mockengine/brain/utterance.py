@@ -170,11 +170,16 @@ _HOW_TO = re.compile(
 )
 
 
+_SPEAKER = re.compile(r"\W*(?:i|we)\b", re.IGNORECASE)
+# What the speaker cannot do, a reason beside a request: "I can't make yoga any more, drop it".
+_CANNOT = re.compile(r"\W*(?:i|we) (?:can'?t|cannot|won'?t be able to|couldn'?t)\b", re.IGNORECASE)
+
+
 def without_told_reasons(text: str) -> str:
     """``text`` without the clauses that tell what happened, when a request is said beside them: "get rid
     of the phone case, I found my old one" asks for the removal, the finding is a reason."""
     clauses = [c for c in re.split(r"\s*[,;]\s*", text) if c.strip()]
-    kept = [c for c in clauses if not (_PAST.match(c) and re.match(r"\W*(?:i|we)\b", c, re.IGNORECASE))]
+    kept = [c for c in clauses if not (_PAST.match(c) or _CANNOT.match(c)) or not _SPEAKER.match(c)]
     return ", ".join(kept) if kept and len(kept) < len(clauses) else text
 
 

@@ -31,7 +31,7 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "resume continue unpause",
         "restart replay rewind beginning over",
         "close exit dismiss leave end hang",
-        "next forward ahead following skip",
+        "next forward ahead skip",
         "prev previous before preceding earlier",
         "back return backward backwards",
         "favorite favourite bookmark star heart save fav",
@@ -190,6 +190,9 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("i'm looking for", "search"),
     ("looking for", "search"),
     ("what's in", "view in"),
+    (r"the following (?=one|card|item|page|song|track|episode)", "the next "),
+    (r"(?:sign|put) (me|us) (?:up |down )?(?:for|to|on)\b", r"book \1 for"),  # "sign me up for boxing"
+    (r"(?:enrol|enroll|register) (me|us) (?:for|on|in)\b", r"book \1 for"),
     (r"the (?:one|card|item|thing|ones) (?:about|with|on|called) (?=the |a |an )", ""),  # "the one about …"
     # everyday idioms for the actions above
     (r"(?:i'm|i am) not (?:a|really a|much of a) (?:big )?fan(?: of)?", "dislike"),

@@ -227,3 +227,29 @@ def test_inflected_hand_phrases_and_general_service_questions() -> None:
     assert questions.general("how long does delivery take?")
     assert not questions.general("how long does my order take to arrive?")
     assert names("how long does a renewal take?", LIBRARY) == []
+
+
+GYM = [
+    _tool(
+        "book_class",
+        "Book a place in a fitness class.",
+        {"class_name": _STR, "date": _DATE},
+        ("class_name", "date"),
+    ),
+    _tool("cancel_class", "Cancel a class booking.", {"class_name": _STR}, ("class_name",)),
+    _tool("class_schedule", "Classes on a day.", {"date": _DATE}),
+]
+
+
+def test_a_name_whose_later_word_is_a_verb_too_still_reports() -> None:
+    assert names("what classes are on tomorrow?", GYM) == ["class_schedule"]
+
+
+def test_signing_up_what_cannot_be_done_and_into() -> None:
+    assert plan("sign me up for boxing next monday", GYM) == [
+        ("book_class", {"class_name": "boxing", "date": "2026-03-09"})
+    ]
+    assert plan("I can't make yoga any more, drop it", GYM) == [("cancel_class", {"class_name": "yoga"})]
+    assert plan("get me into spin on friday", GYM) == [
+        ("book_class", {"class_name": "spin", "date": "2026-03-06"})
+    ]
