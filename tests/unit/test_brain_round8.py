@@ -250,6 +250,6 @@ def test_signing_up_what_cannot_be_done_and_into() -> None:
         ("book_class", {"class_name": "boxing", "date": "2026-03-09"})
     ]
     assert plan("I can't make yoga any more, drop it", GYM) == [("cancel_class", {"class_name": "yoga"})]
-    assert plan("get me into spin on friday", GYM) == [
+    assert plan("book me into spin on friday", GYM) == [
         ("book_class", {"class_name": "spin", "date": "2026-03-06"})
     ]
