@@ -125,6 +125,7 @@ _STRINGS = ("string", "identifier", "list", "person")
 _PASSES = (
     "labelled",
     "quoted",
+    "described",
     "identifier",
     "currency",
     "datetime",
@@ -139,6 +140,7 @@ _PASSES = (
 )
 _ALSO = frozenset(
     {("labelled", "enum"), ("quoted", "string"), ("quoted", "identifier"), ("called", "string")}
+    | {("described", "string")}
     | {("quoted", "person"), ("called", "person"), ("label", "string")}
 )
 
@@ -237,6 +239,8 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = verbatim.called(work.text, name)
     elif kind == "label":
         span = verbatim.before_label(work.text, name)
+    elif kind == "described":
+        span = verbatim.described_value(work.text, schema)
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "person":

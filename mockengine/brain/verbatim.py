@@ -180,3 +180,17 @@ def clearing_value(said: str, schema: Mapping[str, Any]) -> str | None:
         return None
     removing = any(t.concept == "remove" for t in lexicon.tokens(lexicon.rewrite(said)))
     return found.group(1) if removing else None
+
+
+# A value a parameter's description quotes: "'latest' or a title", "e.g. 'spin', 'yoga'".
+_DESCRIBED = re.compile(r"'([A-Za-z][A-Za-z -]{1,24})'")
+
+
+def described_value(text: str, schema: Mapping[str, Any]) -> Span | None:
+    """A value the parameter's description quotes, said as a word of its own ("the latest Hard Fork" →
+    ``episode: latest`` for "'latest' or a title")."""
+    for value in _DESCRIBED.findall(str(schema.get("description", ""))):
+        said = re.search(rf"\b{re.escape(value)}\b", text, re.IGNORECASE)
+        if said is not None and value.lower() not in lexicon.STOPWORDS:
+            return Span(value, said.start(), said.end())
+    return None

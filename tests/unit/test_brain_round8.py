@@ -253,3 +253,13 @@ def test_signing_up_what_cannot_be_done_and_into() -> None:
     assert plan("book me into spin on friday", GYM) == [
         ("book_class", {"class_name": "spin", "date": "2026-03-06"})
     ]
+
+
+def test_a_value_its_description_quotes() -> None:
+    episode = {"type": "string", "description": "'latest' or a title"}
+    podcast = [
+        _tool("play_episode", "Play a podcast episode.", {"show": _STR, "episode": episode}, ("show",))
+    ]
+    assert plan("put on the latest Hard Fork", podcast) == [
+        ("play_episode", {"episode": "latest", "show": "Hard Fork"})
+    ]
