@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import evidence, lexicon, questions, scalars, slots, utterance
+from mockengine.brain import evidence, lexicon, questions, scalars, utterance
+from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
@@ -326,7 +327,7 @@ def _vocabulary(key: str) -> _Vocabulary:
         weight = PARAMETER_WEIGHT if isinstance(needed, list) and parameter in needed else OPTIONAL_WEIGHT
         _add(weights, _concepts(lexicon.identifier_words(parameter)), weight)
         if isinstance(schema, Mapping):
-            kinds |= {slots.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
+            kinds |= {kinds_of.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
             texts.append(str(schema.get("description", "")))
             for option in schema.get("enum") or []:
                 # read through the speech's phrases: "b&w" is black_and_white

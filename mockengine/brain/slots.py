@@ -34,6 +34,7 @@ from mockengine.brain import (
     items,
     lexicon,
     names,
+    objects,
     questions,
     ranges,
     referents,
@@ -41,6 +42,7 @@ from mockengine.brain import (
     values,
     verbatim,
 )
+from mockengine.brain import kinds as kinds_of
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -54,10 +56,6 @@ from mockengine.brain.phrasing import (
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
-# Measures and containers before the thing itself ("a pair of running shoes", "a couple of lemons").
-_MEASURES = frozenset(
-    ("pair", "couple", "pack", "packet", "box", "bottle", "bag", "can", "tin", "jar", "carton", "bunch")
-)
 _PLACES = ("room", "location", "place", "where", "area", "zone")
 
 
@@ -90,7 +88,9 @@ def fill(
     said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
     work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
-    kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
+    kinds = {
+        name: kinds_of.kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)
+    }
     _fill_range(work, filled, ranges.pair(properties, kinds))
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
@@ -183,36 +183,6 @@ def _without_tool_mention(text: str, tool_name: str) -> str:
     Paris" (``lexicon.tool_mention``)."""
     found = lexicon.tool_mention(text, tool_name)
     return text if found is None else f"{text[: found.start()]} {text[found.end() :]}"
-
-
-def kind_of(name: str, schema: Mapping[str, Any]) -> str:
-    """How a parameter is filled: enum, number, boolean, datetime, date, time, identifier, string, other."""
-    kind = schema.get("type")
-    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
-    words = lexicon.identifier_words(name).split()
-    if isinstance(schema.get("enum"), list):
-        return "enum"
-    if kind in ("number", "integer"):
-        return "number"
-    if kind == "boolean":
-        return "boolean"
-    inner = schema.get("items")
-    if kind == "array" and isinstance(inner, Mapping) and inner.get("type", "string") == "string":
-        return "list"  # ["towels", "pillows"]
-    if kind not in (None, "string"):
-        return "other"
-    fmt = schema.get("format") or codes.format_of_pattern(schema.get("pattern"))
-    if fmt == "date-time" or "datetime" in words:
-        return "datetime"
-    if fmt == "date" or any(w in ("date", "day") for w in words):
-        return "date"
-    if fmt == "time" or any(w in ("time", "hour", "when") for w in words):
-        return "time"
-    if codes.is_currency(name, schema):
-        return "currency"
-    if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
-        return "identifier"
-    return "person" if names.takes_a_name(name) else "string"
 
 
 class _Work:
@@ -333,16 +303,18 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if primary in filled.arguments or (todo.verbatim and primary not in todo.required):
         return
     obj = segments[0][1] if segments else ""
-    own = only_own_words(obj, todo.cues) or _light_noun(work.text, todo.cues)  # "put a hold on X": X
+    own = only_own_words(obj, todo.cues) or objects.light_noun(work.text, todo.cues)  # "put a hold on X": X
     obj = "" if own or obj.lower() in lexicon.PRONOUNS else obj  # "… of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
     if own and rest and rest[0][0] in ("on", "at") and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
-    if obj.lower() in _MEASURES and rest and rest[0][0] == "of":  # "a pair of running shoes"
+    if obj.lower() in objects.MEASURES and rest and rest[0][0] == "of":  # "a pair of running shoes"
         obj, rest = bare(rest[0][1]), rest[1:]
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
-    if obj and not (primary not in todo.required and _fits(primary, _PLACES) and not _set_to(work.said, obj)):
+    if obj and not (
+        primary not in todo.required and _fits(primary, _PLACES) and not objects.set_to(work.said, obj)
+    ):
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
             listed, rest = [*listed, bare(rest[0][1])], rest[1:]
@@ -382,29 +354,6 @@ def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues, lists: f
         return
     if not only_own_words(subject, cues) and not _names_tool(subject, cues):
         filled.arguments[primary], filled.sources[primary] = subject, "(it → what the first clause is about)"
-
-
-_LIGHT_NOUN = re.compile(
-    r"\b(?:(?:put|place|take|do|give|make|have)\s+(?:a|an)|the|some|any)\s+(\w+)\s+(?:on|at)\b", re.I
-)
-
-
-def _set_to(said: str, place: str) -> bool:
-    """A place set to a value ("set the nursery to nineteen degrees", "make the spare room twenty"): the
-    object is the place, not a thing the tool makes."""
-    number = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|\w+ty)\b"
-    verb = r"\b(?:set|make|put|keep|get)\s+(?:the\s+|my\s+|our\s+)?"
-    pattern = rf"{verb}{re.escape(place)}\s+(?:to\s+|at\s+)?{number}"
-    return re.search(pattern, said, re.IGNORECASE) is not None
-
-
-def _light_noun(text: str, cues: Cues) -> bool:
-    """A light verb and the tool's own noun before on/at ("put a hold on", "take a look at", "the
-    background on"): what follows is the thing acted on."""
-    found = _LIGHT_NOUN.search(text)
-    word = found.group(1).lower() if found else ""
-    own = lexicon.stem(word) in cues.own_stems or lexicon.concept(word) in cues.name_concepts
-    return bool(word) and own
 
 
 def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> list[tuple[str, str]]:
