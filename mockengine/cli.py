@@ -170,6 +170,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--stt-cache-mb", type=float, help="transcript cache, MiB (default 4; 0 = off)")
     parser.add_argument(
+        "--stt-cache-exact-only",
+        action="store_true",
+        default=None,
+        help="transcript cache: match the exact audio bytes only, not an acoustic fingerprint",
+    )
+    parser.add_argument(
         "--admission-max-loop-lag-ms",
         type=int,
         help="refuse new sessions while the event loop lags more than this (default 500; 0 = off)",

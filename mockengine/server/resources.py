@@ -109,7 +109,9 @@ def load_resources(settings: Settings) -> Resources:
     log.info("models loaded in %.2f s (whisper: %s)", elapsed, transcriber.model_path)
     return Resources(
         settings=settings,
-        transcriber=CachingTranscriber(transcriber, stt_cache),
+        transcriber=CachingTranscriber(
+            transcriber, stt_cache, fingerprints=not settings.stt_cache_exact_only
+        ),
         synthesizer=synthesizer,
         tokens=transcriber.token_counter(),
         scenarios=scenarios,
