@@ -170,10 +170,10 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--stt-cache-mb", type=float, help="transcript cache, MiB (default 4; 0 = off)")
     parser.add_argument(
-        "--stt-cache-exact-only",
+        "--stt-cache-fingerprint",
         action="store_true",
         default=None,
-        help="transcript cache: match the exact audio bytes only, not an acoustic fingerprint",
+        help="transcript cache: also match a repeated utterance after a codec (docs/transcript-cache.md)",
     )
     parser.add_argument(
         "--admission-max-loop-lag-ms",

@@ -8,8 +8,8 @@ evictions, and calls an optional ``observer(hit)`` on every lookup so the server
 ``CachingTranscriber`` keys transcripts by a BLAKE2b hash of the audio bytes plus the language and
 prompt. Whisper decoding here is greedy at temperature 0, so the same audio gives the same text: a
 cached transcript is exactly what a fresh call would return. Audio that matches no entry byte for byte
-is then looked up by its acoustic fingerprint (:mod:`mockengine.engines.fingerprint`; unless
-``fingerprints=False``, ``--stt-cache-exact-only``): the same utterance after an Opus round trip, a
+is then looked up by its acoustic fingerprint (:mod:`mockengine.engines.fingerprint`) when
+``fingerprints=True`` (``--stt-cache-fingerprint``): the same utterance after an Opus round trip, a
 resampler or a gain change gets the transcript whisper gave the cached audio, with this audio's
 duration and the word timings moved by the alignment found (docs/transcript-cache.md).
 """
@@ -169,7 +169,7 @@ class CachingTranscriber:
     """A Transcriber that remembers results by audio content (see the module docstring).
     ``fingerprint_hits`` counts the lookups answered by a fingerprint rather than the exact bytes."""
 
-    def __init__(self, inner: Transcriber, cache: ByteLRU[Transcript], *, fingerprints: bool = True) -> None:
+    def __init__(self, inner: Transcriber, cache: ByteLRU[Transcript], *, fingerprints: bool = False) -> None:
         self.inner = inner
         self.cache = cache
         self.index: FingerprintIndex | None = FingerprintIndex() if fingerprints else None
