@@ -204,15 +204,14 @@ class CachingTranscriber:
     def lookup(
         self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
     ) -> Transcript | None:
-        """The cached transcript, or None (then call ``transcribe`` in a thread). Cheap enough for the
-        event loop (a hash of the audio; a fingerprint, ~1 ms a second of audio, only when an entry
-        is about as long; no model call): lets a cached turn skip the whisper queue."""
+        """The transcript cached for these exact bytes, or None (then call ``transcribe`` in a
+        thread). Cheap enough for the event loop (a hash of the audio, no model call): lets a cached
+        turn skip the whisper queue. The fingerprint search (~10-30 ms of numpy for a 3 s turn) is
+        left to ``transcribe``, off the loop."""
         if not self.cache.is_enabled:
             return None
         key = self._key(pcm16_24k, language, prompt)
-        if self.cache.peek(key):
-            return self.cache.get(key)
-        return self._similar(pcm16_24k, language, prompt)
+        return self.cache.get(key) if self.cache.peek(key) else None
 
     def transcribe(
         self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
