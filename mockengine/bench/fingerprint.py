@@ -22,12 +22,15 @@ two voices), compared as made and through Opus at 32 kb/s.
 from __future__ import annotations
 
 import itertools
+import json
+import re
 import subprocess
 import tempfile
 import time
 import wave
 import zlib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -171,20 +174,43 @@ def minimal_pair_matches() -> tuple[int, list[tuple[str, str, str, str]]]:
     return compared, matched
 
 
-def find_clips(extra: list[Path] | None = None, corpus: bool = True) -> dict[str, bytes]:
-    """Every clip by a unique name: tests/data/utterances, the conformance clips, every split of the
-    turn corpus (built on first use, about a minute a split) when ``corpus``, and ``extra`` folders."""
+def clip_folders(extra: list[Path] | None = None, corpus: bool = True) -> list[Path]:
+    """tests/data/utterances, the conformance clips, every split of the turn corpus (built on first
+    use, about a minute a split) when ``corpus``, and ``extra`` folders."""
     folders = [ROOT / "tests" / "data" / "utterances", ROOT / "mockengine" / "conformance" / "clips"]
     if corpus:
         from mockengine import turn_corpus
 
         folders += [turn_corpus.build(split.name) for split in turn_corpus.splits()]
-    folders += extra or []
+    return folders + (extra or [])
+
+
+def find_clips(folders: list[Path]) -> dict[str, bytes]:
+    """Every clip of ``folders`` by a unique name (folder/file), byte-identical duplicates dropped."""
     clips = {}
     for folder in folders:
         for path in sorted(folder.glob("*.wav")):
             clips[f"{folder.name}/{path.name}"] = read_wav(path)
     return distinct(clips)
+
+
+def clip_texts(folders: list[Path]) -> dict[str, str]:
+    """What each clip says (lower case, letters only), from the folders' ``labels.json`` (a list of
+    ``{file, text}``) or ``clips.json`` (``{"clips": {name: {file, text}}}``): two clips saying the
+    same words may match (the same transcript is right for both)."""
+    texts = {}
+    for folder in folders:
+        for name in ("labels.json", "clips.json"):
+            path = folder / name
+            if not path.is_file():
+                continue
+            data = json.loads(path.read_text())
+            entries = data["clips"].values() if isinstance(data, dict) else data
+            for entry in entries:
+                if isinstance(entry, dict) and "file" in entry and "text" in entry:
+                    words = re.sub(r"[^a-z ]", "", entry["text"].lower()).split()
+                    texts[f"{folder.name}/{entry['file']}"] = " ".join(words)
+    return texts
 
 
 def distinct(clips: dict[str, bytes]) -> dict[str, bytes]:
@@ -199,51 +225,77 @@ def distinct(clips: dict[str, bytes]) -> dict[str, bytes]:
     return kept
 
 
-def evaluate(clips: dict[str, bytes], progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
-    """Hit rates per variant and false matches over every pair of distinct clips (see the module)."""
+Finding = tuple[str, str, str, float]  # query clip, its variant, stored clip, bit error rate
+
+
+@dataclass
+class Tally:
+    """What :func:`evaluate` counts."""
+
+    hits: dict[str, list[float]] = field(default_factory=dict)  # variant → BER per clip (inf: missed)
+    local_dbs: list[float] = field(default_factory=list)
+    false: list[Finding] = field(default_factory=list)
+    same_words: list[Finding] = field(default_factory=list)
+    distinct_bers: list[float] = field(default_factory=list)
+    pairs: int = 0
+    bits_only: int = 0  # distinct pairs the bits alone would match: the level check decided
+
+    def own(self, label: str, query: tuple[fp.Fingerprint, ...], stored: fp.Fingerprint) -> None:
+        found = fp.match(query, stored)
+        self.hits.setdefault(label, []).append(found.ber if found else float("inf"))
+        if found is not None and found.local_db is not None:
+            self.local_dbs.append(found.local_db)
+
+    def other(
+        self, query: tuple[fp.Fingerprint, ...], stored: fp.Fingerprint, finding: Finding, same: bool
+    ) -> None:
+        self.pairs += 1
+        found = fp.best_alignment(query, stored)
+        if found is None:
+            return
+        self.distinct_bers.append(found.ber)
+        if found.ber > fp.MAX_BER:
+            return
+        self.bits_only += 1
+        if fp.match(query, stored) is not None:
+            (self.same_words if same else self.false).append((*finding[:3], found.ber))
+
+
+def evaluate(
+    clips: dict[str, bytes],
+    progress: Callable[[str], None] = lambda _: None,
+    texts: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Hit rates per variant and false matches over every pair of distinct clips (see the module);
+    a match between two clips whose ``texts`` are the same words is counted apart, not as false."""
+    texts = texts or {}
     names = sorted(clips)
     prints = {name: fp.fingerprint(clips[name]) for name in names}
-    hits: dict[str, list[float]] = {}
-    local_dbs: list[float] = []
-    false: list[tuple[str, str, str, float]] = []
-    distinct_bers: list[float] = []
-    pairs = bits_only = 0
+    tally = Tally()
     for index, name in enumerate(names):
         if index % 100 == 0:
             progress(f"{index}/{len(names)} clips")
         queries = [("original", fp.query_prints(clips[name]))]
         for label, pcm in variants(clips[name], zlib.crc32(name.encode())):
             query = fp.query_prints(pcm)
-            if label in CROSS_CHECKED:
-                queries.append((label, query))
-            found = fp.match(query, prints[name])
-            hits.setdefault(label, []).append(found.ber if found else float("inf"))
-            if found is not None and found.local_db is not None:
-                local_dbs.append(found.local_db)
+            queries += [(label, query)] if label in CROSS_CHECKED else []
+            tally.own(label, query, prints[name])
         for other in names:
             if other == name or abs(prints[other].frames - prints[name].frames) > 2 * fp.MAX_LENGTH_DIFF:
                 continue
+            same = name in texts and texts[name] == texts.get(other)
             for label, query in queries:
-                if abs(query[0].frames - prints[other].frames) > fp.MAX_LENGTH_DIFF:
-                    continue
-                pairs += 1
-                found = fp.best_alignment(query, prints[other])
-                if found is None:
-                    continue
-                distinct_bers.append(found.ber)
-                if found.ber > fp.MAX_BER:
-                    continue
-                bits_only += 1  # the bits alone would match: the level check decides
-                if fp.match(query, prints[other]) is not None:
-                    false.append((name, label, other, found.ber))
+                if abs(query[0].frames - prints[other].frames) <= fp.MAX_LENGTH_DIFF:
+                    tally.other(query, prints[other], (name, label, other, 0.0), same)
     return {
         "clips": len(names),
-        "hits": hits,
-        "hit_local_db_max": max(local_dbs, default=None),
-        "distinct_pairs_compared": pairs,
-        "distinct_pairs_passing_the_bits": bits_only,
-        "false_matches": false,
-        "distinct_bers": distinct_bers,
+        "hits": tally.hits,
+        "hit_local_db_max": max(tally.local_dbs, default=None),
+        "distinct_pairs_compared": tally.pairs,
+        "distinct_pairs_passing_the_bits": tally.bits_only,
+        "false_matches": tally.false,
+        "same_words_matches": tally.same_words,
+        "distinct_bers": tally.distinct_bers,
     }
 
 
@@ -266,6 +318,7 @@ def report(result: dict[str, Any]) -> dict[str, Any]:
         "distinct_pairs_compared": result["distinct_pairs_compared"],
         "distinct_pairs_passing_the_bits": result["distinct_pairs_passing_the_bits"],
         "false_matches": len(result["false_matches"]),
+        "same_words_matches": len(result["same_words_matches"]),
         "false_match_examples": result["false_matches"][:5],
         "distinct_ber_min": float(distinct.min()),
         "distinct_ber_p01": float(np.percentile(distinct, 0.1)),
@@ -273,10 +326,11 @@ def report(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run(clips: dict[str, bytes]) -> dict[str, Any]:
-    """Evaluate and print; returns the summary."""
+def run(folders: list[Path]) -> dict[str, Any]:
+    """Evaluate the clips of ``folders`` and print; returns the summary."""
     started = time.perf_counter()
-    summary = report(evaluate(clips, lambda text: print(f"  fingerprint: {text}", flush=True)))
+    clips, texts = find_clips(folders), clip_texts(folders)
+    summary = report(evaluate(clips, lambda text: print(f"  fingerprint: {text}", flush=True), texts))
     print(
         f"fingerprint: {summary['clips']} distinct clips, MAX_BER {summary['max_ber']}, MAX_LOCAL_DB "
         f"{fp.MAX_LOCAL_DB} (largest on a hit: {summary['hit_local_db_max']:.2f} dB)"
@@ -287,7 +341,8 @@ def run(clips: dict[str, bytes]) -> dict[str, Any]:
     print(
         f"  distinct pairs compared {summary['distinct_pairs_compared']} "
         f"({summary['distinct_pairs_passing_the_bits']} pass the bits): false matches "
-        f"{summary['false_matches']}, lowest BER {summary['distinct_ber_min']:.3f} (0.1 %: "
+        f"{summary['false_matches']} (and {summary['same_words_matches']} of clips saying the same words), "
+        f"lowest BER {summary['distinct_ber_min']:.3f} (0.1 %: "
         f"{summary['distinct_ber_p01']:.3f}, 1 %: {summary['distinct_ber_p1']:.3f}); "
         f"{time.perf_counter() - started:.0f} s"
     )
@@ -302,7 +357,7 @@ def run(clips: dict[str, bytes]) -> dict[str, Any]:
 
 
 def bench_fingerprint(ctx: BenchContext) -> None:
-    ctx.results["fingerprint"] = run(find_clips())
+    ctx.results["fingerprint"] = run(clip_folders())
 
 
 SECTION = Section("fingerprint", bench_fingerprint, default=False)
@@ -311,4 +366,4 @@ if __name__ == "__main__":  # python -m mockengine.bench.fingerprint [--no-corpu
     import sys
 
     folders = [Path(arg) for arg in sys.argv[1:] if arg != "--no-corpus"]
-    run(find_clips(folders, corpus="--no-corpus" not in sys.argv))
+    run(clip_folders(folders, corpus="--no-corpus" not in sys.argv))
