@@ -168,3 +168,14 @@ def test_without_fingerprints_only_exact_bytes_match_and_eviction_forgets_the_fi
     assert len(small.index) == 1
     small.transcribe(heard)
     assert small.fingerprint_hits == 0 and len(small.inner.calls) == 3  # type: ignore[attr-defined]
+
+
+def test_the_fingerprint_is_a_serve_setting_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mockengine.cli import build_parser, settings_from_args
+
+    monkeypatch.delenv("MOCKENGINE_STT_CACHE_FINGERPRINT", raising=False)
+    assert settings_from_args(build_parser().parse_args(["serve"])).stt_cache_fingerprint is False
+    on = settings_from_args(build_parser().parse_args(["serve", "--stt-cache-fingerprint"]))
+    assert on.stt_cache_fingerprint is True
+    monkeypatch.setenv("MOCKENGINE_STT_CACHE_FINGERPRINT", "1")
+    assert settings_from_args(build_parser().parse_args(["serve"])).stt_cache_fingerprint is True
