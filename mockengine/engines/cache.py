@@ -108,6 +108,7 @@ class ByteLRU(Generic[V]):
             )
 
 
+FINGERPRINT_OVERHEAD_BYTES = 400
 Key = tuple[bytes, str | None, str | None]
 Bucket = tuple[str | None, str | None, int]  # language, prompt, frame count
 
@@ -227,8 +228,10 @@ class CachingTranscriber:
         self.cache.get(key)  # counts the miss
         result = self.inner.transcribe(pcm16_24k, language=language, prompt=prompt)
         print_ = fp.fingerprint(pcm16_24k) if self.index is not None else None
-        # Size: the text, the fingerprint, and a fixed allowance for the key and the objects around it.
-        self.cache.put(key, result, len(result.text.encode()) + 200 + (print_.size_bytes if print_ else 0))
+        # Size: the text, the fingerprint's arrays, and fixed allowances for the key and the objects
+        # around them (a fingerprint's three numpy arrays and its index entries: ~400 bytes more).
+        extra = print_.size_bytes + FINGERPRINT_OVERHEAD_BYTES if print_ is not None else 0
+        self.cache.put(key, result, len(result.text.encode()) + 200 + extra)
         if print_ is not None and print_.loud_frames >= fp.MIN_LOUD_FRAMES and self.cache.peek(key):
             self.index.add(key, print_)  # type: ignore[union-attr]
         return result
