@@ -21,6 +21,7 @@ two voices), compared as made and through Opus at 32 kb/s.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -155,10 +156,21 @@ def espeak(text: str, voice: str) -> bytes:
         return read_wav(path)
 
 
-def minimal_pair_matches() -> tuple[int, list[tuple[str, str, str, str]]]:
+@dataclass
+class MinimalPairs:
+    """What :func:`minimal_pair_matches` found. ``closest_db``: among the comparisons the bits alone
+    would match, the smallest windowed level difference (the verification's margin; inf if none)."""
+
+    compared: int = 0
+    bits_only: int = 0
+    closest_db: float = float("inf")
+    matched: list[tuple[str, str, str, str]] = field(default_factory=list)  # voice, query, stored, how
+
+
+def minimal_pair_matches() -> MinimalPairs:
     """Every ordered pair within each group of :data:`MINIMAL_PAIRS`, per voice, the first as made and
-    through Opus at 32 kb/s: how many comparisons, and those that matched (voice, query, stored, how)."""
-    compared, matched = 0, []
+    through Opus at 32 kb/s, against the second as made."""
+    found = MinimalPairs()
     for voice in MINIMAL_PAIR_VOICES:
         for group in MINIMAL_PAIRS:
             spoken = {text: espeak(text, voice) for text in group}
@@ -168,10 +180,16 @@ def minimal_pair_matches() -> tuple[int, list[tuple[str, str, str, str]]]:
                     ("as made", spoken[query]),
                     ("opus32k", opus_round_trip(spoken[query], 32_000, 77)),
                 ):
-                    compared += 1
-                    if fp.match(fp.query_prints(pcm), print_) is not None:
-                        matched.append((voice, query, stored, how))
-    return compared, matched
+                    found.compared += 1
+                    queries = fp.query_prints(pcm)
+                    if fp.match(queries, print_) is not None:
+                        found.matched.append((voice, query, stored, how))
+                    bits = fp.best_alignment(queries, print_)
+                    if bits is not None and bits.ber <= fp.MAX_BER:
+                        found.bits_only += 1
+                        local_db = fp.local_difference(queries[bits.phase], print_, bits.shift_frames)
+                        found.closest_db = min(found.closest_db, local_db)
+    return found
 
 
 def clip_folders(extra: list[Path] | None = None, corpus: bool = True) -> list[Path]:
@@ -327,10 +345,22 @@ def report(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def run(folders: list[Path]) -> dict[str, Any]:
-    """Evaluate the clips of ``folders`` and print; returns the summary."""
+    """Evaluate the clips of ``folders`` and the minimal pairs, and print; returns the summary."""
     started = time.perf_counter()
     clips, texts = find_clips(folders), clip_texts(folders)
     summary = report(evaluate(clips, lambda text: print(f"  fingerprint: {text}", flush=True), texts))
+    print_summary(summary, time.perf_counter() - started)
+    pairs = minimal_pair_matches()
+    summary["minimal_pairs"] = dataclasses.asdict(pairs)
+    print(
+        f"  minimal pairs (one word apart, same voice): {pairs.compared} compared, {pairs.bits_only} pass "
+        f"the bits, closest level difference {pairs.closest_db:.2f} dB: {len(pairs.matched)} matched "
+        f"{pairs.matched}"
+    )
+    return summary
+
+
+def print_summary(summary: dict[str, Any], seconds: float) -> None:
     print(
         f"fingerprint: {summary['clips']} distinct clips, MAX_BER {summary['max_ber']}, MAX_LOCAL_DB "
         f"{fp.MAX_LOCAL_DB} (largest on a hit: {summary['hit_local_db_max']:.2f} dB)"
@@ -343,17 +373,10 @@ def run(folders: list[Path]) -> dict[str, Any]:
         f"({summary['distinct_pairs_passing_the_bits']} pass the bits): false matches "
         f"{summary['false_matches']} (and {summary['same_words_matches']} of clips saying the same words), "
         f"lowest BER {summary['distinct_ber_min']:.3f} (0.1 %: "
-        f"{summary['distinct_ber_p01']:.3f}, 1 %: {summary['distinct_ber_p1']:.3f}); "
-        f"{time.perf_counter() - started:.0f} s"
+        f"{summary['distinct_ber_p01']:.3f}, 1 %: {summary['distinct_ber_p1']:.3f}); {seconds:.0f} s"
     )
     for example in summary["false_match_examples"]:
         print("  false match:", example)
-    compared, matched = minimal_pair_matches()
-    summary["minimal_pairs_compared"], summary["minimal_pair_matches"] = compared, matched
-    print(
-        f"  minimal pairs (one word apart, same voice): {compared} compared, {len(matched)} matched {matched}"
-    )
-    return summary
 
 
 def bench_fingerprint(ctx: BenchContext) -> None:
