@@ -84,7 +84,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[STATS] = Stats()
     app[JOURNAL] = Journal(settings.journal_dir)
     app[LIVE_SESSIONS] = weakref.WeakSet()
-    app[RECLAIMER] = Reclaimer(settings.reclaim_interval_s)
+    app[RECLAIMER] = Reclaimer(settings.reclaim_interval_s, active=lambda: app[STATS].sessions_active)
     track_runners(app)
     app.router.add_get("/v1/realtime", realtime_handler)
     add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
