@@ -34,6 +34,13 @@ ENV = "PYTHONMALLOC"
 CHOICES = ("malloc", "pymalloc")
 
 
+def active_python_malloc() -> str:
+    """The allocator this interpreter runs Python's objects on: ``PYTHONMALLOC`` as it started (CPython's
+    default ``pymalloc`` when unset or ignored); ``/healthz`` reports it as ``python_malloc``."""
+    chosen = None if sys.flags.ignore_environment else os.environ.get(ENV)
+    return chosen or "pymalloc"
+
+
 def should_reexec(choice: str) -> bool:
     """Whether ``serve`` must restart itself to run Python's objects on ``malloc`` (``choice`` from
     ``--python-malloc``); raises ValueError for a choice outside ``CHOICES``."""

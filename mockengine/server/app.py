@@ -17,6 +17,7 @@ from mockengine import __version__
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
+from mockengine.server.allocator import active_python_malloc
 from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.console import add_routes as add_console_routes
@@ -60,6 +61,7 @@ async def healthz(request: web.Request) -> web.Response:
         "audio_pace": resources.settings.audio_pace,
         "pid": os.getpid(),  # which worker answered, with serve --workers
         "event_loop": running_loop_name(),
+        "python_malloc": active_python_malloc(),  # docs/memory.md: what sessions free goes back on malloc
     }
     body.update(dataclasses.asdict(request.app[STATS]))
     body["faults_injected"] = dict(request.app[FAULTS].injected)
