@@ -27,6 +27,7 @@ import aiohttp
 from mockengine.loadtest.driver import load_turn_clips
 from mockengine.loadtest.participant import Participant, RunState, SessionResult
 from mockengine.loadtest.processes import Child
+from mockengine.loadtest.soak_memory import fetch_memory
 
 ANSWER_TOOL = {
     "type": "function",
@@ -109,6 +110,8 @@ class SoakRun:
     after_rss_bytes: int | None = None
     questions: int = 0
     python_malloc: str | None = None  # the engine's allocator for Python objects, from /healthz
+    idle_memory: dict[str, Any] | None = None  # /mockengine/memory at idle and after every session ended
+    after_memory: dict[str, Any] | None = None
 
 
 async def _healthz(http: aiohttp.ClientSession, url: str) -> tuple[float | None, dict[str, Any]]:
@@ -189,6 +192,7 @@ async def run_soak(
             await run_soak(url, http_url, None, sessions=4, minutes=0.4, wave_s=10, seed=seed, warm_up=False)
             await asyncio.sleep(8.0)  # the warm-up's sessions reclaimed
         run.idle_rss_bytes = engine.rss_bytes()
+        run.idle_memory = await fetch_memory(http_url)
     state = RunState(t0=loop.time() + 0.2)
     sampler = asyncio.create_task(_sampler(run, state, engine, http_url, sample_s))
     connector = aiohttp.TCPConnector(limit=0, force_close=True)
@@ -208,4 +212,5 @@ async def run_soak(
         await asyncio.gather(sampler, return_exceptions=True)
     if engine is not None:
         run.after_rss_bytes = engine.rss_bytes()
+        run.after_memory = await fetch_memory(http_url)
     return run

@@ -20,6 +20,7 @@ from typing import Any
 
 from mockengine.loadtest.driver import percentile
 from mockengine.loadtest.soak import SoakRun
+from mockengine.loadtest.soak_memory import format_owner_changes, owner_changes
 
 MIB = 1024 * 1024
 WARM_UP_MIN = 1.0
@@ -112,6 +113,7 @@ def summarize(run: SoakRun, warm_up_min: float = WARM_UP_MIN) -> dict[str, Any]:
         if run.after_rss_bytes is None or not run.idle_rss_bytes
         else round(100 * (run.after_rss_bytes / run.idle_rss_bytes - 1), 1),
         "python_malloc": run.python_malloc,
+        "after_end_by_owner": owner_changes(run.idle_memory, run.after_memory),
         "rss_per_session_mib": None
         if peak is None or run.idle_rss_bytes is None or not run.sessions
         else round((peak - run.idle_rss_bytes) / MIB / run.sessions, 2),
@@ -154,6 +156,8 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"per session-minute (with the caches, which reached {summary['cache_mib_at_end']} MiB: "
         f"{summary['raw_rss_growth_mib_per_min']} MiB/min)"
     )
+    if summary["after_end_rss_mib"] is not None:
+        print(f"  {format_owner_changes(summary['after_end_by_owner'])}")
     print(
         f"  dropped {summary['sessions_dropped']}, refused {summary['sessions_refused']}, lost events "
         f"{summary['lost_events']}, errors {summary['errors']}, missed turns {summary['turns_missed']}, "

@@ -2,7 +2,7 @@
 back to the system (issue 15, docs/memory.md).
 
 Measured (200 sessions for 5 minutes, ``/proc/PID/smaps``, ``malloc_info``, ``sys._debugmallocstats``):
-after every session had ended the engine kept 31 MiB more than idle, and all of it was CPython's own
+after every session had ended the engine kept 31 MiB more than idle, nearly all of it in CPython's own
 small-object allocator, pymalloc. pymalloc takes memory for objects of ≤ 512 bytes in 1 MiB arenas and
 gives an arena back only once every object in it is freed. Sessions fill new arenas at their peak (66
 arenas against 35 idle); when they end, ~140 kB more live objects than idle remain (bounded tables grown
