@@ -371,6 +371,23 @@ async def test_a_photo_sized_image_over_one_mib_is_answered(chat_client):
     assert "blue" in completion.choices[0].message.content.lower()
 
 
+@pytest.mark.parametrize("fmt", ["WEBP", "GIF"])
+async def test_webp_and_gif_images_are_read_as_on_the_live_service(chat_client, fmt):
+    """Chat Completions takes PNG, JPEG, WebP and still GIF (the Realtime API only PNG and JPEG)."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 32), (0, 0, 255)).save(buffer, fmt)
+    image = f"data:image/{fmt.lower()};base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    client = await chat_client()
+    content = [
+        {"type": "text", "text": "What colour is this image?"},
+        {"type": "image_url", "image_url": {"url": image}},
+    ]
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": content}]
+    )
+    assert "blue" in completion.choices[0].message.content.lower()
+
+
 async def test_response_format_json_schema(chat_client):
     schema = {
         "type": "object",
