@@ -252,6 +252,14 @@ async def test_oversized_append_is_an_error_not_a_dropped_socket(engine_url):
         await receive(ws, "input_audio_buffer.cleared")
 
 
+def _nested_list_schema(levels: int) -> dict:
+    leaf: dict = {"type": "string"}
+    for level in range(levels):
+        entry = {"type": "object", "properties": {f"p{level}": leaf}, "required": [f"p{level}"]}
+        leaf = {"anyOf": [{"type": "array", "items": entry}, {"type": "null"}]}
+    return {"type": "object", "properties": {"root": leaf}, "required": ["root"]}
+
+
 async def test_reused_item_ids_and_deep_nesting_do_not_break_the_session(engine_url):
     url = await engine_url()
     deep: dict = {"leaf": 1}
@@ -270,6 +278,26 @@ async def test_reused_item_ids_and_deep_nesting_do_not_break_the_session(engine_
             )
         )
         assert (await receive(ws, "error"))["error"]["code"] == "invalid_json"
+        # Deep but real: 10 levels (strict mode's limit) of optional lists of objects was once refused
+        # as invalid JSON, at 9 levels.
+        await ws.send_str(
+            json.dumps(
+                {
+                    "type": "session.update",
+                    "session": {
+                        "type": "realtime",
+                        "tools": [
+                            {
+                                "type": "function",
+                                "name": "save_outline",
+                                "parameters": _nested_list_schema(10),
+                            }
+                        ],
+                    },
+                }
+            )
+        )
+        await receive(ws, "session.updated")
         item = {
             "type": "message",
             "id": "dup1",
