@@ -314,3 +314,43 @@ async def test_reused_item_ids_and_deep_nesting_do_not_break_the_session(engine_
         )
         done = await receive(ws, "response.done")
         assert done["response"]["status"] == "completed"
+
+
+async def test_a_tool_schema_whose_ref_resolves_to_nothing_is_refused_when_declared(engine_url):
+    """It was accepted, and every response that tried to call the tool then failed with a server_error;
+    Chat Completions refuses the same schema with a 400 when it is declared."""
+    broken = {"type": "object", "properties": {"a": {"$ref": "#/$defs/Nope"}}, "required": ["a"]}
+    defs = {"Colour": {"type": "string", "enum": ["red", "blue"]}}
+    working = {"type": "object", "$defs": defs, "properties": {"colour": {"$ref": "#/$defs/Colour"}}}
+    url = await engine_url()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
+        ) as ws,
+    ):
+        await receive(ws, "session.created")
+        tool = {"type": "function", "name": "paint", "description": "Paint the wall a colour."}
+        update = {
+            "type": "realtime",
+            "output_modalities": ["text"],
+            "tools": [{**tool, "parameters": broken}],
+        }
+        await ws.send_str(json.dumps({"type": "session.update", "session": update, "event_id": "e1"}))
+        error = (await receive(ws, "error"))["error"]
+        assert (error["code"], error["param"], error["event_id"]) == (
+            "invalid_value",
+            "session.tools[0].parameters",
+            "e1",
+        )
+        assert "reference '#/$defs/Nope' cannot be resolved" in error["message"]
+        override = {"tools": [{**tool, "parameters": broken}], "tool_choice": "required"}
+        await ws.send_str(json.dumps({"type": "response.create", "response": override}))
+        assert (await receive(ws, "error"))["error"]["param"] == "response.tools[0].parameters"
+        update["tools"] = [{**tool, "parameters": working}]
+        await ws.send_str(json.dumps({"type": "session.update", "session": update}))
+        await receive(ws, "session.updated")
+        await ws.send_str(json.dumps({"type": "response.create", "response": {"tool_choice": "required"}}))
+        done = (await receive(ws, "response.done"))["response"]
+        call = next(item for item in done["output"] if item["type"] == "function_call")
+        assert done["status"] == "completed" and json.loads(call["arguments"])["colour"] in ("red", "blue")
