@@ -7,10 +7,12 @@ Usage:
   each eagerness (whisper results kept in ``.cache/turn-tune/whisper.pkl``, so a re-run costs no model
   call) and stores every probe the detector judged (its audio span, transcript, word timings) in
   ``.cache/turn-tune/probes.pkl``; it prints the real figures per split (as the bench does).
-  ``.venv/bin/python tools/turn_tune.py score [--each]`` re-scores the stored probes with the current
-  ``turn_scoring``/``prosody`` code (seconds, no whisper) and simulates each turn: a pause ends the turn
-  when its wait (by verdict and eagerness) is shorter than the silence that follows. ``--each`` lists
-  the cut mid-thought pauses and the slow finished ends with their cues.
+  ``.venv/bin/python tools/turn_tune.py score [--each] [--by-category]`` re-scores the stored probes
+  with the current ``turn_scoring``/``prosody`` code (about a minute, no whisper) and simulates each
+  turn: a pause ends the turn when its wait (by verdict and eagerness) is shorter than the silence that
+  follows. ``--each`` lists
+  the cut mid-thought pauses and the slow finished ends with their cues; ``--by-category`` prints the
+  bench's table per split (policy delays only).
 The simulation approximates the session (no VAD onset details); ``record`` gives the real figures.
 """
 
@@ -35,6 +37,7 @@ TUNING_SPLITS = tuple(split.name for split in splits() if split.status != "seale
 STORE = CACHE_ROOT.parent / "turn-tune"
 BYTES_PER_MS = 48
 ONSET_LEVEL = 300  # a sample this loud after a pause is the speaker resuming
+_PROSODY: dict[tuple[str, int, int], Any] = {}
 
 
 def record(chosen: tuple[str, ...]) -> None:
@@ -81,7 +84,7 @@ def record(chosen: tuple[str, ...]) -> None:
     print(f"{len(probes)} probes stored; {len(transcriber.costs_ms)} whisper calls ran")
 
 
-def score(each: bool) -> None:
+def score(each: bool, by_category: bool) -> None:
     stored = pickle.loads((STORE / "probes.pkl").read_bytes())
     recorded = {label["split"] for label in stored["labels"].values()} & set(TUNING_SPLITS)
     labels = {label["id"]: label for split in sorted(recorded) for label in load(split)[1]}
@@ -90,12 +93,19 @@ def score(each: bool) -> None:
         by_label[uid].append(probe)
     pcms = {uid: _pcm(labels[uid]) for uid in by_label}
     figures: dict[tuple[str, str, str], list[Any]] = defaultdict(list)
+    tables: dict[str, list[Any]] = defaultdict(list)
     for uid, probes in by_label.items():
         label = labels[uid]
         for eagerness in ("high", "medium", "low"):
             outcome = _simulate(label, probes, pcms[uid], eagerness)
             group = "mid" if label["kind"] == "trailing" else "finished"
             figures[(label["split"], eagerness, group)].append((uid, outcome))
+            tables[label["split"]].append((label, _as_outcome(label, eagerness, outcome)))
+    if by_category:
+        from mockengine.bench.turn_corpus import category_table, print_table
+
+        for split, results in sorted(tables.items()):
+            print_table(split, category_table(results), "simulated")
     for (split, eagerness, group), rows in sorted(figures.items()):
         if group == "mid":
             counted = [r for r in rows if labels[r[0]]["pause_ms"] < turn_detection_max(eagerness)]
@@ -113,6 +123,27 @@ def score(each: bool) -> None:
                 print(
                     f"    {uid:<16} {delay} {verdict.score:+.1f} {text!r} <- {labels[uid]['text']!r}: {cues}"
                 )
+
+
+def _as_outcome(label: dict[str, Any], eagerness: str, simulated: tuple) -> Any:
+    """A simulated ending as the bench's ``Outcome`` (policy delay only), for its per-category table."""
+    from mockengine.turn_eval import Outcome
+
+    kind, delay = simulated[0], simulated[1]
+    end = label["speech_end_ms"]
+    decided = None if delay is None else end + delay
+    stopped = None if kind == "none" else (end - 1000 if kind == "cut" else end)
+    return Outcome(
+        label["id"],
+        label["kind"],
+        f"semantic_vad {eagerness}",
+        label.get("pause_ms"),
+        end,
+        stopped,
+        decided,
+        None,
+        None,
+    )
 
 
 def turn_detection_max(eagerness: str) -> int:
@@ -138,9 +169,10 @@ def _simulate(
     for index, probe in enumerate(probes):
         start, end = probe["start_ms"], probe["speech_end_ms"]
         audio = raw[start * BYTES_PER_MS : (end + 100) * BYTES_PER_MS]
-        evidence = TurnEvidence(
-            probe["text"], end - start, probe["words"], measure_prosody(audio, end - start)
-        )
+        key = (label["id"], start, end)
+        if key not in _PROSODY:  # the same for every eagerness
+            _PROSODY[key] = measure_prosody(audio, end - start)
+        evidence = TurnEvidence(probe["text"], end - start, probe["words"], _PROSODY[key])
         verdict = score_turn(evidence, eagerness)
         wait = SEMANTIC_WAIT_MS[eagerness][verdict.completeness]
         if verdict.is_contested:
@@ -148,6 +180,10 @@ def _simulate(
         loud = np.flatnonzero(np.abs(samples[(end + 20) * 24 :].astype(np.int32)) > ONSET_LEVEL)
         is_last = index == len(probes) - 1
         silence_ms = 10**9 if loud.size == 0 or is_last else 20 + int(loud[0]) // 24
+        # At the labelled pause the speaker resumes at the next segment (a faint breath is no resume).
+        for before, after in zip(label["segments"], label["segments"][1:], strict=False):
+            if abs(before["end_ms"] - end) <= 150 and not is_last:
+                silence_ms = max(silence_ms, after["start_ms"] - end)
         if wait < silence_ms:
             kind = "cut" if end < label["speech_end_ms"] - 200 else "end"
             return kind, end + wait - label["speech_end_ms"], verdict, probe["text"]
@@ -158,9 +194,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("action", choices=("record", "score"))
     parser.add_argument("--each", action="store_true")
+    parser.add_argument("--by-category", action="store_true", help="score: the bench's per-category table")
     parser.add_argument("--splits", default=",".join(TUNING_SPLITS))
     args = parser.parse_args()
-    record(tuple(args.splits.split(","))) if args.action == "record" else score(args.each)
+    record(tuple(args.splits.split(","))) if args.action == "record" else score(args.each, args.by_category)
 
 
 if __name__ == "__main__":

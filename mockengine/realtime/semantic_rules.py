@@ -17,13 +17,17 @@ Rules, first match wins (``word`` = lowercased, punctuation stripped; ``last`` =
     ("I'm", "it's", "there's")
 6   last word is a conjunction ("and", "but", "or",  INCOMPLETE    ``trailing_conjunction:<word>``
     "because"; "so"/"then" unless "I think so",
-    "see you then")
+    "see you then"; "yet" unless after a negation,
+    "not sure yet")
 7   last word a filler ("um", "uh"); or, with no     INCOMPLETE    ``trailing_filler:<words>``
     "?", a hedge ("like", "you know", "I mean")
 8   last word an article or possessive ("the", "a",  INCOMPLETE    ``trailing_article:<word>`` /
     "my", "your")                                                  ``trailing_possessive:<word>``
 9   no "?" and last word a preposition ("to", "of",  INCOMPLETE    ``trailing_preposition:<word>``
-    "with"; not the elliptic "I'd love to")
+    "with"; not the elliptic "I'd love to", nor one
+    stranded by a relative clause or infinitive,
+    :func:`strands`: "the person I was telling you
+    about", "nothing left to talk about")
 10  no "?" and last word a subordinator ("that"      INCOMPLETE    ``trailing_subordinator:<word>``
     after a verb of saying/thinking, "which", "if",
     "until"; "while" unless "a while"; "since"
@@ -39,7 +43,7 @@ Rules, first match wins (``word`` = lowercased, punctuation stripped; ``last`` =
 12  whole text is an unfinished opener ("I think",   INCOMPLETE    ``unfinished_clause:<opener>``
     "I was going to", "let me think", "hold on",
     "if you ask me"), with or without leading
-    markers ("so", "um", "well")
+    markers ("so", "um", "well", "honestly")
 13  opens with "if"/"unless"/"although", no comma,   INCOMPLETE    ``unfinished_clause:<word>``
     no "?", at most 6 words (no main clause yet)
 13b a comma list whose last item has no "and"/"or"  INCOMPLETE    ``open_list``
@@ -57,8 +61,8 @@ after a verb that needs an object ("I would probably choose.") has usually lost 
 
 A "?" lets a sentence end in a preposition, subordinator or auxiliary ("What is it about?"), but
 not in a conjunction, filler or article ("Do you want tea or?" still trails). The word lists are
-plain sets below so a reader can check any verdict by hand. Source: observed tiny.en output on
-the espeak-ng utterances in ``tests/data/utterances`` (``whisper_transcripts.json``).
+plain sets in :mod:`.semantic_words` so a reader can check any verdict by hand. Source: observed
+tiny.en output on the espeak-ng utterances in ``tests/data/utterances`` (``whisper_transcripts.json``).
 """
 
 from __future__ import annotations
@@ -66,6 +70,66 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+
+from mockengine.realtime.semantic_words import (
+    ARTICLES,
+    AUXILIARIES,
+    CLAUSE_TAKERS,
+    CONJUNCTIONS,
+    CONTRACTIONS,
+    DISCOURSE_MARKERS,
+    ELLIPSES,
+    ELLIPTIC_TO_VERBS,
+    ELLIPTIC_WH_BEFORE,
+    FILLERS,
+    FUNCTION_WORDS,
+    HEDGE_PAIR_COMPLETERS,
+    HEDGE_PAIRS,
+    INFINITIVE_HEADS,
+    INTERJECTIONS,
+    INVERSION_AUXILIARIES,
+    INVERSION_SUBJECTS,
+    LEADING_SUBORDINATE_MAX_WORDS,
+    LEADING_SUBORDINATORS,
+    LIKE_COMPLETERS,
+    LIST_CLOSERS,
+    MAIN_VERB_AUXILIARIES,
+    MAX_ELLIPTIC_WORDS,
+    MAX_LIST_ITEM_WORDS,
+    MIN_CONTENT_WORDS,
+    MIN_QUESTION_WORDS,
+    NEGATIONS,
+    NOT_IN_NOUN_PHRASES,
+    OBJECT_GAP_WORDS,
+    OBJECT_PRONOUNS,
+    OBJECT_VERBS,
+    PERFECT_MARKERS,
+    POSSESSIVES,
+    PREPOSITIONS,
+    RELATIVE_WORDS,
+    SENTENCE_ADVERBS,
+    SO_COMPLETERS,
+    STRANDING_DETERMINERS,
+    STRANDING_HEADS,
+    STRANDING_RELATIVES,
+    STRANDING_SUBJECTS,
+    SUBJECT_ENDING_BEFORE,
+    SUBJECT_PRONOUNS,
+    SUBORDINATORS,
+    TELL_VERBS,
+    TERMINAL_PUNCTUATION,
+    THAT_COMPLEMENT_VERBS,
+    THEN_STARTERS,
+    TIME_NOUNS,
+    TRAILING_PUNCTUATION,
+    TRAILING_SUBJECTS,
+    TWO_OBJECT_VERBS,
+    UNFINISHED_OPENERS,
+    WH_CONTRACTIONS,
+    WH_FOLLOWERS,
+    WH_WORDS,
+    word_set,
+)
 
 
 class Completeness(Enum):
@@ -84,116 +148,6 @@ class Judgement:
     completeness: Completeness
     reason: str
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-def _phrases(text: str) -> frozenset[str]:
-    return frozenset(phrase.strip() for phrase in text.split(","))
-
-
-ELLIPSES = ("...", "…")
-TRAILING_PUNCTUATION = (",", ";", ":", "-", "–", "—")
-TERMINAL_PUNCTUATION = (".", "!")
-
-CONJUNCTIONS = _words("and but or nor because cause plus yet")
-# "so" and "then" end complete sentences after these words ("I think so", "see you then").
-SO_COMPLETERS = _words("think hope guess believe suppose said told so not just")
-THEN_STARTERS = _words("and but so or because")
-FILLERS = _words("um umm uh uhm erm er ah eh hmm mm")
-# Hedges may close a tag question ("..., you know?") or a clause ("if you like", "what I mean").
-HEDGE_PAIRS = frozenset({("you", "know"), ("i", "mean")})
-HEDGE_PAIR_COMPLETERS = _words("what know if do did")
-LIKE_COMPLETERS = _words("i you we they would really just")
-ARTICLES = _words("the a an every")
-# "her" and "his" also end sentences as pronouns ("I saw her", "it's his"), so they are left out.
-POSSESSIVES = _words("my your our their")
-# Particles that often end a sentence ("come in", "give up", "it's over") are left out.
-PREPOSITIONS = _words(
-    "to of with for from at about into onto by than as through without toward towards between among "
-    "during upon across against despite via per including except unlike beside besides"
-)
-# "to" ends an elliptic infinitive after these ("I'd love to.", "we have to.").
-ELLIPTIC_TO_VERBS = _words(
-    "love like have has had need needed ought used supposed able try tried want wanted going got "
-    "gotta hope plan planned mean meant"
-)
-SUBORDINATORS = _words("which whereas although unless whether if whose whom until till")
-# "that" is a complementizer (a clause must follow) after verbs of saying and thinking, and after
-# "told me" and the like; elsewhere it is usually a pronoun ("I like that.", "give me that").
-THAT_COMPLEMENT_VERBS = _words(
-    "think thought said say says hope believe guess mean feel felt realized realised heard noticed so "
-    "such sure wish seems seemed suppose is was"
-)
-TELL_VERBS = _words("told tell tells telling showed show promised reminded assured")
-OBJECT_PRONOUNS = _words("me him her us them you")
-AUXILIARIES = _words(
-    "is are was were am been being will would can could should shall must might may have has had do does did"
-)
-SUBJECT_PRONOUNS = _words("i you he she it we they there that this who")
-CONTRACTIONS = _words(
-    "i'm you're we're they're he's she's it's that's there's what's i've you've we've they've i'd "
-    "you'd we'd they'd i'll you'll we'll they'll he'll she'll it'll let's"
-)
-FUNCTION_WORDS = (
-    CONJUNCTIONS | FILLERS | {"like"} | ARTICLES | POSSESSIVES | PREPOSITIONS | SUBORDINATORS | AUXILIARIES
-)
-DISCOURSE_MARKERS = _words("so and but well um uh like okay ok yeah oh then")
-UNFINISHED_OPENERS = _phrases(
-    "i think, i think that, i guess, i mean, i feel like, i was going to, i was going to say, "
-    "i wanted to, i want to, i would like to, i'd like to, i was wondering, i was wondering if, "
-    "i was thinking, i was thinking that, i was thinking maybe, what about the, what about, "
-    "the thing is, the problem is, my problem is, the point is, the reason is, what i mean is, "
-    "what i want is, it's just that, let me think, let me see, and then, and also, one more thing, "
-    "the other thing is, as i was saying, in my opinion, for example, to be honest, if you want to, "
-    "if you want, you know what, i'm going to, i need to, we should, we could, maybe we could, "
-    "how about, "
-    # Round 3: common discourse openers that hold the floor (general English, not corpus texts).
-    "let me check, let me look, let me find, let me ask, let me just, hold on, hang on, wait, "
-    "the way i see it, if you ask me, now that i think about it, come to think of it, as far as i know, "
-    "if i remember correctly, first of all, on the other hand, in fact, to be fair, you see, "
-    "here's the thing, the truth is, what happened was, what i'm saying is, all i'm saying is, "
-    "i'd say, i would say, i suppose, i reckon, i bet, i wonder, i wonder if, i'm thinking, "
-    "so basically, okay so, right so"
-)
-# Verbs that need an object: a sentence whisper closed right after one ("I would probably choose.",
-# "Send me.") has usually lost a dropped article or noun. A soft cue in ``turn_scoring`` (a relative or
-# wh-clause may end on one: "That's what I need.").
-OBJECT_VERBS = _words(
-    "buy buys bought grab grabs grabbed send sends sent bring brings brought give gives gave pass passes "
-    "choose chooses chose need needs needed want wants wanted find finds found put puts take takes took "
-    "make makes made fix fixes fixed visit visits visited order orders ordered borrow borrowed lend lent "
-    "spend spent tell tells told show shows showed pick picked carry carried bake baked"
-)
-OBJECT_GAP_WORDS = _words("what which that who whom all everything anything something whatever one")
-# "have", "had", "do", "did" end a clause as main verbs after these ("I've ever had", "she never did").
-MAIN_VERB_AUXILIARIES = _words("have has had do does did")
-PERFECT_MARKERS = _words("ever never already always just once before i've we've you've they've")
-# "who", "where", "when" after a noun open a relative clause ("the man who", "the restaurant where");
-# after a verb of knowing or an object they end an elliptic question ("I'll tell you when", "guess who").
-RELATIVE_WORDS = _words("who whom where when")
-ELLIPTIC_WH_BEFORE = _words(
-    "know knows knew guess ask asked tell told wonder wondering see saw remember forgot matter sure idea say "
-    "said decide decided and or not exactly just me you him her us them it"
-)
-# A clause cannot end on its subject ("Hold on, I"), unless it is elliptic ("So do I", "than I").
-TRAILING_SUBJECTS = _words("i we he she they")
-SUBJECT_ENDING_BEFORE = AUXILIARIES | _words("than as am")
-LEADING_SUBORDINATORS = _words("if unless although though whereas whenever")
-LEADING_SUBORDINATE_MAX_WORDS = 6
-WH_WORDS = _words("what where when why who whom whose which how")
-WH_CONTRACTIONS = _words("what's where's when's why's who's how's")
-WH_FOLLOWERS = AUXILIARIES | frozenset({"time", "kind", "one", "many", "much", "long", "old", "far", "about"})
-INVERSION_SUBJECTS = _words("you i we it he she they there that this")
-INVERSION_AUXILIARIES = AUXILIARIES - frozenset({"been", "being", "am"})
-# Words that end a comma-separated phrase as a complete sentence ("Okay, see you then.").
-LIST_CLOSERS = _words("then too please though thanks anyway again now today tomorrow")
-INTERJECTIONS = _words("yes no yeah sure okay ok thanks hi hello oh well right")
-MAX_LIST_ITEM_WORDS = 2
-MIN_QUESTION_WORDS = 3
-MIN_CONTENT_WORDS = 4
-MAX_ELLIPTIC_WORDS = 4
 
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 
@@ -226,7 +180,7 @@ def _judge_last_word(words: list[str], stripped: str) -> Judgement | None:
     tag = _always_dangling(words)
     # A question strands a preposition only when a wh-word moved its object ("Who did you go with?");
     # "Can we move the call to?" is cut off.
-    stranding = stripped.endswith("?") and bool(set(words) & WH_WORDS)
+    stranding = stripped.endswith("?") and (bool(set(words) & WH_WORDS) or strands(words))
     if tag is None and not stranding and stripped.endswith("?") and words[-1] in PREPOSITIONS:
         tag = f"trailing_preposition:{words[-1]}"
     if tag is None and not stripped.endswith("?"):
@@ -240,6 +194,8 @@ def _always_dangling(words: list[str]) -> str | None:
     before = words[-2] if len(words) > 1 else ""
     if last in CONTRACTIONS:
         return f"trailing_contraction:{last}"
+    if last == "yet" and set(words[:-1]) & NEGATIONS:
+        return None  # an adverb: "I'm not sure yet."
     if last in CONJUNCTIONS or (last == "so" and before not in SO_COMPLETERS):
         return f"trailing_conjunction:{last}"
     if last == "then" and (before in THEN_STARTERS or not before):
@@ -262,13 +218,13 @@ def _dangling_without_question_mark(words: list[str], stripped: str) -> str | No
         return f"trailing_filler:{before} {last}"
     if last == "like" and before not in LIKE_COMPLETERS:
         return "trailing_filler:like"
-    if last in PREPOSITIONS and not (last == "to" and before in ELLIPTIC_TO_VERBS):
+    if last in PREPOSITIONS and not (last == "to" and before in ELLIPTIC_TO_VERBS) and not strands(words):
         return f"trailing_preposition:{last}"
     if last in SUBORDINATORS or (last == "that" and _introduces_clause(words)):
         return f"trailing_subordinator:{last}"
-    if last == "while" and before not in _words("a little short long"):
+    if last == "while" and before not in word_set("a little short long"):
         return "trailing_subordinator:while"
-    if last == "since" and before not in _words("ever long"):
+    if last == "since" and before not in word_set("ever long"):
         return "trailing_subordinator:since"
     if last in RELATIVE_WORDS and len(words) > 2 and before not in ELLIPTIC_WH_BEFORE:
         return f"trailing_relative:{last}"
@@ -277,6 +233,28 @@ def _dangling_without_question_mark(words: list[str], stripped: str) -> str | No
     if last in AUXILIARIES and not _is_elliptic_answer(words, stripped) and not _is_main_verb(words):
         return f"trailing_auxiliary:{last}"
     return None
+
+
+def strands(words: list[str]) -> bool:
+    """Whether a final preposition or particle is stranded by a relative clause or infinitive whose
+    object moved before it: "the person I was telling you about", "all I can think of", "nothing left
+    to talk about", "get it over with" (so the sentence can end there)."""
+    if words[-2:] == ["over", "with"]:
+        return True
+    for index in range(len(words) - 2, 0, -1):
+        word, head = words[index], words[index - 1]
+        if word in STRANDING_SUBJECTS and (
+            head in STRANDING_HEADS
+            or (head in STRANDING_RELATIVES and index >= 2 and words[index - 2] not in CLAUSE_TAKERS)
+            or (index >= 2 and words[index - 2] in STRANDING_DETERMINERS and head not in FUNCTION_WORDS)
+        ):
+            return True
+        if word == "to" and (
+            head in INFINITIVE_HEADS
+            or (head in ("left", "else") and index >= 2 and words[index - 2] in INFINITIVE_HEADS)
+        ):
+            return index <= len(words) - 3  # "nothing to talk about": a verb between "to" and the end
+    return False
 
 
 def _is_main_verb(words: list[str]) -> bool:
@@ -353,9 +331,45 @@ def _is_open_list(stripped: str) -> bool:
     return len(chunks) > 2 or (len(previous) >= 3 and previous[0] not in DISCOURSE_MARKERS | INTERJECTIONS)
 
 
+def ends_on_short_list(text: str) -> bool:
+    """Whether a closed sentence ends on two short comma-separated items with no "and"/"or" ("Monday,
+    Wednesday.", "Pack sunscreen, a hat."): a list the speaker may go on with. Not a rule (an answer may
+    be "Sorry, Sarah."), a soft cue for ``turn_scoring``; rule 13b already takes longer lists."""
+    chunks = [_WORD.findall(chunk.lower()) for chunk in text.strip().split(",")]
+    if text.strip().endswith("?") or not chunks[-1]:
+        return False
+    if _juxtaposed_noun_phrases(chunks[-1]):
+        return True
+    if len(chunks) < 2:
+        return False
+    last_two = chunks[-2:]
+    closers = CONJUNCTIONS | LIST_CLOSERS | INTERJECTIONS | DISCOURSE_MARKERS | SENTENCE_ADVERBS
+    return all(1 <= len(chunk) <= MAX_LIST_ITEM_WORDS and not set(chunk) & closers for chunk in last_two)
+
+
+def _juxtaposed_noun_phrases(words: list[str]) -> bool:
+    """Two noun phrases side by side at the end, the comma between them lost: "call the bank the
+    dentist", "the options are the train the coach"; not after a verb that takes two objects ("gave the
+    dog the bone")."""
+    phrases: list[int] = []  # where each of the last two determiner phrases starts
+    end = len(words)
+    for index in range(len(words) - 1, -1, -1):
+        if words[index] in ARTICLES | POSSESSIVES:
+            content = words[index + 1 : end]
+            if not 1 <= len(content) <= MAX_LIST_ITEM_WORDS or set(content) & NOT_IN_NOUN_PHRASES:
+                return False
+            phrases.append(index)
+            end = index
+            if len(phrases) == 2:
+                break
+    if len(phrases) < 2 or phrases[1] == 0 or words[-1] in TIME_NOUNS:
+        return False  # "met the team the next day": an adverbial, not a list item
+    return words[phrases[1] - 1] not in TWO_OBJECT_VERBS
+
+
 def _without_leading_markers(words: list[str]) -> list[str]:
     start = 0
-    while start < len(words) - 1 and words[start] in DISCOURSE_MARKERS:
+    while start < len(words) - 1 and words[start] in DISCOURSE_MARKERS | SENTENCE_ADVERBS:
         start += 1
     return words[start:]
 
@@ -376,6 +390,8 @@ def ends_on_object_verb(text: str) -> str | None:
     words = _WORD.findall(text.strip().lower().replace("’", "'"))
     if len(words) < 2 or words[-1] not in OBJECT_VERBS or text.strip().endswith("?"):
         return None
-    if words[-2] in ARTICLES | POSSESSIVES | _words("this his her its"):
+    if words[-2] in ARTICLES | POSSESSIVES | word_set("this his her its"):
         return None  # a noun: "the show", "a visit"
-    return None if set(words[:-1]) & (OBJECT_GAP_WORDS | WH_WORDS) else words[-1]
+    # Its object may have moved before it: a wh-word, "that", "all", or a relative clause ("the size I
+    # wanted").
+    return None if set(words[:-1]) & (OBJECT_GAP_WORDS | WH_WORDS) or strands(words) else words[-1]

@@ -241,8 +241,9 @@ def test_a_finished_verdict_a_cue_argues_against_is_held(eagerness):
     detector = TurnDetector(SemanticVad(eagerness=eagerness))
     signals = detector.push_frames(_frames(0, 1000, True) + _frames(1000, 100, False))
     probe = next(s for s in signals if isinstance(s, ProbeTranscript))
-    text = "We walked along the river after dinner."
-    words = timed(text, probability=0.5)
+    # Whisper doubts only a short last word (a cut-off's mangled word, not a misheard long one).
+    text = "We walked along the river to the park."
+    words = _with_probabilities(text, [0.95] * 7 + [0.5])
     offset = probe.speech_end_ms - probe.start_ms - speech_end(words)
     shifted = tuple(WordTiming(w.word, w.start_ms + offset, w.end_ms + offset, w.probability) for w in words)
     # A "." (+1.5) and a falling pitch (+1) against whisper's doubt (-0.75): finished, but contested.
@@ -270,3 +271,81 @@ def test_a_short_answer_ends_fast_whatever_whisper_doubts(text, p):
 def test_openers_clauses_and_long_audio_are_not_short_answers(text, speech_end_ms):
     verdict = score_turn(TurnEvidence(text, speech_end_ms, timed(text)), "high")
     assert "short_answer" not in cue_names(verdict)
+
+
+@pytest.mark.parametrize(
+    "text", ["I was going to ask you about that.", "Could you grab that?", "We ended up watching that."]
+)
+def test_a_sentence_closed_on_that_is_contested(text):
+    """Whisper writes "that" for a cut-off "the" ("…ask you about the … meeting"): held, not ended fast."""
+    verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
+    assert "demonstrative_ending" in cue_names(verdict)
+    assert verdict.completeness is not Completeness.COMPLETE or verdict.is_contested
+
+
+@pytest.mark.parametrize("text", ["Who said that?", "I really like that song."])
+def test_a_wh_question_or_a_noun_after_that_is_not_contested_by_it(text):
+    verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
+    assert "demonstrative_ending" not in cue_names(verdict)
+
+
+def test_a_contested_question_is_held():
+    text = "Could you grab that?"
+    verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
+    assert verdict.completeness is Completeness.QUESTION and verdict.is_contested
+
+
+@pytest.mark.parametrize(
+    ("text", "is_answer"),
+    [
+        ("Monday, Wednesday.", False),
+        ("No, thanks.", True),
+        # Whisper lost the comma between two items: "the bank, the dentist, …".
+        ("I need to call the bank the dentist.", False),
+        ("He gave the dog the bone.", True),
+        ("We met the team the next day.", True),
+    ],
+)
+def test_two_short_list_items_with_no_and_yet_are_contested(text, is_answer):
+    verdict = score_turn(TurnEvidence(text, 1200, timed(text)), "high")
+    if len(text.split()) <= 2:
+        assert ("short_answer" in cue_names(verdict)) is is_answer
+    assert ("short_list" in cue_names(verdict)) is not is_answer
+    ends_fast = verdict.completeness is Completeness.COMPLETE and not verdict.is_contested
+    assert ends_fast is is_answer
+
+
+def test_a_stranded_particle_is_no_function_ending():
+    for text, is_stranded in (("He's someone you can rely on.", True), ("I tried calling her in.", False)):
+        words = timed(text)
+        verdict = score_turn(TurnEvidence(text, speech_end(words), words), "high")
+        assert ("function_ending" in cue_names(verdict)) is not is_stranded, text
+
+
+def _with_probabilities(text: str, probabilities: list[float]) -> tuple[WordTiming, ...]:
+    return tuple(
+        WordTiming(w.word, w.start_ms, w.end_ms, p) for w, p in zip(timed(text), probabilities, strict=True)
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "probabilities", "pitch", "is_misheard"),
+    [
+        # A long content word whisper doubts at a falling end: a misheard finished sentence.
+        ("I need a miracle.", [0.9, 0.9, 0.9, 0.25], -20.0, True),
+        # A short word, but whisper doubted an earlier word too: a voice it hears badly.
+        ("We should probably work at able.", [0.9, 0.4, 0.9, 0.9, 0.9, 0.27], -20.0, True),
+        # The same doubt with a level pitch, or on a mangled function word: a cut-off.
+        ("I need a miracle.", [0.9, 0.9, 0.9, 0.25], 5.0, False),
+        ("We could meet it.", [0.9, 0.4, 0.9, 0.3], -20.0, False),
+    ],
+)
+def test_a_misheard_word_is_told_from_a_cut_off(text, probabilities, pitch, is_misheard):
+    words = _with_probabilities(text, probabilities)
+    verdict = score_turn(TurnEvidence(text, speech_end(words), words, Prosody(pitch, 1.0, 20.0)), "high")
+    assert ("misheard" in cue_names(verdict)) is is_misheard
+    assert ("last_word" in cue_names(verdict)) is not is_misheard
+    if is_misheard:
+        misheard = next(cue for cue in verdict.cues if cue.name == "misheard")
+        assert misheard.weight == UNSURE_WEIGHT / 2 and "falling" in misheard.reason
+        assert not verdict.is_contested
