@@ -107,6 +107,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         f"{defaults.reclaim_interval_s}, 0 = never)",
     )
     parser.add_argument(
+        "--python-malloc",
+        choices=["malloc", "pymalloc"],
+        help=f"allocator for Python's objects (default {defaults.python_malloc}: memory freed when "
+        "sessions end goes back to the system; see docs/memory.md)",
+    )
+    parser.add_argument(
         "--max-frame-bytes", type=int, help=f"largest WebSocket frame (default {defaults.max_frame_bytes})"
     )
     parser.add_argument(
@@ -237,6 +243,15 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from mockengine.server.allocator import use_python_malloc
+
+    settings = settings_from_args(args)
+    try:  # may restart this process (same pid) before any model loads
+        use_python_malloc(settings.python_malloc, may_restart=getattr(args, "is_command_line", False))
+    except ValueError as exc:  # MOCKENGINE_PYTHON_MALLOC names no allocator
+        print(f"mockengine: {exc}", file=sys.stderr)
+        return 2
+
     import asyncio
 
     from mockengine.brain.scenario import ScenarioError
@@ -248,7 +263,6 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.server.event_loop import install_event_loop
     from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
 
-    settings = settings_from_args(args)
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
     )
@@ -392,4 +406,5 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.is_command_line = argv is None  # `serve` may then restart itself (server/allocator.py)
     return int(args.func(args))

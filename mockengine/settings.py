@@ -86,6 +86,10 @@ class Settings:
     # After sessions end: collect the garbage they left and give freed memory back to the system
     # (malloc_trim), at most once per this many seconds (0 = never).
     reclaim_interval_s: float = 5.0
+    # Python's small objects on the C library's malloc ("malloc": `serve` restarts itself with
+    # PYTHONMALLOC=malloc, so the reclaimer's malloc_trim can return what sessions freed) or on CPython's
+    # pymalloc ("pymalloc": a little less CPU, but its 1 MiB arenas stay after sessions end).
+    python_malloc: str = "malloc"
     # The event loop `serve` runs on: "asyncio" or "uvloop" (server/event_loop.py).
     loop: str = "asyncio"
     # Largest WebSocket frame read (a 15 MiB append is 20 MiB of base64); larger closes with 1009.

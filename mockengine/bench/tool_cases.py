@@ -50,6 +50,8 @@ TUNED_ON = frozenset(
         "aside_r6",
         "heldout_r6",
         "aside_r7",
+        "heldout_r7",
+        "dev_r8",
     )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))

@@ -158,12 +158,16 @@ def referent(history: tuple[TurnView, ...]) -> Referent:
     return Referent(tuple(values), titled[0] if titled else name)
 
 
+_ID_ENDINGS = ("id", "ref", "reference", "code", "number")
+
+
 def _named_fields(data: Mapping[str, Any], depth: int = 0) -> list[tuple[str, str]]:
     """String fields that name a thing, e.g. ``card.id``, ``focusedCardId``, ``title`` (depth ≤ 2)."""
     found: list[tuple[str, str]] = []
     for key, value in data.items():
         lowered = key.lower()
-        if isinstance(value, str) and (lowered in _NAME_KEYS or lowered.endswith("id")):
+        # a name, an id, a reference or code ("booking_ref": what "undo that" acts on)
+        if isinstance(value, str) and (lowered in _NAME_KEYS or lowered.endswith(_ID_ENDINGS)):
             found.append((lowered, value))
         elif isinstance(value, list) and value and isinstance(value[0], Mapping) and depth < 2:
             # A list of things (an inbox, search results): "it" is the first, any of its fields.

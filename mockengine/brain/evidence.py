@@ -72,9 +72,20 @@ def _records(form: Form, heard: set[str], vocabulary: Vocabulary, tool: ToolSpec
         return False
     name_words = lexicon.identifier_words(tool.name).split()
     named = heard & (vocabulary.enums - _ALL_PARTICLES)
-    if named and (lexicon.concept(verb) in named or _RECORD_VERBS & set(name_words)):
+    # the verb told is an option itself ("swam" → swim), not a synonym of one ("bought" ≠ apple_pay)
+    if named and (lexicon.stem(verb) in _option_stems(tool) or _RECORD_VERBS & set(name_words)):
         return True  # "I swam …" → activity swim; "… the garage was open" closes no garage door
     own = {lexicon.stem(w) for w in name_words}
     if lexicon.stem(verb) in own - _READ_VERBS:  # "I got a parking ticket" asks get_status for nothing
         return True
     return lexicon.stem(verb) in {lexicon.stem(t.lower) for t in lexicon.tokens(tool.description)}
+
+
+def _option_stems(tool: ToolSpec) -> set[str]:
+    """The stems of the words of a tool's enum options."""
+    properties = tool.parameters.get("properties") if isinstance(tool.parameters, Mapping) else None
+    stems: set[str] = set()
+    for schema in (properties or {}).values():
+        for option in (schema.get("enum") or []) if isinstance(schema, Mapping) else []:
+            stems |= {lexicon.stem(w) for w in lexicon.identifier_words(str(option)).split()}
+    return stems

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import evidence, lexicon, scalars, slots, utterance
+from mockengine.brain import evidence, lexicon, questions, scalars, utterance
+from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
@@ -41,12 +42,14 @@ LOOKUP_MIN = 0.9
 # Words for a value's kind, not a topic a lookup reports ("how many days until christmas").
 _GENERIC = frozenset(("day", "days", "date", "time", "hour", "hours", "minute", "minutes", "week", "month"))
 NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 1.0
+OPTIONAL_WEIGHT = 1.4  # an optional parameter's name
 # HyperStudy's own tools keep their study behaviour and are never the matcher's pick: the answer tools
 # (situation.ANSWER_TOOLS) and the rest HyperStudy declares.
 HYPERSTUDY_TOOLS = ANSWER_TOOLS | frozenset(("send_chat", "wait", "respond", "answer"))
 # What a reminder is to say: its verbs ask for nothing now ("remind me to book flights at nine").
 _REMINDED = re.compile(
-    r"\b(remind (?:me|us)) (?:to|that|about) .*?(?=\s(?:at|on|by|tomorrow|tonight|in|every)\b|$)"
+    r"\b(remind (?:me|us))(?: [\w:]+){0,5}? (?:to|that|about) "
+    r".*?(?=\s(?:at|on|by|tomorrow|tonight|in|every)\b|$)"
 )
 _COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d):\s")
 _SPLIT = re.compile(r"\s*(?:,\s*)?\b(?:and then|and also|and|then|after that)\b\s*", re.IGNORECASE)
@@ -58,6 +61,8 @@ _NOT_LIKING = re.compile(
 )
 QUESTION_BONUS = 1.5
 _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
+_REPORTS = frozenset(("next", "upcoming", "recent", "current", "latest", "my", "nearby", "today", "todays"))
+_DESCRIBED_READS = frozenset(("get", "gets", "list", "lists", "return", "returns", "find", "finds", "search"))
 _LOOKING = _READ_VERBS | {"look", "see"}
 _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
 _DO_I = re.compile(r"^\W*(?:do|does|did|will|should|is|are) (?:i|we)\b", re.I)
@@ -156,6 +161,8 @@ def _score(
         for implied in (c for c in lexicon.associated(concept) if c in weights):
             score += ASSOCIATION_WEIGHT * weights[implied] * math.log(1 + tools / spread[implied])
             cues.append(word)
+            # an action that implies the tool's own ("stop the music" → pause) asks for it
+            strong = strong or (concept in _STRONG_VERBS and implied in vocabulary.strong)
             in_name += implied in vocabulary.name
     return score, cues, strong, in_name
 
@@ -176,17 +183,42 @@ def best(text: str, tools: list[ToolSpec]) -> Match | None:
     """The tool ``text`` asks for, or None when nothing matches well enough."""
     if not tools or utterance.not_asking(text) is not None:
         return None
-    text = utterance.without_closing(text)
+    text = utterance.without_told_reasons(utterance.without_closing(text))
     ranked = rank(text, tools)
     # A complaint acts through what it complains of ("the room is too cold": the cold, not the room).
     quality = utterance.remark_quality(text)
     said = {t.lower for t in lexicon.tokens(quality)} if quality is not None else None
     # The best tool the words may call: a higher one they only mention ("where's the car?" names a
     # ride but does not ask for one) gives way to the lookup they ask.
-    return next(
-        (m for m in ranked if m.strong and m.score >= m.min_score and (said is None or said & set(m.cues))),
+    # A question of what is so is a look: no tool that changes something answers it.
+    looking = questions.looks_up(text)
+    picked = next(
+        (
+            m
+            for m in ranked
+            if m.strong
+            and m.score >= m.min_score
+            and (said is None or said & set(m.cues))
+            and not (looking and not _vocabulary(_key(m.tool)).lookup)
+        ),
         None,
     )
+    return picked if picked is not None or not looking else _asked_lookup(text, ranked)
+
+
+def _asked_lookup(text: str, ranked: list[Match]) -> Match | None:
+    """The lookup a question of what is so reaches when its words name nothing the lookup declares
+    strongly ("is there anything good on tomorrow?" → the showtimes for a day): the best-scoring lookup,
+    when something it declares was heard (a word, or a kind of value it takes such as a day)."""
+    form = evidence.form_of(text)
+    heard = {c for c, _ in _heard(text)}
+    for match in ranked:
+        vocabulary = _vocabulary(_key(match.tool))
+        generic = bool(match.cues) and set(match.cues) <= _GENERIC  # "how many days until christmas"
+        allowed = evidence.allows(form, match.tool, vocabulary, heard)
+        if vocabulary.lookup and match.score > 0 and not generic and allowed:
+            return Match(match.tool, match.score, match.cues, True, 0.0)
+    return None
 
 
 def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
@@ -227,11 +259,15 @@ def _kept_whole(text: str) -> str:
 def _has_verb(part: str) -> bool:
     """A later part of "… and …" is a request of its own only with a verb: "and play it", "and show me
     my list"; in "add eggs and bread to my list" the "bread to my list" is more of the first's object."""
+    if re.match(r"\W*(?:the|a|an|my|our|your|his|her|their)\b", part, re.IGNORECASE):
+        return False  # "… and the back": a thing, no verb
     words = [t for t in lexicon.tokens(part) if not t.is_stop or t.lower in LIGHT_VERBS]
     first = next((t for t in words if t.lower not in _POLITE), None)
     # a word an object pronoun follows is used as a verb: "quiz me on it", "book him in"
     used = (
-        re.search(rf"\b{re.escape(first.text)}\s+(?:me|him|her|them|us|it)\b", part, re.I) if first else None
+        re.search(rf"\b{re.escape(first.text)}\s+(?:me|him|her|them|us|it|the|my|our|your)\b", part, re.I)
+        if first
+        else None
     )
     return first is not None and (
         first.concept in lexicon.ACTIONS
@@ -285,13 +321,18 @@ def _vocabulary(key: str) -> _Vocabulary:
     texts = [description or ""]
     properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
     kinds, enums = set(), set()
+    needed = parameters.get("required") if isinstance(parameters, Mapping) else None
     for parameter, schema in (properties or {}).items():
-        _add(weights, _concepts(lexicon.identifier_words(parameter)), PARAMETER_WEIGHT)
+        # what a tool needs says what it is about more than an optional detail does
+        weight = PARAMETER_WEIGHT if isinstance(needed, list) and parameter in needed else OPTIONAL_WEIGHT
+        _add(weights, _concepts(lexicon.identifier_words(parameter)), weight)
         if isinstance(schema, Mapping):
-            kinds |= {slots.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
+            kinds |= {kinds_of.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
             texts.append(str(schema.get("description", "")))
             for option in schema.get("enum") or []:
-                option_concepts = [t.concept for t in lexicon.tokens(lexicon.identifier_words(str(option)))]
+                # read through the speech's phrases: "b&w" is black_and_white
+                option_words = lexicon.rewrite(lexicon.identifier_words(str(option)))
+                option_concepts = [t.concept for t in lexicon.tokens(option_words)]
                 _add(weights, option_concepts, ENUM_WEIGHT)
                 strong |= set(option_concepts)
                 enums |= set(option_concepts)
@@ -315,11 +356,15 @@ def _is_lookup(name: str, description: str) -> bool:
     list_events), or neither its name's first word nor its description's is a verb that changes
     something (``forecast``, ``ride_status`` "Where the driver is…"; not ``change_destination``)."""
     words = lexicon.identifier_words(name).split()
-    if words and words[0] in _READ_VERBS:
-        return True
     first = [t.lower for t in lexicon.tokens(description)[:1]]
+    # named with a read verb, or described as one ("my_bookings": "List the user's upcoming bookings"), or
+    # named for what it reports ("next_departures", "current_balance": no verb at all)
+    reports = words and words[0] in _REPORTS and not (first and first[0] in CHANGE_VERBS)
+    if (words and words[0] in _READ_VERBS) or (first and first[0] in _DESCRIBED_READS) or reports:
+        return True
     changing = [w for w in words[:1] + first if w in CHANGE_VERBS or lexicon.stem(w) in _CHANGE_STEMS]
-    acting = [c for c in _concepts(" ".join(words)) if c in _STRONG_VERBS and c not in _LOOK_CONCEPTS]
+    # a name's verb comes first; a later word is a noun ("class_schedule", "order_status")
+    acting = [c for c in _concepts(" ".join(words[:1])) if c in _STRONG_VERBS and c not in _LOOK_CONCEPTS]
     return not changing and not acting
 
 

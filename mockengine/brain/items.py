@@ -39,3 +39,23 @@ def as_list(parts: list[str]) -> list[str]:
     if len(parts) > 1 and all(len(p.split()) == 1 for p in parts[:-1]) and len(parts[-1].split()) > 1:
         return [" and ".join(parts)]
     return parts
+
+
+_CONTAINERS = frozenset(
+    lexicon.stem(w)
+    for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
+    # a name followed by its kind: "the Northern line", "the Curzon cinema", "Kings Cross station"
+    + ("line", "route", "station", "stop", "cinema", "theater", "theatre", "deck")
+)
+
+
+def without_kind(value: str, parameter: str) -> str:
+    """ "tag audio" → "audio" for the parameter ``tag``."""
+    words = value.split(" ")
+    names = {lexicon.stem(w) for w in lexicon.identifier_words(parameter).split()}
+    while len(words) > 1 and lexicon.stem(words[0]) in names:
+        words = words[1:]
+    # A container named after its kind: "my road trip playlist" → "road trip" (but a "living room" stays).
+    while len(words) > 1 and lexicon.stem(words[-1]) in names and names & _CONTAINERS:
+        words = words[:-1]
+    return " ".join(words)

@@ -23,6 +23,7 @@ from mockengine.brain.wordlists import (
     PHRASES,
     STOPWORDS,
 )
+from mockengine.brain.wordnet_verbs import VERB_SYNONYMS
 
 __all__ = [
     "ACTIONS",
@@ -59,7 +60,42 @@ def _concepts() -> dict[str, str]:
     for group in GROUPS:
         for word in group:
             table.setdefault(stem(word), group[0])
+    # WordNet's verbs whose everyday sense is a tool verb ("purchase" → buy), below the groups, which win
+    for lemma, hub in VERB_SYNONYMS.items():
+        if " " not in lemma:
+            table.setdefault(stem(lemma), _hub_concept(table, hub))
     return table
+
+
+def _hub_concept(table: dict[str, str], hub: str) -> str:
+    """The concept of a WordNet hub verb: "turn off" → off, "cancel" → its group's."""
+    word = hub.split()[-1] if hub.startswith("turn ") else hub
+    return table.get(stem(word), stem(word))
+
+
+def _inflected(verb: str) -> str:
+    """A regular expression for ``verb`` and its inflections ("call" → call, calls, called, calling)."""
+    past = [w for w, base in IRREGULAR.items() if base == verb]
+    stemmed = verb[:-1] if verb.endswith("e") else verb
+    short = len(verb) <= 4 and verb[-1] not in "aeiouwy" and verb[-2] in "aeiou"  # "stop" → stopped
+    doubled = verb + verb[-1] if short else verb
+    forms = {verb, verb + "s", stemmed + "ed", stemmed + "ing", doubled + "ed", doubled + "ing", *past}
+    return "(?:" + "|".join(sorted(forms, key=len, reverse=True)) + ")"
+
+
+_OBJECTS = "it|them|that|this|those|these"
+# WordNet's phrasal verbs ("call off" → cancel), read as their hub verb whatever their inflection.
+_PHRASAL_PATTERNS = tuple(
+    (
+        re.compile(
+            rf"\b{_inflected(lemma.split()[0])}(?: ({_OBJECTS}))? {' '.join(lemma.split()[1:])}\b",
+            re.IGNORECASE,
+        ),
+        (hub.split()[-1] if hub.startswith("turn ") else hub) + r" \1",  # "call it off" → "cancel it"
+    )
+    for lemma, hub in VERB_SYNONYMS.items()
+    if " " in lemma
+)
 
 
 def concept(word: str) -> str:
@@ -92,6 +128,9 @@ def rewrite(text: str, keep_case: bool = False) -> str:
     rewritten = rewritten if keep_case else rewritten.lower()
     for pattern, replacement in _PHRASE_PATTERNS:
         rewritten = pattern.sub(replacement, rewritten)
+    for pattern, replacement in _PHRASAL_PATTERNS:
+        rewritten = pattern.sub(replacement, rewritten)
+    rewritten = rewritten.replace("  ", " ")
     return " ".join(rewritten.split())
 
 

@@ -22,9 +22,10 @@ ROLES: dict[str, tuple[str, ...]] = {
     "at": (
         *("location", "place", "where", "room", "address", "city", "at", "venue"),
         *("restaurant", "hotel", "store", "shop", "cafe", "bar", "club", "gym", "office", "clinic"),
+        *("cinema", "theater", "theatre", "venue", "stadium", "station", "stop", "branch", "pharmacy"),
     ),
     "into": ("language", "target", "destination", "format", "into", "folder"),
-    "on": ("room", "location", "place", "device", "on"),
+    "on": ("room", "location", "place", "device", "on", "subject", "topic"),
     "to": (
         "recipient",
         "person",
@@ -69,7 +70,7 @@ ROLES: dict[str, tuple[str, ...]] = {
     "mentioning": ("query", "search", "term", "keyword", "text"),
     "containing": ("query", "search", "term", "keyword", "text"),
     "with": ("with", "attendee", "person", "participant", "contact", "recipient", "friend"),
-    "from": ("from", "source", "sender", "pickup", "origin", "start", "departure"),
+    "from": ("from", "source", "sender", "pickup", "origin", "start", "departure", "stop", "station"),
     "by": ("artist", "author", "by", "near"),
 }
 
@@ -90,6 +91,8 @@ OBJECT_PREPOSITIONS = frozenset(
         "mentioning",
         "with",
         "from",
+        "into",
+        "onto",
     )
 )
 
@@ -100,6 +103,8 @@ BLANK = "¦"  # where a value was taken out of the text
 
 
 _BOUNDARIES = frozenset(ROLES) | {"and", "then", "under", "below", "over", "above", "of", "as"}
+# a clause of its own starts ("block Instagram while I work"): no part of the thing named
+_BOUNDARIES |= {"while", "because", "since", "unless", "if", "cos", "cause"}
 _RELATIVE = frozenset(("that", "which", "who"))
 _SUBJECTS = frozenset(("i", "we", "you", "they"))
 
@@ -127,6 +132,8 @@ LIGHT_VERBS = frozenset(
         "go",
         "put",
         "try",
+        "make",
+        "keep",
     ]
 )
 
@@ -136,6 +143,10 @@ _HAVING = frozenset(
     ("got", "gotten", "have", "has", "need", "needs", "needed", "i've", "we've", "i", "we", "he's", "she's")
     + ("his", "her", "their", "its", "our")
 )
+
+
+# An embedded question's word starts no name: "check when it's on tomorrow".
+_QUESTION_WORDS = frozenset(("when", "where", "whether", "why", "if"))
 
 
 _TRAILING = frozenset(
@@ -159,7 +170,18 @@ _TRAILING = frozenset(
         "one",
         "ones",
         *["outside", "inside", "outdoors", "indoors", "around"],
-        *["instead", "anyway", "too", "also", "then", "later", "soon"],  # where the speaker is, no place name
+        *[
+            "instead",
+            "anyway",
+            "anymore",
+            "more",
+            "too",
+            "also",
+            "then",
+            "later",
+            "soon",
+        ],  # where the speaker is, no place
+        *["morning", "afternoon", "evening", "week", "weekend"],  # "this morning": when, no name
         *["bit", "tad", "lot", "bunch"],  # "dim the lights a bit": a degree, no name
     ]
 )
@@ -175,6 +197,7 @@ class Cues:
     referent: Referent
     name_concepts: frozenset[str] = frozenset()
     own_stems: frozenset[str] = frozenset()  # the tool's name and description words (not its examples)
+    name_verb: str = ""  # the stem of the first word of the tool's name
 
 
 _EXAMPLES = re.compile(r"\b(?:e\.g\.|for example|such as|like)[^.;)]*", re.IGNORECASE)
@@ -220,6 +243,9 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
     not the object: "add ¦ coffee filters" still has the object "coffee filters"."""
     chunks = re.split(r"[,;.!?]+", text)
     acting = [i for i, chunk in enumerate(chunks) if any(_is_action(w, cues) for w in lexicon.tokens(chunk))]
+    # a clause led by the tool's own verb is the request ("log a robin, I saw it yesterday")
+    led = [i for i, chunk in enumerate(chunks) if _led_by_name(chunk, cues)]
+    acting = led[:1] + acting
     main = acting[0] if acting else next((i for i, c in enumerate(chunks) if _content(lexicon.tokens(c))), 0)
     obj = ""
     merged: list[tuple[str, str]] = []
@@ -238,6 +264,13 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
             elif preposition == BLANK and merged and merged[-1][1].lower() in LIGHT_VERBS:
                 merged[-1] = (merged[-1][0], phrase)  # "to give ¦ her tablet": the tablet, given
     return [("", obj), *merged]
+
+
+def _led_by_name(chunk: str, cues: Cues) -> bool:
+    """The clause's first content word is the first word of the tool's name, its verb ("log" of
+    log_sighting)."""
+    words = [w for w in lexicon.tokens(chunk) if not w.is_stop and w.lower not in LIGHT_VERBS]
+    return bool(words) and bool(cues.name_verb) and lexicon.stem(words[0].lower) == cues.name_verb
 
 
 def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
@@ -317,6 +350,7 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
             or _is_name(word, start, words)
             or not (
                 word.lower in lexicon.STOPWORDS
+                or word.lower in _QUESTION_WORDS
                 or (at_start and (word.lower in LIGHT_VERBS or word.lower in _HAVING))
                 or is_verb
                 or named

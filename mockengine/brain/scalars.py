@@ -42,8 +42,14 @@ _DURATIONS = (
     (re.compile(r"\b(?:for\s+)?(?:an|one) hour\b", re.I), 60),
     (re.compile(r"\b(?:for\s+)?(?:two|2) hours\b", re.I), 120),
 )
+# A part of the whole, for a percent-like parameter: "to about a fifth" → 20.
+_PARTS = {"half": 2, "third": 3, "quarter": 4, "quarters": 4, "fifth": 5, "tenth": 10}
+_PART = re.compile(
+    r"\b(?:to|at)\s+(?:about\s+|around\s+|roughly\s+)?(?P<count>a|one|three)\s+(?P<part>third|quarters?|fifth|tenth)\b",
+    re.IGNORECASE,
+)
 _SHARE = re.compile(
-    r"\b(?:at|to)\s+(half|full)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way))"
+    r"\b(?:at|to)\s+(half|full|max|maximum)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way))"
     r"|\b(half|full)\s+(?=(?:brightness|volume|power|blast|level|speed|strength)\b)",
     re.IGNORECASE,
 )
@@ -55,6 +61,9 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     """The number for parameter ``name``: one followed by a unit word that fits the name, else the first
     number with no unit word that belongs to another kind of parameter."""
     words = " ".join([lexicon.identifier_words(name), str(schema.get("description", "")).lower()])
+    none = _none_of(text, name, schema)
+    if none is not None:
+        return none
     duration = _duration(text, words)
     if duration is not None:
         return duration
@@ -62,6 +71,10 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     if share is not None:  # "at half brightness", "full volume"
         half = (share.group(1) or share.group(2)).lower() == "half"
         return Span(50 if half else 100, share.start(), share.end())
+    part = _PART.search(text) if any(p in words for p in _UNIT_PARAMS["percent"]) else None
+    if part is not None:  # "down to about a fifth", "to three quarters"
+        count = 3 if part.group("count").lower() == "three" else 1
+        return Span(round(100 * count / _PARTS[part.group("part").lower()]), part.start(), part.end())
     candidates = [s for s in values.numbers(text) if not _is_clock(text, s)]
     best: Span | None = None
     for span in candidates:
@@ -73,6 +86,26 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
         if unit is None and best is None:
             best = Span(span.value, _comparator_start(text, span.start), span.end)
     return best
+
+
+def _none_of(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
+    """Zero for a count said to be none of the parameter's thing: "no break" → ``break_minutes`` 0,
+    "without any guests" → ``guests`` 0 (when the schema allows 0)."""
+    minimum = schema.get("minimum", 0)
+    if not isinstance(minimum, int | float) or minimum > 0:
+        return None
+    words = lexicon.identifier_words(name).split()
+    things = [w for w in words if w not in _COUNT_WORDS] or words
+    if not things:
+        return None
+    stem = re.escape(lexicon.stem(things[0]))
+    said = re.search(rf"\b(?:no|without(?: any| a)?|zero)\s+{stem}\w*", text, re.IGNORECASE)
+    return Span(0, said.start(), said.end()) if said is not None else None
+
+
+_COUNT_WORDS = frozenset(
+    ("minutes", "min", "mins", "seconds", "secs", "hours", "days", "count", "number", "num")
+)
 
 
 def _duration(text: str, words: str) -> Span | None:
@@ -142,21 +175,34 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     heard |= {c for concept in list(heard) for c in lexicon.associated(concept)}  # "too dark" → on
     # An option said as it is ("the tasks I've done" → done) wins over one a synonym points at ("show" ~
     # open); then the synonyms, in the options' order.
-    for option in options:
-        words = lexicon.identifier_words(option).split() if isinstance(option, str) else []
+    for option in options:  # its words read through the same phrases as the speech ("black and white")
+        words = lexicon.rewrite(lexicon.identifier_words(option)).split() if isinstance(option, str) else []
         if words and all(w in said for w in words):
             return _span_of(text, str(option), [lexicon.concept(w) for w in words])
     found = []
     for option in options:
         if not isinstance(option, str):
             continue
-        wanted = [lexicon.concept(w) for w in lexicon.identifier_words(option).split()]
+        wanted = [lexicon.concept(w) for w in lexicon.rewrite(lexicon.identifier_words(option)).split()]
         if wanted and all(w in heard for w in wanted):
             found.append(_span_of(text, option, wanted))
     # "skip all the way to the final card": the option said as where to go wins over the verb's
     target = [s for s in found if re.search(r"\bto\s+(?:the\s+)?(?:very\s+)?$", text[: s.start], re.I)]
     picked = target or found
     return picked[0] if picked else None
+
+
+def more_options(after: str, options: list[Any], chosen: Any) -> list[Any]:
+    """Other options said right after one, joined by "and" or commas ("the front and the back")."""
+    found: list[Any] = []
+    while True:
+        joined = re.match(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:the\s+|my\s+)?([A-Za-z]+)\b", after)
+        word = joined.group(1).lower() if joined else ""
+        option = next((o for o in options if isinstance(o, str) and o.lower() == word), None)
+        if joined is None or option is None or option == chosen or option in found:
+            return found
+        found.append(option)
+        after = after[joined.end() :]
 
 
 def _span_of(text: str, option: str, concepts: list[str]) -> Span:
@@ -193,7 +239,33 @@ def boolean_for(text: str, name: str = "") -> Span | None:
         said = re.search(rf"\b{re.escape(own[0])}\w*\b", text, re.IGNORECASE)
         if said is not None and all(re.search(rf"\b{re.escape(w)}", text, re.I) for w in own):
             return Span(True, said.start(), said.end())
+        synonym = _synonym_of(text, own[0]) if len(own) == 1 else None  # "mixed up" for shuffle
+        if synonym is not None:
+            return Span(True, synonym.start(), synonym.end())
     return None
+
+
+def own_verb(text: str, tool_name: str) -> Span | None:
+    """A required on/off flag the tool's own verb sets, when no switch word was said: "block Instagram"
+    to ``block_apps`` → true; "unblock it", "stop blocking" → false."""
+    words = lexicon.identifier_words(tool_name).split()
+    if not words or words[0] in ("set", "toggle", "turn", "switch", "get", "update", "change"):
+        return None
+    root = re.escape(lexicon.stem(words[0]))
+    undone = re.search(rf"\b(?:un{root}|(?:stop|quit|end) {root})\w*", text, re.IGNORECASE)
+    if undone is not None:
+        return Span(False, undone.start(), undone.end())
+    done = re.search(rf"\b{root}\w*", text, re.IGNORECASE)
+    return Span(True, done.start(), done.end()) if done is not None else None
+
+
+def _synonym_of(text: str, word: str) -> re.Match[str] | None:
+    """Where ``text`` says ``word`` through a synonym group of the lexicon ("mixed" for shuffle); a
+    word in no group has none."""
+    wanted = lexicon.concept(word)
+    if wanted == lexicon.stem(word):
+        return None
+    return next((m for m in re.finditer(r"[A-Za-z]+", text) if lexicon.concept(m.group(0)) == wanted), None)
 
 
 _REPEATING = frozenset(("repeat", "repeats", "recurring", "daily", "every", "recur", "repeating"))
@@ -206,7 +278,7 @@ _OFTEN = re.compile(
 _SWITCH = re.compile(
     r"(?<!\bgo )(?<!\bcome )(?<!\bhold )(?<!\bcarry )(?<!\blater )"
     r"\b(?P<word>on|off|yes|no|enable|enabled|disable|disabled|true|false)\b"
-    r"(?!\s+(?:the|a|an|my|your|his|her|our|their|this|that|these|those|it|them|top|time)\b)"
+    r"(?!\s+(?:the|a|an|my|your|his|her|our|their|this|that|these|those|it|them|top|time|each|every|all)\b)"
     r"(?!\s+then\b)",
     re.IGNORECASE,
 )

@@ -29,7 +29,20 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import codes, items, lexicon, names, referents, scalars, values, verbatim
+from mockengine.brain import (
+    codes,
+    items,
+    lexicon,
+    names,
+    objects,
+    questions,
+    ranges,
+    referents,
+    scalars,
+    values,
+    verbatim,
+)
+from mockengine.brain import kinds as kinds_of
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -43,10 +56,6 @@ from mockengine.brain.phrasing import (
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
-_CONTAINERS = frozenset(
-    lexicon.stem(w)
-    for w in ("playlist", "list", "folder", "album", "channel", "board", "notebook", "calendar")
-)
 _PLACES = ("room", "location", "place", "where", "area", "zone")
 
 
@@ -76,10 +85,13 @@ def fill(
     properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     listed = schema.get("required")
     required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
-    said = items.commas_as_and(_without_tool_mention(text, tool_name))
-    work = _Work(lexicon.rewrite(said, keep_case=True), today)
+    said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
+    work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
-    kinds = {name: kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)}
+    kinds = {
+        name: kinds_of.kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)
+    }
+    _fill_range(work, filled, ranges.pair(properties, kinds))
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
@@ -89,13 +101,21 @@ def fill(
             ):
                 _fill_one(work, filled, name, properties[name], kind)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
-    verbatim = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
+    as_said = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
     strings = [n for n, k in kinds.items() if k in _STRINGS and n not in filled.arguments]
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
-    _fill_strings(work, filled, _Strings(strings, required, cues, verbatim, lists))
+    _fill_strings(work, filled, _Strings(strings, required, cues, as_said, lists))
+    for name in [n for n in required if n not in filled.arguments and isinstance(properties[n], Mapping)]:
+        cleared = verbatim.clearing_value(work.said, properties[name])  # "lose the filter" → 'all'
+        if cleared is not None:
+            filled.arguments[name], filled.sources[name] = cleared, "(the value its description clears with)"
     for name in scalars.implied_on(filled.arguments, properties, required):
         filled.arguments[name], filled.sources[name] = "on", "(a level was set)"
+    for name in [n for n in required if n not in filled.arguments and kinds.get(n) == "boolean"]:
+        verb = scalars.own_verb(work.said, tool_name)
+        if verb is not None:
+            filled.arguments[name], filled.sources[name] = verb.value, "(the tool's own verb)"
     _finish(filled, schema, required, lists)
     return filled
 
@@ -105,6 +125,7 @@ _STRINGS = ("string", "identifier", "list", "person")
 _PASSES = (
     "labelled",
     "quoted",
+    "described",
     "identifier",
     "currency",
     "datetime",
@@ -119,6 +140,7 @@ _PASSES = (
 )
 _ALSO = frozenset(
     {("labelled", "enum"), ("quoted", "string"), ("quoted", "identifier"), ("called", "string")}
+    | {("described", "string")}
     | {("quoted", "person"), ("called", "person"), ("label", "string")}
 )
 
@@ -127,7 +149,8 @@ def _cues(tool_name: str, description: str, vocabulary: frozenset[str], referent
     words = lexicon.identifier_words(tool_name)
     name_stems = frozenset(lexicon.stem(w) for w in words.split())
     name_concepts = frozenset(lexicon.concept(w) for w in words.split())
-    return Cues(vocabulary, name_stems, referent, name_concepts, own_stems(words, description))
+    verb = lexicon.stem(words.split()[0]) if words.split() else ""
+    return Cues(vocabulary, name_stems, referent, name_concepts, own_stems(words, description), verb)
 
 
 def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], lists: frozenset[str]) -> None:
@@ -162,36 +185,6 @@ def _without_tool_mention(text: str, tool_name: str) -> str:
     return text if found is None else f"{text[: found.start()]} {text[found.end() :]}"
 
 
-def kind_of(name: str, schema: Mapping[str, Any]) -> str:
-    """How a parameter is filled: enum, number, boolean, datetime, date, time, identifier, string, other."""
-    kind = schema.get("type")
-    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
-    words = lexicon.identifier_words(name).split()
-    if isinstance(schema.get("enum"), list):
-        return "enum"
-    if kind in ("number", "integer"):
-        return "number"
-    if kind == "boolean":
-        return "boolean"
-    inner = schema.get("items")
-    if kind == "array" and isinstance(inner, Mapping) and inner.get("type", "string") == "string":
-        return "list"  # ["towels", "pillows"]
-    if kind not in (None, "string"):
-        return "other"
-    fmt = schema.get("format") or codes.format_of_pattern(schema.get("pattern"))
-    if fmt == "date-time" or "datetime" in words:
-        return "datetime"
-    if fmt == "date" or any(w in ("date", "day") for w in words):
-        return "date"
-    if fmt == "time" or any(w in ("time", "hour", "when") for w in words):
-        return "time"
-    if codes.is_currency(name, schema):
-        return "currency"
-    if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
-        return "identifier"
-    return "person" if names.takes_a_name(name) else "string"
-
-
 class _Work:
     """The text with the spans already used blanked out (so they also act as phrase boundaries)."""
 
@@ -216,6 +209,8 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = verbatim.called(work.text, name)
     elif kind == "label":
         span = verbatim.before_label(work.text, name)
+    elif kind == "described":
+        span = verbatim.described_value(work.text, schema)
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "person":
@@ -237,8 +232,24 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     elif kind == "boolean":
         span = scalars.boolean_for(work.text, name)
     if span is not None:
+        after = work.text[span.end :]
         filled.sources[name] = work.take(_with_label(work.text, span, name))
         filled.arguments[name] = span.value
+        if kind == "enum":  # "lock the front and the back": one call per option
+            filled.more += [
+                (name, other) for other in scalars.more_options(after, schema["enum"], span.value)
+            ]
+
+
+def _fill_range(work: _Work, filled: Filled, bounds: tuple[str, str] | None) -> None:
+    """A range's two ends ("between February the first and the seventh") into its two parameters."""
+    found = ranges.date_range(work.text, work.today) if bounds else None
+    if bounds is None or found is None:
+        return
+    for name, span in sorted(zip(bounds, found, strict=True), key=lambda e: -(e[1].start if e[1] else 0)):
+        if span is not None:  # the later span first, so the earlier one's place is unchanged
+            filled.sources[name] = work.take(span) or "(the range's month)"
+            filled.arguments[name] = span.value
 
 
 def _with_label(text: str, span: Span, name: str) -> Span:
@@ -292,18 +303,28 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if primary in filled.arguments or (todo.verbatim and primary not in todo.required):
         return
     obj = segments[0][1] if segments else ""
-    obj = "" if only_own_words(obj, todo.cues) or obj.lower() in lexicon.PRONOUNS else obj  # "… of X": X
+    own = only_own_words(obj, todo.cues) or objects.light_noun(work.text, todo.cues)  # "put a hold on X": X
+    obj = "" if own or obj.lower() in lexicon.PRONOUNS else obj  # "… of X": X
     rest = [s for s in segments[1:] if bare(s[1])]
+    if own and rest and rest[0][0] in ("on", "at") and not _names_tool(rest[0][1], todo.cues):
+        obj, rest = bare(rest[0][1]), rest[1:]
+    if obj.lower() in objects.MEASURES and rest and rest[0][0] == "of":  # "a pair of running shoes"
+        obj, rest = bare(rest[0][1]), rest[1:]
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
-    if obj and not (primary not in todo.required and _fits(primary, _PLACES)):
+    if obj and not (
+        primary not in todo.required and _fits(primary, _PLACES) and not objects.set_to(work.said, obj)
+    ):
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
             listed, rest = [*listed, bare(rest[0][1])], rest[1:]
         things = items.as_list(listed) if items.takes_one_thing(primary) else [" and ".join(listed)]
         value = " ".join([things[0]] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
-        filled.arguments[primary], filled.sources[primary] = _without_name(value, primary), value
-        filled.more = [(primary, _without_name(thing, primary)) for thing in things[1:]]
+        filled.arguments[primary], filled.sources[primary] = (
+            items.without_kind(value, primary),
+            value,
+        )
+        filled.more = [(primary, items.without_kind(thing, primary)) for thing in things[1:]]
     elif _said_there(work.text, primary, todo.cues.referent):  # "… in Edinburgh and then a hotel there"
         filled.arguments[primary] = todo.cues.referent.for_parameter(primary, exact=True)
         filled.sources[primary], filled.used_referent = "(there → last place)", True
@@ -344,7 +365,7 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
         target = next((n for n in todo.names if n not in filled.arguments and _fits(n, roles)), None)
         if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
             continue
-        value = _without_name(bare(phrase), target)
+        value = items.without_kind(bare(phrase), target)
         # "with Ana and Bo" for a list of attendees: the "and" phrases that follow belong to it
         for joined, more in said[index + 1 :] if target in todo.lists else ():
             if joined != "and":
@@ -360,18 +381,6 @@ def _fits(name: str, roles: tuple[str, ...]) -> bool:
     """A word of the parameter's name is one of the ``roles`` (by stem: ``attendees`` ~ attendee)."""
     words = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
     return any(lexicon.stem(role) in words for role in roles)
-
-
-def _without_name(value: str, parameter: str) -> str:
-    """ "tag audio" → "audio" for the parameter ``tag``."""
-    words = value.split(" ")
-    names = {lexicon.stem(w) for w in lexicon.identifier_words(parameter).split()}
-    while len(words) > 1 and lexicon.stem(words[0]) in names:
-        words = words[1:]
-    # A container named after its kind: "my road trip playlist" → "road trip" (but a "living room" stays).
-    while len(words) > 1 and lexicon.stem(words[-1]) in names and names & _CONTAINERS:
-        words = words[:-1]
-    return " ".join(words)
 
 
 def _said_there(text: str, name: str, referent: Referent) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from mockengine.brain import lexicon
+from mockengine.brain import lexicon, questions
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.wordlists import FILLERS, IRREGULAR
 
@@ -86,7 +86,8 @@ _QUESTION = re.compile(
 )
 # A past event told, not a request: "I went to the park this morning", "we watched a movie last night".
 _PAST = re.compile(
-    r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*(?:i|we|he|she|they|my \w+|our \w+)\s+"
+    r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*"
+    r"(?:i|we|he|she|they|my \w+|our \w+|the (?:\w+ ){1,3}(?:i|we)|the (?:\w+ ){0,2}\w+ (?:got|was|were))\s+"
     r"(?:just\s+|already\s+|\w+ly\s+|never\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
     + "|".join(sorted(IRREGULAR, key=len, reverse=True))
     + r")\b",
@@ -163,7 +164,23 @@ def _then_asks(text: str) -> bool:
     return False
 
 
-_HOW_TO = re.compile(r"^\W*how (?:do|should|can|would) (?:i|we|one|you) (?!say\b)\w+", re.IGNORECASE)
+# ("how do I get to the airport" asks for a route, no how-to)
+_HOW_TO = re.compile(
+    r"^\W*how (?:do|should|can|would) (?:i|we|one|you) (?!say\b|get (?:to|from|home)\b)\w+", re.IGNORECASE
+)
+
+
+_SPEAKER = re.compile(r"\W*(?:i|we)\b", re.IGNORECASE)
+# What the speaker cannot do, a reason beside a request: "I can't make yoga any more, drop it".
+_CANNOT = re.compile(r"\W*(?:i|we) (?:can'?t|cannot|won'?t be able to|couldn'?t)\b", re.IGNORECASE)
+
+
+def without_told_reasons(text: str) -> str:
+    """``text`` without the clauses that tell what happened, when a request is said beside them: "get rid
+    of the phone case, I found my old one" asks for the removal, the finding is a reason."""
+    clauses = [c for c in re.split(r"\s*[,;]\s*", text) if c.strip()]
+    kept = [c for c in clauses if not (_PAST.match(c) or _CANNOT.match(c)) or not _SPEAKER.match(c)]
+    return ", ".join(kept) if kept and len(kept) < len(clauses) else text
 
 
 def how_to(text: str) -> bool:
@@ -205,6 +222,8 @@ def not_asking(text: str) -> str | None:
         return "thinking aloud"
     if _ABOUT_THE_APP.search(text):
         return "a question about the assistant"
+    if questions.general(text):  # "what temperature should jeans be washed at?"
+        return "a question of general advice"
     rewritten = lexicon.rewrite(text)  # "do you have any tea" is a search, rewritten
     if _QUESTION_ONLY.search(rewritten):
         return "a question for the participant"
@@ -221,11 +240,22 @@ def is_remark(text: str) -> bool:
     return remark_quality(text) is not None
 
 
+_WHEN_IT_IS = re.compile(
+    r"\b(?:is|are|'s)\s+(?:on|at|this|next|tomorrow|today|tonight|in \w+ (?:days|weeks))\b", re.IGNORECASE
+)
+
+
 def remark_quality(text: str) -> str | None:
     """What a remark says something is ("too cold" of "the room is too cold"), None for no remark."""
     first = re.split(r"[,;.!?]", text, maxsplit=1)[0]
     remark = _REMARK.match(first)
-    if remark is None or any(t.concept in lexicon.ACTIONS for t in lexicon.tokens(first[remark.end() :])):
+    if remark is None:
+        return None
+    # an action said after the subject; "screen" says where, it asks for no state ("slick on the big screen")
+    if any(t.concept in lexicon.ACTIONS - {"state"} for t in lexicon.tokens(first[remark.end() :])):
+        return None
+    # when a thing of the speaker's is ("my physics exam is on the 20th of March"): a date to keep
+    if re.match(r"\W*(?:my|our)\b", first, re.I) and _WHEN_IT_IS.search(first):
         return None
     opening = lexicon.tokens(first[: remark.end()])[:1]
     if any(t.concept in lexicon.ACTIONS or t.lower in LIGHT_VERBS for t in opening):

@@ -53,7 +53,7 @@ class Span:
     end: int
 
 
-_DIGITS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?=x\b|[^\w]|$)")  # "2x" speed too
+_DIGITS = re.compile(r"(?<![\w.])[-+]?\d+(?:,\d{3})*(?:[.,]\d+)?(?=x\b|[^\w]|$)")  # "2x" speed too
 _SPOKEN = re.compile(r"\b(?:[a-z]+)(?:[\s-]+(?:[a-z]+))*\b")
 
 
@@ -72,6 +72,8 @@ _POINTING = re.compile(r"\b(?:this|that|the|which|next|last|other|same|each)\s+$
 
 
 def _number(text: str) -> float | int:
+    if re.fullmatch(r"[-+]?\d{1,3}(?:,\d{3})+", text):  # "1,500": a thousands separator
+        return int(text.replace(",", ""))
     value = float(text.replace(",", "."))
     return int(value) if value.is_integer() else value
 
@@ -190,7 +192,11 @@ _DATE_PATTERNS = (
     re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
     re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}\b"),
     re.compile(rf"\b(?:on\s+)?{_MONTH}\s+(?:the\s+)?{_ORDINAL}\b"),
-    re.compile(r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|(?:the\s+)?day after tomorrow)\b"),
+    re.compile(
+        r"\b(?:on\s+)?(?P<rel>today|tonight|tomorrow|(?:the\s+)?day after tomorrow|yesterday"
+        r"|(?:the\s+)?day before yesterday)\b"
+    ),
+    re.compile(r"\b(?:on\s+)?last\s+(?P<lastday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"),
     re.compile(
         r"\b(?:in|within)\s+(?P<count>a|an|one|two|three|four|five|six|seven|\d{1,2})\s+(?P<unit>days?|weeks?)\b"
     ),
@@ -214,6 +220,12 @@ _TIME_PATTERNS = (
         rf"(?P<relation>past|to|after)\s+{_HOUR}"
         r"(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?\b"
     ),
+    # British "half seven" is 7:30 ("at half seven", "by half eight", "the half five one")
+    re.compile(
+        rf"\b(?:at|by|for|until|till|from|around|about|the)\s+(?P<past>half)\s+{_HOUR}\b"
+        r"(?!\s+(?:past|to|an?|hours?|minutes?|dozen|way)\b)"
+        r"(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?"
+    ),
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
     re.compile(
         rf"\b(?:at\s+)?{_HOUR}(?:\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five))?\s*"
@@ -223,7 +235,10 @@ _TIME_PATTERNS = (
     re.compile(r"\b(?:at\s+)?(?P<named>noon|midday|midnight)\b"),
     # "at six thirty", "at 7 15": a spoken clock time after "at", no am/pm
     re.compile(rf"\bat\s+{_HOUR}\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five)\b"),
-    re.compile(rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars))"),
+    re.compile(
+        rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars|thousand|hundred|million|k\b|kg|kilos"
+        r"|miles|km|pounds|euros|steps|people|bpm|rpm))"
+    ),
 )
 
 
@@ -252,8 +267,11 @@ def _date_value(match: re.Match[str], today: date) -> date | None:
             return None
     if groups.get("rel"):
         relative = groups["rel"].removeprefix("the").strip()
-        shift = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2}[relative]
-        return today + timedelta(days=shift)
+        shift = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "yesterday": -1}
+        return today + timedelta(days=shift.get(relative, -2))  # "the day before yesterday"
+    if groups.get("lastday"):  # the most recent one before today
+        wanted = next(i for i, d in enumerate(WEEKDAYS) if d.startswith(groups["lastday"][:3]))
+        return today - timedelta(days=(today.weekday() - wanted) % 7 or 7)
     if groups.get("count"):
         count = groups["count"]
         number = int(count) if count.isdigit() else ({"a": 1, "an": 1} | _UNITS).get(count, 1)

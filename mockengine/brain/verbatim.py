@@ -9,6 +9,8 @@ Each finder returns the ``Span`` the value came from, so ``slots`` can take thos
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from mockengine.brain import lexicon
 from mockengine.brain.phrasing import BLANK, ROLES
@@ -138,4 +140,57 @@ def quoted_list(text: str) -> list[re.Match[str]]:
 def vague(value: object) -> bool:
     """A string that names nothing ("print something", "search for anything"): no value, so the
     parameter is asked for instead."""
-    return isinstance(value, str) and " ".join(value.lower().split()) in _VAGUE
+    if not isinstance(value, str):
+        return False
+    words = value.lower().split()
+    # "anything good", "something nice": an indefinite pronoun and what it should be like names nothing
+    indefinite = len(words) == 2 and words[0] in ("something", "anything", "everything")
+    return " ".join(words) in _VAGUE or indefinite
+
+
+_REMINDER_CONTENT = re.compile(r"\bremind (?:me|us)\b(?: [\w:]+){0,5}? (to|that|about) ", re.IGNORECASE)
+
+
+def rewritten(said: str) -> str:
+    """``said`` with the phrases rewritten ("give me a shout" → remind me), except what a reminder is to
+    say, which keeps the words as said ("remind me at 9 pm to take out the trash")."""
+    rewritten = lexicon.rewrite(said, keep_case=True)
+    found = _REMINDER_CONTENT.search(rewritten)
+    if found is None:
+        return rewritten
+    connector = found.group(1)
+    nth = len(re.findall(rf"\b{connector}\b", rewritten[: found.end()], re.IGNORECASE))
+    places = [m.end() for m in re.finditer(rf"\b{connector}\b", said, re.IGNORECASE)]
+    if len(places) < nth:
+        return rewritten
+    return rewritten[: found.end()] + said[places[nth - 1] :].lstrip()
+
+
+# "Tag/category, or 'all' to clear": the value a parameter's description gives for clearing it.
+_CLEARS_WITH = re.compile(
+    r"['\"](\w+)['\"] (?:to|will|would) (?:clear|reset|remove|show (?:all|everything))", re.I
+)
+
+
+def clearing_value(said: str, schema: Mapping[str, Any]) -> str | None:
+    """The value a parameter's description names for clearing it, when the words remove or clear
+    something ("lose the filter", "get rid of the filter", "clear it"); None otherwise."""
+    found = _CLEARS_WITH.search(str(schema.get("description", "")))
+    if found is None:
+        return None
+    removing = any(t.concept == "remove" for t in lexicon.tokens(lexicon.rewrite(said)))
+    return found.group(1) if removing else None
+
+
+# A value a parameter's description quotes: "'latest' or a title", "e.g. 'spin', 'yoga'".
+_DESCRIBED = re.compile(r"'([A-Za-z][A-Za-z -]{1,24})'")
+
+
+def described_value(text: str, schema: Mapping[str, Any]) -> Span | None:
+    """A value the parameter's description quotes, said as a word of its own ("the latest Hard Fork" →
+    ``episode: latest`` for "'latest' or a title")."""
+    for value in _DESCRIBED.findall(str(schema.get("description", ""))):
+        said = re.search(rf"\b{re.escape(value)}\b", text, re.IGNORECASE)
+        if said is not None and value.lower() not in lexicon.STOPWORDS:
+            return Span(value, said.start(), said.end())
+    return None

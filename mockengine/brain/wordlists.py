@@ -26,23 +26,24 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
     for group in (
         "open show display view see focus check",
         "launch play run start watch demo",
-        "pause stop hold",
+        "pause hold",
+        "stop halt cease quit",
         "resume continue unpause",
         "restart replay rewind beginning over",
-        "close exit dismiss quit leave end hang",
-        "next forward ahead following skip",
+        "close exit dismiss leave end hang",
+        "next forward ahead skip",
         "prev previous before preceding earlier",
         "back return backward backwards",
         "favorite favourite bookmark star heart save fav",
         "like love enjoy",
         "dislike hate",
-        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin",
+        "remove delete unfavorite unfavourite drop cancel clear discard scrap ditch scratch trash bin undo",
         "add put include insert append chuck stick throw",
         "flip turnover reverse side face",
         "filter only narrow category tag topic kind",
         "rate rating reaction thumb thumbs score vote",
         "navigate move go jump",
-        "details detail info information about more spec specs description",
+        "details detail info information about more spec specs description background lowdown",
         "state screen seeing looking selected",
         "media video clip movie film playback",
         "buy purchase checkout order pay",
@@ -85,8 +86,8 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
 )
 
 ACTIONS = _words(
-    "open launch pause resume restart close next prev back favorite like dislike remove add flip "
-    "filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
+    "open launch pause stop send share resume restart close next prev back favorite like dislike remove add "
+    "flip filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
 )
 
 _DAY_WORD = (
@@ -94,7 +95,8 @@ _DAY_WORD = (
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 )
 _TAKING = (
-    r"(?:i'll|i will|we'll) (?:have|take) (?=(?:two|three|four|five|six|seven|eight|nine|ten|\d+|some)\b"
+    r"(?:i'll|i will|we'll) (?:have|take) (?=(?:two|three|four|five|six|seven|eight|nine|ten|\d+|some"
+    r"|a dozen|half a dozen|a couple|a few|a pair)\b"
     r"|(?:it|that|this|them|those|these|one)\s*(?:[,.!?]|$))"
 )
 
@@ -130,8 +132,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("turn up", "louder"),
     ("turn down", "quieter"),
     ("take out", "remove"),
-    (r"take (.+?) off (?=(?:the|my|our|your) )", r"remove \1 from "),
-    ("check off", "complete"),
+    (r"(?:take|get) (.+?) off (?=(?:the|my|our|your) )", r"remove \1 from "),
+    ("check(?:ed)? off", "complete"),
     (r"last (?:night|week|weekend|month|year|time)", "formerly"),  # a time past, not the last one
     (r"(?:want|need|have|got|like) to (?:go|get) to", "travel to"),
     (r"(?:i|we)(?:'ve| have)? (?:already |just )?(?:did|done)", "done"),
@@ -139,18 +141,20 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("to do", "todo"),
     (r"(?:make |take )?(?:a )?note (?:that|of)", "create note saying"),
     (r"(?:jot|write|note) (?:(?:it|this|that) )?down", "create"),
-    ("tick off", "complete"),
+    ("tick(?:ed)? off", "complete"),
     ("check (?:up )?on", "status"),
     ("take a note", "create note"),
     ("gets? here", "arrive"),
     ("how long until", "when"),
+    (r"(?:how long|how much longer) (?:till|til|'til|before|left)", "when time left"),  # a time remaining
+    (r"\b([a-z]+)-wise\b", r"\1"),  # "reminders-wise": about the reminders
     ("(?:we're|we are|i'm|i am) (?:all )?out of", "add"),
     ("(?:we|i) (?:ran|run|have run) out of", "add"),
     ("can't see", "dark"),
     ("cannot see", "dark"),
     ("get rid of", "remove"),
     ("mark as done", "complete"),
-    ("cross off", "complete"),
+    ("cross(?:ed)? off", "complete"),
     ("i'd like", "want"),
     ("would like", "want"),
     ("put on", "play"),
@@ -164,31 +168,60 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("what have i got", "list"),
     ("am i (?:free|busy)", "list"),
     ("block out", "schedule"),
+    (r"(?:pencil|slot|squeeze) (?:me |us )?in\b", "schedule"),
+    (r"(?:fit|book|put) (?:me |us )?in(?= (?:a|an|the|my|our|some)\b)", "schedule"),
     ("don't let me forget", "remind me"),
     ("do not let me forget", "remind me"),
-    ("make it", "set it"),
-    ("(?:crank|turn) it up", "louder"),
-    ("(?:crank|turn) it down", "quieter"),
+    (r"make (it|this one|that one|them)(?= \w)", r"set \1"),  # "make this one black and white"
+    (
+        r"(?:crank|turn|bring) (?:it|this|that|the (?:music|volume|sound|radio|tv|telly|speaker))"
+        r" (?:right |way |all the way )?up",
+        "set louder",
+    ),
+    (
+        r"(?:crank|turn|bring) (?:it|this|that|the (?:music|volume|sound|radio|tv|telly|speaker))"
+        r" (?:right |way |all the way )?down",
+        "set quieter",
+    ),
     ("got any", "search"),
     ("do you (?:guys |folks |all )?have", "search"),
-    ("do you sell", "search"),
+    ("do you (?:guys |folks |all |lot )?(?:sell|stock|carry|do)", "search"),
     ("i'm after", "search"),
     ("i'm looking for", "search"),
     ("looking for", "search"),
     ("what's in", "view in"),
+    (r"the following (?=one|card|item|page|song|track|episode)", "the next "),
+    (r"(?:sign|put) (me|us) (?:up |down )?(?:for|to|on)\b", r"book \1 for"),  # "sign me up for boxing"
+    (r"(?:enrol|enroll|register) (me|us) (?:for|on|in)\b", r"book \1 for"),
+    (r"the (?:one|card|item|thing|ones) (?:about|with|on|called) (?=the |a |an )", ""),  # "the one about …"
+    # everyday idioms for the actions above
+    (r"(?:i'm|i am) not (?:a|really a|much of a) (?:big )?fan(?: of)?", "dislike"),
+    (r"(?:i'm|i am) (?:a )?(?:big |huge )?fan of", "like"),
+    (r"(?:throw|stick|whack|chuck|bung) on (?=some|a|an|the|my)", "play "),
+    (r"how (?:do|can|should|would) (?:i|we) get (?=to|from|home)", "travel "),
+    (r"\bget (me|us) (?=from\b|to\b|home\b)", r"travel \1 "),
+    (r"\bover to\b", "to"),
+    (r"(?<=\w),\s*(?:and\s+)?go(?=\s*[!.]*\s*$)", " start"),  # "fifty minutes of chemistry, go": start now
+    (
+        r"how much (?:is|does|will) (?:all |the )?(?:this|that|it|everything)(?: all)? "
+        r"(?:come|coming|add|adding) (?:to|up)",
+        "view cart total",
+    ),
     ("what is in", "view in"),
     ("get me out of here", "exit"),
     ("what's on", "list on"),
     ("what is on", "list on"),
     (r"take (.+?) out of", r"remove \1 from"),
+    (r"take (it|them|that|this|those|these) out\b", r"remove \1"),
     # colloquial verbs of everyday English for the actions above
     (r"(?:nudge|ping|buzz|prod) (me|us)\b", r"remind \1"),
     (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
-    (r"(?<!to )(?<!gonna )lose (it|them|that|those|this|these)\b", r"remove \1"),
+    (r"(?<!to )(?<!gonna )lose (it|them|that|those|this|these|the|my)\b", r"remove \1"),
     (r"(?:fire|boot|spin|power|start) up", "launch"),
     ("kick off", "launch"),
     (r"(?:see|watch) (it|this|that) in action", r"launch \1"),
-    (r"freeze (it|that|this|there|the \w+)", r"pause \1"),
+    # "freeze it" pauses a player and freezes a card: both words heard
+    (r"freeze (it|that|this|there|the \w+)", r"pause freeze \1"),
     ("freeze frame", "pause"),
     (r"(?:from|at) the (?:very )?top(?! of\b)", "restart"),
     (r"\bfinal (?=\w)", "last "),  # "the final card", not "what a final!"
@@ -202,12 +235,14 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"pop (.+?) (?:in|into) (?=the|my|our)", r"add \1 to "),
     (r"let (?!me\b|us\b)(.+?) in (?=through\b|by\b|at\b)", r"unlock \1 "),
     (r"let (?!me\b|us\b)(.+?) in\b(?! on\b)", r"unlock \1"),
+    (r"let (?!me\b|us\b)(?:\w+) into (?=the|my|our)", "unlock "),
     (r"read (?:me|out) (my|the|all)", r"list \1"),
     (rf"what does ((?=(?:\S+ )*?{_DAY_WORD}\b).+?) look like", r"list \1"),  # "what does friday look like"
     (r"what(?:'s| is) the damage", "view cart total"),
     (r"what do (?:i|we) owe", "view cart total"),
     # "I'll have six of the batteries", not "I'll have a think" or "I'll take it from here"
     (_TAKING, "add "),
+    (r"get (me|us) ((?:\w+ ){1,2})of (those|these|them)\b", r"add \2of \3"),  # "get me two of those"
     (r"turn (it|this|that) (?:a)?round", r"flip \1"),
     (r"(?:i|we) only care about", "only"),
     (r"black (?:and|&) white|b&w|monochrome", "grayscale"),
@@ -290,7 +325,8 @@ FILLERS: tuple[str, ...] = (
 # A concept that implies others: an indirect request ("it's too dark in here", "how hot is it in Cairo")
 # reaches a tool declaring one of these, at ASSOCIATION_WEIGHT of the tool's weight for it.
 ASSOCIATIONS: dict[str, tuple[str, ...]] = {
-    "pause": ("close", "remove"),  # "stop the parking" ends it, "stop printing" cancels the job
+    "stop": ("pause", "close", "remove"),  # "stop the music" pauses it, "stop the parking" ends it
+    "send": ("share",),  # "send the Wedding album to Dan" shares it
     "complete": ("close",),  # "finish my ride" ends it
     "remind": ("todo",),  # a to-do app takes "remind me to …" as a task
     "navigate": ("ride",),  # "I want to go to the airport", to a ride app

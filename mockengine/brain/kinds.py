@@ -1,0 +1,39 @@
+"""How a parameter is filled, from its JSON Schema and its name: enum, number, boolean, list, datetime,
+date, time, currency, identifier, person or string."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mockengine.brain import codes, lexicon, names
+
+
+def kind_of(name: str, schema: Mapping[str, Any]) -> str:
+    """How a parameter is filled: enum, number, boolean, datetime, date, time, identifier, string, other."""
+    kind = schema.get("type")
+    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+    words = lexicon.identifier_words(name).split()
+    if isinstance(schema.get("enum"), list):
+        return "enum"
+    if kind in ("number", "integer"):
+        return "number"
+    if kind == "boolean":
+        return "boolean"
+    inner = schema.get("items")
+    if kind == "array" and isinstance(inner, Mapping) and inner.get("type", "string") == "string":
+        return "list"  # ["towels", "pillows"]
+    if kind not in (None, "string"):
+        return "other"
+    fmt = schema.get("format") or codes.format_of_pattern(schema.get("pattern"))
+    if fmt == "date-time" or "datetime" in words:
+        return "datetime"
+    if fmt == "date" or any(w in ("date", "day") for w in words):
+        return "date"
+    if fmt == "time" or any(w in ("time", "hour", "when") for w in words):
+        return "time"
+    if codes.is_currency(name, schema):
+        return "currency"
+    if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
+        return "identifier"
+    return "person" if names.takes_a_name(name) else "string"
