@@ -176,6 +176,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--stt-cache-mb", type=float, help="transcript cache, MiB (default 4; 0 = off)")
     parser.add_argument(
+        "--stt-cache-fingerprint",
+        action="store_true",
+        default=None,
+        help="transcript cache: also match a repeated utterance after a codec (docs/transcript-cache.md)",
+    )
+    parser.add_argument(
         "--admission-max-loop-lag-ms",
         type=int,
         help="refuse new sessions while the event loop lags more than this (default 500; 0 = off)",

@@ -119,6 +119,9 @@ class Settings:
     # text) and transcripts by the audio's content hash.
     tts_cache_mb: float = 64.0
     stt_cache_mb: float = 4.0
+    # Transcripts also by an acoustic fingerprint of the audio, not only its exact bytes: the same
+    # utterance after an Opus round trip hits (docs/transcript-cache.md). Off by default: see there.
+    stt_cache_fingerprint: bool = False
     # Admission control beside `max_sessions` (issue 7): refuse new sessions (HTTP 503 before the
     # upgrade) while the event loop has lagged more than this for the last second (0 = off), or while
     # this many transcriptions / syntheses wait for a thread (0 = off).

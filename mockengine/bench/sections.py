@@ -28,6 +28,7 @@ SECTION_MODULES = (
     "mockengine.bench.webrtc",
     "mockengine.bench.soak",
     "mockengine.bench.loops",
+    "mockengine.bench.fingerprint",
 )
 
 

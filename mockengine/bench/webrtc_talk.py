@@ -28,9 +28,17 @@ async def open_session(url: str, transport: str) -> Any:
 
 
 async def speak(conn: Any, pcm: bytes, loop: asyncio.AbstractEventLoop) -> float:
-    """Stream ``pcm`` at real-time pace; the loop time (ms) each chunk went out is returned for chunk 0."""
+    """Stream ``pcm`` at real-time pace; the loop time (ms) each chunk went out is returned for chunk 0.
+
+    On a call the whole clip goes to the microphone track at once and the track paces it: chunks
+    appended one by one from a loaded driver arrive late now and then, and the track fills each gap
+    with 20 ms of silence, so every turn's audio would differ (a microphone never does that)."""
     step = CHUNK_MS * 48
     started = loop.time()
+    if getattr(conn, "transport", "") == "webrtc":
+        await conn.send({"type": "input_audio_buffer.append", "audio": base64.b64encode(pcm).decode()})
+        await asyncio.sleep(max(0.0, started + len(pcm) / 48_000 - loop.time()))
+        return started * 1000.0
     for index, offset in enumerate(range(0, len(pcm), step)):
         chunk = base64.b64encode(pcm[offset : offset + step]).decode()
         await conn.send({"type": "input_audio_buffer.append", "audio": chunk})

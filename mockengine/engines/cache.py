@@ -7,7 +7,11 @@ evictions, and calls an optional ``observer(hit)`` on every lookup so the server
 
 ``CachingTranscriber`` keys transcripts by a BLAKE2b hash of the audio bytes plus the language and
 prompt. Whisper decoding here is greedy at temperature 0, so the same audio gives the same text: a
-cached transcript is exactly what a fresh call would return.
+cached transcript is exactly what a fresh call would return. Audio that matches no entry byte for byte
+is then looked up by its acoustic fingerprint (:mod:`mockengine.engines.fingerprint`) when
+``fingerprints=True`` (``--stt-cache-fingerprint``): the same utterance after an Opus round trip, a
+resampler or a gain change gets the transcript whisper gave the cached audio, with this audio's
+duration and the word timings moved by the alignment found (docs/transcript-cache.md).
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
-from mockengine.engines.stt import Transcriber, Transcript
+from mockengine.engines import fingerprint as fp
+from mockengine.engines.stt import Transcriber, Transcript, WordTiming
 
 V = TypeVar("V")
 MIB = 1024 * 1024
@@ -42,13 +47,16 @@ class CacheStats:
 
 
 class ByteLRU(Generic[V]):
-    """LRU of values bounded by their total size in bytes. ``max_bytes`` 0 keeps nothing."""
+    """LRU of values bounded by their total size in bytes. ``max_bytes`` 0 keeps nothing.
+    ``on_evict(key)``, when set, is called (under the cache's lock: keep it short) for every key
+    evicted to make room."""
 
     def __init__(self, max_bytes: int, observer: Callable[[bool], None] | None = None) -> None:
         if max_bytes < 0:
             raise ValueError(f"max_bytes must be >= 0, got {max_bytes}")
         self.max_bytes = max_bytes
         self.observer = observer
+        self.on_evict: Callable[[Hashable], None] | None = None
         self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._size = 0
         self._hits = self._misses = self._evictions = 0
@@ -87,9 +95,11 @@ class ByteLRU(Generic[V]):
             self._entries[key] = (value, size_bytes)
             self._size += size_bytes
             while self._size > self.max_bytes:
-                _, (_, evicted) = self._entries.popitem(last=False)
+                gone, (_, evicted) = self._entries.popitem(last=False)
                 self._size -= evicted
                 self._evictions += 1
+                if self.on_evict is not None:
+                    self.on_evict(gone)
 
     def stats(self) -> CacheStats:
         with self._lock:
@@ -98,24 +108,107 @@ class ByteLRU(Generic[V]):
             )
 
 
-class CachingTranscriber:
-    """A Transcriber that remembers results by audio content (see the module docstring)."""
+FINGERPRINT_OVERHEAD_BYTES = 400
+Key = tuple[bytes, str | None, str | None]
+Bucket = tuple[str | None, str | None, int]  # language, prompt, frame count
 
-    def __init__(self, inner: Transcriber, cache: ByteLRU[Transcript]) -> None:
+
+class FingerprintIndex:
+    """The fingerprints of the cached transcripts' audio, by (language, prompt, frame count), so a
+    lookup compares only entries of about the same length. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[Bucket, dict[Key, fp.Fingerprint]] = {}
+        self._bucket_of: dict[Hashable, Bucket] = {}
+        self._lock = threading.Lock()
+
+    def add(self, key: Key, print_: fp.Fingerprint) -> None:
+        with self._lock:
+            bucket = (key[1], key[2], print_.frames)
+            self._buckets.setdefault(bucket, {})[key] = print_
+            self._bucket_of[key] = bucket
+
+    def forget(self, key: Hashable) -> None:
+        with self._lock:
+            bucket = self._bucket_of.pop(key, None)
+            if bucket is None:
+                return
+            entries = self._buckets[bucket]
+            del entries[key]  # type: ignore[arg-type]
+            if not entries:
+                del self._buckets[bucket]
+
+    def candidates(
+        self, language: str | None, prompt: str | None, frames: int
+    ) -> list[tuple[Key, fp.Fingerprint]]:
+        """Entries within ``fp.MAX_LENGTH_DIFF`` frames, shortest length difference first, then in the
+        order they were added (deterministic)."""
+        with self._lock:
+            found = []
+            for diff in sorted(range(-fp.MAX_LENGTH_DIFF, fp.MAX_LENGTH_DIFF + 1), key=abs):
+                found += list(self._buckets.get((language, prompt, frames + diff), {}).items())
+            return found
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._bucket_of)
+
+
+def _aligned(cached: Transcript, pcm16_24k: bytes, shift_frames: int) -> Transcript:
+    """The cached transcript for this audio: its duration, the words moved by the alignment."""
+    duration_ms = len(pcm16_24k) // 2 * 1000 // fp.RATE_HZ
+    offset_ms = shift_frames * fp.HOP_SAMPLES * 1000 // fp.RATE_HZ
+
+    def moved(ms: int) -> int:
+        return min(max(ms - offset_ms, 0), duration_ms)
+
+    words = tuple(WordTiming(w.word, moved(w.start_ms), moved(w.end_ms), w.probability) for w in cached.words)
+    return replace(cached, duration_ms=duration_ms, words=words)
+
+
+class CachingTranscriber:
+    """A Transcriber that remembers results by audio content (see the module docstring).
+    ``fingerprint_hits`` counts the lookups answered by a fingerprint rather than the exact bytes."""
+
+    def __init__(self, inner: Transcriber, cache: ByteLRU[Transcript], *, fingerprints: bool = False) -> None:
         self.inner = inner
         self.cache = cache
+        self.index: FingerprintIndex | None = FingerprintIndex() if fingerprints else None
+        self.fingerprint_hits = 0
+        if self.index is not None:
+            cache.on_evict = self.index.forget
 
     @staticmethod
-    def _key(
-        pcm16_24k: bytes, language: str | None, prompt: str | None
-    ) -> tuple[bytes, str | None, str | None]:
+    def _key(pcm16_24k: bytes, language: str | None, prompt: str | None) -> Key:
         return (hashlib.blake2b(pcm16_24k, digest_size=16).digest(), language, prompt)
+
+    def _similar(self, pcm16_24k: bytes, language: str | None, prompt: str | None) -> Transcript | None:
+        """The cached transcript of the best fingerprint match (lowest bit error rate, the first of
+        equal ones), or None. Fingerprints the audio only when some entry is about as long."""
+        if self.index is None:
+            return None
+        candidates = self.index.candidates(language, prompt, fp.frame_count(len(pcm16_24k)))
+        if not candidates:
+            return None
+        queries = fp.query_prints(pcm16_24k)
+        best: tuple[fp.Match, Key] | None = None
+        for key, stored in candidates:
+            found = fp.match(queries, stored)
+            if found is not None and (best is None or found.ber < best[0].ber):
+                best = (found, key)
+        cached = self.cache.get(best[1]) if best is not None else None
+        if best is None or cached is None:
+            return None
+        self.fingerprint_hits += 1
+        return _aligned(cached, pcm16_24k, best[0].shift_frames)
 
     def lookup(
         self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
     ) -> Transcript | None:
-        """The cached transcript, or None (then call ``transcribe`` in a thread). Cheap enough for the
-        event loop: a hash of the audio, no model call; lets a cached turn skip the whisper queue."""
+        """The transcript cached for these exact bytes, or None (then call ``transcribe`` in a
+        thread). Cheap enough for the event loop (a hash of the audio, no model call): lets a cached
+        turn skip the whisper queue. The fingerprint search (~10-30 ms of numpy for a 3 s turn) is
+        left to ``transcribe``, off the loop."""
         if not self.cache.is_enabled:
             return None
         key = self._key(pcm16_24k, language, prompt)
@@ -127,10 +220,18 @@ class CachingTranscriber:
         if not self.cache.is_enabled:
             return self.inner.transcribe(pcm16_24k, language=language, prompt=prompt)
         key = self._key(pcm16_24k, language, prompt)
-        cached = self.cache.get(key)
+        cached = self.cache.get(key) if self.cache.peek(key) else None
+        if cached is None:
+            cached = self._similar(pcm16_24k, language, prompt)
         if cached is not None:
             return cached
+        self.cache.get(key)  # counts the miss
         result = self.inner.transcribe(pcm16_24k, language=language, prompt=prompt)
-        # Size: the text plus a fixed allowance for the key and the objects around it.
-        self.cache.put(key, result, len(result.text.encode()) + 200)
+        print_ = fp.fingerprint(pcm16_24k) if self.index is not None else None
+        # Size: the text, the fingerprint's arrays, and fixed allowances for the key and the objects
+        # around them (a fingerprint's three numpy arrays and its index entries: ~400 bytes more).
+        extra = print_.size_bytes + FINGERPRINT_OVERHEAD_BYTES if print_ is not None else 0
+        self.cache.put(key, result, len(result.text.encode()) + 200 + extra)
+        if print_ is not None and print_.loud_frames >= fp.MIN_LOUD_FRAMES and self.cache.peek(key):
+            self.index.add(key, print_)  # type: ignore[union-attr]
         return result

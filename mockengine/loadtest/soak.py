@@ -27,6 +27,7 @@ import aiohttp
 from mockengine.loadtest.driver import load_turn_clips
 from mockengine.loadtest.participant import Participant, RunState, SessionResult
 from mockengine.loadtest.processes import Child
+from mockengine.loadtest.soak_memory import fetch_memory
 
 ANSWER_TOOL = {
     "type": "function",
@@ -108,18 +109,20 @@ class SoakRun:
     idle_rss_bytes: int | None = None
     after_rss_bytes: int | None = None
     questions: int = 0
+    python_malloc: str | None = None  # the engine's allocator for Python objects, from /healthz
+    idle_memory: dict[str, Any] | None = None  # /mockengine/memory at idle and after every session ended
+    after_memory: dict[str, Any] | None = None
 
 
-async def _healthz(http: aiohttp.ClientSession, url: str) -> tuple[float | None, float | None, int]:
-    """``/healthz``'s round trip (ms), the engine's loop lag figure and its caches' bytes."""
+async def _healthz(http: aiohttp.ClientSession, url: str) -> tuple[float | None, dict[str, Any]]:
+    """``/healthz``'s round trip (ms) and body (``{}`` when it did not answer)."""
     started = time.perf_counter()
     try:
         async with http.get(url + "/healthz", timeout=aiohttp.ClientTimeout(total=10)) as reply:
             body = await reply.json()
     except (aiohttp.ClientError, TimeoutError, ValueError):
-        return None, None, 0
-    cache_bytes = sum(int(c.get("size_bytes", 0)) for c in (body.get("caches") or {}).values())
-    return (time.perf_counter() - started) * 1000, body.get("event_loop_lag_ms"), cache_bytes
+        return None, {}
+    return (time.perf_counter() - started) * 1000, body
 
 
 async def _sampler(
@@ -128,7 +131,9 @@ async def _sampler(
     loop = asyncio.get_running_loop()
     async with aiohttp.ClientSession() as http:
         while True:
-            healthz_ms, lag_ms, cache_bytes = await _healthz(http, http_url)
+            healthz_ms, body = await _healthz(http, http_url)
+            cache_bytes = sum(int(c.get("size_bytes", 0)) for c in (body.get("caches") or {}).values())
+            run.python_malloc = body.get("python_malloc", run.python_malloc)
             run.samples.append(
                 Sample(
                     at_s=round(loop.time() - state.t0, 2),
@@ -137,7 +142,7 @@ async def _sampler(
                     engine_cpu_s=engine.cpu_seconds() if engine else None,
                     driver_cpu_s=time.process_time(),
                     healthz_ms=healthz_ms,
-                    loop_lag_ms=lag_ms,
+                    loop_lag_ms=body.get("event_loop_lag_ms"),
                     cache_bytes=cache_bytes,
                 )
             )
@@ -187,6 +192,7 @@ async def run_soak(
             await run_soak(url, http_url, None, sessions=4, minutes=0.4, wave_s=10, seed=seed, warm_up=False)
             await asyncio.sleep(8.0)  # the warm-up's sessions reclaimed
         run.idle_rss_bytes = engine.rss_bytes()
+        run.idle_memory = await fetch_memory(http_url)
     state = RunState(t0=loop.time() + 0.2)
     sampler = asyncio.create_task(_sampler(run, state, engine, http_url, sample_s))
     connector = aiohttp.TCPConnector(limit=0, force_close=True)
@@ -206,4 +212,5 @@ async def run_soak(
         await asyncio.gather(sampler, return_exceptions=True)
     if engine is not None:
         run.after_rss_bytes = engine.rss_bytes()
+        run.after_memory = await fetch_memory(http_url)
     return run

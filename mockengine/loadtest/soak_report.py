@@ -20,6 +20,7 @@ from typing import Any
 
 from mockengine.loadtest.driver import percentile
 from mockengine.loadtest.soak import SoakRun
+from mockengine.loadtest.soak_memory import format_owner_changes, owner_changes
 
 MIB = 1024 * 1024
 WARM_UP_MIN = 1.0
@@ -108,6 +109,11 @@ def summarize(run: SoakRun, warm_up_min: float = WARM_UP_MIN) -> dict[str, Any]:
         "idle_rss_mib": _mib(run.idle_rss_bytes),
         "peak_rss_mib": _mib(peak),
         "after_end_rss_mib": _mib(run.after_rss_bytes),
+        "after_end_above_idle_percent": None
+        if run.after_rss_bytes is None or not run.idle_rss_bytes
+        else round(100 * (run.after_rss_bytes / run.idle_rss_bytes - 1), 1),
+        "python_malloc": run.python_malloc,
+        "after_end_by_owner": owner_changes(run.idle_memory, run.after_memory),
         "rss_per_session_mib": None
         if peak is None or run.idle_rss_bytes is None or not run.sessions
         else round((peak - run.idle_rss_bytes) / MIB / run.sessions, 2),
@@ -144,17 +150,24 @@ def print_summary(summary: dict[str, Any]) -> None:
     print(
         f"  memory: idle {summary['idle_rss_mib']} MiB, peak {summary['peak_rss_mib']} MiB "
         f"({summary['rss_per_session_mib']} MiB per session), after every session ended "
-        f"{summary['after_end_rss_mib']} MiB; growth after the first minute, caches aside "
+        f"{summary['after_end_rss_mib']} MiB ({_signed(summary['after_end_above_idle_percent'])} % of idle; "
+        f"Python objects on {summary['python_malloc'] or '?'}); growth after the first minute, caches aside "
         f"{summary['rss_growth_mib_per_min']} MiB/min = {summary['rss_growth_mib_per_session_minute']} MiB "
         f"per session-minute (with the caches, which reached {summary['cache_mib_at_end']} MiB: "
         f"{summary['raw_rss_growth_mib_per_min']} MiB/min)"
     )
+    if summary["after_end_rss_mib"] is not None:
+        print(f"  {format_owner_changes(summary['after_end_by_owner'])}")
     print(
         f"  dropped {summary['sessions_dropped']}, refused {summary['sessions_refused']}, lost events "
         f"{summary['lost_events']}, errors {summary['errors']}, missed turns {summary['turns_missed']}, "
         f"driver late chunks {100 * summary['late_chunk_share']:.2f} %; minutes passed "
         f"{summary['minutes_passed']}/{len(summary['rows'])}"
     )
+
+
+def _signed(value: float | None) -> str:
+    return "?" if value is None else f"{value:+.1f}"
 
 
 def _f(value: float | None) -> str:

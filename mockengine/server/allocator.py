@@ -2,7 +2,7 @@
 back to the system (issue 15, docs/memory.md).
 
 Measured (200 sessions for 5 minutes, ``/proc/PID/smaps``, ``malloc_info``, ``sys._debugmallocstats``):
-after every session had ended the engine kept 31 MiB more than idle, and all of it was CPython's own
+after every session had ended the engine kept 31 MiB more than idle, nearly all of it in CPython's own
 small-object allocator, pymalloc. pymalloc takes memory for objects of ≤ 512 bytes in 1 MiB arenas and
 gives an arena back only once every object in it is freed. Sessions fill new arenas at their peak (66
 arenas against 35 idle); when they end, ~140 kB more live objects than idle remain (bounded tables grown
@@ -32,6 +32,13 @@ from mockengine.server.reclaim import MALLOC_TRIM
 
 ENV = "PYTHONMALLOC"
 CHOICES = ("malloc", "pymalloc")
+
+
+def active_python_malloc() -> str:
+    """The allocator this interpreter runs Python's objects on: ``PYTHONMALLOC`` as it started (CPython's
+    default ``pymalloc`` when unset or ignored); ``/healthz`` reports it as ``python_malloc``."""
+    chosen = None if sys.flags.ignore_environment else os.environ.get(ENV)
+    return chosen or "pymalloc"
 
 
 def should_reexec(choice: str) -> bool:

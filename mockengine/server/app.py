@@ -17,6 +17,7 @@ from mockengine import __version__
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
+from mockengine.server.allocator import active_python_malloc
 from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.console import add_routes as add_console_routes
@@ -25,6 +26,7 @@ from mockengine.server.event_loop import running_loop_name
 from mockengine.server.http_fallbacks import fallback_middleware
 from mockengine.server.journal import Journal
 from mockengine.server.lifecycle import track_runners
+from mockengine.server.memory import add_routes as add_memory_routes
 from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.reclaim import Reclaimer
@@ -65,6 +67,7 @@ async def healthz(request: web.Request) -> web.Response:
         "audio_pace": resources.settings.audio_pace,
         "pid": os.getpid(),  # which worker answered, with serve --workers
         "event_loop": running_loop_name(),
+        "python_malloc": active_python_malloc(),  # docs/memory.md: what sessions free goes back on malloc
     }
     body.update(dataclasses.asdict(request.app[STATS]))
     body["faults_injected"] = dict(request.app[FAULTS].injected)
@@ -91,11 +94,12 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[STATS] = Stats()
     app[JOURNAL] = Journal(settings.journal_dir)
     app[LIVE_SESSIONS] = weakref.WeakSet()
-    app[RECLAIMER] = Reclaimer(settings.reclaim_interval_s)
+    app[RECLAIMER] = Reclaimer(settings.reclaim_interval_s, active=lambda: app[STATS].sessions_active)
     track_runners(app)
     app.router.add_get("/v1/realtime", realtime_handler)
     add_chat_routes(app, REALTIME_MODELS)  # /v1/models, /v1/models/{model}, /v1/chat/completions
     app.router.add_get("/healthz", healthz)
+    add_memory_routes(app)  # /mockengine/memory: resident memory by owner (docs/memory.md)
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
     add_webrtc_routes(app)  # /v1/realtime/calls, /v1/realtime/calls/{call_id}/hangup

@@ -15,6 +15,14 @@ and never came back down, for two reasons.
 So a while after a session ends (``reclaim_interval_s``, at most once per interval however many end),
 one full collection runs on the loop and ``malloc_trim`` in a worker thread (it takes the allocator's
 locks, not the GIL). Off glibc only the collection runs.
+
+The trim runs only once the load has fallen away: no session left, or at most a quarter of the most
+sessions seen since the last trim. While sessions come and go at a steady level the pages a trim would
+return are faulted straight back in by the next sessions, and the trim holds the main arena's lock for
+its whole walk of the heap: with Python's objects on ``malloc`` (``server/allocator.py``) every object
+the event loop allocates waits for it (measured in isolation: a 23 ms trim stalled an allocating thread
+38 ms; the 30-minute, 200-session soak's ``/healthz`` round trips reached 764 ms in the minutes sessions
+ended in waves).
 """
 
 from __future__ import annotations
@@ -43,21 +51,34 @@ def _load_malloc_trim() -> Callable[[int], int] | None:
 
 
 MALLOC_TRIM = _load_malloc_trim()
+# the trim waits until at most this share of the recent peak of sessions is left (see the module doc)
+TRIM_SHARE = 0.25
 
 
 class Reclaimer:
-    """Debounced reclaim after sessions end (``session_ended``); ``interval_s`` 0 turns it off."""
+    """Debounced reclaim after sessions end (``session_ended``); ``interval_s`` 0 turns it off.
 
-    def __init__(self, interval_s: float) -> None:
+    ``active`` (default: always 0) gives the number of sessions open now; the trim waits until it is at
+    most :data:`TRIM_SHARE` of the most seen at a session's end since the last trim."""
+
+    def __init__(self, interval_s: float, active: Callable[[], int] = lambda: 0) -> None:
         self.interval_s = interval_s
+        self._active = active
         self._pending: asyncio.TimerHandle | None = None
+        self._peak_active = 0
         self.runs = 0
+        self.trims = 0
 
     def session_ended(self) -> None:
+        self._peak_active = max(self._peak_active, self._active() + 1)  # counted before it left
         if self.interval_s <= 0 or self._pending is not None:
             return
         loop = asyncio.get_running_loop()
         self._pending = loop.call_later(self.interval_s, lambda: asyncio.ensure_future(self.reclaim()))
+
+    def trim_due(self) -> bool:
+        """Whether the load has fallen far enough for ``malloc_trim`` to be worth its stall."""
+        return self._active() <= self._peak_active * TRIM_SHARE
 
     async def reclaim(self) -> None:
         """One full collection, then ``malloc_trim(0)`` off the loop."""
@@ -65,7 +86,9 @@ class Reclaimer:
         started = time.perf_counter()
         collected = gc.collect()
         collect_ms = (time.perf_counter() - started) * 1000
-        if MALLOC_TRIM is not None:
+        if MALLOC_TRIM is not None and self.trim_due():
+            self._peak_active = self._active()
+            self.trims += 1
             await asyncio.get_running_loop().run_in_executor(None, MALLOC_TRIM, 0)
         self.runs += 1
         log.debug(

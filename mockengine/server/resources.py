@@ -109,7 +109,7 @@ def load_resources(settings: Settings) -> Resources:
     log.info("models loaded in %.2f s (whisper: %s)", elapsed, transcriber.model_path)
     return Resources(
         settings=settings,
-        transcriber=CachingTranscriber(transcriber, stt_cache),
+        transcriber=CachingTranscriber(transcriber, stt_cache, fingerprints=settings.stt_cache_fingerprint),
         synthesizer=synthesizer,
         tokens=transcriber.token_counter(),
         scenarios=scenarios,

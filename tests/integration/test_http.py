@@ -8,6 +8,8 @@ import sys
 import aiohttp
 import pytest
 
+from mockengine.server.allocator import active_python_malloc
+
 
 async def test_healthz_and_models(engine_url):
     base = (await engine_url()).replace("ws://", "http://").removesuffix("/v1")
@@ -17,6 +19,7 @@ async def test_healthz_and_models(engine_url):
             body = await reply.json()
         assert body["status"] == "ok" and "alloy" in body["models"]["voices"]
         assert body["sessions_active"] == 0
+        assert body["python_malloc"] == active_python_malloc()  # in-process here; `serve` runs on malloc
         async with http.get(f"{base}/v1/models", headers={"Authorization": "Bearer sk-test"}) as reply:
             models = await reply.json()
         ids = [m["id"] for m in models["data"]]

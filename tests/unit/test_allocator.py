@@ -101,3 +101,10 @@ def test_restart_runs_the_same_command(monkeypatch):
     allocator.use_python_malloc("malloc", may_restart=True, execv=lambda *a: calls.append(a))
     assert calls == [(sys.executable, list(sys.orig_argv))]
     assert environ["PYTHONMALLOC"] == "malloc"
+
+
+def test_active_python_malloc_is_what_the_interpreter_started_with(monkeypatch):
+    environ = _environ_without_pythonmalloc(monkeypatch)
+    assert allocator.active_python_malloc() == "pymalloc"  # CPython's default
+    environ["PYTHONMALLOC"] = "malloc"
+    assert allocator.active_python_malloc() == "malloc"
