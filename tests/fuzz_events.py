@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mockengine.engines.voices import VOICE_NAMES
-from mockengine.protocol.client_events import wire_types
+from mockengine.protocol.client_events import MAX_NESTING, wire_types
 
 VOICES = list(VOICE_NAMES)
 # Every client event but the session's end and the beta alias of append, in the protocol's own order.
@@ -268,7 +268,7 @@ class FuzzEvents:
         return event
 
     def _deep_nesting(self, eid: str) -> str:
-        depth = self.rng.randrange(40, 400)
+        depth = self.rng.randrange(MAX_NESTING + 8, 400)  # past the limit with the wrapping objects
         body = '{"a":' * depth + "1" + "}" * depth
         session = f'{{"type": "realtime", "tracing": {{"metadata": {body}}}}}'
         return f'{{"type": "session.update", "event_id": "{eid}", "session": {session}}}'

@@ -20,7 +20,10 @@ from mockengine.brain.model import COLOUR_NAMES, ImageFacts
 
 MAX_IMAGE_PIXELS = 40_000_000
 _THUMBNAIL_SIZE = (64, 64)
+# The Realtime API takes PNG and JPEG data URLs (reference section 7); Chat Completions also takes WebP
+# and non-animated GIF (OpenAI's vision guide; its refusal names 'png', 'jpeg', 'gif', 'webp').
 _FORMAT_BY_MEDIA_TYPE = {"image/png": "PNG", "image/jpeg": "JPEG", "image/jpg": "JPEG"}
+_CHAT_FORMAT_BY_MEDIA_TYPE = {**_FORMAT_BY_MEDIA_TYPE, "image/webp": "WEBP", "image/gif": "GIF"}
 
 # Hue bands in degrees, checked in order; the first band whose upper bound exceeds the hue wins.
 _HUE_BANDS: tuple[tuple[float, str], ...] = (
@@ -41,13 +44,22 @@ class ImageError(ValueError):
 
 
 def describe_image(data_url: str) -> ImageFacts:
-    """Decode a ``data:image/png|jpeg;base64,…`` URL and describe it.
+    """Decode a ``data:image/png|jpeg;base64,…`` URL (a Realtime ``input_image``) and describe it.
 
     Raises ``ImageError`` when the text is not a data URL, the media type is not PNG or JPEG, the payload is
     not valid base64, the bytes are not a decodable image of the stated type, or it exceeds 40 MP.
     """
-    media_type, payload = _split_data_url(data_url)
-    image, (width, height) = _open_image(payload, _FORMAT_BY_MEDIA_TYPE[media_type])
+    return _describe(data_url, _FORMAT_BY_MEDIA_TYPE)
+
+
+def describe_chat_image(data_url: str) -> ImageFacts:
+    """``describe_image`` for a Chat Completions ``image_url``: PNG, JPEG, WebP or non-animated GIF."""
+    return _describe(data_url, _CHAT_FORMAT_BY_MEDIA_TYPE)
+
+
+def _describe(data_url: str, formats: dict[str, str]) -> ImageFacts:
+    media_type, payload = _split_data_url(data_url, formats)
+    image, (width, height) = _open_image(payload, formats[media_type])
     rgb = _to_rgb(image)
     rgb.thumbnail(_THUMBNAIL_SIZE, Image.Resampling.BOX)
     colours = rgb.getcolors(maxcolors=_THUMBNAIL_SIZE[0] * _THUMBNAIL_SIZE[1]) or []
@@ -72,16 +84,16 @@ def colour_name(red: int, green: int, blue: int) -> str:
     return name
 
 
-def _split_data_url(data_url: str) -> tuple[str, bytes]:
+def _split_data_url(data_url: str, formats: dict[str, str]) -> tuple[str, bytes]:
     if not isinstance(data_url, str) or not data_url.startswith("data:") or "," not in data_url:
         raise ImageError("Invalid image_url: expected a data URL such as 'data:image/png;base64,...'.")
     header, _, encoded = data_url[len("data:") :].partition(",")
     parts = [part.strip().lower() for part in header.split(";")]
     media_type = parts[0]
-    if media_type not in _FORMAT_BY_MEDIA_TYPE:
+    if media_type not in formats:
+        supported = ", ".join(dict.fromkeys("image/" + name.lower() for name in formats.values()))
         raise ImageError(
-            f"Invalid image_url: unsupported image type '{media_type}'. "
-            "Supported types: image/png, image/jpeg."
+            f"Invalid image_url: unsupported image type '{media_type}'. Supported types: {supported}."
         )
     if "base64" not in parts[1:]:
         raise ImageError("Invalid image_url: the data URL must be base64-encoded (';base64,').")
@@ -105,6 +117,8 @@ def _open_image(payload: bytes, expected_format: str) -> tuple[Image.Image, tupl
             f"Invalid image_url: the data is {image.format or 'not an image'}, "
             f"but the data URL says {expected_format}."
         )
+    if getattr(image, "n_frames", 1) > 1 and image.format == "GIF":
+        raise ImageError("Invalid image_url: animated GIFs are not supported.")
     width, height = image.size
     if width * height > MAX_IMAGE_PIXELS:
         raise ImageError(f"Invalid image_url: the image is too large ({width}x{height} pixels).")

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from mockengine.brain import lexicon
 
 _STATE_KEYS = ("mode", "status", "state")
+# A plain-text output is read out up to its first sentence's end, at most this long.
+_SAID_MAX_CHARS = 200
 _CLAUSE_ENDINGS = (" —", "…")
 _GERUNDS = {
     "get": "Checking",
@@ -162,8 +165,13 @@ _DOUBLED = frozenset(
 
 
 def grounding(output: str, call_name: str | None, call_arguments: str | None) -> str:
-    """One sentence from a function output's fields: the thing's name and its state."""
+    """One sentence from a function output's fields: the thing's name and its state. A plain-text
+    output of a few words (what a tool returning a string sends, e.g. the Agents SDK's ``function_tool``)
+    is itself the answer: its first sentence is said as written."""
     data = _json(output)
+    said = _plain_text(output if data is None else data)
+    if said is not None:
+        return said
     arguments = _json(call_arguments or "")
     named = _display_name(data) or _first_string(arguments)
     state = _state(data)
@@ -244,6 +252,16 @@ def _first_string(data: Any) -> str | None:
     if isinstance(data, Mapping):
         return next((v for v in data.values() if isinstance(v, str) and v), None)
     return None
+
+
+def _plain_text(data: Any) -> str | None:
+    """The first sentence of a text output of three words or more ("ok", "done" stay to the rules)."""
+    if not isinstance(data, str) or len(data.split()) < 3:
+        return None
+    first = re.split(r"(?<=[.!?])\s", " ".join(data.split()), maxsplit=1)[0]
+    if len(first) > _SAID_MAX_CHARS:
+        first = first[:_SAID_MAX_CHARS].rsplit(" ", 1)[0] + "…"
+    return first if first[-1] in ".!?…" else first + "."
 
 
 def _json(text: str) -> Any:

@@ -166,8 +166,9 @@ def stream_options_without_stream() -> ChatError:
 def unsupported_image(param: str) -> ChatError:
     return ChatError(
         400,
-        "You uploaded an unsupported image. Please make sure your image is valid and has one of the "
-        "following formats: ['png', 'jpeg'].",
+        # The live wording, its word order included.
+        "You uploaded an unsupported image. Please make sure your image has of one the following formats: "
+        "['png', 'jpeg', 'gif', 'webp'].",
         param,
         "invalid_image_format",
     )

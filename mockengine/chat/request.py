@@ -22,6 +22,7 @@ from mockengine.chat import errors, schema
 from mockengine.chat.errors import ChatError
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.schema_errors import json_type_name, validate
+from mockengine.protocol.schema_refs import unresolvable_reference
 
 _VALIDATORS = {
     "message": jsonschema.Draft202012Validator(schema.MESSAGE),
@@ -241,45 +242,6 @@ def _schema_problem_of(parameters: dict[str, Any], strict: bool) -> str | None:
     if kind != "object":
         return f"schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{kind}\"'."
     return strict_problem(parameters, ()) if strict else None
-
-
-def unresolvable_reference(node: Any, root: dict[str, Any]) -> str | None:
-    """The first ``$ref`` in ``node`` that is not a JSON pointer (``#/…``) or anchor into ``root``:
-    nothing is fetched, so any other reference cannot be followed."""
-    if isinstance(node, list):
-        return next((r for r in (unresolvable_reference(n, root) for n in node) if r is not None), None)
-    if not isinstance(node, dict):
-        return None
-    reference = node.get("$ref")
-    if isinstance(reference, str) and not _resolves(reference, root):
-        return reference
-    return next((r for r in (unresolvable_reference(v, root) for v in node.values()) if r is not None), None)
-
-
-def _resolves(reference: str, root: dict[str, Any]) -> bool:
-    if not reference.startswith("#"):
-        return False
-    fragment = reference[1:]
-    if fragment and not fragment.startswith("/"):
-        return fragment in _anchors(root)
-    target: Any = root
-    for token in [t.replace("~1", "/").replace("~0", "~") for t in fragment.split("/")[1:]]:
-        if isinstance(target, dict) and token in target:
-            target = target[token]
-        elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
-            target = target[int(token)]
-        else:
-            return False
-    return True
-
-
-def _anchors(node: Any) -> set[str]:
-    if isinstance(node, list):
-        return {a for n in node for a in _anchors(n)}
-    if not isinstance(node, dict):
-        return set()
-    found = {node["$anchor"]} if isinstance(node.get("$anchor"), str) else set()
-    return found.union(*(_anchors(v) for v in node.values()))
 
 
 def strict_problem(node: Any, context: tuple[str, ...]) -> str | None:

@@ -27,8 +27,9 @@ from mockengine.protocol.session_config import validate_session_update
 
 # One append may carry up to 15 MiB (reference §0).
 MAX_APPEND_BYTES = 15 * 1024 * 1024
-# Deepest JSON nesting accepted; real tool schemas use a handful of levels.
-MAX_NESTING = 32
+# Deepest JSON nesting accepted. A tool schema with OpenAI's strict-mode limit of 10 levels of nested
+# objects, each a list of objects under `anyOf` (an optional field), sits ~57 deep in its session.update.
+MAX_NESTING = 64
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 

@@ -22,6 +22,7 @@ import jsonschema
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.schema_errors import VALIDATOR_CLASS, json_type_name, validate
+from mockengine.protocol.schema_refs import unresolvable_reference
 from mockengine.protocol.session_schema import SESSION_UPDATE_SCHEMA, TURN_DETECTION_SCHEMA
 
 DEFAULT_INSTRUCTIONS = (
@@ -202,8 +203,8 @@ def validate_turn_detection(turn_detection: dict[str, Any] | None) -> None:
 
 
 def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
-    """Each tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from it), and
-    names must be unique."""
+    """Each tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from it) whose
+    ``$ref``s resolve within it, and names must be unique."""
     names = [tool.get("name") for tool in tools]
     for index, name in enumerate(names):
         if name in names[:index]:
@@ -222,6 +223,12 @@ def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
             raise ProtocolError(
                 "invalid_value", f"Invalid '{param}': not a valid JSON Schema ({exc.message}).", param
             ) from exc
+        parameters = tool.get("parameters", {})
+        reference = unresolvable_reference(parameters, parameters) if isinstance(parameters, dict) else None
+        if reference is not None:
+            param = f"{path}[{index}].parameters"
+            message = f"Invalid '{param}': reference '{reference}' cannot be resolved within the schema."
+            raise ProtocolError("invalid_value", message, param)
 
 
 def _merge_turn_detection(current: dict[str, Any] | None, update: dict[str, Any] | None) -> Any:

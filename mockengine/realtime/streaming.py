@@ -317,9 +317,10 @@ class ResponseStreamer:
             )
         if self.first_audio_ms is None:
             self.first_audio_ms = now_ms
-        # The last delta before max_output_tokens is cut to what the budget still allows.
+        # The last delta before max_output_tokens is cut to what the budget still allows (the words
+        # just written count too: with none left, no audio, as a started audio token would overshoot).
         budget_bytes = self._output_tokens_left() * ASSISTANT_AUDIO_MS_PER_TOKEN * BYTES_PER_MS
-        chunk_bytes = int(min(chunk_bytes, max(budget_bytes, 2)) // 2 * 2)
+        chunk_bytes = int(min(chunk_bytes, budget_bytes) // 2 * 2)
         chunk = sentence.pcm[sentence.sent_bytes : sentence.sent_bytes + chunk_bytes]
         if not chunk:
             return events

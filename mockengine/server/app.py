@@ -39,6 +39,11 @@ from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
 
+# The largest HTTP request body accepted (a 413 above it). The live Chat Completions endpoint takes up to
+# 50 MB of image bytes per request (20 MB per image, OpenAI's vision guide), which as base64 data URLs in
+# the JSON body is about 67 MB; aiohttp's default of 1 MiB refused a single 1.5 MB photo.
+MAX_REQUEST_BODY_BYTES = 72 * 1024 * 1024
+
 REALTIME_MODELS = (
     "gpt-realtime",
     "gpt-realtime-mini",
@@ -81,7 +86,9 @@ async def healthz(request: web.Request) -> web.Response:
 
 def create_app(settings: Settings, resources: Resources | None = None) -> web.Application:
     """The application. Models are loaded here unless ``resources`` is given (tests share one set)."""
-    app = web.Application(middlewares=[fallback_middleware])  # outermost: OpenAI-shaped errors
+    app = web.Application(  # fallback_middleware outermost: OpenAI-shaped errors
+        middlewares=[fallback_middleware], client_max_size=MAX_REQUEST_BODY_BYTES
+    )
     app[RESOURCES] = resources if resources is not None else load_resources(settings)
     app[TRACER] = Tracer(settings.trace_dir)
     app[STATS] = Stats()

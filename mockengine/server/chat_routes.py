@@ -15,7 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from mockengine.brain.image import describe_image
+from mockengine.brain.image import describe_chat_image
 from mockengine.brain.model import Brain
 from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
 from mockengine.chat import errors
@@ -119,7 +119,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             chat,
             brain,
             tokens=resources.tokens,
-            describe_image=describe_image,
+            describe_image=describe_chat_image,
             server_seed=resources.settings.seed,
         )
     except ChatError as exc:

@@ -141,12 +141,14 @@ def check_connection(
     beta_header: str | None,
     settings: Settings | None,
     scenarios: ScenarioLibrary | None = None,
+    intent: str | None = None,
 ) -> Refusal | None:
     """The refusal the live service would send for these connection parameters, or None. Auth is
     checked first (``settings=None``: the key is already vetted, e.g. a valid ``ek_`` client secret), then
     the beta shape, then the model (the live order). A model named after a loaded scenario of
     ``scenarios`` (``mockengine-NAME``) is accepted; ``mockengine-NAME`` with no such scenario is refused
-    as ``unknown_scenario`` (ours: the live service knows no scenarios)."""
+    as ``unknown_scenario`` (ours: the live service knows no scenarios). ``?intent=transcription`` asks
+    for a transcription session, which mockengine does not emulate: refused saying so (ours)."""
     if api_key is None:
         missing = ProtocolError(None, "Missing bearer or basic authentication in header")
         return Refusal(missing, AUTH_CLOSE_CODE)
@@ -162,6 +164,9 @@ def check_connection(
             ),
             REQUEST_CLOSE_CODE,
         )
+    if intent == "transcription" and not model:
+        message = "mockengine emulates realtime sessions only; transcription sessions are not supported."
+        return Refusal(ProtocolError("invalid_value", message, "intent"), REQUEST_CLOSE_CODE)
     if not model:
         return Refusal(
             ProtocolError(

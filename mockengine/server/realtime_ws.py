@@ -161,6 +161,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         or next((p for p in protocols if p.startswith("openai-beta.")), None),
         None if secret is not None else settings,  # a valid ek_ secret is a vetted key
         resources.scenarios,  # "mockengine-NAME" selects scenario NAME and is a model here
+        request.query.get("intent"),
     )
     if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
         return web.json_response(refusal.http_body(), status=401)

@@ -7,6 +7,7 @@ import openai
 import pytest
 from openai import AsyncOpenAI
 
+from mockengine.server.app import MAX_REQUEST_BODY_BYTES
 from tests.hyperstudy_text import SEND_CHAT, WAIT
 
 HELLO = [{"role": "user", "content": "Hello"}]
@@ -200,11 +201,11 @@ async def test_unsatisfiable_schema_is_a_server_error_and_the_engine_carries_on(
 
 async def test_oversized_body_gets_a_json_413(base_url):
     base = await base_url()
-    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "x" * 1_100_000}]}
-    headers = {"Authorization": "Bearer sk-test"}
+    body = b'{"model": "gpt-4o-mini", "messages": "' + b"x" * MAX_REQUEST_BODY_BYTES + b'"}'
+    headers = {"Authorization": "Bearer sk-test", "Content-Type": "application/json"}
     async with (
         aiohttp.ClientSession() as http,
-        http.post(f"{base}/chat/completions", json=body, headers=headers) as reply,
+        http.post(f"{base}/chat/completions", data=body, headers=headers) as reply,
     ):
         assert reply.status == 413
         error = (await reply.json())["error"]

@@ -7,6 +7,7 @@ import io
 import json
 
 import jsonschema
+import numpy as np
 import openai
 import pytest
 from openai import AsyncOpenAI
@@ -348,6 +349,43 @@ async def test_image_parts_reach_the_brain(chat_client):
     )
     assert "blue" in completion.choices[0].message.content.lower()
     assert completion.usage.prompt_tokens >= 85
+
+
+async def test_a_photo_sized_image_over_one_mib_is_answered(chat_client):
+    """The live service takes up to 20 MB per image (50 MB per request); a 1.5 MB PNG, a phone
+    screenshot's size, once got aiohttp's default 1 MiB body limit as a 413."""
+    pixels = np.random.default_rng(0).integers(0, 40, (700, 700, 3), dtype=np.uint8)
+    pixels[:, :, 2] += 215
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, "PNG")
+    assert buffer.tell() > 1024 * 1024
+    image = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    client = await chat_client()
+    content = [
+        {"type": "text", "text": "What colour is this image?"},
+        {"type": "image_url", "image_url": {"url": image}},
+    ]
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": content}]
+    )
+    assert "blue" in completion.choices[0].message.content.lower()
+
+
+@pytest.mark.parametrize("fmt", ["WEBP", "GIF"])
+async def test_webp_and_gif_images_are_read_as_on_the_live_service(chat_client, fmt):
+    """Chat Completions takes PNG, JPEG, WebP and still GIF (the Realtime API only PNG and JPEG)."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 32), (0, 0, 255)).save(buffer, fmt)
+    image = f"data:image/{fmt.lower()};base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    client = await chat_client()
+    content = [
+        {"type": "text", "text": "What colour is this image?"},
+        {"type": "image_url", "image_url": {"url": image}},
+    ]
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": content}]
+    )
+    assert "blue" in completion.choices[0].message.content.lower()
 
 
 async def test_response_format_json_schema(chat_client):

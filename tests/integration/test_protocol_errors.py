@@ -189,6 +189,8 @@ async def test_binary_frame_and_short_commit(engine_url):
         ("?model=gpt-realtime", {}, None, 3000),
         ("?model=gpt-nope", {"Authorization": "Bearer sk-test"}, "invalid_model", 4000),
         ("", {"Authorization": "Bearer sk-test"}, "missing_model", 4000),
+        # Not emulated: said so, not "missing_model" for a URL the live service takes.
+        ("?intent=transcription", {"Authorization": "Bearer sk-test"}, "invalid_value", 4000),
     ],
 )
 async def test_refused_connections_get_error_then_close(engine_url, query, headers, code, close_code):
@@ -199,6 +201,8 @@ async def test_refused_connections_get_error_then_close(engine_url, query, heade
     ):
         error = json.loads((await ws.receive(timeout=5)).data)
         assert error["type"] == "error" and error["error"]["code"] == code
+        if "intent" in query:
+            assert "transcription sessions are not supported" in error["error"]["message"]
         closing = await ws.receive(timeout=5)
         assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == close_code
 
@@ -248,6 +252,14 @@ async def test_oversized_append_is_an_error_not_a_dropped_socket(engine_url):
         await receive(ws, "input_audio_buffer.cleared")
 
 
+def _nested_list_schema(levels: int) -> dict:
+    leaf: dict = {"type": "string"}
+    for level in range(levels):
+        entry = {"type": "object", "properties": {f"p{level}": leaf}, "required": [f"p{level}"]}
+        leaf = {"anyOf": [{"type": "array", "items": entry}, {"type": "null"}]}
+    return {"type": "object", "properties": {"root": leaf}, "required": ["root"]}
+
+
 async def test_reused_item_ids_and_deep_nesting_do_not_break_the_session(engine_url):
     url = await engine_url()
     deep: dict = {"leaf": 1}
@@ -266,6 +278,26 @@ async def test_reused_item_ids_and_deep_nesting_do_not_break_the_session(engine_
             )
         )
         assert (await receive(ws, "error"))["error"]["code"] == "invalid_json"
+        # Deep but real: 10 levels (strict mode's limit) of optional lists of objects was once refused
+        # as invalid JSON, at 9 levels.
+        await ws.send_str(
+            json.dumps(
+                {
+                    "type": "session.update",
+                    "session": {
+                        "type": "realtime",
+                        "tools": [
+                            {
+                                "type": "function",
+                                "name": "save_outline",
+                                "parameters": _nested_list_schema(10),
+                            }
+                        ],
+                    },
+                }
+            )
+        )
+        await receive(ws, "session.updated")
         item = {
             "type": "message",
             "id": "dup1",
@@ -282,3 +314,43 @@ async def test_reused_item_ids_and_deep_nesting_do_not_break_the_session(engine_
         )
         done = await receive(ws, "response.done")
         assert done["response"]["status"] == "completed"
+
+
+async def test_a_tool_schema_whose_ref_resolves_to_nothing_is_refused_when_declared(engine_url):
+    """It was accepted, and every response that tried to call the tool then failed with a server_error;
+    Chat Completions refuses the same schema with a 400 when it is declared."""
+    broken = {"type": "object", "properties": {"a": {"$ref": "#/$defs/Nope"}}, "required": ["a"]}
+    defs = {"Colour": {"type": "string", "enum": ["red", "blue"]}}
+    working = {"type": "object", "$defs": defs, "properties": {"colour": {"$ref": "#/$defs/Colour"}}}
+    url = await engine_url()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
+        ) as ws,
+    ):
+        await receive(ws, "session.created")
+        tool = {"type": "function", "name": "paint", "description": "Paint the wall a colour."}
+        update = {
+            "type": "realtime",
+            "output_modalities": ["text"],
+            "tools": [{**tool, "parameters": broken}],
+        }
+        await ws.send_str(json.dumps({"type": "session.update", "session": update, "event_id": "e1"}))
+        error = (await receive(ws, "error"))["error"]
+        assert (error["code"], error["param"], error["event_id"]) == (
+            "invalid_value",
+            "session.tools[0].parameters",
+            "e1",
+        )
+        assert "reference '#/$defs/Nope' cannot be resolved" in error["message"]
+        override = {"tools": [{**tool, "parameters": broken}], "tool_choice": "required"}
+        await ws.send_str(json.dumps({"type": "response.create", "response": override}))
+        assert (await receive(ws, "error"))["error"]["param"] == "response.tools[0].parameters"
+        update["tools"] = [{**tool, "parameters": working}]
+        await ws.send_str(json.dumps({"type": "session.update", "session": update}))
+        await receive(ws, "session.updated")
+        await ws.send_str(json.dumps({"type": "response.create", "response": {"tool_choice": "required"}}))
+        done = (await receive(ws, "response.done"))["response"]
+        call = next(item for item in done["output"] if item["type"] == "function_call")
+        assert done["status"] == "completed" and json.loads(call["arguments"])["colour"] in ("red", "blue")

@@ -1,4 +1,5 @@
-"""describe_image: data URL parsing, the PNG/JPEG-only rule, and colour facts from real Pillow images."""
+"""describe_image: data URL parsing, the PNG/JPEG-only rule (WebP and still GIF too on the Chat Completions
+side), and colour facts from real Pillow images."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from mockengine.brain.image import ImageError, colour_name, describe_image
+from mockengine.brain.image import ImageError, colour_name, describe_chat_image, describe_image
 
 
 def data_url(image: Image.Image, fmt: str = "PNG", media_type: str | None = None) -> str:
@@ -128,6 +129,26 @@ def test_truncated_png_is_undecodable() -> None:
     truncated = "data:image/png;base64," + base64.b64encode(payload[: len(payload) // 2]).decode()
     with pytest.raises(ImageError, match="could not be decoded"):
         describe_image(truncated)
+
+
+@pytest.mark.parametrize("fmt", ["WEBP", "GIF", "PNG", "JPEG"])
+def test_chat_images_may_also_be_webp_or_gif(fmt: str) -> None:
+    url = data_url(solid((0, 0, 255)), fmt)
+    assert describe_chat_image(url).dominant_colour == "blue"
+    if fmt in ("WEBP", "GIF"):
+        with pytest.raises(ImageError, match=f"unsupported image type 'image/{fmt.lower()}'"):
+            describe_image(url)
+
+
+def test_chat_images_refuse_animated_gifs_and_other_types() -> None:
+    frames = [solid((255, 0, 0)), solid((0, 0, 255))]
+    buffer = io.BytesIO()
+    frames[0].save(buffer, "GIF", save_all=True, append_images=frames[1:])
+    animated = "data:image/gif;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    with pytest.raises(ImageError, match="animated GIFs are not supported"):
+        describe_chat_image(animated)
+    with pytest.raises(ImageError, match="unsupported image type 'image/heic'"):
+        describe_chat_image("data:image/heic;base64,AAAA")
 
 
 def test_image_error_is_a_value_error() -> None:

@@ -150,6 +150,25 @@ def test_a_lookup_is_grounded_in_what_it_returned() -> None:
     assert grounding(card, "open_card", "{}") == "Gesture Navigation is open."
 
 
+def test_a_plain_text_output_is_said_as_written() -> None:
+    """An Agents SDK ``function_tool`` returning "Invoice INV-42 is paid." got "INV-42 is open." (and
+    "The weather in Madrid is sunny, 21 degrees." got "Done: Madrid."): text outputs were read as JSON
+    fields only."""
+    from mockengine.brain.acting import grounding
+
+    args = '{"invoice_id": "INV-42"}'
+    assert grounding("Invoice INV-42 is paid.", "check_invoice", args) == "Invoice INV-42 is paid."
+    weather = "The weather in Madrid is sunny, 21 degrees.  Wind from the west."
+    assert (
+        grounding(weather, "get_weather", '{"city": "Madrid"}')
+        == "The weather in Madrid is sunny, 21 degrees."
+    )
+    assert grounding('"Alarm set for seven"', "set_alarm", "{}") == "Alarm set for seven."  # a JSON string
+    long = grounding("word " * 100, "read_page", "{}")
+    assert long.endswith("…") and len(long) <= 201
+    assert grounding("ok", "open_card", '{"card": "gesture project"}') == "Gesture project is open."
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -209,6 +209,7 @@ def test_undecodable_image_is_a_client_error():
     with pytest.raises(ChatError) as caught:
         reply_request(parse(messages=[{"role": "user", "content": content}]), describe_image)
     assert caught.value.code == "invalid_image_format" and caught.value.param.endswith("content[0].image_url")
+    assert caught.value.message.endswith("formats: ['png', 'jpeg', 'gif', 'webp'].")  # the live wording
 
 
 def test_response_format_schema_is_checked():

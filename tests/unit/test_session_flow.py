@@ -387,11 +387,23 @@ def test_max_output_tokens_ends_the_response_incomplete(driver):
     done = driver.of_type("response.done")[0]["response"]
     assert done["status"] == "incomplete"
     assert done["status_details"] == {"type": "incomplete", "reason": "max_output_tokens"}
-    assert done["usage"]["output_tokens"] <= 20 + 2  # the last delta is cut to the budget
+    assert done["usage"]["output_tokens"] == 20  # the last delta is cut to the budget
     driver.send(user_text("Another story please, a long one."))
     driver.send(ce.ResponseCreate({"output_modalities": ["text"], "max_output_tokens": 5}))
     text_done = driver.of_type("response.done")[1]["response"]
     assert text_done["status"] == "incomplete" and text_done["usage"]["output_tokens"] <= 5
+
+
+def test_max_output_tokens_is_never_exceeded_by_the_words_of_the_last_delta(driver):
+    """With a small budget the first transcript words land on the second delta; the audio of that
+    delta used to get a 2-byte floor, one started audio token past the limit (5 → 6 tokens)."""
+    for limit in range(1, 13):
+        driver.send(user_text("Please tell me a long story about a lighthouse keeper."))
+        driver.send(ce.ResponseCreate({"max_output_tokens": limit}))
+        driver.run_until_idle()
+        done = driver.of_type("response.done")[-1]["response"]
+        assert done["status"] == "incomplete"
+        assert 0 < done["usage"]["output_tokens"] <= limit, limit
 
 
 def test_idle_timeout_commits_silence_and_replies_after_the_reply_was_heard(driver):

@@ -109,6 +109,9 @@ async def test_agent_session_run_tool_call_and_follow_up(framework_engine, http_
         # The participant may say a short clause while it acts ("Checking the weather —").
         result.expect.skip_next_event_if(type="message", role="assistant")
         result.expect.next_event().is_function_call(name="get_weather", arguments={"city": "Paris"})
+        # LiveKit records that clause when its playout ends, which may come after the call it records
+        # as soon as the arguments are done (seen when another framework's test ran first).
+        result.expect.skip_next_event_if(type="message", role="assistant")
         output = result.expect.next_event().is_function_call_output()
         reply = result.expect.next_event().is_message(role="assistant")
         result.expect.no_more_events()
