@@ -21,8 +21,8 @@ sessions seen since the last trim. While sessions come and go at a steady level 
 return are faulted straight back in by the next sessions, and the trim holds the main arena's lock for
 its whole walk of the heap: with Python's objects on ``malloc`` (``server/allocator.py``) every object
 the event loop allocates waits for it (measured in isolation: a 23 ms trim stalled an allocating thread
-38 ms; the 30-minute, 200-session soak's ``/healthz`` round trips reached 764 ms in the minutes sessions
-ended in waves).
+38 ms). The soak's occasional slow ``/healthz`` round trips are not the trim's: they stay with the trim
+gated (docs/memory.md).
 """
 
 from __future__ import annotations
