@@ -13,6 +13,7 @@ import pytest
 from aiohttp import WSMsgType, web
 
 from mockengine.server.ws_dispatch import DispatchingResponse
+from tests.loopback import serve_on_loopback
 
 
 class Served:
@@ -51,13 +52,9 @@ async def served() -> AsyncIterator[Served]:
 
     app = web.Application()
     app.router.add_get("/ws", handler)
-    runner = web.AppRunner(app, handle_signals=False)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    state.url = f"http://127.0.0.1:{runner.addresses[0][1]}/ws"
-    yield state
-    await runner.cleanup()
+    async with serve_on_loopback(app) as port:
+        state.url = f"http://127.0.0.1:{port}/ws"
+        yield state
 
 
 async def test_text_frames_skip_the_queue_in_order_with_what_takes_it(served: Served) -> None:

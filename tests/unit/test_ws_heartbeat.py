@@ -13,6 +13,7 @@ import pytest
 from aiohttp import WSMsgType, web
 
 from mockengine.server.ws_heartbeat import HEARTBEAT_RESPONSE, CheapHeartbeatResponse
+from tests.loopback import serve_on_loopback
 
 HEARTBEAT_S = 0.2  # pong due within 0.1 s; looks every 0.1 s
 
@@ -40,13 +41,9 @@ async def served() -> AsyncIterator[Served]:
 
     app = web.Application()
     app.router.add_get("/ws", handler)
-    runner = web.AppRunner(app, handle_signals=False)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    state.url = f"http://127.0.0.1:{runner.addresses[0][1]}/ws"
-    yield state
-    await runner.cleanup()
+    async with serve_on_loopback(app) as port:
+        state.url = f"http://127.0.0.1:{port}/ws"
+        yield state
 
 
 async def _connected(
