@@ -360,15 +360,19 @@ async def test_a_photo_sized_image_over_one_mib_is_answered(chat_client):
     Image.fromarray(pixels).save(buffer, "PNG")
     assert buffer.tell() > 1024 * 1024
     image = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-    client = await chat_client()
+    assert "blue" in await _colour_named(await chat_client(), image)
+
+
+async def _colour_named(client, image_url: str) -> str:
+    """The reply to "What colour is this image?" with ``image_url`` attached, lower-cased."""
     content = [
         {"type": "text", "text": "What colour is this image?"},
-        {"type": "image_url", "image_url": {"url": image}},
+        {"type": "image_url", "image_url": {"url": image_url}},
     ]
     completion = await client.chat.completions.create(
         model="gpt-4o-mini", messages=[{"role": "user", "content": content}]
     )
-    assert "blue" in completion.choices[0].message.content.lower()
+    return completion.choices[0].message.content.lower()
 
 
 @pytest.mark.parametrize("fmt", ["WEBP", "GIF"])
@@ -377,15 +381,7 @@ async def test_webp_and_gif_images_are_read_as_on_the_live_service(chat_client, 
     buffer = io.BytesIO()
     Image.new("RGB", (32, 32), (0, 0, 255)).save(buffer, fmt)
     image = f"data:image/{fmt.lower()};base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-    client = await chat_client()
-    content = [
-        {"type": "text", "text": "What colour is this image?"},
-        {"type": "image_url", "image_url": {"url": image}},
-    ]
-    completion = await client.chat.completions.create(
-        model="gpt-4o-mini", messages=[{"role": "user", "content": content}]
-    )
-    assert "blue" in completion.choices[0].message.content.lower()
+    assert "blue" in await _colour_named(await chat_client(), image)
 
 
 async def test_response_format_json_schema(chat_client):
