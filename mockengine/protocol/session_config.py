@@ -202,6 +202,33 @@ def validate_turn_detection(turn_detection: dict[str, Any] | None) -> None:
     validate(turn_detection, TURN_DETECTION_SCHEMA, "session.audio.input.turn_detection")
 
 
+def validate_tool_choice(tool_choice: Any, tools: list[dict[str, Any]] | tuple[Any, ...], where: str) -> None:
+    """``tool_choice`` must be obeyable with ``tools``: a forced function must be one of them, and
+    ``"required"`` needs at least one. ``where`` is the object whose ``tool_choice`` is judged
+    (``"session"``, ``"response"``), named in the error's ``param``.
+
+    Raises :class:`ProtocolError` (``invalid_value``, param ``<where>.tool_choice``). The live service
+    rejects a forced function that is not declared; its wording is not public, so the messages are ours.
+    What it does with ``"required"`` and no tools is not public either: Chat Completions answers 400
+    there, and a reply that cannot obey is no better here (docs/realtime-protocol.md)."""
+    param = f"{where}.tool_choice"
+    if isinstance(tool_choice, dict):
+        name = tool_choice.get("name")
+        if name not in {tool.get("name") for tool in tools}:
+            raise ProtocolError(
+                "invalid_value",
+                f"Invalid '{param}': the function '{name}' is not among the declared tools"
+                f"{' of the session' if where == 'session' else ''}.",
+                param,
+            )
+    elif tool_choice == "required" and not tools:
+        raise ProtocolError(
+            "invalid_value",
+            f"Invalid value for '{param}': 'required' is only allowed when tools are specified.",
+            param,
+        )
+
+
 def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
     """Each tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from it) whose
     ``$ref``s resolve within it, and names must be unique."""

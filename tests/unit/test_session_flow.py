@@ -666,21 +666,3 @@ def test_inline_audio_in_response_input_is_heard():
     driver.run_until_idle()
     assert "paris" in driver.of_type("response.output_text.done")[0]["text"].lower()
     assert [item.role for item in driver.session.conversation] == ["assistant"]  # input is not added
-
-
-def test_a_session_tool_choice_naming_no_declared_tool_is_reported_as_the_session_s(driver):
-    """It was reported as param "response.tool_choice", though the response.create carried none."""
-    set_session(driver, tool_choice={"type": "function", "name": "nope"})
-    driver.send(user_text("hello"))
-    since = len(driver.events)
-    driver.send(ce.ResponseCreate({}))
-    error = next(e["error"] for _, e in driver.events[since:] if e["type"] == "error")
-    assert error["param"] == "session.tool_choice" and "'nope'" in error["message"]
-    since = len(driver.events)
-    driver.send(ce.ResponseCreate({"tool_choice": {"type": "function", "name": "other"}}))
-    error = next(e["error"] for _, e in driver.events[since:] if e["type"] == "error")
-    assert error["param"] == "response.tool_choice"
-    set_session(driver, tool_choice="auto")  # the session works again
-    driver.send(ce.ResponseCreate({}))
-    driver.run_until_idle()
-    assert "response.done" in types(driver, since)
