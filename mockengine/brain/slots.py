@@ -380,9 +380,9 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
         filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
         segments = [s for s in segments if s != (preposition, phrase)]
         if target not in todo.lists and _fits(target, _ONE_PLACE):
-            places, joined = more_places(said[index + 1 :], preposition)
+            places, taken = more_places(said[index + 1 :], preposition)
             filled.more += [(target, place) for place in places]
-            segments = [s for s in segments if s not in joined]
+            segments = [s for s in segments if s not in taken]
     return segments
 
 
