@@ -179,6 +179,9 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
+    if isinstance(properties, Mapping):  # in the schema's order, as a model writes them
+        order = {name: index for index, name in enumerate(properties)}
+        filled.arguments = dict(sorted(filled.arguments.items(), key=lambda e: order.get(e[0], len(order))))
 
 
 def _without_tool_mention(text: str, tool_name: str) -> str:
