@@ -1,5 +1,5 @@
 """How a parameter is filled, from its JSON Schema and its name: enum, number, boolean, list, datetime,
-date, time, currency, identifier, person or string."""
+date, time, currency, patterned (a code its pattern accepts), identifier, person or string."""
 
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "time"
     if codes.is_currency(name, schema):
         return "currency"
+    if codes.is_code_pattern(schema.get("pattern")):
+        return "patterned"  # "^[A-Z0-9]{8}$": a code the words hold as written or spoken
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
     return "person" if names.takes_a_name(name) else "string"

@@ -120,12 +120,13 @@ def fill(
     return filled
 
 
-_STRINGS = ("string", "identifier", "list", "person")
+_STRINGS = ("string", "identifier", "list", "person", "patterned")
 # The passes over the parameters, in order, and the kinds a pass takes besides its own.
 _PASSES = (
     "labelled",
     "quoted",
     "described",
+    "patterned",
     "identifier",
     "currency",
     "datetime",
@@ -213,6 +214,8 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = verbatim.described_value(work.text, schema)
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
+    elif kind == "patterned":
+        span = codes.patterned(work.text, schema["pattern"])
     elif kind == "person":
         span = names.proper_name(work.text, name)
     elif kind == "currency":

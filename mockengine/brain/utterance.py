@@ -87,7 +87,11 @@ _QUESTION = re.compile(
 # A past event told, not a request: "I went to the park this morning", "we watched a movie last night".
 _PAST = re.compile(
     r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*"
-    r"(?:i|we|he|she|they|my \w+|our \w+|the (?:\w+ ){1,3}(?:i|we)|the (?:\w+ ){0,2}\w+ (?:got|was|were))\s+"
+    # a time told first: "last week Raj forgot to unmute", "yesterday we …"
+    r"(?:(?:last (?:week|night|year|month|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)"
+    r"|yesterday|earlier|the other day|this morning)\W+)?"
+    r"(?:i|we|he|she|they|(?-i:[A-Z][a-z]+)|my \w+|our \w+|the (?:\w+ ){1,3}(?:i|we)"
+    r"|the (?:\w+ ){0,2}\w+ (?:got|was|were))\s+"
     r"(?:just\s+|already\s+|\w+ly\s+|never\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
     + "|".join(sorted(IRREGULAR, key=len, reverse=True))
     + r")\b",
