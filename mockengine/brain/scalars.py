@@ -310,6 +310,41 @@ def implied_on(arguments: Mapping[str, Any], properties: Mapping[str, Any], requ
     return implied
 
 
+_STARTS, _STOPS = ("start", "on", "enable", "enabled", "begin"), ("stop", "off", "disable", "disabled", "end")
+_ENABLING = frozenset(("enabled", "enable", "active", "activated"))
+
+
+def own_verb_option(text: str, tool_name: str, options: Any) -> Span | None:
+    """A required start/stop enum the tool's own verb sets, when no option was said: "share the Excel
+    window" to ``share_screen`` → ``start``; "unshare", "stop sharing" → ``stop``."""
+    if not isinstance(options, list):
+        return None
+    start = next((o for o in options if str(o).lower() in _STARTS), None)
+    stop = next((o for o in options if str(o).lower() in _STOPS), None)
+    verb = own_verb(text, tool_name) if start is not None and stop is not None else None
+    return None if verb is None else Span(start if verb.value else stop, verb.start, verb.end)
+
+
+def implied_enabled(
+    arguments: Mapping[str, Any], properties: Mapping[str, Any], required: list[str]
+) -> list[str]:
+    """The required ``enabled``-like flags not heard that a detail heard implies are true ("blur what's
+    behind me" sets a background, so the camera is on): another parameter's option was filled."""
+    detail = any(
+        isinstance(properties.get(name), Mapping) and isinstance(properties[name].get("enum"), list)
+        for name in arguments
+    )
+    return [
+        name
+        for name in required
+        if detail
+        and name not in arguments
+        and isinstance(properties.get(name), Mapping)
+        and properties[name].get("type") == "boolean"
+        and bool(_ENABLING & set(lexicon.identifier_words(name).split()))
+    ]
+
+
 def _words_of(name: str, schema: Any) -> set[str]:
     """The stems of a parameter's name and description ("flow": "Flow level in percent")."""
     described = str(schema.get("description", "")) if isinstance(schema, Mapping) else ""

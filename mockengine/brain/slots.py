@@ -112,8 +112,14 @@ def fill(
             filled.arguments[name], filled.sources[name] = cleared, "(the value its description clears with)"
     for name in scalars.implied_on(filled.arguments, properties, required):
         filled.arguments[name], filled.sources[name] = "on", "(a level was set)"
-    for name in [n for n in required if n not in filled.arguments and kinds.get(n) == "boolean"]:
-        verb = scalars.own_verb(work.said, tool_name)
+    for name in scalars.implied_enabled(filled.arguments, properties, required):
+        filled.arguments[name], filled.sources[name] = True, "(a detail was set)"
+    for name in [n for n in required if n not in filled.arguments and kinds.get(n) in ("boolean", "enum")]:
+        verb = (
+            scalars.own_verb(work.said, tool_name)
+            if kinds[name] == "boolean"
+            else scalars.own_verb_option(work.said, tool_name, properties[name].get("enum"))
+        )
         if verb is not None:
             filled.arguments[name], filled.sources[name] = verb.value, "(the tool's own verb)"
     _finish(filled, schema, required, lists)

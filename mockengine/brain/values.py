@@ -239,6 +239,12 @@ _TIME_PATTERNS = (
         rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars|thousand|hundred|million|k\b|kg|kilos"
         r"|miles|km|pounds|euros|steps|people|bpm|rpm))"
     ),
+    # a bare hour after a preposition of time: "after eight", "before six", "by ten", "until four"
+    re.compile(
+        rf"\b(?:after|before|by|until|till|around)\s+{_HOUR}\b(?![:.]?\d)(?!\s*(?:%|percent|degrees|minutes?"
+        r"|hours?|days?|weeks?|months?|years?|dollars|thousand|hundred|million|k\b|kg|kilos|miles|km|pounds"
+        r"|euros|steps|people|of|more|times|bpm|rpm|[a-z]+s\b))"
+    ),
 )
 
 
@@ -380,7 +386,11 @@ def _time_value(groups: dict[str, str | None]) -> str | None:
     return f"{hour:02d}:{minute:02d}"
 
 
-_EVENING = re.compile(r"\b(?:tonight|(?:this|in the) (?:evening|afternoon))\b", re.IGNORECASE)
+_EVENING = re.compile(
+    r"\b(?:tonight|(?:this|in the|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r" (?:evening|afternoon|night))\b",
+    re.IGNORECASE,
+)
 
 
 def in_the_evening(clock: Span | None, said: str) -> Span | None:
