@@ -14,8 +14,11 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
     words = lexicon.identifier_words(name).split()
-    if isinstance(schema.get("enum"), list):
-        return "enum"
+    options = schema.get("enum")
+    if isinstance(options, list):
+        # ISO 4217 options ("GBP", "EUR") are said as currency names ("euros", "fifty bucks")
+        coded = all(isinstance(o, str) and len(o) == 3 and o.isupper() for o in options)
+        return "currency" if coded and options and codes.is_currency(name, schema) else "enum"
     if kind in ("number", "integer"):
         return "number"
     if kind == "boolean":

@@ -146,7 +146,14 @@ _PASSES = (
     "boolean",
 )
 _ALSO = frozenset(
-    {("labelled", "enum"), ("quoted", "string"), ("quoted", "identifier"), ("called", "string")}
+    {
+        ("labelled", "enum"),
+        ("labelled", "string"),
+        ("labelled", "patterned"),
+        ("quoted", "string"),
+        ("quoted", "identifier"),
+        ("called", "string"),
+    }
     | {("described", "string")}
     | {("quoted", "person"), ("called", "person"), ("label", "string")}
 )
@@ -209,7 +216,12 @@ class _Work:
 def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:
     span: Span | None = None
     if kind == "labelled":
-        span = verbatim.labelled_enum(work.text, name, schema["enum"])
+        options = schema.get("enum")
+        span = (
+            verbatim.labelled_enum(work.text, name, options)
+            if isinstance(options, list)
+            else verbatim.labelled_string(work.text, name)
+        )
     elif kind == "quoted":
         span = verbatim.quoted(work.text, name)
     elif kind == "called":
