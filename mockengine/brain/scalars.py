@@ -175,8 +175,14 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     heard |= {c for concept in list(heard) for c in lexicon.associated(concept)}  # "too dark" → on
     # An option said as it is ("the tasks I've done" → done) wins over one a synonym points at ("show" ~
     # open); then the synonyms, in the options' order.
-    for option in options:  # its words read through the same phrases as the speech ("black and white")
-        words = lexicon.rewrite(lexicon.identifier_words(option)).split() if isinstance(option, str) else []
+    # its words read through the same phrases as the speech ("black and white"); the option of more words
+    # said wins ("an open return" is open_return, not return)
+    worded = [
+        (option, lexicon.rewrite(lexicon.identifier_words(option)).split())
+        for option in options
+        if isinstance(option, str)
+    ]
+    for option, words in sorted(worded, key=lambda e: -len(e[1])):
         if words and all(w in said for w in words):
             return _span_of(text, str(option), [lexicon.concept(w) for w in words])
     found = []

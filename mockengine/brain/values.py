@@ -186,7 +186,7 @@ _SPOKEN_DAY = "|".join(w.replace(" ", "[ -]") for w in sorted(_ORDINAL_WORDS, ke
 _ORDINAL = rf"(?P<day>\d{{1,2}}(?=st|nd|rd|th|\b)|{_SPOKEN_DAY})(?:st|nd|rd|th)?"
 # A spoken ordinal stands alone as a day ("on the twentieth") only when no noun follows ("the second time").
 _ALONE = (
-    r"(?=\s*(?:$|[,.;!?]|(?:at|for|from|in|and|to|until|till|through|please|morning|afternoon|evening)\b))"
+    r"(?=\s*(?:$|[,.;!?]|(?:at|for|from|in|and|or|to|until|till|through|please|morning|afternoon|evening)\b))"
 )
 _DATE_PATTERNS = (
     re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
