@@ -53,6 +53,8 @@ _REMINDED = re.compile(
     r"\b(remind (?:me|us))(?: [\w:]+){0,5}? (?:to|that|about) "
     r".*?(?=\s(?:at|on|by|tomorrow|tonight|in|every)\b|$)"
 )
+_NAMING = re.compile(r"\b((?:a|an|the|my|our)\s+[\w-]+)\s+(?:called|named)\b", re.IGNORECASE)
+_SAYING = re.compile(r"\b(saying|that says|which says)\b.*$", re.IGNORECASE)
 _COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d):\s")
 _SPLIT = re.compile(r"\s*(?:,\s*)?\b(?:and then|and also|and|then|after that)\b\s*", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“][^\"”]*[\"”]")
@@ -301,6 +303,8 @@ def _heard(text: str) -> list[tuple[str, str]]:
     """The distinct concepts of the content words heard, with the word that carried each."""
     text = lexicon.rewrite(text)  # "what does friday look like" → "list friday" first
     text = _REMINDED.sub(r"\1", text)  # "remind me to book flights": a reminder, not a booking
+    text = _NAMING.sub(r"\1", text)  # "an event called standup" names it: no call is asked for
+    text = _SAYING.sub(r"\1", text)  # "a message saying can you take the notes": what it says asks nothing
     if _NOT_LIKING.search(text):
         text = re.sub(r"\blike\b", " ", text)
     seen: dict[str, str] = {}
@@ -365,7 +369,7 @@ def _vocabulary(key: str) -> _Vocabulary:
     # "Mute or unmute the user's microphone": the verbs a description starts with are the tool's actions,
     # whatever its name says (set_microphone)
     leading = _concepts(" ".join(_leading_verbs(description or "")))
-    _add(weights, leading, ENUM_WEIGHT)
+    _add(weights, leading, PARAMETER_WEIGHT)
     strong |= set(leading)
     lookup = _is_lookup(name, description or "")
     if lookup:
