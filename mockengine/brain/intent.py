@@ -388,7 +388,13 @@ def _leading_verbs(description: str) -> list[str]:
     if found is None:
         return []
     words = [w.lower() for w in found.group(1, 2) if w]
-    return [w for w in words if w in CHANGE_VERBS and w not in _LIGHT_LEADING]
+    # "Silence the chime" is an imperative; "Returns the …" describes a lookup
+    return [
+        w
+        for w in words
+        if w not in _LIGHT_LEADING
+        and (w in CHANGE_VERBS or not (w.endswith("s") or w in lexicon.STOPWORDS or w in _READ_VERBS))
+    ]
 
 
 def _is_lookup(name: str, description: str) -> bool:
