@@ -94,6 +94,7 @@ _PAST = re.compile(
     r"|the (?:\w+ ){0,2}\w+ (?:got|was|were))\s+"
     r"(?:just\s+|already\s+|\w+ly\s+|never\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
     + "|".join(sorted(IRREGULAR, key=len, reverse=True))
+    + "|put|set|cut|shut|quit"  # pasts like their present: "delete it, I put it in twice"
     + r")\b",
     re.I,
 )
