@@ -32,7 +32,9 @@ _NOT_TO = (
     r"|i'?m not ready to)\s+"
 )
 _STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b)"
-_NEGATED = re.compile(_LEAD + _NOT_TO + _STILL_ASKS, re.IGNORECASE)
+# Putting an action off: "hold off on buying it", "hang fire on launching it", "wait with sending that".
+_PUT_OFF = r"(?:hold off|hang fire|hold fire|wait)\s+(?:on|with)\s+\w+ing\b"
+_NEGATED = re.compile(rf"{_LEAD}(?:{_NOT_TO}{_STILL_ASKS}|{_PUT_OFF})", re.IGNORECASE)
 _DISMISSAL = (
     r"(?:never ?mind(?: about)?(?: (?:the|that|this|those|these|my) [\w' -]+)?"
     r"|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you"

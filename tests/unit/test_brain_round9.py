@@ -151,3 +151,8 @@ def test_the_option_of_more_words_said_wins() -> None:
 )
 def test_a_story_that_starts_with_its_time_calls_nothing(said: str) -> None:
     assert plan(said, LOBBY) == []
+
+
+def test_putting_an_action_off_and_a_reason_told_with_an_unchanged_past() -> None:
+    assert plan("hold off on broadcasting it, the fire team is late", LOBBY) == []
+    assert plan("delete the taxi one, I put it in twice", LEDGER) == [("delete_entry", {"item": "taxi"})]
