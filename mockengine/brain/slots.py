@@ -92,6 +92,7 @@ def fill(
         name: kinds_of.kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)
     }
     _fill_range(work, filled, ranges.pair(properties, kinds))
+    _fill_time_span(work, filled, kinds)
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
@@ -271,6 +272,21 @@ def _fill_range(work: _Work, filled: Filled, bounds: tuple[str, str] | None) -> 
         if span is not None:  # the later span first, so the earlier one's place is unchanged
             filled.sources[name] = work.take(span) or "(the range's month)"
             filled.arguments[name] = span.value
+
+
+def _fill_time_span(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:
+    """A span of clock times ("nine till twelve") into a start time and a length in minutes, when the
+    tool takes both."""
+    clock = next((n for n, k in kinds.items() if k == "time"), None)
+    length = next(
+        (n for n, k in kinds.items() if k == "number" and _fits(n, ("minute", "duration", "length", "mins"))),
+        None,
+    )
+    found = ranges.time_span(work.text) if clock and length else None
+    if found is None or clock is None or length is None:
+        return
+    filled.sources[clock] = filled.sources[length] = work.take(found[0])
+    filled.arguments[clock], filled.arguments[length] = found[0].value, found[1].value
 
 
 def _with_label(text: str, span: Span, name: str) -> Span:

@@ -156,3 +156,24 @@ def test_a_story_that_starts_with_its_time_calls_nothing(said: str) -> None:
 def test_putting_an_action_off_and_a_reason_told_with_an_unchanged_past() -> None:
     assert plan("hold off on broadcasting it, the fire team is late", LOBBY) == []
     assert plan("delete the taxi one, I put it in twice", LEDGER) == [("delete_entry", {"item": "taxi"})]
+
+
+def test_a_span_of_clock_times_is_a_start_and_a_length() -> None:
+    studio = [
+        _tool(
+            "book_studio",
+            "Book the recording studio.",
+            {
+                "band": _STR,
+                "time": {"type": "string", "format": "time"},
+                "length_minutes": {"type": "integer"},
+            },
+            ("band", "time"),
+        )
+    ]
+    assert plan("book the studio for the Lanterns, ten till one", studio) == [
+        ("book_studio", {"time": "10:00", "length_minutes": 180, "band": "Lanterns"})
+    ]
+    assert plan("book the studio for the Lanterns at ten to four", studio) == [
+        ("book_studio", {"time": "15:50", "band": "Lanterns"})
+    ]
