@@ -107,6 +107,7 @@ def fill(
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
     _fill_strings(work, filled, _Strings(strings, required, cues, as_said, lists))
+    _without_leading_verb(filled, text, [n for n in strings if n not in required])
     for name in [n for n in required if n not in filled.arguments and isinstance(properties[n], Mapping)]:
         cleared = verbatim.clearing_value(work.said, properties[name])  # "lose the filter" → 'all'
         if cleared is not None:
@@ -158,6 +159,16 @@ _ALSO = frozenset(
     | {("described", "string")}
     | {("quoted", "person"), ("called", "person"), ("label", "string")}
 )
+
+
+def _without_leading_verb(filled: Filled, said: str, optional: list[str]) -> None:
+    """An optional detail that is only the first word said is the request's verb, not a value ("ping
+    Marcus a reminder" leaves no note 'ping'; "hop me into meeting 842…" no passcode 'hop')."""
+    first = re.match(r"\W*([\w'-]+)", said)
+    for name in [n for n in optional if isinstance(filled.arguments.get(n), str)]:
+        if first is not None and filled.arguments[name].strip().lower() == first.group(1).lower():
+            del filled.arguments[name]
+            filled.sources.pop(name, None)
 
 
 def _cues(tool_name: str, description: str, vocabulary: frozenset[str], referent: Referent) -> Cues:

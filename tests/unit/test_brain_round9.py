@@ -177,3 +177,16 @@ def test_a_span_of_clock_times_is_a_start_and_a_length() -> None:
     assert plan("book the studio for the Lanterns at ten to four", studio) == [
         ("book_studio", {"time": "15:50", "band": "Lanterns"})
     ]
+
+
+def test_an_unknown_verb_is_no_optional_detail() -> None:
+    tenants = [
+        _tool(
+            "remind_neighbour",
+            "Send a friend a reminder about the shared hedge trimmer.",
+            {"friend": _STR, "note": {"type": "string", "description": "Optional personal note"}},
+            ("friend",),
+        )
+    ]
+    assert plan("prod Dario a reminder, would you", tenants) == [("remind_neighbour", {"friend": "Dario"})]
+    assert plan("nab me locker KT 4410", LOBBY) == [("locker_access", {"locker_code": "KT4410"})]
