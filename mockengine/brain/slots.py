@@ -93,6 +93,7 @@ def fill(
     }
     _fill_range(work, filled, ranges.pair(properties, kinds))
     _fill_time_span(work, filled, kinds)
+    _fill_route(work, filled, kinds)
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
@@ -283,6 +284,25 @@ def _fill_range(work: _Work, filled: Filled, bounds: tuple[str, str] | None) -> 
         if span is not None:  # the later span first, so the earlier one's place is unchanged
             filled.sources[name] = work.take(span) or "(the range's month)"
             filled.arguments[name] = span.value
+
+
+_ROUTE = re.compile(
+    r"(?<!\bfrom )(?<![\w'-])(?P<a>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0,2})\s+to\s+"
+    r"(?P<b>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0,2})(?![\w'-])"
+)
+
+
+def _fill_route(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:
+    """Two places said as a route with no "from" ("Bath to Bristol") into a from-like and a to-like
+    parameter, when the tool takes both."""
+    strings = [n for n, k in kinds.items() if k in ("string", "person")]
+    origin = next((n for n in strings if _fits(n, ("from", "origin", "departure", "source"))), None)
+    target = next((n for n in strings if _fits(n, ("to", "destination", "arrival"))), None)
+    found = _ROUTE.search(work.text) if origin and target else None
+    if found is None or origin is None or target is None:
+        return
+    filled.arguments[origin], filled.arguments[target] = found.group("a"), found.group("b")
+    filled.sources[origin] = filled.sources[target] = work.take(Span(None, found.start(), found.end()))
 
 
 def _fill_time_span(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:

@@ -190,3 +190,17 @@ def test_an_unknown_verb_is_no_optional_detail() -> None:
     ]
     assert plan("prod Dario a reminder, would you", tenants) == [("remind_neighbour", {"friend": "Dario"})]
     assert plan("nab me locker KT 4410", LOBBY) == [("locker_access", {"locker_code": "KT4410"})]
+
+
+def test_a_route_said_without_from() -> None:
+    ferries = [
+        _tool(
+            "find_ferries",
+            "Find ferry crossings between two ports.",
+            {"origin_port": _STR, "destination_port": _STR},
+            ("origin_port", "destination_port"),
+        )
+    ]
+    assert plan("find me ferries, Dover to Calais", ferries) == [
+        ("find_ferries", {"origin_port": "Dover", "destination_port": "Calais"})
+    ]
