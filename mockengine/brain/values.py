@@ -234,7 +234,11 @@ _TIME_PATTERNS = (
     ),
     re.compile(r"\b(?:at\s+)?(?P<named>noon|midday|midnight)\b"),
     # "at six thirty", "at 7 15": a spoken clock time after "at", no am/pm
-    re.compile(rf"\bat\s+{_HOUR}\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five)\b"),
+    # ("the ten fifteen", "the seven thirty": a departure named by its time)
+    re.compile(
+        rf"\b(?:at|the)\s+{_HOUR}\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five)\b"
+        r"(?![\s-]*(?:years?|minutes?|people|[a-z]+s)\b)"
+    ),
     re.compile(
         rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars|thousand|hundred|million|k\b|kg|kilos"
         r"|miles|km|pounds|euros|steps|people|bpm|rpm))"

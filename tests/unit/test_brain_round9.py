@@ -130,6 +130,8 @@ def test_times_after_a_preposition_and_nights() -> None:
     assert [s.value for s in values.times("the bus after nine tomorrow morning")] == ["09:00"]
     assert [s.value for s in values.times("anything before six")] == ["18:00"]
     assert values.times("after two days") == [] and values.times("by five minutes") == []
+    assert [s.value for s in values.times("a single to Leeds, the ten fifteen")] == ["10:15"]
+    assert values.times("the ten fifteen year olds") == []
     clock = values.times("friday night at ten")[0]
     assert values.in_the_evening(clock, "friday night at ten").value == "22:00"
     assert [s.value for s in values.dates("on the twenty-third or the twenty-fourth", TODAY)][:1] == [
