@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import evidence, lexicon, questions, scalars, utterance
+from mockengine.brain import evidence, lexicon, questions, scalars, utterance, verbatim
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.hrp import HRP_TOOLS
 from mockengine.brain.model import ToolSpec
@@ -145,6 +145,9 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         asked = inquiring and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
         strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
+        if _labelled(text, tool):  # "the code's BIGSALE20": a value said as what the tool needs
+            score += PARAMETER_WEIGHT
+            strong = True
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
             strong = True
@@ -155,6 +158,22 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     ranked = sorted(matches, key=lambda e: e[:3])
     _by_form(ranked, asking)
     return [entry[3] for entry in ranked]
+
+
+def _labelled(text: str, tool: ToolSpec) -> bool:
+    """A required string of ``tool`` said as what it is ("the passcode is tulip", "the code's X")."""
+    parameters = tool.parameters if isinstance(tool.parameters, Mapping) else {}
+    needed = parameters.get("required")
+    properties = parameters.get("properties")
+    if not isinstance(needed, list) or not isinstance(properties, Mapping):
+        return False
+    return any(
+        isinstance(properties.get(name), Mapping)
+        and properties[name].get("type") == "string"
+        and verbatim.labelled_string(text, name) is not None
+        for name in needed
+        if isinstance(name, str)
+    )
 
 
 def _by_form(ranked: list[Any], asking: bool) -> None:

@@ -206,3 +206,13 @@ def test_a_route_said_without_from() -> None:
     assert plan("find me ferries, Dover to Calais", ferries) == [
         ("find_ferries", {"origin_port": "Dover", "destination_port": "Calais"})
     ]
+
+
+def test_a_value_said_as_what_a_tool_needs_points_at_that_tool() -> None:
+    till = [
+        _tool("add_item", "Add an item to the basket.", {"item": _STR}, ("item",)),
+        _tool("redeem_voucher", "Redeem a gift voucher.", {"voucher": _STR}, ("voucher",)),
+    ]
+    assert plan("the voucher's GIFT25, can you put it on", till) == [
+        ("redeem_voucher", {"voucher": "GIFT25"})
+    ]
