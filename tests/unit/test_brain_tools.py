@@ -105,7 +105,7 @@ FLOORS = {
     "aside_r7": 0.96,  # round 7's own aside set (73.3 % when first scored)
     "heldout_r7": 0.82,  # round 8 tuned on it (50.9 % when sealed)
     "dev_r8": 0.94,  # round 8's own set (70.6 % when first scored, before any round-8 change)
-    "heldout_r8": 0.58,  # round 9 tuned on it (47.7 % when sealed)
+    "heldout_r8": 0.65,  # round 9 tuned on it (47.7 % when sealed)
 }
 
 
