@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import evidence, lexicon, questions, scalars, utterance, verbatim
+from mockengine.brain import declared, evidence, lexicon, questions, scalars, utterance
 from mockengine.brain import kinds as kinds_of
-from mockengine.brain.hrp import HRP_TOOLS
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
@@ -47,7 +46,6 @@ OPTIONAL_WEIGHT = 1.4  # an optional parameter's name
 # HyperStudy's own tools keep their study behaviour and are never the matcher's pick: the answer tools
 # (situation.ANSWER_TOOLS) and the rest HyperStudy declares.
 HYPERSTUDY_TOOLS = ANSWER_TOOLS | frozenset(("send_chat", "wait", "respond", "answer"))
-_HRP_PARAMETERS = {tool.name: tool.parameters for tool in HRP_TOOLS}
 # What a reminder is to say: its verbs ask for nothing now ("remind me to book flights at nine").
 _REMINDED = re.compile(
     r"\b(remind (?:me|us))(?: [\w:]+){0,5}? (?:to|that|about) "
@@ -76,18 +74,6 @@ _ASKING = re.compile(
 )
 _QUOTED_PHRASE = re.compile(r"'([A-Za-z]+(?: [A-Za-z]+)+)'")
 _QUOTED_WORD = re.compile(r"'([A-Za-z]+)'")
-# Example values a description quotes: "e.g. 'groceries'", "such as 'Chrome' or 'Excel'".
-_EXAMPLES = re.compile(
-    r"\b(?:e\.g\.|eg|for example|for instance|such as|like|i\.e\.)\s*,?\s*'[^']*'"
-    r"(?:\s*(?:,|or|and)\s*'[^']*')*",
-    re.I,
-)
-_LEADING = re.compile(
-    r"^\s*([A-Za-z]+)(?:\s*(?:,|/|or|and)\s*([A-Za-z]+))?\s+"
-    r"(?:the|a|an|your|my|their|its|this|that|it|all|one|someone|people)\b",
-    re.I,
-)
-_LIGHT_LEADING = frozenset(("set", "make", "take", "place", "call", "have", "get"))
 
 
 @dataclass(frozen=True)
@@ -102,13 +88,9 @@ class Match:
 
 
 def candidates(tools: Iterable[ToolSpec]) -> list[ToolSpec]:
-    """The declared tools the matcher may pick: every one but HyperStudy's own. A HyperStudy name
-    (``send_chat``) is the app's own tool when nothing else of HyperStudy is declared and its parameters
-    are not HyperStudy's (a meeting app's ``send_chat {message, to}``)."""
+    """The declared tools the matcher may pick: every one but HyperStudy's own (``declared.study_tools``)."""
     tools = list(tools)
-    study = [tool for tool in tools if tool.name in HYPERSTUDY_TOOLS]
-    if len(study) == 1 and study[0].parameters != _HRP_PARAMETERS.get(study[0].name, study[0].parameters):
-        study = []
+    study = declared.study_tools(tools, HYPERSTUDY_TOOLS)
     return [tool for tool in tools if tool not in study]
 
 
@@ -145,7 +127,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         asked = inquiring and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
         strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
-        if _labelled(text, tool):  # "the code's BIGSALE20": a value said as what the tool needs
+        if declared.labelled(text, tool):  # "the code's BIGSALE20": a value said as what the tool needs
             score += PARAMETER_WEIGHT
             strong = True
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
@@ -158,22 +140,6 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     ranked = sorted(matches, key=lambda e: e[:3])
     _by_form(ranked, asking)
     return [entry[3] for entry in ranked]
-
-
-def _labelled(text: str, tool: ToolSpec) -> bool:
-    """A required string of ``tool`` said as what it is ("the passcode is tulip", "the code's X")."""
-    parameters = tool.parameters if isinstance(tool.parameters, Mapping) else {}
-    needed = parameters.get("required")
-    properties = parameters.get("properties")
-    if not isinstance(needed, list) or not isinstance(properties, Mapping):
-        return False
-    return any(
-        isinstance(properties.get(name), Mapping)
-        and properties[name].get("type") == "string"
-        and verbatim.labelled_string(text, name) is not None
-        for name in needed
-        if isinstance(name, str)
-    )
 
 
 def _by_form(ranked: list[Any], asking: bool) -> None:
@@ -383,11 +349,11 @@ def _vocabulary(key: str) -> _Vocabulary:
     _add(weights, described, DESCRIPTION_WEIGHT)
     # "Use for 'back', 'close', 'exit'": words the tool's author quoted as its triggers count like its name.
     # (an example value, "e.g. 'groceries'", is no trigger: it is what a parameter may hold)
-    quoted = _concepts(" ".join(_QUOTED_WORD.findall(_EXAMPLES.sub(" ", " ".join(texts)))))
+    quoted = _concepts(" ".join(_QUOTED_WORD.findall(declared.without_examples(" ".join(texts)))))
     _add(weights, quoted, NAME_WEIGHT)
     # "Mute or unmute the user's microphone": the verbs a description starts with are the tool's actions,
     # whatever its name says (set_microphone)
-    leading = _concepts(" ".join(_leading_verbs(description or "")))
+    leading = _concepts(" ".join(declared.leading_verbs(description or "")))
     _add(weights, leading, PARAMETER_WEIGHT)
     strong |= set(leading)
     lookup = _is_lookup(name, description or "")
@@ -398,22 +364,6 @@ def _vocabulary(key: str) -> _Vocabulary:
     return _Vocabulary(
         weights, frozenset(strong), frozenset(name_concepts), lookup, frozenset(kinds), frozenset(enums)
     )
-
-
-def _leading_verbs(description: str) -> list[str]:
-    """The verbs an imperative description starts with ("Mute or unmute the …", "Post a message …"):
-    words that change something, before a determiner; a light verb ("Set the …") says nothing."""
-    found = _LEADING.match(description)
-    if found is None:
-        return []
-    words = [w.lower() for w in found.group(1, 2) if w]
-    # "Silence the chime" is an imperative; "Returns the …" describes a lookup
-    return [
-        w
-        for w in words
-        if w not in _LIGHT_LEADING
-        and (w in CHANGE_VERBS or not (w.endswith("s") or w in lexicon.STOPWORDS or w in _READ_VERBS))
-    ]
 
 
 def _is_lookup(name: str, description: str) -> bool:

@@ -39,6 +39,7 @@ from mockengine.brain import (
     ranges,
     referents,
     scalars,
+    spans,
     values,
     verbatim,
 )
@@ -91,15 +92,15 @@ def fill(
     kinds = {
         name: kinds_of.kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)
     }
-    _fill_range(work, filled, ranges.pair(properties, kinds))
-    _fill_time_span(work, filled, kinds)
-    _fill_route(work, filled, kinds)
+    spans.fill_range(work, filled, ranges.pair(properties, kinds))
+    spans.fill_time_span(work, filled, kinds)
+    spans.fill_route(work, filled, kinds)
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
             # part of the value ("the living room")
             if name not in filled.arguments and not (
-                kind == "label" and (name in required or _fits(name, _PLACES))
+                kind == "label" and (name in required or spans.fits(name, _PLACES))
             ):
                 _fill_one(work, filled, name, properties[name], kind)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
@@ -108,7 +109,7 @@ def fill(
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
     _fill_strings(work, filled, _Strings(strings, required, cues, as_said, lists))
-    _without_leading_verb(filled, text, [n for n in strings if n not in required])
+    spans.without_leading_verb(filled, text, [n for n in strings if n not in required])
     for name in [n for n in required if n not in filled.arguments and isinstance(properties[n], Mapping)]:
         cleared = verbatim.clearing_value(work.said, properties[name])  # "lose the filter" → 'all'
         if cleared is not None:
@@ -160,16 +161,6 @@ _ALSO = frozenset(
     | {("described", "string")}
     | {("quoted", "person"), ("called", "person"), ("label", "string")}
 )
-
-
-def _without_leading_verb(filled: Filled, said: str, optional: list[str]) -> None:
-    """An optional detail that is only the first word said is the request's verb, not a value ("ping
-    Marcus a reminder" leaves no note 'ping'; "hop me into meeting 842…" no passcode 'hop')."""
-    first = re.match(r"\W*([\w'-]+)", said)
-    for name in [n for n in optional if isinstance(filled.arguments.get(n), str)]:
-        if first is not None and filled.arguments[name].strip().lower() == first.group(1).lower():
-            del filled.arguments[name]
-            filled.sources.pop(name, None)
 
 
 def _cues(tool_name: str, description: str, vocabulary: frozenset[str], referent: Referent) -> Cues:
@@ -275,51 +266,6 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
             ]
 
 
-def _fill_range(work: _Work, filled: Filled, bounds: tuple[str, str] | None) -> None:
-    """A range's two ends ("between February the first and the seventh") into its two parameters."""
-    found = ranges.date_range(work.text, work.today) if bounds else None
-    if bounds is None or found is None:
-        return
-    for name, span in sorted(zip(bounds, found, strict=True), key=lambda e: -(e[1].start if e[1] else 0)):
-        if span is not None:  # the later span first, so the earlier one's place is unchanged
-            filled.sources[name] = work.take(span) or "(the range's month)"
-            filled.arguments[name] = span.value
-
-
-_ROUTE = re.compile(
-    r"(?<!\bfrom )(?<![\w'-])(?P<a>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0,2})\s+to\s+"
-    r"(?P<b>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*)){0,2})(?![\w'-])"
-)
-
-
-def _fill_route(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:
-    """Two places said as a route with no "from" ("Bath to Bristol") into a from-like and a to-like
-    parameter, when the tool takes both."""
-    strings = [n for n, k in kinds.items() if k in ("string", "person")]
-    origin = next((n for n in strings if _fits(n, ("from", "origin", "departure", "source"))), None)
-    target = next((n for n in strings if _fits(n, ("to", "destination", "arrival"))), None)
-    found = _ROUTE.search(work.text) if origin and target else None
-    if found is None or origin is None or target is None:
-        return
-    filled.arguments[origin], filled.arguments[target] = found.group("a"), found.group("b")
-    filled.sources[origin] = filled.sources[target] = work.take(Span(None, found.start(), found.end()))
-
-
-def _fill_time_span(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:
-    """A span of clock times ("nine till twelve") into a start time and a length in minutes, when the
-    tool takes both."""
-    clock = next((n for n, k in kinds.items() if k == "time"), None)
-    length = next(
-        (n for n, k in kinds.items() if k == "number" and _fits(n, ("minute", "duration", "length", "mins"))),
-        None,
-    )
-    found = ranges.time_span(work.text) if clock and length else None
-    if found is None or clock is None or length is None:
-        return
-    filled.sources[clock] = filled.sources[length] = work.take(found[0])
-    filled.arguments[clock], filled.arguments[length] = found[0].value, found[1].value
-
-
 def _with_label(text: str, span: Span, name: str) -> Span:
     """``span`` and the parameter's own name said right before it ("due on March 20", "priority high"),
     so the label joins no other value ("renew insurance due")."""
@@ -381,7 +327,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
     if obj and not (
-        primary not in todo.required and _fits(primary, _PLACES) and not objects.set_to(work.said, obj)
+        primary not in todo.required and spans.fits(primary, _PLACES) and not objects.set_to(work.said, obj)
     ):
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
@@ -430,7 +376,7 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
     said = list(segments)
     for index, (preposition, phrase) in enumerate(said[1:], start=1):
         roles = ROLES.get(preposition, ())
-        target = next((n for n in todo.names if n not in filled.arguments and _fits(n, roles)), None)
+        target = next((n for n in todo.names if n not in filled.arguments and spans.fits(n, roles)), None)
         if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
             continue
         value = items.without_kind(bare(phrase), target)
@@ -445,15 +391,9 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
     return segments
 
 
-def _fits(name: str, roles: tuple[str, ...]) -> bool:
-    """A word of the parameter's name is one of the ``roles`` (by stem: ``attendees`` ~ attendee)."""
-    words = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
-    return any(lexicon.stem(role) in words for role in roles)
-
-
 def _said_there(text: str, name: str, referent: Referent) -> bool:
     """ "there" for a place parameter the last call or output filled by the same key."""
-    place = _fits(name, (*_PLACES, "city", "town", "destination", "near"))
+    place = spans.fits(name, (*_PLACES, "city", "town", "destination", "near"))
     return (
         place
         and bool(re.search(r"\bthere\b(?!'s| is| are)", text, re.I))
