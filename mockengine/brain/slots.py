@@ -396,7 +396,7 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
             segments = [s for s in segments if s != (joined, more)]
         filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
         segments = [s for s in segments if s != (preposition, phrase)]
-        if target not in todo.lists and _fits(target, _ONE_PLACE):
+        if target not in todo.lists and spans.fits(target, _ONE_PLACE):
             places, taken = more_places(said[index + 1 :], preposition)
             filled.more += [(target, place) for place in places]
             segments = [s for s in segments if s not in taken]
