@@ -31,6 +31,19 @@ async def test_no_trim_while_sessions_come_and_go_at_a_steady_level(trims: list[
         await asyncio.sleep(0.02)
         active[0] = 200  # new sessions joined
     assert reclaimer.runs == 3 and trims == [] and reclaimer.trims == 0
+    assert reclaimer.collections == 0  # nor a full collection: the last was under STEADY_COLLECT_S ago
+
+
+async def test_a_steady_load_gets_one_full_collection_per_steady_interval(trims: list[int]) -> None:
+    clock = [1000.0]
+    active = [200]
+    reclaimer = Reclaimer(0.001, active=lambda: active[0], clock_s=lambda: clock[0])
+    for step_s in (10.0, 10.0, reclaim.STEADY_COLLECT_S, 10.0):
+        clock[0] += step_s
+        _end_sessions(reclaimer, active, [199])
+        await asyncio.sleep(0.02)
+        active[0] = 200
+    assert reclaimer.runs == 4 and reclaimer.collections == 1 and trims == []
 
 
 async def test_trims_once_every_session_has_ended(trims: list[int]) -> None:
@@ -38,7 +51,7 @@ async def test_trims_once_every_session_has_ended(trims: list[int]) -> None:
     reclaimer = Reclaimer(0.001, active=lambda: active[0])
     _end_sessions(reclaimer, active, list(range(199, -1, -1)))
     await asyncio.sleep(0.02)
-    assert trims == [0] and reclaimer.trims == 1
+    assert trims == [0] and reclaimer.trims == 1 and reclaimer.collections == 1
 
 
 async def test_trims_when_the_load_falls_to_a_quarter_and_the_peak_restarts_after(trims: list[int]) -> None:
