@@ -147,7 +147,7 @@ def past_event(text: str) -> str | None:
     """The verb of a past event told ("went" of "I went to the park"), None when ``text`` is no such
     story (or asks for something as well)."""
     told = _PAST.search(text.replace("’", "'"))
-    if told is None or _REQUEST_MARK.search(text) or _then_asks(text):
+    if told is None or _REQUEST_MARK.search(text) or then_asks(text):
         return None
     return told.group("verb").lower()
 
@@ -160,7 +160,7 @@ _BARE_REQUEST = re.compile(
 )
 
 
-def _then_asks(text: str) -> bool:
+def then_asks(text: str) -> bool:
     """A later clause starts with an action: "I changed my mind about the batteries, lose them"."""
     for clause in re.split(r"[,;]|\bso\b", lexicon.rewrite(text))[1:]:
         if _BARE_REQUEST.match(clause):  # "I lost my card, freeze it right now"
@@ -204,6 +204,11 @@ def done_already(text: str) -> bool:
 def requests(text: str) -> bool:
     """``text`` has the form of a request ("can you …", "please …", "I need …"), even as a question."""
     return bool(_REQUEST_MARK.search(text))
+
+
+def complains(text: str) -> bool:
+    """``text`` complains ("too dark", "we're out of coffee"): an indirect request."""
+    return bool(_COMPLAINT.search(text))
 
 
 def negated(text: str) -> bool:

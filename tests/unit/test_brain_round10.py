@@ -1,0 +1,99 @@
+"""Round 10's request gate ("is there a request addressed to me?"), on sentences of no labelled set and a
+made-up app (a garden's watering system): words that tell, wonder or feel call nothing however many of a
+tool's words they hold; a request beside them still acts; the trace names the cues."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import pytest
+
+from mockengine.brain import acting, addressed, intent
+from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
+from mockengine.brain.participant import ScriptedBrain
+from mockengine.brain.referents import Referent
+from mockengine.brain.scenario import Scenario
+
+TODAY = date(2026, 3, 2)
+_STR = {"type": "string"}
+
+
+def _tool(
+    name: str, description: str, properties: dict[str, Any], required: tuple[str, ...] = ()
+) -> ToolSpec:
+    return ToolSpec(
+        name, description, {"type": "object", "properties": properties, "required": list(required)}
+    )
+
+
+GARDEN = [
+    _tool(
+        "start_watering",
+        "Start watering a garden zone for some minutes.",
+        {"zone": _STR, "minutes": {"type": "integer"}},
+        ("zone",),
+    ),
+    _tool("watering_history", "List past watering runs.", {"zone": _STR}),
+    _tool("log_harvest", "Record a harvest.", {"crop": _STR, "weight_kg": {"type": "number"}}, ("crop",)),
+    _tool("find_seeds", "Search the seed shop.", {"query": _STR}, ("query",)),
+]
+
+
+def _calls(text: str) -> list[tuple[str, dict[str, Any]]]:
+    plan = acting.plan(text, GARDEN, Referent(), TODAY)
+    return [(a.call.name, json.loads(a.call.arguments)) for a in plan.actions] if plan else []
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("if the tomatoes come up this year I'll throw a party for the watering zone", "a condition"),
+        ("when the rain stops I'm going to sit in the vegetable zone all day", "a condition"),
+        ("can my neighbour see the watering history on her phone?", "someone else"),
+        ("will my old seed list show up in here?", "someone else"),
+        ("is it normal for the lawn zone to need watering this much?", "what is normal"),
+        ("do you do a discount on seeds?", "what is offered"),
+        ("the gardener last week watered the rose zone by hand", "a story set in the past"),
+        ("when my dad was young he grew all his own seeds", "a story set in the past"),
+        ("the garden's lovely, the rose zone is stunning", "remarks"),
+    ],
+)
+def test_words_without_a_request_call_nothing(text: str, cue: str) -> None:
+    verdict = addressed.gate(text)
+    assert not verdict.request and cue in verdict.why
+    assert _calls(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("if the lawn dries out I'll cry, so please start watering the lawn zone", "start_watering"),
+        ("the lawn was parched last week, can you start watering the lawn zone", "start_watering"),
+        ("can my neighbour and I start watering the lawn zone now", "start_watering"),
+        ("we picked two point five kilos of beans yesterday, log the harvest", "log_harvest"),
+    ],
+)
+def test_a_request_beside_the_telling_still_acts(text: str, tool: str) -> None:
+    assert addressed.gate(text).request
+    picked = intent.best(text, GARDEN)
+    assert picked is not None and picked.tool.name == tool
+
+
+def test_a_record_with_a_measured_value_is_no_story() -> None:
+    """A past told with a unit is what a log keeps ("picked 3 kilos of beans yesterday"), not a story;
+    what the speaker forgot to do is asked for now."""
+    assert addressed.gate("picked three kilos of beans yesterday").request
+    assert addressed.gate("we watered for an hour and a half yesterday").request
+    forgot = addressed.gate("the rose zone got watered yesterday but I forgot to put it in")
+    assert forgot.request and "forgot to" in forgot.why
+
+
+def test_the_trace_names_the_cues_when_the_participant_talks() -> None:
+    brain = ScriptedBrain(Scenario("garden"), seed=0, today=TODAY)
+    said = "if the tomatoes come up this year I'll throw a party for the watering zone"
+    history = (TurnView("u1", "user_text", said),)
+    reply = brain.reply(ReplyRequest("", tuple(GARDEN), "auto", ("text",), history, response_index=0))
+    assert reply.tool_calls == ()
+    assert reply.why.startswith("no request addressed to me") and "a condition" in reply.why
