@@ -97,3 +97,49 @@ def test_the_trace_names_the_cues_when_the_participant_talks() -> None:
     reply = brain.reply(ReplyRequest("", tuple(GARDEN), "auto", ("text",), history, response_index=0))
     assert reply.tool_calls == ()
     assert reply.why.startswith("no request addressed to me") and "a condition" in reply.why
+
+
+DESK = [
+    _tool(
+        "open_case",
+        "Open a support case.",
+        {
+            "summary": {"type": "string", "description": "One line about the problem"},
+            "area": {"type": "string", "enum": ["printing", "email", "access"]},
+        },
+        ("summary", "area"),
+    ),
+    _tool("resolve_case", "Resolve a case.", {"case_id": _STR, "note": _STR}, ("case_id",)),
+    _tool("send_courier", "Send a courier.", {"address": _STR}, ("address",)),
+    _tool(
+        "set_fan",
+        "Turn a fan on or off.",
+        {"room": _STR, "state": {"enum": ["on", "off"]}},
+        ("room", "state"),
+    ),
+]
+
+
+def _desk(text: str) -> list[tuple[str, dict[str, Any]]] | str | None:
+    plan = acting.plan(text, DESK, Referent(), TODAY)
+    if plan is None:
+        return None
+    return [(a.call.name, json.loads(a.call.arguments)) for a in plan.actions] or plan.question
+
+
+def test_a_summary_after_a_colon_is_taken_as_said_and_may_name_the_required_option() -> None:
+    assert _desk("open a case: no access to the shared printer queue. no rush") == [
+        ("open_case", {"summary": "no access to the shared printer queue", "area": "access"})
+    ]
+
+
+def test_what_is_left_of_the_verb_is_no_value() -> None:
+    assert _desk("resolve off CS4471 please") == [("resolve_case", {"case_id": "CS4471"})]
+    assert _desk("can you sort me out a courier?") == "Which address do you mean?"
+    assert _desk("send a courier to the Old Town Library straight away") == [
+        ("send_courier", {"address": "Old Town Library"})
+    ]
+
+
+def test_an_unknown_first_verb_before_a_determiner_is_no_part_of_the_value() -> None:
+    assert _desk("chuck the box room fan on, would you") == [("set_fan", {"room": "box room", "state": "on"})]
