@@ -325,6 +325,8 @@ def _vocabulary(key: str) -> _Vocabulary:
     weights: dict[str, float] = {}
     strong: set[str] = set()
     name_concepts = _concepts(lexicon.identifier_words(name), ("up", "down", "on", "off"))  # lamp_on
+    parts = _concepts(_phrasal_parts(name), ("back", "out", "up", "in", "off", "down", "over"))
+    name_concepts += [c for c in parts if c not in name_concepts]
     _add(weights, name_concepts, NAME_WEIGHT)
     strong |= set(name_concepts[:1])  # the name's first word, usually its verb ("play" of play_music)
     texts = [description or ""]
@@ -364,6 +366,16 @@ def _vocabulary(key: str) -> _Vocabulary:
     return _Vocabulary(
         weights, frozenset(strong), frozenset(name_concepts), lookup, frozenset(kinds), frozenset(enums)
     )
+
+
+_PHRASAL_COMPOUND = re.compile(r"^([a-z]{3,}?)(back|out|up|in|off|down|over)$")
+
+
+def _phrasal_parts(name: str) -> str:
+    """A name's phrasal compounds as their verb and particle ("book_callback" → "call back", "checkout"
+    → "check out"): "call me back" asks for a callback."""
+    found = (_PHRASAL_COMPOUND.match(w) for w in lexicon.identifier_words(name).split())
+    return " ".join(f"{m.group(1)} {m.group(2)}" for m in found if m is not None)
 
 
 def _is_lookup(name: str, description: str) -> bool:

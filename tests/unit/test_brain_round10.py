@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mockengine.brain import acting, addressed, intent
+from mockengine.brain import acting, addressed, codes, intent
 from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.referents import Referent
@@ -143,3 +143,28 @@ def test_what_is_left_of_the_verb_is_no_value() -> None:
 
 def test_an_unknown_first_verb_before_a_determiner_is_no_part_of_the_value() -> None:
     assert _desk("chuck the box room fan on, would you") == [("set_fan", {"room": "box room", "state": "on"})]
+
+
+def test_a_phrasal_compound_in_a_name_is_its_verb_and_particle() -> None:
+    """ "book_pickup" declares "pick up": "could someone pick me up from the station at six" asks it."""
+    tools = [
+        _tool("book_pickup", "Arrange a driver for the guest.", {"place": _STR, "time": _STR}, ("place",)),
+        _tool("add_note", "Add a note for the guest.", {"text": _STR}, ("text",)),
+    ]
+    picked = intent.best("could a driver pick me up from the station", tools)
+    assert picked is not None and picked.tool.name == "book_pickup"
+
+
+@pytest.mark.parametrize(
+    ("said", "pattern", "code"),
+    [
+        ("where is case C S zero zero four one two", "^CS[0-9]{5}$", "CS00412"),
+        ("any update on case four one two, seven seven", "^CS[0-9]{5}$", "CS41277"),
+        ("it's the one tagged K P 0419", "^[A-Z]{2}[0-9]{4}$", "KP0419"),
+    ],
+)
+def test_codes_spelled_out_or_said_without_the_letters_the_pattern_starts_with(
+    said: str, pattern: str, code: str
+) -> None:
+    found = codes.patterned(said, pattern)
+    assert found is not None and found.value == code
