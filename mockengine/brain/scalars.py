@@ -115,6 +115,12 @@ def _duration(text: str, words: str) -> Span | None:
             match = pattern.search(text)
             if match:
                 return Span(minutes, match.start(), match.end())
+        for span in values.numbers(text):  # "in three hours" → 180, "two and a half hours" → 150
+            hours = re.match(r"\s+(?:hours?|hrs?)\b", text[span.end :], re.IGNORECASE)
+            if hours is not None and isinstance(span.value, int | float):
+                minutes_said = span.value * 60
+                value = int(minutes_said) if float(minutes_said).is_integer() else minutes_said
+                return Span(value, span.start, span.end + hours.end())
     return None
 
 

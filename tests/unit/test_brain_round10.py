@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mockengine.brain import acting, addressed, codes, intent
+from mockengine.brain import acting, addressed, codes, intent, scalars
 from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.referents import Referent
@@ -168,3 +168,10 @@ def test_codes_spelled_out_or_said_without_the_letters_the_pattern_starts_with(
 ) -> None:
     found = codes.patterned(said, pattern)
     assert found is not None and found.value == code
+
+
+def test_hours_said_for_a_minutes_parameter() -> None:
+    schema = {"type": "integer"}
+    for said, minutes in (("in three hours", 180), ("for two and a half hours", 150), ("in 4 hours", 240)):
+        found = scalars.number_for(said, "delay_minutes", schema)
+        assert found is not None and found.value == minutes
