@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mockengine.brain import acting, addressed, codes, intent, scalars
+from mockengine.brain import acting, addressed, codes, intent, scalars, values
 from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.referents import Referent
@@ -175,3 +175,11 @@ def test_hours_said_for_a_minutes_parameter() -> None:
     for said, minutes in (("in three hours", 180), ("for two and a half hours", 150), ("in 4 hours", 240)):
         found = scalars.number_for(said, "delay_minutes", schema)
         assert found is not None and found.value == minutes
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [("a week on friday", "2026-03-13"), ("friday week", "2026-03-13"), ("a week tomorrow", "2026-03-10")],
+)
+def test_a_week_on_a_day(said: str, day: str) -> None:
+    assert [s.value for s in values.dates(said, TODAY)] == [day]
