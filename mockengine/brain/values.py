@@ -226,6 +226,11 @@ _TIME_PATTERNS = (
         r"(?!\s+(?:past|to|an?|hours?|minutes?|dozen|way)\b)"
         r"(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?"
     ),
+    # … and on its own with a part of the day: "on thursday, half five in the morning"
+    re.compile(
+        rf"(?:^|(?<=,\s))(?P<past>half)\s+{_HOUR}\s+"
+        r"(?P<ampm>in the morning|in the afternoon|in the evening|at night|tonight)"
+    ),
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
     re.compile(
         rf"\b(?:at\s+)?{_HOUR}(?:\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five))?\s*"

@@ -183,3 +183,8 @@ def test_hours_said_for_a_minutes_parameter() -> None:
 )
 def test_a_week_on_a_day(said: str, day: str) -> None:
     assert [s.value for s in values.dates(said, TODAY)] == [day]
+
+
+def test_british_half_with_a_part_of_the_day_and_no_preposition() -> None:
+    assert [s.value for s in values.times("on monday, half six in the morning")] == ["06:30"]
+    assert [s.value for s in values.times("half nine tonight")] == ["21:30"]
