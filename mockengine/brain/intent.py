@@ -99,6 +99,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     heard = _heard(text)
     # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
     acted = _heard(utterance.without_relative_clauses(text))
+    # a word inside a proper name asks for nothing: "Heathrow Terminal 5" terminates nothing
+    acted = [(c, w) for c, w in acted if w.lower() not in _inside_names(text)]
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
     # a question, not "can you play jazz?" ("do I need an umbrella?" is one)
     inquiring = asking and (not utterance.requests(text) or bool(_DO_I.match(text)))
@@ -140,6 +142,14 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     ranked = sorted(matches, key=lambda e: e[:3])
     _by_form(ranked, asking)
     return [entry[3] for entry in ranked]
+
+
+_NAME_RUN = re.compile(r"\b[A-Z][\w']*(?:\s+(?:[A-Z][\w']*|\d+))+")
+
+
+def _inside_names(text: str) -> frozenset[str]:
+    """The words after the first of a run of capitalized words ("Terminal" of "Heathrow Terminal 5")."""
+    return frozenset(w.lower() for m in _NAME_RUN.finditer(text) for w in m.group(0).split()[1:])
 
 
 def _by_form(ranked: list[Any], asking: bool) -> None:

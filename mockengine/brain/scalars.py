@@ -75,7 +75,7 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     if part is not None:  # "down to about a fifth", "to three quarters"
         count = 3 if part.group("count").lower() == "three" else 1
         return Span(round(100 * count / _PARTS[part.group("part").lower()]), part.start(), part.end())
-    candidates = [s for s in values.numbers(text) if not _is_clock(text, s)]
+    candidates = [s for s in values.numbers(text) if not _is_clock(text, s) and not _names_part(text, s)]
     best: Span | None = None
     for span in candidates:
         after = text[span.end : span.end + 12].lower()
@@ -86,6 +86,11 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
         if unit is None and best is None:
             best = Span(span.value, _comparator_start(text, span.start), span.end)
     return best
+
+
+def _names_part(text: str, span: Span) -> bool:
+    """Digits that end a capitalized name are part of it: "Heathrow Terminal 5", "Platform 9"."""
+    return text[span.start : span.end].isdigit() and bool(re.search(r"\b[A-Z][a-z]+\s+$", text[: span.start]))
 
 
 def _none_of(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:

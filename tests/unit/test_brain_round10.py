@@ -188,3 +188,21 @@ def test_a_week_on_a_day(said: str, day: str) -> None:
 def test_british_half_with_a_part_of_the_day_and_no_preposition() -> None:
     assert [s.value for s in values.times("on monday, half six in the morning")] == ["06:30"]
     assert [s.value for s in values.times("half nine tonight")] == ["21:30"]
+
+
+def test_a_proper_name_is_no_action_and_keeps_its_number() -> None:
+    """ "Heathrow Terminal 5": "Terminal" terminates nothing and 5 is no count of people."""
+    taxi = [
+        _tool(
+            "order_car",
+            "Order a car from the front door.",
+            {"destination": _STR, "riders": {"type": "integer"}},
+            ("destination",),
+        ),
+        _tool("end_stay", "Terminate the stay early.", {}),
+    ]
+    plan = acting.plan("get us a car to Gatwick Terminal 3, there's two of us", taxi, Referent(), TODAY)
+    assert plan is not None
+    assert [(a.call.name, json.loads(a.call.arguments)) for a in plan.actions] == [
+        ("order_car", {"destination": "Gatwick Terminal 3", "riders": 2})
+    ]
