@@ -24,6 +24,8 @@ _UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "kg": ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"),
     "gram": ("g", "gram", "grams", "gramme", "grammes"),
     "mile": ("mile", "miles", "mi"),
+    "ml": ("ml", "mls", "mil", "mils", "millilitre", "millilitres", "milliliter", "milliliters"),
+    "cm": ("cm", "cms", "centimetre", "centimetres", "centimeter", "centimeters"),
 }
 _UNIT_PARAMS: dict[str, tuple[str, ...]] = {
     "percent": ("brightness", "level", "volume", "percent", "dim"),
@@ -35,6 +37,8 @@ _UNIT_PARAMS: dict[str, tuple[str, ...]] = {
     "kg": ("kg", "kilo", "weight"),
     "gram": ("gram", "weight"),
     "mile": ("mile", "distance"),
+    "ml": ("ml", "millilit"),
+    "cm": ("cm", "centimet"),
 }
 _DURATIONS = (
     (re.compile(r"\b(?:for\s+)?(?:an hour and a half|one and a half hours)\b", re.I), 90),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from mockengine.brain import lexicon, questions
+from mockengine.brain import lexicon, questions, scalars
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.wordlists import FILLERS, IRREGULAR
 
@@ -246,6 +246,13 @@ def not_asking(text: str) -> str | None:
     return None
 
 
+def _measured_then(text: str) -> bool:
+    """A measurement told in the past ("he was 7.8 kilos at the clinic"): a record to keep, no remark."""
+    return bool(re.search(r"\b(?:was|were)\b", text, re.I)) and any(
+        k.startswith("unit:") for k in scalars.value_kinds(text)
+    )
+
+
 def is_remark(text: str) -> bool:
     """A statement of how something is, with no request marker in it ("the lights are really nice"); one
     whose quality is an action's ("that's done now") reports a change the app can make."""
@@ -261,7 +268,7 @@ def remark_quality(text: str) -> str | None:
     """What a remark says something is ("too cold" of "the room is too cold"), None for no remark."""
     first = re.split(r"[,;.!?]", text, maxsplit=1)[0]
     remark = _REMARK.match(first)
-    if remark is None:
+    if remark is None or _measured_then(first):
         return None
     # an action said after the subject; "screen" says where, it asks for no state ("slick on the big screen")
     if any(t.concept in lexicon.ACTIONS - {"state"} for t in lexicon.tokens(first[remark.end() :])):

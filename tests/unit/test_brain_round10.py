@@ -206,3 +206,27 @@ def test_a_proper_name_is_no_action_and_keeps_its_number() -> None:
     assert [(a.call.name, json.loads(a.call.arguments)) for a in plan.actions] == [
         ("order_car", {"destination": "Gatwick Terminal 3", "riders": 2})
     ]
+
+
+def test_millilitres_and_centimetres_and_a_past_measurement_is_a_record() -> None:
+    """A measurement told in the past is a record, not a remark; ml and cm are units like kg."""
+    clinic = [
+        _tool(
+            "record_height",
+            "Record a child's height and weight.",
+            {"height_cm": {"type": "number"}, "weight_kg": {"type": "number"}},
+            ("height_cm",),
+        ),
+        _tool(
+            "record_dose",
+            "Record a dose of medicine given.",
+            {"drug": _STR, "amount_ml": {"type": "number"}},
+            ("drug", "amount_ml"),
+        ),
+    ]
+    plan = acting.plan("she was ninety two centimetres and fourteen kilos", clinic, Referent(), TODAY)
+    assert plan is not None
+    assert [json.loads(a.call.arguments) for a in plan.actions] == [{"height_cm": 92, "weight_kg": 14}]
+    dose = acting.plan("seven point five ml of Calpol", clinic, Referent(), TODAY)
+    assert dose is not None and [a.call.name for a in dose.actions] == ["record_dose"]
+    assert json.loads(dose.actions[0].call.arguments)["amount_ml"] == 7.5
