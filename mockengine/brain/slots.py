@@ -54,10 +54,13 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
+from mockengine.brain.places import more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
 _PLACES = ("room", "location", "place", "where", "area", "zone")
+# Parameters that hold one place, which "in Paris and Rome" asks one call each of.
+_ONE_PLACE = (*_PLACES, "city", "town", "country", "region")
 
 
 @dataclass
@@ -68,7 +71,7 @@ class Filled:
     sources: dict[str, str] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
     used_referent: bool = False
-    more: list[tuple[str, str]] = field(default_factory=list)  # a list's other things: one call each
+    more: list[tuple[str, str]] = field(default_factory=list)  # other things, other places: one call each
 
 
 def fill(
@@ -208,6 +211,9 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
+    if isinstance(properties, Mapping):  # in the schema's order, as a model writes them
+        order = {name: index for index, name in enumerate(properties)}
+        filled.arguments = dict(sorted(filled.arguments.items(), key=lambda e: order.get(e[0], len(order))))
 
 
 def _without_tool_mention(text: str, tool_name: str) -> str:
@@ -389,6 +395,8 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
     room); the segments left over."""
     said = list(segments)
     for index, (preposition, phrase) in enumerate(said[1:], start=1):
+        if (preposition, phrase) not in segments:  # taken with an earlier one ("and in Rome")
+            continue
         roles = ROLES.get(preposition, ())
         target = next((n for n in todo.names if n not in filled.arguments and spans.fits(n, roles)), None)
         if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
@@ -402,6 +410,10 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
             segments = [s for s in segments if s != (joined, more)]
         filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
         segments = [s for s in segments if s != (preposition, phrase)]
+        if target not in todo.lists and spans.fits(target, _ONE_PLACE):
+            places, taken = more_places(said[index + 1 :], preposition)
+            filled.more += [(target, place) for place in places]
+            segments = [s for s in segments if s not in taken]
     return segments
 
 
