@@ -26,12 +26,13 @@ _REPEATED = re.compile(
     r"\b(?!(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d+)\b)(\w+)(?:\s+\1\b)+", re.IGNORECASE
 )
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
-# A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
+# A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask, and so
+# does a request to keep others from something ("don't let anyone disturb us": a request for privacy).
 _NOT_TO = (
     r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t|i (?:don'?t|do not) want to"
     r"|i'?m not ready to)\s+"
 )
-_STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b)"
+_STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b|let (?:anyone|anybody|people)\b)"
 # Putting an action off: "hold off on buying it", "hang fire on launching it", "wait with sending that".
 _PUT_OFF = r"(?:hold off|hang fire|hold fire|wait)\s+(?:on|with)\s+\w+ing\b"
 _NEGATED = re.compile(rf"{_LEAD}(?:{_NOT_TO}{_STILL_ASKS}|{_PUT_OFF})", re.IGNORECASE)

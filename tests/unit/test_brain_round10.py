@@ -230,3 +230,15 @@ def test_millilitres_and_centimetres_and_a_past_measurement_is_a_record() -> Non
     dose = acting.plan("seven point five ml of Calpol", clinic, Referent(), TODAY)
     assert dose is not None and [a.call.name for a in dose.actions] == ["record_dose"]
     assert json.loads(dose.actions[0].call.arguments)["amount_ml"] == 7.5
+
+
+def test_keeping_others_from_something_is_a_request_not_a_refusal() -> None:
+    """ "don't let anyone …" asks for something to be done; "don't water it" does not."""
+    quiet = [
+        _tool("block_disturbance", "Keep callers and visitors away from the guest.", {}),
+        _tool("order_food", "Order food to the room.", {"dish": _STR}, ("dish",)),
+    ]
+    plan = acting.plan("please don't let anyone disturb me tonight", quiet, Referent(), TODAY)
+    assert plan is not None and [a.call.name for a in plan.actions] == ["block_disturbance"]
+    refused = acting.plan("don't start watering the lawn zone", GARDEN, Referent(), TODAY)
+    assert refused is not None and refused.actions == () and refused.said == "Okay, I'll leave it."
