@@ -53,6 +53,7 @@ TUNED_ON = frozenset(
         "heldout_r7",
         "dev_r8",
         "heldout_r8",
+        "heldout_r9",
     )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))

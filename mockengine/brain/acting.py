@@ -16,7 +16,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import intent, lexicon, narration, utterance
+from mockengine.brain import addressed, intent, lexicon, narration, utterance
 from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
@@ -53,6 +53,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     declined = _declined(text, candidates)
     if declined is not None:
         return declined
+    if candidates and not addressed.gate(utterance.clean(text)).request:
+        return None  # words that tell, wonder or feel: the participant talks (the trace says why)
     found = intent.actions(text, candidates)
     if not found:
         return None

@@ -103,11 +103,28 @@ def patterned(text: str, pattern: str) -> Span | None:
             if re.search(r"\d", m.group(0))
         ),
     ]
+    found += [Span(_spelled_value(m), m.start(), m.end()) for m in _SPELLED_CODE.finditer(text)]
+    prefix = re.match(r"\^\(?([A-Z]{1,5})(?=[\[\\(])", pattern)  # "^INC[0-9]{6}$": the letters it starts with
+    if prefix is not None:  # "incident two oh nine, nine one four": the digits, the pattern's letters
+        found += [Span(prefix.group(1) + str(span.value), span.start, span.end) for span in found]
     try:
         fitting = [span for span in found if re.search(pattern, str(span.value))]
     except re.error:
         return None
     return min(fitting, key=lambda s: (s.start, -s.end)) if fitting else None
+
+
+# Letters spelled out or written, then digits spoken or written: "I N C zero zero seven", "D K 0419".
+_SPELLED_CODE = re.compile(
+    rf"(?<![\w-])(?P<letters>(?:[A-Z]\s+){{1,3}}[A-Z]|[A-Z]{{2,4}})\s+"
+    rf"(?P<digits>(?i:{_DIGIT}|\d+)(?:(?:\s*,\s*|[\s-]+)(?i:{_DIGIT}|\d+))*)(?![\w-])"
+)
+
+
+def _spelled_value(match: re.Match[str]) -> str:
+    digits = re.split(r"[\s,-]+", match.group("digits"))
+    letters = re.sub(r"\s+", "", match.group("letters"))
+    return letters + "".join(_DIGIT_WORDS.get(d.lower(), d) for d in digits)
 
 
 def is_currency(name: str, schema: Mapping[str, Any]) -> bool:

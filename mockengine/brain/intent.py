@@ -99,6 +99,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     heard = _heard(text)
     # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
     acted = _heard(utterance.without_relative_clauses(text))
+    # a word inside a proper name asks for nothing: "Heathrow Terminal 5" terminates nothing
+    acted = [(c, w) for c, w in acted if w.lower() not in _inside_names(text)]
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
     # a question, not "can you play jazz?" ("do I need an umbrella?" is one)
     inquiring = asking and (not utterance.requests(text) or bool(_DO_I.match(text)))
@@ -140,6 +142,14 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     ranked = sorted(matches, key=lambda e: e[:3])
     _by_form(ranked, asking)
     return [entry[3] for entry in ranked]
+
+
+_NAME_RUN = re.compile(r"\b[A-Z][\w']*(?:\s+(?:[A-Z][\w']*|\d+))+")
+
+
+def _inside_names(text: str) -> frozenset[str]:
+    """The words after the first of a run of capitalized words ("Terminal" of "Heathrow Terminal 5")."""
+    return frozenset(w.lower() for m in _NAME_RUN.finditer(text) for w in m.group(0).split()[1:])
 
 
 def _by_form(ranked: list[Any], asking: bool) -> None:
@@ -325,6 +335,8 @@ def _vocabulary(key: str) -> _Vocabulary:
     weights: dict[str, float] = {}
     strong: set[str] = set()
     name_concepts = _concepts(lexicon.identifier_words(name), ("up", "down", "on", "off"))  # lamp_on
+    parts = _concepts(_phrasal_parts(name), ("back", "out", "up", "in", "off", "down", "over"))
+    name_concepts += [c for c in parts if c not in name_concepts]
     _add(weights, name_concepts, NAME_WEIGHT)
     strong |= set(name_concepts[:1])  # the name's first word, usually its verb ("play" of play_music)
     texts = [description or ""]
@@ -364,6 +376,16 @@ def _vocabulary(key: str) -> _Vocabulary:
     return _Vocabulary(
         weights, frozenset(strong), frozenset(name_concepts), lookup, frozenset(kinds), frozenset(enums)
     )
+
+
+_PHRASAL_COMPOUND = re.compile(r"^([a-z]{3,}?)(back|out|up|in|off|down|over)$")
+
+
+def _phrasal_parts(name: str) -> str:
+    """A name's phrasal compounds as their verb and particle ("book_callback" → "call back", "checkout"
+    → "check out"): "call me back" asks for a callback."""
+    found = (_PHRASAL_COMPOUND.match(w) for w in lexicon.identifier_words(name).split())
+    return " ".join(f"{m.group(1)} {m.group(2)}" for m in found if m is not None)
 
 
 def _is_lookup(name: str, description: str) -> bool:

@@ -43,7 +43,7 @@ import random
 import re
 from datetime import UTC, date, datetime
 
-from mockengine.brain import acting, outputs, phrases, rules
+from mockengine.brain import acting, addressed, outputs, phrases, rules
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.intent import HYPERSTUDY_TOOLS
@@ -233,7 +233,8 @@ class ScriptedBrain:
             rule = "builtin.story" if phrases.is_story_request(trigger.text) else rule
             covered = acting.topics(list(turn.request.tools))
             text = phrases.reply_to_words(trigger.text, rng, name, covered)
-            return Reply(phrases.styled(text, turn.persona.style, rng), rule=rule)
+            why = addressed.gate(trigger.text).why if turn.request.tools and trigger.text else ""
+            return Reply(phrases.styled(text, turn.persona.style, rng), rule=rule, why=why)
         question = trigger.context.as_question() if trigger.context is not None else None
         if question is not None and situation.question is not None:
             return self._answer(turn)

@@ -163,6 +163,7 @@ _TRAILING = frozenset(
         "tonight",
         "right",
         "away",
+        "straight",
         "quickly",
         "for",
         "me",
@@ -299,6 +300,23 @@ def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
     return pieces
 
 
+_DETERMINERS = frozenset(("the", "a", "an", "my", "our", "some", "your", "his", "her", "their"))
+
+
+def _opens(words: list[lexicon.Token], start: int) -> bool:
+    """The words' first word, lower-case and before a determiner, is the request's verb even when no
+    list knows it: "stick the utility room light on"."""
+    word = words[start]
+    return (
+        start == 0
+        and len(words) > 1
+        and words[1].lower in _DETERMINERS
+        and word.text.isalpha()
+        and word.text.islower()
+        and word.lower not in lexicon.STOPWORDS
+    )
+
+
 def _is_noun_like(word: lexicon.Token) -> bool:
     return not word.is_stop and word.concept not in lexicon.ACTIONS and word.lower not in LIGHT_VERBS
 
@@ -340,7 +358,8 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
     start, verbs = 0, 0
     while start < len(words):
         word = words[start]
-        is_verb = (at_start or after_to) and not verbs and _is_lead(word, cues)
+        lead = _is_lead(word, cues) or (at_start and _opens(words, start))
+        is_verb = (at_start or after_to) and not verbs and lead
         # A thing the tool's name says ("more" for show_details) may come after its verb: "show me more".
         named = at_start and word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
         kept_article = not at_start and word.lower == "the"  # "call with the bank" keeps its "the"

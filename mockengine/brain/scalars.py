@@ -24,6 +24,8 @@ _UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "kg": ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"),
     "gram": ("g", "gram", "grams", "gramme", "grammes"),
     "mile": ("mile", "miles", "mi"),
+    "ml": ("ml", "mls", "mil", "mils", "millilitre", "millilitres", "milliliter", "milliliters"),
+    "cm": ("cm", "cms", "centimetre", "centimetres", "centimeter", "centimeters"),
 }
 _UNIT_PARAMS: dict[str, tuple[str, ...]] = {
     "percent": ("brightness", "level", "volume", "percent", "dim"),
@@ -35,6 +37,8 @@ _UNIT_PARAMS: dict[str, tuple[str, ...]] = {
     "kg": ("kg", "kilo", "weight"),
     "gram": ("gram", "weight"),
     "mile": ("mile", "distance"),
+    "ml": ("ml", "millilit"),
+    "cm": ("cm", "centimet"),
 }
 _DURATIONS = (
     (re.compile(r"\b(?:for\s+)?(?:an hour and a half|one and a half hours)\b", re.I), 90),
@@ -75,7 +79,7 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     if part is not None:  # "down to about a fifth", "to three quarters"
         count = 3 if part.group("count").lower() == "three" else 1
         return Span(round(100 * count / _PARTS[part.group("part").lower()]), part.start(), part.end())
-    candidates = [s for s in values.numbers(text) if not _is_clock(text, s)]
+    candidates = [s for s in values.numbers(text) if not _is_clock(text, s) and not _names_part(text, s)]
     best: Span | None = None
     for span in candidates:
         after = text[span.end : span.end + 12].lower()
@@ -86,6 +90,11 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
         if unit is None and best is None:
             best = Span(span.value, _comparator_start(text, span.start), span.end)
     return best
+
+
+def _names_part(text: str, span: Span) -> bool:
+    """Digits that end a capitalized name are part of it: "Heathrow Terminal 5", "Platform 9"."""
+    return text[span.start : span.end].isdigit() and bool(re.search(r"\b[A-Z][a-z]+\s+$", text[: span.start]))
 
 
 def _none_of(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
@@ -115,6 +124,12 @@ def _duration(text: str, words: str) -> Span | None:
             match = pattern.search(text)
             if match:
                 return Span(minutes, match.start(), match.end())
+        for span in values.numbers(text):  # "in three hours" → 180, "two and a half hours" → 150
+            hours = re.match(r"\s+(?:hours?|hrs?)\b", text[span.end :], re.IGNORECASE)
+            if hours is not None and isinstance(span.value, int | float):
+                minutes_said = span.value * 60
+                value = int(minutes_said) if float(minutes_said).is_integer() else minutes_said
+                return Span(value, span.start, span.end + hours.end())
     return None
 
 

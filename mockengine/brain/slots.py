@@ -121,6 +121,7 @@ def fill(
         filled.arguments[name], filled.sources[name] = "on", "(a level was set)"
     for name in scalars.implied_enabled(filled.arguments, properties, required):
         filled.arguments[name], filled.sources[name] = True, "(a detail was set)"
+    _required_options_from_all(work, filled, properties, [n for n in required if kinds.get(n) == "enum"])
     for name in [n for n in required if n not in filled.arguments and kinds.get(n) in ("boolean", "enum")]:
         verb = (
             scalars.own_verb(work.said, tool_name)
@@ -131,6 +132,18 @@ def fill(
             filled.arguments[name], filled.sources[name] = verb.value, "(the tool's own verb)"
     _finish(filled, schema, required, lists)
     return filled
+
+
+def _required_options_from_all(
+    work: _Work, filled: Filled, properties: Mapping[str, Any], names: list[str]
+) -> None:
+    """A required option still missing, read from all that was said: words taken as text may name it
+    too ("open a ticket: no access to the share drive" → summary, and category ``access``)."""
+    for name in [n for n in names if n not in filled.arguments]:
+        span = scalars.enum_for(work.said, properties[name]["enum"], name)
+        if span is not None:
+            filled.arguments[name] = span.value
+            filled.sources[name] = f"{span.value!r} (said within another value)"
 
 
 _STRINGS = ("string", "identifier", "list", "person", "patterned")
@@ -193,6 +206,7 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             or codes.lacks_digit(name, value, described)
             or codes.only_a_number(name, value)
             or verbatim.vague(value)
+            or (isinstance(about, Mapping) and "enum" not in about and verbatim.verb_remnant(value))
         ):
             del filled.arguments[name]
             filled.sources.pop(name, None)

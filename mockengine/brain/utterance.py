@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from mockengine.brain import lexicon, questions
+from mockengine.brain import lexicon, questions, scalars
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.wordlists import FILLERS, IRREGULAR
 
@@ -26,12 +26,13 @@ _REPEATED = re.compile(
     r"\b(?!(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d+)\b)(\w+)(?:\s+\1\b)+", re.IGNORECASE
 )
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
-# A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask.
+# A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask, and so
+# does a request to keep others from something ("don't let anyone disturb us": a request for privacy).
 _NOT_TO = (
     r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t|i (?:don'?t|do not) want to"
     r"|i'?m not ready to)\s+"
 )
-_STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b)"
+_STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b|let (?:anyone|anybody|people)\b)"
 # Putting an action off: "hold off on buying it", "hang fire on launching it", "wait with sending that".
 _PUT_OFF = r"(?:hold off|hang fire|hold fire|wait)\s+(?:on|with)\s+\w+ing\b"
 _NEGATED = re.compile(rf"{_LEAD}(?:{_NOT_TO}{_STILL_ASKS}|{_PUT_OFF})", re.IGNORECASE)
@@ -147,7 +148,7 @@ def past_event(text: str) -> str | None:
     """The verb of a past event told ("went" of "I went to the park"), None when ``text`` is no such
     story (or asks for something as well)."""
     told = _PAST.search(text.replace("’", "'"))
-    if told is None or _REQUEST_MARK.search(text) or _then_asks(text):
+    if told is None or _REQUEST_MARK.search(text) or then_asks(text):
         return None
     return told.group("verb").lower()
 
@@ -160,7 +161,7 @@ _BARE_REQUEST = re.compile(
 )
 
 
-def _then_asks(text: str) -> bool:
+def then_asks(text: str) -> bool:
     """A later clause starts with an action: "I changed my mind about the batteries, lose them"."""
     for clause in re.split(r"[,;]|\bso\b", lexicon.rewrite(text))[1:]:
         if _BARE_REQUEST.match(clause):  # "I lost my card, freeze it right now"
@@ -206,6 +207,11 @@ def requests(text: str) -> bool:
     return bool(_REQUEST_MARK.search(text))
 
 
+def complains(text: str) -> bool:
+    """``text`` complains ("too dark", "we're out of coffee"): an indirect request."""
+    return bool(_COMPLAINT.search(text))
+
+
 def negated(text: str) -> bool:
     """``text`` asks for something not to be done ("don't play it")."""
     return bool(_NEGATED.search(text.replace("’", "'")))
@@ -241,6 +247,13 @@ def not_asking(text: str) -> str | None:
     return None
 
 
+def _measured_then(text: str) -> bool:
+    """A measurement told in the past ("he was 7.8 kilos at the clinic"): a record to keep, no remark."""
+    return bool(re.search(r"\b(?:was|were)\b", text, re.I)) and any(
+        k.startswith("unit:") for k in scalars.value_kinds(text)
+    )
+
+
 def is_remark(text: str) -> bool:
     """A statement of how something is, with no request marker in it ("the lights are really nice"); one
     whose quality is an action's ("that's done now") reports a change the app can make."""
@@ -256,7 +269,7 @@ def remark_quality(text: str) -> str | None:
     """What a remark says something is ("too cold" of "the room is too cold"), None for no remark."""
     first = re.split(r"[,;.!?]", text, maxsplit=1)[0]
     remark = _REMARK.match(first)
-    if remark is None:
+    if remark is None or _measured_then(first):
         return None
     # an action said after the subject; "screen" says where, it asks for no state ("slick on the big screen")
     if any(t.concept in lexicon.ACTIONS - {"state"} for t in lexicon.tokens(first[remark.end() :])):

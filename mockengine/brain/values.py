@@ -226,6 +226,11 @@ _TIME_PATTERNS = (
         r"(?!\s+(?:past|to|an?|hours?|minutes?|dozen|way)\b)"
         r"(?:\s*(?P<ampm>[ap]\.?m\.?|in the morning|in the afternoon|in the evening|at night|tonight))?"
     ),
+    # … and on its own with a part of the day: "on thursday, half five in the morning"
+    re.compile(
+        rf"(?:^|(?<=,\s))(?P<past>half)\s+{_HOUR}\s+"
+        r"(?P<ampm>in the morning|in the afternoon|in the evening|at night|tonight)"
+    ),
     re.compile(r"\b(?:at\s+)?(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap]\.?m\.?)?(?![\w])"),
     re.compile(
         rf"\b(?:at\s+)?{_HOUR}(?:\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five))?\s*"
@@ -265,7 +270,22 @@ def dates(text: str, today: date) -> list[Span]:
             value = _date_value(match, today)
             if value is not None:
                 found.append(Span(value.isoformat(), match.start(), match.end()))
-    return sorted(found, key=lambda span: span.start)
+    return sorted((_a_week_on(lowered, span) for span in found), key=lambda span: span.start)
+
+
+_WEEK_BEFORE = re.compile(r"\ba week (?:on |from |after )?$")
+_WEEK_AFTER = re.compile(r"\s+week\b(?!\s*(?:end|day|night))")
+
+
+def _a_week_on(lowered: str, span: Span) -> Span:
+    """British "a week on thursday", "a week tomorrow", "thursday week": that day a week later."""
+    before = _WEEK_BEFORE.search(lowered[: span.start])
+    after = _WEEK_AFTER.match(lowered, span.end)
+    said = lowered[span.start : span.end]
+    if before is None and (after is None or not re.search(r"day|tomorrow", said)):
+        return span
+    later = (date.fromisoformat(str(span.value)) + timedelta(days=7)).isoformat()
+    return Span(later, before.start() if before else span.start, after.end() if after else span.end)
 
 
 def _date_value(match: re.Match[str], today: date) -> date | None:

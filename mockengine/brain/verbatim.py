@@ -31,6 +31,7 @@ _CALLED = re.compile(
 _BY_MAKER = re.compile(r"\s+by\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}")
 _SEARCHED = ("query", "search", "song", "track", "book", "film", "movie", "title")
 _NAMES = ("title", "name", "subject")
+_ONE_LINE = ("title", "subject", "summary")
 FREE_TEXT = (
     "title",
     "text",
@@ -43,6 +44,10 @@ FREE_TEXT = (
     "subject",
     "code",
     "task",
+    "summary",
+    "description",
+    "comment",
+    "details",
 )
 
 
@@ -64,7 +69,9 @@ def quoted(text: str, name: str) -> Span | None:
     maker = _BY_MAKER.match(text, match.end()) if match.re is QUOTED else None
     if maker is not None and any(word in words for word in _SEARCHED):
         return Span(match.group("text") + maker.group(0), match.start(), maker.end())
-    said = match.group("text").split(BLANK)[0].rstrip(" ,;-")  # up to a value already taken out
+    said = match.group("text").split(BLANK)[0].rstrip(" ,;.-")  # up to a value already taken out
+    if match.re is _AFTER_COLON and any(word in words for word in _ONE_LINE):  # its first sentence
+        said = re.split(r"(?<=\w)[.!?]\s", said, maxsplit=1)[0]
     # after a colon only the text is taken: "a note called gift ideas: …" still has its name
     start = match.start("text") if match.re is _AFTER_COLON and _CALLED.search(text) else match.start()
     return Span(said, start, match.end()) if said else None
@@ -163,6 +170,21 @@ def vague(value: object) -> bool:
     # "anything good", "something nice": an indefinite pronoun and what it should be like names nothing
     indefinite = len(words) == 2 and words[0] in ("something", "anything", "everything")
     return " ".join(words) in _VAGUE or indefinite
+
+
+def verb_remnant(value: object) -> bool:
+    """A free string that is what is left of the request's verb, no thing: its particle ("close off X":
+    'off') or the verb on its object pronoun ("can you sort me out a taxi": 'sort me out')."""
+    if not isinstance(value, str):
+        return False
+    words = value.lower().split()
+    particles = bool(words) and all(w in _PARTICLES for w in words)
+    verb_phrase = len(words) in (2, 3) and words[1] in _OBJECT_PRONOUNS and set(words[2:]) <= _PARTICLES
+    return particles or verb_phrase
+
+
+_PARTICLES = frozenset(("off", "out", "up", "down", "on", "in", "away", "over", "back", "around", "round"))
+_OBJECT_PRONOUNS = frozenset(("me", "us", "him", "her", "them", "it"))
 
 
 _REMINDER_CONTENT = re.compile(r"\bremind (?:me|us)\b(?: [\w:]+){0,5}? (to|that|about) ", re.IGNORECASE)
