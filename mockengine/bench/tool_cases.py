@@ -52,6 +52,7 @@ TUNED_ON = frozenset(
         "aside_r7",
         "heldout_r7",
         "dev_r8",
+        "heldout_r8",
     )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))

@@ -67,7 +67,47 @@ def identifier_for(text: str) -> Span | None:
 
 
 def _digits(spoken: str) -> str:
-    return "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[\s-]+", spoken))
+    return "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[\s,-]+", spoken) if w)
+
+
+# Digits said in groups, as a long number is read out: "eight four two, five five one, nine zero three";
+# digits written in groups: "550 118 2297".
+_GROUPED_SPOKEN = re.compile(rf"\b(?:{_DIGIT})(?:(?:\s*,\s*|[\s-]+)(?:{_DIGIT})){{2,}}\b", re.IGNORECASE)
+_GROUPED_DIGITS = re.compile(r"(?<![\w-])\d+(?:[ -]\d+)+(?![\w-])")
+_TOKEN = re.compile(r"(?<![\w-])[A-Za-z0-9][\w-]*")
+
+
+def is_code_pattern(pattern: Any) -> bool:
+    """A ``pattern`` for a code (a ticket reference, a meeting id): it accepts no plain word and no date
+    or time, and compiles."""
+    if not isinstance(pattern, str) or format_of_pattern(pattern) is not None:
+        return False
+    try:
+        return not any(re.search(pattern, word) for word in ("x", "hello", "the", "please", "Excel"))
+    except re.error:
+        return False
+
+
+def patterned(text: str, pattern: str) -> Span | None:
+    """The first code in ``text`` that ``pattern`` accepts: as written ("QX4T7B2M"), upper-cased when
+    it holds a digit ("qx4t7b2m"), capitals and digits read apart ("BA 283"), its digit groups joined
+    ("550 118 2297") or digits said one by one in groups ("eight four two, five five one")."""
+    found = [
+        *(Span(_digits(m.group(0)), m.start(), m.end()) for m in _GROUPED_SPOKEN.finditer(text)),
+        *(Span(re.sub(r"[ -]", "", m.group(0)), m.start(), m.end()) for m in _GROUPED_DIGITS.finditer(text)),
+        *(Span(m.group(1) + m.group(2), m.start(), m.end()) for m in _PREFIXED.finditer(text)),
+        *(Span(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)),
+        *(
+            Span(m.group(0).upper(), m.start(), m.end())
+            for m in _TOKEN.finditer(text)
+            if re.search(r"\d", m.group(0))
+        ),
+    ]
+    try:
+        fitting = [span for span in found if re.search(pattern, str(span.value))]
+    except re.error:
+        return None
+    return min(fitting, key=lambda s: (s.start, -s.end)) if fitting else None
 
 
 def is_currency(name: str, schema: Mapping[str, Any]) -> bool:

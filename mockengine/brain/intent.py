@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import evidence, lexicon, questions, scalars, utterance
+from mockengine.brain import declared, evidence, lexicon, questions, scalars, utterance
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
@@ -51,6 +51,8 @@ _REMINDED = re.compile(
     r"\b(remind (?:me|us))(?: [\w:]+){0,5}? (?:to|that|about) "
     r".*?(?=\s(?:at|on|by|tomorrow|tonight|in|every)\b|$)"
 )
+_NAMING = re.compile(r"\b((?:a|an|the|my|our)\s+[\w-]+)\s+(?:called|named)\b", re.IGNORECASE)
+_SAYING = re.compile(r"\b(saying|that says|which says)\b.*$", re.IGNORECASE)
 _COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d):\s")
 _SPLIT = re.compile(r"\s*(?:,\s*)?\b(?:and then|and also|and|then|after that)\b\s*", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“][^\"”]*[\"”]")
@@ -86,8 +88,10 @@ class Match:
 
 
 def candidates(tools: Iterable[ToolSpec]) -> list[ToolSpec]:
-    """The declared tools the matcher may pick (every one but HyperStudy's own)."""
-    return [tool for tool in tools if tool.name not in HYPERSTUDY_TOOLS]
+    """The declared tools the matcher may pick: every one but HyperStudy's own (``declared.study_tools``)."""
+    tools = list(tools)
+    study = declared.study_tools(tools, HYPERSTUDY_TOOLS)
+    return [tool for tool in tools if tool not in study]
 
 
 def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
@@ -123,6 +127,9 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         asked = inquiring and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
         strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
+        if declared.labelled(text, tool):  # "the code's BIGSALE20": a value said as what the tool needs
+            score += PARAMETER_WEIGHT
+            strong = True
         if lexicon.tool_mention(text, tool.name) is not None:  # "use get_weather …", "call get forecast …"
             score += NAME_WEIGHT
             strong = True
@@ -281,6 +288,8 @@ def _heard(text: str) -> list[tuple[str, str]]:
     """The distinct concepts of the content words heard, with the word that carried each."""
     text = lexicon.rewrite(text)  # "what does friday look like" → "list friday" first
     text = _REMINDED.sub(r"\1", text)  # "remind me to book flights": a reminder, not a booking
+    text = _NAMING.sub(r"\1", text)  # "an event called standup" names it: no call is asked for
+    text = _SAYING.sub(r"\1", text)  # "a message saying can you take the notes": what it says asks nothing
     if _NOT_LIKING.search(text):
         text = re.sub(r"\blike\b", " ", text)
     seen: dict[str, str] = {}
@@ -339,8 +348,14 @@ def _vocabulary(key: str) -> _Vocabulary:
     described = _concepts(" ".join(texts))
     _add(weights, described, DESCRIPTION_WEIGHT)
     # "Use for 'back', 'close', 'exit'": words the tool's author quoted as its triggers count like its name.
-    quoted = _concepts(" ".join(_QUOTED_WORD.findall(" ".join(texts))))
+    # (an example value, "e.g. 'groceries'", is no trigger: it is what a parameter may hold)
+    quoted = _concepts(" ".join(_QUOTED_WORD.findall(declared.without_examples(" ".join(texts)))))
     _add(weights, quoted, NAME_WEIGHT)
+    # "Mute or unmute the user's microphone": the verbs a description starts with are the tool's actions,
+    # whatever its name says (set_microphone)
+    leading = _concepts(" ".join(declared.leading_verbs(description or "")))
+    _add(weights, leading, PARAMETER_WEIGHT)
+    strong |= set(leading)
     lookup = _is_lookup(name, description or "")
     if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request

@@ -1,5 +1,5 @@
 """How a parameter is filled, from its JSON Schema and its name: enum, number, boolean, list, datetime,
-date, time, currency, identifier, person or string."""
+date, time, currency, patterned (a code its pattern accepts), identifier, person or string."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
     words = lexicon.identifier_words(name).split()
-    if isinstance(schema.get("enum"), list):
-        return "enum"
+    options = schema.get("enum")
+    if isinstance(options, list):
+        # ISO 4217 options ("GBP", "EUR") are said as currency names ("euros", "fifty bucks")
+        coded = all(isinstance(o, str) and len(o) == 3 and o.isupper() for o in options)
+        return "currency" if coded and options and codes.is_currency(name, schema) else "enum"
     if kind in ("number", "integer"):
         return "number"
     if kind == "boolean":
@@ -34,6 +37,8 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "time"
     if codes.is_currency(name, schema):
         return "currency"
+    if codes.is_code_pattern(schema.get("pattern")):
+        return "patterned"  # "^[A-Z0-9]{8}$": a code the words hold as written or spoken
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
     return "person" if names.takes_a_name(name) else "string"

@@ -69,7 +69,9 @@ ROLES: dict[str, tuple[str, ...]] = {
     "mentions": ("query", "search", "term", "keyword", "text"),
     "mentioning": ("query", "search", "term", "keyword", "text"),
     "containing": ("query", "search", "term", "keyword", "text"),
-    "with": ("with", "attendee", "person", "participant", "contact", "recipient", "friend"),
+    "with": (
+        *("with", "attendee", "person", "participant", "contact", "recipient", "friend", "member", "guest"),
+    ),
     "from": ("from", "source", "sender", "pickup", "origin", "start", "departure", "stop", "station"),
     "by": ("artist", "author", "by", "near"),
 }

@@ -89,3 +89,41 @@ def _end_day(said: str, start: date, today: date) -> date | None:
         return None
     day = date.fromisoformat(str(spans[0].value))
     return day if day >= start else None
+
+
+_CLOCK = r"(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midday)"
+_CLOCK_SPAN = re.compile(
+    rf"\b(?P<from>from\s+)?(?P<a>{_CLOCK}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?)\s+(?P<joint>till|until|to|-)\s+"
+    rf"(?P<b>{_CLOCK}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?)\b(?!\s*(?:%|people|of|more|[a-z]+s\b))",
+    re.IGNORECASE,
+)
+
+
+def time_span(text: str) -> tuple[Span, Span] | None:
+    """A span of clock times ("nine till twelve", "from 2 to 3:30 pm"): the start (``HH:MM``) and the
+    length in minutes, each a ``Span`` over the whole span; an end before the start is later that day
+    ("eleven to two" is 11:00-14:00)."""
+    found = _CLOCK_SPAN.search(text)
+    # "ten to four", "at ten till four" are one time (15:50): a span says "from", or no "at" before it
+    if found is None or re.search(r"\bat\s+$", text[: found.start()], re.IGNORECASE):
+        return None
+    if found.group("joint").lower() == "to" and not found.group("from"):
+        return None
+    morning = re.search(r"\b(?:morning|breakfast)\b", text, re.IGNORECASE) is not None
+    first = found.group("a")
+    start = values.times(f"at {first}{' am' if morning and not _MERIDIEM.search(first) else ''}")
+    end = values.times(f"at {found.group('b')}")
+    if not start or not end:
+        return None
+    minutes = _minutes(str(end[0].value)) - _minutes(str(start[0].value))
+    while minutes <= 0:
+        minutes += 12 * 60
+    return Span(start[0].value, found.start(), found.end()), Span(minutes, found.start(), found.end())
+
+
+_MERIDIEM = re.compile(r"am|pm|a\.m\.|p\.m\.", re.IGNORECASE)
+
+
+def _minutes(clock: str) -> int:
+    hours, minutes = clock.split(":")
+    return int(hours) * 60 + int(minutes)

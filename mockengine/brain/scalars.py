@@ -175,8 +175,14 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     heard |= {c for concept in list(heard) for c in lexicon.associated(concept)}  # "too dark" → on
     # An option said as it is ("the tasks I've done" → done) wins over one a synonym points at ("show" ~
     # open); then the synonyms, in the options' order.
-    for option in options:  # its words read through the same phrases as the speech ("black and white")
-        words = lexicon.rewrite(lexicon.identifier_words(option)).split() if isinstance(option, str) else []
+    # its words read through the same phrases as the speech ("black and white"); the option of more words
+    # said wins ("an open return" is open_return, not return)
+    worded = [
+        (option, lexicon.rewrite(lexicon.identifier_words(option)).split())
+        for option in options
+        if isinstance(option, str)
+    ]
+    for option, words in sorted(worded, key=lambda e: -len(e[1])):
         if words and all(w in said for w in words):
             return _span_of(text, str(option), [lexicon.concept(w) for w in words])
     found = []
@@ -308,6 +314,41 @@ def implied_on(arguments: Mapping[str, Any], properties: Mapping[str, Any], requ
         if isinstance(options, list) and "on" in options and "off" in options:
             implied.append(name)
     return implied
+
+
+_STARTS, _STOPS = ("start", "on", "enable", "enabled", "begin"), ("stop", "off", "disable", "disabled", "end")
+_ENABLING = frozenset(("enabled", "enable", "active", "activated"))
+
+
+def own_verb_option(text: str, tool_name: str, options: Any) -> Span | None:
+    """A required start/stop enum the tool's own verb sets, when no option was said: "share the Excel
+    window" to ``share_screen`` → ``start``; "unshare", "stop sharing" → ``stop``."""
+    if not isinstance(options, list):
+        return None
+    start = next((o for o in options if str(o).lower() in _STARTS), None)
+    stop = next((o for o in options if str(o).lower() in _STOPS), None)
+    verb = own_verb(text, tool_name) if start is not None and stop is not None else None
+    return None if verb is None else Span(start if verb.value else stop, verb.start, verb.end)
+
+
+def implied_enabled(
+    arguments: Mapping[str, Any], properties: Mapping[str, Any], required: list[str]
+) -> list[str]:
+    """The required ``enabled``-like flags not heard that a detail heard implies are true ("blur what's
+    behind me" sets a background, so the camera is on): another parameter's option was filled."""
+    detail = any(
+        isinstance(properties.get(name), Mapping) and isinstance(properties[name].get("enum"), list)
+        for name in arguments
+    )
+    return [
+        name
+        for name in required
+        if detail
+        and name not in arguments
+        and isinstance(properties.get(name), Mapping)
+        and properties[name].get("type") == "boolean"
+        and bool(_ENABLING & set(lexicon.identifier_words(name).split()))
+    ]
 
 
 def _words_of(name: str, schema: Any) -> set[str]:

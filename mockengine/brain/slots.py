@@ -39,6 +39,7 @@ from mockengine.brain import (
     ranges,
     referents,
     scalars,
+    spans,
     values,
     verbatim,
 )
@@ -53,10 +54,13 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
+from mockengine.brain.places import more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
 _PLACES = ("room", "location", "place", "where", "area", "zone")
+# Parameters that hold one place, which "in Paris and Rome" asks one call each of.
+_ONE_PLACE = (*_PLACES, "city", "town", "country", "region")
 
 
 @dataclass
@@ -67,7 +71,7 @@ class Filled:
     sources: dict[str, str] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
     used_referent: bool = False
-    more: list[tuple[str, str]] = field(default_factory=list)  # a list's other things: one call each
+    more: list[tuple[str, str]] = field(default_factory=list)  # other things, other places: one call each
 
 
 def fill(
@@ -91,13 +95,15 @@ def fill(
     kinds = {
         name: kinds_of.kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)
     }
-    _fill_range(work, filled, ranges.pair(properties, kinds))
+    spans.fill_range(work, filled, ranges.pair(properties, kinds))
+    spans.fill_time_span(work, filled, kinds)
+    spans.fill_route(work, filled, kinds)
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
             # part of the value ("the living room")
             if name not in filled.arguments and not (
-                kind == "label" and (name in required or _fits(name, _PLACES))
+                kind == "label" and (name in required or spans.fits(name, _PLACES))
             ):
                 _fill_one(work, filled, name, properties[name], kind)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
@@ -106,26 +112,34 @@ def fill(
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
     _fill_strings(work, filled, _Strings(strings, required, cues, as_said, lists))
+    spans.without_leading_verb(filled, text, [n for n in strings if n not in required])
     for name in [n for n in required if n not in filled.arguments and isinstance(properties[n], Mapping)]:
         cleared = verbatim.clearing_value(work.said, properties[name])  # "lose the filter" → 'all'
         if cleared is not None:
             filled.arguments[name], filled.sources[name] = cleared, "(the value its description clears with)"
     for name in scalars.implied_on(filled.arguments, properties, required):
         filled.arguments[name], filled.sources[name] = "on", "(a level was set)"
-    for name in [n for n in required if n not in filled.arguments and kinds.get(n) == "boolean"]:
-        verb = scalars.own_verb(work.said, tool_name)
+    for name in scalars.implied_enabled(filled.arguments, properties, required):
+        filled.arguments[name], filled.sources[name] = True, "(a detail was set)"
+    for name in [n for n in required if n not in filled.arguments and kinds.get(n) in ("boolean", "enum")]:
+        verb = (
+            scalars.own_verb(work.said, tool_name)
+            if kinds[name] == "boolean"
+            else scalars.own_verb_option(work.said, tool_name, properties[name].get("enum"))
+        )
         if verb is not None:
             filled.arguments[name], filled.sources[name] = verb.value, "(the tool's own verb)"
     _finish(filled, schema, required, lists)
     return filled
 
 
-_STRINGS = ("string", "identifier", "list", "person")
+_STRINGS = ("string", "identifier", "list", "person", "patterned")
 # The passes over the parameters, in order, and the kinds a pass takes besides its own.
 _PASSES = (
     "labelled",
     "quoted",
     "described",
+    "patterned",
     "identifier",
     "currency",
     "datetime",
@@ -139,7 +153,14 @@ _PASSES = (
     "boolean",
 )
 _ALSO = frozenset(
-    {("labelled", "enum"), ("quoted", "string"), ("quoted", "identifier"), ("called", "string")}
+    {
+        ("labelled", "enum"),
+        ("labelled", "string"),
+        ("labelled", "patterned"),
+        ("quoted", "string"),
+        ("quoted", "identifier"),
+        ("called", "string"),
+    }
     | {("described", "string")}
     | {("quoted", "person"), ("called", "person"), ("label", "string")}
 )
@@ -176,6 +197,9 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [name for name in required if name not in filled.arguments]
+    if isinstance(properties, Mapping):  # in the schema's order, as a model writes them
+        order = {name: index for index, name in enumerate(properties)}
+        filled.arguments = dict(sorted(filled.arguments.items(), key=lambda e: order.get(e[0], len(order))))
 
 
 def _without_tool_mention(text: str, tool_name: str) -> str:
@@ -202,7 +226,12 @@ class _Work:
 def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:
     span: Span | None = None
     if kind == "labelled":
-        span = verbatim.labelled_enum(work.text, name, schema["enum"])
+        options = schema.get("enum")
+        span = (
+            verbatim.labelled_enum(work.text, name, options)
+            if isinstance(options, list)
+            else verbatim.labelled_string(work.text, name)
+        )
     elif kind == "quoted":
         span = verbatim.quoted(work.text, name)
     elif kind == "called":
@@ -213,6 +242,8 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = verbatim.described_value(work.text, schema)
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
+    elif kind == "patterned":
+        span = codes.patterned(work.text, schema["pattern"])
     elif kind == "person":
         span = names.proper_name(work.text, name)
     elif kind == "currency":
@@ -239,17 +270,6 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
             filled.more += [
                 (name, other) for other in scalars.more_options(after, schema["enum"], span.value)
             ]
-
-
-def _fill_range(work: _Work, filled: Filled, bounds: tuple[str, str] | None) -> None:
-    """A range's two ends ("between February the first and the seventh") into its two parameters."""
-    found = ranges.date_range(work.text, work.today) if bounds else None
-    if bounds is None or found is None:
-        return
-    for name, span in sorted(zip(bounds, found, strict=True), key=lambda e: -(e[1].start if e[1] else 0)):
-        if span is not None:  # the later span first, so the earlier one's place is unchanged
-            filled.sources[name] = work.take(span) or "(the range's month)"
-            filled.arguments[name] = span.value
 
 
 def _with_label(text: str, span: Span, name: str) -> Span:
@@ -313,7 +333,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
     if obj and not (
-        primary not in todo.required and _fits(primary, _PLACES) and not objects.set_to(work.said, obj)
+        primary not in todo.required and spans.fits(primary, _PLACES) and not objects.set_to(work.said, obj)
     ):
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
@@ -361,8 +381,10 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
     room); the segments left over."""
     said = list(segments)
     for index, (preposition, phrase) in enumerate(said[1:], start=1):
+        if (preposition, phrase) not in segments:  # taken with an earlier one ("and in Rome")
+            continue
         roles = ROLES.get(preposition, ())
-        target = next((n for n in todo.names if n not in filled.arguments and _fits(n, roles)), None)
+        target = next((n for n in todo.names if n not in filled.arguments and spans.fits(n, roles)), None)
         if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
             continue
         value = items.without_kind(bare(phrase), target)
@@ -374,18 +396,16 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
             segments = [s for s in segments if s != (joined, more)]
         filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
         segments = [s for s in segments if s != (preposition, phrase)]
+        if target not in todo.lists and spans.fits(target, _ONE_PLACE):
+            places, taken = more_places(said[index + 1 :], preposition)
+            filled.more += [(target, place) for place in places]
+            segments = [s for s in segments if s not in taken]
     return segments
-
-
-def _fits(name: str, roles: tuple[str, ...]) -> bool:
-    """A word of the parameter's name is one of the ``roles`` (by stem: ``attendees`` ~ attendee)."""
-    words = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
-    return any(lexicon.stem(role) in words for role in roles)
 
 
 def _said_there(text: str, name: str, referent: Referent) -> bool:
     """ "there" for a place parameter the last call or output filled by the same key."""
-    place = _fits(name, (*_PLACES, "city", "town", "destination", "near"))
+    place = spans.fits(name, (*_PLACES, "city", "town", "destination", "near"))
     return (
         place
         and bool(re.search(r"\bthere\b(?!'s| is| are)", text, re.I))

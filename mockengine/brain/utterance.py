@@ -32,7 +32,9 @@ _NOT_TO = (
     r"|i'?m not ready to)\s+"
 )
 _STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b)"
-_NEGATED = re.compile(_LEAD + _NOT_TO + _STILL_ASKS, re.IGNORECASE)
+# Putting an action off: "hold off on buying it", "hang fire on launching it", "wait with sending that".
+_PUT_OFF = r"(?:hold off|hang fire|hold fire|wait)\s+(?:on|with)\s+\w+ing\b"
+_NEGATED = re.compile(rf"{_LEAD}(?:{_NOT_TO}{_STILL_ASKS}|{_PUT_OFF})", re.IGNORECASE)
 _DISMISSAL = (
     r"(?:never ?mind(?: about)?(?: (?:the|that|this|those|these|my) [\w' -]+)?"
     r"|not (?:now|yet|today|right now)|no,? thanks?(?: you)?|no thank you"
@@ -87,9 +89,14 @@ _QUESTION = re.compile(
 # A past event told, not a request: "I went to the park this morning", "we watched a movie last night".
 _PAST = re.compile(
     r"^\W*(?:(?:so|and|well|oh|yeah|actually)\W+)*"
-    r"(?:i|we|he|she|they|my \w+|our \w+|the (?:\w+ ){1,3}(?:i|we)|the (?:\w+ ){0,2}\w+ (?:got|was|were))\s+"
+    # a time told first: "last week Raj forgot to unmute", "yesterday we …"
+    r"(?:(?:last (?:week|night|year|month|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)"
+    r"|yesterday|earlier|the other day|this morning)\W+)?"
+    r"(?:i|we|he|she|they|(?-i:[A-Z][a-z]+)|my \w+|our \w+|the (?:\w+ ){1,3}(?:i|we)"
+    r"|the (?:\w+ ){0,2}\w+ (?:got|was|were))\s+"
     r"(?:just\s+|already\s+|\w+ly\s+|never\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
     + "|".join(sorted(IRREGULAR, key=len, reverse=True))
+    + "|put|set|cut|shut|quit"  # pasts like their present: "delete it, I put it in twice"
     + r")\b",
     re.I,
 )

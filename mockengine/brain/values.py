@@ -186,7 +186,7 @@ _SPOKEN_DAY = "|".join(w.replace(" ", "[ -]") for w in sorted(_ORDINAL_WORDS, ke
 _ORDINAL = rf"(?P<day>\d{{1,2}}(?=st|nd|rd|th|\b)|{_SPOKEN_DAY})(?:st|nd|rd|th)?"
 # A spoken ordinal stands alone as a day ("on the twentieth") only when no noun follows ("the second time").
 _ALONE = (
-    r"(?=\s*(?:$|[,.;!?]|(?:at|for|from|in|and|to|until|till|through|please|morning|afternoon|evening)\b))"
+    r"(?=\s*(?:$|[,.;!?]|(?:at|for|from|in|and|or|to|until|till|through|please|morning|afternoon|evening)\b))"
 )
 _DATE_PATTERNS = (
     re.compile(r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"),
@@ -234,10 +234,20 @@ _TIME_PATTERNS = (
     ),
     re.compile(r"\b(?:at\s+)?(?P<named>noon|midday|midnight)\b"),
     # "at six thirty", "at 7 15": a spoken clock time after "at", no am/pm
-    re.compile(rf"\bat\s+{_HOUR}\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five)\b"),
+    # ("the ten fifteen", "the seven thirty": a departure named by its time)
+    re.compile(
+        rf"\b(?:at|the)\s+{_HOUR}\s+(?P<spoken_minute>thirty|fifteen|forty five|forty-five)\b"
+        r"(?![\s-]*(?:years?|minutes?|people|[a-z]+s)\b)"
+    ),
     re.compile(
         rf"\bat\s+{_HOUR}\b(?!\s*(?:%|percent|degrees|minutes|dollars|thousand|hundred|million|k\b|kg|kilos"
         r"|miles|km|pounds|euros|steps|people|bpm|rpm))"
+    ),
+    # a bare hour after a preposition of time: "after eight", "before six", "by ten", "until four"
+    re.compile(
+        rf"\b(?:after|before|by|until|till|around)\s+{_HOUR}\b(?![:.]?\d)(?!\s*(?:%|percent|degrees|minutes?"
+        r"|hours?|days?|weeks?|months?|years?|dollars|thousand|hundred|million|k\b|kg|kilos|miles|km|pounds"
+        r"|euros|steps|people|of|more|times|bpm|rpm|[a-z]+s\b))"
     ),
 )
 
@@ -380,7 +390,11 @@ def _time_value(groups: dict[str, str | None]) -> str | None:
     return f"{hour:02d}:{minute:02d}"
 
 
-_EVENING = re.compile(r"\b(?:tonight|(?:this|in the) (?:evening|afternoon))\b", re.IGNORECASE)
+_EVENING = re.compile(
+    r"\b(?:tonight|(?:this|in the|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r" (?:evening|afternoon|night))\b",
+    re.IGNORECASE,
+)
 
 
 def in_the_evening(clock: Span | None, said: str) -> Span | None:

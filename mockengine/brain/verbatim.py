@@ -100,6 +100,23 @@ def labelled_enum(text: str, name: str, options: list[object]) -> Span | None:
     return None
 
 
+def labelled_string(text: str, name: str) -> Span | None:
+    """A value said as what the parameter is: "the passcode is tulip", "password: hunter2", "my
+    username's jo_b" (up to four words, ending at a pause)."""
+    label = r"\s+".join(re.escape(w) for w in lexicon.identifier_words(name).split())
+    if not label:
+        return None
+    found = re.search(
+        rf"\b(?:the|my|our|its)\s+{label}(?:\s+is|'s|\s*:|\s*=)\s+"
+        r"(?P<value>\w[\w'-]*(?:\s+[\w'-]+){0,3}?)(?=\s*(?:[,.;!?]|$|\band\b|\bplease\b))",
+        text,
+        re.I,
+    )
+    if found is None or found.group("value").lower() in _VAGUE:
+        return None
+    return Span(found.group("value"), found.start(), found.end())
+
+
 _VAGUE = frozenset(
     ("something", "anything", "everything", "stuff", "things", "whatever", "some", "any", "one", "someone")
     + ("her", "him", "them", "us", "me", "it")  # a pronoun left over ("for her") names no value

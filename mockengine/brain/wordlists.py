@@ -215,6 +215,12 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"take (it|them|that|this|those|these) out\b", r"remove \1"),
     # colloquial verbs of everyday English for the actions above
     (r"(?:nudge|ping|buzz|prod) (me|us)\b", r"remind \1"),
+    # a medium used as a verb for a person: "message Tom saying …", "text Ana that …"
+    (
+        r"(?:(?<=^ )|(?<=, )|(?<=and ))(?:message|text|dm|whatsapp) "
+        r"(?!(?:the|a|an|my|your|our|it|this|that|is|was|me|us|message|box)\b)(?=\w)",
+        "send a message to ",
+    ),
     (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
     (r"(?<!to )(?<!gonna )lose (it|them|that|those|this|these|the|my)\b", r"remove \1"),
     (r"(?:fire|boot|spin|power|start) up", "launch"),

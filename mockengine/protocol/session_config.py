@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -202,6 +204,33 @@ def validate_turn_detection(turn_detection: dict[str, Any] | None) -> None:
     validate(turn_detection, TURN_DETECTION_SCHEMA, "session.audio.input.turn_detection")
 
 
+def validate_tool_choice(tool_choice: Any, tools: list[dict[str, Any]] | tuple[Any, ...], where: str) -> None:
+    """``tool_choice`` must be obeyable with ``tools``: a forced function must be one of them, and
+    ``"required"`` needs at least one. ``where`` is the object whose ``tool_choice`` is judged
+    (``"session"``, ``"response"``), named in the error's ``param``.
+
+    Raises :class:`ProtocolError` (``invalid_value``, param ``<where>.tool_choice``). The live service
+    rejects a forced function that is not declared; its wording is not public, so the messages are ours.
+    What it does with ``"required"`` and no tools is not public either: Chat Completions answers 400
+    there, and a reply that cannot obey is no better here (docs/realtime-protocol.md)."""
+    param = f"{where}.tool_choice"
+    if isinstance(tool_choice, dict):
+        name = tool_choice.get("name")
+        if name not in {tool.get("name") for tool in tools}:
+            raise ProtocolError(
+                "invalid_value",
+                f"Invalid '{param}': the function '{name}' is not among the declared tools"
+                f"{' of the session' if where == 'session' else ''}.",
+                param,
+            )
+    elif tool_choice == "required" and not tools:
+        raise ProtocolError(
+            "invalid_value",
+            f"Invalid value for '{param}': 'required' is only allowed when tools are specified.",
+            param,
+        )
+
+
 def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
     """Each tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from it) whose
     ``$ref``s resolve within it, and names must be unique."""
@@ -213,22 +242,48 @@ def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
                 "invalid_value", f"Invalid '{param}': duplicate function name '{name}'.", param
             )
     for index, tool in enumerate(tools):
-        try:
-            VALIDATOR_CLASS.check_schema(tool.get("parameters", {}))
-        except RecursionError as exc:
+        problem = _schema_problem(tool.get("parameters", {}))
+        if problem is not None:
             param = f"{path}[{index}].parameters"
-            raise ProtocolError("invalid_value", f"Invalid '{param}': nested too deeply.", param) from exc
-        except jsonschema.SchemaError as exc:
-            param = f"{path}[{index}].parameters"
-            raise ProtocolError(
-                "invalid_value", f"Invalid '{param}': not a valid JSON Schema ({exc.message}).", param
-            ) from exc
-        parameters = tool.get("parameters", {})
-        reference = unresolvable_reference(parameters, parameters) if isinstance(parameters, dict) else None
-        if reference is not None:
-            param = f"{path}[{index}].parameters"
-            message = f"Invalid '{param}': reference '{reference}' cannot be resolved within the schema."
-            raise ProtocolError("invalid_value", message, param)
+            raise ProtocolError("invalid_value", f"Invalid '{param}': {problem}", param)
+
+
+# Checking a schema against the 2020-12 metaschema takes ~1 ms; clients send the same tools again and
+# again (every session of an app, every session.update of a framework), so verdicts are kept by the
+# schema's text: a bounded number, of bounded size.
+_CHECKED_SCHEMAS: OrderedDict[str, str | None] = OrderedDict()
+_CHECKED_MAX = 4096
+_CHECKED_MAX_CHARS = 16_384
+
+
+def _schema_problem(parameters: Any) -> str | None:
+    """What is wrong with a tool's ``parameters`` schema (the error message's tail), or None."""
+    try:
+        key = json.dumps(parameters, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        key = ""
+    if key in _CHECKED_SCHEMAS:
+        _CHECKED_SCHEMAS.move_to_end(key)
+        return _CHECKED_SCHEMAS[key]
+    problem = _check_schema(parameters)
+    if key and len(key) <= _CHECKED_MAX_CHARS:
+        _CHECKED_SCHEMAS[key] = problem
+        if len(_CHECKED_SCHEMAS) > _CHECKED_MAX:
+            _CHECKED_SCHEMAS.popitem(last=False)
+    return problem
+
+
+def _check_schema(parameters: Any) -> str | None:
+    try:
+        VALIDATOR_CLASS.check_schema(parameters)
+    except RecursionError:
+        return "nested too deeply."
+    except jsonschema.SchemaError as exc:
+        return f"not a valid JSON Schema ({exc.message})."
+    reference = unresolvable_reference(parameters, parameters) if isinstance(parameters, dict) else None
+    if reference is not None:
+        return f"reference '{reference}' cannot be resolved within the schema."
+    return None
 
 
 def _merge_turn_detection(current: dict[str, Any] | None, update: dict[str, Any] | None) -> Any:

@@ -7,8 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec
-from mockengine.protocol import errors
-from mockengine.protocol.session_config import SessionConfig
+from mockengine.protocol.session_config import SessionConfig, validate_tool_choice
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.response import ResponseParams
 
@@ -23,16 +22,9 @@ def response_params(
         voice = SessionConfig.voice
     tools = tuple(overrides.get("tools", session.tools))
     tool_choice = overrides.get("tool_choice", session.tool_choice)
-    if isinstance(tool_choice, dict) and tool_choice["name"] not in {t["name"] for t in tools}:
-        # Name where the forced function came from: a session's tool_choice fails every response.create
-        # until the session changes, and "response.tool_choice" sent its author to an event without one.
-        where = "response" if "tool_choice" in overrides else "session"
-        raise errors.ProtocolError(
-            "invalid_value",
-            f"Invalid '{where}.tool_choice': the function '{tool_choice['name']}' is not among the "
-            f"declared tools{'' if where == 'response' else ' of the session'}.",
-            f"{where}.tool_choice",
-        )
+    # The session's own tool_choice was checked by session.update; response.tools can still leave it
+    # unobeyable, and the error names where the choice came from.
+    validate_tool_choice(tool_choice, tools, "response" if "tool_choice" in overrides else "session")
     return ResponseParams(
         output_modalities=tuple(overrides.get("output_modalities", session.output_modalities)),
         voice=voice,

@@ -4,18 +4,23 @@ Every event a ``ResponseStreamer`` emits after ``response.created`` is one of th
 ``next_phase`` rejects any other (an engine bug, never the client's doing):
 
     phase           move            -> next            what goes out
-    THINKING        MESSAGE_ADDED   -> MESSAGE         response.output_item.added (+ content_part.added)
-    THINKING        FUNCTION_CALL   -> FUNCTION_CALLS  one whole function call (the reply has no message)
+    THINKING        REPLY           -> PREPARING       nothing (the brain's reply is known)
     THINKING        RESPONSE_DONE   -> DONE            response.done (cancelled or failed before a reply)
+    PREPARING       MESSAGE_ADDED   -> MESSAGE         response.output_item.added (+ content_part.added)
+    PREPARING       FUNCTION_CALL   -> FUNCTION_CALLS  one whole function call (the reply has no message)
+    PREPARING       RESPONSE_DONE   -> DONE            response.done (cut before any output: ``output: []``)
     MESSAGE         MESSAGE_DELTA   -> MESSAGE         a text, audio or audio-transcript delta
     MESSAGE         MESSAGE_DONE    -> FUNCTION_CALLS  the part's and the item's done events
     FUNCTION_CALLS  FUNCTION_CALL   -> FUNCTION_CALLS  output_item.added, arguments deltas and done, item done
     FUNCTION_CALLS  RESPONSE_DONE   -> DONE            response.done, rate_limits.updated
 
 *THINKING*: ``response.created`` went out, no reply yet (the user's transcript is pending, then the brain
-decides). *MESSAGE*: the reply's one message (spoken or written) is open. *FUNCTION_CALLS*: no message is
-open; zero or more function calls, then ``response.done``. A cut (cancel, barge-in, ``max_output_tokens``,
-failure) closes an open message as ``incomplete`` first, so ``response.done`` never leaves an item open.
+decides). *PREPARING*: the reply is known but nothing of it went out yet (a spoken message is announced
+with its first audio delta, as the live service announces an item when the model starts writing it, so
+a cancel or barge-in before that leaves no empty item behind, reference §3.6). *MESSAGE*: the reply's
+one message (spoken or written) is open. *FUNCTION_CALLS*: no message is open; zero or more function
+calls, then ``response.done``. A cut (cancel, barge-in, ``max_output_tokens``, failure) closes an open
+message as ``incomplete`` first, so ``response.done`` never leaves an item open.
 """
 
 from __future__ import annotations
@@ -25,12 +30,14 @@ import enum
 
 class Phase(enum.Enum):
     THINKING = "thinking"
+    PREPARING = "preparing"
     MESSAGE = "message"
     FUNCTION_CALLS = "function_calls"
     DONE = "done"
 
 
 class Move(enum.Enum):
+    REPLY = "reply"
     MESSAGE_ADDED = "message_added"
     MESSAGE_DELTA = "message_delta"
     MESSAGE_DONE = "message_done"
@@ -39,9 +46,11 @@ class Move(enum.Enum):
 
 
 TRANSITIONS: dict[tuple[Phase, Move], Phase] = {
-    (Phase.THINKING, Move.MESSAGE_ADDED): Phase.MESSAGE,
-    (Phase.THINKING, Move.FUNCTION_CALL): Phase.FUNCTION_CALLS,
+    (Phase.THINKING, Move.REPLY): Phase.PREPARING,
     (Phase.THINKING, Move.RESPONSE_DONE): Phase.DONE,
+    (Phase.PREPARING, Move.MESSAGE_ADDED): Phase.MESSAGE,
+    (Phase.PREPARING, Move.FUNCTION_CALL): Phase.FUNCTION_CALLS,
+    (Phase.PREPARING, Move.RESPONSE_DONE): Phase.DONE,
     (Phase.MESSAGE, Move.MESSAGE_DELTA): Phase.MESSAGE,
     (Phase.MESSAGE, Move.MESSAGE_DONE): Phase.FUNCTION_CALLS,
     (Phase.FUNCTION_CALLS, Move.FUNCTION_CALL): Phase.FUNCTION_CALLS,

@@ -35,6 +35,7 @@ from mockengine.protocol.session_config import (
     SessionConfig,
     default_session,
     merge_session,
+    validate_tool_choice,
     validate_turn_detection,
 )
 from mockengine.realtime.audio_store import AudioSpill
@@ -245,6 +246,7 @@ class RealtimeSession:
         old = self.ctx.turn_detection
         merged = merge_session(self.config, update)
         validate_turn_detection(merged["audio"]["input"]["turn_detection"])
+        validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
         self.ctx.config = merged
         self.turns.apply_turn_detection(old, self.ctx.turn_detection)
         return Step(events=[se.session_updated(self.ids.event(), session=copy.deepcopy(self.config))])

@@ -1,7 +1,10 @@
 """Streaming one response: the exact order of its server events over time (reference §3.2, §3.3, §3.5).
 
-The streamer moves only through ``response_phases.TRANSITIONS``: thinking (no reply yet) → at most one
-message (spoken or written) → its function calls → ``response.done`` and ``rate_limits.updated``.
+The streamer moves only through ``response_phases.TRANSITIONS``: thinking (no reply yet) → preparing
+(the reply is known) → at most one message (spoken or written) → its function calls → ``response.done``
+and ``rate_limits.updated``. A spoken message is announced (``output_item.added``,
+``conversation.item.added``, ``content_part.added``) with its first audio delta: a response cut before
+that ends with ``output: []``, adds no item, and bills nothing (reference §3.6).
 
 Audio pacing: a message's audio is released in deltas of ``delta_ms`` at ``pace`` × real time, the first
 no earlier than ``first_delta_delay_ms`` after ``response.created``; ``pace == 0`` releases each delta as
@@ -26,7 +29,7 @@ from mockengine.ids import IdFactory
 from mockengine.protocol import server_events as se
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import SentenceKey, Synthesize
-from mockengine.realtime.response import Response
+from mockengine.realtime.response import Response, Usage
 from mockengine.realtime.response_phases import IllegalMove, Move, Phase, next_phase
 from mockengine.realtime.usage import (
     ASSISTANT_AUDIO_MS_PER_TOKEN,
@@ -119,6 +122,7 @@ class ResponseStreamer:
             # Control characters (an echoed NUL, say) are neither speakable nor wanted in a transcript.
             reply = dataclasses.replace(reply, text=" ".join(_CONTROL_CHARS.sub(" ", reply.text).split()))
         self.reply = reply
+        self._move(Move.REPLY)
         for call in reply.tool_calls:
             item = Item(
                 self.ids.item(),
@@ -132,18 +136,16 @@ class ResponseStreamer:
         events: Events = []
         effects: list[Synthesize] = []
         response = self.response
-        if reply.text:
-            events += self._open_message()
-            if response.params.is_audio:
-                self._sentences = [_Sentence(s) for s in split_sentences(reply.text)]
-                voice, speed = response.params.voice, response.params.speed
-                effects = [
-                    Synthesize(SentenceKey(response.id, i), s.text, voice, speed)
-                    for i, s in enumerate(self._sentences)
-                ]
-                self._next_delta_due_ms = response.created_ms + response.pacing.first_delta_delay_ms
-            else:
-                events += self._text_deltas(reply.text)
+        if reply.text and response.params.is_audio:
+            self._sentences = [_Sentence(s) for s in split_sentences(reply.text)]
+            voice, speed = response.params.voice, response.params.speed
+            effects = [
+                Synthesize(SentenceKey(response.id, i), s.text, voice, speed)
+                for i, s in enumerate(self._sentences)
+            ]
+            self._next_delta_due_ms = response.created_ms + response.pacing.first_delta_delay_ms
+        elif reply.text:
+            events += self._open_message() + self._text_deltas(reply.text)
         return events + self._release(now_ms), effects
 
     def on_speech(self, index: int, pcm16: bytes) -> None:
@@ -152,7 +154,7 @@ class ResponseStreamer:
 
     def next_deadline_ms(self) -> float | None:
         sentence = self._current_sentence()
-        if self._phase is not Phase.MESSAGE or sentence is None or sentence.pcm is None:
+        if self._phase not in (Phase.PREPARING, Phase.MESSAGE) or sentence is None or sentence.pcm is None:
             return None
         return self._next_delta_due_ms if self.response.pacing.pace > 0 else 0.0
 
@@ -163,7 +165,11 @@ class ResponseStreamer:
         return self._release(now_ms)
 
     def cancel(self, reason: str) -> Events:
-        """End the response now: close what is open, then ``response.done`` cancelled (reference §3.6)."""
+        """End the response now: close what is open, then ``response.done`` cancelled (reference §3.6).
+        Cut before any output, it bills nothing: ``output: []`` and usage all zeros, as the live service
+        reports a response cancelled before its first delta (reference §3.6)."""
+        if not self.response.output:
+            self.response.usage = Usage()
         return self._end("cancelled", {"type": "cancelled", "reason": reason})
 
     def fail(self, code: str, message: str) -> Events:
@@ -180,14 +186,13 @@ class ResponseStreamer:
         """The audio deltas due, then the message's end, the function calls, done."""
         events: Events = []
         pacing = self.response.pacing
-        while self._message is not None and self.response.params.is_audio:
-            sentence = self._current_sentence()
-            if sentence is None:
-                break
+        while (sentence := self._current_sentence()) is not None:
             if sentence.pcm is None or (pacing.pace > 0 and now_ms < self._next_delta_due_ms):
                 return events
             if self._output_tokens_left() <= 0:
                 return events + self._end("incomplete", MAX_TOKENS_DETAILS)
+            if self._message is None:
+                events += self._open_message()
             events += self._audio_delta(sentence, now_ms)
         if self._was_cut_short:
             return events + self._end("incomplete", MAX_TOKENS_DETAILS)

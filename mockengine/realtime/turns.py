@@ -97,9 +97,23 @@ class UserTurns:
         return self.items.commit_user_audio(item_id, pcm, transcribe=True)
 
     def on_input_audio_buffer_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
+        """``input_audio_buffer.cleared``; a turn under way (its ``speech_started`` went out) is dropped
+        and closed first with ``speech_stopped`` at the audio appended so far, so a client that tracks
+        "the user is speaking" is not left waiting; no ``committed`` follows (its item never exists).
+        The live service's events here are not public: chosen, docs/realtime-protocol.md. Speech going
+        on after the clear is a fresh onset (a new detector): a new ``speech_started``, a new item id."""
+        end_ms = self.buffer.total_ms
         self.buffer.clear()
-        self._transition(TurnEvent.CLEAR)
-        return Step(events=[se.input_audio_buffer_cleared(self.ctx.ids.event())])
+        item_id = self._transition(TurnEvent.CLEAR)
+        events = []
+        if item_id is not None:
+            events.append(
+                se.input_audio_buffer_speech_stopped(
+                    self.ctx.ids.event(), audio_end_ms=end_ms, item_id=item_id
+                )
+            )
+        events.append(se.input_audio_buffer_cleared(self.ctx.ids.event()))
+        return Step(events=events)
 
     # -- turn detection settings ----------------------------------------------------------------------
 
@@ -131,7 +145,7 @@ class UserTurns:
                 self.turn_item_id = self.ctx.ids.item()
         elif event in (TurnEvent.SPEECH_STOPPED, TurnEvent.COMMIT, TurnEvent.CLEAR):
             closed, self.turn_item_id = self.turn_item_id, None
-            if event is not TurnEvent.SPEECH_STOPPED and before is TurnState.IN_TURN:
+            if event is not TurnEvent.SPEECH_STOPPED and before in (TurnState.IN_TURN, TurnState.HANDED_OVER):
                 assert self.detector is not None
                 self._restart_detector(self.detector.config)  # speech going on is a fresh onset
         elif event is TurnEvent.DETECTION_OFF:

@@ -35,6 +35,7 @@ from mockengine.protocol.session_config import (
     default_session,
     merge_session,
     validate_session_update,
+    validate_tool_choice,
     validate_turn_detection,
 )
 from mockengine.server.handshake import (
@@ -95,6 +96,7 @@ class ClientSecretStore:
             )
         effective = merge_session(default_session(model, self._ids.session(), 0), session)
         validate_turn_detection(effective["audio"]["input"]["turn_detection"])
+        validate_tool_choice(effective["tool_choice"], effective["tools"], "session")
         value = f"{SECRET_PREFIX}{self._rng.getrandbits(128):032x}"
         secret = ClientSecret(value, int(now) + ttl_s, model, copy.deepcopy(session))
         self._secrets[value] = secret

@@ -88,7 +88,10 @@ def _malloc_info_xml() -> str | None:
     libc.open_memstream.restype = ctypes.c_void_p
     libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
     libc.fclose.argtypes = [ctypes.c_void_p]
-    libc.free.argtypes = [ctypes.c_void_p]
+    # open_memstream's buffer comes from whichever malloc the process runs on (an LD_PRELOADed one such as
+    # mimalloc included): free it through the process's own symbol, not libc's, or that allocator aborts
+    free = ctypes.CDLL(None).free
+    free.argtypes = [ctypes.c_void_p]
     buffer, size = ctypes.c_void_p(), ctypes.c_size_t()
     stream = libc.open_memstream(ctypes.byref(buffer), ctypes.byref(size))
     if not stream:
@@ -98,7 +101,7 @@ def _malloc_info_xml() -> str | None:
     try:
         return ctypes.string_at(buffer.value, size.value).decode() if buffer.value else None
     finally:
-        libc.free(buffer)
+        free(buffer)
 
 
 _PYMALLOC_FIGURES = {

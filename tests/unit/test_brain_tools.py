@@ -76,7 +76,7 @@ def test_the_set_is_large_enough_and_split_before_tuning() -> None:
 
 
 def test_regression_floors_and_no_invalid_call() -> None:
-    """Floors at the figures of the splits tuned on (docs/tools.md, round 8); no schema-invalid call
+    """Floors at the figures of the splits tuned on (docs/tools.md, round 9); no schema-invalid call
     anywhere. The held-out splits are reported by the bench, not asserted on."""
     tallies = evaluate()
     for (split, app), tally in tallies.items():
@@ -105,6 +105,7 @@ FLOORS = {
     "aside_r7": 0.96,  # round 7's own aside set (73.3 % when first scored)
     "heldout_r7": 0.82,  # round 8 tuned on it (50.9 % when sealed)
     "dev_r8": 0.94,  # round 8's own set (70.6 % when first scored, before any round-8 change)
+    "heldout_r8": 0.65,  # round 9 tuned on it (47.7 % when sealed)
 }
 
 

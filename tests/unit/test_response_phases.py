@@ -44,7 +44,7 @@ def test_the_table_has_one_start_one_end_and_no_dead_end() -> None:
     assert reachable == set(Phase)
     # response.done is possible from every phase but MESSAGE, which must close its message first.
     ends = {phase for (phase, move) in TRANSITIONS if move is Move.RESPONSE_DONE}
-    assert ends == {Phase.THINKING, Phase.FUNCTION_CALLS}
+    assert ends == {Phase.THINKING, Phase.PREPARING, Phase.FUNCTION_CALLS}
     assert (Phase.MESSAGE, Move.MESSAGE_DONE) in TRANSITIONS
 
 
@@ -104,6 +104,7 @@ def test_a_written_reply_with_calls_walks_the_table(moves) -> None:
     events, _ = streamer.begin(Reply("Hello there friend.", calls), 0.0)
     assert streamer.phase is Phase.DONE and events[-2]["type"] == "response.done"
     assert _path(moves) == [
+        "reply",
         "message_added",
         "message_delta",
         "message_done",
@@ -116,20 +117,20 @@ def test_a_written_reply_with_calls_walks_the_table(moves) -> None:
 def test_a_spoken_reply_cut_mid_audio_closes_its_message_before_done(moves) -> None:
     streamer = _streamer("audio")
     _, speech = streamer.begin(Reply("One sentence here."), 0.0)
-    assert streamer.is_thinking is False and streamer.phase is Phase.MESSAGE
+    assert streamer.is_thinking is False and streamer.phase is Phase.PREPARING
     streamer.on_speech(0, b"\x01\x00" * 24_000)
     assert streamer.advance(0.0)  # the first delta only: paced at real time
     assert streamer.phase is Phase.MESSAGE
     types = [e["type"] for e in streamer.cancel("turn_detected")]
     assert types.index("response.output_item.done") < types.index("response.done")
-    assert _path(moves) == ["message_added", "message_delta", "message_done", "response_done"]
+    assert _path(moves) == ["reply", "message_added", "message_delta", "message_done", "response_done"]
     assert len(speech) == 1
 
 
 def test_calls_only_and_a_cancel_while_thinking(moves) -> None:
     streamer = _streamer()
     streamer.begin(Reply(None, (ToolCall("f", "{}"),)), 0.0)
-    assert _path(moves) == ["function_call", "response_done"]
+    assert _path(moves) == ["reply", "function_call", "response_done"]
     moves.clear()
     thinking = _streamer()
     assert thinking.is_thinking and thinking.advance(10.0) == []
@@ -141,7 +142,7 @@ def test_max_output_tokens_ends_through_the_table(moves) -> None:
     streamer = _streamer(max_output_tokens=1)
     streamer.begin(Reply("A long answer of many words.", (ToolCall("f", "{}"),)), 0.0)
     assert streamer.response.status == "incomplete"
-    assert _path(moves) == ["message_added", "message_delta", "message_done", "response_done"]
+    assert _path(moves) == ["reply", "message_added", "message_delta", "message_done", "response_done"]
 
 
 def test_a_finished_response_refuses_more_output() -> None:
@@ -162,11 +163,11 @@ def test_a_session_s_responses_move_only_through_the_table(moves) -> None:
     driver.advance(400)
     driver.send(ce.ResponseCancel())
     first = _path(moves)
-    assert first == ["message_added", "message_delta", "message_done", "response_done"]
+    assert first == ["reply", "message_added", "message_delta", "message_done", "response_done"]
     moves.clear()
     driver.send(ce.ResponseCreate({"output_modalities": ["text"]}))
     driver.run_until_idle()
-    assert _path(moves) == ["message_added", "message_delta", "message_done", "response_done"]
+    assert _path(moves) == ["reply", "message_added", "message_delta", "message_done", "response_done"]
 
 
 def _user(text: str) -> dict[str, Any]:

@@ -524,7 +524,9 @@ def test_server_vad_transcribes_during_the_silence_window_so_the_reply_does_not_
     driver.run_until_idle()
     stopped_at, _ = driver.first("input_audio_buffer.speech_stopped")
     replied_at, _ = driver.first("response.output_item.added")
-    assert replied_at - stopped_at <= 20  # the 250 ms transcription ran inside the silence window
+    # The reply's item is announced with its first audio, 250 ms of speech synthesis after the reply was
+    # decided: the 250 ms transcription ran inside the silence window, or this would be 500 ms.
+    assert replied_at - stopped_at <= 250 + 20
     assert len(driver.transcriber.calls) == 1  # the probe's words are the item's: no second pass
 
 
@@ -664,21 +666,3 @@ def test_inline_audio_in_response_input_is_heard():
     driver.run_until_idle()
     assert "paris" in driver.of_type("response.output_text.done")[0]["text"].lower()
     assert [item.role for item in driver.session.conversation] == ["assistant"]  # input is not added
-
-
-def test_a_session_tool_choice_naming_no_declared_tool_is_reported_as_the_session_s(driver):
-    """It was reported as param "response.tool_choice", though the response.create carried none."""
-    set_session(driver, tool_choice={"type": "function", "name": "nope"})
-    driver.send(user_text("hello"))
-    since = len(driver.events)
-    driver.send(ce.ResponseCreate({}))
-    error = next(e["error"] for _, e in driver.events[since:] if e["type"] == "error")
-    assert error["param"] == "session.tool_choice" and "'nope'" in error["message"]
-    since = len(driver.events)
-    driver.send(ce.ResponseCreate({"tool_choice": {"type": "function", "name": "other"}}))
-    error = next(e["error"] for _, e in driver.events[since:] if e["type"] == "error")
-    assert error["param"] == "response.tool_choice"
-    set_session(driver, tool_choice="auto")  # the session works again
-    driver.send(ce.ResponseCreate({}))
-    driver.run_until_idle()
-    assert "response.done" in types(driver, since)

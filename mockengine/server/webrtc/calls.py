@@ -26,7 +26,7 @@ from mockengine.faults.spec import FaultSpec
 from mockengine.ids import IdFactory
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
-from mockengine.protocol.session_config import validate_session_update
+from mockengine.protocol.session_config import validate_session_update, validate_tool_choice
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
 from mockengine.server.handshake import MODEL_PATTERN, incorrect_api_key_message, key_accepted
@@ -249,6 +249,7 @@ def _session_from(text: str | None) -> dict[str, Any]:
         raise BadCall(400, INVALID_JSON_BODY, param="session") from exc
     try:
         validate_session_update(session)
+        validate_tool_choice(session.get("tool_choice", "auto"), session.get("tools", []), "session")
     except ProtocolError as exc:
         raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
     return session

@@ -1,0 +1,76 @@
+"""What a tool's declaration says beyond its words, for the matcher: the verbs its description starts
+with (its actions, whatever its name says), the example values it quotes (no triggers), a value said as
+what one of its required strings is, and whether a HyperStudy name is HyperStudy's tool or an app's own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from mockengine.brain import lexicon, verbatim
+from mockengine.brain.hrp import HRP_TOOLS
+from mockengine.brain.model import ToolSpec
+from mockengine.brain.wordlists import CHANGE_VERBS
+
+_HRP_PARAMETERS = {tool.name: tool.parameters for tool in HRP_TOOLS}
+_READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
+# Example values a description quotes: "e.g. 'groceries'", "such as 'Chrome' or 'Excel'".
+_EXAMPLES = re.compile(
+    r"\b(?:e\.g\.|eg|for example|for instance|such as|like|i\.e\.)\s*,?\s*'[^']*'"
+    r"(?:\s*(?:,|or|and)\s*'[^']*')*",
+    re.I,
+)
+_LEADING = re.compile(
+    r"^\s*([A-Za-z]+)(?:\s*(?:,|/|or|and)\s*([A-Za-z]+))?\s+"
+    r"(?:the|a|an|your|my|their|its|this|that|it|all|one|someone|people)\b",
+    re.I,
+)
+_LIGHT_LEADING = frozenset(("set", "make", "take", "place", "call", "have", "get"))
+
+
+def without_examples(text: str) -> str:
+    """``text`` without the example values it quotes ("e.g. 'groceries'")."""
+    return _EXAMPLES.sub(" ", text)
+
+
+def leading_verbs(description: str) -> list[str]:
+    """The verbs an imperative description starts with ("Mute or unmute the …", "Post a message …"):
+    words that change something, before a determiner; a light verb ("Set the …") says nothing."""
+    found = _LEADING.match(description)
+    if found is None:
+        return []
+    words = [w.lower() for w in found.group(1, 2) if w]
+    # "Silence the chime" is an imperative; "Returns the …" describes a lookup
+    return [
+        w
+        for w in words
+        if w not in _LIGHT_LEADING
+        and (w in CHANGE_VERBS or not (w.endswith("s") or w in lexicon.STOPWORDS or w in _READ_VERBS))
+    ]
+
+
+def labelled(text: str, tool: ToolSpec) -> bool:
+    """A required string of ``tool`` said as what it is ("the passcode is tulip", "the code's X")."""
+    parameters = tool.parameters if isinstance(tool.parameters, Mapping) else {}
+    needed = parameters.get("required")
+    properties = parameters.get("properties")
+    if not isinstance(needed, list) or not isinstance(properties, Mapping):
+        return False
+    return any(
+        isinstance(properties.get(name), Mapping)
+        and properties[name].get("type") == "string"
+        and verbatim.labelled_string(text, name) is not None
+        for name in needed
+        if isinstance(name, str)
+    )
+
+
+def study_tools(tools: list[ToolSpec], names: frozenset[str]) -> list[ToolSpec]:
+    """The declared tools that are HyperStudy's own (``names``): a HyperStudy name (``send_chat``) is an
+    app's own tool when nothing else of HyperStudy is declared and its parameters are not HyperStudy's (a
+    meeting app's ``send_chat {message, to}``)."""
+    study = [tool for tool in tools if tool.name in names]
+    if len(study) == 1 and study[0].parameters != _HRP_PARAMETERS.get(study[0].name, study[0].parameters):
+        return []
+    return study

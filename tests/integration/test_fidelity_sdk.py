@@ -1,0 +1,159 @@
+"""Fidelity details a new user met, over the wire with the official ``openai`` SDK (fake engines, no
+models): a response cancelled before its first audio leaves nothing behind (reference §3.6); an
+unobeyable tool_choice is an error and the session goes on; two cities are two calls; a clear while the
+user speaks closes the turn."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+from typing import Any
+
+from openai import AsyncOpenAI
+
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
+from tests.speech import validate_server_event
+
+STORY = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Tell me a story"}]}
+
+
+async def events_until(connection: Any, kind: str) -> list[dict[str, Any]]:
+    """Server events up to and including the next ``kind`` (each checked against the SDK's models); a
+    wait over 15 s for one event fails the test."""
+    seen: list[dict[str, Any]] = []
+    while True:
+        event = json.loads(await asyncio.wait_for(connection.recv_bytes(), 15))
+        validate_server_event(event)
+        seen.append(event)
+        if event["type"] == kind:
+            return seen
+
+
+async def test_a_response_cancelled_before_its_first_audio_leaves_no_item(engine) -> None:
+    # The first audio delta is due 2 s after response.created: the cancel surely comes first.
+    eng = await engine(audio_pace=1.0, first_delta_delay_ms=2000)
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        await connection.conversation.item.create(item=STORY)
+        await connection.response.create()
+        before = await events_until(connection, "response.created")
+        user_item_id = next(e["item"]["id"] for e in before if e["type"] == "conversation.item.done")
+        await connection.response.cancel()
+        seen = await events_until(connection, "response.done")
+        assert [e["type"] for e in seen] == ["response.done"]  # no item announced, none to close
+        response = seen[-1]["response"]
+        assert response["status"] == "cancelled" and response["output"] == []
+        assert response["usage"]["total_tokens"] == response["usage"]["input_tokens"] == 0
+        # The conversation holds the user's item only: the next reply follows it directly.
+        await connection.response.create(response={"output_modalities": ["text"]})
+        seen = await events_until(connection, "response.done")
+        added = next(e for e in seen if e["type"] == "conversation.item.added")
+        assert added["item"]["role"] == "assistant" and added["previous_item_id"] == user_item_id
+        assert seen[-1]["response"]["status"] == "completed"
+
+
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "Get the current weather for a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+
+async def test_an_unobeyable_tool_choice_is_an_error_and_the_session_goes_on(engine) -> None:
+    eng = await engine()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        forced = {"type": "function", "name": "nope"}
+        await connection.session.update(
+            session={"type": "realtime", "tools": [WEATHER], "tool_choice": forced}, event_id="u1"
+        )
+        error = (await events_until(connection, "error"))[-1]["error"]
+        assert (error["code"], error["param"], error["event_id"]) == (
+            "invalid_value",
+            "session.tool_choice",
+            "u1",
+        )
+        await connection.session.update(session={"type": "realtime", "output_modalities": ["text"]})
+        session = (await events_until(connection, "session.updated"))[-1]["session"]
+        assert session["tools"] == [] and session["tool_choice"] == "auto"  # the refused update left nothing
+        await connection.conversation.item.create(
+            item={
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "Hello there"}],
+            }
+        )
+        await connection.response.create(response={"tool_choice": "required"}, event_id="r1")
+        seen = await events_until(connection, "error")
+        assert "response.created" not in [e["type"] for e in seen]
+        error = seen[-1]["error"]
+        assert (error["param"], error["event_id"]) == ("response.tool_choice", "r1")
+        await connection.response.create()  # the user's item is still there to be answered
+        done = (await events_until(connection, "response.done"))[-1]["response"]
+        assert done["status"] == "completed" and done["output"][0]["type"] == "message"
+
+
+async def test_the_weather_in_two_cities_is_two_parallel_calls(engine) -> None:
+    eng = await engine()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        await connection.session.update(
+            session={"type": "realtime", "output_modalities": ["text"], "tools": [WEATHER]}
+        )
+        await events_until(connection, "session.updated")
+        text = "What's the weather in Paris and in Rome?"
+        await connection.conversation.item.create(
+            item={"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+        )
+        await connection.response.create()
+        done = (await events_until(connection, "response.done"))[-1]["response"]
+        calls = [item for item in done["output"] if item["type"] == "function_call"]
+        assert [(c["name"], json.loads(c["arguments"])) for c in calls] == [
+            ("get_weather", {"city": "Paris"}),
+            ("get_weather", {"city": "Rome"}),
+        ]
+        assert len({c["call_id"] for c in calls}) == 2
+
+
+async def test_a_clear_while_the_user_speaks_closes_the_turn(engine) -> None:
+    eng = await engine()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        speech = synthetic_voiced_pcm16(800)
+        for offset in range(0, len(speech), 960):  # 20 ms appends
+            await connection.input_audio_buffer.append(
+                audio=base64.b64encode(speech[offset : offset + 960]).decode()
+            )
+        started = (await events_until(connection, "input_audio_buffer.speech_started"))[-1]
+        await connection.input_audio_buffer.clear()
+        seen = await events_until(connection, "input_audio_buffer.cleared")
+        assert [e["type"] for e in seen] == [
+            "input_audio_buffer.speech_stopped",
+            "input_audio_buffer.cleared",
+        ]
+        assert seen[0]["item_id"] == started["item_id"]
+        # Speaking again is a new turn: its own speech_started, committed and answered.
+        for offset in range(0, len(speech), 960):
+            await connection.input_audio_buffer.append(
+                audio=base64.b64encode(speech[offset : offset + 960]).decode()
+            )
+        silence = base64.b64encode(bytes(960)).decode()
+        for _ in range(50):
+            await connection.input_audio_buffer.append(audio=silence)
+        seen = await events_until(connection, "input_audio_buffer.committed")
+        again = next(e for e in seen if e["type"] == "input_audio_buffer.speech_started")
+        assert again["item_id"] == seen[-1]["item_id"] != started["item_id"]
