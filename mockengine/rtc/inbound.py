@@ -31,6 +31,7 @@ from aiortc.jitterbuffer import JitterBuffer
 
 from mockengine.rtc.libopus import OpusError, opus_decoder
 from mockengine.rtc.media import InputResampler
+from mockengine.rtc.rtp_inline import receive_rtp_inline
 
 log = logging.getLogger("mockengine.webrtc")
 _QUEUE_ATTRIBUTE = "_RTCRtpReceiver__decoder_queue"  # aiortc 1.x's private decoder queue
@@ -48,6 +49,8 @@ class InlineDecoder:
         self._opus.layout = "mono"  # type: ignore[attr-defined]
         self._opus.sample_rate = 48_000  # type: ignore[attr-defined]
         self._other: Any = None  # aiortc's decoder, for a call without Opus
+        self._codec: Any = None
+        self._codec_is_opus = False
         self._resampler = InputResampler()
         self._stopped = threading.Event()
 
@@ -57,7 +60,7 @@ class InlineDecoder:
             return
         codec, encoded_frame = task
         try:
-            if self._native is not None and codec.name.lower() == "opus":
+            if self._native is not None and self._is_opus(codec):
                 self.on_pcm16(self._native.decode(encoded_frame.data))
                 return
             frames = self._decode(codec, encoded_frame.data)
@@ -68,6 +71,11 @@ class InlineDecoder:
             pcm16 = self._resampler.convert(frame)
             if pcm16:
                 self.on_pcm16(pcm16)
+
+    def _is_opus(self, codec: Any) -> bool:
+        if codec is not self._codec:  # (aiortc's ``codec.name`` splits the MIME type on every call)
+            self._codec, self._codec_is_opus = codec, codec.name.lower() == "opus"
+        return self._codec_is_opus
 
     def _decode(self, codec: Any, data: bytes) -> list[Any]:
         if codec.name.lower() == "opus":
@@ -99,6 +107,7 @@ def decode_inline(receiver: RTCRtpReceiver, on_pcm16: Callable[[bytes], None]) -
     # hears the user); a frame is released once the next one arrives, which reorders what loopback or
     # a LAN can swap.
     setattr(receiver, _JITTER_ATTRIBUTE, JitterBuffer(capacity=16, prefetch=0))
+    receive_rtp_inline(receiver)
 
 
 class _Discard:

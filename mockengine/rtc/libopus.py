@@ -70,7 +70,7 @@ class OpusDecoder:
         samples = self._lib.opus_decode(self._state, packet, len(packet), self._out, MAX_FRAME_SAMPLES, 0)
         if samples < 0:
             raise OpusError(f"opus_decode failed ({samples})")
-        return self._out.raw[: samples * 2]
+        return ctypes.string_at(self._out, samples * 2)
 
     def __del__(self) -> None:
         state, self._state = getattr(self, "_state", None), None

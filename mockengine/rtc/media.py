@@ -98,6 +98,7 @@ class ReplyTrack(MediaStreamTrack):
         self._playing = None
         if playing is None or self._last_item is None:
             return None
+        self._encoder.cut()
         self._cleared.add(playing)
         return Cut(playing, self._last_item, self._sent_samples.get(self._last_item, 0) * 1000 // RATE_HZ)
 

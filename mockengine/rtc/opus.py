@@ -8,8 +8,9 @@ included), and its sender computes each frame's audio level sample by sample in 
 :class:`ReplyEncoder` instead gives aiortc **encoded packets** (``av.Packet``: its sender then only
 packetises them: no thread hand-off, no resampler, no audio-level pass). libopus encodes the 24 kHz mono
 PCM16 directly (Opus takes 8–48 kHz input natively; the packets are stamped in the 48 kHz RTP clock).
-Between replies no encoder runs: one silent packet, made once per process, is sent again. What the
-client decodes is ordinary Opus (mono in the negotiated ``opus/48000/2``, which every decoder plays).
+Between replies no encoder runs: one silent packet, made once per process, is sent again; reply audio
+another call already played goes out as the packets encoded then (:mod:`mockengine.rtc.packet_cache`).
+What the client decodes is ordinary Opus (mono in the negotiated ``opus/48000/2``, which every decoder plays).
 
 The microphone keeps PyAV's resampler (:class:`mockengine.rtc.media.InputResampler`): measured against
 numpy + a streaming soxr resampler it costs the same (~20 µs a frame), so there was nothing to win.
@@ -23,12 +24,15 @@ from functools import cache
 import av
 import numpy as np
 
+from mockengine.rtc.packet_cache import REPLY_PACKETS, ROOT, PacketCache, chain
+
 RATE_HZ = 24_000
 TIME_BASE = Fraction(1, RATE_HZ)
 RTP_CLOCK_HZ = 48_000  # Opus's RTP clock (RFC 7587), whatever the audio's own rate
 RTP_TIME_BASE = Fraction(1, RTP_CLOCK_HZ)
 BIT_RATE = 32_000  # mono speech; aiortc's default is 96 kb/s stereo
 FLUSH_FRAMES = 3  # silent frames still encoded after audio, so the encoder's look-ahead plays out
+REPLAY_MAX_FRAMES = 50  # cached frames (1 s) an encoder may catch up on at a miss
 
 
 def _encoder() -> av.audio.codeccontext.AudioCodecContext:
@@ -73,18 +77,36 @@ def _packet(payload: bytes, pts: int) -> av.Packet:
 
 class ReplyEncoder:
     """20 ms frames of 24 kHz mono PCM16 (``pts`` in 24 kHz samples) → Opus packets stamped in the RTP
-    clock (``pts`` in 48 kHz samples, time base 1/48000)."""
+    clock (``pts`` in 48 kHz samples, time base 1/48000).
 
-    def __init__(self, frame_samples: int) -> None:
+    Each stretch of audio (from the first audio after settled silence until the encoder has played out
+    its look-ahead, or :meth:`cut`) starts from a fresh encoder, and its packets come from ``cache``
+    (:mod:`mockengine.rtc.packet_cache`) when another call already played the same stretch. The frames
+    served from the cache are kept; at the first miss they are run through this call's encoder first
+    (their packets discarded), so what it encodes next is what it would have encoded anyway. After a
+    long run of hits (over ``REPLAY_MAX_FRAMES``) that catch-up would stall the event loop, so the
+    miss starts a new stretch there instead (a fresh encoder mid-reply: the decoder's state from the
+    previous packet carries over, as after a lost packet).
+    """
+
+    def __init__(self, frame_samples: int, cache: PacketCache | None = REPLY_PACKETS) -> None:
         self.frame_samples = frame_samples
-        self._codec = _encoder()
+        self._cache = cache
+        self._codec: av.audio.codeccontext.AudioCodecContext | None = None
         self._silence = silent_payload(frame_samples)
         self._flush_left = 0  # silent frames still to run through the encoder after audio
+        self._key = ROOT
+        self._behind: list[tuple[bytes, int]] = []  # frames served from the cache, not yet encoded here
 
     @property
     def is_settled(self) -> bool:
         """No audio left in the encoder's look-ahead: what follows is the cached silent packet."""
         return self._flush_left == 0
+
+    def cut(self) -> None:
+        """The audio stops here (barge-in, a cleared buffer): silence follows at once, with no flush of
+        the encoder's look-ahead (a few ms of audio that is being cut off anyway)."""
+        self._flush_left = 0
 
     def encode(self, pcm16: bytes | None, pts: int) -> av.Packet:
         """``pcm16`` is one frame of audio, or None for silence."""
@@ -94,7 +116,37 @@ class ReplyEncoder:
             self._flush_left -= 1
             pcm16 = bytes(self.frame_samples * 2)
         else:
+            if self._flush_left == 0:
+                self._start_stretch()
             self._flush_left = FLUSH_FRAMES
+        return _packet(self._payload(pcm16, pts), pts)
+
+    def _start_stretch(self) -> None:
+        self._codec, self._key, self._behind = None, ROOT, []
+
+    def _payload(self, pcm16: bytes, pts: int) -> bytes:
+        if self._cache is None:
+            return self._encode(pcm16, pts)
+        key = chain(self._key, pcm16)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._key = key
+            self._behind.append((pcm16, pts))
+            return cached
+        if len(self._behind) > REPLAY_MAX_FRAMES:
+            self._start_stretch()
+            key = chain(ROOT, pcm16)
+        for frame, frame_pts in self._behind:  # catch up: the encoder's state as if it had run
+            self._encode(frame, frame_pts)
+        self._behind.clear()
+        self._key = key
+        payload = self._encode(pcm16, pts)
+        self._cache.put(key, payload)
+        return payload
+
+    def _encode(self, pcm16: bytes, pts: int) -> bytes:
+        if self._codec is None:
+            self._codec = _encoder()
         packets = self._codec.encode(_frame(pcm16, pts))
         # libopus gives one packet per 20 ms frame; it carries the frame's timestamp on the wire
-        return _packet(bytes(packets[0]) if packets else self._silence, pts)
+        return bytes(packets[0]) if packets else self._silence

@@ -68,3 +68,26 @@ def test_aiortcs_thread_waits_until_the_receiver_stops(install):
     queue.put(None)  # RTCRtpReceiver.stop → __stop_decoder
     worker.join(2)
     assert not worker.is_alive() and got == [None]
+
+
+def test_a_calls_microphone_rtp_is_handled_in_the_datagram_callback():
+    import asyncio
+
+    from aiortc import RTCPeerConnection
+
+    from mockengine.rtc.rtp_inline import receive_rtp_inline
+
+    async def install() -> tuple[bool, object, object]:
+        pc = RTCPeerConnection()
+        receiver = pc.addTransceiver("audio").receiver
+        connection = receiver.transport.transport._connection
+        before = connection.data_received
+        try:
+            return receive_rtp_inline(receiver), before, connection.data_received
+        finally:
+            await pc.close()
+
+    installed, before, after = asyncio.run(install())
+    assert installed and after is not before  # aioice's queue is no longer the first stop
+    fake = SimpleNamespace(transport=SimpleNamespace(_register_rtp_receiver=None, state="new"))
+    assert receive_rtp_inline(fake) is False  # not aiortc's layout: its own path stays

@@ -32,7 +32,6 @@ from mockengine.protocol import server_events as se
 from mockengine.protocol.client_events import (
     ClientEvent,
     ConversationItemTruncate,
-    InputAudioBufferAppend,
     OutputAudioBufferClear,
 )
 from mockengine.realtime.effects import Step
@@ -110,7 +109,10 @@ class CallRunner(SessionLoop):
             audio = pybase64.b64encode(pcm16).decode()
             raw = f'{{"type":"input_audio_buffer.append","audio":"{audio}"}}'
             self.journal.client_text(raw, "audio/pcm", output_format)
-        self.receive(InputAudioBufferAppend(audio=self._in_session_format(pcm16)))
+        # As a plain WebSocket append goes (SessionLoop.on_client_text): no event object, no dispatch.
+        step = self.session.receive_audio(self._in_session_format(pcm16), None, self.now_ms())
+        if step.events or step.effects:
+            self.apply(step)
 
     def _in_session_format(self, pcm16: bytes) -> bytes:
         """The session decodes appends from its input format; on a call the audio is always PCM16."""

@@ -1,0 +1,100 @@
+"""Reply packets encoded once and sent again (mockengine.rtc.packet_cache): a call replaying a stretch
+another call played gets the same bytes its own encoder would have made, including after the
+stretches part ways (no network)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mockengine.rtc.opus import REPLAY_MAX_FRAMES, ReplyEncoder
+from mockengine.rtc.packet_cache import ROOT, PacketCache, chain
+
+FRAME = 480
+
+
+def speech(seconds: float, seed: int) -> list[bytes]:
+    """Noise-modulated tones: a different seed gives different audio from its first frame."""
+    rng = np.random.default_rng(seed)
+    n = int(24_000 * seconds)
+    t = np.arange(n) / 24_000
+    pcm = 6000 * np.sin(2 * np.pi * (180 + 40 * rng.random()) * t) + 800 * rng.standard_normal(n)
+    samples = pcm.astype("<i2")
+    return [samples[i : i + FRAME].tobytes() for i in range(0, n - FRAME + 1, FRAME)]
+
+
+def play(encoder: ReplyEncoder, frames: list[bytes], silent_after: int = 5) -> list[bytes]:
+    """The packets of ``frames`` then of ``silent_after`` silent frames, as the track would ask."""
+    out = [bytes(encoder.encode(f, i * FRAME)) for i, f in enumerate(frames)]
+    return out + [bytes(encoder.encode(None, (len(frames) + i) * FRAME)) for i in range(silent_after)]
+
+
+def test_a_second_call_playing_the_same_reply_gets_the_first_ones_packets_from_the_cache():
+    cache = PacketCache()
+    reply = speech(1.0, seed=1)
+    first = play(ReplyEncoder(FRAME, cache), reply)
+    assert cache.hits == 0
+    second = play(ReplyEncoder(FRAME, cache), reply)
+    assert second == first
+    assert cache.hits == len(reply) + 3  # every audio frame and the encoder's three flush frames
+
+
+def test_cached_packets_are_what_the_calls_own_encoder_makes_even_after_the_replies_part():
+    cache = PacketCache()
+    shared, tail_a, tail_b = speech(0.4, seed=2), speech(0.3, seed=3), speech(0.3, seed=4)
+    play(ReplyEncoder(FRAME, cache), shared + tail_a)
+    cached = play(ReplyEncoder(FRAME, cache), shared + tail_b)  # hits, then a miss: catch-up
+    uncached = play(ReplyEncoder(FRAME, None), shared + tail_b)
+    assert cached == uncached
+    assert cache.hits == len(shared)
+
+
+def test_each_stretch_after_silence_starts_from_a_fresh_encoder():
+    cache = PacketCache()
+    encoder = ReplyEncoder(FRAME, cache)
+    reply = speech(0.3, seed=5)
+    first = play(encoder, reply)
+    again = play(encoder, reply)  # the same call, the same reply later: from the cache
+    assert again == first and cache.hits == len(reply) + 3
+
+
+def test_a_miss_after_a_long_run_of_hits_starts_a_new_stretch_instead_of_catching_up():
+    cache = PacketCache()
+    shared = speech((REPLAY_MAX_FRAMES + 10) * 0.02, seed=6)
+    play(ReplyEncoder(FRAME, cache), shared + speech(0.2, seed=7))
+    tail = speech(0.2, seed=8)
+    encoder = ReplyEncoder(FRAME, cache)
+    packets = play(encoder, shared + tail, silent_after=0)
+    fresh = play(ReplyEncoder(FRAME, None), tail, silent_after=0)
+    assert packets[len(shared) :] == fresh  # the tail as a stretch of its own
+    assert len(encoder._behind) == 0 and encoder._key == _key_after(tail)
+
+
+def _key_after(frames: list[bytes]) -> bytes:
+    key = ROOT
+    for frame in frames:
+        key = chain(key, frame)
+    return key
+
+
+def test_a_cut_sends_silence_at_once_and_the_next_reply_starts_afresh():
+    from mockengine.rtc.opus import silent_payload
+
+    cache = PacketCache()
+    encoder = ReplyEncoder(FRAME, cache)
+    play(encoder, speech(0.2, seed=9), silent_after=0)
+    encoder.cut()
+    assert bytes(encoder.encode(None, 0)) == silent_payload(FRAME)
+    reply = speech(0.2, seed=10)
+    assert play(encoder, reply) == play(ReplyEncoder(FRAME, None), reply)
+
+
+def test_the_cache_is_bounded_in_bytes_least_recently_used_out_first():
+    cache = PacketCache(max_bytes=3 * 300)
+    keys = [chain(ROOT, bytes([i])) for i in range(4)]
+    for key in keys[:3]:
+        cache.put(key, bytes(80))
+    assert cache.get(keys[0]) is not None  # now the most recently used
+    cache.put(keys[3], bytes(80))
+    assert cache.size_bytes <= cache.max_bytes
+    assert cache.get(keys[1]) is None and cache.get(keys[0]) is not None
+    assert PacketCache(max_bytes=0).get(keys[0]) is None
