@@ -5,39 +5,30 @@ tool's words they hold; a request beside them still acts; the trace names the cu
 from __future__ import annotations
 
 import json
-from datetime import date
 from typing import Any
 
 import pytest
 
 from mockengine.brain import acting, addressed, codes, intent, scalars, values
-from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
+from mockengine.brain.model import ReplyRequest, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.referents import Referent
 from mockengine.brain.scenario import Scenario
+from tests.unit.made_up_apps import STRING, TODAY, tool
 
-TODAY = date(2026, 3, 2)
-_STR = {"type": "string"}
-
-
-def _tool(
-    name: str, description: str, properties: dict[str, Any], required: tuple[str, ...] = ()
-) -> ToolSpec:
-    return ToolSpec(
-        name, description, {"type": "object", "properties": properties, "required": list(required)}
-    )
+_STR = STRING
 
 
 GARDEN = [
-    _tool(
+    tool(
         "start_watering",
         "Start watering a garden zone for some minutes.",
         {"zone": _STR, "minutes": {"type": "integer"}},
         ("zone",),
     ),
-    _tool("watering_history", "List past watering runs.", {"zone": _STR}),
-    _tool("log_harvest", "Record a harvest.", {"crop": _STR, "weight_kg": {"type": "number"}}, ("crop",)),
-    _tool("find_seeds", "Search the seed shop.", {"query": _STR}, ("query",)),
+    tool("watering_history", "List past watering runs.", {"zone": _STR}),
+    tool("log_harvest", "Record a harvest.", {"crop": _STR, "weight_kg": {"type": "number"}}, ("crop",)),
+    tool("find_seeds", "Search the seed shop.", {"query": _STR}, ("query",)),
 ]
 
 
@@ -100,7 +91,7 @@ def test_the_trace_names_the_cues_when_the_participant_talks() -> None:
 
 
 DESK = [
-    _tool(
+    tool(
         "open_case",
         "Open a support case.",
         {
@@ -109,9 +100,9 @@ DESK = [
         },
         ("summary", "area"),
     ),
-    _tool("resolve_case", "Resolve a case.", {"case_id": _STR, "note": _STR}, ("case_id",)),
-    _tool("send_courier", "Send a courier.", {"address": _STR}, ("address",)),
-    _tool(
+    tool("resolve_case", "Resolve a case.", {"case_id": _STR, "note": _STR}, ("case_id",)),
+    tool("send_courier", "Send a courier.", {"address": _STR}, ("address",)),
+    tool(
         "set_fan",
         "Turn a fan on or off.",
         {"room": _STR, "state": {"enum": ["on", "off"]}},
@@ -148,8 +139,8 @@ def test_an_unknown_first_verb_before_a_determiner_is_no_part_of_the_value() -> 
 def test_a_phrasal_compound_in_a_name_is_its_verb_and_particle() -> None:
     """ "book_pickup" declares "pick up": "could someone pick me up from the station at six" asks it."""
     tools = [
-        _tool("book_pickup", "Arrange a driver for the guest.", {"place": _STR, "time": _STR}, ("place",)),
-        _tool("add_note", "Add a note for the guest.", {"text": _STR}, ("text",)),
+        tool("book_pickup", "Arrange a driver for the guest.", {"place": _STR, "time": _STR}, ("place",)),
+        tool("add_note", "Add a note for the guest.", {"text": _STR}, ("text",)),
     ]
     picked = intent.best("could a driver pick me up from the station", tools)
     assert picked is not None and picked.tool.name == "book_pickup"
@@ -193,13 +184,13 @@ def test_british_half_with_a_part_of_the_day_and_no_preposition() -> None:
 def test_a_proper_name_is_no_action_and_keeps_its_number() -> None:
     """ "Heathrow Terminal 5": "Terminal" terminates nothing and 5 is no count of people."""
     taxi = [
-        _tool(
+        tool(
             "order_car",
             "Order a car from the front door.",
             {"destination": _STR, "riders": {"type": "integer"}},
             ("destination",),
         ),
-        _tool("end_stay", "Terminate the stay early.", {}),
+        tool("end_stay", "Terminate the stay early.", {}),
     ]
     plan = acting.plan("get us a car to Gatwick Terminal 3, there's two of us", taxi, Referent(), TODAY)
     assert plan is not None
@@ -211,13 +202,13 @@ def test_a_proper_name_is_no_action_and_keeps_its_number() -> None:
 def test_millilitres_and_centimetres_and_a_past_measurement_is_a_record() -> None:
     """A measurement told in the past is a record, not a remark; ml and cm are units like kg."""
     clinic = [
-        _tool(
+        tool(
             "record_height",
             "Record a child's height and weight.",
             {"height_cm": {"type": "number"}, "weight_kg": {"type": "number"}},
             ("height_cm",),
         ),
-        _tool(
+        tool(
             "record_dose",
             "Record a dose of medicine given.",
             {"drug": _STR, "amount_ml": {"type": "number"}},
@@ -235,8 +226,8 @@ def test_millilitres_and_centimetres_and_a_past_measurement_is_a_record() -> Non
 def test_keeping_others_from_something_is_a_request_not_a_refusal() -> None:
     """ "don't let anyone …" asks for something to be done; "don't water it" does not."""
     quiet = [
-        _tool("block_disturbance", "Keep callers and visitors away from the guest.", {}),
-        _tool("order_food", "Order food to the room.", {"dish": _STR}, ("dish",)),
+        tool("block_disturbance", "Keep callers and visitors away from the guest.", {}),
+        tool("order_food", "Order food to the room.", {"dish": _STR}, ("dish",)),
     ]
     plan = acting.plan("please don't let anyone disturb me tonight", quiet, Referent(), TODAY)
     assert plan is not None and [a.call.name for a in plan.actions] == ["block_disturbance"]

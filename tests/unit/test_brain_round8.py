@@ -6,7 +6,6 @@ ranges of dates; past days; general advice, remarks and stories call nothing."""
 from __future__ import annotations
 
 import json
-from datetime import date
 from typing import Any
 
 import pytest
@@ -14,41 +13,33 @@ import pytest
 from mockengine.brain import acting, lexicon, questions, ranges, values
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.referents import Referent
+from tests.unit.made_up_apps import STRING, TODAY, tool
 
-TODAY = date(2026, 3, 2)  # a Monday
-_STR = {"type": "string"}
+_STR = STRING
 _DATE = {"type": "string", "format": "date"}
 
 
-def _tool(
-    name: str, description: str, properties: dict[str, Any], required: tuple[str, ...] = ()
-) -> ToolSpec:
-    return ToolSpec(
-        name, description, {"type": "object", "properties": properties, "required": list(required)}
-    )
-
-
 LIBRARY = [
-    _tool("search_catalogue", "Search the library's books.", {"query": _STR}, ("query",)),
-    _tool("my_loans", "List the books the user has borrowed and when they are due.", {}),
-    _tool("renew_loan", "Renew a borrowed book for two more weeks.", {"title": _STR}, ("title",)),
-    _tool("reserve_book", "Put a hold on a book that is out.", {"title": _STR}, ("title",)),
-    _tool(
+    tool("search_catalogue", "Search the library's books.", {"query": _STR}, ("query",)),
+    tool("my_loans", "List the books the user has borrowed and when they are due.", {}),
+    tool("renew_loan", "Renew a borrowed book for two more weeks.", {"title": _STR}, ("title",)),
+    tool("reserve_book", "Put a hold on a book that is out.", {"title": _STR}, ("title",)),
+    tool(
         "reading_history",
         "Titles returned in a period.",
         {"date_from": _DATE, "date_to": _DATE, "author": _STR},
     ),
 ]
 BOILER = [
-    _tool("boiler_status", "Current water temperature and whether the boiler is heating.", {}),
-    _tool("stop_boiler", "Switch the boiler off until it is started again.", {}),
-    _tool(
+    tool("boiler_status", "Current water temperature and whether the boiler is heating.", {}),
+    tool("stop_boiler", "Switch the boiler off until it is started again.", {}),
+    tool(
         "boiler_control",
         "Pause or resume the heating programme.",
         {"action": {"type": "string", "enum": ["pause", "resume"]}},
         ("action",),
     ),
-    _tool(
+    tool(
         "mute_alarms",
         "Silence the boiler's fault beeps.",
         {"muted": {"type": "boolean"}, "note": _STR},
@@ -56,13 +47,13 @@ BOILER = [
     ),
 ]
 BIRDS = [
-    _tool(
+    tool(
         "log_sighting",
         "Record a bird seen.",
         {"species": _STR, "count": {"type": "integer", "minimum": 0}, "date": _DATE},
         ("species",),
     ),
-    _tool("sightings", "Birds seen on a day.", {"date": _DATE}),
+    tool("sightings", "Birds seen on a day.", {"date": _DATE}),
 ]
 
 
@@ -160,7 +151,7 @@ def test_the_same_apps_still_act_on_requests() -> None:
 
 
 GATES = [
-    _tool(
+    tool(
         "gate_control",
         "Open or close a gate.",
         {
@@ -169,19 +160,19 @@ GATES = [
         },
         ("gate", "action"),
     ),
-    _tool(
+    tool(
         "show_camera",
         "Show a camera feed.",
         {"camera": {"type": "string", "description": "Camera name, or 'none' to clear the screen"}},
         ("camera",),
     ),
-    _tool(
+    tool(
         "set_fan",
         "Set a fan's speed.",
         {"speed": {"type": "integer", "minimum": 0, "maximum": 5}, "room": _STR},
         ("speed",),
     ),
-    _tool("next_deliveries", "Deliveries expected at the gates.", {"gate": _STR}),
+    tool("next_deliveries", "Deliveries expected at the gates.", {"gate": _STR}),
 ]
 
 
@@ -230,14 +221,14 @@ def test_inflected_hand_phrases_and_general_service_questions() -> None:
 
 
 GYM = [
-    _tool(
+    tool(
         "book_class",
         "Book a place in a fitness class.",
         {"class_name": _STR, "date": _DATE},
         ("class_name", "date"),
     ),
-    _tool("cancel_class", "Cancel a class booking.", {"class_name": _STR}, ("class_name",)),
-    _tool("class_schedule", "Classes on a day.", {"date": _DATE}),
+    tool("cancel_class", "Cancel a class booking.", {"class_name": _STR}, ("class_name",)),
+    tool("class_schedule", "Classes on a day.", {"date": _DATE}),
 ]
 
 
@@ -257,9 +248,7 @@ def test_signing_up_what_cannot_be_done_and_into() -> None:
 
 def test_a_value_its_description_quotes() -> None:
     episode = {"type": "string", "description": "'latest' or a title"}
-    podcast = [
-        _tool("play_episode", "Play a podcast episode.", {"show": _STR, "episode": episode}, ("show",))
-    ]
+    podcast = [tool("play_episode", "Play a podcast episode.", {"show": _STR, "episode": episode}, ("show",))]
     assert plan("put on the latest Hard Fork", podcast) == [
         ("play_episode", {"episode": "latest", "show": "Hard Fork"})
     ]

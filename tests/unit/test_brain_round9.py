@@ -7,7 +7,6 @@ preposition; what a message says picks no tool; a story may start with its time.
 from __future__ import annotations
 
 import json
-from datetime import date
 from typing import Any
 
 import pytest
@@ -16,41 +15,33 @@ from mockengine.brain import acting, intent, scalars, values
 from mockengine.brain.hrp import HRP_TOOLS
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.referents import Referent
+from tests.unit.made_up_apps import STRING, TODAY, tool
 
-TODAY = date(2026, 3, 2)  # a Monday
-_STR = {"type": "string"}
-
-
-def _tool(
-    name: str, description: str, properties: dict[str, Any], required: tuple[str, ...] = ()
-) -> ToolSpec:
-    return ToolSpec(
-        name, description, {"type": "object", "properties": properties, "required": list(required)}
-    )
+_STR = STRING
 
 
 LOBBY = [
-    _tool(
+    tool(
         "locker_access",
         "Open a parcel locker.",
         {"locker_code": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{4}$"}},
         ("locker_code",),
     ),
-    _tool("send_chat", "Post a note in the building chat.", {"message": _STR, "to": _STR}, ("message",)),
-    _tool("set_chime", "Silence or unsilence the doorbell chime.", {}),
-    _tool(
+    tool("send_chat", "Post a note in the building chat.", {"message": _STR, "to": _STR}, ("message",)),
+    tool("set_chime", "Silence or unsilence the doorbell chime.", {}),
+    tool(
         "broadcast",
         "Control the lobby announcement.",
         {"action": {"type": "string", "enum": ["start", "stop"]}},
         ("action",),
     ),
-    _tool(
+    tool(
         "set_display",
         "Turn the lobby screen on or off, optionally with a theme.",
         {"enabled": {"type": "boolean"}, "theme": {"type": "string", "enum": ["dark", "light", "festive"]}},
         ("enabled",),
     ),
-    _tool(
+    tool(
         "guest_wifi",
         "Connect a visitor to the guest network.",
         {"visitor": _STR, "password": _STR},
@@ -58,7 +49,7 @@ LOBBY = [
     ),
 ]
 LEDGER = [
-    _tool(
+    tool(
         "add_entry",
         "Record a cost.",
         {
@@ -68,8 +59,8 @@ LEDGER = [
         },
         ("item", "amount"),
     ),
-    _tool("delete_entry", "Delete an entry by its item.", {"item": _STR}, ("item",)),
-    _tool(
+    tool("delete_entry", "Delete an entry by its item.", {"item": _STR}, ("item",)),
+    tool(
         "pay_invoice",
         "Pay an invoice by its number.",
         {"invoice": {"type": "string", "pattern": "^[0-9]{8}$"}},
@@ -92,7 +83,7 @@ def test_example_values_a_description_quotes_are_no_triggers() -> None:
     assert plan("delete the milk", LEDGER) == [("delete_entry", {"item": "milk"})]
 
 
-def test_a_hyperstudy_name_outside_hyperstudy_is_the_apps_own_tool() -> None:
+def test_a_hyperstudy_name_outside_hyperstudy_is_the_apps_owntool() -> None:
     assert plan("message Dario saying the parcel is here", LOBBY) == [
         ("send_chat", {"message": "the parcel is here", "to": "Dario"})
     ]
@@ -162,7 +153,7 @@ def test_putting_an_action_off_and_a_reason_told_with_an_unchanged_past() -> Non
 
 def test_a_span_of_clock_times_is_a_start_and_a_length() -> None:
     studio = [
-        _tool(
+        tool(
             "book_studio",
             "Book the recording studio.",
             {
@@ -183,7 +174,7 @@ def test_a_span_of_clock_times_is_a_start_and_a_length() -> None:
 
 def test_an_unknown_verb_is_no_optional_detail() -> None:
     tenants = [
-        _tool(
+        tool(
             "remind_neighbour",
             "Send a friend a reminder about the shared hedge trimmer.",
             {"friend": _STR, "note": {"type": "string", "description": "Optional personal note"}},
@@ -196,7 +187,7 @@ def test_an_unknown_verb_is_no_optional_detail() -> None:
 
 def test_a_route_said_without_from() -> None:
     ferries = [
-        _tool(
+        tool(
             "find_ferries",
             "Find ferry crossings between two ports.",
             {"origin_port": _STR, "destination_port": _STR},
@@ -208,10 +199,10 @@ def test_a_route_said_without_from() -> None:
     ]
 
 
-def test_a_value_said_as_what_a_tool_needs_points_at_that_tool() -> None:
+def test_a_value_said_as_what_a_tool_needs_points_at_thattool() -> None:
     till = [
-        _tool("add_item", "Add an item to the basket.", {"item": _STR}, ("item",)),
-        _tool("redeem_voucher", "Redeem a gift voucher.", {"voucher": _STR}, ("voucher",)),
+        tool("add_item", "Add an item to the basket.", {"item": _STR}, ("item",)),
+        tool("redeem_voucher", "Redeem a gift voucher.", {"voucher": _STR}, ("voucher",)),
     ]
     assert plan("the voucher's GIFT25, can you put it on", till) == [
         ("redeem_voucher", {"voucher": "GIFT25"})
