@@ -44,7 +44,7 @@ Round 1 set thresholds and weights on the ``tune`` half of the corpus; round 2 (
 cue) on ``tune`` plus the burned ``heldout``; round 3 (short answers, the ending cues, the hold) on those
 plus the burned ``heldout_r2`` and its own ``dev_r3`` texts; round 4 (misheard or cut-off, the
 demonstrative and list endings, the pitch band) on those plus the burned ``heldout_r3``, never on
-``heldout_r4``. Pure and deterministic: same evidence, same verdict.
+``heldout_r4`` (round 5 tunes on it too). Pure and deterministic: same evidence, same verdict.
 """
 
 from __future__ import annotations
