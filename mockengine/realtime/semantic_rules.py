@@ -326,7 +326,8 @@ def _is_open_list(stripped: str) -> bool:
     if len(chunks) < 2 or not chunks[-1] or not chunks[-2]:
         return False
     last, previous = chunks[-1], chunks[-2]
-    if set(last) & (CONJUNCTIONS | LIST_CLOSERS) or len(last) > MAX_LIST_ITEM_WORDS:
+    # A sentence adverb after the comma closes a sentence, it is no item: "It was quite good, actually."
+    if set(last) & (CONJUNCTIONS | LIST_CLOSERS | SENTENCE_ADVERBS) or len(last) > MAX_LIST_ITEM_WORDS:
         return False
     return len(chunks) > 2 or (len(previous) >= 3 and previous[0] not in DISCOURSE_MARKERS | INTERJECTIONS)
 
