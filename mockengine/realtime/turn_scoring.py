@@ -43,8 +43,9 @@ that into a wait (a finished verdict that is not firm, :attr:`Verdict.is_contest
 Round 1 set thresholds and weights on the ``tune`` half of the corpus; round 2 (the graded ``last_word``
 cue) on ``tune`` plus the burned ``heldout``; round 3 (short answers, the ending cues, the hold) on those
 plus the burned ``heldout_r2`` and its own ``dev_r3`` texts; round 4 (misheard or cut-off, the
-demonstrative and list endings, the pitch band) on those plus the burned ``heldout_r3``, never on
-``heldout_r4`` (round 5 tunes on it too). Pure and deterministic: same evidence, same verdict.
+demonstrative and list endings, the pitch band) on those plus the burned ``heldout_r3``; round 5
+(``misheard`` holds, the tail past 300 ms with digits counted as spoken, low holds a "?") on those plus
+the burned ``heldout_r4``, never on ``heldout_r5``. Pure and deterministic: same evidence, same verdict.
 """
 
 from __future__ import annotations
