@@ -1,6 +1,8 @@
 """CPU per talking session-second of two engine versions and the bare baseline, in lockstep.
 
 Usage: ``.venv/bin/python tools/cpu_lockstep.py --before main [--rounds 3 --sessions 50 --duration 25]``
+(``--before-env NAME=VALUE`` / ``--after-env NAME=VALUE``, repeatable, set the environment of one engine:
+e.g. ``--before HEAD --before-env PYTHONMALLOC=pymalloc`` compares the allocators on the same code).
 
 The engine at git ref ``--before`` (exported to a temporary directory), the engine of this checkout and
 the bare aiohttp baseline (``mockengine.loadtest.baseline``) each start once, are warmed up (not
@@ -41,16 +43,22 @@ def export(ref: str, into: Path) -> None:
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
 
 
-async def start(name: str, before_dir: Path) -> Child:
+async def start(name: str, before_dir: Path, env: dict[str, str]) -> Child:
     if name == "baseline":
         return await start_server([], baseline=True)
     # ``python -m`` puts the working directory first on sys.path: run from elsewhere, so PYTHONPATH
     # decides which mockengine the engine imports.
-    os.environ["PYTHONPATH"] = str(before_dir if name == "before" else REPO)
+    extra = {"PYTHONPATH": str(before_dir if name == "before" else REPO), **env}
+    saved = {key: os.environ.get(key) for key in extra}
+    os.environ.update(extra)
     try:
         return await start_server(BENCH_ENGINE_ARGS)
     finally:
-        os.environ.pop("PYTHONPATH", None)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 async def one_run(name: str, child: Child, round_no: int, sessions: int, duration_s: float) -> dict[str, Any]:
@@ -77,7 +85,8 @@ async def one_run(name: str, child: Child, round_no: int, sessions: int, duratio
 
 async def lockstep(args: argparse.Namespace, before_dir: Path) -> list[dict[str, Any]]:
     names = ["before", "after", "baseline"]
-    children = {name: await start(name, before_dir) for name in names}
+    envs = {"before": args.before_env, "after": args.after_env, "baseline": {}}
+    children = {name: await start(name, before_dir, envs[name]) for name in names}
     runs = []
     try:
         for name in ("before", "after"):  # warm-up (not measured): first model calls, caches
@@ -114,7 +123,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--duration", type=float, default=25.0, help="seconds per run")
+    parser.add_argument("--before-env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--after-env", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
+    args.before_env = dict(item.split("=", 1) for item in args.before_env)
+    args.after_env = dict(item.split("=", 1) for item in args.after_env)
     with tempfile.TemporaryDirectory(prefix="mockengine-before-") as before:
         export(args.before, Path(before))
         os.chdir(tempfile.gettempdir())
