@@ -78,7 +78,7 @@ from mockengine.realtime.semantic_words import (
 
 # Round 5: 300 ms, the scatter of the estimate (round 2). At 160 ms the cue decided none of the 615
 # mid-thought pauses of the tuning splits at high (each it fired on was caught by another cue) and held
-# 6 statements and 2 questions for nothing.
+# 4 more statements and 2 questions than at 300 ms, for nothing (digits already counted as spoken).
 TAIL_MS = 300
 TAIL_WEIGHT = -2.0
 MIN_TAIL_WORDS = 3  # the speaker's rate needs a few words
