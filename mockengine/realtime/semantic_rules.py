@@ -35,6 +35,8 @@ Rules, first match wins (``word`` = lowercased, punctuation stripped; ``last`` =
 10c no "?", "who"/"where"/"when" after a noun      INCOMPLETE    ``trailing_relative:<word>``
     ("the man who"), not after a verb of knowing
     or an object ("tell you when", "guess who")
+    (round 5: with "?" too after a determiner and
+    its noun, "Do you remember the place where?")
 10b no "?" and last word a subject pronoun ("Hold   INCOMPLETE    ``trailing_subject:<word>``
     on, I"), not after an auxiliary or "than"
     ("So do I", "taller than I")
@@ -183,6 +185,8 @@ def _judge_last_word(words: list[str], stripped: str) -> Judgement | None:
     stranding = stripped.endswith("?") and (bool(set(words) & WH_WORDS) or strands(words))
     if tag is None and not stranding and stripped.endswith("?") and words[-1] in PREPOSITIONS:
         tag = f"trailing_preposition:{words[-1]}"
+    if tag is None and stripped.endswith("?") and _opens_relative_clause(words):
+        tag = f"trailing_relative:{words[-1]}"
     if tag is None and not stripped.endswith("?"):
         tag = _dangling_without_question_mark(words, stripped)
     return None if tag is None else Judgement(Completeness.INCOMPLETE, tag)
@@ -257,6 +261,19 @@ def strands(words: list[str]) -> bool:
     return False
 
 
+def _opens_relative_clause(words: list[str]) -> bool:
+    """Whether a question ends on "who"/"where"/"when" right after a determiner and its noun: "Do you
+    remember the place where?" (round 5) is a relative clause under way; "You went where?" is an echo
+    question and "Can you tell me when?" elliptic."""
+    return (
+        len(words) > 3
+        and words[-1] in RELATIVE_WORDS
+        and words[0] not in WH_WORDS
+        and words[-2] not in FUNCTION_WORDS | ELLIPTIC_WH_BEFORE
+        and words[-3] in ARTICLES | POSSESSIVES | word_set("this that")
+    )
+
+
 def _is_main_verb(words: list[str]) -> bool:
     """Whether a final "had", "did", "done" ... is the main verb after a perfect or an adverb: "the best
     pizza I've ever had", "than I ever did"."""
@@ -326,7 +343,8 @@ def _is_open_list(stripped: str) -> bool:
     if len(chunks) < 2 or not chunks[-1] or not chunks[-2]:
         return False
     last, previous = chunks[-1], chunks[-2]
-    if set(last) & (CONJUNCTIONS | LIST_CLOSERS) or len(last) > MAX_LIST_ITEM_WORDS:
+    # A sentence adverb after the comma closes a sentence, it is no item: "It was quite good, actually."
+    if set(last) & (CONJUNCTIONS | LIST_CLOSERS | SENTENCE_ADVERBS) or len(last) > MAX_LIST_ITEM_WORDS:
         return False
     return len(chunks) > 2 or (len(previous) >= 3 and previous[0] not in DISCOURSE_MARKERS | INTERJECTIONS)
 

@@ -115,7 +115,13 @@ CASES = [
     ("Well, thanks.", COMPLETE, "terminal_punctuation:."),
     ("Yes, I agree with you completely.", COMPLETE, "terminal_punctuation:."),
     ("Okay, see you then.", COMPLETE, "terminal_punctuation:."),
+    # Round 5: a sentence adverb after the comma closes the sentence, it is no list item.
+    ("It was quite good, actually.", COMPLETE, "terminal_punctuation:."),
     ("Is it red, green?", QUESTION, "question_mark"),
+    # Round 5: a question that ends on a relative word after a determiner and its noun.
+    ("Do you remember the place where?", INCOMPLETE, "trailing_relative:where"),
+    ("You went where?", QUESTION, "question_mark"),
+    ("Can you tell me when?", QUESTION, "question_mark"),
     # 14-15: questions
     ("What time is it?", QUESTION, "question_mark"),
     ("Why?", QUESTION, "question_mark"),
