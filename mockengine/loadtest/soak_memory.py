@@ -53,12 +53,13 @@ def format_owner_changes(changes: dict[str, Any] | None) -> str:
     arenas = changes["pymalloc_arenas"]
     pymalloc = "" if arenas[0] is None else f" (pymalloc arenas {arenas[0]} → {arenas[1]})"
     return (
-        f"by owner, after the end − idle: heap {_signed(changes['heap_mib'])} MiB, anonymous "
-        f"{_signed(changes['anonymous_mib'])} MiB{pymalloc}, of which glibc mmap blocks "
-        f"{_signed(changes['glibc_mmap_mib'])} MiB; files {_signed(changes['files_mib'])} MiB; objects "
-        f"the collector tracks {_signed(changes['gc_tracked_objects'])}"
+        f"by owner, after the end − idle: heap {signed(changes['heap_mib'])} MiB, anonymous "
+        f"{signed(changes['anonymous_mib'])} MiB{pymalloc}, of which glibc mmap blocks "
+        f"{signed(changes['glibc_mmap_mib'])} MiB; files {signed(changes['files_mib'])} MiB; objects "
+        f"the collector tracks {signed(changes['gc_tracked_objects'])}"
     )
 
 
-def _signed(value: float | None) -> str:
-    return "?" if value is None else f"{value:+g}"
+def signed(value: float | None, spec: str = "+g") -> str:
+    """``value`` with its sign (``spec``, a format spec), or "?" where it is unknown."""
+    return "?" if value is None else format(value, spec)

@@ -20,7 +20,7 @@ from typing import Any
 
 from mockengine.loadtest.driver import percentile
 from mockengine.loadtest.soak import SoakRun
-from mockengine.loadtest.soak_memory import format_owner_changes, owner_changes
+from mockengine.loadtest.soak_memory import format_owner_changes, owner_changes, signed
 
 MIB = 1024 * 1024
 WARM_UP_MIN = 1.0
@@ -147,10 +147,11 @@ def print_summary(summary: dict[str, Any]) -> None:
             f"  {_f(r['driver_cores'])}  {_f(r['healthz_ms'])}  {_f(r['loop_lag_ms'])}  {r['turns']:>5}  "
             f"{_f(r['onset_p95_ms'])}  {_f(r['response_p95_ms'])}  {'pass' if r['pass'] else 'FAIL'}"
         )
+    above_idle = signed(summary["after_end_above_idle_percent"], "+.1f")
     print(
         f"  memory: idle {summary['idle_rss_mib']} MiB, peak {summary['peak_rss_mib']} MiB "
         f"({summary['rss_per_session_mib']} MiB per session), after every session ended "
-        f"{summary['after_end_rss_mib']} MiB ({_signed(summary['after_end_above_idle_percent'])} % of idle; "
+        f"{summary['after_end_rss_mib']} MiB ({above_idle} % of idle; "
         f"Python objects on {summary['python_malloc'] or '?'}); growth after the first minute, caches aside "
         f"{summary['rss_growth_mib_per_min']} MiB/min = {summary['rss_growth_mib_per_session_minute']} MiB "
         f"per session-minute (with the caches, which reached {summary['cache_mib_at_end']} MiB: "
@@ -164,10 +165,6 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"driver late chunks {100 * summary['late_chunk_share']:.2f} %; minutes passed "
         f"{summary['minutes_passed']}/{len(summary['rows'])}"
     )
-
-
-def _signed(value: float | None) -> str:
-    return "?" if value is None else f"{value:+.1f}"
 
 
 def _f(value: float | None) -> str:
