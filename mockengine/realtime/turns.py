@@ -103,7 +103,9 @@ class UserTurns:
         step = Step()
         if closed is not None:
             step.events.append(
-                se.input_audio_buffer_speech_stopped(self.ctx.ids.event(), audio_end_ms=end_ms, item_id=closed)
+                se.input_audio_buffer_speech_stopped(
+                    self.ctx.ids.event(), audio_end_ms=end_ms, item_id=closed
+                )
             )
         pcm = self.buffer.take_until_ms(end_ms + 1)
         return step.extend(self.items.commit_user_audio(closed or self.ctx.ids.item(), pcm, transcribe=True))
