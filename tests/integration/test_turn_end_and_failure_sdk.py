@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -29,6 +31,17 @@ async def _append(connection: Any, pcm: bytes) -> None:
         )
 
 
+@asynccontextmanager
+async def _connected(url: str, query: dict[str, str] | None = None) -> AsyncIterator[Any]:
+    """An SDK realtime connection to the engine at ``url`` (ws base), past its ``session.created``."""
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=url) as client,
+        client.realtime.connect(model="gpt-realtime", extra_query=query or {}) as connection,
+    ):
+        await events_until(connection, "session.created")
+        yield connection
+
+
 def _kinds(events: list[dict[str, Any]]) -> list[str]:
     return [e["type"] for e in events if e["type"].startswith("input_audio_buffer.")]
 
@@ -42,11 +55,7 @@ async def test_a_commit_while_the_user_speaks_ends_the_speech_and_commits_the_tu
     engine, turn_detection: dict[str, Any]
 ) -> None:
     eng = await engine()
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with _connected(eng.url) as connection:
         await connection.session.update(
             session={"type": "realtime", "audio": {"input": {"turn_detection": turn_detection}}}
         )
@@ -79,11 +88,7 @@ HELLO = {"type": "message", "role": "user", "content": [{"type": "input_text", "
 async def test_a_refused_response_bills_nothing(engine) -> None:
     eng = await engine(audio_pace=0.0)
     refusal = {"fault": "rate_limits:responses=1,limit=1000"}
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime", extra_query=refusal) as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with _connected(eng.url, refusal) as connection:
         statuses = []
         for _ in range(2):
             await connection.conversation.item.create(item=HELLO)
@@ -107,11 +112,7 @@ async def test_a_response_whose_speech_fails_before_any_output_bills_nothing(
 ) -> None:
     broken = dataclasses.replace(fake_resources, synthesizer=_SilentSynthesizer())
     server = await aiohttp_server(create_app(broken.settings, broken))
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=f"ws://127.0.0.1:{server.port}/v1") as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with _connected(f"ws://127.0.0.1:{server.port}/v1") as connection:
         await connection.conversation.item.create(item=HELLO)
         await connection.response.create()
         seen = await events_until(connection, "response.done")
@@ -148,11 +149,7 @@ MEETING_TOOLS = [
 
 async def test_an_apps_own_send_chat_is_grounded_from_its_output(engine) -> None:
     eng = await engine()
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with _connected(eng.url) as connection:
         await connection.session.update(
             session={"type": "realtime", "output_modalities": ["text"], "tools": MEETING_TOOLS}
         )
