@@ -104,3 +104,17 @@ def test_a_commit_between_turns_sends_no_speech_events() -> None:
     since = len(driver.events)
     driver.send(ce.InputAudioBufferCommit())
     assert _kinds(driver, since) == ["input_audio_buffer.committed"]
+
+
+def test_a_commit_after_a_change_of_turn_detection_type_mid_speech_closes_the_turn() -> None:
+    """server_vad → semantic_vad mid-speech hands the open turn over; a commit ends and commits it."""
+    driver = make_driver()
+    driver.stream(synthetic_voiced_pcm16(800))
+    (started,) = driver.of_type("input_audio_buffer.speech_started")
+    _set_turn_detection(driver, {"type": "semantic_vad", "eagerness": "low"})
+    assert driver.session.turns.state is TurnState.HANDED_OVER
+    since = len(driver.events)
+    driver.send(ce.InputAudioBufferCommit())
+    assert _kinds(driver, since) == ["input_audio_buffer.speech_stopped", "input_audio_buffer.committed"]
+    assert {e["item_id"] for e in driver.of_type("input_audio_buffer.committed")} == {started["item_id"]}
+    assert driver.session.turns.state is TurnState.LISTENING
