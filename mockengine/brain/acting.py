@@ -48,7 +48,9 @@ class Plan:
 
 def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
     """The calls ``text`` asks for among ``tools``, or the question a missing argument needs; None when
-    no tool matches (the participant then talks)."""
+    no tool matches (the participant then talks). Only the end of a long text is read
+    (``utterance.acted_tail``)."""
+    text = utterance.acted_tail(text)
     candidates = intent.candidates(tools)
     declined = _declined(text, candidates)
     if declined is not None:
@@ -99,8 +101,9 @@ def topics(tools: list[ToolSpec]) -> frozenset[str]:
 
 
 def arguments_for(tool: ToolSpec, text: str, referent: Referent, today: date) -> Filled:
-    """Arguments for a tool chosen by someone else (``tool_choice``), from the words."""
-    words = utterance.clean(text)
+    """Arguments for a tool chosen by someone else (``tool_choice``), from the words (the end of a long
+    text, ``utterance.acted_tail``)."""
+    words = utterance.clean(utterance.acted_tail(text))
     vocabulary = intent.vocabulary_of(tool)
     return fill(tool.name, tool.parameters or {}, words, referent, today, vocabulary, tool.description)
 

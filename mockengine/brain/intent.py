@@ -328,7 +328,7 @@ class _Vocabulary:
     enums: frozenset[str] = frozenset()
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=4096)
 def _vocabulary(key: str) -> _Vocabulary:
     """The vocabulary of one tool (``_key`` JSON)."""
     name, description, parameters = json.loads(key)
@@ -405,7 +405,7 @@ def _is_lookup(name: str, description: str) -> bool:
     return not changing and not acting
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=4096)
 def _quoted_phrases(key: str) -> tuple[frozenset[str], ...]:
     """The content concepts of each multi-word usage a tool's description quotes ('show me it working')."""
     _, description, parameters = json.loads(key)

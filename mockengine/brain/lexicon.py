@@ -98,6 +98,16 @@ _PHRASAL_PATTERNS = tuple(
 )
 
 
+def _any_of(patterns: tuple[tuple[re.Pattern[str], str], ...]) -> re.Pattern[str]:
+    """One alternation that matches wherever any of ``patterns`` does (none holds a backreference, so
+    each alternative means what it means alone): it finds no match exactly when none of them matches."""
+    return re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in patterns), re.IGNORECASE)
+
+
+_ANY_PHRASE = _any_of(_PHRASE_PATTERNS)
+_ANY_PHRASAL = _any_of(_PHRASAL_PATTERNS)
+
+
 def concept(word: str) -> str:
     """The concept ``word`` belongs to: its synonym group's first word, else its own stem."""
     stemmed = stem(word)
@@ -126,10 +136,11 @@ def rewrite(text: str, keep_case: bool = False) -> str:
     """``text`` with the multi-word phrases replaced (in lower case unless ``keep_case``)."""
     rewritten = " " + text.replace("’", "'") + " "
     rewritten = rewritten if keep_case else rewritten.lower()
-    for pattern, replacement in _PHRASE_PATTERNS:
-        rewritten = pattern.sub(replacement, rewritten)
-    for pattern, replacement in _PHRASAL_PATTERNS:
-        rewritten = pattern.sub(replacement, rewritten)
+    for gate, patterns in ((_ANY_PHRASE, _PHRASE_PATTERNS), (_ANY_PHRASAL, _PHRASAL_PATTERNS)):
+        if gate.search(rewritten) is None:
+            continue  # none of them matches anywhere: one scan instead of one per pattern
+        for pattern, replacement in patterns:
+            rewritten = pattern.sub(replacement, rewritten)
     rewritten = rewritten.replace("  ", " ")
     return " ".join(rewritten.split())
 
@@ -160,6 +171,28 @@ def tool_mention(text: str, tool_name: str) -> re.Match[str] | None:
     and as a transcript may mishear its first word, "use Git weather"). None when it does not: "get the
     weather in Oslo" is ordinary speech whose words still count."""
     words = identifier_words(tool_name).split()
+    if not words or words[-1] not in text.lower():
+        return None  # every form of the mention holds the name's last word
+    patterns = _mention_patterns(tool_name)
+    if patterns is None:
+        return None
+    mention, written = patterns
+    for found in mention.finditer(text):
+        as_written = written.search(found.group(0)) and "_" in tool_name
+        if _INVOKED.match(found.group(0)) or as_written or not _LETTERS.fullmatch(found.group(0)):
+            return found
+    return None
+
+
+_INVOKED = re.compile(rf"(?i){_INVOKING}\s")
+_LETTERS = re.compile(r"[A-Za-z ]+")
+
+
+@lru_cache(maxsize=4096)
+def _mention_patterns(tool_name: str) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """``tool_mention``'s patterns for one tool name, compiled once (not per turn: with hundreds of tools
+    declared, ``re``'s own cache of 512 patterns would recompile them every turn)."""
+    words = identifier_words(tool_name).split()
     if not words:
         return None
     spoken = r"[\s_\-]*".join(re.escape(w) for w in words)
@@ -171,9 +204,4 @@ def tool_mention(text: str, tool_name: str) -> re.Match[str] | None:
         rf"\b(?:{_INVOKING}\s+)?(?:the\s+)?(?:{name})\b(?:\s+(?:tool|function))?(?:\s+(?:for|on|with)\b)?",
         re.IGNORECASE,
     )
-    invoked = re.compile(rf"(?i){_INVOKING}\s")
-    for found in mention.finditer(text):
-        as_written = re.search(rf"(?i)\b{re.escape(tool_name)}\b", found.group(0)) and "_" in tool_name
-        if invoked.match(found.group(0)) or as_written or not re.fullmatch(r"[A-Za-z ]+", found.group(0)):
-            return found
-    return None
+    return mention, re.compile(rf"(?i)\b{re.escape(tool_name)}\b")

@@ -43,7 +43,7 @@ import random
 import re
 from datetime import UTC, date, datetime
 
-from mockengine.brain import acting, addressed, outputs, phrases, rules
+from mockengine.brain import acting, addressed, outputs, phrases, rules, utterance
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.markers import role_marker
@@ -229,10 +229,11 @@ class ScriptedBrain:
                 text = phrases.brightness_answer(image.brightness, image.dominant_colour)
                 return Reply(text, rule="builtin.image_brightness")
             rule = "builtin.heard" if trigger.text else "builtin.not_heard"
-            rule = "builtin.story" if phrases.is_story_request(trigger.text) else rule
+            heard = utterance.acted_tail(trigger.text)  # a long text is answered by its end
+            rule = "builtin.story" if phrases.is_story_request(heard) else rule
             covered = acting.topics(list(turn.request.tools))
-            text = phrases.reply_to_words(trigger.text, rng, name, covered)
-            why = addressed.gate(trigger.text).why if turn.request.tools and trigger.text else ""
+            text = phrases.reply_to_words(heard, rng, name, covered)
+            why = addressed.gate(heard).why if turn.request.tools and heard else ""
             return Reply(phrases.styled(text, turn.persona.style, rng), rule=rule, why=why)
         question = trigger.context.as_question() if trigger.context is not None else None
         if question is not None and situation.question is not None:
@@ -387,7 +388,7 @@ def _named_tool(turn: Turn) -> ToolSpec | None:
     """A declared tool the current user turn names, as written ("send_chat") or spoken ("send chat")."""
     if not turn.situation.heard_is_current:
         return None
-    heard = turn.situation.trigger.text
+    heard = utterance.acted_tail(turn.situation.trigger.text)
     for tool in turn.request.tools:
         spoken = re.escape(tool.name).replace("_", "[ _]")
         if re.search(rf"\b{spoken}\b", heard, re.IGNORECASE):

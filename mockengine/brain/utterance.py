@@ -118,6 +118,31 @@ _COMPLAINT = re.compile(
 )
 
 
+# What the participant acts on is the end of what was said: a request to act comes at the end of a turn
+# ("... anyway, could you add milk?"), and the matcher's work grows with the words it reads, so a pasted
+# 1 MB message must cost no more than a long paragraph (docs/tools.md, "Bounded work"). 600 characters
+# are about 100 words, some 40 s of speech; the labelled tool cases are all under 130.
+ACTED_CHARS = 600
+_TAIL_STARTS = (
+    re.compile(r"[.!?]+[\"')\]]*\s+(?=\S)"),  # the first whole sentence in the tail
+    re.compile(r"[,;:]\s+(?=\S)"),  # else the first whole clause
+    re.compile(r"\s+(?=\S)"),  # else the first whole word
+)
+
+
+def acted_tail(text: str) -> str:
+    """The last at most ``ACTED_CHARS`` characters of ``text`` that the participant acts on, starting at
+    a sentence (else a clause, else a word) boundary; ``text`` itself when it is no longer."""
+    if len(text) <= ACTED_CHARS:
+        return text
+    tail = text[-ACTED_CHARS:]
+    for start in _TAIL_STARTS:
+        found = start.search(tail)
+        if found is not None:
+            return tail[found.end() :]
+    return tail
+
+
 def clean(text: str) -> str:
     """``text`` without fillers, stuttered repeats and a leading dismissal a request follows."""
     text = text.replace("’", "'")

@@ -1,0 +1,82 @@
+"""The participant's work for one turn is bounded by design: a pasted 1 MB message is read no further
+than its end (``utterance.acted_tail``), so the clauses the matcher examines, the phrase rewrites and
+the calls it plans stay capped whatever the input's size. Counts, never timings."""
+
+from __future__ import annotations
+
+from datetime import date
+from unittest import mock
+
+from mockengine.brain import intent, lexicon, utterance
+from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
+from mockengine.brain.participant import ScriptedBrain
+from mockengine.brain.scenario import Scenario
+
+TOOLS = (
+    ToolSpec(
+        "add_todo",
+        "Add an item to the user's to-do list.",
+        {
+            "type": "object",
+            "properties": {
+                "title": {"type": "string"},
+                "priority": {"type": "string", "enum": ["low", "high"]},
+            },
+            "required": ["title"],
+        },
+    ),
+    ToolSpec(
+        "play_music",
+        "Play music.",
+        {"type": "object", "properties": {"genre": {"type": "string", "enum": ["jazz", "rock"]}}},
+    ),
+)
+CHATTER = "please add milk to my list and then play some jazz music by miles davis, "
+
+
+def _long(size: int) -> str:
+    return (CHATTER * (size // len(CHATTER) + 1))[:size]
+
+
+def _reply(text: str, tools: tuple[ToolSpec, ...] = TOOLS) -> tuple[object, int, int]:
+    """The reply, and how many times ``intent.best`` and ``lexicon.rewrite`` ran for it."""
+    brain = ScriptedBrain(Scenario("bounded"), seed=0, today=date(2026, 3, 2))
+    request = ReplyRequest("", tools, "auto", ("text",), (TurnView("i1", "user_text", text),), 0)
+    with (
+        mock.patch.object(intent, "best", wraps=intent.best) as best,
+        mock.patch.object(lexicon, "rewrite", wraps=lexicon.rewrite) as rewrite,
+    ):
+        reply = brain.reply(request)
+    return reply, best.call_count, rewrite.call_count
+
+
+def test_acted_tail_keeps_short_text_and_starts_a_long_one_at_a_sentence() -> None:
+    assert utterance.acted_tail("add milk to my list") == "add milk to my list"
+    long = "blah " * 400 + "That is all. Please add milk to my list."
+    tail = utterance.acted_tail(long)
+    assert tail == "Please add milk to my list." or tail.startswith("That is all.")
+    assert len(tail) <= utterance.ACTED_CHARS
+    clauses = utterance.acted_tail(_long(50_000))
+    assert len(clauses) <= utterance.ACTED_CHARS and clauses.startswith("please add milk")
+
+
+def test_a_1_mb_message_costs_no_more_than_its_acted_tail() -> None:
+    _reply(_long(1000))  # the tools' vocabularies are built once (cached): count the turns after
+    _, best_small, rewrite_small = _reply(_long(10_000))
+    reply, best_big, rewrite_big = _reply(_long(1 << 20))
+    assert (best_big, rewrite_big) == (best_small, rewrite_small)
+    assert best_big <= 2 * utterance.ACTED_CHARS // len("add milk") and rewrite_big < 200
+    assert reply.text  # still a valid reply: the question for the missing argument or the calls
+
+
+def test_the_request_at_the_end_of_a_long_text_is_acted_on() -> None:
+    text = "I was telling you about my week, " * 30_000 + "anyway. Play some jazz music."
+    reply, _, _ = _reply(text)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("play_music", '{"genre": "jazz"}')]
+
+
+def test_talking_about_a_long_text_reads_only_its_end() -> None:
+    reply, _, _ = _reply(
+        "We walked along the river for a while. " * 30_000 + "What is the capital of France?", ()
+    )
+    assert "Paris" in (reply.text or "")
