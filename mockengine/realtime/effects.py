@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mockengine.brain.model import Brain, ReplyRequest
+
 
 @dataclass(frozen=True)
 class ItemTranscriptKey:
@@ -72,6 +74,20 @@ class Synthesize:
 
 
 @dataclass(frozen=True)
+class Think:
+    """Ask the brain for one response's reply (only when the core was told to think aside,
+    ``Responses.think_aside``; else the brain answers inline). ``key`` is the response id. The shell runs
+    ``responses.ask(brain, request)`` off its event loop, one job at a time in order, and hands the result
+    (a ``Reply``, or the ``ValueError`` / ``RecursionError`` that fails the response) to
+    ``RealtimeSession.on_reply(key, outcome, now_ms)``. The brain's random state is made per request from
+    its seed and ``response_index``, so the thread it runs on changes nothing it decides."""
+
+    key: str
+    request: ReplyRequest
+    brain: Brain
+
+
+@dataclass(frozen=True)
 class Trace:
     """A decision worth logging (turn ends, brain rules): the shell writes it to the log / trace file."""
 
@@ -79,7 +95,7 @@ class Trace:
     data: dict[str, Any]
 
 
-Effect = Transcribe | Synthesize | Trace
+Effect = Transcribe | Synthesize | Think | Trace
 
 
 @dataclass

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from mockengine.brain.model import Brain
+from mockengine.brain.model import Brain, Reply, ReplyRequest
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.session_config import ServerVad
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item
-from mockengine.realtime.effects import Step, Trace
+from mockengine.realtime.effects import Step, Think, Trace
 from mockengine.realtime.items import ConversationItems
 from mockengine.realtime.replies import build_reply_request, response_params
 from mockengine.realtime.response import Response, ResponseParams
@@ -40,6 +40,9 @@ class Responses:
         self.count = 0  # replies asked of the brain (its response_index)
         self.idle_deadline_ms: float | None = None  # server_vad idle_timeout_ms, armed after a reply
         self._audio_was_sent = False  # by finished responses; see has_assistant_audio
+        # The shell runs the brain off its event loop (server sessions): replies come back as on_reply.
+        self.think_aside = False
+        self._asked: dict[str, tuple[Item, ...]] = {}  # responses asked aside → the context they read
 
     # -- client events --------------------------------------------------------------------------------
 
@@ -174,21 +177,41 @@ class Responses:
     # -- the brain ------------------------------------------------------------------------------------
 
     def _think(self, streamer: ResponseStreamer, now_ms: float) -> Step:
-        """Ask the brain once every user audio item in the context has its transcript."""
+        """Ask the brain once every user audio item in the context has its transcript: inline, or (when
+        ``think_aside``) through a ``Think`` effect whose outcome comes back to ``on_reply``."""
         r = streamer.response
+        if r.id in self._asked:
+            return Step()  # asked aside already: the reply is on its way
         context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
         if any(self.ctx.pending_transcripts.get(item.id) is item for item in context):
             return Step()
         request = build_reply_request(r.params, context, self.count)
         self.count += 1
-        try:
-            reply = self.brain.reply(request)
-        except (ValueError, RecursionError) as exc:
+        if self.think_aside:
+            self._asked[r.id] = context
+            return Step(effects=[Think(r.id, request, self.brain)])
+        return self._replied(streamer, context, ask(self.brain, request), now_ms)
+
+    def on_reply(self, response_id: str, outcome: Reply | Exception, now_ms: float) -> Step:
+        """The brain's ``outcome`` for a response asked aside; nothing when the response already ended
+        (cancelled while the brain thought)."""
+        context = self._asked.pop(response_id, None)
+        streamer = self.ctx.streamers.get(response_id)
+        if context is None or streamer is None or not streamer.response.is_active:
+            return Step()
+        return self._replied(streamer, context, outcome, now_ms)
+
+    def _replied(
+        self, streamer: ResponseStreamer, context: tuple[Item, ...], outcome: Reply | Exception, now_ms: float
+    ) -> Step:
+        r = streamer.response
+        if isinstance(outcome, Exception):
             # E.g. a tool schema no arguments can satisfy: the response fails, the session goes on.
-            step = Step(events=streamer.fail("reply_failed", f"Could not build a reply: {exc}"))
-            step.effects.append(Trace("reply_failed", {"response_id": r.id, "error": repr(exc)}))
+            step = Step(events=streamer.fail("reply_failed", f"Could not build a reply: {outcome}"))
+            step.effects.append(Trace("reply_failed", {"response_id": r.id, "error": repr(outcome)}))
             self._forget_if_done(streamer, now_ms)
             return step
+        reply = outcome
         streamer.account_input(r.params.instructions, context)
         events, effects = streamer.begin(reply, now_ms)
         step = Step(events=events, effects=list(effects))
@@ -226,3 +249,12 @@ class Responses:
             return
         heard_by_ms = max(now_ms, streamer.playback_end_ms or now_ms)
         self.idle_deadline_ms = heard_by_ms + idle_ms
+
+
+def ask(brain: Brain, request: ReplyRequest) -> Reply | Exception:
+    """The brain's reply to ``request``, or the ``ValueError`` / ``RecursionError`` that fails the response
+    (a tool schema no arguments can satisfy); any other exception is a bug and propagates."""
+    try:
+        return brain.reply(request)
+    except (ValueError, RecursionError) as exc:
+        return exc

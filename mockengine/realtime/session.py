@@ -24,7 +24,7 @@ import copy
 from collections.abc import Callable
 from typing import Any, assert_never
 
-from mockengine.brain.model import Brain, ImageFacts
+from mockengine.brain.model import Brain, ImageFacts, Reply
 from mockengine.engines.stt import WordTiming
 from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
@@ -220,6 +220,15 @@ class RealtimeSession:
 
     def on_speech_failed(self, key: SentenceKey, message: str, now_ms: float) -> Step:
         return self.responses.on_speech_failed(key.response_id, message, now_ms)
+
+    def think_aside(self) -> None:
+        """From now on ask the brain through ``Think`` effects (the server runs it off its event loop)
+        instead of inline; replies come back through ``on_reply``."""
+        self.responses.think_aside = True
+
+    def on_reply(self, response_id: str, outcome: Reply | Exception, now_ms: float) -> Step:
+        """The brain's reply (or the error that fails the response) for a ``Think`` effect."""
+        return self.responses.on_reply(response_id, outcome, now_ms)
 
     # -- dispatch -------------------------------------------------------------------------------------
 

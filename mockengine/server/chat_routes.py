@@ -8,6 +8,8 @@ unknown scenario name in the header is a 400 ``unknown_scenario``.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
@@ -115,13 +117,16 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             raise ChatError(413, f"Request body too large: {exc.text}") from exc
         chat = parse_request(raw)
         brain = _brain(request, chat, key)
-        completion = complete(
+        # The participant's work runs off the event loop (other sessions' audio and /healthz go on).
+        decide = functools.partial(
+            complete,
             chat,
             brain,
             tokens=resources.tokens,
             describe_image=describe_chat_image,
             server_seed=resources.settings.seed,
         )
+        completion = await asyncio.get_running_loop().run_in_executor(resources.brain_executor, decide)
     except ChatError as exc:
         return _refuse(tracer, raw, exc)
     log.debug("chat %s model=%s rules=%s", completion.envelope.id, chat.model, ",".join(completion.rules))

@@ -41,6 +41,8 @@ class Resources:
     model_info: dict[str, Any] = field(default_factory=dict)
     # Bounded caches by name ("transcripts", "speech"), for /healthz and the bench.
     caches: dict[str, ByteLRU[Any]] = field(default_factory=dict)
+    # The participant's replies (server/brain_lane.py): pure Python, so one thread; off the event loop.
+    brain_executor: MeteredExecutor = field(default_factory=lambda: MeteredExecutor("brain", 1))
 
     def brain(
         self,
@@ -82,6 +84,7 @@ class Resources:
     def close(self) -> None:
         self.stt_executor.shutdown(wait=False, cancel_futures=True)
         self.tts_executor.shutdown(wait=False, cancel_futures=True)
+        self.brain_executor.shutdown(wait=False, cancel_futures=True)
 
 
 def resources_scenario_settings(settings: Settings) -> tuple[str | None, str | None, str | None]:

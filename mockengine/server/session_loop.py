@@ -22,6 +22,7 @@ import json
 import logging
 from typing import Any
 
+from mockengine.brain.model import Reply
 from mockengine.engines.stt import Transcript
 from mockengine.engines.tts import SpeechSegment
 from mockengine.faults.ws import NoActions, SessionFaults
@@ -35,10 +36,11 @@ from mockengine.protocol.client_events import (
     parse_plain_append,
 )
 from mockengine.protocol.errors import ProtocolError
-from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
+from mockengine.realtime.effects import Step, Synthesize, Think, Trace, Transcribe
 from mockengine.realtime.probe_job import Heard, run_transcribe
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server import metrics
+from mockengine.server.brain_lane import BrainLane
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
 from mockengine.server.trace import Tracer
@@ -80,6 +82,9 @@ class SessionLoop:
         self._held_total_ms = 0.0
         self.stt_lane: asyncio.Queue[Transcribe] = asyncio.Queue()
         self.tts_lane: asyncio.Queue[Synthesize] = asyncio.Queue()
+        self.brain_lane = BrainLane(resources.brain_executor)
+        if isinstance(session, RealtimeSession):  # (a replayed session's shadow answers inline)
+            session.think_aside()
         self.timer: asyncio.TimerHandle | None = None
         self.timer_deadline_ms: float | None = None
         self.session_id = session.config["id"]
@@ -159,6 +164,8 @@ class SessionLoop:
                 self.stt_lane.put_nowait(effect)
             elif isinstance(effect, Synthesize):
                 self.tts_lane.put_nowait(effect)
+            elif isinstance(effect, Think):
+                self.brain_lane.ask(effect)
             elif isinstance(effect, Trace):
                 if log.isEnabledFor(logging.INFO):  # (json.dumps would run for nothing)
                     log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
@@ -210,7 +217,11 @@ class SessionLoop:
     # -- client input ------------------------------------------------------------------------------
 
     def on_client_text(self, raw: str) -> None:
-        """One client JSON event, whatever carried it: journal, parse, count, trace, into the core."""
+        """One client JSON event, whatever carried it: journal, parse, count, trace, into the core (after
+        the reply the brain is working out, ``brain_lane``)."""
+        if self.brain_lane.is_busy:
+            self.brain_lane.waiting.append(raw)
+            return
         if self.journal is not None:
             input_format, output_format = self.formats()
             self.journal.client_text(raw, input_format, output_format)
@@ -337,6 +348,9 @@ class SessionLoop:
             await self._flowing.wait()  # speech enters the session (and goes out) as the peer reads
             self.apply(self.session.on_speech(job.key, pcm, self.now_ms()))
 
+    def _on_reply(self, job: Think, outcome: Reply | Exception) -> None:
+        self.apply(self.session.on_reply(job.key, outcome, self.now_ms()))
+
     # -- lifetime ----------------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -344,7 +358,10 @@ class SessionLoop:
         input), the failure is logged and the connection closed with 1011 rather than left hanging."""
         self.apply(self.session.start())
         writer = self._writer_task = asyncio.create_task(self.writer())
-        tasks = [asyncio.create_task(coro) for coro in (self.read(), self.stt_worker(), self.tts_worker())]
+        thinking = self.brain_lane.run(self._on_reply, self.on_client_text)
+        tasks = [
+            asyncio.create_task(c) for c in (self.read(), self.stt_worker(), self.tts_worker(), thinking)
+        ]
         expiry = self.loop.call_later(self.settings.session_max_s, self._expire)
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)

@@ -1,0 +1,59 @@
+"""The brain's lane of one server session: its replies are worked out off the event loop.
+
+The participant's work for one reply is bounded (``brain.utterance.acted_tail``), but a turn over hundreds
+of declared tools, or the first turn after a new tool set (its vocabularies are built then), still takes
+longer than the event loop may stand still: every session's paced audio, VAD and ``/healthz`` share it.
+So a server session thinks aside (``RealtimeSession.think_aside``): the core returns a ``Think`` effect
+and the lane runs the brain in the brain executor, one job at a time in the order asked, and hands the
+outcome back.
+
+Event order stays what it was inline: while a reply is being worked out, the session's client messages
+wait here, in order, and are handled once the reply's events are out, as if the brain had answered at
+once. (Timers, transcripts and speech keep running: they never waited for the brain's answer either.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Executor
+
+from mockengine.brain.model import Reply
+from mockengine.realtime.effects import Think
+from mockengine.realtime.responses import ask
+
+
+class BrainLane:
+    """The ``Think`` jobs of one session and the client messages that wait for them."""
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+        self.jobs: asyncio.Queue[Think] = asyncio.Queue()
+        self.in_flight = 0  # asked and not yet answered
+        self.waiting: deque[str] = deque()  # client messages that came while a reply was worked out
+
+    @property
+    def is_busy(self) -> bool:
+        return self.in_flight > 0
+
+    def ask(self, job: Think) -> None:
+        self.in_flight += 1
+        self.jobs.put_nowait(job)
+
+    async def run(
+        self, answer: Callable[[Think, Reply | Exception], None], handle: Callable[[str], None]
+    ) -> None:
+        """Work out each job's reply in the executor, ``answer`` it, then ``handle`` the client messages
+        that waited, in order, until one of them asks the brain again."""
+        loop = asyncio.get_running_loop()
+        while True:
+            job = await self.jobs.get()
+            outcome = await loop.run_in_executor(
+                self.executor, functools.partial(ask, job.brain, job.request)
+            )
+            self.in_flight -= 1
+            answer(job, outcome)
+            while self.waiting and not self.is_busy:
+                handle(self.waiting.popleft())
