@@ -8,8 +8,11 @@ deterministic. tiktoken fetches its vocabulary at run time, so we use the GPT-2-
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Literal
 
@@ -25,6 +28,10 @@ ASSISTANT_AUDIO_MS_PER_TOKEN = 50.0
 # which bounds the cache at about CACHED_TEXTS × MAX_CACHED_CHARS characters.
 CACHED_TEXTS = 1024
 MAX_CACHED_CHARS = 16_384
+# A longer text (a pasted 1 MB message: over a second of BPE) is kept by its digest, not the text itself,
+# so that counting it again (every later response) costs a hash; the brain lane counts it first, off the
+# event loop (server/brain_lane.py).
+CACHED_LONG_TEXTS = 64
 
 # Fallback when no tokenizer file exists: one token per word run and per punctuation mark.
 _FALLBACK_TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -42,6 +49,8 @@ class TokenCounter:
     def __init__(self, tokenizer: tokenizers.Tokenizer | None = None) -> None:
         self._tokenizer = tokenizer
         self._cached_count = functools.lru_cache(maxsize=CACHED_TEXTS)(self._count)
+        self._long_counts: OrderedDict[bytes, int] = OrderedDict()  # digest → count, newest last
+        self._long_lock = threading.Lock()
 
     @classmethod
     def from_model_dir(cls, model_dir: str | Path | None) -> TokenCounter:
@@ -62,12 +71,31 @@ class TokenCounter:
         """Number of text tokens in `text` (0 for empty text)."""
         if not text:
             return 0
-        return self._cached_count(text) if len(text) <= MAX_CACHED_CHARS else self._count(text)
+        return self._cached_count(text) if len(text) <= MAX_CACHED_CHARS else self._long_count(text)
+
+    def _long_count(self, text: str) -> int:
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        with self._long_lock:
+            known = self._long_counts.get(digest)
+            if known is not None:
+                self._long_counts.move_to_end(digest)
+                return known
+        count = self._count(text)
+        with self._long_lock:
+            self._long_counts[digest] = count
+            if len(self._long_counts) > CACHED_LONG_TEXTS:
+                self._long_counts.popitem(last=False)
+        return count
 
     def _count(self, text: str) -> int:
         if self._tokenizer is None:
             return len(_FALLBACK_TOKEN.findall(text))
-        return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+        if len(text) <= MAX_CACHED_CHARS:
+            return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+        # The tokenizer holds the GIL for a whole call (over a second for 1 MB), which would stall the
+        # event loop even from another thread: count a long text in pieces, cut where the byte-level
+        # BPE's pre-tokenizer cuts anyway (before a space between two words), so the sum is the same.
+        return sum(self._count(piece) for piece in _pieces(text))
 
     @staticmethod
     def audio_tokens(duration_ms: float, *, direction: AudioDirection = "input") -> int:
@@ -79,3 +107,20 @@ class TokenCounter:
             raise ValueError(f"duration_ms must be >= 0, got {duration_ms}")
         ms_per_token = USER_AUDIO_MS_PER_TOKEN if direction == "input" else ASSISTANT_AUDIO_MS_PER_TOKEN
         return math.ceil(duration_ms / ms_per_token)
+
+
+_PIECE_CUT = re.compile(r"(?<=\S)(?= \S)")
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` cut into pieces of at most about ``MAX_CACHED_CHARS`` characters, each cut before a single
+    space between two non-spaces (where GPT-2-style pre-tokenization splits too); a piece with no such
+    place stays whole."""
+    pieces, start = [], 0
+    while len(text) - start > MAX_CACHED_CHARS:
+        cut = _PIECE_CUT.search(text, start + MAX_CACHED_CHARS // 2, start + MAX_CACHED_CHARS)
+        end = cut.start() if cut is not None else len(text)
+        pieces.append(text[start:end])
+        start = end
+    pieces.append(text[start:])
+    return [piece for piece in pieces if piece]

@@ -85,6 +85,9 @@ class Think:
     key: str
     request: ReplyRequest
     brain: Brain
+    # The texts the response's input usage counts (instructions, each context item's): the shell may count
+    # them beside the brain, so the count that follows on the event loop finds them cached.
+    texts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

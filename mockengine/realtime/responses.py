@@ -189,7 +189,8 @@ class Responses:
         self.count += 1
         if self.think_aside:
             self._asked[r.id] = context
-            return Step(effects=[Think(r.id, request, self.brain)])
+            texts = (r.params.instructions, *(item.text() for item in context))
+            return Step(effects=[Think(r.id, request, self.brain, texts)])
         return self._replied(streamer, context, ask(self.brain, request), now_ms)
 
     def on_reply(self, response_id: str, outcome: Reply | Exception, now_ms: float) -> Step:

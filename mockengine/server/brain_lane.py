@@ -5,7 +5,8 @@ of declared tools, or the first turn after a new tool set (its vocabularies are 
 longer than the event loop may stand still: every session's paced audio, VAD and ``/healthz`` share it.
 So a server session thinks aside (``RealtimeSession.think_aside``): the core returns a ``Think`` effect
 and the lane runs the brain in the brain executor, one job at a time in the order asked, and hands the
-outcome back.
+outcome back. The texts the response's input usage will count are counted there too (``Think.texts``:
+BPE over a pasted 1 MB message takes over a second), so the count on the loop finds them cached.
 
 Event order stays what it was inline: while a reply is being worked out, the session's client messages
 wait here, in order, and are handled once the reply's events are out, as if the brain had answered at
@@ -23,13 +24,15 @@ from concurrent.futures import Executor
 from mockengine.brain.model import Reply
 from mockengine.realtime.effects import Think
 from mockengine.realtime.responses import ask
+from mockengine.realtime.usage import TokenCounting, text_tokens
 
 
 class BrainLane:
     """The ``Think`` jobs of one session and the client messages that wait for them."""
 
-    def __init__(self, executor: Executor) -> None:
+    def __init__(self, executor: Executor, tokens: TokenCounting) -> None:
         self.executor = executor
+        self.tokens = tokens
         self.jobs: asyncio.Queue[Think] = asyncio.Queue()
         self.in_flight = 0  # asked and not yet answered
         self.waiting: deque[str] = deque()  # client messages that came while a reply was worked out
@@ -42,6 +45,12 @@ class BrainLane:
         self.in_flight += 1
         self.jobs.put_nowait(job)
 
+    def _work(self, job: Think) -> Reply | Exception:
+        """The brain's reply, and the job's texts counted (a 1 MB message takes BPE over a second)."""
+        for text in job.texts:
+            text_tokens(self.tokens, text)
+        return ask(job.brain, job.request)
+
     async def run(
         self, answer: Callable[[Think, Reply | Exception], None], handle: Callable[[str], None]
     ) -> None:
@@ -50,9 +59,7 @@ class BrainLane:
         loop = asyncio.get_running_loop()
         while True:
             job = await self.jobs.get()
-            outcome = await loop.run_in_executor(
-                self.executor, functools.partial(ask, job.brain, job.request)
-            )
+            outcome = await loop.run_in_executor(self.executor, functools.partial(self._work, job))
             self.in_flight -= 1
             answer(job, outcome)
             while self.waiting and not self.is_busy:

@@ -82,7 +82,7 @@ class SessionLoop:
         self._held_total_ms = 0.0
         self.stt_lane: asyncio.Queue[Transcribe] = asyncio.Queue()
         self.tts_lane: asyncio.Queue[Synthesize] = asyncio.Queue()
-        self.brain_lane = BrainLane(resources.brain_executor)
+        self.brain_lane = BrainLane(resources.brain_executor, resources.tokens)
         if isinstance(session, RealtimeSession):  # (a replayed session's shadow answers inline)
             session.think_aside()
         self.timer: asyncio.TimerHandle | None = None

@@ -51,3 +51,51 @@ def test_audio_rules_are_the_documented_constants() -> None:
 def test_negative_duration_is_rejected() -> None:
     with pytest.raises(ValueError, match="duration_ms"):
         TokenCounter.audio_tokens(-1)
+
+
+def _byte_level_bpe() -> Tokenizer:
+    """A small GPT-2-style byte-level BPE, trained here (whisper's tokenizer.json is one of these)."""
+    from tokenizers import decoders, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    corpus = ["please add milk to my list", "and then play some jazz", "naïve café, don't  stop!\n"] * 50
+    tokenizer.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=300, show_progress=False))
+    return tokenizer
+
+
+class _Counting:
+    """A tokenizer that counts its ``encode`` calls."""
+
+    def __init__(self, inner: Tokenizer) -> None:
+        self.inner, self.calls = inner, 0
+
+    def encode(self, text: str, add_special_tokens: bool = False):
+        self.calls += 1
+        return self.inner.encode(text, add_special_tokens=add_special_tokens)
+
+
+def test_a_long_text_is_counted_in_pieces_to_the_same_total_then_kept_by_digest() -> None:
+    tokenizer = _byte_level_bpe()
+    words = [
+        "please",
+        "add",
+        "milk,",
+        "  two  spaces",
+        "tab\there",
+        "naïve",
+        "don't",
+        "42",
+        "!?",
+        "\n\nnew",
+        "😀",
+    ]
+    text = " ".join(words[(i * 7) % len(words)] for i in range(60_000))
+    spy = _Counting(tokenizer)
+    counter = TokenCounter(spy)  # type: ignore[arg-type]
+    assert counter.count(text) == len(tokenizer.encode(text, add_special_tokens=False).ids)
+    assert spy.calls > 10  # in pieces: the GIL is free between them
+    calls = spy.calls
+    assert counter.count(text) == len(tokenizer.encode(text, add_special_tokens=False).ids)
+    assert spy.calls == calls  # counted again by its digest
