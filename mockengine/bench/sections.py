@@ -25,6 +25,7 @@ SECTION_MODULES = (
     "mockengine.bench.turn_corpus",
     "mockengine.bench.chat",
     "mockengine.bench.tools",
+    "mockengine.bench.brain_cost",
     "mockengine.bench.webrtc",
     "mockengine.bench.soak",
     "mockengine.bench.loops",
