@@ -79,6 +79,7 @@ async def healthz(request: web.Request) -> web.Response:
     body["executor_queue_depth"] = {
         "stt": resources.stt_executor.queue_depth,
         "tts": resources.tts_executor.queue_depth,
+        "brain": resources.brain_executor.queue_depth,  # participant replies (server/brain_lane.py)
     }
     body["event_loop_lag_ms"] = round(request.app[LOOP_LAG].recent_min_lag_ms, 1)
     return web.json_response(body)
