@@ -155,6 +155,26 @@ BAD_SCHEMA_TOOL = {
             "integer_above_max_value",
             "Invalid 'n': integer above maximum value. Expected a value <= 128",
         ),
+        # A number parameter given an integer is still "decimal" (live capture, chat_decimal_range).
+        (
+            {"model": "gpt-4o-mini", "messages": HELLO, "temperature": 200},
+            "temperature",
+            "decimal_above_max_value",
+            "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 200 instead.",
+        ),
+        (
+            {"model": "gpt-4o-mini", "messages": HELLO, "presence_penalty": -3},
+            "presence_penalty",
+            "decimal_below_min_value",
+            "Invalid 'presence_penalty': decimal below minimum value. Expected a value >= -2, but got -3 "
+            "instead.",
+        ),
+        (
+            {"model": "gpt-4o-mini", "messages": HELLO, "top_p": 1.5},
+            "top_p",
+            "decimal_above_max_value",
+            "Invalid 'top_p': decimal above maximum value. Expected a value <= 1, but got 1.5 instead.",
+        ),
     ],
 )
 async def test_bad_requests(base_url, body, param, code, message):
