@@ -69,7 +69,8 @@ class ConversationItems:
     def on_conversation_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
         item = self.ctx.conversation.get(event.item_id)
         if item is None:
-            raise errors.item_not_found("truncating", "item_truncate_invalid_item_id", event.item_id)
+            # param null like delete and retrieve (live-tested, reference §8); truncate's own is unconfirmed
+            raise errors.item_not_found("truncating", "item_truncate_invalid_item_id", event.item_id, None)
         if not item.is_assistant_audio or not item.audio:
             raise errors.truncate_unsupported()
         if event.audio_end_ms > item.audio_ms:
@@ -102,7 +103,8 @@ class ConversationItems:
     def on_conversation_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
         item = self.ctx.conversation.get(event.item_id)
         if item is None:
-            raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id)
+            # param null: live-tested (steelburn/speaches against gpt-realtime-1.5, reference S11)
+            raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id, None)
         # Retrieved audio is in the session's format: user audio as it came in, assistant audio as sent.
         direction = "output" if item.role == "assistant" else "input"
         view = self.ctx.view

@@ -75,6 +75,7 @@ async def test_a_reused_item_id_appends_and_loses_nothing(engine) -> None:
         assert seen[0]["item_id"] == "my_item_1"
         assert seen[1]["error"]["code"] == "item_retrieve_invalid_item_id"
         assert seen[1]["error"]["event_id"] == "ret_after_del"
+        assert seen[1]["error"]["param"] is None  # live-tested (reference S11)
 
         # What is left: my_item_0 then my_item_2; a text reply follows my_item_2.
         await connection.response.create(response={"output_modalities": ["text"]})
