@@ -232,7 +232,8 @@ class SessionLoop:
             return
         # A plain append (50 a second per session): no event object, no dispatch (see receive()).
         assert plain is not None
-        step = self.session.receive_audio(*plain, self.now_ms())
+        audio, event_id = plain  # (unpacked here: `*plain` in the call builds a new argument tuple)
+        step = self.session.receive_audio(audio, event_id, self.now_ms())
         if step.events or step.effects:
             self.apply(step)
 
