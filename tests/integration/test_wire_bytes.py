@@ -16,7 +16,7 @@ from mockengine.server.realtime_ws import SessionRunner
 from tests.speech import question, speak_fast
 
 AUTH = {"Authorization": "Bearer sk-test"}
-NON_ASCII = "naïve — 日本語 😀 «quoted» \\ \"escaped\" \u2028"
+NON_ASCII = 'naïve — 日本語 😀 «quoted» \\ "escaped" \u2028'
 
 
 async def test_every_frame_is_the_text_the_str_path_sent(engine, monkeypatch) -> None:
