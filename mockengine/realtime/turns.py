@@ -90,11 +90,25 @@ class UserTurns:
         return max(IDLE_AUDIO_KEPT_MS, idle_timeout_ms or 0)
 
     def on_input_audio_buffer_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
+        """``input_audio_buffer.committed`` and the user item, with no response (reference §3.4). A turn
+        under way (its ``speech_started`` went out, also one left open by a listening pause) is what is
+        committed, under its item id, and it is closed first with ``speech_stopped`` at the audio
+        appended so far, so a client that tracks "the user is speaking" is not left waiting. Speech
+        going on after the commit is a fresh onset (a new detector): a new ``speech_started``, a new item
+        id. The live service's events here are not public: chosen, docs/realtime-protocol.md."""
         if self.buffer.buffered_ms < MIN_COMMIT_MS:
             raise errors.commit_empty(self.buffer.buffered_ms)
-        item_id = self._transition(TurnEvent.COMMIT) or self.ctx.ids.item()
-        pcm = self.buffer.take_until_ms(self.buffer.total_ms + 1)
-        return self.items.commit_user_audio(item_id, pcm, transcribe=True)
+        end_ms = self.buffer.total_ms
+        closed = self._transition(TurnEvent.COMMIT)
+        step = Step()
+        if closed is not None:
+            step.events.append(
+                se.input_audio_buffer_speech_stopped(
+                    self.ctx.ids.event(), audio_end_ms=end_ms, item_id=closed
+                )
+            )
+        pcm = self.buffer.take_until_ms(end_ms + 1)
+        return step.extend(self.items.commit_user_audio(closed or self.ctx.ids.item(), pcm, transcribe=True))
 
     def on_input_audio_buffer_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
         """``input_audio_buffer.cleared``; a turn under way (its ``speech_started`` went out) is dropped
