@@ -17,7 +17,8 @@ header (payload type, marker, SSRC, the ``mid`` extension) serialised once by ai
 at once). The sender's counters that its RTCP sender reports carry are kept as ``_run_rtp`` keeps
 them. Audio senders get no NACK (aiortc negotiates none for audio), so no retransmission history.
 
-Where this aiortc keeps its sender elsewhere, or the negotiated codec is not Opus, aiortc's own
+Where this aiortc keeps its sender elsewhere, the negotiated codec is not Opus, or the line carries
+absolute send times (a per-packet header value; aiortc negotiates it for video only), aiortc's own
 ``_run_rtp`` sends the track (it then pulls it through ``ReplyTrack.recv``).
 """
 
@@ -56,13 +57,21 @@ def send_on_shared_grid(sender: RTCRtpSender, track: ReplyTrack) -> bool:
         return False
 
     async def run_rtp(codec: Any) -> None:
-        if codec.mimeType.lower() != "audio/opus":
+        if codec.mimeType.lower() != "audio/opus" or _stamps_send_time(sender):
             await RTCRtpSender._run_rtp(sender, codec)
             return
         await _run_on_pacer(sender, track, codec)
 
     sender._run_rtp = run_rtp  # type: ignore[method-assign]
     return True
+
+
+def _stamps_send_time(sender: RTCRtpSender) -> bool:
+    """Whether aiortc would stamp each packet's absolute send time (the line negotiated it; aiortc
+    never does for audio): a header template cannot carry a per-packet value."""
+    extensions = getattr(sender, _PRIVATE + "rtp_header_extensions_map")
+    ids = getattr(extensions, "_HeaderExtensionsMap__ids", None)
+    return ids is None or getattr(ids, "abs_send_time", None) is not None
 
 
 async def _run_on_pacer(sender: RTCRtpSender, track: ReplyTrack, codec: Any) -> None:
