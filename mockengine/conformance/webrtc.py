@@ -28,6 +28,7 @@ from mockengine.conformance.connection import Connection, ConnectionFailed, Json
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.inbound import discard_inbound
 from mockengine.rtc.media import ReplyTrack, pcm16_frames
+from mockengine.rtc.rtp_send import send_on_shared_grid
 
 DELTA_BYTES = 4800  # 100 ms of PCM16 24 kHz per recorded delta
 
@@ -53,7 +54,7 @@ class WebRtcConnection(Connection):
         self.pc = RTCPeerConnection(offline_configuration())
         self.mic = ReplyTrack(lambda _: None, lambda _: None)  # plays what it is given, silence otherwise
         self.channel = self.pc.createDataChannel("oai-events")
-        self.pc.addTrack(self.mic)
+        send_on_shared_grid(self.pc.addTrack(self.mic), self.mic)  # one timer for all the process's mics
         self._opened = asyncio.Event()
         self.channel.on("open", self._opened.set)
         self.channel.on("message", self._on_message)

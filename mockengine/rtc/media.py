@@ -2,8 +2,9 @@
 turned into the session's PCM16.
 
 :class:`ReplyTrack` is the engine's outgoing Opus track. It hands out one 20 ms frame of 24 kHz mono
-PCM16 per 20 ms of wall time, already encoded (an Opus ``av.Packet`` that aiortc only packetises, see
-:mod:`mockengine.rtc.opus`), reply audio while there is some queued and silence otherwise, so the
+PCM16 per 20 ms of wall time, already encoded (see :mod:`mockengine.rtc.opus`; taken by the shared
+pacer of :mod:`mockengine.rtc.rtp_send` with ``pull``, or as an ``av.Packet`` that aiortc's sender
+only packetises with ``recv``), reply audio while there is some queued and silence otherwise, so the
 client hears replies at real-time pace however fast the session produced them. It counts what it has
 handed out per assistant item: that is what the client has been sent (and, give or take its jitter
 buffer, heard), the position WebRTC barge-in truncates at.
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 import av
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
-from mockengine.rtc.opus import ReplyEncoder
+from mockengine.rtc.opus import RTP_CLOCK_HZ, ReplyEncoder, rtp_packet
 
 log = logging.getLogger("mockengine.webrtc")
 
@@ -34,6 +35,7 @@ FRAME_MS = 20
 FRAME_S = FRAME_MS / 1000
 FRAME_SAMPLES = RATE_HZ * FRAME_MS // 1000
 FRAME_BYTES = FRAME_SAMPLES * 2
+RTP_CLOCK_PER_SAMPLE = RTP_CLOCK_HZ // RATE_HZ
 SILENCE = bytes(FRAME_BYTES)
 # Opus DTX on the wire (libopus, RFC 7587 §3.1.3): while silent, one packet every 400 ms.
 DTX_KEEPALIVE_MS = 400
@@ -113,26 +115,42 @@ class ReplyTrack(MediaStreamTrack):
     # -- to aiortc ---------------------------------------------------------------------------------
 
     async def recv(self) -> av.Packet:  # type: ignore[override]
+        """aiortc's pull: the next frame's packet once it falls due (where :mod:`mockengine.rtc.rtp_send`
+        cannot send the track itself)."""
         loop = asyncio.get_running_loop()
         while True:
             if self.readyState != "live":
                 raise MediaStreamError
-            if self._start_s is None:
-                # On a grid shared by every track of the process: all calls' frames fall due together,
-                # so the loop wakes once per 20 ms for all of them instead of once per call.
-                self._start_s = math.ceil(loop.time() / FRAME_S) * FRAME_S
-            else:
-                wait_s = self._start_s + self._pts / RATE_HZ - loop.time()
-                if wait_s > 0:
-                    await asyncio.sleep(wait_s)
+            wait_s = self.next_due_s(loop.time()) - loop.time()
+            if wait_s > 0:
+                await asyncio.sleep(wait_s)
             await self._flowing.wait()
-            pcm16, pts = self._take(), self._pts
-            self._pts += FRAME_SAMPLES
-            silent = pcm16 == SILENCE
-            if silent and self._holds_back(pts):
-                continue
-            self._last_sent_pts = pts
-            return self._encoder.encode(None if silent else pcm16, pts)
+            pulled = self.pull()
+            if pulled is not None:
+                return rtp_packet(*pulled)
+
+    @property
+    def is_stalled(self) -> bool:
+        return not self._flowing.is_set()
+
+    def next_due_s(self, now_s: float) -> float:
+        """When (loop time, s) the next frame falls due; the first call starts the track's clock."""
+        if self._start_s is None:
+            # On a grid shared by every track of the process: all calls' frames fall due together,
+            # so the loop wakes once per 20 ms for all of them instead of once per call.
+            self._start_s = math.ceil(now_s / FRAME_S) * FRAME_S
+        return self._start_s + self._pts / RATE_HZ
+
+    def pull(self) -> tuple[bytes, int] | None:
+        """The next frame, taken now: its Opus payload and RTP timestamp (48 kHz clock, from 0), or
+        None when DTX holds a silent frame back (its time passes all the same)."""
+        pcm16, pts = self._take(), self._pts
+        self._pts += FRAME_SAMPLES
+        silent = pcm16 == SILENCE
+        if silent and self._holds_back(pts):
+            return None
+        self._last_sent_pts = pts
+        return self._encoder.payload(None if silent else pcm16, pts), pts * RTP_CLOCK_PER_SAMPLE
 
     def _holds_back(self, pts: int) -> bool:
         """DTX: a silent frame is not sent once the encoder has settled, but for one per keep-alive

@@ -67,10 +67,11 @@ def silent_payload(frame_samples: int) -> bytes:
     return payload
 
 
-def _packet(payload: bytes, pts: int) -> av.Packet:
-    """The packet stamped in the RTP clock: aiortc then uses ``pts`` as is (no Fraction arithmetic)."""
+def rtp_packet(payload: bytes, rtp_pts: int) -> av.Packet:
+    """The packet stamped in the RTP clock (``rtp_pts`` in 48 kHz samples): aiortc then uses ``pts`` as
+    is (no Fraction arithmetic)."""
     packet = av.Packet(payload)
-    packet.pts = pts * (RTP_CLOCK_HZ // RATE_HZ)
+    packet.pts = rtp_pts
     packet.time_base = RTP_TIME_BASE
     return packet
 
@@ -109,17 +110,21 @@ class ReplyEncoder:
         self._flush_left = 0
 
     def encode(self, pcm16: bytes | None, pts: int) -> av.Packet:
-        """``pcm16`` is one frame of audio, or None for silence."""
+        """``pcm16`` is one frame of audio, or None for silence: the packet, for aiortc's sender."""
+        return rtp_packet(self.payload(pcm16, pts), pts * (RTP_CLOCK_HZ // RATE_HZ))
+
+    def payload(self, pcm16: bytes | None, pts: int) -> bytes:
+        """``pcm16`` is one frame of audio, or None for silence: the Opus payload (RTP's, as is)."""
         if pcm16 is None:
             if self._flush_left == 0:
-                return _packet(self._silence, pts)
+                return self._silence
             self._flush_left -= 1
             pcm16 = bytes(self.frame_samples * 2)
         else:
             if self._flush_left == 0:
                 self._start_stretch()
             self._flush_left = FLUSH_FRAMES
-        return _packet(self._payload(pcm16, pts), pts)
+        return self._payload(pcm16, pts)
 
     def _start_stretch(self) -> None:
         self._codec, self._key, self._behind = None, ROOT, []

@@ -28,6 +28,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.protocol.session_config import validate_session_update, validate_tool_choice
 from mockengine.rtc.ice import include_loopback, offline_configuration
+from mockengine.rtc.rtp_send import send_on_shared_grid
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
 from mockengine.server.handshake import MODEL_PATTERN, incorrect_api_key_message, key_accepted
 from mockengine.server.realtime_faults import attach, connection_faults, detach
@@ -148,7 +149,8 @@ async def _answer(pc: RTCPeerConnection, sdp: str, runner: CallRunner) -> str:
             400, "Invalid SDP offer: it has no data channel (m=application) for oai-events.", param="sdp"
         )
     if any(t.kind == "audio" for t in pc.getTransceivers()):
-        pc.addTrack(runner.track)  # takes the offer's audio transceiver: sendrecv
+        sender = pc.addTrack(runner.track)  # takes the offer's audio transceiver: sendrecv
+        send_on_shared_grid(sender, runner.track)  # one timer for all calls' reply packets
     include_loopback(pc)
     try:
         await pc.setLocalDescription(await pc.createAnswer())
