@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from re import _constants, _parser  # type: ignore[attr-defined]
+from typing import Any
 
 import snowballstemmer
 
@@ -98,14 +100,32 @@ _PHRASAL_PATTERNS = tuple(
 )
 
 
-def _any_of(patterns: tuple[tuple[re.Pattern[str], str], ...]) -> re.Pattern[str]:
-    """One alternation that matches wherever any of ``patterns`` does (none holds a backreference, so
-    each alternative means what it means alone): it finds no match exactly when none of them matches."""
-    return re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in patterns), re.IGNORECASE)
+def _needed(pattern: re.Pattern[str]) -> str:
+    """The longest run of literal characters every match of ``pattern`` contains (lower case; "" when
+    none): the run of plain characters in its top-level sequence, groups included, never inside an
+    alternative, a repeat or a lookaround. In ASCII text, a case-insensitive match needs that run in
+    the lower-cased text (beyond ASCII, case folding has exceptions: the pattern is always tried)."""
+    longest, run = "", ""
+
+    def walk(items: Any) -> None:
+        nonlocal longest, run
+        for op, argument in items:
+            if op is _constants.LITERAL:
+                run += chr(argument)
+                continue
+            if op is _constants.SUBPATTERN:
+                walk(argument[-1])
+                continue
+            if op is not _constants.AT:  # \b: zero width, the run goes on
+                longest, run = max(longest, run, key=len), ""
+
+    walk(_parser.parse(pattern.pattern, pattern.flags))
+    return max(longest, run, key=len).lower()
 
 
-_ANY_PHRASE = _any_of(_PHRASE_PATTERNS)
-_ANY_PHRASAL = _any_of(_PHRASAL_PATTERNS)
+# Every phrase rule in order, with the words it cannot match without (rewrite() skips the rules whose
+# words are absent: with 147 rules, one regex scan each per text made rewriting the matcher's main cost).
+_REWRITES = tuple((p, r, _needed(p)) for p, r in _PHRASE_PATTERNS + _PHRASAL_PATTERNS)
 
 
 def concept(word: str) -> str:
@@ -136,11 +156,13 @@ def rewrite(text: str, keep_case: bool = False) -> str:
     """``text`` with the multi-word phrases replaced (in lower case unless ``keep_case``)."""
     rewritten = " " + text.replace("’", "'") + " "
     rewritten = rewritten if keep_case else rewritten.lower()
-    for gate, patterns in ((_ANY_PHRASE, _PHRASE_PATTERNS), (_ANY_PHRASAL, _PHRASAL_PATTERNS)):
-        if gate.search(rewritten) is None:
-            continue  # none of them matches anywhere: one scan instead of one per pattern
-        for pattern, replacement in patterns:
-            rewritten = pattern.sub(replacement, rewritten)
+    lowered, plain = rewritten.lower(), rewritten.isascii()
+    for pattern, replacement, needed in _REWRITES:
+        if plain and needed not in lowered:
+            continue  # it cannot match without these words: a substring test instead of a regex scan
+        changed = pattern.sub(replacement, rewritten)
+        if changed is not rewritten:
+            rewritten, lowered, plain = changed, changed.lower(), changed.isascii()
     rewritten = rewritten.replace("  ", " ")
     return " ".join(rewritten.split())
 

@@ -4,6 +4,7 @@ the calls it plans stay capped whatever the input's size. Counts, never timings.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from unittest import mock
 
@@ -80,3 +81,30 @@ def test_talking_about_a_long_text_reads_only_its_end() -> None:
         "We walked along the river for a while. " * 30_000 + "What is the capital of France?", ()
     )
     assert "Paris" in (reply.text or "")
+
+
+def _every_rule(text: str, keep_case: bool) -> str:
+    """``lexicon.rewrite`` as it was: every phrase rule's substitution, in order, on every text."""
+    rewritten = " " + text.replace("’", "'") + " "
+    rewritten = rewritten if keep_case else rewritten.lower()
+    for pattern, replacement, _ in lexicon._REWRITES:
+        rewritten = pattern.sub(replacement, rewritten)
+    return " ".join(rewritten.replace("  ", " ").split())
+
+
+def test_skipping_the_rules_whose_words_are_absent_rewrites_exactly_as_every_rule_did() -> None:
+    import random
+
+    from mockengine.bench.tool_cases import DATA, load
+    from mockengine.brain.wordlists import PHRASES
+
+    _, cases, _ = load(DATA)
+    texts = [case.say for case in cases] + ["Ça marche, pull up the ſet up", "CHECK IT OFF and Turn It Up"]
+    phrase_words = {w for source, _ in PHRASES for w in re.findall(r"[a-z']+", source)}
+    vocabulary = sorted({w for t in texts for w in t.split()} | phrase_words)
+    rng = random.Random(5)
+    texts += [" ".join(rng.choice(vocabulary) for _ in range(rng.randint(1, 12))) for _ in range(3000)]
+    for text in texts:
+        for keep_case in (False, True):
+            assert lexicon.rewrite(text, keep_case) == _every_rule(text, keep_case), text
+    assert sum(1 for *_, needed in lexicon._REWRITES if needed.strip()) > 130  # nearly every rule is gated
