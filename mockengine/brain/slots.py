@@ -30,8 +30,10 @@ from typing import Any
 from jsonschema import validators
 
 from mockengine.brain import (
+    addresses,
     codes,
     items,
+    labels,
     lexicon,
     names,
     objects,
@@ -39,6 +41,7 @@ from mockengine.brain import (
     ranges,
     referents,
     scalars,
+    schema_values,
     spans,
     values,
     verbatim,
@@ -113,6 +116,10 @@ def fill(
     cues = _cues(tool_name, description, vocabulary, referent)
     _fill_strings(work, filled, _Strings(strings, required, cues, as_said, lists))
     spans.without_leading_verb(filled, text, [n for n in strings if n not in required])
+    free = [n for n in required if kinds.get(n) == "string" and not spans.fits(n, _ONE_PLACE)]
+    labels.fill_beside_label(
+        work.said, filled.arguments, filled.sources, free, lambda value: only_own_words(value, cues)
+    )
     for name in [n for n in required if n not in filled.arguments and isinstance(properties[n], Mapping)]:
         cleared = verbatim.clearing_value(work.said, properties[name])  # "lose the filter" → 'all'
         if cleared is not None:
@@ -151,6 +158,7 @@ _STRINGS = ("string", "identifier", "list", "person", "patterned")
 _PASSES = (
     "labelled",
     "quoted",
+    "address",
     "described",
     "patterned",
     "identifier",
@@ -210,6 +218,10 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
         ):
             del filled.arguments[name]
             filled.sources.pop(name, None)
+    for name in [n for n in required if n not in filled.arguments]:
+        # strict mode writes an optional parameter as required and nullable: not heard, it is null
+        if isinstance(properties, Mapping) and schema_values.admits_null(properties.get(name)):
+            filled.arguments[name], filled.sources[name] = None, "(not heard; its schema admits null)"
     filled.missing = [name for name in required if name not in filled.arguments]
     if isinstance(properties, Mapping):  # in the schema's order, as a model writes them
         order = {name: index for index, name in enumerate(properties)}
@@ -254,6 +266,8 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = verbatim.before_label(work.text, name)
     elif kind == "described":
         span = verbatim.described_value(work.text, schema)
+    elif kind == "address":
+        span = addresses.address_for(work.text, addresses.kind_of(name, schema) or "url")
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "patterned":
