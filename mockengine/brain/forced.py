@@ -6,7 +6,8 @@ asked for: what the words say where they say it, and neutral schema-valid values
    another request, so it is dropped ("Add buy milk" is no city); typed values (a date, a time, a number,
    an option, a code, quoted text) stay.
 2. A required parameter still missing takes a value of its kind heard anywhere in the words: a span its
-   ``pattern`` accepts, an email or web address, quoted text, a number.
+   ``pattern`` accepts, an email or web address, quoted text, a number, an object whose required
+   properties were all heard.
 3. What is still missing is built from the schema (``schema_values``, ``pattern`` included); a plain free
    string there is neutral instead of an invented phrase: the first example the parameter's description
    quotes ("e.g. 'Paris'"), else the empty string when its ``minLength`` allows.
@@ -78,6 +79,8 @@ def heard_value(text: str, name: str, schema: Any) -> Any:
             return value
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+    if kind == "object" or (kind is None and "properties" in schema):
+        return _heard_object(text, schema)
     if kind in ("number", "integer"):
         said = [s.value for s in numbers(text) if isinstance(s.value, int | float)]
         found = [v for v in said if kind == "number" or float(v).is_integer()]
@@ -92,6 +95,16 @@ def heard_value(text: str, name: str, schema: Any) -> Any:
         return span.value if span is not None else None
     quoted = verbatim.QUOTED.search(text)
     return quoted.group("text") if quoted is not None else None
+
+
+def _heard_object(text: str, schema: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An object whose required properties were all heard ("share this with bob@example.com" →
+    ``{"email": "bob@example.com"}``), else None."""
+    listed = schema.get("required")
+    required = [n for n in listed if isinstance(n, str)] if isinstance(listed, list) else []
+    properties = _properties(schema)
+    found = {name: heard_value(text, name, properties.get(name)) for name in required}
+    return found if found and all(value is not None for value in found.values()) else None
 
 
 def neutral(schema: Any) -> str | None:

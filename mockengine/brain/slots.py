@@ -114,7 +114,9 @@ def fill(
     strings = [n for n, k in kinds.items() if k in _STRINGS and n not in filled.arguments]
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
-    _fill_strings(work, filled, _Strings(strings, required, cues, as_said, lists))
+    # a strict-mode optional (required but nullable) is filled as an optional one: only when meant
+    needed = [n for n in required if not schema_values.admits_null(properties.get(n))]
+    _fill_strings(work, filled, _Strings(strings, needed, cues, as_said, lists))
     spans.without_leading_verb(filled, text, [n for n in strings if n not in required])
     free = [n for n in required if kinds.get(n) == "string" and not spans.fits(n, _ONE_PLACE)]
     labels.fill_beside_label(

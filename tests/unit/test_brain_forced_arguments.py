@@ -236,3 +236,50 @@ def test_a_forced_call_takes_no_city_from_words_about_something_else() -> None:
     assert arguments((GET_WEATHER,), "what's the weather in Lisbon", ForcedTool("get_weather")) == {
         "city": "Lisbon"
     }
+
+
+def test_a_forced_call_finds_a_heard_address_inside_an_object_parameter() -> None:
+    email = {
+        "type": "object",
+        "properties": {"email": {"type": "string", "format": "email"}},
+        "required": ["email"],
+    }
+    phone = {"type": "object", "properties": {"phone": {"type": "string", "pattern": "^\\+[0-9]{8,15}$"}}}
+    phone["required"] = ["phone"]
+    share = ToolSpec(
+        "share",
+        "Share with a contact.",
+        {
+            "type": "object",
+            "properties": {"target": {"anyOf": [email, phone]}, "mode": {"const": "link"}},
+            "required": ["target", "mode"],
+        },
+    )
+    found = arguments((share,), "Share this with bob@example.com", ForcedTool("share"))
+    assert found == {"target": {"email": "bob@example.com"}, "mode": "link"}
+
+
+def test_a_pronoun_fills_no_strict_mode_optional_with_the_last_call() -> None:
+    rate = ToolSpec(
+        "rate_song",
+        "Rate the current song.",
+        {
+            "type": "object",
+            "properties": {
+                "stars": {"type": "integer", "enum": [1, 2, 3, 4, 5]},
+                "comment": {"type": ["string", "null"]},
+            },
+            "required": ["stars", "comment"],
+        },
+    )
+    history = (
+        TurnView("u0", "user_text", "Wake me up at seven thirty"),
+        TurnView("fc", "function_call", '{"time": "07:30"}', name="set_alarm", call_id="c1"),
+        TurnView("out", "function_call_output", "ok", call_id="c1"),
+        TurnView("u1", "user_text", "Give this song four stars"),
+    )
+    request = ReplyRequest("", (ALARM, rate), "auto", ("text",), history, 1)
+    answer = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request)
+    assert [(c.name, json.loads(c.arguments)) for c in answer.tool_calls] == [
+        ("rate_song", {"stars": 4, "comment": None})
+    ]
