@@ -22,7 +22,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import acting, addresses, intent, patterns, verbatim
+from mockengine.brain import acting, addresses, intent, patterns, schema_values, verbatim
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.referents import Referent
@@ -61,8 +61,8 @@ def completed(filled: Filled, built: Mapping[str, Any], schema: Mapping[str, Any
     properties = _properties(schema)
     merged = dict(filled.arguments)
     for name in [n for n in filled.missing if n in built]:
-        plain = neutral(properties.get(name))
-        merged[name] = plain if plain is not None and _fits(name, plain, schema) else built[name]
+        plain = _neutralised(built[name], properties.get(name), schema)
+        merged[name] = plain if _fits(name, plain, schema) else built[name]
     order = {name: index for index, name in enumerate(properties)}
     return dict(sorted(merged.items(), key=lambda item: order.get(item[0], len(order))))
 
@@ -115,6 +115,22 @@ def neutral(schema: Any) -> str | None:
         return None
     example = _EXAMPLE.search(str(schema.get("description", "")))
     return example.group(1).strip() if example is not None else ""
+
+
+def _neutralised(value: Any, schema: Any, root: Mapping[str, Any]) -> Any:
+    """``value`` (schema-built) with each plain free string in it made ``neutral``, however deep."""
+    if not isinstance(schema, dict):
+        return value
+    schema = schema_values.resolve(schema, root)
+    if isinstance(value, str):
+        plain = neutral(schema)
+        return value if plain is None else plain
+    if isinstance(value, dict):
+        properties = _properties(schema)
+        return {key: _neutralised(item, properties.get(key), root) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_neutralised(item, schema.get("items"), root) for item in value]
+    return value
 
 
 def _properties(schema: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -60,6 +60,12 @@ def value_for(schema: Any, rng: random.Random, hints: Hints = Hints(), root: Any
     return builder(schema, rng, hints, root)
 
 
+def resolve(schema: dict[str, Any], root: Any) -> dict[str, Any]:
+    """``schema`` with local ``$ref``s followed, the first non-null anyOf/oneOf branch merged in and
+    ``allOf`` merged: the shape ``value_for`` builds."""
+    return _resolve(schema, root)
+
+
 def _resolve(schema: dict[str, Any], root: Any) -> dict[str, Any]:
     hops = 0
     while isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#"):

@@ -57,6 +57,7 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
+from mockengine.brain.options import options_for
 from mockengine.brain.places import more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
@@ -160,6 +161,7 @@ _STRINGS = ("string", "identifier", "list", "person", "patterned")
 _PASSES = (
     "labelled",
     "quoted",
+    "options",
     "address",
     "described",
     "patterned",
@@ -183,6 +185,7 @@ _ALSO = frozenset(
         ("quoted", "string"),
         ("quoted", "identifier"),
         ("called", "string"),
+        ("options", "list"),
     }
     | {("described", "string")}
     | {("quoted", "person"), ("called", "person"), ("label", "string")}
@@ -268,6 +271,8 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = verbatim.before_label(work.text, name)
     elif kind == "described":
         span = verbatim.described_value(work.text, schema)
+    elif kind == "options":
+        span = options_for(work.text, schema)
     elif kind == "address":
         span = addresses.address_for(work.text, addresses.kind_of(name, schema) or "url")
     elif kind == "identifier":

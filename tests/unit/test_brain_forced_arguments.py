@@ -283,3 +283,52 @@ def test_a_pronoun_fills_no_strict_mode_optional_with_the_last_call() -> None:
     assert [(c.name, json.loads(c.arguments)) for c in answer.tool_calls] == [
         ("rate_song", {"stars": 4, "comment": None})
     ]
+
+
+def test_a_forced_call_invents_no_phrase_inside_nested_values() -> None:
+    playlist = ToolSpec(
+        "create_playlist",
+        "Create a playlist.",
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 20},
+                "owner": {
+                    "type": "object",
+                    "properties": {
+                        "user_id": {"type": "string", "format": "uuid"},
+                        "display": {"type": "string"},
+                    },
+                    "required": ["user_id", "display"],
+                },
+                "tracks": {"type": "array", "items": {"$ref": "#/$defs/track"}, "maxItems": 3},
+            },
+            "required": ["name", "owner", "tracks"],
+            "$defs": {
+                "track": {
+                    "type": "object",
+                    "properties": {
+                        "title": {"type": "string"},
+                        "seconds": {"type": "number", "exclusiveMinimum": 0},
+                    },
+                    "required": ["title", "seconds"],
+                }
+            },
+        },
+    )
+    found = arguments((playlist,), "Make a playlist called road trip", ForcedTool("create_playlist"))
+    assert found["name"] == "road trip" and found["owner"]["display"] == ""
+    assert all(track["title"] == "" for track in found["tracks"])
+
+
+@pytest.mark.parametrize(
+    ("said", "days"),
+    [
+        ("Wake me up at seven thirty on weekdays", ["mon", "tue", "wed", "thu", "fri"]),
+        ("an alarm at 6:45 on monday and wednesday", ["mon", "wed"]),
+        ("wake me at nine at the weekend", ["sat", "sun"]),
+        ("an alarm for 7am every day", ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]),
+    ],
+)
+def test_days_of_the_week_fill_an_array_of_day_options(said: str, days: list[str]) -> None:
+    assert arguments((ALARM,), said, ForcedTool("set_alarm"))["days"] == days
