@@ -47,6 +47,7 @@ from mockengine.brain import (
     verbatim,
 )
 from mockengine.brain import kinds as kinds_of
+from mockengine.brain.options import options_for
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -57,7 +58,6 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
-from mockengine.brain.options import options_for
 from mockengine.brain.places import more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
