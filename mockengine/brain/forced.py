@@ -22,12 +22,11 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import acting, addresses, intent, patterns, schema_values, verbatim
+from mockengine.brain import acting, heard, intent, schema_values, verbatim
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.referents import Referent
 from mockengine.brain.slots import Filled
-from mockengine.brain.values import numbers
 
 _FREE_KINDS = frozenset(("string", "person", "list"))
 _EXAMPLE = re.compile(
@@ -48,7 +47,7 @@ def from_words(tool: ToolSpec, text: str, referent: Referent, today: date) -> Fi
     required = [n for n in listed if isinstance(n, str)] if isinstance(listed, list) else []
     filled.missing = [n for n in required if n not in filled.arguments]
     for name in list(filled.missing):
-        value = heard_value(text, name, properties.get(name))
+        value = heard.heard_value(text, name, properties.get(name))
         if value is not None and _fits(name, value, schema):
             filled.arguments[name], filled.sources[name] = value, "(heard in the words, forced call)"
             filled.missing.remove(name)
@@ -65,46 +64,6 @@ def completed(filled: Filled, built: Mapping[str, Any], schema: Mapping[str, Any
         merged[name] = plain if _fits(name, plain, schema) else built[name]
     order = {name: index for index, name in enumerate(properties)}
     return dict(sorted(merged.items(), key=lambda item: order.get(item[0], len(order))))
-
-
-def heard_value(text: str, name: str, schema: Any) -> Any:
-    """A value of the kind ``schema`` takes found anywhere in ``text`` (step 2), else None."""
-    if not isinstance(schema, Mapping):
-        return None
-    for branch in [*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ())]:
-        value = heard_value(
-            text, name, {**{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}, **branch}
-        )
-        if value is not None:
-            return value
-    kind = schema.get("type")
-    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
-    if kind == "object" or (kind is None and "properties" in schema):
-        return _heard_object(text, schema)
-    if kind in ("number", "integer"):
-        said = [s.value for s in numbers(text) if isinstance(s.value, int | float)]
-        found = [v for v in said if kind == "number" or float(v).is_integer()]
-        return (int(found[0]) if kind == "integer" else found[0]) if found else None
-    if kind not in (None, "string") or "enum" in schema or "const" in schema:
-        return None
-    if isinstance(schema.get("pattern"), str):
-        return patterns.heard(text, schema["pattern"])
-    address = addresses.kind_of(name, schema)
-    if address is not None:
-        span = addresses.address_for(text, address)
-        return span.value if span is not None else None
-    quoted = verbatim.QUOTED.search(text)
-    return quoted.group("text") if quoted is not None else None
-
-
-def _heard_object(text: str, schema: Mapping[str, Any]) -> dict[str, Any] | None:
-    """An object whose required properties were all heard ("share this with bob@example.com" →
-    ``{"email": "bob@example.com"}``), else None."""
-    listed = schema.get("required")
-    required = [n for n in listed if isinstance(n, str)] if isinstance(listed, list) else []
-    properties = _properties(schema)
-    found = {name: heard_value(text, name, properties.get(name)) for name in required}
-    return found if found and all(value is not None for value in found.values()) else None
 
 
 def neutral(schema: Any) -> str | None:

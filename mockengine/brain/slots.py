@@ -32,6 +32,7 @@ from jsonschema import validators
 from mockengine.brain import (
     addresses,
     codes,
+    heard,
     items,
     labels,
     lexicon,
@@ -140,6 +141,14 @@ def fill(
         )
         if verb is not None:
             filled.arguments[name], filled.sources[name] = verb.value, "(the tool's own verb)"
+    for name in [
+        n for n in required if isinstance(properties.get(n), Mapping) and heard.takes_object(properties[n])
+    ]:
+        if isinstance(filled.arguments.get(name), dict):
+            continue
+        found = heard.heard_value(work.said, name, properties[name], loose=False)  # "share with bob@x.org"
+        if isinstance(found, dict) and _valid_property(name, found, schema):
+            filled.arguments[name], filled.sources[name] = found, "(an object whose parts were heard)"
     _finish(filled, schema, required, lists)
     return filled
 

@@ -332,3 +332,18 @@ def test_a_forced_call_invents_no_phrase_inside_nested_values() -> None:
 )
 def test_days_of_the_week_fill_an_array_of_day_options(said: str, days: list[str]) -> None:
     assert arguments((ALARM,), said, ForcedTool("set_alarm"))["days"] == days
+
+
+def test_a_required_object_of_typed_parts_is_filled_from_the_words_without_forcing() -> None:
+    email = {
+        "type": "object",
+        "properties": {"email": {"type": "string", "format": "email"}},
+        "required": ["email"],
+    }
+    share = ToolSpec(
+        "share",
+        "Share with a contact.",
+        {"type": "object", "properties": {"target": {"anyOf": [email]}}, "required": ["target"]},
+    )
+    assert arguments((share,), "Share this with bob@example.com") == {"target": {"email": "bob@example.com"}}
+    assert reply((share,), "Share this with Bob").text == "Which target do you mean?"
