@@ -20,6 +20,8 @@ import rstr
 _REPEAT_SPREAD = 3
 _ATTEMPTS = 16
 _MAX_WORDS = 6
+# Words looked through for a span: bounds the cost on a long typed text (at most 6 × 300 searches).
+_MAX_SCANNED = 300
 _TOKEN = re.compile(r"\S+")
 _EDGE = ".,;:!?\"'()[]{}“”‘’"
 
@@ -46,11 +48,12 @@ def matches(pattern: str, text: str) -> bool:
 
 
 def heard(text: str, pattern: str) -> str | None:
-    """The shortest run of words in ``text`` (up to six, edge punctuation stripped, earliest first) that
-    ``pattern`` accepts: "my code is AB1234 thanks" with "^[A-Z]{2}\\d{4}$" → "AB1234"."""
+    """The shortest run of words in ``text`` (up to six, edge punctuation stripped, earliest first, among
+    its first 300 words) that ``pattern`` accepts: "my code is AB1234 thanks" with "^[A-Z]{2}\\d{4}$" →
+    "AB1234"."""
     if _compiled(pattern) is None:
         return None
-    words = [w.strip(_EDGE) for w in _TOKEN.findall(text)]
+    words = [w.strip(_EDGE) for w in _TOKEN.findall(text)][:_MAX_SCANNED]
     for size in range(1, min(_MAX_WORDS, len(words)) + 1):
         for start in range(len(words) - size + 1):
             span = " ".join(words[start : start + size]).strip(_EDGE)
