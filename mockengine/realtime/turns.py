@@ -56,6 +56,8 @@ class UserTurns:
         # A probe whose words are the committed turn's (server_vad prefetch) → that item's id.
         self.probe_items: dict[ProbeKey, str] = {}
         self._detector_generation = 0
+        self._kept_for: TurnDetection | None = None  # the config `_kept_ms` was worked out for
+        self._kept_ms = IDLE_AUDIO_KEPT_MS
 
     # -- client events --------------------------------------------------------------------------------
 
@@ -67,10 +69,9 @@ class UserTurns:
         without an event object."""
         pcm = self.items.decode_input_audio(audio)
         buffer = self.buffer
-        adding_ms = len(pcm) / 48
         limit_ms = self.ctx.options.max_input_buffer_ms
-        if buffer.buffered_ms + adding_ms > limit_ms:
-            raise errors.input_buffer_full(buffer.buffered_ms, adding_ms, limit_ms)
+        if buffer.held_bytes + len(pcm) > limit_ms * 48:  # 48 bytes of PCM16 24 kHz per ms
+            raise errors.input_buffer_full(buffer.buffered_ms, len(pcm) / 48, limit_ms)
         frames = self.classifier.push(buffer.append(pcm))
         detector = self.detector
         if detector is None or not frames:
@@ -81,13 +82,10 @@ class UserTurns:
             # Between turns only the recent past can become part of a turn (prefix padding, a late
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
             # An idle timeout commits the silence it waited through, so that much is kept too.
-            buffer.keep_last_ms(self._idle_kept_ms(detector.config))
+            if detector.config is not self._kept_for:  # (worked out once per config, not per append)
+                self._kept_for, self._kept_ms = detector.config, _idle_kept_ms(detector.config)
+            buffer.keep_last_ms(self._kept_ms)
         return step
-
-    def _idle_kept_ms(self, config: TurnDetection) -> int:
-        """Audio kept between turns under ``config`` (the detector's, the session's turn detection)."""
-        idle_timeout_ms = config.idle_timeout_ms if isinstance(config, ServerVad) else None
-        return max(IDLE_AUDIO_KEPT_MS, idle_timeout_ms or 0)
 
     def on_input_audio_buffer_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
         """``input_audio_buffer.committed`` and the user item, with no response (reference §3.4). A turn
@@ -334,3 +332,8 @@ def _frame_threshold(config: TurnDetection | None) -> float:
 def _idle_timeout_ms(config: TurnDetection | None) -> int | None:
     """``server_vad.idle_timeout_ms`` (None: no idle timeout, or not server_vad)."""
     return config.idle_timeout_ms if isinstance(config, ServerVad) else None
+
+
+def _idle_kept_ms(config: TurnDetection) -> int:
+    """Audio kept between turns under ``config`` (the detector's, the session's turn detection)."""
+    return max(IDLE_AUDIO_KEPT_MS, _idle_timeout_ms(config) or 0)
