@@ -1,12 +1,13 @@
 """How a parameter is filled, from its JSON Schema and its name: enum, number, boolean, list, datetime,
-date, time, currency, patterned (a code its pattern accepts), identifier, person or string."""
+date, time, currency, address (an email or web address), patterned (a code its pattern accepts),
+identifier, person or string."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import codes, lexicon, names
+from mockengine.brain import addresses, codes, lexicon, names
 
 
 def kind_of(name: str, schema: Mapping[str, Any]) -> str:
@@ -28,6 +29,8 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "list"  # ["towels", "pillows"]
     if kind not in (None, "string"):
         return "other"
+    if addresses.kind_of(name, schema) is not None:
+        return "address"  # "bob@example.com", "www.example.org"
     fmt = schema.get("format") or codes.format_of_pattern(schema.get("pattern"))
     if fmt == "date-time" or "datetime" in words:
         return "datetime"

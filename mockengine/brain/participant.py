@@ -43,7 +43,7 @@ import random
 import re
 from datetime import UTC, date, datetime
 
-from mockengine.brain import acting, addressed, outputs, phrases, rules, utterance
+from mockengine.brain import acting, addressed, forced, outputs, phrases, rules, utterance
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.markers import role_marker
@@ -332,12 +332,11 @@ class ScriptedBrain:
             return self._call(turn, tool)
         check_schema(tool)
         referent = acting.referent(turn.request.history)
-        filled = acting.arguments_for(tool, turn.situation.trigger.text, referent, self._today())
+        filled = forced.from_words(tool, turn.situation.trigger.text, referent, self._today())
         if not filled.missing and acting.is_valid(filled.arguments, tool.parameters or {}):
             return ToolCall(tool.name, json.dumps(filled.arguments, ensure_ascii=False))
         built = self._call(turn, tool)  # raises ArgumentsError when no value satisfies the schema
-        generic = json.loads(built.arguments)
-        merged = {**filled.arguments, **{k: generic[k] for k in filled.missing if k in generic}}
+        merged = forced.completed(filled, json.loads(built.arguments), tool.parameters or {})
         valid = acting.is_valid(merged, tool.parameters or {})
         return ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)) if valid else built
 

@@ -1,7 +1,8 @@
 """Build a JSON value that satisfies a JSON Schema, deterministically from a seeded ``random.Random``.
 
 Covers what function-tool schemas use in practice: object (properties, required, additionalProperties as a
-schema), string (enum, const, minLength/maxLength, a few formats), number/integer (minimum, maximum,
+schema), string (enum, const, minLength/maxLength, a few formats, a ``pattern`` via
+``patterns.generated``), number/integer (minimum, maximum,
 exclusive bounds, multipleOf), boolean, null, array (items, minItems/maxItems, uniqueItems, enum items),
 anyOf/oneOf (first branch), allOf (merged) and local ``$ref``. ``Hints`` steer leaf values towards what the
 conversation suggests (a number from a question's range, a colour name, dimension labels as keys).
@@ -14,6 +15,8 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from mockengine.brain import patterns
 
 _PHRASES = ("sounds good", "I think so", "not sure yet", "that works for me", "maybe later", "yes, please")
 _FORMAT_VALUES = {
@@ -55,6 +58,12 @@ def value_for(schema: Any, rng: random.Random, hints: Hints = Hints(), root: Any
     kind = _schema_type(schema)
     builder = _BUILDERS.get(kind, _string_value)
     return builder(schema, rng, hints, root)
+
+
+def resolve(schema: dict[str, Any], root: Any) -> dict[str, Any]:
+    """``schema`` with local ``$ref``s followed, the first non-null anyOf/oneOf branch merged in and
+    ``allOf`` merged: the shape ``value_for`` builds."""
+    return _resolve(schema, root)
 
 
 def _resolve(schema: dict[str, Any], root: Any) -> dict[str, Any]:
@@ -148,6 +157,10 @@ def _string_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root
         text = text[:min_length] if text[:min_length].strip() else "x" * min_length
     if isinstance(max_length, int) and len(text) > max_length:
         text = text[:max_length]
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and not patterns.matches(pattern, text):
+        limit = max_length if isinstance(max_length, int) else None
+        text = patterns.generated(pattern, rng, min_length, limit) or text
     return text
 
 
@@ -244,6 +257,20 @@ _BUILDERS = {
     "null": _null_value,
     "array": _array_value,
 }
+
+
+def admits_null(schema: Any) -> bool:
+    """``schema`` accepts JSON null: ``type: "null"`` or a type list with it, an anyOf/oneOf branch of it,
+    or null among its ``enum`` (how strict-mode function schemas write an optional parameter)."""
+    if not isinstance(schema, Mapping):
+        return False
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    if isinstance(schema.get("enum"), list) and None in schema["enum"]:
+        return True
+    branches = [*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ())]
+    return any(admits_null(branch) for branch in branches)
 
 
 def searches(parameters: Mapping[str, Any] | None) -> bool:

@@ -30,8 +30,11 @@ from typing import Any
 from jsonschema import validators
 
 from mockengine.brain import (
+    addresses,
     codes,
+    heard,
     items,
+    labels,
     lexicon,
     names,
     objects,
@@ -39,11 +42,13 @@ from mockengine.brain import (
     ranges,
     referents,
     scalars,
+    schema_values,
     spans,
     values,
     verbatim,
 )
 from mockengine.brain import kinds as kinds_of
+from mockengine.brain.options import options_for
 from mockengine.brain.phrasing import (
     BLANK,
     OBJECT_PREPOSITIONS,
@@ -111,8 +116,14 @@ def fill(
     strings = [n for n, k in kinds.items() if k in _STRINGS and n not in filled.arguments]
     lists = frozenset(n for n, k in kinds.items() if k == "list")
     cues = _cues(tool_name, description, vocabulary, referent)
-    _fill_strings(work, filled, _Strings(strings, required, cues, as_said, lists))
+    # a strict-mode optional (required but nullable) is filled as an optional one: only when meant
+    needed = [n for n in required if not schema_values.admits_null(properties.get(n))]
+    _fill_strings(work, filled, _Strings(strings, needed, cues, as_said, lists))
     spans.without_leading_verb(filled, text, [n for n in strings if n not in required])
+    free = [n for n in required if kinds.get(n) == "string" and not spans.fits(n, _ONE_PLACE)]
+    labels.fill_beside_label(
+        work.said, filled.arguments, filled.sources, free, lambda value: only_own_words(value, cues)
+    )
     for name in [n for n in required if n not in filled.arguments and isinstance(properties[n], Mapping)]:
         cleared = verbatim.clearing_value(work.said, properties[name])  # "lose the filter" → 'all'
         if cleared is not None:
@@ -130,6 +141,14 @@ def fill(
         )
         if verb is not None:
             filled.arguments[name], filled.sources[name] = verb.value, "(the tool's own verb)"
+    for name in [
+        n for n in required if isinstance(properties.get(n), Mapping) and heard.takes_object(properties[n])
+    ]:
+        if isinstance(filled.arguments.get(name), dict):
+            continue
+        found = heard.heard_value(work.said, name, properties[name], loose=False)  # "share with bob@x.org"
+        if isinstance(found, dict) and _valid_property(name, found, schema):
+            filled.arguments[name], filled.sources[name] = found, "(an object whose parts were heard)"
     _finish(filled, schema, required, lists)
     return filled
 
@@ -151,6 +170,8 @@ _STRINGS = ("string", "identifier", "list", "person", "patterned")
 _PASSES = (
     "labelled",
     "quoted",
+    "options",
+    "address",
     "described",
     "patterned",
     "identifier",
@@ -173,6 +194,7 @@ _ALSO = frozenset(
         ("quoted", "string"),
         ("quoted", "identifier"),
         ("called", "string"),
+        ("options", "list"),
     }
     | {("described", "string")}
     | {("quoted", "person"), ("called", "person"), ("label", "string")}
@@ -210,6 +232,10 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
         ):
             del filled.arguments[name]
             filled.sources.pop(name, None)
+    for name in [n for n in required if n not in filled.arguments]:
+        # strict mode writes an optional parameter as required and nullable: not heard, it is null
+        if isinstance(properties, Mapping) and schema_values.admits_null(properties.get(name)):
+            filled.arguments[name], filled.sources[name] = None, "(not heard; its schema admits null)"
     filled.missing = [name for name in required if name not in filled.arguments]
     if isinstance(properties, Mapping):  # in the schema's order, as a model writes them
         order = {name: index for index, name in enumerate(properties)}
@@ -254,6 +280,10 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = verbatim.before_label(work.text, name)
     elif kind == "described":
         span = verbatim.described_value(work.text, schema)
+    elif kind == "options":
+        span = options_for(work.text, schema)
+    elif kind == "address":
+        span = addresses.address_for(work.text, addresses.kind_of(name, schema) or "url")
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "patterned":

@@ -233,3 +233,28 @@ def described_value(text: str, schema: Mapping[str, Any]) -> Span | None:
         if said is not None and value.lower() not in lexicon.STOPWORDS:
             return Span(value, said.start(), said.end())
     return None
+
+
+def beside_label(text: str, name: str) -> Span | None:
+    """A free value said right next to its parameter's name, as a last resort for a required string:
+    "a priority of high", "priority: high" (one or two words after, up to a pause), else "with high
+    priority" / "a high priority item" (the word before), else "priority high"."""
+    label = r"\s+".join(re.escape(w) for w in lexicon.identifier_words(name).split())
+    if not label:
+        return None
+    value = r"(?P<value>[\w'-]+(?:\s+[\w'-]+)?)(?=\s*(?:[,.;:!?]|$|\band\b|\bplease\b))"
+    forms = (
+        rf"\b{label}\s*(?:of\s+|:\s*|=\s*|is\s+){value}",
+        rf"(?P<value>[\w'-]+)\s+{label}\b",
+        rf"\b{label}\s+{value}",
+    )
+    for form in forms:
+        found = re.search(form, text, re.I)
+        if found is None:
+            continue
+        said = found.group("value")
+        tokens = lexicon.tokens(said)
+        if BLANK in said or said.lower() in _VAGUE or not tokens or all(t.is_stop for t in tokens):
+            continue
+        return Span(said, found.start(), found.end())
+    return None

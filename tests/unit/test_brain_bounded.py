@@ -9,7 +9,7 @@ from datetime import date
 from unittest import mock
 
 from mockengine.brain import intent, lexicon, utterance
-from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
+from mockengine.brain.model import ForcedTool, ReplyRequest, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario
 
@@ -68,6 +68,19 @@ def test_a_1_mb_message_costs_no_more_than_its_acted_tail() -> None:
     assert (best_big, rewrite_big) == (best_small, rewrite_small)
     assert best_big <= 2 * utterance.ACTED_CHARS // len("add milk") and rewrite_big < 200
     assert reply.text  # still a valid reply: the question for the missing argument or the calls
+
+
+def test_a_forced_call_reads_only_the_end_of_a_1_mb_message() -> None:
+    brain = ScriptedBrain(Scenario("bounded"), seed=0, today=date(2026, 3, 2))
+    counts = []
+    for size in (1000, 10_000, 1 << 20):
+        view = (TurnView("i1", "user_text", _long(size)),)
+        request = ReplyRequest("", TOOLS, ForcedTool("play_music"), ("text",), view, 0)
+        with mock.patch.object(intent, "best", wraps=intent.best) as best:
+            reply = brain.reply(request)
+        counts.append(best.call_count)
+        assert [c.name for c in reply.tool_calls] == ["play_music"]
+    assert counts[1] == counts[2]
 
 
 def test_the_request_at_the_end_of_a_long_text_is_acted_on() -> None:

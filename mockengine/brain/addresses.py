@@ -1,0 +1,50 @@
+"""Email addresses and web addresses from the words, as written ("bob@example.com",
+"https://example.org/a", "www.example.org") or spoken ("bob at example dot com"), for a parameter that
+takes one: ``format: email`` / ``uri`` / ``url``, or a name ending in email, url, link or website."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from mockengine.brain.lexicon import identifier_words
+from mockengine.brain.values import Span
+
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_SPOKEN_EMAIL = re.compile(r"\b(?P<user>[a-z][\w.]*) at (?P<host>[a-z][\w-]*(?: dot [a-z][\w-]*)+)\b", re.I)
+_URL = re.compile(r"\bhttps?://[^\s\"'<>]+|\bwww\.[\w-]+(?:\.[\w-]+)+[^\s\"'<>]*", re.I)
+_EMAIL_FORMATS = ("email", "idn-email")
+_URL_FORMATS = ("uri", "url", "iri", "uri-reference", "iri-reference")
+_EMAIL_WORDS = ("email", "e-mail", "mail")
+_URL_WORDS = ("url", "uri", "link", "website", "site", "homepage")
+
+
+def kind_of(name: str, schema: Mapping[str, Any]) -> str | None:
+    """``"email"`` or ``"url"`` when the parameter takes such an address, else None."""
+    fmt = schema.get("format")
+    words = identifier_words(name).split()
+    last = words[-1] if words else ""
+    if fmt in _EMAIL_FORMATS or last in _EMAIL_WORDS and last != "mail":
+        return "email"
+    if fmt in _URL_FORMATS or last in _URL_WORDS:
+        return "url"
+    return None
+
+
+def address_for(text: str, kind: str) -> Span | None:
+    """The first address of ``kind`` in ``text``, trailing punctuation left out."""
+    if kind == "email":
+        found = _EMAIL.search(text)
+        if found is not None:
+            return Span(found.group(0).rstrip("."), found.start(), found.end())
+        spoken = _SPOKEN_EMAIL.search(text)
+        if spoken is None:
+            return None
+        host = re.sub(r"\s+dot\s+", ".", spoken.group("host"))
+        return Span(f"{spoken.group('user')}@{host}".lower(), spoken.start(), spoken.end())
+    found = _URL.search(text)
+    if found is None:
+        return None
+    value = found.group(0).rstrip(".,;:!?)")
+    return Span(value if "://" in value else f"https://{value}", found.start(), found.start() + len(value))
