@@ -66,6 +66,7 @@ bench-capacity: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check mockengine tests
+	$(PY) -m ruff format --check mockengine tests
 	$(PY) -m mypy mockengine
 
 clean:

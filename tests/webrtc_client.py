@@ -63,6 +63,7 @@ class CallClient:
         self.pc = RTCPeerConnection(offline_configuration())
         self.mic = Microphone()
         self.events: list[dict[str, Any]] = []
+        self.binary_messages = 0  # server events that came as binary, not text, messages (none should)
         self.heard = bytearray()
         self.frames_heard = 0
         self.call_id: str | None = None
@@ -78,6 +79,8 @@ class CallClient:
         self.pc.on("track", self._on_track)
 
     def _on_message(self, message: str | bytes) -> None:
+        if isinstance(message, bytes):  # a binary message: a browser's JSON.parse(event.data) would fail
+            self.binary_messages += 1
         self.events.append(json.loads(message))
         self._new_event.set()
 

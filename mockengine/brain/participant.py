@@ -46,7 +46,6 @@ from datetime import UTC, date, datetime
 from mockengine.brain import acting, addressed, outputs, phrases, rules
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
-from mockengine.brain.intent import HYPERSTUDY_TOOLS
 from mockengine.brain.markers import role_marker
 from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolCall, ToolSpec
 from mockengine.brain.scenario import Rule, Scenario
@@ -128,7 +127,7 @@ class ScriptedBrain:
                 return Reply(text=None, tool_calls=(self._rule_call(turn, rule),), rule=f"scenario:{rule.id}")
             if rule.answer and answer_tool is not None and answer_tool.name == name:
                 return self._from_rule(turn, rule)
-        if name not in HYPERSTUDY_TOOLS and name in turn.tools:
+        if name in turn.tools and not turn.is_study_tool(name):
             return Reply(None, (self._heard_call(turn, tool),), rule="forced_tool.from_words")
         return Reply(text=None, tool_calls=(self._call(turn, tool),), rule="forced_tool")
 
@@ -250,7 +249,7 @@ class ScriptedBrain:
 
     def _builtin_call(self, turn: Turn) -> Reply | None:
         named = _named_tool(turn)
-        if named is not None and named.name in HYPERSTUDY_TOOLS:
+        if named is not None and turn.is_study_tool(named.name):
             return Reply(None, (self._call(turn, named),), rule="builtin.tool_named")
         acted = self._act(turn)
         if acted is not None:
@@ -287,14 +286,14 @@ class ScriptedBrain:
         if error is None:
             if turn.request.channel == "chat" and WAIT_TOOL in turn.tools and turn.may_call:
                 return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule="builtin.function_output.accepted")
-            if name is not None and name not in HYPERSTUDY_TOOLS:
+            if name is not None and not turn.is_study_tool(name):
                 arguments = outputs.last_arguments(history, name)
                 text = acting.grounding(situation.trigger.text, name, arguments)
                 return Reply(text, rule="builtin.function_output.grounding")
             text = phrases.acknowledge_output(None, name, turn.rng)
             return Reply(text, rule="builtin.function_output.accepted")
         tool = turn.tools.get(name or "")
-        if name is not None and name not in HYPERSTUDY_TOOLS and not outputs.names_a_fix(error):
+        if name is not None and not turn.is_study_tool(name) and not outputs.names_a_fix(error):
             # An app's own tool: say plainly what failed; a retry without a hint would be blind.
             return Reply(phrases.tool_failed(error), rule="builtin.function_output.failed")
         if tool is not None and turn.may_call and outputs.refusals_in_a_row(history, tool.name) < 2:
@@ -328,7 +327,7 @@ class ScriptedBrain:
     def _heard_call(self, turn: Turn, tool: ToolSpec) -> ToolCall:
         """A call the host demands (``tool_choice``): arguments from the words where they say something,
         schema-built values for required ones they do not."""
-        if tool.name in HYPERSTUDY_TOOLS or not turn.situation.heard_is_current:
+        if turn.is_study_tool(tool.name) or not turn.situation.heard_is_current:
             return self._call(turn, tool)
         check_schema(tool)
         referent = acting.referent(turn.request.history)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 
+from mockengine.brain import declared
+from mockengine.brain.intent import HYPERSTUDY_TOOLS
 from mockengine.brain.model import Persona, ReplyRequest, ToolSpec
 from mockengine.brain.situation import Situation
 
@@ -29,3 +32,17 @@ class Turn:
     @property
     def may_call(self) -> bool:
         return self.request.tool_choice != "none" and bool(self.tools)
+
+    @cached_property
+    def study_tool_names(self) -> frozenset[str]:
+        """The declared tools that are HyperStudy's own (``declared.study_tools``, as the matcher
+        decides): a meeting app's ``send_chat {message, to}`` alone is the app's, not HyperStudy's."""
+        study = declared.study_tools(list(self.tools.values()), HYPERSTUDY_TOOLS)
+        return frozenset(tool.name for tool in study)
+
+    def is_study_tool(self, name: str | None) -> bool:
+        """Whether a call of ``name`` is one of HyperStudy's (its study behaviour applies); a name no
+        longer declared is judged by its name alone."""
+        if name is None:
+            return False
+        return name in self.study_tool_names if name in self.tools else name in HYPERSTUDY_TOOLS

@@ -296,7 +296,11 @@ class SessionFaults:
         response["status"] = "failed"
         response["status_details"] = {"type": "failed", "error": failure.error}
         if failure.drop_everything:
+            # Refused before any output: nothing is billed, as the core reports a response that fails
+            # before its first output (the usage keeps its shape, every count 0).
             response["output"] = []
+            if isinstance(response.get("usage"), dict):
+                response["usage"] = _zeroed(response["usage"])
         for item in response.get("output", []):
             if item.get("status") == "completed":
                 item["status"] = "incomplete"
@@ -336,6 +340,11 @@ class SessionFaults:
             }
         ]
         return counted
+
+
+def _zeroed(usage: dict[str, Any]) -> dict[str, Any]:
+    """``usage`` with every count 0 (nested details too)."""
+    return {key: _zeroed(value) if isinstance(value, dict) else 0 for key, value in usage.items()}
 
 
 class NoActions:

@@ -43,6 +43,11 @@ class InputAudioBuffer:
         return samples_to_ms(self._start_samples, INPUT_RATE_HZ)
 
     @property
+    def held_bytes(self) -> int:
+        """Bytes buffered (whole samples; what ``buffered_ms`` measures)."""
+        return self._held_bytes
+
+    @property
     def buffered_ms(self) -> float:
         return self._held_bytes / BYTES_PER_SAMPLE * 1000.0 / INPUT_RATE_HZ
 

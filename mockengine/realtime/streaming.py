@@ -173,6 +173,12 @@ class ResponseStreamer:
         return self._end("cancelled", {"type": "cancelled", "reason": reason})
 
     def fail(self, code: str, message: str) -> Events:
+        """End the response now with ``status: "failed"``. Failed before any output, it bills nothing:
+        ``output: []`` and usage all zeros, as the live service reports one (a GA ``server_error`` and a
+        beta ``insufficient_quota`` failure, docs/realtime-protocol.md); after output, what was read and
+        sent."""
+        if not self.response.output:
+            self.response.usage = Usage()
         return self._end(
             "failed", {"type": "failed", "error": {"type": "server_error", "code": code, "message": message}}
         )

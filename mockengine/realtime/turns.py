@@ -56,6 +56,8 @@ class UserTurns:
         # A probe whose words are the committed turn's (server_vad prefetch) → that item's id.
         self.probe_items: dict[ProbeKey, str] = {}
         self._detector_generation = 0
+        self._kept_for: TurnDetection | None = None  # the config `_kept_ms` was worked out for
+        self._kept_ms = IDLE_AUDIO_KEPT_MS
 
     # -- client events --------------------------------------------------------------------------------
 
@@ -67,10 +69,9 @@ class UserTurns:
         without an event object."""
         pcm = self.items.decode_input_audio(audio)
         buffer = self.buffer
-        adding_ms = len(pcm) / 48
         limit_ms = self.ctx.options.max_input_buffer_ms
-        if buffer.buffered_ms + adding_ms > limit_ms:
-            raise errors.input_buffer_full(buffer.buffered_ms, adding_ms, limit_ms)
+        if buffer.held_bytes + len(pcm) > limit_ms * 48:  # 48 bytes of PCM16 24 kHz per ms
+            raise errors.input_buffer_full(buffer.buffered_ms, len(pcm) / 48, limit_ms)
         frames = self.classifier.push(buffer.append(pcm))
         detector = self.detector
         if detector is None or not frames:
@@ -81,20 +82,31 @@ class UserTurns:
             # Between turns only the recent past can become part of a turn (prefix padding, a late
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
             # An idle timeout commits the silence it waited through, so that much is kept too.
-            buffer.keep_last_ms(self._idle_kept_ms(detector.config))
+            if detector.config is not self._kept_for:  # (worked out once per config, not per append)
+                self._kept_for, self._kept_ms = detector.config, _idle_kept_ms(detector.config)
+            buffer.keep_last_ms(self._kept_ms)
         return step
 
-    def _idle_kept_ms(self, config: TurnDetection) -> int:
-        """Audio kept between turns under ``config`` (the detector's, the session's turn detection)."""
-        idle_timeout_ms = config.idle_timeout_ms if isinstance(config, ServerVad) else None
-        return max(IDLE_AUDIO_KEPT_MS, idle_timeout_ms or 0)
-
     def on_input_audio_buffer_commit(self, event: ce.InputAudioBufferCommit, now_ms: float) -> Step:
+        """``input_audio_buffer.committed`` and the user item, with no response (reference §3.4). A turn
+        under way (its ``speech_started`` went out, also one left open by a listening pause) is what is
+        committed, under its item id, and it is closed first with ``speech_stopped`` at the audio
+        appended so far, so a client that tracks "the user is speaking" is not left waiting. Speech
+        going on after the commit is a fresh onset (a new detector): a new ``speech_started``, a new item
+        id. The live service's events here are not public: chosen, docs/realtime-protocol.md."""
         if self.buffer.buffered_ms < MIN_COMMIT_MS:
             raise errors.commit_empty(self.buffer.buffered_ms)
-        item_id = self._transition(TurnEvent.COMMIT) or self.ctx.ids.item()
-        pcm = self.buffer.take_until_ms(self.buffer.total_ms + 1)
-        return self.items.commit_user_audio(item_id, pcm, transcribe=True)
+        end_ms = self.buffer.total_ms
+        closed = self._transition(TurnEvent.COMMIT)
+        step = Step()
+        if closed is not None:
+            step.events.append(
+                se.input_audio_buffer_speech_stopped(
+                    self.ctx.ids.event(), audio_end_ms=end_ms, item_id=closed
+                )
+            )
+        pcm = self.buffer.take_until_ms(end_ms + 1)
+        return step.extend(self.items.commit_user_audio(closed or self.ctx.ids.item(), pcm, transcribe=True))
 
     def on_input_audio_buffer_clear(self, event: ce.InputAudioBufferClear, now_ms: float) -> Step:
         """``input_audio_buffer.cleared``; a turn under way (its ``speech_started`` went out) is dropped
@@ -320,3 +332,8 @@ def _frame_threshold(config: TurnDetection | None) -> float:
 def _idle_timeout_ms(config: TurnDetection | None) -> int | None:
     """``server_vad.idle_timeout_ms`` (None: no idle timeout, or not server_vad)."""
     return config.idle_timeout_ms if isinstance(config, ServerVad) else None
+
+
+def _idle_kept_ms(config: TurnDetection) -> int:
+    """Audio kept between turns under ``config`` (the detector's, the session's turn detection)."""
+    return max(IDLE_AUDIO_KEPT_MS, _idle_timeout_ms(config) or 0)

@@ -162,10 +162,11 @@ class SessionJournal:
         stamp = {**self._stamp(), "from": "client", "binary_bytes": size}
         self._writer.submit(lambda: self._write(stamp))
 
-    def server(self, text: str, output_format: str, input_format: str) -> None:
-        """A server event exactly as sent (its JSON text)."""
+    def server(self, data: bytes | str, output_format: str, input_format: str) -> None:
+        """A server event exactly as sent (its JSON: the UTF-8 bytes the engine sends, or the text a
+        recording proxy relays; parsed on the journal's thread)."""
         stamp = self._stamp()
-        self._writer.submit(lambda: self._write_server(stamp, text, output_format, input_format))
+        self._writer.submit(lambda: self._write_server(stamp, data, output_format, input_format))
 
     def engine(self, kind: str, data: Any) -> None:
         """An engine decision (a ``Trace`` effect: why a turn ended, which rule replied)."""
@@ -208,11 +209,13 @@ class SessionJournal:
                         self._item_audio(files, stamp["seq"], item, input_fmt, output_fmt)
         files.write({**stamp, "from": "client", "event": event})
 
-    def _write_server(self, stamp: dict[str, Any], text: str, output_fmt: str, input_fmt: str) -> None:
+    def _write_server(
+        self, stamp: dict[str, Any], data: bytes | str, output_fmt: str, input_fmt: str
+    ) -> None:
         files = self._files
         if files is None:
             return
-        event = json.loads(text)
+        event = json.loads(data)
         kind = event.get("type")
         if kind == "response.created":
             fmt = event["response"].get("audio", {}).get("output", {}).get("format", {}).get("type")

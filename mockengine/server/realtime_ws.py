@@ -60,9 +60,9 @@ class SessionRunner(SessionLoop):
         self.ws = ws
         self.transport = transport
 
-    async def deliver(self, event: dict[str, Any], text: str) -> bool:
+    async def deliver(self, event: dict[str, Any], data: bytes) -> bool:
         try:
-            await self.ws.send_str(text)
+            await self.ws.send_frame(data, WSMsgType.TEXT)  # the JSON's UTF-8 as made: no str round trip
         except ConnectionError:
             return False
         return True

@@ -10,7 +10,8 @@ call at a time), piper a small pool. Jobs whose results can no longer matter (a 
 sentences, a pause the speaker already talked through) are skipped.
 
 A transport subclasses :class:`SessionLoop` and supplies four things: :meth:`read` (its receive loop,
-handing client JSON to :meth:`on_client_text`), :meth:`deliver` (one server event out),
+handing client JSON to :meth:`on_client_text`), :meth:`deliver` (one server event out, as the UTF-8 JSON
+made once when the core produced it: a WebSocket sends those bytes as its TEXT frame, issue 15),
 :meth:`close_transport` / :meth:`abort_transport` (the end of the connection).
 """
 
@@ -65,9 +66,9 @@ class SessionLoop:
         self.tracer = tracer
         self.journal = journal
         self.loop = asyncio.get_running_loop()
-        # Server events (with their JSON text, which sizes the backlog) in the order the core produced
-        # them; None ends the writer.
-        self.outbox: asyncio.Queue[tuple[dict[str, Any], str] | None] = asyncio.Queue()
+        # Server events (with their JSON as UTF-8, which sizes the backlog) in the order the core
+        # produced them; None ends the writer.
+        self.outbox: asyncio.Queue[tuple[dict[str, Any], bytes] | None] = asyncio.Queue()
         self.backlog_bytes = 0  # queued and not yet written to the transport
         self.is_closing = False
         # Flow control: cleared while the peer reads slower than reply audio is produced. Then no paced
@@ -96,8 +97,8 @@ class SessionLoop:
         """Receive from the client until it leaves (returning ends the session)."""
         raise NotImplementedError
 
-    async def deliver(self, event: dict[str, Any], text: str) -> bool:
-        """Send one server event (``text``: its JSON). False when it cannot go out."""
+    async def deliver(self, event: dict[str, Any], data: bytes) -> bool:
+        """Send one server event (``data``: its JSON, UTF-8). False when it cannot go out."""
         raise NotImplementedError
 
     @property
@@ -151,9 +152,9 @@ class SessionLoop:
         if self.is_closing:
             return  # the session is ending: nothing more goes out or starts
         for event in step.events:
-            text = codec.dumps(event)
-            self.backlog_bytes += len(text)
-            self.outbox.put_nowait((event, text))
+            data = codec.dumps_utf8(event)
+            self.backlog_bytes += len(data)
+            self.outbox.put_nowait((event, data))
         for effect in step.effects:
             if isinstance(effect, Transcribe):
                 self.stt_lane.put_nowait(effect)
@@ -231,7 +232,8 @@ class SessionLoop:
             return
         # A plain append (50 a second per session): no event object, no dispatch (see receive()).
         assert plain is not None
-        step = self.session.receive_audio(*plain, self.now_ms())
+        audio, event_id = plain  # (unpacked here: `*plain` in the call builds a new argument tuple)
+        step = self.session.receive_audio(audio, event_id, self.now_ms())
         if step.events or step.effects:
             self.apply(step)
 
@@ -246,29 +248,29 @@ class SessionLoop:
 
     async def writer(self) -> None:
         while (queued := await self.outbox.get()) is not None:
-            event, text = queued
-            self.backlog_bytes -= len(text)
+            event, data = queued
+            self.backlog_bytes -= len(data)
             # Injected faults may delay, hold, drop or rewrite an event, or act once it is out.
             for out in await self.faults.before_send(event):
-                await self._send(out, text if out is event else None)
+                await self._send(out, data if out is event else None)
                 for extra in await self.faults.after_send(out):
                     await self._send(extra, None)
             if self.is_flow_held and self.backlog_bytes <= self._audio_high_water // 2:
                 self._resume()
 
-    async def _send(self, event: dict[str, Any], text: str | None) -> bool:
-        """Send one event (``text``: its JSON when already made). False when it cannot go out; the writer
+    async def _send(self, event: dict[str, Any], data: bytes | None) -> bool:
+        """Send one event (``data``: its JSON when already made). False when it cannot go out; the writer
         keeps draining so the backlog count stays true, and the reader ends the session."""
         if self.is_transport_closed:
             return False
-        text = text if text is not None else codec.dumps(event)
+        data = data if data is not None else codec.dumps_utf8(event)
         if self.tracer.is_enabled:
             self.tracer.write(self.session_id, "server_event", event)
         self._observe(event.get("type", ""))
         if self.journal is not None:
             input_format, output_format = self.formats()
-            self.journal.server(text, output_format, input_format)
-        return await self.deliver(event, text)
+            self.journal.server(data, output_format, input_format)
+        return await self.deliver(event, data)
 
     def _observe(self, kind: str) -> None:
         metrics.SERVER_EVENT_COUNTER.count(kind)

@@ -60,10 +60,15 @@ async def test_unknown_routes_and_methods_answer_like_the_openai_api(engine_url)
         for method, path in [("GET", "/v1/nope"), ("GET", "/v1/chat/completions"), ("POST", "/healthz")]:
             status, body, _ = await _json_error(http, method, f"{base}{path}")
             assert status == 404
-            assert body == {"error": {
-                "message": f"Unknown request URL: {method} {path}. Please check the URL for typos, or see "
-                "the docs at https://platform.openai.com/docs/api-reference/.",
-                "type": "invalid_request_error", "param": None, "code": "unknown_url"}}
+            assert body == {
+                "error": {
+                    "message": f"Unknown request URL: {method} {path}. Please check the URL for typos, "
+                    "or see the docs at https://platform.openai.com/docs/api-reference/.",
+                    "type": "invalid_request_error",
+                    "param": None,
+                    "code": "unknown_url",
+                }
+            }
 
 
 async def test_a_plain_get_on_the_realtime_endpoint_is_told_to_upgrade(engine_url):

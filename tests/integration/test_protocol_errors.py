@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import aiohttp
 import pytest
@@ -19,10 +22,25 @@ async def receive(ws, kind: str) -> dict:
             return event
 
 
+@asynccontextmanager
+async def realtime_socket(
+    url: str, **connect: Any
+) -> AsyncIterator[tuple[aiohttp.ClientWebSocketResponse, dict]]:
+    """A socket to the engine at ``url`` (ws base) with the test key, and its ``session.created``."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}, **connect
+        ) as ws,
+    ):
+        yield ws, await receive(ws, "session.created")
+
+
 @pytest.mark.parametrize(
     ("frame", "code", "param"),
     [
         ("not json", "invalid_json", None),
+        (b"\x00\x01", "invalid_event", None),  # a binary frame
         (json.dumps({"type": "nope\ud800", "event_id": "e1"}), "invalid_json", None),
         (
             '{"type": "session.update", "event_id": "e1", "session": {"type": "realtime", '
@@ -133,17 +151,12 @@ async def receive(ws, kind: str) -> dict:
 )
 async def test_bad_frame_gets_error_and_session_survives(engine_url, frame, code, param):
     url = await engine_url()
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(
-            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
-        ) as ws,
-    ):
-        created = await receive(ws, "session.created")
-        await ws.send_str(frame)
+    async with realtime_socket(url) as (ws, created):
+        await (ws.send_bytes(frame) if isinstance(frame, bytes) else ws.send_str(frame))
         error = (await receive(ws, "error"))["error"]
         assert (error["code"], error["param"]) == (code, param)
-        if "e1" in frame and code != "invalid_json":  # an unparsable frame has no event_id
+        # An unparsable frame has no event_id.
+        if isinstance(frame, str) and "e1" in frame and code != "invalid_json":
             assert error["event_id"] == "e1"
         await ws.send_str(
             json.dumps(
@@ -155,17 +168,9 @@ async def test_bad_frame_gets_error_and_session_survives(engine_url, frame, code
         assert updated["session"]["audio"] == created["session"]["audio"]  # the bad frame changed nothing
 
 
-async def test_binary_frame_and_short_commit(engine_url):
+async def test_a_short_commit_is_an_error_and_the_audio_stays_for_the_next(engine_url):
     url = await engine_url()
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(
-            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
-        ) as ws,
-    ):
-        await receive(ws, "session.created")
-        await ws.send_bytes(b"\x00\x01")
-        assert (await receive(ws, "error"))["error"]["code"] == "invalid_event"
+    async with realtime_socket(url) as (ws, _):
         await ws.send_str(
             json.dumps(
                 {"type": "input_audio_buffer.append", "audio": base64.b64encode(bytes(48 * 50)).decode()}
@@ -237,13 +242,7 @@ async def test_beta_subprotocol_is_refused_and_header_case_does_not_matter(engin
 
 async def test_oversized_append_is_an_error_not_a_dropped_socket(engine_url):
     url = await engine_url()
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(
-            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}, max_msg_size=0
-        ) as ws,
-    ):
-        await receive(ws, "session.created")
+    async with realtime_socket(url, max_msg_size=0) as (ws, _):
         audio = base64.b64encode(bytes(16 * 1024 * 1024)).decode()
         await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": audio}))
         error = (await receive(ws, "error"))["error"]
@@ -265,13 +264,7 @@ async def test_reused_item_ids_and_deep_nesting_do_not_break_the_session(engine_
     deep: dict = {"leaf": 1}
     for _ in range(200):
         deep = {"x": deep}
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(
-            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
-        ) as ws,
-    ):
-        await receive(ws, "session.created")
+    async with realtime_socket(url) as (ws, _):
         await ws.send_str(
             json.dumps(
                 {"type": "session.update", "session": {"type": "realtime", "tracing": {"metadata": deep}}}
@@ -323,13 +316,7 @@ async def test_a_tool_schema_whose_ref_resolves_to_nothing_is_refused_when_decla
     defs = {"Colour": {"type": "string", "enum": ["red", "blue"]}}
     working = {"type": "object", "$defs": defs, "properties": {"colour": {"$ref": "#/$defs/Colour"}}}
     url = await engine_url()
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(
-            f"{url}/realtime?model=gpt-realtime", headers={"Authorization": "Bearer sk-test"}
-        ) as ws,
-    ):
-        await receive(ws, "session.created")
+    async with realtime_socket(url) as (ws, _):
         tool = {"type": "function", "name": "paint", "description": "Paint the wall a colour."}
         update = {
             "type": "realtime",

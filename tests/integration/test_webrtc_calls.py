@@ -253,12 +253,15 @@ async def test_a_sideband_websocket_sees_and_steers_the_call(engine):
                 await ws.send_json({"type": "response.create"})
                 async with asyncio.timeout(30):
                     while not ws_events or ws_events[-1]["type"] != "response.done":
-                        ws_events.append(json.loads((await ws.receive()).data))
+                        msg = await ws.receive()
+                        assert msg.type == aiohttp.WSMsgType.TEXT, msg
+                        ws_events.append(json.loads(msg.data))
                 updated = await client.wait_for("session.updated")
                 await client.wait_for("output_audio_buffer.started")  # the call plays the sideband's reply
     finally:
         await client.close()
     assert updated["session"]["instructions"] == "Sideband."
+    assert client.events and client.binary_messages == 0  # the data channel carries text messages
     ws_kinds = [e["type"] for e in ws_events]
     assert "session.updated" in ws_kinds and "response.output_audio_transcript.delta" in ws_kinds
     assert "response.output_audio.delta" not in ws_kinds  # audio is the track's

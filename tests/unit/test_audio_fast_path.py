@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 import pytest
+from aiohttp import WSMsgType
 
 from mockengine.audio.g711 import from_pcm16_24k
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
@@ -167,11 +168,11 @@ def test_a_full_input_buffer_gives_the_same_error_with_the_append_event_id() -> 
 class _Socket:
     closed = False
 
-    async def send_str(self, text: str) -> None:
+    async def send_frame(self, data: bytes, opcode: WSMsgType) -> None:
         await asyncio.sleep(0)
 
 
-async def _outbox_after(frames: list[str], monkeypatch: pytest.MonkeyPatch, fast: bool) -> list[str]:
+async def _outbox_after(frames: list[str], monkeypatch: pytest.MonkeyPatch, fast: bool) -> list[bytes]:
     if not fast:
         monkeypatch.setattr(session_loop, "parse_plain_append", lambda _raw: None)
     settings = Settings()

@@ -125,6 +125,20 @@ def test_silence_and_low_noise_are_never_speech(audio: bytes) -> None:
     assert SpeechTracker().push(frames) == []
 
 
+def test_20ms_pushes_classify_as_whole_frames_pushed_at_once() -> None:
+    # A single-frame push takes its own path (a reused sample buffer); longer pushes classify from the
+    # client's bytes. Speech, quiet noise near and under the gate, full scale: the same frames.
+    loud = np.full(ms_to_samples(100), 32767, dtype="<i2").tobytes()
+    audio = b"".join(
+        [_noise(300, -48, 1), synthetic_voiced_pcm16(600), _noise(200, -52, 2), loud, _silence(200)]
+        + [_noise(100, dbfs, seed) for seed, dbfs in enumerate(range(-60, -40, 2))]
+    )
+    single = _classify(audio)
+    assert single == _classify(audio, chunk_bytes=len(audio)) == _classify(audio, chunk_bytes=5 * FRAME_BYTES)
+    marks = {frame.is_speech for frame in single}
+    assert marks == {True, False}
+
+
 def test_voiced_signal_is_speech() -> None:
     frames = _classify(_silence(500) + synthetic_voiced_pcm16(1000) + _silence(500))
     marks = [f.is_speech for f in frames]

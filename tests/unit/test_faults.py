@@ -17,6 +17,7 @@ from mockengine.faults.spec import (
 )
 from mockengine.faults.state import FaultState
 from mockengine.faults.ws import SessionFaults
+from mockengine.realtime.response import Usage
 
 
 def test_compact_and_json_forms_agree():
@@ -146,12 +147,16 @@ async def test_rate_limit_refusal_drops_the_whole_response():
     actions = Actions()
     faults = SessionFaults(parse_faults("rate_limits:responses=1,limit=100"), actions)
     first = await run(faults, response_events("r1", 2))
-    second = await run(faults, response_events("r2", 2))
+    billed = response_events("r2", 2)
+    billed[-2]["response"]["usage"] = Usage(input_text_tokens=12, output_audio_tokens=40).wire()
+    second = await run(faults, billed)
     assert first[-1]["rate_limits"][0]["remaining"] == 0
     assert [e["type"] for e in second] == ["response.created", "response.done", "rate_limits.updated"]
     error = second[1]["response"]["status_details"]["error"]
     assert error["code"] == "rate_limit_exceeded" and "for gpt-realtime-mini in" in error["message"]
     assert second[1]["response"]["output"] == []
+    # Refused before any output, it bills nothing: the usage's shape with every count 0.
+    assert second[1]["response"]["usage"] == Usage().wire()
 
 
 async def test_withhold_session_created_holds_forever():

@@ -132,6 +132,13 @@ def test_codec_dumps_means_what_json_dumps_means(value: dict[str, object]) -> No
     text = codec.dumps(value)
     assert isinstance(text, str)
     assert json.loads(text) == json.loads(json.dumps(value, ensure_ascii=False))
+    data = codec.dumps_utf8(value)  # what a TEXT frame carries: the same JSON, made as bytes once
+    assert isinstance(data, bytes)
+    assert json.loads(data) == json.loads(text)
+    if "lone" not in value:  # UTF-8 cannot carry a lone surrogate: dumps_utf8 escapes it instead
+        assert data == text.encode("utf-8")
+    else:
+        assert data == b'{"lone": "\\ud800"}'
 
 
 def test_the_float_vad_rate_step_is_the_integer_formula_bit_for_bit() -> None:

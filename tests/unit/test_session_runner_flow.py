@@ -33,9 +33,10 @@ class StalledPeer:
         self.closed = False
         self.incoming: asyncio.Queue[Any] = asyncio.Queue()
 
-    async def send_str(self, text: str) -> None:
+    async def send_frame(self, data: bytes, opcode: WSMsgType) -> None:
+        assert opcode is WSMsgType.TEXT
         await self.gate.wait()
-        self.sent.append(json.loads(text))
+        self.sent.append(json.loads(data))
 
     async def close(self, code: int = 1000, message: bytes = b"") -> bool:
         self.closed = True

@@ -23,7 +23,7 @@ import logging
 from typing import Any
 
 import pybase64
-from aiohttp import web
+from aiohttp import WSMsgType, web
 from aiortc import RTCDataChannel, RTCPeerConnection
 from aiortc.mediastreams import MediaStreamTrack
 
@@ -136,7 +136,7 @@ class CallRunner(SessionLoop):
     async def read(self) -> None:
         await self.ended.wait()
 
-    async def deliver(self, event: dict[str, Any], text: str) -> bool:
+    async def deliver(self, event: dict[str, Any], data: bytes) -> bool:
         kind = event.get("type")
         if kind == "response.output_audio.delta":
             pcm = to_pcm16_24k(pybase64.b64decode(event["delta"]), self.formats()[1])
@@ -147,10 +147,12 @@ class CallRunner(SessionLoop):
             self.track.finish(event["response"]["id"])
         for sideband in list(self.sidebands):
             try:
-                await sideband.send_str(text)
+                await sideband.send_frame(data, WSMsgType.TEXT)
             except ConnectionError:
                 self.sidebands.discard(sideband)
-        sent = await self._send_on_channel(text)
+        # aiortc sends a str as a text message (a WebRTC string, PPID 51) and bytes as a binary one:
+        # the oai-events channel carries text, as OpenAI's does.
+        sent = await self._send_on_channel(data.decode("utf-8"))
         if kind == "input_audio_buffer.speech_started" and self._interrupts():
             self.clear_output("barge-in")
         return sent

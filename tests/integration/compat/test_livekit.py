@@ -2,7 +2,8 @@
 tests do, with only the URL changed: ``AgentSession.run(user_input=…)`` with its ``RunResult``
 assertions (LiveKit's documented testing API, no room), and the plugin's ``RealtimeSession`` fed audio
 frames for spoken turns and interruptions (as LiveKit's tests/test_realtime do). Asserts with LiveKit's
-own objects and that no ``error`` event was emitted."""
+own objects and that no ``error`` event was emitted. A commit while the user speaks (LiveKit's
+push-to-talk) ends LiveKit's "user speaking"."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from livekit.plugins import openai
 from openai.types import realtime
 
 from tests.integration.compat.speech import CHUNK_MS, other_speaker, spoken_question, stream
+from tests.speech import question
 
 pytestmark = pytest.mark.models
 TIMEOUT_S = 60
@@ -218,3 +220,37 @@ async def drain(message: llm.MessageGeneration) -> None:
         pass
     async for _ in message.text_stream:
         pass
+
+
+async def test_a_commit_while_the_user_speaks_ends_livekits_user_speech(
+    framework_engine, http_context
+) -> None:
+    """LiveKit's push-to-talk (``AgentSession.commit_user_turn`` → ``RealtimeSession.commit_audio``) over
+    server_vad mid-speech: LiveKit's "user speaking" (``input_speech_started`` / ``_stopped``) ends at
+    the commit, and the speech after it is a new turn that server_vad ends and answers."""
+    url = await base_url(framework_engine)
+    pcm, label = question()
+    cut = (label["speech_start_ms"] + 900) * 48  # mid-question
+    turn_detection = realtime.realtime_audio_input_turn_detection.ServerVad(
+        type="server_vad", silence_duration_ms=500
+    )
+    async with model(url, turn_detection=turn_detection) as realtime_model:
+        session = realtime_model.session()
+        errors = record_errors(session)
+        speech: list[str] = []
+        stopped = asyncio.Event()
+        generations: asyncio.Queue[llm.GenerationCreatedEvent] = asyncio.Queue()
+        session.on("input_speech_started", lambda _: speech.append("started"))
+        session.on("input_speech_stopped", lambda _: (speech.append("stopped"), stopped.set()))
+        session.on("generation_created", generations.put_nowait)
+        await stream(frames_sender(session), pcm[:cut])
+        session.commit_audio()
+        await asyncio.wait_for(stopped.wait(), TIMEOUT_S)
+        assert speech == ["started", "stopped"] and generations.empty()  # a commit asks for no reply
+        await stream(frames_sender(session), pcm[cut:], silence_ms=2000)
+        generation = await asyncio.wait_for(generations.get(), TIMEOUT_S)
+        text = await asyncio.wait_for(collect_text(generation), TIMEOUT_S)
+        await session.aclose()
+    assert speech == ["started", "stopped", "started", "stopped"]
+    assert not generation.user_initiated and text
+    assert not errors
