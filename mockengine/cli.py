@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import logging
+import os
 import sys
+from typing import Any
 
 from mockengine.settings import Settings, from_env
 
@@ -197,7 +200,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--faults",
         dest="faults_file",
         metavar="FILE.yaml",
-        help="fault profile for the whole server (README)",
+        help="fault profile for the whole server (docs/faults-and-tokens.md)",
     )
     parser.add_argument(
         "--fault",
@@ -354,6 +357,39 @@ command line wins over the variable.
 On SIGTERM/SIGINT sessions close with 1001 and the process exits within --shutdown-grace-s."""
 
 
+def run_faults(args: argparse.Namespace) -> int:
+    from mockengine.faults.report import run
+
+    return run(args)
+
+
+class _LazyParser(argparse.ArgumentParser):
+    """A subcommand's parser whose options come from ``add_arguments`` of the module ``arguments_from``,
+    imported only when that subcommand is parsed or its help shown: ``mockengine --help`` and ``serve``
+    do not import the bench, conformance or turn-corpus modules."""
+
+    def __init__(self, *args: Any, arguments_from: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._arguments_from = arguments_from
+
+    def _add_deferred_arguments(self) -> None:
+        if self._arguments_from is not None:
+            module, self._arguments_from = importlib.import_module(self._arguments_from), None
+            module.add_arguments(self)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._add_deferred_arguments()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        self._add_deferred_arguments()
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        self._add_deferred_arguments()
+        return super().format_usage()
+
+
 def build_parser() -> argparse.ArgumentParser:
     from mockengine import __version__
 
@@ -361,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mockengine", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--version", action="version", version=f"mockengine {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_LazyParser)
     serve_parser = sub.add_parser(
         "serve",
         help="run the engine: Realtime WebSocket, Chat Completions, client secrets, /healthz, /metrics",
@@ -373,26 +409,22 @@ def build_parser() -> argparse.ArgumentParser:
     _serve_arguments(serve_parser)
     serve_parser.set_defaults(func=serve)
     conf = sub.add_parser(
-        "conformance", help="run the HRP conformance suite against any Realtime engine (this one or another)"
+        "conformance",
+        help="run the HRP conformance suite against any Realtime engine (this one or another)",
+        arguments_from="mockengine.conformance.runner",
     )
-    from mockengine.conformance.runner import add_arguments
-
-    add_arguments(conf)
     conf.set_defaults(func=conformance)
     bench_parser = sub.add_parser(
-        "bench", help="latency, load, capacity and turn-detection figures for this machine (printed)"
+        "bench",
+        help="latency, load, capacity and turn-detection figures for this machine (printed)",
+        arguments_from="mockengine.bench",
     )
-    from mockengine.bench import add_arguments as add_bench_arguments
-
-    add_bench_arguments(bench_parser)
     bench_parser.set_defaults(func=bench)
     faults_parser = sub.add_parser(
-        "faults", help="list the fault kinds; preview which sessions or requests a fault profile hits"
+        "faults",
+        help="list the fault kinds; preview which sessions or requests a fault profile hits",
+        arguments_from="mockengine.faults.report",
     )
-    from mockengine.faults.report import add_arguments as add_fault_arguments
-    from mockengine.faults.report import run as run_faults
-
-    add_fault_arguments(faults_parser)
     faults_parser.set_defaults(func=run_faults)
     journal_parser = sub.add_parser(
         "journal", help="print a readable timeline of a session journal (serve --journal-dir)"
@@ -402,10 +434,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--all", action="store_true", help="one line per audio chunk and delta (default: runs are merged)"
     )
     journal_parser.set_defaults(func=journal)
-    record_parser = sub.add_parser("record", help="relay clients to a real endpoint and record the sessions")
-    from mockengine.record.app import add_arguments as add_record_arguments
-
-    add_record_arguments(record_parser)
+    record_parser = sub.add_parser(
+        "record",
+        help="relay clients to a real endpoint and record the sessions",
+        arguments_from="mockengine.record.app",
+    )
     record_parser.set_defaults(func=record)
     return parser
 
@@ -413,4 +446,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     args.is_command_line = argv is None  # `serve` may then restart itself (server/allocator.py)
-    return int(args.func(args))
+    try:
+        status = int(args.func(args))
+        sys.stdout.flush()  # a reader gone (`| head`) shows here, not at exit
+    except BrokenPipeError:
+        # The Python docs' recipe (signal module, "Note on SIGPIPE"): no traceback, and stdout pointed
+        # at /dev/null so the interpreter's own flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status

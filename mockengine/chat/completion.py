@@ -25,6 +25,7 @@ from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.model import Brain
 from mockengine.chat import errors
 from mockengine.chat.conversation import ImageReader, reply_request
+from mockengine.chat.limits import check_context_length
 from mockengine.chat.request import ChatRequest
 from mockengine.chat.shaping import (
     CHAT_ID_LENGTH,
@@ -33,8 +34,9 @@ from mockengine.chat.shaping import (
     Envelope,
     completion_body,
     fit_choice,
-    prompt_tokens,
+    message_tokens,
     stream_chunks,
+    tool_tokens,
 )
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
@@ -91,6 +93,9 @@ def complete(
     schema satisfies: 500 ``server_error``) or BrainDisobeyed (a bug)."""
     ids = request_ids(request, server_seed)
     view = reply_request(request, describe_image)
+    images = sum(len(item.images) for item in view.history)
+    in_messages, in_tools = message_tokens(request, tokens, images), tool_tokens(request, tokens)
+    check_context_length(request.model, in_messages, in_tools)
     choices: list[Choice] = []
     rules: list[str] = []
     for index in range(request.n):
@@ -105,11 +110,10 @@ def complete(
             log.warning("chat: no valid arguments: %r", exc)
             raise errors.arguments_unbuildable(str(exc)) from exc
         rules.append(f"{reply.rule} ({reply.why})" if reply.why else reply.rule)
-    images = sum(len(item.images) for item in view.history)
     envelope = Envelope(
         id=ids.new(CHAT_ID_PREFIX, CHAT_ID_LENGTH),
         created=int(time.time()),
         model=request.model,
         system_fingerprint=SYSTEM_FINGERPRINT,
     )
-    return Completion(envelope, choices, prompt_tokens(request, tokens, images), ids, tuple(rules))
+    return Completion(envelope, choices, in_messages + in_tools, ids, tuple(rules))

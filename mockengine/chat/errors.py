@@ -104,6 +104,24 @@ def array_too_long(name: str, maximum: int, length: int) -> ChatError:
     )
 
 
+def context_length_exceeded(window: int, in_messages: int, in_tools: int) -> ChatError:
+    """The live wording (public captures, 2023–2025): the tools ("functions") are named only when
+    there are some."""
+    if in_tools:
+        said = (
+            f"your messages resulted in {in_messages + in_tools} tokens ({in_messages} in the messages, "
+            f"{in_tools} in the functions). Please reduce the length of the messages or functions."
+        )
+    else:
+        said = f"your messages resulted in {in_messages} tokens. Please reduce the length of the messages."
+    return ChatError(
+        400,
+        f"This model's maximum context length is {window} tokens. However, {said}",
+        "messages",
+        "context_length_exceeded",
+    )
+
+
 def tool_without_calls(index: int) -> ChatError:
     return ChatError(
         400,

@@ -20,6 +20,7 @@ import jsonschema
 from mockengine.brain.model import ForcedTool, ToolChoice, ToolSpec
 from mockengine.chat import errors, schema
 from mockengine.chat.errors import ChatError
+from mockengine.chat.limits import check_tool_count
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.schema_errors import json_type_name, validate
 from mockengine.protocol.schema_refs import unresolvable_reference
@@ -82,6 +83,7 @@ def parse_request(raw: bytes) -> ChatRequest:
         raise errors.missing_parameter("messages")
     if isinstance(body.get("stop"), list) and len(body["stop"]) > MAX_STOP_SEQUENCES:
         raise errors.array_too_long("stop", MAX_STOP_SEQUENCES, len(body["stop"]))
+    check_tool_count(body.get("tools"))
     _check_fields(body)
     messages = body["messages"]
     if not messages:

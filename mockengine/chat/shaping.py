@@ -279,9 +279,9 @@ def _deltas(choice: Choice) -> Iterator[tuple[dict[str, Any], str | None]]:
     yield {}, choice.finish_reason
 
 
-def prompt_tokens(request: ChatRequest, tokens: TokenCounter, images: int) -> int:
-    """Documented rule (not the live tokenizer): 3 tokens per message plus its text, name and tool-call
-    tokens, 85 per image, the declared tools' JSON, plus 3 to prime the reply."""
+def message_tokens(request: ChatRequest, tokens: TokenCounter, images: int) -> int:
+    """The prompt's tokens without the tools, by a documented rule (not the live tokenizer): 3 per
+    message plus its text, name and tool-call tokens, 85 per image, plus 3 to prime the reply."""
     total = 3 + 85 * images
     for message in request.messages:
         total += (
@@ -292,9 +292,14 @@ def prompt_tokens(request: ChatRequest, tokens: TokenCounter, images: int) -> in
             total += tokens.count(body.get("name", "")) + tokens.count(
                 body.get("arguments", body.get("input", ""))
             )
-    if request.body.get("tools"):
-        total += _count_once(tokens, json.dumps(request.body["tools"], separators=(",", ":")))
     return total
+
+
+def tool_tokens(request: ChatRequest, tokens: TokenCounter) -> int:
+    """The declared tools' JSON (compact)."""
+    if not request.body.get("tools"):
+        return 0
+    return _count_once(tokens, json.dumps(request.body["tools"], separators=(",", ":")))
 
 
 def _count_once(tokens: TokenCounter, text: str) -> int:

@@ -2,7 +2,8 @@
 
 Used at every parse boundary (session, items, responses, Chat Completions requests). Unknown keys →
 ``unknown_parameter``, bad enum values → ``invalid_value``, wrong JSON types → ``invalid_type``, range →
-``integer_below_min_value`` & co (reference §8).
+``integer_below_min_value`` / ``decimal_above_max_value`` & co after the parameter's declared type
+(reference §8).
 """
 
 from __future__ import annotations
@@ -92,13 +93,13 @@ def translate_schema_error(error: jsonschema.ValidationError, prefix: str) -> Pr
         expected = " or ".join(_TYPE_NAMES[w] for w in wanted)
         return errors.invalid_type(path, expected, json_type_name(error.instance))
     if kind in ("minimum", "maximum"):
-        kind_word = "integer" if isinstance(error.instance, int) else "decimal"
+        kind_word = _range_word(error)
         side = "below_min" if kind == "minimum" else "above_max"
         op = ">=" if kind == "minimum" else "<="
         return ProtocolError(
             f"{kind_word}_{side}_value",
             f"Invalid '{path}': {kind_word} {side.replace('_', ' ')}imum value. "
-            f"Expected a value {op} {error.validator_value}, but got {error.instance} instead.",
+            f"Expected a value {op} {_bound_text(error.validator_value)}, but got {error.instance} instead.",
             path,
         )
     if kind == "maxItems" and path.endswith("output_modalities"):
@@ -109,6 +110,25 @@ def translate_schema_error(error: jsonschema.ValidationError, prefix: str) -> Pr
             path,
         )
     return ProtocolError("invalid_value", f"Invalid '{path}': {_described_failure(error)}.", path)
+
+
+def _range_word(error: jsonschema.ValidationError) -> str:
+    """ "integer" or "decimal", after the parameter's declared type: the live service says "decimal above
+    maximum value" for ``temperature: 200`` (a number given an integer; chat_decimal_range capture) and
+    "integer below minimum value" for ``rate: 16000`` (reference §8). A range without a declared type
+    (a conditional subschema) goes by the value."""
+    declared = error.schema.get("type")
+    types = declared if isinstance(declared, list) else [declared]
+    if "number" in types:
+        return "decimal"
+    if "integer" in types:
+        return "integer"
+    return "integer" if isinstance(error.instance, int) else "decimal"
+
+
+def _bound_text(bound: float) -> str:
+    """A schema bound as the live messages print it: ``2``, ``0.6`` (our schemas write 1.0 for a number)."""
+    return str(int(bound)) if isinstance(bound, float) and bound.is_integer() else str(bound)
 
 
 def _described_failure(error: jsonschema.ValidationError) -> str:

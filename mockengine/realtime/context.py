@@ -51,11 +51,30 @@ class SessionContext:
     conversation: Conversation
     # Responses not yet done, by id (the default conversation's active one and any out-of-band ones).
     streamers: dict[str, ResponseStreamer] = field(default_factory=dict)
-    # User audio items still being transcribed, by id. A result applies only to the very item it was
-    # asked for (the client may delete or replace an id meanwhile).
+    # User audio items still being transcribed, by wait key (``await_transcript``). A result applies
+    # only to the very item it was asked for (the client may delete an item or reuse its id meanwhile).
     pending_transcripts: dict[str, Item] = field(default_factory=dict)
     _view: SessionConfig | None = field(default=None, init=False, repr=False)
     _view_of: dict[str, Any] | None = field(default=None, init=False, repr=False)
+
+    def await_transcript(self, item: Item) -> str:
+        """Mark ``item`` as waiting for its transcript; returns the key its result comes back under: its
+        id, or ``<id>#<n>`` while another item holding the same id waits too (a reused client id)."""
+        key, n = item.id, 0
+        while key in self.pending_transcripts:
+            n += 1
+            key = f"{item.id}#{n}"
+        self.pending_transcripts[key] = item
+        return key
+
+    def is_awaiting_transcript(self, item: Item) -> bool:
+        return any(pending is item for pending in self.pending_transcripts.values())
+
+    def forget_transcript(self, item: Item) -> None:
+        """``item`` left the session: its transcript, if still due, is no longer awaited."""
+        for key, pending in list(self.pending_transcripts.items()):
+            if pending is item:
+                del self.pending_transcripts[key]
 
     @property
     def view(self) -> SessionConfig:

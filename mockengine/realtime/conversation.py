@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,51 +126,73 @@ class Item:
 
 
 class Conversation:
-    """Ordered items with insertion after a given item (``previous_item_id``) or at the root."""
+    """Ordered items with insertion after a given item (``previous_item_id``) or at the root.
+
+    A client may create an item with an id the conversation already holds: like the live service
+    (reference §7, "Duplicate client-supplied id", gpt-realtime-1.5), both items stay, in the order they
+    were placed, and the brain sees both. An id then names the latest item created with it: ``get``,
+    retrieve, truncate and ``previous_item_id`` act on that one; ``delete`` removes every item holding
+    the id (one ``conversation.item.deleted``, so a client's copy keyed by id stays true).
+    See docs/realtime-protocol.md, "Duplicate item ids".
+    """
 
     def __init__(self, conversation_id: str) -> None:
         self.id = conversation_id
-        self._order: list[str] = []
-        self._items: dict[str, Item] = {}
+        self._order: list[Item] = []
+        self._by_id: dict[str, list[Item]] = {}  # the items holding each id, oldest first
 
     def __contains__(self, item_id: str) -> bool:
-        return item_id in self._items
+        return item_id in self._by_id
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        return (self._items[i] for i in self._order)
+    def __iter__(self) -> Iterator[Item]:
+        return iter(self._order)
 
     def __len__(self) -> int:
         return len(self._order)
 
     def get(self, item_id: str) -> Item | None:
-        return self._items.get(item_id)
+        """The latest item created with ``item_id``, or None."""
+        held = self._by_id.get(item_id)
+        return held[-1] if held else None
+
+    def holds(self, item: Item) -> bool:
+        """Whether this very item (not only its id) is in the conversation."""
+        return any(i is item for i in self._by_id.get(item.id, ()))
 
     def insert(self, item: Item, previous_item_id: str | None = None, at_root: bool = False) -> str | None:
-        """Add an item; returns the id of the item before it (None when first). An item already holding
-        the id is taken out first: one id, one item (the session places replacements itself)."""
-        replaced = self._items.get(item.id)
-        if replaced is not None:
-            self.delete(item.id)
-            replaced.in_conversation = False
-            if previous_item_id == item.id:
-                previous_item_id = replaced.previous_item_id if replaced.previous_item_id in self else None
-                at_root = at_root or previous_item_id is None
+        """Add an item at the end, at the root, or after the latest item holding ``previous_item_id``
+        (which must exist); returns the id of the item before it (None when first). An item whose id is
+        already held joins the others (nothing accepted is lost)."""
         if at_root:
             index = 0
         elif previous_item_id is None:
             index = len(self._order)
         else:
-            index = self._order.index(previous_item_id) + 1
-        self._order.insert(index, item.id)
-        self._items[item.id] = item
-        return self._order[index - 1] if index > 0 else None
+            index = self._index_of(self._by_id[previous_item_id][-1]) + 1
+        self._order.insert(index, item)
+        self._by_id.setdefault(item.id, []).append(item)
+        return self._order[index - 1].id if index > 0 else None
 
-    def delete(self, item_id: str) -> None:
-        self._order.remove(item_id)
-        del self._items[item_id]
+    def delete(self, item_id: str) -> list[Item]:
+        """Remove every item holding ``item_id`` (none: KeyError); returns them, oldest first."""
+        removed = self._by_id.pop(item_id)
+        self._order = [i for i in self._order if i.id != item_id]
+        return removed
+
+    def remove(self, item: Item) -> None:
+        """Remove this one item (the oldest-first eviction, which goes item by item)."""
+        del self._order[self._index_of(item)]
+        held = self._by_id[item.id]
+        del held[next(n for n, i in enumerate(held) if i is item)]
+        if not held:
+            del self._by_id[item.id]
 
     def find_call(self, call_id: str) -> Item | None:
         return next((i for i in self if i.type == "function_call" and i.call_id == call_id), None)
+
+    def _index_of(self, item: Item) -> int:
+        # by identity: two items may hold the same id and even the same fields
+        return next(n for n, i in enumerate(self._order) if i is item)
 
 
 def item_from_wire(

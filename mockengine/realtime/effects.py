@@ -18,7 +18,8 @@ from typing import Any
 @dataclass(frozen=True)
 class ItemTranscriptKey:
     """The transcript of a user audio item: it feeds the brain and, if asked for, the input
-    transcription events."""
+    transcription events. ``item_id``: the item's id, or ``<id>#<n>`` while another item with the same
+    (client-reused) id awaits its transcript too (``SessionContext.await_transcript``)."""
 
     item_id: str
 

@@ -47,13 +47,12 @@ class ConversationItems:
         after = None if event.previous_item_id in (ce.APPEND, "root") else event.previous_item_id
         if after is not None and after not in conversation:
             raise errors.previous_item_not_found(after)
-        is_replacement = isinstance(event.item.get("id"), str) and event.item["id"] in conversation
         limit = self.ctx.options.max_conversation_items
-        if not is_replacement and len(conversation) >= limit:
+        if len(conversation) >= limit:
             raise errors.conversation_full(limit)
         item, needs_transcript = self.from_wire(event.item)
         evicted = self.make_room(len(item.audio), items_needed=0)
-        # A reused id replaces the old item; "after itself" means the old item's place.
+        # A reused id joins the item already holding it (reference §7): see Conversation.
         previous = conversation.insert(item, after, at_root=at_root)
         item.previous_item_id = previous
         step = Step(
@@ -64,14 +63,14 @@ class ConversationItems:
             ]
         )
         if needs_transcript:
-            self.ctx.pending_transcripts[item.id] = item
-            step.effects.append(self.transcribe(item))
+            step.effects.append(self.transcribe(item, self.ctx.await_transcript(item)))
         return step
 
     def on_conversation_item_truncate(self, event: ce.ConversationItemTruncate, now_ms: float) -> Step:
         item = self.ctx.conversation.get(event.item_id)
         if item is None:
-            raise errors.item_not_found("truncating", "item_truncate_invalid_item_id", event.item_id)
+            # param null like delete and retrieve (live-tested, reference §8); truncate's own is unconfirmed
+            raise errors.item_not_found("truncating", "item_truncate_invalid_item_id", event.item_id, None)
         if not item.is_assistant_audio or not item.audio:
             raise errors.truncate_unsupported()
         if event.audio_end_ms > item.audio_ms:
@@ -97,14 +96,15 @@ class ConversationItems:
         if item is None:
             # param null: live-tested (reference §8)
             raise errors.item_not_found("deleting", "item_delete_invalid_item_id", event.item_id, None)
-        self.ctx.conversation.delete(event.item_id)
-        item.in_conversation = False  # a response still writing it sends no more conversation.item.*
+        for removed in self.ctx.conversation.delete(event.item_id):
+            removed.in_conversation = False  # a response still writing it sends no more conversation.item.*
         return Step(events=[se.conversation_item_deleted(self.ctx.ids.event(), item_id=event.item_id)])
 
     def on_conversation_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
         item = self.ctx.conversation.get(event.item_id)
         if item is None:
-            raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id)
+            # param null: live-tested (steelburn/speaches against gpt-realtime-1.5, reference S11)
+            raise errors.item_not_found("retrieving", "item_retrieve_invalid_item_id", event.item_id, None)
         # Retrieved audio is in the session's format: user audio as it came in, assistant audio as sent.
         direction = "output" if item.role == "assistant" else "input"
         view = self.ctx.view
@@ -149,9 +149,9 @@ class ConversationItems:
                 se.conversation_item_done(self.ctx.ids.event(), previous_item_id=previous, item=item.wire()),
             ]
         )
-        self.ctx.pending_transcripts[item_id] = item
+        key = self.ctx.await_transcript(item)
         if transcribe:
-            step.effects.append(self.transcribe(item))
+            step.effects.append(self.transcribe(item, key))
         return step
 
     def make_room(self, audio_bytes: int, items_needed: int = 1) -> Events:
@@ -176,50 +176,52 @@ class ConversationItems:
                 break
             if id(item) in writing:
                 continue
-            conversation.delete(item.id)
+            conversation.remove(item)
             item.in_conversation = False
             audio_total -= len(item.audio)
-            self.ctx.pending_transcripts.pop(item.id, None)
+            self.ctx.forget_transcript(item)
             events.append(se.conversation_item_deleted(self.ctx.ids.event(), item_id=item.id))
         return events
 
     # -- transcripts ----------------------------------------------------------------------------------
 
-    def transcribe(self, item: Item) -> Transcribe:
+    def transcribe(self, item: Item, key: str) -> Transcribe:
+        """The job for ``item``'s transcript; ``key``: what ``SessionContext.await_transcript`` gave."""
         transcription = self.ctx.view.transcription
         return Transcribe(
-            ItemTranscriptKey(item.id),
+            ItemTranscriptKey(key),
             bytes(item.audio),
             language=(transcription.language if transcription else None) or "en",
             prompt=transcription.prompt if transcription else None,
         )
 
-    def is_transcript_wanted(self, item_id: str) -> bool:
+    def is_transcript_wanted(self, key: str) -> bool:
         """Whether the item's transcript still matters: it is pending, and in the conversation still or
         the inline input of a response that is still waiting for it."""
-        pending = self.ctx.pending_transcripts.get(item_id)
+        pending = self.ctx.pending_transcripts.get(key)
         if pending is None:
             return False
-        return pending is self.ctx.conversation.get(item_id) or any(
+        return self.ctx.conversation.holds(pending) or any(
             pending in (s.response.params.input_items or ()) for s in self.ctx.streamers.values()
         )
 
-    def transcribed(self, item_id: str, text: str, announce: bool = True) -> Events:
-        """Record an item's transcript; the transcription events when the client asked for them."""
-        item = self.ctx.pending_transcripts.pop(item_id, None)
+    def transcribed(self, key: str, text: str, announce: bool = True) -> Events:
+        """Record an item's transcript (``key``: its wait key); the transcription events when the client
+        asked for them."""
+        item = self.ctx.pending_transcripts.pop(key, None)
         if item is None:
             return []
         item.set_audio_transcript(text)
-        if announce and self.ctx.is_transcribing and self.ctx.conversation.get(item_id) is item:
+        if announce and self.ctx.is_transcribing and self.ctx.conversation.holds(item):
             return self._transcription_events(item, text)
         return []
 
-    def transcription_failed(self, item_id: str, message: str) -> Events:
-        """``…input_audio_transcription.failed`` for an item still awaited (when transcription events
-        were asked for)."""
+    def transcription_failed(self, key: str, message: str) -> Events:
+        """``…input_audio_transcription.failed`` for an item still awaited (``key``: its wait key; when
+        transcription events were asked for)."""
         ctx = self.ctx
-        is_awaited = ctx.pending_transcripts.get(item_id) is ctx.conversation.get(item_id)
-        if not ctx.is_transcribing or not is_awaited:
+        pending = ctx.pending_transcripts.get(key)
+        if not ctx.is_transcribing or pending is None or not ctx.conversation.holds(pending):
             return []
         error = {
             "type": "transcription_error",
@@ -230,7 +232,7 @@ class ConversationItems:
         return [
             se.conversation_item_input_audio_transcription_failed(
                 ctx.ids.event(),
-                item_id=item_id,
+                item_id=pending.id,
                 content_index=0,
                 error=error,
             )

@@ -55,8 +55,7 @@ class Responses:
         step = Step()
         for item in transcribe:  # inline audio: the response waits for its words like for a turn's
             item.in_conversation = False
-            self.ctx.pending_transcripts[item.id] = item
-            step.effects.append(self.items.transcribe(item))
+            step.effects.append(self.items.transcribe(item, self.ctx.await_transcript(item)))
         return step.extend(self.start(params, now_ms))
 
     def _input_item(self, entry: dict[str, Any], transcribe: list[Item]) -> Item:
@@ -177,7 +176,7 @@ class Responses:
         """Ask the brain once every user audio item in the context has its transcript."""
         r = streamer.response
         context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
-        if any(self.ctx.pending_transcripts.get(item.id) is item for item in context):
+        if any(self.ctx.is_awaiting_transcript(item) for item in context):
             return Step()
         request = build_reply_request(r.params, context, self.count)
         self.count += 1

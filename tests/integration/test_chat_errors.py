@@ -155,6 +155,26 @@ BAD_SCHEMA_TOOL = {
             "integer_above_max_value",
             "Invalid 'n': integer above maximum value. Expected a value <= 128",
         ),
+        # A number parameter given an integer is still "decimal" (live capture, chat_decimal_range).
+        (
+            {"model": "gpt-4o-mini", "messages": HELLO, "temperature": 200},
+            "temperature",
+            "decimal_above_max_value",
+            "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 200 instead.",
+        ),
+        (
+            {"model": "gpt-4o-mini", "messages": HELLO, "presence_penalty": -3},
+            "presence_penalty",
+            "decimal_below_min_value",
+            "Invalid 'presence_penalty': decimal below minimum value. Expected a value >= -2, but got -3 "
+            "instead.",
+        ),
+        (
+            {"model": "gpt-4o-mini", "messages": HELLO, "top_p": 1.5},
+            "top_p",
+            "decimal_above_max_value",
+            "Invalid 'top_p': decimal above maximum value. Expected a value <= 1, but got 1.5 instead.",
+        ),
     ],
 )
 async def test_bad_requests(base_url, body, param, code, message):
@@ -210,3 +230,44 @@ async def test_oversized_body_gets_a_json_413(base_url):
         assert reply.status == 413
         error = (await reply.json())["error"]
     assert error["type"] == "invalid_request_error" and "too large" in error["message"]
+
+
+def _tool(n: int) -> dict:
+    return {"type": "function", "function": {"name": f"tool_{n}", "parameters": {"type": "object"}}}
+
+
+async def test_more_than_128_tools_is_the_live_array_error(base_url):
+    base = await base_url()
+    error = await _bad_request(
+        base, {"model": "gpt-4o-mini", "messages": HELLO, "tools": [_tool(n) for n in range(129)]}
+    )
+    assert (error.code, error.param) == ("array_above_max_length", "tools")
+    assert error.body["message"] == (
+        "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with "
+        "length 129 instead."
+    )
+    completion = await client(base).chat.completions.create(
+        model="gpt-4o-mini", messages=HELLO, tools=[_tool(n) for n in range(128)]
+    )
+    assert completion.choices[0].finish_reason in ("stop", "tool_calls")
+
+
+LONG = [{"role": "user", "content": "fox " * 130_000}]  # over 128k tokens by any count of ours
+
+
+async def test_a_prompt_over_the_context_window_is_context_length_exceeded(base_url):
+    base = await base_url()
+    error = await _bad_request(base, {"model": "gpt-4o-mini", "messages": LONG})
+    assert (error.code, error.param) == ("context_length_exceeded", "messages")
+    message = error.body["message"]
+    assert message.startswith("This model's maximum context length is 128000 tokens. However, your messages")
+    said = int(message.split("resulted in ")[1].split(" tokens")[0])
+    assert said > 128_000 and message.endswith(f"{said} tokens. Please reduce the length of the messages.")
+    # with tools, the live form counts them apart as "functions"
+    error = await _bad_request(base, {"model": "gpt-4o-mini", "messages": LONG, "tools": [_tool(1)]})
+    message = error.body["message"]
+    total, rest = message.split("resulted in ")[1].split(" tokens (")
+    in_messages, rest = rest.split(" in the messages, ")
+    in_functions = rest.split(" in the functions)")[0]
+    assert int(total) == int(in_messages) + int(in_functions) and int(in_functions) > 0
+    assert message.endswith("Please reduce the length of the messages or functions.")

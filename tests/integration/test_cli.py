@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -55,3 +56,46 @@ def test_help_describes_every_command_and_the_environment() -> None:
     assert all(help_text and len(help_text) > 20 for help_text in helps.values()), helps
     serve_help = commands.choices["serve"].format_help()
     assert "MOCKENGINE_PORT" in serve_help and "--shutdown-grace-s" in serve_help
+
+
+@pytest.mark.slow  # a mockengine subprocess
+def test_a_reader_that_goes_away_is_no_traceback() -> None:
+    """``mockengine faults kinds | head``: the pipe is closed before anything is written."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mockengine", "faults", "kinds"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # long before the interpreter has started
+    stderr = process.stderr.read()
+    assert process.wait(timeout=60) == 1
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
+
+
+@pytest.mark.slow  # a Python subprocess, for a clean sys.modules
+def test_the_parser_imports_no_subcommand_module_until_that_subcommand_is_used() -> None:
+    script = (
+        "import sys\n"
+        "from mockengine.cli import build_parser\n"
+        "parser = build_parser()\n"
+        "parser.format_help()\n"
+        "heavy = ('mockengine.bench', 'mockengine.conformance', 'mockengine.turn_corpus',\n"
+        "         'mockengine.record')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+        "args = parser.parse_args(['conformance', '--url', 'ws://x'])\n"
+        "print(args.url, 'mockengine.conformance.runner' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["[]", "ws://x True"]
+
+
+def test_each_subcommand_help_still_lists_its_own_options() -> None:
+    commands = next(a for a in build_parser()._actions if a.dest == "command").choices
+    assert "--only" in commands["bench"].format_help()
+    assert "--url" in commands["conformance"].format_help()
+    assert "schedule" in commands["faults"].format_help()
+    serve_help = re.sub(r"-\n\s+", "-", commands["serve"].format_help())  # argparse wraps at hyphens
+    assert "(docs/faults-and-tokens.md)" in serve_help and "(README" not in serve_help

@@ -78,13 +78,13 @@ ROWS = [
     (
         {"type": "conversation.item.retrieve", "item_id": "non_existent_item"},
         "item_retrieve_invalid_item_id",
-        "item_id",
+        None,
         "Error retrieving item: the item with id 'non_existent_item' does not exist.",
     ),
     (
         {"type": "conversation.item.truncate", "item_id": "gone", "content_index": 0, "audio_end_ms": 0},
         "item_truncate_invalid_item_id",
-        "item_id",
+        None,
         "Error truncating item: the item with id 'gone' does not exist.",
     ),
     (

@@ -15,6 +15,7 @@ from aiohttp import web
 from openai import AsyncOpenAI
 
 from mockengine.server.app import create_app
+from tests.eventually import eventually
 
 
 @pytest.fixture
@@ -105,14 +106,21 @@ async def test_server_errors(http_engine, status):
 
 async def test_hang_is_a_timeout_and_drop_is_a_connection_error(http_engine):
     base = await http_engine()
-    async with sdk(base, "http_hang:ms=5000", max_retries=0, timeout=0.3) as client:
+    # The hang never answers (600 s; it ends when the client leaves), so the client's timeout is what is
+    # tested: it may be long enough for a loaded machine to get the request to the server first.
+    async with sdk(base, "http_hang", max_retries=0, timeout=3.0) as client:
         with pytest.raises(openai.APITimeoutError):
             await client.models.list()
     async with sdk(base, "http_drop", max_retries=0) as client:
         with pytest.raises(openai.APIConnectionError) as caught:
             await client.models.list()
         assert not isinstance(caught.value, openai.APITimeoutError)
-    counts = await injected(base)
+
+    async def both_counted() -> dict[str, int] | None:
+        counts = await injected(base)
+        return counts if counts.get("http_hang") and counts.get("http_drop") else None
+
+    counts = await eventually(both_counted, message="the hang and the drop were not both counted")
     assert counts["http_hang"] == 1 and counts["http_drop"] == 1
 
 

@@ -19,6 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from mockengine.loadtest.baseline import create_app as create_baseline_app
 from mockengine.loadtest.capacity import ClimbTarget, climb_together
 from mockengine.loadtest.driver import run_load
+from mockengine.loadtest.participant import TURN_TIMEOUT_S
 from mockengine.loadtest.processes import free_port
 from mockengine.loadtest.profile import LoadProfile
 from tests.eventually import eventually
@@ -29,8 +30,10 @@ AUTH = {"Authorization": "Bearer sk-test"}
 
 async def test_driver_measures_real_turns_end_to_end(engine_url):
     url = (await engine_url(first_delta_delay_ms=0)) + "/realtime?model=gpt-realtime"
+    # 12 s: room for each session's first turn (due 0.6-3 s after it connects) and its reply even when a
+    # loaded machine connects and answers slowly; a next turn starts only once the reply is heard.
     report = await run_load(
-        url, LoadProfile("steady", 2, 6.0), turn_every_s=3.0, barge_in=0.0, progress=False
+        url, LoadProfile("steady", 2, 12.0), turn_every_s=3.0, barge_in=0.0, progress=False
     )
     summary = report.summary()
     assert summary["sessions_connected"] == 2
@@ -40,7 +43,8 @@ async def test_driver_measures_real_turns_end_to_end(engine_url):
     assert summary["onset_to_speech_started_ms"]["count"] == summary["turns"]
     assert summary["speech_stopped_to_first_audio_ms"]["count"] == summary["turns"]
     assert summary["event_gap_ms"]["count"] > 0
-    assert 0 < summary["onset_to_speech_started_ms"]["p50"] < 5000
+    # in ms, within the turn's window (a bound on units, not on speed: a slow machine is allowed)
+    assert 0 < summary["onset_to_speech_started_ms"]["p50"] < TURN_TIMEOUT_S * 1000
 
 
 async def test_driver_against_the_bare_baseline(aiohttp_server):
@@ -187,21 +191,22 @@ def test_serve_with_two_workers_shares_the_port_and_sums_metrics():
     try:
         # The server announces itself once both workers listen (not when the first one does).
         output = ""
-        deadline = time.monotonic() + 180
+        deadline = time.monotonic() + 600  # two workers loading the models on a loaded machine
         while "(2 workers)" not in output and time.monotonic() < deadline:
             with contextlib.suppress(queue.Empty):
                 output += lines.get(timeout=1)
         assert "(2 workers)" in output, output
         pids = set()
+        # Timeouts for a loaded machine: how fast a worker answers is not what is tested.
         for _ in range(16):  # both workers answer: the kernel spreads new connections over them
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as reply:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=60) as reply:
                 pids.add(json.loads(reply.read())["pid"])
         assert len(pids) == 2  # 16 connections all to one worker: a chance of 2 ** -15
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60) as reply:
             families = {f.name for f in text_string_to_metric_families(reply.read().decode())}
         assert "mockengine_sessions_active" in families
         server.send_signal(signal.SIGTERM)
-        assert server.wait(timeout=30) == 0
+        assert server.wait(timeout=120) == 0
     finally:
         if server.poll() is None:
             server.kill()

@@ -168,6 +168,67 @@ async def test_bad_frame_gets_error_and_session_survives(engine_url, frame, code
         assert updated["session"]["audio"] == created["session"]["audio"]  # the bad frame changed nothing
 
 
+def _vad(**fields: Any) -> dict:
+    return {"audio": {"input": {"turn_detection": {"type": "server_vad", **fields}}}}
+
+
+@pytest.mark.parametrize(
+    ("session", "code", "param", "bound"),
+    [
+        # number parameters are "decimal" whatever the JSON literal (the live temperature: 200 capture)
+        (
+            _vad(threshold=5),
+            "decimal_above_max_value",
+            "session.audio.input.turn_detection.threshold",
+            "<= 1, but got 5",
+        ),
+        (
+            _vad(threshold=-1),
+            "decimal_below_min_value",
+            "session.audio.input.turn_detection.threshold",
+            ">= 0, but got -1",
+        ),
+        (
+            {"audio": {"output": {"speed": 3}}},
+            "decimal_above_max_value",
+            "session.audio.output.speed",
+            "<= 1.5, but got 3",
+        ),
+        (
+            {"audio": {"output": {"speed": 0.1}}},
+            "decimal_below_min_value",
+            "session.audio.output.speed",
+            ">= 0.25, but got 0.1",
+        ),
+        # integer parameters stay "integer"
+        (
+            _vad(silence_duration_ms=-1),
+            "integer_below_min_value",
+            "session.audio.input.turn_detection.silence_duration_ms",
+            ">= 0, but got -1",
+        ),
+        (
+            _vad(idle_timeout_ms=40000),
+            "integer_above_max_value",
+            "session.audio.input.turn_detection.idle_timeout_ms",
+            "<= 30000, but got 40000",
+        ),
+    ],
+)
+async def test_a_range_error_is_worded_after_the_parameter_type(engine_url, session, code, param, bound):
+    url = await engine_url()
+    async with realtime_socket(url) as (ws, _):
+        update = {"type": "session.update", "session": {"type": "realtime", **session}}
+        await ws.send_str(json.dumps(update))
+        error = (await receive(ws, "error"))["error"]
+        side = "above maximum" if "above" in code else "below minimum"
+        word = code.split("_")[0]
+        assert (error["code"], error["param"]) == (code, param)
+        assert (
+            error["message"] == f"Invalid '{param}': {word} {side} value. Expected a value {bound} instead."
+        )
+
+
 async def test_a_short_commit_is_an_error_and_the_audio_stays_for_the_next(engine_url):
     url = await engine_url()
     async with realtime_socket(url) as (ws, _):

@@ -542,7 +542,25 @@ def test_deleting_the_item_being_written_stops_its_conversation_events():
     assert driver.of_type("response.done")[0]["response"]["status"] == "completed"
 
 
-def test_a_late_transcript_for_a_replaced_item_is_dropped_and_the_session_goes_on():
+def test_a_late_transcript_for_a_deleted_item_is_dropped_and_the_session_goes_on():
+    driver = make_driver()
+    driver.fixed_latency_ms = 500.0
+    set_session(driver, audio={"input": {"turn_detection": None}})
+    driver.stream(synthetic_voiced_pcm16(400))
+    driver.send(ce.InputAudioBufferCommit())
+    item_id = driver.of_type("input_audio_buffer.committed")[0]["item_id"]
+    driver.send(ce.ConversationItemDelete(item_id))
+    assert not driver.session.is_wanted(ItemTranscriptKey(item_id))
+    driver.run_until_idle()  # the transcript arrives for an item that is no longer there
+    driver.send(user_text("Hello"))
+    driver.send(ce.ResponseCreate({}))
+    driver.run_until_idle()
+    assert driver.of_type("response.done")[0]["response"]["status"] == "completed"
+
+
+def test_an_item_reusing_the_id_of_one_awaiting_its_transcript_leaves_that_wait_alone():
+    """A reused id (reference §7) keeps both items: the audio item still gets its own words and the
+    response waits for them; the second audio item gets its own."""
     driver = make_driver()
     driver.fixed_latency_ms = 500.0
     set_session(driver, audio={"input": {"turn_detection": None}})
@@ -552,15 +570,26 @@ def test_a_late_transcript_for_a_replaced_item_is_dropped_and_the_session_goes_o
     driver.send(
         ce.ConversationItemCreate({"type": "function_call", "id": item_id, "name": "f", "arguments": "{}"})
     )
-    assert not driver.session.is_wanted(ItemTranscriptKey(item_id))
-    driver.run_until_idle()  # the transcript arrives for an item that is no longer there
-    driver.send(user_text("Hello"))
+    second = {
+        "type": "message",
+        "id": item_id,
+        "role": "user",
+        "content": [
+            {"type": "input_audio", "audio": base64.b64encode(bytes(synthetic_voiced_pcm16(300))).decode()}
+        ],
+    }
+    driver.send(ce.ConversationItemCreate(second))
+    assert driver.session.is_wanted(ItemTranscriptKey(item_id))
+    assert driver.session.is_wanted(ItemTranscriptKey(f"{item_id}#1"))
     driver.send(ce.ResponseCreate({}))
     driver.run_until_idle()
+    audio_items = [i for i in driver.session.conversation if i.role == "user" and i.audio]
+    assert len(audio_items) == 2 and all(i.text() for i in audio_items)
+    assert len(driver.transcriber.calls) == 2
     assert driver.of_type("response.done")[0]["response"]["status"] == "completed"
 
 
-def test_reusing_an_id_after_itself_keeps_its_place(driver):
+def test_reusing_an_id_after_itself_places_the_new_item_after_the_old(driver):
     driver.send(
         ce.ConversationItemCreate(
             {
@@ -584,7 +613,8 @@ def test_reusing_an_id_after_itself_keeps_its_place(driver):
         )
     )
     assert not driver.of_type("error")
-    assert [i.text() for i in driver.session.conversation] == ["a2", "b"]
+    # both kept (reference §7): "after item_a" is after the item holding it, then the new one holds it
+    assert [i.text() for i in driver.session.conversation] == ["a", "a2", "b"]
 
 
 def test_switching_idle_timeout_off_disarms_the_timer(driver):

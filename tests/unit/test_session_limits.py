@@ -60,7 +60,7 @@ def test_conversation_audio_bound_drops_the_oldest_audio():
     assert sum(len(item.audio) for item in driver.session.conversation) <= 48 * 1000
 
 
-def test_client_items_past_the_bound_are_refused_but_replacing_one_is_not():
+def test_client_items_past_the_bound_are_refused_even_with_a_reused_id():
     driver = replay_with(max_conversation_items=2)
     for n in range(2):
         item = {
@@ -73,8 +73,9 @@ def test_client_items_past_the_bound_are_refused_but_replacing_one_is_not():
     extra = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "y"}]}
     driver.send(ce.ConversationItemCreate(extra, event_id="third"))
     assert driver.of_type("error")[0]["error"]["code"] == "conversation_items_limit_reached"
-    driver.send(ce.ConversationItemCreate({**extra, "id": "i0"}))  # same id: a replacement, no growth
-    assert len(driver.of_type("error")) == 1 and len(driver.session.conversation) == 2
+    # a reused id is a new item too (both are kept, reference §7), so it is refused as well
+    driver.send(ce.ConversationItemCreate({**extra, "id": "i0"}))
+    assert len(driver.of_type("error")) == 2 and len(driver.session.conversation) == 2
 
 
 def test_a_long_idle_timeout_commits_all_the_silence_it_waited_through():

@@ -1,0 +1,48 @@
+"""Items sharing a client-supplied id (reference §7): both kept in order for the brain; the id names the
+latest; delete removes all; eviction removes one item by identity (fake engines, virtual time)."""
+
+from __future__ import annotations
+
+from mockengine.protocol import client_events as ce
+from mockengine.realtime.conversation import Conversation, Item
+from tests.unit.test_session_limits import replay_with
+
+
+def text_item(item_id: str, text: str, role: str = "user") -> dict:
+    return {"id": item_id, "type": "message", "role": role, "content": [{"type": "input_text", "text": text}]}
+
+
+def test_the_brain_sees_both_items_of_a_reused_id_in_order():
+    driver = replay_with()
+    driver.send(ce.ConversationItemCreate(text_item("a", "hello")))
+    driver.send(ce.ConversationItemCreate(text_item("s", "be brief", "system"), previous_item_id="root"))
+    driver.send(ce.ConversationItemCreate(text_item("a", "dup id")))
+    views = [i.view() for i in driver.session.conversation]
+    assert [(v.item_id, v.text) for v in views] == [("s", "be brief"), ("a", "hello"), ("a", "dup id")]
+    assert driver.of_type("error") == []
+    assert [e["previous_item_id"] for e in driver.of_type("conversation.item.added")] == [None, None, "a"]
+
+
+def test_an_item_placed_after_a_reused_id_goes_after_the_latest_and_delete_removes_all():
+    conversation = Conversation("conv")
+    first, second = Item("a", "message", role="user"), Item("a", "message", role="user")
+    assert conversation.insert(first) is None
+    assert conversation.insert(Item("b", "message", role="user")) == "a"
+    assert conversation.insert(second) == "b"
+    assert conversation.get("a") is second
+    assert conversation.insert(Item("c", "message", role="user"), "a") == "a"
+    assert [i.id for i in conversation] == ["a", "b", "a", "c"]
+    removed = conversation.delete("a")
+    assert removed[0] is first and removed[1] is second
+    assert [i.id for i in conversation] == ["b", "c"] and "a" not in conversation
+
+
+def test_eviction_removes_the_one_item_even_when_an_equal_one_shares_its_id():
+    conversation = Conversation("conv")
+    first, second = Item("a", "message", role="user"), Item("a", "message", role="user")
+    conversation.insert(first)
+    conversation.insert(second)
+    conversation.remove(second)  # equal fields: only identity tells them apart
+    assert list(conversation) == [first] and conversation.get("a") is first
+    conversation.remove(first)
+    assert len(conversation) == 0 and "a" not in conversation
