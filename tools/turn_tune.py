@@ -12,7 +12,9 @@ Usage:
   turn: a pause ends the turn when its wait (by verdict and eagerness) is shorter than the silence that
   follows. ``--each`` lists
   the cut mid-thought pauses and the slow finished ends with their cues; ``--by-category`` prints the
-  bench's table per split (policy delays only).
+  bench's table per split (policy delays only); ``--by-voice`` (round 6) prints, per voice over the
+  recorded splits, the mid-thought cuts at each eagerness and the statements' median at high: a change
+  that generalises moves every voice the same way.
 The simulation approximates the session (no VAD onset details); ``record`` gives the real figures.
 """
 
@@ -84,7 +86,7 @@ def record(chosen: tuple[str, ...]) -> None:
     print(f"{len(probes)} probes stored; {len(transcriber.costs_ms)} whisper calls ran")
 
 
-def score(each: bool, by_category: bool) -> None:
+def score(each: bool, by_category: bool, by_voice: bool = False) -> None:
     stored = pickle.loads((STORE / "probes.pkl").read_bytes())
     recorded = {label["split"] for label in stored["labels"].values()} & set(TUNING_SPLITS)
     labels = {label["id"]: label for split in sorted(recorded) for label in load(split)[1]}
@@ -106,6 +108,8 @@ def score(each: bool, by_category: bool) -> None:
 
         for split, results in sorted(tables.items()):
             print_table(split, category_table(results), "simulated")
+    if by_voice:
+        print_by_voice([row for rows in tables.values() for row in rows])
     for (split, eagerness, group), rows in sorted(figures.items()):
         if group == "mid":
             counted = [r for r in rows if labels[r[0]]["pause_ms"] < turn_detection_max(eagerness)]
@@ -123,6 +127,26 @@ def score(each: bool, by_category: bool) -> None:
                 print(
                     f"    {uid:<16} {delay} {verdict.score:+.1f} {text!r} <- {labels[uid]['text']!r}: {cues}"
                 )
+
+
+def print_by_voice(results: list[tuple[dict[str, Any], Any]]) -> None:
+    """Per voice: mid-thought pauses cut / counted at high, medium, low; statements' median policy delay
+    at high and how many were slower than 400 ms."""
+    cuts: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    statements: dict[str, list[int]] = defaultdict(list)
+    for label, outcome in results:
+        eagerness = outcome.config.split()[-1]
+        if label["kind"] == "trailing" and label["pause_ms"] < turn_detection_max(eagerness):
+            cuts[(label["voice"], eagerness)].append(outcome.was_cut_off)
+        elif label["category"] == "complete" and eagerness == "high" and outcome.policy_delay_ms is not None:
+            statements[label["voice"]].append(outcome.policy_delay_ms)
+    print(f"\n  {'voice':<30}{'cut high':>10}{'medium':>10}{'low':>10}{'statements at high':>28}")
+    for voice in sorted({voice for voice, _ in cuts} | set(statements)):
+        shown = [f"{sum(cuts[(voice, e)]):>4}/{len(cuts[(voice, e)]):<5}" for e in ("high", "medium", "low")]
+        delays = statements.get(voice, [])
+        median = f"{statistics.median(delays):.0f} ms" if delays else "-"
+        slow = sum(delay > 400 for delay in delays)
+        print(f"  {voice:<30}{''.join(shown)}{median:>14} ({slow}/{len(delays)} > 400 ms)")
 
 
 def _as_outcome(label: dict[str, Any], eagerness: str, simulated: tuple) -> Any:
@@ -195,9 +219,13 @@ def main() -> None:
     parser.add_argument("action", choices=("record", "score"))
     parser.add_argument("--each", action="store_true")
     parser.add_argument("--by-category", action="store_true", help="score: the bench's per-category table")
+    parser.add_argument("--by-voice", action="store_true", help="score: cuts and statements per voice")
     parser.add_argument("--splits", default=",".join(TUNING_SPLITS))
     args = parser.parse_args()
-    record(tuple(args.splits.split(","))) if args.action == "record" else score(args.each, args.by_category)
+    if args.action == "record":
+        record(tuple(args.splits.split(",")))
+    else:
+        score(args.each, args.by_category, args.by_voice)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,11 @@ TRAILING_PUNCTUATION = (",", ";", ":", "-", "–", "—")
 TERMINAL_PUNCTUATION = (".", "!")
 
 CONJUNCTIONS = word_set("and but or nor because cause plus yet")
-# "so" and "then" end complete sentences after these words ("I think so", "see you then").
-SO_COMPLETERS = word_set("think hope guess believe suppose said told so not just")
+# "so" and "then" end complete sentences after these words ("I think so", "see you then"); round 6: "so"
+# is a pro-form after any verb of thinking or saying and after its object ("I reckon so", "I told her so").
+SO_COMPLETERS = word_set(
+    "think hope guess believe suppose said told so not just reckon expect imagine her him you them me us"
+)
 THEN_STARTERS = word_set("and but so or because")
 FILLERS = word_set("um umm uh uhm erm er ah eh hmm mm")
 # Hedges may close a tag question ("..., you know?") or a clause ("if you like", "what I mean").
@@ -136,6 +139,7 @@ INFINITIVE_HEADS = word_set(
 CLAUSE_TAKERS = THAT_COMPLEMENT_VERBS | TELL_VERBS | OBJECT_PRONOUNS  # "think that I ...": not a relative
 NEGATIONS = word_set(
     "not never haven't hasn't hadn't isn't aren't wasn't weren't don't doesn't didn't can't won't"
+    " none nobody nothing couldn't wouldn't shouldn't"  # round 6: "None of my seeds have come up yet."
 )
 MAX_LIST_ITEM_WORDS = 2
 MIN_QUESTION_WORDS = 3
