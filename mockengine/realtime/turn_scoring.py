@@ -17,8 +17,7 @@ cue                         evidence                                            
                             closing punctuation it wrote (both from the word      :data:`DOUBT_WEIGHT`
                             alignment). Low for a mangled function word ("She     (< :data:`DOUBT_BELOW`)
                             gave the end." for "She gave me an") or a full stop
-                            it hesitated over ("Let's meet that.": 0.56 x 0.38);
-                            round 6: against the utterance's own level
+                            it hesitated over ("Let's meet that.": 0.56 x 0.38)
 ``lexical``                 ``semantic_rules`` on the words as spoken: a dangling  see :data:`LEXICAL`
                             word, comma or ellipsis, an opener, a question; a
                             final "." counts little (whisper adds it to anything)
@@ -46,9 +45,7 @@ cue) on ``tune`` plus the burned ``heldout``; round 3 (short answers, the ending
 plus the burned ``heldout_r2`` and its own ``dev_r3`` texts; round 4 (misheard or cut-off, the
 demonstrative and list endings, the pitch band) on those plus the burned ``heldout_r3``; round 5
 (``misheard`` holds, the tail past 300 ms with digits counted as spoken, low holds a "?") on those plus
-the burned ``heldout_r4``; round 6 (whisper's doubt against the utterance's own level,
-:data:`HEARD_LEVEL`) on those plus the burned ``heldout_r5``, never on ``heldout_r6``. Pure and
-deterministic: same evidence, same verdict.
+the burned ``heldout_r4``, never on ``heldout_r5``. Pure and deterministic: same evidence, same verdict.
 """
 
 from __future__ import annotations
@@ -94,12 +91,6 @@ UNSURE_WEIGHT = -1.5
 DOUBT_BELOW = 0.55
 DOUBT_WEIGHT = -0.75
 MIN_DOUBT_WORDS = 3  # one- and two-word answers score low anyway (little audio to decode)
-# Round 6: whisper hears some voices badly everywhere (heldout_r5's espeak en-gb-x-gbcwmd+f4: median word
-# probability 0.31; the espeak voices 0.8-0.89, piper 0.9-0.98), and its doubt about their last word
-# then says little. When the median probability of the earlier words is under this level, the ending's
-# probability is divided by level / HEARD_LEVEL before the thresholds above.
-HEARD_LEVEL = 0.8
-MIN_LEVEL_WORDS = 2
 # Lexical weights by the rule's reason tag (the part before ":").
 LEXICAL: dict[str, float] = {
     "question_mark": 2.5,
@@ -393,8 +384,7 @@ def _word_cues(evidence: TurnEvidence) -> list[Cue]:
 
 def _ending_cue(words: tuple[WordTiming, ...], last: WordTiming, count: int) -> Cue | None:
     """``last_word``: how sure whisper is of the last word and of the punctuation it closed with (a
-    separate aligned token when present; else the word's probability alone), against the utterance's
-    own confidence (round 6, :func:`_heard_level`): a voice whisper doubts everywhere is no cut-off."""
+    separate aligned token when present; else the word's probability alone)."""
     closing = words[words.index(last) + 1 :]
     probability = last.probability
     shown = f"{last.word!r} (p={last.probability:.2f})"
@@ -404,25 +394,11 @@ def _ending_cue(words: tuple[WordTiming, ...], last: WordTiming, count: int) -> 
             f"{last.word!r} then {closing[-1].word!r} "
             f"(p={last.probability:.2f}x{closing[-1].probability:.2f}={probability:.2f})"
         )
-    level = _heard_level(words, last)
-    if level < HEARD_LEVEL:
-        probability /= level / HEARD_LEVEL
-        shown += f" against the utterance's level {level:.2f}"
     if probability < UNSURE_BELOW:
         return Cue("last_word", UNSURE_WEIGHT, f"whisper unsure of {shown}")
     if probability < DOUBT_BELOW and count >= MIN_DOUBT_WORDS:
         return Cue("last_word", DOUBT_WEIGHT, f"whisper doubts {shown}")
     return None
-
-
-def _heard_level(words: tuple[WordTiming, ...], last: WordTiming) -> float:
-    """How well whisper hears this speaker: the median probability of the words before the last one
-    (1.0 with fewer than :data:`MIN_LEVEL_WORDS`)."""
-    earlier = sorted(word.probability for word in words[: words.index(last)] if _WORD.search(word.word))
-    if len(earlier) < MIN_LEVEL_WORDS:
-        return 1.0
-    middle = len(earlier) // 2
-    return earlier[middle] if len(earlier) % 2 else (earlier[middle - 1] + earlier[middle]) / 2
 
 
 def _letters(word: str) -> int:

@@ -46,8 +46,6 @@ CASES = [
     ("The shop was closed so", INCOMPLETE, "trailing_conjunction:so"),
     ("And then", INCOMPLETE, "trailing_conjunction:and then"),
     ("I think so.", COMPLETE, "terminal_punctuation:."),
-    ("I reckon so.", COMPLETE, "terminal_punctuation:."),  # round 6: a pro-form, after any such verb
-    ("I told her so.", COMPLETE, "terminal_punctuation:."),
     ("Okay, see you then.", COMPLETE, "terminal_punctuation:."),
     # 7: fillers and hedges
     ("I was, um", INCOMPLETE, "trailing_filler:um"),
@@ -80,7 +78,6 @@ CASES = [
     ("I think that we should go to.", INCOMPLETE, "trailing_preposition:to"),
     ("Is there anything to?", INCOMPLETE, "trailing_preposition:to"),
     ("I'm not sure yet.", COMPLETE, "terminal_punctuation:."),
-    ("None of my seeds have come up yet.", COMPLETE, "terminal_punctuation:."),
     ("I wanted to go yet", INCOMPLETE, "trailing_conjunction:yet"),
     ("Honestly, I reckon.", INCOMPLETE, "unfinished_clause:i reckon"),
     ("Turn it off.", COMPLETE, "terminal_punctuation:."),

@@ -127,24 +127,6 @@ def test_a_confident_ending_adds_nothing_a_doubted_one_a_little(word_p, stop_p, 
     assert found == ([] if weight is None else [weight])
 
 
-def test_whisper_doubt_counts_against_the_utterance_own_level():
-    # Round 6: the same doubted ending ("Sunday" 0.69 x "." 0.66 = 0.46) after words whisper heard well
-    # is a doubt; from a voice whisper doubts everywhere (earlier words at 0.5) it is that voice's level.
-    def evidence(earlier_p: float) -> TurnEvidence:
-        words = timed("The new series starts on Sunday", probability=earlier_p)
-        ending = (
-            WordTiming("Sunday", words[-1].start_ms, words[-1].end_ms, 0.69),
-            WordTiming(".", words[-1].end_ms, words[-1].end_ms, 0.66),
-        )
-        return TurnEvidence("The new series starts on Sunday.", speech_end(words), words[:-1] + ending)
-
-    heard_well = score_turn(evidence(0.95), "high")
-    heard_badly = score_turn(evidence(0.5), "high")
-    assert [cue.weight for cue in heard_well.cues if cue.name == "last_word"] == [DOUBT_WEIGHT]
-    assert "last_word" not in cue_names(heard_badly)
-    assert heard_badly.completeness is Completeness.COMPLETE and not heard_badly.is_contested
-
-
 def test_short_answers_are_not_doubted_for_their_low_scores():
     # One- and two-word answers decode with middling probabilities; only a clearly unsure one counts.
     words = (WordTiming("Okay", 0, 400, 0.6), WordTiming(".", 400, 400, 0.7))
