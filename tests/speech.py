@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import typing
@@ -50,6 +51,18 @@ def validate_server_event(event: dict[str, Any]) -> None:
     mode, and no field the SDK does not declare beyond the live service's (tests/server_event_check.py)."""
     assert event["type"] in SERVER_EVENT_MODELS, f"{event['type']} is not a GA server event type"
     assert sdk_deviations(event) == []
+
+
+async def events_until(connection: Any, kind: str) -> list[dict[str, Any]]:
+    """Server events from an ``openai`` SDK realtime connection up to and including the next ``kind``,
+    each validated as above; a wait over 15 s for one event fails the test."""
+    seen: list[dict[str, Any]] = []
+    while True:
+        event = json.loads(await asyncio.wait_for(connection.recv_bytes(), 15))
+        validate_server_event(event)
+        seen.append(event)
+        if event["type"] == kind:
+            return seen
 
 
 def word_error_rate(reference: str, hypothesis: str) -> float:

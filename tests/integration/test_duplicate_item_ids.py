@@ -4,13 +4,11 @@ gpt-realtime-1.5) both items are kept and the second is appended; the id then na
 
 from __future__ import annotations
 
-import asyncio
-import json
 from typing import Any
 
 from openai import AsyncOpenAI
 
-from tests.speech import validate_server_event
+from tests.speech import events_until
 
 
 def user_text(text: str, item_id: str) -> dict[str, Any]:
@@ -20,17 +18,6 @@ def user_text(text: str, item_id: str) -> dict[str, Any]:
         "role": "user",
         "content": [{"type": "input_text", "text": text}],
     }
-
-
-async def events_until(connection: Any, kind: str) -> list[dict[str, Any]]:
-    """Server events up to and including the next ``kind``; a wait over 15 s for one event fails."""
-    seen: list[dict[str, Any]] = []
-    while True:
-        event = json.loads(await asyncio.wait_for(connection.recv_bytes(), 15))
-        validate_server_event(event)
-        seen.append(event)
-        if event["type"] == kind:
-            return seen
 
 
 async def test_a_reused_item_id_appends_and_loses_nothing(engine) -> None:

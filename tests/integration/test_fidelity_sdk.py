@@ -5,29 +5,15 @@ user speaks closes the turn."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
-from typing import Any
 
 from openai import AsyncOpenAI
 
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
-from tests.speech import validate_server_event
+from tests.speech import events_until
 
 STORY = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Tell me a story"}]}
-
-
-async def events_until(connection: Any, kind: str) -> list[dict[str, Any]]:
-    """Server events up to and including the next ``kind`` (each checked against the SDK's models); a
-    wait over 15 s for one event fails the test."""
-    seen: list[dict[str, Any]] = []
-    while True:
-        event = json.loads(await asyncio.wait_for(connection.recv_bytes(), 15))
-        validate_server_event(event)
-        seen.append(event)
-        if event["type"] == kind:
-            return seen
 
 
 async def test_a_response_cancelled_before_its_first_audio_leaves_no_item(engine) -> None:
