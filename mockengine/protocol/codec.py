@@ -32,7 +32,7 @@ def dumps(value: Any) -> str:
 
 def dumps_utf8(value: Any) -> bytes:
     """:func:`dumps` as UTF-8 bytes, made once. A lone surrogate, which UTF-8 cannot carry (and which
-    ``dumps``' text could not be sent with), is written as a ``\\udXXX`` escape instead."""
+    ``dumps``' text could not be sent with), is written as a JSON escape (``\\ud800`` for U+D800) instead."""
     try:
         return orjson.dumps(value)
     except TypeError:

@@ -24,7 +24,7 @@ from mockengine.server.app import create_app
 
 AUTH = {"Authorization": "Bearer sk-x"}
 GATE_S = 30.0  # how long the gate holds at most (a brain on the event loop: the loop is stuck so long)
-TODO_TOOLS = [
+TO_DO_TOOLS = [
     {
         "type": "function",
         "name": "add_todo",
@@ -70,7 +70,7 @@ def many_tools(n: int) -> list[dict]:
                 "parameters": {"type": "object", "properties": {"name": {"type": "string"}}},
             }
         )
-    return [*tools, TODO_TOOLS[1]]
+    return [*tools, TO_DO_TOOLS[1]]
 
 
 @dataclasses.dataclass
@@ -150,7 +150,7 @@ async def big_turn(ws: aiohttp.ClientWebSocketResponse, tools: list[dict], text:
 
 @pytest.mark.parametrize(
     ("tools", "text"),
-    [(TODO_TOOLS, BIG_TEXT), (many_tools(512), "Please play some jazz.")],
+    [(TO_DO_TOOLS, BIG_TEXT), (many_tools(512), "Please play some jazz.")],
     ids=["1MB-text", "512-tools"],
 )
 async def test_a_huge_realtime_turn_leaves_the_server_answering(gated, tools, text):
@@ -175,7 +175,7 @@ async def test_a_huge_chat_request_leaves_the_server_answering(gated):
         "model": "gpt-4.1-mini",  # a 1M-token window: 1 MB of text fits (gpt-4o refuses it, 400)
         "messages": [{"role": "user", "content": BIG_TEXT}],
         "tools": [
-            {"type": "function", "function": {k: v for k, v in t.items() if k != "type"}} for t in TODO_TOOLS
+            {"type": "function", "function": {k: v for k, v in t.items() if k != "type"}} for t in TO_DO_TOOLS
         ],
     }
     async with aiohttp.ClientSession() as http:
