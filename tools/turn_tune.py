@@ -14,7 +14,9 @@ Usage:
   the cut mid-thought pauses and the slow finished ends with their cues; ``--by-category`` prints the
   bench's table per split (policy delays only); ``--by-voice`` (round 6) prints, per voice over the
   recorded splits, the mid-thought cuts at each eagerness and the statements' median at high: a change
-  that generalises moves every voice the same way.
+  that generalises moves every voice the same way. ``--probes FILE`` (round 7) scores another probe
+store of ``.cache/turn-tune/``, e.g. ``probes-base.pkl`` (the same pauses heard by whisper base,
+written by ``tools/turn_recogniser.py --all``).
 The simulation approximates the session (no VAD onset details); ``record`` gives the real figures.
 """
 
@@ -86,8 +88,8 @@ def record(chosen: tuple[str, ...]) -> None:
     print(f"{len(probes)} probes stored; {len(transcriber.costs_ms)} whisper calls ran")
 
 
-def score(each: bool, by_category: bool, by_voice: bool = False) -> None:
-    stored = pickle.loads((STORE / "probes.pkl").read_bytes())
+def score(each: bool, by_category: bool, by_voice: bool = False, probes: str = "probes.pkl") -> None:
+    stored = pickle.loads((STORE / probes).read_bytes())
     recorded = {label["split"] for label in stored["labels"].values()} & set(TUNING_SPLITS)
     labels = {label["id"]: label for split in sorted(recorded) for label in load(split)[1]}
     by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -221,11 +223,12 @@ def main() -> None:
     parser.add_argument("--by-category", action="store_true", help="score: the bench's per-category table")
     parser.add_argument("--by-voice", action="store_true", help="score: cuts and statements per voice")
     parser.add_argument("--splits", default=",".join(TUNING_SPLITS))
+    parser.add_argument("--probes", default="probes.pkl", help="score: the probe store to score")
     args = parser.parse_args()
     if args.action == "record":
         record(tuple(args.splits.split(",")))
     else:
-        score(args.each, args.by_category, args.by_voice)
+        score(args.each, args.by_category, args.by_voice, args.probes)
 
 
 if __name__ == "__main__":

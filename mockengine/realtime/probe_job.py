@@ -25,6 +25,12 @@ class Heard:
     prosody: Prosody | None = None
 
 
+def engine_for(job: Transcribe, transcriber: Any, turn_transcriber: Any | None) -> Any:
+    """The transcriber that hears ``job``: ``turn_transcriber`` (when there is one) for a semantic_vad
+    probe, ``transcriber`` for everything else (server_vad's prefetch, commits, items)."""
+    return turn_transcriber if job.prosody_at_ms is not None and turn_transcriber is not None else transcriber
+
+
 def run_transcribe(transcriber: Any, job: Transcribe, transcript: Transcript | None = None) -> Heard:
     """Transcribe ``job.pcm16`` (unless ``transcript`` is already known, e.g. from a cache) and measure
     the prosody the job asks for. Raises whatever the transcriber raises."""

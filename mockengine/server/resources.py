@@ -37,6 +37,9 @@ class Resources:
     # pool let transcriptions waiting on whisper's lock hold every thread while speech waited.
     stt_executor: MeteredExecutor
     tts_executor: MeteredExecutor
+    # semantic_vad's pause probes (``settings.turn_whisper_model``); None: ``transcriber`` hears them.
+    # It shares the stt executor (one whisper call at a time on the machine).
+    turn_transcriber: Transcriber | None = None
     load_seconds: float = 0.0
     model_info: dict[str, Any] = field(default_factory=dict)
     # Bounded caches by name ("transcripts", "speech"), for /healthz and the bench.
@@ -97,6 +100,7 @@ def load_resources(settings: Settings) -> Resources:
     started = time.perf_counter()
     transcriber = WhisperTranscriber(settings.whisper_model)
     stt_cache: ByteLRU[Any] = ByteLRU(int(settings.stt_cache_mb * MIB), cache_observer("transcripts"))
+    turn_transcriber, turn_cache = _turn_transcriber(settings)
     tts_cache: ByteLRU[bytes] = ByteLRU(int(settings.tts_cache_mb * MIB), cache_observer("speech"))
     catalog = load_voice_catalog(settings.voices_file)
     if settings.voice_model:
@@ -113,17 +117,33 @@ def load_resources(settings: Settings) -> Resources:
     return Resources(
         settings=settings,
         transcriber=CachingTranscriber(transcriber, stt_cache, fingerprints=settings.stt_cache_fingerprint),
+        turn_transcriber=turn_transcriber,
         synthesizer=synthesizer,
         tokens=transcriber.token_counter(),
         scenarios=scenarios,
         stt_executor=MeteredExecutor("stt", 1),
         tts_executor=MeteredExecutor("tts", settings.tts_threads),
         load_seconds=elapsed,
-        caches={"transcripts": stt_cache, "speech": tts_cache},
+        caches={"transcripts": stt_cache, "speech": tts_cache, **turn_cache},
         model_info={
             "whisper": transcriber.model_path,
+            "turn_whisper": _model_path(turn_transcriber) or transcriber.model_path,
             "voices": sorted(catalog),
             "scenario": scenarios.default,
             "scenarios": scenarios.names(),
         },
     )
+
+
+def _model_path(transcriber: CachingTranscriber | None) -> str | None:
+    return None if transcriber is None else str(getattr(transcriber.inner, "model_path", None))
+
+
+def _turn_transcriber(settings: Settings) -> tuple[CachingTranscriber | None, dict[str, ByteLRU[Any]]]:
+    """semantic_vad's pause recogniser and its transcript cache (its own: another model's words for the
+    same audio must not be served from the main cache), or (None, {}) for ``"same"``."""
+    if settings.turn_whisper_model == "same":
+        return None, {}
+    model = WhisperTranscriber(settings.turn_whisper_model)
+    cache: ByteLRU[Any] = ByteLRU(int(settings.stt_cache_mb * MIB), cache_observer("turn_transcripts"))
+    return CachingTranscriber(model, cache), {"turn_transcripts": cache}

