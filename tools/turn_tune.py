@@ -88,8 +88,8 @@ def record(chosen: tuple[str, ...]) -> None:
     print(f"{len(probes)} probes stored; {len(transcriber.costs_ms)} whisper calls ran")
 
 
-def score(each: bool, by_category: bool, by_voice: bool = False, probes: str = "probes.pkl") -> None:
-    stored = pickle.loads((STORE / probes).read_bytes())
+def score(each: bool, by_category: bool, by_voice: bool = False, store: str = "probes.pkl") -> None:
+    stored = pickle.loads((STORE / store).read_bytes())
     recorded = {label["split"] for label in stored["labels"].values()} & set(TUNING_SPLITS)
     labels = {label["id"]: label for split in sorted(recorded) for label in load(split)[1]}
     by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
