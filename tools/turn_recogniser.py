@@ -33,16 +33,16 @@ from mockengine.turn_eval import CachingTranscriber
 STORE = CACHE_ROOT.parent / "turn-tune"
 BYTES_PER_MS = 48
 PROBE_TAIL_MS = 100
-# --all: the splits in this order (smallest and oldest first), so a partial run covers whole splits.
+# --all: the splits in this order (the most informative first), so a partial run covers whole splits.
 SPLIT_ORDER = (
     "tune",
     "heldout",
     "heldout_r2",
     "heldout_r4",
+    "heldout_r6",
     "heldout_r3",
     "dev_r3",
     "heldout_r5",
-    "heldout_r6",
 )
 
 

@@ -61,3 +61,28 @@ def test_base_keeps_the_last_word_before_a_pause_that_tiny_rewrites(real_resourc
     heard = base.transcribe(audio, language="en")
     assert _last_word(tiny.text) != "lyon"
     assert _last_word(heard.text) == "lyon", heard.text
+
+
+def test_the_setting_routes_semantic_probes_to_base_and_nothing_else():
+    from contextlib import closing
+
+    from mockengine.server.resources import load_resources
+    from mockengine.settings import Settings
+    from mockengine.turn_eval import run_utterance
+
+    directory, labels = load("tune")
+    label = next(label for label in labels if label["id"] == "list-097-0")
+    with closing(load_resources(Settings(seed=3, turn_whisper_model="base"))) as resources:
+        assert resources.model_info["turn_whisper"] == "bundled:whisper-base"
+        assert resources.model_info["whisper"] != "bundled:whisper-base"
+        turn_cache = resources.caches["turn_transcripts"]
+        outcome = run_utterance(
+            label,
+            read_pcm(directory, label),
+            "semantic_vad low",
+            resources.transcriber,
+            measured_latency=False,
+            turn_transcriber=resources.turn_transcriber,
+        )
+        assert outcome.transcript and turn_cache.stats().entries > 0
+        assert resources.caches["transcripts"].stats().entries == 0  # tiny.en heard none of the turn
