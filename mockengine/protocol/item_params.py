@@ -114,6 +114,7 @@ RESPONSE_SCHEMA: dict[str, Any] = {
         "metadata": {
             "type": ["object", "null"],
             "maxProperties": 16,
+            "propertyNames": {"maxLength": 64},  # reference §1.1: keys up to 64 characters, values 512
             "additionalProperties": {"type": "string", "maxLength": 512},
         },
         "audio": {

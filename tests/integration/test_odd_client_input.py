@@ -224,3 +224,26 @@ async def test_a_fault_with_named_parameters_right_after_its_kind_is_armed(engin
             await client.models.list()
         assert refused.value.code == "insufficient_quota"
         assert (await client.models.list()).data  # armed for one request only
+
+
+async def test_a_metadata_key_over_64_characters_is_refused(engine_base) -> None:
+    """Reference §1.1: at most 16 pairs, keys up to 64 characters, values up to 512; the key's bound was
+    the one not checked."""
+    base = await engine_base()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=base.replace("http://", "ws://")) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        text_only: Any = {"output_modalities": ["text"], "conversation": "none"}
+        await connection.response.create(response={**text_only, "metadata": {"k" * 65: "v"}}, event_id="long")
+        error = (await events_until(connection, "error"))[-1]["error"]
+        assert (error["code"], error["param"], error["event_id"]) == (
+            "invalid_value",
+            "response.metadata",
+            "long",
+        )
+        await connection.response.create(response={**text_only, "metadata": {"k" * 64: "v"}})
+        created = (await events_until(connection, "response.created"))[-1]["response"]
+        assert created["metadata"] == {"k" * 64: "v"}
+        await events_until(connection, "response.done")
