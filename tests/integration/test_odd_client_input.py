@@ -247,3 +247,23 @@ async def test_a_metadata_key_over_64_characters_is_refused(engine_base) -> None
         created = (await events_until(connection, "response.created"))[-1]["response"]
         assert created["metadata"] == {"k" * 64: "v"}
         await events_until(connection, "response.done")
+
+
+async def test_an_unknown_item_reference_names_its_place_in_the_input(engine_base) -> None:
+    """Every other error's param is a JSON path; this one said ``item_id``, a field the event has not."""
+    base = await engine_base()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=base.replace("http://", "ws://")) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        references: Any = [user_text("Hello"), {"type": "item_reference", "id": "item_nope"}]
+        await connection.response.create(
+            response={"conversation": "none", "input": references}, event_id="ref"
+        )
+        error = (await events_until(connection, "error"))[-1]["error"]
+        assert (error["code"], error["param"], error["event_id"]) == (
+            "invalid_item_reference",
+            "response.input[1].id",
+            "ref",
+        )
