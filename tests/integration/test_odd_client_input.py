@@ -267,3 +267,45 @@ async def test_an_unknown_item_reference_names_its_place_in_the_input(engine_bas
             "response.input[1].id",
             "ref",
         )
+
+
+WEATHER = weather_tool({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
+FORECASTS = {
+    "Paris": {"temperature_c": 21, "conditions": "sunny"},
+    "Rome": {"temperature_c": 25, "conditions": "cloudy"},
+}
+
+
+async def test_outputs_of_parallel_calls_are_all_grounded_each_with_its_own_city(engine_base) -> None:
+    """docs/tools.md: two places asked for are two calls in one response. The reply after both outputs
+    said only the last one, named with the last call's arguments whichever output it was."""
+    base = await engine_base()
+    ws_base = base.replace("http://", "ws://")
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=ws_base) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        await connection.session.update(
+            session={"type": "realtime", "output_modalities": ["text"], "tools": [WEATHER]}  # type: ignore[list-item]
+        )
+        await events_until(connection, "session.updated")
+        await connection.conversation.item.create(item=user_text("What's the weather in Paris and in Rome?"))
+        await connection.response.create()
+        output_items = (await events_until(connection, "response.done"))[-1]["response"]["output"]
+        calls = [item for item in output_items if item["type"] == "function_call"]
+        assert [json.loads(call["arguments"])["city"] for call in calls] == ["Paris", "Rome"]
+        for call in reversed(calls):  # answered in the other order
+            city = json.loads(call["arguments"])["city"]
+            output = {
+                "type": "function_call_output",
+                "call_id": call["call_id"],
+                "output": json.dumps(FORECASTS[city]),
+            }
+            await connection.conversation.item.create(item=output)  # type: ignore[arg-type]
+            await events_until(connection, "conversation.item.done")
+        await connection.response.create()
+        reply = (await events_until(connection, "response.done"))[-1]["response"]["output"][0]["content"][0][
+            "text"
+        ]
+    assert reply == "Rome: temperature c 25, conditions cloudy. Paris: temperature c 21, conditions sunny."
