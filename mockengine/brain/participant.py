@@ -283,6 +283,10 @@ class ScriptedBrain:
         item = situation.trigger.item
         error = output_error(situation.trigger.text)
         history = turn.request.history
+        batch = outputs.answered_together(history)
+        if len(batch) > 1 and not any(turn.is_study_tool(call.name or "") for call, _ in batch):
+            # Parallel calls answered together: one sentence for each, as a model speaks of all of them.
+            return Reply(outputs.said_of_all(batch), rule="builtin.function_output.grounding")
         name = function_name_for(history, item.call_id if item else None)
         if error is None:
             if turn.request.channel == "chat" and WAIT_TOOL in turn.tools and turn.may_call:
