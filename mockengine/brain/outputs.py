@@ -81,38 +81,6 @@ def last_arguments(history: tuple[Any, ...], name: str) -> str | None:
     return None
 
 
-def arguments_of(history: tuple[Any, ...], call_id: str | None) -> str | None:
-    """The arguments of the call an output answers (by ``call_id``): with parallel calls to one tool,
-    the last call by name is another call's."""
-    for item in reversed(history):
-        if item.kind == "function_call" and call_id is not None and item.call_id == call_id:
-            return str(item.text)
-    return None
-
-
-def trailing_outputs(history: tuple[Any, ...]) -> list[Any]:
-    """The function outputs that end the history, oldest first: the answers to one turn's calls."""
-    run: list[Any] = []
-    for item in reversed(history):
-        if item.kind != "function_call_output":
-            break
-        run.append(item)
-    return run[::-1]
-
-
-def grounded(turn: Turn) -> str:
-    """A sentence for each accepted output of an app's own tool that ends the history (parallel calls
-    answered together: "Paris: … Rome: …"), each with its own call's arguments."""
-    history, sentences = turn.request.history, []
-    for output in trailing_outputs(history):
-        name = function_name_for(history, output.call_id)
-        if name is None or turn.is_study_tool(name) or output_error(output.text) is not None:
-            continue
-        arguments = arguments_of(history, output.call_id) or last_arguments(history, name)
-        sentences.append(grounding(output.text, name, arguments))
-    return " ".join(dict.fromkeys(sentences))  # the same sentence twice is said once
-
-
 def same_json(left: str, right: str) -> bool:
     try:
         return bool(json.loads(left) == json.loads(right))

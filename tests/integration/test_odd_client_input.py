@@ -309,3 +309,36 @@ async def test_outputs_of_parallel_calls_are_all_grounded_each_with_its_own_city
             "text"
         ]
     assert reply == "Rome: temperature c 25, conditions cloudy. Paris: temperature c 21, conditions sunny."
+
+
+async def test_a_single_output_is_named_from_the_call_it_answers(engine_base) -> None:
+    """Two calls to one tool, the first one's output alone: it was named with the last call's arguments
+    (looked up by tool name), so the Paris forecast came out as Rome's."""
+    base = await engine_base()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=base.replace("http://", "ws://")) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        tools: Any = [WEATHER]
+        await connection.session.update(
+            session={"type": "realtime", "output_modalities": ["text"], "tools": tools}
+        )
+        await events_until(connection, "session.updated")
+        await connection.conversation.item.create(item=user_text("What's the weather in Paris and in Rome?"))
+        await connection.response.create()
+        output_items = (await events_until(connection, "response.done"))[-1]["response"]["output"]
+        paris = next(item for item in output_items if item["type"] == "function_call")
+        assert json.loads(paris["arguments"]) == {"city": "Paris"}
+        output: Any = {
+            "type": "function_call_output",
+            "call_id": paris["call_id"],
+            "output": json.dumps(FORECASTS["Paris"]),
+        }
+        await connection.conversation.item.create(item=output)
+        await events_until(connection, "conversation.item.done")
+        await connection.response.create()
+        reply = (await events_until(connection, "response.done"))[-1]["response"]["output"][0]["content"][0][
+            "text"
+        ]
+    assert reply == "Paris: temperature c 21, conditions sunny."
