@@ -342,3 +342,23 @@ async def test_a_single_output_is_named_from_the_call_it_answers(engine_base) ->
             "text"
         ]
     assert reply == "Paris: temperature c 21, conditions sunny."
+
+
+async def test_a_seed_that_is_not_an_integer_is_refused(engine_base) -> None:
+    """docs/command-line.md: `?seed=N` overrides the server's seed; `?seed=abc` left the session unseeded
+    without a word, so a determinism test passed for the wrong reason or failed for no visible one."""
+    ws_base = (await engine_base()).replace("http://", "ws://")
+    headers = {"Authorization": "Bearer sk-test"}
+    async with aiohttp.ClientSession() as http:
+        for query, refused in (("seed=abc", True), ("seed=1.5", True), ("seed=7", False), ("seed=", False)):
+            async with http.ws_connect(
+                f"{ws_base}/realtime?model=gpt-realtime&{query}", headers=headers
+            ) as ws:
+                first = json.loads((await ws.receive(timeout=10)).data)
+                if not refused:
+                    assert first["type"] == "session.created", query
+                    continue
+                assert first["type"] == "error", query
+                assert (first["error"]["code"], first["error"]["param"]) == ("invalid_value", "seed")
+                closing = await ws.receive(timeout=10)
+                assert (closing.type, closing.data) == (aiohttp.WSMsgType.CLOSE, 4000)
