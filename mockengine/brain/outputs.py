@@ -8,9 +8,41 @@ import dataclasses
 import json
 from typing import Any
 
+from mockengine.brain import phrases
 from mockengine.brain.context import NumericRange, QuestionContext, parse_choices, parse_range
+from mockengine.brain.narration import grounding
 from mockengine.brain.situation import Situation, function_name_for, output_error
 from mockengine.brain.turn import Turn
+
+
+def answered_together(history: tuple[Any, ...]) -> list[tuple[Any, Any]]:
+    """``[(function_call, function_call_output), …]`` for the newest outputs, back to the last input that
+    is neither a call nor an output (the user's words, the participant's clause, a context item), in the
+    order the app sent them; ``[]`` when an output answers no call in the history."""
+    calls = {item.call_id: item for item in history if item.kind == "function_call"}
+    batch = []
+    for item in reversed(history):
+        if item.kind == "function_call_output":
+            call = calls.get(item.call_id)
+            if call is None:
+                return []
+            batch.append((call, item))
+        elif item.kind != "function_call":
+            break
+    return batch[::-1]
+
+
+def said_of_all(batch: list[tuple[Any, Any]]) -> str:
+    """The grounding sentence (or the plain failure) of each ``(call, output)``, in order, each once."""
+    sentences: list[str] = []
+    for call, output in batch:
+        error = output_error(output.text)
+        sentence = (
+            phrases.tool_failed(error) if error is not None else grounding(output.text, call.name, call.text)
+        )
+        if sentence not in sentences:
+            sentences.append(sentence)
+    return " ".join(sentences)
 
 
 def names_a_fix(error: str) -> bool:

@@ -283,12 +283,17 @@ class ScriptedBrain:
         item = situation.trigger.item
         error = output_error(situation.trigger.text)
         history = turn.request.history
+        batch = outputs.answered_together(history)
+        if len(batch) > 1 and not any(turn.is_study_tool(call.name or "") for call, _ in batch):
+            # Parallel calls answered together: one sentence for each, as a model speaks of all of them.
+            return Reply(outputs.said_of_all(batch), rule="builtin.function_output.grounding")
         name = function_name_for(history, item.call_id if item else None)
         if error is None:
             if turn.request.channel == "chat" and WAIT_TOOL in turn.tools and turn.may_call:
                 return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule="builtin.function_output.accepted")
             if name is not None and not turn.is_study_tool(name):
-                arguments = outputs.last_arguments(history, name)
+                # The call this output answers (by call_id): another call of the same tool may be newer.
+                arguments = batch[-1][0].text if batch else outputs.last_arguments(history, name)
                 text = acting.grounding(situation.trigger.text, name, arguments)
                 return Reply(text, rule="builtin.function_output.grounding")
             text = phrases.acknowledge_output(None, name, turn.rng)

@@ -130,12 +130,18 @@ def _deeper(hints: Hints) -> Hints:
 
 def _object_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> dict[str, Any]:
     properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+    listed = schema.get("required")
+    required = [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
     if hints.depth >= LEAN_DEPTH:
-        required = set(schema.get("required", [])) if isinstance(schema.get("required"), list) else set()
         properties = {name: sub for name, sub in properties.items() if name in required}
     inner = _deeper(hints)
     result = {name: value_for(sub, rng, inner, root) for name, sub in properties.items()}
     extra = schema.get("additionalProperties")
+    # A required name `properties` does not list is valid JSON Schema: its value is whatever
+    # additionalProperties allows (anything when it is absent).
+    for name in required:
+        if name not in result and extra is not False:
+            result[name] = value_for(extra if isinstance(extra, dict) else {}, rng, inner, root)
     is_open = isinstance(extra, dict) or (extra in (None, True) and not properties)
     if not is_open or hints.depth >= LEAN_DEPTH:
         return result

@@ -94,6 +94,9 @@ def fill(
     properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     listed = schema.get("required")
     required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
+    if schema.get("additionalProperties") is not False:
+        # a required name `properties` does not list may hold any value (valid JSON Schema): untyped
+        properties = {**{name: {} for name in required if name not in properties}, **properties}
     said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
     work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
@@ -124,7 +127,7 @@ def fill(
     labels.fill_beside_label(
         work.said, filled.arguments, filled.sources, free, lambda value: only_own_words(value, cues)
     )
-    for name in [n for n in required if n not in filled.arguments and isinstance(properties[n], Mapping)]:
+    for name in [n for n in required if n not in filled.arguments and isinstance(properties.get(n), Mapping)]:
         cleared = verbatim.clearing_value(work.said, properties[name])  # "lose the filter" → 'all'
         if cleared is not None:
             filled.arguments[name], filled.sources[name] = cleared, "(the value its description clears with)"

@@ -113,13 +113,15 @@ _PIECE_CUT = re.compile(r"(?<=\S)(?= \S)")
 
 
 def _pieces(text: str) -> list[str]:
-    """``text`` cut into pieces of at most about ``MAX_CACHED_CHARS`` characters, each cut before a single
-    space between two non-spaces (where GPT-2-style pre-tokenization splits too); a piece with no such
-    place stays whole."""
+    """``text`` cut into pieces of at most ``MAX_CACHED_CHARS`` characters, each cut before a single
+    space between two non-spaces (where GPT-2-style pre-tokenization splits too). A stretch with no such
+    place (a base64 blob, a long URL, unspaced script) is cut at the limit: its count may then differ by a
+    token or two per cut from one whole encode, but no piece is ever longer than the limit, so counting
+    always ends (a piece left whole was counted by cutting it again, without end)."""
     pieces, start = [], 0
     while len(text) - start > MAX_CACHED_CHARS:
         cut = _PIECE_CUT.search(text, start + MAX_CACHED_CHARS // 2, start + MAX_CACHED_CHARS)
-        end = cut.start() if cut is not None else len(text)
+        end = cut.start() if cut is not None else start + MAX_CACHED_CHARS
         pieces.append(text[start:end])
         start = end
     pieces.append(text[start:])

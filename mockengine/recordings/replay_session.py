@@ -103,9 +103,11 @@ class ReplayingSession:
         return min(deadlines) if deadlines else None
 
     def error(self, exc: ProtocolError) -> Step:
-        """A frame that did not parse: the recorded answer when the recording has one there."""
+        """A frame that did not parse, or an event refused for a bad field: the recorded answer when the
+        recording has one there."""
         if not self.has_fallen_back:
-            matched = self.walk.on_invalid(self.walk.anchor[1])
+            now_ms = self.walk.anchor[1]
+            matched = self.walk.on_invalid(now_ms) or self.walk.on_refused(now_ms, exc.event_id)
             if matched is not None:
                 return Step(events=matched.events)
         return self.shadow.error(exc)

@@ -137,6 +137,27 @@ class ReplayWalk:
         pending, _ = self._pending_then()
         return self._advance(step, now_ms, pending)
 
+    def on_refused(self, now_ms: float, event_id: str | None) -> WalkResult | None:
+        """A client event the engine refused at the parse boundary (JSON, but a bad field): matched when
+        the recording's next expectation was refused there too, an ``error`` among its replies (that
+        recorded error is the answer); else None (the engine answers it). Without this, every later
+        event of that type got the recorded reply of the one before it."""
+        at = next((i for i in range(self.pos, len(self.steps)) if self.steps[i].kind != "emit"), None)
+        if at is None or self.steps[at].kind != "expect":
+            return None
+        replies = []
+        for step in self.steps[at + 1 :]:
+            if step.kind != "emit":
+                break
+            replies.append(step)
+        if not any(step.type == "error" for step in replies):
+            return None
+        expected = self.steps[at]
+        if event_id and isinstance(expected.event.get("event_id"), str):
+            self.ids.bind(expected.event["event_id"], event_id)
+        pending, _ = self._pending_then()
+        return self._advance(expected, now_ms, pending)
+
     def _mismatch(self, recorded: dict[str, Any], live: ce.ClientEvent) -> str:
         if isinstance(live, ce.ConversationItemCreate):
             return self._item_mismatch(recorded.get("item") or {}, live.item)

@@ -9,8 +9,12 @@ outcome back. The texts the response's input usage will count are counted there 
 BPE over a pasted 1 MB message takes over a second), so the count on the loop finds them cached.
 
 Event order stays what it was inline: while a reply is being worked out, the session's client messages
-wait here, in order, and are handled once the reply's events are out, as if the brain had answered at
-once. (Timers, transcripts and speech keep running: they never waited for the brain's answer either.)
+wait, in order, and are handled once the reply's events are out, as if the brain had answered at once.
+(Timers, transcripts and speech keep running: they never waited for the brain's answer either.) Over a
+WebSocket they wait in aiohttp's queue, whose flow control stops reading the socket past 128 KiB, so a
+client that floods while its reply is worked out is held back by TCP, not by the engine's memory
+(``realtime_ws``: the reader loop awaits :meth:`BrainLane.until_idle`); messages from other carriers (a
+WebRTC call's data channel) wait in :attr:`BrainLane.waiting`.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ class BrainLane:
         self.jobs: asyncio.Queue[Think] = asyncio.Queue()
         self.in_flight = 0  # asked and not yet answered
         self.waiting: deque[str] = deque()  # client messages that came while a reply was worked out
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     @property
     def is_busy(self) -> bool:
@@ -43,7 +49,12 @@ class BrainLane:
 
     def ask(self, job: Think) -> None:
         self.in_flight += 1
+        self._idle.clear()
         self.jobs.put_nowait(job)
+
+    async def until_idle(self) -> None:
+        """Return once no reply is being worked out and the messages that waited for it are handled."""
+        await self._idle.wait()
 
     def _work(self, job: Think) -> Reply | Exception:
         """The brain's reply, and the job's texts counted (a 1 MB message takes BPE over a second)."""
@@ -64,3 +75,5 @@ class BrainLane:
             answer(job, outcome)
             while self.waiting and not self.is_busy:
                 handle(self.waiting.popleft())
+            if not self.is_busy:
+                self._idle.set()

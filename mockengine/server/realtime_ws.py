@@ -90,8 +90,9 @@ class SessionRunner(SessionLoop):
 
     def on_text_now(self, raw: str) -> bool:
         """A text frame straight from aiohttp's parser (``ws_dispatch``); False leaves it to the reader
-        loop (a closing session drops it there, a dead peer's fault holds it there)."""
-        if self.faults.is_dead or self.is_closing:
+        loop (a closing session drops it there, a dead peer's fault holds it there, and while the brain
+        works out a reply it waits there, under aiohttp's flow control: ``brain_lane``)."""
+        if self.faults.is_dead or self.is_closing or self.brain_lane.is_busy:
             return False
         try:
             self.on_client_text(raw)
@@ -106,6 +107,8 @@ class SessionRunner(SessionLoop):
             if self.faults.is_dead:  # checked here: no coroutine per frame on the audio path
                 await self.faults.reader_gate()  # a dead peer (fault) reads nothing more, until it is gone
                 return
+            if self.brain_lane.is_busy and msg.type == WSMsgType.TEXT:
+                await self.brain_lane.until_idle()  # meanwhile the socket fills and TCP holds the client
             keeps_reading = self._on_queued(msg)
             if dispatcher is not None:
                 dispatcher.taken(msg)  # handled: text may skip the queue again once nothing else waits
@@ -172,7 +175,10 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         compress=False,
     )
     await ws.prepare(request)
-    seed = session_seed(request, settings.seed)
+    try:
+        seed = session_seed(request, settings.seed)
+    except ProtocolError as exc:  # ?seed=abc: refused like an unknown scenario, not silently unseeded
+        seed, refusal = settings.seed, refusal or Refusal(exc, 4000)
     session = None
     if refusal is None:
         try:

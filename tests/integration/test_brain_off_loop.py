@@ -220,3 +220,76 @@ async def test_the_sessions_own_messages_wait_for_its_reply_in_order(gated):
             kinds.append("item_later" if added else event["type"])
         await ws.close()
     assert kinds.index("response.output_item.added") < kinds.index("item_later")
+
+
+FLOOD_APPEND = {"type": "input_audio_buffer.append", "audio": "AAAA" * 24_000}  # 96 kB: 1.5 s of silence
+FLOOD_BYTES = 40 * 1024 * 1024
+
+
+async def test_a_client_flooding_while_its_reply_is_worked_out_is_held_back_by_tcp(gated):
+    """What a client sends while its reply is worked out waits in aiohttp's queue, whose flow control
+    stops reading the socket: the client's sends stall at the sockets' buffers (a few MB) instead of the
+    engine holding all 40 MB; once the reply is out every message is handled, in order."""
+    base, gate = gated
+    async with aiohttp.ClientSession() as http:
+        ws = await open_session(http, base)
+        await ws.send_json({"type": "session.update", "session": {"type": "realtime", **NO_TURNS}})
+        await until(ws, "session.updated")
+        item = {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": "Play some jazz."}],
+        }
+        await ws.send_json({"type": "conversation.item.create", "item": item})
+        await ws.send_json({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        assert await asyncio.to_thread(gate.started.wait, GATE_S)
+        received: list[dict] = []
+        reader = asyncio.create_task(_read_all(ws, received))
+        sent = [0]
+        sender = asyncio.create_task(_flood(ws, sent))
+        held = await _until_stalled(sent, sender)
+        gate.release.set()
+        await asyncio.wait_for(sender, GATE_S)
+        later = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "thanks"}]}
+        await ws.send_json({"type": "conversation.item.create", "item": {**later, "id": "item_later"}})
+        await asyncio.wait_for(reader, GATE_S)
+        await ws.close()
+    assert held < FLOOD_BYTES // 2, f"the engine read {held} bytes while the reply was worked out"
+    kinds = [e["type"] for e in received]
+    assert "error" not in kinds, [e for e in received if e["type"] == "error"][:1]
+    assert kinds.count("input_audio_buffer.cleared") == sent[1]  # every clear was handled: none lost
+    assert kinds.index("response.done") < kinds.index("input_audio_buffer.cleared")
+
+
+NO_TURNS = {"audio": {"input": {"turn_detection": None}}}
+
+
+async def _flood(ws: aiohttp.ClientWebSocketResponse, sent: list[int]) -> None:
+    """Appends with a clear after every ten (the buffer stays small), until FLOOD_BYTES are sent;
+    ``sent`` is ``[bytes sent, clears sent]``."""
+    append = json.dumps(FLOOD_APPEND)
+    sent.append(0)
+    while sent[0] < FLOOD_BYTES:
+        for _ in range(10):
+            await ws.send_str(append)
+            sent[0] += len(append)
+        await ws.send_json({"type": "input_audio_buffer.clear"})
+        sent[1] += 1
+
+
+async def _until_stalled(sent: list[int], sender: asyncio.Task) -> int:
+    """The bytes sent once the sender has made no progress for a second (or has finished)."""
+    last = -1
+    while sent[0] != last and not sender.done():
+        last = sent[0]
+        await asyncio.sleep(1.0)
+    return sent[0]
+
+
+async def _read_all(ws: aiohttp.ClientWebSocketResponse, received: list[dict]) -> None:
+    """Every event until the item sent after the flood is added."""
+    while True:
+        event = json.loads((await ws.receive(timeout=GATE_S)).data)
+        received.append(event)
+        if event["type"] == "conversation.item.added" and event["item"]["id"] == "item_later":
+            return

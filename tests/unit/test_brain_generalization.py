@@ -218,7 +218,7 @@ def test_same_seed_same_reply(text: str) -> None:
 
 
 DATE = {"type": "string", "format": "date"}
-TODO = (
+TO_DO_APP = (
     tool("add_todo", "Add an item to the to-do list.", {"task": TEXT, "due": DATE}, ("task",)),
     tool("complete_todo", "Mark a to-do item as done.", {"task": TEXT}, ("task",)),
     tool("get_todos", "Get the to-do items.", {"due": DATE}),
@@ -242,19 +242,19 @@ RIDE = (
 @pytest.mark.parametrize(
     ("tools", "text", "expected"),
     [
-        (TODO, "add buy stamps to my to-do list", [("add_todo", {"task": "buy stamps"})]),
+        (TO_DO_APP, "add buy stamps to my to-do list", [("add_todo", {"task": "buy stamps"})]),
         (
-            TODO,
+            TO_DO_APP,
             "I need to call the plumber tomorrow",
             [("add_todo", {"task": "call the plumber", "due": "2026-03-03"})],
         ),
-        (TODO, "I already did the laundry", [("complete_todo", {"task": "laundry"})]),
+        (TO_DO_APP, "I already did the laundry", [("complete_todo", {"task": "laundry"})]),
         (
-            TODO,
+            TO_DO_APP,
             "add eggs and bread and then show me my list",
             [("add_todo", {"task": "eggs and bread"}), ("get_todos", {})],
         ),
-        (TODO, "what's left to do today?", [("get_todos", {"due": "2026-03-02"})]),
+        (TO_DO_APP, "what's left to do today?", [("get_todos", {"due": "2026-03-02"})]),
         (NOTES, "take a note: the gate code is 4512", [("new_note", {"text": "the gate code is 4512"})]),
         (
             NOTES,
@@ -318,7 +318,7 @@ def test_a_support_desk_and_a_hotel(text: str, expected: list[Any]) -> None:
     assert calls(SUPPORT, text) == expected
 
 
-ALL_TOOLS = (LIVING, SKY, TAXI, MAIL, GYM, PANTRY, TODO, NOTES, RIDE, SUPPORT)
+ALL_TOOLS = (LIVING, SKY, TAXI, MAIL, GYM, PANTRY, TO_DO_APP, NOTES, RIDE, SUPPORT)
 
 
 @pytest.mark.parametrize(

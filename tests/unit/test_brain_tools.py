@@ -171,6 +171,42 @@ def test_two_actions_are_two_calls_in_one_reply() -> None:
     ]
 
 
+def test_parallel_calls_answered_together_are_each_spoken_of() -> None:
+    """Two calls in one response, both outputs sent before response.create: one sentence for each (the
+    failure said plainly), not only for the last output."""
+    opened = {"card": {"id": "gesture-nav", "title": "Gesture Navigation"}}
+    history = [
+        said("open the gesture project and play it"),
+        TurnView("a", "assistant", "Opening gesture project —"),
+        TurnView("fc1", "function_call", '{"card": "gesture project"}', name="open_card", call_id="c1"),
+        TurnView("fc2", "function_call", '{"card": "gesture project"}', name="launch", call_id="c2"),
+        TurnView("o1", "function_call_output", json.dumps(opened), call_id="c1"),
+        TurnView("o2", "function_call_output", '{"error": "no video for this card"}', call_id="c2"),
+    ]
+    reply = ask(history)
+    assert reply.tool_calls == ()
+    assert reply.text == "Gesture Navigation is open. That didn't work: no video for this card."
+    launched = [
+        *history[:5],
+        TurnView("o2", "function_call_output", '{"title": "Gesture demo"}', call_id="c2"),
+    ]
+    assert ask(launched).text == "Gesture Navigation is open. Gesture demo is playing."
+    later = [*launched, TurnView("a2", "assistant", "Done."), said("thanks"), *called("favorite", {}, {})]
+    assert "Gesture" not in (ask(later).text or "")  # an earlier turn's outputs are not spoken again
+
+
+def test_an_output_is_grounded_with_the_arguments_of_the_call_it_answers() -> None:
+    weather = {"temperature_c": 21, "conditions": "sunny"}
+    history = [
+        said("what's the weather in Paris and in Rome?"),
+        TurnView("fc1", "function_call", '{"city": "Paris"}', name="get_weather", call_id="c1"),
+        TurnView("fc2", "function_call", '{"city": "Rome"}', name="get_weather", call_id="c2"),
+        TurnView("o1", "function_call_output", json.dumps(weather), call_id="c1"),
+    ]
+    text = ask(history, tools=(WEATHER,)).text or ""
+    assert text.startswith("Paris:") and "Rome" not in text
+
+
 def test_a_missing_required_argument_is_asked_for() -> None:
     reply = ask([said("open a card")])
     assert reply.tool_calls == () and reply.text == "Which card do you mean?" and reply.rule == "intent.ask"
