@@ -128,15 +128,41 @@ def _deeper(hints: Hints) -> Hints:
     return Hints(hints.text, hints.number, hints.keys, hints.depth + 1)
 
 
+def properties_of(schema: Any) -> dict[str, Any]:
+    """An object schema's ``properties`` with each name its ``required`` lists but does not declare added:
+    such a name takes what ``patternProperties`` (a pattern it matches) or ``additionalProperties`` (a
+    schema) allow, else it is a free string. ``{"required": ["city"]}`` → ``{"city": {"type": "string"}}``:
+    valid JSON Schema (any object with a ``city``), so a required name always has a property schema."""
+    if not isinstance(schema, Mapping):
+        return {}
+    found = schema.get("properties")
+    properties = dict(found) if isinstance(found, Mapping) else {}
+    listed = schema.get("required")
+    for name in listed if isinstance(listed, list) else ():
+        if isinstance(name, str) and name not in properties:
+            properties[name] = _undeclared(schema, name)
+    return properties
+
+
+def _undeclared(schema: Mapping[str, Any], name: str) -> Any:
+    patterned = schema.get("patternProperties")
+    for pattern, sub in patterned.items() if isinstance(patterned, Mapping) else ():
+        if isinstance(pattern, str) and patterns.matches(pattern, name):
+            return sub
+    extra = schema.get("additionalProperties")
+    return extra if isinstance(extra, Mapping) else {"type": "string"}
+
+
 def _object_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> dict[str, Any]:
-    properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+    declared = schema.get("properties")
+    properties = properties_of(schema)
     if hints.depth >= LEAN_DEPTH:
         required = set(schema.get("required", [])) if isinstance(schema.get("required"), list) else set()
         properties = {name: sub for name, sub in properties.items() if name in required}
     inner = _deeper(hints)
     result = {name: value_for(sub, rng, inner, root) for name, sub in properties.items()}
     extra = schema.get("additionalProperties")
-    is_open = isinstance(extra, dict) or (extra in (None, True) and not properties)
+    is_open = isinstance(extra, dict) or (extra in (None, True) and not declared)
     if not is_open or hints.depth >= LEAN_DEPTH:
         return result
     keys = hints.keys
