@@ -248,6 +248,10 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         raise SystemExit("--auth-failure must be 'close' or 'http'")
     if not 1 <= settings.audio_delta_ms <= 2000:
         raise SystemExit("--audio-delta-ms must be between 1 and 2000 (HRP maxAudioDeltaMs)")
+    if not 0 <= settings.port <= 65535:  # the socket layer would take 70000 as 70000 - 65536
+        raise SystemExit(f"--port must be between 0 and 65535, not {settings.port}")
+    if settings.session_max_s < 1 or settings.heartbeat_s < 0:
+        raise SystemExit("--session-max-s must be at least 1 and --heartbeat-s at least 0 (0 = no pings)")
     return settings
 
 

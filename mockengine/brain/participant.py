@@ -292,7 +292,8 @@ class ScriptedBrain:
             if turn.request.channel == "chat" and WAIT_TOOL in turn.tools and turn.may_call:
                 return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule="builtin.function_output.accepted")
             if name is not None and not turn.is_study_tool(name):
-                arguments = outputs.last_arguments(history, name)
+                # The call this output answers (by call_id): another call of the same tool may be newer.
+                arguments = batch[-1][0].text if batch else outputs.last_arguments(history, name)
                 text = acting.grounding(situation.trigger.text, name, arguments)
                 return Reply(text, rule="builtin.function_output.grounding")
             text = phrases.acknowledge_output(None, name, turn.rng)

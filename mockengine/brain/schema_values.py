@@ -132,15 +132,17 @@ def properties_of(schema: Any) -> dict[str, Any]:
     """An object schema's ``properties`` with each name its ``required`` lists but does not declare added:
     such a name takes what ``patternProperties`` (a pattern it matches) or ``additionalProperties`` (a
     schema) allow, else it is a free string. ``{"required": ["city"]}`` → ``{"city": {"type": "string"}}``:
-    valid JSON Schema (any object with a ``city``), so a required name always has a property schema."""
+    valid JSON Schema (any object with a ``city``), so a required name has a property schema, unless
+    ``additionalProperties: false`` forbids it (no value satisfies that schema: it is left out)."""
     if not isinstance(schema, Mapping):
         return {}
     found = schema.get("properties")
     properties = dict(found) if isinstance(found, Mapping) else {}
     listed = schema.get("required")
     for name in listed if isinstance(listed, list) else ():
-        if isinstance(name, str) and name not in properties:
-            properties[name] = _undeclared(schema, name)
+        undeclared = _undeclared(schema, name) if isinstance(name, str) and name not in properties else None
+        if undeclared is not None:
+            properties[name] = undeclared
     return properties
 
 
@@ -150,6 +152,8 @@ def _undeclared(schema: Mapping[str, Any], name: str) -> Any:
         if isinstance(pattern, str) and patterns.matches(pattern, name):
             return sub
     extra = schema.get("additionalProperties")
+    if extra is False:
+        return None
     return extra if isinstance(extra, Mapping) else {"type": "string"}
 
 

@@ -59,13 +59,16 @@ def pcm_duration_ms(pcm_bytes: int) -> float:
 def load_clip(path: Path, name: str = "", text: str = "") -> Clip:
     """Read a PCM16 WAV (any rate, mono or stereo), resample to 24 kHz with soxr, find the speech span.
 
-    Raises ValueError for a non-16-bit WAV or a clip without speech.
+    Raises ValueError for a file that is not a WAV, a non-16-bit WAV or a clip without speech.
     """
-    with wave.open(str(path), "rb") as wav:
-        if wav.getsampwidth() != 2:
-            raise ValueError(f"{path}: expected 16-bit PCM, got {wav.getsampwidth() * 8}-bit")
-        rate_hz, channels = wav.getframerate(), wav.getnchannels()
-        samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
+    try:
+        with wave.open(str(path), "rb") as wav:
+            if wav.getsampwidth() != 2:
+                raise ValueError(f"{path}: expected 16-bit PCM, got {wav.getsampwidth() * 8}-bit")
+            rate_hz, channels = wav.getframerate(), wav.getnchannels()
+            samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
+    except (wave.Error, EOFError) as exc:  # not a RIFF/WAVE file, or cut short
+        raise ValueError(f"{path}: not a PCM WAV file ({str(exc) or 'it ends early'})") from None
     mono = samples.reshape(-1, channels).mean(axis=1) if channels > 1 else samples.astype(np.float64)
     if rate_hz != WIRE_RATE_HZ:
         mono = soxr.resample(mono, rate_hz, WIRE_RATE_HZ)

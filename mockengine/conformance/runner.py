@@ -179,6 +179,9 @@ def run_conformance(
     transport: str = "websocket",
 ) -> int:
     """CLI entry: run the suite; exit status 0 only if every check passed, 2 for a bad invocation."""
+    if json_path and not Path(json_path).resolve().parent.is_dir():  # not after minutes of checks
+        print(f"conformance: --json {json_path}: no such directory", file=out, flush=True)
+        return 2
     try:
         results, report = asyncio.run(
             arun_conformance(

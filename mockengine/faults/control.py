@@ -14,6 +14,10 @@
 Sessions of a seeded server share their ids (same seed, same ids; give each its own ``?seed=`` to tell
 them apart): a session id then names all of them, and the answers say how many (``"sessions": n``).
 
+With ``serve --workers N`` (N > 1) each process has its own faults and sessions: an answer is the
+answering worker's alone, and says so (``pid``, ``workers``, ``scope``); arm faults for every worker with
+a server-wide profile (``--fault``), per connection (``?fault=``) or per request (the fault header).
+
 Guard: with ``--control-token T`` a request must carry ``Authorization: Bearer T`` or
 ``X-Mockengine-Control-Token: T``; without one, only loopback clients are served. Others get 403.
 """
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
 from typing import Any
 
 from aiohttp import web
@@ -29,6 +34,7 @@ from aiohttp import web
 from mockengine.faults.spec import FaultSpecError, faults_from_data, parse_faults
 from mockengine.faults.state import FAULTS
 from mockengine.protocol.http_errors import error_response
+from mockengine.server.state import RESOURCES
 
 CONTROL_TOKEN_HEADER = "X-Mockengine-Control-Token"
 CONTROL_TOKEN = web.AppKey("control_token", str)
@@ -54,10 +60,20 @@ def forbidden() -> web.Response:
     )
 
 
+def answer(request: web.Request, body: dict[str, Any]) -> web.Response:
+    """``body`` as JSON, with which worker answered when there are several (their states are apart)."""
+    resources = request.app.get(RESOURCES)
+    workers = resources.settings.workers if resources is not None else 1
+    if workers > 1:
+        scope = "this worker only: each of the workers has its own faults and sessions"
+        body = {**body, "pid": os.getpid(), "workers": workers, "scope": scope}
+    return web.json_response(body)
+
+
 async def list_faults(request: web.Request) -> web.Response:
     if not is_allowed(request):
         return forbidden()
-    return web.json_response(request.app[FAULTS].snapshot())
+    return answer(request, request.app[FAULTS].snapshot())
 
 
 async def arm_faults(request: web.Request) -> web.Response:
@@ -88,13 +104,14 @@ async def arm_faults(request: web.Request) -> web.Response:
                 if state.draw(f"live:{session_id}:{serial}:{index}", spec.rate):
                     live.arm(spec)
                     hit += 1
-        return web.json_response(
+        return answer(
+            request,
             {
                 "armed": [s.describe() for s in specs],
                 "session_id": session_id,
                 "sessions": len(sessions),
                 "hit": hit,  # (fault, session) pairs armed: each drawn with the fault's rate
-            }
+            },
         )
     armed: list[dict[str, Any]] = []
     for layer, key in (("ws", "connections"), ("http", "requests")):
@@ -106,7 +123,7 @@ async def arm_faults(request: web.Request) -> web.Response:
             return error_response(400, f"'{key}' must be a positive integer.", param=key)
         state.arm_next(chosen, count)
         armed += [{"fault": s.describe(), key: count} for s in chosen]
-    return web.json_response({"armed": armed})
+    return answer(request, {"armed": armed})
 
 
 async def clear_faults(request: web.Request) -> web.Response:
@@ -115,13 +132,13 @@ async def clear_faults(request: web.Request) -> web.Response:
     state = request.app[FAULTS]
     cleared = len(state.armed)
     state.armed.clear()
-    return web.json_response({"cleared": cleared})
+    return answer(request, {"cleared": cleared})
 
 
 async def list_sessions(request: web.Request) -> web.Response:
     if not is_allowed(request):
         return forbidden()
-    return web.json_response({"sessions": sorted(request.app[FAULTS].live)})
+    return answer(request, {"sessions": sorted(request.app[FAULTS].live)})
 
 
 async def kill_session(request: web.Request) -> web.Response:
@@ -133,7 +150,7 @@ async def kill_session(request: web.Request) -> web.Response:
         return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
     for live in list(sessions):
         live.kill()
-    return web.json_response({"killed": session_id, "sessions": len(sessions)})
+    return answer(request, {"killed": session_id, "sessions": len(sessions)})
 
 
 def add_routes(app: web.Application) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -247,6 +248,9 @@ def from_mapping(raw: Any) -> FaultSpec:
         where = ".".join(str(p) for p in error.absolute_path) or "fault"
         kind = raw.get("kind") if isinstance(raw, dict) else None
         raise FaultSpecError(f"fault {kind or raw!r}: at {where}: {error.message}")
+    for name, value in raw.items():  # JSON's NaN and Infinity pass every range check
+        if isinstance(value, float) and not math.isfinite(value):
+            raise FaultSpecError(f"fault {raw['kind']!r}: at {name}: expected a finite number, got {value}")
     kind = KINDS[raw["kind"]]
     params = {name: raw.get(name, p.default) for name, p in kind.params.items()}
     return FaultSpec(
@@ -262,18 +266,22 @@ def _coerce(text: str, param: Param, where: str) -> Any:
     try:
         if param.type == "integer":
             return int(text)
-        if param.type == "number":
-            return float(text)
+        if param.type == "number" and math.isfinite(number := float(text)):
+            return number
+        if param.type == "number":  # nan passes every range check and would never fire
+            raise ValueError(text)
     except ValueError:
-        raise FaultSpecError(
-            f"{where}: expected {'an integer' if param.type == 'integer' else 'a number'}, got {text!r}"
-        ) from None
+        wanted = "an integer" if param.type == "integer" else "a finite number"
+        raise FaultSpecError(f"{where}: expected {wanted}, got {text!r}") from None
     return text
 
 
 def parse_compact(text: str) -> FaultSpec:
-    """One fault from ``kind[:value][,key=value…]``."""
-    head, _, rest = text.strip().partition(":")
+    """One fault from ``kind[:value][,key=value…]``: named parameters may follow the kind directly
+    (``http_quota,times=1``); a bare value only after the colon."""
+    text = text.strip()
+    cut = min((i for i in (text.find(":"), text.find(",")) if i >= 0), default=len(text))
+    head, separator, rest = text[:cut], text[cut : cut + 1], text[cut + 1 :]
     kind = KINDS.get(head.strip())
     if kind is None:
         raise FaultSpecError(f"unknown fault kind {head.strip()!r}; known kinds: {', '.join(sorted(KINDS))}")
@@ -282,7 +290,7 @@ def parse_compact(text: str) -> FaultSpec:
     for index, piece in enumerate(p.strip() for p in rest.split(",") if p.strip()):
         name, eq, value = piece.partition("=")
         if not eq:
-            if index != 0 or kind.main is None:
+            if index != 0 or kind.main is None or separator != ":":
                 raise FaultSpecError(f"fault {head}: {piece!r} needs a name (name=value)")
             name, value = kind.main, piece
         name = name.strip()

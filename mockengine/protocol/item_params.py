@@ -12,6 +12,7 @@ from mockengine.protocol.session_schema import (
     FORMAT_SCHEMA,
     MAX_OUTPUT_TOKENS_SCHEMA,
     OUTPUT_MODALITIES_SCHEMA,
+    PROMPT_SCHEMA,
     REASONING_SCHEMA,
     TOOL_CHOICE_SCHEMA,
     TOOLS_SCHEMA,
@@ -113,6 +114,7 @@ RESPONSE_SCHEMA: dict[str, Any] = {
         "metadata": {
             "type": ["object", "null"],
             "maxProperties": 16,
+            "propertyNames": {"maxLength": 64},  # reference §1.1: keys up to 64 characters, values 512
             "additionalProperties": {"type": "string", "maxLength": 512},
         },
         "audio": {
@@ -126,7 +128,7 @@ RESPONSE_SCHEMA: dict[str, Any] = {
             },
             "additionalProperties": False,
         },
-        "prompt": {"type": ["object", "null"]},
+        "prompt": PROMPT_SCHEMA,
         "parallel_tool_calls": {"type": "boolean"},
         "reasoning": REASONING_SCHEMA,
     },

@@ -54,6 +54,62 @@ TURN_DETECTION_SCHEMA = {
         },
     },
 }
+# tracing, truncation and prompt as the SDK types them (realtime_tracing_config.py,
+# realtime_truncation_retention_ratio.py, responses/response_prompt.py), so what session.updated echoes
+# is always a value the SDK can hold. A token limit below 1 is refused: our choice, the bound is not public.
+TRACING_SCHEMA = {
+    "anyOf": [
+        {"enum": ["auto"]},
+        {
+            "type": ["object", "null"],
+            "properties": {
+                "workflow_name": {"type": "string"},
+                "group_id": {"type": "string"},
+                "metadata": {},
+            },
+            "additionalProperties": False,
+        },
+    ]
+}
+TRUNCATION_SCHEMA = {
+    "anyOf": [
+        {"enum": ["auto", "disabled"]},
+        {
+            "type": "object",
+            "properties": {
+                "type": {"const": "retention_ratio"},
+                "retention_ratio": {"type": "number", "minimum": 0.0, "maximum": 1.0},
+                "token_limits": {
+                    "type": "object",
+                    "properties": {"post_instructions": {"type": "integer", "minimum": 1}},
+                    "additionalProperties": False,
+                },
+            },
+            "required": ["type", "retention_ratio"],
+            "additionalProperties": False,
+        },
+    ]
+}
+_PROMPT_VARIABLE = {
+    "anyOf": [
+        {"type": "string"},
+        {
+            "type": "object",
+            "properties": {"type": {"enum": ["input_text", "input_image", "input_file"]}},
+            "required": ["type"],
+        },
+    ]
+}
+PROMPT_SCHEMA = {
+    "type": ["object", "null"],
+    "properties": {
+        "id": {"type": "string", "minLength": 1},
+        "version": {"type": "string"},
+        "variables": {"type": "object", "additionalProperties": _PROMPT_VARIABLE},
+    },
+    "required": ["id"],
+    "additionalProperties": False,
+}
 _TOOL = {
     "type": "object",
     "properties": {
@@ -147,9 +203,9 @@ SESSION_UPDATE_SCHEMA: dict[str, Any] = {
         "tools": TOOLS_SCHEMA,
         "tool_choice": TOOL_CHOICE_SCHEMA,
         "max_output_tokens": MAX_OUTPUT_TOKENS_SCHEMA,
-        "tracing": {"anyOf": [{"enum": ["auto"]}, {"type": ["object", "null"]}]},
-        "truncation": {"anyOf": [{"enum": ["auto", "disabled"]}, {"type": "object"}]},
-        "prompt": {"type": ["object", "null"]},
+        "tracing": TRACING_SCHEMA,
+        "truncation": TRUNCATION_SCHEMA,
+        "prompt": PROMPT_SCHEMA,
         "include": {
             "type": ["array", "null"],
             "items": {"enum": ["item.input_audio_transcription.logprobs"]},

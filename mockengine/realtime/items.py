@@ -164,10 +164,12 @@ class ConversationItems:
         limit_bytes = options.max_conversation_audio_ms * 48 - audio_bytes
         active = [s.response for s in self.ctx.streamers.values() if s.response.is_active]
         writing = {id(i) for response in active for i in response.output}
-        self.audio_spill.keep_newest(
-            (i for i in reversed(list(conversation)) if id(i) not in writing), audio_bytes
-        )
-        audio_total = sum(len(item.audio) for item in conversation)
+        # One cheap pass picks the items holding audio: this runs before every added item, and a long
+        # study's conversation is mostly text (context notes, transcripts) — walking every item twice made
+        # each create cost ~3 ms at 3,500 items.
+        with_audio = [item for item in conversation if item.audio]
+        self.audio_spill.keep_newest((i for i in reversed(with_audio) if id(i) not in writing), audio_bytes)
+        audio_total = sum(len(item.audio) for item in with_audio)
         if len(conversation) <= limit_items and audio_total <= limit_bytes:
             return []
         events = []

@@ -53,7 +53,10 @@ class Responses:
         input_items = None
         transcribe: list[Item] = []
         if "input" in event.response:
-            input_items = tuple(self._input_item(entry, transcribe) for entry in event.response["input"])
+            input_items = tuple(
+                self._input_item(entry, transcribe, f"response.input[{index}].id")
+                for index, entry in enumerate(event.response["input"])
+            )
         params = response_params(self.ctx.view, event.response, input_items)
         step = Step()
         for item in transcribe:  # inline audio: the response waits for its words like for a turn's
@@ -61,11 +64,11 @@ class Responses:
             step.effects.append(self.items.transcribe(item, self.ctx.await_transcript(item)))
         return step.extend(self.start(params, now_ms))
 
-    def _input_item(self, entry: dict[str, Any], transcribe: list[Item]) -> Item:
+    def _input_item(self, entry: dict[str, Any], transcribe: list[Item], id_param: str) -> Item:
         if entry.get("type") == "item_reference":
             item = self.ctx.conversation.get(entry["id"])
-            if item is None:
-                raise errors.item_not_found("referencing", "invalid_item_reference", entry["id"])
+            if item is None:  # the param is the reference's JSON path, as every other error's is
+                raise errors.item_not_found("referencing", "invalid_item_reference", entry["id"], id_param)
             return item
         item, needs_transcript = self.items.from_wire(entry)
         if needs_transcript:

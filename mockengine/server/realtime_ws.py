@@ -175,7 +175,10 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         compress=False,
     )
     await ws.prepare(request)
-    seed = session_seed(request, settings.seed)
+    try:
+        seed = session_seed(request, settings.seed)
+    except ProtocolError as exc:  # ?seed=abc: refused like an unknown scenario, not silently unseeded
+        seed, refusal = settings.seed, refusal or Refusal(exc, 4000)
     session = None
     if refusal is None:
         try:

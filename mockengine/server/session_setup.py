@@ -12,6 +12,7 @@ from aiohttp import web
 
 from mockengine.brain.image import describe_image
 from mockengine.ids import IdFactory
+from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.server import metrics
@@ -104,9 +105,14 @@ def register(app: web.Application, session: RealtimeSession) -> SessionJournal |
 
 
 def session_seed(request: web.Request, default: int | None) -> int | None:
-    """``?seed=N`` on the URL overrides the server's seed for this session (handy for tests)."""
+    """``?seed=N`` on the URL overrides the server's seed for this session (handy for tests); empty is
+    not given. Raises ``ProtocolError`` (``invalid_value``, param ``seed``) for anything but an integer:
+    a typo had left the session unseeded without a word."""
     raw = request.query.get("seed")
-    try:
-        return int(raw) if raw is not None and raw.isascii() else default
-    except ValueError:
+    if not raw:
         return default
+    if raw.isascii() and raw.strip().lstrip("+-").isdigit():
+        return int(raw)
+    raise ProtocolError(
+        "invalid_value", f"Invalid 'seed': expected an integer, but got '{raw}' instead.", "seed"
+    )

@@ -205,6 +205,10 @@ def test_serve_with_two_workers_shares_the_port_and_sums_metrics():
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60) as reply:
             families = {f.name for f in text_string_to_metric_families(reply.read().decode())}
         assert "mockengine_sessions_active" in families
+        # The control endpoints act on the worker that answers: the answer says so, and which one.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/mockengine/faults", timeout=60) as reply:
+            control = json.loads(reply.read())
+        assert control["pid"] in pids and control["workers"] == 2 and "this worker only" in control["scope"]
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=120) == 0
     finally:

@@ -347,3 +347,22 @@ def test_a_required_object_of_typed_parts_is_filled_from_the_words_without_forci
     )
     assert arguments((share,), "Share this with bob@example.com") == {"target": {"email": "bob@example.com"}}
     assert reply((share,), "Share this with Bob").text == "Which target do you mean?"
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "required": ["z"]},
+        {"type": "object", "properties": {"y": {"type": "integer"}}, "required": ["y", "z"]},
+        {"type": "object", "required": ["z"], "additionalProperties": {"type": "integer"}},
+        {"type": "array", "items": {"type": "object", "required": ["z"]}, "minItems": 1},
+    ],
+)
+def test_a_required_name_properties_do_not_list_gets_a_value(schema: dict[str, Any]) -> None:
+    for seed in range(5):
+        jsonschema.validate(value_for(schema, random.Random(seed)), schema)
+
+
+def test_a_required_name_additional_properties_false_forbids_is_left_out() -> None:
+    schema = {"type": "object", "required": ["z"], "additionalProperties": False}
+    assert value_for(schema, random.Random(1)) == {}  # no value satisfies it: checked and refused later

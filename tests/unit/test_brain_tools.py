@@ -195,6 +195,18 @@ def test_parallel_calls_answered_together_are_each_spoken_of() -> None:
     assert "Gesture" not in (ask(later).text or "")  # an earlier turn's outputs are not spoken again
 
 
+def test_an_output_is_grounded_with_the_arguments_of_the_call_it_answers() -> None:
+    weather = {"temperature_c": 21, "conditions": "sunny"}
+    history = [
+        said("what's the weather in Paris and in Rome?"),
+        TurnView("fc1", "function_call", '{"city": "Paris"}', name="get_weather", call_id="c1"),
+        TurnView("fc2", "function_call", '{"city": "Rome"}', name="get_weather", call_id="c2"),
+        TurnView("o1", "function_call_output", json.dumps(weather), call_id="c1"),
+    ]
+    text = ask(history, tools=(WEATHER,)).text or ""
+    assert text.startswith("Paris:") and "Rome" not in text
+
+
 def test_a_missing_required_argument_is_asked_for() -> None:
     reply = ask([said("open a card")])
     assert reply.tool_calls == () and reply.text == "Which card do you mean?" and reply.rule == "intent.ask"

@@ -72,3 +72,20 @@ def test_a_bad_fault_is_refused_before_the_models_load(capsys):
     assert main(["serve", "--port", "0", "--fault", "nonsense"]) == 2
     assert time.monotonic() - started < 3
     assert "unknown fault kind 'nonsense'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--port", "70000"),
+        ("--port", "-1"),
+        ("--session-max-s", "0"),
+        ("--session-max-s", "-5"),
+        ("--heartbeat-s", "-1"),
+    ],
+)
+def test_out_of_range_numbers_are_refused_by_name(argv: tuple[str, str]) -> None:
+    """--port 70000 served on port 4464; --session-max-s -5 ended every session at once."""
+    with pytest.raises(SystemExit, match=argv[0]):
+        parse(*argv)
+    assert parse("--port", "0", "--heartbeat-s", "0", "--session-max-s", "1").port == 0

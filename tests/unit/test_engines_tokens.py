@@ -176,3 +176,20 @@ def test_texts_counted_before_keep_their_counts() -> None:
     for text in (docs, mixed, "hello world " * 5_000):
         assert len(text) > MAX_CACHED_CHARS
         assert counter.count(text) == _whole(tokenizer, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x" * 40_000,  # one stretch with no space at all
+        "please add " + "QUJD" * 12_000 + " and then play some jazz",  # a base64 blob inside words
+        "naïve café " * 1_000 + "é" * 33_000,  # spaced text, then an unspaced tail past two limits
+    ],
+)
+def test_a_long_text_without_a_cut_place_is_counted_in_pieces(text: str) -> None:
+    tokenizer = _byte_level_bpe()
+    spy = _Counting(tokenizer)
+    count = TokenCounter(spy).count(text)  # type: ignore[arg-type]
+    whole = len(tokenizer.encode(text, add_special_tokens=False).ids)
+    assert spy.calls >= 3  # cut at the limit where no space allows a cut
+    assert abs(count - whole) <= spy.calls  # at most about a token per cut off the whole count
