@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from mockengine.brain import lexicon, verbatim
+from mockengine.brain import lexicon, schema_values, verbatim
 from mockengine.brain.hrp import HRP_TOOLS
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.wordlists import CHANGE_VERBS
@@ -54,8 +54,8 @@ def labelled(text: str, tool: ToolSpec) -> bool:
     """A required string of ``tool`` said as what it is ("the passcode is tulip", "the code's X")."""
     parameters = tool.parameters if isinstance(tool.parameters, Mapping) else {}
     needed = parameters.get("required")
-    properties = parameters.get("properties")
-    if not isinstance(needed, list) or not isinstance(properties, Mapping):
+    properties = schema_values.properties_of(parameters)
+    if not isinstance(needed, list):
         return False
     return any(
         isinstance(properties.get(name), Mapping)

@@ -35,7 +35,11 @@ _OPERATORS: dict[str, Callable[[int, int], Any]] = {
     "*": operator.mul,
     "multiplied by": operator.mul,
 }
-_ARITHMETIC = re.compile(r"(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})", re.IGNORECASE)
+# Whole numbers only: digits inside a longer run (a base64 blob's "...U6x1F...", "3.5 x 2") are no sum.
+_ARITHMETIC = re.compile(
+    r"(?<!\w)(?<!\d\.)(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})(?!\w|\.\d)",
+    re.IGNORECASE,
+)
 _CAPITAL = re.compile(r"capital (?:city )?of ((?:the )?[a-z ]+?)\s*[?.!]*$", re.IGNORECASE)
 _SMALL_TALK: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bhow are you\b", re.I), "I'm doing well, thanks for asking."),

@@ -95,8 +95,7 @@ def _neutralised(value: Any, schema: Any, root: Mapping[str, Any]) -> Any:
 
 
 def _properties(schema: Mapping[str, Any]) -> Mapping[str, Any]:
-    found = schema.get("properties")
-    return found if isinstance(found, Mapping) else {}
+    return schema_values.properties_of(schema)
 
 
 def _free(name: str, properties: Mapping[str, Any]) -> bool:

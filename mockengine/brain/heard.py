@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import addresses, patterns, verbatim
+from mockengine.brain import addresses, patterns, schema_values, verbatim
 from mockengine.brain.values import numbers
 
 
@@ -48,8 +48,7 @@ def _heard_object(text: str, schema: Mapping[str, Any], loose: bool) -> dict[str
     ``{"email": "bob@example.com"}``), else None."""
     listed = schema.get("required")
     required = [n for n in listed if isinstance(n, str)] if isinstance(listed, list) else []
-    found_properties = schema.get("properties")
-    properties = found_properties if isinstance(found_properties, Mapping) else {}
+    properties = schema_values.properties_of(schema)
     found = {name: heard_value(text, name, properties.get(name), loose) for name in required}
     return found if found and all(value is not None for value in found.values()) else None
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import declared, evidence, lexicon, questions, scalars, utterance
+from mockengine.brain import declared, evidence, lexicon, questions, scalars, schema_values, utterance
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
@@ -340,7 +340,7 @@ def _vocabulary(key: str) -> _Vocabulary:
     _add(weights, name_concepts, NAME_WEIGHT)
     strong |= set(name_concepts[:1])  # the name's first word, usually its verb ("play" of play_music)
     texts = [description or ""]
-    properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
+    properties = schema_values.properties_of(parameters)
     kinds, enums = set(), set()
     needed = parameters.get("required") if isinstance(parameters, Mapping) else None
     for parameter, schema in (properties or {}).items():

@@ -15,6 +15,9 @@ from mockengine.brain.context import ContextEvent, QuestionContext
 
 ECHO_WORDS = 8
 ECHO_MAX = 12  # a sentence up to this long is echoed whole; a longer one is cut at a phrase's end
+# An echo is cut at the last space before this many characters, or here when it is one unspaced run (a
+# pasted base64 blob, a URL, CJK text): a few seconds of speech, not the whole acted tail.
+ECHO_MAX_CHARS = 120
 _PHRASE_OPENERS = frozenset(
     (
         "and",
@@ -192,7 +195,8 @@ def is_story_request(words: str) -> bool:
 
 def echo_of(words: str) -> str:
     """What was said, as part of a sentence: the first sentence, cut at the end of a phrase (a comma, or
-    before "and", "to", "for"…) when it is longer than ``ECHO_MAX`` words, without end punctuation."""
+    before "and", "to", "for"…) when it is longer than ``ECHO_MAX`` words, at most ``ECHO_MAX_CHARS``
+    characters, without end punctuation."""
     sentence = re.split(r"(?<=[.?!])\s+", words.strip())[0]
     tokens = sentence.split()
     if len(tokens) > ECHO_MAX:
@@ -200,7 +204,11 @@ def echo_of(words: str) -> str:
     # Only a sentence-starting common word loses its capital ("What is…" → "what is…"); a name keeps it.
     if tokens and re.sub(r"[^a-z']", "", tokens[0].lower()) in _LOWERABLE:
         tokens[0] = tokens[0][:1].lower() + tokens[0][1:]
-    return " ".join(tokens).rstrip(" ?!.,;:")
+    echo = " ".join(tokens)
+    if len(echo) > ECHO_MAX_CHARS:
+        space = echo.rfind(" ", 0, ECHO_MAX_CHARS + 1)
+        echo = echo[: space if space > 0 else ECHO_MAX_CHARS]
+    return echo.rstrip(" ?!.,;:")
 
 
 def _phrase_end(tokens: list[str]) -> int:

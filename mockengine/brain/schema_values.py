@@ -128,21 +128,45 @@ def _deeper(hints: Hints) -> Hints:
     return Hints(hints.text, hints.number, hints.keys, hints.depth + 1)
 
 
-def _object_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> dict[str, Any]:
-    properties: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+def properties_of(schema: Any) -> dict[str, Any]:
+    """An object schema's ``properties`` with each name its ``required`` lists but does not declare added:
+    such a name takes what ``patternProperties`` (a pattern it matches) or ``additionalProperties`` (a
+    schema) allow, else it is a free string. ``{"required": ["city"]}`` → ``{"city": {"type": "string"}}``:
+    valid JSON Schema (any object with a ``city``), so a required name has a property schema, unless
+    ``additionalProperties: false`` forbids it (no value satisfies that schema: it is left out)."""
+    if not isinstance(schema, Mapping):
+        return {}
+    found = schema.get("properties")
+    properties = dict(found) if isinstance(found, Mapping) else {}
     listed = schema.get("required")
-    required = [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
+    for name in listed if isinstance(listed, list) else ():
+        undeclared = _undeclared(schema, name) if isinstance(name, str) and name not in properties else None
+        if undeclared is not None:
+            properties[name] = undeclared
+    return properties
+
+
+def _undeclared(schema: Mapping[str, Any], name: str) -> Any:
+    patterned = schema.get("patternProperties")
+    for pattern, sub in patterned.items() if isinstance(patterned, Mapping) else ():
+        if isinstance(pattern, str) and patterns.matches(pattern, name):
+            return sub
+    extra = schema.get("additionalProperties")
+    if extra is False:
+        return None
+    return extra if isinstance(extra, Mapping) else {"type": "string"}
+
+
+def _object_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root: Any) -> dict[str, Any]:
+    declared = schema.get("properties")
+    properties = properties_of(schema)
     if hints.depth >= LEAN_DEPTH:
+        required = set(schema.get("required", [])) if isinstance(schema.get("required"), list) else set()
         properties = {name: sub for name, sub in properties.items() if name in required}
     inner = _deeper(hints)
     result = {name: value_for(sub, rng, inner, root) for name, sub in properties.items()}
     extra = schema.get("additionalProperties")
-    # A required name `properties` does not list is valid JSON Schema: its value is whatever
-    # additionalProperties allows (anything when it is absent).
-    for name in required:
-        if name not in result and extra is not False:
-            result[name] = value_for(extra if isinstance(extra, dict) else {}, rng, inner, root)
-    is_open = isinstance(extra, dict) or (extra in (None, True) and not properties)
+    is_open = isinstance(extra, dict) or (extra in (None, True) and not declared)
     if not is_open or hints.depth >= LEAN_DEPTH:
         return result
     keys = hints.keys

@@ -90,13 +90,9 @@ def fill(
 ) -> Filled:
     """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``; the tool's
     ``description`` tells which words are its own, never a value."""
-    found = schema.get("properties")
-    properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    properties = schema_values.properties_of(schema)  # a required name without one: a free string
     listed = schema.get("required")
     required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
-    if schema.get("additionalProperties") is not False:
-        # a required name `properties` does not list may hold any value (valid JSON Schema): untyped
-        properties = {**{name: {} for name in required if name not in properties}, **properties}
     said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
     work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
@@ -215,16 +211,16 @@ def _cues(tool_name: str, description: str, vocabulary: frozenset[str], referent
 def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], lists: frozenset[str]) -> None:
     """Lists split, defaults for required parameters not heard, values that do not validate dropped,
     and the required ones still missing listed."""
-    properties = schema.get("properties")
+    properties = schema_values.properties_of(schema)
     for name in [n for n in lists if isinstance(filled.arguments.get(n), str)]:
         filled.arguments[name] = items.as_list(re.split(r"\s*,\s*|\s+and\s+", filled.arguments[name]))
     for name in required:
-        schema_of = properties.get(name) if isinstance(properties, Mapping) else None
+        schema_of = properties.get(name)
         if name not in filled.arguments and isinstance(schema_of, Mapping) and "default" in schema_of:
             filled.arguments[name] = schema_of["default"]
             filled.sources[name] = "(schema default)"
     for name, value in list(filled.arguments.items()):
-        about = properties.get(name) if isinstance(properties, Mapping) else None
+        about = properties.get(name)
         described = str(about.get("description", "")) if isinstance(about, Mapping) else ""
         if (
             not _valid_property(name, value, schema)

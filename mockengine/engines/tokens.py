@@ -14,7 +14,7 @@ import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import tokenizers
 
@@ -95,7 +95,9 @@ class TokenCounter:
         # The tokenizer holds the GIL for a whole call (over a second for 1 MB), which would stall the
         # event loop even from another thread: count a long text in pieces, cut where the byte-level
         # BPE's pre-tokenizer cuts anyway (before a space between two words), so the sum is the same.
-        return sum(self._count(piece) for piece in _pieces(text))
+        # Each piece is at most MAX_CACHED_CHARS long, so this never recurses further.
+        pre_tokenizer = getattr(self._tokenizer, "pre_tokenizer", None)
+        return sum(self._count(piece) for piece in _pieces(text, pre_tokenizer))
 
     @staticmethod
     def audio_tokens(duration_ms: float, *, direction: AudioDirection = "input") -> int:
@@ -110,19 +112,48 @@ class TokenCounter:
 
 
 _PIECE_CUT = re.compile(r"(?<=\S)(?= \S)")
+# A pre-token that starts this close to a window's end may be cut short by it (a contraction such as
+# "'re" is matched whole only when its last letters are there): such a start is not a safe cut.
+_WINDOW_END_MARGIN = 4
 
 
-def _pieces(text: str) -> list[str]:
-    """``text`` cut into pieces of at most ``MAX_CACHED_CHARS`` characters, each cut before a single
-    space between two non-spaces (where GPT-2-style pre-tokenization splits too). A stretch with no such
-    place (a base64 blob, a long URL, unspaced script) is cut at the limit: its count may then differ by a
-    token or two per cut from one whole encode, but no piece is ever longer than the limit, so counting
-    always ends (a piece left whole was counted by cutting it again, without end)."""
+def _pieces(text: str, pre_tokenizer: Any = None) -> list[str]:
+    """``text`` cut into pieces of at most ``MAX_CACHED_CHARS`` characters.
+
+    A cut goes before a single space between two non-spaces (where GPT-2-style pre-tokenization splits
+    too); failing that, at the start of a pre-token that ``pre_tokenizer`` (a ``tokenizers`` pre-tokenizer)
+    finds in the window after a non-space, which also keeps the total; failing that (one run of
+    letters or of whitespace filling the window's second half, such as CJK text without punctuation),
+    at the window's end, where the count may differ from a whole encode by about one token per cut.
+    """
     pieces, start = [], 0
     while len(text) - start > MAX_CACHED_CHARS:
-        cut = _PIECE_CUT.search(text, start + MAX_CACHED_CHARS // 2, start + MAX_CACHED_CHARS)
-        end = cut.start() if cut is not None else start + MAX_CACHED_CHARS
+        end = _cut(text, start, pre_tokenizer)
         pieces.append(text[start:end])
         start = end
     pieces.append(text[start:])
     return [piece for piece in pieces if piece]
+
+
+def _cut(text: str, start: int, pre_tokenizer: Any) -> int:
+    """Where the piece starting at ``start`` ends: in the window's second half, and always before
+    ``start + MAX_CACHED_CHARS``."""
+    low, high = start + MAX_CACHED_CHARS // 2, start + MAX_CACHED_CHARS
+    cut = _PIECE_CUT.search(text, low, high)
+    if cut is not None:
+        return cut.start()
+    if pre_tokenizer is not None:
+        # Pre-tokens are matched left to right from the piece's start, so the starts found in
+        # text[start:high] are the whole text's, except near the window's end. After whitespace a
+        # start is no cut: at a piece's end, whitespace is pre-tokenized as one run, not as the
+        # whole text splits it before the next word ("\n\n" + "x" is "\n", "\n", "x").
+        window = text[start:high]
+        starts = [offsets[0] for _, offsets in pre_tokenizer.pre_tokenize_str(window)]
+        safe = [
+            at
+            for at in starts
+            if low - start <= at <= len(window) - _WINDOW_END_MARGIN and not window[at - 1].isspace()
+        ]
+        if safe:
+            return start + safe[-1]
+    return high

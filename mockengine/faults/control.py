@@ -34,10 +34,10 @@ from aiohttp import web
 from mockengine.faults.spec import FaultSpecError, faults_from_data, parse_faults
 from mockengine.faults.state import FAULTS
 from mockengine.protocol.http_errors import error_response
-from mockengine.server.state import RESOURCES
 
 CONTROL_TOKEN_HEADER = "X-Mockengine-Control-Token"
 CONTROL_TOKEN = web.AppKey("control_token", str)
+WORKERS = web.AppKey("workers", int)  # serve --workers: how many processes, each with its own state
 
 
 def is_allowed(request: web.Request) -> bool:
@@ -62,8 +62,7 @@ def forbidden() -> web.Response:
 
 def answer(request: web.Request, body: dict[str, Any]) -> web.Response:
     """``body`` as JSON, with which worker answered when there are several (their states are apart)."""
-    resources = request.app.get(RESOURCES)
-    workers = resources.settings.workers if resources is not None else 1
+    workers = request.app.get(WORKERS, 1)
     if workers > 1:
         scope = "this worker only: each of the workers has its own faults and sessions"
         body = {**body, "pid": os.getpid(), "workers": workers, "scope": scope}

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from aiohttp import web
 
 from mockengine.brain.scenario import Scenario
-from mockengine.faults.control import CONTROL_TOKEN, add_routes
+from mockengine.faults.control import CONTROL_TOKEN, WORKERS, add_routes
 from mockengine.faults.http import fault_middleware, truncate_event_streams
 from mockengine.faults.spec import FaultProfile, load_profile, parse_faults, scenario_rule_faults
 from mockengine.faults.state import FAULTS, fault_state
@@ -28,6 +28,7 @@ def install(app: web.Application, settings: Settings, scenarios: Iterable[Scenar
     app[FAULTS].rule_faults = scenario_rule_faults(scenarios)
     if settings.control_token:
         app[CONTROL_TOKEN] = settings.control_token
+    app[WORKERS] = settings.workers
     app.middlewares.append(fault_middleware)
     app.on_response_prepare.append(truncate_event_streams)
     add_routes(app)

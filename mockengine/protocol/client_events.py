@@ -390,6 +390,7 @@ def parse_client_event(raw: str, transport: Transport = "websocket") -> ClientEv
     if not isinstance(data, dict):
         raise errors.invalid_json("expected a JSON object")
     event_id = _echoable_event_id(data.get("event_id"))
+    client_type = data.get("type")
     try:
         if _has_lone_surrogate(raw, data):
             raise errors.invalid_json("a string holds an unpaired UTF-16 surrogate escape")
@@ -405,4 +406,5 @@ def parse_client_event(raw: str, transport: Transport = "websocket") -> ClientEv
         return event_class.from_wire(data, event_id)  # type: ignore[return-value]
     except ProtocolError as exc:
         exc.event_id = event_id
+        exc.client_event_type = client_type if isinstance(client_type, str) else None
         raise

@@ -30,6 +30,9 @@ class ProtocolError(Exception):
     param: str | None = None
     type: str = "invalid_request_error"
     event_id: str | None = None
+    # The refused frame's ``type`` when the parse boundary refused a JSON object with one (not sent; a
+    # replay matches the refused frame to the recorded one by it).
+    client_event_type: str | None = None
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

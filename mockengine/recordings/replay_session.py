@@ -103,11 +103,9 @@ class ReplayingSession:
         return min(deadlines) if deadlines else None
 
     def error(self, exc: ProtocolError) -> Step:
-        """A frame that did not parse, or an event refused for a bad field: the recorded answer when the
-        recording has one there."""
+        """A frame the parse boundary refused: the recorded answer when the recording refused one there."""
         if not self.has_fallen_back:
-            now_ms = self.walk.anchor[1]
-            matched = self.walk.on_invalid(now_ms) or self.walk.on_refused(now_ms, exc.event_id)
+            matched = self.walk.on_refused(self.walk.anchor[1], exc.client_event_type, exc.event_id)
             if matched is not None:
                 return Step(events=matched.events)
         return self.shadow.error(exc)

@@ -128,35 +128,40 @@ class ReplayWalk:
                 event[key] = live[key]  # where the live audio spoke, not where the recorded audio did
         return self._advance(step, now_ms, [*pending, event])
 
-    def on_invalid(self, now_ms: float) -> WalkResult | None:
-        """A frame that did not parse: matched when the recording has one here (its recorded error is
-        the reply), else None (the engine answers it as usual)."""
-        step = next((s for s in self.steps[self.pos :] if s.kind != "emit"), None)
-        if step is None or step.kind != "invalid":
+    def on_refused(
+        self, now_ms: float, event_type: str | None = None, event_id: str | None = None
+    ) -> WalkResult | None:
+        """A frame the parse boundary refused (not JSON, or a JSON event of ``event_type`` with a bad
+        field): matched when the recording refused one here too, a frame that was not JSON or an event of
+        the same type the recorded engine answered with an ``error``; the walk moves past it and its
+        recorded answer is the reply (with the live ``event_id``). Else None: the engine answers it as
+        usual and the walk stays where it is."""
+        at = next((i for i in range(self.pos, len(self.steps)) if self.steps[i].kind != "emit"), None)
+        if at is None:
             return None
+        step = self.steps[at]
+        if step.kind != "invalid" and not (step.type == event_type and self._was_refused(at)):
+            return None
+        recorded_id = step.event.get("event_id")
+        if isinstance(recorded_id, str) and event_id:
+            self.ids.bind(recorded_id, event_id)
         pending, _ = self._pending_then()
         return self._advance(step, now_ms, pending)
 
-    def on_refused(self, now_ms: float, event_id: str | None) -> WalkResult | None:
-        """A client event the engine refused at the parse boundary (JSON, but a bad field): matched when
-        the recording's next expectation was refused there too, an ``error`` among its replies (that
-        recorded error is the answer); else None (the engine answers it). Without this, every later
-        event of that type got the recorded reply of the one before it."""
-        at = next((i for i in range(self.pos, len(self.steps)) if self.steps[i].kind != "emit"), None)
-        if at is None or self.steps[at].kind != "expect":
-            return None
-        replies = []
-        for step in self.steps[at + 1 :]:
-            if step.kind != "emit":
-                break
-            replies.append(step)
-        if not any(step.type == "error" for step in replies):
-            return None
-        expected = self.steps[at]
-        if event_id and isinstance(expected.event.get("event_id"), str):
-            self.ids.bind(expected.event["event_id"], event_id)
-        pending, _ = self._pending_then()
-        return self._advance(expected, now_ms, pending)
+    def _was_refused(self, at: int) -> bool:
+        """The recorded client event at ``self.steps[at]`` got an ``error``: one naming its ``event_id``
+        later on, or, when it had none, one with no ``event_id`` before the next client event."""
+        recorded_id = self.steps[at].event.get("event_id")
+        for later in self.steps[at + 1 :]:
+            if later.kind != "emit":
+                if isinstance(recorded_id, str):
+                    continue
+                return False
+            if later.type == "error":
+                error_id = (later.event.get("error") or {}).get("event_id")
+                if error_id == (recorded_id if isinstance(recorded_id, str) else None):
+                    return True
+        return False
 
     def _mismatch(self, recorded: dict[str, Any], live: ce.ClientEvent) -> str:
         if isinstance(live, ce.ConversationItemCreate):

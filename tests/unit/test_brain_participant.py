@@ -327,6 +327,21 @@ def test_replies_stay_short(utterance: str, index: int) -> None:
     assert len(text.split()) <= 25
 
 
+UNSPACED = {
+    "blob": base64.b64encode(bytes(range(256)) * 60).decode(),
+    "url": "https://example.com/a?" + "&".join(f"key{i}=value{i}x{i + 1}" for i in range(1_000)),
+    "cjk": "今天天气很好我们去公园散步吧" * 1_500,
+    "one word": "x" * 20_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNSPACED))
+def test_a_long_unspaced_text_gets_a_short_echo_and_no_sum_from_its_digits(name: str) -> None:
+    text = reply([user(UNSPACED[name], kind="user_text")]).text or ""
+    assert 0 < len(text) <= 200, text
+    assert " is " not in text, text  # no "6 x 1 is 6." read out of the run's innards
+
+
 def test_story_request_gets_a_long_answer_about_its_topic() -> None:
     result = reply([user("Please tell me a long story about a lighthouse keeper, at least six sentences.")])
     assert result.rule == "builtin.story"

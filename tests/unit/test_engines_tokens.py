@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import json
+import random
 from pathlib import Path
 
 import pytest
 from tokenizers import Tokenizer, models, pre_tokenizers
 
 from mockengine.engines import ASSISTANT_AUDIO_MS_PER_TOKEN, USER_AUDIO_MS_PER_TOKEN, TokenCounter
+from mockengine.engines.stt import resolve_whisper_model
+from mockengine.engines.tokens import MAX_CACHED_CHARS
 
 
 @pytest.mark.parametrize(
@@ -99,6 +104,78 @@ def test_a_long_text_is_counted_in_pieces_to_the_same_total_then_kept_by_digest(
     calls = spy.calls
     assert counter.count(text) == len(tokenizer.encode(text, add_special_tokens=False).ids)
     assert spy.calls == calls  # counted again by its digest
+
+
+def _whisper_counter() -> tuple[TokenCounter, Tokenizer]:
+    """The server's counter: the bundled tiny.en model's tokenizer.json (the tokenizer only, no model)."""
+    tokenizer = Tokenizer.from_file(str(Path(resolve_whisper_model(None)) / "tokenizer.json"))
+    return TokenCounter(tokenizer), tokenizer
+
+
+def _whole(tokenizer: Tokenizer, text: str) -> int:
+    return len(tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+BLOB = base64.b64encode(random.Random(7).randbytes(60_000)).decode()  # 80,000 characters, no space
+URL = "https://example.com/search?" + "&".join(f"q{i}=v{i}%2Fx" for i in range(3_000))
+# Letters, digits, marks, contractions, whitespace runs: every kind of pre-token boundary but " x".
+MIXED = [
+    "'",
+    "r",
+    "e",
+    "s",
+    "ll",
+    "1",
+    "²",
+    ",",
+    "\n",
+    "\t",
+    "\n\n",
+    "天",
+    "é",
+    "😀",
+    "'re",
+    "\u0301",
+    "\xa0",
+]
+UNCUTTABLE = {
+    "blob": BLOB,
+    "url": URL,
+    "minified json": json.dumps({f"k{i}": [i, "v"] for i in range(4_000)}, separators=(",", ":")),
+    "newlines, no space": "line\n" * 8_000,
+    "mixed classes": "".join(random.Random(1).choices(MIXED, k=40_000)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNCUTTABLE))
+def test_a_long_text_without_a_space_is_counted_exactly_at_pre_token_starts(name: str) -> None:
+    counter, tokenizer = _whisper_counter()
+    text = UNCUTTABLE[name]
+    assert len(text) > 2 * MAX_CACHED_CHARS and " " not in text
+    assert counter.count(text) == _whole(tokenizer, text)
+
+
+@pytest.mark.parametrize("text", ["x" * 20_000, "天气很好" * 5_000, "é" * 100_000])
+def test_one_pre_token_longer_than_a_piece_is_cut_anywhere_and_counted_close(text: str) -> None:
+    counter, tokenizer = _whisper_counter()
+    spy = _Counting(tokenizer)
+    counted = TokenCounter(spy).count(text)  # type: ignore[arg-type]
+    cuts = spy.calls - 1
+    assert cuts >= 1
+    assert abs(counted - _whole(tokenizer, text)) <= cuts
+    assert counter.count(text) == counted  # deterministic, with or without the pre-tokenizer at hand
+
+
+def test_texts_counted_before_keep_their_counts() -> None:
+    """Long texts with spaces (the repository's docs, a 100,000-word mix) were counted exactly in
+    pieces before: the fallback cuts never change them."""
+    counter, tokenizer = _whisper_counter()
+    root = Path(__file__).resolve().parents[2]
+    docs = "\n\n".join(path.read_text() for path in sorted((root / "docs").glob("*.md")))
+    mixed = " ".join(f"word{i}, naïve don't 😀\n" for i in range(20_000))
+    for text in (docs, mixed, "hello world " * 5_000):
+        assert len(text) > MAX_CACHED_CHARS
+        assert counter.count(text) == _whole(tokenizer, text)
 
 
 @pytest.mark.parametrize(

@@ -126,6 +126,43 @@ def test_a_different_client_event_is_a_divergence_naming_the_expected_one() -> N
     assert end is not None and end.expected == "the end of the recording"
 
 
+def _truncate(event_id: str | None, seq: int) -> ScriptStep:
+    event = {"type": "conversation.item.truncate", "item_id": "item_1", "content_index": 0}
+    return ScriptStep("expect", 10.0 * seq, {**event, **({"event_id": event_id} if event_id else {})}, seq)
+
+
+def _error(event_id: str | None, seq: int) -> ScriptStep:
+    error = {"type": "invalid_request_error", "code": "invalid_value", "event_id": event_id}
+    return ScriptStep(
+        "emit", 10.0 * seq + 1, {"type": "error", "event_id": f"event_{seq}", "error": error}, seq
+    )
+
+
+def test_a_refused_event_moves_the_walk_only_past_one_the_recording_refused_too() -> None:
+    truncated = {"type": "conversation.item.truncated", "event_id": "event_t", "item_id": "item_1"}
+    steps = [
+        _truncate("evt_bad", 1),
+        _truncate("evt_good", 2),  # answered out of order: the error names evt_bad
+        _error("evt_bad", 3),
+        ScriptStep("emit", 31.0, truncated, 4),
+        _truncate(None, 5),
+        _error(None, 6),
+    ]
+    walk = walk_of(steps, speed=0.0)
+    matched = walk.on_refused(10_000.0, "conversation.item.truncate", "evt_live_bad")
+    assert matched is not None and matched.divergence is None and matched.events == []
+    # the recorded evt_good was accepted: a live refusal there is the engine's own, the walk stays
+    assert walk.on_refused(10_001.0, "conversation.item.truncate", "evt_x") is None
+    assert walk.on_refused(10_001.0, "response.create", "evt_x") is None
+    live_good = ce.ConversationItemTruncate("item_1", 0, 5, "evt_live_good")
+    walk.ids.bind("item_1", "item_1")
+    answered = walk.on_client(live_good, 10_002.0).events
+    assert [e["type"] for e in answered] == ["error", "conversation.item.truncated"]
+    assert answered[0]["error"]["event_id"] == "evt_live_bad"  # the live id of the refused event
+    last = walk.on_refused(10_003.0, "conversation.item.truncate", None)
+    assert last is not None and [e["type"] for e in last.events] == ["error"] and walk.is_finished
+
+
 def test_a_recording_scenario_needs_its_directory() -> None:
     with pytest.raises(ScenarioError, match="recording"):
         parse_scenario("name: r\nkind: recording\nrules: []\n")
