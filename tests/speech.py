@@ -10,6 +10,7 @@ import wave
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import numpy as np
 import soxr
 from openai.types.realtime import RealtimeServerEvent
@@ -63,6 +64,19 @@ async def events_until(connection: Any, kind: str) -> list[dict[str, Any]]:
         seen.append(event)
         if event["type"] == kind:
             return seen
+
+
+async def next_event(ws: Any, kind: str) -> dict[str, Any]:
+    """The next server event of type ``kind`` from an aiohttp WebSocket, every event before it validated
+    as above; an ``error`` event or a non-text frame fails the test."""
+    while True:
+        message = await ws.receive(timeout=30)
+        assert message.type == aiohttp.WSMsgType.TEXT, (message.type, message.data, message.extra)
+        event = json.loads(message.data)
+        validate_server_event(event)
+        assert event["type"] != "error", event
+        if event["type"] == kind:
+            return dict(event)
 
 
 def word_error_rate(reference: str, hypothesis: str) -> float:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import json
 import random
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from tokenizers import Tokenizer
 from mockengine.engines.stt import resolve_whisper_model
 from mockengine.engines.tokens import TokenCounter
 from mockengine.server.resources import Resources
-from tests.speech import validate_server_event
+from tests.speech import next_event
 
 TOKENIZER = Tokenizer.from_file(str(Path(resolve_whisper_model(None)) / "tokenizer.json"))
 TEXTS = {
@@ -39,24 +38,13 @@ def resources(fake_resources: Resources) -> Resources:
     return dataclasses.replace(fake_resources, tokens=TokenCounter(TOKENIZER))
 
 
-async def next_of(ws: aiohttp.ClientWebSocketResponse, kind: str) -> dict:
-    while True:
-        message = await ws.receive(timeout=30)
-        assert message.type == aiohttp.WSMsgType.TEXT, (message.type, message.data, message.extra)
-        event = json.loads(message.data)
-        validate_server_event(event)
-        assert event["type"] != "error", event
-        if event["type"] == kind:
-            return event
-
-
 async def respond(ws: aiohttp.ClientWebSocketResponse, text: str) -> dict:
     content = [{"type": "input_text", "text": text}]
     await ws.send_json(
         {"type": "conversation.item.create", "item": {"type": "message", "role": "user", "content": content}}
     )
     await ws.send_json({"type": "response.create", "response": {"output_modalities": ["text"]}})
-    return (await next_of(ws, "response.done"))["response"]
+    return (await next_event(ws, "response.done"))["response"]
 
 
 @pytest.mark.parametrize("name", sorted(TEXTS))
@@ -68,9 +56,9 @@ async def test_a_realtime_session_answers_a_long_text_without_spaces_and_goes_on
         aiohttp.ClientSession() as http,
         http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-1"}) as ws,
     ):
-        await next_of(ws, "session.created")
+        await next_event(ws, "session.created")
         await ws.send_json({"type": "session.update", "session": {"type": "realtime", "instructions": text}})
-        await next_of(ws, "session.updated")
+        await next_event(ws, "session.updated")
         first = await respond(ws, text)
         assert first["status"] == "completed" and first["output"], first
         assert 0 < len(first["output"][0]["content"][0]["text"]) <= 200  # a short echo, not the run

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 from openai import AsyncOpenAI
 
-from tests.speech import validate_server_event
+from tests.speech import next_event
 
 ASKED = "What is the weather in Paris?"
 CITY_ONLY = {"type": "object", "required": ["city"]}
@@ -30,21 +30,10 @@ def tool(parameters: dict[str, Any]) -> dict[str, Any]:
     return {"name": "get_weather", "description": "Get the weather for a city", "parameters": parameters}
 
 
-async def next_of(ws: aiohttp.ClientWebSocketResponse, kind: str) -> dict:
-    while True:
-        message = await ws.receive(timeout=30)
-        assert message.type == aiohttp.WSMsgType.TEXT, (message.type, message.data, message.extra)
-        event = json.loads(message.data)
-        validate_server_event(event)
-        assert event["type"] != "error", event
-        if event["type"] == kind:
-            return event
-
-
 async def say(ws: aiohttp.ClientWebSocketResponse, item: dict[str, Any]) -> dict:
     await ws.send_json({"type": "conversation.item.create", "item": item})
     await ws.send_json({"type": "response.create", "response": {"output_modalities": ["text"]}})
-    return (await next_of(ws, "response.done"))["response"]
+    return (await next_event(ws, "response.done"))["response"]
 
 
 @pytest.mark.parametrize("parameters", [CITY_ONLY, {**CITY_ONLY, "properties": {}}], ids=["none", "empty"])
@@ -56,10 +45,10 @@ async def test_a_realtime_session_calls_with_the_undeclared_required_name_and_go
         aiohttp.ClientSession() as http,
         http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-1"}) as ws,
     ):
-        await next_of(ws, "session.created")
+        await next_event(ws, "session.created")
         session = {"type": "realtime", "tools": [{"type": "function", **tool(parameters)}]}
         await ws.send_json({"type": "session.update", "session": session})
-        await next_of(ws, "session.updated")
+        await next_event(ws, "session.updated")
         user = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": ASKED}]}
         response = await say(ws, user)
         assert response["status"] == "completed", response
