@@ -26,12 +26,14 @@ import argparse
 import pickle
 import statistics
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from mockengine.realtime import turn_detection
 from mockengine.realtime.prosody import measure_prosody
+from mockengine.realtime.semantic_rules import Completeness
 from mockengine.realtime.turn_detection import SEMANTIC_HOLD_MS, SEMANTIC_WAIT_MS
 from mockengine.realtime.turn_scoring import TurnEvidence, score_turn
 from mockengine.turn_corpus import CACHE_ROOT, load, read_pcm, splits
@@ -42,6 +44,7 @@ STORE = CACHE_ROOT.parent / "turn-tune"
 BYTES_PER_MS = 48
 ONSET_LEVEL = 300  # a sample this loud after a pause is the speaker resuming
 _PROSODY: dict[tuple[str, int, int], Any] = {}
+_FINISHED = (Completeness.COMPLETE, Completeness.QUESTION)
 
 
 def record(chosen: tuple[str, ...]) -> None:
@@ -187,10 +190,15 @@ def _pcm(label: dict[str, Any]) -> np.ndarray:
 
 
 def _simulate(
-    label: dict[str, Any], probes: list[dict[str, Any]], samples: np.ndarray, eagerness: str
+    label: dict[str, Any],
+    probes: list[dict[str, Any]],
+    samples: np.ndarray,
+    eagerness: str,
+    hold: Callable[[dict[str, Any]], bool] | None = None,
 ) -> tuple:
     """("cut" | "end", delay after the true speech end, verdict, heard) of the first pause that ends
-    the turn; a pause ends it when its wait is shorter than the silence after it."""
+    the turn; a pause ends it when its wait is shorter than the silence after it. ``hold(probe)`` true
+    holds a finished verdict as a contested one is held (``tools/smart_turn_eval.py``'s extra cue)."""
     raw = samples.tobytes()
     for index, probe in enumerate(probes):
         start, end = probe["start_ms"], probe["speech_end_ms"]
@@ -201,7 +209,7 @@ def _simulate(
         evidence = TurnEvidence(probe["text"], end - start, probe["words"], _PROSODY[key])
         verdict = score_turn(evidence, eagerness)
         wait = SEMANTIC_WAIT_MS[eagerness][verdict.completeness]
-        if verdict.is_contested:
+        if verdict.is_contested or (hold is not None and verdict.completeness in _FINISHED and hold(probe)):
             wait = max(wait, SEMANTIC_HOLD_MS[eagerness])
         loud = np.flatnonzero(np.abs(samples[(end + 20) * 24 :].astype(np.int32)) > ONSET_LEVEL)
         is_last = index == len(probes) - 1
