@@ -123,7 +123,7 @@ def print_roc(
         if key in probability:
             label = labels[uid]
             side = "mid" if label["kind"] == "trailing" else "finished"
-            for name in (label["split"], "all", f"{side}:{label['category']}"):
+            for name in (label["split"], "all", f"{side}:{label['category']}", f"voice {label['voice']}"):
                 groups[(name, side)].append(probability[key])
     print("\nROC area of P(finished), finished ends vs mid-thought pauses (0.5 = chance)")
     for name in [*turn_tune.TUNING_SPLITS, "all"]:
@@ -133,6 +133,10 @@ def print_roc(
                 f"  {name:<12} {roc_area(finished, mid):.3f}  "
                 f"({len(finished)} finished, {len(mid)} mid-thought)"
             )
+    print("  per voice (every split):")
+    for (name, side), finished in sorted(groups.items()):
+        if name.startswith("voice") and side == "finished" and (name, "mid") in groups:
+            print(f"  {name[6:]:<28} {roc_area(finished, groups[(name, 'mid')]):.3f}")
     print("  per category, against every pause of the other side:")
     for (name, side), values in sorted(groups.items()):
         if ":" in name:
@@ -169,7 +173,7 @@ def print_trade_off(
     print("\nHold a finished verdict (as a contested one) when P(finished) < t; simulated, every eagerness")
     print(
         f"  {'split':<12}{'t':>6}{'cut high':>12}{'medium':>10}{'low':>10}"
-        f"{'statements high':>18}{'slower':>9}"
+        f"{'statements high':>18}{'> 400 ms':>10}{'slower':>9}"
     )
     for (split, threshold), row in sorted(
         rows.items(), key=lambda r: (r[0][0] == "all", r[0][0], r[0][1] or 0)
@@ -177,7 +181,29 @@ def print_trade_off(
         cuts = "".join(f"{sum(row[e]):>4}/{len(row[e]):<5}" for e in ("high", "medium", "low"))
         median = f"{statistics.median(row['delays']):.0f} ms" if row["delays"] else "-"
         shown = "-" if threshold is None else f"{threshold:g}"
-        print(f"  {split:<12}{shown:>6}  {cuts}{median:>14}{row['slower']:>5}/{len(row['delays'])}")
+        slow = sum(delay > 400 for delay in row["delays"])
+        print(
+            f"  {split:<12}{shown:>6}  {cuts}{median:>14}{slow:>6}/{len(row['delays']):<4}{row['slower']:>4}"
+        )
+    print_hard_pauses(labels, by_label, probability, rows[("all", None)])
+
+
+def print_hard_pauses(
+    labels: dict[str, dict[str, Any]],
+    by_label: dict[str, list[dict[str, Any]]],
+    probability: dict[Key, float],
+    row: dict[str, Any],
+) -> None:
+    """The ROC area where it matters: the mid-thought pauses the current detector cuts at high vs the
+    statements it ends within 400 ms (both judged finished by the transcript)."""
+    sides = []
+    for uids in (row["fast_ids"], row["cut_ids"]):
+        keys = [labelled_pause(labels[uid], by_label[uid]) for uid in uids]
+        sides.append([probability[key] for key in keys if key in probability])
+    print(
+        f"  ROC area, statements ended within 400 ms at high ({len(sides[0])}) vs mid-thought pauses cut "
+        f"at high ({len(sides[1])}), current detector: {roc_area(sides[0], sides[1]):.3f}"
+    )
 
 
 def tally(
@@ -190,15 +216,20 @@ def tally(
 ) -> None:
     for split in (label["split"], "all"):
         row = rows.setdefault(
-            (split, threshold), {"high": [], "medium": [], "low": [], "delays": [], "slower": 0}
+            (split, threshold),
+            {"high": [], "medium": [], "low": [], "delays": [], "slower": 0, "cut_ids": [], "fast_ids": []},
         )
         if label["kind"] == "trailing":
             if label["pause_ms"] < turn_tune.turn_detection_max(eagerness):
                 row[eagerness].append(outcome[0] == "cut")
+                if outcome[0] == "cut" and eagerness == "high" and threshold is None:
+                    row["cut_ids"].append(label["id"])
         elif label["category"] == "complete" and eagerness == "high" and outcome[1] is not None:
             row["delays"].append(outcome[1])
             if threshold is None:
                 baseline[label["id"]] = outcome[1]
+                if outcome[1] <= 400:
+                    row["fast_ids"].append(label["id"])
             elif outcome[1] > (baseline.get(label["id"]) or 0):
                 row["slower"] += 1
 
