@@ -276,38 +276,48 @@ FORECASTS = {
 }
 
 
+async def _weather_calls(connection: Any) -> list[dict[str, Any]]:
+    """The function calls the participant makes, in a text session with WEATHER, for Paris and Rome."""
+    await events_until(connection, "session.created")
+    tools: Any = [WEATHER]
+    await connection.session.update(
+        session={"type": "realtime", "output_modalities": ["text"], "tools": tools}
+    )
+    await events_until(connection, "session.updated")
+    await connection.conversation.item.create(item=user_text("What's the weather in Paris and in Rome?"))
+    await connection.response.create()
+    output_items = (await events_until(connection, "response.done"))[-1]["response"]["output"]
+    return [item for item in output_items if item["type"] == "function_call"]
+
+
+async def _reply_after_outputs(connection: Any, calls: list[dict[str, Any]]) -> str:
+    """Each call's forecast sent as its output, in the order given, then the text of the next response."""
+    for call in calls:
+        city = json.loads(call["arguments"])["city"]
+        output: Any = {
+            "type": "function_call_output",
+            "call_id": call["call_id"],
+            "output": json.dumps(FORECASTS[city]),
+        }
+        await connection.conversation.item.create(item=output)
+        await events_until(connection, "conversation.item.done")
+    await connection.response.create()
+    return str(
+        (await events_until(connection, "response.done"))[-1]["response"]["output"][0]["content"][0]["text"]
+    )
+
+
 async def test_outputs_of_parallel_calls_are_all_grounded_each_with_its_own_city(engine_base) -> None:
     """docs/tools.md: two places asked for are two calls in one response. The reply after both outputs
     said only the last one, named with the last call's arguments whichever output it was."""
     base = await engine_base()
-    ws_base = base.replace("http://", "ws://")
     async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=ws_base) as client,
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=base.replace("http://", "ws://")) as client,
         client.realtime.connect(model="gpt-realtime") as connection,
     ):
-        await events_until(connection, "session.created")
-        await connection.session.update(
-            session={"type": "realtime", "output_modalities": ["text"], "tools": [WEATHER]}  # type: ignore[list-item]
-        )
-        await events_until(connection, "session.updated")
-        await connection.conversation.item.create(item=user_text("What's the weather in Paris and in Rome?"))
-        await connection.response.create()
-        output_items = (await events_until(connection, "response.done"))[-1]["response"]["output"]
-        calls = [item for item in output_items if item["type"] == "function_call"]
+        calls = await _weather_calls(connection)
         assert [json.loads(call["arguments"])["city"] for call in calls] == ["Paris", "Rome"]
-        for call in reversed(calls):  # answered in the other order
-            city = json.loads(call["arguments"])["city"]
-            output = {
-                "type": "function_call_output",
-                "call_id": call["call_id"],
-                "output": json.dumps(FORECASTS[city]),
-            }
-            await connection.conversation.item.create(item=output)  # type: ignore[arg-type]
-            await events_until(connection, "conversation.item.done")
-        await connection.response.create()
-        reply = (await events_until(connection, "response.done"))[-1]["response"]["output"][0]["content"][0][
-            "text"
-        ]
+        reply = await _reply_after_outputs(connection, calls[::-1])  # answered in the other order
     assert reply == "Rome: temperature c 25, conditions cloudy. Paris: temperature c 21, conditions sunny."
 
 
@@ -319,28 +329,9 @@ async def test_a_single_output_is_named_from_the_call_it_answers(engine_base) ->
         AsyncOpenAI(api_key="sk-test", websocket_base_url=base.replace("http://", "ws://")) as client,
         client.realtime.connect(model="gpt-realtime") as connection,
     ):
-        await events_until(connection, "session.created")
-        tools: Any = [WEATHER]
-        await connection.session.update(
-            session={"type": "realtime", "output_modalities": ["text"], "tools": tools}
-        )
-        await events_until(connection, "session.updated")
-        await connection.conversation.item.create(item=user_text("What's the weather in Paris and in Rome?"))
-        await connection.response.create()
-        output_items = (await events_until(connection, "response.done"))[-1]["response"]["output"]
-        paris = next(item for item in output_items if item["type"] == "function_call")
+        paris = (await _weather_calls(connection))[0]
         assert json.loads(paris["arguments"]) == {"city": "Paris"}
-        output: Any = {
-            "type": "function_call_output",
-            "call_id": paris["call_id"],
-            "output": json.dumps(FORECASTS["Paris"]),
-        }
-        await connection.conversation.item.create(item=output)
-        await events_until(connection, "conversation.item.done")
-        await connection.response.create()
-        reply = (await events_until(connection, "response.done"))[-1]["response"]["output"][0]["content"][0][
-            "text"
-        ]
+        reply = await _reply_after_outputs(connection, [paris])
     assert reply == "Paris: temperature c 21, conditions sunny."
 
 
