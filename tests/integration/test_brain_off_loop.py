@@ -195,18 +195,19 @@ async def test_a_huge_chat_request_leaves_the_server_answering(gated):
     )
 
 
+async def ask_for_jazz(ws: aiohttp.ClientWebSocketResponse) -> None:
+    """A typed "Play some jazz." and a text response: the turn the gate holds."""
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Play some jazz."}]}
+    await ws.send_json({"type": "conversation.item.create", "item": item})
+    await ws.send_json({"type": "response.create", "response": {"output_modalities": ["text"]}})
+
+
 async def test_the_sessions_own_messages_wait_for_its_reply_in_order(gated):
     """What a client sends while its reply is worked out is handled after the reply, as inline."""
     base, gate = gated
     async with aiohttp.ClientSession() as http:
         ws = await open_session(http, base)
-        item = {
-            "type": "message",
-            "role": "user",
-            "content": [{"type": "input_text", "text": "Play some jazz."}],
-        }
-        await ws.send_json({"type": "conversation.item.create", "item": item})
-        await ws.send_json({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        await ask_for_jazz(ws)
         later = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "thanks"}]}
         await ws.send_json({"type": "conversation.item.create", "item": {**later, "id": "item_later"}})
         assert await asyncio.to_thread(gate.started.wait, GATE_S)
@@ -235,13 +236,7 @@ async def test_a_client_flooding_while_its_reply_is_worked_out_is_held_back_by_t
         ws = await open_session(http, base)
         await ws.send_json({"type": "session.update", "session": {"type": "realtime", **NO_TURNS}})
         await until(ws, "session.updated")
-        item = {
-            "type": "message",
-            "role": "user",
-            "content": [{"type": "input_text", "text": "Play some jazz."}],
-        }
-        await ws.send_json({"type": "conversation.item.create", "item": item})
-        await ws.send_json({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        await ask_for_jazz(ws)
         assert await asyncio.to_thread(gate.started.wait, GATE_S)
         received: list[dict] = []
         reader = asyncio.create_task(_read_all(ws, received))
