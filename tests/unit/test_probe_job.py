@@ -82,17 +82,21 @@ def test_a_known_transcript_skips_whisper_but_still_measures_prosody():
     assert words.calls == 0 and heard.transcript is known and heard.prosody is not None
 
 
+def _spoken_turn(replay: VirtualTimeDriver) -> VirtualTimeDriver:
+    """``replay`` run through 1.2 s of voiced audio and 3 s of silence under semantic_vad at high."""
+    replay.start()
+    detection = {"type": "semantic_vad", "eagerness": "high", "create_response": False}
+    replay.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": detection}}}))
+    replay.stream(synthetic_voiced_pcm16(1200))
+    replay.stream_silence(3000)
+    replay.run_until_idle()
+    return replay
+
+
 @pytest.mark.parametrize("text", ["I was going to ask you about the", "Yes."])
 def test_same_audio_and_words_give_the_same_events(text):
     def events() -> list[dict]:
-        session = bare_session()
-        replay = VirtualTimeDriver(session, _Words(text), FakeSynthesizer())
-        replay.start()
-        detection = {"type": "semantic_vad", "eagerness": "high", "create_response": False}
-        replay.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": detection}}}))
-        replay.stream(synthetic_voiced_pcm16(1200))
-        replay.stream_silence(3000)
-        replay.run_until_idle()
+        replay = _spoken_turn(VirtualTimeDriver(bare_session(), _Words(text), FakeSynthesizer()))
         return [event for _, event in replay.events] + [trace.data for trace in replay.traces]
 
     first = events()
@@ -111,14 +115,7 @@ def test_a_turn_transcriber_hears_only_semantic_probes():
 
 def test_a_semantic_turn_is_decided_and_transcribed_by_the_turn_transcriber():
     main, pauses = _Words("I was going to ask you about the"), _Words("Yes.")
-    session = bare_session()
-    replay = VirtualTimeDriver(session, main, FakeSynthesizer(), turn_transcriber=pauses)
-    replay.start()
-    detection = {"type": "semantic_vad", "eagerness": "high", "create_response": False}
-    replay.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": detection}}}))
-    replay.stream(synthetic_voiced_pcm16(1200))
-    replay.stream_silence(3000)
-    replay.run_until_idle()
+    replay = _spoken_turn(VirtualTimeDriver(bare_session(), main, FakeSynthesizer(), turn_transcriber=pauses))
     stopped = [t for t, e in replay.events if e["type"] == "input_audio_buffer.speech_stopped"]
     turn_end = next(trace.data for trace in replay.traces if trace.kind == "turn_end")
     assert pauses.calls >= 1 and main.calls == 0
