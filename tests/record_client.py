@@ -59,24 +59,36 @@ class ScriptedClient:
         await self.send(type="response.create")
 
 
-async def run_script(url: str, key: str, pcm: bytes, tool_output: str = TOOL_OUTPUT) -> list[dict[str, Any]]:
-    """The whole script; raises :class:`Diverged` (holding the error) on an ``error`` event."""
+async def run_script(
+    url: str,
+    key: str,
+    pcm: bytes,
+    tool_output: str = TOOL_OUTPUT,
+    turn_detection: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """The whole script; raises :class:`Diverged` (holding the error) on an ``error`` event.
+    ``turn_detection``: sent in the first session.update (else the session's default is kept)."""
     async with (
         aiohttp.ClientSession() as http,
         http.ws_connect(url, headers={"Authorization": f"Bearer {key}"}) as ws,
     ):
         client = ScriptedClient(ws)
         try:
-            await _script(client, pcm, tool_output)
+            await _script(client, pcm, tool_output, turn_detection)
         except Diverged as exc:
             exc.events = client.events  # type: ignore[attr-defined]
             raise
         return client.events
 
 
-async def _script(client: ScriptedClient, pcm: bytes, tool_output: str) -> None:
+async def _script(
+    client: ScriptedClient, pcm: bytes, tool_output: str, turn_detection: dict[str, Any] | None
+) -> None:
     await client.until("session.created")
-    await client.send(type="session.update", session={"type": "realtime", "tools": TOOLS})
+    session: dict[str, Any] = {"type": "realtime", "tools": TOOLS}
+    if turn_detection is not None:
+        session["audio"] = {"input": {"turn_detection": turn_detection}}
+    await client.send(type="session.update", session=session)
     await client.until("session.updated")
     await client.speak(pcm)  # 1: a spoken turn (server_vad)
     await client.until("response.done")

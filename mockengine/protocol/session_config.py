@@ -286,7 +286,9 @@ def _check_schema(parameters: Any) -> str | None:
     return None
 
 
-def _merge_turn_detection(current: dict[str, Any] | None, update: dict[str, Any] | None) -> Any:
+def merge_turn_detection(current: dict[str, Any] | None, update: dict[str, Any] | None) -> Any:
+    """``audio.input.turn_detection`` after a validated update of it: another type starts from that
+    type's defaults, the same type merges field by field, ``None`` turns it off."""
     if update is None:
         return None
     current_type = current["type"] if current else None
@@ -312,7 +314,7 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
                 target = merged["audio"][direction]
                 for name, field_value in fields.items():
                     if name == "turn_detection":
-                        target[name] = _merge_turn_detection(target.get(name), field_value)
+                        target[name] = merge_turn_detection(target.get(name), field_value)
                     else:
                         target[name] = copy.deepcopy(field_value)
         elif key == "tools":

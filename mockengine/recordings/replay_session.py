@@ -19,6 +19,7 @@ from typing import Any
 
 from mockengine.protocol import client_events as ce
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.session_config import merge_turn_detection
 from mockengine.realtime.effects import Step, Trace, Transcribe, TranscriptKey
 from mockengine.realtime.session import RealtimeSession
 from mockengine.recordings.recording import VAD_TYPES
@@ -78,7 +79,9 @@ class ReplayingSession:
             return self.shadow.receive(event, now_ms)
         step = Step()
         if isinstance(event, SHADOW_EVENTS):
-            step = self._from_shadow(self.shadow.receive(self._for_shadow(event), now_ms), now_ms)
+            shadow_step = self.shadow.receive(self._for_shadow(event), now_ms)
+            self._note_client_turn_detection(event, shadow_step)
+            step = self._from_shadow(shadow_step, now_ms)
         if isinstance(event, ce.InputAudioBufferAppend):
             return step
         self.walk.output_format = self._output_format()
@@ -130,11 +133,23 @@ class ReplayingSession:
         audio_input = (event.session.get("audio") or {}).get("input") or {}
         if "turn_detection" not in audio_input:
             return event
-        self._client_turn_detection = copy.deepcopy(audio_input["turn_detection"])
         session = copy.deepcopy(event.session)
         held = self._hold_shadow_replies(audio_input["turn_detection"])
         session["audio"]["input"]["turn_detection"] = held
         return ce.SessionUpdate(session, event.event_id)
+
+    def _note_client_turn_detection(self, event: ce.ClientEvent, shadow_step: Step) -> None:
+        """The turn detection the client has after an update the shadow accepted, merged as the engine
+        merges it (an update may name only some fields): what a fallback gives back, create_response
+        and interrupt_response included."""
+        if not isinstance(event, ce.SessionUpdate):
+            return
+        audio_input = (event.session.get("audio") or {}).get("input") or {}
+        accepted = any(e.get("type") == "session.updated" for e in shadow_step.events)
+        if accepted and "turn_detection" in audio_input:
+            self._client_turn_detection = merge_turn_detection(
+                self._client_turn_detection, audio_input["turn_detection"]
+            )
 
     def _from_shadow(self, step: Step, now_ms: float) -> Step:
         """The shadow's turn detection events go to the walk; its decisions stay in the trace; the user's

@@ -191,3 +191,45 @@ def test_an_extra_spoken_turn_diverges_and_the_scripted_participant_answers_it()
     assert session.divergences[0].expected.startswith("client event `response.create`")
     assert session.divergences[0].got.startswith("`input_audio_buffer.speech_started`")
     assert [t.kind for t in driver.traces].count("mockengine.replay_divergence") == 1
+
+
+def _fallback_after_update(turn_detection: dict[str, object]) -> tuple[VirtualTimeDriver, ReplayingSession]:
+    """A recording of a session.update only; the live client sends it with ``turn_detection``, then speaks
+    while a long reply plays: the speech leaves the recording, and the scripted participant takes over."""
+    steps = [
+        STEPS[0],
+        ScriptStep("expect", 50.0, {"type": "session.update", "session": {"type": "realtime"}}, 2),
+        ScriptStep("emit", 60.0, {"type": "session.updated", "event_id": "event_u", "session": {}}, 3),
+    ]
+    session = ReplayingSession(make_session(), walk_of(steps, speed=0.0), strict=False)
+    driver = VirtualTimeDriver(
+        cast(RealtimeSession, session),
+        FakeTranscriber(default="What is the capital of France?"),
+        FakeSynthesizer(),
+    )
+    driver.start()
+    update = {"type": "realtime", "audio": {"input": {"turn_detection": turn_detection}}}
+    driver.send(ce.SessionUpdate(update))
+    pcm, _ = question()
+    driver.stream(pcm)
+    driver.stream_silence(1500)
+    driver.run_until_idle()
+    return driver, session
+
+
+def test_a_fallback_gives_back_the_turn_detection_of_a_partial_update() -> None:
+    """The client's `{"type": "server_vad"}` leaves create_response and interrupt_response at their
+    defaults (true): after the fallback its turns are answered, as in any session."""
+    driver, session = _fallback_after_update({"type": "server_vad", "silence_duration_ms": 400})
+    assert session.has_fallen_back
+    restored = session.shadow.config["audio"]["input"]["turn_detection"]
+    assert restored["create_response"] is True and restored["interrupt_response"] is True
+    assert restored["silence_duration_ms"] == 400
+    assert "response.created" in [event["type"] for _, event in driver.events]
+
+
+def test_a_fallback_keeps_a_turn_detection_that_holds_replies_off() -> None:
+    driver, session = _fallback_after_update({"type": "server_vad", "create_response": False})
+    assert session.has_fallen_back
+    assert session.shadow.config["audio"]["input"]["turn_detection"]["create_response"] is False
+    assert "response.created" not in [event["type"] for _, event in driver.events]
