@@ -22,6 +22,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import merge_turn_detection
 from mockengine.realtime.effects import Step, Trace, Transcribe, TranscriptKey
 from mockengine.realtime.session import RealtimeSession
+from mockengine.recordings.mirror import mirror_events
 from mockengine.recordings.recording import VAD_TYPES
 from mockengine.recordings.walk import Divergence, ReplayWalk, WalkResult
 
@@ -72,7 +73,7 @@ class ReplayingSession:
         self.shadow.start()
         self._update_shadow(self._hold_shadow_replies(self._client_turn_detection), self.walk.anchor[1])
         self.walk.output_format = self._output_format()
-        return Step(events=self.walk.due(self.walk.anchor[1]))
+        return Step(events=self._shown(self.walk.due(self.walk.anchor[1])))
 
     def receive(self, event: ce.ClientEvent, now_ms: float) -> Step:
         if self.has_fallen_back:
@@ -96,7 +97,7 @@ class ReplayingSession:
         if self.has_fallen_back:
             return self.shadow.tick(now_ms)
         step = self._from_shadow(self.shadow.tick(now_ms), now_ms)
-        return step.extend(Step(events=self.walk.due(now_ms)))
+        return step.extend(Step(events=self._shown(self.walk.due(now_ms))))
 
     def next_deadline_ms(self) -> float | None:
         shadow = self.shadow.next_deadline_ms()
@@ -110,7 +111,7 @@ class ReplayingSession:
         if not self.has_fallen_back:
             matched = self.walk.on_refused(self.walk.anchor[1], exc.client_event_type, exc.event_id)
             if matched is not None:
-                return Step(events=matched.events)
+                return Step(events=self._shown(list(matched.events)))
         return self.shadow.error(exc)
 
     def on_transcript(self, key: TranscriptKey, text: str, now_ms: float, *more: Any) -> Step:
@@ -165,8 +166,13 @@ class ReplayingSession:
                     out.events.append(event)
         return out
 
+    def _shown(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Recorded events on their way to the client; the shadow's conversation takes in their items."""
+        mirror_events(self.shadow.ctx.conversation, events)
+        return events
+
     def _apply(self, result: WalkResult, now_ms: float, event: ce.ClientEvent | None) -> Step:
-        step = Step(events=list(result.events))
+        step = Step(events=self._shown(list(result.events)))
         divergence = result.divergence
         if divergence is None:
             return step

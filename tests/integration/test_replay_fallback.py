@@ -1,6 +1,7 @@
-"""After a divergence a replay falls back to the scripted participant: with the turn detection the client
-asked for (an update naming only some fields included), so its spoken turns are answered and a barge-in
-interrupts, over a real socket against ``serve --replay``."""
+"""After a divergence a replay falls back to the scripted participant, over a real socket against
+``serve --replay``: it knows the recorded replies (the function call whose changed output caused the
+divergence is grounded, not made again), and it has the turn detection the client asked for (an update
+naming only some fields included), so a barge-in interrupts and the spoken turn is answered."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ async def record(engine: Any, aiohttp_server: Any, out: Path, pcm: bytes) -> Non
     await written(out / "realtime-0001")
 
 
-async def test_after_a_fallback_a_barge_in_interrupts_and_the_spoken_turn_is_answered(
+async def test_after_a_fallback_the_output_is_grounded_and_a_barge_in_interrupts_and_is_answered(
     engine, aiohttp_server, tmp_path
 ):
     pcm, _ = question()
@@ -35,4 +36,6 @@ async def test_after_a_fallback_a_barge_in_interrupts_and_the_spoken_turn_is_ans
         f"{replay.realtime}&scenario=conformance", "sk-any", pcm, tool_output='"nope"', turn_detection=PARTIAL
     )
     done = [e["response"] for e in events if e["type"] == "response.done"]
+    assert [o["type"] for o in done[1]["output"]] == ["function_call"]  # recorded: the call
+    assert [o["type"] for o in done[2]["output"]] == ["message"]  # the fallback's answer to its output
     assert [r["status"] for r in done[-2:]] == ["cancelled", "completed"]  # the barge-in, then its answer

@@ -12,9 +12,11 @@ import pytest
 from mockengine.brain.scenario import ScenarioError, parse_scenario
 from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.protocol import client_events as ce
+from mockengine.realtime.conversation import Conversation, Item
 from mockengine.realtime.session import RealtimeSession
 from mockengine.recordings.chat_match import request_key
 from mockengine.recordings.format import REDACTED, Scrubber, redact_headers
+from mockengine.recordings.mirror import mirror_events
 from mockengine.recordings.recording import RecordedSession, ScriptStep
 from mockengine.recordings.replay_session import ReplayingSession
 from mockengine.recordings.restamp import IdMap, Restamper
@@ -233,3 +235,31 @@ def test_a_fallback_keeps_a_turn_detection_that_holds_replies_off() -> None:
     assert session.has_fallen_back
     assert session.shadow.config["audio"]["input"]["turn_detection"]["create_response"] is False
     assert "response.created" not in [event["type"] for _, event in driver.events]
+
+
+def test_recorded_replies_join_the_shadows_conversation_with_their_truncations_and_deletions() -> None:
+    conversation = Conversation("conv_1")
+    conversation.insert(
+        Item("item_user", "message", role="user", content=[{"type": "input_text", "text": "hi"}])
+    )
+    said = {"id": "item_said", "type": "message", "role": "assistant", "status": "completed"}
+    said["content"] = [{"type": "output_audio", "transcript": "Hello there."}]
+    call = {"id": "item_call", "type": "function_call", "name": "f", "call_id": "call_1", "arguments": "{}"}
+    mirror_events(
+        conversation,
+        [
+            {"type": "conversation.item.added", "previous_item_id": "item_user", "item": said},
+            {"type": "conversation.item.done", "previous_item_id": "item_user", "item": said},
+            {"type": "conversation.item.done", "previous_item_id": "item_said", "item": call},
+            {"type": "conversation.item.done", "previous_item_id": "item_said", "item": call},  # once only
+        ],
+    )
+    assert [item.id for item in conversation] == ["item_user", "item_said", "item_call"]
+    assert conversation.find_call("call_1") is not None
+    mirror_events(
+        conversation, [{"type": "conversation.item.truncated", "item_id": "item_said", "audio_end_ms": 0}]
+    )
+    said_item = conversation.get("item_said")
+    assert said_item is not None and said_item.text() == ""  # no unheard words stay
+    mirror_events(conversation, [{"type": "conversation.item.deleted", "item_id": "item_call"}])
+    assert [item.id for item in conversation] == ["item_user", "item_said"]
