@@ -257,8 +257,8 @@ class RealtimeSession:
         validate_turn_detection(merged["audio"]["input"]["turn_detection"])
         validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
         self.ctx.config = merged
-        self.turns.apply_turn_detection(old, self.ctx.turn_detection)
-        return Step(events=[se.session_updated(self.ids.event(), session=copy.deepcopy(self.config))])
+        updated = Step(events=[se.session_updated(self.ids.event(), session=copy.deepcopy(self.config))])
+        return updated.extend(self.turns.apply_turn_detection(old, self.ctx.turn_detection, now_ms))
 
     def on_session_close(self, event: ce.SessionClose, now_ms: float) -> Step:
         """The live service accepts ``session.close`` but what it does is unknown (reference §1): accepted,

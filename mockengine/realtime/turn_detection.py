@@ -150,6 +150,19 @@ class TurnDetector:
         self._generation = generation
         self._probe_count = 0
         self._audio_ms = floor_ms
+        self._floor_ms = floor_ms
+
+    def take_over(self, previous: TurnDetector) -> list[TurnSignal]:
+        """Go on with ``previous``'s open turn (turn detection changed type mid-turn): the frames heard
+        since its onset (at most ``HISTORY_MS``) are heard again, so a turn whose speech already ended
+        ends by this detector's rule, instead of waiting for an onset that may never come."""
+        start_ms = previous._turn_start_ms if previous._turn_start_ms is not None else previous._floor_ms
+        frames = [frame for frame in previous._history if frame.start_ms >= start_ms]
+        if not frames:
+            return []
+        self._tracker.reset(frames[0].start_ms)
+        self._floor_ms = self._audio_ms = frames[0].start_ms
+        return self.push_frames(frames)
 
     def reconfigure(self, config: TurnDetection) -> None:
         """New settings of the same ``type`` (silence, padding, eagerness, flags), from now on."""

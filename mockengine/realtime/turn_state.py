@@ -8,7 +8,9 @@ States
 ``LISTENING_PAUSE``  turn detection was switched off mid-turn: the open turn (its id, its audio) waits
                      for the client's commit, which creates no response.
 ``HANDED_OVER``      turn detection changed type mid-turn (a fresh detector): the open turn goes on, and
-                     the new detector's onset continues it without a second ``speech_started``.
+                     the new detector's onset continues it without a second ``speech_started``. The new
+                     detector hears the turn again from its onset (``TurnDetector.take_over``), so this
+                     state normally lasts only until that replay's onset, within the same update.
 
 Events
 ------

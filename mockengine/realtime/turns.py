@@ -129,14 +129,19 @@ class UserTurns:
 
     # -- turn detection settings ----------------------------------------------------------------------
 
-    def apply_turn_detection(self, old: TurnDetection | None, new: TurnDetection | None) -> None:
-        """A ``session.update`` changed ``audio.input.turn_detection`` from ``old`` to ``new``."""
+    def apply_turn_detection(
+        self, old: TurnDetection | None, new: TurnDetection | None, now_ms: float
+    ) -> Step:
+        """A ``session.update`` changed ``audio.input.turn_detection`` from ``old`` to ``new``. A turn
+        under way when the type changes goes on under the new detector, which hears it again from its
+        onset: a turn already in its final silence may end at once (``speech_stopped``, the commit, the
+        response), by the new type's rule."""
         if old != new:
             self.responses.idle_deadline_ms = None
         if new is not None:
             self.classifier.set_threshold(_frame_threshold(new))
         if old == new:
-            return
+            return Step()
         if new is None:
             self._transition(TurnEvent.DETECTION_OFF)
         elif old is None:
@@ -144,7 +149,11 @@ class UserTurns:
         elif old.type == new.type:
             self._transition(TurnEvent.DETECTION_RETUNED, new)
         else:
+            previous = self.detector
             self._transition(TurnEvent.DETECTION_RETYPED, new)
+            if self.state is TurnState.HANDED_OVER and previous is not None and self.detector is not None:
+                return self._on_signals(self.detector.take_over(previous), now_ms)
+        return Step()
 
     def _transition(self, event: TurnEvent, config: TurnDetection | None = None) -> str | None:
         """Apply one turn event (``config``: the new turn detection, for the ``DETECTION_*`` events) by

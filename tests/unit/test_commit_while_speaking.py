@@ -112,7 +112,7 @@ def test_a_commit_after_a_change_of_turn_detection_type_mid_speech_closes_the_tu
     driver.stream(synthetic_voiced_pcm16(800))
     (started,) = driver.of_type("input_audio_buffer.speech_started")
     _set_turn_detection(driver, {"type": "semantic_vad", "eagerness": "low"})
-    assert driver.session.turns.state is TurnState.HANDED_OVER
+    assert driver.session.turns.state is TurnState.IN_TURN  # the new detector took the turn over
     since = len(driver.events)
     driver.send(ce.InputAudioBufferCommit())
     assert _kinds(driver, since) == ["input_audio_buffer.speech_stopped", "input_audio_buffer.committed"]

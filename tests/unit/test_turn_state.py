@@ -35,6 +35,7 @@ SERVER_VAD = {"type": "server_vad"}
 SEMANTIC_VAD = {"type": "semantic_vad", "eagerness": "high"}
 SEMANTIC_LOW = {"type": "semantic_vad", "eagerness": "low"}
 IDLE_TIMEOUT = {"type": "server_vad", "idle_timeout_ms": 5000}
+PATIENT = {"type": "server_vad", "silence_duration_ms": 20_000}
 
 
 def test_every_pair_in_the_table_goes_where_it_says_and_every_other_pair_raises() -> None:
@@ -91,17 +92,32 @@ def _script(driver: VirtualTimeDriver) -> list[tuple[str, list[Callable[[], None
     def detect(config: dict[str, object] | None) -> Callable[[], None]:
         return lambda: _turn_detection(driver, config)
 
+    def stale(config: dict[str, object]) -> Callable[[], None]:
+        """A turn whose speech is older than the detector's history (a patient server_vad still in it
+        after 10.5 s of silence), retyped: the new detector has nothing to take over and waits for an
+        onset (HANDED_OVER)."""
+
+        def run() -> None:
+            _turn_detection(driver, PATIENT)
+            driver.stream(synthetic_voiced_pcm16(600))
+            driver.stream_silence(10_500)
+            _turn_detection(driver, config)
+            assert driver.session.turns.state is TurnState.HANDED_OVER
+
+        return run
+
     commit, clear = send(ce.InputAudioBufferCommit()), send(ce.InputAudioBufferClear())
     retuned, longer = {**SERVER_VAD, "silence_duration_ms": 500}, {**SERVER_VAD, "silence_duration_ms": 300}
     return [
         ("listening: commit, clear, retuned", [silence(300), commit, silence(200), clear, detect(retuned)]),
         ("in turn: retuned, stopped", [speak(), detect(longer), silence(800)]),
         ("in turn: commit, clear", [speak(), commit, speak(), clear]),
-        ("in turn: retyped; handed over: retuned", [speak(), detect(SEMANTIC_VAD), detect(SEMANTIC_LOW)]),
-        ("handed over: retyped, speech goes on", [detect(SERVER_VAD), speak(300), silence(800)]),
-        ("handed over: commit", [speak(), detect(SEMANTIC_VAD), commit]),
-        ("handed over: clear", [speak(), detect(SERVER_VAD), clear]),
-        ("handed over: off; pause: commit", [speak(), detect(SEMANTIC_VAD), detect(None), commit]),
+        ("in turn: retyped, taken over at once", [speak(), detect(SEMANTIC_VAD), silence(3000)]),
+        ("handed over: retuned, retyped", [stale(SEMANTIC_VAD), detect(SEMANTIC_LOW), detect(SERVER_VAD)]),
+        ("handed over: speech goes on", [speak(300), silence(800)]),
+        ("handed over: commit", [stale(SEMANTIC_VAD), commit]),
+        ("handed over: clear", [stale(SEMANTIC_VAD), clear]),
+        ("handed over: off; pause: commit", [stale(SEMANTIC_VAD), detect(None), commit]),
         ("manual: commit, clear, on", [speak(300), commit, speak(300), clear, detect(SERVER_VAD)]),
         ("listening: off, retyped", [detect(None), detect(SERVER_VAD), detect(SEMANTIC_VAD)]),
         ("in turn: off; pause: clear", [speak(), detect(None), clear]),
