@@ -51,6 +51,8 @@ class ReplayingSession:
         self.has_fallen_back = False
         self.divergences: list[Divergence] = []
         self._client_turn_detection: Any = copy.deepcopy(self._turn_detection())
+        # item id → the audio_end_ms the live client truncated it at (the recorded answer echoes it)
+        self._live_truncates: dict[str, int] = {}
 
     def __getattr__(self, name: str) -> Any:  # config, ids, brain, is_wanted, ...: the shadow's
         return getattr(self.shadow, name)
@@ -85,6 +87,8 @@ class ReplayingSession:
             step = self._from_shadow(shadow_step, now_ms)
         if isinstance(event, ce.InputAudioBufferAppend):
             return step
+        if isinstance(event, ce.ConversationItemTruncate):
+            self._live_truncates[event.item_id] = event.audio_end_ms
         self.walk.output_format = self._output_format()
         return step.extend(self._apply(self.walk.on_client(event, now_ms), now_ms, event))
 
@@ -167,7 +171,15 @@ class ReplayingSession:
         return out
 
     def _shown(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Recorded events on their way to the client; the shadow's conversation takes in their items."""
+        """Recorded events on their way to the client; the shadow's conversation takes in their items.
+        A recorded ``conversation.item.truncated`` answers the live truncate of its item, so it says
+        the live ``audio_end_ms`` (a client truncates where its playback was, which differs run to run;
+        matching ignores it)."""
+        for event in events:
+            if event.get("type") == "conversation.item.truncated":
+                live_ms = self._live_truncates.pop(event.get("item_id", ""), None)
+                if live_ms is not None:
+                    event["audio_end_ms"] = live_ms
         mirror_events(self.shadow.ctx.conversation, events)
         return events
 

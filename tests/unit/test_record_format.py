@@ -263,3 +263,17 @@ def test_recorded_replies_join_the_shadows_conversation_with_their_truncations_a
     assert said_item is not None and said_item.text() == ""  # no unheard words stay
     mirror_events(conversation, [{"type": "conversation.item.deleted", "item_id": "item_call"}])
     assert [item.id for item in conversation] == ["item_user", "item_said"]
+
+
+def test_a_replayed_truncated_event_says_where_the_live_client_truncated() -> None:
+    """Matching ignores audio_end_ms (playback differs run to run); the answer echoes the live value."""
+    truncated = {"type": "conversation.item.truncated", "event_id": "event_t", "item_id": "item_1"}
+    steps = [STEPS[0], _truncate(None, 1), ScriptStep("emit", 31.0, {**truncated, "audio_end_ms": 800}, 2)]
+    walk = walk_of(steps, speed=0.0)
+    walk.ids.bind("item_1", "item_1")
+    session = ReplayingSession(make_session(), walk, strict=False)
+    session.start()
+    step = session.receive(ce.ConversationItemTruncate("item_1", 0, 1500), 10_100.0)
+    step.extend(session.tick(10_200.0))
+    (answer,) = [e for e in step.events if e["type"] == "conversation.item.truncated"]
+    assert answer["audio_end_ms"] == 1500 and not session.divergences
