@@ -9,6 +9,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, cast
 
 from aiohttp import web
@@ -17,7 +18,7 @@ from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
 from mockengine.recordings.chat_match import CHAT_PATH, ChatReplay
-from mockengine.recordings.format import RecordingError
+from mockengine.recordings.format import RecordingError, read_manifest
 from mockengine.recordings.recording import Recording, load_recording
 from mockengine.recordings.replay_session import TRACE_KIND, ReplayingSession
 from mockengine.recordings.restamp import IdMap, Restamper
@@ -36,8 +37,15 @@ log = logging.getLogger("mockengine.replay")
 
 def install(app: web.Application, settings: Settings) -> None:
     """With ``settings.replay_dir``: load the recording (RecordingError when it is not one) and answer
-    chat completions from it."""
+    chat completions from it. A scenario of kind ``recording`` whose directory holds no recording is a
+    RecordingError too (naming the scenario file): a start-up mistake, like any other in a scenario."""
     app[SCENARIO_RECORDINGS] = {}
+    for scenario in app[RESOURCES].scenarios.scenarios.values():
+        if scenario.recording is not None:
+            try:
+                read_manifest(Path(scenario.recording))
+            except RecordingError as exc:
+                raise RecordingError(f"{scenario.source}: at $.recording: {exc}") from exc
     if not settings.replay_dir:
         return
     recording = load_recording(settings.replay_dir)

@@ -99,3 +99,12 @@ def test_each_subcommand_help_still_lists_its_own_options() -> None:
     assert "schedule" in commands["faults"].format_help()
     serve_help = re.sub(r"-\n\s+", "-", commands["serve"].format_help())  # argparse wraps at hyphens
     assert "(docs/faults-and-tokens.md)" in serve_help and "(README" not in serve_help
+
+
+@pytest.mark.slow  # a mockengine subprocess (it loads the models before it reads the scenarios' recordings)
+def test_a_recording_scenario_without_a_recording_stops_the_server_with_one_line(tmp_path) -> None:
+    (tmp_path / "bug.yaml").write_text("name: bug\nkind: recording\nrecording: not_recorded_yet\nrules: []\n")
+    result = _run("serve", "--port", "0", "--scenarios-dir", str(tmp_path))
+    assert result.returncode == 2 and "listening" not in result.stdout
+    (line,) = [line for line in result.stderr.splitlines() if line.startswith("mockengine: ")]
+    assert f"{tmp_path / 'bug.yaml'}: at $.recording: " in line and "no recording.json" in line
