@@ -174,7 +174,7 @@ class _Socket:
 
 async def _outbox_after(frames: list[str], monkeypatch: pytest.MonkeyPatch, fast: bool) -> list[bytes]:
     if not fast:
-        monkeypatch.setattr(session_loop, "parse_plain_append", lambda _raw: None)
+        monkeypatch.setattr(session_loop, "parse_plain_append", lambda _raw, _input_format: None)
     settings = Settings()
     runner = SessionRunner(_Socket(), _session(), make_fake_resources(settings), Tracer(None))  # type: ignore[arg-type]
     runner.apply(runner.session.start())
