@@ -376,6 +376,7 @@ def parse_plain_append(raw: str, input_format: str = "audio/pcm") -> tuple[bytes
         return decode_audio(append, input_format), event_id
     except ProtocolError as exc:
         exc.event_id = event_id
+        exc.client_event_type = append["type"]  # as parse_client_event does: a replay matches on it
         raise
 
 

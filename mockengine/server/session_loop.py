@@ -231,7 +231,7 @@ class SessionLoop:
             event = self.parse(raw) if plain is None else None
         except ProtocolError as exc:
             metrics.CLIENT_EVENT_COUNTER.count("invalid")
-            self.apply(self.session.error(exc))
+            self.apply(self.session.error(exc, self.now_ms()))
             return
         metrics.CLIENT_EVENT_COUNTER.count(APPEND_TYPE if event is None else event.type)
         if isinstance(event, ResponseCancel):
