@@ -342,10 +342,10 @@ def _vocabulary(key: str) -> _Vocabulary:
     texts = [description or ""]
     properties = schema_values.properties_of(parameters)
     kinds, enums = set(), set()
-    needed = parameters.get("required") if isinstance(parameters, Mapping) else None
+    needed = schema_values.required_of(parameters)
     for parameter, schema in (properties or {}).items():
         # what a tool needs says what it is about more than an optional detail does
-        weight = PARAMETER_WEIGHT if isinstance(needed, list) and parameter in needed else OPTIONAL_WEIGHT
+        weight = PARAMETER_WEIGHT if parameter in needed else OPTIONAL_WEIGHT
         _add(weights, _concepts(lexicon.identifier_words(parameter)), weight)
         if isinstance(schema, Mapping):
             kinds |= {kinds_of.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
