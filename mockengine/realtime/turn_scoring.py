@@ -69,6 +69,7 @@ from mockengine.realtime.semantic_words import (
     FUNCTION_WORDS,
     INTERJECTIONS,
     OBJECT_PRONOUNS,
+    PLACE_PREPOSITIONS,
     PREPOSITIONS,
     RELATIVE_WORDS,
     SUBJECT_PRONOUNS,
@@ -129,6 +130,9 @@ FUNCTION_ENDINGS = (
 )
 FUNCTION_ENDING_WEIGHT = -0.5
 DEMONSTRATIVE_WEIGHT = -1.0  # round 4: a final "that" (0 of 396 finished ends, 25 of 491 mid-thought pauses)
+FRONTED_WEIGHT = -1.0  # round 8: "The way I see it.", "From what she told me.", "You know what?"
+FRONTED_MAX_WORDS = 6
+PRE_ANNOUNCEMENTS = (("you", "know", "what"), ("do", "you", "know", "what"), ("guess", "what"))
 SHORT_LIST_WEIGHT = -1.0  # round 4: "Monday, Wednesday." (rule 13b takes longer lists)
 OBJECT_VERB_WEIGHT = -1.0  # "I would probably choose.": the object (and its article) went missing
 # Round 4: whisper's doubt about a long content word at a falling end is a misheard word more often than
@@ -155,6 +159,7 @@ FALLING_ST_PER_S = -8.0
 RISING_ST_PER_S = 5.0
 PITCH_WEIGHT = 1.0  # falling
 RISING_WEIGHT = -1.0  # level or rising
+RISING_ANSWER_ST_PER_S = 5.0
 LENGTHENING_RATIO = 2.5
 LENGTHENING_WEIGHT = -0.5
 ENERGY_LEVEL_DB = 6.0
@@ -242,11 +247,13 @@ def score_turn(evidence: TurnEvidence, eagerness: str = "medium") -> Verdict:
     if judgement.completeness is Completeness.COMPLETE:
         cues += _ending_word_cues(evidence.text)
     if judgement.completeness in (Completeness.COMPLETE, Completeness.QUESTION):
-        cues += _demonstrative_cue(evidence.text)
+        cues += _demonstrative_cue(evidence.text) + _fronted_cue(evidence.text)
     # A question's pitch is its own; one word's contour is its stress, not a sentence ending.
     if not is_question and not any(cue.name == "short_answer" for cue in cues):
         cues += _prosody_cues(evidence.prosody)
         cues = _misheard(cues, evidence.words)
+    elif not is_question:
+        cues += _rising_answer_cue(evidence.prosody)
     score = round(sum(cue.weight for cue in cues), 3)
     if score >= COMPLETE_AT.get(eagerness, COMPLETE_AT["medium"]):
         completeness = Completeness.QUESTION if is_question else Completeness.COMPLETE
@@ -297,6 +304,9 @@ def _ending_word_cues(text: str) -> list[Cue]:
         )
     elif last is not None and last[1] in FUNCTION_ENDINGS:
         cues.append(Cue("function_ending", FUNCTION_ENDING_WEIGHT, f"ends on the function word {last[1]!r}"))
+    elif last is not None and last[1] in PLACE_PREPOSITIONS and len(words) > 2:
+        reason = f"ends on {last[1]!r} (a preposition whose noun may be to come)"
+        cues.append(Cue("function_ending", FUNCTION_ENDING_WEIGHT, reason))
     return cues
 
 
@@ -315,6 +325,26 @@ def _demonstrative_cue(text: str) -> list[Cue]:
             "ends on 'that' (a cut-off 'the', or its noun to come)",
         )
     ]
+
+
+def _fronted_cue(text: str) -> list[Cue]:
+    """``fronted_clause`` (round 8): the whole turn is what English fronts before a main clause, and
+    no main clause has come: "the way" + a subject ("The way I see it."), a preposition + "what" + a
+    subject ("From what she told me."), or a pre-announcement question ("You know what?", "Guess
+    what?", "Do you know what?"), which by its use announces what follows."""
+    words = _WORDS.findall(text.lower().replace("’", "'"))
+    if "," in text or len(words) < 2:
+        return []
+    if tuple(words) in PRE_ANNOUNCEMENTS:
+        return [Cue("fronted_clause", FRONTED_WEIGHT, f"{' '.join(words)!r} announces what follows")]
+    head = words[:3]
+    if len(words) > FRONTED_MAX_WORDS or set(words[3:]) & AUXILIARIES:
+        return []  # a main clause may have come: "The way you did it was great."
+    if head[:2] == ["the", "way"] and head[2:] and head[2] in SUBJECT_PRONOUNS:
+        return [Cue("fronted_clause", FRONTED_WEIGHT, "'the way' + subject, no main clause yet")]
+    if head[0] in PREPOSITIONS and head[1:2] == ["what"] and head[2:] and head[2] in SUBJECT_PRONOUNS:
+        return [Cue("fronted_clause", FRONTED_WEIGHT, f"'{head[0]} what' + subject, no main clause yet")]
+    return []
 
 
 def _argues_against(cue: Cue) -> bool:
@@ -408,6 +438,15 @@ def _letters(word: str) -> int:
     "Our house is number 63." and "The babysitter can stay until 11." for nothing)."""
     digits = len(_DIGIT.findall(word))
     return max(2, len(_WORD.findall(word)) - digits + digits * LETTERS_PER_DIGIT)
+
+
+def _rising_answer_cue(prosody: Prosody) -> list[Cue]:
+    """Round 8: a short answer's last syllable rising clearly is continuation intonation ("Right, ...",
+    "Knowing them, ..."): an opener, not an answer. Its fall or level contour stays unread (stress)."""
+    slope = prosody.pitch_slope_st_per_s
+    if slope is None or slope < RISING_ANSWER_ST_PER_S:
+        return []
+    return [Cue("pitch", RISING_WEIGHT, f"short answer rising {slope:+.0f} st/s (continuation)")]
 
 
 def _prosody_cues(prosody: Prosody) -> list[Cue]:
