@@ -35,7 +35,13 @@ cue                         evidence                                            
 ``demonstrative_ending``    (round 4) a closed sentence ends on "that" (a cut-off  ``DEMONSTRATIVE_WEIGHT``
                             "the", or a noun to come)
 ``short_list``              (round 4) it ends on two short list items, no "and"    :data:`SHORT_LIST_WEIGHT`
+``fronted_clause``          (round 8) only a fronted clause, no main clause: "The  :data:`FRONTED_WEIGHT`
+                            way I remember it.", "From what she told me."
 ==========================  =====================================================  =====================
+
+Round 8 also reads a rising end on a short answer as continuation ("Right, ...": ``pitch``,
+:data:`RISING_WEIGHT`) and a closed sentence ending on a preposition of place ("She was hiding under.")
+as a ``function_ending``.
 
 The sum maps to a :class:`Completeness`: >= :data:`COMPLETE_AT` finished (QUESTION when the lexical cue
 saw a question), <= :data:`INCOMPLETE_AT` unfinished, else UNKNOWN; the detector's eagerness table turns
@@ -45,7 +51,8 @@ cue) on ``tune`` plus the burned ``heldout``; round 3 (short answers, the ending
 plus the burned ``heldout_r2`` and its own ``dev_r3`` texts; round 4 (misheard or cut-off, the
 demonstrative and list endings, the pitch band) on those plus the burned ``heldout_r3``; round 5
 (``misheard`` holds, the tail past 300 ms with digits counted as spoken, low holds a "?") on those plus
-the burned ``heldout_r4``, never on ``heldout_r5``. Pure and deterministic: same evidence, same verdict.
+the burned ``heldout_r4``, never on ``heldout_r5``; round 8 (the cues above) on every split before
+``heldout_r7``, then checked on ``heldout_r7``. Pure and deterministic: same evidence, same verdict.
 """
 
 from __future__ import annotations
