@@ -132,8 +132,15 @@ AMBIGUOUS_ENDINGS = frozenset({"in", "on"})
 PARTICLE_WEIGHT = -1.0
 # A finished sentence usually ends on a content word; one the rules let end on a function word (an
 # elliptic "it might", "she forgot her", "tell you when", "talk after") is weaker evidence (round 3).
+# Round 8: a negated auxiliary ends a sentence no more firmly than the plain one ("She wouldn't." for
+# "She wouldn't want anything too wild."; the tuning splits: 1 finished end, 20+ mid-thought pauses).
+NEGATED_AUXILIARIES = frozenset({f"{aux}n't" for aux in AUXILIARIES} | {"won't", "can't", "shan't", "ain't"})
 FUNCTION_ENDINGS = (
-    AUXILIARIES | PREPOSITIONS | RELATIVE_WORDS | frozenset({"her", "his", "after", "before", "its"})
+    AUXILIARIES
+    | NEGATED_AUXILIARIES
+    | PREPOSITIONS
+    | RELATIVE_WORDS
+    | frozenset({"her", "his", "after", "before", "its"})
 )
 FUNCTION_ENDING_WEIGHT = -0.5
 DEMONSTRATIVE_WEIGHT = -1.0  # round 4: a final "that" (0 of 396 finished ends, 25 of 491 mid-thought pauses)
