@@ -133,7 +133,7 @@ PARTICLE_WEIGHT = -1.0
 # A finished sentence usually ends on a content word; one the rules let end on a function word (an
 # elliptic "it might", "she forgot her", "tell you when", "talk after") is weaker evidence (round 3).
 # Round 8: a negated auxiliary ends a sentence no more firmly than the plain one ("She wouldn't." for
-# "She wouldn't want anything too wild."; the tuning splits: 1 finished end, 20+ mid-thought pauses).
+# "She wouldn't want anything too wild."; all recorded splits: 1 finished end, 19 mid-thought probes).
 NEGATED_AUXILIARIES = frozenset({f"{aux}n't" for aux in AUXILIARIES} | {"won't", "can't", "shan't", "ain't"})
 FUNCTION_ENDINGS = (
     AUXILIARIES

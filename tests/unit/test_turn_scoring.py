@@ -411,7 +411,8 @@ def test_a_fronted_clause_with_no_main_clause_is_held(text, is_fronted):
     """Round 8: what English fronts before a main clause, alone, is held, not ended fast."""
     verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
     assert ("fronted_clause" in cue_names(verdict)) is is_fronted
-    ends_fast = verdict.completeness in (Completeness.COMPLETE, Completeness.QUESTION) and not verdict.is_contested
+    finished = verdict.completeness in (Completeness.COMPLETE, Completeness.QUESTION)
+    ends_fast = finished and not verdict.is_contested
     assert ends_fast is not is_fronted
 
 
@@ -422,3 +423,16 @@ def test_a_short_answer_with_a_rising_end_is_an_opener(slope, is_held):
     verdict = score_turn(TurnEvidence("Right.", 600, timed("Right."), prosody), "high")
     assert "short_answer" in cue_names(verdict) and verdict.completeness is Completeness.COMPLETE
     assert verdict.is_contested is is_held
+
+
+@pytest.mark.parametrize(
+    ("text", "is_held"),
+    [("She wouldn't.", True), ("They won't.", True), ("It was in the glovebox all along.", False)],
+)
+def test_a_negated_auxiliary_ending_holds_and_a_particle_does_not(text, is_held):
+    """Round 8: "She wouldn't." ends no more firmly than "She might."; "all along" is a finished end."""
+    words = timed(text)
+    verdict = score_turn(TurnEvidence(text, speech_end(words), words), "high")
+    ends_fast = verdict.completeness is Completeness.COMPLETE and not verdict.is_contested
+    assert ends_fast is not is_held
+    assert ("function_ending" in cue_names(verdict)) is is_held
