@@ -11,6 +11,7 @@ from typing import Any
 
 from mockengine.bench.context import BENCH_ENGINE_ARGS, COLD_ARGS, BenchContext
 from mockengine.bench.figures import cache_rates, cpu, cpu_note, fmt, healthz, mib
+from mockengine.bench.option_types import level_list, positive
 from mockengine.bench.sections import Section
 
 DEFAULT_LEVELS = (10, 25, 50, 100, 200, 300, 350, 400, 450, 500, 600, 700, 800, 900, 1000, 1200)
@@ -24,7 +25,7 @@ def bench_capacity(ctx: BenchContext) -> None:
     from mockengine.loadtest.profile import LoadProfile
 
     args = ctx.args
-    levels = [int(v) for v in args.levels.split(",")] if args.levels else list(DEFAULT_LEVELS)
+    levels = args.levels or list(DEFAULT_LEVELS)
 
     def report(name: str, level: int, summary: dict[str, Any]) -> None:
         key = "ack_ms" if name == "baseline" else "onset_to_speech_started_ms"
@@ -123,12 +124,16 @@ def bench_capacity(ctx: BenchContext) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--levels", help=f"capacity: comma-separated levels (default {DEFAULT_LEVELS})")
-    parser.add_argument("--level-duration", type=float, default=30.0, help="capacity: seconds per level")
+    parser.add_argument(
+        "--levels", type=level_list, help=f"capacity: comma-separated levels (default {DEFAULT_LEVELS})"
+    )
+    parser.add_argument(
+        "--level-duration", type=positive(float), default=30.0, help="capacity: seconds per level"
+    )
     parser.add_argument("--no-cold", action="store_true", help="capacity: skip the cold-cache engine")
     parser.add_argument(
         "--workers",
-        type=int,
+        type=positive(int),
         default=min(os.cpu_count() or 1, 2),
         help="capacity: also climb an engine with this many worker processes (default: 2 where the "
         "machine has 2 cores or more; 1 = skip)",

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from mockengine.bench.context import BenchContext
+from mockengine.bench.option_types import positive, share
 from mockengine.bench.sections import sections
 
 
@@ -19,46 +19,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", help="drive this Realtime URL instead of starting an engine")
     parser.add_argument("--engine-args", help="extra options for the engine the bench starts (quoted)")
     parser.add_argument(
-        "--sessions", type=_positive(int), default=50, help="load: concurrent sessions (default 50)"
+        "--sessions", type=positive(int), default=50, help="load: concurrent sessions (default 50)"
     )
-    parser.add_argument("--duration", type=_positive(float), default=40.0, help="load: seconds (default 40)")
+    parser.add_argument("--duration", type=positive(float), default=40.0, help="load: seconds (default 40)")
     parser.add_argument("--profile", choices=("steady", "ramp", "spike"), default="steady")
     parser.add_argument(
-        "--turn-every", type=_positive(float), default=10.0, help="seconds between turns (default 10)"
+        "--turn-every", type=positive(float), default=10.0, help="seconds between turns (default 10)"
     )
-    parser.add_argument("--barge-in", type=_share, default=0.2, help="share of replies interrupted (0.2)")
+    parser.add_argument("--barge-in", type=share, default=0.2, help="share of replies interrupted (0.2)")
     parser.add_argument("--seed", type=int, default=1, help="the participants' random choices")
     parser.add_argument("--json", help="write every figure to this JSON file")
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress line")
     for section in all_sections.values():
         if section.add_arguments is not None:
             section.add_arguments(parser)
-
-
-def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
-    """An argparse type: a number above 0 (a load of 0 sessions or -1 s ended in a traceback)."""
-
-    def parse(text: str) -> int | float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
-        return value
-
-    return parse
-
-
-def _share(text: str) -> float:
-    """An argparse type: a share from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
-    return value
 
 
 def run_bench(args: argparse.Namespace) -> int:

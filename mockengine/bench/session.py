@@ -11,6 +11,7 @@ from typing import Any
 
 from mockengine.bench.context import BENCH_ENGINE_ARGS, COLD_ARGS, BenchContext
 from mockengine.bench.figures import turn_rows
+from mockengine.bench.option_types import positive
 from mockengine.bench.sections import Section
 
 
@@ -83,7 +84,9 @@ def _piper_rtf() -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--session-duration", type=float, default=45.0, help="session: seconds (45)")
+    parser.add_argument(
+        "--session-duration", type=positive(float), default=45.0, help="session: seconds (45)"
+    )
 
 
 SECTION = Section("session", bench_session, add_arguments=add_arguments)

@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 
 from mockengine.bench.context import BenchContext
+from mockengine.bench.option_types import positive
 from mockengine.bench.sections import Section
 
 
@@ -42,8 +43,10 @@ def bench_soak(ctx: BenchContext) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--minutes", type=float, default=10.0, help="soak: minutes (default 10)")
-    parser.add_argument("--wave-s", type=float, default=120.0, help="soak: mean session length (120 s)")
+    parser.add_argument("--minutes", type=positive(float), default=10.0, help="soak: minutes (default 10)")
+    parser.add_argument(
+        "--wave-s", type=positive(float), default=120.0, help="soak: mean session length (120 s)"
+    )
     parser.add_argument("--soak-plot", help="soak: write RSS, CPU and latency per minute to this PNG")
 
 

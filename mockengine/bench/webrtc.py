@@ -25,6 +25,7 @@ import statistics
 from typing import Any
 
 from mockengine.bench.context import BenchContext
+from mockengine.bench.option_types import level_list, positive
 from mockengine.bench.sections import Section
 from mockengine.bench.webrtc_talk import open_session, question_clip, speak, talk
 
@@ -118,7 +119,7 @@ def capacity_levels(ctx: BenchContext, url: str) -> tuple[list[dict[str, Any]], 
     from mockengine.bench.webrtc_load import talking_calls
 
     capacity, levels = 0, []
-    for level in [int(v) for v in ctx.args.webrtc_levels.split(",") if v.strip()]:
+    for level in ctx.args.webrtc_levels:
         run = talking_calls(
             ctx.engine(), url, level, ctx.args.webrtc_seconds, ctx.args.webrtc_calls_per_driver
         )
@@ -155,19 +156,24 @@ def capacity_levels(ctx: BenchContext, url: str) -> tuple[list[dict[str, Any]], 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--webrtc-turns", type=int, default=3, help="webrtc: turns per transport (latency)")
     parser.add_argument(
-        "--webrtc-sessions", type=int, default=4, help="webrtc: talking sessions (CPU figure)"
+        "--webrtc-turns", type=positive(int), default=3, help="webrtc: turns per transport (latency)"
     )
     parser.add_argument(
-        "--webrtc-seconds", type=float, default=15.0, help="webrtc: seconds per CPU/capacity step"
+        "--webrtc-sessions", type=positive(int), default=4, help="webrtc: talking sessions (CPU figure)"
     )
     parser.add_argument(
-        "--webrtc-levels", default="10,25,50,100", help="webrtc: talking calls per capacity step"
+        "--webrtc-seconds", type=positive(float), default=15.0, help="webrtc: seconds per CPU/capacity step"
+    )
+    parser.add_argument(
+        "--webrtc-levels",
+        type=level_list,
+        default="10,25,50,100",
+        help="webrtc: talking calls per capacity step",
     )
     parser.add_argument(
         "--webrtc-calls-per-driver",
-        type=int,
+        type=positive(int),
         default=25,
         help="webrtc: talking calls per load-driver process (capacity steps)",
     )

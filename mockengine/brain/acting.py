@@ -22,7 +22,18 @@ from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
 from mockengine.brain.slots import Filled, Referent, fill
 
-__all__ = ["Action", "Plan", "arguments_for", "clause", "grounding", "is_valid", "plan", "referent", "topics"]
+__all__ = [
+    "Action",
+    "Plan",
+    "arguments_for",
+    "clause",
+    "grounding",
+    "is_valid",
+    "next_action",
+    "plan",
+    "referent",
+    "topics",
+]
 
 _NAME_KEYS = ("title", "name", "label", "card", "product", "event", "item", "text", "track", "song", "room")
 
@@ -80,6 +91,27 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
                 done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
+
+
+def next_action(history: tuple[TurnView, ...], tools: list[ToolSpec], today: date) -> Action | None:
+    """With one call a response (``parallel_tool_calls: false``): the next call the newest user words
+    asked for that no call since them has made ("the weather in Paris and the time in Tokyo": get_time
+    after get_weather's output); None when every one was made, or the words ask for none."""
+    said = next((i for i in range(len(history) - 1, -1, -1) if history[i].kind in _USER_KINDS), None)
+    if said is None:
+        return None
+    found = plan(history[said].text, tools, referent(history[:said]), today)
+    made = [(item.name, _json(item.text)) for item in history[said + 1 :] if item.kind == "function_call"]
+    for action in found.actions if found is not None else ():
+        key = (action.call.name, action.arguments)
+        if key in made:
+            made.remove(key)
+        else:
+            return action
+    return None
+
+
+_USER_KINDS = ("user_text", "user_audio")
 
 
 def _declined(text: str, tools: list[ToolSpec]) -> Plan | None:

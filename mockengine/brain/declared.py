@@ -53,16 +53,13 @@ def leading_verbs(description: str) -> list[str]:
 def labelled(text: str, tool: ToolSpec) -> bool:
     """A required string of ``tool`` said as what it is ("the passcode is tulip", "the code's X")."""
     parameters = tool.parameters if isinstance(tool.parameters, Mapping) else {}
-    needed = parameters.get("required")
+    needed = schema_values.required_of(parameters)
     properties = schema_values.properties_of(parameters)
-    if not isinstance(needed, list):
-        return False
     return any(
         isinstance(properties.get(name), Mapping)
         and properties[name].get("type") == "string"
         and verbatim.labelled_string(text, name) is not None
         for name in needed
-        if isinstance(name, str)
     )
 
 

@@ -83,7 +83,7 @@ def _records(form: Form, heard: set[str], vocabulary: Vocabulary, tool: ToolSpec
 
 def _option_stems(tool: ToolSpec) -> set[str]:
     """The stems of the words of a tool's enum options."""
-    properties = tool.parameters.get("properties") if isinstance(tool.parameters, Mapping) else None
+    properties = schema_values.properties_of(tool.parameters)
     stems: set[str] = set()
     for schema in (properties or {}).values():
         for option in (schema.get("enum") or []) if isinstance(schema, Mapping) else []:

@@ -46,8 +46,7 @@ def heard_value(text: str, name: str, schema: Any, loose: bool = True) -> Any:
 def _heard_object(text: str, schema: Mapping[str, Any], loose: bool) -> dict[str, Any] | None:
     """An object whose required properties were all heard ("share this with bob@example.com" →
     ``{"email": "bob@example.com"}``), else None."""
-    listed = schema.get("required")
-    required = [n for n in listed if isinstance(n, str)] if isinstance(listed, list) else []
+    required = schema_values.required_of(schema)
     properties = schema_values.properties_of(schema)
     found = {name: heard_value(text, name, properties.get(name), loose) for name in required}
     return found if found and all(value is not None for value in found.values()) else None

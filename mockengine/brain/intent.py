@@ -66,6 +66,12 @@ _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find"
 _REPORTS = frozenset(("next", "upcoming", "recent", "current", "latest", "my", "nearby", "today", "todays"))
 _DESCRIBED_READS = frozenset(("get", "gets", "list", "lists", "return", "returns", "find", "finds", "search"))
 _LOOKING = _READ_VERBS | {"look", "see"}
+# A later part opening with a question word and its verb is a request of its own, even with no action verb.
+_OWN_QUESTION = re.compile(
+    r"\W*(?:what|how|when|where|which|who)(?:'s|’s|\s+(?:is|are|was|were|will|does|do|did|time|day|date"
+    r"|about)\b)",
+    re.IGNORECASE,
+)
 _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
 _DO_I = re.compile(r"^\W*(?:do|does|did|will|should|is|are) (?:i|we)\b", re.I)
 _ASKING = re.compile(
@@ -278,6 +284,8 @@ def _has_verb(part: str) -> bool:
     my list"; in "add eggs and bread to my list" the "bread to my list" is more of the first's object."""
     if re.match(r"\W*(?:the|a|an|my|our|your|his|her|their)\b", part, re.IGNORECASE):
         return False  # "… and the back": a thing, no verb
+    if _OWN_QUESTION.match(part):
+        return True  # "… and what time is it in Tokyo?": a question of its own asks for its own call
     words = [t for t in lexicon.tokens(part) if not t.is_stop or t.lower in LIGHT_VERBS]
     first = next((t for t in words if t.lower not in _POLITE), None)
     # a word an object pronoun follows is used as a verb: "quiz me on it", "book him in"
@@ -342,10 +350,10 @@ def _vocabulary(key: str) -> _Vocabulary:
     texts = [description or ""]
     properties = schema_values.properties_of(parameters)
     kinds, enums = set(), set()
-    needed = parameters.get("required") if isinstance(parameters, Mapping) else None
+    needed = schema_values.required_of(parameters)
     for parameter, schema in (properties or {}).items():
         # what a tool needs says what it is about more than an optional detail does
-        weight = PARAMETER_WEIGHT if isinstance(needed, list) and parameter in needed else OPTIONAL_WEIGHT
+        weight = PARAMETER_WEIGHT if parameter in needed else OPTIONAL_WEIGHT
         _add(weights, _concepts(lexicon.identifier_words(parameter)), weight)
         if isinstance(schema, Mapping):
             kinds |= {kinds_of.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}

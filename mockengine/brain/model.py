@@ -108,6 +108,8 @@ class ReplyRequest:
     ``output_modalities`` is ``("audio",)`` or ``("text",)``; ``response_index`` counts the responses of
     the session from 0 and seeds the choice among phrasings. ``channel`` says which API asked: a Realtime
     session, or a Chat Completions request (HyperStudy's text agent, which acts only through its tools).
+    ``parallel_tool_calls``: False makes one call a response; the next one the words asked for follows
+    the app's output.
     """
 
     instructions: str
@@ -117,6 +119,7 @@ class ReplyRequest:
     history: tuple[TurnView, ...]
     response_index: int
     channel: Channel = "realtime"
+    parallel_tool_calls: bool = True
 
 
 @dataclass(frozen=True)

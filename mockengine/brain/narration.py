@@ -1,6 +1,6 @@
 """What the participant says around a call to an app's own tool: the short clause said while the call
 goes out ("Opening gesture project —") and the one grounding sentence after the app's output ("Gesture
-Navigation is open, in detail view.", "Oslo: temp c 3, condition snow.")."""
+Navigation is open, in detail view.", "Oslo: temp 3 degrees Celsius, condition snow.")."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import lexicon
+from mockengine.brain import lexicon, units
 
 _STATE_KEYS = ("mode", "status", "state")
 # A plain-text output is read out up to its first sentence's end, at most this long.
@@ -179,7 +179,7 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     concept = lexicon.concept(verb[0]) if verb else ""
     where = f", in {state} view" if state else ""
     facts = _facts(data, named) if verb and verb[0] in _LOOKUPS else []
-    if facts:  # a lookup's answer is its fields: "Oslo: temp c 3, condition snow."
+    if facts:  # a lookup's answer is its fields: "Oslo: temp 3 degrees Celsius, condition snow."
         lead = f"{named[0].upper()}{named[1:]}: " if named else ""
         return f"{lead}{', '.join(facts)}."
     if named is None:
@@ -211,7 +211,7 @@ def _facts(data: Any, named: str | None, limit: int = 4) -> list[str]:
         if isinstance(value, bool):
             facts.append(f"{words} {'yes' if value else 'no'}")
         elif isinstance(value, (int, float, str)) and str(value):
-            facts.append(f"{words} {value}")
+            facts.append(units.with_unit(words, value) or f"{words} {value}")
         elif isinstance(value, list):
             facts.append(f"{len(value)} {words}")
         if len(facts) == limit:

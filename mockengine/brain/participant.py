@@ -289,6 +289,9 @@ class ScriptedBrain:
             return Reply(outputs.said_of_all(batch), rule="builtin.function_output.grounding")
         name = function_name_for(history, item.call_id if item else None)
         if error is None:
+            after = self._next_call(turn)
+            if after is not None:
+                return after
             if turn.request.channel == "chat" and WAIT_TOOL in turn.tools and turn.may_call:
                 return Reply(None, (ToolCall(WAIT_TOOL, "{}"),), rule="builtin.function_output.accepted")
             if name is not None and not turn.is_study_tool(name):
@@ -310,6 +313,15 @@ class ScriptedBrain:
             phrases.acknowledge_output(error, name, turn.rng), rule="builtin.function_output.refused"
         )
 
+    def _next_call(self, turn: Turn) -> Reply | None:
+        """One call a response: the next one the user's words asked for, once the last one's output is in."""
+        if turn.request.parallel_tool_calls or not turn.may_call:
+            return None
+        action = acting.next_action(turn.request.history, list(turn.request.tools), self._today())
+        if action is None:
+            return None
+        return Reply(None, (action.call,), rule="intent.call.next", why=action.why)
+
     def _act(self, turn: Turn) -> Reply | None:
         """The app's own tools the user's words ask for (``acting.plan``): calls with a clause said while
         acting (no clause on the chat side), or a question for a missing required argument."""
@@ -324,6 +336,8 @@ class ScriptedBrain:
             rule = "intent.ask" if plan.question is not None else "intent.declined"
             return Reply(plan.question or plan.said, rule=rule, why=plan.why)
         calls = tuple(action.call for action in plan.actions)
+        if not turn.request.parallel_tool_calls:
+            calls = calls[:1]  # the others follow the outputs (_next_call)
         spoken = turn.request.channel == "realtime"
         text = acting.clause(plan.actions, turn.rng) if spoken else None
         if plan.question is not None:

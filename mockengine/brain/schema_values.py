@@ -133,17 +133,36 @@ def properties_of(schema: Any) -> dict[str, Any]:
     such a name takes what ``patternProperties`` (a pattern it matches) or ``additionalProperties`` (a
     schema) allow, else it is a free string. ``{"required": ["city"]}`` → ``{"city": {"type": "string"}}``:
     valid JSON Schema (any object with a ``city``), so a required name has a property schema, unless
-    ``additionalProperties: false`` forbids it (no value satisfies that schema: it is left out)."""
-    if not isinstance(schema, Mapping):
-        return {}
+    ``additionalProperties: false`` forbids it (no value satisfies that schema: it is left out).
+    A top-level ``allOf`` / ``$ref`` is merged in first (``required`` and ``properties`` carried by an
+    ``allOf`` part count), and a boolean property schema is read as JSON Schema says: ``true`` anything
+    (``{}``), ``false`` nothing (the property is left out)."""
+    schema = _object_shape(schema)
     found = schema.get("properties")
-    properties = dict(found) if isinstance(found, Mapping) else {}
-    listed = schema.get("required")
-    for name in listed if isinstance(listed, list) else ():
+    properties = {
+        name: {} if sub is True else sub
+        for name, sub in (found.items() if isinstance(found, Mapping) else ())
+        if sub is not False
+    }
+    for name in required_of(schema):
         undeclared = _undeclared(schema, name) if isinstance(name, str) and name not in properties else None
         if undeclared is not None:
             properties[name] = undeclared
     return properties
+
+
+def required_of(schema: Any) -> list[str]:
+    """The names an object schema requires, those of a top-level ``allOf`` part or ``$ref`` included."""
+    listed = _object_shape(schema).get("required")
+    return [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
+
+
+def _object_shape(schema: Any) -> dict[str, Any]:
+    if not isinstance(schema, Mapping):
+        return {}
+    if "allOf" in schema or "$ref" in schema:
+        return _resolve(dict(schema), schema)
+    return dict(schema)
 
 
 def _undeclared(schema: Mapping[str, Any], name: str) -> Any:

@@ -91,8 +91,7 @@ def fill(
     """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``; the tool's
     ``description`` tells which words are its own, never a value."""
     properties = schema_values.properties_of(schema)  # a required name without one: a free string
-    listed = schema.get("required")
-    required = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
+    required = schema_values.required_of(schema)
     said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
     work = _Work(verbatim.rewritten(said), today)
     filled = Filled()

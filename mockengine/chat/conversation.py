@@ -53,6 +53,7 @@ def reply_request(request: ChatRequest, describe_image: ImageReader) -> ReplyReq
         history=tuple(history),
         response_index=assistant_turns,
         channel="chat",
+        parallel_tool_calls=request.parallel_tool_calls,
     )
 
 

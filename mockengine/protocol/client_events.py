@@ -58,14 +58,16 @@ def _require_int(data: dict[str, Any], key: str, minimum: int | None = None) -> 
     return value
 
 
-def decode_audio(data: dict[str, Any]) -> bytes:
+def decode_audio(data: dict[str, Any], input_format: str = "audio/pcm") -> bytes:
+    """An append's ``audio`` decoded; ProtocolError naming ``input_format`` (the session's) when it is not
+    base64."""
     text = _require_str(data, "audio")
     if len(text) > MAX_APPEND_BYTES * 4 // 3 + 4:
         raise ProtocolError("invalid_value", "Invalid 'audio': an append may carry at most 15 MiB.", "audio")
     try:
         return strict_b64decode(text)
     except (binascii.Error, ValueError) as exc:
-        raise errors.invalid_base64_audio() from exc
+        raise errors.invalid_base64_audio(input_format) from exc
 
 
 # -- the registry: each client event class names its wire type once ----------------------------------
@@ -359,28 +361,33 @@ def _plain_append(raw: str) -> dict[str, Any] | None:
     return None
 
 
-def parse_plain_append(raw: str) -> tuple[bytes, str | None] | None:
+def parse_plain_append(raw: str, input_format: str = "audio/pcm") -> tuple[bytes, str | None] | None:
     """A plain audio append's decoded audio and ``event_id``, or None for any other frame (which
     :func:`parse_client_event` then parses). What ``parse_client_event`` would make of it, without the
     event object: the shell's audio path takes it straight to the session (50 a second per session).
     Raises ProtocolError (bad base64, too long) as ``parse_client_event`` does, with the ``event_id``.
-    Appends are accepted on every transport, so none is asked for."""
+    Appends are accepted on every transport, so none is asked for; ``input_format`` (the session's) is
+    what the bad-base64 error names."""
     append = _plain_append(raw)
     if append is None:
         return None
     event_id = _echoable_event_id(append.get("event_id"))
     try:
-        return decode_audio(append), event_id
+        return decode_audio(append, input_format), event_id
     except ProtocolError as exc:
         exc.event_id = event_id
+        exc.client_event_type = append["type"]  # as parse_client_event does: a replay matches on it
         raise
 
 
-def parse_client_event(raw: str, transport: Transport = "websocket") -> ClientEvent:
+def parse_client_event(
+    raw: str, transport: Transport = "websocket", input_format: str = "audio/pcm"
+) -> ClientEvent:
     """Parse one TEXT frame (a WebSocket message, or a WebRTC data-channel message) into a typed event.
     Raises ProtocolError (with the frame's ``event_id`` when it has one); a type ``transport`` does not
-    accept is refused like an unknown one, with the list it does accept."""
-    plain = parse_plain_append(raw)
+    accept is refused like an unknown one, with the list it does accept. ``input_format``: the session's,
+    which an append's bad-base64 error names."""
+    plain = parse_plain_append(raw, input_format)
     if plain is not None:
         return InputAudioBufferAppend(*plain)
     try:
@@ -403,6 +410,8 @@ def parse_client_event(raw: str, transport: Transport = "websocket") -> ClientEv
         event_class = REGISTRY.get(kind) if isinstance(kind, str) else None
         if event_class is None or transport not in event_class.transports:
             raise errors.unknown_event_type(kind, wire_types(transport))
+        if event_class is InputAudioBufferAppend:  # the one event whose error names the session's format
+            return InputAudioBufferAppend(decode_audio(data, input_format), event_id)
         return event_class.from_wire(data, event_id)  # type: ignore[return-value]
     except ProtocolError as exc:
         exc.event_id = event_id

@@ -97,11 +97,21 @@ def invalid_type(path: str, expected: str, got: str) -> ProtocolError:
     )
 
 
-def invalid_base64_audio() -> ProtocolError:
+# What an append's bytes must be, per session input format (reference §8 quotes the PCM16 wording).
+_AUDIO_FORMAT_WORDS = {
+    "audio/pcm": "mono PCM16 at 24kHz",
+    "audio/pcmu": "mono G.711 μ-law at 8kHz",
+    "audio/pcma": "mono G.711 A-law at 8kHz",
+}
+
+
+def invalid_base64_audio(input_format: str = "audio/pcm") -> ProtocolError:
+    """Bad base64 in an append; the message names the session's input format (``audio/pcm``,
+    ``audio/pcmu`` or ``audio/pcma``), as the service's names PCM16 24 kHz for its default."""
+    words = _AUDIO_FORMAT_WORDS.get(input_format, input_format)
     return ProtocolError(
         "invalid_value",
-        "Invalid 'audio'. Expected base64-encoded audio bytes (mono PCM16 at 24kHz) "
-        "but got an invalid value.",
+        f"Invalid 'audio'. Expected base64-encoded audio bytes ({words}) but got an invalid value.",
         "audio",
     )
 

@@ -114,6 +114,7 @@ class SessionConfig:
     output_format: AudioFormat = AudioFormat()
     voice: str | dict[str, Any] = "alloy"  # a name, or {"id": ...} for a custom voice
     speed: float = 1.0
+    parallel_tool_calls: bool = True  # newer models' session field (reference §4): one call a response
 
     @classmethod
     def from_wire(cls, session: dict[str, Any]) -> SessionConfig:
@@ -136,6 +137,7 @@ class SessionConfig:
             output_format=_audio_format(audio_out["format"]),
             voice=audio_out["voice"],
             speed=float(audio_out.get("speed", cls.speed)),
+            parallel_tool_calls=session.get("parallel_tool_calls") is not False,
         )
 
 

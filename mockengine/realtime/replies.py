@@ -37,6 +37,7 @@ def response_params(
         metadata=overrides.get("metadata"),
         conversation=overrides.get("conversation", "auto"),
         input_items=input_items,
+        parallel_tool_calls=overrides.get("parallel_tool_calls", session.parallel_tool_calls) is not False,
     )
 
 
@@ -56,4 +57,5 @@ def build_reply_request(params: ResponseParams, context: Iterable[Item], respons
         output_modalities=params.output_modalities,
         history=tuple(item.view() for item in context),
         response_index=response_index,
+        parallel_tool_calls=params.parallel_tool_calls,
     )

@@ -32,6 +32,7 @@ class ResponseParams:
     metadata: dict[str, Any] | None
     conversation: str  # "auto" | "none"
     input_items: tuple[Item, ...] | None = None  # response.input replaces the context
+    parallel_tool_calls: bool = True
 
     @property
     def is_audio(self) -> bool:

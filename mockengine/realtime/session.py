@@ -130,7 +130,9 @@ class RealtimeSession:
             exc.event_id = event_id
             return self.error(exc)
 
-    def error(self, exc: ProtocolError) -> Step:
+    def error(self, exc: ProtocolError, now_ms: float | None = None) -> Step:
+        """``exc`` as an ``error`` event. ``now_ms``: when the shell refused a frame (a replay moves its
+        clock there); the session itself does not need it."""
         return Step(events=[se.error(self.ids.event(), error=exc.payload())])
 
     def close(self) -> None:

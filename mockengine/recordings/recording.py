@@ -2,7 +2,9 @@
 
 A session's records become :class:`ScriptStep` s in recorded order. Server events are ``emit`` steps;
 every client event but ``input_audio_buffer.append`` is an ``expect`` step (the live client must send
-the same kind of event there); a frame that was not JSON is an ``invalid`` expect; and the turn
+the same kind of event there), and so is an append whose audio was not base64 (refused at the parse
+boundary: the replay answers the live refused append with its recorded error, then paces on from it);
+a frame that was not JSON is an ``invalid`` expect; and the turn
 detection events ``input_audio_buffer.speech_started`` / ``speech_stopped`` become ``vad`` expects when
 the recorded client was streaming audio at that point, because the engine's own VAD then decides them on
 the live client's audio (docs/record-replay.md, "Turn detection"). Audio references point into the
@@ -85,7 +87,7 @@ def _step(record: dict[str, Any], streaming: bool) -> tuple[ScriptStep | None, b
                 "invalid", ms, {"type": "<invalid>", "raw": record.get("raw")}, index
             ), streaming
         if event.get("type") == "input_audio_buffer.append":
-            return None, True
+            return (ScriptStep("expect", ms, event, index) if is_refused_append(event) else None), True
         if event.get("type") in ("input_audio_buffer.commit", "input_audio_buffer.clear"):
             streaming = False
         return ScriptStep("expect", ms, event, index), streaming
@@ -93,6 +95,14 @@ def _step(record: dict[str, Any], streaming: bool) -> tuple[ScriptStep | None, b
         kind: StepKind = "vad" if streaming and event.get("type") in VAD_TYPES else "emit"
         return ScriptStep(kind, ms, event, index), streaming
     return None, streaming
+
+
+def is_refused_append(event: dict[str, Any]) -> bool:
+    """A recorded ``input_audio_buffer.append`` whose ``audio`` the engine could not have taken: the
+    journal's ``{"invalid_base64": ...}`` (the ``--no-audio`` one's too), or no string at all, rather
+    than a reference to the audio it wrote (``{"wav": ...}`` or ``{"omitted_base64_chars": n}``)."""
+    audio = event.get("audio")
+    return not (isinstance(audio, dict) and ("wav" in audio or "omitted_base64_chars" in audio))
 
 
 def _read_wav(path: Path) -> bytes:

@@ -110,10 +110,13 @@ class ReplayingSession:
         deadlines = [d for d in (shadow, self.walk.next_deadline_ms()) if d is not None]
         return min(deadlines) if deadlines else None
 
-    def error(self, exc: ProtocolError) -> Step:
-        """A frame the parse boundary refused: the recorded answer when the recording refused one there."""
+    def error(self, exc: ProtocolError, now_ms: float | None = None) -> Step:
+        """A frame the parse boundary refused at ``now_ms``: the recorded answer when the recording refused
+        one there; the recorded events after it are paced from ``now_ms`` (the walk's last anchor when
+        not given)."""
         if not self.has_fallen_back:
-            matched = self.walk.on_refused(self.walk.anchor[1], exc.client_event_type, exc.event_id)
+            at_ms = self.walk.anchor[1] if now_ms is None else now_ms
+            matched = self.walk.on_refused(at_ms, exc.client_event_type, exc.event_id)
             if matched is not None:
                 return Step(events=self._shown(list(matched.events)))
         return self.shadow.error(exc)

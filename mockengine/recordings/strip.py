@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import binascii
 import json
 from typing import Any
+
+from mockengine.audio.pcm import strict_b64decode
 
 AUDIO_FIELDS = {"input_audio_buffer.append": "audio", "response.output_audio.delta": "delta"}
 
@@ -29,7 +32,13 @@ def strip_audio(text: str) -> str:
     return json.dumps(event, ensure_ascii=False)
 
 
-def _omitted(b64: str) -> dict[str, int]:
+def _omitted(b64: str) -> dict[str, Any]:
+    """The size of ``b64``; text that is not base64 is kept as the journal keeps it (a replay tells a
+    refused append by it)."""
+    try:
+        strict_b64decode(b64)
+    except (binascii.Error, ValueError):
+        return {"invalid_base64": b64[:200], "chars": len(b64)}
     return {"omitted_base64_chars": len(b64)}
 
 

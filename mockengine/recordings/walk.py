@@ -140,7 +140,9 @@ class ReplayWalk:
         if at is None:
             return None
         step = self.steps[at]
-        if step.kind != "invalid" and not (step.type == event_type and self._was_refused(at)):
+        # An append is a step only when its audio was refused (recording.is_refused_append).
+        was_refused = step.type == ce.InputAudioBufferAppend.type or self._was_refused(at)
+        if step.kind != "invalid" and not (step.type == event_type and was_refused):
             return None
         recorded_id = step.event.get("event_id")
         if isinstance(recorded_id, str) and event_id:

@@ -124,7 +124,7 @@ class SessionRunner(SessionLoop):
         elif msg.type == WSMsgType.BINARY:
             if self.journal is not None:
                 self.journal.client_binary(len(msg.data))
-            self.apply(self.session.error(errors.binary_frame()))
+            self.apply(self.session.error(errors.binary_frame(), self.now_ms()))
         elif msg.type == WSMsgType.ERROR:
             log.warning("session %s: websocket error: %s", self.session_id, self.ws.exception())
             return False

@@ -121,7 +121,7 @@ class SessionLoop:
     def parse(self, raw: str) -> ClientEvent:
         """One client JSON text → a typed event (``ProtocolError`` for bad input, or for a type this
         transport does not accept)."""
-        return parse_client_event(raw, self.transport_name)
+        return parse_client_event(raw, self.transport_name, self.session.view.input_format.type)
 
     # -- the clock and flow control ----------------------------------------------------------------
 
@@ -227,11 +227,11 @@ class SessionLoop:
             input_format, output_format = self.formats()
             self.journal.client_text(raw, input_format, output_format)
         try:
-            plain = parse_plain_append(raw)
+            plain = parse_plain_append(raw, self.session.view.input_format.type)
             event = self.parse(raw) if plain is None else None
         except ProtocolError as exc:
             metrics.CLIENT_EVENT_COUNTER.count("invalid")
-            self.apply(self.session.error(exc))
+            self.apply(self.session.error(exc, self.now_ms()))
             return
         metrics.CLIENT_EVENT_COUNTER.count(APPEND_TYPE if event is None else event.type)
         if isinstance(event, ResponseCancel):

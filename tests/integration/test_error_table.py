@@ -196,3 +196,30 @@ async def test_every_session_error_row(engine):
         same = {"type": "realtime", "audio": {"output": {"voice": "alloy"}}}
         await ws.send_str(json.dumps({"type": "session.update", "session": same}))
         assert (await receive(ws, "session.updated"))["session"]["audio"]["output"]["voice"] == "alloy"
+
+
+async def test_bad_base64_names_the_sessions_input_format(engine):
+    """An append that is not base64 is refused naming the session's input format: G.711 μ-law or A-law at
+    8 kHz after a switch to ``audio/pcmu`` / ``audio/pcma`` (the message said PCM16 24 kHz whatever the
+    format), on the plain-append path and the general one (an integer ``event_id`` takes the latter)."""
+    eng = await engine(audio_pace=0.0)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-1"}) as ws,
+    ):
+        await receive(ws, "session.created")
+        for fmt, words in (
+            ("audio/pcmu", "(mono G.711 μ-law at 8kHz)"),
+            ("audio/pcma", "(mono G.711 A-law at 8kHz)"),
+            ("audio/pcm", "(mono PCM16 at 24kHz)"),
+        ):
+            audio_format = {"type": fmt, "rate": 24000} if fmt == "audio/pcm" else {"type": fmt}
+            update = {"type": "realtime", "audio": {"input": {"format": audio_format}}}
+            await ws.send_str(json.dumps({"type": "session.update", "session": update}))
+            await receive(ws, "session.updated")
+            for event_id in ("plain", 7):
+                append = {"type": "input_audio_buffer.append", "audio": "%%%", "event_id": event_id}
+                await ws.send_str(json.dumps(append))
+                error = (await receive(ws, "error"))["error"]
+                assert (error["code"], error["param"]) == ("invalid_value", "audio"), error
+                assert words in error["message"], (fmt, error["message"])

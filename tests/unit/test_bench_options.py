@@ -5,6 +5,8 @@ that measured nothing)."""
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -20,6 +22,20 @@ from mockengine.cli import build_parser, main
         (("--duration", "-1"), "--duration"),
         (("--turn-every", "0"), "--turn-every"),
         (("--barge-in", "5"), "--barge-in"),
+        (("--levels", "a,b"), "--levels"),
+        (("--levels", "10,0"), "--levels"),
+        (("--levels", ","), "--levels"),
+        (("--level-duration", "0"), "--level-duration"),
+        (("--workers", "0"), "--workers"),
+        (("--minutes", "0"), "--minutes"),
+        (("--minutes", "-2"), "--minutes"),
+        (("--wave-s", "0"), "--wave-s"),
+        (("--session-duration", "-1"), "--session-duration"),
+        (("--webrtc-levels", "ten"), "--webrtc-levels"),
+        (("--webrtc-turns", "0"), "--webrtc-turns"),
+        (("--webrtc-sessions", "0"), "--webrtc-sessions"),
+        (("--webrtc-seconds", "0"), "--webrtc-seconds"),
+        (("--webrtc-calls-per-driver", "0"), "--webrtc-calls-per-driver"),
     ],
 )
 def test_a_bad_number_is_an_error_naming_its_option(argv, named, capsys) -> None:
@@ -28,6 +44,25 @@ def test_a_bad_number_is_an_error_naming_its_option(argv, named, capsys) -> None
     assert exited.value.code == 2 and named in capsys.readouterr().err
     options = build_parser().parse_args(["bench", "--sessions", "1", "--duration", "0.5", "--barge-in", "0"])
     assert (options.sessions, options.duration, options.barge_in) == (1, 0.5, 0.0)
+
+
+def test_a_bad_value_is_one_line_on_the_real_command_line() -> None:
+    """Through the installed entry point, as a user types it: exit 2, one usage line and one error line
+    naming the option, no traceback (``--levels a,b`` was a ValueError traceback once the engine had
+    started; ``--only soak --minutes 0`` printed a table of None)."""
+    for argv in (["--only", "capacity", "--levels", "a,b"], ["--only", "soak", "--minutes", "0"]):
+        run = subprocess.run(
+            [sys.executable, "-m", "mockengine", "bench", *argv], capture_output=True, text=True, timeout=60
+        )
+        lines = run.stderr.strip().splitlines()
+        assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+        assert lines[-1].startswith("mockengine bench: error: argument") and argv[-2] in lines[-1]
+        assert run.stdout == ""
+
+
+def test_the_levels_and_their_defaults_parse_to_whole_numbers() -> None:
+    options = build_parser().parse_args(["bench", "--levels", " 10, 25 ,50", "--minutes", "0.4"])
+    assert (options.levels, options.minutes, options.webrtc_levels) == ([10, 25, 50], 0.4, [10, 25, 50, 100])
 
 
 @pytest.mark.slow

@@ -28,7 +28,7 @@ def test_sections_bring_their_own_options() -> None:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     args = parser.parse_args(["--only", "capacity", "--levels", "10,20", "--session-duration", "5"])
-    assert (args.levels, args.session_duration, args.only) == ("10,20", 5.0, ["capacity"])
+    assert (args.levels, args.session_duration, args.only) == ([10, 20], 5.0, ["capacity"])
 
 
 def test_an_unknown_section_is_refused_by_name() -> None:

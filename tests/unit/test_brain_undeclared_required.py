@@ -48,6 +48,17 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "patternProperties": {"^day_": {"type": "string", "format": "date"}},
         "additionalProperties": False,
     },
+    "boolean property": {"type": "object", "properties": {"city": True}, "required": ["city"]},
+    "boolean property, optional": {"type": "object", "properties": {"city": True, "never": False}},
+    "allOf carries them": {
+        "type": "object",
+        "allOf": [{"properties": {"city": {"type": "string"}}}, {"required": ["city"]}],
+    },
+    "allOf with a boolean property": {"allOf": [{"type": "object", "properties": {"city": True}}]},
+    "$ref to the object": {
+        "$ref": "#/$defs/place",
+        "$defs": {"place": {"type": "object", "properties": {"city": True}, "required": ["city"]}},
+    },
 }
 CHOICES: list[ToolChoice] = ["auto", "required", ForcedTool("get_weather")]
 
@@ -60,7 +71,18 @@ def calls(schema: dict[str, Any], choice: ToolChoice, text: str = ASKED) -> list
 
 
 @pytest.mark.parametrize("choice", CHOICES, ids=str)
-@pytest.mark.parametrize("name", ["no properties", "empty properties"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "no properties",
+        "empty properties",
+        "boolean property",  # `true`: anything goes; its value came from no words before
+        "boolean property, optional",
+        "allOf carries them",  # required/properties inside allOf were not seen
+        "allOf with a boolean property",
+        "$ref to the object",
+    ],
+)
 def test_a_required_name_without_a_property_is_filled_from_the_words(name: str, choice: ToolChoice) -> None:
     assert calls(SCHEMAS[name], choice) == [{"city": "Paris"}]
 

@@ -141,7 +141,10 @@ def test_a_lookup_is_grounded_in_what_it_returned() -> None:
     from mockengine.brain.acting import grounding
 
     output = json.dumps({"city": "Oslo", "temp_c": 3, "condition": "snow"})
-    assert grounding(output, "get_weather", '{"city": "Oslo"}') == "Oslo: temp c 3, condition snow."
+    assert (
+        grounding(output, "get_weather", '{"city": "Oslo"}')
+        == "Oslo: temp 3 degrees Celsius, condition snow."
+    )
     assert (
         grounding('{"ok": true, "tasks": [{"title": "a"}, {"title": "b"}]}', "list_tasks", "{}") == "2 tasks."
     )

@@ -12,12 +12,13 @@ import pytest
 from mockengine.brain.scenario import ScenarioError, parse_scenario
 from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.protocol import client_events as ce
+from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.conversation import Conversation, Item
 from mockengine.realtime.session import RealtimeSession
 from mockengine.recordings.chat_match import request_key
 from mockengine.recordings.format import REDACTED, Scrubber, redact_headers
 from mockengine.recordings.mirror import mirror_events
-from mockengine.recordings.recording import RecordedSession, ScriptStep
+from mockengine.recordings.recording import RecordedSession, ScriptStep, is_refused_append
 from mockengine.recordings.replay_session import ReplayingSession
 from mockengine.recordings.restamp import IdMap, Restamper
 from mockengine.recordings.strip import strip_audio
@@ -277,3 +278,35 @@ def test_a_replayed_truncated_event_says_where_the_live_client_truncated() -> No
     step.extend(session.tick(10_200.0))
     (answer,) = [e for e in step.events if e["type"] == "conversation.item.truncated"]
     assert answer["audio_end_ms"] == 1500 and not session.divergences
+
+
+def test_what_follows_a_refused_event_is_paced_from_when_it_arrived() -> None:
+    """Speed 2: the error recorded 1 ms after a refused truncate (recorded at 50 ms, 40 ms after the
+    response.create at 10 ms) and the event 100 ms after it are due 0.5 and 50 ms after the live refusal,
+    not after the last matched event (the walk took the anchor's old time and sent them early)."""
+    steps = [
+        ScriptStep("expect", 10.0, {"type": "response.create"}, 1),
+        _truncate("evt_bad", 5),
+        _error("evt_bad", 5),
+        ScriptStep("emit", 150.0, {"type": "response.done", "event_id": "event_d", "response": {}}, 7),
+    ]
+    session = ReplayingSession(make_session(), walk_of(steps, speed=2.0), strict=True)
+    session.walk.on_client(ce.ResponseCreate(), 10_000.0)
+    refused = ProtocolError("invalid_value", "bad", "content_index", event_id="evt_live")
+    refused.client_event_type = "conversation.item.truncate"
+    assert session.error(refused, 12_000.0).events == []
+    assert session.walk.anchor == (50.0, 12_000.0)
+    assert session.walk.next_deadline_ms() == 12_000.5
+    assert [e["type"] for e in session.walk.due(12_000.5)] == ["error"]
+    assert session.walk.next_deadline_ms() == 12_050.0
+
+
+def test_an_append_is_a_step_only_when_its_audio_was_refused(tmp_path: Path) -> None:
+    """A recorded append whose audio was not base64 (the journal's ``invalid_base64``, a ``--no-audio``
+    recording's too) is an expectation the live refused append matches; good appends stay out."""
+    good = {"type": "input_audio_buffer.append", "audio": {"wav": "input_audio.wav", "duration_ms": 20}}
+    assert not is_refused_append(good)
+    assert not is_refused_append(json.loads(strip_audio(json.dumps({**good, "audio": "AAAA"}))))
+    stripped = json.loads(strip_audio(json.dumps({**good, "audio": "not base64!"})))
+    assert stripped["audio"]["invalid_base64"] == "not base64!" and is_refused_append(stripped)
+    assert is_refused_append({"type": "input_audio_buffer.append"})

@@ -36,6 +36,7 @@ from mockengine.protocol.client_events import (
 )
 from mockengine.realtime.effects import Step
 from mockengine.realtime.session import RealtimeSession
+from mockengine.rtc.channel_flow import ChannelSender
 from mockengine.rtc.inbound import decode_inline
 from mockengine.rtc.media import ReplyTrack
 from mockengine.server.journal import SessionJournal
@@ -64,6 +65,7 @@ class CallRunner(SessionLoop):
         self.pc = pc
         self.call_id = call_id
         self.channel: RTCDataChannel | None = None
+        self.sender: ChannelSender | None = None  # bounded sends on the channel (rtc/channel_flow.py)
         self.channel_open = asyncio.Event()
         self.ended = asyncio.Event()
         self.track = ReplyTrack(
@@ -83,6 +85,7 @@ class CallRunner(SessionLoop):
         if channel.label != EVENTS_CHANNEL or self.channel is not None:
             return  # other channels carry nothing the service reads
         self.channel = channel
+        self.sender = ChannelSender(channel, self.ended)
         channel.on("message", self.on_channel_message)
         channel.on("close", self.ended.set)
         if channel.readyState == "open":
@@ -164,11 +167,7 @@ class CallRunner(SessionLoop):
             await asyncio.wait([waiting, ending], return_when=asyncio.FIRST_COMPLETED)
             waiting.cancel()
             ending.cancel()
-        channel = self.channel
-        if channel is None or channel.readyState != "open":
-            return False
-        channel.send(text)
-        return True
+        return self.sender is not None and await self.sender.send(text)
 
     @property
     def is_transport_closed(self) -> bool:

@@ -72,7 +72,7 @@ async def sideband_handler(request: web.Request) -> web.StreamResponse:
             if msg.type == WSMsgType.TEXT:
                 runner.on_channel_message(msg.data)
             elif msg.type == WSMsgType.BINARY:
-                runner.apply(runner.session.error(errors.binary_frame()))
+                runner.apply(runner.session.error(errors.binary_frame(), runner.now_ms()))
     finally:
         runner.sidebands.discard(ws)
     return ws
