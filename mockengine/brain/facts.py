@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from mockengine.brain.values import numbers
+
 _CAPITALS = {
     "france": "Paris",
     "germany": "Berlin",
@@ -68,7 +70,28 @@ def known_answer(words: str, persona: str, covered: frozenset[str] = frozenset()
         left, word, right = sum_match.groups()
         result = _OPERATORS[word.lower()](int(left), int(right))
         return f"{left} {word.lower()} {right} is {result}."
+    spoken = _spoken_sum(words)
+    if spoken is not None:
+        return spoken
     for pattern, answer in _SMALL_TALK:
         if pattern.search(words) and _CANNOT.get(answer) not in covered:
             return answer.format(persona=persona)
+    return None
+
+
+def _spoken_sum(words: str) -> str | None:
+    """A sum in words, as speech is transcribed ("what is two plus two", "twelve times three"): two
+    whole numbers with an operator word between them; the result in digits ("two plus two is 4.")."""
+    spans = numbers(words)
+    for left, right in zip(spans, spans[1:], strict=False):
+        operator_word = " ".join(words[left.end : right.start].split()).lower()
+        is_word = operator_word.replace(" ", "").isalpha()  # a "-" between words is a hyphen
+        if operator_word not in _OPERATORS or not is_word:
+            continue
+        a, b = left.value, right.value
+        if not (isinstance(a, int) and isinstance(b, int) and 0 <= a < 10**6 and 0 <= b < 10**6):
+            continue
+        result = _OPERATORS[operator_word](a, b)
+        said = f"{words[left.start : left.end]} {operator_word} {words[right.start : right.end]}"
+        return f"{said[0].upper()}{said[1:]} is {result}."
     return None

@@ -465,3 +465,21 @@ def test_brain_imports_no_io_or_model_libraries() -> None:
                 assert name.split(".")[0] not in FORBIDDEN_IMPORTS, f"{path.name} imports {name}"
                 if name.startswith("mockengine."):
                     assert name.startswith("mockengine.brain"), f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("What is two plus two?", "Two plus two is 4."),  # as whisper writes a spoken sum
+        ("what's twelve times three", "Twelve times three is 36."),
+        ("What is twenty-five minus seven?", "Twenty-five minus seven is 18."),
+        ("what is 12 plus 30", "12 plus 30 is 42."),
+    ],
+)
+def test_a_small_sum_is_answered_in_digits_or_in_words(said: str, answer: str) -> None:
+    assert answer in (reply([user(said)]).text or "")
+
+
+@pytest.mark.parametrize("said", ["I have two cats plus three dogs", "one-two, one-two, testing"])
+def test_numbers_with_other_words_between_them_are_no_sum(said: str) -> None:
+    assert reply([user(said)]).text == f"You said {said}. Tell me more."  # the echo, no "… is N."
