@@ -12,7 +12,6 @@ Per-voice pitch shifts keep the duration (pitch.py: resample, then WSOLA time-st
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -199,7 +198,6 @@ class PiperSynthesizer:
             noise_scale=noise,
             noise_w_scale=noise,
         )
-        yield_to_serving_thread()
         with loaded.lock:
             chunks = [chunk.audio_float_array for chunk in loaded.voice.synthesize(sentence, syn_config)]
         audio = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
@@ -226,8 +224,8 @@ def _load_piper(model: str) -> PiperVoice:
     onnxruntime's intra-op threads spin (busy-wait) after every run by default. On the engine's few
     cores that spinning took the CPU from the event loop exactly when many calls' replies were being
     synthesised at once: 6 talking WebRTC calls had p95 speech onset → ``speech_started`` of 0.7-1.8 s
-    with spinning and 89 ms without (docs/webrtc.md, sixth pass). One intra-op thread: the run stays
-    on the thread that asked for it, whose priority :func:`yield_to_serving_thread` lowers."""
+    with spinning and 89 ms without (docs/webrtc.md, sixth pass). The thread count stays onnxruntime's
+    default, so the synthesised audio is unchanged."""
     import json
 
     import onnxruntime
@@ -242,34 +240,11 @@ def _load_piper(model: str) -> PiperVoice:
     return PiperVoice(session=session, config=config)
 
 
-SYNTHESIS_NICE = 10  # how far below the event loop a synthesising thread runs (Linux per-thread nice)
-_lowered = threading.local()
-
-
-def yield_to_serving_thread() -> None:
-    """Lower the calling thread's CPU priority once (Linux: a thread's own nice value), so speech
-    synthesis in an executor thread gives way to the event loop's media and turn detection.
-
-    A burst of replies to synthesise (many calls ending their turns together) otherwise took the
-    cores from the loop: 10 talking WebRTC calls had turns with p95 onset 0.3-0.6 s; with synthesis
-    on one lowered thread 149 ms (docs/webrtc.md, sixth pass). A no-op on the main thread (where
-    the event loop runs) and where not supported."""
-    if getattr(_lowered, "done", False) or threading.current_thread() is threading.main_thread():
-        return
-    _lowered.done = True
-    try:
-        current = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), max(current, SYNTHESIS_NICE))
-    except (AttributeError, OSError):
-        pass
-
-
 def onnx_session_options() -> Any:
     """onnxruntime session options whose worker threads block instead of spinning when idle."""
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1  # the run stays on the (lowered) synthesising thread
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.add_session_config_entry("session.inter_op.allow_spinning", "0")
     return options
