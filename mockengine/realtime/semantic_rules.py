@@ -344,9 +344,15 @@ def _is_open_list(stripped: str) -> bool:
         return False
     last, previous = chunks[-1], chunks[-2]
     # A sentence adverb after the comma closes a sentence, it is no item: "It was quite good, actually."
-    if set(last) & (CONJUNCTIONS | LIST_CLOSERS | SENTENCE_ADVERBS) or len(last) > MAX_LIST_ITEM_WORDS:
+    if set(last) & (CONJUNCTIONS | LIST_CLOSERS | SENTENCE_ADVERBS) or len(_head(last)) > MAX_LIST_ITEM_WORDS:
         return False
     return len(chunks) > 2 or (len(previous) >= 3 and previous[0] not in DISCOURSE_MARKERS | INTERJECTIONS)
+
+
+def _head(item: list[str]) -> list[str]:
+    """A list item without its leading article or possessive (round 8): "a packed lunch" is as short
+    an item as "bread", so its length says no more about a clause than "packed lunch"."""
+    return item[1:] if item and item[0] in ARTICLES | POSSESSIVES else item
 
 
 def ends_on_short_list(text: str) -> bool:

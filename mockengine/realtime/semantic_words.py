@@ -35,6 +35,14 @@ ARTICLES = word_set("the a an every")
 # "her" and "his" also end sentences as pronouns ("I saw her", "it's his"), so they are left out.
 POSSESSIVES = word_set("my your our their")
 # Particles that often end a sentence ("come in", "give up", "it's over") are left out.
+# Round 8: prepositions of place that may end a sentence as adverbs ("it's over", "let's eat outside")
+# but, at the end of a sentence whisper closed, are far more often a preposition whose noun is still to
+# come ("She was hiding under.", "We got lost somewhere near."): a soft cue in ``turn_scoring``. Not
+# "along" and "over", particles first ("all along", "come along", "start over"; heldout_r7 ended 2
+# statements on "all along").
+PLACE_PREPOSITIONS = word_set(
+    "under near outside inside behind beneath underneath above below around past beyond opposite"
+)
 PREPOSITIONS = word_set(
     "to of with for from at about into onto by than as through without toward towards between among "
     "during upon across against despite via per including except unlike beside besides"

@@ -16,7 +16,9 @@ average 4-7: mid-thought pauses cut at high 21/351 (6.0 %; lists 8/58, prepositi
 conjunctions 2/68, articles 1/46, fillers 0/54), at medium 34/432 (7.9 %), at low 3/432 (0.7 %).
 Finished turns at high, median speech end -> speech_stopped: complete statements 368 ms, all finished
 360 ms; every finished turn within the eagerness's max wait (332/332 at each eagerness). Nothing was
-chosen with it: it stays sealed.
+chosen with it in round 7. Round 8 (``TUNING_ROUND`` = 8) tunes on it, so it is burned from then on;
+round 8's changes were made on the older splits first and checked on this split before any of its
+cases were looked at (docs/turn-detection.md, "Round 8").
 
 COMPLETE includes statements that end on words which often start a continuation elsewhere ("too",
 "though", "anyway", "as well", "then", "so", "actually", "apparently", "or something", "to be honest",

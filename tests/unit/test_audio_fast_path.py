@@ -212,3 +212,13 @@ def test_seeded_ids_are_the_characters_random_choice_gives() -> None:
         for length in (21, 16, 8, 15, 1, 0):
             assert _seeded_chars(fast, length) == "".join(slow.choice(BASE62) for _ in range(length))
         assert fast.random() == slow.random()  # and the generator is left in the same state
+
+
+def test_unseeded_ids_are_base62_of_the_wire_length_and_use_every_character() -> None:
+    ids = IdFactory()
+    events = [ids.event() for _ in range(2_000)]
+    assert all(e.startswith("event_") and len(e) == 6 + 21 for e in events)
+    assert len(set(events)) == len(events)
+    assert set("".join(e[6:] for e in events)) == set(BASE62)  # 42,000 draws: each of 62 ~677 times
+    assert len(ids.call()) == len("call_") + 16 and 8 <= len(ids.obfuscation()) <= 15
+    assert IdFactory().event() != IdFactory().event()

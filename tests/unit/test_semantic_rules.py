@@ -111,6 +111,10 @@ CASES = [
     ("We need eggs, milk.", INCOMPLETE, "open_list"),
     ("I have been to Spain, Italy", INCOMPLETE, "open_list"),
     ("Red, green, blue.", INCOMPLETE, "open_list"),
+    # Round 8: an item's article or possessive does not count towards its length.
+    ("I'll need a pen, a packed lunch.", INCOMPLETE, "open_list"),
+    ("Bring your passport, your boarding pass.", INCOMPLETE, "open_list"),
+    ("Sorry, I was miles away.", COMPLETE, "terminal_punctuation:."),
     ("I have been to Spain, Italy, and Greece.", COMPLETE, "terminal_punctuation:."),
     ("Well, thanks.", COMPLETE, "terminal_punctuation:."),
     ("Yes, I agree with you completely.", COMPLETE, "terminal_punctuation:."),

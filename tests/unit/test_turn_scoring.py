@@ -381,3 +381,58 @@ def test_low_eagerness_holds_a_question_and_a_falling_full_stop_but_not_a_short_
     answer = timed("Sure.")
     sure = score_turn(TurnEvidence("Sure.", speech_end(answer), answer), "low")
     assert sure.completeness is Completeness.COMPLETE and not sure.is_contested
+
+
+@pytest.mark.parametrize(
+    ("text", "is_held"),
+    [("She was hiding under.", True), ("We got lost somewhere near.", True), ("Outside.", False)],
+)
+def test_a_sentence_closed_on_a_place_preposition_is_held(text, is_held):
+    """Round 8: "under", "near", "outside" end a sentence as adverbs too, but after a dropped noun more
+    often; a one- or two-word answer ("Outside.") still ends fast."""
+    verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
+    ends_fast = verdict.completeness is Completeness.COMPLETE and not verdict.is_contested
+    assert ends_fast is not is_held
+    assert ("function_ending" in cue_names(verdict)) is is_held
+
+
+@pytest.mark.parametrize(
+    ("text", "is_fronted"),
+    [
+        ("The way I remember it.", True),
+        ("From what she told me.", True),
+        ("Do you know what?", True),
+        ("The way you did it was great.", False),
+        ("I like the way you think.", False),
+        ("What she told me was true.", False),
+    ],
+)
+def test_a_fronted_clause_with_no_main_clause_is_held(text, is_fronted):
+    """Round 8: what English fronts before a main clause, alone, is held, not ended fast."""
+    verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
+    assert ("fronted_clause" in cue_names(verdict)) is is_fronted
+    finished = verdict.completeness in (Completeness.COMPLETE, Completeness.QUESTION)
+    ends_fast = finished and not verdict.is_contested
+    assert ends_fast is not is_fronted
+
+
+@pytest.mark.parametrize(("slope", "is_held"), [(+20.0, True), (+2.0, False), (-20.0, False)])
+def test_a_short_answer_with_a_rising_end_is_an_opener(slope, is_held):
+    """Round 8: "Right," with continuation intonation opens a turn; a level or falling "Right." answers."""
+    prosody = Prosody(pitch_slope_st_per_s=slope, final_lengthening=None, energy_decay_db=30.0)
+    verdict = score_turn(TurnEvidence("Right.", 600, timed("Right."), prosody), "high")
+    assert "short_answer" in cue_names(verdict) and verdict.completeness is Completeness.COMPLETE
+    assert verdict.is_contested is is_held
+
+
+@pytest.mark.parametrize(
+    ("text", "is_held"),
+    [("She wouldn't.", True), ("They won't.", True), ("It was in the glovebox all along.", False)],
+)
+def test_a_negated_auxiliary_ending_holds_and_a_particle_does_not(text, is_held):
+    """Round 8: "She wouldn't." ends no more firmly than "She might."; "all along" is a finished end."""
+    words = timed(text)
+    verdict = score_turn(TurnEvidence(text, speech_end(words), words), "high")
+    ends_fast = verdict.completeness is Completeness.COMPLETE and not verdict.is_contested
+    assert ends_fast is not is_held
+    assert ("function_ending" in cue_names(verdict)) is is_held
