@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -219,7 +219,32 @@ class PiperSynthesizer:
 
 
 def _load_piper(model: str) -> PiperVoice:
+    """The voice as ``PiperVoice.load`` makes it, but its onnxruntime threads sleep between runs.
+
+    onnxruntime's intra-op threads spin (busy-wait) after every run by default. On the engine's few
+    cores that spinning took the CPU from the event loop exactly when many calls' replies were being
+    synthesised at once: 6 talking WebRTC calls had p95 speech onset → ``speech_started`` of 0.7-1.8 s
+    with spinning and 89 ms without (docs/webrtc.md, sixth pass). The thread count stays onnxruntime's
+    default, so the synthesised audio is unchanged."""
+    import json
+
+    import onnxruntime
     from piper import PiperVoice
+    from piper.config import PiperConfig
 
     onnx_path, config_path = resolve_piper_voice(model)
-    return PiperVoice.load(onnx_path, config_path=config_path)
+    config = PiperConfig.from_dict(json.loads(Path(config_path).read_text(encoding="utf-8")))
+    session = onnxruntime.InferenceSession(
+        str(onnx_path), sess_options=onnx_session_options(), providers=["CPUExecutionProvider"]
+    )
+    return PiperVoice(session=session, config=config)
+
+
+def onnx_session_options() -> Any:
+    """onnxruntime session options whose worker threads block instead of spinning when idle."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    return options

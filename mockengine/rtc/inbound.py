@@ -31,7 +31,7 @@ from aiortc.jitterbuffer import JitterBuffer
 
 from mockengine.rtc.libopus import OpusError, opus_decoder
 from mockengine.rtc.media import InputResampler
-from mockengine.rtc.rtp_inline import receive_rtp_inline
+from mockengine.rtc.rtp_inline import drop_rtp_inline, receive_rtp_inline
 
 log = logging.getLogger("mockengine.webrtc")
 _QUEUE_ATTRIBUTE = "_RTCRtpReceiver__decoder_queue"  # aiortc 1.x's private decoder queue
@@ -125,7 +125,9 @@ class _Discard:
 
 
 def discard_inbound(receiver: RTCRtpReceiver) -> None:
-    """Make ``receiver`` drop its media undecoded (RTP, SRTP and RTCP still run). Call before it starts."""
+    """Make ``receiver`` drop its media where it arrives, before SRTP (counted in the transport's
+    statistics; RTCP, DTLS and SCTP still run). Call before it starts."""
     if not hasattr(receiver, _QUEUE_ATTRIBUTE):
         raise RuntimeError("this aiortc version keeps its decoder queue elsewhere")
     setattr(receiver, _QUEUE_ATTRIBUTE, _Discard())
+    drop_rtp_inline(receiver)

@@ -7,6 +7,13 @@ busy time (~77 µs a frame; this decoder ~31 µs). :class:`OpusDecoder` calls li
 the copy bundled with PyAV's wheel (``av.libs``, always there with the ``av`` dependency) or else the
 system's ``libopus.so.0``. :func:`opus_decoder` returns None when neither loads, and the caller keeps
 PyAV's decoder and resampler.
+
+:class:`OpusEncoder` is the reply track's encoder on the same library, set up as PyAV's (FFmpeg's
+``libopusenc``) sets it up for the engine's options (24 kHz mono, 32 kb/s, ``voip``, complexity 10,
+unconstrained VBR, no FEC, no DTX): the packets are byte for byte PyAV's (a test compares them). It
+costs ~25 % less a frame than PyAV's (no ``AudioFrame`` per frame, and ctypes releases the GIL while
+libopus runs), and a fresh stretch is ``OPUS_RESET_STATE`` (~2 µs) instead of a new codec context
+(~400 µs to open and free).
 """
 
 from __future__ import annotations
@@ -47,6 +54,22 @@ def _library() -> ctypes.CDLL | None:
                 ctypes.c_int,
             ]
             lib.opus_decoder_destroy.argtypes = [ctypes.c_void_p]
+            lib.opus_encoder_create.restype = ctypes.c_void_p
+            lib.opus_encoder_create.argtypes = [
+                ctypes.c_int32,
+                ctypes.c_int,
+                ctypes.c_int,
+                ctypes.POINTER(ctypes.c_int),
+            ]
+            lib.opus_encode.restype = ctypes.c_int32
+            lib.opus_encode.argtypes = [
+                ctypes.c_void_p,
+                ctypes.c_char_p,
+                ctypes.c_int,
+                ctypes.c_void_p,
+                ctypes.c_int32,
+            ]
+            lib.opus_encoder_destroy.argtypes = [ctypes.c_void_p]
             return lib
     return None
 
@@ -76,6 +99,62 @@ class OpusDecoder:
         state, self._state = getattr(self, "_state", None), None
         if state:
             self._lib.opus_decoder_destroy(state)
+
+
+APPLICATION_VOIP = 2048
+RESET_STATE = 4028
+MAX_PACKET_BYTES = 1500
+# (request, value) as FFmpeg's libopusenc sets them for the engine's options (opus.py's _encoder).
+_ENCODER_SETTINGS = (
+    (4002, 32_000),  # OPUS_SET_BITRATE
+    (4010, 10),  # OPUS_SET_COMPLEXITY (FFmpeg's default compression_level)
+    (4006, 1),  # OPUS_SET_VBR
+    (4020, 0),  # OPUS_SET_VBR_CONSTRAINT: FFmpeg's vbr "on" is unconstrained
+    (4014, 0),  # OPUS_SET_PACKET_LOSS_PERC
+    (4012, 0),  # OPUS_SET_INBAND_FEC
+    (4016, 0),  # OPUS_SET_DTX
+    (4046, 0),  # OPUS_SET_PHASE_INVERSION_DISABLED
+)
+
+
+class OpusEncoder:
+    """One stream's encoder: ``encode(pcm16)`` of one frame of PCM16 24 kHz mono → one Opus packet."""
+
+    def __init__(self, lib: ctypes.CDLL) -> None:
+        self._lib = lib
+        error = ctypes.c_int()
+        self._state = lib.opus_encoder_create(RATE_HZ, 1, APPLICATION_VOIP, ctypes.byref(error))
+        if error.value != 0 or not self._state:
+            raise OpusError(f"opus_encoder_create failed ({error.value})")
+        for request, value in _ENCODER_SETTINGS:
+            self._ctl(request, ctypes.c_int32(value))
+        self._out = ctypes.create_string_buffer(MAX_PACKET_BYTES)
+
+    def _ctl(self, request: int, *args: object) -> None:
+        result = self._lib.opus_encoder_ctl(ctypes.c_void_p(self._state), ctypes.c_int(request), *args)
+        if result != 0:
+            raise OpusError(f"opus_encoder_ctl({request}) failed ({result})")
+
+    def encode(self, pcm16: bytes) -> bytes:
+        size = self._lib.opus_encode(self._state, pcm16, len(pcm16) // 2, self._out, MAX_PACKET_BYTES)
+        if size < 0:
+            raise OpusError(f"opus_encode failed ({size})")
+        return self._out.raw[:size]
+
+    def reset(self) -> None:
+        """Back to the state of a freshly created encoder (libopus's ``OPUS_RESET_STATE``)."""
+        self._ctl(RESET_STATE)
+
+    def __del__(self) -> None:
+        state, self._state = getattr(self, "_state", None), None
+        if state:
+            self._lib.opus_encoder_destroy(state)
+
+
+def opus_encoder() -> OpusEncoder | None:
+    """A 24 kHz mono encoder on libopus set up as the reply track's, or None where none loads."""
+    lib = _library()
+    return OpusEncoder(lib) if lib is not None and hasattr(lib, "opus_encoder_ctl") else None
 
 
 def opus_decoder() -> OpusDecoder | None:

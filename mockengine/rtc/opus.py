@@ -7,7 +7,9 @@ included), and its sender computes each frame's audio level sample by sample in 
 
 :class:`ReplyEncoder` instead gives aiortc **encoded packets** (``av.Packet``: its sender then only
 packetises them: no thread hand-off, no resampler, no audio-level pass). libopus encodes the 24 kHz mono
-PCM16 directly (Opus takes 8–48 kHz input natively; the packets are stamped in the 48 kHz RTP clock).
+PCM16 directly (Opus takes 8–48 kHz input natively; the packets are stamped in the 48 kHz RTP clock),
+through ctypes (:class:`mockengine.rtc.libopus.OpusEncoder`: PyAV's bytes, cheaper), or PyAV's encoder
+where no libopus loads.
 Between replies no encoder runs: one silent packet, made once per process, is sent again; reply audio
 another call already played goes out as the packets encoded then (:mod:`mockengine.rtc.packet_cache`).
 What the client decodes is ordinary Opus (mono in the negotiated ``opus/48000/2``, which every decoder plays).
@@ -24,6 +26,7 @@ from functools import cache
 import av
 import numpy as np
 
+from mockengine.rtc.libopus import OpusEncoder, opus_encoder
 from mockengine.rtc.packet_cache import REPLY_PACKETS, ROOT, PacketCache, chain
 
 RATE_HZ = 24_000
@@ -90,10 +93,15 @@ class ReplyEncoder:
     previous packet carries over, as after a lost packet).
     """
 
-    def __init__(self, frame_samples: int, cache: PacketCache | None = REPLY_PACKETS) -> None:
+    def __init__(
+        self, frame_samples: int, cache: PacketCache | None = REPLY_PACKETS, *, native: bool = True
+    ) -> None:
         self.frame_samples = frame_samples
         self._cache = cache
         self._codec: av.audio.codeccontext.AudioCodecContext | None = None
+        self._native: OpusEncoder | None = None  # made at the first encode (a silent call needs none)
+        self._native_wanted = native
+        self._native_fresh = True  # its state is a freshly created encoder's
         self._silence = silent_payload(frame_samples)
         self._flush_left = 0  # silent frames still to run through the encoder after audio
         self._key = ROOT
@@ -128,6 +136,9 @@ class ReplyEncoder:
 
     def _start_stretch(self) -> None:
         self._codec, self._key, self._behind = None, ROOT, []
+        if self._native is not None and not self._native_fresh:
+            self._native.reset()
+            self._native_fresh = True
 
     def _payload(self, pcm16: bytes, pts: int) -> bytes:
         if self._cache is None:
@@ -150,6 +161,12 @@ class ReplyEncoder:
         return payload
 
     def _encode(self, pcm16: bytes, pts: int) -> bytes:
+        if self._native is None and self._native_wanted:
+            self._native = opus_encoder()
+            self._native_wanted = self._native is not None
+        if self._native is not None:
+            self._native_fresh = False
+            return self._native.encode(pcm16)
         if self._codec is None:
             self._codec = _encoder()
         packets = self._codec.encode(_frame(pcm16, pts))

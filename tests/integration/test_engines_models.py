@@ -230,3 +230,25 @@ def test_long_audio_uses_the_full_window_and_still_transcribes(transcriber):
     long_audio = (pcm + bytes(48 * 1000)) * 6  # ~25 s: beyond the 15 s short window
     text = transcriber.transcribe(long_audio).text.lower()
     assert text.count("capital") >= 5
+
+
+def test_piper_threads_sleep_when_idle_and_the_audio_is_piper_s_own() -> None:
+    """The engine's piper session has onnxruntime's spinning off (its idle worker threads took the
+    CPU from the event loop under load), and speaks exactly what ``PiperVoice.load`` would."""
+    from piper import PiperVoice, SynthesisConfig
+
+    from mockengine.engines.tts import _load_piper, resolve_piper_voice
+
+    ours = _load_piper(BUNDLED_PIPER_VOICE)
+    options = ours.session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert options.get_session_config_entry("session.inter_op.allow_spinning") == "0"
+    onnx_path, config_path = resolve_piper_voice(BUNDLED_PIPER_VOICE)
+    theirs = PiperVoice.load(onnx_path, config_path=config_path)
+    quiet = SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)
+
+    def speak(voice: PiperVoice) -> bytes:
+        return b"".join(chunk.audio_int16_bytes for chunk in voice.synthesize(SENTENCE, quiet))
+
+    assert speak(ours) == speak(theirs)
+    assert ours.config == theirs.config

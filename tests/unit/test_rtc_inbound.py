@@ -91,3 +91,25 @@ def test_a_calls_microphone_rtp_is_handled_in_the_datagram_callback():
     assert installed and after is not before  # aioice's queue is no longer the first stop
     fake = SimpleNamespace(transport=SimpleNamespace(_register_rtp_receiver=None, state="new"))
     assert receive_rtp_inline(fake) is False  # not aiortc's layout: its own path stays
+
+
+def test_a_drivers_rtp_is_counted_and_dropped_before_srtp_and_the_rest_queued():
+    from aiortc.rtp import RtpPacket
+
+    from mockengine.rtc.rtp_inline import _RX_BYTES, _RX_PACKETS, drop_rtp_inline
+
+    queued: list[bytes] = []
+    connection = SimpleNamespace(data_received=lambda data, _component: queued.append(data))
+    dtls = SimpleNamespace(transport=SimpleNamespace(_connection=connection), _rx_srtp=None)
+    setattr(dtls, _RX_BYTES, 0)
+    setattr(dtls, _RX_PACKETS, 0)
+    assert drop_rtp_inline(SimpleNamespace(transport=dtls))
+    rtp = RtpPacket(payload_type=111, sequence_number=1, timestamp=960, ssrc=7, payload=b"\x08" * 40)
+    rtcp = bytes([0x80, 200, 0, 6]) + bytes(24)  # a sender report (RFC 3550 §6.4.1)
+    connection.data_received(rtp.serialize(), 1)  # before the DTLS handshake: aiortc's path
+    dtls._rx_srtp = object()  # (never called: the packet is not unprotected)
+    connection.data_received(rtp.serialize(), 1)
+    connection.data_received(rtcp, 1)
+    connection.data_received(b"\x16\xfe\xfd" + bytes(20), 1)  # a DTLS record
+    assert queued == [rtp.serialize(), rtcp, b"\x16\xfe\xfd" + bytes(20)]
+    assert getattr(dtls, _RX_PACKETS) == 1 and getattr(dtls, _RX_BYTES) == len(rtp.serialize())

@@ -98,3 +98,17 @@ def test_the_cache_is_bounded_in_bytes_least_recently_used_out_first():
     assert cache.size_bytes <= cache.max_bytes
     assert cache.get(keys[1]) is None and cache.get(keys[0]) is not None
     assert PacketCache(max_bytes=0).get(keys[0]) is None
+
+
+def test_libopus_through_ctypes_makes_pyavs_packets_and_a_reset_is_a_fresh_encoder():
+    """The native encoder (mockengine.rtc.libopus) is only a cheaper way to the same bytes: two
+    stretches on one call, the second after the encoder was reset, against PyAV's encoder (no cache)."""
+    from mockengine.rtc.libopus import opus_encoder
+
+    assert opus_encoder() is not None  # PyAV's wheel bundles libopus
+    first, second = speech(0.6, seed=11), speech(0.4, seed=12)
+    native, pyav = ReplyEncoder(FRAME, None), ReplyEncoder(FRAME, None, native=False)
+    assert play(native, first) + play(native, second) == play(pyav, first) + play(pyav, second)
+    assert native._native is not None and pyav._native is None  # each took the path it names
+    fresh = ReplyEncoder(FRAME, None)
+    assert play(fresh, second) == play(native, second)  # the third stretch: reset == fresh
