@@ -142,6 +142,8 @@ async def test_hangup_ends_the_call_and_unknown_calls_are_404(engine):
             auth = {"Authorization": "Bearer sk-test"}
             hung = await http.post(f"{server.http_url}{client.location}/hangup", headers=auth)
             assert hung.status == 200
+            at_once = await http.post(f"{server.http_url}{client.location}/hangup", headers=auth)
+            assert at_once.status == 404  # ending: no longer live, though not yet gone
             await server.wait_until_idle()
             again = await http.post(f"{server.http_url}{client.location}/hangup", headers=auth)
             assert again.status == 404

@@ -191,7 +191,7 @@ async def hangup_call(request: web.Request) -> web.Response:
         return error_response(401, MISSING_API_KEY)
     if not _key_valid(request, key):
         return error_response(401, incorrect_api_key_message(key), code="invalid_api_key")
-    if runner is None:
+    if runner is None or runner.is_closing:  # a call already ending is no longer live
         return error_response(404, f"Call '{call_id}' not found.", param="call_id")
     runner.shutdown(1000, "hangup")
     return web.Response(status=200)
