@@ -16,7 +16,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import addressed, intent, lexicon, narration, utterance
+from mockengine.brain import addressed, intent, lexicon, narration, places, schema_values, utterance
 from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
@@ -68,7 +68,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         return declined
     if candidates and not addressed.gate(utterance.clean(text)).request:
         return None  # words that tell, wonder or feel: the participant talks (the trace says why)
-    found = intent.actions(text, candidates)
+    found = intent.actions(text, candidates, lambda part, match: _stands_alone(part, match, today))
     if not found:
         return None
     done: list[Action] = []
@@ -91,6 +91,26 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
                 done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
+
+
+def _stands_alone(part: str, match: intent.Match, today: date) -> bool:
+    """A question part ("… and what time is it in Tokyo?") fills its tool's required arguments from its
+    own words, never from what "it" names, and each required free string is said as a value is (a named
+    place: "Tokyo", not "sunset" or "difference with Tokyo")."""
+    tool = match.tool
+    schema = tool.parameters or {}
+    vocabulary = intent.vocabulary_of(tool)
+    filled = fill(tool.name, schema, part, Referent(), today, vocabulary, tool.description)
+    if filled.missing:
+        return False
+    properties = schema_values.properties_of(schema) or {}
+    for name in schema_values.required_of(schema):
+        value = filled.arguments.get(name)
+        if not isinstance(value, str) or (properties.get(name) or {}).get("enum"):
+            continue
+        if not (places.is_proper_name(value) and value.lower() in part.lower()):
+            return False
+    return True
 
 
 def next_action(history: tuple[TurnView, ...], tools: list[ToolSpec], today: date) -> Action | None:
