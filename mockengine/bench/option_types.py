@@ -4,6 +4,7 @@ naming the option (exit 2), not a traceback or a table of ``None`` minutes later
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
 
@@ -17,6 +18,9 @@ def positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
         if not value > 0:
             raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
+        if not math.isfinite(value):
+            # ``--minutes inf`` would run a bench that never ends and never prints.
+            raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
         return value
 
     parse.__name__ = f"positive {kind.__name__}"  # argparse names the type in its fallback message

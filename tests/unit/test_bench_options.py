@@ -29,6 +29,8 @@ from mockengine.cli import build_parser, main
         (("--workers", "0"), "--workers"),
         (("--minutes", "0"), "--minutes"),
         (("--minutes", "-2"), "--minutes"),
+        (("--minutes", "inf"), "--minutes"),
+        (("--duration", "nan"), "--duration"),
         (("--wave-s", "0"), "--wave-s"),
         (("--session-duration", "-1"), "--session-duration"),
         (("--webrtc-levels", "ten"), "--webrtc-levels"),
