@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -108,9 +109,17 @@ def _stands_alone(part: str, match: intent.Match, today: date) -> bool:
         value = filled.arguments.get(name)
         if not isinstance(value, str) or (properties.get(name) or {}).get("enum"):
             continue
-        if not (places.is_proper_name(value) and value.lower() in part.lower()):
+        if not _said_as_value(value, part):
             return False
     return True
+
+
+def _said_as_value(value: str, part: str) -> bool:
+    """``value`` is in ``part`` as a name ("Tokyo"), or typed in lower case as the place a preposition ends
+    the part with ("in tokyo?")."""
+    if places.is_proper_name(value) and value.lower() in part.lower():
+        return True
+    return re.search(rf"\b(?:in|at|for|from)\s+{re.escape(value)}\W*$", part, re.IGNORECASE) is not None
 
 
 def next_action(

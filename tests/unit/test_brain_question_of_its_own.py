@@ -70,6 +70,11 @@ def test_a_question_with_no_strong_words_of_its_own_makes_no_second_call(
             [("get_weather", {"city": "Paris"}), ("get_time", {"city": "Tokyo"})],
         ),
         (
+            "what's the weather in paris and what time is it in tokyo?",
+            TWO,
+            [("get_weather", {"city": "paris"}), ("get_time", {"city": "tokyo"})],
+        ),
+        (
             "Set a timer for 10 minutes and how's the weather in Rome?",
             FIVE,
             [("set_timer", {"minutes": 10}), ("get_weather", {"city": "Rome"})],
