@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -16,7 +17,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import addressed, intent, lexicon, narration, utterance
+from mockengine.brain import addressed, intent, lexicon, narration, places, schema_values, utterance
 from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
@@ -68,7 +69,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         return declined
     if candidates and not addressed.gate(utterance.clean(text)).request:
         return None  # words that tell, wonder or feel: the participant talks (the trace says why)
-    found = intent.actions(text, candidates)
+    found = intent.actions(text, candidates, lambda part, match: _stands_alone(part, match, today))
     if not found:
         return None
     done: list[Action] = []
@@ -93,25 +94,63 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
 
 
-def next_action(history: tuple[TurnView, ...], tools: list[ToolSpec], today: date) -> Action | None:
-    """With one call a response (``parallel_tool_calls: false``): the next call the newest user words
-    asked for that no call since them has made ("the weather in Paris and the time in Tokyo": get_time
-    after get_weather's output); None when every one was made, or the words ask for none."""
-    said = next((i for i in range(len(history) - 1, -1, -1) if history[i].kind in _USER_KINDS), None)
-    if said is None:
-        return None
-    found = plan(history[said].text, tools, referent(history[:said]), today)
-    made = [(item.name, _json(item.text)) for item in history[said + 1 :] if item.kind == "function_call"]
-    for action in found.actions if found is not None else ():
-        key = (action.call.name, action.arguments)
-        if key in made:
-            made.remove(key)
-        else:
-            return action
-    return None
+def _stands_alone(part: str, match: intent.Match, today: date) -> bool:
+    """A question part ("… and what time is it in Tokyo?") fills its tool's required arguments from its
+    own words, never from what "it" names, and each required free string is said as a value is (a named
+    place: "Tokyo", not "sunset" or "difference with Tokyo")."""
+    tool = match.tool
+    schema = tool.parameters or {}
+    vocabulary = intent.vocabulary_of(tool)
+    filled = fill(tool.name, schema, part, Referent(), today, vocabulary, tool.description)
+    if filled.missing:
+        return False
+    properties = schema_values.properties_of(schema) or {}
+    for name in schema_values.required_of(schema):
+        value = filled.arguments.get(name)
+        if not isinstance(value, str) or (properties.get(name) or {}).get("enum"):
+            continue
+        if not _said_as_value(value, part):
+            return False
+    return True
 
 
-_USER_KINDS = ("user_text", "user_audio")
+def _said_as_value(value: str, part: str) -> bool:
+    """``value`` is in ``part`` as a name ("Tokyo"), or typed in lower case as the place a preposition ends
+    the part with ("in tokyo?")."""
+    if places.is_proper_name(value) and value.lower() in part.lower():
+        return True
+    return re.search(rf"\b(?:in|at|for|from)\s+{re.escape(value)}\W*$", part, re.IGNORECASE) is not None
+
+
+def next_action(
+    heard: str, before: tuple[TurnView, ...], since: tuple[TurnView, ...], tools: list[ToolSpec], today: date
+) -> Action | None:
+    """With one call a response (``parallel_tool_calls: false``): the next call the words ``heard`` asked
+    for ("the weather in Paris and the time in Tokyo": get_time after get_weather's output), from the
+    items ``before`` them (what "it" names) and those ``since`` (the calls made). Calls made count by tool
+    and order, not by their arguments, so a plan that changed its values since ("tomorrow" after midnight)
+    neither repeats a call nor skips one; an output whose call item was deleted still counts its call.
+    None when every call was made, the words ask for none, or a call made is not the one the words ask
+    for next (the plan changed: no guessed call)."""
+    found = plan(heard, tools, referent(before), today)
+    planned = [action.call.name for action in found.actions] if found is not None else []
+    position = 0
+    for name in _made(since):
+        if position == len(planned) or name not in (None, planned[position]):
+            return None
+        position += 1
+    return found.actions[position] if found is not None and position < len(planned) else None
+
+
+def _made(since: tuple[TurnView, ...]) -> list[str | None]:
+    """The tools of the calls made, in order, one a ``call_id`` (None for a call whose item is gone)."""
+    names: dict[str, str | None] = {}
+    for item in since:
+        if item.kind == "function_call":
+            names[item.call_id or item.item_id] = item.name
+        elif item.kind == "function_call_output" and item.call_id:
+            names.setdefault(item.call_id, None)
+    return list(names.values())
 
 
 def _declined(text: str, tools: list[ToolSpec]) -> Plan | None:

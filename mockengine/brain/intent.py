@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -66,11 +66,16 @@ _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find"
 _REPORTS = frozenset(("next", "upcoming", "recent", "current", "latest", "my", "nearby", "today", "todays"))
 _DESCRIBED_READS = frozenset(("get", "gets", "list", "lists", "return", "returns", "find", "finds", "search"))
 _LOOKING = _READ_VERBS | {"look", "see"}
-# A later part opening with a question word and its verb is a request of its own, even with no action verb.
+# A later part opening with a question word and its verb may be a request of its own with no action verb
+# ("… and what time is it in Tokyo?"), on strong evidence of its own (``_asks_on_its_own``).
 _OWN_QUESTION = re.compile(
     r"\W*(?:what|how|when|where|which|who)(?:'s|’s|\s+(?:is|are|was|were|will|does|do|did|time|day|date"
     r"|about)\b)",
     re.IGNORECASE,
+)
+# When something happens ("what time does the Louvre open", "what time will it ring"), not the clock.
+_WHEN_IT_HAPPENS = re.compile(
+    r"\b(?:what time|when)\s+(?!is it\b)(?:is|are|was|were|does|do|did|will|would|should|can|could)\b", re.I
 )
 _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
 _DO_I = re.compile(r"^\W*(?:do|does|did|will|should|is|are) (?:i|we)\b", re.I)
@@ -244,9 +249,14 @@ def _asked_lookup(text: str, ranked: list[Match]) -> Match | None:
     return None
 
 
-def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
+def actions(
+    text: str, tools: list[ToolSpec], stands_alone: Callable[[str, Match], bool] | None = None
+) -> list[tuple[str, Match]]:
     """The requests in ``text``: one (part, match) per action, in the order said; [] when none matches.
-    ``text`` is cleaned first (``utterance.clean``: fillers, a leading dismissal)."""
+    ``text`` is cleaned first (``utterance.clean``: fillers, a leading dismissal). A later part that is
+    only a question ("… and what time is it in Tokyo?") is a request of its own when its own words ask
+    for a tool strongly (``_asks_on_its_own``) and ``stands_alone(part, match)`` agrees (the caller's
+    check of its arguments); otherwise it is more of the request before it."""
     text = utterance.clean(text)
     parts = [p for p in _SPLIT.split(_kept_whole(text)) if p.strip()]
     if any(utterance.negated(p) for p in parts):  # "open orbit but don't play it": only what is asked
@@ -254,19 +264,50 @@ def actions(text: str, tools: list[ToolSpec]) -> list[tuple[str, Match]]:
         text = " ".join(parts)
         if not parts:
             return []
-    # A part with no verb is more of the one before ("add eggs and bread and then show my list").
-    requests: list[str] = []
-    for part in parts:
-        if requests and not _has_verb(part):
-            requests[-1] = f"{requests[-1]} and {part}"
+    matched: list[tuple[str, Match | None]] = []
+    for part, asked in _requests(parts):
+        match = best(part, tools)
+        if asked and matched and not _asks_on_its_own(part, match, stands_alone):
+            joined = f"{matched[-1][0]} and {part}"
+            matched[-1] = (joined, best(joined, tools))
         else:
-            requests.append(part)
-    if len(requests) > 1:
-        matched = [(part.replace(" & ", " and "), best(part, tools)) for part in requests]
-        if all(match is not None for _, match in matched):
-            return [(part, match) for part, match in matched if match is not None]
+            matched.append((part, match))
+    if len(matched) > 1 and all(match is not None for _, match in matched):
+        return [(part.replace(" & ", " and "), match) for part, match in matched if match is not None]
     whole = best(text, tools)
     return [(text, whole)] if whole is not None else []
+
+
+def _requests(parts: list[str]) -> list[tuple[str, bool]]:
+    """The parts as requests, each with whether it opens with only a question (no action verb): a part
+    with neither is more of the one before ("add eggs and bread and then show my list")."""
+    requests: list[tuple[str, bool]] = []
+    for part in parts:
+        verb = _has_verb(part)
+        asked = not verb and bool(_OWN_QUESTION.match(part))
+        if requests and not verb and not asked:
+            requests[-1] = (f"{requests[-1][0]} and {part}", requests[-1][1])
+        else:
+            requests.append((part, asked))
+    return requests
+
+
+def _asks_on_its_own(
+    part: str, match: Match | None, stands_alone: Callable[[str, Match], bool] | None
+) -> bool:
+    """A question part is a request of its own only on strong evidence from its own words: a score a
+    verb-led part needs, a word of the tool said in the part itself (not one a rewrite put there: "what's
+    on it" is no list), and not a question of when something happens put to a clock ("what time does the
+    Louvre open": the part's only words of the tool are the value's kind)."""
+    if match is None or match.score < MIN_SCORE:
+        return False
+    said = {t.lower for t in lexicon.tokens(part)}
+    own = {cue.lower() for cue in match.cues} & said
+    if not own:
+        return False
+    if _WHEN_IT_HAPPENS.search(part) and not own - _GENERIC - _LOOKING - {"open"}:
+        return False
+    return stands_alone is None or stands_alone(part, match)
 
 
 def _kept_whole(text: str) -> str:
@@ -284,8 +325,6 @@ def _has_verb(part: str) -> bool:
     my list"; in "add eggs and bread to my list" the "bread to my list" is more of the first's object."""
     if re.match(r"\W*(?:the|a|an|my|our|your|his|her|their)\b", part, re.IGNORECASE):
         return False  # "… and the back": a thing, no verb
-    if _OWN_QUESTION.match(part):
-        return True  # "… and what time is it in Tokyo?": a question of its own asks for its own call
     words = [t for t in lexicon.tokens(part) if not t.is_stop or t.lower in LIGHT_VERBS]
     first = next((t for t in words if t.lower not in _POLITE), None)
     # a word an object pronoun follows is used as a verb: "quiz me on it", "book him in"

@@ -53,6 +53,7 @@ from mockengine.brain.situation import (
     ANSWER_TOOLS,
     Situation,
     function_name_for,
+    newest_words,
     output_error,
     read_situation,
 )
@@ -317,7 +318,13 @@ class ScriptedBrain:
         """One call a response: the next one the user's words asked for, once the last one's output is in."""
         if turn.request.parallel_tool_calls or not turn.may_call:
             return None
-        action = acting.next_action(turn.request.history, list(turn.request.tools), self._today())
+        history = turn.request.history
+        words = newest_words(history)
+        if words is None:
+            return None
+        said, heard = words
+        tools = list(turn.request.tools)
+        action = acting.next_action(heard, history[:said], history[said + 1 :], tools, self._today())
         if action is None:
             return None
         return Reply(None, (action.call,), rule="intent.call.next", why=action.why)

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["more_places"]
+__all__ = ["is_proper_name", "more_places"]
 
 # A proper name, as transcripts write a place's ("Rome", "Salt Lake City", "Stratford upon Avon").
 _PROPER_NAME = re.compile(r"[A-Z][\w'.-]*(?: (?:[A-Z][\w'.-]*|of|de|del|la|le|upon|on))*(?<! of)")
+
+
+def is_proper_name(text: str) -> bool:
+    """``text`` is written as a proper name is ("Tokyo", "Salt Lake City"), not as words ("sunset")."""
+    return bool(_PROPER_NAME.fullmatch(text))
 
 
 def more_places(after: list[tuple[str, str]], preposition: str) -> tuple[list[str], list[tuple[str, str]]]:

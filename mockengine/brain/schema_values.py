@@ -61,43 +61,80 @@ def value_for(schema: Any, rng: random.Random, hints: Hints = Hints(), root: Any
 
 
 def resolve(schema: dict[str, Any], root: Any) -> dict[str, Any]:
-    """``schema`` with local ``$ref``s followed, the first non-null anyOf/oneOf branch merged in and
-    ``allOf`` merged: the shape ``value_for`` builds."""
+    """``schema`` with local ``$ref``s merged in (Draft 2020-12: a ``$ref`` applies alongside its sibling
+    keywords), the first non-null anyOf/oneOf branch merged in and ``allOf`` merged: the shape ``value_for``
+    builds. A ``$ref`` met again inside its own target (``{"allOf": [{"$ref": "#"}]}``) adds nothing."""
     return _resolve(schema, root)
 
 
-def _resolve(schema: dict[str, Any], root: Any) -> dict[str, Any]:
-    hops = 0
-    while isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#"):
-        hops += 1
-        if hops > _MAX_REF_HOPS:  # a $ref cycle that never reaches a schema: anything goes
-            return {}
-        target: Any = root
-        for part in schema["$ref"][1:].split("/")[1:]:
-            key = part.replace("~1", "/").replace("~0", "~")
-            target = target.get(key, {}) if isinstance(target, dict) else {}
-        schema = target if isinstance(target, dict) else {}
+def _resolve(
+    schema: dict[str, Any], root: Any, seen: frozenset[str] = frozenset(), first_branch: bool = True
+) -> dict[str, Any]:
+    """``first_branch``: an anyOf/oneOf is one branch merged whole (a value to build); else the branches'
+    properties only, none of them required (the properties an object may have)."""
+    schema = _with_ref(schema, root, seen, first_branch)
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
         if isinstance(branches, list) and branches:
-            non_null = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
             rest = {k: v for k, v in schema.items() if k != key}
-            return _resolve({**rest, **(non_null or branches)[0]}, root)
+            if first_branch:
+                non_null = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+                chosen = (non_null or branches)[0]
+                part = _resolve(chosen, root, seen) if isinstance(chosen, dict) else {}
+                return _resolve(_merge(rest, part), root, seen)
+            return _resolve(_with_branch_properties(rest, branches, root, seen), root, seen, first_branch)
     if isinstance(schema.get("allOf"), list):
         merged = {k: v for k, v in schema.items() if k != "allOf"}
         for part in schema["allOf"]:
-            merged = _merge(merged, _resolve(part, root) if isinstance(part, dict) else {})
+            merged = _merge(
+                merged, _resolve(part, root, seen, first_branch) if isinstance(part, dict) else {}
+            )
         return merged
     return schema
 
 
+def _with_ref(schema: dict[str, Any], root: Any, seen: frozenset[str], first_branch: bool) -> dict[str, Any]:
+    ref = schema.get("$ref")
+    if not (isinstance(ref, str) and ref.startswith("#")):
+        return schema
+    own = {k: v for k, v in schema.items() if k != "$ref"}
+    if ref in seen or len(seen) >= _MAX_REF_HOPS:  # a cycle (or a chain past reason): it adds nothing
+        return own
+    target: Any = root
+    for part in ref[1:].split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        target = target.get(key, {}) if isinstance(target, dict) else {}
+    resolved = _resolve(target, root, seen | {ref}, first_branch) if isinstance(target, dict) else {}
+    return _merge(resolved, own)
+
+
+def _with_branch_properties(
+    schema: dict[str, Any], branches: list[Any], root: Any, seen: frozenset[str]
+) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for branch in branches:
+        shape = _resolve(branch, root, seen, first_branch=False) if isinstance(branch, dict) else {}
+        found.update(_mapping(shape.get("properties")))
+    return {**schema, "properties": {**found, **_mapping(schema.get("properties"))}} if found else schema
+
+
 def _merge(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
+    """Both schemas' keywords (``right``'s where both have one); ``properties`` and ``required`` united,
+    what is not a mapping / list of names ignored."""
     merged = {**left, **right}
     if "properties" in left or "properties" in right:
-        merged["properties"] = {**left.get("properties", {}), **right.get("properties", {})}
+        merged["properties"] = {**_mapping(left.get("properties")), **_mapping(right.get("properties"))}
     if "required" in left or "required" in right:
-        merged["required"] = sorted(set(left.get("required", [])) | set(right.get("required", [])))
+        merged["required"] = sorted(set(_names(left.get("required"))) | set(_names(right.get("required"))))
     return merged
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return dict(value) if isinstance(value, Mapping) else {}
+
+
+def _names(value: Any) -> list[str]:
+    return [name for name in value if isinstance(name, str)] if isinstance(value, list) else []
 
 
 def _schema_type(schema: dict[str, Any]) -> str:
@@ -134,42 +171,41 @@ def properties_of(schema: Any) -> dict[str, Any]:
     schema) allow, else it is a free string. ``{"required": ["city"]}`` → ``{"city": {"type": "string"}}``:
     valid JSON Schema (any object with a ``city``), so a required name has a property schema, unless
     ``additionalProperties: false`` forbids it (no value satisfies that schema: it is left out).
-    A top-level ``allOf`` / ``$ref`` is merged in first (``required`` and ``properties`` carried by an
-    ``allOf`` part count), and a boolean property schema is read as JSON Schema says: ``true`` anything
-    (``{}``), ``false`` nothing (the property is left out)."""
+    A top-level ``$ref`` and ``allOf`` are merged with the schema's own keywords, an ``anyOf`` / ``oneOf``
+    adds its branches' properties (not their ``required``: one branch holds, not each), and a boolean
+    property schema is read as JSON Schema says: ``true`` anything (``{}``), ``false`` nothing (the property
+    is left out, required or not: no value can fill it). A recursive ``$ref`` adds nothing."""
     schema = _object_shape(schema)
-    found = schema.get("properties")
+    found = _mapping(schema.get("properties"))
     properties = {
         name: {} if sub is True else sub
-        for name, sub in (found.items() if isinstance(found, Mapping) else ())
-        if sub is not False
+        for name, sub in found.items()
+        if sub is True or isinstance(sub, Mapping)
     }
     for name in required_of(schema):
-        undeclared = _undeclared(schema, name) if isinstance(name, str) and name not in properties else None
+        if name in found:
+            continue
+        undeclared = _undeclared(schema, name)
         if undeclared is not None:
             properties[name] = undeclared
     return properties
 
 
 def required_of(schema: Any) -> list[str]:
-    """The names an object schema requires, those of a top-level ``allOf`` part or ``$ref`` included."""
-    listed = _object_shape(schema).get("required")
-    return [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
+    """The names an object schema requires, those of a top-level ``allOf`` part or ``$ref`` included (not
+    those of one ``anyOf`` / ``oneOf`` branch)."""
+    return _names(_object_shape(schema).get("required"))
 
 
 def _object_shape(schema: Any) -> dict[str, Any]:
-    if not isinstance(schema, Mapping):
-        return {}
-    if "allOf" in schema or "$ref" in schema:
-        return _resolve(dict(schema), schema)
-    return dict(schema)
+    return _resolve(dict(schema), schema, first_branch=False) if isinstance(schema, Mapping) else {}
 
 
 def _undeclared(schema: Mapping[str, Any], name: str) -> Any:
     patterned = schema.get("patternProperties")
     for pattern, sub in patterned.items() if isinstance(patterned, Mapping) else ():
         if isinstance(pattern, str) and patterns.matches(pattern, name):
-            return sub
+            return {} if sub is True else sub if isinstance(sub, Mapping) else None
     extra = schema.get("additionalProperties")
     if extra is False:
         return None

@@ -228,6 +228,20 @@ def function_name_for(history: tuple[TurnView, ...], call_id: str | None) -> str
     return None
 
 
+def newest_words(history: tuple[TurnView, ...]) -> tuple[int, str] | None:
+    """Where the newest words said or typed are (a user turn, or a ``typed`` context item) and their text
+    as a trigger reads it (a typed item's ``said``); None when there are none."""
+    for index in range(len(history) - 1, -1, -1):
+        item = history[index]
+        event = context_of(item)
+        if event is not None:
+            if event.event == "typed":
+                return index, event.text
+        elif item.kind in ("user_text", "user_audio"):
+            return index, item.text.strip()
+    return None
+
+
 def _find_trigger(history: tuple[TurnView, ...]) -> Trigger:
     for item in reversed(history):
         if item.kind in ("assistant", "function_call"):

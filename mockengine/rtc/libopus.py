@@ -21,6 +21,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import glob
+import logging
 import os
 from functools import cache
 
@@ -28,6 +29,7 @@ import av
 
 RATE_HZ = 24_000
 MAX_FRAME_SAMPLES = RATE_HZ * 120 // 1000  # the longest Opus packet: 120 ms
+log = logging.getLogger("mockengine.rtc")
 
 
 @cache
@@ -41,37 +43,51 @@ def _library() -> ctypes.CDLL | None:
             lib = ctypes.CDLL(path)
         except OSError:
             continue
-        if hasattr(lib, "opus_decoder_create") and hasattr(lib, "opus_decode"):
-            lib.opus_decoder_create.restype = ctypes.c_void_p
-            lib.opus_decoder_create.argtypes = [ctypes.c_int32, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
-            lib.opus_decode.restype = ctypes.c_int
-            lib.opus_decode.argtypes = [
-                ctypes.c_void_p,
-                ctypes.c_char_p,
-                ctypes.c_int32,
-                ctypes.c_void_p,
-                ctypes.c_int,
-                ctypes.c_int,
-            ]
-            lib.opus_decoder_destroy.argtypes = [ctypes.c_void_p]
-            lib.opus_encoder_create.restype = ctypes.c_void_p
-            lib.opus_encoder_create.argtypes = [
-                ctypes.c_int32,
-                ctypes.c_int,
-                ctypes.c_int,
-                ctypes.POINTER(ctypes.c_int),
-            ]
-            lib.opus_encode.restype = ctypes.c_int32
-            lib.opus_encode.argtypes = [
-                ctypes.c_void_p,
-                ctypes.c_char_p,
-                ctypes.c_int,
-                ctypes.c_void_p,
-                ctypes.c_int32,
-            ]
-            lib.opus_encoder_destroy.argtypes = [ctypes.c_void_p]
+        if _declare_decoder(lib):
+            _declare_encoder(lib)  # a library without the encoder still decodes
             return lib
     return None
+
+
+def _declare_decoder(lib: ctypes.CDLL) -> bool:
+    if not all(hasattr(lib, name) for name in _DECODER_SYMBOLS):
+        return False
+    lib.opus_decoder_create.restype = ctypes.c_void_p
+    lib.opus_decoder_create.argtypes = [ctypes.c_int32, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+    lib.opus_decode.restype = ctypes.c_int
+    lib.opus_decode.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_char_p,
+        ctypes.c_int32,
+        ctypes.c_void_p,
+        ctypes.c_int,
+        ctypes.c_int,
+    ]
+    lib.opus_decoder_destroy.argtypes = [ctypes.c_void_p]
+    return True
+
+
+def _declare_encoder(lib: ctypes.CDLL) -> bool:
+    if not _has_encoder(lib):
+        return False
+    lib.opus_encoder_create.restype = ctypes.c_void_p
+    c_int, c_int32, c_void_p = ctypes.c_int, ctypes.c_int32, ctypes.c_void_p
+    lib.opus_encoder_create.argtypes = [c_int32, c_int, c_int, ctypes.POINTER(c_int)]
+    lib.opus_encode.restype = ctypes.c_int32
+    lib.opus_encode.argtypes = [c_void_p, ctypes.c_char_p, c_int, c_void_p, c_int32]
+    lib.opus_encoder_destroy.argtypes = [ctypes.c_void_p]
+    # Variadic: only the fixed arguments are declared, so ctypes passes the rest as variadic ones.
+    lib.opus_encoder_ctl.restype = ctypes.c_int
+    lib.opus_encoder_ctl.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    return True
+
+
+def _has_encoder(lib: ctypes.CDLL) -> bool:
+    return all(hasattr(lib, name) for name in _ENCODER_SYMBOLS)
+
+
+_DECODER_SYMBOLS = ("opus_decoder_create", "opus_decode", "opus_decoder_destroy")
+_ENCODER_SYMBOLS = ("opus_encoder_create", "opus_encode", "opus_encoder_destroy", "opus_encoder_ctl")
 
 
 class OpusError(ValueError):
@@ -118,7 +134,12 @@ _ENCODER_SETTINGS = (
 
 
 class OpusEncoder:
-    """One stream's encoder: ``encode(pcm16)`` of one frame of PCM16 24 kHz mono → one Opus packet."""
+    """One stream's encoder: ``encode(pcm16)`` of one frame of PCM16 24 kHz mono → one Opus packet.
+
+    Raises :class:`OpusError` when libopus refuses a call (e.g. a setting an older library does not
+    implement). One thread only uses an encoder (the event loop's): libopus's state is not shared.
+    :meth:`close` frees it; a closed encoder raises :class:`OpusError`.
+    """
 
     def __init__(self, lib: ctypes.CDLL) -> None:
         self._lib = lib
@@ -126,35 +147,55 @@ class OpusEncoder:
         self._state = lib.opus_encoder_create(RATE_HZ, 1, APPLICATION_VOIP, ctypes.byref(error))
         if error.value != 0 or not self._state:
             raise OpusError(f"opus_encoder_create failed ({error.value})")
-        for request, value in _ENCODER_SETTINGS:
-            self._ctl(request, ctypes.c_int32(value))
+        try:
+            for request, value in _ENCODER_SETTINGS:
+                self._ctl(request, ctypes.c_int32(value))
+        except OpusError:
+            self.close()
+            raise
         self._out = ctypes.create_string_buffer(MAX_PACKET_BYTES)
 
     def _ctl(self, request: int, *args: object) -> None:
-        result = self._lib.opus_encoder_ctl(ctypes.c_void_p(self._state), ctypes.c_int(request), *args)
+        result = self._lib.opus_encoder_ctl(self._live_state(), request, *args)
         if result != 0:
             raise OpusError(f"opus_encoder_ctl({request}) failed ({result})")
 
+    def _live_state(self) -> int:
+        if not self._state:
+            raise OpusError("the encoder is closed")
+        return self._state
+
     def encode(self, pcm16: bytes) -> bytes:
-        size = self._lib.opus_encode(self._state, pcm16, len(pcm16) // 2, self._out, MAX_PACKET_BYTES)
+        size = self._lib.opus_encode(self._live_state(), pcm16, len(pcm16) // 2, self._out, MAX_PACKET_BYTES)
         if size < 0:
             raise OpusError(f"opus_encode failed ({size})")
-        return self._out.raw[:size]
+        return ctypes.string_at(self._out, size)
 
     def reset(self) -> None:
         """Back to the state of a freshly created encoder (libopus's ``OPUS_RESET_STATE``)."""
         self._ctl(RESET_STATE)
 
-    def __del__(self) -> None:
+    def close(self) -> None:
+        """Free libopus's state now (idempotent)."""
         state, self._state = getattr(self, "_state", None), None
         if state:
             self._lib.opus_encoder_destroy(state)
 
+    def __del__(self) -> None:
+        self.close()
+
 
 def opus_encoder() -> OpusEncoder | None:
-    """A 24 kHz mono encoder on libopus set up as the reply track's, or None where none loads."""
+    """A 24 kHz mono encoder on libopus set up as the reply track's, or None where none loads, the library
+    has no encoder or refuses one of the settings (an older libopus): the caller then uses PyAV's."""
     lib = _library()
-    return OpusEncoder(lib) if lib is not None and hasattr(lib, "opus_encoder_ctl") else None
+    if lib is None or not _has_encoder(lib):
+        return None
+    try:
+        return OpusEncoder(lib)
+    except OpusError as exc:
+        log.warning("libopus's encoder is not usable (%s): PyAV encodes the reply track", exc)
+        return None
 
 
 def opus_decoder() -> OpusDecoder | None:

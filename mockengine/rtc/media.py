@@ -108,6 +108,10 @@ class ReplyTrack(MediaStreamTrack):
     def is_playing(self) -> bool:
         return self._playing is not None
 
+    def stop(self) -> None:
+        super().stop()
+        self._encoder.close()  # libopus's state, freed now rather than whenever the track is collected
+
     def stall(self) -> None:
         """Stop sending media silently (the connection stays up): a client must notice by itself."""
         self._flowing.clear()

@@ -9,7 +9,7 @@ included), and its sender computes each frame's audio level sample by sample in 
 packetises them: no thread hand-off, no resampler, no audio-level pass). libopus encodes the 24 kHz mono
 PCM16 directly (Opus takes 8–48 kHz input natively; the packets are stamped in the 48 kHz RTP clock),
 through ctypes (:class:`mockengine.rtc.libopus.OpusEncoder`: PyAV's bytes, cheaper), or PyAV's encoder
-where no libopus loads.
+where no libopus loads or its encoder is not usable (an older library that refuses a setting).
 Between replies no encoder runs: one silent packet, made once per process, is sent again; reply audio
 another call already played goes out as the packets encoded then (:mod:`mockengine.rtc.packet_cache`).
 What the client decodes is ordinary Opus (mono in the negotiated ``opus/48000/2``, which every decoder plays).
@@ -115,6 +115,13 @@ class ReplyEncoder:
     def cut(self) -> None:
         """The audio stops here (barge-in, a cleared buffer): silence follows at once, with no flush of
         the encoder's look-ahead (a few ms of audio that is being cut off anyway)."""
+        self._flush_left = 0
+
+    def close(self) -> None:
+        """Free the encoders now (the track stopped); a later frame would start from a new one."""
+        if self._native is not None:
+            self._native.close()
+        self._native, self._native_fresh, self._codec = None, True, None
         self._flush_left = 0
 
     def encode(self, pcm16: bytes | None, pts: int) -> av.Packet:

@@ -36,12 +36,10 @@ def receive_rtp_inline(receiver: RTCRtpReceiver) -> bool:
     """Route ``receiver``'s SRTP packets past aioice's queue (see the module docstring). An audio
     receiver only; call it before the receiver starts (from the peer connection's ``track`` event).
     False (and aiortc's own path kept) where this aiortc / aioice keeps its receive path elsewhere."""
-    dtls = receiver.transport
-    connection = getattr(getattr(dtls, "transport", None), "_connection", None)
-    queued = getattr(connection, "data_received", None)
-    if connection is None or queued is None or not hasattr(dtls, _RX_BYTES):
-        log.warning("RTP handled through aiortc's queue: its receive path is not where expected")
+    found = _receive_path(receiver, "handled")
+    if found is None:
         return False
+    dtls, connection, queued = found
     connection.data_received = _inline(dtls, receiver, queued)
     return True
 
@@ -54,14 +52,24 @@ def drop_rtp_inline(receiver: RTCRtpReceiver) -> bool:
     transport statistics (``bytesReceived`` / ``packetsReceived``) but not unprotected, parsed or
     queued: for a load driver that never listens (aiortc's path cost it ~a third of its CPU per
     call-second). RTCP, DTLS and SCTP keep aiortc's path. False where aiortc lays it out otherwise."""
+    found = _receive_path(receiver, "dropped")
+    if found is None:
+        return False
+    dtls, connection, queued = found
+    connection.data_received = _dropping(dtls, queued)
+    return True
+
+
+def _receive_path(receiver: RTCRtpReceiver, verb: str) -> tuple[Any, Any, Sink] | None:
+    """``receiver``'s DTLS transport, its aioice connection and that connection's ``data_received``;
+    None (and a warning) where this aiortc / aioice lays them out otherwise."""
     dtls = receiver.transport
     connection = getattr(getattr(dtls, "transport", None), "_connection", None)
     queued = getattr(connection, "data_received", None)
     if connection is None or queued is None or not hasattr(dtls, _RX_BYTES):
-        log.warning("RTP dropped through aiortc's queue: its receive path is not where expected")
-        return False
-    connection.data_received = _dropping(dtls, queued)
-    return True
+        log.warning("RTP %s through aiortc's queue: its receive path is not where expected", verb)
+        return None
+    return dtls, connection, queued
 
 
 def _dropping(dtls: Any, queued: Sink) -> Sink:

@@ -5,6 +5,7 @@ stretches part ways (no network)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from mockengine.rtc.opus import REPLAY_MAX_FRAMES, ReplyEncoder
 from mockengine.rtc.packet_cache import ROOT, PacketCache, chain
@@ -112,3 +113,55 @@ def test_libopus_through_ctypes_makes_pyavs_packets_and_a_reset_is_a_fresh_encod
     assert native._native is not None and pyav._native is None  # each took the path it names
     fresh = ReplyEncoder(FRAME, None)
     assert play(fresh, second) == play(native, second)  # the third stretch: reset == fresh
+
+
+def test_a_setting_libopus_refuses_falls_back_to_pyavs_encoder(monkeypatch):
+    """An older libopus (e.g. before 1.2: no OPUS_SET_PHASE_INVERSION_DISABLED) refuses a setting: the
+    reply track still plays, through PyAV's encoder, the same bytes."""
+    from mockengine.rtc import libopus
+
+    monkeypatch.setattr(libopus, "_ENCODER_SETTINGS", (*libopus._ENCODER_SETTINGS, (4999, 0)))
+    assert libopus.opus_encoder() is None
+    reply = speech(0.3, seed=5)
+    fallback = ReplyEncoder(FRAME, None)
+    assert play(fallback, reply) == play(ReplyEncoder(FRAME, None, native=False), reply)
+    assert fallback._native is None
+
+
+def test_a_library_without_the_encoder_still_decodes(monkeypatch):
+    """A libopus build that lacks the encoder's symbols keeps the native decoder; the encoder is PyAV's."""
+    import ctypes
+
+    from mockengine.rtc import libopus
+
+    class DecoderOnly(ctypes.CDLL):
+        def __getattr__(self, name: str):
+            if name.startswith("opus_encode"):
+                raise AttributeError(name)
+            return super().__getattr__(name)
+
+    monkeypatch.setattr(libopus.ctypes, "CDLL", DecoderOnly)
+    lib = libopus._library.__wrapped__()
+    assert isinstance(lib, DecoderOnly)
+    monkeypatch.setattr(libopus, "_library", lambda: lib)
+    assert libopus.opus_encoder() is None
+    decoder = libopus.opus_decoder()
+    assert decoder is not None
+    packet = ReplyEncoder(FRAME, None, native=False).payload(speech(0.02, seed=3)[0], 0)
+    assert len(decoder.decode(packet)) == FRAME * 2
+
+
+def test_a_closed_encoder_is_freed_and_refuses_to_encode():
+    from mockengine.rtc.libopus import OpusError, opus_encoder
+
+    encoder = opus_encoder()
+    assert encoder is not None
+    encoder.close()
+    encoder.close()  # idempotent
+    with pytest.raises(OpusError):
+        encoder.encode(bytes(FRAME * 2))
+    reply = ReplyEncoder(FRAME, None)
+    first = play(reply, speech(0.1, seed=2))
+    reply.close()
+    assert reply._native is None
+    assert play(reply, speech(0.1, seed=2)) == first  # a new encoder after the close

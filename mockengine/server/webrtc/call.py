@@ -47,6 +47,7 @@ from mockengine.server.webrtc.faults import CallFaults
 
 log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"
+SPEECH_STARTED = "input_audio_buffer.speech_started"
 
 
 class CallRunner(SessionLoop):
@@ -129,6 +130,15 @@ class CallRunner(SessionLoop):
             message = message.decode("utf-8", errors="replace")
         self.on_client_text(message)
 
+    def apply(self, step: Step) -> None:
+        super().apply(step)
+        # The barge-in cuts the track when the session detects the speech, not once its event is out:
+        # the writer may be waiting for a congested data channel (ChannelSender), and RTP is not.
+        if self.is_closing or not any(event["type"] == SPEECH_STARTED for event in step.events):
+            return
+        if self._interrupts():
+            self.clear_output("barge-in")
+
     def receive(self, event: ClientEvent) -> None:
         super().receive(event)
         if isinstance(event, OutputAudioBufferClear):  # the core leaves the playing audio to us
@@ -155,10 +165,7 @@ class CallRunner(SessionLoop):
                 self.sidebands.discard(sideband)
         # aiortc sends a str as a text message (a WebRTC string, PPID 51) and bytes as a binary one:
         # the oai-events channel carries text, as OpenAI's does.
-        sent = await self._send_on_channel(data.decode("utf-8"))
-        if kind == "input_audio_buffer.speech_started" and self._interrupts():
-            self.clear_output("barge-in")
-        return sent
+        return await self._send_on_channel(data.decode("utf-8"))
 
     async def _send_on_channel(self, text: str) -> bool:
         if not self.channel_open.is_set():
