@@ -44,7 +44,7 @@ PRONOUNS = frozenset(["it", "this", "that", "them", "these", "those", "one", "sa
 
 # A phrase is a regular expression matched on whole words, case-insensitively.
 _PHRASE_PATTERNS = tuple((re.compile(rf"\b{a}\b", re.IGNORECASE), b) for a, b in PHRASES)
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
+_WORD = re.compile(r"[^\W_](?:[^\W_]|['’-])*")
 
 
 @lru_cache(maxsize=8192)

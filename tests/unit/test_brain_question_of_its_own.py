@@ -95,3 +95,23 @@ def test_a_question_naming_its_tool_and_value_is_a_call_of_its_own(
     text: str, tools: tuple[ToolSpec, ...], made: list
 ) -> None:
     assert calls(text, tools) == made
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What's the weather in München?", [("get_weather", {"city": "München"})]),
+        ("What's the weather in São Paulo?", [("get_weather", {"city": "São Paulo"})]),
+        (
+            "What's the weather in Zürich and what time is it in Kraków?",
+            [("get_weather", {"city": "Zürich"}), ("get_time", {"city": "Kraków"})],
+        ),
+        (
+            "What's the weather in Malmö and in Göteborg?",
+            [("get_weather", {"city": "Malmö"}), ("get_weather", {"city": "Göteborg"})],
+        ),
+    ],
+)
+def test_a_name_with_letters_beyond_ascii_is_one_word(text, expected) -> None:
+    """Words are letters of any script ("München" was "M nchen", "Malmö" "Malm" and Göteborg lost)."""
+    assert calls(text, TWO) == expected
