@@ -69,7 +69,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         return declined
     if candidates and not addressed.gate(utterance.clean(text)).request:
         return None  # words that tell, wonder or feel: the participant talks (the trace says why)
-    found = intent.actions(text, candidates, lambda part, match: _stands_alone(part, match, today))
+    found = intent.actions(text, candidates, lambda part, match: stands_alone(part, match, today))
     if not found:
         return None
     done: list[Action] = []
@@ -94,7 +94,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
 
 
-def _stands_alone(part: str, match: intent.Match, today: date) -> bool:
+def stands_alone(part: str, match: intent.Match, today: date) -> bool:
     """A question part ("… and what time is it in Tokyo?") fills its tool's required arguments from its
     own words, never from what "it" names, and each required free string is said as a value is (a named
     place: "Tokyo", not "sunset" or "difference with Tokyo")."""

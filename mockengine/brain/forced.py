@@ -16,7 +16,7 @@ asked for: what the words say where they say it, and neutral schema-valid values
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -34,10 +34,14 @@ _EXAMPLE = re.compile(
 )
 
 
-def from_words(tool: ToolSpec, text: str, referent: Referent, today: date) -> Filled:
+def from_words(
+    tool: ToolSpec, text: str, referent: Referent, today: date, declared: Sequence[ToolSpec] = ()
+) -> Filled:
     """Steps 1 and 2 (module doc): the arguments the words give, and the required ones still missing
-    (of a long text, its end: ``utterance.acted_tail``)."""
-    text = utterance.acted_tail(text)
+    (of a long text, its end: ``utterance.acted_tail``). Where the words ask for several things of the
+    ``declared`` tools ("the weather in Paris and what time is it in Tokyo?"), only the part asking for
+    ``tool`` is read (a forced get_time takes Tokyo, not Paris)."""
+    text = _part_for(tool, utterance.acted_tail(text), declared, today)
     schema = tool.parameters or {}
     properties = _properties(schema)
     filled = acting.arguments_for(tool, text, referent, today)
@@ -45,15 +49,24 @@ def from_words(tool: ToolSpec, text: str, referent: Referent, today: date) -> Fi
         for name in [n for n in filled.arguments if _free(n, properties) and not _quoted(text, n, filled)]:
             del filled.arguments[name]
             filled.sources.pop(name, None)
-    listed = schema.get("required")
-    required = [n for n in listed if isinstance(n, str)] if isinstance(listed, list) else []
-    filled.missing = [n for n in required if n not in filled.arguments]
+    filled.missing = [n for n in schema_values.required_of(schema) if n not in filled.arguments]
     for name in list(filled.missing):
         value = heard.heard_value(text, name, properties.get(name))
         if value is not None and _fits(name, value, schema):
             filled.arguments[name], filled.sources[name] = value, "(heard in the words, forced call)"
             filled.missing.remove(name)
     return filled
+
+
+def _part_for(tool: ToolSpec, text: str, declared: Sequence[ToolSpec], today: date) -> str:
+    """The part of ``text`` that asks for ``tool`` when it asks for several things; else all of it."""
+    if len(declared) < 2:
+        return text
+    found = intent.actions(
+        text, intent.candidates(list(declared)), lambda part, match: acting.stands_alone(part, match, today)
+    )
+    parts = [part for part, match in found if match.tool.name == tool.name]
+    return parts[0] if len(found) > 1 and len(parts) == 1 else text
 
 
 def completed(filled: Filled, built: Mapping[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:

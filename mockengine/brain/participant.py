@@ -358,7 +358,9 @@ class ScriptedBrain:
             return self._call(turn, tool)
         check_schema(tool)
         referent = acting.referent(turn.request.history)
-        filled = forced.from_words(tool, turn.situation.trigger.text, referent, self._today())
+        filled = forced.from_words(
+            tool, turn.situation.trigger.text, referent, self._today(), list(turn.request.tools)
+        )
         if not filled.missing and acting.is_valid(filled.arguments, tool.parameters or {}):
             return ToolCall(tool.name, json.dumps(filled.arguments, ensure_ascii=False))
         built = self._call(turn, tool)  # raises ArgumentsError when no value satisfies the schema

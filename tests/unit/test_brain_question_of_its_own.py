@@ -9,7 +9,7 @@ from datetime import date
 
 import pytest
 
-from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
+from mockengine.brain.model import ForcedTool, ReplyRequest, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario
 
@@ -115,3 +115,18 @@ def test_a_question_naming_its_tool_and_value_is_a_call_of_its_own(
 def test_a_name_with_letters_beyond_ascii_is_one_word(text, expected) -> None:
     """Words are letters of any script ("München" was "M nchen", "Malmö" "Malm" and Göteborg lost)."""
     assert calls(text, TWO) == expected
+
+
+@pytest.mark.parametrize(
+    ("forced", "city"),
+    [("get_time", "Tokyo"), ("get_weather", "Paris")],
+)
+def test_a_forced_tool_reads_the_part_that_asks_for_it(forced, city) -> None:
+    """tool_choice forcing one of two tools a sentence asks for takes that request's words (a forced
+    get_time took Paris, the weather's city)."""
+    brain = ScriptedBrain(Scenario("question-of-its-own"), seed=1, today=date(2026, 3, 2))
+    text = "What's the weather in Paris and what time is it in Tokyo?"
+    history = (TurnView("u1", "user_text", text),)
+    reply = brain.reply(ReplyRequest("", TWO, ForcedTool(forced), ("text",), history, 0))
+    made = [(call.name, json.loads(call.arguments)) for call in reply.tool_calls]
+    assert made == [(forced, {"city": city})]
