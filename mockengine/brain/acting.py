@@ -78,6 +78,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         vocabulary = intent.vocabulary_of(match.tool)
         tool = match.tool
         filled = fill(tool.name, tool.parameters or {}, part, referent, today, vocabulary, tool.description)
+        if filled.missing and any(action.call.name == tool.name for action in done):
+            continue  # "the weather in Paris and should I bring an umbrella?": the call made covers it
         if filled.missing:
             why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
             return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why)

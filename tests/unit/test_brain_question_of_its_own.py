@@ -130,3 +130,15 @@ def test_a_forced_tool_reads_the_part_that_asks_for_it(forced, city) -> None:
     reply = brain.reply(ReplyRequest("", TWO, ForcedTool(forced), ("text",), history, 0))
     made = [(call.name, json.loads(call.arguments)) for call in reply.tool_calls]
     assert made == [(forced, {"city": city})]
+
+
+def test_a_later_part_the_call_already_made_covers_asks_nothing() -> None:
+    """A later "… and should I bring an umbrella?" needs the weather call already made, not "Which city do you
+    mean?" beside a call that names the city."""
+    brain = ScriptedBrain(Scenario("question-of-its-own"), seed=1, today=date(2026, 3, 2))
+    text = "What's the weather like in Paris and should I bring an umbrella?"
+    reply = brain.reply(ReplyRequest("", TWO, "auto", ("text",), (TurnView("u1", "user_text", text),), 0))
+    assert [(call.name, json.loads(call.arguments)) for call in reply.tool_calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+    assert "which" not in (reply.text or "").lower()
