@@ -304,7 +304,11 @@ class ScriptedBrain:
             return Reply(text, rule="builtin.function_output.accepted")
         tool = turn.tools.get(name or "")
         if name is not None and not turn.is_study_tool(name) and not outputs.names_a_fix(error):
-            # An app's own tool: say plainly what failed; a retry without a hint would be blind.
+            # An app's own tool: say plainly what failed; a retry without a hint would be blind. What
+            # else the words asked for, one call a response, does not depend on it: it goes on.
+            after = self._next_call(turn)
+            if after is not None:
+                return after
             return Reply(phrases.tool_failed(error), rule="builtin.function_output.failed")
         if tool is not None and turn.may_call and outputs.refusals_in_a_row(history, tool.name) < 2:
             retry = self._corrected_call(turn, tool, error)
