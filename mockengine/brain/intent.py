@@ -66,11 +66,12 @@ _READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find"
 _REPORTS = frozenset(("next", "upcoming", "recent", "current", "latest", "my", "nearby", "today", "todays"))
 _DESCRIBED_READS = frozenset(("get", "gets", "list", "lists", "return", "returns", "find", "finds", "search"))
 _LOOKING = _READ_VERBS | {"look", "see"}
-# A later part opening with a question word and its verb may be a request of its own with no action verb
-# ("… and what time is it in Tokyo?"), on strong evidence of its own (``_asks_on_its_own``).
+# A later part opening with a question word and its verb, or a yes/no question ("… and is it raining in
+# Osaka?"), may be a request of its own with no action verb ("… and what time is it in Tokyo?"), on
+# strong evidence of its own (``_asks_on_its_own``).
 _OWN_QUESTION = re.compile(
-    r"\W*(?:what|how|when|where|which|who)(?:'s|’s|\s+(?:is|are|was|were|will|does|do|did|time|day|date"
-    r"|about)\b)",
+    r"\W*(?:(?:what|how|when|where|which|who)(?:'s|’s|\s+(?:is|are|was|were|will|does|do|did|time|day|date"
+    r"|about)\b)|(?:is|will|does|did|was) it\b|(?:do|should|can) (?:i|we)\b)",
     re.IGNORECASE,
 )
 # When something happens ("what time does the Louvre open", "what time will it ring"), not the clock.

@@ -89,6 +89,16 @@ def test_a_question_with_no_strong_words_of_its_own_makes_no_second_call(
             FIVE,
             [("add_to_list", {"item": "milk"}), ("get_weather", {"city": "Rome"})],
         ),
+        (
+            "What time is it in Tokyo and is it raining in Osaka?",
+            TWO,
+            [("get_time", {"city": "Tokyo"}), ("get_weather", {"city": "Osaka"})],
+        ),
+        (
+            "Set a timer for 10 minutes and is it sunny in Rome?",
+            FIVE,
+            [("set_timer", {"minutes": 10}), ("get_weather", {"city": "Rome"})],
+        ),
     ],
 )
 def test_a_question_naming_its_tool_and_value_is_a_call_of_its_own(
