@@ -174,11 +174,14 @@ def properties_of(schema: Any) -> dict[str, Any]:
     A top-level ``$ref`` and ``allOf`` are merged with the schema's own keywords, an ``anyOf`` / ``oneOf``
     adds its branches' properties (not their ``required``: one branch holds, not each), and a boolean
     property schema is read as JSON Schema says: ``true`` anything (``{}``), ``false`` nothing (the property
-    is left out, required or not: no value can fill it). A recursive ``$ref`` adds nothing."""
+    is left out, required or not: no value can fill it). A recursive ``$ref`` adds nothing. A property
+    that is a local ``$ref`` to a value (Pydantic's enums: ``{"$ref": "#/$defs/Units"}``) is given with its
+    target merged in, so its ``enum`` is seen."""
+    root = schema
     schema = _object_shape(schema)
     found = _mapping(schema.get("properties"))
     properties = {
-        name: {} if sub is True else sub
+        name: {} if sub is True else _scalar_ref(sub, root)
         for name, sub in found.items()
         if sub is True or isinstance(sub, Mapping)
     }
@@ -189,6 +192,15 @@ def properties_of(schema: Any) -> dict[str, Any]:
         if undeclared is not None:
             properties[name] = undeclared
     return properties
+
+
+def _scalar_ref(sub: Mapping[str, Any], root: Any) -> Any:
+    """``sub`` with its local ``$ref``'s target merged in where that target is a value, not an object (an
+    enum, a string, a number): an object stays a ``$ref``, which ``value_for`` follows depth by depth."""
+    if "$ref" not in sub:
+        return sub
+    resolved = _with_ref(dict(sub), root, frozenset(), True)
+    return sub if _schema_type(resolved) in ("object", "array") else resolved
 
 
 def required_of(schema: Any) -> list[str]:

@@ -103,3 +103,22 @@ def test_a_malformed_all_of_part_is_ignored() -> None:
     assert schema_values.properties_of(MALFORMED_PART) == {"city": CITY, "days": {}}
     assert schema_values.required_of(MALFORMED_PART) == ["city"]
     schema_values.value_for(MALFORMED_PART, random.Random(0))
+
+
+PYDANTIC_ENUM = {
+    "$defs": {"Units": {"enum": ["celsius", "fahrenheit"], "title": "Units", "type": "string"}},
+    "properties": {"city": {"title": "City", "type": "string"}, "units": {"$ref": "#/$defs/Units"}},
+    "required": ["city", "units"],
+    "title": "get_weather_args",
+    "type": "object",
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize("choice", CHOICES, ids=str)
+def test_a_property_that_is_a_ref_is_filled_from_its_target(choice: ToolChoice) -> None:
+    """An enum through ``$ref`` (what Pydantic and the Agents SDK send) is chosen from the words: the
+    brain asked "Which units do you mean?" for "… in fahrenheit"."""
+    made = calls(PYDANTIC_ENUM, choice, "What's the weather in Paris in fahrenheit?")
+    assert made == [{"city": "Paris", "units": "fahrenheit"}]
+    jsonschema.validate(made[0], PYDANTIC_ENUM)
