@@ -11,6 +11,9 @@ A reply is fitted to the request before it is shaped (``fit_choice``), in this o
 4. ``max_completion_tokens`` / ``max_tokens``: text, then each call's arguments, spend the budget; the
    part that does not fit is cut (arguments may end as invalid JSON, as on the live service) and the
    finish reason is ``length``. A call after the budget ran out is dropped.
+5. ``logprobs: true``: the text that is left gets its tokens' log probabilities (``logprobs.py``); a
+   choice without text gets ``{"content": null, "refusal": null}`` (our choice: the live service's for a
+   tool-call-only message is not public).
 
 Streaming (observed on the live service): the first chunk carries ``role`` (with ``content: ""``, or with
 ``content: null`` and the first call's header when there is no text); text comes in word-sized pieces;
@@ -36,6 +39,7 @@ from jsonschema import Draft202012Validator
 from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.model import ForcedTool, Reply, ToolCall
 from mockengine.brain.schema_values import Hints, value_for
+from mockengine.chat.logprobs import split_by_pieces, token_logprobs
 from mockengine.chat.request import ChatRequest
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
@@ -70,13 +74,16 @@ class ShapedCall:
 
 @dataclass(frozen=True)
 class Choice:
-    """One fitted choice. ``text`` None means no message text (``content: null``)."""
+    """One fitted choice. ``text`` None means no message text (``content: null``). ``logprobs`` is the
+    choice's ``logprobs`` object (``{"content": [...] | None, "refusal": None}``) when they were asked for,
+    else None."""
 
     index: int
     text: str | None
     calls: tuple[ShapedCall, ...]
     finish_reason: str
     completion_tokens: int
+    logprobs: dict[str, Any] | None = None
 
 
 def fit_choice(
@@ -103,7 +110,12 @@ def fit_choice(
         for c, args in zip(calls, arguments, strict=False)
     )
     used = tokens.count(text or "") + sum(tokens.count(c.arguments) for c in shaped)
-    return Choice(index, text, shaped, finish, used)
+    logprobs = None
+    if request.logprobs:
+        rng = random.Random(f"logprobs:{text}:{index}")
+        content = token_logprobs(text, request.top_logprobs, tokens, rng) if text else None
+        logprobs = {"content": content, "refusal": None}
+    return Choice(index, text, shaped, finish, used, logprobs)
 
 
 def _obeyed_calls(reply: Reply, request: ChatRequest) -> list[ToolCall]:
@@ -211,7 +223,7 @@ def completion_body(envelope: Envelope, choices: list[Choice], prompt_tokens: in
     """The ``chat.completion`` object."""
     body = envelope.fields("chat.completion")
     body["choices"] = [
-        {"index": c.index, "message": _message(c), "logprobs": None, "finish_reason": c.finish_reason}
+        {"index": c.index, "message": _message(c), "logprobs": c.logprobs, "finish_reason": c.finish_reason}
         for c in choices
     ]
     body["usage"] = usage(prompt_tokens, sum(c.completion_tokens for c in choices))
@@ -240,10 +252,16 @@ def stream_chunks(
 ) -> Iterator[dict[str, Any]]:
     """Every ``chat.completion.chunk`` of the stream, choice after choice, then the usage chunk."""
     for choice in choices:
+        pieces = _TEXT_PIECE.findall(choice.text or "")
+        content = (choice.logprobs or {}).get("content")
+        shared = iter(split_by_pieces(content, pieces)) if content else None
         for delta, finish in _deltas(choice):
+            logprobs = None
+            if shared is not None and delta.get("content"):
+                logprobs = {"content": next(shared), "refusal": None}
             chunk = envelope.fields("chat.completion.chunk")
             chunk["choices"] = [
-                {"index": choice.index, "delta": delta, "logprobs": None, "finish_reason": finish}
+                {"index": choice.index, "delta": delta, "logprobs": logprobs, "finish_reason": finish}
             ]
             if include_usage:
                 chunk["usage"] = None

@@ -429,3 +429,24 @@ async def test_chat_side_answers_an_image_question_through_send_chat(chat_client
     [call] = completion.choices[0].message.tool_calls
     assert call.function.name == "send_chat"
     assert "blue" in json.loads(call.function.arguments)["message"].lower()
+
+
+async def test_logprobs_streamed_and_plain(chat_client):
+    """``logprobs=True, top_logprobs=2`` through the SDK: the plain body and the SDK's stream helper give
+    the same per-token logprobs, whose tokens spell the reply (they were ``None``)."""
+    client = await chat_client(seed=4)
+    kwargs = {
+        "model": "gpt-4o-mini",
+        "messages": [{"role": "user", "content": "What is the capital of France?"}],
+        "logprobs": True,
+        "top_logprobs": 2,
+    }
+    plain = await client.chat.completions.create(**kwargs)
+    [choice] = plain.choices
+    tokens = choice.logprobs.content
+    assert "".join(t.token for t in tokens) == choice.message.content
+    assert all(len(t.top_logprobs) == 2 and t.logprob <= 0 for t in tokens)
+    assert len(tokens) == plain.usage.completion_tokens
+    async with client.chat.completions.stream(**kwargs) as stream:
+        final = await stream.get_final_completion()
+    assert final.choices[0].logprobs.content == tokens
