@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from agents import function_tool
 from agents.realtime import RealtimeAgent, RealtimeRunner
 from agents.realtime.items import AssistantMessageItem, UserMessageItem
+from pydantic import BaseModel, Field
 
 from tests.integration.compat.speech import other_speaker, spoken_question, stream
 
@@ -201,4 +202,62 @@ async def test_the_sdks_own_interrupt_truncates_then_cancels(framework_engine) -
     truncated = observed.server_events("conversation.item.truncated")
     cancelled = observed.server_events("response.done")[0]["response"]
     assert truncated and cancelled["status_details"] == {"type": "cancelled", "reason": "client_cancelled"}
+    assert not observed.errors(), observed.errors()
+
+
+class Location(BaseModel):
+    city: str
+    country: str | None = None
+
+
+class Item(BaseModel):
+    name: str
+    quantity: int = Field(ge=1)
+
+
+PYDANTIC_CALLS: list[tuple[str, Any]] = []
+FRUIT = [Item(name="apples", quantity=2), Item(name="bananas", quantity=3)]
+
+
+@function_tool
+def get_forecast(location: Location, days: int) -> str:
+    """Get the weather forecast for a location for a number of days."""
+    PYDANTIC_CALLS.append(("get_forecast", (location, days)))
+    return f"Sunny in {location.city} for {days} days."
+
+
+@function_tool
+def place_order(items: list[Item], delivery: Literal["standard", "express"], note: str | None = None) -> str:
+    """Place an order for grocery items with a delivery speed."""
+    PYDANTIC_CALLS.append(("place_order", (items, delivery, note)))
+    return f"Ordered {len(items)} kinds of item."
+
+
+async def test_tools_taking_pydantic_models_are_called(framework_engine) -> None:
+    """A ``function_tool`` whose parameters are Pydantic models (a ``$ref`` to an object, a list of
+    them): the SDK parses the arguments into the models and runs the tool. Both turns were answered
+    "Which location do you mean?" / "Which items do you mean?"."""
+    PYDANTIC_CALLS.clear()
+    eng = await framework_engine(audio_pace=0.0)
+    agent = RealtimeAgent(name="Assistant", instructions="Help.", tools=[get_forecast, place_order])
+    runner = RealtimeRunner(starting_agent=agent, config=settings())
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        for text in (
+            "What's the forecast for Paris for the next 3 days?",
+            "Order two apples and three bananas with express delivery.",
+        ):
+            mark = observed.mark()
+            await session.send_message(text)
+            end = await observed.until(lambda e: e.type == "tool_end", after=mark)
+            await observed.until(turn_ended, after=observed.events.index(end))
+        observed.close()
+    assert [
+        ("get_forecast", (Location(city="Paris"), 3)),
+        (
+            "place_order",
+            ([Item(name="apples", quantity=2), Item(name="bananas", quantity=3)], "express", None),
+        ),
+    ] == PYDANTIC_CALLS
     assert not observed.errors(), observed.errors()
