@@ -198,3 +198,39 @@ def test_streamed_logprobs_add_up_to_the_body():
 def test_a_token_holding_part_of_a_character_is_written_as_bytes():
     assert token_text("é".encode()[:1]) == "bytes:\\xc3"
     assert token_text(b" caf\xc3\xa9") == " café"
+
+
+WEATHER = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "temperature_c": {"type": "integer"},
+        "unit": {"enum": ["c", "f"]},
+        "summary": {"type": "string"},
+    },
+    "required": ["city", "temperature_c", "unit", "summary"],
+    "additionalProperties": False,
+}
+
+
+def structured(said: str) -> dict[str, Any]:
+    req = request(
+        messages=[{"role": "user", "content": said}],
+        response_format={
+            "type": "json_schema",
+            "json_schema": {"name": "w", "schema": WEATHER, "strict": True},
+        },
+    )
+    return json.loads(fit_choice(Reply(f"You said {said}"), req, 0, IdFactory(1), TOKENS).text or "")
+
+
+def test_a_structured_reply_takes_what_the_user_said():
+    value = structured("It is 21 degrees in New York today, in f.")
+    assert (value["city"], value["temperature_c"], value["unit"]) == ("New York", 21, "f")
+    assert value["summary"] == "You said It is 21 degrees in New York today, in f."
+
+
+def test_a_structured_reply_takes_no_statement_for_a_name():
+    """Of a statement the argument filler may keep the whole ("Paris is sunny" for ``city``): only a
+    name is taken for a free string."""
+    assert structured("Paris is sunny.")["city"] == "You said Paris is sunny."
