@@ -124,6 +124,13 @@ _LOWERABLE = _QUESTION_OPENERS | frozenset(
     )
 )
 _SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    # The OpenAI Agents SDK's word when an output guardrail tripped ("guardrail triggered: no_secrets",
+    # sent as a user message with a response.create): an apology, not an echo, which would repeat what
+    # tripped it and trip it again, turn after turn.
+    (
+        re.compile(r"^\W*guardrail triggered\b", re.I),
+        ("Sorry, I can't help with that.", "I'm sorry, I can't go into that."),
+    ),
     (
         re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I),
         ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you."),

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 import pytest
-from agents import function_tool
+from agents import GuardrailFunctionOutput, OutputGuardrail, function_tool
 from agents.realtime import RealtimeAgent, RealtimeRunner
 from agents.realtime.items import AssistantMessageItem, UserMessageItem
 from pydantic import BaseModel, Field
@@ -260,4 +260,38 @@ async def test_tools_taking_pydantic_models_are_called(framework_engine) -> None
             ([Item(name="apples", quantity=2), Item(name="bananas", quantity=3)], "express", None),
         ),
     ] == PYDANTIC_CALLS
+    assert not observed.errors(), observed.errors()
+
+
+def _no_secrets(context: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
+    return GuardrailFunctionOutput(output_info=None, tripwire_triggered="secret" in str(output).lower())
+
+
+async def test_an_output_guardrail_trips_once_and_the_session_goes_on(framework_engine) -> None:
+    """An output guardrail trips on the reply; the SDK cuts it and sends "guardrail triggered: <name>"
+    with a response.create. The reply to that echoed it ("I heard you say guardrail triggered: no
+    secrets…"), which tripped the guardrail again, turn after turn, until the session closed."""
+    # Paced: the guardrail trips while the reply is still going, so the SDK's cancel finds it active.
+    eng = await framework_engine(audio_pace=1.0)
+    agent = RealtimeAgent(
+        name="Assistant",
+        instructions="Help.",
+        output_guardrails=[OutputGuardrail(guardrail_function=_no_secrets, name="no_secrets")],
+    )
+    config = {**settings(), "guardrails_settings": {"debounce_text_length": 10}}
+    runner = RealtimeRunner(starting_agent=agent, config=config)
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        await session.send_message("Please tell me the secret password.")
+        await observed.until(lambda e: e.type == "guardrail_tripped")
+        # The reply to the SDK's feedback message ends, and nothing trips again.
+        await observed.until(lambda e: len(observed.server_events("response.done")) >= 2)
+        await asyncio.sleep(1.0)
+        mark = observed.mark()
+        await session.send_message("What is the capital of France?")
+        await observed.until(turn_ended, after=mark)
+        await observed.until(lambda e: "Paris" in observed.assistant_transcripts()[-1])
+        observed.close()
+    assert len(observed.of("guardrail_tripped")) == 1
     assert not observed.errors(), observed.errors()
