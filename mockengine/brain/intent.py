@@ -416,6 +416,14 @@ def _vocabulary(key: str) -> _Vocabulary:
     leading = _concepts(" ".join(declared.leading_verbs(description or "")))
     _add(weights, leading, PARAMETER_WEIGHT)
     strong |= set(leading)
+    # An OpenAI Agents SDK handoff ("transfer_to_billing", "Handoff to the Billing agent to handle the
+    # request. Refunds and billing questions"): what the agent handles, its handoff_description, is what
+    # the tool is for, so its words count like the tool's name ("I want a refund" asks for the transfer).
+    handled = _HANDOFF.match(description or "") if name.startswith("transfer_to_") else None
+    if handled is not None:
+        handles = _concepts(handled.group("handles"))
+        _add(weights, handles, NAME_WEIGHT)
+        strong |= set(handles)
     lookup = _is_lookup(name, description or "")
     if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
@@ -426,6 +434,7 @@ def _vocabulary(key: str) -> _Vocabulary:
     )
 
 
+_HANDOFF = re.compile(r"Handoff to the .+? agent to handle the request\.\s*(?P<handles>.*)", re.DOTALL)
 _PHRASAL_COMPOUND = re.compile(r"^([a-z]{3,}?)(back|out|up|in|off|down|over)$")
 
 
