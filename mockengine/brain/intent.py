@@ -141,6 +141,11 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         asked = inquiring and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
         strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
+        # "get" of get_time is no request for the time: "can I get my money back", "I need to get some
+        # groceries", "get me a coffee" called get_time with the rest as its city. The thing the tool gets
+        # must be heard too.
+        if {c for c, _ in heard if c in vocabulary.weights} == {_GET}:
+            strong = False
         if declared.labelled(text, tool):  # "the code's BIGSALE20": a value said as what the tool needs
             score += PARAMETER_WEIGHT
             strong = True
@@ -434,6 +439,7 @@ def _vocabulary(key: str) -> _Vocabulary:
     )
 
 
+_GET = lexicon.concept("get")
 _HANDOFF = re.compile(r"Handoff to the .+? agent to handle the request\.\s*(?P<handles>.*)", re.DOTALL)
 _PHRASAL_COMPOUND = re.compile(r"^([a-z]{3,}?)(back|out|up|in|off|down|over)$")
 

@@ -4,7 +4,8 @@ property required, optional ones nullable).
 
 Before: the object was read as a free string (its name, "location", is a place word), filled with "Paris"
 and then dropped as invalid, so "What's the forecast for Paris for the next 3 days?" got "Which location
-do you mean?"; the list got "Which items do you mean?" and its words went into the optional ``note``."""
+do you mean?"; the list got "Which items do you mean?" and its words went into the optional ``note``.
+Also the Agents SDK's plain ``get_time`` tool beside them: "get" alone called it."""
 
 from __future__ import annotations
 
@@ -132,3 +133,28 @@ def test_a_list_with_commas_keeps_its_order() -> None:
         ("melon", 1),
     ]
     assert arguments["delivery"] == "standard" and arguments["note"] is None
+
+
+GET_TIME = ToolSpec(
+    "get_time",
+    "Get the local time in a city.",
+    {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Can I get my money back for order 4471?", []),  # was get_time {"city": "order 4471"}
+        ("I need to get some groceries", []),  # was get_time {"city": "todo get some groceries"}
+        ("get me a coffee", []),  # was get_time {"city": "coffee"}
+        ("Can you get the time for Paris?", [("get_time", {"city": "Paris"})]),
+        ("What time is it in Paris?", [("get_time", {"city": "Paris"})]),
+    ],
+)
+def test_get_alone_asks_for_no_get_tool(text: str, expected: list[Any]) -> None:
+    """The name's verb "get" alone is no request for what the tool gets (the Agents SDK's
+    ``get_time`` beside a handoff)."""
+    request = ReplyRequest("", (GET_TIME,), "auto", ("text",), (TurnView("u1", "user_text", text),), 0)
+    reply = ScriptedBrain(Scenario("get"), seed=4, today=date(2026, 3, 2)).reply(request)
+    assert [(call.name, json.loads(call.arguments)) for call in reply.tool_calls] == expected
