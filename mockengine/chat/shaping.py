@@ -33,7 +33,7 @@ import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -182,10 +182,9 @@ def _with_words(
     "Alice": the argument filler reads requests, and of a statement such as "Paris is sunny" it may keep
     the whole), never one meant for the reply itself (``summary``, ``answer``, ``explanation``…), which
     keeps the reply's words; an object or a list only when built from its parts (Pydantic models)."""
-    said = acted_tail(said)  # of a long message its end, as for a call (bounded work)
-    filled = slots.fill("response", schema, said, Referent(), datetime.now(UTC).date())
+    heard_values = _filled_from_words(_canonical_json(schema), said, datetime.now(UTC).date().isoformat())
     properties = properties_of(schema)
-    for name, heard in filled.arguments.items():
+    for name, heard in heard_values.items():
         about = properties.get(name)
         if heard is None or name not in value or not isinstance(about, Mapping):
             continue
@@ -199,6 +198,20 @@ def _with_words(
         if validator.is_valid(candidate):
             value = candidate
     return value
+
+
+@functools.lru_cache(maxsize=256)
+def _filled_from_words(schema_json: str, said: str, today: str) -> dict[str, Any]:
+    """``slots.fill``'s arguments for the response schema (JSON) from ``said`` (of a long message its end,
+    as for a call): a few milliseconds, the same for every choice of ``n`` and for a repeated request."""
+    filled = slots.fill(
+        "response", json.loads(schema_json), acted_tail(said), Referent(), date.fromisoformat(today)
+    )
+    return filled.arguments
+
+
+def _canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 # Words in a property's name that ask for the reply's own words, not a value the user said.
