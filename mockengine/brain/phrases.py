@@ -209,7 +209,9 @@ def echo_of(words: str) -> str:
     if len(tokens) > ECHO_MAX:
         tokens = tokens[: _phrase_end(tokens)]
     # Only a sentence-starting common word loses its capital ("What is…" → "what is…"); a name keeps it.
-    if tokens and re.sub(r"[^a-z']", "", tokens[0].lower()) in _LOWERABLE:
+    # A contraction goes by its word ("What's" as "what", "How’s" as "how"); "I'm" keeps its capital.
+    first = re.sub(r"['’](?:s|re|ll|d|ve)$", "", tokens[0].lower()) if tokens else ""
+    if tokens and re.sub(r"[^a-z']", "", first) in _LOWERABLE:
         tokens[0] = tokens[0][:1].lower() + tokens[0][1:]
     echo = " ".join(tokens)
     if len(echo) > ECHO_MAX_CHARS:
