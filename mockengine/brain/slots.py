@@ -160,8 +160,39 @@ def fill(
     if depth < MAX_OBJECT_DEPTH:
         for name in [n for n in required if n not in filled.arguments]:
             _fill_object(work, filled, name, schema, tool_name, referent, vocabulary, description, depth)
+    _fill_wider_place(work, filled, properties, kinds)
     _finish(filled, schema, required, lists)
     return filled
+
+
+def _fill_wider_place(
+    work: _Work, filled: Filled, properties: Mapping[str, Any], kinds: dict[str, str]
+) -> None:
+    """ "Paris, France": the name after a comma behind the city (or town) filled goes to a country,
+    state or region parameter the words left empty (or gave only a "next" to), as a model reads it; a
+    day or month name ("Paris, Monday") is none."""
+    town = next((n for n in ("city", "town") if isinstance(filled.arguments.get(n), str)), None)
+    wider = [
+        n
+        for n in properties
+        if kinds.get(n) == "string"
+        and n in _WIDER_PLACES
+        and (filled.arguments.get(n) is None or verbatim.lone_modifier(filled.arguments[n]))
+    ]
+    if town is None or not wider:
+        return
+    after = rf"\b{re.escape(filled.arguments[town])},\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){{0,2}})"
+    found = re.search(after, work.said)
+    if found is not None and found.group(1).split()[0].lower() not in _CALENDAR_NAMES:
+        filled.arguments[wider[0]], filled.sources[wider[0]] = found.group(1), found.group(0)
+
+
+_WIDER_PLACES = ("country", "state", "region", "province", "county")
+_CALENDAR_NAMES = frozenset(
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow")
+    + ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october")
+    + ("november", "december", "please", "thanks", "then", "and")
+)
 
 
 def _fill_object_list(

@@ -158,3 +158,9 @@ def test_get_alone_asks_for_no_get_tool(text: str, expected: list[Any]) -> None:
     request = ReplyRequest("", (GET_TIME,), "auto", ("text",), (TurnView("u1", "user_text", text),), 0)
     reply = ScriptedBrain(Scenario("get"), seed=4, today=date(2026, 3, 2)).reply(request)
     assert [(call.name, json.loads(call.arguments)) for call in reply.tool_calls] == expected
+
+
+def test_a_city_then_its_country_after_a_comma() -> None:
+    """A city then its country ("Paris, France") gave ``country: null``: "France" was no phrase."""
+    made, _ = reply_to("What's the forecast for Paris, France for the next 3 days?")
+    assert made[0][1]["location"] == {"city": "Paris", "country": "France"}
