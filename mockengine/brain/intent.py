@@ -141,6 +141,11 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         asked = inquiring and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
         strong = strong or asked
         strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
+        # "get" of get_time is no request for the time: "can I get my money back", "I need to get some
+        # groceries", "get me a coffee" called get_time with the rest as its city. The thing the tool gets
+        # must be heard too.
+        if {c for c, _ in heard if c in vocabulary.weights} == {_GET}:
+            strong = False
         if declared.labelled(text, tool):  # "the code's BIGSALE20": a value said as what the tool needs
             score += PARAMETER_WEIGHT
             strong = True
@@ -416,6 +421,14 @@ def _vocabulary(key: str) -> _Vocabulary:
     leading = _concepts(" ".join(declared.leading_verbs(description or "")))
     _add(weights, leading, PARAMETER_WEIGHT)
     strong |= set(leading)
+    # An OpenAI Agents SDK handoff ("transfer_to_billing", "Handoff to the Billing agent to handle the
+    # request. Refunds and billing questions"): what the agent handles, its handoff_description, is what
+    # the tool is for, so its words count like the tool's name ("I want a refund" asks for the transfer).
+    handled = _HANDOFF.match(description or "") if name.startswith("transfer_to_") else None
+    if handled is not None:
+        handles = _concepts(handled.group("handles"))
+        _add(weights, handles, NAME_WEIGHT)
+        strong |= set(handles)
     lookup = _is_lookup(name, description or "")
     if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
@@ -426,6 +439,8 @@ def _vocabulary(key: str) -> _Vocabulary:
     )
 
 
+_GET = lexicon.concept("get")
+_HANDOFF = re.compile(r"Handoff to the .+? agent to handle the request\.\s*(?P<handles>.*)", re.DOTALL)
 _PHRASAL_COMPOUND = re.compile(r"^([a-z]{3,}?)(back|out|up|in|off|down|over)$")
 
 

@@ -178,7 +178,11 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     verb = lexicon.identifier_words(call_name or "").split()[:1]
     concept = lexicon.concept(verb[0]) if verb else ""
     where = f", in {state} view" if state else ""
-    facts = _facts(data, named) if verb and verb[0] in _LOOKUPS else []
+    lookup = bool(verb) and verb[0] in _LOOKUPS
+    facts = _facts(data, named) if lookup else []
+    scalar = _scalar_answer(output if data is None else data) if lookup else None
+    if scalar is not None:  # a lookup answered with one value ("10:00", 21): that value is the answer
+        facts = [scalar]
     if facts:  # a lookup's answer is its fields: "Oslo: temp 3 degrees Celsius, condition snow."
         lead = f"{named[0].upper()}{named[1:]}: " if named else ""
         return f"{lead}{', '.join(facts)}."
@@ -252,6 +256,20 @@ def _first_string(data: Any) -> str | None:
     if isinstance(data, Mapping):
         return next((v for v in data.values() if isinstance(v, str) and v), None)
     return None
+
+
+def _scalar_answer(data: Any) -> str | None:
+    """A lookup's output that is one value, as words: a number, or a string of one or two words that is
+    no acknowledgement ("10:00", "sunny", 21 → "10:00", "sunny", "21"); else None."""
+    if isinstance(data, bool) or not isinstance(data, (int, float, str)):
+        return None
+    words = str(data).strip().rstrip(".")
+    if not words or len(words.split()) > 2 or words.lower() in _ACKNOWLEDGEMENTS:
+        return None
+    return words
+
+
+_ACKNOWLEDGEMENTS = frozenset(("ok", "okay", "done", "success", "succeeded", "true", "false", "null", "none"))
 
 
 def _plain_text(data: Any) -> str | None:

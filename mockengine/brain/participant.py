@@ -59,6 +59,9 @@ from mockengine.brain.situation import (
 )
 from mockengine.brain.turn import Turn
 
+# The OpenAI Agents SDK names a handoff's tool "transfer_to_<agent>" (``Handoff.default_tool_name``).
+HANDOFF_PREFIX = "transfer_to_"
+
 WAIT_TOOL = "wait"
 SEND_CHAT_TOOL = "send_chat"
 
@@ -284,11 +287,20 @@ class ScriptedBrain:
         item = situation.trigger.item
         error = output_error(situation.trigger.text)
         history = turn.request.history
-        batch = outputs.answered_together(history)
+        # a handoff's output ({"assistant": "Billing"}) is no result to speak of ("Done. Refund issued…")
+        batch = [
+            (call, output)
+            for call, output in outputs.answered_together(history)
+            if not (call.name or "").startswith(HANDOFF_PREFIX)
+        ]
         if len(batch) > 1 and not any(turn.is_study_tool(call.name or "") for call, _ in batch):
             # Parallel calls answered together: one sentence for each, as a model speaks of all of them.
             return Reply(outputs.said_of_all(batch), rule="builtin.function_output.grounding")
         name = function_name_for(history, item.call_id if item else None)
+        if error is None and name is not None and name.startswith(HANDOFF_PREFIX):
+            handed = self._after_handoff(turn)
+            if handed is not None:
+                return handed
         if error is None:
             after = self._next_call(turn)
             if after is not None:
@@ -317,6 +329,40 @@ class ScriptedBrain:
         return Reply(
             phrases.acknowledge_output(error, name, turn.rng), rule="builtin.function_output.refused"
         )
+
+    def _after_handoff(self, turn: Turn) -> Reply | None:
+        """The agent an OpenAI Agents SDK handoff (``transfer_to_<agent>``) gave the conversation to takes
+        up the user's newest words with its own tools, as a model does: "I want a refund for order 4471"
+        → ``transfer_to_Billing``, then Billing's ``refund {order_id: 4471}`` (or its question for a
+        missing argument), else a reply to the words. It was "Done.". No transfer is planned again (no
+        ping-pong between agents); None when anything but transfers was done since the words."""
+        history = turn.request.history
+        words = newest_words(history)
+        if words is None or not turn.may_call:
+            return None
+        said, heard = words
+        since = [item.name for item in history[said + 1 :] if item.kind == "function_call"]
+        if not all((name or "").startswith(HANDOFF_PREFIX) for name in since):
+            return None
+        tools = [tool for tool in turn.request.tools if not tool.name.startswith(HANDOFF_PREFIX)]
+        referent = acting.referent(history[:said])
+        plan = acting.plan(heard, tools, referent, self._today()) if tools else None
+        if plan is None:
+            covered = acting.topics(tools)
+            words_reply = phrases.reply_to_words(heard, turn.rng, turn.persona.name, covered)
+            return Reply(
+                phrases.styled(words_reply, turn.persona.style, turn.rng), rule="builtin.after_handoff"
+            )
+        if not plan.actions:
+            return Reply(plan.question or plan.said, rule="intent.ask.after_handoff", why=plan.why)
+        calls = tuple(action.call for action in plan.actions)
+        calls = calls if turn.request.parallel_tool_calls else calls[:1]
+        text: str | None = None
+        if turn.request.channel == "realtime":
+            text = acting.clause(plan.actions, turn.rng)
+        if plan.question is not None:
+            text = f"{text} {plan.question}" if text else plan.question
+        return Reply(text, calls, rule="intent.call.after_handoff", why=plan.why)
 
     def _next_call(self, turn: Turn) -> Reply | None:
         """One call a response: the next one the user's words asked for, once the last one's output is in."""

@@ -124,6 +124,13 @@ _LOWERABLE = _QUESTION_OPENERS | frozenset(
     )
 )
 _SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    # The OpenAI Agents SDK's word when an output guardrail tripped ("guardrail triggered: no_secrets",
+    # sent as a user message with a response.create): an apology, not an echo, which would repeat what
+    # tripped it and trip it again, turn after turn.
+    (
+        re.compile(r"^\W*guardrail triggered\b", re.I),
+        ("Sorry, I can't help with that.", "I'm sorry, I can't go into that."),
+    ),
     (
         re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I),
         ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you."),
@@ -202,7 +209,9 @@ def echo_of(words: str) -> str:
     if len(tokens) > ECHO_MAX:
         tokens = tokens[: _phrase_end(tokens)]
     # Only a sentence-starting common word loses its capital ("What is…" → "what is…"); a name keeps it.
-    if tokens and re.sub(r"[^a-z']", "", tokens[0].lower()) in _LOWERABLE:
+    # A contraction goes by its word ("What's" as "what", "How’s" as "how"); "I'm" keeps its capital.
+    first = re.sub(r"['’](?:s|re|ll|d|ve)$", "", tokens[0].lower()) if tokens else ""
+    if tokens and re.sub(r"[^a-z']", "", first) in _LOWERABLE:
         tokens[0] = tokens[0][:1].lower() + tokens[0][1:]
     echo = " ".join(tokens)
     if len(echo) > ECHO_MAX_CHARS:

@@ -74,6 +74,8 @@ ROLES: dict[str, tuple[str, ...]] = {
     ),
     "from": ("from", "source", "sender", "pickup", "origin", "start", "departure", "stop", "station"),
     "by": ("artist", "author", "by", "near"),
+    # "a refund for order 4471 because it arrived broken": the clause says the reason
+    "because": ("reason", "why", "cause", "because"),
 }
 
 

@@ -203,6 +203,19 @@ def _scalar_ref(sub: Mapping[str, Any], root: Any) -> Any:
     return sub if _schema_type(resolved) in ("object", "array") else resolved
 
 
+def object_target(schema: Any, root: Any) -> dict[str, Any] | None:
+    """The object with properties a property ``schema`` takes (its local ``$ref`` followed, the first
+    non-null anyOf/oneOf branch: ``Optional[Location]``), with the ``root``'s ``$defs`` / ``definitions``
+    kept so the ``$ref``s inside it still resolve; None when it takes none."""
+    if not isinstance(schema, Mapping):
+        return None
+    shape = _resolve(dict(schema), root)
+    if _schema_type(shape) != "object" or not _mapping(shape.get("properties")):
+        return None
+    kept = {k: root[k] for k in ("$defs", "definitions") if isinstance(root, Mapping) and k in root}
+    return {**kept, **shape}
+
+
 def required_of(schema: Any) -> list[str]:
     """The names an object schema requires, those of a top-level ``allOf`` part or ``$ref`` included (not
     those of one ``anyOf`` / ``oneOf`` branch)."""

@@ -63,6 +63,8 @@ from mockengine.brain.places import more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
+# Objects inside objects filled from the words (a Pydantic model inside a model), at most this deep.
+MAX_OBJECT_DEPTH = 2
 _PLACES = ("room", "location", "place", "where", "area", "zone")
 # Parameters that hold one place, which "in Paris and Rome" asks one call each of.
 _ONE_PLACE = (*_PLACES, "city", "town", "country", "region")
@@ -87,16 +89,21 @@ def fill(
     today: date,
     vocabulary: frozenset[str] = frozenset(),
     description: str = "",
+    *,
+    depth: int = 0,
 ) -> Filled:
     """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``; the tool's
-    ``description`` tells which words are its own, never a value."""
+    ``description`` tells which words are its own, never a value. ``depth``: how deep in objects this
+    schema is (a required object parameter is filled as a call of its own, ``_fill_object``)."""
     properties = schema_values.properties_of(schema)  # a required name without one: a free string
     required = schema_values.required_of(schema)
     said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
     work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
     kinds = {
-        name: kinds_of.kind_of(name, sub) for name, sub in properties.items() if isinstance(sub, Mapping)
+        name: "other" if _untyped_object(sub, schema) else kinds_of.kind_of(name, sub)
+        for name, sub in properties.items()
+        if isinstance(sub, Mapping)
     }
     spans.fill_range(work, filled, ranges.pair(properties, kinds))
     spans.fill_time_span(work, filled, kinds)
@@ -109,6 +116,9 @@ def fill(
                 kind == "label" and (name in required or spans.fits(name, _PLACES))
             ):
                 _fill_one(work, filled, name, properties[name], kind)
+    if depth < MAX_OBJECT_DEPTH:  # before the free strings, which would take the list's words
+        for name in [n for n in required if n not in filled.arguments]:
+            _fill_object_list(work, filled, name, schema, tool_name, referent, vocabulary, description, depth)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
     as_said = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
     strings = [n for n, k in kinds.items() if k in _STRINGS and n not in filled.arguments]
@@ -147,8 +157,111 @@ def fill(
         found = heard.heard_value(work.said, name, properties[name], loose=False)  # "share with bob@x.org"
         if isinstance(found, dict) and _valid_property(name, found, schema):
             filled.arguments[name], filled.sources[name] = found, "(an object whose parts were heard)"
+    if depth < MAX_OBJECT_DEPTH:
+        for name in [n for n in required if n not in filled.arguments]:
+            _fill_object(work, filled, name, schema, tool_name, referent, vocabulary, description, depth)
+    _fill_wider_place(work, filled, properties, kinds)
     _finish(filled, schema, required, lists)
     return filled
+
+
+def _fill_wider_place(
+    work: _Work, filled: Filled, properties: Mapping[str, Any], kinds: dict[str, str]
+) -> None:
+    """ "Paris, France": the name after a comma behind the city (or town) filled goes to a country,
+    state or region parameter the words left empty (or gave only a "next" to), as a model reads it; a
+    day or month name ("Paris, Monday") is none."""
+    town = next((n for n in ("city", "town") if isinstance(filled.arguments.get(n), str)), None)
+    wider = [
+        n
+        for n in properties
+        if kinds.get(n) == "string"
+        and n in _WIDER_PLACES
+        and (filled.arguments.get(n) is None or verbatim.lone_modifier(filled.arguments[n]))
+    ]
+    if town is None or not wider:
+        return
+    after = rf"\b{re.escape(filled.arguments[town])},\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){{0,2}})"
+    found = re.search(after, work.said)
+    if found is not None and found.group(1).split()[0].lower() not in _CALENDAR_NAMES:
+        filled.arguments[wider[0]], filled.sources[wider[0]] = found.group(1), found.group(0)
+
+
+_WIDER_PLACES = ("country", "state", "region", "province", "county")
+_CALENDAR_NAMES = frozenset(
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow")
+    + ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october")
+    + ("november", "december", "please", "thanks", "then", "and")
+)
+
+
+def _fill_object_list(
+    work: _Work,
+    filled: Filled,
+    name: str,
+    schema: Mapping[str, Any],
+    tool_name: str,
+    referent: Referent,
+    vocabulary: frozenset[str],
+    description: str,
+    depth: int,
+) -> None:
+    """A required array of objects (``items: list[Item]``) from a list said ("two apples and three
+    bananas" → ``[{"name": "apples", "quantity": 2}, {"name": "bananas", "quantity": 3}]``): each part
+    between "and"s and commas filled as one object (``_fill_object``'s rule), the parts that fill one kept
+    in order and their words taken. Nothing when no part fills one, or the list does not validate."""
+    sub = schema_values.properties_of(schema).get(name)
+    if not isinstance(sub, Mapping):
+        return
+    shape = schema_values.resolve(dict(sub), schema)
+    target = schema_values.object_target(shape.get("items"), schema)
+    if shape.get("type") != "array" or target is None:
+        return
+    found: list[tuple[str, Filled]] = []
+    for part in re.split(r"\s*,\s*|\s+and\s+", work.text):
+        inner = fill(tool_name, target, part, referent, work.today, vocabulary, description, depth=depth + 1)
+        if not inner.missing and any(value is not None for value in inner.arguments.values()):
+            found.append((part, inner))
+    value = [inner.arguments for _, inner in found]
+    if not value or not _valid_property(name, value, schema):
+        return
+    for part, _ in found:
+        start = work.text.find(part)
+        work.take(Span(part, start, start + len(part)))
+    filled.arguments[name] = value
+    filled.sources[name] = " and ".join(part.strip() for part, _ in found)
+
+
+def _untyped_object(sub: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
+    """``sub`` says no ``type`` of its own but takes an object (``{"$ref": "#/$defs/Location"}``, and
+    ``anyOf`` it or null): no string, whatever its name ("location" is no place name)."""
+    return "type" not in sub and schema_values.object_target(sub, root) is not None
+
+
+def _fill_object(
+    work: _Work,
+    filled: Filled,
+    name: str,
+    schema: Mapping[str, Any],
+    tool_name: str,
+    referent: Referent,
+    vocabulary: frozenset[str],
+    description: str,
+    depth: int,
+) -> None:
+    """A required object parameter (a Pydantic model: ``location: {"$ref": "#/$defs/Location"}``) filled
+    as its own parameters would be, from the words the other parameters left: "the forecast for Paris for
+    3 days" → ``location: {"city": "Paris", "country": null}``, ``days: 3``. Kept only when every part it
+    requires was filled (else the parameter is asked for, as before) and it validates."""
+    target = schema_values.object_target(schema_values.properties_of(schema).get(name), schema)
+    if target is None:
+        return
+    inner = fill(tool_name, target, work.text, referent, work.today, vocabulary, description, depth=depth + 1)
+    heard_parts = [part for part, value in inner.arguments.items() if value is not None]
+    if inner.missing or not heard_parts or not _valid_property(name, inner.arguments, schema):
+        return
+    filled.arguments[name] = inner.arguments
+    filled.sources[name] = "; ".join(inner.sources[part] for part in heard_parts if part in inner.sources)
 
 
 def _required_options_from_all(
@@ -226,7 +339,11 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             or codes.lacks_digit(name, value, described)
             or codes.only_a_number(name, value)
             or verbatim.vague(value)
-            or (isinstance(about, Mapping) and "enum" not in about and verbatim.verb_remnant(value))
+            or (
+                isinstance(about, Mapping)
+                and "enum" not in about
+                and (verbatim.verb_remnant(value) or verbatim.lone_modifier(value))
+            )
         ):
             del filled.arguments[name]
             filled.sources.pop(name, None)
@@ -306,6 +423,8 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = scalars.boolean_for(work.text, name)
     if span is not None:
         after = work.text[span.end :]
+        if kind == "number":
+            span = _with_own_unit(work.text, span, name)
         filled.sources[name] = work.take(_with_label(work.text, span, name))
         filled.arguments[name] = span.value
         if kind == "enum":  # "lock the front and the back": one call per option
@@ -322,6 +441,15 @@ def _with_label(text: str, span: Span, name: str) -> Span:
         return span
     label = re.search(rf"\b(?:{words})\w*\s+(?:(?:on|at|is|of|for|by|to|=|:)\s+)?$", text[: span.start], re.I)
     return Span(span.value, label.start(), span.end) if label else span
+
+
+def _with_own_unit(text: str, span: Span, name: str) -> Span:
+    """A number's span and the parameter's own name said right after it as its unit ("for 3 days" for
+    ``days``, "4 people" for ``people``), so the unit is left to no string parameter ("for the next
+    days" gave ``country: next``)."""
+    words = "|".join(re.escape(w) for w in lexicon.identifier_words(name).split() if len(w) > 2)
+    unit = re.match(rf"\s+(?:{words})\w*\b", text[span.end :], re.I) if words else None
+    return Span(span.value, span.start, span.end + unit.end()) if unit else span
 
 
 def _first(spans: list[Span]) -> Span | None:

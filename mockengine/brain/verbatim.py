@@ -183,6 +183,13 @@ def verb_remnant(value: object) -> bool:
     return particles or verb_phrase
 
 
+def lone_modifier(value: object) -> bool:
+    """A free string that is only what was said before a number or time the other parameters took ("for
+    the next 3 days": 'next'): no thing."""
+    return isinstance(value, str) and bool(value.split()) and set(value.lower().split()) <= _MODIFIERS
+
+
+_MODIFIERS = frozenset(("next", "last", "past", "coming", "following", "previous", "few", "couple"))
 _PARTICLES = frozenset(("off", "out", "up", "down", "on", "in", "away", "over", "back", "around", "round"))
 _OBJECT_PRONOUNS = frozenset(("me", "us", "him", "her", "them", "it"))
 

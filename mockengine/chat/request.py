@@ -67,6 +67,9 @@ class ChatRequest:
     # response_format: "text", "json_object", or the JSON Schema of "json_schema".
     response_format: str = "text"
     response_schema: dict[str, Any] | None = None
+    # logprobs: whether to give each text token's log probability; top_logprobs: alternatives per token.
+    logprobs: bool = False
+    top_logprobs: int = 0
 
 
 def parse_request(raw: bytes) -> ChatRequest:
@@ -119,6 +122,8 @@ def parse_request(raw: bytes) -> ChatRequest:
         body=body,
         response_format=response_format,
         response_schema=response_schema,
+        logprobs=body.get("logprobs") is True,
+        top_logprobs=body.get("top_logprobs") or 0,
     )
 
 

@@ -6,11 +6,15 @@ A reply is fitted to the request before it is shaped (``fit_choice``), in this o
 1. ``tool_choice`` is obeyed exactly: ``none`` drops every call; otherwise only calls to offered tools
    stay; a named tool keeps one call to it; ``required`` / named with no call left is a brain bug
    (``BrainDisobeyed``). ``parallel_tool_calls: false`` keeps the first call.
-2. ``response_format``: a text reply becomes JSON (``structured_text``).
+2. ``response_format``: a text reply becomes JSON (``structured_text``); a ``json_schema`` object takes
+   the values the user's last message gives its properties (``_with_words``).
 3. ``stop``: the text ends before the earliest stop sequence, and no call follows it.
 4. ``max_completion_tokens`` / ``max_tokens``: text, then each call's arguments, spend the budget; the
    part that does not fit is cut (arguments may end as invalid JSON, as on the live service) and the
    finish reason is ``length``. A call after the budget ran out is dropped.
+5. ``logprobs: true``: the text that is left gets its tokens' log probabilities (``logprobs.py``); a
+   choice without text gets ``{"content": null, "refusal": null}`` (our choice: the live service's for a
+   tool-call-only message is not public).
 
 Streaming (observed on the live service): the first chunk carries ``role`` (with ``content: ""``, or with
 ``content: null`` and the first call's header when there is no text); text comes in word-sized pieces;
@@ -27,15 +31,22 @@ import functools
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from mockengine.brain import slots
 from mockengine.brain.arguments import ArgumentsError
+from mockengine.brain.kinds import kind_of
+from mockengine.brain.lexicon import identifier_words
 from mockengine.brain.model import ForcedTool, Reply, ToolCall
-from mockengine.brain.schema_values import Hints, value_for
+from mockengine.brain.referents import Referent
+from mockengine.brain.schema_values import Hints, properties_of, value_for
+from mockengine.brain.utterance import acted_tail
+from mockengine.chat.logprobs import split_by_pieces, token_logprobs
 from mockengine.chat.request import ChatRequest
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
@@ -70,13 +81,16 @@ class ShapedCall:
 
 @dataclass(frozen=True)
 class Choice:
-    """One fitted choice. ``text`` None means no message text (``content: null``)."""
+    """One fitted choice. ``text`` None means no message text (``content: null``). ``logprobs`` is the
+    choice's ``logprobs`` object (``{"content": [...] | None, "refusal": None}``) when they were asked for,
+    else None."""
 
     index: int
     text: str | None
     calls: tuple[ShapedCall, ...]
     finish_reason: str
     completion_tokens: int
+    logprobs: dict[str, Any] | None = None
 
 
 def fit_choice(
@@ -87,7 +101,7 @@ def fit_choice(
     calls = _obeyed_calls(reply, request)
     text = reply.text if reply.text is not None or calls else ""
     if text is not None and not calls and request.response_format != "text":
-        text = structured_text(text, request, index)
+        text = structured_text(text, request, index, said=_last_user_text(request))
     finish = "tool_calls" if calls else "stop"
     if text and request.stop:
         cut = min((text.find(s) for s in request.stop if s and s in text), default=-1)
@@ -103,7 +117,12 @@ def fit_choice(
         for c, args in zip(calls, arguments, strict=False)
     )
     used = tokens.count(text or "") + sum(tokens.count(c.arguments) for c in shaped)
-    return Choice(index, text, shaped, finish, used)
+    logprobs = None
+    if request.logprobs:
+        rng = random.Random(f"logprobs:{text}:{index}")
+        content = token_logprobs(text, request.top_logprobs, tokens, rng) if text else None
+        logprobs = {"content": content, "refusal": None}
+    return Choice(index, text, shaped, finish, used, logprobs)
 
 
 def _obeyed_calls(reply: Reply, request: ChatRequest) -> list[ToolCall]:
@@ -136,17 +155,84 @@ def _within_budget(
     return text, arguments, False
 
 
-def structured_text(text: str, request: ChatRequest, index: int) -> str:
+def structured_text(text: str, request: ChatRequest, index: int, said: str = "") -> str:
     """The reply as the JSON ``response_format`` asks for: ``{"response": text}`` for ``json_object``; for
     ``json_schema`` a value built from the schema (strings lean on the reply's words), seeded by the reply
-    and the choice index. Raises ``ArgumentsError`` when no value could be built for the schema."""
+    and the choice index, whose properties take what the user ``said`` where it fills them
+    (``_with_words``). Raises ``ArgumentsError`` when no value could be built for the schema."""
     if request.response_schema is None:
         return json.dumps({"response": text}, ensure_ascii=False)
     schema = request.response_schema
+    validator = Draft202012Validator(schema)
     value = value_for(schema, random.Random(f"{text}:{index}"), Hints(text=text or None))
-    if not Draft202012Validator(schema).is_valid(value):
+    if not validator.is_valid(value):
         raise ArgumentsError(f"built content {value!r} does not match the response_format schema")
+    if said and isinstance(value, dict):
+        value = _with_words(value, schema, said, validator)
     return json.dumps(value, ensure_ascii=False)
+
+
+def _with_words(
+    value: dict[str, Any], schema: dict[str, Any], said: str, validator: Draft202012Validator
+) -> dict[str, Any]:
+    """``value`` (a valid object) with each top-level property the user's words fill, as a call's
+    arguments are filled (``slots.fill``: "It is 21 degrees in Paris" → ``city: Paris``,
+    ``temperature_c: 21``), where the whole still validates. Typed values (numbers, options, dates,
+    addresses, codes) are taken as filled; a free string only when it is a name ("Paris", "New York",
+    "Alice": the argument filler reads requests, and of a statement such as "Paris is sunny" it may keep
+    the whole), never one meant for the reply itself (``summary``, ``answer``, ``explanation``…), which
+    keeps the reply's words; an object or a list only when built from its parts (Pydantic models)."""
+    heard_values = _filled_from_words(_canonical_json(schema), said, datetime.now(UTC).date().isoformat())
+    properties = properties_of(schema)
+    for name, heard in heard_values.items():
+        about = properties.get(name)
+        if heard is None or name not in value or not isinstance(about, Mapping):
+            continue
+        kind = kind_of(name, about)
+        if kind == "list" or (
+            kind in ("string", "person")
+            and (_SAYS_THE_REPLY & set(identifier_words(name).split()) or not _a_name(heard))
+        ):
+            continue
+        candidate = {**value, name: heard}
+        if validator.is_valid(candidate):
+            value = candidate
+    return value
+
+
+@functools.lru_cache(maxsize=256)
+def _filled_from_words(schema_json: str, said: str, today: str) -> dict[str, Any]:
+    """``slots.fill``'s arguments for the response schema (JSON) from ``said`` (of a long message its end,
+    as for a call): a few milliseconds, the same for every choice of ``n`` and for a repeated request."""
+    filled = slots.fill(
+        "response", json.loads(schema_json), acted_tail(said), Referent(), date.fromisoformat(today)
+    )
+    return filled.arguments
+
+
+def _canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# Words in a property's name that ask for the reply's own words, not a value the user said.
+_SAYS_THE_REPLY = frozenset(
+    ("summary", "answer", "response", "reply", "text", "message", "explanation", "reason", "reasoning")
+    + ("description", "content", "comment", "comments", "notes", "details", "feedback", "output", "result")
+)
+
+
+def _a_name(value: Any) -> bool:
+    """``value`` is a string of one to four capitalised words ("Paris", "New York", "Alice Smith")."""
+    words = value.split() if isinstance(value, str) else []
+    return 0 < len(words) <= 4 and all(word[:1].isupper() for word in words)
+
+
+def _last_user_text(request: ChatRequest) -> str:
+    """The text of the last user message (what a structured reply answers), else ""."""
+    for message in reversed(request.messages):
+        if message.get("role") == "user":
+            return _flat_text(message.get("content"))
+    return ""
 
 
 def _custom_input(arguments: str) -> str:
@@ -211,7 +297,7 @@ def completion_body(envelope: Envelope, choices: list[Choice], prompt_tokens: in
     """The ``chat.completion`` object."""
     body = envelope.fields("chat.completion")
     body["choices"] = [
-        {"index": c.index, "message": _message(c), "logprobs": None, "finish_reason": c.finish_reason}
+        {"index": c.index, "message": _message(c), "logprobs": c.logprobs, "finish_reason": c.finish_reason}
         for c in choices
     ]
     body["usage"] = usage(prompt_tokens, sum(c.completion_tokens for c in choices))
@@ -240,10 +326,16 @@ def stream_chunks(
 ) -> Iterator[dict[str, Any]]:
     """Every ``chat.completion.chunk`` of the stream, choice after choice, then the usage chunk."""
     for choice in choices:
+        pieces = _TEXT_PIECE.findall(choice.text or "")
+        content = (choice.logprobs or {}).get("content")
+        shared = iter(split_by_pieces(content, pieces)) if content else None
         for delta, finish in _deltas(choice):
+            logprobs = None
+            if shared is not None and delta.get("content"):
+                logprobs = {"content": next(shared), "refusal": None}
             chunk = envelope.fields("chat.completion.chunk")
             chunk["choices"] = [
-                {"index": choice.index, "delta": delta, "logprobs": None, "finish_reason": finish}
+                {"index": choice.index, "delta": delta, "logprobs": logprobs, "finish_reason": finish}
             ]
             if include_usage:
                 chunk["usage"] = None

@@ -35,6 +35,8 @@ CACHED_LONG_TEXTS = 64
 
 # Fallback when no tokenizer file exists: one token per word run and per punctuation mark.
 _FALLBACK_TOKEN = re.compile(r"\w+|[^\w\s]")
+# The same tokens with the whitespace before each, so that they add up to the text (``token_bytes``).
+_FALLBACK_SPAN = re.compile(r"\s*(?:\w+|[^\w\s])")
 
 AudioDirection = Literal["input", "output"]
 
@@ -99,6 +101,30 @@ class TokenCounter:
         pre_tokenizer = getattr(self._tokenizer, "pre_tokenizer", None)
         return sum(self._count(piece) for piece in _pieces(text, pre_tokenizer))
 
+    def token_bytes(self, text: str) -> list[bytes]:
+        """The tokens of ``text``, each as the UTF-8 bytes it stands for, in order: joined they are
+        ``text.encode()`` (a byte-level BPE token may hold part of a character). As many as ``count``
+        gives, except that whitespace after the last token (or a text of whitespace only) is one token
+        more, or part of the last one."""
+        if not text:
+            return []
+        if self._tokenizer is not None:
+            pieces = _pieces(text, getattr(self._tokenizer, "pre_tokenizer", None))
+            found = [
+                bytes(_BYTE_OF.get(char, 0) for char in token)
+                for piece in pieces
+                for token in self._tokenizer.encode(piece, add_special_tokens=False).tokens
+            ]
+            # A tokenizer that is not byte-level, or one without every byte, may drop or rename what
+            # it cannot write: then the fallback's tokens, which always add up.
+            if b"".join(found) == text.encode("utf-8", "surrogatepass"):
+                return found
+        spans = [m.group() for m in _FALLBACK_SPAN.finditer(text)]
+        rest = text[sum(len(span) for span in spans) :]
+        if rest:
+            spans = [*spans[:-1], spans[-1] + rest] if spans else [rest]
+        return [span.encode("utf-8", "surrogatepass") for span in spans]
+
     @staticmethod
     def audio_tokens(duration_ms: float, *, direction: AudioDirection = "input") -> int:
         """Audio tokens for `duration_ms` of audio, rounded up; "input" is user audio, "output" assistant.
@@ -111,6 +137,25 @@ class TokenCounter:
         return math.ceil(duration_ms / ms_per_token)
 
 
+def _byte_of_char() -> dict[str, int]:
+    """GPT-2's byte-level alphabet reversed: the character a byte-level BPE token writes → its byte
+    (printable bytes stand for themselves, the others for the characters from U+0100 on)."""
+    printable = [
+        *range(ord("!"), ord("~") + 1),
+        *range(ord("¡"), ord("¬") + 1),
+        *range(ord("®"), ord("ÿ") + 1),
+    ]
+    chars = list(printable)
+    extra = 0
+    for byte in range(256):
+        if byte not in printable:
+            printable.append(byte)
+            chars.append(256 + extra)
+            extra += 1
+    return {chr(char): byte for byte, char in zip(printable, chars, strict=True)}
+
+
+_BYTE_OF = _byte_of_char()
 _PIECE_CUT = re.compile(r"(?<=\S)(?= \S)")
 # A pre-token that starts this close to a window's end may be cut short by it (a contraction such as
 # "'re" is matched whole only when its last letters are there): such a start is not a safe cut.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+from typing import Literal
 
 import jsonschema
 import numpy as np
@@ -12,6 +13,7 @@ import openai
 import pytest
 from openai import AsyncOpenAI
 from PIL import Image
+from pydantic import BaseModel
 
 from tests.eventually import eventually
 from tests.hyperstudy_text import (
@@ -429,3 +431,46 @@ async def test_chat_side_answers_an_image_question_through_send_chat(chat_client
     [call] = completion.choices[0].message.tool_calls
     assert call.function.name == "send_chat"
     assert "blue" in json.loads(call.function.arguments)["message"].lower()
+
+
+async def test_logprobs_streamed_and_plain(chat_client):
+    """``logprobs=True, top_logprobs=2`` through the SDK: the plain body and the SDK's stream helper give
+    the same per-token logprobs, whose tokens spell the reply (they were ``None``)."""
+    client = await chat_client(seed=4)
+    kwargs = {
+        "model": "gpt-4o-mini",
+        "messages": [{"role": "user", "content": "What is the capital of France?"}],
+        "logprobs": True,
+        "top_logprobs": 2,
+    }
+    plain = await client.chat.completions.create(**kwargs)
+    [choice] = plain.choices
+    tokens = choice.logprobs.content
+    assert "".join(t.token for t in tokens) == choice.message.content
+    assert all(len(t.top_logprobs) == 2 and t.logprob <= 0 for t in tokens)
+    assert len(tokens) == plain.usage.completion_tokens
+    async with client.chat.completions.stream(**kwargs) as stream:
+        final = await stream.get_final_completion()
+    assert final.choices[0].logprobs.content == tokens
+
+
+class Profile(BaseModel):
+    name: str
+    age: int
+    mood: Literal["happy", "sad"]
+    summary: str
+
+
+async def test_structured_output_takes_the_values_the_user_said(chat_client):
+    """``parse(response_format=<Pydantic model>)`` (what the Agents SDK's ``output_type`` sends): the
+    fields the message gives are filled from it. They were schema-valid but unrelated (the whole echo
+    as the name, a random age, the other mood)."""
+    client = await chat_client()
+    completion = await client.chat.completions.parse(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": "My name is Alice, I'm 31 and happy."}],
+        response_format=Profile,
+    )
+    profile = completion.choices[0].message.parsed
+    assert (profile.name, profile.age, profile.mood) == ("Alice", 31, "happy")
+    assert "Alice" in profile.summary  # the reply's own words

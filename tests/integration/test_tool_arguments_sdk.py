@@ -205,3 +205,62 @@ async def test_agents_free_string_said_next_to_its_name(engine_url) -> None:
     base_url = await engine_url()
     for words in ["Add buy milk with high priority", "Add a high priority item: buy milk"]:
         assert await agent_calls(base_url, words) == [("add_item", {"text": "buy milk", "priority": "high"})]
+
+
+async def test_agents_handoff_on_the_words_of_its_description(engine_url) -> None:
+    """An Agents SDK handoff (``transfer_to_Billing``, described "Handoff to the Billing agent to handle
+    the request. Refunds and billing questions.") over Chat Completions: "I want a refund" stayed with the
+    triage agent (its words only in the description), though "a refund on my bill" was handed off."""
+    from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
+
+    set_tracing_disabled(True)
+    base_url = (await engine_url()).replace("ws://", "http://")
+    client = AsyncOpenAI(api_key="sk-test", base_url=base_url, max_retries=0)
+    model = OpenAIChatCompletionsModel(model="gpt-4o-mini", openai_client=client)
+    billing = Agent(
+        name="Billing",
+        instructions="Handle refunds.",
+        handoff_description="Refunds and billing questions.",
+        model=model,
+    )
+    triage = Agent(name="Triage", instructions="Route the user.", model=model, handoffs=[billing])
+    for words in ("I want a refund for order 4471.", "I have a question about a refund on my bill."):
+        result = await Runner.run(triage, words, max_turns=4)
+        assert result.last_agent.name == "Billing", (words, result.final_output)
+
+
+REFUNDS: list[tuple[str, str]] = []
+
+
+@function_tool
+def refund(order_id: str, reason: str) -> str:
+    """Refund an order."""
+    REFUNDS.append((order_id, reason))
+    return f"Refund issued for order {order_id}."
+
+
+async def test_agents_handoff_then_the_new_agent_acts_on_the_request(engine_url) -> None:
+    """After the handoff the Billing agent takes up the user's words with its own tool, as a model does
+    (its reply was "Done." and nothing was refunded); "because …" gives the ``reason``."""
+    from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
+
+    set_tracing_disabled(True)
+    REFUNDS.clear()
+    base_url = (await engine_url()).replace("ws://", "http://")
+    client = AsyncOpenAI(api_key="sk-test", base_url=base_url, max_retries=0)
+    model = OpenAIChatCompletionsModel(model="gpt-4o-mini", openai_client=client)
+    billing = Agent(
+        name="Billing",
+        instructions="Handle refunds.",
+        handoff_description="Refunds and billing questions.",
+        model=model,
+        tools=[refund],
+    )
+    triage = Agent(name="Triage", instructions="Route the user.", model=model, handoffs=[billing])
+    billing.handoffs = [triage]  # a way back, never taken for the same words
+    result = await Runner.run(
+        triage, "I want a refund for order 4471 because it arrived broken.", max_turns=6
+    )
+    assert result.last_agent.name == "Billing"
+    assert REFUNDS == [("4471", "arrived broken")]
+    assert result.final_output == "Refund issued for order 4471."

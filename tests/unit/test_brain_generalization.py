@@ -5,6 +5,7 @@ the tool's own words, booleans by name, "it" after a list (docs/tools.md)."""
 from __future__ import annotations
 
 import json
+import random
 from datetime import date
 from typing import Any
 
@@ -362,3 +363,9 @@ SHARED = load_set()[0]
 def test_the_shared_apps_in_other_words(app: str, text: str, expected: list[Any]) -> None:
     got = calls(SHARED[app], text)
     assert [(name, arguments) for name, arguments in got] == [(n, a) for n, a in expected]
+
+
+def test_the_agents_sdks_guardrail_feedback_gets_an_apology_not_an_echo() -> None:
+    """An echo repeated what tripped the guardrail ("… no secrets …") and tripped it again."""
+    reply = reply_to_words("guardrail triggered: no_secrets", random.Random(1), "Sam")
+    assert "secret" not in reply.lower() and "sorry" in reply.lower()

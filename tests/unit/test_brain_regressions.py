@@ -240,3 +240,18 @@ def test_an_echo_keeps_the_capital_of_a_name() -> None:
 
     assert echo_of("Alex, do you like tea?") == "Alex, do you like tea"
     assert echo_of("What is the capital of France?") == "what is the capital of France"
+
+
+@pytest.mark.parametrize(
+    ("said", "echo"),
+    [
+        ("What's the weather in Paris?", "what's the weather in Paris"),  # was "You asked What's the …"
+        ("How’s it going?", "how’s it going"),
+        ("I'm tired.", "I'm tired"),
+        ("I'd like tea.", "I'd like tea"),
+    ],
+)
+def test_an_echo_lowers_a_contracted_question_word_not_i(said: str, echo: str) -> None:
+    from mockengine.brain.phrases import echo_of
+
+    assert echo_of(said) == echo

@@ -183,3 +183,21 @@ def test_a_tool_named_after_use_is_called_even_misheard(text: str, expected: lis
     """Spoken through server_vad, "Please use get weather for Paris." was transcribed "Please use Git
     weather for Paris." and nothing was called ("I can't check the weather from here.")."""
     assert calls("weather", text) == expected
+
+
+@pytest.mark.parametrize(
+    ("output", "call", "arguments", "said"),
+    [
+        ("10:00", "get_time", '{"city": "Tokyo"}', "Tokyo: 10:00."),
+        ("21", "get_temperature", '{"city": "Oslo"}', "Oslo: 21."),
+        ('"sunny"', "check_weather", '{"city": "Paris"}', "Paris: sunny."),
+        ("ok", "get_status", "{}", "Done."),  # an acknowledgement is no answer
+        ("done", "turn_on", '{"room": "kitchen"}', "Done: kitchen."),  # an action keeps its sentence
+    ],
+)
+def test_a_lookup_answered_with_one_value_says_it(output: str, call: str, arguments: str, said: str) -> None:
+    """An Agents SDK ``function_tool`` returning one value ("10:00" for get_time) got "Done: Tokyo.": the
+    answer was never said."""
+    from mockengine.brain.acting import grounding
+
+    assert grounding(output, call, arguments) == said

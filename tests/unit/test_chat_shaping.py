@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import pytest
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from mockengine.brain.model import Reply, ToolCall
+from mockengine.chat.logprobs import token_text
 from mockengine.chat.request import ChatRequest, parse_request
 from mockengine.chat.shaping import (
     BrainDisobeyed,
@@ -153,3 +155,82 @@ def test_stream_of_several_choices_keeps_their_index():
     chunks = chunks_of([fit(Reply("a b")), fit_choice(Reply("c"), request(), 1, IdFactory(1), TOKENS)])
     indexes = [c.choices[0].index for c in chunks if c.choices]
     assert indexes == sorted(indexes) and set(indexes) == {0, 1}
+
+
+def test_logprobs_cover_the_text_token_by_token():
+    """``logprobs: true`` was answered with ``logprobs: null``; a client reading ``.logprobs.content``
+    (confidence thresholds, classifiers) failed on it."""
+    choice = fit(Reply("Paris, I think. Zoë’s café!"), logprobs=True, top_logprobs=3)
+    body = ChatCompletion.model_validate(completion_body(ENVELOPE, [choice], prompt_tokens=7))
+    content = body.choices[0].logprobs.content
+    assert "".join(t.token for t in content) == choice.text
+    assert b"".join(bytes(t.bytes) for t in content) == choice.text.encode()
+    assert len(content) == choice.completion_tokens
+    for token in content:
+        top = token.top_logprobs
+        assert len(top) == 3 and top[0].token == token.token and top[0].logprob == token.logprob
+        assert [t.logprob for t in top] == sorted((t.logprob for t in top), reverse=True)
+        assert sum(math.exp(t.logprob) for t in top) <= 1.0
+
+
+def test_logprobs_without_top_logprobs_and_for_a_call_only_choice():
+    [token, *_] = fit(Reply("Sure."), logprobs=True).logprobs["content"]
+    assert token["top_logprobs"] == [] and token["logprob"] < 0
+    assert fit(Reply(None, (ToolCall("wait", "{}"),)), logprobs=True).logprobs == {
+        "content": None,
+        "refusal": None,
+    }
+    assert fit(Reply("Sure.")).logprobs is None
+
+
+def test_streamed_logprobs_add_up_to_the_body():
+    choice = fit(Reply("It is   sunny in Paris today."), logprobs=True, top_logprobs=2)
+    chunks = chunks_of([choice])
+    carried = [c.choices[0].logprobs for c in chunks if c.choices and c.choices[0].logprobs]
+    streamed = [t for logprobs in carried for t in logprobs.content]
+    assert [t.model_dump() for t in streamed] == choice.logprobs["content"]
+    for chunk in chunks:
+        if chunk.choices and chunk.choices[0].logprobs:
+            text = "".join(t.token for t in chunk.choices[0].logprobs.content)
+            assert text == chunk.choices[0].delta.content
+
+
+def test_a_token_holding_part_of_a_character_is_written_as_bytes():
+    assert token_text("é".encode()[:1]) == "bytes:\\xc3"
+    assert token_text(b" caf\xc3\xa9") == " café"
+
+
+WEATHER = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "temperature_c": {"type": "integer"},
+        "unit": {"enum": ["c", "f"]},
+        "summary": {"type": "string"},
+    },
+    "required": ["city", "temperature_c", "unit", "summary"],
+    "additionalProperties": False,
+}
+
+
+def structured(said: str) -> dict[str, Any]:
+    req = request(
+        messages=[{"role": "user", "content": said}],
+        response_format={
+            "type": "json_schema",
+            "json_schema": {"name": "w", "schema": WEATHER, "strict": True},
+        },
+    )
+    return json.loads(fit_choice(Reply(f"You said {said}"), req, 0, IdFactory(1), TOKENS).text or "")
+
+
+def test_a_structured_reply_takes_what_the_user_said():
+    value = structured("It is 21 degrees in New York today, in f.")
+    assert (value["city"], value["temperature_c"], value["unit"]) == ("New York", 21, "f")
+    assert value["summary"] == "You said It is 21 degrees in New York today, in f."
+
+
+def test_a_structured_reply_takes_no_statement_for_a_name():
+    """Of a statement the argument filler may keep the whole ("Paris is sunny" for ``city``): only a
+    name is taken for a free string."""
+    assert structured("Paris is sunny.")["city"] == "You said Paris is sunny."

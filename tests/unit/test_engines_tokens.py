@@ -193,3 +193,37 @@ def test_a_long_text_without_a_cut_place_is_counted_in_pieces(text: str) -> None
     whole = len(tokenizer.encode(text, add_special_tokens=False).ids)
     assert spy.calls >= 3  # cut at the limit where no space allows a cut
     assert abs(count - whole) <= spy.calls  # at most about a token per cut off the whole count
+
+
+def _full_byte_level_bpe() -> Tokenizer:
+    """A byte-level BPE holding every byte, as whisper's does (so any text can be written)."""
+    from tokenizers import decoders, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=400, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
+    )
+    tokenizer.train_from_iterator(["please add milk to my list", "naïve café, don't  stop!"] * 50, trainer)
+    return tokenizer
+
+
+TEXTS = ["Paris, I think.", "naïve café, don't  stop!\n", "天气很好 ok", "  ", "x" * 40_000 + " end"]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+@pytest.mark.parametrize(
+    "counter", [TokenCounter(), TokenCounter(_full_byte_level_bpe())], ids=["fallback", "byte-level"]
+)
+def test_token_bytes_add_up_to_the_text_one_entry_a_token(counter: TokenCounter, text: str) -> None:
+    """``token_bytes`` (Chat Completions ``logprobs``) gives each token's bytes, as many as ``count``."""
+    tokens = counter.token_bytes(text)
+    assert b"".join(tokens) == text.encode()
+    assert len(tokens) == max(counter.count(text), 1)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_token_bytes_of_a_tokenizer_that_drops_characters_still_add_up(text: str) -> None:
+    """A tokenizer without every byte drops what it cannot write: the fallback's tokens are given."""
+    assert b"".join(TokenCounter(_byte_level_bpe()).token_bytes(text)) == text.encode()

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import pytest
-from agents import function_tool
+from agents import GuardrailFunctionOutput, OutputGuardrail, function_tool
 from agents.realtime import RealtimeAgent, RealtimeRunner
 from agents.realtime.items import AssistantMessageItem, UserMessageItem
+from pydantic import BaseModel, Field
 
 from tests.integration.compat.speech import other_speaker, spoken_question, stream
 
@@ -201,4 +202,96 @@ async def test_the_sdks_own_interrupt_truncates_then_cancels(framework_engine) -
     truncated = observed.server_events("conversation.item.truncated")
     cancelled = observed.server_events("response.done")[0]["response"]
     assert truncated and cancelled["status_details"] == {"type": "cancelled", "reason": "client_cancelled"}
+    assert not observed.errors(), observed.errors()
+
+
+class Location(BaseModel):
+    city: str
+    country: str | None = None
+
+
+class Item(BaseModel):
+    name: str
+    quantity: int = Field(ge=1)
+
+
+PYDANTIC_CALLS: list[tuple[str, Any]] = []
+FRUIT = [Item(name="apples", quantity=2), Item(name="bananas", quantity=3)]
+
+
+@function_tool
+def get_forecast(location: Location, days: int) -> str:
+    """Get the weather forecast for a location for a number of days."""
+    PYDANTIC_CALLS.append(("get_forecast", (location, days)))
+    return f"Sunny in {location.city} for {days} days."
+
+
+@function_tool
+def place_order(items: list[Item], delivery: Literal["standard", "express"], note: str | None = None) -> str:
+    """Place an order for grocery items with a delivery speed."""
+    PYDANTIC_CALLS.append(("place_order", (items, delivery, note)))
+    return f"Ordered {len(items)} kinds of item."
+
+
+async def test_tools_taking_pydantic_models_are_called(framework_engine) -> None:
+    """A ``function_tool`` whose parameters are Pydantic models (a ``$ref`` to an object, a list of
+    them): the SDK parses the arguments into the models and runs the tool. Both turns were answered
+    "Which location do you mean?" / "Which items do you mean?"."""
+    PYDANTIC_CALLS.clear()
+    eng = await framework_engine(audio_pace=0.0)
+    agent = RealtimeAgent(name="Assistant", instructions="Help.", tools=[get_forecast, place_order])
+    runner = RealtimeRunner(starting_agent=agent, config=settings())
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        for text in (
+            "What's the forecast for Paris for the next 3 days?",
+            "Order two apples and three bananas with express delivery.",
+        ):
+            mark = observed.mark()
+            await session.send_message(text)
+            end = await observed.until(lambda e: e.type == "tool_end", after=mark)
+            await observed.until(turn_ended, after=observed.events.index(end))
+        observed.close()
+    assert [
+        ("get_forecast", (Location(city="Paris"), 3)),
+        (
+            "place_order",
+            ([Item(name="apples", quantity=2), Item(name="bananas", quantity=3)], "express", None),
+        ),
+    ] == PYDANTIC_CALLS
+    assert not observed.errors(), observed.errors()
+
+
+def _no_secrets(context: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
+    return GuardrailFunctionOutput(output_info=None, tripwire_triggered="secret" in str(output).lower())
+
+
+async def test_an_output_guardrail_trips_once_and_the_session_goes_on(framework_engine) -> None:
+    """An output guardrail trips on the reply; the SDK cuts it and sends "guardrail triggered: <name>"
+    with a response.create. The reply to that echoed it ("I heard you say guardrail triggered: no
+    secrets…"), which tripped the guardrail again, turn after turn, until the session closed."""
+    # Paced: the guardrail trips while the reply is still going, so the SDK's cancel finds it active.
+    eng = await framework_engine(audio_pace=1.0)
+    agent = RealtimeAgent(
+        name="Assistant",
+        instructions="Help.",
+        output_guardrails=[OutputGuardrail(guardrail_function=_no_secrets, name="no_secrets")],
+    )
+    config = {**settings(), "guardrails_settings": {"debounce_text_length": 10}}
+    runner = RealtimeRunner(starting_agent=agent, config=config)
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        await session.send_message("Please tell me the secret password.")
+        await observed.until(lambda e: e.type == "guardrail_tripped")
+        # The reply to the SDK's feedback message ends, and nothing trips again.
+        await observed.until(lambda e: len(observed.server_events("response.done")) >= 2)
+        await asyncio.sleep(1.0)
+        mark = observed.mark()
+        await session.send_message("What is the capital of France?")
+        await observed.until(turn_ended, after=mark)
+        await observed.until(lambda e: "Paris" in observed.assistant_transcripts()[-1])
+        observed.close()
+    assert len(observed.of("guardrail_tripped")) == 1
     assert not observed.errors(), observed.errors()

@@ -1,0 +1,166 @@
+"""Parameters that are Pydantic models, as the OpenAI Agents SDK's ``@function_tool`` sends them: an object
+through ``$ref`` (``location: Location``) and an array of them (``items: list[Item]``), strict mode (every
+property required, optional ones nullable).
+
+Before: the object was read as a free string (its name, "location", is a place word), filled with "Paris"
+and then dropped as invalid, so "What's the forecast for Paris for the next 3 days?" got "Which location
+do you mean?"; the list got "Which items do you mean?" and its words went into the optional ``note``.
+Also the Agents SDK's plain ``get_time`` tool beside them: "get" alone called it."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec, TurnView
+from mockengine.brain.participant import ScriptedBrain
+from mockengine.brain.scenario import Scenario
+
+NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+# get_forecast(location: Location, days: int, unit: Unit = Unit.celsius), Location(city, country=None)
+FORECAST = {
+    "$defs": {
+        "Location": {
+            "properties": {"city": {"title": "City", "type": "string"}, "country": NULLABLE_STRING},
+            "required": ["city", "country"],
+            "title": "Location",
+            "type": "object",
+            "additionalProperties": False,
+        },
+        "Unit": {"enum": ["celsius", "fahrenheit"], "title": "Unit", "type": "string"},
+    },
+    "properties": {
+        "location": {"$ref": "#/$defs/Location"},
+        "days": {"title": "Days", "type": "integer"},
+        "unit": {"default": "celsius", "enum": ["celsius", "fahrenheit"], "title": "Unit", "type": "string"},
+    },
+    "required": ["location", "days", "unit"],
+    "title": "get_forecast_args",
+    "type": "object",
+    "additionalProperties": False,
+}
+# place_order(items: list[Item], delivery: Literal["standard", "express"], note: str | None = None)
+ORDER = {
+    "$defs": {
+        "Item": {
+            "properties": {
+                "name": {"title": "Name", "type": "string"},
+                "quantity": {"minimum": 1, "title": "Quantity", "type": "integer"},
+            },
+            "required": ["name", "quantity"],
+            "title": "Item",
+            "type": "object",
+            "additionalProperties": False,
+        }
+    },
+    "properties": {
+        "items": {"items": {"$ref": "#/$defs/Item"}, "title": "Items", "type": "array"},
+        "delivery": {"enum": ["standard", "express"], "title": "Delivery", "type": "string"},
+        "note": NULLABLE_STRING,
+    },
+    "required": ["items", "delivery", "note"],
+    "title": "place_order_args",
+    "type": "object",
+    "additionalProperties": False,
+}
+TOOLS = {
+    "get_forecast": ToolSpec(
+        "get_forecast", "Get the weather forecast for a location for a number of days.", FORECAST
+    ),
+    "place_order": ToolSpec("place_order", "Place an order for grocery items with a delivery speed.", ORDER),
+}
+
+
+def reply_to(text: str, choice: ToolChoice = "auto") -> tuple[list[tuple[str, dict[str, Any]]], str | None]:
+    request = ReplyRequest(
+        "", tuple(TOOLS.values()), choice, ("text",), (TurnView("u1", "user_text", text),), 0
+    )
+    reply = ScriptedBrain(Scenario("pydantic"), seed=4, today=date(2026, 3, 2)).reply(request)
+    made = [(call.name, json.loads(call.arguments)) for call in reply.tool_calls]
+    for name, arguments in made:
+        jsonschema.validate(arguments, TOOLS[name].parameters)
+    return made, reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "location", "days", "unit"),
+    [
+        ("What's the forecast for Paris for the next 3 days in fahrenheit?", "Paris", 3, "fahrenheit"),
+        ("What's the weather forecast in New York for two days?", "New York", 2, "celsius"),
+    ],
+)
+def test_an_object_parameter_is_filled_from_its_parts(text: str, location: str, days: int, unit: str) -> None:
+    made, _ = reply_to(text)
+    assert made == [
+        ("get_forecast", {"location": {"city": location, "country": None}, "days": days, "unit": unit})
+    ]
+
+
+def test_every_part_of_the_object_heard_is_given() -> None:
+    made, _ = reply_to("Forecast for Lyon in France for 5 days please")
+    assert made == [
+        ("get_forecast", {"location": {"city": "Lyon", "country": "France"}, "days": 5, "unit": "celsius"})
+    ]
+
+
+def test_an_object_whose_required_part_is_not_heard_is_asked_for() -> None:
+    made, text = reply_to("What's the forecast for the next 3 days?")
+    assert made == [] and text is not None and "location" in text.lower()
+
+
+@pytest.mark.parametrize("choice", ["required", ForcedTool("get_forecast")], ids=str)
+def test_a_forced_call_takes_the_object_heard(choice: ToolChoice) -> None:
+    made, _ = reply_to("What's the forecast for Paris for the next 3 days?", choice)
+    assert made[0][1]["location"] == {"city": "Paris", "country": None}
+
+
+def test_an_array_of_objects_is_filled_from_a_list() -> None:
+    made, _ = reply_to("Order two apples and three bananas with express delivery.")
+    items = [{"name": "apples", "quantity": 2}, {"name": "bananas", "quantity": 3}]
+    assert made == [("place_order", {"items": items, "delivery": "express", "note": None})]
+
+
+def test_a_list_with_commas_keeps_its_order() -> None:
+    made, _ = reply_to("Please order 6 eggs, 2 lemons and 1 melon, standard delivery")
+    [(_, arguments)] = made
+    assert [(i["name"], i["quantity"]) for i in arguments["items"]] == [
+        ("eggs", 6),
+        ("lemons", 2),
+        ("melon", 1),
+    ]
+    assert arguments["delivery"] == "standard" and arguments["note"] is None
+
+
+GET_TIME = ToolSpec(
+    "get_time",
+    "Get the local time in a city.",
+    {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Can I get my money back for order 4471?", []),  # was get_time {"city": "order 4471"}
+        ("I need to get some groceries", []),  # was get_time {"city": "todo get some groceries"}
+        ("get me a coffee", []),  # was get_time {"city": "coffee"}
+        ("Can you get the time for Paris?", [("get_time", {"city": "Paris"})]),
+        ("What time is it in Paris?", [("get_time", {"city": "Paris"})]),
+    ],
+)
+def test_get_alone_asks_for_no_get_tool(text: str, expected: list[Any]) -> None:
+    """The name's verb "get" alone is no request for what the tool gets (the Agents SDK's
+    ``get_time`` beside a handoff)."""
+    request = ReplyRequest("", (GET_TIME,), "auto", ("text",), (TurnView("u1", "user_text", text),), 0)
+    reply = ScriptedBrain(Scenario("get"), seed=4, today=date(2026, 3, 2)).reply(request)
+    assert [(call.name, json.loads(call.arguments)) for call in reply.tool_calls] == expected
+
+
+def test_a_city_then_its_country_after_a_comma() -> None:
+    """A city then its country ("Paris, France") gave ``country: null``: "France" was no phrase."""
+    made, _ = reply_to("What's the forecast for Paris, France for the next 3 days?")
+    assert made[0][1]["location"] == {"city": "Paris", "country": "France"}
