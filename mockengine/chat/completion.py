@@ -72,11 +72,16 @@ class Completion:
 
 
 def request_ids(request: ChatRequest, server_seed: int | None) -> IdFactory:
-    seed = request.seed if request.seed is not None else server_seed
+    return body_ids(request.body, request.seed if request.seed is not None else server_seed)
+
+
+def body_ids(body: dict[str, Any], seed: int | None) -> IdFactory:
+    """``IdFactory`` seeded by ``seed`` and the digest of ``body`` without its transport fields (random
+    ids without a seed); shared with the Responses API."""
     if seed is None:
         return IdFactory(None)
     # Streaming is only how the answer travels: a streamed request gets the ids of its plain twin.
-    decisive = {k: v for k, v in request.body.items() if k not in TRANSPORT_FIELDS}
+    decisive = {k: v for k, v in body.items() if k not in TRANSPORT_FIELDS}
     canonical = json.dumps(decisive, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return IdFactory(f"{seed}:{hashlib.sha256(canonical.encode()).hexdigest()[:16]}")
 
@@ -88,10 +93,12 @@ def complete(
     tokens: TokenCounter,
     describe_image: ImageReader,
     server_seed: int | None,
+    ids: IdFactory | None = None,
 ) -> Completion:
     """Decide and fit every choice. Raises ChatError (a bad image: 400; arguments no value of the tool's
-    schema satisfies: 500 ``server_error``) or BrainDisobeyed (a bug)."""
-    ids = request_ids(request, server_seed)
+    schema satisfies: 500 ``server_error``) or BrainDisobeyed (a bug). ``ids``: the id factory to use
+    (default: ``request_ids``)."""
+    ids = ids if ids is not None else request_ids(request, server_seed)
     view = reply_request(request, describe_image)
     images = sum(len(item.images) for item in view.history)
     in_messages, in_tools = message_tokens(request, tokens, images), tool_tokens(request, tokens)

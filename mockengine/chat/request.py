@@ -80,6 +80,12 @@ def parse_request(raw: bytes) -> ChatRequest:
         raise errors.malformed_json() from exc
     if not isinstance(body, dict):
         raise errors.malformed_json()
+    return parse_body(body)
+
+
+def parse_body(body: dict[str, Any]) -> ChatRequest:
+    """Validate a parsed request body (``parse_request`` past the JSON syntax; the Responses API sends
+    its translated body here)."""
     if not body.get("model"):
         raise errors.missing_model()
     if "messages" not in body:
