@@ -226,3 +226,75 @@ def invalid_response_schema(name: str, detail: str) -> ChatError:
         "response_format",
         "invalid_json_schema",
     )
+
+
+# The Responses API (``/v1/responses``): the live wording where public reports quote it, else ours (said).
+JSON_WORD_MISSING_RESPONSES = (
+    "Response input messages must contain the word 'json' in some form to use 'text.format' of type "
+    "'json_object'."
+)
+
+
+def integer_below_minimum(param: str, minimum: int, value: int) -> ChatError:
+    return ChatError(
+        400,
+        f"Invalid '{param}': integer below minimum value. Expected a value >= {minimum}, but got {value} "
+        "instead.",
+        param,
+        "integer_below_min_value",
+    )
+
+
+def previous_response_not_found(response_id: str) -> ChatError:
+    # The live service's answer for an id it does not have; mockengine keeps no responses.
+    return ChatError(
+        400,
+        f"Previous response with id '{response_id}' not found.",
+        "previous_response_id",
+        "previous_response_not_found",
+    )
+
+
+def unsupported_by_mockengine(param: str, what: str) -> ChatError:
+    # Ours: the live service supports these; mockengine says plainly that it does not.
+    return ChatError(400, f"mockengine does not support {what} ('{param}') in the Responses API.", param)
+
+
+def unsupported_tool(param: str, kind: str) -> ChatError:
+    # Ours: hosted tools (web_search, file_search, …) and custom tools are not emulated.
+    return ChatError(
+        400,
+        f"Invalid value: '{kind}'. mockengine's Responses API supports only tools of type 'function'.",
+        param,
+        "invalid_value",
+    )
+
+
+def unsupported_input_item(param: str, kind: str) -> ChatError:
+    # Ours: item types mockengine does not read (item_reference, hosted tool calls, …).
+    return ChatError(
+        400,
+        f"Invalid value: '{kind}'. mockengine's Responses API reads input items of type 'message', "
+        "'function_call', 'function_call_output' and 'reasoning' (passed over), and content parts "
+        "'input_text', 'output_text', 'refusal', 'input_image', 'input_file' and 'input_audio'.",
+        param,
+        "invalid_value",
+    )
+
+
+def invalid_enum(param: str, value: object, allowed: tuple[str, ...]) -> ChatError:
+    supported = ", ".join(f"'{a}'" for a in allowed)
+    return ChatError(
+        400,
+        f"Invalid value: '{value}'. Supported values are: {supported}.",
+        param,
+        "invalid_value",
+    )
+
+
+def no_tool_output(call_id: str) -> ChatError:
+    return ChatError(400, f"No tool output found for function call {call_id}.", "input")
+
+
+def no_tool_call(call_id: str) -> ChatError:
+    return ChatError(400, f"No tool call found for function call output with call_id {call_id}.", "input")

@@ -1,4 +1,5 @@
-"""aiohttp handlers: ``GET /v1/models``, ``GET /v1/models/{model}``, ``POST /v1/chat/completions``.
+"""aiohttp handlers: ``GET /v1/models``, ``GET /v1/models/{model}``, ``POST /v1/chat/completions``,
+``POST /v1/responses``.
 
 Every route checks the bearer key first (``authenticate``), as the live service does, so a refused key is
 a 401 whatever the body. The brain for a completion comes from ``Resources.brain`` with the request's
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,9 +23,12 @@ from mockengine.brain.image import describe_chat_image
 from mockengine.brain.model import Brain
 from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
 from mockengine.chat import errors
-from mockengine.chat.completion import complete
+from mockengine.chat.completion import Completion, body_ids, complete
 from mockengine.chat.errors import ChatError
 from mockengine.chat.request import ChatRequest, parse_request
+from mockengine.chat.responses_request import parse_responses_request
+from mockengine.chat.responses_shaping import shape_response
+from mockengine.ids import IdFactory
 from mockengine.server.handshake import key_accepted
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.trace import Tracer
@@ -47,6 +52,7 @@ CHAT_MODELS = (
 SCENARIO_HEADER = "X-Mockengine-Scenario"
 ROLE_HEADER = "X-Mockengine-Role"
 TRACE_NAME = "chat-completions"  # the trace file (``<trace_dir>/chat-completions.jsonl``)
+RESPONSES_TRACE_NAME = "responses"  # ``<trace_dir>/responses.jsonl``
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
 
 
@@ -110,23 +116,9 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     raw: bytes | None = None
     try:
         key = authenticate(request.headers, resources.settings)
-        try:
-            raw = await request.read()
-        except web.HTTPRequestEntityTooLarge as exc:
-            # Wording ours: the body exceeds what this server accepts (aiohttp's client_max_size).
-            raise ChatError(413, f"Request body too large: {exc.text}") from exc
+        raw = await read_body(request)
         chat = parse_request(raw)
-        brain = _brain(request, chat, key)
-        # The participant's work runs off the event loop (other sessions' audio and /healthz go on).
-        decide = functools.partial(
-            complete,
-            chat,
-            brain,
-            tokens=resources.tokens,
-            describe_image=describe_chat_image,
-            server_seed=resources.settings.seed,
-        )
-        completion = await asyncio.get_running_loop().run_in_executor(resources.brain_executor, decide)
+        completion = await decide(request, chat, key)
     except ChatError as exc:
         return _refuse(tracer, raw, exc)
     log.debug("chat %s model=%s rules=%s", completion.envelope.id, chat.model, ",".join(completion.rules))
@@ -137,14 +129,75 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     headers = {"x-request-id": "req_" + completion.envelope.id.removeprefix("chatcmpl-")}
     if not chat.stream:
         return web.json_response(body, headers=headers, dumps=_dumps)
-    return await _stream(request, completion.chunks(chat), headers)
+    frames = (b"data: " + _dumps(chunk).encode() + b"\n\n" for chunk in completion.chunks(chat))
+    return await _stream(request, itertools.chain(frames, [b"data: [DONE]\n\n"]), headers)
 
 
-def _refuse(tracer: Tracer, raw: bytes | None, error: ChatError) -> web.Response:
+async def responses(request: web.Request) -> web.StreamResponse:
+    """``POST /v1/responses`` (the Responses API): the request is translated into a chat request
+    (``chat.responses_request``), decided as ``/v1/chat/completions`` decides one, and shaped as a
+    ``response`` object or its SSE stream of ``response.*`` events (``chat.responses_shaping``). Key
+    policy, faults, brain selection and traces (``responses.jsonl``) as for chat."""
+    resources = request.app[RESOURCES]
+    tracer = request.app[TRACER]
+    raw: bytes | None = None
+    try:
+        key = authenticate(request.headers, resources.settings)
+        raw = await read_body(request)
+        wanted = parse_responses_request(raw)
+        chat = wanted.chat
+        ids = body_ids(wanted.body, resources.settings.seed)
+        completion = await decide(request, chat, key, ids)
+    except ChatError as exc:
+        return _refuse(tracer, raw, exc, RESPONSES_TRACE_NAME)
+    shaped = shape_response(wanted, completion)
+    log.debug("responses %s model=%s rules=%s", shaped.id, chat.model, ",".join(completion.rules))
+    if tracer.is_enabled:
+        trace = {"request": elide_data_urls(wanted.body), "rules": completion.rules, "response": shaped.body}
+        tracer.write(RESPONSES_TRACE_NAME, "response", trace)
+    headers = {"x-request-id": "req_" + shaped.id.removeprefix("resp_")[:32]}
+    if not wanted.stream:
+        return web.json_response(shaped.body, headers=headers, dumps=_dumps)
+    frames = (f"event: {event['type']}\ndata: {_dumps(event)}\n\n".encode() for event in shaped.events())
+    return await _stream(request, frames, headers)
+
+
+async def read_body(request: web.Request) -> bytes:
+    """The request body; ChatError 413 past aiohttp's ``client_max_size``."""
+    try:
+        return await request.read()
+    except web.HTTPRequestEntityTooLarge as exc:
+        # Wording ours: the body exceeds what this server accepts (aiohttp's client_max_size).
+        raise ChatError(413, f"Request body too large: {exc.text}") from exc
+
+
+async def decide(
+    request: web.Request, chat: ChatRequest, key: str, ids: IdFactory | None = None
+) -> Completion:
+    """The brain's completion of ``chat``, decided off the event loop (other sessions' audio and
+    /healthz go on); ``ids``: the id factory (default: from the chat request)."""
+    resources = request.app[RESOURCES]
+    brain = _brain(request, chat, key)
+    work = functools.partial(
+        complete,
+        chat,
+        brain,
+        tokens=resources.tokens,
+        describe_image=describe_chat_image,
+        server_seed=resources.settings.seed,
+        ids=ids,
+    )
+    return await asyncio.get_running_loop().run_in_executor(resources.brain_executor, work)
+
+
+def _refuse(
+    tracer: Tracer, raw: bytes | None, error: ChatError, trace_name: str = TRACE_NAME
+) -> web.Response:
     """The error response; traced with the start of the body that caused it (first 2000 bytes)."""
     if tracer.is_enabled:
         request = raw[:2000].decode("utf-8", "replace") if raw is not None else None
-        tracer.write(TRACE_NAME, "chat.error", {"request": request, "status": error.status, **error.body()})
+        kind = "chat.error" if trace_name == TRACE_NAME else "response.error"
+        tracer.write(trace_name, kind, {"request": request, "status": error.status, **error.body()})
     return error_response(error)
 
 
@@ -176,18 +229,17 @@ def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:
 
 
 async def _stream(
-    request: web.Request, chunks: Iterable[dict[str, Any]], headers: dict[str, str]
+    request: web.Request, frames: Iterable[bytes], headers: dict[str, str]
 ) -> web.StreamResponse:
-    """Server-sent events: one ``data:`` line per chunk, then ``data: [DONE]``. A client that goes away
-    mid-stream just ends it."""
+    """Server-sent events, one encoded frame after another. A client that goes away mid-stream just
+    ends it."""
     response = web.StreamResponse(
         headers={**headers, "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"}
     )
     await response.prepare(request)
     try:
-        for chunk in chunks:
-            await response.write(b"data: " + _dumps(chunk).encode() + b"\n\n")
-        await response.write(b"data: [DONE]\n\n")
+        for frame in frames:
+            await response.write(frame)
         await response.write_eof()
     except ConnectionResetError:
         log.debug("chat stream: client went away")
@@ -205,3 +257,4 @@ def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:
     app.router.add_get("/v1/models", list_models)
     app.router.add_get("/v1/models/{model}", retrieve_model)
     app.router.add_post("/v1/chat/completions", chat_completions)
+    app.router.add_post("/v1/responses", responses)

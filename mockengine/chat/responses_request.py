@@ -1,0 +1,338 @@
+"""The parse boundary of ``POST /v1/responses``: a Responses API body → the Chat Completions
+:class:`ChatRequest` the rest of the chat pipeline (brain, fitting, token counts) reads.
+
+The translation (``docs/responses.md``):
+
+* ``instructions`` → a leading ``system`` message; ``input`` (a string: one user message; or a list of
+  items) → messages: a ``message`` item (``type`` may be left out when ``role`` is given) with
+  ``input_text`` / ``output_text`` / ``refusal`` / ``input_image`` parts → a chat message with ``text`` /
+  ``image_url`` parts (an assistant's text joined into one string); ``function_call`` items → the
+  ``tool_calls`` of an assistant message (joined to the assistant message just before them);
+  ``function_call_output`` → a ``tool`` message; ``reasoning`` items are passed over.
+* ``tools`` ``{type: function, name, description, parameters, strict}`` → chat function tools; ``tool_choice``
+  (``auto`` / ``none`` / ``required``, ``{type: function, name}``, ``{type: allowed_tools, mode, tools}``)
+  → its chat form; ``text.format`` (``json_schema`` / ``json_object`` / ``text``) → ``response_format``;
+  ``max_output_tokens`` → ``max_completion_tokens``; ``parallel_tool_calls``, ``temperature``, ``top_p``,
+  ``metadata``, ``store``, ``user`` are checked as chat checks them.
+
+Then ``chat.request.parse_body`` validates the translation; its errors' ``param`` is named back in
+Responses terms (``messages[3]`` → the ``input`` item it came from, ``tools[0].function.parameters`` →
+``tools[0].parameters``, ``response_format`` → ``text.format``).
+
+Refused with a 400 (nothing here keeps state or runs hosted tools): built-in tools (``web_search``,
+``file_search``, ``computer_use_preview``, ``code_interpreter``, ``mcp``, ``image_generation``…) and
+custom tools, ``background: true``, ``conversation``, ``prompt`` templates, ``previous_response_id`` (as
+the live service refuses an id it does not know), ``item_reference`` input items.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mockengine.chat import errors
+from mockengine.chat.errors import ChatError
+from mockengine.chat.request import ChatRequest, parse_body
+from mockengine.protocol.schema_errors import json_type_name
+
+MIN_OUTPUT_TOKENS = 16  # the live service's minimum for max_output_tokens
+# Fields whose chat namesake has the same meaning and the same checks.
+_SHARED_FIELDS = ("parallel_tool_calls", "temperature", "top_p", "metadata", "store", "user")
+_TEXT_PARTS = ("input_text", "output_text", "text")
+_PASSED_OVER_ITEMS = ("reasoning",)
+
+
+@dataclass(frozen=True)
+class ResponsesRequest:
+    """A validated Responses request: ``chat`` is its translation, ``body`` the parsed JSON as sent."""
+
+    chat: ChatRequest
+    body: dict[str, Any]
+    stream: bool
+
+    @property
+    def model(self) -> str:
+        return self.chat.model
+
+
+def parse_responses_request(raw: bytes) -> ResponsesRequest:
+    """Parse, validate and translate a ``POST /v1/responses`` body; raises ChatError (400)."""
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise errors.malformed_json() from exc
+    if not isinstance(body, dict):
+        raise errors.malformed_json()
+    return translate(body)
+
+
+def translate(body: dict[str, Any]) -> ResponsesRequest:
+    """The chat translation of a parsed body (module doc); raises ChatError (400)."""
+    if not body.get("model"):
+        raise errors.missing_parameter("model")
+    _refuse_unsupported(body)
+    if body.get("input") is None:
+        raise errors.missing_parameter("input")
+    messages, origins = _messages(body)
+    chat_body: dict[str, Any] = {"model": body["model"], "messages": messages}
+    for name in _SHARED_FIELDS:
+        if body.get(name) is not None:
+            chat_body[name] = body[name]
+    if body.get("tools") is not None:
+        chat_body["tools"] = _tools(body["tools"])
+    if body.get("tool_choice") is not None:
+        chat_body["tool_choice"] = _tool_choice(body["tool_choice"])
+    response_format = _response_format(body.get("text"))
+    if response_format is not None:
+        chat_body["response_format"] = response_format
+    limit = body.get("max_output_tokens")
+    if limit is not None:
+        if not isinstance(limit, int) or isinstance(limit, bool):
+            raise _invalid_type("max_output_tokens", "an integer", limit)
+        if limit < MIN_OUTPUT_TOKENS:
+            raise errors.integer_below_minimum("max_output_tokens", MIN_OUTPUT_TOKENS, limit)
+        chat_body["max_completion_tokens"] = limit
+    stream = body.get("stream")
+    if stream is not None and not isinstance(stream, bool):
+        raise _invalid_type("stream", "a boolean", stream)
+    try:
+        chat = parse_body(chat_body)
+    except ChatError as exc:
+        exc.param = responses_param(exc.param, origins)
+        if exc.message == errors.json_word_missing().message:
+            exc.message = errors.JSON_WORD_MISSING_RESPONSES
+        raise
+    return ResponsesRequest(chat=chat, body=body, stream=bool(stream))
+
+
+def _refuse_unsupported(body: dict[str, Any]) -> None:
+    if body.get("previous_response_id") is not None:
+        raise errors.previous_response_not_found(str(body["previous_response_id"]))
+    if body.get("background"):
+        raise errors.unsupported_by_mockengine("background", "background responses")
+    if body.get("conversation") is not None:
+        raise errors.unsupported_by_mockengine("conversation", "conversation objects")
+    if body.get("prompt") is not None:
+        raise errors.unsupported_by_mockengine("prompt", "prompt templates")
+
+
+def _messages(body: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The chat messages, and for each the ``param`` of what it came from."""
+    messages: list[dict[str, Any]] = []
+    origins: list[str] = []
+    instructions = body.get("instructions")
+    if instructions is not None:
+        if not isinstance(instructions, str):
+            raise errors.unsupported_by_mockengine("instructions", "instructions other than a string")
+        if instructions:
+            messages.append({"role": "system", "content": instructions})
+            origins.append("instructions")
+    items = body["input"]
+    if isinstance(items, str):
+        return [*messages, {"role": "user", "content": items}], [*origins, "input"]
+    if not isinstance(items, list):
+        raise _invalid_type("input", "a string or an array", items)
+    _check_calls_answered(items)
+    for index, item in enumerate(items):
+        param = f"input[{index}]"
+        if not isinstance(item, dict):
+            raise _invalid_type(param, "an object", item)
+        kind = item.get("type") or ("message" if "role" in item else None)
+        if kind == "message":
+            message = _message(item, param)
+            if message is not None:
+                messages.append(message)
+                origins.append(param)
+        elif kind == "function_call":
+            call = _function_call(item, param)
+            last = messages[-1] if messages else None
+            if last is not None and last["role"] == "assistant":
+                last.setdefault("tool_calls", []).append(call)
+            else:
+                messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+                origins.append(param)
+        elif kind == "function_call_output":
+            call_id = _string(item, "call_id", param)
+            messages.append({"role": "tool", "tool_call_id": call_id, "content": _output_text(item, param)})
+            origins.append(param)
+        elif kind in _PASSED_OVER_ITEMS:
+            continue
+        else:
+            raise errors.unsupported_input_item(f"{param}.type", str(kind))
+    if not messages:
+        raise errors.empty_array("input")
+    return messages, origins
+
+
+def _check_calls_answered(items: list[Any]) -> None:
+    """Every ``function_call`` has its ``function_call_output`` and every output its call (the live
+    service's two checks, in its words)."""
+    kinds = [(i.get("type"), i.get("call_id")) for i in items if isinstance(i, dict)]
+    calls = {call_id for kind, call_id in kinds if kind == "function_call"}
+    outputs = {call_id for kind, call_id in kinds if kind == "function_call_output"}
+    for kind, call_id in kinds:
+        if kind == "function_call" and call_id not in outputs:
+            raise errors.no_tool_output(str(call_id))
+        if kind == "function_call_output" and call_id not in calls:
+            raise errors.no_tool_call(str(call_id))
+
+
+def _message(item: dict[str, Any], param: str) -> dict[str, Any] | None:
+    role = item.get("role")
+    if role not in ("user", "system", "developer", "assistant"):
+        raise errors.invalid_enum(f"{param}.role", role, ("user", "system", "developer", "assistant"))
+    content = item.get("content")
+    if isinstance(content, str):
+        return {"role": role, "content": content}
+    if not isinstance(content, list):
+        raise _invalid_type(f"{param}.content", "a string or an array", content)
+    parts: list[dict[str, Any]] = []
+    for number, part in enumerate(content):
+        where = f"{param}.content[{number}]"
+        if not isinstance(part, dict):
+            raise _invalid_type(where, "an object", part)
+        kind = part.get("type")
+        if kind in _TEXT_PARTS:
+            parts.append({"type": "text", "text": _string(part, "text", where)})
+        elif kind == "refusal":
+            parts.append({"type": "text", "text": _string(part, "refusal", where)})
+        elif kind == "input_image":
+            url = part.get("image_url")
+            if isinstance(url, str) and role == "user":
+                parts.append({"type": "image_url", "image_url": {"url": url}})
+        elif kind in ("input_file", "input_audio"):
+            continue  # as on the chat side: nothing here reads files or audio in a text request
+        else:
+            raise errors.unsupported_input_item(f"{where}.type", str(kind))
+    if role == "user":
+        return {"role": role, "content": parts or ""}
+    # System, developer and assistant messages: their text, one string.
+    return {"role": role, "content": " ".join(p["text"] for p in parts if p.get("text"))}
+
+
+def _function_call(item: dict[str, Any], param: str) -> dict[str, Any]:
+    return {
+        "id": _string(item, "call_id", param),
+        "type": "function",
+        "function": {"name": _string(item, "name", param), "arguments": _string(item, "arguments", param)},
+    }
+
+
+def _output_text(item: dict[str, Any], param: str) -> str:
+    """A ``function_call_output``'s output: a string, or the text of its parts."""
+    output = item.get("output")
+    if isinstance(output, str):
+        return output
+    if isinstance(output, list):
+        return " ".join(str(p.get("text") or "") for p in output if isinstance(p, dict) and p.get("text"))
+    if output is None:
+        raise errors.missing_parameter(f"{param}.output")
+    raise _invalid_type(f"{param}.output", "a string or an array", output)
+
+
+def _tools(tools: Any) -> list[dict[str, Any]]:
+    if not isinstance(tools, list):
+        raise _invalid_type("tools", "an array", tools)
+    translated: list[dict[str, Any]] = []
+    for index, tool in enumerate(tools):
+        param = f"tools[{index}]"
+        if not isinstance(tool, dict):
+            raise _invalid_type(param, "an object", tool)
+        kind = tool.get("type")
+        if kind != "function":
+            raise errors.unsupported_tool(f"{param}.type", str(kind))
+        function: dict[str, Any] = {"name": _string(tool, "name", param)}
+        for key in ("description", "parameters", "strict"):
+            if tool.get(key) is not None:
+                function[key] = tool[key]
+        translated.append({"type": "function", "function": function})
+    return translated
+
+
+def _tool_choice(choice: Any) -> Any:
+    if isinstance(choice, str) or not isinstance(choice, dict):
+        return choice  # the chat check words a bad one
+    kind = choice.get("type")
+    if kind == "function":
+        return {"type": "function", "function": {"name": _string(choice, "name", "tool_choice")}}
+    if kind == "allowed_tools":
+        tools = choice.get("tools")
+        if not isinstance(tools, list):
+            raise _invalid_type("tool_choice.tools", "an array", tools)
+        named = []
+        for index, tool in enumerate(tools):
+            where = f"tool_choice.tools[{index}]"
+            if not isinstance(tool, dict) or tool.get("type") != "function":
+                raise errors.unsupported_tool(
+                    f"{where}.type", str(tool.get("type") if isinstance(tool, dict) else tool)
+                )
+            named.append({"type": "function", "function": {"name": _string(tool, "name", where)}})
+        return {"type": "allowed_tools", "allowed_tools": {"mode": choice.get("mode"), "tools": named}}
+    raise errors.unsupported_tool("tool_choice.type", str(kind))
+
+
+def _response_format(text: Any) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    if not isinstance(text, dict):
+        raise _invalid_type("text", "an object", text)
+    wanted = text.get("format")
+    if wanted is None:
+        return None
+    if not isinstance(wanted, dict):
+        raise _invalid_type("text.format", "an object", wanted)
+    kind = wanted.get("type")
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        return {"type": "json_object"}
+    if kind == "json_schema":
+        name = _string(wanted, "name", "text.format")
+        if not isinstance(wanted.get("schema"), dict):
+            raise errors.missing_parameter("text.format.schema")
+        spec = {"name": name, "schema": wanted["schema"]}
+        for key in ("strict", "description"):
+            if wanted.get(key) is not None:
+                spec[key] = wanted[key]
+        return {"type": "json_schema", "json_schema": spec}
+    raise errors.invalid_enum("text.format.type", kind, ("text", "json_object", "json_schema"))
+
+
+def _string(item: dict[str, Any], key: str, param: str) -> str:
+    value = item.get(key)
+    if value is None:
+        raise errors.missing_parameter(f"{param}.{key}")
+    if not isinstance(value, str):
+        raise _invalid_type(f"{param}.{key}", "a string", value)
+    return value
+
+
+def _invalid_type(param: str, expected: str, value: Any) -> ChatError:
+    return ChatError(
+        400,
+        f"Invalid type for '{param}': expected {expected}, but got {json_type_name(value)} instead.",
+        param,
+        "invalid_type",
+    )
+
+
+_MESSAGE_PARAM = re.compile(r"^messages\.?\[(\d+)\]")
+
+
+def responses_param(param: str | None, origins: list[str]) -> str | None:
+    """A chat error's ``param`` in Responses terms (module doc)."""
+    if param is None:
+        return None
+    found = _MESSAGE_PARAM.match(param)
+    if found is not None:
+        index = int(found.group(1))
+        return origins[index] if index < len(origins) else "input"
+    if param == "messages":
+        return "input"
+    if param.startswith("response_format"):
+        return "text.format" + param.removeprefix("response_format")
+    if param == "max_completion_tokens":
+        return "max_output_tokens"
+    return param.replace(".function.", ".").replace("tool_choice.allowed_tools.", "tool_choice.")
