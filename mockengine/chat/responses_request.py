@@ -80,8 +80,10 @@ def translate(body: dict[str, Any]) -> ResponsesRequest:
     for name in _SHARED_FIELDS:
         if body.get(name) is not None:
             chat_body[name] = body[name]
-    if body.get("tools") is not None:
-        chat_body["tools"] = _tools(body["tools"])
+    # An empty array is "no tools" (the Agents SDK sends one for an agent without tools).
+    tools = _tools(body["tools"]) if body.get("tools") is not None else []
+    if tools:
+        chat_body["tools"] = tools
     if body.get("tool_choice") is not None:
         chat_body["tool_choice"] = _tool_choice(body["tool_choice"])
     response_format = _response_format(body.get("text"))

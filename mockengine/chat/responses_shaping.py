@@ -101,7 +101,7 @@ def output_items(choice: Choice, ids: IdFactory, *, incomplete: bool) -> list[di
 def response_usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:
     return {
         "input_tokens": input_tokens,
-        "input_tokens_details": {"cached_tokens": 0},
+        "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
         "output_tokens": output_tokens,
         "output_tokens_details": {"reasoning_tokens": 0},
         "total_tokens": input_tokens + output_tokens,

@@ -4,12 +4,15 @@ loopback: every object and event parsed by the SDK's own types."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import aiohttp
 import jsonschema
 import openai
 import pytest
 from openai import AsyncOpenAI
-from pydantic import BaseModel
+from openai.types.responses import Response, ResponseStreamEvent
+from pydantic import BaseModel, TypeAdapter
 
 from tests.eventually import eventually
 
@@ -356,3 +359,23 @@ async def test_trace_has_one_line_per_request(client_for, tmp_path):
     assert [line["kind"] for line in lines] == ["response", "response.error"]
     assert lines[0]["data"]["rules"] and lines[0]["data"]["response"]["output"]
     assert lines[1]["data"]["error"]["param"] == "max_output_tokens"
+
+
+async def test_wire_bodies_and_events_validate_strictly(engine_url):
+    """The SDK parses leniently; here every body and event must validate against its type as is."""
+    base = (await engine_url()).replace("ws://", "http://")
+    events_type: TypeAdapter[Any] = TypeAdapter(ResponseStreamEvent)
+    request = {"model": "gpt-4o-mini", "input": ASK_FOR_CHAT, "tools": [SEND_CHAT, WAIT]}
+    headers = {"Authorization": "Bearer sk-test"}
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{base}/responses", json=request, headers=headers) as reply:
+            assert reply.status == 200 and reply.headers["x-request-id"].startswith("req_")
+            Response.model_validate(await reply.json(), strict=False)
+        async with http.post(f"{base}/responses", json={**request, "stream": True}, headers=headers) as reply:
+            assert reply.headers["Content-Type"].startswith("text/event-stream")
+            frames = (await reply.text()).strip().split("\n\n")
+    for frame in frames:
+        event_line, data_line = frame.split("\n")
+        event = events_type.validate_python(json.loads(data_line.removeprefix("data: ")))
+        assert event_line == f"event: {event.type}"
+    assert event.type == "response.completed"

@@ -1,7 +1,10 @@
 """The OpenAI Agents SDK (``openai-agents``) against mockengine, driven as its documentation shows
 (``RealtimeAgent`` + ``RealtimeRunner``, events from ``async for event in session``) with only the URL
 changed. Asserts with the SDK's own objects: its history items, tool events, interruption events, and no
-``error`` event of any kind."""
+``error`` event of any kind.
+
+Text agents (``Agent`` + ``Runner``) with the SDK's default model provider, whose default API is the
+Responses API (``POST /v1/responses``): only the default client's base URL points at the engine."""
 
 from __future__ import annotations
 
@@ -10,9 +13,20 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 import pytest
-from agents import GuardrailFunctionOutput, OutputGuardrail, function_tool
+from agents import (
+    Agent,
+    GuardrailFunctionOutput,
+    OutputGuardrail,
+    Runner,
+    function_tool,
+    set_default_openai_api,
+    set_default_openai_client,
+    set_tracing_disabled,
+)
+from agents.models import _openai_shared
 from agents.realtime import RealtimeAgent, RealtimeRunner
 from agents.realtime.items import AssistantMessageItem, UserMessageItem
+from openai import AsyncOpenAI
 from pydantic import BaseModel, Field
 
 from tests.integration.compat.speech import other_speaker, spoken_question, stream
@@ -295,3 +309,89 @@ async def test_an_output_guardrail_trips_once_and_the_session_goes_on(framework_
         observed.close()
     assert len(observed.of("guardrail_tripped")) == 1
     assert not observed.errors(), observed.errors()
+
+
+@pytest.fixture
+async def default_client(engine):
+    """The Agents SDK's default OpenAI client pointed at a fresh engine (the Responses API, the SDK's
+    default, made explicit; tracing off); the SDK's defaults are put back afterwards."""
+    eng = await engine()
+    saved = (_openai_shared.get_default_openai_client(), _openai_shared.get_use_responses_by_default())
+    set_default_openai_client(
+        AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test"), use_for_tracing=False
+    )
+    set_default_openai_api("responses")
+    set_tracing_disabled(True)
+    yield eng
+    _openai_shared.set_default_openai_client(saved[0])  # type: ignore[arg-type]
+    _openai_shared.set_use_responses_by_default(saved[1])
+
+
+def responses_requests_seen(events: list[Any]) -> int:
+    return sum(1 for e in events if e.type == "raw_response_event" and e.data.type == "response.completed")
+
+
+async def test_text_agent_calls_its_tool_over_the_responses_api(default_client) -> None:
+    WEATHER_CALLS.clear()
+    agent = Agent(name="Assistant", instructions="You are a helpful assistant.", tools=[get_weather])
+    result = await Runner.run(agent, "What is the weather in Paris?", max_turns=4)
+    assert WEATHER_CALLS == ["Paris"]
+    assert "sunny" in str(result.final_output).lower(), result.final_output
+    assert [r.response_id.startswith("resp_") for r in result.raw_responses] == [True, True]
+
+
+async def test_text_agent_streamed(default_client) -> None:
+    WEATHER_CALLS.clear()
+    agent = Agent(name="Assistant", instructions="You are a helpful assistant.", tools=[get_weather])
+    result = Runner.run_streamed(agent, "What is the weather in Paris?", max_turns=4)
+    events = [event async for event in result.stream_events()]
+    assert result.is_complete and WEATHER_CALLS == ["Paris"]
+    items = [e.item.type for e in events if e.type == "run_item_stream_event"]
+    assert items == ["tool_call_item", "tool_call_output_item", "message_output_item"]
+    deltas = [
+        e.data.delta
+        for e in events
+        if e.type == "raw_response_event" and e.data.type == "response.output_text.delta"
+    ]
+    assert "".join(deltas) == result.final_output and "sunny" in result.final_output.lower()
+    assert responses_requests_seen(events) == 2
+
+
+REFUNDS: list[str] = []
+
+
+@function_tool
+def refund(order_id: str) -> str:
+    """Refund an order."""
+    REFUNDS.append(order_id)
+    return f"Refund issued for order {order_id}."
+
+
+async def test_text_agent_handoff(default_client) -> None:
+    REFUNDS.clear()
+    billing = Agent(
+        name="Billing",
+        instructions="Handle refunds.",
+        handoff_description="Refunds and billing questions.",
+        tools=[refund],
+    )
+    triage = Agent(name="Triage", instructions="Route the user.", handoffs=[billing])
+    result = await Runner.run(triage, "I want a refund for order 4471.", max_turns=6)
+    assert result.last_agent.name == "Billing"
+    assert REFUNDS == ["4471"] and "4471" in str(result.final_output)
+
+
+class CityWeather(BaseModel):
+    city: str
+    temperature_c: int
+    summary: str
+
+
+async def test_text_agent_structured_output(default_client) -> None:
+    agent = Agent(name="Reporter", instructions="Report the weather.", output_type=CityWeather)
+    result = await Runner.run(agent, "It is 21 degrees and sunny in Paris.")
+    assert isinstance(result.final_output, CityWeather)
+    assert (result.final_output.city, result.final_output.temperature_c) == ("Paris", 21)
+    streamed = Runner.run_streamed(agent, "It is 21 degrees and sunny in Paris.")
+    [event async for event in streamed.stream_events()]
+    assert streamed.final_output == result.final_output

@@ -1,0 +1,149 @@
+"""The Responses API's translation into a chat request, and its output shaped as a ``response`` object and
+its event stream, checked with the SDK's own types."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from openai.types.responses import Response, ResponseStreamEvent
+from pydantic import TypeAdapter
+
+from mockengine.brain.model import ForcedTool
+from mockengine.chat.completion import Completion
+from mockengine.chat.errors import ChatError
+from mockengine.chat.responses_request import ResponsesRequest, responses_param, translate
+from mockengine.chat.responses_shaping import shape_response
+from mockengine.chat.shaping import Choice, Envelope, ShapedCall
+from mockengine.ids import IdFactory
+
+WAIT = {"type": "function", "name": "wait", "parameters": {"type": "object", "properties": {}}}
+EVENTS: TypeAdapter[Any] = TypeAdapter(ResponseStreamEvent)
+
+
+def responses(**body: Any) -> ResponsesRequest:
+    return translate({"model": "gpt-4o-mini", **body})
+
+
+def test_items_become_chat_messages() -> None:
+    wanted = responses(
+        instructions="Be brief.",
+        input=[
+            {"role": "user", "content": "Weather in Paris and London?"},
+            {"type": "reasoning", "id": "rs_1", "summary": []},
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Looking.", "annotations": []}],
+            },
+            {"type": "function_call", "call_id": "call_a", "name": "wait", "arguments": "{}", "id": "fc_a"},
+            {"type": "function_call", "call_id": "call_b", "name": "wait", "arguments": "{}", "id": "fc_b"},
+            {"type": "function_call_output", "call_id": "call_a", "output": "sunny"},
+            {
+                "type": "function_call_output",
+                "call_id": "call_b",
+                "output": [{"type": "input_text", "text": "rain"}],
+            },
+            {"role": "user", "content": [{"type": "input_text", "text": "Thanks"}]},
+        ],
+        tools=[WAIT],
+    )
+    assert list(wanted.chat.messages) == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Weather in Paris and London?"},
+        {
+            "role": "assistant",
+            "content": "Looking.",
+            "tool_calls": [
+                {"id": "call_a", "type": "function", "function": {"name": "wait", "arguments": "{}"}},
+                {"id": "call_b", "type": "function", "function": {"name": "wait", "arguments": "{}"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_a", "content": "sunny"},
+        {"role": "tool", "tool_call_id": "call_b", "content": "rain"},
+        {"role": "user", "content": [{"type": "text", "text": "Thanks"}]},
+    ]
+    assert [t.name for t in wanted.chat.tools] == ["wait"] and wanted.chat.tool_choice == "auto"
+
+
+def test_settings_translate() -> None:
+    wanted = responses(
+        input="hi",
+        tools=[WAIT],
+        tool_choice={"type": "function", "name": "wait"},
+        parallel_tool_calls=False,
+        max_output_tokens=40,
+        text={
+            "format": {"type": "json_schema", "name": "out", "schema": {"type": "object"}, "strict": False}
+        },
+        stream=True,
+    )
+    chat = wanted.chat
+    assert chat.tool_choice == ForcedTool("wait") and chat.parallel_tool_calls is False
+    assert chat.max_tokens == 40 and chat.response_format == "json_schema"
+    assert chat.response_schema == {"type": "object"} and wanted.stream
+
+
+def test_empty_tools_are_no_tools() -> None:
+    assert responses(input="hi", tools=[]).chat.tools == ()
+
+
+@pytest.mark.parametrize(
+    ("body", "param"),
+    [
+        ({"input": "hi", "tools": [{"type": "file_search"}]}, "tools[0].type"),
+        ({"input": "hi", "conversation": "conv_1"}, "conversation"),
+        ({"input": [{"type": "function_call_output", "call_id": "x", "output": "1"}]}, "input"),
+        ({"input": [{"role": "robot", "content": "hi"}]}, "input[0].role"),
+        ({"input": [{"role": "user", "content": "hi"}, {"role": "tool", "content": "x"}]}, "input[1].role"),
+        ({"input": "hi", "text": {"format": {"type": "json_schema", "schema": {}}}}, "text.format.name"),
+        ({"input": []}, "input"),
+        ({"input": "hi", "tool_choice": "required"}, "tool_choice"),
+    ],
+)
+def test_refusals_name_the_responses_param(body: dict[str, Any], param: str) -> None:
+    with pytest.raises(ChatError) as caught:
+        responses(**body)
+    assert caught.value.status == 400 and caught.value.param == param
+
+
+def test_chat_params_are_named_back() -> None:
+    origins = ["instructions", "input[0]", "input[2]"]
+    assert responses_param("messages.[2].role", origins) == "input[2]"
+    assert responses_param("tools[1].function.parameters", origins) == "tools[1].parameters"
+    assert responses_param("tool_choice.allowed_tools.tools[0]", origins) == "tool_choice.tools[0]"
+    assert responses_param("response_format", origins) == "text.format"
+
+
+def completion(choice: Choice) -> Completion:
+    envelope = Envelope("chatcmpl-x", 0, "gpt-4o-mini", "fp_x")
+    return Completion(envelope, [choice], 12, IdFactory(1), ("test",))
+
+
+def test_text_and_calls_shape_and_stream() -> None:
+    wanted = responses(input="hi", tools=[WAIT])
+    call = ShapedCall("call_abc", "wait", '{"a": 1}')
+    shaped = shape_response(wanted, completion(Choice(0, "On it.", (call,), "tool_calls", 7)))
+    response = Response.model_validate(shaped.body)
+    assert [item.type for item in response.output] == ["message", "function_call"]
+    assert response.output_text == "On it." and response.status == "completed"
+    assert response.usage is not None and response.usage.total_tokens == 19
+    events = [EVENTS.validate_python(event) for event in shaped.events()]
+    assert [e.sequence_number for e in events] == list(range(len(events)))
+    assert events[-1].type == "response.completed" and events[-1].response == response
+    arguments = "".join(e.delta for e in events if e.type == "response.function_call_arguments.delta")
+    assert arguments == '{"a": 1}'
+    assert {e.output_index for e in events if e.type == "response.function_call_arguments.done"} == {1}
+
+
+def test_a_cut_choice_is_incomplete() -> None:
+    wanted = responses(input="hi", max_output_tokens=16)
+    shaped = shape_response(wanted, completion(Choice(0, "Once upon", (), "length", 16)))
+    response = Response.model_validate(shaped.body)
+    assert response.status == "incomplete" and response.incomplete_details is not None
+    assert (
+        response.incomplete_details.reason == "max_output_tokens"
+        and response.output[0].status == "incomplete"
+    )
+    assert json.loads(json.dumps(list(shaped.events())))[-1]["type"] == "response.incomplete"
