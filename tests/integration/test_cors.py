@@ -46,3 +46,20 @@ async def test_preflight_and_answers_follow_the_allowed_origins(engine, origins,
     else:
         assert preflight.status == 403
         assert "Access-Control-Allow-Origin" not in models.headers
+
+
+async def test_a_localhost_page_may_call_the_responses_api(engine):
+    server = await engine()
+    origin = "http://localhost:5173"
+    async with aiohttp.ClientSession() as http:
+        preflight = await http.options(
+            f"{server.http_url}/v1/responses",
+            headers={"Origin": origin, "Access-Control-Request-Method": "POST"},
+        )
+        answer = await http.post(
+            f"{server.http_url}/v1/responses",
+            json={"model": "gpt-4o-mini", "input": "Hello"},
+            headers={"Origin": origin, "Authorization": "Bearer sk-test"},
+        )
+        assert (await answer.json())["object"] == "response"
+    assert preflight.status == 204 and answer.headers["Access-Control-Allow-Origin"] == origin
