@@ -51,6 +51,7 @@ class ResponsesRequest:
     chat: ChatRequest
     body: dict[str, Any]
     stream: bool
+    include_obfuscation: bool = True
 
     @property
     def model(self) -> str:
@@ -106,7 +107,13 @@ def translate(body: dict[str, Any]) -> ResponsesRequest:
         if exc.message == errors.json_word_missing().message:
             exc.message = errors.JSON_WORD_MISSING_RESPONSES
         raise
-    return ResponsesRequest(chat=chat, body=body, stream=bool(stream))
+    options = body.get("stream_options")
+    if options is not None and not stream:
+        raise errors.stream_options_without_stream()
+    if options is not None and not isinstance(options, dict):
+        raise _invalid_type("stream_options", "an object", options)
+    obfuscate = (options or {}).get("include_obfuscation") is not False
+    return ResponsesRequest(chat=chat, body=body, stream=bool(stream), include_obfuscation=obfuscate)
 
 
 def _refuse_unsupported(body: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ word-sized ``response.output_text.delta`` events, ``response.output_text.done``,
 ``response.content_part.done``; for a call ``response.function_call_arguments.delta`` pieces and
 ``.done``; then ``response.output_item.done``; last ``response.completed`` (or ``response.incomplete``)
 with the whole response. Every event has its ``sequence_number`` from 0; deltas carry ``obfuscation``
-padding as the live service's do.
+padding as the live service's do, unless the request set ``stream_options.include_obfuscation: false``.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ class ShapedResponse:
     def id(self) -> str:
         return str(self.body["id"])
 
-    def events(self) -> Iterator[dict[str, Any]]:
-        return response_events(self.body, self.ids)
+    def events(self, *, obfuscate: bool = True) -> Iterator[dict[str, Any]]:
+        return response_events(self.body, self.ids if obfuscate else None)
 
 
 def shape_response(request: ResponsesRequest, completion: Completion) -> ShapedResponse:
@@ -131,7 +131,7 @@ def _envelope(request: ResponsesRequest, response_id: str, created_at: int) -> d
         "parallel_tool_calls": request.chat.parallel_tool_calls,
         "previous_response_id": None,
         "prompt_cache_key": body.get("prompt_cache_key"),
-        "reasoning": {"effort": None, "summary": None},
+        "reasoning": {"effort": None, "summary": None, **(body.get("reasoning") or {})},
         "safety_identifier": body.get("safety_identifier"),
         "service_tier": "default",
         "store": body.get("store") is not False,
@@ -158,9 +158,13 @@ def _tool_echo(tool: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def response_events(body: dict[str, Any], ids: IdFactory) -> Iterator[dict[str, Any]]:
-    """The ``response.*`` events that deliver ``body`` (module doc), numbered from 0."""
+def response_events(body: dict[str, Any], ids: IdFactory | None) -> Iterator[dict[str, Any]]:
+    """The ``response.*`` events that deliver ``body`` (module doc), numbered from 0; deltas padded from
+    ``ids`` (None: no ``obfuscation`` field)."""
     sequence = 0
+
+    def padding() -> dict[str, str]:
+        return {"obfuscation": ids.obfuscation()} if ids is not None else {}
 
     def event(kind: str, **fields: Any) -> dict[str, Any]:
         nonlocal sequence
@@ -196,7 +200,7 @@ def response_events(body: dict[str, Any], ids: IdFactory) -> Iterator[dict[str, 
                     content_index=0,
                     delta=piece,
                     logprobs=[],
-                    obfuscation=ids.obfuscation(),
+                    **padding(),
                 )
             yield event("response.output_text.done", **where, content_index=0, text=part["text"], logprobs=[])
             yield event("response.content_part.done", **where, content_index=0, part=copy.deepcopy(part))
@@ -208,7 +212,7 @@ def response_events(body: dict[str, Any], ids: IdFactory) -> Iterator[dict[str, 
                     "response.function_call_arguments.delta",
                     **where,
                     delta=piece,
-                    obfuscation=ids.obfuscation(),
+                    **padding(),
                 )
             yield event("response.function_call_arguments.done", **where, arguments=item["arguments"])
         yield event("response.output_item.done", output_index=index, item=copy.deepcopy(item))

@@ -158,7 +158,10 @@ async def responses(request: web.Request) -> web.StreamResponse:
     headers = {"x-request-id": "req_" + shaped.id.removeprefix("resp_")[:32]}
     if not wanted.stream:
         return web.json_response(shaped.body, headers=headers, dumps=_dumps)
-    frames = (f"event: {event['type']}\ndata: {_dumps(event)}\n\n".encode() for event in shaped.events())
+    frames = (
+        f"event: {event['type']}\ndata: {_dumps(event)}\n\n".encode()
+        for event in shaped.events(obfuscate=wanted.include_obfuscation)
+    )
     return await _stream(request, frames, headers)
 
 

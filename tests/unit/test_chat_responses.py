@@ -147,3 +147,12 @@ def test_a_cut_choice_is_incomplete() -> None:
         and response.output[0].status == "incomplete"
     )
     assert json.loads(json.dumps(list(shaped.events())))[-1]["type"] == "response.incomplete"
+
+
+def test_obfuscation_can_be_left_out() -> None:
+    wanted = responses(input="hi", stream=True, stream_options={"include_obfuscation": False})
+    shaped = shape_response(wanted, completion(Choice(0, "Hello there.", (), "stop", 3)))
+    assert not wanted.include_obfuscation
+    deltas = [e for e in shaped.events(obfuscate=False) if e["type"] == "response.output_text.delta"]
+    assert deltas and all("obfuscation" not in e for e in deltas)
+    assert all("obfuscation" in e for e in shaped.events() if e["type"] == "response.output_text.delta")
