@@ -71,8 +71,8 @@ def shape_response(request: ResponsesRequest, completion: Completion) -> ShapedR
 
 def output_items(choice: Choice, ids: IdFactory, *, incomplete: bool) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
-    if choice.text:
-        part = {"type": "output_text", "text": choice.text, "annotations": [], "logprobs": []}
+    if choice.text or not choice.calls:  # a response always has some output: an empty text if need be
+        part = {"type": "output_text", "text": choice.text or "", "annotations": [], "logprobs": []}
         items.append(
             {
                 "id": ids.new("msg_", ITEM_ID_LENGTH),
