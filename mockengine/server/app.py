@@ -98,9 +98,8 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[RECLAIMER] = Reclaimer(settings.reclaim_interval_s, active=lambda: app[STATS].sessions_active)
     track_runners(app)
     app.router.add_get("/v1/realtime", realtime_handler)
-    add_chat_routes(
-        app, REALTIME_MODELS
-    )  # /v1/models, /v1/models/{model}, /v1/chat/completions, /v1/responses
+    # /v1/models, /v1/models/{model}, /v1/chat/completions, /v1/responses
+    add_chat_routes(app, REALTIME_MODELS)
     app.router.add_get("/healthz", healthz)
     add_memory_routes(app)  # /mockengine/memory: resident memory by owner (docs/memory.md)
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
