@@ -103,7 +103,12 @@ def translate(body: dict[str, Any]) -> ResponsesRequest:
     try:
         chat = parse_body(chat_body)
     except ChatError as exc:
-        exc.param = responses_param(exc.param, origins)
+        chat_param = exc.param
+        exc.param = responses_param(chat_param, origins)
+        if exc.code == "invalid_json_schema":
+            exc.param = "text.format.schema"
+        if chat_param and exc.param and f"'{chat_param}'" in exc.message:
+            exc.message = exc.message.replace(f"'{chat_param}'", f"'{exc.param}'")
         if exc.message == errors.json_word_missing().message:
             exc.message = errors.JSON_WORD_MISSING_RESPONSES
         raise
@@ -341,7 +346,8 @@ def responses_param(param: str | None, origins: list[str]) -> str | None:
     if param == "messages":
         return "input"
     if param.startswith("response_format"):
-        return "text.format" + param.removeprefix("response_format")
+        rest = param.removeprefix("response_format").removeprefix(".json_schema")
+        return "text.format" + rest
     if param == "max_completion_tokens":
         return "max_output_tokens"
     return param.replace(".function.", ".").replace("tool_choice.allowed_tools.", "tool_choice.")

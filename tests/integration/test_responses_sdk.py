@@ -309,6 +309,13 @@ async def test_bad_requests_are_refused_with_their_param(client_for):
         ),
         ({"input": [{"type": "item_reference", "id": "msg_1"}]}, "input[0].type"),
         ({"input": "hi", "text": {"format": {"type": "json_object"}}}, "input"),
+        (
+            {
+                "input": "hi",
+                "text": {"format": {"type": "json_schema", "name": "x", "schema": {"type": "array"}}},
+            },
+            "text.format.schema",
+        ),
     ]
     for kwargs, param in cases:
         error = await _bad(client, **kwargs)

@@ -114,6 +114,7 @@ def test_chat_params_are_named_back() -> None:
     assert responses_param("tools[1].function.parameters", origins) == "tools[1].parameters"
     assert responses_param("tool_choice.allowed_tools.tools[0]", origins) == "tool_choice.tools[0]"
     assert responses_param("response_format", origins) == "text.format"
+    assert responses_param("response_format.json_schema.name", origins) == "text.format.name"
 
 
 def completion(choice: Choice) -> Completion:
