@@ -386,3 +386,19 @@ async def test_wire_bodies_and_events_validate_strictly(engine_url):
         event = events_type.validate_python(json.loads(data_line.removeprefix("data: ")))
         assert event_line == f"event: {event.type}"
     assert event.type == "response.completed"
+
+
+async def test_a_truncated_stream_breaks_off(client_for):
+    """``sse_truncate``: the SSE stream of a response stops mid-event, with no ``response.completed``."""
+    client = await client_for()
+    events = []
+    with pytest.raises(openai.APIConnectionError):
+        stream = await client.responses.create(
+            model="gpt-4o-mini",
+            input="Tell me about your day.",
+            stream=True,
+            extra_headers={"X-Mockengine-Fault": "sse_truncate:after_events=3"},
+        )
+        async for event in stream:
+            events.append(event.type)
+    assert events == ["response.created", "response.in_progress", "response.output_item.added"]
