@@ -21,14 +21,16 @@ Responses terms (``messages[3]`` → the ``input`` item it came from, ``tools[0]
 
 Refused with a 400 (nothing here keeps state or runs hosted tools): built-in tools (``web_search``,
 ``file_search``, ``computer_use_preview``, ``code_interpreter``, ``mcp``, ``image_generation``…) and
-custom tools, ``background: true``, ``conversation``, ``prompt`` templates, ``previous_response_id`` (as
-the live service refuses an id it does not know), ``item_reference`` input items.
+custom tools, ``background: true``, ``conversation``, ``prompt`` templates, ``item_reference`` input
+items. ``previous_response_id`` puts the kept conversation of that response (``responses_store``) before
+``input``; an id not kept is refused as the live service refuses an unknown one.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +54,8 @@ class ResponsesRequest:
     body: dict[str, Any]
     stream: bool
     include_obfuscation: bool = True
+    # The conversation's input items: the previous response's (``previous_response_id``), then this input.
+    items: tuple[dict[str, Any], ...] = ()
 
     @property
     def model(self) -> str:
@@ -60,23 +64,35 @@ class ResponsesRequest:
 
 def parse_responses_request(raw: bytes) -> ResponsesRequest:
     """Parse, validate and translate a ``POST /v1/responses`` body; raises ChatError (400)."""
+    return translate(load_body(raw))
+
+
+def load_body(raw: bytes) -> dict[str, Any]:
+    """The parsed JSON object of a request; ChatError (400) for anything else."""
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError) as exc:
         raise errors.malformed_json() from exc
     if not isinstance(body, dict):
         raise errors.malformed_json()
-    return translate(body)
+    return body
 
 
-def translate(body: dict[str, Any]) -> ResponsesRequest:
-    """The chat translation of a parsed body (module doc); raises ChatError (400)."""
+def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = None) -> ResponsesRequest:
+    """The chat translation of a parsed body (module doc); raises ChatError (400). ``history``: the
+    stored conversation of the response ``previous_response_id`` names (None: not kept, refused as the
+    live service refuses an unknown id)."""
     if not body.get("model"):
         raise errors.missing_parameter("model")
     _refuse_unsupported(body)
+    previous = body.get("previous_response_id")
+    if previous is not None and history is None:
+        raise errors.previous_response_not_found(str(previous))
     if body.get("input") is None:
         raise errors.missing_parameter("input")
-    messages, origins = _messages(body)
+    earlier = list(history or ()) if previous is not None else []
+    items = _input_items(body["input"])
+    messages, origins = _messages(body.get("instructions"), [*earlier, *items], len(earlier), body["input"])
     chat_body: dict[str, Any] = {"model": body["model"], "messages": messages}
     for name in _SHARED_FIELDS:
         if body.get(name) is not None:
@@ -118,12 +134,12 @@ def translate(body: dict[str, Any]) -> ResponsesRequest:
     if options is not None and not isinstance(options, dict):
         raise _invalid_type("stream_options", "an object", options)
     obfuscate = (options or {}).get("include_obfuscation") is not False
-    return ResponsesRequest(chat=chat, body=body, stream=bool(stream), include_obfuscation=obfuscate)
+    return ResponsesRequest(
+        chat=chat, body=body, stream=bool(stream), include_obfuscation=obfuscate, items=(*earlier, *items)
+    )
 
 
 def _refuse_unsupported(body: dict[str, Any]) -> None:
-    if body.get("previous_response_id") is not None:
-        raise errors.previous_response_not_found(str(body["previous_response_id"]))
     if body.get("background"):
         raise errors.unsupported_by_mockengine("background", "background responses")
     if body.get("conversation") is not None:
@@ -132,25 +148,34 @@ def _refuse_unsupported(body: dict[str, Any]) -> None:
         raise errors.unsupported_by_mockengine("prompt", "prompt templates")
 
 
-def _messages(body: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
-    """The chat messages, and for each the ``param`` of what it came from."""
+def _input_items(given: Any) -> list[dict[str, Any]]:
+    """``input`` as a list of items (a string is one user message)."""
+    if isinstance(given, str):
+        return [{"role": "user", "content": given}]
+    if not isinstance(given, list):
+        raise _invalid_type("input", "a string or an array", given)
+    return given
+
+
+def _messages(
+    instructions: Any, items: list[Any], earlier: int, given: Any
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The chat messages of ``items`` (the first ``earlier`` of them from the previous response), and for
+    each the ``param`` of what it came from."""
     messages: list[dict[str, Any]] = []
     origins: list[str] = []
-    instructions = body.get("instructions")
     if instructions is not None:
         if not isinstance(instructions, str):
             raise errors.unsupported_by_mockengine("instructions", "instructions other than a string")
         if instructions:
             messages.append({"role": "system", "content": instructions})
             origins.append("instructions")
-    items = body["input"]
-    if isinstance(items, str):
-        return [*messages, {"role": "user", "content": items}], [*origins, "input"]
-    if not isinstance(items, list):
-        raise _invalid_type("input", "a string or an array", items)
     _check_calls_answered(items)
     for index, item in enumerate(items):
-        param = f"input[{index}]"
+        if index < earlier:
+            param = "previous_response_id"
+        else:
+            param = "input" if isinstance(given, str) else f"input[{index - earlier}]"
         if not isinstance(item, dict):
             raise _invalid_type(param, "an object", item)
         kind = item.get("type") or ("message" if "role" in item else None)

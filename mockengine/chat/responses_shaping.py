@@ -129,7 +129,7 @@ def _envelope(request: ResponsesRequest, response_id: str, created_at: int) -> d
         "model": request.model,
         "output": [],
         "parallel_tool_calls": request.chat.parallel_tool_calls,
-        "previous_response_id": None,
+        "previous_response_id": body.get("previous_response_id"),
         "prompt_cache_key": body.get("prompt_cache_key"),
         "reasoning": {"effort": None, "summary": None, **(body.get("reasoning") or {})},
         "safety_identifier": body.get("safety_identifier"),

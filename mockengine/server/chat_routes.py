@@ -26,8 +26,9 @@ from mockengine.chat import errors
 from mockengine.chat.completion import Completion, body_ids, complete
 from mockengine.chat.errors import ChatError
 from mockengine.chat.request import ChatRequest, parse_request
-from mockengine.chat.responses_request import parse_responses_request
+from mockengine.chat.responses_request import load_body, translate
 from mockengine.chat.responses_shaping import shape_response
+from mockengine.chat.responses_store import ResponseStore
 from mockengine.ids import IdFactory
 from mockengine.server.handshake import key_accepted
 from mockengine.server.state import RESOURCES, TRACER
@@ -54,6 +55,7 @@ ROLE_HEADER = "X-Mockengine-Role"
 TRACE_NAME = "chat-completions"  # the trace file (``<trace_dir>/chat-completions.jsonl``)
 RESPONSES_TRACE_NAME = "responses"  # ``<trace_dir>/responses.jsonl``
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
+RESPONSE_STORE = web.AppKey("response_store", ResponseStore)  # for previous_response_id
 
 
 def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
@@ -137,20 +139,26 @@ async def responses(request: web.Request) -> web.StreamResponse:
     """``POST /v1/responses`` (the Responses API): the request is translated into a chat request
     (``chat.responses_request``), decided as ``/v1/chat/completions`` decides one, and shaped as a
     ``response`` object or its SSE stream of ``response.*`` events (``chat.responses_shaping``). Key
-    policy, faults, brain selection and traces (``responses.jsonl``) as for chat."""
+    policy, faults, brain selection and traces (``responses.jsonl``) as for chat. Each response is kept
+    (unless ``store: false``) for a later ``previous_response_id`` (``chat.responses_store``)."""
     resources = request.app[RESOURCES]
     tracer = request.app[TRACER]
     raw: bytes | None = None
     try:
         key = authenticate(request.headers, resources.settings)
         raw = await read_body(request)
-        wanted = parse_responses_request(raw)
+        body = load_body(raw)
+        previous = body.get("previous_response_id")
+        history = request.app[RESPONSE_STORE].get(previous) if isinstance(previous, str) else None
+        wanted = translate(body, history)
         chat = wanted.chat
         ids = body_ids(wanted.body, resources.settings.seed)
         completion = await decide(request, chat, key, ids)
     except ChatError as exc:
         return _refuse(tracer, raw, exc, RESPONSES_TRACE_NAME)
     shaped = shape_response(wanted, completion)
+    if wanted.body.get("store") is not False:
+        request.app[RESPONSE_STORE].put(shaped.id, (*wanted.items, *shaped.body["output"]))
     log.debug("responses %s model=%s rules=%s", shaped.id, chat.model, ",".join(completion.rules))
     if tracer.is_enabled:
         trace = {"request": elide_data_urls(wanted.body), "rules": completion.rules, "response": shaped.body}
@@ -257,6 +265,7 @@ def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:
     """Register the Chat Completions routes; ``GET /v1/models`` lists CHAT_MODELS, then
     ``realtime_models``, then the scenario model names."""
     app[MODEL_IDS] = (*CHAT_MODELS, *realtime_models)
+    app[RESPONSE_STORE] = ResponseStore()
     app.router.add_get("/v1/models", list_models)
     app.router.add_get("/v1/models/{model}", retrieve_model)
     app.router.add_post("/v1/chat/completions", chat_completions)

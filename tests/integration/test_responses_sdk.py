@@ -402,3 +402,29 @@ async def test_a_truncated_stream_breaks_off(client_for):
         async for event in stream:
             events.append(event.type)
     assert events == ["response.created", "response.in_progress", "response.output_item.added"]
+
+
+async def test_previous_response_id_continues_the_conversation(client_for):
+    """The tool round trip again, the second request sending only the call's output after the first
+    response's id; a response made with ``store: false`` is not kept."""
+    client = await client_for()
+    first = await client.responses.create(
+        model="gpt-4o-mini", instructions="You are helpful.", input=ASK_WEATHER, tools=[WEATHER]
+    )
+    [call] = first.output
+    second = await client.responses.create(
+        model="gpt-4o-mini",
+        previous_response_id=first.id,
+        input=[{"type": "function_call_output", "call_id": call.call_id, "output": "Sunny, 24 degrees"}],
+        tools=[WEATHER],
+    )
+    assert second.previous_response_id == first.id and [item.type for item in second.output] == ["message"]
+    assert "24" in second.output_text or "unny" in second.output_text, second.output_text
+    third = await client.responses.create(
+        model="gpt-4o-mini", previous_response_id=second.id, input="Thank you!", store=False
+    )
+    assert third.output_text
+    error = await _bad(client, previous_response_id=third.id, input="And tomorrow?")
+    assert (
+        error.body["param"] == "previous_response_id" and error.body["code"] == "previous_response_not_found"
+    )

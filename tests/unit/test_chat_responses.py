@@ -15,6 +15,7 @@ from mockengine.chat.completion import Completion
 from mockengine.chat.errors import ChatError
 from mockengine.chat.responses_request import ResponsesRequest, responses_param, translate
 from mockengine.chat.responses_shaping import shape_response
+from mockengine.chat.responses_store import ResponseStore
 from mockengine.chat.shaping import Choice, Envelope, ShapedCall
 from mockengine.ids import IdFactory
 
@@ -157,3 +158,31 @@ def test_obfuscation_can_be_left_out() -> None:
     deltas = [e for e in shaped.events(obfuscate=False) if e["type"] == "response.output_text.delta"]
     assert deltas and all("obfuscation" not in e for e in deltas)
     assert all("obfuscation" in e for e in shaped.events() if e["type"] == "response.output_text.delta")
+
+
+def test_previous_items_come_before_the_input() -> None:
+    history = [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"type": "function_call", "call_id": "call_a", "name": "wait", "arguments": "{}", "id": "fc_a"},
+    ]
+    wanted = translate(
+        {
+            "model": "gpt-4o-mini",
+            "previous_response_id": "resp_1",
+            "input": [{"type": "function_call_output", "call_id": "call_a", "output": "sunny"}],
+            "tools": [WAIT],
+        },
+        history,
+    )
+    assert [m["role"] for m in wanted.chat.messages] == ["user", "assistant", "tool"]
+    assert len(wanted.items) == 3
+    with pytest.raises(ChatError) as caught:
+        translate({"model": "gpt-4o-mini", "previous_response_id": "resp_2", "input": "hi"})
+    assert caught.value.param == "previous_response_id" and caught.value.code == "previous_response_not_found"
+
+
+def test_the_store_keeps_the_newest() -> None:
+    store = ResponseStore(capacity=2)
+    for number in range(3):
+        store.put(f"resp_{number}", ({"role": "user", "content": str(number)},))
+    assert store.get("resp_0") is None and store.get("resp_2") is not None and len(store) == 2

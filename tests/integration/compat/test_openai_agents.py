@@ -395,3 +395,16 @@ async def test_text_agent_structured_output(default_client) -> None:
     streamed = Runner.run_streamed(agent, "It is 21 degrees and sunny in Paris.")
     [event async for event in streamed.stream_events()]
     assert streamed.final_output == result.final_output
+
+
+async def test_text_agent_chains_responses_by_id(default_client) -> None:
+    """``auto_previous_response_id``: after the first turn the SDK sends only the new items and the last
+    response's id; a second run continues from the first's ``last_response_id``."""
+    WEATHER_CALLS.clear()
+    agent = Agent(name="Assistant", instructions="You are a helpful assistant.", tools=[get_weather])
+    first = await Runner.run(
+        agent, "What is the weather in Paris?", max_turns=4, auto_previous_response_id=True
+    )
+    assert WEATHER_CALLS == ["Paris"] and "sunny" in str(first.final_output).lower()
+    second = await Runner.run(agent, "Thank you!", previous_response_id=first.last_response_id)
+    assert second.final_output and WEATHER_CALLS == ["Paris"]
