@@ -158,7 +158,7 @@ async def responses(request: web.Request) -> web.StreamResponse:
         return _refuse(tracer, raw, exc, RESPONSES_TRACE_NAME)
     shaped = shape_response(wanted, completion)
     if wanted.body.get("store") is not False:
-        request.app[RESPONSE_STORE].put(shaped.id, (*wanted.items, *shaped.body["output"]))
+        request.app[RESPONSE_STORE].put(shaped.id, (*wanted.items, *shaped.body["output"]), len(raw))
     log.debug("responses %s model=%s rules=%s", shaped.id, chat.model, ",".join(completion.rules))
     if tracer.is_enabled:
         trace = {"request": elide_data_urls(wanted.body), "rules": completion.rules, "response": shaped.body}

@@ -186,3 +186,8 @@ def test_the_store_keeps_the_newest() -> None:
     for number in range(3):
         store.put(f"resp_{number}", ({"role": "user", "content": str(number)},))
     assert store.get("resp_0") is None and store.get("resp_2") is not None and len(store) == 2
+    small = ResponseStore(max_bytes=100)
+    small.put("resp_a", (), 60)
+    small.put("resp_b", (), 60)
+    small.put("resp_c", (), 101)
+    assert small.get("resp_a") is None and small.get("resp_b") == () and small.get("resp_c") is None
