@@ -7,6 +7,7 @@ const TIMELINE_S = 30;          // seconds of input level the timeline shows
 const MAX_EVENTS_SHOWN = 400;
 
 const state = {
+  attempt: null,       // the current connection: {close()}; events of an older one are ignored
   transport: null,     // {send(event), close()}
   sessionId: null,
   context: null,       // AudioContext
@@ -72,20 +73,42 @@ function sessionConfig() {
   };
 }
 
+// fetch, with "the engine does not answer" instead of the browser's bare "Failed to fetch".
+async function request(url, options) {
+  try {
+    return await fetch(url, options);
+  } catch (error) {
+    throw new Error(`the engine at ${location.host} does not answer (is it running?)`);
+  }
+}
+
 async function mintSecret(session) {
-  const answer = await fetch("/v1/realtime/client_secrets", {
+  const answer = await request("/v1/realtime/client_secrets", {
     method: "POST",
     headers: { Authorization: `Bearer ${$("api-key").value}`, "Content-Type": "application/json" },
     body: JSON.stringify({ session }),
   });
-  const body = await answer.json();
-  if (!answer.ok) throw new Error(`client_secrets ${answer.status}: ${body.error.message}`);
+  const text = await answer.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch (error) { /* not JSON: shown as text */ }
+  if (!answer.ok) {
+    let message = `client_secrets ${answer.status}: ${body && body.error ? body.error.message : text}`;
+    if (answer.status === 401) {
+      message += " — this engine checks API keys (serve --api-key): put one of its keys in the API key field.";
+    }
+    throw new Error(message);
+  }
   return body.value;
 }
 
 async function connect() {
   $("connect").disabled = true;
+  $("connect-error").textContent = "";
   setStatus("connecting");
+  const attempt = state.attempt = { close: () => {} };
+  // Handlers of this connection end it only while it is the current one (an old peer connection's
+  // late "failed" must not end the next session).
+  const end = (why) => { if (state.attempt === attempt) ended(why); };
   try {
     const session = sessionConfig();
     const secret = await mintSecret(session);
@@ -93,12 +116,16 @@ async function connect() {
     state.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     state.meter = new A.LevelMeter(state.context, state.stream);
     const open = $("transport").value === "webrtc" ? openWebRtc : openWebSocket;
-    state.transport = await withTimeout(open(secret, session), 8000, "connecting took over 8 s");
+    state.transport = await withTimeout(open(secret, session, attempt, end), 8000, "connecting took over 8 s");
+    if (state.attempt !== attempt) return;  // ended while connecting
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill", "fire-fault"]) $(id).disabled = false;
   } catch (error) {
+    if (state.attempt !== attempt) return;
+    const message = String(error.message || error);
     setStatus("failed");
-    addEvent({ type: "error", error: { message: String(error.message || error) } });
-    hangup();
+    $("connect-error").textContent = message;
+    addEvent({ type: "error", error: { message } });
+    ended("failed");
   }
 }
 
@@ -106,18 +133,19 @@ function withTimeout(promise, ms, message) {
   return Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(message)), ms))]);
 }
 
-async function openWebRtc(secret) {
+async function openWebRtc(secret, session, attempt, end) {
   const pc = new RTCPeerConnection();
+  attempt.close = () => pc.close();
   for (const track of state.stream.getAudioTracks()) pc.addTrack(track, state.stream);
   pc.ontrack = (e) => { $("remote-audio").srcObject = e.streams[0] || new MediaStream([e.track]); };
   const channel = pc.createDataChannel("oai-events");
   channel.onmessage = (e) => onServerEvent(JSON.parse(e.data));
-  channel.onclose = () => ended("data channel closed");
+  channel.onclose = () => end("data channel closed");
   pc.onconnectionstatechange = () => {
-    if (["failed", "closed"].includes(pc.connectionState)) ended(`connection ${pc.connectionState}`);
+    if (["failed", "closed"].includes(pc.connectionState)) end(`connection ${pc.connectionState}`);
   };
   await pc.setLocalDescription(await pc.createOffer());
-  const answer = await fetch("/v1/realtime/calls", {
+  const answer = await request("/v1/realtime/calls", {
     method: "POST",
     headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/sdp" },
     body: pc.localDescription.sdp,
@@ -134,12 +162,13 @@ async function openWebRtc(secret) {
   };
 }
 
-async function openWebSocket(secret, session) {
+async function openWebSocket(secret, session, attempt, end) {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/v1/realtime?model=${encodeURIComponent(session.model)}`;
   const ws = new WebSocket(url, ["realtime", `openai-insecure-api-key.${secret}`]);
   state.player = new A.PcmPlayer(state.context);
   ws.onmessage = (e) => onServerEvent(JSON.parse(e.data));
-  ws.onclose = (e) => ended(`websocket closed ${e.code}`);
+  attempt.close = () => ws.close();
+  ws.onclose = (e) => end(`websocket closed ${e.code}`);
   await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("websocket failed")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
   state.capture = new A.PcmCapture(state.context, state.stream, (bytes) =>
@@ -153,20 +182,25 @@ async function openWebSocket(secret, session) {
 }
 
 function hangup() {
-  if (state.transport) state.transport.close();
   ended("hung up");
 }
 
+// The connection is over (hung up, failed, or ended by the engine): close it (a peer connection the
+// engine ended is still open on this side), release the microphone, and make the page ready to connect.
 function ended(why) {
-  if (!state.transport && !state.stream) return;
+  const attempt = state.attempt;
+  state.attempt = null;
+  if (attempt) attempt.close();
   state.transport = null;
   if (state.capture) state.capture.stop();
   if (state.meter) state.meter.stop();
   if (state.stream) state.stream.getTracks().forEach((t) => t.stop());
-  state.capture = state.meter = state.stream = state.player = null;
+  if (state.context) state.context.close();
+  state.capture = state.meter = state.stream = state.player = state.context = null;
   if ($("status").dataset.state !== "failed") setStatus(`ended: ${why}`, "idle");
   $("connect").disabled = false;
   for (const id of ["hangup", "mute", "text-input", "send-text", "kill", "fire-fault"]) $(id).disabled = true;
+  $("mute").textContent = "Mute mic";
   refreshSessions();
 }
 
@@ -343,7 +377,13 @@ async function killSession() {
 }
 
 async function refreshSessions() {
-  const answer = await fetch("/mockengine/sessions");
+  let answer;
+  try {
+    answer = await fetch("/mockengine/sessions");
+  } catch (error) {
+    $("sessions").innerHTML = "<li class=hint>the engine does not answer</li>";
+    return;
+  }
   if (!answer.ok) return;
   const { sessions } = await answer.json();
   const list = $("sessions");

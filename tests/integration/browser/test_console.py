@@ -43,3 +43,64 @@ async def test_console_spoken_turn(engine, chromium_path, fake_mic_wav, reports_
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def _open_console(p, chromium_path, wav, url):
+    browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(wav))
+    page = await browser.new_page(viewport={"width": 1280, "height": 1000})
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    # Every peer connection the page makes, to look at after the call.
+    await page.add_init_script(
+        "const Native = window.RTCPeerConnection; window.pcs = [];"
+        "window.RTCPeerConnection = function (...a) {"
+        " const pc = new Native(...a); window.pcs.push(pc); return pc; };"
+    )
+    await page.goto(f"{url}/")
+    return browser, page, problems
+
+
+async def test_console_failed_connect_can_be_retried(engine, chromium_path, fake_mic_wav):
+    """An engine that checks API keys: the page's default key is refused; the reason shows beside the
+    buttons, Connect works again, and with the right key the session goes live."""
+    server = await engine(api_key="sk-the-right-one")
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("failed")
+            await expect(page.locator("#connect-error")).to_contain_text("401")
+            await expect(page.locator("#connect-error")).to_contain_text("--api-key")
+            await expect(page.locator("#connect")).to_be_enabled()
+            await page.fill("#api-key", "sk-the-right-one")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await expect(page.locator("#connect-error")).to_be_empty()
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
+
+
+async def test_console_call_ended_by_the_engine(engine, chromium_path, fake_mic_wav):
+    """Kill connection on a WebRTC call: the page closes its side of the call (left open, its ICE
+    failure 15-20 s later ended the *next* session), the mute button is reset, and it connects again."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await page.click("#mute")
+            await page.click("#kill")
+            await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
+            assert await page.evaluate("window.pcs[0].connectionState") == "closed"
+            await expect(page.locator("#mute")).to_have_text("Mute mic")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
