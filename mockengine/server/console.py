@@ -25,6 +25,11 @@ from mockengine.server.state import RESOURCES
 
 STATIC = Path(__file__).resolve().parents[1] / "console" / "static"
 TURN_DETECTION_TYPES = ("server_vad", "semantic_vad", "none")
+# Kinds that act while a connection is made: armed on a live session they would never act, so the page
+# arms them for the next connection instead.
+AT_CONNECT = frozenset(
+    {"refuse_upgrade", "delay_session_created", "withhold_session_created", "refuse_call", "slow_call"}
+)
 MAX_JOURNAL_RECORDS = 5000
 
 
@@ -42,6 +47,7 @@ async def console_info(request: web.Request) -> web.Response:
             "layer": kind.layer,
             "doc": kind.doc,
             "params": {p: spec.default for p, spec in kind.params.items()},
+            "at_connect": name in AT_CONNECT,
         }
         for name, kind in KINDS.items()
         if kind.layer == "ws"

@@ -43,11 +43,25 @@ function fill(select, values) {
   for (const value of values) select.append(new Option(value, value));
 }
 
+function selectedFault() {
+  return state.info.faults.find((f) => f.kind === $("fault-kind").value);
+}
+
 function showFaultDoc() {
-  const fault = state.info.faults.find((f) => f.kind === $("fault-kind").value);
+  const fault = selectedFault();
   const params = Object.entries(fault.params).map(([k, v]) => `${k}=${v}`).join(",");
   $("fault-doc").textContent = fault.doc + (params ? ` (defaults: ${params})` : "");
   $("fault-params").value = "";
+  updateFaultButton();
+}
+
+// A fault that acts while a connection is made is armed for the next one (any time); the others are
+// fired on the live session.
+function updateFaultButton() {
+  const fault = state.info && selectedFault();
+  if (!fault) return;
+  $("fire-fault").textContent = fault.at_connect ? "Arm for the next connect" : "Fire on this session";
+  $("fire-fault").disabled = !fault.at_connect && !state.transport;
 }
 
 function setStatus(text, kind) {
@@ -118,7 +132,8 @@ async function connect() {
     const open = $("transport").value === "webrtc" ? openWebRtc : openWebSocket;
     state.transport = await withTimeout(open(secret, session, attempt, end), 8000, "connecting took over 8 s");
     if (state.attempt !== attempt) return;  // ended while connecting
-    for (const id of ["hangup", "mute", "text-input", "send-text", "kill", "fire-fault"]) $(id).disabled = false;
+    for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
+    updateFaultButton();
   } catch (error) {
     if (state.attempt !== attempt) return;
     const message = String(error.message || error);
@@ -199,7 +214,8 @@ function ended(why) {
   state.capture = state.meter = state.stream = state.player = state.context = null;
   if ($("status").dataset.state !== "failed") setStatus(`ended: ${why}`, "idle");
   $("connect").disabled = false;
-  for (const id of ["hangup", "mute", "text-input", "send-text", "kill", "fire-fault"]) $(id).disabled = true;
+  for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = true;
+  updateFaultButton();
   $("mute").textContent = "Mute mic";
   refreshSessions();
 }
@@ -360,20 +376,33 @@ function drawTimeline() {
 // ---- faults, sessions, journals ---------------------------------------------------------------
 
 async function fireFault() {
-  const kind = $("fault-kind").value;
+  const fault = selectedFault();
   const params = $("fault-params").value.trim();
-  const answer = await fetch("/mockengine/faults", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ fault: params ? `${kind}:${params}` : kind, session_id: state.sessionId }),
-  });
-  const body = await answer.json();
-  $("fault-result").textContent = answer.ok ? `armed ${body.armed.join(", ")}` : body.error.message;
+  const target = fault.at_connect ? {} : { session_id: state.sessionId };
+  try {
+    const answer = await request("/mockengine/faults", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ fault: params ? `${fault.kind}:${params}` : fault.kind, ...target }),
+    });
+    const body = await answer.json();
+    if (!answer.ok) { $("fault-result").textContent = body.error.message; return; }
+    const armed = body.armed.map((a) => (typeof a === "string" ? a : a.fault)).join(", ");
+    $("fault-result").textContent = fault.at_connect
+      ? `armed ${armed} for the next connection: press Connect`
+      : `armed ${armed} on ${state.sessionId}`;
+  } catch (error) {
+    $("fault-result").textContent = String(error.message || error);
+  }
 }
 
 async function killSession() {
-  const answer = await fetch(`/mockengine/sessions/${state.sessionId}/kill`, { method: "POST" });
-  $("fault-result").textContent = answer.ok ? "connection dropped" : (await answer.json()).error.message;
+  try {
+    const answer = await request(`/mockengine/sessions/${state.sessionId}/kill`, { method: "POST" });
+    $("fault-result").textContent = answer.ok ? "connection dropped" : (await answer.json()).error.message;
+  } catch (error) {
+    $("fault-result").textContent = String(error.message || error);
+  }
 }
 
 async function refreshSessions() {

@@ -104,3 +104,31 @@ async def test_console_call_ended_by_the_engine(engine, chromium_path, fake_mic_
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def test_console_fault_at_connect_is_armed_for_the_next_connect(engine, chromium_path, fake_mic_wav):
+    """refuse_call acts on POST /v1/realtime/calls: fired on a live session it never acted. The page
+    arms it for the next connection (no session needed): that connect fails with the 503, the next one
+    goes live."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#fault-kind", "refuse_call")
+            await expect(page.locator("#fire-fault")).to_have_text("Arm for the next connect")
+            await page.click("#fire-fault")
+            await expect(page.locator("#fault-result")).to_contain_text("next connection")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("failed")
+            await expect(page.locator("#connect-error")).to_contain_text("503")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await page.select_option("#fault-kind", "close_after_events")
+            await expect(page.locator("#fire-fault")).to_have_text("Fire on this session")
+            await page.click("#fire-fault")
+            await expect(page.locator("#status")).to_contain_text("ended", timeout=30_000)
+            await expect(page.locator("#fire-fault")).to_be_disabled()
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
