@@ -115,8 +115,24 @@ async function mintSecret(session) {
   return body.value;
 }
 
+// Voice and turn detection changed during a session go to the engine as a session.update (the engine
+// refuses a new voice once the assistant has spoken, as the real service does: the error shows in the
+// events); transport and scenario (the model) are fixed for a session.
+function updateSession(part) {
+  if (!state.transport) return;
+  state.transport.send({ type: "session.update", session: { type: "realtime", ...part } });
+}
+
+function lockSessionChoices(locked) {
+  for (const id of ["transport", "scenario"]) {
+    $(id).disabled = locked;
+    $(id).title = locked ? "fixed for this session: hang up to change it" : "";
+  }
+}
+
 async function connect() {
   $("connect").disabled = true;
+  lockSessionChoices(true);
   $("connect-error").textContent = "";
   setStatus("connecting");
   const attempt = state.attempt = { close: () => {} };
@@ -214,6 +230,7 @@ function ended(why) {
   state.capture = state.meter = state.stream = state.player = state.context = null;
   if ($("status").dataset.state !== "failed") setStatus(`ended: ${why}`, "idle");
   $("connect").disabled = false;
+  lockSessionChoices(false);
   for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = true;
   updateFaultButton();
   $("mute").textContent = "Mute mic";
@@ -465,6 +482,9 @@ $("mute").onclick = () => {
   $("mute").textContent = muted ? "Unmute mic" : "Mute mic";
 };
 $("send-text").onclick = sendText;
+$("voice").onchange = () => updateSession({ audio: { output: { voice: $("voice").value } } });
+$("turn-detection").onchange = () =>
+  updateSession({ audio: { input: { turn_detection: sessionConfig().audio.input.turn_detection } } });
 $("text-input").onkeydown = (e) => { if (e.key === "Enter") sendText(); };
 $("fire-fault").onclick = fireFault;
 $("kill").onclick = killSession;

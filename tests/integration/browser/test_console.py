@@ -132,3 +132,31 @@ async def test_console_fault_at_connect_is_armed_for_the_next_connect(engine, ch
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def test_console_settings_changed_during_a_session(engine, chromium_path, fake_mic_wav):
+    """Turn detection and voice picked during a session go to the engine as session.update (they were
+    silently ignored); transport and scenario are locked until hang-up."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#transport", "websocket")
+            await page.select_option("#turn-detection", "none")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await expect(page.locator("#scenario")).to_be_disabled()
+            await expect(page.locator("#transport")).to_be_disabled()
+            updated = page.locator("#events li", has_text="session.updated")
+            await page.select_option("#turn-detection", "semantic_vad")
+            await expect(updated).to_have_count(1)
+            await updated.click()
+            await expect(updated.locator("pre")).to_contain_text('"semantic_vad"')
+            await page.select_option("#voice", "verse")
+            await expect(updated).to_have_count(2)
+            await page.click("#hangup")
+            await expect(page.locator("#scenario")).to_be_enabled()
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
