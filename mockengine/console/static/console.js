@@ -22,6 +22,7 @@ const state = {
   playingItem: null,
   eventCount: 0,
   info: null,
+  pastSessions: [],    // this page's ended sessions, newest first: their journals stay a click away
 };
 
 // ---- set-up -----------------------------------------------------------------------------------
@@ -219,6 +220,7 @@ function hangup() {
 // The connection is over (hung up, failed, or ended by the engine): close it (a peer connection the
 // engine ended is still open on this side), release the microphone, and make the page ready to connect.
 function ended(why) {
+  if (state.sessionId && !state.pastSessions.includes(state.sessionId)) state.pastSessions.unshift(state.sessionId);
   const attempt = state.attempt;
   state.attempt = null;
   if (attempt) attempt.close();
@@ -434,13 +436,18 @@ async function refreshSessions() {
   const { sessions } = await answer.json();
   const list = $("sessions");
   list.innerHTML = "";
-  for (const id of sessions) {
+  const add = (id, note) => {
     const li = document.createElement("li");
-    li.textContent = id + (id === state.sessionId ? " (this page)" : "");
+    li.textContent = id + note;
     li.onclick = () => showJournal(id);
     list.append(li);
-  }
+  };
+  for (const id of sessions) add(id, id === state.sessionId && state.transport ? " (this page)" : "");
   if (!sessions.length) list.innerHTML = "<li class=hint>none</li>";
+  // Ended sessions of this page, for their journals (the engine lists live sessions only).
+  if (state.info && state.info.journal) {
+    for (const id of state.pastSessions.slice(0, 5)) if (!sessions.includes(id)) add(id, " (ended, this page)");
+  }
 }
 
 async function showJournal(id) {

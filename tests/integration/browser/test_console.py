@@ -160,3 +160,31 @@ async def test_console_settings_changed_during_a_session(engine, chromium_path, 
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def test_console_journal_of_the_session_just_ended(engine, chromium_path, fake_mic_wav, tmp_path):
+    """With --journal-dir, the page's own session stays in the list after hang-up (only live sessions
+    were listed: a finished session's journal could not be opened); its records are readable (the list's
+    numbers were cut off from 10 on: the record's time is its label)."""
+    server = await engine(journal_dir=str(tmp_path / "journal"))
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#transport", "websocket")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await page.fill("#text-input", "hello there")
+            await page.click("#send-text")
+            done = page.locator("#events li", has_text="response.done").first
+            await expect(done).to_be_attached(timeout=30_000)
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            ended = page.locator("#sessions li", has_text="ended, this page")
+            await ended.click()
+            records = page.locator("#journal li")
+            await expect(records.filter(has_text="response.done").first).to_be_attached()
+            assert await records.count() > 10
+            assert await records.nth(0).evaluate("li => getComputedStyle(li).listStyleType") == "none"
+            assert not problems, problems
+        finally:
+            await browser.close()
