@@ -289,6 +289,30 @@ function onServerEvent(event) {
     case "response.function_call_arguments.done":
       onToolCall(event);
       break;
+    case "response.done":
+      if (event.response.status !== "completed") onResponseNotCompleted(event.response);
+      break;
+  }
+}
+
+function responseOutcome(response) {
+  const details = response.status_details || {};
+  const why = details.error ? details.error.message || details.error.code : details.reason;
+  return response.status + (why ? `: ${why}` : "");
+}
+
+// A failed, cancelled or incomplete reply says so in the transcript (a failed one with no output, e.g.
+// rate_limit_exceeded, left nothing there at all, or an empty "engine:" line).
+function onResponseNotCompleted(response) {
+  const outcome = responseOutcome(response);
+  const lines = (response.output || []).map((item) => state.assistant.get(item.id)).filter(Boolean);
+  if (!lines.length) {
+    if (response.status !== "failed") return;
+    lines.push(addLine("assistant", "", response.id));
+  }
+  for (const li of lines) {
+    li.dataset.outcome = `(${outcome})`;
+    if (response.status === "failed") li.classList.add("failed");
   }
 }
 
@@ -347,6 +371,10 @@ function addEvent(event) {
   if (event.type === "error") {
     li.classList.add("error");
     li.textContent += `: ${event.error.message}`;
+  }
+  if (event.type === "response.done" && event.response.status !== "completed") {
+    li.textContent += ` (${responseOutcome(event.response)})`;
+    if (event.response.status === "failed") li.classList.add("error");
   }
   li.onclick = () => {
     if (li.querySelector("pre")) { li.querySelector("pre").remove(); return; }

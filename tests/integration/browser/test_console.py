@@ -3,6 +3,8 @@ the transcript and the events appear on the page; a screenshot is saved in repor
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.async_api import async_playwright, expect
 
@@ -185,6 +187,34 @@ async def test_console_journal_of_the_session_just_ended(engine, chromium_path, 
             await expect(records.filter(has_text="response.done").first).to_be_attached()
             assert await records.count() > 10
             assert await records.nth(0).evaluate("li => getComputedStyle(li).listStyleType") == "none"
+            assert not problems, problems
+        finally:
+            await browser.close()
+
+
+async def test_console_shows_a_failed_response(engine, chromium_path, fake_mic_wav):
+    """response_failed fired on the session: the reply's transcript line and the response.done event say
+    'failed' and why (the line was an empty or half 'engine:' with no reason, the event a plain
+    response.done)."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#transport", "websocket")
+            await page.select_option("#turn-detection", "none")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await page.select_option("#fault-kind", "response_failed")
+            await page.click("#fire-fault")
+            await expect(page.locator("#fault-result")).to_contain_text("armed")
+            await page.fill("#text-input", "hello there")
+            await page.click("#send-text")
+            failed = page.locator("#transcript li.assistant.failed")
+            await expect(failed).to_have_attribute("data-outcome", re.compile("failed: .+"), timeout=30_000)
+            done = page.locator("#events li.error", has_text="response.done")
+            await expect(done).to_contain_text("failed")
+            await page.click("#hangup")
+            await server.wait_until_idle()
             assert not problems, problems
         finally:
             await browser.close()
