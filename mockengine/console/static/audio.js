@@ -85,6 +85,9 @@ class PcmPlayer {
     source.onended = () => { this.sources = this.sources.filter((s) => s !== source); };
     if (!this.items.has(itemId)) this.items.set(itemId, { startAt: at, ms: 0 });
     this.items.get(itemId).ms += buffer.duration * 1000;
+    // When it plays, on performance.now()'s clock in seconds (for the timeline).
+    const now = performance.now() / 1000 - this.context.currentTime;
+    return { from: now + at, to: now + at + buffer.duration };
   }
   isPlaying() { return this.nextAt > this.context.currentTime; }
   // Stop everything; the ms of itemId heard so far (for conversation.item.truncate).

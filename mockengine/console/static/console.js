@@ -229,6 +229,7 @@ function ended(why) {
   if (state.meter) state.meter.stop();
   if (state.stream) state.stream.getTracks().forEach((t) => t.stop());
   if (state.context) state.context.close();
+  closeReplySpan(performance.now() / 1000);
   state.capture = state.meter = state.stream = state.player = state.context = null;
   if ($("status").dataset.state !== "failed") setStatus(`ended: ${why}`, "idle");
   $("connect").disabled = false;
@@ -270,13 +271,17 @@ function onServerEvent(event) {
     case "response.output_text.done":
       addLine("assistant", event.text, event.item_id);
       break;
-    case "response.output_audio.delta":
+    case "response.output_audio.delta": {
+      // WebSocket: shade while the page plays it (deltas arrive faster than they play).
       state.playingItem = event.item_id;
-      state.player.play(event.item_id, A.fromBase64(event.delta));
-      state.replyPlaying.push({ from: now, to: now + 0.1 });
+      const span = state.player.play(event.item_id, A.fromBase64(event.delta));
+      const last = state.replyPlaying[state.replyPlaying.length - 1];
+      if (last && last.to !== null && span.from - last.to < 0.05) last.to = Math.max(last.to, span.to);
+      else state.replyPlaying.push(span);
       break;
+    }
     case "output_audio_buffer.started":
-      state.replyPlaying.push({ from: now, to: null });
+      if (!state.replyPlaying.some((span) => span.to === null)) state.replyPlaying.push({ from: now, to: null });
       break;
     case "output_audio_buffer.stopped":
     case "output_audio_buffer.cleared":
@@ -316,14 +321,18 @@ function onResponseNotCompleted(response) {
   }
 }
 
+// Playback stopped now: no span goes on past it.
 function closeReplySpan(now) {
-  const open = state.replyPlaying.find((span) => span.to === null);
-  if (open) open.to = now;
+  for (const span of state.replyPlaying) {
+    if (span.to === null || span.to > now) span.to = Math.max(span.from, now);
+  }
+  state.replyPlaying = state.replyPlaying.filter((span) => span.to > span.from);
 }
 
 // WebSocket transport: the page plays the audio, so it stops it and truncates the item itself.
 function bargeIn() {
   if (!state.player || !state.playingItem) return;
+  closeReplySpan(performance.now() / 1000);
   const playedMs = Math.floor(state.player.clear(state.playingItem));
   state.transport.send({ type: "conversation.item.truncate", item_id: state.playingItem, content_index: 0, audio_end_ms: playedMs });
 }
@@ -397,6 +406,8 @@ function drawTimeline() {
   if (state.meter) state.levels.push({ t: now, level: state.meter.level() });
   const from = now - TIMELINE_S;
   state.levels = state.levels.filter((p) => p.t >= from);
+  state.marks = state.marks.filter((m) => m.t >= from);
+  state.replyPlaying = state.replyPlaying.filter((span) => span.to === null || span.to >= from);
   const x = (t) => ((t - from) / TIMELINE_S) * canvas.width;
   g.fillStyle = "#10141c";
   g.fillRect(0, 0, canvas.width, canvas.height);
@@ -409,7 +420,8 @@ function drawTimeline() {
   g.beginPath();
   state.levels.forEach((p, i) => {
     const y = canvas.height - Math.min(1, p.level * 4) * (canvas.height - 4);
-    if (i === 0) g.moveTo(x(p.t), y); else g.lineTo(x(p.t), y);
+    // A new line after a gap (between sessions): no stroke across the time nothing was measured.
+    if (i === 0 || p.t - state.levels[i - 1].t > 0.5) g.moveTo(x(p.t), y); else g.lineTo(x(p.t), y);
   });
   g.stroke();
   for (const mark of state.marks) {

@@ -218,3 +218,30 @@ async def test_console_shows_a_failed_response(engine, chromium_path, fake_mic_w
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def test_console_timeline_shades_websocket_playback(engine, chromium_path, fake_mic_wav):
+    """Over WebSocket the page plays the reply itself: the timeline's "reply playing" shading covers the
+    time the audio plays (it covered the time the deltas arrived, a third of it)."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#transport", "websocket")
+            await page.select_option("#turn-detection", "none")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await page.fill("#text-input", "what is the capital of France")
+            await page.click("#send-text")
+            done = page.locator("#events li", has_text="response.done").first
+            await expect(done).to_be_attached(timeout=30_000)
+            shaded, played = await page.evaluate(
+                "[state.replyPlaying.reduce((s, span) => s + ((span.to ?? 0) - span.from), 0),"
+                " [...state.player.items.values()].reduce((s, item) => s + item.ms / 1000, 0)]"
+            )
+            assert played > 1.0 and abs(shaded - played) < 0.2, (shaded, played)
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
