@@ -137,6 +137,7 @@ async function connect() {
   $("connect-error").textContent = "";
   setStatus("connecting");
   const attempt = state.attempt = { close: () => {} };
+  const created = new Promise((resolve) => { attempt.created = resolve; });
   // Handlers of this connection end it only while it is the current one (an old peer connection's
   // late "failed" must not end the next session).
   const end = (why) => { if (state.attempt === attempt) ended(why); };
@@ -147,7 +148,14 @@ async function connect() {
     state.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     state.meter = new A.LevelMeter(state.context, state.stream);
     const open = $("transport").value === "webrtc" ? openWebRtc : openWebSocket;
-    state.transport = await withTimeout(open(secret, session, attempt, end), 8000, "connecting took over 8 s");
+    // Connected means session.created has arrived: a handshake that hangs after the upgrade (or the
+    // call's answer) is given up after 8 s too.
+    const opening = open(secret, session, attempt, end).then(async (transport) => {
+      attempt.transport = transport;
+      await created;
+      return transport;
+    });
+    state.transport = await withTimeout(opening, 8000, "gave up after 8 s without session.created");
     if (state.attempt !== attempt) return;  // ended while connecting
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
     updateFaultButton();
@@ -201,7 +209,7 @@ async function openWebSocket(secret, session, attempt, end) {
   ws.onmessage = (e) => onServerEvent(JSON.parse(e.data));
   attempt.close = () => ws.close();
   ws.onclose = (e) => end(`websocket closed ${e.code}`);
-  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("websocket failed")); });
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("the engine refused the WebSocket (the browser does not tell the HTTP status: see the engine's log)")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
   state.capture = new A.PcmCapture(state.context, state.stream, (bytes) =>
     send({ type: "input_audio_buffer.append", audio: A.toBase64(bytes) }));
@@ -247,6 +255,7 @@ function onServerEvent(event) {
   const now = performance.now() / 1000;
   switch (event.type) {
     case "session.created":
+      if (state.attempt && state.attempt.created) state.attempt.created();
       state.sessionId = event.session.id;
       setStatus("live");
       refreshSessions();

@@ -245,3 +245,30 @@ async def test_console_timeline_shades_websocket_playback(engine, chromium_path,
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def test_console_gives_up_on_a_hanging_handshake(engine, chromium_path, fake_mic_wav):
+    """withhold_session_created: the WebSocket opens but session.created never comes. The page gives up
+    after 8 s and says so (it stayed 'connecting' for good, with the session's buttons enabled); a refused
+    upgrade says so too; the next connect goes live."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#transport", "websocket")
+            await page.select_option("#fault-kind", "withhold_session_created")
+            await page.click("#fire-fault")
+            await page.click("#connect")
+            await expect(page.locator("#connect-error")).to_contain_text("session.created", timeout=12_000)
+            await expect(page.locator("#status")).to_have_text("failed")
+            await page.select_option("#fault-kind", "refuse_upgrade")
+            await page.click("#fire-fault")
+            await page.click("#connect")
+            await expect(page.locator("#connect-error")).to_contain_text("refused")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
