@@ -492,7 +492,7 @@ async function refreshSessions() {
     list.append(li);
   };
   for (const id of sessions) add(id, id === state.sessionId && state.transport ? " (this page)" : "");
-  if (!sessions.length) list.innerHTML = "<li class=hint>none</li>";
+  if (!sessions.length) list.innerHTML = "<li class=hint>no live session</li>";
   // Ended sessions of this page, for their journals (the engine lists live sessions only).
   if (state.info && state.info.journal) {
     for (const id of state.pastSessions.slice(0, 5)) if (!sessions.includes(id)) add(id, " (ended, this page)");

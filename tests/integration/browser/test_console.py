@@ -272,3 +272,26 @@ async def test_console_gives_up_on_a_hanging_handshake(engine, chromium_path, fa
             assert not problems, problems
         finally:
             await browser.close()
+
+
+@pytest.mark.parametrize("width", [1280, 400])
+async def test_console_layout(engine, chromium_path, fake_mic_wav, width):
+    """Wide: the transcript sits in the first row beside the session panel (it left two thirds of the
+    first screen empty); narrow (a phone, 400 px): one column, nothing wider than the window."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.set_viewport_size({"width": width, "height": 900})
+            await expect(page.locator("#fault-kind option").first).to_be_attached()
+            session = await page.locator("#connect-panel").bounding_box()
+            transcript = await page.locator("#transcript").locator("xpath=..").bounding_box()
+            assert session and transcript
+            if width > 1000:
+                assert transcript["y"] == session["y"]
+            else:
+                assert transcript["x"] == session["x"]
+            assert await page.evaluate("document.documentElement.scrollWidth") <= width
+            assert not problems, problems
+        finally:
+            await browser.close()
