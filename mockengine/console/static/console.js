@@ -257,8 +257,17 @@ function onServerEvent(event) {
     case "session.created":
       if (state.attempt && state.attempt.created) state.attempt.created();
       state.sessionId = event.session.id;
+      showSession(event.session);
       setStatus("live");
       refreshSessions();
+      break;
+    case "session.updated":
+      showSession(event.session);
+      break;
+    case "error":
+      // A refused session.update (e.g. a new voice after the assistant spoke): the pickers show the
+      // session as it still is.
+      if (String(event.error.param || "").startsWith("session.") && state.session) showSession(state.session);
       break;
     case "input_audio_buffer.speech_started":
       state.marks.push({ t: now, kind: "started" });
@@ -331,6 +340,16 @@ function onResponseNotCompleted(response) {
 }
 
 // Playback stopped now: no span goes on past it.
+// The voice and turn detection pickers follow the session the engine says it has.
+function showSession(session) {
+  state.session = session;
+  const audio = session.audio || {};
+  if (audio.output && audio.output.voice) $("voice").value = audio.output.voice;
+  if (audio.input && "turn_detection" in audio.input) {
+    $("turn-detection").value = audio.input.turn_detection ? audio.input.turn_detection.type : "none";
+  }
+}
+
 function closeReplySpan(now) {
   for (const span of state.replyPlaying) {
     if (span.to === null || span.to > now) span.to = Math.max(span.from, now);

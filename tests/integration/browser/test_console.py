@@ -295,3 +295,29 @@ async def test_console_layout(engine, chromium_path, fake_mic_wav, width):
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def test_console_refused_voice_change_shows_the_voice_in_use(engine, chromium_path, fake_mic_wav):
+    """A new voice after the assistant has spoken is refused (cannot_update_voice): the error shows and the
+    voice picker goes back to the session's voice (it kept showing the refused one)."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#transport", "websocket")
+            await page.select_option("#turn-detection", "none")
+            await page.select_option("#voice", "ash")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await page.fill("#text-input", "hello there")
+            await page.click("#send-text")
+            done = page.locator("#events li", has_text="response.done").first
+            await expect(done).to_be_attached(timeout=30_000)
+            await page.select_option("#voice", "verse")
+            await expect(page.locator("#events li.error", has_text="voice")).to_be_attached()
+            await expect(page.locator("#voice")).to_have_value("ash")
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
