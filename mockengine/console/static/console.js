@@ -27,9 +27,28 @@ const state = {
 
 // ---- set-up -----------------------------------------------------------------------------------
 
+// What to pick from. Without it (the engine not answering, or a 403 from another machine) the page says
+// why and still connects with the defaults; an engine that did not answer is asked again every 5 s.
 async function loadInfo() {
-  const answer = await fetch("/mockengine/console.json");
+  let answer;
+  try {
+    answer = await request("/mockengine/console.json");
+  } catch (error) {
+    $("connect-error").textContent = String(error.message || error);
+    if (!state.info) fill($("scenario"), ["(default)"]);
+    setTimeout(loadInfo, 5000);
+    return;
+  }
+  if (!answer.ok) {
+    const body = await answer.json().catch(() => ({ error: { message: `HTTP ${answer.status}` } }));
+    $("connect-error").textContent = `console.json ${answer.status}: ${body.error.message}`;
+    fill($("scenario"), ["(default)"]);
+    fill($("voice"), ["alloy"]);
+    fill($("turn-detection"), ["server_vad", "semantic_vad", "none"]);
+    return;
+  }
   const info = state.info = await answer.json();
+  if (!state.attempt) $("connect-error").textContent = "";
   fill($("scenario"), ["(default)", ...info.scenarios]);
   fill($("voice"), info.voices);
   fill($("turn-detection"), info.turn_detection);

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.async_api import async_playwright, expect
 
+from mockengine.engines.voices import VOICE_NAMES
 from tests.integration.browser.conftest import chromium_args
 
 pytestmark = pytest.mark.models
@@ -318,6 +319,27 @@ async def test_console_refused_voice_change_shows_the_voice_in_use(engine, chrom
             await expect(page.locator("#voice")).to_have_value("ash")
             await page.click("#hangup")
             await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
+
+
+async def test_console_opened_while_the_engine_does_not_answer(engine, chromium_path, fake_mic_wav):
+    """console.json not answering when the page loads: the page says so (it stayed blank, an unhandled
+    rejection) and fills its pickers once the engine answers."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(fake_mic_wav))
+        try:
+            page = await browser.new_page()
+            problems: list[str] = []
+            page.on("pageerror", lambda exc: problems.append(str(exc)))
+            await page.route("**/mockengine/console.json", lambda route: route.abort())
+            await page.goto(f"{server.http_url}/")
+            await expect(page.locator("#connect-error")).to_contain_text("does not answer")
+            await page.unroute("**/mockengine/console.json")
+            await expect(page.locator("#voice option")).to_have_count(len(VOICE_NAMES), timeout=10_000)
+            await expect(page.locator("#connect-error")).to_be_empty()
             assert not problems, problems
         finally:
             await browser.close()
