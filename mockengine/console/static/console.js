@@ -439,9 +439,12 @@ function addEvent(event) {
     li.append(pre);
   };
   const list = $("events");
+  // Follow the newest event only while the list is scrolled to its end: one scrolled up to read (an
+  // event opened for its JSON) stays where it is.
+  const following = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   list.append(li);
   while (list.children.length > MAX_EVENTS_SHOWN) list.firstChild.remove();
-  list.scrollTop = list.scrollHeight;
+  if (following) list.scrollTop = list.scrollHeight;
 }
 
 // ---- the timeline -----------------------------------------------------------------------------

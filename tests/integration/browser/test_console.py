@@ -343,3 +343,35 @@ async def test_console_opened_while_the_engine_does_not_answer(engine, chromium_
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def test_console_event_list_scrolled_up_stays(engine, chromium_path, fake_mic_wav):
+    """Events scrolled up to read one (opened for its JSON) stay in view while more arrive (every event
+    scrolled the list back to its end); at the end, the list follows the newest."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#transport", "websocket")
+            await page.select_option("#turn-detection", "none")
+            await page.uncheck("#hide-deltas")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            done = page.locator("#events li", has_text="response.done")
+            await page.fill("#text-input", "hello there")
+            await page.click("#send-text")
+            await expect(done).to_have_count(1, timeout=30_000)
+            events = page.locator("#events")
+            at_end = "e => e.scrollHeight - e.scrollTop - e.clientHeight < 40"
+            assert await events.evaluate(at_end)
+            await events.evaluate("e => { e.scrollTop = 0; }")
+            await page.locator("#events li").first.click()
+            await page.fill("#text-input", "tell me more")
+            await page.click("#send-text")
+            await expect(done).to_have_count(2, timeout=30_000)
+            assert await events.evaluate("e => e.scrollTop") == 0
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
