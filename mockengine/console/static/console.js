@@ -276,6 +276,8 @@ function onServerEvent(event) {
     case "session.created":
       if (state.attempt && state.attempt.created) state.attempt.created();
       state.sessionId = event.session.id;
+      // Where this session starts in the transcript (the page keeps earlier sessions' lines).
+      addLine("session", `${event.session.id} · ${$("transport").value} · ${event.session.model}`);
       showSession(event.session);
       setStatus("live");
       refreshSessions();

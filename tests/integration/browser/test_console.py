@@ -102,6 +102,8 @@ async def test_console_call_ended_by_the_engine(engine, chromium_path, fake_mic_
             await expect(page.locator("#mute")).to_have_text("Mute mic")
             await page.click("#connect")
             await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            # Each session's transcript starts with its id (the lines of sessions ran together).
+            await expect(page.locator("#transcript li.session")).to_have_count(2)
             await page.click("#hangup")
             await server.wait_until_idle()
             assert not problems, problems
