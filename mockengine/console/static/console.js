@@ -91,12 +91,22 @@ function setStatus(text, kind) {
 
 // ---- connecting -------------------------------------------------------------------------------
 
+// The tool the page can offer, so that the tool calls pane has something to show ("what's the weather
+// in Paris?"); the page answers every call with {"ok": true}.
+const WEATHER_TOOL = {
+  type: "function",
+  name: "get_weather",
+  description: "Get the current weather for a city.",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+};
+
 function sessionConfig() {
   const scenario = $("scenario").value;
   const turn = $("turn-detection").value;
   return {
     type: "realtime",
     model: scenario === "(default)" ? "gpt-realtime" : `mockengine-${scenario}`,
+    ...($("offer-tool").checked ? { tools: [WEATHER_TOOL], tool_choice: "auto" } : {}),
     audio: {
       input: {
         transcription: { model: "whisper-1" },
@@ -144,7 +154,7 @@ function updateSession(part) {
 }
 
 function lockSessionChoices(locked) {
-  for (const id of ["transport", "scenario"]) {
+  for (const id of ["transport", "scenario", "offer-tool"]) {
     $(id).disabled = locked;
     $(id).title = locked ? "fixed for this session: hang up to change it" : "";
   }

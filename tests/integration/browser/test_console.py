@@ -377,3 +377,30 @@ async def test_console_event_list_scrolled_up_stays(engine, chromium_path, fake_
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def test_console_offers_a_tool_and_answers_its_call(engine, chromium_path, fake_mic_wav):
+    """'offer a tool' gives the session get_weather: asked for the weather, the engine calls it, the call
+    shows in the tool calls pane, the page answers it and the reply follows (the page offered no tools,
+    so the pane stayed empty whatever you said)."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#transport", "websocket")
+            await page.select_option("#turn-detection", "none")
+            await page.check("#offer-tool")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await expect(page.locator("#offer-tool")).to_be_disabled()
+            await page.fill("#text-input", "What's the weather in Paris?")
+            await page.click("#send-text")
+            await expect(page.locator("#tools li")).to_contain_text("get_weather", timeout=30_000)
+            await expect(page.locator("#tools li")).to_contain_text("Paris")
+            done = page.locator("#events li", has_text="response.done")
+            await expect(done).to_have_count(2, timeout=30_000)
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
