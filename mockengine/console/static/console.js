@@ -240,8 +240,10 @@ async function openWebSocket(secret, session, attempt, end) {
   ws.onclose = (e) => end(`websocket closed ${e.code}`);
   await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("the engine refused the WebSocket (the browser does not tell the HTTP status: see the engine's log)")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
-  state.capture = new A.PcmCapture(state.context, state.stream, (bytes) =>
+  const capture = await A.PcmCapture.open(state.context, state.stream, (bytes) =>
     send({ type: "input_audio_buffer.append", audio: A.toBase64(bytes) }));
+  if (state.attempt !== attempt) { capture.stop(); throw new Error("ended while connecting"); }
+  state.capture = capture;
   return {
     send,
     clearOutput: () => bargeIn(),

@@ -23,8 +23,11 @@ async def test_console_spoken_turn(engine, chromium_path, fake_mic_wav, reports_
             page = await browser.new_page(viewport={"width": 1280, "height": 1000})
             problems: list[str] = []
             page.on("pageerror", lambda exc: problems.append(str(exc)))
-            # Console errors too (a missing /favicon.ico once logged a 404 on every load).
-            page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+            # Console errors and warnings too (a missing /favicon.ico once logged a 404 on every load; the
+            # WebSocket microphone's ScriptProcessorNode a deprecation warning on every connect).
+            page.on(
+                "console", lambda msg: problems.append(msg.text) if msg.type in ("error", "warning") else None
+            )
             await page.goto(f"{server.http_url}/")
             await page.select_option("#transport", transport)
             await page.select_option("#turn-detection", "server_vad")
