@@ -30,6 +30,16 @@ TURN_DETECTION_TYPES = ("server_vad", "semantic_vad", "none")
 AT_CONNECT = frozenset(
     {"refuse_upgrade", "delay_session_created", "withhold_session_created", "refuse_call", "slow_call"}
 )
+# Kinds that act on one transport only (the others act on both); armed for the other one they would be
+# used up without acting, so the page says so instead.
+ONLY_ON = {
+    "refuse_upgrade": "websocket",
+    "refuse_call": "webrtc",
+    "slow_call": "webrtc",
+    "datachannel_close": "webrtc",
+    "media_stall": "webrtc",
+    "server_hangup": "webrtc",
+}
 MAX_JOURNAL_RECORDS = 5000
 
 
@@ -48,6 +58,7 @@ async def console_info(request: web.Request) -> web.Response:
             "doc": kind.doc,
             "params": {p: spec.default for p, spec in kind.params.items()},
             "at_connect": name in AT_CONNECT,
+            "transport": ONLY_ON.get(name),
         }
         for name, kind in KINDS.items()
         if kind.layer == "ws"

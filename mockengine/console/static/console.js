@@ -70,7 +70,8 @@ function selectedFault() {
 function showFaultDoc() {
   const fault = selectedFault();
   const params = Object.entries(fault.params).map(([k, v]) => `${k}=${v}`).join(",");
-  $("fault-doc").textContent = fault.doc + (params ? ` (defaults: ${params})` : "");
+  const only = fault.transport ? ` — ${TRANSPORT_NAMES[fault.transport]} only` : "";
+  $("fault-doc").textContent = fault.doc + (params ? ` (defaults: ${params})` : "") + only;
   $("fault-params").value = "";
   updateFaultButton();
 }
@@ -498,8 +499,17 @@ function drawTimeline() {
 
 // ---- faults, sessions, journals ---------------------------------------------------------------
 
+const TRANSPORT_NAMES = { webrtc: "WebRTC", websocket: "WebSocket" };
+
 async function fireFault() {
   const fault = selectedFault();
+  // The transport it would act on: the live session's, or the one picked for the next connect.
+  const transport = $("transport").value;
+  if (fault.transport && fault.transport !== transport) {
+    $("fault-result").textContent = `${fault.kind} acts on ${TRANSPORT_NAMES[fault.transport]} only: `
+      + (state.transport ? "this session is " : "the transport picked is ") + TRANSPORT_NAMES[transport];
+    return;
+  }
   const params = $("fault-params").value.trim();
   const target = fault.at_connect ? {} : { session_id: state.sessionId };
   try {

@@ -407,3 +407,27 @@ async def test_console_offers_a_tool_and_answers_its_call(engine, chromium_path,
             assert not problems, problems
         finally:
             await browser.close()
+
+
+async def test_console_fault_for_the_other_transport_is_not_armed(engine, chromium_path, fake_mic_wav):
+    """A WebRTC-only fault on a WebSocket session, or refuse_call for a WebSocket connect: the page says
+    it would not act (it said 'armed' and nothing happened; an at-connect one was used up silently)."""
+    server = await engine()
+    async with async_playwright() as p:
+        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
+        try:
+            await page.select_option("#transport", "websocket")
+            await page.select_option("#fault-kind", "refuse_call")
+            await expect(page.locator("#fault-doc")).to_contain_text("WebRTC only")
+            await page.click("#fire-fault")
+            await expect(page.locator("#fault-result")).to_contain_text("acts on WebRTC only")
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await page.select_option("#fault-kind", "datachannel_close")
+            await page.click("#fire-fault")
+            await expect(page.locator("#fault-result")).to_contain_text("this session is WebSocket")
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
