@@ -298,6 +298,9 @@ async def test_console_layout(engine, chromium_path, fake_mic_wav, width):
             else:
                 assert transcript["x"] == session["x"]
             assert await page.evaluate("document.documentElement.scrollWidth") <= width
+            # The longest event name wraps instead of being cut off at the panel's edge.
+            await page.evaluate("addEvent({type: 'conversation.item.input_audio_transcription.completed'})")
+            assert await page.locator("#events").evaluate("e => e.scrollWidth <= e.clientWidth")
             assert not problems, problems
         finally:
             await browser.close()
