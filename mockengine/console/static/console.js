@@ -49,6 +49,7 @@ async function loadInfo() {
   }
   const info = state.info = await answer.json();
   if (!state.attempt) $("connect-error").textContent = "";
+  if (!info.journal) $("journal-id").textContent = "off: start the engine with --journal-dir DIR";
   fill($("scenario"), ["(default)", ...info.scenarios]);
   fill($("voice"), info.voices);
   fill($("turn-detection"), info.turn_detection);

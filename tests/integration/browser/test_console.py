@@ -73,6 +73,10 @@ async def test_console_failed_connect_can_be_retried(engine, chromium_path, fake
     async with async_playwright() as p:
         browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
         try:
+            # Without --journal-dir the journal pane says so up front (not only once a session is clicked).
+            await expect(page.locator("#journal-id")).to_contain_text("--journal-dir")
+            shown = await page.locator("#journal-id").evaluate("e => e.innerText")
+            assert "--journal-dir" in shown  # not upper-cased like the heading (session ids neither)
             await page.click("#connect")
             await expect(page.locator("#status")).to_have_text("failed")
             await expect(page.locator("#connect-error")).to_contain_text("401")
