@@ -176,8 +176,14 @@ async function connect() {
     const session = sessionConfig();
     const secret = await mintSecret(session);
     state.context = new AudioContext();
-    state.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-    state.meter = new A.LevelMeter(state.context, state.stream);
+    // Without a microphone (none, or not allowed) the session still goes on: type to it.
+    try {
+      state.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+      state.meter = new A.LevelMeter(state.context, state.stream);
+    } catch (error) {
+      $("connect-error").textContent = `no microphone (${error.message || error.name}): type to the `
+        + "participant below, or allow the microphone for this page and connect again";
+    }
     const open = $("transport").value === "webrtc" ? openWebRtc : openWebSocket;
     // Connected means session.created has arrived: a handshake that hangs after the upgrade (or the
     // call's answer) is given up after 8 s too.
@@ -207,7 +213,11 @@ function withTimeout(promise, ms, message) {
 async function openWebRtc(secret, session, attempt, end) {
   const pc = new RTCPeerConnection();
   attempt.close = () => pc.close();
-  for (const track of state.stream.getAudioTracks()) pc.addTrack(track, state.stream);
+  if (state.stream) {
+    for (const track of state.stream.getAudioTracks()) pc.addTrack(track, state.stream);
+  } else {
+    pc.addTransceiver("audio", { direction: "sendrecv" });  // no microphone: the reply still plays
+  }
   pc.ontrack = (e) => { $("remote-audio").srcObject = e.streams[0] || new MediaStream([e.track]); };
   const channel = pc.createDataChannel("oai-events");
   channel.onmessage = (e) => onServerEvent(JSON.parse(e.data));
@@ -229,7 +239,7 @@ async function openWebRtc(secret, session, attempt, end) {
     send: (event) => channel.readyState === "open" && channel.send(JSON.stringify(event)),
     clearOutput: () => channel.send(JSON.stringify({ type: "output_audio_buffer.clear" })),
     close: () => pc.close(),
-    mute: (muted) => state.stream.getAudioTracks().forEach((t) => { t.enabled = !muted; }),
+    mute: (muted) => state.stream && state.stream.getAudioTracks().forEach((t) => { t.enabled = !muted; }),
   };
 }
 
@@ -242,15 +252,17 @@ async function openWebSocket(secret, session, attempt, end) {
   ws.onclose = (e) => end(`websocket closed ${e.code}`);
   await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("the engine refused the WebSocket (the browser does not tell the HTTP status: see the engine's log)")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
-  const capture = await A.PcmCapture.open(state.context, state.stream, (bytes) =>
-    send({ type: "input_audio_buffer.append", audio: A.toBase64(bytes) }));
-  if (state.attempt !== attempt) { capture.stop(); throw new Error("ended while connecting"); }
-  state.capture = capture;
+  if (state.stream) {
+    const capture = await A.PcmCapture.open(state.context, state.stream, (bytes) =>
+      send({ type: "input_audio_buffer.append", audio: A.toBase64(bytes) }));
+    if (state.attempt !== attempt) { capture.stop(); throw new Error("ended while connecting"); }
+    state.capture = capture;
+  }
   return {
     send,
     clearOutput: () => bargeIn(),
     close: () => ws.close(),
-    mute: (muted) => { state.capture.muted = muted; },
+    mute: (muted) => { if (state.capture) state.capture.muted = muted; },
   };
 }
 

@@ -438,3 +438,31 @@ async def test_console_fault_for_the_other_transport_is_not_armed(engine, chromi
             assert not problems, problems
         finally:
             await browser.close()
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_without_a_microphone(engine, chromium_path, fake_mic_wav, transport):
+    """The microphone not allowed: the session still goes live and says why there is no microphone; a
+    typed message gets its reply (the connect failed with a bare 'Permission denied')."""
+    server = await engine()
+    args = [a for a in chromium_args(fake_mic_wav) if "fake-ui" not in a]  # no permission: denied
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium_path, args=args)
+        try:
+            page = await browser.new_page()
+            problems: list[str] = []
+            page.on("pageerror", lambda exc: problems.append(str(exc)))
+            await page.goto(f"{server.http_url}/")
+            await page.select_option("#transport", transport)
+            await page.click("#connect")
+            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await expect(page.locator("#connect-error")).to_contain_text("no microphone")
+            await page.fill("#text-input", "hello there")
+            await page.click("#send-text")
+            reply = page.locator("#transcript li.assistant:not(.partial)").first
+            await expect(reply).not_to_be_empty(timeout=30_000)
+            await page.click("#hangup")
+            await server.wait_until_idle()
+            assert not problems, problems
+        finally:
+            await browser.close()
