@@ -66,7 +66,10 @@ KINDS: dict[str, Kind] = {
     ),
     "withhold_session_updated": Kind("ws", "never send session.updated"),
     "close_after_events": Kind(
-        "ws", "close after n server events", {"n": Param("integer", 1, 1), "code": _CODE}, "n"
+        "ws",
+        "close after n server events (armed on a live session: n more from then)",
+        {"n": Param("integer", 1, 1), "code": _CODE},
+        "n",
     ),
     "close_after_ms": Kind(
         "ws", "close ms after the connection opened", {"ms": Param("integer", 1000, 0), "code": _CODE}, "ms"

@@ -82,6 +82,7 @@ class SessionFaults:
     ) -> None:
         self.specs: list[FaultSpec] = []
         self.only_response: list[str | None] = []  # per spec: the one response it is limited to
+        self.armed_at: list[int] = []  # per spec: events sent when it was armed (counts start there)
         self.rule_faults = rule_faults or {}  # "scenario:<rule id>" → the rule's faults
         self.actions = actions
         self.events_sent = 0
@@ -114,6 +115,7 @@ class SessionFaults:
         ``response_id`` limits a per-response kind to that response."""
         self.specs.append(spec)
         self.only_response.append(response_id if spec.kind in PER_RESPONSE else None)
+        self.armed_at.append(self.events_sent)
         if self._loop is not None:
             self._schedule(spec)
         if spec.kind == "dead_peer" and self.events_sent >= spec["after_events"]:
@@ -222,8 +224,8 @@ class SessionFaults:
         self.events_sent += 1
         extra: list[dict[str, Any]] = []
         kind = event.get("type")
-        for spec in self.specs:
-            if spec.kind == "close_after_events" and self.events_sent == spec["n"]:
+        for index, spec in enumerate(self.specs):
+            if spec.kind == "close_after_events" and self.events_sent - self.armed_at[index] == spec["n"]:
                 self.actions.record(spec, events=self.events_sent)
                 await self._close(spec["code"])
             elif spec.kind == "dead_peer" and self.events_sent >= spec["after_events"]:

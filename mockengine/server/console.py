@@ -25,6 +25,21 @@ from mockengine.server.state import RESOURCES
 
 STATIC = Path(__file__).resolve().parents[1] / "console" / "static"
 TURN_DETECTION_TYPES = ("server_vad", "semantic_vad", "none")
+# Kinds that act while a connection is made: armed on a live session they would never act, so the page
+# arms them for the next connection instead.
+AT_CONNECT = frozenset(
+    {"refuse_upgrade", "delay_session_created", "withhold_session_created", "refuse_call", "slow_call"}
+)
+# Kinds that act on one transport only (the others act on both); armed for the other one they would be
+# used up without acting, so the page says so instead.
+ONLY_ON = {
+    "refuse_upgrade": "websocket",
+    "refuse_call": "webrtc",
+    "slow_call": "webrtc",
+    "datachannel_close": "webrtc",
+    "media_stall": "webrtc",
+    "server_hangup": "webrtc",
+}
 MAX_JOURNAL_RECORDS = 5000
 
 
@@ -42,6 +57,8 @@ async def console_info(request: web.Request) -> web.Response:
             "layer": kind.layer,
             "doc": kind.doc,
             "params": {p: spec.default for p, spec in kind.params.items()},
+            "at_connect": name in AT_CONNECT,
+            "transport": ONLY_ON.get(name),
         }
         for name, kind in KINDS.items()
         if kind.layer == "ws"

@@ -259,3 +259,16 @@ def test_rate_of_a_scenario_rule_fault_is_honoured_per_firing():
 
     assert firings(1, 1.0) == 100 and firings(1, 0.0) == 0
     assert firings(5, 0.3) == firings(5, 0.3) and 15 <= firings(5, 0.3) <= 45
+
+
+async def test_close_after_events_armed_on_a_live_session_counts_from_then():
+    """Armed at run time (the console's "fire on this session") after more than n events went out, it
+    closes n events later: counted from the connection's start it never fired."""
+    actions = Actions()
+    faults = SessionFaults([], actions)
+    await run(faults, response_events("r1", 3))  # 8 events before the fault is armed
+    faults.arm(parse_faults("close_after_events:n=2")[0])
+    await run(faults, response_events("r2", 0)[:1])
+    assert ("close", 1011) not in actions.log
+    await run(faults, response_events("r2", 0)[1:2])
+    assert ("close", 1011) in actions.log

@@ -38,28 +38,45 @@ class LevelMeter {
 }
 
 // The microphone as PCM16 24 kHz, handed to onChunk(Uint8Array) every ~40 ms (WebSocket transport).
+// An AudioWorklet where the browser has one (a secure context: localhost or https), else the deprecated
+// ScriptProcessorNode. Build it with `await PcmCapture.open(...)`.
 class PcmCapture {
+  static async open(context, stream, onChunk) {
+    const capture = new PcmCapture(context, stream, onChunk);
+    if (context.audioWorklet) {
+      await context.audioWorklet.addModule("/console/capture-worklet.js");
+      capture.node = new AudioWorkletNode(context, "console-capture");
+      capture.node.port.onmessage = (e) => capture.take(e.data);
+    } else {
+      capture.node = context.createScriptProcessor(2048, 1, 1);
+      capture.node.onaudioprocess = (e) => capture.take(e.inputBuffer.getChannelData(0));
+    }
+    capture.source.connect(capture.node);
+    capture.node.connect(context.destination);  // a ScriptProcessor runs only while connected
+    return capture;
+  }
   constructor(context, stream, onChunk) {
     this.context = context;
     this.source = context.createMediaStreamSource(stream);
-    this.node = context.createScriptProcessor(2048, 1, 1);
+    this.node = null;
     this.muted = false;
+    this.onChunk = onChunk;
     this.ratio = context.sampleRate / RATE_HZ;
-    this.node.onaudioprocess = (e) => {
-      if (this.muted) return;
-      const input = e.inputBuffer.getChannelData(0);
-      const n = Math.floor(input.length / this.ratio);
-      const out = new Int16Array(n);
-      for (let i = 0; i < n; i++) {
-        const s = Math.max(-1, Math.min(1, input[Math.floor(i * this.ratio)]));
-        out[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
-      }
-      onChunk(new Uint8Array(out.buffer));
-    };
-    this.source.connect(this.node);
-    this.node.connect(context.destination);  // a ScriptProcessor runs only while connected
   }
-  stop() { this.node.disconnect(); this.source.disconnect(); }
+  take(input) {
+    if (this.muted) return;
+    const n = Math.floor(input.length / this.ratio);
+    const out = new Int16Array(n);
+    for (let i = 0; i < n; i++) {
+      const s = Math.max(-1, Math.min(1, input[Math.floor(i * this.ratio)]));
+      out[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
+    }
+    this.onChunk(new Uint8Array(out.buffer));
+  }
+  stop() {
+    if (this.node) { this.node.disconnect(); if (this.node.port) this.node.port.onmessage = null; }
+    this.source.disconnect();
+  }
 }
 
 // Reply audio deltas played back to back; knows how much of each item has been played.
@@ -85,6 +102,9 @@ class PcmPlayer {
     source.onended = () => { this.sources = this.sources.filter((s) => s !== source); };
     if (!this.items.has(itemId)) this.items.set(itemId, { startAt: at, ms: 0 });
     this.items.get(itemId).ms += buffer.duration * 1000;
+    // When it plays, on performance.now()'s clock in seconds (for the timeline).
+    const now = performance.now() / 1000 - this.context.currentTime;
+    return { from: now + at, to: now + at + buffer.duration };
   }
   isPlaying() { return this.nextAt > this.context.currentTime; }
   // Stop everything; the ms of itemId heard so far (for conversation.item.truncate).

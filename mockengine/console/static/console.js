@@ -7,6 +7,7 @@ const TIMELINE_S = 30;          // seconds of input level the timeline shows
 const MAX_EVENTS_SHOWN = 400;
 
 const state = {
+  attempt: null,       // the current connection: {close()}; events of an older one are ignored
   transport: null,     // {send(event), close()}
   sessionId: null,
   context: null,       // AudioContext
@@ -21,13 +22,34 @@ const state = {
   playingItem: null,
   eventCount: 0,
   info: null,
+  pastSessions: [],    // this page's ended sessions, newest first: their journals stay a click away
 };
 
 // ---- set-up -----------------------------------------------------------------------------------
 
+// What to pick from. Without it (the engine not answering, or a 403 from another machine) the page says
+// why and still connects with the defaults; an engine that did not answer is asked again every 5 s.
 async function loadInfo() {
-  const answer = await fetch("/mockengine/console.json");
+  let answer;
+  try {
+    answer = await request("/mockengine/console.json");
+  } catch (error) {
+    $("connect-error").textContent = String(error.message || error);
+    if (!state.info) fill($("scenario"), ["(default)"]);
+    setTimeout(loadInfo, 5000);
+    return;
+  }
+  if (!answer.ok) {
+    const body = await answer.json().catch(() => ({ error: { message: `HTTP ${answer.status}` } }));
+    $("connect-error").textContent = `console.json ${answer.status}: ${body.error.message}`;
+    fill($("scenario"), ["(default)"]);
+    fill($("voice"), ["alloy"]);
+    fill($("turn-detection"), ["server_vad", "semantic_vad", "none"]);
+    return;
+  }
   const info = state.info = await answer.json();
+  if (!state.attempt) $("connect-error").textContent = "";
+  if (!info.journal) $("journal-id").textContent = "off: start the engine with --journal-dir DIR";
   fill($("scenario"), ["(default)", ...info.scenarios]);
   fill($("voice"), info.voices);
   fill($("turn-detection"), info.turn_detection);
@@ -42,11 +64,26 @@ function fill(select, values) {
   for (const value of values) select.append(new Option(value, value));
 }
 
+function selectedFault() {
+  return state.info.faults.find((f) => f.kind === $("fault-kind").value);
+}
+
 function showFaultDoc() {
-  const fault = state.info.faults.find((f) => f.kind === $("fault-kind").value);
+  const fault = selectedFault();
   const params = Object.entries(fault.params).map(([k, v]) => `${k}=${v}`).join(",");
-  $("fault-doc").textContent = fault.doc + (params ? ` (defaults: ${params})` : "");
+  const only = fault.transport ? ` — ${TRANSPORT_NAMES[fault.transport]} only` : "";
+  $("fault-doc").textContent = fault.doc + (params ? ` (defaults: ${params})` : "") + only;
   $("fault-params").value = "";
+  updateFaultButton();
+}
+
+// A fault that acts while a connection is made is armed for the next one (any time); the others are
+// fired on the live session.
+function updateFaultButton() {
+  const fault = state.info && selectedFault();
+  if (!fault) return;
+  $("fire-fault").textContent = fault.at_connect ? "Arm for the next connect" : "Fire on this session";
+  $("fire-fault").disabled = !fault.at_connect && !state.transport;
 }
 
 function setStatus(text, kind) {
@@ -56,12 +93,22 @@ function setStatus(text, kind) {
 
 // ---- connecting -------------------------------------------------------------------------------
 
+// The tool the page can offer, so that the tool calls pane has something to show ("what's the weather
+// in Paris?"); the page answers every call with {"ok": true}.
+const WEATHER_TOOL = {
+  type: "function",
+  name: "get_weather",
+  description: "Get the current weather for a city.",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+};
+
 function sessionConfig() {
   const scenario = $("scenario").value;
   const turn = $("turn-detection").value;
   return {
     type: "realtime",
     model: scenario === "(default)" ? "gpt-realtime" : `mockengine-${scenario}`,
+    ...($("offer-tool").checked ? { tools: [WEATHER_TOOL], tool_choice: "auto" } : {}),
     audio: {
       input: {
         transcription: { model: "whisper-1" },
@@ -72,33 +119,90 @@ function sessionConfig() {
   };
 }
 
+// fetch, with "the engine does not answer" instead of the browser's bare "Failed to fetch".
+async function request(url, options) {
+  try {
+    return await fetch(url, options);
+  } catch (error) {
+    throw new Error(`the engine at ${location.host} does not answer (is it running?)`);
+  }
+}
+
 async function mintSecret(session) {
-  const answer = await fetch("/v1/realtime/client_secrets", {
+  const answer = await request("/v1/realtime/client_secrets", {
     method: "POST",
     headers: { Authorization: `Bearer ${$("api-key").value}`, "Content-Type": "application/json" },
     body: JSON.stringify({ session }),
   });
-  const body = await answer.json();
-  if (!answer.ok) throw new Error(`client_secrets ${answer.status}: ${body.error.message}`);
+  const text = await answer.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch (error) { /* not JSON: shown as text */ }
+  if (!answer.ok) {
+    let message = `client_secrets ${answer.status}: ${body && body.error ? body.error.message : text}`;
+    if (answer.status === 401) {
+      message += " — this engine checks API keys (serve --api-key): put one of its keys in the API key field.";
+    }
+    throw new Error(message);
+  }
   return body.value;
+}
+
+// Voice and turn detection changed during a session go to the engine as a session.update (the engine
+// refuses a new voice once the assistant has spoken, as the real service does: the error shows in the
+// events); transport and scenario (the model) are fixed for a session.
+function updateSession(part) {
+  if (!state.transport) return;
+  state.transport.send({ type: "session.update", session: { type: "realtime", ...part } });
+}
+
+function lockSessionChoices(locked) {
+  for (const id of ["transport", "scenario", "offer-tool"]) {
+    $(id).disabled = locked;
+    $(id).title = locked ? "fixed for this session: hang up to change it" : "";
+  }
 }
 
 async function connect() {
   $("connect").disabled = true;
+  lockSessionChoices(true);
+  $("connect-error").textContent = "";
   setStatus("connecting");
+  const attempt = state.attempt = { close: () => {} };
+  const created = new Promise((resolve) => { attempt.created = resolve; });
+  // Handlers of this connection end it only while it is the current one (an old peer connection's
+  // late "failed" must not end the next session).
+  const end = (why) => { if (state.attempt === attempt) ended(why); };
   try {
     const session = sessionConfig();
     const secret = await mintSecret(session);
     state.context = new AudioContext();
-    state.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-    state.meter = new A.LevelMeter(state.context, state.stream);
+    // Without a microphone (none, or not allowed) the session still goes on: type to it.
+    try {
+      state.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+      state.meter = new A.LevelMeter(state.context, state.stream);
+    } catch (error) {
+      $("connect-error").textContent = `no microphone (${error.message || error.name}): type to the `
+        + "participant below, or allow the microphone for this page and connect again";
+    }
     const open = $("transport").value === "webrtc" ? openWebRtc : openWebSocket;
-    state.transport = await withTimeout(open(secret, session), 8000, "connecting took over 8 s");
-    for (const id of ["hangup", "mute", "text-input", "send-text", "kill", "fire-fault"]) $(id).disabled = false;
+    // Connected means session.created has arrived: a handshake that hangs after the upgrade (or the
+    // call's answer) is given up after 8 s too.
+    const opening = open(secret, session, attempt, end).then(async (transport) => {
+      attempt.transport = transport;
+      await created;
+      return transport;
+    });
+    state.transport = await withTimeout(opening, 8000, "gave up after 8 s without session.created");
+    if (state.attempt !== attempt) return;  // ended while connecting
+    for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
+    updateFaultButton();
   } catch (error) {
+    if (state.attempt !== attempt) return;
+    const message = String(error.message || error);
     setStatus("failed");
-    addEvent({ type: "error", error: { message: String(error.message || error) } });
-    hangup();
+    $("connect-error").textContent = message;
+    addEvent({ type: "error", error: { message } });
+    ended("failed");
   }
 }
 
@@ -106,18 +210,23 @@ function withTimeout(promise, ms, message) {
   return Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(message)), ms))]);
 }
 
-async function openWebRtc(secret) {
+async function openWebRtc(secret, session, attempt, end) {
   const pc = new RTCPeerConnection();
-  for (const track of state.stream.getAudioTracks()) pc.addTrack(track, state.stream);
+  attempt.close = () => pc.close();
+  if (state.stream) {
+    for (const track of state.stream.getAudioTracks()) pc.addTrack(track, state.stream);
+  } else {
+    pc.addTransceiver("audio", { direction: "sendrecv" });  // no microphone: the reply still plays
+  }
   pc.ontrack = (e) => { $("remote-audio").srcObject = e.streams[0] || new MediaStream([e.track]); };
   const channel = pc.createDataChannel("oai-events");
   channel.onmessage = (e) => onServerEvent(JSON.parse(e.data));
-  channel.onclose = () => ended("data channel closed");
+  channel.onclose = () => end("data channel closed");
   pc.onconnectionstatechange = () => {
-    if (["failed", "closed"].includes(pc.connectionState)) ended(`connection ${pc.connectionState}`);
+    if (["failed", "closed"].includes(pc.connectionState)) end(`connection ${pc.connectionState}`);
   };
   await pc.setLocalDescription(await pc.createOffer());
-  const answer = await fetch("/v1/realtime/calls", {
+  const answer = await request("/v1/realtime/calls", {
     method: "POST",
     headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/sdp" },
     body: pc.localDescription.sdp,
@@ -130,43 +239,57 @@ async function openWebRtc(secret) {
     send: (event) => channel.readyState === "open" && channel.send(JSON.stringify(event)),
     clearOutput: () => channel.send(JSON.stringify({ type: "output_audio_buffer.clear" })),
     close: () => pc.close(),
-    mute: (muted) => state.stream.getAudioTracks().forEach((t) => { t.enabled = !muted; }),
+    mute: (muted) => state.stream && state.stream.getAudioTracks().forEach((t) => { t.enabled = !muted; }),
   };
 }
 
-async function openWebSocket(secret, session) {
+async function openWebSocket(secret, session, attempt, end) {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/v1/realtime?model=${encodeURIComponent(session.model)}`;
   const ws = new WebSocket(url, ["realtime", `openai-insecure-api-key.${secret}`]);
   state.player = new A.PcmPlayer(state.context);
   ws.onmessage = (e) => onServerEvent(JSON.parse(e.data));
-  ws.onclose = (e) => ended(`websocket closed ${e.code}`);
-  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("websocket failed")); });
+  attempt.close = () => ws.close();
+  ws.onclose = (e) => end(`websocket closed ${e.code}`);
+  await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("the engine refused the WebSocket (the browser does not tell the HTTP status: see the engine's log)")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
-  state.capture = new A.PcmCapture(state.context, state.stream, (bytes) =>
-    send({ type: "input_audio_buffer.append", audio: A.toBase64(bytes) }));
+  if (state.stream) {
+    const capture = await A.PcmCapture.open(state.context, state.stream, (bytes) =>
+      send({ type: "input_audio_buffer.append", audio: A.toBase64(bytes) }));
+    if (state.attempt !== attempt) { capture.stop(); throw new Error("ended while connecting"); }
+    state.capture = capture;
+  }
   return {
     send,
     clearOutput: () => bargeIn(),
     close: () => ws.close(),
-    mute: (muted) => { state.capture.muted = muted; },
+    mute: (muted) => { if (state.capture) state.capture.muted = muted; },
   };
 }
 
 function hangup() {
-  if (state.transport) state.transport.close();
   ended("hung up");
 }
 
+// The connection is over (hung up, failed, or ended by the engine): close it (a peer connection the
+// engine ended is still open on this side), release the microphone, and make the page ready to connect.
 function ended(why) {
-  if (!state.transport && !state.stream) return;
+  if (state.sessionId && !state.pastSessions.includes(state.sessionId)) state.pastSessions.unshift(state.sessionId);
+  const attempt = state.attempt;
+  state.attempt = null;
+  if (attempt) attempt.close();
   state.transport = null;
   if (state.capture) state.capture.stop();
   if (state.meter) state.meter.stop();
   if (state.stream) state.stream.getTracks().forEach((t) => t.stop());
-  state.capture = state.meter = state.stream = state.player = null;
+  if (state.context) state.context.close();
+  closeReplySpan(performance.now() / 1000);
+  state.capture = state.meter = state.stream = state.player = state.context = null;
   if ($("status").dataset.state !== "failed") setStatus(`ended: ${why}`, "idle");
   $("connect").disabled = false;
-  for (const id of ["hangup", "mute", "text-input", "send-text", "kill", "fire-fault"]) $(id).disabled = true;
+  lockSessionChoices(false);
+  for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = true;
+  updateFaultButton();
+  $("mute").textContent = "Mute mic";
   refreshSessions();
 }
 
@@ -177,9 +300,21 @@ function onServerEvent(event) {
   const now = performance.now() / 1000;
   switch (event.type) {
     case "session.created":
+      if (state.attempt && state.attempt.created) state.attempt.created();
       state.sessionId = event.session.id;
+      // Where this session starts in the transcript (the page keeps earlier sessions' lines).
+      addLine("session", `${event.session.id} · ${$("transport").value} · ${event.session.model}`);
+      showSession(event.session);
       setStatus("live");
       refreshSessions();
+      break;
+    case "session.updated":
+      showSession(event.session);
+      break;
+    case "error":
+      // A refused session.update (e.g. a new voice after the assistant spoke): the pickers show the
+      // session as it still is.
+      if (String(event.error.param || "").startsWith("session.") && state.session) showSession(state.session);
       break;
     case "input_audio_buffer.speech_started":
       state.marks.push({ t: now, kind: "started" });
@@ -201,13 +336,17 @@ function onServerEvent(event) {
     case "response.output_text.done":
       addLine("assistant", event.text, event.item_id);
       break;
-    case "response.output_audio.delta":
+    case "response.output_audio.delta": {
+      // WebSocket: shade while the page plays it (deltas arrive faster than they play).
       state.playingItem = event.item_id;
-      state.player.play(event.item_id, A.fromBase64(event.delta));
-      state.replyPlaying.push({ from: now, to: now + 0.1 });
+      const span = state.player.play(event.item_id, A.fromBase64(event.delta));
+      const last = state.replyPlaying[state.replyPlaying.length - 1];
+      if (last && last.to !== null && span.from - last.to < 0.05) last.to = Math.max(last.to, span.to);
+      else state.replyPlaying.push(span);
       break;
+    }
     case "output_audio_buffer.started":
-      state.replyPlaying.push({ from: now, to: null });
+      if (!state.replyPlaying.some((span) => span.to === null)) state.replyPlaying.push({ from: now, to: null });
       break;
     case "output_audio_buffer.stopped":
     case "output_audio_buffer.cleared":
@@ -220,17 +359,55 @@ function onServerEvent(event) {
     case "response.function_call_arguments.done":
       onToolCall(event);
       break;
+    case "response.done":
+      if (event.response.status !== "completed") onResponseNotCompleted(event.response);
+      break;
+  }
+}
+
+function responseOutcome(response) {
+  const details = response.status_details || {};
+  const why = details.error ? details.error.message || details.error.code : details.reason;
+  return response.status + (why ? `: ${why}` : "");
+}
+
+// A failed, cancelled or incomplete reply says so in the transcript (a failed one with no output, e.g.
+// rate_limit_exceeded, left nothing there at all, or an empty "engine:" line).
+function onResponseNotCompleted(response) {
+  const outcome = responseOutcome(response);
+  const lines = (response.output || []).map((item) => state.assistant.get(item.id)).filter(Boolean);
+  if (!lines.length) {
+    if (response.status !== "failed") return;
+    lines.push(addLine("assistant", "", response.id));
+  }
+  for (const li of lines) {
+    li.dataset.outcome = `(${outcome})`;
+    if (response.status === "failed") li.classList.add("failed");
+  }
+}
+
+// Playback stopped now: no span goes on past it.
+// The voice and turn detection pickers follow the session the engine says it has.
+function showSession(session) {
+  state.session = session;
+  const audio = session.audio || {};
+  if (audio.output && audio.output.voice) $("voice").value = audio.output.voice;
+  if (audio.input && "turn_detection" in audio.input) {
+    $("turn-detection").value = audio.input.turn_detection ? audio.input.turn_detection.type : "none";
   }
 }
 
 function closeReplySpan(now) {
-  const open = state.replyPlaying.find((span) => span.to === null);
-  if (open) open.to = now;
+  for (const span of state.replyPlaying) {
+    if (span.to === null || span.to > now) span.to = Math.max(span.from, now);
+  }
+  state.replyPlaying = state.replyPlaying.filter((span) => span.to > span.from);
 }
 
 // WebSocket transport: the page plays the audio, so it stops it and truncates the item itself.
 function bargeIn() {
   if (!state.player || !state.playingItem) return;
+  closeReplySpan(performance.now() / 1000);
   const playedMs = Math.floor(state.player.clear(state.playingItem));
   state.transport.send({ type: "conversation.item.truncate", item_id: state.playingItem, content_index: 0, audio_end_ms: playedMs });
 }
@@ -279,6 +456,10 @@ function addEvent(event) {
     li.classList.add("error");
     li.textContent += `: ${event.error.message}`;
   }
+  if (event.type === "response.done" && event.response.status !== "completed") {
+    li.textContent += ` (${responseOutcome(event.response)})`;
+    if (event.response.status === "failed") li.classList.add("error");
+  }
   li.onclick = () => {
     if (li.querySelector("pre")) { li.querySelector("pre").remove(); return; }
     const pre = document.createElement("pre");
@@ -286,9 +467,12 @@ function addEvent(event) {
     li.append(pre);
   };
   const list = $("events");
+  // Follow the newest event only while the list is scrolled to its end: one scrolled up to read (an
+  // event opened for its JSON) stays where it is.
+  const following = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   list.append(li);
   while (list.children.length > MAX_EVENTS_SHOWN) list.firstChild.remove();
-  list.scrollTop = list.scrollHeight;
+  if (following) list.scrollTop = list.scrollHeight;
 }
 
 // ---- the timeline -----------------------------------------------------------------------------
@@ -300,6 +484,8 @@ function drawTimeline() {
   if (state.meter) state.levels.push({ t: now, level: state.meter.level() });
   const from = now - TIMELINE_S;
   state.levels = state.levels.filter((p) => p.t >= from);
+  state.marks = state.marks.filter((m) => m.t >= from);
+  state.replyPlaying = state.replyPlaying.filter((span) => span.to === null || span.to >= from);
   const x = (t) => ((t - from) / TIMELINE_S) * canvas.width;
   g.fillStyle = "#10141c";
   g.fillRect(0, 0, canvas.width, canvas.height);
@@ -312,7 +498,8 @@ function drawTimeline() {
   g.beginPath();
   state.levels.forEach((p, i) => {
     const y = canvas.height - Math.min(1, p.level * 4) * (canvas.height - 4);
-    if (i === 0) g.moveTo(x(p.t), y); else g.lineTo(x(p.t), y);
+    // A new line after a gap (between sessions): no stroke across the time nothing was measured.
+    if (i === 0 || p.t - state.levels[i - 1].t > 0.5) g.moveTo(x(p.t), y); else g.lineTo(x(p.t), y);
   });
   g.stroke();
   for (const mark of state.marks) {
@@ -325,36 +512,69 @@ function drawTimeline() {
 
 // ---- faults, sessions, journals ---------------------------------------------------------------
 
+const TRANSPORT_NAMES = { webrtc: "WebRTC", websocket: "WebSocket" };
+
 async function fireFault() {
-  const kind = $("fault-kind").value;
+  const fault = selectedFault();
+  // The transport it would act on: the live session's, or the one picked for the next connect.
+  const transport = $("transport").value;
+  if (fault.transport && fault.transport !== transport) {
+    $("fault-result").textContent = `${fault.kind} acts on ${TRANSPORT_NAMES[fault.transport]} only: `
+      + (state.transport ? "this session is " : "the transport picked is ") + TRANSPORT_NAMES[transport];
+    return;
+  }
   const params = $("fault-params").value.trim();
-  const answer = await fetch("/mockengine/faults", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ fault: params ? `${kind}:${params}` : kind, session_id: state.sessionId }),
-  });
-  const body = await answer.json();
-  $("fault-result").textContent = answer.ok ? `armed ${body.armed.join(", ")}` : body.error.message;
+  const target = fault.at_connect ? {} : { session_id: state.sessionId };
+  try {
+    const answer = await request("/mockengine/faults", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ fault: params ? `${fault.kind}:${params}` : fault.kind, ...target }),
+    });
+    const body = await answer.json();
+    if (!answer.ok) { $("fault-result").textContent = body.error.message; return; }
+    const armed = body.armed.map((a) => (typeof a === "string" ? a : a.fault)).join(", ");
+    $("fault-result").textContent = fault.at_connect
+      ? `armed ${armed} for the next connection: press Connect`
+      : `armed ${armed} on ${state.sessionId}`;
+  } catch (error) {
+    $("fault-result").textContent = String(error.message || error);
+  }
 }
 
 async function killSession() {
-  const answer = await fetch(`/mockengine/sessions/${state.sessionId}/kill`, { method: "POST" });
-  $("fault-result").textContent = answer.ok ? "connection dropped" : (await answer.json()).error.message;
+  try {
+    const answer = await request(`/mockengine/sessions/${state.sessionId}/kill`, { method: "POST" });
+    $("fault-result").textContent = answer.ok ? "connection dropped" : (await answer.json()).error.message;
+  } catch (error) {
+    $("fault-result").textContent = String(error.message || error);
+  }
 }
 
 async function refreshSessions() {
-  const answer = await fetch("/mockengine/sessions");
+  let answer;
+  try {
+    answer = await fetch("/mockengine/sessions");
+  } catch (error) {
+    $("sessions").innerHTML = "<li class=hint>the engine does not answer</li>";
+    return;
+  }
   if (!answer.ok) return;
   const { sessions } = await answer.json();
   const list = $("sessions");
   list.innerHTML = "";
-  for (const id of sessions) {
+  const add = (id, note) => {
     const li = document.createElement("li");
-    li.textContent = id + (id === state.sessionId ? " (this page)" : "");
+    li.textContent = id + note;
     li.onclick = () => showJournal(id);
     list.append(li);
+  };
+  for (const id of sessions) add(id, id === state.sessionId && state.transport ? " (this page)" : "");
+  if (!sessions.length) list.innerHTML = "<li class=hint>no live session</li>";
+  // Ended sessions of this page, for their journals (the engine lists live sessions only).
+  if (state.info && state.info.journal) {
+    for (const id of state.pastSessions.slice(0, 5)) if (!sessions.includes(id)) add(id, " (ended, this page)");
   }
-  if (!sessions.length) list.innerHTML = "<li class=hint>none</li>";
 }
 
 async function showJournal(id) {
@@ -396,6 +616,9 @@ $("mute").onclick = () => {
   $("mute").textContent = muted ? "Unmute mic" : "Mute mic";
 };
 $("send-text").onclick = sendText;
+$("voice").onchange = () => updateSession({ audio: { output: { voice: $("voice").value } } });
+$("turn-detection").onchange = () =>
+  updateSession({ audio: { input: { turn_detection: sessionConfig().audio.input.turn_detection } } });
 $("text-input").onkeydown = (e) => { if (e.key === "Enter") sendText(); };
 $("fire-fault").onclick = fireFault;
 $("kill").onclick = killSession;
