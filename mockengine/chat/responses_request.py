@@ -208,7 +208,9 @@ def _messages(
 def _check_calls_answered(items: list[Any]) -> None:
     """Every ``function_call`` has its ``function_call_output`` and every output its call (the live
     service's two checks, in its words)."""
+    # A call_id that is not a string is left to the item's own check (missing / invalid type).
     kinds = [(i.get("type"), i.get("call_id")) for i in items if isinstance(i, dict)]
+    kinds = [(kind, call_id) for kind, call_id in kinds if isinstance(call_id, str)]
     calls = {call_id for kind, call_id in kinds if kind == "function_call"}
     outputs = {call_id for kind, call_id in kinds if kind == "function_call_output"}
     for kind, call_id in kinds:

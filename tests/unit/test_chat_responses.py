@@ -109,6 +109,28 @@ def test_refusals_name_the_responses_param(body: dict[str, Any], param: str) -> 
     assert caught.value.status == 400 and caught.value.param == param
 
 
+CALL = {"type": "function_call", "name": "wait", "arguments": "{}"}
+
+
+@pytest.mark.parametrize(
+    ("items", "param", "code"),
+    [
+        ([{**CALL, "call_id": ["c1"]}], "input[0].call_id", "invalid_type"),
+        (
+            [{"type": "function_call_output", "call_id": {"id": 1}, "output": "x"}],
+            "input[0].call_id",
+            "invalid_type",
+        ),
+        ([CALL], "input[0].call_id", "missing_required_parameter"),
+    ],
+)
+def test_a_call_id_that_is_not_a_string_is_refused(items: list[Any], param: str, code: str) -> None:
+    """Not a 500 (an unhashable call_id) nor "No tool output found for function call None"."""
+    with pytest.raises(ChatError) as caught:
+        responses(input=items, tools=[WAIT])
+    assert (caught.value.status, caught.value.param, caught.value.code) == (400, param, code)
+
+
 def test_chat_params_are_named_back() -> None:
     origins = ["instructions", "input[0]", "input[2]"]
     assert responses_param("messages.[2].role", origins) == "input[2]"
