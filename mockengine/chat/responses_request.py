@@ -44,6 +44,11 @@ MIN_OUTPUT_TOKENS = 16  # the live service's minimum for max_output_tokens
 _SHARED_FIELDS = ("parallel_tool_calls", "temperature", "top_p", "metadata", "store", "user")
 _TEXT_PARTS = ("input_text", "output_text", "text")
 _PASSED_OVER_ITEMS = ("reasoning",)
+# Settings the response echoes (``responses_shaping._envelope``) and nothing else reads: each must be of
+# the SDK's type for the echo to be. Strings: the nullable string settings.
+_ECHOED_STRINGS = ("prompt_cache_key", "safety_identifier")
+_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+_SUMMARIES = ("auto", "concise", "detailed")
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,7 @@ def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = N
     if not body.get("model"):
         raise errors.missing_parameter("model")
     _refuse_unsupported(body)
+    _check_echoed(body)
     previous = body.get("previous_response_id")
     if previous is not None and history is None:
         raise errors.previous_response_not_found(str(previous))
@@ -146,6 +152,31 @@ def _refuse_unsupported(body: dict[str, Any]) -> None:
         raise errors.unsupported_by_mockengine("conversation", "conversation objects")
     if body.get("prompt") is not None:
         raise errors.unsupported_by_mockengine("prompt", "prompt templates")
+
+
+def _check_echoed(body: dict[str, Any]) -> None:
+    """The settings only echoed back (``_ECHOED_STRINGS``, ``truncation``, ``reasoning``,
+    ``text.verbosity``) are of the types the ``response`` object gives them."""
+    for name in _ECHOED_STRINGS:
+        if body.get(name) is not None and not isinstance(body[name], str):
+            raise _invalid_type(name, "a string", body[name])
+    _check_enum(body, "truncation", "truncation", ("auto", "disabled"))
+    reasoning = body.get("reasoning")
+    if reasoning is not None:
+        if not isinstance(reasoning, dict):
+            raise _invalid_type("reasoning", "an object", reasoning)
+        _check_enum(reasoning, "effort", "reasoning.effort", _EFFORTS)
+        _check_enum(reasoning, "summary", "reasoning.summary", _SUMMARIES)
+        _check_enum(reasoning, "generate_summary", "reasoning.generate_summary", _SUMMARIES)
+    text = body.get("text")
+    if isinstance(text, dict):  # not an object: refused by _response_format
+        _check_enum(text, "verbosity", "text.verbosity", ("low", "medium", "high"))
+
+
+def _check_enum(given: dict[str, Any], key: str, param: str, allowed: tuple[str, ...]) -> None:
+    value = given.get(key)
+    if value is not None and (not isinstance(value, str) or value not in allowed):
+        raise errors.invalid_enum(param, value, allowed)
 
 
 def _input_items(given: Any) -> list[dict[str, Any]]:
@@ -241,6 +272,8 @@ def _message(item: dict[str, Any], param: str) -> dict[str, Any] | None:
             parts.append({"type": "text", "text": _string(part, "refusal", where)})
         elif kind == "input_image":
             url = part.get("image_url")
+            if url is not None and not isinstance(url, str):
+                raise _invalid_type(f"{where}.image_url", "a string", url)
             if isinstance(url, str) and role == "user":
                 parts.append({"type": "image_url", "image_url": {"url": url}})
         elif kind in ("input_file", "input_audio"):

@@ -131,6 +131,46 @@ def test_a_call_id_that_is_not_a_string_is_refused(items: list[Any], param: str,
     assert (caught.value.status, caught.value.param, caught.value.code) == (400, param, code)
 
 
+@pytest.mark.parametrize(
+    ("settings", "param"),
+    [
+        ({"reasoning": "high"}, "reasoning"),
+        ({"reasoning": [1]}, "reasoning"),
+        ({"reasoning": {"effort": "extreme"}}, "reasoning.effort"),
+        ({"reasoning": {"summary": 5}}, "reasoning.summary"),
+        ({"truncation": "weird"}, "truncation"),
+        ({"truncation": 5}, "truncation"),
+        ({"prompt_cache_key": 5}, "prompt_cache_key"),
+        ({"safety_identifier": [1]}, "safety_identifier"),
+        ({"text": {"verbosity": "extreme"}}, "text.verbosity"),
+        (
+            {"input": [{"role": "user", "content": [{"type": "input_image", "image_url": 5}]}]},
+            "input[0].content[0].image_url",
+        ),
+    ],
+)
+def test_echoed_settings_of_the_wrong_type_are_refused(settings: dict[str, Any], param: str) -> None:
+    """The response echoes these: one of the wrong type made a 500 (reasoning not an object) or a body the
+    SDK's types refuse."""
+    with pytest.raises(ChatError) as caught:
+        responses(**{"input": "hi", **settings})
+    assert (caught.value.status, caught.value.param) == (400, param)
+
+
+def test_echoed_settings_of_the_right_type_validate() -> None:
+    settings = {
+        "reasoning": {"effort": "low", "summary": "auto"},
+        "truncation": "auto",
+        "prompt_cache_key": "k",
+        "safety_identifier": "s",
+        "text": {"verbosity": "low"},
+    }
+    request = responses(input="hi", **settings)
+    shaped = shape_response(request, completion(Choice(0, "Hello.", (), "stop", 2)))
+    Response.model_validate(shaped.body, strict=False)
+    assert shaped.body["reasoning"]["effort"] == "low" and shaped.body["text"]["verbosity"] == "low"
+
+
 def test_chat_params_are_named_back() -> None:
     origins = ["instructions", "input[0]", "input[2]"]
     assert responses_param("messages.[2].role", origins) == "input[2]"
