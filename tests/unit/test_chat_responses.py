@@ -157,6 +157,24 @@ def test_echoed_settings_of_the_wrong_type_are_refused(settings: dict[str, Any],
     assert (caught.value.status, caught.value.param) == (400, param)
 
 
+@pytest.mark.parametrize(
+    ("metadata", "param"),
+    [
+        ({"k": 5}, "metadata.k"),
+        ({f"k{i}": "v" for i in range(17)}, "metadata"),
+        ({"k": "v" * 513}, "metadata.k"),
+        ({"k" * 65: "v"}, "metadata"),
+    ],
+)
+def test_metadata_past_its_limits_is_refused(metadata: dict[str, Any], param: str) -> None:
+    """16 keys of up to 64 characters, string values of up to 512 (chat checks it the same way); a value
+    not a string made a response the SDK's types refuse."""
+    with pytest.raises(ChatError) as caught:
+        responses(input="hi", metadata=metadata)
+    assert (caught.value.status, caught.value.param) == (400, param)
+    assert responses(input="hi", metadata={"k" * 64: "v" * 512}).chat.body["metadata"]
+
+
 def test_echoed_settings_of_the_right_type_validate() -> None:
     settings = {
         "reasoning": {"effort": "low", "summary": "auto"},
