@@ -28,7 +28,6 @@ items. ``previous_response_id`` puts the kept conversation of that response (``r
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from typing import Any
 
 from mockengine.chat import errors
 from mockengine.chat.errors import ChatError
-from mockengine.chat.request import ChatRequest, parse_body
+from mockengine.chat.request import ChatRequest, load_json_object, parse_body
 from mockengine.protocol.schema_errors import json_type_name
 
 MIN_OUTPUT_TOKENS = 16  # the live service's minimum for max_output_tokens
@@ -74,13 +73,7 @@ def parse_responses_request(raw: bytes) -> ResponsesRequest:
 
 def load_body(raw: bytes) -> dict[str, Any]:
     """The parsed JSON object of a request; ChatError (400) for anything else."""
-    try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise errors.malformed_json() from exc
-    if not isinstance(body, dict):
-        raise errors.malformed_json()
-    return body
+    return load_json_object(raw)
 
 
 def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = None) -> ResponsesRequest:

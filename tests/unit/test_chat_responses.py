@@ -13,7 +13,13 @@ from pydantic import TypeAdapter
 from mockengine.brain.model import ForcedTool
 from mockengine.chat.completion import Completion
 from mockengine.chat.errors import ChatError
-from mockengine.chat.responses_request import ResponsesRequest, responses_param, translate
+from mockengine.chat.request import parse_request
+from mockengine.chat.responses_request import (
+    ResponsesRequest,
+    parse_responses_request,
+    responses_param,
+    translate,
+)
 from mockengine.chat.responses_shaping import shape_response
 from mockengine.chat.responses_store import ResponseStore
 from mockengine.chat.shaping import Choice, Envelope, ShapedCall
@@ -187,6 +193,31 @@ def test_echoed_settings_of_the_right_type_validate() -> None:
     shaped = shape_response(request, completion(Choice(0, "Hello.", (), "stop", 2)))
     Response.model_validate(shaped.body, strict=False)
     assert shaped.body["reasoning"]["effort"] == "low" and shaped.body["text"]["verbosity"] == "low"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"model": "gpt-4o-mini", "input": "hi", "temperature": NaN}',
+        b'{"model": "gpt-4o-mini", "input": "hi", "top_p": -Infinity}',
+        b'{"model": "gpt-4o-mini", "input": "lone \\ud800 surrogate"}',
+        b'{"model": "gpt-4o-mini", "input": "lone \\udfff low"}',
+        b'{"model": "gpt-4o-mini", "input": "reversed \\udc00\\ud800"}',
+    ],
+)
+def test_what_is_not_json_is_malformed(raw: bytes) -> None:
+    """NaN / Infinity (accepted by Python's parser, echoed as invalid JSON) and lone surrogates (a 500 in
+    the tokenizer) are the "could not parse" 400, on both endpoints."""
+    chat_raw = raw.replace(b'"input": ', b'"messages": [{"role": "user", "content": ').replace(b"}", b"}]}")
+    for parse, body in ((parse_responses_request, raw), (parse_request, chat_raw)):
+        with pytest.raises(ChatError) as caught:
+            parse(body)
+        assert caught.value.status == 400 and "could not parse the JSON body" in caught.value.message
+
+
+def test_paired_surrogates_are_one_character() -> None:
+    request = parse_responses_request(b'{"model": "gpt-4o-mini", "input": "globe \\ud83c\\udf0d"}')
+    assert request.chat.messages[0]["content"] == "globe \U0001f30d"
 
 
 def test_chat_params_are_named_back() -> None:
