@@ -174,12 +174,17 @@ async def responses(request: web.Request) -> web.StreamResponse:
 
 
 async def read_body(request: web.Request) -> bytes:
-    """The request body; ChatError 413 past aiohttp's ``client_max_size``."""
+    """The request body; ChatError 413 past aiohttp's ``client_max_size``, 400 for a body that cannot be
+    read (a ``Content-Encoding`` it is not in, a broken chunked encoding)."""
     try:
         return await request.read()
     except web.HTTPRequestEntityTooLarge as exc:
         # Wording ours: the body exceeds what this server accepts (aiohttp's client_max_size).
         raise ChatError(413, f"Request body too large: {exc.text}") from exc
+    except web.RequestPayloadError as exc:
+        # Wording ours, with aiohttp's reason (e.g. "Can not decode content-encoding: gzip").
+        reason = " ".join(str(exc).split()).removeprefix("400, message: ")
+        raise ChatError(400, f"Could not read the request body: {reason}") from exc
 
 
 async def decide(

@@ -428,3 +428,18 @@ async def test_previous_response_id_continues_the_conversation(client_for):
     assert (
         error.body["param"] == "previous_response_id" and error.body["code"] == "previous_response_not_found"
     )
+
+
+async def test_a_body_that_cannot_be_read_is_a_400(engine_url):
+    """A body not in its ``Content-Encoding`` (aiohttp cannot decode it) was a 500, on both endpoints."""
+    base = (await engine_url()).replace("ws://", "http://")
+    headers = {"Authorization": "Bearer sk-test", "Content-Type": "application/json"}
+    for path in ("/responses", "/chat/completions"):
+        # The server closes the connection after a body it cannot read: one session per request.
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as http:
+            async with http.post(
+                f"{base}{path}", data=b"not gzip", headers={**headers, "Content-Encoding": "gzip"}
+            ) as reply:
+                body = await reply.json()
+            assert reply.status == 400 and body["error"]["type"] == "invalid_request_error", body
+            assert "content-encoding" in body["error"]["message"].lower()
