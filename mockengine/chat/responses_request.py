@@ -60,6 +60,8 @@ class ResponsesRequest:
     include_obfuscation: bool = True
     # The conversation's input items: the previous response's (``previous_response_id``), then this input.
     items: tuple[dict[str, Any], ...] = ()
+    # Per chat message, the param of what it came from (``responses_param``).
+    origins: tuple[str, ...] = ()
 
     @property
     def model(self) -> str:
@@ -118,15 +120,7 @@ def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = N
     try:
         chat = parse_body(chat_body)
     except ChatError as exc:
-        chat_param = exc.param
-        exc.param = responses_param(chat_param, origins)
-        if exc.code == "invalid_json_schema":
-            exc.param = "text.format.schema"
-        if chat_param and exc.param and f"'{chat_param}'" in exc.message:
-            exc.message = exc.message.replace(f"'{chat_param}'", f"'{exc.param}'")
-        if exc.message == errors.json_word_missing().message:
-            exc.message = errors.JSON_WORD_MISSING_RESPONSES
-        raise
+        raise in_responses_terms(exc, origins) from None
     options = body.get("stream_options")
     if options is not None and not stream:
         raise errors.stream_options_without_stream()
@@ -134,8 +128,27 @@ def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = N
         raise _invalid_type("stream_options", "an object", options)
     obfuscate = (options or {}).get("include_obfuscation") is not False
     return ResponsesRequest(
-        chat=chat, body=body, stream=bool(stream), include_obfuscation=obfuscate, items=(*earlier, *items)
+        chat=chat,
+        body=body,
+        stream=bool(stream),
+        include_obfuscation=obfuscate,
+        items=(*earlier, *items),
+        origins=tuple(origins),
     )
+
+
+def in_responses_terms(exc: ChatError, origins: Sequence[str]) -> ChatError:
+    """``exc``, a chat error about the translated request, with its ``param`` (and the param quoted in its
+    message) named in Responses terms; ``origins``: ``ResponsesRequest.origins``."""
+    chat_param = exc.param
+    exc.param = responses_param(chat_param, origins)
+    if exc.code == "invalid_json_schema":
+        exc.param = "text.format.schema"
+    if chat_param and exc.param and f"'{chat_param}'" in exc.message:
+        exc.message = exc.message.replace(f"'{chat_param}'", f"'{exc.param}'")
+    if exc.message == errors.json_word_missing().message:
+        exc.message = errors.JSON_WORD_MISSING_RESPONSES
+    return exc
 
 
 def _refuse_unsupported(body: dict[str, Any]) -> None:
@@ -388,7 +401,7 @@ def _invalid_type(param: str, expected: str, value: Any) -> ChatError:
 _MESSAGE_PARAM = re.compile(r"^messages\.?\[(\d+)\]")
 
 
-def responses_param(param: str | None, origins: list[str]) -> str | None:
+def responses_param(param: str | None, origins: Sequence[str]) -> str | None:
     """A chat error's ``param`` in Responses terms (module doc)."""
     if param is None:
         return None

@@ -26,7 +26,7 @@ from mockengine.chat import errors
 from mockengine.chat.completion import Completion, body_ids, complete
 from mockengine.chat.errors import ChatError
 from mockengine.chat.request import ChatRequest, parse_request
-from mockengine.chat.responses_request import load_body, translate
+from mockengine.chat.responses_request import in_responses_terms, load_body, translate
 from mockengine.chat.responses_shaping import shape_response
 from mockengine.chat.responses_store import ResponseStore
 from mockengine.ids import IdFactory
@@ -153,7 +153,10 @@ async def responses(request: web.Request) -> web.StreamResponse:
         wanted = translate(body, history)
         chat = wanted.chat
         ids = body_ids(wanted.body, resources.settings.seed)
-        completion = await decide(request, chat, key, ids)
+        try:
+            completion = await decide(request, chat, key, ids)
+        except ChatError as exc:  # e.g. an image that is none, the context window: named in Responses terms
+            raise in_responses_terms(exc, wanted.origins) from None
     except ChatError as exc:
         return _refuse(tracer, raw, exc, RESPONSES_TRACE_NAME)
     shaped = shape_response(wanted, completion)

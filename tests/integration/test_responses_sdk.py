@@ -443,3 +443,14 @@ async def test_a_body_that_cannot_be_read_is_a_400(engine_url):
                 body = await reply.json()
             assert reply.status == 400 and body["error"]["type"] == "invalid_request_error", body
             assert "content-encoding" in body["error"]["message"].lower()
+
+
+async def test_errors_found_while_deciding_name_the_responses_param(client_for):
+    """An image that is none and a context window overrun are found past the translation: their param
+    was the chat one (``messages[1].content[0].image_url``, ``messages``)."""
+    client = await client_for()
+    not_an_image = {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}
+    error = await _bad(client, instructions="Be brief.", input=[{"role": "user", "content": [not_an_image]}])
+    assert error.body["code"] == "invalid_image_format" and error.body["param"] == "input[0]", error.body
+    error = await _bad(client, input="word " * 200_000)
+    assert error.body["code"] == "context_length_exceeded" and error.body["param"] == "input", error.body
