@@ -373,9 +373,10 @@ def _response_format(text: Any) -> dict[str, Any] | None:
         if not isinstance(wanted.get("schema"), dict):
             raise errors.missing_parameter("text.format.schema")
         spec = {"name": name, "schema": wanted["schema"]}
-        for key in ("strict", "description"):
-            if wanted.get(key) is not None:
-                spec[key] = wanted[key]
+        if wanted.get("description") is not None:  # chat does not check it; the response echoes it
+            spec["description"] = _string(wanted, "description", "text.format")
+        if wanted.get("strict") is not None:
+            spec["strict"] = wanted["strict"]
         return {"type": "json_schema", "json_schema": spec}
     raise errors.invalid_enum("text.format.type", kind, ("text", "json_object", "json_schema"))
 

@@ -150,6 +150,10 @@ def test_a_call_id_that_is_not_a_string_is_refused(items: list[Any], param: str,
         ({"safety_identifier": [1]}, "safety_identifier"),
         ({"text": {"verbosity": "extreme"}}, "text.verbosity"),
         (
+            {"text": {"format": {"type": "json_schema", "name": "x", "schema": {}, "description": 5}}},
+            "text.format.description",
+        ),
+        (
             {"input": [{"role": "user", "content": [{"type": "input_image", "image_url": 5}]}]},
             "input[0].content[0].image_url",
         ),
