@@ -72,7 +72,10 @@ def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
 
 
 def error_response(error: ChatError) -> web.Response:
-    return web.json_response(error.body(), status=error.status)
+    response = web.json_response(error.body(), status=error.status)
+    if error.close_connection:
+        response.force_close()
+    return response
 
 
 def _model(model_id: str) -> dict[str, Any]:
@@ -187,7 +190,8 @@ async def read_body(request: web.Request) -> bytes:
     except web.RequestPayloadError as exc:
         # Wording ours, with aiohttp's reason (e.g. "Can not decode content-encoding: gzip").
         reason = " ".join(str(exc).split()).removeprefix("400, message: ")
-        raise ChatError(400, f"Could not read the request body: {reason}") from exc
+        message = f"Could not read the request body: {reason}"
+        raise ChatError(400, message, close_connection=True) from exc
 
 
 async def decide(
