@@ -43,6 +43,7 @@ MIN_OUTPUT_TOKENS = 16  # the live service's minimum for max_output_tokens
 _SHARED_FIELDS = ("parallel_tool_calls", "temperature", "top_p", "metadata", "store", "user")
 _TEXT_PARTS = ("input_text", "output_text", "text")
 _PASSED_OVER_ITEMS = ("reasoning",)
+_OUTPUT_PARTS = ("input_text", "input_image", "input_file")  # a function_call_output's list parts
 # Settings the response echoes (``responses_shaping._envelope``) and nothing else reads: each must be of
 # the SDK's type for the echo to be. Strings: the nullable string settings.
 _ECHOED_STRINGS = ("prompt_cache_key", "safety_identifier")
@@ -126,6 +127,9 @@ def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = N
         raise errors.stream_options_without_stream()
     if options is not None and not isinstance(options, dict):
         raise _invalid_type("stream_options", "an object", options)
+    padding = (options or {}).get("include_obfuscation")
+    if padding is not None and not isinstance(padding, bool):
+        raise _invalid_type("stream_options.include_obfuscation", "a boolean", padding)
     obfuscate = (options or {}).get("include_obfuscation") is not False
     return ResponsesRequest(
         chat=chat,
@@ -306,7 +310,15 @@ def _output_text(item: dict[str, Any], param: str) -> str:
     if isinstance(output, str):
         return output
     if isinstance(output, list):
-        return " ".join(str(p.get("text") or "") for p in output if isinstance(p, dict) and p.get("text"))
+        for number, part in enumerate(output):
+            where = f"{param}.output[{number}]"
+            if not isinstance(part, dict):
+                raise _invalid_type(where, "an object", part)
+            if part.get("type") not in _OUTPUT_PARTS:
+                raise errors.invalid_enum(f"{where}.type", part.get("type"), _OUTPUT_PARTS)
+            if part["type"] == "input_text":
+                _string(part, "text", where)
+        return " ".join(p["text"] for p in output if p["type"] == "input_text" and p["text"])
     if output is None:
         raise errors.missing_parameter(f"{param}.output")
     raise _invalid_type(f"{param}.output", "a string or an array", output)
@@ -370,8 +382,10 @@ def _response_format(text: Any) -> dict[str, Any] | None:
         return {"type": "json_object"}
     if kind == "json_schema":
         name = _string(wanted, "name", "text.format")
-        if not isinstance(wanted.get("schema"), dict):
+        if wanted.get("schema") is None:
             raise errors.missing_parameter("text.format.schema")
+        if not isinstance(wanted["schema"], dict):
+            raise _invalid_type("text.format.schema", "an object", wanted["schema"])
         spec = {"name": name, "schema": wanted["schema"]}
         if wanted.get("description") is not None:  # chat does not check it; the response echoes it
             spec["description"] = _string(wanted, "description", "text.format")

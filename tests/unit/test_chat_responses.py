@@ -224,6 +224,64 @@ def test_paired_surrogates_are_one_character() -> None:
     assert request.chat.messages[0]["content"] == "globe \U0001f30d"
 
 
+ANSWERED = {"type": "function_call", "call_id": "c1", "name": "wait", "arguments": "{}"}
+
+
+@pytest.mark.parametrize(
+    ("settings", "param", "code"),
+    [
+        (
+            {"stream": True, "stream_options": {"include_obfuscation": "no"}},
+            "stream_options.include_obfuscation",
+            "invalid_type",
+        ),
+        (
+            {"text": {"format": {"type": "json_schema", "name": "x", "schema": [1]}}},
+            "text.format.schema",
+            "invalid_type",
+        ),
+        (
+            {"input": [ANSWERED, {"type": "function_call_output", "call_id": "c1", "output": [1]}]},
+            "input[1].output[0]",
+            "invalid_type",
+        ),
+        (
+            {
+                "input": [
+                    ANSWERED,
+                    {"type": "function_call_output", "call_id": "c1", "output": [{"type": "x"}]},
+                ]
+            },
+            "input[1].output[0].type",
+            "invalid_value",
+        ),
+        (
+            {
+                "input": [
+                    ANSWERED,
+                    {"type": "function_call_output", "call_id": "c1", "output": [{"type": "input_text"}]},
+                ]
+            },
+            "input[1].output[0].text",
+            "missing_required_parameter",
+        ),
+    ],
+)
+def test_wrong_types_are_named(settings: dict[str, Any], param: str, code: str) -> None:
+    """Each was taken (a string include_obfuscation as true, output parts not parts as no text) or worded
+    as missing (a schema that is an array)."""
+    with pytest.raises(ChatError) as caught:
+        responses(**{"input": "hi", "tools": [WAIT], **settings})
+    assert (caught.value.status, caught.value.param, caught.value.code) == (400, param, code)
+
+
+def test_output_parts_give_their_text() -> None:
+    parts = [{"type": "input_text", "text": "Sunny"}, {"type": "input_image", "image_url": "https://x/y.png"}]
+    output = {"type": "function_call_output", "call_id": "c1", "output": parts}
+    request = responses(input=[ANSWERED, output], tools=[WAIT])
+    assert request.chat.messages[-1] == {"role": "tool", "tool_call_id": "c1", "content": "Sunny"}
+
+
 def test_chat_params_are_named_back() -> None:
     origins = ["instructions", "input[0]", "input[2]"]
     assert responses_param("messages.[2].role", origins) == "input[2]"
