@@ -54,6 +54,7 @@ SCENARIO_HEADER = "X-Mockengine-Scenario"
 ROLE_HEADER = "X-Mockengine-Role"
 TRACE_NAME = "chat-completions"  # the trace file (``<trace_dir>/chat-completions.jsonl``)
 RESPONSES_TRACE_NAME = "responses"  # ``<trace_dir>/responses.jsonl``
+TOO_DEEP_TO_TRACE = "<nested too deeply to trace>"
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
 RESPONSE_STORE = web.AppKey("response_store", ResponseStore)  # for previous_response_id
 
@@ -225,13 +226,21 @@ def _refuse(
 
 
 def elide_data_urls(value: Any) -> Any:
-    """``value`` with every long ``data:`` URL replaced by its size, for traces."""
+    """``value`` with every long ``data:`` URL replaced by its size, for traces; a value nested too deeply
+    to walk (a body the JSON parser took can be) is traced as a note."""
+    try:
+        return _elide(value)
+    except RecursionError:
+        return TOO_DEEP_TO_TRACE
+
+
+def _elide(value: Any) -> Any:
     if isinstance(value, str) and value.startswith("data:") and len(value) > 100:
         return f"<data URL, {len(value)} chars>"
     if isinstance(value, list):
-        return [elide_data_urls(v) for v in value]
+        return [_elide(v) for v in value]
     if isinstance(value, dict):
-        return {k: elide_data_urls(v) for k, v in value.items()}
+        return {k: _elide(v) for k, v in value.items()}
     return value
 
 

@@ -459,3 +459,24 @@ async def test_errors_found_while_deciding_name_the_responses_param(client_for):
     assert error.body["code"] == "invalid_image_format" and error.body["param"] == "input[0]", error.body
     error = await _bad(client, input="word " * 200_000)
     assert error.body["code"] == "context_length_exceeded" and error.body["param"] == "input", error.body
+
+
+async def test_a_deeply_nested_body_is_traced(engine_url, tmp_path):
+    """A body nested 700 deep (the JSON parser takes it) made a 500 when traced: walking it for data URLs
+    ran out of recursion."""
+    base = (await engine_url(trace_dir=str(tmp_path))).replace("ws://", "http://")
+    nested = "[" * 700 + "1" + "]" * 700
+    bodies = {
+        "/responses": '{"model": "gpt-4o-mini", "input": "hi", "extra": %s}',
+        "/chat/completions": (
+            '{"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}], "extra": %s}'
+        ),
+    }
+    headers = {"Authorization": "Bearer sk-test", "Content-Type": "application/json"}
+    async with aiohttp.ClientSession() as http:
+        for path, body in bodies.items():
+            async with http.post(f"{base}{path}", data=body % nested, headers=headers) as reply:
+                assert reply.status == 200, await reply.text()
+    trace = tmp_path / "responses.jsonl"
+    await eventually(lambda: trace.exists() and trace.read_text().strip(), timeout_s=5)
+    assert json.loads(trace.read_text().splitlines()[0])["data"]["request"] == "<nested too deeply to trace>"
