@@ -206,8 +206,8 @@ def _messages(
     messages: list[dict[str, Any]] = []
     origins: list[str] = []
     if instructions is not None:
-        if not isinstance(instructions, str):
-            raise errors.unsupported_by_mockengine("instructions", "instructions other than a string")
+        if not isinstance(instructions, str):  # the request's instructions are a string (the SDK's type)
+            raise _invalid_type("instructions", "a string", instructions)
         if instructions:
             messages.append({"role": "system", "content": instructions})
             origins.append("instructions")

@@ -230,6 +230,8 @@ ANSWERED = {"type": "function_call", "call_id": "c1", "name": "wait", "arguments
 @pytest.mark.parametrize(
     ("settings", "param", "code"),
     [
+        ({"instructions": 5}, "instructions", "invalid_type"),
+        ({"instructions": [{"role": "user", "content": "x"}]}, "instructions", "invalid_type"),
         (
             {"stream": True, "stream_options": {"include_obfuscation": "no"}},
             "stream_options.include_obfuscation",
