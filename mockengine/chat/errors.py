@@ -27,6 +27,8 @@ class ChatError(Exception):
     param: str | None = None
     code: str | None = None
     type: str = "invalid_request_error"
+    # The connection cannot carry another request (the body was left half read): answer "Connection: close".
+    close_connection: bool = False
 
     def __str__(self) -> str:
         return f"{self.status} {self.code}: {self.message}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,8 @@ _VALIDATORS = {
 # Remembered checks keep at most this much JSON each (8192 entries: at most ~130 MB in the worst case).
 _CACHED_JSON_MAX_CHARS = 16_384
 MAX_STOP_SEQUENCES = 4
+# A \uD800–\uDFFF escape: JSON text may pair them; a lone one is no character (``load_json_object``).
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 # A custom (free-text) tool is offered to the brain as a function taking one string, ``input``.
 CUSTOM_TOOL_PARAMETERS: dict[str, Any] = {
     "type": "object",
@@ -74,13 +77,30 @@ class ChatRequest:
 
 def parse_request(raw: bytes) -> ChatRequest:
     """Parse and validate a request body; raises ChatError (400) for anything the live service refuses."""
+    return parse_body(load_json_object(raw))
+
+
+def load_json_object(raw: bytes) -> dict[str, Any]:
+    """The JSON object ``raw`` holds, or ChatError (400, the live "could not parse" error) for anything
+    else: not JSON, nested past the parser's depth, not an object, ``NaN`` / ``Infinity`` (Python's
+    extensions, not JSON), or a string with a lone surrogate escape (no character: the tokenizer and the
+    UTF-8 encoder refuse it)."""
     try:
-        body = json.loads(raw)
+        body = json.loads(raw, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:
         raise errors.malformed_json() from exc
     if not isinstance(body, dict):
         raise errors.malformed_json()
-    return parse_body(body)
+    if _SURROGATE_ESCAPE.search(raw) is not None:
+        try:
+            json.dumps(body, ensure_ascii=False).encode()
+        except (UnicodeEncodeError, RecursionError) as exc:
+            raise errors.malformed_json() from exc
+    return body
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def parse_body(body: dict[str, Any]) -> ChatRequest:

@@ -28,7 +28,6 @@ items. ``previous_response_id`` puts the kept conversation of that response (``r
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from typing import Any
 
 from mockengine.chat import errors
 from mockengine.chat.errors import ChatError
-from mockengine.chat.request import ChatRequest, parse_body
+from mockengine.chat.request import ChatRequest, load_json_object, parse_body
 from mockengine.protocol.schema_errors import json_type_name
 
 MIN_OUTPUT_TOKENS = 16  # the live service's minimum for max_output_tokens
@@ -44,6 +43,12 @@ MIN_OUTPUT_TOKENS = 16  # the live service's minimum for max_output_tokens
 _SHARED_FIELDS = ("parallel_tool_calls", "temperature", "top_p", "metadata", "store", "user")
 _TEXT_PARTS = ("input_text", "output_text", "text")
 _PASSED_OVER_ITEMS = ("reasoning",)
+_OUTPUT_PARTS = ("input_text", "input_image", "input_file")  # a function_call_output's list parts
+# Settings the response echoes (``responses_shaping._envelope``) and nothing else reads: each must be of
+# the SDK's type for the echo to be. Strings: the nullable string settings.
+_ECHOED_STRINGS = ("prompt_cache_key", "safety_identifier")
+_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+_SUMMARIES = ("auto", "concise", "detailed")
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,8 @@ class ResponsesRequest:
     include_obfuscation: bool = True
     # The conversation's input items: the previous response's (``previous_response_id``), then this input.
     items: tuple[dict[str, Any], ...] = ()
+    # Per chat message, the param of what it came from (``responses_param``).
+    origins: tuple[str, ...] = ()
 
     @property
     def model(self) -> str:
@@ -69,13 +76,7 @@ def parse_responses_request(raw: bytes) -> ResponsesRequest:
 
 def load_body(raw: bytes) -> dict[str, Any]:
     """The parsed JSON object of a request; ChatError (400) for anything else."""
-    try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise errors.malformed_json() from exc
-    if not isinstance(body, dict):
-        raise errors.malformed_json()
-    return body
+    return load_json_object(raw)
 
 
 def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = None) -> ResponsesRequest:
@@ -85,6 +86,7 @@ def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = N
     if not body.get("model"):
         raise errors.missing_parameter("model")
     _refuse_unsupported(body)
+    _check_echoed(body)
     previous = body.get("previous_response_id")
     if previous is not None and history is None:
         raise errors.previous_response_not_found(str(previous))
@@ -119,24 +121,38 @@ def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = N
     try:
         chat = parse_body(chat_body)
     except ChatError as exc:
-        chat_param = exc.param
-        exc.param = responses_param(chat_param, origins)
-        if exc.code == "invalid_json_schema":
-            exc.param = "text.format.schema"
-        if chat_param and exc.param and f"'{chat_param}'" in exc.message:
-            exc.message = exc.message.replace(f"'{chat_param}'", f"'{exc.param}'")
-        if exc.message == errors.json_word_missing().message:
-            exc.message = errors.JSON_WORD_MISSING_RESPONSES
-        raise
+        raise in_responses_terms(exc, origins) from None
     options = body.get("stream_options")
     if options is not None and not stream:
         raise errors.stream_options_without_stream()
     if options is not None and not isinstance(options, dict):
         raise _invalid_type("stream_options", "an object", options)
+    padding = (options or {}).get("include_obfuscation")
+    if padding is not None and not isinstance(padding, bool):
+        raise _invalid_type("stream_options.include_obfuscation", "a boolean", padding)
     obfuscate = (options or {}).get("include_obfuscation") is not False
     return ResponsesRequest(
-        chat=chat, body=body, stream=bool(stream), include_obfuscation=obfuscate, items=(*earlier, *items)
+        chat=chat,
+        body=body,
+        stream=bool(stream),
+        include_obfuscation=obfuscate,
+        items=(*earlier, *items),
+        origins=tuple(origins),
     )
+
+
+def in_responses_terms(exc: ChatError, origins: Sequence[str]) -> ChatError:
+    """``exc``, a chat error about the translated request, with its ``param`` (and the param quoted in its
+    message) named in Responses terms; ``origins``: ``ResponsesRequest.origins``."""
+    chat_param = exc.param
+    exc.param = responses_param(chat_param, origins)
+    if exc.code == "invalid_json_schema":
+        exc.param = "text.format.schema"
+    if chat_param and exc.param and f"'{chat_param}'" in exc.message:
+        exc.message = exc.message.replace(f"'{chat_param}'", f"'{exc.param}'")
+    if exc.message == errors.json_word_missing().message:
+        exc.message = errors.JSON_WORD_MISSING_RESPONSES
+    return exc
 
 
 def _refuse_unsupported(body: dict[str, Any]) -> None:
@@ -146,6 +162,31 @@ def _refuse_unsupported(body: dict[str, Any]) -> None:
         raise errors.unsupported_by_mockengine("conversation", "conversation objects")
     if body.get("prompt") is not None:
         raise errors.unsupported_by_mockengine("prompt", "prompt templates")
+
+
+def _check_echoed(body: dict[str, Any]) -> None:
+    """The settings only echoed back (``_ECHOED_STRINGS``, ``truncation``, ``reasoning``,
+    ``text.verbosity``) are of the types the ``response`` object gives them."""
+    for name in _ECHOED_STRINGS:
+        if body.get(name) is not None and not isinstance(body[name], str):
+            raise _invalid_type(name, "a string", body[name])
+    _check_enum(body, "truncation", "truncation", ("auto", "disabled"))
+    reasoning = body.get("reasoning")
+    if reasoning is not None:
+        if not isinstance(reasoning, dict):
+            raise _invalid_type("reasoning", "an object", reasoning)
+        _check_enum(reasoning, "effort", "reasoning.effort", _EFFORTS)
+        _check_enum(reasoning, "summary", "reasoning.summary", _SUMMARIES)
+        _check_enum(reasoning, "generate_summary", "reasoning.generate_summary", _SUMMARIES)
+    text = body.get("text")
+    if isinstance(text, dict):  # not an object: refused by _response_format
+        _check_enum(text, "verbosity", "text.verbosity", ("low", "medium", "high"))
+
+
+def _check_enum(given: dict[str, Any], key: str, param: str, allowed: tuple[str, ...]) -> None:
+    value = given.get(key)
+    if value is not None and (not isinstance(value, str) or value not in allowed):
+        raise errors.invalid_enum(param, value, allowed)
 
 
 def _input_items(given: Any) -> list[dict[str, Any]]:
@@ -165,8 +206,8 @@ def _messages(
     messages: list[dict[str, Any]] = []
     origins: list[str] = []
     if instructions is not None:
-        if not isinstance(instructions, str):
-            raise errors.unsupported_by_mockengine("instructions", "instructions other than a string")
+        if not isinstance(instructions, str):  # the request's instructions are a string (the SDK's type)
+            raise _invalid_type("instructions", "a string", instructions)
         if instructions:
             messages.append({"role": "system", "content": instructions})
             origins.append("instructions")
@@ -208,7 +249,9 @@ def _messages(
 def _check_calls_answered(items: list[Any]) -> None:
     """Every ``function_call`` has its ``function_call_output`` and every output its call (the live
     service's two checks, in its words)."""
+    # A call_id that is not a string is left to the item's own check (missing / invalid type).
     kinds = [(i.get("type"), i.get("call_id")) for i in items if isinstance(i, dict)]
+    kinds = [(kind, call_id) for kind, call_id in kinds if isinstance(call_id, str)]
     calls = {call_id for kind, call_id in kinds if kind == "function_call"}
     outputs = {call_id for kind, call_id in kinds if kind == "function_call_output"}
     for kind, call_id in kinds:
@@ -239,6 +282,8 @@ def _message(item: dict[str, Any], param: str) -> dict[str, Any] | None:
             parts.append({"type": "text", "text": _string(part, "refusal", where)})
         elif kind == "input_image":
             url = part.get("image_url")
+            if url is not None and not isinstance(url, str):
+                raise _invalid_type(f"{where}.image_url", "a string", url)
             if isinstance(url, str) and role == "user":
                 parts.append({"type": "image_url", "image_url": {"url": url}})
         elif kind in ("input_file", "input_audio"):
@@ -265,7 +310,15 @@ def _output_text(item: dict[str, Any], param: str) -> str:
     if isinstance(output, str):
         return output
     if isinstance(output, list):
-        return " ".join(str(p.get("text") or "") for p in output if isinstance(p, dict) and p.get("text"))
+        for number, part in enumerate(output):
+            where = f"{param}.output[{number}]"
+            if not isinstance(part, dict):
+                raise _invalid_type(where, "an object", part)
+            if part.get("type") not in _OUTPUT_PARTS:
+                raise errors.invalid_enum(f"{where}.type", part.get("type"), _OUTPUT_PARTS)
+            if part["type"] == "input_text":
+                _string(part, "text", where)
+        return " ".join(p["text"] for p in output if p["type"] == "input_text" and p["text"])
     if output is None:
         raise errors.missing_parameter(f"{param}.output")
     raise _invalid_type(f"{param}.output", "a string or an array", output)
@@ -329,12 +382,15 @@ def _response_format(text: Any) -> dict[str, Any] | None:
         return {"type": "json_object"}
     if kind == "json_schema":
         name = _string(wanted, "name", "text.format")
-        if not isinstance(wanted.get("schema"), dict):
+        if wanted.get("schema") is None:
             raise errors.missing_parameter("text.format.schema")
+        if not isinstance(wanted["schema"], dict):
+            raise _invalid_type("text.format.schema", "an object", wanted["schema"])
         spec = {"name": name, "schema": wanted["schema"]}
-        for key in ("strict", "description"):
-            if wanted.get(key) is not None:
-                spec[key] = wanted[key]
+        if wanted.get("description") is not None:  # chat does not check it; the response echoes it
+            spec["description"] = _string(wanted, "description", "text.format")
+        if wanted.get("strict") is not None:
+            spec["strict"] = wanted["strict"]
         return {"type": "json_schema", "json_schema": spec}
     raise errors.invalid_enum("text.format.type", kind, ("text", "json_object", "json_schema"))
 
@@ -360,7 +416,7 @@ def _invalid_type(param: str, expected: str, value: Any) -> ChatError:
 _MESSAGE_PARAM = re.compile(r"^messages\.?\[(\d+)\]")
 
 
-def responses_param(param: str | None, origins: list[str]) -> str | None:
+def responses_param(param: str | None, origins: Sequence[str]) -> str | None:
     """A chat error's ``param`` in Responses terms (module doc)."""
     if param is None:
         return None

@@ -249,7 +249,12 @@ FIELDS: dict[str, dict[str, Any]] = {
     "logprobs": {"type": ["boolean", "null"]},
     "top_logprobs": {"type": ["integer", "null"], "minimum": 0, "maximum": 20},
     "user": {"type": "string"},
-    "metadata": {"type": ["object", "null"]},
+    "metadata": {
+        "type": ["object", "null"],
+        "maxProperties": 16,
+        "propertyNames": {"maxLength": 64},  # keys up to 64 characters, values strings up to 512
+        "additionalProperties": {"type": "string", "maxLength": 512},
+    },
     "store": {"type": ["boolean", "null"]},
     "response_format": {
         "type": "object",

@@ -26,7 +26,7 @@ from mockengine.chat import errors
 from mockengine.chat.completion import Completion, body_ids, complete
 from mockengine.chat.errors import ChatError
 from mockengine.chat.request import ChatRequest, parse_request
-from mockengine.chat.responses_request import load_body, translate
+from mockengine.chat.responses_request import in_responses_terms, load_body, translate
 from mockengine.chat.responses_shaping import shape_response
 from mockengine.chat.responses_store import ResponseStore
 from mockengine.ids import IdFactory
@@ -54,6 +54,7 @@ SCENARIO_HEADER = "X-Mockengine-Scenario"
 ROLE_HEADER = "X-Mockengine-Role"
 TRACE_NAME = "chat-completions"  # the trace file (``<trace_dir>/chat-completions.jsonl``)
 RESPONSES_TRACE_NAME = "responses"  # ``<trace_dir>/responses.jsonl``
+TOO_DEEP_TO_TRACE = "<nested too deeply to trace>"
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
 RESPONSE_STORE = web.AppKey("response_store", ResponseStore)  # for previous_response_id
 
@@ -72,7 +73,10 @@ def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
 
 
 def error_response(error: ChatError) -> web.Response:
-    return web.json_response(error.body(), status=error.status)
+    response = web.json_response(error.body(), status=error.status)
+    if error.close_connection:
+        response.force_close()
+    return response
 
 
 def _model(model_id: str) -> dict[str, Any]:
@@ -153,7 +157,10 @@ async def responses(request: web.Request) -> web.StreamResponse:
         wanted = translate(body, history)
         chat = wanted.chat
         ids = body_ids(wanted.body, resources.settings.seed)
-        completion = await decide(request, chat, key, ids)
+        try:
+            completion = await decide(request, chat, key, ids)
+        except ChatError as exc:  # e.g. an image that is none, the context window: named in Responses terms
+            raise in_responses_terms(exc, wanted.origins) from None
     except ChatError as exc:
         return _refuse(tracer, raw, exc, RESPONSES_TRACE_NAME)
     shaped = shape_response(wanted, completion)
@@ -174,12 +181,18 @@ async def responses(request: web.Request) -> web.StreamResponse:
 
 
 async def read_body(request: web.Request) -> bytes:
-    """The request body; ChatError 413 past aiohttp's ``client_max_size``."""
+    """The request body; ChatError 413 past aiohttp's ``client_max_size``, 400 for a body that cannot be
+    read (a ``Content-Encoding`` it is not in, a broken chunked encoding)."""
     try:
         return await request.read()
     except web.HTTPRequestEntityTooLarge as exc:
         # Wording ours: the body exceeds what this server accepts (aiohttp's client_max_size).
         raise ChatError(413, f"Request body too large: {exc.text}") from exc
+    except web.RequestPayloadError as exc:
+        # Wording ours, with aiohttp's reason (e.g. "Can not decode content-encoding: gzip").
+        reason = " ".join(str(exc).split()).removeprefix("400, message: ")
+        message = f"Could not read the request body: {reason}"
+        raise ChatError(400, message, close_connection=True) from exc
 
 
 async def decide(
@@ -213,13 +226,21 @@ def _refuse(
 
 
 def elide_data_urls(value: Any) -> Any:
-    """``value`` with every long ``data:`` URL replaced by its size, for traces."""
+    """``value`` with every long ``data:`` URL replaced by its size, for traces; a value nested too deeply
+    to walk (a body the JSON parser took can be) is traced as a note."""
+    try:
+        return _elide(value)
+    except RecursionError:
+        return TOO_DEEP_TO_TRACE
+
+
+def _elide(value: Any) -> Any:
     if isinstance(value, str) and value.startswith("data:") and len(value) > 100:
         return f"<data URL, {len(value)} chars>"
     if isinstance(value, list):
-        return [elide_data_urls(v) for v in value]
+        return [_elide(v) for v in value]
     if isinstance(value, dict):
-        return {k: elide_data_urls(v) for k, v in value.items()}
+        return {k: _elide(v) for k, v in value.items()}
     return value
 
 

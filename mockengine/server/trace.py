@@ -38,7 +38,11 @@ class Tracer:
             and data.get("type") == "response.output_audio.delta"
         ):
             data = {**data, "delta": f"<{len(data['delta'])} base64 chars>"}
-        line = json.dumps({"t": round(time.time(), 3), "kind": kind, "data": data}) + "\n"
+        stamp = round(time.time(), 3)
+        try:
+            line = json.dumps({"t": stamp, "kind": kind, "data": data}) + "\n"
+        except RecursionError:  # a request nested about as deeply as the JSON parser takes
+            line = json.dumps({"t": stamp, "kind": kind, "data": "<nested too deeply to trace>"}) + "\n"
         self._writer.submit(lambda: self._append(session_id, line))
 
     def _append(self, session_id: str, line: str) -> None:

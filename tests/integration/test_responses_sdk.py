@@ -428,3 +428,55 @@ async def test_previous_response_id_continues_the_conversation(client_for):
     assert (
         error.body["param"] == "previous_response_id" and error.body["code"] == "previous_response_not_found"
     )
+
+
+async def test_a_body_that_cannot_be_read_is_a_400(engine_url):
+    """A body not in its ``Content-Encoding`` (aiohttp cannot decode it) was a 500, on both endpoints; the
+    400 says ``Connection: close`` (the server drops the connection), so the next request on the same
+    session opens a new one instead of meeting a reset."""
+    base = (await engine_url()).replace("ws://", "http://")
+    headers = {"Authorization": "Bearer sk-test", "Content-Type": "application/json"}
+    async with aiohttp.ClientSession() as http:
+        for path in ("/responses", "/chat/completions"):
+            async with http.post(
+                f"{base}{path}", data=b"not gzip", headers={**headers, "Content-Encoding": "gzip"}
+            ) as reply:
+                body = await reply.json()
+            assert reply.status == 400 and body["error"]["type"] == "invalid_request_error", body
+            assert "content-encoding" in body["error"]["message"].lower()
+            assert reply.headers.get("Connection", "").lower() == "close"
+            request = {"model": "gpt-4o-mini", "input": "hi"}
+            async with http.post(f"{base}/responses", json=request, headers=headers) as reply:
+                assert reply.status == 200
+
+
+async def test_errors_found_while_deciding_name_the_responses_param(client_for):
+    """An image that is none and a context window overrun are found past the translation: their param
+    was the chat one (``messages[1].content[0].image_url``, ``messages``)."""
+    client = await client_for()
+    not_an_image = {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}
+    error = await _bad(client, instructions="Be brief.", input=[{"role": "user", "content": [not_an_image]}])
+    assert error.body["code"] == "invalid_image_format" and error.body["param"] == "input[0]", error.body
+    error = await _bad(client, input="word " * 200_000)
+    assert error.body["code"] == "context_length_exceeded" and error.body["param"] == "input", error.body
+
+
+async def test_a_deeply_nested_body_is_traced(engine_url, tmp_path):
+    """A body nested 700 deep (the JSON parser takes it) made a 500 when traced: walking it for data URLs
+    ran out of recursion."""
+    base = (await engine_url(trace_dir=str(tmp_path))).replace("ws://", "http://")
+    nested = "[" * 700 + "1" + "]" * 700
+    bodies = {
+        "/responses": '{"model": "gpt-4o-mini", "input": "hi", "extra": %s}',
+        "/chat/completions": (
+            '{"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}], "extra": %s}'
+        ),
+    }
+    headers = {"Authorization": "Bearer sk-test", "Content-Type": "application/json"}
+    async with aiohttp.ClientSession() as http:
+        for path, body in bodies.items():
+            async with http.post(f"{base}{path}", data=body % nested, headers=headers) as reply:
+                assert reply.status == 200, await reply.text()
+    trace = tmp_path / "responses.jsonl"
+    await eventually(lambda: trace.exists() and trace.read_text().strip(), timeout_s=5)
+    assert json.loads(trace.read_text().splitlines()[0])["data"]["request"] == "<nested too deeply to trace>"

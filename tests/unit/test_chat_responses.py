@@ -13,7 +13,13 @@ from pydantic import TypeAdapter
 from mockengine.brain.model import ForcedTool
 from mockengine.chat.completion import Completion
 from mockengine.chat.errors import ChatError
-from mockengine.chat.responses_request import ResponsesRequest, responses_param, translate
+from mockengine.chat.request import parse_request
+from mockengine.chat.responses_request import (
+    ResponsesRequest,
+    parse_responses_request,
+    responses_param,
+    translate,
+)
 from mockengine.chat.responses_shaping import shape_response
 from mockengine.chat.responses_store import ResponseStore
 from mockengine.chat.shaping import Choice, Envelope, ShapedCall
@@ -107,6 +113,175 @@ def test_refusals_name_the_responses_param(body: dict[str, Any], param: str) -> 
     with pytest.raises(ChatError) as caught:
         responses(**body)
     assert caught.value.status == 400 and caught.value.param == param
+
+
+CALL = {"type": "function_call", "name": "wait", "arguments": "{}"}
+
+
+@pytest.mark.parametrize(
+    ("items", "param", "code"),
+    [
+        ([{**CALL, "call_id": ["c1"]}], "input[0].call_id", "invalid_type"),
+        (
+            [{"type": "function_call_output", "call_id": {"id": 1}, "output": "x"}],
+            "input[0].call_id",
+            "invalid_type",
+        ),
+        ([CALL], "input[0].call_id", "missing_required_parameter"),
+    ],
+)
+def test_a_call_id_that_is_not_a_string_is_refused(items: list[Any], param: str, code: str) -> None:
+    """Not a 500 (an unhashable call_id) nor "No tool output found for function call None"."""
+    with pytest.raises(ChatError) as caught:
+        responses(input=items, tools=[WAIT])
+    assert (caught.value.status, caught.value.param, caught.value.code) == (400, param, code)
+
+
+@pytest.mark.parametrize(
+    ("settings", "param"),
+    [
+        ({"reasoning": "high"}, "reasoning"),
+        ({"reasoning": [1]}, "reasoning"),
+        ({"reasoning": {"effort": "extreme"}}, "reasoning.effort"),
+        ({"reasoning": {"summary": 5}}, "reasoning.summary"),
+        ({"truncation": "weird"}, "truncation"),
+        ({"truncation": 5}, "truncation"),
+        ({"prompt_cache_key": 5}, "prompt_cache_key"),
+        ({"safety_identifier": [1]}, "safety_identifier"),
+        ({"text": {"verbosity": "extreme"}}, "text.verbosity"),
+        (
+            {"text": {"format": {"type": "json_schema", "name": "x", "schema": {}, "description": 5}}},
+            "text.format.description",
+        ),
+        (
+            {"input": [{"role": "user", "content": [{"type": "input_image", "image_url": 5}]}]},
+            "input[0].content[0].image_url",
+        ),
+    ],
+)
+def test_echoed_settings_of_the_wrong_type_are_refused(settings: dict[str, Any], param: str) -> None:
+    """The response echoes these: one of the wrong type made a 500 (reasoning not an object) or a body the
+    SDK's types refuse."""
+    with pytest.raises(ChatError) as caught:
+        responses(**{"input": "hi", **settings})
+    assert (caught.value.status, caught.value.param) == (400, param)
+
+
+@pytest.mark.parametrize(
+    ("metadata", "param"),
+    [
+        ({"k": 5}, "metadata.k"),
+        ({f"k{i}": "v" for i in range(17)}, "metadata"),
+        ({"k": "v" * 513}, "metadata.k"),
+        ({"k" * 65: "v"}, "metadata"),
+    ],
+)
+def test_metadata_past_its_limits_is_refused(metadata: dict[str, Any], param: str) -> None:
+    """16 keys of up to 64 characters, string values of up to 512 (chat checks it the same way); a value
+    not a string made a response the SDK's types refuse."""
+    with pytest.raises(ChatError) as caught:
+        responses(input="hi", metadata=metadata)
+    assert (caught.value.status, caught.value.param) == (400, param)
+    assert responses(input="hi", metadata={"k" * 64: "v" * 512}).chat.body["metadata"]
+
+
+def test_echoed_settings_of_the_right_type_validate() -> None:
+    settings = {
+        "reasoning": {"effort": "low", "summary": "auto"},
+        "truncation": "auto",
+        "prompt_cache_key": "k",
+        "safety_identifier": "s",
+        "text": {"verbosity": "low"},
+    }
+    request = responses(input="hi", **settings)
+    shaped = shape_response(request, completion(Choice(0, "Hello.", (), "stop", 2)))
+    Response.model_validate(shaped.body, strict=False)
+    assert shaped.body["reasoning"]["effort"] == "low" and shaped.body["text"]["verbosity"] == "low"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"model": "gpt-4o-mini", "input": "hi", "temperature": NaN}',
+        b'{"model": "gpt-4o-mini", "input": "hi", "top_p": -Infinity}',
+        b'{"model": "gpt-4o-mini", "input": "lone \\ud800 surrogate"}',
+        b'{"model": "gpt-4o-mini", "input": "lone \\udfff low"}',
+        b'{"model": "gpt-4o-mini", "input": "reversed \\udc00\\ud800"}',
+    ],
+)
+def test_what_is_not_json_is_malformed(raw: bytes) -> None:
+    """NaN / Infinity (accepted by Python's parser, echoed as invalid JSON) and lone surrogates (a 500 in
+    the tokenizer) are the "could not parse" 400, on both endpoints."""
+    chat_raw = raw.replace(b'"input": ', b'"messages": [{"role": "user", "content": ').replace(b"}", b"}]}")
+    for parse, body in ((parse_responses_request, raw), (parse_request, chat_raw)):
+        with pytest.raises(ChatError) as caught:
+            parse(body)
+        assert caught.value.status == 400 and "could not parse the JSON body" in caught.value.message
+
+
+def test_paired_surrogates_are_one_character() -> None:
+    request = parse_responses_request(b'{"model": "gpt-4o-mini", "input": "globe \\ud83c\\udf0d"}')
+    assert request.chat.messages[0]["content"] == "globe \U0001f30d"
+
+
+ANSWERED = {"type": "function_call", "call_id": "c1", "name": "wait", "arguments": "{}"}
+
+
+@pytest.mark.parametrize(
+    ("settings", "param", "code"),
+    [
+        ({"instructions": 5}, "instructions", "invalid_type"),
+        ({"instructions": [{"role": "user", "content": "x"}]}, "instructions", "invalid_type"),
+        (
+            {"stream": True, "stream_options": {"include_obfuscation": "no"}},
+            "stream_options.include_obfuscation",
+            "invalid_type",
+        ),
+        (
+            {"text": {"format": {"type": "json_schema", "name": "x", "schema": [1]}}},
+            "text.format.schema",
+            "invalid_type",
+        ),
+        (
+            {"input": [ANSWERED, {"type": "function_call_output", "call_id": "c1", "output": [1]}]},
+            "input[1].output[0]",
+            "invalid_type",
+        ),
+        (
+            {
+                "input": [
+                    ANSWERED,
+                    {"type": "function_call_output", "call_id": "c1", "output": [{"type": "x"}]},
+                ]
+            },
+            "input[1].output[0].type",
+            "invalid_value",
+        ),
+        (
+            {
+                "input": [
+                    ANSWERED,
+                    {"type": "function_call_output", "call_id": "c1", "output": [{"type": "input_text"}]},
+                ]
+            },
+            "input[1].output[0].text",
+            "missing_required_parameter",
+        ),
+    ],
+)
+def test_wrong_types_are_named(settings: dict[str, Any], param: str, code: str) -> None:
+    """Each was taken (a string include_obfuscation as true, output parts not parts as no text) or worded
+    as missing (a schema that is an array)."""
+    with pytest.raises(ChatError) as caught:
+        responses(**{"input": "hi", "tools": [WAIT], **settings})
+    assert (caught.value.status, caught.value.param, caught.value.code) == (400, param, code)
+
+
+def test_output_parts_give_their_text() -> None:
+    parts = [{"type": "input_text", "text": "Sunny"}, {"type": "input_image", "image_url": "https://x/y.png"}]
+    output = {"type": "function_call_output", "call_id": "c1", "output": parts}
+    request = responses(input=[ANSWERED, output], tools=[WAIT])
+    assert request.chat.messages[-1] == {"role": "tool", "tool_call_id": "c1", "content": "Sunny"}
 
 
 def test_chat_params_are_named_back() -> None:
