@@ -3,6 +3,7 @@ the transcript and the events appear on the page; a screenshot is saved in repor
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
@@ -29,10 +30,7 @@ async def test_console_spoken_turn(engine, chromium_path, fake_mic_wav, reports_
                 "console", lambda msg: problems.append(msg.text) if msg.type in ("error", "warning") else None
             )
             await page.goto(f"{server.http_url}/")
-            await page.select_option("#transport", transport)
-            await page.select_option("#turn-detection", "server_vad")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await _go_live(page, transport=transport, turn_detection="server_vad")
             user = page.locator("#transcript li.user").first
             await expect(user).to_contain_text("capital", timeout=30_000, ignore_case=True)
             reply = page.locator("#transcript li.assistant:not(.partial)").first
@@ -51,71 +49,77 @@ async def test_console_spoken_turn(engine, chromium_path, fake_mic_wav, reports_
             await browser.close()
 
 
-async def _open_console(p, chromium_path, wav, url):
-    browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(wav))
-    page = await browser.new_page(viewport={"width": 1280, "height": 1000})
-    problems: list[str] = []
-    page.on("pageerror", lambda exc: problems.append(str(exc)))
-    # Every peer connection the page makes, to look at after the call.
-    await page.add_init_script(
-        "const Native = window.RTCPeerConnection; window.pcs = [];"
-        "window.RTCPeerConnection = function (...a) {"
-        " const pc = new Native(...a); window.pcs.push(pc); return pc; };"
-    )
-    await page.goto(f"{url}/")
-    return browser, page, problems
+@contextlib.asynccontextmanager
+async def _console(chromium_path, wav, url):
+    """The console open in headless Chromium (the fake microphone playing ``wav``): yields the page and
+    the list its uncaught errors go to; the browser is closed on the way out."""
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(wav))
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 1000})
+            problems: list[str] = []
+            page.on("pageerror", lambda exc: problems.append(str(exc)))
+            # Every peer connection the page makes, to look at after the call.
+            await page.add_init_script(
+                "const Native = window.RTCPeerConnection; window.pcs = [];"
+                "window.RTCPeerConnection = function (...a) {"
+                " const pc = new Native(...a); window.pcs.push(pc); return pc; };"
+            )
+            await page.goto(f"{url}/")
+            yield page, problems
+        finally:
+            await browser.close()
+
+
+async def _go_live(page, transport=None, turn_detection=None):
+    """Pick ``transport`` and ``turn_detection`` (where given), connect, and wait for the session."""
+    if transport is not None:
+        await page.select_option("#transport", transport)
+    if turn_detection is not None:
+        await page.select_option("#turn-detection", turn_detection)
+    await page.click("#connect")
+    await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
 
 
 async def test_console_failed_connect_can_be_retried(engine, chromium_path, fake_mic_wav):
     """An engine that checks API keys: the page's default key is refused; the reason shows beside the
     buttons, Connect works again, and with the right key the session goes live."""
     server = await engine(api_key="sk-the-right-one")
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            # Without --journal-dir the journal pane says so up front (not only once a session is clicked).
-            await expect(page.locator("#journal-id")).to_contain_text("--journal-dir")
-            shown = await page.locator("#journal-id").evaluate("e => e.innerText")
-            assert "--journal-dir" in shown  # not upper-cased like the heading (session ids neither)
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("failed")
-            await expect(page.locator("#connect-error")).to_contain_text("401")
-            await expect(page.locator("#connect-error")).to_contain_text("--api-key")
-            await expect(page.locator("#connect")).to_be_enabled()
-            await page.fill("#api-key", "sk-the-right-one")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await expect(page.locator("#connect-error")).to_be_empty()
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        # Without --journal-dir the journal pane says so up front (not only once a session is clicked).
+        await expect(page.locator("#journal-id")).to_contain_text("--journal-dir")
+        shown = await page.locator("#journal-id").evaluate("e => e.innerText")
+        assert "--journal-dir" in shown  # not upper-cased like the heading (session ids neither)
+        await page.click("#connect")
+        await expect(page.locator("#status")).to_have_text("failed")
+        await expect(page.locator("#connect-error")).to_contain_text("401")
+        await expect(page.locator("#connect-error")).to_contain_text("--api-key")
+        await expect(page.locator("#connect")).to_be_enabled()
+        await page.fill("#api-key", "sk-the-right-one")
+        await _go_live(page)
+        await expect(page.locator("#connect-error")).to_be_empty()
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_call_ended_by_the_engine(engine, chromium_path, fake_mic_wav):
     """Kill connection on a WebRTC call: the page closes its side of the call (left open, its ICE
     failure 15-20 s later ended the *next* session), the mute button is reset, and it connects again."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await page.click("#mute")
-            await page.click("#kill")
-            await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
-            assert await page.evaluate("window.pcs[0].connectionState") == "closed"
-            await expect(page.locator("#mute")).to_have_text("Mute mic")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            # Each session's transcript starts with its id (the lines of sessions ran together).
-            await expect(page.locator("#transcript li.session")).to_have_count(2)
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page)
+        await page.click("#mute")
+        await page.click("#kill")
+        await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
+        assert await page.evaluate("window.pcs[0].connectionState") == "closed"
+        await expect(page.locator("#mute")).to_have_text("Mute mic")
+        await _go_live(page)
+        # Each session's transcript starts with its id (the lines of sessions ran together).
+        await expect(page.locator("#transcript li.session")).to_have_count(2)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_fault_at_connect_is_armed_for_the_next_connect(engine, chromium_path, fake_mic_wav):
@@ -123,55 +127,43 @@ async def test_console_fault_at_connect_is_armed_for_the_next_connect(engine, ch
     arms it for the next connection (no session needed): that connect fails with the 503, the next one
     goes live."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#fault-kind", "refuse_call")
-            await expect(page.locator("#fire-fault")).to_have_text("Arm for the next connect")
-            await page.click("#fire-fault")
-            await expect(page.locator("#fault-result")).to_contain_text("next connection")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("failed")
-            await expect(page.locator("#connect-error")).to_contain_text("503")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await page.select_option("#fault-kind", "close_after_events")
-            await expect(page.locator("#fire-fault")).to_have_text("Fire on this session")
-            await page.click("#fire-fault")
-            await expect(page.locator("#status")).to_contain_text("ended", timeout=30_000)
-            await expect(page.locator("#fire-fault")).to_be_disabled()
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.select_option("#fault-kind", "refuse_call")
+        await expect(page.locator("#fire-fault")).to_have_text("Arm for the next connect")
+        await page.click("#fire-fault")
+        await expect(page.locator("#fault-result")).to_contain_text("next connection")
+        await page.click("#connect")
+        await expect(page.locator("#status")).to_have_text("failed")
+        await expect(page.locator("#connect-error")).to_contain_text("503")
+        await _go_live(page)
+        await page.select_option("#fault-kind", "close_after_events")
+        await expect(page.locator("#fire-fault")).to_have_text("Fire on this session")
+        await page.click("#fire-fault")
+        await expect(page.locator("#status")).to_contain_text("ended", timeout=30_000)
+        await expect(page.locator("#fire-fault")).to_be_disabled()
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_settings_changed_during_a_session(engine, chromium_path, fake_mic_wav):
     """Turn detection and voice picked during a session go to the engine as session.update (they were
     silently ignored); transport and scenario are locked until hang-up."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#transport", "websocket")
-            await page.select_option("#turn-detection", "none")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await expect(page.locator("#scenario")).to_be_disabled()
-            await expect(page.locator("#transport")).to_be_disabled()
-            updated = page.locator("#events li", has_text="session.updated")
-            await page.select_option("#turn-detection", "semantic_vad")
-            await expect(updated).to_have_count(1)
-            await updated.click()
-            await expect(updated.locator("pre")).to_contain_text('"semantic_vad"')
-            await page.select_option("#voice", "verse")
-            await expect(updated).to_have_count(2)
-            await page.click("#hangup")
-            await expect(page.locator("#scenario")).to_be_enabled()
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport="websocket", turn_detection="none")
+        await expect(page.locator("#scenario")).to_be_disabled()
+        await expect(page.locator("#transport")).to_be_disabled()
+        updated = page.locator("#events li", has_text="session.updated")
+        await page.select_option("#turn-detection", "semantic_vad")
+        await expect(updated).to_have_count(1)
+        await updated.click()
+        await expect(updated.locator("pre")).to_contain_text('"semantic_vad"')
+        await page.select_option("#voice", "verse")
+        await expect(updated).to_have_count(2)
+        await page.click("#hangup")
+        await expect(page.locator("#scenario")).to_be_enabled()
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_journal_of_the_session_just_ended(engine, chromium_path, fake_mic_wav, tmp_path):
@@ -179,27 +171,21 @@ async def test_console_journal_of_the_session_just_ended(engine, chromium_path, 
     were listed: a finished session's journal could not be opened); its records are readable (the list's
     numbers were cut off from 10 on: the record's time is its label)."""
     server = await engine(journal_dir=str(tmp_path / "journal"))
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#transport", "websocket")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await page.fill("#text-input", "hello there")
-            await page.click("#send-text")
-            done = page.locator("#events li", has_text="response.done").first
-            await expect(done).to_be_attached(timeout=30_000)
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            ended = page.locator("#sessions li", has_text="ended, this page")
-            await ended.click()
-            records = page.locator("#journal li")
-            await expect(records.filter(has_text="response.done").first).to_be_attached()
-            assert await records.count() > 10
-            assert await records.nth(0).evaluate("li => getComputedStyle(li).listStyleType") == "none"
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport="websocket")
+        await page.fill("#text-input", "hello there")
+        await page.click("#send-text")
+        done = page.locator("#events li", has_text="response.done").first
+        await expect(done).to_be_attached(timeout=30_000)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        ended = page.locator("#sessions li", has_text="ended, this page")
+        await ended.click()
+        records = page.locator("#journal li")
+        await expect(records.filter(has_text="response.done").first).to_be_attached()
+        assert await records.count() > 10
+        assert await records.nth(0).evaluate("li => getComputedStyle(li).listStyleType") == "none"
+        assert not problems, problems
 
 
 async def test_console_shows_a_failed_response(engine, chromium_path, fake_mic_wav):
@@ -207,54 +193,40 @@ async def test_console_shows_a_failed_response(engine, chromium_path, fake_mic_w
     'failed' and why (the line was an empty or half 'engine:' with no reason, the event a plain
     response.done)."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#transport", "websocket")
-            await page.select_option("#turn-detection", "none")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await page.select_option("#fault-kind", "response_failed")
-            await page.click("#fire-fault")
-            await expect(page.locator("#fault-result")).to_contain_text("armed")
-            await page.fill("#text-input", "hello there")
-            await page.click("#send-text")
-            failed = page.locator("#transcript li.assistant.failed")
-            await expect(failed).to_have_attribute("data-outcome", re.compile("failed: .+"), timeout=30_000)
-            done = page.locator("#events li.error", has_text="response.done")
-            await expect(done).to_contain_text("failed")
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport="websocket", turn_detection="none")
+        await page.select_option("#fault-kind", "response_failed")
+        await page.click("#fire-fault")
+        await expect(page.locator("#fault-result")).to_contain_text("armed")
+        await page.fill("#text-input", "hello there")
+        await page.click("#send-text")
+        failed = page.locator("#transcript li.assistant.failed")
+        await expect(failed).to_have_attribute("data-outcome", re.compile("failed: .+"), timeout=30_000)
+        done = page.locator("#events li.error", has_text="response.done")
+        await expect(done).to_contain_text("failed")
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_timeline_shades_websocket_playback(engine, chromium_path, fake_mic_wav):
     """Over WebSocket the page plays the reply itself: the timeline's "reply playing" shading covers the
     time the audio plays (it covered the time the deltas arrived, a third of it)."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#transport", "websocket")
-            await page.select_option("#turn-detection", "none")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await page.fill("#text-input", "what is the capital of France")
-            await page.click("#send-text")
-            done = page.locator("#events li", has_text="response.done").first
-            await expect(done).to_be_attached(timeout=30_000)
-            shaded, played = await page.evaluate(
-                "[state.replyPlaying.reduce((s, span) => s + ((span.to ?? 0) - span.from), 0),"
-                " [...state.player.items.values()].reduce((s, item) => s + item.ms / 1000, 0)]"
-            )
-            assert played > 1.0 and abs(shaded - played) < 0.2, (shaded, played)
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport="websocket", turn_detection="none")
+        await page.fill("#text-input", "what is the capital of France")
+        await page.click("#send-text")
+        done = page.locator("#events li", has_text="response.done").first
+        await expect(done).to_be_attached(timeout=30_000)
+        shaded, played = await page.evaluate(
+            "[state.replyPlaying.reduce((s, span) => s + ((span.to ?? 0) - span.from), 0),"
+            " [...state.player.items.values()].reduce((s, item) => s + item.ms / 1000, 0)]"
+        )
+        assert played > 1.0 and abs(shaded - played) < 0.2, (shaded, played)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_gives_up_on_a_hanging_handshake(engine, chromium_path, fake_mic_wav):
@@ -262,26 +234,21 @@ async def test_console_gives_up_on_a_hanging_handshake(engine, chromium_path, fa
     after 8 s and says so (it stayed 'connecting' for good, with the session's buttons enabled); a refused
     upgrade says so too; the next connect goes live."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#transport", "websocket")
-            await page.select_option("#fault-kind", "withhold_session_created")
-            await page.click("#fire-fault")
-            await page.click("#connect")
-            await expect(page.locator("#connect-error")).to_contain_text("session.created", timeout=12_000)
-            await expect(page.locator("#status")).to_have_text("failed")
-            await page.select_option("#fault-kind", "refuse_upgrade")
-            await page.click("#fire-fault")
-            await page.click("#connect")
-            await expect(page.locator("#connect-error")).to_contain_text("refused")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.select_option("#transport", "websocket")
+        await page.select_option("#fault-kind", "withhold_session_created")
+        await page.click("#fire-fault")
+        await page.click("#connect")
+        await expect(page.locator("#connect-error")).to_contain_text("session.created", timeout=12_000)
+        await expect(page.locator("#status")).to_have_text("failed")
+        await page.select_option("#fault-kind", "refuse_upgrade")
+        await page.click("#fire-fault")
+        await page.click("#connect")
+        await expect(page.locator("#connect-error")).to_contain_text("refused")
+        await _go_live(page)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 @pytest.mark.parametrize("width", [1280, 400])
@@ -289,51 +256,42 @@ async def test_console_layout(engine, chromium_path, fake_mic_wav, width):
     """Wide: the transcript sits in the first row beside the session panel (it left two thirds of the
     first screen empty); narrow (a phone, 400 px): one column, nothing wider than the window."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.set_viewport_size({"width": width, "height": 900})
-            await expect(page.locator("#fault-kind option").first).to_be_attached()
-            session = await page.locator("#connect-panel").bounding_box()
-            transcript = await page.locator("#transcript").locator("xpath=..").bounding_box()
-            assert session and transcript
-            if width > 1000:
-                assert transcript["y"] == session["y"]
-            else:
-                assert transcript["x"] == session["x"]
-            assert await page.evaluate("document.documentElement.scrollWidth") <= width
-            # The longest event name wraps instead of being cut off at the panel's edge.
-            await page.evaluate("addEvent({type: 'conversation.item.input_audio_transcription.completed'})")
-            assert await page.locator("#events").evaluate("e => e.scrollWidth <= e.clientWidth")
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.set_viewport_size({"width": width, "height": 900})
+        await expect(page.locator("#fault-kind option").first).to_be_attached()
+        session = await page.locator("#connect-panel").bounding_box()
+        transcript = await page.locator("#transcript").locator("xpath=..").bounding_box()
+        assert session and transcript
+        if width > 1000:
+            assert transcript["y"] == session["y"]
+        else:
+            assert transcript["x"] == session["x"]
+        assert await page.evaluate("document.documentElement.scrollWidth") <= width
+        # The longest event name wraps instead of being cut off at the panel's edge.
+        await page.evaluate("addEvent({type: 'conversation.item.input_audio_transcription.completed'})")
+        assert await page.locator("#events").evaluate("e => e.scrollWidth <= e.clientWidth")
+        assert not problems, problems
 
 
 async def test_console_refused_voice_change_shows_the_voice_in_use(engine, chromium_path, fake_mic_wav):
     """A new voice after the assistant has spoken is refused (cannot_update_voice): the error shows and the
     voice picker goes back to the session's voice (it kept showing the refused one)."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#transport", "websocket")
-            await page.select_option("#turn-detection", "none")
-            await page.select_option("#voice", "ash")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await page.fill("#text-input", "hello there")
-            await page.click("#send-text")
-            done = page.locator("#events li", has_text="response.done").first
-            await expect(done).to_be_attached(timeout=30_000)
-            await page.select_option("#voice", "verse")
-            await expect(page.locator("#events li.error", has_text="voice")).to_be_attached()
-            await expect(page.locator("#voice")).to_have_value("ash")
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.select_option("#transport", "websocket")
+        await page.select_option("#turn-detection", "none")
+        await page.select_option("#voice", "ash")
+        await _go_live(page)
+        await page.fill("#text-input", "hello there")
+        await page.click("#send-text")
+        done = page.locator("#events li", has_text="response.done").first
+        await expect(done).to_be_attached(timeout=30_000)
+        await page.select_option("#voice", "verse")
+        await expect(page.locator("#events li.error", has_text="voice")).to_be_attached()
+        await expect(page.locator("#voice")).to_have_value("ash")
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_opened_while_the_engine_does_not_answer(engine, chromium_path, fake_mic_wav):
@@ -361,32 +319,27 @@ async def test_console_event_list_scrolled_up_stays(engine, chromium_path, fake_
     """Events scrolled up to read one (opened for its JSON) stay in view while more arrive (every event
     scrolled the list back to its end); at the end, the list follows the newest."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#transport", "websocket")
-            await page.select_option("#turn-detection", "none")
-            await page.uncheck("#hide-deltas")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            done = page.locator("#events li", has_text="response.done")
-            await page.fill("#text-input", "hello there")
-            await page.click("#send-text")
-            await expect(done).to_have_count(1, timeout=30_000)
-            events = page.locator("#events")
-            at_end = "e => e.scrollHeight - e.scrollTop - e.clientHeight < 40"
-            assert await events.evaluate(at_end)
-            await events.evaluate("e => { e.scrollTop = 0; }")
-            await page.locator("#events li").first.click()
-            await page.fill("#text-input", "tell me more")
-            await page.click("#send-text")
-            await expect(done).to_have_count(2, timeout=30_000)
-            assert await events.evaluate("e => e.scrollTop") == 0
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.select_option("#transport", "websocket")
+        await page.select_option("#turn-detection", "none")
+        await page.uncheck("#hide-deltas")
+        await _go_live(page)
+        done = page.locator("#events li", has_text="response.done")
+        await page.fill("#text-input", "hello there")
+        await page.click("#send-text")
+        await expect(done).to_have_count(1, timeout=30_000)
+        events = page.locator("#events")
+        at_end = "e => e.scrollHeight - e.scrollTop - e.clientHeight < 40"
+        assert await events.evaluate(at_end)
+        await events.evaluate("e => { e.scrollTop = 0; }")
+        await page.locator("#events li").first.click()
+        await page.fill("#text-input", "tell me more")
+        await page.click("#send-text")
+        await expect(done).to_have_count(2, timeout=30_000)
+        assert await events.evaluate("e => e.scrollTop") == 0
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_offers_a_tool_and_answers_its_call(engine, chromium_path, fake_mic_wav):
@@ -394,50 +347,40 @@ async def test_console_offers_a_tool_and_answers_its_call(engine, chromium_path,
     shows in the tool calls pane, the page answers it and the reply follows (the page offered no tools,
     so the pane stayed empty whatever you said)."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#transport", "websocket")
-            await page.select_option("#turn-detection", "none")
-            await page.check("#offer-tool")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await expect(page.locator("#offer-tool")).to_be_disabled()
-            await page.fill("#text-input", "What's the weather in Paris?")
-            await page.click("#send-text")
-            await expect(page.locator("#tools li")).to_contain_text("get_weather", timeout=30_000)
-            await expect(page.locator("#tools li")).to_contain_text("Paris")
-            done = page.locator("#events li", has_text="response.done")
-            await expect(done).to_have_count(2, timeout=30_000)
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.select_option("#transport", "websocket")
+        await page.select_option("#turn-detection", "none")
+        await page.check("#offer-tool")
+        await _go_live(page)
+        await expect(page.locator("#offer-tool")).to_be_disabled()
+        await page.fill("#text-input", "What's the weather in Paris?")
+        await page.click("#send-text")
+        await expect(page.locator("#tools li")).to_contain_text("get_weather", timeout=30_000)
+        await expect(page.locator("#tools li")).to_contain_text("Paris")
+        done = page.locator("#events li", has_text="response.done")
+        await expect(done).to_have_count(2, timeout=30_000)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_fault_for_the_other_transport_is_not_armed(engine, chromium_path, fake_mic_wav):
     """A WebRTC-only fault on a WebSocket session, or refuse_call for a WebSocket connect: the page says
     it would not act (it said 'armed' and nothing happened; an at-connect one was used up silently)."""
     server = await engine()
-    async with async_playwright() as p:
-        browser, page, problems = await _open_console(p, chromium_path, fake_mic_wav, server.http_url)
-        try:
-            await page.select_option("#transport", "websocket")
-            await page.select_option("#fault-kind", "refuse_call")
-            await expect(page.locator("#fault-doc")).to_contain_text("WebRTC only")
-            await page.click("#fire-fault")
-            await expect(page.locator("#fault-result")).to_contain_text("acts on WebRTC only")
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-            await page.select_option("#fault-kind", "datachannel_close")
-            await page.click("#fire-fault")
-            await expect(page.locator("#fault-result")).to_contain_text("this session is WebSocket")
-            await page.click("#hangup")
-            await server.wait_until_idle()
-            assert not problems, problems
-        finally:
-            await browser.close()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.select_option("#transport", "websocket")
+        await page.select_option("#fault-kind", "refuse_call")
+        await expect(page.locator("#fault-doc")).to_contain_text("WebRTC only")
+        await page.click("#fire-fault")
+        await expect(page.locator("#fault-result")).to_contain_text("acts on WebRTC only")
+        await _go_live(page)
+        await page.select_option("#fault-kind", "datachannel_close")
+        await page.click("#fire-fault")
+        await expect(page.locator("#fault-result")).to_contain_text("this session is WebSocket")
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 @pytest.mark.parametrize("transport", ["webrtc", "websocket"])
@@ -453,9 +396,7 @@ async def test_console_without_a_microphone(engine, chromium_path, fake_mic_wav,
             problems: list[str] = []
             page.on("pageerror", lambda exc: problems.append(str(exc)))
             await page.goto(f"{server.http_url}/")
-            await page.select_option("#transport", transport)
-            await page.click("#connect")
-            await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+            await _go_live(page, transport=transport)
             await expect(page.locator("#connect-error")).to_contain_text("no microphone")
             await page.fill("#text-input", "hello there")
             await page.click("#send-text")
