@@ -14,6 +14,7 @@ from openai import AsyncOpenAI
 from openai.types.responses import Response, ResponseStreamEvent
 from pydantic import BaseModel, TypeAdapter
 
+from tests import hyperstudy_text
 from tests.eventually import eventually
 
 WEATHER = {
@@ -28,23 +29,16 @@ WEATHER = {
     },
     "strict": True,
 }
-SEND_CHAT = {
-    "type": "function",
-    "name": "send_chat",
-    "description": "Send a chat message to the other participant(s) in the experiment.",
-    "parameters": {
-        "type": "object",
-        "properties": {"message": {"type": "string", "description": "The message text to send."}},
-        "required": ["message"],
-        "additionalProperties": False,
-    },
-}
-WAIT = {
-    "type": "function",
-    "name": "wait",
-    "description": "Take no action this turn. Use when nothing is required of you right now.",
-    "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
-}
+
+
+def flat(tool: dict[str, Any]) -> dict[str, Any]:
+    """A Chat Completions function tool (``{"type": "function", "function": {...}}``) as the Responses API
+    takes it: its ``function`` fields beside ``type``."""
+    return {"type": "function", **tool["function"]}
+
+
+SEND_CHAT = flat(hyperstudy_text.SEND_CHAT)
+WAIT = flat(hyperstudy_text.WAIT)
 ASK_WEATHER = "What is the weather in Paris?"
 ASK_FOR_CHAT = "Please send a chat saying hello to Alex"
 TIMES = {"created_at", "completed_at"}
