@@ -22,7 +22,7 @@ their property schema are dropped (a required one then counts as missing).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -100,6 +100,11 @@ def fill(
     said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
     work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
+
+    def nested(target: Mapping[str, Any], text: str) -> Filled:
+        """An object parameter's own parameters from ``text``, one object deeper."""
+        return fill(tool_name, target, text, referent, today, vocabulary, description, depth=depth + 1)
+
     kinds = {
         name: "other" if _untyped_object(sub, schema) else kinds_of.kind_of(name, sub)
         for name, sub in properties.items()
@@ -118,7 +123,7 @@ def fill(
                 _fill_one(work, filled, name, properties[name], kind)
     if depth < MAX_OBJECT_DEPTH:  # before the free strings, which would take the list's words
         for name in [n for n in required if n not in filled.arguments]:
-            _fill_object_list(work, filled, name, schema, tool_name, referent, vocabulary, description, depth)
+            _fill_object_list(work, filled, name, schema, nested)
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
     as_said = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
     strings = [n for n, k in kinds.items() if k in _STRINGS and n not in filled.arguments]
@@ -159,7 +164,7 @@ def fill(
             filled.arguments[name], filled.sources[name] = found, "(an object whose parts were heard)"
     if depth < MAX_OBJECT_DEPTH:
         for name in [n for n in required if n not in filled.arguments]:
-            _fill_object(work, filled, name, schema, tool_name, referent, vocabulary, description, depth)
+            _fill_object(work, filled, name, schema, nested)
     _fill_wider_place(work, filled, properties, kinds)
     _finish(filled, schema, required, lists)
     return filled
@@ -200,11 +205,7 @@ def _fill_object_list(
     filled: Filled,
     name: str,
     schema: Mapping[str, Any],
-    tool_name: str,
-    referent: Referent,
-    vocabulary: frozenset[str],
-    description: str,
-    depth: int,
+    nested: Callable[[Mapping[str, Any], str], Filled],
 ) -> None:
     """A required array of objects (``items: list[Item]``) from a list said ("two apples and three
     bananas" → ``[{"name": "apples", "quantity": 2}, {"name": "bananas", "quantity": 3}]``): each part
@@ -219,7 +220,7 @@ def _fill_object_list(
         return
     found: list[tuple[str, Filled]] = []
     for part in re.split(r"\s*,\s*|\s+and\s+", work.text):
-        inner = fill(tool_name, target, part, referent, work.today, vocabulary, description, depth=depth + 1)
+        inner = nested(target, part)
         if not inner.missing and any(value is not None for value in inner.arguments.values()):
             found.append((part, inner))
     value = [inner.arguments for _, inner in found]
@@ -243,11 +244,7 @@ def _fill_object(
     filled: Filled,
     name: str,
     schema: Mapping[str, Any],
-    tool_name: str,
-    referent: Referent,
-    vocabulary: frozenset[str],
-    description: str,
-    depth: int,
+    nested: Callable[[Mapping[str, Any], str], Filled],
 ) -> None:
     """A required object parameter (a Pydantic model: ``location: {"$ref": "#/$defs/Location"}``) filled
     as its own parameters would be, from the words the other parameters left: "the forecast for Paris for
@@ -256,7 +253,7 @@ def _fill_object(
     target = schema_values.object_target(schema_values.properties_of(schema).get(name), schema)
     if target is None:
         return
-    inner = fill(tool_name, target, work.text, referent, work.today, vocabulary, description, depth=depth + 1)
+    inner = nested(target, work.text)
     heard_parts = [part for part, value in inner.arguments.items() if value is not None]
     if inner.missing or not heard_parts or not _valid_property(name, inner.arguments, schema):
         return
