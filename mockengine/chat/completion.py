@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import logging
 import time
@@ -24,6 +25,7 @@ from mockengine import __version__
 from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.model import Brain
 from mockengine.chat import errors
+from mockengine.chat.audio import AUDIO_EXPIRY_S, AUDIO_ID_LENGTH, AUDIO_ID_PREFIX, ChoiceAudio, encode_audio
 from mockengine.chat.conversation import ImageReader, reply_request
 from mockengine.chat.limits import check_context_length
 from mockengine.chat.request import ChatRequest
@@ -39,6 +41,7 @@ from mockengine.chat.shaping import (
     tool_tokens,
 )
 from mockengine.engines.tokens import TokenCounter
+from mockengine.engines.tts import Synthesizer
 from mockengine.ids import IdFactory
 
 log = logging.getLogger("mockengine.chat")
@@ -56,9 +59,10 @@ class Completion:
     prompt_tokens: int
     ids: IdFactory
     rules: tuple[str, ...]  # the brain rule behind each choice, for logs and traces
+    prompt_audio_tokens: int = 0  # part of prompt_tokens
 
     def body(self) -> dict[str, Any]:
-        return completion_body(self.envelope, self.choices, self.prompt_tokens)
+        return completion_body(self.envelope, self.choices, self.prompt_tokens, self.prompt_audio_tokens)
 
     def chunks(self, request: ChatRequest) -> Iterator[dict[str, Any]]:
         obfuscation = self.ids if request.include_obfuscation else None
@@ -68,7 +72,40 @@ class Completion:
             self.prompt_tokens,
             include_usage=request.include_usage,
             obfuscation=obfuscation,
+            prompt_audio_tokens=self.prompt_audio_tokens,
         )
+
+
+def speak(completion: Completion, request: ChatRequest, synthesizer: Synthesizer) -> Completion:
+    """``completion`` with each choice that has text and no tool call spoken in ``request.audio``'s voice
+    and format (blocking: piper and the codecs; run it in an executor). The transcript is the text as
+    synthesised (whitespace normalised); audio ids come from the completion's id factory, so a seeded
+    request gets the same ids and, with a seeded engine, the same bytes. Its tokens join the choice's
+    completion tokens. Unchanged when the request asks for no audio."""
+    wanted = request.audio
+    if wanted is None:
+        return completion
+    choices: list[Choice] = []
+    for choice in completion.choices:
+        if choice.calls or not choice.text:
+            choices.append(choice)  # a tool call has no audio (nor a reply cut to nothing)
+            continue
+        segments = synthesizer.synthesize(choice.text, voice=wanted.catalogue_voice)
+        pcm16 = b"".join(segment.pcm16 for segment in segments)
+        ends = tuple(itertools.accumulate(len(segment.pcm16) for segment in segments))
+        audio = ChoiceAudio(
+            id=completion.ids.new(AUDIO_ID_PREFIX, AUDIO_ID_LENGTH),
+            expires_at=completion.envelope.created + AUDIO_EXPIRY_S,
+            transcript=" ".join(segment.text for segment in segments),
+            data=encode_audio(pcm16, wanted.format),
+            pcm16=pcm16,
+            sentence_ends=tuple(zip((s.text for s in segments), ends, strict=True)),
+        )
+        spoken = dataclasses.replace(
+            choice, audio=audio, completion_tokens=choice.completion_tokens + audio.tokens
+        )
+        choices.append(spoken)
+    return dataclasses.replace(completion, choices=choices)
 
 
 def request_ids(request: ChatRequest, server_seed: int | None) -> IdFactory:
@@ -123,4 +160,7 @@ def complete(
         model=request.model,
         system_fingerprint=SYSTEM_FINGERPRINT,
     )
-    return Completion(envelope, choices, in_messages + in_tools, ids, tuple(rules))
+    prompt_audio = request.prompt_audio_tokens
+    return Completion(
+        envelope, choices, in_messages + in_tools + prompt_audio, ids, tuple(rules), prompt_audio
+    )

@@ -6,9 +6,11 @@ on the voice side (a user message whose text starts with ``[context]`` is a Hype
 * ``system`` / ``developer`` → their text joins the instructions (in order); mid-conversation ones also
   (and any that is a ``[context]`` line) also stay in the history as ``system`` items, where the brain
   reads context in them as on the voice side.
-* ``user`` → text parts joined by spaces; ``image_url`` parts with a ``data:`` URL are decoded into
-  ``ImageFacts``. Other URLs cannot be fetched offline and are passed over; audio and file parts too.
-* ``assistant`` → an ``assistant`` item for its text, then one ``function_call`` item per tool call.
+* ``user`` → text parts and the transcripts of ``input_audio`` parts (``request.heard``, heard by the
+  server before) joined by spaces; ``image_url`` parts with a ``data:`` URL are decoded into
+  ``ImageFacts``. Other URLs cannot be fetched offline and are passed over; file parts too.
+* ``assistant`` → an ``assistant`` item for its text (or, for a spoken answer named by its audio id,
+  its transcript: ``request.recalled``), then one ``function_call`` item per tool call.
 * ``tool`` → a ``function_call_output`` item; the legacy ``function`` role likewise (no call id).
 
 ``response_index`` is the number of assistant messages so far: the same conversation always gets the same
@@ -17,7 +19,7 @@ reply, and each new turn draws fresh phrasing from the seed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mockengine.brain.context import is_context_text
@@ -44,12 +46,12 @@ def reply_request(request: ChatRequest, describe_image: ImageReader) -> ReplyReq
             continue
         if role == "assistant":
             assistant_turns += 1
-        history.extend(item.view() for item in _items(index, message, describe_image))
+        history.extend(item.view() for item in _items(index, message, describe_image, request))
     return ReplyRequest(
         instructions="\n\n".join(t for t in instructions if t),
         tools=request.tools,
         tool_choice=request.tool_choice,
-        output_modalities=("text",),
+        output_modalities=("audio",) if request.audio is not None else ("text",),
         history=tuple(history),
         response_index=assistant_turns,
         channel="chat",
@@ -57,10 +59,12 @@ def reply_request(request: ChatRequest, describe_image: ImageReader) -> ReplyReq
     )
 
 
-def _items(index: int, message: dict[str, Any], describe_image: ImageReader) -> list[Item]:
+def _items(
+    index: int, message: dict[str, Any], describe_image: ImageReader, request: ChatRequest
+) -> list[Item]:
     role = message["role"]
     if role == "user":
-        text, images = _user_content(index, message["content"], describe_image)
+        text, images = _user_content(index, message["content"], describe_image, request.heard)
         item = _item(index, "message", role="user", text=text)
         item.images = images
         return [item]
@@ -70,7 +74,7 @@ def _items(index: int, message: dict[str, Any], describe_image: ImageReader) -> 
     if role == "function":
         return [Item(f"msg_{index}", "function_call_output", name=message["name"], output=message["content"])]
     items: list[Item] = []
-    text = _text(message.get("content"))
+    text = _text(message.get("content")) or request.recalled.get(index, "")
     if text:
         items.append(_item(index, "message", role="assistant", text=text, part_type="output_text"))
     for number, call in enumerate(message.get("tool_calls") or []):
@@ -99,7 +103,10 @@ def _text(content: Any) -> str:
 
 
 def _user_content(
-    index: int, content: str | list[dict[str, Any]], describe_image: ImageReader
+    index: int,
+    content: str | list[dict[str, Any]],
+    describe_image: ImageReader,
+    heard: Mapping[tuple[int, int], str],
 ) -> tuple[str, tuple[ImageFacts, ...]]:
     if isinstance(content, str):
         return content, ()
@@ -108,6 +115,8 @@ def _user_content(
     for number, part in enumerate(content):
         if part["type"] == "text":
             texts.append(part["text"])
+        elif part["type"] == "input_audio":
+            texts.append(heard.get((index, number), ""))
         elif part["type"] == "image_url" and part["image_url"]["url"].startswith("data:"):
             try:
                 images.append(describe_image(part["image_url"]["url"]))

@@ -300,3 +300,53 @@ def no_tool_output(call_id: str) -> ChatError:
 
 def no_tool_call(call_id: str) -> ChatError:
     return ChatError(400, f"No tool call found for function call output with call_id {call_id}.", "input")
+
+
+# Audio (``chat.audio``). Verbatim where public captures quote the live service (said below), else ours.
+def audio_required_by_model() -> ChatError:
+    # Verbatim (captures of gpt-4o-audio-preview / gpt-4o-mini-audio-preview asked for text only).
+    return ChatError(
+        400,
+        "This model requires that either input content or output modality contain audio.",
+        "model",
+        "invalid_value",
+    )
+
+
+def audio_output_unsupported(model: str) -> ChatError:
+    # Ours: no public capture of a text model asked for audio output was found.
+    return ChatError(
+        400,
+        f"The model '{model}' does not support audio output: 'modalities' may include 'audio' only for an "
+        "audio model such as gpt-4o-audio-preview or gpt-audio.",
+        "modalities",
+        "invalid_value",
+    )
+
+
+def audio_format_not_streamable(fmt: str) -> ChatError:
+    # Verbatim (captures of gpt-audio-mini asked for wav/mp3 with stream=true).
+    return ChatError(
+        400,
+        f"Unsupported value: 'audio.format' does not support '{fmt}' when stream=true. Supported values "
+        "are: 'pcm16'.",
+        "audio.format",
+        "unsupported_value",
+    )
+
+
+def undecodable_input_audio(param: str) -> ChatError:
+    # The live transcription endpoint's wording for audio it cannot read; param and code ours.
+    return ChatError(
+        400, "The audio file could not be decoded or its format is not supported.", param, "invalid_value"
+    )
+
+
+def unknown_audio_id(index: int, audio_id: str) -> ChatError:
+    # Ours: the live service's answer for an expired or foreign audio id is not public.
+    return ChatError(
+        400,
+        f"Audio with id '{audio_id}' not found: it was not given by this engine, or it expired.",
+        f"messages.[{index}].audio.id",
+        "invalid_value",
+    )

@@ -13,13 +13,15 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
 
 from mockengine.brain.model import ForcedTool, ToolChoice, ToolSpec
 from mockengine.chat import errors, schema
+from mockengine.chat.audio import CHAT_VOICES, STREAM_AUDIO_FORMATS, AudioOutput, audio_support
 from mockengine.chat.errors import ChatError
 from mockengine.chat.limits import check_tool_count
 from mockengine.protocol.errors import ProtocolError
@@ -73,6 +75,29 @@ class ChatRequest:
     # logprobs: whether to give each text token's log probability; top_logprobs: alternatives per token.
     logprobs: bool = False
     top_logprobs: int = 0
+    # The ``audio`` parameter when ``modalities`` includes "audio" (the reply is spoken), else None.
+    audio: AudioOutput | None = None
+    # Filled in by the server before the brain decides (``chat.audio``): the transcript of each
+    # ``input_audio`` part by (message index, part index), the transcript of each assistant message that
+    # names an earlier answer's audio by message index, and the prompt's audio tokens.
+    heard: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    recalled: Mapping[int, str] = field(default_factory=dict)
+    prompt_audio_tokens: int = 0
+
+    def input_audio_parts(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        """(message index, part index, ``input_audio`` object) of every user audio part, in order."""
+        for index, message in enumerate(self.messages):
+            content = message.get("content")
+            if message["role"] == "user" and isinstance(content, list):
+                for number, part in enumerate(content):
+                    if part["type"] == "input_audio":
+                        yield index, number, part["input_audio"]
+
+    def audio_references(self) -> Iterator[tuple[int, str]]:
+        """(message index, audio id) of every assistant message naming an earlier answer's audio."""
+        for index, message in enumerate(self.messages):
+            if message["role"] == "assistant" and isinstance(message.get("audio"), dict):
+                yield index, message["audio"]["id"]
 
 
 def parse_request(raw: bytes) -> ChatRequest:
@@ -129,6 +154,7 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
         raise errors.stream_options_without_stream()
     options = options or {}
     response_format, response_schema = _response_format(body)
+    audio = _audio_output(body, stream)
     limit = body.get("max_completion_tokens")
     stop = body.get("stop")
     return ChatRequest(
@@ -150,7 +176,45 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
         response_schema=response_schema,
         logprobs=body.get("logprobs") is True,
         top_logprobs=body.get("top_logprobs") or 0,
+        audio=audio,
     )
+
+
+def _audio_output(body: dict[str, Any], stream: bool) -> AudioOutput | None:
+    """The spoken reply asked for, checked as the live service checks it: ``modalities`` with "audio"
+    needs the ``audio`` parameter and a model that speaks; streamed audio is ``pcm16`` only; an audio
+    model needs audio in or out; the voice is one of CHAT_VOICES."""
+    model = body["model"]
+    support = audio_support(model)
+    speaks = "audio" in (body.get("modalities") or [])
+    if speaks and support == "none":
+        raise errors.audio_output_unsupported(model)
+    if speaks and body.get("audio") is None:
+        raise errors.missing_parameter("audio")
+    if support == "required" and not speaks and not _hears_audio(body["messages"]):
+        raise errors.audio_required_by_model()
+    if not speaks:
+        return None
+    wanted = body["audio"]
+    if stream and wanted["format"] not in STREAM_AUDIO_FORMATS:
+        raise errors.audio_format_not_streamable(wanted["format"])
+    voice = wanted["voice"]
+    name = voice if isinstance(voice, str) else voice["id"]
+    if name not in CHAT_VOICES:  # a custom voice ({"id": "voice_…"}) too: mockengine has none
+        raise errors.invalid_enum("audio.voice", name, CHAT_VOICES)
+    return AudioOutput(name, wanted["format"])
+
+
+def _hears_audio(messages: list[dict[str, Any]]) -> bool:
+    """Whether the conversation holds audio: a user ``input_audio`` part or an earlier spoken answer."""
+    for message in messages:
+        content = message.get("content")
+        if message["role"] == "user" and isinstance(content, list):
+            if any(part["type"] == "input_audio" for part in content):
+                return True
+        elif message["role"] == "assistant" and isinstance(message.get("audio"), dict):
+            return True
+    return False
 
 
 def _response_format(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
@@ -209,7 +273,13 @@ def _check_message_order(messages: list[dict[str, Any]]) -> None:
             raise errors.unanswered_tool_calls(index, awaited)
         if role == "assistant":
             calls = message.get("tool_calls") or []
-            if not calls and message.get("content") is None and not message.get("function_call"):
+            spoken = isinstance(message.get("audio"), dict)
+            if (
+                not calls
+                and message.get("content") is None
+                and not message.get("function_call")
+                and not spoken
+            ):
                 raise errors.assistant_without_content(index)
             awaited = [call["id"] for call in calls]
             assistant_index = index

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mockengine.chat.audio import AUDIO_FORMATS, INPUT_AUDIO_FORMATS
+
 ROLES = ("system", "assistant", "user", "function", "tool", "developer")
 # OpenAI's rule for function names.
 FUNCTION_NAME = {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"}
@@ -45,7 +47,19 @@ _USER_PART = {
         },
         {
             "if": {"properties": {"type": {"const": "input_audio"}}},
-            "then": {"required": ["input_audio"], "properties": {"input_audio": {"type": "object"}}},
+            "then": {
+                "required": ["input_audio"],
+                "properties": {
+                    "input_audio": {
+                        "type": "object",
+                        "required": ["data", "format"],
+                        "properties": {
+                            "data": {"type": "string"},
+                            "format": {"enum": list(INPUT_AUDIO_FORMATS)},
+                        },
+                    }
+                },
+            },
         },
     ],
 }
@@ -122,6 +136,11 @@ MESSAGE = {
                     "content": {"type": ["string", "null", "array"], "items": _ASSISTANT_PART},
                     "tool_calls": {"type": ["array", "null"], "items": _TOOL_CALL},
                     "refusal": {"type": ["string", "null"]},
+                    "audio": {
+                        "type": ["object", "null"],
+                        "required": ["id"],
+                        "properties": {"id": {"type": "string"}},
+                    },
                 }
             },
         ),
@@ -278,4 +297,18 @@ FIELDS: dict[str, dict[str, Any]] = {
     },
     "tools": TOOLS,
     "tool_choice": TOOL_CHOICE,
+    "modalities": {"type": ["array", "null"], "items": {"enum": ["text", "audio"]}},
+    "audio": {
+        "type": ["object", "null"],
+        "required": ["voice", "format"],
+        "properties": {
+            # A built-in voice name, or a custom voice ``{"id": "voice_…"}`` (which mockengine has none of).
+            "voice": {
+                "type": ["string", "object"],
+                "required": ["id"],
+                "properties": {"id": {"type": "string"}},
+            },
+            "format": {"enum": list(AUDIO_FORMATS)},
+        },
+    },
 }

@@ -27,6 +27,7 @@ set ``stream_options.include_obfuscation: false``.
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 import random
@@ -46,6 +47,7 @@ from mockengine.brain.model import ForcedTool, Reply, ToolCall
 from mockengine.brain.referents import Referent
 from mockengine.brain.schema_values import Hints, properties_of, value_for
 from mockengine.brain.utterance import acted_tail
+from mockengine.chat.audio import ChoiceAudio, stream_pieces
 from mockengine.chat.logprobs import split_by_pieces, token_logprobs
 from mockengine.chat.request import ChatRequest
 from mockengine.engines.tokens import TokenCounter
@@ -91,6 +93,9 @@ class Choice:
     finish_reason: str
     completion_tokens: int
     logprobs: dict[str, Any] | None = None
+    # The spoken reply (``modalities`` with "audio", a choice without tool calls): ``text`` is then its
+    # transcript and the message's ``content`` is null.
+    audio: ChoiceAudio | None = None
 
 
 def fit_choice(
@@ -258,15 +263,18 @@ def truncate(text: str, budget: int, tokens: TokenCounter) -> str:
     return text if low == len(text) else text[:low].rstrip()
 
 
-def usage(prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+def usage(
+    prompt_tokens: int, completion_tokens: int, prompt_audio_tokens: int = 0, completion_audio_tokens: int = 0
+) -> dict[str, Any]:
+    """The ``usage`` object; the audio tokens are part of the prompt and completion totals."""
     return {
         "prompt_tokens": prompt_tokens,
         "completion_tokens": completion_tokens,
         "total_tokens": prompt_tokens + completion_tokens,
-        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": prompt_audio_tokens},
         "completion_tokens_details": {
             "reasoning_tokens": 0,
-            "audio_tokens": 0,
+            "audio_tokens": completion_audio_tokens,
             "accepted_prediction_tokens": 0,
             "rejected_prediction_tokens": 0,
         },
@@ -293,24 +301,34 @@ class Envelope:
         }
 
 
-def completion_body(envelope: Envelope, choices: list[Choice], prompt_tokens: int) -> dict[str, Any]:
+def completion_body(
+    envelope: Envelope, choices: list[Choice], prompt_tokens: int, prompt_audio_tokens: int = 0
+) -> dict[str, Any]:
     """The ``chat.completion`` object."""
     body = envelope.fields("chat.completion")
     body["choices"] = [
         {"index": c.index, "message": _message(c), "logprobs": c.logprobs, "finish_reason": c.finish_reason}
         for c in choices
     ]
-    body["usage"] = usage(prompt_tokens, sum(c.completion_tokens for c in choices))
+    body["usage"] = _choices_usage(choices, prompt_tokens, prompt_audio_tokens)
     return body
+
+
+def _choices_usage(choices: list[Choice], prompt_tokens: int, prompt_audio_tokens: int) -> dict[str, Any]:
+    completion_audio = sum(c.audio.tokens for c in choices if c.audio is not None)
+    completion = sum(c.completion_tokens for c in choices)
+    return usage(prompt_tokens, completion, prompt_audio_tokens, completion_audio)
 
 
 def _message(choice: Choice) -> dict[str, Any]:
     message: dict[str, Any] = {
         "role": "assistant",
-        "content": choice.text,
+        "content": None if choice.audio is not None else choice.text,
         "refusal": None,
         "annotations": [],
     }
+    if choice.audio is not None:
+        message["audio"] = choice.audio.wire()
     if choice.calls:
         message["tool_calls"] = [call.wire() for call in choice.calls]
     return message
@@ -323,6 +341,7 @@ def stream_chunks(
     *,
     include_usage: bool,
     obfuscation: IdFactory | None,
+    prompt_audio_tokens: int = 0,
 ) -> Iterator[dict[str, Any]]:
     """Every ``chat.completion.chunk`` of the stream, choice after choice, then the usage chunk."""
     for choice in choices:
@@ -345,11 +364,14 @@ def stream_chunks(
     if include_usage:
         chunk = envelope.fields("chat.completion.chunk")
         chunk["choices"] = []
-        chunk["usage"] = usage(prompt_tokens, sum(c.completion_tokens for c in choices))
+        chunk["usage"] = _choices_usage(choices, prompt_tokens, prompt_audio_tokens)
         yield chunk
 
 
 def _deltas(choice: Choice) -> Iterator[tuple[dict[str, Any], str | None]]:
+    if choice.audio is not None:
+        yield from _audio_deltas(choice, choice.audio)
+        return
     pending: dict[str, Any] = {"role": "assistant", "content": "" if choice.text is not None else None}
     pending["refusal"] = None
     if choice.text:
@@ -368,6 +390,22 @@ def _deltas(choice: Choice) -> Iterator[tuple[dict[str, Any], str | None]]:
             yield {"tool_calls": [{"index": number, field: {argument_key: piece}}]}, None
     if pending:
         yield pending, None
+    yield {}, choice.finish_reason
+
+
+def _audio_deltas(choice: Choice, audio: ChoiceAudio) -> Iterator[tuple[dict[str, Any], str | None]]:
+    """A spoken reply streamed: the role (``content: null``), then ``delta.audio`` pieces, the first with
+    the ``id``: per sentence its transcript word by word, then its PCM16 in base64 pieces; then a delta
+    with only ``expires_at`` (no finish reason, as the SDK documents the final audio update), then the
+    finish. Each field comes once or adds up, so the SDK's stream accumulator rebuilds ``message.audio``."""
+    yield {"role": "assistant", "content": None, "refusal": None}, None
+    first = True
+    for kind, piece in stream_pieces(audio):
+        value = piece if isinstance(piece, str) else base64.b64encode(piece).decode()
+        delta: dict[str, Any] = {"id": audio.id, kind: value} if first else {kind: value}
+        first = False
+        yield {"audio": delta}, None
+    yield {"audio": {"expires_at": audio.expires_at}}, None
     yield {}, choice.finish_reason
 
 

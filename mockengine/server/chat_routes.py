@@ -10,6 +10,7 @@ unknown scenario name in the header is a 400 ``unknown_scenario``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import itertools
 import json
@@ -23,12 +24,20 @@ from mockengine.brain.image import describe_chat_image
 from mockengine.brain.model import Brain
 from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
 from mockengine.chat import errors
-from mockengine.chat.completion import Completion, body_ids, complete
+from mockengine.chat.audio import (
+    BYTES_PER_MS,
+    AudioStore,
+    decode_input_audio,
+    input_audio_tokens,
+    output_audio_tokens,
+)
+from mockengine.chat.completion import Completion, body_ids, complete, speak
 from mockengine.chat.errors import ChatError
 from mockengine.chat.request import ChatRequest, parse_request
 from mockengine.chat.responses_request import in_responses_terms, load_body, translate
 from mockengine.chat.responses_shaping import shape_response
 from mockengine.chat.responses_store import ResponseStore
+from mockengine.engines.stt import Transcriber
 from mockengine.ids import IdFactory
 from mockengine.server.handshake import key_accepted
 from mockengine.server.state import RESOURCES, TRACER
@@ -57,6 +66,7 @@ RESPONSES_TRACE_NAME = "responses"  # ``<trace_dir>/responses.jsonl``
 TOO_DEEP_TO_TRACE = "<nested too deeply to trace>"
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
 RESPONSE_STORE = web.AppKey("response_store", ResponseStore)  # for previous_response_id
+AUDIO_STORE = web.AppKey("chat_audio_store", AudioStore)  # audio ids a later message may name
 
 
 def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
@@ -123,10 +133,13 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     try:
         key = authenticate(request.headers, resources.settings)
         raw = await read_body(request)
-        chat = parse_request(raw)
-        completion = await decide(request, chat, key)
+        chat = await hear(request, recall(request.app[AUDIO_STORE], parse_request(raw)))
+        completion = await speak_completion(request, chat, await decide(request, chat, key))
     except ChatError as exc:
         return _refuse(tracer, raw, exc)
+    for choice in completion.choices:
+        if choice.audio is not None:
+            request.app[AUDIO_STORE].put(choice.audio)
     log.debug("chat %s model=%s rules=%s", completion.envelope.id, chat.model, ",".join(completion.rules))
     body = completion.body()
     if tracer.is_enabled:
@@ -193,6 +206,65 @@ async def read_body(request: web.Request) -> bytes:
         reason = " ".join(str(exc).split()).removeprefix("400, message: ")
         message = f"Could not read the request body: {reason}"
         raise ChatError(400, message, close_connection=True) from exc
+
+
+def recall(store: AudioStore, chat: ChatRequest) -> ChatRequest:
+    """``chat`` with each assistant message that names an earlier answer's audio standing for that
+    answer's transcript (its audio counted as prompt audio tokens); ChatError 400 for an id the engine
+    did not give or that expired."""
+    recalled: dict[int, str] = {}
+    audio_tokens = 0
+    for index, audio_id in chat.audio_references():
+        heard = store.get(audio_id)
+        if heard is None:
+            raise errors.unknown_audio_id(index, audio_id)
+        recalled[index] = heard.transcript
+        audio_tokens += output_audio_tokens(heard.duration_ms)
+    if not recalled:
+        return chat
+    return dataclasses.replace(
+        chat, recalled=recalled, prompt_audio_tokens=chat.prompt_audio_tokens + audio_tokens
+    )
+
+
+async def hear(request: web.Request, chat: ChatRequest) -> ChatRequest:
+    """``chat`` with the words of each user ``input_audio`` part, decoded (PyAV) and transcribed by the
+    engine's whisper off the event loop, in the stt executor the Realtime sessions use; ChatError 400
+    for audio that cannot be decoded."""
+    parts = list(chat.input_audio_parts())
+    if not parts:
+        return chat
+    resources = request.app[RESOURCES]
+    work = functools.partial(_transcribe_parts, parts, resources.transcriber)
+    heard, duration_ms = await asyncio.get_running_loop().run_in_executor(resources.stt_executor, work)
+    tokens = chat.prompt_audio_tokens + sum(input_audio_tokens(ms) for ms in duration_ms)
+    return dataclasses.replace(chat, heard=heard, prompt_audio_tokens=tokens)
+
+
+def _transcribe_parts(
+    parts: list[tuple[int, int, dict[str, Any]]], transcriber: Transcriber
+) -> tuple[dict[tuple[int, int], str], list[float]]:
+    heard: dict[tuple[int, int], str] = {}
+    durations: list[float] = []
+    for index, number, audio in parts:
+        try:
+            pcm16 = decode_input_audio(audio["data"], audio["format"])
+        except ValueError as exc:
+            log.debug("chat: undecodable input audio: %s", exc)
+            param = f"messages[{index}].content[{number}].input_audio"
+            raise errors.undecodable_input_audio(param) from exc
+        heard[(index, number)] = transcriber.transcribe(pcm16).text
+        durations.append(len(pcm16) / BYTES_PER_MS)
+    return heard, durations
+
+
+async def speak_completion(request: web.Request, chat: ChatRequest, completion: Completion) -> Completion:
+    """``completion`` spoken (``chat.completion.speak``) off the event loop, in the tts executor."""
+    if chat.audio is None:
+        return completion
+    resources = request.app[RESOURCES]
+    work = functools.partial(speak, completion, chat, resources.synthesizer)
+    return await asyncio.get_running_loop().run_in_executor(resources.tts_executor, work)
 
 
 async def decide(
@@ -287,6 +359,7 @@ def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:
     ``realtime_models``, then the scenario model names."""
     app[MODEL_IDS] = (*CHAT_MODELS, *realtime_models)
     app[RESPONSE_STORE] = ResponseStore()
+    app[AUDIO_STORE] = AudioStore()
     app.router.add_get("/v1/models", list_models)
     app.router.add_get("/v1/models/{model}", retrieve_model)
     app.router.add_post("/v1/chat/completions", chat_completions)
