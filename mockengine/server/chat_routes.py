@@ -143,7 +143,11 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     log.debug("chat %s model=%s rules=%s", completion.envelope.id, chat.model, ",".join(completion.rules))
     body = completion.body()
     if tracer.is_enabled:
-        trace = {"request": elide_data_urls(chat.body), "rules": completion.rules, "response": body}
+        trace = {
+            "request": elide_data_urls(chat.body),
+            "rules": completion.rules,
+            "response": elide_data_urls(body),
+        }
         tracer.write(TRACE_NAME, "chat.completion", trace)
     headers = {"x-request-id": "req_" + completion.envelope.id.removeprefix("chatcmpl-")}
     if not chat.stream:
@@ -298,8 +302,8 @@ def _refuse(
 
 
 def elide_data_urls(value: Any) -> Any:
-    """``value`` with every long ``data:`` URL replaced by its size, for traces; a value nested too deeply
-    to walk (a body the JSON parser took can be) is traced as a note."""
+    """``value`` with every long ``data:`` URL and base64 audio replaced by its size, for traces; a value
+    nested too deeply to walk (a body the JSON parser took can be) is traced as a note."""
     try:
         return _elide(value)
     except RecursionError:
@@ -312,8 +316,15 @@ def _elide(value: Any) -> Any:
     if isinstance(value, list):
         return [_elide(v) for v in value]
     if isinstance(value, dict):
-        return {k: _elide(v) for k, v in value.items()}
+        return {k: _elided_audio(v) if k == "data" else _elide(v) for k, v in value.items()}
     return value
+
+
+def _elided_audio(value: Any) -> Any:
+    """Base64 audio (``input_audio.data``, ``message.audio.data``) as its size."""
+    if isinstance(value, str) and len(value) > 100:
+        return f"<base64 audio, {len(value)} chars>"
+    return _elide(value)
 
 
 def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:

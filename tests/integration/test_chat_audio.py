@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import math
 import wave
 
@@ -17,6 +18,7 @@ from openai import AsyncOpenAI
 
 from mockengine.engines.sentences import split_sentences
 from tests.conftest import FAKE_TRANSCRIPT
+from tests.eventually import eventually
 from tests.speech import DATA
 
 HELLO = [{"role": "user", "content": "Hello, how are you today?"}]
@@ -350,3 +352,21 @@ async def test_audio_errors_are_the_live_ones(chat_client, body, status, param, 
     assert (error["param"], error["code"]) == (param, code)
     if message is not None:
         assert error["message"] == message
+
+
+async def test_traces_keep_the_size_of_audio_not_its_bytes(chat_client, tmp_path):
+    client = await chat_client(trace_dir=str(tmp_path))
+    spoken = {"type": "input_audio", "input_audio": {"data": question_wav_b64(), "format": "wav"}}
+    await client.chat.completions.create(
+        model="gpt-audio",
+        modalities=["text", "audio"],
+        audio=WAV,
+        messages=[{"role": "user", "content": [spoken]}],
+    )
+    trace = tmp_path / "chat-completions.jsonl"
+    await eventually(lambda: trace.exists() and trace.read_text().strip() != "", timeout_s=5)
+    done = json.loads(trace.read_text().splitlines()[0])["data"]
+    heard = done["request"]["messages"][0]["content"][0]["input_audio"]["data"]
+    said = done["response"]["choices"][0]["message"]["audio"]
+    assert heard == f"<base64 audio, {len(question_wav_b64())} chars>"
+    assert said["data"].startswith("<base64 audio, ") and said["transcript"]
