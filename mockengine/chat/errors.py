@@ -350,3 +350,28 @@ def unknown_audio_id(index: int, audio_id: str) -> ChatError:
         f"messages.[{index}].audio.id",
         "invalid_value",
     )
+
+
+def response_not_found(response_id: str) -> ChatError:
+    # The live wording for GET / DELETE of a response it does not have (public captures).
+    return ChatError(404, f"Response with id '{response_id}' not found.")
+
+
+def integer_above_maximum(param: str, maximum: int, value: int) -> ChatError:
+    return ChatError(
+        400,
+        f"Invalid '{param}': integer above maximum value. Expected a value <= {maximum}, but got {value} "
+        "instead.",
+        param,
+        "integer_above_max_value",
+    )
+
+
+def invalid_integer(param: str, given: str) -> ChatError:
+    # Wording after the live invalid_type errors of body fields.
+    return ChatError(
+        400,
+        f"Invalid type for '{param}': expected an integer, but got a string instead.",
+        param,
+        "invalid_type",
+    )

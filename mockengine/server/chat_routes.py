@@ -36,7 +36,7 @@ from mockengine.chat.errors import ChatError
 from mockengine.chat.request import ChatRequest, parse_request
 from mockengine.chat.responses_request import in_responses_terms, load_body, translate
 from mockengine.chat.responses_shaping import shape_response
-from mockengine.chat.responses_store import ResponseStore
+from mockengine.chat.responses_store import ResponseStore, StoredResponse, listed_input_items
 from mockengine.engines.stt import Transcriber
 from mockengine.ids import IdFactory
 from mockengine.server.handshake import key_accepted
@@ -182,7 +182,10 @@ async def responses(request: web.Request) -> web.StreamResponse:
         return _refuse(tracer, raw, exc, RESPONSES_TRACE_NAME)
     shaped = shape_response(wanted, completion)
     if wanted.body.get("store") is not False:
-        request.app[RESPONSE_STORE].put(shaped.id, (*wanted.items, *shaped.body["output"]), len(raw))
+        # Items given without ids get them now, and keep them in the responses that follow this one.
+        inputs = listed_input_items(wanted.items, ids)
+        conversation = (*inputs, *shaped.body["output"])
+        request.app[RESPONSE_STORE].put(shaped.id, conversation, len(raw), body=shaped.body, inputs=inputs)
     log.debug("responses %s model=%s rules=%s", shaped.id, chat.model, ",".join(completion.rules))
     if tracer.is_enabled:
         trace = {"request": elide_data_urls(wanted.body), "rules": completion.rules, "response": shaped.body}
@@ -195,6 +198,87 @@ async def responses(request: web.Request) -> web.StreamResponse:
         for event in shaped.events(obfuscate=wanted.include_obfuscation)
     )
     return await _stream(request, frames, headers)
+
+
+async def retrieve_response(request: web.Request) -> web.Response:
+    """``GET /v1/responses/{id}``: the kept ``response`` object (as it was when it completed); 404 for
+    one not kept (``store: false``, forgotten, deleted, another worker's). ``stream=true`` (replaying
+    the events) is refused as not supported."""
+    try:
+        authenticate(request.headers, request.app[RESOURCES].settings)
+        if request.query.get("stream", "").lower() == "true":
+            raise errors.unsupported_by_mockengine("stream", "replaying a stored response's events")
+        kept = _kept_response(request)
+    except ChatError as exc:
+        return error_response(exc)
+    return web.json_response(kept.body, dumps=_dumps)
+
+
+async def delete_response(request: web.Request) -> web.Response:
+    """``DELETE /v1/responses/{id}``: ``{"id", "object": "response", "deleted": true}``; 404 for one not
+    kept. A deleted response can no longer be continued (``previous_response_id``)."""
+    try:
+        authenticate(request.headers, request.app[RESOURCES].settings)
+        _kept_response(request)
+    except ChatError as exc:
+        return error_response(exc)
+    response_id = request.match_info["response_id"]
+    request.app[RESPONSE_STORE].delete(response_id)
+    return web.json_response({"id": response_id, "object": "response", "deleted": True})
+
+
+async def list_input_items(request: web.Request) -> web.Response:
+    """``GET /v1/responses/{id}/input_items``: the response's input items (the previous responses'
+    conversation first, then its own input), as an ``openai.types.responses.ResponseItemList`` page:
+    ``order`` ``desc`` (default) or ``asc``, ``limit`` 1–100 (default 20), ``after`` an item id of the
+    list; ``include`` is accepted and changes nothing. 404 for a response not kept."""
+    try:
+        authenticate(request.headers, request.app[RESOURCES].settings)
+        kept = _kept_response(request)
+        order = request.query.get("order", "desc")
+        if order not in ("asc", "desc"):
+            raise errors.invalid_enum("order", order, ("asc", "desc"))
+        limit = _query_int(request, "limit", 20, 1, 100)
+        items = list(kept.inputs if order == "asc" else reversed(kept.inputs))
+        after = request.query.get("after")
+        if after is not None:
+            ids = [item["id"] for item in items]
+            items = items[ids.index(after) + 1 :] if after in ids else []
+    except ChatError as exc:
+        return error_response(exc)
+    page = items[:limit]
+    body = {
+        "object": "list",
+        "data": page,
+        "first_id": page[0]["id"] if page else None,
+        "last_id": page[-1]["id"] if page else None,
+        "has_more": len(items) > limit,
+    }
+    return web.json_response(body, dumps=_dumps)
+
+
+def _kept_response(request: web.Request) -> StoredResponse:
+    response_id = request.match_info["response_id"]
+    kept = request.app[RESPONSE_STORE].stored(response_id)
+    if kept is None or kept.body is None:
+        raise errors.response_not_found(response_id)
+    return kept
+
+
+def _query_int(request: web.Request, name: str, default: int, minimum: int, maximum: int) -> int:
+    """An integer query parameter within [minimum, maximum]: ChatError 400 in the live words otherwise."""
+    given = request.query.get(name)
+    if given is None:
+        return default
+    try:
+        value = int(given)
+    except ValueError:
+        raise errors.invalid_integer(name, given) from None
+    if value < minimum:
+        raise errors.integer_below_minimum(name, minimum, value)
+    if value > maximum:
+        raise errors.integer_above_maximum(name, maximum, value)
+    return value
 
 
 async def read_body(request: web.Request) -> bytes:
@@ -375,3 +459,6 @@ def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:
     app.router.add_get("/v1/models/{model}", retrieve_model)
     app.router.add_post("/v1/chat/completions", chat_completions)
     app.router.add_post("/v1/responses", responses)
+    app.router.add_get("/v1/responses/{response_id}", retrieve_response)
+    app.router.add_delete("/v1/responses/{response_id}", delete_response)
+    app.router.add_get("/v1/responses/{response_id}/input_items", list_input_items)
