@@ -3,8 +3,8 @@ out. No aiohttp here, so the same path serves the handler, the benchmark and uni
 
 Determinism: with a seed (the request's ``seed`` field, else the server's ``--seed``) the ids come from
 ``IdFactory(f"{seed}:{digest}")`` where ``digest`` hashes the canonical request JSON (without ``stream``
-and ``stream_options``), so the same request gets the same ``chatcmpl-…`` and ``call_…`` ids, streamed
-or not, and a different request different ones. The brain is
+and ``stream_options``), so the same request gets the same ``chatcmpl-…``, ``call_…`` and ``audio_…`` ids,
+streamed or not, and a different request different ones. The brain is
 deterministic on its own (its seed, the conversation). Only ``created`` (wall clock) differs between two
 identical seeded requests. Without any seed, ids are random like the live service's.
 """
@@ -101,8 +101,10 @@ def speak(completion: Completion, request: ChatRequest, synthesizer: Synthesizer
             pcm16=pcm16,
             sentence_ends=tuple(zip((s.text for s in segments), ends, strict=True)),
         )
+        # The transcript's log probabilities have no place in a message whose content is null.
+        logprobs = None if choice.logprobs is None else {"content": None, "refusal": None}
         spoken = dataclasses.replace(
-            choice, audio=audio, completion_tokens=choice.completion_tokens + audio.tokens
+            choice, audio=audio, completion_tokens=choice.completion_tokens + audio.tokens, logprobs=logprobs
         )
         choices.append(spoken)
     return dataclasses.replace(completion, choices=choices)

@@ -16,6 +16,9 @@ A reply is fitted to the request before it is shaped (``fit_choice``), in this o
    choice without text gets ``{"content": null, "refusal": null}`` (our choice: the live service's for a
    tool-call-only message is not public).
 
+A spoken reply (``modalities`` with "audio", ``chat.completion.speak``) has ``content: null`` and
+``message.audio``; streamed, ``delta.audio`` pieces (``_audio_deltas``).
+
 Streaming (observed on the live service): the first chunk carries ``role`` (with ``content: ""``, or with
 ``content: null`` and the first call's header when there is no text); text comes in word-sized pieces;
 each tool call starts with a fragment holding ``index``, ``id``, ``type``, ``name`` and empty
