@@ -56,6 +56,8 @@ class Plan:
     question: str | None
     why: str
     said: str | None = None  # what to say when the words ask for no call ("never mind" → "Okay.")
+    # the call the question waits on: its tool and the arguments the words gave (an answer completes it)
+    pending: tuple[ToolSpec, dict[str, Any]] | None = None
 
 
 def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
@@ -82,7 +84,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
             continue  # "the weather in Paris and should I bring an umbrella?": the call made covers it
         if filled.missing:
             why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
-            return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why)
+            pending = (match.tool, dict(filled.arguments))
+            return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why, pending=pending)
         if not is_valid(filled.arguments, match.tool.parameters or {}):
             # Each value fits its property, but not the whole (a dependency, a oneOf): call nothing.
             why = f"{intent.describe(match)}; arguments {filled.arguments} do not fit its schema"
@@ -124,17 +127,14 @@ def _said_as_value(value: str, part: str) -> bool:
     return re.search(rf"\b(?:in|at|for|from)\s+{re.escape(value)}\W*$", part, re.IGNORECASE) is not None
 
 
-def next_action(
-    heard: str, before: tuple[TurnView, ...], since: tuple[TurnView, ...], tools: list[ToolSpec], today: date
-) -> Action | None:
-    """With one call a response (``parallel_tool_calls: false``): the next call the words ``heard`` asked
-    for ("the weather in Paris and the time in Tokyo": get_time after get_weather's output), from the
-    items ``before`` them (what "it" names) and those ``since`` (the calls made). Calls made count by tool
-    and order, not by their arguments, so a plan that changed its values since ("tomorrow" after midnight)
-    neither repeats a call nor skips one; an output whose call item was deleted still counts its call.
-    None when every call was made, the words ask for none, or a call made is not the one the words ask
-    for next (the plan changed: no guessed call)."""
-    found = plan(heard, tools, referent(before), today)
+def next_action(found: Plan | None, since: tuple[TurnView, ...]) -> Action | None:
+    """With one call a response (``parallel_tool_calls: false``): the next call of ``found``, the plan
+    for the newest words ("the weather in Paris and the time in Tokyo": get_time after get_weather's
+    output), from the items ``since`` them (the calls made). Calls made count by tool and order, not by
+    their arguments, so a plan that changed its values since ("tomorrow" after midnight) neither repeats
+    a call nor skips one; an output whose call item was deleted still counts its call. None when every
+    call was made, the words ask for none, or a call made is not the one the words ask for next (the
+    plan changed: no guessed call)."""
     planned = [action.call.name for action in found.actions] if found is not None else []
     position = 0
     for name in _made(since):

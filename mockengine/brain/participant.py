@@ -43,7 +43,7 @@ import random
 import re
 from datetime import UTC, date, datetime
 
-from mockengine.brain import acting, addressed, forced, outputs, phrases, rules, utterance
+from mockengine.brain import acting, addressed, ellipsis, forced, outputs, phrases, rules, utterance
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.markers import role_marker
@@ -373,8 +373,8 @@ class ScriptedBrain:
         if words is None:
             return None
         said, heard = words
-        tools = list(turn.request.tools)
-        action = acting.next_action(heard, history[:said], history[said + 1 :], tools, self._today())
+        found = ellipsis.conversation_plan(heard, history[:said], list(turn.request.tools), self._today())
+        action = acting.next_action(found, history[said + 1 :])
         if action is None:
             return None
         return Reply(None, (action.call,), rule="intent.call.next", why=action.why)
@@ -385,8 +385,10 @@ class ScriptedBrain:
         if not turn.may_call or not turn.situation.heard_is_current:
             return None
         heard = turn.situation.trigger.text
-        referent = acting.referent(turn.request.history)
-        plan = acting.plan(heard, list(turn.request.tools), referent, self._today())
+        history = turn.request.history
+        words = newest_words(history)
+        before = history[: words[0]] if words is not None else history
+        plan = ellipsis.conversation_plan(heard, before, list(turn.request.tools), self._today())
         if plan is None:
             return None
         if not plan.actions:  # a question for a missing argument, or "Okay" to "never mind"
