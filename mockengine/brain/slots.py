@@ -44,6 +44,7 @@ from mockengine.brain import (
     scalars,
     schema_values,
     spans,
+    utterance,
     values,
     verbatim,
 )
@@ -97,7 +98,10 @@ def fill(
     schema is (a required object parameter is filled as a call of its own, ``_fill_object``)."""
     properties = schema_values.properties_of(schema)  # a required name without one: a free string
     required = schema_values.required_of(schema)
-    said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
+    # a value taken back ("not Paris, Berlin") is no value
+    said = items.commas_as_and(
+        _without_tool_mention(questions.without_frame(utterance.corrected(text)), tool_name)
+    )
     work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
 
