@@ -117,6 +117,7 @@ def fill(
     spans.fill_range(work, filled, ranges.pair(properties, kinds))
     spans.fill_time_span(work, filled, kinds)
     spans.fill_route(work, filled, kinds)
+    _fill_introduced(work, filled, [n for n, k in kinds.items() if k in _STRINGS])
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
@@ -377,6 +378,19 @@ class _Work:
         words = self.text[span.start : span.end]
         self.text = self.text[: span.start] + f" {BLANK} " + self.text[span.end :]
         return words.strip()
+
+
+def _fill_introduced(work: _Work, filled: Filled, strings: list[str]) -> None:
+    """The name the speaker introduces themselves by ("Name's Tom", "Tom speaking", "call me Tom") into
+    the first parameter that takes a person's own name (``name``, ``guest_name``:
+    ``names.takes_own_name``)."""
+    wanted = [n for n in strings if n not in filled.arguments and names.takes_own_name(n)]
+    if not wanted:
+        return
+    found = names.introduced(work.text)
+    if found is not None:
+        words = work.take(found)
+        filled.arguments[wanted[0]], filled.sources[wanted[0]] = found.value, f"{words} (introduced)"
 
 
 def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:
