@@ -74,6 +74,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     found = intent.actions(text, candidates, lambda part, match: stands_alone(part, match, today))
     if not found:
         return None
+    if len(found) == 1:
+        found = _coordinated(found[0][0], found[0][1], candidates, today)
     done: list[Action] = []
     for part, match in found:
         check_schema(match.tool)  # a broken schema fails the response, as for any call
@@ -97,6 +99,46 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
                 done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
+
+
+_CONJUNCTS = re.compile(
+    r"\b([a-z][\w'-]*)\s*(?:,\s*|\s+)(?:and|&)\s+(?:the\s+|a\s+|an\s+)?([a-z][\w'-]*)\b", re.I
+)
+
+
+def _coordinated(
+    part: str, match: intent.Match, tools: list[ToolSpec], today: date
+) -> list[tuple[str, intent.Match]]:
+    """The tools one request names side by side, in the order said: "weather and time in Paris" asks
+    ``get_weather`` and ``get_time`` the same thing (each with the arguments the rest of the words give;
+    "in Paris and Tokyo" then makes one call per tool and place). A conjunct names a tool when that word
+    alone asks for it strongly and is no action ("open and play" are two requests, split before); a tool
+    whose required arguments the words do not give is left out."""
+    said = utterance.clean(part)
+    for found in _CONJUNCTS.finditer(said):
+        words = (found.group(1), found.group(2))
+        if any(token.concept in lexicon.ACTIONS for w in words for token in lexicon.tokens(w)):
+            continue
+        named: list[intent.Match] = []
+        for word in words:
+            own = intent.best(word, [match.tool])
+            other = intent.best(
+                word, [t for t in tools if t is not match.tool and t not in [m.tool for m in named]]
+            )
+            if own is not None and other is None and match not in named:
+                named.append(match)
+            elif own is None and other is not None:
+                vocabulary = intent.vocabulary_of(other.tool)
+                schema = other.tool.parameters or {}
+                filled = fill(
+                    other.tool.name, schema, part, Referent(), today, vocabulary, other.tool.description
+                )
+                if filled.missing:
+                    break
+                named.append(other)
+        if len(named) == 2 and match in named:
+            return [(part, each) for each in named]
+    return [(part, match)]
 
 
 def stands_alone(part: str, match: intent.Match, today: date) -> bool:

@@ -294,6 +294,11 @@ class ScriptedBrain:
             if not (call.name or "").startswith(HANDOFF_PREFIX)
         ]
         if len(batch) > 1 and not any(turn.is_study_tool(call.name or "") for call, _ in batch):
+            # One call a response: the outputs so far are spoken of once the last call the words asked
+            # for is answered ("weather and time in Paris and Tokyo" makes four).
+            after = self._next_call(turn)
+            if after is not None:
+                return after
             # Parallel calls answered together: one sentence for each, as a model speaks of all of them.
             return Reply(outputs.said_of_all(batch), rule="builtin.function_output.grounding")
         name = function_name_for(history, item.call_id if item else None)
