@@ -52,13 +52,24 @@ _CORRECTION = re.compile(
 )
 _TRAILING = re.compile(r"\W*\b(?:too|as well|instead|please|then|again|now)?\W*$", re.IGNORECASE)
 _SKIPPED_SOURCES = ("(schema default)", "(not heard")
+# What gives no value, whatever was asked ("not now", "I'm not sure yet", "never mind").
+_NO_ANSWER = frozenset(
+    (
+        "a request not to act",
+        "a dismissal",
+        "a closing remark",
+        "thinking aloud",
+        "a question about the assistant",
+        "a question for the participant",
+    )
+)
 
 
 def elided(text: str) -> str | None:
     """The new values of a request by ellipsis ("Berlin" of "And in Berlin?" keeps its "in": "in
     Berlin"; "Tokyo" of "What about Tokyo?", "tomorrow" of "and tomorrow?", "Berlin" of "no, not Paris,
     Berlin"); None when ``text`` has no such form or holds a clause of its own ("and play some jazz")."""
-    said = utterance.clean(text).replace("’", "'")
+    said = utterance.clean(utterance.acted_tail(text)).replace("’", "'")
     corrected = _CORRECTION.match(said)
     if corrected is not None:
         rest = said[corrected.end() :]
@@ -96,6 +107,9 @@ def follow_up(
     words = newest_words(before)
     if words is None or not candidates or depth > MAX_CHAIN:
         return None
+    answer = utterance.clean(utterance.acted_tail(heard))
+    if utterance.not_asking(answer) in _NO_ANSWER:
+        return None  # "not now", "I'm not sure yet": no value for anything
     said, previous_words = words
     by_name = {tool.name: tool for tool in candidates}
     calls = [
@@ -106,7 +120,7 @@ def follow_up(
         rest = elided(heard)
         if rest is None or not isinstance(arguments, dict):
             return None
-        return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today, asked=False)
+        return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today)
     if not any(item.kind == "assistant" for item in before[said + 1 :]):
         return None  # no question was put
     earlier = before[:said]
@@ -116,19 +130,25 @@ def follow_up(
     if waiting is None or waiting.actions or waiting.pending is None:
         return None
     tool, arguments = waiting.pending
-    answer = elided(heard) or utterance.clean(heard)
-    return _again(tool, arguments, answer, [tool], today, asked=True)
+    asked = next((name for name in _required(tool) if name not in arguments), None)
+    return _again(tool, arguments, elided(heard) or answer, [tool], today, asked=asked)
 
 
 def _again(
-    previous: ToolSpec, arguments: dict[str, Any], rest: str, tools: list[ToolSpec], today: date, asked: bool
+    previous: ToolSpec,
+    arguments: dict[str, Any],
+    rest: str,
+    tools: list[ToolSpec],
+    today: date,
+    asked: str | None = None,
 ) -> Plan | None:
     """``previous`` (else a declared tool that takes every argument of it and what ``rest`` names) with
-    the values ``rest`` names in place of its own: one call per value named ("Berlin and Rome")."""
+    the values ``rest`` names in place of its own: one call per value named ("Berlin and Rome"). The
+    answer to a question (``asked``: the parameter asked for) must give that parameter."""
     others = [t for t in tools if t is not previous and set(arguments) <= set(_properties(t))]
     for tool in (previous, *others):
         changes = [_heard(tool, part, today) for part in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", rest)]
-        if not changes or not all(changes):
+        if not changes or not all(changes) or (asked is not None and asked not in changes[0]):
             continue
         kept = {k: v for k, v in arguments.items() if k in _properties(tool)}
         actions: list[Action] = []
@@ -144,7 +164,7 @@ def _again(
                 break
             if not acting.is_valid(merged, tool.parameters or {}):
                 return None
-            how = "the answer to the question" if asked else "a follow-up by ellipsis"
+            how = "the answer to the question" if asked is not None else "a follow-up by ellipsis"
             sources = ", ".join(f"{k} ← {v!r}" for k, v in changed.items())
             why = f"{tool.name} ({how}; kept {sorted(set(kept) - set(changed)) or 'nothing'}); {sources}"
             actions.append(Action(ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)), why, merged))

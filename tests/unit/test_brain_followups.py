@@ -237,3 +237,15 @@ def test_two_actions_joined_by_and_are_no_tools_side_by_side() -> None:
         ("get_weather", {"city": "Paris"}),
         ("get_weather", {"city": "Tokyo"}),
     ]
+
+
+@pytest.mark.parametrize("words", ["hmm, I'm not sure yet", "not now", "for four people"])
+def test_words_that_do_not_give_what_was_asked_complete_nothing(words: str) -> None:
+    asked = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
+    assert not any(name == "book_table" for name, _ in reply([BOOK], [*asked, said(words, 2)])[1])
+
+
+def test_a_new_request_after_a_question_is_its_own() -> None:
+    asked = [said("book a table for 2"), TurnView("a1", "assistant", "Which name do you mean?")]
+    calls = reply([BOOK, WEATHER], [*asked, said("what's the weather in Paris?", 2)])[1]
+    assert calls == [("get_weather", {"city": "Paris"})]
