@@ -101,7 +101,7 @@ def _known_word(word: str) -> bool:
 _NAME = r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?"
 _INTRODUCED = re.compile(
     r"(?:\b(?:(?:the|my)\s+)?name'?s|\bmy name is|\bthe name is|\b(?:you can )?call me)\s+"
-    r"(?P<said>[A-Za-z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
+    r"(?P<said>[A-Za-z][a-z'-]+(?-i:\s+[A-Z][a-z'-]+)?)"
     rf"|(?-i:\b(?:[Ii]t'?s|[Tt]his is)\s+(?P<here>{_NAME})\s+(?:here|speaking)\b)"
     rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Tt]his is\s+)?(?P<speaking>{_NAME})\s+(?:speaking|here)\b)"
     rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Hh]i|[Hh]ello|[Hh]ey)?[, ]*[Tt]his is\s+(?P<this>{_NAME})\b)",

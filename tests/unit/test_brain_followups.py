@@ -207,6 +207,8 @@ def test_a_name_introduced_informally_fills_the_name(words: str) -> None:
 def test_an_introduction_is_read_only_where_a_name_is_said() -> None:
     assert introduced("call me back") is None and introduced("this is great") is None
     assert introduced("it's raining here") is None
+    said = introduced("My name is Alice and I'm 31")  # "and" is no second name, whatever its case
+    assert said is not None and said.value == "Alice"
     assert takes_own_name("guest_name") and takes_own_name("name") and not takes_own_name("file_name")
     assert not takes_own_name("pet")
 
