@@ -254,23 +254,35 @@ def negated(text: str) -> bool:
 
 
 # A value taken back as the right one is said: "not Paris, Berlin", "in not Paris but Berlin" (the words
-# after "not" up to the comma or "but"); and "Berlin, not Paris" at the end.
+# after "not" up to the comma or "but"), "the weather not in Paris but in Berlin" (a place after "not"
+# and before "but", after any word); and "Berlin, not Paris" or "for Berlin not Paris" at the end.
 _NOT_THIS = re.compile(
     r"(?P<before>^\W*|[,;]\s*|\b(?:in|at|for|to|from|on|with|no)\W+)not\s+"
     r"(?!(?:now|yet|today|really|sure|quite|much|bad|at all)\b)(?:in\s+|at\s+|for\s+|on\s+)?"
-    r"[\w'-]+(?:\s+[\w'-]+){0,2}?\s*(?:,\s*(?:but\s+)?|\s+but\s+)(?:rather\s+|instead\s+)?",
+    r"[\w'-]+(?:\s+[\w'-]+){0,2}?\s*(?:,\s*(?:but\s+)?|\s+but\s+)(?:rather\s+|instead\s+)?"
+    r"|(?P<inside>\s)not\s+(?:in|at|for|on|to|from)\s+[\w'-]+(?:\s+[\w'-]+){0,2}?\s+but\s+(?:rather\s+)?",
     re.IGNORECASE,
 )
 _BUT_NOT_THIS = re.compile(
-    r"\s*,\s*(?:but\s+|and\s+)?not\s+(?:in\s+|at\s+|for\s+)?[\w'-]+(?:\s+[\w'-]+)?\W*$", re.I
+    r"\s*,\s*(?:but\s+|and\s+)?not\s+(?:in\s+|at\s+|for\s+)?[\w'-]+(?:\s+[\w'-]+)?\W*$"
+    r"|(?-i:\s+not\s+(?:in\s+|at\s+|for\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\W*$)",
+    re.I,
 )
 
 
 def corrected(text: str) -> str:
     """``text`` without the values it takes back ("what's the weather, not Paris, Berlin" → "what's the
-    weather, Berlin"; "in not Paris but Berlin" → "in Berlin"; "in Berlin, not Paris" → "in Berlin");
+    weather Berlin"; "in not Paris but Berlin" → "in Berlin"; "in Berlin, not Paris" → "in Berlin");
     "not now", "not sure" and other words after "not" that stand alone are kept."""
-    kept = _NOT_THIS.sub(lambda m: m.group("before"), text.replace("’", "'"))
+
+    def kept_before(found: re.Match[str]) -> str:
+        before = found.group("before")
+        if before is None:
+            return found.group("inside")
+        # "the weather, not Paris, Berlin": the value said instead stands where the one taken back did
+        return " " if before.strip().startswith((",", ";")) and found.start() > 0 else before
+
+    kept = _NOT_THIS.sub(kept_before, text.replace("’", "'"))
     kept = _BUT_NOT_THIS.sub("", kept)
     return kept if kept.strip(" ,.;!?") else text
 

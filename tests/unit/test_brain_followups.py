@@ -179,6 +179,9 @@ def test_what_is_not_needed_beside_a_request_is_a_reason() -> None:
         ("weather in not Paris but Berlin", "Berlin"),
         ("what's the weather, not in Paris, in Berlin", "Berlin"),
         ("weather in Berlin, not Paris", "Berlin"),
+        ("what's the weather, not Paris, Berlin", "Berlin"),
+        ("the weather not in Paris but in Berlin", "Berlin"),
+        ("weather for Berlin not Paris", "Berlin"),
     ],
 )
 def test_a_value_taken_back_is_not_filled(words: str, city: str) -> None:
