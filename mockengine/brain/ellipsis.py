@@ -1,12 +1,13 @@
 """Words that lean on the request before them: a follow-up by ellipsis and the answer to a question.
 
 After "What's the weather in Paris?" → ``get_weather {city: Paris}`` → its output → the answer, a user
-says "And in Berlin?", "What about Tokyo?", "Same for London", "and tomorrow?" or "no, not Paris, Berlin":
-words that name only what changes. A model calls the same tool again with that argument replaced and the
-others kept from the previous call ("and tomorrow?" to a tool with no date goes to a declared tool that
-takes the previous call's arguments and a date: ``get_forecast``). The same holds for the answer to a
-question the assistant asked for a missing argument ("book a table for two" → "Which name do you mean?"
-→ "Name's Tom"): the call it waited on goes out with the answer filled in.
+says "And in Berlin?", "What about Tokyo?", "Same for London", "and tomorrow?", "no, not Paris, Berlin"
+or only "Berlin?": words that name only what changes. A model calls the same tool again with that
+argument replaced and the others kept from the previous call ("and tomorrow?" to a tool with no date
+goes to a declared tool that takes the previous call's arguments and a date: ``get_forecast``). The
+same holds for the answer to a question the assistant asked for a missing argument ("book a table for
+two" → "Which name do you mean?" → "Name's Tom"): the call it waited on goes out with the answer filled
+in.
 
 ``conversation_plan()`` is ``acting.plan()`` for the newest words with the turns before them: the words'
 own plan wins when it calls something or declines; the follow-up (or the completed call) replaces a plan
@@ -20,7 +21,7 @@ import re
 from datetime import date
 from typing import Any
 
-from mockengine.brain import acting, intent, kinds, schema_values, utterance, values
+from mockengine.brain import acting, intent, kinds, lexicon, places, schema_values, utterance, values
 from mockengine.brain.acting import Action, Plan
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.referents import Referent
@@ -65,6 +66,44 @@ _NO_ANSWER = frozenset(
 )
 
 
+# Said alone with a question mark, these react to what was said; they name no value ("Really?").
+_INTERJECTIONS = frozenset(
+    [
+        "hello",
+        "hi",
+        "hey",
+        "sorry",
+        "pardon",
+        "thanks",
+        "wow",
+        "great",
+        "nice",
+        "cool",
+        "perfect",
+        "right",
+        "exactly",
+        "indeed",
+        "maybe",
+        "huh",
+        "hmm",
+        "oh",
+        "ok",
+        "okay",
+        "yes",
+        "yeah",
+        "no",
+        "nope",
+        "sure",
+        "what",
+        "why",
+        "how",
+        "when",
+        "where",
+        "who",
+    ]
+)
+
+
 def elided(text: str) -> str | None:
     """The new values of a request by ellipsis ("Berlin" of "And in Berlin?" keeps its "in": "in
     Berlin"; "Tokyo" of "What about Tokyo?", "tomorrow" of "and tomorrow?", "Berlin" of "no, not Paris,
@@ -76,12 +115,26 @@ def elided(text: str) -> str | None:
     else:
         marked = _MARKER.match(said)
         if marked is None:
-            return None
+            return _asked_alone(said)
         rest = said[marked.end() :]
     rest = _TRAILING.sub("", rest).strip(" ,.;:!?")
     if not rest or len(rest.split()) > MAX_ELIDED_WORDS or intent.has_verb(rest):
         return None
     return rest
+
+
+def _asked_alone(said: str) -> str | None:
+    """A value asked alone ("Berlin?", "Tomorrow?", "New York?"): a proper name or a day, nothing more."""
+    if not said.rstrip().endswith("?"):
+        return None
+    value = said.strip(" ?.!")
+    if not value or len(value.split()) > 3 or value.split()[0].lower() in _INTERJECTIONS:
+        return None
+    if any(t.is_stop or t.lower.endswith("ly") for t in lexicon.tokens(value)):
+        return None  # "What?", "Is it?", "Seriously?": a reaction, no value
+    day = values.dates(value, date(2000, 1, 1))  # only its form counts, not which day
+    whole_day = any(span.start == 0 and span.end >= len(value) for span in day)
+    return value if places.is_proper_name(value) or whole_day else None
 
 
 def conversation_plan(

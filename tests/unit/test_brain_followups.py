@@ -254,3 +254,12 @@ def test_a_new_request_after_a_question_is_its_own() -> None:
     asked = [said("book a table for 2"), TurnView("a1", "assistant", "Which name do you mean?")]
     calls = reply([BOOK, WEATHER], [*asked, said("what's the weather in Paris?", 2)])[1]
     assert calls == [("get_weather", {"city": "Paris"})]
+
+
+def test_a_value_asked_alone_is_a_follow_up_and_a_reaction_is_not() -> None:
+    assert reply([WEATHER], [*PARIS, said("Berlin?", 2)])[1] == [("get_weather", {"city": "Berlin"})]
+    assert reply([WEATHER], [*PARIS, said("Salt Lake City?", 2)])[1] == [
+        ("get_weather", {"city": "Salt Lake City"})
+    ]
+    for reaction in ("Really?", "Hello?", "Seriously?", "Is it?", "Berlin"):
+        assert reply([WEATHER], [*PARIS, said(reaction, 2)])[1] == [], reaction
