@@ -116,12 +116,20 @@ _OWN_NAME_WHO = frozenset(
 )
 
 
-def takes_own_name(parameter: str) -> bool:
-    """``parameter`` holds a person's name the speaker may give as their own (``name``, ``guest_name``,
-    ``full_name``, ``customer``); not a pet's, a file's or a playlist's."""
+# A tool that makes or names a new thing (``create_playlist {name}``): its ``name`` is the thing's.
+_NAMING_VERBS = frozenset(("create", "new", "add", "make", "rename", "name", "save", "start"))
+
+
+def takes_own_name(parameter: str, tool_name: str = "") -> bool:
+    """``parameter`` of ``tool_name`` holds a person's name the speaker may give as their own (``name``,
+    ``guest_name``, ``full_name``, ``customer``); not a pet's, a file's, or the ``name`` of what a tool
+    creates (``create_playlist``)."""
     words = lexicon.identifier_words(parameter).split()
     if not words:
         return False
+    if words == ["name"]:
+        verb = lexicon.identifier_words(tool_name).split()[:1]
+        return not (set(verb) & _NAMING_VERBS)
     if words[-1] == "name":
         return set(words[:-1]) <= _OWN_NAME_WORDS
     return len(words) == 1 and words[0] in _OWN_NAME_WHO

@@ -117,7 +117,7 @@ def fill(
     spans.fill_range(work, filled, ranges.pair(properties, kinds))
     spans.fill_time_span(work, filled, kinds)
     spans.fill_route(work, filled, kinds)
-    _fill_introduced(work, filled, [n for n, k in kinds.items() if k in _STRINGS])
+    _fill_introduced(work, filled, [n for n, k in kinds.items() if k in _STRINGS], tool_name)
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
@@ -380,13 +380,13 @@ class _Work:
         return words.strip()
 
 
-def _fill_introduced(work: _Work, filled: Filled, strings: list[str]) -> None:
+def _fill_introduced(work: _Work, filled: Filled, strings: list[str], tool_name: str) -> None:
     """The name the speaker introduces themselves by ("Name's Tom", "Tom speaking", "call me Tom") into
     the first parameter that takes a person's own name (``name``, ``guest_name``:
     ``names.takes_own_name``)."""
-    wanted = [n for n in strings if n not in filled.arguments and names.takes_own_name(n)]
-    if not wanted:
-        return
+    wanted = [n for n in strings if n not in filled.arguments and names.takes_own_name(n, tool_name)]
+    if not wanted or re.search(r"\b(?:called|named|titled)\b", work.text, re.IGNORECASE):
+        return  # "it's Tom here, make a playlist called Chill": the name said is the thing's
     found = names.introduced(work.text)
     if found is not None:
         words = work.take(found)

@@ -263,3 +263,17 @@ def test_a_value_asked_alone_is_a_follow_up_and_a_reaction_is_not() -> None:
     ]
     for reaction in ("Really?", "Hello?", "Seriously?", "Is it?", "Berlin"):
         assert reply([WEATHER], [*PARIS, said(reaction, 2)])[1] == [], reaction
+
+
+def test_the_name_of_a_thing_a_tool_makes_is_not_the_speakers() -> None:
+    playlist = ToolSpec(
+        "create_playlist",
+        "Create a playlist",
+        {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+    )
+    for words, expected in (
+        ("Hi, it's Tom here, make a playlist called Chill", [("create_playlist", {"name": "Chill"})]),
+        ("Tom here, make a playlist", []),
+    ):
+        assert reply([playlist], [said(words)])[1] == expected, words
+    assert not takes_own_name("name", "create_playlist") and takes_own_name("name", "book_table")
