@@ -7,6 +7,7 @@ when a required argument is missing, and the grounding sentence after the app's 
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -101,6 +102,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
 
 
+# "weather and time, news and traffic …": the pairs read, so a long list costs what a short one does.
+MAX_CONJUNCTS = 4
 _CONJUNCTS = re.compile(
     r"\b([a-z][\w'-]*)\s*(?:,\s*|\s+)(?:and|&)\s+(?:the\s+|a\s+|an\s+)?([a-z][\w'-]*)\b", re.I
 )
@@ -115,29 +118,27 @@ def _coordinated(
     alone asks for it strongly and is no action ("open and play" are two requests, split before); a tool
     whose required arguments the words do not give is left out."""
     said = utterance.clean(part)
-    for found in _CONJUNCTS.finditer(said):
+    for found in itertools.islice(_CONJUNCTS.finditer(said), MAX_CONJUNCTS):
         words = (found.group(1), found.group(2))
-        if any(token.concept in lexicon.ACTIONS for w in words for token in lexicon.tokens(w)):
+        tokens = [token for w in words for token in lexicon.tokens(w)]
+        if any(token.concept in lexicon.ACTIONS or token.is_stop for token in tokens):
             continue
-        named: list[intent.Match] = []
-        for word in words:
-            own = intent.best(word, [match.tool])
-            other = intent.best(
-                word, [t for t in tools if t is not match.tool and t not in [m.tool for m in named]]
-            )
-            if own is not None and other is None and match not in named:
-                named.append(match)
-            elif own is None and other is not None:
-                vocabulary = intent.vocabulary_of(other.tool)
-                schema = other.tool.parameters or {}
-                filled = fill(
-                    other.tool.name, schema, part, Referent(), today, vocabulary, other.tool.description
-                )
-                if filled.missing:
-                    break
-                named.append(other)
-        if len(named) == 2 and match in named:
-            return [(part, each) for each in named]
+        own = [intent.best(word, [match.tool]) is not None for word in words]
+        if own.count(True) != 1:
+            continue  # one conjunct names the tool matched, the other another tool
+        word = words[own.index(False)]
+        # only a tool that declares the word's concept can be named by it (cheap with many tools)
+        concepts = set(lexicon.concepts_of(word))
+        declaring = [t for t in tools if t is not match.tool and concepts & intent.vocabulary_of(t)]
+        other = intent.best(word, declaring) if declaring else None
+        if other is None:
+            continue
+        schema = other.tool.parameters or {}
+        vocabulary = intent.vocabulary_of(other.tool)
+        filled = fill(other.tool.name, schema, part, Referent(), today, vocabulary, other.tool.description)
+        if filled.missing:
+            continue
+        return [(part, match), (part, other)] if own[0] else [(part, other), (part, match)]
     return [(part, match)]
 
 
