@@ -33,6 +33,8 @@ __all__ = ["conversation_plan", "elided", "follow_up"]
 # How many earlier question-and-answer turns an answer may lean on ("a table" → "for how many?" → "4"
 # → "which name?" → "Tom"): each level re-plans the turn before it.
 MAX_CHAIN = 4
+# A value the previous tool does not take goes to one of at most this many tools nearest its topic.
+MAX_OTHER_TOOLS = 8
 # An elided request names only its new values: a few words, no clause.
 MAX_ELIDED_WORDS = 6
 
@@ -198,7 +200,16 @@ def _again(
     """``previous`` (else a declared tool that takes every argument of it and what ``rest`` names) with
     the values ``rest`` names in place of its own: one call per value named ("Berlin and Rome"). The
     answer to a question (``asked``: the parameter asked for) must give that parameter."""
-    others = [t for t in tools if t is not previous and set(arguments) <= set(_properties(t))]
+    own = set(_properties(previous))
+    others = [
+        t
+        for t in tools
+        if t is not previous and set(arguments) <= set(_properties(t)) and set(_properties(t)) - own
+    ]
+    # the tools nearest the previous one's topic first, and only a few: each is a fill of the words
+    topic = intent.vocabulary_of(previous)
+    others.sort(key=lambda t: -len(intent.vocabulary_of(t) & topic))
+    others = others[:MAX_OTHER_TOOLS]
     for tool in (previous, *others):
         changes = [_heard(tool, part, today) for part in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", rest)]
         if not changes or not all(changes) or (asked is not None and asked not in changes[0]):
