@@ -270,6 +270,9 @@ _BUT_NOT_THIS = re.compile(
 )
 
 
+_DICTATED = re.compile(r"\b(?:saying|that says|which says|to say|reading)\b|[:\"“]")
+
+
 def corrected(text: str) -> str:
     """``text`` without the values it takes back ("what's the weather, not Paris, Berlin" → "what's the
     weather Berlin"; "in not Paris but Berlin" → "in Berlin"; "in Berlin, not Paris" → "in Berlin");
@@ -282,8 +285,17 @@ def corrected(text: str) -> str:
         # "the weather, not Paris, Berlin": the value said instead stands where the one taken back did
         return " " if before.strip().startswith((",", ";")) and found.start() > 0 else before
 
-    kept = _NOT_THIS.sub(kept_before, text.replace("’", "'"))
-    kept = _BUT_NOT_THIS.sub("", kept)
+    text = text.replace("’", "'")
+    # words dictated ("a comment saying Femi starts on Monday not Tuesday", quoted, after a colon) are
+    # taken as said: only what comes before them is corrected
+    dictated = _DICTATED.search(text)
+    head, tail = (text[: dictated.start()], text[dictated.start() :]) if dictated else (text, "")
+    kept = (
+        _BUT_NOT_THIS.sub("", _NOT_THIS.sub(kept_before, head))
+        if not tail
+        else _NOT_THIS.sub(kept_before, head)
+    )
+    kept += tail
     return kept if kept.strip(" ,.;!?") else text
 
 

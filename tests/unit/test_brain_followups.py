@@ -191,6 +191,8 @@ def test_a_value_taken_back_is_not_filled(words: str, city: str) -> None:
 def test_corrected_keeps_a_not_that_takes_nothing_back() -> None:
     assert utterance.corrected("not now, thanks") == "not now, thanks"
     assert utterance.corrected("it is not working, fix it") == "it is not working, fix it"
+    dictated = "add a comment saying Femi starts on Monday not Tuesday"
+    assert utterance.corrected(dictated) == dictated  # words dictated are taken as said
 
 
 @pytest.mark.parametrize(
