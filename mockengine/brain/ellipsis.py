@@ -49,8 +49,8 @@ _MARKER = re.compile(
 )
 # "(no,) not Paris, Berlin", "not Paris but Berlin": a correction names the value that replaces another.
 _CORRECTION = re.compile(
-    r"^\W*(?:no\W+)?not\s+(?:in\s+|at\s+|for\s+|on\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?\s*"
-    r"(?:,\s*(?:but\s+)?|\s+but\s+)(?:rather\s+|instead\s+)?",
+    r"^\W*(?:(?:no|sorry|oops|wait|actually)\W+)*not\s+(?:in\s+|at\s+|for\s+|on\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?"
+    r"\s*(?:,\s*(?:but\s+)?|\s+but\s+)(?:rather\s+|instead\s+)?(?:i meant\s+|i mean\s+|make it\s+)?",
     re.IGNORECASE,
 )
 _TRAILING = re.compile(r"\W*\b(?:too|as well|instead|please|then|again|now)?\W*$", re.IGNORECASE)

@@ -81,7 +81,8 @@ _ABOUT_THE_APP = re.compile(
 )
 # Undecided, thinking aloud: "I'm not sure which one to open yet", "I'm still browsing".
 _UNDECIDED = re.compile(
-    r"^\W*(?:hmm\W+)?(?:i'?m|i am) not sure\b|^\W*i (?:don'?t|do not) know (?:which|what|if|whether|yet)\b"
+    r"^\W*(?:hmm\W+)?(?:(?:i'?m|i am) )?not sure\b"
+    r"|^\W*(?:i )?(?:don'?t|do not) know(?: (?:which|what|if|whether|yet)\b|\W*$)"
     r"|^\W*i (?:haven'?t|have not) (?:decided|made up my mind)\b",
     re.IGNORECASE,
 )

@@ -96,6 +96,7 @@ FORECASTED = [
         ("how about New York?", "New York"),
         ("no, not Paris, Berlin", "Berlin"),
         ("actually, make it Rome", "Rome"),
+        ("sorry, not Paris, I meant Berlin", "Berlin"),
     ],
 )
 def test_a_follow_up_by_ellipsis_calls_the_same_tool_with_the_new_city(words: str, city: str) -> None:
@@ -246,7 +247,9 @@ def test_two_actions_joined_by_and_are_no_tools_side_by_side() -> None:
     ]
 
 
-@pytest.mark.parametrize("words", ["hmm, I'm not sure yet", "not now", "for four people"])
+@pytest.mark.parametrize(
+    "words", ["hmm, I'm not sure yet", "not sure yet", "don't know", "not now", "for four people"]
+)
 def test_words_that_do_not_give_what_was_asked_complete_nothing(words: str) -> None:
     asked = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
     assert not any(name == "book_table" for name, _ in reply([BOOK], [*asked, said(words, 2)])[1])
