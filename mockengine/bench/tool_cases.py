@@ -54,6 +54,7 @@ TUNED_ON = frozenset(
         "dev_r8",
         "heldout_r8",
         "heldout_r9",
+        "followups",  # written with the follow-up rules (ellipsis.py), not before them
     )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))

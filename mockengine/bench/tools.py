@@ -43,6 +43,8 @@ def history_items(case: Case) -> tuple[TurnView, ...]:
     for index, turn in enumerate(case.history):
         if "say" in turn:
             items.append(TurnView(f"h{index}", "user_text", turn["say"]))
+        elif "reply" in turn:  # what the assistant said ("Which name do you mean?")
+            items.append(TurnView(f"h{index}", "assistant", turn["reply"]))
         elif "call" in turn:
             arguments = json.dumps(turn["arguments"])
             items.append(

@@ -7,6 +7,7 @@ when a required argument is missing, and the grounding sentence after the app's 
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -56,6 +57,8 @@ class Plan:
     question: str | None
     why: str
     said: str | None = None  # what to say when the words ask for no call ("never mind" → "Okay.")
+    # the call the question waits on: its tool and the arguments the words gave (an answer completes it)
+    pending: tuple[ToolSpec, dict[str, Any]] | None = None
 
 
 def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
@@ -72,6 +75,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     found = intent.actions(text, candidates, lambda part, match: stands_alone(part, match, today))
     if not found:
         return None
+    if len(found) == 1:
+        found = _coordinated(found[0][0], found[0][1], candidates, today)
     done: list[Action] = []
     for part, match in found:
         check_schema(match.tool)  # a broken schema fails the response, as for any call
@@ -82,7 +87,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
             continue  # "the weather in Paris and should I bring an umbrella?": the call made covers it
         if filled.missing:
             why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
-            return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why)
+            pending = (match.tool, dict(filled.arguments))
+            return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why, pending=pending)
         if not is_valid(filled.arguments, match.tool.parameters or {}):
             # Each value fits its property, but not the whole (a dependency, a oneOf): call nothing.
             why = f"{intent.describe(match)}; arguments {filled.arguments} do not fit its schema"
@@ -94,6 +100,46 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
                 done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
+
+
+# "weather and time, news and traffic …": the pairs read, so a long list costs what a short one does.
+MAX_CONJUNCTS = 4
+_CONJUNCTS = re.compile(
+    r"\b([a-z][\w'-]*)\s*(?:,\s*|\s+)(?:and|&)\s+(?:the\s+|a\s+|an\s+)?([a-z][\w'-]*)\b", re.I
+)
+
+
+def _coordinated(
+    part: str, match: intent.Match, tools: list[ToolSpec], today: date
+) -> list[tuple[str, intent.Match]]:
+    """The tools one request names side by side, in the order said: "weather and time in Paris" asks
+    ``get_weather`` and ``get_time`` the same thing (each with the arguments the rest of the words give;
+    "in Paris and Tokyo" then makes one call per tool and place). A conjunct names a tool when that word
+    alone asks for it strongly and is no action ("open and play" are two requests, split before); a tool
+    whose required arguments the words do not give is left out."""
+    said = utterance.clean(part)
+    for found in itertools.islice(_CONJUNCTS.finditer(said), MAX_CONJUNCTS):
+        words = (found.group(1), found.group(2))
+        tokens = [token for w in words for token in lexicon.tokens(w)]
+        if any(token.concept in lexicon.ACTIONS or token.is_stop for token in tokens):
+            continue
+        own = [intent.best(word, [match.tool]) is not None for word in words]
+        if own.count(True) != 1:
+            continue  # one conjunct names the tool matched, the other another tool
+        word = words[own.index(False)]
+        # only a tool that declares the word's concept can be named by it (cheap with many tools)
+        concepts = set(lexicon.concepts_of(word))
+        declaring = [t for t in tools if t is not match.tool and concepts & intent.vocabulary_of(t)]
+        other = intent.best(word, declaring) if declaring else None
+        if other is None:
+            continue
+        schema = other.tool.parameters or {}
+        vocabulary = intent.vocabulary_of(other.tool)
+        filled = fill(other.tool.name, schema, part, Referent(), today, vocabulary, other.tool.description)
+        if filled.missing:
+            continue
+        return [(part, match), (part, other)] if own[0] else [(part, other), (part, match)]
+    return [(part, match)]
 
 
 def stands_alone(part: str, match: intent.Match, today: date) -> bool:
@@ -124,17 +170,14 @@ def _said_as_value(value: str, part: str) -> bool:
     return re.search(rf"\b(?:in|at|for|from)\s+{re.escape(value)}\W*$", part, re.IGNORECASE) is not None
 
 
-def next_action(
-    heard: str, before: tuple[TurnView, ...], since: tuple[TurnView, ...], tools: list[ToolSpec], today: date
-) -> Action | None:
-    """With one call a response (``parallel_tool_calls: false``): the next call the words ``heard`` asked
-    for ("the weather in Paris and the time in Tokyo": get_time after get_weather's output), from the
-    items ``before`` them (what "it" names) and those ``since`` (the calls made). Calls made count by tool
-    and order, not by their arguments, so a plan that changed its values since ("tomorrow" after midnight)
-    neither repeats a call nor skips one; an output whose call item was deleted still counts its call.
-    None when every call was made, the words ask for none, or a call made is not the one the words ask
-    for next (the plan changed: no guessed call)."""
-    found = plan(heard, tools, referent(before), today)
+def next_action(found: Plan | None, since: tuple[TurnView, ...]) -> Action | None:
+    """With one call a response (``parallel_tool_calls: false``): the next call of ``found``, the plan
+    for the newest words ("the weather in Paris and the time in Tokyo": get_time after get_weather's
+    output), from the items ``since`` them (the calls made). Calls made count by tool and order, not by
+    their arguments, so a plan that changed its values since ("tomorrow" after midnight) neither repeats
+    a call nor skips one; an output whose call item was deleted still counts its call. None when every
+    call was made, the words ask for none, or a call made is not the one the words ask for next (the
+    plan changed: no guessed call)."""
     planned = [action.call.name for action in found.actions] if found is not None else []
     position = 0
     for name in _made(since):

@@ -289,7 +289,7 @@ def _requests(parts: list[str]) -> list[tuple[str, bool]]:
     with neither is more of the one before ("add eggs and bread and then show my list")."""
     requests: list[tuple[str, bool]] = []
     for part in parts:
-        verb = _has_verb(part)
+        verb = has_verb(part)
         asked = not verb and bool(_OWN_QUESTION.match(part))
         if requests and not verb and not asked:
             requests[-1] = (f"{requests[-1][0]} and {part}", requests[-1][1])
@@ -326,7 +326,7 @@ def _kept_whole(text: str) -> str:
     return text[: colon.end()] + re.sub(r" and (?!then\b)", " & ", text[colon.end() :])
 
 
-def _has_verb(part: str) -> bool:
+def has_verb(part: str) -> bool:
     """A later part of "… and …" is a request of its own only with a verb: "and play it", "and show me
     my list"; in "add eggs and bread to my list" the "bread to my list" is more of the first's object."""
     if re.match(r"\W*(?:the|a|an|my|our|your|his|her|their)\b", part, re.IGNORECASE):

@@ -94,3 +94,56 @@ def proper_name(text: str, parameter: str = "") -> Span | None:
 def _known_word(word: str) -> bool:
     token = lexicon.tokens(word)[0]
     return token.is_stop or token.concept in lexicon.ACTIONS or token.concept != lexicon.stem(word)
+
+
+# Who the speaker says they are: "Name's Tom", "my name is Tom", "call me Tom", "Tom speaking", "it's Tom
+# here", "this is Tom". A name in lower case (a transcript) counts only after words that say a name follows.
+_NAME = r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?"
+_INTRODUCED = re.compile(
+    r"(?:\b(?:(?:the|my)\s+)?name'?s|\bmy name is|\bthe name is|\b(?:you can )?call me)\s+"
+    r"(?P<said>[A-Za-z][a-z'-]+(?-i:\s+[A-Z][a-z'-]+)?)"
+    rf"|(?-i:\b(?:[Ii]t'?s|[Tt]his is)\s+(?P<here>{_NAME})\s+(?:here|speaking)\b)"
+    rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Tt]his is\s+)?(?P<speaking>{_NAME})\s+(?:speaking|here)\b)"
+    rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Hh]i|[Hh]ello|[Hh]ey)?[, ]*[Tt]his is\s+(?P<this>{_NAME})\b)",
+    re.IGNORECASE,
+)
+# Parameters that take the speaker's own name: ``name``, ``guest_name``, ``full_name``, ``customer``, …
+_OWN_NAME_WORDS = frozenset(
+    ("first", "full", "last", "guest", "customer", "user", "your", "caller", "contact", "person", "client")
+)
+_OWN_NAME_WHO = frozenset(
+    ("guest", "customer", "caller", "person", "patient", "passenger", "member", "client")
+)
+
+
+# A tool that makes or names a new thing (``create_playlist {name}``): its ``name`` is the thing's.
+_NAMING_VERBS = frozenset(("create", "new", "add", "make", "rename", "name", "save", "start"))
+
+
+def takes_own_name(parameter: str, tool_name: str = "") -> bool:
+    """``parameter`` of ``tool_name`` holds a person's name the speaker may give as their own (``name``,
+    ``guest_name``, ``full_name``, ``customer``); not a pet's, a file's, or the ``name`` of what a tool
+    creates (``create_playlist``)."""
+    words = lexicon.identifier_words(parameter).split()
+    if not words:
+        return False
+    if words == ["name"]:
+        verb = lexicon.identifier_words(tool_name).split()[:1]
+        return not (set(verb) & _NAMING_VERBS)
+    if words[-1] == "name":
+        return set(words[:-1]) <= _OWN_NAME_WORDS
+    return len(words) == 1 and words[0] in _OWN_NAME_WHO
+
+
+def introduced(text: str) -> Span | None:
+    """The name a speaker introduces themselves by ("Tom" of "Name's Tom", "It's Tom here", "Tom
+    speaking", "call me Tom"); None when the words introduce no one."""
+    for found in _INTRODUCED.finditer(text):
+        group = next(g for g in ("said", "here", "speaking", "this") if found.group(g))
+        name = found.group(group)
+        first = name.split()[0]
+        if first.lower() in _NOT_NAMES or _known_word(first) and (group != "said" or first.islower()):
+            continue
+        # a transcript in lower case: the name written as a name ("my name is tom" → Tom)
+        return Span(name if name[0].isupper() else name.title(), found.start(group), found.end(group))
+    return None

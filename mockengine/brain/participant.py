@@ -43,7 +43,7 @@ import random
 import re
 from datetime import UTC, date, datetime
 
-from mockengine.brain import acting, addressed, forced, outputs, phrases, rules, utterance
+from mockengine.brain import acting, addressed, ellipsis, forced, outputs, phrases, rules, utterance
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.markers import role_marker
@@ -294,6 +294,11 @@ class ScriptedBrain:
             if not (call.name or "").startswith(HANDOFF_PREFIX)
         ]
         if len(batch) > 1 and not any(turn.is_study_tool(call.name or "") for call, _ in batch):
+            # One call a response: the outputs so far are spoken of once the last call the words asked
+            # for is answered ("weather and time in Paris and Tokyo" makes four).
+            after = self._next_call(turn)
+            if after is not None:
+                return after
             # Parallel calls answered together: one sentence for each, as a model speaks of all of them.
             return Reply(outputs.said_of_all(batch), rule="builtin.function_output.grounding")
         name = function_name_for(history, item.call_id if item else None)
@@ -373,8 +378,8 @@ class ScriptedBrain:
         if words is None:
             return None
         said, heard = words
-        tools = list(turn.request.tools)
-        action = acting.next_action(heard, history[:said], history[said + 1 :], tools, self._today())
+        found = ellipsis.conversation_plan(heard, history[:said], list(turn.request.tools), self._today())
+        action = acting.next_action(found, history[said + 1 :])
         if action is None:
             return None
         return Reply(None, (action.call,), rule="intent.call.next", why=action.why)
@@ -385,8 +390,10 @@ class ScriptedBrain:
         if not turn.may_call or not turn.situation.heard_is_current:
             return None
         heard = turn.situation.trigger.text
-        referent = acting.referent(turn.request.history)
-        plan = acting.plan(heard, list(turn.request.tools), referent, self._today())
+        history = turn.request.history
+        words = newest_words(history)
+        before = history[: words[0]] if words is not None else history
+        plan = ellipsis.conversation_plan(heard, before, list(turn.request.tools), self._today())
         if plan is None:
             return None
         if not plan.actions:  # a question for a missing argument, or "Okay" to "never mind"

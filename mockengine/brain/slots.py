@@ -44,6 +44,7 @@ from mockengine.brain import (
     scalars,
     schema_values,
     spans,
+    utterance,
     values,
     verbatim,
 )
@@ -97,7 +98,10 @@ def fill(
     schema is (a required object parameter is filled as a call of its own, ``_fill_object``)."""
     properties = schema_values.properties_of(schema)  # a required name without one: a free string
     required = schema_values.required_of(schema)
-    said = items.commas_as_and(_without_tool_mention(questions.without_frame(text), tool_name))
+    # a value taken back ("not Paris, Berlin") is no value
+    said = items.commas_as_and(
+        _without_tool_mention(questions.without_frame(utterance.corrected(text)), tool_name)
+    )
     work = _Work(verbatim.rewritten(said), today)
     filled = Filled()
 
@@ -113,6 +117,7 @@ def fill(
     spans.fill_range(work, filled, ranges.pair(properties, kinds))
     spans.fill_time_span(work, filled, kinds)
     spans.fill_route(work, filled, kinds)
+    _fill_introduced(work, filled, [n for n, k in kinds.items() if k in _STRINGS], tool_name)
     for kind in _PASSES:
         for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
@@ -373,6 +378,19 @@ class _Work:
         words = self.text[span.start : span.end]
         self.text = self.text[: span.start] + f" {BLANK} " + self.text[span.end :]
         return words.strip()
+
+
+def _fill_introduced(work: _Work, filled: Filled, strings: list[str], tool_name: str) -> None:
+    """The name the speaker introduces themselves by ("Name's Tom", "Tom speaking", "call me Tom") into
+    the first parameter that takes a person's own name (``name``, ``guest_name``:
+    ``names.takes_own_name``)."""
+    wanted = [n for n in strings if n not in filled.arguments and names.takes_own_name(n, tool_name)]
+    if not wanted or re.search(r"\b(?:called|named|titled)\b", work.text, re.IGNORECASE):
+        return  # "it's Tom here, make a playlist called Chill": the name said is the thing's
+    found = names.introduced(work.text)
+    if found is not None:
+        words = work.take(found)
+        filled.arguments[wanted[0]], filled.sources[wanted[0]] = found.value, f"{words} (introduced)"
 
 
 def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:

@@ -32,6 +32,14 @@ _NOT_TO = (
     r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t|i (?:don'?t|do not) want to"
     r"|i'?m not ready to)\s+"
 )
+# What the speaker does not want or need ("I don't want a table", "we don't need the weather") refuses
+# it, unless a later clause says what they want instead ("I don't need the break, straight into the
+# next round"): then it is a reason beside a request.
+_NOT_WANTED = re.compile(
+    _LEAD + r"(?:(?:i|we) (?:really |actually )?(?:don'?t|do not) (?:really )?(?:want|need)|no need for"
+    r"|there'?s no need (?:to|for))\s+(?!to\b|forget\b)[^,;]*$",
+    re.IGNORECASE,
+)
 _STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b|let (?:anyone|anybody|people)\b)"
 # Putting an action off: "hold off on buying it", "hang fire on launching it", "wait with sending that".
 _PUT_OFF = r"(?:hold off|hang fire|hold fire|wait)\s+(?:on|with)\s+\w+ing\b"
@@ -73,7 +81,8 @@ _ABOUT_THE_APP = re.compile(
 )
 # Undecided, thinking aloud: "I'm not sure which one to open yet", "I'm still browsing".
 _UNDECIDED = re.compile(
-    r"^\W*(?:hmm\W+)?(?:i'?m|i am) not sure\b|^\W*i (?:don'?t|do not) know (?:which|what|if|whether|yet)\b"
+    r"^\W*(?:hmm\W+)?(?:(?:i'?m|i am) )?not sure\b"
+    r"|^\W*(?:i )?(?:don'?t|do not) know(?: (?:which|what|if|whether|yet)\b|\W*$)"
     r"|^\W*i (?:haven'?t|have not) (?:decided|made up my mind)\b",
     re.IGNORECASE,
 )
@@ -239,7 +248,56 @@ def complains(text: str) -> bool:
 
 def negated(text: str) -> bool:
     """``text`` asks for something not to be done ("don't play it")."""
-    return bool(_NEGATED.search(text.replace("’", "'")))
+    text = text.replace("’", "'")
+    return bool(
+        _NEGATED.search(text) or _NOT_WANTED.search(re.sub(r"\s+(?:but|instead|just)\b.*$", ",", text))
+    )
+
+
+# A value taken back as the right one is said: "not Paris, Berlin", "in not Paris but Berlin" (the words
+# after "not" up to the comma or "but"), "the weather not in Paris but in Berlin" (a place after "not"
+# and before "but", after any word); and "Berlin, not Paris" or "for Berlin not Paris" at the end.
+_NOT_THIS = re.compile(
+    r"(?P<before>^\W*|[,;]\s*|\b(?:in|at|for|to|from|on|with|no)\W+)not\s+"
+    r"(?!(?:now|yet|today|really|sure|quite|much|bad|at all)\b)(?:in\s+|at\s+|for\s+|on\s+)?"
+    r"[\w'-]+(?:\s+[\w'-]+){0,2}?\s*(?:,\s*(?:but\s+)?|\s+but\s+)(?:rather\s+|instead\s+)?"
+    r"|(?P<inside>\s)not\s+(?:in|at|for|on|to|from)\s+[\w'-]+(?:\s+[\w'-]+){0,2}?\s+but\s+(?:rather\s+)?",
+    re.IGNORECASE,
+)
+_BUT_NOT_THIS = re.compile(
+    r"\s*,\s*(?:but\s+|and\s+)?not\s+(?:in\s+|at\s+|for\s+)?[\w'-]+(?:\s+[\w'-]+)?\W*$"
+    r"|(?-i:\s+not\s+(?:in\s+|at\s+|for\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\W*$)",
+    re.I,
+)
+
+
+_DICTATED = re.compile(r"\b(?:saying|that says|which says|to say|reading)\b|[:\"“]")
+
+
+def corrected(text: str) -> str:
+    """``text`` without the values it takes back ("what's the weather, not Paris, Berlin" → "what's the
+    weather Berlin"; "in not Paris but Berlin" → "in Berlin"; "in Berlin, not Paris" → "in Berlin");
+    "not now", "not sure" and other words after "not" that stand alone are kept."""
+
+    def kept_before(found: re.Match[str]) -> str:
+        before = found.group("before")
+        if before is None:
+            return found.group("inside")
+        # "the weather, not Paris, Berlin": the value said instead stands where the one taken back did
+        return " " if before.strip().startswith((",", ";")) and found.start() > 0 else before
+
+    text = text.replace("’", "'")
+    # words dictated ("a comment saying Femi starts on Monday not Tuesday", quoted, after a colon) are
+    # taken as said: only what comes before them is corrected
+    dictated = _DICTATED.search(text)
+    head, tail = (text[: dictated.start()], text[dictated.start() :]) if dictated else (text, "")
+    kept = (
+        _BUT_NOT_THIS.sub("", _NOT_THIS.sub(kept_before, head))
+        if not tail
+        else _NOT_THIS.sub(kept_before, head)
+    )
+    kept += tail
+    return kept if kept.strip(" ,.;!?") else text
 
 
 def without_closing(text: str) -> str:

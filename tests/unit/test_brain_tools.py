@@ -106,6 +106,7 @@ FLOORS = {
     "heldout_r7": 0.82,  # round 8 tuned on it (50.9 % when sealed)
     "dev_r8": 0.94,  # round 8's own set (70.6 % when first scored, before any round-8 change)
     "heldout_r8": 0.66,  # round 9 tuned on it (47.7 % when sealed)
+    "followups": 1.0,  # follow-ups, answers, refusals, names, tools side by side (28.0 % on the old code)
     "heldout_r9": 0.72,  # round 10 tuned on it (58.5 % when sealed)
 }
 

@@ -1,0 +1,278 @@
+"""Words that lean on the request before them: a follow-up by ellipsis and the answer to a question.
+
+After "What's the weather in Paris?" → ``get_weather {city: Paris}`` → its output → the answer, a user
+says "And in Berlin?", "What about Tokyo?", "Same for London", "and tomorrow?", "no, not Paris, Berlin"
+or only "Berlin?": words that name only what changes. A model calls the same tool again with that
+argument replaced and the others kept from the previous call ("and tomorrow?" to a tool with no date
+goes to a declared tool that takes the previous call's arguments and a date: ``get_forecast``). The
+same holds for the answer to a question the assistant asked for a missing argument ("book a table for
+two" → "Which name do you mean?" → "Name's Tom"): the call it waited on goes out with the answer filled
+in.
+
+``conversation_plan()`` is ``acting.plan()`` for the newest words with the turns before them: the words'
+own plan wins when it calls something or declines; the follow-up (or the completed call) replaces a plan
+that found nothing or only a question.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from typing import Any
+
+from mockengine.brain import acting, intent, kinds, lexicon, places, schema_values, utterance, values
+from mockengine.brain.acting import Action, Plan
+from mockengine.brain.model import ToolCall, ToolSpec, TurnView
+from mockengine.brain.referents import Referent
+from mockengine.brain.situation import newest_words
+from mockengine.brain.slots import fill
+
+__all__ = ["conversation_plan", "elided", "follow_up"]
+
+# How many earlier question-and-answer turns an answer may lean on ("a table" → "for how many?" → "4"
+# → "which name?" → "Tom"): each level re-plans the turn before it.
+MAX_CHAIN = 4
+# A value the previous tool does not take goes to one of at most this many tools nearest its topic.
+MAX_OTHER_TOOLS = 8
+# An elided request names only its new values: a few words, no clause.
+MAX_ELIDED_WORDS = 6
+
+_LEAD = r"^\W*(?:(?:ok|okay|and|or|so|now|also|then|no|actually|oh|right|great|thanks|thank you)\W+)*"
+_MARKER = re.compile(
+    _LEAD
+    + r"(?P<marker>(?:what|how)\s+about\b|(?:and\s+)?(?:the\s+)?same\s+(?:thing\s+|again\s+|question\s+)?"
+    r"(?:for|in|with|but)\b|(?:and|also|now|then)\s+(?=(?:for|in|at|on|with|from|to)\b)|(?:and|or)\b"
+    # a correction: "I meant Berlin", "make it Berlin", "actually, Berlin"
+    r"|i meant\b|make (?:it|that)\b|change (?:it|that) to\b|actually\b|instead\b)\W*",
+    re.IGNORECASE,
+)
+# "(no,) not Paris, Berlin", "not Paris but Berlin": a correction names the value that replaces another.
+_CORRECTION = re.compile(
+    r"^\W*(?:(?:no|sorry|oops|wait|actually)\W+)*not\s+(?:in\s+|at\s+|for\s+|on\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?"
+    r"\s*(?:,\s*(?:but\s+)?|\s+but\s+)(?:rather\s+|instead\s+)?(?:i meant\s+|i mean\s+|make it\s+)?",
+    re.IGNORECASE,
+)
+_TRAILING = re.compile(r"\W*\b(?:too|as well|instead|please|then|again|now)?\W*$", re.IGNORECASE)
+_SKIPPED_SOURCES = ("(schema default)", "(not heard")
+# What gives no value, whatever was asked ("not now", "I'm not sure yet", "never mind").
+_NO_ANSWER = frozenset(
+    (
+        "a request not to act",
+        "a dismissal",
+        "a closing remark",
+        "thinking aloud",
+        "a question about the assistant",
+        "a question for the participant",
+    )
+)
+
+
+# Said alone with a question mark, these react to what was said; they name no value ("Really?").
+_INTERJECTIONS = frozenset(
+    [
+        "hello",
+        "hi",
+        "hey",
+        "sorry",
+        "pardon",
+        "thanks",
+        "wow",
+        "great",
+        "nice",
+        "cool",
+        "perfect",
+        "right",
+        "exactly",
+        "indeed",
+        "maybe",
+        "huh",
+        "hmm",
+        "oh",
+        "ok",
+        "okay",
+        "yes",
+        "yeah",
+        "no",
+        "nope",
+        "sure",
+        "what",
+        "why",
+        "how",
+        "when",
+        "where",
+        "who",
+    ]
+)
+
+
+def elided(text: str) -> str | None:
+    """The new values of a request by ellipsis ("Berlin" of "And in Berlin?" keeps its "in": "in
+    Berlin"; "Tokyo" of "What about Tokyo?", "tomorrow" of "and tomorrow?", "Berlin" of "no, not Paris,
+    Berlin"); None when ``text`` has no such form or holds a clause of its own ("and play some jazz")."""
+    said = utterance.clean(utterance.acted_tail(text)).replace("’", "'")
+    corrected = _CORRECTION.match(said)
+    if corrected is not None:
+        rest = said[corrected.end() :]
+    else:
+        marked = _MARKER.match(said)
+        if marked is None:
+            return _asked_alone(said)
+        rest = said[marked.end() :]
+    rest = _TRAILING.sub("", rest).strip(" ,.;:!?")
+    if not rest or len(rest.split()) > MAX_ELIDED_WORDS or intent.has_verb(rest):
+        return None
+    return rest
+
+
+def _asked_alone(said: str) -> str | None:
+    """A value asked alone ("Berlin?", "Tomorrow?", "New York?"): a proper name or a day, nothing more."""
+    if not said.rstrip().endswith("?"):
+        return None
+    value = said.strip(" ?.!")
+    if not value or len(value.split()) > 3 or value.split()[0].lower() in _INTERJECTIONS:
+        return None
+    if any(t.is_stop or t.lower.endswith("ly") for t in lexicon.tokens(value)):
+        return None  # "What?", "Is it?", "Seriously?": a reaction, no value
+    day = values.dates(value, date(2000, 1, 1))  # only its form counts, not which day
+    whole_day = any(span.start == 0 and span.end >= len(value) for span in day)
+    return value if places.is_proper_name(value) or whole_day else None
+
+
+def conversation_plan(
+    heard: str, before: tuple[TurnView, ...], tools: list[ToolSpec], today: date
+) -> Plan | None:
+    """The plan for the newest words ``heard`` said after the items ``before`` them: their own plan
+    (``acting.plan``), else the follow-up they make of the previous request (``follow_up``)."""
+    own = acting.plan(heard, tools, acting.referent(before), today)
+    if own is not None and (own.actions or own.question is None):
+        return own
+    return follow_up(heard, before, tools, today) or own
+
+
+def follow_up(
+    heard: str, before: tuple[TurnView, ...], tools: list[ToolSpec], today: date, depth: int = 0
+) -> Plan | None:
+    """The previous request again with what ``heard`` changes: after a call, words by ellipsis
+    (``elided``) replace the arguments they fill and keep the others; after a question for a missing
+    argument, the answer completes the call the question waited on (or asks for the next one). One call
+    per value when several are named ("and in Berlin and Rome?"). None when there is no previous request,
+    the words have no such form, or they fill nothing the tool takes."""
+    candidates = intent.candidates(tools)
+    words = newest_words(before)
+    if words is None or not candidates or depth > MAX_CHAIN:
+        return None
+    answer = utterance.clean(utterance.acted_tail(heard))
+    if utterance.not_asking(answer) in _NO_ANSWER:
+        return None  # "not now", "I'm not sure yet": no value for anything
+    said, previous_words = words
+    by_name = {tool.name: tool for tool in candidates}
+    calls = [
+        item for item in before[said + 1 :] if item.kind == "function_call" and (item.name or "") in by_name
+    ]
+    if calls:
+        arguments = _json(calls[-1].text)
+        rest = elided(heard)
+        if rest is None or not isinstance(arguments, dict):
+            return None
+        return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today)
+    if not any(item.kind == "assistant" for item in before[said + 1 :]):
+        return None  # no question was put
+    earlier = before[:said]
+    waiting = acting.plan(previous_words, tools, acting.referent(earlier), today)
+    if waiting is None or waiting.actions or waiting.pending is None:
+        waiting = follow_up(previous_words, earlier, tools, today, depth + 1)
+    if waiting is None or waiting.actions or waiting.pending is None:
+        return None
+    tool, arguments = waiting.pending
+    asked = next((name for name in _required(tool) if name not in arguments), None)
+    return _again(tool, arguments, elided(heard) or answer, [tool], today, asked=asked)
+
+
+def _again(
+    previous: ToolSpec,
+    arguments: dict[str, Any],
+    rest: str,
+    tools: list[ToolSpec],
+    today: date,
+    asked: str | None = None,
+) -> Plan | None:
+    """``previous`` (else a declared tool that takes every argument of it and what ``rest`` names) with
+    the values ``rest`` names in place of its own: one call per value named ("Berlin and Rome"). The
+    answer to a question (``asked``: the parameter asked for) must give that parameter."""
+    own = set(_properties(previous))
+    others = [
+        t
+        for t in tools
+        if t is not previous and set(arguments) <= set(_properties(t)) and set(_properties(t)) - own
+    ]
+    # the tools nearest the previous one's topic first, and only a few: each is a fill of the words
+    topic = intent.vocabulary_of(previous)
+    others.sort(key=lambda t: -len(intent.vocabulary_of(t) & topic))
+    others = others[:MAX_OTHER_TOOLS]
+    for tool in (previous, *others):
+        changes = [_heard(tool, part, today) for part in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", rest)]
+        if not changes or not all(changes) or (asked is not None and asked not in changes[0]):
+            continue
+        kept = {k: v for k, v in arguments.items() if k in _properties(tool)}
+        actions: list[Action] = []
+        missing: list[str] = []
+        for changed in changes:
+            merged = {**kept, **changed}
+            order = list(_properties(tool))
+            merged = dict(
+                sorted(merged.items(), key=lambda e: order.index(e[0]) if e[0] in order else len(order))
+            )
+            missing = [n for n in _required(tool) if n not in merged]
+            if missing:
+                break
+            if not acting.is_valid(merged, tool.parameters or {}):
+                return None
+            how = "the answer to the question" if asked is not None else "a follow-up by ellipsis"
+            sources = ", ".join(f"{k} ← {v!r}" for k, v in changed.items())
+            why = f"{tool.name} ({how}; kept {sorted(set(kept) - set(changed)) or 'nothing'}); {sources}"
+            actions.append(Action(ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)), why, merged))
+        if missing:
+            merged = {**kept, **changes[0]}
+            why = f"{tool.name} (the answer to the question); missing required {', '.join(missing)}"
+            return Plan((), acting.ask_for(missing[0], tool), why, pending=(tool, merged))
+        return Plan(tuple(actions), None, "; ".join(a.why for a in actions))
+    return None
+
+
+def _heard(tool: ToolSpec, words: str, today: date) -> dict[str, Any]:
+    """The arguments of ``tool`` that ``words`` fill themselves (no default, no null); a free string that
+    is only a date or a time ("friday") fills none, a date parameter takes it."""
+    vocabulary = intent.vocabulary_of(tool)
+    filled = fill(tool.name, tool.parameters or {}, words, Referent(), today, vocabulary, tool.description)
+    heard: dict[str, Any] = {}
+    for name, value in filled.arguments.items():
+        source = filled.sources.get(name, "")
+        if source.startswith(_SKIPPED_SOURCES) or value is None:
+            continue
+        about = _properties(tool).get(name)
+        typed = isinstance(about, dict) and kinds.kind_of(name, about) in ("date", "time", "datetime")
+        if isinstance(value, str) and not typed and _only_when(value, today):
+            continue
+        heard[name] = value
+    return heard
+
+
+def _only_when(value: str, today: date) -> bool:
+    found = values.dates(value, today) or values.times(value)
+    return any(span.start == 0 and span.end >= len(value.rstrip(" ?.!")) for span in found)
+
+
+def _properties(tool: ToolSpec) -> dict[str, Any]:
+    return schema_values.properties_of(tool.parameters or {})
+
+
+def _required(tool: ToolSpec) -> list[str]:
+    return schema_values.required_of(tool.parameters or {})
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None

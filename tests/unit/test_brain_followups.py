@@ -1,0 +1,284 @@
+"""Words that lean on the conversation (docs/tools.md, "Follow-ups, refusals, names, tools side by
+side"): a follow-up by ellipsis calls the previous tool again with only the changed argument replaced,
+the answer to a question for a missing argument completes the call it waited on, a refusal calls
+nothing, a value taken back is not filled, a name the speaker introduces fills a ``name`` parameter, and
+"weather and time in Paris and Tokyo" makes one call per tool and place. Each failed on the old code (a
+words-only answer, a question, a call of the negated action, one tool only)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import pytest
+
+from mockengine.brain import utterance
+from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
+from mockengine.brain.names import introduced, takes_own_name
+from mockengine.brain.participant import ScriptedBrain
+from mockengine.brain.scenario import Scenario
+
+CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+WEATHER = ToolSpec("get_weather", "Get the current weather in a city", CITY)
+TIME = ToolSpec("get_time", "Get the current local time in a city", CITY)
+FORECAST = ToolSpec(
+    "get_forecast",
+    "Get the weather forecast for a city on a date",
+    {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+            "units": {"type": "string", "enum": ["metric", "imperial"]},
+        },
+        "required": ["city", "date"],
+    },
+)
+BOOK = ToolSpec(
+    "book_table",
+    "Book a table at the restaurant",
+    {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "Name for the booking"},
+            "party_size": {"type": "integer"},
+            "time": {"type": "string", "description": "HH:MM"},
+        },
+        "required": ["name", "party_size"],
+    },
+)
+REGISTER = ToolSpec(
+    "register_guest",
+    "Register a guest at the front desk",
+    {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+)
+TODAY = date(2026, 3, 2)
+Calls = list[tuple[str, dict[str, Any]]]
+
+
+def reply(tools: list[ToolSpec], history: list[TurnView], parallel: bool = True) -> tuple[str | None, Calls]:
+    brain = ScriptedBrain(Scenario("follow-ups"), seed=1, today=TODAY)
+    request = ReplyRequest(
+        "", tuple(tools), "auto", ("text",), tuple(history), len(history), parallel_tool_calls=parallel
+    )
+    made = brain.reply(request)
+    return made.text, [(call.name, json.loads(call.arguments)) for call in made.tool_calls]
+
+
+def said(text: str, index: int = 1) -> TurnView:
+    return TurnView(f"u{index}", "user_text", text)
+
+
+def answered(index: int, name: str, arguments: dict[str, Any], output: dict[str, Any]) -> list[TurnView]:
+    call_id = f"c{index}"
+    return [
+        TurnView(f"f{index}", "function_call", json.dumps(arguments), name=name, call_id=call_id),
+        TurnView(f"o{index}", "function_call_output", json.dumps(output), call_id=call_id),
+        TurnView(f"a{index}", "assistant", "Paris: 20 degrees, sunny."),
+    ]
+
+
+PARIS = [said("What's the weather in Paris?"), *answered(1, "get_weather", {"city": "Paris"}, {"temp_c": 20})]
+FORECAST_PARIS = {"city": "Paris", "date": "2026-03-03", "units": "metric"}
+FORECASTED = [
+    said("What's the forecast for Paris tomorrow, in metric?"),
+    *answered(1, "get_forecast", FORECAST_PARIS, {"high_c": 14}),
+]
+
+
+@pytest.mark.parametrize(
+    ("words", "city"),
+    [
+        ("And in Berlin?", "Berlin"),
+        ("What about Tokyo?", "Tokyo"),
+        ("Same for London", "London"),
+        ("how about New York?", "New York"),
+        ("no, not Paris, Berlin", "Berlin"),
+        ("actually, make it Rome", "Rome"),
+        ("sorry, not Paris, I meant Berlin", "Berlin"),
+    ],
+)
+def test_a_follow_up_by_ellipsis_calls_the_same_tool_with_the_new_city(words: str, city: str) -> None:
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == [("get_weather", {"city": city})]
+
+
+def test_a_follow_up_replaces_only_the_changed_argument() -> None:
+    tools = [WEATHER, FORECAST]
+    moved = {**FORECAST_PARIS, "city": "Berlin"}
+    assert reply(tools, [*FORECASTED, said("And in Berlin?", 2)])[1] == [("get_forecast", moved)]
+    later = {**FORECAST_PARIS, "date": "2026-03-06"}
+    assert reply(tools, [*FORECASTED, said("what about friday?", 2)])[1] == [("get_forecast", later)]
+
+
+def test_and_tomorrow_goes_to_the_tool_that_takes_a_date_and_keeps_the_city() -> None:
+    dated = ToolSpec(
+        "get_forecast", FORECAST.description, {**FORECAST.parameters, "required": ["city", "date"]}
+    )
+    calls = reply([WEATHER, dated], [*PARIS, said("and tomorrow?", 2)])[1]
+    assert calls == [("get_forecast", {"city": "Paris", "date": "2026-03-03"})]
+
+
+def test_a_follow_up_naming_two_places_makes_a_call_for_each() -> None:
+    history = [*PARIS, said("And in Berlin and Rome?", 2)]
+    both = [("get_weather", {"city": "Berlin"}), ("get_weather", {"city": "Rome"})]
+    assert reply([WEATHER], history)[1] == both
+    assert reply([WEATHER], history, parallel=False)[1] == both[:1]
+    then = [*history, *answered(2, "get_weather", {"city": "Berlin"}, {"temp_c": 9})[:2]]
+    assert reply([WEATHER], then, parallel=False)[1] == both[1:]
+
+
+@pytest.mark.parametrize(
+    "words", ["and play some jazz", "thanks!", "And the time in Tokyo?", "Berlin is lovely"]
+)
+def test_words_of_their_own_are_no_follow_up(words: str) -> None:
+    calls = reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1]
+    assert ("get_weather", {"city": "Paris"}) not in calls
+    assert not any(name == "get_weather" for name, _ in calls)
+
+
+def test_the_answer_to_a_question_completes_the_call_it_waited_on() -> None:
+    asked = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
+    assert reply([BOOK], asked[:1]) == ("Which name do you mean?", [])
+    call = ("book_table", {"name": "Tom", "party_size": 2, "time": "19:00"})
+    for answer in ("Tom", "Name's Tom", "my name is tom", "It's Tom here"):
+        assert reply([BOOK], [*asked, said(answer, 2)])[1] == [call], answer
+
+
+def test_two_answers_in_a_row_complete_the_call() -> None:
+    history = [said("book a table"), TurnView("a1", "assistant", "Which name do you mean?")]
+    text, calls = reply([BOOK], [*history, said("Tom speaking", 2)])
+    assert (text, calls) == ("Which party size do you mean?", [])
+    history += [said("Tom speaking", 2), TurnView("a2", "assistant", text or "")]
+    assert reply([BOOK], [*history, said("four", 3)])[1] == [("book_table", {"name": "Tom", "party_size": 4})]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Don't book it",
+        "no, cancel that, I don't want a table",
+        "I don't want a table",
+        "we don't need a table tonight",
+        "I don't need the weather",
+        "there's no need to check the weather",
+    ],
+)
+def test_a_refusal_calls_nothing(words: str) -> None:
+    text, calls = reply([WEATHER, BOOK], [said(words)])
+    assert calls == [] and text == "Okay, I'll leave it."
+
+
+def test_what_is_not_needed_beside_a_request_is_a_reason() -> None:
+    assert not utterance.negated("I don't need the weather, just the time in Tokyo")
+    assert utterance.negated("I don't need the weather.")
+
+
+@pytest.mark.parametrize(
+    ("words", "city"),
+    [
+        ("weather in not Paris but Berlin", "Berlin"),
+        ("what's the weather, not in Paris, in Berlin", "Berlin"),
+        ("weather in Berlin, not Paris", "Berlin"),
+        ("what's the weather, not Paris, Berlin", "Berlin"),
+        ("the weather not in Paris but in Berlin", "Berlin"),
+        ("weather for Berlin not Paris", "Berlin"),
+    ],
+)
+def test_a_value_taken_back_is_not_filled(words: str, city: str) -> None:
+    assert reply([WEATHER], [said(words)])[1] == [("get_weather", {"city": city})]
+
+
+def test_corrected_keeps_a_not_that_takes_nothing_back() -> None:
+    assert utterance.corrected("not now, thanks") == "not now, thanks"
+    assert utterance.corrected("it is not working, fix it") == "it is not working, fix it"
+    dictated = "add a comment saying Femi starts on Monday not Tuesday"
+    assert utterance.corrected(dictated) == dictated  # words dictated are taken as said
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "register me, name's Tom",
+        "Hi, it's Tom here, please register me",
+        "Tom speaking, please register me",
+        "register me please, call me Tom",
+        "Hi this is Tom, register me please",
+    ],
+)
+def test_a_name_introduced_informally_fills_the_name(words: str) -> None:
+    assert reply([REGISTER], [said(words)])[1] == [("register_guest", {"name": "Tom"})]
+
+
+def test_an_introduction_is_read_only_where_a_name_is_said() -> None:
+    assert introduced("call me back") is None and introduced("this is great") is None
+    assert introduced("it's raining here") is None
+    said = introduced("My name is Alice and I'm 31")  # "and" is no second name, whatever its case
+    assert said is not None and said.value == "Alice"
+    assert takes_own_name("guest_name") and takes_own_name("name") and not takes_own_name("file_name")
+    assert not takes_own_name("pet")
+
+
+def test_two_tools_and_two_places_make_one_call_per_pair() -> None:
+    four = [
+        ("get_weather", {"city": "Paris"}),
+        ("get_weather", {"city": "Tokyo"}),
+        ("get_time", {"city": "Paris"}),
+        ("get_time", {"city": "Tokyo"}),
+    ]
+    asked = said("weather and time in Paris and Tokyo")
+    assert reply([WEATHER, TIME], [asked])[1] == four
+    assert reply([WEATHER, TIME], [said("what's the weather and the time in Paris?")])[1] == [
+        four[0],
+        four[2],
+    ]
+    history = [asked]
+    for index, expected in enumerate(four, start=1):  # parallel_tool_calls false: one a response
+        assert reply([WEATHER, TIME], history, parallel=False)[1] == [expected]
+        history += answered(index, *expected, {"ok": True})[:2]
+    assert reply([WEATHER, TIME], history, parallel=False)[1] == []
+
+
+def test_two_actions_joined_by_and_are_no_tools_side_by_side() -> None:
+    # "open and play" are verbs: the existing split of a request into two calls, not this rule
+    assert reply([WEATHER, TIME], [said("weather in Paris and Tokyo")])[1] == [
+        ("get_weather", {"city": "Paris"}),
+        ("get_weather", {"city": "Tokyo"}),
+    ]
+
+
+@pytest.mark.parametrize(
+    "words", ["hmm, I'm not sure yet", "not sure yet", "don't know", "not now", "for four people"]
+)
+def test_words_that_do_not_give_what_was_asked_complete_nothing(words: str) -> None:
+    asked = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
+    assert not any(name == "book_table" for name, _ in reply([BOOK], [*asked, said(words, 2)])[1])
+
+
+def test_a_new_request_after_a_question_is_its_own() -> None:
+    asked = [said("book a table for 2"), TurnView("a1", "assistant", "Which name do you mean?")]
+    calls = reply([BOOK, WEATHER], [*asked, said("what's the weather in Paris?", 2)])[1]
+    assert calls == [("get_weather", {"city": "Paris"})]
+
+
+def test_a_value_asked_alone_is_a_follow_up_and_a_reaction_is_not() -> None:
+    assert reply([WEATHER], [*PARIS, said("Berlin?", 2)])[1] == [("get_weather", {"city": "Berlin"})]
+    assert reply([WEATHER], [*PARIS, said("Salt Lake City?", 2)])[1] == [
+        ("get_weather", {"city": "Salt Lake City"})
+    ]
+    for reaction in ("Really?", "Hello?", "Seriously?", "Is it?", "Berlin"):
+        assert reply([WEATHER], [*PARIS, said(reaction, 2)])[1] == [], reaction
+
+
+def test_the_name_of_a_thing_a_tool_makes_is_not_the_speakers() -> None:
+    playlist = ToolSpec(
+        "create_playlist",
+        "Create a playlist",
+        {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+    )
+    for words, expected in (
+        ("Hi, it's Tom here, make a playlist called Chill", [("create_playlist", {"name": "Chill"})]),
+        ("Tom here, make a playlist", []),
+    ):
+        assert reply([playlist], [said(words)])[1] == expected, words
+    assert not takes_own_name("name", "create_playlist") and takes_own_name("name", "book_table")
