@@ -118,6 +118,28 @@ def test_updates_read_back_typed() -> None:
     assert config.voice == {"id": "voice_custom"} and config.speed == 1.25
 
 
+def test_newer_transcription_settings_read_back_and_guide_whisper() -> None:
+    """openai-node's AudioTranscription: ``delay``, ``keywords``, ``languages`` (refused before)."""
+    wire = _merged(
+        audio={"input": {"transcription": {"model": "gpt-live-transcribe", "keywords": ["Luigi", "Tokyo"]}}}
+    )
+    words = SessionConfig.from_wire(wire).transcription
+    assert words is not None and words.keywords == ("Luigi", "Tokyo")
+    assert words.whisper_prompt == "Luigi, Tokyo" and words.whisper_language is None
+    both = _merged(
+        audio={"input": {"transcription": {"prompt": "names", "keywords": ["x"], "languages": ["fr"]}}}
+    )
+    read = SessionConfig.from_wire(both).transcription
+    assert read is not None and read.whisper_prompt == "names" and read.whisper_language == "fr"
+    delayed = _merged(audio={"input": {"transcription": {"model": "gpt-realtime-whisper", "delay": "xhigh"}}})
+    assert SessionConfig.from_wire(delayed).transcription == InputTranscription(
+        "gpt-realtime-whisper", delay="xhigh"
+    )
+    with pytest.raises(ProtocolError) as raised:
+        _merged(audio={"input": {"transcription": {"delay": "slow"}}})
+    assert raised.value.param == "session.audio.input.transcription.delay"
+
+
 def test_switching_to_semantic_vad_and_off() -> None:
     semantic = SessionConfig.from_wire(_merged(audio={"input": {"turn_detection": {"type": "semantic_vad"}}}))
     assert semantic.turn_detection == SemanticVad(eagerness="auto")
