@@ -217,6 +217,7 @@ def validate_session_update(update: Any) -> None:
         raise errors.invalid_type("session", "an object", json_type_name(update))
     if "type" not in update:
         raise errors.missing_parameter("session.type")
+    refuse_hosted_tools(update.get("tools"), "session.tools")
     validate(update, SESSION_UPDATE_SCHEMA, "session")
     check_tool_schemas(update.get("tools", []), "session.tools")
     if update["type"] == "transcription":
@@ -258,6 +259,26 @@ def validate_tool_choice(tool_choice: Any, tools: list[dict[str, Any]] | tuple[A
             f"Invalid value for '{param}': 'required' is only allowed when tools are specified.",
             param,
         )
+
+
+def refuse_hosted_tools(tools: Any, path: str) -> None:
+    """An MCP tool (``{"type": "mcp", "server_label", "server_url", …}``, e.g. the Agents JS SDK's
+    ``hostedMcpTool``) is a valid Realtime tool that mockengine does not emulate: it calls no remote
+    server. Refused by its type with a message that says so, not by whichever of its fields the schema
+    of function tools trips on first (``Unknown parameter: 'session.tools[0].require_approval'``).
+
+    Raises :class:`ProtocolError` (``invalid_value``, param ``<path>[i].type``; the code is our choice)."""
+    if not isinstance(tools, list):
+        return
+    for index, tool in enumerate(tools):
+        if isinstance(tool, dict) and tool.get("type") == "mcp":
+            param = f"{path}[{index}].type"
+            raise ProtocolError(
+                "invalid_value",
+                f"Invalid '{param}': MCP tools ('mcp') are not emulated by mockengine, which calls no "
+                "remote servers; declare function tools instead.",
+                param,
+            )
 
 
 def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:

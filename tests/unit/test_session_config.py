@@ -10,6 +10,7 @@ import pytest
 
 import mockengine
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.item_params import validate_response_params
 from mockengine.protocol.session_config import (
     SERVER_VAD_DEFAULTS,
     AudioFormat,
@@ -183,3 +184,17 @@ def test_no_consumer_repeats_a_turn_detection_default() -> None:
         if f'.get("{name}"' in path.read_text()
     ]
     assert found == []
+
+
+@pytest.mark.parametrize("where", ["session", "response"])
+def test_an_mcp_tool_is_refused_by_its_type_as_not_emulated(where: str) -> None:
+    """Refused before by the first MCP field the function-tool schema met (``require_approval``)."""
+    mcp = {"type": "mcp", "server_label": "deepwiki", "server_url": "https://x.test/mcp"}
+    mcp["require_approval"] = "never"
+    with pytest.raises(ProtocolError) as raised:
+        if where == "session":
+            validate_session_update({"type": "realtime", "tools": [mcp]})
+        else:
+            validate_response_params({"tools": [mcp]})
+    assert (raised.value.code, raised.value.param) == ("invalid_value", f"{where}.tools[0].type")
+    assert "not emulated" in raised.value.message
