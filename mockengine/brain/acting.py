@@ -18,7 +18,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import addressed, intent, lexicon, narration, places, schema_values, utterance
+from mockengine.brain import addressed, intent, lexicon, narration, phrases, places, schema_values, utterance
 from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
@@ -65,6 +65,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     """The calls ``text`` asks for among ``tools``, or the question a missing argument needs; None when
     no tool matches (the participant then talks). Only the end of a long text is read
     (``utterance.acted_tail``)."""
+    if utterance.GUARDRAIL_FEEDBACK.search(text):  # read whole: the tail is its instructions to the model
+        return Plan((), None, "no call: an output guardrail's feedback", phrases.GUARDRAIL_APOLOGY)
     text = utterance.acted_tail(text)
     candidates = intent.candidates(tools)
     declined = _declined(text, candidates)

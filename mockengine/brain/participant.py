@@ -43,7 +43,7 @@ import random
 import re
 from datetime import UTC, date, datetime
 
-from mockengine.brain import acting, addressed, ellipsis, forced, outputs, phrases, rules, utterance
+from mockengine.brain import acting, addressed, ellipsis, forced, lexicon, outputs, phrases, rules, utterance
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.markers import role_marker
@@ -339,7 +339,9 @@ class ScriptedBrain:
         """The agent an OpenAI Agents SDK handoff (``transfer_to_<agent>``) gave the conversation to takes
         up the user's newest words with its own tools, as a model does: "I want a refund for order 4471"
         → ``transfer_to_Billing``, then Billing's ``refund {order_id: 4471}`` (or its question for a
-        missing argument), else a reply to the words. It was "Done.". No transfer is planned again (no
+        missing argument), else a reply to the words. It was "Done.". The words that asked for the
+        transfer itself ("transfer me to the billing agent, …") are no request to the new agent: what
+        is left is acted on, and nothing left gets a greeting. No transfer is planned again (no
         ping-pong between agents); None when anything but transfers was done since the words."""
         history = turn.request.history
         words = newest_words(history)
@@ -349,6 +351,14 @@ class ScriptedBrain:
         since = [item.name for item in history[said + 1 :] if item.kind == "function_call"]
         if not all((name or "").startswith(HANDOFF_PREFIX) for name in since):
             return None
+        handoff = (since[-1] or HANDOFF_PREFIX) if since else HANDOFF_PREFIX
+        agent = lexicon.identifier_words(handoff[len(HANDOFF_PREFIX) :])
+        heard = utterance.without_transfer_request(heard, agent)
+        if not heard.strip(" ,.!?;:"):
+            # The words only asked for the transfer ("transfer me to the weather agent"): the new agent
+            # takes the conversation, as a model does, and reads no request into them (no city "Transfer").
+            greeting = phrases.pick(turn.rng, phrases.HANDED_OVER, agent=agent or "right agent")
+            return Reply(greeting, rule="builtin.after_handoff.greeting")
         tools = [tool for tool in turn.request.tools if not tool.name.startswith(HANDOFF_PREFIX)]
         referent = acting.referent(history[:said])
         plan = acting.plan(heard, tools, referent, self._today()) if tools else None

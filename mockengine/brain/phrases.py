@@ -10,7 +10,7 @@ import random
 import re
 from typing import Any
 
-from mockengine.brain import facts
+from mockengine.brain import facts, utterance
 from mockengine.brain.context import ContextEvent, QuestionContext
 
 ECHO_WORDS = 8
@@ -123,14 +123,16 @@ _LOWERABLE = _QUESTION_OPENERS | frozenset(
         "yesterday",
     )
 )
+GUARDRAIL_APOLOGY = "Sorry, I can't help with that."
+# A handoff's new agent when the words only asked for it ("transfer me to the weather agent").
+HANDED_OVER = (
+    "Hi, you're through to the {agent}. How can I help?",
+    "This is the {agent}. What can I do for you?",
+)
 _SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
-    # The OpenAI Agents SDK's word when an output guardrail tripped ("guardrail triggered: no_secrets",
-    # sent as a user message with a response.create): an apology, not an echo, which would repeat what
-    # tripped it and trip it again, turn after turn.
-    (
-        re.compile(r"^\W*guardrail triggered\b", re.I),
-        ("Sorry, I can't help with that.", "I'm sorry, I can't go into that."),
-    ),
+    # The OpenAI Agents SDKs' word when an output guardrail tripped (utterance.GUARDRAIL_FEEDBACK): an
+    # apology, not an echo, which would repeat what tripped it and trip it again, turn after turn.
+    (utterance.GUARDRAIL_FEEDBACK, (GUARDRAIL_APOLOGY, "I'm sorry, I can't go into that.")),
     (
         re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I),
         ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you."),

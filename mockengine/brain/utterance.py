@@ -300,6 +300,37 @@ def corrected(text: str) -> str:
     return kept if kept.strip(" ,.;!?") else text
 
 
+# The OpenAI Agents SDKs' feedback when an output guardrail tripped, sent as a user message with a
+# response.create: Python's "guardrail triggered: no_secrets", JavaScript's "⚠️ Your last answer was
+# blocked. Failed Guardrail Reason: … Please respond again following policy. Apologize …"
+# (@openai/agents-realtime getRealtimeGuardrailFeedbackMessage). Instructions to the model, no request.
+GUARDRAIL_FEEDBACK = re.compile(r"^\W*(?:guardrail triggered|your last answer was blocked)\b", re.I)
+
+_TRANSFER_VERB = re.compile(
+    r"\b(?:transfer|connect|put|pass|hand|switch|route|forward|send|take|get|talk|speak|chat|go)\b.*"
+    r"\b(?:to|with|over|through|back)\b",
+    re.I,
+)
+_SOMEONE = re.compile(r"\b(?:agent|team|department|desk|specialist|expert|someone|person|human)s?\b", re.I)
+_CLAUSES = re.compile(r"([.!?;,]+\s*|\s+(?:and|then)\s+)", re.I)
+
+
+def without_transfer_request(text: str, agent: str) -> str:
+    """``text`` without the clauses that asked to be handed to ``agent`` (its words, e.g. "weather
+    agent"), or to some agent, team or person: "Transfer me to the weather agent, what's it like in
+    Rome?" → "what's it like in Rome?"; "" when the words asked for nothing else."""
+    names = set(agent.lower().split()) - {"agent"}
+    pieces = _CLAUSES.split(text)
+    kept: list[str] = []
+    for index in range(0, len(pieces), 2):
+        clause = pieces[index]
+        words = set(re.findall(r"[a-z0-9']+", clause.lower()))
+        asks = _TRANSFER_VERB.search(clause) and ((names and names <= words) or _SOMEONE.search(clause))
+        if not asks:
+            kept.append(clause + (pieces[index + 1] if index + 1 < len(pieces) else ""))
+    return "".join(kept).strip()
+
+
 def without_closing(text: str) -> str:
     """``text`` without a closing remark ("thanks, that's all for now"): its "all" is no enum value."""
     return _CLOSING.sub(" ", text.replace("’", "'"))
@@ -308,6 +339,8 @@ def without_closing(text: str) -> str:
 def not_asking(text: str) -> str | None:
     """Why ``text`` (cleaned) asks for no call, or None when it may ask for one."""
     text = text.replace("’", "'")
+    if GUARDRAIL_FEEDBACK.search(text):
+        return "an output guardrail's feedback"
     if negated(text):
         return "a request not to act"
     if _DISMISSED.fullmatch(text.strip()) or _DISMISSED.fullmatch(without_closing(text).strip() + " "):

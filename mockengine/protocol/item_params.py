@@ -7,7 +7,7 @@ from typing import Any
 
 from mockengine.protocol import errors
 from mockengine.protocol.schema_errors import json_type_name, validate
-from mockengine.protocol.session_config import check_tool_schemas
+from mockengine.protocol.session_config import check_tool_schemas, refuse_hosted_tools
 from mockengine.protocol.session_schema import (
     FORMAT_SCHEMA,
     MAX_OUTPUT_TOKENS_SCHEMA,
@@ -173,6 +173,7 @@ def validate_response_params(response: Any) -> dict[str, Any]:
         return {}
     if not isinstance(response, dict):
         raise errors.invalid_type("response", "an object", json_type_name(response))
+    refuse_hosted_tools(response.get("tools"), "response.tools")
     validate(response, RESPONSE_SCHEMA, "response")
     check_tool_schemas(response.get("tools", []), "response.tools")
     for index, entry in enumerate(response.get("input", [])):

@@ -88,11 +88,38 @@ PCM_FORMAT: dict[str, Any] = AudioFormat().wire()
 
 @dataclass(frozen=True)
 class InputTranscription:
-    """``audio.input.transcription``: the client asked for transcripts of its audio (model as named)."""
+    """``audio.input.transcription``: the client asked for transcripts of its audio (model as named).
+    ``delay`` is kept and echoed (a transcript comes once the turn's audio is in, whatever it says);
+    ``keywords`` guide whisper as its prompt does, ``languages`` name its language when ``language``
+    does not."""
 
     model: str = ""
     language: str | None = None
     prompt: str | None = None
+    delay: str | None = None
+    keywords: tuple[str, ...] | None = None
+    languages: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_wire(cls, transcription: dict[str, Any]) -> InputTranscription:
+        keywords, languages = transcription.get("keywords"), transcription.get("languages")
+        return cls(
+            model=transcription.get("model", ""),
+            language=transcription.get("language"),
+            prompt=transcription.get("prompt"),
+            delay=transcription.get("delay"),
+            keywords=None if keywords is None else tuple(keywords),
+            languages=None if languages is None else tuple(languages),
+        )
+
+    @property
+    def whisper_language(self) -> str | None:
+        return self.language or (self.languages[0] if self.languages else None)
+
+    @property
+    def whisper_prompt(self) -> str | None:
+        """The prompt, else the keywords as whisper-1 takes them (a list of words)."""
+        return self.prompt or (", ".join(self.keywords) if self.keywords else None)
 
 
 @dataclass(frozen=True)
@@ -131,7 +158,7 @@ class SessionConfig:
             max_output_tokens=session["max_output_tokens"],
             truncation=session.get("truncation", "auto"),
             input_format=_audio_format(audio_in["format"]),
-            transcription=None if transcription is None else InputTranscription(**transcription),
+            transcription=None if transcription is None else InputTranscription.from_wire(transcription),
             noise_reduction=None if noise_reduction is None else noise_reduction.get("type"),
             turn_detection=turn_detection_from_wire(audio_in.get("turn_detection")),
             output_format=_audio_format(audio_out["format"]),
@@ -190,6 +217,7 @@ def validate_session_update(update: Any) -> None:
         raise errors.invalid_type("session", "an object", json_type_name(update))
     if "type" not in update:
         raise errors.missing_parameter("session.type")
+    refuse_hosted_tools(update.get("tools"), "session.tools")
     validate(update, SESSION_UPDATE_SCHEMA, "session")
     check_tool_schemas(update.get("tools", []), "session.tools")
     if update["type"] == "transcription":
@@ -231,6 +259,26 @@ def validate_tool_choice(tool_choice: Any, tools: list[dict[str, Any]] | tuple[A
             f"Invalid value for '{param}': 'required' is only allowed when tools are specified.",
             param,
         )
+
+
+def refuse_hosted_tools(tools: Any, path: str) -> None:
+    """An MCP tool (``{"type": "mcp", "server_label", "server_url", …}``, e.g. the Agents JS SDK's
+    ``hostedMcpTool``) is a valid Realtime tool that mockengine does not emulate: it calls no remote
+    server. Refused by its type with a message that says so, not by whichever of its fields the schema
+    of function tools trips on first (``Unknown parameter: 'session.tools[0].require_approval'``).
+
+    Raises :class:`ProtocolError` (``invalid_value``, param ``<path>[i].type``; the code is our choice)."""
+    if not isinstance(tools, list):
+        return
+    for index, tool in enumerate(tools):
+        if isinstance(tool, dict) and tool.get("type") == "mcp":
+            param = f"{path}[{index}].type"
+            raise ProtocolError(
+                "invalid_value",
+                f"Invalid '{param}': MCP tools ('mcp') are not emulated by mockengine, which calls no "
+                "remote servers; declare function tools instead.",
+                param,
+            )
 
 
 def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:

@@ -176,6 +176,11 @@ SESSION_UPDATE_SCHEMA: dict[str, Any] = {
                                 "model": {"type": "string"},
                                 "language": {"type": ["string", "null"]},
                                 "prompt": {"type": ["string", "null"]},
+                                # openai-node 7.x AudioTranscription (and openai-python's delay); the
+                                # Agents JS SDK passes them through
+                                "delay": {"enum": ["minimal", "low", "medium", "high", "xhigh", None]},
+                                "keywords": {"type": ["array", "null"], "items": {"type": "string"}},
+                                "languages": {"type": ["array", "null"], "items": {"type": "string"}},
                             },
                             "additionalProperties": False,
                         },

@@ -193,8 +193,8 @@ class ConversationItems:
         return Transcribe(
             ItemTranscriptKey(key),
             bytes(item.audio),
-            language=(transcription.language if transcription else None) or "en",
-            prompt=transcription.prompt if transcription else None,
+            language=(transcription.whisper_language if transcription else None) or "en",
+            prompt=transcription.whisper_prompt if transcription else None,
         )
 
     def is_transcript_wanted(self, key: str) -> bool:

@@ -8,7 +8,6 @@ transport-independent :class:`~mockengine.server.session_loop.SessionLoop`, whic
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
 
@@ -16,7 +15,7 @@ from aiohttp import WSMessage, WSMsgType, web
 
 from mockengine.brain.selection import UnknownScenario
 from mockengine.ids import IdFactory
-from mockengine.protocol import errors
+from mockengine.protocol import codec, errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
@@ -196,7 +195,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     if refusal is not None or session is None:
         assert refusal is not None
         event = se.error(IdFactory(seed).event(), error=refusal.error.payload())
-        await ws.send_str(json.dumps(event))
+        await ws.send_str(codec.dumps(event))  # compact, as every other event (and the live service)
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
     served = await replaying(request, ws, session, seed)  # --replay: answers come from a recording

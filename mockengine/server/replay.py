@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from aiohttp import web
 
+from mockengine.protocol import codec
 from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
@@ -69,7 +70,7 @@ async def replaying(
         recorded = recording.session(request.query.get(RECORDING_QUERY))
     except RecordingError as exc:
         error = ProtocolError("unknown_recording", str(exc), RECORDING_QUERY)
-        await ws.send_str(json.dumps(se.error(session.ids.event(), error=error.payload())))
+        await ws.send_str(codec.dumps(se.error(session.ids.event(), error=error.payload())))
         await ws.close(code=4000, message=b"invalid_request_error.unknown_recording")
         return None
     ids = IdMap(seed)

@@ -52,3 +52,16 @@ async def test_every_frame_is_the_text_the_str_path_sent(engine, monkeypatch) ->
     spoken_sent, rest_sent = sent[: len(spoken)], sent[len(spoken) : len(spoken) + len(frames)]
     assert wire == [codec.dumps(event).encode("utf-8") for event in rest_sent]
     assert spoken == [json.loads(codec.dumps(event)) for event in spoken_sent]
+
+
+async def test_a_refusal_at_connect_is_compact_json_like_every_other_event(engine) -> None:
+    """The error a refused connection gets (here an unknown ``ek_`` key, as a browser app's expired one)
+    went out as ``json.dumps``' text, ``{"type": "error", "event_id": …}``, unlike every other event."""
+    eng = await engine()
+    protocols = ("realtime", "openai-insecure-api-key.ek_nope")
+    async with aiohttp.ClientSession() as http, http.ws_connect(eng.realtime, protocols=protocols) as ws:
+        message = await ws.receive(timeout=10)
+    assert message.type == WSMsgType.TEXT
+    event = json.loads(message.data)
+    assert event["type"] == "error" and event["error"]["code"] == "invalid_api_key"
+    assert message.data == codec.dumps(event)

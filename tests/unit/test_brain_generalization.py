@@ -369,3 +369,65 @@ def test_the_agents_sdks_guardrail_feedback_gets_an_apology_not_an_echo() -> Non
     """An echo repeated what tripped the guardrail ("… no secrets …") and tripped it again."""
     reply = reply_to_words("guardrail triggered: no_secrets", random.Random(1), "Sam")
     assert "secret" not in reply.lower() and "sorry" in reply.lower()
+
+
+JS_GUARDRAIL_FEEDBACK = (  # @openai/agents-realtime getRealtimeGuardrailFeedbackMessage, as sent
+    "⚠️ Your last answer was blocked. \nFailed Guardrail Reason: no_paris. \n"
+    'Failure Details: {"word":"Paris"}. \nPlease respond again following policy. Apologize for not being '
+    "able to answer the question (while avoiding the specific reason) and divert discussion back to an "
+    "approved topic immediately and not invite more discussion."
+)
+POLICY_SEARCH = (
+    tool("search_topics", "Search the approved topics and policies.", {"query": TEXT}, ("query",)),
+)
+
+
+@pytest.mark.parametrize("tools", [(), POLICY_SEARCH])
+def test_the_agents_js_sdks_guardrail_feedback_gets_an_apology_and_no_call(
+    tools: tuple[ToolSpec, ...],
+) -> None:
+    """The JS SDK's feedback was echoed ("You said ⚠️ Your last answer was blocked …") and, with a tool
+    whose words its instructions share ("approved topic", "policy"), called it (query "word")."""
+    answer = reply(tools, JS_GUARDRAIL_FEEDBACK)
+    assert answer.tool_calls == () and answer.text is not None
+    assert "sorry" in answer.text.lower() and "blocked" not in answer.text and "Paris" not in answer.text
+
+
+WEATHER_AGENT = (
+    tool("get_weather", "Get the weather for a city.", {"city": TEXT}, ("city",)),
+    tool("transfer_to_Assistant", "Handoff to the Assistant agent to handle the request. ", {}),
+)
+
+
+def _handed_over(text: str) -> Any:
+    """The reply of the agent a ``transfer_to_Weather_agent`` handoff for ``text`` gave the conversation."""
+    handoff = (
+        TurnView("u", "user_text", text),
+        TurnView("c", "function_call", "{}", name="transfer_to_Weather_agent", call_id="call_1"),
+        TurnView("o", "function_call_output", '{"assistant":"Weather agent"}', call_id="call_1"),
+    )
+    request = ReplyRequest("Talk weather", WEATHER_AGENT, "auto", ("audio",), handoff, 1)
+    return ScriptedBrain(load_scenario(None), 3, today=MONDAY).reply(request)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Transfer me to the weather agent.",
+        "Please transfer me to the weather agent.",
+        "Connect me with the weather agent please.",
+        "Can you put me through to the weather agent?",
+    ],
+)
+def test_words_that_only_ask_for_a_handoff_are_no_request_to_the_new_agent(text: str) -> None:
+    """The new agent called get_weather with the city "Transfer", "transfer" or "Connect with the weather
+    agent": the words asking for the transfer were read as a request to it."""
+    answer = _handed_over(text)
+    assert answer.tool_calls == ()
+    assert answer.text is not None and "weather agent" in answer.text.lower()
+
+
+def test_what_follows_a_handoff_request_is_acted_on_by_the_new_agent() -> None:
+    answer = _handed_over("Transfer me to the weather agent, what is the weather in Rome?")
+    made = [(c.name, json.loads(c.arguments)) for c in answer.tool_calls]
+    assert made == [("get_weather", {"city": "Rome"})]

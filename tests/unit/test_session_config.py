@@ -10,6 +10,7 @@ import pytest
 
 import mockengine
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.item_params import validate_response_params
 from mockengine.protocol.session_config import (
     SERVER_VAD_DEFAULTS,
     AudioFormat,
@@ -118,6 +119,28 @@ def test_updates_read_back_typed() -> None:
     assert config.voice == {"id": "voice_custom"} and config.speed == 1.25
 
 
+def test_newer_transcription_settings_read_back_and_guide_whisper() -> None:
+    """openai-node's AudioTranscription: ``delay``, ``keywords``, ``languages`` (refused before)."""
+    wire = _merged(
+        audio={"input": {"transcription": {"model": "gpt-live-transcribe", "keywords": ["Luigi", "Tokyo"]}}}
+    )
+    words = SessionConfig.from_wire(wire).transcription
+    assert words is not None and words.keywords == ("Luigi", "Tokyo")
+    assert words.whisper_prompt == "Luigi, Tokyo" and words.whisper_language is None
+    both = _merged(
+        audio={"input": {"transcription": {"prompt": "names", "keywords": ["x"], "languages": ["fr"]}}}
+    )
+    read = SessionConfig.from_wire(both).transcription
+    assert read is not None and read.whisper_prompt == "names" and read.whisper_language == "fr"
+    delayed = _merged(audio={"input": {"transcription": {"model": "gpt-realtime-whisper", "delay": "xhigh"}}})
+    assert SessionConfig.from_wire(delayed).transcription == InputTranscription(
+        "gpt-realtime-whisper", delay="xhigh"
+    )
+    with pytest.raises(ProtocolError) as raised:
+        _merged(audio={"input": {"transcription": {"delay": "slow"}}})
+    assert raised.value.param == "session.audio.input.transcription.delay"
+
+
 def test_switching_to_semantic_vad_and_off() -> None:
     semantic = SessionConfig.from_wire(_merged(audio={"input": {"turn_detection": {"type": "semantic_vad"}}}))
     assert semantic.turn_detection == SemanticVad(eagerness="auto")
@@ -161,3 +184,17 @@ def test_no_consumer_repeats_a_turn_detection_default() -> None:
         if f'.get("{name}"' in path.read_text()
     ]
     assert found == []
+
+
+@pytest.mark.parametrize("where", ["session", "response"])
+def test_an_mcp_tool_is_refused_by_its_type_as_not_emulated(where: str) -> None:
+    """Refused before by the first MCP field the function-tool schema met (``require_approval``)."""
+    mcp = {"type": "mcp", "server_label": "deepwiki", "server_url": "https://x.test/mcp"}
+    mcp["require_approval"] = "never"
+    with pytest.raises(ProtocolError) as raised:
+        if where == "session":
+            validate_session_update({"type": "realtime", "tools": [mcp]})
+        else:
+            validate_response_params({"tools": [mcp]})
+    assert (raised.value.code, raised.value.param) == ("invalid_value", f"{where}.tools[0].type")
+    assert "not emulated" in raised.value.message

@@ -15,7 +15,6 @@ code ``call_not_found``, param ``call_id``) and close 4000.
 from __future__ import annotations
 
 import copy
-import json
 
 from aiohttp import WSMsgType, web
 
@@ -60,7 +59,7 @@ async def sideband_handler(request: web.Request) -> web.StreamResponse:
     if refusal is not None or runner is None:
         assert refusal is not None
         event = se.error(IdFactory(None).event(), error=refusal.error.payload())
-        await ws.send_str(json.dumps(event))
+        await ws.send_str(codec.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
     session = runner.session
