@@ -48,8 +48,8 @@ async def base_url(start_engine, pace: float = 0.0) -> str:
 
 
 class Assistant(Agent):
-    def __init__(self) -> None:
-        super().__init__(instructions="You are a helpful assistant.")
+    def __init__(self, chat_ctx: llm.ChatContext | None = None) -> None:
+        super().__init__(instructions="You are a helpful assistant.", chat_ctx=chat_ctx)
         self.weather_calls: list[str] = []
 
     @function_tool
@@ -253,4 +253,24 @@ async def test_a_commit_while_the_user_speaks_ends_livekits_user_speech(
         await session.aclose()
     assert speech == ["started", "stopped", "started", "stopped"]
     assert not generation.user_initiated and text
+    assert not errors
+
+
+async def test_a_question_about_the_user_calls_no_tool(framework_engine, http_context) -> None:
+    """A question about the user, "What's my name?", with LiveKit's weather example tool (``city``: "The
+    city name") is answered, not sent to ``get_weather {"city": "name"}`` (it was, from the word "name"
+    of the parameter's description)."""
+    url = await base_url(framework_engine)
+    history = llm.ChatContext()
+    history.add_message(role="user", content="My name is Ada and I live in Lisbon.")
+    history.add_message(role="assistant", content="Nice to meet you, Ada.")
+    agent = Assistant(chat_ctx=history)
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(agent)
+        result = await asyncio.wait_for(session.run(user_input="What's my name?"), TIMEOUT_S)
+        result.expect.next_event().is_message(role="assistant")
+        result.expect.no_more_events()
+    assert agent.weather_calls == []
     assert not errors
