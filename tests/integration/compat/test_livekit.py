@@ -274,3 +274,49 @@ async def test_a_question_about_the_user_calls_no_tool(framework_engine, http_co
         result.expect.no_more_events()
     assert agent.weather_calls == []
     assert not errors
+
+
+class Forecaster(Agent):
+    """A ``function_tool`` returning a dict, which LiveKit sends as ``str(output)``: a Python literal."""
+
+    def __init__(self) -> None:
+        super().__init__(instructions="You are a helpful assistant.")
+
+    @function_tool
+    async def get_forecast(self, context: RunContext, city: str) -> dict[str, Any]:
+        """Get tomorrow's weather forecast for a city.
+
+        Args:
+            city: The city name
+        """
+        return {"city": city, "conditions": "light rain", "high_c": 14}
+
+    @function_tool
+    async def book_table(self, context: RunContext, restaurant: str, people: int) -> dict[str, Any]:
+        """Book a table at a restaurant.
+
+        Args:
+            restaurant: The restaurant name
+            people: How many people
+        """
+        return {"error": f"{restaurant} has no table for {people} tonight"}
+
+
+async def test_a_dict_a_tool_returns_is_read_as_its_fields(framework_engine, http_context) -> None:
+    """The reply after a tool's dict output says its fields, and a dict with an ``error`` is a refusal;
+    neither is read back as ``{'conditions': 'light rain', …}`` (it was: not JSON, so said as text)."""
+    url = await base_url(framework_engine)
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(Forecaster())
+        replies = []
+        for said in ("What's the forecast for Oslo tomorrow?", "Book a table at Nopa for 4 people."):
+            result = await asyncio.wait_for(session.run(user_input=said), TIMEOUT_S)
+            output = next(e.item for e in result.events if e.type == "function_call_output")
+            assert output.output.startswith("{'")  # LiveKit's str() of the dict
+            replies.append(next(e.item for e in reversed(result.events) if e.type == "message").text_content)
+    forecast, booking = replies
+    assert "light rain" in forecast and "{" not in forecast
+    assert booking == "That didn't work: Nopa has no table for 4 tonight."
+    assert not errors
