@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mockengine.brain.values import numbers
@@ -56,6 +56,38 @@ _SMALL_TALK: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 # The topic each "I can't …" answer denies, so it is not said when a declared tool covers it.
 _CANNOT = {"I can't check the weather from here.": "weather", "I can't see a clock from here.": "clock"}
+
+
+# "what's my name?", "do you remember my name?", "who am I?": a fact the user gave earlier, if any.
+_ASKS_OWN_NAME = re.compile(
+    r"\b(?:what'?s|what is|(?:do )?you (?:remember|know)|tell me|say) my name\b|^\W*who am i\b",
+    re.IGNORECASE,
+)
+_NAME = r"([A-Za-z][a-z'’-]*(?:\s+[A-Z][a-z'’-]*)?)"
+# "my name is Ada", "call me Ada" (any word: speech is transcribed in lower case too; a second word only
+# with a capital, "Ada Lovelace" but not "Ada and …"); "I'm Ada" only with a capital, so "I'm tired" and "I
+# am fine" name nobody.
+_GIVES_NAME = (
+    re.compile(r"\b(?i:my name is|my name's|call me)\s+" + _NAME),
+    re.compile(r"\b(?:I'm|I’m|I am|this is)\s+([A-Z][a-z'’-]+)\b"),
+)
+_NOT_NAMES = frozenset(("I", "Not", "So", "Just", "Really", "Very", "Here", "Back", "Sorry", "Fine", "Good"))
+
+
+def remembered_answer(words: str, earlier: Sequence[str]) -> str | None:
+    """The answer to a question about what the user said of themselves before ("what's my name?" after
+    "my name is Ada" → "Your name is Ada."; "You haven't told me your name yet." when they never did), as
+    a model answers from its context; None for any other words. ``earlier``: the user's words before
+    these, oldest first."""
+    if not _ASKS_OWN_NAME.search(words):
+        return None
+    for said in reversed(earlier):
+        for pattern in _GIVES_NAME:
+            for match in pattern.finditer(said):
+                name = match.group(1).strip()
+                if name.split()[0].capitalize() not in _NOT_NAMES:
+                    return f"Your name is {' '.join(w[:1].upper() + w[1:] for w in name.split())}."
+    return "You haven't told me your name yet."
 
 
 def known_answer(words: str, persona: str, covered: frozenset[str] = frozenset()) -> str | None:

@@ -47,7 +47,7 @@ from mockengine.brain import acting, addressed, ellipsis, forced, outputs, phras
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.markers import role_marker
-from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolCall, ToolSpec
+from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolCall, ToolSpec, TurnView
 from mockengine.brain.scenario import Rule, Scenario
 from mockengine.brain.situation import (
     ANSWER_TOOLS,
@@ -236,7 +236,8 @@ class ScriptedBrain:
             heard = utterance.acted_tail(trigger.text)  # a long text is answered by its end
             rule = "builtin.story" if phrases.is_story_request(heard) else rule
             covered = acting.topics(list(turn.request.tools))
-            text = phrases.reply_to_words(heard, rng, name, covered)
+            earlier = _user_words_before(turn.request.history, trigger.item)
+            text = phrases.reply_to_words(heard, rng, name, covered, earlier)
             why = addressed.gate(heard).why if turn.request.tools and heard else ""
             return Reply(phrases.styled(text, turn.persona.style, rng), rule=rule, why=why)
         question = trigger.context.as_question() if trigger.context is not None else None
@@ -354,7 +355,8 @@ class ScriptedBrain:
         plan = acting.plan(heard, tools, referent, self._today()) if tools else None
         if plan is None:
             covered = acting.topics(tools)
-            words_reply = phrases.reply_to_words(heard, turn.rng, turn.persona.name, covered)
+            earlier = _user_words_before(history, history[said])
+            words_reply = phrases.reply_to_words(heard, turn.rng, turn.persona.name, covered, earlier)
             return Reply(
                 phrases.styled(words_reply, turn.persona.style, turn.rng), rule="builtin.after_handoff"
             )
@@ -481,3 +483,15 @@ def _named_tool(turn: Turn) -> ToolSpec | None:
 
 
 __all__ = ["ANSWER_TOOLS", "ScriptedBrain"]
+
+
+def _user_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> list[str]:
+    """What the user said or typed before ``item`` (all of it when ``item`` is not in ``history``),
+    oldest first."""
+    words = []
+    for each in history:
+        if each is item:
+            break
+        if each.kind in ("user_text", "user_audio") and each.text.strip():
+            words.append(each.text)
+    return words

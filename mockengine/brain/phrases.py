@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from mockengine.brain import facts
@@ -172,16 +173,25 @@ def directive(instructions: str) -> str | None:
 
 
 def reply_to_words(
-    heard: str, rng: random.Random, persona: str, covered: frozenset[str] = frozenset()
+    heard: str,
+    rng: random.Random,
+    persona: str,
+    covered: frozenset[str] = frozenset(),
+    earlier: Sequence[str] = (),
 ) -> str:
     """One or two sentences showing the words were heard; known questions get a real answer.
 
     The one long reply is a requested story, which echoes its topic. ``covered``: the topics the app's
-    declared tools cover ("weather"), which the participant never claims it cannot do.
+    declared tools cover ("weather"), which the participant never claims it cannot do. ``earlier``: the
+    user's words before these, oldest first, for a question about what they said of themselves ("what's
+    my name?").
     """
     words = heard.strip()
     if not words:
         return NOT_HEARD
+    remembered = facts.remembered_answer(words, earlier)
+    if remembered is not None:
+        return remembered
     for pattern, templates in _SOCIAL:
         if pattern.search(words):
             return pick(rng, templates, persona=persona)

@@ -270,9 +270,11 @@ async def test_a_question_about_the_user_calls_no_tool(framework_engine, http_co
         watch_sessions(realtime_model, errors)
         await session.start(agent)
         result = await asyncio.wait_for(session.run(user_input="What's my name?"), TIMEOUT_S)
-        result.expect.next_event().is_message(role="assistant")
+        reply = result.expect.next_event().is_message(role="assistant")
         result.expect.no_more_events()
     assert agent.weather_calls == []
+    # answered from the history LiveKit sent as items (it was "I don't know that one, sorry.")
+    assert reply.event().item.text_content == "Your name is Ada."
     assert not errors
 
 
