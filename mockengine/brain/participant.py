@@ -105,7 +105,20 @@ class ScriptedBrain:
         for rule in self.scenario.rules:
             if rules.rule_matches(rule, turn):
                 return self._from_rule(turn, rule)
+        instructed = self._instructed(turn)
+        if instructed is not None:
+            return instructed
         return self._builtin(turn)
+
+    def _instructed(self, turn: Turn) -> Reply | None:
+        """A response whose own instructions say what to say ("Greet the user.", "Tell the user the call
+        ends in a minute.", LiveKit's ``generate_reply(instructions=…)``), when nothing new was said since
+        the last reply: what they say, as a model follows them, not the last words answered again."""
+        own = turn.request.response_instructions
+        if not own or not _nothing_new_said(turn.situation, turn.request.history):
+            return None
+        said = phrases.instructed(own, turn.rng, turn.persona.name)
+        return Reply(said, rule="instructions.response") if said is not None else None
 
     def _role(self, request: ReplyRequest, situation: Situation) -> str | None:
         role = role_marker(request.instructions) or self.role or situation.self_role
@@ -495,3 +508,14 @@ def _user_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> 
         if each.kind in ("user_text", "user_audio") and each.text.strip():
             words.append(each.text)
     return words
+
+
+def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bool:
+    """Nothing to answer: no words yet, or the newest words (said or typed) were answered already."""
+    trigger = situation.trigger
+    if trigger.kind == "none":
+        return True
+    if not situation.heard_is_current or trigger.item is None:
+        return False
+    later = history[next(i for i, item in enumerate(history) if item is trigger.item) + 1 :]
+    return any(item.kind == "assistant" for item in later)

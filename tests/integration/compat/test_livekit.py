@@ -322,3 +322,19 @@ async def test_a_dict_a_tool_returns_is_read_as_its_fields(framework_engine, htt
     assert "light rain" in forecast and "{" not in forecast
     assert booking == "That didn't work: Nopa has no table for 4 tonight."
     assert not errors
+
+
+async def test_generate_reply_instructions_after_an_answered_turn(framework_engine, http_context) -> None:
+    """``AgentSession.generate_reply(instructions=…)`` mid-session says what its instructions say (LiveKit
+    sends the session's instructions, a newline, then its own); it answered the last question again."""
+    url = await base_url(framework_engine)
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(Assistant())
+        await asyncio.wait_for(session.run(user_input="What is the capital of France?"), TIMEOUT_S)
+        handle = session.generate_reply(instructions="Tell the user the call will end in one minute.")
+        await asyncio.wait_for(handle, TIMEOUT_S)
+        said = [item.text_content for item in handle.chat_items if item.type == "message"]
+    assert said == ["The call will end in one minute."]
+    assert not errors
