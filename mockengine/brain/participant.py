@@ -43,7 +43,17 @@ import random
 import re
 from datetime import UTC, date, datetime
 
-from mockengine.brain import acting, addressed, ellipsis, forced, outputs, phrases, rules, utterance
+from mockengine.brain import (
+    acting,
+    addressed,
+    ellipsis,
+    forced,
+    outputs,
+    phrases,
+    rules,
+    saved_conversation,
+    utterance,
+)
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.markers import role_marker
@@ -84,6 +94,11 @@ class ScriptedBrain:
         self.today = today  # relative dates ("tomorrow") count from this; None: the UTC date of each reply
 
     def reply(self, request: ReplyRequest) -> Reply:
+        history = saved_conversation.unpacked(request.history)  # Pipecat's packed history, read back
+        if history is not request.history:
+            if saved_conversation.ends_with_a_reply(request.history):
+                return Reply(saved_conversation.READY, rule="builtin.saved_conversation.ready")
+            request = dataclasses.replace(request, history=history)
         situation = read_situation(request.history)
         role = self._role(request, situation)
         turn = Turn(
