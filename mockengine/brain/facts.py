@@ -69,7 +69,7 @@ _NAME = r"([A-Za-z][a-z'’-]*(?:\s+[A-Z][a-z'’-]*)?)"
 # am fine" name nobody.
 _GIVES_NAME = (
     re.compile(r"\b(?i:my name is|my name's|call me)\s+" + _NAME),
-    re.compile(r"\b(?:I'm|I’m|I am|this is)\s+([A-Z][a-z'’-]+)\b"),
+    re.compile(r"\b(?:I'm|I’m|I am)\s+([A-Z][a-z'’-]+)\b"),
 )
 _NOT_NAMES = frozenset(("I", "Not", "So", "Just", "Really", "Very", "Here", "Back", "Sorry", "Fine", "Good"))
 
@@ -82,12 +82,20 @@ def remembered_answer(words: str, earlier: Sequence[str]) -> str | None:
     if not _ASKS_OWN_NAME.search(words):
         return None
     for said in reversed(earlier):
-        for pattern in _GIVES_NAME:
-            for match in pattern.finditer(said):
-                name = match.group(1).strip()
-                if name.split()[0].capitalize() not in _NOT_NAMES:
-                    return f"Your name is {' '.join(w[:1].upper() + w[1:] for w in name.split())}."
+        name = given_name(said)
+        if name is not None:
+            return f"Your name is {name}."
     return "You haven't told me your name yet."
+
+
+def given_name(words: str) -> str | None:
+    """The name the user gives in ``words`` ("my name is Ada", "call me Bob", "I'm Sam"), or None."""
+    for pattern in _GIVES_NAME:
+        for match in pattern.finditer(words):
+            name = match.group(1).strip()
+            if name.split()[0].capitalize() not in _NOT_NAMES:
+                return " ".join(w[:1].upper() + w[1:] for w in name.split())
+    return None
 
 
 def known_answer(words: str, persona: str, covered: frozenset[str] = frozenset()) -> str | None:

@@ -264,6 +264,9 @@ def reply_to_words(
     remembered = facts.remembered_answer(words, earlier)
     if remembered is not None:
         return remembered
+    introduced = facts.given_name(words) if not is_question(words) else None
+    if introduced is not None:  # "My name is Ada." is an introduction, not words to echo
+        return f"Nice to meet you, {introduced}."
     for pattern, templates in _SOCIAL:
         if pattern.search(words):
             return pick(rng, templates, persona=persona)

@@ -59,3 +59,20 @@ def test_the_newest_name_given_is_remembered(earlier: list[str], answer: str) ->
 @pytest.mark.parametrize("words", ["What's your name?", "What is the name of the city?", "name a colour"])
 def test_other_words_are_no_question_about_the_users_name(words: str) -> None:
     assert remembered_answer(words, ["My name is Ada."]) is None
+
+
+@pytest.mark.parametrize(
+    ("words", "answer"),
+    [
+        ("My name is Ada.", "Nice to meet you, Ada."),  # it was "You said my name is Ada. Tell me more."
+        ("Hi, my name is Ada Lovelace.", "Nice to meet you, Ada Lovelace."),
+        ("I'm Bob.", "Nice to meet you, Bob."),
+    ],
+)
+def test_an_introduction_is_welcomed(words: str, answer: str) -> None:
+    assert reply_text([said(words, 0)]) == answer
+
+
+@pytest.mark.parametrize("words", ["I'm tired.", "I am fine, thanks.", "Is my name Ada?"])
+def test_other_words_about_the_user_are_no_introduction(words: str) -> None:
+    assert "Nice to meet you" not in (reply_text([said(words, 0)]) or "")
