@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mockengine.brain import names
 from mockengine.brain.values import numbers
 
 _CAPITALS = {
@@ -63,14 +64,9 @@ _ASKS_OWN_NAME = re.compile(
     r"\b(?:what'?s|what is|(?:do )?you (?:remember|know)|tell me|say) my name\b|^\W*who am i\b",
     re.IGNORECASE,
 )
-_NAME = r"([A-Za-z][a-z'’-]*(?:\s+[A-Z][a-z'’-]*)?)"
-# "my name is Ada", "call me Ada" (any word: speech is transcribed in lower case too; a second word only
-# with a capital, "Ada Lovelace" but not "Ada and …"); "I'm Ada" only with a capital, so "I'm tired" and "I
-# am fine" name nobody.
-_GIVES_NAME = (
-    re.compile(r"\b(?i:my name is|my name's|call me)\s+" + _NAME),
-    re.compile(r"\b(?:I'm|I’m|I am)\s+([A-Z][a-z'’-]+)\b"),
-)
+# "I'm Ada" (with a capital, so "I'm tired" and "I am fine" name nobody), beside what names.introduced reads
+# ("my name is Ada", "call me Ada", "Name's Tom", "Tom speaking").
+_I_AM = re.compile(r"\b(?:I'm|I’m|I am)\s+([A-Z][a-z'’-]+)\b")
 _NOT_NAMES = frozenset(("I", "Not", "So", "Just", "Really", "Very", "Here", "Back", "Sorry", "Fine", "Good"))
 
 
@@ -90,12 +86,11 @@ def remembered_answer(words: str, earlier: Sequence[str]) -> str | None:
 
 def given_name(words: str) -> str | None:
     """The name the user gives in ``words`` ("my name is Ada", "call me Bob", "I'm Sam"), or None."""
-    for pattern in _GIVES_NAME:
-        for match in pattern.finditer(words):
-            name = match.group(1).strip()
-            if name.split()[0].capitalize() not in _NOT_NAMES:
-                return " ".join(w[:1].upper() + w[1:] for w in name.split())
-    return None
+    span = names.introduced(words)
+    if span is not None:
+        return str(span.value)
+    found = _I_AM.search(words)
+    return found.group(1) if found is not None and found.group(1) not in _NOT_NAMES else None
 
 
 def known_answer(words: str, persona: str, covered: frozenset[str] = frozenset()) -> str | None:
