@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from mockengine.brain import names
 from mockengine.brain.values import numbers
 
 _CAPITALS = {
@@ -56,6 +57,40 @@ _SMALL_TALK: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 # The topic each "I can't …" answer denies, so it is not said when a declared tool covers it.
 _CANNOT = {"I can't check the weather from here.": "weather", "I can't see a clock from here.": "clock"}
+
+
+# "what's my name?", "do you remember my name?", "who am I?": a fact the user gave earlier, if any.
+_ASKS_OWN_NAME = re.compile(
+    r"\b(?:what'?s|what is|(?:do )?you (?:remember|know)|tell me|say) my name\b|^\W*who am i\b",
+    re.IGNORECASE,
+)
+# "I'm Ada" (with a capital, so "I'm tired" and "I am fine" name nobody), beside what names.introduced reads
+# ("my name is Ada", "call me Ada", "Name's Tom", "Tom speaking").
+_I_AM = re.compile(r"\b(?:I'm|I’m|I am)\s+([A-Z][a-z'’-]+)\b")
+_NOT_NAMES = frozenset(("I", "Not", "So", "Just", "Really", "Very", "Here", "Back", "Sorry", "Fine", "Good"))
+
+
+def remembered_answer(words: str, earlier: Sequence[str]) -> str | None:
+    """The answer to a question about what the user said of themselves before ("what's my name?" after
+    "my name is Ada" → "Your name is Ada."; "You haven't told me your name yet." when they never did), as
+    a model answers from its context; None for any other words. ``earlier``: the user's words before
+    these, oldest first."""
+    if not _ASKS_OWN_NAME.search(words):
+        return None
+    for said in reversed(earlier):
+        name = given_name(said)
+        if name is not None:
+            return f"Your name is {name}."
+    return "You haven't told me your name yet."
+
+
+def given_name(words: str) -> str | None:
+    """The name the user gives in ``words`` ("my name is Ada", "call me Bob", "I'm Sam"), or None."""
+    span = names.introduced(words)
+    if span is not None:
+        return str(span.value)
+    found = _I_AM.search(words)
+    return found.group(1) if found is not None and found.group(1) not in _NOT_NAMES else None
 
 
 def known_answer(words: str, persona: str, covered: frozenset[str] = frozenset()) -> str | None:

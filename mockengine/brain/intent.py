@@ -138,7 +138,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
         # ("where's the car?" names a ride, but asks where it is: no booking).
         strong = strong or (in_name > 0 and not other_verb and not (inquiring and not vocabulary.lookup))
-        asked = inquiring and vocabulary.lookup and not other_verb and bool(set(cues) - _GENERIC)
+        asked = inquiring and vocabulary.lookup and not other_verb and _names_report(heard, vocabulary)
         strong = strong or asked
         strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
         # "get" of get_time is no request for the time: "can I get my money back", "I need to get some
@@ -201,6 +201,19 @@ def _score(
     return score, cues, strong, in_name
 
 
+def _names_report(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
+    """Whether a question names what a lookup reports: a word of its name, its own description or its
+    enum values, itself or through an association ("raining" → weather), other than a value's kind
+    ("how many days until christmas"). A word only a parameter's description holds does not: "what's my
+    name?" asks get_weather, whose ``city`` is "The city name", for nothing."""
+    reports = vocabulary.reports
+    return any(
+        word.lower() not in _GENERIC
+        and (concept in reports or any(a in reports for a in lexicon.associated(concept)))
+        for concept, word in heard
+    )
+
+
 def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
     """An action heard that the tool does not declare ("play" for a tool that only pauses); "check the
     weather" asks a lookup (get_weather) for a look, whatever else "check" can mean."""
@@ -245,12 +258,17 @@ def _asked_lookup(text: str, ranked: list[Match]) -> Match | None:
     strongly ("is there anything good on tomorrow?" → the showtimes for a day): the best-scoring lookup,
     when something it declares was heard (a word, or a kind of value it takes such as a day)."""
     form = evidence.form_of(text)
-    heard = {c for c, _ in _heard(text)}
+    said = _heard(text)
+    heard = {c for c, _ in said}
     for match in ranked:
         vocabulary = _vocabulary(_key(match.tool))
         generic = bool(match.cues) and set(match.cues) <= _GENERIC  # "how many days until christmas"
         allowed = evidence.allows(form, match.tool, vocabulary, heard)
-        if vocabulary.lookup and match.score > 0 and not generic and allowed:
+        # only a parameter's description heard ("what's my name?", the city *name*), no kind it takes
+        described_only = (
+            bool(match.cues) and not _names_report(said, vocabulary) and not form.kinds & vocabulary.kinds
+        )
+        if vocabulary.lookup and match.score > 0 and not generic and allowed and not described_only:
             return Match(match.tool, match.score, match.cues, True, 0.0)
     return None
 
@@ -379,6 +397,10 @@ class _Vocabulary:
     lookup: bool
     kinds: frozenset[str]
     enums: frozenset[str] = frozenset()
+    # every concept but the form of a value that only a parameter's description holds: the tool reports
+    # what it is about, not the form of what the app passes it ("The city name" of get_weather's ``city``
+    # reports no name; "Maximum price in dollars" still tells what a search filters by)
+    reports: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4096)
@@ -410,8 +432,10 @@ def _vocabulary(key: str) -> _Vocabulary:
                 _add(weights, option_concepts, ENUM_WEIGHT)
                 strong |= set(option_concepts)
                 enums |= set(option_concepts)
+    declared_before = set(weights) | set(_concepts(description or ""))
     described = _concepts(" ".join(texts))
     _add(weights, described, DESCRIPTION_WEIGHT)
+    parameter_described = set(described) - declared_before
     # "Use for 'back', 'close', 'exit'": words the tool's author quoted as its triggers count like its name.
     # (an example value, "e.g. 'groceries'", is no trigger: it is what a parameter may hold)
     quoted = _concepts(" ".join(_QUOTED_WORD.findall(declared.without_examples(" ".join(texts)))))
@@ -433,13 +457,25 @@ def _vocabulary(key: str) -> _Vocabulary:
     if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
+    reports = set(weights) - ((parameter_described & _VALUE_FORMS) - set(quoted) - set(leading))
     kinds = {k for k in kinds if k in ("date", "time") or k.startswith("unit:")}
     return _Vocabulary(
-        weights, frozenset(strong), frozenset(name_concepts), lookup, frozenset(kinds), frozenset(enums)
+        weights,
+        frozenset(strong),
+        frozenset(name_concepts),
+        lookup,
+        frozenset(kinds),
+        frozenset(enums),
+        frozenset(reports),
     )
 
 
 _GET = lexicon.concept("get")
+# Words for the form a parameter's value takes ("The city name", "The order ID"), not for what a tool reports.
+_VALUE_FORMS = frozenset(
+    lexicon.concept(w)
+    for w in ("name", "names", "id", "ids", "identifier", "number", "value", "text", "string", "code")
+)
 _HANDOFF = re.compile(r"Handoff to the .+? agent to handle the request\.\s*(?P<handles>.*)", re.DOTALL)
 _PHRASAL_COMPOUND = re.compile(r"^([a-z]{3,}?)(back|out|up|in|off|down|over)$")
 

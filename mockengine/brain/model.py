@@ -109,7 +109,10 @@ class ReplyRequest:
     the session from 0 and seeds the choice among phrasings. ``channel`` says which API asked: a Realtime
     session, or a Chat Completions request (HyperStudy's text agent, which acts only through its tools).
     ``parallel_tool_calls``: False makes one call a response; the next one the words asked for follows
-    the app's output.
+    the app's output. ``response_instructions``: what this response's own instructions
+    (``response.create``'s ``instructions``) add to the session's, "" when none: LiveKit's
+    ``generate_reply(instructions="Greet the user.")`` sends the session's instructions, a newline and
+    its own.
     """
 
     instructions: str
@@ -120,6 +123,7 @@ class ReplyRequest:
     response_index: int
     channel: Channel = "realtime"
     parallel_tool_calls: bool = True
+    response_instructions: str = ""
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,13 @@ Navigation is open, in detail view.", "Oslo: temp 3 degrees Celsius, condition s
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from mockengine.brain import lexicon, units
+from mockengine.brain.output_data import output_data
 
 _STATE_KEYS = ("mode", "status", "state")
 # A plain-text output is read out up to its first sentence's end, at most this long.
@@ -283,7 +283,4 @@ def _plain_text(data: Any) -> str | None:
 
 
 def _json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
+    return output_data(text)

@@ -43,11 +43,22 @@ import random
 import re
 from datetime import UTC, date, datetime
 
-from mockengine.brain import acting, addressed, ellipsis, forced, lexicon, outputs, phrases, rules, utterance
+from mockengine.brain import (
+    acting,
+    addressed,
+    ellipsis,
+    forced,
+    lexicon,
+    outputs,
+    phrases,
+    rules,
+    saved_conversation,
+    utterance,
+)
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.markers import role_marker
-from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolCall, ToolSpec
+from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolCall, ToolSpec, TurnView
 from mockengine.brain.scenario import Rule, Scenario
 from mockengine.brain.situation import (
     ANSWER_TOOLS,
@@ -84,6 +95,11 @@ class ScriptedBrain:
         self.today = today  # relative dates ("tomorrow") count from this; None: the UTC date of each reply
 
     def reply(self, request: ReplyRequest) -> Reply:
+        history = saved_conversation.unpacked(request.history)  # Pipecat's packed history, read back
+        if history is not request.history:
+            if saved_conversation.ends_with_a_reply(request.history):
+                return Reply(saved_conversation.READY, rule="builtin.saved_conversation.ready")
+            request = dataclasses.replace(request, history=history)
         situation = read_situation(request.history)
         role = self._role(request, situation)
         turn = Turn(
@@ -105,7 +121,20 @@ class ScriptedBrain:
         for rule in self.scenario.rules:
             if rules.rule_matches(rule, turn):
                 return self._from_rule(turn, rule)
+        instructed = self._instructed(turn)
+        if instructed is not None:
+            return instructed
         return self._builtin(turn)
+
+    def _instructed(self, turn: Turn) -> Reply | None:
+        """A response whose own instructions say what to say ("Greet the user.", "Tell the user the call
+        ends in a minute.", LiveKit's ``generate_reply(instructions=…)``), when nothing new was said since
+        the last reply: what they say, as a model follows them, not the last words answered again."""
+        own = turn.request.response_instructions
+        if not own or not _nothing_new_said(turn.situation, turn.request.history):
+            return None
+        said = phrases.instructed(own, turn.rng, turn.persona.name)
+        return Reply(said, rule="instructions.response") if said is not None else None
 
     def _role(self, request: ReplyRequest, situation: Situation) -> str | None:
         role = role_marker(request.instructions) or self.role or situation.self_role
@@ -236,7 +265,8 @@ class ScriptedBrain:
             heard = utterance.acted_tail(trigger.text)  # a long text is answered by its end
             rule = "builtin.story" if phrases.is_story_request(heard) else rule
             covered = acting.topics(list(turn.request.tools))
-            text = phrases.reply_to_words(heard, rng, name, covered)
+            earlier = _user_words_before(turn.request.history, trigger.item)
+            text = phrases.reply_to_words(heard, rng, name, covered, earlier)
             why = addressed.gate(heard).why if turn.request.tools and heard else ""
             return Reply(phrases.styled(text, turn.persona.style, rng), rule=rule, why=why)
         question = trigger.context.as_question() if trigger.context is not None else None
@@ -364,7 +394,8 @@ class ScriptedBrain:
         plan = acting.plan(heard, tools, referent, self._today()) if tools else None
         if plan is None:
             covered = acting.topics(tools)
-            words_reply = phrases.reply_to_words(heard, turn.rng, turn.persona.name, covered)
+            earlier = _user_words_before(history, history[said])
+            words_reply = phrases.reply_to_words(heard, turn.rng, turn.persona.name, covered, earlier)
             return Reply(
                 phrases.styled(words_reply, turn.persona.style, turn.rng), rule="builtin.after_handoff"
             )
@@ -491,3 +522,26 @@ def _named_tool(turn: Turn) -> ToolSpec | None:
 
 
 __all__ = ["ANSWER_TOOLS", "ScriptedBrain"]
+
+
+def _user_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> list[str]:
+    """What the user said or typed before ``item`` (all of it when ``item`` is not in ``history``),
+    oldest first."""
+    words = []
+    for each in history:
+        if each is item:
+            break
+        if each.kind in ("user_text", "user_audio") and each.text.strip():
+            words.append(each.text)
+    return words
+
+
+def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bool:
+    """Nothing to answer: no words yet, or the newest words (said or typed) were answered already."""
+    trigger = situation.trigger
+    if trigger.kind == "none":
+        return True
+    if not situation.heard_is_current or trigger.item is None:
+        return False
+    later = history[next(i for i, item in enumerate(history) if item is trigger.item) + 1 :]
+    return any(item.kind == "assistant" for item in later)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from mockengine.brain import facts, utterance
@@ -167,6 +168,78 @@ def pick(rng: random.Random, templates: tuple[str, ...], **values: Any) -> str:
     return rng.choice(templates).format(**values)
 
 
+_WHOM = r"(?:the (?:user|caller|customer|participant|listener)|them|him|her)"
+_PLEASE = r"^\W*(?:please\s+|now\s+|then\s+)*"
+_GREET = re.compile(_PLEASE + r"(?:greet|welcome|say (?:hello|hi) to|introduce yourself)\b", re.I)
+_FAREWELL = re.compile(_PLEASE + r"(?:say goodbye|say bye|thank " + _WHOM + r"|wish .* goodbye)\b", re.I)
+_TELL = re.compile(
+    _PLEASE
+    + r"(?:tell|inform|remind|let)\s+"
+    + _WHOM
+    + r"\s*[:,]?\s+(?:know\s*[:,]?\s+)?(?:that\s+)?(?P<what>.+)",
+    re.I,
+)
+_ASK_IF = re.compile(_PLEASE + r"ask\s+" + _WHOM + r"\s+(?:if|whether)\s+(?P<what>.+)", re.I)
+_ASK_FOR = re.compile(_PLEASE + r"ask\s+" + _WHOM + r"\s+(?:for|about)\s+(?P<what>.+)", re.I)
+_YES_NO_AUX = re.compile(r"^you\s+(are|were|can|could|will|would|should|have been)\s+(.*)$", re.I)
+_TO_THE_USER = (
+    (re.compile(r"\bthe (?:user|caller|customer|participant|listener)'s\b", re.I), "your"),
+    (re.compile(r"\bthe (?:user|caller|customer|participant|listener)\b", re.I), "you"),
+    (re.compile(r"\bthey're\b", re.I), "you're"),
+    (re.compile(r"\bthey are\b", re.I), "you are"),
+    (re.compile(r"\bthey were\b", re.I), "you were"),
+    (re.compile(r"\bthey have\b", re.I), "you have"),
+    (re.compile(r"\bthey've\b", re.I), "you've"),
+    (re.compile(r"\bthey\b", re.I), "you"),
+    (re.compile(r"\btheir\b", re.I), "your"),
+    (re.compile(r"\bthem\b", re.I), "you"),
+    (re.compile(r"\bthemselves\b", re.I), "yourself"),
+    (re.compile(r"\byou is\b", re.I), "you are"),
+)
+_GREETINGS = ("Hi, I'm {persona}. How can I help you today?", "Hello! I'm {persona}. What can I do for you?")
+_FAREWELLS = ("Thanks for talking with me. Goodbye!", "Thank you, and goodbye!")
+
+
+def instructed(instructions: str, rng: random.Random, persona: str) -> str | None:
+    """What a response's own instructions tell the assistant to say, as a model follows them: "Greet the
+    user warmly." → a greeting; "Tell the user their table is booked." → "Your table is booked."; "Ask
+    the user if they are still there." → "Are you still there?"; "Ask the user for their email address."
+    → "Could you tell me your email address?"; "Say goodbye." → a farewell. The first sentence of that
+    form counts; None when none is (the instructions then only shape the reply, as before)."""
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", instructions.strip()):
+        sentence = sentence.strip()
+        if _GREET.search(sentence):
+            return pick(rng, _GREETINGS, persona=persona)
+        if _FAREWELL.search(sentence):
+            return rng.choice(_FAREWELLS)
+        for pattern, shape in ((_ASK_IF, "yes_no"), (_ASK_FOR, "for"), (_TELL, "tell")):
+            match = pattern.search(sentence)
+            if match is None:
+                continue
+            what = _to_the_user(match.group("what").strip().rstrip(".!?").strip())
+            if not what:
+                continue
+            if shape == "tell" and what.lower().startswith("to "):  # "remind the user to bring their ID"
+                return f"Remember {what}."
+            if shape == "tell":
+                return f"{what[0].upper()}{what[1:]}."
+            if shape == "for":
+                return f"Could you tell me {what}?"
+            yes_no = _YES_NO_AUX.match(what)
+            if yes_no is not None:
+                return f"{yes_no.group(1).capitalize()} you {yes_no.group(2)}?"
+            rest = what[4:] if what.lower().startswith("you ") else what
+            return f"Do you {rest}?"
+    return None
+
+
+def _to_the_user(words: str) -> str:
+    """Words about the user, said to them: "their order" → "your order", "the user is" → "you are"."""
+    for pattern, replacement in _TO_THE_USER:
+        words = pattern.sub(replacement, words)
+    return words
+
+
 def directive(instructions: str) -> str | None:
     """The text of a ``Say exactly: "…"`` directive in the instructions, if there is one."""
     match = _DIRECTIVE_QUOTED.search(instructions) or _DIRECTIVE_LINE.search(instructions)
@@ -174,16 +247,28 @@ def directive(instructions: str) -> str | None:
 
 
 def reply_to_words(
-    heard: str, rng: random.Random, persona: str, covered: frozenset[str] = frozenset()
+    heard: str,
+    rng: random.Random,
+    persona: str,
+    covered: frozenset[str] = frozenset(),
+    earlier: Sequence[str] = (),
 ) -> str:
     """One or two sentences showing the words were heard; known questions get a real answer.
 
     The one long reply is a requested story, which echoes its topic. ``covered``: the topics the app's
-    declared tools cover ("weather"), which the participant never claims it cannot do.
+    declared tools cover ("weather"), which the participant never claims it cannot do. ``earlier``: the
+    user's words before these, oldest first, for a question about what they said of themselves ("what's
+    my name?").
     """
     words = heard.strip()
     if not words:
         return NOT_HEARD
+    remembered = facts.remembered_answer(words, earlier)
+    if remembered is not None:
+        return remembered
+    introduced = facts.given_name(words) if not is_question(words) else None
+    if introduced is not None:  # "My name is Ada." is an introduction, not words to echo
+        return f"Nice to meet you, {introduced}."
     for pattern, templates in _SOCIAL:
         if pattern.search(words):
             return pick(rng, templates, persona=persona)

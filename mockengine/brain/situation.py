@@ -7,7 +7,6 @@ messages are standing orders rather than turns, so none of those is ever a trigg
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -20,6 +19,7 @@ from mockengine.brain.context import (
     parse_context,
 )
 from mockengine.brain.model import ImageFacts, TurnView
+from mockengine.brain.output_data import output_data
 
 TriggerKind = Literal["user", "context", "function_output", "none"]
 _COLOUR_WORDS = re.compile(r"\bcolou?rs?\b", re.IGNORECASE)
@@ -204,10 +204,7 @@ def output_error(output: str) -> str | None:
     HRP (``voiceEngine.functionOutputs``): accepted is ``{"accepted": true}``, refused is ``{"error": "…"}``.
     ``{"accepted": false}`` also counts as refused; any other output (JSON or free text) as accepted.
     """
-    try:
-        data: Any = json.loads(output)
-    except ValueError:
-        return None
+    data: Any = output_data(output)
     if not isinstance(data, dict):
         return None
     if "error" in data and data["error"] not in (None, False):

@@ -38,7 +38,18 @@ def response_params(
         conversation=overrides.get("conversation", "auto"),
         input_items=input_items,
         parallel_tool_calls=overrides.get("parallel_tool_calls", session.parallel_tool_calls) is not False,
+        own_instructions=_own_instructions(overrides.get("instructions"), session.instructions),
     )
+
+
+def _own_instructions(given: str | None, session: str) -> str:
+    """What a response's ``instructions`` add to the session's: all of them, less the session's when they
+    start with those (LiveKit's ``generate_reply`` sends "<session's>\n<its own>"); "" when none."""
+    if not given or given.strip() == session.strip():
+        return ""
+    if session.strip() and given.startswith(session):
+        return given[len(session) :].strip()
+    return given.strip()
 
 
 def _tool_choice(value: Any) -> ToolChoice:
@@ -58,4 +69,5 @@ def build_reply_request(params: ResponseParams, context: Iterable[Item], respons
         history=tuple(item.view() for item in context),
         response_index=response_index,
         parallel_tool_calls=params.parallel_tool_calls,
+        response_instructions=params.own_instructions,
     )

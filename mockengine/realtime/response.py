@@ -33,6 +33,7 @@ class ResponseParams:
     conversation: str  # "auto" | "none"
     input_items: tuple[Item, ...] | None = None  # response.input replaces the context
     parallel_tool_calls: bool = True
+    own_instructions: str = ""  # what response.create's instructions add to the session's
 
     @property
     def is_audio(self) -> bool:

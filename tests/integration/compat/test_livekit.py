@@ -48,8 +48,8 @@ async def base_url(start_engine, pace: float = 0.0) -> str:
 
 
 class Assistant(Agent):
-    def __init__(self) -> None:
-        super().__init__(instructions="You are a helpful assistant.")
+    def __init__(self, chat_ctx: llm.ChatContext | None = None) -> None:
+        super().__init__(instructions="You are a helpful assistant.", chat_ctx=chat_ctx)
         self.weather_calls: list[str] = []
 
     @function_tool
@@ -253,4 +253,88 @@ async def test_a_commit_while_the_user_speaks_ends_livekits_user_speech(
         await session.aclose()
     assert speech == ["started", "stopped", "started", "stopped"]
     assert not generation.user_initiated and text
+    assert not errors
+
+
+async def test_a_question_about_the_user_calls_no_tool(framework_engine, http_context) -> None:
+    """A question about the user, "What's my name?", with LiveKit's weather example tool (``city``: "The
+    city name") is answered, not sent to ``get_weather {"city": "name"}`` (it was, from the word "name"
+    of the parameter's description)."""
+    url = await base_url(framework_engine)
+    history = llm.ChatContext()
+    history.add_message(role="user", content="My name is Ada and I live in Lisbon.")
+    history.add_message(role="assistant", content="Nice to meet you, Ada.")
+    agent = Assistant(chat_ctx=history)
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(agent)
+        result = await asyncio.wait_for(session.run(user_input="What's my name?"), TIMEOUT_S)
+        reply = result.expect.next_event().is_message(role="assistant")
+        result.expect.no_more_events()
+    assert agent.weather_calls == []
+    # answered from the history LiveKit sent as items (it was "I don't know that one, sorry.")
+    assert reply.event().item.text_content == "Your name is Ada."
+    assert not errors
+
+
+class Forecaster(Agent):
+    """A ``function_tool`` returning a dict, which LiveKit sends as ``str(output)``: a Python literal."""
+
+    def __init__(self) -> None:
+        super().__init__(instructions="You are a helpful assistant.")
+
+    @function_tool
+    async def get_forecast(self, context: RunContext, city: str) -> dict[str, Any]:
+        """Get tomorrow's weather forecast for a city.
+
+        Args:
+            city: The city name
+        """
+        return {"city": city, "conditions": "light rain", "high_c": 14}
+
+    @function_tool
+    async def book_table(self, context: RunContext, restaurant: str, people: int) -> dict[str, Any]:
+        """Book a table at a restaurant.
+
+        Args:
+            restaurant: The restaurant name
+            people: How many people
+        """
+        return {"error": f"{restaurant} has no table for {people} tonight"}
+
+
+async def test_a_dict_a_tool_returns_is_read_as_its_fields(framework_engine, http_context) -> None:
+    """The reply after a tool's dict output says its fields, and a dict with an ``error`` is a refusal;
+    neither is read back as ``{'conditions': 'light rain', …}`` (it was: not JSON, so said as text)."""
+    url = await base_url(framework_engine)
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(Forecaster())
+        replies = []
+        for said in ("What's the forecast for Oslo tomorrow?", "Book a table at Nopa for 4 people."):
+            result = await asyncio.wait_for(session.run(user_input=said), TIMEOUT_S)
+            output = next(e.item for e in result.events if e.type == "function_call_output")
+            assert output.output.startswith("{'")  # LiveKit's str() of the dict
+            replies.append(next(e.item for e in reversed(result.events) if e.type == "message").text_content)
+    forecast, booking = replies
+    assert "light rain" in forecast and "{" not in forecast
+    assert booking == "That didn't work: Nopa has no table for 4 tonight."
+    assert not errors
+
+
+async def test_generate_reply_instructions_after_an_answered_turn(framework_engine, http_context) -> None:
+    """``AgentSession.generate_reply(instructions=…)`` mid-session says what its instructions say (LiveKit
+    sends the session's instructions, a newline, then its own); it answered the last question again."""
+    url = await base_url(framework_engine)
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(Assistant())
+        await asyncio.wait_for(session.run(user_input="What is the capital of France?"), TIMEOUT_S)
+        handle = session.generate_reply(instructions="Tell the user the call will end in one minute.")
+        await asyncio.wait_for(handle, TIMEOUT_S)
+        said = [item.text_content for item in handle.chat_items if item.type == "message"]
+    assert said == ["The call will end in one minute."]
     assert not errors

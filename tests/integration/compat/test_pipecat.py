@@ -20,6 +20,7 @@ from pipecat.frames.frames import (
     InterruptionFrame,
     LLMFullResponseEndFrame,
     LLMMessagesAppendFrame,
+    LLMRunFrame,
     TTSAudioRawFrame,
 )
 from pipecat.pipeline.pipeline import Pipeline
@@ -213,3 +214,21 @@ async def test_pipecats_own_interruption_then_a_spoken_turn(framework_engine) ->
         await stream(bot.send_audio, pcm, silence_ms=2000)
         await bot.down.until(lambda: any("Paris" in t for t in bot.assistant_texts()))
         assert not bot.errors()
+
+
+async def test_a_saved_conversation_is_read_as_the_conversation(framework_engine) -> None:
+    """A context of several messages, which Pipecat sends packed into one user message (an introduction,
+    the messages as JSON, a closing line), is answered as the conversation it holds: its last question,
+    from what was said before it (it was echoed: 'You said [ { "role": "user", …')."""
+    async with Bot(await url_of(framework_engine)) as bot:
+        bot.context.add_messages(
+            [
+                {"role": "user", "content": "My name is Ada."},
+                {"role": "assistant", "content": "Nice to meet you, Ada."},
+                {"role": "user", "content": "What's my name?"},
+            ]
+        )
+        await bot.worker.queue_frame(LLMRunFrame())
+        await bot.down.until(lambda: bot.replies() >= 1 and len(bot.assistant_texts()) >= 2)
+        assert not bot.errors()
+    assert bot.assistant_texts()[-1] == "Your name is Ada."

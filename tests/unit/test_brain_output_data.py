@@ -1,0 +1,50 @@
+"""A function output as LiveKit sends a tool's dict (``str(output)``, a Python literal) is read as that
+dict: grounded by its fields and refused by its ``error``, as its JSON is; nothing in it is run."""
+
+from __future__ import annotations
+
+import pytest
+
+from mockengine.brain.narration import grounding
+from mockengine.brain.output_data import output_data
+from mockengine.brain.situation import output_error
+
+FORECAST = {"city": "Oslo", "conditions": "light rain", "high_c": 14}
+
+
+def test_a_python_literal_is_read_as_its_json_is() -> None:
+    assert output_data(str(FORECAST)) == FORECAST
+    assert output_data(str([FORECAST, {"ok": True, "none": None}])) == [FORECAST, {"ok": True, "none": None}]
+    arguments = '{"city": "Oslo"}'
+    assert grounding(str(FORECAST), "get_forecast", arguments) == grounding(
+        '{"city": "Oslo", "conditions": "light rain", "high_c": 14}', "get_forecast", arguments
+    )
+    assert "light rain" in grounding(str(FORECAST), "get_forecast", arguments)
+
+
+def test_an_error_in_a_python_literal_is_a_refusal() -> None:
+    assert output_error(str({"error": "No tables left"})) == "No tables left"
+    assert output_error(str({"accepted": False})) == ""
+    assert output_error(str({"confirmed": True})) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{__import__('os').system('true')}",  # an expression, not a literal: never run
+        "{'a': 1",  # cut short
+        "'just a string'",
+        "The weather in Oslo is light rain.",
+        "{" + "'x': 1, " * 40_000 + "}",  # longer than an output is read
+        "[" * 5_000 + "]" * 5_000,  # nested deeper than the parser goes
+    ],
+)
+def test_anything_else_is_no_data(text: str) -> None:
+    assert output_data(text) is None
+
+
+def test_an_output_nested_past_the_parsers_depth_is_still_grounded() -> None:
+    """It failed the response (``reply_failed``, a RecursionError from ``json.loads``)."""
+    deep = "[" * 5_000 + "]" * 5_000
+    assert grounding(deep, "get_weather", '{"city": "Paris"}').startswith("Paris: ")
+    assert output_error(deep) is None

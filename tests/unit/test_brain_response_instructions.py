@@ -1,0 +1,80 @@
+"""A response's own instructions that say what to say are followed when nothing new was said since the
+last reply (LiveKit's ``generate_reply(instructions="Greet the user.")`` mid-session, an app's
+``response.create`` with ``instructions``): it re-answered the last words instead."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
+from mockengine.brain.phrases import instructed
+from mockengine.protocol.session_config import SessionConfig
+from mockengine.realtime.replies import response_params
+
+SESSION = "You are a helpful assistant."
+
+
+def item(text: str, index: int, kind: str) -> TurnView:
+    return TurnView(f"item_{index}", kind, text)  # type: ignore[arg-type]
+
+
+ANSWERED = [
+    item("What is the capital of France?", 0, "user_text"),
+    item("Paris is the capital of France.", 1, "assistant"),
+]
+
+
+def reply_text(history: list[TurnView], own: str) -> str | None:
+    request = ReplyRequest(SESSION, (), "auto", ("text",), tuple(history), 2, response_instructions=own)
+    return ScriptedBrain(load_scenario(None), 7).reply(request).text
+
+
+@pytest.mark.parametrize(
+    ("own", "said"),
+    [
+        ("Tell the user the call will end in one minute.", "The call will end in one minute."),
+        ("Let the user know that their order has shipped.", "Your order has shipped."),
+        ("Tell the user: welcome to Acme support.", "Welcome to Acme support."),
+        ("Remind the user to bring their ID.", "Remember to bring your ID."),
+        ("Ask the user if they are still there.", "Are you still there?"),
+        ("Ask the user whether they want a receipt.", "Do you want a receipt?"),
+        ("Ask the user for their email address.", "Could you tell me your email address?"),
+    ],
+)
+def test_what_the_instructions_say_is_said_after_an_answered_turn(own: str, said: str) -> None:
+    assert reply_text(ANSWERED, own) == said
+
+
+def test_a_greeting_or_a_farewell_asked_for_is_said() -> None:
+    greeting = reply_text(ANSWERED, "Greet the user warmly.") or ""
+    assert greeting.startswith(("Hi, I'm", "Hello! I'm")) and greeting.endswith("?")
+    assert (reply_text(ANSWERED, "Say goodbye to the user.") or "").endswith("oodbye!")
+    # before anything was said too (LiveKit's on_enter greeting)
+    assert reply_text([], "Tell the user: welcome to Acme support.") == "Welcome to Acme support."
+
+
+def test_new_words_are_answered_first() -> None:
+    history = [*ANSWERED, item("What is the capital of Italy?", 2, "user_text")]
+    assert "Rome" in (reply_text(history, "Tell the user the call will end in one minute.") or "")
+
+
+def test_instructions_that_only_shape_the_reply_say_nothing_of_their_own() -> None:
+    assert instructed("Be brief. Speak like a pirate.", random.Random(0), "Sam") is None
+    assert "Paris" in (reply_text(ANSWERED, "Be brief.") or "")
+
+
+@pytest.mark.parametrize(
+    ("given", "own"),
+    [
+        (None, ""),
+        (SESSION, ""),
+        (f"{SESSION}\nGreet the user warmly.", "Greet the user warmly."),  # LiveKit's generate_reply
+        ("Greet the user warmly.", "Greet the user warmly."),
+    ],
+)
+def test_a_responses_own_instructions_are_what_it_adds_to_the_sessions(given: str | None, own: str) -> None:
+    session = SessionConfig("gpt-realtime", instructions=SESSION)
+    overrides = {} if given is None else {"instructions": given}
+    assert response_params(session, overrides).own_instructions == own
