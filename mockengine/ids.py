@@ -2,8 +2,9 @@
 
 The real service uses a prefix plus 21 base62 characters (``event_``, ``item_``, ``resp_``, ``sess_``,
 ``conv_``) and ``call_`` plus 16 (reference §11); a WebRTC call is ``rtc_`` plus 32 hex digits (the
-live service's sideband docs show ``rtc_u1_9c6574da8b8a41a18da9308f4ad974ce``). With a seed the sequence is reproducible, which is what
-makes a seeded session emit byte-identical event streams; without one ids are random like the real ones.
+live service's sideband docs show ``rtc_u1_9c6574da8b8a41a18da9308f4ad974ce``). With a seed the
+sequence is reproducible, which is what makes a seeded session emit byte-identical event streams;
+without one ids are random like the real ones.
 """
 
 from __future__ import annotations

@@ -129,7 +129,9 @@ async def test_sessions_sharing_a_seeded_id_each_get_their_own_journal(engine, t
         records = list(read_records(directory / "events.jsonl"))
         server = [r["event"] for r in records if r["from"] == "server"]
         assert [e["type"] for e in server].count("session.created") == 1
-        user = next(r["event"] for r in records if r.get("event", {}).get("type") == "conversation.item.create")
+        user = next(
+            r["event"] for r in records if r.get("event", {}).get("type") == "conversation.item.create"
+        )
         assert user["item"]["content"][0]["text"] == text
         response_id = next(e["response"]["id"] for e in server if e["type"] == "response.done")
         assert wav_ms(directory / f"{response_id}.wav") == pytest.approx(ms, abs=1)  # its own reply

@@ -9,7 +9,6 @@ import pytest
 from mockengine.bench import SECTION_MODULES, Section, add_arguments, run_bench, sections
 
 
-
 def test_every_listed_module_defines_its_section() -> None:
     names = []
     for module_name in SECTION_MODULES:

@@ -143,8 +143,9 @@ def _new_call_id(app: web.Application, seed: int | None) -> str:
     ``f"{seed}:call:{n}"``): one factory from the seed alone gave every call the same id, and the
     registry, the sideband and hangup then mixed the calls up. Under ``serve --workers N`` the id's
     last character names this worker (siblings.py)."""
+    ordinals: itertools.count[int] = app[CALL_ORDINALS]
     while True:
-        ordinal = next(app[CALL_ORDINALS])
+        ordinal = next(ordinals)
         call_id = IdFactory(None if seed is None else f"{seed}:call:{ordinal}").rtc_call()
         if SIBLINGS in app:
             call_id = app[SIBLINGS].tag(call_id)
