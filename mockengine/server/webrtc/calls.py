@@ -124,6 +124,7 @@ async def _open_call(
         answer = await _answer(pc, sdp, runner)
     except BadCall as exc:
         await pc.close()
+        request.app[TRACER].end_session(runner.trace_name)  # the runner never runs: free its name
         release_seat(request.app)
         return exc.response()
     runner.journal = register(request.app, session)
