@@ -249,15 +249,24 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if changes.get("tls") is False:
         del changes["tls"]  # store_true's default must not override MOCKENGINE_TLS
     settings = dataclasses.replace(settings, **changes)
-    if settings.auth_failure not in ("close", "http"):
-        raise SystemExit("--auth-failure must be 'close' or 'http'")
-    if not 1 <= settings.audio_delta_ms <= 2000:
-        raise SystemExit("--audio-delta-ms must be between 1 and 2000 (HRP maxAudioDeltaMs)")
-    if not 0 <= settings.port <= 65535:  # the socket layer would take 70000 as 70000 - 65536
-        raise SystemExit(f"--port must be between 0 and 65535, not {settings.port}")
-    if settings.session_max_s < 1 or settings.heartbeat_s < 0:
-        raise SystemExit("--session-max-s must be at least 1 and --heartbeat-s at least 0 (0 = no pings)")
+    problem = _settings_problem(settings)
+    if problem is not None:  # one line and status 2, as every other start-up mistake (operations.md)
+        print(f"mockengine: {problem}", file=sys.stderr)
+        raise SystemExit(2)
     return settings
+
+
+def _settings_problem(settings: Settings) -> str | None:
+    """What is wrong with settings each of which parsed (None: nothing)."""
+    if settings.auth_failure not in ("close", "http"):
+        return "--auth-failure must be 'close' or 'http'"
+    if not 1 <= settings.audio_delta_ms <= 2000:
+        return "--audio-delta-ms must be between 1 and 2000 (HRP maxAudioDeltaMs)"
+    if not 0 <= settings.port <= 65535:  # the socket layer would take 70000 as 70000 - 65536
+        return f"--port must be between 0 and 65535, not {settings.port}"
+    if settings.session_max_s < 1 or settings.heartbeat_s < 0:
+        return "--session-max-s must be at least 1 and --heartbeat-s at least 0 (0 = no pings)"
+    return None
 
 
 def serve(args: argparse.Namespace) -> int:

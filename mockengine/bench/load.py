@@ -10,6 +10,11 @@ from mockengine.bench.context import BenchContext
 from mockengine.bench.figures import cache_rates, cpu, fmt, healthz, mib, row, turn_rows
 from mockengine.bench.sections import Section
 
+# Sessions and seconds of the unmeasured warm-up before the load (first model calls, caches). They are
+# real connections: against an engine with a fault profile they take its first connection ordinals, so
+# the report says so (a load tester compared `faults schedule --count N` with the drops and found fewer).
+WARM_UP_SESSIONS, WARM_UP_S = 4, 12.0
+
 
 def bench_load(ctx: BenchContext) -> None:
     from mockengine.loadtest.capacity import idle_session_bytes, measured
@@ -24,7 +29,7 @@ def bench_load(ctx: BenchContext) -> None:
     async def run() -> dict[str, Any]:
         memory: dict[str, Any] = {}
         # Warm-up (not measured): first model calls allocate their working memory, caches fill.
-        warm_up = LoadProfile("steady", 4, 12.0)
+        warm_up = LoadProfile("steady", WARM_UP_SESSIONS, WARM_UP_S)
         await run_load(ctx.engine_url(), warm_up, turn_every_s=3.0, barge_in=0.0, progress=False)
         if engine is not None:
             memory = await idle_session_bytes(engine, args.sessions)
@@ -63,14 +68,25 @@ def bench_load(ctx: BenchContext) -> None:
             "baseline": base_report.summary(),
             "memory": memory,
             "cache_hit_rates": cache_rates(health),
+            "warm_up": {"sessions": WARM_UP_SESSIONS, "seconds": WARM_UP_S},
         }
 
     result = asyncio.run(run())
     ctx.results["load"] = result
+    print_load(result, args)
+
+
+def print_load(result: dict[str, Any], args: Any) -> None:
+    """The load section's report: ``result`` as ``bench_load`` stores it, ``args`` the bench options."""
     s, b, memory = result["engine"], result["baseline"], result["memory"]
     print(
         f"\nload: {args.sessions} sessions, {args.profile} profile, {args.duration:.0f} s, each streaming "
         f"in real time with a turn every ~{args.turn_every:.0f} s ({100 * args.barge_in:.0f} % barge-ins):"
+    )
+    warm_up = result["warm_up"]
+    print(
+        f"  (first a warm-up, not counted: {warm_up['sessions']} sessions for {warm_up['seconds']:.0f} s; "
+        "their connections come first in the engine's fault schedule)"
     )
     turn_rows(s)
     print(

@@ -11,11 +11,20 @@ from mockengine.bench.context import BenchContext
 from mockengine.bench.option_types import positive, share
 from mockengine.bench.sections import sections
 
+# A section's own option (dest) → (section, option string, default), filled by add_arguments: a value
+# given for a section the run leaves out was silently ignored (`--only soak --plot f.png` drew nothing,
+# `--only load --minutes 5` ran the load's 40 s), so run_bench refuses it by name.
+_SECTION_OPTIONS: dict[str, tuple[str, str, object]] = {}
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options every section shares, then each section's own."""
     all_sections = sections()
-    parser.add_argument("--only", action="append", help=f"run only these sections: {', '.join(all_sections)}")
+    parser.add_argument(
+        "--only",
+        action="append",
+        help=f"run only these sections (repeat, or comma-separate): {', '.join(all_sections)}",
+    )
     parser.add_argument("--url", help="drive this Realtime URL instead of starting an engine")
     parser.add_argument("--engine-args", help="extra options for the engine the bench starts (quoted)")
     parser.add_argument(
@@ -32,15 +41,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress line")
     for section in all_sections.values():
         if section.add_arguments is not None:
+            known = len(parser._actions)
             section.add_arguments(parser)
+            for action in parser._actions[known:]:
+                default = action.default  # argparse converts a string default with the option's type
+                if isinstance(default, str) and action.type is not None and callable(action.type):
+                    default = action.type(default)
+                _SECTION_OPTIONS[action.dest] = (section.name, action.option_strings[0], default)
+
+
+def _options_for_sections_not_run(args: argparse.Namespace, parts: list[str]) -> str | None:
+    """The error for section options given a value when their section is not among ``parts``: each
+    named with its section, and a selected section's option of a like name offered (``--soak-plot``
+    for ``--plot``)."""
+    wrong = []
+    for dest, (owner, option, default) in _SECTION_OPTIONS.items():
+        if owner in parts or getattr(args, dest, default) == default:
+            continue
+        alike = [o for s, o, _ in _SECTION_OPTIONS.values() if s in parts and option.lstrip("-") in o]
+        hint = f"; did you mean {' or '.join(alike)}?" if alike else ""
+        wrong.append(f"{option} is an option of the {owner} section, which this run leaves out{hint}")
+    if not wrong:
+        return None
+    return f"mockengine bench: {'; '.join(wrong)} (sections run: {', '.join(parts)})"
 
 
 def run_bench(args: argparse.Namespace) -> int:
     all_sections = sections()
-    parts: list[str] = args.only or [name for name, section in all_sections.items() if section.default]
+    chosen = [name.strip() for given in args.only or () for name in given.split(",") if name.strip()]
+    parts: list[str] = chosen or [name for name, section in all_sections.items() if section.default]
     unknown = [p for p in parts if p not in all_sections]
     if unknown:
         raise SystemExit(f"unknown bench section(s) {unknown}; choose from {', '.join(all_sections)}")
+    misplaced = _options_for_sections_not_run(args, parts)
+    if misplaced is not None:
+        raise SystemExit(misplaced)
     ctx = BenchContext(args)
     try:
         for part in parts:

@@ -1,6 +1,6 @@
 """``--only soak``: study participants for minutes, sessions ending and joining in waves (issue 15).
 
-``mockengine bench --only soak --sessions N --minutes M [--wave-s S] [--plot FILE]``; the driver is
+``mockengine bench --only soak --sessions N --minutes M [--wave-s S] [--soak-plot FILE]``; the driver is
 ``mockengine.loadtest.soak``, the figures ``mockengine.loadtest.soak_report`` (docs/memory.md).
 """
 

@@ -132,7 +132,7 @@ async def realtime_proxy(request: web.Request) -> web.StreamResponse:
     )
     await ws.prepare(request)
     name = recorder.next_session_name()
-    relay = _Relay(recorder, ws, upstream, SessionJournal(recorder.writer, recorder.out, name))
+    relay = _Relay(recorder, ws, upstream, SessionJournal(recorder.writer, recorder.out / name))
     info = {
         "name": name,
         "path": request.path,

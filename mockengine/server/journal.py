@@ -7,6 +7,12 @@ Layout (``--journal-dir DIR``)::
     DIR/<session_id>/<response_id>.wav   one response's output audio deltas (PCM16 24 kHz)
     DIR/<session_id>/item_<seq>_<n>.wav  audio inside items (conversation.item.create / .retrieved)
 
+Sessions of a seeded engine share their ids (same seed, same ids), and a rerun of one finds its last run's
+directories: a session whose directory is already there gets ``<session_id>.2``, ``.3``, … (the directory
+is made when the session opens, so two sessions never take the same one). Before, they shared one
+directory: their lines mixed in one ``events.jsonl`` and a later session's ``<response_id>.wav``
+overwrote an earlier one's, which its lines still named.
+
 A line is ``{"seq", "t" (unix s), "ms" (since the session opened), "from": "client"|"server"|"engine",
 "event": {...}}``; engine lines (turn decisions, brain rules — the same records as ``--trace-dir``) carry
 ``"kind"`` and ``"data"`` instead. Audio fields are replaced by ``{"wav": file, "start_ms", "duration_ms"}``
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import json
 import logging
 import queue
@@ -137,12 +144,12 @@ class _SessionFiles:
 class SessionJournal:
     """The event loop's handle on one session's journal: each call only enqueues work."""
 
-    def __init__(self, writer: BackgroundWriter, directory: Path, session_id: str) -> None:
+    def __init__(self, writer: BackgroundWriter, path: Path) -> None:
         self._writer = writer
         self._t0 = time.monotonic()
         self._seq = 0
         self._files: _SessionFiles | None = None
-        path = directory / session_id
+        self.path = path
         writer.submit(lambda: self._open(path))
 
     def _open(self, path: Path) -> None:
@@ -246,6 +253,19 @@ class SessionJournal:
                 part["audio"] = files.audio_ref(f"item_{seq}_{n}.wav", part["audio"], fmt)
 
 
+def _new_directory(parent: Path, session_id: str) -> Path:
+    """``parent/<session_id>``, or ``.2``, ``.3``, … when taken; made here, so it is this session's
+    (one mkdir on the event loop as a session opens; everything else is the writer thread's)."""
+    for n in itertools.count(1):
+        path = parent / (session_id if n == 1 else f"{session_id}.{n}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise AssertionError("unreachable")
+
+
 class Journal:
     """The application's journal: one background writer for every session. ``directory=None`` → off."""
 
@@ -266,9 +286,10 @@ class Journal:
         return self._writer
 
     def open(self, session_id: str) -> SessionJournal | None:
+        """The journal of a session opening now, in a directory of its own (see the module docstring)."""
         if self.directory is None:
             return None
-        return SessionJournal(self.writer, self.directory, session_id)
+        return SessionJournal(self.writer, _new_directory(self.directory, session_id))
 
     def drain(self) -> None:
         if self._writer is not None:

@@ -89,6 +89,7 @@ class SessionLoop:
         self.timer: asyncio.TimerHandle | None = None
         self.timer_deadline_ms: float | None = None
         self.session_id = session.config["id"]
+        self.trace_name = tracer.take_name(self.session_id)  # its own file, though seeded ids repeat
         self._closer: asyncio.Task[None] | None = None
         self._writer_task: asyncio.Task[None] | None = None
         self.faults = SessionFaults([], NoActions())  # realtime_faults.attach() arms this session's faults
@@ -170,7 +171,7 @@ class SessionLoop:
             elif isinstance(effect, Trace):
                 if log.isEnabledFor(logging.INFO):  # (json.dumps would run for nothing)
                     log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
-                self.tracer.write(self.session_id, effect.kind, effect.data)
+                self.tracer.write(self.trace_name, effect.kind, effect.data)
                 if self.journal is not None:
                     self.journal.engine(effect.kind, effect.data)
                 if effect.kind == "reply":  # a scenario rule may fire a fault (faults.ws.on_rule)
@@ -237,7 +238,7 @@ class SessionLoop:
         if isinstance(event, ResponseCancel):
             self.cancel_at = self.loop.time()
         if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
-            self.tracer.write(self.session_id, "client_event", _loggable(raw))
+            self.tracer.write(self.trace_name, "client_event", _loggable(raw))
         if event is not None:
             self.receive(event)
             return
@@ -276,7 +277,7 @@ class SessionLoop:
             return False
         data = data if data is not None else codec.dumps_utf8(event)
         if self.tracer.is_enabled:
-            self.tracer.write(self.session_id, "server_event", event)
+            self.tracer.write(self.trace_name, "server_event", event)
         self._observe(event.get("type", ""))
         if self.journal is not None:
             input_format, output_format = self.formats()
@@ -385,7 +386,7 @@ class SessionLoop:
             if self._closer is not None:
                 self._closer.cancel()
             await asyncio.gather(writer, *tasks, *[t for t in [self._closer] if t], return_exceptions=True)
-            self.tracer.end_session(self.session_id)
+            self.tracer.end_session(self.trace_name)
             self.session.close()  # its items, audio and buffers go now, not at the next full collection
             if self.journal is not None:
                 self.journal.close()

@@ -1,5 +1,8 @@
 """Optional JSON-lines trace of every session: client events (audio elided), server events, and the
-engine's decisions (why a turn ended, which brain rule replied). One file per session in ``trace_dir``.
+engine's decisions (why a turn ended, which brain rule replied). One file per session in ``trace_dir``:
+``<session_id>.jsonl``, or ``<session_id>.2.jsonl``, ``.3``, … when a live session or a file already has
+the name (a seeded engine's sessions share their ids; before, their lines went into one file, interleaved
+when they overlapped).
 
 Lines are written by a background thread (:class:`~mockengine.server.journal.BackgroundWriter`), so
 tracing never blocks the event loop. ``--journal-dir`` is the fuller record (audio kept as WAV files).
@@ -19,6 +22,7 @@ class Tracer:
     def __init__(self, directory: str | None) -> None:
         self.directory = Path(directory) if directory else None
         self._files: dict[str, IO[str]] = {}  # touched only by the writer thread
+        self._live: set[str] = set()  # names taken by sessions not yet ended (the event loop's)
         self._writer: BackgroundWriter | None = None
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -27,6 +31,18 @@ class Tracer:
     @property
     def is_enabled(self) -> bool:
         return self.directory is not None
+
+    def take_name(self, session_id: str) -> str:
+        """The trace name for a session opening now: its id, or ``<id>.2``, ``.3``, … when a live session
+        or a file has it. Pass it to :meth:`write` and :meth:`end_session`."""
+        if self.directory is None:
+            return session_id
+        name, n = session_id, 1
+        while name in self._live or (self.directory / f"{name}.jsonl").exists():
+            n += 1
+            name = f"{session_id}.{n}"
+        self._live.add(name)
+        return name
 
     def write(self, session_id: str, kind: str, data: Any) -> None:
         if self._writer is None:
@@ -56,6 +72,7 @@ class Tracer:
 
     def end_session(self, session_id: str) -> None:
         """Close the session's file (its lines are all written first)."""
+        self._live.discard(session_id)
         if self._writer is not None:
             self._writer.submit(lambda: self._close_one(session_id))
 

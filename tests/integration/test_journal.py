@@ -97,3 +97,41 @@ def test_timeline_skips_a_torn_last_line_and_merges_runs(tmp_path):
     rendered = list(timeline(read_records(path)))
     assert len(rendered) == 2
     assert "×10 200 ms audio" in rendered[1]
+
+
+async def test_sessions_sharing_a_seeded_id_each_get_their_own_journal(engine, tmp_path):
+    """A seeded engine's sessions share their ids: their journals shared one directory, the lines of all
+    of them mixed in one events.jsonl and each reply's WAV overwritten by the next session's."""
+    eng = await engine(journal_dir=str(tmp_path), seed=5, audio_pace=0.0)
+    said = ["Tell me a story.", "What is the capital of France?"]
+    ids, audio_ms = [], []
+    async with aiohttp.ClientSession() as http:
+        for text in said:
+            async with http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-j"}) as ws:
+                ids.append(json.loads((await ws.receive(timeout=10)).data)["session"]["id"])
+                item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+                await ws.send_json({"type": "conversation.item.create", "item": item})
+                await ws.send_json({"type": "response.create"})
+                deltas = []
+                while True:
+                    event = json.loads((await ws.receive(timeout=30)).data)
+                    if event["type"] == "response.output_audio.delta":
+                        deltas.append(base64.b64decode(event["delta"]))
+                    if event["type"] == "response.done":
+                        break
+                audio_ms.append(sum(len(d) for d in deltas) / 48)
+    await eng.wait_until_idle()
+    eng.app[JOURNAL].drain()
+    assert ids[0] == ids[1]  # seeded: same ids
+    first, second = tmp_path / ids[0], tmp_path / f"{ids[0]}.2"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [first.name, second.name]
+    for directory, text, ms in zip((first, second), said, audio_ms, strict=True):
+        records = list(read_records(directory / "events.jsonl"))
+        server = [r["event"] for r in records if r["from"] == "server"]
+        assert [e["type"] for e in server].count("session.created") == 1
+        user = next(
+            r["event"] for r in records if r.get("event", {}).get("type") == "conversation.item.create"
+        )
+        assert user["item"]["content"][0]["text"] == text
+        response_id = next(e["response"]["id"] for e in server if e["type"] == "response.done")
+        assert wav_ms(directory / f"{response_id}.wav") == pytest.approx(ms, abs=1)  # its own reply

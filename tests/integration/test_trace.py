@@ -36,3 +36,36 @@ async def test_trace_records_semantic_turn_decisions(engine, tmp_path):
         if line["kind"] == "client_event" and line["data"].get("type") == "input_audio_buffer.append"
     ]
     assert appends and appends[0]["audio"].startswith("<")  # audio is elided, not stored
+
+
+async def test_overlapping_sessions_with_one_seeded_id_trace_to_their_own_files(engine, tmp_path):
+    """A seeded engine's sessions share their ids: their traces went into one file, the lines of
+    overlapping sessions interleaved."""
+    eng = await engine(trace_dir=str(tmp_path), seed=9, audio_pace=0.0)
+    said = ["Tell me a story.", "What is the capital of France?"]
+    headers = {"Authorization": "Bearer sk-test"}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers=headers) as first,
+        http.ws_connect(eng.realtime, headers=headers) as second,
+    ):
+        ids = [json.loads((await ws.receive(timeout=10)).data)["session"]["id"] for ws in (first, second)]
+        for ws, text in zip((first, second), said, strict=True):
+            item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+            await ws.send_json({"type": "conversation.item.create", "item": item})
+            await ws.send_json({"type": "response.create"})
+        for ws in (first, second):
+            while json.loads((await ws.receive(timeout=30)).data)["type"] != "response.done":
+                pass
+    await eng.wait_until_idle()
+    eng.app[TRACER].drain()
+    assert ids[0] == ids[1]  # seeded: same ids
+    files = sorted(tmp_path.glob("*.jsonl"))
+    assert [p.name for p in files] == [f"{ids[0]}.2.jsonl", f"{ids[0]}.jsonl"]
+    for path, text in zip((files[1], files[0]), said, strict=True):
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        sent = [line["data"] for line in lines if line["kind"] == "client_event"]
+        items = [e["item"]["content"][0]["text"] for e in sent if e.get("type") == "conversation.item.create"]
+        assert items == [text]
+        created = [line for line in lines if line["kind"] == "server_event"]
+        assert [line["data"]["type"] for line in created].count("session.created") == 1

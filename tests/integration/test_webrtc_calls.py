@@ -155,6 +155,43 @@ async def test_hangup_ends_the_call_and_unknown_calls_are_404(engine):
         await client.close()
 
 
+async def test_calls_on_a_seeded_engine_each_have_their_own_rtc_id(engine):
+    """A seeded engine gave every call the same id (a fresh id factory from the seed each time), the id
+    of the session's first function call too: a second call took the first one's place in the
+    registry, and the first call ending removed the second's, so its sideband and hangup got 404."""
+    server = await engine(seed=7)
+    first, second = CallClient(), CallClient()
+    auth = {"Authorization": "Bearer sk-test"}
+    try:
+        await first.connect(server.http_url)
+        await second.connect(server.http_url)
+        assert first.call_id is not None and second.call_id is not None
+        assert first.call_id != second.call_id
+        # The live service's call ids are rtc_…, not a function call's call_… (reference §13).
+        assert first.call_id.startswith("rtc_") and second.call_id.startswith("rtc_")
+        async with aiohttp.ClientSession() as http:
+            hung = await http.post(f"{server.http_url}{first.location}/hangup", headers=auth)
+            assert hung.status == 200
+            await eventually(lambda: server.sessions_active() == 1)  # the first call is gone
+            url = f"{server.url}/realtime?call_id={second.call_id}"
+            async with http.ws_connect(url, headers={"Authorization": "Bearer sk-server"}) as ws:
+                attached = json.loads((await ws.receive()).data)
+            assert attached["type"] == "session.created", attached
+            hung = await http.post(f"{server.http_url}{second.location}/hangup", headers=auth)
+            assert hung.status == 200
+    finally:
+        await first.close()
+        await second.close()
+    # Seeded: the same calls on a fresh engine get the same ids.
+    again = await engine(seed=7)
+    third = CallClient()
+    try:
+        await third.connect(again.http_url)
+    finally:
+        await third.close()
+    assert third.call_id == first.call_id
+
+
 async def test_the_answer_carries_a_loopback_candidate_and_an_ek_secret_opens_a_call(engine):
     server = await engine()
     async with aiohttp.ClientSession() as http:

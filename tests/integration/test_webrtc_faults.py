@@ -48,13 +48,17 @@ async def test_refuse_call_and_slow_call(engine):
     async with aiohttp.ClientSession() as http:
         refused = await http.post(url + "?fault=refuse_call:429", data=offer, headers=headers)
         body = await refused.json()
+        # A 502 is the gateway's body, as http_status:502 answers (it was a made-up "refused" message).
+        bad_gateway = await http.post(url + "?fault=refuse_call:502", data=offer, headers=headers)
+        gateway_body = await bad_gateway.json()
         began = loop.time()
         slow = await http.post(url + "?fault=slow_call:800", data=offer, headers=headers)
         waited_s = loop.time() - began
         health = await (await http.get(f"{server.http_url}/healthz")).json()
     assert refused.status == 429 and body["error"]["message"]
+    assert bad_gateway.status == 502 and gateway_body["error"]["type"] == "cf_bad_gateway"
     assert slow.status == 201 and waited_s >= 0.8
-    assert health["faults_injected"] == {"refuse_call": 1, "slow_call": 1}
+    assert health["faults_injected"] == {"refuse_call": 2, "slow_call": 1}
 
 
 async def test_datachannel_close_mid_response(engine):

@@ -1,6 +1,7 @@
 """The bench's section registry: every listed module provides a section, and the command line offers each."""
 
 import argparse
+import dataclasses
 import importlib
 
 import pytest
@@ -36,3 +37,43 @@ def test_an_unknown_section_is_refused_by_name() -> None:
     add_arguments(parser)
     with pytest.raises(SystemExit, match="nope"):
         run_bench(parser.parse_args(["--only", "nope"]))
+
+
+@pytest.fixture
+def ran(monkeypatch) -> list[str]:
+    """Every section keeps its options but only records that it ran (no engine, no load)."""
+    names: list[str] = []
+    registered = importlib.import_module("mockengine.bench.sections")._REGISTERED
+    for name, section in sections().items():
+        stand_in = dataclasses.replace(section, run=lambda ctx, name=name: names.append(name))
+        monkeypatch.setitem(registered, name, stand_in)
+    return names
+
+
+@pytest.mark.parametrize(
+    ("argv", "named", "hint"),
+    [
+        (["--only", "soak", "--plot", "soak.png"], "--plot", "--soak-plot"),
+        (["--only", "load", "--minutes", "5"], "--minutes", None),
+        (["--only", "load", "--only", "session", "--levels", "10,20"], "--levels", None),
+    ],
+)
+def test_an_option_of_a_section_left_out_is_refused_by_name(ran, argv, named, hint) -> None:
+    """`--only soak --plot f.png` drew no plot and `--only load --minutes 5` ran the load's 40 s, without
+    a word: a section's own option is read only when that section runs."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    with pytest.raises(SystemExit) as refused:
+        run_bench(parser.parse_args(argv))
+    message = str(refused.value.code)
+    assert f"{named} is an option of the" in message and "leaves out" in message
+    assert (f"did you mean {hint}" in message) if hint else "did you mean" not in message
+    assert ran == []
+
+
+def test_sections_may_be_comma_separated_and_defaults_are_not_refused(ran) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--only", "capacity, soak", "--plot", "c.png", "--soak-plot", "s.png"])
+    assert run_bench(args) == 0
+    assert ran == ["capacity", "soak"]

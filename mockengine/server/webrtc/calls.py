@@ -13,6 +13,7 @@ for the SDP, the session or the model, 503 when admission control refuses, 404 f
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -47,6 +48,7 @@ from mockengine.server.webrtc.siblings import SIBLINGS, forward_request, sibling
 
 log = logging.getLogger("mockengine.webrtc")
 CALLS = web.AppKey("calls", dict)  # call id → CallRunner, while the call lasts
+CALL_ORDINALS = web.AppKey("call_ordinals", itertools.count)  # numbers this process's calls: 1, 2, …
 DEFAULT_MODEL = "gpt-realtime"
 # A call whose client never opens its data channel is given up after this long.
 CONNECT_TIMEOUT_S = 30.0
@@ -116,14 +118,13 @@ async def _open_call(
         release_seat(request.app)
         return error_response(400, exc.message, type=exc.type, param=exc.param, code=exc.code)
     pc = RTCPeerConnection(offline_configuration())
-    call_id = IdFactory(session_seed(request, request.app[RESOURCES].settings.seed)).call()
-    if SIBLINGS in request.app:  # serve --workers N: the id names this worker (siblings.py)
-        call_id = request.app[SIBLINGS].tag(call_id)
+    call_id = _new_call_id(request.app, session_seed(request, request.app[RESOURCES].settings.seed))
     runner = CallRunner(pc, call_id, session, request.app[RESOURCES], request.app[TRACER])
     try:
         answer = await _answer(pc, sdp, runner)
     except BadCall as exc:
         await pc.close()
+        request.app[TRACER].end_session(runner.trace_name)  # the runner never runs: free its name
         release_seat(request.app)
         return exc.response()
     runner.journal = register(request.app, session)
@@ -136,6 +137,21 @@ async def _open_call(
         content_type="application/sdp",
         headers={"Location": f"/v1/realtime/calls/{call_id}"},
     )
+
+
+def _new_call_id(app: web.Application, seed: int | None) -> str:
+    """An id no live call has. Seeded, the n-th call of the process gets the same id every run (from
+    ``f"{seed}:call:{n}"``): one factory from the seed alone gave every call the same id, and the
+    registry, the sideband and hangup then mixed the calls up. Under ``serve --workers N`` the id's
+    last character names this worker (siblings.py)."""
+    ordinals: itertools.count[int] = app[CALL_ORDINALS]
+    while True:
+        ordinal = next(ordinals)
+        call_id = IdFactory(None if seed is None else f"{seed}:call:{ordinal}").rtc_call()
+        if SIBLINGS in app:
+            call_id = app[SIBLINGS].tag(call_id)
+        if call_id not in app[CALLS]:
+            return call_id
 
 
 async def _answer(pc: RTCPeerConnection, sdp: str, runner: CallRunner) -> str:
@@ -168,7 +184,8 @@ async def _serve_call(app: web.Application, request: web.Request, runner: CallRu
     finally:
         watchdog.cancel()
         detach(runner, request)
-        app[CALLS].pop(runner.call_id, None)
+        if app[CALLS].get(runner.call_id) is runner:
+            del app[CALLS][runner.call_id]
         release_seat(app)
 
 
@@ -273,6 +290,7 @@ async def calls_context(app: web.Application) -> AsyncIterator[None]:
     """Calls live in the application: on shutdown each is hung up, and waited for (their peer
     connections close before the event loop does)."""
     app[CALLS] = {}
+    app[CALL_ORDINALS] = itertools.count(1)
     clock = asyncio.get_running_loop().create_task(_fault_clock(app[CALLS]))
     yield
     clock.cancel()

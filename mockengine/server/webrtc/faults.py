@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from mockengine.faults.http import STATUS_BODIES
 from mockengine.faults.spec import FaultSpec
 from mockengine.faults.state import FAULTS
 from mockengine.protocol.http_errors import error_body
@@ -23,11 +24,7 @@ from mockengine.protocol.http_errors import error_body
 if TYPE_CHECKING:
     from mockengine.server.webrtc.call import CallRunner
 
-CALL_REFUSALS: dict[int, str] = {
-    429: "Too many concurrent sessions. Please try again later.",
-    500: "The server had an error while processing your request. Sorry about that!",
-    503: "The engine is currently overloaded, please try again later",
-}
+CALL_REFUSALS: dict[int, str] = {429: "Too many concurrent sessions. Please try again later."}
 
 
 async def before_answer(request: web.Request, specs: list[FaultSpec]) -> web.Response | None:
@@ -42,6 +39,8 @@ async def before_answer(request: web.Request, specs: list[FaultSpec]) -> web.Res
         return None
     status = int(refuse["status"])
     state.record(refuse, f"call#{state.connections}", status=status)
+    if status in STATUS_BODIES:  # the bodies http_status answers with, as the live API's 500/502/503
+        return web.json_response(STATUS_BODIES[status], status=status)
     message = CALL_REFUSALS.get(status, "The request was refused.")
     kind = "server_error" if status >= 500 else "invalid_request_error"
     return web.json_response(error_body(message, type=kind), status=status)

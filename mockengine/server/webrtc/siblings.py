@@ -4,12 +4,12 @@ The kernel spreads connections over the workers (SO_REUSEPORT), so the ``POST â€
 WebSocket (``/v1/realtime?call_id=``) for a call often lands on another worker than the one that answered
 its offer and holds its peer connection. Each worker therefore also listens on a unix socket of its own
 (``{dir}/w{index}.sock``, the directory made by the parent), and with more than one worker the last
-character of a call id names its worker (``BASE62[index]``; the id keeps the ``call_`` + 16 base62
-shape). A worker asked about a call of a sibling forwards the request to the sibling's socket: the
-hang-up as an HTTP request (its answer is passed back as is), the sideband as a WebSocket whose
-messages are relayed both ways until either side closes. The owner checks the key as usual. Forwarded
-requests carry :data:`FORWARDED` and are never forwarded again; answers carry :data:`WORKER_HEADER`
-(the owner's index) and :data:`VIA_HEADER` (the worker that forwarded).
+character of a call id names its worker (``BASE62[index]``; the id keeps the ``rtc_`` + 32 hex digits shape
+up to 16 workers). A worker asked about a call of a sibling forwards the request to the sibling's socket:
+the hang-up as an HTTP request (its answer is passed back as is), the sideband as a WebSocket whose messages
+are relayed both ways until either side closes. The owner checks the key as usual. Forwarded requests carry
+:data:`FORWARDED` and are never forwarded again; answers carry :data:`WORKER_HEADER` (the owner's index) and
+:data:`VIA_HEADER` (the worker that forwarded).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Siblings:
     def owner_elsewhere(self, request: web.Request, call_id: str) -> int | None:
         """The sibling that holds ``call_id``; None for this worker's own, an unmarked id, or a request
         that was already forwarded."""
-        if FORWARDED in request.headers or not call_id.startswith("call_"):
+        if FORWARDED in request.headers or not call_id.startswith("rtc_"):
             return None
         owner = BASE62.find(call_id[-1])
         return owner if 0 <= owner < self.count and owner != self.index else None
