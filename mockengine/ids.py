@@ -1,8 +1,8 @@
 """Id factories for every object the engine names.
 
 The real service uses a prefix plus 21 base62 characters (``event_``, ``item_``, ``resp_``, ``sess_``,
-``conv_``) and ``call_`` plus 16 (reference §11); a WebRTC call is ``rtc_`` plus 32 hex digits (the
-live service's sideband docs show ``rtc_u1_9c6574da8b8a41a18da9308f4ad974ce``). With a seed the
+``conv_``) and ``call_`` plus 16 (reference §11); a WebRTC call is ``rtc_u1_`` plus 32 hex digits, as
+the live service's sideband docs show one: ``rtc_u1_9c6574da8b8a41a18da9308f4ad974ce``. With a seed the
 sequence is reproducible, which is what makes a seeded session emit byte-identical event streams;
 without one ids are random like the real ones.
 """
@@ -59,9 +59,9 @@ class IdFactory:
         return self.new("call_", CALL_ID_LENGTH)
 
     def rtc_call(self) -> str:
-        """A WebRTC call's id (``Location: /v1/realtime/calls/{id}``): ``rtc_`` + 32 hex digits, from a
+        """A WebRTC call's id (``Location: /v1/realtime/calls/{id}``): ``rtc_u1_`` + 32 hex digits, from a
         stream of its own, so it never equals a function call's ``call_…`` id."""
-        return f"rtc_{self._rng('rtc_').getrandbits(128):032x}"
+        return f"rtc_u1_{self._rng('rtc_').getrandbits(128):032x}"
 
     def obfuscation(self) -> str:
         """The random padding the live service adds to text deltas (8–15 chars, reference §2)."""

@@ -168,7 +168,7 @@ async def test_calls_on_a_seeded_engine_each_have_their_own_rtc_id(engine):
         assert first.call_id is not None and second.call_id is not None
         assert first.call_id != second.call_id
         # The live service's call ids are rtc_…, not a function call's call_… (reference §13).
-        assert first.call_id.startswith("rtc_") and second.call_id.startswith("rtc_")
+        assert first.call_id.startswith("rtc_u1_") and second.call_id.startswith("rtc_u1_")
         async with aiohttp.ClientSession() as http:
             hung = await http.post(f"{server.http_url}{first.location}/hangup", headers=auth)
             assert hung.status == 200

@@ -60,7 +60,7 @@ async def test_calls_on_both_workers_carry_their_worker_in_the_id(two_workers):
             client = CallClient()
             clients.append(client)
             await client.connect(two_workers)
-            assert client.call_id is not None and len(client.call_id) == len("rtc_") + 32
+            assert client.call_id is not None and len(client.call_id) == len("rtc_u1_") + 32
             marks.add(client.call_id[-1])
             if len(marks) == 2:
                 break

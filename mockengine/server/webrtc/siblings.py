@@ -4,7 +4,7 @@ The kernel spreads connections over the workers (SO_REUSEPORT), so the ``POST â€
 WebSocket (``/v1/realtime?call_id=``) for a call often lands on another worker than the one that answered
 its offer and holds its peer connection. Each worker therefore also listens on a unix socket of its own
 (``{dir}/w{index}.sock``, the directory made by the parent), and with more than one worker the last
-character of a call id names its worker (``BASE62[index]``; the id keeps the ``rtc_`` + 32 hex digits shape
+character of a call id names its worker (``BASE62[index]``; the id keeps the ``rtc_u1_`` + 32 hex digits shape
 up to 16 workers). A worker asked about a call of a sibling forwards the request to the sibling's socket:
 the hang-up as an HTTP request (its answer is passed back as is), the sideband as a WebSocket whose messages
 are relayed both ways until either side closes. The owner checks the key as usual. Forwarded requests carry
