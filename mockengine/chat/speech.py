@@ -10,7 +10,8 @@ engine; ``pcm`` is those samples raw (as live), the other formats are ``chat.aud
 ``nova`` / ``onyx`` spoken by their stand-ins (``chat.audio.VOICE_STAND_INS``), a custom voice
 (``{"id": "voice_…"}``) by ``alloy`` (ours). ``speed`` 0.25–4.0: piper speaks up to 1.5 itself, faster
 speech is piper's at 1.5 time-stretched (WSOLA, pitch kept). ``instructions`` are accepted and do not
-change the voice.
+change the voice. Raw ``pcm`` streams sentence by sentence (the first bytes leave once the first
+sentence is spoken); the other formats are encoded whole, then sent in pieces.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from mockengine.chat import errors
 from mockengine.chat.audio import CHAT_VOICES, RATE_HZ, VOICE_STAND_INS, encode_audio, output_audio_tokens
 from mockengine.chat.errors import ChatError
 from mockengine.engines.pitch import time_stretch
+from mockengine.engines.sentences import split_sentences
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.tts import MAX_SPEED, Synthesizer
 
@@ -136,10 +138,17 @@ def _voice(voice: Any) -> tuple[str, str]:
     return voice, VOICE_STAND_INS.get(voice, voice)
 
 
-def speak(request: SpeechRequest, synthesizer: Synthesizer) -> bytes:
-    """The request's input spoken as PCM16 mono 24 kHz (blocking: piper, and WSOLA above speed 1.5)."""
+def sentences(request: SpeechRequest) -> list[str]:
+    """The input's sentences, in the order they are spoken (piper speaks one at a time)."""
+    return split_sentences(request.input)
+
+
+def speak(request: SpeechRequest, synthesizer: Synthesizer, text: str | None = None) -> bytes:
+    """The request's input (or ``text``, one of its sentences) spoken as PCM16 mono 24 kHz (blocking:
+    piper, and WSOLA above speed 1.5)."""
     piper_speed = min(request.speed, MAX_SPEED)
-    segments = synthesizer.synthesize(request.input, voice=request.voice, speed=piper_speed)
+    spoken = request.input if text is None else text
+    segments = synthesizer.synthesize(spoken, voice=request.voice, speed=piper_speed)
     pcm16 = b"".join(segment.pcm16 for segment in segments)
     if request.speed <= MAX_SPEED or not pcm16:
         return pcm16

@@ -141,6 +141,8 @@ async def speech_handler(request: web.Request) -> web.StreamResponse:
         except (ValueError, RecursionError):
             raise errors.malformed_json() from None
         wanted = speech.parse_request(body)
+        if wanted.response_format == "pcm" and wanted.stream_format == "audio":
+            return await _speak_pcm_by_sentence(request, wanted, _request_id("speech", raw))
         work = functools.partial(_speak, wanted, resources)
         pcm16, audio = await _off_loop(resources.tts_executor, work)
     except ChatError as exc:
@@ -151,6 +153,27 @@ async def speech_handler(request: web.Request) -> web.StreamResponse:
         frames = [b"data: " + _dumps(event).encode() + b"\n\n" for event in events]
         return await _send(request, frames, {**headers, "Content-Type": "text/event-stream; charset=utf-8"})
     return await _send(request, speech.pieces(audio), {**headers, "Content-Type": wanted.content_type})
+
+
+async def _speak_pcm_by_sentence(
+    request: web.Request, wanted: speech.SpeechRequest, request_id: str
+) -> web.StreamResponse:
+    """Raw PCM needs no encoder, so each sentence goes out as soon as piper has spoken it: a pipeline
+    starts playing after the first sentence, as with the live service's chunked answer."""
+    resources = request.app[RESOURCES]
+    headers = {"x-request-id": request_id, "Content-Type": wanted.content_type, "Cache-Control": "no-cache"}
+    response = web.StreamResponse(headers=headers)
+    response.enable_chunked_encoding()
+    await response.prepare(request)
+    try:
+        for sentence in speech.sentences(wanted):
+            work = functools.partial(speech.speak, wanted, resources.synthesizer, sentence)
+            for piece in speech.pieces(await _off_loop(resources.tts_executor, work)):
+                await response.write(piece)
+        await response.write_eof()
+    except ConnectionResetError:
+        log.debug("audio stream: client went away")
+    return response
 
 
 async def _send(request: web.Request, frames: list[bytes], headers: dict[str, str]) -> web.StreamResponse:

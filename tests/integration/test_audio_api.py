@@ -7,8 +7,10 @@ trip is in test_audio_api_models.py."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import json
+import threading
 import wave
 
 import aiohttp
@@ -19,6 +21,9 @@ from openai import AsyncOpenAI
 from openai.types.audio import Transcription, TranscriptionVerbose
 
 from mockengine.chat.speech import MAX_INPUT_CHARS
+from mockengine.engines.fakes import FakeSynthesizer
+from mockengine.engines.tts import SpeechSegment
+from mockengine.server.app import create_app
 from tests.conftest import FAKE_TRANSCRIPT
 from tests.speech import DATA
 
@@ -379,3 +384,74 @@ async def test_cors_answers_a_browser_page(engine):
         async with session.options(running.http_url + "/v1/audio/speech", headers=headers) as answer:
             assert answer.status == 204
             assert answer.headers["Access-Control-Allow-Origin"] == "http://localhost:5173"
+
+
+async def test_odd_bodies_get_openai_shaped_errors(engine):
+    running = await engine()
+    auth = {"Authorization": "Bearer sk-test"}
+    base = running.http_url + "/v1/audio/"
+    async with aiohttp.ClientSession() as session:
+        async with session.post(base + "transcriptions", json={"model": "whisper-1"}, headers=auth) as answer:
+            assert answer.status == 400
+            assert "multipart/form-data" in (await answer.json())["error"]["message"]
+        form = aiohttp.FormData({"model": "whisper-1"})
+        async with session.post(base + "transcriptions", data=form, headers=auth) as answer:
+            assert answer.status == 400 and (await answer.json())["error"]["param"] == "file"
+        form = aiohttp.FormData({"model": "whisper-1", "file": "not a file"})
+        async with session.post(base + "transcriptions", data=form, headers=auth) as answer:
+            assert answer.status == 400 and (await answer.json())["error"]["param"] == "file"
+        form = aiohttp.FormData()
+        form.add_field("file", QUESTION.read_bytes(), filename="question.wav")
+        async with session.post(base + "transcriptions", data=form, headers=auth) as answer:
+            assert answer.status == 400
+            assert (await answer.json())["error"]["message"] == "you must provide a model parameter"
+        async with session.post(base + "speech", data=b"{not json", headers=auth) as answer:
+            assert (
+                answer.status == 400
+                and "could not parse the JSON body" in (await answer.json())["error"]["message"]
+            )
+        for body in ([1, 2], {"model": "tts-1", "voice": "alloy"}, {"model": "tts-1", "input": "Hi."}):
+            async with session.post(base + "speech", json=body, headers=auth) as answer:
+                assert answer.status == 400, body
+                assert set((await answer.json())["error"]) == {"message", "type", "param", "code"}
+
+
+async def test_empty_input_is_empty_audio(audio_client):
+    client = await audio_client()
+    pcm = await client.audio.speech.create(model="tts-1", voice="alloy", input="", response_format="pcm")
+    assert pcm.content == b""
+    mp3 = await client.audio.speech.create(model="tts-1", voice="alloy", input=" ", response_format="mp3")
+    assert mp3.response.status_code == 200
+
+
+class GatedSynthesizer(FakeSynthesizer):
+    """Speaks the second sentence only once the client has the first (or after 10 s), and records
+    which it was."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first_heard = threading.Event()
+        self.waited_for_client: list[bool] = []
+
+    def synthesize(self, text: str, *, voice: str, speed: float = 1.0) -> list[SpeechSegment]:
+        if text.startswith("Second"):
+            self.waited_for_client.append(self.first_heard.wait(10))
+        return super().synthesize(text, voice=voice, speed=speed)
+
+
+async def test_pcm_streams_each_sentence_once_it_is_spoken(aiohttp_server, resources):
+    gated = GatedSynthesizer()
+    app = create_app(resources.settings, dataclasses.replace(resources, synthesizer=gated))
+    server = await aiohttp_server(app)
+    client = AsyncOpenAI(api_key="sk-test", base_url=f"http://127.0.0.1:{server.port}/v1", max_retries=0)
+    received = b""
+    async with client.audio.speech.with_streaming_response.create(
+        model="tts-1", voice="alloy", input="First one. Second one.", response_format="pcm"
+    ) as response:
+        async for chunk in response.iter_bytes():
+            received += chunk
+            gated.first_heard.set()
+    assert gated.waited_for_client == [
+        True
+    ]  # the first sentence reached the client before the second was spoken
+    assert len(received) == round(len("First one.Second one.") * 60 * 24) * 2
