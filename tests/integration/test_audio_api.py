@@ -379,11 +379,17 @@ async def test_custom_voice_ids_are_spoken(audio_client):
 
 async def test_cors_answers_a_browser_page(engine):
     running = await engine()
+    origin = "http://localhost:5173"
     async with aiohttp.ClientSession() as session:
-        headers = {"Origin": "http://localhost:5173", "Access-Control-Request-Method": "POST"}
+        headers = {"Origin": origin, "Access-Control-Request-Method": "POST"}
         async with session.options(running.http_url + "/v1/audio/speech", headers=headers) as answer:
             assert answer.status == 204
-            assert answer.headers["Access-Control-Allow-Origin"] == "http://localhost:5173"
+            assert answer.headers["Access-Control-Allow-Origin"] == origin
+        body = {"model": "tts-1", "voice": "alloy", "input": "Hi.", "response_format": "wav"}
+        headers = {"Origin": origin, "Authorization": "Bearer sk-test"}
+        async with session.post(running.http_url + "/v1/audio/speech", json=body, headers=headers) as answer:
+            assert answer.status == 200 and (await answer.read())[:4] == b"RIFF"
+            assert answer.headers["Access-Control-Allow-Origin"] == origin
 
 
 async def test_odd_bodies_get_openai_shaped_errors(engine):
