@@ -134,6 +134,13 @@ def decode_input_audio(data: str, fmt: str) -> bytes:
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError) as exc:
         raise ValueError("input audio is not base64") from exc
+    return decode_audio_file(raw, fmt)
+
+
+def decode_audio_file(raw: bytes, fmt: str | None = None) -> bytes:
+    """Audio file bytes in container ``fmt`` (None: whatever FFmpeg recognises in them: wav, mp3, mp4/m4a,
+    webm, ogg, flac, …) as PCM16 mono 24 kHz, its first audio stream downmixed and resampled. Raises
+    ValueError for empty bytes, bytes FFmpeg cannot read, or a file without audio samples."""
     if not raw:
         raise ValueError("input audio is empty")
     resampler = av.AudioResampler(format="s16", layout="mono", rate=RATE_HZ)
@@ -146,7 +153,7 @@ def decode_input_audio(data: str, fmt: str) -> bytes:
                 pieces.extend(bytes(out.planes[0])[: out.samples * 2] for out in resampler.resample(frame))
             pieces.extend(bytes(out.planes[0])[: out.samples * 2] for out in resampler.resample(None))
     except (av.FFmpegError, OSError, IndexError) as exc:
-        raise ValueError(f"input audio is not {fmt}: {exc}") from exc
+        raise ValueError(f"input audio is not {fmt or 'audio'}: {exc}") from exc
     pcm16 = b"".join(pieces)
     if not pcm16:
         raise ValueError("input audio has no samples")

@@ -375,3 +375,24 @@ def invalid_integer(param: str, given: str) -> ChatError:
         param,
         "invalid_type",
     )
+
+
+def number_below_minimum(param: str, minimum: float, value: float) -> ChatError:
+    # The live wording of a number field below its range (``temperature``, ``speed``).
+    return ChatError(
+        400,
+        f"Invalid '{param}': decimal below minimum value. Expected a value >= {minimum}, but got {value} "
+        "instead.",
+        param,
+        "decimal_below_min_value",
+    )
+
+
+def number_above_maximum(param: str, maximum: float, value: float) -> ChatError:
+    return ChatError(
+        400,
+        f"Invalid '{param}': decimal above maximum value. Expected a value <= {maximum}, but got {value} "
+        "instead.",
+        param,
+        "decimal_above_max_value",
+    )

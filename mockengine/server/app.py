@@ -1,5 +1,5 @@
 """``create_app()``: the aiohttp application — ``/v1/realtime``, ``/v1/models``, ``/v1/chat/completions``,
-``/v1/responses``, ``/healthz``, ``/metrics``."""
+``/v1/responses``, ``/v1/audio/*``, ``/healthz``, ``/metrics``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
 from mockengine.server.allocator import active_python_malloc
+from mockengine.server.audio_routes import add_routes as add_audio_routes
 from mockengine.server.chat_routes import add_routes as add_chat_routes
 from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, create_client_secret
 from mockengine.server.console import add_routes as add_console_routes
@@ -100,6 +101,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app.router.add_get("/v1/realtime", realtime_handler)
     # /v1/models, /v1/models/{model}, /v1/chat/completions, /v1/responses
     add_chat_routes(app, REALTIME_MODELS)
+    add_audio_routes(app)  # /v1/audio/transcriptions, /v1/audio/translations, /v1/audio/speech
     app.router.add_get("/healthz", healthz)
     add_memory_routes(app)  # /mockengine/memory: resident memory by owner (docs/memory.md)
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)

@@ -1,5 +1,6 @@
 """CORS for browser pages that call the engine directly: every ``/v1/`` route (``/v1/realtime/calls``,
-``/v1/realtime/client_secrets``, ``/v1/models``, ``/v1/chat/completions``, ``/v1/responses``).
+``/v1/realtime/client_secrets``, ``/v1/models``, ``/v1/chat/completions``, ``/v1/responses``,
+``/v1/audio/*``).
 
 The allowed origins are ``settings.cors_origins``; with none configured, any ``http(s)`` page served from
 ``localhost``, ``127.0.0.1`` or ``[::1]`` on any port (a developer's own dev server works out of the

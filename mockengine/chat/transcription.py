@@ -1,0 +1,434 @@
+"""``POST /v1/audio/transcriptions`` and ``/v1/audio/translations``: the request's form fields read and
+checked as the live service checks them, and the engine's whisper transcript shaped in each
+``response_format``.
+
+Shapes after ``openai/types/audio/``: ``Transcription`` (``{"text", "logprobs"?, "usage"}``),
+``TranscriptionVerbose`` (``{"task", "language", "duration", "text", "segments", "words"?, "usage"}``),
+``TranscriptionTextDeltaEvent`` / ``TranscriptionTextDoneEvent`` for ``stream=true``; ``text`` is the
+transcript and a newline, ``srt`` / ``vtt`` subtitles of the segments. ``whisper-1`` is billed by
+duration (``usage: {"type": "duration", "seconds"}``, whole seconds rounded up), the ``gpt-4o`` models
+by tokens (input: the audio at one token per 100 ms plus the prompt's text tokens; output: the
+transcript's text tokens). Which ``response_format`` each model takes follows the live service:
+``whisper-1`` all five, the ``gpt-*-transcribe`` models ``json`` and ``text`` (refused otherwise with
+the live wording).
+
+Nothing here blocks except ``decode_audio_file`` (PyAV): run that in an executor.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from mockengine.chat import errors
+from mockengine.chat.audio import input_audio_tokens
+from mockengine.chat.errors import ChatError
+from mockengine.engines.stt import Transcript, WordTiming
+from mockengine.engines.tokens import TokenCounter
+
+WHISPER_MODEL = "whisper-1"
+# The token-billed models (openai-python's ``AudioModel``); any ``gpt-…-transcribe…`` id is one of them.
+GPT_TRANSCRIBE_MODELS = (
+    "gpt-transcribe",
+    "gpt-4o-transcribe",
+    "gpt-4o-mini-transcribe",
+    "gpt-4o-mini-transcribe-2025-12-15",
+    "gpt-4o-transcribe-diarize",
+)
+TRANSCRIBE_MODELS = (WHISPER_MODEL, *GPT_TRANSCRIBE_MODELS)
+RESPONSE_FORMATS = ("json", "text", "srt", "verbose_json", "vtt")
+GPT_RESPONSE_FORMATS = ("json", "text")
+GRANULARITIES = ("word", "segment")
+# The live service's upload limit (25 MiB), and the containers it names as accepted.
+MAX_FILE_BYTES = 25 * 1024 * 1024
+FILE_EXTENSIONS = ("flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm")
+# A subtitle cue ends after a sentence's last word, or after this many words.
+MAX_CUE_WORDS = 12
+_SENTENCE_END = re.compile(r"[.!?]['\")\]]*$")
+
+# ISO 639-1 code → whisper's language name (verbose_json's ``language``), the languages whisper knows.
+LANGUAGE_NAMES = {
+    "en": "english", "zh": "chinese", "de": "german", "es": "spanish", "ru": "russian", "ko": "korean",
+    "fr": "french", "ja": "japanese", "pt": "portuguese", "tr": "turkish", "pl": "polish",
+    "ca": "catalan", "nl": "dutch", "ar": "arabic", "sv": "swedish", "it": "italian",
+    "id": "indonesian", "hi": "hindi", "fi": "finnish", "vi": "vietnamese", "he": "hebrew",
+    "uk": "ukrainian", "el": "greek", "ms": "malay", "cs": "czech", "ro": "romanian", "da": "danish",
+    "hu": "hungarian", "ta": "tamil", "no": "norwegian", "th": "thai", "ur": "urdu", "hr": "croatian",
+    "bg": "bulgarian", "lt": "lithuanian", "la": "latin", "mi": "maori", "ml": "malayalam",
+    "cy": "welsh", "sk": "slovak", "te": "telugu", "fa": "persian", "lv": "latvian", "bn": "bengali",
+    "sr": "serbian", "az": "azerbaijani", "sl": "slovenian", "kn": "kannada", "et": "estonian",
+    "mk": "macedonian", "br": "breton", "eu": "basque", "is": "icelandic", "hy": "armenian",
+    "ne": "nepali", "mn": "mongolian", "bs": "bosnian", "kk": "kazakh", "sq": "albanian",
+    "sw": "swahili", "gl": "galician", "mr": "marathi", "pa": "punjabi", "si": "sinhala",
+    "km": "khmer", "sn": "shona", "yo": "yoruba", "so": "somali", "af": "afrikaans", "oc": "occitan",
+    "ka": "georgian", "be": "belarusian", "tg": "tajik", "sd": "sindhi", "gu": "gujarati",
+    "am": "amharic", "yi": "yiddish", "lo": "lao", "uz": "uzbek", "fo": "faroese", "ht": "haitian creole",
+    "ps": "pashto", "tk": "turkmen", "nn": "nynorsk", "mt": "maltese", "sa": "sanskrit",
+    "lb": "luxembourgish", "my": "myanmar", "bo": "tibetan", "tl": "tagalog", "mg": "malagasy",
+    "as": "assamese", "tt": "tatar", "haw": "hawaiian", "ln": "lingala", "ha": "hausa", "ba": "bashkir",
+    "jw": "javanese", "su": "sundanese", "yue": "cantonese",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TranscriptionRequest:
+    """One checked request. ``task``: ``transcribe`` or ``translate``; ``language``: the ISO 639-1 hint
+    or None; ``stream``: SSE events (gpt models only; ignored for ``whisper-1`` as live)."""
+
+    task: str
+    model: str
+    filename: str
+    response_format: str
+    language: str | None
+    prompt: str | None
+    temperature: float
+    granularities: tuple[str, ...]
+    logprobs: bool
+    stream: bool
+
+    @property
+    def is_token_billed(self) -> bool:
+        return self.model != WHISPER_MODEL
+
+
+def _field(form: Any, name: str) -> str | None:
+    value = form.get(name)
+    return value if isinstance(value, str) else None
+
+
+def _listed(form: Any, name: str) -> list[str]:
+    """A repeated form field, as the SDK sends it (``name[]``) or plain (``name``)."""
+    return [v for key in (f"{name}[]", name) for v in form.getall(key, []) if isinstance(v, str)]
+
+
+def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
+    """The form fields of a transcription (``task="transcribe"``) or translation request, checked; the
+    ``file`` is checked by the caller. ChatError 400 in the live service's words where known."""
+    model = _field(form, "model")
+    if not model:
+        raise errors.missing_model()
+    if task == "translate":
+        if model != WHISPER_MODEL:
+            # Live: translations are served by whisper-1 only (openai-python's docstring); wording ours.
+            raise ChatError(
+                400, f"Invalid model '{model}': translations are supported only by 'whisper-1'.", "model",
+                "invalid_value",
+            )  # fmt: skip
+    elif model not in TRANSCRIBE_MODELS:
+        raise errors.model_not_found(model)
+    response_format = _field(form, "response_format") or "json"
+    if response_format not in RESPONSE_FORMATS:
+        raise errors.invalid_enum("response_format", response_format, RESPONSE_FORMATS)
+    if model != WHISPER_MODEL and response_format not in GPT_RESPONSE_FORMATS:
+        raise ChatError(
+            400,
+            f"response_format '{response_format}' is not compatible with model '{model}'. "
+            "Use 'json' or 'text' instead.",
+            "response_format",
+            "unsupported_value",
+        )
+    language = _field(form, "language") or None
+    if language is not None and language not in LANGUAGE_NAMES:
+        # Live wording (seen for "english" instead of "en").
+        raise ChatError(
+            400,
+            f"Invalid language '{language}'. Language parameter must be specified in ISO-639-1 format.",
+            "language",
+            "invalid_value",
+        )
+    temperature = _temperature(_field(form, "temperature"))
+    granularities = tuple(_listed(form, "timestamp_granularities"))
+    for granularity in granularities:
+        if granularity not in GRANULARITIES:
+            raise errors.invalid_enum("timestamp_granularities", granularity, GRANULARITIES)
+    if granularities and response_format != "verbose_json":
+        # Wording ours; the rule is the SDK's docstring ("response_format must be set verbose_json").
+        raise ChatError(
+            400,
+            "timestamp_granularities is only supported with response_format 'verbose_json'.",
+            "timestamp_granularities",
+            "unsupported_value",
+        )
+    include = _listed(form, "include")
+    for item in include:
+        if item != "logprobs":
+            raise errors.invalid_enum("include", item, ("logprobs",))
+    if include and (model == WHISPER_MODEL or response_format != "json"):
+        # Wording ours; the rule is the SDK's docstring (json, gpt-4o models only).
+        raise ChatError(
+            400,
+            f"include[]=logprobs is only supported with response_format 'json' and the gpt-4o "
+            f"transcribe models, not '{model}' with '{response_format}'.",
+            "include",
+            "unsupported_value",
+        )
+    stream = (_field(form, "stream") or "false").lower() == "true"
+    return TranscriptionRequest(
+        task=task,
+        model=model,
+        filename="",
+        response_format=response_format,
+        language=language,
+        prompt=_field(form, "prompt") or None,
+        temperature=temperature,
+        granularities=granularities or ("segment",),
+        logprobs=bool(include),
+        stream=stream and model != WHISPER_MODEL,
+    )
+
+
+def _temperature(given: str | None) -> float:
+    if given is None or given == "":
+        return 0.0
+    try:
+        value = float(given)
+    except ValueError:
+        raise ChatError(
+            400, f"Invalid 'temperature': expected a number, but got '{given}' instead.", "temperature",
+            "invalid_type",
+        ) from None  # fmt: skip
+    # Range from the SDK's docstring ("between 0 and 1"). Whisper here decodes greedily whatever the
+    # temperature (determinism), so the value is only checked.
+    if value < 0.0:
+        raise errors.number_below_minimum("temperature", 0.0, value)
+    if value > 1.0:
+        raise errors.number_above_maximum("temperature", 1.0, value)
+    return value
+
+
+def check_file(filename: str | None, size: int) -> None:
+    """ChatError for a file the live service refuses before decoding: none, over 25 MiB (413, live
+    wording), or a name whose extension is not an accepted container (live wording)."""
+    if filename is None:
+        raise errors.missing_parameter("file")
+    if size > MAX_FILE_BYTES:
+        raise ChatError(
+            413,
+            f"Maximum content size limit ({MAX_FILE_BYTES}) exceeded ({size} bytes read)",
+            type="server_error",
+        )
+    extension = filename.rpartition(".")[2].lower() if "." in filename else ""
+    if extension and extension not in FILE_EXTENSIONS:
+        raise ChatError(400, f"Invalid file format. Supported formats: {list(FILE_EXTENSIONS)}")
+
+
+def undecodable_file() -> ChatError:
+    # Live wording for a file whose audio cannot be read.
+    return ChatError(400, "Audio file might be corrupted or unsupported", "file", "invalid_value")
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One segment of the transcript: its text and span (seconds), and the words in it."""
+
+    text: str
+    start_s: float
+    end_s: float
+    words: tuple[WordTiming, ...]
+
+
+def word_timings(transcript: Transcript) -> tuple[WordTiming, ...]:
+    """Whisper's word timings, or (when it gave none: audio over 14 s, or a prompt) the transcript's
+    words spread evenly over the audio, each word's share in proportion to its length (ours)."""
+    words = transcript.text.split()
+    if transcript.words and [w.word for w in transcript.words] == words:
+        return transcript.words
+    if not words:
+        return ()
+    total = sum(len(w) for w in words)
+    out: list[WordTiming] = []
+    at = 0
+    for word in words:
+        start = at * transcript.duration_ms // total
+        at += len(word)
+        out.append(WordTiming(word, start, at * transcript.duration_ms // total))
+    return tuple(out)
+
+
+def cues(transcript: Transcript) -> list[Cue]:
+    """The transcript cut into segments: at each sentence end, or every MAX_CUE_WORDS words."""
+    out: list[Cue] = []
+    current: list[WordTiming] = []
+    timings = word_timings(transcript)
+    for index, word in enumerate(timings):
+        current.append(word)
+        if _SENTENCE_END.search(word.word) or len(current) == MAX_CUE_WORDS or index == len(timings) - 1:
+            start_s = 0.0 if not out else current[0].start_ms / 1000
+            out.append(
+                Cue(" ".join(w.word for w in current), start_s, current[-1].end_ms / 1000, tuple(current))
+            )
+            current = []
+    if out:  # the last segment runs to the end of the audio, as whisper's do
+        last = out[-1]
+        out[-1] = Cue(last.text, last.start_s, max(last.end_s, transcript.duration_ms / 1000), last.words)
+    return out
+
+
+def _usage(request: TranscriptionRequest, transcript: Transcript, tokens: TokenCounter) -> dict[str, Any]:
+    if not request.is_token_billed:
+        return {"type": "duration", "seconds": math.ceil(transcript.duration_ms / 1000)}
+    audio_tokens = input_audio_tokens(transcript.duration_ms)
+    text_tokens = tokens.count(request.prompt or "")
+    output_tokens = tokens.count(transcript.text)
+    return {
+        "type": "tokens",
+        "input_tokens": audio_tokens + text_tokens,
+        "input_token_details": {"text_tokens": text_tokens, "audio_tokens": audio_tokens},
+        "output_tokens": output_tokens,
+        "total_tokens": audio_tokens + text_tokens + output_tokens,
+    }
+
+
+def logprobs(transcript: Transcript, tokens: TokenCounter) -> list[dict[str, Any]]:
+    """One entry per text token of the transcript: the token, its UTF-8 bytes, and the log of the
+    probability whisper gave the word it is part of (0.0 when whisper gave no word probabilities)."""
+    timings = transcript.words if [w.word for w in transcript.words] == transcript.text.split() else ()
+    # The character offset where each word ends, to find a token's word.
+    ends: list[int] = []
+    at = 0
+    for word in transcript.text.split():
+        at = transcript.text.index(word, at) + len(word)
+        ends.append(at)
+    out: list[dict[str, Any]] = []
+    offset = 0
+    for piece in tokens.token_bytes(transcript.text):
+        text = piece.decode("utf-8", "replace")
+        index = next((i for i, end in enumerate(ends) if offset < end), len(ends) - 1)
+        probability = timings[index].probability if timings and index >= 0 else 1.0
+        out.append(
+            {"token": text, "bytes": list(piece), "logprob": round(math.log(max(probability, 1e-9)), 6)}
+        )
+        offset += len(text)
+    return out
+
+
+def json_body(request: TranscriptionRequest, transcript: Transcript, tokens: TokenCounter) -> dict[str, Any]:
+    """``response_format=json``: ``Transcription`` (``text``, ``logprobs`` if asked, ``usage``)."""
+    body: dict[str, Any] = {"text": transcript.text}
+    if request.logprobs:
+        body["logprobs"] = logprobs(transcript, tokens)
+    body["usage"] = _usage(request, transcript, tokens)
+    return body
+
+
+def verbose_body(
+    request: TranscriptionRequest, transcript: Transcript, tokens: TokenCounter
+) -> dict[str, Any]:
+    """``response_format=verbose_json`` (whisper-1): ``TranscriptionVerbose``; ``segments`` with the
+    segment granularity (the default), ``words`` with the word granularity."""
+    language = "en" if request.task == "translate" else (transcript.language or request.language or "en")
+    body: dict[str, Any] = {
+        "task": request.task,
+        "language": LANGUAGE_NAMES.get(language, language),
+        "duration": round(transcript.duration_ms / 1000, 2),
+        "text": transcript.text,
+    }
+    segments = cues(transcript)
+    if "word" in request.granularities:
+        words = [w for cue in segments for w in cue.words]
+        body["words"] = [
+            {"word": w.word, "start": round(w.start_ms / 1000, 2), "end": round(w.end_ms / 1000, 2)}
+            for w in words
+        ]
+    if "segment" in request.granularities:
+        body["segments"] = [_segment(index, cue, tokens) for index, cue in enumerate(segments)]
+    body["usage"] = _usage(request, transcript, tokens)
+    return body
+
+
+def _segment(index: int, cue: Cue, tokens: TokenCounter) -> dict[str, Any]:
+    text = " " + cue.text  # whisper's segment texts start with the space of their first token
+    encoded = text.encode()
+    probabilities = [w.probability for w in cue.words] or [1.0]
+    return {
+        "id": index,
+        "seek": 0,
+        "start": round(cue.start_s, 2),
+        "end": round(cue.end_s, 2),
+        "text": text,
+        "tokens": _token_ids(tokens, text),
+        "temperature": 0.0,
+        "avg_logprob": round(sum(math.log(max(p, 1e-9)) for p in probabilities) / len(probabilities), 6),
+        # whisper's rule: text bytes over their zlib-compressed size
+        "compression_ratio": round(len(encoded) / len(zlib.compress(encoded)), 6),
+        "no_speech_prob": 0.0,
+    }
+
+
+def _token_ids(tokens: TokenCounter, text: str) -> list[int]:
+    tokenizer = getattr(tokens, "_tokenizer", None)
+    if tokenizer is None:
+        return []
+    return list(tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+def _timestamp(seconds: float, separator: str) -> str:
+    ms = round(seconds * 1000)
+    hours, ms = divmod(ms, 3_600_000)
+    minutes, ms = divmod(ms, 60_000)
+    secs, ms = divmod(ms, 1000)
+    return f"{hours:02d}:{minutes:02d}:{secs:02d}{separator}{ms:03d}"
+
+
+def srt(transcript: Transcript) -> str:
+    """SubRip subtitles: numbered cues, ``HH:MM:SS,mmm --> HH:MM:SS,mmm``."""
+    blocks = [
+        f"{n}\n{_timestamp(c.start_s, ',')} --> {_timestamp(c.end_s, ',')}\n{c.text}\n"
+        for n, c in enumerate(cues(transcript), start=1)
+    ]
+    return "\n".join(blocks) + ("\n" if blocks else "")
+
+
+def vtt(transcript: Transcript) -> str:
+    """WebVTT subtitles: the ``WEBVTT`` header, then ``HH:MM:SS.mmm --> HH:MM:SS.mmm`` cues."""
+    blocks = [
+        f"{_timestamp(c.start_s, '.')} --> {_timestamp(c.end_s, '.')}\n{c.text}\n" for c in cues(transcript)
+    ]
+    return "WEBVTT\n\n" + "\n".join(blocks)
+
+
+def rendered(
+    request: TranscriptionRequest, transcript: Transcript, tokens: TokenCounter
+) -> tuple[str, str | dict[str, Any]]:
+    """(content type, body) for the request's ``response_format``: JSON bodies as dicts, the rest text."""
+    fmt = request.response_format
+    if fmt == "json":
+        return "application/json", json_body(request, transcript, tokens)
+    if fmt == "verbose_json":
+        return "application/json", verbose_body(request, transcript, tokens)
+    if fmt == "srt":
+        return "text/plain", srt(transcript)
+    if fmt == "vtt":
+        return "text/vtt", vtt(transcript)
+    return "text/plain", transcript.text + "\n"
+
+
+def stream_events(
+    request: TranscriptionRequest, transcript: Transcript, tokens: TokenCounter
+) -> list[dict[str, Any]]:
+    """``stream=true`` (gpt models): a ``transcript.text.delta`` per word (the space before a word is
+    part of its delta), then ``transcript.text.done`` with the whole text and the usage. With
+    ``include[]=logprobs`` each event carries the logprobs of its tokens."""
+    words = re.findall(r"\s*\S+", transcript.text)
+    all_logprobs = logprobs(transcript, tokens) if request.logprobs else []
+    events: list[dict[str, Any]] = []
+    taken = 0
+    for word in words:
+        event: dict[str, Any] = {"type": "transcript.text.delta", "delta": word}
+        if request.logprobs:
+            mine, chars = [], 0
+            while taken < len(all_logprobs) and chars < len(word):
+                mine.append(all_logprobs[taken])
+                chars += len(all_logprobs[taken]["token"])
+                taken += 1
+            event["logprobs"] = mine
+        events.append(event)
+    done: dict[str, Any] = {"type": "transcript.text.done", "text": transcript.text}
+    if request.logprobs:
+        done["logprobs"] = all_logprobs
+    done["usage"] = _usage(request, transcript, tokens)
+    events.append(done)
+    return events

@@ -1,0 +1,200 @@
+"""aiohttp handlers: ``POST /v1/audio/transcriptions``, ``POST /v1/audio/translations``,
+``POST /v1/audio/speech`` (docs/audio.md).
+
+Every route checks the bearer key first (``chat_routes.authenticate``), as the live service does. Audio
+is decoded (PyAV) and transcribed by the engine's whisper in the stt executor the Realtime sessions
+use; speech is spoken by piper and encoded in the tts executor: the event loop never waits on a model
+or a codec.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from mockengine.chat import errors, speech, transcription
+from mockengine.chat.audio import decode_audio_file
+from mockengine.chat.errors import ChatError
+from mockengine.chat.transcription import TranscriptionRequest
+from mockengine.engines.stt import Transcriber, Transcript
+from mockengine.server.chat_routes import authenticate, error_response, read_body
+from mockengine.server.executors import MeteredExecutor
+from mockengine.server.state import RESOURCES
+
+log = logging.getLogger("mockengine.audio")
+T = TypeVar("T")
+
+
+async def _off_loop(executor: MeteredExecutor, work: Callable[[], T]) -> T:
+    return await asyncio.get_running_loop().run_in_executor(executor, work)
+
+
+def _request_id(prefix: str, data: bytes) -> str:
+    """A request id derived from what was answered (same request, same id)."""
+
+    return "req_" + hashlib.blake2b(prefix.encode() + data, digest_size=16).hexdigest()
+
+
+async def _form(request: web.Request) -> Any:
+    """The multipart (or urlencoded) form; ChatError 413 past the body limit, 400 for a body that is
+    not a form."""
+    if not request.content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+        # Wording ours: the live service reads these routes' bodies as multipart forms only.
+        raise ChatError(
+            400,
+            f"Invalid Content-Type header ({request.content_type or 'none'}), expected multipart/form-data.",
+        )
+    try:
+        return await request.post()
+    except web.HTTPRequestEntityTooLarge as exc:
+        raise ChatError(413, f"Request body too large: {exc.text}") from exc
+    except (ValueError, AssertionError, web.RequestPayloadError) as exc:
+        raise ChatError(400, f"Could not read the multipart form: {exc}", close_connection=True) from exc
+
+
+def _file(form: Any) -> tuple[str, bytes]:
+    field = form.get("file")
+    if field is None:
+        transcription.check_file(None, 0)
+    if isinstance(field, str):  # a plain text field named file
+        raise errors.missing_parameter("file")
+    data = field.file.read()
+    filename = field.filename or ""
+    transcription.check_file(filename, len(data))
+    return filename, data
+
+
+def _hear(raw: bytes, wanted: TranscriptionRequest, transcriber: Transcriber) -> Transcript:
+    try:
+        pcm16 = decode_audio_file(raw)
+    except ValueError as exc:
+        log.debug("audio: undecodable file: %s", exc)
+        raise transcription.undecodable_file() from exc
+    language = "en" if wanted.task == "translate" else wanted.language
+    return transcriber.transcribe(pcm16, language=language, prompt=wanted.prompt)
+
+
+async def _transcribe(request: web.Request, task: str) -> web.StreamResponse:
+    resources = request.app[RESOURCES]
+    try:
+        authenticate(request.headers, resources.settings)
+        form = await _form(request)
+        wanted = transcription.parse_request(form, task)
+        _filename, raw = _file(form)
+        work = functools.partial(_hear, raw, wanted, resources.transcriber)
+        heard = await _off_loop(resources.stt_executor, work)
+    except ChatError as exc:
+        return error_response(exc)
+    headers = {"x-request-id": _request_id(task, raw)}
+    log.debug(
+        "audio %s model=%s format=%s words=%d",
+        task,
+        wanted.model,
+        wanted.response_format,
+        len(heard.text.split()),
+    )
+    if wanted.stream:
+        frames = [
+            b"data: " + _dumps(event).encode() + b"\n\n"
+            for event in transcription.stream_events(wanted, heard, resources.tokens)
+        ]
+        return await _send(request, frames, {**headers, "Content-Type": "text/event-stream; charset=utf-8"})
+    content_type, body = transcription.rendered(wanted, heard, resources.tokens)
+    if isinstance(body, dict):
+        return web.json_response(body, headers=headers, dumps=_dumps)
+    return web.Response(text=body, content_type=content_type, charset="utf-8", headers=headers)
+
+
+async def transcriptions(request: web.Request) -> web.StreamResponse:
+    """``POST /v1/audio/transcriptions``: the file's words in ``response_format``, or (``stream=true``,
+    gpt models) ``transcript.text.delta`` / ``transcript.text.done`` server-sent events."""
+    return await _transcribe(request, "transcribe")
+
+
+async def translations(request: web.Request) -> web.StreamResponse:
+    """``POST /v1/audio/translations`` (``whisper-1``): the file's speech in English. The engine's whisper
+    decodes in English, which for English speech is its transcript (docs/audio.md, Translations)."""
+    return await _transcribe(request, "translate")
+
+
+def _speak(wanted: speech.SpeechRequest, resources: Any) -> tuple[bytes, bytes]:
+    pcm16 = speech.speak(wanted, resources.synthesizer)
+    return pcm16, speech.encoded(wanted, pcm16)
+
+
+async def speech_handler(request: web.Request) -> web.StreamResponse:
+    """``POST /v1/audio/speech``: the input spoken, as chunked audio bytes of ``response_format`` or as
+    ``speech.audio.*`` server-sent events."""
+    resources = request.app[RESOURCES]
+    try:
+        authenticate(request.headers, resources.settings)
+        raw = await read_body(request)
+        try:
+            body = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise errors.malformed_json() from None
+        wanted = speech.parse_request(body)
+        if wanted.response_format == "pcm" and wanted.stream_format == "audio":
+            return await _speak_pcm_by_sentence(request, wanted, _request_id("speech", raw))
+        work = functools.partial(_speak, wanted, resources)
+        pcm16, audio = await _off_loop(resources.tts_executor, work)
+    except ChatError as exc:
+        return error_response(exc)
+    headers = {"x-request-id": _request_id("speech", raw)}
+    if wanted.stream_format == "sse":
+        events = speech.sse_events(audio, speech.usage(wanted, pcm16, resources.tokens))
+        frames = [b"data: " + _dumps(event).encode() + b"\n\n" for event in events]
+        return await _send(request, frames, {**headers, "Content-Type": "text/event-stream; charset=utf-8"})
+    return await _send(request, speech.pieces(audio), {**headers, "Content-Type": wanted.content_type})
+
+
+async def _speak_pcm_by_sentence(
+    request: web.Request, wanted: speech.SpeechRequest, request_id: str
+) -> web.StreamResponse:
+    """Raw PCM needs no encoder, so each sentence goes out as soon as piper has spoken it: a pipeline
+    starts playing after the first sentence, as with the live service's chunked answer."""
+    resources = request.app[RESOURCES]
+    headers = {"x-request-id": request_id, "Content-Type": wanted.content_type, "Cache-Control": "no-cache"}
+    response = web.StreamResponse(headers=headers)
+    response.enable_chunked_encoding()
+    await response.prepare(request)
+    try:
+        for sentence in speech.sentences(wanted):
+            work = functools.partial(speech.speak, wanted, resources.synthesizer, sentence)
+            for piece in speech.pieces(await _off_loop(resources.tts_executor, work)):
+                await response.write(piece)
+        await response.write_eof()
+    except ConnectionResetError:
+        log.debug("audio stream: client went away")
+    return response
+
+
+async def _send(request: web.Request, frames: list[bytes], headers: dict[str, str]) -> web.StreamResponse:
+    """A chunked answer, one piece after another; a client that goes away just ends it."""
+    response = web.StreamResponse(headers={**headers, "Cache-Control": "no-cache"})
+    response.enable_chunked_encoding()
+    await response.prepare(request)
+    try:
+        for frame in frames:
+            await response.write(frame)
+        await response.write_eof()
+    except ConnectionResetError:
+        log.debug("audio stream: client went away")
+    return response
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_post("/v1/audio/transcriptions", transcriptions)
+    app.router.add_post("/v1/audio/translations", translations)
+    app.router.add_post("/v1/audio/speech", speech_handler)
