@@ -60,7 +60,7 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
-from mockengine.brain.places import more_places
+from mockengine.brain.places import joined_name, more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
@@ -573,6 +573,13 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
         if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
             continue
         value = items.without_kind(bare(phrase), target)
+        # "in Trinidad and Tobago": one place whose name holds "and"
+        if index + 1 < len(said) and said[index + 1][0] == "and" and spans.fits(target, _ONE_PLACE):
+            whole = joined_name(value, said[index + 1][1])
+            if whole is not None:
+                value = whole
+                segments = [s for s in segments if s != said[index + 1]]
+                said = [*said[: index + 1], ("", ""), *said[index + 2 :]]
         # "with Ana and Bo" for a list of attendees: the "and" phrases that follow belong to it
         for joined, more in said[index + 1 :] if target in todo.lists else ():
             if joined != "and":
