@@ -21,7 +21,7 @@ import re
 from datetime import date
 from typing import Any
 
-from mockengine.brain import acting, intent, kinds, lexicon, places, schema_values, utterance, values
+from mockengine.brain import acting, intent, kinds, lexicon, names, places, schema_values, utterance, values
 from mockengine.brain.acting import Action, Plan
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.referents import Referent
@@ -211,8 +211,14 @@ def _again(
     others.sort(key=lambda t: -len(intent.vocabulary_of(t) & topic))
     others = others[:MAX_OTHER_TOOLS]
     for tool in (previous, *others):
-        changes = [_heard(tool, part, today) for part in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", rest)]
+        # "Tom and Jerry" asked for a name is one booking's name; "Berlin and Rome" are a call each
+        parts = places.split_names(rest) if _a_list(rest) and not _a_person(tool, asked) else [rest]
+        changes = [_heard(tool, part, today) for part in parts]
         if not changes or not all(changes) or (asked is not None and asked not in changes[0]):
+            continue
+        if not all(
+            _said_as_values(tool, c, p, arguments, asked) for c, p in zip(changes, parts, strict=True)
+        ):
             continue
         kept = {k: v for k, v in arguments.items() if k in _properties(tool)}
         actions: list[Action] = []
@@ -238,6 +244,64 @@ def _again(
             return Plan((), acting.ask_for(missing[0], tool), why, pending=(tool, merged))
         return Plan(tuple(actions), None, "; ".join(a.why for a in actions))
     return None
+
+
+def _a_list(rest: str) -> bool:
+    """``rest`` names several values, one call each ("Berlin and Rome", "in Berlin or in Rome", "friday
+    and saturday"): names or days, not words that hold "and" ("rock and roll", "for 4 people, name's
+    Tom"); "Trinidad and Tobago" is one place (``places.split_names``)."""
+    parts = places.split_names(rest)
+    if len(parts) < 2:
+        return False
+    bare = [re.sub(r"^(?:in|at|for|on|to|from)\s+", "", p, flags=re.IGNORECASE) for p in parts]
+    return all(places.is_proper_name(p) or _only_when(p, date(2000, 1, 1)) or p.isdigit() for p in bare)
+
+
+def _said_as_values(
+    tool: ToolSpec, changed: dict[str, Any], words: str, before: dict[str, Any], asked: str | None
+) -> bool:
+    """Each free string ``changed`` is said as a value is: a follow-up replaces a named place or person
+    ("Paris") only with another name ("Berlin", "in berlin"), not with a word of the language ("And I'm
+    hungry", "What about lunch?", "and bye"); the answer to a question for a person's name gives a
+    name ("Tom", "name's tom"), not "hang on", "it's raining here" or "cancel"."""
+    properties = _properties(tool)
+    for name, value in changed.items():
+        about = properties.get(name)
+        if not isinstance(value, str) or not isinstance(about, dict) or about.get("enum"):
+            continue
+        if kinds.kind_of(name, about) not in ("string", "person"):
+            continue
+        if asked is None:
+            replaced = before.get(name)
+            named = isinstance(replaced, str) and places.is_proper_name(replaced)
+            if named and not acting.said_as_value(value, words):
+                return False
+        elif name == asked and _a_person(tool, asked) and not _a_name(value, words):
+            return False
+    return True
+
+
+def _a_person(tool: ToolSpec, parameter: str | None) -> bool:
+    """``parameter`` of ``tool`` holds a person's name (``name`` of a booking, ``guest``, ``pet``)."""
+    about = _properties(tool).get(parameter or "")
+    if parameter is None or not isinstance(about, dict):
+        return False
+    return names.takes_own_name(parameter, tool.name) or kinds.kind_of(parameter, about) == "person"
+
+
+def _a_name(value: str, words: str) -> bool:
+    """``value`` is a person's name in ``words``: written as a name ("Tom", "Hmm, Tom I guess"),
+    introduced ("name's tom"), or all that was said ("tom smith") with no word of the language's
+    actions or function words in it ("cancel", "hang on")."""
+    if names.introduced(words) is not None:
+        return True
+    people = re.split(r"\s+(?:and|&)\s+", value)  # "Tom and Jerry": one booking's name
+    tokens = [t for person in people for t in lexicon.tokens(person)]
+    if any(t.is_stop or t.concept in lexicon.ACTIONS or t.lower in _INTERJECTIONS for t in tokens):
+        return False  # "Sorry, what?", "Cancel", "hang on"
+    if all(places.is_proper_name(person) for person in people) and value in words:
+        return True
+    return words.strip(" .!?").lower() == value.lower()
 
 
 def _heard(tool: ToolSpec, words: str, today: date) -> dict[str, Any]:
