@@ -282,3 +282,113 @@ def test_the_name_of_a_thing_a_tool_makes_is_not_the_speakers() -> None:
     ):
         assert reply([playlist], [said(words)])[1] == expected, words
     assert not takes_own_name("name", "create_playlist") and takes_own_name("name", "book_table")
+
+
+# Found by trying to break the rules above as users would (each failed before the fix).
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "And I'm hungry",
+        "Or not?",
+        "And what should I wear?",
+        "What about lunch?",
+        "How about a movie?",
+        "what about my order?",
+        "and that's all",
+        "and bye",
+        "And, goodbye",
+        "and the day after?",
+        "And in the capital?",
+    ],
+)
+def test_words_of_the_language_after_a_call_are_no_new_place(words: str) -> None:
+    # a model answers these; it never calls get_weather {city: "hungry"} or {city: "lunch"}
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == []
+
+
+@pytest.mark.parametrize(
+    ("words", "city"),
+    [
+        ("and in berlin?", "berlin"),
+        ("Or Berlin?", "Berlin"),
+        ("And in Trinidad and Tobago?", "Trinidad and Tobago"),
+    ],
+)
+def test_a_new_place_written_as_a_place_is_still_a_follow_up(words: str, city: str) -> None:
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == [("get_weather", {"city": city})]
+
+
+@pytest.mark.parametrize(
+    ("words", "city"),
+    [
+        ("What's the weather in Trinidad and Tobago?", "Trinidad and Tobago"),
+        ("weather in Bosnia and Herzegovina", "Bosnia and Herzegovina"),
+        ("weather in St Kitts and Nevis", "St Kitts and Nevis"),
+    ],
+)
+def test_a_place_whose_name_holds_and_is_one_place(words: str, city: str) -> None:
+    assert reply([WEATHER], [said(words)])[1] == [("get_weather", {"city": city})]
+    both = reply([WEATHER, TIME], [said(words.replace("weather", "weather and time"))])[1]
+    assert both == [("get_weather", {"city": city}), ("get_time", {"city": city})]
+
+
+ASKED_NAME = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "hang on",
+        "It's for my wife",
+        "it's raining here",
+        "this is great",
+        "Use my name",
+        "Cancel",
+        "Sorry, what?",
+    ],
+)
+def test_words_that_give_no_name_do_not_answer_which_name(words: str) -> None:
+    assert reply([BOOK, WEATHER], [*ASKED_NAME, said(words, 2)])[1] == []
+
+
+@pytest.mark.parametrize(("words", "name"), [("Tom and Jerry", "Tom and Jerry"), ("tom smith", "tom smith")])
+def test_a_name_given_as_the_answer_is_one_booking(words: str, name: str) -> None:
+    calls = reply([BOOK, WEATHER], [*ASKED_NAME, said(words, 2)])[1]
+    assert calls == [("book_table", {"name": name, "party_size": 2, "time": "19:00"})]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Paris speaking of which, book a table for 2",
+        "book a table for 2, call me when it's done",
+        "book a table for 2, call me back",
+        "Tom here is my friend, book a table for 2",
+    ],
+)
+def test_words_that_introduce_no_one_fill_no_name(words: str) -> None:
+    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+
+
+@pytest.mark.parametrize(
+    ("words", "call"),
+    [
+        ("not sure, what's the weather in Paris?", ("get_weather", {"city": "Paris"})),
+        ("I'm not sure, what's the weather in Paris?", ("get_weather", {"city": "Paris"})),
+        ("I don't want to get wet, what's the weather in Paris?", ("get_weather", {"city": "Paris"})),
+        (
+            "Don't hesitate to book a table for 2, name's Tom",
+            ("book_table", {"name": "Tom", "party_size": 2}),
+        ),
+        ("don't worry, book a table for 2, name's Tom", ("book_table", {"name": "Tom", "party_size": 2})),
+    ],
+)
+def test_a_request_after_thinking_aloud_or_a_reassurance_is_made(words: str, call: tuple[str, Any]) -> None:
+    assert reply([WEATHER, BOOK], [said(words)])[1] == [call]
+
+
+@pytest.mark.parametrize("words", ["I don't want to go out", "not sure yet", "I don't want to book it"])
+def test_what_the_speaker_does_not_want_to_do_alone_is_still_no_request(words: str) -> None:
+    assert reply([WEATHER, BOOK], [said(words)])[1] == []
