@@ -26,7 +26,9 @@ from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
 from mockengine.chat import errors
 from mockengine.chat.audio import (
     BYTES_PER_MS,
+    MAX_INPUT_AUDIO_MS,
     AudioStore,
+    InputAudioTooLong,
     decode_input_audio,
     input_audio_tokens,
     output_audio_tokens,
@@ -334,15 +336,20 @@ def _transcribe_parts(
 ) -> tuple[dict[tuple[int, int], str], list[float]]:
     heard: dict[tuple[int, int], str] = {}
     durations: list[float] = []
+    left_ms = float(MAX_INPUT_AUDIO_MS)
     for index, number, audio in parts:
         try:
-            pcm16 = decode_input_audio(audio["data"], audio["format"])
+            pcm16 = decode_input_audio(audio["data"], audio["format"], max_ms=left_ms)
+        except InputAudioTooLong as exc:
+            param = f"messages[{index}].content[{number}].input_audio"
+            raise errors.input_audio_too_long(param, MAX_INPUT_AUDIO_MS // 1000) from exc
         except ValueError as exc:
             log.debug("chat: undecodable input audio: %s", exc)
             param = f"messages[{index}].content[{number}].input_audio"
             raise errors.undecodable_input_audio(param) from exc
         heard[(index, number)] = transcriber.transcribe(pcm16).text
         durations.append(len(pcm16) / BYTES_PER_MS)
+        left_ms -= durations[-1]
     return heard, durations
 
 

@@ -370,3 +370,41 @@ async def test_traces_keep_the_size_of_audio_not_its_bytes(chat_client, tmp_path
     said = done["response"]["choices"][0]["message"]["audio"]
     assert heard == f"<base64 audio, {len(question_wav_b64())} chars>"
     assert said["data"].startswith("<base64 audio, ") and said["transcript"]
+
+
+def quiet_wav_b64(minutes: float, rate_hz: int = 8_000) -> str:
+    """A wav of silence, 8-bit mono at ``rate_hz``: many minutes in few bytes."""
+    out = io.BytesIO()
+    with wave.open(out, "wb") as handle:
+        handle.setnchannels(1)
+        handle.setsampwidth(1)
+        handle.setframerate(rate_hz)
+        handle.writeframes(b"\x80" * int(minutes * 60 * rate_hz))
+    return base64.b64encode(out.getvalue()).decode()
+
+
+async def test_spoken_input_past_the_limit_is_refused_before_it_is_transcribed(chat_client):
+    # Two 13-minute parts (8 MB of base64 each) pass 25 minutes together: a 72 MB body of low-rate
+    # audio would otherwise decode to gigabytes and hold whisper's one worker for many minutes.
+    part = {"type": "input_audio", "input_audio": {"data": quiet_wav_b64(13), "format": "wav"}}
+    client = await chat_client()
+    with pytest.raises(openai.BadRequestError) as refused:
+        await client.chat.completions.create(
+            model="gpt-audio",
+            modalities=["text", "audio"],
+            audio=WAV,
+            messages=[{"role": "user", "content": [part, part]}],
+        )
+    error = refused.value.body
+    assert (error["param"], error["code"]) == ("messages[0].content[1].input_audio", "invalid_value")
+    assert (
+        error["message"] == "audio duration is longer than 1500 seconds which is the maximum for this model"
+    )
+    # one part of that length is heard
+    heard = await client.chat.completions.create(
+        model="gpt-audio",
+        modalities=["text", "audio"],
+        audio=WAV,
+        messages=[{"role": "user", "content": [part]}],
+    )
+    assert heard.usage.prompt_tokens_details.audio_tokens == 13 * 60 * 10
