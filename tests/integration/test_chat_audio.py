@@ -5,10 +5,13 @@ whisper round trip is in test_chat_audio_models.py."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import dataclasses
 import io
 import json
 import math
+import threading
 import wave
 
 import av
@@ -16,7 +19,11 @@ import openai
 import pytest
 from openai import AsyncOpenAI
 
+from mockengine.engines.fakes import FakeSynthesizer
 from mockengine.engines.sentences import split_sentences
+from mockengine.engines.tts import SpeechSegment
+from mockengine.server.app import create_app
+from mockengine.server.executors import MeteredExecutor
 from tests.conftest import FAKE_TRANSCRIPT
 from tests.eventually import eventually
 from tests.speech import DATA
@@ -408,3 +415,51 @@ async def test_spoken_input_past_the_limit_is_refused_before_it_is_transcribed(c
         messages=[{"role": "user", "content": [part]}],
     )
     assert heard.usage.prompt_tokens_details.audio_tokens == 13 * 60 * 10
+
+
+class HeldSynthesizer(FakeSynthesizer):
+    """The fake voice, each call held until ``release`` is set: speech that takes as long as a test
+    wants."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.entered = threading.Semaphore(0)
+
+    def synthesize(self, text: str, *, voice: str, speed: float = 1.0) -> list[SpeechSegment]:
+        self.entered.release()
+        self.release.wait(timeout=60)
+        return super().synthesize(text, voice=voice, speed=speed)
+
+
+async def test_a_burst_of_spoken_chat_replies_leaves_a_worker_for_the_realtime_sessions(
+    aiohttp_server, fake_resources
+):
+    # Four spoken replies at once, each synthesis held: with two tts workers, the chat requests take at
+    # most one, so a Realtime session's next sentence (a job on the same executor) still runs. Before,
+    # two held chat syntheses filled both workers and the session's sentence queued behind all four.
+    held = HeldSynthesizer()
+    tts = MeteredExecutor("tts-test", 2)
+    settings = dataclasses.replace(fake_resources.settings, tts_threads=2)
+    resources = dataclasses.replace(fake_resources, settings=settings, synthesizer=held, tts_executor=tts)
+    server = await aiohttp_server(create_app(settings, resources))
+    client = AsyncOpenAI(api_key="sk-test", base_url=f"http://127.0.0.1:{server.port}/v1", max_retries=0)
+    burst = [
+        asyncio.create_task(
+            client.chat.completions.create(
+                model="gpt-audio", modalities=["text", "audio"], audio=WAV, messages=HELLO
+            )
+        )
+        for _ in range(4)
+    ]
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, held.entered.acquire)  # one is speaking
+        sentence = asyncio.get_running_loop().run_in_executor(tts, lambda: "the session's sentence")
+        done, _ = await asyncio.wait({sentence}, timeout=30)  # a guard, not a measure: it runs at once
+        assert sentence in done and tts.queue_depth == 0
+    finally:
+        held.release.set()
+        replies = await asyncio.gather(*burst)
+        await client.close()
+        tts.shutdown(wait=True)
+    assert all(reply.choices[0].message.audio for reply in replies)
