@@ -147,7 +147,47 @@ def conversation_plan(
     own = acting.plan(heard, tools, acting.referent(before), today)
     if own is not None and (own.actions or own.question is None):
         return own
-    return follow_up(heard, before, tools, today) or own
+    return follow_up(heard, before, tools, today) or _carried_over(heard, own, before) or own
+
+
+def _carried_over(heard: str, own: Plan | None, before: tuple[TurnView, ...]) -> Plan | None:
+    """Another tool asked for by ellipsis after a call ("And the time?" after ``get_weather {city:
+    Paris}``): the arguments it lacks come from the previous call's of the same name, as a model
+    carries them over (``get_time {city: Paris}``). None when the words are no follow-up in form, or the
+    previous call gives none of the missing required arguments; a question for the ones it does not
+    give ("And the forecast?" → "What date should I use?", the city kept for the answer)."""
+    if own is None or own.pending is None or own.actions or elided(heard) is None:
+        return None
+    words = newest_words(before)
+    if words is None:
+        return None
+    calls = [item for item in before[words[0] + 1 :] if item.kind == "function_call"]
+    previous = _json(calls[-1].text) if calls else None
+    if not isinstance(previous, dict):
+        return None
+    tool, arguments = own.pending
+    if tool.name == calls[-1].name:
+        return None  # the same tool again ("and in my city?"): the words meant a value it lacks
+    missing = [name for name in _required(tool) if name not in arguments]
+    carried = {name: previous[name] for name in missing if name in previous}
+    if not carried:
+        return None
+    order = list(_properties(tool))
+    merged = dict(
+        sorted(
+            {**arguments, **carried}.items(), key=lambda e: order.index(e[0]) if e[0] in order else len(order)
+        )
+    )
+    why = f"{tool.name} (another tool by ellipsis; carried over {sorted(carried)} from {calls[-1].name})"
+    still = [name for name in missing if name not in carried]
+    if still:  # "And the forecast?": the city carried over, the date asked for
+        asked = acting.ask_for(still[0], tool)
+        return Plan((), asked, f"{why}; missing required {', '.join(still)}", pending=(tool, merged))
+    if not acting.is_valid(merged, tool.parameters or {}):
+        return None
+    return Plan(
+        (Action(ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)), why, merged),), None, why
+    )
 
 
 def follow_up(
@@ -180,6 +220,9 @@ def follow_up(
         return None  # no question was put
     earlier = before[:said]
     waiting = acting.plan(previous_words, tools, acting.referent(earlier), today)
+    carried = _carried_over(previous_words, waiting, earlier)  # "And the forecast?" → "Which date?"
+    if carried is not None and carried.pending is not None:
+        waiting = carried
     if waiting is None or waiting.actions or waiting.pending is None:
         waiting = follow_up(previous_words, earlier, tools, today, depth + 1)
     if waiting is None or waiting.actions or waiting.pending is None:
