@@ -392,3 +392,23 @@ def test_a_request_after_thinking_aloud_or_a_reassurance_is_made(words: str, cal
 @pytest.mark.parametrize("words", ["I don't want to go out", "not sure yet", "I don't want to book it"])
 def test_what_the_speaker_does_not_want_to_do_alone_is_still_no_request(words: str) -> None:
     assert reply([WEATHER, BOOK], [said(words)])[1] == []
+
+
+@pytest.mark.parametrize("words", ["And the time?", "What about the time?"])
+def test_another_tool_by_ellipsis_carries_the_previous_calls_arguments(words: str) -> None:
+    # gpt-4o calls get_time {city: Paris}; the words alone asked "Which city do you mean?"
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == [("get_time", {"city": "Paris"})]
+
+
+def test_another_tool_by_ellipsis_asks_only_for_what_the_previous_call_does_not_give() -> None:
+    tools = [WEATHER, TIME, FORECAST]
+    history = [*PARIS, said("And the forecast?", 2)]
+    assert reply(tools, history) == ("What date should I use?", [])
+    history.append(TurnView("a2", "assistant", "What date should I use?"))
+    assert reply(tools, [*history, said("Friday", 3)])[1] == [
+        ("get_forecast", {"city": "Paris", "date": "2026-03-06"})
+    ]
+
+
+def test_the_same_tool_asked_for_a_value_it_lacks_carries_nothing_over() -> None:
+    assert reply([WEATHER, TIME], [*PARIS, said("and in my city?", 2)]) == ("Which city do you mean?", [])
