@@ -106,7 +106,10 @@ _INTRODUCED = re.compile(
     r"(?P<said>[A-Za-z][a-z'-]+(?-i:\s+[A-Z][a-z'-]+)?)"
     rf"|(?-i:\b(?:[Ii]t'?s|[Tt]his is)\s+(?P<here>{_NAME})\s+{_HERE})"
     rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Tt]his is\s+)?(?P<speaking>{_NAME})\s+{_HERE})"
-    rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Hh]i|[Hh]ello|[Hh]ey)?[, ]*[Tt]his is\s+(?P<this>{_NAME})\b)",
+    rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Hh]i|[Hh]ello|[Hh]ey)?[, ]*[Tt]his is\s+(?P<this>{_NAME})\b)"
+    # "I'm Tom", a clause of its own ("I'm Tom, book a table"; not "I'm Tom's dad")
+    r"|(?-i:(?:^|[,.;!?]\s*)(?:(?:[Hh]i|[Hh]ello|[Hh]ey),?\s+)?(?:I'?m|I am)\s+"
+    rf"(?P<im>{_NAME})(?=\s*(?:$|[,.;!?])))",
     re.IGNORECASE,
 )
 # Parameters that take the speaker's own name: ``name``, ``guest_name``, ``full_name``, ``customer``, …
@@ -148,7 +151,7 @@ def introduced(text: str) -> Span | None:
     """The name a speaker introduces themselves by ("Tom" of "Name's Tom", "It's Tom here", "Tom
     speaking", "call me Tom"); None when the words introduce no one."""
     for found in _INTRODUCED.finditer(text):
-        group = next(g for g in ("said", "here", "speaking", "this") if found.group(g))
+        group = next(g for g in ("said", "here", "speaking", "this", "im") if found.group(g))
         name = found.group(group)
         first = name.split()[0]
         if first.lower() in _NOT_NAMES or _known_word(first) and (group != "said" or first.islower()):

@@ -412,3 +412,27 @@ def test_another_tool_by_ellipsis_asks_only_for_what_the_previous_call_does_not_
 
 def test_the_same_tool_asked_for_a_value_it_lacks_carries_nothing_over() -> None:
     assert reply([WEATHER, TIME], [*PARIS, said("and in my city?", 2)]) == ("Which city do you mean?", [])
+
+
+@pytest.mark.parametrize(
+    ("words", "name"),
+    [
+        ("book a table for 2, I'm Tom", "Tom"),
+        ("Hi, I'm Tom, book a table for 2", "Tom"),
+        ("book a table for 2, I am Alice Smith", "Alice Smith"),
+    ],
+)
+def test_i_am_and_a_name_introduces_the_speaker(words: str, name: str) -> None:
+    assert reply([BOOK], [said(words)])[1] == [("book_table", {"name": name, "party_size": 2})]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "I'm French, book a table for 2",
+        "book a table for 2, I'm Tom's dad",
+        "I'm in Paris, book a table for 2",
+    ],
+)
+def test_i_am_and_no_name_introduces_no_one(words: str) -> None:
+    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
