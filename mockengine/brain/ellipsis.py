@@ -33,6 +33,8 @@ __all__ = ["conversation_plan", "elided", "follow_up"]
 # How many earlier question-and-answer turns an answer may lean on ("a table" → "for how many?" → "4"
 # → "which name?" → "Tom"): each level re-plans the turn before it.
 MAX_CHAIN = 4
+# A follow-up by ellipsis leans on the newest call even with this many user turns of small talk since.
+MAX_TURNS_BACK = 3
 # A value the previous tool does not take goes to one of at most this many tools nearest its topic.
 MAX_OTHER_TOOLS = 8
 # An elided request names only its new values: a few words, no clause.
@@ -216,6 +218,43 @@ def follow_up(
         if rest is None or not isinstance(arguments, dict):
             return None
         return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today)
+    answered = _answer(heard, answer, before, said, previous_words, tools, today, depth)
+    if answered is not None or elided(heard) is None:
+        return answered
+    # "And in Berlin?" after a call and some small talk ("thanks! tell me a joke"): the newest call a few
+    # turns back is still the request the words lean on
+    call = _newest_call(before[:said], by_name)
+    arguments = _json(call.text) if call is not None else None
+    if call is None or not isinstance(arguments, dict):
+        return None
+    return _again(by_name[call.name or ""], arguments, elided(heard) or "", candidates, today)
+
+
+def _newest_call(before: tuple[TurnView, ...], by_name: dict[str, ToolSpec]) -> TurnView | None:
+    """The newest call of a declared tool in ``before`` (the items before the newest words' user turn),
+    if at most MAX_TURNS_BACK user turns, that one included, came after the words that asked for it."""
+    turns = 1
+    for item in reversed(before):
+        if item.kind == "function_call" and (item.name or "") in by_name:
+            return item
+        if item.kind in ("user_text", "user_audio"):
+            turns += 1
+            if turns > MAX_TURNS_BACK:
+                return None
+    return None
+
+
+def _answer(
+    heard: str,
+    answer: str,
+    before: tuple[TurnView, ...],
+    said: int,
+    previous_words: str,
+    tools: list[ToolSpec],
+    today: date,
+    depth: int,
+) -> Plan | None:
+    """The call a question after ``previous_words`` waited on, completed by ``heard`` (``follow_up``)."""
     if not any(item.kind == "assistant" for item in before[said + 1 :]):
         return None  # no question was put
     earlier = before[:said]

@@ -436,3 +436,21 @@ def test_i_am_and_a_name_introduces_the_speaker(words: str, name: str) -> None:
 )
 def test_i_am_and_no_name_introduces_no_one(words: str) -> None:
     assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+
+
+def small_talk(turns: int) -> list[TurnView]:
+    talk: list[TurnView] = []
+    for index in range(turns):
+        talk += [said("Thanks! Tell me a joke", 10 + index), TurnView(f"t{index}", "assistant", "Sure: …")]
+    return talk
+
+
+@pytest.mark.parametrize("words", ["And in Berlin?", "What about Tokyo?", "Berlin?"])
+def test_a_follow_up_after_some_small_talk_still_leans_on_the_call(words: str) -> None:
+    city = "Tokyo" if "Tokyo" in words else "Berlin"
+    history = [*PARIS, *small_talk(2), said(words, 20)]
+    assert reply([WEATHER, TIME], history)[1] == [("get_weather", {"city": city})]
+
+
+def test_a_follow_up_leans_only_on_a_call_a_few_turns_back() -> None:
+    assert reply([WEATHER, TIME], [*PARIS, *small_talk(4), said("And in Berlin?", 20)])[1] == []
