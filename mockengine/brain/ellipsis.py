@@ -127,10 +127,27 @@ def elided(text: str) -> str | None:
     return rest
 
 
+# Said without a question mark, a place alone is a follow-up after a preposition or "also"/"now": "in
+# Berlin", "Also Tokyo, please" (a name alone, "Tom", may be anything).
+_PLACE_ALONE = re.compile(
+    r"^\W*(?:(?:ok|okay|and then|then)\W+)?(?:(?P<lead>also|now)\s+)?(?P<at>(?:in|for|at)\s+)?"
+    r"(?P<value>[^,.!?]+?)\W*(?:\b(?:please|too|as well|then|instead)\W*)?$",
+    re.IGNORECASE,
+)
+
+
 def _asked_alone(said: str) -> str | None:
-    """A value asked alone ("Berlin?", "Tomorrow?", "New York?"): a proper name or a day, nothing more."""
+    """A value asked alone ("Berlin?", "Tomorrow?", "New York?"): a proper name or a day, nothing more;
+    without a question mark, a proper name after "in"/"for"/"at" or "also"/"now" ("in Berlin", "Also
+    Tokyo")."""
     if not said.rstrip().endswith("?"):
-        return None
+        alone = _PLACE_ALONE.match(said)
+        if alone is None or not (alone.group("lead") or alone.group("at")):
+            return None
+        value = alone.group("value").strip()
+        if len(value.split()) > 3 or not places.is_proper_name(value):
+            return None
+        return f"{alone.group('at') or ''}{value}"
     value = said.strip(" ?.!")
     if not value or len(value.split()) > 3 or value.split()[0].lower() in _INTERJECTIONS:
         return None

@@ -454,3 +454,21 @@ def test_a_follow_up_after_some_small_talk_still_leans_on_the_call(words: str) -
 
 def test_a_follow_up_leans_only_on_a_call_a_few_turns_back() -> None:
     assert reply([WEATHER, TIME], [*PARIS, *small_talk(4), said("And in Berlin?", 20)])[1] == []
+
+
+@pytest.mark.parametrize(
+    ("words", "city"),
+    [
+        ("in Berlin", "Berlin"),
+        ("Also Tokyo", "Tokyo"),
+        ("Now Berlin please", "Berlin"),
+        ("for New York", "New York"),
+    ],
+)
+def test_a_place_after_a_preposition_or_also_needs_no_question_mark(words: str, city: str) -> None:
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == [("get_weather", {"city": city})]
+
+
+@pytest.mark.parametrize("words", ["Berlin", "Tom", "Also good morning", "in a minute"])
+def test_a_name_alone_without_a_question_mark_is_no_follow_up(words: str) -> None:
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == []
