@@ -472,3 +472,22 @@ def test_a_place_after_a_preposition_or_also_needs_no_question_mark(words: str, 
 @pytest.mark.parametrize("words", ["Berlin", "Tom", "Also good morning", "in a minute"])
 def test_a_name_alone_without_a_question_mark_is_no_follow_up(words: str) -> None:
     assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == []
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "I can't wait to book a table for 2",
+        "don't forget to book it for 7",
+        "I'd love to book a table for 2",
+        "remember to book a table for 2",
+    ],
+)
+def test_words_leading_to_the_action_are_no_name(words: str) -> None:
+    # "can't wait", "don't forget" were booked as the name; a model asks for it
+    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+
+
+def test_a_name_after_words_leading_to_the_action_is_still_taken() -> None:
+    calls = reply([BOOK], [said("Don't forget to book a table for two, name Tom")])[1]
+    assert calls == [("book_table", {"name": "Tom", "party_size": 2})]
