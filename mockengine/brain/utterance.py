@@ -40,6 +40,14 @@ _NOT_WANTED = re.compile(
     r"|there'?s no need (?:to|for))\s+(?!to\b|forget\b)[^,;]*$",
     re.IGNORECASE,
 )
+# What the speaker does not want, then what they want instead: "I don't need the weather, just the time",
+# "not the weather, the time in Tokyo", "I don't want a table but a room".
+_UNWANTED_THEN = re.compile(
+    _LEAD + r"(?:(?:i|we) (?:really |actually )?(?:don'?t|do not) (?:really )?(?:want|need)|no need for"
+    r"|not)\s+(?!to\b|forget\b|now\b|yet\b|sure\b|really\b)(?P<refused>[^,;]*?)"
+    r"(?:\s*[,;]\s*(?:(?:but|just|only|instead)\s+)?|\s+(?:but|just|only|instead)\s+)(?P<wanted>\S.*)$",
+    re.IGNORECASE,
+)
 _STILL_ASKS = (
     r"(?!forget\b|let me forget\b|miss\b|stop\b|let (?:anyone|anybody|people)\b|hesitate\b|worry\b"
     r"|be (?:late|shy|afraid)\b)"
@@ -247,6 +255,14 @@ def requests(text: str) -> bool:
 def complains(text: str) -> bool:
     """``text`` complains ("too dark", "we're out of coffee"): an indirect request."""
     return bool(_COMPLAINT.search(text))
+
+
+def wanted_instead(text: str) -> tuple[str, str] | None:
+    """What the speaker does not want and what they want after it (("the weather", "just the time") of
+    "I don't need the weather, just the time"), None when ``text`` opens with no such refusal or says
+    nothing after it."""
+    found = _UNWANTED_THEN.match(text.replace("’", "'"))
+    return (found.group("refused"), found.group("wanted")) if found is not None else None
 
 
 def negated(text: str) -> bool:

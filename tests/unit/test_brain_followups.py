@@ -491,3 +491,16 @@ def test_words_leading_to_the_action_are_no_name(words: str) -> None:
 def test_a_name_after_words_leading_to_the_action_is_still_taken() -> None:
     calls = reply([BOOK], [said("Don't forget to book a table for two, name Tom")])[1]
     assert calls == [("book_table", {"name": "Tom", "party_size": 2})]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "I don't need the weather, just the time in Tokyo",
+        "I don't want the weather, I want the time in Tokyo",
+        "not the weather, the time in Tokyo",
+    ],
+)
+def test_the_tool_refused_beside_another_is_not_called(words: str) -> None:
+    # a model calls get_time; the refused get_weather was called with the wanted clause's city
+    assert reply([WEATHER, TIME], [said(words)])[1] == [("get_time", {"city": "Tokyo"})]
