@@ -21,12 +21,24 @@ import re
 from datetime import date
 from typing import Any
 
-from mockengine.brain import acting, intent, kinds, lexicon, names, places, schema_values, utterance, values
+from mockengine.brain import (
+    acting,
+    intent,
+    items,
+    kinds,
+    lexicon,
+    names,
+    places,
+    schema_values,
+    spans,
+    utterance,
+    values,
+)
 from mockengine.brain.acting import Action, Plan
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.referents import Referent
 from mockengine.brain.situation import newest_words
-from mockengine.brain.slots import fill
+from mockengine.brain.slots import ONE_PLACE, fill
 
 __all__ = ["conversation_plan", "elided", "follow_up"]
 
@@ -310,8 +322,9 @@ def _again(
     others.sort(key=lambda t: -len(intent.vocabulary_of(t) & topic))
     others = others[:MAX_OTHER_TOOLS]
     for tool in (previous, *others):
-        # "Tom and Jerry" asked for a name is one booking's name; "Berlin and Rome" are a call each
-        parts = places.split_names(rest) if _a_list(rest) and not _a_person(tool, asked) else [rest]
+        # "Berlin and Rome" are a call each; "Tom and Jerry" asked for a name is one booking's name, and
+        # "War and Peace" one title
+        parts = places.split_names(rest) if _one_call_each(tool, rest, today, asked) else [rest]
         changes = [_heard(tool, part, today) for part in parts]
         if not changes or not all(changes) or (asked is not None and asked not in changes[0]):
             continue
@@ -356,6 +369,23 @@ def _a_list(rest: str) -> bool:
     return all(places.is_proper_name(p) or _only_when(p, date(2000, 1, 1)) or p.isdigit() for p in bare)
 
 
+def _one_call_each(tool: ToolSpec, rest: str, today: date, asked: str | None) -> bool:
+    """``rest`` names several values of ``tool`` (``_a_list``) for parameters that hold one each: a place
+    (``city``), a thing of a list (``item``), a date or a time; not a title or a query ("War and Peace",
+    "Simon and Garfunkel"), nor a person's name asked for."""
+    if not _a_list(rest) or _a_person(tool, asked):
+        return False
+    whole = _heard(tool, rest, today)
+    properties = _properties(tool)
+    return bool(whole) and all(
+        spans.fits(name, ONE_PLACE)
+        or items.takes_one_thing(name)
+        or isinstance(properties.get(name), dict)
+        and kinds.kind_of(name, properties[name]) in ("date", "time", "datetime", "enum")
+        for name in whole
+    )
+
+
 def _said_as_values(
     tool: ToolSpec, changed: dict[str, Any], words: str, before: dict[str, Any], asked: str | None
 ) -> bool:
@@ -373,7 +403,9 @@ def _said_as_values(
         if asked is None:
             replaced = before.get(name)
             named = isinstance(replaced, str) and places.is_proper_name(replaced)
-            if named and not acting.said_as_value(value, words):
+            joined = re.split(r"\s+(?:and|&)\s+", value)  # "War and Peace", "Simon and Garfunkel"
+            as_name = value in words and all(places.is_proper_name(part) for part in joined)
+            if named and not (as_name or acting.said_as_value(value, words)):
                 return False
         elif name == asked and _a_person(tool, asked) and not _a_name(value, words):
             return False

@@ -68,7 +68,7 @@ from mockengine.brain.values import Span
 MAX_OBJECT_DEPTH = 2
 _PLACES = ("room", "location", "place", "where", "area", "zone")
 # Parameters that hold one place, which "in Paris and Rome" asks one call each of.
-_ONE_PLACE = (*_PLACES, "city", "town", "country", "region")
+ONE_PLACE = (*_PLACES, "city", "town", "country", "region")
 
 
 @dataclass
@@ -138,7 +138,7 @@ def fill(
     needed = [n for n in required if not schema_values.admits_null(properties.get(n))]
     _fill_strings(work, filled, _Strings(strings, needed, cues, as_said, lists))
     spans.without_leading_verb(filled, text, [n for n in strings if n not in required])
-    free = [n for n in required if kinds.get(n) == "string" and not spans.fits(n, _ONE_PLACE)]
+    free = [n for n in required if kinds.get(n) == "string" and not spans.fits(n, ONE_PLACE)]
     labels.fill_beside_label(
         work.said, filled.arguments, filled.sources, free, lambda value: only_own_words(value, cues)
     )
@@ -574,7 +574,7 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
             continue
         value = items.without_kind(bare(phrase), target)
         # "in Trinidad and Tobago": one place whose name holds "and"
-        if index + 1 < len(said) and said[index + 1][0] == "and" and spans.fits(target, _ONE_PLACE):
+        if index + 1 < len(said) and said[index + 1][0] == "and" and spans.fits(target, ONE_PLACE):
             whole = joined_name(value, said[index + 1][1])
             if whole is not None:
                 value = whole
@@ -588,7 +588,7 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
             segments = [s for s in segments if s != (joined, more)]
         filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
         segments = [s for s in segments if s != (preposition, phrase)]
-        if target not in todo.lists and spans.fits(target, _ONE_PLACE):
+        if target not in todo.lists and spans.fits(target, ONE_PLACE):
             places, taken = more_places(said[index + 1 :], preposition)
             filled.more += [(target, place) for place in places]
             segments = [s for s in segments if s not in taken]

@@ -504,3 +504,32 @@ def test_a_name_after_words_leading_to_the_action_is_still_taken() -> None:
 def test_the_tool_refused_beside_another_is_not_called(words: str) -> None:
     # a model calls get_time; the refused get_weather was called with the wanted clause's city
     assert reply([WEATHER, TIME], [said(words)])[1] == [("get_time", {"city": "Tokyo"})]
+
+
+SEARCH = ToolSpec(
+    "search_books",
+    "Search the library catalogue for books by title",
+    {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]},
+)
+MUSIC = ToolSpec(
+    "play_music",
+    "Play a song, artist or genre",
+    {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "first", "words", "value"),
+    [
+        (SEARCH, {"title": "Dune"}, "what about War and Peace?", "War and Peace"),
+        (SEARCH, {"title": "Dune"}, "And Pride and Prejudice?", "Pride and Prejudice"),
+        (MUSIC, {"query": "jazz"}, "how about Simon and Garfunkel?", "Simon and Garfunkel"),
+        (MUSIC, {"query": "jazz"}, "what about rock and roll?", "rock and roll"),
+    ],
+)
+def test_a_title_holding_and_is_one_call(
+    tool: ToolSpec, first: dict[str, Any], words: str, value: str
+) -> None:
+    name = next(iter(first))
+    history = [said("look it up"), *answered(1, tool.name, first, {"ok": True}), said(words, 2)]
+    assert reply([tool], history)[1] == [(tool.name, {name: value})]
