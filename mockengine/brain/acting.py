@@ -159,12 +159,12 @@ def stands_alone(part: str, match: intent.Match, today: date) -> bool:
         value = filled.arguments.get(name)
         if not isinstance(value, str) or (properties.get(name) or {}).get("enum"):
             continue
-        if not _said_as_value(value, part):
+        if not said_as_value(value, part):
             return False
     return True
 
 
-def _said_as_value(value: str, part: str) -> bool:
+def said_as_value(value: str, part: str) -> bool:
     """``value`` is in ``part`` as a name ("Tokyo"), or typed in lower case as the place a preposition ends
     the part with ("in tokyo?")."""
     if places.is_proper_name(value) and value.lower() in part.lower():

@@ -21,18 +21,32 @@ import re
 from datetime import date
 from typing import Any
 
-from mockengine.brain import acting, intent, kinds, lexicon, places, schema_values, utterance, values
+from mockengine.brain import (
+    acting,
+    intent,
+    items,
+    kinds,
+    lexicon,
+    names,
+    places,
+    schema_values,
+    spans,
+    utterance,
+    values,
+)
 from mockengine.brain.acting import Action, Plan
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.referents import Referent
 from mockengine.brain.situation import newest_words
-from mockengine.brain.slots import fill
+from mockengine.brain.slots import ONE_PLACE, fill
 
 __all__ = ["conversation_plan", "elided", "follow_up"]
 
 # How many earlier question-and-answer turns an answer may lean on ("a table" → "for how many?" → "4"
 # → "which name?" → "Tom"): each level re-plans the turn before it.
 MAX_CHAIN = 4
+# A follow-up by ellipsis leans on the newest call even with this many user turns of small talk since.
+MAX_TURNS_BACK = 3
 # A value the previous tool does not take goes to one of at most this many tools nearest its topic.
 MAX_OTHER_TOOLS = 8
 # An elided request names only its new values: a few words, no clause.
@@ -125,10 +139,27 @@ def elided(text: str) -> str | None:
     return rest
 
 
+# Said without a question mark, a place alone is a follow-up after a preposition or "also"/"now": "in
+# Berlin", "Also Tokyo, please" (a name alone, "Tom", may be anything).
+_PLACE_ALONE = re.compile(
+    r"^\W*(?:(?:ok|okay|and then|then)\W+)?(?:(?P<lead>also|now)\s+)?(?P<at>(?:in|for|at)\s+)?"
+    r"(?P<value>[^,.!?]+?)\W*(?:\b(?:please|too|as well|then|instead)\W*)?$",
+    re.IGNORECASE,
+)
+
+
 def _asked_alone(said: str) -> str | None:
-    """A value asked alone ("Berlin?", "Tomorrow?", "New York?"): a proper name or a day, nothing more."""
+    """A value asked alone ("Berlin?", "Tomorrow?", "New York?"): a proper name or a day, nothing more;
+    without a question mark, a proper name after "in"/"for"/"at" or "also"/"now" ("in Berlin", "Also
+    Tokyo")."""
     if not said.rstrip().endswith("?"):
-        return None
+        alone = _PLACE_ALONE.match(said)
+        if alone is None or not (alone.group("lead") or alone.group("at")):
+            return None
+        value = alone.group("value").strip()
+        if len(value.split()) > 3 or not places.is_proper_name(value):
+            return None
+        return f"{alone.group('at') or ''}{value}"
     value = said.strip(" ?.!")
     if not value or len(value.split()) > 3 or value.split()[0].lower() in _INTERJECTIONS:
         return None
@@ -147,7 +178,47 @@ def conversation_plan(
     own = acting.plan(heard, tools, acting.referent(before), today)
     if own is not None and (own.actions or own.question is None):
         return own
-    return follow_up(heard, before, tools, today) or own
+    return follow_up(heard, before, tools, today) or _carried_over(heard, own, before) or own
+
+
+def _carried_over(heard: str, own: Plan | None, before: tuple[TurnView, ...]) -> Plan | None:
+    """Another tool asked for by ellipsis after a call ("And the time?" after ``get_weather {city:
+    Paris}``): the arguments it lacks come from the previous call's of the same name, as a model
+    carries them over (``get_time {city: Paris}``). None when the words are no follow-up in form, or the
+    previous call gives none of the missing required arguments; a question for the ones it does not
+    give ("And the forecast?" → "What date should I use?", the city kept for the answer)."""
+    if own is None or own.pending is None or own.actions or elided(heard) is None:
+        return None
+    words = newest_words(before)
+    if words is None:
+        return None
+    calls = [item for item in before[words[0] + 1 :] if item.kind == "function_call"]
+    previous = _json(calls[-1].text) if calls else None
+    if not isinstance(previous, dict):
+        return None
+    tool, arguments = own.pending
+    if tool.name == calls[-1].name:
+        return None  # the same tool again ("and in my city?"): the words meant a value it lacks
+    missing = [name for name in _required(tool) if name not in arguments]
+    carried = {name: previous[name] for name in missing if name in previous}
+    if not carried:
+        return None
+    order = list(_properties(tool))
+    merged = dict(
+        sorted(
+            {**arguments, **carried}.items(), key=lambda e: order.index(e[0]) if e[0] in order else len(order)
+        )
+    )
+    why = f"{tool.name} (another tool by ellipsis; carried over {sorted(carried)} from {calls[-1].name})"
+    still = [name for name in missing if name not in carried]
+    if still:  # "And the forecast?": the city carried over, the date asked for
+        asked = acting.ask_for(still[0], tool)
+        return Plan((), asked, f"{why}; missing required {', '.join(still)}", pending=(tool, merged))
+    if not acting.is_valid(merged, tool.parameters or {}):
+        return None
+    return Plan(
+        (Action(ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)), why, merged),), None, why
+    )
 
 
 def follow_up(
@@ -176,10 +247,50 @@ def follow_up(
         if rest is None or not isinstance(arguments, dict):
             return None
         return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today)
+    answered = _answer(heard, answer, before, said, previous_words, tools, today, depth)
+    if answered is not None or elided(heard) is None:
+        return answered
+    # "And in Berlin?" after a call and some small talk ("thanks! tell me a joke"): the newest call a few
+    # turns back is still the request the words lean on
+    call = _newest_call(before[:said], by_name)
+    arguments = _json(call.text) if call is not None else None
+    if call is None or not isinstance(arguments, dict):
+        return None
+    return _again(by_name[call.name or ""], arguments, elided(heard) or "", candidates, today)
+
+
+def _newest_call(before: tuple[TurnView, ...], by_name: dict[str, ToolSpec]) -> TurnView | None:
+    """The newest call of a declared tool in ``before`` (the items before the newest words' user turn),
+    if at most MAX_TURNS_BACK user turns, that one included, came after the words that asked for it."""
+    turns = 1
+    for item in reversed(before):
+        if item.kind == "function_call" and (item.name or "") in by_name:
+            return item
+        if item.kind in ("user_text", "user_audio"):
+            turns += 1
+            if turns > MAX_TURNS_BACK:
+                return None
+    return None
+
+
+def _answer(
+    heard: str,
+    answer: str,
+    before: tuple[TurnView, ...],
+    said: int,
+    previous_words: str,
+    tools: list[ToolSpec],
+    today: date,
+    depth: int,
+) -> Plan | None:
+    """The call a question after ``previous_words`` waited on, completed by ``heard`` (``follow_up``)."""
     if not any(item.kind == "assistant" for item in before[said + 1 :]):
         return None  # no question was put
     earlier = before[:said]
     waiting = acting.plan(previous_words, tools, acting.referent(earlier), today)
+    carried = _carried_over(previous_words, waiting, earlier)  # "And the forecast?" → "Which date?"
+    if carried is not None and carried.pending is not None:
+        waiting = carried
     if waiting is None or waiting.actions or waiting.pending is None:
         waiting = follow_up(previous_words, earlier, tools, today, depth + 1)
     if waiting is None or waiting.actions or waiting.pending is None:
@@ -211,8 +322,15 @@ def _again(
     others.sort(key=lambda t: -len(intent.vocabulary_of(t) & topic))
     others = others[:MAX_OTHER_TOOLS]
     for tool in (previous, *others):
-        changes = [_heard(tool, part, today) for part in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", rest)]
+        # "Berlin and Rome" are a call each; "Tom and Jerry" asked for a name is one booking's name, and
+        # "War and Peace" one title
+        parts = places.split_names(rest) if _one_call_each(tool, rest, today, asked) else [rest]
+        changes = [_heard(tool, part, today) for part in parts]
         if not changes or not all(changes) or (asked is not None and asked not in changes[0]):
+            continue
+        if not all(
+            _said_as_values(tool, c, p, arguments, asked) for c, p in zip(changes, parts, strict=True)
+        ):
             continue
         kept = {k: v for k, v in arguments.items() if k in _properties(tool)}
         actions: list[Action] = []
@@ -238,6 +356,83 @@ def _again(
             return Plan((), acting.ask_for(missing[0], tool), why, pending=(tool, merged))
         return Plan(tuple(actions), None, "; ".join(a.why for a in actions))
     return None
+
+
+def _a_list(rest: str) -> bool:
+    """``rest`` names several values, one call each ("Berlin and Rome", "in Berlin or in Rome", "friday
+    and saturday"): names or days, not words that hold "and" ("rock and roll", "for 4 people, name's
+    Tom"); "Trinidad and Tobago" is one place (``places.split_names``)."""
+    parts = places.split_names(rest)
+    if len(parts) < 2:
+        return False
+    bare = [re.sub(r"^(?:in|at|for|on|to|from)\s+", "", p, flags=re.IGNORECASE) for p in parts]
+    return all(places.is_proper_name(p) or _only_when(p, date(2000, 1, 1)) or p.isdigit() for p in bare)
+
+
+def _one_call_each(tool: ToolSpec, rest: str, today: date, asked: str | None) -> bool:
+    """``rest`` names several values of ``tool`` (``_a_list``) for parameters that hold one each: a place
+    (``city``), a thing of a list (``item``), a date or a time; not a title or a query ("War and Peace",
+    "Simon and Garfunkel"), nor a person's name asked for."""
+    if not _a_list(rest) or _a_person(tool, asked):
+        return False
+    whole = _heard(tool, rest, today)
+    properties = _properties(tool)
+    return bool(whole) and all(
+        spans.fits(name, ONE_PLACE)
+        or items.takes_one_thing(name)
+        or isinstance(properties.get(name), dict)
+        and kinds.kind_of(name, properties[name]) in ("date", "time", "datetime", "enum")
+        for name in whole
+    )
+
+
+def _said_as_values(
+    tool: ToolSpec, changed: dict[str, Any], words: str, before: dict[str, Any], asked: str | None
+) -> bool:
+    """Each free string ``changed`` is said as a value is: a follow-up replaces a named place or person
+    ("Paris") only with another name ("Berlin", "in berlin"), not with a word of the language ("And I'm
+    hungry", "What about lunch?", "and bye"); the answer to a question for a person's name gives a
+    name ("Tom", "name's tom"), not "hang on", "it's raining here" or "cancel"."""
+    properties = _properties(tool)
+    for name, value in changed.items():
+        about = properties.get(name)
+        if not isinstance(value, str) or not isinstance(about, dict) or about.get("enum"):
+            continue
+        if kinds.kind_of(name, about) not in ("string", "person"):
+            continue
+        if asked is None:
+            replaced = before.get(name)
+            named = isinstance(replaced, str) and places.is_proper_name(replaced)
+            joined = re.split(r"\s+(?:and|&)\s+", value)  # "War and Peace", "Simon and Garfunkel"
+            as_name = value in words and all(places.is_proper_name(part) for part in joined)
+            if named and not (as_name or acting.said_as_value(value, words)):
+                return False
+        elif name == asked and _a_person(tool, asked) and not _a_name(value, words):
+            return False
+    return True
+
+
+def _a_person(tool: ToolSpec, parameter: str | None) -> bool:
+    """``parameter`` of ``tool`` holds a person's name (``name`` of a booking, ``guest``, ``pet``)."""
+    about = _properties(tool).get(parameter or "")
+    if parameter is None or not isinstance(about, dict):
+        return False
+    return names.takes_own_name(parameter, tool.name) or kinds.kind_of(parameter, about) == "person"
+
+
+def _a_name(value: str, words: str) -> bool:
+    """``value`` is a person's name in ``words``: written as a name ("Tom", "Hmm, Tom I guess"),
+    introduced ("name's tom"), or all that was said ("tom smith") with no word of the language's
+    actions or function words in it ("cancel", "hang on")."""
+    if names.introduced(words) is not None:
+        return True
+    people = re.split(r"\s+(?:and|&)\s+", value)  # "Tom and Jerry": one booking's name
+    tokens = [t for person in people for t in lexicon.tokens(person)]
+    if any(t.is_stop or t.concept in lexicon.ACTIONS or t.lower in _INTERJECTIONS for t in tokens):
+        return False  # "Sorry, what?", "Cancel", "hang on"
+    if all(places.is_proper_name(person) for person in people) and value in words:
+        return True
+    return words.strip(" .!?").lower() == value.lower()
 
 
 def _heard(tool: ToolSpec, words: str, today: date) -> dict[str, Any]:

@@ -282,6 +282,7 @@ def actions(
     for a tool strongly (``_asks_on_its_own``) and ``stands_alone(part, match)`` agrees (the caller's
     check of its arguments); otherwise it is more of the request before it."""
     text = utterance.clean(text)
+    text = _without_refused_tool(text, tools)
     parts = [p for p in _SPLIT.split(_kept_whole(text)) if p.strip()]
     if any(utterance.negated(p) for p in parts):  # "open orbit but don't play it": only what is asked
         parts = [p for p in parts if not utterance.negated(p)]
@@ -300,6 +301,17 @@ def actions(
         return [(part.replace(" & ", " and "), match) for part, match in matched if match is not None]
     whole = best(text, tools)
     return [(text, whole)] if whole is not None else []
+
+
+def _without_refused_tool(text: str, tools: list[ToolSpec]) -> str:
+    """Only what is wanted when the words refuse one tool and ask for another ("I don't need the weather,
+    just the time in Tokyo": get_time, never get_weather); the whole when what is refused only says
+    which action is meant ("I don't need the break, straight into the next round": skip the break)."""
+    said = utterance.wanted_instead(text)
+    if said is None:
+        return text
+    refused, wanted = (best(words, tools) for words in said)
+    return said[1] if refused is not None and wanted is not None and refused.tool is not wanted.tool else text
 
 
 def _requests(parts: list[str]) -> list[tuple[str, bool]]:

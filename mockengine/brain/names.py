@@ -99,12 +99,17 @@ def _known_word(word: str) -> bool:
 # Who the speaker says they are: "Name's Tom", "my name is Tom", "call me Tom", "Tom speaking", "it's Tom
 # here", "this is Tom". A name in lower case (a transcript) counts only after words that say a name follows.
 _NAME = r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?"
+# "speaking of which", "here we go": no introduction
+_HERE = r"(?:here|speaking)\b(?!\s+(?:of|about|to|with|for|as|is|are|we|you|comes?)\b)"
 _INTRODUCED = re.compile(
     r"(?:\b(?:(?:the|my)\s+)?name'?s|\bmy name is|\bthe name is|\b(?:you can )?call me)\s+"
     r"(?P<said>[A-Za-z][a-z'-]+(?-i:\s+[A-Z][a-z'-]+)?)"
-    rf"|(?-i:\b(?:[Ii]t'?s|[Tt]his is)\s+(?P<here>{_NAME})\s+(?:here|speaking)\b)"
-    rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Tt]his is\s+)?(?P<speaking>{_NAME})\s+(?:speaking|here)\b)"
-    rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Hh]i|[Hh]ello|[Hh]ey)?[, ]*[Tt]his is\s+(?P<this>{_NAME})\b)",
+    rf"|(?-i:\b(?:[Ii]t'?s|[Tt]his is)\s+(?P<here>{_NAME})\s+{_HERE})"
+    rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Tt]his is\s+)?(?P<speaking>{_NAME})\s+{_HERE})"
+    rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Hh]i|[Hh]ello|[Hh]ey)?[, ]*[Tt]his is\s+(?P<this>{_NAME})\b)"
+    # "I'm Tom", a clause of its own ("I'm Tom, book a table"; not "I'm Tom's dad")
+    r"|(?-i:(?:^|[,.;!?]\s*)(?:(?:[Hh]i|[Hh]ello|[Hh]ey),?\s+)?(?:I'?m|I am)\s+"
+    rf"(?P<im>{_NAME})(?=\s*(?:$|[,.;!?])))",
     re.IGNORECASE,
 )
 # Parameters that take the speaker's own name: ``name``, ``guest_name``, ``full_name``, ``customer``, …
@@ -135,15 +140,24 @@ def takes_own_name(parameter: str, tool_name: str = "") -> bool:
     return len(words) == 1 and words[0] in _OWN_NAME_WHO
 
 
+# What "call me" is followed by when it asks for a call rather than gives a name.
+_NOT_AFTER_CALL_ME = frozenset(
+    ("when", "whenever", "if", "once", "back", "later", "soon", "tonight", "tomorrow", "today", "anytime")
+    + ("asap", "again", "after", "before", "at", "on", "in", "first", "then", "sometime", "around", "maybe")
+)
+
+
 def introduced(text: str) -> Span | None:
     """The name a speaker introduces themselves by ("Tom" of "Name's Tom", "It's Tom here", "Tom
     speaking", "call me Tom"); None when the words introduce no one."""
     for found in _INTRODUCED.finditer(text):
-        group = next(g for g in ("said", "here", "speaking", "this") if found.group(g))
+        group = next(g for g in ("said", "here", "speaking", "this", "im") if found.group(g))
         name = found.group(group)
         first = name.split()[0]
         if first.lower() in _NOT_NAMES or _known_word(first) and (group != "said" or first.islower()):
             continue
+        if first.lower() in _NOT_AFTER_CALL_ME and "call me" in found.group(0).lower():
+            continue  # "call me when it's done", "call me back"
         # a transcript in lower case: the name written as a name ("my name is tom" → Tom)
         return Span(name if name[0].isupper() else name.title(), found.start(group), found.end(group))
     return None

@@ -256,6 +256,8 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
     merged: list[tuple[str, str]] = []
     for index, chunk in enumerate(chunks):
         pieces = _pieces(chunk)
+        if index == main:
+            pieces = _after_lead_verb(pieces, cues)
         for number, (preposition, part) in enumerate(pieces):
             if index == main and number == 0:
                 part = _from_verb(part, cues)
@@ -269,6 +271,20 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
             elif preposition == BLANK and merged and merged[-1][1].lower() in LIGHT_VERBS:
                 merged[-1] = (merged[-1][0], phrase)  # "to give ¦ her tablet": the tablet, given
     return [("", obj), *merged]
+
+
+def _after_lead_verb(
+    pieces: list[tuple[str, list[lexicon.Token]]], cues: Cues
+) -> list[tuple[str, list[lexicon.Token]]]:
+    """The clause from the tool's action on when words with no action of the tool lead to it with "to"
+    ("I can't wait to book a table", "don't forget to book it", "I'd love to book …"): what the speaker
+    feels about the action is no part of its object."""
+    if len(pieces) < 2 or pieces[1][0] != "to" or any(_is_action(w, cues) for w in pieces[0][1]):
+        return pieces
+    content = [w for w in pieces[1][1] if not w.is_stop]
+    if not content or not _is_action(content[0], cues):
+        return pieces
+    return [("", pieces[1][1]), *pieces[2:]]
 
 
 def _led_by_name(chunk: str, cues: Cues) -> bool:

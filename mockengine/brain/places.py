@@ -5,10 +5,65 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_proper_name", "more_places"]
+__all__ = ["is_proper_name", "joined_name", "more_places", "split_names"]
 
 # A proper name, as transcripts write a place's ("Rome", "Salt Lake City", "Stratford upon Avon").
 _PROPER_NAME = re.compile(r"[A-Z][\w'.-]*(?: (?:[A-Z][\w'.-]*|of|de|del|la|le|upon|on))*(?<! of)")
+
+
+# Places whose own name holds "and": one place, not two ("the weather in Trinidad and Tobago").
+_JOINED = frozenset(
+    name.lower()
+    for name in (
+        "Trinidad and Tobago",
+        "Bosnia and Herzegovina",
+        "Antigua and Barbuda",
+        "Saint Kitts and Nevis",
+        "St Kitts and Nevis",
+        "St. Kitts and Nevis",
+        "Saint Vincent and the Grenadines",
+        "St Vincent and the Grenadines",
+        "Sao Tome and Principe",
+        "São Tomé and Príncipe",
+        "Turks and Caicos",
+        "Turks and Caicos Islands",
+        "Wallis and Futuna",
+        "Saint Pierre and Miquelon",
+        "Svalbard and Jan Mayen",
+        "Heard Island and McDonald Islands",
+        "South Georgia and the South Sandwich Islands",
+        "Newcastle and Gateshead",
+        "Brighton and Hove",
+        "Kensington and Chelsea",
+        "Hammersmith and Fulham",
+        "Barking and Dagenham",
+        "Richmond and Twickenham",
+    )
+)
+
+
+def joined_name(first: str, second: str) -> str | None:
+    """``first`` "and" ``second`` when its end is one place's name ("in Trinidad" and "Tobago" → "in
+    Trinidad and Tobago"), else None."""
+    words = first.split()
+    for start in range(max(0, len(words) - 3), len(words)):
+        if f"{' '.join(words[start:])} and {second}".lower() in _JOINED:
+            return f"{first} and {second}"
+    return None
+
+
+def split_names(text: str) -> list[str]:
+    """``text`` split at its commas, "and"s and "or"s ("Berlin and Rome" → two), a place whose own name
+    holds "and" kept whole ("Trinidad and Tobago or Jamaica" → two)."""
+    pieces = re.split(r"(\s*,\s*|\s+and\s+|\s+or\s+)", text)
+    merged = [pieces[0]]
+    for joint, part in zip(pieces[1::2], pieces[2::2], strict=True):
+        whole = joined_name(merged[-1], part) if joint.strip() == "and" else None
+        if whole is not None:
+            merged[-1] = whole
+        else:
+            merged.append(part)
+    return merged
 
 
 def is_proper_name(text: str) -> bool:
@@ -32,6 +87,11 @@ def more_places(after: list[tuple[str, str]], preposition: str) -> tuple[list[st
             phrase = rest[1][1]
         if not _PROPER_NAME.fullmatch(phrase):
             break
+        if places and joined_name(places[-1], phrase):  # "in Paris and Trinidad and Tobago"
+            places[-1] = f"{places[-1]} and {phrase}"
+            used += joined
+            rest = rest[len(joined) :]
+            continue
         places.append(phrase)
         used += joined
         rest = rest[len(joined) :]

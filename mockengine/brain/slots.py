@@ -60,7 +60,7 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
-from mockengine.brain.places import more_places
+from mockengine.brain.places import joined_name, more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
@@ -68,7 +68,7 @@ from mockengine.brain.values import Span
 MAX_OBJECT_DEPTH = 2
 _PLACES = ("room", "location", "place", "where", "area", "zone")
 # Parameters that hold one place, which "in Paris and Rome" asks one call each of.
-_ONE_PLACE = (*_PLACES, "city", "town", "country", "region")
+ONE_PLACE = (*_PLACES, "city", "town", "country", "region")
 
 
 @dataclass
@@ -138,7 +138,7 @@ def fill(
     needed = [n for n in required if not schema_values.admits_null(properties.get(n))]
     _fill_strings(work, filled, _Strings(strings, needed, cues, as_said, lists))
     spans.without_leading_verb(filled, text, [n for n in strings if n not in required])
-    free = [n for n in required if kinds.get(n) == "string" and not spans.fits(n, _ONE_PLACE)]
+    free = [n for n in required if kinds.get(n) == "string" and not spans.fits(n, ONE_PLACE)]
     labels.fill_beside_label(
         work.said, filled.arguments, filled.sources, free, lambda value: only_own_words(value, cues)
     )
@@ -573,6 +573,13 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
         if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
             continue
         value = items.without_kind(bare(phrase), target)
+        # "in Trinidad and Tobago": one place whose name holds "and"
+        if index + 1 < len(said) and said[index + 1][0] == "and" and spans.fits(target, ONE_PLACE):
+            whole = joined_name(value, said[index + 1][1])
+            if whole is not None:
+                value = whole
+                segments = [s for s in segments if s != said[index + 1]]
+                said = [*said[: index + 1], ("", ""), *said[index + 2 :]]
         # "with Ana and Bo" for a list of attendees: the "and" phrases that follow belong to it
         for joined, more in said[index + 1 :] if target in todo.lists else ():
             if joined != "and":
@@ -581,7 +588,7 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
             segments = [s for s in segments if s != (joined, more)]
         filled.arguments[target], filled.sources[target] = value, f"{preposition} {phrase}"
         segments = [s for s in segments if s != (preposition, phrase)]
-        if target not in todo.lists and spans.fits(target, _ONE_PLACE):
+        if target not in todo.lists and spans.fits(target, ONE_PLACE):
             places, taken = more_places(said[index + 1 :], preposition)
             filled.more += [(target, place) for place in places]
             segments = [s for s in segments if s not in taken]

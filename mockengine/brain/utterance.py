@@ -28,10 +28,10 @@ _REPEATED = re.compile(
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask, and so
 # does a request to keep others from something ("don't let anyone disturb us": a request for privacy).
-_NOT_TO = (
-    r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t|i (?:don'?t|do not) want to"
-    r"|i'?m not ready to)\s+"
-)
+_NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t|i'?m not ready to)\s+"
+# What the speaker does not want to do asks for nothing, unless a later clause asks: "I don't want to
+# get wet, what's the weather in Paris?"
+_NOT_WANT_TO = re.compile(r"^\W*(?:i|we) (?:really )?(?:don'?t|do not) want to\s+", re.IGNORECASE)
 # What the speaker does not want or need ("I don't want a table", "we don't need the weather") refuses
 # it, unless a later clause says what they want instead ("I don't need the break, straight into the
 # next round"): then it is a reason beside a request.
@@ -40,7 +40,18 @@ _NOT_WANTED = re.compile(
     r"|there'?s no need (?:to|for))\s+(?!to\b|forget\b)[^,;]*$",
     re.IGNORECASE,
 )
-_STILL_ASKS = r"(?!forget\b|let me forget\b|miss\b|stop\b|let (?:anyone|anybody|people)\b)"
+# What the speaker does not want, then what they want instead: "I don't need the weather, just the time",
+# "not the weather, the time in Tokyo", "I don't want a table but a room".
+_UNWANTED_THEN = re.compile(
+    _LEAD + r"(?:(?:i|we) (?:really |actually )?(?:don'?t|do not) (?:really )?(?:want|need)|no need for"
+    r"|not)\s+(?!to\b|forget\b|now\b|yet\b|sure\b|really\b)(?P<refused>[^,;]*?)"
+    r"(?:\s*[,;]\s*(?:(?:but|just|only|instead)\s+)?|\s+(?:but|just|only|instead)\s+)(?P<wanted>\S.*)$",
+    re.IGNORECASE,
+)
+_STILL_ASKS = (
+    r"(?!forget\b|let me forget\b|miss\b|stop\b|let (?:anyone|anybody|people)\b|hesitate\b|worry\b"
+    r"|be (?:late|shy|afraid)\b)"
+)
 # Putting an action off: "hold off on buying it", "hang fire on launching it", "wait with sending that".
 _PUT_OFF = r"(?:hold off|hang fire|hold fire|wait)\s+(?:on|with)\s+\w+ing\b"
 _NEGATED = re.compile(rf"{_LEAD}(?:{_NOT_TO}{_STILL_ASKS}|{_PUT_OFF})", re.IGNORECASE)
@@ -246,11 +257,22 @@ def complains(text: str) -> bool:
     return bool(_COMPLAINT.search(text))
 
 
+def wanted_instead(text: str) -> tuple[str, str] | None:
+    """What the speaker does not want and what they want after it (("the weather", "just the time") of
+    "I don't need the weather, just the time"), None when ``text`` opens with no such refusal or says
+    nothing after it."""
+    found = _UNWANTED_THEN.match(text.replace("’", "'"))
+    return (found.group("refused"), found.group("wanted")) if found is not None else None
+
+
 def negated(text: str) -> bool:
     """``text`` asks for something not to be done ("don't play it")."""
     text = text.replace("’", "'")
     return bool(
-        _NEGATED.search(text) or _NOT_WANTED.search(re.sub(r"\s+(?:but|instead|just)\b.*$", ",", text))
+        _NEGATED.search(text)
+        or _NOT_WANTED.search(re.sub(r"\s+(?:but|instead|just)\b.*$", ",", text))
+        or _NOT_WANT_TO.search(text)
+        and not _asks_after(text)
     )
 
 
@@ -347,7 +369,7 @@ def not_asking(text: str) -> str | None:
         return "a dismissal"
     if not without_closing(text).strip(" ,.!?"):
         return "a closing remark"
-    if _UNDECIDED.search(text) and not _REQUEST_MARK.search(text):
+    if _UNDECIDED.search(text) and not _REQUEST_MARK.search(text) and not _asks_after(text):
         return "thinking aloud"
     if _ABOUT_THE_APP.search(text):
         return "a question about the assistant"
@@ -361,6 +383,20 @@ def not_asking(text: str) -> str | None:
     if is_remark(text) and not _COMPLAINT.search(text):
         return "a remark, not a request"
     return None
+
+
+# A clause that asks, after one that does not: "not sure, what's the weather in Paris?"
+_LATER_ASKS = re.compile(
+    r"[,;.!?]\s*(?:so\s+|then\s+)?(?:what|what's|where|where's|when|how|how's|which|who|is|are|do|does)\b"
+    r"[^,;.!]*\?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _asks_after(text: str) -> bool:
+    """After thinking aloud, a later clause asks a question or for an action ("I don't know, book a
+    table for two")."""
+    return bool(_LATER_ASKS.search(text)) or then_asks(text)
 
 
 def _measured_then(text: str) -> bool:

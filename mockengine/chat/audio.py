@@ -127,9 +127,22 @@ def output_audio_tokens(duration_ms: float) -> int:
     return math.ceil(duration_ms / ASSISTANT_AUDIO_MS_PER_TOKEN) if duration_ms > 0 else 0
 
 
-def decode_input_audio(data: str, fmt: str) -> bytes:
+# The most spoken input one request may carry, all its parts together: the live transcription models'
+# limit (their 400 says "audio duration … seconds is longer than 1500 seconds which is the maximum for
+# this model"); the Chat Completions one is not public. Ours: a bound on what one request costs, since a
+# body of 72 MB holds hours of low-rate mp3, gigabytes once decoded, and whisper's one stt worker is
+# shared with the Realtime sessions.
+MAX_INPUT_AUDIO_MS = 1_500_000
+
+
+class InputAudioTooLong(ValueError):
+    """Spoken input past MAX_INPUT_AUDIO_MS (decoding stops there)."""
+
+
+def decode_input_audio(data: str, fmt: str, max_ms: float = MAX_INPUT_AUDIO_MS) -> bytes:
     """A user's ``input_audio`` (base64 ``wav`` or ``mp3``) as PCM16 mono 24 kHz. Raises ValueError for
-    data that is not base64 or not audio of that format (PyAV/FFmpeg cannot read an audio stream)."""
+    data that is not base64 or not audio of that format (PyAV/FFmpeg cannot read an audio stream), and
+    InputAudioTooLong as soon as the decoded audio passes ``max_ms``."""
     try:
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError) as exc:
@@ -145,18 +158,26 @@ def decode_audio_file(raw: bytes, fmt: str | None = None) -> bytes:
         raise ValueError("input audio is empty")
     resampler = av.AudioResampler(format="s16", layout="mono", rate=RATE_HZ)
     pieces: list[bytes] = []
+    limit_bytes = max_ms * BYTES_PER_MS
+    size = 0
     try:
         with av.open(io.BytesIO(raw), "r", format=fmt) as container:
             if not container.streams.audio:
                 raise ValueError("no audio stream")
             for frame in container.decode(audio=0):
-                pieces.extend(bytes(out.planes[0])[: out.samples * 2] for out in resampler.resample(frame))
+                for out in resampler.resample(frame):
+                    pieces.append(bytes(out.planes[0])[: out.samples * 2])
+                    size += len(pieces[-1])
+                if size > limit_bytes:
+                    raise InputAudioTooLong(f"input audio is longer than {max_ms / 1000:g} s")
             pieces.extend(bytes(out.planes[0])[: out.samples * 2] for out in resampler.resample(None))
     except (av.FFmpegError, OSError, IndexError) as exc:
         raise ValueError(f"input audio is not {fmt or 'audio'}: {exc}") from exc
     pcm16 = b"".join(pieces)
     if not pcm16:
         raise ValueError("input audio has no samples")
+    if len(pcm16) > limit_bytes:
+        raise InputAudioTooLong(f"input audio is longer than {max_ms / 1000:g} s")
     return pcm16
 
 

@@ -342,6 +342,18 @@ def undecodable_input_audio(param: str) -> ChatError:
     )
 
 
+def input_audio_too_long(param: str, limit_s: int) -> ChatError:
+    # The live transcription models' wording for audio past their limit ("audio duration 1830.53 seconds
+    # is longer than 1400 seconds which is the maximum for this model"); decoding stops at the limit, so
+    # no exact duration. Param ours.
+    return ChatError(
+        400,
+        f"audio duration is longer than {limit_s} seconds which is the maximum for this model",
+        param,
+        "invalid_value",
+    )
+
+
 def unknown_audio_id(index: int, audio_id: str) -> ChatError:
     # Ours: the live service's answer for an expired or foreign audio id is not public.
     return ChatError(

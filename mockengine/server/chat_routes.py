@@ -26,7 +26,9 @@ from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
 from mockengine.chat import errors
 from mockengine.chat.audio import (
     BYTES_PER_MS,
+    MAX_INPUT_AUDIO_MS,
     AudioStore,
+    InputAudioTooLong,
     decode_input_audio,
     input_audio_tokens,
     output_audio_tokens,
@@ -67,6 +69,20 @@ TOO_DEEP_TO_TRACE = "<nested too deeply to trace>"
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
 RESPONSE_STORE = web.AppKey("response_store", ResponseStore)  # for previous_response_id
 AUDIO_STORE = web.AppKey("chat_audio_store", AudioStore)  # audio ids a later message may name
+SPEECH_GATES = web.AppKey("chat_speech_gates", dict)  # executor name → asyncio.Semaphore
+
+
+def _speech_gate(app: web.Application, executor: str) -> asyncio.Semaphore:
+    """How many Chat Completions requests may have speech work (whisper, piper) in the ``executor`` the
+    Realtime sessions share at once: one worker fewer than it has (at least one), so a burst of spoken
+    chat requests waits here, on the event loop, and a session's next sentence never queues behind
+    more than one of them (with a single worker, behind one)."""
+    gates: dict[str, asyncio.Semaphore] = app[SPEECH_GATES]
+    if executor not in gates:
+        settings = app[RESOURCES].settings
+        workers = settings.tts_threads if executor == "tts" else 1
+        gates[executor] = asyncio.Semaphore(max(1, workers - 1))
+    return gates[executor]
 
 
 def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
@@ -324,7 +340,8 @@ async def hear(request: web.Request, chat: ChatRequest) -> ChatRequest:
         return chat
     resources = request.app[RESOURCES]
     work = functools.partial(_transcribe_parts, parts, resources.transcriber)
-    heard, duration_ms = await asyncio.get_running_loop().run_in_executor(resources.stt_executor, work)
+    async with _speech_gate(request.app, "stt"):
+        heard, duration_ms = await asyncio.get_running_loop().run_in_executor(resources.stt_executor, work)
     tokens = chat.prompt_audio_tokens + sum(input_audio_tokens(ms) for ms in duration_ms)
     return dataclasses.replace(chat, heard=heard, prompt_audio_tokens=tokens)
 
@@ -334,15 +351,20 @@ def _transcribe_parts(
 ) -> tuple[dict[tuple[int, int], str], list[float]]:
     heard: dict[tuple[int, int], str] = {}
     durations: list[float] = []
+    left_ms = float(MAX_INPUT_AUDIO_MS)
     for index, number, audio in parts:
         try:
-            pcm16 = decode_input_audio(audio["data"], audio["format"])
+            pcm16 = decode_input_audio(audio["data"], audio["format"], max_ms=left_ms)
+        except InputAudioTooLong as exc:
+            param = f"messages[{index}].content[{number}].input_audio"
+            raise errors.input_audio_too_long(param, MAX_INPUT_AUDIO_MS // 1000) from exc
         except ValueError as exc:
             log.debug("chat: undecodable input audio: %s", exc)
             param = f"messages[{index}].content[{number}].input_audio"
             raise errors.undecodable_input_audio(param) from exc
         heard[(index, number)] = transcriber.transcribe(pcm16).text
         durations.append(len(pcm16) / BYTES_PER_MS)
+        left_ms -= durations[-1]
     return heard, durations
 
 
@@ -352,7 +374,8 @@ async def speak_completion(request: web.Request, chat: ChatRequest, completion: 
         return completion
     resources = request.app[RESOURCES]
     work = functools.partial(speak, completion, chat, resources.synthesizer)
-    return await asyncio.get_running_loop().run_in_executor(resources.tts_executor, work)
+    async with _speech_gate(request.app, "tts"):
+        return await asyncio.get_running_loop().run_in_executor(resources.tts_executor, work)
 
 
 async def decide(
@@ -455,6 +478,7 @@ def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:
     app[MODEL_IDS] = (*CHAT_MODELS, *realtime_models)
     app[RESPONSE_STORE] = ResponseStore()
     app[AUDIO_STORE] = AudioStore()
+    app[SPEECH_GATES] = {}
     app.router.add_get("/v1/models", list_models)
     app.router.add_get("/v1/models/{model}", retrieve_model)
     app.router.add_post("/v1/chat/completions", chat_completions)

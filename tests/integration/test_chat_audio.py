@@ -5,10 +5,13 @@ whisper round trip is in test_chat_audio_models.py."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import dataclasses
 import io
 import json
 import math
+import threading
 import wave
 
 import av
@@ -16,7 +19,11 @@ import openai
 import pytest
 from openai import AsyncOpenAI
 
+from mockengine.engines.fakes import FakeSynthesizer
 from mockengine.engines.sentences import split_sentences
+from mockengine.engines.tts import SpeechSegment
+from mockengine.server.app import create_app
+from mockengine.server.executors import MeteredExecutor
 from tests.conftest import FAKE_TRANSCRIPT
 from tests.eventually import eventually
 from tests.speech import DATA
@@ -370,3 +377,89 @@ async def test_traces_keep_the_size_of_audio_not_its_bytes(chat_client, tmp_path
     said = done["response"]["choices"][0]["message"]["audio"]
     assert heard == f"<base64 audio, {len(question_wav_b64())} chars>"
     assert said["data"].startswith("<base64 audio, ") and said["transcript"]
+
+
+def quiet_wav_b64(minutes: float, rate_hz: int = 8_000) -> str:
+    """A wav of silence, 8-bit mono at ``rate_hz``: many minutes in few bytes."""
+    out = io.BytesIO()
+    with wave.open(out, "wb") as handle:
+        handle.setnchannels(1)
+        handle.setsampwidth(1)
+        handle.setframerate(rate_hz)
+        handle.writeframes(b"\x80" * int(minutes * 60 * rate_hz))
+    return base64.b64encode(out.getvalue()).decode()
+
+
+async def test_spoken_input_past_the_limit_is_refused_before_it_is_transcribed(chat_client):
+    # Two 13-minute parts (8 MB of base64 each) pass 25 minutes together: a 72 MB body of low-rate
+    # audio would otherwise decode to gigabytes and hold whisper's one worker for many minutes.
+    part = {"type": "input_audio", "input_audio": {"data": quiet_wav_b64(13), "format": "wav"}}
+    client = await chat_client()
+    with pytest.raises(openai.BadRequestError) as refused:
+        await client.chat.completions.create(
+            model="gpt-audio",
+            modalities=["text", "audio"],
+            audio=WAV,
+            messages=[{"role": "user", "content": [part, part]}],
+        )
+    error = refused.value.body
+    assert (error["param"], error["code"]) == ("messages[0].content[1].input_audio", "invalid_value")
+    assert (
+        error["message"] == "audio duration is longer than 1500 seconds which is the maximum for this model"
+    )
+    # one part of that length is heard
+    heard = await client.chat.completions.create(
+        model="gpt-audio",
+        modalities=["text", "audio"],
+        audio=WAV,
+        messages=[{"role": "user", "content": [part]}],
+    )
+    assert heard.usage.prompt_tokens_details.audio_tokens == 13 * 60 * 10
+
+
+class HeldSynthesizer(FakeSynthesizer):
+    """The fake voice, each call held until ``release`` is set: speech that takes as long as a test
+    wants."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.entered = threading.Semaphore(0)
+
+    def synthesize(self, text: str, *, voice: str, speed: float = 1.0) -> list[SpeechSegment]:
+        self.entered.release()
+        self.release.wait(timeout=60)
+        return super().synthesize(text, voice=voice, speed=speed)
+
+
+async def test_a_burst_of_spoken_chat_replies_leaves_a_worker_for_the_realtime_sessions(
+    aiohttp_server, fake_resources
+):
+    # Four spoken replies at once, each synthesis held: with two tts workers, the chat requests take at
+    # most one, so a Realtime session's next sentence (a job on the same executor) still runs. Before,
+    # two held chat syntheses filled both workers and the session's sentence queued behind all four.
+    held = HeldSynthesizer()
+    tts = MeteredExecutor("tts-test", 2)
+    settings = dataclasses.replace(fake_resources.settings, tts_threads=2)
+    resources = dataclasses.replace(fake_resources, settings=settings, synthesizer=held, tts_executor=tts)
+    server = await aiohttp_server(create_app(settings, resources))
+    client = AsyncOpenAI(api_key="sk-test", base_url=f"http://127.0.0.1:{server.port}/v1", max_retries=0)
+    burst = [
+        asyncio.create_task(
+            client.chat.completions.create(
+                model="gpt-audio", modalities=["text", "audio"], audio=WAV, messages=HELLO
+            )
+        )
+        for _ in range(4)
+    ]
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, held.entered.acquire)  # one is speaking
+        sentence = asyncio.get_running_loop().run_in_executor(tts, lambda: "the session's sentence")
+        done, _ = await asyncio.wait({sentence}, timeout=30)  # a guard, not a measure: it runs at once
+        assert sentence in done and tts.queue_depth == 0
+    finally:
+        held.release.set()
+        replies = await asyncio.gather(*burst)
+        await client.close()
+        tts.shutdown(wait=True)
+    assert all(reply.choices[0].message.audio for reply in replies)

@@ -282,3 +282,254 @@ def test_the_name_of_a_thing_a_tool_makes_is_not_the_speakers() -> None:
     ):
         assert reply([playlist], [said(words)])[1] == expected, words
     assert not takes_own_name("name", "create_playlist") and takes_own_name("name", "book_table")
+
+
+# Found by trying to break the rules above as users would (each failed before the fix).
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "And I'm hungry",
+        "Or not?",
+        "And what should I wear?",
+        "What about lunch?",
+        "How about a movie?",
+        "what about my order?",
+        "and that's all",
+        "and bye",
+        "And, goodbye",
+        "and the day after?",
+        "And in the capital?",
+    ],
+)
+def test_words_of_the_language_after_a_call_are_no_new_place(words: str) -> None:
+    # a model answers these; it never calls get_weather {city: "hungry"} or {city: "lunch"}
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == []
+
+
+@pytest.mark.parametrize(
+    ("words", "city"),
+    [
+        ("and in berlin?", "berlin"),
+        ("Or Berlin?", "Berlin"),
+        ("And in Trinidad and Tobago?", "Trinidad and Tobago"),
+    ],
+)
+def test_a_new_place_written_as_a_place_is_still_a_follow_up(words: str, city: str) -> None:
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == [("get_weather", {"city": city})]
+
+
+@pytest.mark.parametrize(
+    ("words", "city"),
+    [
+        ("What's the weather in Trinidad and Tobago?", "Trinidad and Tobago"),
+        ("weather in Bosnia and Herzegovina", "Bosnia and Herzegovina"),
+        ("weather in St Kitts and Nevis", "St Kitts and Nevis"),
+    ],
+)
+def test_a_place_whose_name_holds_and_is_one_place(words: str, city: str) -> None:
+    assert reply([WEATHER], [said(words)])[1] == [("get_weather", {"city": city})]
+    both = reply([WEATHER, TIME], [said(words.replace("weather", "weather and time"))])[1]
+    assert both == [("get_weather", {"city": city}), ("get_time", {"city": city})]
+
+
+ASKED_NAME = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "hang on",
+        "It's for my wife",
+        "it's raining here",
+        "this is great",
+        "Use my name",
+        "Cancel",
+        "Sorry, what?",
+    ],
+)
+def test_words_that_give_no_name_do_not_answer_which_name(words: str) -> None:
+    assert reply([BOOK, WEATHER], [*ASKED_NAME, said(words, 2)])[1] == []
+
+
+@pytest.mark.parametrize(("words", "name"), [("Tom and Jerry", "Tom and Jerry"), ("tom smith", "tom smith")])
+def test_a_name_given_as_the_answer_is_one_booking(words: str, name: str) -> None:
+    calls = reply([BOOK, WEATHER], [*ASKED_NAME, said(words, 2)])[1]
+    assert calls == [("book_table", {"name": name, "party_size": 2, "time": "19:00"})]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Paris speaking of which, book a table for 2",
+        "book a table for 2, call me when it's done",
+        "book a table for 2, call me back",
+        "Tom here is my friend, book a table for 2",
+    ],
+)
+def test_words_that_introduce_no_one_fill_no_name(words: str) -> None:
+    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+
+
+@pytest.mark.parametrize(
+    ("words", "call"),
+    [
+        ("not sure, what's the weather in Paris?", ("get_weather", {"city": "Paris"})),
+        ("I'm not sure, what's the weather in Paris?", ("get_weather", {"city": "Paris"})),
+        ("I don't want to get wet, what's the weather in Paris?", ("get_weather", {"city": "Paris"})),
+        (
+            "Don't hesitate to book a table for 2, name's Tom",
+            ("book_table", {"name": "Tom", "party_size": 2}),
+        ),
+        ("don't worry, book a table for 2, name's Tom", ("book_table", {"name": "Tom", "party_size": 2})),
+    ],
+)
+def test_a_request_after_thinking_aloud_or_a_reassurance_is_made(words: str, call: tuple[str, Any]) -> None:
+    assert reply([WEATHER, BOOK], [said(words)])[1] == [call]
+
+
+@pytest.mark.parametrize("words", ["I don't want to go out", "not sure yet", "I don't want to book it"])
+def test_what_the_speaker_does_not_want_to_do_alone_is_still_no_request(words: str) -> None:
+    assert reply([WEATHER, BOOK], [said(words)])[1] == []
+
+
+@pytest.mark.parametrize("words", ["And the time?", "What about the time?"])
+def test_another_tool_by_ellipsis_carries_the_previous_calls_arguments(words: str) -> None:
+    # gpt-4o calls get_time {city: Paris}; the words alone asked "Which city do you mean?"
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == [("get_time", {"city": "Paris"})]
+
+
+def test_another_tool_by_ellipsis_asks_only_for_what_the_previous_call_does_not_give() -> None:
+    tools = [WEATHER, TIME, FORECAST]
+    history = [*PARIS, said("And the forecast?", 2)]
+    assert reply(tools, history) == ("What date should I use?", [])
+    history.append(TurnView("a2", "assistant", "What date should I use?"))
+    assert reply(tools, [*history, said("Friday", 3)])[1] == [
+        ("get_forecast", {"city": "Paris", "date": "2026-03-06"})
+    ]
+
+
+def test_the_same_tool_asked_for_a_value_it_lacks_carries_nothing_over() -> None:
+    assert reply([WEATHER, TIME], [*PARIS, said("and in my city?", 2)]) == ("Which city do you mean?", [])
+
+
+@pytest.mark.parametrize(
+    ("words", "name"),
+    [
+        ("book a table for 2, I'm Tom", "Tom"),
+        ("Hi, I'm Tom, book a table for 2", "Tom"),
+        ("book a table for 2, I am Alice Smith", "Alice Smith"),
+    ],
+)
+def test_i_am_and_a_name_introduces_the_speaker(words: str, name: str) -> None:
+    assert reply([BOOK], [said(words)])[1] == [("book_table", {"name": name, "party_size": 2})]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "I'm French, book a table for 2",
+        "book a table for 2, I'm Tom's dad",
+        "I'm in Paris, book a table for 2",
+    ],
+)
+def test_i_am_and_no_name_introduces_no_one(words: str) -> None:
+    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+
+
+def small_talk(turns: int) -> list[TurnView]:
+    talk: list[TurnView] = []
+    for index in range(turns):
+        talk += [said("Thanks! Tell me a joke", 10 + index), TurnView(f"t{index}", "assistant", "Sure: …")]
+    return talk
+
+
+@pytest.mark.parametrize("words", ["And in Berlin?", "What about Tokyo?", "Berlin?"])
+def test_a_follow_up_after_some_small_talk_still_leans_on_the_call(words: str) -> None:
+    city = "Tokyo" if "Tokyo" in words else "Berlin"
+    history = [*PARIS, *small_talk(2), said(words, 20)]
+    assert reply([WEATHER, TIME], history)[1] == [("get_weather", {"city": city})]
+
+
+def test_a_follow_up_leans_only_on_a_call_a_few_turns_back() -> None:
+    assert reply([WEATHER, TIME], [*PARIS, *small_talk(4), said("And in Berlin?", 20)])[1] == []
+
+
+@pytest.mark.parametrize(
+    ("words", "city"),
+    [
+        ("in Berlin", "Berlin"),
+        ("Also Tokyo", "Tokyo"),
+        ("Now Berlin please", "Berlin"),
+        ("for New York", "New York"),
+    ],
+)
+def test_a_place_after_a_preposition_or_also_needs_no_question_mark(words: str, city: str) -> None:
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == [("get_weather", {"city": city})]
+
+
+@pytest.mark.parametrize("words", ["Berlin", "Tom", "Also good morning", "in a minute"])
+def test_a_name_alone_without_a_question_mark_is_no_follow_up(words: str) -> None:
+    assert reply([WEATHER, TIME], [*PARIS, said(words, 2)])[1] == []
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "I can't wait to book a table for 2",
+        "don't forget to book it for 7",
+        "I'd love to book a table for 2",
+        "remember to book a table for 2",
+    ],
+)
+def test_words_leading_to_the_action_are_no_name(words: str) -> None:
+    # "can't wait", "don't forget" were booked as the name; a model asks for it
+    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+
+
+def test_a_name_after_words_leading_to_the_action_is_still_taken() -> None:
+    calls = reply([BOOK], [said("Don't forget to book a table for two, name Tom")])[1]
+    assert calls == [("book_table", {"name": "Tom", "party_size": 2})]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "I don't need the weather, just the time in Tokyo",
+        "I don't want the weather, I want the time in Tokyo",
+        "not the weather, the time in Tokyo",
+    ],
+)
+def test_the_tool_refused_beside_another_is_not_called(words: str) -> None:
+    # a model calls get_time; the refused get_weather was called with the wanted clause's city
+    assert reply([WEATHER, TIME], [said(words)])[1] == [("get_time", {"city": "Tokyo"})]
+
+
+SEARCH = ToolSpec(
+    "search_books",
+    "Search the library catalogue for books by title",
+    {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]},
+)
+MUSIC = ToolSpec(
+    "play_music",
+    "Play a song, artist or genre",
+    {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "first", "words", "value"),
+    [
+        (SEARCH, {"title": "Dune"}, "what about War and Peace?", "War and Peace"),
+        (SEARCH, {"title": "Dune"}, "And Pride and Prejudice?", "Pride and Prejudice"),
+        (MUSIC, {"query": "jazz"}, "how about Simon and Garfunkel?", "Simon and Garfunkel"),
+        (MUSIC, {"query": "jazz"}, "what about rock and roll?", "rock and roll"),
+    ],
+)
+def test_a_title_holding_and_is_one_call(
+    tool: ToolSpec, first: dict[str, Any], words: str, value: str
+) -> None:
+    name = next(iter(first))
+    history = [said("look it up"), *answered(1, tool.name, first, {"ok": True}), said(words, 2)]
+    assert reply([tool], history)[1] == [(tool.name, {name: value})]
