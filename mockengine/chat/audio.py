@@ -147,13 +147,14 @@ def decode_input_audio(data: str, fmt: str, max_ms: float = MAX_INPUT_AUDIO_MS) 
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError) as exc:
         raise ValueError("input audio is not base64") from exc
-    return decode_audio_file(raw, fmt)
+    return decode_audio_file(raw, fmt, max_ms)
 
 
-def decode_audio_file(raw: bytes, fmt: str | None = None) -> bytes:
+def decode_audio_file(raw: bytes, fmt: str | None = None, max_ms: float = MAX_INPUT_AUDIO_MS) -> bytes:
     """Audio file bytes in container ``fmt`` (None: whatever FFmpeg recognises in them: wav, mp3, mp4/m4a,
     webm, ogg, flac, …) as PCM16 mono 24 kHz, its first audio stream downmixed and resampled. Raises
-    ValueError for empty bytes, bytes FFmpeg cannot read, or a file without audio samples."""
+    ValueError for empty bytes, bytes FFmpeg cannot read, or a file without audio samples, and
+    InputAudioTooLong as soon as the decoded audio passes ``max_ms``."""
     if not raw:
         raise ValueError("input audio is empty")
     resampler = av.AudioResampler(format="s16", layout="mono", rate=RATE_HZ)

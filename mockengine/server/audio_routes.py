@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from mockengine.chat import errors, speech, transcription
-from mockengine.chat.audio import decode_audio_file
+from mockengine.chat.audio import MAX_INPUT_AUDIO_MS, InputAudioTooLong, decode_audio_file
 from mockengine.chat.errors import ChatError
 from mockengine.chat.transcription import TranscriptionRequest
 from mockengine.engines.stt import Transcriber, Transcript
@@ -74,6 +74,8 @@ def _file(form: Any) -> tuple[str, bytes]:
 def _hear(raw: bytes, wanted: TranscriptionRequest, transcriber: Transcriber) -> Transcript:
     try:
         pcm16 = decode_audio_file(raw)
+    except InputAudioTooLong as exc:
+        raise errors.input_audio_too_long("file", int(MAX_INPUT_AUDIO_MS / 1000)) from exc
     except ValueError as exc:
         log.debug("audio: undecodable file: %s", exc)
         raise transcription.undecodable_file() from exc

@@ -230,6 +230,23 @@ async def test_refused_files(audio_client):
     )
 
 
+async def test_a_file_longer_than_the_limit_is_refused_not_decoded_whole(audio_client):
+    """25 minutes of 8 kHz 8-bit audio fit in 12 MB (under the 25 MiB upload limit) and decode to
+    72 MB of PCM16 24 kHz: decoding stops at the limit, as the live models' 1500-second limit reads."""
+    seconds = 1501
+    out = io.BytesIO()
+    with wave.open(out, "wb") as handle:
+        handle.setnchannels(1)
+        handle.setsampwidth(1)
+        handle.setframerate(8000)
+        handle.writeframes(b"\x80" * 8000 * seconds)
+    client = await audio_client()
+    with pytest.raises(openai.BadRequestError) as caught:
+        await client.audio.transcriptions.create(model="gpt-4o-transcribe", file=("long.wav", out.getvalue()))
+    assert caught.value.body["param"] == "file" and caught.value.body["code"] == "invalid_value"
+    assert "longer than 1500 seconds" in caught.value.body["message"]
+
+
 async def test_a_missing_or_refused_key_is_401(audio_client):
     client = await audio_client(api_keys=("sk-good",))
     with pytest.raises(openai.AuthenticationError):
