@@ -26,7 +26,11 @@ from mockengine.faults.spec import FaultSpec
 from mockengine.ids import IdFactory
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
-from mockengine.protocol.session_config import validate_session_update, validate_tool_choice
+from mockengine.protocol.session_config import (
+    check_session_type,
+    validate_session_update,
+    validate_tool_choice,
+)
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.rtp_send import send_on_shared_grid
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
@@ -251,6 +255,7 @@ def _session_from(text: str | None) -> dict[str, Any]:
         raise BadCall(400, INVALID_JSON_BODY, param="session") from exc
     try:
         validate_session_update(session)
+        check_session_type("realtime", session)  # transcription sessions are WebSocket-only here
         validate_tool_choice(session.get("tool_choice", "auto"), session.get("tools", []), "session")
     except ProtocolError as exc:
         raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
