@@ -133,3 +133,17 @@ async def test_a_transcription_secret_with_realtime_fields_is_refused(engine_url
         assert reply.status == 400
         error = (await reply.json())["error"]
     assert error["code"] == "unknown_parameter" and error["param"] == "session.instructions"
+
+
+async def test_a_transcription_secret_cannot_open_a_webrtc_call(engine_url) -> None:
+    http_base = (await engine_url()).replace("ws://", "http://")
+    async with _client(http_base.replace("http://", "ws://")) as client:
+        secret = await client.realtime.client_secrets.create(session={"type": "transcription"})
+    headers = {"Authorization": f"Bearer {secret.value}", "Content-Type": "application/sdp"}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{http_base}/realtime/calls", data="v=0\r\n", headers=headers) as reply,
+    ):
+        assert reply.status == 400
+        error = (await reply.json())["error"]
+    assert error["param"] == "session.type" and "WebSocket only" in error["message"]

@@ -263,6 +263,14 @@ def _session_from(text: str | None) -> dict[str, Any]:
 
 
 def _model(request: web.Request, secret: ClientSecret | None, session: dict[str, Any]) -> str:
+    if secret is not None and secret.session.get("type") == "transcription":
+        raise BadCall(
+            400,
+            "This client secret opens a transcription session, which mockengine serves over WebSocket "
+            "only (wss://HOST/v1/realtime?intent=transcription).",
+            param="session.type",
+            code="invalid_value",
+        )
     model = session.get("model") or request.query.get("model")
     if not model:
         model = secret.model if secret is not None else DEFAULT_MODEL
