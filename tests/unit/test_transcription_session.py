@@ -157,11 +157,18 @@ def test_a_transcription_url_is_accepted_and_a_transcribe_model_alone_is_not() -
     assert unknown is not None and unknown.error.code == "invalid_model"
 
 
-def test_speech_is_turned_into_transcripts_and_never_into_a_response() -> None:
+@pytest.mark.parametrize(
+    "turn_detection",
+    [{"type": "server_vad", "silence_duration_ms": 500}, {"type": "semantic_vad", "eagerness": "high"}],
+    ids=lambda t: str(t["type"]),
+)
+def test_speech_is_turned_into_transcripts_and_never_into_a_response(turn_detection: dict) -> None:
     driver = _driver()
     (created,) = driver.of_type("session.created")
     assert created["session"]["object"] == "realtime.transcription_session"
-    driver.send(ce.SessionUpdate(PIPECAT_UPDATE))
+    update = {"type": "transcription", "audio": {"input": {**PIPECAT_UPDATE["audio"]["input"]}}}
+    update["audio"]["input"]["turn_detection"] = turn_detection
+    driver.send(ce.SessionUpdate(update))
     (updated,) = driver.of_type("session.updated")
     assert updated["session"]["audio"]["input"]["transcription"]["model"] == "gpt-4o-transcribe"
     driver.stream_silence(300)
