@@ -197,3 +197,14 @@ def conversation_full(limit: int) -> ProtocolError:
         "Delete items before adding more.",
         "item",
     )
+
+
+def response_in_transcription_session() -> ProtocolError:
+    """``response.create`` in a transcription session, which never responds (reference §4). The live
+    wording is not public; code and message are ours."""
+    return ProtocolError(
+        "invalid_value",
+        "A transcription session does not create responses: 'response.create' is only supported in "
+        "realtime sessions (connect with ?model=gpt-realtime).",
+        "type",
+    )

@@ -25,7 +25,13 @@ from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.schema_errors import VALIDATOR_CLASS, json_type_name, validate
 from mockengine.protocol.schema_refs import unresolvable_reference
-from mockengine.protocol.session_schema import SESSION_UPDATE_SCHEMA, TURN_DETECTION_SCHEMA
+from mockengine.protocol.session_schema import (
+    SESSION_UPDATE_SCHEMA,
+    TRANSCRIPTION_SESSION_UPDATE_SCHEMA,
+    TURN_DETECTION_SCHEMA,
+)
+
+SessionType = Literal["realtime", "transcription"]
 
 DEFAULT_INSTRUCTIONS = (
     "Your knowledge cutoff is 2023-10. You are a helpful, witty, and friendly AI. Act like a human, but "
@@ -142,13 +148,30 @@ class SessionConfig:
     voice: str | dict[str, Any] = "alloy"  # a name, or {"id": ...} for a custom voice
     speed: float = 1.0
     parallel_tool_calls: bool = True  # newer models' session field (reference §4): one call a response
+    # "transcription": a transcription session (reference §4), which has only the audio.input fields
+    # above and never responds; the realtime-only fields keep their defaults and are not on its wire.
+    session_type: SessionType = "realtime"
+
+    @property
+    def is_transcription(self) -> bool:
+        return self.session_type == "transcription"
 
     @classmethod
     def from_wire(cls, session: dict[str, Any]) -> SessionConfig:
         """The view of a wire session object that passed validation (``session.created`` / ``.updated``)."""
-        audio_in, audio_out = session["audio"]["input"], session["audio"]["output"]
+        audio_in = session["audio"]["input"]
         transcription = audio_in.get("transcription")
         noise_reduction = audio_in.get("noise_reduction")
+        if session.get("type") == "transcription":
+            return cls(
+                model="",
+                input_format=_audio_format(audio_in["format"]),
+                transcription=None if transcription is None else InputTranscription.from_wire(transcription),
+                noise_reduction=None if noise_reduction is None else noise_reduction.get("type"),
+                turn_detection=turn_detection_from_wire(audio_in.get("turn_detection")),
+                session_type="transcription",
+            )
+        audio_out = session["audio"]["output"]
         return cls(
             model=session["model"],
             instructions=session["instructions"],
@@ -211,21 +234,62 @@ def default_session(model: str, session_id: str, expires_at: int) -> dict[str, A
     }
 
 
+def default_transcription_session(session_id: str, expires_at: int) -> dict[str, Any]:
+    """A new transcription session as ``session.created`` shows it: openai-python's
+    ``RealtimeTranscriptionSessionCreateResponse`` fields (``object: "realtime.transcription_session"``,
+    only ``audio.input`` and ``include``). Transcription is off until the client names a model, and
+    server_vad is on (reference §5: also for transcription sessions), with the realtime session's
+    server_vad fields (the live echo of them here is not public)."""
+    config = SessionConfig("", session_type="transcription")
+    assert config.turn_detection is not None
+    return {
+        "type": "transcription",
+        "object": "realtime.transcription_session",
+        "id": session_id,
+        "expires_at": expires_at,
+        "audio": {
+            "input": {
+                "format": config.input_format.wire(),
+                "transcription": None,
+                "noise_reduction": None,
+                "turn_detection": dataclasses.asdict(config.turn_detection),
+            }
+        },
+        "include": None,
+    }
+
+
 def validate_session_update(update: Any) -> None:
-    """Check a ``session.update``'s ``session`` object; raise :class:`ProtocolError` if it is rejected."""
+    """Check a ``session.update``'s ``session`` object (or a session-create request) on its own, against
+    the schema of its ``type``: a realtime session's fields, or a transcription session's (only
+    ``audio.input`` and ``include``, a known transcription model). Whether that type fits the session it
+    goes to is :func:`check_session_type`'s question. Raises :class:`ProtocolError` if it is rejected."""
     if not isinstance(update, dict):
         raise errors.invalid_type("session", "an object", json_type_name(update))
     if "type" not in update:
         raise errors.missing_parameter("session.type")
+    if update["type"] == "transcription":
+        validate(update, TRANSCRIPTION_SESSION_UPDATE_SCHEMA, "session")
+        return
     refuse_hosted_tools(update.get("tools"), "session.tools")
     validate(update, SESSION_UPDATE_SCHEMA, "session")
     check_tool_schemas(update.get("tools", []), "session.tools")
-    if update["type"] == "transcription":
-        raise ProtocolError(
-            "invalid_value",
-            "Passing a transcription session update event to a realtime session is not allowed.",
-            "session.type",
-        )
+
+
+def check_session_type(session_type: SessionType, update: dict[str, Any]) -> None:
+    """A session keeps its type: a transcription update to a realtime session is refused with the live
+    service's words (reference §8), a realtime update to a transcription session with the mirror of
+    them (ours: that case's live wording is not public). Raises :class:`ProtocolError`
+    (``invalid_value``, param ``session.type``)."""
+    if update.get("type") == session_type:
+        return
+    kinds = {"realtime": "a realtime", "transcription": "a transcription"}
+    raise ProtocolError(
+        "invalid_value",
+        f"Passing {kinds[update['type']]} session update event to {kinds[session_type]} session is not "
+        "allowed.",
+        "session.type",
+    )
 
 
 def validate_turn_detection(turn_detection: dict[str, Any] | None) -> None:

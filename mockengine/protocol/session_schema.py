@@ -153,6 +153,76 @@ VOICE_SCHEMA = {
         {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
     ]
 }
+# The transcription models openai-python's AudioTranscription names (audio_transcription.py). A
+# transcription session refuses any other (a realtime session's transcription takes any name, as before).
+TRANSCRIPTION_MODELS = (
+    "whisper-1",
+    "gpt-transcribe",
+    "gpt-live-transcribe",
+    "gpt-4o-mini-transcribe",
+    "gpt-4o-mini-transcribe-2025-12-15",
+    "gpt-4o-transcribe",
+    "gpt-4o-transcribe-diarize",
+    "gpt-realtime-whisper",
+)
+_TRANSCRIPTION_FIELDS: dict[str, Any] = {
+    "model": {"type": "string"},
+    "language": {"type": ["string", "null"]},
+    "prompt": {"type": ["string", "null"]},
+    # openai-node 7.x AudioTranscription (and openai-python's delay); the Agents JS SDK passes them through
+    "delay": {"enum": ["minimal", "low", "medium", "high", "xhigh", None]},
+    "keywords": {"type": ["array", "null"], "items": {"type": "string"}},
+    "languages": {"type": ["array", "null"], "items": {"type": "string"}},
+}
+_AUDIO_INPUT_FIELDS: dict[str, Any] = {
+    "format": FORMAT_SCHEMA,
+    "transcription": {
+        "type": ["object", "null"],
+        "properties": _TRANSCRIPTION_FIELDS,
+        "additionalProperties": False,
+    },
+    "noise_reduction": {
+        "type": ["object", "null"],
+        "properties": {"type": {"enum": ["near_field", "far_field"]}},
+        "additionalProperties": False,
+    },
+    "turn_detection": TURN_DETECTION_SCHEMA,
+}
+_INCLUDE_SCHEMA = {"type": ["array", "null"], "items": {"enum": ["item.input_audio_transcription.logprobs"]}}
+# openai-python's RealtimeTranscriptionSessionCreateRequest: only audio.input and include (reference §4).
+TRANSCRIPTION_SESSION_UPDATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "type": {"const": "transcription"},
+        "object": {"type": "string"},
+        "id": {"type": "string"},
+        "expires_at": {"type": "integer"},
+        "audio": {
+            "type": "object",
+            "properties": {
+                "input": {
+                    "type": "object",
+                    "properties": {
+                        **_AUDIO_INPUT_FIELDS,
+                        "transcription": {
+                            "type": ["object", "null"],
+                            "properties": {
+                                **_TRANSCRIPTION_FIELDS,
+                                "model": {"enum": list(TRANSCRIPTION_MODELS)},
+                            },
+                            "additionalProperties": False,
+                        },
+                    },
+                    "additionalProperties": False,
+                }
+            },
+            "additionalProperties": False,
+        },
+        "include": _INCLUDE_SCHEMA,
+    },
+    "required": ["type"],
+    "additionalProperties": False,
+}
 SESSION_UPDATE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -168,29 +238,7 @@ SESSION_UPDATE_SCHEMA: dict[str, Any] = {
             "properties": {
                 "input": {
                     "type": "object",
-                    "properties": {
-                        "format": FORMAT_SCHEMA,
-                        "transcription": {
-                            "type": ["object", "null"],
-                            "properties": {
-                                "model": {"type": "string"},
-                                "language": {"type": ["string", "null"]},
-                                "prompt": {"type": ["string", "null"]},
-                                # openai-node 7.x AudioTranscription (and openai-python's delay); the
-                                # Agents JS SDK passes them through
-                                "delay": {"enum": ["minimal", "low", "medium", "high", "xhigh", None]},
-                                "keywords": {"type": ["array", "null"], "items": {"type": "string"}},
-                                "languages": {"type": ["array", "null"], "items": {"type": "string"}},
-                            },
-                            "additionalProperties": False,
-                        },
-                        "noise_reduction": {
-                            "type": ["object", "null"],
-                            "properties": {"type": {"enum": ["near_field", "far_field"]}},
-                            "additionalProperties": False,
-                        },
-                        "turn_detection": TURN_DETECTION_SCHEMA,
-                    },
+                    "properties": _AUDIO_INPUT_FIELDS,
                     "additionalProperties": False,
                 },
                 "output": {
@@ -211,10 +259,7 @@ SESSION_UPDATE_SCHEMA: dict[str, Any] = {
         "tracing": TRACING_SCHEMA,
         "truncation": TRUNCATION_SCHEMA,
         "prompt": PROMPT_SCHEMA,
-        "include": {
-            "type": ["array", "null"],
-            "items": {"enum": ["item.input_audio_transcription.logprobs"]},
-        },
+        "include": _INCLUDE_SCHEMA,
         "parallel_tool_calls": {"type": "boolean"},
         "reasoning": REASONING_SCHEMA,
     },

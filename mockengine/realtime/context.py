@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mockengine.ids import IdFactory
-from mockengine.protocol.session_config import SessionConfig, TurnDetection
+from mockengine.protocol.session_config import SessionConfig, SessionType, TurnDetection
 from mockengine.realtime.conversation import Conversation, Item
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.streaming import ResponseStreamer
@@ -38,6 +38,9 @@ class SessionOptions:
     # ``audio_spill_dir`` (None: the system's temp dir). Negative: keep it all in memory.
     audio_memory_ms: int = 30_000
     audio_spill_dir: str | None = None
+    # "transcription": a transcription session (``?intent=transcription``, or a client secret minted
+    # for one): its own session object, the same input path, no responses.
+    session_type: SessionType = "realtime"
 
 
 @dataclass

@@ -33,7 +33,9 @@ from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import (
     SessionConfig,
+    check_session_type,
     default_session,
+    default_transcription_session,
     merge_session,
     validate_tool_choice,
     validate_turn_detection,
@@ -72,9 +74,13 @@ class RealtimeSession:
         describe_image: Callable[[str], ImageFacts],
     ) -> None:
         self.ids = ids
-        config = default_session(options.model, ids.session(), options.created_at_s + options.session_max_s)
-        if options.voice is not None:
-            config["audio"]["output"]["voice"] = options.voice
+        expires_at = options.created_at_s + options.session_max_s
+        if options.session_type == "transcription":
+            config = default_transcription_session(ids.session(), expires_at)
+        else:
+            config = default_session(options.model, ids.session(), expires_at)
+            if options.voice is not None:
+                config["audio"]["output"]["voice"] = options.voice
         if options.initial_session:
             config = merge_session(config, options.initial_session)
         self.ctx = SessionContext(options, ids, config, Conversation(ids.conversation()))
@@ -251,13 +257,15 @@ class RealtimeSession:
 
     def on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
         update = event.session
+        check_session_type(self.ctx.view.session_type, update)
         new_voice = update.get("audio", {}).get("output", {}).get("voice")
         if new_voice is not None and new_voice != self.ctx.view.voice and self.responses.has_assistant_audio:
             raise errors.cannot_update_voice()
         old = self.ctx.turn_detection
         merged = merge_session(self.config, update)
         validate_turn_detection(merged["audio"]["input"]["turn_detection"])
-        validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
+        if "tools" in merged:  # a transcription session has none
+            validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
         self.ctx.config = merged
         updated = Step(events=[se.session_updated(self.ids.event(), session=copy.deepcopy(self.config))])
         return updated.extend(self.turns.apply_turn_detection(old, self.ctx.turn_detection, now_ms))

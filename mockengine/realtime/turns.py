@@ -287,6 +287,8 @@ class UserTurns:
         if signal.transcript is not None:
             step.extend(self.responses.item_transcribed(item_id, signal.transcript, now_ms))
         config = self.ctx.turn_detection
+        if self.ctx.view.is_transcription:
+            return step  # a transcription session only transcribes (create_response is moot there)
         if (config is None or config.create_response) and self.responses.active_id is None:
             step.extend(self.responses.start_default(now_ms))
         return step
@@ -310,7 +312,8 @@ class UserTurns:
         (reference §3.8): commit the (silent) buffer and respond."""
         self.responses.idle_deadline_ms = None
         if (
-            not _idle_timeout_ms(self.ctx.turn_detection)
+            self.ctx.view.is_transcription
+            or not _idle_timeout_ms(self.ctx.turn_detection)
             or self.state is not TurnState.LISTENING
             or self.responses.active_id is not None
             or self.buffer.buffered_ms < MIN_COMMIT_MS

@@ -33,6 +33,7 @@ from mockengine.protocol.nulls import drop_not_given
 from mockengine.protocol.schema_errors import json_type_name, validate
 from mockengine.protocol.session_config import (
     default_session,
+    default_transcription_session,
     merge_session,
     validate_session_update,
     validate_tool_choice,
@@ -89,6 +90,10 @@ class ClientSecretStore:
         ``is_scenario_model`` accepts the ``mockengine-NAME`` names that select a loaded scenario."""
         now = self.clock()
         self._forget_expired(now)
+        if session.get("type") == "transcription":
+            effective = merge_session(default_transcription_session(self._ids.session(), 0), session)
+            validate_turn_detection(effective["audio"]["input"]["turn_detection"])
+            return self._store(session, ttl_s, "", now), effective
         model = session.get("model", DEFAULT_MODEL)
         if not MODEL_PATTERN.match(model) and not is_scenario_model(model):
             raise ProtocolError(
@@ -97,10 +102,13 @@ class ClientSecretStore:
         effective = merge_session(default_session(model, self._ids.session(), 0), session)
         validate_turn_detection(effective["audio"]["input"]["turn_detection"])
         validate_tool_choice(effective["tool_choice"], effective["tools"], "session")
+        return self._store(session, ttl_s, model, now), effective
+
+    def _store(self, session: dict[str, Any], ttl_s: int, model: str, now: float) -> ClientSecret:
         value = f"{SECRET_PREFIX}{self._rng.getrandbits(128):032x}"
         secret = ClientSecret(value, int(now) + ttl_s, model, copy.deepcopy(session))
         self._secrets[value] = secret
-        return secret, effective
+        return secret
 
     def lookup(self, value: str) -> ClientSecret | None:
         """The secret if it exists and has not expired."""
@@ -167,12 +175,6 @@ async def create_client_secret(request: web.Request) -> web.Response:
             raise errors.unknown_parameter(unknown[0])
         validate(body.get("expires_after", {}), EXPIRES_AFTER_SCHEMA, "expires_after")
         session = body.get("session", {"type": "realtime"})
-        if isinstance(session, dict) and session.get("type") == "transcription":
-            raise ProtocolError(
-                "invalid_value",
-                "mockengine emulates realtime sessions only; transcription sessions are not supported.",
-                "session.type",
-            )
         validate_session_update(session)
         ttl_s = body.get("expires_after", {}).get("seconds", DEFAULT_TTL_S)
         scenarios = request.app[RESOURCES].scenarios

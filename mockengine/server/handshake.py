@@ -20,6 +20,8 @@ from typing import Any
 
 from mockengine.brain.selection import MODEL_PREFIX, ScenarioLibrary
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.session_config import SessionType
+from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
 from mockengine.settings import Settings
 
 SUBPROTOCOL_KEY_PREFIX = "openai-insecure-api-key."
@@ -147,8 +149,9 @@ def check_connection(
     checked first (``settings=None``: the key is already vetted, e.g. a valid ``ek_`` client secret), then
     the beta shape, then the model (the live order). A model named after a loaded scenario of
     ``scenarios`` (``mockengine-NAME``) is accepted; ``mockengine-NAME`` with no such scenario is refused
-    as ``unknown_scenario`` (ours: the live service knows no scenarios). ``?intent=transcription`` asks
-    for a transcription session, which mockengine does not emulate: refused saying so (ours)."""
+    as ``unknown_scenario`` (ours: the live service knows no scenarios). ``?intent=transcription`` with
+    no model, or with a transcription model (gateways such as LiveKit's put it on the URL), opens a
+    transcription session (:func:`session_type`)."""
     if api_key is None:
         missing = ProtocolError(None, "Missing bearer or basic authentication in header")
         return Refusal(missing, AUTH_CLOSE_CODE)
@@ -164,9 +167,8 @@ def check_connection(
             ),
             REQUEST_CLOSE_CODE,
         )
-    if intent == "transcription" and not model:
-        message = "mockengine emulates realtime sessions only; transcription sessions are not supported."
-        return Refusal(ProtocolError("invalid_value", message, "intent"), REQUEST_CLOSE_CODE)
+    if session_type(intent, model) == "transcription":
+        return None
     if not model:
         return Refusal(
             ProtocolError(
@@ -185,3 +187,12 @@ def check_connection(
         ProtocolError("invalid_model", f'Model "{model}" is not supported in realtime mode.'),
         REQUEST_CLOSE_CODE,
     )
+
+
+def session_type(intent: str | None, model: str | None) -> SessionType:
+    """The kind of session a connection opens: ``transcription`` for ``?intent=transcription`` with no
+    model or a transcription model (``TRANSCRIPTION_MODELS``); otherwise ``realtime`` (a realtime model
+    wins over the intent, as on the live service, which takes ``?model=`` as choosing a conversation)."""
+    if intent == "transcription" and (not model or model in TRANSCRIPTION_MODELS):
+        return "transcription"
+    return "realtime"

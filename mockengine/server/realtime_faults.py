@@ -66,7 +66,7 @@ class RunnerActions:
         return self.runner.session.ids.event()
 
     def model(self) -> str:
-        return str(self.runner.session.config["model"])
+        return str(self.runner.session.config.get("model", ""))  # none in a transcription session
 
     def record(self, spec: FaultSpec | str, **detail: Any) -> None:
         self.state.record(spec, self.runner.session_id, **detail)

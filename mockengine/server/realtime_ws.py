@@ -20,7 +20,7 @@ from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
-from mockengine.server.handshake import Refusal, api_key_from, check_connection
+from mockengine.server.handshake import Refusal, api_key_from, check_connection, session_type
 from mockengine.server.journal import SessionJournal
 from mockengine.server.realtime_faults import attach, connection_faults, detach
 from mockengine.server.replay import replaying
@@ -156,6 +156,11 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     model = request.query.get("model")
     if secret is not None and ("model" in secret.session or not model):
         model = secret.model  # the minting server chose it (reference §9: either is accepted)
+    # A secret minted for a transcription session opens one, whatever the URL says.
+    intent = request.query.get("intent")
+    if secret is not None and secret.session.get("type") == "transcription":
+        intent = "transcription"
+    kind = session_type(intent, model)
     refusal = refusal or check_connection(
         api_key,
         model,
@@ -163,7 +168,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         or next((p for p in protocols if p.startswith("openai-beta.")), None),
         None if secret is not None else settings,  # a valid ek_ secret is a vetted key
         resources.scenarios,  # "mockengine-NAME" selects scenario NAME and is a model here
-        request.query.get("intent"),
+        intent,
     )
     if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
         return web.json_response(refusal.http_body(), status=401)
@@ -187,6 +192,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
                 api_key=api_key,
                 initial_session=secret.session if secret is not None else None,
                 seed=seed,
+                session_type=kind,
                 scenario=request.query.get("scenario"),
                 role=request.query.get("role"),
             )

@@ -13,6 +13,7 @@ from aiohttp import web
 from mockengine.brain.image import describe_image
 from mockengine.ids import IdFactory
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.session_config import SessionType
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.server import metrics
@@ -68,9 +69,14 @@ def build_session(
     seed: int | None,
     scenario: str | None,
     role: str | None,
+    session_type: SessionType = "realtime",
 ) -> RealtimeSession:
     """A new session with the server's settings, starting from ``initial_session`` (an ``ek_`` secret's
-    session config, a call's ``session``). Raises ``UnknownScenario`` for a bad ``scenario``."""
+    session config, a call's ``session``). ``session_type="transcription"``: a transcription session
+    (``model`` is then a transcription model or None, and the brain gets the default one). Raises
+    ``UnknownScenario`` for a bad ``scenario``."""
+    if session_type == "transcription":
+        model = None
     resources = app[RESOURCES]
     settings = resources.settings
     brain = resources.brain(seed, model=model, api_key=api_key, scenario=scenario, role=role)
@@ -90,6 +96,7 @@ def build_session(
         max_conversation_audio_ms=settings.max_conversation_audio_s * 1000,
         audio_memory_ms=int(settings.audio_memory_s * 1000),
         audio_spill_dir=settings.audio_spill_dir,
+        session_type=session_type,
     )
     return RealtimeSession(
         options, brain=brain, ids=IdFactory(seed), tokens=resources.tokens, describe_image=describe_image

@@ -244,6 +244,8 @@ async def test_the_answer_carries_a_loopback_candidate_and_an_ek_secret_opens_a_
             "invalid_model",
             "model",
         ),
+        # Transcription sessions are served over WebSocket only.
+        ("sk-test", {"session": {"type": "transcription"}}, None, 400, "invalid_value", "session.type"),
     ],
 )
 async def test_bad_calls_get_rest_errors(engine, key, body, content_type, status, code, param):

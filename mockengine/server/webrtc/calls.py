@@ -27,7 +27,11 @@ from mockengine.faults.spec import FaultSpec
 from mockengine.ids import IdFactory
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
-from mockengine.protocol.session_config import validate_session_update, validate_tool_choice
+from mockengine.protocol.session_config import (
+    check_session_type,
+    validate_session_update,
+    validate_tool_choice,
+)
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.rtp_send import send_on_shared_grid
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
@@ -268,6 +272,7 @@ def _session_from(text: str | None) -> dict[str, Any]:
         raise BadCall(400, INVALID_JSON_BODY, param="session") from exc
     try:
         validate_session_update(session)
+        check_session_type("realtime", session)  # transcription sessions are WebSocket-only here
         validate_tool_choice(session.get("tool_choice", "auto"), session.get("tools", []), "session")
     except ProtocolError as exc:
         raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
@@ -275,6 +280,14 @@ def _session_from(text: str | None) -> dict[str, Any]:
 
 
 def _model(request: web.Request, secret: ClientSecret | None, session: dict[str, Any]) -> str:
+    if secret is not None and secret.session.get("type") == "transcription":
+        raise BadCall(
+            400,
+            "This client secret opens a transcription session, which mockengine serves over WebSocket "
+            "only (wss://HOST/v1/realtime?intent=transcription).",
+            param="session.type",
+            code="invalid_value",
+        )
     model = session.get("model") or request.query.get("model")
     if not model:
         model = secret.model if secret is not None else DEFAULT_MODEL

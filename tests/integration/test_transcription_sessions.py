@@ -1,0 +1,149 @@
+"""Transcription sessions over a real socket (fake engines: every transcript is FAKE_TRANSCRIPT): the
+``openai`` SDK opening one with ``intent=transcription``, LiveKit's URL with a transcribe model on it,
+a client secret minted for one, and the refusals that keep a session's type."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import aiohttp
+from openai import AsyncOpenAI
+
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
+from mockengine.server.state import STATS
+from tests.conftest import FAKE_TRANSCRIPT
+from tests.speech import validate_server_event
+
+HEADERS = {"Authorization": "Bearer sk-test"}
+
+
+def _client(base: str, key: str = "sk-test") -> AsyncOpenAI:
+    return AsyncOpenAI(api_key=key, base_url=base.replace("ws://", "http://"), websocket_base_url=base)
+
+
+async def _until(ws: aiohttp.ClientWebSocketResponse, kind: str, seen: list[dict]) -> dict:
+    while True:
+        event = json.loads((await ws.receive(timeout=10)).data)
+        validate_server_event(event)
+        seen.append(event)
+        if event["type"] == kind:
+            return event
+
+
+async def test_the_sdk_opens_a_transcription_session_that_transcribes_and_never_responds(engine) -> None:
+    eng = await engine()
+    events: list[dict] = []
+    async with _client(eng.url) as client:
+        async with client.realtime.connect(extra_query={"intent": "transcription"}) as conn:
+            created = await conn.recv()
+            assert created.type == "session.created" and created.session.type == "transcription"
+            await conn.session.update(
+                session={
+                    "type": "transcription",
+                    "audio": {
+                        "input": {
+                            "transcription": {"model": "gpt-4o-mini-transcribe", "language": "en"},
+                            "turn_detection": None,
+                        }
+                    },
+                }
+            )
+            updated = await conn.recv()
+            assert updated.type == "session.updated" and updated.session.type == "transcription"
+            assert updated.session.audio.input.transcription.model == "gpt-4o-mini-transcribe"
+            await conn.input_audio_buffer.append(audio=base64.b64encode(synthetic_voiced_pcm16(500)).decode())
+            await conn.input_audio_buffer.commit()
+            await conn.response.create()
+            while True:
+                event = await conn.recv()
+                events.append(event.model_dump(exclude_unset=True))
+                if event.type == "error":
+                    break
+            while not any(e["type"].endswith("input_audio_transcription.completed") for e in events):
+                events.append((await conn.recv()).model_dump(exclude_unset=True))
+        assert eng.app[STATS].sessions_total == 1  # counted as a session, as a realtime one is
+    kinds = [event["type"] for event in events]
+    assert kinds[:3] == ["input_audio_buffer.committed", "conversation.item.added", "conversation.item.done"]
+    error = next(event for event in events if event["type"] == "error")["error"]
+    assert "does not create responses" in error["message"]
+    completed = next(e for e in events if e["type"].endswith("input_audio_transcription.completed"))
+    assert completed["transcript"] == FAKE_TRANSCRIPT
+    assert not [kind for kind in kinds if kind.startswith("response.") or kind == "rate_limits.updated"]
+
+
+async def test_livekits_url_with_a_transcribe_model_opens_a_transcription_session(engine_url) -> None:
+    base = await engine_url()
+    url = f"{base}/realtime?intent=transcription&model=gpt-4o-mini-transcribe"
+    async with aiohttp.ClientSession() as http, http.ws_connect(url, headers=HEADERS) as ws:
+        created = await _until(ws, "session.created", [])
+        assert created["session"]["object"] == "realtime.transcription_session"
+        # A realtime update cannot turn it into a realtime session.
+        await ws.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime"}}))
+        error = (await _until(ws, "error", []))["error"]
+        assert error["code"] == "invalid_value" and error["param"] == "session.type"
+
+
+async def test_a_realtime_session_still_refuses_a_transcription_update(engine_url) -> None:
+    base = await engine_url()
+    url = f"{base}/realtime?model=gpt-realtime"
+    async with aiohttp.ClientSession() as http, http.ws_connect(url, headers=HEADERS) as ws:
+        await _until(ws, "session.created", [])
+        update = {"type": "transcription", "audio": {"input": {"transcription": {"model": "whisper-1"}}}}
+        await ws.send_str(json.dumps({"type": "session.update", "session": update}))
+        error = (await _until(ws, "error", []))["error"]
+        assert error["message"] == (
+            "Passing a transcription session update event to a realtime session is not allowed."
+        )
+
+
+async def test_a_secret_minted_for_a_transcription_session_opens_one(engine_url) -> None:
+    base = await engine_url()
+    session = {
+        "type": "transcription",
+        "audio": {
+            "input": {"transcription": {"model": "whisper-1", "language": "fr"}, "turn_detection": None}
+        },
+    }
+    async with _client(base) as client:
+        secret = await client.realtime.client_secrets.create(session=session)
+    assert secret.value.startswith("ek_")
+    assert secret.session.type == "transcription"
+    assert secret.session.object == "realtime.transcription_session"
+    # Opened as a plain realtime URL would be (no intent, no model): the secret says what it opens.
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{base}/realtime", headers={"Authorization": f"Bearer {secret.value}"}) as ws,
+    ):
+        created = (await _until(ws, "session.created", []))["session"]
+    assert created["type"] == "transcription"
+    assert created["audio"]["input"]["transcription"]["language"] == "fr"
+    assert created["audio"]["input"]["turn_detection"] is None
+
+
+async def test_a_transcription_secret_with_realtime_fields_is_refused(engine_url) -> None:
+    base = await engine_url()
+    body = {"session": {"type": "transcription", "instructions": "Be brief."}}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{base.replace('ws://', 'http://')}/realtime/client_secrets", json=body, headers=HEADERS
+        ) as reply,
+    ):
+        assert reply.status == 400
+        error = (await reply.json())["error"]
+    assert error["code"] == "unknown_parameter" and error["param"] == "session.instructions"
+
+
+async def test_a_transcription_secret_cannot_open_a_webrtc_call(engine_url) -> None:
+    http_base = (await engine_url()).replace("ws://", "http://")
+    async with _client(http_base.replace("http://", "ws://")) as client:
+        secret = await client.realtime.client_secrets.create(session={"type": "transcription"})
+    headers = {"Authorization": f"Bearer {secret.value}", "Content-Type": "application/sdp"}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{http_base}/realtime/calls", data="v=0\r\n", headers=headers) as reply,
+    ):
+        assert reply.status == 400
+        error = (await reply.json())["error"]
+    assert error["param"] == "session.type" and "WebSocket only" in error["message"]

@@ -1,0 +1,219 @@
+"""Transcription sessions (reference §4 "Transcription session"): their session object, what a
+``session.update`` of one may hold, the refusals that keep a session's type, and the sans-IO session
+in transcription mode: the input path of a realtime session, transcripts, never a response."""
+
+from __future__ import annotations
+
+import pytest
+from openai.types.realtime import RealtimeTranscriptionSessionCreateResponse
+
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
+from mockengine.brain.image import describe_image
+from mockengine.brain.participant import ScriptedBrain
+from mockengine.brain.scenario import load_scenario
+from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
+from mockengine.engines.tokens import TokenCounter
+from mockengine.ids import IdFactory
+from mockengine.protocol import client_events as ce
+from mockengine.protocol import server_events as se
+from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.session_config import (
+    SERVER_VAD_DEFAULTS,
+    InputTranscription,
+    SessionConfig,
+    check_session_type,
+    default_transcription_session,
+    merge_session,
+    validate_session_update,
+)
+from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
+from mockengine.realtime.session import RealtimeSession, SessionOptions
+from mockengine.server.handshake import check_connection, session_type
+from mockengine.virtual_time import VirtualTimeDriver
+from tests.conftest import UNPACED
+from tests.speech import validate_server_event
+
+# What Pipecat 1.14's OpenAIRealtimeSTTService sends once session.created arrives.
+PIPECAT_UPDATE = {
+    "type": "transcription",
+    "audio": {
+        "input": {
+            "format": {"type": "audio/pcm", "rate": 24000},
+            "transcription": {"model": "gpt-4o-transcribe", "language": "en", "prompt": "geography"},
+            "turn_detection": {"type": "server_vad", "silence_duration_ms": 500},
+            "noise_reduction": {"type": "near_field"},
+        }
+    },
+}
+
+
+def _driver(transcript: str = "What is the capital of France?") -> VirtualTimeDriver:
+    session = RealtimeSession(
+        SessionOptions(
+            model="gpt-realtime", pacing=UNPACED, created_at_s=1_700_000_000, session_type="transcription"
+        ),
+        brain=ScriptedBrain(load_scenario(None), seed=7),
+        ids=IdFactory(7),
+        tokens=TokenCounter(None),
+        describe_image=describe_image,
+    )
+    driver = VirtualTimeDriver(session, FakeTranscriber(default=transcript), FakeSynthesizer())
+    driver.start()
+    return driver
+
+
+def _refusal(update: dict) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
+        validate_session_update(update)
+    return caught.value
+
+
+def test_the_new_transcription_session_is_the_sdks_transcription_session_object() -> None:
+    wire = default_transcription_session("sess_1", 1_700_003_600)
+    assert wire["type"] == "transcription" and wire["object"] == "realtime.transcription_session"
+    assert set(wire) == {"type", "object", "id", "expires_at", "audio", "include"}
+    assert set(wire["audio"]) == {"input"}
+    assert wire["audio"]["input"]["turn_detection"] == SERVER_VAD_DEFAULTS  # server_vad on by default
+    RealtimeTranscriptionSessionCreateResponse.model_validate(wire, strict=True)
+    validate_server_event(se.session_created("event_1", session=wire))
+    view = SessionConfig.from_wire(wire)
+    assert view.is_transcription and view.transcription is None
+
+
+def test_a_pipecat_update_is_accepted_and_read_back() -> None:
+    validate_session_update(PIPECAT_UPDATE)
+    merged = merge_session(default_transcription_session("sess_1", 0), PIPECAT_UPDATE)
+    validate_server_event(se.session_updated("event_1", session=merged))
+    view = SessionConfig.from_wire(merged)
+    assert view.transcription == InputTranscription("gpt-4o-transcribe", "en", "geography")
+    assert view.turn_detection is not None and view.turn_detection.silence_duration_ms == 500
+    assert view.noise_reduction == "near_field" and view.is_transcription
+
+
+@pytest.mark.parametrize("model", TRANSCRIPTION_MODELS)
+def test_every_transcription_model_of_the_sdk_is_accepted(model: str) -> None:
+    update = {"type": "transcription", "audio": {"input": {"transcription": {"model": model}}}}
+    validate_session_update(update)
+
+
+@pytest.mark.parametrize(
+    ("update", "code", "param"),
+    [
+        # Only audio.input and include: a realtime field is unknown here.
+        ({"instructions": "hi"}, "unknown_parameter", "session.instructions"),
+        ({"model": "gpt-realtime"}, "unknown_parameter", "session.model"),
+        ({"audio": {"output": {"voice": "alloy"}}}, "unknown_parameter", "session.audio.output"),
+        (
+            {"audio": {"input": {"transcription": {"model": "gpt-realtime"}}}},
+            "invalid_value",
+            "session.audio.input.transcription.model",
+        ),
+        (
+            {"audio": {"input": {"turn_detection": {"type": "semantic_vad", "eagerness": "eager"}}}},
+            "invalid_value",
+            "session.audio.input.turn_detection.eagerness",
+        ),
+    ],
+)
+def test_what_a_transcription_session_does_not_take_is_refused(update: dict, code: str, param: str) -> None:
+    error = _refusal({"type": "transcription", **update})
+    assert (error.code, error.param) == (code, param)
+
+
+def test_a_session_keeps_its_type() -> None:
+    check_session_type("transcription", {"type": "transcription"})
+    check_session_type("realtime", {"type": "realtime"})
+    with pytest.raises(ProtocolError) as into_realtime:
+        check_session_type("realtime", {"type": "transcription"})
+    assert into_realtime.value.message == (
+        "Passing a transcription session update event to a realtime session is not allowed."
+    )
+    with pytest.raises(ProtocolError) as into_transcription:
+        check_session_type("transcription", {"type": "realtime"})
+    assert into_transcription.value.param == "session.type"
+    assert "realtime session update event to a transcription session" in into_transcription.value.message
+
+
+@pytest.mark.parametrize(
+    ("intent", "model", "kind"),
+    [
+        ("transcription", None, "transcription"),
+        ("transcription", "gpt-4o-mini-transcribe", "transcription"),  # LiveKit, non-OpenAI hosts
+        ("transcription", "gpt-realtime", "realtime"),
+        (None, "gpt-realtime", "realtime"),
+        (None, "gpt-4o-transcribe", "realtime"),  # then refused as a realtime model
+    ],
+)
+def test_the_url_chooses_the_session_type(intent: str | None, model: str | None, kind: str) -> None:
+    assert session_type(intent, model) == kind
+
+
+def test_a_transcription_url_is_accepted_and_a_transcribe_model_alone_is_not() -> None:
+    assert check_connection("sk-test", None, None, None, intent="transcription") is None
+    assert check_connection("sk-test", "whisper-1", None, None, intent="transcription") is None
+    alone = check_connection("sk-test", "whisper-1", None, None)
+    assert alone is not None and alone.error.code == "invalid_model"
+    unknown = check_connection("sk-test", "gpt-nope", None, None, intent="transcription")
+    assert unknown is not None and unknown.error.code == "invalid_model"
+
+
+@pytest.mark.parametrize(
+    "turn_detection",
+    [{"type": "server_vad", "silence_duration_ms": 500}, {"type": "semantic_vad", "eagerness": "high"}],
+    ids=lambda t: str(t["type"]),
+)
+def test_speech_is_turned_into_transcripts_and_never_into_a_response(turn_detection: dict) -> None:
+    driver = _driver()
+    (created,) = driver.of_type("session.created")
+    assert created["session"]["object"] == "realtime.transcription_session"
+    update = {"type": "transcription", "audio": {"input": {**PIPECAT_UPDATE["audio"]["input"]}}}
+    update["audio"]["input"]["turn_detection"] = turn_detection
+    driver.send(ce.SessionUpdate(update))
+    (updated,) = driver.of_type("session.updated")
+    assert updated["session"]["audio"]["input"]["transcription"]["model"] == "gpt-4o-transcribe"
+    driver.stream_silence(300)
+    driver.stream(synthetic_voiced_pcm16(800))
+    driver.stream_silence(1500)
+    driver.run_until_idle()
+    kinds = [event["type"] for _, event in driver.events]
+    for expected in (
+        "input_audio_buffer.speech_started",
+        "input_audio_buffer.speech_stopped",
+        "input_audio_buffer.committed",
+        "conversation.item.added",
+        "conversation.item.done",
+        "conversation.item.input_audio_transcription.completed",
+    ):
+        assert expected in kinds, f"missing {expected} in {kinds}"
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    assert completed["transcript"] == "What is the capital of France?"
+    (committed,) = driver.of_type("input_audio_buffer.committed")
+    assert completed["item_id"] == committed["item_id"]
+    assert not [kind for kind in kinds if kind.startswith("response.") or kind == "rate_limits.updated"]
+    for _, event in driver.events:
+        validate_server_event(event)
+
+
+def test_response_create_and_a_realtime_update_are_refused_and_change_nothing() -> None:
+    driver = _driver()
+    driver.send(ce.ResponseCreate({}, event_id="evt_1"))
+    driver.send(ce.SessionUpdate({"type": "realtime", "instructions": "Be brief."}, event_id="evt_2"))
+    first, second = driver.of_type("error")
+    assert first["error"]["event_id"] == "evt_1" and "does not create responses" in first["error"]["message"]
+    assert second["error"]["event_id"] == "evt_2" and second["error"]["param"] == "session.type"
+    assert not driver.of_type("response.created") and not driver.of_type("session.updated")
+    assert driver.session.config["type"] == "transcription"
+
+
+def test_manual_commits_are_transcribed_with_turn_detection_off() -> None:
+    driver = _driver("Hello there.")
+    update = {"type": "transcription", "audio": {"input": {"turn_detection": None}}}
+    update["audio"]["input"]["transcription"] = {"model": "whisper-1"}
+    driver.send(ce.SessionUpdate(update))
+    driver.stream(synthetic_voiced_pcm16(600))
+    driver.send(ce.InputAudioBufferCommit())
+    driver.run_until_idle()
+    assert not driver.of_type("input_audio_buffer.speech_started")
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    assert completed["transcript"] == "Hello there."
+    assert not [e for _, e in driver.events if e["type"].startswith("response.")]
