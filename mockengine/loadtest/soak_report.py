@@ -11,10 +11,19 @@ speech and transcript caches (which fill up to their own bounds, ``--tts-cache-m
 whatever the sessions do) over the run after the first ``WARM_UP_MIN`` minutes, divided by the mean
 sessions connected — flat memory gives ~0 however long the soak; ``raw_rss_growth_mib_per_min`` keeps the
 caches in. ``after_end`` compares RSS once every session has ended with the idle engine's before the soak.
+
+That slope only judges a leak once the sessions have turned over: until the first wave's last session
+ends (``1.5 × wave_s``: sessions last 0.5–1.5 × ``wave_s``) no slot has released anything and every
+session's memory only grows (its conversation, its bounded stores filling), so a fit window mostly inside
+that ramp reads like a leak on a flat engine (a 2-minute soak with 120 s waves: the whole window).
+:func:`minutes_to_judge_growth` is the soak length whose window is at least :data:`RAMP_SHARE_INV` times
+the ramp left in it, and :data:`MIN_STEADY_WINDOW_MIN` long; a shorter soak's figure is kept and flagged
+(``growth_judged``: false), and the report says what length would do.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +33,11 @@ from mockengine.loadtest.soak_memory import format_owner_changes, owner_changes,
 
 MIB = 1024 * 1024
 WARM_UP_MIN = 1.0
+# The fit window is at least this many times the first wave's ramp left in it: a memory ramp that is
+# linear then flat biases a least-squares slope by 3ρ² − 2ρ³ of the ramp's rate (ρ: the ramp's share of
+# the window), a quarter at ρ = 1/3, all of it at ρ = 1.
+RAMP_SHARE_INV = 3.0
+MIN_STEADY_WINDOW_MIN = 2.0
 GOALS = {"onset_p95_ms": 250.0, "response_p95_ms": 1000.0, "healthz_ms": 250.0}
 
 
@@ -35,6 +49,17 @@ def _slope(points: list[tuple[float, float]]) -> float | None:
     mean_y = sum(y for _, y in points) / n
     var = sum((x - mean_x) ** 2 for x, _ in points)
     return None if var == 0 else sum((x - mean_x) * (y - mean_y) for x, y in points) / var
+
+
+def first_wave_end_min(wave_s: float) -> float:
+    """When the first wave's last session ends (sessions last 0.5–1.5 × ``wave_s``), in minutes."""
+    return 1.5 * wave_s / 60
+
+
+def minutes_to_judge_growth(wave_s: float, warm_up_min: float = WARM_UP_MIN) -> float:
+    """The shortest soak (minutes) whose growth figure judges a leak rather than the first wave's ramp."""
+    ramp_in_window_min = max(0.0, first_wave_end_min(wave_s) - warm_up_min)
+    return warm_up_min + max(MIN_STEADY_WINDOW_MIN, RAMP_SHARE_INV * ramp_in_window_min)
 
 
 def minute_rows(run: SoakRun) -> list[dict[str, Any]]:
@@ -121,6 +146,10 @@ def summarize(run: SoakRun, warm_up_min: float = WARM_UP_MIN) -> dict[str, Any]:
         "cache_mib_at_end": round(run.samples[-1].cache_bytes / MIB, 1) if run.samples else None,
         "rss_growth_mib_per_min": None if slope is None else round(slope, 2),
         "rss_growth_mib_per_session_minute": per_session,
+        "growth_window_min": [warm_up_min, run.minutes],
+        "first_wave_end_min": round(first_wave_end_min(run.wave_s), 2),
+        "minutes_to_judge_growth": round(minutes_to_judge_growth(run.wave_s, warm_up_min), 1),
+        "growth_judged": run.minutes >= minutes_to_judge_growth(run.wave_s, warm_up_min),
         "minutes_passed": sum(r["pass"] for r in rows),
         "rows": rows,
     }
@@ -157,6 +186,8 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"per session-minute (with the caches, which reached {summary['cache_mib_at_end']} MiB: "
         f"{summary['raw_rss_growth_mib_per_min']} MiB/min)"
     )
+    if not summary.get("growth_judged", True):
+        print(f"  {_too_short(summary)}")
     if summary["after_end_rss_mib"] is not None:
         print(f"  {format_owner_changes(summary['after_end_by_owner'])}")
     print(
@@ -164,6 +195,24 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"{summary['lost_events']}, errors {summary['errors']}, missed turns {summary['turns_missed']}, "
         f"driver late chunks {100 * summary['late_chunk_share']:.2f} %; minutes passed "
         f"{summary['minutes_passed']}/{len(summary['rows'])}"
+    )
+
+
+def _too_short(summary: dict[str, Any]) -> str:
+    """Why the growth figure does not judge a leak on this soak, and what soak would."""
+    start, end = summary["growth_window_min"]
+    wave_end = summary["first_wave_end_min"]
+    needed = summary["minutes_to_judge_growth"]
+    why = (
+        f"mostly the first wave's ramp (its sessions grow until they end, the last at minute {wave_end:g}; "
+        "only then have all slots turned over)"
+        if wave_end > start
+        else f"under {MIN_STEADY_WINDOW_MIN:g} minutes"
+    )
+    return (
+        "growth per session-minute: too short to judge a leak: the window it fits, "
+        f"minutes {start:g}–{end:g}, is {why}; a soak of {needed:g} minutes or more judges it "
+        f"(--minutes {math.ceil(needed)})"
     )
 
 

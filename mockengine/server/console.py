@@ -3,8 +3,13 @@ read-only JSON endpoints it needs beside the API and the fault control endpoints
 
 - ``GET /mockengine/console.json``: what the page offers to pick — scenarios, voices, turn-detection
   types, fault kinds with their parameters and defaults, whether journaling is on.
-- ``GET /mockengine/journal/{session_id}``: one session's journal records (``events.jsonl``) as a JSON
-  list, 404 when journaling is off or the session has none.
+- ``GET /mockengine/journal``: the sessions' journal directories, live ones first, then the most
+  recently written: ``{"journals": [{"journal": "sess_….2", "session_id": "sess_…", "live": bool}]}``
+  (the ended ones cut at :data:`MAX_ENDED_LISTED`); 404 when journaling is off. Sessions of a seeded
+  engine share their ids and the second one's journal is ``<session_id>.2`` (``.3``, …): this names each.
+- ``GET /mockengine/journal/{journal}``: one journal's records (``events.jsonl``) as a JSON list, by its
+  directory's name (a session id names its first session's; ``<session_id>.2`` the next one's), 404 when
+  journaling is off or there is no such journal.
 
 Both answer under the control endpoints' access rule (loopback clients, or the control token).
 The page itself is plain HTML, CSS and JavaScript inside the package: no build step, no CDN, offline.
@@ -20,6 +25,7 @@ from aiohttp import web
 from mockengine.engines.voices import VOICE_NAMES
 from mockengine.faults.control import forbidden, is_allowed
 from mockengine.faults.spec import KINDS
+from mockengine.faults.state import FAULTS
 from mockengine.protocol.http_errors import error_response
 from mockengine.server.state import RESOURCES
 
@@ -41,6 +47,7 @@ ONLY_ON = {
     "server_hangup": "webrtc",
 }
 MAX_JOURNAL_RECORDS = 5000
+MAX_ENDED_LISTED = 50  # ended sessions' journals listed (a soak leaves thousands)
 
 
 async def index(request: web.Request) -> web.FileResponse:
@@ -93,11 +100,42 @@ async def journal(request: web.Request) -> web.Response:
             continue  # a record the writer was still appending
         if record.get("event", {}).get("type") != "input_audio_buffer.append":  # 50 a second: left out
             records.append(record)
-    return web.json_response({"session_id": session_id, "records": records})
+    return web.json_response({"session_id": _base_id(session_id), "journal": session_id, "records": records})
+
+
+def _base_id(journal: str) -> str:
+    """``sess_x.2`` → ``sess_x`` (session ids have no dot: ``sess_`` and base62)."""
+    head, _, tail = journal.rpartition(".")
+    return head if head and tail.isdigit() else journal
+
+
+async def journals(request: web.Request) -> web.Response:
+    if not is_allowed(request):
+        return forbidden()
+    directory = request.app[RESOURCES].settings.journal_dir
+    if directory is None:
+        return error_response(404, "Journaling is off: start the engine with --journal-dir DIR.")
+    live: set[str] = {
+        name
+        for handles in request.app[FAULTS].live.values()
+        for handle in handles
+        if (name := getattr(handle, "journal", None))  # realtime_faults.LiveHandle's
+    }
+    ended = []
+    for path in Path(directory).iterdir():
+        if path.name not in live and (path / "events.jsonl").is_file():
+            ended.append(((path / "events.jsonl").stat().st_mtime, path.name))
+    ended.sort(reverse=True)
+    names = sorted(live, key=lambda n: (_base_id(n), len(n), n)) + [
+        name for _, name in ended[:MAX_ENDED_LISTED]
+    ]
+    listed = [{"journal": n, "session_id": _base_id(n), "live": n in live} for n in names]
+    return web.json_response({"journals": listed})
 
 
 def add_routes(app: web.Application) -> None:
     app.router.add_get("/", index)
     app.router.add_static("/console/", STATIC, append_version=False)
     app.router.add_get("/mockengine/console.json", console_info)
+    app.router.add_get("/mockengine/journal", journals)
     app.router.add_get("/mockengine/journal/{session_id}", journal)

@@ -7,9 +7,11 @@ The allowed origins are ``settings.cors_origins``; with none configured, any ``h
 box, nothing else does); ``*`` allows every origin. A preflight (``OPTIONS`` with
 ``Access-Control-Request-Method``) from an allowed origin is answered 204 with the methods and the
 request headers it may send (``Authorization``, ``Content-Type`` and the ``OpenAI-*`` / ``X-Mockengine-*``
-headers SDKs add); an answer to an allowed origin names it and exposes ``Location`` (the call URL of
-``POST /v1/realtime/calls``). Other origins get no CORS headers, so the browser keeps the answer from the
-page. Pages the engine serves itself (the console at ``/``) are same-origin and need none of this.
+headers SDKs add); an answer to an allowed origin names it and exposes :data:`EXPOSED_HEADERS`, every
+header the engine sets that a page may want to read (a browser hides all but the CORS-safelisted ones,
+``Content-Type`` and the like, from code on another origin). Other origins get no CORS headers, so the
+browser keeps the answer from the page. Pages the engine serves itself (the console at ``/``) are
+same-origin and need none of this.
 """
 
 from __future__ import annotations
@@ -24,6 +26,23 @@ from mockengine.server.state import RESOURCES
 LOCAL_ORIGIN = re.compile(r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$")
 ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS"
 MAX_AGE_S = "600"
+# What the engine's answers carry beyond the safelisted headers, for a page to read them.
+EXPOSED_HEADERS = ", ".join(
+    (
+        "Location",  # POST /v1/realtime/calls: the call's URL
+        "x-request-id",  # chat completions and responses, as the service (openai SDKs' _request_id)
+        "Retry-After",  # 503 from admission control or the session limit; 429 from http_rate_limit
+        "retry-after-ms",  # http_rate_limit faults (what openai SDKs' retries prefer)
+        "x-ratelimit-limit-requests",
+        "x-ratelimit-remaining-requests",
+        "x-ratelimit-reset-requests",
+        "x-ratelimit-limit-tokens",
+        "x-ratelimit-remaining-tokens",
+        "x-ratelimit-reset-tokens",
+        "X-Mockengine-Worker",  # serve --workers: which worker owns a call (webrtc/siblings.py)
+        "X-Mockengine-Via",  # … and which one forwarded the request
+    )
+)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -75,6 +94,6 @@ def install(app: web.Application) -> None:
 def _origin_headers(origin: str) -> dict[str, str]:
     return {
         "Access-Control-Allow-Origin": origin,
-        "Access-Control-Expose-Headers": "Location",
+        "Access-Control-Expose-Headers": EXPOSED_HEADERS,
         "Vary": "Origin",
     }

@@ -86,9 +86,12 @@ class RunnerActions:
 class LiveHandle:
     """What the control endpoint sees of a live session."""
 
-    def __init__(self, faults: SessionFaults, actions: RunnerActions) -> None:
+    def __init__(self, faults: SessionFaults, actions: RunnerActions, journal: str | None = None) -> None:
         self.faults = faults
         self.actions = actions
+        # The name of its journal directory (``<session_id>``, or ``<session_id>.2``, … when a seeded
+        # session's id was taken), None when journaling is off.
+        self.journal = journal
 
     def arm(self, spec: FaultSpec) -> None:
         self.faults.arm(spec)
@@ -104,7 +107,8 @@ def attach(runner: SessionRunner, request: web.Request, specs: list[FaultSpec]) 
     scenario = getattr(getattr(runner.session.brain, "scenario", None), "name", None)
     runner.faults = SessionFaults(specs, actions, actions.state.faults_of_rules(scenario))
     runner.faults.start(asyncio.get_running_loop())
-    handle = LiveHandle(runner.faults, actions)
+    journal = runner.journal.path.name if runner.journal is not None else None
+    handle = LiveHandle(runner.faults, actions, journal)
     # Seeded sessions share their ids (the same seed gives the same ids), so one id may name several.
     actions.state.live.setdefault(runner.session_id, []).append(handle)
     return handle

@@ -42,7 +42,7 @@ async def test_preflight_and_answers_follow_the_allowed_origins(engine, origins,
         assert "authorization" in preflight.headers["Access-Control-Allow-Headers"].lower()
         for answer in (models, refused):  # errors too: the page must be able to read them
             assert answer.headers["Access-Control-Allow-Origin"] == origin
-            assert answer.headers["Access-Control-Expose-Headers"] == "Location"
+            assert "Location" in answer.headers["Access-Control-Expose-Headers"].split(", ")
     else:
         assert preflight.status == 403
         assert "Access-Control-Allow-Origin" not in models.headers
@@ -63,3 +63,57 @@ async def test_a_localhost_page_may_call_the_responses_api(engine):
         )
         assert (await answer.json())["object"] == "response"
     assert preflight.status == 204 and answer.headers["Access-Control-Allow-Origin"] == origin
+
+
+# What a page on another origin may read without Access-Control-Expose-Headers (the CORS-safelisted
+# response headers), and the transport's and CORS's own.
+NOT_FOR_THE_PAGE = {
+    "cache-control", "content-language", "content-length", "content-type", "expires", "last-modified",
+    "pragma", "date", "server", "connection", "keep-alive", "transfer-encoding", "vary",
+    "access-control-allow-origin", "access-control-expose-headers",
+}  # fmt: skip
+
+
+async def test_every_header_the_engine_answers_with_is_exposed(engine):
+    """Only Location was exposed: a page could not read x-request-id, retry-after or x-ratelimit-* (a 429
+    from http_rate_limit, a 503 from the session limit) of the answers it got."""
+    server = await engine(max_sessions=1)
+    origin = "http://localhost:5173"
+    headers = {"Origin": origin, "Authorization": "Bearer sk-test"}
+    chat = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hello"}]}
+    async with aiohttp.ClientSession() as http:
+        answers = [
+            await http.post(f"{server.http_url}/v1/chat/completions", json=chat, headers=headers),
+            await http.post(
+                f"{server.http_url}/v1/chat/completions", json={**chat, "stream": True}, headers=headers
+            ),
+            await http.post(
+                f"{server.http_url}/v1/responses",
+                json={"model": "gpt-4o-mini", "input": "Hi"},
+                headers=headers,
+            ),
+            await http.post(
+                f"{server.http_url}/v1/chat/completions",
+                json=chat,
+                headers={**headers, "X-Mockengine-Fault": "http_rate_limit:retry_after_s=0.5"},
+            ),
+        ]
+        async with http.ws_connect(server.realtime, headers={"Authorization": "Bearer sk-test"}) as ws:
+            await ws.receive(timeout=10)  # session.created: the one seat is taken
+            answers.append(
+                await http.post(
+                    f"{server.http_url}/v1/realtime/calls",
+                    data="v=0",
+                    headers={**headers, "Content-Type": "application/sdp"},
+                )
+            )
+        for answer in answers:
+            await answer.read()
+    assert [a.status for a in answers] == [200, 200, 200, 429, 503]
+    assert {"x-request-id", "retry-after", "retry-after-ms", "x-ratelimit-reset-tokens"} <= {
+        k.lower() for a in answers for k in a.headers
+    }
+    for answer in answers:
+        exposed = {h.lower() for h in answer.headers["Access-Control-Expose-Headers"].split(", ")}
+        wanted = {k.lower() for k in answer.headers} - NOT_FOR_THE_PAGE
+        assert wanted <= exposed, (answer.url, answer.status, wanted - exposed)

@@ -135,3 +135,54 @@ async def test_sessions_sharing_a_seeded_id_each_get_their_own_journal(engine, t
         assert user["item"]["content"][0]["text"] == text
         response_id = next(e["response"]["id"] for e in server if e["type"] == "response.done")
         assert wav_ms(directory / f"{response_id}.wav") == pytest.approx(ms, abs=1)  # its own reply
+
+
+async def test_each_journal_of_a_seeded_id_is_listed_and_served(engine, tmp_path):
+    """The second session of a seeded id journals to ``<id>.2``: the console's endpoints only knew
+    ``/mockengine/journal/<id>`` (the first) and the live ids, so the second's journal could not be found
+    or opened from the page. The listing names each journal (live ones first) and each is served."""
+    eng = await engine(journal_dir=str(tmp_path), seed=9)
+    said = ["first session here", "second session here", "third session here"]
+    async with aiohttp.ClientSession() as http:
+        assert (await http.get(f"{eng.http_url}/mockengine/journal")).status == 200
+        ids = []
+        for text in said[:2]:  # these two end
+            async with http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-j"}) as ws:
+                ids.append(json.loads((await ws.receive(timeout=10)).data)["session"]["id"])
+                item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+                await ws.send_json({"type": "conversation.item.create", "item": item})
+                while json.loads((await ws.receive(timeout=10)).data)["type"] != "conversation.item.added":
+                    pass
+        await eng.wait_until_idle()
+        async with http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-j"}) as ws:
+            ids.append(json.loads((await ws.receive(timeout=10)).data)["session"]["id"])
+            item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": said[2]}]}
+            await ws.send_json({"type": "conversation.item.create", "item": item})
+            while json.loads((await ws.receive(timeout=10)).data)["type"] != "conversation.item.added":
+                pass
+            eng.app[JOURNAL].drain()
+            listed = await (await http.get(f"{eng.http_url}/mockengine/journal")).json()
+            live_ids = (await (await http.get(f"{eng.http_url}/mockengine/sessions")).json())["sessions"]
+        assert len(set(ids)) == 1 and live_ids == ids[:1]  # seeded: one id for all three
+        sid = ids[0]
+        journals = listed["journals"]
+        assert journals[0] == {"journal": f"{sid}.3", "session_id": sid, "live": True}
+        assert sorted(j["journal"] for j in journals[1:]) == [sid, f"{sid}.2"]
+        assert not any(j["live"] for j in journals[1:])
+        await eng.wait_until_idle()
+        eng.app[JOURNAL].drain()
+        for name, text in zip((sid, f"{sid}.2", f"{sid}.3"), said, strict=True):
+            answer = await http.get(f"{eng.http_url}/mockengine/journal/{name}")
+            assert answer.status == 200
+            body = await answer.json()
+            assert (body["session_id"], body["journal"]) == (sid, name)
+            created = [
+                r["event"]
+                for r in body["records"]
+                if r.get("event", {}).get("type") == "conversation.item.create"
+            ]
+            assert [c["item"]["content"][0]["text"] for c in created] == [text]
+        assert (await http.get(f"{eng.http_url}/mockengine/journal/{sid}.4")).status == 404
+    off = await engine()
+    async with aiohttp.ClientSession() as http:
+        assert (await http.get(f"{off.http_url}/mockengine/journal")).status == 404

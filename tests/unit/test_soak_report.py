@@ -8,7 +8,7 @@ import pytest
 
 from mockengine.loadtest.participant import SessionResult, TurnRecord
 from mockengine.loadtest.soak import Sample, SoakRun
-from mockengine.loadtest.soak_report import MIB, summarize
+from mockengine.loadtest.soak_report import MIB, print_summary, summarize
 from mockengine.server.event_loop import install_event_loop
 
 
@@ -54,3 +54,50 @@ def test_event_loop_switch():
     loop.close()
     with pytest.raises(ValueError, match="unknown event loop"):
         install_event_loop("trio")
+
+
+def made_up_soak(minutes: float, wave_s: float, ramp_mib_per_min: float = 0.0) -> SoakRun:
+    """Sessions whose memory grows until the first wave has turned over (``1.5 × wave_s``), then flat."""
+    run = SoakRun(sessions=4, minutes=minutes, wave_s=wave_s, idle_rss_bytes=400 * MIB)
+    ramp_end_s = 1.5 * wave_s
+    for step in range(int(minutes * 12)):  # every 5 s
+        at_s = step * 5.0
+        rss = (450 + ramp_mib_per_min * min(at_s, ramp_end_s) / 60) * MIB
+        run.samples.append(Sample(at_s, 4, int(rss), at_s * 0.03, at_s * 0.001, 5.0, 0.4))
+    run.results.append(SessionResult(0, connected=True))
+    run.after_rss_bytes = 402 * MIB
+    return run
+
+
+def test_a_short_soak_says_its_growth_figure_is_the_ramp(capsys):
+    """A 2-minute soak with 120 s waves fits minutes 1–2, all of it before the first wave's last session
+    ends (minute 3): a flat engine's ramp read like a leak (here 1.25 MiB per session-minute), unflagged."""
+    summary = summarize(made_up_soak(minutes=2, wave_s=120, ramp_mib_per_min=5.0))
+    assert summary["rss_growth_mib_per_session_minute"] == pytest.approx(1.25, abs=0.01)  # still given
+    assert summary["growth_judged"] is False
+    assert summary["first_wave_end_min"] == 3.0 and summary["growth_window_min"] == [1.0, 2]
+    assert summary["minutes_to_judge_growth"] == 7.0  # 1 + 3 × (3 − 1)
+    print_summary(summary)
+    out = capsys.readouterr().out
+    assert "1.25 MiB per session-minute" in out
+    assert "too short to judge a leak" in out and "minutes 1–2" in out and "(--minutes 7)" in out
+    # The same ramp over 8 minutes: judged, its slope much nearer flat.
+    long = summarize(made_up_soak(minutes=8, wave_s=120, ramp_mib_per_min=5.0))
+    assert long["growth_judged"] is True
+    assert long["rss_growth_mib_per_session_minute"] < 0.5 * summary["rss_growth_mib_per_session_minute"]
+
+
+def test_short_waves_still_want_a_two_minute_window():
+    summary = summarize(made_up_soak(minutes=2.5, wave_s=20))
+    assert summary["growth_judged"] is False and summary["minutes_to_judge_growth"] == 3.0
+    assert summarize(made_up_soak(minutes=3, wave_s=20))["growth_judged"] is True
+
+
+@pytest.mark.parametrize(
+    ("minutes", "wave_s"), [(30, 180), (12, 180), (10, 120), (5, 60), (5, 90)]
+)  # the long soaks of docs/memory.md, the bench's default, its "quick look"
+def test_a_long_enough_soak_prints_as_before(capsys, minutes, wave_s):
+    summary = summarize(made_up_soak(minutes=minutes, wave_s=wave_s, ramp_mib_per_min=1.0))
+    assert summary["growth_judged"] is True
+    print_summary(summary)
+    assert "too short" not in capsys.readouterr().out

@@ -22,7 +22,8 @@ const state = {
   playingItem: null,
   eventCount: 0,
   info: null,
-  pastSessions: [],    // this page's ended sessions, newest first: their journals stay a click away
+  journal: null,       // the live session's journal directory (sess_…, or sess_….2 when a seeded id was taken)
+  pastJournals: [],    // this page's ended sessions' journals, newest first: they stay a click away
 };
 
 // ---- set-up -----------------------------------------------------------------------------------
@@ -273,7 +274,11 @@ function hangup() {
 // The connection is over (hung up, failed, or ended by the engine): close it (a peer connection the
 // engine ended is still open on this side), release the microphone, and make the page ready to connect.
 function ended(why) {
-  if (state.sessionId && !state.pastSessions.includes(state.sessionId)) state.pastSessions.unshift(state.sessionId);
+  // Its journal directory, as the engine listed it while live (the session id names the first of a
+  // seeded engine's sessions, which share ids, if the list never came).
+  const journal = state.journal || (state.transport && state.sessionId);
+  if (journal && !state.pastJournals.includes(journal)) state.pastJournals.unshift(journal);
+  state.journal = null;
   const attempt = state.attempt;
   state.attempt = null;
   if (attempt) attempt.close();
@@ -552,9 +557,13 @@ async function killSession() {
 }
 
 async function refreshSessions() {
-  let answer;
+  let answer, journals = null;
   try {
     answer = await fetch("/mockengine/sessions");
+    if (answer.ok && state.info && state.info.journal) {
+      const listed = await fetch("/mockengine/journal");
+      if (listed.ok) journals = (await listed.json()).journals;
+    }
   } catch (error) {
     $("sessions").innerHTML = "<li class=hint>the engine does not answer</li>";
     return;
@@ -566,15 +575,30 @@ async function refreshSessions() {
   const add = (id, note) => {
     const li = document.createElement("li");
     li.textContent = id + note;
+    li.dataset.journal = id;
     li.onclick = () => showJournal(id);
     list.append(li);
   };
-  for (const id of sessions) add(id, id === state.sessionId && state.transport ? " (this page)" : "");
-  if (!sessions.length) list.innerHTML = "<li class=hint>no live session</li>";
-  // Ended sessions of this page, for their journals (the engine lists live sessions only).
-  if (state.info && state.info.journal) {
-    for (const id of state.pastSessions.slice(0, 5)) if (!sessions.includes(id)) add(id, " (ended, this page)");
+  if (!journals) {  // journaling off: the live session ids (their kill and faults still apply)
+    for (const id of sessions) add(id, id === state.sessionId && state.transport ? " (this page)" : "");
+    if (!sessions.length) list.innerHTML = "<li class=hint>no live session</li>";
+    return;
   }
+  // One line per journal: a seeded engine's sessions share ids, their journals are sess_…, sess_….2, …
+  const live = journals.filter((j) => j.live);
+  if (state.transport && state.sessionId && !state.journal) {
+    // This page's: the newest live journal of its session id that is not an earlier one of this page.
+    const mine = live.filter((j) => j.session_id === state.sessionId && !state.pastJournals.includes(j.journal));
+    if (mine.length) state.journal = mine[mine.length - 1].journal;
+  }
+  for (const j of live) add(j.journal, j.journal === state.journal && state.transport ? " (this page)" : "");
+  if (!live.length) list.innerHTML = "<li class=hint>no live session</li>";
+  const ended = journals.filter((j) => !j.live);
+  const names = new Set(ended.map((j) => j.journal));
+  const own = state.pastJournals.filter((name) => names.has(name)).slice(0, 5);
+  for (const name of own) add(name, " (ended, this page)");
+  const others = ended.filter((j) => !own.includes(j.journal)).slice(0, Math.max(0, 8 - own.length));
+  for (const j of others) add(j.journal, " (ended)");
 }
 
 async function showJournal(id) {

@@ -169,20 +169,30 @@ async def test_console_settings_changed_during_a_session(engine, chromium_path, 
 async def test_console_journal_of_the_session_just_ended(engine, chromium_path, fake_mic_wav, tmp_path):
     """With --journal-dir, the page's own session stays in the list after hang-up (only live sessions
     were listed: a finished session's journal could not be opened); its records are readable (the list's
-    numbers were cut off from 10 on: the record's time is its label)."""
-    server = await engine(journal_dir=str(tmp_path / "journal"))
+    numbers were cut off from 10 on: the record's time is its label). A seeded engine's second session
+    shares the first's id and journals to ``<id>.2``: the list names each, and each opens its own."""
+    server = await engine(journal_dir=str(tmp_path / "journal"), seed=3)
     async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
-        await _go_live(page, transport="websocket")
-        await page.fill("#text-input", "hello there")
-        await page.click("#send-text")
-        done = page.locator("#events li", has_text="response.done").first
-        await expect(done).to_be_attached(timeout=30_000)
-        await page.click("#hangup")
-        await server.wait_until_idle()
+        for said in ("hello there", "good morning"):
+            await _go_live(page, transport="websocket")
+            await page.fill("#text-input", said)
+            await page.click("#send-text")
+            done = page.locator("#events li", has_text="response.done")
+            await expect(done).to_have_count(1 if said == "hello there" else 2, timeout=30_000)
+            await page.click("#hangup")
+            await server.wait_until_idle()
         ended = page.locator("#sessions li", has_text="ended, this page")
-        await ended.click()
+        await expect(ended).to_have_count(2)
+        names = [await li.get_attribute("data-journal") for li in await ended.all()]
+        assert names[0] == f"{names[1]}.2"  # newest first: the second session's journal
         records = page.locator("#journal li")
-        await expect(records.filter(has_text="response.done").first).to_be_attached()
+        for n, said in ((0, "good morning"), (1, "hello there")):
+            await ended.nth(n).click()
+            await expect(page.locator("#journal-id")).to_have_text(names[n])
+            await expect(records.filter(has_text="response.done").first).to_be_attached()
+            created = records.filter(has_text="conversation.item.create").first
+            await created.click()  # its JSON: the text this session sent
+            await expect(created.locator("pre")).to_contain_text(said)
         assert await records.count() > 10
         assert await records.nth(0).evaluate("li => getComputedStyle(li).listStyleType") == "none"
         assert not problems, problems
