@@ -60,19 +60,27 @@ _NOUNS: dict[str, str] = {
     "fact": "fact",
     "facts": "fact",
 }
+# Verbs of telling or making; not "share", "hear", "got", "play" ("share the story with Bob", "let me hear
+# that song again", "I got a song stuck in my head, play it" ask an app's tools).
 _TELLING = (
-    r"(?:tell|write|give|sing|compose|recite|share|read|make\s+up|come\s+up\s+with|think\s+of|invent"
-    r"|know|have|hear|got)"
+    r"(?P<verb>tell|write|give|sing|compose|recite|read|make\s+up|come\s+up\s+with|think\s+of|invent"
+    r"|know)"
 )
+# A song is made by singing or writing it; "give me a song" asks a player for one.
+_SONG_VERBS = frozenset(("sing", "write", "compose"))
 # between the verb and the noun: "me", "a", "long", "one of your", "really short" — no preposition that
 # would make the noun a card's title ("tell me about the story project")
 _BETWEEN = r"(?:\s+(?!(?:about|on|in|from|for|to|with|and)\b)[a-z'-]+){0,4}?"
 _NOUN = r"(?P<noun>" + "|".join(sorted(_NOUNS, key=len, reverse=True)) + r")"
-_MADE = re.compile(rf"\b{_TELLING}\b{_BETWEEN}\s+{_NOUN}\b(?P<topic>.*)", re.IGNORECASE)
+# The request opens its sentence or clause, after politeness: "remind me to tell Tom a joke" is a
+# reminder, not a joke.
+_OPENING = (
+    r"(?:^|[.!?,;:]\s*)\W*(?:(?:please|so|ok|okay|now|hey|hi|and|also|then|can|could|would|will|you|u|just"
+    r"|quickly|briefly|i\s+want|i'd\s+like|i\s+need|to|do|did|go\s+on)\b[\s,]*)*"
+)
+_MADE = re.compile(rf"{_OPENING}{_TELLING}\b{_BETWEEN}\s+{_NOUN}\b(?P<topic>.*)", re.IGNORECASE)
 _CONTENT_VERB = re.compile(
-    r"^\W*(?:(?:please|so|ok|okay|now|hey|can|could|would|will|you|u|just|quickly|briefly|i\s+want"
-    r"|i'd\s+like|i\s+need|to)\b[\s,]*)*(?P<verb>explain|summari[sz]e|sum\s+up|recap|define)\b(?P<topic>.*)",
-    re.IGNORECASE,
+    rf"{_OPENING}(?P<verb>explain|summari[sz]e|sum\s+up|recap|define)\b(?P<topic>.*)", re.IGNORECASE
 )
 
 
@@ -91,7 +99,10 @@ def requested(text: str) -> Composed | None:
     more about this one" asks for no content (no content noun)."""
     made = _MADE.search(text)
     if made is not None:
-        return Composed(_NOUNS[made.group("noun").lower()], made.group("topic").strip(" .!?"))
+        kind = _NOUNS[made.group("noun").lower()]
+        verb = made.group("verb").lower().split()[0]
+        if kind != "song" or verb in _SONG_VERBS or verb == "make":
+            return Composed(kind, made.group("topic").strip(" .!?"))
     verb = _CONTENT_VERB.search(text)
     if verb is not None:
         word = verb.group("verb").lower()

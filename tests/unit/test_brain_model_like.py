@@ -94,6 +94,14 @@ def test_words_that_ask_for_no_content_still_act() -> None:
     """ "tell me more about this one" is no story; an explanation of what the app holds reads it."""
     assert composing.requested("tell me more about this one") is None
     assert composing.requested("tell me about the story project") is None
+    # a telling inside another request, and verbs that ask an app for its content
+    assert composing.requested("remind me to tell Tom a joke tomorrow") is None
+    assert composing.requested("let me hear that song again") is None
+    assert composing.requested("share the story with Bob") is None
+    reminders = [tool("set_reminder", "Remind the user about something.", {"text": STRING}, ("text",))]
+    assert reply(reminders, [said("remind me to tell Tom a joke")])[1] == [
+        ("set_reminder", {"text": "tell Tom a joke"})
+    ]
     assert reply(VOICE_CLIENT, [said("show me the gesture project")])[1] == [
         ("open_card", {"card": "gesture project"})
     ]
