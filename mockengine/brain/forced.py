@@ -32,7 +32,7 @@ from mockengine.brain import acting, heard, intent, lexicon, schema_values, utte
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec, TurnView
 from mockengine.brain.referents import Referent
-from mockengine.brain.slots import Filled
+from mockengine.brain.slots import Filled, implied_again
 
 _FREE_KINDS = frozenset(("string", "person", "list"))
 _EXAMPLE = re.compile(
@@ -95,6 +95,8 @@ def from_conversation(
             if isinstance(value, str) and value.strip() and _fits(name, value, schema):
                 filled.arguments[name], filled.sources[name] = value, "(said earlier in the conversation)"
                 filled.missing.remove(name)
+    implied_again(filled, schema)  # Paris said earlier: its timezone too
+    filled.missing = [n for n in filled.missing if n not in filled.arguments]
 
 
 def _mentioned(tool: ToolSpec, name: str, item: TurnView, referent: Referent, today: date) -> Any:
