@@ -84,6 +84,8 @@ def test_a_request_for_content_the_assistant_makes_calls_no_tool(text: str) -> N
 def test_the_story_is_told_in_words() -> None:
     text, calls = reply(VOICE_CLIENT, [said("Tell me a long story about the sea.")])
     assert calls == [] and text is not None and text.startswith("Here is a story about the sea.")
+    joke, calls = reply(VOICE_CLIENT, [said("can you tell me a joke?")])  # told, not "I heard you say …"
+    assert calls == [] and joke is not None and joke.startswith("Here's one: ")
 
 
 def test_a_tool_that_makes_the_content_is_called() -> None:
