@@ -197,6 +197,7 @@ def implied_again(filled: Filled, schema: Mapping[str, Any]) -> None:
 
 
 _IMPLIED = "(implied by "
+_DIRECTIONS = frozenset(("from", "to", "source", "target", "base", "quote", "input", "output", "src", "dest"))
 
 
 def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:
@@ -207,12 +208,18 @@ def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:
         for name, value in filled.arguments.items()
         if isinstance(value, str) and implied.holds_place(name)
     ]
+    asked = {
+        name: implied.asks(name, schema) for name, schema in properties.items() if isinstance(schema, Mapping)
+    }
     for name, schema in properties.items():
         if name in filled.arguments or not isinstance(schema, Mapping):
             continue
-        kind = implied.asks(name, schema)
+        kind = asked.get(name)
         if kind is None or schema.get("type", "string") not in ("string", ["string", "null"]):
             continue
+        same = [other for other, k in asked.items() if k == kind]
+        if len(same) > 1 and any(set(lexicon.identifier_words(o).split()) & _DIRECTIONS for o in same):
+            continue  # a source and a target language ("translate … from/to"): the place says neither
         for held, value in places:
             where = implied.place(value)
             found = implied.value_for(kind, where, schema) if where is not None else None

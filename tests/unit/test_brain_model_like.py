@@ -232,6 +232,18 @@ def test_a_place_the_tables_do_not_know_implies_nothing() -> None:
     assert implied.place("Lisbon") is not None and implied.place("Atlantis") is None
 
 
+def test_two_parameters_of_one_kind_are_left_to_the_words() -> None:
+    """A source and a target currency: the place says neither."""
+    convert = tool(
+        "convert_money",
+        "Convert money for a trip to a city.",
+        {"city": STRING, "from_currency": STRING, "to_currency": STRING, "amount": {"type": "number"}},
+        ("amount",),
+    )
+    calls = reply([convert], [said("convert 100 for my trip to Tokyo")])[1]
+    assert calls and "from_currency" not in calls[0][1] and "to_currency" not in calls[0][1]
+
+
 def test_an_enum_takes_the_option_the_place_implies() -> None:
     schema = {"type": "string", "enum": ["USD", "EUR", "JPY"]}
     where = implied.place("Osaka")
