@@ -22,7 +22,7 @@ from mockengine.brain import addressed, intent, lexicon, narration, phrases, pla
 from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
-from mockengine.brain.slots import Filled, Referent, fill
+from mockengine.brain.slots import Filled, Referent, fill, implied_again
 
 __all__ = [
     "Action",
@@ -98,6 +98,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         done.append(_action(match, filled))
         for name, thing in filled.more:  # "add eggs and bread": one call per thing
             other = Filled({**filled.arguments, name: thing}, {**filled.sources, name: thing})
+            implied_again(other, match.tool.parameters or {})  # Rome's country, not Paris's
             if is_valid(other.arguments, match.tool.parameters or {}):
                 done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)

@@ -1,7 +1,8 @@
-"""Whether the form of the words lets a tool be called at all, whatever its score: a how-to question
-reaches only a search ("how do I reset the opener?" reads no door state), and a past event told acts only
-as a record a tool keeps ("I swam for 45 minutes" logs a swim; "I got a parking ticket" gets nothing; "I
-already locked the front door myself" locks nothing)."""
+"""Whether the form of the words lets a tool be called at all, whatever its score: a request for
+content the assistant makes itself ("tell me a story about the sea", ``composing``) reaches only a tool
+that makes it; a how-to question reaches only a search ("how do I reset the opener?" reads no door
+state), and a past event told acts only as a record a tool keeps ("I swam for 45 minutes" logs a swim; "I
+got a parking ticket" gets nothing; "I already locked the front door myself" locks nothing)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from mockengine.brain import lexicon, scalars, schema_values, utterance
+from mockengine.brain import composing, lexicon, scalars, schema_values, utterance
 from mockengine.brain.model import ToolSpec
 
 _RECORD_VERBS = frozenset(("log", "record", "track", "note", "add", "save"))
@@ -39,6 +40,7 @@ class Form:
     done_already: bool
     how_to: bool
     kinds: frozenset[str]
+    composed: composing.Composed | None = None  # a story, a joke, an explanation… the assistant makes
 
 
 def form_of(text: str) -> Form:
@@ -47,12 +49,19 @@ def form_of(text: str) -> Form:
         utterance.done_already(text),
         utterance.how_to(text),
         frozenset(scalars.value_kinds(text)),
+        composing.requested(text),
     )
 
 
 def allows(form: Form, tool: ToolSpec, vocabulary: Vocabulary, heard: set[str]) -> bool:
     """The words' form lets ``tool`` be called (its score and strong words decide the rest)."""
     if form.how_to and not (vocabulary.lookup and schema_values.searches(tool.parameters)):
+        return False
+    composed = form.composed  # "tell me a story": the assistant writes it, unless the tool makes stories
+    declared = frozenset(vocabulary.weights)
+    if composed is not None and not (
+        composing.makes(composed.kind, declared) or composing.about_the_app(composed, declared)
+    ):
         return False
     if form.told is None:
         return True

@@ -8,13 +8,19 @@ asked for: what the words say where they say it, and neutral schema-valid values
 2. A required parameter still missing takes a value of its kind heard anywhere in the words: a span its
    ``pattern`` accepts, an email or web address, quoted text, a number, an object whose required
    properties were all heard.
-3. What is still missing is built from the schema (``schema_values``, ``pattern`` included); a plain free
-   string there is neutral instead of an invented phrase: the first example the parameter's description
-   quotes ("e.g. 'Paris'"), else the empty string when its ``minLength`` allows.
+3. A required free string still missing takes what the conversation said of it before: the value the
+   user's earlier words give it ("what's the weather in Paris?", then a forced ``get_time`` on "hello
+   there" → ``city: Paris``), else an earlier call's argument of the same name.
+4. What is still missing is built from the schema (``schema_values``, ``pattern`` included); a plain free
+   string there is a plausible value of its kind, never the empty string: the first example the
+   parameter's description quotes ("e.g. 'Paris'"), else a value its name asks for (a city "London", a
+   timezone "UTC", a language "English"), else for free text (``query``, ``text``, ``message``) the
+   words said, else its name's words ("subject" → "Subject"), as a model fills a field it must fill.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
@@ -22,11 +28,11 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import acting, heard, intent, schema_values, utterance, verbatim
+from mockengine.brain import acting, heard, intent, lexicon, schema_values, utterance, verbatim
 from mockengine.brain import kinds as kinds_of
-from mockengine.brain.model import ToolSpec
+from mockengine.brain.model import ToolSpec, TurnView
 from mockengine.brain.referents import Referent
-from mockengine.brain.slots import Filled
+from mockengine.brain.slots import Filled, implied_again
 
 _FREE_KINDS = frozenset(("string", "person", "list"))
 _EXAMPLE = re.compile(
@@ -69,41 +75,128 @@ def _part_for(tool: ToolSpec, text: str, declared: Sequence[ToolSpec], today: da
     return parts[0] if len(found) > 1 and len(parts) == 1 else text
 
 
-def completed(filled: Filled, built: Mapping[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
-    """Step 3: ``filled`` with each missing parameter from ``built`` (a whole schema-built value), a plain
-    free string made neutral when that still validates; in the schema's order."""
+def from_conversation(
+    tool: ToolSpec, filled: Filled, history: Sequence[TurnView], referent: Referent, today: date
+) -> None:
+    """Step 3: each required free string still missing from what the conversation said before the newest
+    words: the value the user's earlier words give it (newest first), else an earlier call's argument of
+    the same name. ``history`` ends with the newest words."""
+    schema = tool.parameters or {}
+    properties = _properties(schema)
+    wanted = [n for n in filled.missing if _free(n, properties)]
+    if not wanted:
+        return
+    earlier = (
+        list(history[:-1]) if history and history[-1].kind in ("user_text", "user_audio") else list(history)
+    )
+    for item in reversed(earlier):
+        for name in [n for n in wanted if n in filled.missing]:
+            value = _mentioned(tool, name, item, referent, today)
+            if isinstance(value, str) and value.strip() and _fits(name, value, schema):
+                filled.arguments[name], filled.sources[name] = value, "(said earlier in the conversation)"
+                filled.missing.remove(name)
+    implied_again(filled, schema)  # Paris said earlier: its timezone too
+    filled.missing = [n for n in filled.missing if n not in filled.arguments]
+
+
+def _mentioned(tool: ToolSpec, name: str, item: TurnView, referent: Referent, today: date) -> Any:
+    """What ``item`` (earlier user words, or an earlier call) gave parameter ``name`` of ``tool``."""
+    if item.kind in ("user_text", "user_audio") and item.text.strip():
+        earlier = acting.arguments_for(tool, item.text, Referent(), today)
+        if not earlier.sources.get(name, "(").startswith("("):  # from the words, not the conversation
+            return earlier.arguments.get(name)
+    if item.kind == "function_call":
+        try:
+            arguments = json.loads(item.text or "{}")
+        except ValueError:
+            return None
+        return arguments.get(name) if isinstance(arguments, dict) else None
+    return None
+
+
+def completed(
+    filled: Filled, built: Mapping[str, Any], schema: Mapping[str, Any], said: str = ""
+) -> dict[str, Any]:
+    """Step 4: ``filled`` with each missing parameter from ``built`` (a whole schema-built value), a plain
+    free string made a plausible value of its kind (``plausible``) when that still validates; in the
+    schema's order. ``said``: the newest words, which a free-text parameter may take."""
     properties = _properties(schema)
     merged = dict(filled.arguments)
     for name in [n for n in filled.missing if n in built]:
-        plain = _neutralised(built[name], properties.get(name), schema)
+        plain = _neutralised(built[name], properties.get(name), schema, name, said)
         merged[name] = plain if _fits(name, plain, schema) else built[name]
     order = {name: index for index, name in enumerate(properties)}
     return dict(sorted(merged.items(), key=lambda item: order.get(item[0], len(order))))
 
 
-def neutral(schema: Any) -> str | None:
-    """The value a plain free string gets when nothing was heard for it (step 3), else None."""
+def plausible(schema: Any, name: str = "", said: str = "") -> str | None:
+    """The value a plain free string ``name`` gets when nothing was heard for it (step 4), else None (a
+    string with an enum, pattern or format keeps the builder's): the first example its description quotes,
+    a value of the kind its name or description asks for, the words ``said`` for free text, else its
+    name's words; never "" (a model fills a field it must fill)."""
     if not isinstance(schema, Mapping) or schema.get("type", "string") != "string":
         return None
     if any(key in schema for key in ("enum", "const", "pattern", "format")):
         return None
-    example = _EXAMPLE.search(str(schema.get("description", "")))
-    return example.group(1).strip() if example is not None else ""
+    description = str(schema.get("description", ""))
+    example = _EXAMPLE.search(description)
+    if example is not None:
+        return example.group(1).strip()
+    words = lexicon.identifier_words(name).split()
+    for word in reversed(words):  # the last word says what it is ("pickup_city")
+        if word in _PLAUSIBLE:
+            return _PLAUSIBLE[word]
+    described = {lexicon.stem(t.lower) for t in lexicon.tokens(description)}
+    for word, value in _PLAUSIBLE.items():
+        if lexicon.stem(word) in described and word not in _FREE_TEXT:
+            return value
+    if (set(words) & _FREE_TEXT or not words) and said.strip():
+        return " ".join(said.split())
+    readable = " ".join(words)
+    return readable[:1].upper() + readable[1:] if readable else "value"
 
 
-def _neutralised(value: Any, schema: Any, root: Mapping[str, Any]) -> Any:
-    """``value`` (schema-built) with each plain free string in it made ``neutral``, however deep."""
+# A value of the kind a parameter's name asks for, when nothing was said of it: the one a model would
+# write for a field it must fill (tool_choice required), never "".
+_PLAUSIBLE: dict[str, str] = {
+    "city": "London",
+    "town": "London",
+    "location": "London",
+    "place": "London",
+    "destination": "London",
+    "origin": "London",
+    "address": "London",
+    "country": "United Kingdom",
+    "region": "England",
+    "timezone": "UTC",
+    "tz": "UTC",
+    "language": "English",
+    "lang": "English",
+    "locale": "en-GB",
+    "currency": "GBP",
+    "title": "Untitled",
+    "subject": "Hello",
+    "display": "User",
+    "username": "user",
+}
+_FREE_TEXT = frozenset(
+    ("query", "q", "search", "text", "message", "content", "prompt", "input", "question", "body", "note")
+)
+
+
+def _neutralised(value: Any, schema: Any, root: Mapping[str, Any], name: str = "", said: str = "") -> Any:
+    """``value`` (schema-built) with each plain free string in it made ``plausible``, however deep."""
     if not isinstance(schema, dict):
         return value
     schema = schema_values.resolve(schema, root)
     if isinstance(value, str):
-        plain = neutral(schema)
+        plain = plausible(schema, name, said)
         return value if plain is None else plain
     if isinstance(value, dict):
         properties = _properties(schema)
-        return {key: _neutralised(item, properties.get(key), root) for key, item in value.items()}
+        return {key: _neutralised(item, properties.get(key), root, key, said) for key, item in value.items()}
     if isinstance(value, list):
-        return [_neutralised(item, schema.get("items"), root) for item in value]
+        return [_neutralised(item, schema.get("items"), root, name, said) for item in value]
     return value
 
 

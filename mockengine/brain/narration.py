@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import lexicon, units
+from mockengine.brain import implied, lexicon, units
 from mockengine.brain.output_data import output_data
 
 _STATE_KEYS = ("mode", "status", "state")
@@ -168,6 +168,8 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     """One sentence from a function output's fields: the thing's name and its state. A plain-text
     output of a few words (what a tool returning a string sends, e.g. the Agents SDK's ``function_tool``)
     is itself the answer: its first sentence is said as written."""
+    if _NOT_APPROVED.search(output):  # the user refused the call: "Okay, I won't book the table."
+        return declined(call_name or "", _json(call_arguments or ""))
     data = _json(output)
     said = _plain_text(output if data is None else data)
     if said is not None:
@@ -181,8 +183,13 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     lookup = bool(verb) and verb[0] in _LOOKUPS
     facts = _facts(data, named) if lookup else []
     scalar = _scalar_answer(output if data is None else data) if lookup else None
+    where_said = " in " if _is_place(named, arguments) else " for "
     if scalar is not None:  # a lookup answered with one value ("10:00", 21): that value is the answer
-        facts = [scalar]
+        topic = " ".join(lexicon.identifier_words(call_name or "").split()[1:])
+        return _one_value(topic, scalar, named, where_said)
+    field = _one_field(data, named) if lookup else None
+    if field is not None:  # {"time": "10:42"} from get_time(Tokyo): "It's 10:42 in Tokyo."
+        return _one_value(*field, named, where_said)
     if facts:  # a lookup's answer is its fields: "Oslo: temp 3 degrees Celsius, condition snow."
         lead = f"{named[0].upper()}{named[1:]}: " if named else ""
         return f"{lead}{', '.join(facts)}."
@@ -194,6 +201,81 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if concept == "open":
         return f"{name} is open{where}."
     return f"Done: {named}{where}."
+
+
+# An output that says the user refused the call, as a human-in-the-loop approval sends it: the OpenAI
+# Agents SDK's "Tool execution was not approved." (needs_approval rejected), and the same said otherwise.
+_NOT_APPROVED = re.compile(
+    r"^\W*(?:tool (?:execution|call) was not approved|(?:the )?(?:call|action|request|tool call|execution) "
+    r"was (?:not approved|rejected|declined|denied)(?: by the user)?|(?:the )?user (?:declined|rejected|"
+    r"denied|did not approve)(?: (?:the|this) (?:tool|call|action|request|tool call))?|not approved"
+    r"|approval (?:was )?(?:denied|rejected|declined))\W*$",
+    re.IGNORECASE,
+)
+
+
+def declined(name: str, arguments: Any) -> str:
+    """What a model says when the user did not approve a call: "Okay, I won't book the table." (the
+    tool's verb and what it acts on: a thing argument, else the rest of its name), "Okay, I won't open
+    gesture project.", else "Okay, I won't go ahead with that."."""
+    words = lexicon.identifier_words(name).split()
+    values = arguments if isinstance(arguments, Mapping) else {}
+    if not words or not (words[0] in _VERBS or lexicon.concept(words[0]) in lexicon.ACTIONS):
+        return "Okay, I won't go ahead with that."
+    things = [v for k, v in values.items() if isinstance(v, str) and v and _is_thing(k)]
+    rest = " ".join(words[1:])
+    target = things[0] if things else (f"the {rest}" if rest else "it")
+    return f"Okay, I won't {words[0]} {target}."
+
+
+def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
+    """A lookup's one value said as a model says it: a time or a temperature as "It's 10:42 in Tokyo." /
+    "It's 21 degrees Celsius.", anything else as "The weather in Madrid is sunny." / "The status for
+    order 4471 is shipped."; ``words`` is the field's (or the tool's topic) as words, "" when unknown."""
+    measured = units.with_unit(words, value) if words else None
+    head = words.rpartition(" ")[0] if measured is not None else words
+    said = measured[len(head) + 1 :] if measured is not None else str(value)
+    about = f"{where}{named}" if named else ""
+    topic = set(head.lower().split())
+    if not topic or topic & _SAID_AS_IT:
+        return f"It's {said}{about}."
+    return f"The {head}{about} is {said}."
+
+
+# A field said as "It's …" ("It's 10:42", "It's 3 degrees Celsius"), not "The time is …".
+_SAID_AS_IT = frozenset(("time", "now", "clock", "datetime", "temperature", "temp"))
+
+
+def _one_field(data: Any, named: str | None) -> tuple[str, Any] | None:
+    """The one scalar fact of a lookup's output (``{"time": "10:42"}``, ``{"temperature_c": 21}``, ids,
+    ``ok`` and the thing's own name aside) as (its key as words, its value); None for more, for a
+    yes/no or a list (which keep "Oslo: temp 3…" and "2 tasks.")."""
+    if not isinstance(data, Mapping) or "error" in data:
+        return None
+    kept = [
+        (words, value)
+        for key, value in data.items()
+        if (words := lexicon.identifier_words(str(key)))
+        and words not in ("ok", "id")
+        and not words.endswith((" id", " ids"))
+        and value != named
+        and value is not None
+    ]
+    if len(kept) != 1 or isinstance(kept[0][1], bool) or not isinstance(kept[0][1], (int, float, str)):
+        return None
+    return kept[0] if str(kept[0][1]).strip() else None
+
+
+def _is_place(named: str | None, arguments: Any) -> bool:
+    """``named`` is a place: a value of a call argument that holds one (``city``), or a place the tables
+    know ("Tokyo")."""
+    if not named:
+        return False
+    if isinstance(arguments, Mapping) and any(
+        value == named and implied.holds_place(str(key)) for key, value in arguments.items()
+    ):
+        return True
+    return implied.place(named) is not None
 
 
 _LOOKUPS = frozenset(

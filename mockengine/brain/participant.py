@@ -456,13 +456,14 @@ class ScriptedBrain:
             return self._call(turn, tool)
         check_schema(tool)
         referent = acting.referent(turn.request.history)
-        filled = forced.from_words(
-            tool, turn.situation.trigger.text, referent, self._today(), list(turn.request.tools)
-        )
+        said = turn.situation.trigger.text
+        filled = forced.from_words(tool, said, referent, self._today(), list(turn.request.tools))
+        if filled.missing:  # "what's the weather in Paris?" earlier: a forced get_time takes Paris
+            forced.from_conversation(tool, filled, turn.request.history, referent, self._today())
         if not filled.missing and acting.is_valid(filled.arguments, tool.parameters or {}):
             return ToolCall(tool.name, json.dumps(filled.arguments, ensure_ascii=False))
         built = self._call(turn, tool)  # raises ArgumentsError when no value satisfies the schema
-        merged = forced.completed(filled, json.loads(built.arguments), tool.parameters or {})
+        merged = forced.completed(filled, json.loads(built.arguments), tool.parameters or {}, said)
         valid = acting.is_valid(merged, tool.parameters or {})
         return ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)) if valid else built
 

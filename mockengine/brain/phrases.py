@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from mockengine.brain import facts, utterance
+from mockengine.brain import composing, facts, utterance
 from mockengine.brain.context import ContextEvent, QuestionContext
 
 ECHO_WORDS = 8
@@ -148,6 +148,7 @@ _STORY = (
     "water until morning. One stormy night a small boat lost its way among the rocks. The beam found it "
     "just in time, and the crew followed it safely home. After that, the whole town came to say thank you."
 )
+_JOKE = "Parallel lines have so much in common, it's a shame they'll never meet."
 _ASKED = ("You asked {echo}.", "So you're asking {echo}.")
 _UNKNOWN_ANSWER = ("I'm not sure, to be honest.", "I don't know that one, sorry.", "Hmm, I'd have to think.")
 _SAID = ("You said {echo}.", "I heard you say {echo}.")
@@ -276,6 +277,9 @@ def reply_to_words(
     if story is not None:
         topic = " ".join((story.group("topic") or "a lighthouse").split()[:ECHO_WORDS])
         return _STORY.format(topic=topic)
+    composed = composing.requested(words)
+    if composed is not None and composed.kind == "joke":  # a model tells it; it does not echo the request
+        return f"Here's one: {_JOKE}"
     echo = echo_of(words)
     fact = facts.known_answer(words, persona, covered)
     if is_question(words):

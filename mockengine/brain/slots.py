@@ -33,6 +33,7 @@ from mockengine.brain import (
     addresses,
     codes,
     heard,
+    implied,
     items,
     labels,
     lexicon,
@@ -44,6 +45,7 @@ from mockengine.brain import (
     scalars,
     schema_values,
     spans,
+    things,
     utterance,
     values,
     verbatim,
@@ -171,8 +173,72 @@ def fill(
         for name in [n for n in required if n not in filled.arguments]:
             _fill_object(work, filled, name, schema, nested)
     _fill_wider_place(work, filled, properties, kinds)
+    _without_request_verbs(work, filled, kinds)
+    _implied_by_place(filled, properties)
+    for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
+        if isinstance(value, dict) and isinstance(properties.get(name), Mapping):
+            inner = schema_values.resolve(dict(properties[name]), schema)
+            part = Filled({k: v for k, v in value.items() if v is not None})
+            _implied_by_place(part, schema_values.properties_of(inner))
+            value.update({k: v for k, v in part.arguments.items() if value.get(k) is None})
     _finish(filled, schema, required, lists)
     return filled
+
+
+def implied_again(filled: Filled, schema: Mapping[str, Any]) -> None:
+    """``filled`` with what its place implies made anew: one call per place ("weather in Paris and in
+    Rome") gives Rome's call Italy, not Paris's France."""
+    for name in [n for n, source in filled.sources.items() if source.startswith(_IMPLIED)]:
+        filled.arguments.pop(name, None)
+        filled.sources.pop(name, None)
+    _implied_by_place(filled, schema_values.properties_of(schema))
+    order = {name: index for index, name in enumerate(schema_values.properties_of(schema))}
+    filled.arguments = dict(sorted(filled.arguments.items(), key=lambda e: order.get(e[0], len(order))))
+
+
+_IMPLIED = "(implied by "
+_DIRECTIONS = frozenset(("from", "to", "source", "target", "base", "quote", "input", "output", "src", "dest"))
+
+
+def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:
+    """A timezone, country, currency or language not heard, from the place another parameter holds
+    ("the time in Tokyo" → ``timezone: Asia/Tokyo``; ``implied``)."""
+    places = [
+        (name, value)
+        for name, value in filled.arguments.items()
+        if isinstance(value, str) and implied.holds_place(name)
+    ]
+    asked = {
+        name: implied.asks(name, schema) for name, schema in properties.items() if isinstance(schema, Mapping)
+    }
+    for name, schema in properties.items():
+        if name in filled.arguments or not isinstance(schema, Mapping):
+            continue
+        kind = asked.get(name)
+        if kind is None or schema.get("type", "string") not in ("string", ["string", "null"]):
+            continue
+        same = [other for other, k in asked.items() if k == kind]
+        if len(same) > 1 and any(set(lexicon.identifier_words(o).split()) & _DIRECTIONS for o in same):
+            continue  # a source and a target language ("translate … from/to"): the place says neither
+        for held, value in places:
+            where = implied.place(value)
+            found = implied.value_for(kind, where, schema) if where is not None else None
+            if found is not None and held != name:
+                filled.arguments[name], filled.sources[name] = found, f"{_IMPLIED}{held} {value!r})"
+                break
+
+
+def _without_request_verbs(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:
+    """A place, person or product said as the request's verb is no value ("Please transfer me to the
+    weather agent" gives no city 'transfer'): it is dropped, so a required one is asked for
+    (``things``)."""
+    for name, value in list(filled.arguments.items()):
+        if kinds.get(name) not in _STRINGS or not isinstance(value, str) or not things.names_a_kind(name):
+            continue
+        if filled.sources.get(name, "").startswith("(") or not things.is_request_verb(value, work.said):
+            continue  # a value from the conversation, or one that can be the thing
+        del filled.arguments[name]
+        filled.sources.pop(name, None)
 
 
 def _fill_wider_place(

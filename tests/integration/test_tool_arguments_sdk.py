@@ -157,7 +157,7 @@ async def test_chat_forced_call_uses_the_address_heard(engine_url) -> None:
             tool_choice={"type": "function", "function": {"name": "send_email"}},
         )
     [call] = completion.choices[0].message.tool_calls or []
-    assert json.loads(call.function.arguments) == {"to": "bob@example.com", "subject": ""}  # type: ignore[union-attr]
+    assert json.loads(call.function.arguments) == {"to": "bob@example.com", "subject": "Hello"}  # type: ignore[union-attr]
 
 
 CALLS: list[tuple[str, Any]] = []

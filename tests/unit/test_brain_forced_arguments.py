@@ -196,14 +196,14 @@ def test_an_email_address_is_taken_as_written_or_spoken() -> None:
 def test_a_forced_call_prefers_values_heard_to_invented_ones() -> None:
     assert arguments((SEND_EMAIL,), "write to bob@example.com please", ForcedTool("send_email")) == {
         "to": "bob@example.com",
-        "subject": "",
+        "subject": "Hello",  # a plausible value of its kind, never "" (docs/tools.md, Forced calls)
     }
     track = ToolSpec(
         "play_track",
         "Play a track.",
         {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]},
     )
-    assert arguments((track,), "yes", ForcedTool("play_track")) == {"title": ""}
+    assert arguments((track,), "yes", ForcedTool("play_track")) == {"title": "Untitled"}
     assert arguments((track,), 'the one called "Blue Train"', ForcedTool("play_track")) == {
         "title": "Blue Train"
     }
@@ -222,7 +222,7 @@ def test_a_forced_call_takes_no_city_from_words_about_something_else() -> None:
         {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
     )
     said = "Add buy milk to my list"
-    assert arguments((GET_WEATHER, todo), said, ForcedTool("get_weather")) == {"city": ""}
+    assert arguments((GET_WEATHER, todo), said, ForcedTool("get_weather")) == {"city": "London"}
     described = ToolSpec(
         "get_weather",
         "Get the weather.",
@@ -317,8 +317,8 @@ def test_a_forced_call_invents_no_phrase_inside_nested_values() -> None:
         },
     )
     found = arguments((playlist,), "Make a playlist called road trip", ForcedTool("create_playlist"))
-    assert found["name"] == "road trip" and found["owner"]["display"] == ""
-    assert all(track["title"] == "" for track in found["tracks"])
+    assert found["name"] == "road trip" and found["owner"]["display"] == "User"
+    assert all(track["title"] == "Untitled" for track in found["tracks"])
 
 
 @pytest.mark.parametrize(

@@ -46,5 +46,5 @@ def test_anything_else_is_no_data(text: str) -> None:
 def test_an_output_nested_past_the_parsers_depth_is_still_grounded() -> None:
     """It failed the response (``reply_failed``, a RecursionError from ``json.loads``)."""
     deep = "[" * 5_000 + "]" * 5_000
-    assert grounding(deep, "get_weather", '{"city": "Paris"}').startswith("Paris: ")
+    assert grounding(deep, "get_weather", '{"city": "Paris"}').startswith("The weather in Paris is ")
     assert output_error(deep) is None

@@ -44,10 +44,10 @@ def test_two_cities_are_two_calls(text: str) -> None:
 
 
 def test_a_second_place_is_not_taken_for_another_parameter() -> None:
-    """It used to fill ``country`` with "Rome"."""
+    """It used to fill ``country`` with "Rome"; each place's country is the one it implies (round 11)."""
     assert _calls("weather in Paris and in Rome", WEATHER_IN) == [
-        ("get_weather", {"city": "Paris"}),
-        ("get_weather", {"city": "Rome"}),
+        ("get_weather", {"city": "Paris", "country": "France"}),
+        ("get_weather", {"city": "Rome", "country": "Italy"}),
     ]
 
 

@@ -13,7 +13,7 @@ from mockengine.brain.acting import grounding
 @pytest.mark.parametrize(
     ("fields", "said"),
     [
-        ({"temperature_c": 21}, "Paris: temperature 21 degrees Celsius."),
+        ({"temperature_c": 21}, "It's 21 degrees Celsius in Paris."),  # one field: said as a model says it
         (
             {"temperatureF": 70, "wind_kmh": 12},
             "Paris: temperature 70 degrees Fahrenheit, wind 12 kilometers per hour.",
@@ -23,7 +23,7 @@ from mockengine.brain.acting import grounding
         ({"size_bytes": 1, "duration_s": 2.5}, "Paris: size 1 byte, duration 2.5 seconds."),
         # not a unit, or not a number: as before
         ({"plan_c": "backup", "grade_c": True, "c": 3}, "Paris: plan c backup, grade c yes, c 3."),
-        ({"distance_m": 5}, "Paris: distance m 5."),  # metres or minutes: left as said
+        ({"distance_m": 5}, "The distance m in Paris is 5."),  # metres or minutes: left as said
     ],
 )
 def test_a_unit_suffix_is_said_as_the_unit(fields: dict[str, object], said: str) -> None:
@@ -46,7 +46,7 @@ def test_openweathermaps_min_max_and_wind_speed_are_not_times() -> None:
         # short suffixes that are ordinary abbreviations away from a temperature or a time
         ({"image_h": 480, "top_k": 3, "count_s": 2}, "Paris: image h 480, top k 3, count s 2."),
         ({"vitamin_c": 90, "total_c": 4, "grade_f": 1}, "Paris: vitamin c 90, total c 4, grade f 1."),
-        ({"option_c": 7}, "Paris: option c 7."),
+        ({"option_c": 7}, "The option c in Paris is 7."),
     ],
 )
 def test_an_ambiguous_suffix_stays_a_word(fields: dict[str, object], said: str) -> None:

@@ -188,9 +188,9 @@ def test_a_tool_named_after_use_is_called_even_misheard(text: str, expected: lis
 @pytest.mark.parametrize(
     ("output", "call", "arguments", "said"),
     [
-        ("10:00", "get_time", '{"city": "Tokyo"}', "Tokyo: 10:00."),
-        ("21", "get_temperature", '{"city": "Oslo"}', "Oslo: 21."),
-        ('"sunny"', "check_weather", '{"city": "Paris"}', "Paris: sunny."),
+        ("10:00", "get_time", '{"city": "Tokyo"}', "It's 10:00 in Tokyo."),
+        ("21", "get_temperature", '{"city": "Oslo"}', "It's 21 in Oslo."),
+        ('"sunny"', "check_weather", '{"city": "Paris"}', "The weather in Paris is sunny."),
         ("ok", "get_status", "{}", "Done."),  # an acknowledgement is no answer
         ("done", "turn_on", '{"room": "kitchen"}', "Done: kitchen."),  # an action keeps its sentence
     ],

@@ -1,0 +1,125 @@
+"""Requests for content the assistant itself produces: a story, a joke, a poem, an explanation, a summary.
+
+A model writes these itself; it calls no tool for them unless a tool says it makes that content ("Tell
+the user a joke", ``summarize_document``). "Tell me a long story about the sea." with the voice-client
+spec's tools declared gave ``show_details {"card": "long story"}`` ("about" is a word of details); it is
+a story now, told in words. The form is read, never a tool's vocabulary: a verb of telling or making
+("tell", "write", "give", "sing", "make up", "come up with", "do you know") with an optional "me/us" and
+determiner before one of the content nouns, or a verb that is the content itself ("explain …",
+"summarise …", "sum up …", "recap …").
+
+An explanation or a summary *of something the app holds* is still a request for it: "summarise my
+unread emails" reads the emails first, as a model calls the lookup before it summarises. So for those two
+kinds a tool that declares a word of the topic (what follows the noun or the verb) stays allowed
+(``evidence.allows``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mockengine.brain import lexicon
+
+# kind → the words a tool declares when it makes that content itself (its name or description)
+_KIND_WORDS: dict[str, tuple[str, ...]] = {
+    "story": ("story", "stories", "tale", "fable", "anecdote", "storytelling"),
+    "joke": ("joke", "jokes", "pun", "puns", "riddle", "riddles", "funny"),
+    "poem": ("poem", "poems", "poetry", "haiku", "limerick", "sonnet", "rhyme", "verse", "lyric", "lyrics"),
+    "song": ("song", "songs", "lullaby", "sing"),
+    "explanation": ("explain", "explanation", "explains", "define", "definition"),
+    "summary": ("summary", "summarise", "summarize", "summaries", "recap", "overview", "tldr"),
+    "fact": ("fact", "facts", "trivia"),
+}
+_NOUNS: dict[str, str] = {
+    "story": "story",
+    "stories": "story",
+    "tale": "story",
+    "tales": "story",
+    "fable": "story",
+    "anecdote": "story",
+    "joke": "joke",
+    "jokes": "joke",
+    "pun": "joke",
+    "puns": "joke",
+    "riddle": "joke",
+    "riddles": "joke",
+    "poem": "poem",
+    "poems": "poem",
+    "haiku": "poem",
+    "limerick": "poem",
+    "limericks": "poem",
+    "sonnet": "poem",
+    "rhyme": "poem",
+    "song": "song",
+    "lullaby": "song",
+    "explanation": "explanation",
+    "summary": "summary",
+    "recap": "summary",
+    "overview": "summary",
+    "fact": "fact",
+    "facts": "fact",
+}
+# Verbs of telling or making; not "share", "hear", "got", "play" ("share the story with Bob", "let me hear
+# that song again", "I got a song stuck in my head, play it" ask an app's tools).
+_TELLING = (
+    r"(?P<verb>tell|write|give|sing|compose|recite|read|make\s+up|come\s+up\s+with|think\s+of|invent"
+    r"|know)"
+)
+# A song is made by singing or writing it; "give me a song" asks a player for one.
+_SONG_VERBS = frozenset(("sing", "write", "compose"))
+# between the verb and the noun: "me", "a", "long", "one of your", "really short" — no preposition that
+# would make the noun a card's title ("tell me about the story project")
+_BETWEEN = r"(?:\s+(?!(?:about|on|in|from|for|to|with|and)\b)[a-z'-]+){0,4}?"
+_NOUN = r"(?P<noun>" + "|".join(sorted(_NOUNS, key=len, reverse=True)) + r")"
+# The request opens its sentence or clause, after politeness: "remind me to tell Tom a joke" is a
+# reminder, not a joke.
+_OPENING = (
+    r"(?:^|[.!?,;:]\s*)\W*(?:(?:please|so|ok|okay|now|hey|hi|and|also|then|can|could|would|will|you|u|just"
+    r"|quickly|briefly|i\s+want|i'd\s+like|i\s+need|to|do|did|go\s+on)\b[\s,]*)*"
+)
+_MADE = re.compile(rf"{_OPENING}{_TELLING}\b{_BETWEEN}\s+{_NOUN}\b(?P<topic>.*)", re.IGNORECASE)
+_CONTENT_VERB = re.compile(
+    rf"{_OPENING}(?P<verb>explain|summari[sz]e|sum\s+up|recap|define)\b(?P<topic>.*)", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Composed:
+    """A request for content: its ``kind`` ("story", "joke", "poem", "song", "explanation", "summary",
+    "fact") and the words of its ``topic`` ("about the sea")."""
+
+    kind: str
+    topic: str
+
+
+def requested(text: str) -> Composed | None:
+    """The content ``text`` asks the assistant to produce, or None. "Tell me a long story about the sea." →
+    story; "write a haiku about autumn" → poem; "can you explain how tides work" → explanation; "tell me
+    more about this one" asks for no content (no content noun)."""
+    made = _MADE.search(text)
+    if made is not None:
+        kind = _NOUNS[made.group("noun").lower()]
+        verb = made.group("verb").lower().split()[0]
+        if kind != "song" or verb in _SONG_VERBS or verb == "make":
+            return Composed(kind, made.group("topic").strip(" .!?"))
+    verb = _CONTENT_VERB.search(text)
+    if verb is not None:
+        word = verb.group("verb").lower()
+        kind = "explanation" if word in ("explain", "define") else "summary"
+        return Composed(kind, verb.group("topic").strip(" .!?"))
+    return None
+
+
+def makes(kind: str, declared: frozenset[str]) -> bool:
+    """A tool whose declared concepts (``intent.vocabulary_of``) name this content makes it itself."""
+    return any(lexicon.concept(word) in declared for word in _KIND_WORDS.get(kind, (kind,)))
+
+
+def about_the_app(composed: Composed, declared: frozenset[str]) -> bool:
+    """An explanation or summary of something the tool declares ("summarise my unread emails" to a mail
+    app): the tool is still what it is read from."""
+    if composed.kind not in ("explanation", "summary"):
+        return False
+    topic = {t.concept for t in lexicon.tokens(composed.topic) if not t.is_stop}
+    return bool(topic & declared)
