@@ -79,8 +79,8 @@ def _hear(raw: bytes, wanted: TranscriptionRequest, transcriber: Transcriber) ->
     except ValueError as exc:
         log.debug("audio: undecodable file: %s", exc)
         raise transcription.undecodable_file() from exc
-    language = "en" if wanted.task == "translate" else wanted.language
-    return transcriber.transcribe(pcm16, language=language, prompt=wanted.prompt)
+    language = "en" if wanted.task == "translate" else wanted.whisper_language
+    return transcriber.transcribe(pcm16, language=language, prompt=wanted.whisper_prompt)
 
 
 async def _transcribe(request: web.Request, task: str) -> web.StreamResponse:

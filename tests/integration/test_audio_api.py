@@ -141,6 +141,30 @@ async def test_streamed_transcription_events(audio_client):
     assert [lp.token for d in deltas for lp in d.logprobs] == [lp.token for lp in done.logprobs]
 
 
+async def test_gpt_transcribe_answers_the_languages_it_heard_and_takes_keywords(audio_client):
+    """openai-python's ``Transcription.languages`` / ``TranscriptionTextDoneEvent.languages``: returned
+    by gpt-transcribe, which takes ``languages[]`` and ``keywords[]`` (LiveKit's STT sends both and tags
+    its transcript with ``languages[0].code``)."""
+    client = await audio_client()
+    plain = await client.audio.transcriptions.create(model="gpt-transcribe", file=QUESTION)
+    assert [language.code for language in plain.languages] == ["en"]
+    hinted = await client.audio.transcriptions.create(
+        model="gpt-transcribe", file=QUESTION, languages=["fr"], keywords=["Paris", "France"]
+    )
+    assert [language.code for language in hinted.languages] == ["fr"]  # the fake echoes the hint
+    assert hinted.usage.input_token_details.text_tokens > 0  # the keywords went to whisper's prompt
+    stream = await client.audio.transcriptions.create(
+        model="gpt-transcribe", file=QUESTION, stream=True, languages=["de"]
+    )
+    done = [event async for event in stream][-1]
+    assert done.type == "transcript.text.done" and [lang.code for lang in done.languages] == ["de"]
+    # Pipecat's OpenAISTTService sends keywords to whatever model it runs: taken, not answered.
+    other = await client.audio.transcriptions.create(
+        model="gpt-4o-transcribe", file=QUESTION, languages=["fr"], keywords=["Paris"]
+    )
+    assert other.languages is None and other.usage.input_token_details.text_tokens > 0
+
+
 async def test_stream_is_ignored_for_whisper_1(audio_client):
     """The SDK's docstring: streaming is not supported for whisper-1 and will be ignored."""
     client = await audio_client()
@@ -192,6 +216,8 @@ async def test_translation_is_english_text(audio_client):
         ({"model": "whisper-1", "include": ["logprobs"]}, 400, "include", "unsupported_value", "logprobs"),
         ({"model": "whisper-1", "language": "english"}, 400, "language", "invalid_value",
          "Invalid language 'english'. Language parameter must be specified in ISO-639-1 format."),
+        ({"model": "gpt-transcribe", "languages": ["en", "english"]}, 400, "languages", "invalid_value",
+         "Invalid language 'english'."),
         ({"model": "whisper-1", "temperature": 1.5}, 400, "temperature", "decimal_above_max_value", "<= 1.0"),
         ({"model": "whisper-9"}, 404, None, "model_not_found", "whisper-9"),
     ],
