@@ -173,7 +173,7 @@ async def _speak_pcm_by_sentence(
             for piece in speech.pieces(await _off_loop(resources.tts_executor, work)):
                 await response.write(piece)
         await response.write_eof()
-    except ConnectionResetError:
+    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
         log.debug("audio stream: client went away")
     return response
 
@@ -187,7 +187,7 @@ async def _send(request: web.Request, frames: list[bytes], headers: dict[str, st
         for frame in frames:
             await response.write(frame)
         await response.write_eof()
-    except ConnectionResetError:
+    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
         log.debug("audio stream: client went away")
     return response
 
