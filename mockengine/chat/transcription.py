@@ -268,12 +268,34 @@ class Cue:
     words: tuple[WordTiming, ...]
 
 
+def whisper_words(transcript: Transcript) -> tuple[WordTiming, ...]:
+    """Whisper's word timings matched to the transcript's words, or () when it gave none or they do not
+    spell the text. Whisper's alignment makes punctuation a word of its own (``France`` and ``?``, the
+    ``?`` often stretched over the trailing silence, where the text says ``France?``): those pieces join
+    the word they are written with, which keeps its own times and probability, as whisper's
+    ``merge_punctuations`` does."""
+    pieces = list(transcript.words)
+    out: list[WordTiming] = []
+    for word in transcript.text.split():
+        spelled, taken = "", []
+        while pieces and len(spelled) < len(word):
+            taken.append(pieces.pop(0))
+            spelled += taken[-1].word
+        if spelled != word:
+            return ()
+        spoken = [t for t in taken if any(c.isalnum() for c in t.word)] or taken
+        probability = round(sum(t.probability for t in spoken) / len(spoken), 3)
+        out.append(WordTiming(word, spoken[0].start_ms, spoken[-1].end_ms, probability))
+    return tuple(out) if not pieces else ()
+
+
 def word_timings(transcript: Transcript) -> tuple[WordTiming, ...]:
     """Whisper's word timings, or (when it gave none: audio over 14 s, or a prompt) the transcript's
     words spread evenly over the audio, each word's share in proportion to its length (ours)."""
     words = transcript.text.split()
-    if transcript.words and [w.word for w in transcript.words] == words:
-        return transcript.words
+    heard = whisper_words(transcript)
+    if heard:
+        return heard
     if not words:
         return ()
     total = sum(len(w) for w in words)
@@ -323,7 +345,7 @@ def _usage(request: TranscriptionRequest, transcript: Transcript, tokens: TokenC
 def logprobs(transcript: Transcript, tokens: TokenCounter) -> list[dict[str, Any]]:
     """One entry per text token of the transcript: the token, its UTF-8 bytes, and the log of the
     probability whisper gave the word it is part of (0.0 when whisper gave no word probabilities)."""
-    timings = transcript.words if [w.word for w in transcript.words] == transcript.text.split() else ()
+    timings = whisper_words(transcript)
     # The character offset where each word ends, to find a token's word.
     ends: list[int] = []
     at = 0
