@@ -39,6 +39,9 @@ GPT_TRANSCRIBE_MODELS = (
     "gpt-4o-transcribe-diarize",
 )
 TRANSCRIBE_MODELS = (WHISPER_MODEL, *GPT_TRANSCRIBE_MODELS)
+# The model that answers the ``languages`` it detected (openai-python's ``Transcription``: "Returned by
+# gpt-transcribe"); the SDK documents ``languages[]`` and ``keywords[]`` as its too.
+CONTEXT_HINT_MODEL = "gpt-transcribe"
 RESPONSE_FORMATS = ("json", "text", "srt", "verbose_json", "vtt")
 GPT_RESPONSE_FORMATS = ("json", "text")
 GRANULARITIES = ("word", "segment")
@@ -76,7 +79,10 @@ LANGUAGE_NAMES = {
 @dataclass(frozen=True)
 class TranscriptionRequest:
     """One checked request. ``task``: ``transcribe`` or ``translate``; ``language``: the ISO 639-1 hint
-    or None; ``stream``: SSE events (gpt models only; ignored for ``whisper-1`` as live)."""
+    or None; ``languages`` / ``keywords``: the hints openai-python documents for ``gpt-transcribe``
+    (ISO 639-1 codes; words or phrases), taken from any model as the Realtime sessions take them;
+    ``stream``: SSE events (gpt models only; ignored for
+    ``whisper-1`` as live)."""
 
     task: str
     model: str
@@ -88,10 +94,31 @@ class TranscriptionRequest:
     granularities: tuple[str, ...]
     logprobs: bool
     stream: bool
+    languages: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
 
     @property
     def is_token_billed(self) -> bool:
         return self.model != WHISPER_MODEL
+
+    @property
+    def reports_languages(self) -> bool:
+        """Whether the answer carries ``languages`` (``gpt-transcribe``'s ``json`` and stream)."""
+        return self.model == CONTEXT_HINT_MODEL
+
+    @property
+    def whisper_language(self) -> str | None:
+        """The hint whisper decodes with: ``language``, else the one code of ``languages``; several
+        possible languages leave whisper to detect which (None)."""
+        if self.language is not None:
+            return self.language
+        return self.languages[0] if len(self.languages) == 1 else None
+
+    @property
+    def whisper_prompt(self) -> str | None:
+        """Whisper's initial prompt: ``prompt``, else the ``keywords`` as a list of words (whisper has no
+        keyword list; the Realtime sessions' rule, ``InputTranscription.whisper_prompt``)."""
+        return self.prompt or (", ".join(self.keywords) if self.keywords else None)
 
 
 def _field(form: Any, name: str) -> str | None:
@@ -131,14 +158,12 @@ def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
             "unsupported_value",
         )
     language = _field(form, "language") or None
-    if language is not None and language not in LANGUAGE_NAMES:
-        # Live wording (seen for "english" instead of "en").
-        raise ChatError(
-            400,
-            f"Invalid language '{language}'. Language parameter must be specified in ISO-639-1 format.",
-            "language",
-            "invalid_value",
-        )
+    if language is not None:
+        _check_language(language, "language")
+    languages = tuple(_listed(form, "languages"))
+    keywords = tuple(k for k in _listed(form, "keywords") if k.strip())
+    for code in languages:
+        _check_language(code, "languages")
     temperature = _temperature(_field(form, "temperature"))
     granularities = tuple(_listed(form, "timestamp_granularities"))
     for granularity in granularities:
@@ -177,7 +202,20 @@ def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
         granularities=granularities or ("segment",),
         logprobs=bool(include),
         stream=stream and model != WHISPER_MODEL,
+        languages=tuple(dict.fromkeys(languages)),
+        keywords=keywords,
     )
+
+
+def _check_language(code: str, param: str) -> None:
+    if code not in LANGUAGE_NAMES:
+        # Live wording (seen for "english" instead of "en").
+        raise ChatError(
+            400,
+            f"Invalid language '{code}'. Language parameter must be specified in ISO-639-1 format.",
+            param,
+            "invalid_value",
+        )
 
 
 def _temperature(given: str | None) -> float:
@@ -230,12 +268,34 @@ class Cue:
     words: tuple[WordTiming, ...]
 
 
+def whisper_words(transcript: Transcript) -> tuple[WordTiming, ...]:
+    """Whisper's word timings matched to the transcript's words, or () when it gave none or they do not
+    spell the text. Whisper's alignment makes punctuation a word of its own (``France`` and ``?``, the
+    ``?`` often stretched over the trailing silence, where the text says ``France?``): those pieces join
+    the word they are written with, which keeps its own times and probability, as whisper's
+    ``merge_punctuations`` does."""
+    pieces = list(transcript.words)
+    out: list[WordTiming] = []
+    for word in transcript.text.split():
+        spelled, taken = "", []
+        while pieces and len(spelled) < len(word):
+            taken.append(pieces.pop(0))
+            spelled += taken[-1].word
+        if spelled != word:
+            return ()
+        spoken = [t for t in taken if any(c.isalnum() for c in t.word)] or taken
+        probability = round(sum(t.probability for t in spoken) / len(spoken), 3)
+        out.append(WordTiming(word, spoken[0].start_ms, spoken[-1].end_ms, probability))
+    return tuple(out) if not pieces else ()
+
+
 def word_timings(transcript: Transcript) -> tuple[WordTiming, ...]:
     """Whisper's word timings, or (when it gave none: audio over 14 s, or a prompt) the transcript's
     words spread evenly over the audio, each word's share in proportion to its length (ours)."""
     words = transcript.text.split()
-    if transcript.words and [w.word for w in transcript.words] == words:
-        return transcript.words
+    heard = whisper_words(transcript)
+    if heard:
+        return heard
     if not words:
         return ()
     total = sum(len(w) for w in words)
@@ -271,7 +331,7 @@ def _usage(request: TranscriptionRequest, transcript: Transcript, tokens: TokenC
     if not request.is_token_billed:
         return {"type": "duration", "seconds": math.ceil(transcript.duration_ms / 1000)}
     audio_tokens = input_audio_tokens(transcript.duration_ms)
-    text_tokens = tokens.count(request.prompt or "")
+    text_tokens = tokens.count(request.whisper_prompt or "")
     output_tokens = tokens.count(transcript.text)
     return {
         "type": "tokens",
@@ -285,7 +345,7 @@ def _usage(request: TranscriptionRequest, transcript: Transcript, tokens: TokenC
 def logprobs(transcript: Transcript, tokens: TokenCounter) -> list[dict[str, Any]]:
     """One entry per text token of the transcript: the token, its UTF-8 bytes, and the log of the
     probability whisper gave the word it is part of (0.0 when whisper gave no word probabilities)."""
-    timings = transcript.words if [w.word for w in transcript.words] == transcript.text.split() else ()
+    timings = whisper_words(transcript)
     # The character offset where each word ends, to find a token's word.
     ends: list[int] = []
     at = 0
@@ -306,12 +366,24 @@ def logprobs(transcript: Transcript, tokens: TokenCounter) -> list[dict[str, Any
 
 
 def json_body(request: TranscriptionRequest, transcript: Transcript, tokens: TokenCounter) -> dict[str, Any]:
-    """``response_format=json``: ``Transcription`` (``text``, ``logprobs`` if asked, ``usage``)."""
+    """``response_format=json``: ``Transcription`` (``text``, ``languages`` from ``gpt-transcribe``,
+    ``logprobs`` if asked, ``usage``)."""
     body: dict[str, Any] = {"text": transcript.text}
+    if request.reports_languages:
+        body["languages"] = detected_languages(request, transcript)
     if request.logprobs:
         body["logprobs"] = logprobs(transcript, tokens)
     body["usage"] = _usage(request, transcript, tokens)
     return body
+
+
+def detected_languages(request: TranscriptionRequest, transcript: Transcript) -> list[dict[str, str]]:
+    """``gpt-transcribe``'s ``languages``: ``[{"code": ISO 639-1}]``, the language whisper decoded in
+    (its hint when it detected none); empty when nothing was heard ("no language could be reliably
+    detected", the SDK's meaning of an empty list)."""
+    if not transcript.text.strip():
+        return []
+    return [{"code": transcript.language or request.whisper_language or "en"}]
 
 
 def verbose_body(
@@ -427,6 +499,8 @@ def stream_events(
             event["logprobs"] = mine
         events.append(event)
     done: dict[str, Any] = {"type": "transcript.text.done", "text": transcript.text}
+    if request.reports_languages:
+        done["languages"] = detected_languages(request, transcript)
     if request.logprobs:
         done["logprobs"] = all_logprobs
     done["usage"] = _usage(request, transcript, tokens)

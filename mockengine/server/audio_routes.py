@@ -79,8 +79,8 @@ def _hear(raw: bytes, wanted: TranscriptionRequest, transcriber: Transcriber) ->
     except ValueError as exc:
         log.debug("audio: undecodable file: %s", exc)
         raise transcription.undecodable_file() from exc
-    language = "en" if wanted.task == "translate" else wanted.language
-    return transcriber.transcribe(pcm16, language=language, prompt=wanted.prompt)
+    language = "en" if wanted.task == "translate" else wanted.whisper_language
+    return transcriber.transcribe(pcm16, language=language, prompt=wanted.whisper_prompt)
 
 
 async def _transcribe(request: web.Request, task: str) -> web.StreamResponse:
@@ -173,7 +173,7 @@ async def _speak_pcm_by_sentence(
             for piece in speech.pieces(await _off_loop(resources.tts_executor, work)):
                 await response.write(piece)
         await response.write_eof()
-    except ConnectionResetError:
+    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
         log.debug("audio stream: client went away")
     return response
 
@@ -187,7 +187,7 @@ async def _send(request: web.Request, frames: list[bytes], headers: dict[str, st
         for frame in frames:
             await response.write(frame)
         await response.write_eof()
-    except ConnectionResetError:
+    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
         log.debug("audio stream: client went away")
     return response
 

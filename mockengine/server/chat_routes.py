@@ -463,7 +463,7 @@ async def _stream(
         for frame in frames:
             await response.write(frame)
         await response.write_eof()
-    except ConnectionResetError:
+    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
         log.debug("chat stream: client went away")
     return response
 

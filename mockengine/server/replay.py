@@ -153,6 +153,6 @@ async def _answer_as_recorded(
             previous_ms = at_ms
             await response.write(b"data: " + str(chunk.get("data", "")).encode() + b"\n\n")
         await response.write_eof()
-    except ConnectionResetError:
+    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
         log.debug("chat replay stream: client went away")
     return response

@@ -6,10 +6,12 @@ trip is in test_audio_api_models.py."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import dataclasses
 import io
 import json
+import logging
 import threading
 import wave
 
@@ -25,6 +27,7 @@ from mockengine.engines.fakes import FakeSynthesizer
 from mockengine.engines.tts import SpeechSegment
 from mockengine.server.app import create_app
 from tests.conftest import FAKE_TRANSCRIPT
+from tests.loopback import serve_on_loopback
 from tests.speech import DATA
 
 QUESTION = DATA / "question.wav"
@@ -141,6 +144,30 @@ async def test_streamed_transcription_events(audio_client):
     assert [lp.token for d in deltas for lp in d.logprobs] == [lp.token for lp in done.logprobs]
 
 
+async def test_gpt_transcribe_answers_the_languages_it_heard_and_takes_keywords(audio_client):
+    """openai-python's ``Transcription.languages`` / ``TranscriptionTextDoneEvent.languages``: returned
+    by gpt-transcribe, which takes ``languages[]`` and ``keywords[]`` (LiveKit's STT sends both and tags
+    its transcript with ``languages[0].code``)."""
+    client = await audio_client()
+    plain = await client.audio.transcriptions.create(model="gpt-transcribe", file=QUESTION)
+    assert [language.code for language in plain.languages] == ["en"]
+    hinted = await client.audio.transcriptions.create(
+        model="gpt-transcribe", file=QUESTION, languages=["fr"], keywords=["Paris", "France"]
+    )
+    assert [language.code for language in hinted.languages] == ["fr"]  # the fake echoes the hint
+    assert hinted.usage.input_token_details.text_tokens > 0  # the keywords went to whisper's prompt
+    stream = await client.audio.transcriptions.create(
+        model="gpt-transcribe", file=QUESTION, stream=True, languages=["de"]
+    )
+    done = [event async for event in stream][-1]
+    assert done.type == "transcript.text.done" and [lang.code for lang in done.languages] == ["de"]
+    # Pipecat's OpenAISTTService sends keywords to whatever model it runs: taken, not answered.
+    other = await client.audio.transcriptions.create(
+        model="gpt-4o-transcribe", file=QUESTION, languages=["fr"], keywords=["Paris"]
+    )
+    assert other.languages is None and other.usage.input_token_details.text_tokens > 0
+
+
 async def test_stream_is_ignored_for_whisper_1(audio_client):
     """The SDK's docstring: streaming is not supported for whisper-1 and will be ignored."""
     client = await audio_client()
@@ -192,6 +219,8 @@ async def test_translation_is_english_text(audio_client):
         ({"model": "whisper-1", "include": ["logprobs"]}, 400, "include", "unsupported_value", "logprobs"),
         ({"model": "whisper-1", "language": "english"}, 400, "language", "invalid_value",
          "Invalid language 'english'. Language parameter must be specified in ISO-639-1 format."),
+        ({"model": "gpt-transcribe", "languages": ["en", "english"]}, 400, "languages", "invalid_value",
+         "Invalid language 'english'."),
         ({"model": "whisper-1", "temperature": 1.5}, 400, "temperature", "decimal_above_max_value", "<= 1.0"),
         ({"model": "whisper-9"}, 404, None, "model_not_found", "whisper-9"),
     ],
@@ -478,3 +507,39 @@ async def test_pcm_streams_each_sentence_once_it_is_spoken(aiohttp_server, resou
         True
     ]  # the first sentence reached the client before the second was spoken
     assert len(received) == round(len("First one.Second one.") * 60 * 24) * 2
+
+
+@pytest.mark.parametrize(
+    ("response_format", "stream_format"), [("pcm", "sse"), ("wav", "audio"), ("pcm", "audio")]
+)
+async def test_a_client_that_stops_reading_and_leaves_ends_the_answer_quietly(
+    resources, caplog, response_format, stream_format
+):
+    """A barge-in: Pipecat and LiveKit close a speech request mid-answer. aiohttp reports a peer that
+    goes away while a write waits to drain as ``ConnectionError("Connection lost")`` (not
+    ``ConnectionResetError``); that is the client leaving, not a server failure (a 500 and a traceback).
+    Served as ``mockengine serve`` serves (aiohttp's test server cancels the handler instead)."""
+    caplog.set_level(logging.DEBUG, logger="mockengine")
+    async with serve_on_loopback(create_app(resources.settings, resources)) as port:
+        await _leave_mid_answer(port, response_format, stream_format)
+
+        def ended() -> list[logging.LogRecord]:
+            return [r for r in caplog.records if "went away" in r.getMessage() or r.levelno >= logging.ERROR]
+
+        async with asyncio.timeout(30):  # waits for the handler's outcome, whichever it is
+            while not ended():
+                await asyncio.sleep(0.05)
+    assert [r.getMessage() for r in ended()] == ["audio stream: client went away"]
+
+
+async def _leave_mid_answer(port: int, response_format: str, stream_format: str) -> None:
+    client = AsyncOpenAI(api_key="sk-test", base_url=f"http://127.0.0.1:{port}/v1", max_retries=0)
+    # About 4 minutes of the fakes' speech (11 MB of PCM): far more than the socket buffers hold.
+    long_input = ("This is a long answer. " * 178)[:MAX_INPUT_CHARS]
+    async with client.audio.speech.with_streaming_response.create(
+        model="gpt-4o-mini-tts", voice="alloy", input=long_input, response_format=response_format,
+        stream_format=stream_format,
+    ) as response:  # fmt: skip
+        async for _chunk in response.iter_bytes():
+            break
+    await client.close()

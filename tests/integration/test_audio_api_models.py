@@ -32,8 +32,10 @@ async def test_a_spoken_question_is_transcribed_with_word_timings(client):
     words = result.words
     assert [w.word for w in words] == result.text.split()
     # question.json: the speech runs from 0.5 s to 2.247 s of the 3.247 s file (whisper's alignment
-    # starts the first word at the start of the audio).
-    assert words[0].end <= 1.0 and 1.8 <= words[-1].end <= 3.25
+    # starts the first word at the start of the audio). Whisper's own timings, not the words spread
+    # over the whole file, which would end the last at 3.25 s: its alignment makes "?" a word of its
+    # own, which joins "France" as the text writes it.
+    assert words[0].end <= 1.0 and 1.8 <= words[-1].end <= 2.8
     assert all(a.start <= b.start for a, b in zip(words, words[1:], strict=False))
 
 
@@ -46,6 +48,8 @@ async def test_streamed_transcript_of_a_spoken_question(client):
     assert word_error_rate(QUESTION_TEXT, done.text) <= 0.2
     assert "".join(e.delta for e in events[:-1]) == done.text
     assert all(-20 < lp.logprob <= 0 for lp in done.logprobs)
+    # whisper's word probabilities (tiny.en is not certain of every word), not 1.0 for want of a match
+    assert any(lp.logprob < 0 for lp in done.logprobs)
 
 
 @pytest.mark.parametrize(

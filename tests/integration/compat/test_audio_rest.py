@@ -65,6 +65,21 @@ async def test_livekit_stt_recognizes_a_spoken_question(engine, http_context, mo
     await stt.aclose()
 
 
+async def test_livekit_stt_with_gpt_transcribe_tags_the_language_it_detected(engine, http_context):
+    """gpt-transcribe answers ``languages``; with detection on LiveKit sends no language hint and tags
+    the transcript with ``languages[0].code`` (else the empty code)."""
+    stt = lk_openai.STT(
+        base_url=await base_url(engine), api_key="sk-test", model="gpt-transcribe", detect_language=True,
+        prompt="A geography quiz.", use_realtime=False,
+    )  # fmt: skip
+    pcm16 = load_wav_24k(DATA / "question.wav")
+    event = await stt.recognize(buffer=[rtc.AudioFrame(pcm16, RATE_HZ, 1, len(pcm16) // 2)])
+    [alternative] = event.alternatives
+    assert word_error_rate(QUESTION_TEXT, alternative.text) <= 0.2, alternative.text
+    assert str(alternative.language).startswith("en")
+    await stt.aclose()
+
+
 @pytest.mark.parametrize(
     ("model", "fmt"), [("gpt-4o-mini-tts", "mp3"), ("tts-1", "pcm"), ("gpt-4o-mini-tts", "opus")]
 )
