@@ -14,7 +14,7 @@ import functools
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -27,6 +27,7 @@ from mockengine.engines.stt import Transcriber, Transcript
 from mockengine.server.chat_routes import authenticate, error_response, read_body
 from mockengine.server.executors import MeteredExecutor
 from mockengine.server.state import RESOURCES
+from mockengine.server.streamed import SSE_CONTENT_TYPE, compact_json, send_streamed, sse_frame
 
 log = logging.getLogger("mockengine.audio")
 T = TypeVar("T")
@@ -103,14 +104,13 @@ async def _transcribe(request: web.Request, task: str) -> web.StreamResponse:
         len(heard.text.split()),
     )
     if wanted.stream:
-        frames = [
-            b"data: " + _dumps(event).encode() + b"\n\n"
-            for event in transcription.stream_events(wanted, heard, resources.tokens)
-        ]
-        return await _send(request, frames, {**headers, "Content-Type": "text/event-stream; charset=utf-8"})
+        frames = [sse_frame(event) for event in transcription.stream_events(wanted, heard, resources.tokens)]
+        return await send_streamed(
+            request, frames, {**headers, "Content-Type": SSE_CONTENT_TYPE}, what="audio stream"
+        )
     content_type, body = transcription.rendered(wanted, heard, resources.tokens)
     if isinstance(body, dict):
-        return web.json_response(body, headers=headers, dumps=_dumps)
+        return web.json_response(body, headers=headers, dumps=compact_json)
     return web.Response(text=body, content_type=content_type, charset="utf-8", headers=headers)
 
 
@@ -152,9 +152,13 @@ async def speech_handler(request: web.Request) -> web.StreamResponse:
     headers = {"x-request-id": _request_id("speech", raw)}
     if wanted.stream_format == "sse":
         events = speech.sse_events(audio, speech.usage(wanted, pcm16, resources.tokens))
-        frames = [b"data: " + _dumps(event).encode() + b"\n\n" for event in events]
-        return await _send(request, frames, {**headers, "Content-Type": "text/event-stream; charset=utf-8"})
-    return await _send(request, speech.pieces(audio), {**headers, "Content-Type": wanted.content_type})
+        frames = [sse_frame(event) for event in events]
+        return await send_streamed(
+            request, frames, {**headers, "Content-Type": SSE_CONTENT_TYPE}, what="audio stream"
+        )
+    return await send_streamed(
+        request, speech.pieces(audio), {**headers, "Content-Type": wanted.content_type}, what="audio stream"
+    )
 
 
 async def _speak_pcm_by_sentence(
@@ -163,37 +167,15 @@ async def _speak_pcm_by_sentence(
     """Raw PCM needs no encoder, so each sentence goes out as soon as piper has spoken it: a pipeline
     starts playing after the first sentence, as with the live service's chunked answer."""
     resources = request.app[RESOURCES]
-    headers = {"x-request-id": request_id, "Content-Type": wanted.content_type, "Cache-Control": "no-cache"}
-    response = web.StreamResponse(headers=headers)
-    response.enable_chunked_encoding()
-    await response.prepare(request)
-    try:
+
+    async def pieces() -> AsyncIterator[bytes]:
         for sentence in speech.sentences(wanted):
             work = functools.partial(speech.speak, wanted, resources.synthesizer, sentence)
             for piece in speech.pieces(await _off_loop(resources.tts_executor, work)):
-                await response.write(piece)
-        await response.write_eof()
-    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
-        log.debug("audio stream: client went away")
-    return response
+                yield piece
 
-
-async def _send(request: web.Request, frames: list[bytes], headers: dict[str, str]) -> web.StreamResponse:
-    """A chunked answer, one piece after another; a client that goes away just ends it."""
-    response = web.StreamResponse(headers={**headers, "Cache-Control": "no-cache"})
-    response.enable_chunked_encoding()
-    await response.prepare(request)
-    try:
-        for frame in frames:
-            await response.write(frame)
-        await response.write_eof()
-    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
-        log.debug("audio stream: client went away")
-    return response
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    headers = {"x-request-id": request_id, "Content-Type": wanted.content_type}
+    return await send_streamed(request, pieces(), headers, what="audio stream")
 
 
 def add_routes(app: web.Application) -> None:

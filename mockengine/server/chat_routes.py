@@ -13,9 +13,8 @@ import asyncio
 import dataclasses
 import functools
 import itertools
-import json
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from aiohttp import web
@@ -43,6 +42,7 @@ from mockengine.engines.stt import Transcriber
 from mockengine.ids import IdFactory
 from mockengine.server.handshake import key_accepted
 from mockengine.server.state import RESOURCES, TRACER
+from mockengine.server.streamed import SSE_CONTENT_TYPE, compact_json, send_streamed, sse_frame
 from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 
@@ -167,9 +167,14 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         tracer.write(TRACE_NAME, "chat.completion", trace)
     headers = {"x-request-id": "req_" + completion.envelope.id.removeprefix("chatcmpl-")}
     if not chat.stream:
-        return web.json_response(body, headers=headers, dumps=_dumps)
-    frames = (b"data: " + _dumps(chunk).encode() + b"\n\n" for chunk in completion.chunks(chat))
-    return await _stream(request, itertools.chain(frames, [b"data: [DONE]\n\n"]), headers)
+        return web.json_response(body, headers=headers, dumps=compact_json)
+    frames = (sse_frame(chunk) for chunk in completion.chunks(chat))
+    return await send_streamed(
+        request,
+        itertools.chain(frames, [b"data: [DONE]\n\n"]),
+        {**headers, "Content-Type": SSE_CONTENT_TYPE},
+        what="chat stream",
+    )
 
 
 async def responses(request: web.Request) -> web.StreamResponse:
@@ -208,12 +213,14 @@ async def responses(request: web.Request) -> web.StreamResponse:
         tracer.write(RESPONSES_TRACE_NAME, "response", trace)
     headers = {"x-request-id": "req_" + shaped.id.removeprefix("resp_")[:32]}
     if not wanted.stream:
-        return web.json_response(shaped.body, headers=headers, dumps=_dumps)
+        return web.json_response(shaped.body, headers=headers, dumps=compact_json)
     frames = (
-        f"event: {event['type']}\ndata: {_dumps(event)}\n\n".encode()
+        f"event: {event['type']}\ndata: {compact_json(event)}\n\n".encode()
         for event in shaped.events(obfuscate=wanted.include_obfuscation)
     )
-    return await _stream(request, frames, headers)
+    return await send_streamed(
+        request, frames, {**headers, "Content-Type": SSE_CONTENT_TYPE}, what="responses stream"
+    )
 
 
 async def retrieve_response(request: web.Request) -> web.Response:
@@ -227,7 +234,7 @@ async def retrieve_response(request: web.Request) -> web.Response:
         kept = _kept_response(request)
     except ChatError as exc:
         return error_response(exc)
-    return web.json_response(kept.body, dumps=_dumps)
+    return web.json_response(kept.body, dumps=compact_json)
 
 
 async def delete_response(request: web.Request) -> web.Response:
@@ -270,7 +277,7 @@ async def list_input_items(request: web.Request) -> web.Response:
         "last_id": page[-1]["id"] if page else None,
         "has_more": len(items) > limit,
     }
-    return web.json_response(body, dumps=_dumps)
+    return web.json_response(body, dumps=compact_json)
 
 
 def _kept_response(request: web.Request) -> StoredResponse:
@@ -448,28 +455,6 @@ def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:
         )
     except UnknownScenario as exc:
         raise ChatError(400, str(exc), SCENARIO_HEADER, "unknown_scenario") from exc
-
-
-async def _stream(
-    request: web.Request, frames: Iterable[bytes], headers: dict[str, str]
-) -> web.StreamResponse:
-    """Server-sent events, one encoded frame after another. A client that goes away mid-stream just
-    ends it."""
-    response = web.StreamResponse(
-        headers={**headers, "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"}
-    )
-    await response.prepare(request)
-    try:
-        for frame in frames:
-            await response.write(frame)
-        await response.write_eof()
-    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
-        log.debug("chat stream: client went away")
-    return response
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:

@@ -8,7 +8,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -26,6 +26,7 @@ from mockengine.recordings.restamp import IdMap, Restamper
 from mockengine.recordings.walk import ReplayWalk
 from mockengine.server.metrics import REPLAY_DIVERGENCES
 from mockengine.server.state import RESOURCES, TRACER
+from mockengine.server.streamed import SSE_CONTENT_TYPE, send_streamed
 from mockengine.settings import Settings
 
 RECORDING = web.AppKey("recording", Recording)
@@ -139,20 +140,15 @@ async def _answer_as_recorded(
         if isinstance(body, str):
             return web.Response(text=body, status=status)
         return web.json_response(body, status=status)
-    response = web.StreamResponse(
-        status=status,
-        headers={"Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"},
-    )
-    await response.prepare(request)
-    previous_ms = None
-    try:
+
+    async def chunks() -> AsyncIterator[bytes]:
+        previous_ms = None
         for chunk in exchange.get("chunks") or []:
             at_ms = float(chunk.get("ms", 0.0))
             if previous_ms is not None and speed > 0 and at_ms > previous_ms:
                 await asyncio.sleep((at_ms - previous_ms) / speed / 1000.0)
             previous_ms = at_ms
-            await response.write(b"data: " + str(chunk.get("data", "")).encode() + b"\n\n")
-        await response.write_eof()
-    except ConnectionError:  # aiohttp: ConnectionResetError, or "Connection lost" while draining
-        log.debug("chat replay stream: client went away")
-    return response
+            yield b"data: " + str(chunk.get("data", "")).encode() + b"\n\n"
+
+    headers = {"Content-Type": SSE_CONTENT_TYPE}
+    return await send_streamed(request, chunks(), headers, status=status, what="chat replay stream")
