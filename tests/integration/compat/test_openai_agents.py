@@ -268,7 +268,10 @@ async def test_tools_taking_pydantic_models_are_called(framework_engine) -> None
             await observed.until(turn_ended, after=observed.events.index(end))
         observed.close()
     assert [
-        ("get_forecast", (Location(city="Paris"), 3)),
+        (
+            "get_forecast",
+            (Location(city="Paris", country="France"), 3),
+        ),  # a city fills the country it implies
         (
             "place_order",
             ([Item(name="apples", quantity=2), Item(name="bananas", quantity=3)], "express", None),
