@@ -202,6 +202,17 @@ def _audio_format(wire: dict[str, Any]) -> AudioFormat:
     return AudioFormat(wire.get("type", AudioFormat.type), wire.get("rate"))
 
 
+def _default_audio_input(config: SessionConfig) -> dict[str, Any]:
+    """``audio.input`` of a new session, realtime or transcription: transcription off, server_vad on."""
+    assert config.turn_detection is not None
+    return {
+        "format": config.input_format.wire(),
+        "transcription": None,
+        "noise_reduction": None,
+        "turn_detection": dataclasses.asdict(config.turn_detection),
+    }
+
+
 def default_session(model: str, session_id: str, expires_at: int) -> dict[str, Any]:
     """The full default session as ``session.created`` shows it (reference §4), from :class:`SessionConfig`'s
     defaults."""
@@ -222,12 +233,7 @@ def default_session(model: str, session_id: str, expires_at: int) -> dict[str, A
         "prompt": None,
         "expires_at": expires_at,
         "audio": {
-            "input": {
-                "format": config.input_format.wire(),
-                "transcription": None,
-                "noise_reduction": None,
-                "turn_detection": dataclasses.asdict(config.turn_detection),
-            },
+            "input": _default_audio_input(config),
             "output": {"format": config.output_format.wire(), "voice": config.voice, "speed": config.speed},
         },
         "include": None,
@@ -247,14 +253,7 @@ def default_transcription_session(session_id: str, expires_at: int) -> dict[str,
         "object": "realtime.transcription_session",
         "id": session_id,
         "expires_at": expires_at,
-        "audio": {
-            "input": {
-                "format": config.input_format.wire(),
-                "transcription": None,
-                "noise_reduction": None,
-                "turn_detection": dataclasses.asdict(config.turn_detection),
-            }
-        },
+        "audio": {"input": _default_audio_input(config)},
         "include": None,
     }
 
