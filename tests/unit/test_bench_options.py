@@ -69,9 +69,11 @@ def test_the_levels_and_their_defaults_parse_to_whole_numbers() -> None:
 
 @pytest.mark.slow
 def test_a_load_run_where_no_session_connected_exits_1(capsys) -> None:
-    with socket.socket() as closed:  # a port nothing listens on
-        closed.bind(("127.0.0.1", 0))
-        port = closed.getsockname()[1]
-    argv = ["bench", "--only", "load", "--url", f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime"]
-    assert main([*argv, "--sessions", "1", "--duration", "1", "--no-progress"]) == 1
+    # The port stays bound without listening for the whole run: a closed one could be taken by another
+    # test's server under pytest-xdist, and the driver would then connect.
+    with socket.socket() as bound:
+        bound.bind(("127.0.0.1", 0))
+        port = bound.getsockname()[1]
+        argv = ["bench", "--only", "load", "--url", f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime"]
+        assert main([*argv, "--sessions", "1", "--duration", "1", "--no-progress"]) == 1
     assert "no session connected" in capsys.readouterr().err
