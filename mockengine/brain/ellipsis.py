@@ -23,6 +23,7 @@ from typing import Any
 
 from mockengine.brain import (
     acting,
+    implied,
     intent,
     items,
     kinds,
@@ -157,7 +158,7 @@ def _asked_alone(said: str) -> str | None:
         if alone is None or not (alone.group("lead") or alone.group("at")):
             return None
         value = alone.group("value").strip()
-        if len(value.split()) > 3 or not places.is_proper_name(value):
+        if len(value.split()) > 3 or not _a_place_name(value):
             return None
         return f"{alone.group('at') or ''}{value}"
     value = said.strip(" ?.!")
@@ -167,7 +168,13 @@ def _asked_alone(said: str) -> str | None:
         return None  # "What?", "Is it?", "Seriously?": a reaction, no value
     day = values.dates(value, date(2000, 1, 1))  # only its form counts, not which day
     whole_day = any(span.start == 0 and span.end >= len(value) for span in day)
-    return value if places.is_proper_name(value) or whole_day else None
+    return value if _a_place_name(value) or whole_day else None
+
+
+def _a_place_name(value: str) -> bool:
+    """``value`` is written as a name ("Berlin", "Salt Lake City") or is a place the tables know typed in
+    lower case ("berlin": ``implied.place_name``)."""
+    return places.is_proper_name(value) or implied.place_name(value) is not None
 
 
 def conversation_plan(
@@ -401,15 +408,36 @@ def _said_as_values(
         if kinds.kind_of(name, about) not in ("string", "person"):
             continue
         if asked is None:
-            replaced = before.get(name)
-            named = isinstance(replaced, str) and places.is_proper_name(replaced)
-            joined = re.split(r"\s+(?:and|&)\s+", value)  # "War and Peace", "Simon and Garfunkel"
-            as_name = value in words and all(places.is_proper_name(part) for part in joined)
-            if named and not (as_name or acting.said_as_value(value, words)):
+            if _names_a_place(name, before.get(name)) and not _said_as_name(value, words):
                 return False
         elif name == asked and _a_person(tool, asked) and not _a_name(value, words):
             return False
     return True
+
+
+# Parameters that hold only a place's name: a word of the language ("lunch") is never one.
+_NAMED_PLACES = ("city", "town", "country")
+
+
+def _names_a_place(parameter: str, replaced: Any) -> bool:
+    """The value ``replaced`` (the previous call's for ``parameter``) is a name: written as one
+    ("Paris"), a place the tables know typed in lower case ("paris"), or held by a parameter that takes
+    only a place's name (``city``)."""
+    if not isinstance(replaced, str):
+        return False
+    return _a_place_name(replaced) or implied.place(replaced) is not None or spans.fits(parameter, _NAMED_PLACES)
+
+
+def _said_as_name(value: str, words: str) -> bool:
+    """``value`` is said in ``words`` as a name: written as one ("Berlin", "War and Peace"), a place
+    the tables know ("berlin", written "Berlin"), or typed in lower case as the place a preposition ends
+    the words with ("in smalltown?")."""
+    joined = re.split(r"\s+(?:and|&)\s+", value)  # "War and Peace", "Simon and Garfunkel"
+    if value in words and all(places.is_proper_name(part) for part in joined):
+        return True
+    if implied.place_name(value) == value and value.lower() in words.lower():
+        return True
+    return acting.said_as_value(value, words)
 
 
 def _a_person(tool: ToolSpec, parameter: str | None) -> bool:

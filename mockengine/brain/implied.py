@@ -172,6 +172,32 @@ class Place:
     country: str | None
 
 
+# Names in the tables that are also everyday words: typed in lower case they are the word ("that's nice").
+_ALSO_WORDS = frozenset(("nice",))
+# Words of a place's name written in lower case inside it ("Rio de Janeiro"), and names written in capitals.
+_PARTICLES = frozenset(("de", "del", "da", "do", "of", "la", "le", "upon", "on", "and", "the"))
+_CAPITALS = {"nyc": "NYC"}
+
+
+def place_name(text: str) -> str | None:
+    """``text`` written as the name of a city or country the tables know ("paris" → "Paris", "new york" →
+    "New York", "rio de janeiro" → "Rio de Janeiro"), as a model writes a place typed in lower case; None
+    for any other words, for a name in the tables that is also an everyday word ("nice"), and for the
+    names only the tz database knows (its zones are named after words too: "Christmas", "Wake")."""
+    key = " ".join(text.lower().split())
+    if key in _ALSO_WORDS:
+        return None
+    if key in _CITIES:
+        zone_city = _CITIES[key][1].rsplit("/", 1)[-1].replace("_", " ")
+        if zone_city.lower() == key:
+            return zone_city
+        if key in _CAPITALS:
+            return _CAPITALS[key]
+        words = key.split()
+        return " ".join(w if i and w in _PARTICLES else w.capitalize() for i, w in enumerate(words))
+    return next((c[0] for c in _COUNTRIES.values() if c[0].lower() == key), None)
+
+
 def place(name: str) -> Place | None:
     """The place ``name`` names ("Tokyo", "new york", "Japan"), or None when the tables do not know it."""
     key = " ".join(name.lower().replace(",", " ").split())

@@ -174,6 +174,7 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_wider_place(work, filled, properties, kinds)
     _without_request_verbs(work, filled, kinds)
+    _places_as_names(filled)
     _implied_by_place(filled, properties)
     for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
         if isinstance(value, dict) and isinstance(properties.get(name), Mapping):
@@ -226,6 +227,20 @@ def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:
             if found is not None and held != name:
                 filled.arguments[name], filled.sources[name] = found, f"{_IMPLIED}{held} {value!r})"
                 break
+
+
+def _places_as_names(filled: Filled) -> None:
+    """A place typed in lower case is written as its name, as a model writes it ("the weather in paris" →
+    ``city: Paris``): a city or country the tables know (``implied.place_name``), in a parameter that
+    holds a place; other words stay as said."""
+    for name, value in list(filled.arguments.items()):
+        if not isinstance(value, str) or value != value.lower():
+            continue
+        if not (implied.holds_place(name) or spans.fits(name, ONE_PLACE)):
+            continue
+        written = implied.place_name(value)
+        if written is not None:
+            filled.arguments[name] = written
 
 
 def _without_request_verbs(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:

@@ -311,7 +311,8 @@ def test_words_of_the_language_after_a_call_are_no_new_place(words: str) -> None
 @pytest.mark.parametrize(
     ("words", "city"),
     [
-        ("and in berlin?", "berlin"),
+        ("and in berlin?", "Berlin"),  # a place the tables know, written as its name
+        ("and in smalltown?", "smalltown"),  # one they do not: as typed
         ("Or Berlin?", "Berlin"),
         ("And in Trinidad and Tobago?", "Trinidad and Tobago"),
     ],
@@ -533,3 +534,37 @@ def test_a_title_holding_and_is_one_call(
     name = next(iter(first))
     history = [said("look it up"), *answered(1, tool.name, first, {"ok": True}), said(words, 2)]
     assert reply([tool], history)[1] == [(tool.name, {name: value})]
+
+
+# A value typed in lower case (found by a user at the last stop): after get_weather {city: "paris"} the
+# check "a name is replaced only by a name" did not hold, since "paris" is not written as one, so "What
+# about lunch?" called get_weather {city: "lunch"}; and "and berlin?" after "Paris" was no follow-up.
+PARIS_TYPED = [
+    said("what's the weather in paris"),
+    *answered(1, "get_weather", {"city": "paris"}, {"temp_c": 20}),
+]
+
+
+def test_a_known_place_typed_in_lower_case_is_written_as_its_name() -> None:
+    assert reply([WEATHER], [said("what's the weather in paris")])[1] == [("get_weather", {"city": "Paris"})]
+    assert reply([WEATHER], [said("weather in new york please")])[1] == [("get_weather", {"city": "New York"})]
+    # a place the tables do not know stays as typed; an everyday word is not taken for a place
+    assert reply([WEATHER], [said("weather in smalltown")])[1] == [("get_weather", {"city": "smalltown"})]
+
+
+@pytest.mark.parametrize("history", [PARIS_TYPED, PARIS], ids=["typed", "named"])
+@pytest.mark.parametrize("words", ["What about lunch?", "what about lunch", "How about a movie?", "and dinner?"])
+def test_words_of_the_language_replace_no_place_typed_in_lower_case(history: list[TurnView], words: str) -> None:
+    assert reply([WEATHER, TIME], [*history, said(words, 2)])[1] == []
+
+
+@pytest.mark.parametrize("history", [PARIS_TYPED, PARIS], ids=["typed", "named"])
+@pytest.mark.parametrize("words", ["and berlin?", "And berlin", "what about berlin?", "berlin?", "in berlin"])
+def test_a_known_place_typed_in_lower_case_is_a_follow_up(history: list[TurnView], words: str) -> None:
+    assert reply([WEATHER, TIME], [*history, said(words, 2)])[1] == [("get_weather", {"city": "Berlin"})]
+
+
+def test_a_city_parameter_takes_no_word_of_the_language_after_an_unknown_place() -> None:
+    smalltown = [said("weather in smalltown"), *answered(1, "get_weather", {"city": "smalltown"}, {"temp_c": 9})]
+    assert reply([WEATHER], [*smalltown, said("what about lunch?", 2)])[1] == []
+    assert reply([WEATHER], [*smalltown, said("and in bigtown?", 2)])[1] == [("get_weather", {"city": "bigtown"})]
