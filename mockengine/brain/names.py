@@ -70,16 +70,62 @@ def takes_a_name(parameter: str) -> bool:
 
 
 _LANGUAGE = frozenset(("language", "lang", "locale"))
+# Languages by their English names: what a language parameter takes ("in Portuguese"), never a place's
+# name ("a trip to Lisbon" names no language).
+LANGUAGES = frozenset(
+    """english spanish french german italian portuguese dutch flemish swedish norwegian danish finnish
+    icelandic polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian belarusian
+    serbian croatian bosnian slovenian macedonian albanian lithuanian latvian estonian irish welsh gaelic
+    catalan basque galician maltese japanese chinese mandarin cantonese korean vietnamese thai lao khmer
+    burmese indonesian malay tagalog filipino hindi urdu bengali punjabi tamil telugu marathi gujarati
+    kannada malayalam nepali sinhala arabic hebrew persian farsi pashto kurdish swahili amharic yoruba
+    igbo hausa zulu xhosa afrikaans somali latin esperanto mongolian kazakh uzbek georgian armenian
+    azerbaijani maori hawaiian yiddish""".split()
+)
+
+
+def is_language(word: str) -> bool:
+    """``word`` is a language's English name ("Portuguese", "spanish")."""
+    return word.lower() in LANGUAGES
+
+
+def takes_a_language(parameter: str) -> bool:
+    """``parameter`` (its name's last word) holds a language (``language``, ``target_lang``, ``locale``)."""
+    words = lexicon.identifier_words(parameter).split()
+    return bool(words) and words[-1] in _LANGUAGE
+
+
+_CODE = re.compile(r"[a-z]{2,3}(?:[-_][a-z]{2,4})?", re.IGNORECASE)
+
+
+def names_a_language(value: str) -> bool:
+    """``value`` names a language: its name, ending one ("Brazilian Portuguese"), or a code ("pt",
+    "en-US"); a place's name does not ("Lisbon")."""
+    words = value.split()
+    return bool(words) and (is_language(words[-1]) or len(words) == 1 and bool(_CODE.fullmatch(value)))
 
 
 def proper_name(text: str, parameter: str = "") -> Span | None:
     """The first proper name in ``text`` (its span includes a possessive "'s"), None when none; for a
-    language parameter the capitalised word after "in"/"into"/"to" ("from" for a source language)."""
+    language parameter the language named after "in"/"into"/"to" ("from" for a source language), else
+    the first language named ("let's do some Italian"): a place is none ("a trip to Lisbon")."""
     words = lexicon.identifier_words(parameter).split()
     if words and words[-1] in _LANGUAGE:
         before = "from" if {"source", "from"} & set(words) else "in|into|to"
-        said = re.search(rf"\b(?:{before})\s+([A-Z][a-z]+)\b", text)
-        return Span(said.group(1), said.start(), said.end()) if said else None
+        for said in re.finditer(rf"\b(?:{before})\s+([A-Za-z]+)\b", text, re.IGNORECASE):
+            if is_language(said.group(1)):
+                return Span(said.group(1).capitalize(), said.start(), said.end())
+        if "from" in before:
+            return None
+        named = next(
+            (
+                m
+                for m in re.finditer(r"[A-Za-z]+", text)
+                if is_language(m.group(0)) and not re.search(r"\bfrom\s+$", text[: m.start()], re.I)
+            ),
+            None,
+        )  # "from English" is the source, not the language wanted
+        return Span(named.group(0).capitalize(), named.start(), named.end()) if named else None
     for found in _CAPITALISED.finditer(text):
         name = found.group(1)
         if name.split()[0].lower() in _NOT_NAMES:

@@ -174,6 +174,7 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_wider_place(work, filled, properties, kinds)
     _without_request_verbs(work, filled, kinds)
+    _languages_only(filled)
     _places_as_names(filled)
     _implied_by_place(filled, properties)
     for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
@@ -227,6 +228,17 @@ def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:
             if found is not None and held != name:
                 filled.arguments[name], filled.sources[name] = found, f"{_IMPLIED}{held} {value!r})"
                 break
+
+
+def _languages_only(filled: Filled) -> None:
+    """A language parameter holds a language the words name ("in Portuguese"), never another phrase
+    ("I'm planning a trip to Lisbon" gave ``language: Lisbon``): a value that names none is dropped."""
+    for name, value in list(filled.arguments.items()):
+        if not isinstance(value, str) or not names.takes_a_language(name):
+            continue
+        if not filled.sources.get(name, "").startswith("(") and not names.names_a_language(value):
+            del filled.arguments[name]
+            filled.sources.pop(name, None)
 
 
 def _places_as_names(filled: Filled) -> None:

@@ -214,22 +214,57 @@ def test_the_time_in_tokyo_fills_its_timezone() -> None:
     ]
 
 
-def test_a_place_implies_its_country_currency_and_language_in_the_form_asked() -> None:
+def test_a_place_implies_its_country_and_currency_in_the_form_asked() -> None:
     assert reply([EXCHANGE], [said("plan a trip to Lisbon")])[1] == [
         (
             "plan_trip",
             {"destination": "Lisbon", "country_code": "PT", "currency": "EUR", "country": "Portugal"},
         )
     ]
-    where = implied.place("Lisbon")
-    assert where is not None
-    assert implied.value_for("language", where, {"type": "string"}) == "Portuguese"
-    assert implied.value_for("language", where, {"type": "string", "description": "ISO 639-1 code"}) == "pt"
 
 
 def test_a_place_the_tables_do_not_know_implies_nothing() -> None:
     assert reply([TIME_ZONED], [said("What's the time in Tromsø?")])[1] == [("get_time", {"city": "Tromsø"})]
     assert implied.place("Lisbon") is not None and implied.place("Atlantis") is None
+
+
+PHRASEBOOK = tool(
+    "get_phrases",
+    "Get useful phrases for a trip.",
+    {"destination": STRING, "language": STRING},
+    ("destination",),
+)
+LESSON = tool("start_lesson", "Start a lesson in a language.", {"language": STRING, "topic": STRING})
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        ("I'm planning a trip to Lisbon, get me some phrases", {"destination": "Lisbon"}),
+        ("phrases for a trip to Lisbon in Portuguese", {"destination": "Lisbon", "language": "Portuguese"}),
+        ("phrases for Lisbon, into portuguese please", {"destination": "Lisbon", "language": "Portuguese"}),
+    ],
+)
+def test_a_place_fills_no_language(text: str, arguments: dict[str, Any]) -> None:
+    """ "I'm planning a trip to Lisbon" gave ``language: Lisbon`` (the place after "to") and, with a
+    destination beside it, ``language: Portuguese`` (implied by the place): a language is the words' to
+    name ("in Portuguese"), a city names none."""
+    assert reply([PHRASEBOOK], [said(text)])[1] == [("get_phrases", arguments)]
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("start a lesson, I'm planning a trip to Lisbon", None),
+        ("start a lesson in Portuguese", "Portuguese"),
+        ("let's start a lesson, some Italian", "Italian"),
+        ("start a lesson in brazilian portuguese", "Portuguese"),
+    ],
+)
+def test_a_language_parameter_takes_only_a_language(text: str, language: str | None) -> None:
+    calls = reply([LESSON], [said(text)])[1]
+    assert calls and calls[0][0] == "start_lesson"
+    assert calls[0][1].get("language") == language
 
 
 def test_two_parameters_of_one_kind_are_left_to_the_words() -> None:
