@@ -568,3 +568,51 @@ def test_a_city_parameter_takes_no_word_of_the_language_after_an_unknown_place()
     smalltown = [said("weather in smalltown"), *answered(1, "get_weather", {"city": "smalltown"}, {"temp_c": 9})]
     assert reply([WEATHER], [*smalltown, said("what about lunch?", 2)])[1] == []
     assert reply([WEATHER], [*smalltown, said("and in bigtown?", 2)])[1] == [("get_weather", {"city": "bigtown"})]
+
+
+# "what about in Fahrenheit?" after a weather call with a unit enum (found at the last stop): with an
+# enum of symbols ["C", "F"] the unit went unheard and "Fahrenheit" became the city; "in fahrenheit
+# please" and "can you give me that in Fahrenheit?" were no follow-up at all.
+def weather_with(units: list[str]) -> ToolSpec:
+    return ToolSpec(
+        "get_weather",
+        "Get the current weather in a city",
+        {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": units}},
+            "required": ["city"],
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("units", "wanted"),
+    [(["celsius", "fahrenheit"], "fahrenheit"), (["C", "F"], "F"), (["metric", "imperial"], "imperial")],
+)
+@pytest.mark.parametrize(
+    "words",
+    [
+        "what about in Fahrenheit?",
+        "What about Fahrenheit?",
+        "And in F?",
+        "in fahrenheit please",
+        "in °F",
+        "can you give me that in Fahrenheit?",
+        "could you tell me that again in fahrenheit",
+    ],
+)
+def test_a_unit_asked_for_repeats_the_call_in_that_unit(units: list[str], wanted: str, words: str) -> None:
+    tool = weather_with(units)
+    history = [said("What's the weather in Boston?"), *answered(1, "get_weather", {"city": "Boston"}, {"temp": 21})]
+    assert reply([tool, TIME], [*history, said(words, 2)])[1] == [
+        ("get_weather", {"city": "Boston", "unit": wanted})
+    ]
+
+
+@pytest.mark.parametrize(
+    "words", ["in a minute", "at home", "in the kitchen", "for now", "can you say that in French?", "And in French?"]
+)
+def test_words_after_a_preposition_fill_no_city(words: str) -> None:
+    tool = weather_with(["celsius", "fahrenheit"])
+    history = [said("What's the weather in Boston?"), *answered(1, "get_weather", {"city": "Boston"}, {"temp": 21})]
+    assert reply([tool], [*history, said(words, 2)])[1] == []
