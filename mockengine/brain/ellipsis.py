@@ -384,9 +384,14 @@ def _free_string(tool: ToolSpec, parameter: str) -> bool:
     """``parameter`` of ``tool`` takes free words (a string with no options, a name), not a value of a
     kind."""
     about = _properties(tool).get(parameter)
-    return isinstance(about, dict) and not about.get("enum") and kinds.kind_of(parameter, about) in (
-        "string",
-        "person",
+    return (
+        isinstance(about, dict)
+        and not about.get("enum")
+        and kinds.kind_of(parameter, about)
+        in (
+            "string",
+            "person",
+        )
     )
 
 
@@ -450,7 +455,8 @@ def _names_a_place(parameter: str, replaced: Any) -> bool:
     only a place's name (``city``)."""
     if not isinstance(replaced, str):
         return False
-    return _a_place_name(replaced) or implied.place(replaced) is not None or spans.fits(parameter, _NAMED_PLACES)
+    known = implied.place(replaced) is not None
+    return _a_place_name(replaced) or known or spans.fits(parameter, _NAMED_PLACES)
 
 
 def _said_as_name(value: str, words: str) -> bool:
@@ -477,9 +483,13 @@ def _a_person(tool: ToolSpec, parameter: str | None) -> bool:
 
 def _a_name(value: str, words: str) -> bool:
     """``value`` is a person's name in ``words``: written as a name ("Tom", "Hmm, Tom I guess"),
-    introduced ("name's tom"), or all that was said ("tom smith") with no word of the language's
-    actions or function words in it ("cancel", "hang on")."""
-    if names.introduced(words) is not None:
+    introduced ("name's tom") or booked under ("under Tom"), marked by a title ("Dr. Who"), or all that
+    was said ("tom smith") with no word of the language's actions or function words in it ("cancel",
+    "hang on")."""
+    if names.introduced(words) is not None or names.booked_under(words) is not None:
+        return True
+    titled = names.titled(value)
+    if titled is not None and titled.value == value:  # "Dr. Who", whose "Who" is a word of the language
         return True
     people = re.split(r"\s+(?:and|&)\s+", value)  # "Tom and Jerry": one booking's name
     tokens = [t for person in people for t in lexicon.tokens(person)]

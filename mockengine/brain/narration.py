@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import implied, lexicon, units
+from mockengine.brain import implied, lexicon, names, units
 from mockengine.brain.output_data import output_data
 
 _STATE_KEYS = ("mode", "status", "state")
@@ -358,7 +358,7 @@ def _plain_text(data: Any) -> str | None:
     """The first sentence of a text output of three words or more ("ok", "done" stay to the rules)."""
     if not isinstance(data, str) or len(data.split()) < 3:
         return None
-    first = re.split(r"(?<=[.!?])\s", " ".join(data.split()), maxsplit=1)[0]
+    first = names.SENTENCE_BREAK.split(" ".join(data.split()), maxsplit=1)[0]
     if len(first) > _SAID_MAX_CHARS:
         first = first[:_SAID_MAX_CHARS].rsplit(" ", 1)[0] + "…"
     return first if first[-1] in ".!?…" else first + "."

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from mockengine.brain import composing, facts, utterance
+from mockengine.brain import composing, facts, names, utterance
 from mockengine.brain.context import ContextEvent, QuestionContext
 
 ECHO_WORDS = 8
@@ -295,7 +295,7 @@ def echo_of(words: str) -> str:
     """What was said, as part of a sentence: the first sentence, cut at the end of a phrase (a comma, or
     before "and", "to", "for"…) when it is longer than ``ECHO_MAX`` words, at most ``ECHO_MAX_CHARS``
     characters, without end punctuation."""
-    sentence = re.split(r"(?<=[.?!])\s+", words.strip())[0]
+    sentence = names.SENTENCE_BREAK.split(words.strip())[0]
     tokens = sentence.split()
     if len(tokens) > ECHO_MAX:
         tokens = tokens[: _phrase_end(tokens)]

@@ -222,9 +222,7 @@ _SYSTEMS: dict[str, frozenset[str]] = {
 }
 # A unit said by its name ("fahrenheit", "kilometres"), or by its symbol after a degree sign, "degrees"
 # or "in" ("°F", "in C"): a letter alone is a word too often ("plan c").
-_UNIT_SAID = re.compile(
-    r"(?:°\s*|\bdegrees?\s+|\bin\s+)(?P<symbol>[CFK])\b|\b(?P<word>[A-Za-z]{4,})\b"
-)
+_UNIT_SAID = re.compile(r"(?:°\s*|\bdegrees?\s+|\bin\s+)(?P<symbol>[CFK])\b|\b(?P<word>[A-Za-z]{4,})\b")
 
 
 def _unit_option(text: str, options: list[Any]) -> Span | None:

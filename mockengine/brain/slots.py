@@ -474,16 +474,27 @@ class _Work:
 
 
 def _fill_introduced(work: _Work, filled: Filled, strings: list[str], tool_name: str) -> None:
-    """The name the speaker introduces themselves by ("Name's Tom", "Tom speaking", "call me Tom") into
-    the first parameter that takes a person's own name (``name``, ``guest_name``:
-    ``names.takes_own_name``)."""
+    """The name the speaker introduces themselves by ("Name's Tom", "Tom speaking", "call me Tom"), books
+    under ("a table for two under Tom") or says with a title ("Dr. Who") into the first parameter that
+    takes a person's own name (``name``, ``guest_name``: ``names.takes_own_name``)."""
     wanted = [n for n in strings if n not in filled.arguments and names.takes_own_name(n, tool_name)]
     if not wanted or re.search(r"\b(?:called|named|titled)\b", work.text, re.IGNORECASE):
         return  # "it's Tom here, make a playlist called Chill": the name said is the thing's
-    found = names.introduced(work.text)
-    if found is not None:
-        words = work.take(found)
-        filled.arguments[wanted[0]], filled.sources[wanted[0]] = found.value, f"{words} (introduced)"
+    for finder, how in _OWN_NAME_FINDERS:
+        found = finder(work.text)
+        if found is not None:
+            words = work.take(found)
+            filled.arguments[wanted[0]], filled.sources[wanted[0]] = found.value, f"{words} ({how})"
+            return
+
+
+# The speaker's own name, first found: introduced ("Name's Tom"), the name a booking is made under
+# ("under Tom"), a name a title marks ("Dr. Who", whose "Who" would end the phrase as a relative clause).
+_OWN_NAME_FINDERS: tuple[tuple[Callable[[str], Span | None], str], ...] = (
+    (names.introduced, "introduced"),
+    (names.booked_under, "booked under"),
+    (names.titled, "a titled name"),
+)
 
 
 def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:

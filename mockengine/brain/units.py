@@ -111,10 +111,7 @@ def unit_named(word: str) -> tuple[str, str] | None:
 # A unit by the last word of its name, singular or plural ("celsius", "kilometers"); a rate's ("kilometer
 # per hour") is its own.
 _BY_NAME: dict[str, tuple[str, str]] = {
-    name.split()[-1].lower(): unit
-    for unit in _UNITS.values()
-    for name in unit
-    if " per " not in name
+    name.split()[-1].lower(): unit for unit in _UNITS.values() for name in unit if " per " not in name
 }
 
 
