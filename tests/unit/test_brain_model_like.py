@@ -304,12 +304,75 @@ def test_a_lookup_with_one_field_is_said_as_a_sentence(
     assert grounding(output, call, arguments) == spoken
 
 
-def test_several_fields_are_still_listed() -> None:
-    output = '{"temp_c": 3, "condition": "snow"}'
-    assert (
-        grounding(output, "get_weather", '{"city": "Oslo"}')
-        == "Oslo: temp 3 degrees Celsius, condition snow."
-    )
+@pytest.mark.parametrize(
+    ("output", "call", "arguments", "spoken"),
+    [
+        (
+            '{"temp_c": 3, "condition": "snow"}',
+            "get_weather",
+            '{"city": "Oslo"}',
+            "It's 3 degrees Celsius with snow in Oslo.",
+        ),
+        (
+            '{"temp": 21, "conditions": "sunny"}',
+            "get_weather",
+            '{"city": "Paris"}',
+            "It's 21 degrees and sunny in Paris.",
+        ),
+        (
+            '{"temperature": 70, "unit": "fahrenheit", "conditions": "Partly cloudy", "humidity_pct": 40}',
+            "get_current_weather",
+            '{"location": "Boston"}',
+            "It's 70 degrees Fahrenheit and partly cloudy in Boston and the humidity is 40 percent.",
+        ),
+        (
+            '{"city": "Oslo", "temp": 2, "feels_like": -3, "description": "light rain", "wind_kmh": 20}',
+            "get_weather",
+            '{"city": "Oslo"}',
+            "It's 2 degrees with light rain in Oslo, it feels like -3 degrees and the wind is 20 kilometers"
+            " per hour.",
+        ),
+        (
+            '{"order_id": "4471", "status": "shipped", "eta": "Friday", "carrier": "UPS"}',
+            "track_order",
+            '{"order_id": "4471"}',
+            "The status for 4471 is shipped, the eta is Friday and the carrier is UPS.",
+        ),
+        (
+            '{"open": true, "has_parking": false, "rating": 4.5}',
+            "find_restaurant",
+            '{"name": "Chez Tom"}',
+            "Chez Tom is open, it doesn't have parking and the rating is 4.5.",
+        ),
+        ('{"ok": true, "tasks": ["milk", "eggs"]}', "list_tasks", "{}", "There are 2 tasks: milk and eggs."),
+    ],
+)
+def test_several_fields_are_said_as_one_sentence(output: str, call: str, arguments: str, spoken: str) -> None:
+    """They were read out as written: "Paris: temp 21, conditions sunny."."""
+    assert grounding(output, call, arguments) == spoken
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "temp=21 conditions='sunny'",  # a Pydantic model through str(), as the Agents SDK sends it
+        "Weather(temp=21, conditions='sunny')",  # a dataclass
+        "temp: 21, conditions: sunny",
+        "temp: 21\nconditions: sunny",
+        json.dumps(json.dumps({"temp": 21, "conditions": "sunny"})),  # JSON sent as a JSON string
+        "{'temp': 21, 'conditions': 'sunny'}",  # a dict through str(), as LiveKit sends it
+    ],
+)
+def test_fields_written_as_text_are_said_as_one_sentence(output: str) -> None:
+    """A JSON string of the fields was read out as written: '{"temp": 21, "conditions": "sunny"}.'."""
+    assert grounding(output, "get_weather", '{"city": "Paris"}') == "It's 21 degrees and sunny in Paris."
+
+
+def test_a_sentence_with_a_colon_is_no_fields() -> None:
+    assert grounding("Note: the gate moved to B12.", "get_gate", "{}") == "Note: the gate moved to B12."
+    # an action's text is its answer, as before
+    said = grounding("Booked: table for two, time: 7pm", "book_table", "{}")
+    assert said == "Booked: table for two, time: 7pm."
 
 
 # 6. a refused approval
