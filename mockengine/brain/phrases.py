@@ -287,6 +287,53 @@ def reply_to_words(
     return f"{pick(rng, _SAID, echo=echo)} {fact or rng.choice(_FOLLOW_UP)}"
 
 
+# A request to hear the last answer again: "say that again", "can you repeat that?", "come again?",
+# "sorry, what did you say?", "pardon?", "I didn't catch that". Words after the request ask for nothing
+# more ("please", "one more time").
+_AGAIN = r"(?:again|one more time|once more)"
+_REPEAT = re.compile(
+    r"^\W*(?:(?:sorry|excuse me|huh|wait|hmm+|oh|um|uh|what|ok|okay|hey)\W+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
+    rf"(?:(?:say|tell me|read|give me)\s+(?:that|it|this|what you (?:just )?said)\s+{_AGAIN}"
+    rf"|say\s+{_AGAIN}|(?P<repeat>repeat)(?:\s+(?:that|it|this|yourself|what you (?:just )?said"
+    r"|the (?:last )?(?:bit|part|answer|sentence|question)))?"
+    r"|come again|pardon(?: me)?|what (?:did you (?:just )?say|was that)"
+    r"|i (?:didn'?t|did not) (?:catch|get|hear|understand) (?:that|it|you|what you said))\b"
+    rf"(?:\W+(?:please|{_AGAIN}|for me|sorry))*\W*$",
+    re.IGNORECASE,
+)
+_ONLY_LEAD = re.compile(r"(?:sorry|excuse me|huh|wait|hmm+|oh|um|uh|ok|okay|hey)", re.IGNORECASE)
+# What the assistant says before an answer it repeats.
+_REPEATED = ("Sure. {said}", "Of course. {said}")
+_NOTHING_SAID = "I haven't said anything yet. What can I do for you?"
+
+
+def asks_to_repeat(words: str) -> str | None:
+    """Whether ``words`` ask to hear the last answer again: None when not, "repeat" when they say only
+    "repeat …" (which an app with a repeat mode may take for itself), else "again"."""
+    clauses = [c.strip() for c in re.split(r"[,.;!?]+", words.replace("’", "'")) if c.strip()]
+    asked = [c for c in clauses if not _ONLY_LEAD.fullmatch(c)]
+    found = [_REPEAT.match(clause) for clause in asked]
+    if not found or not all(found):  # "sorry, I didn't catch that, can you repeat?": every clause asks
+        return None
+    return "repeat" if all(f is not None and f.group("repeat") for f in found) else "again"
+
+
+def repeated(previous: str | None, rng: random.Random) -> str:
+    """The last answer said again, as a model repeats itself ("Sure. It's 21 degrees and sunny in
+    Paris."); a repeat of a repeat is not prefixed twice. ``previous``: the assistant's newest words,
+    None when it said nothing yet."""
+    if not previous or not previous.strip():
+        return _NOTHING_SAID
+    said = previous.strip()
+    for template in _REPEATED:
+        lead = template.split("{", 1)[0]
+        if said.startswith(lead) and len(said) > len(lead):
+            said = said[len(lead) :]
+            break
+    return pick(rng, _REPEATED, said=said)
+
+
 def is_story_request(words: str) -> bool:
     return _STORY_REQUEST.search(words) is not None
 

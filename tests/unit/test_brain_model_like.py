@@ -395,3 +395,72 @@ def test_a_call_not_approved_is_declined_in_words(name: str, arguments: dict[str
 
 def test_other_outputs_saying_approved_are_read_as_before() -> None:
     assert grounding("The booking was approved.", "book_table", "{}") == "The booking was approved."
+
+
+# 8. a request to hear the last answer again (found at the last stop: "Say that again" was echoed back
+# as content, "You said say that again. That sounds interesting.")
+
+ANSWERED = [
+    said("What's the weather in Paris?"),
+    *answered("get_weather", {"city": "Paris"}, '{"temp": 21, "conditions": "sunny"}'),
+    TurnView("a1", "assistant", "It's 21 degrees and sunny in Paris."),
+]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Say that again",
+        "Can you repeat that?",
+        "could you please say that again?",
+        "Sorry, what did you say?",
+        "Pardon?",
+        "come again?",
+        "sorry, I didn't catch that, can you repeat?",
+        "say it one more time please",
+    ],
+)
+@pytest.mark.parametrize("tools", [[], [WEATHER, TIME]], ids=["no tools", "tools"])
+def test_a_request_to_repeat_says_the_last_answer_again(words: str, tools: list[ToolSpec]) -> None:
+    text, calls = reply(tools, [*ANSWERED, said(words, 2)])
+    assert calls == [] and text in (
+        "Sure. It's 21 degrees and sunny in Paris.",
+        "Of course. It's 21 degrees and sunny in Paris.",
+    )
+
+
+def test_a_repeat_of_a_repeat_is_the_answer_once_more() -> None:
+    history = [*ANSWERED, said("say that again", 2), TurnView("a2", "assistant", "Sure. It's 21 degrees.")]
+    text = reply([], [*history, said("sorry, say that again", 3)])[0] or ""
+    assert text.endswith(". It's 21 degrees.") and text.count("Sure") + text.count("Of course") == 1
+
+
+def test_with_nothing_said_yet_a_repeat_says_so() -> None:
+    assert reply([], [said("can you repeat that?")]) == (
+        "I haven't said anything yet. What can I do for you?",
+        [],
+    )
+
+
+def test_repeat_is_the_players_when_it_has_a_repeat_mode() -> None:
+    player = tool(
+        "set_repeat",
+        "Set the player's repeat mode.",
+        {"mode": {"type": "string", "enum": ["off", "one", "all"]}},
+        ("mode",),
+    )
+    history = [said("play some jazz"), TurnView("a1", "assistant", "Playing jazz.")]
+    assert reply([player], [*history, said("repeat it", 2)])[0] != "Sure. Playing jazz."
+    assert reply([player], [*history, said("say that again", 2)])[0] in (
+        "Sure. Playing jazz.",
+        "Of course. Playing jazz.",
+    )
+
+
+@pytest.mark.parametrize(
+    "words", ["repeat this song", "say hello again", "play that again", "what did you say about the weather?"]
+)
+def test_words_that_ask_for_something_else_are_no_repeat(words: str) -> None:
+    from mockengine.brain.phrases import asks_to_repeat
+
+    assert asks_to_repeat(words) is None
