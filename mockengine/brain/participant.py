@@ -267,6 +267,7 @@ class ScriptedBrain:
             rule = "builtin.heard" if trigger.text else "builtin.not_heard"
             heard = utterance.acted_tail(trigger.text)  # a long text is answered by its end
             rule = "builtin.story" if phrases.is_story_request(heard) else rule
+            rule = "builtin.composed" if rule == "builtin.heard" and phrases.makes_content(heard) else rule
             covered = acting.topics(list(turn.request.tools))
             earlier = _user_words_before(turn.request.history, trigger.item)
             text = phrases.reply_to_words(heard, rng, name, covered, earlier)

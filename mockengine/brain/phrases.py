@@ -280,6 +280,9 @@ def reply_to_words(
     composed = composing.requested(words)
     if composed is not None and composed.kind == "joke":  # a model tells it; it does not echo the request
         return f"Here's one: {_JOKE}"
+    content = composing.made(composed, words, rng) if composed is not None else None
+    if content is not None:  # a poem, a song, a story, an explanation: made, not echoed
+        return content
     echo = echo_of(words)
     fact = facts.known_answer(words, persona, covered)
     if is_question(words):
@@ -332,6 +335,13 @@ def repeated(previous: str | None, rng: random.Random) -> str:
             said = said[len(lead) :]
             break
     return pick(rng, _REPEATED, said=said)
+
+
+def makes_content(words: str) -> bool:
+    """``words`` ask for content the participant makes itself: a poem, a song, a story, an explanation
+    (``composing.made``)."""
+    composed = composing.requested(words)
+    return composed is not None and composed.kind in composing.MADE_KINDS
 
 
 def is_story_request(words: str) -> bool:

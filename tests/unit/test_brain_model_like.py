@@ -111,6 +111,60 @@ def test_words_that_ask_for_no_content_still_act() -> None:
     assert reply(mail, [said("summarise my unread emails")])[1][0][0] == "list_emails"
 
 
+@pytest.mark.parametrize(
+    ("text", "opening", "lines"),
+    [
+        ("Write a poem about the sea", "Here's a short poem about the sea:", 4),
+        ("write me a haiku about autumn", "Here's a short haiku about autumn:", 3),
+        ("could you write a poem about my cat", "Here's a short poem about your cat:", 4),
+        ("compose a song about our road trip", "Here's a short song about your road trip:", 4),
+    ],
+)
+@pytest.mark.parametrize("tools", [(), VOICE_CLIENT], ids=["no tools", "voice client"])
+def test_a_poem_asked_for_is_written_not_echoed(
+    text: str, opening: str, lines: int, tools: tuple[ToolSpec, ...]
+) -> None:
+    """ "Write a poem about the sea" was answered "I heard you say Write a poem about the sea. Tell me
+    more.": the request echoed, no poem."""
+    said_back, calls = reply(tools, [said(text)])
+    assert calls == [] and said_back is not None
+    head, *poem = said_back.split("\n")
+    assert head == opening and len(poem) == lines and all(poem)
+    assert text.lower() not in said_back.lower() and "heard you" not in said_back
+    assert reply(tools, [said(text)])[0] == said_back  # the same seed, the same poem
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("can you explain how tides work", "how tides work"),
+        ("Explain photosynthesis to me like I'm five", "photosynthesis"),
+        ("please explain why the sky is blue", "why the sky is blue"),
+    ],
+)
+def test_an_explanation_asked_for_is_given_not_echoed(text: str, subject: str) -> None:
+    """ "Can you explain how tides work?" was "So you're asking can you explain how tides work. I don't
+    know that one, sorry."."""
+    said_back, calls = reply(VOICE_CLIENT, [said(text)])
+    assert calls == [] and said_back is not None and subject in said_back
+    assert "asking" not in said_back and text.lower() not in said_back.lower()
+    assert len(said_back.split(". ")) >= 2  # an explanation, not an apology
+
+
+def test_a_story_written_about_a_subject_is_told() -> None:
+    said_back = reply([], [said("write a story about a dragon and a knight")])[0] or ""
+    assert (
+        said_back.startswith("Here is a story about a dragon and a knight.")
+        and "write a story" not in said_back
+    )
+
+
+def test_the_rule_says_the_content_was_made() -> None:
+    brain = ScriptedBrain(Scenario("model-like"), seed=1, today=TODAY)
+    request = ReplyRequest("", (), "auto", ("text",), (said("write a poem about the sea"),), 1)
+    assert brain.reply(request).rule == "builtin.composed"
+
+
 # 2. the request's own verb is no thing
 
 
