@@ -16,6 +16,7 @@ kinds a tool that declares a word of the topic (what follows the noun or the ver
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 
@@ -123,3 +124,95 @@ def about_the_app(composed: Composed, declared: frozenset[str]) -> bool:
         return False
     topic = {t.concept for t in lexicon.tokens(composed.topic) if not t.is_stop}
     return bool(topic & declared)
+
+
+# What the assistant makes when asked: a short poem (a song's words are one too), a story, an
+# explanation. Deterministic per seed (the caller's ``random.Random`` picks the form); the subject is the
+# request's topic with its pronouns turned to the listener ("my cat" → "your cat"), never the request's
+# own words echoed ("I heard you say write a poem about the sea").
+_POEMS = (
+    (
+        "{Subject}, in the early light —",
+        "more than words can say;",
+        "you stay with me all through the night",
+        "and walk with me all day.",
+    ),
+    (
+        "I wrote these lines for {subject},",
+        "to keep a little while:",
+        "a quiet thought, a gentle part",
+        "of every passing mile.",
+    ),
+    (
+        "Think of {subject} and you will find",
+        "a story softly told,",
+        "a little warmth to ease the mind,",
+        "a little light, like gold.",
+    ),
+)
+_HAIKU = (
+    ("{Subject} —", "a small, bright moment", "the whole day keeps close."),
+    ("Quiet as morning,", "{subject} waits for me", "where the path begins."),
+)
+_SHORT_FORMS = frozenset(("haiku",))
+_DEFAULT_SUBJECTS = ("the morning", "the sea", "a quiet day")
+_EXPLANATIONS = (
+    "Here's the short version of {subject}: it comes down to a cause and its effects. Something sets "
+    "it going, a few steps follow from one another, and what you notice at the end is the sum of them.",
+    "Put simply, {subject} is a few parts working together. Each does one small job, and together "
+    "they give the result you see; once you know the parts, the whole makes sense.",
+)
+_STORY = (
+    "Here is a story about {subject}. Once, not long ago, a small town by the sea heard news of "
+    "{subject}. Nobody knew quite what to expect, so everyone waited and watched. In the end it all "
+    "turned out better than anyone had hoped, and the town still tells the tale on long winter evenings."
+)
+# Said to the listener: the requester's words about themselves become "you", "your".
+_TO_LISTENER = {
+    "my": "your",
+    "me": "you",
+    "i": "you",
+    "i'm": "you're",
+    "mine": "yours",
+    "myself": "yourself",
+    "our": "your",
+    "us": "you",
+    "we": "you",
+    "ours": "yours",
+}
+# What a topic ends with that is no part of it: "explain tides to me like I'm five", "… please".
+_TOPIC_TAIL = re.compile(
+    r"(?:\s+(?:to me|to us|for me|for us|please|briefly|quickly|in simple terms|simply|in a nutshell"
+    r"|like i'?m (?:five|5|a child)|in (?:a few|one or two|two) (?:words|lines|sentences)))+$",
+    re.IGNORECASE,
+)
+_TOPIC_LEAD = re.compile(r"^(?:about|on|of|regarding|for|called|titled)\s+", re.IGNORECASE)
+MADE_KINDS = frozenset(("poem", "song", "story", "explanation"))
+
+
+def subject_of(composed: Composed) -> str:
+    """The subject of a request for content, said to the listener ("about my cat" → "your cat",
+    "how tides work to me" → "how tides work"); "" when none was said."""
+    topic = _TOPIC_TAIL.sub("", composed.topic.strip(" .!?,")).strip()
+    topic = _TOPIC_LEAD.sub("", topic).strip()
+    return " ".join(_TO_LISTENER.get(w.lower(), w) for w in topic.split())
+
+
+def made(composed: Composed, text: str, rng: random.Random) -> str | None:
+    """The content itself for a poem, a song, a story or an explanation (``MADE_KINDS``), else None:
+    "Here's a short poem about the sea:" and four lines of it (three for a haiku); a story about the
+    subject; an explanation of it in two sentences. ``text``: the request as said (its form: "haiku")."""
+    if composed.kind not in MADE_KINDS:
+        return None
+    subject = subject_of(composed)
+    if composed.kind == "explanation":
+        return rng.choice(_EXPLANATIONS).format(subject=subject or "it")
+    subject = subject or rng.choice(_DEFAULT_SUBJECTS)
+    if composed.kind == "story":
+        return _STORY.format(subject=subject)
+    short = bool(_SHORT_FORMS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)})
+    lines = rng.choice(_HAIKU if short else _POEMS)
+    capital = subject[0].upper() + subject[1:]
+    poem = "\n".join(line.format(subject=subject, Subject=capital) for line in lines)
+    what = "haiku" if short else "song" if composed.kind == "song" else "poem"
+    return f"Here's a short {what} about {subject}:\n{poem}"

@@ -23,6 +23,7 @@ from typing import Any
 
 from mockengine.brain import (
     acting,
+    implied,
     intent,
     items,
     kinds,
@@ -58,7 +59,11 @@ _MARKER = re.compile(
     + r"(?P<marker>(?:what|how)\s+about\b|(?:and\s+)?(?:the\s+)?same\s+(?:thing\s+|again\s+|question\s+)?"
     r"(?:for|in|with|but)\b|(?:and|also|now|then)\s+(?=(?:for|in|at|on|with|from|to)\b)|(?:and|or)\b"
     # a correction: "I meant Berlin", "make it Berlin", "actually, Berlin"
-    r"|i meant\b|make (?:it|that)\b|change (?:it|that) to\b|actually\b|instead\b)\W*",
+    r"|i meant\b|make (?:it|that)\b|change (?:it|that) to\b|actually\b|instead\b"
+    # the previous answer asked for again in another form: "can you give me that in Fahrenheit?"
+    r"|(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:give|tell|show|say|read)\s+(?:me\s+|us\s+)?"
+    r"(?:that|it|this|those|them)\s+(?:again\s+)?(?=(?:in|for|at|on|with|as)\b)"
+    r"|(?:switch|convert|change)\s+(?:that|it|this)\s+(?:over\s+)?(?:to|into)\b)\W*",
     re.IGNORECASE,
 )
 # "(no,) not Paris, Berlin", "not Paris but Berlin": a correction names the value that replaces another.
@@ -120,10 +125,12 @@ _INTERJECTIONS = frozenset(
 )
 
 
-def elided(text: str) -> str | None:
+def elided(text: str, loose: bool = False) -> str | None:
     """The new values of a request by ellipsis ("Berlin" of "And in Berlin?" keeps its "in": "in
     Berlin"; "Tokyo" of "What about Tokyo?", "tomorrow" of "and tomorrow?", "Berlin" of "no, not Paris,
-    Berlin"); None when ``text`` has no such form or holds a clause of its own ("and play some jazz")."""
+    Berlin"); None when ``text`` has no such form or holds a clause of its own ("and play some jazz").
+    ``loose``: also a value of any words after "in"/"for"/"at" said alone with no question mark ("in
+    fahrenheit please"), which may then fill no free string (``follow_up``)."""
     said = utterance.clean(utterance.acted_tail(text)).replace("’", "'")
     corrected = _CORRECTION.match(said)
     if corrected is not None:
@@ -131,7 +138,7 @@ def elided(text: str) -> str | None:
     else:
         marked = _MARKER.match(said)
         if marked is None:
-            return _asked_alone(said)
+            return _asked_alone(said, loose)
         rest = said[marked.end() :]
     rest = _TRAILING.sub("", rest).strip(" ,.;:!?")
     if not rest or len(rest.split()) > MAX_ELIDED_WORDS or intent.has_verb(rest):
@@ -148,16 +155,18 @@ _PLACE_ALONE = re.compile(
 )
 
 
-def _asked_alone(said: str) -> str | None:
+def _asked_alone(said: str, loose: bool = False) -> str | None:
     """A value asked alone ("Berlin?", "Tomorrow?", "New York?"): a proper name or a day, nothing more;
     without a question mark, a proper name after "in"/"for"/"at" or "also"/"now" ("in Berlin", "Also
-    Tokyo")."""
+    Tokyo"), or (``loose``) any few words after "in"/"for"/"at" ("in fahrenheit please")."""
     if not said.rstrip().endswith("?"):
         alone = _PLACE_ALONE.match(said)
         if alone is None or not (alone.group("lead") or alone.group("at")):
             return None
         value = alone.group("value").strip()
-        if len(value.split()) > 3 or not places.is_proper_name(value):
+        if len(value.split()) > 3 or intent.has_verb(value):
+            return None
+        if not (_a_place_name(value) or loose and alone.group("at")):
             return None
         return f"{alone.group('at') or ''}{value}"
     value = said.strip(" ?.!")
@@ -167,7 +176,13 @@ def _asked_alone(said: str) -> str | None:
         return None  # "What?", "Is it?", "Seriously?": a reaction, no value
     day = values.dates(value, date(2000, 1, 1))  # only its form counts, not which day
     whole_day = any(span.start == 0 and span.end >= len(value) for span in day)
-    return value if places.is_proper_name(value) or whole_day else None
+    return value if _a_place_name(value) or whole_day else None
+
+
+def _a_place_name(value: str) -> bool:
+    """``value`` is written as a name ("Berlin", "Salt Lake City") or is a place the tables know typed in
+    lower case ("berlin": ``implied.place_name``)."""
+    return places.is_proper_name(value) or implied.place_name(value) is not None
 
 
 def conversation_plan(
@@ -244,9 +259,11 @@ def follow_up(
     if calls:
         arguments = _json(calls[-1].text)
         rest = elided(heard)
+        loose = rest is None and elided(heard, loose=True) is not None
+        rest = rest or elided(heard, loose=True)
         if rest is None or not isinstance(arguments, dict):
             return None
-        return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today)
+        return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today, loose=loose)
     answered = _answer(heard, answer, before, said, previous_words, tools, today, depth)
     if answered is not None or elided(heard) is None:
         return answered
@@ -307,10 +324,13 @@ def _again(
     tools: list[ToolSpec],
     today: date,
     asked: str | None = None,
+    loose: bool = False,
 ) -> Plan | None:
     """``previous`` (else a declared tool that takes every argument of it and what ``rest`` names) with
     the values ``rest`` names in place of its own: one call per value named ("Berlin and Rome"). The
-    answer to a question (``asked``: the parameter asked for) must give that parameter."""
+    answer to a question (``asked``: the parameter asked for) must give that parameter. ``loose``: the
+    words were only a few after a preposition ("in fahrenheit please"), which fill a value of a kind
+    (an option, a number, a date) but no free string ("in a minute" is no city)."""
     own = set(_properties(previous))
     others = [
         t
@@ -331,6 +351,8 @@ def _again(
         if not all(
             _said_as_values(tool, c, p, arguments, asked) for c, p in zip(changes, parts, strict=True)
         ):
+            continue
+        if loose and any(_free_string(tool, name) for change in changes for name in change):
             continue
         kept = {k: v for k, v in arguments.items() if k in _properties(tool)}
         actions: list[Action] = []
@@ -356,6 +378,21 @@ def _again(
             return Plan((), acting.ask_for(missing[0], tool), why, pending=(tool, merged))
         return Plan(tuple(actions), None, "; ".join(a.why for a in actions))
     return None
+
+
+def _free_string(tool: ToolSpec, parameter: str) -> bool:
+    """``parameter`` of ``tool`` takes free words (a string with no options, a name), not a value of a
+    kind."""
+    about = _properties(tool).get(parameter)
+    return (
+        isinstance(about, dict)
+        and not about.get("enum")
+        and kinds.kind_of(parameter, about)
+        in (
+            "string",
+            "person",
+        )
+    )
 
 
 def _a_list(rest: str) -> bool:
@@ -401,15 +438,39 @@ def _said_as_values(
         if kinds.kind_of(name, about) not in ("string", "person"):
             continue
         if asked is None:
-            replaced = before.get(name)
-            named = isinstance(replaced, str) and places.is_proper_name(replaced)
-            joined = re.split(r"\s+(?:and|&)\s+", value)  # "War and Peace", "Simon and Garfunkel"
-            as_name = value in words and all(places.is_proper_name(part) for part in joined)
-            if named and not (as_name or acting.said_as_value(value, words)):
+            if _names_a_place(name, before.get(name)) and not _said_as_name(value, words):
                 return False
         elif name == asked and _a_person(tool, asked) and not _a_name(value, words):
             return False
     return True
+
+
+# Parameters that hold only a place's name: a word of the language ("lunch") is never one.
+_NAMED_PLACES = ("city", "town", "country")
+
+
+def _names_a_place(parameter: str, replaced: Any) -> bool:
+    """The value ``replaced`` (the previous call's for ``parameter``) is a name: written as one
+    ("Paris"), a place the tables know typed in lower case ("paris"), or held by a parameter that takes
+    only a place's name (``city``)."""
+    if not isinstance(replaced, str):
+        return False
+    known = implied.place(replaced) is not None
+    return _a_place_name(replaced) or known or spans.fits(parameter, _NAMED_PLACES)
+
+
+def _said_as_name(value: str, words: str) -> bool:
+    """``value`` is said in ``words`` as a name: written as one ("Berlin", "War and Peace"), a place
+    the tables know ("berlin", written "Berlin"), or typed in lower case as the place a preposition ends
+    the words with ("in smalltown?"); a language's name is none ("in French")."""
+    if names.is_language(value):  # "can you say that in French?" asks for no city "French"
+        return False
+    joined = re.split(r"\s+(?:and|&)\s+", value)  # "War and Peace", "Simon and Garfunkel"
+    if value in words and all(places.is_proper_name(part) for part in joined):
+        return True
+    if implied.place_name(value) == value and value.lower() in words.lower():
+        return True
+    return acting.said_as_value(value, words)
 
 
 def _a_person(tool: ToolSpec, parameter: str | None) -> bool:
@@ -422,9 +483,13 @@ def _a_person(tool: ToolSpec, parameter: str | None) -> bool:
 
 def _a_name(value: str, words: str) -> bool:
     """``value`` is a person's name in ``words``: written as a name ("Tom", "Hmm, Tom I guess"),
-    introduced ("name's tom"), or all that was said ("tom smith") with no word of the language's
-    actions or function words in it ("cancel", "hang on")."""
-    if names.introduced(words) is not None:
+    introduced ("name's tom") or booked under ("under Tom"), marked by a title ("Dr. Who"), or all that
+    was said ("tom smith") with no word of the language's actions or function words in it ("cancel",
+    "hang on")."""
+    if names.introduced(words) is not None or names.booked_under(words) is not None:
+        return True
+    titled = names.titled(value)
+    if titled is not None and titled.value == value:  # "Dr. Who", whose "Who" is a word of the language
         return True
     people = re.split(r"\s+(?:and|&)\s+", value)  # "Tom and Jerry": one booking's name
     tokens = [t for person in people for t in lexicon.tokens(person)]

@@ -1,11 +1,12 @@
-"""What a named place implies: its timezone, country, currency and language.
+"""What a named place implies: its timezone, country and currency.
 
 "What's the time in Tokyo?" to ``get_time {city, timezone?}`` fills ``timezone: "Asia/Tokyo"``, as a
-model does: an optional parameter whose name or description asks for a timezone, a country, a currency or
-a language is filled from the place another parameter was given, in the form its description or enum
-asks for (an IANA zone; a country's name, or its ISO 3166 alpha-2 code when the description says "ISO"/
-"code"/"alpha-2" or its length is 2; an ISO 4217 currency code; a language's name, or its ISO 639-1 code
-when asked for a code). Nothing is filled for a place the tables do not know, nor over a value heard.
+model does: an optional parameter whose name or description asks for a timezone, a country or a currency
+is filled from the place another parameter was given, in the form its description or enum asks for (an
+IANA zone; a country's name, or its ISO 3166 alpha-2 code when the description says "ISO"/"code"/
+"alpha-2" or its length is 2; an ISO 4217 currency code). Nothing is filled for a place the tables do not
+know, nor over a value heard. A language is not implied: where someone goes says nothing of the language
+they want ("I'm planning a trip to Lisbon" to a phrasebook's ``language``); only the words name one.
 
 The places: the cities and countries below (a compact table of the most-named ones, so the answer does
 not depend on the host's tz database), and any city that names an IANA zone (``zoneinfo``: "Lisbon" →
@@ -23,7 +24,7 @@ from typing import Any
 
 from mockengine.brain import lexicon
 
-# ISO 3166 alpha-2 → (name, ISO 4217 currency, language, ISO 639-1, the capital's IANA zone)
+# ISO 3166 alpha-2 → (name, ISO 4217 currency, main language, its ISO 639-1 code, the capital's IANA zone)
 _COUNTRIES: dict[str, tuple[str, str, str, str, str]] = {
     "US": ("United States", "USD", "English", "en", "America/New_York"),
     "GB": ("United Kingdom", "GBP", "English", "en", "Europe/London"),
@@ -156,9 +157,6 @@ _ASKS: dict[str, str] = {
     "zone": "timezone",
     "country": "country",
     "currency": "currency",
-    "language": "language",
-    "lang": "language",
-    "locale": "language",
 }
 _PLACE_WORDS = frozenset(("city", "town", "location", "place", "destination", "where", "country", "region"))
 _CODE = re.compile(r"\b(?:iso|code|codes|alpha-?2|two-letter|2-letter|639|3166)\b", re.IGNORECASE)
@@ -170,6 +168,32 @@ class Place:
 
     zone: str
     country: str | None
+
+
+# Names in the tables that are also everyday words: typed in lower case they are the word ("that's nice").
+_ALSO_WORDS = frozenset(("nice",))
+# Words of a place's name written in lower case inside it ("Rio de Janeiro"), and names written in capitals.
+_PARTICLES = frozenset(("de", "del", "da", "do", "of", "la", "le", "upon", "on", "and", "the"))
+_CAPITALS = {"nyc": "NYC"}
+
+
+def place_name(text: str) -> str | None:
+    """``text`` written as the name of a city or country the tables know ("paris" → "Paris", "new york" →
+    "New York", "rio de janeiro" → "Rio de Janeiro"), as a model writes a place typed in lower case; None
+    for any other words, for a name in the tables that is also an everyday word ("nice"), and for the
+    names only the tz database knows (its zones are named after words too: "Christmas", "Wake")."""
+    key = " ".join(text.lower().split())
+    if key in _ALSO_WORDS:
+        return None
+    if key in _CITIES:
+        zone_city = _CITIES[key][1].rsplit("/", 1)[-1].replace("_", " ")
+        if zone_city.lower() == key:
+            return zone_city
+        if key in _CAPITALS:
+            return _CAPITALS[key]
+        words = key.split()
+        return " ".join(w if i and w in _PARTICLES else w.capitalize() for i, w in enumerate(words))
+    return next((c[0] for c in _COUNTRIES.values() if c[0].lower() == key), None)
 
 
 def place(name: str) -> Place | None:
@@ -206,7 +230,7 @@ def _zones() -> dict[str, str]:
 
 
 def asks(parameter: str, schema: Mapping[str, Any]) -> str | None:
-    """What a parameter asks a place for ("timezone", "country", "currency", "language"), by the last word
+    """What a parameter asks a place for ("timezone", "country", "currency"), by the last word
     of its name, or its description when its name is only a generic word ("tz", "zone")."""
     words = lexicon.identifier_words(parameter).split()
     for word in reversed(words):
@@ -235,8 +259,6 @@ def value_for(kind: str, where: Place, schema: Mapping[str, Any]) -> str | None:
         candidates = [where.country or "", country[0]]
     elif country is not None and kind == "currency":
         candidates = [country[1]]
-    elif country is not None and kind == "language":
-        candidates = [country[3], country[2]]
     options = schema.get("enum")
     if isinstance(options, list):
         wanted = {c.lower() for c in candidates}
@@ -244,6 +266,6 @@ def value_for(kind: str, where: Place, schema: Mapping[str, Any]) -> str | None:
     if not candidates:
         return None
     coded = bool(_CODE.search(_described(schema))) or schema.get("maxLength") == 2
-    if kind in ("country", "language") and len(candidates) == 2:
+    if kind == "country" and len(candidates) == 2:
         return candidates[0] if coded else candidates[1]
     return candidates[0]

@@ -8,6 +8,7 @@ import re
 
 from mockengine.brain import lexicon, values
 from mockengine.brain.values import Span
+from mockengine.brain.wordlists import LANGUAGES
 
 # Parameter names (their last word) that hold someone's name.
 WHO = frozenset(
@@ -60,7 +61,17 @@ _NOT_NAMES = frozenset(
     + list(values.WEEKDAYS)
     + values.MONTHS
 )
-_CAPITALISED = re.compile(r"(?<![\w'])([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)(?:'s)?(?![\w])")
+# A title before a name, its full stop no sentence's end ("Dr. Who", "Mrs Jones", "Prof. Xavier").
+TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Miss|Prof|Sir|Dame|Lady|Lord|Capt|Rev|Fr|Sr|St)\b\.?"
+_CAPITALISED = re.compile(rf"(?<![\w'])((?:{TITLE}\s*)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)(?:'s)?(?![\w])")
+# Where one sentence ends and the next starts: after ".", "!" or "?" and a space, but not after a title's
+# full stop ("I met Dr. Who today." is one sentence).
+SENTENCE_BREAK = re.compile(
+    r"(?<=[.!?])"
+    + "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Capt", "Rev", "Fr", "St"))
+    + r"\s+"
+)
+_TITLED = re.compile(rf"(?<![\w'])(?-i:{TITLE})\s*(?-i:[A-Z][a-z'-]*)(?:\s+(?-i:[A-Z][a-z'-]+))?(?![\w'])")
 
 
 def takes_a_name(parameter: str) -> bool:
@@ -72,14 +83,48 @@ def takes_a_name(parameter: str) -> bool:
 _LANGUAGE = frozenset(("language", "lang", "locale"))
 
 
+def is_language(word: str) -> bool:
+    """``word`` is a language's English name ("Portuguese", "spanish")."""
+    return word.lower() in LANGUAGES  # a language parameter takes one; a place's name is none
+
+
+def takes_a_language(parameter: str) -> bool:
+    """``parameter`` (its name's last word) holds a language (``language``, ``target_lang``, ``locale``)."""
+    words = lexicon.identifier_words(parameter).split()
+    return bool(words) and words[-1] in _LANGUAGE
+
+
+_CODE = re.compile(r"[a-z]{2,3}(?:[-_][a-z]{2,4})?", re.IGNORECASE)
+
+
+def names_a_language(value: str) -> bool:
+    """``value`` names a language: its name, ending one ("Brazilian Portuguese"), or a code ("pt",
+    "en-US"); a place's name does not ("Lisbon")."""
+    words = value.split()
+    return bool(words) and (is_language(words[-1]) or len(words) == 1 and bool(_CODE.fullmatch(value)))
+
+
 def proper_name(text: str, parameter: str = "") -> Span | None:
     """The first proper name in ``text`` (its span includes a possessive "'s"), None when none; for a
-    language parameter the capitalised word after "in"/"into"/"to" ("from" for a source language)."""
+    language parameter the language named after "in"/"into"/"to" ("from" for a source language), else
+    the first language named ("let's do some Italian"): a place is none ("a trip to Lisbon")."""
     words = lexicon.identifier_words(parameter).split()
     if words and words[-1] in _LANGUAGE:
         before = "from" if {"source", "from"} & set(words) else "in|into|to"
-        said = re.search(rf"\b(?:{before})\s+([A-Z][a-z]+)\b", text)
-        return Span(said.group(1), said.start(), said.end()) if said else None
+        for said in re.finditer(rf"\b(?:{before})\s+([A-Za-z]+)\b", text, re.IGNORECASE):
+            if is_language(said.group(1)):
+                return Span(said.group(1).capitalize(), said.start(), said.end())
+        if "from" in before:
+            return None
+        named = next(
+            (
+                m
+                for m in re.finditer(r"[A-Za-z]+", text)
+                if is_language(m.group(0)) and not re.search(r"\bfrom\s+$", text[: m.start()], re.I)
+            ),
+            None,
+        )  # "from English" is the source, not the language wanted
+        return Span(named.group(0).capitalize(), named.start(), named.end()) if named else None
     for found in _CAPITALISED.finditer(text):
         name = found.group(1)
         if name.split()[0].lower() in _NOT_NAMES:
@@ -98,12 +143,12 @@ def _known_word(word: str) -> bool:
 
 # Who the speaker says they are: "Name's Tom", "my name is Tom", "call me Tom", "Tom speaking", "it's Tom
 # here", "this is Tom". A name in lower case (a transcript) counts only after words that say a name follows.
-_NAME = r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?"
+_NAME = rf"(?:{TITLE}\s*)?[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?"
 # "speaking of which", "here we go": no introduction
 _HERE = r"(?:here|speaking)\b(?!\s+(?:of|about|to|with|for|as|is|are|we|you|comes?)\b)"
 _INTRODUCED = re.compile(
     r"(?:\b(?:(?:the|my)\s+)?name'?s|\bmy name is|\bthe name is|\b(?:you can )?call me)\s+"
-    r"(?P<said>[A-Za-z][a-z'-]+(?-i:\s+[A-Z][a-z'-]+)?)"
+    rf"(?P<said>(?-i:{TITLE}\s*)?[A-Za-z][a-z'-]+(?-i:\s+[A-Z][a-z'-]+)?)"
     rf"|(?-i:\b(?:[Ii]t'?s|[Tt]his is)\s+(?P<here>{_NAME})\s+{_HERE})"
     rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Tt]his is\s+)?(?P<speaking>{_NAME})\s+{_HERE})"
     rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Hh]i|[Hh]ello|[Hh]ey)?[, ]*[Tt]his is\s+(?P<this>{_NAME})\b)"
@@ -147,14 +192,52 @@ _NOT_AFTER_CALL_ME = frozenset(
 )
 
 
+# The name a booking is made under: "a table for two under Tom", "under the name of Dr. Who", "put it
+# under Smith". After "the name" a name typed in lower case counts ("under the name tom").
+_UNDER = re.compile(
+    rf"\bunder\s+(?:(?P<named>(?:the|my)\s+name\s+(?:of\s+)?)(?P<any>(?-i:{TITLE}\s*)?[A-Za-z][a-z'-]+"
+    rf"(?-i:\s+[A-Z][a-z'-]+)?)|(?P<name>(?-i:{_NAME})))(?![\w'])",
+    re.IGNORECASE,
+)
+
+
+def booked_under(text: str) -> Span | None:
+    """The name a booking is made under ("Tom" of "book a table for two under Tom", "Dr. Who" of "under
+    the name Dr. Who"); None for "under the table", "under 20 dollars", "Under Armour"-like words of the
+    language."""
+    for found in _UNDER.finditer(text):
+        group = "any" if found.group("any") else "name"
+        name = found.group(group)
+        if re.match(TITLE, name) is None:  # a title says a name follows, whatever its words ("Dr. Who")
+            first = name.split()[0]
+            if first.lower() in _NOT_NAMES or group == "name" and _known_word(first):
+                continue
+        return Span(_as_name(name), found.start(group), found.end(group))
+    return None
+
+
+def titled(text: str) -> Span | None:
+    """A name a title marks as a person's ("Dr. Who", "Mrs Jones"), None when none is said."""
+    found = _TITLED.search(text)
+    return Span(found.group(0), found.start(), found.end()) if found is not None else None
+
+
+def _as_name(name: str) -> str:
+    """A name as a name is written: "tom" → "Tom"; one already capitalised ("Dr. Who") as it is."""
+    return name if name[0].isupper() else name.title()
+
+
 def introduced(text: str) -> Span | None:
     """The name a speaker introduces themselves by ("Tom" of "Name's Tom", "It's Tom here", "Tom
     speaking", "call me Tom"); None when the words introduce no one."""
     for found in _INTRODUCED.finditer(text):
         group = next(g for g in ("said", "here", "speaking", "this", "im") if found.group(g))
         name = found.group(group)
+        titled_name = re.match(TITLE, name) is not None
         first = name.split()[0]
-        if first.lower() in _NOT_NAMES or _known_word(first) and (group != "said" or first.islower()):
+        if titled_name:  # "Dr. Who": a title says a name follows, whatever its words
+            pass
+        elif first.lower() in _NOT_NAMES or _known_word(first) and (group != "said" or first.islower()):
             continue
         if first.lower() in _NOT_AFTER_CALL_ME and "call me" in found.group(0).lower():
             continue  # "call me when it's done", "call me back"

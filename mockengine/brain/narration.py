@@ -1,6 +1,6 @@
 """What the participant says around a call to an app's own tool: the short clause said while the call
 goes out ("Opening gesture project —") and the one grounding sentence after the app's output ("Gesture
-Navigation is open, in detail view.", "Oslo: temp 3 degrees Celsius, condition snow.")."""
+Navigation is open, in detail view.", "It's 3 degrees Celsius with snow in Oslo.": ``fields``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import implied, lexicon, units
-from mockengine.brain.output_data import output_data
+from mockengine.brain import fields, implied, lexicon, names, units
+from mockengine.brain.output_data import fields_in_text, output_data
 
 _STATE_KEYS = ("mode", "status", "state")
 # A plain-text output is read out up to its first sentence's end, at most this long.
@@ -170,18 +170,21 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     is itself the answer: its first sentence is said as written."""
     if _NOT_APPROVED.search(output):  # the user refused the call: "Okay, I won't book the table."
         return declined(call_name or "", _json(call_arguments or ""))
+    verb = lexicon.identifier_words(call_name or "").split()[:1]
+    lookup = bool(verb) and verb[0] in _LOOKUPS
     data = _json(output)
+    # a lookup's fields written as text ("temp=21 conditions='sunny'") are its fields; an action's text
+    # ("Booked: table for two, time: 7pm") stays its answer
+    written = fields_in_text(output) if lookup and (data is None or isinstance(data, str)) else None
+    data = written if written is not None else data
     said = _plain_text(output if data is None else data)
     if said is not None:
         return said
     arguments = _json(call_arguments or "")
     named = _display_name(data) or _first_string(arguments)
     state = _state(data)
-    verb = lexicon.identifier_words(call_name or "").split()[:1]
     concept = lexicon.concept(verb[0]) if verb else ""
     where = f", in {state} view" if state else ""
-    lookup = bool(verb) and verb[0] in _LOOKUPS
-    facts = _facts(data, named) if lookup else []
     scalar = _scalar_answer(output if data is None else data) if lookup else None
     where_said = " in " if _is_place(named, arguments) else " for "
     if scalar is not None:  # a lookup answered with one value ("10:00", 21): that value is the answer
@@ -190,9 +193,9 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     field = _one_field(data, named) if lookup else None
     if field is not None:  # {"time": "10:42"} from get_time(Tokyo): "It's 10:42 in Tokyo."
         return _one_value(*field, named, where_said)
-    if facts:  # a lookup's answer is its fields: "Oslo: temp 3 degrees Celsius, condition snow."
-        lead = f"{named[0].upper()}{named[1:]}: " if named else ""
-        return f"{lead}{', '.join(facts)}."
+    told = fields.sentence(data, named, where_said) if lookup and isinstance(data, Mapping) else None
+    if told is not None and "error" not in data:  # "It's 3 degrees Celsius with snow in Oslo."
+        return told
     if named is None:
         return f"Done{where}." if where else "Done."
     name = named[0].upper() + named[1:]
@@ -235,6 +238,8 @@ def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
     measured = units.with_unit(words, value) if words else None
     head = words.rpartition(" ")[0] if measured is not None else words
     said = measured[len(head) + 1 :] if measured is not None else str(value)
+    if measured is None and fields.is_temperature(words):  # {"temp": 21}: "It's 21 degrees in Paris."
+        said = fields.degrees(words, value, None)
     about = f"{where}{named}" if named else ""
     topic = set(head.lower().split())
     if not topic or topic & _SAID_AS_IT:
@@ -249,7 +254,7 @@ _SAID_AS_IT = frozenset(("time", "now", "clock", "datetime", "temperature", "tem
 def _one_field(data: Any, named: str | None) -> tuple[str, Any] | None:
     """The one scalar fact of a lookup's output (``{"time": "10:42"}``, ``{"temperature_c": 21}``, ids,
     ``ok`` and the thing's own name aside) as (its key as words, its value); None for more, for a
-    yes/no or a list (which keep "Oslo: temp 3…" and "2 tasks.")."""
+    yes/no or a list (said by ``fields.sentence`` with the rest)."""
     if not isinstance(data, Mapping) or "error" in data:
         return None
     kept = [
@@ -281,28 +286,6 @@ def _is_place(named: str | None, arguments: Any) -> bool:
 _LOOKUPS = frozenset(
     ("get", "list", "check", "view", "show", "find", "search", "track", "read", "lookup", "fetch")
 )
-
-
-def _facts(data: Any, named: str | None, limit: int = 4) -> list[str]:
-    """A lookup output's top-level facts, as words: scalars ("condition snow"), list sizes ("2 tasks"),
-    and one nested object's scalars; not ids, ``ok`` or the thing's own name."""
-    if not isinstance(data, Mapping) or "error" in data:
-        return []
-    facts: list[str] = []
-    nested = [v for v in data.values() if isinstance(v, Mapping)]
-    for key, value in [*data.items(), *(nested[0].items() if len(nested) == 1 else ())]:
-        words = lexicon.identifier_words(str(key))
-        if not words or words in ("ok", "id") or words.endswith((" id", " ids")) or value == named:
-            continue
-        if isinstance(value, bool):
-            facts.append(f"{words} {'yes' if value else 'no'}")
-        elif isinstance(value, (int, float, str)) and str(value):
-            facts.append(units.with_unit(words, value) or f"{words} {value}")
-        elif isinstance(value, list):
-            facts.append(f"{len(value)} {words}")
-        if len(facts) == limit:
-            break
-    return facts
 
 
 def _display_name(data: Any, depth: int = 0) -> str | None:
@@ -358,7 +341,7 @@ def _plain_text(data: Any) -> str | None:
     """The first sentence of a text output of three words or more ("ok", "done" stay to the rules)."""
     if not isinstance(data, str) or len(data.split()) < 3:
         return None
-    first = re.split(r"(?<=[.!?])\s", " ".join(data.split()), maxsplit=1)[0]
+    first = names.SENTENCE_BREAK.split(" ".join(data.split()), maxsplit=1)[0]
     if len(first) > _SAID_MAX_CHARS:
         first = first[:_SAID_MAX_CHARS].rsplit(" ", 1)[0] + "…"
     return first if first[-1] in ".!?…" else first + "."

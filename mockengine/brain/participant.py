@@ -249,6 +249,9 @@ class ScriptedBrain:
             return self._after_output(turn)
         if situation.paused:
             return self._silence(turn, "builtin.paused")
+        again = self._said_again(turn)
+        if again is not None:
+            return again
         if turn.may_call:
             call = self._builtin_call(turn)
             if call is not None:
@@ -264,6 +267,7 @@ class ScriptedBrain:
             rule = "builtin.heard" if trigger.text else "builtin.not_heard"
             heard = utterance.acted_tail(trigger.text)  # a long text is answered by its end
             rule = "builtin.story" if phrases.is_story_request(heard) else rule
+            rule = "builtin.composed" if rule == "builtin.heard" and phrases.makes_content(heard) else rule
             covered = acting.topics(list(turn.request.tools))
             earlier = _user_words_before(turn.request.history, trigger.item)
             text = phrases.reply_to_words(heard, rng, name, covered, earlier)
@@ -281,6 +285,21 @@ class ScriptedBrain:
             )
         greeting = phrases.pick(rng, ("Hi, I'm {persona}.", "Hello, I'm {persona}."), persona=name)
         return Reply(greeting, rule="builtin.greeting")
+
+    def _said_again(self, turn: Turn) -> Reply | None:
+        """The last answer again, when the newest words ask to hear it ("say that again", "can you repeat
+        that?"): a model repeats what it said; it does not take the request for content ("You said say
+        that again."). A bare "repeat …" is the app's when a declared tool has a repeat mode ("repeat
+        it" to a player); HyperStudy's text agent speaks through its tools, so it is left to them."""
+        situation = turn.situation
+        if not situation.heard_is_current or SEND_CHAT_TOOL in turn.tools:
+            return None
+        asked = phrases.asks_to_repeat(utterance.acted_tail(situation.trigger.text))
+        if asked is None or asked == "repeat" and any(_repeats(tool) for tool in turn.request.tools):
+            return None
+        previous = _assistant_words_before(turn.request.history, situation.trigger.item)
+        text = phrases.repeated(previous, turn.rng)
+        return Reply(phrases.styled(text, turn.persona.style, turn.rng), rule="builtin.repeat")
 
     def _builtin_call(self, turn: Turn) -> Reply | None:
         named = _named_tool(turn)
@@ -535,6 +554,22 @@ def _user_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> 
         if each.kind in ("user_text", "user_audio") and each.text.strip():
             words.append(each.text)
     return words
+
+
+def _assistant_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> str | None:
+    """What the assistant said last before ``item`` (its text or transcript), None when nothing."""
+    said: str | None = None
+    for each in history:
+        if each is item:
+            break
+        if each.kind == "assistant" and each.text.strip():
+            said = each.text
+    return said
+
+
+def _repeats(tool: ToolSpec) -> bool:
+    """A declared tool with a repeat mode of its own (``set_repeat``, a ``repeat`` option)."""
+    return "repeat" in json.dumps([tool.name, tool.parameters]).lower()
 
 
 def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bool:

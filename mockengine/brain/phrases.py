@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from mockengine.brain import composing, facts, utterance
+from mockengine.brain import composing, facts, names, utterance
 from mockengine.brain.context import ContextEvent, QuestionContext
 
 ECHO_WORDS = 8
@@ -280,11 +280,68 @@ def reply_to_words(
     composed = composing.requested(words)
     if composed is not None and composed.kind == "joke":  # a model tells it; it does not echo the request
         return f"Here's one: {_JOKE}"
+    content = composing.made(composed, words, rng) if composed is not None else None
+    if content is not None:  # a poem, a song, a story, an explanation: made, not echoed
+        return content
     echo = echo_of(words)
     fact = facts.known_answer(words, persona, covered)
     if is_question(words):
         return f"{pick(rng, _ASKED, echo=echo)} {fact or rng.choice(_UNKNOWN_ANSWER)}"
     return f"{pick(rng, _SAID, echo=echo)} {fact or rng.choice(_FOLLOW_UP)}"
+
+
+# A request to hear the last answer again: "say that again", "can you repeat that?", "come again?",
+# "sorry, what did you say?", "pardon?", "I didn't catch that". Words after the request ask for nothing
+# more ("please", "one more time").
+_AGAIN = r"(?:again|one more time|once more)"
+_REPEAT = re.compile(
+    r"^\W*(?:(?:sorry|excuse me|huh|wait|hmm+|oh|um|uh|what|ok|okay|hey)\W+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?"
+    rf"(?:(?:say|tell me|read|give me)\s+(?:that|it|this|what you (?:just )?said)\s+{_AGAIN}"
+    rf"|say\s+{_AGAIN}|(?P<repeat>repeat)(?:\s+(?:that|it|this|yourself|what you (?:just )?said"
+    r"|the (?:last )?(?:bit|part|answer|sentence|question)))?"
+    r"|come again|pardon(?: me)?|what (?:did you (?:just )?say|was that)"
+    r"|i (?:didn'?t|did not) (?:catch|get|hear|understand) (?:that|it|you|what you said))\b"
+    rf"(?:\W+(?:please|{_AGAIN}|for me|sorry))*\W*$",
+    re.IGNORECASE,
+)
+_ONLY_LEAD = re.compile(r"(?:sorry|excuse me|huh|wait|hmm+|oh|um|uh|ok|okay|hey)", re.IGNORECASE)
+# What the assistant says before an answer it repeats.
+_REPEATED = ("Sure. {said}", "Of course. {said}")
+_NOTHING_SAID = "I haven't said anything yet. What can I do for you?"
+
+
+def asks_to_repeat(words: str) -> str | None:
+    """Whether ``words`` ask to hear the last answer again: None when not, "repeat" when they say only
+    "repeat …" (which an app with a repeat mode may take for itself), else "again"."""
+    clauses = [c.strip() for c in re.split(r"[,.;!?]+", words.replace("’", "'")) if c.strip()]
+    asked = [c for c in clauses if not _ONLY_LEAD.fullmatch(c)]
+    found = [_REPEAT.match(clause) for clause in asked]
+    if not found or not all(found):  # "sorry, I didn't catch that, can you repeat?": every clause asks
+        return None
+    return "repeat" if all(f is not None and f.group("repeat") for f in found) else "again"
+
+
+def repeated(previous: str | None, rng: random.Random) -> str:
+    """The last answer said again, as a model repeats itself ("Sure. It's 21 degrees and sunny in
+    Paris."); a repeat of a repeat is not prefixed twice. ``previous``: the assistant's newest words,
+    None when it said nothing yet."""
+    if not previous or not previous.strip():
+        return _NOTHING_SAID
+    said = previous.strip()
+    for template in _REPEATED:
+        lead = template.split("{", 1)[0]
+        if said.startswith(lead) and len(said) > len(lead):
+            said = said[len(lead) :]
+            break
+    return pick(rng, _REPEATED, said=said)
+
+
+def makes_content(words: str) -> bool:
+    """``words`` ask for content the participant makes itself: a poem, a song, a story, an explanation
+    (``composing.made``)."""
+    composed = composing.requested(words)
+    return composed is not None and composed.kind in composing.MADE_KINDS
 
 
 def is_story_request(words: str) -> bool:
@@ -295,7 +352,7 @@ def echo_of(words: str) -> str:
     """What was said, as part of a sentence: the first sentence, cut at the end of a phrase (a comma, or
     before "and", "to", "for"…) when it is longer than ``ECHO_MAX`` words, at most ``ECHO_MAX_CHARS``
     characters, without end punctuation."""
-    sentence = re.split(r"(?<=[.?!])\s+", words.strip())[0]
+    sentence = names.SENTENCE_BREAK.split(words.strip())[0]
     tokens = sentence.split()
     if len(tokens) > ECHO_MAX:
         tokens = tokens[: _phrase_end(tokens)]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from mockengine.brain import lexicon, values
+from mockengine.brain import lexicon, units, values
 from mockengine.brain.values import Span
 
 _UNIT_WORDS: dict[str, tuple[str, ...]] = {
@@ -210,7 +210,38 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     # "skip all the way to the final card": the option said as where to go wins over the verb's
     target = [s for s in found if re.search(r"\bto\s+(?:the\s+)?(?:very\s+)?$", text[: s.start], re.I)]
     picked = target or found
-    return picked[0] if picked else None
+    return picked[0] if picked else _unit_option(text, options)
+
+
+# A unit of one measuring system: "in Fahrenheit" to an enum of ["metric", "imperial"] is imperial.
+_SYSTEMS: dict[str, frozenset[str]] = {
+    "imperial": frozenset(("degree Fahrenheit", "mile", "foot", "pound", "mile per hour")),
+    "metric": frozenset(
+        ("degree Celsius", "kilometer", "centimeter", "millimeter", "kilogram", "kilometer per hour")
+    ),
+}
+# A unit said by its name ("fahrenheit", "kilometres"), or by its symbol after a degree sign, "degrees"
+# or "in" ("°F", "in C"): a letter alone is a word too often ("plan c").
+_UNIT_SAID = re.compile(r"(?:°\s*|\bdegrees?\s+|\bin\s+)(?P<symbol>[CFK])\b|\b(?P<word>[A-Za-z]{4,})\b")
+
+
+def _unit_option(text: str, options: list[Any]) -> Span | None:
+    """The option that is the unit the words name by another form: the symbol of a unit said by name
+    ("fahrenheit" → "F"), its name for a symbol said ("°F" → "fahrenheit"), or the measuring system
+    it belongs to ("fahrenheit" → "imperial"); None when no unit is said or no option is one."""
+    for said in _UNIT_SAID.finditer(text):
+        unit = units.unit_named(said.group("symbol") or said.group("word"))
+        if unit is None:
+            continue
+        for option in options:
+            if not isinstance(option, str):
+                continue
+            same = units.unit_named(option) == unit
+            system = unit[0] in _SYSTEMS.get(option.lower(), frozenset())
+            if same or system:
+                start = said.start("symbol") if said.group("symbol") else said.start("word")
+                return Span(option, start, said.end())
+    return None
 
 
 def more_options(after: str, options: list[Any], chosen: Any) -> list[Any]:

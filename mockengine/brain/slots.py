@@ -174,6 +174,8 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_wider_place(work, filled, properties, kinds)
     _without_request_verbs(work, filled, kinds)
+    _languages_only(filled)
+    _places_as_names(filled)
     _implied_by_place(filled, properties)
     for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
         if isinstance(value, dict) and isinstance(properties.get(name), Mapping):
@@ -226,6 +228,31 @@ def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:
             if found is not None and held != name:
                 filled.arguments[name], filled.sources[name] = found, f"{_IMPLIED}{held} {value!r})"
                 break
+
+
+def _languages_only(filled: Filled) -> None:
+    """A language parameter holds a language the words name ("in Portuguese"), never another phrase
+    ("I'm planning a trip to Lisbon" gave ``language: Lisbon``): a value that names none is dropped."""
+    for name, value in list(filled.arguments.items()):
+        if not isinstance(value, str) or not names.takes_a_language(name):
+            continue
+        if not filled.sources.get(name, "").startswith("(") and not names.names_a_language(value):
+            del filled.arguments[name]
+            filled.sources.pop(name, None)
+
+
+def _places_as_names(filled: Filled) -> None:
+    """A place typed in lower case is written as its name, as a model writes it ("the weather in paris" →
+    ``city: Paris``): a city or country the tables know (``implied.place_name``), in a parameter that
+    holds a place; other words stay as said."""
+    for name, value in list(filled.arguments.items()):
+        if not isinstance(value, str) or value != value.lower():
+            continue
+        if not (implied.holds_place(name) or spans.fits(name, ONE_PLACE)):
+            continue
+        written = implied.place_name(value)
+        if written is not None:
+            filled.arguments[name] = written
 
 
 def _without_request_verbs(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:
@@ -447,16 +474,27 @@ class _Work:
 
 
 def _fill_introduced(work: _Work, filled: Filled, strings: list[str], tool_name: str) -> None:
-    """The name the speaker introduces themselves by ("Name's Tom", "Tom speaking", "call me Tom") into
-    the first parameter that takes a person's own name (``name``, ``guest_name``:
-    ``names.takes_own_name``)."""
+    """The name the speaker introduces themselves by ("Name's Tom", "Tom speaking", "call me Tom"), books
+    under ("a table for two under Tom") or says with a title ("Dr. Who") into the first parameter that
+    takes a person's own name (``name``, ``guest_name``: ``names.takes_own_name``)."""
     wanted = [n for n in strings if n not in filled.arguments and names.takes_own_name(n, tool_name)]
     if not wanted or re.search(r"\b(?:called|named|titled)\b", work.text, re.IGNORECASE):
         return  # "it's Tom here, make a playlist called Chill": the name said is the thing's
-    found = names.introduced(work.text)
-    if found is not None:
-        words = work.take(found)
-        filled.arguments[wanted[0]], filled.sources[wanted[0]] = found.value, f"{words} (introduced)"
+    for finder, how in _OWN_NAME_FINDERS:
+        found = finder(work.text)
+        if found is not None:
+            words = work.take(found)
+            filled.arguments[wanted[0]], filled.sources[wanted[0]] = found.value, f"{words} ({how})"
+            return
+
+
+# The speaker's own name, first found: introduced ("Name's Tom"), the name a booking is made under
+# ("under Tom"), a name a title marks ("Dr. Who", whose "Who" would end the phrase as a relative clause).
+_OWN_NAME_FINDERS: tuple[tuple[Callable[[str], Span | None], str], ...] = (
+    (names.introduced, "introduced"),
+    (names.booked_under, "booked under"),
+    (names.titled, "a titled name"),
+)
 
 
 def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:

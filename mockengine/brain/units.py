@@ -101,6 +101,20 @@ _TIME_WORDS = frozenset(
 _RATE_WORDS = frozenset(("per", "m", *_UNITS)) - {"min", "mins"}
 
 
+def unit_named(word: str) -> tuple[str, str] | None:
+    """The unit a word or symbol names ("fahrenheit", "F", "km", "kilometres", "miles" → its singular and
+    plural names), else None."""
+    lowered = word.lower().replace("metre", "meter")
+    return _UNITS.get(lowered) or _BY_NAME.get(lowered)
+
+
+# A unit by the last word of its name, singular or plural ("celsius", "kilometers"); a rate's ("kilometer
+# per hour") is its own.
+_BY_NAME: dict[str, tuple[str, str]] = {
+    name.split()[-1].lower(): unit for unit in _UNITS.values() for name in unit if " per " not in name
+}
+
+
 def with_unit(words: str, value: object) -> str | None:
     """``words`` (a field name as words, "temperature c") and its number ``value`` (or a number written as
     a string, ``"21"``) said with the unit its last word names ("temperature 21 degrees Celsius"); None

@@ -21,6 +21,19 @@ STOPWORDS = _words(
     "nah hmm alright yep sure what which who how"
 )
 
+# Languages by their English names: what a language parameter takes ("in Portuguese"), never a place's
+# name ("a trip to Lisbon" names no language).
+LANGUAGES = _words(
+    "english spanish french german italian portuguese dutch flemish swedish norwegian danish finnish "
+    "icelandic polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian belarusian "
+    "serbian croatian bosnian slovenian macedonian albanian lithuanian latvian estonian irish welsh gaelic "
+    "catalan basque galician maltese japanese chinese mandarin cantonese korean vietnamese thai lao khmer "
+    "burmese indonesian malay tagalog filipino hindi urdu bengali punjabi tamil telugu marathi gujarati "
+    "kannada malayalam nepali sinhala arabic hebrew persian farsi pashto kurdish swahili amharic yoruba "
+    "igbo hausa zulu xhosa afrikaans somali latin esperanto mongolian kazakh uzbek georgian armenian "
+    "azerbaijani maori hawaiian yiddish"
+)
+
 GROUPS: tuple[tuple[str, ...], ...] = tuple(
     tuple(group.split())
     for group in (

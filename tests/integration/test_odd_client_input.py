@@ -318,10 +318,7 @@ async def test_outputs_of_parallel_calls_are_all_grounded_each_with_its_own_city
         calls = await _weather_calls(connection)
         assert [json.loads(call["arguments"])["city"] for call in calls] == ["Paris", "Rome"]
         reply = await _reply_after_outputs(connection, calls[::-1])  # answered in the other order
-    assert (
-        reply == "Rome: temperature 25 degrees Celsius, conditions cloudy. "
-        "Paris: temperature 21 degrees Celsius, conditions sunny."
-    )
+    assert reply == "It's 25 degrees Celsius and cloudy in Rome. It's 21 degrees Celsius and sunny in Paris."
 
 
 async def test_a_single_output_is_named_from_the_call_it_answers(engine_base) -> None:
@@ -335,7 +332,7 @@ async def test_a_single_output_is_named_from_the_call_it_answers(engine_base) ->
         paris = (await _weather_calls(connection))[0]
         assert json.loads(paris["arguments"]) == {"city": "Paris"}
         reply = await _reply_after_outputs(connection, [paris])
-    assert reply == "Paris: temperature 21 degrees Celsius, conditions sunny."
+    assert reply == "It's 21 degrees Celsius and sunny in Paris."
 
 
 async def test_a_seed_that_is_not_an_integer_is_refused(engine_base) -> None:

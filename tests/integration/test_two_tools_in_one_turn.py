@@ -34,7 +34,7 @@ TOOLS = [
 OUTPUTS = {"get_weather": {"temperature_c": 21, "conditions": "sunny"}, "get_time": {"time": "22:15"}}
 # the time in Tokyo fills the timezone Tokyo implies, as a model does (docs/tools.md)
 BOTH = [("get_weather", {"city": "Paris"}), ("get_time", {"city": "Tokyo", "timezone": "Asia/Tokyo"})]
-REPLY = "Paris: temperature 21 degrees Celsius, conditions sunny. It's 22:15 in Tokyo."
+REPLY = "It's 21 degrees Celsius and sunny in Paris. It's 22:15 in Tokyo."
 
 
 async def _response(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:

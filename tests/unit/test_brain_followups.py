@@ -311,7 +311,8 @@ def test_words_of_the_language_after_a_call_are_no_new_place(words: str) -> None
 @pytest.mark.parametrize(
     ("words", "city"),
     [
-        ("and in berlin?", "berlin"),
+        ("and in berlin?", "Berlin"),  # a place the tables know, written as its name
+        ("and in smalltown?", "smalltown"),  # one they do not: as typed
         ("Or Berlin?", "Berlin"),
         ("And in Trinidad and Tobago?", "Trinidad and Tobago"),
     ],
@@ -533,3 +534,148 @@ def test_a_title_holding_and_is_one_call(
     name = next(iter(first))
     history = [said("look it up"), *answered(1, tool.name, first, {"ok": True}), said(words, 2)]
     assert reply([tool], history)[1] == [(tool.name, {name: value})]
+
+
+# A value typed in lower case (found by a user at the last stop): after get_weather {city: "paris"} the
+# check "a name is replaced only by a name" did not hold, since "paris" is not written as one, so "What
+# about lunch?" called get_weather {city: "lunch"}; and "and berlin?" after "Paris" was no follow-up.
+PARIS_TYPED = [
+    said("what's the weather in paris"),
+    *answered(1, "get_weather", {"city": "paris"}, {"temp_c": 20}),
+]
+
+
+def test_a_known_place_typed_in_lower_case_is_written_as_its_name() -> None:
+    assert reply([WEATHER], [said("what's the weather in paris")])[1] == [("get_weather", {"city": "Paris"})]
+    assert reply([WEATHER], [said("weather in new york please")])[1] == [
+        ("get_weather", {"city": "New York"})
+    ]
+    # a place the tables do not know stays as typed; an everyday word is not taken for a place
+    assert reply([WEATHER], [said("weather in smalltown")])[1] == [("get_weather", {"city": "smalltown"})]
+
+
+@pytest.mark.parametrize("history", [PARIS_TYPED, PARIS], ids=["typed", "named"])
+@pytest.mark.parametrize(
+    "words", ["What about lunch?", "what about lunch", "How about a movie?", "and dinner?"]
+)
+def test_words_of_the_language_replace_no_place_typed_in_lower_case(
+    history: list[TurnView], words: str
+) -> None:
+    assert reply([WEATHER, TIME], [*history, said(words, 2)])[1] == []
+
+
+@pytest.mark.parametrize("history", [PARIS_TYPED, PARIS], ids=["typed", "named"])
+@pytest.mark.parametrize("words", ["and berlin?", "And berlin", "what about berlin?", "berlin?", "in berlin"])
+def test_a_known_place_typed_in_lower_case_is_a_follow_up(history: list[TurnView], words: str) -> None:
+    assert reply([WEATHER, TIME], [*history, said(words, 2)])[1] == [("get_weather", {"city": "Berlin"})]
+
+
+def test_a_city_parameter_takes_no_word_of_the_language_after_an_unknown_place() -> None:
+    smalltown = [
+        said("weather in smalltown"),
+        *answered(1, "get_weather", {"city": "smalltown"}, {"temp_c": 9}),
+    ]
+    assert reply([WEATHER], [*smalltown, said("what about lunch?", 2)])[1] == []
+    assert reply([WEATHER], [*smalltown, said("and in bigtown?", 2)])[1] == [
+        ("get_weather", {"city": "bigtown"})
+    ]
+
+
+# "what about in Fahrenheit?" after a weather call with a unit enum (found at the last stop): with an
+# enum of symbols ["C", "F"] the unit went unheard and "Fahrenheit" became the city; "in fahrenheit
+# please" and "can you give me that in Fahrenheit?" were no follow-up at all.
+def weather_with(units: list[str]) -> ToolSpec:
+    return ToolSpec(
+        "get_weather",
+        "Get the current weather in a city",
+        {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": units}},
+            "required": ["city"],
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("units", "wanted"),
+    [(["celsius", "fahrenheit"], "fahrenheit"), (["C", "F"], "F"), (["metric", "imperial"], "imperial")],
+)
+@pytest.mark.parametrize(
+    "words",
+    [
+        "what about in Fahrenheit?",
+        "What about Fahrenheit?",
+        "And in F?",
+        "in fahrenheit please",
+        "in °F",
+        "can you give me that in Fahrenheit?",
+        "could you tell me that again in fahrenheit",
+    ],
+)
+def test_a_unit_asked_for_repeats_the_call_in_that_unit(units: list[str], wanted: str, words: str) -> None:
+    tool = weather_with(units)
+    history = [
+        said("What's the weather in Boston?"),
+        *answered(1, "get_weather", {"city": "Boston"}, {"temp": 21}),
+    ]
+    assert reply([tool, TIME], [*history, said(words, 2)])[1] == [
+        ("get_weather", {"city": "Boston", "unit": wanted})
+    ]
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["in a minute", "at home", "in the kitchen", "for now", "can you say that in French?", "And in French?"],
+)
+def test_words_after_a_preposition_fill_no_city(words: str) -> None:
+    tool = weather_with(["celsius", "fahrenheit"])
+    history = [
+        said("What's the weather in Boston?"),
+        *answered(1, "get_weather", {"city": "Boston"}, {"temp": 21}),
+    ]
+    assert reply([tool], [*history, said(words, 2)])[1] == []
+
+
+# Names in reservations (found at the last stop): "book a table for two under Tom" asked "Which name do
+# you mean?", and "Dr. Who" was booked as "Dr" (the full stop ended it, and "Who" began a relative clause).
+@pytest.mark.parametrize(
+    ("words", "name"),
+    [
+        ("book a table for two under Tom at 7pm", "Tom"),
+        ("a table for 2 at 7pm under Smith please", "Smith"),
+        ("book a table for two at 7pm under the name Dr. Who", "Dr. Who"),
+        ("book a table for two at 7pm under the name of Mrs. Jones", "Mrs. Jones"),
+        ("book a table for two at 7pm under the name tom", "Tom"),
+        ("book a table for two at 7pm, name's Dr. Who", "Dr. Who"),
+        ("book a table for two at 7pm for Dr Who", "Dr Who"),
+    ],
+)
+def test_the_name_a_table_is_booked_under_is_the_name(words: str, name: str) -> None:
+    assert reply([BOOK], [said(words)])[1] == [
+        ("book_table", {"name": name, "party_size": 2, "time": "19:00"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "words", ["book a table for two at 7pm under the window", "book a table for two at 7pm under 50 dollars"]
+)
+def test_under_something_else_is_no_name(words: str) -> None:
+    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+
+
+@pytest.mark.parametrize(
+    ("answer", "name"), [("Dr. Who", "Dr. Who"), ("Mr. Smith", "Mr. Smith"), ("Prof. X", "Prof. X")]
+)
+def test_a_titled_name_answers_which_name_whole(answer: str, name: str) -> None:
+    asked = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
+    call = ("book_table", {"name": name, "party_size": 2, "time": "19:00"})
+    assert reply([BOOK], [*asked, said(answer, 2)])[1] == [call]
+
+
+def test_a_title_ends_no_sentence() -> None:
+    from mockengine.brain.narration import grounding
+    from mockengine.brain.phrases import echo_of
+
+    assert echo_of("I met Dr. Who today. It was fun.") == "I met Dr. Who today"
+    said_back = grounding("Your table is booked under Dr. Who. See you at seven.", "book_table", "{}")
+    assert said_back == "Your table is booked under Dr. Who."

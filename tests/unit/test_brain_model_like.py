@@ -111,6 +111,60 @@ def test_words_that_ask_for_no_content_still_act() -> None:
     assert reply(mail, [said("summarise my unread emails")])[1][0][0] == "list_emails"
 
 
+@pytest.mark.parametrize(
+    ("text", "opening", "lines"),
+    [
+        ("Write a poem about the sea", "Here's a short poem about the sea:", 4),
+        ("write me a haiku about autumn", "Here's a short haiku about autumn:", 3),
+        ("could you write a poem about my cat", "Here's a short poem about your cat:", 4),
+        ("compose a song about our road trip", "Here's a short song about your road trip:", 4),
+    ],
+)
+@pytest.mark.parametrize("tools", [(), VOICE_CLIENT], ids=["no tools", "voice client"])
+def test_a_poem_asked_for_is_written_not_echoed(
+    text: str, opening: str, lines: int, tools: tuple[ToolSpec, ...]
+) -> None:
+    """ "Write a poem about the sea" was answered "I heard you say Write a poem about the sea. Tell me
+    more.": the request echoed, no poem."""
+    said_back, calls = reply(tools, [said(text)])
+    assert calls == [] and said_back is not None
+    head, *poem = said_back.split("\n")
+    assert head == opening and len(poem) == lines and all(poem)
+    assert text.lower() not in said_back.lower() and "heard you" not in said_back
+    assert reply(tools, [said(text)])[0] == said_back  # the same seed, the same poem
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("can you explain how tides work", "how tides work"),
+        ("Explain photosynthesis to me like I'm five", "photosynthesis"),
+        ("please explain why the sky is blue", "why the sky is blue"),
+    ],
+)
+def test_an_explanation_asked_for_is_given_not_echoed(text: str, subject: str) -> None:
+    """ "Can you explain how tides work?" was "So you're asking can you explain how tides work. I don't
+    know that one, sorry."."""
+    said_back, calls = reply(VOICE_CLIENT, [said(text)])
+    assert calls == [] and said_back is not None and subject in said_back
+    assert "asking" not in said_back and text.lower() not in said_back.lower()
+    assert len(said_back.split(". ")) >= 2  # an explanation, not an apology
+
+
+def test_a_story_written_about_a_subject_is_told() -> None:
+    said_back = reply([], [said("write a story about a dragon and a knight")])[0] or ""
+    assert (
+        said_back.startswith("Here is a story about a dragon and a knight.")
+        and "write a story" not in said_back
+    )
+
+
+def test_the_rule_says_the_content_was_made() -> None:
+    brain = ScriptedBrain(Scenario("model-like"), seed=1, today=TODAY)
+    request = ReplyRequest("", (), "auto", ("text",), (said("write a poem about the sea"),), 1)
+    assert brain.reply(request).rule == "builtin.composed"
+
+
 # 2. the request's own verb is no thing
 
 
@@ -214,22 +268,57 @@ def test_the_time_in_tokyo_fills_its_timezone() -> None:
     ]
 
 
-def test_a_place_implies_its_country_currency_and_language_in_the_form_asked() -> None:
+def test_a_place_implies_its_country_and_currency_in_the_form_asked() -> None:
     assert reply([EXCHANGE], [said("plan a trip to Lisbon")])[1] == [
         (
             "plan_trip",
             {"destination": "Lisbon", "country_code": "PT", "currency": "EUR", "country": "Portugal"},
         )
     ]
-    where = implied.place("Lisbon")
-    assert where is not None
-    assert implied.value_for("language", where, {"type": "string"}) == "Portuguese"
-    assert implied.value_for("language", where, {"type": "string", "description": "ISO 639-1 code"}) == "pt"
 
 
 def test_a_place_the_tables_do_not_know_implies_nothing() -> None:
     assert reply([TIME_ZONED], [said("What's the time in Tromsø?")])[1] == [("get_time", {"city": "Tromsø"})]
     assert implied.place("Lisbon") is not None and implied.place("Atlantis") is None
+
+
+PHRASEBOOK = tool(
+    "get_phrases",
+    "Get useful phrases for a trip.",
+    {"destination": STRING, "language": STRING},
+    ("destination",),
+)
+LESSON = tool("start_lesson", "Start a lesson in a language.", {"language": STRING, "topic": STRING})
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        ("I'm planning a trip to Lisbon, get me some phrases", {"destination": "Lisbon"}),
+        ("phrases for a trip to Lisbon in Portuguese", {"destination": "Lisbon", "language": "Portuguese"}),
+        ("phrases for Lisbon, into portuguese please", {"destination": "Lisbon", "language": "Portuguese"}),
+    ],
+)
+def test_a_place_fills_no_language(text: str, arguments: dict[str, Any]) -> None:
+    """ "I'm planning a trip to Lisbon" gave ``language: Lisbon`` (the place after "to") and, with a
+    destination beside it, ``language: Portuguese`` (implied by the place): a language is the words' to
+    name ("in Portuguese"), a city names none."""
+    assert reply([PHRASEBOOK], [said(text)])[1] == [("get_phrases", arguments)]
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("start a lesson, I'm planning a trip to Lisbon", None),
+        ("start a lesson in Portuguese", "Portuguese"),
+        ("let's start a lesson, some Italian", "Italian"),
+        ("start a lesson in brazilian portuguese", "Portuguese"),
+    ],
+)
+def test_a_language_parameter_takes_only_a_language(text: str, language: str | None) -> None:
+    calls = reply([LESSON], [said(text)])[1]
+    assert calls and calls[0][0] == "start_lesson"
+    assert calls[0][1].get("language") == language
 
 
 def test_two_parameters_of_one_kind_are_left_to_the_words() -> None:
@@ -269,12 +358,75 @@ def test_a_lookup_with_one_field_is_said_as_a_sentence(
     assert grounding(output, call, arguments) == spoken
 
 
-def test_several_fields_are_still_listed() -> None:
-    output = '{"temp_c": 3, "condition": "snow"}'
-    assert (
-        grounding(output, "get_weather", '{"city": "Oslo"}')
-        == "Oslo: temp 3 degrees Celsius, condition snow."
-    )
+@pytest.mark.parametrize(
+    ("output", "call", "arguments", "spoken"),
+    [
+        (
+            '{"temp_c": 3, "condition": "snow"}',
+            "get_weather",
+            '{"city": "Oslo"}',
+            "It's 3 degrees Celsius with snow in Oslo.",
+        ),
+        (
+            '{"temp": 21, "conditions": "sunny"}',
+            "get_weather",
+            '{"city": "Paris"}',
+            "It's 21 degrees and sunny in Paris.",
+        ),
+        (
+            '{"temperature": 70, "unit": "fahrenheit", "conditions": "Partly cloudy", "humidity_pct": 40}',
+            "get_current_weather",
+            '{"location": "Boston"}',
+            "It's 70 degrees Fahrenheit and partly cloudy in Boston and the humidity is 40 percent.",
+        ),
+        (
+            '{"city": "Oslo", "temp": 2, "feels_like": -3, "description": "light rain", "wind_kmh": 20}',
+            "get_weather",
+            '{"city": "Oslo"}',
+            "It's 2 degrees with light rain in Oslo, it feels like -3 degrees and the wind is 20 kilometers"
+            " per hour.",
+        ),
+        (
+            '{"order_id": "4471", "status": "shipped", "eta": "Friday", "carrier": "UPS"}',
+            "track_order",
+            '{"order_id": "4471"}',
+            "The status for 4471 is shipped, the eta is Friday and the carrier is UPS.",
+        ),
+        (
+            '{"open": true, "has_parking": false, "rating": 4.5}',
+            "find_restaurant",
+            '{"name": "Chez Tom"}',
+            "Chez Tom is open, it doesn't have parking and the rating is 4.5.",
+        ),
+        ('{"ok": true, "tasks": ["milk", "eggs"]}', "list_tasks", "{}", "There are 2 tasks: milk and eggs."),
+    ],
+)
+def test_several_fields_are_said_as_one_sentence(output: str, call: str, arguments: str, spoken: str) -> None:
+    """They were read out as written: "Paris: temp 21, conditions sunny."."""
+    assert grounding(output, call, arguments) == spoken
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "temp=21 conditions='sunny'",  # a Pydantic model through str(), as the Agents SDK sends it
+        "Weather(temp=21, conditions='sunny')",  # a dataclass
+        "temp: 21, conditions: sunny",
+        "temp: 21\nconditions: sunny",
+        json.dumps(json.dumps({"temp": 21, "conditions": "sunny"})),  # JSON sent as a JSON string
+        "{'temp': 21, 'conditions': 'sunny'}",  # a dict through str(), as LiveKit sends it
+    ],
+)
+def test_fields_written_as_text_are_said_as_one_sentence(output: str) -> None:
+    """A JSON string of the fields was read out as written: '{"temp": 21, "conditions": "sunny"}.'."""
+    assert grounding(output, "get_weather", '{"city": "Paris"}') == "It's 21 degrees and sunny in Paris."
+
+
+def test_a_sentence_with_a_colon_is_no_fields() -> None:
+    assert grounding("Note: the gate moved to B12.", "get_gate", "{}") == "Note: the gate moved to B12."
+    # an action's text is its answer, as before
+    said = grounding("Booked: table for two, time: 7pm", "book_table", "{}")
+    assert said == "Booked: table for two, time: 7pm."
 
 
 # 6. a refused approval
@@ -297,3 +449,72 @@ def test_a_call_not_approved_is_declined_in_words(name: str, arguments: dict[str
 
 def test_other_outputs_saying_approved_are_read_as_before() -> None:
     assert grounding("The booking was approved.", "book_table", "{}") == "The booking was approved."
+
+
+# 8. a request to hear the last answer again (found at the last stop: "Say that again" was echoed back
+# as content, "You said say that again. That sounds interesting.")
+
+ANSWERED = [
+    said("What's the weather in Paris?"),
+    *answered("get_weather", {"city": "Paris"}, '{"temp": 21, "conditions": "sunny"}'),
+    TurnView("a1", "assistant", "It's 21 degrees and sunny in Paris."),
+]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Say that again",
+        "Can you repeat that?",
+        "could you please say that again?",
+        "Sorry, what did you say?",
+        "Pardon?",
+        "come again?",
+        "sorry, I didn't catch that, can you repeat?",
+        "say it one more time please",
+    ],
+)
+@pytest.mark.parametrize("tools", [[], [WEATHER, TIME]], ids=["no tools", "tools"])
+def test_a_request_to_repeat_says_the_last_answer_again(words: str, tools: list[ToolSpec]) -> None:
+    text, calls = reply(tools, [*ANSWERED, said(words, 2)])
+    assert calls == [] and text in (
+        "Sure. It's 21 degrees and sunny in Paris.",
+        "Of course. It's 21 degrees and sunny in Paris.",
+    )
+
+
+def test_a_repeat_of_a_repeat_is_the_answer_once_more() -> None:
+    history = [*ANSWERED, said("say that again", 2), TurnView("a2", "assistant", "Sure. It's 21 degrees.")]
+    text = reply([], [*history, said("sorry, say that again", 3)])[0] or ""
+    assert text.endswith(". It's 21 degrees.") and text.count("Sure") + text.count("Of course") == 1
+
+
+def test_with_nothing_said_yet_a_repeat_says_so() -> None:
+    assert reply([], [said("can you repeat that?")]) == (
+        "I haven't said anything yet. What can I do for you?",
+        [],
+    )
+
+
+def test_repeat_is_the_players_when_it_has_a_repeat_mode() -> None:
+    player = tool(
+        "set_repeat",
+        "Set the player's repeat mode.",
+        {"mode": {"type": "string", "enum": ["off", "one", "all"]}},
+        ("mode",),
+    )
+    history = [said("play some jazz"), TurnView("a1", "assistant", "Playing jazz.")]
+    assert reply([player], [*history, said("repeat it", 2)])[0] != "Sure. Playing jazz."
+    assert reply([player], [*history, said("say that again", 2)])[0] in (
+        "Sure. Playing jazz.",
+        "Of course. Playing jazz.",
+    )
+
+
+@pytest.mark.parametrize(
+    "words", ["repeat this song", "say hello again", "play that again", "what did you say about the weather?"]
+)
+def test_words_that_ask_for_something_else_are_no_repeat(words: str) -> None:
+    from mockengine.brain.phrases import asks_to_repeat
+
+    assert asks_to_repeat(words) is None

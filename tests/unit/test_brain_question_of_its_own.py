@@ -72,7 +72,7 @@ def test_a_question_with_no_strong_words_of_its_own_makes_no_second_call(
         (
             "what's the weather in paris and what time is it in tokyo?",
             TWO,
-            [("get_weather", {"city": "paris"}), ("get_time", {"city": "tokyo"})],
+            [("get_weather", {"city": "Paris"}), ("get_time", {"city": "Tokyo"})],  # written as names
         ),
         (
             "Set a timer for 10 minutes and how's the weather in Rome?",

@@ -141,13 +141,9 @@ def test_a_lookup_is_grounded_in_what_it_returned() -> None:
     from mockengine.brain.acting import grounding
 
     output = json.dumps({"city": "Oslo", "temp_c": 3, "condition": "snow"})
-    assert (
-        grounding(output, "get_weather", '{"city": "Oslo"}')
-        == "Oslo: temp 3 degrees Celsius, condition snow."
-    )
-    assert (
-        grounding('{"ok": true, "tasks": [{"title": "a"}, {"title": "b"}]}', "list_tasks", "{}") == "2 tasks."
-    )
+    assert grounding(output, "get_weather", '{"city": "Oslo"}') == "It's 3 degrees Celsius with snow in Oslo."
+    tasks = '{"ok": true, "tasks": [{"title": "a"}, {"title": "b"}]}'
+    assert grounding(tasks, "list_tasks", "{}") == "There are 2 tasks: a and b."
     # Actions keep their sentence.
     card = '{"ok": true, "card": {"id": "gesture-nav", "title": "Gesture Navigation"}}'
     assert grounding(card, "open_card", "{}") == "Gesture Navigation is open."
@@ -189,7 +185,7 @@ def test_a_tool_named_after_use_is_called_even_misheard(text: str, expected: lis
     ("output", "call", "arguments", "said"),
     [
         ("10:00", "get_time", '{"city": "Tokyo"}', "It's 10:00 in Tokyo."),
-        ("21", "get_temperature", '{"city": "Oslo"}', "It's 21 in Oslo."),
+        ("21", "get_temperature", '{"city": "Oslo"}', "It's 21 degrees in Oslo."),
         ('"sunny"', "check_weather", '{"city": "Paris"}', "The weather in Paris is sunny."),
         ("ok", "get_status", "{}", "Done."),  # an acknowledgement is no answer
         ("done", "turn_on", '{"room": "kitchen"}', "Done: kitchen."),  # an action keeps its sentence
