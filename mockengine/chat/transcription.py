@@ -421,20 +421,13 @@ def _segment(index: int, cue: Cue, tokens: TokenCounter) -> dict[str, Any]:
         "start": round(cue.start_s, 2),
         "end": round(cue.end_s, 2),
         "text": text,
-        "tokens": _token_ids(tokens, text),
+        "tokens": tokens.token_ids(text),
         "temperature": 0.0,
         "avg_logprob": round(sum(math.log(max(p, 1e-9)) for p in probabilities) / len(probabilities), 6),
         # whisper's rule: text bytes over their zlib-compressed size
         "compression_ratio": round(len(encoded) / len(zlib.compress(encoded)), 6),
         "no_speech_prob": 0.0,
     }
-
-
-def _token_ids(tokens: TokenCounter, text: str) -> list[int]:
-    tokenizer = getattr(tokens, "_tokenizer", None)
-    if tokenizer is None:
-        return []
-    return list(tokenizer.encode(text, add_special_tokens=False).ids)
 
 
 def _timestamp(seconds: float, separator: str) -> str:
