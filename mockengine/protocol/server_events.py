@@ -209,30 +209,52 @@ def conversation_item_truncated(
 
 @_builds("conversation.item.input_audio_transcription.delta")
 def conversation_item_input_audio_transcription_delta(
-    event_id: str, *, item_id: str, content_index: int, delta: str, obfuscation: str
+    event_id: str,
+    *,
+    item_id: str,
+    content_index: int,
+    delta: str,
+    obfuscation: str,
+    logprobs: list[JsonObject] | None = None,
 ) -> ServerEvent:
-    return {
+    """``logprobs`` (the delta's tokens, ``{"token", "bytes", "logprob"}``) only when the session's
+    ``include`` asks for them (None: the field is left out)."""
+    event: ServerEvent = {
         "type": "conversation.item.input_audio_transcription.delta",
         "event_id": event_id,
         "item_id": item_id,
         "content_index": content_index,
         "delta": delta,
-        "obfuscation": obfuscation,
     }
+    if logprobs is not None:
+        event["logprobs"] = logprobs
+    event["obfuscation"] = obfuscation
+    return event
 
 
 @_builds("conversation.item.input_audio_transcription.completed")
 def conversation_item_input_audio_transcription_completed(
-    event_id: str, *, item_id: str, content_index: int, transcript: str, usage: JsonObject
+    event_id: str,
+    *,
+    item_id: str,
+    content_index: int,
+    transcript: str,
+    usage: JsonObject,
+    logprobs: list[JsonObject] | None = None,
 ) -> ServerEvent:
-    return {
+    """``logprobs`` (every token of the transcript) only when the session's ``include`` asks for them
+    (None: the field is left out)."""
+    event: ServerEvent = {
         "type": "conversation.item.input_audio_transcription.completed",
         "event_id": event_id,
         "item_id": item_id,
         "content_index": content_index,
         "transcript": transcript,
-        "usage": usage,
     }
+    if logprobs is not None:
+        event["logprobs"] = logprobs
+    event["usage"] = usage
+    return event
 
 
 @_builds("conversation.item.input_audio_transcription.failed")

@@ -32,6 +32,8 @@ from mockengine.protocol.session_schema import (
 )
 
 SessionType = Literal["realtime", "transcription"]
+# The one value ``include`` takes (openai-python's RealtimeSessionCreateRequest.include).
+TRANSCRIPTION_LOGPROBS = "item.input_audio_transcription.logprobs"
 
 DEFAULT_INSTRUCTIONS = (
     "Your knowledge cutoff is 2023-10. You are a helpful, witty, and friendly AI. Act like a human, but "
@@ -151,10 +153,19 @@ class SessionConfig:
     # "transcription": a transcription session (reference §4), which has only the audio.input fields
     # above and never responds; the realtime-only fields keep their defaults and are not on its wire.
     session_type: SessionType = "realtime"
+    # What the client asked to be added to events (``include``); only the input transcription's
+    # logprobs exist (reference §10).
+    include: tuple[str, ...] = ()
 
     @property
     def is_transcription(self) -> bool:
         return self.session_type == "transcription"
+
+    @property
+    def wants_transcription_logprobs(self) -> bool:
+        """``include`` has ``item.input_audio_transcription.logprobs``: the input transcription's delta
+        and completed events carry their tokens' ``logprobs``."""
+        return TRANSCRIPTION_LOGPROBS in self.include
 
     @classmethod
     def from_wire(cls, session: dict[str, Any]) -> SessionConfig:
@@ -170,6 +181,7 @@ class SessionConfig:
                 noise_reduction=None if noise_reduction is None else noise_reduction.get("type"),
                 turn_detection=turn_detection_from_wire(audio_in.get("turn_detection")),
                 session_type="transcription",
+                include=tuple(session.get("include") or ()),
             )
         audio_out = session["audio"]["output"]
         return cls(
@@ -188,6 +200,7 @@ class SessionConfig:
             voice=audio_out["voice"],
             speed=float(audio_out.get("speed", cls.speed)),
             parallel_tool_calls=session.get("parallel_tool_calls") is not False,
+            include=tuple(session.get("include") or ()),
         )
 
 
