@@ -44,6 +44,8 @@ class ConversationItems:
     # -- client events --------------------------------------------------------------------------------
 
     def on_conversation_item_create(self, event: ce.ConversationItemCreate, now_ms: float) -> Step:
+        if self.ctx.view.is_transcription:
+            raise errors.not_in_transcription_session(event.type)
         conversation = self.ctx.conversation
         at_root = event.previous_item_id == "root"
         after = None if event.previous_item_id in (ce.APPEND, "root") else event.previous_item_id

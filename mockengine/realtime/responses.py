@@ -49,7 +49,7 @@ class Responses:
 
     def on_response_create(self, event: ce.ResponseCreate, now_ms: float) -> Step:
         if self.ctx.view.is_transcription:
-            raise errors.response_in_transcription_session()
+            raise errors.not_in_transcription_session(event.type)
         out_of_band = event.response.get("conversation") == "none"
         if not out_of_band and self.active_id is not None:
             raise errors.active_response(self.active_id)

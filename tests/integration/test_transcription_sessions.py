@@ -78,6 +78,38 @@ async def test_the_sdk_opens_a_transcription_session_that_transcribes_and_never_
     assert not [kind for kind in kinds if kind.startswith("response.") or kind == "rate_limits.updated"]
 
 
+async def test_a_transcription_session_refuses_a_created_item_and_goes_on_transcribing(engine) -> None:
+    # conversation.item.create was accepted: a text item (or a client's audio item) joined a session
+    # that only transcribes. Refused now, as response.create is; the session goes on.
+    eng = await engine()
+    events: list[dict] = []
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi."}]}
+    async with (
+        _client(eng.url) as client,
+        client.realtime.connect(extra_query={"intent": "transcription"}) as conn,
+    ):
+        await conn.recv()  # session.created
+        await conn.conversation.item.create(item=item, event_id="evt_item")
+        refused = await conn.recv()
+        assert refused.type == "error", refused
+        assert refused.error.code == "invalid_value" and refused.error.param == "type"
+        assert refused.error.event_id == "evt_item" and "conversation.item.create" in refused.error.message
+        update = {"transcription": {"model": "whisper-1"}, "turn_detection": None}
+        await conn.session.update(session={"type": "transcription", "audio": {"input": update}})
+        assert (await conn.recv()).type == "session.updated"
+        await conn.input_audio_buffer.append(audio=base64.b64encode(synthetic_voiced_pcm16(500)).decode())
+        await conn.input_audio_buffer.commit()
+        while not events or not events[-1]["type"].endswith("input_audio_transcription.completed"):
+            events.append((await conn.recv()).model_dump(exclude_unset=True))
+    assert [e["type"] for e in events][:3] == [
+        "input_audio_buffer.committed",
+        "conversation.item.added",
+        "conversation.item.done",
+    ]
+    assert events[1]["previous_item_id"] is None  # the refused item never joined
+    assert events[-1]["transcript"] == FAKE_TRANSCRIPT
+
+
 async def test_livekits_url_with_a_transcribe_model_opens_a_transcription_session(engine_url) -> None:
     base = await engine_url()
     url = f"{base}/realtime?intent=transcription&model=gpt-4o-mini-transcribe"

@@ -211,14 +211,26 @@ def test_speech_is_turned_into_transcripts_and_never_into_a_response(turn_detect
         validate_server_event(event)
 
 
-def test_response_create_and_a_realtime_update_are_refused_and_change_nothing() -> None:
+def test_response_create_item_create_and_a_realtime_update_are_refused_and_change_nothing() -> None:
     driver = _driver()
     driver.send(ce.ResponseCreate({}, event_id="evt_1"))
     driver.send(ce.SessionUpdate({"type": "realtime", "instructions": "Be brief."}, event_id="evt_2"))
-    first, second = driver.of_type("error")
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi."}]}
+    driver.send(ce.ConversationItemCreate(item, event_id="evt_3"))
+    first, second, third = driver.of_type("error")
     assert first["error"]["event_id"] == "evt_1" and "does not create responses" in first["error"]["message"]
     assert second["error"]["event_id"] == "evt_2" and second["error"]["param"] == "session.type"
+    assert third["error"] == {
+        "type": "invalid_request_error",
+        "code": "invalid_value",
+        "message": "A transcription session takes no conversation items: its items are the audio it "
+        "transcribes: 'conversation.item.create' is only supported in realtime sessions (connect with "
+        "?model=gpt-realtime).",
+        "param": "type",
+        "event_id": "evt_3",
+    }
     assert not driver.of_type("response.created") and not driver.of_type("session.updated")
+    assert not driver.of_type("conversation.item.added") and not list(driver.session.conversation)
     assert driver.session.config["type"] == "transcription"
 
 
