@@ -23,17 +23,21 @@ Builder = TypeVar("Builder", bound=Callable[..., ServerEvent])
 
 BUILDERS: dict[str, Callable[..., ServerEvent]] = {}
 
-# Fields the live service sends that the SDK's models do not declare, by event type (dotted paths).
-_SESSION_RESPONSE_ONLY = frozenset({"session.id", "session.object", "session.expires_at"})
+# Fields the engine sends that the SDK's models do not declare, by event type (dotted paths): what the live
+# service sends beyond them, and what a client set that they do not type.
+# The session object's response-only fields (reference §1): the SDK types the session of session.created /
+# .updated as the create *request*, which has none of them. And turn detection's ``model_version``, which
+# the Agents SDKs send and the session echoes as the client set it (openai-python does not type it).
+_SESSION_EXTRAS = frozenset(
+    {"session.id", "session.object", "session.expires_at", "session.audio.input.turn_detection.model_version"}
+)
 EXTRA_FIELDS: dict[str, frozenset[str]] = {
     # Random padding against length side channels on text deltas (reference §2).
     "response.output_text.delta": frozenset({"obfuscation"}),
     "response.output_audio_transcript.delta": frozenset({"obfuscation"}),
     "conversation.item.input_audio_transcription.delta": frozenset({"obfuscation"}),
-    # The session object's response-only fields (reference §1): the SDK types the session of
-    # session.created / .updated as the create *request*, which has none of them.
-    "session.created": _SESSION_RESPONSE_ONLY,
-    "session.updated": _SESSION_RESPONSE_ONLY,
+    "session.created": _SESSION_EXTRAS,
+    "session.updated": _SESSION_EXTRAS,
 }
 
 

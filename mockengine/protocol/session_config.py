@@ -77,6 +77,7 @@ _TURN_DETECTION_TYPES: dict[str, type[ServerVad] | type[SemanticVad]] = {
     "server_vad": ServerVad,
     "semantic_vad": SemanticVad,
 }
+_TURN_DETECTION_FIELDS = {kind: frozenset(defaults) for kind, defaults in TURN_DETECTION_DEFAULTS.items()}
 
 
 @dataclass(frozen=True)
@@ -205,10 +206,13 @@ class SessionConfig:
 
 
 def turn_detection_from_wire(turn_detection: dict[str, Any] | None) -> TurnDetection | None:
-    """The typed ``turn_detection`` of a validated wire object (None: turn detection off)."""
+    """The typed ``turn_detection`` of a validated wire object (None: turn detection off). Fields the
+    engine echoes without modelling (``model_version``) are left out of the typed view."""
     if turn_detection is None:
         return None
-    return _TURN_DETECTION_TYPES[turn_detection["type"]](**turn_detection)
+    kind = _TURN_DETECTION_TYPES[turn_detection["type"]]
+    modelled = _TURN_DETECTION_FIELDS[turn_detection["type"]]
+    return kind(**{name: value for name, value in turn_detection.items() if name in modelled})
 
 
 def _audio_format(wire: dict[str, Any]) -> AudioFormat:
@@ -429,7 +433,8 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
     """The effective session after a validated update: only present fields change (reference §4).
 
     ``turn_detection`` switching type starts from that type's defaults; the same type merges field by
-    field. Read-only fields (``object``, ``id``, ``expires_at``, ``type``) are ignored.
+    field. ``noise_reduction`` merges field by field while it is on (``null`` turns it off). Read-only
+    fields (``object``, ``id``, ``expires_at``, ``type``) are ignored.
     """
     merged = copy.deepcopy(current)
     for key, value in update.items():
@@ -441,6 +446,10 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
                 for name, field_value in fields.items():
                     if name == "turn_detection":
                         target[name] = merge_turn_detection(target.get(name), field_value)
+                    elif name == "noise_reduction" and field_value is not None and target.get(name):
+                        # openai-python's NoiseReduction: "Omitting strength from a session update
+                        # preserves the current strength" (and so the type, by the same rule).
+                        target[name] = {**target[name], **copy.deepcopy(field_value)}
                     else:
                         target[name] = copy.deepcopy(field_value)
         elif key == "tools":
