@@ -68,6 +68,7 @@ class CallClient:
         self.frames_heard = 0
         self.call_id: str | None = None
         self.location: str | None = None
+        self.handle: str | None = None
         self.answer_sdp = ""
         self._new_event = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -120,6 +121,7 @@ class CallClient:
             assert reply.content_type == "application/sdp"
             self.location = reply.headers["Location"]
             self.call_id = self.location.rsplit("/", 1)[-1]
+            self.handle = reply.headers.get("X-Mockengine-Session-Handle")  # the control endpoints' name
             self.answer_sdp = body
         await self.pc.setRemoteDescription(RTCSessionDescription(sdp=body, type="answer"))
         async with asyncio.timeout(10):

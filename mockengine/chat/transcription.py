@@ -28,6 +28,7 @@ from mockengine.chat.audio import input_audio_tokens
 from mockengine.chat.errors import ChatError
 from mockengine.engines.stt import Transcript, WordTiming
 from mockengine.engines.tokens import TokenCounter
+from mockengine.engines.transcript_tokens import logprobs, whisper_words
 
 WHISPER_MODEL = "whisper-1"
 # The token-billed models (openai-python's ``AudioModel``); any ``gpt-…-transcribe…`` id is one of them.
@@ -268,27 +269,6 @@ class Cue:
     words: tuple[WordTiming, ...]
 
 
-def whisper_words(transcript: Transcript) -> tuple[WordTiming, ...]:
-    """Whisper's word timings matched to the transcript's words, or () when it gave none or they do not
-    spell the text. Whisper's alignment makes punctuation a word of its own (``France`` and ``?``, the
-    ``?`` often stretched over the trailing silence, where the text says ``France?``): those pieces join
-    the word they are written with, which keeps its own times and probability, as whisper's
-    ``merge_punctuations`` does."""
-    pieces = list(transcript.words)
-    out: list[WordTiming] = []
-    for word in transcript.text.split():
-        spelled, taken = "", []
-        while pieces and len(spelled) < len(word):
-            taken.append(pieces.pop(0))
-            spelled += taken[-1].word
-        if spelled != word:
-            return ()
-        spoken = [t for t in taken if any(c.isalnum() for c in t.word)] or taken
-        probability = round(sum(t.probability for t in spoken) / len(spoken), 3)
-        out.append(WordTiming(word, spoken[0].start_ms, spoken[-1].end_ms, probability))
-    return tuple(out) if not pieces else ()
-
-
 def word_timings(transcript: Transcript) -> tuple[WordTiming, ...]:
     """Whisper's word timings, or (when it gave none: audio over 14 s, or a prompt) the transcript's
     words spread evenly over the audio, each word's share in proportion to its length (ours)."""
@@ -340,29 +320,6 @@ def _usage(request: TranscriptionRequest, transcript: Transcript, tokens: TokenC
         "output_tokens": output_tokens,
         "total_tokens": audio_tokens + text_tokens + output_tokens,
     }
-
-
-def logprobs(transcript: Transcript, tokens: TokenCounter) -> list[dict[str, Any]]:
-    """One entry per text token of the transcript: the token, its UTF-8 bytes, and the log of the
-    probability whisper gave the word it is part of (0.0 when whisper gave no word probabilities)."""
-    timings = whisper_words(transcript)
-    # The character offset where each word ends, to find a token's word.
-    ends: list[int] = []
-    at = 0
-    for word in transcript.text.split():
-        at = transcript.text.index(word, at) + len(word)
-        ends.append(at)
-    out: list[dict[str, Any]] = []
-    offset = 0
-    for piece in tokens.token_bytes(transcript.text):
-        text = piece.decode("utf-8", "replace")
-        index = next((i for i, end in enumerate(ends) if offset < end), len(ends) - 1)
-        probability = timings[index].probability if timings and index >= 0 else 1.0
-        out.append(
-            {"token": text, "bytes": list(piece), "logprob": round(math.log(max(probability, 1e-9)), 6)}
-        )
-        offset += len(text)
-    return out
 
 
 def json_body(request: TranscriptionRequest, transcript: Transcript, tokens: TokenCounter) -> dict[str, Any]:
@@ -421,20 +378,13 @@ def _segment(index: int, cue: Cue, tokens: TokenCounter) -> dict[str, Any]:
         "start": round(cue.start_s, 2),
         "end": round(cue.end_s, 2),
         "text": text,
-        "tokens": _token_ids(tokens, text),
+        "tokens": tokens.token_ids(text),
         "temperature": 0.0,
         "avg_logprob": round(sum(math.log(max(p, 1e-9)) for p in probabilities) / len(probabilities), 6),
         # whisper's rule: text bytes over their zlib-compressed size
         "compression_ratio": round(len(encoded) / len(zlib.compress(encoded)), 6),
         "no_speech_prob": 0.0,
     }
-
-
-def _token_ids(tokens: TokenCounter, text: str) -> list[int]:
-    tokenizer = getattr(tokens, "_tokenizer", None)
-    if tokenizer is None:
-        return []
-    return list(tokenizer.encode(text, add_special_tokens=False).ids)
 
 
 def _timestamp(seconds: float, separator: str) -> str:

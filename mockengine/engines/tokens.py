@@ -101,6 +101,13 @@ class TokenCounter:
         pre_tokenizer = getattr(self._tokenizer, "pre_tokenizer", None)
         return sum(self._count(piece) for piece in _pieces(text, pre_tokenizer))
 
+    def token_ids(self, text: str) -> list[int]:
+        """The BPE token ids of ``text`` (no special tokens), in order; ``[]`` for empty text or without
+        a tokenizer (the fallback rule has no vocabulary)."""
+        if not text or self._tokenizer is None:
+            return []
+        return list(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
     def token_bytes(self, text: str) -> list[bytes]:
         """The tokens of ``text``, each as the UTF-8 bytes it stands for, in order: joined they are
         ``text.encode()`` (a byte-level BPE token may hold part of a character). As many as ``count``

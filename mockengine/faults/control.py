@@ -2,17 +2,21 @@
 
 - ``GET /mockengine/faults``: the profile, what is armed, counts of injected faults by kind, live sessions.
 - ``POST /mockengine/faults`` with ``{"fault": <compact string | object | list>, <target>}``, the target
-  being one of ``"session_id": "sess_…"`` (a live session, from now on), ``"connections": N`` (the next N
-  WebSocket connections) or ``"requests": N`` (the next N HTTP requests); without a target the next one
-  connection (WebSocket kinds) or request (HTTP kinds). → 200 ``{"armed": [...]}``; 400 on a bad spec;
-  404 for an unknown session.
+  being one of ``"session_id": "sess_…"`` (a live session's id or handle, from now on),
+  ``"connections": N`` (the next N WebSocket connections) or ``"requests": N`` (the next N HTTP
+  requests); without a target the next one connection (WebSocket kinds) or request (HTTP kinds). → 200
+  ``{"armed": [...]}``; 400 on a bad spec; 404 for an unknown session.
 - ``DELETE /mockengine/faults``: disarm everything armed for future connections / requests.
-- ``GET /mockengine/sessions``: the live session ids.
-- ``POST /mockengine/sessions/{id}/kill``: drop that session's TCP connection now, without a close frame
-  (what a client sees when the network dies: close 1006).
+- ``GET /mockengine/sessions``: ``{"sessions": [the live session ids], "live": [{"handle", "session_id",
+  "transport", "journal"}, …]}``, one entry per live session, oldest first.
+- ``POST /mockengine/sessions/{id or handle}/kill``: drop that session's TCP connection now, without a
+  close frame (what a client sees when the network dies: close 1006).
 
-Sessions of a seeded server share their ids (same seed, same ids; give each its own ``?seed=`` to tell
-them apart): a session id then names all of them, and the answers say how many (``"sessions": n``).
+Each live session has a handle, ``<session_id>~<n>`` (n counts the sessions this process served), named
+in ``GET /mockengine/sessions`` and in the ``X-Mockengine-Session-Handle`` header of the transport's
+answer (the WebSocket upgrade's 101, a call's 201). Sessions of a seeded server share their ids (same
+seed, same ids, on the wire as in the journal): a session id names all of them and the answers say how
+many (``"sessions": n``); a handle names one.
 
 With ``serve --workers N`` (N > 1) each process has its own faults and sessions: an answer is the
 answering worker's alone, and says so (``pid``, ``workers``, ``scope``); arm faults for every worker with
@@ -91,7 +95,7 @@ async def arm_faults(request: web.Request) -> web.Response:
         return error_response(400, f"Invalid mockengine fault: {exc}", param="fault")
     session_id = body.get("session_id")
     if session_id is not None:
-        sessions = state.live.get(str(session_id))
+        sessions = state.find_live(str(session_id))
         if not sessions:
             return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
         if any(s.layer != "ws" for s in specs):
@@ -109,6 +113,7 @@ async def arm_faults(request: web.Request) -> web.Response:
                 "armed": [s.describe() for s in specs],
                 "session_id": session_id,
                 "sessions": len(sessions),
+                "handles": [getattr(live, "handle", "") for live in sessions],
                 "hit": hit,  # (fault, session) pairs armed: each drawn with the fault's rate
             },
         )
@@ -137,19 +142,22 @@ async def clear_faults(request: web.Request) -> web.Response:
 async def list_sessions(request: web.Request) -> web.Response:
     if not is_allowed(request):
         return forbidden()
-    return answer(request, {"sessions": sorted(request.app[FAULTS].live)})
+    state = request.app[FAULTS]
+    listed = [live.listed() for live in state.handles.values() if hasattr(live, "listed")]
+    return answer(request, {"sessions": sorted(state.live), "live": listed})
 
 
 async def kill_session(request: web.Request) -> web.Response:
     if not is_allowed(request):
         return forbidden()
-    session_id = request.match_info["session_id"]
-    sessions = request.app[FAULTS].live.get(session_id)
+    session_id = request.match_info["session_id"]  # an id, or one session's handle
+    sessions = request.app[FAULTS].find_live(session_id)
     if not sessions:
         return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
-    for live in list(sessions):
+    for live in sessions:
         live.kill()
-    return answer(request, {"killed": session_id, "sessions": len(sessions)})
+    handles = [getattr(live, "handle", "") for live in sessions]
+    return answer(request, {"killed": session_id, "sessions": len(sessions), "handles": handles})
 
 
 def add_routes(app: web.Application) -> None:

@@ -35,6 +35,11 @@ FAULT_HEADER = "X-Mockengine-Fault"
 FAULT_QUERY = "fault"
 
 
+# Between a session id and the ordinal in a live session's handle (``sess_…~3``): session ids are
+# ``sess_`` and base62, so the handle never reads as an id, and ``~`` is safe in a URL path.
+HANDLE_SEPARATOR = "~"
+
+
 class LiveSession(Protocol):
     """What the control endpoint can do to a running Realtime session."""
 
@@ -60,6 +65,9 @@ class FaultState:
     armed: list[Armed] = field(default_factory=list)
     # Session id → its live sessions (seeded sessions share ids: same seed, same ids).
     live: dict[str, list[LiveSession]] = field(default_factory=dict)
+    # Handle → its one live session (``new_handle``): what tells apart sessions that share an id.
+    handles: dict[str, LiveSession] = field(default_factory=dict)
+    handles_issued: int = 0
     fired: Counter[int] = field(default_factory=Counter)  # profile rule index → times fired
     # Scenario name → "scenario:<rule id>" → the faults that rule fires (checked at start-up).
     rule_faults: dict[str, dict[str, tuple[FaultSpec, ...]]] = field(default_factory=dict)
@@ -96,6 +104,21 @@ class FaultState:
         if rate >= 1.0:
             return True
         return random.Random(f"{self.seed}:{key}").random() < rate
+
+    def new_handle(self, session_id: str) -> str:
+        """A handle no other session of this process has had: ``<session_id>~<n>``, n counting the
+        sessions this process served (from 1). Taken before the session is listed (``LiveHandle``), so a
+        transport can name it in its answer's headers."""
+        self.handles_issued += 1
+        return f"{session_id}{HANDLE_SEPARATOR}{self.handles_issued}"
+
+    def find_live(self, name: str) -> list[LiveSession]:
+        """The live sessions ``name`` names: a handle its one session, a session id every session
+        holding that id ([] for neither)."""
+        if HANDLE_SEPARATOR in name:
+            found = self.handles.get(name)
+            return [found] if found is not None else []
+        return list(self.live.get(name, []))
 
     def next_arming(self) -> int:
         self.arms += 1

@@ -199,12 +199,19 @@ def conversation_full(limit: int) -> ProtocolError:
     )
 
 
-def response_in_transcription_session() -> ProtocolError:
-    """``response.create`` in a transcription session, which never responds (reference §4). The live
-    wording is not public; code and message are ours."""
+def not_in_transcription_session(event_type: str) -> ProtocolError:
+    """``response.create`` or ``conversation.item.create`` in a transcription session, which never
+    responds and whose only items are the audio it transcribes (reference §4: the session has only
+    ``audio.input`` and ``include``). Refused like an event type the session does not take (code
+    ``invalid_value``, param ``type``, as the live refusal of an unknown type); the session goes on. The
+    live answer is not public: code, param and message are ours (docs/realtime-protocol.md)."""
+    what = {
+        "response.create": "does not create responses",
+        "conversation.item.create": "takes no conversation items: its items are the audio it transcribes",
+    }[event_type]
     return ProtocolError(
         "invalid_value",
-        "A transcription session does not create responses: 'response.create' is only supported in "
-        "realtime sessions (connect with ?model=gpt-realtime).",
+        f"A transcription session {what}: '{event_type}' is only supported in realtime sessions "
+        "(connect with ?model=gpt-realtime).",
         "type",
     )

@@ -23,17 +23,21 @@ Builder = TypeVar("Builder", bound=Callable[..., ServerEvent])
 
 BUILDERS: dict[str, Callable[..., ServerEvent]] = {}
 
-# Fields the live service sends that the SDK's models do not declare, by event type (dotted paths).
-_SESSION_RESPONSE_ONLY = frozenset({"session.id", "session.object", "session.expires_at"})
+# Fields the engine sends that the SDK's models do not declare, by event type (dotted paths): what the live
+# service sends beyond them, and what a client set that they do not type.
+# The session object's response-only fields (reference §1): the SDK types the session of session.created /
+# .updated as the create *request*, which has none of them. And turn detection's ``model_version``, which
+# the Agents SDKs send and the session echoes as the client set it (openai-python does not type it).
+_SESSION_EXTRAS = frozenset(
+    {"session.id", "session.object", "session.expires_at", "session.audio.input.turn_detection.model_version"}
+)
 EXTRA_FIELDS: dict[str, frozenset[str]] = {
     # Random padding against length side channels on text deltas (reference §2).
     "response.output_text.delta": frozenset({"obfuscation"}),
     "response.output_audio_transcript.delta": frozenset({"obfuscation"}),
     "conversation.item.input_audio_transcription.delta": frozenset({"obfuscation"}),
-    # The session object's response-only fields (reference §1): the SDK types the session of
-    # session.created / .updated as the create *request*, which has none of them.
-    "session.created": _SESSION_RESPONSE_ONLY,
-    "session.updated": _SESSION_RESPONSE_ONLY,
+    "session.created": _SESSION_EXTRAS,
+    "session.updated": _SESSION_EXTRAS,
 }
 
 
@@ -209,30 +213,52 @@ def conversation_item_truncated(
 
 @_builds("conversation.item.input_audio_transcription.delta")
 def conversation_item_input_audio_transcription_delta(
-    event_id: str, *, item_id: str, content_index: int, delta: str, obfuscation: str
+    event_id: str,
+    *,
+    item_id: str,
+    content_index: int,
+    delta: str,
+    obfuscation: str,
+    logprobs: list[JsonObject] | None = None,
 ) -> ServerEvent:
-    return {
+    """``logprobs`` (the delta's tokens, ``{"token", "bytes", "logprob"}``) only when the session's
+    ``include`` asks for them (None: the field is left out)."""
+    event: ServerEvent = {
         "type": "conversation.item.input_audio_transcription.delta",
         "event_id": event_id,
         "item_id": item_id,
         "content_index": content_index,
         "delta": delta,
-        "obfuscation": obfuscation,
     }
+    if logprobs is not None:
+        event["logprobs"] = logprobs
+    event["obfuscation"] = obfuscation
+    return event
 
 
 @_builds("conversation.item.input_audio_transcription.completed")
 def conversation_item_input_audio_transcription_completed(
-    event_id: str, *, item_id: str, content_index: int, transcript: str, usage: JsonObject
+    event_id: str,
+    *,
+    item_id: str,
+    content_index: int,
+    transcript: str,
+    usage: JsonObject,
+    logprobs: list[JsonObject] | None = None,
 ) -> ServerEvent:
-    return {
+    """``logprobs`` (every token of the transcript) only when the session's ``include`` asks for them
+    (None: the field is left out)."""
+    event: ServerEvent = {
         "type": "conversation.item.input_audio_transcription.completed",
         "event_id": event_id,
         "item_id": item_id,
         "content_index": content_index,
         "transcript": transcript,
-        "usage": usage,
     }
+    if logprobs is not None:
+        event["logprobs"] = logprobs
+    event["usage"] = usage
+    return event
 
 
 @_builds("conversation.item.input_audio_transcription.failed")

@@ -32,6 +32,8 @@ from mockengine.protocol.session_schema import (
 )
 
 SessionType = Literal["realtime", "transcription"]
+# The one value ``include`` takes (openai-python's RealtimeSessionCreateRequest.include).
+TRANSCRIPTION_LOGPROBS = "item.input_audio_transcription.logprobs"
 
 DEFAULT_INSTRUCTIONS = (
     "Your knowledge cutoff is 2023-10. You are a helpful, witty, and friendly AI. Act like a human, but "
@@ -75,6 +77,7 @@ _TURN_DETECTION_TYPES: dict[str, type[ServerVad] | type[SemanticVad]] = {
     "server_vad": ServerVad,
     "semantic_vad": SemanticVad,
 }
+_TURN_DETECTION_FIELDS = {kind: frozenset(defaults) for kind, defaults in TURN_DETECTION_DEFAULTS.items()}
 
 
 @dataclass(frozen=True)
@@ -151,10 +154,19 @@ class SessionConfig:
     # "transcription": a transcription session (reference §4), which has only the audio.input fields
     # above and never responds; the realtime-only fields keep their defaults and are not on its wire.
     session_type: SessionType = "realtime"
+    # What the client asked to be added to events (``include``); only the input transcription's
+    # logprobs exist (reference §10).
+    include: tuple[str, ...] = ()
 
     @property
     def is_transcription(self) -> bool:
         return self.session_type == "transcription"
+
+    @property
+    def wants_transcription_logprobs(self) -> bool:
+        """``include`` has ``item.input_audio_transcription.logprobs``: the input transcription's delta
+        and completed events carry their tokens' ``logprobs``."""
+        return TRANSCRIPTION_LOGPROBS in self.include
 
     @classmethod
     def from_wire(cls, session: dict[str, Any]) -> SessionConfig:
@@ -170,6 +182,7 @@ class SessionConfig:
                 noise_reduction=None if noise_reduction is None else noise_reduction.get("type"),
                 turn_detection=turn_detection_from_wire(audio_in.get("turn_detection")),
                 session_type="transcription",
+                include=tuple(session.get("include") or ()),
             )
         audio_out = session["audio"]["output"]
         return cls(
@@ -188,14 +201,18 @@ class SessionConfig:
             voice=audio_out["voice"],
             speed=float(audio_out.get("speed", cls.speed)),
             parallel_tool_calls=session.get("parallel_tool_calls") is not False,
+            include=tuple(session.get("include") or ()),
         )
 
 
 def turn_detection_from_wire(turn_detection: dict[str, Any] | None) -> TurnDetection | None:
-    """The typed ``turn_detection`` of a validated wire object (None: turn detection off)."""
+    """The typed ``turn_detection`` of a validated wire object (None: turn detection off). Fields the
+    engine echoes without modelling (``model_version``) are left out of the typed view."""
     if turn_detection is None:
         return None
-    return _TURN_DETECTION_TYPES[turn_detection["type"]](**turn_detection)
+    kind = _TURN_DETECTION_TYPES[turn_detection["type"]]
+    modelled = _TURN_DETECTION_FIELDS[turn_detection["type"]]
+    return kind(**{name: value for name, value in turn_detection.items() if name in modelled})
 
 
 def _audio_format(wire: dict[str, Any]) -> AudioFormat:
@@ -416,7 +433,8 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
     """The effective session after a validated update: only present fields change (reference §4).
 
     ``turn_detection`` switching type starts from that type's defaults; the same type merges field by
-    field. Read-only fields (``object``, ``id``, ``expires_at``, ``type``) are ignored.
+    field. ``noise_reduction`` merges field by field while it is on (``null`` turns it off). Read-only
+    fields (``object``, ``id``, ``expires_at``, ``type``) are ignored.
     """
     merged = copy.deepcopy(current)
     for key, value in update.items():
@@ -428,6 +446,10 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
                 for name, field_value in fields.items():
                     if name == "turn_detection":
                         target[name] = merge_turn_detection(target.get(name), field_value)
+                    elif name == "noise_reduction" and field_value is not None and target.get(name):
+                        # openai-python's NoiseReduction: "Omitting strength from a session update
+                        # preserves the current strength" (and so the type, by the same rule).
+                        target[name] = {**target[name], **copy.deepcopy(field_value)}
                     else:
                         target[name] = copy.deepcopy(field_value)
         elif key == "tools":

@@ -19,6 +19,11 @@ FORMAT_SCHEMA = {
     "if": {"properties": {"type": {"const": "audio/pcm"}}},
     "then": {"properties": {"rate": {"minimum": 24000, "maximum": 24000}}},
 }
+# A turn detector's model, as both OpenAI Agents SDKs send it (agents-python's RealtimeTurnDetectionConfig
+# and agents-js's RealtimeTurnDetectionConfigAsIs: "Optional backend-specific VAD model identifier",
+# openai-agents-python#2450, openai-agents-js#968); not in openai-python's types. Echoed, no effect: the
+# engine has one detector per type. Any string: the live values are not public.
+_MODEL_VERSION: dict[str, Any] = {"type": "string"}
 _SERVER_VAD_FIELDS: dict[str, Any] = {
     "type": {"const": "server_vad"},
     "threshold": {"type": "number", "minimum": 0.0, "maximum": 1.0},
@@ -27,12 +32,14 @@ _SERVER_VAD_FIELDS: dict[str, Any] = {
     "idle_timeout_ms": {"type": ["integer", "null"], "minimum": 5000, "maximum": 30000},
     "create_response": {"type": "boolean"},
     "interrupt_response": {"type": "boolean"},
+    "model_version": _MODEL_VERSION,
 }
 _SEMANTIC_VAD_FIELDS: dict[str, Any] = {
     "type": {"const": "semantic_vad"},
     "eagerness": {"enum": list(EAGERNESS)},
     "create_response": {"type": "boolean"},
     "interrupt_response": {"type": "boolean"},
+    "model_version": _MODEL_VERSION,
 }
 _SERVER_VAD = {"type": "object", "properties": _SERVER_VAD_FIELDS, "additionalProperties": False}
 _SEMANTIC_VAD = {"type": "object", "properties": _SEMANTIC_VAD_FIELDS, "additionalProperties": False}
@@ -181,9 +188,14 @@ _AUDIO_INPUT_FIELDS: dict[str, Any] = {
         "properties": _TRANSCRIPTION_FIELDS,
         "additionalProperties": False,
     },
+    # openai-python's NoiseReduction: ``strength`` ("higher values apply more suppression", 1 when first
+    # enabled; echoed, no effect). Its bound is not public: a negative strength is refused (ours).
     "noise_reduction": {
         "type": ["object", "null"],
-        "properties": {"type": {"enum": ["near_field", "far_field"]}},
+        "properties": {
+            "type": {"enum": ["near_field", "far_field"]},
+            "strength": {"type": "number", "minimum": 0.0},
+        },
         "additionalProperties": False,
     },
     "turn_detection": TURN_DETECTION_SCHEMA,

@@ -13,6 +13,8 @@ from typing import Any
 
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.brain.model import ImageFacts
+from mockengine.engines.stt import Transcript, WordTiming
+from mockengine.engines.transcript_tokens import logprobs
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
@@ -42,6 +44,8 @@ class ConversationItems:
     # -- client events --------------------------------------------------------------------------------
 
     def on_conversation_item_create(self, event: ce.ConversationItemCreate, now_ms: float) -> Step:
+        if self.ctx.view.is_transcription:
+            raise errors.not_in_transcription_session(event.type)
         conversation = self.ctx.conversation
         at_root = event.previous_item_id == "root"
         after = None if event.previous_item_id in (ce.APPEND, "root") else event.previous_item_id
@@ -207,15 +211,18 @@ class ConversationItems:
             pending in (s.response.params.input_items or ()) for s in self.ctx.streamers.values()
         )
 
-    def transcribed(self, key: str, text: str, announce: bool = True) -> Events:
+    def transcribed(
+        self, key: str, text: str, announce: bool = True, words: tuple[WordTiming, ...] = ()
+    ) -> Events:
         """Record an item's transcript (``key``: its wait key); the transcription events when the client
-        asked for them."""
+        asked for them. ``words``: whisper's word timings of ``text`` (their probabilities are the
+        ``logprobs`` the session's ``include`` may ask for)."""
         item = self.ctx.pending_transcripts.pop(key, None)
         if item is None:
             return []
         item.set_audio_transcript(text)
         if announce and self.ctx.is_transcribing and self.ctx.conversation.holds(item):
-            return self._transcription_events(item, text)
+            return self._transcription_events(item, text, words)
         return []
 
     def transcription_failed(self, key: str, message: str) -> Events:
@@ -240,7 +247,13 @@ class ConversationItems:
             )
         ]
 
-    def _transcription_events(self, item: Item, text: str) -> Events:
+    def _transcription_events(self, item: Item, text: str, words: tuple[WordTiming, ...]) -> Events:
+        """One delta with the whole text (the transcript comes once the turn is in), then completed.
+        With ``include: ["item.input_audio_transcription.logprobs"]`` both carry the tokens' logprobs,
+        computed as ``POST /v1/audio/transcriptions`` computes them (``engines.transcript_tokens``)."""
+        token_logprobs = None
+        if self.ctx.view.wants_transcription_logprobs:
+            token_logprobs = logprobs(Transcript(text, item.audio_ms, None, words), self.tokens)
         events = []
         if text:
             events.append(
@@ -250,6 +263,7 @@ class ConversationItems:
                     content_index=0,
                     delta=text,
                     obfuscation=self.ctx.ids.obfuscation(),
+                    logprobs=token_logprobs,
                 )
             )
         audio_tokens = -(-item.audio_ms // 100)
@@ -267,6 +281,7 @@ class ConversationItems:
                     "input_token_details": {"text_tokens": 0, "audio_tokens": audio_tokens},
                     "output_tokens": text_tokens,
                 },
+                logprobs=token_logprobs,
             )
         )
         return events

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from mockengine.brain.model import Brain, Reply, ReplyRequest
+from mockengine.engines.stt import WordTiming
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
@@ -48,7 +49,7 @@ class Responses:
 
     def on_response_create(self, event: ce.ResponseCreate, now_ms: float) -> Step:
         if self.ctx.view.is_transcription:
-            raise errors.response_in_transcription_session()
+            raise errors.not_in_transcription_session(event.type)
         out_of_band = event.response.get("conversation") == "none"
         if not out_of_band and self.active_id is not None:
             raise errors.active_response(self.active_id)
@@ -111,10 +112,17 @@ class Responses:
         """A response with the session's settings (a turn's end, an idle timeout)."""
         return self.start(response_params(self.ctx.view, {}), now_ms)
 
-    def item_transcribed(self, item_id: str, text: str, now_ms: float, announce: bool = True) -> Step:
-        """A user item's transcript landed: record it (announce it, when asked for) and let the responses
-        waiting for words go on."""
-        step = Step(events=self.items.transcribed(item_id, text, announce))
+    def item_transcribed(
+        self,
+        item_id: str,
+        text: str,
+        now_ms: float,
+        announce: bool = True,
+        words: tuple[WordTiming, ...] = (),
+    ) -> Step:
+        """A user item's transcript landed (``words``: whisper's word timings of it, when known): record
+        it (announce it, when asked for) and let the responses waiting for words go on."""
+        step = Step(events=self.items.transcribed(item_id, text, announce, words))
         for streamer in list(self.ctx.streamers.values()):
             if streamer.is_thinking:
                 step.extend(self._think(streamer, now_ms))

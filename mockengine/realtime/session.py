@@ -204,7 +204,7 @@ class RealtimeSession:
         measured in the same job; a semantic_vad probe uses both)."""
         match key:
             case ItemTranscriptKey(item_id):
-                return self.responses.item_transcribed(item_id, text, now_ms)
+                return self.responses.item_transcribed(item_id, text, now_ms, words=words)
             case ProbeKey():
                 return self.turns.on_probe_transcript(key, text, words, now_ms, prosody)
             case _:

@@ -110,6 +110,7 @@ class SpeechStopped:
     decided_at_ms: int = 0  # the audio position at which the turn ended (for traces and benchmarks)
     transcript_key: ProbeKey | None = None  # a probe still being transcribed whose text is this turn's
     cues: tuple[dict[str, object], ...] = ()  # semantic_vad: the scored cues (cue, weight, reason)
+    transcript_words: tuple[WordTiming, ...] = ()  # whisper's word timings of ``transcript``
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ class _Probe:
     superseded_at_ms: int | None = None  # where speech resumed after this pause
     decision_at_ms: int | None = None  # known once the transcript is judged
     transcript: str | None = None
+    words: tuple[WordTiming, ...] = ()  # whisper's word timings of ``transcript``
     reason: str = ""
     cues: tuple[dict[str, object], ...] = ()
 
@@ -215,10 +217,12 @@ class TurnDetector:
     ) -> list[TurnSignal]:
         """A probe's result arrived: the transcript, whisper's word timings (ms from the probe's start) and
         the prosody of the last syllable, measured in the same job (None: not measured). Stale keys are
-        ignored; server_vad only keeps the text."""
+        ignored; server_vad only keeps the text (and the words, the item's logprobs when the turn ends
+        at this pause)."""
         probe = next((p for p in self._probes if p.key == key), None)
         if probe is None:
             return []
+        probe.words = words
         if self.kind == "server_vad":
             probe.transcript = text
             return []
@@ -270,6 +274,7 @@ class TurnDetector:
                 frame.end_ms,
                 probe.start_ms,
                 pending_key,
+                words=probe.words,
             )
         # Transcribe early, while the silence window runs, so the reply need not wait for whisper.
         prefetch_ms = silence_window - PREFETCH_LEAD_MS
@@ -327,6 +332,7 @@ class TurnDetector:
                     probe.decision_at_ms,
                     probe.start_ms,
                     cues=probe.cues,
+                    words=probe.words,
                 )
             return []
         return []
@@ -341,6 +347,7 @@ class TurnDetector:
         transcript_start_ms: int | None = None,
         transcript_key: ProbeKey | None = None,
         cues: tuple[dict[str, object], ...] = (),
+        words: tuple[WordTiming, ...] = (),
     ) -> list[TurnSignal]:
         signals: list[TurnSignal] = [
             SpeechStopped(
@@ -352,6 +359,7 @@ class TurnDetector:
                 decided_at_ms,
                 transcript_key,
                 cues,
+                words,
             )
         ]
         self._turn_start_ms = None

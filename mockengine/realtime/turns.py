@@ -215,7 +215,7 @@ class UserTurns:
         turn ended meanwhile, else cues for the current detector (a previous detector's probe is
         ignored)."""
         if key in self.probe_items:
-            return self.responses.item_transcribed(self.probe_items.pop(key), text, now_ms)
+            return self.responses.item_transcribed(self.probe_items.pop(key), text, now_ms, words=words)
         if self.detector is not None and key.generation == self._detector_generation:
             return self._on_signals(self.detector.on_transcript(key, text, words, prosody), now_ms)
         return Step()
@@ -285,7 +285,11 @@ class UserTurns:
         is_transcribing = signal.transcript is not None or signal.transcript_key is not None
         step.extend(self.items.commit_user_audio(item_id, pcm, transcribe=not is_transcribing))
         if signal.transcript is not None:
-            step.extend(self.responses.item_transcribed(item_id, signal.transcript, now_ms))
+            step.extend(
+                self.responses.item_transcribed(
+                    item_id, signal.transcript, now_ms, words=signal.transcript_words
+                )
+            )
         config = self.ctx.turn_detection
         if self.ctx.view.is_transcription:
             return step  # a transcription session only transcribes (create_response is moot there)

@@ -19,7 +19,11 @@ RATE_LIMIT_TOKENS = 15_000_000
 
 
 class TokenCounting(Protocol):
+    """``engines.tokens.TokenCounter``: counts for usage, and the tokens themselves for logprobs."""
+
     def count(self, text: str) -> int: ...
+
+    def token_bytes(self, text: str) -> list[bytes]: ...
 
 
 def text_tokens(tokens: TokenCounting, text: str) -> int:

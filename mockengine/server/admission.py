@@ -1,4 +1,5 @@
-"""Admission control under load: refuse a new session cleanly when this process is saturated.
+"""Admission control under load: refuse a new session cleanly when this process is saturated, and hold
+REST requests' speech work back so that it never queues a session's.
 
 A refused connection gets HTTP 503 *before* the WebSocket upgrade, with an OpenAI-shaped JSON body and
 ``Retry-After``, so a client (or a load balancer's retry) learns at once and no session already running
@@ -8,6 +9,11 @@ slows down. ``session_setup.admission_refusal`` is the one place that decides: t
 * ``admission_max_loop_lag_ms``: the event loop ran its 100 ms probe timer later than this on every
   probe of the last second (a sustained lag, not one slow callback; 0 = off);
 * ``admission_max_queue``: engine calls (whisper, piper) waiting for a thread (0 = off).
+
+REST requests (Chat Completions and Responses with audio, ``/v1/audio/*``) are not refused: their speech
+jobs go through :func:`speech_admitted`, which lets at most one worker fewer than an executor has (at
+least one) run them at once, the rest waiting on the event loop, so a session's next sentence or
+transcript never waits behind more than one of them.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from mockengine.server.metrics import EVENT_LOOP_LAG, SESSIONS_REFUSED, flush_event_counts
+from mockengine.server.metrics import EVENT_LOOP_LAG, REQUESTS_WAITING, SESSIONS_REFUSED, flush_event_counts
 from mockengine.server.state import RESOURCES
 
 PROBE_INTERVAL_S = 0.1
@@ -86,3 +92,40 @@ def saturation_refusal(app: web.Application) -> web.Response | None:
             f"The server is overloaded ({queued} speech jobs waiting). Please retry later.",
         )
     return None
+
+
+SPEECH_GATES = web.AppKey("speech_gates", dict)  # executor name ("stt", "tts") → asyncio.Semaphore
+
+
+def install_speech_gates(app: web.Application) -> None:
+    app[SPEECH_GATES] = {}
+
+
+def _speech_gate(app: web.Application, executor: str) -> asyncio.Semaphore:
+    gates: dict[str, asyncio.Semaphore] = app[SPEECH_GATES]
+    if executor not in gates:
+        settings = app[RESOURCES].settings
+        workers = settings.tts_threads if executor == "tts" else 1  # whisper runs on one thread
+        gates[executor] = asyncio.Semaphore(max(1, workers - 1))
+    return gates[executor]
+
+
+@contextlib.asynccontextmanager
+async def speech_admitted(app: web.Application, executor: str) -> AsyncIterator[None]:
+    """Hold a REST request's speech job (``executor``: ``"stt"`` or ``"tts"``, the executors the Realtime
+    sessions share) until one of the gate's places is free: one worker fewer than the executor has, at
+    least one. Waiting requests are counted in ``mockengine_requests_waiting{executor}``."""
+    gate = _speech_gate(app, executor)
+    if gate.locked():
+        waiting = REQUESTS_WAITING.labels(executor=executor)
+        waiting.inc()
+        try:
+            await gate.acquire()
+        finally:
+            waiting.dec()
+    else:
+        await gate.acquire()
+    try:
+        yield
+    finally:
+        gate.release()

@@ -8,7 +8,7 @@ import gc
 import logging
 import os
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -16,7 +16,7 @@ from aiohttp import web
 from mockengine import __version__
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
-from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, monitor_context
+from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, install_speech_gates, monitor_context
 from mockengine.server.allocator import active_python_malloc
 from mockengine.server.audio_routes import add_routes as add_audio_routes
 from mockengine.server.chat_routes import add_routes as add_chat_routes
@@ -28,7 +28,7 @@ from mockengine.server.http_fallbacks import fallback_middleware
 from mockengine.server.journal import Journal
 from mockengine.server.lifecycle import track_runners
 from mockengine.server.memory import add_routes as add_memory_routes
-from mockengine.server.metrics import FAULTS_INJECTED, metrics_handler
+from mockengine.server.metrics import FAULTS_INJECTED, REQUESTS, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.reclaim import Reclaimer
 from mockengine.server.replay import install as install_replay
@@ -44,6 +44,18 @@ log = logging.getLogger("mockengine")
 # 50 MB of image bytes per request (20 MB per image, OpenAI's vision guide), which as base64 data URLs in
 # the JSON body is about 67 MB; aiohttp's default of 1 MiB refused a single 1.5 MB photo.
 MAX_REQUEST_BODY_BYTES = 72 * 1024 * 1024
+
+# The REST routes counted in /metrics (``mockengine_requests_total{route,status}``): the ones the brain or
+# the models answer.
+COUNTED_ROUTES = frozenset(
+    {
+        "/v1/chat/completions",
+        "/v1/responses",
+        "/v1/audio/transcriptions",
+        "/v1/audio/translations",
+        "/v1/audio/speech",
+    }
+)
 
 REALTIME_MODELS = (
     "gpt-realtime",
@@ -86,10 +98,29 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response(body)
 
 
+@web.middleware
+async def request_metrics(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Count each request of a COUNTED_ROUTES route by its final status (outermost: a fault's or the
+    fallback's answer counts as what the client got)."""
+    resource = request.match_info.route.resource
+    route = resource.canonical if resource is not None else ""
+    if route not in COUNTED_ROUTES or request.method != "POST":
+        return await handler(request)
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        REQUESTS.labels(route=route, status=str(exc.status)).inc()
+        raise
+    REQUESTS.labels(route=route, status=str(response.status)).inc()
+    return response
+
+
 def create_app(settings: Settings, resources: Resources | None = None) -> web.Application:
     """The application. Models are loaded here unless ``resources`` is given (tests share one set)."""
-    app = web.Application(  # fallback_middleware outermost: OpenAI-shaped errors
-        middlewares=[fallback_middleware], client_max_size=MAX_REQUEST_BODY_BYTES
+    app = web.Application(  # fallback_middleware next to outermost: OpenAI-shaped errors
+        middlewares=[request_metrics, fallback_middleware], client_max_size=MAX_REQUEST_BODY_BYTES
     )
     app[RESOURCES] = resources if resources is not None else load_resources(settings)
     app[TRACER] = Tracer(settings.trace_dir)
@@ -100,6 +131,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     track_runners(app)
     app.router.add_get("/v1/realtime", realtime_handler)
     # /v1/models, /v1/models/{model}, /v1/chat/completions, /v1/responses
+    install_speech_gates(app)  # REST requests' speech jobs (admission.speech_admitted)
     add_chat_routes(app, REALTIME_MODELS)
     add_audio_routes(app)  # /v1/audio/transcriptions, /v1/audio/translations, /v1/audio/speech
     app.router.add_get("/healthz", healthz)

@@ -4,7 +4,9 @@
 Every route checks the bearer key first (``chat_routes.authenticate``), as the live service does. Audio
 is decoded (PyAV) and transcribed by the engine's whisper in the stt executor the Realtime sessions
 use; speech is spoken by piper and encoded in the tts executor: the event loop never waits on a model
-or a codec.
+or a codec. Each job is admitted as a spoken chat request's is (``admission.speech_admitted``): at most
+one worker fewer than the executor has runs these requests' jobs, the others wait on the event loop, so
+a burst of them never queues a Realtime session's next sentence or transcript behind all of them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from aiohttp import web
 
@@ -24,8 +26,8 @@ from mockengine.chat.audio import MAX_INPUT_AUDIO_MS, InputAudioTooLong, decode_
 from mockengine.chat.errors import ChatError
 from mockengine.chat.transcription import TranscriptionRequest
 from mockengine.engines.stt import Transcriber, Transcript
+from mockengine.server.admission import speech_admitted
 from mockengine.server.chat_routes import authenticate, error_response, read_body
-from mockengine.server.executors import MeteredExecutor
 from mockengine.server.state import RESOURCES
 from mockengine.server.streamed import SSE_CONTENT_TYPE, compact_json, send_streamed, sse_frame
 
@@ -33,8 +35,12 @@ log = logging.getLogger("mockengine.audio")
 T = TypeVar("T")
 
 
-async def _off_loop(executor: MeteredExecutor, work: Callable[[], T]) -> T:
-    return await asyncio.get_running_loop().run_in_executor(executor, work)
+async def _off_loop(request: web.Request, executor: Literal["stt", "tts"], work: Callable[[], T]) -> T:
+    """``work`` in the sessions' ``stt`` or ``tts`` executor, once admitted."""
+    resources = request.app[RESOURCES]
+    pool = resources.stt_executor if executor == "stt" else resources.tts_executor
+    async with speech_admitted(request.app, executor):
+        return await asyncio.get_running_loop().run_in_executor(pool, work)
 
 
 def _request_id(prefix: str, data: bytes) -> str:
@@ -92,7 +98,7 @@ async def _transcribe(request: web.Request, task: str) -> web.StreamResponse:
         wanted = transcription.parse_request(form, task)
         _filename, raw = _file(form)
         work = functools.partial(_hear, raw, wanted, resources.transcriber)
-        heard = await _off_loop(resources.stt_executor, work)
+        heard = await _off_loop(request, "stt", work)
     except ChatError as exc:
         return error_response(exc)
     headers = {"x-request-id": _request_id(task, raw)}
@@ -146,7 +152,7 @@ async def speech_handler(request: web.Request) -> web.StreamResponse:
         if wanted.response_format == "pcm" and wanted.stream_format == "audio":
             return await _speak_pcm_by_sentence(request, wanted, _request_id("speech", raw))
         work = functools.partial(_speak, wanted, resources)
-        pcm16, audio = await _off_loop(resources.tts_executor, work)
+        pcm16, audio = await _off_loop(request, "tts", work)
     except ChatError as exc:
         return error_response(exc)
     headers = {"x-request-id": _request_id("speech", raw)}
@@ -171,7 +177,7 @@ async def _speak_pcm_by_sentence(
     async def pieces() -> AsyncIterator[bytes]:
         for sentence in speech.sentences(wanted):
             work = functools.partial(speech.speak, wanted, resources.synthesizer, sentence)
-            for piece in speech.pieces(await _off_loop(resources.tts_executor, work)):
+            for piece in speech.pieces(await _off_loop(request, "tts", work)):
                 yield piece
 
     headers = {"x-request-id": request_id, "Content-Type": wanted.content_type}

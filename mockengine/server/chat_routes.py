@@ -40,6 +40,7 @@ from mockengine.chat.responses_shaping import shape_response
 from mockengine.chat.responses_store import ResponseStore, StoredResponse, listed_input_items
 from mockengine.engines.stt import Transcriber
 from mockengine.ids import IdFactory
+from mockengine.server.admission import speech_admitted
 from mockengine.server.handshake import key_accepted
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.streamed import SSE_CONTENT_TYPE, compact_json, send_streamed, sse_frame
@@ -69,20 +70,6 @@ TOO_DEEP_TO_TRACE = "<nested too deeply to trace>"
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
 RESPONSE_STORE = web.AppKey("response_store", ResponseStore)  # for previous_response_id
 AUDIO_STORE = web.AppKey("chat_audio_store", AudioStore)  # audio ids a later message may name
-SPEECH_GATES = web.AppKey("chat_speech_gates", dict)  # executor name → asyncio.Semaphore
-
-
-def _speech_gate(app: web.Application, executor: str) -> asyncio.Semaphore:
-    """How many Chat Completions requests may have speech work (whisper, piper) in the ``executor`` the
-    Realtime sessions share at once: one worker fewer than it has (at least one), so a burst of spoken
-    chat requests waits here, on the event loop, and a session's next sentence never queues behind
-    more than one of them (with a single worker, behind one)."""
-    gates: dict[str, asyncio.Semaphore] = app[SPEECH_GATES]
-    if executor not in gates:
-        settings = app[RESOURCES].settings
-        workers = settings.tts_threads if executor == "tts" else 1
-        gates[executor] = asyncio.Semaphore(max(1, workers - 1))
-    return gates[executor]
 
 
 def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
@@ -347,7 +334,7 @@ async def hear(request: web.Request, chat: ChatRequest) -> ChatRequest:
         return chat
     resources = request.app[RESOURCES]
     work = functools.partial(_transcribe_parts, parts, resources.transcriber)
-    async with _speech_gate(request.app, "stt"):
+    async with speech_admitted(request.app, "stt"):
         heard, duration_ms = await asyncio.get_running_loop().run_in_executor(resources.stt_executor, work)
     tokens = chat.prompt_audio_tokens + sum(input_audio_tokens(ms) for ms in duration_ms)
     return dataclasses.replace(chat, heard=heard, prompt_audio_tokens=tokens)
@@ -381,7 +368,7 @@ async def speak_completion(request: web.Request, chat: ChatRequest, completion: 
         return completion
     resources = request.app[RESOURCES]
     work = functools.partial(speak, completion, chat, resources.synthesizer)
-    async with _speech_gate(request.app, "tts"):
+    async with speech_admitted(request.app, "tts"):
         return await asyncio.get_running_loop().run_in_executor(resources.tts_executor, work)
 
 
@@ -463,7 +450,6 @@ def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:
     app[MODEL_IDS] = (*CHAT_MODELS, *realtime_models)
     app[RESPONSE_STORE] = ResponseStore()
     app[AUDIO_STORE] = AudioStore()
-    app[SPEECH_GATES] = {}
     app.router.add_get("/v1/models", list_models)
     app.router.add_get("/v1/models/{model}", retrieve_model)
     app.router.add_post("/v1/chat/completions", chat_completions)

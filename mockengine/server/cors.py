@@ -41,6 +41,7 @@ EXPOSED_HEADERS = ", ".join(
         "x-ratelimit-reset-tokens",
         "X-Mockengine-Worker",  # serve --workers: which worker owns a call (webrtc/siblings.py)
         "X-Mockengine-Via",  # … and which one forwarded the request
+        "X-Mockengine-Session-Handle",  # a call's handle for the control endpoints (realtime_faults.py)
     )
 )
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

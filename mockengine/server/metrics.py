@@ -72,6 +72,15 @@ REPLAY_DIVERGENCES = Counter(
     "mockengine_replay_divergences", "Clients departing from the recording being replayed", ["mode"]
 )
 FAULTS_INJECTED = Counter("mockengine_faults_injected", "Faults injected on purpose, by kind", ["kind"])
+# The REST requests the engine answers with its brain or models (server/app.py's request_metrics):
+# Chat Completions, Responses, the audio endpoints; ``route`` is the route's path, ``status`` the HTTP one.
+REQUESTS = Counter("mockengine_requests", "REST requests answered, by route and status", ["route", "status"])
+REQUESTS_WAITING = Gauge(
+    "mockengine_requests_waiting",
+    "REST requests whose speech job waits for its turn (server/admission.py speech_admitted)",
+    ["executor"],
+    multiprocess_mode="livesum",
+)
 
 
 class EventCounter:

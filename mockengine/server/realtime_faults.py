@@ -83,15 +83,41 @@ class RunnerActions:
         return transport is not None and transport.is_closing()
 
 
+# A transport's answer names the session's handle here (the WebSocket upgrade's 101, a call's 201), so a
+# client whose sessions share an id (seeded) can tell the control endpoints which one it means.
+HANDLE_HEADER = "X-Mockengine-Session-Handle"
+
+
 class LiveHandle:
     """What the control endpoint sees of a live session."""
 
-    def __init__(self, faults: SessionFaults, actions: RunnerActions, journal: str | None = None) -> None:
+    def __init__(
+        self,
+        faults: SessionFaults,
+        actions: RunnerActions,
+        journal: str | None = None,
+        *,
+        handle: str = "",
+        session_id: str = "",
+        transport: str = "websocket",
+    ) -> None:
         self.faults = faults
         self.actions = actions
         # The name of its journal directory (``<session_id>``, or ``<session_id>.2``, … when a seeded
         # session's id was taken), None when journaling is off.
         self.journal = journal
+        self.handle = handle  # ``<session_id>~<n>``: this session alone (FaultState.new_handle)
+        self.session_id = session_id
+        self.transport = transport  # "websocket" or "webrtc"
+
+    def listed(self) -> dict[str, Any]:
+        """Its entry in ``GET /mockengine/sessions``."""
+        return {
+            "handle": self.handle,
+            "session_id": self.session_id,
+            "transport": self.transport,
+            "journal": self.journal,
+        }
 
     def arm(self, spec: FaultSpec) -> None:
         self.faults.arm(spec)
@@ -101,24 +127,45 @@ class LiveHandle:
         self.actions.kill()
 
 
-def attach(runner: SessionRunner, request: web.Request, specs: list[FaultSpec]) -> LiveHandle:
-    """Give ``runner`` its faults and list the session for the control endpoint (until :func:`detach`)."""
+def attach(
+    runner: SessionRunner,
+    request: web.Request,
+    specs: list[FaultSpec],
+    handle: str | None = None,
+    transport: str = "websocket",
+) -> LiveHandle:
+    """Give ``runner`` its faults and list the session for the control endpoint (until :func:`detach`),
+    under ``handle`` (one ``FaultState.new_handle`` gave; None: a new one) and its session id."""
     actions = RunnerActions(runner, request)
     scenario = getattr(getattr(runner.session.brain, "scenario", None), "name", None)
     runner.faults = SessionFaults(specs, actions, actions.state.faults_of_rules(scenario))
     runner.faults.start(asyncio.get_running_loop())
     journal = runner.journal.path.name if runner.journal is not None else None
-    handle = LiveHandle(runner.faults, actions, journal)
-    # Seeded sessions share their ids (the same seed gives the same ids), so one id may name several.
-    actions.state.live.setdefault(runner.session_id, []).append(handle)
-    return handle
+    state = actions.state
+    live = LiveHandle(
+        runner.faults,
+        actions,
+        journal,
+        handle=handle or state.new_handle(runner.session_id),
+        session_id=runner.session_id,
+        transport=transport,
+    )
+    # Seeded sessions share their ids (the same seed gives the same ids), so one id may name several;
+    # the handle names this one alone.
+    state.live.setdefault(runner.session_id, []).append(live)
+    state.handles[live.handle] = live
+    return live
 
 
 def detach(runner: SessionRunner, request: web.Request) -> None:
     runner.faults.stop()
-    live = request.app[FAULTS].live
+    state = request.app[FAULTS]
+    live = state.live
+    mine = [h for h in live.get(runner.session_id, []) if getattr(h, "faults", None) is runner.faults]
     others = [h for h in live.get(runner.session_id, []) if getattr(h, "faults", None) is not runner.faults]
     if others:
         live[runner.session_id] = others
     else:
         live.pop(runner.session_id, None)
+    for handle in mine:
+        state.handles.pop(getattr(handle, "handle", ""), None)

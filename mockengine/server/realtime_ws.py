@@ -14,6 +14,7 @@ from typing import Any
 from aiohttp import WSMessage, WSMsgType, web
 
 from mockengine.brain.selection import UnknownScenario
+from mockengine.faults.state import FAULTS
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
 from mockengine.protocol import server_events as se
@@ -22,7 +23,7 @@ from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import Refusal, api_key_from, check_connection, session_type
 from mockengine.server.journal import SessionJournal
-from mockengine.server.realtime_faults import attach, connection_faults, detach
+from mockengine.server.realtime_faults import HANDLE_HEADER, attach, connection_faults, detach
 from mockengine.server.replay import replaying
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
@@ -178,7 +179,6 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         heartbeat=settings.heartbeat_s if settings.heartbeat_s > 0 else None,  # 0 turns pings off
         compress=False,
     )
-    await ws.prepare(request)
     try:
         seed = session_seed(request, settings.seed)
     except ProtocolError as exc:  # ?seed=abc: refused like an unknown scenario, not silently unseeded
@@ -198,6 +198,13 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
             )
         except UnknownScenario as exc:
             refusal = Refusal(ProtocolError("unknown_scenario", str(exc), "scenario"), 4000)
+    handle = None
+    if session is not None and refusal is None:
+        # Built before the upgrade so that the 101 can name the session's handle for the control
+        # endpoints (seeded sessions share their ids; the handle tells them apart).
+        handle = request.app[FAULTS].new_handle(session.config["id"])
+        ws.headers[HANDLE_HEADER] = handle
+    await ws.prepare(request)
     if refusal is not None or session is None:
         assert refusal is not None
         event = se.error(IdFactory(seed).event(), error=refusal.error.payload())
@@ -210,7 +217,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     journal = register(request.app, session)
     runner = SessionRunner(ws, served, resources, request.app[TRACER], journal, request.transport)
     request.app[RUNNERS].add(runner)  # closed with 1001 if the server stops first
-    attach(runner, request, fault_specs)
+    attach(runner, request, fault_specs, handle)
     try:
         await runner.run()
     finally:

@@ -153,7 +153,7 @@ async def test_kill_now_through_the_control_endpoint(engine_url):
         while json.loads((await ws.receive(timeout=30)).data)["type"] != "response.output_audio.delta":
             pass
         killed = await control(base, "POST", f"/mockengine/sessions/{session_id}/kill")
-        assert killed == {"killed": session_id, "sessions": 1}
+        assert killed["killed"] == session_id and killed["sessions"] == 1
         _, closing = await events_until_close(ws, stop_at=None)
         assert closing.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR, aiohttp.WSMsgType.CLOSE)
         assert ws.close_code == 1006
@@ -316,13 +316,54 @@ async def test_seeded_sessions_share_an_id_and_the_control_endpoint_says_so(engi
         second, same_id = await open_session(http, base)
         assert same_id == session_id  # the same seed gives the same ids
         listed = await control(base, "GET", "/mockengine/sessions")
-        assert listed == {"sessions": [session_id]}
+        assert listed["sessions"] == [session_id]
         killed = await control(base, "POST", f"/mockengine/sessions/{session_id}/kill")
-        assert killed == {"killed": session_id, "sessions": 2}
+        assert killed["killed"] == session_id and killed["sessions"] == 2  # the id names both
         for ws in (first, second):
             await events_until_close(ws, stop_at=None)
             assert ws.close_code == 1006
     assert (await injected(base))["kill"] == 2
+
+
+async def test_each_live_session_has_a_handle_that_names_it_alone(engine_url):
+    # Two sessions of a seeded engine share their id (on the wire, unchanged): /mockengine/sessions listed
+    # the id once and kill and faults acted on both. Each now has a handle, named in the 101's
+    # X-Mockengine-Session-Handle and in the listing, that the control endpoints take for it alone.
+    base = await engine_url(seed=4)
+    async with aiohttp.ClientSession() as http:
+        first, session_id = await open_session(http, base)
+        second, same_id = await open_session(http, base)
+        assert same_id == session_id
+        handles = [ws._response.headers["X-Mockengine-Session-Handle"] for ws in (first, second)]
+        assert handles[0] != handles[1] and all(h.startswith(f"{session_id}~") for h in handles)
+        listed = await control(base, "GET", "/mockengine/sessions")
+        assert listed == {
+            "sessions": [session_id],
+            "live": [
+                {"handle": handle, "session_id": session_id, "transport": "websocket", "journal": None}
+                for handle in handles
+            ],
+        }
+        armed = await control(
+            base,
+            "POST",
+            "/mockengine/faults",
+            {"fault": "close_after_events:n=1,code=4001", "session_id": handles[1]},
+        )
+        assert armed["sessions"] == 1 and armed["handles"] == [handles[1]]
+        killed = await control(base, "POST", f"/mockengine/sessions/{handles[0]}/kill")
+        assert killed == {"killed": handles[0], "sessions": 1, "handles": [handles[0]]}
+        await events_until_close(first, stop_at=None)
+        assert first.close_code == 1006
+        # The second one was not killed: it takes its own fault at its next event.
+        await second.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime"}}))
+        await events_until_close(second, stop_at=None)
+        assert second.close_code == 4001
+        listed = await control(base, "GET", "/mockengine/sessions")
+        assert listed == {"sessions": [], "live": []}
+        async with http.post(http_base(base) + f"/mockengine/sessions/{handles[0]}/kill") as gone:
+            assert gone.status == 404
+    assert (await injected(base))["kill"] == 1
 
 
 async def test_rate_is_honoured_per_connection_per_request_and_when_armed(engine_url):

@@ -5,15 +5,21 @@ a client secret minted for one, and the refusals that keep a session's type."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
+from typing import Any
 
 import aiohttp
 from openai import AsyncOpenAI
 
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
+from mockengine.chat.audio import decode_audio_file
+from mockengine.engines.fakes import FakeTranscriber
+from mockengine.engines.stt import Transcript, WordTiming
+from mockengine.server.app import create_app
 from mockengine.server.state import STATS
 from tests.conftest import FAKE_TRANSCRIPT
-from tests.speech import validate_server_event
+from tests.speech import DATA, validate_server_event
 
 HEADERS = {"Authorization": "Bearer sk-test"}
 
@@ -70,6 +76,38 @@ async def test_the_sdk_opens_a_transcription_session_that_transcribes_and_never_
     completed = next(e for e in events if e["type"].endswith("input_audio_transcription.completed"))
     assert completed["transcript"] == FAKE_TRANSCRIPT
     assert not [kind for kind in kinds if kind.startswith("response.") or kind == "rate_limits.updated"]
+
+
+async def test_a_transcription_session_refuses_a_created_item_and_goes_on_transcribing(engine) -> None:
+    # conversation.item.create was accepted: a text item (or a client's audio item) joined a session
+    # that only transcribes. Refused now, as response.create is; the session goes on.
+    eng = await engine()
+    events: list[dict] = []
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi."}]}
+    async with (
+        _client(eng.url) as client,
+        client.realtime.connect(extra_query={"intent": "transcription"}) as conn,
+    ):
+        await conn.recv()  # session.created
+        await conn.conversation.item.create(item=item, event_id="evt_item")
+        refused = await conn.recv()
+        assert refused.type == "error", refused
+        assert refused.error.code == "invalid_value" and refused.error.param == "type"
+        assert refused.error.event_id == "evt_item" and "conversation.item.create" in refused.error.message
+        update = {"transcription": {"model": "whisper-1"}, "turn_detection": None}
+        await conn.session.update(session={"type": "transcription", "audio": {"input": update}})
+        assert (await conn.recv()).type == "session.updated"
+        await conn.input_audio_buffer.append(audio=base64.b64encode(synthetic_voiced_pcm16(500)).decode())
+        await conn.input_audio_buffer.commit()
+        while not events or not events[-1]["type"].endswith("input_audio_transcription.completed"):
+            events.append((await conn.recv()).model_dump(exclude_unset=True))
+    assert [e["type"] for e in events][:3] == [
+        "input_audio_buffer.committed",
+        "conversation.item.added",
+        "conversation.item.done",
+    ]
+    assert events[1]["previous_item_id"] is None  # the refused item never joined
+    assert events[-1]["transcript"] == FAKE_TRANSCRIPT
 
 
 async def test_livekits_url_with_a_transcribe_model_opens_a_transcription_session(engine_url) -> None:
@@ -147,3 +185,100 @@ async def test_a_transcription_secret_cannot_open_a_webrtc_call(engine_url) -> N
         assert reply.status == 400
         error = (await reply.json())["error"]
     assert error["param"] == "session.type" and "WebSocket only" in error["message"]
+
+
+# whisper tiny.en's words for tests/data/question.wav (FAKE_TRANSCRIPT), with its word probabilities.
+QUESTION_WORDS = (
+    WordTiming("What", 0, 800, 0.727),
+    WordTiming("is", 800, 1000, 0.967),
+    WordTiming("the", 1000, 1260, 0.947),
+    WordTiming("capital", 1260, 1600, 0.934),
+    WordTiming("of", 1600, 1860, 0.524),
+    WordTiming("France", 1860, 2240, 0.934),
+    WordTiming("?", 2240, 3220, 0.891),
+)
+
+
+class WordyTranscriber(FakeTranscriber):
+    """The fake transcript with whisper's word timings and probabilities, as the real engine gives them."""
+
+    def transcribe(
+        self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
+    ) -> Transcript:
+        heard = super().transcribe(pcm16_24k, language=language, prompt=prompt)
+        return dataclasses.replace(heard, words=QUESTION_WORDS) if heard.text == FAKE_TRANSCRIPT else heard
+
+
+async def _wordy_engine(aiohttp_server, fake_resources) -> str:
+    resources = dataclasses.replace(fake_resources, transcriber=WordyTranscriber(default=FAKE_TRANSCRIPT))
+    server = await aiohttp_server(create_app(resources.settings, resources))
+    return f"ws://127.0.0.1:{server.port}/v1"
+
+
+async def _transcribed_with_logprobs(
+    base: str, pcm16: bytes, include: list[str] | None
+) -> list[dict[str, Any]]:
+    """A transcription session (the SDK, ``intent=transcription``) asking for ``include``: the audio
+    committed by hand, its delta and completed events."""
+    session: dict[str, Any] = {
+        "type": "transcription",
+        "audio": {"input": {"transcription": {"model": "gpt-4o-transcribe"}, "turn_detection": None}},
+    }
+    if include is not None:
+        session["include"] = include
+    events: list[dict[str, Any]] = []
+    async with (
+        _client(base) as client,
+        client.realtime.connect(extra_query={"intent": "transcription"}) as conn,
+    ):
+        await conn.recv()  # session.created
+        await conn.session.update(session=session)
+        updated = await conn.recv()
+        assert updated.type == "session.updated", updated
+        assert updated.session.include == include
+        await conn.input_audio_buffer.append(audio=base64.b64encode(pcm16).decode())
+        await conn.input_audio_buffer.commit()
+        while not events or events[-1]["type"] != "conversation.item.input_audio_transcription.completed":
+            event = await conn.recv()  # parsed by the SDK's models: logprobs as it types them
+            if event.type.startswith("conversation.item.input_audio_transcription."):
+                events.append(event.model_dump(exclude_unset=True))
+    return events
+
+
+async def test_a_transcription_session_asked_for_logprobs_gets_those_of_the_audio_endpoint(
+    aiohttp_server, fake_resources
+) -> None:
+    # include: ["item.input_audio_transcription.logprobs"] had no effect: no logprobs on either event.
+    # Now both carry them, computed as POST /v1/audio/transcriptions (include[]=logprobs) computes them
+    # for the same audio: whisper's word probabilities, the same tokens.
+    base = await _wordy_engine(aiohttp_server, fake_resources)
+    wav = (DATA / "question.wav").read_bytes()
+    delta, completed = await _transcribed_with_logprobs(
+        base, decode_audio_file(wav), ["item.input_audio_transcription.logprobs"]
+    )
+    assert delta["delta"] == completed["transcript"] == FAKE_TRANSCRIPT
+    assert delta["logprobs"] == completed["logprobs"]  # one delta: the whole transcript
+    tokens = completed["logprobs"]
+    assert "".join(t["token"] for t in tokens) == FAKE_TRANSCRIPT
+    assert all(bytes(t["bytes"]) == t["token"].encode() and t["logprob"] <= 0 for t in tokens)
+    assert min(t["logprob"] for t in tokens) < -0.6  # "of": log(0.524), whisper's, not 0.0 for all
+    async with AsyncOpenAI(
+        api_key="sk-test", base_url=base.replace("ws://", "http://"), max_retries=0
+    ) as rest:
+        heard = await rest.audio.transcriptions.create(
+            model="gpt-4o-transcribe", file=("question.wav", wav), include=["logprobs"]
+        )
+    assert [lp.model_dump() for lp in heard.logprobs or []] == tokens
+    # Deterministic: the same audio in another session gives the same figures.
+    again = await _transcribed_with_logprobs(
+        base, decode_audio_file(wav), ["item.input_audio_transcription.logprobs"]
+    )
+    assert again[-1]["logprobs"] == tokens
+
+
+async def test_a_transcription_session_not_asked_for_logprobs_gets_none(
+    aiohttp_server, fake_resources
+) -> None:
+    base = await _wordy_engine(aiohttp_server, fake_resources)
+    delta, completed = await _transcribed_with_logprobs(base, synthetic_voiced_pcm16(800), None)
+    assert "logprobs" not in delta and "logprobs" not in completed

@@ -170,6 +170,13 @@ async def test_calls_on_a_seeded_engine_each_have_their_own_rtc_id(engine):
         # The live service's call ids are rtc_…, not a function call's call_… (reference §13).
         assert first.call_id.startswith("rtc_u1_") and second.call_id.startswith("rtc_u1_")
         async with aiohttp.ClientSession() as http:
+            # Their sessions share an id (seeded); each has its own handle for the control endpoints.
+            listed = await (await http.get(f"{server.http_url}/mockengine/sessions")).json()
+            assert [(s["handle"], s["transport"]) for s in listed["live"]] == [
+                (first.handle, "webrtc"),
+                (second.handle, "webrtc"),
+            ]
+            assert first.handle != second.handle and len(listed["sessions"]) == 1
             hung = await http.post(f"{server.http_url}{first.location}/hangup", headers=auth)
             assert hung.status == 200
             await eventually(lambda: server.sessions_active() == 1)  # the first call is gone

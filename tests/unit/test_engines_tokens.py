@@ -41,6 +41,18 @@ def test_tokenizer_file_in_model_dir_is_used(tmp_path: Path) -> None:
     assert counter.count("") == 0
 
 
+def test_token_ids_are_the_tokenizers_ids_and_none_without_one() -> None:
+    # The public way to the ids (verbose_json's segment "tokens"): the audio endpoints read the private
+    # tokenizer attribute before.
+    vocab = {"[UNK]": 0, "hello": 1, "world": 2}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    counter = TokenCounter(tokenizer)
+    assert counter.token_ids("hello world hello") == [1, 2, 1]
+    assert counter.token_ids("") == []
+    assert TokenCounter().token_ids("hello world") == []  # the fallback rule has no vocabulary
+
+
 @pytest.mark.parametrize(
     ("duration_ms", "direction", "expected"),
     [(0, "input", 0), (1, "input", 1), (100, "input", 1), (1_050, "input", 11), (1_000, "output", 20)],

@@ -39,6 +39,7 @@ SAMPLE_ARGUMENTS: dict[str, Any] = {
     "str | None": None,
     "JsonObject": {},
     "list[JsonObject]": [],
+    "list[JsonObject] | None": [],
     "ContentPartRef": se.content_part_ref("resp_1", "item_1", 0, 0),
 }
 
@@ -104,6 +105,7 @@ def _spoken_turns(driver: RecordingDriver) -> None:
             },
             "output": {"voice": "marin", "speed": 1.1},
         },
+        include=["item.input_audio_transcription.logprobs"],  # the transcription events' logprobs
     )
     driver.stream(synthetic_voiced_pcm16(900))
     driver.stream_silence(600)

@@ -4,6 +4,9 @@ in transcription mode: the input path of a realtime session, transcripts, never 
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import pytest
 from openai.types.realtime import RealtimeTranscriptionSessionCreateResponse
 
@@ -12,6 +15,7 @@ from mockengine.brain.image import describe_image
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import load_scenario
 from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
+from mockengine.engines.stt import Transcript, WordTiming
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
@@ -47,7 +51,9 @@ PIPECAT_UPDATE = {
 }
 
 
-def _driver(transcript: str = "What is the capital of France?") -> VirtualTimeDriver:
+def _driver(
+    transcript: str = "What is the capital of France?", transcriber: FakeTranscriber | None = None
+) -> VirtualTimeDriver:
     session = RealtimeSession(
         SessionOptions(
             model="gpt-realtime", pacing=UNPACED, created_at_s=1_700_000_000, session_type="transcription"
@@ -57,9 +63,20 @@ def _driver(transcript: str = "What is the capital of France?") -> VirtualTimeDr
         tokens=TokenCounter(None),
         describe_image=describe_image,
     )
-    driver = VirtualTimeDriver(session, FakeTranscriber(default=transcript), FakeSynthesizer())
+    driver = VirtualTimeDriver(session, transcriber or FakeTranscriber(default=transcript), FakeSynthesizer())
     driver.start()
     return driver
+
+
+class WordyTranscriber(FakeTranscriber):
+    """The fake transcript with word probabilities (whisper gives one per word)."""
+
+    def transcribe(
+        self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
+    ) -> Transcript:
+        heard = super().transcribe(pcm16_24k, language=language, prompt=prompt)
+        words = tuple(WordTiming(word, 0, 0, 0.5) for word in heard.text.split())
+        return dataclasses.replace(heard, words=words)
 
 
 def _refusal(update: dict) -> ProtocolError:
@@ -194,14 +211,26 @@ def test_speech_is_turned_into_transcripts_and_never_into_a_response(turn_detect
         validate_server_event(event)
 
 
-def test_response_create_and_a_realtime_update_are_refused_and_change_nothing() -> None:
+def test_response_create_item_create_and_a_realtime_update_are_refused_and_change_nothing() -> None:
     driver = _driver()
     driver.send(ce.ResponseCreate({}, event_id="evt_1"))
     driver.send(ce.SessionUpdate({"type": "realtime", "instructions": "Be brief."}, event_id="evt_2"))
-    first, second = driver.of_type("error")
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi."}]}
+    driver.send(ce.ConversationItemCreate(item, event_id="evt_3"))
+    first, second, third = driver.of_type("error")
     assert first["error"]["event_id"] == "evt_1" and "does not create responses" in first["error"]["message"]
     assert second["error"]["event_id"] == "evt_2" and second["error"]["param"] == "session.type"
+    assert third["error"] == {
+        "type": "invalid_request_error",
+        "code": "invalid_value",
+        "message": "A transcription session takes no conversation items: its items are the audio it "
+        "transcribes: 'conversation.item.create' is only supported in realtime sessions (connect with "
+        "?model=gpt-realtime).",
+        "param": "type",
+        "event_id": "evt_3",
+    }
     assert not driver.of_type("response.created") and not driver.of_type("session.updated")
+    assert not driver.of_type("conversation.item.added") and not list(driver.session.conversation)
     assert driver.session.config["type"] == "transcription"
 
 
@@ -217,3 +246,41 @@ def test_manual_commits_are_transcribed_with_turn_detection_off() -> None:
     (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
     assert completed["transcript"] == "Hello there."
     assert not [e for _, e in driver.events if e["type"].startswith("response.")]
+
+
+@pytest.mark.parametrize(
+    ("turn_detection", "latency_ms"),
+    [
+        # a silence window long enough for server_vad to prefetch the words (a probe)
+        ({"type": "server_vad", "silence_duration_ms": 800}, 0.0),  # in when the turn ends
+        ({"type": "server_vad", "silence_duration_ms": 800}, 2000.0),  # in after the commit
+        ({"type": "semantic_vad", "eagerness": "high"}, 0.0),  # the judged probe's words
+    ],
+    ids=["server_vad", "server_vad_late", "semantic_vad"],
+)
+def test_logprobs_of_a_turn_are_whispers_whichever_probe_heard_it(
+    turn_detection: dict, latency_ms: float
+) -> None:
+    # A turn's transcript comes from turn detection's probe: its word probabilities travel with the text,
+    # or the logprobs would say 0.0 (probability 1) for every token.
+    driver = _driver(transcriber=WordyTranscriber(default="What is the capital of France?"))
+    driver.fixed_latency_ms = latency_ms
+    update = {
+        "type": "transcription",
+        "audio": {
+            "input": {"transcription": {"model": "gpt-4o-transcribe"}, "turn_detection": turn_detection}
+        },
+        "include": ["item.input_audio_transcription.logprobs"],
+    }
+    driver.send(ce.SessionUpdate(update))
+    driver.stream_silence(300)
+    driver.stream(synthetic_voiced_pcm16(800))
+    driver.stream_silence(3000)
+    driver.run_until_idle()
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    (delta,) = driver.of_type("conversation.item.input_audio_transcription.delta")
+    assert delta["logprobs"] == completed["logprobs"]
+    assert "".join(t["token"] for t in completed["logprobs"]) == completed["transcript"]
+    assert {t["logprob"] for t in completed["logprobs"]} == {round(math.log(0.5), 6)}
+    for _, event in driver.events:
+        validate_server_event(event)

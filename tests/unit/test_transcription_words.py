@@ -1,12 +1,13 @@
 """How the audio endpoints match whisper's word timings to the transcript's words
-(``mockengine.chat.transcription.whisper_words``): whisper's alignment makes punctuation a word of its
+(``mockengine.engines.transcript_tokens.whisper_words``): whisper's alignment makes punctuation a word of its
 own, which joins the word the text writes it with, as whisper's ``merge_punctuations`` does."""
 
 from __future__ import annotations
 
-from mockengine.chat.transcription import logprobs, whisper_words, word_timings
+from mockengine.chat.transcription import word_timings
 from mockengine.engines.stt import Transcript, WordTiming
 from mockengine.engines.tokens import TokenCounter
+from mockengine.engines.transcript_tokens import logprobs, whisper_words
 
 # whisper tiny.en on tests/data/question.wav: the "?" is stretched over the trailing silence.
 QUESTION = Transcript(

@@ -24,6 +24,8 @@ const state = {
   info: null,
   journal: null,       // the live session's journal directory (sess_…, or sess_….2 when a seeded id was taken)
   pastJournals: [],    // this page's ended sessions' journals, newest first: they stay a click away
+  handle: null,        // the live session's handle (sess_…~n): the control endpoints act on it alone
+  pastHandles: [],     // this page's ended sessions' handles
 };
 
 // ---- set-up -----------------------------------------------------------------------------------
@@ -234,6 +236,7 @@ async function openWebRtc(secret, session, attempt, end) {
   });
   const body = await answer.text();
   if (answer.status !== 201) throw new Error(`calls ${answer.status}: ${body}`);
+  state.handle = answer.headers.get("X-Mockengine-Session-Handle");
   await pc.setRemoteDescription({ type: "answer", sdp: body });
   await new Promise((resolve) => { channel.onopen = resolve; });
   return {
@@ -279,6 +282,8 @@ function ended(why) {
   const journal = state.journal || (state.transport && state.sessionId);
   if (journal && !state.pastJournals.includes(journal)) state.pastJournals.unshift(journal);
   state.journal = null;
+  if (state.handle) state.pastHandles.unshift(state.handle);
+  state.handle = null;
   const attempt = state.attempt;
   state.attempt = null;
   if (attempt) attempt.close();
@@ -529,7 +534,7 @@ async function fireFault() {
     return;
   }
   const params = $("fault-params").value.trim();
-  const target = fault.at_connect ? {} : { session_id: state.sessionId };
+  const target = fault.at_connect ? {} : { session_id: sessionName() };
   try {
     const answer = await request("/mockengine/faults", {
       method: "POST",
@@ -541,7 +546,7 @@ async function fireFault() {
     const armed = body.armed.map((a) => (typeof a === "string" ? a : a.fault)).join(", ");
     $("fault-result").textContent = fault.at_connect
       ? `armed ${armed} for the next connection: press Connect`
-      : `armed ${armed} on ${state.sessionId}`;
+      : `armed ${armed} on ${sessionName()}`;
   } catch (error) {
     $("fault-result").textContent = String(error.message || error);
   }
@@ -549,11 +554,17 @@ async function fireFault() {
 
 async function killSession() {
   try {
-    const answer = await request(`/mockengine/sessions/${state.sessionId}/kill`, { method: "POST" });
+    const answer = await request(`/mockengine/sessions/${encodeURIComponent(sessionName())}/kill`, { method: "POST" });
     $("fault-result").textContent = answer.ok ? "connection dropped" : (await answer.json()).error.message;
   } catch (error) {
     $("fault-result").textContent = String(error.message || error);
   }
+}
+
+// What the control endpoints call this page's session: its handle (a seeded engine's sessions share ids,
+// and an id names them all), else its id while the handle is not known yet.
+function sessionName() {
+  return state.handle || state.sessionId;
 }
 
 async function refreshSessions() {
@@ -569,7 +580,15 @@ async function refreshSessions() {
     return;
   }
   if (!answer.ok) return;
-  const { sessions } = await answer.json();
+  const { live: running } = await answer.json();
+  if (state.transport && state.sessionId && !state.handle) {
+    // Over WebSocket the page cannot read the 101's handle header: its session is the newest live one
+    // with its id that is not an earlier one of this page.
+    const mine = running.filter((s) => s.session_id === state.sessionId && !state.pastHandles.includes(s.handle));
+    if (mine.length) state.handle = mine[mine.length - 1].handle;
+  }
+  const own = running.find((s) => s.handle === state.handle);
+  if (own && own.journal && !state.journal) state.journal = own.journal;
   const list = $("sessions");
   list.innerHTML = "";
   const add = (id, note) => {
@@ -579,9 +598,9 @@ async function refreshSessions() {
     li.onclick = () => showJournal(id);
     list.append(li);
   };
-  if (!journals) {  // journaling off: the live session ids (their kill and faults still apply)
-    for (const id of sessions) add(id, id === state.sessionId && state.transport ? " (this page)" : "");
-    if (!sessions.length) list.innerHTML = "<li class=hint>no live session</li>";
+  if (!journals) {  // journaling off: the live sessions' handles (their kill and faults still apply)
+    for (const s of running) add(s.handle, s.handle === state.handle && state.transport ? " (this page)" : "");
+    if (!running.length) list.innerHTML = "<li class=hint>no live session</li>";
     return;
   }
   // One line per journal: a seeded engine's sessions share ids, their journals are sess_…, sess_….2, …
@@ -595,9 +614,9 @@ async function refreshSessions() {
   if (!live.length) list.innerHTML = "<li class=hint>no live session</li>";
   const ended = journals.filter((j) => !j.live);
   const names = new Set(ended.map((j) => j.journal));
-  const own = state.pastJournals.filter((name) => names.has(name)).slice(0, 5);
-  for (const name of own) add(name, " (ended, this page)");
-  const others = ended.filter((j) => !own.includes(j.journal)).slice(0, Math.max(0, 8 - own.length));
+  const ownEnded = state.pastJournals.filter((name) => names.has(name)).slice(0, 5);
+  for (const name of ownEnded) add(name, " (ended, this page)");
+  const others = ended.filter((j) => !ownEnded.includes(j.journal)).slice(0, Math.max(0, 8 - ownEnded.length));
   for (const j of others) add(j.journal, " (ended)");
 }
 

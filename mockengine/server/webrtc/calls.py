@@ -36,7 +36,7 @@ from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.rtp_send import send_on_shared_grid
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
 from mockengine.server.handshake import MODEL_PATTERN, incorrect_api_key_message, key_accepted
-from mockengine.server.realtime_faults import attach, connection_faults, detach
+from mockengine.server.realtime_faults import HANDLE_HEADER, attach, connection_faults, detach
 from mockengine.server.session_setup import (
     admission_refusal,
     build_session,
@@ -133,13 +133,13 @@ async def _open_call(
         return exc.response()
     runner.journal = register(request.app, session)
     request.app[CALLS][call_id] = runner
-    attach(runner, request, fault_specs)
+    live = attach(runner, request, fault_specs, transport="webrtc")
     runner.serving = asyncio.get_running_loop().create_task(_serve_call(request.app, request, runner))
     return web.Response(
         status=201,
         body=answer.encode(),
         content_type="application/sdp",
-        headers={"Location": f"/v1/realtime/calls/{call_id}"},
+        headers={"Location": f"/v1/realtime/calls/{call_id}", HANDLE_HEADER: live.handle},
     )
 
 

@@ -4,8 +4,10 @@ the transcript and the events appear on the page; a screenshot is saved in repor
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 
+import aiohttp
 import pytest
 from playwright.async_api import async_playwright, expect
 
@@ -120,6 +122,33 @@ async def test_console_call_ended_by_the_engine(engine, chromium_path, fake_mic_
         await page.click("#hangup")
         await server.wait_until_idle()
         assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_kill_drops_only_its_own_session_on_a_seeded_engine(
+    engine, chromium_path, fake_mic_wav, transport
+):
+    """A seeded engine's sessions share their id: Kill connection named the page's session by its id and
+    dropped every session holding it. It names the page's session by its handle now (WebRTC: the call's
+    answer header; WebSocket: the newest live session of its id in /mockengine/sessions)."""
+    server = await engine(seed=5)
+    headers = {"Authorization": "Bearer sk-test"}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{server.url}/realtime?model=gpt-realtime", headers=headers) as other,
+    ):
+        other_id = json.loads((await other.receive(timeout=10)).data)["session"]["id"]
+        async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+            await _go_live(page, transport=transport)
+            shown = page.locator("#transcript li.session").first
+            await expect(shown).to_contain_text(other_id)  # the same id: the seed's
+            await expect(page.locator("#sessions li", has_text="(this page)")).to_have_count(1)
+            await page.click("#kill")
+            await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
+            await expect(page.locator("#fault-result")).to_have_text("connection dropped")
+            assert not problems, problems
+        await other.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime"}}))
+        assert json.loads((await other.receive(timeout=10)).data)["type"] == "session.updated"
 
 
 async def test_console_fault_at_connect_is_armed_for_the_next_connect(engine, chromium_path, fake_mic_wav):
