@@ -263,7 +263,7 @@ class RealtimeSession:
             raise errors.cannot_update_voice()
         old = self.ctx.turn_detection
         merged = merge_session(self.config, update)
-        validate_turn_detection(merged["audio"]["input"]["turn_detection"])
+        validate_turn_detection(merged["audio"]["input"]["turn_detection"], merged)
         if "tools" in merged:  # a transcription session has none
             validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
         self.ctx.config = merged

@@ -22,9 +22,11 @@ from mockengine.protocol.session_config import (
     InputTranscription,
     SessionConfig,
     check_session_type,
+    default_session,
     default_transcription_session,
     merge_session,
     validate_session_update,
+    validate_turn_detection,
 )
 from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
 from mockengine.realtime.session import RealtimeSession, SessionOptions
@@ -217,3 +219,81 @@ def test_manual_commits_are_transcribed_with_turn_detection_off() -> None:
     (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
     assert completed["transcript"] == "Hello there."
     assert not [e for _, e in driver.events if e["type"].startswith("response.")]
+
+
+# LiveKit 1.8.9's STT(model="gpt-realtime-whisper") update: the model, no turn_detection (it commits the
+# buffer itself when its own VAD hears the end of speech).
+REALTIME_WHISPER_UPDATE = {
+    "type": "transcription",
+    "audio": {
+        "input": {
+            "format": {"type": "audio/pcm", "rate": 24000},
+            "transcription": {"model": "gpt-realtime-whisper", "language": "en"},
+        }
+    },
+}
+
+
+@pytest.mark.parametrize("model", ["gpt-realtime-whisper", "gpt-live-transcribe"])
+def test_a_model_without_endpointing_turns_server_vad_off_and_waits_for_the_commit(model: str) -> None:
+    """Live, these models have no server-side endpointing: an update that names one and leaves
+    turn_detection out is echoed with ``turn_detection: null``, and only the client's commit ends a
+    segment. Before, the default server_vad stayed on: it cut and committed the speech itself, and the
+    client's own commit then landed on the few chunks after it."""
+    driver = _driver()
+    update = {"type": "transcription", "audio": {"input": {**REALTIME_WHISPER_UPDATE["audio"]["input"]}}}
+    update["audio"]["input"]["transcription"] = {"model": model}
+    driver.send(ce.SessionUpdate(update))
+    (updated,) = driver.of_type("session.updated")
+    assert updated["session"]["audio"]["input"]["turn_detection"] is None
+    validate_server_event(updated)
+    driver.stream_silence(300)
+    driver.stream(synthetic_voiced_pcm16(800))
+    driver.stream_silence(1500)
+    driver.run_until_idle()
+    assert not driver.of_type("input_audio_buffer.speech_started")
+    assert not driver.of_type("input_audio_buffer.committed")
+    driver.send(ce.InputAudioBufferCommit())
+    driver.run_until_idle()
+    (committed,) = driver.of_type("input_audio_buffer.committed")
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    assert completed["item_id"] == committed["item_id"]
+    assert completed["transcript"] == "What is the capital of France?"
+    assert not driver.of_type("error")
+
+
+@pytest.mark.parametrize(
+    "turn_detection", [{"type": "server_vad"}, {"type": "semantic_vad", "eagerness": "high"}], ids=str
+)
+def test_turn_detection_asked_of_a_model_without_endpointing_is_refused_as_live(turn_detection: dict) -> None:
+    driver = _driver()
+    update = {"type": "transcription", "audio": {"input": {**REALTIME_WHISPER_UPDATE["audio"]["input"]}}}
+    update["audio"]["input"]["turn_detection"] = turn_detection
+    driver.send(ce.SessionUpdate(update, event_id="evt_1"))
+    (error,) = driver.of_type("error")
+    assert error["error"] == {
+        "type": "invalid_request_error",
+        "code": "invalid_value",
+        "message": "Turn detection is not supported for this transcription model.",
+        "param": "session.audio.input.turn_detection",
+        "event_id": "evt_1",
+    }
+    assert not driver.of_type("session.updated")  # the whole update is discarded
+    assert driver.session.view.transcription is None
+    # null is what the model takes; a model that endpoints takes server_vad back.
+    update["audio"]["input"]["turn_detection"] = None
+    driver.send(ce.SessionUpdate(update))
+    update["audio"]["input"]["transcription"] = {"model": "gpt-4o-transcribe"}
+    update["audio"]["input"]["turn_detection"] = turn_detection
+    driver.send(ce.SessionUpdate(update))
+    first, second = driver.of_type("session.updated")
+    assert first["session"]["audio"]["input"]["turn_detection"] is None
+    assert second["session"]["audio"]["input"]["turn_detection"]["type"] == turn_detection["type"]
+
+
+def test_a_realtime_session_transcribing_with_gpt_realtime_whisper_keeps_its_turn_detection() -> None:
+    """The rule is the transcription session's: a conversation's turns are the realtime model's."""
+    update = {"type": "realtime", "audio": {"input": {"transcription": {"model": "gpt-realtime-whisper"}}}}
+    merged = merge_session(default_session("gpt-realtime", "sess_1", 0), update)
+    assert merged["audio"]["input"]["turn_detection"] == SERVER_VAD_DEFAULTS
+    validate_turn_detection(merged["audio"]["input"]["turn_detection"], merged)
