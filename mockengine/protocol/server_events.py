@@ -223,9 +223,16 @@ def conversation_item_input_audio_transcription_delta(
 
 @_builds("conversation.item.input_audio_transcription.completed")
 def conversation_item_input_audio_transcription_completed(
-    event_id: str, *, item_id: str, content_index: int, transcript: str, usage: JsonObject
+    event_id: str,
+    *,
+    item_id: str,
+    content_index: int,
+    transcript: str,
+    usage: JsonObject,
+    languages: list[JsonObject] | None = None,
 ) -> ServerEvent:
-    return {
+    """``languages`` (``[{"code"}]``): only gpt-transcribe's, absent otherwise."""
+    event = {
         "type": "conversation.item.input_audio_transcription.completed",
         "event_id": event_id,
         "item_id": item_id,
@@ -233,6 +240,9 @@ def conversation_item_input_audio_transcription_completed(
         "transcript": transcript,
         "usage": usage,
     }
+    if languages is not None:
+        event["languages"] = languages
+    return event
 
 
 @_builds("conversation.item.input_audio_transcription.failed")

@@ -16,6 +16,7 @@ from mockengine.brain.model import ImageFacts
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
+from mockengine.protocol.session_schema import LANGUAGE_DETECTING_MODEL
 from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item, item_from_wire
@@ -207,15 +208,15 @@ class ConversationItems:
             pending in (s.response.params.input_items or ()) for s in self.ctx.streamers.values()
         )
 
-    def transcribed(self, key: str, text: str, announce: bool = True) -> Events:
-        """Record an item's transcript (``key``: its wait key); the transcription events when the client
-        asked for them."""
+    def transcribed(self, key: str, text: str, announce: bool = True, language: str | None = None) -> Events:
+        """Record an item's transcript (``key``: its wait key; ``language``: the ISO 639-1 code whisper
+        decoded in); the transcription events when the client asked for them."""
         item = self.ctx.pending_transcripts.pop(key, None)
         if item is None:
             return []
         item.set_audio_transcript(text)
         if announce and self.ctx.is_transcribing and self.ctx.conversation.holds(item):
-            return self._transcription_events(item, text)
+            return self._transcription_events(item, text, language)
         return []
 
     def transcription_failed(self, key: str, message: str) -> Events:
@@ -240,7 +241,7 @@ class ConversationItems:
             )
         ]
 
-    def _transcription_events(self, item: Item, text: str) -> Events:
+    def _transcription_events(self, item: Item, text: str, language: str | None) -> Events:
         events = []
         if text:
             events.append(
@@ -267,6 +268,19 @@ class ConversationItems:
                     "input_token_details": {"text_tokens": 0, "audio_tokens": audio_tokens},
                     "output_tokens": text_tokens,
                 },
+                languages=self._detected_languages(text, language),
             )
         )
         return events
+
+    def _detected_languages(self, text: str, language: str | None) -> list[dict[str, str]] | None:
+        """``languages`` of the completed event: gpt-transcribe's only (openai-python: "Returned by
+        gpt-transcribe"), as its REST answer has them (``chat.transcription.detected_languages``): the
+        language whisper decoded in, else the session's hint, else English; empty when nothing was heard
+        (the SDK's "no language could be reliably detected"). LiveKit tags its transcript with the first."""
+        transcription = self.ctx.view.transcription
+        if transcription is None or transcription.model != LANGUAGE_DETECTING_MODEL:
+            return None
+        if not text.strip():
+            return []
+        return [{"code": language or transcription.whisper_language or "en"}]

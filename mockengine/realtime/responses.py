@@ -111,10 +111,12 @@ class Responses:
         """A response with the session's settings (a turn's end, an idle timeout)."""
         return self.start(response_params(self.ctx.view, {}), now_ms)
 
-    def item_transcribed(self, item_id: str, text: str, now_ms: float, announce: bool = True) -> Step:
-        """A user item's transcript landed: record it (announce it, when asked for) and let the responses
-        waiting for words go on."""
-        step = Step(events=self.items.transcribed(item_id, text, announce))
+    def item_transcribed(
+        self, item_id: str, text: str, now_ms: float, announce: bool = True, language: str | None = None
+    ) -> Step:
+        """A user item's transcript landed (``language``: whisper's, ISO 639-1): record it (announce it,
+        when asked for) and let the responses waiting for words go on."""
+        step = Step(events=self.items.transcribed(item_id, text, announce, language))
         for streamer in list(self.ctx.streamers.values()):
             if streamer.is_thinking:
                 step.extend(self._think(streamer, now_ms))

@@ -199,12 +199,14 @@ class RealtimeSession:
         now_ms: float,
         words: tuple[WordTiming, ...] = (),
         prosody: Prosody | None = None,
+        language: str | None = None,
     ) -> Step:
         """A transcript arrived (``words``: whisper's word timings; ``prosody``: the last syllable's,
-        measured in the same job; a semantic_vad probe uses both)."""
+        measured in the same job; a semantic_vad probe uses both; ``language``: the ISO 639-1 code whisper
+        decoded in, None when it did not run)."""
         match key:
             case ItemTranscriptKey(item_id):
-                return self.responses.item_transcribed(item_id, text, now_ms)
+                return self.responses.item_transcribed(item_id, text, now_ms, language=language)
             case ProbeKey():
                 return self.turns.on_probe_transcript(key, text, words, now_ms, prosody)
             case _:

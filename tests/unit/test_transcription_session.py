@@ -297,3 +297,46 @@ def test_a_realtime_session_transcribing_with_gpt_realtime_whisper_keeps_its_tur
     merged = merge_session(default_session("gpt-realtime", "sess_1", 0), update)
     assert merged["audio"]["input"]["turn_detection"] == SERVER_VAD_DEFAULTS
     validate_turn_detection(merged["audio"]["input"]["turn_detection"], merged)
+
+
+@pytest.mark.parametrize(
+    ("model", "hint", "languages"),
+    [
+        ("gpt-transcribe", None, [{"code": "en"}]),
+        ("gpt-transcribe", "fr", [{"code": "fr"}]),
+        ("whisper-1", None, None),
+    ],
+)
+def test_gpt_transcribe_says_the_language_it_heard(
+    model: str, hint: str | None, languages: list | None
+) -> None:
+    """openai-python's completed event: ``languages`` "Returned by gpt-transcribe" (the REST answer had
+    them; the Realtime event did not). LiveKit's realtime STT tags its transcript with the first; with
+    detection on (no hint) it tagged it "" here before."""
+    driver = _driver()
+    transcription: dict = {"model": model}
+    if hint:
+        transcription["language"] = hint
+    update = {
+        "type": "transcription",
+        "audio": {"input": {"transcription": transcription, "turn_detection": None}},
+    }
+    driver.send(ce.SessionUpdate(update))
+    driver.stream(synthetic_voiced_pcm16(600))
+    driver.send(ce.InputAudioBufferCommit())
+    driver.run_until_idle()
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    assert completed.get("languages") == languages
+    validate_server_event(completed)
+
+
+def test_nothing_heard_is_no_language_detected() -> None:
+    driver = _driver("")
+    update = {"type": "transcription", "audio": {"input": {"transcription": {"model": "gpt-transcribe"}}}}
+    update["audio"]["input"]["turn_detection"] = None
+    driver.send(ce.SessionUpdate(update))
+    driver.stream_silence(600)
+    driver.send(ce.InputAudioBufferCommit())
+    driver.run_until_idle()
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    assert completed["transcript"] == "" and completed["languages"] == []
