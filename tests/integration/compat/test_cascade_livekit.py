@@ -13,6 +13,7 @@ audio played."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
@@ -215,7 +216,7 @@ async def test_a_spoken_question_is_answered_aloud_through_a_tool(
 
 
 async def test_speaking_over_the_answer_interrupts_it_and_is_answered(
-    engine, http_context, real_resources
+    engine, http_context, real_resources, caplog
 ) -> None:
     eng = await engine()
     url = f"{eng.http_url}/v1"
@@ -247,3 +248,9 @@ async def test_speaking_over_the_answer_interrupts_it_and_is_answered(
     assert "chicago" in heard(real_resources, voice.speaker.audio(after=interrupted_at + 1.0))
     assert story_audio_s < 17  # LiveKit stopped pulling the story's sentences
     assert not voice.events.get("error")
+    # The cut answer's requests (the speech streaming, the next sentences') ended quietly on the engine.
+    assert not [
+        r
+        for r in caplog.records
+        if r.levelno >= logging.ERROR and r.name.startswith(("mockengine", "aiohttp"))
+    ]

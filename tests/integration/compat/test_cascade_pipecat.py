@@ -12,6 +12,7 @@ the user's speech to the first audio played."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
@@ -197,7 +198,7 @@ async def test_a_spoken_question_is_answered_aloud_through_a_tool(
     assert 0 < latency_s < 6
 
 
-async def test_speaking_over_the_answer_interrupts_it_and_is_answered(engine, real_resources) -> None:
+async def test_speaking_over_the_answer_interrupts_it_and_is_answered(engine, real_resources, caplog) -> None:
     eng = await engine()
     question = to_16k(await engine_speech(eng.http_url, STORY_QUESTION))
     async with CascadeBot(f"{eng.http_url}/v1", eng.url, realtime_stt=False) as bot:
@@ -219,3 +220,9 @@ async def test_speaking_over_the_answer_interrupts_it_and_is_answered(engine, re
     assert len(story_played) < 10 * OUT_RATE_HZ * 2  # well short of the whole story (~17 s)
     assert "chicago" in heard(real_resources, bot.speaker.audio[len(story_played) :]).lower()
     assert not bot.errors()
+    # The cut answer's requests (the speech streaming, the next sentences') ended quietly on the engine.
+    assert not [
+        r
+        for r in caplog.records
+        if r.levelno >= logging.ERROR and r.name.startswith(("mockengine", "aiohttp"))
+    ]
