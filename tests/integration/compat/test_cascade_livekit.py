@@ -191,6 +191,7 @@ async def test_a_spoken_question_is_answered_aloud_through_a_tool(
         mic = asyncio.create_task(stream(voice.mic.send, question, 12_000))
         await voice.until(lambda: bool(voice.messages("assistant")))  # added once played out
         mic.cancel()
+        usage = {type(model).__name__: model for model in session.usage.model_usage}
     (final,) = voice.finals()
     assert word_error_rate(WEATHER_QUESTION, final.transcript) <= 0.25, final.transcript
     assert final.language == "en"
@@ -205,6 +206,15 @@ async def test_a_spoken_question_is_answered_aloud_through_a_tool(
     assert {(frame.sample_rate, frame.num_channels) for _, frame in voice.speaker.played} == {(RATE_HZ, 1)}
     spoken = heard(real_resources, voice.speaker.audio())
     assert "london" in spoken and "sunny" in spoken, spoken
+    # What LiveKit bills, from the engine's usage: the LLM's tokens, the speech's (SSE) or characters.
+    llm_usage, tts_usage, stt_usage = usage["LLMModelUsage"], usage["TTSModelUsage"], usage["STTModelUsage"]
+    assert llm_usage.input_tokens > 0 and llm_usage.output_tokens > 0
+    assert tts_usage.characters_count == len(reply.text_content) and tts_usage.audio_duration > 1
+    assert (tts_usage.output_tokens > 0) == (tts.model != "tts-1")  # tts-1 streams no usage event
+    if stt.capabilities.streaming:  # the transcription events' token usage
+        assert stt_usage.input_tokens > 0 and stt_usage.output_tokens > 0
+    else:  # LiveKit measures the audio it posted
+        assert stt_usage.audio_duration > 1
     assert not voice.events.get("error")
     assert not [event for event in server_events if event["type"] == "error"]
     if config == "realtime_whisper":  # the client's commit alone ends the segment: one item, no VAD

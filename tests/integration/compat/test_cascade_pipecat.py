@@ -24,10 +24,12 @@ from pipecat.frames.frames import (
     ErrorFrame,
     InputAudioRawFrame,
     InterruptionFrame,
+    MetricsFrame,
     OutputAudioRawFrame,
     TranscriptionFrame,
     TTSAudioRawFrame,
 )
+from pipecat.metrics.metrics import LLMUsageMetricsData, TTSUsageMetricsData
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.pipeline.worker import PipelineParams, PipelineWorker
 from pipecat.processors.aggregators.llm_context import LLMContext
@@ -125,7 +127,12 @@ class CascadeBot:
         self.worker = PipelineWorker(
             pipeline,
             cancel_on_idle_timeout=False,
-            params=PipelineParams(audio_in_sample_rate=IN_RATE_HZ, audio_out_sample_rate=OUT_RATE_HZ),
+            params=PipelineParams(
+                audio_in_sample_rate=IN_RATE_HZ,
+                audio_out_sample_rate=OUT_RATE_HZ,
+                enable_metrics=True,
+                enable_usage_metrics=True,
+            ),
         )
         self._run: asyncio.Task[None] | None = None
 
@@ -189,6 +196,11 @@ async def test_a_spoken_question_is_answered_aloud_through_a_tool(
     assert {frame.sample_rate for frame in bot.out.of(TTSAudioRawFrame)} == {OUT_RATE_HZ}
     played = heard(real_resources, bot.speaker.audio).lower()
     assert "london" in played and "sunny" in played, played
+    # Pipecat's usage metrics, from the engine's streamed usage chunks: both LLM calls, the spoken text.
+    metrics = [data for frame in bot.out.of(MetricsFrame) for data in frame.data]
+    llm_usage = [data.value for data in metrics if isinstance(data, LLMUsageMetricsData)]
+    assert len(llm_usage) == 2 and all(u.prompt_tokens > 0 and u.completion_tokens > 0 for u in llm_usage)
+    assert sum(data.value for data in metrics if isinstance(data, TTSUsageMetricsData)) == len(reply)
     assert not bot.errors()
     assert not [event for event in server_events if event["type"] == "error"]
     latency_s = bot.speaker.played[0][0] - (started + end_ms / 1000)  # both monotonic clocks
