@@ -166,7 +166,11 @@ CONFIGS = {
     # No server-side endpointing: LiveKit commits when its VAD hears the end of the speech.
     "realtime_whisper": ({"model": "gpt-realtime-whisper"}, {"response_format": "wav"}),
     # Detection on: LiveKit sends no language and tags the transcript with the one the model detected.
-    "gpt_transcribe_detect": ({"model": "gpt-transcribe", "detect_language": True, "use_realtime": True}, {}),
+    # gpt-4o-mini-tts with raw pcm: speech.audio.delta events sentence by sentence.
+    "gpt_transcribe_detect": (
+        {"model": "gpt-transcribe", "detect_language": True, "use_realtime": True},
+        {"response_format": "pcm"},
+    ),
 }
 
 
