@@ -129,8 +129,8 @@ class VirtualTimeDriver:
 
     def _transcribe(self, job: Transcribe) -> Callable[[], Step]:
         heard = run_transcribe(self._stt_engine(job), job)
-        text, words = heard.transcript.text, heard.transcript.words
-        return lambda: self.session.on_transcript(job.key, text, self.now_ms, words, heard.prosody)
+        text, words, language = heard.transcript.text, heard.transcript.words, heard.transcript.language
+        return lambda: self.session.on_transcript(job.key, text, self.now_ms, words, heard.prosody, language)
 
     def _synthesize(self, job: Synthesize) -> Callable[[], Step]:
         pcm = b"".join(

@@ -10,8 +10,8 @@ engine; ``pcm`` is those samples raw (as live), the other formats are ``chat.aud
 ``nova`` / ``onyx`` spoken by their stand-ins (``chat.audio.VOICE_STAND_INS``), a custom voice
 (``{"id": "voice_…"}``) by ``alloy`` (ours). ``speed`` 0.25–4.0: piper speaks up to 1.5 itself, faster
 speech is piper's at 1.5 time-stretched (WSOLA, pitch kept). ``instructions`` are accepted and do not
-change the voice. Raw ``pcm`` streams sentence by sentence (the first bytes leave once the first
-sentence is spoken); the other formats are encoded whole, then sent in pieces.
+change the voice. Raw ``pcm`` streams sentence by sentence, as bytes or as events (the first bytes leave
+once the first sentence is spoken); the other formats are encoded whole, then sent in pieces.
 """
 
 from __future__ import annotations
@@ -162,11 +162,11 @@ def encoded(request: SpeechRequest, pcm16: bytes) -> bytes:
     return encode_audio(pcm16, "pcm16" if request.response_format == "pcm" else request.response_format)
 
 
-def usage(request: SpeechRequest, pcm16: bytes, tokens: TokenCounter) -> dict[str, int]:
-    """``speech.audio.done``'s usage: input text tokens (input and instructions), output audio tokens
-    (one per 50 ms, the Realtime side's rule)."""
+def usage(request: SpeechRequest, pcm16_bytes: int, tokens: TokenCounter) -> dict[str, int]:
+    """``speech.audio.done``'s usage for ``pcm16_bytes`` of speech (PCM16 24 kHz): input text tokens
+    (input and instructions), output audio tokens (one per 50 ms, the Realtime side's rule)."""
     input_tokens = tokens.count(request.input) + tokens.count(request.instructions or "")
-    output_tokens = output_audio_tokens(len(pcm16) / (RATE_HZ * 2 / 1000))
+    output_tokens = output_audio_tokens(pcm16_bytes / (RATE_HZ * 2 / 1000))
     return {
         "input_tokens": input_tokens,
         "output_tokens": output_tokens,
@@ -178,11 +178,18 @@ def pieces(data: bytes, size: int = STREAM_PIECE_BYTES) -> list[bytes]:
     return [data[i : i + size] for i in range(0, len(data), size)]
 
 
+def delta_events(audio: bytes) -> list[dict[str, Any]]:
+    """``speech.audio.delta`` events (``audio``: base64 of the next piece of the audio)."""
+    return [
+        {"type": "speech.audio.delta", "audio": base64.b64encode(piece).decode()} for piece in pieces(audio)
+    ]
+
+
+def done_event(usage_: dict[str, int]) -> dict[str, Any]:
+    return {"type": "speech.audio.done", "usage": usage_}
+
+
 def sse_events(audio: bytes, usage_: dict[str, int]) -> list[dict[str, Any]]:
     """``speech.audio.delta`` events (``audio``: base64 of the next piece of the encoded audio), then
     ``speech.audio.done`` with the usage."""
-    events: list[dict[str, Any]] = [
-        {"type": "speech.audio.delta", "audio": base64.b64encode(piece).decode()} for piece in pieces(audio)
-    ]
-    events.append({"type": "speech.audio.done", "usage": usage_})
-    return events
+    return [*delta_events(audio), done_event(usage_)]

@@ -29,6 +29,7 @@ from mockengine.chat.errors import ChatError
 from mockengine.engines.stt import Transcript, WordTiming
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.transcript_tokens import logprobs, whisper_words
+from mockengine.protocol.session_schema import LANGUAGE_DETECTING_MODEL
 
 WHISPER_MODEL = "whisper-1"
 # The token-billed models (openai-python's ``AudioModel``); any ``gpt-…-transcribe…`` id is one of them.
@@ -42,7 +43,7 @@ GPT_TRANSCRIBE_MODELS = (
 TRANSCRIBE_MODELS = (WHISPER_MODEL, *GPT_TRANSCRIBE_MODELS)
 # The model that answers the ``languages`` it detected (openai-python's ``Transcription``: "Returned by
 # gpt-transcribe"); the SDK documents ``languages[]`` and ``keywords[]`` as its too.
-CONTEXT_HINT_MODEL = "gpt-transcribe"
+CONTEXT_HINT_MODEL = LANGUAGE_DETECTING_MODEL
 RESPONSE_FORMATS = ("json", "text", "srt", "verbose_json", "vtt")
 GPT_RESPONSE_FORMATS = ("json", "text")
 GRANULARITIES = ("word", "segment")

@@ -245,9 +245,11 @@ def conversation_item_input_audio_transcription_completed(
     transcript: str,
     usage: JsonObject,
     logprobs: list[JsonObject] | None = None,
+    languages: list[JsonObject] | None = None,
 ) -> ServerEvent:
     """``logprobs`` (every token of the transcript) only when the session's ``include`` asks for them
-    (None: the field is left out)."""
+    (None: the field is left out); ``languages`` (``[{"code"}]``): only gpt-transcribe's, absent
+    otherwise."""
     event: ServerEvent = {
         "type": "conversation.item.input_audio_transcription.completed",
         "event_id": event_id,
@@ -257,6 +259,8 @@ def conversation_item_input_audio_transcription_completed(
     }
     if logprobs is not None:
         event["logprobs"] = logprobs
+    if languages is not None:
+        event["languages"] = languages
     event["usage"] = usage
     return event
 

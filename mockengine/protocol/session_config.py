@@ -35,6 +35,16 @@ SessionType = Literal["realtime", "transcription"]
 # The one value ``include`` takes (openai-python's RealtimeSessionCreateRequest.include).
 TRANSCRIPTION_LOGPROBS = "item.input_audio_transcription.logprobs"
 
+# Streaming transcription models without server-side endpointing: in a transcription session they take no
+# turn_detection, and the client commits the buffer to end each segment. Live: a session.update naming
+# gpt-realtime-whisper with server_vad is refused with NO_TURN_DETECTION_MESSAGE (invalid_value, param
+# session.audio.input.turn_detection), and one that omits turn_detection echoes ``turn_detection: null``
+# (OpenAI developer forum, "Gpt-realtime-whisper rejects turn_detection despite docs showing it as the
+# canonical example"); OpenAI's realtime transcription guide says the same of gpt-live-transcribe.
+NO_ENDPOINTING_MODELS = ("gpt-realtime-whisper", "gpt-live-transcribe")
+NO_TURN_DETECTION_MESSAGE = "Turn detection is not supported for this transcription model."
+TURN_DETECTION_PARAM = "session.audio.input.turn_detection"
+
 DEFAULT_INSTRUCTIONS = (
     "Your knowledge cutoff is 2023-10. You are a helpful, witty, and friendly AI. Act like a human, but "
     "remember that you aren't a human and that you can't do human things in the real world. Your voice and "
@@ -308,10 +318,25 @@ def check_session_type(session_type: SessionType, update: dict[str, Any]) -> Non
     )
 
 
-def validate_turn_detection(turn_detection: dict[str, Any] | None) -> None:
+def validate_turn_detection(
+    turn_detection: dict[str, Any] | None, session: dict[str, Any] | None = None
+) -> None:
     """The effective turn detection after a merge must fit its own type: a partial update without
-    ``type`` (say ``eagerness`` while server_vad is on) is judged against the type it lands in."""
-    validate(turn_detection, TURN_DETECTION_SCHEMA, "session.audio.input.turn_detection")
+    ``type`` (say ``eagerness`` while server_vad is on) is judged against the type it lands in. With
+    ``session`` (the merged session), a transcription session whose model has no server-side endpointing
+    (``NO_ENDPOINTING_MODELS``) may have none: the live ``invalid_value`` "Turn detection is not supported
+    for this transcription model." (param ``session.audio.input.turn_detection``)."""
+    if turn_detection is not None and session is not None and _has_no_endpointing(session):
+        raise ProtocolError("invalid_value", NO_TURN_DETECTION_MESSAGE, TURN_DETECTION_PARAM)
+    validate(turn_detection, TURN_DETECTION_SCHEMA, TURN_DETECTION_PARAM)
+
+
+def _has_no_endpointing(session: dict[str, Any]) -> bool:
+    """A transcription session transcribing with a model that endpoints nothing itself."""
+    if session.get("type") != "transcription":
+        return False
+    transcription = session["audio"]["input"].get("transcription") or {}
+    return transcription.get("model") in NO_ENDPOINTING_MODELS
 
 
 def validate_tool_choice(tool_choice: Any, tools: list[dict[str, Any]] | tuple[Any, ...], where: str) -> None:
@@ -434,7 +459,11 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
 
     ``turn_detection`` switching type starts from that type's defaults; the same type merges field by
     field. ``noise_reduction`` merges field by field while it is on (``null`` turns it off). Read-only
-    fields (``object``, ``id``, ``expires_at``, ``type``) are ignored.
+    fields (``object``, ``id``, ``expires_at``, ``type``) are ignored. A transcription
+    session whose model has no server-side endpointing (``NO_ENDPOINTING_MODELS``) loses the turn
+    detection the update did not ask for (the default server_vad among them), as live: LiveKit's and the
+    guide's update names the model and leaves ``turn_detection`` out. One the update asks for stays, for
+    :func:`validate_turn_detection` to refuse.
     """
     merged = copy.deepcopy(current)
     for key, value in update.items():
@@ -456,6 +485,9 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
             merged["tools"] = [normalize_tool(t) for t in value]
         else:
             merged[key] = copy.deepcopy(value)
+    asked = update.get("audio", {}).get("input", {})
+    if _has_no_endpointing(merged) and "turn_detection" not in asked:
+        merged["audio"]["input"]["turn_detection"] = None
     return merged
 
 

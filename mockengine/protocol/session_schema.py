@@ -172,6 +172,8 @@ TRANSCRIPTION_MODELS = (
     "gpt-4o-transcribe-diarize",
     "gpt-realtime-whisper",
 )
+# The one whose transcripts say the languages it detected (openai-python: "Returned by gpt-transcribe").
+LANGUAGE_DETECTING_MODEL = "gpt-transcribe"
 _TRANSCRIPTION_FIELDS: dict[str, Any] = {
     "model": {"type": "string"},
     "language": {"type": ["string", "null"]},

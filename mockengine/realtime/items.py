@@ -18,6 +18,7 @@ from mockengine.engines.transcript_tokens import logprobs
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
+from mockengine.protocol.session_schema import LANGUAGE_DETECTING_MODEL
 from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item, item_from_wire
@@ -212,17 +213,23 @@ class ConversationItems:
         )
 
     def transcribed(
-        self, key: str, text: str, announce: bool = True, words: tuple[WordTiming, ...] = ()
+        self,
+        key: str,
+        text: str,
+        announce: bool = True,
+        words: tuple[WordTiming, ...] = (),
+        language: str | None = None,
     ) -> Events:
         """Record an item's transcript (``key``: its wait key); the transcription events when the client
         asked for them. ``words``: whisper's word timings of ``text`` (their probabilities are the
-        ``logprobs`` the session's ``include`` may ask for)."""
+        ``logprobs`` the session's ``include`` may ask for); ``language``: the ISO 639-1 code whisper
+        decoded in."""
         item = self.ctx.pending_transcripts.pop(key, None)
         if item is None:
             return []
         item.set_audio_transcript(text)
         if announce and self.ctx.is_transcribing and self.ctx.conversation.holds(item):
-            return self._transcription_events(item, text, words)
+            return self._transcription_events(item, text, words, language)
         return []
 
     def transcription_failed(self, key: str, message: str) -> Events:
@@ -247,7 +254,9 @@ class ConversationItems:
             )
         ]
 
-    def _transcription_events(self, item: Item, text: str, words: tuple[WordTiming, ...]) -> Events:
+    def _transcription_events(
+        self, item: Item, text: str, words: tuple[WordTiming, ...], language: str | None
+    ) -> Events:
         """One delta with the whole text (the transcript comes once the turn is in), then completed.
         With ``include: ["item.input_audio_transcription.logprobs"]`` both carry the tokens' logprobs,
         computed as ``POST /v1/audio/transcriptions`` computes them (``engines.transcript_tokens``)."""
@@ -282,6 +291,19 @@ class ConversationItems:
                     "output_tokens": text_tokens,
                 },
                 logprobs=token_logprobs,
+                languages=self._detected_languages(text, language),
             )
         )
         return events
+
+    def _detected_languages(self, text: str, language: str | None) -> list[dict[str, str]] | None:
+        """``languages`` of the completed event: gpt-transcribe's only (openai-python: "Returned by
+        gpt-transcribe"), as its REST answer has them (``chat.transcription.detected_languages``): the
+        language whisper decoded in, else the session's hint, else English; empty when nothing was heard
+        (the SDK's "no language could be reliably detected"). LiveKit tags its transcript with the first."""
+        transcription = self.ctx.view.transcription
+        if transcription is None or transcription.model != LANGUAGE_DETECTING_MODEL:
+            return None
+        if not text.strip():
+            return []
+        return [{"code": language or transcription.whisper_language or "en"}]

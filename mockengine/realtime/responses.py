@@ -119,10 +119,12 @@ class Responses:
         now_ms: float,
         announce: bool = True,
         words: tuple[WordTiming, ...] = (),
+        language: str | None = None,
     ) -> Step:
-        """A user item's transcript landed (``words``: whisper's word timings of it, when known): record
-        it (announce it, when asked for) and let the responses waiting for words go on."""
-        step = Step(events=self.items.transcribed(item_id, text, announce, words))
+        """A user item's transcript landed (``words``: whisper's word timings of it, when known;
+        ``language``: whisper's, ISO 639-1): record it (announce it, when asked for) and let the responses
+        waiting for words go on."""
+        step = Step(events=self.items.transcribed(item_id, text, announce, words, language))
         for streamer in list(self.ctx.streamers.values()):
             if streamer.is_thinking:
                 step.extend(self._think(streamer, now_ms))

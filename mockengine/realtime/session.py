@@ -199,12 +199,14 @@ class RealtimeSession:
         now_ms: float,
         words: tuple[WordTiming, ...] = (),
         prosody: Prosody | None = None,
+        language: str | None = None,
     ) -> Step:
         """A transcript arrived (``words``: whisper's word timings; ``prosody``: the last syllable's,
-        measured in the same job; a semantic_vad probe uses both)."""
+        measured in the same job; a semantic_vad probe uses both; ``language``: the ISO 639-1 code whisper
+        decoded in, None when it did not run)."""
         match key:
             case ItemTranscriptKey(item_id):
-                return self.responses.item_transcribed(item_id, text, now_ms, words=words)
+                return self.responses.item_transcribed(item_id, text, now_ms, words=words, language=language)
             case ProbeKey():
                 return self.turns.on_probe_transcript(key, text, words, now_ms, prosody)
             case _:
@@ -263,7 +265,7 @@ class RealtimeSession:
             raise errors.cannot_update_voice()
         old = self.ctx.turn_detection
         merged = merge_session(self.config, update)
-        validate_turn_detection(merged["audio"]["input"]["turn_detection"])
+        validate_turn_detection(merged["audio"]["input"]["turn_detection"], merged)
         if "tools" in merged:  # a transcription session has none
             validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
         self.ctx.config = merged

@@ -122,7 +122,8 @@ class ReplayingSession:
         return self.shadow.error(exc)
 
     def on_transcript(self, key: TranscriptKey, text: str, now_ms: float, *more: Any) -> Step:
-        step = self.shadow.on_transcript(key, text, now_ms, *more)  # more: word timings, as the shadow takes
+        # more: word timings, prosody and language, as the shadow takes them
+        step = self.shadow.on_transcript(key, text, now_ms, *more)
         return step if self.has_fallen_back else self._from_shadow(step, now_ms)
 
     def on_transcript_failed(self, key: TranscriptKey, message: str, now_ms: float) -> Step:

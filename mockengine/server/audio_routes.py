@@ -151,13 +151,15 @@ async def speech_handler(request: web.Request) -> web.StreamResponse:
         wanted = speech.parse_request(body)
         if wanted.response_format == "pcm" and wanted.stream_format == "audio":
             return await _speak_pcm_by_sentence(request, wanted, _request_id("speech", raw))
+        if wanted.response_format == "pcm":
+            return await _speak_pcm_events_by_sentence(request, wanted, _request_id("speech", raw))
         work = functools.partial(_speak, wanted, resources)
         pcm16, audio = await _off_loop(request, "tts", work)
     except ChatError as exc:
         return error_response(exc)
     headers = {"x-request-id": _request_id("speech", raw)}
     if wanted.stream_format == "sse":
-        events = speech.sse_events(audio, speech.usage(wanted, pcm16, resources.tokens))
+        events = speech.sse_events(audio, speech.usage(wanted, len(pcm16), resources.tokens))
         frames = [sse_frame(event) for event in events]
         return await send_streamed(
             request, frames, {**headers, "Content-Type": SSE_CONTENT_TYPE}, what="audio stream"
@@ -182,6 +184,28 @@ async def _speak_pcm_by_sentence(
 
     headers = {"x-request-id": request_id, "Content-Type": wanted.content_type}
     return await send_streamed(request, pieces(), headers, what="audio stream")
+
+
+async def _speak_pcm_events_by_sentence(
+    request: web.Request, wanted: speech.SpeechRequest, request_id: str
+) -> web.StreamResponse:
+    """``speech.audio.delta`` events of raw PCM sentence by sentence, each sentence's as soon as piper has
+    spoken it, then ``speech.audio.done`` with the usage of all of it: LiveKit's ``openai.TTS(
+    response_format="pcm")`` (SSE with gpt-4o-mini-tts) starts playing after the first sentence."""
+    resources = request.app[RESOURCES]
+
+    async def frames() -> AsyncIterator[bytes]:
+        spoken_bytes = 0
+        for sentence in speech.sentences(wanted):
+            work = functools.partial(speech.speak, wanted, resources.synthesizer, sentence)
+            pcm16 = await _off_loop(request, "tts", work)
+            spoken_bytes += len(pcm16)
+            for event in speech.delta_events(pcm16):
+                yield sse_frame(event)
+        yield sse_frame(speech.done_event(speech.usage(wanted, spoken_bytes, resources.tokens)))
+
+    headers = {"x-request-id": request_id, "Content-Type": SSE_CONTENT_TYPE}
+    return await send_streamed(request, frames(), headers, what="audio stream")
 
 
 def add_routes(app: web.Application) -> None:

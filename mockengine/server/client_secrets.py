@@ -92,7 +92,7 @@ class ClientSecretStore:
         self._forget_expired(now)
         if session.get("type") == "transcription":
             effective = merge_session(default_transcription_session(self._ids.session(), 0), session)
-            validate_turn_detection(effective["audio"]["input"]["turn_detection"])
+            validate_turn_detection(effective["audio"]["input"]["turn_detection"], effective)
             return self._store(session, ttl_s, "", now), effective
         model = session.get("model", DEFAULT_MODEL)
         if not MODEL_PATTERN.match(model) and not is_scenario_model(model):

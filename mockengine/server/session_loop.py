@@ -323,7 +323,9 @@ class SessionLoop:
                 continue
             result = heard.transcript
             self.apply(
-                self.session.on_transcript(job.key, result.text, self.now_ms(), result.words, heard.prosody)
+                self.session.on_transcript(
+                    job.key, result.text, self.now_ms(), result.words, heard.prosody, result.language
+                )
             )
 
     async def tts_worker(self) -> None:

@@ -509,6 +509,36 @@ async def test_pcm_streams_each_sentence_once_it_is_spoken(aiohttp_server, resou
     assert len(received) == round(len("First one.Second one.") * 60 * 24) * 2
 
 
+async def test_pcm_events_stream_each_sentence_once_it_is_spoken(aiohttp_server, resources):
+    """``stream_format="sse"`` with raw PCM (LiveKit's ``openai.TTS(response_format="pcm")``): the first
+    sentence's deltas leave before the second sentence is spoken, as the bytes stream does; before, the
+    whole input was spoken first. The done event's usage counts all of it."""
+    gated = GatedSynthesizer()
+    app = create_app(resources.settings, dataclasses.replace(resources, synthesizer=gated))
+    server = await aiohttp_server(app)
+    client = AsyncOpenAI(api_key="sk-test", base_url=f"http://127.0.0.1:{server.port}/v1", max_retries=0)
+    received, events = b"", []
+    async with client.audio.speech.with_streaming_response.create(
+        model="gpt-4o-mini-tts", voice="alloy", input="First one. Second one.", response_format="pcm",
+        stream_format="sse",
+    ) as response:  # fmt: skip
+        assert response.headers["content-type"].startswith("text/event-stream")
+        async for line in response.iter_lines():
+            if not line.startswith("data: "):
+                continue
+            event = json.loads(line[len("data: ") :])
+            events.append(event)
+            if event["type"] == "speech.audio.delta":
+                received += base64.b64decode(event["audio"])
+                gated.first_heard.set()
+    assert gated.waited_for_client == [True]
+    assert len(received) == round(len("First one.Second one.") * 60 * 24) * 2
+    assert [event["type"] for event in events][-1] == "speech.audio.done"
+    usage = events[-1]["usage"]
+    assert usage["output_tokens"] == -(-len(received) // 2400)  # one per 50 ms
+    assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"]
+
+
 @pytest.mark.parametrize(
     ("response_format", "stream_format"), [("pcm", "sse"), ("wav", "audio"), ("pcm", "audio")]
 )

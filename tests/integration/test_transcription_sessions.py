@@ -173,6 +173,40 @@ async def test_a_transcription_secret_with_realtime_fields_is_refused(engine_url
     assert error["code"] == "unknown_parameter" and error["param"] == "session.instructions"
 
 
+async def test_a_transcription_secret_for_gpt_realtime_whisper_has_no_turn_detection(engine_url) -> None:
+    """The model endpoints nothing itself (live): minted without turn_detection, the session has none;
+    minted with server_vad, the mint is refused with the live session.update's words."""
+    base = await engine_url()
+    transcription = {"model": "gpt-realtime-whisper"}
+    async with _client(base) as client:
+        secret = await client.realtime.client_secrets.create(
+            session={"type": "transcription", "audio": {"input": {"transcription": transcription}}}
+        )
+    assert secret.session.type == "transcription"
+    assert secret.session.audio is not None and secret.session.audio.input is not None
+    assert secret.session.audio.input.turn_detection is None
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{base}/realtime", headers={"Authorization": f"Bearer {secret.value}"}) as ws,
+    ):
+        created = (await _until(ws, "session.created", []))["session"]
+    assert created["audio"]["input"]["turn_detection"] is None
+    refused = {"type": "transcription", "audio": {"input": {"transcription": transcription}}}
+    refused["audio"]["input"]["turn_detection"] = {"type": "server_vad"}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{base.replace('ws://', 'http://')}/realtime/client_secrets",
+            json={"session": refused},
+            headers=HEADERS,
+        ) as reply,
+    ):
+        assert reply.status == 400
+        error = (await reply.json())["error"]
+    assert error["message"] == "Turn detection is not supported for this transcription model."
+    assert error["param"] == "session.audio.input.turn_detection"
+
+
 async def test_a_transcription_secret_cannot_open_a_webrtc_call(engine_url) -> None:
     http_base = (await engine_url()).replace("ws://", "http://")
     async with _client(http_base.replace("http://", "ws://")) as client:

@@ -39,7 +39,7 @@ SAMPLE_ARGUMENTS: dict[str, Any] = {
     "str | None": None,
     "JsonObject": {},
     "list[JsonObject]": [],
-    "list[JsonObject] | None": [],
+    "list[JsonObject] | None": [],  # an optional field a builder leaves out when None (logprobs, languages)
     "ContentPartRef": se.content_part_ref("resp_1", "item_1", 0, 0),
 }
 

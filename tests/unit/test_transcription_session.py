@@ -26,9 +26,11 @@ from mockengine.protocol.session_config import (
     InputTranscription,
     SessionConfig,
     check_session_type,
+    default_session,
     default_transcription_session,
     merge_session,
     validate_session_update,
+    validate_turn_detection,
 )
 from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
 from mockengine.realtime.session import RealtimeSession, SessionOptions
@@ -284,3 +286,124 @@ def test_logprobs_of_a_turn_are_whispers_whichever_probe_heard_it(
     assert {t["logprob"] for t in completed["logprobs"]} == {round(math.log(0.5), 6)}
     for _, event in driver.events:
         validate_server_event(event)
+
+
+# LiveKit 1.8.9's STT(model="gpt-realtime-whisper") update: the model, no turn_detection (it commits the
+# buffer itself when its own VAD hears the end of speech).
+REALTIME_WHISPER_UPDATE = {
+    "type": "transcription",
+    "audio": {
+        "input": {
+            "format": {"type": "audio/pcm", "rate": 24000},
+            "transcription": {"model": "gpt-realtime-whisper", "language": "en"},
+        }
+    },
+}
+
+
+@pytest.mark.parametrize("model", ["gpt-realtime-whisper", "gpt-live-transcribe"])
+def test_a_model_without_endpointing_turns_server_vad_off_and_waits_for_the_commit(model: str) -> None:
+    """Live, these models have no server-side endpointing: an update that names one and leaves
+    turn_detection out is echoed with ``turn_detection: null``, and only the client's commit ends a
+    segment. Before, the default server_vad stayed on: it cut and committed the speech itself, and the
+    client's own commit then landed on the few chunks after it."""
+    driver = _driver()
+    update = {"type": "transcription", "audio": {"input": {**REALTIME_WHISPER_UPDATE["audio"]["input"]}}}
+    update["audio"]["input"]["transcription"] = {"model": model}
+    driver.send(ce.SessionUpdate(update))
+    (updated,) = driver.of_type("session.updated")
+    assert updated["session"]["audio"]["input"]["turn_detection"] is None
+    validate_server_event(updated)
+    driver.stream_silence(300)
+    driver.stream(synthetic_voiced_pcm16(800))
+    driver.stream_silence(1500)
+    driver.run_until_idle()
+    assert not driver.of_type("input_audio_buffer.speech_started")
+    assert not driver.of_type("input_audio_buffer.committed")
+    driver.send(ce.InputAudioBufferCommit())
+    driver.run_until_idle()
+    (committed,) = driver.of_type("input_audio_buffer.committed")
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    assert completed["item_id"] == committed["item_id"]
+    assert completed["transcript"] == "What is the capital of France?"
+    assert not driver.of_type("error")
+
+
+@pytest.mark.parametrize(
+    "turn_detection", [{"type": "server_vad"}, {"type": "semantic_vad", "eagerness": "high"}], ids=str
+)
+def test_turn_detection_asked_of_a_model_without_endpointing_is_refused_as_live(turn_detection: dict) -> None:
+    driver = _driver()
+    update = {"type": "transcription", "audio": {"input": {**REALTIME_WHISPER_UPDATE["audio"]["input"]}}}
+    update["audio"]["input"]["turn_detection"] = turn_detection
+    driver.send(ce.SessionUpdate(update, event_id="evt_1"))
+    (error,) = driver.of_type("error")
+    assert error["error"] == {
+        "type": "invalid_request_error",
+        "code": "invalid_value",
+        "message": "Turn detection is not supported for this transcription model.",
+        "param": "session.audio.input.turn_detection",
+        "event_id": "evt_1",
+    }
+    assert not driver.of_type("session.updated")  # the whole update is discarded
+    assert driver.session.view.transcription is None
+    # null is what the model takes; a model that endpoints takes server_vad back.
+    update["audio"]["input"]["turn_detection"] = None
+    driver.send(ce.SessionUpdate(update))
+    update["audio"]["input"]["transcription"] = {"model": "gpt-4o-transcribe"}
+    update["audio"]["input"]["turn_detection"] = turn_detection
+    driver.send(ce.SessionUpdate(update))
+    first, second = driver.of_type("session.updated")
+    assert first["session"]["audio"]["input"]["turn_detection"] is None
+    assert second["session"]["audio"]["input"]["turn_detection"]["type"] == turn_detection["type"]
+
+
+def test_a_realtime_session_transcribing_with_gpt_realtime_whisper_keeps_its_turn_detection() -> None:
+    """The rule is the transcription session's: a conversation's turns are the realtime model's."""
+    update = {"type": "realtime", "audio": {"input": {"transcription": {"model": "gpt-realtime-whisper"}}}}
+    merged = merge_session(default_session("gpt-realtime", "sess_1", 0), update)
+    assert merged["audio"]["input"]["turn_detection"] == SERVER_VAD_DEFAULTS
+    validate_turn_detection(merged["audio"]["input"]["turn_detection"], merged)
+
+
+@pytest.mark.parametrize(
+    ("model", "hint", "languages"),
+    [
+        ("gpt-transcribe", None, [{"code": "en"}]),
+        ("gpt-transcribe", "fr", [{"code": "fr"}]),
+        ("whisper-1", None, None),
+    ],
+)
+def test_gpt_transcribe_says_the_language_it_heard(
+    model: str, hint: str | None, languages: list | None
+) -> None:
+    """openai-python's completed event: ``languages`` "Returned by gpt-transcribe" (the REST answer had
+    them; the Realtime event did not). LiveKit's realtime STT tags its transcript with the first; with
+    detection on (no hint) it tagged it "" here before."""
+    driver = _driver()
+    transcription: dict = {"model": model}
+    if hint:
+        transcription["language"] = hint
+    update = {
+        "type": "transcription",
+        "audio": {"input": {"transcription": transcription, "turn_detection": None}},
+    }
+    driver.send(ce.SessionUpdate(update))
+    driver.stream(synthetic_voiced_pcm16(600))
+    driver.send(ce.InputAudioBufferCommit())
+    driver.run_until_idle()
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    assert completed.get("languages") == languages
+    validate_server_event(completed)
+
+
+def test_nothing_heard_is_no_language_detected() -> None:
+    driver = _driver("")
+    update = {"type": "transcription", "audio": {"input": {"transcription": {"model": "gpt-transcribe"}}}}
+    update["audio"]["input"]["turn_detection"] = None
+    driver.send(ce.SessionUpdate(update))
+    driver.stream_silence(600)
+    driver.send(ce.InputAudioBufferCommit())
+    driver.run_until_idle()
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    assert completed["transcript"] == "" and completed["languages"] == []

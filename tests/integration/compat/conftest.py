@@ -11,9 +11,8 @@ from mockengine.server.realtime_ws import SessionRunner
 
 
 @pytest.fixture
-async def framework_engine(engine, monkeypatch):
-    """``await framework_engine(**settings)`` → the engine; on teardown, fails the test if the engine
-    sent any ``error`` event meanwhile (the errors are shown)."""
+def server_events(monkeypatch) -> list[dict[str, Any]]:
+    """Every Realtime server event the engines of this test send, in order (all sessions together)."""
     sent: list[dict[str, Any]] = []
     send = SessionRunner._send
 
@@ -22,7 +21,14 @@ async def framework_engine(engine, monkeypatch):
         return await send(self, event, text)
 
     monkeypatch.setattr(SessionRunner, "_send", recording_send)
+    return sent
+
+
+@pytest.fixture
+async def framework_engine(engine, server_events):
+    """``await framework_engine(**settings)`` → the engine; on teardown, fails the test if the engine
+    sent any ``error`` event meanwhile (the errors are shown)."""
     yield engine
-    assert sent, "no server event observed"
-    errors = [event for event in sent if event["type"] == "error"]
+    assert server_events, "no server event observed"
+    errors = [event for event in server_events if event["type"] == "error"]
     assert not errors, errors
