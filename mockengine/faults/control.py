@@ -51,13 +51,20 @@ def is_allowed(request: web.Request) -> bool:
         return False
 
 
-def forbidden() -> web.Response:
-    return error_response(
-        403,
-        "The mockengine control endpoints answer loopback clients only, or requests with the control token "
-        f"(Authorization: Bearer <token> or {CONTROL_TOKEN_HEADER}).",
-        code="forbidden",
-    )
+def forbidden(request: web.Request) -> web.Response:
+    """403 saying which rule refused: with a control token every caller needs it, loopback ones too
+    (behind a reverse proxy on the same machine every request comes from loopback)."""
+    if request.app.get(CONTROL_TOKEN):
+        message = (
+            "The mockengine control endpoints need the control token this engine was started with "
+            f"(--control-token): send Authorization: Bearer <token> or {CONTROL_TOKEN_HEADER}: <token>."
+        )
+    else:
+        message = (
+            "The mockengine control endpoints answer loopback clients only; start the engine with "
+            "--control-token to open them to callers that send that token."
+        )
+    return error_response(403, message, code="forbidden")
 
 
 def answer(request: web.Request, body: dict[str, Any]) -> web.Response:
@@ -71,13 +78,13 @@ def answer(request: web.Request, body: dict[str, Any]) -> web.Response:
 
 async def list_faults(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     return answer(request, request.app[FAULTS].snapshot())
 
 
 async def arm_faults(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     state = request.app[FAULTS]
     try:
         body = json.loads(await request.read())
@@ -127,7 +134,7 @@ async def arm_faults(request: web.Request) -> web.Response:
 
 async def clear_faults(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     state = request.app[FAULTS]
     cleared = len(state.armed)
     state.armed.clear()
@@ -136,13 +143,13 @@ async def clear_faults(request: web.Request) -> web.Response:
 
 async def list_sessions(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     return answer(request, {"sessions": sorted(request.app[FAULTS].live)})
 
 
 async def kill_session(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     session_id = request.match_info["session_id"]
     sessions = request.app[FAULTS].live.get(session_id)
     if not sessions:
