@@ -413,8 +413,9 @@ def bench(args: argparse.Namespace) -> int:
 SERVE_EPILOG = """\
 Every option can also be set by an environment variable MOCKENGINE_<OPTION> (upper case, dashes as
 underscores), e.g. MOCKENGINE_PORT=9000, MOCKENGINE_SEED=7, MOCKENGINE_FAULT='close_after_audio_delta:3';
---api-key is MOCKENGINE_API_KEYS (comma-separated) and --faults MOCKENGINE_FAULTS_FILE. An option on the
-command line wins over the variable.
+except: --api-key is MOCKENGINE_API_KEYS (comma-separated), --faults MOCKENGINE_FAULTS_FILE, --replay
+MOCKENGINE_REPLAY_DIR, --cors-origin MOCKENGINE_CORS_ORIGINS (comma-separated), and --unpaced has none
+(MOCKENGINE_AUDIO_PACE=0). An option on the command line wins over the variable.
 On SIGTERM/SIGINT sessions close with 1001 and the process exits within --shutdown-grace-s."""
 
 
