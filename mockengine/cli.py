@@ -1,4 +1,5 @@
-"""mockengine: a self-hosted mock of the OpenAI Realtime API and Chat Completions, offline and seedable.
+"""mockengine: a self-hosted mock of the OpenAI Realtime API, Chat Completions, Responses and the audio
+endpoints, offline and seedable.
 
 `mockengine COMMAND --help` describes each command; docs/ in the repository has the rest.
 """
@@ -462,9 +463,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_LazyParser)
     serve_parser = sub.add_parser(
         "serve",
-        help="run the engine: Realtime WebSocket, Chat Completions, client secrets, /healthz, /metrics",
-        description="Run the engine: the Realtime API on ws://HOST:PORT/v1/realtime, Chat Completions, "
-        "client secrets, /healthz and /metrics.",
+        help="run the engine: Realtime (WebSocket, WebRTC), Chat Completions, Responses, audio, /metrics",
+        description="Run the engine: the Realtime API on ws://HOST:PORT/v1/realtime and WebRTC calls, Chat "
+        "Completions, Responses, the audio endpoints, client secrets, /healthz and /metrics "
+        "(docs/command-line.md lists every route).",
         epilog=SERVE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
