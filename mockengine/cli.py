@@ -1,4 +1,5 @@
-"""mockengine: a self-hosted mock of the OpenAI Realtime API and Chat Completions, offline and seedable.
+"""mockengine: a self-hosted mock of the OpenAI Realtime API, Chat Completions, Responses and the audio
+endpoints, offline and seedable.
 
 `mockengine COMMAND --help` describes each command; docs/ in the repository has the rest.
 """
@@ -13,7 +14,7 @@ import os
 import sys
 from typing import Any
 
-from mockengine.settings import Settings, from_env
+from mockengine.settings import Settings, SettingsError, from_env
 
 
 def _serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -230,7 +231,11 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
-    settings = from_env()
+    try:
+        settings = from_env()
+    except SettingsError as exc:  # MOCKENGINE_PORT=abc: one line, as every other start-up mistake
+        print(f"mockengine: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     changes = {
         f.name: getattr(args, f.name)
         for f in dataclasses.fields(settings)
@@ -256,16 +261,51 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     return settings
 
 
+# Settings that must be at least this (their CLI option and bound). Below it an option would not be
+# refused but misbehave: `--admission-max-queue -1` refused every session, `--tts-cache-mb -1` crashed
+# with a traceback once the models had loaded, `--tts-threads 0` quietly meant 1.
+_MINIMUMS: tuple[tuple[str, str, float], ...] = (
+    ("audio_pace", "--audio-pace", 0),
+    ("first_delta_delay_ms", "--first-delta-delay-ms", 0),
+    ("max_sessions", "--max-sessions", 0),
+    ("max_input_buffer_s", "--max-input-buffer-s", 1),
+    ("max_conversation_items", "--max-conversation-items", 1),
+    ("max_conversation_audio_s", "--max-conversation-audio-s", 1),
+    ("max_frame_bytes", "--max-frame-bytes", 1),
+    ("max_send_backlog_bytes", "--max-send-backlog-bytes", 1),
+    ("session_max_s", "--session-max-s", 1),
+    ("heartbeat_s", "--heartbeat-s", 0),
+    ("shutdown_grace_s", "--shutdown-grace-s", 0),
+    ("tts_threads", "--tts-threads", 1),
+    ("workers", "--workers", 1),
+    ("reclaim_interval_s", "--reclaim-interval-s", 0),
+    ("tts_cache_mb", "--tts-cache-mb", 0),
+    ("stt_cache_mb", "--stt-cache-mb", 0),
+    ("admission_max_loop_lag_ms", "--admission-max-loop-lag-ms", 0),
+    ("admission_max_queue", "--admission-max-queue", 0),
+    ("replay_speed", "--replay-speed", 0),
+)
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
 def _settings_problem(settings: Settings) -> str | None:
     """What is wrong with settings each of which parsed (None: nothing)."""
+    from mockengine.server.event_loop import LOOPS
+
     if settings.auth_failure not in ("close", "http"):
         return "--auth-failure must be 'close' or 'http'"
     if not 1 <= settings.audio_delta_ms <= 2000:
         return "--audio-delta-ms must be between 1 and 2000 (HRP maxAudioDeltaMs)"
     if not 0 <= settings.port <= 65535:  # the socket layer would take 70000 as 70000 - 65536
         return f"--port must be between 0 and 65535, not {settings.port}"
-    if settings.session_max_s < 1 or settings.heartbeat_s < 0:
-        return "--session-max-s must be at least 1 and --heartbeat-s at least 0 (0 = no pings)"
+    for name, option, minimum in _MINIMUMS:
+        value = getattr(settings, name)
+        if value < minimum:
+            return f"{option} must be at least {minimum:g}, not {value:g}"
+    if settings.log_level.upper() not in _LOG_LEVELS:
+        return f"--log-level must be one of {', '.join(_LOG_LEVELS)}, not {settings.log_level!r}"
+    if settings.loop not in LOOPS:
+        return f"--loop must be one of {', '.join(LOOPS)}, not {settings.loop!r}"
     return None
 
 
@@ -293,13 +333,18 @@ def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
     )
+    from mockengine.engines.voices import load_voice_catalog
     from mockengine.server.handshake import configured_keys
     from mockengine.server.tls import server_ssl_context
 
-    try:  # the keys, TLS and the fault profile are checked before the models load: mistakes fail at once
+    # The keys, TLS, the fault profile, the voice catalogue and the event loop are checked before the
+    # models load: mistakes fail at once. (VoiceCatalogError is a ValueError.)
+    try:
         keys = configured_keys(settings)
         tls = server_ssl_context(settings) if settings.tls else None
         profile_from_settings(settings)
+        load_voice_catalog(settings.voices_file)
+        install_event_loop(settings.loop)  # ValueError: uvloop asked for where it is not installed
     except (OSError, ValueError, FaultSpecError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
@@ -330,7 +375,6 @@ def serve(args: argparse.Namespace) -> int:
             print(f"replaying {settings.replay_dir} ({speed}; see docs/record-replay.md)")
         sys.stdout.flush()
 
-    install_event_loop(settings.loop)
     asyncio.run(
         serve_until_stopped(
             app,
@@ -370,8 +414,9 @@ def bench(args: argparse.Namespace) -> int:
 SERVE_EPILOG = """\
 Every option can also be set by an environment variable MOCKENGINE_<OPTION> (upper case, dashes as
 underscores), e.g. MOCKENGINE_PORT=9000, MOCKENGINE_SEED=7, MOCKENGINE_FAULT='close_after_audio_delta:3';
---api-key is MOCKENGINE_API_KEYS (comma-separated) and --faults MOCKENGINE_FAULTS_FILE. An option on the
-command line wins over the variable.
+except: --api-key is MOCKENGINE_API_KEYS (comma-separated), --faults MOCKENGINE_FAULTS_FILE, --replay
+MOCKENGINE_REPLAY_DIR, --cors-origin MOCKENGINE_CORS_ORIGINS (comma-separated), and --unpaced has none
+(MOCKENGINE_AUDIO_PACE=0). An option on the command line wins over the variable.
 On SIGTERM/SIGINT sessions close with 1001 and the process exits within --shutdown-grace-s."""
 
 
@@ -418,9 +463,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_LazyParser)
     serve_parser = sub.add_parser(
         "serve",
-        help="run the engine: Realtime WebSocket, Chat Completions, client secrets, /healthz, /metrics",
-        description="Run the engine: the Realtime API on ws://HOST:PORT/v1/realtime, Chat Completions, "
-        "client secrets, /healthz and /metrics.",
+        help="run the engine: Realtime (WebSocket, WebRTC), Chat Completions, Responses, audio, /metrics",
+        description="Run the engine: the Realtime API on ws://HOST:PORT/v1/realtime and WebRTC calls, Chat "
+        "Completions, Responses, the audio endpoints, client secrets, /healthz and /metrics "
+        "(docs/command-line.md lists every route).",
         epilog=SERVE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

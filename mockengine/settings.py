@@ -107,7 +107,8 @@ class Settings:
     tls: bool = False
     tls_cert: str | None = None
     tls_key: str | None = None
-    # Where `--tls` keeps its generated CA and certificate (default: a `mockengine-tls` dir in the temp dir).
+    # Where `--tls` keeps its generated CA and certificate (default: `$XDG_CACHE_HOME/mockengine/tls` or
+    # `~/.cache/mockengine/tls`, server/tls.py).
     tls_dir: str | None = None
     # Per-session journal directory: every client and server event as JSON lines, audio in WAV files.
     journal_dir: str | None = None
@@ -149,26 +150,52 @@ class Settings:
         return tuple(part for part in (self.scenarios_dir or "").split(os.pathsep) if part)
 
 
+class SettingsError(ValueError):
+    """An environment variable whose value cannot be the setting's type; the message names the variable."""
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off", "")
+
+
 def _coerce(value: str, current: Any, name: str) -> Any:
+    """``value`` as the type of ``current``; ValueError saying what was expected when it cannot be."""
     kind = type(current)
     if current is None:
         if name in ("seed", "port"):
-            return int(value)
+            return _number(value, int)
         return value
-    if kind is bool:
-        return value.lower() in ("1", "true", "yes", "on")
+    if kind is bool:  # anything else was quietly false: MOCKENGINE_TLS=ture served plain ws://
+        if value.strip().lower() not in _TRUE + _FALSE:
+            raise ValueError(f"a flag ({', '.join(_TRUE)}, or {', '.join(_FALSE[:-1])})")
+        return value.strip().lower() in _TRUE
     if kind is tuple:  # comma-separated, e.g. MOCKENGINE_API_KEYS=sk-a,sk-b
         return tuple(part.strip() for part in value.split(",") if part.strip())
+    if kind in (int, float):
+        return _number(value, kind)
     return kind(value)
 
 
+def _number(value: str, kind: type) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        raise ValueError("an integer" if kind is int else "a number") from None
+
+
 def from_env(base: Settings | None = None, environ: dict[str, str] | None = None) -> Settings:
-    """Settings with ``MOCKENGINE_*`` environment variables applied on top of ``base``."""
+    """Settings with ``MOCKENGINE_*`` environment variables applied on top of ``base``.
+
+    Raises SettingsError naming the variable when a value is not of its setting's type
+    (``MOCKENGINE_PORT=abc``, ``MOCKENGINE_TLS=maybe``)."""
     base = base or Settings()
     environ = dict(os.environ) if environ is None else environ
     changes: dict[str, Any] = {}
     for f in dataclasses.fields(base):
         key = "MOCKENGINE_" + f.name.upper()
         if key in environ and f.name != "extra":
-            changes[f.name] = _coerce(environ[key], getattr(base, f.name), f.name)
+            try:
+                changes[f.name] = _coerce(environ[key], getattr(base, f.name), f.name)
+            except ValueError as exc:
+                raise SettingsError(f"{key} must be {exc}, not {environ[key]!r}") from None
     return dataclasses.replace(base, **changes)

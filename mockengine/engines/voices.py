@@ -98,8 +98,11 @@ def _read_yaml(path: Path) -> object:
             return yaml.safe_load(handle)
     except OSError as exc:
         raise VoiceCatalogError(f"voice catalogue {path}: cannot read: {exc}") from exc
-    except yaml.YAMLError as exc:
-        raise VoiceCatalogError(f"voice catalogue {path}: invalid YAML: {exc}") from exc
+    except yaml.YAMLError as exc:  # one line, where the scenario loader's is: the start-up error is one line
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or " ".join(str(exc).split())
+        raise VoiceCatalogError(f"voice catalogue {path}: invalid YAML{where}: {problem}") from exc
 
 
 def _validate(document: object, path: Path) -> None:

@@ -55,13 +55,20 @@ def is_allowed(request: web.Request) -> bool:
         return False
 
 
-def forbidden() -> web.Response:
-    return error_response(
-        403,
-        "The mockengine control endpoints answer loopback clients only, or requests with the control token "
-        f"(Authorization: Bearer <token> or {CONTROL_TOKEN_HEADER}).",
-        code="forbidden",
-    )
+def forbidden(request: web.Request) -> web.Response:
+    """403 saying which rule refused: with a control token every caller needs it, loopback ones too
+    (behind a reverse proxy on the same machine every request comes from loopback)."""
+    if request.app.get(CONTROL_TOKEN):
+        message = (
+            "The mockengine control endpoints need the control token this engine was started with "
+            f"(--control-token): send Authorization: Bearer <token> or {CONTROL_TOKEN_HEADER}: <token>."
+        )
+    else:
+        message = (
+            "The mockengine control endpoints answer loopback clients only; start the engine with "
+            "--control-token to open them to callers that send that token."
+        )
+    return error_response(403, message, code="forbidden")
 
 
 def answer(request: web.Request, body: dict[str, Any]) -> web.Response:
@@ -75,13 +82,13 @@ def answer(request: web.Request, body: dict[str, Any]) -> web.Response:
 
 async def list_faults(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     return answer(request, request.app[FAULTS].snapshot())
 
 
 async def arm_faults(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     state = request.app[FAULTS]
     try:
         body = json.loads(await request.read())
@@ -132,7 +139,7 @@ async def arm_faults(request: web.Request) -> web.Response:
 
 async def clear_faults(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     state = request.app[FAULTS]
     cleared = len(state.armed)
     state.armed.clear()
@@ -141,7 +148,7 @@ async def clear_faults(request: web.Request) -> web.Response:
 
 async def list_sessions(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     state = request.app[FAULTS]
     listed = [live.listed() for live in state.handles.values() if hasattr(live, "listed")]
     return answer(request, {"sessions": sorted(state.live), "live": listed})
@@ -149,7 +156,7 @@ async def list_sessions(request: web.Request) -> web.Response:
 
 async def kill_session(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     session_id = request.match_info["session_id"]  # an id, or one session's handle
     sessions = request.app[FAULTS].find_live(session_id)
     if not sessions:

@@ -1,8 +1,9 @@
 """``mockengine faults kinds | schedule``: what can be injected, and which connections a profile hits.
 
 ``schedule`` prints, for ordinals 1..N, the faults of a profile, exactly as a server with the same
-profile and seed will choose them for its first N WebSocket connections or HTTP requests (``times``
-and ``path`` aside) — so a load test can be planned, and its dropped sessions told from real failures.
+profile and seed will choose them for its first N WebSocket connections or HTTP requests (an ``http``
+rule's ``path`` aside: every request is taken to match it) — so a load test can be planned, and its
+dropped sessions told from real failures.
 """
 
 from __future__ import annotations

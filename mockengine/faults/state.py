@@ -125,16 +125,22 @@ class FaultState:
         return self.arms
 
     def schedule(self, layer: str, count: int) -> list[list[str]]:
-        """The profile's faults for ordinals 1..count of a layer (``ws`` or ``http``), ignoring ``times``
-        and paths: what a load test of ``count`` sessions will meet."""
-        return [
-            [
-                spec.kind
-                for i, spec in enumerate(self.profile.faults)
-                if spec.layer == layer and self.hits(i, n, spec.rate)
-            ]
-            for n in range(1, count + 1)
-        ]
+        """The profile's faults for ordinals 1..count of a layer (``ws`` or ``http``): what a load test of
+        ``count`` sessions will meet. A rule's ``times`` is counted as a server counts it (a rule that
+        fired that often hits nothing more); its ``path`` is not known here, so every request is taken to
+        match it (exact for ``ws`` and for an ``http`` run whose requests all go to that path)."""
+        fired: Counter[int] = Counter()
+        rows = []
+        for n in range(1, count + 1):
+            row = []
+            for i, spec in enumerate(self.profile.faults):
+                if spec.layer != layer or (spec.times is not None and fired[i] >= spec.times):
+                    continue
+                if self.hits(i, n, spec.rate):
+                    fired[i] += 1
+                    row.append(spec.kind)
+            rows.append(row)
+        return rows
 
     def _from_profile(self, layer: str, ordinal: int, path: str | None) -> list[FaultSpec]:
         chosen = []

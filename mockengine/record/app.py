@@ -15,7 +15,7 @@ from aiohttp import web
 from mockengine.record.proxy import RECORDER, Recorder, realtime_proxy
 from mockengine.record.proxy_http import http_proxy
 from mockengine.recordings.format import RecordingError
-from mockengine.settings import Settings, from_env
+from mockengine.settings import Settings, SettingsError, from_env
 
 UPSTREAM_KEY_ENV = ("MOCKENGINE_UPSTREAM_KEY", "OPENAI_API_KEY")
 
@@ -69,7 +69,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = from_env()
+    from mockengine.server.lifecycle import CannotListen, bind
+
+    try:
+        settings = from_env()
+    except SettingsError as exc:
+        print(f"mockengine record: {exc}", file=sys.stderr)
+        return 2
     changes = {k: getattr(args, k) for k in ("host", "port", "api_keys_file") if getattr(args, k) is not None}
     if args.api_keys:
         changes["api_keys"] = tuple(args.api_keys)
@@ -78,16 +84,23 @@ def run(args: argparse.Namespace) -> int:
     if not args.upstream.startswith(("http://", "https://", "ws://", "wss://")):
         print("mockengine record: --upstream must be an http(s):// or ws(s):// URL", file=sys.stderr)
         return 2
+    try:  # a taken port is one line, as for `serve`, not aiohttp's traceback
+        sock = bind(settings.host, settings.port)
+    except CannotListen as exc:
+        print(f"mockengine record: {exc}", file=sys.stderr)
+        return 2
     try:
         recorder = Recorder(args.upstream, Path(args.out), settings, key, has_audio=not args.no_audio)
     except (RecordingError, OSError) as exc:
         print(f"mockengine record: {exc}", file=sys.stderr)
+        sock.close()
         return 2
+    port = sock.getsockname()[1]
     print(
         f"mockengine recording {args.upstream} into {args.out}: "
-        f"connect to ws://{settings.host}:{settings.port}/v1/realtime?model=gpt-realtime "
+        f"connect to ws://{settings.host}:{port}/v1/realtime?model=gpt-realtime "
         f"(upstream key: {'set' if key else 'the client’s own'})",
         flush=True,
     )
-    web.run_app(create_record_app(recorder), host=settings.host, port=settings.port, print=None)
+    web.run_app(create_record_app(recorder), sock=sock, print=None)
     return 0

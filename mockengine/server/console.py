@@ -56,7 +56,7 @@ async def index(request: web.Request) -> web.FileResponse:
 
 async def console_info(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     settings = request.app[RESOURCES].settings
     faults = [
         {
@@ -83,7 +83,7 @@ async def console_info(request: web.Request) -> web.Response:
 
 async def journal(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     directory = request.app[RESOURCES].settings.journal_dir
     session_id = request.match_info["session_id"]
     if directory is None:
@@ -111,7 +111,7 @@ def _base_id(journal: str) -> str:
 
 async def journals(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     directory = request.app[RESOURCES].settings.journal_dir
     if directory is None:
         return error_response(404, "Journaling is off: start the engine with --journal-dir DIR.")

@@ -179,7 +179,7 @@ def memory_breakdown() -> dict[str, Any]:
 
 async def memory_handler(request: web.Request) -> web.Response:
     if not is_allowed(request):
-        return forbidden()
+        return forbidden(request)
     return web.json_response(memory_breakdown())
 
 

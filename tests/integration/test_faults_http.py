@@ -180,6 +180,10 @@ async def test_control_endpoint_arms_the_next_requests_and_is_guarded(http_engin
     async with aiohttp.ClientSession() as http:
         async with http.get(f"{guarded}/mockengine/faults") as reply:
             assert reply.status == 403
+            # A loopback caller is refused too once a token is set: the answer said "loopback clients
+            # only, or requests with the control token", which read as if loopback were let in.
+            message = (await reply.json())["error"]["message"]
+            assert "need the control token" in message and "--control-token" in message
         async with http.get(
             f"{guarded}/mockengine/faults", headers={"Authorization": "Bearer s3cret"}
         ) as reply:

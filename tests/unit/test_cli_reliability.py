@@ -109,3 +109,99 @@ def test_a_setting_out_of_range_is_one_line_and_status_2(argv, named, capsys):
     assert exited.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("mockengine: ") and named in err[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--admission-max-queue", "-1"], "--admission-max-queue"),  # refused every session
+        (["--admission-max-loop-lag-ms", "-1"], "--admission-max-loop-lag-ms"),  # the same
+        (["--tts-cache-mb", "-1"], "--tts-cache-mb"),  # a traceback once the models had loaded
+        (["--stt-cache-mb", "-0.5"], "--stt-cache-mb"),
+        (["--tts-threads", "0"], "--tts-threads"),  # quietly one thread
+        (["--workers", "0"], "--workers"),  # quietly one process
+        (["--max-sessions", "-1"], "--max-sessions"),  # quietly no limit
+        (["--audio-pace", "-2"], "--audio-pace"),  # quietly unpaced
+        (["--replay-speed", "-1"], "--replay-speed"),
+        (["--reclaim-interval-s", "-5"], "--reclaim-interval-s"),
+        (["--log-level", "loud"], "--log-level"),  # a ValueError traceback from logging.basicConfig
+    ],
+)
+def test_a_value_the_engine_would_misuse_is_one_line_and_status_2(argv, named, capsys):
+    with pytest.raises(SystemExit) as exited:
+        parse(*argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("mockengine: ") and named in err[0], err
+
+
+def test_the_documented_special_values_still_parse():
+    """0 turns a bound or a cache off, `--audio-memory-s -1` keeps all item audio in memory."""
+    settings = parse(
+        "--max-sessions", "0", "--tts-cache-mb", "0", "--stt-cache-mb", "0", "--admission-max-queue", "0",
+        "--admission-max-loop-lag-ms", "0", "--reclaim-interval-s", "0", "--replay-speed", "0",
+        "--audio-memory-s", "-1", "--log-level", "debug", "--unpaced",
+    )  # fmt: skip
+    assert (settings.max_sessions, settings.audio_memory_s, settings.audio_pace) == (0, -1, 0)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("MOCKENGINE_PORT", "abc"),  # a ValueError traceback from int()
+        ("MOCKENGINE_SEED", "seven"),
+        ("MOCKENGINE_AUDIO_PACE", "fast"),
+        ("MOCKENGINE_TLS", "maybe"),  # quietly off
+        ("MOCKENGINE_LOOP", "trio"),  # a traceback after the models had loaded
+    ],
+)
+def test_a_bad_environment_variable_is_one_line_naming_it(variable, value, monkeypatch, capsys):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SystemExit) as exited:
+        parse()
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("mockengine: "), err
+    assert variable in err[0] or variable.removeprefix("MOCKENGINE_").lower() in err[0], err
+
+
+def test_an_unreadable_voices_file_is_one_line_before_the_models_load(tmp_path, capsys):
+    """`--voices-file` with a missing or broken file ended in a VoiceCatalogError traceback once whisper
+    had loaded."""
+    import time
+
+    from mockengine.cli import main
+
+    broken = tmp_path / "voices.yaml"
+    broken.write_text("voices: [\n")
+    for path in (str(tmp_path / "missing.yaml"), str(broken)):
+        started = time.monotonic()
+        assert main(["serve", "--port", "0", "--voices-file", path]) == 2
+        assert time.monotonic() - started < 5  # before the models (the test would fail loading them)
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("mockengine: voice catalogue ") and path in err[0], err
+
+
+def test_record_on_a_taken_port_is_one_line_and_status_2(tmp_path, capsys, monkeypatch):
+    """`mockengine record` on a taken port ended in aiohttp's OSError traceback (after creating --out)."""
+    import socket
+
+    from mockengine.cli import main
+
+    out = tmp_path / "rec"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        argv = ["record", "--upstream", "http://127.0.0.1:9/v1", "--out", str(out), "--port", str(port)]
+        assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"mockengine record: cannot listen on 127.0.0.1:{port}: address already in use "
+        "(another server? choose another --port)"
+    ]
+    assert not out.exists()
+    monkeypatch.setenv("MOCKENGINE_PORT", "abc")
+    assert main(["record", "--upstream", "http://127.0.0.1:9/v1", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "mockengine record: MOCKENGINE_PORT must be an integer, not 'abc'"

@@ -79,6 +79,21 @@ def test_same_seed_same_schedule_other_seed_other_schedule():
     assert FaultState(profile=profile, seed=7).schedule("http", 10) == [[]] * 10
 
 
+def test_the_schedule_counts_times_as_the_server_does():
+    """`faults schedule` of docs/faults-and-tokens.md's profile listed the `times: 1` rule ("one 429,
+    then fine") on all 100 requests: the preview ignored `times`."""
+    text = "http_rate_limit:retry_after_s=0.5,times=1;http_status:503,rate=0.3,times=2;slow_drip:rate=0.5"
+    profile = FaultProfile(tuple(parse_faults(text)))
+    for layer in ("http", "ws"):
+        preview = FaultState(profile=profile, seed=7).schedule(layer, 50)
+        server = FaultState(profile=profile, seed=7)  # as a server picks them, request after request
+        assert preview == [[s.kind for s in server._from_profile(layer, n, "/v1/x")] for n in range(1, 51)]
+    http = FaultState(profile=profile, seed=7).schedule("http", 50)
+    assert http[0] == ["http_rate_limit", *(["http_status"] if "http_status" in http[0] else [])]
+    assert sum("http_rate_limit" in kinds for kinds in http) == 1
+    assert sum("http_status" in kinds for kinds in http) == 2
+
+
 class Actions:
     def __init__(self) -> None:
         self.log: list[tuple] = []
