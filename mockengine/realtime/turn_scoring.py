@@ -193,6 +193,7 @@ FIRM_AT = {"high": 1.5, "medium": 1.5, "low": 3.0}
 # A cue this strong against a finished verdict contests it (the -0.5 energy and lengthening cues fire on
 # many finished statements and hold nothing on their own).
 CONTESTING_WEIGHT = -0.75
+OPEN_TEXT_CONTESTS = True
 _WORD = re.compile(r"[A-Za-z0-9]")
 _DIGIT = re.compile(r"[0-9]")
 _LAST_WORD = re.compile(r"([a-z0-9']+)\W*$")
@@ -237,7 +238,9 @@ class Verdict:
         object; the faint -0.5 prosody cues alone do not) or its score stays under ``firm_at``. The
         detector holds such a pause a little longer."""
         return self.completeness in (Completeness.COMPLETE, Completeness.QUESTION) and (
-            self.score < self.firm_at or any(_argues_against(cue) for cue in self.cues)
+            self.score < self.firm_at
+            or any(_argues_against(cue) for cue in self.cues)
+            or _left_open(self.cues)
         )
 
     @property
@@ -371,6 +374,14 @@ def _argues_against(cue: Cue) -> bool:
         "object_verb",
         "demonstrative_ending",
     )
+
+
+def _left_open(cues: tuple[Cue, ...]) -> bool:
+    """Whisper wrote no closing punctuation on a turn that is no short answer: it heard no sentence end,
+    so what says finished is prosody alone (round 10, module docstring)."""
+    if not OPEN_TEXT_CONTESTS or any(cue.name == "short_answer" for cue in cues):
+        return False
+    return any(cue.name == "lexical" and cue.reason.startswith("no_punctuation_content_word") for cue in cues)
 
 
 def _text_cues(evidence: TurnEvidence, reason: str) -> list[Cue]:
