@@ -348,10 +348,13 @@ def _next_month_day(today: date, day: int) -> date | None:
 
 def times(text: str) -> list[Span]:
     """Clock times in ``text`` as ``HH:MM`` (24 h): "3 pm", "3:30pm", "15:30", "three thirty pm", "noon",
-    "at 7", "9 in the morning"."""
+    "at 7", "9 in the morning"; an hour without am/pm is the morning's beside "wake" or "breakfast", the
+    evening's beside "dinner" or "a table" ("a table at 8" → 20:00), else the afternoon's from 1 to 7."""
     lowered = text.lower()
     found: list[Span] = []
     morning = _MORNING.search(lowered) is not None  # "wake me up at six thirty": not the evening
+    # "a table for 4 at 8", "dinner at 7:30": an evening plan's hour is the evening's, as a model reads it
+    evening = not morning and _EVENING_PLANS.search(lowered) is not None
     for pattern in _TIME_PATTERNS:
         for match in pattern.finditer(lowered):
             if any(s.start <= match.start() < s.end or match.start() <= s.start < match.end() for s in found):
@@ -359,6 +362,8 @@ def times(text: str) -> list[Span]:
             groups = match.groupdict()
             if morning and not groups.get("ampm"):
                 groups["ampm"] = "am"
+            elif evening and not groups.get("ampm"):
+                groups["ampm"] = "pm"
             value = _time_value(groups)
             if value is not None:
                 found.append(Span(value, match.start(), match.end()))
@@ -366,6 +371,10 @@ def times(text: str) -> list[Span]:
 
 
 _MORNING = re.compile(r"\b(?:wake|waking|morning|breakfast|sunrise|dawn)\b")
+_EVENING_PLANS = re.compile(
+    r"\b(?:dinner|supper|table|restaurant|reservation|drinks|cocktails|concert|movie|cinema|theat(?:er|re)"
+    r"|party|pub|gig|date night)\b"
+)
 _PAST_MINUTES = {"half": 30, "quarter": 15, "a quarter": 15, "ten": 10, "twenty": 20, "five": 5}
 
 

@@ -204,6 +204,25 @@ def test_spoken_times_dates_and_numbers() -> None:
     assert [s.value for s in numbers("one and a half, two point five, 2x, twenty two")] == [1.5, 2.5, 2, 22]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Book a table for 4 under Smith at 8", "20:00"),
+        ("dinner reservation for two at 7:30", "19:30"),
+        ("drinks at nine", "21:00"),
+        ("wake me up at 8", "08:00"),
+        ("breakfast table at 7:30", "07:30"),
+        ("a meeting at 9", "09:00"),
+        ("a call at 3", "15:00"),
+        ("a table at 8 am", "08:00"),
+    ],
+)
+def test_an_evening_plans_hour_is_the_evenings(text: str, expected: str) -> None:
+    """ "Book a table for 4 under Smith at 8" booked 08:00: an hour without am/pm beside an evening plan
+    (dinner, a table, drinks) is the evening's, as a model reads it; a morning word or "am" still wins."""
+    assert [s.value for s in times(text)] == [expected]
+
+
 def test_an_echo_ends_at_a_phrase() -> None:
     long = "I was wondering whether you could tell me about the history of the old lighthouse"
     assert echo_of(long) == "I was wondering whether you could tell me"
