@@ -62,7 +62,7 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
-from mockengine.brain.places import joined_name, more_places
+from mockengine.brain.places import is_proper_name, joined_name, more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
@@ -677,6 +677,12 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
         if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
             continue
         value = items.without_kind(bare(phrase), target)
+        one_place = spans.fits(target, ONE_PLACE)
+        placed = _place_said_later(phrase, value, said[index + 1 :]) if one_place else None
+        if placed is not None:  # "for my trip to Lisbon": the city is Lisbon, not 'trip'
+            segments = [s for s in segments if s not in ((preposition, phrase), placed)]
+            preposition, phrase = placed
+            value = items.without_kind(bare(phrase), target)
         # "in Trinidad and Tobago": one place whose name holds "and"
         if index + 1 < len(said) and said[index + 1][0] == "and" and spans.fits(target, ONE_PLACE):
             whole = joined_name(value, said[index + 1][1])
@@ -697,6 +703,25 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
             filled.more += [(target, place) for place in places]
             segments = [s for s in segments if s not in taken]
     return segments
+
+
+_POSSESSIVES = frozenset(("my", "our", "your", "his", "her", "their"))
+# Where a place is said after ("my trip to Lisbon", "our office in Leeds").
+_PLACE_PREPOSITIONS = frozenset(("in", "at", "to", "for", "near", "around"))
+
+
+def _place_said_later(phrase: str, value: str, after: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """The later phrase that names the place when this one, in a place's role, names none, as a model
+    reads it ("for my trip to Lisbon": the city is Lisbon, not 'trip'): this one is owned ("my trip",
+    "our office") or everyday words no table knows as a place, and a later one after a preposition that
+    places it is a proper name. None when this phrase is the place."""
+    words = phrase.split()
+    owned = bool(words) and words[0].lower() in _POSSESSIVES
+    if not owned and (is_proper_name(value) or implied.place_name(value) is not None):
+        return None
+    return next(
+        ((p, later) for p, later in after if p in _PLACE_PREPOSITIONS and is_proper_name(bare(later))), None
+    )
 
 
 def _said_there(text: str, name: str, referent: Referent) -> bool:

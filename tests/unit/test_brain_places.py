@@ -80,3 +80,27 @@ def test_more_places_takes_only_proper_names_joined_by_and() -> None:
     assert more_places([("and", "Rome"), ("with", "Ana")], "in") == (["Rome"], [("and", "Rome")])
     assert more_places([("and", ""), ("at", "Rome")], "in") == ([], [])
     assert more_places([("to", "Rome")], "in") == ([], [])
+
+
+PHRASES = _tool("get_phrases", "Get useful phrases for a travel destination.", city={"type": "string"})
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("Give me some phrases for my trip to Lisbon", PHRASES),
+        ("What's the weather for my trip to Lisbon?", WEATHER),
+        ("weather for our holiday in Lisbon", WEATHER),
+    ],
+)
+def test_an_owned_thing_before_a_place_is_not_the_place(text: str, tool: ToolSpec) -> None:
+    """ "phrases for my trip to Lisbon" filled city 'trip' ("for" fills a city, as in "weather for
+    Paris"); the city is the proper name said after it."""
+    assert _calls(text, tool) == [(tool.name, {"city": "Lisbon"})]
+
+
+def test_a_place_said_after_for_is_still_the_place() -> None:
+    assert _calls("What's the weather for Paris on my trip to Lisbon?", WEATHER)[0] == (
+        "get_weather",
+        {"city": "Paris"},
+    )
