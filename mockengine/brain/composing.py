@@ -187,7 +187,26 @@ _TOPIC_TAIL = re.compile(
     re.IGNORECASE,
 )
 _TOPIC_LEAD = re.compile(r"^(?:about|on|of|regarding|for|called|titled)\s+", re.IGNORECASE)
-MADE_KINDS = frozenset(("poem", "song", "story", "explanation"))
+_SUMMARIES = (
+    "In short, {subject} comes down to three things: how it began, what changed along the way, and what "
+    "it left behind.",
+    "Here's the gist of {subject}: a beginning that set things going, a turning point, and an outcome "
+    "that still matters.",
+)
+_FACTS = (
+    "Here's a fun fact about {subject}: there's a lot more to it than most people think, and the "
+    "details surprise nearly everyone who looks into them.",
+    "A fun fact about {subject}: people have wondered about {subject} for a very long time, and there's "
+    "still more to learn.",
+)
+# "summarise what we talked about", "a recap of our conversation", "sum up so far": the conversation itself
+_THE_CONVERSATION = re.compile(
+    r"^(?:(?:of|about)\s+)?(?:what (?:we|you and i|i) (?:have |'ve )?(?:talked|spoke|spoken|said|discussed)"
+    r"(?: about)?(?: so far)?|(?:our|the|this) (?:conversation|chat|discussion|call)(?: so far)?|so far"
+    r"|everything(?: so far)?|it all|that)$",
+    re.IGNORECASE,
+)
+MADE_KINDS = frozenset(("poem", "song", "story", "explanation", "summary", "fact"))
 
 
 def subject_of(composed: Composed) -> str:
@@ -198,15 +217,35 @@ def subject_of(composed: Composed) -> str:
     return " ".join(_TO_LISTENER.get(w.lower(), w) for w in topic.split())
 
 
-def made(composed: Composed, text: str, rng: random.Random) -> str | None:
-    """The content itself for a poem, a song, a story or an explanation (``MADE_KINDS``), else None:
-    "Here's a short poem about the sea:" and four lines of it (three for a haiku); a story about the
-    subject; an explanation of it in two sentences. ``text``: the request as said (its form: "haiku")."""
+def of_the_conversation(composed: Composed) -> bool:
+    """A summary of the conversation itself ("summarise what we talked about", "a recap so far")."""
+    if composed.kind != "summary":
+        return False
+    topic = _TOPIC_LEAD.sub("", _TOPIC_TAIL.sub("", composed.topic.strip(" .!?,")).strip()).strip()
+    return bool(_THE_CONVERSATION.match(topic or "so far"))
+
+
+def made(composed: Composed, text: str, rng: random.Random, earlier: tuple[str, ...] = ()) -> str | None:
+    """The content itself for ``MADE_KINDS``, else None: "Here's a short poem about the sea:" and four
+    lines of it (three for a haiku); a story about the subject; an explanation of it in two sentences; a
+    summary of it in one, or of the conversation (``earlier``: what the user said before, oldest first, as
+    echoed phrases; the last three are quoted); a fun fact.
+    ``text``: the request as said (its form: "haiku")."""
     if composed.kind not in MADE_KINDS:
         return None
     subject = subject_of(composed)
     if composed.kind == "explanation":
         return rng.choice(_EXPLANATIONS).format(subject=subject or "it")
+    if of_the_conversation(composed):
+        if not earlier:
+            return "There isn't much to sum up yet: we've only just started."
+        shown = [f'"{said[0].upper()}{said[1:]}"' for said in earlier[-3:]]
+        listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])}, then {shown[-1]}"
+        return f"So far you've said {listed}."
+    if composed.kind == "summary":
+        return rng.choice(_SUMMARIES).format(subject=subject or "it")
+    if composed.kind == "fact":
+        return rng.choice(_FACTS).format(subject=subject or "the world")
     subject = subject or rng.choice(_DEFAULT_SUBJECTS)
     if composed.kind == "story":
         return _STORY.format(subject=subject)

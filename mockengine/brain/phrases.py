@@ -280,8 +280,9 @@ def reply_to_words(
     composed = composing.requested(words)
     if composed is not None and composed.kind == "joke":  # a model tells it; it does not echo the request
         return f"Here's one: {_JOKE}"
-    content = composing.made(composed, words, rng) if composed is not None else None
-    if content is not None:  # a poem, a song, a story, an explanation: made, not echoed
+    recalled = tuple(echo_of(said) for said in earlier if said.strip())
+    content = composing.made(composed, words, rng, recalled) if composed is not None else None
+    if content is not None:  # a poem, a song, a story, an explanation, a summary: made, not echoed
         return content
     echo = echo_of(words)
     fact = facts.known_answer(words, persona, covered)
@@ -338,8 +339,8 @@ def repeated(previous: str | None, rng: random.Random) -> str:
 
 
 def makes_content(words: str) -> bool:
-    """``words`` ask for content the participant makes itself: a poem, a song, a story, an explanation
-    (``composing.made``)."""
+    """``words`` ask for content the participant makes itself: a poem, a song, a story, an explanation, a
+    summary, a fun fact (``composing.made``)."""
     composed = composing.requested(words)
     return composed is not None and composed.kind in composing.MADE_KINDS
 

@@ -159,6 +159,46 @@ def test_a_story_written_about_a_subject_is_told() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("Give me a summary of the French revolution", "the French revolution"),
+        ("Can you give me a quick overview of photosynthesis", "photosynthesis"),
+        ("Tell me a fun fact about octopuses", "octopuses"),
+        ("tell me some facts about Mars", "Mars"),
+    ],
+)
+@pytest.mark.parametrize("tools", [(), VOICE_CLIENT], ids=["no tools", "voice client"])
+def test_a_summary_or_a_fact_asked_for_is_given_not_echoed(
+    text: str, subject: str, tools: tuple[ToolSpec, ...]
+) -> None:
+    """ "Tell me a fun fact about octopuses" was "I heard you say tell me a fun fact about octopuses. Tell
+    me more.": the request echoed back, as were summaries."""
+    said_back, calls = reply(tools, [said(text)])
+    assert calls == [] and said_back is not None and subject in said_back
+    assert "heard you" not in said_back and text.lower() not in said_back.lower()
+    assert reply(tools, [said(text)])[0] == said_back  # the same seed, the same words
+
+
+def test_a_summary_of_the_conversation_says_what_was_said() -> None:
+    """ "Summarize what we talked about" summed up a topic called "what you talked about"; it recalls the
+    user's last words now, and says there is nothing yet when nothing was said."""
+    history = [
+        said("What's the weather in Paris?", 1),
+        TurnView("a1", "assistant", "It's sunny in Paris."),
+        said("Book a table for two at 8", 2),
+        TurnView("a2", "assistant", "Done."),
+        said("Can you summarize what we talked about?", 3),
+    ]
+    said_back, calls = reply([], history)
+    assert calls == []
+    assert said_back == (
+        'So far you\'ve said "What\'s the weather in Paris", then "Book a table for two at 8".'
+    )
+    first = reply([], [said("Recap our conversation so far please")])[0] or ""
+    assert "nothing" in first or "only just started" in first
+
+
 def test_the_rule_says_the_content_was_made() -> None:
     brain = ScriptedBrain(Scenario("model-like"), seed=1, today=TODAY)
     request = ReplyRequest("", (), "auto", ("text",), (said("write a poem about the sea"),), 1)
