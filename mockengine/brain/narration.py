@@ -196,14 +196,128 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     told = fields.sentence(data, named, where_said) if lookup and isinstance(data, Mapping) else None
     if told is not None and "error" not in data:  # "It's 3 degrees Celsius with snow in Oslo."
         return told
+    if named is not None and concept in ("launch", "open"):
+        name = named[0].upper() + named[1:]
+        return f"{name} is {'playing' if concept == 'launch' else 'open'}{where}."
+    done = None if lookup else _action_done(call_name or "", arguments, data)
+    if done is not None:
+        return done
     if named is None:
         return f"Done{where}." if where else "Done."
-    name = named[0].upper() + named[1:]
-    if concept == "launch":
-        return f"{name} is playing{where}."
-    if concept == "open":
-        return f"{name} is open{where}."
     return f"Done: {named}{where}."
+
+
+def _action_done(name: str, arguments: Any, data: Any) -> str | None:
+    """What a model says after an action went through, from the tool's verb, what it acts on and the
+    output's state and confirmation: book_table {name: Smith} → {"status": "confirmed", "confirmation":
+    "AB12"} gives "I've booked the table for Smith. It's confirmed, and the confirmation is AB12."
+    (it was "Done: Smith, in confirmed view."); turn_on {room: kitchen} → "I've turned it on in the
+    kitchen."; send_chat {to: Dario} → "I've sent the chat to Dario.". None when the name opens with no
+    verb (the caller says "Done: …")."""
+    words = lexicon.identifier_words(name).split()
+    # an action's own verb, not a noun of one ("favorites", "bookings")
+    if not words or not (
+        words[0] in _VERBS or (lexicon.concept(words[0]) in lexicon.ACTIONS and not words[0].endswith("s"))
+    ):
+        return None
+    verb, rest = words[0], words[1:]
+    particle = rest.pop(0) if rest and rest[0] in _PARTICLES else ""
+    thing = f"the {' '.join(rest)}" if rest else "it"
+    done = f"{_past(verb)} {particle} {thing}" if particle and rest else f"{_past(verb)} {thing} {particle}"
+    sentence = f"I've {' '.join(done.split())}{_detail(verb, arguments, data)}."
+    state = _state(data)
+    code = _confirmation(data)
+    if state and state.lower() not in _ACKNOWLEDGEMENTS and code:
+        return f"{sentence} It's {state}, and the confirmation is {code}."
+    if state and state.lower() not in _ACKNOWLEDGEMENTS:
+        return f"{sentence} It's {state}."
+    return f"{sentence} The confirmation is {code}." if code else sentence
+
+
+_PARTICLES = frozenset(("on", "off", "up", "down", "out", "in", "over", "back"))
+# An argument's name, and the preposition its value takes after the action ("to Dario", "in the kitchen").
+_TO = frozenset(("to", "recipient", "recipients", "contact", "channel", "email", "phone", "number"))
+_FOR = frozenset(("name", "guest", "customer", "person", "for", "user", "patient", "passenger", "member"))
+_BOOKING_VERBS = frozenset(("book", "reserve", "order", "schedule", "buy", "register"))
+
+
+def _detail(verb: str, arguments: Any, data: Any) -> str:
+    """The one argument said after the action: a place ("in the kitchen", "in Paris"), a recipient ("to
+    Dario"), whom a booking is for ("for Smith"), else the thing by the title the output gives it or by
+    the argument that names it (": Parcel note", ": buy milk"), never by an id; "" for none."""
+    values = {str(k): v for k, v in arguments.items()} if isinstance(arguments, Mapping) else {}
+    strings = [(k, v) for k, v in values.items() if isinstance(v, str) and v.strip()]
+    for key, value in strings:
+        key_words = set(lexicon.identifier_words(key).split())
+        if implied.holds_place(key) or key_words & {"room", "location", "place", "area", "zone"}:
+            return f" in {value}" if value[:1].isupper() else f" in the {value}"
+        if key_words & _TO:
+            return f" to {value}"
+        if key_words & _FOR and verb in _BOOKING_VERBS:
+            return f" for {value}"
+    titled = data if isinstance(data, Mapping) else {}
+    title = next((titled[k] for k in ("title", "name", "label") if isinstance(titled.get(k), str)), None)
+    thing = title or next((v for k, v in strings if _is_thing(k) and not k.lower().endswith("id")), None)
+    return f": {thing}" if thing else ""
+
+
+_PAST = {
+    "set": "set",
+    "send": "sent",
+    "make": "made",
+    "put": "put",
+    "run": "ran",
+    "buy": "bought",
+    "pay": "paid",
+    "get": "got",
+    "find": "found",
+    "go": "gone",
+    "shut": "shut",
+    "cut": "cut",
+    "read": "read",
+    "write": "written",
+    "take": "taken",
+    "give": "given",
+    "bring": "brought",
+    "hold": "held",
+    "leave": "left",
+    "begin": "begun",
+    "keep": "kept",
+    "tell": "told",
+    "sell": "sold",
+    "build": "built",
+    "show": "shown",
+    "cancel": "canceled",
+}
+
+
+def _past(verb: str) -> str:
+    """The participle after "I've": "booked", "sent", "stopped", "added", "copied"."""
+    if verb in _PAST:
+        return _PAST[verb]
+    if verb in _DOUBLED:
+        return f"{verb}{verb[-1]}ed"
+    if verb.endswith("e"):
+        return f"{verb}d"
+    if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
+        return f"{verb[:-1]}ied"
+    return f"{verb}ed"
+
+
+def _confirmation(data: Any) -> str | None:
+    """A confirmation, reference or booking code the output gives ({"confirmation": "AB12"},
+    {"booking_reference": "X9"}), as a model reads it back; None when there is none."""
+    if not isinstance(data, Mapping):
+        return None
+    for key, value in data.items():
+        words = set(lexicon.identifier_words(str(key)).split())
+        if (
+            words & {"confirmation", "reference"}
+            and isinstance(value, (str, int))
+            and not isinstance(value, bool)
+        ):
+            return str(value)
+    return None
 
 
 # An output that says the user refused the call, as a human-in-the-loop approval sends it: the OpenAI

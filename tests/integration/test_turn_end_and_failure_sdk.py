@@ -172,4 +172,4 @@ async def test_an_apps_own_send_chat_is_grounded_from_its_output(engine) -> None
         await connection.response.create()
         seen = await events_until(connection, "response.done")
         text = next(e for e in seen if e["type"] == "response.output_text.done")["text"]
-        assert text == "Done: Parcel note."
+        assert text == "I've sent the chat to Dario."

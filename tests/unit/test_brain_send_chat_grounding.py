@@ -52,7 +52,7 @@ def _after_send_chat(tools: tuple[ToolSpec, ...], output: str) -> tuple[str | No
 def test_an_apps_own_send_chat_is_grounded_from_its_output() -> None:
     text, rule = _after_send_chat(MEETING, '{"ok": true, "to": "Dario", "title": "Parcel note"}')
     assert rule == "builtin.function_output.grounding"
-    assert text == "Done: Parcel note." and text not in SENT
+    assert text == "I've sent the chat to Dario." and text not in SENT
 
 
 def test_an_apps_own_send_chat_refused_is_said_plainly() -> None:

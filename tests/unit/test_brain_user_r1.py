@@ -188,12 +188,50 @@ def test_a_tool_named_after_use_is_called_even_misheard(text: str, expected: lis
         ("21", "get_temperature", '{"city": "Oslo"}', "It's 21 degrees in Oslo."),
         ('"sunny"', "check_weather", '{"city": "Paris"}', "The weather in Paris is sunny."),
         ("ok", "get_status", "{}", "Done."),  # an acknowledgement is no answer
-        ("done", "turn_on", '{"room": "kitchen"}', "Done: kitchen."),  # an action keeps its sentence
+        ("done", "turn_on", '{"room": "kitchen"}', "I've turned it on in the kitchen."),  # an action's own
     ],
 )
 def test_a_lookup_answered_with_one_value_says_it(output: str, call: str, arguments: str, said: str) -> None:
     """An Agents SDK ``function_tool`` returning one value ("10:00" for get_time) got "Done: Tokyo.": the
     answer was never said."""
+    from mockengine.brain.acting import grounding
+
+    assert grounding(output, call, arguments) == said
+
+
+@pytest.mark.parametrize(
+    ("call", "arguments", "output", "said"),
+    [
+        (
+            "book_table",
+            '{"name": "Smith", "party_size": 4, "time": "20:00"}',
+            '{"status": "confirmed", "confirmation": "AB12"}',
+            "I've booked the table for Smith. It's confirmed, and the confirmation is AB12.",
+        ),
+        ("add_note", '{"text": "buy milk"}', '{"id": "n_41"}', "I've added the note: buy milk."),
+        (
+            "set_lights",
+            '{"room": "kitchen", "on": true}',
+            '{"success": true}',
+            "I've set the lights in the kitchen.",
+        ),
+        ("send_message", '{"to": "Ana", "text": "hi"}', "{}", "I've sent the message to Ana."),
+        ("stop_timer", "{}", '{"ok": true}', "I've stopped the timer."),
+        (
+            "cancel_order",
+            '{"order_id": "4471"}',
+            '{"status": "cancelled"}',
+            "I've canceled the order. It's cancelled.",
+        ),
+        ("favorites", '{"song": "Hey Jude"}', '{"ok": true}', "Done: Hey Jude."),  # no verb: as before
+    ],
+)
+def test_an_action_that_went_through_is_said_as_done(
+    call: str, arguments: str, output: str, said: str
+) -> None:
+    """An action's output was read as "Done: Smith, in confirmed view." (a status taken for a card's
+    view) or "Done: n 41." (an id read out): now the action in the past, what it acted on, its state and
+    its confirmation code."""
     from mockengine.brain.acting import grounding
 
     assert grounding(output, call, arguments) == said
