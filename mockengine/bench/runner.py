@@ -76,10 +76,8 @@ def run_bench(args: argparse.Namespace) -> int:
     # A usage mistake is one line and status 2, as everywhere else on the command line (SystemExit with
     # a message exited 1, the status of a run whose figures measure nothing).
     if unknown:
-        print(
-            f"mockengine bench: unknown section(s) {', '.join(unknown)}; choose from {', '.join(all_sections)}",
-            file=sys.stderr,
-        )
+        refusal = f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(all_sections)}"
+        print(f"mockengine bench: {refusal}", file=sys.stderr)
         return 2
     misplaced = _options_for_sections_not_run(args, parts)
     if misplaced is not None:
