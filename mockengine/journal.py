@@ -193,9 +193,13 @@ def _line(record: dict[str, Any], text: str, kind: str | None = None) -> str:
 
 
 def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None) -> int:
-    """Print every session's timeline under ``path``; 1 when there is no journal there."""
+    """Print every session's timeline under ``path``: 0; 1 when there is no journal there; 2 when ``path``
+    does not exist (a usage mistake, as a missing file is for every other command)."""
     from mockengine.recordings.timeline import print_http  # a recording's HTTP exchanges (mockengine record)
 
+    if not Path(path).exists():
+        print(f"mockengine journal: {path}: no such file or directory", file=sys.stderr)
+        return 2
     out = out or sys.stdout
     files = journal_files(Path(path))
     for n, events_file in enumerate(files):

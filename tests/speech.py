@@ -15,6 +15,7 @@ import numpy as np
 import soxr
 from openai.types.realtime import RealtimeServerEvent
 
+from mockengine.engines.stt import Transcript, WordTiming
 from tests.server_event_check import sdk_deviations
 
 DATA = Path(__file__).parent / "data"
@@ -33,6 +34,24 @@ def load_wav_24k(path: Path) -> bytes:
 
 def question() -> tuple[bytes, dict[str, Any]]:
     return load_wav_24k(DATA / "question.wav"), json.loads((DATA / "question.json").read_text())
+
+
+# whisper tiny.en on tests/data/question.wav, with its word timings and probabilities: the "?" is a word
+# of its own, stretched over the trailing silence. For tests that need whisper's words without the model.
+QUESTION_TRANSCRIPT = Transcript(
+    "What is the capital of France?",
+    3247,
+    "en",
+    (
+        WordTiming("What", 0, 800, 0.727),
+        WordTiming("is", 800, 1000, 0.967),
+        WordTiming("the", 1000, 1260, 0.947),
+        WordTiming("capital", 1260, 1600, 0.934),
+        WordTiming("of", 1600, 1860, 0.524),
+        WordTiming("France", 1860, 2240, 0.934),
+        WordTiming("?", 2240, 3220, 0.891),
+    ),
+)
 
 
 def _server_event_models() -> dict[str, Any]:

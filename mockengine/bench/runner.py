@@ -67,15 +67,22 @@ def _options_for_sections_not_run(args: argparse.Namespace, parts: list[str]) ->
 
 
 def run_bench(args: argparse.Namespace) -> int:
+    """Run the chosen sections: 0; 1 when the load section connected no session; 2, with one line on
+    stderr, for an unknown section or a section's option given for a section the run leaves out."""
     all_sections = sections()
     chosen = [name.strip() for given in args.only or () for name in given.split(",") if name.strip()]
     parts: list[str] = chosen or [name for name, section in all_sections.items() if section.default]
     unknown = [p for p in parts if p not in all_sections]
+    # A usage mistake is one line and status 2, as everywhere else on the command line (SystemExit with
+    # a message exited 1, the status of a run whose figures measure nothing).
     if unknown:
-        raise SystemExit(f"unknown bench section(s) {unknown}; choose from {', '.join(all_sections)}")
+        refusal = f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(all_sections)}"
+        print(f"mockengine bench: {refusal}", file=sys.stderr)
+        return 2
     misplaced = _options_for_sections_not_run(args, parts)
     if misplaced is not None:
-        raise SystemExit(misplaced)
+        print(misplaced, file=sys.stderr)
+        return 2
     ctx = BenchContext(args)
     try:
         for part in parts:

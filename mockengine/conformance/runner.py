@@ -182,6 +182,9 @@ def run_conformance(
     if json_path and not Path(json_path).resolve().parent.is_dir():  # not after minutes of checks
         print(f"conformance: --json {json_path}: no such directory", file=out, flush=True)
         return 2
+    if clips_dir is not None and not Path(clips_dir).is_dir():  # every speech check then failed alike
+        print(f"conformance: --clips {clips_dir}: no such directory", file=out, flush=True)
+        return 2
     try:
         results, report = asyncio.run(
             arun_conformance(

@@ -9,6 +9,7 @@ dropped sessions told from real failures.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from mockengine.faults.spec import COMMON, KINDS, FaultProfile, FaultSpecError, load_profile, parse_faults
 from mockengine.faults.state import fault_state
@@ -48,9 +49,14 @@ def schedule(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the kinds or the schedule: 0; a mistake in the options or the profile is one line on stderr
+    and 2, as every other start-up mistake of the command line."""
+    if args.faults_command == "schedule" and args.count < 1:  # 0 or -3 printed a table of no ordinals
+        print(f"mockengine: --count must be at least 1, not {args.count}", file=sys.stderr)
+        return 2
     try:
         print(kinds() if args.faults_command == "kinds" else schedule(args))
     except FaultSpecError as exc:
-        print(f"mockengine: {exc}")
+        print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -13,6 +13,8 @@ from typing import Any
 
 from openai import AsyncOpenAI
 
+from tests.tool_schemas import BOOK_TABLE, chat_tool
+
 WEATHER = {
     "type": "function",
     "function": {
@@ -25,21 +27,7 @@ WEATHER = {
         },
     },
 }
-BOOK = {
-    "type": "function",
-    "function": {
-        "name": "book_table",
-        "description": "Book a table at the restaurant",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "description": "Name for the booking"},
-                "party_size": {"type": "integer"},
-            },
-            "required": ["name", "party_size"],
-        },
-    },
-}
+BOOK = chat_tool(BOOK_TABLE)
 PHRASES = {
     "type": "function",
     "function": {

@@ -108,3 +108,51 @@ def test_a_recording_scenario_without_a_recording_stops_the_server_with_one_line
     assert result.returncode == 2 and "listening" not in result.stdout
     (line,) = [line for line in result.stderr.splitlines() if line.startswith("mockengine: ")]
     assert f"{tmp_path / 'bug.yaml'}: at $.recording: " in line and "no recording.json" in line
+
+
+@pytest.mark.slow  # a mockengine subprocess
+@pytest.mark.parametrize("count", ["-3", "0"])
+def test_a_schedule_of_no_ordinals_is_refused_with_one_line(count: str) -> None:
+    """`faults schedule --count -3` printed "ordinals 1..-3", no rows and "0 of -3 hit", with status 0."""
+    result = _run("faults", "schedule", "--fault", "close_after_audio_delta:3", "--count", count)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [f"mockengine: --count must be at least 1, not {count}"]
+
+
+@pytest.mark.slow  # a mockengine subprocess
+def test_a_bad_fault_for_the_schedule_is_one_line_on_stderr() -> None:
+    result = _run("faults", "schedule", "--fault", "nope")
+    assert result.returncode == 2 and result.stdout == ""  # the refusal went to stdout, under the table's
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("mockengine: unknown fault kind")
+
+
+@pytest.mark.slow  # a mockengine subprocess
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["bench", "--only", "nope"], "mockengine bench: unknown section(s) nope; choose from "),
+        (["bench", "--only", "tools", "--plot", "x.png"], "mockengine bench: --plot is an option of the "),
+    ],
+)
+def test_a_bench_usage_mistake_is_status_2_as_elsewhere(argv: list[str], said: str) -> None:
+    """Both exited 1, the status of a bench whose load connected nothing, not 2 as every other usage
+    mistake of the command line."""
+    result = _run(*argv)
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(said)
+
+
+@pytest.mark.slow  # a mockengine subprocess
+def test_a_journal_path_that_does_not_exist_is_a_usage_mistake(tmp_path) -> None:
+    """A missing PATH exited 1, as an empty journal directory does, where every other command's missing
+    file or directory is status 2; a directory holding no journal stays 1 (nothing to show)."""
+    missing = _run("journal", str(tmp_path / "missing"))
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert missing.stderr.splitlines() == [
+        f"mockengine journal: {tmp_path / 'missing'}: no such file or directory"
+    ]
+    empty = _run("journal", str(tmp_path))
+    assert empty.returncode == 1 and empty.stderr.splitlines() == [
+        f"mockengine journal: no events.jsonl under {tmp_path}"
+    ]

@@ -14,6 +14,7 @@ from typing import Any
 from openai import AsyncOpenAI
 
 from tests.speech import validate_server_event
+from tests.tool_schemas import BOOK_TABLE, realtime_tool
 
 CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 TOOLS: list[dict[str, Any]] = [
@@ -29,20 +30,7 @@ TOOLS: list[dict[str, Any]] = [
         "description": "Get the current local time in a city",
         "parameters": CITY,
     },
-    {
-        "type": "function",
-        "name": "book_table",
-        "description": "Book a table at the restaurant",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "description": "Name for the booking"},
-                "party_size": {"type": "integer"},
-                "time": {"type": "string", "description": "HH:MM"},
-            },
-            "required": ["name", "party_size"],
-        },
-    },
+    realtime_tool(BOOK_TABLE),
 ]
 OUTPUTS = {
     "get_weather": {"temperature_c": 18, "conditions": "cloudy"},

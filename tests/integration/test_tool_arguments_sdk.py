@@ -17,28 +17,10 @@ from agents import function_tool
 from agents.realtime import RealtimeAgent, RealtimeRunner
 from openai import AsyncOpenAI
 
-TIME_PATTERN = "^[0-2][0-9]:[0-5][0-9]$"
-ALARM = {
-    "type": "function",
-    "name": "set_alarm",
-    "description": "Set an alarm.",
-    "parameters": {
-        "type": "object",
-        "properties": {
-            "time": {"type": "string", "pattern": TIME_PATTERN},
-            "days": {
-                "type": "array",
-                "items": {"type": "string", "enum": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]},
-                "minItems": 1,
-                "uniqueItems": True,
-            },
-            "volume": {"type": "integer", "minimum": 1, "maximum": 10},
-        },
-        "required": ["time", "days", "volume"],
-        "additionalProperties": False,
-    },
-}
-CHAT_ALARM = {"type": "function", "function": {k: v for k, v in ALARM.items() if k != "type"}}
+from tests.tool_schemas import SET_ALARM, TIME_PATTERN, chat_tool, realtime_tool
+
+ALARM = realtime_tool(SET_ALARM)
+CHAT_ALARM = chat_tool(SET_ALARM)
 SEND_EMAIL = {
     "type": "function",
     "function": {

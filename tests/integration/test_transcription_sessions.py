@@ -15,11 +15,11 @@ from openai import AsyncOpenAI
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.chat.audio import decode_audio_file
 from mockengine.engines.fakes import FakeTranscriber
-from mockengine.engines.stt import Transcript, WordTiming
+from mockengine.engines.stt import Transcript
 from mockengine.server.app import create_app
 from mockengine.server.state import STATS
 from tests.conftest import FAKE_TRANSCRIPT
-from tests.speech import DATA, validate_server_event
+from tests.speech import DATA, QUESTION_TRANSCRIPT, validate_server_event
 
 HEADERS = {"Authorization": "Bearer sk-test"}
 
@@ -221,26 +221,19 @@ async def test_a_transcription_secret_cannot_open_a_webrtc_call(engine_url) -> N
     assert error["param"] == "session.type" and "WebSocket only" in error["message"]
 
 
-# whisper tiny.en's words for tests/data/question.wav (FAKE_TRANSCRIPT), with its word probabilities.
-QUESTION_WORDS = (
-    WordTiming("What", 0, 800, 0.727),
-    WordTiming("is", 800, 1000, 0.967),
-    WordTiming("the", 1000, 1260, 0.947),
-    WordTiming("capital", 1260, 1600, 0.934),
-    WordTiming("of", 1600, 1860, 0.524),
-    WordTiming("France", 1860, 2240, 0.934),
-    WordTiming("?", 2240, 3220, 0.891),
-)
-
-
 class WordyTranscriber(FakeTranscriber):
-    """The fake transcript with whisper's word timings and probabilities, as the real engine gives them."""
+    """The fake transcript (FAKE_TRANSCRIPT) with whisper's word timings and probabilities for it, as the real
+    engine gives them."""
 
     def transcribe(
         self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
     ) -> Transcript:
         heard = super().transcribe(pcm16_24k, language=language, prompt=prompt)
-        return dataclasses.replace(heard, words=QUESTION_WORDS) if heard.text == FAKE_TRANSCRIPT else heard
+        return (
+            dataclasses.replace(heard, words=QUESTION_TRANSCRIPT.words)
+            if heard.text == FAKE_TRANSCRIPT
+            else heard
+        )
 
 
 async def _wordy_engine(aiohttp_server, fake_resources) -> str:

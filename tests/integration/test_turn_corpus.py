@@ -9,22 +9,16 @@ transcription latency, so these runs model none.
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
 from mockengine.bench.turn_corpus import FINISHED, category_table, evaluate
 from mockengine.turn_corpus import MID_THOUGHT_CATEGORIES, VOICES, load, splits
 from mockengine.turn_eval import MAX_WAIT_MS, CachingTranscriber
+from tests.needs import need_espeak_ng
 
 pytestmark = pytest.mark.models
 
-if shutil.which("espeak-ng") is None:
-    reason = "espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)"
-    if os.environ.get("CI") == "true":
-        raise RuntimeError(reason)
-    pytest.skip(reason, allow_module_level=True)
+need_espeak_ng()
 
 
 @pytest.fixture(scope="module")

@@ -3,22 +3,17 @@ packages, on a real clip of the turn corpus's ``tune`` split (the split the inte
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 
 import pytest
 
 from mockengine.engines.stt import WhisperTranscriber
 from mockengine.turn_corpus import load, read_pcm
+from tests.needs import need_espeak_ng
 
 pytestmark = pytest.mark.models
 
-if shutil.which("espeak-ng") is None:
-    reason = "espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)"
-    if os.environ.get("CI") == "true":
-        raise RuntimeError(reason)
-    pytest.skip(reason, allow_module_level=True)
+need_espeak_ng()
 
 BYTES_PER_MS = 48
 PROBE_TAIL_MS = 100  # a probe hears the silence up to the frame that reached 100 ms of it

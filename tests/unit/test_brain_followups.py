@@ -18,6 +18,7 @@ from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
 from mockengine.brain.names import introduced, takes_own_name
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario
+from tests.tool_schemas import BOOK_TABLE as BOOK
 
 CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 WEATHER = ToolSpec("get_weather", "Get the current weather in a city", CITY)
@@ -33,19 +34,6 @@ FORECAST = ToolSpec(
             "units": {"type": "string", "enum": ["metric", "imperial"]},
         },
         "required": ["city", "date"],
-    },
-)
-BOOK = ToolSpec(
-    "book_table",
-    "Book a table at the restaurant",
-    {
-        "type": "object",
-        "properties": {
-            "name": {"type": "string", "description": "Name for the booking"},
-            "party_size": {"type": "integer"},
-            "time": {"type": "string", "description": "HH:MM"},
-        },
-        "required": ["name", "party_size"],
     },
 )
 REGISTER = ToolSpec(

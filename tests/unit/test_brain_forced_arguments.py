@@ -18,28 +18,10 @@ from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.model import ForcedTool, ToolChoice
 from mockengine.brain.patterns import generated, heard
 from mockengine.brain.schema_values import value_for
+from tests.tool_schemas import SET_ALARM as ALARM
+from tests.tool_schemas import TIME_PATTERN
 
 TODAY = date(2026, 12, 2)
-TIME_PATTERN = "^[0-2][0-9]:[0-5][0-9]$"
-ALARM = ToolSpec(
-    "set_alarm",
-    "Set an alarm.",
-    {
-        "type": "object",
-        "properties": {
-            "time": {"type": "string", "pattern": TIME_PATTERN},
-            "days": {
-                "type": "array",
-                "items": {"type": "string", "enum": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]},
-                "minItems": 1,
-                "uniqueItems": True,
-            },
-            "volume": {"type": "integer", "minimum": 1, "maximum": 10},
-        },
-        "required": ["time", "days", "volume"],
-        "additionalProperties": False,
-    },
-)
 # What openai-agents sends for `def play_music(genre: str, artist: str | None = None)` (strict mode).
 PLAY_MUSIC = ToolSpec(
     "play_music",

@@ -34,3 +34,11 @@ def test_a_clip_that_is_not_a_wav_is_one_line(tmp_path: Path, content: bytes) ->
     status, out = run("--check", "engine_turn[server_vad]", "--clips", str(tmp_path))
     assert status == 2 and out.count("\n") == 1
     assert out.startswith(f"conformance: {tmp_path}/question.wav: not a PCM WAV file (")
+
+
+@pytest.mark.parametrize("where", ["missing", "question.wav"])
+def test_a_clips_directory_that_is_not_there_is_refused_up_front(tmp_path: Path, where: str) -> None:
+    """`--clips /missing` was taken: no clips, and every speech check failed with "clip is missing"."""
+    (tmp_path / "question.wav").write_bytes(b"RIFF")
+    status, out = run("--clips", str(tmp_path / where))
+    assert status == 2 and out == f"conformance: --clips {tmp_path / where}: no such directory\n"

@@ -3,8 +3,6 @@ conformance clips, through real libopus (PyAV's encoder at a browser's 48 kHz, t
 
 from __future__ import annotations
 
-import os
-import shutil
 from functools import cache
 from itertools import combinations
 
@@ -25,6 +23,7 @@ from mockengine.engines import fingerprint as fp
 from mockengine.engines.cache import ByteLRU, CachingTranscriber
 from mockengine.engines.fakes import FakeTranscriber
 from mockengine.engines.stt import Transcript, WordTiming
+from tests.needs import need_espeak_ng
 
 
 @cache
@@ -98,10 +97,7 @@ def test_no_clip_matches_another_clip_even_through_opus() -> None:
 def test_sentences_one_word_apart_in_the_same_voice_never_match() -> None:
     """The hard case: the bits alone match "my name is John Smith" to "... Jane Smith" (espeak-ng, same
     voice); the band-level verification must refuse every such pair, as made and through Opus."""
-    if shutil.which("espeak-ng") is None:
-        if os.environ.get("CI"):
-            pytest.fail("espeak-ng is missing (tools/install_test_deps.sh installs it)")
-        pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)")
+    need_espeak_ng()
     found = minimal_pair_matches()
     assert found.compared >= 100 and found.bits_only >= 20  # the bits alone would match many
     assert found.matched == [] and found.closest_db > fp.MAX_LOCAL_DB

@@ -8,22 +8,7 @@ from mockengine.chat.transcription import word_timings
 from mockengine.engines.stt import Transcript, WordTiming
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.transcript_tokens import logprobs, whisper_words
-
-# whisper tiny.en on tests/data/question.wav: the "?" is stretched over the trailing silence.
-QUESTION = Transcript(
-    "What is the capital of France?",
-    3247,
-    "en",
-    (
-        WordTiming("What", 0, 800, 0.727),
-        WordTiming("is", 800, 1000, 0.967),
-        WordTiming("the", 1000, 1260, 0.947),
-        WordTiming("capital", 1260, 1600, 0.934),
-        WordTiming("of", 1600, 1860, 0.524),
-        WordTiming("France", 1860, 2240, 0.934),
-        WordTiming("?", 2240, 3220, 0.891),
-    ),
-)
+from tests.speech import QUESTION_TRANSCRIPT as QUESTION  # whisper tiny.en on tests/data/question.wav
 
 
 def test_punctuation_joins_its_word_which_keeps_its_own_times_and_probability():
