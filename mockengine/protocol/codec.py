@@ -17,6 +17,7 @@ carry the text).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import orjson
@@ -41,3 +42,29 @@ def dumps_utf8(value: Any) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         return json.dumps(value).encode("ascii")
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def loads_strict(raw: str | bytes) -> Any:
+    """The JSON value of an HTTP request body (or a form field holding JSON), read as the live service
+    reads JSON: raises ``ValueError`` (with the reason) for text that is not JSON, ``NaN`` / ``Infinity``
+    (Python's extensions, which no other parser reads and which would come back in an answer as
+    non-JSON), nesting deeper than the parser's recursion allows, and a string with a lone UTF-16
+    surrogate escape (no character: UTF-8, the tokenizer and piper refuse it)."""
+    try:
+        value = json.loads(raw, parse_constant=_reject_constant)
+    except RecursionError as exc:
+        raise ValueError("nested too deeply") from exc
+    text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+    if _SURROGATE_ESCAPE.search(text) is not None:
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except (UnicodeEncodeError, RecursionError) as exc:
+            raise ValueError("a string holds an unpaired UTF-16 surrogate escape") from exc
+    return value

@@ -462,6 +462,16 @@ async def test_odd_bodies_get_openai_shaped_errors(engine):
                 answer.status == 400
                 and "could not parse the JSON body" in (await answer.json())["error"]["message"]
             )
+        # Not JSON to the live service either: NaN, a lone surrogate (piper's espeak raised on it: a 500),
+        # nesting past the parser's depth.
+        for raw in (
+            b'{"model": "tts-1", "voice": "alloy", "input": "Hi.", "speed": NaN}',
+            b'{"model": "tts-1", "voice": "alloy", "input": "\\ud800"}',
+            b"[" * 100_000 + b"]" * 100_000,
+        ):
+            async with session.post(base + "speech", data=raw, headers=auth) as answer:
+                assert answer.status == 400, raw[:80]
+                assert "could not parse the JSON body" in (await answer.json())["error"]["message"]
         for body in ([1, 2], {"model": "tts-1", "voice": "alloy"}, {"model": "tts-1", "input": "Hi."}):
             async with session.post(base + "speech", json=body, headers=auth) as answer:
                 assert answer.status == 400, body
