@@ -45,6 +45,24 @@ def dumps_utf8(value: Any) -> bytes:
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# Objects and arrays nest at most this deep in what a client sends (a WebSocket frame, an HTTP body): the
+# engine walks tool schemas and session configs recursively, and a few hundred levels (under the
+# parser's own limit) exhausted its stack (a 500). Real requests stay far below it.
+MAX_NESTING = 64
+
+
+def is_nested_deeper_than(data: Any, limit: int) -> bool:
+    """Whether objects and arrays in ``data`` nest deeper than ``limit``. Iterative, so a hostile value
+    cannot exhaust the stack here."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > limit:
+                return True
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
 
 
 def _reject_constant(name: str) -> Any:
@@ -55,12 +73,14 @@ def loads_strict(raw: str | bytes) -> Any:
     """The JSON value of an HTTP request body (or a form field holding JSON), read as the live service
     reads JSON: raises ``ValueError`` (with the reason) for text that is not JSON, ``NaN`` / ``Infinity``
     (Python's extensions, which no other parser reads and which would come back in an answer as
-    non-JSON), nesting deeper than the parser's recursion allows, and a string with a lone UTF-16
-    surrogate escape (no character: UTF-8, the tokenizer and piper refuse it)."""
+    non-JSON), objects and arrays nested deeper than :data:`MAX_NESTING`, and a string with a lone
+    UTF-16 surrogate escape (no character: UTF-8, the tokenizer and piper refuse it)."""
     try:
         value = json.loads(raw, parse_constant=_reject_constant)
     except RecursionError as exc:
-        raise ValueError("nested too deeply") from exc
+        raise ValueError(f"objects and arrays may nest at most {MAX_NESTING} deep") from exc
+    if is_nested_deeper_than(value, MAX_NESTING):
+        raise ValueError(f"objects and arrays may nest at most {MAX_NESTING} deep")
     text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
     if _SURROGATE_ESCAPE.search(text) is not None:
         try:

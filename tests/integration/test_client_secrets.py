@@ -164,6 +164,12 @@ async def test_invalid_json_body(engine_url):
         # a lone surrogate, which no UTF-8 text carries; nesting past the parser's depth (was a 500)
         b'{"session": {"type": "realtime", "instructions": "\\ud800"}}',
         b'{"session": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        # under the parser's limit, but past what the session checks walk (their recursion was a 500)
+        b'{"session": {"type": "realtime", "tools": [{"type": "function", "name": "x", "parameters": '
+        + b'{"a": ' * 500
+        + b"1"
+        + b"}" * 500
+        + b"}]}}",
     ],
 )
 async def test_bodies_json_cannot_carry_are_invalid_json(engine_url, raw):

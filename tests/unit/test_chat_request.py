@@ -78,6 +78,19 @@ def test_deeply_nested_json_is_a_client_error():
     assert caught.value.status == 400
 
 
+def test_json_nested_deeper_than_the_engine_walks_is_a_client_error():
+    """A tool schema nested a few hundred levels, under the parser's own limit, exhausted the stack of the
+    schema checks (a 500): nesting is capped at the parse boundary, as for Realtime frames."""
+    deep = '{"a": ' * 500 + "1" + "}" * 500
+    body = (
+        '{"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}], "tools": [{"type": '
+        f'"function", "function": {{"name": "x", "parameters": {deep}}}}}]}}'
+    )
+    with pytest.raises(ChatError) as caught:
+        parse_request(body.encode())
+    assert caught.value.status == 400 and caught.value.message.startswith("We could not parse the JSON body")
+
+
 def test_tool_answers_may_come_in_any_order_but_each_once():
     calls = {"role": "assistant", "content": None, "tool_calls": [call("a"), call("b")]}
     answer = [{"role": "tool", "tool_call_id": i, "content": "ok"} for i in ("b", "a")]
