@@ -107,9 +107,10 @@ def parse_request(raw: bytes) -> ChatRequest:
 def load_json_object(raw: bytes) -> dict[str, Any]:
     """The JSON object ``raw`` holds, or ChatError (400, the live "could not parse" error) for anything
     else: what ``protocol.codec.loads_strict`` refuses (not JSON, ``NaN`` / ``Infinity``, nesting past
-    ``MAX_NESTING``, a lone surrogate escape), or not an object."""
+    the parser's depth, a lone surrogate escape), or not an object."""
     try:
-        body = loads_strict(raw)
+        # Any depth the parser takes (a client's own fields may nest deep: tested, traced).
+        body = loads_strict(raw, max_nesting=None)
     except ValueError as exc:
         raise errors.malformed_json() from exc
     if not isinstance(body, dict):

@@ -69,18 +69,19 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def loads_strict(raw: str | bytes) -> Any:
+def loads_strict(raw: str | bytes, max_nesting: int | None = MAX_NESTING) -> Any:
     """The JSON value of an HTTP request body (or a form field holding JSON), read as the live service
     reads JSON: raises ``ValueError`` (with the reason) for text that is not JSON, ``NaN`` / ``Infinity``
     (Python's extensions, which no other parser reads and which would come back in an answer as
-    non-JSON), objects and arrays nested deeper than :data:`MAX_NESTING`, and a string with a lone
-    UTF-16 surrogate escape (no character: UTF-8, the tokenizer and piper refuse it)."""
+    non-JSON), objects and arrays nested deeper than ``max_nesting`` (``None``: as deep as the parser
+    goes), and a string with a lone UTF-16 surrogate escape (no character: UTF-8, the tokenizer and piper
+    refuse it)."""
     try:
         value = json.loads(raw, parse_constant=_reject_constant)
     except RecursionError as exc:
-        raise ValueError(f"objects and arrays may nest at most {MAX_NESTING} deep") from exc
-    if is_nested_deeper_than(value, MAX_NESTING):
-        raise ValueError(f"objects and arrays may nest at most {MAX_NESTING} deep")
+        raise ValueError("objects and arrays nest deeper than the parser goes") from exc
+    if max_nesting is not None and is_nested_deeper_than(value, max_nesting):
+        raise ValueError(f"objects and arrays may nest at most {max_nesting} deep")
     text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
     if _SURROGATE_ESCAPE.search(text) is not None:
         try:

@@ -78,17 +78,18 @@ def test_deeply_nested_json_is_a_client_error():
     assert caught.value.status == 400
 
 
-def test_json_nested_deeper_than_the_engine_walks_is_a_client_error():
-    """A tool schema nested a few hundred levels, under the parser's own limit, exhausted the stack of the
-    schema checks (a 500): nesting is capped at the parse boundary, as for Realtime frames."""
+def test_a_tool_schema_nested_as_deep_as_the_parser_goes_is_checked():
+    """A tool schema nested a few hundred levels, under the parser's own limit, exhausted the recursion of
+    the $ref check (a 500); the walk is iterative now, so the schema is checked like any other."""
     deep = '{"a": ' * 500 + "1" + "}" * 500
     body = (
         '{"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}], "tools": [{"type": '
         f'"function", "function": {{"name": "x", "parameters": {deep}}}}}]}}'
     )
-    with pytest.raises(ChatError) as caught:
-        parse_request(body.encode())
-    assert caught.value.status == 400 and caught.value.message.startswith("We could not parse the JSON body")
+    assert [spec.name for spec in parse_request(body.encode()).tools] == ["x"]
+    with pytest.raises(ChatError) as caught:  # and a bad $ref at the bottom is still found
+        parse_request(body.replace('"a": 1', '"a": {"$ref": "https://e.org/x"}').encode())
+    assert caught.value.code == "invalid_function_parameters" and "cannot be resolved" in caught.value.message
 
 
 def test_tool_answers_may_come_in_any_order_but_each_once():
