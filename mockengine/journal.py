@@ -66,7 +66,8 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 def _item_gist(item: dict[str, Any]) -> str:
-    parts = [str(item.get("id")), str(item.get("type"))]
+    # A client's item often has no id of its own (the engine gives it one): nothing, not Python's "None".
+    parts = [str(item[key]) for key in ("id", "type") if item.get(key) is not None]
     if item.get("role"):
         parts.append(str(item["role"]))
     if item.get("name"):
@@ -101,7 +102,8 @@ def gist(record: dict[str, Any]) -> str:
     )
     if kind == "error" and isinstance(event.get("error"), dict):
         err = event["error"]
-        bits = [str(err.get("code")), _short(err.get("message", ""), 100)]
+        bits = [str(err["code"])] if err.get("code") is not None else []
+        bits.append(_short(err.get("message", ""), 100))
         if err.get("param"):
             bits.append(f"param={err['param']}")
         if err.get("event_id"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.errors import ProtocolError, json_text
 
 KEYS_URL = "https://platform.openai.com/account/api-keys"
 
@@ -288,7 +288,7 @@ def invalid_enum(param: str, value: object, allowed: tuple[str, ...]) -> ChatErr
     supported = ", ".join(f"'{a}'" for a in allowed)
     return ChatError(
         400,
-        f"Invalid value: '{value}'. Supported values are: {supported}.",
+        f"Invalid value: '{json_text(value)}'. Supported values are: {supported}.",
         param,
         "invalid_value",
     )

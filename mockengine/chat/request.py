@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +23,7 @@ from mockengine.chat import errors, schema
 from mockengine.chat.audio import CHAT_VOICES, STREAM_AUDIO_FORMATS, AudioOutput, audio_support
 from mockengine.chat.errors import ChatError
 from mockengine.chat.limits import check_tool_count
+from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.schema_errors import json_type_name, validate
 from mockengine.protocol.schema_refs import unresolvable_reference
@@ -36,7 +36,6 @@ _VALIDATORS = {
 _CACHED_JSON_MAX_CHARS = 16_384
 MAX_STOP_SEQUENCES = 4
 # A \uD800–\uDFFF escape: JSON text may pair them; a lone one is no character (``load_json_object``).
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 # A custom (free-text) tool is offered to the brain as a function taking one string, ``input``.
 CUSTOM_TOOL_PARAMETERS: dict[str, Any] = {
     "type": "object",
@@ -107,25 +106,16 @@ def parse_request(raw: bytes) -> ChatRequest:
 
 def load_json_object(raw: bytes) -> dict[str, Any]:
     """The JSON object ``raw`` holds, or ChatError (400, the live "could not parse" error) for anything
-    else: not JSON, nested past the parser's depth, not an object, ``NaN`` / ``Infinity`` (Python's
-    extensions, not JSON), or a string with a lone surrogate escape (no character: the tokenizer and the
-    UTF-8 encoder refuse it)."""
+    else: what ``protocol.codec.loads_strict`` refuses (not JSON, ``NaN`` / ``Infinity``, nesting past
+    the parser's depth, a lone surrogate escape), or not an object."""
     try:
-        body = json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as exc:
+        # Any depth the parser takes (a client's own fields may nest deep: tested, traced).
+        body = loads_strict(raw, max_nesting=None)
+    except ValueError as exc:
         raise errors.malformed_json() from exc
     if not isinstance(body, dict):
         raise errors.malformed_json()
-    if _SURROGATE_ESCAPE.search(raw) is not None:
-        try:
-            json.dumps(body, ensure_ascii=False).encode()
-        except (UnicodeEncodeError, RecursionError) as exc:
-            raise errors.malformed_json() from exc
     return body
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 def parse_body(body: dict[str, Any]) -> ChatRequest:

@@ -100,17 +100,19 @@ def parse_request(body: Any) -> SpeechRequest:
         raise ChatError(
             400, "Invalid type for 'instructions': expected a string.", "instructions", "invalid_type"
         )
-    fmt = body.get("response_format", "mp3")
+    # null is "not given" (docs/client-compatibility.md), as for `instructions` above and every optional
+    # Chat Completions parameter: an OpenAPI-generated client sends its unset fields so.
+    fmt = _given(body, "response_format", "mp3")
     if fmt not in SPEECH_FORMATS:
         raise errors.invalid_enum("response_format", fmt, SPEECH_FORMATS)
-    speed = body.get("speed", 1.0)
+    speed = _given(body, "speed", 1.0)
     if isinstance(speed, bool) or not isinstance(speed, (int, float)) or math.isnan(speed):
         raise ChatError(400, "Invalid type for 'speed': expected a number.", "speed", "invalid_type")
     if speed < MIN_SPEECH_SPEED:
         raise errors.number_below_minimum("speed", MIN_SPEECH_SPEED, speed)
     if speed > MAX_SPEECH_SPEED:
         raise errors.number_above_maximum("speed", MAX_SPEECH_SPEED, speed)
-    stream_format = body.get("stream_format", "audio")
+    stream_format = _given(body, "stream_format", "audio")
     if stream_format not in STREAM_FORMATS:
         raise errors.invalid_enum("stream_format", stream_format, STREAM_FORMATS)
     if stream_format == "sse" and model in NO_SSE_MODELS:
@@ -122,6 +124,11 @@ def parse_request(body: Any) -> SpeechRequest:
             "unsupported_value",
         )
     return SpeechRequest(model, text, voice, asked, instructions, fmt, float(speed), stream_format)
+
+
+def _given(body: dict[str, Any], name: str, default: Any) -> Any:
+    value = body.get(name)
+    return default if value is None else value
 
 
 def _voice(voice: Any) -> tuple[str, str]:

@@ -29,7 +29,6 @@ Guard: with ``--control-token T`` a request must carry ``Authorization: Bearer T
 from __future__ import annotations
 
 import ipaddress
-import json
 import os
 from typing import Any
 
@@ -37,6 +36,7 @@ from aiohttp import web
 
 from mockengine.faults.spec import FaultSpecError, faults_from_data, parse_faults
 from mockengine.faults.state import FAULTS
+from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.http_errors import error_response
 
 CONTROL_TOKEN_HEADER = "X-Mockengine-Control-Token"
@@ -91,7 +91,7 @@ async def arm_faults(request: web.Request) -> web.Response:
         return forbidden(request)
     state = request.app[FAULTS]
     try:
-        body = json.loads(await request.read())
+        body = loads_strict(await request.read())
         if not isinstance(body, dict) or "fault" not in body:
             raise FaultSpecError('expected a JSON object with "fault"')
         raw = body["fault"]

@@ -19,6 +19,7 @@ import orjson
 
 from mockengine.audio.pcm import strict_b64decode
 from mockengine.protocol import errors
+from mockengine.protocol.codec import MAX_NESTING, is_nested_deeper_than
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.item_params import validate_item, validate_response_params
 from mockengine.protocol.nulls import drop_not_given
@@ -29,7 +30,6 @@ from mockengine.protocol.session_config import validate_session_update
 MAX_APPEND_BYTES = 15 * 1024 * 1024
 # Deepest JSON nesting accepted. A tool schema with OpenAI's strict-mode limit of 10 levels of nested
 # objects, each a list of objects under `anyOf` (an optional field), sits ~57 deep in its session.update.
-MAX_NESTING = 64
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -305,19 +305,6 @@ def _has_lone_surrogate(raw: str, data: Any) -> bool:
     return False
 
 
-def _is_nested_deeper_than(data: Any, limit: int) -> bool:
-    """Iteratively, so a hostile frame cannot exhaust the stack here (or later, in copies)."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict | list):
-            if depth > limit:
-                return True
-            children = value.values() if isinstance(value, dict) else value
-            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return False
-
-
 def _echoable_event_id(value: Any) -> str | None:
     """The client's ``event_id`` when the error can echo it (a string UTF-8 can carry)."""
     if not isinstance(value, str):
@@ -401,7 +388,7 @@ def parse_client_event(
     try:
         if _has_lone_surrogate(raw, data):
             raise errors.invalid_json("a string holds an unpaired UTF-16 surrogate escape")
-        if _is_nested_deeper_than(data, MAX_NESTING):
+        if is_nested_deeper_than(data, MAX_NESTING):
             raise errors.invalid_json(f"objects and arrays may nest at most {MAX_NESTING} deep")
         data = drop_not_given(data)
         kind = data.get("type")

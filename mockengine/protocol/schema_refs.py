@@ -9,16 +9,20 @@ from typing import Any
 
 
 def unresolvable_reference(node: Any, root: dict[str, Any]) -> str | None:
-    """The first ``$ref`` in ``node`` that is not a JSON pointer (``#/…``) or anchor into ``root``:
-    nothing is fetched, so any other reference cannot be followed."""
-    if isinstance(node, list):
-        return next((r for r in (unresolvable_reference(n, root) for n in node) if r is not None), None)
-    if not isinstance(node, dict):
-        return None
-    reference = node.get("$ref")
-    if isinstance(reference, str) and not _resolves(reference, root):
-        return reference
-    return next((r for r in (unresolvable_reference(v, root) for v in node.values()) if r is not None), None)
+    """The first ``$ref`` in ``node`` (depth first, in document order) that is not a JSON pointer
+    (``#/…``) or anchor into ``root``: nothing is fetched, so any other reference cannot be followed.
+    Iterative: a schema nested a few hundred deep (which the JSON parser takes) exhausted the recursion."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, list):
+            stack.extend(reversed(current))
+        elif isinstance(current, dict):
+            reference = current.get("$ref")
+            if isinstance(reference, str) and not _resolves(reference, root):
+                return reference
+            stack.extend(reversed(list(current.values())))
+    return None
 
 
 def _resolves(reference: str, root: dict[str, Any]) -> bool:
@@ -39,9 +43,14 @@ def _resolves(reference: str, root: dict[str, Any]) -> bool:
 
 
 def _anchors(node: Any) -> set[str]:
-    if isinstance(node, list):
-        return {a for n in node for a in _anchors(n)}
-    if not isinstance(node, dict):
-        return set()
-    found = {node["$anchor"]} if isinstance(node.get("$anchor"), str) else set()
-    return found.union(*(_anchors(v) for v in node.values()))
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, list):
+            stack.extend(current)
+        elif isinstance(current, dict):
+            if isinstance(current.get("$anchor"), str):
+                found.add(current["$anchor"])
+            stack.extend(current.values())
+    return found

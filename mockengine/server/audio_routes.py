@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Literal, TypeVar
@@ -26,6 +25,7 @@ from mockengine.chat.audio import MAX_INPUT_AUDIO_MS, InputAudioTooLong, decode_
 from mockengine.chat.errors import ChatError
 from mockengine.chat.transcription import TranscriptionRequest
 from mockengine.engines.stt import Transcriber, Transcript
+from mockengine.protocol.codec import loads_strict
 from mockengine.server.admission import speech_admitted
 from mockengine.server.chat_routes import authenticate, error_response, read_body
 from mockengine.server.state import RESOURCES
@@ -145,8 +145,8 @@ async def speech_handler(request: web.Request) -> web.StreamResponse:
         authenticate(request.headers, resources.settings)
         raw = await read_body(request)
         try:
-            body = json.loads(raw)
-        except (ValueError, RecursionError):
+            body = loads_strict(raw)
+        except ValueError:
             raise errors.malformed_json() from None
         wanted = speech.parse_request(body)
         if wanted.response_format == "pcm" and wanted.stream_format == "audio":

@@ -16,7 +16,6 @@ With a seed the secrets (and the session ids in the answers) repeat run after ru
 from __future__ import annotations
 
 import copy
-import json
 import random
 import time
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from aiohttp import web
 
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
+from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.protocol.nulls import drop_not_given
@@ -163,7 +163,7 @@ async def create_client_secret(request: web.Request) -> web.Response:
         return refusal
     raw = await request.read()
     try:
-        body = json.loads(raw) if raw.strip() else {}
+        body = loads_strict(raw) if raw.strip() else {}
     except ValueError:
         return error_response(400, INVALID_JSON_BODY)
     try:

@@ -462,10 +462,43 @@ async def test_odd_bodies_get_openai_shaped_errors(engine):
                 answer.status == 400
                 and "could not parse the JSON body" in (await answer.json())["error"]["message"]
             )
+        # Not JSON to the live service either: NaN, a lone surrogate (piper's espeak raised on it: a 500),
+        # nesting past the parser's depth.
+        for raw in (
+            b'{"model": "tts-1", "voice": "alloy", "input": "Hi.", "speed": NaN}',
+            b'{"model": "tts-1", "voice": "alloy", "input": "\\ud800"}',
+            b"[" * 100_000 + b"]" * 100_000,
+        ):
+            async with session.post(base + "speech", data=raw, headers=auth) as answer:
+                assert answer.status == 400, raw[:80]
+                assert "could not parse the JSON body" in (await answer.json())["error"]["message"]
         for body in ([1, 2], {"model": "tts-1", "voice": "alloy"}, {"model": "tts-1", "input": "Hi."}):
             async with session.post(base + "speech", json=body, headers=auth) as answer:
                 assert answer.status == 400, body
                 assert set((await answer.json())["error"]) == {"message", "type", "param", "code"}
+
+
+async def test_speech_reads_null_as_not_given_and_quotes_values_as_json(engine):
+    """An OpenAPI-generated client sends unset fields as null: they were refused (`speed`) or quoted as
+    Python's `'None'`; a wrong value is quoted as JSON (`'true'`), never Python's `'True'`."""
+    running = await engine()
+    auth = {"Authorization": "Bearer sk-test"}
+    url = running.http_url + "/v1/audio/speech"
+    nulls = {"response_format": None, "speed": None, "stream_format": None, "instructions": None}
+    async with aiohttp.ClientSession() as session:
+        body = {"model": "tts-1", "voice": "alloy", "input": "Hi.", **nulls}
+        async with session.post(url, json=body, headers=auth) as answer:
+            assert answer.status == 200 and answer.content_type == "audio/mpeg"
+        for field, value, quoted in (
+            ("voice", True, "'true'"),
+            ("model", None, None),
+            ("model", [1], "'[1]'"),
+        ):
+            body = {"model": "tts-1", "voice": "alloy", "input": "Hi.", field: value}
+            async with session.post(url, json=body, headers=auth) as answer:
+                error = (await answer.json())["error"]
+                assert answer.status == 400 and error["param"] == field, error
+                assert quoted is None or error["message"].startswith(f"Invalid value: {quoted}."), error
 
 
 async def test_empty_input_is_empty_audio(audio_client):

@@ -155,6 +155,37 @@ async def test_invalid_json_body(engine_url):
         assert "could not parse the JSON body" in (await reply.json())["error"]["message"]
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # NaN once minted a secret whose session failed every response (and came back as `NaN`, not JSON)
+        b'{"session": {"type": "realtime", "audio": {"output": {"speed": NaN}}}}',
+        b'{"expires_after": {"seconds": Infinity}}',
+        # a lone surrogate, which no UTF-8 text carries; nesting past the parser's depth (was a 500)
+        b'{"session": {"type": "realtime", "instructions": "\\ud800"}}',
+        b'{"session": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        # under the parser's limit, but past what the session checks walk (their recursion was a 500)
+        b'{"session": {"type": "realtime", "tools": [{"type": "function", "name": "x", "parameters": '
+        + b'{"a": ' * 500
+        + b"1"
+        + b"}" * 500
+        + b"}]}}",
+    ],
+)
+async def test_bodies_json_cannot_carry_are_invalid_json(engine_url, raw):
+    base = (await engine_url()).replace("ws://", "http://")
+    headers = {"Authorization": "Bearer sk-x", "Content-Type": "application/json"}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{base}/realtime/client_secrets", data=raw, headers=headers) as reply,
+    ):
+        assert reply.status == 400
+        error = (await reply.json())["error"]
+        assert (
+            "could not parse the JSON body" in error["message"] and error["type"] == "invalid_request_error"
+        )
+
+
 def test_seeded_secrets_repeat_and_unseeded_differ():
     def mint_two(seed):
         store = ClientSecretStore(seed, clock=lambda: 1_000.0)

@@ -172,6 +172,10 @@ async def test_control_endpoint_arms_the_next_requests_and_is_guarded(http_engin
         assert statuses == [503, 503, 200]
         async with http.post(f"{base}/mockengine/faults", json={"fault": "http_nope"}) as reply:
             assert reply.status == 400
+        # nesting past the parser's depth was a 500; NaN is not JSON
+        for raw in (b"[" * 100_000 + b"]" * 100_000, b'{"fault": {"kind": "http_status", "rate": NaN}}'):
+            async with http.post(f"{base}/mockengine/faults", data=raw) as reply:
+                assert reply.status == 400 and (await reply.json())["error"]["param"] == "fault"
         async with http.post(
             f"{base}/mockengine/faults", json={"fault": "slow_drip", "session_id": "sess_x"}
         ) as reply:

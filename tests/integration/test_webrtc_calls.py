@@ -243,6 +243,25 @@ async def test_the_answer_carries_a_loopback_candidate_and_an_ek_secret_opens_a_
             "session.audio.output.voice",
         ),
         ("sk-test", {"session": "{not json"}, None, 400, None, "session"),
+        # Python's JSON extensions and what UTF-8 cannot carry are not JSON either (they once made a
+        # session whose every reply failed, or a 500).
+        (
+            "sk-test",
+            {"session": '{"type": "realtime", "audio": {"output": {"speed": NaN}}}'},
+            None,
+            400,
+            None,
+            "session",
+        ),
+        (
+            "sk-test",
+            {"session": '{"type": "realtime", "instructions": "\\ud800"}'},
+            None,
+            400,
+            None,
+            "session",
+        ),
+        ("sk-test", {"session": "[" * 100_000 + "]" * 100_000}, None, 400, None, "session"),
         (
             "sk-test",
             {"session": {"type": "realtime", "model": "gpt-4o"}},

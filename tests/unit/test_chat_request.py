@@ -78,6 +78,20 @@ def test_deeply_nested_json_is_a_client_error():
     assert caught.value.status == 400
 
 
+def test_a_tool_schema_nested_as_deep_as_the_parser_goes_is_checked():
+    """A tool schema nested a few hundred levels, under the parser's own limit, exhausted the recursion of
+    the $ref check (a 500); the walk is iterative now, so the schema is checked like any other."""
+    deep = '{"a": ' * 500 + "1" + "}" * 500
+    body = (
+        '{"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}], "tools": [{"type": '
+        f'"function", "function": {{"name": "x", "parameters": {deep}}}}}]}}'
+    )
+    assert [spec.name for spec in parse_request(body.encode()).tools] == ["x"]
+    with pytest.raises(ChatError) as caught:  # and a bad $ref at the bottom is still found
+        parse_request(body.replace('"a": 1', '"a": {"$ref": "https://e.org/x"}').encode())
+    assert caught.value.code == "invalid_function_parameters" and "cannot be resolved" in caught.value.message
+
+
 def test_tool_answers_may_come_in_any_order_but_each_once():
     calls = {"role": "assistant", "content": None, "tool_calls": [call("a"), call("b")]}
     answer = [{"role": "tool", "tool_call_id": i, "content": "ok"} for i in ("b", "a")]

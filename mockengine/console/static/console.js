@@ -142,7 +142,11 @@ async function mintSecret(session) {
   try { body = JSON.parse(text); } catch (error) { /* not JSON: shown as text */ }
   if (!answer.ok) {
     let message = `client_secrets ${answer.status}: ${body && body.error ? body.error.message : text}`;
-    if (answer.status === 401) {
+    if (answer.status === 401 && !$("api-key").value.trim()) {
+      // Any non-empty key opens an engine started without --api-key: naming --api-key here sent users
+      // looking for a flag the engine was never given.
+      message += " — the API key field is empty: put a key in it (any key, unless the engine was started with --api-key).";
+    } else if (answer.status === 401) {
       message += " — this engine checks API keys (serve --api-key): put one of its keys in the API key field.";
     }
     throw new Error(message);

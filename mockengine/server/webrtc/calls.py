@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -25,6 +24,7 @@ from aiortc import RTCPeerConnection, RTCSessionDescription
 from mockengine.brain.selection import UnknownScenario
 from mockengine.faults.spec import FaultSpec
 from mockengine.ids import IdFactory
+from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.protocol.session_config import (
@@ -267,7 +267,7 @@ def _session_from(text: str | None) -> dict[str, Any]:
     if text is None:
         return {}
     try:
-        session = json.loads(text)
+        session = loads_strict(text)
     except ValueError as exc:
         raise BadCall(400, INVALID_JSON_BODY, param="session") from exc
     try:

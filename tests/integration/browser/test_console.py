@@ -105,6 +105,23 @@ async def test_console_failed_connect_can_be_retried(engine, chromium_path, fake
         assert not problems, problems
 
 
+async def test_console_empty_api_key_says_so(engine, chromium_path, fake_mic_wav):
+    """An engine that takes any key, the key field emptied: the reason names the empty field, not an
+    --api-key the engine was never started with; any key then connects."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.fill("#api-key", "")
+        await page.click("#connect")
+        await expect(page.locator("#status")).to_have_text("failed")
+        await expect(page.locator("#connect-error")).to_contain_text("API key field is empty")
+        assert "this engine checks API keys" not in await page.text_content("#connect-error")
+        await page.fill("#api-key", "sk-anything")
+        await _go_live(page)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
+
+
 async def test_console_call_ended_by_the_engine(engine, chromium_path, fake_mic_wav):
     """Kill connection on a WebRTC call: the page closes its side of the call (left open, its ICE
     failure 15-20 s later ended the *next* session), the mute button is reset, and it connects again."""
