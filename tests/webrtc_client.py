@@ -20,6 +20,7 @@ from mockengine.rtc.media import pcm16_frames
 
 RATE_HZ = 24_000
 FRAME_SAMPLES = 480
+SILENT_PEAK = 600  # a received frame no louder than this is silence (the engine's padding, a pause)
 
 
 class Microphone(MediaStreamTrack):
@@ -63,9 +64,12 @@ class CallClient:
         self.pc = RTCPeerConnection(offline_configuration())
         self.mic = Microphone()
         self.events: list[dict[str, Any]] = []
+        # (len(heard), voiced_bytes) as each event arrived: events[i] ↔ heard_at[i]
+        self.heard_at: list[tuple[int, int]] = []
         self.binary_messages = 0  # server events that came as binary, not text, messages (none should)
         self.heard = bytearray()
         self.frames_heard = 0
+        self.voiced_bytes = 0  # of ``heard``, in frames louder than SILENT_PEAK
         self.call_id: str | None = None
         self.location: str | None = None
         self.handle: str | None = None
@@ -83,6 +87,7 @@ class CallClient:
         if isinstance(message, bytes):  # a binary message: a browser's JSON.parse(event.data) would fail
             self.binary_messages += 1
         self.events.append(json.loads(message))
+        self.heard_at.append((len(self.heard), self.voiced_bytes))
         self._new_event.set()
 
     def _on_track(self, track: MediaStreamTrack) -> None:
@@ -92,6 +97,8 @@ class CallClient:
         async for pcm in pcm16_frames(track):
             self.heard += pcm
             self.frames_heard += 1
+            if pcm and int(np.abs(np.frombuffer(pcm, dtype="<i2")).max()) > SILENT_PEAK:
+                self.voiced_bytes += len(pcm)
 
     async def offer(self) -> str:
         include_loopback(self.pc)
@@ -142,6 +149,13 @@ class CallClient:
 
     def kinds(self) -> list[str]:
         return [e["type"] for e in self.events]
+
+    def heard_ms_at(self, event: dict[str, Any], *, voiced: bool = False) -> float:
+        """How much of the reply track had been heard (ms) when ``event`` arrived: all of it, or with
+        ``voiced`` only its frames louder than SILENT_PEAK (not the silence the engine sends between
+        replies, or when a reply's audio comes slower than it plays)."""
+        index = next(i for i, e in enumerate(self.events) if e is event)
+        return self.heard_at[index][1 if voiced else 0] / 2 / RATE_HZ * 1000
 
     async def close(self) -> None:
         for task in self._tasks:

@@ -22,6 +22,7 @@ from mockengine.engines.tts import SpeechSegment
 from mockengine.server.app import create_app
 from mockengine.server.executors import MeteredExecutor
 from tests.conftest import FAKE_TRANSCRIPT
+from tests.eventually import eventually
 from tests.speech import DATA
 
 QUESTION = DATA / "question.wav"
@@ -79,6 +80,10 @@ def _waiting(metrics: dict, executor: str) -> float:
     return metrics.get(("mockengine_requests_waiting", (("executor", executor),)), 0.0)
 
 
+async def _waiting_now(port: int, executor: str, count: int) -> bool:
+    return _waiting(await _metrics(port), executor) == count
+
+
 async def _entered(held: Held) -> None:
     await asyncio.get_running_loop().run_in_executor(None, held.entered.acquire)
 
@@ -106,11 +111,15 @@ async def test_a_burst_of_speech_requests_leaves_a_worker_for_the_sessions(aioht
     burst = [asyncio.create_task(speak(fmt)) for fmt in ("mp3", "wav", "pcm", "mp3")]  # pcm: by sentence
     try:
         await _entered(synthesizer.held)  # one is speaking
+        # The other three wait on the event loop once their requests have come in (counted as soon as
+        # one was speaking, a loaded machine had not read them all yet). Given a worker instead, they
+        # never all wait and this fails.
+        await eventually(lambda: _waiting_now(server.port, "tts", 3), message="the other three never waited")
         sentence = asyncio.get_running_loop().run_in_executor(tts, lambda: "the session's sentence")
         done, _ = await asyncio.wait({sentence}, timeout=30)  # a guard, not a measure: it runs at once
         assert sentence in done and tts.queue_depth == 0
         during = await _metrics(server.port)
-        assert _waiting(during, "tts") == 3  # the other three wait on the event loop
+        assert _waiting(during, "tts") == 3  # still waiting: the sentence took the free worker
     finally:
         synthesizer.held.release.set()
         answers = await asyncio.gather(*burst)
@@ -144,16 +153,19 @@ async def test_a_burst_of_transcriptions_queues_a_sessions_transcript_behind_one
     ]
     try:
         await _entered(transcriber.held)  # one is being transcribed
+        # The other two requests wait on the event loop once they have come in (a fixed 0.2 s pause took
+        # for granted that they had, however loaded the machine); put in the executor instead, they never
+        # count as waiting and this fails.
+        await eventually(lambda: _waiting_now(server.port, "stt", 2), message="the other two never waited")
         session_job = asyncio.get_running_loop().run_in_executor(stt, lambda: "the session's transcript")
-        await asyncio.sleep(0.2)  # the other requests had their chance to queue
-        assert stt.queue_depth == 1  # the session's job, behind the one running
+        assert stt.queue_depth == 1  # the session's job, behind the one running only
         assert _waiting(await _metrics(server.port), "stt") == 2
     finally:
         transcriber.held.release.set()
         results = await asyncio.gather(*burst)
-        assert await session_job == "the session's transcript"
         await client.close()
         stt.shutdown(wait=True)
+    assert await session_job == "the session's transcript"
     assert [r.text for r in results] == [FAKE_TRANSCRIPT] * 3
     after = await _metrics(server.port)
     for route, count in (("/v1/audio/transcriptions", 2), ("/v1/audio/translations", 1)):

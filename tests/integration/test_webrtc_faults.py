@@ -65,7 +65,9 @@ async def test_datachannel_close_mid_response(engine):
     server = await engine()
     async with faulted_call(server, "datachannel_close:2") as client:
         story(client)
-        await until(lambda: client.channel.readyState == "closed")
+        # The fault acts on the reply's second audio delta: as long as that takes to come (a loaded
+        # machine took over 10 s), the same 30 s as any event here.
+        await until(lambda: client.channel.readyState == "closed", timeout_s=30.0)
     kinds = client.kinds()
     assert "response.created" in kinds and "response.done" not in kinds
     await server.wait_until_idle()
@@ -74,10 +76,15 @@ async def test_datachannel_close_mid_response(engine):
 async def test_media_stall_keeps_the_connection_up_but_sends_nothing(engine):
     server = await engine()
     pcm, _ = question()
-    async with faulted_call(server, "media_stall:1500") as client:
+    # The stall comes 5 s after the call opened, mid-reply: at 1.5 s it raced the reply's first frame
+    # (the story asked for, its first sentence spoken), and a loaded machine lost, the stall coming first
+    # and output_audio_buffer.started never.
+    async with faulted_call(server, "media_stall:5000") as client:
+        loop = asyncio.get_running_loop()
+        opened_by = loop.time()  # the call opened before session.created: the stall is due by +5.1 s
         story(client)
         await client.wait_for("output_audio_buffer.started")
-        await asyncio.sleep(2.0)  # the stall came 1.5 s after the call opened
+        await asyncio.sleep(max(0.0, opened_by + 5.5 - loop.time()))
         frames = client.frames_heard
         mark = len(client.events)
         client.mic.say(pcm)  # not heard either: the microphone is ignored

@@ -8,6 +8,7 @@ import pytest
 
 from mockengine.server import reclaim
 from mockengine.server.reclaim import Reclaimer
+from tests.eventually import eventually
 
 
 @pytest.fixture
@@ -50,7 +51,9 @@ async def test_trims_once_every_session_has_ended(trims: list[int]) -> None:
     active = [200]
     reclaimer = Reclaimer(0.001, active=lambda: active[0])
     _end_sessions(reclaimer, active, list(range(199, -1, -1)))
-    await asyncio.sleep(0.02)
+    # The trim runs on the default executor's thread: wait for the run to finish, not a fixed 20 ms a
+    # loaded machine may not schedule that thread in.
+    await eventually(lambda: reclaimer.runs == 1)
     assert trims == [0] and reclaimer.trims == 1 and reclaimer.collections == 1
 
 
@@ -58,10 +61,10 @@ async def test_trims_when_the_load_falls_to_a_quarter_and_the_peak_restarts_afte
     active = [100]
     reclaimer = Reclaimer(0.001, active=lambda: active[0])
     _end_sessions(reclaimer, active, list(range(99, 24, -1)))  # 25 left: a quarter of 100
-    await asyncio.sleep(0.02)
+    await eventually(lambda: reclaimer.runs == 1)  # the trim is on the executor's thread
     assert len(trims) == 1
     _end_sessions(reclaimer, active, [24, 23, 22])  # 22 of a new peak of 25: not a fall to a quarter
-    await asyncio.sleep(0.02)
+    await eventually(lambda: reclaimer.runs == 2)
     assert len(trims) == 1 and reclaimer.runs == 2
 
 

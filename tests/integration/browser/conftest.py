@@ -9,7 +9,6 @@ import shutil
 import wave
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from tests.speech import question
@@ -38,18 +37,31 @@ def chromium_path() -> str:
     return CHROMIUM
 
 
-@pytest.fixture
-def fake_mic_wav(tmp_path: Path) -> Path:
-    """The test question, then 6 s of silence (chromium loops the file), as 24 kHz mono PCM16."""
+def _mic_wav(path: Path, lead_s: float, trail_s: float) -> Path:
+    """The test question between ``lead_s`` and ``trail_s`` of silence, as 24 kHz mono PCM16."""
     pcm, _ = question()
-    silence = np.zeros(24_000 * 6, dtype="<i2").tobytes()
-    path = tmp_path / "mic.wav"
     with wave.open(str(path), "wb") as handle:
         handle.setnchannels(1)
         handle.setsampwidth(2)
         handle.setframerate(24_000)
-        handle.writeframes(bytes(24_000) + pcm + silence)
+        handle.writeframes(bytes(int(48_000 * lead_s)) + pcm + bytes(int(48_000 * trail_s)))
     return path
+
+
+@pytest.fixture
+def fake_mic_wav(tmp_path: Path) -> Path:
+    """The test question, then 6 s of silence (chromium loops the file)."""
+    return _mic_wav(tmp_path / "mic.wav", 0.5, 6.0)
+
+
+@pytest.fixture
+def question_once_wav(tmp_path: Path) -> Path:
+    """For a test that needs the question's spoken turn whole: chromium starts the fake microphone's file
+    at getUserMedia, before the call is up, and loops it. 3 s first, so a call slow to connect does not
+    clip the question's start; 60 s after, so its next round does not come during the test. With 6 s, a
+    slow machine heard it again before the reply had played, which barged in and cut the reply, turn
+    after turn (five times in one run under CPU contention)."""
+    return _mic_wav(tmp_path / "mic-once.wav", 3.0, 60.0)
 
 
 @pytest.fixture

@@ -39,7 +39,7 @@ async def npm_ci() -> None:
 
 
 async def test_agents_realtime_webrtc_spoken_turn_and_tool_call(
-    engine, aiohttp_server, chromium_path, fake_mic_wav, reports_dir
+    engine, aiohttp_server, chromium_path, question_once_wav, reports_dir
 ):
     await npm_ci()
     server = await engine()
@@ -48,7 +48,8 @@ async def test_agents_realtime_webrtc_spoken_turn_and_tool_call(
     page_app.router.add_static("/bundle/", BUNDLE)
     pages = await aiohttp_server(page_app)
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(fake_mic_wav))
+        args = chromium_args(question_once_wav)
+        browser = await p.chromium.launch(executable_path=chromium_path, args=args)
         try:
             page = await browser.new_page()
             # The page's origin (localhost:port) differs from the engine's (127.0.0.1:port): CORS applies.
@@ -68,6 +69,10 @@ async def test_agents_realtime_webrtc_spoken_turn_and_tool_call(
     assert "capital" in report["userTranscript"].lower()
     events = report["events"]
     assert {"output_audio_buffer.started", "output_audio_buffer.stopped"} <= set(events), events
+    # One spoken turn, its reply played out whole: the microphone says the question once in the test's
+    # time (conftest.question_once_wav), so no next round of it barges in.
+    assert events.count("input_audio_buffer.speech_started") == 1, events
+    assert "output_audio_buffer.cleared" not in events, events
     assert "response.output_audio.delta" not in events
     assert report["weatherCalls"] == ["Paris"]
     assert report["toolEnd"]["name"] == "get_weather" and "sunny" in report["toolEnd"]["result"]

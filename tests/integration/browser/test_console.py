@@ -18,10 +18,11 @@ pytestmark = pytest.mark.models
 
 
 @pytest.mark.parametrize("transport", ["webrtc", "websocket"])
-async def test_console_spoken_turn(engine, chromium_path, fake_mic_wav, reports_dir, transport):
+async def test_console_spoken_turn(engine, chromium_path, question_once_wav, reports_dir, transport):
     server = await engine()
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(fake_mic_wav))
+        args = chromium_args(question_once_wav)
+        browser = await p.chromium.launch(executable_path=chromium_path, args=args)
         try:
             page = await browser.new_page(viewport={"width": 1280, "height": 1000})
             problems: list[str] = []
@@ -43,6 +44,10 @@ async def test_console_spoken_turn(engine, chromium_path, fake_mic_wav, reports_
             if transport == "webrtc":
                 stopped = events.filter(has_text="output_audio_buffer.stopped").first
                 await expect(stopped).to_be_attached(timeout=30_000)
+            # One turn, its reply not cut (a cut one's response.done says "cancelled"): the question is
+            # said once in the test's time (conftest.question_once_wav), so no next round barges in.
+            await expect(events.filter(has_text="input_audio_buffer.speech_started")).to_have_count(1)
+            await expect(events.filter(has_text="response.done").first).not_to_contain_text("cancelled")
             await page.screenshot(path=str(reports_dir / f"console-{transport}.png"), full_page=True)
             await page.click("#hangup")
             await server.wait_until_idle()
