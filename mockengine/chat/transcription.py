@@ -192,7 +192,10 @@ def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
             "include",
             "unsupported_value",
         )
-    stream = (_field(form, "stream") or "false").lower() == "true"
+    stream_text = (_field(form, "stream") or "false").lower()
+    if stream_text not in ("true", "false"):  # a form field: only these two spell a boolean
+        raise errors.invalid_enum("stream", _field(form, "stream"), ("true", "false"))
+    stream = stream_text == "true"
     return TranscriptionRequest(
         task=task,
         model=model,

@@ -223,6 +223,9 @@ async def test_translation_is_english_text(audio_client):
          "Invalid language 'english'."),
         ({"model": "whisper-1", "temperature": 1.5}, 400, "temperature", "decimal_above_max_value", "<= 1.0"),
         ({"model": "whisper-9"}, 404, None, "model_not_found", "whisper-9"),
+        # a form's boolean: "maybe" was taken silently as false
+        ({"model": "gpt-4o-transcribe", "extra_body": {"stream": "maybe"}}, 400, "stream", "invalid_value",
+         "Invalid value: 'maybe'. Supported values are: 'true', 'false'."),
     ],
 )  # fmt: skip
 async def test_refused_transcription_requests(audio_client, kwargs, status, param, code, words):
