@@ -188,6 +188,14 @@ def timeline(records: Iterable[dict[str, Any]], show_all: bool = False) -> Itera
         yield _merged_line(run)
 
 
+def _holds_records(path: Path) -> bool:
+    """Whether the file ``path`` holds a journal record (a JSON object per line): text, not a WAV."""
+    try:
+        return any(isinstance(record, dict) for record in read_records(path))
+    except (UnicodeDecodeError, OSError):
+        return False
+
+
 def _line(record: dict[str, Any], text: str, kind: str | None = None) -> str:
     arrow = ARROWS.get(str(record.get("from")), "?")
     seconds = float(record.get("ms", 0.0)) / 1000.0
@@ -196,11 +204,15 @@ def _line(record: dict[str, Any], text: str, kind: str | None = None) -> str:
 
 def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None) -> int:
     """Print every session's timeline under ``path``: 0; 1 when there is no journal there; 2 when ``path``
-    does not exist (a usage mistake, as a missing file is for every other command)."""
+    does not exist or is a file with no journal record in it (a usage mistake, as a missing file is for
+    every other command)."""
     from mockengine.recordings.timeline import print_http  # a recording's HTTP exchanges (mockengine record)
 
     if not Path(path).exists():
         print(f"mockengine journal: {path}: no such file or directory", file=sys.stderr)
+        return 2
+    if Path(path).is_file() and not _holds_records(Path(path)):  # /etc/passwd printed "== session etc"
+        print(f"mockengine journal: {path}: not a journal's {EVENTS_FILE} (no JSON records)", file=sys.stderr)
         return 2
     out = out or sys.stdout
     files = journal_files(Path(path))

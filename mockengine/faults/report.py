@@ -36,6 +36,11 @@ def kinds() -> str:
     return "\n".join(lines)
 
 
+# The longest schedule printed: a table a person or a script reads (a longer one was worked out whole
+# before the first line, for minutes).
+SCHEDULE_MAX_COUNT = 100_000
+
+
 def schedule(args: argparse.Namespace) -> str:
     profile = load_profile(args.faults_file) if args.faults_file else FaultProfile()
     extra = tuple(spec for text in args.fault for spec in parse_faults(text))
@@ -53,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
     and 2, as every other start-up mistake of the command line."""
     if args.faults_command == "schedule" and args.count < 1:  # 0 or -3 printed a table of no ordinals
         print(f"mockengine: --count must be at least 1, not {args.count}", file=sys.stderr)
+        return 2
+    if args.faults_command == "schedule" and args.count > SCHEDULE_MAX_COUNT:  # 99999999 ran for minutes
+        print(f"mockengine: --count must be at most {SCHEDULE_MAX_COUNT}, not {args.count}", file=sys.stderr)
         return 2
     try:
         print(kinds() if args.faults_command == "kinds" else schedule(args))

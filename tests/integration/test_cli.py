@@ -111,6 +111,15 @@ def test_a_recording_scenario_without_a_recording_stops_the_server_with_one_line
 
 
 @pytest.mark.slow  # a mockengine subprocess
+def test_a_schedule_too_long_to_print_is_refused_with_one_line() -> None:
+    """`faults schedule --count 99999999` worked out the whole table before printing anything: minutes."""
+    result = _run("faults", "schedule", "--fault", "close_after_audio_delta:3", "--count", "99999999")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == ["mockengine: --count must be at most 100000, not 99999999"]
+    longest = _run("faults", "schedule", "--fault", "close_after_audio_delta:3", "--count", "100000")
+    assert longest.returncode == 0 and longest.stdout.splitlines()[-1].endswith("of 100000 hit")
+
+
 @pytest.mark.parametrize("count", ["-3", "0"])
 def test_a_schedule_of_no_ordinals_is_refused_with_one_line(count: str) -> None:
     """`faults schedule --count -3` printed "ordinals 1..-3", no rows and "0 of -3 hit", with status 0."""
@@ -155,4 +164,20 @@ def test_a_journal_path_that_does_not_exist_is_a_usage_mistake(tmp_path) -> None
     empty = _run("journal", str(tmp_path))
     assert empty.returncode == 1 and empty.stderr.splitlines() == [
         f"mockengine journal: no events.jsonl under {tmp_path}"
+    ]
+
+
+@pytest.mark.slow  # a mockengine subprocess
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [("passwd", b"root:x:0:0:root:/root:/bin/bash\n"), ("a.wav", b"RIFF\xff\xfe\x00WAVE")],
+)
+def test_a_file_that_is_no_journal_is_a_usage_mistake(tmp_path, name: str, content: bytes) -> None:
+    """`journal /etc/passwd` printed "== session etc" and exited 0; a binary file was a traceback."""
+    path = tmp_path / name
+    path.write_bytes(content)
+    result = _run("journal", str(path))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"mockengine journal: {path}: not a journal's events.jsonl (no JSON records)"
     ]
