@@ -211,6 +211,60 @@ def encode_audio(pcm16: bytes, fmt: str) -> bytes:
     return out.getvalue()
 
 
+# Formats whose container is written front to back (no header updated at the end), so the bytes can
+# leave sentence by sentence: MP3 frames, Ogg pages, ADTS frames. WAV and FLAC headers hold the length.
+STREAMED_ENCODINGS = frozenset(("mp3", "opus", "aac"))
+
+
+class _Sink:
+    """A write-only, unseekable file for the muxer: what it wrote since the last ``take``."""
+
+    def __init__(self) -> None:
+        self._written = bytearray()
+
+    def write(self, data: bytes) -> int:
+        self._written += data
+        return len(data)
+
+    def take(self) -> bytes:
+        out = bytes(self._written)
+        self._written.clear()
+        return out
+
+
+class StreamEncoder:
+    """PCM16 mono 24 kHz in, ``fmt`` (one of STREAMED_ENCODINGS) out as the muxer writes it: ``feed``
+    returns the bytes a piece of speech completed (possibly none: an Ogg page fills first), ``finish``
+    the rest. Deterministic (bitexact, as ``encode_audio``). The output is unseekable, so an MP3 has no
+    Xing header (``encode_audio``'s has one): a stream's bytes, as a streamed answer's are. Blocking
+    (codecs); one thread at a time."""
+
+    def __init__(self, fmt: str) -> None:
+        container_format, encoder = _CODECS[fmt]
+        self._sink = _Sink()
+        self._container = av.open(self._sink, "w", format=container_format, options={"fflags": "+bitexact"})
+        self._stream = cast(
+            "av.AudioStream", self._container.add_stream(encoder, rate=RATE_HZ, layout="mono")
+        )
+        self._stream.codec_context.flags |= av.codec.context.Flags.bitexact
+
+    def feed(self, pcm16: bytes) -> bytes:
+        if pcm16:
+            frame = av.AudioFrame.from_ndarray(
+                np.frombuffer(pcm16, dtype="<i2").reshape(1, -1), format="s16", layout="mono"
+            )
+            frame.sample_rate = RATE_HZ
+            for packet in self._stream.encode(frame):
+                self._container.mux(packet)
+        return self._sink.take()
+
+    def finish(self) -> bytes:
+        for packet in self._stream.encode(None):
+            self._container.mux(packet)
+        self._container.close()
+        return self._sink.take()
+
+
 @dataclass(frozen=True)
 class HeardAudio:
     """What an earlier answer said: its transcript and length (ms), until ``expires_at`` (Unix s)."""

@@ -21,7 +21,13 @@ from typing import Any, Literal, TypeVar
 from aiohttp import web
 
 from mockengine.chat import errors, speech, transcription
-from mockengine.chat.audio import MAX_INPUT_AUDIO_MS, InputAudioTooLong, decode_audio_file
+from mockengine.chat.audio import (
+    MAX_INPUT_AUDIO_MS,
+    STREAMED_ENCODINGS,
+    InputAudioTooLong,
+    StreamEncoder,
+    decode_audio_file,
+)
 from mockengine.chat.errors import ChatError
 from mockengine.chat.transcription import TranscriptionRequest
 from mockengine.engines.stt import Transcriber, Transcript
@@ -149,10 +155,10 @@ async def speech_handler(request: web.Request) -> web.StreamResponse:
         except ValueError:
             raise errors.malformed_json() from None
         wanted = speech.parse_request(body)
-        if wanted.response_format == "pcm" and wanted.stream_format == "audio":
-            return await _speak_pcm_by_sentence(request, wanted, _request_id("speech", raw))
-        if wanted.response_format == "pcm":
-            return await _speak_pcm_events_by_sentence(request, wanted, _request_id("speech", raw))
+        if wanted.response_format in SENTENCE_FORMATS and wanted.stream_format == "audio":
+            return await _speak_by_sentence(request, wanted, _request_id("speech", raw))
+        if wanted.response_format in SENTENCE_FORMATS:
+            return await _speak_events_by_sentence(request, wanted, _request_id("speech", raw))
         work = functools.partial(_speak, wanted, resources)
         pcm16, audio = await _off_loop(request, "tts", work)
     except ChatError as exc:
@@ -169,40 +175,63 @@ async def speech_handler(request: web.Request) -> web.StreamResponse:
     )
 
 
-async def _speak_pcm_by_sentence(
+# Formats whose bytes leave sentence by sentence: raw PCM, and the encodings whose container is written
+# front to back. WAV and FLAC are made whole (their headers hold the length).
+SENTENCE_FORMATS = frozenset(("pcm", *STREAMED_ENCODINGS))
+
+
+async def _sentence_audio(
+    request: web.Request, wanted: speech.SpeechRequest
+) -> AsyncIterator[tuple[bytes, int]]:
+    """Each sentence's audio in ``wanted.response_format`` as soon as piper has spoken it (and the encoder
+    has muxed it: an Ogg page may hold it back), then the encoder's last bytes; with each, the PCM16
+    bytes spoken so far (for usage). A pipeline starts playing after the first sentence, as with the
+    live service's chunked answer; before, an encoded answer was spoken and encoded whole first (4.3 s
+    to the first byte for three sentences)."""
+    resources = request.app[RESOURCES]
+    encoder = StreamEncoder(wanted.response_format) if wanted.response_format != "pcm" else None
+    spoken_bytes = 0
+
+    def speak_and_encode(sentence: str) -> tuple[bytes, int]:
+        pcm16 = speech.speak(wanted, resources.synthesizer, sentence)
+        return (encoder.feed(pcm16) if encoder is not None else pcm16), len(pcm16)
+
+    for sentence in speech.sentences(wanted):
+        audio, size = await _off_loop(request, "tts", functools.partial(speak_and_encode, sentence))
+        spoken_bytes += size
+        yield audio, spoken_bytes
+    if encoder is not None:
+        yield await _off_loop(request, "tts", encoder.finish), spoken_bytes
+
+
+async def _speak_by_sentence(
     request: web.Request, wanted: speech.SpeechRequest, request_id: str
 ) -> web.StreamResponse:
-    """Raw PCM needs no encoder, so each sentence goes out as soon as piper has spoken it: a pipeline
-    starts playing after the first sentence, as with the live service's chunked answer."""
-    resources = request.app[RESOURCES]
+    """The audio bytes, chunked, sentence by sentence (``_sentence_audio``)."""
 
     async def pieces() -> AsyncIterator[bytes]:
-        for sentence in speech.sentences(wanted):
-            work = functools.partial(speech.speak, wanted, resources.synthesizer, sentence)
-            for piece in speech.pieces(await _off_loop(request, "tts", work)):
+        async for audio, _ in _sentence_audio(request, wanted):
+            for piece in speech.pieces(audio):
                 yield piece
 
     headers = {"x-request-id": request_id, "Content-Type": wanted.content_type}
     return await send_streamed(request, pieces(), headers, what="audio stream")
 
 
-async def _speak_pcm_events_by_sentence(
+async def _speak_events_by_sentence(
     request: web.Request, wanted: speech.SpeechRequest, request_id: str
 ) -> web.StreamResponse:
-    """``speech.audio.delta`` events of raw PCM sentence by sentence, each sentence's as soon as piper has
-    spoken it, then ``speech.audio.done`` with the usage of all of it: LiveKit's ``openai.TTS(
-    response_format="pcm")`` (SSE with gpt-4o-mini-tts) starts playing after the first sentence."""
-    resources = request.app[RESOURCES]
+    """``speech.audio.delta`` events sentence by sentence (``_sentence_audio``), then
+    ``speech.audio.done`` with the usage of all of it: LiveKit's ``openai.TTS(response_format="pcm")``
+    (SSE with gpt-4o-mini-tts) starts playing after the first sentence."""
 
     async def frames() -> AsyncIterator[bytes]:
         spoken_bytes = 0
-        for sentence in speech.sentences(wanted):
-            work = functools.partial(speech.speak, wanted, resources.synthesizer, sentence)
-            pcm16 = await _off_loop(request, "tts", work)
-            spoken_bytes += len(pcm16)
-            for event in speech.delta_events(pcm16):
+        async for audio, spoken_so_far in _sentence_audio(request, wanted):
+            spoken_bytes = spoken_so_far
+            for event in speech.delta_events(audio):
                 yield sse_frame(event)
-        yield sse_frame(speech.done_event(speech.usage(wanted, spoken_bytes, resources.tokens)))
+        yield sse_frame(speech.done_event(speech.usage(wanted, spoken_bytes, request.app[RESOURCES].tokens)))
 
     headers = {"x-request-id": request_id, "Content-Type": SSE_CONTENT_TYPE}
     return await send_streamed(request, frames(), headers, what="audio stream")

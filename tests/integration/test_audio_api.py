@@ -527,22 +527,41 @@ class GatedSynthesizer(FakeSynthesizer):
         return super().synthesize(text, voice=voice, speed=speed)
 
 
-async def test_pcm_streams_each_sentence_once_it_is_spoken(aiohttp_server, resources):
+@pytest.mark.parametrize("response_format", ["pcm", "mp3", "aac"])
+async def test_speech_streams_each_sentence_once_it_is_spoken(aiohttp_server, resources, response_format):
+    """Raw PCM, and the encodings whose container is written front to back: the first sentence reaches
+    the client before the second is spoken. An encoded answer was spoken and encoded whole first (4.3 s
+    to the first byte for three sentences)."""
     gated = GatedSynthesizer()
     app = create_app(resources.settings, dataclasses.replace(resources, synthesizer=gated))
     server = await aiohttp_server(app)
     client = AsyncOpenAI(api_key="sk-test", base_url=f"http://127.0.0.1:{server.port}/v1", max_retries=0)
     received = b""
     async with client.audio.speech.with_streaming_response.create(
-        model="tts-1", voice="alloy", input="First one. Second one.", response_format="pcm"
+        model="tts-1", voice="alloy", input="First one. Second one.", response_format=response_format
     ) as response:
         async for chunk in response.iter_bytes():
             received += chunk
             gated.first_heard.set()
-    assert gated.waited_for_client == [
-        True
-    ]  # the first sentence reached the client before the second was spoken
-    assert len(received) == round(len("First one.Second one.") * 60 * 24) * 2
+    assert gated.waited_for_client == [True]  # the first sentence was out before the second was spoken
+    spoken_s = len("First one.Second one.") * 0.06
+    if response_format == "pcm":
+        assert len(received) == round(spoken_s * 24_000) * 2
+    else:  # the whole answer, one decodable stream
+        with av.open(io.BytesIO(received), "r", format="mp3" if response_format == "mp3" else "aac") as audio:
+            frames = list(audio.decode(audio=0))
+        assert sum(f.samples for f in frames) / frames[0].sample_rate == pytest.approx(spoken_s, abs=0.1)
+
+
+async def test_encoded_speech_streamed_is_the_same_bytes_as_read_whole(audio_client):
+    """The sentence-by-sentence encoder is seeded by nothing but the speech: a streamed read and a whole
+    read of the same request are the same bytes, and so are two streamed reads."""
+    client = await audio_client()
+    kwargs = {"model": "tts-1", "voice": "alloy", "input": "One. Two three. Four.", "response_format": "opus"}
+    whole = (await client.audio.speech.create(**kwargs)).content
+    async with client.audio.speech.with_streaming_response.create(**kwargs) as response:
+        streamed = b"".join([chunk async for chunk in response.iter_bytes()])
+    assert streamed == whole and whole.startswith(b"OggS")
 
 
 async def test_pcm_events_stream_each_sentence_once_it_is_spoken(aiohttp_server, resources):
