@@ -595,7 +595,8 @@ async def test_pcm_events_stream_each_sentence_once_it_is_spoken(aiohttp_server,
 
 
 @pytest.mark.parametrize(
-    ("response_format", "stream_format"), [("pcm", "sse"), ("wav", "audio"), ("pcm", "audio")]
+    ("response_format", "stream_format"),
+    [("pcm", "sse"), ("wav", "audio"), ("pcm", "audio"), ("mp3", "audio"), ("aac", "sse")],
 )
 async def test_a_client_that_stops_reading_and_leaves_ends_the_answer_quietly(
     resources, caplog, response_format, stream_format
