@@ -212,17 +212,20 @@ MADE_KINDS = frozenset(("poem", "song", "story", "explanation", "summary", "fact
 def subject_of(composed: Composed) -> str:
     """The subject of a request for content, said to the listener ("about my cat" → "your cat",
     "how tides work to me" → "how tides work"); "" when none was said."""
+    return " ".join(_TO_LISTENER.get(w.lower(), w) for w in _topic_words(composed).split())
+
+
+def _topic_words(composed: Composed) -> str:
+    """The request's topic as said, without its lead ("about") and tail ("to me", "please")."""
     topic = _TOPIC_TAIL.sub("", composed.topic.strip(" .!?,")).strip()
-    topic = _TOPIC_LEAD.sub("", topic).strip()
-    return " ".join(_TO_LISTENER.get(w.lower(), w) for w in topic.split())
+    return _TOPIC_LEAD.sub("", topic).strip()
 
 
 def of_the_conversation(composed: Composed) -> bool:
     """A summary of the conversation itself ("summarise what we talked about", "a recap so far")."""
     if composed.kind != "summary":
         return False
-    topic = _TOPIC_LEAD.sub("", _TOPIC_TAIL.sub("", composed.topic.strip(" .!?,")).strip()).strip()
-    return bool(_THE_CONVERSATION.match(topic or "so far"))
+    return bool(_THE_CONVERSATION.match(_topic_words(composed) or "so far"))
 
 
 def made(composed: Composed, text: str, rng: random.Random, earlier: tuple[str, ...] = ()) -> str | None:
