@@ -23,7 +23,7 @@ import time
 import wave
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 import av
 import numpy as np
@@ -194,21 +194,38 @@ def encode_audio(pcm16: bytes, fmt: str) -> bytes:
             handle.setframerate(RATE_HZ)
             handle.writeframes(pcm16)
         return out.getvalue()
-    container_format, encoder = _CODECS[fmt]
-    samples = np.frombuffer(pcm16, dtype="<i2").reshape(1, -1)
     out = io.BytesIO()
-    # bitexact: no encoder version in the headers, a fixed Ogg serial number; same speech, same bytes.
-    with av.open(out, "w", format=container_format, options={"fflags": "+bitexact"}) as container:
-        stream = cast("av.AudioStream", container.add_stream(encoder, rate=RATE_HZ, layout="mono"))
-        stream.codec_context.flags |= av.codec.context.Flags.bitexact
-        if samples.shape[1]:
-            frame = av.AudioFrame.from_ndarray(samples, format="s16", layout="mono")
-            frame.sample_rate = RATE_HZ
-            for packet in stream.encode(frame):
-                container.mux(packet)
-        for packet in stream.encode(None):
-            container.mux(packet)
+    container, stream = _open_encoder(out, fmt)
+    with container:
+        _mux(container, stream, pcm16)
+        _mux(container, stream, None)
     return out.getvalue()
+
+
+def _open_encoder(file: Any, fmt: str) -> tuple[Any, av.AudioStream]:
+    """A container of ``fmt`` (one of ``_CODECS``) writing to ``file``, and its mono 24 kHz stream.
+    bitexact: no encoder version in the headers, a fixed Ogg serial number; same speech, same bytes."""
+    container_format, encoder = _CODECS[fmt]
+    container = av.open(file, "w", format=container_format, options={"fflags": "+bitexact"})
+    stream = cast("av.AudioStream", container.add_stream(encoder, rate=RATE_HZ, layout="mono"))
+    stream.codec_context.flags |= av.codec.context.Flags.bitexact
+    return container, stream
+
+
+def _mux(container: Any, stream: av.AudioStream, pcm16: bytes | None) -> None:
+    """``pcm16`` (PCM16 mono 24 kHz) encoded and muxed; None flushes the encoder."""
+    if pcm16 is None:
+        packets = stream.encode(None)
+    elif pcm16:
+        frame = av.AudioFrame.from_ndarray(
+            np.frombuffer(pcm16, dtype="<i2").reshape(1, -1), format="s16", layout="mono"
+        )
+        frame.sample_rate = RATE_HZ
+        packets = stream.encode(frame)
+    else:
+        return
+    for packet in packets:
+        container.mux(packet)
 
 
 # Formats whose container is written front to back (no header updated at the end), so the bytes can
@@ -240,27 +257,15 @@ class StreamEncoder:
     (codecs); one thread at a time."""
 
     def __init__(self, fmt: str) -> None:
-        container_format, encoder = _CODECS[fmt]
         self._sink = _Sink()
-        self._container = av.open(self._sink, "w", format=container_format, options={"fflags": "+bitexact"})
-        self._stream = cast(
-            "av.AudioStream", self._container.add_stream(encoder, rate=RATE_HZ, layout="mono")
-        )
-        self._stream.codec_context.flags |= av.codec.context.Flags.bitexact
+        self._container, self._stream = _open_encoder(self._sink, fmt)
 
     def feed(self, pcm16: bytes) -> bytes:
-        if pcm16:
-            frame = av.AudioFrame.from_ndarray(
-                np.frombuffer(pcm16, dtype="<i2").reshape(1, -1), format="s16", layout="mono"
-            )
-            frame.sample_rate = RATE_HZ
-            for packet in self._stream.encode(frame):
-                self._container.mux(packet)
+        _mux(self._container, self._stream, pcm16)
         return self._sink.take()
 
     def finish(self) -> bytes:
-        for packet in self._stream.encode(None):
-            self._container.mux(packet)
+        _mux(self._container, self._stream, None)
         self._container.close()
         return self._sink.take()
 
