@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal, TextIO
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from . import checks_pause, checks_speech, checks_text
 from .audio import DEFAULT_CLIPS_DIR, Clip, MicrophoneStopped, load_clips
@@ -167,6 +168,31 @@ async def arun_conformance(
     return results, report
 
 
+DEFAULT_MODEL = "gpt-realtime"
+
+
+def realtime_url(url: str) -> str:
+    """The Realtime WebSocket URL ``--url`` names, completed the way the openai SDK completes a base URL.
+
+    ``http``/``https`` become ``ws``/``wss`` (the SDK's ``websocket_base_url`` rule); a URL with no path
+    gets ``/v1/realtime``; one with no ``model`` in its query gets ``model=gpt-realtime`` (the real service
+    closes a session without one with ``missing_model``). Anything else is kept as given, so the suite
+    can point at another provider's path. Raises ValueError for a URL with another scheme or no host.
+    """
+    parts = urlsplit(url.strip())
+    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme.lower(), parts.scheme.lower())
+    if scheme not in ("ws", "wss") or not parts.hostname:
+        raise ValueError(
+            f"--url {url}: expected ws://, wss://, http:// or https:// and a host, "
+            "e.g. ws://127.0.0.1:8765/v1/realtime?model=gpt-realtime"
+        )
+    path = parts.path if parts.path not in ("", "/") else "/v1/realtime"
+    query = parts.query
+    if not any(key == "model" for key, _ in parse_qsl(query, keep_blank_values=True)):
+        query = "&".join(filter(None, [query, urlencode({"model": DEFAULT_MODEL})]))
+    return urlunsplit((scheme, parts.netloc, path, query, ""))
+
+
 def run_conformance(
     url: str,
     *,
@@ -177,15 +203,19 @@ def run_conformance(
     out: TextIO = sys.stdout,
     clips_dir: str | Path | None = None,
     transport: str = "websocket",
+    err: TextIO = sys.stderr,
 ) -> int:
-    """CLI entry: run the suite; exit status 0 only if every check passed, 2 for a bad invocation."""
+    """CLI entry: run the suite; exit status 0 only if every check passed, 2 for a bad invocation.
+
+    Results go to ``out``; a bad invocation is one line on ``err`` (before anything runs)."""
     if json_path and not Path(json_path).resolve().parent.is_dir():  # not after minutes of checks
-        print(f"conformance: --json {json_path}: no such directory", file=out, flush=True)
+        print(f"conformance: --json {json_path}: no such directory", file=err, flush=True)
         return 2
     if clips_dir is not None and not Path(clips_dir).is_dir():  # every speech check then failed alike
-        print(f"conformance: --clips {clips_dir}: no such directory", file=out, flush=True)
+        print(f"conformance: --clips {clips_dir}: no such directory", file=err, flush=True)
         return 2
     try:
+        url = realtime_url(url)  # every check failed alike on a URL that could never connect
         results, report = asyncio.run(
             arun_conformance(
                 url,
@@ -198,7 +228,7 @@ def run_conformance(
             )
         )
     except (ValueError, OSError) as exc:
-        print(f"conformance: {exc}", file=out, flush=True)
+        print(f"conformance: {exc}", file=err, flush=True)
         return 2
     if json_path:
         write_json_report(report, json_path)
@@ -210,7 +240,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--url",
         required=True,
-        help="Realtime WebSocket URL, e.g. ws://127.0.0.1:8765/v1/realtime?model=gpt-realtime",
+        help="Realtime WebSocket URL, e.g. ws://127.0.0.1:8765/v1/realtime?model=gpt-realtime; http(s) is "
+        "taken as ws(s), no path as /v1/realtime, no model as model=gpt-realtime",
     )
     parser.add_argument(
         "--api-key",
@@ -245,7 +276,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_from_args(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_from_args(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """``run_conformance`` with the options ``add_arguments`` defined."""
     return run_conformance(
         args.url,
@@ -256,6 +287,7 @@ def run_from_args(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         out=out,
         clips_dir=args.clips,
         transport=args.transport,
+        err=err,
     )
 
 

@@ -165,6 +165,23 @@ def threaded_engine() -> Iterator[str]:
     loop.close()
 
 
+def test_an_http_url_with_no_path_reaches_the_realtime_endpoint(
+    threaded_engine: str, synthetic_clips: Path
+) -> None:
+    """`--url http://127.0.0.1:PORT`, what a user of `make serve` types first, runs the checks."""
+    port = threaded_engine.split(":")[2].split("/")[0]
+    out = io.StringIO()
+    status = run_conformance(
+        f"http://127.0.0.1:{port}",
+        api_key="sk-test",
+        checks=["handshake"],
+        out=out,
+        clips_dir=synthetic_clips,
+    )
+    assert status == 0, out.getvalue()
+    assert out.getvalue().splitlines()[-1] == "1 passed, 0 failed"
+
+
 def test_cli_entry_exit_status_and_json_report(
     threaded_engine: str, synthetic_clips: Path, tmp_path: Path
 ) -> None:
@@ -199,9 +216,14 @@ def test_cli_entry_exit_status_and_json_report(
 
 
 def test_cli_entry_rejects_an_unknown_check(synthetic_clips: Path) -> None:
-    out = io.StringIO()
+    out, err = io.StringIO(), io.StringIO()
     status = run_conformance(
-        "ws://127.0.0.1:9/v1/realtime", api_key=None, checks=["nope"], out=out, clips_dir=synthetic_clips
+        "ws://127.0.0.1:9/v1/realtime",
+        api_key=None,
+        checks=["nope"],
+        out=out,
+        clips_dir=synthetic_clips,
+        err=err,
     )
     assert status == 2
-    assert "unknown check nope" in out.getvalue()
+    assert "unknown check nope" in err.getvalue() and out.getvalue() == ""
