@@ -1,0 +1,80 @@
+"""A real MCP server on loopback for the hosted-MCP tests: the official ``mcp`` SDK's ``MCPServer`` (the
+former FastMCP) over streamable HTTP, served by uvicorn in the test's event loop. It records every
+tool call it runs, so a test can tell a call that ran from one that did not."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+
+
+@dataclass
+class RunningMcpServer:
+    url: str  # the streamable HTTP endpoint, http://127.0.0.1:<port>/mcp
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+
+def _server(calls: list[tuple[str, dict[str, Any]]]) -> MCPServer:
+    server = MCPServer("weather-and-dice")
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def get_weather(city: str) -> str:
+        """Get the current weather for a city."""
+        calls.append(("get_weather", {"city": city}))
+        return f"It is 21 degrees and sunny in {city}."
+
+    @server.tool()
+    def roll_dice(sides: int) -> str:
+        """Roll one die with the given number of sides."""
+        calls.append(("roll_dice", {"sides": sides}))
+        return f"The die shows {random.Random(sides).randint(1, sides)}."
+
+    @server.tool()
+    def book_table(restaurant: str) -> str:
+        """Book a table at a restaurant."""
+        calls.append(("book_table", {"restaurant": restaurant}))
+        raise ValueError("the restaurant is fully booked")
+
+    @server.tool()
+    async def check_stock(product: str) -> str:
+        """Check whether a product is in stock."""
+        calls.append(("check_stock", {"product": product}))
+        await asyncio.sleep(30)
+        return "In stock."
+
+    return server
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@asynccontextmanager
+async def mcp_server() -> AsyncIterator[RunningMcpServer]:
+    """Serve the tools above until the block ends."""
+    port = free_port()
+    running = RunningMcpServer(f"http://127.0.0.1:{port}/mcp")
+    app = _server(running.calls).streamable_http_app()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            if task.done():
+                task.result()  # it could not start: raise why
+            await asyncio.sleep(0.02)
+        yield running
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)
