@@ -432,7 +432,7 @@ def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
                 "invalid_value", f"Invalid '{param}': duplicate function name '{name}'.", param
             )
     for index, tool in enumerate(tools):
-        problem = _schema_problem(tool.get("parameters", {}))
+        problem = schema_problem(tool.get("parameters", {}))
         if problem is not None:
             param = f"{path}[{index}].parameters"
             raise ProtocolError("invalid_value", f"Invalid '{param}': {problem}", param)
@@ -446,8 +446,9 @@ _CHECKED_MAX = 4096
 _CHECKED_MAX_CHARS = 16_384
 
 
-def _schema_problem(parameters: Any) -> str | None:
-    """What is wrong with a tool's ``parameters`` schema (the error message's tail), or None."""
+def schema_problem(parameters: Any) -> str | None:
+    """What is wrong with a tool's ``parameters`` schema (the error message's tail), or None. Also asked
+    of the ``input_schema`` an MCP server lists (``realtime.mcp``)."""
     try:
         key = json.dumps(parameters, sort_keys=True)
     except (TypeError, ValueError, RecursionError):

@@ -16,6 +16,7 @@ as parameters); when it picks one, ``streaming`` writes an ``mcp_approval_reques
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,9 +24,11 @@ from typing import Any
 from mockengine.brain.model import ToolSpec, TurnView
 from mockengine.ids import IdFactory
 from mockengine.protocol import server_events as se
+from mockengine.protocol.session_config import schema_problem
 from mockengine.realtime.conversation import Conversation, Item
 
 Events = list[dict[str, Any]]
+FUNCTION_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")  # OpenAI's rule for function names
 DECLINED = "The user declined to run this tool."
 
 
@@ -196,11 +199,10 @@ class McpServers:
                 continue
             listing = self.listings.get(config["server_label"])
             for tool in (listing.tools or []) if listing is not None else []:
-                if tool["name"] in taken or not is_allowed(config, tool):
+                if tool["name"] in taken or not is_allowed(config, tool) or not _is_usable(tool):
                     continue
                 taken.add(tool["name"])
-                schema = tool.get("input_schema")
-                parameters = schema if isinstance(schema, dict) else {"type": "object", "properties": {}}
+                parameters = tool["input_schema"]
                 specs.append(ToolSpec(tool["name"], tool.get("description") or "", parameters))
                 routes[tool["name"]] = McpRoute(config["server_label"], needs_approval(config, tool))
         return specs, routes
@@ -208,6 +210,20 @@ class McpServers:
     def server(self, server_label: str) -> McpServer | None:
         listing = self.listings.get(server_label)
         return None if listing is None else listing.server
+
+
+def _is_usable(tool: dict[str, Any]) -> bool:
+    """A listed tool the brain can act on: a function's name, and an object schema that is valid JSON
+    Schema (a server's tools are checked as a client's functions are; the others stay in the listing
+    but are never picked)."""
+    schema = tool.get("input_schema")
+    if not isinstance(tool.get("name"), str) or not FUNCTION_NAME.fullmatch(tool["name"]):
+        return False
+    return (
+        isinstance(schema, dict)
+        and schema.get("type", "object") == "object"
+        and schema_problem(schema) is None
+    )
 
 
 def brain_history(context: Iterable[Item]) -> tuple[TurnView, ...]:

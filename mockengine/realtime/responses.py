@@ -19,7 +19,7 @@ from mockengine.protocol import server_events as se
 from mockengine.protocol.session_config import ServerVad
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item
-from mockengine.realtime.effects import McpCallKey, Step, Think, Trace
+from mockengine.realtime.effects import ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
 from mockengine.realtime.items import ConversationItems
 from mockengine.realtime.mcp import McpRoute, McpServers, approved_call
 from mockengine.realtime.replies import build_reply_request, response_params
@@ -64,7 +64,7 @@ class Responses:
                 for index, entry in enumerate(event.response["input"])
             )
         params = response_params(self.ctx.view, event.response, input_items)
-        step = Step()
+        step = self.list_mcp_tools(params.tools) if "tools" in event.response else Step()
         for item in transcribe:  # inline audio: the response waits for its words like for a turn's
             item.in_conversation = False
             step.effects.append(self.items.transcribe(item, self.ctx.await_transcript(item)))
@@ -170,6 +170,13 @@ class Responses:
 
     # -- hosted MCP tools -----------------------------------------------------------------------------
 
+    def list_mcp_tools(self, tools: Any) -> Step:
+        """List the MCP servers among ``tools`` (the session's, or one response's) not listed yet: their
+        ``mcp_list_tools`` items and ``ListMcpTools`` effects (``realtime.mcp``)."""
+        events, servers = self.mcp.sync(tools, self.ctx.conversation)
+        effects = [ListMcpTools(McpListKey(self.mcp.item_id_of(server)), server) for server in servers]
+        return Step(events=events, effects=list(effects))
+
     def mcp_listed(self, item_id: str, tools: list[dict[str, Any]] | None, now_ms: float) -> Step:
         """An MCP server's tools were listed (None: it could not be): the ``mcp_list_tools`` item's end,
         and the responses that waited for the listing go on."""
@@ -229,15 +236,9 @@ class Responses:
             return Step()
         if self.mcp.is_listing(r.params.tools):
             return Step()  # its MCP tools are still being listed (mcp_listed asks again)
-        approved = approved_call(context)
-        if approved is not None and self.mcp.server(approved.server_label or "") is not None:
-            # The user approved a call: this response runs it, as the brain asked for it then.
-            route = McpRoute(
-                approved.server_label or "", needs_approval=False, approval_request_id=approved.id
-            )
-            self._routes[r.id] = {approved.name or "": route}
-            call = ToolCall(approved.name or "", approved.arguments or "{}")
-            return self._replied(streamer, context, Reply(None, (call,), rule="mcp_approved"), now_ms)
+        approved = self._approved_reply(r.id, r.params.tools, context)
+        if approved is not None:
+            return self._replied(streamer, context, approved, now_ms)
         mcp_tools, self._routes[r.id] = self.mcp.declared(r.params.tools)
         request = build_reply_request(r.params, context, self.count, tuple(mcp_tools))
         self.count += 1
@@ -246,6 +247,23 @@ class Responses:
             texts = (r.params.instructions, *(item.text() for item in context))
             return Step(effects=[Think(r.id, request, self.brain, texts)])
         return self._replied(streamer, context, ask(self.brain, request), now_ms)
+
+    def _approved_reply(
+        self, response_id: str, tools: tuple[dict[str, Any], ...], context: tuple[Item, ...]
+    ) -> Reply | None:
+        """The call of an MCP approval request the user approved and no call ran for, when the response
+        still has its server: it runs as the brain asked for it then (the brain is not asked again)."""
+        approved = approved_call(context)
+        labels = {tool.get("server_label") for tool in tools if tool.get("type") == "mcp"}
+        if approved is None or approved.server_label not in labels:
+            return None
+        label, name = approved.server_label or "", approved.name or ""
+        if self.mcp.server(label) is None:
+            return None
+        self._routes[response_id] = {
+            name: McpRoute(label, needs_approval=False, approval_request_id=approved.id)
+        }
+        return Reply(None, (ToolCall(name, approved.arguments or "{}"),), rule="mcp_approved")
 
     def on_reply(self, response_id: str, outcome: Reply | Exception, now_ms: float) -> Step:
         """The brain's ``outcome`` for a response asked aside; nothing when the response already ended

@@ -46,7 +46,6 @@ from mockengine.realtime.conversation import Conversation
 from mockengine.realtime.effects import (
     EffectKey,
     ItemTranscriptKey,
-    ListMcpTools,
     McpCallKey,
     McpListKey,
     ProbeKey,
@@ -250,10 +249,7 @@ class RealtimeSession:
 
     def _list_mcp_tools(self) -> Step:
         """List the session's MCP servers not listed yet (``realtime.mcp``)."""
-        tools = self.config.get("tools") or []
-        events, servers = self.responses.mcp.sync(tools, self.ctx.conversation)
-        effects = [ListMcpTools(McpListKey(self.responses.mcp.item_id_of(s)), s) for s in servers]
-        return Step(events=events, effects=list(effects))
+        return self.responses.list_mcp_tools(self.config.get("tools") or [])
 
     def think_aside(self) -> None:
         """From now on ask the brain through ``Think`` effects (the server runs it off its event loop)
