@@ -207,3 +207,56 @@ async def test_a_failing_tool_and_a_slow_one_fail_the_call_not_the_session(engin
         assert [name for name, _ in server.calls] == ["book_table", "check_stock"]
         response, _ = await _ask(connection, "What is the capital of France?")
         assert "Paris" in _said(response)
+
+
+async def test_a_client_secrets_mcp_server_is_listed_when_its_session_opens(engine) -> None:
+    """The session a client secret carries is a session.update applied at creation: its MCP servers are
+    listed right after session.created, and the browser's first turn can use them."""
+    eng = await engine(audio_pace=0.0, mcp_timeout_s=3.0)
+    async with mcp_server() as server:
+        tool = _mcp_tool(server.url, require_approval="never")
+        session = {
+            "type": "realtime",
+            "model": "gpt-realtime",
+            "output_modalities": ["text"],
+            "tools": [tool],
+        }
+        base = eng.url.replace("ws://", "http://")
+        async with AsyncOpenAI(api_key="sk-test", base_url=base) as client:
+            secret = await client.realtime.client_secrets.create(session=session)
+        assert secret.session.tools[0].type == "mcp"
+        browser = AsyncOpenAI(api_key=secret.value, websocket_base_url=eng.url)
+        async with browser.realtime.connect(model="gpt-realtime") as connection:
+            opening = await events_until(connection, "conversation.item.done")
+            kinds = [e["type"] for e in opening]
+            assert kinds == [
+                "session.created",
+                "conversation.item.added",
+                "mcp_list_tools.in_progress",
+                "mcp_list_tools.completed",
+                "conversation.item.done",
+            ]
+            response, _ = await _ask(connection, "What's the weather like in Paris?")
+        assert server.calls == [("get_weather", {"city": "Paris"})]
+        assert [item["type"] for item in response["output"]] == ["message", "mcp_call"]
+
+
+async def test_a_spoken_reply_calls_the_server_after_its_clause(engine) -> None:
+    """With audio output the clause is spoken first ("Checking weather…"), then the call runs."""
+    client, connecting = await _connect(engine)
+    async with mcp_server() as server, connecting as connection:
+        await events_until(connection, "session.created")
+        tool = _mcp_tool(server.url, require_approval="never")
+        await connection.session.update(session={"type": "realtime", "tools": [tool]})
+        await events_until(connection, "mcp_list_tools.completed")
+        content = [{"type": "input_text", "text": "What's the weather like in Paris?"}]
+        await connection.conversation.item.create(
+            item={"type": "message", "role": "user", "content": content}
+        )
+        await connection.response.create()
+        response, events = await _response(connection)
+        kinds = [e["type"] for e in events]
+        assert kinds.index("response.output_audio.done") < kinds.index("response.mcp_call.in_progress")
+        assert [item["type"] for item in response["output"]] == ["message", "mcp_call"]
+        assert response["output"][1]["output"] == "It is 21 degrees and sunny in Paris."
+        assert server.calls == [("get_weather", {"city": "Paris"})]
