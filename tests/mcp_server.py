@@ -5,6 +5,7 @@ tool call it runs, so a test can tell a call that ran from one that did not."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import socket
 from collections.abc import AsyncIterator
@@ -24,7 +25,13 @@ class RunningMcpServer:
 
 
 def _server(calls: list[tuple[str, dict[str, Any]]]) -> MCPServer:
-    server = MCPServer("weather-and-dice")
+    # MCPServer configures the root logger (logging.basicConfig with a rich handler at INFO): undone, so
+    # the tests after it in this process log as before.
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    server = MCPServer("weather-and-dice", log_level="WARNING")
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def get_weather(city: str) -> str:
