@@ -71,7 +71,8 @@ class McpRoute:
 
 @dataclass
 class McpListing:
-    """One server's tools as listed for this session; ``tools`` None while the listing runs."""
+    """One server's tools as listed for this session (all of them; ``allowed_tools`` is applied when
+    they are shown and offered); ``tools`` None while the listing runs."""
 
     server: McpServer
     item: Item
@@ -165,10 +166,11 @@ class McpServers:
         if listing is None:
             return []
         config = self.configs.get(listing.server.server_label, {})
-        kept = [tool for tool in tools or [] if is_allowed(config, tool)]
-        listing.tools = kept
+        # The listing keeps every tool (a later allowed_tools may widen the choice); the item shows
+        # the allowed ones, as declared when it was made.
+        listing.tools = list(tools or [])
         item = listing.item
-        item.tools = kept
+        item.tools = [tool for tool in listing.tools if is_allowed(config, tool)]
         kind = se.mcp_list_tools_completed if tools is not None else se.mcp_list_tools_failed
         events = [kind(self.ids.event(), item_id=item.id)]
         if item.in_conversation:

@@ -170,3 +170,14 @@ def test_only_tools_the_brain_can_act_on_are_declared_to_it() -> None:
     ]
     specs, routes = run.session.responses.mcp.declared(run.session.config["tools"])
     assert [spec.name for spec in specs] == ["get_weather"] and list(routes) == ["get_weather"]
+
+
+def test_allowed_tools_changed_later_apply_to_the_kept_listing() -> None:
+    run = Run()
+    run.declare(require_approval="never", allowed_tools=[])
+    step = run.listed()
+    assert step.events[1]["item"]["tools"] == []
+    assert run.session.responses.mcp.declared(run.session.config["tools"])[0] == []
+    run.declare(require_approval="never", allowed_tools=["get_weather"])  # the same server: not listed again
+    specs, _ = run.session.responses.mcp.declared(run.session.config["tools"])
+    assert [spec.name for spec in specs] == ["get_weather"]
