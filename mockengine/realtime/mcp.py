@@ -29,7 +29,8 @@ from mockengine.realtime.conversation import Conversation, Item
 
 Events = list[dict[str, Any]]
 FUNCTION_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")  # OpenAI's rule for function names
-DECLINED = "The user declined to run this tool."
+# Worded as the brain reads a refused call (brain/narration.py), so it says "Okay, I won't …".
+DECLINED = "The user declined this tool call."
 
 
 @dataclass(frozen=True)
@@ -230,7 +231,8 @@ def _is_usable(tool: dict[str, Any]) -> bool:
 
 def brain_history(context: Iterable[Item]) -> tuple[TurnView, ...]:
     """The context as the brain reads it (``Item.views``); a declined approval reads as the tool's call
-    and the output "The user declined …", so the next reply says so instead of asking again."""
+    and the output "The user declined this tool call.", so the next reply declines ("Okay, I won't …")
+    instead of asking again."""
     items = list(context)
     requests = {item.id: item for item in items if item.type == "mcp_approval_request"}
     history: list[TurnView] = []
@@ -239,7 +241,7 @@ def brain_history(context: Iterable[Item]) -> tuple[TurnView, ...]:
         if item.type == "mcp_approval_response" and not item.approve:
             request = requests.get(item.approval_request_id or "")
             if request is not None:
-                output = DECLINED + (f" {item.reason}" if item.reason else "")
+                output = DECLINED
                 history += [
                     TurnView(
                         request.id,

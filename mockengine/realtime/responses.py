@@ -186,6 +186,20 @@ class Responses:
                 step.extend(self._think(streamer, now_ms))
         return step
 
+    def approval_answered(self, item: Item, now_ms: float) -> Step:
+        """The client created an ``mcp_approval_response``: the response waiting on its request goes on
+        (approved: the call runs in it; refused: it ends). None waiting (it was cut meanwhile): an
+        approved request runs in the next response (``_approved_reply``)."""
+        step = Step()
+        for streamer in list(self.ctx.streamers.values()):
+            if streamer.awaited_approval_id == item.approval_request_id:
+                step.events += streamer.on_approval(
+                    item.approval_request_id or "", bool(item.approve), now_ms
+                )
+                step.effects += streamer.take_effects()
+                self._forget_if_done(streamer, now_ms)
+        return step
+
     def on_mcp_result(
         self, key: McpCallKey, output: str | None, error: dict[str, Any] | None, now_ms: float
     ) -> Step:

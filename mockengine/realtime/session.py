@@ -125,10 +125,16 @@ class RealtimeSession:
     def receive(self, event: ce.ClientEvent, now_ms: float) -> Step:
         """Apply one client event. Client mistakes become an ``error`` event; nothing else changes."""
         try:
-            return self._handlers[type(event)](event, now_ms)
+            step = self._handlers[type(event)](event, now_ms)
         except ProtocolError as exc:
             exc.event_id = event.event_id
             return self.error(exc)
+        if isinstance(event, ce.ConversationItemCreate) and event.item.get("type") == "mcp_approval_response":
+            # The item is in; the response waiting on its request goes on (realtime.mcp).
+            item = self.ctx.conversation.get(step.events[-1]["item"]["id"])
+            if item is not None:
+                step.extend(self.responses.approval_answered(item, now_ms))
+        return step
 
     def receive_audio(self, audio: bytes, event_id: str | None, now_ms: float) -> Step:
         """``receive(InputAudioBufferAppend(audio, event_id), now_ms)`` without the event object: the

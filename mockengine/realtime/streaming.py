@@ -90,6 +90,7 @@ class ResponseStreamer:
         self._pending_calls: list[tuple[Item, str]] = []
         self._servers: dict[str, McpServer] = {}  # the MCP servers the reply's calls go to, by label
         self.effects_due: list[CallMcpTool] = []  # MCP calls reached since the owner last took them
+        self.awaited_approval_id: str | None = None  # the mcp_approval_request the response waits on
         self._next_delta_due_ms = 0.0
         self._transcript = ""
         self._was_cut_short = False  # written text trimmed to max_output_tokens
@@ -226,8 +227,8 @@ class ResponseStreamer:
         if self._message is not None:
             events += self._close_message("completed")
         while self._pending_calls:
-            if self._phase is Phase.MCP_CALL:
-                return events  # its server's answer comes back through on_mcp_result
+            if self._phase in (Phase.MCP_CALL, Phase.AWAITING_APPROVAL):
+                return events  # on_mcp_result / on_approval go on
             if self._output_tokens_left() <= 0:
                 return events + self._end("incomplete", MAX_TOKENS_DETAILS)
             item, arguments = self._pending_calls[0]
@@ -236,11 +237,14 @@ class ResponseStreamer:
                 continue
             self._pending_calls.pop(0)
             if item.type == "mcp_approval_request":
-                self._move(Move.FUNCTION_CALL)
+                self._move(Move.APPROVAL_ASKED)
+                self.awaited_approval_id = item.id
                 events += self._open_item(item) + self._close_item(item, "completed")
                 self.response.usage.output_text_tokens += text_tokens(self.tokens, arguments)
             else:
                 events += self._function_call(item, arguments)
+        if self._phase is Phase.AWAITING_APPROVAL:
+            return events  # on_approval goes on
         return events + self._finish("completed", None)
 
     def _end(self, status: str, details: dict[str, Any]) -> Events:
@@ -482,6 +486,20 @@ class ResponseStreamer:
         kind = se.response_mcp_call_completed if error is None else se.response_mcp_call_failed
         events = [kind(self.ids.event(), item_id=item.id, output_index=output_index)]
         return events + self._close_item(item, "completed")
+
+    def on_approval(self, request_id: str, approve: bool, now_ms: float) -> Events:
+        """The client answered the approval request ``request_id`` this response waits for: approved,
+        its call follows in this response (carrying ``approval_request_id``); refused, none."""
+        if self._phase is not Phase.AWAITING_APPROVAL or self.awaited_approval_id != request_id:
+            return []
+        self._move(Move.APPROVAL_ANSWERED)
+        self.awaited_approval_id = None
+        request = next(item for item in self.response.output if item.id == request_id)
+        if approve:
+            call = Item(self.ids.item(), "mcp_call", name=request.name, server_label=request.server_label)
+            call.approval_request_id, call.arguments = request.id, ""
+            self._pending_calls.insert(0, (call, request.arguments or "{}"))
+        return self._release(now_ms)
 
     def take_effects(self) -> list[CallMcpTool]:
         effects, self.effects_due = self.effects_due, []

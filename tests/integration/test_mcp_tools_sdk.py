@@ -132,35 +132,48 @@ async def test_allowed_tools_filter_the_listing_and_the_choice(engine) -> None:
         assert call["output"].startswith("The die shows ")
 
 
+async def _approval_request(connection: Any, question: str) -> dict[str, Any]:
+    """Ask; the response's mcp_approval_request (the response waits for the answer)."""
+    content = [{"type": "input_text", "text": question}]
+    await connection.conversation.item.create(item={"type": "message", "role": "user", "content": content})
+    await connection.response.create(response=TEXT)
+    while True:
+        [*seen, done] = await events_until(connection, "conversation.item.done")
+        assert "response.done" not in [e["type"] for e in seen]
+        if done["item"]["type"] == "mcp_approval_request":
+            return done["item"]
+
+
 async def test_approval_is_asked_then_granted_or_refused(engine) -> None:
+    """The response asks and waits; the client answers with the mcp_approval_response item alone (as
+    openai-ruby's examples/realtime/mcp_approval.rb and the Agents JS SDK's approve() do): approved,
+    the call runs in that response; refused, it ends without one and the next response says so."""
     client, connecting = await _connect(engine)
     async with mcp_server() as server, connecting as connection:
         await events_until(connection, "session.created")
         await _declare(connection, _mcp_tool(server.url, require_approval="always"))
 
-        response, _ = await _ask(connection, "What's the weather like in Paris?")
-        [request] = [item for item in response["output"] if item["type"] == "mcp_approval_request"]
-        assert "mcp_call" not in _kinds(response)
+        request = await _approval_request(connection, "What's the weather like in Paris?")
         assert (request["name"], json.loads(request["arguments"])) == ("get_weather", {"city": "Paris"})
         assert server.calls == []
-
         approval = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": True}
         await connection.conversation.item.create(item=approval)
-        await connection.response.create(response=TEXT)
         response, _ = await _response(connection)
-        [call] = [item for item in response["output"] if item["type"] == "mcp_call"]
+        assert _kinds(response) == ["message", "mcp_approval_request", "mcp_call"]
+        call = response["output"][2]
         assert call["approval_request_id"] == request["id"]
         assert call["output"] == "It is 21 degrees and sunny in Paris."
         assert server.calls == [("get_weather", {"city": "Paris"})]
 
-        response, _ = await _ask(connection, "Roll a die with six sides.")
-        [request] = [item for item in response["output"] if item["type"] == "mcp_approval_request"]
+        request = await _approval_request(connection, "Roll a die with six sides.")
         refusal = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": False}
         await connection.conversation.item.create(item=refusal)
+        response, _ = await _response(connection)
+        assert _kinds(response) == ["message", "mcp_approval_request"]
         await connection.response.create(response=TEXT)
         response, _ = await _response(connection)
         assert _kinds(response) == ["message"]
-        assert "declined" in _said(response)
+        assert _said(response).startswith("Okay, I won't")  # as after any refused call
         assert [name for name, _ in server.calls] == ["get_weather"]
 
 

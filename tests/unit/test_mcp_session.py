@@ -132,23 +132,68 @@ def test_a_responses_own_mcp_tool_is_listed_for_it() -> None:
     assert [e.name for e in listed.effects if isinstance(e, CallMcpTool)] == ["get_weather"]
 
 
-def test_an_approved_call_runs_as_asked_without_the_brain() -> None:
+def _approval_request(run: Run) -> dict[str, Any]:
+    step = run.ask("What's the weather like in Paris?")
+    [request] = [e["item"] for e in step.events if e["type"] == "conversation.item.done"][-1:]
+    assert request["type"] == "mcp_approval_request"
+    assert not [e for e in step.effects if isinstance(e, CallMcpTool)]
+    assert "response.done" not in run.kinds(step)  # the response waits for the answer
+    return request
+
+
+def _answer(request: dict[str, Any], approve: bool) -> ce.ConversationItemCreate:
+    item = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": approve}
+    return ce.ConversationItemCreate(item)
+
+
+def test_an_approved_call_runs_in_the_response_that_asked() -> None:
+    """As the live service does (openai-ruby's examples/realtime/mcp_approval.rb, the Agents JS SDK's
+    approve()): the client sends only the mcp_approval_response, no response.create."""
     run = Run()
     run.declare(require_approval="always")
     run.listed()
-    step = run.ask("What's the weather like in Paris?")
-    [request] = [e["item"] for e in step.events if e["type"] == "response.output_item.done"][-1:]
-    assert request["type"] == "mcp_approval_request"
-    assert not [e for e in step.effects if isinstance(e, CallMcpTool)]
-    approval = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": True}
-    run.send(ce.ConversationItemCreate(approval))
-    step = run.send(ce.ResponseCreate({}))
+    request = _approval_request(run)
+    step = run.send(_answer(request, True))
     [call] = [e for e in step.effects if isinstance(e, CallMcpTool)]
-    assert (call.name, call.arguments) == ("get_weather", request["arguments"])
-    [reply] = [e for e in step.effects if isinstance(e, Trace) and e.kind == "reply"]
-    assert reply.data["rule"] == "mcp_approved"
+    assert (call.name, call.arguments, call.key.item_id != request["id"]) == (
+        "get_weather",
+        '{"city": "Paris"}',
+        True,
+    )
     added = [e["item"] for e in step.events if e["type"] == "response.output_item.added"]
     assert [(i["type"], i["approval_request_id"]) for i in added] == [("mcp_call", request["id"])]
+    done = run.take(run.session.on_mcp_call(call.key, "Sunny.", None, run.now_ms))
+    [response] = [e["response"] for e in done.events if e["type"] == "response.done"]
+    assert [item["type"] for item in response["output"]] == ["message", "mcp_approval_request", "mcp_call"]
+
+
+def test_a_refused_call_ends_the_response_and_the_next_one_says_so() -> None:
+    run = Run()
+    run.declare(require_approval="always")
+    run.listed()
+    request = _approval_request(run)
+    step = run.send(_answer(request, False))
+    assert not [e for e in step.effects if isinstance(e, CallMcpTool)]
+    [response] = [e["response"] for e in step.events if e["type"] == "response.done"]
+    assert [item["type"] for item in response["output"]] == ["message", "mcp_approval_request"]
+    step = run.send(ce.ResponseCreate({}))
+    assert not [e for e in step.effects if isinstance(e, CallMcpTool)]
+    [said] = [e["text"] for e in step.events if e["type"] == "response.output_text.done"]
+    assert said.startswith("Okay, I won't")
+
+
+def test_an_approval_after_its_response_was_cut_runs_in_the_next_response() -> None:
+    run = Run()
+    run.declare(require_approval="always")
+    run.listed()
+    request = _approval_request(run)
+    run.send(ce.ResponseCancel())
+    run.send(_answer(request, True))
+    step = run.send(ce.ResponseCreate({}))
+    [call] = [e for e in step.effects if isinstance(e, CallMcpTool)]
+    assert (call.name, call.arguments) == ("get_weather", '{"city": "Paris"}')
+    [reply] = [e for e in step.effects if isinstance(e, Trace) and e.kind == "reply"]
+    assert reply.data["rule"] == "mcp_approved"
 
 
 def test_only_tools_the_brain_can_act_on_are_declared_to_it() -> None:

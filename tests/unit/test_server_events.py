@@ -218,8 +218,7 @@ def _hosted_mcp(driver: RecordingDriver) -> None:
     request = driver.of_type("response.output_item.done")[-1]["item"]
     assert request["type"] == "mcp_approval_request"
     answer = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": True}
-    driver.send(ce.ConversationItemCreate(answer))
-    driver.send(ce.ResponseCreate({}))
+    driver.send(ce.ConversationItemCreate(answer))  # the waiting response goes on with the call
     driver.run_until_idle()
     call = [e for e in driver.effects if isinstance(e, CallMcpTool)][-1]
     driver._apply(driver.session.on_mcp_call(call.key, "The die shows 4.", None, driver.now_ms))
