@@ -54,15 +54,17 @@ async def test_a_hosted_mcp_tool_is_taken_and_its_server_listed(framework_engine
     assert "Paris" in report["reply"]
 
 
-async def test_a_hosted_mcp_tool_is_called_and_its_output_answered(framework_engine) -> None:
+@pytest.mark.parametrize("mode", ["never", "approve"])
+async def test_a_hosted_mcp_tool_is_called_and_its_output_answered(framework_engine, mode: str) -> None:
     """The SDK's whole hosted-MCP flow: it learns the tools from the mcp_list_tools item, sees the
     mcp_call the engine ran on the server, asks for the answer itself (its
-    ``automaticallyTriggerResponseForMcpToolCalls``) and gets the server's words."""
+    ``automaticallyTriggerResponseForMcpToolCalls``) and gets the server's words. With approval, the app's
+    ``session.approve()`` sends only the mcp_approval_response, and the waiting response runs the call."""
     node, npm = _tools()
     await _install(npm)
     eng = await framework_engine(audio_pace=0.0)
     async with mcp_server() as server:
-        code, out, err = await _run(node, "agents_hosted_mcp.mjs", eng.realtime, server.url)
+        code, out, err = await _run(node, "agents_hosted_mcp.mjs", eng.realtime, server.url, mode)
     assert code == 0, err
     report = json.loads(out.strip().splitlines()[-1])
     assert not report["errors"], report["errors"]
@@ -71,3 +73,4 @@ async def test_a_hosted_mcp_tool_is_called_and_its_output_answered(framework_eng
     [call] = report["calls"]
     assert (call["name"], call["output"]) == ("get_weather", "It is 21 degrees and sunny in Paris.")
     assert "It is 21 degrees and sunny in Paris." in report["replies"][-1]
+    assert report["approvals"] == (["get_weather"] if mode == "approve" else [])
