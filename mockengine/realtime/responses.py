@@ -174,6 +174,8 @@ class Responses:
         """List the MCP servers among ``tools`` (the session's, or one response's) not listed yet: their
         ``mcp_list_tools`` items and ``ListMcpTools`` effects (``realtime.mcp``)."""
         events, servers = self.mcp.sync(tools, self.ctx.conversation)
+        if servers:  # the new items count against max_conversation_items like any other
+            events += self.items.make_room(0, items_needed=0)
         effects = [ListMcpTools(McpListKey(self.mcp.item_id_of(server)), server) for server in servers]
         return Step(events=events, effects=list(effects))
 

@@ -4,6 +4,7 @@ label, a response's own MCP tools are listed, and an approved call runs without 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from mockengine.protocol import client_events as ce
@@ -226,3 +227,14 @@ def test_allowed_tools_changed_later_apply_to_the_kept_listing() -> None:
     run.declare(require_approval="never", allowed_tools=["get_weather"])  # the same server: not listed again
     specs, _ = run.session.responses.mcp.declared(run.session.config["tools"])
     assert [spec.name for spec in specs] == ["get_weather"]
+
+
+def test_a_listing_item_counts_against_max_conversation_items() -> None:
+    run = Run()
+    options = dataclasses.replace(run.session.ctx.options, max_conversation_items=1)
+    run.session.ctx.options = options
+    content = [{"type": "input_text", "text": "Hello."}]
+    run.send(ce.ConversationItemCreate({"type": "message", "role": "user", "content": content}))
+    step = run.declare()
+    assert run.kinds(step)[-2:] == ["mcp_list_tools.in_progress", "conversation.item.deleted"]
+    assert [item.type for item in run.session.conversation] == ["mcp_list_tools"]
