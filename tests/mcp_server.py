@@ -20,7 +20,7 @@ from mcp.types import ToolAnnotations
 
 @dataclass
 class RunningMcpServer:
-    url: str  # the streamable HTTP endpoint, http://127.0.0.1:<port>/mcp
+    url: str  # the endpoint, http://127.0.0.1:<port>/mcp (or /sse)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
 
@@ -69,11 +69,14 @@ def free_port() -> int:
 
 
 @asynccontextmanager
-async def mcp_server() -> AsyncIterator[RunningMcpServer]:
-    """Serve the tools above until the block ends."""
+async def mcp_server(transport: str = "streamable-http") -> AsyncIterator[RunningMcpServer]:
+    """Serve the tools above until the block ends, over streamable HTTP (``…/mcp``) or the older
+    HTTP+SSE transport (``transport="sse"``, ``…/sse``)."""
     port = free_port()
-    running = RunningMcpServer(f"http://127.0.0.1:{port}/mcp")
-    app = _server(running.calls).streamable_http_app()
+    path = "/sse" if transport == "sse" else "/mcp"
+    running = RunningMcpServer(f"http://127.0.0.1:{port}{path}")
+    server_app = _server(running.calls)
+    app = server_app.sse_app() if transport == "sse" else server_app.streamable_http_app()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     task = asyncio.create_task(server.serve())
     try:

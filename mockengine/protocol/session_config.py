@@ -408,7 +408,7 @@ def check_mcp_tools(tools: Any, path: str) -> None:
             param = f"{at}.server_url"
             raise ProtocolError(
                 "invalid_value",
-                f"Invalid '{param}': expected an http:// or https:// URL of an MCP server (streamable HTTP).",
+                f"Invalid '{param}': expected an http:// or https:// URL of an MCP server.",
                 param,
             )
         if tool["server_label"] in labels:

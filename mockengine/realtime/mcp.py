@@ -35,7 +35,7 @@ DECLINED = "The user declined this tool call."
 
 @dataclass(frozen=True)
 class McpServer:
-    """Where and how the shell reaches one MCP server (streamable HTTP). ``headers`` as the tool gave
+    """Where and how the shell reaches one MCP server (``server/mcp_client.py``). ``headers`` as the tool gave
     them; ``authorization`` (an OAuth access token) goes out as ``Authorization: Bearer …``."""
 
     server_label: str

@@ -1,8 +1,9 @@
 """The engine as an MCP client: it lists and calls the tools of the hosted MCP servers a session declares
 (``ListMcpTools`` / ``CallMcpTool`` effects), as the real service does with a server it can reach.
 
-Speaks MCP over streamable HTTP with the official ``mcp`` SDK (``mcp.Client``), a fresh connection per
-listing or call, each within ``timeout_s``. Nothing here raises: a server that cannot be reached, answers
+Speaks MCP over streamable HTTP (or HTTP+SSE for a ``…/sse`` URL) with the official ``mcp`` SDK
+(``mcp.Client``, the initialize handshake), a fresh connection per listing or call, each within
+``timeout_s``. Nothing here raises: a server that cannot be reached, answers
 with an error or takes too long gives the item's ``error`` object (openai-python's
 ``RealtimeMcpToolCall.error``): ``http_error`` (the server's HTTP status; 502 when it could not be
 reached, 504 on the timeout, our choice of codes), ``protocol_error`` (the JSON-RPC error code) or
@@ -16,9 +17,11 @@ import json
 import logging
 from contextlib import AsyncExitStack
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx2
 from mcp import Client
+from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
@@ -101,15 +104,22 @@ async def _with_client(server: McpServer, timeout_s: float, run: Any) -> Any:
     try:
         async with asyncio.timeout(timeout_s):
             async with AsyncExitStack() as stack:
-                http = create_mcp_http_client(
-                    headers=server.http_headers(), timeout=httpx2.Timeout(timeout_s)
-                )
-                await stack.enter_async_context(http)
-                transport = streamable_http_client(server.server_url, http_client=http)
+                transport = await _transport(server, timeout_s, stack)
                 client = await stack.enter_async_context(Client(transport, cache=None, mode="legacy"))
                 return await run(client)
     except Exception as exc:  # the SDK's errors come wrapped in task groups' exception groups
         raise _failure(server, timeout_s, _leaf(exc)) from exc
+
+
+async def _transport(server: McpServer, timeout_s: float, stack: AsyncExitStack) -> Any:
+    """Streamable HTTP, or the older HTTP+SSE transport for a URL whose path ends in ``/sse`` (where
+    FastMCP and most servers serve it; OpenAI's MCP guide names both transports as supported)."""
+    headers = server.http_headers()
+    if urlsplit(server.server_url).path.rstrip("/").endswith("/sse"):
+        return sse_client(server.server_url, headers=headers, timeout=timeout_s, sse_read_timeout=timeout_s)
+    http = create_mcp_http_client(headers=headers, timeout=httpx2.Timeout(timeout_s))
+    await stack.enter_async_context(http)
+    return streamable_http_client(server.server_url, http_client=http)
 
 
 def _failure(server: McpServer, timeout_s: float, exc: BaseException) -> McpFailure:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from openai import AsyncOpenAI
 
 from tests.mcp_server import free_port, mcp_server
@@ -64,9 +65,10 @@ async def _connect(engine: Any) -> tuple[AsyncOpenAI, Any]:
     return client, client.realtime.connect(model="gpt-realtime")
 
 
-async def test_the_server_is_listed_called_and_its_output_spoken(engine) -> None:
+@pytest.mark.parametrize("transport", ["streamable-http", "sse"])
+async def test_the_server_is_listed_called_and_its_output_spoken(engine, transport: str) -> None:
     client, connecting = await _connect(engine)
-    async with mcp_server() as server, connecting as connection:
+    async with mcp_server(transport) as server, connecting as connection:
         await events_until(connection, "session.created")
         listing = await _declare(connection, _mcp_tool(server.url, require_approval="never"))
         kinds = [e["type"] for e in listing]
