@@ -183,6 +183,8 @@ class Responses:
         """An MCP server's tools were listed (None: it could not be): the ``mcp_list_tools`` item's end,
         and the responses that waited for the listing go on."""
         step = Step(events=self.mcp.listed(item_id, tools))
+        names = None if tools is None else [tool.get("name") for tool in tools]
+        step.effects.append(Trace("mcp_list_tools", {"item_id": item_id, "tools": names}))
         for streamer in list(self.ctx.streamers.values()):
             if streamer.is_thinking:
                 step.extend(self._think(streamer, now_ms))
@@ -211,6 +213,8 @@ class Responses:
             return Step()  # the response ended meanwhile (its call was closed then)
         step = Step(events=streamer.on_mcp_result(key.item_id, output, error, now_ms))
         step.effects += streamer.take_effects()
+        trace = {"response_id": key.response_id, "item_id": key.item_id, "error": error}
+        step.effects.append(Trace("mcp_call", trace))
         self._forget_if_done(streamer, now_ms)
         return step
 

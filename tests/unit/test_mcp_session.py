@@ -72,7 +72,11 @@ def test_a_response_waits_for_its_servers_tools() -> None:
     assert "response.mcp_call.in_progress" in kinds and "response.done" not in kinds
     [call] = [e for e in listed.effects if isinstance(e, CallMcpTool)]
     assert (call.name, call.arguments, call.server.server_url) == ("get_weather", '{"city": "Paris"}', URL)
+    [trace] = [e for e in listed.effects if isinstance(e, Trace) and e.kind == "mcp_list_tools"]
+    assert trace.data["tools"] == ["get_weather"]
     done = run.take(run.session.on_mcp_call(call.key, "Sunny.", None, run.now_ms))
+    [trace] = [e for e in done.effects if isinstance(e, Trace)]
+    assert (trace.kind, trace.data["item_id"], trace.data["error"]) == ("mcp_call", call.key.item_id, None)
     assert run.kinds(done)[:3] == [
         "response.mcp_call.completed",
         "conversation.item.done",
