@@ -3,18 +3,21 @@ against a real MCP server on loopback (tests/mcp_server.py: the ``mcp`` SDK's MC
 HTTP): the engine lists the server's tools, the participant picks one as it picks a function, the engine
 calls it and the next response grounds its answer in the server's real output; approval asked, granted
 and refused; an unreachable server, a failing tool and a slow one fail in the protocol's shape and the
-session goes on. Every event is checked against the SDK's models."""
+session goes on; the same from a client secret's session and a WebRTC call's (a connector refused
+there). Every event is checked against the SDK's models."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import aiohttp
 import pytest
 from openai import AsyncOpenAI
 
 from tests.mcp_server import free_port, mcp_server
-from tests.speech import events_until
+from tests.speech import events_until, validate_server_event
+from tests.webrtc_client import CallClient
 
 TEXT = {"output_modalities": ["text"]}
 
@@ -275,3 +278,50 @@ async def test_a_spoken_reply_calls_the_server_after_its_clause(engine) -> None:
         assert [item["type"] for item in response["output"]] == ["message", "mcp_call"]
         assert response["output"][1]["output"] == "It is 21 degrees and sunny in Paris."
         assert server.calls == [("get_weather", {"city": "Paris"})]
+
+
+async def test_a_webrtc_calls_mcp_server_is_listed_and_called(engine) -> None:
+    """A call's session (``/v1/realtime/calls``, multipart) declares the server; the data channel
+    carries the listing and the call as a WebSocket does."""
+    eng = await engine(audio_pace=0.0, mcp_timeout_s=3.0)
+    async with mcp_server() as server:
+        tool = _mcp_tool(server.url, require_approval="never")
+        call = CallClient()
+        try:
+            await call.connect(
+                eng.http_url, session={"type": "realtime", "output_modalities": ["text"], "tools": [tool]}
+            )
+            await call.wait_for("mcp_list_tools.completed")
+            content = [{"type": "input_text", "text": "What's the weather like in Paris?"}]
+            call.send(
+                {
+                    "type": "conversation.item.create",
+                    "item": {"type": "message", "role": "user", "content": content},
+                }
+            )
+            call.send({"type": "response.create"})
+            done = await call.wait_for("response.done")
+        finally:
+            await call.close()
+        for event in call.events:
+            validate_server_event(event)
+        [mcp_call] = [item for item in done["response"]["output"] if item["type"] == "mcp_call"]
+        assert mcp_call["output"] == "It is 21 degrees and sunny in Paris."
+        assert server.calls == [("get_weather", {"city": "Paris"})]
+
+
+async def test_a_webrtc_call_with_a_connector_is_refused_saying_why(engine) -> None:
+    eng = await engine()
+    tool = {"type": "mcp", "server_label": "gmail", "connector_id": "connector_gmail", "authorization": "t"}
+    offer = await CallClient().offer()
+    form = aiohttp.FormData(default_to_multipart=True)
+    form.add_field("sdp", offer)
+    form.add_field("session", json.dumps({"type": "realtime", "tools": [tool]}))
+    async with aiohttp.ClientSession() as http:
+        reply = await http.post(
+            f"{eng.http_url}/v1/realtime/calls", data=form, headers={"Authorization": "Bearer sk-test"}
+        )
+        error = (await reply.json())["error"]
+    assert reply.status == 400
+    assert (error["code"], error["param"]) == ("invalid_value", "session.tools[0].connector_id")
+    assert "OpenAI's cloud" in error["message"]
