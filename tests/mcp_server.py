@@ -22,6 +22,7 @@ from mcp.types import ToolAnnotations
 class RunningMcpServer:
     url: str  # the endpoint, http://127.0.0.1:<port>/mcp (or /sse)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)  # of every HTTP request, lower-case names
 
 
 def _server(calls: list[tuple[str, dict[str, Any]]]) -> MCPServer:
@@ -77,7 +78,14 @@ async def mcp_server(transport: str = "streamable-http") -> AsyncIterator[Runnin
     running = RunningMcpServer(f"http://127.0.0.1:{port}{path}")
     server_app = _server(running.calls)
     app = server_app.sse_app() if transport == "sse" else server_app.streamable_http_app()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+
+    async def recording(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            running.headers.append({k.decode(): v.decode() for k, v in scope["headers"]})
+        await app(scope, receive, send)
+
+    config = uvicorn.Config(recording, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     try:
         while not server.started:

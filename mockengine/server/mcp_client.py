@@ -3,9 +3,9 @@
 
 Speaks MCP over streamable HTTP (or HTTP+SSE for a ``…/sse`` URL) with the official ``mcp`` SDK
 (``mcp.Client``, the initialize handshake), a fresh connection per listing or call, each within
-``timeout_s``. Nothing here raises: a server that cannot be reached, answers
-with an error or takes too long gives the item's ``error`` object (openai-python's
-``RealtimeMcpToolCall.error``): ``http_error`` (the server's HTTP status; 502 when it could not be
+``timeout_s``. Every failure is one :class:`McpFailure` carrying the item's ``error`` object
+(openai-python's ``RealtimeMcpToolCall.error``), whatever went wrong (a server that cannot be reached,
+an error, the timeout): ``http_error`` (the server's HTTP status; 502 when it could not be
 reached, 504 on the timeout, our choice of codes), ``protocol_error`` (the JSON-RPC error code) or
 ``tool_execution_error`` (the tool said ``isError``).
 """
@@ -23,7 +23,6 @@ import httpx2
 from mcp import Client
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
@@ -117,7 +116,8 @@ async def _transport(server: McpServer, timeout_s: float, stack: AsyncExitStack)
     headers = server.http_headers()
     if urlsplit(server.server_url).path.rstrip("/").endswith("/sse"):
         return sse_client(server.server_url, headers=headers, timeout=timeout_s, sse_read_timeout=timeout_s)
-    http = create_mcp_http_client(headers=headers, timeout=httpx2.Timeout(timeout_s))
+    # The client the SDK asks for to carry headers (streamable_http_client's own docs).
+    http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(timeout_s))
     await stack.enter_async_context(http)
     return streamable_http_client(server.server_url, http_client=http)
 

@@ -182,6 +182,17 @@ async def test_approval_is_asked_then_granted_or_refused(engine) -> None:
         assert [name for name, _ in server.calls] == ["get_weather"]
 
 
+async def test_the_tools_headers_and_token_reach_the_server(engine) -> None:
+    client, connecting = await _connect(engine)
+    async with mcp_server() as server, connecting as connection:
+        await events_until(connection, "session.created")
+        tool = _mcp_tool(server.url, headers={"X-Team": "blue"}, authorization="tok_123")
+        listing = await _declare(connection, tool)
+        assert "mcp_list_tools.completed" in [e["type"] for e in listing]
+    assert server.headers and all(h.get("x-team") == "blue" for h in server.headers)
+    assert all(h.get("authorization") == "Bearer tok_123" for h in server.headers)
+
+
 async def test_an_approval_for_no_request_is_refused(engine) -> None:
     client, connecting = await _connect(engine)
     async with connecting as connection:
