@@ -133,6 +133,11 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--heartbeat-s", type=float, help=f"WebSocket ping interval (default {defaults.heartbeat_s})"
     )
     parser.add_argument(
+        "--mcp-timeout-s",
+        type=float,
+        help=f"time for one listing or call of a hosted MCP server (default {defaults.mcp_timeout_s})",
+    )
+    parser.add_argument(
         "--shutdown-grace-s",
         type=float,
         help="on SIGTERM/SIGINT: time for sessions (closed 1001), requests and journal writes to finish "
@@ -275,6 +280,7 @@ _MINIMUMS: tuple[tuple[str, str, float], ...] = (
     ("max_send_backlog_bytes", "--max-send-backlog-bytes", 1),
     ("session_max_s", "--session-max-s", 1),
     ("heartbeat_s", "--heartbeat-s", 0),
+    ("mcp_timeout_s", "--mcp-timeout-s", 0.001),
     ("shutdown_grace_s", "--shutdown-grace-s", 0),
     ("tts_threads", "--tts-threads", 1),
     ("workers", "--workers", 1),

@@ -49,6 +49,8 @@ class Settings:
     # Server-initiated WebSocket ping interval (the live service: ~20 s); a peer that does not answer
     # within half of it is dropped. 0 turns pings off.
     heartbeat_s: float = 20.0
+    # How long one listing or call of a session's hosted MCP server may take (docs/tools.md).
+    mcp_timeout_s: float = 10.0
     # On SIGTERM / SIGINT: how long sessions, requests and journal writes get to finish before the
     # process exits regardless (Kubernetes waits 30 s by default before it kills).
     shutdown_grace_s: float = 5.0

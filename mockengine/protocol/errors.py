@@ -174,6 +174,16 @@ def tool_call_not_found(call_id: str) -> ProtocolError:
     )
 
 
+def approval_request_not_found(request_id: str) -> ProtocolError:
+    """An ``mcp_approval_response`` answering no ``mcp_approval_request`` of the conversation (our
+    wording, after the live ``function_call_output`` one; the live service's is not public)."""
+    return ProtocolError(
+        "invalid_value",
+        f"MCP approval request '{request_id}' not found in conversation.",
+        "item.approval_request_id",
+    )
+
+
 def session_expired(duration: str) -> ProtocolError:
     """``duration`` as the message words it, e.g. ``"60 minutes"`` (reference §0)."""
     return ProtocolError("session_expired", f"Your session hit the maximum duration of {duration}.")

@@ -7,7 +7,7 @@ from typing import Any
 
 from mockengine.protocol import errors
 from mockengine.protocol.schema_errors import json_type_name, validate
-from mockengine.protocol.session_config import check_tool_schemas, refuse_hosted_tools
+from mockengine.protocol.session_config import check_mcp_tools, check_tool_schemas
 from mockengine.protocol.session_schema import (
     FORMAT_SCHEMA,
     MAX_OUTPUT_TOKENS_SCHEMA,
@@ -55,7 +55,9 @@ _INPUT_IMAGE = _part("input_image", image_url=_TEXT, detail={"enum": ["auto", "l
 _OUTPUT_TEXT = _part("output_text", ("text",), text=_TEXT)
 ITEM_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"type": {"enum": ["message", "function_call", "function_call_output"]}},
+    "properties": {
+        "type": {"enum": ["message", "function_call", "function_call_output", "mcp_approval_response"]}
+    },
     "required": ["type"],
     "allOf": [
         {
@@ -90,6 +92,21 @@ ITEM_SCHEMA: dict[str, Any] = {
             "then": {
                 "properties": {**_ITEM_COMMON, "type": {}, "call_id": _TEXT, "output": _TEXT},
                 "required": ["call_id", "output"],
+                "additionalProperties": False,
+            },
+        },
+        {
+            # openai-python's RealtimeMcpApprovalResponseParam: the answer to an mcp_approval_request.
+            "if": {"properties": {"type": {"const": "mcp_approval_response"}}},
+            "then": {
+                "properties": {
+                    **_ITEM_COMMON,
+                    "type": {},
+                    "approval_request_id": _TEXT,
+                    "approve": {"type": "boolean"},
+                    "reason": {"type": ["string", "null"]},
+                },
+                "required": ["approval_request_id", "approve"],
                 "additionalProperties": False,
             },
         },
@@ -173,8 +190,8 @@ def validate_response_params(response: Any) -> dict[str, Any]:
         return {}
     if not isinstance(response, dict):
         raise errors.invalid_type("response", "an object", json_type_name(response))
-    refuse_hosted_tools(response.get("tools"), "response.tools")
     validate(response, RESPONSE_SCHEMA, "response")
+    check_mcp_tools(response.get("tools"), "response.tools")
     check_tool_schemas(response.get("tools", []), "response.tools")
     for index, entry in enumerate(response.get("input", [])):
         if entry.get("type") == "item_reference":

@@ -425,3 +425,59 @@ def response_function_call_arguments_done(
         "name": name,
         "arguments": arguments,
     }
+
+
+# -- hosted MCP tools (docs/tools.md, "Hosted MCP tools"; openai-python's mcp_list_tools_*.py and
+# response_mcp_call_*.py) -------------------------------------------------------------------------
+
+
+def _mcp_list_tools(kind: str) -> Callable[..., ServerEvent]:
+    def build(event_id: str, *, item_id: str) -> ServerEvent:
+        return {"type": kind, "event_id": event_id, "item_id": item_id}
+
+    build.__name__ = kind.replace(".", "_")
+    return _builds(kind)(build)
+
+
+def _mcp_call_state(kind: str) -> Callable[..., ServerEvent]:
+    def build(event_id: str, *, item_id: str, output_index: int) -> ServerEvent:
+        return {"type": kind, "event_id": event_id, "item_id": item_id, "output_index": output_index}
+
+    build.__name__ = kind.replace(".", "_")
+    return _builds(kind)(build)
+
+
+mcp_list_tools_in_progress = _mcp_list_tools("mcp_list_tools.in_progress")
+mcp_list_tools_completed = _mcp_list_tools("mcp_list_tools.completed")
+mcp_list_tools_failed = _mcp_list_tools("mcp_list_tools.failed")
+response_mcp_call_in_progress = _mcp_call_state("response.mcp_call.in_progress")
+response_mcp_call_completed = _mcp_call_state("response.mcp_call.completed")
+response_mcp_call_failed = _mcp_call_state("response.mcp_call.failed")
+
+
+@_builds("response.mcp_call_arguments.delta")
+def response_mcp_call_arguments_delta(
+    event_id: str, *, response_id: str, item_id: str, output_index: int, delta: str
+) -> ServerEvent:
+    return {
+        "type": "response.mcp_call_arguments.delta",
+        "event_id": event_id,
+        "response_id": response_id,
+        "item_id": item_id,
+        "output_index": output_index,
+        "delta": delta,
+    }
+
+
+@_builds("response.mcp_call_arguments.done")
+def response_mcp_call_arguments_done(
+    event_id: str, *, response_id: str, item_id: str, output_index: int, arguments: str
+) -> ServerEvent:
+    return {
+        "type": "response.mcp_call_arguments.done",
+        "event_id": event_id,
+        "response_id": response_id,
+        "item_id": item_id,
+        "output_index": output_index,
+        "arguments": arguments,
+    }

@@ -18,6 +18,7 @@ import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import jsonschema
 
@@ -297,8 +298,8 @@ def validate_session_update(update: Any) -> None:
     if update["type"] == "transcription":
         validate(update, TRANSCRIPTION_SESSION_UPDATE_SCHEMA, "session")
         return
-    refuse_hosted_tools(update.get("tools"), "session.tools")
     validate(update, SESSION_UPDATE_SCHEMA, "session")
+    check_mcp_tools(update.get("tools"), "session.tools")
     check_tool_schemas(update.get("tools", []), "session.tools")
 
 
@@ -349,7 +350,16 @@ def validate_tool_choice(tool_choice: Any, tools: list[dict[str, Any]] | tuple[A
     What it does with ``"required"`` and no tools is not public either: Chat Completions answers 400
     there, and a reply that cannot obey is no better here (docs/realtime-protocol.md)."""
     param = f"{where}.tool_choice"
-    if isinstance(tool_choice, dict):
+    if isinstance(tool_choice, dict) and tool_choice.get("type") == "mcp":
+        label = tool_choice.get("server_label")
+        if label not in {tool.get("server_label") for tool in tools if tool.get("type") == "mcp"}:
+            raise ProtocolError(
+                "invalid_value",
+                f"Invalid '{param}': the MCP server '{label}' is not among the declared tools"
+                f"{' of the session' if where == 'session' else ''}.",
+                param,
+            )
+    elif isinstance(tool_choice, dict):
         name = tool_choice.get("name")
         if name not in {tool.get("name") for tool in tools}:
             raise ProtocolError(
@@ -366,29 +376,54 @@ def validate_tool_choice(tool_choice: Any, tools: list[dict[str, Any]] | tuple[A
         )
 
 
-def refuse_hosted_tools(tools: Any, path: str) -> None:
-    """An MCP tool (``{"type": "mcp", "server_label", "server_url", …}``, e.g. the Agents JS SDK's
-    ``hostedMcpTool``) is a valid Realtime tool that mockengine does not emulate: it calls no remote
-    server. Refused by its type with a message that says so, not by whichever of its fields the schema
-    of function tools trips on first (``Unknown parameter: 'session.tools[0].require_approval'``).
+def check_mcp_tools(tools: Any, path: str) -> None:
+    """What the schema cannot say of schema-valid MCP tools (``{"type": "mcp", "server_label", …}``, the
+    Agents SDKs' ``hostedMcpTool``): each names the ``server_url`` of an http(s) MCP server, which the
+    engine lists and calls itself (docs/tools.md, "Hosted MCP tools"), and labels are unique. Connectors
+    (``connector_id``) and Secure MCP Tunnels (``tunnel_id``) live in OpenAI's cloud: refused, saying so.
 
-    Raises :class:`ProtocolError` (``invalid_value``, param ``<path>[i].type``; the code is our choice)."""
+    Raises :class:`ProtocolError` (``invalid_value`` or ``missing_required_parameter``, param
+    ``<path>[i].<field>``; the wording is ours, the live service's is not public)."""
     if not isinstance(tools, list):
         return
+    labels: list[str] = []
     for index, tool in enumerate(tools):
-        if isinstance(tool, dict) and tool.get("type") == "mcp":
-            param = f"{path}[{index}].type"
+        if not isinstance(tool, dict) or tool.get("type") != "mcp":
+            continue
+        at = f"{path}[{index}]"
+        for cloud_only in ("connector_id", "tunnel_id"):
+            if cloud_only in tool:
+                param = f"{at}.{cloud_only}"
+                raise ProtocolError(
+                    "invalid_value",
+                    f"Invalid '{param}': connectors and tunnels ('{cloud_only}') need OpenAI's cloud and "
+                    "are not emulated by mockengine; give the 'server_url' of an MCP server the engine can "
+                    "reach.",
+                    param,
+                )
+        if "server_url" not in tool:
+            raise errors.missing_parameter(f"{at}.server_url")
+        url = urlsplit(tool["server_url"])
+        if url.scheme not in ("http", "https") or not url.hostname:
+            param = f"{at}.server_url"
             raise ProtocolError(
                 "invalid_value",
-                f"Invalid '{param}': MCP tools ('mcp') are not emulated by mockengine, which calls no "
-                "remote servers; declare function tools instead.",
+                f"Invalid '{param}': expected an http:// or https:// URL of an MCP server.",
                 param,
             )
+        if tool["server_label"] in labels:
+            param = f"{at}.server_label"
+            raise ProtocolError(
+                "invalid_value", f"Invalid '{param}': duplicate server label '{tool['server_label']}'.", param
+            )
+        labels.append(tool["server_label"])
 
 
 def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
-    """Each tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from it) whose
-    ``$ref``s resolve within it, and names must be unique."""
+    """Each function tool's ``parameters`` must itself be a valid JSON Schema (arguments are built from
+    it) whose ``$ref``s resolve within it, and names must be unique (MCP tools are
+    :func:`check_mcp_tools`' concern)."""
+    tools = [tool for tool in tools if tool.get("type") != "mcp"]
     names = [tool.get("name") for tool in tools]
     for index, name in enumerate(names):
         if name in names[:index]:
@@ -397,7 +432,7 @@ def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
                 "invalid_value", f"Invalid '{param}': duplicate function name '{name}'.", param
             )
     for index, tool in enumerate(tools):
-        problem = _schema_problem(tool.get("parameters", {}))
+        problem = schema_problem(tool.get("parameters", {}))
         if problem is not None:
             param = f"{path}[{index}].parameters"
             raise ProtocolError("invalid_value", f"Invalid '{param}': {problem}", param)
@@ -411,8 +446,9 @@ _CHECKED_MAX = 4096
 _CHECKED_MAX_CHARS = 16_384
 
 
-def _schema_problem(parameters: Any) -> str | None:
-    """What is wrong with a tool's ``parameters`` schema (the error message's tail), or None."""
+def schema_problem(parameters: Any) -> str | None:
+    """What is wrong with a tool's ``parameters`` schema (the error message's tail), or None. Also asked
+    of the ``input_schema`` an MCP server lists (``realtime.mcp``)."""
     try:
         key = json.dumps(parameters, sort_keys=True)
     except (TypeError, ValueError, RecursionError):
@@ -492,7 +528,9 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
 
 
 def normalize_tool(tool: dict[str, Any]) -> dict[str, Any]:
-    """A function tool as the session echoes it (flat GA shape)."""
+    """A tool as the session echoes it: a function in the flat GA shape, an MCP tool as given."""
+    if tool.get("type") == "mcp":
+        return copy.deepcopy(tool)
     return {
         "type": "function",
         "name": tool["name"],

@@ -135,7 +135,62 @@ REASONING_SCHEMA: dict[str, Any] = {
     "properties": {"effort": {"enum": ["minimal", "low", "medium", "high", "xhigh"]}},
     "additionalProperties": False,
 }
-TOOLS_SCHEMA = {"type": "array", "items": _TOOL}
+_TOOL_NAMES_FILTER = {
+    "type": "object",
+    "properties": {
+        "tool_names": {"type": "array", "items": {"type": "string"}},
+        "read_only": {"type": "boolean"},
+    },
+    "additionalProperties": False,
+}
+# A hosted MCP server (openai-python's realtime_tools_config_union.Mcp): the engine lists and calls the
+# tools of a server it can reach (``server_url``); ``session_config.check_mcp_tools`` refuses connectors.
+_MCP_TOOL = {
+    "type": "object",
+    "properties": {
+        "type": {"enum": ["mcp"]},
+        "server_label": {"type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$"},
+        "server_url": {"type": "string"},
+        "connector_id": {"type": "string"},
+        "tunnel_id": {"type": "string"},
+        "server_description": {"type": "string"},
+        "authorization": {"type": "string"},
+        "headers": {"type": ["object", "null"], "additionalProperties": {"type": "string"}},
+        "allowed_tools": {
+            "anyOf": [{"type": "array", "items": {"type": "string"}}, _TOOL_NAMES_FILTER, {"type": "null"}]
+        },
+        "require_approval": {
+            "anyOf": [
+                {"enum": ["always", "never"]},
+                {
+                    "type": "object",
+                    "properties": {"always": _TOOL_NAMES_FILTER, "never": _TOOL_NAMES_FILTER},
+                    "additionalProperties": False,
+                },
+                {"type": "null"},
+            ]
+        },
+        "allowed_callers": {"type": ["array", "null"], "items": {"enum": ["direct", "programmatic"]}},
+        "defer_loading": {"type": ["boolean", "null"]},
+    },
+    "required": ["server_label"],
+    "additionalProperties": False,
+}
+# Discriminated by ``type`` (like the items of item_params), so each kind is judged by its own fields.
+TOOLS_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"type": {"enum": ["function", "mcp"]}},
+        "allOf": [
+            {
+                "if": {"properties": {"type": {"const": "mcp"}}, "required": ["type"]},
+                "then": _MCP_TOOL,
+                "else": _TOOL,
+            }
+        ],
+    },
+}
 TOOL_CHOICE_SCHEMA = {
     "anyOf": [
         {"enum": ["none", "auto", "required"]},
@@ -143,6 +198,17 @@ TOOL_CHOICE_SCHEMA = {
             "type": "object",
             "properties": {"type": {"enum": ["function"]}, "name": {"type": "string"}},
             "required": ["type", "name"],
+            "additionalProperties": False,
+        },
+        {
+            # openai-python's ToolChoiceMcp: a hosted MCP server's tools (one of them, when named).
+            "type": "object",
+            "properties": {
+                "type": {"enum": ["mcp"]},
+                "server_label": {"type": "string"},
+                "name": {"type": ["string", "null"]},
+            },
+            "required": ["type", "server_label"],
             "additionalProperties": False,
         },
     ]

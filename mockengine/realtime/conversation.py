@@ -28,7 +28,9 @@ class Item:
     """One conversation item. ``content`` holds wire content parts (without audio bytes)."""
 
     id: str
-    type: str  # message | function_call | function_call_output
+    # message | function_call | function_call_output | mcp_list_tools | mcp_call | mcp_approval_request |
+    # mcp_approval_response (the hosted MCP items, docs/tools.md)
+    type: str
     role: str | None = None
     status: str = "completed"
     content: list[dict[str, Any]] = field(default_factory=list)
@@ -46,6 +48,15 @@ class Item:
     # Assistant audio the client cut (conversation.item.truncate): the ms it kept. The item holds no
     # transcript from then on; audio its response still streams after the cut is added after it.
     truncated_at_ms: int | None = None
+    # The hosted MCP items' fields (openai-python's RealtimeMcp* item types): the server, the tools it
+    # listed, a call's error (``{"type": "tool_execution_error" | "protocol_error" | "http_error", …}``),
+    # an approval's request id and answer.
+    server_label: str | None = None
+    tools: list[dict[str, Any]] | None = None
+    error: dict[str, Any] | None = None
+    approval_request_id: str | None = None
+    approve: bool | None = None
+    reason: str | None = None
 
     @property
     def is_assistant_audio(self) -> bool:
@@ -69,6 +80,8 @@ class Item:
             }
         if self.type == "function_call_output":
             return {"id": self.id, "type": self.type, "call_id": self.call_id, "output": self.output}
+        if self.type.startswith("mcp_"):
+            return self._mcp_wire()
         content = copy.deepcopy(self.content)
         if audio_encoder is not None and self.audio:
             for part in content:
@@ -81,6 +94,39 @@ class Item:
             "role": self.role,
             "content": content,
         }
+
+    def _mcp_wire(self) -> dict[str, Any]:
+        """A hosted MCP item in openai-python's shapes (``RealtimeMcpListTools``, ``RealtimeMcpToolCall``,
+        ``RealtimeMcpApprovalRequest``, ``RealtimeMcpApprovalResponse``); none of them has a status."""
+        if self.type == "mcp_list_tools":
+            return {
+                "id": self.id,
+                "type": self.type,
+                "server_label": self.server_label,
+                "tools": copy.deepcopy(self.tools or []),
+            }
+        if self.type == "mcp_approval_response":
+            return {
+                "id": self.id,
+                "type": self.type,
+                "approval_request_id": self.approval_request_id,
+                "approve": self.approve,
+                "reason": self.reason,
+            }
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "server_label": self.server_label,
+            "name": self.name,
+            "arguments": self.arguments,
+        }
+        if self.type == "mcp_call":
+            wire.update(
+                approval_request_id=self.approval_request_id,
+                output=self.output,
+                error=copy.deepcopy(self.error),
+            )
+        return wire
 
     def truncate(self, audio_end_ms: int) -> None:
         """Keep the first ``audio_end_ms`` of the audio and drop the transcript, so no text the user did
@@ -108,6 +154,24 @@ class Item:
 
     def view(self) -> TurnView:
         return TurnView(self.id, self._kind(), self.text(), self.images, self.name, self.call_id)
+
+    def views(self) -> tuple[TurnView, ...]:
+        """What the brain sees of the item. A finished MCP call is a function call and its output, as an
+        app's own tool would be (its error text as the output), so the brain grounds the next reply in it
+        the same way; the other MCP items are the engine's and the client's bookkeeping, unseen."""
+        if self.type == "mcp_call":
+            if self.output is None and self.error is None:
+                return ()
+            output = (
+                self.output if self.output is not None else f"Error: {(self.error or {}).get('message', '')}"
+            )
+            return (
+                TurnView(self.id, "function_call", self.arguments or "", name=self.name, call_id=self.id),
+                TurnView(f"{self.id}#output", "function_call_output", output, call_id=self.id),
+            )
+        if self.type.startswith("mcp_"):
+            return ()
+        return (self.view(),)
 
     def _kind(self) -> ItemKind:
         if self.type == "function_call":
@@ -209,6 +273,13 @@ def item_from_wire(
     ``function_call_output``
     whose call is unknown, an image that cannot be decoded, or invalid base64 audio."""
     item_id = wire.get("id") or ids.item()
+    if wire["type"] == "mcp_approval_response":
+        request = conversation.get(wire["approval_request_id"])
+        if request is None or request.type != "mcp_approval_request":
+            raise errors.approval_request_not_found(wire["approval_request_id"])
+        item = Item(item_id, "mcp_approval_response", approval_request_id=request.id, approve=wire["approve"])
+        item.reason = wire.get("reason")
+        return item, False
     if wire["type"] == "function_call_output":
         if conversation.find_call(wire["call_id"]) is None:
             raise errors.tool_call_not_found(wire["call_id"])

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mockengine.brain.model import Brain, ReplyRequest
+from mockengine.realtime.mcp import McpServer
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,23 @@ class SentenceKey:
     index: int
 
 
+@dataclass(frozen=True)
+class McpListKey:
+    """The listing of an MCP server's tools into the ``mcp_list_tools`` item ``item_id``."""
+
+    item_id: str
+
+
+@dataclass(frozen=True)
+class McpCallKey:
+    """The ``mcp_call`` item ``item_id`` of response ``response_id``."""
+
+    response_id: str
+    item_id: str
+
+
 TranscriptKey = ItemTranscriptKey | ProbeKey
-EffectKey = ItemTranscriptKey | ProbeKey | SentenceKey
+EffectKey = ItemTranscriptKey | ProbeKey | SentenceKey | McpListKey | McpCallKey
 
 
 @dataclass(frozen=True)
@@ -99,7 +115,29 @@ class Trace:
     data: dict[str, Any]
 
 
-Effect = Transcribe | Synthesize | Think | Trace
+@dataclass(frozen=True)
+class ListMcpTools:
+    """List an MCP server's tools (``tools/list``). Result → ``RealtimeSession.on_mcp_tools(key, tools,
+    now_ms)``: openai-python's ``RealtimeMcpListTools.Tool`` dicts (``name``, ``description``,
+    ``input_schema``, ``annotations``), or None when the server could not be listed."""
+
+    key: McpListKey
+    server: McpServer
+
+
+@dataclass(frozen=True)
+class CallMcpTool:
+    """Call tool ``name`` of an MCP server with ``arguments`` (JSON text of an object). Result →
+    ``RealtimeSession.on_mcp_call(key, output, error, now_ms)``: the tool's text output, or the item's
+    ``error`` object (``tool_execution_error``, ``protocol_error`` or ``http_error``)."""
+
+    key: McpCallKey
+    server: McpServer
+    name: str
+    arguments: str
+
+
+Effect = Transcribe | Synthesize | Think | Trace | ListMcpTools | CallMcpTool
 
 
 @dataclass

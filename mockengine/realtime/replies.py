@@ -9,6 +9,7 @@ from typing import Any
 from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec
 from mockengine.protocol.session_config import SessionConfig, validate_tool_choice
 from mockengine.realtime.conversation import Item
+from mockengine.realtime.mcp import brain_history
 from mockengine.realtime.response import ResponseParams
 
 
@@ -53,20 +54,34 @@ def _own_instructions(given: str | None, session: str) -> str:
 
 
 def _tool_choice(value: Any) -> ToolChoice:
+    if isinstance(value, dict) and value.get("type") == "mcp":
+        # One tool of the server when named (the brain sees it as a function); else any tool: the brain
+        # cannot be held to one server's tools, so this is "required" (docs/tools.md).
+        return ForcedTool(value["name"]) if value.get("name") else "required"
     if isinstance(value, dict):
         return ForcedTool(value["name"])
     return value  # type: ignore[no-any-return]
 
 
-def build_reply_request(params: ResponseParams, context: Iterable[Item], response_index: int) -> ReplyRequest:
+def build_reply_request(
+    params: ResponseParams,
+    context: Iterable[Item],
+    response_index: int,
+    mcp_tools: tuple[ToolSpec, ...] = (),
+) -> ReplyRequest:
+    """What the brain reads for one response. ``mcp_tools``: the tools the response's MCP servers listed
+    (``McpServers.declared``), declared to the brain after the function tools, as functions."""
+    functions = tuple(
+        ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {}))
+        for t in params.tools
+        if t.get("type") != "mcp"
+    )
     return ReplyRequest(
         instructions=params.instructions,
-        tools=tuple(
-            ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {})) for t in params.tools
-        ),
+        tools=functions + mcp_tools,
         tool_choice=_tool_choice(params.tool_choice),
         output_modalities=params.output_modalities,
-        history=tuple(item.view() for item in context),
+        history=brain_history(context),
         response_index=response_index,
         parallel_tool_calls=params.parallel_tool_calls,
         response_instructions=params.own_instructions,

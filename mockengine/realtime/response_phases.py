@@ -12,6 +12,13 @@ Every event a ``ResponseStreamer`` emits after ``response.created`` is one of th
     MESSAGE         MESSAGE_DELTA   -> MESSAGE         a text, audio or audio-transcript delta
     MESSAGE         MESSAGE_DONE    -> FUNCTION_CALLS  the part's and the item's done events
     FUNCTION_CALLS  FUNCTION_CALL   -> FUNCTION_CALLS  output_item.added, arguments deltas and done, item done
+    PREPARING       APPROVAL_ASKED  -> AWAITING_APPROVAL  a whole mcp_approval_request item
+    FUNCTION_CALLS  APPROVAL_ASKED  -> AWAITING_APPROVAL
+    AWAITING_APPROVAL APPROVAL_ANSWERED -> FUNCTION_CALLS  nothing (the client's mcp_approval_response came)
+    AWAITING_APPROVAL RESPONSE_DONE -> DONE            response.done (cut while waiting)
+    PREPARING       MCP_CALL        -> MCP_CALL        an mcp_call's output_item.added, arguments deltas and
+    FUNCTION_CALLS  MCP_CALL        -> MCP_CALL          done, mcp_call.in_progress; the server is called
+    MCP_CALL        MCP_CALL_DONE   -> FUNCTION_CALLS  mcp_call.completed (or .failed), item done
     FUNCTION_CALLS  RESPONSE_DONE   -> DONE            response.done, rate_limits.updated
 
 *THINKING*: ``response.created`` went out, no reply yet (the user's transcript is pending, then the brain
@@ -19,8 +26,11 @@ decides). *PREPARING*: the reply is known but nothing of it went out yet (a spok
 with its first audio delta, as the live service announces an item when the model starts writing it, so
 a cancel or barge-in before that leaves no empty item behind, reference §3.6). *MESSAGE*: the reply's
 one message (spoken or written) is open. *FUNCTION_CALLS*: no message is open; zero or more function
-calls, then ``response.done``. A cut (cancel, barge-in, ``max_output_tokens``, failure) closes an open
-message as ``incomplete`` first, so ``response.done`` never leaves an item open.
+calls, then ``response.done``. *MCP_CALL*: a hosted MCP call is open and its server is being called
+(``realtime.mcp``); its result closes it. *AWAITING_APPROVAL*: an ``mcp_approval_request`` went out and
+the response waits for the client's ``mcp_approval_response`` (approved, the call follows). A cut
+(cancel, barge-in, ``max_output_tokens``, failure) closes an open message as ``incomplete`` first (an
+open MCP call with an error), so ``response.done`` never leaves an item open.
 """
 
 from __future__ import annotations
@@ -33,6 +43,8 @@ class Phase(enum.Enum):
     PREPARING = "preparing"
     MESSAGE = "message"
     FUNCTION_CALLS = "function_calls"
+    MCP_CALL = "mcp_call"
+    AWAITING_APPROVAL = "awaiting_approval"
     DONE = "done"
 
 
@@ -42,6 +54,10 @@ class Move(enum.Enum):
     MESSAGE_DELTA = "message_delta"
     MESSAGE_DONE = "message_done"
     FUNCTION_CALL = "function_call"
+    MCP_CALL = "mcp_call"
+    MCP_CALL_DONE = "mcp_call_done"
+    APPROVAL_ASKED = "approval_asked"
+    APPROVAL_ANSWERED = "approval_answered"
     RESPONSE_DONE = "response_done"
 
 
@@ -54,6 +70,13 @@ TRANSITIONS: dict[tuple[Phase, Move], Phase] = {
     (Phase.MESSAGE, Move.MESSAGE_DELTA): Phase.MESSAGE,
     (Phase.MESSAGE, Move.MESSAGE_DONE): Phase.FUNCTION_CALLS,
     (Phase.FUNCTION_CALLS, Move.FUNCTION_CALL): Phase.FUNCTION_CALLS,
+    (Phase.PREPARING, Move.MCP_CALL): Phase.MCP_CALL,
+    (Phase.FUNCTION_CALLS, Move.MCP_CALL): Phase.MCP_CALL,
+    (Phase.MCP_CALL, Move.MCP_CALL_DONE): Phase.FUNCTION_CALLS,
+    (Phase.PREPARING, Move.APPROVAL_ASKED): Phase.AWAITING_APPROVAL,
+    (Phase.FUNCTION_CALLS, Move.APPROVAL_ASKED): Phase.AWAITING_APPROVAL,
+    (Phase.AWAITING_APPROVAL, Move.APPROVAL_ANSWERED): Phase.FUNCTION_CALLS,
+    (Phase.AWAITING_APPROVAL, Move.RESPONSE_DONE): Phase.DONE,
     (Phase.FUNCTION_CALLS, Move.RESPONSE_DONE): Phase.DONE,
 }
 

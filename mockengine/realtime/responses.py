@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mockengine.brain.model import Brain, Reply, ReplyRequest
+from mockengine.brain.model import Brain, Reply, ReplyRequest, ToolCall
 from mockengine.engines.stt import WordTiming
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
@@ -19,8 +19,9 @@ from mockengine.protocol import server_events as se
 from mockengine.protocol.session_config import ServerVad
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item
-from mockengine.realtime.effects import Step, Think, Trace
+from mockengine.realtime.effects import ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
 from mockengine.realtime.items import ConversationItems
+from mockengine.realtime.mcp import McpRoute, McpServers, approved_call
 from mockengine.realtime.replies import build_reply_request, response_params
 from mockengine.realtime.response import Response, ResponseParams
 from mockengine.realtime.streaming import ResponseStreamer
@@ -44,6 +45,8 @@ class Responses:
         # The shell runs the brain off its event loop (server sessions): replies come back as on_reply.
         self.think_aside = False
         self._asked: dict[str, tuple[Item, ...]] = {}  # responses asked aside → the context they read
+        self.mcp = McpServers(ctx.ids)  # the session's hosted MCP servers and their listed tools
+        self._routes: dict[str, dict[str, McpRoute]] = {}  # per response: its tools that are MCP tools
 
     # -- client events --------------------------------------------------------------------------------
 
@@ -61,7 +64,7 @@ class Responses:
                 for index, entry in enumerate(event.response["input"])
             )
         params = response_params(self.ctx.view, event.response, input_items)
-        step = Step()
+        step = self.list_mcp_tools(params.tools) if "tools" in event.response else Step()
         for item in transcribe:  # inline audio: the response waits for its words like for a turn's
             item.in_conversation = False
             step.effects.append(self.items.transcribe(item, self.ctx.await_transcript(item)))
@@ -155,13 +158,65 @@ class Responses:
         self._forget_if_done(streamer, now_ms)
         return step
 
-    def advance(self, now_ms: float) -> Events:
-        """Release each response's events that are due (paced audio, then its end)."""
-        events: Events = []
+    def advance(self, now_ms: float) -> Step:
+        """Release each response's events that are due (paced audio, then its end, and the MCP calls
+        reached)."""
+        step = Step()
         for streamer in list(self.ctx.streamers.values()):
-            events += streamer.advance(now_ms)
+            step.events += streamer.advance(now_ms)
+            step.effects += streamer.take_effects()
             self._forget_if_done(streamer, now_ms)
-        return events
+        return step
+
+    # -- hosted MCP tools -----------------------------------------------------------------------------
+
+    def list_mcp_tools(self, tools: Any) -> Step:
+        """List the MCP servers among ``tools`` (the session's, or one response's) not listed yet: their
+        ``mcp_list_tools`` items and ``ListMcpTools`` effects (``realtime.mcp``)."""
+        events, servers = self.mcp.sync(tools, self.ctx.conversation)
+        if servers:  # the new items count against max_conversation_items like any other
+            events += self.items.make_room(0, items_needed=0)
+        effects = [ListMcpTools(McpListKey(self.mcp.item_id_of(server)), server) for server in servers]
+        return Step(events=events, effects=list(effects))
+
+    def mcp_listed(self, item_id: str, tools: list[dict[str, Any]] | None, now_ms: float) -> Step:
+        """An MCP server's tools were listed (None: it could not be): the ``mcp_list_tools`` item's end,
+        and the responses that waited for the listing go on."""
+        step = Step(events=self.mcp.listed(item_id, tools))
+        names = None if tools is None else [tool.get("name") for tool in tools]
+        step.effects.append(Trace("mcp_list_tools", {"item_id": item_id, "tools": names}))
+        for streamer in list(self.ctx.streamers.values()):
+            if streamer.is_thinking:
+                step.extend(self._think(streamer, now_ms))
+        return step
+
+    def approval_answered(self, item: Item, now_ms: float) -> Step:
+        """The client created an ``mcp_approval_response``: the response waiting on its request goes on
+        (approved: the call runs in it; refused: it ends). None waiting (it was cut meanwhile): an
+        approved request runs in the next response (``_approved_reply``)."""
+        step = Step()
+        for streamer in list(self.ctx.streamers.values()):
+            if streamer.awaited_approval_id == item.approval_request_id:
+                step.events += streamer.on_approval(
+                    item.approval_request_id or "", bool(item.approve), now_ms
+                )
+                step.effects += streamer.take_effects()
+                self._forget_if_done(streamer, now_ms)
+        return step
+
+    def on_mcp_result(
+        self, key: McpCallKey, output: str | None, error: dict[str, Any] | None, now_ms: float
+    ) -> Step:
+        """An MCP server answered a call (``output``) or failed it (``error``, the item's error object)."""
+        streamer = self.ctx.streamers.get(key.response_id)
+        if streamer is None:
+            return Step()  # the response ended meanwhile (its call was closed then)
+        step = Step(events=streamer.on_mcp_result(key.item_id, output, error, now_ms))
+        step.effects += streamer.take_effects()
+        trace = {"response_id": key.response_id, "item_id": key.item_id, "error": error}
+        step.effects.append(Trace("mcp_call", trace))
+        self._forget_if_done(streamer, now_ms)
+        return step
 
     def next_deadline_ms(self) -> float | None:
         deadlines = [d for s in self.ctx.streamers.values() if (d := s.next_deadline_ms()) is not None]
@@ -199,13 +254,36 @@ class Responses:
         context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
         if any(self.ctx.is_awaiting_transcript(item) for item in context):
             return Step()
-        request = build_reply_request(r.params, context, self.count)
+        if self.mcp.is_listing(r.params.tools):
+            return Step()  # its MCP tools are still being listed (mcp_listed asks again)
+        approved = self._approved_reply(r.id, r.params.tools, context)
+        if approved is not None:
+            return self._replied(streamer, context, approved, now_ms)
+        mcp_tools, self._routes[r.id] = self.mcp.declared(r.params.tools)
+        request = build_reply_request(r.params, context, self.count, tuple(mcp_tools))
         self.count += 1
         if self.think_aside:
             self._asked[r.id] = context
             texts = (r.params.instructions, *(item.text() for item in context))
             return Step(effects=[Think(r.id, request, self.brain, texts)])
         return self._replied(streamer, context, ask(self.brain, request), now_ms)
+
+    def _approved_reply(
+        self, response_id: str, tools: tuple[dict[str, Any], ...], context: tuple[Item, ...]
+    ) -> Reply | None:
+        """The call of an MCP approval request the user approved and no call ran for, when the response
+        still has its server: it runs as the brain asked for it then (the brain is not asked again)."""
+        approved = approved_call(context)
+        labels = {tool.get("server_label") for tool in tools if tool.get("type") == "mcp"}
+        if approved is None or approved.server_label not in labels:
+            return None
+        label, name = approved.server_label or "", approved.name or ""
+        if self.mcp.server(label) is None:
+            return None
+        self._routes[response_id] = {
+            name: McpRoute(label, needs_approval=False, approval_request_id=approved.id)
+        }
+        return Reply(None, (ToolCall(name, approved.arguments or "{}"),), rule="mcp_approved")
 
     def on_reply(self, response_id: str, outcome: Reply | Exception, now_ms: float) -> Step:
         """The brain's ``outcome`` for a response asked aside; nothing when the response already ended
@@ -228,8 +306,14 @@ class Responses:
             return step
         reply = outcome
         streamer.account_input(r.params.instructions, context)
-        events, effects = streamer.begin(reply, now_ms)
-        step = Step(events=events, effects=list(effects))
+        routes = self._routes.pop(r.id, {})
+        servers = {
+            label: server
+            for route in routes.values()
+            if (server := self.mcp.server(label := route.server_label))
+        }
+        events, effects = streamer.begin(reply, now_ms, routes, servers)
+        step = Step(events=events, effects=[*effects, *streamer.take_effects()])
         step.effects.append(
             Trace(
                 "reply",
@@ -252,6 +336,7 @@ class Responses:
         if streamer.response.is_active:
             return
         self.ctx.streamers.pop(streamer.response.id, None)
+        self._routes.pop(streamer.response.id, None)
         self._audio_was_sent = self._audio_was_sent or streamer.audio_sent_bytes > 0
         if self.active_id == streamer.response.id:
             self.active_id = None

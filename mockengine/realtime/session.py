@@ -46,6 +46,8 @@ from mockengine.realtime.conversation import Conversation
 from mockengine.realtime.effects import (
     EffectKey,
     ItemTranscriptKey,
+    McpCallKey,
+    McpListKey,
     ProbeKey,
     SentenceKey,
     Step,
@@ -117,15 +119,22 @@ class RealtimeSession:
     # -- public API -----------------------------------------------------------------------------------
 
     def start(self) -> Step:
-        return Step(events=[se.session_created(self.ids.event(), session=copy.deepcopy(self.config))])
+        step = Step(events=[se.session_created(self.ids.event(), session=copy.deepcopy(self.config))])
+        return step.extend(self._list_mcp_tools())  # the MCP servers of a client secret's session
 
     def receive(self, event: ce.ClientEvent, now_ms: float) -> Step:
         """Apply one client event. Client mistakes become an ``error`` event; nothing else changes."""
         try:
-            return self._handlers[type(event)](event, now_ms)
+            step = self._handlers[type(event)](event, now_ms)
         except ProtocolError as exc:
             exc.event_id = event.event_id
             return self.error(exc)
+        if isinstance(event, ce.ConversationItemCreate) and event.item.get("type") == "mcp_approval_response":
+            # The item is in; the response waiting on its request goes on (realtime.mcp).
+            item = self.ctx.conversation.get(step.events[-1]["item"]["id"])
+            if item is not None:
+                step.extend(self.responses.approval_answered(item, now_ms))
+        return step
 
     def receive_audio(self, audio: bytes, event_id: str | None, now_ms: float) -> Step:
         """``receive(InputAudioBufferAppend(audio, event_id), now_ms)`` without the event object: the
@@ -161,7 +170,7 @@ class RealtimeSession:
         return self.responses.fail(response_id, error, now_ms)
 
     def tick(self, now_ms: float) -> Step:
-        step = Step(events=self.responses.advance(now_ms))
+        step = self.responses.advance(now_ms)
         idle_deadline_ms = self.responses.idle_deadline_ms
         if idle_deadline_ms is not None and now_ms >= idle_deadline_ms:
             step.extend(self.turns.on_idle_timeout(now_ms))
@@ -187,8 +196,10 @@ class RealtimeSession:
                 return self.items.is_transcript_wanted(item_id)
             case ProbeKey():
                 return self.turns.is_probe_wanted(key)
-            case SentenceKey(response_id):
+            case SentenceKey(response_id) | McpCallKey(response_id):
                 return response_id in self.ctx.streamers
+            case McpListKey(item_id):
+                return self.responses.mcp.is_wanted(item_id)
             case _:
                 assert_never(key)
 
@@ -231,6 +242,21 @@ class RealtimeSession:
     def on_speech_failed(self, key: SentenceKey, message: str, now_ms: float) -> Step:
         return self.responses.on_speech_failed(key.response_id, message, now_ms)
 
+    def on_mcp_tools(self, key: McpListKey, tools: list[dict[str, Any]] | None, now_ms: float) -> Step:
+        """An MCP server's tools for a ``ListMcpTools`` effect (None: the server could not be listed)."""
+        return self.responses.mcp_listed(key.item_id, tools, now_ms)
+
+    def on_mcp_call(
+        self, key: McpCallKey, output: str | None, error: dict[str, Any] | None, now_ms: float
+    ) -> Step:
+        """An MCP server's answer to a ``CallMcpTool`` effect: the tool's ``output``, or the ``error``
+        object of the ``mcp_call`` item."""
+        return self.responses.on_mcp_result(key, output, error, now_ms)
+
+    def _list_mcp_tools(self) -> Step:
+        """List the session's MCP servers not listed yet (``realtime.mcp``)."""
+        return self.responses.list_mcp_tools(self.config.get("tools") or [])
+
     def think_aside(self) -> None:
         """From now on ask the brain through ``Think`` effects (the server runs it off its event loop)
         instead of inline; replies come back through ``on_reply``."""
@@ -270,6 +296,7 @@ class RealtimeSession:
             validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
         self.ctx.config = merged
         updated = Step(events=[se.session_updated(self.ids.event(), session=copy.deepcopy(self.config))])
+        updated.extend(self._list_mcp_tools())
         return updated.extend(self.turns.apply_turn_detection(old, self.ctx.turn_detection, now_ms))
 
     def on_session_close(self, event: ce.SessionClose, now_ms: float) -> Step:

@@ -28,7 +28,8 @@ from mockengine.engines.sentences import split_sentences
 from mockengine.ids import IdFactory
 from mockengine.protocol import server_events as se
 from mockengine.realtime.conversation import Item
-from mockengine.realtime.effects import SentenceKey, Synthesize
+from mockengine.realtime.effects import CallMcpTool, McpCallKey, SentenceKey, Synthesize
+from mockengine.realtime.mcp import McpRoute, McpServer
 from mockengine.realtime.response import Response, Usage
 from mockengine.realtime.response_phases import IllegalMove, Move, Phase, next_phase
 from mockengine.realtime.usage import (
@@ -85,7 +86,11 @@ class ResponseStreamer:
         self._phase = Phase.THINKING
         self._message: Item | None = None
         self._sentences: list[_Sentence] = []
-        self._pending_calls: list[tuple[Item, str]] = []  # (item, its full arguments)
+        # (item, its full arguments): function calls, MCP calls and MCP approval requests, in order.
+        self._pending_calls: list[tuple[Item, str]] = []
+        self._servers: dict[str, McpServer] = {}  # the MCP servers the reply's calls go to, by label
+        self.effects_due: list[CallMcpTool] = []  # MCP calls reached since the owner last took them
+        self.awaited_approval_id: str | None = None  # the mcp_approval_request the response waits on
         self._next_delta_due_ms = 0.0
         self._transcript = ""
         self._was_cut_short = False  # written text trimmed to max_output_tokens
@@ -112,8 +117,17 @@ class ResponseStreamer:
 
     # -- start and progress ---------------------------------------------------------------------------
 
-    def begin(self, reply: Reply, now_ms: float) -> tuple[Events, list[Synthesize]]:
+    def begin(
+        self,
+        reply: Reply,
+        now_ms: float,
+        routes: dict[str, McpRoute] | None = None,
+        servers: dict[str, McpServer] | None = None,
+    ) -> tuple[Events, list[Synthesize]]:
         """Open the output for the brain's reply; returns the events due now and the speech to make.
+        ``routes``: the tools (by name) that are hosted MCP tools and where they go (``servers``, by
+        label); their calls become ``mcp_call`` or ``mcp_approval_request`` items, the others function
+        calls. The MCP calls reached are in ``effects_due``.
 
         Raises :class:`IllegalMove` unless the response is still thinking."""
         if self._phase is not Phase.THINKING:
@@ -123,15 +137,23 @@ class ResponseStreamer:
             reply = dataclasses.replace(reply, text=" ".join(_CONTROL_CHARS.sub(" ", reply.text).split()))
         self.reply = reply
         self._move(Move.REPLY)
+        self._servers = dict(servers or {})
         for call in reply.tool_calls:
-            item = Item(
-                self.ids.item(),
-                "function_call",
-                status="in_progress",
-                name=call.name,
-                call_id=self.ids.call(),
-                arguments="",
-            )
+            route = (routes or {}).get(call.name)
+            if route is None:
+                item = Item(
+                    self.ids.item(),
+                    "function_call",
+                    status="in_progress",
+                    name=call.name,
+                    call_id=self.ids.call(),
+                    arguments="",
+                )
+            else:
+                kind = "mcp_approval_request" if route.needs_approval else "mcp_call"
+                item = Item(self.ids.item(), kind, name=call.name, server_label=route.server_label)
+                item.approval_request_id = route.approval_request_id
+                item.arguments = call.arguments if route.needs_approval else ""
             self._pending_calls.append((item, call.arguments))
         events: Events = []
         effects: list[Synthesize] = []
@@ -205,13 +227,35 @@ class ResponseStreamer:
         if self._message is not None:
             events += self._close_message("completed")
         while self._pending_calls:
+            if self._phase in (Phase.MCP_CALL, Phase.AWAITING_APPROVAL):
+                return events  # on_mcp_result / on_approval go on
             if self._output_tokens_left() <= 0:
                 return events + self._end("incomplete", MAX_TOKENS_DETAILS)
-            events += self._function_call(*self._pending_calls.pop(0))
+            item, arguments = self._pending_calls[0]
+            if item.type == "mcp_call":
+                events += self._start_mcp_call(item, arguments)
+                continue
+            self._pending_calls.pop(0)
+            if item.type == "mcp_approval_request":
+                self._move(Move.APPROVAL_ASKED)
+                self.awaited_approval_id = item.id
+                events += self._open_item(item) + self._close_item(item, "completed")
+                self.response.usage.output_text_tokens += text_tokens(self.tokens, arguments)
+            else:
+                events += self._function_call(item, arguments)
+        if self._phase is Phase.AWAITING_APPROVAL:
+            return events  # on_approval goes on
         return events + self._finish("completed", None)
 
     def _end(self, status: str, details: dict[str, Any]) -> Events:
         events = self._close_message("incomplete") if self._message is not None else []
+        if self._phase is Phase.MCP_CALL:  # cut while its server works: the call ends without its output
+            item = self._pending_calls[0][0]
+            error = {
+                "type": "tool_execution_error",
+                "message": "The response ended before the tool returned.",
+            }
+            events += self._finish_mcp_call(item, None, error)
         self._pending_calls.clear()
         return events + self._finish(status, details)
 
@@ -394,6 +438,72 @@ class ResponseStreamer:
         )
         self.response.usage.output_text_tokens += text_tokens(self.tokens, arguments)
         return events + self._close_item(item, "completed")
+
+    def _start_mcp_call(self, item: Item, arguments: str) -> Events:
+        """An MCP call's item, its arguments and ``mcp_call.in_progress``; its server is called now."""
+        self._move(Move.MCP_CALL)
+        events = self._open_item(item)
+        output_index = self.response.output.index(item)
+        common: dict[str, Any] = {
+            "response_id": self.response.id,
+            "item_id": item.id,
+            "output_index": output_index,
+        }
+        for piece in _split_arguments(arguments):
+            events.append(se.response_mcp_call_arguments_delta(self.ids.event(), **common, delta=piece))
+        item.arguments = arguments
+        events.append(se.response_mcp_call_arguments_done(self.ids.event(), **common, arguments=arguments))
+        events.append(
+            se.response_mcp_call_in_progress(self.ids.event(), item_id=item.id, output_index=output_index)
+        )
+        self.response.usage.output_text_tokens += text_tokens(self.tokens, arguments)
+        server = self._servers.get(item.server_label or "")
+        if server is None:  # its server left the session's tools while the brain thought
+            error = {
+                "type": "protocol_error",
+                "code": -32602,
+                "message": "The MCP server is no longer declared.",
+            }
+            return events + self._finish_mcp_call(item, None, error)
+        key = McpCallKey(self.response.id, item.id)
+        self.effects_due.append(CallMcpTool(key, server, item.name or "", arguments))
+        return events
+
+    def on_mcp_result(
+        self, item_id: str, output: str | None, error: dict[str, Any] | None, now_ms: float
+    ) -> Events:
+        """The server's answer to the open MCP call ``item_id``: close it, then release what follows."""
+        if self._phase is not Phase.MCP_CALL or self._pending_calls[0][0].id != item_id:
+            return []  # not the call this response waits for (it ended meanwhile)
+        item = self._pending_calls[0][0]
+        return self._finish_mcp_call(item, output, error) + self._release(now_ms)
+
+    def _finish_mcp_call(self, item: Item, output: str | None, error: dict[str, Any] | None) -> Events:
+        self._move(Move.MCP_CALL_DONE)
+        self._pending_calls.pop(0)
+        item.output, item.error = (output, None) if error is None else (None, error)
+        output_index = self.response.output.index(item)
+        kind = se.response_mcp_call_completed if error is None else se.response_mcp_call_failed
+        events = [kind(self.ids.event(), item_id=item.id, output_index=output_index)]
+        return events + self._close_item(item, "completed")
+
+    def on_approval(self, request_id: str, approve: bool, now_ms: float) -> Events:
+        """The client answered the approval request ``request_id`` this response waits for: approved,
+        its call follows in this response (carrying ``approval_request_id``); refused, none."""
+        if self._phase is not Phase.AWAITING_APPROVAL or self.awaited_approval_id != request_id:
+            return []
+        self._move(Move.APPROVAL_ANSWERED)
+        self.awaited_approval_id = None
+        request = next(item for item in self.response.output if item.id == request_id)
+        if approve:
+            call = Item(self.ids.item(), "mcp_call", name=request.name, server_label=request.server_label)
+            call.approval_request_id, call.arguments = request.id, ""
+            self._pending_calls.insert(0, (call, request.arguments or "{}"))
+        return self._release(now_ms)
+
+    def take_effects(self) -> list[CallMcpTool]:
+        effects, self.effects_due = self.effects_due, []
+        return effects
 
     def _finish(self, status: str, details: dict[str, Any] | None) -> Events:
         self._move(Move.RESPONSE_DONE)

@@ -37,10 +37,10 @@ from mockengine.protocol.client_events import (
     parse_plain_append,
 )
 from mockengine.protocol.errors import ProtocolError
-from mockengine.realtime.effects import Step, Synthesize, Think, Trace, Transcribe
+from mockengine.realtime.effects import CallMcpTool, ListMcpTools, Step, Synthesize, Think, Trace, Transcribe
 from mockengine.realtime.probe_job import Heard, engine_for, run_transcribe
 from mockengine.realtime.session import RealtimeSession
-from mockengine.server import metrics
+from mockengine.server import mcp_client, metrics
 from mockengine.server.brain_lane import BrainLane
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
@@ -96,6 +96,7 @@ class SessionLoop:
         # Engine-side turn latencies for /metrics (loop time, seconds).
         self.stopped_at: float | None = None
         self.cancel_at: float | None = None
+        self._mcp_jobs: set[asyncio.Task[None]] = set()  # MCP listings and calls under way
 
     # -- what a transport supplies -----------------------------------------------------------------
 
@@ -168,6 +169,10 @@ class SessionLoop:
                 self.tts_lane.put_nowait(effect)
             elif isinstance(effect, Think):
                 self.brain_lane.ask(effect)
+            elif isinstance(effect, ListMcpTools | CallMcpTool):
+                job = asyncio.ensure_future(self._mcp(effect))
+                self._mcp_jobs.add(job)
+                job.add_done_callback(self._mcp_jobs.discard)
             elif isinstance(effect, Trace):
                 if log.isEnabledFor(logging.INFO):  # (json.dumps would run for nothing)
                     log.info("%s %s %s", self.session_id, effect.kind, json.dumps(effect.data))
@@ -353,6 +358,36 @@ class SessionLoop:
             await self._flowing.wait()  # speech enters the session (and goes out) as the peer reads
             self.apply(self.session.on_speech(job.key, pcm, self.now_ms()))
 
+    async def _mcp(self, job: ListMcpTools | CallMcpTool) -> None:
+        """List or call a hosted MCP server's tools (``server/mcp_client.py``); its failure is the
+        protocol's (``mcp_list_tools.failed``, ``response.mcp_call.failed``), the session goes on."""
+        timeout_s = self.settings.mcp_timeout_s
+        try:
+            if isinstance(job, ListMcpTools):
+                try:
+                    tools: list[dict[str, Any]] | None = await mcp_client.list_tools(job.server, timeout_s)
+                except mcp_client.McpFailure as exc:
+                    log.info(
+                        "session %s: listing MCP server %s failed: %s",
+                        self.session_id,
+                        job.server.server_label,
+                        exc,
+                    )
+                    tools = None
+                if self.session.is_wanted(job.key):
+                    self.apply(self.session.on_mcp_tools(job.key, tools, self.now_ms()))
+                return
+            output, error = None, None
+            try:
+                output = await mcp_client.call_tool(job.server, job.name, job.arguments, timeout_s)
+            except mcp_client.McpFailure as exc:
+                error = exc.error
+            if self.session.is_wanted(job.key):
+                self.apply(self.session.on_mcp_call(job.key, output, error, self.now_ms()))
+        except Exception:
+            log.exception("session %s failed handling an MCP result", self.session_id)
+            self.shutdown(1011, "internal error")
+
     def _on_reply(self, job: Think, outcome: Reply | Exception) -> None:
         self.apply(self.session.on_reply(job.key, outcome, self.now_ms()))
 
@@ -383,7 +418,7 @@ class SessionLoop:
                 self.timer.cancel()
             self.outbox.put_nowait(None)
             await asyncio.wait([writer], timeout=1.0)
-            for task in [writer, *tasks]:
+            for task in [writer, *tasks, *self._mcp_jobs]:
                 task.cancel()
             if self._closer is not None:
                 self._closer.cancel()

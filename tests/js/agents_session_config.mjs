@@ -1,17 +1,14 @@
 // The session config an app gives the OpenAI Agents JS SDK (@openai/agents-realtime), as the SDK sends it
 // in its session.update on connect, and what the engine answered.
-// Usage: node agents_session_config.mjs ws://127.0.0.1:PORT/v1/realtime?model=gpt-realtime '<config JSON>' [mcp]
-// (mcp: the agent also has a hosted MCP tool, hostedMcpTool).
+// Usage: node agents_session_config.mjs ws://127.0.0.1:PORT/v1/realtime?model=gpt-realtime '<config JSON>' [MCP URL]
+// (MCP URL: the agent also has a hosted MCP tool, hostedMcpTool, on the MCP server there).
 // Prints one JSON object {session (the last session.updated), errors} and exits 0; 1 on failure.
 import { hostedMcpTool } from '@openai/agents-core';
 import { RealtimeAgent, RealtimeSession } from '@openai/agents-realtime';
 
-const [url, config, extra] = process.argv.slice(2);
+const [url, config, mcpUrl] = process.argv.slice(2);
 const TIMEOUT_MS = 30_000;
-const tools =
-  extra === 'mcp'
-    ? [hostedMcpTool({ serverLabel: 'deepwiki', serverUrl: 'https://mcp.deepwiki.com/mcp', requireApproval: 'never' })]
-    : [];
+const tools = mcpUrl ? [hostedMcpTool({ serverLabel: 'weather', serverUrl: mcpUrl, requireApproval: 'never' })] : [];
 const agent = new RealtimeAgent({ name: 'Assistant', instructions: 'You are a helpful assistant.', tools });
 const session = new RealtimeSession(agent, { transport: 'websocket', model: 'gpt-realtime', config: JSON.parse(config) });
 const errors = [];

@@ -42,9 +42,9 @@ def test_the_table_has_one_start_one_end_and_no_dead_end() -> None:
                 reachable.add(target)
                 frontier.append(target)
     assert reachable == set(Phase)
-    # response.done is possible from every phase but MESSAGE, which must close its message first.
+    # response.done is possible from every phase but MESSAGE and MCP_CALL, which close their item first.
     ends = {phase for (phase, move) in TRANSITIONS if move is Move.RESPONSE_DONE}
-    assert ends == {Phase.THINKING, Phase.PREPARING, Phase.FUNCTION_CALLS}
+    assert ends == {Phase.THINKING, Phase.PREPARING, Phase.FUNCTION_CALLS, Phase.AWAITING_APPROVAL}
     assert (Phase.MESSAGE, Move.MESSAGE_DONE) in TRANSITIONS
 
 

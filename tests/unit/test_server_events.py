@@ -1,7 +1,7 @@
 """Every server event type the engine sends, built by protocol/server_events.py, against the ``openai``
 SDK's pydantic models (``openai.types.realtime.RealtimeServerEvent``): the builders one by one, then the
 events of real sessions (fake engines, virtual time) covering every type the core sends, with their
-nested items, responses, sessions and errors in their variants."""
+nested items (hosted MCP items among them), responses, sessions and errors in their variants."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from PIL import Image
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import server_events as se
-from mockengine.realtime.effects import ItemTranscriptKey, Transcribe
+from mockengine.realtime.effects import CallMcpTool, ItemTranscriptKey, ListMcpTools, Transcribe
 from mockengine.realtime.response import Pacing
 from mockengine.virtual_time import VirtualTimeDriver
 from tests.conftest import RecordingDriver, make_recording_driver
@@ -172,7 +172,64 @@ def _a_failed_transcription_and_response(driver: RecordingDriver) -> None:
     driver.run_until_idle()
 
 
-@pytest.mark.parametrize("script", [_spoken_turns, _items_and_tools, _a_failed_transcription_and_response])
+WEATHER_TOOLS = [
+    {
+        "name": "get_weather",
+        "description": "Get the current weather for a city.",
+        "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        "annotations": {"readOnlyHint": True},
+    },
+    {
+        "name": "roll_dice",
+        "description": "Roll one die with the given number of sides.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"sides": {"type": "integer"}},
+            "required": ["sides"],
+        },
+        "annotations": None,
+    },
+]
+
+
+def _hosted_mcp(driver: RecordingDriver) -> None:
+    """Two MCP servers, one listed and one not; a call that completes, one that fails, an approval asked
+    and granted (the shell's MCP work fed back by hand: the virtual-time driver does none)."""
+    approval = {"always": {"tool_names": ["roll_dice"]}, "never": {"read_only": True}}
+    weather = {"type": "mcp", "server_label": "weather", "server_url": "http://127.0.0.1:9/mcp"}
+    down = {"type": "mcp", "server_label": "down", "server_url": "http://127.0.0.1:9/down"}
+    _update(driver, output_modalities=["text"], tools=[{**weather, "require_approval": approval}, down])
+    listings = [e for e in driver.effects if isinstance(e, ListMcpTools)]
+    driver._apply(driver.session.on_mcp_tools(listings[0].key, WEATHER_TOOLS, driver.now_ms))
+    driver._apply(driver.session.on_mcp_tools(listings[1].key, None, driver.now_ms))
+    for question, output, error in [
+        ("What's the weather like in Paris?", "Sunny.", None),
+        ("What's the weather like in Rome?", None, {"type": "http_error", "code": 502, "message": "down"}),
+    ]:
+        driver.send(_user_text(question))
+        driver.send(ce.ResponseCreate({}))
+        driver.run_until_idle()
+        call = [e for e in driver.effects if isinstance(e, CallMcpTool)][-1]
+        driver._apply(driver.session.on_mcp_call(call.key, output, error, driver.now_ms))
+        driver.run_until_idle()
+    driver.send(_user_text("Roll a die with six sides."))
+    driver.send(ce.ResponseCreate({}))
+    driver.run_until_idle()
+    request = driver.of_type("response.output_item.done")[-1]["item"]
+    assert request["type"] == "mcp_approval_request"
+    answer = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": True}
+    driver.send(ce.ConversationItemCreate(answer))  # the waiting response goes on with the call
+    driver.run_until_idle()
+    call = [e for e in driver.effects if isinstance(e, CallMcpTool)][-1]
+    driver._apply(driver.session.on_mcp_call(call.key, "The die shows 4.", None, driver.now_ms))
+    driver.send(ce.ConversationItemRetrieve(call.key.item_id))
+    driver.run_until_idle()
+
+
+SCRIPTS = [_spoken_turns, _items_and_tools, _a_failed_transcription_and_response, _hosted_mcp]
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
 def test_every_event_of_a_real_session_matches_the_sdk(script: Any) -> None:
     driver = make_recording_driver(pacing=PACED)
     script(driver)
@@ -182,7 +239,7 @@ def test_every_event_of_a_real_session_matches_the_sdk(script: Any) -> None:
 
 def test_the_sessions_above_send_every_type_the_core_builds() -> None:
     sent: set[str] = set()
-    for script in (_spoken_turns, _items_and_tools, _a_failed_transcription_and_response):
+    for script in SCRIPTS:
         driver = make_recording_driver(pacing=PACED)
         script(driver)
         sent |= {event["type"] for _, event in driver.events}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from mockengine.protocol.session_config import (
     default_session,
     merge_session,
     validate_session_update,
+    validate_tool_choice,
     validate_turn_detection,
 )
 from mockengine.protocol.session_schema import SESSION_UPDATE_SCHEMA, TURN_DETECTION_SCHEMA
@@ -187,15 +189,71 @@ def test_no_consumer_repeats_a_turn_detection_default() -> None:
     assert found == []
 
 
+MCP_TOOL = {
+    "type": "mcp",
+    "server_label": "deepwiki",
+    "server_url": "https://x.test/mcp",
+    "allowed_tools": {"tool_names": ["ask_question"], "read_only": True},
+    "require_approval": {"always": {"tool_names": ["ask_question"]}, "never": {"read_only": True}},
+    "headers": {"X-Team": "a"},
+    "authorization": "token",
+    "server_description": "Docs.",
+}
+
+
 @pytest.mark.parametrize("where", ["session", "response"])
-def test_an_mcp_tool_is_refused_by_its_type_as_not_emulated(where: str) -> None:
-    """Refused before by the first MCP field the function-tool schema met (``require_approval``)."""
-    mcp = {"type": "mcp", "server_label": "deepwiki", "server_url": "https://x.test/mcp"}
-    mcp["require_approval"] = "never"
+def test_an_mcp_tool_with_a_server_url_is_taken(where: str) -> None:
+    """Refused before as not emulated; the engine now lists and calls the server (docs/tools.md)."""
+    if where == "session":
+        validate_session_update(
+            {
+                "type": "realtime",
+                "tools": [
+                    MCP_TOOL,
+                    {"type": "mcp", "server_label": "b", "server_url": "http://127.0.0.1:1/mcp"},
+                ],
+            }
+        )
+        merged = merge_session(default_session("gpt-realtime", "sess_1", 0), {"tools": [MCP_TOOL]})
+        assert merged["tools"] == [MCP_TOOL]
+    else:
+        validate_response_params(
+            {"tools": [MCP_TOOL], "tool_choice": {"type": "mcp", "server_label": "deepwiki"}}
+        )
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "param"),
+    [
+        ({"connector_id": "connector_gmail"}, "invalid_value", "connector_id"),
+        ({"tunnel_id": "tun_1"}, "invalid_value", "tunnel_id"),
+        ({"server_url": "ftp://x.test/mcp"}, "invalid_value", "server_url"),
+        ({"server_url": "not a url"}, "invalid_value", "server_url"),
+        ({"server_url": None}, "missing_required_parameter", "server_url"),
+        ({"require_approval": "sometimes"}, "invalid_value", "require_approval"),
+        ({"allowed_tools": "ask_question"}, "invalid_type", "allowed_tools"),
+        ({"headers": {"X-Count": 1}}, "invalid_type", "headers.X-Count"),
+        ({"server_label": None}, "missing_required_parameter", "server_label"),
+    ],
+)
+def test_an_mcp_tool_that_cannot_work_is_refused_saying_why(
+    change: dict[str, Any], code: str, param: str
+) -> None:
+    tool = {**MCP_TOOL, **change}
+    tool = {key: value for key, value in tool.items() if value is not None}
     with pytest.raises(ProtocolError) as raised:
-        if where == "session":
-            validate_session_update({"type": "realtime", "tools": [mcp]})
-        else:
-            validate_response_params({"tools": [mcp]})
-    assert (raised.value.code, raised.value.param) == ("invalid_value", f"{where}.tools[0].type")
-    assert "not emulated" in raised.value.message
+        validate_session_update({"type": "realtime", "tools": [tool]})
+    assert raised.value.code == code, raised.value.message
+    assert raised.value.param is not None and raised.value.param.startswith("session.tools[0]")
+    assert raised.value.param.endswith(param), raised.value.param
+    if param in ("connector_id", "tunnel_id"):
+        assert "OpenAI's cloud" in raised.value.message
+
+
+def test_two_mcp_servers_with_one_label_and_a_choice_of_an_undeclared_server_are_refused() -> None:
+    with pytest.raises(ProtocolError) as raised:
+        validate_session_update({"type": "realtime", "tools": [MCP_TOOL, MCP_TOOL]})
+    assert raised.value.param == "session.tools[1].server_label"
+    with pytest.raises(ProtocolError) as raised:
+        validate_tool_choice({"type": "mcp", "server_label": "other"}, [MCP_TOOL], "session")
+    assert raised.value.param == "session.tool_choice"

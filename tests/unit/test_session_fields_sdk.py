@@ -33,10 +33,12 @@ from mockengine.protocol.session_schema import SESSION_UPDATE_SCHEMA, TRANSCRIPT
 INT_VALUES = {"idle_timeout_ms": 5000, "max_output_tokens": 4096, "post_instructions": 1}
 FLOAT_VALUES = {"speed": 1.25, "threshold": 0.6, "retention_ratio": 0.5, "strength": 0.5}
 # Fields the SDK's types leave optional that a session cannot do without, so our schemas require them
-# (the live refusals are not public): which audio format, a function's name.
-NEEDED = {"format": {"type"}, "tools": {"name"}}
-# Refused on purpose (docs/realtime-protocol.md, "Not emulated: MCP tools"): MCP tools and tool choices.
-REFUSED_ON_PURPOSE = ("mcp",)
+# (the live refusals are not public): which audio format, a function's name, an MCP server's address.
+NEEDED = {"format": {"type"}, "tools": {"name", "server_url"}}
+STR_VALUES = {"server_url": "http://127.0.0.1:9/mcp"}
+# Refused on purpose (docs/tools.md, "Hosted MCP tools"): MCP connectors and tunnels, which need OpenAI's
+# cloud (a config holding one of these fields is left out).
+REFUSED_ON_PURPOSE = ("connector_id", "tunnel_id")
 # Fields our schemas take that openai-python does not type: the response-only fields of the session
 # object (a client may send back what it was given), and turn detection's model_version (both Agents SDKs
 # send it).
@@ -101,7 +103,7 @@ def values_of(annotation: Any, name: str) -> list[Any]:
     if _is_sequence(origin):
         return [[value] for value in values_of(get_args(annotation)[0], name)]
     if annotation is str:
-        return ["x"]
+        return [STR_VALUES.get(name, "x")]
     if annotation is bool:
         return [True, False]
     if annotation is int:
@@ -115,7 +117,7 @@ def values_of(annotation: Any, name: str) -> list[Any]:
 
 def _mentions(value: Any, word: str) -> bool:
     if isinstance(value, dict):
-        return any(_mentions(v, word) for v in value.values())
+        return any(k == word or _mentions(v, word) for k, v in value.items())
     if isinstance(value, list):
         return any(_mentions(v, word) for v in value)
     return value == word
@@ -156,6 +158,8 @@ def test_the_configs_reach_every_field_the_sdk_types() -> None:
             "include",
         } <= reached
     assert {"tracing.metadata", "truncation.token_limits.post_instructions", "reasoning.effort"} <= realtime
+    mcp = {"tools.allowed_tools.read_only", "tools.require_approval.never.tool_names", "tools.headers.key"}
+    assert mcp | {"tools.server_description", "tool_choice.server_label"} <= realtime
 
 
 @pytest.mark.parametrize("config", REALTIME_CONFIGS, ids=repr)

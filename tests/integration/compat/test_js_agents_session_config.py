@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.integration.compat.test_js_agents import _install, _run, _tools
+from tests.mcp_server import mcp_server
 
 pytestmark = pytest.mark.models
 
@@ -36,17 +37,40 @@ async def test_transcription_settings_the_sdk_sends_are_taken(framework_engine, 
     assert "Paris" in report["reply"]
 
 
-async def test_a_hosted_mcp_tool_is_refused_as_not_emulated(engine) -> None:
-    """The SDK's ``hostedMcpTool`` got ``Unknown parameter: 'session.tools[0].require_approval'``, which
-    sends a developer looking for a wrong field; the refusal now names the tool's type and why. The
-    session goes on without the update, as after any refused one."""
+async def test_a_hosted_mcp_tool_is_taken_and_its_server_listed(framework_engine) -> None:
+    """The SDK's ``hostedMcpTool`` was refused (first as an unknown ``require_approval``, then as not
+    emulated); the engine now takes it, echoes it and lists the server (docs/tools.md). The typed turn
+    after it is answered, and the engine sent no error."""
     node, npm = _tools()
     await _install(npm)
-    eng = await engine(audio_pace=0.0)
-    code, out, err = await _run(node, "agents_session_config.mjs", eng.realtime, "{}", "mcp")
+    eng = await framework_engine(audio_pace=0.0)
+    async with mcp_server() as server:
+        code, out, err = await _run(node, "agents_session_config.mjs", eng.realtime, "{}", server.url)
     assert code == 0, err
     report = json.loads(out.strip().splitlines()[-1])
-    [error] = report["errors"]
-    assert (error["code"], error["param"]) == ("invalid_value", "session.tools[0].type")
-    assert "MCP tools ('mcp') are not emulated" in error["message"]
+    assert not report["errors"], report["errors"]
+    [tool] = report["session"]["tools"]
+    assert (tool["type"], tool["server_label"], tool["server_url"]) == ("mcp", "weather", server.url)
     assert "Paris" in report["reply"]
+
+
+@pytest.mark.parametrize("mode", ["never", "approve"])
+async def test_a_hosted_mcp_tool_is_called_and_its_output_answered(framework_engine, mode: str) -> None:
+    """The SDK's whole hosted-MCP flow: it learns the tools from the mcp_list_tools item, sees the
+    mcp_call the engine ran on the server, asks for the answer itself (its
+    ``automaticallyTriggerResponseForMcpToolCalls``) and gets the server's words. With approval, the app's
+    ``session.approve()`` sends only the mcp_approval_response, and the waiting response runs the call."""
+    node, npm = _tools()
+    await _install(npm)
+    eng = await framework_engine(audio_pace=0.0)
+    async with mcp_server() as server:
+        code, out, err = await _run(node, "agents_hosted_mcp.mjs", eng.realtime, server.url, mode)
+    assert code == 0, err
+    report = json.loads(out.strip().splitlines()[-1])
+    assert not report["errors"], report["errors"]
+    assert set(report["tools"]) == {"get_weather", "roll_dice", "book_table", "check_stock"}
+    assert server.calls == [("get_weather", {"city": "Paris"})]
+    [call] = report["calls"]
+    assert (call["name"], call["output"]) == ("get_weather", "It is 21 degrees and sunny in Paris.")
+    assert "It is 21 degrees and sunny in Paris." in report["replies"][-1]
+    assert report["approvals"] == (["get_weather"] if mode == "approve" else [])
