@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import aiohttp
 import pytest
 from livekit import rtc
 from livekit.agents import Agent, AgentSession, RunContext, function_tool, llm, utils
@@ -338,3 +339,52 @@ async def test_generate_reply_instructions_after_an_answered_turn(framework_engi
         said = [item.text_content for item in handle.chat_items if item.type == "message"]
     assert said == ["The call will end in one minute."]
     assert not errors
+
+
+async def test_a_reconnected_session_replays_the_conversation_without_id_clashes(
+    framework_engine, http_context
+) -> None:
+    """The engine drops the connection; LiveKit re-creates the session and replays its chat context, the
+    replies with the ids the engine gave them. A seeded engine makes the same ids in every session: the
+    next reply got the replayed reply's id (LiveKit: "failed to insert item `item_…`: Item with ID … already
+    exists", and both replies merged into one message of its chat context)."""
+    eng = await framework_engine(seed=3)
+    history = llm.ChatContext()
+    history.add_message(role="user", content="My name is Ada.")
+    async with model(f"{eng.http_url}/v1") as realtime_model:
+        session = realtime_model.session()
+        server_errors: list[Any] = []
+        session.on(
+            "openai_server_event_received", lambda ev: ev["type"] == "error" and server_errors.append(ev)
+        )
+        reconnected = asyncio.Event()
+        session.on("session_reconnected", lambda _: reconnected.set())
+        await asyncio.wait_for(session.update_chat_ctx(history), TIMEOUT_S)
+        first = await asyncio.wait_for(session.generate_reply(), TIMEOUT_S)
+        assert await asyncio.wait_for(collect_text(first), TIMEOUT_S) == "Nice to meet you, Ada."
+
+        question = session.chat_ctx.copy()
+        question.add_message(role="user", content="What's my name?")
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{eng.http_url}/mockengine/sessions") as answer:
+                (live,) = (await answer.json())["live"]
+            async with http.post(f"{eng.http_url}/mockengine/sessions/{live['handle']}/kill") as answer:
+                assert answer.status == 200
+        await asyncio.wait_for(reconnected.wait(), TIMEOUT_S)
+        async with asyncio.timeout(TIMEOUT_S):  # the replayed items confirmed
+            while len(session.chat_ctx.items) < 2:
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(session.update_chat_ctx(question), TIMEOUT_S)
+        second = await asyncio.wait_for(session.generate_reply(), TIMEOUT_S)
+        assert await asyncio.wait_for(collect_text(second), TIMEOUT_S) == "Your name is Ada."
+        await asyncio.sleep(0)  # response.done, which writes the reply into LiveKit's chat context
+        said = [(item.role, item.text_content) for item in session.chat_ctx.items if item.type == "message"]
+        await session.aclose()
+    assert said == [
+        ("user", "My name is Ada."),
+        ("assistant", "Nice to meet you, Ada."),
+        ("user", "What's my name?"),
+        ("assistant", "Your name is Ada."),
+    ]
+    assert not server_errors
