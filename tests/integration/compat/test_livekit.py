@@ -388,3 +388,34 @@ async def test_a_reconnected_session_replays_the_conversation_without_id_clashes
         ("assistant", "Your name is Ada."),
     ]
     assert not server_errors
+
+
+async def test_agent_session_interrupts_a_story_it_was_told_to_tell(
+    engine, server_events, http_context
+) -> None:
+    """``AgentSession.generate_reply(instructions="Tell the user a long story …")`` with the session's
+    audio played out, then ``AgentSession.interrupt()``: the story is told (it was the request said back,
+    "A long story about a lighthouse keeper."), cut where the speaker got to, and the engine truncates
+    its item there. LiveKit sends ``response.cancel`` twice (``interrupt()`` and the cancelled reply's
+    own), and the second gets the live service's ``response_cancel_not_active``, which LiveKit passes
+    over: the only error allowed."""
+    from tests.integration.compat.test_cascade_livekit import Voice
+
+    eng = await engine(audio_pace=1.0)
+    async with model(f"{eng.http_url}/v1") as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        voice = await Voice(session, Assistant()).start()  # type: ignore[arg-type]
+        handle = session.generate_reply(instructions="Tell the user a long story about a lighthouse keeper.")
+        await voice.until(lambda: sum(frame.duration for _, frame in voice.speaker.played) > 1.0)
+        session.interrupt()
+        await asyncio.wait_for(handle, TIMEOUT_S)
+        await voice.until(lambda: bool(voice.messages("assistant")))
+        await voice.until(lambda: any(e["type"] == "conversation.item.truncated" for e in server_events))
+    (story,) = voice.messages("assistant")
+    assert handle.interrupted and story.interrupted
+    assert story.text_content.startswith("Here is a story"), story.text_content
+    (truncated,) = [e for e in server_events if e["type"] == "conversation.item.truncated"]
+    assert truncated["item_id"] == story.id and 1000 <= truncated["audio_end_ms"] < 20_000
+    assert not errors, errors
+    codes = {e["error"]["code"] for e in server_events if e["type"] == "error"}
+    assert codes <= {"response_cancel_not_active"}, codes
