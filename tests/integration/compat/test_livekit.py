@@ -419,3 +419,41 @@ async def test_agent_session_interrupts_a_story_it_was_told_to_tell(
     assert not errors, errors
     codes = {e["error"]["code"] for e in server_events if e["type"] == "error"}
     assert codes <= {"response_cancel_not_active"}, codes
+
+
+async def test_half_cascade_text_replies_spoken_by_the_speech_endpoint(
+    engine, server_events, http_context, real_resources
+) -> None:
+    """``RealtimeModel(modalities=["text"])`` with ``openai.TTS`` (the engine's ``/v1/audio/speech``): a
+    spoken question goes in as audio (server_vad, transcribed), the reply comes back as text, a tool is
+    called on the way, and the TTS speaks the answer, which whisper hears back."""
+    from tests.integration.compat.speech import engine_speech
+    from tests.integration.compat.test_cascade_livekit import Voice, heard
+
+    eng = await engine()
+    url = f"{eng.http_url}/v1"
+    turn_detection = realtime.realtime_audio_input_turn_detection.ServerVad(
+        type="server_vad", silence_duration_ms=500
+    )
+    agent = Assistant()
+    async with (
+        model(url, modalities=["text"], turn_detection=turn_detection) as realtime_model,
+        openai.TTS(base_url=url, api_key="sk-test") as tts,
+        AgentSession(llm=realtime_model, tts=tts) as session,
+    ):
+        voice = await Voice(session, agent).start()  # type: ignore[arg-type]
+        question = await engine_speech(eng.http_url, "What is the weather like in London?")
+        mic = asyncio.create_task(stream(voice.mic.send, question, 6000))
+        await voice.until(lambda: len(voice.messages("assistant")) >= 2)
+        mic.cancel()
+    (user,) = voice.messages("user")
+    assert "london" in user.text_content.lower()
+    assert agent.weather_calls == ["London"]
+    answer = voice.messages("assistant")[-1]
+    assert answer.text_content == "The weather in London is sunny." and not answer.interrupted
+    assert {e["response"]["output_modalities"][0] for e in server_events if e["type"] == "response.done"} == {
+        "text"
+    }
+    assert "sunny" in heard(real_resources, voice.speaker.audio())
+    assert not voice.events.get("error")
+    assert not [event for event in server_events if event["type"] == "error"]
