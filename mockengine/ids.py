@@ -47,9 +47,11 @@ class IdFactory:
     def take(self, chosen_id: str) -> None:
         """Note an id a client chose (an item's ``id``, a function call's ``call_id``): this factory never
         makes it. Seeded sessions make the same ids, so a client that replays one session's items into
-        the next (LiveKit after a reconnect) would otherwise get a reply whose id one of them holds; the
-        live service's random ids never meet."""
-        self._taken.add(chosen_id)
+        the next (LiveKit after a reconnect) would otherwise get a reply whose id one of them holds.
+        Unseeded ids are random, as the live service's, and never meet a client's: nothing is kept then,
+        so a long session's memory does not grow with the ids its client chose."""
+        if self._seed is not None:
+            self._taken.add(chosen_id)
 
     def event(self) -> str:
         return self.new("event_")

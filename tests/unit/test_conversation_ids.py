@@ -73,3 +73,9 @@ def test_a_reply_never_takes_an_id_a_client_replayed_from_a_seeded_session():
     assert new_reply["id"] != reply["id"]
     assert second.session.ctx.ids.call() != first_call_id
     assert second.of_type("error") == []
+
+
+def test_an_unseeded_session_keeps_no_record_of_the_ids_its_client_chose():
+    ids = IdFactory(None)
+    ids.take("item_a")
+    assert not ids._taken  # random ids never meet a client's; a long session's memory stays flat
