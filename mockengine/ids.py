@@ -24,6 +24,7 @@ class IdFactory:
     def __init__(self, seed: int | str | None = None) -> None:
         self._seed = seed
         self._streams: dict[str, random.Random] = {}
+        self._taken: set[str] = set()
 
     def _rng(self, kind: str) -> random.Random:
         """One stream per kind of id, so e.g. item ids do not shift when a timing changes how many
@@ -38,7 +39,19 @@ class IdFactory:
         return stream
 
     def new(self, prefix: str, length: int = ID_LENGTH) -> str:
-        return prefix + _seeded_chars(self._rng(prefix), length)
+        rng = self._rng(prefix)
+        while (made := prefix + _seeded_chars(rng, length)) in self._taken:
+            pass
+        return made
+
+    def take(self, chosen_id: str) -> None:
+        """Note an id a client chose (an item's ``id``, a function call's ``call_id``): this factory never
+        makes it. Seeded sessions make the same ids, so a client that replays one session's items into
+        the next (LiveKit after a reconnect) would otherwise get a reply whose id one of them holds.
+        Unseeded ids are random, as the live service's, and never meet a client's: nothing is kept then,
+        so a long session's memory does not grow with the ids its client chose."""
+        if self._seed is not None:
+            self._taken.add(chosen_id)
 
     def event(self) -> str:
         return self.new("event_")

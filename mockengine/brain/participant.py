@@ -46,6 +46,7 @@ from datetime import UTC, date, datetime
 from mockengine.brain import (
     acting,
     addressed,
+    appended_message,
     ellipsis,
     forced,
     lexicon,
@@ -100,6 +101,7 @@ class ScriptedBrain:
             if saved_conversation.ends_with_a_reply(request.history):
                 return Reply(saved_conversation.READY, rule="builtin.saved_conversation.ready")
             request = dataclasses.replace(request, history=history)
+        request = appended_message.read_appended(request)  # Pipecat's appended messages, taken in
         situation = read_situation(request.history)
         role = self._role(request, situation)
         turn = Turn(

@@ -222,6 +222,11 @@ def instructed(instructions: str, rng: random.Random, persona: str) -> str | Non
                 continue
             if shape == "tell" and what.lower().startswith("to "):  # "remind the user to bring their ID"
                 return f"Remember {what}."
+            asked = f"Tell me {what}"
+            if shape == "tell" and (_STORY_REQUEST.search(asked) or composing.requested(asked)):
+                # "Tell the user a story about a lighthouse." is made, as the words ask it; it was said
+                # back ("A story about a lighthouse.").
+                return reply_to_words(asked, rng, persona)
             if shape == "tell":
                 return f"{what[0].upper()}{what[1:]}."
             if shape == "for":

@@ -272,6 +272,8 @@ def item_from_wire(
     session's input format, reference §7) into PCM16 24 kHz. Raises ProtocolError for a
     ``function_call_output``
     whose call is unknown, an image that cannot be decoded, or invalid base64 audio."""
+    if wire.get("id"):
+        ids.take(wire["id"])
     item_id = wire.get("id") or ids.item()
     if wire["type"] == "mcp_approval_response":
         request = conversation.get(wire["approval_request_id"])
@@ -285,6 +287,8 @@ def item_from_wire(
             raise errors.tool_call_not_found(wire["call_id"])
         return Item(item_id, "function_call_output", call_id=wire["call_id"], output=wire["output"]), False
     if wire["type"] == "function_call":
+        if wire.get("call_id"):
+            ids.take(wire["call_id"])
         call_id = wire.get("call_id") or ids.call()
         return Item(
             item_id, "function_call", name=wire["name"], arguments=wire["arguments"], call_id=call_id

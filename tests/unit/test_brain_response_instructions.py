@@ -78,3 +78,11 @@ def test_a_responses_own_instructions_are_what_it_adds_to_the_sessions(given: st
     session = SessionConfig("gpt-realtime", instructions=SESSION)
     overrides = {} if given is None else {"instructions": given}
     assert response_params(session, overrides).own_instructions == own
+
+
+def test_a_story_or_a_joke_the_instructions_ask_to_tell_is_told() -> None:
+    """LiveKit's ``generate_reply(instructions="Tell the user a long story about …")`` (a barge-in test's
+    usual long reply): the story, not the request said back ("A long story about a lighthouse keeper.")."""
+    story = reply_text(ANSWERED, "Tell the user a long story about a lighthouse keeper.") or ""
+    assert story.startswith("Here is a story about a lighthouse keeper.") and len(story.split()) > 40
+    assert (reply_text(ANSWERED, "Tell the user a joke.") or "").startswith("Here's one:")

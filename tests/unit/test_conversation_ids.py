@@ -3,6 +3,7 @@ latest; delete removes all; eviction removes one item by identity (fake engines,
 
 from __future__ import annotations
 
+from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
 from mockengine.realtime.conversation import Conversation, Item
 from tests.unit.test_session_limits import replay_with
@@ -46,3 +47,35 @@ def test_eviction_removes_the_one_item_even_when_an_equal_one_shares_its_id():
     assert list(conversation) == [first] and conversation.get("a") is first
     conversation.remove(first)
     assert len(conversation) == 0 and "a" not in conversation
+
+
+def test_a_reply_never_takes_an_id_a_client_replayed_from_a_seeded_session():
+    """LiveKit replays a dropped session's items into the next one with the ids the engine gave them; a
+    seeded engine makes the same item and call ids in every session, so the next reply took the
+    replayed reply's id (and a function call the replayed call's ``call_id``)."""
+    first = replay_with()
+    first.send(ce.ConversationItemCreate(text_item("u1", "What is the capital of France?")))
+    first.send(ce.ResponseCreate())
+    first.run_until_idle()
+    (reply,) = [e["item"] for e in first.of_type("response.output_item.done")]
+    first_call_id = IdFactory(7).call()  # the call id a seeded session makes first
+
+    second = replay_with()
+    second.send(ce.ConversationItemCreate(text_item("u1", "What is the capital of France?")))
+    answer = {"id": reply["id"], "type": "message", "role": "assistant"}
+    second.send(ce.ConversationItemCreate({**answer, "content": [{"type": "output_text", "text": "Paris."}]}))
+    call = {"type": "function_call", "name": "get_weather", "arguments": "{}", "call_id": first_call_id}
+    second.send(ce.ConversationItemCreate({"id": "c1", **call}))
+    second.send(ce.ConversationItemCreate(text_item("u2", "What is the capital of Italy?")))
+    second.send(ce.ResponseCreate())
+    second.run_until_idle()
+    (new_reply,) = [e["item"] for e in second.of_type("response.output_item.done")]
+    assert new_reply["id"] != reply["id"]
+    assert second.session.ctx.ids.call() != first_call_id
+    assert second.of_type("error") == []
+
+
+def test_an_unseeded_session_keeps_no_record_of_the_ids_its_client_chose():
+    ids = IdFactory(None)
+    ids.take("item_a")
+    assert not ids._taken  # random ids never meet a client's; a long session's memory stays flat

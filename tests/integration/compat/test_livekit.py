@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import aiohttp
 import pytest
 from livekit import rtc
 from livekit.agents import Agent, AgentSession, RunContext, function_tool, llm, utils
@@ -338,3 +339,121 @@ async def test_generate_reply_instructions_after_an_answered_turn(framework_engi
         said = [item.text_content for item in handle.chat_items if item.type == "message"]
     assert said == ["The call will end in one minute."]
     assert not errors
+
+
+async def test_a_reconnected_session_replays_the_conversation_without_id_clashes(
+    framework_engine, http_context
+) -> None:
+    """The engine drops the connection; LiveKit re-creates the session and replays its chat context, the
+    replies with the ids the engine gave them. A seeded engine makes the same ids in every session: the
+    next reply got the replayed reply's id (LiveKit: "failed to insert item `item_…`: Item with ID … already
+    exists", and both replies merged into one message of its chat context)."""
+    eng = await framework_engine(seed=3)
+    history = llm.ChatContext()
+    history.add_message(role="user", content="My name is Ada.")
+    async with model(f"{eng.http_url}/v1") as realtime_model:
+        session = realtime_model.session()
+        server_errors: list[Any] = []
+        session.on(
+            "openai_server_event_received", lambda ev: ev["type"] == "error" and server_errors.append(ev)
+        )
+        reconnected = asyncio.Event()
+        session.on("session_reconnected", lambda _: reconnected.set())
+        await asyncio.wait_for(session.update_chat_ctx(history), TIMEOUT_S)
+        first = await asyncio.wait_for(session.generate_reply(), TIMEOUT_S)
+        assert await asyncio.wait_for(collect_text(first), TIMEOUT_S) == "Nice to meet you, Ada."
+
+        question = session.chat_ctx.copy()
+        question.add_message(role="user", content="What's my name?")
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{eng.http_url}/mockengine/sessions") as answer:
+                (live,) = (await answer.json())["live"]
+            async with http.post(f"{eng.http_url}/mockengine/sessions/{live['handle']}/kill") as answer:
+                assert answer.status == 200
+        await asyncio.wait_for(reconnected.wait(), TIMEOUT_S)
+        async with asyncio.timeout(TIMEOUT_S):  # the replayed items confirmed
+            while len(session.chat_ctx.items) < 2:
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(session.update_chat_ctx(question), TIMEOUT_S)
+        second = await asyncio.wait_for(session.generate_reply(), TIMEOUT_S)
+        assert await asyncio.wait_for(collect_text(second), TIMEOUT_S) == "Your name is Ada."
+        await asyncio.sleep(0)  # response.done, which writes the reply into LiveKit's chat context
+        said = [(item.role, item.text_content) for item in session.chat_ctx.items if item.type == "message"]
+        await session.aclose()
+    assert said == [
+        ("user", "My name is Ada."),
+        ("assistant", "Nice to meet you, Ada."),
+        ("user", "What's my name?"),
+        ("assistant", "Your name is Ada."),
+    ]
+    assert not server_errors
+
+
+async def test_agent_session_interrupts_a_story_it_was_told_to_tell(
+    engine, server_events, http_context
+) -> None:
+    """``AgentSession.generate_reply(instructions="Tell the user a long story …")`` with the session's
+    audio played out, then ``AgentSession.interrupt()``: the story is told (it was the request said back,
+    "A long story about a lighthouse keeper."), cut where the speaker got to, and the engine truncates
+    its item there. LiveKit sends ``response.cancel`` twice (``interrupt()`` and the cancelled reply's
+    own), and the second gets the live service's ``response_cancel_not_active``, which LiveKit passes
+    over: the only error allowed."""
+    from tests.integration.compat.test_cascade_livekit import Voice
+
+    eng = await engine(audio_pace=1.0)
+    async with model(f"{eng.http_url}/v1") as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        voice = await Voice(session, Assistant()).start()  # type: ignore[arg-type]
+        handle = session.generate_reply(instructions="Tell the user a long story about a lighthouse keeper.")
+        await voice.until(lambda: sum(frame.duration for _, frame in voice.speaker.played) > 1.0)
+        session.interrupt()
+        await asyncio.wait_for(handle, TIMEOUT_S)
+        await voice.until(lambda: bool(voice.messages("assistant")))
+        await voice.until(lambda: any(e["type"] == "conversation.item.truncated" for e in server_events))
+    (story,) = voice.messages("assistant")
+    assert handle.interrupted and story.interrupted
+    assert story.text_content.startswith("Here is a story"), story.text_content
+    (truncated,) = [e for e in server_events if e["type"] == "conversation.item.truncated"]
+    assert truncated["item_id"] == story.id and 1000 <= truncated["audio_end_ms"] < 20_000
+    assert not errors, errors
+    codes = {e["error"]["code"] for e in server_events if e["type"] == "error"}
+    assert codes <= {"response_cancel_not_active"}, codes
+
+
+async def test_half_cascade_text_replies_spoken_by_the_speech_endpoint(
+    engine, server_events, http_context, real_resources
+) -> None:
+    """``RealtimeModel(modalities=["text"])`` with ``openai.TTS`` (the engine's ``/v1/audio/speech``): a
+    spoken question goes in as audio (server_vad, transcribed), the reply comes back as text, a tool is
+    called on the way, and the TTS speaks the answer, which whisper hears back."""
+    from tests.integration.compat.speech import engine_speech
+    from tests.integration.compat.test_cascade_livekit import Voice, heard
+
+    eng = await engine()
+    url = f"{eng.http_url}/v1"
+    turn_detection = realtime.realtime_audio_input_turn_detection.ServerVad(
+        type="server_vad", silence_duration_ms=500
+    )
+    agent = Assistant()
+    async with (
+        model(url, modalities=["text"], turn_detection=turn_detection) as realtime_model,
+        openai.TTS(base_url=url, api_key="sk-test") as tts,
+        AgentSession(llm=realtime_model, tts=tts) as session,
+    ):
+        voice = await Voice(session, agent).start()  # type: ignore[arg-type]
+        question = await engine_speech(eng.http_url, "What is the weather like in London?")
+        mic = asyncio.create_task(stream(voice.mic.send, question, 6000))
+        await voice.until(lambda: len(voice.messages("assistant")) >= 2)
+        mic.cancel()
+    (user,) = voice.messages("user")
+    assert "london" in user.text_content.lower()
+    assert agent.weather_calls == ["London"]
+    answer = voice.messages("assistant")[-1]
+    assert answer.text_content == "The weather in London is sunny." and not answer.interrupted
+    assert {e["response"]["output_modalities"][0] for e in server_events if e["type"] == "response.done"} == {
+        "text"
+    }
+    assert "sunny" in heard(real_resources, voice.speaker.audio())
+    assert not voice.events.get("error")
+    assert not [event for event in server_events if event["type"] == "error"]

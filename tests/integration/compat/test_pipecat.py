@@ -16,6 +16,7 @@ from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
 from pipecat.frames.frames import (
     ErrorFrame,
     Frame,
+    FunctionCallCancelFrame,
     InputAudioRawFrame,
     InterruptionFrame,
     LLMFullResponseEndFrame,
@@ -232,3 +233,54 @@ async def test_a_saved_conversation_is_read_as_the_conversation(framework_engine
         await bot.down.until(lambda: bot.replies() >= 1 and len(bot.assistant_texts()) >= 2)
         assert not bot.errors()
     assert bot.assistant_texts()[-1] == "Your name is Ada."
+
+
+async def append_at_the_service(bot: Bot, text: str) -> None:
+    """An ``LLMMessagesAppendFrame`` reaching the service (from a processor after the user aggregator,
+    which keeps such frames to itself): Pipecat sends its message as a ``system`` item and asks for a
+    response."""
+    await bot.llm.queue_frame(LLMMessagesAppendFrame([{"role": "user", "content": text}], run_llm=True))
+
+
+async def test_a_message_appended_after_a_reply_is_answered(framework_engine) -> None:
+    """The appended words are answered; the earlier question was answered again ("So you're asking what
+    is the capital of France.")."""
+    async with Bot(await url_of(framework_engine)) as bot:
+        await bot.say("What is the capital of France?")
+        await bot.down.until(lambda: any("Paris" in t for t in bot.assistant_texts()))
+        await append_at_the_service(bot, "What is the capital of Italy?")
+        await bot.down.until(lambda: bot.replies() >= 2 and len(bot.assistant_texts()) >= 2)
+        assert not bot.errors()
+    assert "Rome" in bot.assistant_texts()[-1] and "France" not in bot.assistant_texts()[-1]
+
+
+async def test_a_call_cancelled_by_an_interruption_then_new_words(framework_engine, server_events) -> None:
+    """``register_function(…, cancel_on_interruption=True)`` and an interruption while the function runs:
+    Pipecat answers the call ``CANCELLED``; the words appended next are answered (the reply was "The
+    weather in Paris is CANCELLED.")."""
+    calls: list[dict[str, Any]] = []
+    release = asyncio.Event()
+
+    async def get_weather(params: FunctionCallParams) -> None:
+        calls.append(dict(params.arguments))
+        await release.wait()
+        await params.result_callback({"weather": "sunny"})
+
+    async with Bot(await url_of(framework_engine), tools=ToolsSchema(standard_tools=[WEATHER])) as bot:
+        bot.llm.register_function("get_weather", get_weather, cancel_on_interruption=True)
+        await bot.say("What is the weather like in Paris?")
+        await bot.down.until(lambda: bool(calls) and bot.replies() >= 1)
+        await bot.worker.queue_frame(InterruptionFrame())
+        await bot.down.until(lambda: bool(bot.down.of(FunctionCallCancelFrame)))
+        await append_at_the_service(bot, "What is the capital of France?")
+        await bot.down.until(lambda: any("capital" in t for t in bot.assistant_texts()))
+        release.set()
+        assert not bot.errors()
+    outputs = [
+        event["item"]["output"]
+        for event in server_events
+        if event["type"] == "conversation.item.added" and event["item"]["type"] == "function_call_output"
+    ]
+    assert outputs == ["CANCELLED"]
+    answer = bot.assistant_texts()[-1]
+    assert "Paris is the capital of France" in answer and "CANCELLED" not in answer
