@@ -415,7 +415,8 @@ async def test_agent_session_interrupts_a_story_it_was_told_to_tell(
     assert handle.interrupted and story.interrupted
     assert story.text_content.startswith("Here is a story"), story.text_content
     (truncated,) = [e for e in server_events if e["type"] == "conversation.item.truncated"]
-    assert truncated["item_id"] == story.id and 1000 <= truncated["audio_end_ms"] < 20_000
+    # LiveKit truncates at its own playback position, which trails the frames handed to the speaker
+    assert truncated["item_id"] == story.id and 500 <= truncated["audio_end_ms"] < 20_000
     assert not errors, errors
     codes = {e["error"]["code"] for e in server_events if e["type"] == "error"}
     assert codes <= {"response_cancel_not_active"}, codes
