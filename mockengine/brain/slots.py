@@ -378,6 +378,7 @@ _PASSES = (
     "quoted",
     "options",
     "address",
+    "path",
     "described",
     "patterned",
     "identifier",
@@ -400,6 +401,8 @@ _ALSO = frozenset(
         ("quoted", "string"),
         ("quoted", "identifier"),
         ("called", "string"),
+        ("path", "string"),
+        ("path", "person"),
         ("options", "list"),
     }
     | {("described", "string")}
@@ -518,6 +521,9 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = options_for(work.text, schema)
     elif kind == "address":
         span = addresses.address_for(work.text, addresses.kind_of(name, schema) or "url")
+    elif kind == "path":
+        # written as a path ("/tmp/notes.txt"), not split into words ("tmp notes")
+        span = addresses.path_for(work.text) if addresses.takes_path(name, schema) else None
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "patterned":

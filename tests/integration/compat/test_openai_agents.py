@@ -314,6 +314,47 @@ async def test_an_output_guardrail_trips_once_and_the_session_goes_on(framework_
     assert not observed.errors(), observed.errors()
 
 
+DELETED: list[str] = []
+
+
+@function_tool(needs_approval=True)
+def delete_file(path: str) -> str:
+    """Delete a file at a path."""
+    DELETED.append(path)
+    return f"Deleted {path}."
+
+
+async def test_a_tool_needing_approval_runs_once_approved_and_not_once_rejected(framework_engine) -> None:
+    """``needs_approval``: the SDK holds the call until ``approve_tool_call`` / ``reject_tool_call``. The
+    typed path reaches the tool as written: it was ``"tmp notes"`` (the path's words)."""
+    DELETED.clear()
+    eng = await framework_engine()
+    agent = RealtimeAgent(name="Files", instructions="You manage files.", tools=[delete_file])
+    runner = RealtimeRunner(starting_agent=agent, config=settings())
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        await session.send_message("Delete the file at /tmp/notes.txt.")
+        asked = await observed.until(lambda e: e.type == "tool_approval_required")
+        assert DELETED == [] and asked.tool.name == "delete_file"
+        await session.approve_tool_call(asked.call_id)
+        done = await observed.until(lambda e: e.type == "tool_end")
+        await observed.until(turn_ended, after=observed.events.index(done))
+        mark = observed.mark()
+        await session.send_message("Delete the file at /tmp/secret.txt.")
+        refused = await observed.until(lambda e: e.type == "tool_approval_required", after=mark)
+        await session.reject_tool_call(refused.call_id)
+        # the SDK sends its rejection as the call's output and asks for a reply; that reply ends the turn
+        await observed.until(lambda e: len(observed.server_events("response.done")) >= 4)
+        observed.close()
+    assert DELETED == ["/tmp/notes.txt"] and done.output == "Deleted /tmp/notes.txt."
+    calls = [item for item in observed.history if item.type == "function_call"]
+    assert [c.arguments for c in calls] == ['{"path": "/tmp/notes.txt"}', '{"path": "/tmp/secret.txt"}']
+    assert calls[1].output == "Tool execution was not approved."
+    assert "/tmp/secret.txt" not in observed.assistant_transcripts()[-1]
+    assert not observed.errors(), observed.errors()
+
+
 @pytest.fixture
 async def default_client(engine):
     """The Agents SDK's default OpenAI client pointed at a fresh engine (the Responses API, the SDK's
