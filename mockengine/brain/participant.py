@@ -72,6 +72,31 @@ from mockengine.brain.turn import Turn
 
 # The OpenAI Agents SDK names a handoff's tool "transfer_to_<agent>" (``Handoff.default_tool_name``).
 HANDOFF_PREFIX = "transfer_to_"
+# The last word of an agent's name that already says what it is ("weather agent", "billing desk").
+_AGENT_NOUNS = frozenset(
+    [
+        "agent",
+        "assistant",
+        "bot",
+        "desk",
+        "team",
+        "department",
+        "specialist",
+        "expert",
+        "tutor",
+        "coach",
+        "advisor",
+        "adviser",
+        "concierge",
+        "helper",
+        "guide",
+        "manager",
+        "support",
+        "service",
+        "line",
+        "operator",
+    ]
+)
 
 WAIT_TOOL = "wait"
 SEND_CHAT_TOOL = "send_chat"
@@ -406,7 +431,7 @@ class ScriptedBrain:
         if not heard.strip(" ,.!?;:"):
             # The words only asked for the transfer ("transfer me to the weather agent"): the new agent
             # takes the conversation, as a model does, and reads no request into them (no city "Transfer").
-            greeting = phrases.pick(turn.rng, phrases.HANDED_OVER, agent=agent or "right agent")
+            greeting = phrases.pick(turn.rng, phrases.HANDED_OVER, agent=_agent_called(agent))
             return Reply(greeting, rule="builtin.after_handoff.greeting")
         tools = [tool for tool in turn.request.tools if not tool.name.startswith(HANDOFF_PREFIX)]
         referent = acting.referent(history[:said])
@@ -542,6 +567,15 @@ def _named_tool(turn: Turn) -> ToolSpec | None:
 
 
 __all__ = ["ANSWER_TOOLS", "ScriptedBrain"]
+
+
+def _agent_called(name: str) -> str:
+    """How a handed-over agent names itself after "the": its name's words, with "agent" added when they
+    do not already end in what it is (``transfer_to_travel`` → "travel agent", not "the travel")."""
+    words = name.split()
+    if not words:
+        return "right agent"
+    return name if words[-1] in _AGENT_NOUNS else f"{name} agent"
 
 
 def _user_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> list[str]:
