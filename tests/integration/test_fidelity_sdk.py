@@ -143,3 +143,33 @@ async def test_a_clear_while_the_user_speaks_closes_the_turn(engine) -> None:
         seen = await events_until(connection, "input_audio_buffer.committed")
         again = next(e for e in seen if e["type"] == "input_audio_buffer.speech_started")
         assert again["item_id"] == seen[-1]["item_id"] != started["item_id"]
+
+
+async def test_a_custom_voice_is_echoed_in_the_response_as_set(engine) -> None:
+    """A custom voice ``{"id": …}`` (session or response.create) is what response.created/.done name; they
+    named ``alloy``, the voice that speaks it here. The live service echoes the object: the Agents SDK maps
+    it to its id before validating those two events (openai-python's ``RealtimeResponse`` types a str)."""
+    eng = await engine()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        session = {"type": "realtime", "audio": {"output": {"voice": {"id": "voice_1234"}}}}
+        await connection.session.update(session=session)
+        updated = (await events_until(connection, "session.updated"))[-1]
+        assert updated["session"]["audio"]["output"]["voice"] == {"id": "voice_1234"}
+        await connection.conversation.item.create(item=STORY)
+        voices = []
+        for asked in (
+            {},
+            {"audio": {"output": {"voice": {"id": "voice_999"}}}},
+            {"audio": {"output": {"voice": "cedar"}}},
+        ):
+            await connection.response.create(response={"conversation": "none", **asked})
+            seen = await events_until(connection, "response.done")
+            created = next(e for e in seen if e["type"] == "response.created")
+            assert created["response"]["audio"] == seen[-1]["response"]["audio"]
+            assert any(e["type"] == "response.output_audio.delta" for e in seen)  # spoken all the same
+            voices.append(seen[-1]["response"]["audio"]["output"]["voice"])
+    assert voices == [{"id": "voice_1234"}, {"id": "voice_999"}, "cedar"]
