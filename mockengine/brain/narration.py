@@ -186,7 +186,7 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     concept = lexicon.concept(verb[0]) if verb else ""
     where = f", in {state} view" if state else ""
     scalar = _scalar_answer(output if data is None else data) if lookup else None
-    where_said = " in " if _is_place(named, arguments) else " for "
+    where_said = _place_preposition(named, arguments) if _is_place(named, arguments) else " for "
     if scalar is not None:  # a lookup answered with one value ("10:00", 21): that value is the answer
         topic = " ".join(lexicon.identifier_words(call_name or "").split()[1:])
         return _one_value(topic, scalar, named, where_said)
@@ -397,6 +397,21 @@ def _is_place(named: str | None, arguments: Any) -> bool:
     return implied.place(named) is not None
 
 
+def _place_preposition(named: str | None, arguments: Any) -> str:
+    """How a place looked up is said after the answer: " to " for where a trip goes (``destination``,
+    ``to_city``: "there are 2 flights to New York"), " from " for where it starts, else " in "."""
+    if isinstance(arguments, Mapping):
+        for key, value in arguments.items():
+            words = lexicon.identifier_words(str(key)).split()
+            if value == named and words and (words[0] == "to" or words[-1] in _DESTINATIONS):
+                return " to "
+            if value == named and words and (words[0] == "from" or words[-1] in _ORIGINS):
+                return " from "
+    return " in "
+
+
+_DESTINATIONS = frozenset(("destination", "to", "arrival"))
+_ORIGINS = frozenset(("origin", "from", "departure"))
 _LOOKUPS = frozenset(
     ("get", "list", "check", "view", "show", "find", "search", "track", "read", "lookup", "fetch")
 )
