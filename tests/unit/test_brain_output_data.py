@@ -70,3 +70,21 @@ def test_a_place_is_said_with_the_preposition_its_parameter_means(
         {"flights": [{"number": "BA283", "price_gbp": 420}, {"number": "VS19", "price_gbp": 385}]}
     )
     assert grounding(output, "search_flights", json.dumps(arguments)).startswith(said)
+
+
+SDK_TOOL_ERROR = "An error occurred while running the tool. Please try again."  # both Agents SDKs' default
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "said"),
+    [
+        ("get_weather", {"city": "Paris"}, "Sorry, I couldn't get the weather in Paris just now."),
+        ("search_flights", {"destination": "Rome"}, "Sorry, I couldn't search for flights to Rome just now."),
+        ("book_table", {"restaurant": "Chez Tom"}, "Sorry, I couldn't book the table for Chez Tom just now."),
+        ("ping", {}, "Sorry, that didn't work just now."),
+    ],
+)
+def test_a_tool_that_raised_gets_an_apology(name: str, arguments: dict[str, str], said: str) -> None:
+    """The Agents SDK's output for a tool that raised was read out: "An error occurred while running the
+    tool."."""
+    assert grounding(SDK_TOOL_ERROR, name, json.dumps(arguments)) == said

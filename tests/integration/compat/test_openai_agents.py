@@ -355,6 +355,32 @@ async def test_a_tool_needing_approval_runs_once_approved_and_not_once_rejected(
     assert not observed.errors(), observed.errors()
 
 
+@function_tool
+def get_exchange_rate(currency: str) -> str:
+    """The exchange rate of a currency to the dollar."""
+    raise RuntimeError("rates service down")
+
+
+async def test_a_tool_that_raises_is_apologised_for(framework_engine) -> None:
+    """The SDK sends "An error occurred while running the tool. Please try again." as the output of a tool
+    that raised; the reply read it out."""
+    eng = await framework_engine()
+    agent = RealtimeAgent(name="Assistant", instructions="Help.", tools=[get_exchange_rate])
+    runner = RealtimeRunner(starting_agent=agent, config=settings())
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        await session.send_message("What is the exchange rate of the euro?")
+        done = await observed.until(lambda e: e.type == "tool_end")
+        await observed.until(turn_ended, after=observed.events.index(done))
+        await observed.until(lambda e: observed.assistant_transcripts()[-1].startswith("Sorry"))
+        observed.close()
+    assert done.output == "An error occurred while running the tool. Please try again."
+    reply = observed.assistant_transcripts()[-1]
+    assert reply.startswith("Sorry, I couldn't get the exchange rate") and "error occurred" not in reply
+    assert not observed.errors(), observed.errors()
+
+
 @pytest.fixture
 async def default_client(engine):
     """The Agents SDK's default OpenAI client pointed at a fresh engine (the Responses API, the SDK's
