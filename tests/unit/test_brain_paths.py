@@ -68,3 +68,34 @@ def test_no_path_is_found_in_other_written_forms(text: str) -> None:
 )
 def test_which_parameters_take_a_path(name: str, takes: bool) -> None:
     assert addresses.takes_path(name, {"type": "string"}) is takes
+
+
+def calls(said: str, spec: ToolSpec) -> list[dict[str, str]]:
+    decided = acting.plan(said, [spec], Referent(), TODAY)
+    assert decided is not None
+    return [dict(json.loads(action.call.arguments)) for action in decided.actions]
+
+
+def test_several_paths_are_a_call_each() -> None:
+    """Only the first was called ("Delete /tmp/a.txt and /tmp/b.txt." deleted /tmp/a.txt alone)."""
+    assert calls("Delete /tmp/a.txt and /tmp/b.txt.", DELETE) == [
+        {"path": "/tmp/a.txt"},
+        {"path": "/tmp/b.txt"},
+    ]
+    assert calls("Delete /tmp/a.txt, /tmp/b.txt and notes.md", DELETE) == [
+        {"path": "/tmp/a.txt"},
+        {"path": "/tmp/b.txt"},
+        {"path": "notes.md"},
+    ]
+
+
+def test_two_path_parameters_take_a_path_each() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"source_path": {"type": "string"}, "target_path": {"type": "string"}},
+        "required": ["source_path", "target_path"],
+    }
+    move = ToolSpec("move_file", "Move a file.", schema)
+    assert calls("Move /tmp/a.txt to /tmp/b.txt", move) == [
+        {"source_path": "/tmp/a.txt", "target_path": "/tmp/b.txt"}
+    ]
