@@ -447,19 +447,28 @@ def test_words_that_only_ask_for_a_handoff_are_no_request_to_the_new_agent(text:
 
 
 @pytest.mark.parametrize(
-    ("said", "handoff", "named"),
+    ("said", "handoff", "agent", "named"),
     [
-        ("Please transfer me to travel.", "transfer_to_travel", "the travel agent"),
-        ("Put me through to the billing desk.", "transfer_to_Billing_desk", "the billing desk"),
+        ("Please transfer me to travel.", "transfer_to_travel", "Travel", "the travel agent"),
+        (
+            "Put me through to the billing desk.",
+            "transfer_to_Billing_desk",
+            "Billing desk",
+            "the billing desk",
+        ),
+        # realtime_handoff(billing, tool_name_override=...): known by its output, and named by it
+        ("Please transfer me to billing.", "escalate_to_billing", "Billing", "the billing agent"),
     ],
 )
-def test_a_handed_over_agent_names_itself_as_an_agent(said: str, handoff: str, named: str) -> None:
+def test_a_handed_over_agent_names_itself_as_an_agent(
+    said: str, handoff: str, agent: str, named: str
+) -> None:
     """The Agents SDK's ``RealtimeAgent(name="Travel")`` is ``transfer_to_travel``: its greeting was
     "Hi, you're through to the travel."."""
     history = (
         TurnView("u", "user_text", said),
         TurnView("c", "function_call", "{}", name=handoff, call_id="call_1"),
-        TurnView("o", "function_call_output", '{"assistant":"Travel"}', call_id="call_1"),
+        TurnView("o", "function_call_output", json.dumps({"assistant": agent}), call_id="call_1"),
     )
     for seed in range(4):  # every greeting
         request = ReplyRequest("You book flights.", WEATHER_AGENT, "auto", ("audio",), history, 1)
