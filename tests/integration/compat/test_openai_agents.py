@@ -24,7 +24,7 @@ from agents import (
     set_tracing_disabled,
 )
 from agents.models import _openai_shared
-from agents.realtime import RealtimeAgent, RealtimeRunner
+from agents.realtime import RealtimeAgent, RealtimeRunner, realtime_handoff
 from agents.realtime.items import AssistantMessageItem, UserMessageItem
 from openai import AsyncOpenAI
 from pydantic import BaseModel, Field
@@ -378,6 +378,37 @@ async def test_a_tool_that_raises_is_apologised_for(framework_engine) -> None:
     assert done.output == "An error occurred while running the tool. Please try again."
     reply = observed.assistant_transcripts()[-1]
     assert reply.startswith("Sorry, I couldn't get the exchange rate") and "error occurred" not in reply
+    assert not observed.errors(), observed.errors()
+
+
+async def test_a_renamed_handoff_then_the_new_agents_tool(framework_engine) -> None:
+    """``realtime_handoff(..., tool_name_override=...)``: the SDK sends session.update with the new agent's
+    instructions and tools, whose tool is then called. The new agent answered "Done." (its handoff's
+    output grounded): only ``transfer_to_<agent>`` was known as a handoff."""
+    REFUNDS.clear()
+    eng = await framework_engine()
+    billing = RealtimeAgent(name="Billing", instructions="You handle refunds.", tools=[refund])
+    handoff = realtime_handoff(billing, tool_name_override="escalate_to_billing")
+    agent = RealtimeAgent(name="Assistant", instructions="Help.", handoffs=[handoff])
+    runner = RealtimeRunner(starting_agent=agent, config=settings())
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        await session.send_message("Please transfer me to billing.")
+        handed = await observed.until(lambda e: e.type == "handoff")
+        await observed.until(lambda e: "billing agent" in observed.assistant_transcripts()[-1].lower())
+        mark = observed.mark()
+        await session.send_message("I want a refund for order 4471.")
+        done = await observed.until(lambda e: e.type == "tool_end", after=mark)
+        await observed.until(lambda e: "4471" in observed.assistant_transcripts()[-1], after=mark)
+        observed.close()
+    assert (handed.from_agent.name, handed.to_agent.name) == ("Assistant", "Billing")
+    updated = observed.server_events("session.updated")[-1]["session"]
+    assert updated["instructions"] == "You handle refunds." and [t["name"] for t in updated["tools"]] == [
+        "refund"
+    ]
+    assert REFUNDS == ["4471"] and done.output == "Refund issued for order 4471."
+    assert "Done." not in observed.assistant_transcripts()
     assert not observed.errors(), observed.errors()
 
 
