@@ -17,13 +17,26 @@ SERVER_EVENT = TypeAdapter(RealtimeServerEvent)
 def sdk_deviations(event: dict[str, Any]) -> list[str]:
     """What in ``event`` the SDK's model rejects or does not know (empty: it matches)."""
     try:
-        model = SERVER_EVENT.validate_python(event, strict=True)
+        model = SERVER_EVENT.validate_python(_custom_voice_as_id(event), strict=True)
     except ValidationError as exc:
         return [f"{event.get('type')}: {error['loc']} {error['msg']}" for error in exc.errors()]
     allowed = EXTRA_FIELDS.get(event["type"], frozenset())
     return [
         f"{event['type']}: unknown field {path}" for path in _unknown_fields(model, "") if path not in allowed
     ]
+
+
+def _custom_voice_as_id(event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` with a response's custom voice ``{"id": "voice_…"}`` as its id: the live service echoes the
+    object, which openai-python's ``RealtimeResponse`` does not type yet (the Agents SDK maps it the same
+    way before validating, ``_normalize_custom_voice_for_server_event_validation``)."""
+    response = event.get("response")
+    output = ((response or {}).get("audio") or {}).get("output") or {}
+    voice = output.get("voice")
+    if event.get("type") not in ("response.created", "response.done") or not isinstance(voice, dict):
+        return event
+    audio = {**response["audio"], "output": {**output, "voice": voice.get("id")}}
+    return {**event, "response": {**response, "audio": audio}}
 
 
 def _unknown_fields(value: Any, path: str) -> list[str]:

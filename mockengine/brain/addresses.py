@@ -1,6 +1,8 @@
 """Email addresses and web addresses from the words, as written ("bob@example.com",
 "https://example.org/a", "www.example.org") or spoken ("bob at example dot com"), for a parameter that
-takes one: ``format: email`` / ``uri`` / ``url``, or a name ending in email, url, link or website."""
+takes one: ``format: email`` / ``uri`` / ``url``, or a name ending in email, url, link or website; and file
+paths as written ("/tmp/notes.txt", "~/Downloads/report.pdf", "C:\\Users\\ada", "src/app", "notes.txt")
+for a parameter named for a path, file or folder."""
 
 from __future__ import annotations
 
@@ -14,6 +16,20 @@ from mockengine.brain.values import Span
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _SPOKEN_EMAIL = re.compile(r"\b(?P<user>[a-z][\w.]*) at (?P<host>[a-z][\w-]*(?: dot [a-z][\w-]*)+)\b", re.I)
 _URL = re.compile(r"\bhttps?://[^\s\"'<>]+|\bwww\.[\w-]+(?:\.[\w-]+)+[^\s\"'<>]*", re.I)
+# A written path: absolute, home or dot-relative ("/tmp/a.txt", "~/x", "./src"), a Windows one
+# ("C:\\Users\\ada"), relative with a slash between named parts ("src/components"; not "24/7"), or a
+# file name with an extension ("notes.txt"; not "e.g" nor a sentence's full stop).
+_PATH = re.compile(
+    r"(?<![\w@/~.])(?:"
+    r"(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-]+)*/?"
+    r"|[A-Za-z]:\\[^\s\"'<>|?*]*"
+    r"|[A-Za-z_][\w.\-]*(?:/[\w.\-]+)+/?"
+    r"|[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w@])"
+    r")"
+)
+_NOT_FILES = frozenset({"e.g", "i.e", "etc", "a.m", "p.m"})
+_PATH_FORMATS = ("path", "file-path", "filepath")
+_PATH_WORDS = ("path", "file", "filename", "filepath", "dir", "directory", "folder")
 _EMAIL_FORMATS = ("email", "idn-email")
 _URL_FORMATS = ("uri", "url", "iri", "uri-reference", "iri-reference")
 _EMAIL_WORDS = ("email", "e-mail", "mail")
@@ -48,3 +64,22 @@ def address_for(text: str, kind: str) -> Span | None:
         return None
     value = found.group(0).rstrip(".,;:!?)")
     return Span(value if "://" in value else f"https://{value}", found.start(), found.start() + len(value))
+
+
+def takes_path(name: str, schema: Mapping[str, Any]) -> bool:
+    """The parameter takes a file or folder path: ``format: path``, or a name ending in path, file,
+    filename, file name, dir, directory or folder (``path``, ``file_path``, ``targetFolder``)."""
+    words = identifier_words(name).split()
+    named = bool(words) and (words[-1] in _PATH_WORDS or words[-2:] == ["file", "name"])
+    return schema.get("format") in _PATH_FORMATS or named
+
+
+def path_for(text: str) -> Span | None:
+    """The first path or file name written in ``text``, trailing punctuation left out; None when only
+    words are said ("the notes file" is left to the words)."""
+    for found in _PATH.finditer(text):
+        value = found.group(0).rstrip(".,;:!?)")
+        if value.lower() in _NOT_FILES or "/" not in value and "\\" not in value and "." not in value:
+            continue
+        return Span(value, found.start(), found.start() + len(value))
+    return None

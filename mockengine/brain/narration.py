@@ -170,6 +170,8 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     is itself the answer: its first sentence is said as written."""
     if _NOT_APPROVED.search(output):  # the user refused the call: "Okay, I won't book the table."
         return declined(call_name or "", _json(call_arguments or ""))
+    if _TOOL_RAISED.search(output):  # the tool raised: an apology, not the SDK's words read out
+        return failed(call_name or "", _json(call_arguments or ""))
     verb = lexicon.identifier_words(call_name or "").split()[:1]
     lookup = bool(verb) and verb[0] in _LOOKUPS
     data = _json(output)
@@ -186,7 +188,7 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     concept = lexicon.concept(verb[0]) if verb else ""
     where = f", in {state} view" if state else ""
     scalar = _scalar_answer(output if data is None else data) if lookup else None
-    where_said = " in " if _is_place(named, arguments) else " for "
+    where_said = _place_preposition(named, arguments) if _is_place(named, arguments) else " for "
     if scalar is not None:  # a lookup answered with one value ("10:00", 21): that value is the answer
         topic = " ".join(lexicon.identifier_words(call_name or "").split()[1:])
         return _one_value(topic, scalar, named, where_said)
@@ -320,6 +322,11 @@ def _confirmation(data: Any) -> str | None:
     return None
 
 
+# The OpenAI Agents SDKs' output for a tool that raised (Python ``default_tool_error_function``, JS
+# ``defaultToolErrorFunction``; the JS SDK's for arguments it could not parse too).
+_TOOL_RAISED = re.compile(
+    r"^\W*an error occurred while (?:running the tool|parsing tool arguments)\b", re.IGNORECASE
+)
 # An output that says the user refused the call, as a human-in-the-loop approval sends it: the OpenAI
 # Agents SDK's "Tool execution was not approved." (needs_approval rejected), and the same said otherwise.
 _NOT_APPROVED = re.compile(
@@ -329,6 +336,23 @@ _NOT_APPROVED = re.compile(
     r"|approval (?:was )?(?:denied|rejected|declined))\W*$",
     re.IGNORECASE,
 )
+
+
+def failed(name: str, arguments: Any) -> str:
+    """What a model says when the tool itself failed: "Sorry, I couldn't get the weather in Paris just
+    now." (the tool's verb, its topic and the place or thing it was for), else "Sorry, that didn't work
+    just now."."""
+    words = lexicon.identifier_words(name).split()
+    verb = words[0] if words else ""
+    if not (verb in _VERBS or verb in _LOOKUPS or lexicon.concept(verb) in lexicon.ACTIONS):
+        return "Sorry, that didn't work just now."
+    values = arguments if isinstance(arguments, Mapping) else {}
+    named = next((v for v in values.values() if isinstance(v, str) and v.strip()), None)
+    rest = " ".join(words[1:])
+    target = (f"for {rest}" if verb == "search" else f"the {rest}") if rest else "it"
+    where = _place_preposition(named, values) if _is_place(named, values) else " for "
+    about = f"{where}{named}" if named else ""
+    return f"Sorry, I couldn't {verb} {target}{about} just now."
 
 
 def declined(name: str, arguments: Any) -> str:
@@ -397,6 +421,21 @@ def _is_place(named: str | None, arguments: Any) -> bool:
     return implied.place(named) is not None
 
 
+def _place_preposition(named: str | None, arguments: Any) -> str:
+    """How a place looked up is said after the answer: " to " for where a trip goes (``destination``,
+    ``to_city``: "there are 2 flights to New York"), " from " for where it starts, else " in "."""
+    if isinstance(arguments, Mapping):
+        for key, value in arguments.items():
+            words = lexicon.identifier_words(str(key)).split()
+            if value == named and words and (words[0] == "to" or words[-1] in _DESTINATIONS):
+                return " to "
+            if value == named and words and (words[0] == "from" or words[-1] in _ORIGINS):
+                return " from "
+    return " in "
+
+
+_DESTINATIONS = frozenset(("destination", "to", "arrival"))
+_ORIGINS = frozenset(("origin", "from", "departure"))
 _LOOKUPS = frozenset(
     ("get", "list", "check", "view", "show", "find", "search", "track", "read", "lookup", "fetch")
 )

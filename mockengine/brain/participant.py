@@ -60,6 +60,7 @@ from mockengine.brain.arguments import build_arguments, check_schema, planned_an
 from mockengine.brain.context import QuestionContext
 from mockengine.brain.markers import role_marker
 from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolCall, ToolSpec, TurnView
+from mockengine.brain.output_data import output_data
 from mockengine.brain.scenario import Rule, Scenario
 from mockengine.brain.situation import (
     ANSWER_TOOLS,
@@ -73,6 +74,31 @@ from mockengine.brain.turn import Turn
 
 # The OpenAI Agents SDK names a handoff's tool "transfer_to_<agent>" (``Handoff.default_tool_name``).
 HANDOFF_PREFIX = "transfer_to_"
+# The last word of an agent's name that already says what it is ("weather agent", "billing desk").
+_AGENT_NOUNS = frozenset(
+    [
+        "agent",
+        "assistant",
+        "bot",
+        "desk",
+        "team",
+        "department",
+        "specialist",
+        "expert",
+        "tutor",
+        "coach",
+        "advisor",
+        "adviser",
+        "concierge",
+        "helper",
+        "guide",
+        "manager",
+        "support",
+        "service",
+        "line",
+        "operator",
+    ]
+)
 
 WAIT_TOOL = "wait"
 SEND_CHAT_TOOL = "send_chat"
@@ -342,7 +368,7 @@ class ScriptedBrain:
         batch = [
             (call, output)
             for call, output in outputs.answered_together(history)
-            if not (call.name or "").startswith(HANDOFF_PREFIX)
+            if _handed_to(call, history) is None
         ]
         if len(batch) > 1 and not any(turn.is_study_tool(call.name or "") for call, _ in batch):
             # One call a response: the outputs so far are spoken of once the last call the words asked
@@ -353,7 +379,10 @@ class ScriptedBrain:
             # Parallel calls answered together: one sentence for each, as a model speaks of all of them.
             return Reply(outputs.said_of_all(batch), rule="builtin.function_output.grounding")
         name = function_name_for(history, item.call_id if item else None)
-        if error is None and name is not None and name.startswith(HANDOFF_PREFIX):
+        call = next(
+            (c for c in history if c.kind == "function_call" and item and c.call_id == item.call_id), None
+        )
+        if error is None and call is not None and _handed_to(call, history) is not None:
             handed = self._after_handoff(turn)
             if handed is not None:
                 return handed
@@ -399,16 +428,15 @@ class ScriptedBrain:
         if words is None or not turn.may_call:
             return None
         said, heard = words
-        since = [item.name for item in history[said + 1 :] if item.kind == "function_call"]
-        if not all((name or "").startswith(HANDOFF_PREFIX) for name in since):
+        since = [_handed_to(item, history) for item in history[said + 1 :] if item.kind == "function_call"]
+        if any(agent is None for agent in since):
             return None
-        handoff = (since[-1] or HANDOFF_PREFIX) if since else HANDOFF_PREFIX
-        agent = lexicon.identifier_words(handoff[len(HANDOFF_PREFIX) :])
+        agent = (since[-1] or "") if since else ""
         heard = utterance.without_transfer_request(heard, agent)
         if not heard.strip(" ,.!?;:"):
             # The words only asked for the transfer ("transfer me to the weather agent"): the new agent
             # takes the conversation, as a model does, and reads no request into them (no city "Transfer").
-            greeting = phrases.pick(turn.rng, phrases.HANDED_OVER, agent=agent or "right agent")
+            greeting = phrases.pick(turn.rng, phrases.HANDED_OVER, agent=_agent_called(agent))
             return Reply(greeting, rule="builtin.after_handoff.greeting")
         tools = [tool for tool in turn.request.tools if not tool.name.startswith(HANDOFF_PREFIX)]
         referent = acting.referent(history[:said])
@@ -544,6 +572,29 @@ def _named_tool(turn: Turn) -> ToolSpec | None:
 
 
 __all__ = ["ANSWER_TOOLS", "ScriptedBrain"]
+
+
+def _handed_to(call: TurnView, history: tuple[TurnView, ...]) -> str | None:
+    """The words of the agent a handoff ``call`` gave the conversation to, or None when it is no handoff:
+    the OpenAI Agents SDKs name a handoff's tool ``transfer_to_<agent>`` unless the app overrides it, and
+    answer it with ``{"assistant": "<agent name>"}`` whatever its name (``escalate_to_billing``)."""
+    name = call.name or ""
+    output = next(
+        (i.text for i in history if i.kind == "function_call_output" and i.call_id == call.call_id), None
+    )
+    data = output_data(output) if output is not None else None
+    if isinstance(data, dict) and list(data) == ["assistant"] and isinstance(data["assistant"], str):
+        return lexicon.identifier_words(data["assistant"])
+    return lexicon.identifier_words(name[len(HANDOFF_PREFIX) :]) if name.startswith(HANDOFF_PREFIX) else None
+
+
+def _agent_called(name: str) -> str:
+    """How a handed-over agent names itself after "the": its name's words, with "agent" added when they
+    do not already end in what it is (``transfer_to_travel`` → "travel agent", not "the travel")."""
+    words = name.split()
+    if not words:
+        return "right agent"
+    return name if words[-1] in _AGENT_NOUNS else f"{name} agent"
 
 
 def _user_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> list[str]:

@@ -128,6 +128,7 @@ def fill(
                 kind == "label" and (name in required or spans.fits(name, _PLACES))
             ):
                 _fill_one(work, filled, name, properties[name], kind)
+    _more_paths(work, filled, [n for n in kinds if addresses.takes_path(n, properties[n])])
     if depth < MAX_OBJECT_DEPTH:  # before the free strings, which would take the list's words
         for name in [n for n in required if n not in filled.arguments]:
             _fill_object_list(work, filled, name, schema, nested)
@@ -378,6 +379,7 @@ _PASSES = (
     "quoted",
     "options",
     "address",
+    "path",
     "described",
     "patterned",
     "identifier",
@@ -400,6 +402,8 @@ _ALSO = frozenset(
         ("quoted", "string"),
         ("quoted", "identifier"),
         ("called", "string"),
+        ("path", "string"),
+        ("path", "person"),
         ("options", "list"),
     }
     | {("described", "string")}
@@ -518,6 +522,9 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
         span = options_for(work.text, schema)
     elif kind == "address":
         span = addresses.address_for(work.text, addresses.kind_of(name, schema) or "url")
+    elif kind == "path":
+        # written as a path ("/tmp/notes.txt"), not split into words ("tmp notes")
+        span = addresses.path_for(work.text) if addresses.takes_path(name, schema) else None
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
     elif kind == "patterned":
@@ -550,6 +557,16 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
             filled.more += [
                 (name, other) for other in scalars.more_options(after, schema["enum"], span.value)
             ]
+
+
+def _more_paths(work: _Work, filled: Filled, takes_path: list[str]) -> None:
+    """Paths written after the one a tool's only path parameter took: one call each ("delete /tmp/a.txt
+    and /tmp/b.txt"). With two path parameters (``source_path``, ``target_path``) each took its own."""
+    if len(takes_path) != 1 or takes_path[0] not in filled.arguments:
+        return
+    while (other := addresses.path_for(work.text)) is not None:
+        filled.more.append((takes_path[0], str(other.value)))
+        work.take(other)
 
 
 def _with_label(text: str, span: Span, name: str) -> Span:

@@ -266,12 +266,15 @@ def item_from_wire(
     conversation: Conversation,
     describe_image: Callable[[str], ImageFacts],
     decode_audio: Callable[[bytes], bytes] = bytes,
+    calls_before: frozenset[str] = frozenset(),
 ) -> tuple[Item, bool]:
     """A validated client item (``conversation.item.create`` or ``response.input``) as stored, and
     whether its audio still needs a transcript. ``decode_audio`` turns ``input_audio`` (in the
-    session's input format, reference §7) into PCM16 24 kHz. Raises ProtocolError for a
-    ``function_call_output``
-    whose call is unknown, an image that cannot be decoded, or invalid base64 audio."""
+    session's input format, reference §7) into PCM16 24 kHz. ``calls_before``: the call ids of the
+    ``function_call`` items before this one in the same ``response.input`` (its own context). Raises
+    ProtocolError for a ``function_call_output`` whose call is in neither, an
+    ``mcp_approval_response`` that answers no request, an image that cannot be decoded, or invalid
+    base64 audio."""
     if wire.get("id"):
         ids.take(wire["id"])
     item_id = wire.get("id") or ids.item()
@@ -283,7 +286,7 @@ def item_from_wire(
         item.reason = wire.get("reason")
         return item, False
     if wire["type"] == "function_call_output":
-        if conversation.find_call(wire["call_id"]) is None:
+        if wire["call_id"] not in calls_before and conversation.find_call(wire["call_id"]) is None:
             raise errors.tool_call_not_found(wire["call_id"])
         return Item(item_id, "function_call_output", call_id=wire["call_id"], output=wire["output"]), False
     if wire["type"] == "function_call":

@@ -119,14 +119,18 @@ class ConversationItems:
 
     # -- items from the client and the turns ----------------------------------------------------------
 
-    def from_wire(self, wire: dict[str, Any]) -> tuple[Item, bool]:
-        """A validated client item as stored, and whether its audio still needs a transcript."""
+    def from_wire(
+        self, wire: dict[str, Any], calls_before: frozenset[str] = frozenset()
+    ) -> tuple[Item, bool]:
+        """A validated client item as stored, and whether its audio still needs a transcript;
+        ``calls_before``: call ids a ``function_call_output`` may answer besides the conversation's."""
         return item_from_wire(
             wire,
             ids=self.ctx.ids,
             conversation=self.ctx.conversation,
             describe_image=self.describe_image,
             decode_audio=self.decode_input_audio,
+            calls_before=calls_before,
         )
 
     def decode_input_audio(self, data: bytes) -> bytes:

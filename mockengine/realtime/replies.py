@@ -18,9 +18,9 @@ def response_params(
 ) -> ResponseParams:
     """Session defaults overlaid by a ``response.create``'s ``response`` object (reference §1.1)."""
     audio_override = overrides.get("audio", {}).get("output", {})
+    # A custom voice {"id": …} is echoed in the response as set (the live service does: the Agents SDK
+    # maps it to its id before validating response.created/.done); it is spoken by the default voice.
     voice = audio_override.get("voice", session.voice)
-    if isinstance(voice, dict):  # custom voice ids are not emulated: speak with the default voice
-        voice = SessionConfig.voice
     tools = tuple(overrides.get("tools", session.tools))
     tool_choice = overrides.get("tool_choice", session.tool_choice)
     # The session's own tool_choice was checked by session.update; response.tools can still leave it

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mockengine.protocol.session_config import SessionConfig
 from mockengine.realtime.conversation import Item
 
 
@@ -22,7 +23,7 @@ class ResponseParams:
     """The effective parameters of one response (session defaults overlaid by ``response.create``)."""
 
     output_modalities: tuple[str, ...]
-    voice: str
+    voice: str | dict[str, Any]  # a built-in name, or a custom voice {"id": "voice_…"} as the client set it
     speed: float
     output_format: dict[str, Any]
     instructions: str
@@ -38,6 +39,11 @@ class ResponseParams:
     @property
     def is_audio(self) -> bool:
         return "audio" in self.output_modalities
+
+    @property
+    def spoken_voice(self) -> str:
+        """The voice the reply is spoken with: a custom voice (not emulated) is spoken by the default."""
+        return self.voice if isinstance(self.voice, str) else str(SessionConfig.voice)
 
 
 @dataclass(frozen=True)

@@ -59,10 +59,12 @@ class Responses:
         input_items = None
         transcribe: list[Item] = []
         if "input" in event.response:
-            input_items = tuple(
-                self._input_item(entry, transcribe, f"response.input[{index}].id")
-                for index, entry in enumerate(event.response["input"])
-            )
+            # the input is the response's own context: an output may answer a call made earlier in it
+            items: list[Item] = []
+            for index, entry in enumerate(event.response["input"]):
+                calls = frozenset(i.call_id for i in items if i.type == "function_call" and i.call_id)
+                items.append(self._input_item(entry, transcribe, f"response.input[{index}].id", calls))
+            input_items = tuple(items)
         params = response_params(self.ctx.view, event.response, input_items)
         step = self.list_mcp_tools(params.tools) if "tools" in event.response else Step()
         for item in transcribe:  # inline audio: the response waits for its words like for a turn's
@@ -70,13 +72,15 @@ class Responses:
             step.effects.append(self.items.transcribe(item, self.ctx.await_transcript(item)))
         return step.extend(self.start(params, now_ms))
 
-    def _input_item(self, entry: dict[str, Any], transcribe: list[Item], id_param: str) -> Item:
+    def _input_item(
+        self, entry: dict[str, Any], transcribe: list[Item], id_param: str, calls_before: frozenset[str]
+    ) -> Item:
         if entry.get("type") == "item_reference":
             item = self.ctx.conversation.get(entry["id"])
             if item is None:  # the param is the reference's JSON path, as every other error's is
                 raise errors.item_not_found("referencing", "invalid_item_reference", entry["id"], id_param)
             return item
-        item, needs_transcript = self.items.from_wire(entry)
+        item, needs_transcript = self.items.from_wire(entry, calls_before)
         if needs_transcript:
             transcribe.append(item)
         return item

@@ -160,7 +160,7 @@ class ResponseStreamer:
         response = self.response
         if reply.text and response.params.is_audio:
             self._sentences = [_Sentence(s) for s in split_sentences(reply.text)]
-            voice, speed = response.params.voice, response.params.speed
+            voice, speed = response.params.spoken_voice, response.params.speed
             effects = [
                 Synthesize(SentenceKey(response.id, i), s.text, voice, speed)
                 for i, s in enumerate(self._sentences)

@@ -143,3 +143,73 @@ async def test_a_clear_while_the_user_speaks_closes_the_turn(engine) -> None:
         seen = await events_until(connection, "input_audio_buffer.committed")
         again = next(e for e in seen if e["type"] == "input_audio_buffer.speech_started")
         assert again["item_id"] == seen[-1]["item_id"] != started["item_id"]
+
+
+async def test_a_custom_voice_is_echoed_in_the_response_as_set(engine) -> None:
+    """A custom voice ``{"id": …}`` (session or response.create) is what response.created/.done name; they
+    named ``alloy``, the voice that speaks it here. The live service echoes the object: the Agents SDK maps
+    it to its id before validating those two events (openai-python's ``RealtimeResponse`` types a str)."""
+    eng = await engine()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        session = {"type": "realtime", "audio": {"output": {"voice": {"id": "voice_1234"}}}}
+        await connection.session.update(session=session)
+        updated = (await events_until(connection, "session.updated"))[-1]
+        assert updated["session"]["audio"]["output"]["voice"] == {"id": "voice_1234"}
+        await connection.conversation.item.create(item=STORY)
+        voices = []
+        for asked in (
+            {},
+            {"audio": {"output": {"voice": {"id": "voice_999"}}}},
+            {"audio": {"output": {"voice": "cedar"}}},
+        ):
+            await connection.response.create(response={"conversation": "none", **asked})
+            seen = await events_until(connection, "response.done")
+            created = next(e for e in seen if e["type"] == "response.created")
+            assert created["response"]["audio"] == seen[-1]["response"]["audio"]
+            assert any(e["type"] == "response.output_audio.delta" for e in seen)  # spoken all the same
+            voices.append(seen[-1]["response"]["audio"]["output"]["voice"])
+    assert voices == [{"id": "voice_1234"}, {"id": "voice_999"}, "cedar"]
+
+
+async def test_an_out_of_band_input_may_answer_a_call_made_in_it(engine) -> None:
+    """``response.input`` is the response's own context: a ``function_call_output`` there answers the
+    ``function_call`` before it in the same input. It was refused, "Tool call ID 'call_x' not found in
+    conversation.", as if it had been a ``conversation.item.create``; an unknown call still is."""
+    eng = await engine()
+    call = {
+        "type": "function_call",
+        "call_id": "call_x",
+        "name": "get_weather",
+        "arguments": '{"city": "Oslo"}',
+    }
+    output = {
+        "type": "function_call_output",
+        "call_id": "call_x",
+        "output": '{"temp_c": -3, "conditions": "snow"}',
+    }
+    question = {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": "Weather in Oslo?"}],
+    }
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        oob = {"conversation": "none", "output_modalities": ["text"], "tools": [WEATHER]}
+        await connection.response.create(response={**oob, "input": [question, call, output]})
+        seen = await events_until(connection, "response.done")
+        assert not [e for e in seen if e["type"] == "error"]
+        reply = seen[-1]["response"]["output"][0]["content"][0]["text"]
+        assert "snow" in reply and "Oslo" in reply
+        await connection.response.create(response={**oob, "input": [question, output]})  # no call before it
+        error = (await events_until(connection, "error"))[-1]["error"]
+        assert error["code"] == "invalid_tool_call_id"
+        # and the conversation holds none of it: an output for that call there is refused too
+        await connection.conversation.item.create(item=output)
+        assert (await events_until(connection, "error"))[-1]["error"]["code"] == "invalid_tool_call_id"

@@ -446,6 +446,37 @@ def test_words_that_only_ask_for_a_handoff_are_no_request_to_the_new_agent(text:
     assert answer.text is not None and "weather agent" in answer.text.lower()
 
 
+@pytest.mark.parametrize(
+    ("said", "handoff", "agent", "named"),
+    [
+        ("Please transfer me to travel.", "transfer_to_travel", "Travel", "the travel agent"),
+        (
+            "Put me through to the billing desk.",
+            "transfer_to_Billing_desk",
+            "Billing desk",
+            "the billing desk",
+        ),
+        # realtime_handoff(billing, tool_name_override=...): known by its output, and named by it
+        ("Please transfer me to billing.", "escalate_to_billing", "Billing", "the billing agent"),
+    ],
+)
+def test_a_handed_over_agent_names_itself_as_an_agent(
+    said: str, handoff: str, agent: str, named: str
+) -> None:
+    """The Agents SDK's ``RealtimeAgent(name="Travel")`` is ``transfer_to_travel``: its greeting was
+    "Hi, you're through to the travel."."""
+    history = (
+        TurnView("u", "user_text", said),
+        TurnView("c", "function_call", "{}", name=handoff, call_id="call_1"),
+        TurnView("o", "function_call_output", json.dumps({"assistant": agent}), call_id="call_1"),
+    )
+    for seed in range(4):  # every greeting
+        request = ReplyRequest("You book flights.", WEATHER_AGENT, "auto", ("audio",), history, 1)
+        answer = ScriptedBrain(load_scenario(None), seed, today=MONDAY).reply(request)
+        assert answer.tool_calls == () and answer.text is not None
+        assert named in answer.text.lower(), answer.text
+
+
 def test_what_follows_a_handoff_request_is_acted_on_by_the_new_agent() -> None:
     answer = _handed_over("Transfer me to the weather agent, what is the weather in Rome?")
     made = [(c.name, json.loads(c.arguments)) for c in answer.tool_calls]

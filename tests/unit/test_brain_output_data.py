@@ -3,6 +3,8 @@ dict: grounded by its fields and refused by its ``error``, as its JSON is; nothi
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mockengine.brain.narration import grounding
@@ -48,3 +50,41 @@ def test_an_output_nested_past_the_parsers_depth_is_still_grounded() -> None:
     deep = "[" * 5_000 + "]" * 5_000
     assert grounding(deep, "get_weather", '{"city": "Paris"}').startswith("The weather in Paris is ")
     assert output_error(deep) is None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        ({"destination": "New York"}, "There are 2 flights to New York"),
+        ({"to_city": "New York"}, "There are 2 flights to New York"),
+        ({"origin": "New York"}, "There are 2 flights from New York"),
+        ({"city": "New York"}, "There are 2 flights in New York"),
+    ],
+)
+def test_a_place_is_said_with_the_preposition_its_parameter_means(
+    arguments: dict[str, str], said: str
+) -> None:
+    """An Agents SDK ``search_flights(destination)`` whose JSON output lists two flights was grounded as
+    "There are 2 flights in New York."."""
+    output = json.dumps(
+        {"flights": [{"number": "BA283", "price_gbp": 420}, {"number": "VS19", "price_gbp": 385}]}
+    )
+    assert grounding(output, "search_flights", json.dumps(arguments)).startswith(said)
+
+
+SDK_TOOL_ERROR = "An error occurred while running the tool. Please try again."  # both Agents SDKs' default
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "said"),
+    [
+        ("get_weather", {"city": "Paris"}, "Sorry, I couldn't get the weather in Paris just now."),
+        ("search_flights", {"destination": "Rome"}, "Sorry, I couldn't search for flights to Rome just now."),
+        ("book_table", {"restaurant": "Chez Tom"}, "Sorry, I couldn't book the table for Chez Tom just now."),
+        ("ping", {}, "Sorry, that didn't work just now."),
+    ],
+)
+def test_a_tool_that_raised_gets_an_apology(name: str, arguments: dict[str, str], said: str) -> None:
+    """The Agents SDK's output for a tool that raised was read out: "An error occurred while running the
+    tool."."""
+    assert grounding(SDK_TOOL_ERROR, name, json.dumps(arguments)) == said

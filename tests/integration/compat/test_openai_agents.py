@@ -24,7 +24,7 @@ from agents import (
     set_tracing_disabled,
 )
 from agents.models import _openai_shared
-from agents.realtime import RealtimeAgent, RealtimeRunner
+from agents.realtime import RealtimeAgent, RealtimeRunner, realtime_handoff
 from agents.realtime.items import AssistantMessageItem, UserMessageItem
 from openai import AsyncOpenAI
 from pydantic import BaseModel, Field
@@ -311,6 +311,104 @@ async def test_an_output_guardrail_trips_once_and_the_session_goes_on(framework_
         await observed.until(lambda e: "Paris" in observed.assistant_transcripts()[-1])
         observed.close()
     assert len(observed.of("guardrail_tripped")) == 1
+    assert not observed.errors(), observed.errors()
+
+
+DELETED: list[str] = []
+
+
+@function_tool(needs_approval=True)
+def delete_file(path: str) -> str:
+    """Delete a file at a path."""
+    DELETED.append(path)
+    return f"Deleted {path}."
+
+
+async def test_a_tool_needing_approval_runs_once_approved_and_not_once_rejected(framework_engine) -> None:
+    """``needs_approval``: the SDK holds the call until ``approve_tool_call`` / ``reject_tool_call``. The
+    typed path reaches the tool as written: it was ``"tmp notes"`` (the path's words)."""
+    DELETED.clear()
+    eng = await framework_engine()
+    agent = RealtimeAgent(name="Files", instructions="You manage files.", tools=[delete_file])
+    runner = RealtimeRunner(starting_agent=agent, config=settings())
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        await session.send_message("Delete the file at /tmp/notes.txt.")
+        asked = await observed.until(lambda e: e.type == "tool_approval_required")
+        assert DELETED == [] and asked.tool.name == "delete_file"
+        await session.approve_tool_call(asked.call_id)
+        done = await observed.until(lambda e: e.type == "tool_end")
+        await observed.until(turn_ended, after=observed.events.index(done))
+        mark = observed.mark()
+        await session.send_message("Delete the file at /tmp/secret.txt.")
+        refused = await observed.until(lambda e: e.type == "tool_approval_required", after=mark)
+        await session.reject_tool_call(refused.call_id)
+        # the SDK sends its rejection as the call's output and asks for a reply; that reply ends the turn
+        await observed.until(lambda e: len(observed.server_events("response.done")) >= 4)
+        observed.close()
+    assert DELETED == ["/tmp/notes.txt"] and done.output == "Deleted /tmp/notes.txt."
+    calls = [item for item in observed.history if item.type == "function_call"]
+    assert [c.arguments for c in calls] == ['{"path": "/tmp/notes.txt"}', '{"path": "/tmp/secret.txt"}']
+    assert calls[1].output == "Tool execution was not approved."
+    assert "/tmp/secret.txt" not in observed.assistant_transcripts()[-1]
+    assert not observed.errors(), observed.errors()
+
+
+@function_tool
+def get_exchange_rate(currency: str) -> str:
+    """The exchange rate of a currency to the dollar."""
+    raise RuntimeError("rates service down")
+
+
+async def test_a_tool_that_raises_is_apologised_for(framework_engine) -> None:
+    """The SDK sends "An error occurred while running the tool. Please try again." as the output of a tool
+    that raised; the reply read it out."""
+    eng = await framework_engine()
+    agent = RealtimeAgent(name="Assistant", instructions="Help.", tools=[get_exchange_rate])
+    runner = RealtimeRunner(starting_agent=agent, config=settings())
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        await session.send_message("What is the exchange rate of the euro?")
+        done = await observed.until(lambda e: e.type == "tool_end")
+        await observed.until(turn_ended, after=observed.events.index(done))
+        await observed.until(lambda e: observed.assistant_transcripts()[-1].startswith("Sorry"))
+        observed.close()
+    assert done.output == "An error occurred while running the tool. Please try again."
+    reply = observed.assistant_transcripts()[-1]
+    assert reply.startswith("Sorry, I couldn't get the exchange rate") and "error occurred" not in reply
+    assert not observed.errors(), observed.errors()
+
+
+async def test_a_renamed_handoff_then_the_new_agents_tool(framework_engine) -> None:
+    """``realtime_handoff(..., tool_name_override=...)``: the SDK sends session.update with the new agent's
+    instructions and tools, whose tool is then called. The new agent answered "Done." (its handoff's
+    output grounded): only ``transfer_to_<agent>`` was known as a handoff."""
+    REFUNDS.clear()
+    eng = await framework_engine()
+    billing = RealtimeAgent(name="Billing", instructions="You handle refunds.", tools=[refund])
+    handoff = realtime_handoff(billing, tool_name_override="escalate_to_billing")
+    agent = RealtimeAgent(name="Assistant", instructions="Help.", handoffs=[handoff])
+    runner = RealtimeRunner(starting_agent=agent, config=settings())
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+        observed = Observed(session)
+        await session.send_message("Please transfer me to billing.")
+        handed = await observed.until(lambda e: e.type == "handoff")
+        await observed.until(lambda e: "billing agent" in observed.assistant_transcripts()[-1].lower())
+        mark = observed.mark()
+        await session.send_message("I want a refund for order 4471.")
+        done = await observed.until(lambda e: e.type == "tool_end", after=mark)
+        await observed.until(lambda e: "4471" in observed.assistant_transcripts()[-1], after=mark)
+        observed.close()
+    assert (handed.from_agent.name, handed.to_agent.name) == ("Assistant", "Billing")
+    updated = observed.server_events("session.updated")[-1]["session"]
+    assert updated["instructions"] == "You handle refunds." and [t["name"] for t in updated["tools"]] == [
+        "refund"
+    ]
+    assert REFUNDS == ["4471"] and done.output == "Refund issued for order 4471."
+    assert "Done." not in observed.assistant_transcripts()
     assert not observed.errors(), observed.errors()
 
 
