@@ -298,6 +298,31 @@ async def test_bad_calls_get_rest_errors(engine, key, body, content_type, status
     assert server.sessions_active() == 0
 
 
+@pytest.mark.parametrize(
+    ("wrap", "says"),
+    [
+        # A page's common slip: fetch(url, {body: JSON.stringify(pc.localDescription)}).
+        (lambda offer: json.dumps({"type": "offer", "sdp": offer}), "pc.localDescription.sdp"),
+        (lambda offer: "hello", "the body is not SDP"),
+    ],
+    ids=["json-description", "not-sdp"],
+)
+async def test_a_body_that_is_not_sdp_is_named_so(engine, wrap, says):
+    """Was "it has no data channel (m=application)": aiortc parses any text as an empty description,
+    which sent the developer looking for a data channel their offer has."""
+    server = await engine()
+    client = CallClient()
+    offer = await client.offer()
+    await client.close()
+    headers = {"Authorization": "Bearer sk-test", "Content-Type": "application/sdp"}
+    async with aiohttp.ClientSession() as http:
+        reply = await http.post(f"{server.http_url}/v1/realtime/calls", data=wrap(offer), headers=headers)
+        error = (await reply.json())["error"]
+    assert (reply.status, error["param"], error["type"]) == (400, "sdp", "invalid_request_error")
+    assert says in error["message"] and "data channel" not in error["message"], error
+    assert server.sessions_active() == 0
+
+
 async def test_a_sideband_websocket_sees_and_steers_the_call(engine):
     server = await engine()
     client = CallClient()

@@ -252,7 +252,31 @@ async def _read_offer(request: web.Request) -> tuple[str, dict[str, Any]]:
         raise BadCall(
             400, "Missing required parameter: 'sdp'.", param="sdp", code="missing_required_parameter"
         )
+    _check_looks_like_sdp(sdp)
     return sdp, session
+
+
+def _check_looks_like_sdp(sdp: str) -> None:
+    """BadCall (400, param ``sdp``) for a body that is not SDP at all. aiortc parses any text into an
+    empty description, so such a body was answered "it has no data channel", which misleads most of
+    all the page that posted ``JSON.stringify(pc.localDescription)``: its offer has one, inside JSON.
+    An offer begins with its version line, ``v=0`` (RFC 8866 §5)."""
+    text = sdp.lstrip()
+    if text.startswith("v="):
+        return
+    if text.startswith("{"):
+        try:
+            wrapped = loads_strict(text)
+        except ValueError:
+            wrapped = None
+        if isinstance(wrapped, dict) and "sdp" in wrapped:
+            raise BadCall(
+                400,
+                "Invalid SDP offer: the body is a JSON session description; send the offer's SDP text "
+                "itself (pc.localDescription.sdp, which begins with 'v=0') as application/sdp.",
+                param="sdp",
+            )
+    raise BadCall(400, "Invalid SDP offer: the body is not SDP (an offer begins with 'v=0').", param="sdp")
 
 
 def _form_text(field: Any) -> str | None:
