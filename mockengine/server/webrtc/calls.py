@@ -56,6 +56,7 @@ CALL_ORDINALS = web.AppKey("call_ordinals", itertools.count)  # numbers this pro
 DEFAULT_MODEL = "gpt-realtime"
 # A call whose client never opens its data channel is given up after this long.
 CONNECT_TIMEOUT_S = 30.0
+CLIENT_CLOSED_REQUEST = 499  # nginx's status for a request its client abandoned (never delivered; logged)
 SHUTDOWN_WAIT_S = 5.0
 FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults (media_stall, server_hangup) are checked
 
@@ -131,6 +132,14 @@ async def _open_call(
         request.app[TRACER].end_session(runner.trace_name)  # the runner never runs: free its name
         release_seat(request.app)
         return exc.response()
+    if request.transport is None or request.transport.is_closing():
+        # The client gave up before its answer (a page's connect timeout while the engine was slow):
+        # no one can ever connect to this call, which held its seat until the 30 s watchdog.
+        log.info("call %s: the client left before its answer; not opened", call_id)
+        await pc.close()
+        request.app[TRACER].end_session(runner.trace_name)
+        release_seat(request.app)
+        return error_response(CLIENT_CLOSED_REQUEST, "The client closed the request before the answer.")
     runner.journal = register(request.app, session)
     request.app[CALLS][call_id] = runner
     live = attach(runner, request, fault_specs, transport="webrtc")
