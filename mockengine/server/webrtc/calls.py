@@ -177,6 +177,12 @@ async def _answer(pc: RTCPeerConnection, sdp: str, runner: CallRunner) -> str:
         raise BadCall(
             400, "Invalid SDP offer: it has no data channel (m=application) for oai-events.", param="sdp"
         )
+    for transceiver in pc.getTransceivers():
+        if transceiver.kind != "audio":
+            # The service takes audio only (images come as conversation items). Answered inactive, the
+            # page sends nothing: accepted, aiortc decoded a camera's frames into a queue no one read
+            # (the engine grew ~13 MB/s with a 720p camera).
+            transceiver.direction = "inactive"
     if any(t.kind == "audio" for t in pc.getTransceivers()):
         sender = pc.addTrack(runner.track)  # takes the offer's audio transceiver: sendrecv
         send_on_shared_grid(sender, runner.track)  # one timer for all calls' reply packets
