@@ -177,11 +177,13 @@ async def _answer(pc: RTCPeerConnection, sdp: str, runner: CallRunner) -> str:
         raise BadCall(
             400, "Invalid SDP offer: it has no data channel (m=application) for oai-events.", param="sdp"
         )
+    microphone = next((t for t in pc.getTransceivers() if t.kind == "audio"), None)
     for transceiver in pc.getTransceivers():
-        if transceiver.kind != "audio":
-            # The service takes audio only (images come as conversation items). Answered inactive, the
-            # page sends nothing: accepted, aiortc decoded a camera's frames into a queue no one read
-            # (the engine grew ~13 MB/s with a 720p camera).
+        if transceiver is not microphone:
+            # One microphone, no video (images come as conversation items). Answered inactive, the page
+            # sends nothing there: accepted, aiortc decoded a camera's frames into a queue no one read
+            # (the engine grew ~13 MB/s with a 720p camera), and a second audio track's frames were
+            # appended between the first's (2 s of a call made 4 s of input audio).
             transceiver.direction = "inactive"
     if any(t.kind == "audio" for t in pc.getTransceivers()):
         sender = pc.addTrack(runner.track)  # takes the offer's audio transceiver: sendrecv

@@ -1,5 +1,6 @@
-"""A page that offers its camera too (``getUserMedia({audio: true, video: true})``, every track added)
-gets its video answered ``inactive``: the call is audio only and the camera's frames never leave it."""
+"""The media lines of an offer beyond the microphone are answered ``inactive``: a page that offers its
+camera too (``getUserMedia({audio: true, video: true})``, every track added) or a second audio track
+sends nothing there; the call has one microphone, its first audio line."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import asyncio
 from aiortc.mediastreams import VideoStreamTrack
 
 from mockengine.server.webrtc.calls import CALLS
-from tests.webrtc_client import CallClient
+from tests.webrtc_client import CallClient, Microphone
 
 
 def _media_sections(sdp: str) -> dict[str, list[str]]:
@@ -43,5 +44,24 @@ async def test_a_camera_offered_with_the_microphone_is_answered_inactive(engine)
         assert all(s.packetsSent == 0 for s in sent if s.kind == "video"), sent
     finally:
         camera.stop()
+        await client.close()
+    await server.wait_until_idle()
+
+
+async def test_a_second_audio_track_is_answered_inactive(engine):
+    """Was answered ``recvonly`` and decoded too: its frames were appended to the input buffer between
+    the first track's, so the session's audio clock ran twice as fast (2 s of a call, 4 s of audio)."""
+    server = await engine()
+    client = CallClient()
+    client.pc.addTrack(Microphone())
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        audio = [line for line in client.answer_sdp.splitlines() if line in ("a=sendrecv", "a=inactive")]
+        assert audio == ["a=sendrecv", "a=inactive"], client.answer_sdp
+        call = server.app[CALLS][client.call_id]
+        directions = [t.currentDirection for t in call.pc.getTransceivers() if t.kind == "audio"]
+        assert directions == ["sendrecv", "inactive"]
+    finally:
         await client.close()
     await server.wait_until_idle()
