@@ -134,6 +134,34 @@ async def test_output_audio_buffer_clear_from_the_client_cuts_the_reply(engine):
     assert not [e for e in client.events if e["type"] == "error"], client.events
 
 
+async def test_output_audio_buffer_clear_alone_stops_the_reply(engine):
+    """``output_audio_buffer.clear`` without a ``response.cancel`` first "will trigger the server to stop
+    generating audio" (the SDK's docstring). The reply streamed on after the cut: its transcript deltas
+    past the truncation for seconds, then a ``response.done`` "completed" whose item had no transcript
+    while ``…transcript.done`` had the whole of it. Now it ends as a cancelled one does, in barge-in's
+    order: ``response.done`` (cancelled), ``output_audio_buffer.cleared``, ``conversation.item.truncated``."""
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        story(client)  # a reply far longer than the moment it takes to clear it: still being made
+        await client.wait_for("output_audio_buffer.started")
+        mark = len(client.events)
+        client.send({"type": "output_audio_buffer.clear"})
+        cleared = await client.wait_for("output_audio_buffer.cleared", after=mark)
+        truncated = await client.wait_for("conversation.item.truncated", after=mark)
+        done = await client.wait_for("response.done", after=mark)
+    finally:
+        await client.close()
+    assert done["response"]["status"] == "cancelled", done["response"]["status"]
+    assert done["response"]["status_details"]["reason"] == "client_cancelled"
+    after = client.events[mark:]
+    assert after.index(done) < after.index(cleared) < after.index(truncated), [e["type"] for e in after]
+    assert not [e for e in after[after.index(cleared) :] if e["type"].startswith("response.output_")]
+    assert not [e for e in client.events if e["type"] == "error"], client.events
+
+
 async def test_hangup_ends_the_call_and_unknown_calls_are_404(engine):
     server = await engine()
     client = CallClient()
