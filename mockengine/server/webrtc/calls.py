@@ -135,10 +135,10 @@ async def _open_call(
     if request.transport is None or request.transport.is_closing():
         # The client gave up before its answer (a page's connect timeout while the engine was slow):
         # no one can ever connect to this call, which held its seat until the 30 s watchdog.
-        log.info("call %s: the client left before its answer; not opened", call_id)
         await pc.close()
         request.app[TRACER].end_session(runner.trace_name)
         release_seat(request.app)
+        log.info("call %s: the client left before its answer; not opened", call_id)
         return error_response(CLIENT_CLOSED_REQUEST, "The client closed the request before the answer.")
     runner.journal = register(request.app, session)
     request.app[CALLS][call_id] = runner
