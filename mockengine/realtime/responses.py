@@ -85,6 +85,11 @@ class Responses:
             transcribe.append(item)
         return item
 
+    def is_active(self, response_id: str) -> bool:
+        """Whether ``response_id`` is still being generated (``response.done`` not sent)."""
+        streamer = self.ctx.streamers.get(response_id)
+        return streamer is not None and streamer.response.is_active
+
     def on_response_cancel(self, event: ce.ResponseCancel, now_ms: float) -> Step:
         response_id = event.response_id or self.active_id
         streamer = self.ctx.streamers.get(response_id) if response_id else None

@@ -134,6 +134,34 @@ async def test_output_audio_buffer_clear_from_the_client_cuts_the_reply(engine):
     assert not [e for e in client.events if e["type"] == "error"], client.events
 
 
+async def test_output_audio_buffer_clear_alone_stops_the_reply(engine):
+    """``output_audio_buffer.clear`` without a ``response.cancel`` first "will trigger the server to stop
+    generating audio" (the SDK's docstring). The reply streamed on after the cut: its transcript deltas
+    past the truncation for seconds, then a ``response.done`` "completed" whose item had no transcript
+    while ``…transcript.done`` had the whole of it. Now it ends as a cancelled one does, in barge-in's
+    order: ``response.done`` (cancelled), ``output_audio_buffer.cleared``, ``conversation.item.truncated``."""
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        story(client)  # a reply far longer than the moment it takes to clear it: still being made
+        await client.wait_for("output_audio_buffer.started")
+        mark = len(client.events)
+        client.send({"type": "output_audio_buffer.clear"})
+        cleared = await client.wait_for("output_audio_buffer.cleared", after=mark)
+        truncated = await client.wait_for("conversation.item.truncated", after=mark)
+        done = await client.wait_for("response.done", after=mark)
+    finally:
+        await client.close()
+    assert done["response"]["status"] == "cancelled", done["response"]["status"]
+    assert done["response"]["status_details"]["reason"] == "client_cancelled"
+    after = client.events[mark:]
+    assert after.index(done) < after.index(cleared) < after.index(truncated), [e["type"] for e in after]
+    assert not [e for e in after[after.index(cleared) :] if e["type"].startswith("response.output_")]
+    assert not [e for e in client.events if e["type"] == "error"], client.events
+
+
 async def test_hangup_ends_the_call_and_unknown_calls_are_404(engine):
     server = await engine()
     client = CallClient()
@@ -295,6 +323,31 @@ async def test_bad_calls_get_rest_errors(engine, key, body, content_type, status
         error = (await reply.json())["error"]
     assert reply.status == status, error
     assert error["code"] == code and error["param"] == param and error["message"]
+    assert server.sessions_active() == 0
+
+
+@pytest.mark.parametrize(
+    ("wrap", "says"),
+    [
+        # A page's common slip: fetch(url, {body: JSON.stringify(pc.localDescription)}).
+        (lambda offer: json.dumps({"type": "offer", "sdp": offer}), "pc.localDescription.sdp"),
+        (lambda offer: "hello", "the body is not SDP"),
+    ],
+    ids=["json-description", "not-sdp"],
+)
+async def test_a_body_that_is_not_sdp_is_named_so(engine, wrap, says):
+    """Was "it has no data channel (m=application)": aiortc parses any text as an empty description,
+    which sent the developer looking for a data channel their offer has."""
+    server = await engine()
+    client = CallClient()
+    offer = await client.offer()
+    await client.close()
+    headers = {"Authorization": "Bearer sk-test", "Content-Type": "application/sdp"}
+    async with aiohttp.ClientSession() as http:
+        reply = await http.post(f"{server.http_url}/v1/realtime/calls", data=wrap(offer), headers=headers)
+        error = (await reply.json())["error"]
+    assert (reply.status, error["param"], error["type"]) == (400, "sdp", "invalid_request_error")
+    assert says in error["message"] and "data channel" not in error["message"], error
     assert server.sessions_active() == 0
 
 

@@ -239,7 +239,12 @@ async function openWebRtc(secret, session, attempt, end) {
     body: pc.localDescription.sdp,
   });
   const body = await answer.text();
-  if (answer.status !== 201) throw new Error(`calls ${answer.status}: ${body}`);
+  if (answer.status !== 201) {
+    // The error's message, as for client_secrets (the whole JSON body was shown).
+    let message = body;
+    try { message = JSON.parse(body).error.message || body; } catch (error) { /* not JSON: shown as text */ }
+    throw new Error(`calls ${answer.status}: ${message}`);
+  }
   state.handle = answer.headers.get("X-Mockengine-Session-Handle");
   await pc.setRemoteDescription({ type: "answer", sdp: body });
   await new Promise((resolve) => { channel.onopen = resolve; });

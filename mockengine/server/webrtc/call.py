@@ -33,6 +33,7 @@ from mockengine.protocol.client_events import (
     ClientEvent,
     ConversationItemTruncate,
     OutputAudioBufferClear,
+    ResponseCancel,
 )
 from mockengine.realtime.effects import Step
 from mockengine.realtime.session import RealtimeSession
@@ -218,6 +219,14 @@ class CallRunner(SessionLoop):
         log.info(
             "call %s: output cleared (%s) at %d ms of %s", self.call_id, why, cut.audio_end_ms, cut.item_id
         )
+        if why == "client" and self.session.responses.is_active(cut.response_id):
+            # The clear "will trigger the server to stop generating audio" (the SDK's docstring); a
+            # client that sent no response.cancel first had the reply stream on after the cut, its
+            # transcript deltas past the truncation and a response.done "completed". Cancelled as
+            # response.cancel does, so the events come in barge-in's order: response.done, .cleared,
+            # conversation.item.truncated.
+            cancel = ResponseCancel(response_id=cut.response_id)
+            self.apply(self.session.receive(cancel, self.now_ms()))
         cleared = se.output_audio_buffer_cleared(self.session.ids.event(), response_id=cut.response_id)
         self.apply(Step(events=[cleared]))
         truncate = ConversationItemTruncate(

@@ -56,6 +56,7 @@ CALL_ORDINALS = web.AppKey("call_ordinals", itertools.count)  # numbers this pro
 DEFAULT_MODEL = "gpt-realtime"
 # A call whose client never opens its data channel is given up after this long.
 CONNECT_TIMEOUT_S = 30.0
+CLIENT_CLOSED_REQUEST = 499  # nginx's status for a request its client abandoned (never delivered; logged)
 SHUTDOWN_WAIT_S = 5.0
 FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults (media_stall, server_hangup) are checked
 
@@ -131,6 +132,14 @@ async def _open_call(
         request.app[TRACER].end_session(runner.trace_name)  # the runner never runs: free its name
         release_seat(request.app)
         return exc.response()
+    if request.transport is None or request.transport.is_closing():
+        # The client gave up before its answer (a page's connect timeout while the engine was slow):
+        # no one can ever connect to this call, which held its seat until the 30 s watchdog.
+        await pc.close()
+        request.app[TRACER].end_session(runner.trace_name)
+        release_seat(request.app)
+        log.info("call %s: the client left before its answer; not opened", call_id)
+        return error_response(CLIENT_CLOSED_REQUEST, "The client closed the request before the answer.")
     runner.journal = register(request.app, session)
     request.app[CALLS][call_id] = runner
     live = attach(runner, request, fault_specs, transport="webrtc")
@@ -168,6 +177,14 @@ async def _answer(pc: RTCPeerConnection, sdp: str, runner: CallRunner) -> str:
         raise BadCall(
             400, "Invalid SDP offer: it has no data channel (m=application) for oai-events.", param="sdp"
         )
+    microphone = next((t for t in pc.getTransceivers() if t.kind == "audio"), None)
+    for transceiver in pc.getTransceivers():
+        if transceiver is not microphone:
+            # One microphone, no video (images come as conversation items). Answered inactive, the page
+            # sends nothing there: accepted, aiortc decoded a camera's frames into a queue no one read
+            # (the engine grew ~13 MB/s with a 720p camera), and a second audio track's frames were
+            # appended between the first's (2 s of a call made 4 s of input audio).
+            transceiver.direction = "inactive"
     if any(t.kind == "audio" for t in pc.getTransceivers()):
         sender = pc.addTrack(runner.track)  # takes the offer's audio transceiver: sendrecv
         send_on_shared_grid(sender, runner.track)  # one timer for all calls' reply packets
@@ -252,7 +269,31 @@ async def _read_offer(request: web.Request) -> tuple[str, dict[str, Any]]:
         raise BadCall(
             400, "Missing required parameter: 'sdp'.", param="sdp", code="missing_required_parameter"
         )
+    _check_looks_like_sdp(sdp)
     return sdp, session
+
+
+def _check_looks_like_sdp(sdp: str) -> None:
+    """BadCall (400, param ``sdp``) for a body that is not SDP at all. aiortc parses any text into an
+    empty description, so such a body was answered "it has no data channel", which misleads most of
+    all the page that posted ``JSON.stringify(pc.localDescription)``: its offer has one, inside JSON.
+    An offer begins with its version line, ``v=0`` (RFC 8866 §5)."""
+    text = sdp.lstrip()
+    if text.startswith("v="):
+        return
+    if text.startswith("{"):
+        try:
+            wrapped = loads_strict(text)
+        except ValueError:
+            wrapped = None
+        if isinstance(wrapped, dict) and "sdp" in wrapped:
+            raise BadCall(
+                400,
+                "Invalid SDP offer: the body is a JSON session description; send the offer's SDP text "
+                "itself (pc.localDescription.sdp, which begins with 'v=0') as application/sdp.",
+                param="sdp",
+            )
+    raise BadCall(400, "Invalid SDP offer: the body is not SDP (an offer begins with 'v=0').", param="sdp")
 
 
 def _form_text(field: Any) -> str | None:

@@ -186,6 +186,8 @@ async def test_console_fault_at_connect_is_armed_for_the_next_connect(engine, ch
         await page.click("#connect")
         await expect(page.locator("#status")).to_have_text("failed")
         await expect(page.locator("#connect-error")).to_contain_text("503")
+        # The error's message, not its JSON body (as a client_secrets error already was).
+        await expect(page.locator("#connect-error")).not_to_contain_text('{"error"')
         await _go_live(page)
         await page.select_option("#fault-kind", "close_after_events")
         await expect(page.locator("#fire-fault")).to_have_text("Fire on this session")
