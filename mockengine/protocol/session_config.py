@@ -403,8 +403,12 @@ def check_mcp_tools(tools: Any, path: str) -> None:
                 )
         if "server_url" not in tool:
             raise errors.missing_parameter(f"{at}.server_url")
-        url = urlsplit(tool["server_url"])
-        if url.scheme not in ("http", "https") or not url.hostname:
+        try:
+            url = urlsplit(tool["server_url"])
+            reachable = url.scheme in ("http", "https") and bool(url.hostname) and url.port != 0
+        except ValueError:  # "http://[::1", "http://h:99999": urlsplit and .port raise on these
+            reachable = False
+        if not reachable:
             param = f"{at}.server_url"
             raise ProtocolError(
                 "invalid_value",

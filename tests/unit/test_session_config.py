@@ -229,6 +229,10 @@ def test_an_mcp_tool_with_a_server_url_is_taken(where: str) -> None:
         ({"tunnel_id": "tun_1"}, "invalid_value", "tunnel_id"),
         ({"server_url": "ftp://x.test/mcp"}, "invalid_value", "server_url"),
         ({"server_url": "not a url"}, "invalid_value", "server_url"),
+        # urlsplit and .port raise ValueError on these: it closed the session with 1011
+        ({"server_url": "http://[::1/mcp"}, "invalid_value", "server_url"),
+        ({"server_url": "http://127.0.0.1:99999/mcp"}, "invalid_value", "server_url"),
+        ({"server_url": "http://127.0.0.1:0/mcp"}, "invalid_value", "server_url"),
         ({"server_url": None}, "missing_required_parameter", "server_url"),
         ({"require_approval": "sometimes"}, "invalid_value", "require_approval"),
         ({"allowed_tools": "ask_question"}, "invalid_type", "allowed_tools"),
