@@ -197,6 +197,19 @@ class FuzzEvents:
                 },
                 {"type": "realtime", "instructions": 5},
                 {"type": "realtime", "truncation": "sometimes"},
+                {
+                    "type": "realtime",
+                    "tools": [{"type": "mcp", "server_label": "a", "server_url": "http://[::1"}],
+                },
+                {
+                    "type": "realtime",
+                    "tools": [{"type": "mcp", "server_label": "a", "server_url": "http://h:99999"}],
+                },
+                {"type": "realtime", "tools": [{"type": "mcp", "server_label": "a", "connector_id": "x"}]},
+                {
+                    "type": "realtime",
+                    "tools": [{"type": "mcp", "server_label": "a b", "server_url": "http://h/mcp"}],
+                },
             ]
         )
         return {"type": "session.update", "event_id": eid, "session": session}
@@ -223,6 +236,9 @@ class FuzzEvents:
                 {"type": "message", "role": "user", "content": [{"type": "input_audio", "audio": "%%"}]},
                 {"type": "function_call"},
                 {"type": "function_call_output", "call_id": "call_nobody", "output": "{}"},
+                {"type": "mcp_approval_response", "approval_request_id": "mcpr_nobody", "approve": True},
+                {"type": "mcp_approval_response", "approve": "yes"},
+                {"type": "mcp_call", "server_label": "a", "name": "x", "arguments": "{}"},
                 {"type": "mystery"},
                 {"type": "message", "role": "user", "content": [{"type": "input_text", "text": 5}]},
             ]
