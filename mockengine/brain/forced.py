@@ -4,7 +4,8 @@ asked for: what the words say where they say it, and neutral schema-valid values
 1. The words fill what they can, as for any call (``acting.arguments_for``). When they do not ask for
    this tool at all ("add buy milk" with ``get_weather`` forced), a free-text value is only what is left of
    another request, so it is dropped ("Add buy milk" is no city); typed values (a date, a time, a number,
-   an option, a code, quoted text) stay.
+   an option, a code, quoted text) and a name said within the words ("It is sunny in Paris" → ``Paris``)
+   stay.
 2. A required parameter still missing takes a value of its kind heard anywhere in the words: a span its
    ``pattern`` accepts, an email or web address, quoted text, a number, an object whose required
    properties were all heard.
@@ -28,7 +29,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import acting, heard, intent, lexicon, schema_values, utterance, verbatim
+from mockengine.brain import acting, heard, intent, lexicon, places, schema_values, utterance, verbatim
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec, TurnView
 from mockengine.brain.referents import Referent
@@ -52,7 +53,8 @@ def from_words(
     properties = _properties(schema)
     filled = acting.arguments_for(tool, text, referent, today)
     if not intent.actions(text, intent.candidates([tool])):
-        for name in [n for n in filled.arguments if _free(n, properties) and not _quoted(text, n, filled)]:
+        dropped = [n for n in filled.arguments if _free(n, properties) and not _kept(text, n, filled)]
+        for name in dropped:
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [n for n in schema_values.required_of(schema) if n not in filled.arguments]
@@ -181,6 +183,7 @@ _PLAUSIBLE: dict[str, str] = {
 }
 _FREE_TEXT = frozenset(
     ("query", "q", "search", "text", "message", "content", "prompt", "input", "question", "body", "note")
+    + ("summary", "answer", "reply", "response", "report", "explanation")
 )
 
 
@@ -207,6 +210,19 @@ def _properties(schema: Mapping[str, Any]) -> Mapping[str, Any]:
 def _free(name: str, properties: Mapping[str, Any]) -> bool:
     sub = properties.get(name)
     return isinstance(sub, Mapping) and kinds_of.kind_of(name, sub) in _FREE_KINDS
+
+
+def _kept(text: str, name: str, filled: Filled) -> bool:
+    """A free value the words give although they ask for no call: quoted text, or a name said within the
+    sentence ("It is 21 degrees and sunny in Paris" → ``city: Paris`` for a forced ``report_weather``, as
+    LangChain's and pydantic-ai's structured output by a forced tool ask; a model fills what was said).
+    A capitalised word opening the words ("Thanks") is no name."""
+    value = filled.arguments.get(name)
+    if _quoted(text, name, filled):
+        return True
+    if not isinstance(value, str) or not places.is_proper_name(value) or len(value.split()) > 4:
+        return False
+    return not text.lstrip().startswith(value)
 
 
 def _quoted(text: str, name: str, filled: Filled) -> bool:

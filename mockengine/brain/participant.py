@@ -6,8 +6,9 @@ How a reply is decided, first applicable step wins:
    A matching scenario rule that calls the same tool may supply the arguments; for an app's own tool the
    user's words do, where they say something.
 2. ``tool_choice`` is ``"required"`` → a matching scenario rule's call, else the open question's tool,
-   else the tool the words ask for (``acting.plan``), else a declared tool the user named, else the
-   first declared tool.
+   else the tool the words ask for (``acting.plan``), else, once the calls for the newest words have
+   their outputs, a tool not called since (one whose name ends the turn first: pydantic-ai's
+   ``final_result``), else a declared tool the user named, else the first declared tool.
 3. The instructions hold ``Say exactly: "…"`` → say that.
 4. The first scenario rule whose conditions hold (a rule whose tool is not declared, or any call while
    ``tool_choice`` is ``"none"``, is passed over).
@@ -202,10 +203,45 @@ class ScriptedBrain:
         acted = self._act(turn)
         if acted is not None and acted.tool_calls:
             return acted
+        finishing = self._after_outputs(turn)
+        if finishing is not None:
+            return finishing
         named = _named_tool(turn)
         if named is not None:
             return Reply(None, (self._heard_call(turn, named),), rule="required.named")
         return Reply(None, (self._heard_call(turn, turn.request.tools[0]),), rule="required.first")
+
+    def _after_outputs(self, turn: Turn) -> Reply | None:
+        """``required`` once the calls for the newest words have their outputs: a call to a declared tool
+        not called since those words (one whose name says it ends the turn first, pydantic-ai's
+        ``final_result``), its arguments from the words and the outputs, as a model reports what its
+        tools found; None when the newest item is no output or every tool was called. Calling the same
+        tool again instead never ends a framework's loop (pydantic-ai's tool output with other tools runs
+        until its request limit)."""
+        history = turn.request.history
+        if not history or history[-1].kind != "function_call_output" or not turn.may_call:
+            return None
+        words = newest_words(history)
+        since = history[words[0] + 1 :] if words is not None else history
+        called = {item.name for item in since if item.kind == "function_call"}
+        left = [t for t in turn.request.tools if t.name not in called and not turn.is_study_tool(t.name)]
+        if not left:
+            return None
+        tool = next(
+            (t for t in left if _ENDS_THE_TURN & set(lexicon.identifier_words(t.name).split())), left[0]
+        )
+        found = " ".join(item.text for item in since if item.kind == "function_call_output")
+        said = f"{words[1]} {found}" if words is not None else found
+        check_schema(tool)
+        referent = acting.referent(history)
+        filled = forced.from_words(tool, said, referent, self._today())
+        if filled.missing:
+            forced.from_conversation(tool, filled, history, referent, self._today())
+        built = self._call(turn, tool)  # raises ArgumentsError when no value satisfies the schema
+        merged = forced.completed(filled, json.loads(built.arguments), tool.parameters or {}, found)
+        valid = acting.is_valid(merged, tool.parameters or {})
+        call = ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)) if valid else built
+        return Reply(None, (call,), rule="required.after_outputs")
 
     def _from_rule(self, turn: Turn, rule: Rule) -> Reply:
         if rule.silent:
@@ -634,3 +670,10 @@ def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bo
         return False
     later = history[next(i for i, item in enumerate(history) if item is trigger.item) + 1 :]
     return any(item.kind == "assistant" for item in later)
+
+
+# Words in a tool's name that say calling it ends the turn (pydantic-ai's ``final_result``, a
+# ``submit_answer``): the one ``required`` calls once the other calls have their outputs.
+_ENDS_THE_TURN = frozenset(
+    ("final", "result", "answer", "respond", "response", "reply", "output", "submit", "finish")
+)

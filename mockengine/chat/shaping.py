@@ -7,7 +7,8 @@ A reply is fitted to the request before it is shaped (``fit_choice``), in this o
    stay; a named tool keeps one call to it; ``required`` / named with no call left is a brain bug
    (``BrainDisobeyed``). ``parallel_tool_calls: false`` keeps the first call.
 2. ``response_format``: a text reply becomes JSON (``structured_text``); a ``json_schema`` object takes
-   the values the user's last message gives its properties (``_with_words``).
+   the values the user's last message (and the tool results after it) gives its properties
+   (``_with_words``); a ``json_object`` one follows a schema the instructions give (``prompted_schema``).
 3. ``stop``: the text ends before the earliest stop sequence, and no call follows it.
 4. ``max_completion_tokens`` / ``max_tokens``: text, then each call's arguments, spend the budget; the
    part that does not fit is cut (arguments may end as invalid JSON, as on the live service) and the
@@ -41,6 +42,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
 
 from mockengine.brain import slots
 from mockengine.brain.arguments import ArgumentsError
@@ -164,15 +166,26 @@ def _within_budget(
 
 
 def structured_text(text: str, request: ChatRequest, index: int, said: str = "") -> str:
-    """The reply as the JSON ``response_format`` asks for: ``{"response": text}`` for ``json_object``; for
-    ``json_schema`` a value built from the schema (strings lean on the reply's words), seeded by the reply
+    """The reply as the JSON ``response_format`` asks for: ``{"response": text}`` for ``json_object``
+    (unless the instructions give a schema: ``prompted_schema``, then as for it); for ``json_schema`` a
+    value built from the schema (strings lean on the reply's words), seeded by the reply
     and the choice index, whose properties take what the user ``said`` where it fills them
     (``_with_words``). Raises ``ArgumentsError`` when no value could be built for the schema."""
-    if request.response_schema is None:
-        return json.dumps({"response": text}, ensure_ascii=False)
     schema = request.response_schema
+    prompted = schema is None
+    if schema is None:
+        schema = prompted_schema(request)
+    if schema is None:
+        return json.dumps({"response": text}, ensure_ascii=False)
     validator = Draft202012Validator(schema)
-    value = value_for(schema, random.Random(f"{text}:{index}"), Hints(text=text or None))
+    try:
+        value = value_for(schema, random.Random(f"{text}:{index}"), Hints(text=text or None))
+    except (ArgumentsError, RecursionError):
+        if not prompted:
+            raise
+        value = None
+    if prompted and not validator.is_valid(value):  # instructions, not a contract: the plain wrapper
+        return json.dumps({"response": text}, ensure_ascii=False)
     if not validator.is_valid(value):
         raise ArgumentsError(f"built content {value!r} does not match the response_format schema")
     if said and isinstance(value, dict):
@@ -236,11 +249,68 @@ def _a_name(value: Any) -> bool:
 
 
 def _last_user_text(request: ChatRequest) -> str:
-    """The text of the last user message (what a structured reply answers), else ""."""
+    """The text of the last user message and of the tool results after it (what a structured reply
+    answers: the Agents SDK's ``output_type`` after a tool call reports what the tool found), else ""."""
+    after: list[str] = []
     for message in reversed(request.messages):
-        if message.get("role") == "user":
-            return _flat_text(message.get("content"))
+        if message.get("role") == "tool":
+            after.insert(0, _flat_text(message.get("content")))
+        elif message.get("role") == "user":
+            return " ".join([_flat_text(message.get("content")), *after])
     return ""
+
+
+def prompted_schema(request: ChatRequest) -> dict[str, Any] | None:
+    """The JSON Schema of an object that a ``json_object`` request's instructions ask the reply to follow
+    (pydantic-ai's ``PromptedOutput``: "Always respond with a JSON object that's compatible with this
+    schema: {…}"; LangChain's ``json_mode`` with the schema in the prompt), else None. A model follows it;
+    a ``{"response": …}`` wrapper fails the client's validation. Only system, developer and user text
+    of up to 64 KiB is searched, the first 32 objects each."""
+    texts = [
+        _flat_text(message.get("content"))
+        for message in request.messages
+        if message.get("role") in ("system", "developer", "user")
+    ]
+    # Only small texts that may hold one are searched (and kept as the cache's key).
+    found = _schema_in(
+        tuple(t for t in texts if len(t) <= _PROMPTED_SCHEMA_MAX_CHARS and '"properties"' in t)
+    )
+    return json.loads(found) if found is not None else None
+
+
+@functools.lru_cache(maxsize=64)
+def _schema_in(texts: tuple[str, ...]) -> str | None:
+    """``prompted_schema``'s search (its JSON, so the cached value cannot be changed by a caller): once
+    per request, not once per choice of ``n``."""
+    decoder = json.JSONDecoder()
+    for text in texts:
+        start = text.find("{")
+        for _ in range(32):
+            if start < 0:
+                break
+            try:
+                value, _end = decoder.raw_decode(text, start)
+            except (ValueError, RecursionError):
+                value = None
+            if _an_object_schema(value):
+                return json.dumps(value)
+            start = text.find("{", start + 1)
+    return None
+
+
+_PROMPTED_SCHEMA_MAX_CHARS = 64 * 1024
+
+
+def _an_object_schema(value: Any) -> bool:
+    if not isinstance(value, dict) or not isinstance(value.get("properties"), dict):
+        return False
+    if value.get("type", "object") != "object":
+        return False
+    try:
+        Draft202012Validator.check_schema(value)
+    except SchemaError:
+        return False
+    return True
 
 
 def _custom_input(arguments: str) -> str:
