@@ -271,9 +271,34 @@ def follow_up(
     # turns back is still the request the words lean on
     call = _newest_call(before[:said], by_name)
     arguments = _json(call.text) if call is not None else None
-    if call is None or not isinstance(arguments, dict):
+    if call is None:
+        return _unrecorded_again(heard, previous_words, before[:said], tools, candidates, today)
+    if not isinstance(arguments, dict):
         return None
     return _again(by_name[call.name or ""], arguments, elided(heard) or "", candidates, today)
+
+
+def _unrecorded_again(
+    heard: str,
+    previous_words: str,
+    earlier: tuple[TurnView, ...],
+    tools: list[ToolSpec],
+    candidates: list[ToolSpec],
+    today: date,
+) -> Plan | None:
+    """ "And in Rome?" after "What is the weather in Paris?" and its answer, when the conversation kept no
+    call: the call the previous words asked for, again with what the words change. Clients that keep
+    only the messages' text send that (the Vercel AI SDK's ``response.messages`` holds the last step's
+    answer alone; a chat memory of human and AI turns), and a model still reads the request in them."""
+    asked = acting.plan(previous_words, tools, acting.referent(earlier), today)
+    if asked is None or not asked.actions:
+        return None
+    call = asked.actions[0].call
+    arguments = _json(call.arguments)
+    tool = next((t for t in candidates if t.name == call.name), None)
+    if tool is None or not isinstance(arguments, dict):
+        return None
+    return _again(tool, arguments, elided(heard) or "", candidates, today)
 
 
 def _newest_call(before: tuple[TurnView, ...], by_name: dict[str, ToolSpec]) -> TurnView | None:

@@ -117,6 +117,25 @@ def test_a_follow_up_naming_two_places_makes_a_call_for_each() -> None:
 
 
 @pytest.mark.parametrize(
+    ("words", "city"),
+    [("And in Rome?", "Rome"), ("What about Tokyo?", "Tokyo"), ("no, not Paris, Berlin", "Berlin")],
+)
+@pytest.mark.parametrize("answer", ["It is sunny and 21 degrees in Paris.", "Sure."])
+def test_a_follow_up_after_an_answer_whose_call_was_not_kept(words: str, city: str, answer: str) -> None:
+    """The Vercel AI SDK's ``response.messages`` (ai 7) holds the last step's answer alone, and a chat
+    memory keeps human and AI text: the request before the words still asks for the call (it answered
+    "You asked and in Rome. Hmm, I'd have to think.")."""
+    history = [said("What's the weather in Paris?"), TurnView("a1", "assistant", answer), said(words, 2)]
+    assert reply([WEATHER, TIME], history)[1] == [("get_weather", {"city": city})]
+
+
+@pytest.mark.parametrize("words", ["thanks!", "Berlin is lovely", "And you?"])
+def test_words_of_their_own_after_an_unrecorded_request_call_nothing(words: str) -> None:
+    history = [said("What's the weather in Paris?"), TurnView("a1", "assistant", "Sunny."), said(words, 2)]
+    assert reply([WEATHER, TIME], history)[1] == []
+
+
+@pytest.mark.parametrize(
     "words", ["and play some jazz", "thanks!", "And the time in Tokyo?", "Berlin is lovely"]
 )
 def test_words_of_their_own_are_no_follow_up(words: str) -> None:
