@@ -272,13 +272,25 @@ def unsupported_tool(param: str, kind: str) -> ChatError:
     )
 
 
+def item_not_found(item_id: str) -> ChatError:
+    # The live answer to an ``item_reference`` (or an echoed item id) it does not keep, public captures
+    # (vercel/ai#7543, router-for-me/CLIProxyAPI#2381: 404, param "input", code null).
+    return ChatError(
+        404,
+        f"Item with id '{item_id}' not found. Items are not persisted when `store` is set to false. Try "
+        "again with `store` set to true, or remove this item from your input.",
+        "input",
+    )
+
+
 def unsupported_input_item(param: str, kind: str) -> ChatError:
-    # Ours: item types mockengine does not read (item_reference, hosted tool calls, …).
+    # Ours: item types mockengine does not read (hosted tool calls, …).
     return ChatError(
         400,
         f"Invalid value: '{kind}'. mockengine's Responses API reads input items of type 'message', "
-        "'function_call', 'function_call_output' and 'reasoning' (passed over), and content parts "
-        "'input_text', 'output_text', 'refusal', 'input_image', 'input_file' and 'input_audio'.",
+        "'function_call', 'function_call_output', 'item_reference' and 'reasoning' (passed over), and "
+        "content parts 'input_text', 'output_text', 'refusal', 'input_image', 'input_file' and "
+        "'input_audio'.",
         param,
         "invalid_value",
     )

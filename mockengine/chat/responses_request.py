@@ -21,15 +21,16 @@ Responses terms (``messages[3]`` → the ``input`` item it came from, ``tools[0]
 
 Refused with a 400 (nothing here keeps state or runs hosted tools): built-in tools (``web_search``,
 ``file_search``, ``computer_use_preview``, ``code_interpreter``, ``mcp``, ``image_generation``…) and
-custom tools, ``background: true``, ``conversation``, ``prompt`` templates, ``item_reference`` input
-items. ``previous_response_id`` puts the kept conversation of that response (``responses_store``) before
-``input``; an id not kept is refused as the live service refuses an unknown one.
+custom tools, ``background: true``, ``conversation``, ``prompt`` templates. ``previous_response_id`` puts
+the kept conversation of that response (``responses_store``) before ``input``, and an ``item_reference``
+input item stands for the kept item it names (``resolve_references``); an id not kept is refused as the
+live service refuses an unknown one.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,6 +140,35 @@ def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = N
         items=(*earlier, *items),
         origins=tuple(origins),
     )
+
+
+def resolve_references(
+    body: dict[str, Any], lookup: Callable[[str], dict[str, Any] | None]
+) -> dict[str, Any]:
+    """``body`` with each ``item_reference`` input item (``{"type": "item_reference", "id": …}``) replaced
+    by the item it names, found by ``lookup`` (the kept responses' items); raises ChatError: 404
+    ``item_not_found`` for an id not kept (as the live service), ``invalid_type`` for an id that is no
+    string. The Vercel AI SDK's Responses model sends earlier output items so when ``store`` is on."""
+    given = body.get("input")
+    if not isinstance(given, list) or not any(_a_reference(item) for item in given):
+        return body
+    resolved: list[Any] = []
+    for index, item in enumerate(given):
+        if not _a_reference(item):
+            resolved.append(item)
+            continue
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            raise _invalid_type(f"input[{index}].id", "a string", item_id)
+        found = lookup(item_id)
+        if found is None:
+            raise errors.item_not_found(item_id)
+        resolved.append(dict(found))
+    return {**body, "input": resolved}
+
+
+def _a_reference(item: Any) -> bool:
+    return isinstance(item, dict) and item.get("type") == "item_reference"
 
 
 def in_responses_terms(exc: ChatError, origins: Sequence[str]) -> ChatError:

@@ -79,6 +79,16 @@ class ResponseStore:
         self._bytes -= old.size if old is not None else 0
         return old is not None
 
+    def item(self, item_id: str) -> dict[str, Any] | None:
+        """The item ``item_id`` of a kept response's conversation (an input item, given or named when it
+        was kept, or an output item), newest response first; None when no kept response holds it. A scan:
+        only requests with an ``item_reference`` pay for it."""
+        for kept in reversed(self._kept.values()):
+            for entry in kept.items:
+                if entry.get("id") == item_id:
+                    return entry
+        return None
+
     def __len__(self) -> int:
         return len(self._kept)
 

@@ -35,7 +35,7 @@ from mockengine.chat.audio import (
 from mockengine.chat.completion import Completion, body_ids, complete, speak
 from mockengine.chat.errors import ChatError
 from mockengine.chat.request import ChatRequest, parse_request
-from mockengine.chat.responses_request import in_responses_terms, load_body, translate
+from mockengine.chat.responses_request import in_responses_terms, load_body, resolve_references, translate
 from mockengine.chat.responses_shaping import shape_response
 from mockengine.chat.responses_store import ResponseStore, StoredResponse, listed_input_items
 from mockengine.engines.stt import Transcriber
@@ -176,9 +176,10 @@ async def responses(request: web.Request) -> web.StreamResponse:
     try:
         key = authenticate(request.headers, resources.settings)
         raw = await read_body(request)
-        body = load_body(raw)
+        store = request.app[RESPONSE_STORE]
+        body = resolve_references(load_body(raw), store.item)
         previous = body.get("previous_response_id")
-        history = request.app[RESPONSE_STORE].get(previous) if isinstance(previous, str) else None
+        history = store.get(previous) if isinstance(previous, str) else None
         wanted = translate(body, history)
         chat = wanted.chat
         ids = body_ids(wanted.body, resources.settings.seed)

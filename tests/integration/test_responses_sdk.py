@@ -424,6 +424,52 @@ async def test_previous_response_id_continues_the_conversation(client_for):
     )
 
 
+async def test_item_references_stand_for_kept_items(client_for):
+    """``{"type": "item_reference", "id": …}`` input items (the Vercel AI SDK's Responses model sends its
+    earlier output items so while ``store`` is on) stand for the kept items they name, outputs and
+    inputs alike; they were refused with a 400, and an id not kept gets the live 404."""
+    client = await client_for()
+    first = await client.responses.create(model="gpt-4o-mini", input=ASK_WEATHER, tools=[WEATHER])
+    [call] = first.output
+    second = await client.responses.create(
+        model="gpt-4o-mini",
+        input=[
+            {"role": "user", "content": ASK_WEATHER},
+            {"type": "item_reference", "id": call.id},
+            {"type": "function_call_output", "call_id": call.call_id, "output": "Sunny, 24 degrees"},
+        ],
+        tools=[WEATHER],
+    )
+    [answer] = second.output
+    assert answer.type == "message" and "24" in second.output_text, second.output_text
+    items = [item async for item in client.responses.input_items.list(second.id, order="asc")]
+    assert [item.type for item in items] == ["message", "function_call", "function_call_output"]
+    assert items[1].id == call.id
+    third = await client.responses.create(
+        model="gpt-4o-mini",
+        input=[
+            {"type": "item_reference", "id": items[0].id},  # an input item, named when it was kept
+            {"type": "item_reference", "id": answer.id},
+            {"role": "user", "content": "And in Rome?"},
+        ],
+        tools=[WEATHER],
+    )
+    [again] = third.output
+    assert again.type == "function_call" and json.loads(again.arguments) == {"city": "Rome"}
+
+    forgotten = await client.responses.create(model="gpt-4o-mini", input="Hello", store=False)
+    for item_id in (forgotten.output[0].id, "msg_nope"):
+        with pytest.raises(openai.NotFoundError) as raised:
+            await client.responses.create(
+                model="gpt-4o-mini",
+                input=[{"type": "item_reference", "id": item_id}, {"role": "user", "content": "Hi"}],
+            )
+        assert raised.value.body["param"] == "input" and raised.value.body["code"] is None  # type: ignore[index]
+        assert raised.value.body["message"].startswith(f"Item with id '{item_id}' not found.")  # type: ignore[index]
+    bad = await _bad(client, input=[{"type": "item_reference", "id": 7}])
+    assert bad.body["param"] == "input[0].id" and bad.body["code"] == "invalid_type"
+
+
 async def test_a_body_that_cannot_be_read_is_a_400(engine_url):
     """A body not in its ``Content-Encoding`` (aiohttp cannot decode it) was a 500, on both endpoints; the
     400 says ``Connection: close`` (the server drops the connection), so the next request on the same

@@ -1,8 +1,8 @@
 // The Vercel AI SDK (`ai` + `@ai-sdk/openai`, pinned in package-lock.json) against mockengine, only the
 // base URL changed: for the Chat Completions model (`openai.chat(id)`) and the default Responses model
 // (`openai(id)`), generateText with a tool and stopWhen, streamText (the full stream's part types),
-// structured output (generateText's `output` with a zod schema, and generateObject), a forced tool and
-// a refused request. Prints one JSON report line; test_js_ai_sdk.py asserts on it.
+// a follow-up turn by ellipsis, structured output (generateText's `output` with a zod schema, and
+// generateObject), a forced tool and a refused request. Prints one JSON report line; test_js_ai_sdk.py asserts on it.
 import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError, generateObject, generateText, Output, stepCountIs, streamText, tool } from "ai";
 import { z } from "zod";
@@ -33,6 +33,16 @@ async function drive(model) {
     text: looped.text, steps: looped.steps.map((s) => s.finishReason), calls: [...calls],
     totalUsage: looped.totalUsage,
   };
+
+  // The AI SDK's documented chat loop: the next turn's messages are the earlier ones plus
+  // `response.messages`, which (ai 7) holds the last step only: the answer's text, not the call.
+  calls.length = 0;
+  const first = [{ role: "user", content: "What is the weather in Paris?" }];
+  const followUp = await generateText({
+    model, tools: { weather }, stopWhen: stepCountIs(5),
+    messages: [...first, ...looped.response.messages, { role: "user", content: "And in Rome?" }],
+  });
+  out.followUp = { text: followUp.text, calls: [...calls] };
 
   calls.length = 0;
   const streamed = streamText({

@@ -29,6 +29,9 @@ async def test_ai_sdk_text_tools_streams_and_structured_output(engine) -> None:
         usage = looped["totalUsage"]
         assert usage["totalTokens"] == usage["inputTokens"] + usage["outputTokens"] > 0
 
+        follow_up = seen["followUp"]  # "And in Rome?" after the answer's text alone
+        assert follow_up["calls"] == ["Rome"] and "Rome" in follow_up["text"], follow_up
+
         streamed = seen["streamed"]
         assert streamed["calls"] == ["Paris"] and streamed["text"] == looped["text"]
         assert json.loads(streamed["inputDeltas"]) == {"city": "Paris"}
