@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from pydantic import BaseModel
-from pydantic_ai import Agent
+from pydantic_ai import Agent, ModelHTTPError
 from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel
 from pydantic_ai.output import NativeOutput, PromptedOutput, ToolOutput
 from pydantic_ai.providers.openai import OpenAIProvider
@@ -86,3 +86,18 @@ async def test_tool_output_after_a_tool_call_ends_the_run(model_for, model_class
     assert CALLS == ["Paris"] and result.usage.requests == 2
     assert (result.output.city, result.output.temperature_c) == ("Paris", 21)
     assert "sunny" in result.output.summary
+
+
+@MODELS
+async def test_a_next_turn_with_the_message_history_and_a_refused_request(model_for, model_class) -> None:
+    """``message_history=result.all_messages()``: the earlier call and its return go back as items; "And
+    in Rome?" calls the tool again. A refused request is pydantic-ai's ``ModelHTTPError`` with the body."""
+    CALLS.clear()
+    agent = Agent(model_for(model_class), tools=[get_weather])
+    first = await agent.run("What is the weather in Paris?")
+    second = await agent.run("And in Rome?", message_history=first.all_messages())
+    assert CALLS == ["Paris", "Rome"] and "Rome" in second.output
+    with pytest.raises(ModelHTTPError) as raised:
+        await agent.run("Hello", model_settings={"temperature": 5})
+    assert raised.value.status_code == 400
+    assert isinstance(raised.value.body, dict) and raised.value.body["param"] == "temperature"
