@@ -221,6 +221,9 @@ class ScriptedBrain:
         history = turn.request.history
         if not history or history[-1].kind != "function_call_output" or not turn.may_call:
             return None
+        following = self._next_call(turn)  # parallel_tool_calls false: the words' next call first
+        if following is not None:
+            return following
         words = newest_words(history)
         since = history[words[0] + 1 :] if words is not None else history
         called = {item.name for item in since if item.kind == "function_call"}

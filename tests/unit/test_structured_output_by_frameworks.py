@@ -81,6 +81,19 @@ def test_required_after_the_outputs_calls_the_tool_that_ends_the_turn() -> None:
     assert "sunny" in arguments["summary"]
 
 
+def test_required_one_call_at_a_time_makes_the_words_next_call_before_ending() -> None:
+    history = (
+        TurnView("u", "user_text", "What is the weather in Paris and in London?"),
+        TurnView("fc", "function_call", '{"city": "Paris"}', name="get_weather", call_id="c1"),
+        TurnView("fo", "function_call_output", "It is sunny and 21 degrees in Paris.", call_id="c1"),
+    )
+    request = ReplyRequest(
+        "", (GET_WEATHER, FINAL_RESULT), "required", ("text",), history, 0, parallel_tool_calls=False
+    )
+    [call] = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).tool_calls
+    assert (call.name, json.loads(call.arguments)) == ("get_weather", {"city": "London"})
+
+
 def test_required_after_the_outputs_with_every_tool_called_calls_one_again() -> None:
     [call] = reply((GET_WEATHER,), _after_weather(), "required").tool_calls
     assert call.name == "get_weather"
