@@ -83,6 +83,16 @@ def binary_frame() -> ProtocolError:
     )
 
 
+def binary_channel_message() -> ProtocolError:
+    """A binary message on a WebRTC call's ``oai-events`` channel: refused as the WebSocket refuses a
+    binary frame (same code, non-fatal), in the channel's words. The reference is silent on WebRTC; its
+    events are JSON text both ways (a browser's ``channel.send(JSON.stringify(event))``)."""
+    return ProtocolError(
+        "invalid_event",
+        "Expected a text message on the oai-events data channel; binary messages are not supported.",
+    )
+
+
 def unknown_parameter(path: str) -> ProtocolError:
     return ProtocolError("unknown_parameter", f"Unknown parameter: '{path}'.", path)
 

@@ -29,6 +29,7 @@ from aiortc import RTCDataChannel, RTCPeerConnection
 from aiortc.mediastreams import MediaStreamTrack
 
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
+from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.client_events import (
     ClientEvent,
@@ -137,7 +138,12 @@ class CallRunner(SessionLoop):
         if self.is_closing or self.faults.is_dead:
             return
         if isinstance(message, bytes):
-            message = message.decode("utf-8", errors="replace")
+            # Decoded and parsed, it got invalid_json with the parser's own words ("unexpected character:
+            # line 1 column 1 (char 0)"); refused as the WebSocket refuses a binary frame.
+            if self.journal is not None:
+                self.journal.client_binary(len(message))
+            self.apply(self.session.error(errors.binary_channel_message(), self.now_ms()))
+            return
         self.on_client_text(message)
 
     def apply(self, step: Step) -> None:
