@@ -203,6 +203,52 @@ async def test_an_approval_for_no_request_is_refused(engine) -> None:
         assert error["error"]["param"] == "item.approval_request_id"
 
 
+async def test_a_second_answer_to_an_approval_request_is_refused(engine) -> None:
+    """The first answer stands: a later approval of a refused request got in and ran the refused call in
+    the next response."""
+    client, connecting = await _connect(engine)
+    async with mcp_server() as server, connecting as connection:
+        await events_until(connection, "session.created")
+        await _declare(connection, _mcp_tool(server.url, require_approval="always"))
+        request = await _approval_request(connection, "What's the weather like in Paris?")
+        refusal = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": False}
+        await connection.conversation.item.create(item=refusal)
+        await _response(connection)
+        approval = {**refusal, "approve": True}
+        await connection.conversation.item.create(item=approval)
+        [*_, error] = await events_until(connection, "error")
+        assert (error["error"]["code"], error["error"]["param"]) == (
+            "invalid_value",
+            "item.approval_request_id",
+        )
+        assert "has already been answered" in error["error"]["message"]
+        await connection.response.create(response=TEXT)
+        response, _ = await _response(connection)
+        assert _said(response).startswith("Okay, I won't")
+        assert server.calls == []
+
+
+async def test_an_approved_call_whose_server_was_removed_fails_uncalled(engine) -> None:
+    """session.update drops the server while its approval request waits: approved, the call fails with
+    an error saying so, the server is not called, and the session goes on."""
+    client, connecting = await _connect(engine)
+    async with mcp_server() as server, connecting as connection:
+        await events_until(connection, "session.created")
+        await _declare(connection, _mcp_tool(server.url, require_approval="always"))
+        request = await _approval_request(connection, "What's the weather like in Paris?")
+        await connection.session.update(session={"type": "realtime", "tools": []})
+        await events_until(connection, "session.updated")
+        approval = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": True}
+        await connection.conversation.item.create(item=approval)
+        response, seen = await _response(connection)
+        assert "response.mcp_call.failed" in [e["type"] for e in seen]
+        assert _kinds(response) == ["message", "mcp_approval_request", "mcp_call"]
+        call = response["output"][2]
+        assert call["output"] is None and call["error"]["type"] == "tool_execution_error"
+        assert "'weather' is no longer in the session's tools" in call["error"]["message"]
+        assert server.calls == []
+
+
 async def test_an_unreachable_server_fails_its_listing_and_the_session_goes_on(engine) -> None:
     client, connecting = await _connect(engine)
     async with connecting as connection:
