@@ -23,6 +23,9 @@ from tests.eventually import eventually
 
 GONE_WITHIN_S = 15.0  # consent freshness would take 30 s
 REPO = Path(__file__).resolve().parents[2]
+pytestmark = (
+    pytest.mark.slow
+)  # a client process, seconds of real time (tests/unit/test_rtc_peer_gone.py: fast)
 
 # An aiortc client in a process of its own: it prints its call's id, then closes its peer connection
 # (``close``) or waits to be killed with SIGKILL (``kill``: its sockets close with not a packet sent).
