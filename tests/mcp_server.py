@@ -25,7 +25,7 @@ class RunningMcpServer:
     headers: list[dict[str, str]] = field(default_factory=list)  # of every HTTP request, lower-case names
 
 
-def _server(calls: list[tuple[str, dict[str, Any]]]) -> MCPServer:
+def _server(calls: list[tuple[str, dict[str, Any]]], output_bytes: int | None = None) -> MCPServer:
     # MCPServer configures the root logger (logging.basicConfig with a rich handler at INFO): undone, so
     # the tests after it in this process log as before.
     root = logging.getLogger()
@@ -59,6 +59,14 @@ def _server(calls: list[tuple[str, dict[str, Any]]]) -> MCPServer:
         await asyncio.sleep(30)
         return "In stock."
 
+    if output_bytes is not None:
+
+        @server.tool()
+        def read_log(name: str) -> str:
+            """Read a log file."""
+            calls.append(("read_log", {"name": name}))
+            return "x" * output_bytes
+
     return server
 
 
@@ -70,13 +78,16 @@ def free_port() -> int:
 
 
 @asynccontextmanager
-async def mcp_server(transport: str = "streamable-http") -> AsyncIterator[RunningMcpServer]:
+async def mcp_server(
+    transport: str = "streamable-http", *, output_bytes: int | None = None
+) -> AsyncIterator[RunningMcpServer]:
     """Serve the tools above until the block ends, over streamable HTTP (``…/mcp``) or the older
-    HTTP+SSE transport (``transport="sse"``, ``…/sse``)."""
+    HTTP+SSE transport (``transport="sse"``, ``…/sse``). With ``output_bytes``, a fifth tool too,
+    ``read_log``, whose output is that many bytes."""
     port = free_port()
     path = "/sse" if transport == "sse" else "/mcp"
     running = RunningMcpServer(f"http://127.0.0.1:{port}{path}")
-    server_app = _server(running.calls)
+    server_app = _server(running.calls, output_bytes)
     app = server_app.sse_app() if transport == "sse" else server_app.streamable_http_app()
 
     async def recording(scope: Any, receive: Any, send: Any) -> None:

@@ -83,6 +83,27 @@ def binary_frame() -> ProtocolError:
     )
 
 
+def approval_already_answered(request_id: str, response_item_id: str) -> ProtocolError:
+    """A second ``mcp_approval_response`` for a request the conversation holds an answer to. Our choice
+    (the live service's behaviour is not public): refused like an answer to no request, ``invalid_value``
+    on ``item.approval_request_id``, naming the answer already given; the first answer stands."""
+    return ProtocolError(
+        "invalid_value",
+        f"MCP approval request '{request_id}' has already been answered (item '{response_item_id}').",
+        "item.approval_request_id",
+    )
+
+
+def binary_channel_message() -> ProtocolError:
+    """A binary message on a WebRTC call's ``oai-events`` channel: refused as the WebSocket refuses a
+    binary frame (same code, non-fatal), in the channel's words. The reference is silent on WebRTC; its
+    events are JSON text both ways (a browser's ``channel.send(JSON.stringify(event))``)."""
+    return ProtocolError(
+        "invalid_event",
+        "Expected a text message on the oai-events data channel; binary messages are not supported.",
+    )
+
+
 def unknown_parameter(path: str) -> ProtocolError:
     return ProtocolError("unknown_parameter", f"Unknown parameter: '{path}'.", path)
 

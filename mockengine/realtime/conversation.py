@@ -273,8 +273,8 @@ def item_from_wire(
     session's input format, reference §7) into PCM16 24 kHz. ``calls_before``: the call ids of the
     ``function_call`` items before this one in the same ``response.input`` (its own context). Raises
     ProtocolError for a ``function_call_output`` whose call is in neither, an
-    ``mcp_approval_response`` that answers no request, an image that cannot be decoded, or invalid
-    base64 audio."""
+    ``mcp_approval_response`` that answers no request or one already answered, an image that cannot be
+    decoded, or invalid base64 audio."""
     if wire.get("id"):
         ids.take(wire["id"])
     item_id = wire.get("id") or ids.item()
@@ -282,6 +282,18 @@ def item_from_wire(
         request = conversation.get(wire["approval_request_id"])
         if request is None or request.type != "mcp_approval_request":
             raise errors.approval_request_not_found(wire["approval_request_id"])
+        # A second answer was taken too: an approval after a refusal ran the refused call in the next
+        # response (mcp.approved_call reads the latest answer), and the context held both answers.
+        answered = next(
+            (
+                i
+                for i in conversation
+                if i.type == "mcp_approval_response" and i.approval_request_id == request.id
+            ),
+            None,
+        )
+        if answered is not None:
+            raise errors.approval_already_answered(request.id, answered.id)
         item = Item(item_id, "mcp_approval_response", approval_request_id=request.id, approve=wire["approve"])
         item.reason = wire.get("reason")
         return item, False

@@ -33,6 +33,7 @@ def response_params(
         output_format=dict(audio_override.get("format", session.output_format.wire())),
         instructions=overrides.get("instructions", session.instructions),
         tools=tools,
+        own_tools="tools" in overrides,
         tool_choice=tool_choice,
         max_output_tokens=overrides.get("max_output_tokens", session.max_output_tokens),
         metadata=overrides.get("metadata"),

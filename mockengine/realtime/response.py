@@ -35,6 +35,7 @@ class ResponseParams:
     input_items: tuple[Item, ...] | None = None  # response.input replaces the context
     parallel_tool_calls: bool = True
     own_instructions: str = ""  # what response.create's instructions add to the session's
+    own_tools: bool = False  # response.create set the tools (a session.update later changes none)
 
     @property
     def is_audio(self) -> bool:

@@ -206,6 +206,12 @@ class Responses:
         step = Step()
         for streamer in list(self.ctx.streamers.values()):
             if streamer.awaited_approval_id == item.approval_request_id:
+                params = streamer.response.params
+                tools = params.tools if params.own_tools else self.ctx.view.tools
+                labels = {tool.get("server_label") for tool in tools if tool.get("type") == "mcp"}
+                # A server the session no longer declares (session.update while the request waited) is
+                # not called: the approved call fails (streaming._start_mcp_call).
+                streamer.keep_servers(labels)
                 step.events += streamer.on_approval(
                     item.approval_request_id or "", bool(item.approve), now_ms
                 )

@@ -458,11 +458,14 @@ class ResponseStreamer:
         )
         self.response.usage.output_text_tokens += text_tokens(self.tokens, arguments)
         server = self._servers.get(item.server_label or "")
-        if server is None:  # its server left the session's tools while the brain thought
+        if server is None:
+            # Its server left the session's tools (session.update while the brain thought, or while the
+            # approval request waited): not called. A tool_execution_error, as the tool could not run
+            # (no JSON-RPC or HTTP exchange took place to give another type's code).
             error = {
-                "type": "protocol_error",
-                "code": -32602,
-                "message": "The MCP server is no longer declared.",
+                "type": "tool_execution_error",
+                "message": f"MCP server '{item.server_label}' is no longer in the session's tools; the tool "
+                "was not called.",
             }
             return events + self._finish_mcp_call(item, None, error)
         key = McpCallKey(self.response.id, item.id)
@@ -500,6 +503,10 @@ class ResponseStreamer:
             call.approval_request_id, call.arguments = request.id, ""
             self._pending_calls.insert(0, (call, request.arguments or "{}"))
         return self._release(now_ms)
+
+    def keep_servers(self, labels: set[str | None]) -> None:
+        """Forget the MCP servers not named in ``labels``: their calls not yet made fail instead."""
+        self._servers = {label: server for label, server in self._servers.items() if label in labels}
 
     def take_effects(self) -> list[CallMcpTool]:
         effects, self.effects_due = self.effects_due, []

@@ -28,7 +28,7 @@ def include_loopback(pc: RTCPeerConnection) -> None:
     """Make ``pc``'s ICE agents gather a 127.0.0.1 host candidate too. Call after the transports exist
     (after ``setRemoteDescription`` on the answering side, after ``addTrack`` / ``createDataChannel`` on
     the offering side) and before ``setLocalDescription``, which gathers."""
-    for connection in _ice_connections(pc):
+    for connection in ice_connections(pc):
         if getattr(connection, "_mockengine_loopback", False):
             continue
         gather = connection.get_component_candidates
@@ -43,7 +43,7 @@ def include_loopback(pc: RTCPeerConnection) -> None:
         connection._mockengine_loopback = True
 
 
-def _ice_connections(pc: RTCPeerConnection) -> list[Any]:
+def ice_connections(pc: RTCPeerConnection) -> list[Any]:
     """The aioice connections behind ``pc``'s transports (one with BUNDLE, the usual case)."""
     dtls = [t.receiver.transport for t in pc.getTransceivers()]
     if pc.sctp is not None:

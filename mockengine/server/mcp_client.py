@@ -7,7 +7,14 @@ Speaks MCP over streamable HTTP (or HTTP+SSE for a ``…/sse`` URL) with the off
 (openai-python's ``RealtimeMcpToolCall.error``), whatever went wrong (a server that cannot be reached,
 an error, the timeout): ``http_error`` (the server's HTTP status; 502 when it could not be
 reached, 504 on the timeout, our choice of codes), ``protocol_error`` (the JSON-RPC error code) or
-``tool_execution_error`` (the tool said ``isError``).
+``tool_execution_error`` (the tool said ``isError``, or its answer was too large to take).
+
+A server answers over server-sent events, and the SDK bounds one event (its reader stops at the limit):
+over streamable HTTP the engine takes up to ``MAX_SSE_EVENT_BYTES`` (16 MiB, for the SDK's default of
+1 MiB failed a tool's 600 kB text, which the SDK's servers send twice: as text and as structured
+content); over HTTP+SSE the SDK's 1 MiB is fixed (``sse_client`` has no setting). An answer over the
+limit fails the call with a ``tool_execution_error`` that says so; it used to read "SSE stream failed:
+Server-sent event exceeded …" as a ``protocol_error`` -32000, or "Could not reach the MCP server".
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from contextlib import AsyncExitStack
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,6 +39,10 @@ from mockengine.realtime.mcp import McpServer
 log = logging.getLogger("mockengine.mcp")
 UNREACHABLE = 502
 TIMED_OUT = 504
+MAX_SSE_EVENT_BYTES = 16 * 1024 * 1024
+# httpx2's SSE reader, when one event passes the limit: "Server-sent event exceeded the N byte limit."
+# (the SDK's streamable HTTP client relays it in a JSON-RPC error, "SSE stream failed: …").
+_SSE_EVENT_TOO_LARGE = re.compile(r"Server-sent event exceeded the (\d+) byte limit")
 
 
 class McpFailure(Exception):
@@ -119,12 +131,20 @@ async def _transport(server: McpServer, timeout_s: float, stack: AsyncExitStack)
     # The client the SDK asks for to carry headers (streamable_http_client's own docs).
     http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(timeout_s))
     await stack.enter_async_context(http)
-    return streamable_http_client(server.server_url, http_client=http)
+    return streamable_http_client(server.server_url, http_client=http, max_sse_event_size=MAX_SSE_EVENT_BYTES)
 
 
 def _failure(server: McpServer, timeout_s: float, exc: BaseException) -> McpFailure:
     if isinstance(exc, McpFailure):
         return exc
+    too_large = _SSE_EVENT_TOO_LARGE.search(exc.error.message if isinstance(exc, MCPError) else str(exc))
+    if too_large is not None and isinstance(exc, MCPError | httpx2.SSEError):
+        limit_bytes = int(too_large.group(1))
+        message = (
+            f"The MCP server's answer is too large: over the {_size(limit_bytes)} an answer may take "
+            f"({limit_bytes} bytes); the tool's output was dropped."
+        )
+        return McpFailure({"type": "tool_execution_error", "message": message})
     if isinstance(exc, TimeoutError):
         message = f"The MCP server did not answer within {timeout_s:g} s."
         return McpFailure({"type": "http_error", "code": TIMED_OUT, "message": message})
@@ -139,6 +159,11 @@ def _failure(server: McpServer, timeout_s: float, exc: BaseException) -> McpFail
     log.info("MCP server %s: %s", server.server_url, message)
     message = f"Could not reach the MCP server at {server.server_url}: {message}"
     return McpFailure({"type": "http_error", "code": UNREACHABLE, "message": message})
+
+
+def _size(size_bytes: int) -> str:
+    mib = size_bytes / (1024 * 1024)
+    return f"{mib:g} MiB" if mib >= 1 else f"{size_bytes} bytes"
 
 
 def _leaf(exc: BaseException) -> BaseException:

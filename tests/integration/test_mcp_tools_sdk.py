@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 from openai import AsyncOpenAI
 
+from mockengine.server import mcp_client
 from tests.mcp_server import free_port, mcp_server
 from tests.speech import events_until, validate_server_event
 from tests.webrtc_client import CallClient
@@ -203,6 +204,52 @@ async def test_an_approval_for_no_request_is_refused(engine) -> None:
         assert error["error"]["param"] == "item.approval_request_id"
 
 
+async def test_a_second_answer_to_an_approval_request_is_refused(engine) -> None:
+    """The first answer stands: a later approval of a refused request got in and ran the refused call in
+    the next response."""
+    client, connecting = await _connect(engine)
+    async with mcp_server() as server, connecting as connection:
+        await events_until(connection, "session.created")
+        await _declare(connection, _mcp_tool(server.url, require_approval="always"))
+        request = await _approval_request(connection, "What's the weather like in Paris?")
+        refusal = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": False}
+        await connection.conversation.item.create(item=refusal)
+        await _response(connection)
+        approval = {**refusal, "approve": True}
+        await connection.conversation.item.create(item=approval)
+        [*_, error] = await events_until(connection, "error")
+        assert (error["error"]["code"], error["error"]["param"]) == (
+            "invalid_value",
+            "item.approval_request_id",
+        )
+        assert "has already been answered" in error["error"]["message"]
+        await connection.response.create(response=TEXT)
+        response, _ = await _response(connection)
+        assert _said(response).startswith("Okay, I won't")
+        assert server.calls == []
+
+
+async def test_an_approved_call_whose_server_was_removed_fails_uncalled(engine) -> None:
+    """session.update drops the server while its approval request waits: approved, the call fails with
+    an error saying so, the server is not called, and the session goes on."""
+    client, connecting = await _connect(engine)
+    async with mcp_server() as server, connecting as connection:
+        await events_until(connection, "session.created")
+        await _declare(connection, _mcp_tool(server.url, require_approval="always"))
+        request = await _approval_request(connection, "What's the weather like in Paris?")
+        await connection.session.update(session={"type": "realtime", "tools": []})
+        await events_until(connection, "session.updated")
+        approval = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": True}
+        await connection.conversation.item.create(item=approval)
+        response, seen = await _response(connection)
+        assert "response.mcp_call.failed" in [e["type"] for e in seen]
+        assert _kinds(response) == ["message", "mcp_approval_request", "mcp_call"]
+        call = response["output"][2]
+        assert call["output"] is None and call["error"]["type"] == "tool_execution_error"
+        assert "'weather' is no longer in the session's tools" in call["error"]["message"]
+        assert server.calls == []
+
+
 async def test_an_unreachable_server_fails_its_listing_and_the_session_goes_on(engine) -> None:
     client, connecting = await _connect(engine)
     async with connecting as connection:
@@ -336,3 +383,46 @@ async def test_a_webrtc_call_with_a_connector_is_refused_saying_why(engine) -> N
     assert reply.status == 400
     assert (error["code"], error["param"]) == ("invalid_value", "session.tools[0].connector_id")
     assert "OpenAI's cloud" in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("transport", "limit_bytes", "taken"),
+    [
+        ("streamable-http", None, True),  # the engine's 16 MiB: the SDK's default 1 MiB failed it
+        ("streamable-http", 2 * 1024 * 1024, False),  # an answer over the limit: said so
+        ("sse", None, False),  # HTTP+SSE: the SDK's 1 MiB is fixed
+    ],
+)
+async def test_a_tool_output_over_a_mib(engine, monkeypatch, transport: str, limit_bytes, taken) -> None:
+    """A tool's 1.5 MB text (sent twice by the SDK's server: text and structured content) is taken over
+    streamable HTTP; an answer over the limit fails the call with an error that says it was too large
+    (it read "SSE stream failed: Server-sent event exceeded …" or "Could not reach the MCP server")."""
+    if limit_bytes is not None:
+        monkeypatch.setattr(mcp_client, "MAX_SSE_EVENT_BYTES", limit_bytes)
+    output_bytes = 1_500_000
+    eng = await engine(audio_pace=0.0, mcp_timeout_s=30.0)
+    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url)
+    async with (
+        mcp_server(transport, output_bytes=output_bytes) as server,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        await _declare(connection, _mcp_tool(server.url, require_approval="never"))
+        content = [{"type": "input_text", "text": "Read the log called app."}]
+        await connection.conversation.item.create(
+            item={"type": "message", "role": "user", "content": content}
+        )
+        choice = {"type": "mcp", "server_label": "weather", "name": "read_log"}
+        await connection.response.create(response={**TEXT, "tool_choice": choice})
+        response, _ = await _response(connection)
+        [call] = [item for item in response["output"] if item["type"] == "mcp_call"]
+        assert [name for name, _ in server.calls] == ["read_log"]
+        if taken:
+            assert call["error"] is None and call["output"] == "x" * output_bytes
+        else:
+            assert call["output"] is None
+            assert call["error"]["type"] == "tool_execution_error"
+            assert call["error"]["message"].startswith("The MCP server's answer is too large: over the ")
+        # The session goes on.
+        await connection.response.create(response=TEXT)
+        await _response(connection)

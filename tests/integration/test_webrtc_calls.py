@@ -186,6 +186,33 @@ async def test_hangup_ends_the_call_and_unknown_calls_are_404(engine):
         await client.close()
 
 
+@pytest.mark.parametrize("message", [b"\x00\x01 not json", b'{"type": "response.create"}'])
+async def test_a_binary_message_on_the_channel_is_refused_as_a_binary_frame_is(engine, message):
+    """A binary message on ``oai-events`` got ``invalid_json`` with the JSON parser's own words in it
+    ("unexpected character: line 1 column 1 (char 0)"), or, when it held JSON, was run as an event. It
+    gets the WebSocket's ``invalid_event`` for a binary frame, in the channel's words; the call goes on."""
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        mark = len(client.events)
+        client.channel.send(message)
+        error = await client.wait_for("error", after=mark)
+        session = {"type": "realtime", "instructions": "Still here."}
+        client.send({"type": "session.update", "session": session})
+        updated = await client.wait_for("session.updated", after=mark)
+    finally:
+        await client.close()
+    assert error["error"]["type"] == "invalid_request_error"
+    assert error["error"]["code"] == "invalid_event"
+    assert error["error"]["message"] == (
+        "Expected a text message on the oai-events data channel; binary messages are not supported."
+    )
+    assert updated["session"]["instructions"] == "Still here."
+    assert "response.created" not in client.kinds()[mark:]
+
+
 async def test_calls_on_a_seeded_engine_each_have_their_own_rtc_id(engine):
     """A seeded engine gave every call the same id (a fresh id factory from the seed each time), the id
     of the session's first function call too: a second call took the first one's place in the

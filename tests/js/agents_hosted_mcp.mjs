@@ -7,6 +7,7 @@
 // Prints one JSON object {tools, calls, approvals, replies, errors} and exits 0; 1 on failure.
 import { hostedMcpTool } from '@openai/agents-core';
 import { RealtimeAgent, RealtimeSession } from '@openai/agents-realtime';
+import { report } from './report.mjs';
 
 const [url, mcpUrl, mode] = process.argv.slice(2);
 const TIMEOUT_MS = 30_000;
@@ -60,13 +61,4 @@ async function main() {
   };
 }
 
-main().then(
-  (report) => {
-    process.stdout.write(JSON.stringify(report) + '\n');
-    process.exit(0);
-  },
-  (error) => {
-    process.stderr.write(`${error.stack ?? error}\nerrors: ${JSON.stringify(errors)}\n`);
-    process.exit(1);
-  },
-);
+report(main, errors);

@@ -4,6 +4,7 @@
 // Prints one JSON object (what the SDK saw) and exits 0; exits 1 with the reason on stderr otherwise.
 import { RealtimeAgent, RealtimeSession, tool } from '@openai/agents-realtime';
 import { z } from 'zod';
+import { report } from './report.mjs';
 
 const url = process.argv[2];
 const TIMEOUT_MS = 60_000;
@@ -84,13 +85,4 @@ async function main() {
   };
 }
 
-main().then(
-  (report) => {
-    process.stdout.write(JSON.stringify(report) + '\n');
-    process.exit(0);
-  },
-  (error) => {
-    process.stderr.write(`${error.stack ?? error}\nerrors: ${JSON.stringify(errors)}\n`);
-    process.exit(1);
-  },
-);
+report(main, errors);

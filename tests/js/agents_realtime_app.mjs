@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { RealtimeAgent, RealtimeSession, tool } from '@openai/agents-realtime';
 import { z } from 'zod';
+import { report } from './report.mjs';
 
 const [url, pcmPath] = process.argv.slice(2);
 const TIMEOUT_MS = 60_000;
@@ -169,13 +170,4 @@ async function main() {
   return report;
 }
 
-main().then(
-  (report) => {
-    process.stdout.write(JSON.stringify(report) + '\n');
-    process.exit(0);
-  },
-  (error) => {
-    process.stderr.write(`${error.stack ?? error}\nerrors: ${JSON.stringify(errors)}\n`);
-    process.exit(1);
-  },
-);
+report(main, errors);

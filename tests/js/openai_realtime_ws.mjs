@@ -6,6 +6,7 @@
 // Prints one JSON object (what the SDK saw) and exits 0; exits 1 with the reason on stderr otherwise.
 import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
+import { report } from './report.mjs';
 
 const baseURL = process.argv[2];
 const TIMEOUT_MS = 60_000;
@@ -132,13 +133,4 @@ async function main() {
   };
 }
 
-main().then(
-  (report) => {
-    process.stdout.write(JSON.stringify(report) + '\n');
-    process.exit(0);
-  },
-  (error) => {
-    process.stderr.write(`${error.stack ?? error}\nerrors: ${JSON.stringify(errors)}\n`);
-    process.exit(1);
-  },
-);
+report(main, errors);

@@ -146,6 +146,22 @@ def _approval_request(run: Run) -> dict[str, Any]:
     return request
 
 
+def _asked() -> tuple[Run, dict[str, Any]]:
+    """A session whose server needs approval, and the request its response waits on."""
+    run = Run()
+    run.declare(require_approval="always")
+    run.listed()
+    return run, _approval_request(run)
+
+
+def _next_reply_declines(run: Run) -> None:
+    """The next response calls nothing and says the call was refused."""
+    step = run.send(ce.ResponseCreate({}))
+    assert not [e for e in step.effects if isinstance(e, CallMcpTool)]
+    [said] = [e["text"] for e in step.events if e["type"] == "response.output_text.done"]
+    assert said.startswith("Okay, I won't")
+
+
 def _answer(request: dict[str, Any], approve: bool) -> ce.ConversationItemCreate:
     item = {"type": "mcp_approval_response", "approval_request_id": request["id"], "approve": approve}
     return ce.ConversationItemCreate(item)
@@ -154,10 +170,7 @@ def _answer(request: dict[str, Any], approve: bool) -> ce.ConversationItemCreate
 def test_an_approved_call_runs_in_the_response_that_asked() -> None:
     """As the live service does (openai-ruby's examples/realtime/mcp_approval.rb, the Agents JS SDK's
     approve()): the client sends only the mcp_approval_response, no response.create."""
-    run = Run()
-    run.declare(require_approval="always")
-    run.listed()
-    request = _approval_request(run)
+    run, request = _asked()
     step = run.send(_answer(request, True))
     [call] = [e for e in step.effects if isinstance(e, CallMcpTool)]
     assert (call.name, call.arguments, call.key.item_id != request["id"]) == (
@@ -173,25 +186,16 @@ def test_an_approved_call_runs_in_the_response_that_asked() -> None:
 
 
 def test_a_refused_call_ends_the_response_and_the_next_one_says_so() -> None:
-    run = Run()
-    run.declare(require_approval="always")
-    run.listed()
-    request = _approval_request(run)
+    run, request = _asked()
     step = run.send(_answer(request, False))
     assert not [e for e in step.effects if isinstance(e, CallMcpTool)]
     [response] = [e["response"] for e in step.events if e["type"] == "response.done"]
     assert [item["type"] for item in response["output"]] == ["message", "mcp_approval_request"]
-    step = run.send(ce.ResponseCreate({}))
-    assert not [e for e in step.effects if isinstance(e, CallMcpTool)]
-    [said] = [e["text"] for e in step.events if e["type"] == "response.output_text.done"]
-    assert said.startswith("Okay, I won't")
+    _next_reply_declines(run)
 
 
 def test_an_approval_after_its_response_was_cut_runs_in_the_next_response() -> None:
-    run = Run()
-    run.declare(require_approval="always")
-    run.listed()
-    request = _approval_request(run)
+    run, request = _asked()
     run.send(ce.ResponseCancel())
     run.send(_answer(request, True))
     step = run.send(ce.ResponseCreate({}))
@@ -242,3 +246,73 @@ def test_a_listing_item_counts_against_max_conversation_items() -> None:
     step = run.declare()
     assert run.kinds(step)[-2:] == ["mcp_list_tools.in_progress", "conversation.item.deleted"]
     assert [item.type for item in run.session.conversation] == ["mcp_list_tools"]
+
+
+def test_a_second_answer_to_an_approval_request_is_refused() -> None:
+    """The first answer stands: a later approval of a refused request no longer runs the refused call
+    in the next response, and the conversation holds one answer."""
+    run, request = _asked()
+    run.send(_answer(request, False))
+    for approve in (True, False):
+        step = run.send(_answer(request, approve))
+        [error] = [e["error"] for e in step.events if e["type"] == "error"]
+        assert (error["type"], error["code"], error["param"]) == (
+            "invalid_request_error",
+            "invalid_value",
+            "item.approval_request_id",
+        )
+        assert error["message"].startswith(
+            f"MCP approval request '{request['id']}' has already been answered"
+        )
+        assert not [e for e in step.events if e["type"] == "conversation.item.added"]
+    _next_reply_declines(run)
+
+
+def test_a_second_approval_of_an_approved_request_is_refused() -> None:
+    run, request = _asked()
+    step = run.send(_answer(request, True))
+    [call] = [e for e in step.effects if isinstance(e, CallMcpTool)]
+    run.take(run.session.on_mcp_call(call.key, "Sunny.", None, run.now_ms))
+    step = run.send(_answer(request, True))
+    assert [e["error"]["code"] for e in step.events if e["type"] == "error"] == ["invalid_value"]
+    assert not [e for e in step.effects if isinstance(e, CallMcpTool)]
+
+
+def test_an_approved_call_whose_server_left_the_session_fails_uncalled() -> None:
+    """The server was removed (session.update) while its approval request waited: approved, the call is
+    not made; the mcp_call fails with an error that says why, and the response completes."""
+    run, request = _asked()
+    run.send(ce.SessionUpdate({"type": "realtime", "tools": []}))
+    step = run.send(_answer(request, True))
+    assert not [e for e in step.effects if isinstance(e, CallMcpTool)]
+    assert "response.mcp_call.failed" in run.kinds(step)
+    [call] = [
+        e["item"]
+        for e in step.events
+        if e["type"] == "conversation.item.done" and e["item"]["type"] == "mcp_call"
+    ]
+    assert call["approval_request_id"] == request["id"] and call["output"] is None
+    assert call["error"] == {
+        "type": "tool_execution_error",
+        "message": "MCP server 'weather' is no longer in the session's tools; the tool was not called.",
+    }
+    [response] = [e["response"] for e in step.events if e["type"] == "response.done"]
+    assert response["status"] == "completed"
+
+
+def test_a_responses_own_mcp_server_is_kept_through_a_session_update() -> None:
+    """A server the response.create declared is the response's: a session.update does not remove it."""
+    run = Run()
+    tool = {"type": "mcp", "server_label": "weather", "server_url": URL, "require_approval": "always"}
+    content = [{"type": "input_text", "text": "What's the weather like in Paris?"}]
+    run.send(ce.ConversationItemCreate({"type": "message", "role": "user", "content": content}))
+    run.send(ce.ResponseCreate({"tools": [tool], "output_modalities": ["text"]}))
+    step = run.listed()
+    [request] = [
+        e["item"]
+        for e in step.events
+        if e["type"] == "conversation.item.done" and e["item"]["type"] == "mcp_approval_request"
+    ]
+    run.send(ce.SessionUpdate({"type": "realtime", "tools": []}))
+    step = run.send(_answer(request, True))
+    assert [e.name for e in step.effects if isinstance(e, CallMcpTool)] == ["get_weather"]

@@ -13,7 +13,8 @@ What differs from a WebSocket session (reference §13), and only that, is here:
   ``output_audio_buffer.clear``, the engine clears the track and truncates the assistant item itself at
   what it had sent, announced with ``conversation.item.truncated`` — on WebRTC the client cannot know
   what it was sent, so the service does this for it;
-- the end of the call: hang-up (``POST …/hangup``), the peer connection failing or closing.
+- the end of the call: hang-up (``POST …/hangup``), the peer connection failing or closing, or the
+  peer's port refusing the engine's packets (a closed tab, a killed client: ``rtc/peer_gone.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from aiortc import RTCDataChannel, RTCPeerConnection
 from aiortc.mediastreams import MediaStreamTrack
 
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
+from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.client_events import (
     ClientEvent,
@@ -40,6 +42,7 @@ from mockengine.realtime.session import RealtimeSession
 from mockengine.rtc.channel_flow import ChannelSender
 from mockengine.rtc.inbound import decode_inline
 from mockengine.rtc.media import ReplyTrack
+from mockengine.rtc.peer_gone import PeerGoneWatch
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
@@ -77,6 +80,7 @@ class CallRunner(SessionLoop):
         self.call_faults = CallFaults(self)
         self.serving: asyncio.Task[None] | None = None  # the task that serves the call (calls.py)
         self.is_media_stalled = False
+        self.peer_gone = PeerGoneWatch(pc, self._on_peer_gone)
         pc.on("datachannel", self._on_datachannel)
         pc.on("track", self._on_track)
         pc.on("connectionstatechange", self._on_connection_state)
@@ -103,8 +107,14 @@ class CallRunner(SessionLoop):
                 decode_inline(transceiver.receiver, self._on_microphone)
 
     def _on_connection_state(self) -> None:
-        if self.pc.connectionState in ("failed", "closed"):
+        if self.pc.connectionState == "connected":
+            self.peer_gone.watch()
+        elif self.pc.connectionState in ("failed", "closed"):
             self.ended.set()
+
+    def _on_peer_gone(self) -> None:
+        log.info("call %s: the peer's port refuses the call's packets (tab closed?), ending it", self.call_id)
+        self.ended.set()
 
     def _on_microphone(self, pcm16: bytes) -> None:
         if self.is_closing or self.faults.is_dead or self.is_media_stalled:
@@ -128,7 +138,12 @@ class CallRunner(SessionLoop):
         if self.is_closing or self.faults.is_dead:
             return
         if isinstance(message, bytes):
-            message = message.decode("utf-8", errors="replace")
+            # Decoded and parsed, it got invalid_json with the parser's own words ("unexpected character:
+            # line 1 column 1 (char 0)"); refused as the WebSocket refuses a binary frame.
+            if self.journal is not None:
+                self.journal.client_binary(len(message))
+            self.apply(self.session.error(errors.binary_channel_message(), self.now_ms()))
+            return
         self.on_client_text(message)
 
     def apply(self, step: Step) -> None:

@@ -111,12 +111,18 @@ def settings(turn_detection: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"model_settings": model_settings}
 
 
-async def open_session(start_engine, turn_detection: dict[str, Any] | None = None, pace: float = 0.0):
-    eng = await start_engine(audio_pace=pace)
-    agent = RealtimeAgent(name="Assistant", instructions="You are a helpful assistant.", tools=[get_weather])
-    runner = RealtimeRunner(starting_agent=agent, config=settings(turn_detection))
+async def run_agent(start_engine, agent: RealtimeAgent, config: dict[str, Any] | None = None, **engine: Any):
+    """``agent``'s realtime session (``RealtimeRunner.run``, to enter with ``async with``) on an engine
+    started with ``engine`` settings; ``config``: the runner's, ``settings()`` when None."""
+    eng = await start_engine(**engine)
+    runner = RealtimeRunner(starting_agent=agent, config=settings() if config is None else config)
     url = f"{eng.url}/realtime?model=gpt-realtime"  # the only change from the real service
     return await runner.run(model_config={"url": url, "api_key": "sk-test"})
+
+
+async def open_session(start_engine, turn_detection: dict[str, Any] | None = None, pace: float = 0.0):
+    agent = RealtimeAgent(name="Assistant", instructions="You are a helpful assistant.", tools=[get_weather])
+    return await run_agent(start_engine, agent, settings(turn_detection), audio_pace=pace)
 
 
 def turn_ended(event: Any) -> bool:
@@ -252,11 +258,8 @@ async def test_tools_taking_pydantic_models_are_called(framework_engine) -> None
     them): the SDK parses the arguments into the models and runs the tool. Both turns were answered
     "Which location do you mean?" / "Which items do you mean?"."""
     PYDANTIC_CALLS.clear()
-    eng = await framework_engine(audio_pace=0.0)
     agent = RealtimeAgent(name="Assistant", instructions="Help.", tools=[get_forecast, place_order])
-    runner = RealtimeRunner(starting_agent=agent, config=settings())
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+    async with await run_agent(framework_engine, agent, audio_pace=0.0) as session:
         observed = Observed(session)
         for text in (
             "What's the forecast for Paris for the next 3 days?",
@@ -288,17 +291,14 @@ async def test_an_output_guardrail_trips_once_and_the_session_goes_on(framework_
     """An output guardrail trips on the reply; the SDK cuts it and sends "guardrail triggered: <name>"
     with a response.create. The reply to that echoed it ("I heard you say guardrail triggered: no
     secrets…"), which tripped the guardrail again, turn after turn, until the session closed."""
-    # Paced: the guardrail trips while the reply is still going, so the SDK's cancel finds it active.
-    eng = await framework_engine(audio_pace=1.0)
     agent = RealtimeAgent(
         name="Assistant",
         instructions="Help.",
         output_guardrails=[OutputGuardrail(guardrail_function=_no_secrets, name="no_secrets")],
     )
     config = {**settings(), "guardrails_settings": {"debounce_text_length": 10}}
-    runner = RealtimeRunner(starting_agent=agent, config=config)
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+    # Paced: the guardrail trips while the reply is still going, so the SDK's cancel finds it active.
+    async with await run_agent(framework_engine, agent, config, audio_pace=1.0) as session:
         observed = Observed(session)
         await session.send_message("Please tell me the secret password.")
         await observed.until(lambda e: e.type == "guardrail_tripped")
@@ -328,11 +328,8 @@ async def test_a_tool_needing_approval_runs_once_approved_and_not_once_rejected(
     """``needs_approval``: the SDK holds the call until ``approve_tool_call`` / ``reject_tool_call``. The
     typed path reaches the tool as written: it was ``"tmp notes"`` (the path's words)."""
     DELETED.clear()
-    eng = await framework_engine()
     agent = RealtimeAgent(name="Files", instructions="You manage files.", tools=[delete_file])
-    runner = RealtimeRunner(starting_agent=agent, config=settings())
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+    async with await run_agent(framework_engine, agent) as session:
         observed = Observed(session)
         await session.send_message("Delete the file at /tmp/notes.txt.")
         asked = await observed.until(lambda e: e.type == "tool_approval_required")
@@ -364,11 +361,8 @@ def get_exchange_rate(currency: str) -> str:
 async def test_a_tool_that_raises_is_apologised_for(framework_engine) -> None:
     """The SDK sends "An error occurred while running the tool. Please try again." as the output of a tool
     that raised; the reply read it out."""
-    eng = await framework_engine()
     agent = RealtimeAgent(name="Assistant", instructions="Help.", tools=[get_exchange_rate])
-    runner = RealtimeRunner(starting_agent=agent, config=settings())
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+    async with await run_agent(framework_engine, agent) as session:
         observed = Observed(session)
         await session.send_message("What is the exchange rate of the euro?")
         done = await observed.until(lambda e: e.type == "tool_end")
@@ -386,13 +380,10 @@ async def test_a_renamed_handoff_then_the_new_agents_tool(framework_engine) -> N
     instructions and tools, whose tool is then called. The new agent answered "Done." (its handoff's
     output grounded): only ``transfer_to_<agent>`` was known as a handoff."""
     REFUNDS.clear()
-    eng = await framework_engine()
     billing = RealtimeAgent(name="Billing", instructions="You handle refunds.", tools=[refund])
     handoff = realtime_handoff(billing, tool_name_override="escalate_to_billing")
     agent = RealtimeAgent(name="Assistant", instructions="Help.", handoffs=[handoff])
-    runner = RealtimeRunner(starting_agent=agent, config=settings())
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+    async with await run_agent(framework_engine, agent) as session:
         observed = Observed(session)
         await session.send_message("Please transfer me to billing.")
         handed = await observed.until(lambda e: e.type == "handoff")

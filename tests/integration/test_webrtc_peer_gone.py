@@ -1,0 +1,86 @@
+"""A call whose peer has gone ends promptly, whether the peer said so or not.
+
+The peer that closes its ``RTCPeerConnection`` sends an SCTP ABORT and a DTLS ``close_notify``; a killed
+client process (or a closed browser tab: ``browser/test_peer_gone.py``) sends nothing, and its call lasted
+until ICE consent freshness failed, ~30 s later (``rtc/peer_gone.py``). The waits below are well under
+those 30 s and far over the ~2 s the engine takes, so load does not make them flaky."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mockengine.server.state import STATS
+from mockengine.server.webrtc.calls import CALLS
+from tests.eventually import eventually
+
+GONE_WITHIN_S = 15.0  # consent freshness would take 30 s
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = (
+    pytest.mark.slow
+)  # a client process, seconds of real time (tests/unit/test_rtc_peer_gone.py: fast)
+
+# An aiortc client in a process of its own: it prints its call's id, then closes its peer connection
+# (``close``) or waits to be killed with SIGKILL (``kill``: its sockets close with not a packet sent).
+CLIENT = textwrap.dedent(
+    """
+    import asyncio, sys
+    from tests.webrtc_client import CallClient
+
+    async def main():
+        client = CallClient()
+        await client.connect(sys.argv[1])
+        await client.wait_for("session.created")
+        print(client.call_id, flush=True)
+        if sys.argv[2] == "close":
+            await asyncio.sleep(3.0)  # live a while first
+            await client.close()
+        await asyncio.sleep(3600)
+
+    asyncio.run(main())
+    """
+)
+
+
+@pytest.mark.parametrize("leave", ["close", "kill"])
+async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(engine, caplog, leave):
+    """``close``: ``pc.close()`` ends the call at once (the data channel closes). ``kill``: the engine's
+    packets to the dead client's port get ICMP port unreachable, and the call ends as a hang-up does
+    (seat freed, ``sessions_active`` back to 0, the call out of the registry); it lasted ~31 s."""
+    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
+    server = await engine()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        CLIENT,
+        server.http_url,
+        leave,
+        stdout=asyncio.subprocess.PIPE,
+        env=env,
+        cwd=REPO,
+    )
+    try:
+        assert process.stdout is not None
+        line = await asyncio.wait_for(process.stdout.readline(), timeout=60.0)
+        call_id = line.decode().strip()
+        assert call_id in server.app[CALLS], (call_id, list(server.app[CALLS]))
+        if leave == "kill":
+            await asyncio.sleep(3.0)  # live a while first: a peer that sends its media is not gone
+            assert call_id in server.app[CALLS]
+            os.kill(process.pid, signal.SIGKILL)
+        await eventually(lambda: call_id not in server.app[CALLS], timeout_s=GONE_WITHIN_S)
+        await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
+        if leave == "kill":
+            assert "refuses the call's packets" in caplog.text
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
