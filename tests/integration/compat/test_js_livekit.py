@@ -1,0 +1,66 @@
+"""LiveKit Agents for Node.js (``@livekit/agents`` with ``@livekit/agents-plugin-openai``, pinned in
+tests/js/package-lock.json): the plugin's ``openai.realtime.RealtimeModel`` with only ``baseURL`` changed,
+its ``RealtimeSession`` driven without a LiveKit server as LiveKit's ``AgentActivity`` drives it (as
+test_livekit.py drives the Python plugin): a spoken turn ended by server_vad, a typed turn and a function
+tool through ``updateChatCtx`` / ``updateTools`` / ``generateReply``, a barge-in, and LiveKit's own
+interrupt (``response.cancel``, then a truncate at the audio played). tests/js/livekit_realtime.mjs drives
+the plugin and reports what it saw; this test asserts on it. Needs Node ≥ 20 and npm."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.integration.compat.speech import other_speaker, spoken_question
+from tests.integration.compat.test_js_agents import _install, _run, _tools
+
+pytestmark = pytest.mark.models
+
+
+async def test_livekit_node_speech_tools_and_interruptions(framework_engine, tmp_path) -> None:
+    node, npm = _tools()
+    await _install(npm)
+    eng = await framework_engine(audio_pace=1.0)  # real-time reply audio, so there is something to cut
+    question, _ = spoken_question()
+    (tmp_path / "question.pcm").write_bytes(question)
+    (tmp_path / "other.pcm").write_bytes(other_speaker())
+    code, out, err = await _run(
+        node,
+        "livekit_realtime.mjs",
+        f"{eng.http_url}/v1",
+        str(tmp_path / "question.pcm"),
+        str(tmp_path / "other.pcm"),
+    )
+    assert code == 0, err
+    report = json.loads(out.strip().splitlines()[-1])
+
+    spoken = report["spoken"]
+    assert not spoken["errors"], spoken["errors"]
+    assert not spoken["userInitiated"] and "Paris" in spoken["text"]
+    heard = " ".join(spoken["transcripts"]).lower()
+    assert "capital" in heard and "france" in heard
+    # LiveKit's metrics read response.done's usage (input_token_details.audio_tokens: the spoken turn).
+    usage = spoken["metrics"][-1]
+    assert usage["outputTokens"] > 0 and usage["inputTokenDetails"]["audioTokens"] > 0
+
+    typed = report["typed"]
+    assert not typed["errors"], typed["errors"]
+    assert "Paris" in typed["answer"]
+    assert typed["call"]["name"] == "get_weather" and typed["call"]["args"] == {"city": "Paris"}
+    assert typed["weatherCalls"] == ["Paris"]
+    assert "sunny" in typed["followUp"]
+    # LiveKit's remote copy of the conversation, built from conversation.item.added events.
+    assert typed["history"][-3:] == ["function_call", "function_call_output", "message"]
+
+    interrupt = report["interrupt"]
+    assert not interrupt["errors"], interrupt["errors"]
+    assert "chicago" in interrupt["answerToSpeech"].lower()  # the barge-in was heard and answered
+    received = interrupt["received"]
+    # server_vad cut the story: the speech started while its audio was still being sent.
+    assert received.index("input_audio_buffer.speech_started") < received.index("response.done")
+    sent = [t for t in interrupt["sent"] if t != "input_audio_buffer.append"]
+    assert sent.index("response.cancel") < sent.index("conversation.item.truncate")
+    assert "conversation.item.truncated" in received
+    assert interrupt["after"]
+    assert [m["cancelled"] for m in interrupt["metrics"]] == [True, False, True, False]
