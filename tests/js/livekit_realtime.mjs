@@ -2,11 +2,12 @@
 // openai.realtime.RealtimeModel with only baseURL changed, its RealtimeSession driven directly as LiveKit's
 // AgentActivity drives it, without a LiveKit server or room: audio frames pushed for a spoken turn, a
 // typed turn and a function tool through updateChatCtx / updateTools / generateReply, and LiveKit's
-// interruption (interrupt() then truncate() at the audio played) plus a barge-in cut by server_vad.
+// interruption (interrupt() then truncate() at the audio played) plus a barge-in cut by server_vad; then
+// LiveKit's documented testing API, AgentSession.run({ userInput }) with an Agent's tool.
 // Usage: node livekit_realtime.mjs http://127.0.0.1:PORT/v1 QUESTION.pcm OTHER.pcm
 // (PCM16 mono 24 kHz files). Prints one JSON object (what LiveKit saw) and exits 0; exits 1 with the
 // reason on stderr otherwise.
-import { initializeLogger, llm } from '@livekit/agents';
+import { initializeLogger, llm, voice } from '@livekit/agents';
 import * as openai from '@livekit/agents-plugin-openai';
 import { AudioFrame } from '@livekit/rtc-node';
 import { readFileSync } from 'node:fs';
@@ -92,7 +93,9 @@ function model(turnDetection) {
   });
 }
 
-const report = {};
+const report = { elapsedMs: {} };
+const t0 = Date.now();
+const lap = (name) => (report.elapsedMs[name] = Date.now() - t0);
 
 // 1. A spoken turn: server_vad ends it, the user's words are transcribed, LiveKit's generation answers.
 {
@@ -113,6 +116,8 @@ const report = {};
     errors: seen.errors,
   };
 }
+
+lap('spoken');
 
 // 2. A typed turn with a function tool: LiveKit sends the history as items and the tools in
 // session.update, runs the call the model makes, sends its output and asks for the reply.
@@ -159,6 +164,8 @@ const report = {};
   };
 }
 
+lap('typed');
+
 // 3. Interruptions. Speech over a long reply (server_vad with interrupt_response cuts it), then
 // LiveKit's own interrupt as AgentSession does it: response.cancel, then a truncate at what was played.
 {
@@ -199,6 +206,61 @@ const report = {};
     metrics: seen.metrics,
     errors: seen.errors,
   };
+}
+
+lap('interrupt');
+
+// 4. AgentSession.run({ userInput }), LiveKit's testing API (no room): a typed turn, then a tool turn.
+// Its RunResult ends at the tool's output (LiveKit JS watches the tool reply's speech only for models
+// that generate it themselves, which this plugin's does not), so the reply is awaited in the history.
+{
+  const weatherCalls = [];
+  const agent = new voice.Agent({
+    instructions: 'You are a helpful assistant.',
+    tools: {
+      get_weather: llm.tool({
+        description: 'Get the weather for a city.',
+        parameters: z.object({ city: z.string().describe('The city name') }),
+        execute: async ({ city }) => {
+          weatherCalls.push(city);
+          return `The weather in ${city} is sunny.`;
+        },
+      }),
+    },
+  });
+  const realtimeModel = model({ type: 'server_vad' });
+  const openSession = realtimeModel.session.bind(realtimeModel);
+  const serverErrors = [];
+  realtimeModel.session = () => {
+    const created = openSession();
+    created.on('openai_server_event_received', (ev) => ev.type === 'error' && serverErrors.push(ev.error));
+    return created;
+  };
+  const session = new voice.AgentSession({ llm: realtimeModel });
+  const errors = [];
+  session.on('error', (ev) => errors.push(String(ev.error?.message ?? ev.error)));
+  await within(session.start({ agent }), 'AgentSession.start');
+  lap('agentSession.start');
+  const runs = [];
+  for (const said of ['What is the capital of France?', 'What is the weather like in Paris?']) {
+    const result = await within(session.run({ userInput: said }).wait(), 'run');
+    runs.push(result.events.map((e) => ({ type: e.type, text: e.item.textContent ?? null, name: e.item.name ?? null })));
+  }
+  const replied = () => {
+    const items = session.history.items;
+    const output = items.findIndex((item) => item.type === 'function_call_output');
+    return output >= 0 && items.slice(output + 1).find((item) => item.type === 'message' && item.role === 'assistant');
+  };
+  await within(
+    (async () => {
+      while (!replied()) await sleep(50);
+    })(),
+    'the reply after the tool output',
+  );
+  lap('agentSession.replied');
+  await session.close();
+  lap('agentSession.closed');
+  report.agentSession = { runs, weatherCalls, toolReply: replied().textContent, errors: [...errors, ...serverErrors] };
 }
 
 console.log(JSON.stringify(report));

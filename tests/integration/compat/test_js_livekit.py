@@ -3,8 +3,10 @@ tests/js/package-lock.json): the plugin's ``openai.realtime.RealtimeModel`` with
 its ``RealtimeSession`` driven without a LiveKit server as LiveKit's ``AgentActivity`` drives it (as
 test_livekit.py drives the Python plugin): a spoken turn ended by server_vad, a typed turn and a function
 tool through ``updateChatCtx`` / ``updateTools`` / ``generateReply``, a barge-in, and LiveKit's own
-interrupt (``response.cancel``, then a truncate at the audio played). tests/js/livekit_realtime.mjs drives
-the plugin and reports what it saw; this test asserts on it. Needs Node ≥ 20 and npm."""
+interrupt (``response.cancel``, then a truncate at the audio played); then
+``AgentSession.run({ userInput })``, LiveKit's documented testing API, with an ``Agent``'s tool.
+tests/js/livekit_realtime.mjs drives the plugin and reports what it saw; this test asserts on it. Needs
+Node ≥ 20 and npm."""
 
 from __future__ import annotations
 
@@ -64,3 +66,15 @@ async def test_livekit_node_speech_tools_and_interruptions(framework_engine, tmp
     assert "conversation.item.truncated" in received
     assert interrupt["after"]
     assert [m["cancelled"] for m in interrupt["metrics"]] == [True, False, True, False]
+
+    agent_session = report["agentSession"]
+    assert not agent_session["errors"], agent_session["errors"]
+    typed_run, tool_run = agent_session["runs"]
+    assert [e["type"] for e in typed_run] == ["message"] and "Paris" in typed_run[0]["text"]
+    called = [e for e in tool_run if e["type"] != "message"]  # a short clause may come before the call
+    assert [(e["type"], e["name"]) for e in called] == [
+        ("function_call", "get_weather"),
+        ("function_call_output", "get_weather"),
+    ]
+    assert agent_session["weatherCalls"] == ["Paris"]
+    assert "sunny" in agent_session["toolReply"]
