@@ -83,3 +83,20 @@ async def test_livekit_node_speech_tools_and_interruptions(framework_engine, tmp
     ]
     assert agent_session["weatherCalls"] == ["Paris"]
     assert "sunny" in agent_session["toolReply"]
+
+
+async def test_session_created_reaches_a_listener_attached_after_open(framework_engine) -> None:
+    """LiveKit JS resolves its connection on ``'open'`` and attaches ``onmessage`` after that ``await``.
+    The engine wrote ``session.created`` with the 101, so Node's ``ws`` read both in one chunk and
+    emitted the event before the listener existed (seen for 1 to 6 of 20 sessions); the live service
+    sends it 3–6 ms after the 101 (reference §1), and so does the engine now."""
+    node, npm = _tools()
+    await _install(npm)
+    eng = await framework_engine()
+    code, out, err = await _run(node, "ws_listen_after_open.mjs", eng.realtime, "20")
+    assert code == 0, err
+    first = json.loads(out.strip().splitlines()[-1])["first"]
+    # A loaded machine may still be late to read the 101 now and then, as it would be with the live
+    # service: most, not all (before the fix, at most 6 of 20 on the same machine).
+    assert first.count("session.created") >= 15, first
+    assert set(first) <= {"session.created", "nothing"}, first
