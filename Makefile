@@ -23,6 +23,9 @@ $(SERVE_STAMP): pyproject.toml | $(VENV)/bin/python
 $(STAMP): pyproject.toml | $(VENV)/bin/python
 	@echo "Installing mockengine with its test, lint and bench tools into $(VENV)"
 	$(PY) -m pip install --progress-bar on -e '.[test,dev,bench]'
+	# A test client whose pins (mcp<2, pydantic<2.14) the engine's mcp>=2.3 excludes: its dependencies that
+	# its realtime path imports are in the test extra (pyproject.toml), it comes without the others.
+	$(PY) -m pip install --progress-bar on --no-deps semantic-kernel==1.45.0
 	touch $(STAMP) $(SERVE_STAMP)
 
 serve: $(SERVE_STAMP)

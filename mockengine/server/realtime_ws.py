@@ -42,6 +42,12 @@ from mockengine.server.ws_dispatch import DispatchingResponse
 
 log = logging.getLogger("mockengine.session")
 
+# The live service sends ``session.created`` 3–6 ms after the 101 (reference §1), a refusal's ``error`` in
+# the same millisecond. Written together with the 101, a Node ``ws`` client reads both in one chunk and
+# emits the frame before code that awaits ``'open'`` attaches its listener (LiveKit Agents JS's
+# ``createWsConn``, ``await once(ws, 'open')``): ``session.created`` was lost for 14 of 20 connections.
+SESSION_CREATED_DELAY_S = 0.005
+
 
 class SessionRunner(SessionLoop):
     """A session served over the WebSocket: client events arrive as text frames, server events leave as
@@ -211,6 +217,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         await ws.send_str(codec.dumps(event))  # compact, as every other event (and the live service)
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
+    await asyncio.sleep(SESSION_CREATED_DELAY_S)
     served = await replaying(request, ws, session, seed)  # --replay: answers come from a recording
     if served is None:
         return ws
