@@ -497,9 +497,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     faults_parser.set_defaults(func=run_faults)
     journal_parser = sub.add_parser(
-        "journal", help="print a readable timeline of a session journal (serve --journal-dir)"
+        "journal",
+        help="print a readable timeline of a session journal or trace (serve --journal-dir, --trace-dir)",
     )
-    journal_parser.add_argument("path", help="a --journal-dir, one session's directory, or its events.jsonl")
+    journal_parser.add_argument(
+        "path",
+        help="a --journal-dir, a session's directory or its events.jsonl; a --trace-dir or one of its files",
+    )
     journal_parser.add_argument(
         "--all", action="store_true", help="one line per audio chunk and delta (default: runs are merged)"
     )
