@@ -68,7 +68,9 @@ def _options_for_sections_not_run(args: argparse.Namespace, parts: list[str]) ->
 
 def run_bench(args: argparse.Namespace) -> int:
     """Run the chosen sections: 0; 1 when the load section connected no session; 2, with one line on
-    stderr, for an unknown section or a section's option given for a section the run leaves out."""
+    stderr, for an unknown section, a section's option given for a section the run leaves out, or a
+    ``--url`` that is not a ws(s) / http(s) URL with a host (one without a path or model is completed as
+    conformance completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``)."""
     all_sections = sections()
     chosen = [name.strip() for given in args.only or () for name in given.split(",") if name.strip()]
     parts: list[str] = chosen or [name for name, section in all_sections.items() if section.default]
@@ -83,6 +85,14 @@ def run_bench(args: argparse.Namespace) -> int:
     if misplaced is not None:
         print(misplaced, file=sys.stderr)
         return 2
+    if args.url:  # checked and completed as conformance's --url: ftp://x ran the whole load, then said so
+        from mockengine.conformance.runner import realtime_url
+
+        try:
+            args.url = realtime_url(args.url)
+        except ValueError as exc:
+            print(f"mockengine bench: {exc}", file=sys.stderr)
+            return 2
     ctx = BenchContext(args)
     try:
         for part in parts:
