@@ -207,7 +207,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="refuse new sessions while this many speech jobs wait for a thread (default 64; 0 = off)",
     )
     parser.add_argument("--trace-dir", help="write a JSON-lines trace per session into this directory")
-    parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
+    parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR or CRITICAL (default INFO)")
     parser.add_argument(
         "--faults",
         dest="faults_file",

@@ -31,12 +31,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--sessions", type=positive(int), default=50, help="load: concurrent sessions (default 50)"
     )
     parser.add_argument("--duration", type=positive(float), default=40.0, help="load: seconds (default 40)")
-    parser.add_argument("--profile", choices=("steady", "ramp", "spike"), default="steady")
+    parser.add_argument(
+        "--profile",
+        choices=("steady", "ramp", "spike"),
+        default="steady",
+        help="load: how the sessions arrive (default steady)",
+    )
     parser.add_argument(
         "--turn-every", type=positive(float), default=10.0, help="seconds between turns (default 10)"
     )
     parser.add_argument("--barge-in", type=share, default=0.2, help="share of replies interrupted (0.2)")
-    parser.add_argument("--seed", type=int, default=1, help="the participants' random choices")
+    parser.add_argument("--seed", type=int, default=1, help="the participants' random choices (default 1)")
     parser.add_argument("--json", help="write every figure to this JSON file")
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress line")
     for section in all_sections.values():

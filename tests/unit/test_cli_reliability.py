@@ -249,3 +249,13 @@ def test_a_missing_turn_whisper_model_names_its_own_option():
         and "/nonexistent/turn-whisper" in message
     )
     assert "--whisper-model /" not in message
+
+
+def test_faults_without_its_subcommand_names_the_choices(capsys):
+    """It said "the following arguments are required: faults_command", an internal name."""
+    from mockengine.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["faults"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "required: {kinds,schedule}" in err and "faults_command" not in err
