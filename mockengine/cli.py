@@ -12,6 +12,7 @@ import importlib
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from mockengine.settings import Settings, SettingsError, from_env
@@ -206,7 +207,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="refuse new sessions while this many speech jobs wait for a thread (default 64; 0 = off)",
     )
     parser.add_argument("--trace-dir", help="write a JSON-lines trace per session into this directory")
-    parser.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
+    parser.add_argument("--log-level", help="DEBUG, INFO, WARNING, ERROR or CRITICAL (default INFO)")
     parser.add_argument(
         "--faults",
         dest="faults_file",
@@ -315,6 +316,31 @@ def _settings_problem(settings: Settings) -> str | None:
     return None
 
 
+def _directories_problem(settings: Settings) -> str | None:
+    """A directory option that cannot be used, named with its option (None: all usable). The journal and
+    trace directories are created as serving would create them; the spill directory must exist already
+    (a spill file is made there only once a session holds more audio than --audio-memory-s, so a bad
+    one failed inside a session, minutes in)."""
+    import tempfile
+
+    for option, path in (("--journal-dir", settings.journal_dir), ("--trace-dir", settings.trace_dir)):
+        if not path:
+            continue
+        if Path(path).exists() and not Path(path).is_dir():
+            return f"{option} {path}: a file, not a directory"
+        try:
+            Path(path).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return f"{option} {path}: cannot create the directory ({exc.strerror or exc})"
+    if settings.audio_spill_dir:
+        try:
+            tempfile.TemporaryFile(dir=settings.audio_spill_dir).close()
+        except OSError as exc:
+            reason = exc.strerror or exc
+            return f"--audio-spill-dir {settings.audio_spill_dir}: cannot make a file there ({reason})"
+    return None
+
+
 def serve(args: argparse.Namespace) -> int:
     from mockengine.server.allocator import use_python_malloc
 
@@ -345,8 +371,19 @@ def serve(args: argparse.Namespace) -> int:
 
     # The keys, TLS, the fault profile, the voice catalogue and the event loop are checked before the
     # models load: mistakes fail at once. (VoiceCatalogError is a ValueError.)
+    problem = _directories_problem(settings)
+    if problem is not None:
+        print(f"mockengine: {problem}", file=sys.stderr)
+        return 2
     try:
-        keys = configured_keys(settings)
+        try:
+            keys = configured_keys(settings)
+        except OSError as exc:  # it said only "[Errno 2] No such file or directory: 'keys.txt'"
+            print(
+                f"mockengine: --api-keys-file {settings.api_keys_file}: {exc.strerror or exc}",
+                file=sys.stderr,
+            )
+            return 2
         tls = server_ssl_context(settings) if settings.tls else None
         profile_from_settings(settings)
         load_voice_catalog(settings.voices_file)
@@ -497,9 +534,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     faults_parser.set_defaults(func=run_faults)
     journal_parser = sub.add_parser(
-        "journal", help="print a readable timeline of a session journal (serve --journal-dir)"
+        "journal",
+        help="print a readable timeline of a session journal or trace (serve --journal-dir, --trace-dir)",
     )
-    journal_parser.add_argument("path", help="a --journal-dir, one session's directory, or its events.jsonl")
+    journal_parser.add_argument(
+        "path",
+        help="a --journal-dir, a session's directory or its events.jsonl; a --trace-dir or one of its files",
+    )
     journal_parser.add_argument(
         "--all", action="store_true", help="one line per audio chunk and delta (default: runs are merged)"
     )

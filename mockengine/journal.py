@@ -1,4 +1,5 @@
-"""``mockengine journal PATH``: a readable timeline of session journals (``--journal-dir``).
+"""``mockengine journal PATH``: a readable timeline of session journals (``--journal-dir``), or of
+session traces (``--trace-dir``: the same events, no audio).
 
 One line per event: time since the session opened, direction (``→`` client to engine, ``←`` engine to
 client, ``·`` an engine decision), the event type and its gist. Runs of audio appends, audio deltas and
@@ -26,19 +27,43 @@ MERGED = {
 ARROWS = {"client": "→", "server": "←", "engine": "·"}
 
 
+# A --trace-dir's files that are not sessions' (mockengine/server/chat_routes.py): one line per request.
+REQUEST_TRACES = {"chat-completions.jsonl", "responses.jsonl"}
+# A trace line's kind for an event on the wire, and the journal's "from" for it.
+TRACE_SOURCES = {"client_event": "client", "server_event": "server"}
+
+
 def journal_files(path: Path) -> list[Path]:
-    """The events files under ``path``: the file itself, a session directory, or a journal directory
-    (every session in it, oldest first)."""
+    """The events files under ``path``: the file itself, a session directory, or a journal or trace
+    directory (every session in it, oldest first)."""
     if path.is_file():
         return [path]
     if (path / EVENTS_FILE).is_file():
         return [path / EVENTS_FILE]
     found = [p for p in path.glob(f"*/{EVENTS_FILE}") if p.is_file()]
+    found += [p for p in path.glob("*.jsonl") if p.is_file() and p.name not in REQUEST_TRACES]
     return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))
 
 
-# A journal's lines are a recording's (docs/record-replay.md): the same reader, torn last line skipped.
-read_records = read_lines
+def read_records(path: Path) -> Iterator[dict[str, Any]]:
+    """A journal's records (a recording's lines, docs/record-replay.md: torn last line skipped), or a
+    session trace's (``{"t": unix s, "kind", "data"}``) as journal records: ``from`` client / server /
+    engine, ``ms`` since the first line. A line that is not a JSON object is skipped."""
+    start_s: float | None = None
+    for record in read_lines(path):
+        if not isinstance(record, dict):
+            continue
+        kind, stamp = record.get("kind"), record.get("t")
+        if "from" in record or not isinstance(kind, str) or not isinstance(stamp, (int, float)):
+            yield record
+            continue
+        start_s = stamp if start_s is None else start_s
+        ms = (stamp - start_s) * 1000.0
+        source = TRACE_SOURCES.get(kind)
+        if source is None:
+            yield {"from": "engine", "kind": kind, "data": record.get("data"), "ms": ms}
+        else:
+            yield {"from": source, "event": record.get("data"), "ms": ms}
 
 
 def _kind(record: dict[str, Any]) -> str:
@@ -219,7 +244,8 @@ def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None)
     for n, events_file in enumerate(files):
         if n:
             print(file=out)
-        print(f"== session {events_file.parent.name} ({events_file})", file=out)
+        name = events_file.parent.name if events_file.name == EVENTS_FILE else events_file.stem  # a trace's
+        print(f"== session {name} ({events_file})", file=out)
         for line in timeline(read_records(events_file), show_all=show_all):
             print(line, file=out)
     if Path(path).is_dir() and print_http(Path(path), out, separate=bool(files)):

@@ -38,8 +38,11 @@ from typing import Any
 
 import pytest
 
+from mockengine.brain.scenario import ScenarioError
+from mockengine.faults.spec import FaultSpecError
+from mockengine.recordings.format import RecordingError
 from mockengine.server.resources import Resources, load_resources
-from mockengine.settings import Settings
+from mockengine.settings import Settings, SettingsError
 from mockengine.testing import EngineInfo, EngineThread
 
 MARKER = "mockengine"
@@ -106,7 +109,12 @@ def mockengine_server(
         )
     settings = dataclasses.replace(mockengine_models.settings, **overrides)
     engine = EngineThread(settings, mockengine_models)
-    info = engine.start()
+    try:
+        info = engine.start()
+    except (ScenarioError, FaultSpecError, RecordingError, SettingsError) as exc:
+        # A setting the engine refuses at start-up is the marker's mistake: one line, as for an unknown
+        # setting, not the loader's traceback.
+        raise pytest.UsageError(f"@pytest.mark.mockengine: {exc}") from exc
     try:
         yield info
     finally:

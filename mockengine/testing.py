@@ -85,7 +85,15 @@ class EngineThread:
         self.settings = dataclasses.replace(self.settings, port=port)
         self._thread.start()
         future = asyncio.run_coroutine_threadsafe(self._serve(resources, listener), self._loop)
-        future.result(timeout=START_TIMEOUT_S)
+        try:
+            future.result(timeout=START_TIMEOUT_S)
+        except BaseException:
+            # A bad fault spec fails here, after the thread started: its loop and port went on running
+            # for the rest of the test process.
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=30)
+            listener.close()
+            raise
         self.info = EngineInfo(self.settings.host, port, self._client_key(), self.settings)
         return self.info
 

@@ -125,10 +125,15 @@ def bench_capacity(ctx: BenchContext) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--levels", type=level_list, help=f"capacity: comma-separated levels (default {DEFAULT_LEVELS})"
+        "--levels",
+        type=level_list,
+        help=f"capacity: comma-separated levels (default {','.join(map(str, DEFAULT_LEVELS))})",
     )
     parser.add_argument(
-        "--level-duration", type=positive(float), default=30.0, help="capacity: seconds per level"
+        "--level-duration",
+        type=positive(float),
+        default=30.0,
+        help="capacity: seconds per level (default 30)",
     )
     parser.add_argument("--no-cold", action="store_true", help="capacity: skip the cold-cache engine")
     parser.add_argument(

@@ -31,12 +31,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--sessions", type=positive(int), default=50, help="load: concurrent sessions (default 50)"
     )
     parser.add_argument("--duration", type=positive(float), default=40.0, help="load: seconds (default 40)")
-    parser.add_argument("--profile", choices=("steady", "ramp", "spike"), default="steady")
+    parser.add_argument(
+        "--profile",
+        choices=("steady", "ramp", "spike"),
+        default="steady",
+        help="load: how the sessions arrive (default steady)",
+    )
     parser.add_argument(
         "--turn-every", type=positive(float), default=10.0, help="seconds between turns (default 10)"
     )
     parser.add_argument("--barge-in", type=share, default=0.2, help="share of replies interrupted (0.2)")
-    parser.add_argument("--seed", type=int, default=1, help="the participants' random choices")
+    parser.add_argument("--seed", type=int, default=1, help="the participants' random choices (default 1)")
     parser.add_argument("--json", help="write every figure to this JSON file")
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress line")
     for section in all_sections.values():
@@ -68,7 +73,9 @@ def _options_for_sections_not_run(args: argparse.Namespace, parts: list[str]) ->
 
 def run_bench(args: argparse.Namespace) -> int:
     """Run the chosen sections: 0; 1 when the load section connected no session; 2, with one line on
-    stderr, for an unknown section or a section's option given for a section the run leaves out."""
+    stderr, for an unknown section, a section's option given for a section the run leaves out, or a
+    ``--url`` that is not a ws(s) / http(s) URL with a host (one without a path or model is completed as
+    conformance completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``)."""
     all_sections = sections()
     chosen = [name.strip() for given in args.only or () for name in given.split(",") if name.strip()]
     parts: list[str] = chosen or [name for name, section in all_sections.items() if section.default]
@@ -83,6 +90,14 @@ def run_bench(args: argparse.Namespace) -> int:
     if misplaced is not None:
         print(misplaced, file=sys.stderr)
         return 2
+    if args.url:  # checked and completed as conformance's --url: ftp://x ran the whole load, then said so
+        from mockengine.conformance.runner import realtime_url
+
+        try:
+            args.url = realtime_url(args.url)
+        except ValueError as exc:
+            print(f"mockengine bench: {exc}", file=sys.stderr)
+            return 2
     ctx = BenchContext(args)
     try:
         for part in parts:

@@ -43,6 +43,22 @@ class ConnectionFailed(Exception):
     """The WebSocket could not be opened (network error or HTTP refusal of the upgrade)."""
 
 
+def describe_failure(exc: BaseException, timeout_ms: float) -> str:
+    """One readable line for why a connection could not be made, for the report (not a repr: aiohttp's
+    reprs spell out the whole connection key).
+
+    ``exc``: what the attempt raised (aiohttp's ``ClientError`` family, ``OSError`` or ``TimeoutError``);
+    ``timeout_ms``: the connect timeout the attempt had, named when it ran out.
+    """
+    if isinstance(exc, aiohttp.WSServerHandshakeError):
+        return f"the upgrade was answered HTTP {exc.status} instead of 101 ({exc.message})"
+    if isinstance(exc, aiohttp.ClientResponseError):
+        return f"HTTP {exc.status} ({exc.message})"
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {timeout_ms / 1000.0:g} s"
+    return str(exc) or type(exc).__name__
+
+
 class Connection:
     """One Realtime session: a background reader records events; ``wait_for`` waits on that record.
 
@@ -78,7 +94,7 @@ class Connection:
             )
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             await http.close()
-            raise ConnectionFailed(f"cannot open {url}: {exc!r}") from exc
+            raise ConnectionFailed(f"cannot open {url}: {describe_failure(exc, timeout_ms)}") from exc
         return cls(http, ws)
 
     @property

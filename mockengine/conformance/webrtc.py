@@ -24,7 +24,13 @@ import numpy as np
 from aiortc import RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamTrack
 
-from mockengine.conformance.connection import Connection, ConnectionFailed, JsonObject, now_ms
+from mockengine.conformance.connection import (
+    Connection,
+    ConnectionFailed,
+    JsonObject,
+    describe_failure,
+    now_ms,
+)
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.inbound import discard_inbound
 from mockengine.rtc.media import ReplyTrack, pcm16_frames
@@ -88,7 +94,9 @@ class WebRtcConnection(Connection):
             await asyncio.wait_for(conn._opened.wait(), timeout_ms / 1000.0)
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             await conn.close()
-            raise ConnectionFailed(f"cannot open a call at {calls_url(url)}: {exc!r}") from exc
+            raise ConnectionFailed(
+                f"cannot open a call at {calls_url(url)}: {describe_failure(exc, timeout_ms)}"
+            ) from exc
         except ConnectionFailed:
             await conn.close()
             raise

@@ -5,7 +5,9 @@
   being one of ``"session_id": "sess_…"`` (a live session's id or handle, from now on),
   ``"connections": N`` (the next N WebSocket connections) or ``"requests": N`` (the next N HTTP
   requests); without a target the next one connection (WebSocket kinds) or request (HTTP kinds). → 200
-  ``{"armed": [...]}``; 400 on a bad spec; 404 for an unknown session.
+  ``{"armed": [...]}``; 400 on a bad spec, another field, a count for the other layer (``requests``
+  with only WebSocket kinds) or a count beside ``session_id`` (then nothing is armed); 404 for an
+  unknown session.
 - ``DELETE /mockengine/faults``: disarm everything armed for future connections / requests.
 - ``GET /mockengine/sessions``: ``{"sessions": [the live session ids], "live": [{"handle", "session_id",
   "transport", "journal"}, …]}``, one entry per live session, oldest first.
@@ -34,13 +36,14 @@ from typing import Any
 
 from aiohttp import web
 
-from mockengine.faults.spec import FaultSpecError, faults_from_data, parse_faults
+from mockengine.faults.spec import FaultSpec, FaultSpecError, faults_from_data, parse_faults
 from mockengine.faults.state import FAULTS
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.http_errors import error_response
 
 CONTROL_TOKEN_HEADER = "X-Mockengine-Control-Token"
 CONTROL_TOKEN = web.AppKey("control_token", str)
+ARM_FIELDS = ("fault", "connections", "requests", "session_id")  # POST /mockengine/faults
 WORKERS = web.AppKey("workers", int)  # serve --workers: how many processes, each with its own state
 
 
@@ -100,8 +103,27 @@ async def arm_faults(request: web.Request) -> web.Response:
             raise FaultSpecError("no fault given")
     except (ValueError, FaultSpecError) as exc:
         return error_response(400, f"Invalid mockengine fault: {exc}", param="fault")
+    # A misspelt or misplaced field was ignored, and the fault armed for one connection or request:
+    # refused by name instead, as the API refuses an unknown parameter.
+    for name in body:
+        if name not in ARM_FIELDS:
+            return error_response(
+                400,
+                f"Unknown parameter: '{name}'. A fault is armed with "
+                '"fault" and one of "connections", "requests" or "session_id".',
+                param=name,
+                code="unknown_parameter",
+            )
     session_id = body.get("session_id")
     if session_id is not None:
+        counts = [key for key in ("connections", "requests") if key in body]
+        if counts:
+            return error_response(
+                400,
+                f"'{counts[0]}' and 'session_id' cannot be combined: a fault armed on a live session "
+                "acts on that session.",
+                param=counts[0],
+            )
         sessions = state.find_live(str(session_id))
         if not sessions:
             return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
@@ -124,14 +146,26 @@ async def arm_faults(request: web.Request) -> web.Response:
                 "hit": hit,  # (fault, session) pairs armed: each drawn with the fault's rate
             },
         )
-    armed: list[dict[str, Any]] = []
+    # Every count checked before anything is armed, so a refused request arms nothing.
+    plan: list[tuple[list[FaultSpec], str, int]] = []
     for layer, key in (("ws", "connections"), ("http", "requests")):
         chosen = [s for s in specs if s.layer == layer]
         count = body.get(key, 1)
         if not chosen:
+            if key in body:
+                other = "requests" if key == "connections" else "connections"
+                return error_response(
+                    400,
+                    f"'{key}' counts {'WebSocket/WebRTC sessions' if layer == 'ws' else 'HTTP requests'}, "
+                    f"but no {layer} fault was given; {', '.join(s.kind for s in specs)}: use '{other}'.",
+                    param=key,
+                )
             continue
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             return error_response(400, f"'{key}' must be a positive integer.", param=key)
+        plan.append((chosen, key, count))
+    armed: list[dict[str, Any]] = []
+    for chosen, key, count in plan:
         state.arm_next(chosen, count)
         armed += [{"fault": s.describe(), key: count} for s in chosen]
     return answer(request, {"armed": armed})

@@ -16,7 +16,8 @@ from mockengine.faults.state import fault_state
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="faults_command", required=True)
+    # metavar: a missing subcommand said "the following arguments are required: faults_command"
+    sub = parser.add_subparsers(dest="faults_command", required=True, metavar="{kinds,schedule}")
     sub.add_parser("kinds", help="list every fault kind with its parameters")
     schedule = sub.add_parser("schedule", help="which connections / requests a profile hits")
     schedule.add_argument("--faults", dest="faults_file", metavar="FILE.yaml", help="fault profile")

@@ -194,11 +194,10 @@ class FaultSpec:
     def describe(self) -> str:
         """The compact form, e.g. ``close_after_audio_delta:k=3,code=1006``."""
         parts = [f"{k}={v}" for k, v in self.params.items()]
-        parts += [
-            f"{k}={v}"
-            for k, v in (("rate", self.rate), ("times", self.times), ("path", self.path))
-            if v not in (None, 1.0)
-        ]
+        # Each left out only at its own default: ``times=1`` (one 429, then fine) equals the rate's 1.0.
+        if self.rate != 1.0:
+            parts.append(f"rate={self.rate}")
+        parts += [f"{k}={v}" for k, v in (("times", self.times), ("path", self.path)) if v is not None]
         return self.kind + (":" + ",".join(parts) if parts else "")
 
 

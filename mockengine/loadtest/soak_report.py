@@ -39,6 +39,7 @@ WARM_UP_MIN = 1.0
 RAMP_SHARE_INV = 3.0
 MIN_STEADY_WINDOW_MIN = 2.0
 GOALS = {"onset_p95_ms": 250.0, "response_p95_ms": 1000.0, "healthz_ms": 250.0}
+GOAL_NAMES = {"onset_p95_ms": "onset", "response_p95_ms": "resp", "healthz_ms": "healthz"}  # as the columns
 
 
 def _slope(points: list[tuple[float, float]]) -> float | None:
@@ -92,7 +93,12 @@ def minute_rows(run: SoakRun) -> list[dict[str, Any]]:
                 percentile([t.response_ms for t in in_minute if t.response_ms is not None], 95)
             ),
         }
-        row["pass"] = all(row[key] is not None and row[key] <= limit for key, limit in GOALS.items())
+        row["failed"] = [
+            f"no {GOAL_NAMES[key]}" if row[key] is None else f"{GOAL_NAMES[key]} {row[key]:.0f} > {limit:.0f}"
+            for key, limit in GOALS.items()
+            if row[key] is None or row[key] > limit
+        ]
+        row["pass"] = not row["failed"]
         rows.append(row)
     return rows
 
@@ -170,11 +176,12 @@ def print_summary(summary: dict[str, Any]) -> None:
     )
     print(header)
     for r in summary["rows"]:
+        verdict = "pass" if r["pass"] else "FAIL: " + ", ".join(r["failed"])
         print(
             f"  {r['minute']:>3}  {r['sessions']:>8}  {_f(r['rss_mib'])}  "
             f"{_f(r['engine_cpu_ms_per_session_s'])}"
             f"  {_f(r['driver_cores'])}  {_f(r['healthz_ms'])}  {_f(r['loop_lag_ms'])}  {r['turns']:>5}  "
-            f"{_f(r['onset_p95_ms'])}  {_f(r['response_p95_ms'])}  {'pass' if r['pass'] else 'FAIL'}"
+            f"{_f(r['onset_p95_ms'])}  {_f(r['response_p95_ms'])}  {verdict}"
         )
     above_idle = signed(summary["after_end_above_idle_percent"], "+.1f")
     print(

@@ -40,7 +40,10 @@ class RecordingError(ValueError):
 
 
 def write_manifest(directory: Path, upstream: str, has_audio: bool) -> None:
-    """Create ``recording.json`` (kept when it exists: a second run adds sessions to the recording)."""
+    """Create ``recording.json`` (kept when it exists: a second run adds sessions to the recording).
+    RecordingError when ``directory`` is a file or holds a manifest this version cannot read."""
+    if directory.exists() and not directory.is_dir():  # mkdir's own words: "[Errno 17] File exists"
+        raise RecordingError(f"{directory}: a file, not a recording directory")
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / MANIFEST
     if path.exists():
@@ -62,8 +65,11 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     absent or of another format/version."""
     for candidate in (directory / MANIFEST, directory.parent / MANIFEST):
         if candidate.is_file():
-            manifest = json.loads(candidate.read_text(encoding="utf-8"))
-            if manifest.get("format") != FORMAT:
+            try:  # a torn or hand-edited manifest was a JSONDecodeError / AttributeError traceback
+                manifest = json.loads(candidate.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise RecordingError(f"{candidate}: not JSON ({exc})") from exc
+            if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
                 raise RecordingError(f"{candidate}: not a {FORMAT} manifest")
             if manifest.get("version") != VERSION:
                 raise RecordingError(

@@ -15,6 +15,7 @@ from typing import Any
 from mockengine.brain.scenario import Scenario
 from mockengine.brain.selection import ScenarioLibrary, SelectingBrain, load_library
 from mockengine.engines.cache import MIB, ByteLRU, CachingTranscriber
+from mockengine.engines.errors import ModelNotFound
 from mockengine.engines.stt import Transcriber, WhisperTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.tts import PiperSynthesizer, Synthesizer
@@ -144,6 +145,15 @@ def _turn_transcriber(settings: Settings) -> tuple[CachingTranscriber | None, di
     same audio must not be served from the main cache), or (None, {}) for ``"same"``."""
     if settings.turn_whisper_model == "same":
         return None, {}
-    model = WhisperTranscriber(settings.turn_whisper_model)
+    try:
+        model = WhisperTranscriber(settings.turn_whisper_model)
+    except ModelNotFound as exc:  # it named --whisper-model, the option that is fine
+        raise ModelNotFound(
+            what=exc.what,
+            looked_for=exc.looked_for,
+            setting="--turn-whisper-model",
+            env="MOCKENGINE_TURN_WHISPER_MODEL",
+            package=exc.package,
+        ) from exc
     cache: ByteLRU[Any] = ByteLRU(int(settings.stt_cache_mb * MIB), cache_observer("turn_transcripts"))
     return CachingTranscriber(model, cache), {"turn_transcripts": cache}

@@ -13,11 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from aiohttp import web
 from fake_hrp_engine import Faults, create_app
+from multidict import CIMultiDict, CIMultiDictProxy
 
 from mockengine.conformance import arun_conformance, run_conformance
+from mockengine.conformance.connection import describe_failure
 from mockengine.conformance.report import CheckResult
 
 FACTOR = 8.0
@@ -143,8 +146,26 @@ async def test_unreachable_engine_fails_with_the_reason(synthetic_clips: Path) -
         out=out,
     )
     assert not results[0].passed
-    assert results[0].failures[0].startswith("session setup: cannot open ws://127.0.0.1:9")
+    reason = results[0].failures[0]
+    assert reason.startswith("session setup: cannot open ws://127.0.0.1:9")
+    # The reason as a person reads it, not aiohttp's repr with its whole connection key.
+    assert "Cannot connect to host 127.0.0.1:9" in reason
+    assert "ConnectionKey(" not in reason
     assert out.getvalue().splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_connection_failures_are_described_in_one_readable_line() -> None:
+    """A refused upgrade names its HTTP status, a timeout the time it waited; never a repr."""
+    from yarl import URL
+
+    info = aiohttp.RequestInfo(URL("ws://h/v1/realtime"), "GET", CIMultiDictProxy(CIMultiDict()))
+    refused = aiohttp.WSServerHandshakeError(info, (), status=401, message="Invalid response status")
+    assert (
+        describe_failure(refused, 5000)
+        == "the upgrade was answered HTTP 401 instead of 101 (Invalid response status)"
+    )
+    assert describe_failure(TimeoutError(), 5000) == "no answer within 5 s"
+    assert describe_failure(OSError("network is unreachable"), 5000) == "network is unreachable"
 
 
 @pytest.fixture

@@ -150,6 +150,34 @@ async def test_truncated_event_stream(http_engine):
     assert (await injected(base))["sse_truncate"] == 1
 
 
+async def test_a_misplaced_control_field_is_refused_and_arms_nothing(http_engine):
+    """A count for the other layer (``requests`` with a WebSocket kind), a count beside ``session_id``
+    or a misspelt field was ignored and the fault armed for one: refused by name, nothing armed."""
+    base = await http_engine()
+    async with aiohttp.ClientSession() as http:
+        for body, param in (
+            ({"fault": "slow_drip", "requests": 5}, "requests"),
+            ({"fault": "http_quota", "connections": 5}, "connections"),
+            ({"fault": "http_quota", "request": 5}, "request"),
+            ({"fault": "slow_drip", "session_id": "sess_x", "connections": 2}, "connections"),
+            # the ws part valid, the http count not: neither is armed
+            ({"fault": "slow_drip;http_quota", "connections": 2, "requests": 0}, "requests"),
+        ):
+            async with http.post(f"{base}/mockengine/faults", json=body) as reply:
+                assert reply.status == 400, body
+                assert (await reply.json())["error"]["param"] == param, body
+        async with http.get(f"{base}/mockengine/faults") as reply:
+            assert (await reply.json())["armed"] == []
+        async with http.post(
+            f"{base}/mockengine/faults",
+            json={"fault": "slow_drip;http_quota", "connections": 2, "requests": 3},
+        ) as reply:
+            assert (await reply.json())["armed"] == [
+                {"fault": "slow_drip:ms=500", "connections": 2},
+                {"fault": "http_quota", "requests": 3},
+            ]
+
+
 async def test_bad_fault_header_is_a_400(http_engine):
     base = await http_engine()
     async with sdk(base, "http_status:404", max_retries=0) as client:

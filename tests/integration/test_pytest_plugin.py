@@ -57,6 +57,22 @@ def test_default_server(mockengine_server):
 @pytest.mark.mockengine(no_such_setting=1)
 def test_bad_marker(mockengine_server):
     pass
+
+
+@pytest.mark.mockengine(scenario="no_such_scenario")
+def test_unknown_scenario(mockengine_server):
+    pass
+
+
+@pytest.mark.mockengine(fault="no_such_fault")
+def test_bad_fault(mockengine_server):
+    pass
+
+
+def test_no_engine_left_running():
+    import threading
+
+    assert not [t for t in threading.enumerate() if t.name == "mockengine-server"]
 """
 
 
@@ -76,5 +92,9 @@ def test_a_downstream_test_file_uses_the_fixture(pytester: pytest.Pytester) -> N
     args = [] if plugin_is_installed() else ["-p", "mockengine.pytest_plugin"]
     args += ["-o", "asyncio_default_fixture_loop_scope=function"]
     result = pytester.runpytest_inprocess(*args, "-q", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=2, errors=1)
+    result.assert_outcomes(passed=3, errors=3)
     result.stdout.fnmatch_lines(["*UsageError: @pytest.mark.mockengine: unknown settings*no_such_setting*"])
+    # What the engine refuses at start-up is a one-line usage error too (it was the loader's traceback),
+    # and the engine that failed to start is not left running (the fault's was).
+    result.stdout.fnmatch_lines(["*UsageError: @pytest.mark.mockengine: no_such_scenario: no scenario file*"])
+    result.stdout.fnmatch_lines(["*UsageError: @pytest.mark.mockengine: unknown fault kind 'no_such_fault'*"])

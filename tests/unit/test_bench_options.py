@@ -77,3 +77,31 @@ def test_a_load_run_where_no_session_connected_exits_1(capsys) -> None:
         argv = ["bench", "--only", "load", "--url", f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime"]
         assert main([*argv, "--sessions", "1", "--duration", "1", "--no-progress"]) == 1
     assert "no session connected" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("url", ["ftp://127.0.0.1:8765", "http://", "127.0.0.1:8765"])
+def test_a_url_that_names_no_realtime_endpoint_is_refused_before_anything_runs(url, capsys) -> None:
+    """`--url ftp://x` ran the whole load section and its baseline (40 s and more), then said 'no session
+    connected'; it is refused at once, as conformance refuses it."""
+    assert main(["bench", "--only", "load", "--url", url, "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"mockengine bench: --url {url}: expected ws://"), err
+
+
+def test_a_base_url_is_completed_as_conformance_completes_it(monkeypatch) -> None:
+    """`--url http://127.0.0.1:8765` (what conformance takes) drives the Realtime endpoint."""
+    import dataclasses
+
+    import mockengine.bench.runner as runner
+
+    driven: list[str] = []
+    real_sections = runner.sections
+
+    def load_only_notes_its_url():
+        found = real_sections()
+        found["load"] = dataclasses.replace(found["load"], run=lambda ctx: driven.append(ctx.args.url))
+        return found
+
+    monkeypatch.setattr(runner, "sections", load_only_notes_its_url)
+    assert main(["bench", "--only", "load", "--url", "http://127.0.0.1:8765", "--no-progress"]) == 0
+    assert driven == ["ws://127.0.0.1:8765/v1/realtime?model=gpt-realtime"]

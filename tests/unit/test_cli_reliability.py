@@ -205,3 +205,57 @@ def test_record_on_a_taken_port_is_one_line_and_status_2(tmp_path, capsys, monke
     assert main(["record", "--upstream", "http://127.0.0.1:9/v1", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
     assert err == "mockengine record: MOCKENGINE_PORT must be an integer, not 'abc'"
+
+
+@pytest.mark.parametrize(
+    ("option", "make", "said"),
+    [
+        ("--api-keys-file", lambda tmp: tmp / "missing-keys.txt", "No such file"),
+        ("--journal-dir", lambda tmp: _a_file(tmp), "a file, not a directory"),
+        ("--trace-dir", lambda tmp: _a_file(tmp), "a file, not a directory"),
+        ("--journal-dir", lambda tmp: _a_file(tmp) / "under-a-file", "cannot create the directory"),
+        ("--audio-spill-dir", lambda tmp: tmp / "missing-dir", "cannot make a file there"),
+    ],
+)
+def test_an_unusable_path_is_one_line_naming_its_option(option, make, said, tmp_path, capsys):
+    """`--api-keys-file`, `--journal-dir` and `--trace-dir` said only "[Errno 2] …" / "[Errno 17] File
+    exists" without the option; a missing `--audio-spill-dir` was accepted and failed inside a session
+    once it held more than --audio-memory-s of audio. Each is refused before the models load."""
+    from mockengine.cli import main
+
+    path = str(make(tmp_path))
+    assert main(["serve", "--port", "0", option, path]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"mockengine: {option} {path}: ") and said in err[0], err
+
+
+def _a_file(directory):
+    path = directory / "a-file"
+    path.write_text("x")
+    return path
+
+
+def test_a_missing_turn_whisper_model_names_its_own_option():
+    """It named --whisper-model / MOCKENGINE_WHISPER_MODEL, which were fine."""
+    from mockengine.engines.errors import ModelNotFound
+    from mockengine.server.resources import _turn_transcriber
+    from mockengine.settings import Settings
+
+    with pytest.raises(ModelNotFound) as caught:
+        _turn_transcriber(Settings(turn_whisper_model="/nonexistent/turn-whisper"))
+    message = str(caught.value)
+    assert (
+        "--turn-whisper-model / MOCKENGINE_TURN_WHISPER_MODEL" in message
+        and "/nonexistent/turn-whisper" in message
+    )
+    assert "--whisper-model /" not in message
+
+
+def test_faults_without_its_subcommand_names_the_choices(capsys):
+    """It said "the following arguments are required: faults_command", an internal name."""
+    from mockengine.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["faults"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "required: {kinds,schedule}" in err and "faults_command" not in err

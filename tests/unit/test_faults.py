@@ -34,6 +34,15 @@ def test_compact_and_json_forms_agree():
     assert parse_compact(compact[1].describe()) == compact[1]
 
 
+def test_describe_keeps_times_1():
+    """``times=1`` (one 429, then fine) is shown where a profile or armed fault is listed (GET
+    /mockengine/faults, the log), and the compact form it gives reads back as the same fault."""
+    once = parse_compact("http_rate_limit:retry_after_s=0.5,times=1")
+    assert once.describe() == "http_rate_limit:retry_after_s=0.5,times=1"
+    assert parse_compact(once.describe()) == once
+    assert parse_compact("slow_drip:rate=1").describe() == "slow_drip:ms=500"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -16,7 +16,14 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.conversation import Conversation, Item
 from mockengine.realtime.session import RealtimeSession
 from mockengine.recordings.chat_match import request_key
-from mockengine.recordings.format import REDACTED, Scrubber, redact_headers
+from mockengine.recordings.format import (
+    REDACTED,
+    RecordingError,
+    Scrubber,
+    read_manifest,
+    redact_headers,
+    write_manifest,
+)
 from mockengine.recordings.mirror import mirror_events
 from mockengine.recordings.recording import RecordedSession, ScriptStep, is_refused_append
 from mockengine.recordings.replay_session import ReplayingSession
@@ -310,3 +317,22 @@ def test_an_append_is_a_step_only_when_its_audio_was_refused(tmp_path: Path) -> 
     stripped = json.loads(strip_audio(json.dumps({**good, "audio": "not base64!"})))
     assert stripped["audio"]["invalid_base64"] == "not base64!" and is_refused_append(stripped)
     assert is_refused_append({"type": "input_audio_buffer.append"})
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1]", "\udcff"])
+def test_a_manifest_that_is_not_a_json_object_is_refused_with_its_path(tmp_path: Path, text: str) -> None:
+    """`serve --replay` and `record --out` on a torn recording.json were tracebacks (JSONDecodeError,
+    AttributeError), not the one line a usage mistake gets."""
+    (tmp_path / "recording.json").write_text(text, encoding="utf-8", errors="surrogateescape")
+    with pytest.raises(RecordingError, match="recording.json"):
+        read_manifest(tmp_path)
+    with pytest.raises(RecordingError, match="recording.json"):
+        write_manifest(tmp_path, "https://api.openai.com/v1", has_audio=True)
+
+
+def test_an_out_path_that_is_a_file_is_refused_by_name(tmp_path: Path) -> None:
+    """It was mkdir's "[Errno 17] File exists"."""
+    path = tmp_path / "notes.txt"
+    path.write_text("x")
+    with pytest.raises(RecordingError, match="a file, not a recording directory"):
+        write_manifest(path, "https://api.openai.com/v1", has_audio=True)

@@ -37,6 +37,15 @@ def test_growth_per_session_minute_and_verdicts():
     assert summary["after_end_rss_mib"] == 405.0 and summary["idle_rss_mib"] == 400.0
 
 
+def test_a_failed_minute_says_which_goal_it_missed(capsys):
+    """The verdict column said only FAIL; the minute's p95 onset (400 ms) is the goal missed."""
+    summary = summarize(made_up_run(rss_growth_mib_per_min=0.0))
+    assert summary["rows"][2]["failed"] == ["onset 400 > 250"]
+    print_summary(summary)
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("    3 ")]
+    assert rows and rows[0].endswith("FAIL: onset 400 > 250")
+
+
 def test_flat_memory_gives_no_growth():
     assert summarize(made_up_run(0.0))["rss_growth_mib_per_session_minute"] == pytest.approx(0.0, abs=1e-6)
 

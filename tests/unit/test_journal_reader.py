@@ -1,0 +1,64 @@
+"""``mockengine journal`` on what a user may point it at besides a journal: a ``--trace-dir`` (its files
+and the directory) and a file with lines that are JSON but not objects."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from mockengine.journal import print_timeline
+
+
+def _trace(path: Path, start_s: float) -> None:
+    """A session trace as mockengine/server/trace.py writes it: ``{"t", "kind", "data"}`` lines."""
+    lines = [
+        (0.0, "server_event", {"type": "session.created", "session": {"id": "sess_a"}}),
+        (0.25, "client_event", {"type": "response.create"}),
+        (0.5, "reply", {"rule": "builtin.heard", "text": "Paris."}),
+        (
+            0.75,
+            "server_event",
+            {"type": "response.done", "response": {"id": "resp_1", "status": "completed"}},
+        ),
+    ]
+    path.write_text(
+        "".join(json.dumps({"t": start_s + dt, "kind": k, "data": d}) + "\n" for dt, k, d in lines)
+    )
+
+
+def test_a_trace_file_reads_as_a_timeline(tmp_path: Path) -> None:
+    """A trace printed every line as '? <not JSON> null'."""
+    trace = tmp_path / "sess_a.2.jsonl"
+    _trace(trace, 1_796_000_000.0)
+    out = io.StringIO()
+    assert print_timeline(str(trace), out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"== session sess_a.2 ({trace})"
+    assert "not JSON" not in out.getvalue()
+    assert lines[1].split() == ["0.000s", "←", "session.created", "sess_a"]
+    assert lines[2].split()[:3] == ["0.250s", "→", "response.create"]
+    assert lines[3].split()[:3] == ["0.500s", "·", "reply"] and "builtin.heard" in lines[3]
+    assert lines[4].split() == ["0.750s", "←", "response.done", "resp_1", "completed"]
+
+
+def test_a_trace_directory_lists_its_sessions_not_its_request_lines(tmp_path: Path) -> None:
+    _trace(tmp_path / "sess_a.jsonl", 1_796_000_000.0)
+    _trace(tmp_path / "sess_b.jsonl", 1_796_000_100.0)
+    (tmp_path / "chat-completions.jsonl").write_text(json.dumps({"t": 1.0, "request": {}}) + "\n")
+    out = io.StringIO()
+    assert print_timeline(str(tmp_path), out=out) == 0
+    headers = [line for line in out.getvalue().splitlines() if line.startswith("==")]
+    assert [h.split()[2] for h in headers] == ["sess_a", "sess_b"]
+
+
+def test_lines_that_are_not_objects_are_skipped(tmp_path: Path) -> None:
+    """A JSON array line was an AttributeError traceback."""
+    path = tmp_path / "events.jsonl"
+    record = {"from": "server", "ms": 5.0, "event": {"type": "session.created", "session": {"id": "sess_c"}}}
+    path.write_text("[1, 2]\n" + json.dumps(record) + "\n" + '"text"\n')
+    out = io.StringIO()
+    assert print_timeline(str(path), out=out) == 0
+    assert out.getvalue().splitlines()[1:] == [
+        "    0.005s ← session.created                              sess_c"
+    ]
