@@ -11,6 +11,7 @@ import dataclasses
 import importlib
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -260,7 +261,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if changes.get("tls") is False:
         del changes["tls"]  # store_true's default must not override MOCKENGINE_TLS
     settings = dataclasses.replace(settings, **changes)
-    problem = _settings_problem(settings)
+    problem = _settings_problem(settings) or _replay_problem(settings, changes)
     if problem is not None:  # one line and status 2, as every other start-up mistake (operations.md)
         print(f"mockengine: {problem}", file=sys.stderr)
         raise SystemExit(2)
@@ -293,6 +294,9 @@ _MINIMUMS: tuple[tuple[str, str, float], ...] = (
     ("replay_speed", "--replay-speed", 0),
 )
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# What a browser sends as Origin (RFC 6454 serialization): scheme://host[:port], nothing after but an
+# optional "/" (cors.is_allowed drops it). `--cors-origin nope` was taken and could match no page.
+_ORIGIN = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#@\s:\[\]]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?/?$")
 
 
 def _settings_problem(settings: Settings) -> str | None:
@@ -313,6 +317,25 @@ def _settings_problem(settings: Settings) -> str | None:
         return f"--log-level must be one of {', '.join(_LOG_LEVELS)}, not {settings.log_level!r}"
     if settings.loop not in LOOPS:
         return f"--loop must be one of {', '.join(LOOPS)}, not {settings.loop!r}"
+    for origin in settings.cors_origins:
+        # "null": the Origin of file:// pages and sandboxed frames, which a browser does send.
+        if origin not in ("*", "null") and _ORIGIN.match(origin) is None:
+            return (
+                f"--cors-origin must be '*' or an origin, scheme://host[:port] "
+                f"(e.g. https://app.example.com:8443), not {origin!r}"
+            )
+    return None
+
+
+def _replay_problem(settings: Settings, changes: dict[str, object]) -> str | None:
+    """--replay-speed or --replay-strict (or their MOCKENGINE_ variables) without --replay, which they
+    only shape: they were taken and did nothing (None: nothing wrong)."""
+    if settings.replay_dir:
+        return None
+    defaults = Settings()
+    for name, option in (("replay_speed", "--replay-speed"), ("replay_strict", "--replay-strict")):
+        if name in changes or getattr(settings, name) != getattr(defaults, name):
+            return f"{option} applies only with --replay DIR (a recording to answer from)"
     return None
 
 

@@ -139,10 +139,73 @@ def test_the_documented_special_values_still_parse():
     """0 turns a bound or a cache off, `--audio-memory-s -1` keeps all item audio in memory."""
     settings = parse(
         "--max-sessions", "0", "--tts-cache-mb", "0", "--stt-cache-mb", "0", "--admission-max-queue", "0",
-        "--admission-max-loop-lag-ms", "0", "--reclaim-interval-s", "0", "--replay-speed", "0",
-        "--audio-memory-s", "-1", "--log-level", "debug", "--unpaced",
+        "--admission-max-loop-lag-ms", "0", "--reclaim-interval-s", "0", "--replay", "rec",
+        "--replay-speed", "0", "--audio-memory-s", "-1", "--log-level", "debug", "--unpaced",
     )  # fmt: skip
     assert (settings.max_sessions, settings.audio_memory_s, settings.audio_pace) == (0, -1, 0)
+
+
+@pytest.mark.parametrize(
+    "origin", ["nope", "example.com", "https://app.example.com/page", "localhost:3000", "https://"]
+)
+def test_a_cors_origin_no_browser_can_send_is_one_line_and_status_2(origin, capsys):
+    """`--cors-origin nope` was taken: an Origin header is scheme://host[:port], so no page matched."""
+    with pytest.raises(SystemExit) as exited:
+        parse("--cors-origin", "https://ok.example", "--cors-origin", origin)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("mockengine: --cors-origin ") and repr(origin) in err[0], err
+
+
+def test_a_bad_cors_origin_in_the_environment_is_refused_too(monkeypatch, capsys):
+    monkeypatch.setenv("MOCKENGINE_CORS_ORIGINS", "https://ok.example,nope")
+    with pytest.raises(SystemExit) as exited:
+        parse()
+    assert exited.value.code == 2 and "'nope'" in capsys.readouterr().err
+
+
+def test_cors_origins_a_browser_sends_are_taken():
+    origins = (
+        "*",
+        "null",
+        "https://app.example.com",
+        "http://localhost:5173",
+        "http://[::1]:8080",
+        "http://a.b/",
+    )
+    settings = parse(*(arg for origin in origins for arg in ("--cors-origin", origin)))
+    assert settings.cors_origins == origins
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--replay-speed", "2"], "--replay-speed"),
+        (["--replay-speed", "1"], "--replay-speed"),  # the default, but asked for: still no recording
+        (["--replay-strict"], "--replay-strict"),
+    ],
+)
+def test_a_replay_option_without_replay_is_one_line_and_status_2(argv, named, capsys):
+    """They were taken silently and shaped nothing: the engine served its scenario."""
+    with pytest.raises(SystemExit) as exited:
+        parse(*argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"mockengine: {named} ") and "--replay DIR" in err[0], err
+
+
+def test_a_replay_variable_without_a_replay_dir_is_refused_too(monkeypatch, capsys):
+    monkeypatch.setenv("MOCKENGINE_REPLAY_STRICT", "1")
+    with pytest.raises(SystemExit) as exited:
+        parse()
+    assert exited.value.code == 2 and "--replay-strict" in capsys.readouterr().err
+    monkeypatch.setenv("MOCKENGINE_REPLAY_DIR", "rec")
+    assert parse("--replay-speed", "2").replay_strict
+
+
+def test_replay_options_with_replay_are_taken():
+    settings = parse("--replay", "rec", "--replay-speed", "2", "--replay-strict")
+    assert (settings.replay_dir, settings.replay_speed, settings.replay_strict) == ("rec", 2.0, True)
 
 
 @pytest.mark.parametrize(
