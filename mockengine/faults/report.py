@@ -63,6 +63,13 @@ def run(args: argparse.Namespace) -> int:
     if args.faults_command == "schedule" and args.count > SCHEDULE_MAX_COUNT:  # 99999999 ran for minutes
         print(f"mockengine: --count must be at most {SCHEDULE_MAX_COUNT}, not {args.count}", file=sys.stderr)
         return 2
+    if args.faults_command == "schedule" and not args.faults_file and not args.fault:
+        # It printed a table of N "-" rows: a preview of no profile at all.
+        print(
+            "mockengine: no fault given: name a profile with --faults FILE.yaml or a fault with --fault SPEC",
+            file=sys.stderr,
+        )
+        return 2
     try:
         print(kinds() if args.faults_command == "kinds" else schedule(args))
     except FaultSpecError as exc:

@@ -215,6 +215,17 @@ def test_cli_prints_kinds_and_the_schedule(capsys):
     assert main(["faults", "schedule", "--fault", "nope"]) == 2
 
 
+def test_a_schedule_of_no_fault_says_so(capsys):
+    """`faults schedule` alone printed 20 rows of "-" and "0 of 20 hit", status 0."""
+    from mockengine.cli import main
+
+    assert main(["faults", "schedule", "--seed", "7"]) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert out == "" and len(lines) == 1 and lines[0].startswith("mockengine: no fault given")
+    assert "--faults FILE.yaml" in lines[0] and "--fault SPEC" in lines[0]
+
+
 # -- rate in every way of asking (issue 15) -----------------------------------------------------------
 
 
