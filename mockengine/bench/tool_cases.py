@@ -112,6 +112,12 @@ def case_files(directory: Path = DATA) -> list[Path]:
     return [directory / "cases.yaml", *sorted(found, key=natural)]
 
 
+def split_names(directory: Path = DATA) -> list[str]:
+    """Every split's name, from the file names alone (no case is read): ``tune``, ``burned-r1``, then each
+    other case file's stem in natural order."""
+    return ["tune", "burned-r1", *(path.stem for path in case_files(directory)[1:])]
+
+
 def load(directory: Path = DATA) -> tuple[dict[str, tuple[ToolSpec, ...]], list[Case], date]:
     """The shared apps, every case of every case file (each with its tools and today), and
     ``cases.yaml``'s reference date."""

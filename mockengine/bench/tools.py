@@ -29,7 +29,7 @@ from jsonschema import validators
 
 from mockengine.bench.context import BenchContext
 from mockengine.bench.sections import Section
-from mockengine.bench.tool_cases import DATA, TUNED_ON, Case, load, split_of
+from mockengine.bench.tool_cases import DATA, TUNED_ON, Case, load, split_names, split_of
 from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario
@@ -185,9 +185,19 @@ def bench_tools_section(ctx: BenchContext) -> None:
     ctx.results["tools"] = bench_tools(ctx.args.tools_misses)
 
 
+def known_split(text: str) -> str:
+    """An argparse type: the name of a split (an unknown one listed no misses, silently); the error names
+    the splits, from the case files' names only."""
+    names = split_names()
+    if text not in names:
+        raise argparse.ArgumentTypeError(f"unknown split {text!r}; the splits: {', '.join(names)}")
+    return text
+
+
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tools-misses",
+        type=known_split,
         metavar="SPLIT",
         help="tools: also list the misses of that split (tune, burned-r1, or a case file's stem)",
     )

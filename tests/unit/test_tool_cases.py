@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mockengine.bench.tool_cases import DATA, CaseFileError, case_files, load, split_of
+from mockengine.bench.tool_cases import DATA, CaseFileError, case_files, load, split_names, split_of
 from mockengine.bench.tools import evaluate, report
 
 SEALED = """
@@ -95,3 +95,21 @@ def test_a_broken_file_is_named_in_the_error(folder: Path, text: str, message: s
 def test_splits_follow_from_the_file_and_id() -> None:
     assert split_of("vc-01") == "burned-r1" and split_of("vc-02") == "tune"
     assert split_of("r4-vc-01", "heldout_r4") == "heldout_r4"
+
+
+def test_split_names_come_from_the_file_names(folder: Path) -> None:
+    assert split_names(folder) == ["tune", "burned-r1", "heldout_r9", "heldout_r10"]
+
+
+def test_an_unknown_tools_misses_split_is_refused_naming_the_splits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`bench --tools-misses nope` was taken: the bench ran and listed no misses, as for a split with none."""
+    from mockengine.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["bench", "--only", "tools", "--tools-misses", "nope"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--tools-misses: unknown split 'nope'; the splits: tune, burned-r1, " in err
+    assert all(name in err for name in ("heldout_r4", "user_r1", "dev_r5"))
