@@ -32,6 +32,9 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import os
+import types
+import typing
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -78,6 +81,35 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def type_problem(name: str, value: Any) -> str | None:
+    """Why ``value`` cannot be the ``Settings`` field ``name`` (None: it can). A field's type as declared:
+    an ``int`` field takes no ``bool`` or ``str``, a ``float`` field also an ``int``, a ``str`` field also
+    an ``os.PathLike`` (a scenario or directory given as a ``Path``), a ``tuple[str, ...]`` a list or
+    tuple of strings; ``None`` only where the field's default may be ``None``."""
+    hint = typing.get_type_hints(Settings)[name]
+    allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    for kind in allowed:
+        origin = typing.get_origin(kind) or kind
+        if kind is type(None):
+            ok = value is None
+        elif origin is tuple:
+            ok = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+        elif kind is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        elif kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif kind is str:
+            ok = isinstance(value, (str, os.PathLike))
+        else:
+            ok = isinstance(value, origin)
+        if ok:
+            return None
+    names = " or ".join(
+        "None" if k is type(None) else str(k) if typing.get_origin(k) else k.__name__ for k in allowed
+    )
+    return f"{name} must be {names}, not {type(value).__name__} {value!r}"
+
+
 @pytest.fixture(scope="session")
 def mockengine_models(pytestconfig: pytest.Config) -> Iterator[Resources]:
     """Whisper, piper and the packaged scenarios, loaded once for the test run."""
@@ -107,6 +139,9 @@ def mockengine_server(
         raise pytest.UsageError(
             f"@pytest.mark.mockengine: unknown settings {unknown}; known: {sorted(fields)}"
         )
+    wrong = [problem for name, value in overrides.items() if (problem := type_problem(name, value))]
+    if wrong:  # seed="x" started an engine, to fail later or never
+        raise pytest.UsageError(f"@pytest.mark.mockengine: {'; '.join(wrong)}")
     settings = dataclasses.replace(mockengine_models.settings, **overrides)
     engine = EngineThread(settings, mockengine_models)
     try:
