@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import os
 import types
 import typing
 import warnings
@@ -83,9 +82,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def type_problem(name: str, value: Any) -> str | None:
     """Why ``value`` cannot be the ``Settings`` field ``name`` (None: it can). A field's type as declared:
-    an ``int`` field takes no ``bool`` or ``str``, a ``float`` field also an ``int``, a ``str`` field also
-    an ``os.PathLike`` (a scenario or directory given as a ``Path``), a ``tuple[str, ...]`` a list or
-    tuple of strings; ``None`` only where the field's default may be ``None``."""
+    an ``int`` field takes no ``bool`` or ``str``, a ``float`` field also an ``int``, a ``str`` field no
+    ``Path`` (``scenarios_dir=Path(…)`` failed inside the loader: ``str(path)``), a ``tuple[str, ...]`` a
+    list or tuple of strings; ``None`` only where the field's default may be ``None``."""
     hint = typing.get_type_hints(Settings)[name]
     allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
     for kind in allowed:
@@ -99,7 +98,7 @@ def type_problem(name: str, value: Any) -> str | None:
         elif kind is int:
             ok = isinstance(value, int) and not isinstance(value, bool)
         elif kind is str:
-            ok = isinstance(value, (str, os.PathLike))
+            ok = isinstance(value, str)
         else:
             ok = isinstance(value, origin)
         if ok:

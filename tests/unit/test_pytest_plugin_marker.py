@@ -67,7 +67,6 @@ def test_a_marker_value_of_the_wrong_type_is_a_one_line_usage_error(pytester: py
         ("seed", None),
         ("audio_pace", 0),  # an int for a float
         ("scenario", "questionnaire"),
-        ("scenarios_dir", Path("scenarios")),  # a path for a str
         ("api_keys", ["sk-a", "sk-b"]),
         ("tls", False),
         ("extra", {}),
@@ -82,6 +81,7 @@ def test_values_of_the_declared_types_are_taken(name: str, value: object) -> Non
     [
         ("port", True, "port must be int, not bool True"),  # a bool is an int to Python, not to a port
         ("host", None, "host must be str, not NoneType None"),
+        ("scenarios_dir", Path("s"), "scenarios_dir must be str or None, not PosixPath PosixPath('s')"),
         ("tls", "yes", "tls must be bool, not str 'yes'"),
         ("api_keys", ["sk-a", 3], "api_keys must be tuple[str, ...], not list ['sk-a', 3]"),
     ],
