@@ -25,6 +25,8 @@ MERGED = {
     "conversation.item.input_audio_transcription.delta",
 }
 ARROWS = {"client": "→", "server": "←", "engine": "·"}
+# What every journal record carries besides its content (server/journal.py's stamp, the reader's "from").
+_STAMP_KEYS = ("seq", "t", "ms", "from")
 
 
 # A --trace-dir's files that are not sessions' (mockengine/server/chat_routes.py): one line per request.
@@ -74,7 +76,13 @@ def _kind(record: dict[str, Any]) -> str:
         return str(event.get("type", "<no type>"))
     if "binary_bytes" in record:
         return "<binary frame>"
-    return "<not JSON>"
+    if "raw" in record:  # a client text frame that did not parse (server/journal.py)
+        return "<not JSON>"
+    if "event" in record:  # JSON, but an array, a string or a number
+        return "<not an object>"
+    # A JSON object of no shape a journal or trace writes ({"a": 1}, a line of another tool's log): it
+    # was labelled <not JSON>. Its keys are its gist.
+    return "<unknown event>"
 
 
 def _audio_ms(record: dict[str, Any]) -> float:
@@ -118,6 +126,8 @@ def gist(record: dict[str, Any]) -> str:
         return repr(_short(record["raw"], 80))
     if "binary_bytes" in record:
         return f"{record['binary_bytes']} bytes"
+    if "event" not in record:  # an object of unknown shape (see _kind)
+        return "keys " + ", ".join(k for k in record if k not in _STAMP_KEYS)
     event = record.get("event")
     if not isinstance(event, dict):
         return _short(event)

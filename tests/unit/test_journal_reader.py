@@ -62,3 +62,24 @@ def test_lines_that_are_not_objects_are_skipped(tmp_path: Path) -> None:
     assert out.getvalue().splitlines()[1:] == [
         "    0.005s ← session.created                              sess_c"
     ]
+
+
+def test_an_object_of_unknown_shape_is_labelled_so_with_its_keys(tmp_path: Path) -> None:
+    """A JSON object that is no journal or trace record was labelled '<not JSON>' (and 'null')."""
+    path = tmp_path / "events.jsonl"
+    records = [
+        {"from": "server", "ms": 5.0, "event": {"type": "session.created", "session": {"id": "sess_d"}}},
+        {"level": "info", "msg": "started"},  # another tool's log line
+        {"seq": 3, "from": "client", "ms": 6.0, "raw": "hello", "chars": 5},  # a text frame, not JSON
+        {"seq": 4, "from": "client", "ms": 7.0, "event": [1, 2]},  # JSON, not an object
+    ]
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    out = io.StringIO()
+    assert print_timeline(str(path), out=out) == 0
+    lines = [" ".join(line.split()) for line in out.getvalue().splitlines()[1:]]
+    assert lines == [
+        "0.005s ← session.created sess_d",
+        "0.000s ? <unknown event> keys level, msg",
+        "0.006s → <not JSON> 'hello'",
+        "0.007s → <not an object> [1, 2]",
+    ]
