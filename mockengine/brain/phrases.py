@@ -274,7 +274,10 @@ def reply_to_words(
         return remembered
     introduced = facts.given_name(words) if not is_question(words) else None
     if introduced is not None:  # "My name is Ada." is an introduction, not words to echo
-        return f"Nice to meet you, {introduced}."
+        welcome = f"Nice to meet you, {introduced}."
+        asked = _asked_after_introduction(words)
+        # "My name is Ada. Tell me a story." asks for something too: a model welcomes, then does it.
+        return f"{welcome} {reply_to_words(asked, rng, persona, covered, earlier)}" if asked else welcome
     for pattern, templates in _SOCIAL:
         if pattern.search(words):
             return pick(rng, templates, persona=persona)
@@ -294,6 +297,17 @@ def reply_to_words(
     if is_question(words):
         return f"{pick(rng, _ASKED, echo=echo)} {fact or rng.choice(_UNKNOWN_ANSWER)}"
     return f"{pick(rng, _SAID, echo=echo)} {fact or rng.choice(_FOLLOW_UP)}"
+
+
+def _asked_after_introduction(words: str) -> str | None:
+    """The sentences after an introduction when they ask for something made (a story, a joke, a poem):
+    "My name is Ada. Tell me a story." → "Tell me a story."; None otherwise (a statement after the
+    name is still only an introduction)."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", words.strip()) if s]
+    rest = " ".join(sentences[1:])
+    if rest and (_STORY_REQUEST.search(rest) or composing.requested(rest) is not None):
+        return rest
+    return None
 
 
 # A request to hear the last answer again: "say that again", "can you repeat that?", "come again?",

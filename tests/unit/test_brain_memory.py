@@ -73,6 +73,23 @@ def test_an_introduction_is_welcomed(words: str, answer: str) -> None:
     assert reply_text([said(words, 0)]) == answer
 
 
+@pytest.mark.parametrize(
+    ("words", "starts", "made"),
+    [
+        ("My name is Ada. Tell me a story.", "Nice to meet you, Ada. ", "story"),
+        ("Hi, I'm Ada. Tell me a joke.", "Nice to meet you, Ada. ", "Here's one:"),
+    ],
+)
+def test_a_request_after_an_introduction_is_done_too(words: str, starts: str, made: str) -> None:
+    # It was the welcome alone ("Nice to meet you, Ada."): the story or joke asked for never came.
+    reply = reply_text([said(words, 0)]) or ""
+    assert reply.startswith(starts) and made in reply
+
+
+def test_a_statement_after_an_introduction_stays_a_welcome() -> None:
+    assert reply_text([said("My name is Ada. I work at a bank.", 0)]) == "Nice to meet you, Ada."
+
+
 @pytest.mark.parametrize("words", ["I'm tired.", "I am fine, thanks.", "Is my name Ada?"])
 def test_other_words_about_the_user_are_no_introduction(words: str) -> None:
     assert "Nice to meet you" not in (reply_text([said(words, 0)]) or "")
