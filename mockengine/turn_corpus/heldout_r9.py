@@ -20,6 +20,7 @@ prepositions 1/58), at medium 33/432 (7.6 %), at low 2/432 (0.5 %). Finished tur
 speech end -> speech_stopped: complete statements 356 ms, all finished 350 ms; every finished turn within
 the eagerness's max wait (332/332 at each eagerness). Cost per pause: one whisper call with word
 timings, median 387 ms, p95 767 ms (2,131 calls); prosody 18.7 ms. Nothing was chosen with it.
+Round 10 (2026-12-03) tuned on it: it is burned (docs/turn-detection.md, "Round 10").
 
 Counts: COMPLETE 88, QUESTIONS 46, ONE_WORD 32, MID_THOUGHT 216 (article 33, preposition 33,
 conjunction 39, filler 33, list 38, opener 40); 382 texts in all.
