@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from mockengine.audio.pcm import BYTES_PER_SAMPLE, INPUT_RATE_HZ
-from mockengine.audio.resample import StreamResampler, resample_pcm16
+from mockengine.audio.resample import resample_pcm16
 
 G711_RATE_HZ = 8_000
 """Sample rate of `audio/pcmu` and `audio/pcma` in the Realtime API."""
@@ -136,10 +136,22 @@ def from_pcm16_24k(pcm: bytes, format_type: str) -> bytes:
     raise ValueError(f"Unsupported audio format type: {format_type!r}")
 
 
-STREAM_QUALITY = "QQ"
-"""soxr recipe for G.711 appends resampled as one stream: its cubic interpolator holds back 5 output
-samples (0.2 ms) where the 'HQ' filter holds back tens of milliseconds and releases them in bursts, which
-would delay turn detection on a phone line."""
+_UPSAMPLE = INPUT_RATE_HZ // G711_RATE_HZ  # 3
+_TAPS_PER_PHASE = 24
+
+
+def _interpolation_filter() -> np.ndarray:
+    """Kaiser-windowed sinc low-pass at 24 kHz cutting at 4 kHz (the G.711 band), gain 3 for the zeros
+    interpolation inserts, as its 3 polyphase components (one per output phase), each reversed for
+    np.convolve's 'valid' mode."""
+    taps = _UPSAMPLE * _TAPS_PER_PHASE
+    t = np.arange(taps) - (taps - 1) / 2
+    cutoff = 0.5 / _UPSAMPLE  # in cycles per output sample
+    h = 2 * cutoff * np.sinc(2 * cutoff * t) * np.kaiser(taps, 8.0) * _UPSAMPLE
+    return np.stack([h[phase::_UPSAMPLE] for phase in range(_UPSAMPLE)])
+
+
+_PHASES = _interpolation_filter()
 
 
 class G711InputStream:
@@ -148,35 +160,40 @@ class G711InputStream:
 
     A telephone bridge appends 20 ms frames (160 G.711 bytes). Resampling each frame as a clip of its own
     put soxr's edge transient at every frame boundary: clicks 50 times a second, up to 14 395 (of 20 159
-    peak) from the clip decoded whole on a spoken question. One stream resampler gives the same samples
-    however the audio is split. It holds back 5 samples: ``flush()`` releases them (a commit) and starts
-    afresh; a change of input format flushes the old stream before the new one starts.
+    peak) from the clip decoded whole on a spoken question. Here one polyphase interpolator (a 72-tap
+    low-pass at the G.711 band's 4 kHz, kept across appends) makes 3 samples of each 8 kHz sample: the
+    same output however the audio is split, exactly 3 × the samples appended (nothing held back, so a
+    commit of 100 ms of G.711 is 100 ms), nothing above 4 kHz added, and the whole stream 1.5 ms later
+    than the line (the filter's delay; a soxr stream resampler holds tens of milliseconds back and
+    releases them in bursts, which would delay turn detection). A change of input format starts afresh.
     """
 
     def __init__(self) -> None:
         self.format_type = FORMAT_PCM
-        self._resampler: StreamResampler | None = None
+        self._history = np.zeros(_TAPS_PER_PHASE - 1, dtype=np.float64)
 
     def decode(self, data: bytes, format_type: str) -> bytes:
-        """``data`` in ``format_type`` → the PCM16 24 kHz it completes (with the previous format's held
-        samples first when the format changed).
+        """``data`` in ``format_type`` → PCM16 24 kHz, 3 samples per G.711 byte (``audio/pcm`` passes).
 
         Raises:
             ValueError: unknown ``format_type``.
         """
         if format_type not in AUDIO_FORMAT_TYPES:
             raise ValueError(f"Unsupported audio format type: {format_type!r}")
-        held = b""
         if format_type != self.format_type:
-            held = self.flush()
             self.format_type = format_type
-        if format_type == FORMAT_PCM:
-            return held + data if held else data
-        if self._resampler is None:
-            self._resampler = StreamResampler(G711_RATE_HZ, INPUT_RATE_HZ, STREAM_QUALITY)
-        pcm_8k = ulaw_to_pcm16(data) if format_type == FORMAT_PCMU else alaw_to_pcm16(data)
-        return held + self._resampler.push(pcm_8k)
+            self.reset()
+        if format_type == FORMAT_PCM or not data:
+            return data
+        table = _ULAW_TO_PCM16 if format_type == FORMAT_PCMU else _ALAW_TO_PCM16
+        samples = table[np.frombuffer(data, dtype=np.uint8)].astype(np.float64)
+        extended = np.concatenate((self._history, samples))
+        self._history = extended[len(extended) - (_TAPS_PER_PHASE - 1) :]
+        out = np.empty((len(samples), _UPSAMPLE))
+        for phase in range(_UPSAMPLE):
+            out[:, phase] = np.convolve(extended, _PHASES[phase], mode="valid")
+        return np.clip(np.rint(out.reshape(-1)), -32768, 32767).astype(_PCM16).tobytes()
 
-    def flush(self) -> bytes:
-        """The samples held back, and a fresh stream for what comes next."""
-        return self._resampler.flush() if self._resampler is not None else b""
+    def reset(self) -> None:
+        """Forget the past (a cleared buffer, a new format): the next append starts from line silence."""
+        self._history = np.zeros(_TAPS_PER_PHASE - 1, dtype=np.float64)

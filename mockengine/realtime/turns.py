@@ -99,8 +99,7 @@ class UserTurns:
         appended so far, so a client that tracks "the user is speaking" is not left waiting. Speech
         going on after the commit is a fresh onset (a new detector): a new ``speech_started``, a new item
         id. The live service's events here are not public: chosen, docs/realtime-protocol.md."""
-        held = self.input_stream.flush()  # the G.711 stream's last samples belong to this turn
-        step = self._take_pcm(held, now_ms) if held else Step()
+        step = Step()
         if self.buffer.buffered_ms < MIN_COMMIT_MS:
             raise errors.commit_empty(self.buffer.buffered_ms)
         end_ms = self.buffer.total_ms
@@ -120,7 +119,7 @@ class UserTurns:
         "the user is speaking" is not left waiting; no ``committed`` follows (its item never exists).
         The live service's events here are not public: chosen, docs/realtime-protocol.md. Speech going
         on after the clear is a fresh onset (a new detector): a new ``speech_started``, a new item id."""
-        self.input_stream.flush()  # held samples of the cleared audio go with it
+        self.input_stream.reset()  # the cleared audio is no context for what comes next
         end_ms = self.buffer.total_ms
         self.buffer.clear()
         item_id = self._transition(TurnEvent.CLEAR)

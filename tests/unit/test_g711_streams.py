@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 
+import numpy as np
+
 from mockengine.audio.g711 import G711InputStream, from_pcm16_24k
 from mockengine.engines.fakes import FakeSynthesizer
 from mockengine.protocol import client_events as ce
@@ -45,7 +47,7 @@ def test_appends_in_20_ms_frames_are_the_clip_appended_whole() -> None:
     ulaw = caller_ulaw()
     framed = committed_pcm([ulaw[i : i + FRAME_BYTES] for i in range(0, len(ulaw), FRAME_BYTES)])
     assert framed == committed_pcm([ulaw])
-    assert len(framed) == len(ulaw) * 3 * 2  # every sample, the held-back ones flushed by the commit
+    assert len(framed) == len(ulaw) * 3 * 2  # 3 samples of PCM16 24 kHz per G.711 byte, none held back
 
 
 def test_odd_sized_appends_are_the_same_stream_too() -> None:
@@ -59,15 +61,24 @@ def test_odd_sized_appends_are_the_same_stream_too() -> None:
     assert committed_pcm(pieces) == committed_pcm([ulaw])
 
 
-def test_a_format_change_flushes_the_old_stream_first() -> None:
+def test_a_format_change_starts_afresh_and_pcm_passes() -> None:
     stream = G711InputStream()
     ulaw, alaw = b"\x00\x7f" * 400, b"\xd5\x55" * 400
-    out = stream.decode(ulaw, "audio/pcmu") + stream.decode(alaw, "audio/pcma") + stream.flush()
-    assert len(out) == (len(ulaw) + len(alaw)) * 3 * 2
-    again = G711InputStream()
+    switched = stream.decode(ulaw, "audio/pcmu") + stream.decode(alaw, "audio/pcma")
+    assert len(switched) == (len(ulaw) + len(alaw)) * 3 * 2
+    assert switched[len(ulaw) * 6 :] == G711InputStream().decode(alaw, "audio/pcma")
     pcm_tail = b"\x01\x00" * 10
-    joined = again.decode(ulaw, "audio/pcmu") + again.decode(pcm_tail, "audio/pcm")
-    assert len(joined) == len(ulaw) * 6 + len(pcm_tail) and joined.endswith(pcm_tail)
+    assert stream.decode(pcm_tail, "audio/pcm") == pcm_tail
+
+
+def test_nothing_above_the_g711_band_is_added() -> None:
+    """An interpolator that is no low-pass (soxr's quick cubic one) mirrors the 0–4 kHz band above 4 kHz,
+    energy a telephone line never carries."""
+    ulaw = caller_ulaw()
+    pcm = np.frombuffer(G711InputStream().decode(ulaw, "audio/pcmu"), "<i2").astype(float)
+    power = np.abs(np.fft.rfft(pcm)) ** 2
+    above_4k = power[int(len(power) * 4_400 / 12_000) :].sum()
+    assert above_4k / power.sum() < 1e-4
 
 
 def test_reply_deltas_join_into_each_sentence_encoded_whole() -> None:
