@@ -7,15 +7,17 @@ from __future__ import annotations
 import base64
 import json
 import re
+import wave
 from typing import Any
 
 import aiohttp
 import numpy as np
 
-from mockengine.audio.g711 import alaw_to_pcm16
+from mockengine.audio.g711 import G711InputStream, alaw_to_pcm16, from_pcm16_24k
 from mockengine.engines.fakes import tone_hz
+from mockengine.server.state import JOURNAL
 from tests.phone_bridge import sample_session_update
-from tests.speech import validate_server_event
+from tests.speech import DATA, load_wav_24k, validate_server_event
 
 TELL_A_STORY = {
     "type": "message",
@@ -196,3 +198,22 @@ async def test_a_caller_hanging_up_mid_reply_frees_the_session(engine) -> None:
         assert done["response"]["status"] == "completed" and audio
         await again.ws.close()
     await eng.wait_until_idle()
+
+
+async def test_a_calls_journal_holds_the_callers_audio_as_one_stream(engine, tmp_path) -> None:
+    """The journal's input_audio.wav of a G.711 call is the line decoded as one stream (it decoded each
+    20 ms append on its own: a click at every frame)."""
+    eng = await engine(journal_dir=str(tmp_path))
+    caller = from_pcm16_24k(load_wav_24k(DATA / "question.wav"), "audio/pcmu")
+    async with aiohttp.ClientSession() as http:
+        line = await open_line(http, eng.url, sample_session_update("audio/pcmu"))
+        for offset in range(0, len(caller), 160):
+            chunk = base64.b64encode(caller[offset : offset + 160]).decode()
+            await line.send({"type": "input_audio_buffer.append", "audio": chunk})
+        session_id = line.seen[0]["session"]["id"]
+        await line.ws.close()
+    await eng.wait_until_idle()
+    eng.app[JOURNAL].drain()
+    with wave.open(str(tmp_path / session_id / "input_audio.wav"), "rb") as handle:
+        journaled = handle.readframes(handle.getnframes())
+    assert journaled == G711InputStream().decode(caller, "audio/pcmu")
