@@ -319,6 +319,10 @@ class ScriptedBrain:
         again = self._said_again(turn)
         if again is not None:
             return again
+        if situation.heard_is_current and trigger.text:
+            greeting = phrases.greeting_asked(trigger.text, rng, name)
+            if greeting is not None:
+                return Reply(greeting, rule="builtin.greeting_asked")
         if turn.may_call:
             call = self._builtin_call(turn)
             if call is not None:

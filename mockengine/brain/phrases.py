@@ -239,6 +239,32 @@ def instructed(instructions: str, rng: random.Random, persona: str) -> str | Non
     return None
 
 
+# The Twilio samples' "AI speaks first" item, a user message: Greet the user with 'Hello there! I am …'.
+# Greedy to the last quote, so the apostrophes of "I'm" inside the greeting stay in it.
+_GREET_WHOM = re.compile(_PLEASE + r"(?:greet|welcome)\s+" + _WHOM + r"\b", re.I)
+_GREET_WITH_QUOTED = re.compile(
+    _PLEASE
+    + r"(?:greet|welcome)\s+"
+    + _WHOM
+    + r"\s+(?:with|by saying)\s*:?\s*[\"'“‘](?P<text>.+)[\"'”’]\s*[.!]?\s*$",
+    re.I | re.S,
+)
+
+
+def greeting_asked(words: str, rng: random.Random, persona: str) -> str | None:
+    """What to say when a user message tells the assistant to greet the user ("Greet the user with
+    'Hello there! I am an AI voice assistant …'", the AI-speaks-first item of
+    twilio-samples/speech-assistant-openai-realtime-api-python and -node): the quoted greeting as given,
+    else a greeting of its own, as a model follows it; None for any other words."""
+    words = words.strip()
+    quoted = _GREET_WITH_QUOTED.match(words)
+    if quoted is not None and quoted.group("text").strip():
+        return quoted.group("text").strip()
+    if _GREET_WHOM.match(words):
+        return pick(rng, _GREETINGS, persona=persona)
+    return None
+
+
 def _to_the_user(words: str) -> str:
     """Words about the user, said to them: "their order" → "your order", "the user is" → "you are"."""
     for pattern, replacement in _TO_THE_USER:

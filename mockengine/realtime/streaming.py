@@ -53,6 +53,21 @@ class _Sentence:
     pcm: bytes | None = None
     sent_bytes: int = 0
     words_sent: int = 0
+    # (output format, the whole sentence in it): G.711 deltas are slices of the sentence encoded once.
+    encoded: tuple[str, bytes] | None = None
+
+    def encoded_slice(self, start_bytes: int, end_bytes: int, format_type: str) -> bytes:
+        """The sentence's PCM16 24 kHz ``[start_bytes:end_bytes]`` in ``format_type``, cut from the whole
+        sentence resampled once: resampling each delta as a clip of its own put soxr's edge transient at
+        every delta boundary (clicks every 200 ms on a phone line, up to 7 040 of 20 159 peak on a spoken
+        question). Slices of one encoding join into exactly that encoding."""
+        assert self.pcm is not None
+        if format_type == "audio/pcm":
+            return self.pcm[start_bytes:end_bytes]
+        if self.encoded is None or self.encoded[0] != format_type:
+            self.encoded = (format_type, from_pcm16_24k(self.pcm, format_type))
+        whole = self.encoded[1]
+        return whole[start_bytes * len(whole) // len(self.pcm) : end_bytes * len(whole) // len(self.pcm)]
 
     @property
     def is_sent(self) -> bool:
@@ -376,7 +391,8 @@ class ResponseStreamer:
         # just written count too: with none left, no audio, as a started audio token would overshoot).
         budget_bytes = self._output_tokens_left() * ASSISTANT_AUDIO_MS_PER_TOKEN * BYTES_PER_MS
         chunk_bytes = int(min(chunk_bytes, budget_bytes) // 2 * 2)
-        chunk = sentence.pcm[sentence.sent_bytes : sentence.sent_bytes + chunk_bytes]
+        start_bytes = sentence.sent_bytes
+        chunk = sentence.pcm[start_bytes : start_bytes + chunk_bytes]
         if not chunk:
             return events
         sentence.sent_bytes += len(chunk)
@@ -385,18 +401,14 @@ class ResponseStreamer:
         if not isinstance(audio, bytearray):  # truncated while still being sent: its bytes, growing again
             audio = self._message.audio = bytearray(bytes(audio))  # (a message being written never spills)
         audio += chunk
-        delta = encode_base64_audio(self._encode(chunk))
+        kind = self.response.params.output_format.get("type", "audio/pcm")
+        delta = encode_base64_audio(sentence.encoded_slice(start_bytes, start_bytes + len(chunk), kind))
         events.append(se.response_output_audio_delta(self.ids.event(), self._delta_part(), delta=delta))
         if pacing.pace > 0:
             self._next_delta_due_ms = (
                 max(self._next_delta_due_ms, now_ms - 50) + len(chunk) / BYTES_PER_MS / pacing.pace
             )
         return events
-
-    def _encode(self, pcm16: bytes) -> bytes:
-        """Audio in the response's output format (G.711 at 8 kHz for pcmu/pcma)."""
-        kind = self.response.params.output_format.get("type", "audio/pcm")
-        return pcm16 if kind == "audio/pcm" else from_pcm16_24k(pcm16, kind)
 
     def _close_message(self, status: str) -> Events:
         message = self._message

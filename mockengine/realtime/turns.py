@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mockengine.audio.g711 import G711InputStream
 from mockengine.audio.vad import FrameClassifier
 from mockengine.engines.stt import WordTiming
 from mockengine.protocol import client_events as ce
@@ -46,6 +47,7 @@ class UserTurns:
         self.items = items
         self.responses = responses
         self.buffer = InputAudioBuffer()
+        self.input_stream = G711InputStream()  # appends in G.711 decoded as one stream
         config = ctx.turn_detection
         self.classifier = FrameClassifier(threshold=_frame_threshold(config))
         self.state = TurnState.MANUAL if config is None else TurnState.LISTENING
@@ -67,7 +69,10 @@ class UserTurns:
     def append_audio(self, audio: bytes, now_ms: float) -> Step:
         """An append's audio (in the session's input format); ``RealtimeSession.receive_audio`` calls it
         without an event object."""
-        pcm = self.items.decode_input_audio(audio)
+        return self._take_pcm(self.input_stream.decode(audio, self.ctx.view.input_format.type), now_ms)
+
+    def _take_pcm(self, pcm: bytes, now_ms: float) -> Step:
+        """Decoded input audio into the buffer, the classifier and turn detection."""
         buffer = self.buffer
         limit_ms = self.ctx.options.max_input_buffer_ms
         if buffer.held_bytes + len(pcm) > limit_ms * 48:  # 48 bytes of PCM16 24 kHz per ms
@@ -94,11 +99,11 @@ class UserTurns:
         appended so far, so a client that tracks "the user is speaking" is not left waiting. Speech
         going on after the commit is a fresh onset (a new detector): a new ``speech_started``, a new item
         id. The live service's events here are not public: chosen, docs/realtime-protocol.md."""
+        step = Step()
         if self.buffer.buffered_ms < MIN_COMMIT_MS:
             raise errors.commit_empty(self.buffer.buffered_ms)
         end_ms = self.buffer.total_ms
         closed = self._transition(TurnEvent.COMMIT)
-        step = Step()
         if closed is not None:
             step.events.append(
                 se.input_audio_buffer_speech_stopped(
@@ -114,6 +119,7 @@ class UserTurns:
         "the user is speaking" is not left waiting; no ``committed`` follows (its item never exists).
         The live service's events here are not public: chosen, docs/realtime-protocol.md. Speech going
         on after the clear is a fresh onset (a new detector): a new ``speech_started``, a new item id."""
+        self.input_stream.reset()  # the cleared audio is no context for what comes next
         end_ms = self.buffer.total_ms
         self.buffer.clear()
         item_id = self._transition(TurnEvent.CLEAR)

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from mockengine.audio.g711 import to_pcm16_24k
+from mockengine.audio.g711 import G711InputStream
 
 log = logging.getLogger("mockengine.journal")
 RAW_TEXT_KEPT = 64 * 1024
@@ -109,6 +109,9 @@ class _SessionFiles:
         self.directory = directory
         self.lines: IO[str] = (directory / "events.jsonl").open("a", encoding="utf-8")
         self.wavs: dict[str, _WavStream] = {}
+        # G.711 into each WAV as one stream: decoded append by append (delta by delta), soxr's edge
+        # transient clicked at every 20 ms frame (200 ms delta) of a phone call's journal.
+        self.decoders: dict[str, G711InputStream] = {}
         self.response_formats: dict[str, str] = {}
 
     def wav(self, name: str) -> _WavStream:
@@ -125,7 +128,11 @@ class _SessionFiles:
             data = base64.b64decode(b64, validate=True)
         except (binascii.Error, ValueError):
             return {"invalid_base64": b64[:200], "chars": len(b64)}
-        pcm = data if fmt == "audio/pcm" else to_pcm16_24k(data, fmt)
+        pcm = (
+            data
+            if fmt == "audio/pcm"
+            else self.decoders.setdefault(name, G711InputStream()).decode(data, fmt)
+        )
         start_ms, duration_ms = self.wav(name).write(pcm)
         # Three decimals: one sample is 1/24 ms, so a reference gives back the exact bytes (replay).
         return {"wav": name, "start_ms": round(start_ms, 3), "duration_ms": round(duration_ms, 3)}

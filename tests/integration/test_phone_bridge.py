@@ -1,0 +1,210 @@
+"""A telephone bridge written as the Twilio samples write it (tests/phone_bridge.py), pointed at the engine
+with only the URL changed, and a fake phone feeding it a spoken question as 20 ms G.711 frames at
+real-time pace: what such a bridge depends on. The reference samples are
+twilio-samples/speech-assistant-openai-realtime-api-python (main.py @d70e251) and its Node twin
+(index.js @e0b6f63); openai/openai-realtime-twilio-demo speaks the beta protocol only (docs/
+client-compatibility.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import math
+import wave
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import aiohttp
+import numpy as np
+import pytest
+from openai import AsyncOpenAI
+
+from mockengine.audio.g711 import alaw_to_pcm16, ulaw_to_pcm16
+from tests.phone_bridge import GREETING, SYSTEM_MESSAGE, Bridge, Phone, g711_of, sample_session_update
+from tests.speech import DATA, load_wav_24k, validate_server_event, word_error_rate
+
+pytestmark = pytest.mark.models
+QUESTION = "What is the capital of France?"
+# The samples' URL: the Python one adds temperature and voice as query parameters.
+QUERY = "?model=gpt-realtime&temperature=0.8&voice=alloy"
+
+
+@asynccontextmanager
+async def call(eng: Any, format_type: str, session: dict[str, Any] | None = None) -> AsyncIterator[Bridge]:
+    """A bridge connected as the samples connect, its session set up, relaying for a fake phone."""
+    phone = Phone(format_type)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{eng.url}/realtime{QUERY}", headers={"Authorization": "Bearer sk-phone"}) as ws,
+    ):
+        bridge = Bridge(phone, ws)
+        await bridge.send(session or sample_session_update(format_type))
+        tasks = [
+            asyncio.create_task(bridge.receive_from_phone()),
+            asyncio.create_task(bridge.send_to_phone()),
+        ]
+        try:
+            yield bridge
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    for event in bridge.events:
+        validate_server_event(event)
+    assert bridge.of_type("error") == []
+
+
+def decoded(g711: bytes, format_type: str) -> np.ndarray:
+    pcm = ulaw_to_pcm16(g711) if format_type == "audio/pcmu" else alaw_to_pcm16(g711)
+    return np.frombuffer(pcm, "<i2")
+
+
+async def heard(eng: Any, g711: bytes, format_type: str) -> str:
+    """What whisper (the engine's transcription endpoint) hears in G.711 audio, sent as an 8 kHz WAV."""
+    wav = io.BytesIO()
+    with wave.open(wav, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        out.writeframes(decoded(g711, format_type).tobytes())
+    async with AsyncOpenAI(api_key="sk-phone", base_url=f"{eng.http_url}/v1") as client:
+        result = await client.audio.transcriptions.create(
+            model="whisper-1", file=("reply.wav", wav.getvalue())
+        )
+    return result.text
+
+
+def reply_audio(bridge: Bridge, response_id: str) -> bytes:
+    return b"".join(
+        base64.b64decode(e["delta"])
+        for e in bridge.of_type("response.output_audio.delta")
+        if e["response_id"] == response_id
+    )
+
+
+@pytest.mark.parametrize("format_type", ["audio/pcmu", "audio/pcma"])
+async def test_a_caller_is_answered_in_g711(engine, format_type) -> None:
+    eng = await engine()
+    session = sample_session_update(format_type)
+    if format_type == "audio/pcma":  # as openai-realtime-twilio-demo asks (its beta config, in GA words)
+        session["session"]["audio"]["input"]["transcription"] = {"model": "whisper-1"}
+    async with call(eng, format_type, session) as bridge:
+        bridge.phone.say(g711_of(load_wav_24k(DATA / "question.wav"), format_type), at_ms=400)
+        await bridge.phone.run(
+            lambda: (
+                bool(bridge.of_type("response.done")) and not bridge.phone.unplayed and not bridge.mark_queue
+            )
+        )
+        if format_type == "audio/pcma":
+            await asyncio.wait_for(
+                _until(lambda: bridge.of_type("conversation.item.input_audio_transcription.completed")), 30
+            )
+
+    # session.updated echoes the formats as given, and the rest of the samples' config
+    updated = bridge.of_type("session.updated")[0]["session"]
+    assert updated["audio"]["input"]["format"] == {"type": format_type}
+    assert updated["audio"]["output"]["format"] == {"type": format_type}
+    assert updated["audio"]["output"]["voice"] == "alloy"
+    assert updated["audio"]["input"]["turn_detection"]["type"] == "server_vad"
+    assert updated["output_modalities"] == ["audio"] and updated["instructions"] == SYSTEM_MESSAGE
+    assert updated["model"] == "gpt-realtime"
+
+    # the events the samples log, in the order a spoken turn has them
+    logged = [
+        e["type"]
+        for e in bridge.events
+        if e["type"].startswith("input_audio_buffer.")
+        or e["type"] in ("response.done", "rate_limits.updated")
+    ]
+    assert logged == [
+        "input_audio_buffer.speech_started",
+        "input_audio_buffer.speech_stopped",
+        "input_audio_buffer.committed",
+        "response.done",
+        "rate_limits.updated",
+    ]
+    started = bridge.of_type("input_audio_buffer.speech_started")[0]
+    assert 400 + 500 - 300 - 40 <= started["audio_start_ms"] <= 400 + 500 - 300 + 40  # speech 500 ms in
+
+    done = bridge.of_type("response.done")[0]["response"]
+    assert done["status"] == "completed"
+    assert done["audio"]["output"]["format"] == {"type": format_type}
+    audio = reply_audio(bridge, done["id"])
+    deltas = [e for e in bridge.of_type("response.output_audio.delta") if e["response_id"] == done["id"]]
+    assert all(0 < len(base64.b64decode(e["delta"])) <= 2000 * 8 for e in deltas)
+    # the reply is speech at 8 kHz, as long as the usage counts it (one output audio token per 50 ms)
+    usage = done["usage"]
+    assert usage["output_token_details"]["audio_tokens"] == math.ceil(len(audio) / 8 / 50)
+    assert usage["input_token_details"]["audio_tokens"] > 0
+    assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"]
+    samples = decoded(audio, format_type).astype(float)
+    assert np.sqrt(np.mean(samples**2)) > 500  # not line silence
+    transcript = bridge.of_type("response.output_audio_transcript.done")[0]["transcript"]
+    assert "capital" in transcript  # whisper tiny.en hears the 8 kHz question as "capital o… France/friends"
+    assert word_error_rate(transcript, await heard(eng, audio, format_type)) <= 0.35
+
+    # the phone played all of it and acknowledged every mark
+    assert bytes(bridge.phone.played).endswith(audio) and bridge.mark_queue == []
+    if format_type == "audio/pcma":
+        user_words = bridge.of_type("conversation.item.input_audio_transcription.completed")[0]["transcript"]
+        assert word_error_rate(QUESTION, user_words) <= 0.4, user_words
+
+
+async def _until(check: Any) -> None:
+    while not check():
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize("audio_pace", [1.0, 3.0])
+async def test_ai_speaks_first_and_the_caller_barges_in(engine, audio_pace) -> None:
+    """The samples' "AI speaks first" greeting, then the caller talks over it: speech_started, the
+    bridge's clear and its truncate at the elapsed line time since the greeting's first delta. At pace 1
+    the greeting is still being written when the caller speaks (the engine cancels it, turn_detected);
+    at 3, 5 s in, it was (on a machine that is not too loaded) written already, and only the truncate
+    cuts it."""
+    eng = await engine(audio_pace=audio_pace)
+    async with call(eng, "audio/pcmu") as bridge:
+        await bridge.greet()
+        await bridge.phone.run(lambda: bool(bridge.phone.played.strip(b"\xff")), max_ms=20_000)
+        speaks_at_ms = bridge.phone.timestamp_ms + (2_000 if audio_pace == 1.0 else 4_500)
+        bridge.phone.say(g711_of(load_wav_24k(DATA / "question.wav"), "audio/pcmu"), at_ms=speaks_at_ms)
+        await bridge.phone.run(lambda: len(bridge.of_type("response.done")) == 2, max_ms=60_000)
+
+    greeting, answer = bridge.of_type("response.done")
+    first_transcript = bridge.of_type("response.output_audio_transcript.done")[0]["transcript"]
+    # the quoted greeting, up to where a cancel cut it
+    assert first_transcript.startswith("Hello there!") and GREETING.split("'")[1].startswith(first_transcript)
+    item_id = greeting["response"]["output"][0]["id"]
+    truncate = next(e for e in bridge.sent if e["type"] == "conversation.item.truncate")
+    truncated = bridge.of_type("conversation.item.truncated")[0]
+    assert truncate["item_id"] == truncated["item_id"] == item_id
+    assert truncated["audio_end_ms"] == truncate["audio_end_ms"] > 2_000
+    assert bridge.phone.clears == 1 and bridge.phone.dropped_bytes > 0
+    started = bridge.of_type("input_audio_buffer.speech_started")[0]
+    assert bridge.events.index(started) < bridge.events.index(truncated)
+    if audio_pace == 1.0 or greeting["response"]["status"] != "completed":
+        assert greeting["response"]["status"] == "cancelled"
+        assert greeting["response"]["status_details"] == {"type": "cancelled", "reason": "turn_detected"}
+    assert answer["response"]["status"] == "completed"
+    assert "capital" in answer["response"]["output"][0]["content"][0]["transcript"]
+
+
+async def test_the_cut_greeting_keeps_what_was_played(engine) -> None:
+    """After the samples' truncate, the item holds the audio up to the cut and no transcript, so the
+    reply to the interruption knows nothing the caller did not hear (reference §3.7)."""
+    eng = await engine(audio_pace=1.0)
+    async with call(eng, "audio/pcmu") as bridge:
+        await bridge.greet()
+        await bridge.phone.run(lambda: bool(bridge.phone.played.strip(b"\xff")), max_ms=20_000)
+        bridge.phone.say(
+            g711_of(load_wav_24k(DATA / "question.wav"), "audio/pcmu"), bridge.phone.timestamp_ms + 1_500
+        )
+        await bridge.phone.run(lambda: bool(bridge.of_type("conversation.item.truncated")), max_ms=30_000)
+        truncated = bridge.of_type("conversation.item.truncated")[0]
+        await bridge.send({"type": "conversation.item.retrieve", "item_id": truncated["item_id"]})
+        await bridge.phone.run(lambda: bool(bridge.of_type("conversation.item.retrieved")), max_ms=60_000)
+    content = bridge.of_type("conversation.item.retrieved")[0]["item"]["content"][0]
+    assert content["transcript"] is None
+    assert len(base64.b64decode(content["audio"])) == truncated["audio_end_ms"] * 8  # μ-law, 8 bytes a ms
