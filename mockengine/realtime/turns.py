@@ -69,10 +69,9 @@ class UserTurns:
     def append_audio(self, audio: bytes, now_ms: float) -> Step:
         """An append's audio (in the session's input format); ``RealtimeSession.receive_audio`` calls it
         without an event object."""
-        return self._take_pcm(self.input_stream.decode(audio, self.ctx.view.input_format.type), now_ms)
-
-    def _take_pcm(self, pcm: bytes, now_ms: float) -> Step:
-        """Decoded input audio into the buffer, the classifier and turn detection."""
+        fmt, stream = self.ctx.view.input_format.type, self.input_stream
+        # PCM16 skips the stream's call: this runs 50 times a second per session (docs/cpu.md).
+        pcm = audio if fmt == stream.format_type == "audio/pcm" else stream.decode(audio, fmt)
         buffer = self.buffer
         limit_ms = self.ctx.options.max_input_buffer_ms
         if buffer.held_bytes + len(pcm) > limit_ms * 48:  # 48 bytes of PCM16 24 kHz per ms
