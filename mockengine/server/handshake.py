@@ -24,6 +24,12 @@ from mockengine.protocol.session_config import SessionType
 from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
 from mockengine.settings import Settings
 
+# The live service sends ``session.created`` 3–6 ms after the 101 (reference §1), a refusal's ``error`` in
+# the same millisecond. Written together with the 101, a Node ``ws`` client reads both in one chunk and
+# emits the frame before code that awaits ``'open'`` attaches its listener (LiveKit Agents JS's
+# ``createWsConn``, ``await once(ws, 'open')``): ``session.created`` was lost for 14 of 20 connections.
+SESSION_CREATED_DELAY_S = 0.005
+
 SUBPROTOCOL_KEY_PREFIX = "openai-insecure-api-key."
 # Realtime model names the real service accepts (reference §4): families, dated and numbered variants.
 MODEL_PATTERN = re.compile(

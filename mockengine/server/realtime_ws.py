@@ -21,7 +21,13 @@ from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
-from mockengine.server.handshake import Refusal, api_key_from, check_connection, session_type
+from mockengine.server.handshake import (
+    SESSION_CREATED_DELAY_S,
+    Refusal,
+    api_key_from,
+    check_connection,
+    session_type,
+)
 from mockengine.server.journal import SessionJournal
 from mockengine.server.realtime_faults import HANDLE_HEADER, attach, connection_faults, detach
 from mockengine.server.replay import replaying
@@ -41,12 +47,6 @@ from mockengine.server.webrtc.sideband import sideband_handler
 from mockengine.server.ws_dispatch import DispatchingResponse
 
 log = logging.getLogger("mockengine.session")
-
-# The live service sends ``session.created`` 3–6 ms after the 101 (reference §1), a refusal's ``error`` in
-# the same millisecond. Written together with the 101, a Node ``ws`` client reads both in one chunk and
-# emits the frame before code that awaits ``'open'`` attaches its listener (LiveKit Agents JS's
-# ``createWsConn``, ``await once(ws, 'open')``): ``session.created`` was lost for 14 of 20 connections.
-SESSION_CREATED_DELAY_S = 0.005
 
 
 class SessionRunner(SessionLoop):

@@ -7,13 +7,15 @@ client events act on the call exactly as if they came over ``oai-events``. Sever
 they close (1000) when the call ends.
 
 Choices where the reference is silent (docs/webrtc.md): a sideband's first event is ``session.created``
-with the call's session as it is at that moment, so clients that wait for it work unchanged; an unknown
+with the call's session as it is at that moment, 5 ms after the 101 (``SESSION_CREATED_DELAY_S``), so
+clients that wait for it work unchanged; an unknown
 or ended call gets the Realtime handshake's refusal shape, an ``error`` event (``invalid_request_error``,
 code ``call_not_found``, param ``call_id``) and close 4000.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 
 from aiohttp import WSMsgType, web
@@ -25,6 +27,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.server.client_secrets import SECRET_PREFIX
 from mockengine.server.handshake import (
     REQUEST_CLOSE_CODE,
+    SESSION_CREATED_DELAY_S,
     Refusal,
     api_key_from,
     auth_refusal,
@@ -61,6 +64,12 @@ async def sideband_handler(request: web.Request) -> web.StreamResponse:
         event = se.error(IdFactory(None).event(), error=refusal.error.payload())
         await ws.send_str(codec.dumps(event))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
+        return ws
+    # As a session's own WebSocket does (realtime_ws.py): written with the 101, Node's ws emits it
+    # before code that awaits 'open' has attached its listener.
+    await asyncio.sleep(SESSION_CREATED_DELAY_S)
+    if runner.is_closing:
+        await ws.close(code=1000, message=b"call ended")
         return ws
     session = runner.session
     created = se.session_created(session.ids.event(), session=copy.deepcopy(session.config))
