@@ -145,6 +145,16 @@ class RealtimeSession:
             exc.event_id = event_id
             return self.error(exc)
 
+    def receive_pcm16(self, pcm16: bytes, now_ms: float) -> Step:
+        """Input audio that is PCM16 24 kHz whatever ``audio.input.format`` says: a WebRTC call's
+        microphone (its Opus track decoded), which the format, describing the bytes of an append, does
+        not govern. Re-encoded to a G.711 format first, each 20 ms frame was resampled as a clip of its
+        own (soxr's edge transient at every frame) and cut to the 4 kHz telephone band."""
+        try:
+            return self.turns.append_audio(pcm16, now_ms, "audio/pcm")
+        except ProtocolError as exc:
+            return self.error(exc)
+
     def error(self, exc: ProtocolError, now_ms: float | None = None) -> Step:
         """``exc`` as an ``error`` event. ``now_ms``: when the shell refused a frame (a replay moves its
         clock there); the session itself does not need it."""

@@ -53,11 +53,21 @@ class RecordedSession:
             return b""
         if "omitted_base64_chars" in ref:
             return bytes(int(ref["omitted_base64_chars"]) * 3 // 4 // 2 * 2)
-        pcm = self.wavs.get(str(ref.get("wav")))
-        if pcm is None:
+        span = self.span(ref)
+        if span is None:
             return b""
-        start = round(float(ref.get("start_ms", 0)) * 24) * 2  # 24 samples of 2 bytes a millisecond
-        return pcm[start : start + round(float(ref.get("duration_ms", 0)) * 24) * 2]
+        name, start, end = span
+        return self.wavs[name][start * 2 : end * 2]
+
+    def span(self, ref: Any) -> tuple[str, int, int] | None:
+        """Where an audio reference of the journal lies: (its WAV's name, first sample, end sample), the
+        end clamped to the WAV; None when it names no WAV of the recording."""
+        if not isinstance(ref, dict) or str(ref.get("wav")) not in self.wavs:
+            return None
+        name = str(ref.get("wav"))
+        start = round(float(ref.get("start_ms", 0)) * 24)  # 24 samples a millisecond
+        end = min(start + round(float(ref.get("duration_ms", 0)) * 24), len(self.wavs[name]) // 2)
+        return name, start, max(start, end)
 
 
 def load_session(directory: Path) -> RecordedSession:

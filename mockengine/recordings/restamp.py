@@ -57,6 +57,10 @@ class Restamper:
         self.session = session
         self.ids = ids
         self.shift_s = live_start_s - session.started_at_s
+        # (WAV name, output format) → the whole WAV in that format. A G.711 live session's deltas are
+        # slices of their response's WAV encoded once: each encoded as a clip of its own put soxr's edge
+        # transient at every 200 ms delta boundary of the replayed reply.
+        self._encoded: dict[tuple[str, str], bytes] = {}
 
     def event(self, recorded: dict[str, Any], output_format: str) -> dict[str, Any]:
         event = self._walk(copy.deepcopy(recorded))
@@ -69,8 +73,19 @@ class Restamper:
         return event
 
     def _audio(self, ref: Any, output_format: str) -> str:
-        pcm = self.session.audio(ref)
-        return b64(pcm if output_format == "audio/pcm" else from_pcm16_24k(pcm, output_format))
+        if output_format == "audio/pcm":
+            return b64(self.session.audio(ref))
+        span = self.session.span(ref)
+        if span is None:  # a --no-audio recording's silence (or nothing)
+            return b64(from_pcm16_24k(self.session.audio(ref), output_format))
+        name, start, end = span
+        whole = self._encoded.get((name, output_format))
+        if whole is None:
+            whole = self._encoded[(name, output_format)] = from_pcm16_24k(
+                self.session.wavs[name], output_format
+            )
+        samples = len(self.session.wavs[name]) // 2
+        return b64(whole[start * len(whole) // samples : end * len(whole) // samples])
 
     def _walk(self, value: Any, key: str | None = None) -> Any:
         if isinstance(value, dict):

@@ -456,3 +456,46 @@ async def test_with_dtx_the_reply_plays_whole_and_silence_is_sparse(engine):
     words = len(transcript["transcript"].split())
     heard_s = len(client.heard) / 2 / RATE_HZ
     assert heard_s > words * 0.2  # the whole reply came through, frame by frame
+
+
+async def test_a_g711_session_on_a_call_hears_the_microphone_and_plays_a_reply_in_its_own_format(
+    engine, real_resources
+):
+    """The formats describe audio in events, not the Opus tracks (docs/webrtc.md): the microphone reaches
+    a µ-law session as PCM16, and a reply a ``response.create`` asks for in µ-law (the session's output
+    being PCM16) is decoded for the track as µ-law; it was taken for PCM16, in the session's format, and
+    the track played noise."""
+    session = {
+        "type": "realtime",
+        "audio": {
+            "input": {
+                "format": {"type": "audio/pcmu"},
+                "transcription": {"model": "whisper-1"},
+                "turn_detection": {
+                    "type": "server_vad",
+                    "silence_duration_ms": 500,
+                    "create_response": False,
+                },
+            }
+        },
+    }
+    server = await engine()
+    client = CallClient()
+    pcm, _ = question()
+    try:
+        await client.connect(server.http_url, session=session)
+        await client.wait_for("session.created")
+        client.mic.say(pcm)
+        user = await client.wait_for("conversation.item.input_audio_transcription.completed", timeout_s=40)
+        client.send(
+            {"type": "response.create", "response": {"audio": {"output": {"format": {"type": "audio/pcmu"}}}}}
+        )
+        done = await client.wait_for("response.done", timeout_s=40)
+        await client.wait_for("output_audio_buffer.stopped", timeout_s=30)
+    finally:
+        await client.close()
+    assert "capital" in user["transcript"].lower() and "france" in user["transcript"].lower()
+    assert done["response"]["audio"]["output"]["format"] == {"type": "audio/pcmu"}
+    transcript = next(e for e in client.events if e["type"] == "response.output_audio_transcript.done")
+    heard = real_resources.transcriber.transcribe(bytes(client.heard), language="en", prompt=None).text
+    assert word_error_rate(transcript["transcript"], heard) <= 0.35, (transcript["transcript"], heard)

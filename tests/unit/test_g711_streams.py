@@ -9,12 +9,15 @@ on a spoken question peaking at 20 159) and every 200 ms in the reply (up to 7 0
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 
 import numpy as np
 
 from mockengine.audio.g711 import G711InputStream, from_pcm16_24k
 from mockengine.engines.fakes import FakeSynthesizer
 from mockengine.protocol import client_events as ce
+from mockengine.recordings.recording import RecordedSession
+from mockengine.recordings.restamp import IdMap, Restamper
 from tests.conftest import make_driver
 from tests.speech import DATA, load_wav_24k
 
@@ -103,3 +106,22 @@ def test_reply_deltas_join_into_each_sentence_encoded_whole() -> None:
     expected = b"".join(from_pcm16_24k(segment.pcm16, "audio/pcmu") for segment in sentences)
     assert len(deltas) > len(sentences)  # sentences span several deltas, so there are inner boundaries
     assert b"".join(deltas) == expected
+
+
+def test_a_replayed_reply_in_g711_is_its_recorded_wav_encoded_whole() -> None:
+    """A replay into a G.711 session re-encodes the recording's reply (journaled as PCM16 24 kHz, one WAV
+    per response, 200 ms per delta reference). Each delta encoded as a clip of its own put soxr's edge
+    transient at every 200 ms boundary; slices of the WAV encoded once join into it exactly."""
+    reply = load_wav_24k(DATA / "question.wav")
+    reply = reply[: len(reply) // 9600 * 9600]  # whole 200 ms deltas
+    session = RecordedSession("s", Path("."), [], started_at_s=1_700_000_000.0, wavs={"resp_1.wav": reply})
+    restamper = Restamper(session, IdMap(1), 1_800_000_000.0)
+    deltas = []
+    for start_ms in range(0, len(reply) // 48, 200):
+        recorded = {"type": "response.output_audio.delta", "response_id": "resp_1", "item_id": "item_1"}
+        recorded["delta"] = {"wav": "resp_1.wav", "start_ms": start_ms, "duration_ms": 200}
+        deltas.append(base64.b64decode(restamper.event(recorded, "audio/pcmu")["delta"]))
+    assert len(deltas) > 3 and all(len(d) == 1600 for d in deltas)
+    assert b"".join(deltas) == from_pcm16_24k(reply, "audio/pcmu")
+    pcm_delta = restamper.event(recorded, "audio/pcm")["delta"]  # PCM16 still the recorded bytes
+    assert base64.b64decode(pcm_delta) == reply[-9600:]

@@ -5,9 +5,11 @@ What differs from a WebSocket session (reference §13), and only that, is here:
 - client events arrive and server events leave as JSON text on the data channel ``oai-events``; events
   produced before the client's channel is open wait for it (``session.created`` is the first it reads);
 - the microphone is the client's Opus track: decoded, resampled to PCM16 24 kHz and appended to the
-  session's input buffer, the same path an ``input_audio_buffer.append`` takes (VAD, turns, transcripts);
+  session's input buffer, the same path an ``input_audio_buffer.append`` takes (VAD, turns, transcripts),
+  as PCM16 whatever ``audio.input.format`` says (the format describes an append's bytes, not the track);
 - reply audio never goes on the channel: ``response.output_audio.delta`` feeds the outgoing track
-  (:class:`~mockengine.rtc.media.ReplyTrack`), which plays it at real-time pace;
+  (:class:`~mockengine.rtc.media.ReplyTrack`), which plays it at real-time pace; deltas in a G.711
+  format are decoded as one stream per response (:class:`ReplyDecoder`);
 - ``output_audio_buffer.started`` / ``.stopped`` / ``.cleared`` tell where that playback is. When the
   user barges in (``input_audio_buffer.speech_started`` with ``interrupt_response``) or the client sends
   ``output_audio_buffer.clear``, the engine clears the track and truncates the assistant item itself at
@@ -28,7 +30,7 @@ from aiohttp import WSMsgType, web
 from aiortc import RTCDataChannel, RTCPeerConnection
 from aiortc.mediastreams import MediaStreamTrack
 
-from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
+from mockengine.audio.g711 import G711InputStream
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.client_events import (
@@ -54,6 +56,40 @@ EVENTS_CHANNEL = "oai-events"
 SPEECH_STARTED = "input_audio_buffer.speech_started"
 
 
+class ReplyDecoder:
+    """Reply audio deltas (each in its response's output format) → PCM16 24 kHz for the track, one
+    continuous decoding stream per response.
+
+    Decoded delta by delta (``to_pcm16_24k``), each 200 ms delta of a G.711 reply was resampled as a clip
+    of its own: soxr's edge transient at every delta boundary, a click every 200 ms on the track. One
+    :class:`G711InputStream` per response decodes the deltas as the response's G.711 stream decoded
+    whole, however they are cut. The format is the response's (``response.created`` gives it: a
+    ``response.create`` may override the session's), not the session's at the time the delta leaves.
+    """
+
+    def __init__(self) -> None:
+        self._streams: dict[str, G711InputStream] = {}
+
+    def open(self, response: dict[str, Any], session_format: str) -> None:
+        """A response was created: its deltas will be in its ``audio.output.format``."""
+        fmt = response.get("audio", {}).get("output", {}).get("format", {}).get("type") or session_format
+        self._stream(response["id"], fmt)
+
+    def decode(self, response_id: str, audio: bytes, session_format: str) -> bytes:
+        """One delta's bytes → PCM16 24 kHz (3 samples per G.711 byte; PCM16 passes). ``session_format``
+        stands in for a response whose ``response.created`` was not seen (a fault dropped it)."""
+        stream = self._streams.get(response_id) or self._stream(response_id, session_format)
+        return stream.decode(audio, stream.format_type)
+
+    def close(self, response_id: str) -> None:
+        self._streams.pop(response_id, None)
+
+    def _stream(self, response_id: str, format_type: str) -> G711InputStream:
+        stream = self._streams[response_id] = G711InputStream()
+        stream.decode(b"", format_type)  # (takes the format: ValueError for an unknown one)
+        return stream
+
+
 class CallRunner(SessionLoop):
     transport_name = "webrtc"
 
@@ -76,6 +112,7 @@ class CallRunner(SessionLoop):
         self.track = ReplyTrack(
             self._on_playback_started, self._on_playback_stopped, dtx=resources.settings.webrtc_dtx
         )
+        self.reply_decoder = ReplyDecoder()
         self.sidebands: set[web.WebSocketResponse] = set()  # attached sideband WebSockets (sideband.py)
         self.call_faults = CallFaults(self)
         self.serving: asyncio.Task[None] | None = None  # the task that serves the call (calls.py)
@@ -125,14 +162,9 @@ class CallRunner(SessionLoop):
             raw = f'{{"type":"input_audio_buffer.append","audio":"{audio}"}}'
             self.journal.client_text(raw, "audio/pcm", output_format)
         # As a plain WebSocket append goes (SessionLoop.on_client_text): no event object, no dispatch.
-        step = self.session.receive_audio(self._in_session_format(pcm16), None, self.now_ms())
+        step = self.session.receive_pcm16(pcm16, self.now_ms())
         if step.events or step.effects:
             self.apply(step)
-
-    def _in_session_format(self, pcm16: bytes) -> bytes:
-        """The session decodes appends from its input format; on a call the audio is always PCM16."""
-        fmt = self.formats()[0]
-        return pcm16 if fmt == "audio/pcm" else from_pcm16_24k(pcm16, fmt)
 
     def on_channel_message(self, message: str | bytes) -> None:
         if self.is_closing or self.faults.is_dead:
@@ -168,11 +200,16 @@ class CallRunner(SessionLoop):
     async def deliver(self, event: dict[str, Any], data: bytes) -> bool:
         kind = event.get("type")
         if kind == "response.output_audio.delta":
-            pcm = to_pcm16_24k(pybase64.b64decode(event["delta"]), self.formats()[1])
+            pcm = self.reply_decoder.decode(
+                event["response_id"], pybase64.b64decode(event["delta"]), self.formats()[1]
+            )
             self.track.enqueue(event["response_id"], event["item_id"], pcm)
             self.call_faults.on_audio_delta(event["response_id"])
             return True
-        if kind == "response.done":
+        if kind == "response.created":
+            self.reply_decoder.open(event["response"], self.formats()[1])
+        elif kind == "response.done":
+            self.reply_decoder.close(event["response"]["id"])
             self.track.finish(event["response"]["id"])
         for sideband in list(self.sidebands):
             try:
