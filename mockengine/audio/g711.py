@@ -168,8 +168,11 @@ class G711InputStream:
     releases them in bursts, which would delay turn detection). A change of input format starts afresh.
     """
 
-    def __init__(self) -> None:
-        self.format_type = FORMAT_PCM
+    def __init__(self, format_type: str = FORMAT_PCM) -> None:
+        """``format_type``: the format the stream expects first (ValueError for an unknown one)."""
+        if format_type not in AUDIO_FORMAT_TYPES:
+            raise ValueError(f"Unsupported audio format type: {format_type!r}")
+        self.format_type = format_type
         self._history = np.zeros(_TAPS_PER_PHASE - 1, dtype=np.float64)
 
     def decode(self, data: bytes, format_type: str) -> bytes:

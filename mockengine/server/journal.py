@@ -128,11 +128,11 @@ class _SessionFiles:
             data = base64.b64decode(b64, validate=True)
         except (binascii.Error, ValueError):
             return {"invalid_base64": b64[:200], "chars": len(b64)}
-        pcm = (
-            data
-            if fmt == "audio/pcm"
-            else self.decoders.setdefault(name, G711InputStream()).decode(data, fmt)
-        )
+        if fmt == "audio/pcm":
+            pcm = data
+        else:  # (not setdefault: that would build a decoder for every append and delta)
+            decoder = self.decoders.get(name) or self.decoders.setdefault(name, G711InputStream())
+            pcm = decoder.decode(data, fmt)
         start_ms, duration_ms = self.wav(name).write(pcm)
         # Three decimals: one sample is 1/24 ms, so a reference gives back the exact bytes (replay).
         return {"wav": name, "start_ms": round(start_ms, 3), "duration_ms": round(duration_ms, 3)}

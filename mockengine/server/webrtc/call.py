@@ -85,8 +85,7 @@ class ReplyDecoder:
         self._streams.pop(response_id, None)
 
     def _stream(self, response_id: str, format_type: str) -> G711InputStream:
-        stream = self._streams[response_id] = G711InputStream()
-        stream.decode(b"", format_type)  # (takes the format: ValueError for an unknown one)
+        stream = self._streams[response_id] = G711InputStream(format_type)
         return stream
 
 
