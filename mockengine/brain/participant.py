@@ -320,7 +320,7 @@ class ScriptedBrain:
         if again is not None:
             return again
         if situation.heard_is_current and trigger.text:
-            greeting = phrases.greeting_asked(trigger.text, rng, name)
+            greeting = phrases.greeting(trigger.text, rng, name)
             if greeting is not None:
                 return Reply(greeting, rule="builtin.greeting_asked")
         if turn.may_call:
@@ -354,6 +354,9 @@ class ScriptedBrain:
             return Reply(
                 phrases.styled(text, turn.persona.style, rng), rule=f"builtin.context.{trigger.context.event}"
             )
+        asked = phrases.greeting_in(turn.request.instructions, rng, name)
+        if asked is not None:
+            return Reply(asked, rule="instructions.greeting")
         greeting = phrases.pick(rng, ("Hi, I'm {persona}.", "Hello, I'm {persona}."), persona=name)
         return Reply(greeting, rule="builtin.greeting")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from mockengine.brain import composing, facts, names, utterance
@@ -203,14 +203,15 @@ _FAREWELLS = ("Thanks for talking with me. Goodbye!", "Thank you, and goodbye!")
 
 def instructed(instructions: str, rng: random.Random, persona: str) -> str | None:
     """What a response's own instructions tell the assistant to say, as a model follows them: "Greet the
-    user warmly." → a greeting; "Tell the user their table is booked." → "Your table is booked."; "Ask
-    the user if they are still there." → "Are you still there?"; "Ask the user for their email address."
-    → "Could you tell me your email address?"; "Say goodbye." → a farewell. The first sentence of that
-    form counts; None when none is (the instructions then only shape the reply, as before)."""
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", instructions.strip()):
-        sentence = sentence.strip()
-        if _GREET.search(sentence):
-            return pick(rng, _GREETINGS, persona=persona)
+    user warmly." → a greeting, "Greet the user with 'Welcome to Acme.'" → "Welcome to Acme."
+    (``greeting``); "Tell the user their table is booked." → "Your table is booked."; "Ask the user if
+    they are still there." → "Are you still there?"; "Ask the user for their email address." → "Could
+    you tell me your email address?"; "Say goodbye." → a farewell. The first sentence of that form
+    counts; None when none is (the instructions then only shape the reply, as before)."""
+    for sentence, rest in _sentences(instructions):
+        said = greeting(rest, rng, persona, in_instructions=True)
+        if said is not None:
+            return said
         if _FAREWELL.search(sentence):
             return rng.choice(_FAREWELLS)
         for pattern, shape in ((_ASK_IF, "yes_no"), (_ASK_FOR, "for"), (_TELL, "tell")):
@@ -239,29 +240,61 @@ def instructed(instructions: str, rng: random.Random, persona: str) -> str | Non
     return None
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _sentences(text: str) -> Iterator[tuple[str, str]]:
+    """Each sentence of ``text`` with the text from its start to the end: a quoted greeting may hold
+    sentences of its own ("Greet the user with 'Hi! I'm Sam.'")."""
+    text = text.strip()
+    start = 0
+    for brk in (*_SENTENCE_BREAK.finditer(text), None):
+        end = len(text) if brk is None else brk.start()
+        sentence = text[start:end].strip()
+        if sentence:
+            yield sentence, text[start:]
+        if brk is not None:
+            start = brk.end()
+
+
 # The Twilio samples' "AI speaks first" item, a user message: Greet the user with 'Hello there! I am …'.
-# Greedy to the last quote, so the apostrophes of "I'm" inside the greeting stay in it.
+# A user message is that request alone: the greeting runs greedily to the last quote, so the apostrophes
+# of "I'm" inside it stay in it. In instructions more may follow it ("Greet the user with 'Welcome to
+# Acme.' Then ask for their order number."): the greeting ends at the first quote that ends a sentence.
 _GREET_WHOM = re.compile(_PLEASE + r"(?:greet|welcome)\s+" + _WHOM + r"\b", re.I)
-_GREET_WITH_QUOTED = re.compile(
-    _PLEASE
-    + r"(?:greet|welcome)\s+"
-    + _WHOM
-    + r"\s+(?:with|by saying)\s*:?\s*[\"'“‘](?P<text>.+)[\"'”’]\s*[.!]?\s*$",
-    re.I | re.S,
+_GREET_WITH = _PLEASE + r"(?:greet|welcome)\s+" + _WHOM + r"\s+(?:with|by saying)\s*:?\s*[\"'“‘]"
+_GREET_WITH_QUOTED = re.compile(_GREET_WITH + r"(?P<text>.+)[\"'”’]\s*[.!]?\s*$", re.I | re.S)
+_GREET_WITH_QUOTED_THEN = re.compile(
+    _GREET_WITH + r"(?P<text>.+?)[\"'”’](?=[,;]|\s*[.!]?\s*$|\s*[.!]?\s+[A-Z\"“])", re.I | re.M
 )
 
 
-def greeting_asked(words: str, rng: random.Random, persona: str) -> str | None:
-    """What to say when a user message tells the assistant to greet the user ("Greet the user with
-    'Hello there! I am an AI voice assistant …'", the AI-speaks-first item of
-    twilio-samples/speech-assistant-openai-realtime-api-python and -node): the quoted greeting as given,
-    else a greeting of its own, as a model follows it; None for any other words."""
+def greeting(words: str, rng: random.Random, persona: str, *, in_instructions: bool = False) -> str | None:
+    """What to say when ``words`` tell the assistant to greet the user, as a model follows them: the
+    quoted greeting as given ("Greet the user with 'Welcome to Acme.'" → "Welcome to Acme."), else a
+    greeting of its own ("Hi, I'm Sam. How can I help you today?"); None when they do not.
+
+    A user message (the AI-speaks-first item of twilio-samples/speech-assistant-openai-realtime-api-python
+    and -node, "Greet the user with 'Hello there! I am an AI voice assistant …'") must be the request
+    alone and name whom to greet. Instructions (``in_instructions``: a response's or the session's, from
+    a sentence's start to their end) may go on after it, and "Welcome the caller." or "Introduce
+    yourself." counts too."""
     words = words.strip()
-    quoted = _GREET_WITH_QUOTED.match(words)
+    quoted = (_GREET_WITH_QUOTED_THEN if in_instructions else _GREET_WITH_QUOTED).match(words)
     if quoted is not None and quoted.group("text").strip():
         return quoted.group("text").strip()
-    if _GREET_WHOM.match(words):
+    if (_GREET if in_instructions else _GREET_WHOM).match(words):
         return pick(rng, _GREETINGS, persona=persona)
+    return None
+
+
+def greeting_in(instructions: str, rng: random.Random, persona: str) -> str | None:
+    """The greeting the session's ``instructions`` ask for in one of their sentences (``greeting``), for
+    a reply with nothing to answer (an app's first ``response.create``); None when they ask for none."""
+    for _, rest in _sentences(instructions):
+        said = greeting(rest, rng, persona, in_instructions=True)
+        if said is not None:
+            return said
     return None
 
 

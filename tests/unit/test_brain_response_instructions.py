@@ -9,7 +9,7 @@ import random
 import pytest
 
 from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
-from mockengine.brain.phrases import instructed
+from mockengine.brain.phrases import greeting, instructed
 from mockengine.protocol.session_config import SessionConfig
 from mockengine.realtime.replies import response_params
 
@@ -86,3 +86,55 @@ def test_a_story_or_a_joke_the_instructions_ask_to_tell_is_told() -> None:
     story = reply_text(ANSWERED, "Tell the user a long story about a lighthouse keeper.") or ""
     assert story.startswith("Here is a story about a lighthouse keeper.") and len(story.split()) > 40
     assert (reply_text(ANSWERED, "Tell the user a joke.") or "").startswith("Here's one:")
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        "Greet the user with 'Welcome to Acme.'",
+        'Greet the caller with "Welcome to Acme."',
+        "Please welcome the user by saying: 'Welcome to Acme.' Then ask for their order number.",
+        "Greet the user with 'Welcome to Acme.', then wait.",
+    ],
+)
+def test_a_quoted_greeting_in_a_responses_instructions_is_said_as_given(own: str) -> None:
+    # The user-message path said it ("Greet the user with '…'", the Twilio samples); this one said a
+    # greeting of its own.
+    assert reply_text([], own) == "Welcome to Acme."
+    assert reply_text(ANSWERED, own) == "Welcome to Acme."
+
+
+def test_a_quoted_greeting_keeps_its_own_sentences_and_apostrophes() -> None:
+    own = "Be brief. Greet the user with 'Hi! I'm Sam from Acme. What's up?' Then listen."
+    assert reply_text([], own) == "Hi! I'm Sam from Acme. What's up?"
+
+
+def session_reply(session: str, history: list[TurnView]) -> tuple[str | None, str]:
+    request = ReplyRequest(session, (), "auto", ("text",), tuple(history), 0)
+    reply = ScriptedBrain(load_scenario(None), 7).reply(request)
+    return reply.text, reply.rule
+
+
+def test_a_quoted_greeting_in_the_sessions_instructions_opens_the_conversation() -> None:
+    # An app's first response.create with nothing said: "Hi, I'm Sam." whatever the session asked for.
+    session = "You are the Acme concierge.\nGreet the user with 'Welcome to Acme. How may I help?' Be brief."
+    assert session_reply(session, []) == ("Welcome to Acme. How may I help?", "instructions.greeting")
+    own = session_reply("You are the Acme concierge. Greet the caller warmly.", [])
+    assert own[1] == "instructions.greeting" and (own[0] or "").startswith(("Hi, I'm", "Hello! I'm"))
+    # New words are answered, not greeted again; a session that asks for no greeting greets as before.
+    assert "Paris" in (session_reply(session, ANSWERED[:1])[0] or "")
+    assert session_reply(SESSION, []) == ("Hi, I'm Sam.", "builtin.greeting")
+
+
+@pytest.mark.parametrize(
+    ("words", "in_instructions", "said"),
+    [
+        ("Greet the user with 'Welcome to Acme.'", False, "Welcome to Acme."),
+        ("Greet the user with 'Welcome to Acme.'", True, "Welcome to Acme."),
+        ("Greet the user with 'Welcome.' Then tell a joke.", True, "Welcome."),
+        ("Introduce yourself.", False, None),  # a user's words: answered as words
+        ("I want to greet my neighbour.", True, None),
+    ],
+)
+def test_one_greeting_function_reads_both_paths(words: str, in_instructions: bool, said: str | None) -> None:
+    assert greeting(words, random.Random(0), "Sam", in_instructions=in_instructions) == said
