@@ -136,6 +136,24 @@ def from_pcm16_24k(pcm: bytes, format_type: str) -> bytes:
     raise ValueError(f"Unsupported audio format type: {format_type!r}")
 
 
+def encoded_slice(encoded: bytes, pcm_start_bytes: int, pcm_end_bytes: int, pcm_bytes: int) -> bytes:
+    """The bytes of ``encoded`` that stand for ``[pcm_start_bytes:pcm_end_bytes]`` of the PCM16 24 kHz
+    clip (``pcm_bytes`` long) it was encoded from whole (``from_pcm16_24k``, any output format).
+
+    Offsets are proportional: a PCM byte offset ``b`` is encoded byte ``b * len(encoded) // pcm_bytes``
+    (for G.711, 6 PCM bytes, 3 samples at 24 kHz, per encoded byte at 8 kHz; resampling may leave the
+    encoded clip a byte off that ratio, and the proportion spreads it). Consecutive slices therefore join
+    into exactly ``encoded``: a clip's deltas cut from one encoding carry no resampler edge at their
+    boundaries, which encoding each delta as a clip of its own put there (clicks every 200 ms on a
+    telephone line). Offsets are clamped to ``[0, pcm_bytes]``; an empty clip gives ``b""``.
+    """
+    if pcm_bytes <= 0:
+        return b""
+    start = min(max(pcm_start_bytes, 0), pcm_bytes)
+    end = min(max(pcm_end_bytes, start), pcm_bytes)
+    return encoded[start * len(encoded) // pcm_bytes : end * len(encoded) // pcm_bytes]
+
+
 _UPSAMPLE = INPUT_RATE_HZ // G711_RATE_HZ  # 3
 _TAPS_PER_PHASE = 24
 

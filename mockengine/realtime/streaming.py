@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mockengine.audio.g711 import from_pcm16_24k
+from mockengine.audio.g711 import encoded_slice, from_pcm16_24k
 from mockengine.audio.pcm import encode_base64_audio
 from mockengine.brain.model import Reply
 from mockengine.engines.sentences import split_sentences
@@ -66,8 +66,7 @@ class _Sentence:
             return self.pcm[start_bytes:end_bytes]
         if self.encoded is None or self.encoded[0] != format_type:
             self.encoded = (format_type, from_pcm16_24k(self.pcm, format_type))
-        whole = self.encoded[1]
-        return whole[start_bytes * len(whole) // len(self.pcm) : end_bytes * len(whole) // len(self.pcm)]
+        return encoded_slice(self.encoded[1], start_bytes, end_bytes, len(self.pcm))
 
     @property
     def is_sent(self) -> bool:

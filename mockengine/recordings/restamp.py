@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from mockengine.audio.g711 import from_pcm16_24k
+from mockengine.audio.g711 import encoded_slice, from_pcm16_24k
 from mockengine.ids import IdFactory
 from mockengine.recordings.recording import RecordedSession, b64
 
@@ -84,8 +84,8 @@ class Restamper:
             whole = self._encoded[(name, output_format)] = from_pcm16_24k(
                 self.session.wavs[name], output_format
             )
-        samples = len(self.session.wavs[name]) // 2
-        return b64(whole[start * len(whole) // samples : end * len(whole) // samples])
+        # The span is in samples (2 bytes each); the slice takes PCM bytes.
+        return b64(encoded_slice(whole, start * 2, end * 2, len(self.session.wavs[name]) // 2 * 2))
 
     def _walk(self, value: Any, key: str | None = None) -> Any:
         if isinstance(value, dict):

@@ -3,6 +3,7 @@ import pytest
 
 from mockengine.audio.g711 import (
     alaw_to_pcm16,
+    encoded_slice,
     from_pcm16_24k,
     pcm16_to_alaw,
     pcm16_to_ulaw,
@@ -99,3 +100,30 @@ def test_unknown_format_is_rejected() -> None:
         to_pcm16_24k(b"", "audio/wav")
     with pytest.raises(ValueError, match="audio/wav"):
         from_pcm16_24k(b"", "audio/wav")
+
+
+@pytest.mark.parametrize("format_type", ["audio/pcmu", "audio/pcma", "audio/pcm"])
+def test_slices_of_one_encoding_join_into_it(format_type: str) -> None:
+    pcm = synthetic_voiced_pcm16(1_370)  # not a whole number of 200 ms deltas
+    whole = from_pcm16_24k(pcm, format_type)
+    delta_bytes = 200 * 48
+    pieces = [
+        encoded_slice(whole, start, min(start + delta_bytes, len(pcm)), len(pcm))
+        for start in range(0, len(pcm), delta_bytes)
+    ]
+    assert b"".join(pieces) == whole
+    assert len(pieces) == 7 and all(pieces)
+
+
+def test_offsets_are_proportional_and_clamped() -> None:
+    encoded = bytes(range(100))  # say 600 PCM bytes: 6 PCM bytes an encoded byte (G.711 from 24 kHz)
+    assert encoded_slice(encoded, 60, 120, 600) == bytes(range(10, 20))
+    assert encoded_slice(encoded, 0, 600, 600) == encoded
+    assert encoded_slice(encoded, 63, 65, 600) == b""  # inside one encoded byte: nothing yet
+    assert encoded_slice(encoded, -6, 12, 600) == bytes(range(2))
+    assert encoded_slice(encoded, 594, 10_000, 600) == bytes([99])
+    assert encoded_slice(encoded, 700, 800, 600) == b""
+    assert encoded_slice(encoded, 0, 6, 0) == b""  # an empty clip (a recorded WAV with no frames)
+    # A clip encoded a byte short of the ratio: the proportion spreads it, the slices still join.
+    short = bytes(99)
+    assert sum(len(encoded_slice(short, s, s + 60, 600)) for s in range(0, 600, 60)) == 99
