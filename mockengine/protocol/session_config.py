@@ -45,6 +45,7 @@ TRANSCRIPTION_LOGPROBS = "item.input_audio_transcription.logprobs"
 NO_ENDPOINTING_MODELS = ("gpt-realtime-whisper", "gpt-live-transcribe")
 NO_TURN_DETECTION_MESSAGE = "Turn detection is not supported for this transcription model."
 TURN_DETECTION_PARAM = "session.audio.input.turn_detection"
+NOISE_REDUCTION_TYPE_PARAM = "session.audio.input.noise_reduction.type"
 
 DEFAULT_INSTRUCTIONS = (
     "Your knowledge cutoff is 2023-10. You are a helpful, witty, and friendly AI. Act like a human, but "
@@ -330,6 +331,20 @@ def validate_turn_detection(
     if turn_detection is not None and session is not None and _has_no_endpointing(session):
         raise ProtocolError("invalid_value", NO_TURN_DETECTION_MESSAGE, TURN_DETECTION_PARAM)
     validate(turn_detection, TURN_DETECTION_SCHEMA, TURN_DETECTION_PARAM)
+
+
+def validate_noise_reduction(session: dict[str, Any]) -> None:
+    """The effective ``audio.input.noise_reduction`` after a merge (or a session-create body on its own,
+    which lands on a session without noise reduction) has a ``type``: openai-python's ``NoiseReduction``
+    (3.60) "When you supply a `noise_reduction` object, you must set `type` to `near_field` or
+    `far_field`. Set `noise_reduction` to `null` to turn off". While noise reduction is on, an update
+    without ``type`` keeps the current one (:func:`merge_session`), so only an object that would turn it
+    on without saying how is refused. Raises :class:`ProtocolError` (``missing_required_parameter``,
+    param ``session.audio.input.noise_reduction.type``, worded as the live service's other missing
+    parameters; this case's live wording is not public)."""
+    noise_reduction = session.get("audio", {}).get("input", {}).get("noise_reduction")
+    if isinstance(noise_reduction, dict) and "type" not in noise_reduction:
+        raise errors.missing_parameter(NOISE_REDUCTION_TYPE_PARAM)
 
 
 def _has_no_endpointing(session: dict[str, Any]) -> bool:

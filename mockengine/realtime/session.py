@@ -37,6 +37,7 @@ from mockengine.protocol.session_config import (
     default_session,
     default_transcription_session,
     merge_session,
+    validate_noise_reduction,
     validate_tool_choice,
     validate_turn_detection,
 )
@@ -302,6 +303,7 @@ class RealtimeSession:
         old = self.ctx.turn_detection
         merged = merge_session(self.config, update)
         validate_turn_detection(merged["audio"]["input"]["turn_detection"], merged)
+        validate_noise_reduction(merged)
         if "tools" in merged:  # a transcription session has none
             validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
         self.ctx.config = merged

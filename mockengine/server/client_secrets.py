@@ -35,6 +35,7 @@ from mockengine.protocol.session_config import (
     default_session,
     default_transcription_session,
     merge_session,
+    validate_noise_reduction,
     validate_session_update,
     validate_tool_choice,
     validate_turn_detection,
@@ -93,6 +94,7 @@ class ClientSecretStore:
         if session.get("type") == "transcription":
             effective = merge_session(default_transcription_session(self._ids.session(), 0), session)
             validate_turn_detection(effective["audio"]["input"]["turn_detection"], effective)
+            validate_noise_reduction(effective)
             return self._store(session, ttl_s, "", now), effective
         model = session.get("model", DEFAULT_MODEL)
         if not MODEL_PATTERN.match(model) and not is_scenario_model(model):
@@ -101,6 +103,7 @@ class ClientSecretStore:
             )
         effective = merge_session(default_session(model, self._ids.session(), 0), session)
         validate_turn_detection(effective["audio"]["input"]["turn_detection"])
+        validate_noise_reduction(effective)
         validate_tool_choice(effective["tool_choice"], effective["tools"], "session")
         return self._store(session, ttl_s, model, now), effective
 

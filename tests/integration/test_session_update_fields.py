@@ -1,15 +1,20 @@
 """Session fields the SDKs send beyond what our validation knew, over a real socket (fake engines):
 turn detection's ``model_version`` as the OpenAI Agents SDK sends it, and ``noise_reduction.strength``
 (openai-python's ``NoiseReduction``) through the ``openai`` SDK. Both were refused with
-``unknown_parameter`` and the whole update discarded."""
+``unknown_parameter`` and the whole update discarded. And what the SDK requires of them: a
+``noise_reduction`` object that would turn noise reduction on names its ``type``."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
+import aiohttp
 from agents.realtime import RealtimeAgent, RealtimeRunner
 from openai import AsyncOpenAI
+
+from tests.webrtc_client import CallClient
 
 
 async def test_the_agents_sdks_model_version_is_taken_and_echoed(engine) -> None:
@@ -67,3 +72,86 @@ async def test_noise_reduction_strength_is_taken_and_kept_by_a_later_update(engi
             "type": "far_field",
             "strength": 0.4,
         }
+
+
+NO_TYPE = {
+    "type": "invalid_request_error",
+    "code": "missing_required_parameter",
+    "message": "Missing required parameter: 'session.audio.input.noise_reduction.type'.",
+    "param": "session.audio.input.noise_reduction.type",
+}
+
+
+def noise(value: Any, kind: str = "realtime") -> dict[str, Any]:
+    return {"type": kind, "audio": {"input": {"noise_reduction": value}}}
+
+
+async def test_noise_reduction_turned_on_without_a_type_is_refused_and_the_session_keeps_working(
+    engine,
+) -> None:
+    # openai-python 3.60: "When you supply a noise_reduction object, you must set type to near_field or
+    # far_field". An object without one was taken ({} echoed as the session's noise reduction).
+    eng = await engine()
+    client = AsyncOpenAI(api_key="sk-test", base_url=eng.http_url + "/v1", websocket_base_url=eng.url)
+    async with client.realtime.connect(model="gpt-realtime") as conn:
+        assert (await conn.recv()).type == "session.created"
+        for value in ({}, {"strength": 0.5}):
+            await conn.session.update(session=noise(value), event_id="evt_no_type")  # type: ignore[arg-type]
+            refused = await conn.recv()
+            assert refused.type == "error", refused
+            assert refused.error.model_dump(exclude_none=True) == {**NO_TYPE, "event_id": "evt_no_type"}
+        # Unchanged and working: an update lands on noise reduction still off; while on, one without
+        # type keeps the current type (and strength, when it names none).
+        await conn.session.update(session={"type": "realtime", "instructions": "Be brief."})
+        same = await conn.recv()
+        assert same.type == "session.updated" and same.session.audio.input.noise_reduction is None
+        await conn.session.update(session=noise({"type": "far_field"}))
+        assert (await conn.recv()).session.audio.input.noise_reduction.type == "far_field"
+        await conn.session.update(session=noise({"strength": 0.2}))  # type: ignore[arg-type]
+        kept = await conn.recv()
+        assert kept.type == "session.updated", kept
+        assert kept.session.audio.input.noise_reduction.model_dump() == {"type": "far_field", "strength": 0.2}
+
+
+async def test_a_transcription_session_refuses_it_too(engine) -> None:
+    eng = await engine()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
+            f"{eng.url}/realtime?intent=transcription", headers={"Authorization": "Bearer sk"}
+        ) as ws,
+    ):
+        assert json.loads((await ws.receive(timeout=10)).data)["type"] == "session.created"
+        await ws.send_json({"type": "session.update", "session": noise({"strength": 1}, "transcription")})
+        refused = json.loads((await ws.receive(timeout=10)).data)
+        assert refused["type"] == "error" and refused["error"]["param"] == NO_TYPE["param"]
+        await ws.send_json(
+            {"type": "session.update", "session": noise({"type": "near_field"}, "transcription")}
+        )
+        updated = json.loads((await ws.receive(timeout=10)).data)
+        assert updated["session"]["audio"]["input"]["noise_reduction"] == {"type": "near_field"}
+
+
+async def test_a_client_secret_or_a_call_asking_for_it_without_a_type_gets_a_400(engine) -> None:
+    eng = await engine()
+    async with aiohttp.ClientSession() as http:
+        for session in (noise({"strength": 0.5}), noise({}, "transcription")):
+            async with http.post(
+                f"{eng.http_url}/v1/realtime/client_secrets",
+                json={"session": session},
+                headers={"Authorization": "Bearer sk-test"},
+            ) as reply:
+                assert reply.status == 400
+                assert (await reply.json())["error"] == NO_TYPE
+        caller = CallClient()
+        try:
+            form = aiohttp.FormData(default_to_multipart=True)
+            form.add_field("sdp", await caller.offer())
+            form.add_field("session", json.dumps(noise({})))
+            async with http.post(
+                f"{eng.http_url}/v1/realtime/calls", data=form, headers={"Authorization": "Bearer sk-test"}
+            ) as reply:
+                assert reply.status == 400
+                assert (await reply.json())["error"] == NO_TYPE
+        finally:
+            await caller.close()

@@ -21,6 +21,7 @@ from mockengine.protocol.session_config import (
     SessionConfig,
     default_session,
     merge_session,
+    validate_noise_reduction,
     validate_session_update,
     validate_tool_choice,
     validate_turn_detection,
@@ -172,6 +173,22 @@ def test_a_bad_update_is_still_rejected_with_the_live_wording() -> None:
         "Invalid 'session.audio.input.turn_detection.threshold': decimal above maximum value. "
         "Expected a value <= 1, but got 2 instead."
     )
+
+
+@pytest.mark.parametrize("given", [{}, {"strength": 0.5}])
+def test_noise_reduction_turned_on_needs_its_type_and_keeps_it_once_on(given: dict[str, Any]) -> None:
+    off = default_session("gpt-realtime", "sess_1", 0)
+    with pytest.raises(ProtocolError) as raised:
+        validate_noise_reduction(merge_session(off, {"audio": {"input": {"noise_reduction": given}}}))
+    assert (raised.value.code, raised.value.param) == (
+        "missing_required_parameter",
+        "session.audio.input.noise_reduction.type",
+    )
+    on = merge_session(off, {"audio": {"input": {"noise_reduction": {"type": "near_field"}}}})
+    kept = merge_session(on, {"audio": {"input": {"noise_reduction": given}}})
+    validate_noise_reduction(kept)
+    assert kept["audio"]["input"]["noise_reduction"] == {"type": "near_field", **given}
+    validate_noise_reduction(merge_session(on, {"audio": {"input": {"noise_reduction": None}}}))
 
 
 def test_no_consumer_repeats_a_turn_detection_default() -> None:

@@ -29,6 +29,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.protocol.session_config import (
     check_session_type,
+    validate_noise_reduction,
     validate_session_update,
     validate_tool_choice,
 )
@@ -314,6 +315,8 @@ def _session_from(text: str | None) -> dict[str, Any]:
     try:
         validate_session_update(session)
         check_session_type("realtime", session)  # transcription sessions are WebSocket-only here
+        # Its audio replaces a client secret's as a whole ({**secret, **call}): judged on its own.
+        validate_noise_reduction(session)
         validate_tool_choice(session.get("tool_choice", "auto"), session.get("tools", []), "session")
     except ProtocolError as exc:
         raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
