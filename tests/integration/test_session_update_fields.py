@@ -155,3 +155,46 @@ async def test_a_client_secret_or_a_call_asking_for_it_without_a_type_gets_a_400
                 assert (await reply.json())["error"] == NO_TYPE
         finally:
             await caller.close()
+
+
+async def test_a_calls_session_applies_over_its_client_secrets_field_by_field(engine) -> None:
+    # A call's `session` used to replace the secret's `audio` whole ({**secret, **call}): a page that
+    # set only its turn detection lost the voice and noise reduction its server minted.
+    eng = await engine()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{eng.http_url}/v1/realtime/client_secrets",
+            json={
+                "session": {
+                    "type": "realtime",
+                    "instructions": "Be brief.",
+                    "audio": {
+                        "input": {"noise_reduction": {"type": "near_field"}},
+                        "output": {"voice": "coral"},
+                    },
+                }
+            },
+            headers={"Authorization": "Bearer sk-test"},
+        ) as minted,
+    ):
+        secret = (await minted.json())["value"]
+    caller = CallClient()
+    call_session = {
+        "type": "realtime",
+        "audio": {
+            "input": {
+                "turn_detection": {"type": "server_vad", "silence_duration_ms": 700},
+                "noise_reduction": {"strength": 0.4},
+            }
+        },
+    }
+    try:
+        await caller.connect(eng.http_url, key=secret, session=call_session)
+        created = (await caller.wait_for("session.created"))["session"]
+    finally:
+        await caller.close()
+    assert created["instructions"] == "Be brief."
+    assert created["audio"]["output"]["voice"] == "coral"
+    assert created["audio"]["input"]["turn_detection"]["silence_duration_ms"] == 700
+    assert created["audio"]["input"]["noise_reduction"] == {"type": "near_field", "strength": 0.4}

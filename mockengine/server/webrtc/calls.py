@@ -79,6 +79,7 @@ async def create_call(request: web.Request) -> web.StreamResponse:
         secret = _authorize(request)
         sdp, session_config = await _read_offer(request)
         model = _model(request, secret, session_config)
+        initial = _call_session(secret.session if secret is not None else {}, session_config)
     except BadCall as exc:
         return exc.response()
     fault_specs = connection_faults(request)  # refused or slow calls (faults), or a bad ?fault=
@@ -92,7 +93,7 @@ async def create_call(request: web.Request) -> web.StreamResponse:
         return refused
     take_seat(request.app)
     try:
-        return await _open_call(request, sdp, model, secret, session_config, fault_specs)
+        return await _open_call(request, sdp, model, initial, fault_specs)
     except BaseException:
         release_seat(request.app)
         raise
@@ -102,11 +103,9 @@ async def _open_call(
     request: web.Request,
     sdp: str,
     model: str,
-    secret: ClientSecret | None,
-    session_config: dict[str, Any],
+    initial: dict[str, Any],
     fault_specs: list[FaultSpec],
 ) -> web.StreamResponse:
-    initial = {**(secret.session if secret is not None else {}), **session_config}
     try:
         session = build_session(
             request.app,
@@ -315,12 +314,45 @@ def _session_from(text: str | None) -> dict[str, Any]:
     try:
         validate_session_update(session)
         check_session_type("realtime", session)  # transcription sessions are WebSocket-only here
-        # Its audio replaces a client secret's as a whole ({**secret, **call}): judged on its own.
-        validate_noise_reduction(session)
-        validate_tool_choice(session.get("tool_choice", "auto"), session.get("tools", []), "session")
     except ProtocolError as exc:
         raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
     return session
+
+
+def _call_session(secret_session: dict[str, Any], call_session: dict[str, Any]) -> dict[str, Any]:
+    """The session a call starts with: the client secret's, with the call's ``session`` applied over it
+    as a ``session.update`` would be — top-level fields replaced, ``audio.input`` and ``audio.output``
+    field by field (a call that sets only its turn detection keeps the secret's voice and formats).
+
+    The live service's rule is not public; this is ``session.update``'s (docs/webrtc.md). Raises
+    :class:`BadCall` (400) when the merged session breaks a rule that spans fields (a ``noise_reduction``
+    without a type, a ``tool_choice`` naming no tool).
+    """
+    merged = {**secret_session, **call_session}
+    secret_audio, call_audio = secret_session.get("audio"), call_session.get("audio")
+    if isinstance(secret_audio, dict) and isinstance(call_audio, dict):
+        merged["audio"] = {**secret_audio}
+        for direction, fields in call_audio.items():
+            merged["audio"][direction] = _over(secret_audio.get(direction), fields)
+            noise = merged["audio"][direction].get("noise_reduction") if isinstance(fields, dict) else None
+            if isinstance(noise, dict) and isinstance(secret_audio.get(direction), dict):
+                # While the secret has it on, a call naming only the strength keeps its type (the
+                # merge rule of session.update).
+                below = secret_audio[direction].get("noise_reduction")
+                merged["audio"][direction]["noise_reduction"] = _over(below, noise)
+    try:
+        validate_noise_reduction(merged)
+        validate_tool_choice(merged.get("tool_choice", "auto"), merged.get("tools", []), "session")
+    except ProtocolError as exc:
+        raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
+    return merged
+
+
+def _over(below: Any, above: Any) -> Any:
+    """``above``'s fields over ``below``'s when both are objects; otherwise ``above`` as it is."""
+    if isinstance(below, dict) and isinstance(above, dict):
+        return {**below, **above}
+    return above
 
 
 def _model(request: web.Request, secret: ClientSecret | None, session: dict[str, Any]) -> str:
