@@ -244,6 +244,7 @@ FOREIGN_OPTIONS = {
     "--format",  # py-spy, docs/cpu.md
     "--rate",
     "--threads",
+    "--config",  # the LiteLLM proxy's, docs/client-compatibility.md
 }
 
 
