@@ -11,11 +11,11 @@ import dataclasses
 import importlib
 import logging
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
+from mockengine.server.settings_checks import replay_problem, value_problem
 from mockengine.settings import Settings, SettingsError, from_env
 
 
@@ -261,82 +261,11 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if changes.get("tls") is False:
         del changes["tls"]  # store_true's default must not override MOCKENGINE_TLS
     settings = dataclasses.replace(settings, **changes)
-    problem = _settings_problem(settings) or _replay_problem(settings, changes)
+    problem = value_problem(settings) or replay_problem(settings, changes)
     if problem is not None:  # one line and status 2, as every other start-up mistake (operations.md)
         print(f"mockengine: {problem}", file=sys.stderr)
         raise SystemExit(2)
     return settings
-
-
-# Settings that must be at least this (their CLI option and bound). Below it an option would not be
-# refused but misbehave: `--admission-max-queue -1` refused every session, `--tts-cache-mb -1` crashed
-# with a traceback once the models had loaded, `--tts-threads 0` quietly meant 1.
-_MINIMUMS: tuple[tuple[str, str, float], ...] = (
-    ("audio_pace", "--audio-pace", 0),
-    ("first_delta_delay_ms", "--first-delta-delay-ms", 0),
-    ("max_sessions", "--max-sessions", 0),
-    ("max_input_buffer_s", "--max-input-buffer-s", 1),
-    ("max_conversation_items", "--max-conversation-items", 1),
-    ("max_conversation_audio_s", "--max-conversation-audio-s", 1),
-    ("max_frame_bytes", "--max-frame-bytes", 1),
-    ("max_send_backlog_bytes", "--max-send-backlog-bytes", 1),
-    ("session_max_s", "--session-max-s", 1),
-    ("heartbeat_s", "--heartbeat-s", 0),
-    ("mcp_timeout_s", "--mcp-timeout-s", 0.001),
-    ("shutdown_grace_s", "--shutdown-grace-s", 0),
-    ("tts_threads", "--tts-threads", 1),
-    ("workers", "--workers", 1),
-    ("reclaim_interval_s", "--reclaim-interval-s", 0),
-    ("tts_cache_mb", "--tts-cache-mb", 0),
-    ("stt_cache_mb", "--stt-cache-mb", 0),
-    ("admission_max_loop_lag_ms", "--admission-max-loop-lag-ms", 0),
-    ("admission_max_queue", "--admission-max-queue", 0),
-    ("replay_speed", "--replay-speed", 0),
-)
-_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-# What a browser sends as Origin (RFC 6454 serialization): scheme://host[:port], nothing after but an
-# optional "/" (cors.is_allowed drops it). `--cors-origin nope` was taken and could match no page.
-_ORIGIN = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#@\s:\[\]]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?/?$")
-
-
-def _settings_problem(settings: Settings) -> str | None:
-    """What is wrong with settings each of which parsed (None: nothing)."""
-    from mockengine.server.event_loop import LOOPS
-
-    if settings.auth_failure not in ("close", "http"):
-        return "--auth-failure must be 'close' or 'http'"
-    if not 1 <= settings.audio_delta_ms <= 2000:
-        return "--audio-delta-ms must be between 1 and 2000 (HRP maxAudioDeltaMs)"
-    if not 0 <= settings.port <= 65535:  # the socket layer would take 70000 as 70000 - 65536
-        return f"--port must be between 0 and 65535, not {settings.port}"
-    for name, option, minimum in _MINIMUMS:
-        value = getattr(settings, name)
-        if value < minimum:
-            return f"{option} must be at least {minimum:g}, not {value:g}"
-    if settings.log_level.upper() not in _LOG_LEVELS:
-        return f"--log-level must be one of {', '.join(_LOG_LEVELS)}, not {settings.log_level!r}"
-    if settings.loop not in LOOPS:
-        return f"--loop must be one of {', '.join(LOOPS)}, not {settings.loop!r}"
-    for origin in settings.cors_origins:
-        # "null": the Origin of file:// pages and sandboxed frames, which a browser does send.
-        if origin not in ("*", "null") and _ORIGIN.match(origin) is None:
-            return (
-                f"--cors-origin must be '*' or an origin, scheme://host[:port] "
-                f"(e.g. https://app.example.com:8443), not {origin!r}"
-            )
-    return None
-
-
-def _replay_problem(settings: Settings, changes: dict[str, object]) -> str | None:
-    """--replay-speed or --replay-strict (or their MOCKENGINE_ variables) without --replay, which they
-    only shape: they were taken and did nothing (None: nothing wrong)."""
-    if settings.replay_dir:
-        return None
-    defaults = Settings()
-    for name, option in (("replay_speed", "--replay-speed"), ("replay_strict", "--replay-strict")):
-        if name in changes or getattr(settings, name) != getattr(defaults, name):
-            return f"{option} applies only with --replay DIR (a recording to answer from)"
-    return None
 
 
 def _directories_problem(settings: Settings) -> str | None:

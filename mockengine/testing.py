@@ -22,7 +22,8 @@ from aiohttp import web
 
 from mockengine.server.app import create_app
 from mockengine.server.resources import Resources, load_resources
-from mockengine.settings import Settings
+from mockengine.server.settings_checks import replay_problem, value_problem
+from mockengine.settings import Settings, SettingsError
 
 START_TIMEOUT_S = 120.0
 
@@ -61,7 +62,8 @@ class EngineThread:
     (their settings are replaced by ``settings``); without it the models load at ``start()``.
 
     ``start()`` returns once the port is accepting connections; raises what start-up raised (a broken
-    scenario file, a missing model). ``stop()`` closes every session and the loop.
+    scenario file, a missing model), and ``SettingsError`` for a value ``serve`` refuses (out of range,
+    not one of its choices: the message names the field). ``stop()`` closes every session and the loop.
     """
 
     def __init__(self, settings: Settings, resources: Resources | None = None) -> None:
@@ -73,6 +75,11 @@ class EngineThread:
         self.info: EngineInfo | None = None
 
     def start(self) -> EngineInfo:
+        # What serve refuses at start-up is refused here too, before anything runs (audio_delta_ms=5000
+        # served deltas past HRP's cap; replay_speed=2 without a recording was ignored). Named by field.
+        problem = value_problem(self.settings, label=str) or replay_problem(self.settings, label=str)
+        if problem is not None:
+            raise SettingsError(problem)
         resources = (
             self._resources.with_settings(self.settings)
             if self._resources is not None

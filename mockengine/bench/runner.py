@@ -73,9 +73,10 @@ def _options_for_sections_not_run(args: argparse.Namespace, parts: list[str]) ->
 
 def run_bench(args: argparse.Namespace) -> int:
     """Run the chosen sections: 0; 1 when the load section connected no session; 2, with one line on
-    stderr, for an unknown section, a section's option given for a section the run leaves out, or a
-    ``--url`` that is not a ws(s) / http(s) URL with a host (one without a path or model is completed as
-    conformance completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``)."""
+    stderr, for an unknown section, a section's option given for a section the run leaves out, a
+    ``--json``, ``--plot`` or ``--soak-plot`` file in a directory that does not exist, or a ``--url`` that
+    is not a ws(s) / http(s) URL with a host (one without a path or model is completed as conformance
+    completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``)."""
     all_sections = sections()
     chosen = [name.strip() for given in args.only or () for name in given.split(",") if name.strip()]
     parts: list[str] = chosen or [name for name, section in all_sections.items() if section.default]
@@ -90,6 +91,16 @@ def run_bench(args: argparse.Namespace) -> int:
     if misplaced is not None:
         print(misplaced, file=sys.stderr)
         return 2
+    for option, path in (
+        ("--json", args.json),
+        ("--plot", getattr(args, "plot", None)),
+        ("--soak-plot", getattr(args, "soak_plot", None)),
+    ):
+        # Written once every section has run: a missing directory was a traceback minutes in, the figures
+        # lost (conformance refuses its --json alike, before any check).
+        if path and not Path(path).resolve().parent.is_dir():
+            print(f"mockengine bench: {option} {path}: no such directory", file=sys.stderr)
+            return 2
     if args.url:  # checked and completed as conformance's --url: ftp://x ran the whole load, then said so
         from mockengine.conformance.runner import realtime_url
 

@@ -373,6 +373,8 @@ def _again(
         changes = [_heard(tool, part, today) for part in parts]
         if not changes or not all(changes) or (asked is not None and asked not in changes[0]):
             continue
+        if asked is not None:
+            changes = [_answering(change, asked, arguments) for change in changes]
         if not all(
             _said_as_values(tool, c, p, arguments, asked) for c, p in zip(changes, parts, strict=True)
         ):
@@ -403,6 +405,30 @@ def _again(
             return Plan((), acting.ask_for(missing[0], tool), why, pending=(tool, merged))
         return Plan(tuple(actions), None, "; ".join(a.why for a in actions))
     return None
+
+
+def _answering(changed: dict[str, Any], asked: str, before: dict[str, Any]) -> dict[str, Any]:
+    """What the answer to a question for ``asked`` changes: that parameter, and others only where the
+    call had no value yet and the answer's words are not the asked value again. "Ada Lovelace" to "Which
+    guest do you mean?" filled the free-string ``restaurant`` too, and the booking at Luigi's went to a
+    restaurant "Ada Lovelace"."""
+    given = {leaf.lower() for leaf in _strings(changed[asked])}
+    return {
+        name: value
+        for name, value in changed.items()
+        if name == asked or name not in before and not (isinstance(value, str) and value.lower() in given)
+    }
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in ``value`` (an object's, an array's, or itself)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _strings(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _strings(item)]
+    return []
 
 
 def _free_string(tool: ToolSpec, parameter: str) -> bool:

@@ -38,9 +38,12 @@ _OPERATORS: dict[str, Callable[[int, int], Any]] = {
     "*": operator.mul,
     "multiplied by": operator.mul,
 }
-# Whole numbers only: digits inside a longer run (a base64 blob's "...U6x1F...", "3.5 x 2") are no sum.
+# Whole numbers only: digits inside a longer run (a base64 blob's "...U6x1F...", "3.5 x 2") are no sum, and
+# nor is a link of a chain of numbers joined by "-" or "/": a date ("2026-12-20" was answered "2026 - 12 is
+# 2014."), a phone number ("555-123-4567").
 _ARITHMETIC = re.compile(
-    r"(?<!\w)(?<!\d\.)(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})(?!\w|\.\d)",
+    r"(?<!\w)(?<!\d\.)(?<!\d[-/])(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})"
+    r"(?!\w|\.\d|[-/]\d)",
     re.IGNORECASE,
 )
 _CAPITAL = re.compile(r"capital (?:city )?of ((?:the )?[a-z ]+?)\s*[?.!]*$", re.IGNORECASE)

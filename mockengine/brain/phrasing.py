@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 ROLES: dict[str, tuple[str, ...]] = {
     "in": (
         *("room", "location", "place", "where", "area", "zone", "city", "town", "country", "region", "in"),
+        *("neighborhood", "neighbourhood", "district"),
         *("notebook", "folder", "list", "category", "board", "project", "calendar", "album", "playlist"),
     ),
     "at": (
@@ -63,8 +64,8 @@ ROLES: dict[str, tuple[str, ...]] = {
     "titled": ("title", "name", "label", "subject"),
     "saying": ("text", "message", "body", "note", "content"),
     "about": ("text", "subject", "topic", "note", "title", "query", "keyword", "keywords"),
-    "near": ("near", "location", "place", "where", "area", "city", "address"),
-    "around": ("near", "location", "place", "where", "area", "city", "address"),
+    "near": ("near", "location", "place", "where", "area", "city", "address", "neighborhood", "district"),
+    "around": ("near", "location", "place", "where", "area", "city", "address", "neighborhood", "district"),
     "mention": ("query", "search", "term", "keyword", "text"),
     "mentions": ("query", "search", "term", "keyword", "text"),
     "mentioning": ("query", "search", "term", "keyword", "text"),

@@ -68,7 +68,7 @@ from mockengine.brain.values import Span
 
 # Objects inside objects filled from the words (a Pydantic model inside a model), at most this deep.
 MAX_OBJECT_DEPTH = 2
-_PLACES = ("room", "location", "place", "where", "area", "zone")
+_PLACES = ("room", "location", "place", "where", "area", "zone", "neighborhood", "neighbourhood", "district")
 # Parameters that hold one place, which "in Paris and Rome" asks one call each of.
 ONE_PLACE = (*_PLACES, "city", "town", "country", "region")
 

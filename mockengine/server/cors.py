@@ -47,10 +47,28 @@ EXPOSED_HEADERS = ", ".join(
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
+def _serialized(origin: str) -> str:
+    """``origin`` as a browser's ``Origin`` header spells it (RFC 6454): scheme and host in lower case, no
+    default port, no trailing ``/``. ``--cors-origin HTTPS://App.Example.com:443`` was taken and matched
+    no page: the browser sends ``https://app.example.com``."""
+    origin = origin.rstrip("/")
+    scheme, sep, rest = origin.partition("://")
+    if not sep:
+        return origin
+    scheme, rest = scheme.lower(), rest.lower()
+    default = _DEFAULT_PORTS.get(scheme)
+    if default is not None and rest.endswith(default):
+        rest = rest[: -len(default)]
+    return f"{scheme}://{rest}"
+
+
 def is_allowed(origin: str, configured: tuple[str, ...]) -> bool:
     if not configured:
         return LOCAL_ORIGIN.match(origin) is not None
-    return "*" in configured or origin.rstrip("/") in {o.rstrip("/") for o in configured}
+    return "*" in configured or _serialized(origin) in {_serialized(o) for o in configured}
 
 
 @web.middleware

@@ -17,6 +17,13 @@ import pytest
         (("https://app.example",), "https://app.example", True),
         (("https://app.example",), "http://localhost:5173", False),
         (("*",), "https://anything.example", True),
+        # Configured as a person may type it; the browser sends the origin's serialization: lower case,
+        # no default port (these matched no page).
+        (("HTTPS://App.Example",), "https://app.example", True),
+        (("https://app.example:443",), "https://app.example", True),
+        (("http://App.Example:80/",), "http://app.example", True),
+        (("https://app.example:8443",), "https://app.example", False),
+        (("http://app.example:443",), "http://app.example", False),
     ],
 )
 async def test_preflight_and_answers_follow_the_allowed_origins(engine, origins, origin, allowed):

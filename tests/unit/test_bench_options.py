@@ -105,3 +105,23 @@ def test_a_base_url_is_completed_as_conformance_completes_it(monkeypatch) -> Non
     monkeypatch.setattr(runner, "sections", load_only_notes_its_url)
     assert main(["bench", "--only", "load", "--url", "http://127.0.0.1:8765", "--no-progress"]) == 0
     assert driven == ["ws://127.0.0.1:8765/v1/realtime?model=gpt-realtime"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--only", "tools", "--json", "{missing}/figures.json"],
+        ["--only", "capacity", "--plot", "{missing}/capacity.png"],
+        ["--only", "soak", "--soak-plot", "{missing}/soak.png"],
+    ],
+)
+def test_an_output_file_in_a_missing_directory_is_refused_before_anything_runs(
+    argv, tmp_path, capsys
+) -> None:
+    """`--json /no/such/dir/x.json` ran the whole section (the tools section: minutes), then ended in a
+    FileNotFoundError traceback with the figures lost; it is one line and status 2 at once."""
+    missing = tmp_path / "no-such-dir"
+    argv = [arg.format(missing=missing) for arg in argv]
+    assert main(["bench", *argv, "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"mockengine bench: {argv[2]} {argv[3]}: no such directory"]

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from mockengine.pytest_plugin import type_problem
+from mockengine.settings import Settings, SettingsError
+from mockengine.testing import EngineThread
 
 pytest_plugins = ("pytester",)
 
@@ -88,3 +90,70 @@ def test_values_of_the_declared_types_are_taken(name: str, value: object) -> Non
 )
 def test_values_of_other_types_are_named(name: str, value: object, said: str) -> None:
     assert type_problem(name, value) == said
+
+
+OUT_OF_RANGE = """
+import pytest
+
+
+@pytest.mark.mockengine(audio_delta_ms=5000)
+def test_deltas_past_the_cap(mockengine_server):
+    pass
+
+
+@pytest.mark.mockengine(cors_origins=["nope"], seed=3)
+def test_an_origin_no_page_sends(mockengine_server):
+    pass
+
+
+@pytest.mark.mockengine(replay_speed=2.0)
+def test_a_replay_speed_without_a_recording(mockengine_server):
+    pass
+
+
+@pytest.mark.mockengine(log_level="verbose")
+def test_an_unknown_log_level(mockengine_server):
+    pass
+"""
+
+
+def test_a_marker_value_serve_refuses_is_a_one_line_usage_error(pytester: pytest.Pytester) -> None:
+    """Values of the right type that ``serve`` refuses at start-up (out of range, not one of the choices)
+    were served: an engine with 5 s audio deltas (HRP caps them at 2000 ms), CORS for no page, a replay
+    speed with nothing to replay. They are refused, named by field, before any engine is made (the
+    stand-in models here have no ``with_settings``: an engine started would fail otherwise)."""
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_downstream=OUT_OF_RANGE)
+    installed = any(e.value == "mockengine.pytest_plugin" for e in entry_points(group="pytest11"))
+    args = [] if installed else ["-p", "mockengine.pytest_plugin"]
+    args += ["-o", "asyncio_default_fixture_loop_scope=function"]
+    result = pytester.runpytest_inprocess(*args, "-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(errors=4)
+    errors = [line for line in result.stdout.lines if line.startswith("E ") and "UsageError" in line]
+    assert [line.split("UsageError: ", 1)[1] for line in errors] == [
+        "@pytest.mark.mockengine: audio_delta_ms must be between 1 and 2000 (HRP maxAudioDeltaMs)",
+        "@pytest.mark.mockengine: cors_origins must be '*' or an origin, scheme://host[:port] "
+        "(e.g. https://app.example.com:8443), not 'nope'",
+        "@pytest.mark.mockengine: replay_speed applies only with replay_dir (a recording to answer from)",
+        "@pytest.mark.mockengine: log_level must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, "
+        "not 'verbose'",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        (Settings(audio_delta_ms=0), "audio_delta_ms must be between 1 and 2000 (HRP maxAudioDeltaMs)"),
+        (Settings(tts_threads=0), "tts_threads must be at least 1, not 0"),
+        (
+            Settings(replay_strict=True),
+            "replay_strict applies only with replay_dir (a recording to answer from)",
+        ),
+    ],
+)
+def test_an_engine_thread_refuses_what_serve_refuses(settings: Settings, said: str) -> None:
+    """``EngineThread`` (the fixture's engine, and the documented way outside pytest) checks as ``serve``
+    does, before any model loads: ``tts_threads=0`` quietly meant one thread."""
+    with pytest.raises(SettingsError) as refused:
+        EngineThread(settings).start()
+    assert str(refused.value) == said

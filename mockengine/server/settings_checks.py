@@ -1,0 +1,103 @@
+"""What is wrong with a ``Settings`` whose every field parsed: the checks ``serve`` makes at start-up,
+shared with ``mockengine.testing.EngineThread`` (and so the pytest plugin's marker), so a value
+``serve`` refuses is refused there too instead of being served (``@pytest.mark.mockengine(
+audio_delta_ms=5000)`` ran an engine with deltas past HRP's 2000 ms cap, ``cors_origins=["nope"]`` one
+no page could call, ``replay_speed=2`` with no recording one that ignored it).
+
+Each check returns one sentence naming the setting by ``label(field)`` (``serve``'s ``--option``, or the
+field's own name for the marker), or None when nothing is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+
+from mockengine.settings import Settings
+
+Label = Callable[[str], str]
+
+# Fields whose serve option is not "--" + the field's name with dashes.
+_OPTIONS = {
+    "replay_dir": "--replay",
+    "cors_origins": "--cors-origin",
+    "faults_file": "--faults",
+    "api_keys": "--api-key",
+}
+
+
+def option(field: str) -> str:
+    """``serve``'s option for a ``Settings`` field: ``audio_delta_ms`` → ``--audio-delta-ms``."""
+    return _OPTIONS.get(field, "--" + field.replace("_", "-"))
+
+
+# Settings that must be at least this. Below it an option would not be refused but misbehave:
+# `--admission-max-queue -1` refused every session, `--tts-cache-mb -1` crashed with a traceback once the
+# models had loaded, `--tts-threads 0` quietly meant 1.
+MINIMUMS: tuple[tuple[str, float], ...] = (
+    ("audio_pace", 0),
+    ("first_delta_delay_ms", 0),
+    ("max_sessions", 0),
+    ("max_input_buffer_s", 1),
+    ("max_conversation_items", 1),
+    ("max_conversation_audio_s", 1),
+    ("max_frame_bytes", 1),
+    ("max_send_backlog_bytes", 1),
+    ("session_max_s", 1),
+    ("heartbeat_s", 0),
+    ("mcp_timeout_s", 0.001),
+    ("shutdown_grace_s", 0),
+    ("tts_threads", 1),
+    ("workers", 1),
+    ("reclaim_interval_s", 0),
+    ("tts_cache_mb", 0),
+    ("stt_cache_mb", 0),
+    ("admission_max_loop_lag_ms", 0),
+    ("admission_max_queue", 0),
+    ("replay_speed", 0),
+)
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# What a browser sends as Origin (RFC 6454 serialization): scheme://host[:port], nothing after but an
+# optional "/" (cors.is_allowed drops it). `--cors-origin nope` was taken and could match no page.
+ORIGIN = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#@\s:\[\]]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?/?$")
+
+
+def value_problem(settings: Settings, label: Label = option) -> str | None:
+    """A value out of its range or not one of its choices."""
+    from mockengine.server.event_loop import LOOPS
+
+    if settings.auth_failure not in ("close", "http"):
+        return f"{label('auth_failure')} must be 'close' or 'http'"
+    if not 1 <= settings.audio_delta_ms <= 2000:
+        return f"{label('audio_delta_ms')} must be between 1 and 2000 (HRP maxAudioDeltaMs)"
+    if not 0 <= settings.port <= 65535:  # the socket layer would take 70000 as 70000 - 65536
+        return f"{label('port')} must be between 0 and 65535, not {settings.port}"
+    for name, minimum in MINIMUMS:
+        value = getattr(settings, name)
+        if value < minimum:
+            return f"{label(name)} must be at least {minimum:g}, not {value:g}"
+    if settings.log_level.upper() not in LOG_LEVELS:
+        return f"{label('log_level')} must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}"
+    if settings.loop not in LOOPS:
+        return f"{label('loop')} must be one of {', '.join(LOOPS)}, not {settings.loop!r}"
+    for origin in settings.cors_origins:
+        # "null": the Origin of file:// pages and sandboxed frames, which a browser does send.
+        if origin not in ("*", "null") and ORIGIN.match(origin) is None:
+            return (
+                f"{label('cors_origins')} must be '*' or an origin, scheme://host[:port] "
+                f"(e.g. https://app.example.com:8443), not {origin!r}"
+            )
+    return None
+
+
+def replay_problem(settings: Settings, given: Collection[str] = (), label: Label = option) -> str | None:
+    """``replay_speed`` or ``replay_strict`` given (named in ``given``, or not at its default) without
+    ``replay_dir``, which they only shape: they were taken and did nothing."""
+    if settings.replay_dir:
+        return None
+    defaults = Settings()
+    for name in ("replay_speed", "replay_strict"):
+        if name in given or getattr(settings, name) != getattr(defaults, name):
+            recording = label("replay_dir") + (" DIR" if label("replay_dir").startswith("--") else "")
+            return f"{label(name)} applies only with {recording} (a recording to answer from)"
+    return None
