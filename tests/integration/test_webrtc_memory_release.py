@@ -23,6 +23,7 @@ import pytest
 from mockengine.rtc.ice import ice_connections
 from mockengine.server.webrtc.calls import CALLS
 from tests.eventually import eventually
+from tests.integration.test_webrtc_calls import story
 from tests.speech import question
 from tests.webrtc_client import CallClient
 
@@ -128,3 +129,35 @@ async def test_nothing_of_a_call_is_reachable_after_it_ends(engine, caplog, endi
         message=lambda: f"threads: {threading.active_count()} > {threads_before}",
     )
     assert server.sessions_active() == 0
+
+
+async def test_a_call_keeps_no_state_per_reply_once_the_replies_end(engine):
+    """Per-reply bookkeeping of a call (the track's done and cut-off replies, the audio-delta counts the
+    faults read) is dropped as each reply ends: it was kept for the whole call, one entry per reply, so
+    memory grew with a 60-minute call's length. Three spoken replies, then one cut by the client."""
+    server = await engine()
+    client = CallClient()
+    pcm, _ = question()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        runner = server.app[CALLS][client.call_id]
+        for _ in range(3):
+            mark = len(client.events)
+            client.mic.say(pcm + bytes(48_000))
+            await client.wait_for("response.done", after=mark, timeout_s=40)
+            await client.wait_for("output_audio_buffer.stopped", after=mark, timeout_s=30)
+        story(client)
+        mark = len(client.events)
+        await client.wait_for("output_audio_buffer.started", after=mark, timeout_s=40)
+        client.send({"type": "output_audio_buffer.clear"})
+        await client.wait_for("output_audio_buffer.cleared", after=mark)
+        await client.wait_for("response.done", after=mark)
+        await eventually(lambda: not runner.track.is_playing)
+        assert sum(e["type"] == "response.done" for e in client.events) >= 4
+        assert runner.track._done == set()
+        assert runner.track._cleared == set()
+        assert runner.call_faults.audio_deltas == {}
+        assert runner.faults.deltas == {} and runner.faults.audio_deltas == {}
+    finally:
+        await client.close()
