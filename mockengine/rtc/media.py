@@ -101,13 +101,15 @@ class ReplyTrack(MediaStreamTrack):
     def clear(self) -> Cut | None:
         """Drop the queued reply audio. Where the reply being played stopped, or None when none was."""
         playing = self._playing
+        is_done = playing in self._done
         self._queue.clear()
         self._done.clear()  # nothing is queued any more: no reply is left to stop at its end
         self._playing = None
         if playing is None or self._last_item is None:
             return None
         self._encoder.cut()
-        self._cleared.add(playing)
+        if not is_done:  # still streaming: its later deltas are dropped (until its response.done)
+            self._cleared.add(playing)
         return Cut(playing, self._last_item, self._last_item_samples * 1000 // RATE_HZ)
 
     @property

@@ -134,7 +134,8 @@ async def test_nothing_of_a_call_is_reachable_after_it_ends(engine, caplog, endi
 async def test_a_call_keeps_no_state_per_reply_once_the_replies_end(engine):
     """Per-reply bookkeeping of a call (the track's done and cut-off replies, the audio-delta counts the
     faults read) is dropped as each reply ends: it was kept for the whole call, one entry per reply, so
-    memory grew with a 60-minute call's length. Three spoken replies, then one cut by the client."""
+    memory grew with a 60-minute call's length. Three spoken replies, then two cut by the client: one
+    still being made, one already done but still playing (no ``response.done`` comes after its cut)."""
     server = await engine()
     client = CallClient()
     pcm, _ = question()
@@ -147,14 +148,22 @@ async def test_a_call_keeps_no_state_per_reply_once_the_replies_end(engine):
             client.mic.say(pcm + bytes(48_000))
             await client.wait_for("response.done", after=mark, timeout_s=40)
             await client.wait_for("output_audio_buffer.stopped", after=mark, timeout_s=30)
-        story(client)
         mark = len(client.events)
+        story(client)  # cut while it is still being made
         await client.wait_for("output_audio_buffer.started", after=mark, timeout_s=40)
         client.send({"type": "output_audio_buffer.clear"})
         await client.wait_for("output_audio_buffer.cleared", after=mark)
         await client.wait_for("response.done", after=mark)
+        mark = len(client.events)
+        story(client)  # cut once it is all made, while the track still plays it (a barge-in's usual case)
+        done = await client.wait_for("response.done", after=mark, timeout_s=40)
+        client.send({"type": "output_audio_buffer.clear"})
+        cleared = await client.wait_for("output_audio_buffer.cleared", after=mark)
+        assert done["response"]["status"] == "completed"
+        assert "output_audio_buffer.stopped" not in client.kinds()[mark:], "it had played out already"
+        assert client.events.index(done) < client.events.index(cleared)
         await eventually(lambda: not runner.track.is_playing)
-        assert sum(e["type"] == "response.done" for e in client.events) >= 4
+        assert sum(e["type"] == "response.done" for e in client.events) >= 5
         assert runner.track._done == set()
         assert runner.track._cleared == set()
         assert runner.call_faults.audio_deltas == {}
