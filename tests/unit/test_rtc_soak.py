@@ -1,10 +1,10 @@
-"""The WebRTC soak's figures (``mockengine/loadtest/rtc_soak.py``): growth per call-minute and the summary."""
+"""The WebRTC soak's figures (``mockengine/bench/rtc_soak.py``): growth per call-minute and the summary."""
 
 from __future__ import annotations
 
 import pytest
 
-from mockengine.loadtest.rtc_soak import RtcSample, RtcSoakRun, Wave, growth_per_call_minute, summary
+from mockengine.bench.rtc_soak import RtcSample, RtcSoakRun, Wave, growth_per_call_minute, summary
 
 MIB = 2**20
 
