@@ -15,7 +15,6 @@ its end: flat memory gives ~0.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -260,45 +259,3 @@ def summary(run: RtcSoakRun) -> dict[str, Any]:
             for w in run.waves
         ],
     }
-
-
-def main() -> None:  # pragma: no cover - a measuring tool
-    import argparse
-
-    from mockengine.loadtest.processes import start_server
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=5)
-    parser.add_argument("--waves", default="12,4,4", help="minutes of each wave, comma-separated")
-    parser.add_argument("--sample-s", type=float, default=10.0)
-    parser.add_argument("--engine-args", default="")
-    parser.add_argument("--json", default=None)
-    parser.add_argument("--warm-up-s", type=float, default=20.0)
-    args = parser.parse_args()
-
-    async def go() -> RtcSoakRun:
-        engine = await start_server(args.engine_args.split())
-        try:
-            return await run_rtc_soak(
-                engine,
-                calls=args.calls,
-                wave_minutes=[float(m) for m in args.waves.split(",")],
-                sample_s=args.sample_s,
-                warm_up_s=args.warm_up_s,
-                verbose=True,
-            )
-        finally:
-            engine.stop()
-
-    run = asyncio.run(go())
-    result = summary(run)
-    result["samples"] = [s.__dict__ for s in run.samples]
-    text = json.dumps(result, indent=1)
-    if args.json:
-        with open(args.json, "w") as out:
-            out.write(text)
-    json.dump(summary(run), sys.stdout, indent=1)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
