@@ -232,6 +232,11 @@ class SessionFaults:
                 self._play_dead(spec)
         if kind == "response.done":
             self.responses_done += 1
+            # Its deltas are all out: their counts go (one pair per response was kept for the session's
+            # life, growing with its length).
+            done_id = str(event.get("response", {}).get("id"))
+            self.deltas.pop(done_id, None)
+            self.audio_deltas.pop(done_id, None)
         if kind not in OUTPUT_DELTAS:
             return extra
         rid = str(event["response_id"])

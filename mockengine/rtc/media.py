@@ -72,11 +72,14 @@ class ReplyTrack(MediaStreamTrack):
         self.on_started = on_started
         self.on_stopped = on_stopped
         self._queue: deque[Chunk] = deque()
-        self._sent_samples: dict[str, int] = {}  # item id → samples handed out
+        # Per call, not per reply: what a cut needs (the item going out and its samples handed out), the
+        # replies whose queued audio is the last they bring, the replies cut off while they still stream.
+        # Entries leave as their replies end, so a 60-minute call keeps no more than a short one.
         self._playing: str | None = None  # the response whose audio is going out (started, not stopped)
         self._last_item: str | None = None
-        self._done: set[str] = set()  # responses that will bring no more audio
-        self._cleared: set[str] = set()  # responses cut off: their late audio is dropped
+        self._last_item_samples = 0  # of _last_item, handed out
+        self._done: set[str] = set()  # responses with audio queued that will bring no more
+        self._cleared: set[str] = set()  # responses cut off: their late audio is dropped until done
         self._start_s: float | None = None
         self._pts = 0
         self._flowing = asyncio.Event()  # cleared while media is stalled (fault: media stops silently)
@@ -91,18 +94,23 @@ class ReplyTrack(MediaStreamTrack):
 
     def finish(self, response_id: str) -> None:
         """The response is done: once its queued audio has gone out, the buffer stops."""
-        self._done.add(response_id)
+        self._cleared.discard(response_id)  # no more of its audio will come to be dropped
+        if response_id == self._playing or any(c.response_id == response_id for c in self._queue):
+            self._done.add(response_id)
 
     def clear(self) -> Cut | None:
         """Drop the queued reply audio. Where the reply being played stopped, or None when none was."""
         playing = self._playing
+        is_done = playing in self._done
         self._queue.clear()
+        self._done.clear()  # nothing is queued any more: no reply is left to stop at its end
         self._playing = None
         if playing is None or self._last_item is None:
             return None
         self._encoder.cut()
-        self._cleared.add(playing)
-        return Cut(playing, self._last_item, self._sent_samples.get(self._last_item, 0) * 1000 // RATE_HZ)
+        if not is_done:  # still streaming: its later deltas are dropped (until its response.done)
+            self._cleared.add(playing)
+        return Cut(playing, self._last_item, self._last_item_samples * 1000 // RATE_HZ)
 
     @property
     def is_playing(self) -> bool:
@@ -173,8 +181,9 @@ class ReplyTrack(MediaStreamTrack):
                 self.on_started(chunk.response_id)
             piece = chunk.pcm16[: FRAME_BYTES - len(out)]
             out += piece
-            self._last_item = chunk.item_id
-            self._sent_samples[chunk.item_id] = self._sent_samples.get(chunk.item_id, 0) + len(piece) // 2
+            if self._last_item != chunk.item_id:
+                self._last_item, self._last_item_samples = chunk.item_id, 0
+            self._last_item_samples += len(piece) // 2
             if len(piece) == len(chunk.pcm16):
                 self._queue.popleft()
             else:
@@ -186,6 +195,7 @@ class ReplyTrack(MediaStreamTrack):
             and not any(c.response_id == playing for c in self._queue)
         ):
             self._playing = None
+            self._done.discard(playing)
             self.on_stopped(playing)
         return bytes(out) + SILENCE[len(out) :]
 

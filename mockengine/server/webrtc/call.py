@@ -210,6 +210,7 @@ class CallRunner(SessionLoop):
         elif kind == "response.done":
             self.reply_decoder.close(event["response"]["id"])
             self.track.finish(event["response"]["id"])
+            self.call_faults.on_response_done(event["response"]["id"])
         for sideband in list(self.sidebands):
             try:
                 await sideband.send_frame(data, WSMsgType.TEXT)

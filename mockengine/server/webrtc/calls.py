@@ -396,8 +396,15 @@ async def _fault_clock(calls: dict[str, CallRunner]) -> None:
     per call)."""
     while True:
         await asyncio.sleep(FAULT_CLOCK_S)
-        for runner in list(calls.values()):
-            runner.call_faults.on_tick()
+        _tick_faults(calls)
+
+
+def _tick_faults(calls: dict[str, CallRunner]) -> None:
+    # A function of its own: the loop variable held in _fault_clock's frame kept the last call ticked
+    # (runner, peer connection, session and all) alive while the clock slept, for good once no call
+    # was left to rebind it.
+    for runner in list(calls.values()):
+        runner.call_faults.on_tick()
 
 
 def add_routes(app: web.Application) -> None:

@@ -67,6 +67,11 @@ class CallFaults:
                 self._fire(spec, k=count, response_id=response_id)
                 self.runner.channel.close()
 
+    def on_response_done(self, response_id: str) -> None:
+        """The response brings no more audio: its count goes (one per response, kept, grew with the
+        call's length)."""
+        self.audio_deltas.pop(response_id, None)
+
     def on_tick(self) -> None:
         """Every 100 ms of the call: the timed kinds."""
         if not self.runner.faults.specs:

@@ -1,0 +1,178 @@
+"""A WebRTC call's memory goes when the call ends, however it ends (issue 15's promise, for calls).
+
+A real loopback call (aiortc as the client, Opus both ways, a spoken turn and its reply on the track)
+ends by ``POST …/hangup``, by the client closing its peer connection, or by the client vanishing without
+a word (its sockets closed: the engine's packets are refused, ``rtc/peer_gone.py``). Then nothing of the
+engine's side of the call is reachable (``gc`` + ``weakref``: the runner, its peer connection, session,
+track, data channel and the tasks that served it), no task or thread it started is left, and the seat is
+given back (``sessions_active`` 0).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import threading
+import weakref
+from typing import Any
+
+import aiohttp
+import pytest
+
+from mockengine.rtc.ice import ice_connections
+from mockengine.server.webrtc.calls import CALLS
+from tests.eventually import eventually
+from tests.integration.test_webrtc_calls import story
+from tests.speech import question
+from tests.webrtc_client import CallClient
+
+AUTH = {"Authorization": "Bearer sk-test"}
+GONE_WITHIN_S = 20.0  # the peer-gone watch takes ~2 s; consent freshness would take 30 s
+POOL_THREADS = ("mockengine-", "ThreadPoolExecutor-")  # executors' workers, not a call's threads
+
+
+def engine_side(runner: Any) -> dict[str, weakref.ref[Any]]:
+    """Weak references to what the engine holds for one call."""
+    pc = runner.pc
+    parts: dict[str, Any] = {
+        "runner": runner,
+        "pc": pc,
+        "session": runner.session,
+        "track": runner.track,
+        "channel": runner.channel,
+        "sender": runner.sender,
+        "serving": runner.serving,
+        "sctp": pc.sctp,
+        "ice": ice_connections(pc)[0],
+    }
+    for index, transceiver in enumerate(pc.getTransceivers()):
+        parts[f"receiver{index}"] = transceiver.receiver
+        parts[f"rtp_sender{index}"] = transceiver.sender
+    return {name: weakref.ref(part) for name, part in parts.items() if part is not None}
+
+
+def still_reachable(refs: dict[str, weakref.ref[Any]]) -> dict[str, list[str]]:
+    """The parts still alive after a full collection, each with the types that refer to it."""
+    gc.collect()
+    alive: dict[str, list[str]] = {}
+    for name, ref in refs.items():
+        part = ref()
+        if part is not None:
+            alive[name] = sorted({type(r).__name__ for r in gc.get_referrers(part)})
+        del part
+    return alive
+
+
+async def talking_call(server: Any) -> tuple[CallClient, dict[str, weakref.ref[Any]]]:
+    """A call with one spoken turn answered on the track; the engine's side of it, weakly."""
+    client = CallClient()
+    await client.connect(server.http_url)
+    await client.wait_for("session.created")
+    pcm, _ = question()
+    client.mic.say(pcm + bytes(48_000))
+    await client.wait_for("response.done", timeout_s=40)
+    await client.wait_for("output_audio_buffer.stopped", timeout_s=30)
+    runner = server.app[CALLS][client.call_id]
+    refs = engine_side(runner)
+    del runner
+    return client, refs
+
+
+def vanish(client: CallClient) -> None:
+    """The client's process dies: its UDP sockets close without a packet (no SCTP ABORT, no DTLS
+    close_notify), as SIGKILL or a closed tab leaves them."""
+    for connection in ice_connections(client.pc):
+        for protocol in connection._protocols:
+            protocol.transport.abort()
+
+
+@pytest.mark.parametrize("ending", ["hangup", "client_close", "vanish"])
+async def test_nothing_of_a_call_is_reachable_after_it_ends(engine, caplog, ending):
+    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
+    server = await engine()
+    warm, _ = await talking_call(server)  # first calls set up process-wide state (codecs, caches)
+    await warm.close()
+    await server.wait_until_idle(timeout_s=GONE_WITHIN_S)
+    gc.collect()
+    tasks_before = {id(t) for t in asyncio.all_tasks()}
+    threads_before = {t.ident for t in threading.enumerate()}
+
+    client, refs = await talking_call(server)
+    call_id = client.call_id
+    if ending == "hangup":
+        async with aiohttp.ClientSession() as http:
+            reply = await http.post(f"{server.http_url}/v1/realtime/calls/{call_id}/hangup", headers=AUTH)
+            assert reply.status == 200
+    elif ending == "client_close":
+        await client.close()
+    else:
+        vanish(client)
+    await eventually(lambda: call_id not in server.app[CALLS], timeout_s=GONE_WITHIN_S)
+    if ending == "vanish":
+        assert "refuses the call's packets" in caplog.text  # the peer-gone path ended it
+    await server.wait_until_idle(timeout_s=GONE_WITHIN_S)
+    await client.close()
+    del client
+
+    def left() -> dict[str, list[str]]:
+        return still_reachable(refs)
+
+    await eventually(lambda: not left(), timeout_s=10.0, message=lambda: f"still reachable: {left()}")
+
+    def new_tasks() -> list[str]:
+        return [repr(t.get_coro()) for t in asyncio.all_tasks() if id(t) not in tasks_before]
+
+    await eventually(lambda: not new_tasks(), timeout_s=10.0, message=lambda: f"tasks left: {new_tasks()}")
+
+    def new_threads() -> list[str]:
+        # (executors' workers start on demand, the first job that finds none idle: not the call's)
+        return [
+            t.name
+            for t in threading.enumerate()
+            if t.ident not in threads_before and not t.name.startswith(POOL_THREADS)
+        ]
+
+    await eventually(lambda: not new_threads(), timeout_s=10.0, message=lambda: f"threads: {new_threads()}")
+    assert server.sessions_active() == 0
+
+
+async def test_a_call_keeps_no_state_per_reply_once_the_replies_end(engine):
+    """Per-reply bookkeeping of a call (the track's done and cut-off replies, the audio-delta counts the
+    faults read) is dropped as each reply ends: it was kept for the whole call, one entry per reply, so
+    memory grew with a 60-minute call's length. Three spoken replies, then two cut by the client: one
+    still being made, one already done but still playing (no ``response.done`` comes after its cut)."""
+    server = await engine()
+    client = CallClient()
+    pcm, _ = question()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        runner = server.app[CALLS][client.call_id]
+        for _ in range(3):
+            mark = len(client.events)
+            client.mic.say(pcm + bytes(48_000))
+            await client.wait_for("response.done", after=mark, timeout_s=40)
+            await client.wait_for("output_audio_buffer.stopped", after=mark, timeout_s=30)
+        mark = len(client.events)
+        story(client)  # cut while it is still being made
+        await client.wait_for("output_audio_buffer.started", after=mark, timeout_s=40)
+        client.send({"type": "output_audio_buffer.clear"})
+        await client.wait_for("output_audio_buffer.cleared", after=mark)
+        await client.wait_for("response.done", after=mark)
+        mark = len(client.events)
+        story(client)  # cut once it is all made, while the track still plays it (a barge-in's usual case)
+        done = await client.wait_for("response.done", after=mark, timeout_s=40)
+        client.send({"type": "output_audio_buffer.clear"})
+        cleared = await client.wait_for("output_audio_buffer.cleared", after=mark)
+        assert done["response"]["status"] == "completed"
+        assert "output_audio_buffer.stopped" not in client.kinds()[mark:], "it had played out already"
+        assert client.events.index(done) < client.events.index(cleared)
+        await eventually(lambda: not runner.track.is_playing)
+        assert sum(e["type"] == "response.done" for e in client.events) >= 5
+        assert runner.track._done == set()
+        assert runner.track._cleared == set()
+        assert runner.call_faults.audio_deltas == {}
+        assert runner.faults.deltas == {} and runner.faults.audio_deltas == {}
+    finally:
+        await client.close()
