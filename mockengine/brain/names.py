@@ -5,6 +5,7 @@ out" → Max, "Luna weighs four kilos" → Luna, "put Max's weight down" → Max
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from mockengine.brain import lexicon, values
 from mockengine.brain.values import Span
@@ -125,6 +126,12 @@ def proper_name(text: str, parameter: str = "") -> Span | None:
             None,
         )  # "from English" is the source, not the language wanted
         return Span(named.group(0).capitalize(), named.start(), named.end()) if named else None
+    return next(proper_names(text), None)
+
+
+def proper_names(text: str) -> Iterator[Span]:
+    """The proper names in ``text`` in the order said (each span includes a possessive "'s"): runs of
+    capitalised words that are no day, month, language or sentence-opening word of the language."""
     for found in _CAPITALISED.finditer(text):
         name = found.group(1)
         if name.split()[0].lower() in _NOT_NAMES:
@@ -132,8 +139,7 @@ def proper_name(text: str, parameter: str = "") -> Span | None:
         at_start = not text[: found.start()].strip(" ,.;!?-")
         if at_start and _known_word(name.split()[0]):
             continue  # "Open coral reef", "Log a walk": a word of the language, capitalised as the first
-        return Span(name, found.start(), found.end())
-    return None
+        yield Span(name, found.start(), found.end())
 
 
 def _known_word(word: str) -> bool:
