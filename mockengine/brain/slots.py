@@ -482,8 +482,9 @@ class _Work:
 
 def _fill_introduced(work: _Work, filled: Filled, strings: list[str], tool_name: str) -> None:
     """The name the speaker introduces themselves by ("Name's Tom", "Tom speaking", "call me Tom"), books
-    under ("a table for two under Tom") or says with a title ("Dr. Who") into the first parameter that
-    takes a person's own name (``name``, ``guest_name``: ``names.takes_own_name``)."""
+    under ("a table for two under Tom") or for ("a table for 2 for John Smith") or says with a title
+    ("Dr. Who") into the first parameter that takes a person's own name (``name``, ``guest_name``:
+    ``names.takes_own_name``)."""
     wanted = [n for n in strings if n not in filled.arguments and names.takes_own_name(n, tool_name)]
     if not wanted or re.search(r"\b(?:called|named|titled)\b", work.text, re.IGNORECASE):
         return  # "it's Tom here, make a playlist called Chill": the name said is the thing's
@@ -496,10 +497,13 @@ def _fill_introduced(work: _Work, filled: Filled, strings: list[str], tool_name:
 
 
 # The speaker's own name, first found: introduced ("Name's Tom"), the name a booking is made under
-# ("under Tom"), a name a title marks ("Dr. Who", whose "Who" would end the phrase as a relative clause).
+# ("under Tom"), the person it is for ("for John Smith"), a name a title marks ("Dr. Who", whose "Who"
+# would end the phrase as a relative clause). "for" before a title: "an appointment with Dr. Lee for
+# Maria" is Maria's.
 _OWN_NAME_FINDERS: tuple[tuple[Callable[[str], Span | None], str], ...] = (
     (names.introduced, "introduced"),
     (names.booked_under, "booked under"),
+    (names.booked_for, "booked for"),
     (names.titled, "a titled name"),
 )
 

@@ -1,6 +1,7 @@
 """A booking app's own tools over Chat Completions with the openai SDK, as a new user tried them: the
 phrases after prepositions go to the parameters their roles fit ("at Sakura" to the ``restaurant``, "for
-John Smith" to the ``guest``)."""
+John Smith" to the ``guest``), and a name said after "for" is the booking's ``name`` / ``guest_name`` /
+``guest.name``, as "under Ada" and "the name is Ada" already were."""
 
 from __future__ import annotations
 
@@ -91,3 +92,29 @@ async def test_phrases_fill_the_parameters_their_prepositions_fit(
     """The person parameter took the first capitalised name said, whatever its preposition: "at Sakura"
     became the guest, and "for John Smith", left over, the restaurant."""
     assert await _calls(engine, [tool], words) == [(tool["function"]["name"], expected)]
+
+
+@pytest.mark.parametrize(
+    ("parameter", "schema", "value"),
+    [
+        ("name", {"type": "string"}, "Bob"),
+        ("guest_name", {"type": "string"}, "Bob"),
+        ("passenger_name", {"type": "string"}, "Bob"),
+        (
+            "guest",
+            {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+            {"name": "Bob"},
+        ),
+    ],
+)
+async def test_a_name_after_for_is_the_bookings(
+    engine, parameter: str, schema: dict[str, Any], value: Any
+) -> None:
+    """ "… for Bob" asked "Which name do you mean?": only "under Bob" and "the name is Bob" gave it."""
+    tool = _tool(
+        "book_table",
+        "Book a table at a restaurant.",
+        {"restaurant": {"type": "string"}, "party_size": {"type": "integer"}, parameter: schema},
+    )
+    got = await _calls(engine, [tool], "Book a table at Luigi's for 4 for Bob")
+    assert got == [("book_table", {"restaurant": "Luigi's", "party_size": 4, parameter: value})]

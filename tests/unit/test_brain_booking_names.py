@@ -1,5 +1,7 @@
 """Names in bookings, as a new user's restaurant app met them: a person parameter takes no proper name
-that a preposition places in another parameter's role ("at Sakura" is the restaurant's, not the guest's)."""
+that a preposition places in another parameter's role ("at Sakura" is the restaurant's, not the guest's),
+and "for" + a person's name is who the booking is for (``name``, ``guest_name``, ``guest.name``), as
+"under Ada" was."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario, slots
+from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario, names, slots
 from mockengine.brain.referents import Referent
 
 
@@ -106,3 +108,76 @@ def test_a_person_alone_still_takes_a_name_after_any_preposition() -> None:
 def test_the_language_parameter_is_found_as_before() -> None:
     schema = _schema({"text": {"type": "string"}, "target_language": {"type": "string"}})
     assert _fill(schema, "translate good morning into Spanish", "translate")["target_language"] == "Spanish"
+
+
+# -- "for" + a name
+
+
+@pytest.mark.parametrize(
+    ("words", "name"),
+    [
+        ("a table for John Smith", "John Smith"),
+        ("a table for 2 at Sakura for Bob.", "Bob"),
+        ("an appointment for Dr. Who please", "Dr. Who"),
+    ],
+)
+def test_booked_for_finds_the_person(words: str, name: str) -> None:
+    found = names.booked_for(words)
+    assert found is not None and found.value == name
+    assert words[found.start : found.end] == name
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "a table for two",
+        "a table for Friday",
+        "a flight for Paris",
+        "a table for Mom's birthday",
+        "a table for Christmas",
+        "a lesson for Spanish",
+        "For example, book it",
+    ],
+)
+def test_booked_for_is_none_without_a_persons_name(words: str) -> None:
+    assert names.booked_for(words) is None
+
+
+@pytest.mark.parametrize(
+    ("parameter", "schema", "value"),
+    [
+        ("name", {"type": "string"}, "Bob"),
+        ("guest_name", {"type": "string"}, "Bob"),
+        ("passenger_name", {"type": "string"}, "Bob"),
+        (
+            "guest",
+            {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+            {"name": "Bob"},
+        ),
+    ],
+)
+def test_for_a_name_is_the_bookings_name(parameter: str, schema: dict[str, Any], value: Any) -> None:
+    properties = {"restaurant": {"type": "string"}, "party_size": {"type": "integer"}, parameter: schema}
+    tool = ToolSpec("book_table", "Book a table at a restaurant.", _schema(properties))
+    assert _reply(tool, ["Book a table at Luigi's for 4 for Bob"]) == [
+        ("book_table", {"restaurant": "Luigi's", "party_size": 4, parameter: value})
+    ]
+
+
+@pytest.mark.parametrize("answer", ["for John Smith", "It's for John Smith"])
+def test_for_a_name_answers_the_question_for_it(answer: str) -> None:
+    properties = {
+        "restaurant": {"type": "string"},
+        "party_size": {"type": "integer"},
+        "name": {"type": "string"},
+    }
+    tool = ToolSpec("book_table", "Book a table at a restaurant.", _schema(properties))
+    assert _reply(tool, ["Book a table at Nobu for 3", answer]) == [
+        ("book_table", {"restaurant": "Nobu", "party_size": 3, "name": "John Smith"})
+    ]
+
+
+def test_for_a_day_still_asks_for_the_name() -> None:
+    properties = {"restaurant": {"type": "string"}, "name": {"type": "string"}}
+    tool = ToolSpec("book_table", "Book a table at a restaurant.", _schema(properties))
+    assert _reply(tool, ["Book a table for Friday at Luigi's"]) == "Which name do you mean?"
