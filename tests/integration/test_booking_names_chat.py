@@ -118,3 +118,20 @@ async def test_a_name_after_for_is_the_bookings(
     )
     got = await _calls(engine, [tool], "Book a table at Luigi's for 4 for Bob")
     assert got == [("book_table", {"restaurant": "Luigi's", "party_size": 4, parameter: value})]
+
+
+async def test_the_answer_to_which_restaurant_keeps_the_guest(engine) -> None:
+    """ "Nobu" answering "Which restaurant do you mean?" after "… for Bob" went to the person parameter
+    ``guest`` (already Bob) and was answered as small talk; it is the restaurant the call lacked."""
+    server = await engine()
+    client = AsyncOpenAI(api_key="sk-test", base_url=f"{server.http_url}/v1", max_retries=0)
+    messages: list[Any] = [{"role": "user", "content": "Book a table for 3 at 8pm for Bob"}]
+    asked = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=[BOOK_FLAT])
+    question = asked.choices[0].message
+    assert not question.tool_calls and "restaurant" in (question.content or "").lower()
+    messages += [{"role": "assistant", "content": question.content}, {"role": "user", "content": "Nobu"}]
+    done = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=[BOOK_FLAT])
+    calls = done.choices[0].message.tool_calls or []
+    assert [(c.function.name, json.loads(c.function.arguments)) for c in calls] == [
+        ("book_table", {"restaurant": "Nobu", "guest": "Bob", "party_size": 3, "time": "20:00"})
+    ]

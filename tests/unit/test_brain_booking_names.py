@@ -181,3 +181,16 @@ def test_for_a_day_still_asks_for_the_name() -> None:
     properties = {"restaurant": {"type": "string"}, "name": {"type": "string"}}
     tool = ToolSpec("book_table", "Book a table at a restaurant.", _schema(properties))
     assert _reply(tool, ["Book a table for Friday at Luigi's"]) == "Which name do you mean?"
+
+
+# -- the answer to the question for what a call still lacks
+
+
+@pytest.mark.parametrize("answer", ["Nobu", "at Nobu", "Nobu please"])
+def test_the_answer_fills_what_the_call_lacks_not_the_person_it_has(answer: str) -> None:
+    """The guest was known ("for Bob") and the restaurant asked for: "Nobu", read whole, went to the
+    person parameter ``guest`` again and the answer was taken as small talk ("I heard you say Nobu")."""
+    tool = ToolSpec("book_table", "Book a table at a restaurant.", BOOK_FLAT)
+    assert _reply(tool, ["Book a table for 3 at 8pm for Bob", answer]) == [
+        ("book_table", {"restaurant": "Nobu", "guest": "Bob", "party_size": 3, "time": "20:00"})
+    ]
