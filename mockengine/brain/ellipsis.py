@@ -371,6 +371,11 @@ def _again(
         # "War and Peace" one title
         parts = places.split_names(rest) if _one_call_each(tool, rest, today, asked) else [rest]
         changes = [_heard(tool, part, today) for part in parts]
+        if asked is not None and changes and asked not in changes[0]:
+            # "Nobu" to "Which restaurant?" once the guest is known: the answer fills what the call
+            # still lacks (read whole, the name went to the person parameter ``guest``)
+            lacking = _lacking(tool, arguments)
+            changes = [_heard(lacking, part, today) for part in parts] if lacking is not None else changes
         if not changes or not all(changes) or (asked is not None and asked not in changes[0]):
             continue
         if asked is not None:
@@ -405,6 +410,18 @@ def _again(
             return Plan((), acting.ask_for(missing[0], tool), why, pending=(tool, merged))
         return Plan(tuple(actions), None, "; ".join(a.why for a in actions))
     return None
+
+
+def _lacking(tool: ToolSpec, arguments: dict[str, Any]) -> ToolSpec | None:
+    """``tool`` with only the parameters ``arguments`` has no value for; None when its schema lists no
+    properties of its own (a ``$ref`` or ``anyOf`` root), which it is not cut down from."""
+    schema = tool.parameters or {}
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return None
+    left = {name: sub for name, sub in properties.items() if name not in arguments}
+    required = [name for name in _required(tool) if name in left]
+    return ToolSpec(tool.name, tool.description, {**schema, "properties": left, "required": required})
 
 
 def _answering(changed: dict[str, Any], asked: str, before: dict[str, Any]) -> dict[str, Any]:

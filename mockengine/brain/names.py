@@ -5,8 +5,9 @@ out" → Max, "Luna weighs four kilos" → Luna, "put Max's weight down" → Max
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from mockengine.brain import lexicon, values
+from mockengine.brain import implied, lexicon, values
 from mockengine.brain.values import Span
 from mockengine.brain.wordlists import LANGUAGES
 
@@ -125,6 +126,12 @@ def proper_name(text: str, parameter: str = "") -> Span | None:
             None,
         )  # "from English" is the source, not the language wanted
         return Span(named.group(0).capitalize(), named.start(), named.end()) if named else None
+    return next(proper_names(text), None)
+
+
+def proper_names(text: str) -> Iterator[Span]:
+    """The proper names in ``text`` in the order said (each span includes a possessive "'s"): runs of
+    capitalised words that are no day, month, language or sentence-opening word of the language."""
     for found in _CAPITALISED.finditer(text):
         name = found.group(1)
         if name.split()[0].lower() in _NOT_NAMES:
@@ -132,8 +139,7 @@ def proper_name(text: str, parameter: str = "") -> Span | None:
         at_start = not text[: found.start()].strip(" ,.;!?-")
         if at_start and _known_word(name.split()[0]):
             continue  # "Open coral reef", "Log a walk": a word of the language, capitalised as the first
-        return Span(name, found.start(), found.end())
-    return None
+        yield Span(name, found.start(), found.end())
 
 
 def _known_word(word: str) -> bool:
@@ -180,8 +186,8 @@ def takes_own_name(parameter: str, tool_name: str = "") -> bool:
     if words == ["name"]:
         verb = lexicon.identifier_words(tool_name).split()[:1]
         return not (set(verb) & _NAMING_VERBS)
-    if words[-1] == "name":
-        return set(words[:-1]) <= _OWN_NAME_WORDS
+    if words[-1] == "name":  # ``guest_name``, ``passenger_name``: the name of one a booking is for
+        return set(words[:-1]) <= _OWN_NAME_WORDS | _OWN_NAME_WHO
     return len(words) == 1 and words[0] in _OWN_NAME_WHO
 
 
@@ -213,6 +219,36 @@ def booked_under(text: str) -> Span | None:
             if first.lower() in _NOT_NAMES or group == "name" and _known_word(first):
                 continue
         return Span(_as_name(name), found.start(group), found.end(group))
+    return None
+
+
+# The person a booking is for: "a table for John Smith", "for Dr. Who". A name only, written as one: not
+# what someone owns ("for Mom's birthday"), nor a lower-case word ("for two", "for lunch").
+_FOR = re.compile(rf"\bfor\s+(?P<name>(?-i:{_NAME}))(?![\w'])", re.IGNORECASE)
+
+
+# Occasions a booking is for, written as names ("a table for Christmas").
+_OCCASIONS = frozenset(
+    ("christmas", "easter", "thanksgiving", "halloween", "hanukkah", "diwali", "ramadan", "eid", "passover")
+    + ("new", "valentine's", "valentines", "mother's", "father's", "mothers", "fathers", "nye")
+)
+
+
+def booked_for(text: str) -> Span | None:
+    """The person a booking is for ("John Smith" of "a table for 2 at Sakura for John Smith"), None when
+    "for" is followed by no person's name: a day, month, language or occasion ("for Friday", "for
+    Spanish", "for Christmas"), something someone owns ("for Mom's birthday"), a word of the language
+    capitalised ("For example"), or a place the tables know ("for Paris", a destination)."""
+    for found in _FOR.finditer(text):
+        name = found.group("name")
+        first = name.split()[0]
+        if re.match(TITLE, name) is None and (first.lower() in _NOT_NAMES or _known_word(first)):
+            continue
+        if implied.place_name(name) is not None or is_language(first) or first.lower() in _OCCASIONS:
+            continue
+        if re.search(r"'s?$", name):  # "for Mom's birthday": what the booking is for, owned by someone
+            continue
+        return Span(name, found.start("name"), found.end("name"))
     return None
 
 

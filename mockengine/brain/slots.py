@@ -127,7 +127,10 @@ def fill(
             if name not in filled.arguments and not (
                 kind == "label" and (name in required or spans.fits(name, _PLACES))
             ):
-                _fill_one(work, filled, name, properties[name], kind)
+                rivals = [
+                    n for n, k in kinds.items() if k in _STRINGS and n != name and n not in filled.arguments
+                ]
+                _fill_one(work, filled, name, properties[name], kind, rivals)
     _more_paths(work, filled, [n for n in kinds if addresses.takes_path(n, properties[n])])
     if depth < MAX_OBJECT_DEPTH:  # before the free strings, which would take the list's words
         for name in [n for n in required if n not in filled.arguments]:
@@ -479,8 +482,9 @@ class _Work:
 
 def _fill_introduced(work: _Work, filled: Filled, strings: list[str], tool_name: str) -> None:
     """The name the speaker introduces themselves by ("Name's Tom", "Tom speaking", "call me Tom"), books
-    under ("a table for two under Tom") or says with a title ("Dr. Who") into the first parameter that
-    takes a person's own name (``name``, ``guest_name``: ``names.takes_own_name``)."""
+    under ("a table for two under Tom") or for ("a table for 2 for John Smith") or says with a title
+    ("Dr. Who") into the first parameter that takes a person's own name (``name``, ``guest_name``:
+    ``names.takes_own_name``)."""
     wanted = [n for n in strings if n not in filled.arguments and names.takes_own_name(n, tool_name)]
     if not wanted or re.search(r"\b(?:called|named|titled)\b", work.text, re.IGNORECASE):
         return  # "it's Tom here, make a playlist called Chill": the name said is the thing's
@@ -493,15 +497,22 @@ def _fill_introduced(work: _Work, filled: Filled, strings: list[str], tool_name:
 
 
 # The speaker's own name, first found: introduced ("Name's Tom"), the name a booking is made under
-# ("under Tom"), a name a title marks ("Dr. Who", whose "Who" would end the phrase as a relative clause).
+# ("under Tom"), the person it is for ("for John Smith"), a name a title marks ("Dr. Who", whose "Who"
+# would end the phrase as a relative clause). "for" before a title: "an appointment with Dr. Lee for
+# Maria" is Maria's.
 _OWN_NAME_FINDERS: tuple[tuple[Callable[[str], Span | None], str], ...] = (
     (names.introduced, "introduced"),
     (names.booked_under, "booked under"),
+    (names.booked_for, "booked for"),
     (names.titled, "a titled name"),
 )
 
 
-def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str) -> None:
+def _fill_one(
+    work: _Work, filled: Filled, name: str, schema: Mapping[str, Any], kind: str, rivals: list[str]
+) -> None:
+    """Parameter ``name`` of kind ``kind`` from the words left; ``rivals``: the string parameters still
+    to fill, whose phrases a person's name is not taken from."""
     span: Span | None = None
     if kind == "labelled":
         options = schema.get("enum")
@@ -530,7 +541,7 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
     elif kind == "patterned":
         span = codes.patterned(work.text, schema["pattern"])
     elif kind == "person":
-        span = names.proper_name(work.text, name)
+        span = _person(work.text, name, rivals)
     elif kind == "currency":
         target = bool({"to", "into", "target"} & set(lexicon.identifier_words(name).split()))
         found = codes.currencies(work.text)
@@ -557,6 +568,24 @@ def _fill_one(work: _Work, filled: Filled, name: str, schema: Mapping[str, Any],
             filled.more += [
                 (name, other) for other in scalars.more_options(after, schema["enum"], span.value)
             ]
+
+
+def _person(text: str, name: str, rivals: list[str]) -> Span | None:
+    """The person (or language) parameter ``name``'s proper name: the first said that no preposition
+    places in another string parameter's role, as a model reads "a table for 2 at Sakura for John Smith"
+    (Sakura is the restaurant's, "at" fits it and not ``guest``; the guest is John Smith)."""
+    if names.takes_a_language(name):
+        return names.proper_name(text, name)
+    for span in names.proper_names(text):
+        before = _LAST_WORD.search(text[: span.start])
+        roles = ROLES.get(before.group(1).lower(), ()) if before is not None else ()
+        if roles and not spans.fits(name, roles) and any(spans.fits(other, roles) for other in rivals):
+            continue
+        return span
+    return None
+
+
+_LAST_WORD = re.compile(r"\b(\w+)\s+(?:the\s+)?$")
 
 
 def _more_paths(work: _Work, filled: Filled, takes_path: list[str]) -> None:
