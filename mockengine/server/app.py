@@ -35,6 +35,7 @@ from mockengine.server.replay import install as install_replay
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
+from mockengine.server.translation_ws import add_routes as add_translation_routes
 from mockengine.server.webrtc.calls import add_routes as add_webrtc_routes
 from mockengine.settings import Settings
 
@@ -65,6 +66,7 @@ REALTIME_MODELS = (
     "gpt-realtime-2",
     "gpt-realtime-2.1",
     "gpt-realtime-2.1-mini",
+    "gpt-realtime-translate",  # /v1/realtime/translations only (server/translation_ws.py)
 )
 
 
@@ -138,6 +140,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     add_memory_routes(app)  # /mockengine/memory: resident memory by owner (docs/memory.md)
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
+    add_translation_routes(app)  # /v1/realtime/translations, /v1/realtime/translations/client_secrets
     add_webrtc_routes(app)  # /v1/realtime/calls, /v1/realtime/calls/{call_id}/hangup
     install_faults(app, settings, app[RESOURCES].scenarios.scenarios.values())
     app[FAULTS].on_injected = lambda kind: FAULTS_INJECTED.labels(kind=kind).inc()

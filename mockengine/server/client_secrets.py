@@ -107,6 +107,19 @@ class ClientSecretStore:
         validate_tool_choice(effective["tool_choice"], effective["tools"], "session")
         return self._store(session, ttl_s, model, now), effective
 
+    def new_session_id(self) -> str:
+        """A session id for a secret's answer (seeded with the store)."""
+        return self._ids.session()
+
+    def mint_translation(self, request: dict[str, Any], model: str, ttl_s: int) -> ClientSecret:
+        """A secret for translation sessions (``POST /v1/realtime/translations/client_secrets``, its
+        validated ``session`` request in ``request``): its ``session`` is ``{"type": "translation",
+        "translation": request}``, which the voice-agent endpoint refuses and the translation endpoint
+        applies (``server.translation_ws``)."""
+        now = self.clock()
+        self._forget_expired(now)
+        return self._store({"type": "translation", "translation": request}, ttl_s, model, now)
+
     def _store(self, session: dict[str, Any], ttl_s: int, model: str, now: float) -> ClientSecret:
         value = f"{SECRET_PREFIX}{self._rng.getrandbits(128):032x}"
         secret = ClientSecret(value, int(now) + ttl_s, model, copy.deepcopy(session))

@@ -22,6 +22,7 @@ from mockengine.brain.selection import MODEL_PREFIX, ScenarioLibrary
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import SessionType
 from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
+from mockengine.realtime.translation import TRANSLATION_MODELS
 from mockengine.settings import Settings
 
 # The live service sends ``session.created`` 3–6 ms after the 101 (reference §1), a refusal's ``error`` in
@@ -183,6 +184,10 @@ def check_connection(
             ),
             REQUEST_CLOSE_CODE,
         )
+    if model in TRANSLATION_MODELS:
+        return Refusal(
+            ProtocolError("invalid_model", translation_model_message(model), "model"), REQUEST_CLOSE_CODE
+        )
     if MODEL_PATTERN.match(model) or (scenarios is not None and scenarios.for_model(model) is not None):
         return None
     if scenarios is not None and model.startswith(MODEL_PREFIX):
@@ -192,6 +197,15 @@ def check_connection(
     return Refusal(
         ProtocolError("invalid_model", f'Model "{model}" is not supported in realtime mode.'),
         REQUEST_CLOSE_CODE,
+    )
+
+
+def translation_model_message(model: str) -> str:
+    """The refusal of a translation model on the voice-agent endpoints (ours: the live wording is not
+    public; the model page lists /v1/realtime as unsupported for it)."""
+    return (
+        f'Model "{model}" is a translation model: it is served on /v1/realtime/translations '
+        f"(wss://HOST/v1/realtime/translations?model={model}), not on /v1/realtime."
     )
 
 

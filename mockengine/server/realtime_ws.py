@@ -22,6 +22,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import (
+    REQUEST_CLOSE_CODE,
     SESSION_CREATED_DELAY_S,
     Refusal,
     api_key_from,
@@ -168,6 +169,15 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     if secret is not None and secret.session.get("type") == "transcription":
         intent = "transcription"
     kind = session_type(intent, model)
+    if refusal is None and secret is not None and secret.session.get("type") == "translation":
+        refusal = Refusal(
+            ProtocolError(
+                "invalid_client_secret",
+                "This client secret was created for a 'translation' session; connect with it to "
+                "/v1/realtime/translations?model=gpt-realtime-translate.",
+            ),
+            REQUEST_CLOSE_CODE,
+        )
     refusal = refusal or check_connection(
         api_key,
         model,

@@ -33,10 +33,16 @@ from mockengine.protocol.session_config import (
     validate_session_update,
     validate_tool_choice,
 )
+from mockengine.realtime.translation import TRANSLATION_MODELS
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.rtp_send import send_on_shared_grid
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
-from mockengine.server.handshake import MODEL_PATTERN, incorrect_api_key_message, key_accepted
+from mockengine.server.handshake import (
+    MODEL_PATTERN,
+    incorrect_api_key_message,
+    key_accepted,
+    translation_model_message,
+)
 from mockengine.server.realtime_faults import HANDLE_HEADER, attach, connection_faults, detach
 from mockengine.server.session_setup import (
     admission_refusal,
@@ -364,10 +370,20 @@ def _model(request: web.Request, secret: ClientSecret | None, session: dict[str,
             param="session.type",
             code="invalid_value",
         )
+    if secret is not None and secret.session.get("type") == "translation":
+        raise BadCall(
+            400,
+            "This client secret opens a translation session, which mockengine serves over WebSocket only "
+            "(wss://HOST/v1/realtime/translations?model=gpt-realtime-translate).",
+            param="session.type",
+            code="invalid_value",
+        )
     model = session.get("model") or request.query.get("model")
     if not model:
         model = secret.model if secret is not None else DEFAULT_MODEL
     scenarios = request.app[RESOURCES].scenarios
+    if model in TRANSLATION_MODELS:
+        raise BadCall(400, translation_model_message(model), param="model", code="invalid_model")
     if not MODEL_PATTERN.match(model) and scenarios.for_model(model) is None:
         raise BadCall(
             400, f'Model "{model}" is not supported in realtime mode.', param="model", code="invalid_model"
