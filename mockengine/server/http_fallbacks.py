@@ -6,7 +6,8 @@ with a text body, which an OpenAI client cannot parse. Here:
 - an unknown route or a method the route does not take: 404, ``code: "unknown_url"``, "Unknown request
   URL: GET /v1/nope. Please check the URL for typos, …" (the live API's answer, routes being matched on
   method and path together);
-- ``GET /v1/realtime`` without a WebSocket upgrade: 426 Upgrade Required with ``Upgrade: websocket``
+- ``GET /v1/realtime`` (or ``/v1/realtime/translations``) without a WebSocket upgrade: 426 Upgrade
+  Required with ``Upgrade: websocket``
   (mockengine's choice: what the live endpoint answers is not documented), after the checks that come
   before the handshake (admission 503, ``--auth-failure http`` 401);
 - any other text error aiohttp raises (e.g. 413 for a body over its limit): the same status, its text
@@ -27,6 +28,9 @@ from mockengine.protocol.http_errors import error_response
 log = logging.getLogger("mockengine")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 REALTIME_PATH = "/v1/realtime"
+TRANSLATIONS_PATH = "/v1/realtime/translations"
+# The WebSocket endpoints and the model a client would name on each.
+WEBSOCKET_PATHS = {REALTIME_PATH: "gpt-realtime", TRANSLATIONS_PATH: "gpt-realtime-translate"}
 SERVER_ERROR = "The server had an error while processing your request. Sorry about that!"
 
 
@@ -39,11 +43,11 @@ def unknown_url(request: web.Request) -> web.Response:
     )
 
 
-def upgrade_required() -> web.Response:
+def upgrade_required(path: str = REALTIME_PATH) -> web.Response:
     return error_response(
         426,
-        f"{REALTIME_PATH} is a WebSocket endpoint: connect with a Realtime client "
-        f"(ws://HOST:PORT{REALTIME_PATH}?model=gpt-realtime), which sends the Upgrade: websocket header.",
+        f"{path} is a WebSocket endpoint: connect with a Realtime client "
+        f"(ws://HOST:PORT{path}?model={WEBSOCKET_PATHS[path]}), which sends the Upgrade: websocket header.",
         headers={hdrs.UPGRADE: "websocket"},
     )
 
@@ -59,8 +63,8 @@ async def fallback_middleware(request: web.Request, handler: Handler) -> web.Str
             raise
         # The WebSocket handshake refuses a request without an upgrade (400); what the handler answers
         # before it (admission 503, auth 401, a refused-upgrade fault) still comes first.
-        if exc.status == 400 and request.path == REALTIME_PATH and not _asks_for_websocket(request):
-            return upgrade_required()
+        if exc.status == 400 and request.path in WEBSOCKET_PATHS and not _asks_for_websocket(request):
+            return upgrade_required(request.path)
         return error_response(exc.status, exc.text or exc.reason, headers=_kept_headers(exc))
     except Exception:
         log.exception("%s %s failed", request.method, request.path)

@@ -50,31 +50,33 @@ async def until_closed(conn: Any) -> list[dict[str, Any]]:
 
 async def test_the_sdk_translates_a_phrase_and_close_flushes_then_closes(engine) -> None:
     eng = await engine()
-    async with _client(eng.url) as client:
-        async with client.realtime.translations.connect(model="gpt-realtime-translate") as conn:
-            created = await conn.recv()
-            assert created.type == "session.created"
-            assert created.session.type == "translation" and created.session.model == "gpt-realtime-translate"
-            assert created.session.id.startswith("sess_") and created.session.expires_at > 0
-            await conn.send(
-                {
-                    "type": "session.update",
-                    "session": {
-                        "audio": {
-                            "input": {"transcription": {"model": "gpt-realtime-whisper"}},
-                            "output": {"language": "es"},
-                        }
-                    },
-                }
-            )
-            updated = await conn.recv()
-            assert updated.type == "session.updated"
-            assert updated.session.audio.input.transcription.model == "gpt-realtime-whisper"
-            assert updated.session.audio.output.language == "es"
-            # 100 ms chunks: buffered into 200 ms frames; the speech's last 600 ms are sent without a pause
-            await stream(conn, speech_then_silence()[: -FRAME_BYTES * 2], FRAME_BYTES // 2)
-            await conn.send({"type": "session.close"})
-            events = await until_closed(conn)
+    async with (
+        _client(eng.url) as client,
+        client.realtime.translations.connect(model="gpt-realtime-translate") as conn,
+    ):
+        created = await conn.recv()
+        assert created.type == "session.created"
+        assert created.session.type == "translation" and created.session.model == "gpt-realtime-translate"
+        assert created.session.id.startswith("sess_") and created.session.expires_at > 0
+        await conn.send(
+            {
+                "type": "session.update",
+                "session": {
+                    "audio": {
+                        "input": {"transcription": {"model": "gpt-realtime-whisper"}},
+                        "output": {"language": "es"},
+                    }
+                },
+            }
+        )
+        updated = await conn.recv()
+        assert updated.type == "session.updated"
+        assert updated.session.audio.input.transcription.model == "gpt-realtime-whisper"
+        assert updated.session.audio.output.language == "es"
+        # 100 ms chunks: buffered into 200 ms frames; the speech's last 600 ms are sent without a pause
+        await stream(conn, speech_then_silence()[: -FRAME_BYTES * 2], FRAME_BYTES // 2)
+        await conn.send({"type": "session.close"})
+        events = await until_closed(conn)
     kinds = [e["type"] for e in events]
     assert kinds[-1] == "session.closed"
     inputs = "".join(e["delta"] for e in events if e["type"] == "session.input_transcript.delta")
@@ -91,13 +93,15 @@ async def test_the_sdk_translates_a_phrase_and_close_flushes_then_closes(engine)
 
 async def test_no_input_transcript_unless_configured_and_silence_says_nothing(engine) -> None:
     eng = await engine()
-    async with _client(eng.url) as client:
-        async with client.realtime.translations.connect(model="gpt-realtime-translate") as conn:
-            assert (await conn.recv()).type == "session.created"
-            await stream(conn, SILENCE_1S * 2)
-            await stream(conn, speech_then_silence(), FRAME_BYTES * 3)  # longer appends are split
-            await conn.send({"type": "session.close"})
-            events = await until_closed(conn)
+    async with (
+        _client(eng.url) as client,
+        client.realtime.translations.connect(model="gpt-realtime-translate") as conn,
+    ):
+        assert (await conn.recv()).type == "session.created"
+        await stream(conn, SILENCE_1S * 2)
+        await stream(conn, speech_then_silence(), FRAME_BYTES * 3)  # longer appends are split
+        await conn.send({"type": "session.close"})
+        events = await until_closed(conn)
     kinds = {e["type"] for e in events}
     assert "session.input_transcript.delta" not in kinds
     first = min(e["elapsed_ms"] for e in events if "elapsed_ms" in e)
@@ -106,61 +110,63 @@ async def test_no_input_transcript_unless_configured_and_silence_says_nothing(en
 
 async def test_bad_events_get_errors_and_the_session_keeps_working(engine) -> None:
     eng = await engine()
-    async with aiohttp.ClientSession() as http:
-        async with http.ws_connect(
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(
             f"{eng.url}/realtime/translations?model=gpt-realtime-translate", headers=HEADERS
-        ) as ws:
-            assert json.loads((await ws.receive()).data)["type"] == "session.created"
-            bad = [
-                {"type": "response.create", "event_id": "evt_1"},
-                {"type": "session.update", "session": {"model": "gpt-realtime"}},
-                {"type": "session.update", "session": {"type": "realtime"}},
-                {"type": "session.update", "session": {"instructions": "hi"}},
+        ) as ws,
+    ):
+        assert json.loads((await ws.receive()).data)["type"] == "session.created"
+        bad = [
+            {"type": "response.create", "event_id": "evt_1"},
+            {"type": "session.update", "session": {"model": "gpt-realtime"}},
+            {"type": "session.update", "session": {"type": "realtime"}},
+            {"type": "session.update", "session": {"instructions": "hi"}},
+            {
+                "type": "session.update",
+                "session": {"audio": {"input": {"noise_reduction": {"strength": 2}}}},
+            },
+            {
+                "type": "session.update",
+                "session": {"audio": {"input": {"transcription": {"model": "x"}}}},
+            },
+            {"type": "session.input_audio_buffer.append", "audio": "not base64!"},
+            {"event_id": "evt_2"},
+        ]
+        for event in bad:
+            await ws.send_str(json.dumps(event))
+        await ws.send_str("{not json")
+        errors = [json.loads((await ws.receive()).data) for _ in range(len(bad) + 1)]
+        assert [e["type"] for e in errors] == ["error"] * (len(bad) + 1)
+        params = [e["error"]["param"] for e in errors]
+        assert params[:8] == [
+            "type",
+            "session.model",
+            "session.type",
+            "session.instructions",
+            "session.audio.input.noise_reduction.type",
+            "session.audio.input.transcription.model",
+            "audio",
+            "type",
+        ]
+        assert errors[0]["error"]["event_id"] == "evt_1"
+        assert "'session.update'" in errors[0]["error"]["message"]
+        assert errors[1]["error"]["code"] == "immutable_parameter"
+        await ws.send_str(
+            json.dumps(
                 {
                     "type": "session.update",
-                    "session": {"audio": {"input": {"noise_reduction": {"strength": 2}}}},
-                },
-                {
-                    "type": "session.update",
-                    "session": {"audio": {"input": {"transcription": {"model": "x"}}}},
-                },
-                {"type": "session.input_audio_buffer.append", "audio": "not base64!"},
-                {"event_id": "evt_2"},
-            ]
-            for event in bad:
-                await ws.send_str(json.dumps(event))
-            await ws.send_str("{not json")
-            errors = [json.loads((await ws.receive()).data) for _ in range(len(bad) + 1)]
-            assert [e["type"] for e in errors] == ["error"] * (len(bad) + 1)
-            params = [e["error"]["param"] for e in errors]
-            assert params[:8] == [
-                "type",
-                "session.model",
-                "session.type",
-                "session.instructions",
-                "session.audio.input.noise_reduction.type",
-                "session.audio.input.transcription.model",
-                "audio",
-                "type",
-            ]
-            assert errors[0]["error"]["event_id"] == "evt_1"
-            assert "'session.update'" in errors[0]["error"]["message"]
-            assert errors[1]["error"]["code"] == "immutable_parameter"
-            await ws.send_str(
-                json.dumps(
-                    {
-                        "type": "session.update",
-                        "session": {"audio": {"input": {"noise_reduction": {"type": "far_field"}}}},
-                    }
-                )
+                    "session": {"audio": {"input": {"noise_reduction": {"type": "far_field"}}}},
+                }
             )
-            updated = json.loads((await ws.receive()).data)
-            assert updated["type"] == "session.updated"
-            assert updated["session"]["audio"]["input"]["noise_reduction"] == {
-                "type": "far_field",
-                "strength": 1.0,
-            }
-            assert updated["session"]["model"] == "gpt-realtime-translate"
+        )
+        updated = json.loads((await ws.receive()).data)
+        assert updated["type"] == "session.updated"
+        assert updated["session"]["audio"]["input"]["noise_reduction"] == {
+            "type": "far_field",
+            "strength": 1.0,
+        }
+        assert updated["session"]["model"] == "gpt-realtime-translate"
 
 
 @pytest.mark.parametrize(
@@ -173,22 +179,26 @@ async def test_bad_events_get_errors_and_the_session_keeps_working(engine) -> No
 )
 async def test_wrong_models_are_refused_on_the_translation_url(engine, query, code, words) -> None:
     eng = await engine()
-    async with aiohttp.ClientSession() as http:
-        async with http.ws_connect(f"{eng.url}/realtime/translations?{query}", headers=HEADERS) as ws:
-            error = json.loads((await ws.receive()).data)
-            assert error["type"] == "error" and error["error"]["code"] == code
-            assert words in error["error"]["message"]
-            await ws.receive()
-            assert ws.close_code == 4000
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{eng.url}/realtime/translations?{query}", headers=HEADERS) as ws,
+    ):
+        error = json.loads((await ws.receive()).data)
+        assert error["type"] == "error" and error["error"]["code"] == code
+        assert words in error["error"]["message"]
+        await ws.receive()
+        assert ws.close_code == 4000
 
 
 async def test_the_translate_model_is_refused_on_the_voice_agent_url_and_listed(engine) -> None:
     eng = await engine()
-    async with aiohttp.ClientSession() as http:
-        async with http.ws_connect(f"{eng.url}/realtime?model=gpt-realtime-translate", headers=HEADERS) as ws:
-            error = json.loads((await ws.receive()).data)
-            assert error["error"]["code"] == "invalid_model"
-            assert "/v1/realtime/translations" in error["error"]["message"]
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{eng.url}/realtime?model=gpt-realtime-translate", headers=HEADERS) as ws,
+    ):
+        error = json.loads((await ws.receive()).data)
+        assert error["error"]["code"] == "invalid_model"
+        assert "/v1/realtime/translations" in error["error"]["message"]
         async with http.get(f"{eng.http_url}/v1/models", headers=HEADERS) as response:
             ids = [m["id"] for m in (await response.json())["data"]]
     assert "gpt-realtime-translate" in ids
@@ -225,16 +235,26 @@ async def test_client_secret_flow(engine) -> None:
         assert refused.value.body["param"] == "session.model"
         with pytest.raises(BadRequestError):
             await client.realtime.translations.client_secrets.create(session={})  # type: ignore[typeddict-item]
-    async with _client(eng.url, key=secret.value) as browser:
-        async with browser.realtime.translations.connect(model="gpt-realtime-translate") as conn:
-            created = await conn.recv()
-            assert created.session.audio.output.language == "fr"
-            assert created.session.audio.input.transcription.model == "gpt-4o-mini-transcribe"
+    async with (
+        _client(eng.url, key=secret.value) as browser,
+        browser.realtime.translations.connect(model="gpt-realtime-translate") as conn,
+    ):
+        created = await conn.recv()
+        assert created.session.audio.output.language == "fr"
+        assert created.session.audio.input.transcription.model == "gpt-4o-mini-transcribe"
     async with aiohttp.ClientSession() as http:
         # a translation secret opens translation sessions only
         auth = {"Authorization": f"Bearer {secret.value}"}
         async with http.ws_connect(f"{eng.url}/realtime?model=gpt-realtime", headers=auth) as ws:
             assert json.loads((await ws.receive()).data)["error"]["code"] == "invalid_client_secret"
+        # and a voice-agent secret opens no translation session
+        async with _client(eng.url) as client:
+            agent = await client.realtime.client_secrets.create(session={"type": "realtime"})
+        auth = {"Authorization": f"Bearer {agent.value}"}
+        url = f"{eng.url}/realtime/translations?model=gpt-realtime-translate"
+        async with http.ws_connect(url, headers=auth) as ws:
+            error = json.loads((await ws.receive()).data)["error"]
+            assert error["code"] == "invalid_client_secret" and "'realtime'" in error["message"]
 
 
 async def test_an_expired_translation_secret_is_refused(engine) -> None:
@@ -260,14 +280,24 @@ async def test_a_seeded_session_repeats_its_events_byte_for_byte(engine) -> None
     eng = await engine()
     runs = []
     for _ in range(2):
-        async with _client(eng.url) as client:
-            async with client.realtime.translations.connect(
+        async with (
+            _client(eng.url) as client,
+            client.realtime.translations.connect(
                 model="gpt-realtime-translate", extra_query={"seed": "11"}
-            ) as conn:
-                await stream(conn, speech_then_silence() + speech_then_silence(800), FRAME_BYTES)
-                await conn.send({"type": "session.close"})
-                runs.append(
-                    [{k: v for k, v in e.items() if k != "session"} for e in await until_closed(conn)]
-                )
+            ) as conn,
+        ):
+            await stream(conn, speech_then_silence() + speech_then_silence(800), FRAME_BYTES)
+            await conn.send({"type": "session.close"})
+            runs.append([{k: v for k, v in e.items() if k != "session"} for e in await until_closed(conn)])
     assert runs[0] == runs[1]
     assert len([e for e in runs[0] if e["type"] == "session.output_transcript.delta"]) >= 2
+
+
+async def test_a_plain_get_is_told_to_upgrade(engine) -> None:
+    eng = await engine()
+    async with aiohttp.ClientSession() as http:
+        url = f"{eng.http_url}/v1/realtime/translations?model=gpt-realtime-translate"
+        async with http.get(url, headers=HEADERS) as response:
+            assert response.status == 426 and response.headers["Upgrade"] == "websocket"
+            body = await response.json()
+    assert "/v1/realtime/translations?model=gpt-realtime-translate" in body["error"]["message"]
