@@ -106,15 +106,22 @@ class CallClient:
         return self.pc.localDescription.sdp
 
     async def connect(
-        self, http_url: str, key: str = "sk-test", *, session: dict[str, Any] | None = None, query: str = ""
+        self,
+        http_url: str,
+        key: str = "sk-test",
+        *,
+        session: dict[str, Any] | None = None,
+        query: str = "",
+        path: str = "/v1/realtime/calls",
     ) -> None:
-        """Post the offer (multipart with ``session`` when given), apply the answer, wait for the channel."""
+        """Post the offer to ``path`` (multipart with ``session`` when given), apply the answer, wait for
+        the channel."""
         sdp = await self.offer()
         headers = {"Authorization": f"Bearer {key}"}
         async with aiohttp.ClientSession() as http:
             if session is None:
                 reply = await http.post(
-                    f"{http_url}/v1/realtime/calls{query}",
+                    f"{http_url}{path}{query}",
                     data=sdp,
                     headers={**headers, "Content-Type": "application/sdp"},
                 )
@@ -122,7 +129,7 @@ class CallClient:
                 form = aiohttp.FormData(default_to_multipart=True)
                 form.add_field("sdp", sdp)
                 form.add_field("session", json.dumps(session))
-                reply = await http.post(f"{http_url}/v1/realtime/calls{query}", data=form, headers=headers)
+                reply = await http.post(f"{http_url}{path}{query}", data=form, headers=headers)
             body = await reply.text()
             assert reply.status == 201, f"{reply.status}: {body}"
             assert reply.content_type == "application/sdp"

@@ -116,6 +116,11 @@ class ReplyTrack(MediaStreamTrack):
     def is_playing(self) -> bool:
         return self._playing is not None
 
+    @property
+    def is_drained(self) -> bool:
+        """Whether every queued sample has gone out."""
+        return not self._queue
+
     def stop(self) -> None:
         super().stop()
         self._encoder.close()  # libopus's state, freed now rather than whenever the track is collected

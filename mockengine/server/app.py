@@ -37,6 +37,7 @@ from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES
 from mockengine.server.trace import Tracer
 from mockengine.server.translation_ws import add_routes as add_translation_routes
 from mockengine.server.webrtc.calls import add_routes as add_webrtc_routes
+from mockengine.server.webrtc.translation_call import add_routes as add_translation_call_routes
 from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
@@ -142,6 +143,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
     add_translation_routes(app)  # /v1/realtime/translations, /v1/realtime/translations/client_secrets
     add_webrtc_routes(app)  # /v1/realtime/calls, /v1/realtime/calls/{call_id}/hangup
+    add_translation_call_routes(app)  # /v1/realtime/translations/calls (WebRTC)
     install_faults(app, settings, app[RESOURCES].scenarios.scenarios.values())
     app[FAULTS].on_injected = lambda kind: FAULTS_INJECTED.labels(kind=kind).inc()
     install_replay(app, settings)  # --replay DIR (mockengine.record)

@@ -20,7 +20,8 @@ reader does). That order is what makes a seeded session's events and audio repea
 is tied to input frames, never to the wall clock.
 
 Not wired here (yet): faults (``?fault=``), the session journal, ``--replay``, the session's maximum
-duration, WebRTC (``/v1/realtime/translations/calls``).
+duration. WebRTC calls (``/v1/realtime/translations/calls``) are ``webrtc/translation_call.py``, on the
+same :class:`TranslationSession`.
 """
 
 from __future__ import annotations
@@ -165,19 +166,24 @@ async def _serve(request: web.Request) -> web.StreamResponse:
     request.app[STATS].sessions_total += 1
     metrics.SESSIONS.inc()
     await asyncio.sleep(SESSION_CREATED_DELAY_S)  # as the voice-agent endpoint (handshake)
-    session = TranslationSession(ws, config, ids, resources)
-    await session.run()
+    await TranslationSocket(ws, config, ids, resources).run()
     return ws
 
 
 class TranslationSession:
-    """One translation session on its socket: the reader, and the task that applies client events in
-    order (:meth:`_apply`)."""
+    """One translation session, whatever its transport: the task that applies client messages in order
+    (:meth:`_work`). A transport gives :meth:`deliver` and :meth:`close_transport` and feeds messages
+    with :meth:`feed`: client text (an event's JSON), ``None`` for a binary message, or ``bytes`` of
+    24 kHz PCM16 from a WebRTC microphone (taken as an append's audio)."""
 
     def __init__(
-        self, ws: web.WebSocketResponse, config: dict[str, Any], ids: IdFactory, resources: Resources
+        self,
+        config: dict[str, Any],
+        ids: IdFactory,
+        resources: Resources,
+        *,
+        queue_events: int = QUEUE_EVENTS,
     ):
-        self.ws = ws
         self.config = config
         self.ids = ids
         self.resources = resources
@@ -187,37 +193,51 @@ class TranslationSession:
         self.said_input = False  # whether an input transcript delta was sent (the next needs a space)
         self.said_output = False
         self.closing = False
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_EVENTS)  # None: a binary frame
+        self.phrases = 0  # phrases with speech output so far (a WebRTC track's "response" ids)
+        self._queue: asyncio.Queue[str | bytes | None] = asyncio.Queue(queue_events)
+        self.worker: asyncio.Task[None] | None = None
+
+    async def deliver(self, event: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    async def close_transport(self) -> None:
+        raise NotImplementedError
 
     async def send(self, event: dict[str, Any]) -> None:
-        if self.ws.closed:
-            return
-        with contextlib.suppress(ConnectionError):
-            await self.ws.send_str(codec.dumps(event))
+        await self.deliver(event)
 
     async def send_error(self, error: ProtocolError) -> None:
         await self.send({"type": "error", "event_id": self.ids.event(), "error": error.payload()})
 
-    async def run(self) -> None:
-        await self.send({"type": "session.created", "event_id": self.ids.event(), "session": self.config})
-        worker = asyncio.create_task(self._work())
-        try:
-            async for msg in self.ws:
-                if self.closing or worker.done():
-                    continue  # after session.close nothing more is accepted
-                if msg.type == WSMsgType.TEXT:
-                    await self._queue.put(msg.data)
-                elif msg.type == WSMsgType.BINARY:
-                    await self._queue.put(None)
-                elif msg.type == WSMsgType.ERROR:
-                    break
-        finally:
-            if not worker.done():
-                if self.closing:
-                    await asyncio.shield(worker)  # the close's flush finishes even if the peer left
-                else:
-                    worker.cancel()
-                    await asyncio.gather(worker, return_exceptions=True)
+    def start(self) -> None:
+        """``session.created``'s place is first: the worker sends it before any message's answer."""
+        self.worker = asyncio.get_running_loop().create_task(self._work())
+
+    @property
+    def accepts(self) -> bool:
+        """Whether messages are still read (not after ``session.close``, nor once the worker ended)."""
+        return not self.closing and self.worker is not None and not self.worker.done()
+
+    async def feed(self, message: str | bytes | None) -> None:
+        """Queue one client message; waits while the queue is full (TCP then holds the client)."""
+        if self.accepts:
+            await self._queue.put(message)
+
+    def feed_nowait(self, message: str | bytes | None) -> None:
+        """:meth:`feed` for a transport that cannot wait (a WebRTC microphone: an unbounded queue)."""
+        if self.accepts:
+            self._queue.put_nowait(message)
+
+    async def stop(self) -> None:
+        """The transport is gone: a ``session.close`` under way finishes, anything else is cancelled."""
+        worker = self.worker
+        if worker is None or worker.done():
+            return
+        if self.closing:
+            await asyncio.shield(worker)
+        else:
+            worker.cancel()
+            await asyncio.gather(worker, return_exceptions=True)
 
     async def _parse(self, raw: str) -> dict[str, Any] | None:
         """A client event with a known ``type``, or None after sending the ``error`` the voice-agent
@@ -246,11 +266,16 @@ class TranslationSession:
     async def _work(self) -> None:
         """Every client message in order: parse errors, ``error`` events and output keep the order of
         the client's events."""
+        await self.send({"type": "session.created", "event_id": self.ids.event(), "session": self.config})
         try:
             while True:
                 raw = await self._queue.get()
                 if raw is None:
-                    await self.send_error(errors.binary_frame())
+                    await self.send_error(self.binary_error())
+                    continue
+                if isinstance(raw, bytes):
+                    for frame in self.frames.push(raw):
+                        await self._frame(frame)
                     continue
                 event = await self._parse(raw)
                 if event is None:
@@ -272,10 +297,13 @@ class TranslationSession:
             await self.send_error(
                 ProtocolError("server_error", "The server had an error.", type="server_error")
             )
-            await self.ws.close(code=1011, message=b"internal error")
+            await self.close_transport()
         finally:
             while not self._queue.empty():  # a reader waiting to queue one more message goes on
                 self._queue.get_nowait()
+
+    def binary_error(self) -> ProtocolError:
+        return errors.binary_frame()
 
     async def _apply(self, event: dict[str, Any]) -> None:
         kind = event["type"]
@@ -324,6 +352,7 @@ class TranslationSession:
         )
         spoken = [(s.text, s.pcm16) for s in segments if s.pcm16]
         if spoken:
+            self.phrases += 1
             self.output.extend(schedule_output(spoken, self.said_output))
             self.said_output = True
 
@@ -360,7 +389,39 @@ class TranslationSession:
             self.segmenter.elapsed_ms += 200  # a silent frame of model time
             await self._release()
         await self.send({"type": "session.closed", "event_id": self.ids.event()})
+        await self.close_transport()
+
+
+class TranslationSocket(TranslationSession):
+    """A translation session on a WebSocket: events are text frames both ways."""
+
+    def __init__(
+        self, ws: web.WebSocketResponse, config: dict[str, Any], ids: IdFactory, resources: Resources
+    ):
+        super().__init__(config, ids, resources)
+        self.ws = ws
+
+    async def deliver(self, event: dict[str, Any]) -> None:
+        if self.ws.closed:
+            return
+        with contextlib.suppress(ConnectionError):
+            await self.ws.send_str(codec.dumps(event))
+
+    async def close_transport(self) -> None:
         await self.ws.close()
+
+    async def run(self) -> None:
+        self.start()
+        try:
+            async for msg in self.ws:
+                if msg.type == WSMsgType.TEXT:
+                    await self.feed(msg.data)
+                elif msg.type == WSMsgType.BINARY:
+                    await self.feed(None)
+                elif msg.type == WSMsgType.ERROR:
+                    break
+        finally:
+            await self.stop()
 
 
 async def create_translation_client_secret(request: web.Request) -> web.Response:

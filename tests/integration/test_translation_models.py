@@ -5,6 +5,7 @@ flushing a phrase cut short, and a seeded session repeating its events and audio
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from typing import Any
 
@@ -118,3 +119,51 @@ async def test_a_seeded_session_repeats_its_events_and_audio_bytes(engine) -> No
     strip = [[{k: v for k, v in e.items() if k != "session"} for e in run] for run in runs]
     assert strip[0] == strip[1]
     assert any(e["type"] == "session.output_audio.delta" for e in strip[0])
+
+
+async def test_webrtc_translation_call_speaks_on_the_track(engine) -> None:
+    """The guide's browser flow: a translation secret, the offer posted to
+    /v1/realtime/translations/calls, the microphone as a track, events on oai-events, speech back on
+    the remote track (no session.output_audio.delta on the channel)."""
+    from tests.webrtc_client import CallClient
+
+    eng = await engine()
+    async with _client(eng.url) as server_side:
+        secret = await server_side.realtime.translations.client_secrets.create(
+            session={
+                "model": "gpt-realtime-translate",
+                "audio": {"input": {"transcription": {"model": "gpt-realtime-whisper"}}},
+            }
+        )
+    client = CallClient()
+    try:
+        await client.connect(
+            eng.http_url,
+            secret.value,
+            path="/v1/realtime/translations/calls",
+            session={"audio": {"output": {"language": "de"}}},
+        )
+        created = await client.wait_for("session.created")
+        assert created["session"]["type"] == "translation"
+        assert created["session"]["audio"]["output"]["language"] == "de"
+        assert created["session"]["audio"]["input"]["transcription"] == {"model": "gpt-realtime-whisper"}
+        client.mic.say(clip("10_i_would_like_some_coffee.wav") + bytes(48 * SILENCE_MS))
+        await client.wait_for("session.output_transcript.delta", timeout_s=30)
+        while "coffee" not in text_of(client.events, "session.output_transcript.delta").lower():
+            await client.wait_for("session.output_transcript.delta", after=len(client.events), timeout_s=30)
+        client.send({"type": "response.create"})
+        error = await client.wait_for("error")
+        assert error["error"]["param"] == "type"
+        client.send({"type": "session.close"})
+        await client.wait_for("session.closed", timeout_s=30)
+        assert "coffee" in text_of(client.events, "session.input_transcript.delta").lower()
+        assert "session.output_audio.delta" not in client.kinds()
+        elapsed = [e["elapsed_ms"] for e in client.events if "elapsed_ms" in e]
+        assert all(ms % 200 == 0 for ms in elapsed) and elapsed == sorted(elapsed)
+        for _ in range(100):  # the track plays the speech at real-time pace
+            if client.voiced_bytes > 48 * 500:
+                break
+            await asyncio.sleep(0.1)
+        assert client.voiced_bytes > 48 * 500  # more than half a second of voiced audio heard
+    finally:
+        await client.close()

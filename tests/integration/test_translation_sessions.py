@@ -301,3 +301,28 @@ async def test_a_plain_get_is_told_to_upgrade(engine) -> None:
             assert response.status == 426 and response.headers["Upgrade"] == "websocket"
             body = await response.json()
     assert "/v1/realtime/translations?model=gpt-realtime-translate" in body["error"]["message"]
+
+
+async def test_translation_calls_refuse_bad_requests_with_rest_errors(engine) -> None:
+    eng = await engine()
+    url = f"{eng.http_url}/v1/realtime/translations/calls"
+    sdp_headers = {**HEADERS, "Content-Type": "application/sdp"}
+    async with _client(eng.url) as client:
+        agent = await client.realtime.client_secrets.create(session={"type": "realtime"})
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, data="v=0\r\n", headers={"Content-Type": "application/sdp"}) as reply:
+            assert reply.status == 401
+        auth = {"Authorization": f"Bearer {agent.value}", "Content-Type": "application/sdp"}
+        async with http.post(url, data="v=0\r\n", headers=auth) as reply:
+            assert reply.status == 400
+            assert (await reply.json())["error"]["code"] == "invalid_client_secret"
+        async with http.post(f"{url}?model=gpt-realtime", data="v=0\r\n", headers=sdp_headers) as reply:
+            assert reply.status == 400
+            error = (await reply.json())["error"]
+            assert error["code"] == "invalid_model" and "/v1/realtime" in error["message"]
+        async with http.post(url, data='{"sdp": "v=0"}', headers=sdp_headers) as reply:
+            assert reply.status == 400 and (await reply.json())["error"]["param"] == "sdp"
+        async with http.post(url, data="v=0\r\n", headers=sdp_headers) as reply:
+            assert reply.status == 400  # no data channel for oai-events
+            assert "oai-events" in (await reply.json())["error"]["message"]
+    assert eng.sessions_active() == 0

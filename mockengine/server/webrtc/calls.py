@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from aiohttp import web
@@ -35,6 +35,7 @@ from mockengine.protocol.session_config import (
 )
 from mockengine.realtime.translation import TRANSLATION_MODELS
 from mockengine.rtc.ice import include_loopback, offline_configuration
+from mockengine.rtc.media import ReplyTrack
 from mockengine.rtc.rtp_send import send_on_shared_grid
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
 from mockengine.server.handshake import (
@@ -132,7 +133,7 @@ async def _open_call(
     call_id = _new_call_id(request.app, session_seed(request, request.app[RESOURCES].settings.seed))
     runner = CallRunner(pc, call_id, session, request.app[RESOURCES], request.app[TRACER])
     try:
-        answer = await _answer(pc, sdp, runner)
+        answer = await _answer(pc, sdp, runner.track)
     except BadCall as exc:
         await pc.close()
         request.app[TRACER].end_session(runner.trace_name)  # the runner never runs: free its name
@@ -173,7 +174,7 @@ def _new_call_id(app: web.Application, seed: int | None) -> str:
             return call_id
 
 
-async def _answer(pc: RTCPeerConnection, sdp: str, runner: CallRunner) -> str:
+async def _answer(pc: RTCPeerConnection, sdp: str, track: ReplyTrack) -> str:
     """The answer to ``sdp``, the reply track on the offer's audio line (BadCall: no usable offer)."""
     try:
         await pc.setRemoteDescription(RTCSessionDescription(sdp=sdp, type="offer"))
@@ -192,8 +193,8 @@ async def _answer(pc: RTCPeerConnection, sdp: str, runner: CallRunner) -> str:
             # appended between the first's (2 s of a call made 4 s of input audio).
             transceiver.direction = "inactive"
     if any(t.kind == "audio" for t in pc.getTransceivers()):
-        sender = pc.addTrack(runner.track)  # takes the offer's audio transceiver: sendrecv
-        send_on_shared_grid(sender, runner.track)  # one timer for all calls' reply packets
+        sender = pc.addTrack(track)  # takes the offer's audio transceiver: sendrecv
+        send_on_shared_grid(sender, track)  # one timer for all calls' reply packets
     include_loopback(pc)
     try:
         await pc.setLocalDescription(await pc.createAnswer())
@@ -257,12 +258,15 @@ def _authorize(request: web.Request) -> ClientSecret | None:
     return request.app[CLIENT_SECRETS].lookup(key) if key.startswith(SECRET_PREFIX) else None
 
 
-async def _read_offer(request: web.Request) -> tuple[str, dict[str, Any]]:
-    """The offer SDP and the request's session config ({} when none)."""
+async def _read_offer(
+    request: web.Request, session_from: Callable[[str | None], dict[str, Any]] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The offer SDP and the request's session config ({} when none), read by ``session_from`` (a
+    voice-agent session by default; translation calls read theirs)."""
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
         form = await request.post()
         sdp = _form_text(form.get("sdp"))
-        session = _session_from(_form_text(form.get("session")))
+        session = (session_from or _session_from)(_form_text(form.get("session")))
     elif request.content_type in ("application/sdp", "text/plain"):
         sdp, session = await request.text(), {}
     else:
