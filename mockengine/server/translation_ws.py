@@ -200,7 +200,8 @@ class TranslationSession:
     async def deliver(self, event: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    async def close_transport(self) -> None:
+    async def close_transport(self, failed: bool = False) -> None:
+        """End the transport: after ``session.closed``, or ``failed`` (an engine bug: 1011 on a socket)."""
         raise NotImplementedError
 
     async def send(self, event: dict[str, Any]) -> None:
@@ -297,7 +298,7 @@ class TranslationSession:
             await self.send_error(
                 ProtocolError("server_error", "The server had an error.", type="server_error")
             )
-            await self.close_transport()
+            await self.close_transport(failed=True)
         finally:
             while not self._queue.empty():  # a reader waiting to queue one more message goes on
                 self._queue.get_nowait()
@@ -407,8 +408,8 @@ class TranslationSocket(TranslationSession):
         with contextlib.suppress(ConnectionError):
             await self.ws.send_str(codec.dumps(event))
 
-    async def close_transport(self) -> None:
-        await self.ws.close()
+    async def close_transport(self, failed: bool = False) -> None:
+        await self.ws.close(code=1011 if failed else 1000, message=b"internal error" if failed else b"")
 
     async def run(self) -> None:
         self.start()

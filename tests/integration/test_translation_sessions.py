@@ -326,3 +326,34 @@ async def test_translation_calls_refuse_bad_requests_with_rest_errors(engine) ->
             assert reply.status == 400  # no data channel for oai-events
             assert "oai-events" in (await reply.json())["error"]["message"]
     assert eng.sessions_active() == 0
+
+
+class _BrokenTranscriber:
+    def transcribe(self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None):
+        raise RuntimeError("whisper broke")
+
+
+async def test_an_engine_failure_is_a_server_error_and_a_1011_close(aiohttp_server, fake_resources) -> None:
+    import dataclasses
+
+    from mockengine.server.app import create_app
+
+    app = create_app(
+        fake_resources.settings, dataclasses.replace(fake_resources, transcriber=_BrokenTranscriber())
+    )
+    server = await aiohttp_server(app)
+    async with aiohttp.ClientSession() as http:
+        url = f"ws://127.0.0.1:{server.port}/v1/realtime/translations?model=gpt-realtime-translate"
+        async with http.ws_connect(url, headers=HEADERS) as ws:
+            assert json.loads((await ws.receive()).data)["type"] == "session.created"
+            for start in range(0, len(speech_then_silence()), FRAME_BYTES):
+                chunk = speech_then_silence()[start : start + FRAME_BYTES]
+                event = {
+                    "type": "session.input_audio_buffer.append",
+                    "audio": base64.b64encode(chunk).decode(),
+                }
+                await ws.send_str(json.dumps(event))
+            error = json.loads((await ws.receive(timeout=10)).data)
+            assert error["type"] == "error" and error["error"]["type"] == "server_error"
+            await ws.receive(timeout=10)
+            assert ws.close_code == 1011

@@ -119,7 +119,7 @@ class TranslationCall(TranslationSession):
         if self.sender is not None:
             await self.sender.send(codec.dumps(event))
 
-    async def close_transport(self) -> None:
+    async def close_transport(self, failed: bool = False) -> None:
         """After ``session.closed``: the track plays what it holds, then the connection closes."""
         deadline = time.monotonic() + DRAIN_MAX_S
         while not self.track.is_drained and not self.ended.is_set() and time.monotonic() < deadline:
