@@ -357,3 +357,32 @@ async def test_an_engine_failure_is_a_server_error_and_a_1011_close(aiohttp_serv
             assert error["type"] == "error" and error["error"]["type"] == "server_error"
             await ws.receive(timeout=10)
             assert ws.close_code == 1011
+
+
+async def test_every_server_event_validates_against_the_sdk_types(engine) -> None:
+    """Each event, as sent, validated by pydantic against openai-python's RealtimeTranslationServerEvent
+    union (the SDK itself builds its models without validating)."""
+    from openai.types.realtime.realtime_translation_server_event import RealtimeTranslationServerEvent
+    from pydantic import TypeAdapter
+
+    adapter: TypeAdapter[Any] = TypeAdapter(RealtimeTranslationServerEvent)
+    eng = await engine()
+    seen = []
+    async with aiohttp.ClientSession() as http:
+        url = f"{eng.url}/realtime/translations?model=gpt-realtime-translate"
+        async with http.ws_connect(url, headers=HEADERS) as ws:
+            update = {"audio": {"input": {"transcription": {"model": "gpt-realtime-whisper"}}}}
+            await ws.send_str(json.dumps({"type": "session.update", "session": update}))
+            await ws.send_str(json.dumps({"type": "response.create"}))
+            pcm = speech_then_silence()
+            for start in range(0, len(pcm), FRAME_BYTES):
+                chunk = base64.b64encode(pcm[start : start + FRAME_BYTES]).decode()
+                await ws.send_str(json.dumps({"type": "session.input_audio_buffer.append", "audio": chunk}))
+            await ws.send_str(json.dumps({"type": "session.close"}))
+            async for message in ws:
+                event = json.loads(message.data)
+                adapter.validate_python(event, strict=True)
+                seen.append(event["type"])
+    assert seen[0] == "session.created" and seen[-1] == "session.closed"
+    assert {"session.updated", "error", "session.input_transcript.delta"} <= set(seen)
+    assert {"session.output_transcript.delta", "session.output_audio.delta"} <= set(seen)
