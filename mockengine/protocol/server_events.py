@@ -481,3 +481,64 @@ def response_mcp_call_arguments_done(
         "output_index": output_index,
         "arguments": arguments,
     }
+
+
+# -- translation sessions (/v1/realtime/translations) -------------------------------------------------
+# Their own event surface (openai-python 3.60 ``RealtimeTranslationServerEvent``), so their own registry:
+# BUILDERS is checked against the voice-agent union. ``session.created`` / ``.updated`` and ``error`` are
+# the builders above, with a translation session object.
+
+TRANSLATION_BUILDERS: dict[str, Callable[..., ServerEvent]] = {
+    "session.created": session_created,
+    "session.updated": session_updated,
+    "error": error,
+}
+
+
+def _builds_translation(kind: str) -> Callable[[Builder], Builder]:
+    def register(builder: Builder) -> Builder:
+        TRANSLATION_BUILDERS[kind] = builder
+        return builder
+
+    return register
+
+
+@_builds_translation("session.closed")
+def translation_session_closed(event_id: str) -> ServerEvent:
+    return {"type": "session.closed", "event_id": event_id}
+
+
+@_builds_translation("session.input_transcript.delta")
+def translation_input_transcript_delta(event_id: str, *, delta: str, elapsed_ms: int) -> ServerEvent:
+    return {
+        "type": "session.input_transcript.delta",
+        "event_id": event_id,
+        "delta": delta,
+        "elapsed_ms": elapsed_ms,
+    }
+
+
+@_builds_translation("session.output_transcript.delta")
+def translation_output_transcript_delta(event_id: str, *, delta: str, elapsed_ms: int) -> ServerEvent:
+    return {
+        "type": "session.output_transcript.delta",
+        "event_id": event_id,
+        "delta": delta,
+        "elapsed_ms": elapsed_ms,
+    }
+
+
+@_builds_translation("session.output_audio.delta")
+def translation_output_audio_delta(
+    event_id: str, *, delta: str, elapsed_ms: int, sample_rate: int
+) -> ServerEvent:
+    """``delta``: base64 PCM16 mono at ``sample_rate``."""
+    return {
+        "type": "session.output_audio.delta",
+        "event_id": event_id,
+        "delta": delta,
+        "elapsed_ms": elapsed_ms,
+        "sample_rate": sample_rate,
+        "channels": 1,
+        "format": "pcm16",
+    }

@@ -40,6 +40,7 @@ from mockengine.engines.stt import Transcript
 from mockengine.engines.tts import SpeechSegment
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
+from mockengine.protocol import server_events as se
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, error_response
@@ -154,9 +155,7 @@ async def _serve(request: web.Request) -> web.StreamResponse:
     )
     await ws.prepare(request)
     if refusal is not None:
-        await ws.send_str(
-            codec.dumps({"type": "error", "event_id": ids.event(), "error": refusal.error.payload()})
-        )
+        await ws.send_str(codec.dumps(se.error(ids.event(), error=refusal.error.payload())))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
     assert model is not None
@@ -193,7 +192,6 @@ class TranslationSession:
         self.said_input = False  # whether an input transcript delta was sent (the next needs a space)
         self.said_output = False
         self.closing = False
-        self.phrases = 0  # phrases with speech output so far (a WebRTC track's "response" ids)
         self._queue: asyncio.Queue[str | bytes | None] = asyncio.Queue(queue_events)
         self.worker: asyncio.Task[None] | None = None
 
@@ -208,7 +206,7 @@ class TranslationSession:
         await self.deliver(event)
 
     async def send_error(self, error: ProtocolError) -> None:
-        await self.send({"type": "error", "event_id": self.ids.event(), "error": error.payload()})
+        await self.send(se.error(self.ids.event(), error=error.payload()))
 
     def start(self) -> None:
         """``session.created``'s place is first: the worker sends it before any message's answer."""
@@ -267,7 +265,7 @@ class TranslationSession:
     async def _work(self) -> None:
         """Every client message in order: parse errors, ``error`` events and output keep the order of
         the client's events."""
-        await self.send({"type": "session.created", "event_id": self.ids.event(), "session": self.config})
+        await self.send(se.session_created(self.ids.event(), session=self.config))
         try:
             while True:
                 raw = await self._queue.get()
@@ -312,7 +310,7 @@ class TranslationSession:
             if "session" not in event:
                 raise errors.missing_parameter("session")
             self.config = merge_translation_session(self.config, event["session"])
-            await self.send({"type": "session.updated", "event_id": self.ids.event(), "session": self.config})
+            await self.send(se.session_updated(self.ids.event(), session=self.config))
         elif kind == "session.input_audio_buffer.append":
             audio = event.get("audio")
             if not isinstance(audio, str):
@@ -346,34 +344,37 @@ class TranslationSession:
             return
         if self.config["audio"]["input"]["transcription"] is not None:
             for delta in transcript_deltas(words, self.said_input):
-                await self.send(self._delta("session.input_transcript.delta", delta))
+                await self.send(
+                    se.translation_input_transcript_delta(
+                        self.ids.event(), delta=delta, elapsed_ms=self.segmenter.elapsed_ms
+                    )
+                )
             self.said_input = True
         segments: list[SpeechSegment] = await loop.run_in_executor(
             resources.tts_executor, partial(resources.synthesizer.synthesize, words, voice=TRANSLATION_VOICE)
         )
         spoken = [(s.text, s.pcm16) for s in segments if s.pcm16]
         if spoken:
-            self.phrases += 1
             self.output.extend(schedule_output(spoken, self.said_output))
             self.said_output = True
-
-    def _delta(self, kind: str, delta: str) -> dict[str, Any]:
-        return {
-            "type": kind,
-            "event_id": self.ids.event(),
-            "delta": delta,
-            "elapsed_ms": self.segmenter.elapsed_ms,
-        }
 
     async def _release(self) -> None:
         chunk = self.output.take()
         if chunk is None:
             return
+        elapsed_ms = self.segmenter.elapsed_ms
         if chunk.text:
-            await self.send(self._delta("session.output_transcript.delta", chunk.text))
-        event = self._delta("session.output_audio.delta", encode_base64_audio(chunk.pcm16))
-        event.update(channels=1, sample_rate=OUTPUT_RATE_HZ, format="pcm16")
-        await self.send(event)
+            await self.send(
+                se.translation_output_transcript_delta(
+                    self.ids.event(), delta=chunk.text, elapsed_ms=elapsed_ms
+                )
+            )
+        audio = encode_base64_audio(chunk.pcm16)
+        await self.send(
+            se.translation_output_audio_delta(
+                self.ids.event(), delta=audio, elapsed_ms=elapsed_ms, sample_rate=OUTPUT_RATE_HZ
+            )
+        )
 
     async def _close(self) -> None:
         """``session.close``: the pending partial frame (padded with silence) and the open phrase are
@@ -389,7 +390,7 @@ class TranslationSession:
         while len(self.output):
             self.segmenter.elapsed_ms += 200  # a silent frame of model time
             await self._release()
-        await self.send({"type": "session.closed", "event_id": self.ids.event()})
+        await self.send(se.translation_session_closed(self.ids.event()))
         await self.close_transport()
 
 
