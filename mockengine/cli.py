@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mockengine.server.settings_checks import replay_problem, value_problem
+from mockengine.server.settings_checks import recording_problem, replay_problem, value_problem
 from mockengine.settings import Settings, SettingsError, from_env
 
 
@@ -297,6 +297,10 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.server.allocator import use_python_malloc
 
     settings = settings_from_args(args)
+    problem = recording_problem(settings)  # before any import or model load: at once, not seconds in
+    if problem is not None:
+        print(f"mockengine: {problem}", file=sys.stderr)
+        return 2
     try:  # may restart this process (same pid) before any model loads
         use_python_malloc(settings.python_malloc, may_restart=getattr(args, "is_command_line", False))
     except ValueError as exc:  # MOCKENGINE_PYTHON_MALLOC names no allocator
@@ -347,8 +351,8 @@ def serve(args: argparse.Namespace) -> int:
         from mockengine.server.workers import serve_workers
 
         return serve_workers(settings)
-    # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a --replay
-    # DIR that is not a recording.
+    # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a scenario
+    # of kind recording whose directory holds none, or a --replay DIR whose sessions do not read.
     try:
         sock = bind(settings.host, settings.port)
         app = create_app(settings)

@@ -22,7 +22,7 @@ from aiohttp import web
 
 from mockengine.server.app import create_app
 from mockengine.server.resources import Resources, load_resources
-from mockengine.server.settings_checks import replay_problem, value_problem
+from mockengine.server.settings_checks import recording_problem, replay_problem, value_problem
 from mockengine.settings import Settings, SettingsError
 
 START_TIMEOUT_S = 120.0
@@ -76,8 +76,13 @@ class EngineThread:
 
     def start(self) -> EngineInfo:
         # What serve refuses at start-up is refused here too, before anything runs (audio_delta_ms=5000
-        # served deltas past HRP's cap; replay_speed=2 without a recording was ignored). Named by field.
-        problem = value_problem(self.settings, label=str) or replay_problem(self.settings, label=str)
+        # served deltas past HRP's cap; replay_speed=2 without a recording was ignored; a replay_dir
+        # holding no recording was found only once the models had loaded). Named by field.
+        problem = (
+            value_problem(self.settings, label=str)
+            or replay_problem(self.settings, label=str)
+            or recording_problem(self.settings, label=str)
+        )
         if problem is not None:
             raise SettingsError(problem)
         resources = (

@@ -24,7 +24,6 @@ import aiohttp
 
 from mockengine.loadtest.processes import Child
 
-EVENTS_KEPT_S = 60.0  # the driver's own record of events, trimmed so a long call stays cheap to search
 RECLAIM_WAIT_S = 12.0  # after sessions_active 0: the reclaimer's interval (5 s) and its trim
 GONE_TIMEOUT_S = 120.0
 
@@ -72,10 +71,11 @@ async def _open_call(http_url: str, ws_url: str) -> tuple[Any, str]:
     """A talking client's call and its id (from the answer's ``Location``)."""
     from aiortc import RTCSessionDescription
 
+    from mockengine.bench.webrtc_talk import KEEP_EVENTS
     from mockengine.conformance.webrtc import WebRtcConnection, calls_url
     from mockengine.rtc.ice import include_loopback
 
-    conn = WebRtcConnection(listen=False)
+    conn = WebRtcConnection(listen=False, keep_events=KEEP_EVENTS)
     include_loopback(conn.pc)
     await conn.pc.setLocalDescription(await conn.pc.createOffer())
     headers = {"Content-Type": "application/sdp", "Authorization": "Bearer sk-soak"}
@@ -97,16 +97,12 @@ async def _open_call(http_url: str, ws_url: str) -> tuple[Any, str]:
 async def _talk(conn: Any, until_s: float, wave: Wave) -> None:
     """Speak the clip and a second of silence in a loop until ``until_s`` (loop time)."""
     from mockengine.bench.webrtc_talk import question_clip, speak
-    from mockengine.conformance.connection import now_ms
 
     clip = question_clip()
     loop = asyncio.get_running_loop()
-    while loop.time() < until_s and not conn._closed:
+    while loop.time() < until_s and not conn.is_closed:
         await speak(conn, clip.pcm + bytes(48 * 1000), loop)
         wave.turns += 1
-        cutoff = now_ms() - EVENTS_KEPT_S * 1000
-        conn.events[:] = [e for e in conn.events if e.received_ms >= cutoff]
-        conn._tasks[:] = [t for t in conn._tasks if not t.done()]
 
 
 async def _end(http: aiohttp.ClientSession, http_url: str, conn: Any, call_id: str, hang_up: bool) -> bool:

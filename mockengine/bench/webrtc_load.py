@@ -57,14 +57,16 @@ def _cpu_s() -> float:
 async def _drive(url: str, calls: int, seconds: float, ready: Any, go: Any, results: Any) -> None:
     """Open ``calls`` calls, wait for ``go``, talk; the report goes out before the calls close (so the
     engine's window does not include the hang-ups)."""
-    from mockengine.bench.webrtc_talk import talk
+    from mockengine.bench.webrtc_talk import KEEP_EVENTS, talk
     from mockengine.conformance.webrtc import WebRtcConnection
 
     gate = asyncio.Semaphore(OPEN_CONCURRENCY)
 
     async def open_one() -> Any:
         async with gate:
-            conn = await WebRtcConnection.open(url, "sk-bench", timeout_ms=30_000, listen=False)
+            conn = await WebRtcConnection.open(
+                url, "sk-bench", timeout_ms=30_000, listen=False, keep_events=KEEP_EVENTS
+            )
             await conn.wait_for("session.created", since_ms=0, timeout_ms=30_000)
             return conn
 

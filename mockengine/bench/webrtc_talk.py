@@ -9,6 +9,10 @@ import base64
 from typing import Any
 
 CHUNK_MS = 20
+# The events a driver's client keeps (between this and twice this): a turn (clip, silence, reply) is a
+# few dozen, and a driver waits only on the turn under way. Keeping every one grew the driver by its
+# event record for the whole run: over a 30–60 min soak, the driver's memory, not the engine's.
+KEEP_EVENTS = 1024
 
 
 def question_clip() -> Any:
@@ -22,7 +26,7 @@ async def open_session(url: str, transport: str) -> Any:
     from mockengine.conformance.webrtc import WebRtcConnection
 
     opener = WebRtcConnection.open if transport == "webrtc" else Connection.open
-    conn = await opener(url, "sk-bench", timeout_ms=15_000)
+    conn = await opener(url, "sk-bench", timeout_ms=15_000, keep_events=KEEP_EVENTS)
     await conn.wait_for("session.created", since_ms=0, timeout_ms=15_000)
     return conn
 

@@ -59,18 +59,38 @@ def describe_failure(exc: BaseException, timeout_ms: float) -> str:
     return str(exc) or type(exc).__name__
 
 
+def trim_front(record: list[Any], keep: int | None) -> int:
+    """Drop the oldest entries of ``record`` once it holds twice ``keep`` (None: keep all), leaving the
+    newest ``keep``; how many were dropped. Trimming at twice the bound makes a long run's cost per entry
+    constant (one ``del`` of ``keep`` entries every ``keep`` appends) and its memory at most 2 × ``keep``."""
+    if keep is None or len(record) < 2 * keep:
+        return 0
+    dropped = len(record) - keep
+    del record[:dropped]
+    return dropped
+
+
 class Connection:
     """One Realtime session: a background reader records events; ``wait_for`` waits on that record.
 
     Sends are serialised by ``send_lock`` so that a caller holding the lock can read state that must be
     exact at the moment of a send (the audio position, for ``Microphone.send_marked``).
+
+    ``keep_events``: None (the checks) keeps every event for the session; a number keeps about the
+    newest that many (between ``keep_events`` and twice that), for a load driver holding calls for an
+    hour, whose waits only look at the last turn. ``events_received`` counts them all.
     """
 
     transport = "websocket"  # the checks that differ by transport read this ("webrtc": conformance/webrtc.py)
+    keep_events: int | None = None
+    events_dropped = 0  # events trimmed off the front of ``events`` (``keep_events``)
 
-    def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
+    def __init__(
+        self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse, keep_events: int | None = None
+    ) -> None:
         self._http = http
         self._ws = ws
+        self.keep_events = keep_events
         self.events: list[ReceivedEvent] = []
         self.send_lock = asyncio.Lock()
         self.close_code: int | None = None
@@ -80,7 +100,9 @@ class Connection:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, url: str, api_key: str | None, *, timeout_ms: int) -> Connection:
+    async def open(
+        cls, url: str, api_key: str | None, *, timeout_ms: int, keep_events: int | None = None
+    ) -> Connection:
         """Connect with ``Authorization: Bearer <api_key>``. Raises ConnectionFailed."""
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None, connect=timeout_ms / 1000.0))
@@ -95,11 +117,16 @@ class Connection:
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             await http.close()
             raise ConnectionFailed(f"cannot open {url}: {describe_failure(exc, timeout_ms)}") from exc
-        return cls(http, ws)
+        return cls(http, ws, keep_events)
 
     @property
     def is_closed(self) -> bool:
         return self._closed
+
+    @property
+    def events_received(self) -> int:
+        """Every event recorded since the session opened, the trimmed ones included."""
+        return self.events_dropped + len(self.events)
 
     async def _read(self) -> None:
         try:
@@ -120,7 +147,8 @@ class Connection:
                 self._changed.notify_all()
 
     async def _record(self, data: JsonObject) -> None:
-        self.events.append(ReceivedEvent(len(self.events), now_ms(), data))
+        self.events.append(ReceivedEvent(self.events_received, now_ms(), data))
+        self.events_dropped += trim_front(self.events, self.keep_events)
         async with self._changed:
             self._changed.notify_all()
 
@@ -147,17 +175,17 @@ class Connection:
         Returns None on timeout or when the connection closed without such an event.
         """
         deadline = now_ms() + timeout_ms
-        cursor = 0
+        cursor = 0  # in events_received's count, so a trim between two looks skips nothing it kept
         while True:
-            for event in self.events[cursor:]:
+            for event in self.events[max(0, cursor - self.events_dropped) :]:
                 if event.received_ms >= since_ms and match(event):
                     return event
-            cursor = len(self.events)
+            cursor = self.events_received
             remaining = deadline - now_ms()
             if remaining <= 0 or self.is_closed:
                 return None
             async with self._changed:
-                if len(self.events) == cursor and not self.is_closed:
+                if self.events_received == cursor and not self.is_closed:
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(self._changed.wait(), remaining / 1000.0)
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from collections.abc import Coroutine
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
@@ -30,6 +32,7 @@ from mockengine.conformance.connection import (
     JsonObject,
     describe_failure,
     now_ms,
+    trim_front,
 )
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.inbound import discard_inbound
@@ -37,6 +40,8 @@ from mockengine.rtc.media import ReplyTrack, pcm16_frames
 from mockengine.rtc.rtp_send import send_on_shared_grid
 
 DELTA_BYTES = 4800  # 100 ms of PCM16 24 kHz per recorded delta
+FRAME_PEAKS_KEPT = 3000  # with keep_events: 60 s of 20 ms frames, past any reply a driver waits for
+ITEMS_KEPT = 64  # responses whose audio item is remembered: a reply's audio starts within a few of its own
 
 
 def calls_url(ws_url: str) -> str:
@@ -49,8 +54,10 @@ def calls_url(ws_url: str) -> str:
 class WebRtcConnection(Connection):
     transport = "webrtc"
 
-    def __init__(self, listen: bool = True) -> None:  # the Connection state the checks read
+    def __init__(self, listen: bool = True, keep_events: int | None = None) -> None:
+        # The Connection state the checks read; keep_events as Connection's (a load driver bounds it).
         self.listen = listen  # False: the reply track is received but never decoded (a load driver)
+        self.keep_events = keep_events
         self.events = []
         self.send_lock = asyncio.Lock()
         self.close_code = None
@@ -66,7 +73,7 @@ class WebRtcConnection(Connection):
         self.channel.on("message", self._on_message)
         self.channel.on("close", self._on_close)
         self.pc.on("track", self._on_track)
-        self._tasks: list[asyncio.Future[None]] = []
+        self._tasks: set[asyncio.Future[None]] = set()  # those not done yet, cancelled at close
         self._playing: tuple[str, str] | None = None  # (response id, item id) on the track now
         self._items: dict[str, str] = {}  # response id → its audio item
         self._heard = bytearray()
@@ -75,9 +82,15 @@ class WebRtcConnection(Connection):
 
     @classmethod
     async def open(
-        cls, url: str, api_key: str | None, *, timeout_ms: int, listen: bool = True
+        cls,
+        url: str,
+        api_key: str | None,
+        *,
+        timeout_ms: int,
+        listen: bool = True,
+        keep_events: int | None = None,
     ) -> WebRtcConnection:
-        conn = cls(listen)
+        conn = cls(listen, keep_events)
         try:
             include_loopback(conn.pc)
             await conn.pc.setLocalDescription(await conn.pc.createOffer())
@@ -107,18 +120,27 @@ class WebRtcConnection(Connection):
         kind = data.get("type")
         if kind == "response.output_item.added" and data.get("item", {}).get("type") == "message":
             self._items[data["response_id"]] = data["item"]["id"]
+            if len(self._items) > ITEMS_KEPT:  # replies that never played (text only, cancelled early)
+                del self._items[next(iter(self._items))]
         elif kind == "output_audio_buffer.started":
             rid = data["response_id"]
-            self._playing = (rid, self._items.get(rid, ""))
+            self._playing = (rid, self._items.pop(rid, ""))
         elif kind in ("output_audio_buffer.stopped", "output_audio_buffer.cleared"):
             self._flush_heard()
             self._playing = None
-        self._tasks.append(asyncio.ensure_future(self._record(data)))
+        self._start(self._record(data))
+
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task held until done: a list of every task ever started grew by one a
+        message for the whole call."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _on_close(self) -> None:
         self._closed = True
         self.close_code = 1000
-        self._tasks.append(asyncio.ensure_future(self._notify()))
+        self._start(self._notify())
 
     async def _notify(self) -> None:
         async with self._changed:
@@ -130,12 +152,13 @@ class WebRtcConnection(Connection):
                 if transceiver.receiver.track is track:
                     discard_inbound(transceiver.receiver)
             return
-        self._tasks.append(asyncio.ensure_future(self._listen(track)))
+        self._start(self._listen(track))
 
     async def _listen(self, track: MediaStreamTrack) -> None:
         async for pcm in pcm16_frames(track):
             if pcm:
                 self.frame_peaks.append((now_ms(), int(np.abs(np.frombuffer(pcm, dtype="<i2")).max())))
+                trim_front(self.frame_peaks, None if self.keep_events is None else FRAME_PEAKS_KEPT)
             if self._playing is not None:
                 self._heard += pcm
                 if len(self._heard) >= DELTA_BYTES:
@@ -156,7 +179,7 @@ class WebRtcConnection(Connection):
             "transport": "webrtc-track",
         }
         self._heard.clear()
-        self._tasks.append(asyncio.ensure_future(self._record(delta)))
+        self._start(self._record(delta))
 
     async def send_unlocked(self, event: JsonObject) -> float:
         sent_ms = now_ms()
@@ -171,7 +194,7 @@ class WebRtcConnection(Connection):
 
     async def close(self) -> None:
         self.mic.stop()
-        for task in self._tasks:
+        for task in list(self._tasks):
             task.cancel()
         await self.pc.close()
         self._closed = True

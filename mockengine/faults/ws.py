@@ -146,8 +146,23 @@ class SessionFaults:
             self._timers.append(self._loop.call_later(spec["ms"] / 1000.0, lambda: self._expire(spec)))
 
     def stop(self) -> None:
+        """The session ended: timers off, and what was kept for its responses goes (a reply cut by the
+        close, a hang-up or a fault never had its ``response.done`` sent, which would have dropped it)."""
         for timer in self._timers:
             timer.cancel()
+        for response_id in {*self.deltas, *self.audio_deltas, *self.failures, *self.only_response}:
+            if response_id is not None:
+                self.end_response(response_id)
+
+    def end_response(self, response_id: str) -> None:
+        """``response_id`` brings no more events: its delta counts, its failure and the faults armed for
+        it alone (a scenario rule's, one per firing) go. Kept, they grew with the session's length."""
+        self.deltas.pop(response_id, None)
+        self.audio_deltas.pop(response_id, None)
+        self.failures.pop(response_id, None)
+        for index in reversed(range(len(self.specs))):
+            if self.only_response[index] == response_id:
+                del self.specs[index], self.only_response[index], self.armed_at[index]
 
     def _close_soon(self, spec: FaultSpec, why: str) -> None:
         self.actions.record(spec, code=spec["code"], why=why)
@@ -232,11 +247,7 @@ class SessionFaults:
                 self._play_dead(spec)
         if kind == "response.done":
             self.responses_done += 1
-            # Its deltas are all out: their counts go (one pair per response was kept for the session's
-            # life, growing with its length).
-            done_id = str(event.get("response", {}).get("id"))
-            self.deltas.pop(done_id, None)
-            self.audio_deltas.pop(done_id, None)
+            self.end_response(str(event.get("response", {}).get("id")))
         if kind not in OUTPUT_DELTAS:
             return extra
         rid = str(event["response_id"])

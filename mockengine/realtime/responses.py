@@ -201,23 +201,53 @@ class Responses:
 
     def approval_answered(self, item: Item, now_ms: float) -> Step:
         """The client created an ``mcp_approval_response``: the response waiting on its request goes on
-        (approved: the call runs in it; refused: it ends). None waiting (it was cut meanwhile): an
-        approved request runs in the next response (``_approved_reply``)."""
+        (approved: the call runs in it; refused: it ends). None waiting: see ``_answered_after_cut``."""
+        request_id = item.approval_request_id or ""
+        waiting = [s for s in self.ctx.streamers.values() if s.awaited_approval_id == request_id]
+        if not waiting:
+            return self._answered_after_cut(item, now_ms)
         step = Step()
-        for streamer in list(self.ctx.streamers.values()):
-            if streamer.awaited_approval_id == item.approval_request_id:
-                params = streamer.response.params
-                tools = params.tools if params.own_tools else self.ctx.view.tools
-                labels = {tool.get("server_label") for tool in tools if tool.get("type") == "mcp"}
-                # A server the session no longer declares (session.update while the request waited) is
-                # not called: the approved call fails (streaming._start_mcp_call).
-                streamer.keep_servers(labels)
-                step.events += streamer.on_approval(
-                    item.approval_request_id or "", bool(item.approve), now_ms
-                )
-                step.effects += streamer.take_effects()
-                self._forget_if_done(streamer, now_ms)
+        for streamer in waiting:
+            step.extend(self._go_on(streamer, request_id, bool(item.approve), now_ms))
         return step
+
+    def _go_on(
+        self, streamer: ResponseStreamer, request_id: str, approve: bool, now_ms: float, answered_id: str = ""
+    ) -> Step:
+        params = streamer.response.params
+        tools = params.tools if params.own_tools else self.ctx.view.tools
+        labels = {tool.get("server_label") for tool in tools if tool.get("type") == "mcp"}
+        # A server the session no longer declares (session.update while the request waited) is
+        # not called: the approved call fails (streaming._start_mcp_call).
+        streamer.keep_servers(labels)
+        step = Step(events=streamer.on_approval(request_id, approve, now_ms, answered_id or None))
+        step.effects += streamer.take_effects()
+        self._forget_if_done(streamer, now_ms)
+        return step
+
+    def _answered_after_cut(self, item: Item, now_ms: float) -> Step:
+        """An answer to a request whose response was cut (cancel, barge-in) while it waited: the request
+        stayed in the conversation, and the answer is honoured as if that response still waited
+        (docs/tools.md, "Hosted MCP tools"; the live service's behaviour here is not public):
+
+        * a response now waits on a request for the same call (server, tool, arguments; asked again,
+          e.g. by server_vad's reply to the barge-in): it takes this answer as its own;
+        * else, approved and no response active: a response starts now and runs the call (the brain is
+          not asked again; trace rule ``mcp_approved``), as the cut one would have;
+        * else (refused, or another response under way): the next response reads the answer (a refusal
+          is declined; an approval runs the call there, ``_approved_reply``)."""
+        request = self.ctx.conversation.get(item.approval_request_id or "")
+        if request is None:
+            return Step()
+        call = (request.server_label, request.name, request.arguments)
+        for streamer in list(self.ctx.streamers.values()):
+            asked = streamer.awaited_request
+            if asked is not None and (asked.server_label, asked.name, asked.arguments) == call:
+                return self._go_on(streamer, asked.id, bool(item.approve), now_ms, answered_id=request.id)
+        session_labels = {t.get("server_label") for t in self.ctx.view.tools if t.get("type") == "mcp"}
+        if not item.approve or self.active_id is not None or request.server_label not in session_labels:
+            return Step()
+        return self.start_default(now_ms)
 
     def on_mcp_result(
         self, key: McpCallKey, output: str | None, error: dict[str, Any] | None, now_ms: float

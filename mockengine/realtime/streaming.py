@@ -501,9 +501,19 @@ class ResponseStreamer:
         events = [kind(self.ids.event(), item_id=item.id, output_index=output_index)]
         return events + self._close_item(item, "completed")
 
-    def on_approval(self, request_id: str, approve: bool, now_ms: float) -> Events:
+    @property
+    def awaited_request(self) -> Item | None:
+        """The ``mcp_approval_request`` this response waits on, or None."""
+        request_id = self.awaited_approval_id
+        return next((item for item in self.response.output if item.id == request_id), None)
+
+    def on_approval(
+        self, request_id: str, approve: bool, now_ms: float, answered_id: str | None = None
+    ) -> Events:
         """The client answered the approval request ``request_id`` this response waits for: approved,
-        its call follows in this response (carrying ``approval_request_id``); refused, none."""
+        its call follows in this response (carrying ``approval_request_id``: ``answered_id`` when the
+        answer was to an earlier request for the same call, made by a response that was cut); refused,
+        none."""
         if self._phase is not Phase.AWAITING_APPROVAL or self.awaited_approval_id != request_id:
             return []
         self._move(Move.APPROVAL_ANSWERED)
@@ -511,7 +521,7 @@ class ResponseStreamer:
         request = next(item for item in self.response.output if item.id == request_id)
         if approve:
             call = Item(self.ids.item(), "mcp_call", name=request.name, server_label=request.server_label)
-            call.approval_request_id, call.arguments = request.id, ""
+            call.approval_request_id, call.arguments = answered_id or request.id, ""
             self._pending_calls.insert(0, (call, request.arguments or "{}"))
         return self._release(now_ms)
 

@@ -124,6 +124,11 @@ class ReplyTrack(MediaStreamTrack):
     def stop(self) -> None:
         super().stop()
         self._encoder.close()  # libopus's state, freed now rather than whenever the track is collected
+        # The call ended, maybe mid-reply: what was queued and kept for replies whose response.done
+        # never came goes too.
+        self._queue.clear()
+        self._done.clear()
+        self._cleared.clear()
 
     def stall(self) -> None:
         """Stop sending media silently (the connection stays up): a client must notice by itself."""

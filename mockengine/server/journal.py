@@ -146,6 +146,8 @@ class _SessionFiles:
         for stream in self.wavs.values():
             stream.close()
         self.wavs.clear()
+        self.decoders.clear()
+        self.response_formats.clear()
 
 
 class SessionJournal:
@@ -242,6 +244,7 @@ class SessionJournal:
             stream = files.wavs.pop(f"{event['response']['id']}.wav", None)
             if stream is not None:
                 stream.close()
+            files.decoders.pop(f"{event['response']['id']}.wav", None)  # a G.711 reply's: one a response
             files.response_formats.pop(event["response"]["id"], None)
         elif kind == "conversation.item.retrieved" and isinstance(event.get("item"), dict):
             self._item_audio(files, stamp["seq"], event["item"], input_fmt, output_fmt)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
+from pathlib import Path
 
+from mockengine.recordings.format import RecordingError, read_manifest
 from mockengine.settings import Settings
 
 Label = Callable[[str], str]
@@ -100,4 +102,23 @@ def replay_problem(settings: Settings, given: Collection[str] = (), label: Label
         if name in given or getattr(settings, name) != getattr(defaults, name):
             recording = label("replay_dir") + (" DIR" if label("replay_dir").startswith("--") else "")
             return f"{label(name)} applies only with {recording} (a recording to answer from)"
+    return None
+
+
+def recording_problem(settings: Settings, label: Label = option) -> str | None:
+    """``replay_dir`` set but not a recording (or one session directory of it): no such directory, a
+    file, or no readable ``recording.json`` of this format. Read from disk, so ``serve`` makes it with its
+    other file checks, before the models load: it said so only after loading them, seconds in."""
+    if not settings.replay_dir:
+        return None
+    path = Path(settings.replay_dir)
+    name = label("replay_dir")
+    if not path.exists():
+        return f"{name} {path}: no such directory (record one with `mockengine record --out DIR`)"
+    if not path.is_dir():
+        return f"{name} {path}: a file, not a recording directory"
+    try:
+        read_manifest(path)
+    except RecordingError as exc:
+        return f"{name} {exc}"
     return None

@@ -208,6 +208,62 @@ def test_replay_options_with_replay_are_taken():
     assert (settings.replay_dir, settings.replay_speed, settings.replay_strict) == ("rec", 2.0, True)
 
 
+def _not_a_recording(tmp_path, kind: str) -> str:
+    if kind == "missing":
+        return str(tmp_path / "no" / "such" / "dir")
+    if kind == "file":
+        (tmp_path / "notes.txt").write_text("x")
+        return str(tmp_path / "notes.txt")
+    if kind == "torn":
+        (tmp_path / "recording.json").write_text("{not json")
+    return str(tmp_path)  # "empty": a directory without recording.json
+
+
+@pytest.mark.parametrize(
+    ("kind", "says"),
+    [
+        ("missing", "no such directory"),
+        ("file", "a file, not a recording directory"),
+        ("empty", "no recording.json"),
+        ("torn", "not JSON"),
+    ],
+)
+def test_a_replay_dir_that_is_no_recording_is_refused_before_anything_loads(
+    kind, says, tmp_path, monkeypatch, capsys
+):
+    """`serve --replay /nonexistent/dir` loaded the models (seconds) and only then said there was no
+    recording.json. Now it is one line naming the path, status 2, before the port or the models."""
+    from mockengine.cli import main
+    from mockengine.server import app, lifecycle, workers
+
+    def must_not_run(*_args, **_kwargs):
+        raise AssertionError("serve went on past a --replay that is no recording")
+
+    for module, name in ((app, "create_app"), (lifecycle, "bind"), (workers, "serve_workers")):
+        monkeypatch.setattr(module, name, must_not_run)
+    path = _not_a_recording(tmp_path, kind)
+    for workers_n in ("1", "2"):
+        assert main(["serve", "--port", "0", "--replay", path, "--workers", workers_n]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"mockengine: --replay {path}") and says in err[0], err
+
+
+def test_the_test_engine_refuses_a_replay_dir_that_is_no_recording_before_loading_models(
+    tmp_path, monkeypatch
+):
+    """EngineThread (and so the pytest marker) loaded the models first, then failed in its thread."""
+    import mockengine.testing as testing
+    from mockengine.settings import SettingsError
+
+    def must_not_run(*_args, **_kwargs):
+        raise AssertionError("models loaded for a replay_dir that is no recording")
+
+    monkeypatch.setattr(testing, "load_resources", must_not_run)
+    thread = testing.EngineThread(Settings(replay_dir=str(tmp_path / "missing")))
+    with pytest.raises(SettingsError, match=r"^replay_dir .*missing: no such directory"):
+        thread.start()
+
+
 @pytest.mark.parametrize(
     ("variable", "value"),
     [

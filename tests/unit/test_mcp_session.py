@@ -194,15 +194,53 @@ def test_a_refused_call_ends_the_response_and_the_next_one_says_so() -> None:
     _next_reply_declines(run)
 
 
-def test_an_approval_after_its_response_was_cut_runs_in_the_next_response() -> None:
+def test_an_approval_after_its_response_was_cut_runs_the_call_at_once() -> None:
+    """The request stays in the conversation after the cut, and its approval is honoured as the waiting
+    response would have honoured it: a response starts and runs the call (it sat unanswered until the
+    client happened to send a response.create; a client that answers with the item alone, as the Agents
+    JS SDK's approve() does, saw nothing happen)."""
     run, request = _asked()
-    run.send(ce.ResponseCancel())
-    run.send(_answer(request, True))
-    step = run.send(ce.ResponseCreate({}))
+    cut = run.send(ce.ResponseCancel())
+    assert [e["response"]["status"] for e in cut.events if e["type"] == "response.done"] == ["cancelled"]
+    kept = run.send(ce.ConversationItemRetrieve(item_id=request["id"]))
+    assert [e["item"]["type"] for e in kept.events] == ["mcp_approval_request"]
+    step = run.send(_answer(request, True))
+    assert run.kinds(step)[:3] == ["conversation.item.added", "conversation.item.done", "response.created"]
     [call] = [e for e in step.effects if isinstance(e, CallMcpTool)]
     assert (call.name, call.arguments) == ("get_weather", '{"city": "Paris"}')
     [reply] = [e for e in step.effects if isinstance(e, Trace) and e.kind == "reply"]
     assert reply.data["rule"] == "mcp_approved"
+    done = run.take(run.session.on_mcp_call(call.key, "Sunny.", None, run.now_ms))
+    [response] = [e["response"] for e in done.events if e["type"] == "response.done"]
+    assert [(i["type"], i["approval_request_id"]) for i in response["output"]] == [
+        ("mcp_call", request["id"])
+    ]
+    assert not [e for e in run.send(ce.ResponseCreate({})).effects if isinstance(e, CallMcpTool)]  # ran once
+
+
+def test_a_refusal_after_the_cut_starts_nothing_and_the_next_reply_declines() -> None:
+    run, request = _asked()
+    run.send(ce.ResponseCancel())
+    step = run.send(_answer(request, False))
+    assert run.kinds(step) == ["conversation.item.added", "conversation.item.done"]
+    _next_reply_declines(run)
+
+
+def test_an_answer_to_the_cut_request_answers_the_same_call_asked_again() -> None:
+    """Cut, then a new response (a response.create, or server_vad's reply to the barge-in) asks for the
+    same call again and waits: the client's answer to the first request went unheard, the new response
+    waited on for ever."""
+    run, request = _asked()
+    run.send(ce.ResponseCancel())
+    again = run.send(ce.ResponseCreate({}))
+    [asked] = [e["item"] for e in again.events if e["type"] == "conversation.item.done"][-1:]
+    assert asked["type"] == "mcp_approval_request" and asked["id"] != request["id"]
+    step = run.send(_answer(request, True))
+    [call] = [e for e in step.effects if isinstance(e, CallMcpTool)]
+    added = [e["item"] for e in step.events if e["type"] == "response.output_item.added"]
+    assert [(i["type"], i["approval_request_id"]) for i in added] == [("mcp_call", request["id"])]
+    done = run.take(run.session.on_mcp_call(call.key, "Sunny.", None, run.now_ms))
+    assert [e["response"]["status"] for e in done.events if e["type"] == "response.done"] == ["completed"]
 
 
 def test_only_tools_the_brain_can_act_on_are_declared_to_it() -> None:

@@ -82,7 +82,18 @@ class ReplyDecoder:
         return stream.decode(audio, stream.format_type)
 
     def close(self, response_id: str) -> None:
+        """The response is done (``response.done``): its stream goes."""
         self._streams.pop(response_id, None)
+
+    def close_all(self) -> None:
+        """The call ended: the streams of replies it cut (hung up, closed or killed by a fault mid-reply,
+        their ``response.done`` never sent) go too."""
+        self._streams.clear()
+
+    @property
+    def open_response_ids(self) -> tuple[str, ...]:
+        """The responses whose stream is open: created (or with a delta decoded), not yet done."""
+        return tuple(self._streams)
 
     def _stream(self, response_id: str, format_type: str) -> G711InputStream:
         stream = self._streams[response_id] = G711InputStream(format_type)
@@ -247,6 +258,8 @@ class CallRunner(SessionLoop):
             await super().run()
         finally:
             self.track.stop()
+            self.reply_decoder.close_all()
+            self.call_faults.close()
             for sideband in list(self.sidebands):
                 await sideband.close(code=1000, message=b"call ended")
             await self.pc.close()

@@ -72,6 +72,10 @@ class CallFaults:
         call's length)."""
         self.audio_deltas.pop(response_id, None)
 
+    def close(self) -> None:
+        """The call ended: the counts of replies it cut (no ``response.done`` went out for them) go."""
+        self.audio_deltas.clear()
+
     def on_tick(self) -> None:
         """Every 100 ms of the call: the timed kinds."""
         if not self.runner.faults.specs:

@@ -68,6 +68,22 @@ def user(text: str) -> list[dict[str, Any]]:
     return [{"role": "user", "content": text}]
 
 
+async def streamed(**kwargs: Any) -> tuple[Any, list[Any]]:
+    """A streamed ``litellm.acompletion``: the reply LiteLLM rebuilds from its chunks, and the chunks."""
+    chunks = [chunk async for chunk in await litellm.acompletion(stream=True, **kwargs)]
+    return litellm.stream_chunk_builder(chunks), chunks
+
+
+async def streamed_weather_calls(model: str, base: dict[str, Any]) -> Any:
+    """Two weather calls asked for in one streamed turn, rebuilt; their arguments checked."""
+    built, _ = await streamed(
+        model=model, messages=user("What is the weather in Paris and in London?"), tools=CHAT_TOOLS, **base
+    )
+    calls = built.choices[0].message.tool_calls
+    assert [json.loads(c.function.arguments) for c in calls] == [{"city": "Paris"}, {"city": "London"}]
+    return built
+
+
 @pytest.fixture
 async def base(engine) -> AsyncIterator[dict[str, Any]]:
     """What every LiteLLM call takes to reach a fresh engine: ``api_base``, ``api_key``, no retries.
@@ -93,18 +109,10 @@ async def test_acompletion_answers_with_usage_and_cost(base) -> None:
 
 
 async def test_a_stream_rebuilds_into_the_answer_with_usage(base) -> None:
-    chunks = [
-        chunk
-        async for chunk in await litellm.acompletion(
-            model=MODEL,
-            messages=user("Tell me about Paris."),
-            stream=True,
-            stream_options={"include_usage": True},
-            **base,
-        )
-    ]
+    built, chunks = await streamed(
+        model=MODEL, messages=user("Tell me about Paris."), stream_options={"include_usage": True}, **base
+    )
     assert len(chunks) > 2
-    built = litellm.stream_chunk_builder(chunks)
     assert "Paris" in built.choices[0].message.content
     assert built.choices[0].finish_reason == "stop"
     assert built.usage.completion_tokens > 0
@@ -127,19 +135,8 @@ async def test_a_tool_loop_calls_the_tool_and_answers_its_result(base) -> None:
 
 
 async def test_streamed_parallel_tool_calls_assemble(base) -> None:
-    chunks = [
-        chunk
-        async for chunk in await litellm.acompletion(
-            model=MODEL,
-            messages=user("What is the weather in Paris and in London?"),
-            tools=CHAT_TOOLS,
-            stream=True,
-            **base,
-        )
-    ]
-    built = litellm.stream_chunk_builder(chunks)
+    built = await streamed_weather_calls(MODEL, base)
     calls = built.choices[0].message.tool_calls
-    assert [json.loads(c.function.arguments) for c in calls] == [{"city": "Paris"}, {"city": "London"}]
     assert all(c.id.startswith("call_") for c in calls) and calls[0].id != calls[1].id
     assert built.choices[0].finish_reason == "tool_calls"
 
@@ -240,19 +237,7 @@ async def test_aresponses_streams_to_completed(base) -> None:
 async def test_the_responses_bridge_runs_a_streamed_tool_call(base) -> None:
     """``openai/responses/<model>``: LiteLLM's ``completion`` over the Responses API, its stream events
     translated back into chat chunks."""
-    chunks = [
-        chunk
-        async for chunk in await litellm.acompletion(
-            model="openai/responses/gpt-4o-mini",
-            messages=user("What is the weather in Paris and in London?"),
-            tools=CHAT_TOOLS,
-            stream=True,
-            **base,
-        )
-    ]
-    built = litellm.stream_chunk_builder(chunks)
-    calls = built.choices[0].message.tool_calls
-    assert [json.loads(c.function.arguments) for c in calls] == [{"city": "Paris"}, {"city": "London"}]
+    await streamed_weather_calls("openai/responses/gpt-4o-mini", base)
 
 
 # --- Audio ------------------------------------------------------------------------------------------------
@@ -358,6 +343,22 @@ async def litellm_realtime(framework_engine, monkeypatch) -> AsyncIterator[tuple
     await eng.wait_until_idle()
 
 
+async def respond(conn: Any, item: dict[str, Any]) -> list[Any]:
+    """Create ``item``, ask for a response, and return its events up to its ``response.done``."""
+    await conn.conversation.item.create(item=item)
+    await conn.response.create()
+    events = []
+    async for event in conn:
+        events.append(event)
+        if event.type == "response.done":
+            return events
+    raise AssertionError("the session ended before response.done")
+
+
+def typed(text: str) -> dict[str, Any]:
+    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+
 async def test_realtime_a_typed_turn_and_a_tool_through_litellm(litellm_realtime) -> None:
     url, log = litellm_realtime
     client = AsyncOpenAI(api_key="sk-anything", websocket_base_url=url)
@@ -366,44 +367,15 @@ async def test_realtime_a_typed_turn_and_a_tool_through_litellm(litellm_realtime
         await conn.session.update(
             session={"type": "realtime", "output_modalities": ["text"], "tools": [tool]}
         )
-        await conn.conversation.item.create(
-            item={
-                "type": "message",
-                "role": "user",
-                "content": [{"type": "input_text", "text": "Hi, I'm Ada."}],
-            }
-        )
-        await conn.response.create()
-        usage: list[Any] = []
-        async for event in conn:
-            if event.type == "response.done":
-                assert event.response.status == "completed"
-                usage.append(event.response.usage)
-                break
-        await conn.conversation.item.create(
-            item={
-                "type": "message",
-                "role": "user",
-                "content": [{"type": "input_text", "text": "What is the weather in Paris?"}],
-            }
-        )
-        await conn.response.create()
-        async for event in conn:
-            if event.type == "response.function_call_arguments.done":
-                call = event
-            if event.type == "response.done":
-                usage.append(event.response.usage)
-                break
+        greeted = await respond(conn, typed("Hi, I'm Ada."))
+        assert greeted[-1].response.status == "completed"
+        asked = await respond(conn, typed("What is the weather in Paris?"))
+        call = [e for e in asked if e.type == "response.function_call_arguments.done"][-1]
         assert call.name == "get_weather" and json.loads(call.arguments) == {"city": "Paris"}
         output = {"type": "function_call_output", "call_id": call.call_id, "output": "Sunny, 21 degrees."}
-        await conn.conversation.item.create(item=output)  # type: ignore[arg-type]
-        await conn.response.create()
-        async for event in conn:
-            if event.type == "response.output_text.done":
-                answer = event.text
-            if event.type == "response.done":
-                usage.append(event.response.usage)
-                break
+        answered = await respond(conn, output)
+    answer = [e.text for e in answered if e.type == "response.output_text.done"][-1]
+    usage = [events[-1].response.usage for events in (greeted, asked, answered)]
     assert "21" in answer
     # LiteLLM's session log adds up every response.done's usage and prices it.
     (logged,) = await eventually(lambda: log.sessions, timeout_s=30, message="LiteLLM logged no session")
