@@ -134,7 +134,8 @@ def test_a_marker_value_serve_refuses_is_a_one_line_usage_error(pytester: pytest
         "@pytest.mark.mockengine: audio_delta_ms must be between 1 and 2000 (HRP maxAudioDeltaMs)",
         "@pytest.mark.mockengine: cors_origins must be '*' or an origin, scheme://host[:port] "
         "(e.g. https://app.example.com:8443), not 'nope'",
-        "@pytest.mark.mockengine: replay_speed applies only with replay_dir (a recording to answer from)",
+        "@pytest.mark.mockengine: replay_speed applies only with replay_dir or a scenario of kind: recording "
+        "(a recording to answer from)",
         "@pytest.mark.mockengine: log_level must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, "
         "not 'verbose'",
     ]
@@ -147,7 +148,8 @@ def test_a_marker_value_serve_refuses_is_a_one_line_usage_error(pytester: pytest
         (Settings(tts_threads=0), "tts_threads must be at least 1, not 0"),
         (
             Settings(replay_strict=True),
-            "replay_strict applies only with replay_dir (a recording to answer from)",
+            "replay_strict applies only with replay_dir or a scenario of kind: recording "
+            "(a recording to answer from)",
         ),
     ],
 )
