@@ -329,8 +329,9 @@ RECORDING_SCENARIO = "name: bug_1234\nkind: recording\nrecording: rec/\nrules: [
 
 @pytest.mark.parametrize("how", ["--scenarios-dir", "--scenario"])
 def test_replay_options_with_a_recording_scenario_are_taken(how, tmp_path):
-    """A `kind: recording` scenario replays with `--replay-speed` and `--replay-strict` (docs/record-replay.md)
-    but they were refused without `--replay`: such a scenario could only replay paced and lenient."""
+    """A `kind: recording` scenario replays with `--replay-speed` and `--replay-strict`
+    (docs/record-replay.md) but they were refused without `--replay`: such a scenario could only replay
+    paced and lenient."""
     (tmp_path / "bug.yaml").write_text(RECORDING_SCENARIO)
     where = str(tmp_path) if how == "--scenarios-dir" else str(tmp_path / "bug.yaml")
     settings = parse(how, where, "--replay-speed", "0", "--replay-strict")
