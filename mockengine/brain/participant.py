@@ -105,6 +105,16 @@ WAIT_TOOL = "wait"
 SEND_CHAT_TOOL = "send_chat"
 
 
+def _in_formal_style(reply: Reply, turn: Turn) -> Reply:
+    """A built-in reply of a ``formal`` persona without contractions, whichever part of the brain
+    phrased it: the app tools' clauses and groundings ("I've ordered the pizza.") and study
+    acknowledgements were said as written, though the persona's style promises none. (A rule's ``say``
+    and an instructed text are the author's own words and stay as written.)"""
+    if turn.persona.style != "formal" or not reply.text:
+        return reply
+    return dataclasses.replace(reply, text=phrases.styled(reply.text, "formal", turn.rng))
+
+
 class ScriptedBrain:
     """A deterministic ``Brain`` driven by a ``Scenario``.
 
@@ -153,7 +163,7 @@ class ScriptedBrain:
         instructed = self._instructed(turn)
         if instructed is not None:
             return instructed
-        return self._builtin(turn)
+        return _in_formal_style(self._builtin(turn), turn)
 
     def _instructed(self, turn: Turn) -> Reply | None:
         """A response whose own instructions say what to say ("Greet the user.", "Tell the user the call
