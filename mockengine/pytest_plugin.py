@@ -31,6 +31,7 @@ where the project has not set it that warning is not shown: a fresh project runs
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import importlib.util
 import types
 import typing
@@ -135,8 +136,11 @@ def mockengine_server(
     fields = {field.name for field in dataclasses.fields(Settings)}
     unknown = sorted(set(overrides) - fields)
     if unknown:
+        # `sead=3`, `faults="…"`: the near miss first, as the list of every field is long
+        near = [match for name in unknown for match in difflib.get_close_matches(name, fields, n=1)]
+        hint = f" (did you mean {', '.join(repr(name) for name in near)}?)" if near else ""
         raise pytest.UsageError(
-            f"@pytest.mark.mockengine: unknown settings {unknown}; known: {sorted(fields)}"
+            f"@pytest.mark.mockengine: unknown settings {unknown}{hint}; known: {sorted(fields)}"
         )
     wrong = [problem for name, value in overrides.items() if (problem := type_problem(name, value))]
     if wrong:  # seed="x" started an engine, to fail later or never

@@ -105,6 +105,34 @@ WAIT_TOOL = "wait"
 SEND_CHAT_TOOL = "send_chat"
 
 
+def _in_formal_style(reply: Reply, turn: Turn) -> Reply:
+    """A built-in reply of a ``formal`` persona without contractions, whichever part of the brain
+    phrased it: the app tools' clauses and groundings ("I've ordered the pizza.") and study
+    acknowledgements were said as written, though the persona's style promises none. (A rule's ``say``
+    and an instructed text are the author's own words and stay as written.)"""
+    if turn.persona.style != "formal" or not reply.text:
+        return reply
+    return dataclasses.replace(reply, text=phrases.styled(reply.text, "formal", turn.rng))
+
+
+def _noting_undeclared(reply: Reply, scenario: Scenario, turn: Turn) -> Reply:
+    """The built-in ``reply`` with, in its ``why`` (the trace's ``reply`` line), each scenario rule that
+    would have fired but for its ``call`` tool not being declared: such a rule is skipped as documented,
+    and a tool name misspelt in a scenario (``orderPizza`` for ``order_pizza``) left no trace of why the
+    rule never fired."""
+    skipped = [
+        f"scenario rule {rule.id!r} skipped: its tool {rule.call.tool!r} is not declared"
+        f" (declared: {', '.join(sorted(turn.tools)) or 'none'})"
+        for rule in scenario.rules
+        if rule.call is not None
+        and rule.call.tool not in turn.tools
+        and rules.rule_matches(dataclasses.replace(rule, call=None), turn)
+    ]
+    if not skipped:
+        return reply
+    return dataclasses.replace(reply, why="; ".join(([reply.why] if reply.why else []) + skipped))
+
+
 class ScriptedBrain:
     """A deterministic ``Brain`` driven by a ``Scenario``.
 
@@ -153,7 +181,7 @@ class ScriptedBrain:
         instructed = self._instructed(turn)
         if instructed is not None:
             return instructed
-        return self._builtin(turn)
+        return _noting_undeclared(_in_formal_style(self._builtin(turn), turn), self.scenario, turn)
 
     def _instructed(self, turn: Turn) -> Reply | None:
         """A response whose own instructions say what to say ("Greet the user.", "Tell the user the call

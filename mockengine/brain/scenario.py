@@ -8,6 +8,8 @@ module so an installed (non-editable) package can always load it.
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import functools
 import json
 import re
@@ -77,6 +79,8 @@ class Rule:
     # ``fault:``: faults the Realtime shell injects when this rule fires, as written (compact strings or
     # objects); mockengine.faults checks them when the server starts (the brain does no IO).
     faults: tuple[Any, ...] = ()
+    # ``"line N: "`` of ``fault:`` in its file (errors found when the server checks the faults), or "".
+    fault_line: str = ""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class Scenario:
     source: str = "<memory>"
     # kind `recording`: the recording directory that answers sessions (mockengine.record), else None.
     recording: str | None = None
+    # ``"line N: "`` of ``recording:`` in the file (a directory found not to hold one at start-up), or "".
+    recording_line: str = ""
 
     def persona_for(self, role: str | None) -> Persona:
         """The persona of ``role`` (case-insensitive), else the default persona."""
@@ -118,20 +124,83 @@ def load_scenario(path: str | None = None) -> Scenario:
 
 
 def parse_scenario(text: str, source: str = "<memory>") -> Scenario:
-    """Parse scenario YAML text; ``source`` names it in errors."""
+    """Parse scenario YAML text; ``source`` names it in errors.
+
+    Every error names ``source``, the line of the offending value or key (``study.yaml: line 4: at
+    $.rules[0].when: …``) and what is allowed there."""
     try:
         document = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ScenarioError(f"{source}: invalid YAML{where}: {problem}") from exc
+        raise ScenarioError(f"{source}: invalid YAML{_yaml_problem(exc)}") from exc
     if document is None:
         raise ScenarioError(f"{source}: the file is empty; expected a mapping with 'name' and 'rules'")
+    lines = _Lines(text)
     error = best_match(_validator().iter_errors(document))
     if error is not None:
-        raise ScenarioError(f"{source}: at {_json_path(error.absolute_path)}: {_expected(error)}")
-    return _build(document, source)
+        parts = list(error.absolute_path)
+        key = _unexpected_key(error)
+        line = lines.of(parts + [key] if key is not None else parts, key=key is not None)
+        raise ScenarioError(f"{source}: {line}at {_json_path(parts)}: {_expected(error)}")
+    try:
+        return _build(document, source, lines)
+    except _PlacedError as exc:
+        raise ScenarioError(f"{source}: {lines.of(exc.parts)}at {_json_path(exc.parts)}: {exc}") from None
+
+
+class _PlacedError(ValueError):
+    """A mistake ``_build`` finds past the schema, at a path of the document (located by
+    ``parse_scenario``)."""
+
+    def __init__(self, parts: list[str | int], message: str) -> None:
+        super().__init__(message)
+        self.parts = parts
+
+
+class _Lines:
+    """Line numbers of a YAML document's values by JSON path (the composed node tree; lazily)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._root: yaml.Node | None = None
+
+    def of(self, parts: list[str | int], key: bool = False) -> str:
+        """``"line N: "`` for the node at ``parts`` (its key's line when ``key``), the nearest enclosing
+        one found; ``""`` when none is (a document that does not compose)."""
+        if self._root is None:
+            try:
+                self._root = yaml.compose(self._text, Loader=yaml.SafeLoader)
+            except yaml.YAMLError:
+                return ""
+        node: yaml.Node | None = self._root
+        found = node
+        for index, part in enumerate(parts):
+            child: yaml.Node | None = None
+            if isinstance(node, yaml.MappingNode):
+                for key_node, value_node in node.value:
+                    if key_node.value == part:
+                        last = index == len(parts) - 1
+                        child = key_node if key and last else value_node
+                        break
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+                child = node.value[part]
+            if child is None:
+                break
+            node = found = child
+        return f"line {found.start_mark.line + 1}: " if found is not None else ""
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """Where the YAML broke and why; an unclosed quote or bracket also names the line it was opened on
+    (the problem itself is often found only at the end of the file)."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    context_mark = getattr(exc, "context_mark", None)
+    opened = ""
+    if context and context_mark is not None and (mark is None or context_mark.line != mark.line):
+        opened = f", {context} that starts on line {context_mark.line + 1}"
+    return f"{where}: {problem}{opened}"
 
 
 def scenario_schema() -> dict[str, Any]:
@@ -153,20 +222,51 @@ def _json_path(parts: Iterable[str | int]) -> str:
     return path
 
 
+def _unexpected_key(error: ValidationError) -> str | None:
+    """The first key ``additionalProperties`` refused (to point at its line), else None."""
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return None
+    allowed = set(error.schema.get("properties", {})) if isinstance(error.schema, dict) else set()
+    extra = [key for key in error.instance if key not in allowed]
+    return str(extra[0]) if extra else None
+
+
+ACTIONS = ("say", "call", "answer", "silent", "fault")
+
+
 def _expected(error: ValidationError) -> str:
-    """The validator's message plus the schema's own description of what belongs there."""
-    description = error.schema.get("description") if isinstance(error.schema, dict) else None
-    return error.message + (f" (expected: {description})" if description else "")
+    """The validator's message, said for a person where jsonschema's is about schemas (a rule without an
+    action, ``silent`` beside another action, an unknown key: its near miss and the keys allowed there),
+    plus the schema's own description of what belongs there."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    description = schema.get("description")
+    message = error.message
+    instance = error.instance
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        allowed = sorted(schema.get("properties", {}))
+        extra = [str(key) for key in instance if key not in allowed]
+        near = difflib.get_close_matches(extra[0], allowed, n=1) if extra else []
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        message = f"{message}{hint} Allowed here: {', '.join(allowed)}"
+    elif error.validator == "anyOf" and isinstance(instance, dict) and "say" in schema.get("properties", {}):
+        message = f"rule {instance.get('id', '?')!r} has no action: give it one of {', '.join(ACTIONS)}"
+    elif error.validator == "not" and isinstance(instance, dict) and "silent" in instance:
+        others = [action for action in ("say", "call", "answer") if action in instance]
+        message = f"'silent' cannot be combined with {', '.join(repr(a) for a in others)}: keep one of them"
+    return message + (f" (expected: {description})" if description else "")
 
 
-def _build(document: dict[str, Any], source: str) -> Scenario:
+def _build(document: dict[str, Any], source: str, lines: _Lines) -> Scenario:
     rules: list[Rule] = []
     seen: set[str] = set()
     for index, raw in enumerate(document.get("rules", [])):
         if raw["id"] in seen:
-            raise ScenarioError(f"{source}: at $.rules[{index}].id: duplicate rule id {raw['id']!r}")
+            raise _PlacedError(["rules", index, "id"], f"duplicate rule id {raw['id']!r}")
         seen.add(raw["id"])
-        rules.append(_rule(raw, f"$.rules[{index}]", source))
+        rule = _rule(raw, ["rules", index])
+        if rule.faults:
+            rule = dataclasses.replace(rule, fault_line=lines.of(["rules", index, "fault"]))
+        rules.append(rule)
     raw_persona = document.get("persona", DEFAULT_PERSONA)
     persona = _persona({"name": raw_persona} if isinstance(raw_persona, str) else raw_persona, Persona())
     return Scenario(
@@ -179,6 +279,7 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
         personas=tuple((role, _persona(raw, persona)) for role, raw in document.get("personas", {}).items()),
         source=source,
         recording=_recording_dir(document, source),
+        recording_line=lines.of(["recording"]) if document.get("kind") == "recording" else "",
     )
 
 
@@ -207,7 +308,7 @@ def _many(value: Any) -> tuple[Any, ...]:
     return tuple(value) if isinstance(value, list) else (value,)
 
 
-def _rule(raw: dict[str, Any], path: str, source: str) -> Rule:
+def _rule(raw: dict[str, Any], path: list[str | int]) -> Rule:
     when = raw.get("when") or {}
     call = raw.get("call")
     turn = when.get("turn")
@@ -215,12 +316,12 @@ def _rule(raw: dict[str, Any], path: str, source: str) -> Rule:
         (turn, turn) if isinstance(turn, int) else ((turn or {}).get("min"), (turn or {}).get("max"))
     )
     if turn_min is not None and turn_max is not None and turn_min > turn_max:
-        raise ScenarioError(f"{source}: at {path}.when.turn: min ({turn_min}) is above max ({turn_max})")
+        raise _PlacedError([*path, "when", "turn"], f"min ({turn_min}) is above max ({turn_max})")
     return Rule(
         id=raw["id"],
         when=When(
             heard_contains=_many(when.get("heard_contains")),
-            heard_regex=_compile(when.get("heard_regex"), f"{path}.when.heard_regex", source),
+            heard_regex=_compile(when.get("heard_regex"), [*path, "when", "heard_regex"]),
             context_events=_many(when.get("context_event")),
             context_fields=tuple((key, _many(value)) for key, value in when.get("context", {}).items()),
             tool_available=when.get("tool_available"),
@@ -251,10 +352,10 @@ def _call_plan(raw: dict[str, Any]) -> CallPlan:
     return CallPlan(tool=raw["tool"], arguments=None if arguments == "auto" else dict(arguments))
 
 
-def _compile(pattern: str | None, path: str, source: str) -> re.Pattern[str] | None:
+def _compile(pattern: str | None, path: list[str | int]) -> re.Pattern[str] | None:
     if pattern is None:
         return None
     try:
         return re.compile(pattern, re.IGNORECASE)
     except re.error as exc:
-        raise ScenarioError(f"{source}: at {path}: expected a valid regular expression ({exc})") from exc
+        raise _PlacedError(path, f"expected a valid regular expression ({exc})") from exc

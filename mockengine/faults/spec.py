@@ -337,7 +337,9 @@ def scenario_rule_faults(scenarios: Iterable[Any]) -> dict[str, dict[str, tuple[
             try:
                 specs = tuple(s for item in rule.faults for s in faults_from_data(item))
             except FaultSpecError as exc:
-                raise FaultSpecError(f"{scenario.source}: at $.rules[{index}].fault: {exc}") from exc
+                raise FaultSpecError(
+                    f"{scenario.source}: {rule.fault_line}at $.rules[{index}].fault: {exc}"
+                ) from exc
             found.setdefault(scenario.name, {})[f"scenario:{rule.id}"] = specs
     return found
 

@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import os
 import sys
+import urllib.parse
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,6 +19,22 @@ from mockengine.recordings.format import RecordingError
 from mockengine.settings import Settings, SettingsError, from_env
 
 UPSTREAM_KEY_ENV = ("MOCKENGINE_UPSTREAM_KEY", "OPENAI_API_KEY")
+
+
+def upstream_base(url: str) -> str:
+    """``--upstream`` as the base URL the recorder relays under. A URL with no path is taken as ``/v1``,
+    as the SDKs' base URLs and `conformance --url` do: `--upstream https://api.openai.com` relayed
+    `/v1/chat/completions` to `https://api.openai.com/chat/completions`, a 404 for every request.
+    Raises ValueError (the message says what is expected) for another scheme or no host."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
+        raise ValueError(
+            f"--upstream {url}: expected the service's base URL, http(s):// or ws(s):// with a host, "
+            "e.g. https://api.openai.com/v1"
+        )
+    if parts.path in ("", "/"):
+        return urllib.parse.urlunsplit(parts._replace(path="/v1"))
+    return url
 
 
 async def _healthz(request: web.Request) -> web.Response:
@@ -81,8 +98,10 @@ def run(args: argparse.Namespace) -> int:
         changes["api_keys"] = tuple(args.api_keys)
     settings = dataclasses.replace(settings, **changes)
     key = args.upstream_key or next((os.environ[n] for n in UPSTREAM_KEY_ENV if os.environ.get(n)), None)
-    if not args.upstream.startswith(("http://", "https://", "ws://", "wss://")):
-        print("mockengine record: --upstream must be an http(s):// or ws(s):// URL", file=sys.stderr)
+    try:
+        upstream = upstream_base(args.upstream)
+    except ValueError as exc:
+        print(f"mockengine record: {exc}", file=sys.stderr)
         return 2
     try:  # a taken port is one line, as for `serve`, not aiohttp's traceback
         sock = bind(settings.host, settings.port)
@@ -90,14 +109,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"mockengine record: {exc}", file=sys.stderr)
         return 2
     try:
-        recorder = Recorder(args.upstream, Path(args.out), settings, key, has_audio=not args.no_audio)
+        recorder = Recorder(upstream, Path(args.out), settings, key, has_audio=not args.no_audio)
     except (RecordingError, OSError) as exc:
         print(f"mockengine record: {exc}", file=sys.stderr)
         sock.close()
         return 2
     port = sock.getsockname()[1]
     print(
-        f"mockengine recording {args.upstream} into {args.out}: "
+        f"mockengine recording {upstream} into {args.out}: "
         f"connect to ws://{settings.host}:{port}/v1/realtime?model=gpt-realtime "
         f"(upstream key: {'set' if key else 'the client’s own'})",
         flush=True,

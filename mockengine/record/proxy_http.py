@@ -1,12 +1,13 @@
 """The recorder's HTTP side: every other ``/v1/...`` request relayed and recorded as one exchange.
 
-A JSON body is kept as JSON, other bodies as text; a ``text/event-stream`` answer is relayed chunk by chunk
-as it arrives and recorded as its SSE ``data:`` payloads with their time offsets (``ms`` since the
-request arrived), so replay can stream it as it came.
+A JSON body is kept as JSON, other UTF-8 bodies as text, any other as base64 (``…_body_base64``); a
+``text/event-stream`` answer is relayed chunk by chunk as it arrives and recorded as its SSE ``data:``
+payloads with their time offsets (``ms`` since the request arrived), so replay can stream it as it came.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from typing import Any
@@ -24,12 +25,18 @@ def _bearer(request: web.Request) -> str | None:
     return key.strip() or None if scheme.lower() == "bearer" else None
 
 
-def _body(raw: bytes) -> Any:
-    text = raw.decode("utf-8", "replace")
+def _body(name: str, raw: bytes) -> dict[str, Any]:
+    """``{name: JSON or text}``, or for a body that is not UTF-8 (an ``/v1/audio/speech`` answer, a
+    multipart upload with a WAV) ``{name: None, name + "_base64": …}``: decoding such a body with
+    replacement characters kept neither its bytes nor its length."""
     try:
-        return json.loads(text) if text else None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return {name: None, f"{name}_base64": base64.b64encode(raw).decode("ascii")}
+    try:
+        return {name: json.loads(text) if text else None}
     except ValueError:
-        return text
+        return {name: text}
 
 
 async def http_proxy(request: web.Request) -> web.StreamResponse:
@@ -61,7 +68,7 @@ async def http_proxy(request: web.Request) -> web.StreamResponse:
             body = await upstream.read()
     except aiohttp.ClientError as exc:
         return refuse(502, f"upstream unreachable: {exc}", "upstream_unreachable")
-    exchange["response_body"] = _body(body)
+    exchange.update(_body("response_body", body))
     exchange["ms"] = round((time.monotonic() - started) * 1e3, 1)
     _note_secrets(recorder, exchange["response_body"])
     recorder.write_json(recorder.next_exchange_path(), exchange)
@@ -76,7 +83,7 @@ def _request_record(request: web.Request, raw: bytes) -> dict[str, Any]:
         "path": request.path,
         "query": dict(request.query),
         "request_headers": redact_headers(request.headers),
-        "request_body": _body(raw),
+        **_body("request_body", raw),
     }
 
 

@@ -47,7 +47,8 @@ def install(app: web.Application, settings: Settings) -> None:
             try:
                 read_manifest(Path(scenario.recording))
             except RecordingError as exc:
-                raise RecordingError(f"{scenario.source}: at $.recording: {exc}") from exc
+                where = f"{scenario.source}: {scenario.recording_line}at $.recording"
+                raise RecordingError(f"{where}: {exc}") from exc
     if not settings.replay_dir:
         return
     recording = load_recording(settings.replay_dir)

@@ -93,15 +93,21 @@ def value_problem(settings: Settings, label: Label = option) -> str | None:
 
 
 def replay_problem(settings: Settings, given: Collection[str] = (), label: Label = option) -> str | None:
-    """``replay_speed`` or ``replay_strict`` given (named in ``given``, or not at its default) without
-    ``replay_dir``, which they only shape: they were taken and did nothing."""
+    """``replay_speed`` or ``replay_strict`` given (named in ``given``, or not at its default) with no
+    recording to shape: neither ``replay_dir`` nor a scenario of ``kind: recording`` (which replays with
+    both, so refusing them there left such a scenario always paced and never strict)."""
     if settings.replay_dir:
         return None
     defaults = Settings()
     for name in ("replay_speed", "replay_strict"):
         if name in given or getattr(settings, name) != getattr(defaults, name):
+            if _has_recording_scenario(settings):
+                return None
             recording = label("replay_dir") + (" DIR" if label("replay_dir").startswith("--") else "")
-            return f"{label(name)} applies only with {recording} (a recording to answer from)"
+            return (
+                f"{label(name)} applies only with {recording} or a scenario of kind: recording "
+                "(a recording to answer from)"
+            )
     return None
 
 
@@ -122,3 +128,16 @@ def recording_problem(settings: Settings, label: Label = option) -> str | None:
     except RecordingError as exc:
         return f"{name} {exc}"
     return None
+
+
+def _has_recording_scenario(settings: Settings) -> bool:
+    """Whether a scenario the settings load (``scenario``, ``scenarios_dir``) is of ``kind: recording``.
+    A scenario that does not load says False: serving reports that mistake itself, with its file."""
+    from mockengine.brain.scenario import ScenarioError
+    from mockengine.brain.selection import load_library
+
+    try:
+        library = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
+    except (ScenarioError, OSError):
+        return False
+    return any(scenario.recording is not None for scenario in library.scenarios.values())

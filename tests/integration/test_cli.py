@@ -107,7 +107,7 @@ def test_a_recording_scenario_without_a_recording_stops_the_server_with_one_line
     result = _run("serve", "--port", "0", "--scenarios-dir", str(tmp_path))
     assert result.returncode == 2 and "listening" not in result.stdout
     (line,) = [line for line in result.stderr.splitlines() if line.startswith("mockengine: ")]
-    assert f"{tmp_path / 'bug.yaml'}: at $.recording: " in line and "no recording.json" in line
+    assert f"{tmp_path / 'bug.yaml'}: line 3: at $.recording: " in line and "no recording.json" in line
 
 
 @pytest.mark.slow  # a mockengine subprocess

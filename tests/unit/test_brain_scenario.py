@@ -142,3 +142,61 @@ def test_schema_context_events_are_the_parsers_known_events() -> None:
     from mockengine.brain.context import KNOWN_EVENTS
 
     assert tuple(scenario_schema()["$defs"]["context_event"]["enum"]) == KNOWN_EVENTS
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (  # the line of the unknown key, its near miss and the keys allowed there
+            "name: x\nrules:\n  - id: a\n    say: hi\n    when:\n      turn: 2\n      heard_contain: hello\n",
+            "study.yaml: line 7: at $.rules[0].when: Additional properties are not allowed ('heard_contain' "
+            "was unexpected); did you mean 'heard_contains'? Allowed here: after_function_output, context, "
+            "context_event, heard_contains, heard_regex, image_colour, paused, question_open, role, "
+            "tool_available, tool_result, tool_result_of, turn (expected: All conditions given must hold; "
+            "an empty or missing 'when' always matches.)",
+        ),
+        (  # was "{'id': 'a', 'when': {...}} is not valid under any of the given schemas"
+            "name: x\nrules:\n  - id: ok\n    say: hi\n  - id: a\n    when: {heard_contains: hi}\n",
+            "study.yaml: line 5: at $.rules[1]: rule 'a' has no action: give it one of say, call, answer, "
+            "silent, fault (expected: A rule: an id",
+        ),
+        (  # was "... should not be valid under {'required': ['silent'], 'anyOf': [...]}"
+            "name: x\nrules:\n  - id: a\n    silent: true\n    say: hi\n",
+            "study.yaml: line 3: at $.rules[0]: 'silent' cannot be combined with 'say': keep one of them",
+        ),
+        (  # `call: order_pizza`: what a call looks like
+            "name: x\nrules:\n  - id: a\n    call: order_pizza\n",
+            "study.yaml: line 4: at $.rules[0].call: 'order_pizza' is not of type 'object' (expected: A tool "
+            "call: {tool: NAME, arguments: auto}",
+        ),
+        (
+            "name: x\nrules:\n  - {id: a, say: hi}\n  - {id: a, say: ho}",
+            "study.yaml: line 4: at $.rules[1].id:",
+        ),
+        (
+            "name: x\nrules:\n  - id: a\n    say: hi\n    when: {heard_regex: '('}",
+            "study.yaml: line 5: at $.rules[0].when.heard_regex: expected a valid regular expression",
+        ),
+        (
+            "name: x\nrules:\n  - id: a\n    say: hi\n    when:\n      turn: {min: 5, max: 2}\n",
+            "study.yaml: line 6: at $.rules[0].when.turn: min (5) is above max (2)",
+        ),
+        (  # the problem is found at the end of the file; the quote was opened on line 4
+            'name: x\nrules:\n  - id: a\n    say: "unclosed\n  - id: b\n',
+            "while scanning a quoted scalar that starts on line 4",
+        ),
+    ],
+)
+def test_a_mistake_is_placed_by_line_and_says_what_is_allowed(text: str, said: str) -> None:
+    """A scenario author reads the line to fix and what may go there, not jsonschema's own wording."""
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, source="study.yaml")
+    assert str(caught.value).startswith(said) or said in str(caught.value), str(caught.value)
+
+
+def test_a_faults_line_and_a_recordings_line_are_kept_for_the_start_up_checks() -> None:
+    scenario = parse_scenario(
+        "name: x\nkind: recording\nrecording: rec/\nrules:\n  - id: a\n    say: hi\n    fault: nope\n",
+        source="study.yaml",
+    )
+    assert (scenario.recording_line, scenario.rules[0].fault_line) == ("line 3: ", "line 7: ")

@@ -378,3 +378,25 @@ def test_faults_without_its_subcommand_names_the_choices(capsys):
         main(["faults"])
     err = capsys.readouterr().err
     assert exited.value.code == 2 and "required: {kinds,schedule}" in err and "faults_command" not in err
+
+
+RECORDING_SCENARIO = "name: bug_1234\nkind: recording\nrecording: rec/\nrules: []\n"
+
+
+@pytest.mark.parametrize("how", ["--scenarios-dir", "--scenario"])
+def test_replay_options_with_a_recording_scenario_are_taken(how, tmp_path):
+    """A `kind: recording` scenario replays with `--replay-speed` and `--replay-strict`
+    (docs/record-replay.md) but they were refused without `--replay`: such a scenario could only replay
+    paced and lenient."""
+    (tmp_path / "bug.yaml").write_text(RECORDING_SCENARIO)
+    where = str(tmp_path) if how == "--scenarios-dir" else str(tmp_path / "bug.yaml")
+    settings = parse(how, where, "--replay-speed", "0", "--replay-strict")
+    assert (settings.replay_speed, settings.replay_strict) == (0.0, True)
+
+
+def test_replay_options_with_only_scripted_scenarios_are_still_refused(tmp_path, capsys):
+    (tmp_path / "mine.yaml").write_text("name: mine\nrules: []\n")
+    with pytest.raises(SystemExit) as exited:
+        parse("--scenarios-dir", str(tmp_path), "--replay-strict")
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "--replay DIR or a scenario of kind: recording" in err, err

@@ -134,7 +134,8 @@ def test_a_marker_value_serve_refuses_is_a_one_line_usage_error(pytester: pytest
         "@pytest.mark.mockengine: audio_delta_ms must be between 1 and 2000 (HRP maxAudioDeltaMs)",
         "@pytest.mark.mockengine: cors_origins must be '*' or an origin, scheme://host[:port] "
         "(e.g. https://app.example.com:8443), not 'nope'",
-        "@pytest.mark.mockengine: replay_speed applies only with replay_dir (a recording to answer from)",
+        "@pytest.mark.mockengine: replay_speed applies only with replay_dir or a scenario of kind: recording "
+        "(a recording to answer from)",
         "@pytest.mark.mockengine: log_level must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, "
         "not 'verbose'",
     ]
@@ -147,7 +148,8 @@ def test_a_marker_value_serve_refuses_is_a_one_line_usage_error(pytester: pytest
         (Settings(tts_threads=0), "tts_threads must be at least 1, not 0"),
         (
             Settings(replay_strict=True),
-            "replay_strict applies only with replay_dir (a recording to answer from)",
+            "replay_strict applies only with replay_dir or a scenario of kind: recording "
+            "(a recording to answer from)",
         ),
     ],
 )
@@ -157,3 +159,40 @@ def test_an_engine_thread_refuses_what_serve_refuses(settings: Settings, said: s
     with pytest.raises(SettingsError) as refused:
         EngineThread(settings).start()
     assert str(refused.value) == said
+
+
+MISSPELT = """
+import pytest
+
+
+@pytest.mark.mockengine(sead=3, faults="http_quota")
+def test_misspelt(mockengine_server):
+    pass
+
+
+@pytest.mark.mockengine(zzz_nothing_like_it=1)
+def test_unlike_any(mockengine_server):
+    pass
+"""
+
+
+def test_a_misspelt_setting_is_named_with_its_near_miss(pytester: pytest.Pytester) -> None:
+    """``sead=3`` got the list of all 57 fields and no hint which one was meant."""
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_downstream=MISSPELT)
+    installed = any(e.value == "mockengine.pytest_plugin" for e in entry_points(group="pytest11"))
+    args = [] if installed else ["-p", "mockengine.pytest_plugin"]
+    args += ["-o", "asyncio_default_fixture_loop_scope=function"]
+    result = pytester.runpytest_inprocess(*args, "-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(errors=2)
+    errors = [line for line in result.stdout.lines if line.startswith("E ") and "UsageError" in line]
+    assert (
+        errors[0]
+        .split("UsageError: ", 1)[1]
+        .startswith(
+            "@pytest.mark.mockengine: unknown settings ['faults', 'sead'] (did you mean 'fault', 'seed'?); "
+            "known: "
+        )
+    )
+    assert "did you mean" not in errors[1]
+    assert "unknown settings ['zzz_nothing_like_it']; known: " in errors[1]
