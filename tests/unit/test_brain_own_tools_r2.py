@@ -105,3 +105,49 @@ def test_a_number_that_ends_a_name_is_still_no_count() -> None:
     pickup = tool("book_ride", "Book a ride", {"pickup": STRING, "passengers": INTEGER}, ("pickup",))
     calls, _ = reply((pickup,), "book a ride from Heathrow Terminal 5")
     assert calls == [("book_ride", {"pickup": "Heathrow Terminal 5"})]
+
+
+def first_words(instructions: str) -> str:
+    """What the assistant says first, asked to speak with nothing said yet (an app's first
+    ``response.create``)."""
+    got = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(
+        ReplyRequest(instructions, (), "auto", ("text",), (), 0)
+    )
+    return got.text or ""
+
+
+@pytest.mark.parametrize(
+    ("instructions", "greeting"),
+    [
+        ("You are Sakura's host. Always greet the user with 'Welcome to Sakura!'", "Welcome to Sakura!"),
+        (
+            'You are the front desk. Always start by saying "Hello, thanks for calling Sakura." Then help.',
+            "Hello, thanks for calling Sakura.",
+        ),
+        (
+            "Begin every call with 'Thanks for calling Acme.' and ask for the order number.",
+            "Thanks for calling Acme.",
+        ),
+        ("Your first message should be: 'Hi there! Ready to order?'", "Hi there! Ready to order?"),
+        (
+            "When the call starts, greet callers with 'Good evening, Sakura speaking.'",
+            "Good evening, Sakura speaking.",
+        ),
+    ],
+)
+def test_a_greeting_rule_in_the_instructions_is_followed(instructions: str, greeting: str) -> None:
+    """Only "Greet the user with '…'" opening a sentence was read: with "Always" before it, or "start by
+    saying", the assistant said "Hi, I'm Sam." """
+    assert first_words(instructions) == greeting
+
+
+@pytest.mark.parametrize(
+    "instructions",
+    [
+        "Always answer in English.",
+        "Always say 'Goodbye' when the user leaves.",
+        "Start by asking for their name.",
+    ],
+)
+def test_other_rules_are_no_greeting(instructions: str) -> None:
+    assert first_words(instructions) in ("Hi, I'm Sam.", "Hello, I'm Sam.")
