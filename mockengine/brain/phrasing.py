@@ -193,6 +193,11 @@ _TRAILING = frozenset(
 )
 
 
+# A vague head the thing said goes with, written in lower case ("a cheap Italian place", "somewhere
+# Japanese"): no part of what the speaker wants; "Melrose Place" keeps its name.
+_VAGUE = frozenset(("place", "spot", "joint"))
+
+
 @dataclass(frozen=True)
 class Cues:
     """What a phrase is trimmed of: the tool's vocabulary concepts (verbs at its start) and the stems of
@@ -418,7 +423,11 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
             break
         verbs += is_verb  # only the one verb that asked for the tool: "play my running playlist"
         start += 1
+    while start < len(words) - 1 and words[start].text == "somewhere":  # "somewhere Japanese" → Japanese
+        start += 1
     end = len(words)
+    while end > start + 1 and words[end - 1].text in _VAGUE:  # "a french place" → french
+        end -= 1
     while end > start and (
         words[end - 1].lower in lexicon.STOPWORDS
         or words[end - 1].lower in _TRAILING

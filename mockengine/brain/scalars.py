@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from mockengine.brain import lexicon, units, values
+from mockengine.brain import lexicon, scales, units, values
 from mockengine.brain.values import Span
 
 _UNIT_WORDS: dict[str, tuple[str, ...]] = {
@@ -238,7 +238,7 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     # "skip all the way to the final card": the option said as where to go wins over the verb's
     target = [s for s in found if re.search(r"\bto\s+(?:the\s+)?(?:very\s+)?$", text[: s.start], re.I)]
     picked = target or found
-    return picked[0] if picked else _unit_option(text, options)
+    return picked[0] if picked else _unit_option(text, options) or scales.option_for(text, options)
 
 
 # A unit of one measuring system: "in Fahrenheit" to an enum of ["metric", "imperial"] is imperial.
