@@ -151,3 +151,78 @@ def test_a_greeting_rule_in_the_instructions_is_followed(instructions: str, gree
 )
 def test_other_rules_are_no_greeting(instructions: str) -> None:
     assert first_words(instructions) in ("Hi, I'm Sam.", "Hello, I'm Sam.")
+
+
+RESTAURANTS = tool(
+    "find_restaurant",
+    "Find a restaurant",
+    {
+        "cuisine": STRING,
+        "price": {"type": "string", "enum": ["$", "$$", "$$$"]},
+        "seating": {"type": "string", "enum": ["indoor", "outdoor"]},
+    },
+    ("cuisine", "price", "seating"),
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (
+            "Find me something cheap, Italian, and we want to sit outside",
+            {"price": "$", "seating": "outdoor"},
+        ),
+        (
+            "find a fancy french place with indoor seating",
+            {"cuisine": "french", "price": "$$$", "seating": "indoor"},
+        ),
+        (
+            "find a mid-range thai place, we'd like to sit inside",
+            {"cuisine": "thai", "price": "$$", "seating": "indoor"},
+        ),
+        (
+            "find an Italian restaurant on the patio, nothing fancy",
+            {"cuisine": "Italian", "price": "$", "seating": "outdoor"},
+        ),
+    ],
+)
+def test_enum_options_are_read_from_their_synonyms(words: str, expected: dict[str, str]) -> None:
+    """ "cheap" / "fancy" / "mid-range" said no ``$`` option and "outside" / "inside" no seating: the
+    price was asked for, or the seating; "a french place" was the cuisine "french place"."""
+    calls, text = reply((RESTAURANTS,), words)
+    assert len(calls) == 1, text
+    name, arguments = calls[0]
+    assert name == "find_restaurant"
+    assert {k: arguments[k] for k in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("words", "options", "expected"),
+    [
+        ("it's urgent, the checkout is down", ["low", "medium", "high"], "high"),
+        ("it's urgent, the checkout is down", ["low", "normal", "high", "urgent"], "urgent"),
+        ("not urgent, the logo is a bit off", ["low", "medium", "high"], "low"),
+        ("a big pizza with olives", ["small", "medium", "large"], "large"),
+    ],
+)
+def test_a_scale_word_picks_the_option_at_its_place(words: str, options: list[str], expected: str) -> None:
+    level = tool(
+        "file_ticket",
+        "File a support ticket or order",
+        {"summary": STRING, "level": {"type": "string", "enum": options}},
+        ("summary", "level"),
+    )
+    calls, text = reply((level,), f"file a ticket: {words}")
+    assert calls and calls[0][1]["level"] == expected, text
+
+
+def test_words_that_place_nothing_on_the_scale_leave_the_option_to_be_asked() -> None:
+    """ "the light in the small room" sets no level; no option outside the enum is ever sent."""
+    fan = tool(
+        "set_fan",
+        "Set a fan's speed",
+        {"room": STRING, "speed": {"type": "string", "enum": ["low", "medium", "high"]}},
+        ("room", "speed"),
+    )
+    calls, text = reply((fan,), "set the fan in the bedroom")
+    assert calls == [] and "low, medium or high" in text
