@@ -226,3 +226,49 @@ def test_words_that_place_nothing_on_the_scale_leave_the_option_to_be_asked() ->
     )
     calls, text = reply((fan,), "set the fan in the bedroom")
     assert calls == [] and "low, medium or high" in text
+
+
+TABLE = tool(
+    "book_table",
+    "Book a table at the restaurant",
+    {"party_size": INTEGER, "date": DATE, "time": STRING, "name": STRING},
+    ("party_size", "date", "time", "name"),
+)
+
+
+def test_a_missing_party_size_is_asked_for_as_a_model_asks() -> None:
+    """It was "Which party size do you mean?"."""
+    assert reply((TABLE,), "book a table tomorrow at 8pm under Tom") == (
+        [],
+        "How many people will be in your party?",
+    )
+
+
+@pytest.mark.parametrize(
+    ("parameter", "schema", "question"),
+    [
+        ("nights", INTEGER, "How many nights?"),
+        ("num_guests", INTEGER, "How many guests?"),
+        ("check_in", DATE, "What check-in date would you like?"),
+        ("start_time", STRING, "What start time would you like?"),
+        (
+            "seating",
+            {"type": "string", "enum": ["indoor", "outdoor"]},
+            "Which seating would you like: indoor or outdoor?",
+        ),
+        ("order_id", STRING, "What's the order ID?"),
+        ("guest_name", STRING, "What's the guest's name?"),
+        ("attendees", {"type": "array", "items": STRING}, "Who should I include?"),
+        ("restaurant", STRING, "Which restaurant do you mean?"),
+    ],
+)
+def test_questions_are_worded_by_what_the_parameter_holds(parameter: str, schema: Any, question: str) -> None:
+    """Every question was "Which <parameter's words> do you mean?" ("Which num guests do you mean?"),
+    dates and times "What date should I use?"."""
+    booking = tool("reserve", "Reserve it", {parameter: schema}, (parameter,))
+    assert reply((booking,), "reserve it please") == ([], question)
+
+
+def test_the_answer_to_the_party_size_question_completes_the_call() -> None:
+    calls, _ = reply((TABLE,), "book a table tomorrow at 8pm under Tom", "four")
+    assert calls == [("book_table", {"party_size": 4, "date": "2026-03-03", "time": "20:00", "name": "Tom"})]
