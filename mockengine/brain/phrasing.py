@@ -36,6 +36,7 @@ ROLES: dict[str, tuple[str, ...]] = {
         "dropoff",
         "drop",
         "arrival",
+        "address",
         "text",
         "note",
         "task",

@@ -673,7 +673,9 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
             listed, rest = [*listed, bare(rest[0][1])], rest[1:]
-        things = items.as_list(listed) if items.takes_one_thing(primary) else [" and ".join(listed)]
+        # a parameter that holds one thing is a call per thing; a list holds them all ("pasta and a salad")
+        one_each = items.takes_one_thing(primary) and primary not in todo.lists
+        things = items.as_list(listed) if one_each else [" and ".join(listed)]
         value = " ".join([things[0]] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
         filled.arguments[primary], filled.sources[primary] = (
             items.without_kind(value, primary),

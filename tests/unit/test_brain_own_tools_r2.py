@@ -272,3 +272,50 @@ def test_questions_are_worded_by_what_the_parameter_holds(parameter: str, schema
 def test_the_answer_to_the_party_size_question_completes_the_call() -> None:
     calls, _ = reply((TABLE,), "book a table tomorrow at 8pm under Tom", "four")
     assert calls == [("book_table", {"party_size": 4, "date": "2026-03-03", "time": "20:00", "name": "Tom"})]
+
+
+ORDER = tool(
+    "place_order",
+    "Order food for delivery",
+    {"items": {"type": "array", "items": STRING}, "address": STRING},
+    ("items",),
+)
+INVITE = tool(
+    "send_invite", "Invite people to the meeting", {"people": {"type": "array", "items": STRING}}, ("people",)
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        (("order pasta and a salad",), {"items": ["pasta", "salad"]}),
+        (("order pasta, a salad and two cokes",), {"items": ["pasta", "salad", "two cokes"]}),
+        (("I'd like to order food", "pasta and a salad"), {"items": ["pasta", "salad"]}),
+        (
+            ("order a burger and fries to 12 Main Street",),
+            {"items": ["burger", "fries"], "address": "12 Main Street"},
+        ),
+        (("order salt and vinegar chips",), {"items": ["salt and vinegar chips"]}),
+    ],
+)
+def test_a_list_parameter_holds_every_thing_said(said: tuple[str, ...], expected: dict[str, Any]) -> None:
+    """An ``items`` array took only the first thing ("pasta"): its name said one thing a call; "two
+    cokes" after single words was read as the end of one name ("salt and vinegar chips"); the address
+    after "to" was asked for."""
+    calls, text = reply((ORDER,), *said)
+    assert calls == [("place_order", expected)], text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [("invite Bob, Alice and Carol",), ("send an invite", "Bob, Alice and Carol")],
+)
+def test_people_said_as_a_list_are_all_invited(said: tuple[str, ...]) -> None:
+    calls, text = reply((INVITE,), *said)
+    assert calls == [("send_invite", {"people": ["Bob", "Alice", "Carol"]})], text
+
+
+def test_a_parameter_of_one_thing_is_still_a_call_per_thing() -> None:
+    add = tool("add_item", "Add an item to the shopping list", {"item": STRING}, ("item",))
+    calls, _ = reply((add,), "add eggs and bread")
+    assert calls == [("add_item", {"item": "eggs"}), ("add_item", {"item": "bread"})]
