@@ -673,6 +673,8 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
             listed, rest = [*listed, bare(rest[0][1])], rest[1:]
+        # "something cheap, Italian, and …": a part that names nothing is no thing of the list
+        listed = [part for part in listed if not verbatim.vague(part)] or listed
         # a parameter that holds one thing is a call per thing; a list holds them all ("pasta and a salad")
         one_each = items.takes_one_thing(primary) and primary not in todo.lists
         things = items.as_list(listed) if one_each else [" and ".join(listed)]

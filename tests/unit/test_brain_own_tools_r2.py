@@ -170,7 +170,7 @@ RESTAURANTS = tool(
     [
         (
             "Find me something cheap, Italian, and we want to sit outside",
-            {"price": "$", "seating": "outdoor"},
+            {"cuisine": "Italian", "price": "$", "seating": "outdoor"},
         ),
         (
             "find a fancy french place with indoor seating",
@@ -188,7 +188,8 @@ RESTAURANTS = tool(
 )
 def test_enum_options_are_read_from_their_synonyms(words: str, expected: dict[str, str]) -> None:
     """ "cheap" / "fancy" / "mid-range" said no ``$`` option and "outside" / "inside" no seating: the
-    price was asked for, or the seating; "a french place" was the cuisine "french place"."""
+    price was asked for, or the seating; "a french place" was the cuisine "french place", and "something
+    cheap, Italian" the cuisine "something and Italian"."""
     calls, text = reply((RESTAURANTS,), words)
     assert len(calls) == 1, text
     name, arguments = calls[0]
