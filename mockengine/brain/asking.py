@@ -1,7 +1,8 @@
 """The question for a missing required argument, worded as a model words it: by what the parameter
 holds, from its schema and name, never "Which party size do you mean?".
 
-* an enum of a few options: "Which seating would you like: indoor or outdoor?" (its options, in order);
+* an enum of a few options: "Which seating would you like: indoor or outdoor?" (its options, in order,
+  as words: "living_room" is "living room"); on or off: "Should I turn it on or off?";
 * a count (``party_size``, ``guests``, ``nights``, ``ticket_count``): "How many people will be in your
   party?", "How many guests?", "How many nights?"; a duration "For how long?"; another number
   (``level``): "What level would you like?";
@@ -20,6 +21,7 @@ holds, from its schema and name, never "Which party size do you mean?".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -114,9 +116,13 @@ def _by_name(words: str) -> str:
 
 
 def _options(words: str, options: list[str]) -> str:
+    if {o.lower() for o in options} == {"on", "off"}:
+        return "Should I turn it on or off?"
     if len(options) > MAX_OPTIONS_SAID:
         return f"Which {words} would you like?"
-    said = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
+    # said as words, as a model says them: "living_room" is "living room"
+    spoken = [lexicon.identifier_words(o) if re.fullmatch(r"[\w-]+", o) else o for o in options]
+    said = spoken[0] if len(spoken) == 1 else f"{', '.join(spoken[:-1])} or {spoken[-1]}"
     return f"Which {words} would you like: {said}?"
 
 

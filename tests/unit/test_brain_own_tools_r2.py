@@ -320,3 +320,33 @@ def test_a_parameter_of_one_thing_is_still_a_call_per_thing() -> None:
     add = tool("add_item", "Add an item to the shopping list", {"item": STRING}, ("item",))
     calls, _ = reply((add,), "add eggs and bread")
     assert calls == [("add_item", {"item": "eggs"}), ("add_item", {"item": "bread"})]
+
+
+ROOMS = ["living_room", "kitchen", "bedroom", "bathroom", "office"]
+HOME = tool(
+    "control_device",
+    "Control a smart home device",
+    {
+        "room": {"type": "string", "enum": ROOMS},
+        "device": {"type": "string", "enum": ["lights", "thermostat", "fan", "tv", "blinds"]},
+        "state": {"type": "string", "enum": ["on", "off"]},
+        "level": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100,
+            "description": "Brightness or speed in percent",
+        },
+    },
+    ("room", "device", "state"),
+)
+
+
+def test_an_enums_options_are_said_as_words_and_the_answer_completes_the_call() -> None:
+    """The options were said as written ("living_room"); an on/off state was "Which state …: on or off?"."""
+    assert reply((HOME,), "turn the lights off") == (
+        [],
+        "Which room would you like: living room, kitchen, bedroom, bathroom or office?",
+    )
+    calls, _ = reply((HOME,), "turn the lights off", "the living room")
+    assert calls == [("control_device", {"room": "living_room", "device": "lights", "state": "off"})]
+    assert reply((HOME,), "do something with the bedroom fan")[1] == "Should I turn it on or off?"
