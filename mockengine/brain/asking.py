@@ -14,7 +14,8 @@ holds, from its schema and name, never "Which party size do you mean?".
   "What's the phone number?", "What's the order ID?";
 * a list: "Who should I include?" (people), "What items would you like?";
 * free text, a search, where to go, where from: "What should it say?", "What should I look for?", "Where
-  would you like to go?", "Where should I pick you up?";
+  would you like to go?", "Where should I pick you up?"; what happened (``summary``, ``issue``): "Could
+  you briefly describe the problem?"; a title: "What should the title be?";
 * a yes/no flag: "Should it be on or off?";
 * anything else: "Which restaurant do you mean?".
 """
@@ -50,6 +51,7 @@ _PERSON_LISTS = frozenset(
     )
 )
 _SWITCHES = frozenset(("enabled", "enable", "on", "active", "state", "power", "switch", "status"))
+_MATTER = frozenset(("summary", "issue", "problem", "complaint"))
 _TEXT = frozenset(("text", "message", "note", "body", "content"))
 _SEARCH = frozenset(("query", "search", "term", "keywords", "keyword"))
 _GO_TO = frozenset(("destination", "dropoff", "drop off", "to", "arrival"))
@@ -112,6 +114,10 @@ def _by_name(words: str) -> str:
         return "Where should I pick you up?"
     if words == "address":
         return "What's the address?"
+    if set(words.split()) & _MATTER:
+        return "Could you briefly describe the problem?"
+    if words in ("title", "subject", "label", "description"):
+        return f"What should the {words} be?"
     return f"Which {words} do you mean?"
 
 

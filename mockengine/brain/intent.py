@@ -110,7 +110,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     """Every tool scored for ``text``, best first (ties by the documented rule)."""
     heard = _heard(text)
     # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
-    acted = _heard(utterance.without_relative_clauses(text))
+    # So is the reason given for a request ("a refund … because it arrived broken"): it asks for nothing.
+    acted = _heard(_BECAUSE.sub("", utterance.without_relative_clauses(text)))
     # a word inside a proper name asks for nothing: "Heathrow Terminal 5" terminates nothing
     acted = [(c, w) for c, w in acted if w.lower() not in _inside_names(text)]
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
@@ -165,6 +166,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     return [entry[3] for entry in ranked]
 
 
+_BECAUSE = re.compile(r"\s*,?\s*\b(?:because|'cause|cos|since)\b[^.!?;]*", re.IGNORECASE)
 _NAME_RUN = re.compile(r"\b[A-Z][\w']*(?:\s+(?:[A-Z][\w']*|\d+))+")
 
 

@@ -212,6 +212,9 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
         if any(float(span.value) == float(o) for o in numeric):  # type: ignore[arg-type]
             chosen = next(o for o in numeric if float(span.value) == float(o))  # type: ignore[arg-type]
             return Span(chosen, span.start, span.end)
+    denied = scales.denied(text, options)  # "not urgent" names urgent and means low
+    if denied is not None:
+        return denied
     spoken = lexicon.tokens(lexicon.rewrite(text))
     said = {t.lower for t in spoken}
     heard = {t.concept for t in spoken} | said

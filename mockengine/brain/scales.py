@@ -26,6 +26,13 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "vegetarian": ("veggie", "meat-free", "meatless"),
     "vegan": ("plant-based", "plant based"),
 }
+# Options named by what the speaker says happened: the words still tell it, for a summary beside them.
+_TOLD: dict[str, tuple[str, ...]] = {
+    "billing": ("charged", "overcharged", "charge", "invoice", "payment", "bill"),
+    "technical": ("crash", "crashes", "crashing", "bug", "error", "not working", "doesn't work"),
+    "account": ("log in", "login", "sign in", "password", "locked out"),
+    "shipping": ("package", "parcel", "shipment", "delivery", "tracking"),
+}
 
 # Places on an ordered scale, lowest first: an option at one (by its own word: "low", "high") is picked
 # by any word at that place ("cheap", "fancy"); options with no word of their own but a rank ("$",
@@ -71,6 +78,11 @@ def _synonym(text: str, options: list[str]) -> Span | None:
             found = re.search(rf"\b{re.escape(said)}\b", text, re.IGNORECASE)
             if found is not None:
                 return Span(option, found.start(), found.end())
+    for option in options:
+        for said in _TOLD.get(option.lower(), ()):
+            found = re.search(rf"\b{re.escape(said)}\b", text, re.IGNORECASE)
+            if found is not None:  # no words taken: "I was charged twice" is still the summary
+                return Span(option, found.start(), found.start())
     return None
 
 
@@ -112,11 +124,28 @@ def _place_said(text: str) -> tuple[int, int, int] | None:
         if found is not None:
             return place, found.start(), found.end()
     for found in _SAID.finditer(text):
-        place = _SCALE.get(found.group(0).lower())
-        if place is not None:
+        scaled = _SCALE.get(found.group(0).lower())
+        if scaled is not None:
+            place = scaled
             if place >= _HIGH and re.search(
                 r"\b(?:not|no|nothing|isn't|never)\s+(?:\w+\s+)?$", text[: found.start()], re.I
             ):
                 place = _LOW
             return place, found.start(), found.end()
+    return None
+
+
+_DENIED = re.compile(r"\b(?:not|nothing|no|isn't|never)\s+(?:too\s+|very\s+|that\s+|so\s+)?([A-Za-z]+)", re.I)
+
+
+def denied(text: str, options: Sequence[Any]) -> Span | None:
+    """The lowest option of a scale when the words deny its top half ("not urgent" → ``low``, "nothing
+    fancy" → ``$``), where the option said after "not" is not the one meant; None otherwise."""
+    ranks = _ranks([str(o) for o in options if isinstance(o, str)])
+    if ranks is None:
+        return None
+    for found in _DENIED.finditer(text):
+        if _SCALE.get(found.group(1).lower(), _LOW) >= _HIGH:
+            lowest = min(ranks.items(), key=lambda e: e[1])
+            return Span(lowest[0], found.start(), found.end()) if lowest[1] < _MIDDLE else None
     return None

@@ -46,6 +46,7 @@ from mockengine.brain import (
     schema_values,
     spans,
     things,
+    told,
     utterance,
     values,
     verbatim,
@@ -187,6 +188,12 @@ def fill(
             part = Filled({k: v for k, v in value.items() if v is not None})
             _implied_by_place(part, schema_values.properties_of(inner))
             value.update({k: v for k, v in part.arguments.items() if value.get(k) is None})
+    for name in [n for n in required if kinds.get(n) == "string" and told.tells_the_matter(n)]:
+        value = filled.arguments.get(name)
+        if value is None or len(str(value).split()) < 2:  # "never" of "my package never arrived, …"
+            clause = told.told_clause(text, cues)
+            if clause is not None:
+                filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
     _finish(filled, schema, required, lists)
     return filled
 

@@ -350,3 +350,85 @@ def test_an_enums_options_are_said_as_words_and_the_answer_completes_the_call() 
     calls, _ = reply((HOME,), "turn the lights off", "the living room")
     assert calls == [("control_device", {"room": "living_room", "device": "lights", "state": "off"})]
     assert reply((HOME,), "do something with the bedroom fan")[1] == "Should I turn it on or off?"
+
+
+CREATE_TICKET = tool(
+    "create_ticket",
+    "Create a support ticket",
+    {
+        "priority": {"type": "string", "enum": ["low", "medium", "high", "urgent"]},
+        "category": {"type": "string", "enum": ["billing", "technical", "account", "shipping", "other"]},
+        "summary": STRING,
+        "email": {"type": "string", "format": "email"},
+    },
+    ("priority", "category", "summary", "email"),
+)
+ORDER_ID = {"type": "string", "pattern": "^ORD-[0-9]{5}$"}
+LOOKUP = tool("lookup_order", "Look up an order by its ID", {"order_id": ORDER_ID}, ("order_id",))
+REFUND = tool(
+    "request_refund",
+    "Request a refund for an order",
+    {"order_id": ORDER_ID, "reason": STRING},
+    ("order_id", "reason"),
+)
+DESK = (CREATE_TICKET, LOOKUP, REFUND)
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (
+            "open a ticket: I can't log in to my account, email bob@example.com, high priority",
+            {
+                "priority": "high",
+                "category": "account",
+                "summary": "I can't log in to my account",
+                "email": "bob@example.com",
+            },
+        ),
+        (
+            "my package never arrived, please open a ticket, not urgent, sam@example.org",
+            {
+                "priority": "low",
+                "category": "shipping",
+                "summary": "my package never arrived",
+                "email": "sam@example.org",
+            },
+        ),
+        (
+            "I was charged twice this month, it's urgent, my email is jane@example.com",
+            {
+                "priority": "urgent",
+                "category": "billing",
+                "summary": "charged twice this month",
+                "email": "jane@example.com",
+            },
+        ),
+    ],
+)
+def test_a_support_ticket_takes_each_value_from_its_own_words(words: str, expected: dict[str, str]) -> None:
+    """The text after the colon swallowed the email (asked for again); "not urgent" was a value taken
+    back (the priority asked for), then ``urgent``; "charged" named no billing; the summary was "never"."""
+    assert reply(DESK, words)[0] == [("create_ticket", expected)]
+
+
+@pytest.mark.parametrize(
+    "words", ["can you check order ORD 12345", "check order number 12345", "where's my order ORD-12345?"]
+)
+def test_an_order_id_is_written_as_its_pattern_asks(words: str) -> None:
+    """ "ORD 12345" and "12345" fit no ``^ORD-[0-9]{5}$``: the order ID was asked for."""
+    assert reply(DESK, words)[0] == [("lookup_order", {"order_id": "ORD-12345"})]
+
+
+def test_the_reason_for_a_request_asks_for_no_other_tool() -> None:
+    """ "arrived" of the reason was read as another action (shipping's): the ticket tool was picked and
+    its priority asked for."""
+    calls, _ = reply(DESK, "I want a refund for ORD-33333 because it arrived broken")
+    assert calls == [("request_refund", {"order_id": "ORD-33333", "reason": "arrived broken"})]
+
+
+def test_a_missing_summary_asks_for_the_problem() -> None:
+    assert reply(DESK, "create a ticket, high priority, billing, bob@example.com") == (
+        [],
+        "Could you briefly describe the problem?",
+    )
