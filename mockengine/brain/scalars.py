@@ -53,7 +53,7 @@ _PART = re.compile(
     re.IGNORECASE,
 )
 _SHARE = re.compile(
-    r"\b(?:at|to)\s+(half|full|max|maximum)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way))"
+    r"\b(?:at|to|on)\s+(half|full|max|maximum)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way|of|time))"
     r"|\b(half|full)\s+(?=(?:brightness|volume|power|blast|level|speed|strength)\b)",
     re.IGNORECASE,
 )

@@ -432,3 +432,22 @@ def test_a_missing_summary_asks_for_the_problem() -> None:
         [],
         "Could you briefly describe the problem?",
     )
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        ("put the office fan on full", {"room": "office", "device": "fan", "state": "on", "level": 100}),
+        (
+            "dim the bedroom lights to 30 percent",
+            {"room": "bedroom", "device": "lights", "state": "on", "level": 30},
+        ),
+        (
+            "turn the fan on in the office at half speed",
+            {"room": "office", "device": "fan", "state": "on", "level": 50},
+        ),
+    ],
+)
+def test_a_level_said_in_words_is_set(words: str, expected: dict[str, Any]) -> None:
+    """ "on full" set no level (only "at full" / "to full" did)."""
+    assert reply((HOME,), words)[0] == [("control_device", expected)]
