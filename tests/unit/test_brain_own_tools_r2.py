@@ -451,3 +451,28 @@ def test_a_missing_summary_asks_for_the_problem() -> None:
 def test_a_level_said_in_words_is_set(words: str, expected: dict[str, Any]) -> None:
     """ "on full" set no level (only "at full" / "to full" did)."""
     assert reply((HOME,), words)[0] == [("control_device", expected)]
+
+
+def test_a_strict_mode_optional_number_is_still_read_as_a_number() -> None:
+    """The Agents SDK's ``level: int | None`` is ``anyOf [integer, null]``: it was read as a string, so
+    "at 40 percent" set no level (``null``)."""
+    home = ToolSpec(
+        "control_device",
+        "Control a smart home device",
+        {
+            "type": "object",
+            "properties": {
+                "device": {"type": "string", "enum": ["lights", "fan"]},
+                "state": {"type": "string", "enum": ["on", "off"]},
+                "level": {"anyOf": [{"type": "integer"}, {"type": "null"}], "title": "Level"},
+            },
+            "required": ["device", "state", "level"],
+            "additionalProperties": False,
+        },
+    )
+    assert reply((home,), "put the fan on at 40 percent")[0] == [
+        ("control_device", {"device": "fan", "state": "on", "level": 40})
+    ]
+    assert reply((home,), "turn the fan on")[0] == [
+        ("control_device", {"device": "fan", "state": "on", "level": None})
+    ]
