@@ -129,7 +129,9 @@ _REMARK = re.compile(
     re.IGNORECASE,
 )
 _REQUEST_MARK = re.compile(
-    r"\b(?:please|can you|could you|would you|will you|i want|i need|i'd like|we need|let's|wanna|gotta)\b",
+    r"\b(?:please|can you|could you|would you|will you|i want|i need|i'd like|we need|let's|wanna|gotta"
+    # "can I get an appointment …?", "could we have a table for four?": asking to be given something
+    r"|(?:can|could|may) (?:i|we) (?:get|have|book)|we'd like)\b",
     re.I,
 )
 _COMPLAINT = re.compile(

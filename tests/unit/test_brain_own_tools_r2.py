@@ -476,3 +476,17 @@ def test_a_strict_mode_optional_number_is_still_read_as_a_number() -> None:
     assert reply((home,), "turn the fan on")[0] == [
         ("control_device", {"device": "fan", "state": "on", "level": None})
     ]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "can I get an appointment with Dr. Patel tomorrow at 9?",
+        "could I have an appointment with Dr. Patel tomorrow at 9?",
+    ],
+)
+def test_asking_to_be_given_something_is_a_request(words: str) -> None:
+    """ "can I get …?" was a question, not a request: it was answered "I don't know that one, sorry"."""
+    assert reply((APPOINTMENT,), words)[0] == [
+        ("book_appointment", {"doctor": "Dr. Patel", "date": "2026-03-03", "time": "09:00"})
+    ]
