@@ -130,14 +130,19 @@ HANDED_OVER = (
     "Hi, you're through to the {agent}. How can I help?",
     "This is the {agent}. What can I do for you?",
 )
+_HELLO = re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I)
+
+
+def greets(words: str) -> bool:
+    """``words`` open with a greeting ("hi", "hello?", "good morning")."""
+    return _HELLO.match(words) is not None
+
+
 _SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     # The OpenAI Agents SDKs' word when an output guardrail tripped (utterance.GUARDRAIL_FEEDBACK): an
     # apology, not an echo, which would repeat what tripped it and trip it again, turn after turn.
     (utterance.GUARDRAIL_FEEDBACK, (GUARDRAIL_APOLOGY, "I'm sorry, I can't go into that.")),
-    (
-        re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I),
-        ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you."),
-    ),
+    (_HELLO, ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you.")),
     (re.compile(r"\b(?:thanks|thank you)\b", re.I), ("You're welcome.", "No problem at all.")),
     (re.compile(r"\b(?:bye|goodbye|see you)\b", re.I), ("Goodbye, talk to you soon.", "Bye for now.")),
 )

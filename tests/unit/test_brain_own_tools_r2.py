@@ -490,3 +490,27 @@ def test_asking_to_be_given_something_is_a_request(words: str) -> None:
     assert reply((APPOINTMENT,), words)[0] == [
         ("book_appointment", {"doctor": "Dr. Patel", "date": "2026-03-03", "time": "09:00"})
     ]
+
+
+@pytest.mark.parametrize(
+    ("instructions", "words", "greeting"),
+    [
+        (
+            "You are Sakura's host. Always greet the user with 'Welcome to Sakura!'",
+            "hi",
+            "Welcome to Sakura!",
+        ),
+        ("Always start by saying 'Thanks for calling Sakura.'", "Hello?", "Thanks for calling Sakura."),
+    ],
+)
+def test_a_user_who_greets_first_gets_the_instructed_greeting(
+    instructions: str, words: str, greeting: str
+) -> None:
+    """The caller spoke first ("Hello?"): the reply was "Hi, I'm Sam. Nice to meet you."."""
+    assert reply((), words, instructions=instructions) == ([], greeting)
+
+
+def test_later_greetings_and_sessions_without_a_rule_are_as_before() -> None:
+    assert reply((), "hi")[1] in ("Hi, I'm Sam. Nice to meet you.", "Hello! I'm Sam, good to hear you.")
+    rule = "Always greet the user with 'Welcome to Sakura!'"
+    assert reply((), "hi", "hello again", instructions=rule)[1] != "Welcome to Sakura!"
