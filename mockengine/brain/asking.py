@@ -127,7 +127,7 @@ def _options(words: str, options: list[str]) -> str:
     if len(options) > MAX_OPTIONS_SAID:
         return f"Which {words} would you like?"
     # said as words, as a model says them: "living_room" is "living room"
-    spoken = [lexicon.identifier_words(o) if re.fullmatch(r"[\w-]+", o) else o for o in options]
+    spoken = [o.replace("_", " ") if re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)+", o) else o for o in options]
     said = spoken[0] if len(spoken) == 1 else f"{', '.join(spoken[:-1])} or {spoken[-1]}"
     return f"Which {words} would you like: {said}?"
 

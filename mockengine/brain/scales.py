@@ -25,6 +25,13 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "small": ("tiny", "mini"),
     "vegetarian": ("veggie", "meat-free", "meatless"),
     "vegan": ("plant-based", "plant based"),
+    # clothing sizes by their names
+    "xs": ("extra small", "extra-small", "x-small"),
+    "s": ("small",),
+    "m": ("medium",),
+    "l": ("large",),
+    "xl": ("extra large", "extra-large", "x-large"),
+    "xxl": ("double extra large", "xx-large", "2xl"),
 }
 # Options named by what the speaker says happened: the words still tell it, for a summary beside them.
 _TOLD: dict[str, tuple[str, ...]] = {
@@ -64,20 +71,42 @@ _TIERED = re.compile(r"^(.)\1*$")
 
 
 def option_for(text: str, options: Sequence[Any]) -> Span | None:
-    """The option of ``options`` (strings) that ``text`` names by a synonym or by a place on the
-    options' scale; None when it names none."""
+    """The option of ``options`` (strings) that ``text`` names by a synonym, by a place on the options'
+    scale, or by its place in the list (the whole words "the second one" answering "Which seating would
+    you like: indoor or outdoor?"); None when it names none."""
     words = [str(o) for o in options if isinstance(o, str)]
     if not words:
         return None
-    return _synonym(text, words) or _on_scale(text, words)
+    return _synonym(text, words) or _on_scale(text, words) or _by_place(text, words)
+
+
+_ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1}
+_BY_PLACE = re.compile(
+    r"^\W*(?:(?:um|uh|ok|okay|yes|yeah)\W+)?(?:the\s+)?(?P<ordinal>first|second|third|fourth|fifth|last)"
+    r"(?:\s+(?:one|option|choice))?(?:\W+please)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def _by_place(text: str, options: list[str]) -> Span | None:
+    found = _BY_PLACE.match(text)
+    if found is None:
+        return None
+    index = _ORDINALS[found.group("ordinal").lower()]
+    if index >= len(options):
+        return None
+    return Span(options[index], found.start("ordinal"), found.end())
 
 
 def _synonym(text: str, options: list[str]) -> Span | None:
-    for option in options:
-        for said in _SYNONYMS.get(option.lower(), ()):
-            found = re.search(rf"\b{re.escape(said)}\b", text, re.IGNORECASE)
-            if found is not None:
-                return Span(option, found.start(), found.end())
+    # the longest said first: "extra large" is XL, not the L of "large"
+    pairs = sorted(
+        ((o, said) for o in options for said in _SYNONYMS.get(o.lower(), ())), key=lambda e: -len(e[1])
+    )
+    for option, said in pairs:
+        found = re.search(rf"\b{re.escape(said)}\b", text, re.IGNORECASE)
+        if found is not None:
+            return Span(option, found.start(), found.end())
     for option in options:
         for said in _TOLD.get(option.lower(), ()):
             found = re.search(rf"\b{re.escape(said)}\b", text, re.IGNORECASE)

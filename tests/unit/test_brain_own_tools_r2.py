@@ -514,3 +514,50 @@ def test_later_greetings_and_sessions_without_a_rule_are_as_before() -> None:
     assert reply((), "hi")[1] in ("Hi, I'm Sam. Nice to meet you.", "Hello! I'm Sam, good to hear you.")
     rule = "Always greet the user with 'Welcome to Sakura!'"
     assert reply((), "hi", "hello again", instructions=rule)[1] != "Welcome to Sakura!"
+
+
+SHIRT = tool(
+    "order_shirt",
+    "Order a t-shirt",
+    {
+        "size": {"type": "string", "enum": ["S", "M", "L", "XL"]},
+        "color": {"type": "string", "enum": ["black", "white", "navy"]},
+    },
+    ("size", "color"),
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "size"),
+    [
+        ("order a black t-shirt in medium", "M"),
+        ("order a black t-shirt, extra large", "XL"),
+        ("a black one in large please, order it", "L"),
+    ],
+)
+def test_a_size_said_by_its_name_picks_its_letters(words: str, size: str) -> None:
+    """ "medium" named no ``M``: the size was asked for, its options said as "s, m, l or xl"."""
+    assert reply((SHIRT,), words)[0] == [("order_shirt", {"size": size, "color": "black"})]
+
+
+def test_letter_options_keep_their_case_in_the_question() -> None:
+    assert reply((SHIRT,), "order a black t-shirt") == ([], "Which size would you like: S, M, L or XL?")
+
+
+@pytest.mark.parametrize(
+    ("answer", "slot"), [("the first one", "morning"), ("the last one", "evening"), ("second", "afternoon")]
+)
+def test_an_option_chosen_by_its_place_in_the_question(answer: str, slot: str) -> None:
+    """ "the first one" answering "Which slot would you like: morning, afternoon or evening?" was heard
+    as words to echo."""
+    slots = tool(
+        "book_slot",
+        "Book a delivery slot",
+        {"slot": {"type": "string", "enum": ["morning", "afternoon", "evening"]}},
+        ("slot",),
+    )
+    assert (
+        reply((slots,), "book a delivery slot")[1]
+        == "Which slot would you like: morning, afternoon or evening?"
+    )
+    assert reply((slots,), "book a delivery slot", answer)[0] == [("book_slot", {"slot": slot})]
