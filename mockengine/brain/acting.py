@@ -18,7 +18,17 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import addressed, intent, lexicon, narration, phrases, places, schema_values, utterance
+from mockengine.brain import (
+    addressed,
+    asking,
+    intent,
+    lexicon,
+    narration,
+    phrases,
+    places,
+    schema_values,
+    utterance,
+)
 from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
@@ -241,15 +251,10 @@ def _after_call(referent: Referent, arguments: Mapping[str, Any]) -> Referent:
 
 
 def ask_for(parameter: str, tool: ToolSpec) -> str:
-    """The question for a missing required argument ("Which card do you mean?")."""
-    words = lexicon.identifier_words(parameter)
-    if words in ("text", "message", "note", "body", "content"):
-        return "What should it say?"
-    if words in ("query", "search", "term"):
-        return "What should I look for?"
-    if words in ("date", "day", "time", "when"):
-        return f"What {words} should I use?"
-    return f"Which {words} do you mean?"
+    """The question for a missing required argument, worded by what it holds (``asking.ask_for``):
+    "Which card do you mean?", "How many people will be in your party?", "Which seating would you like:
+    indoor or outdoor?"."""
+    return asking.ask_for(parameter, tool)
 
 
 def clause(actions: tuple[Action, ...], rng: random.Random) -> str:

@@ -104,9 +104,11 @@ def patterned(text: str, pattern: str) -> Span | None:
         ),
     ]
     found += [Span(_spelled_value(m), m.start(), m.end()) for m in _SPELLED_CODE.finditer(text)]
-    prefix = re.match(r"\^\(?([A-Z]{1,5})(?=[\[\\(])", pattern)  # "^INC[0-9]{6}$": the letters it starts with
+    # "^INC[0-9]{6}$", "^ORD-[0-9]{5}$": the letters it starts with, and the separator after them
+    prefix = re.match(r"\^\(?([A-Z]{1,5}(?:-|_|/|\\-)?)(?=[\[\\(])", pattern)
     if prefix is not None:  # "incident two oh nine, nine one four": the digits, the pattern's letters
-        found += [Span(prefix.group(1) + str(span.value), span.start, span.end) for span in found]
+        letters = prefix.group(1).replace("\\", "")
+        found += [Span(letters + str(span.value), span.start, span.end) for span in found]
     try:
         fitting = [span for span in found if re.search(pattern, str(span.value))]
     except re.error:

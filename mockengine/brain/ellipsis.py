@@ -6,8 +6,8 @@ or only "Berlin?": words that name only what changes. A model calls the same too
 argument replaced and the others kept from the previous call ("and tomorrow?" to a tool with no date
 goes to a declared tool that takes the previous call's arguments and a date: ``get_forecast``). The
 same holds for the answer to a question the assistant asked for a missing argument ("book a table for
-two" → "Which name do you mean?" → "Name's Tom"): the call it waited on goes out with the answer filled
-in.
+two" → "What name should I put the booking under?" → "Name's Tom"): the call it waited on goes out with
+the answer filled in.
 
 ``conversation_plan()`` is ``acting.plan()`` for the newest words with the turns before them: the words'
 own plan wins when it calls something or declines; the follow-up (or the completed call) replaces a plan
@@ -201,7 +201,7 @@ def _carried_over(heard: str, own: Plan | None, before: tuple[TurnView, ...]) ->
     Paris}``): the arguments it lacks come from the previous call's of the same name, as a model
     carries them over (``get_time {city: Paris}``). None when the words are no follow-up in form, or the
     previous call gives none of the missing required arguments; a question for the ones it does not
-    give ("And the forecast?" → "What date should I use?", the city kept for the answer)."""
+    give ("And the forecast?" → "What date would you like?", the city kept for the answer)."""
     if own is None or own.pending is None or own.actions or elided(heard) is None:
         return None
     words = newest_words(before)

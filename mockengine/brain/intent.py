@@ -110,7 +110,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     """Every tool scored for ``text``, best first (ties by the documented rule)."""
     heard = _heard(text)
     # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
-    acted = _heard(utterance.without_relative_clauses(text))
+    # So is the reason given for a request ("a refund … because it arrived broken"): it asks for nothing.
+    acted = _heard(_BECAUSE.sub("", utterance.without_relative_clauses(text)))
     # a word inside a proper name asks for nothing: "Heathrow Terminal 5" terminates nothing
     acted = [(c, w) for c, w in acted if w.lower() not in _inside_names(text)]
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
@@ -129,11 +130,15 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             if len(phrase) > 1 and phrase <= heard_concepts:
                 score += NAME_WEIGHT * len(phrase)
                 strong = True
-        for kind in kinds & vocabulary.kinds:  # "tomorrow" fits a tool that takes a date, "4 kilos" kg
-            weight = PARAMETER_WEIGHT if kind.startswith("unit:") else DESCRIPTION_WEIGHT
-            score += weight * math.log(1 + len(tools) / sum(kind in v.kinds for v in vocabularies))
-            strong = strong or (kind.startswith("unit:") and not inquiring)  # "four kilos" to log_weight
         other_verb = _other_verb(acted, vocabulary)
+        for kind in kinds & vocabulary.kinds:  # "tomorrow" fits a tool that takes a date, "4 kilos" kg
+            measured = kind.startswith(("unit:", "count:"))
+            weight = PARAMETER_WEIGHT if measured else DESCRIPTION_WEIGHT
+            score += weight * math.log(1 + len(tools) / sum(kind in v.kinds for v in vocabularies))
+            # "four kilos" to log_weight; "3 nights at the Hilton" to book_hotel {nights} when no other
+            # action is asked for
+            counted = kind.startswith("count:") and not other_verb
+            strong = strong or ((kind.startswith("unit:") or counted) and not inquiring)
         # A thing the tool is named for ("details", "song") is enough when no other action was asked for;
         # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
         # ("where's the car?" names a ride, but asks where it is: no booking).
@@ -161,6 +166,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     return [entry[3] for entry in ranked]
 
 
+_BECAUSE = re.compile(r"\s*,?\s*\b(?:because|'cause|cos|since)\b[^.!?;]*", re.IGNORECASE)
 _NAME_RUN = re.compile(r"\b[A-Z][\w']*(?:\s+(?:[A-Z][\w']*|\d+))+")
 
 
@@ -436,6 +442,7 @@ def _vocabulary(key: str) -> _Vocabulary:
         _add(weights, _concepts(lexicon.identifier_words(parameter)), weight)
         if isinstance(schema, Mapping):
             kinds |= {kinds_of.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
+            kinds |= scalars.counts_of(parameter, schema)
             texts.append(str(schema.get("description", "")))
             for option in schema.get("enum") or []:
                 # read through the speech's phrases: "b&w" is black_and_white
@@ -470,7 +477,7 @@ def _vocabulary(key: str) -> _Vocabulary:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
     reports = set(weights) - ((parameter_described & _VALUE_FORMS) - set(quoted) - set(leading))
-    kinds = {k for k in kinds if k in ("date", "time") or k.startswith("unit:")}
+    kinds = {k for k in kinds if k in ("date", "time") or k.startswith(("unit:", "count:"))}
     return _Vocabulary(
         weights,
         frozenset(strong),

@@ -36,9 +36,21 @@ def as_list(parts: list[str]) -> list[str]:
     """``parts`` (joined by "and") as the list they name: one entry per part, or one entry for a name
     such as "salt and vinegar chips"."""
     parts = [p for p in parts if p]
-    if len(parts) > 1 and all(len(p.split()) == 1 for p in parts[:-1]) and len(parts[-1].split()) > 1:
+    counted = bool(parts) and _COUNTED.match(parts[-1]) is not None  # "… and two cokes" is a thing more
+    if (
+        len(parts) > 1
+        and not counted
+        and all(len(p.split()) == 1 for p in parts[:-1])
+        and len(parts[-1].split()) > 1
+    ):
         return [" and ".join(parts)]
     return parts
+
+
+# A part that starts with how many of it there are: a thing of its own, not the end of a name.
+_COUNTED = re.compile(
+    r"^(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|some|a couple of)\s", re.I
+)
 
 
 _CONTAINERS = frozenset(

@@ -12,6 +12,7 @@ from mockengine.brain import addresses, codes, lexicon, names
 
 def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     """How a parameter is filled: enum, number, boolean, datetime, date, time, identifier, string, other."""
+    schema = _one_branch(schema)
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
     words = lexicon.identifier_words(name).split()
@@ -45,3 +46,18 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
     return "person" if names.takes_a_name(name) else "string"
+
+
+def _one_branch(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A nullable written as ``anyOf`` (a strict-mode optional: ``{"anyOf": [{"type": "integer"},
+    {"type": "null"}]}``, the OpenAI Agents SDK's ``level: int | None``) read as its one branch that is not
+    null, so an optional number is still read as a number; any other schema as it is."""
+    if "type" in schema:
+        return schema
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if not isinstance(branches, list):
+        return schema
+    kept = [b for b in branches if isinstance(b, Mapping) and b.get("type") != "null"]
+    if len(kept) != 1 or "$ref" in kept[0]:
+        return schema
+    return {**kept[0], **{k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}}

@@ -378,6 +378,12 @@ class ScriptedBrain:
             heard = utterance.acted_tail(trigger.text)  # a long text is answered by its end
             rule = "builtin.story" if phrases.is_story_request(heard) else rule
             rule = "builtin.composed" if rule == "builtin.heard" and phrases.makes_content(heard) else rule
+            first = _assistant_words_before(turn.request.history, trigger.item) is None
+            greeted = first and phrases.greets(heard)
+            asked = phrases.greeting_in(turn.request.instructions, rng, name) if greeted else None
+            if asked is not None:
+                # "hi" before the assistant said anything: the greeting the instructions ask for
+                return Reply(asked, rule="instructions.greeting")
             covered = acting.topics(list(turn.request.tools))
             earlier = _user_words_before(turn.request.history, trigger.item)
             text = phrases.reply_to_words(heard, rng, name, covered, earlier)

@@ -130,14 +130,19 @@ HANDED_OVER = (
     "Hi, you're through to the {agent}. How can I help?",
     "This is the {agent}. What can I do for you?",
 )
+_HELLO = re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I)
+
+
+def greets(words: str) -> bool:
+    """``words`` open with a greeting ("hi", "hello?", "good morning")."""
+    return _HELLO.match(words) is not None
+
+
 _SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     # The OpenAI Agents SDKs' word when an output guardrail tripped (utterance.GUARDRAIL_FEEDBACK): an
     # apology, not an echo, which would repeat what tripped it and trip it again, turn after turn.
     (utterance.GUARDRAIL_FEEDBACK, (GUARDRAIL_APOLOGY, "I'm sorry, I can't go into that.")),
-    (
-        re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I),
-        ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you."),
-    ),
+    (_HELLO, ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you.")),
     (re.compile(r"\b(?:thanks|thank you)\b", re.I), ("You're welcome.", "No problem at all.")),
     (re.compile(r"\b(?:bye|goodbye|see you)\b", re.I), ("Goodbye, talk to you soon.", "Bye for now.")),
 )
@@ -171,7 +176,6 @@ def pick(rng: random.Random, templates: tuple[str, ...], **values: Any) -> str:
 
 _WHOM = r"(?:the (?:user|caller|customer|participant|listener)|them|him|her)"
 _PLEASE = r"^\W*(?:please\s+|now\s+|then\s+)*"
-_GREET = re.compile(_PLEASE + r"(?:greet|welcome|say (?:hello|hi) to|introduce yourself)\b", re.I)
 _FAREWELL = re.compile(_PLEASE + r"(?:say goodbye|say bye|thank " + _WHOM + r"|wish .* goodbye)\b", re.I)
 _TELL = re.compile(
     _PLEASE
@@ -264,8 +268,40 @@ def _sentences(text: str) -> Iterator[tuple[str, str]]:
 _GREET_WHOM = re.compile(_PLEASE + r"(?:greet|welcome)\s+" + _WHOM + r"\b", re.I)
 _GREET_WITH = _PLEASE + r"(?:greet|welcome)\s+" + _WHOM + r"\s+(?:with|by saying)\s*:?\s*[\"'“‘]"
 _GREET_WITH_QUOTED = re.compile(_GREET_WITH + r"(?P<text>.+)[\"'”’]\s*[.!]?\s*$", re.I | re.S)
-_GREET_WITH_QUOTED_THEN = re.compile(
-    _GREET_WITH + r"(?P<text>.+?)[\"'”’](?=[,;]|\s*[.!]?\s*$|\s*[.!]?\s+[A-Z\"“])", re.I | re.M
+# Instructions put the rule in more ways than a user message does: "Always greet the user with 'Welcome
+# to Sakura!'", "Always start by saying \"Hello, thanks for calling.\"", "Begin every call with '…'",
+# "Your first message should be: '…'", "When the call starts, greet callers with '…' and ask …".
+_WHEN = r"(?:always|first(?: of all)?|to (?:begin|start)(?: with)?|at the (?:start|beginning)(?: of \w+ \w+)?"
+_WHEN += r"|when (?:the|a|each|every) \w+ (?:starts|begins)|you (?:must|should|will))"
+_OPENER = _PLEASE + r"(?:" + _WHEN + r"\W+)*"
+_GREETED = (
+    r"(?:the |all |every |each )?(?:users?|callers?|customers?|participants?|listeners?|guests?|visitors?"
+    r"|patients?|clients?|people)|them|him|her|everyone|everybody"
+)
+_CONVERSATION = (
+    r"(?:(?:the|each|every|your|a) (?:call|conversation|session|chat|interaction|reply|response)s? )?"
+)
+_OPENING_WITH = _OPENER + (
+    r"(?:(?:greet|welcome)\s+(?:" + _GREETED + r")\s+(?:with|by saying)"
+    r"|(?:start|begin|open)\s+"
+    + _CONVERSATION
+    + r"(?:by saying|with(?: the words)?|by greeting (?:"
+    + _GREETED
+    + r") with)"
+    r"|your (?:first|opening) (?:message|words|line|sentence|reply|response|greeting)"
+    r" (?:should be|must be|is|will be)"
+    r"|(?:use|say) (?:this|the following) (?:greeting|opening(?: line)?))\s*:?\s*[\"'“‘]"
+)
+_OPENING_QUOTED = re.compile(
+    _OPENING_WITH + r"(?P<text>.+?)[\"'”’](?=[,;]|\s*[.!]?\s*$|\s*[.!]?\s+(?:[A-Z\"“]|and\b|then\b))",
+    re.I | re.M,
+)
+_OPENING = re.compile(
+    _OPENER + r"(?:greet|welcome|say (?:hello|hi) to|introduce yourself"
+    r"|(?:start|begin|open)\s+"
+    + _CONVERSATION
+    + r"by (?:greeting|welcoming|introducing yourself|saying (?:hello|hi)\b))\b",
+    re.I,
 )
 
 
@@ -278,12 +314,14 @@ def greeting(words: str, rng: random.Random, persona: str, *, in_instructions: b
     and -node, "Greet the user with 'Hello there! I am an AI voice assistant …'") must be the request
     alone and name whom to greet. Instructions (``in_instructions``: a response's or the session's, from
     a sentence's start to their end) may go on after it, and "Welcome the caller." or "Introduce
-    yourself." counts too."""
+    yourself." counts too, as do the ways instructions make it a rule: "Always greet the user with
+    '…'", "Always start by saying '…'", "Begin every call with '…'", "Your first message should be
+    '…'"."""
     words = words.strip()
-    quoted = (_GREET_WITH_QUOTED_THEN if in_instructions else _GREET_WITH_QUOTED).match(words)
+    quoted = (_OPENING_QUOTED if in_instructions else _GREET_WITH_QUOTED).match(words)
     if quoted is not None and quoted.group("text").strip():
         return quoted.group("text").strip()
-    if (_GREET if in_instructions else _GREET_WHOM).match(words):
+    if (_OPENING if in_instructions else _GREET_WHOM).match(words):
         return pick(rng, _GREETINGS, persona=persona)
     return None
 

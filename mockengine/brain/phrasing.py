@@ -36,6 +36,7 @@ ROLES: dict[str, tuple[str, ...]] = {
         "dropoff",
         "drop",
         "arrival",
+        "address",
         "text",
         "note",
         "task",
@@ -193,6 +194,11 @@ _TRAILING = frozenset(
 )
 
 
+# A vague head the thing said goes with, written in lower case ("a cheap Italian place", "somewhere
+# Japanese"): no part of what the speaker wants; "Melrose Place" keeps its name.
+_VAGUE = frozenset(("place", "spot", "joint"))
+
+
 @dataclass(frozen=True)
 class Cues:
     """What a phrase is trimmed of: the tool's vocabulary concepts (verbs at its start) and the stems of
@@ -247,7 +253,7 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
     ("nah, not a fan, thumbs down on that one" has none), and not from words before that word in the same
     phrase ("big thumbs up" has none either). A blanked span (a value already taken) ends a phrase but
     not the object: "add ¦ coffee filters" still has the object "coffee filters"."""
-    chunks = re.split(r"[,;.!?]+", text)
+    chunks = _CLAUSE_BREAK.split(text)
     acting = [i for i, chunk in enumerate(chunks) if any(_is_action(w, cues) for w in lexicon.tokens(chunk))]
     # a clause led by the tool's own verb is the request ("log a robin, I saw it yesterday")
     led = [i for i, chunk in enumerate(chunks) if _led_by_name(chunk, cues)]
@@ -271,7 +277,26 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
                 merged.append((preposition, phrase))
             elif preposition == BLANK and merged and merged[-1][1].lower() in LIGHT_VERBS:
                 merged[-1] = (merged[-1][0], phrase)  # "to give ¦ her tablet": the tablet, given
-    return [("", obj), *merged]
+    return [("", _titles_as_written(obj, text)), *((p, _titles_as_written(v, text)) for p, v in merged)]
+
+
+_TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Capt", "Rev", "Fr", "St")
+# Where a clause ends: a comma, semicolon or sentence mark, but not a title's full stop ("with Dr. Lee
+# tomorrow": "Dr." ended the clause and the doctor was "Dr").
+_CLAUSE_BREAK = re.compile(r"(?:[,;!?]|" + "".join(rf"(?<!\b{t})" for t in _TITLES) + r"\.)+")
+_BARE_TITLE = re.compile(rf"\b({'|'.join(_TITLES)}) (?=[A-Z])")
+
+
+def _titles_as_written(phrase: str, text: str) -> str:
+    """``phrase`` with a title's full stop put back where the text wrote it: the words' tokens drop it
+    ("Dr Lee" → "Dr. Lee"), and a model keeps the name as said."""
+
+    def written(found: re.Match[str]) -> str:
+        rest = phrase[found.end() :].split()[0]
+        dotted = re.search(rf"\b{found.group(1)}\.\s+{re.escape(rest)}\b", text) is not None
+        return f"{found.group(1)}. " if dotted else found.group(0)
+
+    return _BARE_TITLE.sub(written, phrase)
 
 
 def _after_lead_verb(
@@ -399,7 +424,11 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
             break
         verbs += is_verb  # only the one verb that asked for the tool: "play my running playlist"
         start += 1
+    while start < len(words) - 1 and words[start].text == "somewhere":  # "somewhere Japanese" → Japanese
+        start += 1
     end = len(words)
+    while end > start + 1 and words[end - 1].text in _VAGUE:  # "a french place" → french
+        end -= 1
     while end > start and (
         words[end - 1].lower in lexicon.STOPWORDS
         or words[end - 1].lower in _TRAILING

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from mockengine.brain import lexicon, units, values
+from mockengine.brain import lexicon, scales, units, values
 from mockengine.brain.values import Span
 
 _UNIT_WORDS: dict[str, tuple[str, ...]] = {
@@ -53,7 +53,7 @@ _PART = re.compile(
     re.IGNORECASE,
 )
 _SHARE = re.compile(
-    r"\b(?:at|to)\s+(half|full|max|maximum)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way))"
+    r"\b(?:at|to|on)\s+(half|full|max|maximum)\b(?!\s+(?:an?\s+)?(?:hour|past|dozen|way|of|time))"
     r"|\b(half|full)\s+(?=(?:brightness|volume|power|blast|level|speed|strength)\b)",
     re.IGNORECASE,
 )
@@ -79,7 +79,9 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     if part is not None:  # "down to about a fifth", "to three quarters"
         count = 3 if part.group("count").lower() == "three" else 1
         return Span(round(100 * count / _PARTS[part.group("part").lower()]), part.start(), part.end())
-    candidates = [s for s in values.numbers(text) if not _is_clock(text, s) and not _names_part(text, s)]
+    candidates = [
+        s for s in values.numbers(text) if not _is_clock(text, s) and not _names_part(text, s, words)
+    ]
     best: Span | None = None
     for span in candidates:
         after = text[span.end : span.end + 12].lower()
@@ -92,9 +94,18 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     return best
 
 
-def _names_part(text: str, span: Span) -> bool:
-    """Digits that end a capitalized name are part of it: "Heathrow Terminal 5", "Platform 9"."""
-    return text[span.start : span.end].isdigit() and bool(re.search(r"\b[A-Z][a-z]+\s+$", text[: span.start]))
+def _names_part(text: str, span: Span, words: str) -> bool:
+    """Digits that end a capitalized name are part of it: "Heathrow Terminal 5", "Platform 9"; not after
+    the sentence's first word, capitalised as any first word is ("Book 3 nights …"), nor before the
+    parameter's own thing ("Gate 3 nights" counts nights for ``nights``)."""
+    if not text[span.start : span.end].isdigit():
+        return False
+    if re.search(r"(?:^|[.!?]\s+)\W*[A-Z][a-z]+\s+$", text[: span.start]):
+        return False
+    following = re.match(r"\s+([a-z]+)", text[span.end :])
+    if following is not None and lexicon.stem(following.group(1)) in {lexicon.stem(w) for w in words.split()}:
+        return False
+    return bool(re.search(r"\b[A-Z][a-z]+\s+$", text[: span.start]))
 
 
 def _none_of(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
@@ -150,12 +161,29 @@ def units_of(name: str, schema: Mapping[str, Any]) -> set[str]:
     }
 
 
+def counts_of(name: str, schema: Mapping[str, Any]) -> set[str]:
+    """What a count parameter counts, by the nouns of its name, as kinds: ``nights`` → "count:night",
+    ``num_guests`` → "count:guest" ("3 nights" is said with the thing counted, as a unit is)."""
+    if schema.get("type") not in ("number", "integer"):
+        return set()
+    words = lexicon.identifier_words(name).split()
+    return {f"count:{lexicon.stem(w)}" for w in words if w not in _COUNT_WORDS and w not in _NOT_COUNTED}
+
+
+# Words of a count parameter's name that are no thing counted (``party_size``, ``max_results``).
+_NOT_COUNTED = frozenset(("size", "of", "total", "max", "min", "amount", "level", "qty", "quantity"))
+
+
 def value_kinds(text: str) -> set[str]:
     """The kinds of value heard: a date other than today's ("tomorrow"), a clock time ("at 6 pm"), a
-    number with a unit ("unit:kg" of "four kilos")."""
-    found = {f"unit:{_unit_after(text[s.end : s.end + 12].lower())}" for s in values.numbers(text)} - {
-        "unit:None"
-    }
+    number with a unit ("unit:kg" of "four kilos"), a number with the thing it counts ("count:night" of
+    "3 nights")."""
+    numbers = values.numbers(text)
+    found = {f"unit:{_unit_after(text[s.end : s.end + 12].lower())}" for s in numbers} - {"unit:None"}
+    for span in numbers:
+        counted = re.match(r"\s+([a-z]+)\b", text[span.end :])
+        if counted is not None and not _is_clock(text, span):
+            found.add(f"count:{lexicon.stem(counted.group(1))}")
     if any(s.value != "2000-01-03" for s in values.dates(text, date(2000, 1, 3))):  # today is no date
         found.add("date")
     if values.times(text):
@@ -184,6 +212,9 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
         if any(float(span.value) == float(o) for o in numeric):  # type: ignore[arg-type]
             chosen = next(o for o in numeric if float(span.value) == float(o))  # type: ignore[arg-type]
             return Span(chosen, span.start, span.end)
+    denied = scales.denied(text, options)  # "not urgent" names urgent and means low
+    if denied is not None:
+        return denied
     spoken = lexicon.tokens(lexicon.rewrite(text))
     said = {t.lower for t in spoken}
     heard = {t.concept for t in spoken} | said
@@ -210,7 +241,7 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     # "skip all the way to the final card": the option said as where to go wins over the verb's
     target = [s for s in found if re.search(r"\bto\s+(?:the\s+)?(?:very\s+)?$", text[: s.start], re.I)]
     picked = target or found
-    return picked[0] if picked else _unit_option(text, options)
+    return picked[0] if picked else _unit_option(text, options) or scales.option_for(text, options)
 
 
 # A unit of one measuring system: "in Fahrenheit" to an enum of ["metric", "imperial"] is imperial.

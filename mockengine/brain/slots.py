@@ -46,6 +46,7 @@ from mockengine.brain import (
     schema_values,
     spans,
     things,
+    told,
     utterance,
     values,
     verbatim,
@@ -187,6 +188,12 @@ def fill(
             part = Filled({k: v for k, v in value.items() if v is not None})
             _implied_by_place(part, schema_values.properties_of(inner))
             value.update({k: v for k, v in part.arguments.items() if value.get(k) is None})
+    for name in [n for n in required if kinds.get(n) == "string" and told.tells_the_matter(n)]:
+        value = filled.arguments.get(name)
+        if value is None or len(str(value).split()) < 2:  # "never" of "my package never arrived, …"
+            clause = told.told_clause(text, cues)
+            if clause is not None:
+                filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
     _finish(filled, schema, required, lists)
     return filled
 
@@ -673,7 +680,11 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
             listed, rest = [*listed, bare(rest[0][1])], rest[1:]
-        things = items.as_list(listed) if items.takes_one_thing(primary) else [" and ".join(listed)]
+        # "something cheap, Italian, and …": a part that names nothing is no thing of the list
+        listed = [part for part in listed if not verbatim.vague(part)] or listed
+        # a parameter that holds one thing is a call per thing; a list holds them all ("pasta and a salad")
+        one_each = items.takes_one_thing(primary) and primary not in todo.lists
+        things = items.as_list(listed) if one_each else [" and ".join(listed)]
         value = " ".join([things[0]] + [f"{p} {phrase}" for p, phrase in rest if p in ("with", "of", "by")])
         filled.arguments[primary], filled.sources[primary] = (
             items.without_kind(value, primary),

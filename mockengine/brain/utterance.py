@@ -129,7 +129,9 @@ _REMARK = re.compile(
     re.IGNORECASE,
 )
 _REQUEST_MARK = re.compile(
-    r"\b(?:please|can you|could you|would you|will you|i want|i need|i'd like|we need|let's|wanna|gotta)\b",
+    r"\b(?:please|can you|could you|would you|will you|i want|i need|i'd like|we need|let's|wanna|gotta"
+    # "can I get an appointment …?", "could we have a table for four?": asking to be given something
+    r"|(?:can|could|may) (?:i|we) (?:get|have|book)|we'd like)\b",
     re.I,
 )
 _COMPLAINT = re.compile(
@@ -281,7 +283,9 @@ def negated(text: str) -> bool:
 # and before "but", after any word); and "Berlin, not Paris" or "for Berlin not Paris" at the end.
 _NOT_THIS = re.compile(
     r"(?P<before>^\W*|[,;]\s*|\b(?:in|at|for|to|from|on|with|no)\W+)not\s+"
-    r"(?!(?:now|yet|today|really|sure|quite|much|bad|at all)\b)(?:in\s+|at\s+|for\s+|on\s+)?"
+    # "not urgent", "not too pricey": a value said by its opposite, nothing taken back
+    r"(?!(?:now|yet|today|really|sure|quite|much|bad|at all|too|urgent|important|critical|expensive|pricey"
+    r"|fancy)\b)(?:in\s+|at\s+|for\s+|on\s+)?"
     r"[\w'-]+(?:\s+[\w'-]+){0,2}?\s*(?:,\s*(?:but\s+)?|\s+but\s+)(?:rather\s+|instead\s+)?"
     r"|(?P<inside>\s)not\s+(?:in|at|for|on|to|from)\s+[\w'-]+(?:\s+[\w'-]+){0,2}?\s+but\s+(?:rather\s+)?",
     re.IGNORECASE,

@@ -72,9 +72,18 @@ def quoted(text: str, name: str) -> Span | None:
     said = match.group("text").split(BLANK)[0].rstrip(" ,;.-")  # up to a value already taken out
     if match.re is _AFTER_COLON and any(word in words for word in _ONE_LINE):  # its first sentence
         said = re.split(r"(?<=\w)[.!?]\s", said, maxsplit=1)[0]
+    end = match.end()
+    contact = _CONTACT_CLAUSE.search(said) if match.re is not QUOTED else None
+    if contact is not None:  # "…: I can't log in, email bob@example.com": the address is its own value
+        said = said[: contact.start()].rstrip(" ,;.-")
+        end = match.start("text") + len(said)
     # after a colon only the text is taken: "a note called gift ideas: …" still has its name
     start = match.start("text") if match.re is _AFTER_COLON and _CALLED.search(text) else match.start()
-    return Span(said, start, match.end()) if said else None
+    return Span(said, start, end) if said else None
+
+
+# A clause of its own that gives an email address, after a comma: no part of the free text before it.
+_CONTACT_CLAUSE = re.compile(r",\s*(?=[^,]*?\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b[^,]*(?:,|$))")
 
 
 def called(text: str, name: str) -> Span | None:

@@ -109,7 +109,7 @@ async def test_follow_ups_units_names_and_sentences_over_chat_completions(engine
         ("book_table", {"name": "Tom", "party_size": 2})
     ]
     booking = Chat(client, [BOOK])
-    assert (await booking.say("book a table for two")).content == "Which name do you mean?"
+    assert (await booking.say("book a table for two")).content == "What name should I put the booking under?"
     assert calls(await booking.say("Dr. Who")) == [("book_table", {"name": "Dr. Who", "party_size": 2})]
 
     trip = Chat(client, [PHRASES])

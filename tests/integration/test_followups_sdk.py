@@ -104,7 +104,10 @@ async def test_realtime_follow_ups_refusal_name_and_tools_side_by_side(engine) -
         calls, grounded = await voice.answer(voice.last)
         assert calls == [] and "Berlin" in grounded
         assert await voice.say("no, cancel that, I don't want a table") == ([], "Okay, I'll leave it.")
-        assert await voice.say("book a table for two at 7pm") == ([], "Which name do you mean?")
+        assert await voice.say("book a table for two at 7pm") == (
+            [],
+            "What name should I put the booking under?",
+        )
         assert (await voice.say("Name's Tom"))[0] == [TOM]
         assert (await voice.answer(voice.last))[0] == []
         assert (await voice.say("weather and time in Paris and Tokyo"))[0] == FOUR  # one response
@@ -142,7 +145,7 @@ async def test_chat_follow_ups_refusal_name_and_tools_one_call_a_response(engine
     assert (await say("What about Tokyo?"))[0] == [("get_weather", {"city": "Tokyo"})]
     assert (await turn())[0] == []
     assert await say("I don't want a table") == ([], "Okay, I'll leave it.")
-    assert await say("book a table for two at 7pm") == ([], "Which name do you mean?")
+    assert await say("book a table for two at 7pm") == ([], "What name should I put the booking under?")
     assert (await say("call me Tom"))[0] == [TOM]
     assert (await turn())[0] == []
     made = [await say("weather and time in Paris and Tokyo", parallel=False)]

@@ -180,7 +180,7 @@ def test_for_a_name_answers_the_question_for_it(answer: str) -> None:
 def test_for_a_day_still_asks_for_the_name() -> None:
     properties = {"restaurant": {"type": "string"}, "name": {"type": "string"}}
     tool = ToolSpec("book_table", "Book a table at a restaurant.", _schema(properties))
-    assert _reply(tool, ["Book a table for Friday at Luigi's"]) == "Which name do you mean?"
+    assert _reply(tool, ["Book a table for Friday at Luigi's"]) == "What name should I put the booking under?"
 
 
 # -- the answer to the question for what a call still lacks

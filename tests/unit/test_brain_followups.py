@@ -145,17 +145,20 @@ def test_words_of_their_own_are_no_follow_up(words: str) -> None:
 
 
 def test_the_answer_to_a_question_completes_the_call_it_waited_on() -> None:
-    asked = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
-    assert reply([BOOK], asked[:1]) == ("Which name do you mean?", [])
+    asked = [
+        said("book a table for 2 at 7pm"),
+        TurnView("a1", "assistant", "What name should I put the booking under?"),
+    ]
+    assert reply([BOOK], asked[:1]) == ("What name should I put the booking under?", [])
     call = ("book_table", {"name": "Tom", "party_size": 2, "time": "19:00"})
     for answer in ("Tom", "Name's Tom", "my name is tom", "It's Tom here"):
         assert reply([BOOK], [*asked, said(answer, 2)])[1] == [call], answer
 
 
 def test_two_answers_in_a_row_complete_the_call() -> None:
-    history = [said("book a table"), TurnView("a1", "assistant", "Which name do you mean?")]
+    history = [said("book a table"), TurnView("a1", "assistant", "What name should I put the booking under?")]
     text, calls = reply([BOOK], [*history, said("Tom speaking", 2)])
-    assert (text, calls) == ("Which party size do you mean?", [])
+    assert (text, calls) == ("How many people will be in your party?", [])
     history += [said("Tom speaking", 2), TurnView("a2", "assistant", text or "")]
     assert reply([BOOK], [*history, said("four", 3)])[1] == [("book_table", {"name": "Tom", "party_size": 4})]
 
@@ -258,12 +261,18 @@ def test_two_actions_joined_by_and_are_no_tools_side_by_side() -> None:
     "words", ["hmm, I'm not sure yet", "not sure yet", "don't know", "not now", "for four people"]
 )
 def test_words_that_do_not_give_what_was_asked_complete_nothing(words: str) -> None:
-    asked = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
+    asked = [
+        said("book a table for 2 at 7pm"),
+        TurnView("a1", "assistant", "What name should I put the booking under?"),
+    ]
     assert not any(name == "book_table" for name, _ in reply([BOOK], [*asked, said(words, 2)])[1])
 
 
 def test_a_new_request_after_a_question_is_its_own() -> None:
-    asked = [said("book a table for 2"), TurnView("a1", "assistant", "Which name do you mean?")]
+    asked = [
+        said("book a table for 2"),
+        TurnView("a1", "assistant", "What name should I put the booking under?"),
+    ]
     calls = reply([BOOK, WEATHER], [*asked, said("what's the weather in Paris?", 2)])[1]
     assert calls == [("get_weather", {"city": "Paris"})]
 
@@ -342,7 +351,10 @@ def test_a_place_whose_name_holds_and_is_one_place(words: str, city: str) -> Non
     assert both == [("get_weather", {"city": city}), ("get_time", {"city": city})]
 
 
-ASKED_NAME = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
+ASKED_NAME = [
+    said("book a table for 2 at 7pm"),
+    TurnView("a1", "assistant", "What name should I put the booking under?"),
+]
 
 
 @pytest.mark.parametrize(
@@ -377,7 +389,7 @@ def test_a_name_given_as_the_answer_is_one_booking(words: str, name: str) -> Non
     ],
 )
 def test_words_that_introduce_no_one_fill_no_name(words: str) -> None:
-    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+    assert reply([BOOK], [said(words)]) == ("What name should I put the booking under?", [])
 
 
 @pytest.mark.parametrize(
@@ -411,8 +423,8 @@ def test_another_tool_by_ellipsis_carries_the_previous_calls_arguments(words: st
 def test_another_tool_by_ellipsis_asks_only_for_what_the_previous_call_does_not_give() -> None:
     tools = [WEATHER, TIME, FORECAST]
     history = [*PARIS, said("And the forecast?", 2)]
-    assert reply(tools, history) == ("What date should I use?", [])
-    history.append(TurnView("a2", "assistant", "What date should I use?"))
+    assert reply(tools, history) == ("What date would you like?", [])
+    history.append(TurnView("a2", "assistant", "What date would you like?"))
     assert reply(tools, [*history, said("Friday", 3)])[1] == [
         ("get_forecast", {"city": "Paris", "date": "2026-03-06"})
     ]
@@ -443,7 +455,7 @@ def test_i_am_and_a_name_introduces_the_speaker(words: str, name: str) -> None:
     ],
 )
 def test_i_am_and_no_name_introduces_no_one(words: str) -> None:
-    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+    assert reply([BOOK], [said(words)]) == ("What name should I put the booking under?", [])
 
 
 def small_talk(turns: int) -> list[TurnView]:
@@ -493,7 +505,7 @@ def test_a_name_alone_without_a_question_mark_is_no_follow_up(words: str) -> Non
 )
 def test_words_leading_to_the_action_are_no_name(words: str) -> None:
     # "can't wait", "don't forget" were booked as the name; a model asks for it
-    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+    assert reply([BOOK], [said(words)]) == ("What name should I put the booking under?", [])
 
 
 def test_a_name_after_words_leading_to_the_action_is_still_taken() -> None:
@@ -667,14 +679,17 @@ def test_the_name_a_table_is_booked_under_is_the_name(words: str, name: str) -> 
     "words", ["book a table for two at 7pm under the window", "book a table for two at 7pm under 50 dollars"]
 )
 def test_under_something_else_is_no_name(words: str) -> None:
-    assert reply([BOOK], [said(words)]) == ("Which name do you mean?", [])
+    assert reply([BOOK], [said(words)]) == ("What name should I put the booking under?", [])
 
 
 @pytest.mark.parametrize(
     ("answer", "name"), [("Dr. Who", "Dr. Who"), ("Mr. Smith", "Mr. Smith"), ("Prof. X", "Prof. X")]
 )
 def test_a_titled_name_answers_which_name_whole(answer: str, name: str) -> None:
-    asked = [said("book a table for 2 at 7pm"), TurnView("a1", "assistant", "Which name do you mean?")]
+    asked = [
+        said("book a table for 2 at 7pm"),
+        TurnView("a1", "assistant", "What name should I put the booking under?"),
+    ]
     call = ("book_table", {"name": name, "party_size": 2, "time": "19:00"})
     assert reply([BOOK], [*asked, said(answer, 2)])[1] == [call]
 

@@ -126,7 +126,7 @@ def test_a_summary_after_a_colon_is_taken_as_said_and_may_name_the_required_opti
 
 def test_what_is_left_of_the_verb_is_no_value() -> None:
     assert _desk("resolve off CS4471 please") == [("resolve_case", {"case_id": "CS4471"})]
-    assert _desk("can you sort me out a courier?") == "Which address do you mean?"
+    assert _desk("can you sort me out a courier?") == "What's the address?"
     assert _desk("send a courier to the Old Town Library straight away") == [
         ("send_courier", {"address": "Old Town Library"})
     ]

@@ -1,0 +1,169 @@
+"""The question for a missing required argument, worded as a model words it: by what the parameter
+holds, from its schema and name, never "Which party size do you mean?".
+
+* an enum of a few options: "Which seating would you like: indoor or outdoor?" (its options, in order,
+  as words: "living_room" is "living room"); on or off: "Should I turn it on or off?";
+* a count (``party_size``, ``guests``, ``nights``, ``ticket_count``): "How many people will be in your
+  party?", "How many guests?", "How many nights?"; a duration "For how long?"; another number
+  (``level``): "What level would you like?";
+* a date, a time, both (``check_in``, ``start_time``): "What check-in date would you like?", "What start
+  time would you like?", "What date and time would you like?";
+* a person's own name: "What name should I put the booking under?" (a booking tool), "What's the guest's
+  name?" (``guest_name``);
+* an email or web address, a phone number, an id: "What's the email address?", "What's the link?",
+  "What's the phone number?", "What's the order ID?";
+* a list: "Who should I include?" (people), "What items would you like?";
+* free text, a search, where to go, where from: "What should it say?", "What should I look for?", "Where
+  would you like to go?", "Where should I pick you up?"; what happened (``summary``, ``issue``): "Could
+  you briefly describe the problem?"; a title: "What should the title be?";
+* a yes/no flag: "Should it be on or off?";
+* anything else: "Which restaurant do you mean?".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from mockengine.brain import addresses, lexicon, names, schema_values
+from mockengine.brain.model import ToolSpec
+
+# Most options said in the question ("indoor or outdoor?"); more are left to the user.
+MAX_OPTIONS_SAID = 6
+
+_PEOPLE = frozenset(("people", "person", "persons", "guests", "guest", "diners", "covers", "adults", "pax"))
+_PARTY = frozenset(("party", "group"))
+_COUNT_ONLY = frozenset(("count", "number", "num", "quantity", "qty", "amount", "total", "size", "of", "no"))
+_DURATION = frozenset(("minutes", "mins", "hours", "seconds", "duration", "length"))
+_BOOKING_VERBS = frozenset(("book", "reserve", "order", "schedule", "register", "make", "request"))
+_PERSON_LISTS = frozenset(
+    (
+        "people",
+        "attendees",
+        "guests",
+        "invitees",
+        "participants",
+        "recipients",
+        "contacts",
+        "members",
+        "names",
+    )
+)
+_SWITCHES = frozenset(("enabled", "enable", "on", "active", "state", "power", "switch", "status"))
+_MATTER = frozenset(("summary", "issue", "problem", "complaint"))
+_TEXT = frozenset(("text", "message", "note", "body", "content"))
+_SEARCH = frozenset(("query", "search", "term", "keywords", "keyword"))
+_GO_TO = frozenset(("destination", "dropoff", "drop off", "to", "arrival"))
+_PICK_UP = frozenset(("pickup", "pick up", "origin", "from", "departure"))
+
+
+def ask_for(parameter: str, tool: ToolSpec) -> str:
+    """The question for ``tool``'s missing required ``parameter``."""
+    words = (
+        lexicon.identifier_words(parameter).replace("check in", "check-in").replace("check out", "check-out")
+    )
+    schema = (schema_values.properties_of(tool.parameters or {}) or {}).get(parameter)
+    schema = schema if isinstance(schema, Mapping) else {}
+    asked = _by_kind(words, schema, parameter, tool)
+    return asked if asked is not None else _by_name(words)
+
+
+def _by_kind(words: str, schema: Mapping[str, Any], parameter: str, tool: ToolSpec) -> str | None:
+    kind = schema.get("type")
+    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+    options = [o for o in schema.get("enum") or () if o is not None]
+    if options:
+        return _options(words, [str(o) for o in options])
+    if kind in ("integer", "number"):
+        return _number(words)
+    if kind == "array":
+        return _list(words)
+    if kind == "boolean":
+        return "Should it be on or off?" if words in _SWITCHES else f"Should I set {words} to yes or no?"
+    fmt = schema.get("format")
+    split = words.split()
+    if fmt == "date-time" or "datetime" in split:
+        return "What date and time would you like?"
+    if fmt == "date" or {"date", "day"} & set(split):
+        return f"What {words if {'date', 'day'} & set(split) else words + ' date'} would you like?"
+    if fmt == "time" or "time" in split:
+        return f"What {words if 'time' in split else words + ' time'} would you like?"
+    if split == ["when"]:
+        return "When would you like it?"
+    address = addresses.kind_of(parameter, schema)
+    if address is not None:
+        return "What's the link?" if address == "url" else "What's the email address?"
+    if {"phone", "mobile"} & set(split):
+        return "What's the phone number?"
+    if names.takes_own_name(parameter, tool.name):
+        return _name(split, tool)
+    if split and split[-1] in ("id", "number", "code", "reference", "ref"):
+        return f"What's the {' '.join(split[:-1] + ['ID']) if split[-1] == 'id' else words}?"
+    return None
+
+
+def _by_name(words: str) -> str:
+    if words in _TEXT:
+        return "What should it say?"
+    if words in _SEARCH:
+        return "What should I look for?"
+    if words in _GO_TO:
+        return "Where would you like to go?"
+    if words in _PICK_UP:
+        return "Where should I pick you up?"
+    if words == "address":
+        return "What's the address?"
+    if set(words.split()) & _MATTER:
+        return "Could you briefly describe the problem?"
+    if words in ("title", "subject", "label", "description"):
+        return f"What should the {words} be?"
+    return f"Which {words} do you mean?"
+
+
+def _options(words: str, options: list[str]) -> str:
+    if {o.lower() for o in options} == {"on", "off"}:
+        return "Should I turn it on or off?"
+    if len(options) > MAX_OPTIONS_SAID:
+        return f"Which {words} would you like?"
+    # said as words, as a model says them: "living_room" is "living room"
+    spoken = [o.replace("_", " ") if re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)+", o) else o for o in options]
+    said = spoken[0] if len(spoken) == 1 else f"{', '.join(spoken[:-1])} or {spoken[-1]}"
+    return f"Which {words} would you like: {said}?"
+
+
+def _number(words: str) -> str:
+    split = set(words.split())
+    if split & _PARTY:
+        return "How many people will be in your party?"
+    if split & _PEOPLE and split <= _PEOPLE | _COUNT_ONLY:
+        return (
+            "For how many people?"
+            if split & {"people", "person", "persons", "pax", "covers"}
+            else (f"How many {next(w for w in words.split() if w in _PEOPLE).rstrip('s')}s?")
+        )
+    if split & _DURATION:
+        return "For how long?"
+    counted = [w for w in words.split() if w not in _COUNT_ONLY]
+    if not counted and split & {"count", "number", "num", "quantity", "qty"}:
+        return "How many would you like?"
+    if counted and (counted[-1].endswith("s") and not counted[-1].endswith("ss") or split & _COUNT_ONLY):
+        thing = " ".join(counted)
+        return f"How many {thing if thing.endswith('s') else thing + 's'}?"
+    return f"What {words} would you like?"
+
+
+def _list(words: str) -> str:
+    if set(words.split()) & _PERSON_LISTS:
+        return "Who should I include?"
+    return f"What {words} would you like?"
+
+
+def _name(words: list[str], tool: ToolSpec) -> str:
+    who = [w for w in words if w != "name"]
+    if who and who[0] not in ("first", "full", "last", "your", "user", "caller", "contact", "client"):
+        return f"What's the {' '.join(who)}'s name?"
+    verb = lexicon.identifier_words(tool.name).split()[:1]
+    if set(verb) & _BOOKING_VERBS:
+        return "What name should I put the booking under?"
+    return "What name should I use?"
