@@ -122,8 +122,10 @@ async function speak(path) {
     session.sendAudio(piece.buffer.slice(piece.byteOffset, piece.byteOffset + piece.byteLength));
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  // Then silence, as a microphone keeps sending: 5 s, past semantic_vad's longest wait at the SDK's
+  // eagerness (medium: 4 s when the words look unfinished), so the turn ends whatever its cues say.
   const silence = new ArrayBuffer(chunk);
-  for (let index = 0; index < 50; index += 1) {
+  for (let index = 0; index < 250; index += 1) {
     session.sendAudio(silence);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -152,9 +154,10 @@ async function main() {
 
   // Its spoken answer names Paris: the guardrail trips, the SDK cancels it and sends its feedback.
   const tripped = within(new Promise((resolve) => session.once('guardrail_tripped', resolve)), 'guardrail');
-  await speak(pcmPath);
+  const speaking = speak(pcmPath); // its trailing silence goes on while the answer is cut and redone
   await tripped;
   steps.afterGuardrail = await settled();
+  await speaking;
 
   const report = {
     steps,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 
 from tests.speech import DATA, load_wav_24k, question
@@ -15,6 +16,26 @@ def spoken_question() -> tuple[bytes, str]:
     """``What is the capital of France?`` (espeak-ng speech, not the engine's voice) and its text."""
     pcm, label = question()
     return pcm, label["text"]
+
+
+@functools.cache
+def clear_question() -> bytes:
+    """``What is the capital of France?`` in the engine's piper voice ``sage``, a second of silence
+    before it and none after (PCM16 mono 24 kHz), for turns that semantic_vad ends.
+
+    semantic_vad's transcript of a turn is whisper's on the speech and the first 100 ms of the pause (its
+    probe, ``realtime/turn_detection.py``). On that span whisper tiny.en hears the espeak-ng clip of
+    :func:`spoken_question` as "What is the capital and friends?" where ctranslate2 computes with oneDNN
+    (its default on AMD CPUs) and "... of France?" where it computes with MKL (its default on Intel CPUs;
+    ``CT2_USE_MKL=1`` forces it, at ~8 x the time on AMD): a test of a framework's plumbing must not hang
+    on that. ``sage``'s clip is heard right on both, with 0 to 400 ms of the pause (``echo``'s and ``ash``'s
+    are not: "capital of friends")."""
+    from mockengine.engines import PiperSynthesizer, load_voice_catalog
+    from mockengine.engines.cache import ByteLRU
+
+    piper = PiperSynthesizer(load_voice_catalog(), cache=ByteLRU(0))
+    segments = piper.synthesize("What is the capital of France?", voice="sage")
+    return bytes(1000 * BYTES_PER_MS) + b"".join(segment.pcm16 for segment in segments)
 
 
 def other_speaker() -> bytes:

@@ -17,7 +17,7 @@ from livekit.agents import Agent, AgentSession, RunContext, function_tool, llm, 
 from livekit.plugins import openai
 from openai.types import realtime
 
-from tests.integration.compat.speech import CHUNK_MS, other_speaker, spoken_question, stream
+from tests.integration.compat.speech import CHUNK_MS, clear_question, other_speaker, spoken_question, stream
 from tests.speech import question
 
 pytestmark = pytest.mark.models
@@ -154,7 +154,8 @@ async def collect_text(generation: llm.GenerationCreatedEvent) -> str:
 )
 async def test_spoken_turn(framework_engine, http_context, turn_detection) -> None:
     url = await base_url(framework_engine)
-    pcm, _ = spoken_question()
+    # semantic_vad's turn transcript hangs on the CPU's maths for the espeak clip (clear_question)
+    pcm = clear_question() if turn_detection.type == "semantic_vad" else spoken_question()[0]
     async with model(url, turn_detection=turn_detection) as realtime_model:
         session = realtime_model.session()
         errors = record_errors(session)

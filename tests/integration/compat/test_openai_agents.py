@@ -29,7 +29,7 @@ from agents.realtime.items import AssistantMessageItem, UserMessageItem
 from openai import AsyncOpenAI
 from pydantic import BaseModel, Field
 
-from tests.integration.compat.speech import other_speaker, spoken_question, stream
+from tests.integration.compat.speech import clear_question, other_speaker, spoken_question, stream
 
 pytestmark = pytest.mark.models
 TIMEOUT_S = 60
@@ -167,7 +167,10 @@ async def test_declared_tool_called_then_its_output_answered(framework_engine) -
     ids=["server_vad", "semantic_vad"],
 )
 async def test_spoken_turn(framework_engine, turn_detection) -> None:
+    # semantic_vad's turn transcript hangs on the CPU's maths for the espeak clip (clear_question)
     pcm, text = spoken_question()
+    if turn_detection["type"] == "semantic_vad":
+        pcm = clear_question()
     async with await open_session(framework_engine, turn_detection) as session:
         observed = Observed(session)
         await stream(session.send_audio, pcm, silence_ms=3000)

@@ -34,7 +34,7 @@ from pipecat.services.openai.realtime import events
 from pipecat.services.openai.realtime.llm import OpenAIRealtimeLLMService
 from pipecat.workers.runner import WorkerRunner
 
-from tests.integration.compat.speech import other_speaker, spoken_question, stream
+from tests.integration.compat.speech import clear_question, other_speaker, spoken_question, stream
 
 pytestmark = pytest.mark.models
 TIMEOUT_S = 60
@@ -179,7 +179,9 @@ async def test_declared_tool_called_then_its_output_answered(framework_engine) -
     ids=["server_vad", "semantic_vad"],
 )
 async def test_spoken_turn(framework_engine, turn_detection) -> None:
-    pcm, _ = spoken_question()
+    # semantic_vad's turn transcript hangs on the CPU's maths for the espeak clip (clear_question)
+    is_semantic = isinstance(turn_detection, events.SemanticTurnDetection)
+    pcm = clear_question() if is_semantic else spoken_question()[0]
     async with Bot(await url_of(framework_engine), turn_detection) as bot:
         await stream(bot.send_audio, pcm, silence_ms=2000)
         await bot.down.until(lambda: bot.replies() >= 1 and any("Paris" in t for t in bot.assistant_texts()))
