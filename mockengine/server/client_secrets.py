@@ -171,9 +171,11 @@ def rest_key_error(api_key: str | None, settings: Settings) -> web.Response | No
     return None
 
 
-async def create_client_secret(request: web.Request) -> web.Response:
-    """``POST /v1/realtime/client_secrets`` → 200 ``ClientSecretCreateResponse``; 400 on a bad request
-    (``invalid_json`` body, unknown parameter, bad ``expires_after``, invalid session), 401 on bad auth."""
+async def secret_request_body(request: web.Request) -> dict[str, Any] | web.Response:
+    """The body of a client-secret request (voice-agent or translation), its key checked: an object of
+    ``session`` and ``expires_after`` (valid: 10–7200 s), ``null`` fields dropped, ``{}`` for an empty
+    body. Otherwise the refusal to send: 401 (bad auth), 400 ``invalid_json`` body, 400 for a body that
+    is no object, an unknown parameter or a bad ``expires_after`` (with ``param``)."""
     refusal = rest_key_error(bearer_key(request), request.app[RESOURCES].settings)
     if refusal is not None:
         return refusal
@@ -190,6 +192,18 @@ async def create_client_secret(request: web.Request) -> web.Response:
         if unknown:
             raise errors.unknown_parameter(unknown[0])
         validate(body.get("expires_after", {}), EXPIRES_AFTER_SCHEMA, "expires_after")
+    except ProtocolError as exc:
+        return error_response(400, exc.message, type=exc.type, param=exc.param, code=exc.code)
+    return body
+
+
+async def create_client_secret(request: web.Request) -> web.Response:
+    """``POST /v1/realtime/client_secrets`` → 200 ``ClientSecretCreateResponse``; 400 on a bad request
+    (``invalid_json`` body, unknown parameter, bad ``expires_after``, invalid session), 401 on bad auth."""
+    body = await secret_request_body(request)
+    if isinstance(body, web.Response):
+        return body
+    try:
         session = body.get("session", {"type": "realtime"})
         validate_session_update(session)
         ttl_s = body.get("expires_after", {}).get("seconds", DEFAULT_TTL_S)

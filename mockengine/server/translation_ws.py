@@ -43,9 +43,8 @@ from mockengine.protocol import codec, errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
-from mockengine.protocol.http_errors import INVALID_JSON_BODY, error_response
-from mockengine.protocol.nulls import drop_not_given
-from mockengine.protocol.schema_errors import json_type_name, validate
+from mockengine.protocol.http_errors import error_response
+from mockengine.protocol.schema_errors import json_type_name
 from mockengine.realtime.translation import (
     CLIENT_EVENT_TYPES,
     OUTPUT_RATE_HZ,
@@ -64,10 +63,8 @@ from mockengine.server import metrics
 from mockengine.server.client_secrets import (
     CLIENT_SECRETS,
     DEFAULT_TTL_S,
-    EXPIRES_AFTER_SCHEMA,
-    bearer_key,
     resolve_client_secret,
-    rest_key_error,
+    secret_request_body,
 )
 from mockengine.server.handshake import (
     REQUEST_CLOSE_CODE,
@@ -432,23 +429,10 @@ async def create_translation_client_secret(request: web.Request) -> web.Response
     CreateResponse``; ``session.expires_at`` 0, as the voice-agent secrets show). 400 for a bad body
     (``session`` and its ``model`` are required, validated as ``session.update`` is), 401 for bad auth.
     The secret opens translation sessions only, until it expires."""
-    settings = request.app[RESOURCES].settings
-    refusal = rest_key_error(bearer_key(request), settings)
-    if refusal is not None:
-        return refusal
-    raw = await request.read()
+    body = await secret_request_body(request)
+    if isinstance(body, web.Response):
+        return body
     try:
-        body = loads_strict(raw) if raw.strip() else {}
-    except ValueError:
-        return error_response(400, INVALID_JSON_BODY)
-    try:
-        if not isinstance(body, dict):
-            raise errors.invalid_type("body", "an object", json_type_name(body))
-        body = drop_not_given(body)
-        unknown = sorted(set(body) - {"expires_after", "session"})
-        if unknown:
-            raise errors.unknown_parameter(unknown[0])
-        validate(body.get("expires_after", {}), EXPIRES_AFTER_SCHEMA, "expires_after")
         if "session" not in body:
             raise errors.missing_parameter("session")
         session = body["session"]
