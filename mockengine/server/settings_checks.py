@@ -14,7 +14,6 @@ import re
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from mockengine.recordings.format import RecordingError, read_manifest
 from mockengine.settings import Settings
 
 Label = Callable[[str], str]
@@ -117,6 +116,10 @@ def recording_problem(settings: Settings, label: Label = option) -> str | None:
     other file checks, before the models load: it said so only after loading them, seconds in."""
     if not settings.replay_dir:
         return None
+    # Here, not at the top: the CLI's parser imports this module, and a recording's reader is for
+    # `serve --replay` only (tests/integration/test_cli.py: no subcommand module before it is used).
+    from mockengine.recordings.format import RecordingError, read_manifest
+
     path = Path(settings.replay_dir)
     name = label("replay_dir")
     if not path.exists():
