@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import pybase64
@@ -54,6 +55,24 @@ from mockengine.server.webrtc.faults import CallFaults
 log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"
 SPEECH_STARTED = "input_audio_buffer.speech_started"
+
+
+def serve_events_channel(
+    channel: RTCDataChannel,
+    on_message: Callable[[str | bytes], None],
+    ended: asyncio.Event,
+    channel_open: asyncio.Event,
+) -> ChannelSender:
+    """Wire a call's ``oai-events`` data channel (voice-agent and translation calls alike): its messages
+    to ``on_message``, its close to ``ended``, its opening (now, if it is open already) to
+    ``channel_open``. Returns the bounded sender for it (rtc/channel_flow.py)."""
+    channel.on("message", on_message)
+    channel.on("close", ended.set)
+    if channel.readyState == "open":
+        channel_open.set()
+    else:
+        channel.on("open", channel_open.set)
+    return ChannelSender(channel, ended)
 
 
 class ReplyDecoder:
@@ -138,13 +157,7 @@ class CallRunner(SessionLoop):
         if channel.label != EVENTS_CHANNEL or self.channel is not None:
             return  # other channels carry nothing the service reads
         self.channel = channel
-        self.sender = ChannelSender(channel, self.ended)
-        channel.on("message", self.on_channel_message)
-        channel.on("close", self.ended.set)
-        if channel.readyState == "open":
-            self.channel_open.set()
-        else:
-            channel.on("open", self.channel_open.set)
+        self.sender = serve_events_channel(channel, self.on_channel_message, self.ended, self.channel_open)
 
     def _on_track(self, track: MediaStreamTrack) -> None:
         if track.kind != "audio":

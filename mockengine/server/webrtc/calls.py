@@ -314,13 +314,19 @@ def _form_text(field: Any) -> str | None:
     return bytes(data).decode("utf-8", "replace")
 
 
-def _session_from(text: str | None) -> dict[str, Any]:
+def session_json(text: str | None) -> Any:
+    """A call's ``session`` form field parsed (``{}`` when absent): any JSON value, for the caller to
+    validate. Raises :class:`BadCall` 400 ``invalid_json`` (param ``session``) when it is not JSON."""
     if text is None:
         return {}
     try:
-        session = loads_strict(text)
+        return loads_strict(text)
     except ValueError as exc:
         raise BadCall(400, INVALID_JSON_BODY, param="session") from exc
+
+
+def _session_from(text: str | None) -> dict[str, Any]:
+    session = session_json(text)
     try:
         validate_session_update(session)
         check_session_type("realtime", session)  # transcription sessions are WebSocket-only here

@@ -35,9 +35,8 @@ from aiortc.mediastreams import MediaStreamTrack
 
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
-from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
-from mockengine.protocol.http_errors import INVALID_JSON_BODY, error_response
+from mockengine.protocol.http_errors import error_response
 from mockengine.realtime.translation import (
     TRANSLATION_MODELS,
     default_translation_session,
@@ -52,8 +51,15 @@ from mockengine.server.resources import Resources
 from mockengine.server.session_setup import admission_refusal, release_seat, session_seed, take_seat
 from mockengine.server.state import RESOURCES, STATS
 from mockengine.server.translation_ws import TranslationSession
-from mockengine.server.webrtc.call import EVENTS_CHANNEL
-from mockengine.server.webrtc.calls import CONNECT_TIMEOUT_S, BadCall, _answer, _authorize, _read_offer
+from mockengine.server.webrtc.call import EVENTS_CHANNEL, serve_events_channel
+from mockengine.server.webrtc.calls import (
+    CONNECT_TIMEOUT_S,
+    BadCall,
+    _answer,
+    _authorize,
+    _read_offer,
+    session_json,
+)
 
 log = logging.getLogger("mockengine.webrtc")
 TRACK_ID = "translation"  # the track's one "response": the speech of every phrase, back to back
@@ -81,13 +87,7 @@ class TranslationCall(TranslationSession):
         if channel.label != EVENTS_CHANNEL or self.channel is not None:
             return
         self.channel = channel
-        self.sender = ChannelSender(channel, self.ended)
-        channel.on("message", self._on_message)
-        channel.on("close", self.ended.set)
-        if channel.readyState == "open":
-            self.channel_open.set()
-        else:
-            channel.on("open", self.channel_open.set)
+        self.sender = serve_events_channel(channel, self._on_message, self.ended, self.channel_open)
 
     def _on_track(self, track: MediaStreamTrack) -> None:
         if track.kind != "audio":
@@ -145,12 +145,7 @@ class TranslationCall(TranslationSession):
 
 def _translation_session(text: str | None) -> dict[str, Any]:
     """A call's ``session`` form field: a translation session-create request (``{}`` when absent)."""
-    if text is None:
-        return {}
-    try:
-        session = loads_strict(text)
-    except ValueError as exc:
-        raise BadCall(400, INVALID_JSON_BODY, param="session") from exc
+    session = session_json(text)
     if not isinstance(session, dict):
         raise BadCall(
             400, "Invalid type for 'session': expected an object.", param="session", code="invalid_type"
