@@ -35,12 +35,10 @@ from mockengine.server.replay import replaying
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
 from mockengine.server.session_setup import (
-    admission_refusal,
     build_session,
     register,
-    release_seat,
+    serve_seated,
     session_seed,
-    take_seat,
 )
 from mockengine.server.state import RESOURCES, RUNNERS, TRACER
 from mockengine.server.trace import Tracer
@@ -141,14 +139,7 @@ class SessionRunner(SessionLoop):
 async def realtime_handler(request: web.Request) -> web.StreamResponse:
     if "call_id" in request.query:
         return await sideband_handler(request)  # attaches to a WebRTC call, is no session of its own
-    refused = admission_refusal(request)
-    if refused is not None:
-        return refused
-    take_seat(request.app)
-    try:
-        return await _serve_connection(request)
-    finally:
-        release_seat(request.app)
+    return await serve_seated(request, _serve_connection)
 
 
 async def _serve_connection(request: web.Request) -> web.StreamResponse:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -58,6 +59,21 @@ def release_seat(app: web.Application) -> None:
     app[STATS].sessions_active -= 1
     metrics.SESSIONS_ACTIVE.dec()
     app[RECLAIMER].session_ended()  # its memory goes back to the system a while later (issue 15)
+
+
+async def serve_seated(
+    request: web.Request, serve: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """One WebSocket session under admission control: :func:`admission_refusal`'s 503 when the engine is
+    full, else ``serve(request)`` holding a seat for as long as it runs."""
+    refused = admission_refusal(request)
+    if refused is not None:
+        return refused
+    take_seat(request.app)
+    try:
+        return await serve(request)
+    finally:
+        release_seat(request.app)
 
 
 def build_session(

@@ -74,7 +74,10 @@ from mockengine.server.handshake import (
     auth_refusal,
 )
 from mockengine.server.resources import Resources
-from mockengine.server.session_setup import admission_refusal, release_seat, session_seed, take_seat
+from mockengine.server.session_setup import (
+    serve_seated,
+    session_seed,
+)
 from mockengine.server.state import RESOURCES, STATS
 
 log = logging.getLogger("mockengine.translation")
@@ -112,14 +115,7 @@ def translation_refusal(model: str | None, secret_type: str | None) -> Refusal |
 
 
 async def translations_handler(request: web.Request) -> web.StreamResponse:
-    refused = admission_refusal(request)
-    if refused is not None:
-        return refused
-    take_seat(request.app)
-    try:
-        return await _serve(request)
-    finally:
-        release_seat(request.app)
+    return await serve_seated(request, _serve)
 
 
 async def _serve(request: web.Request) -> web.StreamResponse:
