@@ -51,3 +51,16 @@ def level_list(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(
             f"expected comma-separated whole numbers above 0, got {text!r}"
         ) from None
+
+
+def minute_list(text: str) -> list[float]:
+    """An argparse type: comma-separated minutes, each a finite number above 0, e.g. ``35,4`` (the waves
+    of a WebRTC soak)."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    parse = positive(float)
+    try:
+        if not parts:
+            raise argparse.ArgumentTypeError(text)
+        return [float(parse(part)) for part in parts]
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated minutes above 0, got {text!r}") from None

@@ -7,9 +7,11 @@ decoded), lets them talk for the wave's minutes, then ends them: half hung up wi
 the sampler waits for ``sessions_active`` 0 and the engine's reclaimer, then reads the after-wave RSS.
 Before the first wave, a short warm-up call runs the models once and the idle RSS is read.
 
-Every ``sample_s`` it records the engine's RSS (``/proc``, process and children) and ``sessions_active``
-(``/healthz``). :func:`growth_per_call_minute` fits RSS against time from ``skip_minutes`` into a wave to
-its end: flat memory gives ~0.
+Run by ``mockengine bench --only soak --soak-transport webrtc --sessions N --soak-waves 35,4`` (N talking
+calls a wave; ``--minutes M`` alone is one wave of M minutes). Every ``sample_s`` it records the engine's
+RSS (``/proc``, process and children) and ``sessions_active`` (``/healthz``).
+:func:`growth_per_call_minute` fits RSS against time from ``skip_minutes`` into a wave to its end: flat
+memory gives ~0.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import asyncio
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -255,3 +258,48 @@ def summary(run: RtcSoakRun) -> dict[str, Any]:
             for w in run.waves
         ],
     }
+
+
+def print_summary(result: dict[str, Any]) -> None:
+    """The summary as the bench prints it: one line a wave, then the verdict on memory given back."""
+    idle = result["idle_rss_mib"]
+    print(f"\n== soak (WebRTC calls) ==\n  idle engine RSS {idle} MiB")
+    for w in result["waves"]:
+        growth = w["growth_mib_per_call_minute"]
+        after = w["after_rss_mib"]
+        fitted = "growth not fitted (a wave under 3 min)"
+        if growth is not None:
+            fitted = f"growth {growth:.3f} MiB per call-minute"
+        share = f" ({100 * (after - idle) / idle:+.1f} % of idle)" if after is not None and idle else ""
+        print(
+            f"  wave {w['wave']}: {w['calls']} calls × {w['minutes']:g} min, {w['turns']} turns, "
+            f"{w['hung_up']} hung up by URL; peak {w['peak_rss_mib']} MiB, "
+            f"{fitted}; after: "
+            f"sessions_active {w['sessions_active_after']}, RSS {after} MiB{share}"
+        )
+
+
+def plot_rtc_soak(run: RtcSoakRun, path: Path) -> Path | None:
+    """RSS and calls held against time, a line at the idle RSS; None if matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    minutes = [s.at_s / 60 for s in run.samples]
+    fig, axes = plt.subplots(2, 1, figsize=(10, 6), dpi=100, sharex=True)
+    axes[0].plot(minutes, [(s.rss_bytes or 0) / 2**20 for s in run.samples], "-", label="engine RSS (MiB)")
+    if run.idle_rss_bytes:
+        axes[0].axhline(run.idle_rss_bytes / 2**20, linestyle="--", color="grey", label="idle engine")
+    axes[1].step(minutes, [s.calls for s in run.samples], where="post", label="calls held")
+    axes[1].set_xlabel("minute")
+    for ax in axes:
+        ax.legend(loc="upper left", fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"WebRTC soak: {len(run.waves)} wave(s) of {run.waves[0].calls if run.waves else 0} calls")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path

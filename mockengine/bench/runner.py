@@ -74,7 +74,8 @@ def _options_for_sections_not_run(args: argparse.Namespace, parts: list[str]) ->
 def run_bench(args: argparse.Namespace) -> int:
     """Run the chosen sections: 0; 1 when the load section connected no session; 2, with one line on
     stderr, for an unknown section, a section's option given for a section the run leaves out, a
-    ``--json``, ``--plot`` or ``--soak-plot`` file in a directory that does not exist, or a ``--url`` that
+    ``--json``, ``--plot`` or ``--soak-plot`` file in a directory that does not exist, ``--soak-waves``
+    without ``--soak-transport webrtc`` or that transport with ``--url``, or a ``--url`` that
     is not a ws(s) / http(s) URL with a host (one without a path or model is completed as conformance
     completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``)."""
     all_sections = sections()
@@ -101,6 +102,16 @@ def run_bench(args: argparse.Namespace) -> int:
         if path and not Path(path).resolve().parent.is_dir():
             print(f"mockengine bench: {option} {path}: no such directory", file=sys.stderr)
             return 2
+    webrtc_soak = "soak" in parts and getattr(args, "soak_transport", None) == "webrtc"
+    if webrtc_soak and args.url:  # its figures are the engine process's RSS, read from /proc
+        print(
+            "mockengine bench: --soak-transport webrtc soaks the engine the bench starts; leave out --url",
+            file=sys.stderr,
+        )
+        return 2
+    if not webrtc_soak and getattr(args, "soak_waves", None):
+        print("mockengine bench: --soak-waves needs --soak-transport webrtc", file=sys.stderr)
+        return 2
     if args.url:  # checked and completed as conformance's --url: ftp://x ran the whole load, then said so
         from mockengine.conformance.runner import realtime_url
 

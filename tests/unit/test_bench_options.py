@@ -125,3 +125,29 @@ def test_an_output_file_in_a_missing_directory_is_refused_before_anything_runs(
     assert main(["bench", *argv, "--no-progress"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"mockengine bench: {argv[2]} {argv[3]}: no such directory"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--soak-waves", "5,2"], "mockengine bench: --soak-waves needs --soak-transport webrtc"),
+        (
+            ["--soak-transport", "webrtc", "--url", "ws://127.0.0.1:9/v1/realtime"],
+            "mockengine bench: --soak-transport webrtc soaks the engine the bench starts; leave out --url",
+        ),
+    ],
+)
+def test_a_webrtc_soak_asked_wrongly_is_refused_before_anything_runs(argv, said, capsys) -> None:
+    """The WebRTC soak reads the RSS of the engine it started, so it cannot drive ``--url``; its waves
+    mean nothing to the WebSocket soak."""
+    assert main(["bench", "--only", "soak", *argv, "--no-progress"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [said]
+
+
+@pytest.mark.parametrize("waves", ["a,b", "5,0", ",", "5,inf"])
+def test_soak_waves_are_minutes_above_zero(waves, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args(["bench", "--only", "soak", "--soak-waves", waves])
+    assert exited.value.code == 2 and "--soak-waves" in capsys.readouterr().err
+    options = build_parser().parse_args(["bench", "--soak-transport", "webrtc", "--soak-waves", " 35, 4.5"])
+    assert (options.soak_transport, options.soak_waves) == ("webrtc", [35.0, 4.5])

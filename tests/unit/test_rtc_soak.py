@@ -37,3 +37,14 @@ def test_too_few_samples_give_no_figure():
     run = run_with(lambda minute: 450)
     run.samples = run.samples[:3]
     assert growth_per_call_minute(run, run.waves[0]) is None
+
+
+def test_the_printed_summary_gives_each_wave_its_growth_and_what_was_given_back(capsys):
+    from mockengine.bench.rtc_soak import print_summary
+
+    run = run_with(lambda minute: 450 + 2 * minute)
+    print_summary(summary(run))
+    out = capsys.readouterr().out
+    assert "idle engine RSS 400.0 MiB" in out
+    assert "wave 1: 4 calls × 10 min" in out and "growth 0.500 MiB per call-minute" in out
+    assert "RSS 410.0 MiB (+2.5 % of idle)" in out
