@@ -259,6 +259,7 @@ class TranslationSession:
         self.tracer: Tracer | None = None
         self.trace_name = ""
         self._expiry: asyncio.TimerHandle | None = None
+        self._idle = False  # the worker waits for a message (nothing of its own under way)
 
     @property
     def session_id(self) -> str:
@@ -397,7 +398,7 @@ class TranslationSession:
         if self.closing:
             await asyncio.shield(worker)
             return
-        if self.expiring or self.ending:
+        if (self.expiring or self.ending) and not self._idle:  # it is sending the end: let it finish
             await asyncio.wait([worker], timeout=ENDING_WAIT_S)
         worker.cancel()
         await asyncio.gather(worker, return_exceptions=True)
@@ -452,7 +453,9 @@ class TranslationSession:
         await self.send(se.session_created(self.ids.event(), session=self.config))
         try:
             while not self.ending:  # (the server closed the transport: what is queued goes unread)
+                self._idle = True
                 raw = await self._queue.get()
+                self._idle = False
                 if isinstance(raw, _Expire):
                     await self._expire()
                     return
