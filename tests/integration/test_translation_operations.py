@@ -433,3 +433,31 @@ async def test_datachannel_close_counts_the_translation_output(engine) -> None:
         assert "session.closed" not in client.kinds()
     finally:
         await client.close()
+
+
+async def test_a_translation_call_is_journaled_and_expires(engine, tmp_path: Path) -> None:
+    """A call's microphone is journaled as the appends it stands for (input_audio.wav), its speech into
+    output_audio.wav (though it went to the track), under a session_type record naming webrtc; at
+    --session-max-s the channel gets session_expired and the call ends."""
+    eng = await engine(journal_dir=str(tmp_path), session_max_s=6)
+    client = await _call(eng)
+    try:
+        client.mic.say(speech_then_silence())
+        await client.wait_for("session.output_transcript.delta")
+        error = await client.wait_for("error", timeout_s=10)
+        assert error["error"]["code"] == "session_expired"
+        assert error["error"]["message"] == "Your session hit the maximum duration of 6 seconds."
+        await eng.wait_until_idle()
+    finally:
+        await client.close()
+    eng.app[JOURNAL].drain()
+    (directory,) = tmp_path.iterdir()
+    records = [json.loads(line) for line in (directory / "events.jsonl").read_text().splitlines()]
+    assert records[0]["data"] == {"type": "translation", "transport": "webrtc", "model": MODEL}
+    assert any(
+        r["from"] == "client" and r["event"]["type"] == "session.input_audio_buffer.append" for r in records
+    )
+    assert [r["event"]["type"] for r in records if r["from"] == "server"][-1] == "error"
+    for name in ("input_audio.wav", "output_audio.wav"):
+        with wave.open(str(directory / name)) as wav:
+            assert wav.getnframes() > 0, name
