@@ -23,7 +23,14 @@ MERGED = {
     "response.output_text.delta",
     "response.function_call_arguments.delta",
     "conversation.item.input_audio_transcription.delta",
+    # a translation session's (docs/translation.md)
+    "session.input_audio_buffer.append",
+    "session.output_audio.delta",
+    "session.output_transcript.delta",
+    "session.input_transcript.delta",
 }
+APPENDS = ("input_audio_buffer.append", "session.input_audio_buffer.append")
+AUDIO_DELTAS = ("response.output_audio.delta", "session.output_audio.delta")
 ARROWS = {"client": "→", "server": "←", "engine": "·"}
 # What every journal record carries besides its content (server/journal.py's stamp, the reader's "from").
 _STAMP_KEYS = ("seq", "t", "ms", "from")
@@ -178,7 +185,7 @@ def _run_key(record: dict[str, Any]) -> tuple[str, ...] | None:
         return None
     event = record.get("event") or {}
     owner = event.get("response_id") or event.get("item_id") or ""
-    return str(record.get("from")), "audio" if kind == "input_audio_buffer.append" else "deltas", str(owner)
+    return str(record.get("from")), "audio" if kind in APPENDS else "deltas", str(owner)
 
 
 def _merged_line(run: list[dict[str, Any]]) -> str:
@@ -190,7 +197,7 @@ def _merged_line(run: list[dict[str, Any]]) -> str:
     words = "".join(
         str((r.get("event") or {}).get("delta", ""))
         for r in run
-        if _kind(r) != "response.output_audio.delta" and isinstance((r.get("event") or {}).get("delta"), str)
+        if _kind(r) not in AUDIO_DELTAS and isinstance((r.get("event") or {}).get("delta"), str)
     )
     what = " + ".join(
         f"{kind.rsplit('.', 1)[0] if len(counts) > 1 else ''}×{n}".strip() for kind, n in counts.items()
@@ -199,10 +206,11 @@ def _merged_line(run: list[dict[str, Any]]) -> str:
         what += f" {audio_ms:.0f} ms audio"
     if words:
         what += f" {_short(words, 100)!r}"
+    response_id = (first.get("event") or {}).get("response_id")
     kind = (
         _kind(first)
         if len(counts) == 1
-        else "deltas of " + str((first.get("event") or {}).get("response_id"))
+        else "deltas of " + (str(response_id) if response_id else "the translation")
     )
     return _line(first, what, kind)
 

@@ -129,6 +129,12 @@ async def arm_faults(request: web.Request) -> web.Response:
             return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
         if any(s.layer != "ws" for s in specs):
             return error_response(400, "Only WebSocket faults can be armed for a session.", param="fault")
+        for live in sessions:  # a translation session has no responses: refused, nothing armed
+            for spec in specs:
+                misfit_of = getattr(live, "misfit", None)
+                misfit = misfit_of(spec) if misfit_of is not None else None
+                if misfit is not None:
+                    return error_response(400, f"Invalid mockengine fault: {misfit}.", param="fault")
         hit = 0
         for spec in specs:
             serial = state.next_arming()

@@ -169,6 +169,46 @@ KINDS: dict[str, Kind] = {
         "after_events",
     ),
 }
+# The WebSocket-layer kinds that act on WebRTC calls only (server/webrtc/faults.py).
+CALL_KINDS = frozenset({"refuse_call", "slow_call", "datachannel_close", "media_stall", "server_hangup"})
+# What a translation session (/v1/realtime/translations and its calls) can meet. It has no responses, so
+# not response_failed nor rate_limits; its output is one stream, whose session.output_audio.delta are
+# what close_after_audio_delta, error_mid_response and datachannel_close count.
+TRANSLATION_KINDS = frozenset(
+    {
+        "refuse_upgrade",
+        "delay_session_created",
+        "withhold_session_created",
+        "delay_session_updated",
+        "withhold_session_updated",
+        "close_after_events",
+        "close_after_ms",
+        "close_after_audio_delta",
+        "dead_peer",
+        "slow_drip",
+        "error_mid_response",
+        "session_expired",
+        *CALL_KINDS,
+    }
+)
+
+
+def translation_misfit(spec: FaultSpec, transport: str) -> str | None:
+    """Why ``spec`` cannot act on a translation session served over ``transport`` ("websocket" or
+    "webrtc"), or None when it can (HTTP kinds are not a session's: None, as on voice-agent sessions)."""
+    if spec.layer != "ws":
+        return None
+    if spec.kind in CALL_KINDS and transport != "webrtc":
+        return f"fault {spec.kind!r} acts on WebRTC calls only, not on a translation WebSocket"
+    if spec.kind not in TRANSLATION_KINDS:
+        usable = sorted(k for k in TRANSLATION_KINDS if transport == "webrtc" or k not in CALL_KINDS)
+        return (
+            f"fault {spec.kind!r} does not apply to translation sessions (they have no responses); "
+            f"they take {', '.join(usable)}"
+        )
+    return None
+
+
 COMMON: dict[str, Param] = {
     "rate": Param("number", 1.0, 0.0, 1.0),
     "times": Param("integer", None, 1),

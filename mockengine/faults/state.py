@@ -165,12 +165,12 @@ class FaultState:
         return chosen
 
     def _own(self, request: web.Request, layer: str, ordinal: int) -> list[FaultSpec]:
-        specs = [s for s in _own_faults(request) if s.layer == layer]
+        specs = [s for s in own_faults(request) if s.layer == layer]
         return [s for j, s in enumerate(specs) if self.draw(f"own:{j}:{s.kind}:{ordinal}", s.rate)]
 
     def for_connection(self, request: web.Request) -> list[FaultSpec]:
         """The WebSocket faults of a new connection (raises FaultSpecError on a bad ``?fault=``)."""
-        _own_faults(request)  # a bad spec is refused before the connection counts
+        own_faults(request)  # a bad spec is refused before the connection counts
         self.connections += 1
         n = self.connections
         return (
@@ -179,7 +179,7 @@ class FaultState:
 
     def for_request(self, request: web.Request) -> list[FaultSpec]:
         """The HTTP faults of a new request (raises FaultSpecError on a bad header / query)."""
-        _own_faults(request)
+        own_faults(request)
         self.requests += 1
         n, path = self.requests, request.path
         return (
@@ -201,7 +201,7 @@ class FaultState:
         }
 
 
-def _own_faults(request: web.Request) -> list[FaultSpec]:
+def own_faults(request: web.Request) -> list[FaultSpec]:
     specs: list[FaultSpec] = []
     for text in (request.query.get(FAULT_QUERY), request.headers.get(FAULT_HEADER)):
         if text:

@@ -31,6 +31,10 @@ log = logging.getLogger("mockengine.faults")
 GONE_POLL_S = 0.25
 PER_RESPONSE = ("close_after_audio_delta", "error_mid_response", "response_failed")
 OUTPUT_DELTAS = ("response.output_audio.delta", "response.output_text.delta")
+# A translation session's output is one stream with no responses: its audio deltas are counted as the
+# deltas of one response of this id (close_after_audio_delta, error_mid_response, datachannel_close).
+TRANSLATION_AUDIO_DELTA = "session.output_audio.delta"
+TRANSLATION_STREAM = "translation"
 DROPPED_WHEN_FAILED = OUTPUT_DELTAS + (
     "response.output_audio_transcript.delta",
     "response.function_call_arguments.delta",
@@ -248,11 +252,14 @@ class SessionFaults:
         if kind == "response.done":
             self.responses_done += 1
             self.end_response(str(event.get("response", {}).get("id")))
-        if kind not in OUTPUT_DELTAS:
+        if kind == TRANSLATION_AUDIO_DELTA:
+            rid = TRANSLATION_STREAM
+        elif kind in OUTPUT_DELTAS:
+            rid = str(event["response_id"])
+        else:
             return extra
-        rid = str(event["response_id"])
         self.deltas[rid] = count = self.deltas.get(rid, 0) + 1
-        if kind == "response.output_audio.delta":
+        if kind in ("response.output_audio.delta", TRANSLATION_AUDIO_DELTA):
             self.audio_deltas[rid] = audio = self.audio_deltas.get(rid, 0) + 1
             for index, spec in enumerate(self.specs):
                 if (

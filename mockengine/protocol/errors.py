@@ -210,6 +210,16 @@ def session_expired(duration: str) -> ProtocolError:
     return ProtocolError("session_expired", f"Your session hit the maximum duration of {duration}.")
 
 
+def session_expired_after(limit_s: int) -> ProtocolError:
+    """:func:`session_expired` for a limit of ``limit_s`` seconds (``--session-max-s``), worded in
+    minutes when whole ("60 minutes", as the live service), else in seconds ("1 second")."""
+    if limit_s % 60 == 0:
+        duration = f"{limit_s // 60} minute" + ("s" if limit_s != 60 else "")
+    else:
+        duration = f"{limit_s} second" + ("s" if limit_s != 1 else "")
+    return session_expired(duration)
+
+
 def input_buffer_full(buffered_ms: float, adding_ms: float, limit_ms: int) -> ProtocolError:
     """mockengine's bound on the input buffer (``max_input_buffer_s``); the live limit is unknown."""
     return ProtocolError(

@@ -6,6 +6,8 @@ Layout (``--journal-dir DIR``)::
     DIR/<session_id>/input_audio.wav     every input_audio_buffer.append, in order (PCM16 24 kHz)
     DIR/<session_id>/<response_id>.wav   one response's output audio deltas (PCM16 24 kHz)
     DIR/<session_id>/item_<seq>_<n>.wav  audio inside items (conversation.item.create / .retrieved)
+    DIR/<session_id>/output_audio.wav    a translation session's speech (session.output_audio.delta);
+                                         its session.input_audio_buffer.append go to input_audio.wav
 
 Sessions of a seeded engine share their ids (same seed, same ids), and a rerun of one finds its last run's
 directories: a session whose directory is already there gets ``<session_id>.2``, ``.3``, … (the directory
@@ -43,6 +45,7 @@ from mockengine.audio.g711 import G711InputStream
 
 log = logging.getLogger("mockengine.journal")
 RAW_TEXT_KEPT = 64 * 1024
+TRANSLATION_OUTPUT_WAV = "output_audio.wav"  # a translation session's speech (it has no responses)
 BYTES_PER_MS = 48  # PCM16 mono 24 kHz
 
 
@@ -213,7 +216,7 @@ class SessionJournal:
             files.write({**stamp, "from": "client", "raw": raw[:RAW_TEXT_KEPT], "chars": len(raw)})
             return
         if isinstance(event, dict):
-            if event.get("type") == "input_audio_buffer.append":
+            if event.get("type") in ("input_audio_buffer.append", "session.input_audio_buffer.append"):
                 event["audio"] = files.audio_ref("input_audio.wav", event.get("audio"), input_fmt)
             for key in ("item",):
                 if isinstance(event.get(key), dict):
@@ -240,6 +243,8 @@ class SessionJournal:
             response_id = event.get("response_id", "response")
             fmt = files.response_formats.get(response_id, output_fmt)
             event["delta"] = files.audio_ref(f"{response_id}.wav", event.get("delta"), fmt)
+        elif kind == "session.output_audio.delta":  # a translation session's one output stream
+            event["delta"] = files.audio_ref(TRANSLATION_OUTPUT_WAV, event.get("delta"), "audio/pcm")
         elif kind == "response.done":
             stream = files.wavs.pop(f"{event['response']['id']}.wav", None)
             if stream is not None:

@@ -1,21 +1,25 @@
-"""Glue between the Realtime shell (``server/realtime_ws.py``) and the session faults: which faults a new
-connection gets (or the refused upgrade), and the :class:`SessionActions` a running session offers."""
+"""Glue between the Realtime shells (``server/realtime_ws.py``, ``server/translation_ws.py``, the calls)
+and the session faults: which faults a new connection gets (or the refused upgrade), the
+:class:`SessionActions` a running session offers, and its place in the control endpoint's list."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from mockengine.faults.spec import FaultSpec, FaultSpecError
-from mockengine.faults.state import FAULTS, FaultState
-from mockengine.faults.ws import SessionFaults
+from mockengine.faults.spec import FaultSpec, FaultSpecError, translation_misfit
+from mockengine.faults.state import FAULTS, FaultState, own_faults
+from mockengine.faults.ws import SessionActions, SessionFaults
 from mockengine.protocol.http_errors import error_body, error_response
 
 if TYPE_CHECKING:
     from mockengine.server.session_loop import SessionLoop as SessionRunner
 
+log = logging.getLogger("mockengine.faults")
 UPGRADE_BODIES: dict[int, str] = {
     429: "Too many concurrent sessions. Please try again later.",
     500: "The server had an error while processing your request. Sorry about that!",
@@ -24,14 +28,26 @@ UPGRADE_BODIES: dict[int, str] = {
 }
 
 
-def connection_faults(request: web.Request) -> list[FaultSpec] | web.Response:
-    """The faults of a new WebSocket connection, or the HTTP answer that replaces the upgrade (a refused
-    upgrade, or 400 for a ``?fault=`` / ``X-Mockengine-Fault`` that does not parse)."""
+def connection_faults(request: web.Request, translation: str | None = None) -> list[FaultSpec] | web.Response:
+    """The faults of a new WebSocket connection (or WebRTC call), or the HTTP answer that replaces the
+    upgrade (a refused upgrade, or 400 for a ``?fault=`` / ``X-Mockengine-Fault`` that does not parse).
+
+    ``translation`` ("websocket" or "webrtc"): a translation session's connection. A kind of its own
+    (``?fault=`` / the header) that cannot act on it is refused (400 naming the kinds it takes); one
+    from the server profile or armed for the next connections is left out with a warning on
+    ``mockengine.faults`` (those serve voice-agent sessions too)."""
     state = request.app[FAULTS]
     try:
+        if translation is not None:
+            for spec in own_faults(request):
+                misfit = translation_misfit(spec, translation)
+                if misfit is not None:
+                    return error_response(400, f"Invalid mockengine fault: {misfit}.", param="fault")
         specs = state.for_connection(request)
     except FaultSpecError as exc:
         return error_response(400, f"Invalid mockengine fault: {exc}", param="fault")
+    if translation is not None:
+        specs = _fitting(specs, translation, f"connection#{state.connections}")
     refuse = next((s for s in specs if s.kind == "refuse_upgrade"), None)
     if refuse is not None:
         status = int(refuse["status"])
@@ -40,6 +56,17 @@ def connection_faults(request: web.Request) -> list[FaultSpec] | web.Response:
         kind = "server_error" if status >= 500 else "invalid_request_error"
         return web.json_response(error_body(message, type=kind), status=status)
     return specs
+
+
+def _fitting(specs: list[FaultSpec], transport: str, where: str) -> list[FaultSpec]:
+    kept = []
+    for spec in specs:
+        misfit = translation_misfit(spec, transport)
+        if misfit is None:
+            kept.append(spec)
+        else:
+            log.warning("fault not injected at=%s (a translation session): %s", where, misfit)
+    return kept
 
 
 class RunnerActions:
@@ -94,12 +121,14 @@ class LiveHandle:
     def __init__(
         self,
         faults: SessionFaults,
-        actions: RunnerActions,
+        actions: SessionActions,
         journal: str | None = None,
         *,
         handle: str = "",
         session_id: str = "",
         transport: str = "websocket",
+        session_type: str = "realtime",
+        misfit: Callable[[FaultSpec], str | None] | None = None,
     ) -> None:
         self.faults = faults
         self.actions = actions
@@ -109,6 +138,8 @@ class LiveHandle:
         self.handle = handle  # ``<session_id>~<n>``: this session alone (FaultState.new_handle)
         self.session_id = session_id
         self.transport = transport  # "websocket" or "webrtc"
+        self.session_type = session_type  # "realtime", "transcription" or "translation"
+        self._misfit = misfit
 
     def listed(self) -> dict[str, Any]:
         """Its entry in ``GET /mockengine/sessions``."""
@@ -116,8 +147,13 @@ class LiveHandle:
             "handle": self.handle,
             "session_id": self.session_id,
             "transport": self.transport,
+            "type": self.session_type,
             "journal": self.journal,
         }
+
+    def misfit(self, spec: FaultSpec) -> str | None:
+        """Why ``spec`` cannot be armed on this session (None: it can)."""
+        return None if self._misfit is None else self._misfit(spec)
 
     def arm(self, spec: FaultSpec) -> None:
         self.faults.arm(spec)
@@ -139,33 +175,64 @@ def attach(
     actions = RunnerActions(runner, request)
     scenario = getattr(getattr(runner.session.brain, "scenario", None), "name", None)
     runner.faults = SessionFaults(specs, actions, actions.state.faults_of_rules(scenario))
-    runner.faults.start(asyncio.get_running_loop())
     journal = runner.journal.path.name if runner.journal is not None else None
-    state = actions.state
-    live = LiveHandle(
+    return list_live(
+        actions.state,
         runner.faults,
         actions,
-        journal,
-        handle=handle or state.new_handle(runner.session_id),
-        session_id=runner.session_id,
+        runner.session_id,
+        journal=journal,
+        handle=handle,
         transport=transport,
+        session_type=str(runner.session.config.get("type", "realtime")),
+    )
+
+
+def list_live(
+    state: FaultState,
+    faults: SessionFaults,
+    actions: SessionActions,
+    session_id: str,
+    *,
+    journal: str | None,
+    handle: str | None,
+    transport: str,
+    session_type: str,
+    misfit: Callable[[FaultSpec], str | None] | None = None,
+) -> LiveHandle:
+    """Start ``faults`` and list the session for the control endpoint, whatever kind of session it is
+    (until :func:`unlist_live`); ``misfit`` tells which faults cannot be armed on it."""
+    faults.start(asyncio.get_running_loop())
+    live = LiveHandle(
+        faults,
+        actions,
+        journal,
+        handle=handle or state.new_handle(session_id),
+        session_id=session_id,
+        transport=transport,
+        session_type=session_type,
+        misfit=misfit,
     )
     # Seeded sessions share their ids (the same seed gives the same ids), so one id may name several;
     # the handle names this one alone.
-    state.live.setdefault(runner.session_id, []).append(live)
+    state.live.setdefault(session_id, []).append(live)
     state.handles[live.handle] = live
     return live
 
 
 def detach(runner: SessionRunner, request: web.Request) -> None:
-    runner.faults.stop()
-    state = request.app[FAULTS]
+    unlist_live(request.app[FAULTS], runner.faults, runner.session_id)
+
+
+def unlist_live(state: FaultState, faults: SessionFaults, session_id: str) -> None:
+    """The session ended: its faults stop and it leaves the control endpoint's list."""
+    faults.stop()
     live = state.live
-    mine = [h for h in live.get(runner.session_id, []) if getattr(h, "faults", None) is runner.faults]
-    others = [h for h in live.get(runner.session_id, []) if getattr(h, "faults", None) is not runner.faults]
+    mine = [h for h in live.get(session_id, []) if getattr(h, "faults", None) is faults]
+    others = [h for h in live.get(session_id, []) if getattr(h, "faults", None) is not faults]
     if others:
-        live[runner.session_id] = others
+        live[session_id] = others
     else:
-        live.pop(runner.session_id, None)
+        live.pop(session_id, None)
     for handle in mine:
         state.handles.pop(getattr(handle, "handle", ""), None)

@@ -430,12 +430,7 @@ class SessionLoop:
 
     def _expire(self) -> None:
         """The maximum duration is reached (reference §0): ``session_expired``, then close 1001."""
-        limit_s = self.settings.session_max_s
-        if limit_s % 60 == 0:
-            duration = f"{limit_s // 60} minute" + ("s" if limit_s != 60 else "")
-        else:
-            duration = f"{limit_s} second" + ("s" if limit_s != 1 else "")
-        error = errors.session_expired(duration)
+        error = errors.session_expired_after(self.settings.session_max_s)
         self.apply(self.session.error(error))
         self.shutdown(1001, error.message)
 

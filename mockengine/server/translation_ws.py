@@ -19,15 +19,21 @@ bounded queue, so a client that outruns whisper is held back by TCP, as the voic
 reader does). That order is what makes a seeded session's events and audio repeat byte for byte: output
 is tied to input frames, never to the wall clock.
 
-Not wired here (yet): faults (``?fault=``), the session journal, ``--replay``, the session's maximum
-duration. WebRTC calls (``/v1/realtime/translations/calls``) are ``webrtc/translation_call.py``, on the
-same :class:`TranslationSession`.
+What voice-agent sessions have and these share: the maximum duration (``--session-max-s``: the
+``session_expired`` error and close 1001, ``errors.session_expired_after``), the session faults
+(``faults/ws.py``'s :class:`SessionFaults` filters every server event, as the voice-agent writer does;
+the kinds a translation session takes are ``faults.spec.TRANSLATION_KINDS``, the others are refused),
+the control endpoint's list (``realtime_faults.list_live``), the journal and trace, and the event
+counters of ``/metrics``. ``--replay`` does not serve translation sessions: they are refused with
+``replay_not_supported``. WebRTC calls (``/v1/realtime/translations/calls``) are
+``webrtc/translation_call.py``, on the same :class:`TranslationSession`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from functools import partial
@@ -38,6 +44,9 @@ from aiohttp import WSMsgType, web
 from mockengine.audio.pcm import InvalidAudio, decode_base64_audio, encode_base64_audio
 from mockengine.engines.stt import Transcript
 from mockengine.engines.tts import SpeechSegment
+from mockengine.faults.spec import FaultSpec, translation_misfit
+from mockengine.faults.state import FAULTS, FaultState
+from mockengine.faults.ws import NoActions, SessionFaults
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
 from mockengine.protocol import server_events as se
@@ -73,17 +82,55 @@ from mockengine.server.handshake import (
     api_key_from,
     auth_refusal,
 )
+from mockengine.server.journal import SessionJournal
+from mockengine.server.realtime_faults import HANDLE_HEADER, connection_faults, list_live, unlist_live
 from mockengine.server.resources import Resources
 from mockengine.server.session_setup import (
     serve_seated,
     session_seed,
 )
-from mockengine.server.state import RESOURCES, STATS
+from mockengine.server.state import JOURNAL, RESOURCES, STATS, TRACER
+from mockengine.server.trace import Tracer
 
 log = logging.getLogger("mockengine.translation")
 
 TRANSLATION_VOICE = "marin"  # the service picks the voice itself; ours is fixed (one piper profile)
 QUEUE_EVENTS = 64  # client events waiting for the session task before the reader stops reading
+PCM = "audio/pcm"  # a translation session's audio, both ways (the journal's format)
+ENDING_WAIT_S = 2.0  # how long a transport that closed waits for the session task's own close
+
+
+class _Expire:
+    """The session task's cue that the maximum duration is reached (queued ahead of nothing)."""
+
+
+EXPIRE = _Expire()
+
+
+def replay_refusal() -> Refusal:
+    """``--replay`` answers voice-agent sessions from a recording; a translation session has no
+    recorded counterpart, so it is refused rather than served live unannounced."""
+    return Refusal(
+        ProtocolError(
+            "replay_not_supported",
+            "This engine replays a recording (--replay), which serves voice-agent sessions only; "
+            "translation sessions are not replayed.",
+        ),
+        REQUEST_CLOSE_CODE,
+    )
+
+
+def sideband_refusal() -> Refusal:
+    """A sideband WebSocket (``?call_id=``) for a translation call: not served (neither openai-python
+    3.60 nor openai-node 7.60 has one for translation calls)."""
+    return Refusal(
+        ProtocolError(
+            "sideband_not_supported",
+            "Sideband connections (?call_id=) are not served for translation calls.",
+            "call_id",
+        ),
+        REQUEST_CLOSE_CODE,
+    )
 
 
 def translation_refusal(model: str | None, secret_type: str | None) -> Refusal | None:
@@ -121,6 +168,9 @@ async def translations_handler(request: web.Request) -> web.StreamResponse:
 async def _serve(request: web.Request) -> web.StreamResponse:
     resources = request.app[RESOURCES]
     settings = resources.settings
+    fault_specs = connection_faults(request, translation="websocket")
+    if isinstance(fault_specs, web.StreamResponse):
+        return fault_specs  # a refused upgrade (fault), or a ?fault= that does not parse or apply
     protocols = [p.strip() for p in request.headers.get("Sec-WebSocket-Protocol", "").split(",") if p.strip()]
     api_key = api_key_from(request.headers, protocols)
     secret, refusal = resolve_client_secret(request.app[CLIENT_SECRETS], api_key)
@@ -133,6 +183,10 @@ async def _serve(request: web.Request) -> web.StreamResponse:
         refusal = translation_refusal(
             model, None if secret is None else secret.session.get("type", "realtime")
         )
+    if refusal is None and "call_id" in request.query:
+        refusal = sideband_refusal()
+    if refusal is None and settings.replay_dir is not None:
+        refusal = replay_refusal()
     if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
         return web.json_response(refusal.http_body(), status=401)
     try:
@@ -146,19 +200,30 @@ async def _serve(request: web.Request) -> web.StreamResponse:
         heartbeat=settings.heartbeat_s if settings.heartbeat_s > 0 else None,
         compress=False,
     )
+    config: dict[str, Any] | None = None
+    if refusal is None:
+        assert model is not None
+        config = default_translation_session(ids.session(), model, int(time.time()) + settings.session_max_s)
+        if secret is not None:
+            config = merge_translation_session(config, secret.session.get("translation", {}), creating=True)
+        handle = request.app[FAULTS].new_handle(config["id"])  # named in the 101, as voice-agent sessions
+        ws.headers[HANDLE_HEADER] = handle
     await ws.prepare(request)
-    if refusal is not None:
+    if refusal is not None or config is None:
+        assert refusal is not None
         await ws.send_str(codec.dumps(se.error(ids.event(), error=refusal.error.payload())))
         await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
         return ws
-    assert model is not None
-    config = default_translation_session(ids.session(), model, int(time.time()) + settings.session_max_s)
-    if secret is not None:
-        config = merge_translation_session(config, secret.session.get("translation", {}), creating=True)
     request.app[STATS].sessions_total += 1
     metrics.SESSIONS.inc()
     await asyncio.sleep(SESSION_CREATED_DELAY_S)  # as the voice-agent endpoint (handshake)
-    await TranslationSocket(ws, config, ids, resources).run()
+    session = TranslationSocket(ws, config, ids, resources, request.transport)
+    session.open_records(request.app, "websocket")
+    live = session.list_live(request.app[FAULTS], fault_specs, handle, "websocket")
+    try:
+        await session.run()
+    finally:
+        unlist_live(request.app[FAULTS], live.faults, config["id"])
     return ws
 
 
@@ -184,9 +249,21 @@ class TranslationSession:
         self.output = OutputQueue()
         self.said_input = False  # whether an input transcript delta was sent (the next needs a space)
         self.said_output = False
-        self.closing = False
-        self._queue: asyncio.Queue[str | bytes | None] = asyncio.Queue(queue_events)
+        self.closing = False  # session.close under way: it finishes even if the transport goes
+        self.expiring = False  # the maximum duration is reached: the session task ends the session
+        self.ending = False  # the server closed or dropped the transport (expiry, a fault)
+        self._queue: asyncio.Queue[str | bytes | None | _Expire] = asyncio.Queue(queue_events)
         self.worker: asyncio.Task[None] | None = None
+        self.faults = SessionFaults([], NoActions())  # list_live() gives the session its own
+        self.journal: SessionJournal | None = None
+        self.tracer: Tracer | None = None
+        self.trace_name = ""
+        self._expiry: asyncio.TimerHandle | None = None
+        self._idle = False  # the worker waits for a message (nothing of its own under way)
+
+    @property
+    def session_id(self) -> str:
+        return str(self.config["id"])
 
     async def deliver(self, event: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -195,7 +272,93 @@ class TranslationSession:
         """End the transport: after ``session.closed``, or ``failed`` (an engine bug: 1011 on a socket)."""
         raise NotImplementedError
 
+    async def close_with(self, code: int, reason: str) -> None:
+        """End the transport from the server side with a WebSocket close ``code`` and ``reason``
+        (expiry, a fault)."""
+        raise NotImplementedError
+
+    def abort(self) -> None:
+        """Drop the transport without a goodbye (a fault, ``/mockengine/sessions/{id}/kill``)."""
+        raise NotImplementedError
+
+    @property
+    def is_gone(self) -> bool:
+        """The transport is closed or lost."""
+        raise NotImplementedError
+
+    # -- what every session gets: records, faults, expiry --------------------------------------------
+
+    def open_records(self, app: web.Application, transport: str) -> None:
+        """The session's journal (``--journal-dir``) and trace (``--trace-dir``), when on; the journal's
+        first line marks the session's kind (an engine record ``session_type``)."""
+        self.journal = app[JOURNAL].open(self.session_id)
+        tracer = app[TRACER]
+        if tracer.is_enabled:
+            self.tracer = tracer
+            self.trace_name = tracer.take_name(self.session_id)
+        marker = {"type": "translation", "transport": transport, "model": self.config["model"]}
+        if self.journal is not None:
+            self.journal.engine("session_type", marker)
+        if self.tracer is not None:
+            self.tracer.write(self.trace_name, "session_type", marker)
+
+    def close_records(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+        if self.tracer is not None:
+            self.tracer.end_session(self.trace_name)
+
+    def list_live(self, state: FaultState, specs: list[FaultSpec], handle: str | None, transport: str) -> Any:
+        """Arm the connection's faults and list the session for the control endpoint (its
+        ``LiveHandle``; the caller unlists it with ``unlist_live`` once the session ended)."""
+        actions = TranslationActions(self, state)
+        self.faults = SessionFaults(specs, actions)
+        return list_live(
+            state,
+            self.faults,
+            actions,
+            self.session_id,
+            journal=self.journal.path.name if self.journal is not None else None,
+            handle=handle,
+            transport=transport,
+            session_type="translation",
+            misfit=lambda spec: translation_misfit(spec, transport),
+        )
+
+    def expire(self) -> None:
+        """The maximum duration is reached (``--session-max-s``), or a ``session_expired`` fault: as a
+        voice-agent session, the ``session_expired`` error, then close 1001. Input not yet handled is
+        dropped; a ``session.close`` under way finishes instead."""
+        if self.closing or self.expiring or self.ending or self.worker is None or self.worker.done():
+            return
+        self.expiring = True
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._queue.put_nowait(EXPIRE)
+
+    async def _expire(self) -> None:
+        error = errors.session_expired_after(self.resources.settings.session_max_s)
+        await self.send_error(error)
+        await self.close_with(1001, error.message)
+
+    # -- events out ----------------------------------------------------------------------------------
+
     async def send(self, event: dict[str, Any]) -> None:
+        """One server event through the session's faults (which may delay, hold, drop it, or act once
+        it is out: ``SessionFaults``, as the voice-agent writer), counted, journaled and traced."""
+        for out in await self.faults.before_send(event):
+            await self._send_now(out)
+            for extra in await self.faults.after_send(out):
+                await self._send_now(extra)
+
+    async def _send_now(self, event: dict[str, Any]) -> None:
+        if self.is_gone:
+            return
+        metrics.SERVER_EVENT_COUNTER.count(event["type"])
+        if self.journal is not None:
+            self.journal.server(codec.dumps_utf8(event), PCM, PCM)
+        if self.tracer is not None:
+            self.tracer.write(self.trace_name, "server_event", event)
         await self.deliver(event)
 
     async def send_error(self, error: ProtocolError) -> None:
@@ -203,12 +366,16 @@ class TranslationSession:
 
     def start(self) -> None:
         """``session.created``'s place is first: the worker sends it before any message's answer."""
-        self.worker = asyncio.get_running_loop().create_task(self._work())
+        loop = asyncio.get_running_loop()
+        self.worker = loop.create_task(self._work())
+        self._expiry = loop.call_later(self.resources.settings.session_max_s, self.expire)
 
     @property
     def accepts(self) -> bool:
-        """Whether messages are still read (not after ``session.close``, nor once the worker ended)."""
-        return not self.closing and self.worker is not None and not self.worker.done()
+        """Whether messages are still read (not after ``session.close`` or once the server ends the
+        session, nor once the worker ended)."""
+        ended = self.closing or self.expiring or self.ending
+        return not ended and self.worker is not None and not self.worker.done()
 
     async def feed(self, message: str | bytes | None) -> None:
         """Queue one client message; waits while the queue is full (TCP then holds the client)."""
@@ -221,15 +388,36 @@ class TranslationSession:
             self._queue.put_nowait(message)
 
     async def stop(self) -> None:
-        """The transport is gone: a ``session.close`` under way finishes, anything else is cancelled."""
+        """The transport is gone: a ``session.close`` under way finishes, the server's own end (expiry)
+        gets a moment to finish its close, anything else is cancelled."""
+        if self._expiry is not None:
+            self._expiry.cancel()
         worker = self.worker
         if worker is None or worker.done():
             return
         if self.closing:
             await asyncio.shield(worker)
-        else:
-            worker.cancel()
-            await asyncio.gather(worker, return_exceptions=True)
+            return
+        if (self.expiring or self.ending) and not self._idle:  # it is sending the end: let it finish
+            await asyncio.wait([worker], timeout=ENDING_WAIT_S)
+        worker.cancel()
+        await asyncio.gather(worker, return_exceptions=True)
+
+    def _record_client(self, raw: str | bytes | None) -> None:
+        """Journal and trace one client message as the session takes it (microphone audio as the
+        ``session.input_audio_buffer.append`` it stands for, as voice-agent calls journal theirs)."""
+        if raw is None:
+            return  # a binary message: its transport journaled its size
+        if isinstance(raw, bytes):  # (not traced: 50 a second, as voice-agent calls' microphones)
+            if self.journal is not None:
+                audio = encode_base64_audio(raw)
+                text = f'{{"type":"session.input_audio_buffer.append","audio":"{audio}"}}'
+                self.journal.client_text(text, PCM, PCM)
+            return
+        if self.journal is not None:
+            self.journal.client_text(raw, PCM, PCM)
+        if self.tracer is not None:
+            self.tracer.write(self.trace_name, "client_event", _loggable(raw))
 
     async def _parse(self, raw: str) -> dict[str, Any] | None:
         """A client event with a known ``type``, or None after sending the ``error`` the voice-agent
@@ -239,9 +427,11 @@ class TranslationSession:
         try:
             event = loads_strict(raw)
         except ValueError as exc:
+            metrics.CLIENT_EVENT_COUNTER.count("invalid")
             await self.send_error(errors.invalid_json(str(exc)))
             return None
         if not isinstance(event, dict):
+            metrics.CLIENT_EVENT_COUNTER.count("invalid")
             await self.send_error(errors.invalid_type("event", "an object", json_type_name(event)))
             return None
         event_id = event.get("event_id") if isinstance(event.get("event_id"), str) else None
@@ -250,7 +440,9 @@ class TranslationSession:
         elif event["type"] not in CLIENT_EVENT_TYPES:
             error = errors.unknown_event_type(event["type"], CLIENT_EVENT_TYPES)
         else:
+            metrics.CLIENT_EVENT_COUNTER.count(event["type"])
             return event
+        metrics.CLIENT_EVENT_COUNTER.count("invalid")
         error.event_id = event_id
         await self.send_error(error)
         return None
@@ -260,8 +452,14 @@ class TranslationSession:
         the client's events."""
         await self.send(se.session_created(self.ids.event(), session=self.config))
         try:
-            while True:
+            while not self.ending:  # (the server closed the transport: what is queued goes unread)
+                self._idle = True
                 raw = await self._queue.get()
+                self._idle = False
+                if isinstance(raw, _Expire):
+                    await self._expire()
+                    return
+                self._record_client(raw)
                 if raw is None:
                     await self.send_error(self.binary_error())
                     continue
@@ -387,14 +585,57 @@ class TranslationSession:
         await self.close_transport()
 
 
+class TranslationActions:
+    """:class:`~mockengine.faults.ws.SessionActions` on a translation session (what a fault does to it).
+    It has no responses: ``fail_response`` is never asked for (``response_failed`` and ``rate_limits``
+    are refused on translation sessions, ``faults.spec.translation_misfit``)."""
+
+    def __init__(self, session: TranslationSession, state: FaultState) -> None:
+        self.session = session
+        self.state = state
+
+    async def close(self, code: int, reason: str) -> None:
+        await self.session.close_with(code, reason)
+
+    def kill(self) -> None:
+        self.session.abort()
+
+    def fail_response(self, response_id: str, error: dict[str, Any]) -> None:
+        raise AssertionError("a translation session has no responses")
+
+    def expire(self) -> None:
+        self.session.expire()
+
+    def event_id(self) -> str:
+        return self.session.ids.event()
+
+    def model(self) -> str:
+        return str(self.session.config["model"])
+
+    def record(self, spec: FaultSpec | str, **detail: Any) -> None:
+        self.state.record(spec, self.session.session_id, **detail)
+
+    def is_gone(self) -> bool:
+        return self.session.is_gone
+
+    def draw(self, key: str, rate: float) -> bool:
+        return self.state.draw(f"rule:{self.session.session_id}:{key}", rate)
+
+
 class TranslationSocket(TranslationSession):
     """A translation session on a WebSocket: events are text frames both ways."""
 
     def __init__(
-        self, ws: web.WebSocketResponse, config: dict[str, Any], ids: IdFactory, resources: Resources
+        self,
+        ws: web.WebSocketResponse,
+        config: dict[str, Any],
+        ids: IdFactory,
+        resources: Resources,
+        transport: asyncio.Transport | None = None,
     ):
         super().__init__(config, ids, resources)
         self.ws = ws
+        self.transport = transport
 
     async def deliver(self, event: dict[str, Any]) -> None:
         if self.ws.closed:
@@ -405,18 +646,53 @@ class TranslationSocket(TranslationSession):
     async def close_transport(self, failed: bool = False) -> None:
         await self.ws.close(code=1011 if failed else 1000, message=b"internal error" if failed else b"")
 
+    async def close_with(self, code: int, reason: str) -> None:
+        self.ending = True
+        try:
+            await asyncio.wait_for(self.ws.close(code=code, message=reason.encode()[:120]), timeout=1.0)
+        except (TimeoutError, ConnectionError):
+            self.abort()
+
+    def abort(self) -> None:
+        self.ending = True
+        if self.transport is not None:
+            self.transport.abort()
+
+    @property
+    def is_gone(self) -> bool:
+        return self.ws.closed or (self.transport is not None and self.transport.is_closing())
+
     async def run(self) -> None:
         self.start()
         try:
             async for msg in self.ws:
+                if self.faults.is_dead:  # a dead peer (fault) reads nothing more, until it is gone
+                    await self.faults.reader_gate()
+                    return
                 if msg.type == WSMsgType.TEXT:
                     await self.feed(msg.data)
                 elif msg.type == WSMsgType.BINARY:
+                    if self.journal is not None and self.accepts:
+                        self.journal.client_binary(len(msg.data))
                     await self.feed(None)
                 elif msg.type == WSMsgType.ERROR:
                     break
         finally:
-            await self.stop()
+            try:
+                await self.stop()
+            finally:
+                self.close_records()
+
+
+def _loggable(raw: str) -> Any:
+    """A client event for the trace, its audio replaced by its size (as the voice-agent trace)."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return raw[:200]
+    if isinstance(data, dict) and isinstance(data.get("audio"), str):
+        data["audio"] = f"<{len(data['audio'])} base64 chars>"
+    return data
 
 
 async def create_translation_client_secret(request: web.Request) -> web.Response:

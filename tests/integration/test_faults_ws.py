@@ -340,7 +340,13 @@ async def test_each_live_session_has_a_handle_that_names_it_alone(engine_url):
         assert listed == {
             "sessions": [session_id],
             "live": [
-                {"handle": handle, "session_id": session_id, "transport": "websocket", "journal": None}
+                {
+                    "handle": handle,
+                    "session_id": session_id,
+                    "transport": "websocket",
+                    "type": "realtime",
+                    "journal": None,
+                }
                 for handle in handles
             ],
         }

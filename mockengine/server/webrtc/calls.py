@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any, Protocol
 
 from aiohttp import web
 from aiortc import RTCPeerConnection, RTCSessionDescription
@@ -55,7 +55,7 @@ from mockengine.server.session_setup import (
 )
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.webrtc.call import CallRunner
-from mockengine.server.webrtc.faults import before_answer
+from mockengine.server.webrtc.faults import CallFaults, before_answer
 from mockengine.server.webrtc.siblings import SIBLINGS, forward_request, sibling_owner
 
 log = logging.getLogger("mockengine.webrtc")
@@ -223,6 +223,20 @@ def _give_up_unopened(runner: CallRunner) -> None:
         runner.ended.set()
 
 
+class HasCallFaults(Protocol):
+    @property
+    def call_faults(self) -> CallFaults: ...
+
+
+class HangsUp(Protocol):
+    """A live call that ``POST …/hangup`` ends."""
+
+    @property
+    def is_closing(self) -> bool: ...
+
+    def shutdown(self, code: int, reason: str) -> None: ...
+
+
 async def hangup_call(request: web.Request) -> web.Response:
     """``POST /v1/realtime/calls/{call_id}/hangup`` → 200; 404 for a call that is not live. Under
     ``serve --workers N`` a sibling's call is hung up there (its worker checks the key)."""
@@ -231,6 +245,12 @@ async def hangup_call(request: web.Request) -> web.Response:
     elsewhere = sibling_owner(request, call_id) if runner is None else None
     if elsewhere is not None:
         return await forward_request(request, *elsewhere)
+    return hang_up(request, call_id, runner)
+
+
+def hang_up(request: web.Request, call_id: str, runner: HangsUp | None) -> web.Response:
+    """A hang-up by URL of ``runner`` (None: no such call here) → 200; 401 for a bad key, 404 for a
+    call that is not live (voice-agent and translation calls alike)."""
     key = bearer_key(request)
     if key is None:
         return error_response(401, MISSING_API_KEY)
@@ -406,7 +426,8 @@ async def calls_context(app: web.Application) -> AsyncIterator[None]:
     connections close before the event loop does)."""
     app[CALLS] = {}
     app[CALL_ORDINALS] = itertools.count(1)
-    clock = asyncio.get_running_loop().create_task(_fault_clock(app[CALLS]))
+    calls: dict[str, CallRunner] = app[CALLS]
+    clock = asyncio.get_running_loop().create_task(fault_clock(calls))
     yield
     clock.cancel()
     runners = list(app[CALLS].values())
@@ -417,7 +438,7 @@ async def calls_context(app: web.Application) -> AsyncIterator[None]:
         await asyncio.wait(serving, timeout=SHUTDOWN_WAIT_S)
 
 
-async def _fault_clock(calls: dict[str, CallRunner]) -> None:
+async def fault_clock(calls: Mapping[str, HasCallFaults]) -> None:
     """The timed WebRTC faults of every call, checked by one task every FAULT_CLOCK_S (not a timer
     per call)."""
     while True:
@@ -425,7 +446,7 @@ async def _fault_clock(calls: dict[str, CallRunner]) -> None:
         _tick_faults(calls)
 
 
-def _tick_faults(calls: dict[str, CallRunner]) -> None:
+def _tick_faults(calls: Mapping[str, HasCallFaults]) -> None:
     # A function of its own: the loop variable held in _fault_clock's frame kept the last call ticked
     # (runner, peer connection, session and all) alive while the clock slept, for good once no call
     # was left to rebind it.

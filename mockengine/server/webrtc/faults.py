@@ -12,17 +12,35 @@ and every 100 ms the timed ones, the three that act on a live call.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from aiohttp import web
+from aiortc import RTCDataChannel
 
 from mockengine.faults.http import STATUS_BODIES
 from mockengine.faults.spec import FaultSpec
 from mockengine.faults.state import FAULTS
+from mockengine.faults.ws import SessionFaults
 from mockengine.protocol.http_errors import error_body
 
-if TYPE_CHECKING:
-    from mockengine.server.webrtc.call import CallRunner
+
+class FaultedCall(Protocol):
+    """What the call faults act on: a voice-agent call (``call.CallRunner``) or a translation call
+    (``translation_call.TranslationCall``)."""
+
+    @property
+    def faults(self) -> SessionFaults: ...
+
+    @property
+    def channel(self) -> RTCDataChannel | None: ...
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop: ...
+
+    def stall_media(self) -> None: ...
+
+    def shutdown(self, code: int, reason: str) -> None: ...
+
 
 CALL_REFUSALS: dict[int, str] = {429: "Too many concurrent sessions. Please try again later."}
 
@@ -47,7 +65,7 @@ async def before_answer(request: web.Request, specs: list[FaultSpec]) -> web.Res
 
 
 class CallFaults:
-    def __init__(self, runner: CallRunner) -> None:
+    def __init__(self, runner: FaultedCall) -> None:
         self.runner = runner
         self.opened_at = runner.loop.time()
         self.fired: list[FaultSpec] = []

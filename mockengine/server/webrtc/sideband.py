@@ -10,7 +10,8 @@ Choices where the reference is silent (docs/webrtc.md): a sideband's first event
 with the call's session as it is at that moment, 5 ms after the 101 (``SESSION_CREATED_DELAY_S``), so
 clients that wait for it work unchanged; an unknown
 or ended call gets the Realtime handshake's refusal shape, an ``error`` event (``invalid_request_error``,
-code ``call_not_found``, param ``call_id``) and close 4000.
+code ``call_not_found``, param ``call_id``) and close 4000. A translation call has no sideband (no SDK
+has one): its id is refused the same way with code ``sideband_not_supported``.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ from mockengine.server.handshake import (
     bad_key_refusal,
 )
 from mockengine.server.state import RESOURCES
+from mockengine.server.translation_ws import sideband_refusal
 from mockengine.server.webrtc.call import CallRunner
 from mockengine.server.webrtc.calls import CALLS
 from mockengine.server.webrtc.siblings import forward_websocket, sibling_owner
+from mockengine.server.webrtc.translation_call import TRANSLATION_CALLS
 
 
 async def sideband_handler(request: web.Request) -> web.StreamResponse:
@@ -52,6 +55,8 @@ async def sideband_handler(request: web.Request) -> web.StreamResponse:
     if refusal is None and api_key is not None and api_key.startswith(SECRET_PREFIX):
         refusal = bad_key_refusal(api_key)
     runner: CallRunner | None = request.app[CALLS].get(call_id)
+    if refusal is None and runner is None and call_id in request.app[TRANSLATION_CALLS]:
+        refusal = sideband_refusal()  # not served for translation calls (no SDK has one)
     if refusal is None and (runner is None or runner.is_closing):
         message = f"Call '{call_id}' not found (it never existed or has ended)."
         refusal = Refusal(ProtocolError("call_not_found", message, "call_id"), REQUEST_CLOSE_CODE)

@@ -16,8 +16,15 @@ decoded to 24 kHz PCM16, is appended as ``session.input_audio_buffer.append`` au
 translated speech goes out on the answer's audio track at real-time pace (``ReplyTrack``), and
 ``session.output_audio.delta`` events are not sent on the channel (as voice-agent calls send no
 ``response.output_audio.delta``). ``session.close`` flushes as on the WebSocket; once ``session.closed``
-is out and the track has played the rest, the peer connection is closed. Not here: faults, the
-sideband WebSocket, hang-up by URL, ``serve --workers`` forwarding.
+is out and the track has played the rest, the peer connection is closed.
+
+As voice-agent calls: faults (``?fault=`` on the ``POST``, the profile, the control endpoint; the call
+kinds ``refuse_call``, ``slow_call``, ``datachannel_close`` (the k-th ``session.output_audio.delta`` of
+the session), ``media_stall``, ``server_hangup``, beside the WebSocket kinds a translation session
+takes), hang-up by URL (``POST /v1/realtime/translations/calls/{call_id}/hangup``: neither SDK has a
+method for it; the path mirrors the voice-agent call's), the control endpoint's list, the journal, the
+maximum duration. Not here: the sideband WebSocket (no SDK has one for translation calls: refused with
+``sideband_not_supported``), ``serve --workers`` forwarding.
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ from aiohttp import web
 from aiortc import RTCDataChannel, RTCPeerConnection
 from aiortc.mediastreams import MediaStreamTrack
 
+from mockengine.faults.state import FAULTS
+from mockengine.faults.ws import TRANSLATION_STREAM
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
 from mockengine.protocol.errors import ProtocolError
@@ -47,38 +56,55 @@ from mockengine.rtc.ice import offline_configuration
 from mockengine.rtc.inbound import decode_inline
 from mockengine.rtc.media import ReplyTrack
 from mockengine.server import metrics
+from mockengine.server.realtime_faults import HANDLE_HEADER, connection_faults, unlist_live
 from mockengine.server.resources import Resources
 from mockengine.server.session_setup import admission_refusal, release_seat, session_seed, take_seat
 from mockengine.server.state import RESOURCES, STATS
-from mockengine.server.translation_ws import TranslationSession
+from mockengine.server.translation_ws import TranslationSession, replay_refusal
 from mockengine.server.webrtc.call import EVENTS_CHANNEL, serve_events_channel
 from mockengine.server.webrtc.calls import (
     CONNECT_TIMEOUT_S,
     BadCall,
     _answer,
     _authorize,
+    _new_call_id,
     _read_offer,
+    fault_clock,
+    hang_up,
     session_json,
 )
+from mockengine.server.webrtc.faults import CallFaults, before_answer
 
 log = logging.getLogger("mockengine.webrtc")
 TRACK_ID = "translation"  # the track's one "response": the speech of every phrase, back to back
 DRAIN_POLL_S = 0.05
 DRAIN_MAX_S = 60.0
-TRANSLATION_CALLS = web.AppKey("translation_calls", dict)  # the serving tasks (as keys)
+TRANSLATION_CALLS = web.AppKey("translation_calls", dict)  # call id → TranslationCall, while it lasts
 
 
 class TranslationCall(TranslationSession):
     """A translation session whose transport is an aiortc peer connection."""
 
-    def __init__(self, pc: RTCPeerConnection, config: dict[str, Any], ids: IdFactory, resources: Resources):
+    def __init__(
+        self,
+        pc: RTCPeerConnection,
+        config: dict[str, Any],
+        ids: IdFactory,
+        resources: Resources,
+        call_id: str = "",
+    ):
         super().__init__(config, ids, resources, queue_events=0)  # the microphone cannot wait
         self.pc = pc
+        self.call_id = call_id
+        self.loop = asyncio.get_running_loop()
         self.channel: RTCDataChannel | None = None
         self.sender: ChannelSender | None = None
         self.channel_open = asyncio.Event()
         self.ended = asyncio.Event()
+        self.is_media_stalled = False
         self.track = ReplyTrack(lambda _: None, lambda _: None, dtx=resources.settings.webrtc_dtx)
+        self.call_faults = CallFaults(self)
+        self.serving: asyncio.Task[None] | None = None
         pc.on("datachannel", self._on_datachannel)
         pc.on("track", self._on_track)
         pc.on("connectionstatechange", self._on_connection_state)
@@ -94,13 +120,21 @@ class TranslationCall(TranslationSession):
             return
         for transceiver in self.pc.getTransceivers():
             if transceiver.receiver.track is track:
-                decode_inline(transceiver.receiver, self.feed_nowait)
+                decode_inline(transceiver.receiver, self._on_microphone)
+
+    def _on_microphone(self, pcm16: bytes) -> None:
+        if not (self.faults.is_dead or self.is_media_stalled):
+            self.feed_nowait(pcm16)
 
     def _on_connection_state(self) -> None:
         if self.pc.connectionState in ("failed", "closed"):
             self.ended.set()
 
     def _on_message(self, message: str | bytes) -> None:
+        if self.faults.is_dead:
+            return
+        if isinstance(message, bytes) and self.journal is not None and self.accepts:
+            self.journal.client_binary(len(message))
         self.feed_nowait(None if isinstance(message, bytes) else message)
 
     def binary_error(self) -> ProtocolError:
@@ -108,7 +142,9 @@ class TranslationCall(TranslationSession):
 
     async def deliver(self, event: dict[str, Any]) -> None:
         if event["type"] == "session.output_audio.delta":
-            self.track.enqueue(TRACK_ID, TRACK_ID, pybase64.b64decode(event["delta"]))
+            if not self.is_media_stalled:
+                self.track.enqueue(TRACK_ID, TRACK_ID, pybase64.b64decode(event["delta"]))
+            self.call_faults.on_audio_delta(TRANSLATION_STREAM)
             return
         if not self.channel_open.is_set():
             waiting = asyncio.ensure_future(self.channel_open.wait())
@@ -126,6 +162,31 @@ class TranslationCall(TranslationSession):
             await asyncio.sleep(DRAIN_POLL_S)
         self.ended.set()
 
+    async def close_with(self, code: int, reason: str) -> None:
+        log.info("translation call %s: closing (%d %s)", self.call_id, code, reason)
+        self.shutdown(code, reason)
+
+    def abort(self) -> None:
+        self.shutdown(1006, "dropped")
+
+    def shutdown(self, code: int, reason: str) -> None:
+        """The server ends the call (hang-up by URL, a fault, expiry): the peer connection closes."""
+        self.ending = True
+        self.ended.set()
+
+    @property
+    def is_closing(self) -> bool:
+        return self.ended.is_set() or self.closing or self.ending
+
+    @property
+    def is_gone(self) -> bool:
+        return self.ended.is_set()
+
+    def stall_media(self) -> None:
+        """Media stops both ways (fault): nothing more on the track, the microphone is ignored."""
+        self.is_media_stalled = True
+        self.track.stall()
+
     async def run(self) -> None:
         self.start()
         watchdog = asyncio.get_running_loop().call_later(CONNECT_TIMEOUT_S, self._give_up_unopened)
@@ -133,9 +194,13 @@ class TranslationCall(TranslationSession):
             await self.ended.wait()
         finally:
             watchdog.cancel()
-            await self.stop()
             self.track.stop()
-            await self.pc.close()
+            self.call_faults.close()
+            try:
+                await self.stop()
+            finally:
+                self.close_records()
+                await self.pc.close()
 
     def _give_up_unopened(self) -> None:
         if not self.channel_open.is_set():
@@ -156,6 +221,9 @@ def _translation_session(text: str | None) -> dict[str, Any]:
 async def create_translation_call(request: web.Request) -> web.StreamResponse:
     """``POST /v1/realtime/translations/calls`` → 201 with the answer SDP (the module docstring)."""
     resources = request.app[RESOURCES]
+    if resources.settings.replay_dir is not None:
+        refusal = replay_refusal().error
+        return error_response(400, refusal.message, type=refusal.type, code=refusal.code)
     try:
         secret = _authorize(request)
         if secret is not None and secret.session.get("type") != "translation":
@@ -179,12 +247,19 @@ async def create_translation_call(request: web.Request) -> web.StreamResponse:
         return exc.response()
     except ProtocolError as exc:
         return error_response(400, exc.message, type=exc.type, param=exc.param, code=exc.code)
+    fault_specs = connection_faults(request, translation="webrtc")  # or a ?fault= that does not apply
+    if isinstance(fault_specs, web.StreamResponse):
+        return fault_specs
+    refused_by_fault = await before_answer(request, fault_specs)  # refuse_call, slow_call
+    if refused_by_fault is not None:
+        return refused_by_fault
     refused = admission_refusal(request)
     if refused is not None:
         return refused
     take_seat(request.app)
     pc = RTCPeerConnection(offline_configuration())
-    call = TranslationCall(pc, config, ids, resources)
+    call_id = _new_call_id(request.app, session_seed(request, resources.settings.seed))
+    call = TranslationCall(pc, config, ids, resources, call_id)
     try:
         answer = await _answer(pc, sdp, call.track)
     except BadCall as exc:
@@ -193,16 +268,16 @@ async def create_translation_call(request: web.Request) -> web.StreamResponse:
         return exc.response()
     request.app[STATS].sessions_total += 1
     metrics.SESSIONS.inc()
-    call_id = ids.rtc_call()
-    task = asyncio.get_running_loop().create_task(_serve(request.app, call))
+    call.open_records(request.app, "webrtc")
+    live = call.list_live(request.app[FAULTS], fault_specs, None, "webrtc")
     calls = request.app[TRANSLATION_CALLS]
-    calls[task] = None
-    task.add_done_callback(lambda done: calls.pop(done, None))
+    calls[call_id] = call
+    call.serving = asyncio.get_running_loop().create_task(_serve(request.app, call))
     return web.Response(
         status=201,
         body=answer.encode(),
         content_type="application/sdp",
-        headers={"Location": f"/v1/realtime/translations/calls/{call_id}"},
+        headers={"Location": f"/v1/realtime/translations/calls/{call_id}", HANDLE_HEADER: live.handle},
     )
 
 
@@ -212,19 +287,34 @@ async def _serve(app: web.Application, call: TranslationCall) -> None:
     except Exception:
         log.exception("translation call failed")
     finally:
+        unlist_live(app[FAULTS], call.faults, call.session_id)
+        if app[TRANSLATION_CALLS].get(call.call_id) is call:
+            del app[TRANSLATION_CALLS][call.call_id]
         release_seat(app)
 
 
+async def hangup_translation_call(request: web.Request) -> web.Response:
+    """``POST /v1/realtime/translations/calls/{call_id}/hangup`` → 200; 401 for a bad key, 404 for a
+    call that is not live. Neither openai-python 3.60 nor openai-node 7.60 has a method for it: the
+    path mirrors the voice-agent call's ``/v1/realtime/calls/{call_id}/hangup`` (our choice)."""
+    call_id = request.match_info["call_id"]
+    return hang_up(request, call_id, request.app[TRANSLATION_CALLS].get(call_id))
+
+
 async def _calls_context(app: web.Application) -> AsyncIterator[None]:
-    app[TRANSLATION_CALLS] = {}
+    calls: dict[str, TranslationCall] = {}
+    app[TRANSLATION_CALLS] = calls
+    clock = asyncio.get_running_loop().create_task(fault_clock(calls))  # media_stall, server_hangup
     yield
-    tasks: list[asyncio.Task[None]] = list(app[TRANSLATION_CALLS].keys())
-    for task in tasks:
+    clock.cancel()
+    serving = [call.serving for call in calls.values() if call.serving is not None]
+    for task in serving:
         task.cancel()
-    if tasks:
-        await asyncio.wait(tasks, timeout=5)
+    if serving:
+        await asyncio.wait(serving, timeout=5)
 
 
 def add_routes(app: web.Application) -> None:
     app.cleanup_ctx.append(_calls_context)
     app.router.add_post("/v1/realtime/translations/calls", create_translation_call)
+    app.router.add_post("/v1/realtime/translations/calls/{call_id}/hangup", hangup_translation_call)
