@@ -100,7 +100,12 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         if filled.missing:
             why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
             pending = (match.tool, dict(filled.arguments))
-            return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why, pending=pending)
+            return Plan(
+                tuple(done),
+                ask_for(asking.first_to_ask(filled.missing, match.tool), match.tool),
+                why,
+                pending=pending,
+            )
         if not is_valid(filled.arguments, match.tool.parameters or {}):
             # Each value fits its property, but not the whole (a dependency, a oneOf): call nothing.
             why = f"{intent.describe(match)}; arguments {filled.arguments} do not fit its schema"

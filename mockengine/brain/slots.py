@@ -188,11 +188,20 @@ def fill(
             part = Filled({k: v for k, v in value.items() if v is not None})
             _implied_by_place(part, schema_values.properties_of(inner))
             value.update({k: v for k, v in part.arguments.items() if value.get(k) is None})
-    for name in [n for n in required if kinds.get(n) == "string" and told.tells_the_matter(n)]:
+    for name in [
+        n for n in required if kinds.get(n) == "string" and told.tells_the_matter(n, tool_name, description)
+    ]:
         value = filled.arguments.get(name)
-        if value is None or len(str(value).split()) < 2:  # "never" of "my package never arrived, …"
+        if value is None or len(str(value).split()) < 2 or isinstance(value, str):
+            # "never" of "my package never arrived, …"; "my laptop won't on" of "… won't turn on": the
+            # clause that holds the value's words, and more, tells it better
             clause = told.told_clause(text, cues)
-            if clause is not None:
+            longer = (
+                isinstance(value, str)
+                and len(clause or "") > len(value)
+                and told.tells_better(clause or "", value)
+            )
+            if clause is not None and (value is None or len(str(value).split()) < 2 or longer):
                 filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
     _finish(filled, schema, required, lists)
     return filled
