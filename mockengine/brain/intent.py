@@ -108,6 +108,7 @@ def candidates(tools: Iterable[ToolSpec]) -> list[ToolSpec]:
 
 def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     """Every tool scored for ``text``, best first (ties by the documented rule)."""
+    text = _STARTING_ON.sub(" ", text)  # "starting Friday" is when, not an action
     heard = _heard(text)
     # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
     # So is the reason given for a request ("a refund … because it arrived broken"): it asks for nothing.
@@ -151,6 +152,10 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         # must be heard too.
         if {c for c, _ in heard if c in vocabulary.weights} == {_GET}:
             strong = False
+        if _SWITCHED.search(text) and {"on", "off"} <= vocabulary.enums:
+            # "turn off the fan" to set_device(device, state: [on, off]), however few tools are declared
+            # (one tool's words are all equally rare: its enum alone scored below MIN_SCORE)
+            score, strong = max(score, MIN_SCORE), True
         if declared.labelled(text, tool):  # "the code's BIGSALE20": a value said as what the tool needs
             score += PARAMETER_WEIGHT
             strong = True
@@ -166,6 +171,15 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     return [entry[3] for entry in ranked]
 
 
+# A switch thrown: "turn off the fan", "switch the heater on", "power it down" is not ("down" is no option).
+_SWITCHED = re.compile(r"\b(?:turn|switch|power)(?:s|ed|ing)?\s+(?:[\w'-]+\s+){0,3}?(?:on|off)\b", re.I)
+# A start said of a date ("for three nights starting Friday", "beginning on the 3rd"): when, not a verb.
+_STARTING_ON = re.compile(
+    r"\b(?:starting|beginning|commencing)(?=\s+(?:(?:on|from|this|next|the)\s+){0,2}"
+    r"(?:today|tomorrow|tonight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this"
+    r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))",
+    re.IGNORECASE,
+)
 _BECAUSE = re.compile(r"\s*,?\s*\b(?:because|'cause|cos|since)\b[^.!?;]*", re.IGNORECASE)
 _NAME_RUN = re.compile(r"\b[A-Z][\w']*(?:\s+(?:[A-Z][\w']*|\d+))+")
 

@@ -68,7 +68,7 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     none = _none_of(text, name, schema)
     if none is not None:
         return none
-    duration = _duration(text, words)
+    duration = _duration(text, words) or _weeks(text, name)
     if duration is not None:
         return duration
     share = _SHARE.search(text) if any(p in words for p in _UNIT_PARAMS["percent"]) else None
@@ -126,6 +126,33 @@ def _none_of(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
 _COUNT_WORDS = frozenset(
     ("minutes", "min", "mins", "seconds", "secs", "hours", "days", "count", "number", "num")
 )
+
+
+# Weeks said for a count of nights or days: "staying a week" → 7 nights, "for two weeks", "a fortnight".
+# ("a week on Thursday", "a week tomorrow" are dates; "next week" counts nothing.)
+_WEEKS_SAID = r"(?:(?P<count>a|one|two|three|four|\d+)\s+weeks?|(?P<fortnight>a\s+fortnight))\b"
+_WEEKS = (
+    # how long, whatever follows: "for two weeks from Saturday", "staying a week starting Monday"
+    re.compile(rf"\b(?<=for |ing )(?:about\s+)?{_WEEKS_SAID}", re.IGNORECASE),
+    re.compile(
+        rf"\b{_WEEKS_SAID}(?!\s+(?:on|from|after|tomorrow|today|tonight|monday|tuesday|wednesday|thursday"
+        r"|friday|saturday|sunday|ago|old|late|early)\b)",
+        re.IGNORECASE,
+    ),
+)
+_WEEK_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def _weeks(text: str, name: str) -> Span | None:
+    """Nights or days said in weeks, for a parameter that counts nights or days (``nights``, ``days``)."""
+    if not {"night", "nights", "day", "days"} & set(lexicon.identifier_words(name).split()):
+        return None
+    found = next((m for m in (pattern.search(text) for pattern in _WEEKS) if m is not None), None)
+    if found is None:
+        return None
+    count = found.group("count")
+    weeks = 2 if found.group("fortnight") else int(count) if count.isdigit() else _WEEK_COUNTS[count.lower()]
+    return Span(7 * weeks, found.start(), found.end())
 
 
 def _duration(text: str, words: str) -> Span | None:
