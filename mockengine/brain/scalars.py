@@ -258,6 +258,9 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     for option, words in sorted(worded, key=lambda e: -len(e[1])):
         if words and all(w in said for w in words):
             return _span_of(text, str(option), [lexicon.concept(w) for w in words])
+    moved = scales.move_for(text, options)  # "lower the blinds" → close; "brighter" is not dim
+    if moved is not None:
+        return moved
     found = []
     for option in options:
         if not isinstance(option, str):
@@ -346,8 +349,9 @@ def boolean_for(text: str, name: str = "") -> Span | None:
         if word in _TRUE_WORDS or word in _FALSE_WORDS:
             return Span(word in _TRUE_WORDS, token.start("word"), token.end("word"))
     if own and not re.search(r"\b(?:not|no|don'?t|without)\b", text, re.IGNORECASE):
-        said = re.search(rf"\b{re.escape(own[0])}\w*\b", text, re.IGNORECASE)
-        if said is not None and all(re.search(rf"\b{re.escape(w)}", text, re.I) for w in own):
+        # "lock the door" for ``locked``: the word's stem, said as a word of its own ("unlock" is not)
+        said = re.search(rf"\b{re.escape(lexicon.stem(own[0]))}\w*\b", text, re.IGNORECASE)
+        if said is not None and all(re.search(rf"\b{re.escape(lexicon.stem(w))}", text, re.I) for w in own):
             return Span(True, said.start(), said.end())
         synonym = _synonym_of(text, own[0]) if len(own) == 1 else None  # "mixed up" for shuffle
         if synonym is not None:

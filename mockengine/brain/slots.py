@@ -684,7 +684,10 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
     if obj and not (
-        primary not in todo.required and spans.fits(primary, _PLACES) and not objects.set_to(work.said, obj)
+        primary not in todo.required
+        and spans.fits(primary, _PLACES)
+        and not objects.set_to(work.said, obj)
+        and not _before_own_thing(work.text, obj, todo.cues)
     ):
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
@@ -712,6 +715,13 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
+
+
+def _before_own_thing(text: str, obj: str, cues: Cues) -> bool:
+    """``obj`` was said right before the tool's own thing, which it names the place of: "raise the
+    living room blinds" to ``control_blinds(room)`` → ``living room`` (the blinds were trimmed off)."""
+    after = re.search(rf"\b{re.escape(obj)}\s+([A-Za-z]+)\b", text, re.IGNORECASE)
+    return after is not None and lexicon.stem(after.group(1).lower()) in cues.own_stems
 
 
 def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues, lists: frozenset[str]) -> None:
