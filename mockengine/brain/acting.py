@@ -259,6 +259,8 @@ def _after_call(referent: Referent, arguments: Mapping[str, Any]) -> Referent:
 def _moved(text: str, tools: list[ToolSpec]) -> Plan | None:
     """ "close the blinds" to an app whose only device tool switches on or off (``moves``): the device
     kept, on or off asked for; None when the words move nothing or no one tool switches devices."""
+    if utterance.not_asking(text) is not None or utterance.negated(text):
+        return None  # "close the blinds, never mind"
     thing = moves.moved_thing(utterance.clean(text))
     switch = moves.switch_tool(tools) if thing is not None else None
     if thing is None or switch is None:

@@ -165,3 +165,40 @@ def test_the_room_a_thing_is_in_said_before_it() -> None:
         ("control_blinds", {"room": "living room", "action": "open"})
     ]
     assert reply((blinds,), "close the blinds")[0] == [("control_blinds", {"action": "close"})]
+
+
+@pytest.mark.parametrize(
+    ("tools", "words"),
+    [
+        ((SWITCH,), "I turned off the TV earlier"),
+        ((SWITCH,), "I already switched the heater off myself"),
+        ((SWITCH,), "don't close the blinds"),
+        (
+            (
+                tool(
+                    "book_appointment",
+                    "Book an appointment",
+                    {"doctor": STRING, "date": DATE},
+                    ("doctor", "date"),
+                ),
+            ),
+            "you should see the dentist's new office",
+        ),
+        (
+            (
+                tool(
+                    "book_hotel",
+                    "Book a hotel room",
+                    {"hotel_name": STRING, "check_in": DATE, "nights": {"type": "integer"}},
+                    ("hotel_name", "check_in", "nights"),
+                ),
+            ),
+            "the Hilton was full for three nights starting Friday",
+        ),
+    ],
+)
+def test_told_not_asked_calls_nothing_and_asks_nothing(tools: tuple[Any, ...], words: str) -> None:
+    """Each a remark or a thing told: the new rules (a switch thrown, a doctor seen, "starting" a date, a
+    thing moved) take none of them for a request."""
+    calls, text = reply(tools, words)
+    assert calls == [] and not text.endswith("?"), text
