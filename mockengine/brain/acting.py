@@ -23,6 +23,7 @@ from mockengine.brain import (
     asking,
     intent,
     lexicon,
+    moves,
     narration,
     phrases,
     places,
@@ -86,7 +87,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         return None  # words that tell, wonder or feel: the participant talks (the trace says why)
     found = intent.actions(text, candidates, lambda part, match: stands_alone(part, match, today))
     if not found:
-        return None
+        return _moved(text, candidates)
     if len(found) == 1:
         found = _coordinated(found[0][0], found[0][1], candidates, today)
     done: list[Action] = []
@@ -100,7 +101,12 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         if filled.missing:
             why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
             pending = (match.tool, dict(filled.arguments))
-            return Plan(tuple(done), ask_for(filled.missing[0], match.tool), why, pending=pending)
+            return Plan(
+                tuple(done),
+                ask_for(asking.first_to_ask(filled.missing, match.tool), match.tool),
+                why,
+                pending=pending,
+            )
         if not is_valid(filled.arguments, match.tool.parameters or {}):
             # Each value fits its property, but not the whole (a dependency, a oneOf): call nothing.
             why = f"{intent.describe(match)}; arguments {filled.arguments} do not fit its schema"
@@ -248,6 +254,20 @@ def _after_call(referent: Referent, arguments: Mapping[str, Any]) -> Referent:
     if not values:
         return referent
     return Referent(values + referent.values, values[0][1])
+
+
+def _moved(text: str, tools: list[ToolSpec]) -> Plan | None:
+    """ "close the blinds" to an app whose only device tool switches on or off (``moves``): the device
+    kept, on or off asked for; None when the words move nothing or no one tool switches devices."""
+    if utterance.not_asking(text) is not None or utterance.negated(text):
+        return None  # "close the blinds, never mind"
+    thing = moves.moved_thing(utterance.clean(text))
+    switch = moves.switch_tool(tools) if thing is not None else None
+    if thing is None or switch is None:
+        return None
+    tool, device, state = switch
+    why = f"{tool.name} ({thing!r} moved: on or off is not said); missing required {state}"
+    return Plan((), ask_for(state, tool), why, pending=(tool, {device: thing}))
 
 
 def ask_for(parameter: str, tool: ToolSpec) -> str:

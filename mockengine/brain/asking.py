@@ -18,6 +18,13 @@ holds, from its schema and name, never "Which party size do you mean?".
   you briefly describe the problem?"; a title: "What should the title be?";
 * a yes/no flag: "Should it be on or off?";
 * anything else: "Which restaurant do you mean?".
+
+Several missing: one question at a time (``first_to_ask``), what the call is about before its options:
+the matter or subject in the user's own words ("Could you briefly describe the problem?" for a ticket's
+``description``) first, then the other open values in the order ``required`` lists them, then choices
+among options (an enum, a yes/no flag: "Which priority would you like: low, medium or high?") last. A
+model often asks for two together; one at a time keeps each answer's parameter known (the answer to
+"Which priority…?" fills ``priority``), and the order is a model's: what the ticket is about first.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import addresses, lexicon, names, schema_values
+from mockengine.brain import addresses, lexicon, names, schema_values, told
 from mockengine.brain.model import ToolSpec
 
 # Most options said in the question ("indoor or outdoor?"); more are left to the user.
@@ -58,6 +65,27 @@ _GO_TO = frozenset(("destination", "dropoff", "drop off", "to", "arrival"))
 _PICK_UP = frozenset(("pickup", "pick up", "origin", "from", "departure"))
 
 
+# Parameters that hold what the call is about, in the speaker's words: asked for before anything else.
+_ABOUT = _MATTER | frozenset(("description", "subject", "title", "topic", "details"))
+
+
+def first_to_ask(missing: list[str], tool: ToolSpec) -> str:
+    """The parameter of ``missing`` (required, not heard; at least one) asked for first (module doc):
+    what the call is about, then open values, then choices, each in ``missing``'s order."""
+    properties = schema_values.properties_of(tool.parameters or {}) or {}
+    return min(missing, key=lambda name: (_rank(name, properties.get(name)), missing.index(name)))
+
+
+def _rank(parameter: str, schema: Any) -> int:
+    schema = schema if isinstance(schema, Mapping) else {}
+    kind = schema.get("type")
+    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+    if schema.get("enum") or kind == "boolean":
+        return 2
+    words = set(lexicon.identifier_words(parameter).split())
+    return 0 if kind in ("string", None) and not schema.get("format") and words & _ABOUT else 1
+
+
 def ask_for(parameter: str, tool: ToolSpec) -> str:
     """The question for ``tool``'s missing required ``parameter``."""
     words = (
@@ -65,6 +93,8 @@ def ask_for(parameter: str, tool: ToolSpec) -> str:
     )
     schema = (schema_values.properties_of(tool.parameters or {}) or {}).get(parameter)
     schema = schema if isinstance(schema, Mapping) else {}
+    if told.tells_the_matter(parameter, tool.name, tool.description) and not schema.get("enum"):
+        return "Could you briefly describe the problem?"
     asked = _by_kind(words, schema, parameter, tool)
     return asked if asked is not None else _by_name(words)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from mockengine.brain import (
     acting,
+    asking,
     implied,
     intent,
     items,
@@ -227,7 +228,7 @@ def _carried_over(heard: str, own: Plan | None, before: tuple[TurnView, ...]) ->
     why = f"{tool.name} (another tool by ellipsis; carried over {sorted(carried)} from {calls[-1].name})"
     still = [name for name in missing if name not in carried]
     if still:  # "And the forecast?": the city carried over, the date asked for
-        asked = acting.ask_for(still[0], tool)
+        asked = acting.ask_for(asking.first_to_ask(still, tool), tool)
         return Plan((), asked, f"{why}; missing required {', '.join(still)}", pending=(tool, merged))
     if not acting.is_valid(merged, tool.parameters or {}):
         return None
@@ -338,7 +339,8 @@ def _answer(
     if waiting is None or waiting.actions or waiting.pending is None:
         return None
     tool, arguments = waiting.pending
-    asked = next((name for name in _required(tool) if name not in arguments), None)
+    lacking = [name for name in _required(tool) if name not in arguments]
+    asked = asking.first_to_ask(lacking, tool) if lacking else None
     return _again(tool, arguments, elided(heard) or answer, [tool], today, asked=asked)
 
 
@@ -407,7 +409,9 @@ def _again(
         if missing:
             merged = {**kept, **changes[0]}
             why = f"{tool.name} (the answer to the question); missing required {', '.join(missing)}"
-            return Plan((), acting.ask_for(missing[0], tool), why, pending=(tool, merged))
+            return Plan(
+                (), acting.ask_for(asking.first_to_ask(missing, tool), tool), why, pending=(tool, merged)
+            )
         return Plan(tuple(actions), None, "; ".join(a.why for a in actions))
     return None
 

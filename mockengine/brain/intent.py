@@ -108,6 +108,7 @@ def candidates(tools: Iterable[ToolSpec]) -> list[ToolSpec]:
 
 def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     """Every tool scored for ``text``, best first (ties by the documented rule)."""
+    text = _STARTING_ON.sub("from", text)  # "starting Friday" is when, not an action
     heard = _heard(text)
     # A relative clause describes a thing ("a cab that leaves soon"): its verbs ask for no other action.
     # So is the reason given for a request ("a refund … because it arrived broken"): it asks for nothing.
@@ -145,6 +146,10 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         strong = strong or (in_name > 0 and not other_verb and not (inquiring and not vocabulary.lookup))
         asked = inquiring and vocabulary.lookup and not other_verb and _names_report(heard, vocabulary)
         strong = strong or asked
+        if _SWITCHED.search(text) and {"on", "off"} <= vocabulary.enums:
+            # "turn off the fan" to set_device(device, state: [on, off]), however few tools are declared
+            # (one tool's words are all equally rare: its enum alone scored below MIN_SCORE)
+            score, strong = max(score, MIN_SCORE), True
         strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
         # "get" of get_time is no request for the time: "can I get my money back", "I need to get some
         # groceries", "get me a coffee" called get_time with the rest as its city. The thing the tool gets
@@ -166,6 +171,16 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     return [entry[3] for entry in ranked]
 
 
+# A switch thrown: "turn off the fan", "switch the heater on" ("power it down": "down" is no option; "I
+# turned it off" is told, not asked).
+_SWITCHED = re.compile(r"\b(?:turn|switch|power)\s+(?:[\w'-]+\s+){0,3}?(?:on|off)\b", re.I)
+# A start said of a date ("for three nights starting Friday", "beginning on the 3rd"): when, not a verb.
+_STARTING_ON = re.compile(
+    r"\b(?:starting|beginning|commencing)(?=\s+(?:(?:on|from|this|next|the)\s+){0,2}"
+    r"(?:today|tomorrow|tonight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this"
+    r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))",
+    re.IGNORECASE,
+)
 _BECAUSE = re.compile(r"\s*,?\s*\b(?:because|'cause|cos|since)\b[^.!?;]*", re.IGNORECASE)
 _NAME_RUN = re.compile(r"\b[A-Z][\w']*(?:\s+(?:[A-Z][\w']*|\d+))+")
 
@@ -234,6 +249,7 @@ def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
 
 def best(text: str, tools: list[ToolSpec]) -> Match | None:
     """The tool ``text`` asks for, or None when nothing matches well enough."""
+    text = _STARTING_ON.sub("from", text)  # "starting Friday" is when, not an action
     if not tools or utterance.not_asking(text) is not None:
         return None
     text = utterance.without_told_reasons(utterance.without_closing(text))

@@ -68,7 +68,7 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     none = _none_of(text, name, schema)
     if none is not None:
         return none
-    duration = _duration(text, words)
+    duration = _duration(text, words) or _weeks(text, name)
     if duration is not None:
         return duration
     share = _SHARE.search(text) if any(p in words for p in _UNIT_PARAMS["percent"]) else None
@@ -126,6 +126,33 @@ def _none_of(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
 _COUNT_WORDS = frozenset(
     ("minutes", "min", "mins", "seconds", "secs", "hours", "days", "count", "number", "num")
 )
+
+
+# Weeks said for a count of nights or days: "staying a week" → 7 nights, "for two weeks", "a fortnight".
+# ("a week on Thursday", "a week tomorrow" are dates; "next week" counts nothing.)
+_WEEKS_SAID = r"(?:(?P<count>a|one|two|three|four|\d+)\s+weeks?|(?P<fortnight>a\s+fortnight))\b"
+_WEEKS = (
+    # how long, whatever follows: "for two weeks from Saturday", "staying a week starting Monday"
+    re.compile(rf"\b(?<=for |ing )(?:about\s+)?{_WEEKS_SAID}", re.IGNORECASE),
+    re.compile(
+        rf"\b{_WEEKS_SAID}(?!\s+(?:on|from|after|tomorrow|today|tonight|monday|tuesday|wednesday|thursday"
+        r"|friday|saturday|sunday|ago|old|late|early)\b)",
+        re.IGNORECASE,
+    ),
+)
+_WEEK_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def _weeks(text: str, name: str) -> Span | None:
+    """Nights or days said in weeks, for a parameter that counts nights or days (``nights``, ``days``)."""
+    if not {"night", "nights", "day", "days"} & set(lexicon.identifier_words(name).split()):
+        return None
+    found = next((m for m in (pattern.search(text) for pattern in _WEEKS) if m is not None), None)
+    if found is None:
+        return None
+    count = found.group("count")
+    weeks = 2 if found.group("fortnight") else int(count) if count.isdigit() else _WEEK_COUNTS[count.lower()]
+    return Span(7 * weeks, found.start(), found.end())
 
 
 def _duration(text: str, words: str) -> Span | None:
@@ -231,6 +258,9 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     for option, words in sorted(worded, key=lambda e: -len(e[1])):
         if words and all(w in said for w in words):
             return _span_of(text, str(option), [lexicon.concept(w) for w in words])
+    moved = scales.move_for(text, options)  # "lower the blinds" → close; "brighter" is not dim
+    if moved is not None:
+        return moved
     found = []
     for option in options:
         if not isinstance(option, str):
@@ -319,8 +349,9 @@ def boolean_for(text: str, name: str = "") -> Span | None:
         if word in _TRUE_WORDS or word in _FALSE_WORDS:
             return Span(word in _TRUE_WORDS, token.start("word"), token.end("word"))
     if own and not re.search(r"\b(?:not|no|don'?t|without)\b", text, re.IGNORECASE):
-        said = re.search(rf"\b{re.escape(own[0])}\w*\b", text, re.IGNORECASE)
-        if said is not None and all(re.search(rf"\b{re.escape(w)}", text, re.I) for w in own):
+        # "lock the door" for ``locked``: the word's stem, said as a word of its own ("unlock" is not)
+        said = re.search(rf"\b{re.escape(lexicon.stem(own[0]))}\w*\b", text, re.IGNORECASE)
+        if said is not None and all(re.search(rf"\b{re.escape(lexicon.stem(w))}", text, re.I) for w in own):
             return Span(True, said.start(), said.end())
         synonym = _synonym_of(text, own[0]) if len(own) == 1 else None  # "mixed up" for shuffle
         if synonym is not None:

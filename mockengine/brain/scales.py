@@ -33,6 +33,19 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "xl": ("extra large", "extra-large", "x-large"),
     "xxl": ("double extra large", "xx-large", "2xl"),
 }
+# One of two opposite moves said in other words: "lower the blinds" to ``["open", "close"]`` is close,
+# "make it brighter" to ``["dim", "brighten"]`` brighten. Read before the lexicon's concepts, whose groups
+# hold both sides of a pair ("bright brightness dim brighter dimmer").
+_MOVES: dict[str, tuple[str, ...]] = {
+    "open": ("raise", "raised", "raising", "lift", "roll up", "pull up", "put up"),
+    "close": ("lower", "lowered", "lowering", "shut", "roll down", "pull down", "let down", "draw"),
+    "up": ("raise", "lift", "higher"),
+    "down": ("lower", "drop"),
+    "brighten": ("brighter", "lighter", "brighten up", "turn up", "more light"),
+    "dim": ("dimmer", "darker", "dim down", "turn down", "less bright", "lower"),
+    "lock": ("secure", "bolt"),
+    "unlock": ("unbolt", "let in"),
+}
 # Options named by what the speaker says happened: the words still tell it, for a summary beside them.
 _TOLD: dict[str, tuple[str, ...]] = {
     "billing": ("charged", "overcharged", "charge", "invoice", "payment", "bill"),
@@ -86,6 +99,20 @@ _BY_PLACE = re.compile(
     r"(?:\s+(?:one|option|choice))?(?:\W+please)?\W*$",
     re.IGNORECASE,
 )
+
+
+def move_for(text: str, options: Sequence[Any]) -> Span | None:
+    """The one of ``options`` (strings) a move said in other words names (``_MOVES``: "lower" → close,
+    "brighter" → brighten); None when none is said or the option is not offered."""
+    pairs = sorted(
+        ((o, said) for o in options if isinstance(o, str) for said in _MOVES.get(o.lower(), ())),
+        key=lambda e: -len(e[1]),
+    )
+    for option, said in pairs:
+        found = re.search(rf"\b{re.escape(said)}\b", text, re.IGNORECASE)
+        if found is not None:
+            return Span(option, found.start(), found.end())
+    return None
 
 
 def _by_place(text: str, options: list[str]) -> Span | None:

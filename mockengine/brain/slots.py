@@ -188,11 +188,20 @@ def fill(
             part = Filled({k: v for k, v in value.items() if v is not None})
             _implied_by_place(part, schema_values.properties_of(inner))
             value.update({k: v for k, v in part.arguments.items() if value.get(k) is None})
-    for name in [n for n in required if kinds.get(n) == "string" and told.tells_the_matter(n)]:
+    for name in [
+        n for n in required if kinds.get(n) == "string" and told.tells_the_matter(n, tool_name, description)
+    ]:
         value = filled.arguments.get(name)
-        if value is None or len(str(value).split()) < 2:  # "never" of "my package never arrived, …"
+        if value is None or len(str(value).split()) < 2 or isinstance(value, str):
+            # "never" of "my package never arrived, …"; "my laptop won't on" of "… won't turn on": the
+            # clause that holds the value's words, and more, tells it better
             clause = told.told_clause(text, cues)
-            if clause is not None:
+            longer = (
+                isinstance(value, str)
+                and len(clause or "") > len(value)
+                and told.tells_better(clause or "", value)
+            )
+            if clause is not None and (value is None or len(str(value).split()) < 2 or longer):
                 filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
     _finish(filled, schema, required, lists)
     return filled
@@ -675,7 +684,10 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
         obj, rest = bare(rest[0][1]), rest[1:]
     if obj and not (
-        primary not in todo.required and spans.fits(primary, _PLACES) and not objects.set_to(work.said, obj)
+        primary not in todo.required
+        and spans.fits(primary, _PLACES)
+        and not objects.set_to(work.said, obj)
+        and not _before_own_thing(work.text, obj, todo.cues)
     ):
         listed = [obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
@@ -703,6 +715,13 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
+
+
+def _before_own_thing(text: str, obj: str, cues: Cues) -> bool:
+    """``obj`` was said right before the tool's own thing, which it names the place of: "raise the
+    living room blinds" to ``control_blinds(room)`` → ``living room`` (the blinds were trimmed off)."""
+    after = re.search(rf"\b{re.escape(obj)}\s+([A-Za-z]+)\b", text, re.IGNORECASE)
+    return after is not None and lexicon.stem(after.group(1).lower()) in cues.own_stems
 
 
 def _named_whole(work: _Work, filled: Filled, primary: str, cues: Cues, lists: frozenset[str]) -> None:

@@ -4,7 +4,11 @@
 A parameter that holds the matter (``summary``, ``issue``, ``problem``, ``complaint``,
 ``issue_description``) that the request's own phrases leave empty, or fill with one word, takes the
 longest clause that is no request (no word of the tool's name, no "please"), gives no address, and says
-more than a value does (three words or more: "not urgent", "high priority" are values).
+more than a value does (three words or more: "not urgent", "high priority" are values). So does a
+``description`` or ``details`` of a tool about a problem (its name or description says ticket, issue,
+problem, bug, support, complaint, incident or fault: ``create_ticket``), which a model fills with what
+happened; an expense's ``description`` is the thing bought and is not read so. A value of two words
+the clause holds ("laptop won't" of "my laptop won't turn on") gives way to the clause.
 """
 
 from __future__ import annotations
@@ -16,16 +20,38 @@ from mockengine.brain.phrasing import Cues
 
 # "description" alone is no matter told: an expense's description is the thing bought ("taxi").
 _MATTER = frozenset(("summary", "issue", "problem", "complaint"))
-_CLAUSES = re.compile(r"(?<!\b(?:Dr|Mr|Ms|St))[,;.!?]+\s*|\s+(?:but|and then)\s+")
+_DESCRIBING = frozenset(("description", "details"))
+_ABOUT_A_PROBLEM = re.compile(
+    r"\b(?:tickets?|issues?|problems?|bugs?|support|help ?desk|complaints?|incidents?|faults?)\b", re.I
+)
+_CLAUSES = re.compile(r"(?<!\b(?:Dr|Mr|Ms|St))[,;.!?]+\s*|:\s+|\s+(?:but|and then)\s+")
 _REQUEST = re.compile(r"\b(?:please|can you|could you|would you|i need you to|i'd like you to)\b", re.I)
 _ADDRESS = re.compile(r"@|\bhttps?://|\bwww\.", re.I)
 _LEADING = re.compile(r"^(?:and|but|so|also|well|um|uh|oh)\s+", re.I)
 MIN_WORDS = 3
 
 
-def tells_the_matter(parameter: str) -> bool:
-    """``parameter`` holds what happened, in the speaker's words (``summary``, ``issue_description``)."""
-    return bool(set(lexicon.identifier_words(parameter).split()) & _MATTER)
+def tells_the_matter(parameter: str, tool_name: str = "", tool_description: str = "") -> bool:
+    """``parameter`` holds what happened, in the speaker's words (``summary``, ``issue_description``;
+    a problem tool's ``description``: module doc)."""
+    words = set(lexicon.identifier_words(parameter).split())
+    if words & _MATTER:
+        return True
+    about = f"{lexicon.identifier_words(tool_name)} {tool_description}"
+    return bool(words & _DESCRIBING) and bool(_ABOUT_A_PROBLEM.search(about))
+
+
+def tells_better(clause: str, value: str) -> bool:
+    """``clause`` tells what ``value`` cut short: the value's words are the clause's, in order, either
+    fewer than ``MIN_WORDS`` ("laptop won't" of "my laptop won't turn on") or with some left out between
+    them ("my laptop won't on"). A longer run of the clause's words ("charged twice this month" of "I was
+    charged twice this month") is a value kept."""
+    clause_words = [t.lower for t in lexicon.tokens(clause)]
+    value_words = [t.lower for t in lexicon.tokens(value)]
+    said = iter(clause_words)
+    in_order = all(any(w == s for s in said) for w in value_words)
+    runs = (clause_words[i : i + len(value_words)] for i in range(len(clause_words)))
+    return in_order and (len(value_words) < MIN_WORDS or value_words not in runs)
 
 
 def told_clause(text: str, cues: Cues) -> str | None:

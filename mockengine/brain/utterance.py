@@ -20,7 +20,14 @@ from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.wordlists import FILLERS, IRREGULAR
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
-_ORPHAN_COMMA = re.compile(r"\b(the|a|an|my|your|our|to|of|for|in|on|at|with)\s*,\s*", re.IGNORECASE)
+# (an "on" or "in" a verb takes ends no phrase: "my laptop won't turn on, high priority")
+_PARTICLE_VERBS = ("turn", "turns", "turned", "switch", "switched", "log", "logged", "sign", "signed")
+_ORPHAN_COMMA = re.compile(
+    r"\b(the|a|an|my|your|our|to|of|for|at|with|"
+    + "".join(f"(?<!\\b{verb} )" for verb in _PARTICLE_VERBS)
+    + r"(?:in|on))\s*,\s*",
+    re.IGNORECASE,
+)
 # "the the card"; a digit said twice ("four four two nine") is a code, not a stutter
 _REPEATED = re.compile(
     r"\b(?!(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d+)\b)(\w+)(?:\s+\1\b)+", re.IGNORECASE

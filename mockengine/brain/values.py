@@ -270,7 +270,16 @@ def dates(text: str, today: date) -> list[Span]:
             value = _date_value(match, today)
             if value is not None:
                 found.append(Span(value.isoformat(), match.start(), match.end()))
+    weekend = _THIS_WEEKEND.search(lowered)
+    if weekend is not None and not any(s.start < weekend.end() and weekend.start() < s.end for s in found):
+        # the coming Saturday (today, on a Saturday or a Sunday: the weekend is under way)
+        days = (5 - today.weekday()) % 7 if today.weekday() < 6 else 0
+        found.append(Span((today + timedelta(days=days)).isoformat(), weekend.start(), weekend.end()))
     return sorted((_a_week_on(lowered, span) for span in found), key=lambda span: span.start)
+
+
+# "this weekend", "over the weekend": its first day. ("next weekend" is said of either coming one: not read.)
+_THIS_WEEKEND = re.compile(r"\b(?:this|over the|for the)\s+weekend\b")
 
 
 _WEEK_BEFORE = re.compile(r"\ba week (?:on |from |after )?$")

@@ -119,6 +119,14 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"what (?:does|do) ('[^']+'|\"[^\"]+\") mean", r"translate \1"),
     ("thumbs up", "thumbs up"),
     ("thumbs down", "thumbs down"),
+    # seeing a doctor is an appointment with them ("I need to see Dr. Patel", "can I see the dentist";
+    # not "see Doctor Who", a show, nor "you should see the dentist's new office")
+    (
+        r"(?<!you )(?<!you'll )(?<!should )(?<!must )(?:see|visit) (?:a |an |the |my )?"
+        r"(?!(?:doctor|dr\.?) who\b)"
+        r"(?=(?:dr|doctor|dentist|gp|nurse|physio|physiotherapist|therapist|optician|specialist|hygienist|surgeon|consultant|pediatrician|paediatrician|dermatologist|vet)\b(?!'s))",
+        "book appointment with ",
+    ),
     ("pull up", "open"),
     ("bring up", "open"),
     ("take me to", "open"),
