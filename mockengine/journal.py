@@ -238,9 +238,10 @@ def _line(record: dict[str, Any], text: str, kind: str | None = None) -> str:
 
 
 def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None) -> int:
-    """Print every session's timeline under ``path``: 0; 1 when there is no journal there; 2 when ``path``
-    does not exist or is a file with no journal record in it (a usage mistake, as a missing file is for
-    every other command)."""
+    """Print every session's timeline under ``path``: 0, also for a directory with no journal in it yet
+    (``no journals in DIR`` on stdout: a ``--journal-dir`` no session has written to is not a mistake);
+    2 when ``path`` does not exist or is a file with no journal record in it (a usage mistake, as a
+    missing file is for every other command)."""
     from mockengine.recordings.timeline import print_http  # a recording's HTTP exchanges (mockengine record)
 
     if not Path(path).exists():
@@ -261,6 +262,5 @@ def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None)
     if Path(path).is_dir() and print_http(Path(path), out, separate=bool(files)):
         return 0
     if not files:
-        print(f"mockengine journal: no {EVENTS_FILE} under {path}", file=sys.stderr)
-        return 1
+        print(f"no journals in {path}", file=out)
     return 0

@@ -83,3 +83,16 @@ def test_an_object_of_unknown_shape_is_labelled_so_with_its_keys(tmp_path: Path)
         "0.006s → <not JSON> 'hello'",
         "0.007s → <not an object> [1, 2]",
     ]
+
+
+def test_a_directory_with_no_journal_yet_says_so_and_is_no_error(tmp_path: Path, capsys) -> None:
+    """A ``--journal-dir`` no session has written to (empty, or only the request traces) exited 1 with
+    a line on stderr, as if the user had made a mistake: it is ``no journals in DIR`` and status 0."""
+    out = io.StringIO()
+    assert print_timeline(str(tmp_path), out=out) == 0
+    assert out.getvalue() == f"no journals in {tmp_path}\n"
+    (tmp_path / "chat-completions.jsonl").write_text(json.dumps({"t": 1.0, "kind": "x", "data": {}}) + "\n")
+    out = io.StringIO()
+    assert print_timeline(str(tmp_path), out=out) == 0
+    assert out.getvalue() == f"no journals in {tmp_path}\n"
+    assert capsys.readouterr().err == ""
