@@ -17,6 +17,7 @@ replayed by ``serve --replay``:
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 import aiohttp
 from openai import AsyncOpenAI
 
+from mockengine.conformance.audio import load_clips
 from mockengine.record.app import create_record_app
 from mockengine.record.proxy import Recorder
 from mockengine.settings import Settings
@@ -226,3 +228,36 @@ async def test_a_recording_that_stops_in_the_middle_of_a_response_ends_it(engine
             if not strict:  # the scripted participant carries the session on
                 await typed_turn(ws, AGE)
                 assert (await frames(ws, of_type("response.done")))[-1]["response"]["status"] == "completed"
+
+
+async def test_a_spoken_turn_a_strict_replay_cannot_answer_gets_a_failed_response(
+    engine, aiohttp_server, tmp_path
+):
+    """The recording holds a typed turn; the live client speaks instead, with server_vad (which creates
+    a response at the turn's end). The engine's VAD finds the turn, a divergence; the response the
+    client's turn detection asks for was never sent, nor its end."""
+    out = tmp_path / "rec"
+
+    async def script(url: str) -> None:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(url, headers={"Authorization": "Bearer sk-c"}) as ws,
+        ):
+            await typed_turn(ws, NAME)
+            await frames(ws, of_type("response.done"))
+
+    await record(engine, aiohttp_server, out, script)
+    replay = await engine(replay_dir=str(out), replay_speed=0.0, replay_strict=True)
+    pcm = load_clips()["question"].pcm + bytes(24 * 2 * 1500)  # the question, then 1.5 s of silence
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(replay.realtime, headers={"Authorization": "Bearer k"}) as ws,
+    ):
+        for start in range(0, len(pcm), 9600):  # 200 ms a frame
+            chunk = base64.b64encode(pcm[start : start + 9600]).decode()
+            await ws.send_json({"type": "input_audio_buffer.append", "audio": chunk})
+        events = await frames(ws, of_type("response.done"))
+    errors = [e["error"] for e in events if e["type"] == "error"]
+    assert len(errors) == 2 and "input_audio_buffer.speech_stopped" in errors[1]["message"]
+    assert [e["type"] for e in events[-2:]] == ["response.created", "response.done"]
+    assert events[-1]["response"]["status"] == "failed"
