@@ -273,9 +273,9 @@ class ReplayingSession:
     def _asks_for_response(self, event: ce.ClientEvent | None, vad: dict[str, Any] | None) -> bool:
         if isinstance(event, ce.ResponseCreate):
             return True
-        return (
-            vad is not None and vad["type"] == "input_audio_buffer.speech_stopped" and self._answers("create")
-        )
+        turn_ended = vad is not None and vad["type"] == "input_audio_buffer.speech_stopped"
+        # a transcription session only transcribes: no response at a turn's end (as the engine's own)
+        return turn_ended and self._answers("create") and not self.shadow.ctx.view.is_transcription
 
     def _failed_response(
         self, event: ce.ClientEvent | None, details: dict[str, Any], now_ms: float

@@ -32,8 +32,8 @@ from mockengine.server.metrics import FAULTS_INJECTED, REQUESTS, metrics_handler
 from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.reclaim import Reclaimer
 from mockengine.server.replay import install as install_replay
-from mockengine.server.scenario_warnings import scenario_warnings
 from mockengine.server.resources import Resources, load_resources
+from mockengine.server.scenario_warnings import scenario_warnings
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
 from mockengine.server.translation_ws import add_routes as add_translation_routes
