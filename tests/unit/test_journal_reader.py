@@ -130,3 +130,19 @@ def test_a_recordings_own_files_read_as_what_they_are(tmp_path: Path, capsys) ->
         f"mockengine journal: {rec / 'recording.json'}: not a journal's events.jsonl (no JSON records); "
         f"read its directory: mockengine journal {rec}\n"
     )
+
+
+def test_several_paths_read_in_turn_with_the_worst_status(tmp_path: Path, capsys) -> None:
+    """``mockengine journal jd/sess_a jd/sess_b`` (a shell glob) was "unrecognized arguments"."""
+    from mockengine.cli import main
+
+    _trace(tmp_path / "sess_a.jsonl", 1000.0)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["journal", str(tmp_path / "sess_a.jsonl"), str(empty)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("== session sess_a") and out.endswith(f"\n\nno journals in {empty}\n")
+    assert main(["journal", str(empty), str(tmp_path / "missing")]) == 2
+    assert (
+        capsys.readouterr().err == f"mockengine journal: {tmp_path / 'missing'}: no such file or directory\n"
+    )
