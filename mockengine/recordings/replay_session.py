@@ -174,9 +174,8 @@ class ReplayingSession:
             if self.has_fallen_back:
                 out.events.append(event)
             elif event.get("type") in VAD_TYPES:
+                # an edge that leaves the recording goes out too (_diverge): the participant's from here on
                 out.extend(self._apply(self.walk.on_vad(event, now_ms), now_ms, None, vad=event))
-                if self.has_fallen_back:  # this edge left the recording: the participant's from here on
-                    out.events.append(event)
         return out
 
     def _shown(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -255,6 +254,8 @@ class ReplayingSession:
             and self._answers("interrupt")
         ):
             details = {"type": "cancelled", "reason": "turn_detected"}
+        if vad is not None:  # the live turn edge, before the response it cancels ends (as the engine's)
+            step.events.append(vad)
         ended = self._end_open(str(details["type"]), details)
         # a cancel that ended a recorded response is answered; the shadow knows no response to cancel
         forward = not (isinstance(event, ce.ResponseCancel) and ended)

@@ -136,10 +136,8 @@ def of_type(kind: str) -> Any:
     return lambda event: event["type"] == kind
 
 
-async def test_a_divergence_in_the_middle_of_a_recorded_response_ends_it(engine, aiohttp_server, tmp_path):
-    """The recorded client cleared its input buffer while a spoken reply was streaming; the live one
-    cancels the reply there instead."""
-    out = tmp_path / "rec"
+async def record_clear_mid_reply(engine: Any, aiohttp_server: Any, out: Path) -> None:
+    """A typed turn; the recorded client clears its input buffer while the spoken reply streams."""
 
     async def script(url: str) -> None:
         async with (
@@ -152,6 +150,12 @@ async def test_a_divergence_in_the_middle_of_a_recorded_response_ends_it(engine,
             await frames(ws, of_type("response.done"))
 
     await record(engine, aiohttp_server, out, script, audio_pace=1.0, first_delta_delay_ms=20)
+
+
+async def test_a_divergence_in_the_middle_of_a_recorded_response_ends_it(engine, aiohttp_server, tmp_path):
+    """The live client cancels the reply where the recorded one cleared its input buffer."""
+    out = tmp_path / "rec"
+    await record_clear_mid_reply(engine, aiohttp_server, out)
 
     strict = await engine(replay_dir=str(out), replay_speed=0.0, replay_strict=True)
     async with (
@@ -261,3 +265,35 @@ async def test_a_spoken_turn_a_strict_replay_cannot_answer_gets_a_failed_respons
     assert len(errors) == 2 and "input_audio_buffer.speech_stopped" in errors[1]["message"]
     assert [e["type"] for e in events[-2:]] == ["response.created", "response.done"]
     assert events[-1]["response"]["status"] == "failed"
+
+
+async def test_a_barge_in_during_a_recorded_reply_cancels_it_and_the_participant_answers(
+    engine, aiohttp_server, tmp_path
+):
+    """Without --replay-strict, the live client speaks over the recorded reply (server_vad, which
+    interrupts): the replay falls back, and the recorded reply ends as the engine ends one a user
+    speaks over, ``cancelled`` / ``turn_detected`` after the live ``speech_started``; the participant
+    answers the spoken turn. Before, the recorded reply was never ended."""
+    out = tmp_path / "rec"
+    await record_clear_mid_reply(engine, aiohttp_server, out)
+    replay = await engine(replay_dir=str(out), replay_speed=0.0)
+    pcm = load_clips()["question"].pcm + bytes(24 * 2 * 1500)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(replay.realtime, headers={"Authorization": "Bearer k"}) as ws,
+    ):
+        await typed_turn(ws, NAME)
+        began = await frames(ws, of_type("response.output_audio.delta"))
+        recorded_id = next(e for e in began if e["type"] == "response.created")["response"]["id"]
+        for start in range(0, len(pcm), 9600):
+            chunk = base64.b64encode(pcm[start : start + 9600]).decode()
+            await ws.send_json({"type": "input_audio_buffer.append", "audio": chunk})
+        events = await frames(
+            ws, lambda e: e["type"] == "response.done" and e["response"]["id"] != recorded_id
+        )
+    kinds = [e["type"] for e in events]
+    ended = next(e for e in events if e["type"] == "response.done")
+    assert ended["response"]["id"] == recorded_id
+    assert ended["response"]["status_details"] == {"type": "cancelled", "reason": "turn_detected"}
+    assert kinds.index("input_audio_buffer.speech_started") < events.index(ended)
+    assert events[-1]["response"]["status"] == "completed" and "error" not in kinds
