@@ -389,7 +389,13 @@ def serve(args: argparse.Namespace) -> int:
 def journal(args: argparse.Namespace) -> int:
     from mockengine.journal import print_timeline
 
-    return print_timeline(args.path, show_all=args.all)
+    # several paths (a shell glob, `journal jd/*`): each in turn; the status is the worst of theirs
+    status = 0
+    for n, path in enumerate(args.path):
+        if n:
+            print(flush=True)
+        status = max(status, print_timeline(path, show_all=args.all))
+    return status
 
 
 def record(args: argparse.Namespace) -> int:
@@ -495,7 +501,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     journal_parser.add_argument(
         "path",
-        help="a --journal-dir, a session's directory or its events.jsonl; a --trace-dir or one of its files",
+        nargs="+",
+        help="a --journal-dir, a session's directory or its events.jsonl; a --trace-dir or one of its files; "
+        "a recording (several: each in turn)",
     )
     journal_parser.add_argument(
         "--all", action="store_true", help="one line per audio chunk and delta (default: runs are merged)"

@@ -245,19 +245,37 @@ def _line(record: dict[str, Any], text: str, kind: str | None = None) -> str:
     return f"{seconds:9.3f}s {arrow} {kind or _kind(record):<44} {text}".rstrip()
 
 
+def _hint(path: Path) -> str:
+    """What to read instead of a file beside a journal or recording (its ``session.json``,
+    ``recording.json``): the directory it is in."""
+    directory = path.parent
+    if (directory / EVENTS_FILE).is_file() or (directory / "recording.json").is_file():
+        return f"; read its directory: mockengine journal {directory}"
+    return ""
+
+
 def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None) -> int:
-    """Print every session's timeline under ``path``: 0; 1 when there is no journal there; 2 when ``path``
-    does not exist or is a file with no journal record in it (a usage mistake, as a missing file is for
-    every other command)."""
-    from mockengine.recordings.timeline import print_http  # a recording's HTTP exchanges (mockengine record)
+    """Print every session's timeline under ``path``: 0, also for a directory with no journal in it yet
+    (``no journals in DIR`` on stdout: a ``--journal-dir`` no session has written to is not a mistake);
+    2 when ``path`` does not exist or is a file with no journal record in it (a usage mistake, as a
+    missing file is for every other command)."""
+    # a recording's HTTP exchanges (mockengine record)
+    from mockengine.recordings.timeline import http_line, print_http
 
     if not Path(path).exists():
         print(f"mockengine journal: {path}: no such file or directory", file=sys.stderr)
         return 2
-    if Path(path).is_file() and not _holds_records(Path(path)):  # /etc/passwd printed "== session etc"
-        print(f"mockengine journal: {path}: not a journal's {EVENTS_FILE} (no JSON records)", file=sys.stderr)
-        return 2
     out = out or sys.stdout
+    if Path(path).is_file() and not _holds_records(Path(path)):  # /etc/passwd printed "== session etc"
+        exchange = http_line(Path(path))  # one http/NNNN.json of a recording
+        if exchange is not None:
+            print(exchange, file=out)
+            return 0
+        print(
+            f"mockengine journal: {path}: not a journal's {EVENTS_FILE} (no JSON records){_hint(Path(path))}",
+            file=sys.stderr,
+        )
+        return 2
     files = journal_files(Path(path))
     for n, events_file in enumerate(files):
         if n:
@@ -269,6 +287,5 @@ def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None)
     if Path(path).is_dir() and print_http(Path(path), out, separate=bool(files)):
         return 0
     if not files:
-        print(f"mockengine journal: no {EVENTS_FILE} under {path}", file=sys.stderr)
-        return 1
+        print(f"no journals in {path}", file=out)
     return 0

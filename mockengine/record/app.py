@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import os
 import sys
@@ -58,6 +59,12 @@ def create_record_app(recorder: Recorder) -> web.Application:
         recorder.writer.close()
 
     app.cleanup_ctx.append(lifetime)
+
+    async def close_sessions(app: web.Application) -> None:
+        # Ctrl-C with a session open waited for its client to leave (aiohttp waits for handlers)
+        await asyncio.gather(*(relay.stop() for relay in list(recorder.relays)), return_exceptions=True)
+
+    app.on_shutdown.append(close_sessions)
     return app
 
 

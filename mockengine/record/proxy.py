@@ -35,6 +35,9 @@ from mockengine.server.handshake import api_key_from, key_accepted
 from mockengine.server.journal import BackgroundWriter, SessionJournal
 from mockengine.settings import Settings
 
+GOING_AWAY = 1001  # the recorder stopping closes its sessions as `serve` does (mockengine.server.lifecycle)
+GOING_AWAY_REASON = "recorder shutting down"
+
 log = logging.getLogger("mockengine.record")
 HOP_HEADERS = {
     "host",
@@ -60,6 +63,7 @@ class Recorder:
     writer: BackgroundWriter = field(default_factory=lambda: BackgroundWriter("mockengine-record"))
     scrub: Scrubber = field(default_factory=Scrubber)
     http: aiohttp.ClientSession | None = None
+    relays: set[_Relay] = field(default_factory=set)  # the sessions being relayed now
     _sessions: int = 0
     _exchanges: int = 0
 
@@ -142,9 +146,11 @@ async def realtime_proxy(request: web.Request) -> web.StreamResponse:
         "protocol": upstream.protocol,
         "started_at": round(time.time(), 3),
     }
+    recorder.relays.add(relay)
     try:
         await relay.run()
     finally:
+        recorder.relays.discard(relay)
         info["close"] = relay.close_info
         recorder.write_json(recorder.out / name / SESSION_FILE, info)
         relay.journal.close()
@@ -249,6 +255,14 @@ class _Relay:
         self.close_info.setdefault("code", code)
         self.close_info.setdefault("reason", reason)
         await self.client.close(code=code, message=reason.encode()[:120])
+
+    async def stop(self) -> None:
+        """The recorder is stopping (SIGINT / SIGTERM): both sides are closed 1001 ("going away", as
+        ``serve`` closes its sessions), so the session ends and its ``session.json`` is written now
+        rather than when the client gives up."""
+        self.close_info.update(by="recorder", code=GOING_AWAY, reason=GOING_AWAY_REASON)
+        await self.client.close(code=GOING_AWAY, message=GOING_AWAY_REASON.encode())
+        await self.upstream.close(code=GOING_AWAY)
 
     async def run(self) -> None:
         tasks = [

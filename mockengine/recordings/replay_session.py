@@ -18,11 +18,15 @@ from collections.abc import Callable
 from typing import Any
 
 from mockengine.protocol import client_events as ce
+from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import merge_turn_detection
 from mockengine.realtime.effects import Step, Trace, Transcribe, TranscriptKey
+from mockengine.realtime.replies import response_params
+from mockengine.realtime.response import Pacing, Response
 from mockengine.realtime.session import RealtimeSession
 from mockengine.recordings.mirror import mirror_events
+from mockengine.recordings.open_responses import OpenResponses
 from mockengine.recordings.recording import VAD_TYPES
 from mockengine.recordings.walk import Divergence, ReplayWalk, WalkResult
 
@@ -53,6 +57,7 @@ class ReplayingSession:
         self._client_turn_detection: Any = copy.deepcopy(self._turn_detection())
         # item id → the audio_end_ms the live client truncated it at (the recorded answer echoes it)
         self._live_truncates: dict[str, int] = {}
+        self.open = OpenResponses()  # recorded responses begun on the wire and not finished
 
     def __getattr__(self, name: str) -> Any:  # config, ids, brain, is_wanted, ...: the shadow's
         return getattr(self.shadow, name)
@@ -75,7 +80,7 @@ class ReplayingSession:
         self.shadow.start()
         self._update_shadow(self._hold_shadow_replies(self._client_turn_detection), self.walk.anchor[1])
         self.walk.output_format = self._output_format()
-        return Step(events=self._shown(self.walk.due(self.walk.anchor[1])))
+        return self._out(self.walk.due(self.walk.anchor[1]), self.walk.anchor[1])
 
     def receive(self, event: ce.ClientEvent, now_ms: float) -> Step:
         if self.has_fallen_back:
@@ -101,7 +106,7 @@ class ReplayingSession:
         if self.has_fallen_back:
             return self.shadow.tick(now_ms)
         step = self._from_shadow(self.shadow.tick(now_ms), now_ms)
-        return step.extend(Step(events=self._shown(self.walk.due(now_ms))))
+        return step.extend(self._out(self.walk.due(now_ms), now_ms))
 
     def next_deadline_ms(self) -> float | None:
         shadow = self.shadow.next_deadline_ms()
@@ -118,7 +123,7 @@ class ReplayingSession:
             at_ms = self.walk.anchor[1] if now_ms is None else now_ms
             matched = self.walk.on_refused(at_ms, exc.client_event_type, exc.event_id)
             if matched is not None:
-                return Step(events=self._shown(list(matched.events)))
+                return self._out(list(matched.events), at_ms)
         return self.shadow.error(exc)
 
     def on_transcript(self, key: TranscriptKey, text: str, now_ms: float, *more: Any) -> Step:
@@ -169,9 +174,8 @@ class ReplayingSession:
             if self.has_fallen_back:
                 out.events.append(event)
             elif event.get("type") in VAD_TYPES:
-                out.extend(self._apply(self.walk.on_vad(event, now_ms), now_ms, None))
-                if self.has_fallen_back:  # this edge left the recording: the participant's from here on
-                    out.events.append(event)
+                # an edge that leaves the recording goes out too (_diverge): the participant's from here on
+                out.extend(self._apply(self.walk.on_vad(event, now_ms), now_ms, None, vad=event))
         return out
 
     def _shown(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -184,24 +188,115 @@ class ReplayingSession:
                 live_ms = self._live_truncates.pop(event.get("item_id", ""), None)
                 if live_ms is not None:
                     event["audio_end_ms"] = live_ms
+        events = self.open.shown(events)
         mirror_events(self.shadow.ctx.conversation, events)
         return events
 
-    def _apply(self, result: WalkResult, now_ms: float, event: ce.ClientEvent | None) -> Step:
+    def _out(self, events: list[dict[str, Any]], now_ms: float) -> Step:
+        """Recorded events going out. When they were the recording's last and a response they began is
+        still open, the recording stops in the middle of it: a divergence, which ends it."""
+        step = Step(events=self._shown(events))
+        if self.walk.is_finished and self.open.ids and not self.has_fallen_back:
+            response_id = self.open.ids[0]
+            ran_out = Divergence(
+                f"`response.done` of response {response_id}",
+                "the end of the recording (it stops in the middle of that response)",
+                now_ms - self.walk.start_ms,
+                None,
+            )
+            step.extend(self._diverge(ran_out, now_ms, None, None))
+        return step
+
+    def _apply(
+        self,
+        result: WalkResult,
+        now_ms: float,
+        event: ce.ClientEvent | None,
+        vad: dict[str, Any] | None = None,
+    ) -> Step:
+        if result.divergence is None:
+            return self._out(list(result.events), now_ms)
+        # the divergence ends whatever response is open: no need to look for the recording's end first
         step = Step(events=self._shown(list(result.events)))
-        divergence = result.divergence
-        if divergence is None:
-            return step
+        return step.extend(self._diverge(result.divergence, now_ms, event, vad))
+
+    def _diverge(
+        self,
+        divergence: Divergence,
+        now_ms: float,
+        event: ce.ClientEvent | None,
+        vad: dict[str, Any] | None,
+    ) -> Step:
+        """Report ``divergence`` (trace, ``on_divergence``). Strict: an ``error`` naming it, every open
+        recorded response ended ``failed``, and a response the live input asked for (a
+        ``response.create``, a turn's end when its turn detection creates responses) answered with
+        one that fails at once, so a client never waits for a ``response.done`` that cannot come.
+        Otherwise the open responses end as the real service would end them for that input and the
+        scripted participant takes over."""
         self.divergences.append(divergence)
         if self.on_divergence is not None:
             self.on_divergence(divergence)
-        step.effects.append(Trace(TRACE_KIND, {**divergence.data(), "strict": self.is_strict}))
+        step = Step(effects=[Trace(TRACE_KIND, {**divergence.data(), "strict": self.is_strict})])
+        error = ProtocolError("replay_divergence", divergence.message(), event_id=divergence.client_event_id)
+        failed = {"type": "failed", "error": {k: error.payload()[k] for k in ("type", "code", "message")}}
         if self.is_strict:
-            error = ProtocolError(
-                "replay_divergence", divergence.message(), event_id=divergence.client_event_id
-            )
-            return step.extend(self.shadow.error(error))
-        return step.extend(self._fall_back(now_ms, event))
+            step.extend(self.shadow.error(error))
+            step.events.extend(self._end_open("failed", failed))
+            if self._asks_for_response(event, vad):
+                step.events.extend(self._failed_response(event, failed, now_ms))
+            return step
+        details = failed
+        if isinstance(event, ce.ResponseCancel):
+            details = {"type": "cancelled", "reason": "client_cancelled"}
+        elif (
+            vad is not None
+            and vad["type"] == "input_audio_buffer.speech_started"
+            and self._answers("interrupt")
+        ):
+            details = {"type": "cancelled", "reason": "turn_detected"}
+        if vad is not None:  # the live turn edge, before the response it cancels ends (as the engine's)
+            step.events.append(vad)
+        ended = self._end_open(str(details["type"]), details)
+        # a cancel that ended a recorded response is answered; the shadow knows no response to cancel
+        forward = not (isinstance(event, ce.ResponseCancel) and ended)
+        step.events.extend(ended)
+        return step.extend(self._fall_back(now_ms, event if forward else None))
+
+    def _end_open(self, status: str, details: dict[str, Any]) -> list[dict[str, Any]]:
+        return [self.open.end(rid, self.shadow.ids.event(), status, details) for rid in self.open.ids]
+
+    def _answers(self, what: str) -> bool:
+        """Whether the client's turn detection creates (``create``) or interrupts (``interrupt``)
+        responses at a turn's edges (both default to true when it is on)."""
+        turn_detection = self._client_turn_detection
+        return isinstance(turn_detection, dict) and turn_detection.get(f"{what}_response") is not False
+
+    def _asks_for_response(self, event: ce.ClientEvent | None, vad: dict[str, Any] | None) -> bool:
+        if isinstance(event, ce.ResponseCreate):
+            return True
+        turn_ended = vad is not None and vad["type"] == "input_audio_buffer.speech_stopped"
+        # a transcription session only transcribes: no response at a turn's end (as the engine's own)
+        return turn_ended and self._answers("create") and not self.shadow.ctx.view.is_transcription
+
+    def _failed_response(
+        self, event: ce.ClientEvent | None, details: dict[str, Any], now_ms: float
+    ) -> list[dict[str, Any]]:
+        """``response.created`` and, at once, its ``response.done`` with status ``failed``: the response
+        the live input asked for, which the recording cannot give. Its settings are the session's
+        overlaid by the ``response.create``'s; it is in the conversation the client was shown."""
+        overrides = event.response if isinstance(event, ce.ResponseCreate) else {}
+        params = response_params(self.shadow.ctx.view, overrides)
+        conversation_id = self.open.conversation_id or self.shadow.ctx.conversation.id
+        response = Response(
+            self.shadow.ids.response(),
+            params,
+            None if params.conversation == "none" else conversation_id,
+            now_ms,
+            Pacing(),
+        )
+        created = se.response_created(self.shadow.ids.event(), response=response.wire())
+        response.status, response.status_details = "failed", details
+        return [created, se.response_done(self.shadow.ids.event(), response=response.wire())]
 
     def _fall_back(self, now_ms: float, event: ce.ClientEvent | None) -> Step:
         """From now on the shadow answers, as the scripted participant, with the client's turn detection."""

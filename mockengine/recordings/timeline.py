@@ -10,20 +10,45 @@ from typing import Any, TextIO
 from mockengine.recordings.format import HTTP_DIR
 
 
+def exchanges_dir(directory: Path) -> Path:
+    """Where a recording's HTTP exchanges are: ``DIR/http``, or ``directory`` itself when it is that
+    ``http`` directory."""
+    if directory.name == HTTP_DIR and not (directory / HTTP_DIR).is_dir():
+        return directory
+    return directory / HTTP_DIR
+
+
+def exchange_files(directory: Path) -> list[Path]:
+    return sorted(exchanges_dir(directory).glob("*.json"))
+
+
+def read_exchange(path: Path) -> dict[str, Any] | None:
+    """One ``http/NNNN.json`` of a recording, or None when ``path`` is not one (not JSON, no method and
+    path)."""
+    try:
+        exchange = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(exchange, dict) or not {"method", "path"} <= exchange.keys():
+        return None
+    return exchange
+
+
 def http_lines(directory: Path) -> list[str]:
     """``   0.412s POST /v1/chat/completions 200  stream 14 chunks  'Paris is the capital…'`` per exchange."""
-    lines = []
-    for path in sorted((directory / HTTP_DIR).glob("*.json")):
-        try:
-            exchange = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        what = f"stream {len(exchange.get('chunks') or [])} chunks" if exchange.get("stream") else "body"
-        seconds = float(exchange.get("ms", 0.0)) / 1000.0
-        request = f"{exchange.get('method')} {exchange.get('path')} {exchange.get('status')}"
-        head = f"{path.stem} {seconds:7.3f}s {request}"
-        lines.append(f"{head}  {what}  {_gist(exchange)}".rstrip())
-    return lines
+    return [line for path in exchange_files(directory) if (line := http_line(path)) is not None]
+
+
+def http_line(path: Path) -> str | None:
+    """The line of one recorded exchange, or None when ``path`` is not one."""
+    exchange = read_exchange(path)
+    if exchange is None:
+        return None
+    what = f"stream {len(exchange.get('chunks') or [])} chunks" if exchange.get("stream") else "body"
+    seconds = float(exchange.get("ms", 0.0)) / 1000.0
+    request = f"{exchange.get('method')} {exchange.get('path')} {exchange.get('status')}"
+    head = f"{path.stem} {seconds:7.3f}s {request}"
+    return f"{head}  {what}  {_gist(exchange)}".rstrip()
 
 
 def _gist(exchange: dict[str, Any]) -> str:
@@ -44,7 +69,7 @@ def print_http(directory: Path, out: TextIO, separate: bool) -> bool:
         return False
     if separate:
         print(file=out)
-    print(f"== http exchanges ({directory / HTTP_DIR})", file=out)
+    print(f"== http exchanges ({exchanges_dir(directory)})", file=out)
     for line in lines:
         print(line, file=out)
     return True

@@ -177,6 +177,8 @@ class ReplayWalk:
     def _item_mismatch(self, recorded: dict[str, Any], live: dict[str, Any]) -> str:
         if recorded.get("type") != live.get("type"):
             return f"an item of type {live.get('type')}, not {recorded.get('type')}"
+        if live.get("type") == "message":
+            return _message_mismatch(recorded, live)
         if live.get("type") != "function_call_output":
             return ""
         call_id = recorded.get("call_id")
@@ -221,7 +223,48 @@ def _item_detail(item: Any) -> str:
         return ""
     if item.get("type") == "function_call_output":
         return f" (function_call_output for {item.get('call_id')}: {_short(item.get('output'))})"
-    return f" ({item.get('type')}{' ' + str(item['role']) if item.get('role') else ''})"
+    words = " ".join(text for kind, text in _message_parts(item) if kind == "text")
+    said = f": {_short(words)}" if item.get("type") == "message" and words else ""
+    return f" ({item.get('type')}{' ' + str(item['role']) if item.get('role') else ''}{said})"
+
+
+TEXT_PARTS = ("input_text", "text", "output_text")
+
+
+def _message_parts(item: dict[str, Any]) -> list[tuple[str, str]]:
+    """A message's content as matching compares it: each text part's words (runs of whitespace one
+    space, the ends trimmed, as chat completions are matched), an image by its URL, any other part
+    (audio: its words are heard, not typed) by its type alone."""
+    parts: list[tuple[str, str]] = []
+    content = item.get("content")
+    for part in content if isinstance(content, list) else []:
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type")
+        if kind in TEXT_PARTS:
+            parts.append(("text", " ".join(str(part.get("text") or "").split())))
+        elif kind == "input_image":
+            parts.append(("input_image", str(part.get("image_url"))))
+        else:
+            parts.append((str(kind), ""))
+    return parts
+
+
+def _message_mismatch(recorded: dict[str, Any], live: dict[str, Any]) -> str:
+    """Why a live message item is not the recorded one: another role, or other content (typed words
+    compared as :func:`_message_parts` reads them), else ""."""
+    if live.get("role") != recorded.get("role"):
+        return f"role {live.get('role')}, not {recorded.get('role')}"
+    live_parts, recorded_parts = _message_parts(live), _message_parts(recorded)
+    if live_parts == recorded_parts:
+        return ""
+    if [k for k, _ in live_parts] != [k for k, _ in recorded_parts]:
+        return f"content {[k for k, _ in live_parts]}, not {[k for k, _ in recorded_parts]}"
+    for (kind, live_value), (_, recorded_value) in zip(live_parts, recorded_parts, strict=True):
+        if live_value != recorded_value:
+            what = "text" if kind == "text" else kind
+            return f"{what} {_short(live_value)}, not {_short(recorded_value)}"
+    return ""
 
 
 def _normalised(output: Any) -> Any:

@@ -33,6 +33,7 @@ from mockengine.server.realtime_ws import realtime_handler
 from mockengine.server.reclaim import Reclaimer
 from mockengine.server.replay import install as install_replay
 from mockengine.server.resources import Resources, load_resources
+from mockengine.server.scenario_warnings import scenario_warnings
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS, TRACER, Stats
 from mockengine.server.trace import Tracer
 from mockengine.server.translation_ws import add_routes as add_translation_routes
@@ -147,6 +148,8 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     install_faults(app, settings, app[RESOURCES].scenarios.scenarios.values())
     app[FAULTS].on_injected = lambda kind: FAULTS_INJECTED.labels(kind=kind).inc()
     install_replay(app, settings)  # --replay DIR (mockengine.record)
+    for warning in scenario_warnings(app[RESOURCES].scenarios.scenarios.values()):
+        log.warning("%s", warning)  # e.g. {role} in a rule that may fire with no role
     app[LOOP_LAG] = LoopLagMonitor()
     app.router.add_get("/metrics", metrics_handler)
     install_cors(app)  # browser pages on other origins (default: localhost dev servers)

@@ -60,16 +60,21 @@ def install(app: web.Application, settings: Settings) -> None:
 async def replaying(
     request: web.Request, ws: web.WebSocketResponse, session: RealtimeSession, seed: int | None
 ) -> RealtimeSession | None:
-    """``session`` itself, or (replay on) a :class:`ReplayingSession` shadowed by it, typed as what the
-    runner drives (the two have the same surface). None when ``?recording=NAME`` names no recorded
+    """``session`` itself (no replay, or a recording that holds no WebSocket session), or (replay on) a
+    :class:`ReplayingSession` shadowed by it, typed as what the runner drives (the two have the same
+    surface). None when ``?recording=NAME`` names no recorded
     session: the client got an ``error`` (``unknown_recording``) and the close 4000, as for an unknown
     scenario."""
     settings = request.app[RESOURCES].settings
     try:
         recording = _recording_for(request.app, session)
-        if recording is None:
+        name = request.query.get(RECORDING_QUERY)
+        if recording is None or (name is None and not recording.session_paths):
+            # nothing recorded to replay (a recording of chat completions only): the engine serves the
+            # session, as it serves WebRTC calls under a replay; refusing it named a mistake the
+            # client did not make
             return session
-        recorded = recording.session(request.query.get(RECORDING_QUERY))
+        recorded = recording.session(name)
     except RecordingError as exc:
         error = ProtocolError("unknown_recording", str(exc), RECORDING_QUERY)
         await ws.send_str(codec.dumps(se.error(session.ids.event(), error=error.payload())))

@@ -92,6 +92,6 @@ async def test_a_call_under_replay_is_served_by_the_engine_and_hears_the_microph
         assert not [e for e in client.events if e["type"] == "error"]
     finally:
         await client.close()
-    # The WebSocket beside it replays the recording, whatever it is asked.
-    replayed = await typed_turn(replay.realtime, "Something else entirely.")
+    # The WebSocket beside it replays the recording (typed words are matched: the recorded ones).
+    replayed = await typed_turn(replay.realtime, RECORDED)
     assert said(replayed) == recorded

@@ -83,3 +83,66 @@ def test_an_object_of_unknown_shape_is_labelled_so_with_its_keys(tmp_path: Path)
         "0.006s → <not JSON> 'hello'",
         "0.007s → <not an object> [1, 2]",
     ]
+
+
+def test_a_directory_with_no_journal_yet_says_so_and_is_no_error(tmp_path: Path, capsys) -> None:
+    """A ``--journal-dir`` no session has written to (empty, or only the request traces) exited 1 with
+    a line on stderr, as if the user had made a mistake: it is ``no journals in DIR`` and status 0."""
+    out = io.StringIO()
+    assert print_timeline(str(tmp_path), out=out) == 0
+    assert out.getvalue() == f"no journals in {tmp_path}\n"
+    (tmp_path / "chat-completions.jsonl").write_text(json.dumps({"t": 1.0, "kind": "x", "data": {}}) + "\n")
+    out = io.StringIO()
+    assert print_timeline(str(tmp_path), out=out) == 0
+    assert out.getvalue() == f"no journals in {tmp_path}\n"
+    assert capsys.readouterr().err == ""
+
+
+def test_a_recordings_own_files_read_as_what_they_are(tmp_path: Path, capsys) -> None:
+    """``journal rec/http/0001.json`` and ``journal rec/http`` were "not a journal" (status 2) and "no
+    journal" (status 1): they print the exchanges, as ``journal rec`` does. ``journal rec/recording.json``
+    or a session's ``session.json`` stays a mistake, now pointing at the directory to read."""
+    rec = tmp_path / "rec"
+    (rec / "http").mkdir(parents=True)
+    (rec / "recording.json").write_text(
+        json.dumps({"format": "mockengine-recording", "version": 1}, indent=1)
+    )
+    exchange = {
+        "t": 1.0,
+        "method": "POST",
+        "path": "/v1/chat/completions",
+        "request_body": {"messages": [{"role": "user", "content": "What is your name?"}]},
+        "status": 200,
+        "ms": 19.0,
+        "response_body": {},
+    }
+    (rec / "http" / "0001.json").write_text(json.dumps(exchange, indent=1))
+    line = "0001   0.019s POST /v1/chat/completions 200  body  'What is your name?'"
+    out = io.StringIO()
+    assert print_timeline(str(rec / "http" / "0001.json"), out=out) == 0
+    assert out.getvalue() == line + "\n"
+    out = io.StringIO()
+    assert print_timeline(str(rec / "http"), out=out) == 0
+    assert out.getvalue() == f"== http exchanges ({rec / 'http'})\n{line}\n"
+    assert capsys.readouterr().err == ""
+    assert print_timeline(str(rec / "recording.json"), out=io.StringIO()) == 2
+    assert capsys.readouterr().err == (
+        f"mockengine journal: {rec / 'recording.json'}: not a journal's events.jsonl (no JSON records); "
+        f"read its directory: mockengine journal {rec}\n"
+    )
+
+
+def test_several_paths_read_in_turn_with_the_worst_status(tmp_path: Path, capsys) -> None:
+    """``mockengine journal jd/sess_a jd/sess_b`` (a shell glob) was "unrecognized arguments"."""
+    from mockengine.cli import main
+
+    _trace(tmp_path / "sess_a.jsonl", 1000.0)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["journal", str(tmp_path / "sess_a.jsonl"), str(empty)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("== session sess_a") and out.endswith(f"\n\nno journals in {empty}\n")
+    assert main(["journal", str(empty), str(tmp_path / "missing")]) == 2
+    assert (
+        capsys.readouterr().err == f"mockengine journal: {tmp_path / 'missing'}: no such file or directory\n"
+    )

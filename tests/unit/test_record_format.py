@@ -336,3 +336,47 @@ def test_an_out_path_that_is_a_file_is_refused_by_name(tmp_path: Path) -> None:
     path.write_text("x")
     with pytest.raises(RecordingError, match="a file, not a recording directory"):
         write_manifest(path, "https://api.openai.com/v1", has_audio=True)
+
+
+def _message(role: str, *parts: dict[str, object]) -> dict[str, object]:
+    return {"type": "message", "role": role, "content": list(parts)}
+
+
+HELLO = {"type": "input_text", "text": "Hello, world."}
+IMAGE_A = {"type": "input_image", "image_url": "data:image/png;base64,AAAA"}
+IMAGE_B = {"type": "input_image", "image_url": "data:image/png;base64,BBBB"}
+
+
+@pytest.mark.parametrize(
+    ("recorded", "live", "problem"),
+    [
+        (_message("user", HELLO), _message("user", {"type": "input_text", "text": " Hello,\n  world. "}), ""),
+        (
+            _message("user", HELLO),
+            _message("user", {"type": "input_text", "text": "hello, world."}),
+            "text 'hello, world.', not 'Hello, world.'",
+        ),
+        (_message("user", HELLO), _message("system", HELLO), "role system, not user"),
+        (
+            _message("user", HELLO, IMAGE_A),
+            _message("user", HELLO, IMAGE_B),
+            "input_image 'data:image/png;base64,BBBB', not 'data:image/png;base64,AAAA'",
+        ),
+        (
+            _message("user", HELLO),
+            _message("user", {"type": "input_audio", "audio": "AAAA"}),
+            "content ['input_audio'], not ['text']",
+        ),
+    ],
+)
+def test_a_typed_message_matches_by_role_and_words(
+    recorded: dict[str, object], live: dict[str, object], problem: str
+) -> None:
+    """Typed words were not compared: any message took the next recorded reply. Whitespace runs and the
+    ends do not count; case, punctuation, the role, images (by URL) and the parts' kinds do."""
+    steps = [ScriptStep("expect", 10.0, {"type": "conversation.item.create", "item": recorded}, 1)]
+    result = walk_of(steps, speed=0.0).on_client(ce.ConversationItemCreate(live), 10_010.0)
+    if not problem:
+        assert result.divergence is None
+    else:
+        assert result.divergence is not None and result.divergence.got.endswith(f": {problem}")
