@@ -240,6 +240,9 @@ TRANSCRIPTION_MODELS = (
 )
 # The one whose transcripts say the languages it detected (openai-python: "Returned by gpt-transcribe").
 LANGUAGE_DETECTING_MODEL = "gpt-transcribe"
+# The one billed by the second rather than by tokens, as POST /v1/audio/transcriptions bills it: its
+# input transcripts' usage is {"type": "duration", "seconds"} (reference §10).
+DURATION_BILLED_MODEL = "whisper-1"
 _TRANSCRIPTION_FIELDS: dict[str, Any] = {
     "model": {"type": "string"},
     "language": {"type": ["string", "null"]},

@@ -18,7 +18,7 @@ from mockengine.engines.transcript_tokens import logprobs
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
-from mockengine.protocol.session_schema import LANGUAGE_DETECTING_MODEL
+from mockengine.protocol.session_schema import DURATION_BILLED_MODEL, LANGUAGE_DETECTING_MODEL
 from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item, item_from_wire
@@ -279,26 +279,35 @@ class ConversationItems:
                     logprobs=token_logprobs,
                 )
             )
-        audio_tokens = -(-item.audio_ms // 100)
-        text_tokens = self.tokens.count(text) if text else 0
         events.append(
             se.conversation_item_input_audio_transcription_completed(
                 self.ctx.ids.event(),
                 item_id=item.id,
                 content_index=0,
                 transcript=text,
-                usage={
-                    "type": "tokens",
-                    "total_tokens": audio_tokens + text_tokens,
-                    "input_tokens": audio_tokens,
-                    "input_token_details": {"text_tokens": 0, "audio_tokens": audio_tokens},
-                    "output_tokens": text_tokens,
-                },
+                usage=self._transcription_usage(item, text),
                 logprobs=token_logprobs,
                 languages=self._detected_languages(text, language),
             )
         )
         return events
+
+    def _transcription_usage(self, item: Item, text: str) -> dict[str, Any]:
+        """Billed as the transcription model is (reference §10): whisper-1 by the second,
+        ``{"type": "duration", "seconds": ceil(item audio s)}``; the others by tokens (audio 1 per 100 ms,
+        the transcript's text tokens as output)."""
+        transcription = self.ctx.view.transcription
+        if transcription is not None and transcription.model == DURATION_BILLED_MODEL:
+            return {"type": "duration", "seconds": -(-item.audio_ms // 1000)}
+        audio_tokens = -(-item.audio_ms // 100)
+        text_tokens = self.tokens.count(text) if text else 0
+        return {
+            "type": "tokens",
+            "total_tokens": audio_tokens + text_tokens,
+            "input_tokens": audio_tokens,
+            "input_token_details": {"text_tokens": 0, "audio_tokens": audio_tokens},
+            "output_tokens": text_tokens,
+        }
 
     def _detected_languages(self, text: str, language: str | None) -> list[dict[str, str]] | None:
         """``languages`` of the completed event: gpt-transcribe's only (openai-python: "Returned by

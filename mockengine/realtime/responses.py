@@ -9,6 +9,7 @@ conversation's reply has been heard; ``turns.UserTurns`` fires it.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from mockengine.brain.model import Brain, Reply, ReplyRequest, ToolCall
@@ -63,7 +64,7 @@ class Responses:
             items: list[Item] = []
             for index, entry in enumerate(event.response["input"]):
                 calls = frozenset(i.call_id for i in items if i.type == "function_call" and i.call_id)
-                items.append(self._input_item(entry, transcribe, f"response.input[{index}].id", calls))
+                items.append(self._input_item(entry, transcribe, f"response.input[{index}]", calls))
             input_items = tuple(items)
         params = response_params(self.ctx.view, event.response, input_items)
         step = self.list_mcp_tools(params.tools) if "tools" in event.response else Step()
@@ -73,14 +74,24 @@ class Responses:
         return step.extend(self.start(params, now_ms))
 
     def _input_item(
-        self, entry: dict[str, Any], transcribe: list[Item], id_param: str, calls_before: frozenset[str]
+        self, entry: dict[str, Any], transcribe: list[Item], path: str, calls_before: frozenset[str]
     ) -> Item:
+        """``path``: the entry's JSON path (``response.input[i]``), which every error about it names."""
         if entry.get("type") == "item_reference":
             item = self.ctx.conversation.get(entry["id"])
-            if item is None:  # the param is the reference's JSON path, as every other error's is
-                raise errors.item_not_found("referencing", "invalid_item_reference", entry["id"], id_param)
+            if item is None:
+                raise errors.item_not_found(
+                    "referencing", "invalid_item_reference", entry["id"], f"{path}.id"
+                )
             return item
-        item, needs_transcript = self.items.from_wire(entry, calls_before)
+        try:
+            item, needs_transcript = self.items.from_wire(entry, calls_before)
+        except errors.ProtocolError as exc:
+            # The conversation's checks name conversation.item.create's paths (item.call_id,
+            # item.content[0].image_url); here the item is this entry of the input.
+            if exc.param is not None and exc.param.startswith("item."):
+                raise dataclasses.replace(exc, param=path + exc.param.removeprefix("item")) from None
+            raise
         if needs_transcript:
             transcribe.append(item)
         return item

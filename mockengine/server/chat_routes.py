@@ -24,6 +24,7 @@ from mockengine.brain.model import Brain
 from mockengine.brain.selection import MODEL_PREFIX, UnknownScenario
 from mockengine.chat import errors
 from mockengine.chat.audio import (
+    AUDIO_MODEL_PREFIXES,
     BYTES_PER_MS,
     MAX_INPUT_AUDIO_MS,
     AudioStore,
@@ -38,8 +39,11 @@ from mockengine.chat.request import ChatRequest, parse_request
 from mockengine.chat.responses_request import in_responses_terms, load_body, resolve_references, translate
 from mockengine.chat.responses_shaping import shape_response
 from mockengine.chat.responses_store import ResponseStore, StoredResponse, listed_input_items
+from mockengine.chat.speech import SPEECH_MODELS
+from mockengine.chat.transcription import TRANSCRIBE_MODELS
 from mockengine.engines.stt import Transcriber
 from mockengine.ids import IdFactory
+from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
 from mockengine.server.admission import speech_admitted
 from mockengine.server.handshake import key_accepted
 from mockengine.server.state import RESOURCES, TRACER
@@ -68,6 +72,11 @@ TRACE_NAME = "chat-completions"  # the trace file (``<trace_dir>/chat-completion
 RESPONSES_TRACE_NAME = "responses"  # ``<trace_dir>/responses.jsonl``
 TOO_DEEP_TO_TRACE = "<nested too deeply to trace>"
 MODEL_IDS = web.AppKey("chat_model_ids", tuple)
+# The audio models the engine serves, listed after the realtime ones as the live list has them: apps and
+# gateways look ids up (models.retrieve("whisper-1")) before using /v1/audio/* or audio in chat.
+AUDIO_MODELS = tuple(
+    dict.fromkeys((*TRANSCRIBE_MODELS, *TRANSCRIPTION_MODELS, *SPEECH_MODELS, *AUDIO_MODEL_PREFIXES))
+)
 RESPONSE_STORE = web.AppKey("response_store", ResponseStore)  # for previous_response_id
 AUDIO_STORE = web.AppKey("chat_audio_store", AudioStore)  # audio ids a later message may name
 
@@ -447,8 +456,8 @@ def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:
 
 def add_routes(app: web.Application, realtime_models: Sequence[str]) -> None:
     """Register the Chat Completions routes; ``GET /v1/models`` lists CHAT_MODELS, then
-    ``realtime_models``, then the scenario model names."""
-    app[MODEL_IDS] = (*CHAT_MODELS, *realtime_models)
+    ``realtime_models``, AUDIO_MODELS, then the scenario model names."""
+    app[MODEL_IDS] = tuple(dict.fromkeys((*CHAT_MODELS, *realtime_models, *AUDIO_MODELS)))
     app[RESPONSE_STORE] = ResponseStore()
     app[AUDIO_STORE] = AudioStore()
     app.router.add_get("/v1/models", list_models)

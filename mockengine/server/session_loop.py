@@ -21,6 +21,7 @@ import asyncio
 import functools
 import json
 import logging
+from collections import deque
 from typing import Any
 
 from mockengine.brain.model import Reply
@@ -72,6 +73,9 @@ class SessionLoop:
         # produced them; None ends the writer.
         self.outbox: asyncio.Queue[tuple[dict[str, Any], bytes] | None] = asyncio.Queue()
         self.backlog_bytes = 0  # queued and not yet written to the transport
+        # The size of each queued event, oldest first (the outbox's order), so the disconnect bound can
+        # leave out the one the writer takes next: see _unread_bytes.
+        self._queued_sizes: deque[int] = deque()
         self.is_closing = False
         # Flow control: cleared while the peer reads slower than reply audio is produced. Then no paced
         # audio is released and no synthesized speech enters the session until the backlog drains.
@@ -150,6 +154,17 @@ class SessionLoop:
         return self.settings.max_send_backlog_bytes // 4
 
     @property
+    def _unread_bytes(self) -> int:
+        """What the disconnect bound judges, before a step's events are queued: the events queued behind
+        the next one to go out (the one being written is no longer counted either). A reply larger than
+        the bound answers a request the limits allowed (the retrieval of a 300 s user item carries 19 MB
+        of base64; a long text item is echoed twice, in ``added`` and ``done``), not a peer that stopped
+        reading: it is sent, and only what a peer leaves unread behind it counts. Memory stays bounded
+        by the bound, one step's events and the event at the head of the queue."""
+        head = self._queued_sizes[0] if self._queued_sizes else 0
+        return self.backlog_bytes - head
+
+    @property
     def is_flow_held(self) -> bool:
         return not self._flowing.is_set()
 
@@ -158,9 +173,11 @@ class SessionLoop:
     def apply(self, step: Step) -> None:
         if self.is_closing:
             return  # the session is ending: nothing more goes out or starts
+        left_unread = self._unread_bytes  # judged before this step's own events join the queue
         for event in step.events:
             data = codec.dumps_utf8(event)
             self.backlog_bytes += len(data)
+            self._queued_sizes.append(len(data))
             self.outbox.put_nowait((event, data))
         for effect in step.effects:
             if isinstance(effect, Transcribe):
@@ -181,11 +198,11 @@ class SessionLoop:
                     self.journal.engine(effect.kind, effect.data)
                 if effect.kind == "reply":  # a scenario rule may fire a fault (faults.ws.on_rule)
                     self.faults.on_rule(str(effect.data.get("rule")), effect.data.get("response_id"))
-        if self.backlog_bytes > self.settings.max_send_backlog_bytes:
+        if left_unread > self.settings.max_send_backlog_bytes:
             log.warning(
                 "session %s: disconnecting a peer that does not read (%d bytes of events unsent, limit %d)",
                 self.session_id,
-                self.backlog_bytes,
+                left_unread,
                 self.settings.max_send_backlog_bytes,
             )
             self.shutdown(1008, "slow reader: too many unsent events", flush=False)
@@ -267,6 +284,7 @@ class SessionLoop:
         while (queued := await self.outbox.get()) is not None:
             event, data = queued
             self.backlog_bytes -= len(data)
+            self._queued_sizes.popleft()
             # Injected faults may delay, hold, drop or rewrite an event, or act once it is out.
             for out in await self.faults.before_send(event):
                 await self._send(out, data if out is event else None)

@@ -175,6 +175,18 @@ async def test_hrp_connection_test(chat_client):
     assert choice.message.content
 
 
+async def test_the_audio_models_the_engine_serves_are_listed_and_retrievable(chat_client):
+    """docs/client-compatibility.md promised "any id /v1/models lists, e.g. openai/whisper-1"; the list
+    held the chat and realtime models only, so models.retrieve("whisper-1") was a 404 although
+    /v1/audio/transcriptions serves it (as the live list has them, apps and gateways look ids up)."""
+    client = await chat_client()
+    ids = [m.id for m in (await client.models.list()).data]
+    for model in ("whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-tts", "tts-1", "gpt-4o-audio-preview"):
+        assert model in ids, model
+        assert (await client.models.retrieve(model)).id == model
+    assert ids[0] == "gpt-4o-mini" and len(ids) == len(set(ids))
+
+
 async def test_max_completion_tokens_cuts_tool_arguments(chat_client):
     client = await chat_client()
     completion = await client.chat.completions.create(

@@ -269,6 +269,41 @@ async def test_an_unknown_item_reference_names_its_place_in_the_input(engine_bas
         )
 
 
+async def test_an_item_error_in_response_input_names_its_place_in_the_input(engine_base) -> None:
+    """A response.input item the conversation check refuses (an output for an unknown call, an image
+    that does not decode) said ``item.call_id`` / ``item.content[0]…``, conversation.item.create's
+    paths, which that response.create has not."""
+    base = await engine_base()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=base.replace("http://", "ws://")) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        output: Any = [
+            user_text("Hello"),
+            {"type": "function_call_output", "call_id": "call_zz", "output": "1"},
+        ]
+        await connection.response.create(response={"conversation": "none", "input": output}, event_id="out")
+        error = (await events_until(connection, "error"))[-1]["error"]
+        assert (error["code"], error["param"], error["event_id"]) == (
+            "invalid_tool_call_id",
+            "response.input[1].call_id",
+            "out",
+        )
+        image: Any = {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}],
+        }
+        await connection.response.create(response={"conversation": "none", "input": [image]}, event_id="img")
+        error = (await events_until(connection, "error"))[-1]["error"]
+        assert (error["param"], error["event_id"]) == ("response.input[0].content[0].image_url", "img")
+        # The same items through conversation.item.create keep their item.* paths.
+        await connection.conversation.item.create(item=image, event_id="create")
+        error = (await events_until(connection, "error"))[-1]["error"]
+        assert (error["param"], error["event_id"]) == ("item.content[0].image_url", "create")
+
+
 WEATHER = weather_tool({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
 FORECASTS = {
     "Paris": {"temperature_c": 21, "conditions": "sunny"},

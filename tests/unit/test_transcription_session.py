@@ -407,3 +407,22 @@ def test_nothing_heard_is_no_language_detected() -> None:
     driver.run_until_idle()
     (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
     assert completed["transcript"] == "" and completed["languages"] == []
+
+
+@pytest.mark.parametrize("model", ["whisper-1", "gpt-4o-mini-transcribe"])
+def test_input_transcription_usage_is_billed_as_the_model_is(model: str) -> None:
+    # Reference §10: "usage is {"type":"duration","seconds":N} for duration-billed models (N = ceil(buffer
+    # seconds))"; whisper-1 is the duration-billed one, as POST /v1/audio/transcriptions answers it.
+    driver = _driver("Hello there.")
+    update = {"type": "transcription", "audio": {"input": {"turn_detection": None}}}
+    update["audio"]["input"]["transcription"] = {"model": model}
+    driver.send(ce.SessionUpdate(update))
+    driver.stream(synthetic_voiced_pcm16(1300))
+    driver.send(ce.InputAudioBufferCommit())
+    driver.run_until_idle()
+    (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
+    if model == "whisper-1":
+        assert completed["usage"] == {"type": "duration", "seconds": 2}  # 1.3 s, rounded up
+    else:
+        assert completed["usage"]["type"] == "tokens" and completed["usage"]["input_tokens"] == 13
+    validate_server_event(completed)

@@ -346,6 +346,8 @@ def session_json(text: str | None) -> Any:
 
 
 def _session_from(text: str | None) -> dict[str, Any]:
+    if text is None:  # no session field: optional in the form, as with an application/sdp body
+        return {}
     session = session_json(text)
     try:
         validate_session_update(session)
