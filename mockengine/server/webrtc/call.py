@@ -241,18 +241,31 @@ class CallRunner(SessionLoop):
                 await sideband.send_frame(data, WSMsgType.TEXT)
             except ConnectionError:
                 self.sidebands.discard(sideband)
-        # aiortc sends a str as a text message (a WebRTC string, PPID 51) and bytes as a binary one:
-        # the oai-events channel carries text, as OpenAI's does.
-        return await self._send_on_channel(data.decode("utf-8"))
+        return await self._send_on_channel(str(kind), data)
 
-    async def _send_on_channel(self, text: str) -> bool:
+    async def _send_on_channel(self, kind: str, data: bytes) -> bool:
         if not self.channel_open.is_set():
             waiting = asyncio.ensure_future(self.channel_open.wait())
             ending = asyncio.ensure_future(self.ended.wait())
             await asyncio.wait([waiting, ending], return_when=asyncio.FIRST_COMPLETED)
             waiting.cancel()
             ending.cancel()
-        return self.sender is not None and await self.sender.send(text)
+        if self.sender is None or not self.channel_open.is_set():
+            return False
+        # Measured once the channel is open: until SCTP starts, aiortc holds its default (65,536).
+        limit_bytes = _max_message_bytes(self.pc)
+        if limit_bytes and len(data) > limit_bytes:
+            # aiortc refuses it (ValueError), which killed the writer: nothing more went out on the
+            # channel, the call open and silent. The client is told instead, and the call goes on.
+            log.warning(
+                "call %s: %s of %d bytes not sent (peer takes %d)", self.call_id, kind, len(data), limit_bytes
+            )
+            too_large = errors.event_too_large(kind, len(data), limit_bytes)
+            self.apply(self.session.error(too_large, self.now_ms()))
+            return True
+        # aiortc sends a str as a text message (a WebRTC string, PPID 51) and bytes as a binary one:
+        # the oai-events channel carries text, as OpenAI's does.
+        return await self.sender.send(data.decode("utf-8"))
 
     @property
     def is_transport_closed(self) -> bool:
@@ -341,3 +354,9 @@ def _cancelled(step: Step) -> tuple[str, ...]:
         for event in step.events
         if event["type"] == "response.done" and event["response"]["status"] == "cancelled"
     )
+
+
+def _max_message_bytes(pc: RTCPeerConnection) -> int:
+    """The largest message the peer's data channel takes (its offer's ``a=max-message-size``; aiortc's
+    default when the offer has none). 0: no limit."""
+    return int(getattr(pc.sctp, "_remote_max_message_size", 0) or 0) if pc.sctp is not None else 0
