@@ -326,6 +326,8 @@ def session_json(text: str | None) -> Any:
 
 
 def _session_from(text: str | None) -> dict[str, Any]:
+    if text is None:  # the field is optional: the call starts with the secret's session (or the default)
+        return {}
     session = session_json(text)
     try:
         validate_session_update(session)
