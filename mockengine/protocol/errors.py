@@ -104,6 +104,18 @@ def binary_channel_message() -> ProtocolError:
     )
 
 
+def event_too_large(event_type: str, size_bytes: int, limit_bytes: int) -> ProtocolError:
+    """A server event larger than the WebRTC peer's data channel takes (its offer's ``a=max-message-size``)
+    was not sent. Our choice: the reference is silent (a WebRTC sender must not exceed the peer's limit,
+    RFC 8841), and the event was lost without a word, with everything after it."""
+    return ProtocolError(
+        "event_too_large",
+        f"The server event '{event_type}' ({size_bytes} bytes) is larger than the oai-events data channel's "
+        f"max-message-size ({limit_bytes} bytes, from the offer's a=max-message-size), so it was not sent. "
+        "Make what it carries smaller (instructions, tools, item content).",
+    )
+
+
 def unknown_parameter(path: str) -> ProtocolError:
     return ProtocolError("unknown_parameter", f"Unknown parameter: '{path}'.", path)
 

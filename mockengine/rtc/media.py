@@ -20,7 +20,7 @@ import asyncio
 import logging
 import math
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 
 import av
@@ -98,10 +98,16 @@ class ReplyTrack(MediaStreamTrack):
         if response_id == self._playing or any(c.response_id == response_id for c in self._queue):
             self._done.add(response_id)
 
-    def clear(self) -> Cut | None:
-        """Drop the queued reply audio. Where the reply being played stopped, or None when none was."""
+    def clear(self, stopped: Iterable[str] = ()) -> Cut | None:
+        """Drop the queued reply audio. Where the reply being played stopped, or None when none was.
+
+        The replies still streaming whose audio was queued, and ``stopped`` (replies the session has just
+        cancelled, whose last deltas may still be on their way here), play no more: their later deltas
+        are dropped until their ``response.done``."""
         playing = self._playing
         is_done = playing in self._done
+        self._cleared.update(c.response_id for c in self._queue if c.response_id not in self._done)
+        self._cleared.update(stopped)
         self._queue.clear()
         self._done.clear()  # nothing is queued any more: no reply is left to stop at its end
         self._playing = None
@@ -111,6 +117,11 @@ class ReplyTrack(MediaStreamTrack):
         if not is_done:  # still streaming: its later deltas are dropped (until its response.done)
             self._cleared.add(playing)
         return Cut(playing, self._last_item, self._last_item_samples * 1000 // RATE_HZ)
+
+    @property
+    def playing_response_id(self) -> str | None:
+        """The response whose audio is going out (started, not stopped), if any."""
+        return self._playing
 
     @property
     def is_playing(self) -> bool:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import functools
 import logging
 import socket
 import struct
@@ -65,11 +66,20 @@ class PeerGoneWatch:
         self._hooked: set[int] = set()
 
     def watch(self) -> None:
+        # Every socket of the ICE agent, and the nominated pair looked up when a refusal comes: the
+        # controlling peer may nominate another pair after the connection is up (Chromium moves to a
+        # better pair seconds into a call), and the call's packets then leave from another socket to
+        # another address. Hooked on the pair of the moment only, a closed browser's call was left to
+        # consent expiry (~30 s) whenever Chromium had moved.
         for connection in ice_connections(self.pc):
-            for pair in list(getattr(connection, "_nominated", {}).values()):
-                self._hook(pair.protocol, pair.remote_addr)
+            protocols = [pair.protocol for pair in getattr(connection, "_nominated", {}).values()]
+            protocols += [p for p in getattr(connection, "_protocols", []) if p not in protocols]
+            for protocol in protocols:
+                self._hook(protocol, functools.partial(_nominated_remotes, connection))
 
-    def _hook(self, protocol: Any, remote_addr: tuple[str, int]) -> None:
+    def _hook(self, protocol: Any, remotes: Callable[[], set[tuple[str, int]]]) -> None:
+        """Watch ``protocol``'s socket: a refusal counts when it comes from one of ``remotes()`` (the
+        addresses the call's packets go to now)."""
         if id(protocol) in self._hooked or getattr(protocol, "transport", None) is None:
             return
         sock = protocol.transport.get_extra_info("socket")
@@ -85,7 +95,7 @@ class PeerGoneWatch:
         def error_received(exc: Exception) -> None:
             reported(exc)
             refused = [addr for code, addr in _drain_errors(sock) if code == errno.ECONNREFUSED]
-            if any((addr[0], addr[1]) == remote_addr for addr in refused):
+            if refused and {(addr[0], addr[1]) for addr in refused} & remotes():
                 self._refused()
 
         protocol.datagram_received = datagram_received
@@ -100,6 +110,11 @@ class PeerGoneWatch:
             return
         self.is_gone = True
         self.on_gone()
+
+
+def _nominated_remotes(connection: Any) -> set[tuple[str, int]]:
+    """Where an aioice connection's packets go now: its nominated pairs' remote addresses."""
+    return {pair.remote_addr for pair in getattr(connection, "_nominated", {}).values()}
 
 
 def _receive_errors(sock: Any) -> bool:

@@ -416,6 +416,7 @@ class SessionLoop:
         input), the failure is logged and the connection closed with 1011 rather than left hanging."""
         self.apply(self.session.start())
         writer = self._writer_task = asyncio.create_task(self.writer())
+        writer.add_done_callback(self._on_writer_done)
         thinking = self.brain_lane.run(self._on_reply, self.on_client_text)
         tasks = [
             asyncio.create_task(c) for c in (self.read(), self.stt_worker(), self.tts_worker(), thinking)
@@ -445,6 +446,15 @@ class SessionLoop:
             self.session.close()  # its items, audio and buffers go now, not at the next full collection
             if self.journal is not None:
                 self.journal.close()
+
+    def _on_writer_done(self, writer: asyncio.Task[None]) -> None:
+        """A writer that failed (a bug) sends nothing more: the session is closed with 1011 and the failure
+        logged, as for the other tasks. It was noticed only at the session's end: a call whose writer
+        died (an event aiortc refused to send) stayed open and silent."""
+        if writer.cancelled() or writer.exception() is None:
+            return
+        log.error("session %s: its writer failed", self.session_id, exc_info=writer.exception())
+        self.shutdown(1011, "internal error", flush=False)
 
     def _expire(self) -> None:
         """The maximum duration is reached (reference §0): ``session_expired``, then close 1001."""

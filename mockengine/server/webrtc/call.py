@@ -208,7 +208,8 @@ class CallRunner(SessionLoop):
         if self.is_closing or not any(event["type"] == SPEECH_STARTED for event in step.events):
             return
         if self._interrupts():
-            self.clear_output("barge-in")
+            # The replies the session cancelled for the speech: their deltas still on the way play no more.
+            self.clear_output("barge-in", stopped=_cancelled(step))
 
     def receive(self, event: ClientEvent) -> None:
         super().receive(event)
@@ -240,18 +241,31 @@ class CallRunner(SessionLoop):
                 await sideband.send_frame(data, WSMsgType.TEXT)
             except ConnectionError:
                 self.sidebands.discard(sideband)
-        # aiortc sends a str as a text message (a WebRTC string, PPID 51) and bytes as a binary one:
-        # the oai-events channel carries text, as OpenAI's does.
-        return await self._send_on_channel(data.decode("utf-8"))
+        return await self._send_on_channel(str(kind), data)
 
-    async def _send_on_channel(self, text: str) -> bool:
+    async def _send_on_channel(self, kind: str, data: bytes) -> bool:
         if not self.channel_open.is_set():
             waiting = asyncio.ensure_future(self.channel_open.wait())
             ending = asyncio.ensure_future(self.ended.wait())
             await asyncio.wait([waiting, ending], return_when=asyncio.FIRST_COMPLETED)
             waiting.cancel()
             ending.cancel()
-        return self.sender is not None and await self.sender.send(text)
+        if self.sender is None or not self.channel_open.is_set():
+            return False
+        # Measured once the channel is open: until SCTP starts, aiortc holds its default (65,536).
+        limit_bytes = _max_message_bytes(self.pc)
+        if limit_bytes and len(data) > limit_bytes:
+            # aiortc refuses it (ValueError), which killed the writer: nothing more went out on the
+            # channel, the call open and silent. The client is told instead, and the call goes on.
+            log.warning(
+                "call %s: %s of %d bytes not sent (peer takes %d)", self.call_id, kind, len(data), limit_bytes
+            )
+            too_large = errors.event_too_large(kind, len(data), limit_bytes)
+            self.apply(self.session.error(too_large, self.now_ms()))
+            return True
+        # aiortc sends a str as a text message (a WebRTC string, PPID 51) and bytes as a binary one:
+        # the oai-events channel carries text, as OpenAI's does.
+        return await self.sender.send(data.decode("utf-8"))
 
     @property
     def is_transport_closed(self) -> bool:
@@ -288,29 +302,41 @@ class CallRunner(SessionLoop):
         turn_detection = self.session.view.turn_detection
         return turn_detection is None or turn_detection.interrupt_response
 
-    def clear_output(self, why: str) -> None:
+    def clear_output(self, why: str, stopped: tuple[str, ...] = ()) -> None:
         """Cut the reply being played: ``output_audio_buffer.cleared``, then truncate the assistant item
-        at what went out on the track (``conversation.item.truncated``)."""
-        cut = self.track.clear()
+        at what went out on the track (``conversation.item.truncated``). ``stopped``: replies the session
+        has just cancelled (barge-in), whose audio must not play either."""
+        if why == "client":
+            # The clear "will trigger the server to stop generating audio" (the SDK's docstring): the
+            # reply playing and the one being made behind it (a tool call answered, a second
+            # response.create, while the first is still heard), or the reply whose audio had not
+            # reached the track yet. Not cancelled, the reply behind played right after the .cleared,
+            # and a clear before the first frame did nothing at all. Cancelled as response.cancel does,
+            # so the events come in barge-in's order: response.done, .cleared, conversation.item.truncated.
+            stopped += self._cancel_audio_replies()
+        cut = self.track.clear(stopped)
         if cut is None:
             return
         log.info(
             "call %s: output cleared (%s) at %d ms of %s", self.call_id, why, cut.audio_end_ms, cut.item_id
         )
-        if why == "client" and self.session.responses.is_active(cut.response_id):
-            # The clear "will trigger the server to stop generating audio" (the SDK's docstring); a
-            # client that sent no response.cancel first had the reply stream on after the cut, its
-            # transcript deltas past the truncation and a response.done "completed". Cancelled as
-            # response.cancel does, so the events come in barge-in's order: response.done, .cleared,
-            # conversation.item.truncated.
-            cancel = ResponseCancel(response_id=cut.response_id)
-            self.apply(self.session.receive(cancel, self.now_ms()))
         cleared = se.output_audio_buffer_cleared(self.session.ids.event(), response_id=cut.response_id)
         self.apply(Step(events=[cleared]))
         truncate = ConversationItemTruncate(
             item_id=cut.item_id, content_index=0, audio_end_ms=cut.audio_end_ms
         )
         self.apply(self.session.receive(truncate, self.now_ms()))
+
+    def _cancel_audio_replies(self) -> tuple[str, ...]:
+        """Cancel the replies whose audio is still being made for the track: the one playing (its
+        ``response.done`` not sent yet) and the default conversation's active one. Their ids."""
+        responses = self.session.responses
+        playing = self.track.playing_response_id
+        candidates = (playing, responses.active_id)
+        ids = dict.fromkeys(i for i in candidates if i is not None and responses.is_active(i))
+        for response_id in ids:
+            self.apply(self.session.receive(ResponseCancel(response_id=response_id), self.now_ms()))
+        return tuple(ids)
 
     def _on_playback_started(self, response_id: str) -> None:
         started = se.output_audio_buffer_started(self.session.ids.event(), response_id=response_id)
@@ -319,3 +345,18 @@ class CallRunner(SessionLoop):
     def _on_playback_stopped(self, response_id: str) -> None:
         stopped = se.output_audio_buffer_stopped(self.session.ids.event(), response_id=response_id)
         self.apply(Step(events=[stopped]))
+
+
+def _cancelled(step: Step) -> tuple[str, ...]:
+    """The ids of the responses a step ends as cancelled (its ``response.done`` events)."""
+    return tuple(
+        event["response"]["id"]
+        for event in step.events
+        if event["type"] == "response.done" and event["response"]["status"] == "cancelled"
+    )
+
+
+def _max_message_bytes(pc: RTCPeerConnection) -> int:
+    """The largest message the peer's data channel takes (its offer's ``a=max-message-size``; aiortc's
+    default when the offer has none). 0: no limit."""
+    return int(getattr(pc.sctp, "_remote_max_message_size", 0) or 0) if pc.sctp is not None else 0

@@ -1,0 +1,37 @@
+"""``POST /v1/realtime/calls`` as a form whose ``session`` field is left out: the field is optional
+(reference §13, docs/webrtc.md), as it is for a page holding an ``ek_`` secret that already carries its
+session. It was refused with 400 "Missing required parameter: 'session.type'" (an absent field read as
+``{}`` and validated as a session)."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+from aiortc import RTCSessionDescription
+
+from tests.webrtc_client import CallClient
+
+
+@pytest.mark.parametrize("multipart", [True, False], ids=["multipart", "urlencoded"])
+async def test_a_form_with_only_the_sdp_opens_a_call_with_the_secrets_session(engine, multipart):
+    server = await engine()
+    client = CallClient()
+    try:
+        async with aiohttp.ClientSession() as http:
+            minted = await http.post(
+                f"{server.http_url}/v1/realtime/client_secrets",
+                json={"session": {"type": "realtime", "instructions": "Speak like a lighthouse keeper."}},
+                headers={"Authorization": "Bearer sk-test"},
+            )
+            secret = (await minted.json())["value"]
+            form = aiohttp.FormData(default_to_multipart=multipart)
+            form.add_field("sdp", await client.offer())
+            calls, auth = f"{server.http_url}/v1/realtime/calls", {"Authorization": f"Bearer {secret}"}
+            answer = await http.post(calls, data=form, headers=auth)
+            body = await answer.text()
+        assert answer.status == 201, body
+        await client.pc.setRemoteDescription(RTCSessionDescription(sdp=body, type="answer"))
+        created = await client.wait_for("session.created")
+    finally:
+        await client.close()
+    assert created["session"]["instructions"] == "Speak like a lighthouse keeper."
