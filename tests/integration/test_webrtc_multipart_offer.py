@@ -35,3 +35,22 @@ async def test_a_form_with_only_the_sdp_opens_a_call_with_the_secrets_session(en
     finally:
         await client.close()
     assert created["session"]["instructions"] == "Speak like a lighthouse keeper."
+
+
+async def test_a_form_whose_session_is_empty_is_still_refused_for_its_missing_type(engine) -> None:
+    """A ``session`` that is sent must still be a session: ``{}`` has no ``type``."""
+    server = await engine()
+    client = CallClient()
+    try:
+        offer = await client.offer()
+        form = aiohttp.FormData(default_to_multipart=True)
+        form.add_field("sdp", offer)
+        form.add_field("session", "{}")
+        async with aiohttp.ClientSession() as http:
+            reply = await http.post(
+                f"{server.http_url}/v1/realtime/calls", data=form, headers={"Authorization": "Bearer sk-test"}
+            )
+            error = (await reply.json())["error"]
+        assert (reply.status, error["param"]) == (400, "session.type")
+    finally:
+        await client.close()
