@@ -45,7 +45,7 @@ from mockengine.server import mcp_client, metrics
 from mockengine.server.brain_lane import BrainLane
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
-from mockengine.server.trace import Tracer
+from mockengine.server.trace import Tracer, loggable_client_event
 
 log = logging.getLogger("mockengine.session")
 APPEND_TYPE = InputAudioBufferAppend.type
@@ -260,7 +260,7 @@ class SessionLoop:
         if isinstance(event, ResponseCancel):
             self.cancel_at = self.loop.time()
         if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
-            self.tracer.write(self.trace_name, "client_event", _loggable(raw))
+            self.tracer.write(self.trace_name, "client_event", loggable_client_event(raw))
         if event is not None:
             self.receive(event)
             return
@@ -482,14 +482,3 @@ class SessionLoop:
             await asyncio.wait_for(self.close_transport(code, reason), timeout=1.0)
         except (TimeoutError, ConnectionError):
             self.abort_transport()
-
-
-def _loggable(raw: str) -> Any:
-    """Client events for the trace, with audio payloads replaced by their size."""
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return raw[:200]
-    if isinstance(data, dict) and isinstance(data.get("audio"), str):
-        data["audio"] = f"<{len(data['audio'])} base64 chars>"
-    return data

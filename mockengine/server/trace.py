@@ -96,3 +96,14 @@ class Tracer:
         for handle in self._files.values():
             handle.close()
         self._files.clear()
+
+
+def loggable_client_event(raw: str) -> Any:
+    """A client event for the trace (voice-agent and translation sessions), its audio replaced by its size."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return raw[:200]
+    if isinstance(data, dict) and isinstance(data.get("audio"), str):
+        data["audio"] = f"<{len(data['audio'])} base64 chars>"
+    return data

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from functools import partial
@@ -90,7 +89,7 @@ from mockengine.server.session_setup import (
     session_seed,
 )
 from mockengine.server.state import JOURNAL, RESOURCES, STATS, TRACER
-from mockengine.server.trace import Tracer
+from mockengine.server.trace import Tracer, loggable_client_event
 
 log = logging.getLogger("mockengine.translation")
 
@@ -417,7 +416,7 @@ class TranslationSession:
         if self.journal is not None:
             self.journal.client_text(raw, PCM, PCM)
         if self.tracer is not None:
-            self.tracer.write(self.trace_name, "client_event", _loggable(raw))
+            self.tracer.write(self.trace_name, "client_event", loggable_client_event(raw))
 
     async def _parse(self, raw: str) -> dict[str, Any] | None:
         """A client event with a known ``type``, or None after sending the ``error`` the voice-agent
@@ -682,17 +681,6 @@ class TranslationSocket(TranslationSession):
                 await self.stop()
             finally:
                 self.close_records()
-
-
-def _loggable(raw: str) -> Any:
-    """A client event for the trace, its audio replaced by its size (as the voice-agent trace)."""
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return raw[:200]
-    if isinstance(data, dict) and isinstance(data.get("audio"), str):
-        data["audio"] = f"<{len(data['audio'])} base64 chars>"
-    return data
 
 
 async def create_translation_client_secret(request: web.Request) -> web.Response:
