@@ -41,9 +41,11 @@ def cpu(summary: dict[str, Any]) -> str:
     server = summary.get("server_cpu_ms_per_session_s")
     if server is None:
         return "n/a (server not started by the bench)"
+    # A run too short for the process clock's 10 ms ticks can measure 0 ms (a 1 s baseline of one session)
+    per_core = f"~{1000 / server:.0f}" if server > 0 else "n/a (too little CPU measured)"
     return (
         f"server {server:.2f} ms per session-second ({summary['server_cores']:.2f} cores on average, "
-        f"→ ~{1000 / server:.0f} streaming sessions per free core); driver "
+        f"→ {per_core} streaming sessions per free core); driver "
         f"{summary['driver_cpu_ms_per_session_s']:.2f} ms per session-second "
         f"({summary['driver_cores']:.2f} cores)"
     )
