@@ -87,7 +87,7 @@ class RunnerActions:
         runner.apply(runner.session.fail_response(response_id, error, runner.now_ms()))
 
     def expire(self) -> None:
-        self.runner._expire()  # the very path the 60-minute limit takes
+        self.runner.expire()  # the very path the 60-minute limit takes
 
     def event_id(self) -> str:
         return self.runner.session.ids.event()

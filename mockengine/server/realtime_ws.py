@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable
 
 from aiohttp import WSMessage, WSMsgType, web
 
@@ -40,6 +40,7 @@ from mockengine.server.session_setup import (
     serve_seated,
     session_seed,
 )
+from mockengine.server.session_shell import WebSocketTransport, session_websocket
 from mockengine.server.state import RESOURCES, RUNNERS, TRACER
 from mockengine.server.trace import Tracer
 from mockengine.server.webrtc.sideband import sideband_handler
@@ -48,9 +49,9 @@ from mockengine.server.ws_dispatch import DispatchingResponse
 log = logging.getLogger("mockengine.session")
 
 
-class SessionRunner(SessionLoop):
+class SessionRunner(WebSocketTransport, SessionLoop):
     """A session served over the WebSocket: client events arrive as text frames, server events leave as
-    text frames, the close is a WebSocket close frame."""
+    text frames, the close is a WebSocket close frame (the shell's :class:`WebSocketTransport`)."""
 
     def __init__(
         self,
@@ -65,30 +66,12 @@ class SessionRunner(SessionLoop):
         self.ws = ws
         self.transport = transport
 
-    async def deliver(self, event: dict[str, Any], data: bytes) -> bool:
-        try:
-            await self.ws.send_frame(data, WSMsgType.TEXT)  # the JSON's UTF-8 as made: no str round trip
-        except ConnectionError:
-            return False
-        return True
-
-    @property
-    def is_transport_closed(self) -> bool:
-        return self.ws.closed
-
-    async def close_transport(self, code: int, reason: str) -> None:
-        await self.ws.close(code=code, message=reason.encode()[:120])
-
-    def abort_transport(self) -> None:
-        if self.transport is not None:
-            self.transport.abort()
-
     async def read(self) -> None:
         dispatcher = self.ws if isinstance(self.ws, DispatchingResponse) else None
         if dispatcher is not None:
             dispatcher.dispatch_to(self.on_text_now)  # text frames skip the queue while this loop runs
         try:
-            await self._read_queued(dispatcher)
+            await self.read_frames(dispatcher)  # every message aiohttp queued (all without a dispatcher)
         finally:
             if dispatcher is not None:
                 dispatcher.dispatch_to(None)
@@ -106,34 +89,27 @@ class SessionRunner(SessionLoop):
             self.shutdown(1011, "internal error")
         return True
 
-    async def _read_queued(self, dispatcher: DispatchingResponse | None) -> None:
-        """The reader loop: every message aiohttp queued (all of them without a ``dispatcher``)."""
-        async for msg in self.ws:
-            if self.faults.is_dead:  # checked here: no coroutine per frame on the audio path
-                await self.faults.reader_gate()  # a dead peer (fault) reads nothing more, until it is gone
-                return
-            if self.brain_lane.is_busy and msg.type == WSMsgType.TEXT:
-                await self.brain_lane.until_idle()  # meanwhile the socket fills and TCP holds the client
-            keeps_reading = self._on_queued(msg)
-            if dispatcher is not None:
-                dispatcher.taken(msg)  # handled: text may skip the queue again once nothing else waits
-            if not keeps_reading:
-                return
+    def on_frame(self, msg: WSMessage) -> Awaitable[None] | None:
+        """One message the reader loop took from aiohttp's queue. Text that comes while the brain works
+        out a reply waits for it (meanwhile the socket fills and TCP holds the client)."""
+        if self.brain_lane.is_busy and msg.type == WSMsgType.TEXT:
+            return self._after_thinking(msg)
+        self._on_queued(msg)
+        return None
 
-    def _on_queued(self, msg: WSMessage) -> bool:
-        """One message from the queue; False ends the reader loop (a socket error)."""
+    async def _after_thinking(self, msg: WSMessage) -> None:
+        await self.brain_lane.until_idle()
+        self._on_queued(msg)
+
+    def _on_queued(self, msg: WSMessage) -> None:
         if self.is_closing:
-            return True  # expired or dropped: nothing more is accepted
+            return  # expired or dropped: nothing more is accepted
         if msg.type == WSMsgType.TEXT:
             self.on_client_text(msg.data)
         elif msg.type == WSMsgType.BINARY:
             if self.journal is not None:
                 self.journal.client_binary(len(msg.data))
             self.apply(self.session.error(errors.binary_frame(), self.now_ms()))
-        elif msg.type == WSMsgType.ERROR:
-            log.warning("session %s: websocket error: %s", self.session_id, self.ws.exception())
-            return False
-        return True
 
 
 async def realtime_handler(request: web.Request) -> web.StreamResponse:
@@ -180,12 +156,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     )
     if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
         return web.json_response(refusal.http_body(), status=401)
-    ws = DispatchingResponse(  # aiohttp's WebSocketResponse: pings and text frames without a cost per frame
-        protocols=("realtime",),
-        max_msg_size=settings.max_frame_bytes,
-        heartbeat=settings.heartbeat_s if settings.heartbeat_s > 0 else None,  # 0 turns pings off
-        compress=False,
-    )
+    ws = session_websocket(settings)  # DispatchingResponse: pings and text frames without a cost per frame
     try:
         seed = session_seed(request, settings.seed)
     except ProtocolError as exc:  # ?seed=abc: refused like an unknown scenario, not silently unseeded

@@ -9,10 +9,13 @@ journal and metrics. Model calls never run on the event loop: whisper has a thre
 call at a time), piper a small pool. Jobs whose results can no longer matter (a cancelled reply's
 sentences, a pause the speaker already talked through) are skipped.
 
-A transport subclasses :class:`SessionLoop` and supplies four things: :meth:`read` (its receive loop,
-handing client JSON to :meth:`on_client_text`), :meth:`deliver` (one server event out, as the UTF-8 JSON
+What a translation session does at its connection too (sending through the faults with the trace,
+journal and counters, the close, the expiry, the records) is the
+:class:`~mockengine.server.session_shell.SessionShell` this loop is built on. A transport subclasses
+:class:`SessionLoop` and supplies :meth:`read` (its receive loop, handing client JSON to
+:meth:`on_client_text`) and the shell's transport: ``deliver`` (one server event out, as the UTF-8 JSON
 made once when the core produced it: a WebSocket sends those bytes as its TEXT frame, issue 15),
-:meth:`close_transport` / :meth:`abort_transport` (the end of the connection).
+``close_transport`` / ``abort_transport`` (the end of the connection).
 """
 
 from __future__ import annotations
@@ -27,8 +30,7 @@ from typing import Any
 from mockengine.brain.model import Reply
 from mockengine.engines.stt import Transcript
 from mockengine.engines.tts import SpeechSegment
-from mockengine.faults.ws import NoActions, SessionFaults
-from mockengine.protocol import codec, errors
+from mockengine.protocol import codec
 from mockengine.protocol.client_events import (
     ClientEvent,
     InputAudioBufferAppend,
@@ -45,13 +47,14 @@ from mockengine.server import mcp_client, metrics
 from mockengine.server.brain_lane import BrainLane
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
+from mockengine.server.session_shell import EXPIRED_CLOSE_CODE, SessionShell
 from mockengine.server.trace import Tracer, loggable_client_event
 
 log = logging.getLogger("mockengine.session")
 APPEND_TYPE = InputAudioBufferAppend.type
 
 
-class SessionLoop:
+class SessionLoop(SessionShell):
     """One session's loop; subclasses add the transport (see the module docstring)."""
 
     transport_name: Transport = "websocket"  # which client event types are accepted (the registry's)
@@ -63,11 +66,9 @@ class SessionLoop:
         tracer: Tracer,
         journal: SessionJournal | None = None,
     ) -> None:
+        self.init_shell(resources.settings, tracer, journal, session.config["id"])
         self.session = session
         self.resources = resources
-        self.settings = resources.settings
-        self.tracer = tracer
-        self.journal = journal
         self.loop = asyncio.get_running_loop()
         # Server events (with their JSON as UTF-8, which sizes the backlog) in the order the core
         # produced them; None ends the writer.
@@ -92,11 +93,9 @@ class SessionLoop:
             session.think_aside()
         self.timer: asyncio.TimerHandle | None = None
         self.timer_deadline_ms: float | None = None
-        self.session_id = session.config["id"]
-        self.trace_name = tracer.take_name(self.session_id)  # its own file, though seeded ids repeat
         self._closer: asyncio.Task[None] | None = None
         self._writer_task: asyncio.Task[None] | None = None
-        self.faults = SessionFaults([], NoActions())  # realtime_faults.attach() arms this session's faults
+        # (realtime_faults.attach() arms this session's faults)
         # Engine-side turn latencies for /metrics (loop time, seconds).
         self.stopped_at: float | None = None
         self.cancel_at: float | None = None
@@ -106,22 +105,6 @@ class SessionLoop:
 
     async def read(self) -> None:
         """Receive from the client until it leaves (returning ends the session)."""
-        raise NotImplementedError
-
-    async def deliver(self, event: dict[str, Any], data: bytes) -> bool:
-        """Send one server event (``data``: its JSON, UTF-8). False when it cannot go out."""
-        raise NotImplementedError
-
-    @property
-    def is_transport_closed(self) -> bool:
-        raise NotImplementedError
-
-    async def close_transport(self, code: int, reason: str) -> None:
-        """Close the connection from the server side (a WebSocket close code and reason)."""
-        raise NotImplementedError
-
-    def abort_transport(self) -> None:
-        """Drop the connection without a goodbye."""
         raise NotImplementedError
 
     def parse(self, raw: str) -> ClientEvent:
@@ -285,30 +268,14 @@ class SessionLoop:
             event, data = queued
             self.backlog_bytes -= len(data)
             self._queued_sizes.popleft()
-            # Injected faults may delay, hold, drop or rewrite an event, or act once it is out.
-            for out in await self.faults.before_send(event):
-                await self._send(out, data if out is event else None)
-                for extra in await self.faults.after_send(out):
-                    await self._send(extra, None)
+            await self.send_filtered(event, data)
             if self.is_flow_held and self.backlog_bytes <= self._audio_high_water // 2:
                 self._resume()
 
-    async def _send(self, event: dict[str, Any], data: bytes | None) -> bool:
-        """Send one event (``data``: its JSON when already made). False when it cannot go out; the writer
-        keeps draining so the backlog count stays true, and the reader ends the session."""
-        if self.is_transport_closed:
-            return False
-        data = data if data is not None else codec.dumps_utf8(event)
-        if self.tracer.is_enabled:
-            self.tracer.write(self.trace_name, "server_event", event)
-        self._observe(event.get("type", ""))
-        if self.journal is not None:
-            input_format, output_format = self.formats()
-            self.journal.server(data, output_format, input_format)
-        return await self.deliver(event, data)
-
     def _observe(self, kind: str) -> None:
-        metrics.SERVER_EVENT_COUNTER.count(kind)
+        """Count the event (the shell's) and time the engine's turns: speech stopped → the reply's first
+        audio, ``response.cancel`` → its ``response.done``."""
+        super()._observe(kind)
         if kind == "input_audio_buffer.speech_stopped":
             self.stopped_at = self.loop.time()
         elif kind == "response.output_audio.delta" and self.stopped_at is not None:
@@ -421,7 +388,7 @@ class SessionLoop:
         tasks = [
             asyncio.create_task(c) for c in (self.read(), self.stt_worker(), self.tts_worker(), thinking)
         ]
-        expiry = self.loop.call_later(self.settings.session_max_s, self._expire)
+        expiry = self.arm_expiry()
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             failure = next((t.exception() for t in done if not t.cancelled() and t.exception()), None)
@@ -442,10 +409,8 @@ class SessionLoop:
             if self._closer is not None:
                 self._closer.cancel()
             await asyncio.gather(writer, *tasks, *[t for t in [self._closer] if t], return_exceptions=True)
-            self.tracer.end_session(self.trace_name)
             self.session.close()  # its items, audio and buffers go now, not at the next full collection
-            if self.journal is not None:
-                self.journal.close()
+            self.close_records()
 
     def _on_writer_done(self, writer: asyncio.Task[None]) -> None:
         """A writer that failed (a bug) sends nothing more: the session is closed with 1011 and the failure
@@ -456,11 +421,12 @@ class SessionLoop:
         log.error("session %s: its writer failed", self.session_id, exc_info=writer.exception())
         self.shutdown(1011, "internal error", flush=False)
 
-    def _expire(self) -> None:
-        """The maximum duration is reached (reference §0): ``session_expired``, then close 1001."""
-        error = errors.session_expired_after(self.settings.session_max_s)
+    def expire(self) -> None:
+        """The maximum duration is reached (reference §0), or a ``session_expired`` fault:
+        ``session_expired``, then close 1001 once what is queued is out."""
+        error = self.expiry_error()
         self.apply(self.session.error(error))
-        self.shutdown(1001, error.message)
+        self.shutdown(EXPIRED_CLOSE_CODE, error.message)
 
     def shutdown(self, code: int, reason: str, *, flush: bool = True) -> None:
         """End the session from the server side: no more input or events; what is queued goes out first
@@ -478,7 +444,4 @@ class SessionLoop:
         if flush and self._writer_task is not None:
             self.outbox.put_nowait(None)  # the writer sends what is queued, then stops
             await asyncio.wait([self._writer_task], timeout=2.0)
-        try:
-            await asyncio.wait_for(self.close_transport(code, reason), timeout=1.0)
-        except (TimeoutError, ConnectionError):
-            self.abort_transport()
+        await self.close_or_abort(code, reason)

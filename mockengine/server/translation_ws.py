@@ -19,33 +19,36 @@ bounded queue, so a client that outruns whisper is held back by TCP, as the voic
 reader does). That order is what makes a seeded session's events and audio repeat byte for byte: output
 is tied to input frames, never to the wall clock.
 
-What voice-agent sessions have and these share: the maximum duration (``--session-max-s``: the
-``session_expired`` error and close 1001, ``errors.session_expired_after``), the session faults
-(``faults/ws.py``'s :class:`SessionFaults` filters every server event, as the voice-agent writer does;
-the kinds a translation session takes are ``faults.spec.TRANSLATION_KINDS``, the others are refused),
-the control endpoint's list (``realtime_faults.list_live``), the journal and trace, and the event
-counters of ``/metrics``. ``--replay`` does not serve translation sessions: they are refused with
-``replay_not_supported``. WebRTC calls (``/v1/realtime/translations/calls``) are
-``webrtc/translation_call.py``, on the same :class:`TranslationSession`.
+What voice-agent sessions have and these share is the session shell
+(:class:`~mockengine.server.session_shell.SessionShell`, written once for both): the maximum duration
+(``--session-max-s``: the ``session_expired`` error and close 1001), the session faults (``faults/ws.py``'s
+:class:`SessionFaults` filters every server event; the kinds a translation session takes are
+``faults.spec.TRANSLATION_KINDS``, the others are refused), the journal and trace, the event counters of
+``/metrics``, the close (1 s for the peer to take it, else the connection is dropped) and, on a
+WebSocket, the frames out and the reader loop (a dead peer's fault, a socket error). Also shared: the
+control endpoint's list (``realtime_faults.list_live``). ``--replay`` does not serve translation
+sessions: they are refused with ``replay_not_supported``. WebRTC calls
+(``/v1/realtime/translations/calls``) are ``webrtc/translation_call.py``, on the same
+:class:`TranslationSession`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
+from collections.abc import Awaitable
 from functools import partial
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSMessage, WSMsgType, web
 
 from mockengine.audio.pcm import InvalidAudio, decode_base64_audio, encode_base64_audio
 from mockengine.engines.stt import Transcript
 from mockengine.engines.tts import SpeechSegment
 from mockengine.faults.spec import FaultSpec, translation_misfit
 from mockengine.faults.state import FAULTS, FaultState
-from mockengine.faults.ws import NoActions, SessionFaults
+from mockengine.faults.ws import SessionFaults
 from mockengine.ids import IdFactory
 from mockengine.protocol import codec, errors
 from mockengine.protocol import server_events as se
@@ -81,12 +84,17 @@ from mockengine.server.handshake import (
     api_key_from,
     auth_refusal,
 )
-from mockengine.server.journal import SessionJournal
 from mockengine.server.realtime_faults import HANDLE_HEADER, connection_faults, list_live, unlist_live
 from mockengine.server.resources import Resources
 from mockengine.server.session_setup import (
     serve_seated,
     session_seed,
+)
+from mockengine.server.session_shell import (
+    EXPIRED_CLOSE_CODE,
+    SessionShell,
+    WebSocketTransport,
+    session_websocket,
 )
 from mockengine.server.state import JOURNAL, RESOURCES, STATS, TRACER
 from mockengine.server.trace import Tracer, loggable_client_event
@@ -193,12 +201,7 @@ async def _serve(request: web.Request) -> web.StreamResponse:
     except ProtocolError as exc:
         seed, refusal = settings.seed, refusal or Refusal(exc, REQUEST_CLOSE_CODE)
     ids = IdFactory(seed)
-    ws = web.WebSocketResponse(
-        protocols=("realtime",),
-        max_msg_size=settings.max_frame_bytes,
-        heartbeat=settings.heartbeat_s if settings.heartbeat_s > 0 else None,
-        compress=False,
-    )
+    ws = session_websocket(settings, web.WebSocketResponse)  # (aiohttp's own heartbeat, as before)
     config: dict[str, Any] | None = None
     if refusal is None:
         assert model is not None
@@ -226,11 +229,12 @@ async def _serve(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-class TranslationSession:
+class TranslationSession(SessionShell):
     """One translation session, whatever its transport: the task that applies client messages in order
-    (:meth:`_work`). A transport gives :meth:`deliver` and :meth:`close_transport` and feeds messages
-    with :meth:`feed`: client text (an event's JSON), ``None`` for a binary message, or ``bytes`` of
-    24 kHz PCM16 from a WebRTC microphone (taken as an append's audio)."""
+    (:meth:`_work`). A transport gives the shell's ``deliver``, ``close_transport`` and
+    ``abort_transport``, :attr:`is_gone`, :meth:`close_with`, and feeds messages with :meth:`feed`: client
+    text (an event's JSON), ``None`` for a binary message, or ``bytes`` of 24 kHz PCM16 from a WebRTC
+    microphone (taken as an append's audio)."""
 
     def __init__(
         self,
@@ -240,6 +244,8 @@ class TranslationSession:
         *,
         queue_events: int = QUEUE_EVENTS,
     ):
+        # The journal and trace are the app's, once open_records() is called.
+        self.init_shell(resources.settings, Tracer(None), None, str(config["id"]))
         self.config = config
         self.ids = ids
         self.resources = resources
@@ -253,37 +259,30 @@ class TranslationSession:
         self.ending = False  # the server closed or dropped the transport (expiry, a fault)
         self._queue: asyncio.Queue[str | bytes | None | _Expire] = asyncio.Queue(queue_events)
         self.worker: asyncio.Task[None] | None = None
-        self.faults = SessionFaults([], NoActions())  # list_live() gives the session its own
-        self.journal: SessionJournal | None = None
-        self.tracer: Tracer | None = None
-        self.trace_name = ""
         self._expiry: asyncio.TimerHandle | None = None
         self._idle = False  # the worker waits for a message (nothing of its own under way)
 
-    @property
-    def session_id(self) -> str:
-        return str(self.config["id"])
-
-    async def deliver(self, event: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    async def close_transport(self, failed: bool = False) -> None:
-        """End the transport: after ``session.closed``, or ``failed`` (an engine bug: 1011 on a socket)."""
-        raise NotImplementedError
-
     async def close_with(self, code: int, reason: str) -> None:
         """End the transport from the server side with a WebSocket close ``code`` and ``reason``
-        (expiry, a fault)."""
+        (expiry, a fault): what is queued goes unread."""
         raise NotImplementedError
 
     def abort(self) -> None:
         """Drop the transport without a goodbye (a fault, ``/mockengine/sessions/{id}/kill``)."""
-        raise NotImplementedError
+        self.ending = True
+        self.abort_transport()
 
     @property
     def is_gone(self) -> bool:
         """The transport is closed or lost."""
         raise NotImplementedError
+
+    @property
+    def is_transport_closed(self) -> bool:
+        return self.is_gone
+
+    def formats(self) -> tuple[str, str]:
+        return PCM, PCM
 
     # -- what every session gets: records, faults, expiry --------------------------------------------
 
@@ -291,21 +290,13 @@ class TranslationSession:
         """The session's journal (``--journal-dir``) and trace (``--trace-dir``), when on; the journal's
         first line marks the session's kind (an engine record ``session_type``)."""
         self.journal = app[JOURNAL].open(self.session_id)
-        tracer = app[TRACER]
-        if tracer.is_enabled:
-            self.tracer = tracer
-            self.trace_name = tracer.take_name(self.session_id)
+        self.tracer = app[TRACER]
+        self.trace_name = self.tracer.take_name(self.session_id)  # its own file, though seeded ids repeat
         marker = {"type": "translation", "transport": transport, "model": self.config["model"]}
         if self.journal is not None:
             self.journal.engine("session_type", marker)
-        if self.tracer is not None:
+        if self.tracer.is_enabled:
             self.tracer.write(self.trace_name, "session_type", marker)
-
-    def close_records(self) -> None:
-        if self.journal is not None:
-            self.journal.close()
-        if self.tracer is not None:
-            self.tracer.end_session(self.trace_name)
 
     def list_live(self, state: FaultState, specs: list[FaultSpec], handle: str | None, transport: str) -> Any:
         """Arm the connection's faults and list the session for the control endpoint (its
@@ -336,38 +327,24 @@ class TranslationSession:
         self._queue.put_nowait(EXPIRE)
 
     async def _expire(self) -> None:
-        error = errors.session_expired_after(self.resources.settings.session_max_s)
+        error = self.expiry_error()
         await self.send_error(error)
-        await self.close_with(1001, error.message)
+        await self.close_with(EXPIRED_CLOSE_CODE, error.message)
 
     # -- events out ----------------------------------------------------------------------------------
 
     async def send(self, event: dict[str, Any]) -> None:
-        """One server event through the session's faults (which may delay, hold, drop it, or act once
-        it is out: ``SessionFaults``, as the voice-agent writer), counted, journaled and traced."""
-        for out in await self.faults.before_send(event):
-            await self._send_now(out)
-            for extra in await self.faults.after_send(out):
-                await self._send_now(extra)
-
-    async def _send_now(self, event: dict[str, Any]) -> None:
-        if self.is_gone:
-            return
-        metrics.SERVER_EVENT_COUNTER.count(event["type"])
-        if self.journal is not None:
-            self.journal.server(codec.dumps_utf8(event), PCM, PCM)
-        if self.tracer is not None:
-            self.tracer.write(self.trace_name, "server_event", event)
-        await self.deliver(event)
+        """One server event through the session's faults, counted, journaled and traced (the shell's
+        ``send_filtered``, as the voice-agent writer sends)."""
+        await self.send_filtered(event, None)
 
     async def send_error(self, error: ProtocolError) -> None:
         await self.send(se.error(self.ids.event(), error=error.payload()))
 
     def start(self) -> None:
         """``session.created``'s place is first: the worker sends it before any message's answer."""
-        loop = asyncio.get_running_loop()
-        self.worker = loop.create_task(self._work())
-        self._expiry = loop.call_later(self.resources.settings.session_max_s, self.expire)
+        self.worker = asyncio.get_running_loop().create_task(self._work())
+        self._expiry = self.arm_expiry()
 
     @property
     def accepts(self) -> bool:
@@ -415,7 +392,7 @@ class TranslationSession:
             return
         if self.journal is not None:
             self.journal.client_text(raw, PCM, PCM)
-        if self.tracer is not None:
+        if self.tracer.is_enabled:
             self.tracer.write(self.trace_name, "client_event", loggable_client_event(raw))
 
     async def _parse(self, raw: str) -> dict[str, Any] | None:
@@ -486,7 +463,7 @@ class TranslationSession:
             await self.send_error(
                 ProtocolError("server_error", "The server had an error.", type="server_error")
             )
-            await self.close_transport(failed=True)
+            await self.close_transport(1011, "internal error")
         finally:
             while not self._queue.empty():  # a reader waiting to queue one more message goes on
                 self._queue.get_nowait()
@@ -581,7 +558,7 @@ class TranslationSession:
             self.segmenter.elapsed_ms += 200  # a silent frame of model time
             await self._release()
         await self.send(se.translation_session_closed(self.ids.event()))
-        await self.close_transport()
+        await self.close_transport(1000, "")
 
 
 class TranslationActions:
@@ -621,8 +598,9 @@ class TranslationActions:
         return self.state.draw(f"rule:{self.session.session_id}:{key}", rate)
 
 
-class TranslationSocket(TranslationSession):
-    """A translation session on a WebSocket: events are text frames both ways."""
+class TranslationSocket(WebSocketTransport, TranslationSession):
+    """A translation session on a WebSocket: events are text frames both ways (the shell's
+    :class:`WebSocketTransport`)."""
 
     def __init__(
         self,
@@ -636,46 +614,28 @@ class TranslationSocket(TranslationSession):
         self.ws = ws
         self.transport = transport
 
-    async def deliver(self, event: dict[str, Any]) -> None:
-        if self.ws.closed:
-            return
-        with contextlib.suppress(ConnectionError):
-            await self.ws.send_str(codec.dumps(event))
-
-    async def close_transport(self, failed: bool = False) -> None:
-        await self.ws.close(code=1011 if failed else 1000, message=b"internal error" if failed else b"")
-
     async def close_with(self, code: int, reason: str) -> None:
         self.ending = True
-        try:
-            await asyncio.wait_for(self.ws.close(code=code, message=reason.encode()[:120]), timeout=1.0)
-        except (TimeoutError, ConnectionError):
-            self.abort()
-
-    def abort(self) -> None:
-        self.ending = True
-        if self.transport is not None:
-            self.transport.abort()
+        await self.close_or_abort(code, reason)
 
     @property
-    def is_gone(self) -> bool:
-        return self.ws.closed or (self.transport is not None and self.transport.is_closing())
+    def is_transport_closed(self) -> bool:
+        # Unlike a voice-agent session's, nothing is sent (or journaled) once the TCP connection closes.
+        return self.is_gone
+
+    def on_frame(self, msg: WSMessage) -> Awaitable[None] | None:
+        if msg.type == WSMsgType.TEXT:
+            return self.feed(msg.data)
+        if msg.type == WSMsgType.BINARY:
+            if self.journal is not None and self.accepts:
+                self.journal.client_binary(len(msg.data))
+            return self.feed(None)
+        return None
 
     async def run(self) -> None:
         self.start()
         try:
-            async for msg in self.ws:
-                if self.faults.is_dead:  # a dead peer (fault) reads nothing more, until it is gone
-                    await self.faults.reader_gate()
-                    return
-                if msg.type == WSMsgType.TEXT:
-                    await self.feed(msg.data)
-                elif msg.type == WSMsgType.BINARY:
-                    if self.journal is not None and self.accepts:
-                        self.journal.client_binary(len(msg.data))
-                    await self.feed(None)
-                elif msg.type == WSMsgType.ERROR:
-                    break
+            await self.read_frames()
         finally:
             try:
                 await self.stop()

@@ -43,7 +43,7 @@ from aiortc.mediastreams import MediaStreamTrack
 from mockengine.faults.state import FAULTS
 from mockengine.faults.ws import TRANSLATION_STREAM
 from mockengine.ids import IdFactory
-from mockengine.protocol import codec, errors
+from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import error_response
 from mockengine.realtime.translation import (
@@ -140,23 +140,25 @@ class TranslationCall(TranslationSession):
     def binary_error(self) -> ProtocolError:
         return errors.binary_channel_message()
 
-    async def deliver(self, event: dict[str, Any]) -> None:
+    async def deliver(self, event: dict[str, Any], data: bytes) -> bool:
         if event["type"] == "session.output_audio.delta":
             if not self.is_media_stalled:
                 self.track.enqueue(TRACK_ID, TRACK_ID, pybase64.b64decode(event["delta"]))
             self.call_faults.on_audio_delta(TRANSLATION_STREAM)
-            return
+            return True
         if not self.channel_open.is_set():
             waiting = asyncio.ensure_future(self.channel_open.wait())
             ending = asyncio.ensure_future(self.ended.wait())
             await asyncio.wait([waiting, ending], return_when=asyncio.FIRST_COMPLETED)
             waiting.cancel()
             ending.cancel()
-        if self.sender is not None:
-            await self.sender.send(codec.dumps(event))
+        if self.sender is None:
+            return False
+        return await self.sender.send(data.decode("utf-8"))  # a text message, as the WebSocket's frames
 
-    async def close_transport(self, failed: bool = False) -> None:
-        """After ``session.closed``: the track plays what it holds, then the connection closes."""
+    async def close_transport(self, code: int, reason: str) -> None:
+        """After ``session.closed`` (or an engine failure, 1011): the track plays what it holds, then the
+        connection closes. A call has no close codes."""
         deadline = time.monotonic() + DRAIN_MAX_S
         while not self.track.is_drained and not self.ended.is_set() and time.monotonic() < deadline:
             await asyncio.sleep(DRAIN_POLL_S)
@@ -166,7 +168,7 @@ class TranslationCall(TranslationSession):
         log.info("translation call %s: closing (%d %s)", self.call_id, code, reason)
         self.shutdown(code, reason)
 
-    def abort(self) -> None:
+    def abort_transport(self) -> None:
         self.shutdown(1006, "dropped")
 
     def shutdown(self, code: int, reason: str) -> None:

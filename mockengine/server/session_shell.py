@@ -1,0 +1,215 @@
+"""The server side every Realtime session has, whatever its core and its transport.
+
+Two kinds of session are served: voice-agent sessions (:class:`~mockengine.server.session_loop.SessionLoop`
+around a :class:`RealtimeSession`) and translation sessions
+(:class:`~mockengine.server.translation_ws.TranslationSession`), each over a WebSocket or a WebRTC call.
+Their cores differ; what they do at the connection is written here, once:
+
+* **sending** (:meth:`SessionShell.send_filtered`): every server event goes through the session's faults
+  (``faults/ws.py``: delayed, held, dropped, rewritten, or acted on once out), then is traced, counted
+  for ``/metrics``, journaled and handed to the transport (:meth:`SessionShell._send`);
+* **closing** (:meth:`SessionShell.close_or_abort`): a WebSocket close code and reason, or, when the
+  peer does not take the close within a second, the connection dropped;
+* **expiry** (``--session-max-s``, reference §0): :meth:`SessionShell.arm_expiry` calls the session's
+  ``expire`` then, which sends :meth:`SessionShell.expiry_error` and closes with
+  :data:`EXPIRED_CLOSE_CODE`;
+* **the journal and trace** of the session (:meth:`SessionShell.close_records` at its end);
+* over a WebSocket (:class:`WebSocketTransport`): the text frames out, the close frame, the dropped
+  connection, and the reader loop (:meth:`WebSocketTransport.read_frames`): a dead peer's fault holds it,
+  a socket error ends it, every other message goes to the session's ``on_frame``.
+
+A subclass supplies the transport (:meth:`deliver`, :attr:`is_transport_closed`, :meth:`close_transport`,
+:meth:`abort_transport`), the formats its journal records audio in (:meth:`formats`) and ``expire``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+from aiohttp import WSMessage, WSMsgType, web
+
+from mockengine.faults.ws import NoActions, SessionFaults
+from mockengine.protocol import codec, errors
+from mockengine.protocol.errors import ProtocolError
+from mockengine.server import metrics
+from mockengine.server.journal import SessionJournal
+from mockengine.server.trace import Tracer
+from mockengine.server.ws_dispatch import DispatchingResponse
+from mockengine.settings import Settings
+
+log = logging.getLogger("mockengine.session")
+
+EXPIRED_CLOSE_CODE = 1001  # "going away", after the session_expired error (reference §0)
+CLOSE_WAIT_S = 1.0  # how long a close may take before the connection is dropped (a peer that does not read)
+CLOSE_REASON_BYTES = 120  # a close frame's reason fits in 123 bytes
+
+
+class SessionShell:
+    """What a session does at its connection (see the module docstring); the core is the subclass's."""
+
+    settings: Settings
+    session_id: str
+    tracer: Tracer
+    trace_name: str
+    journal: SessionJournal | None
+    faults: SessionFaults
+
+    def init_shell(
+        self, settings: Settings, tracer: Tracer, journal: SessionJournal | None, name: str
+    ) -> None:
+        """Set the shell's state: ``name`` is the session's id (its trace takes a name of its own, as
+        seeded ids repeat); the faults are none until the session's are armed."""
+        self.settings = settings
+        self.session_id = name
+        self.tracer = tracer
+        self.journal = journal
+        self.trace_name = tracer.take_name(name)
+        self.faults = SessionFaults([], NoActions())
+
+    # -- what a transport supplies -----------------------------------------------------------------
+
+    async def deliver(self, event: dict[str, Any], data: bytes) -> bool:
+        """Send one server event (``data``: its JSON, UTF-8). False when it cannot go out."""
+        raise NotImplementedError
+
+    @property
+    def is_transport_closed(self) -> bool:
+        """Nothing more can be sent (events are then neither journaled nor counted)."""
+        raise NotImplementedError
+
+    async def close_transport(self, code: int, reason: str) -> None:
+        """Close the connection from the server side (a WebSocket close code and reason)."""
+        raise NotImplementedError
+
+    def abort_transport(self) -> None:
+        """Drop the connection without a goodbye."""
+        raise NotImplementedError
+
+    def formats(self) -> tuple[str, str]:
+        """The session's input and output audio formats (the journal decodes audio with them)."""
+        raise NotImplementedError
+
+    def expire(self) -> None:
+        """The maximum duration is reached: ``expiry_error``, then a close with ``EXPIRED_CLOSE_CODE``."""
+        raise NotImplementedError
+
+    # -- server events out -------------------------------------------------------------------------
+
+    async def send_filtered(self, event: dict[str, Any], data: bytes | None) -> None:
+        """One server event through the session's faults, which may delay, hold, drop or rewrite it, or
+        act once it is out (``SessionFaults``). ``data``: its JSON when already made."""
+        for out in await self.faults.before_send(event):
+            await self._send(out, data if out is event else None)
+            for extra in await self.faults.after_send(out):
+                await self._send(extra, None)
+
+    async def _send(self, event: dict[str, Any], data: bytes | None) -> bool:
+        """Send one event (``data``: its JSON when already made): traced, counted, journaled, delivered.
+        False when it cannot go out."""
+        if self.is_transport_closed:
+            return False
+        data = data if data is not None else codec.dumps_utf8(event)
+        if self.tracer.is_enabled:
+            self.tracer.write(self.trace_name, "server_event", event)
+        self._observe(event.get("type", ""))
+        if self.journal is not None:
+            input_format, output_format = self.formats()
+            self.journal.server(data, output_format, input_format)
+        return await self.deliver(event, data)
+
+    def _observe(self, kind: str) -> None:
+        """Count one server event for ``/metrics`` (a core may time its turns here too)."""
+        metrics.SERVER_EVENT_COUNTER.count(kind)
+
+    # -- the end -----------------------------------------------------------------------------------
+
+    async def close_or_abort(self, code: int, reason: str) -> None:
+        """Close the transport with ``code`` and ``reason``; a peer that does not take the close within
+        ``CLOSE_WAIT_S`` (it does not read) has its connection dropped instead."""
+        try:
+            await asyncio.wait_for(self.close_transport(code, reason), timeout=CLOSE_WAIT_S)
+        except (TimeoutError, ConnectionError):
+            self.abort_transport()
+
+    def arm_expiry(self) -> asyncio.TimerHandle:
+        """Call :meth:`expire` once the session has lasted ``--session-max-s``."""
+        return asyncio.get_running_loop().call_later(self.settings.session_max_s, self.expire)
+
+    def expiry_error(self) -> ProtocolError:
+        """The ``session_expired`` error the service sends at the maximum duration (reference §0)."""
+        return errors.session_expired_after(self.settings.session_max_s)
+
+    def close_records(self) -> None:
+        """The session ended: its trace file and journal are closed."""
+        self.tracer.end_session(self.trace_name)
+        if self.journal is not None:
+            self.journal.close()
+
+
+def session_websocket(
+    settings: Settings, response_class: type[web.WebSocketResponse] = DispatchingResponse
+) -> web.WebSocketResponse:
+    """The response a session's WebSocket upgrade is served with: the ``realtime`` subprotocol, frames
+    up to ``--max-frame-bytes``, no compression, keep-alive pings every ``--heartbeat-s`` (0: none)."""
+    return response_class(
+        protocols=("realtime",),
+        max_msg_size=settings.max_frame_bytes,
+        heartbeat=settings.heartbeat_s if settings.heartbeat_s > 0 else None,
+        compress=False,
+    )
+
+
+class WebSocketTransport(SessionShell):
+    """A session served over a WebSocket: server events leave as text frames, the end is a close frame
+    (or the TCP connection dropped). Client messages are read by :meth:`read_frames` and handed to
+    :meth:`on_frame`."""
+
+    ws: web.WebSocketResponse
+    transport: asyncio.Transport | None  # the TCP connection, to drop it (None: it cannot be)
+
+    async def deliver(self, event: dict[str, Any], data: bytes) -> bool:
+        try:
+            await self.ws.send_frame(data, WSMsgType.TEXT)  # the JSON's UTF-8 as made: no str round trip
+        except ConnectionError:
+            return False
+        return True
+
+    @property
+    def is_transport_closed(self) -> bool:
+        return self.ws.closed
+
+    @property
+    def is_gone(self) -> bool:
+        """The connection is closed or lost (by the client, or by unanswered pings)."""
+        return self.ws.closed or (self.transport is not None and self.transport.is_closing())
+
+    async def close_transport(self, code: int, reason: str) -> None:
+        await self.ws.close(code=code, message=reason.encode()[:CLOSE_REASON_BYTES])
+
+    def abort_transport(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
+
+    def on_frame(self, msg: WSMessage) -> Awaitable[None] | None:
+        """One client message (text or binary) that the reader took; what it returns is awaited before
+        the next is read (the session cannot take it yet: TCP then holds the client)."""
+        raise NotImplementedError
+
+    async def read_frames(self, dispatcher: DispatchingResponse | None = None) -> None:
+        """Read the client's messages until it leaves or the socket fails. A dead peer (fault) reads
+        nothing more, until it is gone. ``dispatcher``: told of every message taken (``ws_dispatch``)."""
+        async for msg in self.ws:
+            if self.faults.is_dead:  # checked here: no coroutine per frame on the audio path
+                await self.faults.reader_gate()
+                return
+            if msg.type is WSMsgType.ERROR:
+                log.warning("session %s: websocket error: %s", self.session_id, self.ws.exception())
+                return
+            pending = self.on_frame(msg)
+            if pending is not None:
+                await pending
+            if dispatcher is not None:
+                dispatcher.taken(msg)  # handled: text may skip the queue again once nothing else waits
