@@ -18,7 +18,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from aiohttp import web
+
 from mockengine.brain.selection import MODEL_PREFIX, ScenarioLibrary
+from mockengine.protocol import codec
+from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import SessionType
 from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
@@ -74,6 +78,12 @@ class Refusal:
                 "code": self.error.code,
             }
         }
+
+    async def refuse(self, ws: web.WebSocketResponse, event_id: str) -> None:
+        """On an upgraded socket: one ``error`` event (compact JSON, as every other event and the live
+        service), then the close with :attr:`close_code` and :attr:`close_reason`."""
+        await ws.send_str(codec.dumps(se.error(event_id, error=self.error.payload())))
+        await ws.close(code=self.close_code, message=self.close_reason.encode())
 
 
 def api_key_from(headers: Mapping[str, str], protocols: list[str]) -> str | None:

@@ -16,8 +16,7 @@ from aiohttp import WSMessage, WSMsgType, web
 from mockengine.brain.selection import UnknownScenario
 from mockengine.faults.state import FAULTS
 from mockengine.ids import IdFactory
-from mockengine.protocol import codec, errors
-from mockengine.protocol import server_events as se
+from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
@@ -185,9 +184,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     await ws.prepare(request)
     if refusal is not None or session is None:
         assert refusal is not None
-        event = se.error(IdFactory(seed).event(), error=refusal.error.payload())
-        await ws.send_str(codec.dumps(event))  # compact, as every other event (and the live service)
-        await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
+        await refusal.refuse(ws, IdFactory(seed).event())
         return ws
     await asyncio.sleep(SESSION_CREATED_DELAY_S)
     served = await replaying(request, ws, session, seed)  # --replay: answers come from a recording

@@ -50,7 +50,7 @@ from mockengine.faults.spec import FaultSpec, translation_misfit
 from mockengine.faults.state import FAULTS, FaultState
 from mockengine.faults.ws import SessionFaults
 from mockengine.ids import IdFactory
-from mockengine.protocol import codec, errors
+from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
@@ -213,8 +213,7 @@ async def _serve(request: web.Request) -> web.StreamResponse:
     await ws.prepare(request)
     if refusal is not None or config is None:
         assert refusal is not None
-        await ws.send_str(codec.dumps(se.error(ids.event(), error=refusal.error.payload())))
-        await ws.close(code=refusal.close_code, message=refusal.close_reason.encode())
+        await refusal.refuse(ws, ids.event())
         return ws
     request.app[STATS].sessions_total += 1
     metrics.SESSIONS.inc()
