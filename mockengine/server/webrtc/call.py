@@ -75,6 +75,18 @@ def serve_events_channel(
     return ChannelSender(channel, ended)
 
 
+async def channel_opened(channel_open: asyncio.Event, ended: asyncio.Event) -> None:
+    """Wait until a call's ``oai-events`` channel is open or the call has ended (events produced before
+    the client's channel opens wait for it: ``session.created`` is the first it reads)."""
+    if channel_open.is_set():
+        return
+    waiting = asyncio.ensure_future(channel_open.wait())
+    ending = asyncio.ensure_future(ended.wait())
+    await asyncio.wait([waiting, ending], return_when=asyncio.FIRST_COMPLETED)
+    waiting.cancel()
+    ending.cancel()
+
+
 class ReplyDecoder:
     """Reply audio deltas (each in its response's output format) → PCM16 24 kHz for the track, one
     continuous decoding stream per response.
@@ -245,11 +257,7 @@ class CallRunner(SessionLoop):
 
     async def _send_on_channel(self, kind: str, data: bytes) -> bool:
         if not self.channel_open.is_set():
-            waiting = asyncio.ensure_future(self.channel_open.wait())
-            ending = asyncio.ensure_future(self.ended.wait())
-            await asyncio.wait([waiting, ending], return_when=asyncio.FIRST_COMPLETED)
-            waiting.cancel()
-            ending.cancel()
+            await channel_opened(self.channel_open, self.ended)
         if self.sender is None or not self.channel_open.is_set():
             return False
         # Measured once the channel is open: until SCTP starts, aiortc holds its default (65,536).

@@ -92,18 +92,25 @@ async def create_call(request: web.Request) -> web.StreamResponse:
     fault_specs = connection_faults(request)  # refused or slow calls (faults), or a bad ?fault=
     if isinstance(fault_specs, web.StreamResponse):
         return fault_specs
-    refused_by_fault = await before_answer(request, fault_specs)
-    if refused_by_fault is not None:
-        return refused_by_fault
-    refused = admission_refusal(request)
+    refused = await seat_call(request, fault_specs)
     if refused is not None:
         return refused
-    take_seat(request.app)
     try:
         return await _open_call(request, sdp, model, initial, fault_specs)
     except BaseException:
         release_seat(request.app)
         raise
+
+
+async def seat_call(request: web.Request, fault_specs: list[FaultSpec]) -> web.StreamResponse | None:
+    """A call whose offer is read meets a fault first (``refuse_call``'s refusal; ``slow_call`` waits
+    here), then admission control (503). None: it took a seat (``release_seat`` once it ends)."""
+    refused = await before_answer(request, fault_specs)
+    if refused is None:
+        refused = admission_refusal(request)
+    if refused is None:
+        take_seat(request.app)
+    return refused
 
 
 async def _open_call(

@@ -58,10 +58,10 @@ from mockengine.rtc.media import ReplyTrack
 from mockengine.server import metrics
 from mockengine.server.realtime_faults import HANDLE_HEADER, connection_faults, unlist_live
 from mockengine.server.resources import Resources
-from mockengine.server.session_setup import admission_refusal, release_seat, session_seed, take_seat
+from mockengine.server.session_setup import release_seat, session_seed
 from mockengine.server.state import RESOURCES, STATS
 from mockengine.server.translation_ws import TranslationSession, replay_refusal
-from mockengine.server.webrtc.call import EVENTS_CHANNEL, serve_events_channel
+from mockengine.server.webrtc.call import EVENTS_CHANNEL, channel_opened, serve_events_channel
 from mockengine.server.webrtc.calls import (
     CONNECT_TIMEOUT_S,
     BadCall,
@@ -71,9 +71,10 @@ from mockengine.server.webrtc.calls import (
     _read_offer,
     fault_clock,
     hang_up,
+    seat_call,
     session_json,
 )
-from mockengine.server.webrtc.faults import CallFaults, before_answer
+from mockengine.server.webrtc.faults import CallFaults
 
 log = logging.getLogger("mockengine.webrtc")
 TRACK_ID = "translation"  # the track's one "response": the speech of every phrase, back to back
@@ -147,11 +148,7 @@ class TranslationCall(TranslationSession):
             self.call_faults.on_audio_delta(TRANSLATION_STREAM)
             return True
         if not self.channel_open.is_set():
-            waiting = asyncio.ensure_future(self.channel_open.wait())
-            ending = asyncio.ensure_future(self.ended.wait())
-            await asyncio.wait([waiting, ending], return_when=asyncio.FIRST_COMPLETED)
-            waiting.cancel()
-            ending.cancel()
+            await channel_opened(self.channel_open, self.ended)
         if self.sender is None:
             return False
         return await self.sender.send(data.decode("utf-8"))  # a text message, as the WebSocket's frames
@@ -252,13 +249,9 @@ async def create_translation_call(request: web.Request) -> web.StreamResponse:
     fault_specs = connection_faults(request, translation="webrtc")  # or a ?fault= that does not apply
     if isinstance(fault_specs, web.StreamResponse):
         return fault_specs
-    refused_by_fault = await before_answer(request, fault_specs)  # refuse_call, slow_call
-    if refused_by_fault is not None:
-        return refused_by_fault
-    refused = admission_refusal(request)
+    refused = await seat_call(request, fault_specs)  # refuse_call, slow_call, admission control
     if refused is not None:
         return refused
-    take_seat(request.app)
     pc = RTCPeerConnection(offline_configuration())
     call_id = _new_call_id(request.app, session_seed(request, resources.settings.seed))
     call = TranslationCall(pc, config, ids, resources, call_id)
