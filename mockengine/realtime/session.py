@@ -137,23 +137,19 @@ class RealtimeSession:
                 step.extend(self.responses.approval_answered(item, now_ms))
         return step
 
-    def receive_audio(self, audio: bytes, event_id: str | None, now_ms: float) -> Step:
+    def receive_audio(
+        self, audio: bytes, event_id: str | None, now_ms: float, format_type: str | None = None
+    ) -> Step:
         """``receive(InputAudioBufferAppend(audio, event_id), now_ms)`` without the event object: the
-        shell's path for plain appends (50 a second per streaming session)."""
-        try:
-            return self.turns.append_audio(audio, now_ms)
-        except ProtocolError as exc:
-            exc.event_id = event_id
-            return self.error(exc)
-
-    def receive_pcm16(self, pcm16: bytes, now_ms: float) -> Step:
-        """Input audio that is PCM16 24 kHz whatever ``audio.input.format`` says: a WebRTC call's
-        microphone (its Opus track decoded), which the format, describing the bytes of an append, does
-        not govern. Re-encoded to a G.711 format first, each 20 ms frame was resampled as a clip of its
+        shell's path for plain appends (50 a second per streaming session). ``format_type``: the audio's
+        format, None for ``audio.input.format``; a WebRTC call's microphone (its Opus track decoded) is
+        ``"audio/pcm"`` (24 kHz) whatever that says, as the format describes the bytes of an append, not
+        the track. Re-encoded to a G.711 format first, each 20 ms frame was resampled as a clip of its
         own (soxr's edge transient at every frame) and cut to the 4 kHz telephone band."""
         try:
-            return self.turns.append_audio(pcm16, now_ms, "audio/pcm")
+            return self.turns.append_audio(audio, now_ms, format_type)
         except ProtocolError as exc:
+            exc.event_id = event_id
             return self.error(exc)
 
     def error(self, exc: ProtocolError, now_ms: float | None = None) -> Step:

@@ -68,8 +68,8 @@ class UserTurns:
 
     def append_audio(self, audio: bytes, now_ms: float, format_type: str | None = None) -> Step:
         """An append's audio in ``format_type`` (None: the session's input format);
-        ``RealtimeSession.receive_audio`` calls it without an event object, a WebRTC call's microphone
-        with ``"audio/pcm"``."""
+        ``RealtimeSession.receive_audio`` calls it without an event object (a WebRTC call's microphone
+        with ``"audio/pcm"``)."""
         fmt, stream = format_type or self.ctx.view.input_format.type, self.input_stream
         # PCM16 skips the stream's call: this runs 50 times a second per session (docs/cpu.md).
         pcm = audio if fmt == stream.format_type == "audio/pcm" else stream.decode(audio, fmt)

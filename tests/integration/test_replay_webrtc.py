@@ -1,6 +1,6 @@
 """A WebRTC call while the engine serves a replay (``serve --replay``): the call path never wraps its
 session in a ``ReplayingSession`` (only the WebSocket handler does, ``server/replay.replaying``), so the
-microphone's audio reaches the engine's own session through ``receive_pcm16`` and the call is served by
+microphone's audio reaches the engine's own session through ``receive_audio`` and the call is served by
 the engine as without ``--replay`` (docs/record-replay.md, "Limits"), while a WebSocket session beside it
 still replays. Over real sockets, fake engines: a recording made through ``mockengine record`` against an
 engine on loopback, an aiortc call with a microphone."""
@@ -68,7 +68,7 @@ async def test_a_call_under_replay_is_served_by_the_engine_and_hears_the_microph
         await client.connect(replay.http_url)
         await client.wait_for("session.created")
         client.mic.say(synthetic_voiced_pcm16(1_200) + bytes(24_000 * 2))  # speech, then a second of silence
-        # Turn detection ran on the track's audio: receive_pcm16 on the call's session, no crash.
+        # Turn detection ran on the track's audio: receive_audio on the call's session, no crash.
         started = await client.wait_for("input_audio_buffer.speech_started")
         stopped = await client.wait_for(
             "input_audio_buffer.speech_stopped", after=client.events.index(started)

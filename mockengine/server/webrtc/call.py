@@ -197,7 +197,7 @@ class CallRunner(SessionLoop):
             raw = f'{{"type":"input_audio_buffer.append","audio":"{audio}"}}'
             self.journal.client_text(raw, "audio/pcm", output_format)
         # As a plain WebSocket append goes (SessionLoop.on_client_text): no event object, no dispatch.
-        step = self.session.receive_pcm16(pcm16, self.now_ms())
+        step = self.session.receive_audio(pcm16, None, self.now_ms(), "audio/pcm")
         if step.events or step.effects:
             self.apply(step)
 
