@@ -18,6 +18,7 @@ from mockengine.protocol.http_errors import error_body, error_response
 
 if TYPE_CHECKING:
     from mockengine.server.session_loop import SessionLoop as SessionRunner
+    from mockengine.server.session_shell import SessionShell
 
 log = logging.getLogger("mockengine.faults")
 UPGRADE_BODIES: dict[int, str] = {
@@ -69,12 +70,32 @@ def _fitting(specs: list[FaultSpec], transport: str, where: str) -> list[FaultSp
     return kept
 
 
-class RunnerActions:
+class ShellActions:
+    """What :class:`~mockengine.faults.ws.SessionActions` does alike on every session, voice-agent or
+    translation: the expiry (the very path ``--session-max-s`` takes), and the faults' records and seeded
+    draws under the session's id."""
+
+    def __init__(self, shell: SessionShell, state: FaultState) -> None:
+        self.shell = shell
+        self.state = state
+
+    def expire(self) -> None:
+        self.shell.expire()
+
+    def record(self, spec: FaultSpec | str, **detail: Any) -> None:
+        self.state.record(spec, self.shell.session_id, **detail)
+
+    def draw(self, key: str, rate: float) -> bool:
+        """A seeded draw for this session's scenario-rule faults (``FaultState.draw``)."""
+        return self.state.draw(f"rule:{self.shell.session_id}:{key}", rate)
+
+
+class RunnerActions(ShellActions):
     """:class:`~mockengine.faults.ws.SessionActions` on top of a running ``SessionRunner``."""
 
     def __init__(self, runner: SessionRunner, request: web.Request) -> None:
+        super().__init__(runner, request.app[FAULTS])
         self.runner = runner
-        self.state: FaultState = request.app[FAULTS]
 
     async def close(self, code: int, reason: str) -> None:
         await self.runner.close_transport(code, reason)
@@ -86,21 +107,11 @@ class RunnerActions:
         runner = self.runner
         runner.apply(runner.session.fail_response(response_id, error, runner.now_ms()))
 
-    def expire(self) -> None:
-        self.runner.expire()  # the very path the 60-minute limit takes
-
     def event_id(self) -> str:
         return self.runner.session.ids.event()
 
     def model(self) -> str:
         return str(self.runner.session.config.get("model", ""))  # none in a transcription session
-
-    def record(self, spec: FaultSpec | str, **detail: Any) -> None:
-        self.state.record(spec, self.runner.session_id, **detail)
-
-    def draw(self, key: str, rate: float) -> bool:
-        """A seeded draw for this session's scenario-rule faults (``FaultState.draw``)."""
-        return self.state.draw(f"rule:{self.runner.session_id}:{key}", rate)
 
     def is_gone(self) -> bool:
         """The connection is closed or lost (by the client, or by unanswered pings)."""

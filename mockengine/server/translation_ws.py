@@ -84,7 +84,13 @@ from mockengine.server.handshake import (
     api_key_from,
     auth_refusal,
 )
-from mockengine.server.realtime_faults import HANDLE_HEADER, connection_faults, list_live, unlist_live
+from mockengine.server.realtime_faults import (
+    HANDLE_HEADER,
+    ShellActions,
+    connection_faults,
+    list_live,
+    unlist_live,
+)
 from mockengine.server.resources import Resources
 from mockengine.server.session_setup import (
     serve_seated,
@@ -560,14 +566,14 @@ class TranslationSession(SessionShell):
         await self.close_transport(1000, "")
 
 
-class TranslationActions:
+class TranslationActions(ShellActions):
     """:class:`~mockengine.faults.ws.SessionActions` on a translation session (what a fault does to it).
     It has no responses: ``fail_response`` is never asked for (``response_failed`` and ``rate_limits``
     are refused on translation sessions, ``faults.spec.translation_misfit``)."""
 
     def __init__(self, session: TranslationSession, state: FaultState) -> None:
+        super().__init__(session, state)
         self.session = session
-        self.state = state
 
     async def close(self, code: int, reason: str) -> None:
         await self.session.close_with(code, reason)
@@ -578,23 +584,14 @@ class TranslationActions:
     def fail_response(self, response_id: str, error: dict[str, Any]) -> None:
         raise AssertionError("a translation session has no responses")
 
-    def expire(self) -> None:
-        self.session.expire()
-
     def event_id(self) -> str:
         return self.session.ids.event()
 
     def model(self) -> str:
         return str(self.session.config["model"])
 
-    def record(self, spec: FaultSpec | str, **detail: Any) -> None:
-        self.state.record(spec, self.session.session_id, **detail)
-
     def is_gone(self) -> bool:
         return self.session.is_gone
-
-    def draw(self, key: str, rate: float) -> bool:
-        return self.state.draw(f"rule:{self.session.session_id}:{key}", rate)
 
 
 class TranslationSocket(WebSocketTransport, TranslationSession):
