@@ -122,9 +122,15 @@ def build_session(
 def register(app: web.Application, session: RealtimeSession) -> SessionJournal | None:
     """List a session that is about to be served; its journal (None when journaling is off)."""
     app[LIVE_SESSIONS].add(session)
+    count_session(app)
+    return app[JOURNAL].open(session.config["id"])
+
+
+def count_session(app: web.Application) -> None:
+    """One more session served, of any kind: ``sessions_total`` of the engine's stats and
+    ``mockengine_sessions_total`` of ``/metrics``."""
     app[STATS].sessions_total += 1
     metrics.SESSIONS.inc()
-    return app[JOURNAL].open(session.config["id"])
 
 
 def session_seed(request: web.Request, default: int | None) -> int | None:

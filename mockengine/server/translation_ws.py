@@ -93,6 +93,7 @@ from mockengine.server.realtime_faults import (
 )
 from mockengine.server.resources import Resources
 from mockengine.server.session_setup import (
+    count_session,
     serve_seated,
     session_seed,
 )
@@ -102,7 +103,7 @@ from mockengine.server.session_shell import (
     WebSocketTransport,
     session_websocket,
 )
-from mockengine.server.state import JOURNAL, RESOURCES, STATS, TRACER
+from mockengine.server.state import JOURNAL, RESOURCES, TRACER
 from mockengine.server.trace import Tracer, loggable_client_event
 
 log = logging.getLogger("mockengine.translation")
@@ -221,8 +222,7 @@ async def _serve(request: web.Request) -> web.StreamResponse:
         assert refusal is not None
         await refusal.refuse(ws, ids.event())
         return ws
-    request.app[STATS].sessions_total += 1
-    metrics.SESSIONS.inc()
+    count_session(request.app)
     await asyncio.sleep(SESSION_CREATED_DELAY_S)  # as the voice-agent endpoint (handshake)
     session = TranslationSocket(ws, config, ids, resources, request.transport)
     session.open_records(request.app, "websocket")

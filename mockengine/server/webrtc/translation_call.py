@@ -55,11 +55,10 @@ from mockengine.rtc.channel_flow import ChannelSender
 from mockengine.rtc.ice import offline_configuration
 from mockengine.rtc.inbound import decode_inline
 from mockengine.rtc.media import ReplyTrack
-from mockengine.server import metrics
 from mockengine.server.realtime_faults import HANDLE_HEADER, connection_faults, unlist_live
 from mockengine.server.resources import Resources
-from mockengine.server.session_setup import release_seat, session_seed
-from mockengine.server.state import RESOURCES, STATS
+from mockengine.server.session_setup import count_session, release_seat, session_seed
+from mockengine.server.state import RESOURCES
 from mockengine.server.translation_ws import TranslationSession, replay_refusal
 from mockengine.server.webrtc.call import EVENTS_CHANNEL, channel_opened, serve_events_channel
 from mockengine.server.webrtc.calls import (
@@ -261,8 +260,7 @@ async def create_translation_call(request: web.Request) -> web.StreamResponse:
         await pc.close()
         release_seat(request.app)
         return exc.response()
-    request.app[STATS].sessions_total += 1
-    metrics.SESSIONS.inc()
+    count_session(request.app)
     call.open_records(request.app, "webrtc")
     live = call.list_live(request.app[FAULTS], fault_specs, None, "webrtc")
     calls = request.app[TRANSLATION_CALLS]
