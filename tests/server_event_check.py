@@ -165,6 +165,32 @@ def live_key_deviations(event: dict[str, Any]) -> list[str]:
         keys = [key for key in value if key not in _ECHOED_TURN_DETECTION_KEYS]
         if value.get("type") == "server_vad" and keys != list(_SERVER_VAD_KEYS):
             found.append(f"{kind}: turn_detection has {list(value)}, live {list(_SERVER_VAD_KEYS)}")
+    if kind == "conversation.item.input_audio_transcription.completed":
+        found += _transcript_usage_deviations(event.get("usage"))
+    return found
+
+
+# An input transcript's usage, by its type (reference §10: live tokens S6, live duration S7).
+_TRANSCRIPT_USAGE_KEYS = {
+    "tokens": ("type", "total_tokens", "input_tokens", "input_token_details", "output_tokens"),
+    "duration": ("type", "seconds"),
+}
+_TRANSCRIPT_INPUT_DETAILS_KEYS = ("text_tokens", "audio_tokens")
+
+
+def _transcript_usage_deviations(usage: Any) -> list[str]:
+    if not isinstance(usage, dict) or usage.get("type") not in _TRANSCRIPT_USAGE_KEYS:
+        return [f"transcript usage {usage!r} is neither of the live kinds"]
+    found = []
+    keys = _TRANSCRIPT_USAGE_KEYS[usage["type"]]
+    if set(usage) != set(keys):
+        found.append(f"transcript usage has {sorted(usage)}, live {sorted(keys)}")
+    details = usage.get("input_token_details")
+    if isinstance(details, dict) and set(details) != set(_TRANSCRIPT_INPUT_DETAILS_KEYS):
+        found.append(
+            f"transcript usage.input_token_details has {sorted(details)}, "
+            f"live {sorted(_TRANSCRIPT_INPUT_DETAILS_KEYS)}"
+        )
     return found
 
 

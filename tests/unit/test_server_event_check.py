@@ -73,3 +73,19 @@ def test_keys_unlike_the_live_capture_are_a_deviation() -> None:
     turn_detection = vad["session"]["audio"]["input"]["turn_detection"]
     turn_detection["threshold"] = turn_detection.pop("threshold")
     assert any("turn_detection" in d for d in live_key_deviations(vad))
+
+
+def test_an_input_transcripts_usage_unlike_the_live_kinds_is_a_deviation() -> None:
+    completed = {
+        "type": "conversation.item.input_audio_transcription.completed",
+        "event_id": "event_4",
+        "item_id": "item_1",
+        "content_index": 0,
+        "transcript": "Hello.",
+        "usage": {"type": "duration", "seconds": 2},
+    }
+    assert live_key_deviations(completed) == []
+    tokens = {"type": "tokens", "total_tokens": 3, "input_tokens": 2, "output_tokens": 1}
+    assert any("usage has" in d for d in live_key_deviations({**completed, "usage": tokens}))
+    details = {**tokens, "input_token_details": {"text_tokens": 0}}
+    assert any("input_token_details" in d for d in live_key_deviations({**completed, "usage": details}))
