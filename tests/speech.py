@@ -16,7 +16,7 @@ import soxr
 from openai.types.realtime import RealtimeServerEvent
 
 from mockengine.engines.stt import Transcript, WordTiming
-from tests.server_event_check import sdk_deviations
+from tests.server_event_check import live_key_deviations, sdk_deviations
 
 DATA = Path(__file__).parent / "data"
 
@@ -68,9 +68,11 @@ SERVER_EVENT_MODELS = _server_event_models()
 
 def validate_server_event(event: dict[str, Any]) -> None:
     """Validate against the openai SDK's pydantic model for this event type, strictly: pydantic's strict
-    mode, and no field the SDK does not declare beyond the live service's (tests/server_event_check.py)."""
+    mode, and no field the SDK does not declare beyond the live service's; and the keys of the live
+    service's captured frames of its type (tests/server_event_check.py)."""
     assert event["type"] in SERVER_EVENT_MODELS, f"{event['type']} is not a GA server event type"
-    assert sdk_deviations(event) == []
+    deviations = sdk_deviations(event) + live_key_deviations(event)
+    assert not deviations, deviations
 
 
 async def events_until(connection: Any, kind: str) -> list[dict[str, Any]]:

@@ -530,6 +530,8 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
                 for name, field_value in fields.items():
                     if name == "turn_detection":
                         target[name] = merge_turn_detection(target.get(name), field_value)
+                    elif name == "transcription" and field_value is not None:
+                        target[name] = echoed_transcription(field_value)
                     elif name == "noise_reduction" and field_value is not None and target.get(name):
                         # openai-python's NoiseReduction: "Omitting strength from a session update
                         # preserves the current strength" (and so the type, by the same rule).
@@ -544,6 +546,17 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
     if _has_no_endpointing(merged) and "turn_detection" not in asked:
         merged["audio"]["input"]["turn_detection"] = None
     return merged
+
+
+def echoed_transcription(transcription: dict[str, Any]) -> dict[str, Any]:
+    """``audio.input.transcription`` as the session echoes it: the live service fills the ``language`` and
+    ``prompt`` a client left out with ``null`` (reference §4, live ``{"model": "gpt-4o-mini-transcribe",
+    "language": null, "prompt": null}`` for an update naming only the model), key order as seen; the newer
+    fields (``delay``, ``keywords``, ``languages``) follow as given, and only when given (no live echo of
+    them is public)."""
+    echoed = {"model": transcription["model"]} if "model" in transcription else {}
+    echoed |= {"language": transcription.get("language"), "prompt": transcription.get("prompt")}
+    return echoed | copy.deepcopy(transcription)
 
 
 def normalize_tool(tool: dict[str, Any]) -> dict[str, Any]:

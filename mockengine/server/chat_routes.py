@@ -45,6 +45,7 @@ from mockengine.engines.stt import Transcriber
 from mockengine.ids import IdFactory
 from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
 from mockengine.server.admission import speech_admitted
+from mockengine.server.client_secrets import SECRET_PREFIX
 from mockengine.server.handshake import key_accepted
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.streamed import SSE_CONTENT_TYPE, compact_json, send_streamed, sse_frame
@@ -82,14 +83,18 @@ AUDIO_STORE = web.AppKey("chat_audio_store", AudioStore)  # audio ids a later me
 
 
 def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
-    """The caller's bearer key, or ChatError 401: missing/empty key, or a key the engine's key policy
-    (``handshake.key_accepted``: any non-empty key unless keys are configured) refuses."""
+    """The caller's bearer key, or ChatError 401: missing/empty key, a key the engine's key policy
+    (``handshake.key_accepted``: any non-empty key unless keys are configured) refuses, or an ``ek_``
+    client secret. A client secret "grants access to the Realtime API" (openai-python's
+    ``realtime.client_secrets.create``; the beta types: "to authenticate connections to the Realtime
+    API"): these REST routes refuse it as minting secrets does (``client_secrets.rest_key_error``); the
+    live wording of that refusal is not public."""
     auth = headers.get("Authorization", "")
     scheme, _, key = auth.partition(" ")
     key = key.strip()
     if scheme.lower() != "bearer" or not key:
         raise errors.missing_api_key()
-    if not key_accepted(settings, key):
+    if key.startswith(SECRET_PREFIX) or not key_accepted(settings, key):
         raise errors.incorrect_api_key(key)
     return key
 

@@ -112,6 +112,50 @@ async def test_secret_opens_sessions_even_when_the_engine_requires_a_key(engine_
             await client.realtime.client_secrets.create()
 
 
+async def test_a_secret_is_refused_outside_the_realtime_api(engine_url):
+    """A client secret "grants access to the Realtime API": Chat Completions, Responses, models and audio
+    refuse it with 401 (they took any ``ek_`` while no API key was configured), and it still opens a
+    Realtime session."""
+    base = await engine_url()
+    async with _client(base) as client:
+        secret = await client.realtime.client_secrets.create(session={"type": "realtime"})
+    async with _client(base, key=secret.value, max_retries=0) as client:
+        with pytest.raises(openai.AuthenticationError) as caught:
+            await client.chat.completions.create(
+                model="gpt-4o-mini", messages=[{"role": "user", "content": "hi"}]
+            )
+        assert caught.value.code == "invalid_api_key"
+        with pytest.raises(openai.AuthenticationError):
+            await client.responses.create(model="gpt-4o-mini", input="hi")
+        with pytest.raises(openai.AuthenticationError):
+            await client.models.list()
+        with pytest.raises(openai.AuthenticationError):
+            await client.audio.speech.create(model="tts-1", voice="alloy", input="hi")
+    first, _ = await _first_frames(
+        f"{base}/realtime?model=gpt-realtime", headers={"Authorization": f"Bearer {secret.value}"}
+    )
+    assert first["type"] == "session.created"
+
+
+async def test_a_secrets_transcription_is_echoed_with_the_live_nulls(engine_url):
+    """The live echo of ``{"model": …}`` is ``{"model": …, "language": null, "prompt": null}`` (reference
+    §4): in the minted session, and in the session.created of a session the secret opens."""
+    base = await engine_url()
+    transcription = {"model": "gpt-4o-mini-transcribe"}
+    async with _client(base) as client:
+        secret = await client.post(
+            "/realtime/client_secrets",
+            body={"session": {"type": "realtime", "audio": {"input": {"transcription": transcription}}}},
+            cast_to=object,
+        )
+    echoed = {"model": "gpt-4o-mini-transcribe", "language": None, "prompt": None}
+    assert secret["session"]["audio"]["input"]["transcription"] == echoed
+    first, _ = await _first_frames(
+        f"{base}/realtime?model=gpt-realtime", headers={"Authorization": f"Bearer {secret['value']}"}
+    )
+    assert list(first["session"]["audio"]["input"]["transcription"].items()) == list(echoed.items())
+
+
 @pytest.mark.parametrize(
     ("body", "code", "param"),
     [

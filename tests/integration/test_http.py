@@ -57,7 +57,14 @@ async def _json_error(http: aiohttp.ClientSession, method: str, url: str) -> tup
 async def test_unknown_routes_and_methods_answer_like_the_openai_api(engine_url):
     base = (await engine_url()).replace("ws://", "http://").removesuffix("/v1")
     async with aiohttp.ClientSession() as http:
-        for method, path in [("GET", "/v1/nope"), ("GET", "/v1/chat/completions"), ("POST", "/healthz")]:
+        wrong_methods = [
+            ("GET", "/v1/nope"),
+            ("GET", "/v1/chat/completions"),
+            ("POST", "/healthz"),
+            ("GET", "/v1/realtime/calls/rtc_u1_0123/hangup"),  # POST only: 404 too, never a 405
+            ("DELETE", "/v1/realtime/client_secrets"),
+        ]
+        for method, path in wrong_methods:
             status, body, _ = await _json_error(http, method, f"{base}{path}")
             assert status == 404
             assert body == {

@@ -1,7 +1,8 @@
-"""Every event of real sessions over a socket, checked against the ``openai`` SDK's models strictly (see
-tests/server_event_check.py): spoken turns with transcription and a barge-in; text
-replies, a function call and its output, an image, truncate / retrieve / delete, max_output_tokens, an
-out-of-band response, errors; an injected mid-response error. Fake engines (no models)."""
+"""Every event of real sessions over a socket, checked against the ``openai`` SDK's models strictly and
+against the keys of the live service's captured frames (see tests/server_event_check.py): spoken turns
+with transcription (and its logprobs) and a barge-in; text replies, a function call and its output, an
+image, truncate / retrieve / delete, max_output_tokens, an out-of-band response, errors (one naming its
+client event); an injected mid-response error; a transcription session. Fake engines (no models)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ from PIL import Image
 
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.protocol.server_events import BUILDERS
-from tests.server_event_check import sdk_deviations
+from mockengine.protocol.session_config import TRANSCRIPTION_LOGPROBS
+from tests.server_event_check import live_key_deviations, sdk_deviations
 
 WEBRTC_ONLY = {"output_audio_buffer.started", "output_audio_buffer.stopped", "output_audio_buffer.cleared"}
 # Need an MCP server: tests/integration/test_mcp_tools_sdk.py checks each against the SDK on a real one.
 HOSTED_MCP = {kind for kind in BUILDERS if kind.startswith(("mcp_list_tools.", "response.mcp_call"))}
+REALTIME = "model=gpt-realtime"
 TOOL = {
     "type": "function",
     "name": "send_chat",
@@ -68,7 +71,8 @@ async def _spoken(client: Client) -> None:
         "noise_reduction": {"type": "near_field"},
         "turn_detection": {"type": "server_vad"},
     }
-    await client.send(type="session.update", session={"type": "realtime", "audio": {"input": audio_input}})
+    session = {"type": "realtime", "audio": {"input": audio_input}, "include": [TRANSCRIPTION_LOGPROBS]}
+    await client.send(type="session.update", session=session)
     await client.append(synthetic_voiced_pcm16(900) + bytes(48 * 600))
     await client.until("response.done")
     await client.append(synthetic_voiced_pcm16(900) + bytes(48 * 600))
@@ -78,6 +82,21 @@ async def _spoken(client: Client) -> None:
     await client.send(type="input_audio_buffer.clear")
     await client.send(type="input_audio_buffer.commit")  # empty now: an error
     await client.until("error")
+    await client.send(type="conversation.item.retrieve", item_id="item_nope", event_id="event_mine")
+    await client.until("error")  # error.event_id names the client's event
+
+
+async def _transcription(client: Client) -> None:
+    transcription = {"model": "gpt-4o-mini-transcribe"}
+    session = {
+        "type": "transcription",
+        "audio": {"input": {"transcription": transcription}},
+        "include": [TRANSCRIPTION_LOGPROBS],
+    }
+    await client.send(type="session.update", session=session)
+    await client.until("session.updated")
+    await client.append(synthetic_voiced_pcm16(900) + bytes(48 * 600))
+    await client.until("conversation.item.input_audio_transcription.completed")
 
 
 async def _items_and_tools(client: Client) -> None:
@@ -121,7 +140,7 @@ async def _fault(client: Client) -> None:
 
 
 async def _run(base: str, query: str, script: Any) -> list[dict[str, Any]]:
-    url = f"{base}/realtime?model=gpt-realtime{query}"
+    url = f"{base}/realtime?{query}"
     headers = {"Authorization": "Bearer sk-test"}
     async with aiohttp.ClientSession() as http, http.ws_connect(url, headers=headers) as ws:
         client = Client(ws)
@@ -132,11 +151,22 @@ async def _run(base: str, query: str, script: Any) -> list[dict[str, Any]]:
 
 async def test_every_event_of_real_sessions_matches_the_sdk(engine_url) -> None:
     base = await engine_url(audio_pace=0.0)
-    events = await _run(base, "", _spoken)
-    events += await _run(base, "", _items_and_tools)
-    events += await _run(base, "&fault=error_mid_response:2", _fault)
+    events = await _run(base, REALTIME, _spoken)
+    events += await _run(base, REALTIME, _items_and_tools)
+    events += await _run(base, f"{REALTIME}&fault=error_mid_response:2", _fault)
+    events += await _run(base, "intent=transcription", _transcription)
     assert sorted({d for event in events for d in sdk_deviations(event)}) == []
+    assert sorted({d for event in events for d in live_key_deviations(event)}) == []
     sent = {event["type"] for event in events}
+    # What the client asked for is there: logprobs on every input transcript, its event id on an error,
+    # the transcription echoed with the live nulls (reference §4).
+    transcripts = [e for e in events if e["type"].startswith("conversation.item.input_audio_transcription")]
+    assert transcripts and all(isinstance(e["logprobs"], list) and e["logprobs"] for e in transcripts)
+    assert any(e["type"] == "error" and e["error"]["event_id"] == "event_mine" for e in events)
+    updated = [
+        e["session"]["audio"]["input"]["transcription"] for e in events if e["type"] == "session.updated"
+    ]
+    assert {"model": "gpt-4o-mini-transcribe", "language": None, "prompt": None} in updated
     # A failing engine, and server_vad's idle timeout (5 s at least): tests/unit/test_server_events.py.
     unit_only = {"conversation.item.input_audio_transcription.failed", "input_audio_buffer.timeout_triggered"}
     assert set(BUILDERS) - WEBRTC_ONLY - HOSTED_MCP - sent == unit_only

@@ -24,7 +24,7 @@ from mockengine.realtime.effects import CallMcpTool, ItemTranscriptKey, ListMcpT
 from mockengine.realtime.response import Pacing
 from mockengine.virtual_time import VirtualTimeDriver
 from tests.conftest import RecordingDriver, make_recording_driver
-from tests.server_event_check import sdk_deviations
+from tests.server_event_check import live_key_deviations, sdk_deviations
 
 # Sent by the WebRTC shell only (server/webrtc/call.py); tests/integration covers them on calls.
 WEBRTC_ONLY = {"output_audio_buffer.started", "output_audio_buffer.stopped", "output_audio_buffer.cleared"}
@@ -235,6 +235,7 @@ def test_every_event_of_a_real_session_matches_the_sdk(script: Any) -> None:
     script(driver)
     deviations = sorted({d for _, event in driver.events for d in sdk_deviations(event)})
     assert deviations == []
+    assert sorted({d for _, event in driver.events for d in live_key_deviations(event)}) == []
 
 
 def test_the_sessions_above_send_every_type_the_core_builds() -> None:
