@@ -717,11 +717,14 @@ def _repeats(tool: ToolSpec) -> bool:
 
 
 def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bool:
-    """Nothing to answer: no words yet, or the newest words (said or typed) were answered already."""
+    """Nothing to answer: no words yet, or the newest words (said or typed) or the newest function output
+    were answered already (LiveKit's ``generate_reply(instructions=…)`` after a tool's result was read
+    out: the instructions, not the output read out again)."""
     trigger = situation.trigger
     if trigger.kind == "none":
         return True
-    if not situation.heard_is_current or trigger.item is None:
+    answerable = situation.heard_is_current or trigger.kind == "function_output"
+    if not answerable or trigger.item is None:
         return False
     later = history[next(i for i, item in enumerate(history) if item is trigger.item) + 1 :]
     return any(item.kind == "assistant" for item in later)

@@ -342,6 +342,26 @@ async def test_generate_reply_instructions_after_an_answered_turn(framework_engi
     assert not errors
 
 
+async def test_generate_reply_instructions_after_a_tools_result_was_answered(
+    framework_engine, http_context
+) -> None:
+    """The same after a turn answered through a tool: it read the tool's result out again ("The weather
+    in Paris is sunny."), whatever the instructions said."""
+    url = await base_url(framework_engine)
+    agent = Assistant()
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(agent)
+        await asyncio.wait_for(session.run(user_input="What is the weather like in Paris?"), TIMEOUT_S)
+        handle = session.generate_reply(instructions="Tell the user the call will end in one minute.")
+        await asyncio.wait_for(handle, TIMEOUT_S)
+        said = [item.text_content for item in handle.chat_items if item.type == "message"]
+    assert agent.weather_calls == ["Paris"]
+    assert said == ["The call will end in one minute."]
+    assert not errors
+
+
 async def test_a_reconnected_session_replays_the_conversation_without_id_clashes(
     framework_engine, http_context
 ) -> None:
