@@ -592,11 +592,11 @@ class ScriptedBrain:
     def _heard_call(self, turn: Turn, tool: ToolSpec) -> ToolCall:
         """A call the host demands (``tool_choice``): arguments from the words where they say something,
         schema-built values for required ones they do not."""
-        if turn.is_study_tool(tool.name) or not turn.situation.heard_is_current:
+        said = _words_for_a_demanded_call(turn)
+        if turn.is_study_tool(tool.name) or said is None:
             return self._call(turn, tool)
         check_schema(tool)
         referent = acting.referent(turn.request.history)
-        said = turn.situation.trigger.text
         filled = forced.from_words(tool, said, referent, self._today(), list(turn.request.tools))
         if filled.missing:  # "what's the weather in Paris?" earlier: a forced get_time takes Paris
             forced.from_conversation(tool, filled, turn.request.history, referent, self._today())
@@ -714,6 +714,19 @@ def _assistant_words_before(history: tuple[TurnView, ...], item: TurnView | None
 def _repeats(tool: ToolSpec) -> bool:
     """A declared tool with a repeat mode of its own (``set_repeat``, a ``repeat`` option)."""
     return "repeat" in json.dumps([tool.name, tool.parameters]).lower()
+
+
+def _words_for_a_demanded_call(turn: Turn) -> str | None:
+    """The words a call the host demands takes its arguments from: the words being answered, or after a
+    function output the newest words said (``tool_choice: "required"`` kept on after a tool's output, as
+    the Agents SDK's session keeps it: the next call is about what was asked, not built values such as
+    ``{"city": "not sure yet"}``); None when nothing was said."""
+    if turn.situation.heard_is_current:
+        return turn.situation.trigger.text
+    if turn.situation.trigger.kind != "function_output":
+        return None
+    words = newest_words(turn.request.history)
+    return words[1] if words is not None else None
 
 
 def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bool:

@@ -319,6 +319,40 @@ async def test_a_list_of_models_beside_plain_parameters_is_called(framework_engi
     assert not observed.errors(), observed.errors()
 
 
+@function_tool
+def get_local_time(city: str) -> str:
+    """Get the current time in a city."""
+    REQUIRED_CALLS.append(("get_local_time", city))
+    return f"It is 3 pm in {city}."
+
+
+@function_tool
+def get_city_weather(city: str) -> str:
+    """Get the weather for a city."""
+    REQUIRED_CALLS.append(("get_city_weather", city))
+    return f"The weather in {city} is sunny."
+
+
+REQUIRED_CALLS: list[tuple[str, str]] = []
+
+
+async def test_tool_choice_required_keeps_calling_about_what_was_asked(framework_engine) -> None:
+    """``tool_choice: "required"`` in the session: every response calls a tool, and the SDK answers each
+    with its output and a new response, so the calls go on (as a model's would). Once both tools were
+    called the next ones took built strings as the city ("not sure yet", "maybe later", …)."""
+    REQUIRED_CALLS.clear()
+    agent = RealtimeAgent(name="Assistant", instructions="Help.", tools=[get_city_weather, get_local_time])
+    config = {**settings(), "model_settings": {**settings()["model_settings"], "tool_choice": "required"}}
+    async with await run_agent(framework_engine, agent, config, audio_pace=0.0) as session:
+        observed = Observed(session)
+        await session.send_message("What is the weather in Paris?")
+        await observed.until(lambda e: len(REQUIRED_CALLS) >= 5)
+        observed.close()
+    assert REQUIRED_CALLS[0] == ("get_city_weather", "Paris")
+    assert {city for _, city in REQUIRED_CALLS[:5]} == {"Paris"}
+    assert not observed.errors(), observed.errors()
+
+
 def _no_secrets(context: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
     return GuardrailFunctionOutput(output_info=None, tripwire_triggered="secret" in str(output).lower())
 
