@@ -143,6 +143,10 @@ def _coordinated(
         if any(token.concept in lexicon.ACTIONS or token.is_stop for token in tokens):
             continue
         own = [intent.best(word, [match.tool]) is not None for word in words]
+        if not own[0]:  # "… in Paris and the time in Tokyo": the word before "and" names no tool
+            split = _two_requests(said, found, tools, today)
+            if split is not None:
+                return split
         if own.count(True) != 1:
             continue  # one conjunct names the tool matched, the other another tool
         word = words[own.index(False)]
@@ -159,6 +163,27 @@ def _coordinated(
             continue
         return [(part, match), (part, other)] if own[0] else [(part, other), (part, match)]
     return [(part, match)]
+
+
+def _two_requests(
+    said: str, found: re.Match[str], tools: list[ToolSpec], today: date
+) -> list[tuple[str, intent.Match]] | None:
+    """Two requests under one verb, each with its own place: "what is the weather in Paris and the time
+    in Tokyo?" → the tool the words before "and" ask for (``get_weather``), and the tool the word after
+    it names (``get_time``, "time in Tokyo"), when they differ and each half fills its tool alone; None
+    otherwise. Read whole, such words matched one tool (the first declared of the two) for both
+    places."""
+    word = found.group(2)
+    concepts = set(lexicon.concepts_of(word))
+    declaring = [t for t in tools if concepts & intent.vocabulary_of(t)]
+    second = intent.best(word, declaring) if declaring else None
+    head, tail = said[: found.end(1)], said[found.start(2) :]
+    first = intent.best(head, tools) if second is not None else None
+    if first is None or second is None or first.tool is second.tool:
+        return None
+    if not (stands_alone(head, first, today) and stands_alone(tail, second, today)):
+        return None
+    return [(head, first), (tail, second)]
 
 
 def stands_alone(part: str, match: intent.Match, today: date) -> bool:

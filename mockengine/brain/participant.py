@@ -592,11 +592,11 @@ class ScriptedBrain:
     def _heard_call(self, turn: Turn, tool: ToolSpec) -> ToolCall:
         """A call the host demands (``tool_choice``): arguments from the words where they say something,
         schema-built values for required ones they do not."""
-        if turn.is_study_tool(tool.name) or not turn.situation.heard_is_current:
+        said = _words_for_a_demanded_call(turn)
+        if turn.is_study_tool(tool.name) or said is None:
             return self._call(turn, tool)
         check_schema(tool)
         referent = acting.referent(turn.request.history)
-        said = turn.situation.trigger.text
         filled = forced.from_words(tool, said, referent, self._today(), list(turn.request.tools))
         if filled.missing:  # "what's the weather in Paris?" earlier: a forced get_time takes Paris
             forced.from_conversation(tool, filled, turn.request.history, referent, self._today())
@@ -716,12 +716,28 @@ def _repeats(tool: ToolSpec) -> bool:
     return "repeat" in json.dumps([tool.name, tool.parameters]).lower()
 
 
+def _words_for_a_demanded_call(turn: Turn) -> str | None:
+    """The words a call the host demands takes its arguments from: the words being answered, or after a
+    function output the newest words said (``tool_choice: "required"`` kept on after a tool's output, as
+    the Agents SDK's session keeps it: the next call is about what was asked, not built values such as
+    ``{"city": "not sure yet"}``); None when nothing was said."""
+    if turn.situation.heard_is_current:
+        return turn.situation.trigger.text
+    if turn.situation.trigger.kind != "function_output":
+        return None
+    words = newest_words(turn.request.history)
+    return words[1] if words is not None else None
+
+
 def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bool:
-    """Nothing to answer: no words yet, or the newest words (said or typed) were answered already."""
+    """Nothing to answer: no words yet, or the newest words (said or typed) or the newest function output
+    were answered already (LiveKit's ``generate_reply(instructions=…)`` after a tool's result was read
+    out: the instructions, not the output read out again)."""
     trigger = situation.trigger
     if trigger.kind == "none":
         return True
-    if not situation.heard_is_current or trigger.item is None:
+    answerable = situation.heard_is_current or trigger.kind == "function_output"
+    if not answerable or trigger.item is None:
         return False
     later = history[next(i for i, item in enumerate(history) if item is trigger.item) + 1 :]
     return any(item.kind == "assistant" for item in later)

@@ -338,17 +338,49 @@ def _fill_object_list(
         return
     found: list[tuple[str, Filled]] = []
     for part in re.split(r"\s*,\s*|\s+and\s+", work.text):
+        part = _after_the_count(part, name)
+        if not part.strip(" :;."):
+            continue
         inner = nested(target, part)
         if not inner.missing and any(value is not None for value in inner.arguments.values()):
             found.append((part, inner))
     value = [inner.arguments for _, inner in found]
     if not value or not _valid_property(name, value, schema):
         return
-    for part, _ in found:
+    for part, inner in found:
         start = work.text.find(part)
-        work.take(Span(part, start, start + len(part)))
+        heard = _heard_within(part, inner)
+        work.take(Span(part, start + heard[0], start + heard[1]))
     filled.arguments[name] = value
     filled.sources[name] = " and ".join(part.strip() for part, _ in found)
+
+
+_COUNTED = re.compile(
+    r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|both)\s+(?:of\s+)?(?:us\s+)?(\w+)", re.I
+)
+
+
+def _after_the_count(part: str, name: str) -> str:
+    """``part`` after the words that count the list's own things ("… for two passengers: Ada" of a
+    ``passengers`` list → ": Ada"; "" when nothing follows): how many there are is none of them."""
+    own = lexicon.stem(name.rsplit("_", 1)[-1])
+    counts = [found for found in _COUNTED.finditer(part) if lexicon.stem(found.group(1)) == own]
+    return part[counts[-1].end() :] if counts else part
+
+
+def _heard_within(part: str, inner: Filled) -> tuple[int, int]:
+    """Where in ``part`` the values an object was filled from were said: from the first to the last
+    (``"Ada aged 30"`` of "book a flight from Boston to Denver for Ada aged 30"), so the words around
+    them stay for the call's other parameters (the route); the whole part when none is found."""
+    found: list[tuple[int, int]] = []
+    for source in inner.sources.values():
+        words = re.sub(r"\s*\([^)]*\)\s*$", "", source).strip()  # "Ada (booked for)": the words said
+        at = part.lower().find(words.lower()) if words else -1
+        if at >= 0:
+            found.append((at, at + len(words)))
+    if not found:
+        return 0, len(part)
+    return min(start for start, _ in found), max(end for _, end in found)
 
 
 def _untyped_object(sub: Mapping[str, Any], root: Mapping[str, Any]) -> bool:

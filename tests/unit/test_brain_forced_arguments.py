@@ -348,3 +348,33 @@ def test_a_required_name_properties_do_not_list_gets_a_value(schema: dict[str, A
 def test_a_required_name_additional_properties_false_forbids_is_left_out() -> None:
     schema = {"type": "object", "required": ["z"], "additionalProperties": False}
     assert value_for(schema, random.Random(1)) == {}  # no value satisfies it: checked and refused later
+
+
+CITY = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+def test_a_required_call_after_every_tools_output_takes_the_words_asked() -> None:
+    """``tool_choice: "required"`` kept on in the session (the Agents SDK sends its outputs and asks for a
+    response each time): once every tool was called, the next call was ``get_weather`` with a built
+    ``{"city": "not sure yet"}``, then "maybe later", "sounds good", …"""
+    tools = (
+        ToolSpec("get_weather", "Get the weather for a city.", CITY),
+        ToolSpec("get_time", "Get the current time in a city.", CITY),
+    )
+    history = (
+        TurnView("u1", "user_text", "What is the weather in Paris?"),
+        TurnView("c1", "function_call", '{"city": "Paris"}', name="get_weather", call_id="call_1"),
+        TurnView("o1", "function_call_output", "sunny in Paris", call_id="call_1"),
+        TurnView("c2", "function_call", '{"city": "Paris"}', name="get_time", call_id="call_2"),
+        TurnView("o2", "function_call_output", "3 pm in Paris", call_id="call_2"),
+    )
+    request = ReplyRequest("", tools, "required", ("text",), history, 2)
+    reply = ScriptedBrain(load_scenario(None), 7, today=TODAY).reply(request)
+    assert [(call.name, json.loads(call.arguments)) for call in reply.tool_calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]

@@ -21,6 +21,7 @@ from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario
 
 NULLABLE_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+NULLABLE_INTEGER = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
 # get_forecast(location: Location, days: int, unit: Unit = Unit.celsius), Location(city, country=None)
 FORECAST = {
     "$defs": {
@@ -174,3 +175,76 @@ def test_a_city_then_its_country_after_a_comma() -> None:
     """A city then its country ("Paris, France") gave ``country: null``: "France" was no phrase."""
     made, _ = reply_to("What's the forecast for Paris, France for the next 3 days?")
     assert made[0][1]["location"] == {"city": "Paris", "country": "France"}
+
+
+# book_flight(origin: str, destination: str, cabin: Literal[...], passengers: list[Passenger]),
+# Passenger(name: str, age: int | None = None), as the Agents SDK's @function_tool sends it
+FLIGHT = {
+    "$defs": {
+        "Passenger": {
+            "properties": {"name": {"title": "Name", "type": "string"}, "age": NULLABLE_INTEGER},
+            "required": ["name", "age"],
+            "title": "Passenger",
+            "type": "object",
+            "additionalProperties": False,
+        }
+    },
+    "properties": {
+        "origin": {"title": "Origin", "type": "string"},
+        "destination": {"title": "Destination", "type": "string"},
+        "cabin": {"enum": ["economy", "business", "first"], "title": "Cabin", "type": "string"},
+        "passengers": {"items": {"$ref": "#/$defs/Passenger"}, "title": "Passengers", "type": "array"},
+    },
+    "required": ["origin", "destination", "cabin", "passengers"],
+    "title": "book_flight_args",
+    "type": "object",
+    "additionalProperties": False,
+}
+
+
+def flight_call(text: str) -> tuple[list[tuple[str, dict[str, Any]]], str | None]:
+    spec = ToolSpec("book_flight", "Book a flight for passengers.", FLIGHT)
+    request = ReplyRequest("", (spec,), "auto", ("text",), (TurnView("u1", "user_text", text),), 0)
+    reply = ScriptedBrain(Scenario("pydantic"), seed=4, today=date(2026, 3, 2)).reply(request)
+    made = [(call.name, json.loads(call.arguments)) for call in reply.tool_calls]
+    for _, arguments in made:
+        jsonschema.validate(arguments, FLIGHT)
+    return made, reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "route", "cabin", "passengers"),
+    [
+        (
+            "Book a business class flight from Boston to Denver for Ada aged 30 and Bob.",
+            ("Boston", "Denver"),
+            "business",
+            [{"name": "Ada", "age": 30}, {"name": "Bob", "age": None}],
+        ),
+        (
+            "Book a first class flight from London to Rome for two passengers, Ada and Bob.",
+            ("London", "Rome"),
+            "first",
+            [{"name": "Ada", "age": None}, {"name": "Bob", "age": None}],
+        ),
+        (
+            "Book an economy flight from Paris to Oslo for three passengers: Ada, Bob and Cy.",
+            ("Paris", "Oslo"),
+            "economy",
+            [{"name": n, "age": None} for n in ("Ada", "Bob", "Cy")],
+        ),
+    ],
+)
+def test_a_list_of_objects_leaves_the_other_parameters_their_words(
+    text: str, route: tuple[str, str], cabin: str, passengers: list[dict[str, Any]]
+) -> None:
+    """Before: the list took every word of the part it was read from ("Book a business class flight
+    from Boston to Denver for Ada aged 30"), so the route was lost and the turn was answered "Where
+    should I pick you up?"; "two passengers" was read as a passenger named "class" aged 2."""
+    made, _ = flight_call(text)
+    assert made == [
+        (
+            "book_flight",
+            {"origin": route[0], "destination": route[1], "cabin": cabin, "passengers": passengers},
+        )
+    ]

@@ -55,6 +55,24 @@ def test_a_greeting_or_a_farewell_asked_for_is_said() -> None:
     assert reply_text([], "Tell the user: welcome to Acme support.") == "Welcome to Acme support."
 
 
+def test_a_function_output_already_read_out_is_not_read_out_again() -> None:
+    """LiveKit's ``generate_reply(instructions=…)`` after a tool's result was answered: every such
+    response was "sunny, 20 C." again, whatever the instructions said."""
+    history = [
+        item("What is the weather in Oslo?", 0, "user_text"),
+        TurnView("item_1", "function_call", '{"city": "Oslo"}', name="get_weather", call_id="call_1"),
+        TurnView("item_2", "function_call_output", "sunny, 20 C", call_id="call_1"),
+        item("It's sunny and 20 C in Oslo.", 3, "assistant"),
+    ]
+    assert reply_text(history, "Tell the user the call will end in one minute.") == (
+        "The call will end in one minute."
+    )
+    assert (reply_text(history, "Say goodbye to the user.") or "").endswith("oodbye!")
+    # an output not yet answered is still answered first
+    unanswered = reply_text(history[:3], "Tell the user the call will end in one minute.") or ""
+    assert "sunny" in unanswered and "minute" not in unanswered
+
+
 def test_new_words_are_answered_first() -> None:
     history = [*ANSWERED, item("What is the capital of Italy?", 2, "user_text")]
     assert "Rome" in (reply_text(history, "Tell the user the call will end in one minute.") or "")

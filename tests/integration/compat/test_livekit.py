@@ -342,6 +342,26 @@ async def test_generate_reply_instructions_after_an_answered_turn(framework_engi
     assert not errors
 
 
+async def test_generate_reply_instructions_after_a_tools_result_was_answered(
+    framework_engine, http_context
+) -> None:
+    """The same after a turn answered through a tool: it read the tool's result out again ("The weather
+    in Paris is sunny."), whatever the instructions said."""
+    url = await base_url(framework_engine)
+    agent = Assistant()
+    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
+        errors = record_errors(session)
+        watch_sessions(realtime_model, errors)
+        await session.start(agent)
+        await asyncio.wait_for(session.run(user_input="What is the weather like in Paris?"), TIMEOUT_S)
+        handle = session.generate_reply(instructions="Tell the user the call will end in one minute.")
+        await asyncio.wait_for(handle, TIMEOUT_S)
+        said = [item.text_content for item in handle.chat_items if item.type == "message"]
+    assert agent.weather_calls == ["Paris"]
+    assert said == ["The call will end in one minute."]
+    assert not errors
+
+
 async def test_a_reconnected_session_replays_the_conversation_without_id_clashes(
     framework_engine, http_context
 ) -> None:
@@ -459,3 +479,42 @@ async def test_half_cascade_text_replies_spoken_by_the_speech_endpoint(
     assert "sunny" in heard(real_resources, voice.speaker.audio())
     assert not voice.events.get("error")
     assert not [event for event in server_events if event["type"] == "error"]
+
+
+class Traveller(Agent):
+    def __init__(self) -> None:
+        super().__init__(instructions="You are a helpful travel assistant.")
+        self.calls: list[tuple[str, str]] = []
+
+    @function_tool
+    async def get_weather(self, context: RunContext, city: str) -> str:
+        """Get the weather for a city."""
+        self.calls.append(("get_weather", city))
+        return f"The weather in {city} is sunny."
+
+    @function_tool
+    async def get_time(self, context: RunContext, city: str) -> str:
+        """Get the current time in a city."""
+        self.calls.append(("get_time", city))
+        return f"It is 3 pm in {city}."
+
+
+async def test_text_agent_makes_both_calls_two_requests_ask_for(engine, server_events, http_context) -> None:
+    """``AgentSession(llm=openai.LLM(base_url=…))`` (Chat Completions, LiveKit's documented test set-up):
+    "the weather in Paris and the time in Tokyo" calls both tools in one reply. Only ``get_weather`` was
+    called, and the turn ended without the time."""
+    eng = await engine()
+    agent = Traveller()
+    chat_model = openai.LLM(model="gpt-4o-mini", base_url=f"{eng.http_url}/v1", api_key="sk-test")
+    async with chat_model, AgentSession(llm=chat_model) as session:
+        errors = record_errors(session)
+        await session.start(agent)
+        result = await asyncio.wait_for(
+            session.run(user_input="What is the weather in Paris and the time in Tokyo?"), TIMEOUT_S
+        )
+        result.expect.contains_function_call(name="get_weather", arguments={"city": "Paris"})
+        result.expect.contains_function_call(name="get_time", arguments={"city": "Tokyo"})
+        reply = result.expect[-1].is_message(role="assistant")
+    assert sorted(agent.calls) == [("get_time", "Tokyo"), ("get_weather", "Paris")]
+    assert "Paris" in reply.event().item.text_content and "Tokyo" in reply.event().item.text_content
+    assert not errors

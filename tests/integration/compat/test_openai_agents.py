@@ -286,6 +286,73 @@ async def test_tools_taking_pydantic_models_are_called(framework_engine) -> None
     assert not observed.errors(), observed.errors()
 
 
+class Passenger(BaseModel):
+    name: str
+    age: int | None = None
+
+
+@function_tool
+def book_flight(
+    origin: str, destination: str, cabin: Literal["economy", "business", "first"], passengers: list[Passenger]
+) -> dict[str, Any]:
+    """Book a flight for passengers."""
+    PYDANTIC_CALLS.append(("book_flight", (origin, destination, cabin, passengers)))
+    return {"confirmation": "ABC123"}
+
+
+async def test_a_list_of_models_beside_plain_parameters_is_called(framework_engine) -> None:
+    """A required ``list[Passenger]`` beside the route: the list took the route's words as well and the
+    turn was answered "Where should I pick you up?" with no call."""
+    PYDANTIC_CALLS.clear()
+    agent = RealtimeAgent(name="Assistant", instructions="Help.", tools=[book_flight])
+    async with await run_agent(framework_engine, agent, audio_pace=0.0) as session:
+        observed = Observed(session)
+        await session.send_message(
+            "Book a business class flight from Boston to Denver for Ada aged 30 and Bob."
+        )
+        end = await observed.until(lambda e: e.type == "tool_end")
+        await observed.until(turn_ended, after=observed.events.index(end))
+        await observed.until(lambda e: "ABC123" in observed.assistant_transcripts()[-1])
+        observed.close()
+    passengers = [Passenger(name="Ada", age=30), Passenger(name="Bob")]
+    assert [("book_flight", ("Boston", "Denver", "business", passengers))] == PYDANTIC_CALLS
+    assert not observed.errors(), observed.errors()
+
+
+@function_tool
+def get_local_time(city: str) -> str:
+    """Get the current time in a city."""
+    REQUIRED_CALLS.append(("get_local_time", city))
+    return f"It is 3 pm in {city}."
+
+
+@function_tool
+def get_city_weather(city: str) -> str:
+    """Get the weather for a city."""
+    REQUIRED_CALLS.append(("get_city_weather", city))
+    return f"The weather in {city} is sunny."
+
+
+REQUIRED_CALLS: list[tuple[str, str]] = []
+
+
+async def test_tool_choice_required_keeps_calling_about_what_was_asked(framework_engine) -> None:
+    """``tool_choice: "required"`` in the session: every response calls a tool, and the SDK answers each
+    with its output and a new response, so the calls go on (as a model's would). Once both tools were
+    called the next ones took built strings as the city ("not sure yet", "maybe later", …)."""
+    REQUIRED_CALLS.clear()
+    agent = RealtimeAgent(name="Assistant", instructions="Help.", tools=[get_city_weather, get_local_time])
+    config = {**settings(), "model_settings": {**settings()["model_settings"], "tool_choice": "required"}}
+    async with await run_agent(framework_engine, agent, config, audio_pace=0.0) as session:
+        observed = Observed(session)
+        await session.send_message("What is the weather in Paris?")
+        await observed.until(lambda e: len(REQUIRED_CALLS) >= 5)
+        observed.close()
+    assert REQUIRED_CALLS[0] == ("get_city_weather", "Paris")
+    assert {city for _, city in REQUIRED_CALLS[:5]} == {"Paris"}
+    assert not observed.errors(), observed.errors()
+
+
 def _no_secrets(context: Any, agent: Any, output: Any) -> GuardrailFunctionOutput:
     return GuardrailFunctionOutput(output_info=None, tripwire_triggered="secret" in str(output).lower())
 
