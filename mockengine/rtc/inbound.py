@@ -15,6 +15,14 @@ is aiortc's); it blocks in ``get`` until the receiver stops, then ends the track
 than Opus (an offer with only PCMU / PCMA) go through aiortc's own decoder, inline as well. The
 receiver's jitter buffer releases each frame when the next one arrives, not four frames later
 (aiortc's ``prefetch=4`` for audio adds 80 ms before the VAD hears the user).
+
+Time the client sent no audio for is silence (:class:`_GapFiller`): a sender using Opus DTX (a page
+whose answer SDP asks ``usedtx=1``) sends one packet per 400 ms while the user is quiet, and a lost
+packet is 20 ms that never comes. Decoded as they came, those gaps vanished from the session's input,
+so its VAD heard a 20th of the silence there was: the end of a turn with ``silence_duration_ms`` 500
+was detected ~2.6 s late (semantic_vad ~2.2 s; measured with chromium), and ``audio_start_ms`` ran on a
+clock that skipped the quiet. A receiver plays the gap out as silence (comfort noise, concealment);
+the engine appends it as silence when the next frame shows, from the RTP timestamps.
 """
 
 from __future__ import annotations
@@ -36,6 +44,36 @@ from mockengine.rtc.rtp_inline import drop_rtp_inline, receive_rtp_inline
 log = logging.getLogger("mockengine.webrtc")
 _QUEUE_ATTRIBUTE = "_RTCRtpReceiver__decoder_queue"  # aiortc 1.x's private decoder queue
 _JITTER_ATTRIBUTE = "_RTCRtpReceiver__jitter_buffer"
+OPUS_CLOCK_HZ = 48_000  # RTP clock of Opus whatever its sampling rate (RFC 7587)
+OUT_RATE_HZ = 24_000
+# A longer jump in the timestamps is a new timeline (a sender that restarted, a replaced track), not
+# silence to play: it is not filled. Opus DTX's gaps are 400 ms, loss bursts shorter.
+MAX_FILLED_GAP_S = 2.0
+
+
+class _GapFiller:
+    """Silence for the RTP time between one Opus frame and the next that no frame covered."""
+
+    def __init__(self) -> None:
+        self._next_timestamp: int | None = None  # where the frame after the last one would start
+
+    def silence_before(self, timestamp: int, pcm16: bytes) -> bytes:
+        """The PCM16 24 kHz silence owed before the frame at RTP ``timestamp`` (48 kHz clock), which
+        decoded to ``pcm16``; b"" when it follows on (or came late, out of order)."""
+        expected = self._next_timestamp
+        end = (timestamp + len(pcm16) // 2 * OPUS_CLOCK_HZ // OUT_RATE_HZ) % 2**32
+        if expected is None:
+            self._next_timestamp = end
+            return b""
+        gap = (timestamp - expected) % 2**32  # modulo: the timestamps wrap
+        if gap >= 2**31:  # came late (reordered): the timeline does not go back
+            if 0 < (end - expected) % 2**32 < 2**31:
+                self._next_timestamp = end
+            return b""
+        self._next_timestamp = end
+        if gap == 0 or gap > MAX_FILLED_GAP_S * OPUS_CLOCK_HZ:  # on time, or a new timeline
+            return b""
+        return bytes(gap * OUT_RATE_HZ // OPUS_CLOCK_HZ * 2)
 
 
 class InlineDecoder:
@@ -52,6 +90,7 @@ class InlineDecoder:
         self._codec: Any = None
         self._codec_is_opus = False
         self._resampler = InputResampler()
+        self._gaps = _GapFiller()
         self._stopped = threading.Event()
 
     def put(self, task: tuple[Any, Any] | None) -> None:
@@ -61,7 +100,11 @@ class InlineDecoder:
         codec, encoded_frame = task
         try:
             if self._native is not None and self._is_opus(codec):
-                self.on_pcm16(self._native.decode(encoded_frame.data))
+                pcm16 = self._native.decode(encoded_frame.data)
+                silence = self._gaps.silence_before(encoded_frame.timestamp, pcm16)
+                if silence:
+                    self.on_pcm16(silence)
+                self.on_pcm16(pcm16)
                 return
             frames = self._decode(codec, encoded_frame.data)
         except (av.FFmpegError, OpusError) as exc:

@@ -113,3 +113,33 @@ def test_a_drivers_rtp_is_counted_and_dropped_before_srtp_and_the_rest_queued():
     connection.data_received(b"\x16\xfe\xfd" + bytes(20), 1)  # a DTLS record
     assert queued == [rtp.serialize(), rtcp, b"\x16\xfe\xfd" + bytes(20)]
     assert getattr(dtls, _RX_PACKETS) == 1 and getattr(dtls, _RX_BYTES) == len(rtp.serialize())
+
+
+def _decoded_with_timestamps(timestamps: list[int]) -> list[int]:
+    """Lengths (bytes) of what the decoder hands on for 20 ms Opus frames at these RTP timestamps."""
+    out: list[bytes] = []
+    decoder = InlineDecoder(out.append)
+    opus = SimpleNamespace(name="opus")
+    payloads = opus_frames(np.zeros(480 * len(timestamps), dtype="<i2"))
+    for payload, timestamp in zip(payloads, timestamps, strict=True):
+        decoder.put((opus, SimpleNamespace(data=payload, timestamp=timestamp)))
+    return [len(pcm) for pcm in out]
+
+
+def test_frames_that_follow_on_are_handed_on_as_they_are():
+    assert _decoded_with_timestamps([0, 960, 1920]) == [960, 960, 960]  # 20 ms of 24 kHz PCM16 each
+
+
+def test_the_rtp_time_no_frame_covered_is_handed_on_as_silence_first():
+    # Opus DTX: the next packet 400 ms after the last one (48 kHz RTP clock); a lost packet: 20 ms.
+    assert _decoded_with_timestamps([0, 960, 960 + 19_200]) == [960, 960, 18_240, 960]
+    assert _decoded_with_timestamps([0, 1920]) == [960, 960, 960]
+
+
+def test_the_timestamps_wrapping_is_not_a_gap():
+    assert _decoded_with_timestamps([2**32 - 960, 0, 960]) == [960, 960, 960]
+
+
+def test_a_late_frame_or_a_new_timeline_is_not_filled():
+    assert _decoded_with_timestamps([1920, 960, 2880]) == [960, 960, 960]  # reordered: nothing owed
+    assert _decoded_with_timestamps([0, 960 + 48_000 * 60]) == [960, 960]  # a minute on: a new timeline

@@ -620,6 +620,7 @@ async function refreshSessions() {
     if (mine.length) state.journal = mine[mine.length - 1].journal;
   }
   for (const j of live) add(j.journal, j.journal === state.journal && state.transport ? " (this page)" : "");
+  followJournal(live.map((j) => j.journal));
   if (!live.length) list.innerHTML = "<li class=hint>no live session</li>";
   const ended = journals.filter((j) => !j.live);
   const names = new Set(ended.map((j) => j.journal));
@@ -629,14 +630,34 @@ async function refreshSessions() {
   for (const j of others) add(j.journal, " (ended)");
 }
 
-async function showJournal(id) {
+// The journal shown, as far as the page has listed it: a live session's journal grows, and the pane
+// follows it on the sessions' 5 s refresh (it stayed as it was when clicked), once more after it ends.
+function showJournal(id) {
   $("journal-id").textContent = id;
+  $("journal").innerHTML = "";
+  state.journalShown = { id, count: 0, live: false };
+  return loadJournal(state.journalShown);
+}
+
+async function loadJournal(shown) {
+  if (shown.loading) return;  // a refresh while it is read: the records would be listed twice
+  shown.loading = true;
+  let answer, body;
+  try {
+    answer = await fetch(`/mockengine/journal/${encodeURIComponent(shown.id)}`);
+    body = await answer.json();
+  } catch (error) {
+    return;  // the engine went away: the next refresh says so
+  } finally {
+    shown.loading = false;
+  }
   const list = $("journal");
-  list.innerHTML = "";
-  const answer = await fetch(`/mockengine/journal/${encodeURIComponent(id)}`);
-  const body = await answer.json();
+  if (state.journalShown !== shown) return;  // another journal was clicked meanwhile
   if (!answer.ok) { list.innerHTML = `<li class=hint></li>`; list.firstChild.textContent = body.error.message; return; }
-  for (const record of body.records) {
+  // Records are only ever appended: the ones listed stay, an opened record's JSON with them.
+  const before = shown.count;
+  const following = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  for (const record of body.records.slice(before)) {
     const li = document.createElement("li");
     li.className = record.from || "engine";
     const what = record.event ? record.event.type : record.kind || record.raw || "";
@@ -649,6 +670,17 @@ async function showJournal(id) {
     };
     list.append(li);
   }
+  shown.count = Math.max(shown.count, body.records.length);
+  if (following && before) list.scrollTop = list.scrollHeight;  // opened at the top, then followed
+}
+
+// On each sessions refresh: a shown journal that is live, or was at the last refresh, is read again.
+function followJournal(liveNames) {
+  const shown = state.journalShown;
+  if (!shown) return;
+  const live = liveNames.includes(shown.id);
+  if (live || shown.live) loadJournal(shown);
+  shown.live = live;
 }
 
 function sendText() {

@@ -253,6 +253,37 @@ async def test_console_journal_of_the_session_just_ended(engine, chromium_path, 
         assert not problems, problems
 
 
+async def test_console_journal_of_a_live_session_follows_it(engine, chromium_path, fake_mic_wav, tmp_path):
+    """The journal of the page's live session, opened, grows as the session goes on (on the sessions'
+    5 s refresh): it stayed as it was when clicked, so what was said after never showed. A record
+    opened for its JSON stays open, and no record is listed twice."""
+    server = await engine(journal_dir=str(tmp_path / "journal"))
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport="websocket", turn_detection="none")
+        mine = page.locator("#sessions li", has_text="this page")
+        await expect(mine).to_have_count(1, timeout=15_000)
+        await mine.click()
+        records = page.locator("#journal li")
+        created = records.filter(has_text="session.created")
+        await expect(created).to_have_count(1)
+        await created.click()  # its JSON, open
+        sent = records.filter(has_text="conversation.item.create")
+        await expect(sent).to_have_count(0)
+        for n, said in enumerate(("hello there", "good morning"), 1):
+            await page.fill("#text-input", said)
+            await page.click("#send-text")
+            await expect(sent).to_have_count(n, timeout=15_000)
+            await expect(records.filter(has_text="response.done")).to_have_count(n, timeout=15_000)
+        await expect(sent.nth(1)).to_be_attached()
+        await sent.nth(1).click()
+        await expect(sent.nth(1).locator("pre")).to_contain_text("good morning")
+        await expect(created.locator("pre")).to_contain_text("session.created")  # still open
+        await expect(created).to_have_count(1)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
+
+
 async def test_console_shows_a_failed_response(engine, chromium_path, fake_mic_wav):
     """response_failed fired on the session: the reply's transcript line and the response.done event say
     'failed' and why (the line was an empty or half 'engine:' with no reason, the event a plain
