@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -136,14 +138,39 @@ def of_type(kind: str) -> Any:
     return lambda event: event["type"] == kind
 
 
+@contextlib.asynccontextmanager
+async def connected(url: str, key: str) -> AsyncIterator[aiohttp.ClientWebSocketResponse]:
+    """A raw WebSocket session at ``url`` (an engine's or the recording proxy's) with ``key``."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(url, headers={"Authorization": f"Bearer {key}"}) as ws,
+    ):
+        yield ws
+
+
+async def send_audio(ws: aiohttp.ClientWebSocketResponse, pcm: bytes) -> None:
+    """``pcm`` (PCM16 24 kHz) in 200 ms appends, unpaced."""
+    for start in range(0, len(pcm), 9600):
+        chunk = base64.b64encode(pcm[start : start + 9600]).decode()
+        await ws.send_json({"type": "input_audio_buffer.append", "audio": chunk})
+
+
+async def record_one_typed_turn(engine: Any, aiohttp_server: Any, out: Path) -> None:
+    """A recording of one typed turn (NAME) and its whole reply."""
+
+    async def script(url: str) -> None:
+        async with connected(url, "sk-c") as ws:
+            await typed_turn(ws, NAME)
+            await frames(ws, of_type("response.done"))
+
+    await record(engine, aiohttp_server, out, script)
+
+
 async def record_clear_mid_reply(engine: Any, aiohttp_server: Any, out: Path) -> None:
     """A typed turn; the recorded client clears its input buffer while the spoken reply streams."""
 
     async def script(url: str) -> None:
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(url, headers={"Authorization": "Bearer sk-c"}) as ws,
-        ):
+        async with connected(url, "sk-c") as ws:
             await typed_turn(ws, NAME)
             await frames(ws, of_type("response.output_audio.delta"))
             await ws.send_json({"type": "input_audio_buffer.clear"})
@@ -158,10 +185,7 @@ async def test_a_divergence_in_the_middle_of_a_recorded_response_ends_it(engine,
     await record_clear_mid_reply(engine, aiohttp_server, out)
 
     strict = await engine(replay_dir=str(out), replay_speed=0.0, replay_strict=True)
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(strict.realtime, headers={"Authorization": "Bearer k"}) as ws,
-    ):
+    async with connected(strict.realtime, "k") as ws:
         await typed_turn(ws, NAME)
         began = await frames(ws, of_type("response.output_audio.delta"))
         response_id = next(e for e in began if e["type"] == "response.created")["response"]["id"]
@@ -180,10 +204,7 @@ async def test_a_divergence_in_the_middle_of_a_recorded_response_ends_it(engine,
         assert [e for e in rest if e.get("response_id") == response_id or "response" in e] == []
 
     fallback = await engine(replay_dir=str(out), replay_speed=0.0)
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(fallback.realtime, headers={"Authorization": "Bearer k"}) as ws,
-    ):
+    async with connected(fallback.realtime, "k") as ws:
         await typed_turn(ws, NAME)
         await frames(ws, of_type("response.output_audio.delta"))
         await ws.send_json({"type": "response.cancel"})
@@ -200,15 +221,7 @@ async def test_a_recording_that_stops_in_the_middle_of_a_response_ends_it(engine
     """A recording cut after a reply's first delta (the recorder stopped, the file was cut)."""
     out = tmp_path / "rec"
 
-    async def script(url: str) -> None:
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(url, headers={"Authorization": "Bearer sk-c"}) as ws,
-        ):
-            await typed_turn(ws, NAME)
-            await frames(ws, of_type("response.done"))
-
-    await record(engine, aiohttp_server, out, script)
+    await record_one_typed_turn(engine, aiohttp_server, out)
     events_file = out / "realtime-0001" / "events.jsonl"
     lines = events_file.read_text().splitlines()
     first_delta = next(n for n, line in enumerate(lines) if '"response.output_audio.delta"' in line)
@@ -216,10 +229,7 @@ async def test_a_recording_that_stops_in_the_middle_of_a_response_ends_it(engine
 
     for strict in (True, False):
         replay = await engine(replay_dir=str(out), replay_speed=0.0, replay_strict=strict)
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(replay.realtime, headers={"Authorization": "Bearer k"}) as ws,
-        ):
+        async with connected(replay.realtime, "k") as ws:
             await typed_turn(ws, NAME)
             events = await frames(ws, of_type("response.done"))
             errors = [e["error"] for e in events if e["type"] == "error"]
@@ -242,24 +252,11 @@ async def test_a_spoken_turn_a_strict_replay_cannot_answer_gets_a_failed_respons
     client's turn detection asks for was never sent, nor its end."""
     out = tmp_path / "rec"
 
-    async def script(url: str) -> None:
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(url, headers={"Authorization": "Bearer sk-c"}) as ws,
-        ):
-            await typed_turn(ws, NAME)
-            await frames(ws, of_type("response.done"))
-
-    await record(engine, aiohttp_server, out, script)
+    await record_one_typed_turn(engine, aiohttp_server, out)
     replay = await engine(replay_dir=str(out), replay_speed=0.0, replay_strict=True)
     pcm = load_clips()["question"].pcm + bytes(24 * 2 * 1500)  # the question, then 1.5 s of silence
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(replay.realtime, headers={"Authorization": "Bearer k"}) as ws,
-    ):
-        for start in range(0, len(pcm), 9600):  # 200 ms a frame
-            chunk = base64.b64encode(pcm[start : start + 9600]).decode()
-            await ws.send_json({"type": "input_audio_buffer.append", "audio": chunk})
+    async with connected(replay.realtime, "k") as ws:
+        await send_audio(ws, pcm)
         events = await frames(ws, of_type("response.done"))
     errors = [e["error"] for e in events if e["type"] == "error"]
     assert len(errors) == 2 and "input_audio_buffer.speech_stopped" in errors[1]["message"]
@@ -278,16 +275,11 @@ async def test_a_barge_in_during_a_recorded_reply_cancels_it_and_the_participant
     await record_clear_mid_reply(engine, aiohttp_server, out)
     replay = await engine(replay_dir=str(out), replay_speed=0.0)
     pcm = load_clips()["question"].pcm + bytes(24 * 2 * 1500)
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(replay.realtime, headers={"Authorization": "Bearer k"}) as ws,
-    ):
+    async with connected(replay.realtime, "k") as ws:
         await typed_turn(ws, NAME)
         began = await frames(ws, of_type("response.output_audio.delta"))
         recorded_id = next(e for e in began if e["type"] == "response.created")["response"]["id"]
-        for start in range(0, len(pcm), 9600):
-            chunk = base64.b64encode(pcm[start : start + 9600]).decode()
-            await ws.send_json({"type": "input_audio_buffer.append", "audio": chunk})
+        await send_audio(ws, pcm)
         events = await frames(
             ws, lambda e: e["type"] == "response.done" and e["response"]["id"] != recorded_id
         )
