@@ -82,32 +82,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def type_problem(name: str, value: Any) -> str | None:
-    """Why ``value`` cannot be the ``Settings`` field ``name`` (None: it can). A field's type as declared:
-    an ``int`` field takes no ``bool`` or ``str``, a ``float`` field also an ``int``, a ``str`` field no
-    ``Path`` (``scenarios_dir=Path(…)`` failed inside the loader: ``str(path)``), a ``tuple[str, ...]`` a
-    list or tuple of strings; ``None`` only where the field's default may be ``None``."""
+    """Why ``value`` cannot be the ``Settings`` field ``name`` (None: it can). A field's type as declared,
+    checked by pydantic in strict mode: an ``int`` field takes no ``bool``, ``float`` or ``str``, a
+    ``float`` field also an ``int``, a ``str`` field no ``Path`` (``scenarios_dir=Path(…)`` failed inside
+    the loader: ``str(path)``), a ``dict[str, …]`` only string keys; ``None`` only where the field's
+    default may be ``None``. A ``tuple[str, ...]`` field also takes a list of strings (as a marker's
+    ``api_keys=["sk-a"]`` is written). The message names the field's type and the value, and where in
+    a list or dict the wrong part is."""
+    from pydantic import TypeAdapter, ValidationError  # here: the plugin loads in every pytest run
+
     hint = typing.get_type_hints(Settings)[name]
     allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
-    for kind in allowed:
-        origin = typing.get_origin(kind) or kind
-        if kind is type(None):
-            ok = value is None
-        elif origin is tuple:
-            ok = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
-        elif kind is float:
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        elif kind is int:
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        elif kind is str:
-            ok = isinstance(value, str)
-        else:
-            ok = isinstance(value, origin)
-        if ok:
-            return None
-    names = " or ".join(
-        "None" if k is type(None) else str(k) if typing.get_origin(k) else k.__name__ for k in allowed
-    )
-    return f"{name} must be {names}, not {type(value).__name__} {value!r}"
+    takes_tuple = any(typing.get_origin(kind) is tuple for kind in allowed)
+    checked = tuple(value) if takes_tuple and isinstance(value, list) else value
+    try:
+        TypeAdapter(hint).validate_python(checked, strict=True)
+    except ValidationError as exc:
+        errors = exc.errors()
+        where = ""
+        if len(allowed) == 1 and len(errors) == 1 and errors[0]["loc"]:
+            loc = errors[0]["loc"]
+            part = f"key {loc[0]!r}" if loc[-1] == "[key]" else f"item {loc[0]!r}"
+            where = f" ({part}: {errors[0]['msg']})"
+        names = " or ".join(
+            "None" if k is type(None) else str(k) if typing.get_origin(k) else k.__name__ for k in allowed
+        )
+        return f"{name} must be {names}, not {type(value).__name__} {value!r}{where}"
+    return None
 
 
 @pytest.fixture(scope="session")

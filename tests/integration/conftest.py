@@ -6,11 +6,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import AsyncIterator, Iterator
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import pytest
 from openai import AsyncOpenAI
 
+from mockengine.record.app import create_record_app
+from mockengine.record.proxy import Recorder
 from mockengine.server.app import create_app
 from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import STATS
@@ -71,13 +74,56 @@ class Engine:
     def sessions_active(self) -> int:
         return int(self.app[STATS].sessions_active)
 
-    async def wait_until_idle(self, timeout_s: float = 10.0) -> None:
-        """Until no session is being served (the server side noticed every disconnect)."""
+    async def wait_until_idle(self, timeout_s: float = 30.0) -> None:
+        """Until no session is being served (the server side noticed every disconnect). 30 s: a WebRTC
+        call's teardown on a loaded machine is not what a test times; it returns as soon as it holds."""
         await eventually(
             lambda: self.sessions_active() == 0,
             timeout_s=timeout_s,
             message=lambda: f"{self.sessions_active()} sessions still served",
         )
+
+
+UPSTREAM_KEY = "sk-upstream-0123456789"  # the upstream engine's key: the recorder's, never the client's
+
+
+@dataclasses.dataclass
+class Recording:
+    """``mockengine record`` on loopback in front of an upstream engine (fake or real speech engines,
+    as for ``engine``): where it writes, and the URLs a client records through."""
+
+    upstream: Engine
+    proxy: Any  # the recorder's aiohttp test server (its close() is what Ctrl-C does)
+    out: Path
+
+    @property
+    def realtime(self) -> str:
+        return f"ws://127.0.0.1:{self.proxy.port}/v1/realtime?model=gpt-realtime"
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.proxy.port}"
+
+    async def written(self, session: str = "realtime-0001") -> None:
+        """Until the upstream served its last session out and the recorder wrote ``session``'s
+        ``session.json`` (written last, once the session is over)."""
+        await self.upstream.wait_until_idle()
+        done = self.out / session / "session.json"
+        await eventually(done.exists, message=f"{done} was not written")
+
+
+@pytest.fixture
+def recording(engine, aiohttp_server, tmp_path):
+    """Start an upstream engine and a recorder writing to ``tmp_path / "rec"`` in front of it:
+    ``await recording(**upstream_settings) -> Recording``."""
+
+    async def start(**upstream_settings: Any) -> Recording:
+        upstream = await engine(api_keys=(UPSTREAM_KEY,), **upstream_settings)
+        out = tmp_path / "rec"
+        recorder = Recorder(f"{upstream.http_url}/v1", out, Settings(), UPSTREAM_KEY)
+        return Recording(upstream, await aiohttp_server(create_record_app(recorder)), out)
+
+    return start
 
 
 @pytest.fixture(autouse=True)

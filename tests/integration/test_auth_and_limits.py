@@ -254,13 +254,19 @@ async def test_idle_timeout_fires_after_the_reply_would_have_been_heard(engine):
         await set_turn_detection(ws, detection)
         item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]}
         await ws.send_str(json.dumps({"type": "conversation.item.create", "item": item}))
+        requested_at = loop.time()  # the first delta cannot go out before this
         await ws.send_str(json.dumps({"type": "response.create"}))
 
         async def stream_silence() -> None:
+            # 100 ms chunks on a schedule, not 100 ms apart: each late wake-up on a loaded machine added
+            # to the next gap, so the audio sent fell behind the clock and the buffer held less than the
+            # 5 s of silence the timeout's clock had counted (a stall is made up by the next chunks).
             chunk = base64.b64encode(bytes(48 * 100)).decode()
+            started, sent = loop.time(), 0
             while True:
                 await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": chunk}))
-                await asyncio.sleep(0.1)
+                sent += 1
+                await asyncio.sleep(max(0.0, started + sent * 0.1 - loop.time()))
 
         streamer = asyncio.create_task(stream_silence())
         first_delta_at, reply_ms, events = None, 0.0, []
@@ -282,7 +288,12 @@ async def test_idle_timeout_fires_after_the_reply_would_have_been_heard(engine):
         finally:
             streamer.cancel()
     assert first_delta_at is not None
-    assert triggered_at >= first_delta_at + (reply_ms + 5000) / 1000 - 0.1
+    # Measured from the request, not from the first delta's arrival: the engine counts from when it sent
+    # the first delta, and a loaded machine that read that delta late (the test and the engine share a
+    # loop) put the arrival after the send by more than the 0.1 s this allowed (the two were ~3 ms apart
+    # unloaded). The request is a bound the send cannot precede, so the timeout coming early still
+    # fails: armed at the response's start (no reply_ms) or at its paced end (reply_ms / 20).
+    assert triggered_at >= requested_at + (reply_ms + 5000) / 1000 - 0.02
     after = events[events.index("input_audio_buffer.timeout_triggered") :]
     assert after[:4] == [
         "input_audio_buffer.timeout_triggered",

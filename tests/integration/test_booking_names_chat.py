@@ -8,20 +8,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import jsonschema
 import pytest
-from openai import AsyncOpenAI
 
+from tests.own_tools import Chat, chat_client, chat_tool
 
-def _tool(name: str, description: str, properties: dict[str, Any]) -> dict[str, Any]:
-    parameters = {"type": "object", "properties": properties, "required": list(properties)}
-    return {
-        "type": "function",
-        "function": {"name": name, "description": description, "parameters": parameters},
-    }
-
-
-BOOK_FLAT = _tool(
+BOOK_FLAT = chat_tool(
     "book_table",
     "Book a table at a restaurant.",
     {
@@ -31,12 +22,12 @@ BOOK_FLAT = _tool(
         "time": {"type": "string"},
     },
 )
-APPOINTMENT = _tool(
+APPOINTMENT = chat_tool(
     "book_appointment",
     "Book an appointment at a clinic.",
     {"clinic": {"type": "string"}, "patient": {"type": "string"}, "time": {"type": "string"}},
 )
-MEETING = _tool(
+MEETING = chat_tool(
     "schedule_meeting",
     "Schedule a meeting in a room.",
     {"room": {"type": "string"}, "attendee": {"type": "string"}},
@@ -44,20 +35,9 @@ MEETING = _tool(
 
 
 async def _calls(engine, tools: list[dict[str, Any]], words: str) -> list[tuple[str, dict[str, Any]]]:
-    server = await engine()
-    client = AsyncOpenAI(api_key="sk-test", base_url=f"{server.http_url}/v1", max_retries=0)
-    completion = await client.chat.completions.create(
-        model="gpt-4o-mini", messages=[{"role": "user", "content": words}], tools=tools, tool_choice="auto"
-    )
-    message = completion.choices[0].message
-    assert message.tool_calls, message.content
-    schemas = {tool["function"]["name"]: tool["function"]["parameters"] for tool in tools}
-    found = []
-    for call in message.tool_calls:
-        arguments = json.loads(call.function.arguments)
-        jsonschema.validate(arguments, schemas[call.function.name])
-        found.append((call.function.name, arguments))
-    return found
+    calls, content = await Chat(chat_client(await engine()), tools, tool_choice="auto").say(words)
+    assert calls, content
+    return calls
 
 
 @pytest.mark.parametrize(
@@ -111,7 +91,7 @@ async def test_a_name_after_for_is_the_bookings(
     engine, parameter: str, schema: dict[str, Any], value: Any
 ) -> None:
     """ "… for Bob" asked "Which name do you mean?": only "under Bob" and "the name is Bob" gave it."""
-    tool = _tool(
+    tool = chat_tool(
         "book_table",
         "Book a table at a restaurant.",
         {"restaurant": {"type": "string"}, "party_size": {"type": "integer"}, parameter: schema},
@@ -123,8 +103,7 @@ async def test_a_name_after_for_is_the_bookings(
 async def test_the_answer_to_which_restaurant_keeps_the_guest(engine) -> None:
     """ "Nobu" answering "Which restaurant do you mean?" after "… for Bob" went to the person parameter
     ``guest`` (already Bob) and was answered as small talk; it is the restaurant the call lacked."""
-    server = await engine()
-    client = AsyncOpenAI(api_key="sk-test", base_url=f"{server.http_url}/v1", max_retries=0)
+    client = chat_client(await engine())
     messages: list[Any] = [{"role": "user", "content": "Book a table for 3 at 8pm for Bob"}]
     asked = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=[BOOK_FLAT])
     question = asked.choices[0].message

@@ -63,8 +63,10 @@ def _kinds(response: dict[str, Any]) -> list[str]:
     return [item["type"] for item in response["output"]]
 
 
-async def _connect(engine: Any) -> tuple[AsyncOpenAI, Any]:
-    eng = await engine(audio_pace=0.0, mcp_timeout_s=3.0)
+async def _connect(engine: Any, mcp_timeout_s: float = 10.0) -> tuple[AsyncOpenAI, Any]:
+    """The engine's MCP deadline is its default 10 s unless a test waits one out: a loaded machine may be
+    slow to list or call the test's server, which only the slow tool's test should turn into a failure."""
+    eng = await engine(audio_pace=0.0, mcp_timeout_s=mcp_timeout_s)
     client = AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url)
     return client, client.realtime.connect(model="gpt-realtime")
 
@@ -264,7 +266,7 @@ async def test_an_unreachable_server_fails_its_listing_and_the_session_goes_on(e
 
 
 async def test_a_failing_tool_and_a_slow_one_fail_the_call_not_the_session(engine) -> None:
-    client, connecting = await _connect(engine)
+    client, connecting = await _connect(engine, mcp_timeout_s=3.0)  # check_stock sleeps 30 s
     async with mcp_server() as server, connecting as connection:
         await events_until(connection, "session.created")
         await _declare(
@@ -288,7 +290,7 @@ async def test_a_failing_tool_and_a_slow_one_fail_the_call_not_the_session(engin
 async def test_a_client_secrets_mcp_server_is_listed_when_its_session_opens(engine) -> None:
     """The session a client secret carries is a session.update applied at creation: its MCP servers are
     listed right after session.created, and the browser's first turn can use them."""
-    eng = await engine(audio_pace=0.0, mcp_timeout_s=3.0)
+    eng = await engine(audio_pace=0.0)
     async with mcp_server() as server:
         tool = _mcp_tool(server.url, require_approval="never")
         session = {
@@ -341,7 +343,7 @@ async def test_a_spoken_reply_calls_the_server_after_its_clause(engine) -> None:
 async def test_a_webrtc_calls_mcp_server_is_listed_and_called(engine) -> None:
     """A call's session (``/v1/realtime/calls``, multipart) declares the server; the data channel
     carries the listing and the call as a WebSocket does."""
-    eng = await engine(audio_pace=0.0, mcp_timeout_s=3.0)
+    eng = await engine(audio_pace=0.0)
     async with mcp_server() as server:
         tool = _mcp_tool(server.url, require_approval="never")
         call = CallClient()

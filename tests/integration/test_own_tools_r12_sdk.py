@@ -9,26 +9,13 @@ Realtime WebSocket for the clinic's question and its answer."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
-import jsonschema
 from openai import AsyncOpenAI
 
-STRING = {"type": "string"}
-INTEGER = {"type": "integer"}
-DATE = {"type": "string", "format": "date"}
-
-
-def _tool(name: str, description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    parameters = {"type": "object", "properties": properties, "required": required}
-    return {
-        "type": "function",
-        "function": {"name": name, "description": description, "parameters": parameters},
-    }
-
+from tests.own_tools import DATE, INTEGER, STRING, Chat, chat_client, chat_tool, said, turn
 
 # required lists the priority first, as an app may: the question is still what the ticket is about
-TICKET = _tool(
+TICKET = chat_tool(
     "create_ticket",
     "Open a support ticket",
     {
@@ -37,37 +24,37 @@ TICKET = _tool(
     },
     ["priority", "description"],
 )
-HOTEL = _tool(
+HOTEL = chat_tool(
     "book_hotel",
     "Book a room at a named hotel",
     {"hotel_name": STRING, "check_in": DATE, "nights": INTEGER, "guests": INTEGER},
     ["hotel_name", "check_in", "nights"],
 )
-APPOINTMENT = _tool(
+APPOINTMENT = chat_tool(
     "book_appointment",
     "Book an appointment at the clinic",
     {"doctor": STRING, "date": DATE, "time": STRING},
     ["doctor", "date", "time"],
 )
-BLINDS = _tool(
+BLINDS = chat_tool(
     "control_blinds",
     "Move the window blinds",
     {"room": STRING, "action": {"type": "string", "enum": ["open", "close"]}},
     ["action"],
 )
-LOCK = _tool(
+LOCK = chat_tool(
     "set_lock",
     "Lock or unlock a door",
     {"door": {"type": "string", "enum": ["front", "back"]}, "locked": {"type": "boolean"}},
     ["door", "locked"],
 )
-LIGHT = _tool(
+LIGHT = chat_tool(
     "set_light",
     "Adjust a light",
     {"light": STRING, "action": {"type": "string", "enum": ["dim", "brighten"]}},
     ["light", "action"],
 )
-SWITCH = _tool(
+SWITCH = chat_tool(
     "set_device",
     "Control a device",
     {"device": STRING, "state": {"type": "string", "enum": ["on", "off"]}},
@@ -75,41 +62,10 @@ SWITCH = _tool(
 )
 
 
-class Chat:
-    """One conversation over Chat Completions: each answer's calls get ``{"status": "ok"}`` outputs."""
-
-    def __init__(self, client: AsyncOpenAI, tools: list[dict[str, Any]]) -> None:
-        self.client, self.tools, self.messages = client, tools, list[Any]()
-
-    async def say(self, words: str) -> tuple[list[tuple[str, Any]], str | None]:
-        self.messages.append({"role": "user", "content": words})
-        completion = await self.client.chat.completions.create(
-            model="gpt-4o-mini", messages=self.messages, tools=self.tools
-        )
-        message = completion.choices[0].message
-        schemas = {t["function"]["name"]: t["function"]["parameters"] for t in self.tools}
-        calls = []
-        for call in message.tool_calls or []:
-            arguments = json.loads(call.function.arguments)
-            jsonschema.validate(arguments, schemas[call.function.name])
-            calls.append((call.function.name, arguments))
-        if message.tool_calls:
-            self.messages.append(message.model_dump(exclude_none=True))
-            for call in message.tool_calls:
-                self.messages.append({"role": "tool", "tool_call_id": call.id, "content": '{"status": "ok"}'})
-        else:
-            self.messages.append({"role": "assistant", "content": message.content})
-        return calls, message.content
-
-
-def _client(server: Any) -> AsyncOpenAI:
-    return AsyncOpenAI(api_key="sk-test", base_url=f"{server.http_url}/v1", max_retries=0)
-
-
 async def test_a_ticket_asks_what_it_is_about_first_and_keeps_what_happened(engine) -> None:
     """It asked "Which priority would you like: low, medium or high?" first (the order ``required``
     lists), and the description was "laptop won't" (the comma after "turn on" was dropped as a stutter's)."""
-    client = _client(await engine())
+    client = chat_client(await engine())
     desk = Chat(client, [TICKET])
     assert await desk.say("I'd like to create a ticket") == ([], "Could you briefly describe the problem?")
     assert await desk.say("my laptop won't turn on") == (
@@ -127,7 +83,7 @@ async def test_a_ticket_asks_what_it_is_about_first_and_keeps_what_happened(engi
 
 async def test_a_hotel_is_booked_by_its_name_starting_on_a_date(engine) -> None:
     """ "starting" was read as an action no tool declares: no call, no question."""
-    client = _client(await engine())
+    client = chat_client(await engine())
     calls, _ = await Chat(client, [HOTEL]).say(
         "Can you get me the Hilton for three nights starting December 18th?"
     )
@@ -139,7 +95,7 @@ async def test_a_hotel_is_booked_by_its_name_starting_on_a_date(engine) -> None:
 
 async def test_seeing_a_doctor_asks_for_the_date_then_books(engine) -> None:
     """ "I need to see Dr. Patel" made no call and asked nothing ("You said … Tell me more.")."""
-    client = _client(await engine())
+    client = chat_client(await engine())
     clinic = Chat(client, [APPOINTMENT])
     assert await clinic.say("I need to see Dr. Patel") == ([], "What date would you like?")
     calls, _ = await clinic.say("2026-12-21 at 10am")
@@ -150,7 +106,7 @@ async def test_a_smart_home_maps_moves_to_the_options_it_offers(engine) -> None:
     """ "lower"/"raise" named no option (asked open or close), "lock" set no ``locked`` (asked yes or
     no), "brighter" was ``dim`` (one lexicon group holds both), and a switch-only app told to close the
     blinds made no call and asked nothing."""
-    client = _client(await engine())
+    client = chat_client(await engine())
     home = [BLINDS, LOCK, LIGHT]
     said = {
         "lower the blinds in the bedroom": ("control_blinds", {"room": "bedroom", "action": "close"}),
@@ -170,24 +126,6 @@ async def test_a_smart_home_maps_moves_to_the_options_it_offers(engine) -> None:
     ]
 
 
-async def _response(conn: Any) -> Any:
-    async for event in conn:
-        assert event.type != "error", event
-        if event.type == "response.done":
-            return event.response
-    raise AssertionError("no response.done")
-
-
-def _said(response: Any) -> str:
-    return " ".join(
-        part.text or ""
-        for item in response.output
-        if item.type == "message"
-        for part in item.content
-        if part.type == "output_text"
-    )
-
-
 async def test_seeing_a_doctor_over_realtime(engine) -> None:
     """The clinic's question and its answer in a Realtime session: the doctor kept for the answer."""
     server = await engine()
@@ -197,12 +135,9 @@ async def test_seeing_a_doctor_over_realtime(engine) -> None:
         session = {"type": "realtime", "output_modalities": ["text"], "tools": [tool]}
         await conn.session.update(session=session)
         for words in ("I need to see Dr. Patel", "2026-12-21 at 10am"):
-            content = [{"type": "input_text", "text": words}]
-            await conn.conversation.item.create(item={"type": "message", "role": "user", "content": content})
-            await conn.response.create()
-            response = await _response(conn)
+            response = await turn(conn, words)
             if words.startswith("I need"):
-                assert _said(response) == "What date would you like?"
+                assert said(response) == "What date would you like?"
     calls = [item for item in response.output if item.type == "function_call"]
     assert [(c.name, json.loads(c.arguments)) for c in calls] == [
         ("book_appointment", {"doctor": "Dr. Patel", "date": "2026-12-21", "time": "10:00"})

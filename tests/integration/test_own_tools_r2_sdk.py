@@ -6,29 +6,16 @@ in the session's instructions and an enum option said by a synonym."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
-import jsonschema
 from openai import AsyncOpenAI
 
-STRING = {"type": "string"}
-INTEGER = {"type": "integer"}
-DATE = {"type": "string", "format": "date"}
+from tests.own_tools import DATE, INTEGER, STRING, Chat, chat_client, chat_tool, response_done, said, turn
 
-
-def _tool(name: str, description: str, properties: dict[str, Any]) -> dict[str, Any]:
-    parameters = {"type": "object", "properties": properties, "required": list(properties)}
-    return {
-        "type": "function",
-        "function": {"name": name, "description": description, "parameters": parameters},
-    }
-
-
-APPOINTMENT = _tool(
+APPOINTMENT = chat_tool(
     "book_appointment", "Book an appointment with a doctor", {"doctor": STRING, "date": DATE, "time": STRING}
 )
-HOTEL = _tool("book_hotel", "Book a hotel stay", {"hotel": STRING, "check_in": DATE, "nights": INTEGER})
-RESTAURANTS = _tool(
+HOTEL = chat_tool("book_hotel", "Book a hotel stay", {"hotel": STRING, "check_in": DATE, "nights": INTEGER})
+RESTAURANTS = chat_tool(
     "find_restaurant",
     "Find a restaurant",
     {
@@ -37,40 +24,12 @@ RESTAURANTS = _tool(
         "seating": {"type": "string", "enum": ["indoor", "outdoor"]},
     },
 )
-ORDER = _tool("place_order", "Order food for delivery", {"items": {"type": "array", "items": STRING}})
-TABLE = _tool("book_table", "Book a table at the restaurant", {"party_size": INTEGER, "time": STRING})
-
-
-class Chat:
-    """One conversation over Chat Completions: each answer's calls get ``{"status": "ok"}`` outputs."""
-
-    def __init__(self, client: AsyncOpenAI, tools: list[dict[str, Any]]) -> None:
-        self.client, self.tools, self.messages = client, tools, list[Any]()
-
-    async def say(self, words: str) -> tuple[list[tuple[str, Any]], str | None]:
-        self.messages.append({"role": "user", "content": words})
-        completion = await self.client.chat.completions.create(
-            model="gpt-4o-mini", messages=self.messages, tools=self.tools
-        )
-        message = completion.choices[0].message
-        schemas = {t["function"]["name"]: t["function"]["parameters"] for t in self.tools}
-        calls = []
-        for call in message.tool_calls or []:
-            arguments = json.loads(call.function.arguments)
-            jsonschema.validate(arguments, schemas[call.function.name])
-            calls.append((call.function.name, arguments))
-        if message.tool_calls:
-            self.messages.append(message.model_dump(exclude_none=True))
-            for call in message.tool_calls:
-                self.messages.append({"role": "tool", "tool_call_id": call.id, "content": '{"status": "ok"}'})
-        else:
-            self.messages.append({"role": "assistant", "content": message.content})
-        return calls, message.content
+ORDER = chat_tool("place_order", "Order food for delivery", {"items": {"type": "array", "items": STRING}})
+TABLE = chat_tool("book_table", "Book a table at the restaurant", {"party_size": INTEGER, "time": STRING})
 
 
 async def test_a_developers_own_tools_over_chat_completions(engine) -> None:
-    server = await engine()
-    client = AsyncOpenAI(api_key="sk-test", base_url=f"{server.http_url}/v1", max_retries=0)
+    client = chat_client(await engine())
 
     calls, _ = await Chat(client, [APPOINTMENT]).say("Book me with Dr. Lee on 2026-12-20 at 3pm")
     assert calls == [("book_appointment", {"doctor": "Dr. Lee", "date": "2026-12-20", "time": "15:00"})]
@@ -92,24 +51,6 @@ async def test_a_developers_own_tools_over_chat_completions(engine) -> None:
     assert (await table.say("four"))[0] == [("book_table", {"party_size": 4, "time": "20:00"})]
 
 
-async def _response(conn: Any) -> Any:
-    async for event in conn:
-        assert event.type != "error", event
-        if event.type == "response.done":
-            return event.response
-    raise AssertionError("no response.done")
-
-
-def _said(response: Any) -> str:
-    return " ".join(
-        part.text or ""
-        for item in response.output
-        if item.type == "message"
-        for part in item.content
-        if part.type == "output_text"
-    )
-
-
 async def test_a_greeting_rule_and_an_enum_synonym_over_realtime(engine) -> None:
     server = await engine()
     client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
@@ -119,12 +60,8 @@ async def test_a_greeting_rule_and_an_enum_synonym_over_realtime(engine) -> None
         session = {"type": "realtime", "output_modalities": ["text"], "instructions": instructions}
         await conn.session.update(session={**session, "tools": [seating]})
         await conn.response.create()
-        assert _said(await _response(conn)) == "Welcome to Sakura!"
-        words = "find a mid-range thai place, we'd like to sit inside"
-        content = [{"type": "input_text", "text": words}]
-        await conn.conversation.item.create(item={"type": "message", "role": "user", "content": content})
-        await conn.response.create()
-        response = await _response(conn)
+        assert said(await response_done(conn)) == "Welcome to Sakura!"
+        response = await turn(conn, "find a mid-range thai place, we'd like to sit inside")
     calls = [item for item in response.output if item.type == "function_call"]
     assert [(c.name, json.loads(c.arguments)) for c in calls] == [
         ("find_restaurant", {"cuisine": "thai", "price": "$$", "seating": "indoor"})

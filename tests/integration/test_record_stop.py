@@ -11,29 +11,16 @@ import json
 
 import aiohttp
 
-from mockengine.record.app import create_record_app
-from mockengine.record.proxy import Recorder
-from mockengine.settings import Settings
 
-UPSTREAM_KEY = "sk-upstream-0123456789"
-
-
-async def test_stopping_the_recorder_closes_its_sessions_1001_and_writes_them(
-    engine, aiohttp_server, tmp_path
-):
-    upstream = await engine(api_keys=(UPSTREAM_KEY,))
-    out = tmp_path / "rec"
-    proxy = await aiohttp_server(
-        create_record_app(Recorder(f"{upstream.http_url}/v1", out, Settings(), UPSTREAM_KEY))
-    )
-    url = f"ws://127.0.0.1:{proxy.port}/v1/realtime?model=gpt-realtime"
+async def test_stopping_the_recorder_closes_its_sessions_1001_and_writes_them(recording):
+    rec = await recording()
     async with (
         aiohttp.ClientSession() as http,
-        http.ws_connect(url, headers={"Authorization": "Bearer k"}) as ws,
+        http.ws_connect(rec.realtime, headers={"Authorization": "Bearer k"}) as ws,
     ):
         first = json.loads((await ws.receive(timeout=30)).data)
         assert first["type"] == "session.created"
-        stopping = asyncio.create_task(proxy.close())  # what SIGINT does: the app shuts down
+        stopping = asyncio.create_task(rec.proxy.close())  # what SIGINT does: the app shuts down
         while (message := await ws.receive(timeout=30)).type == aiohttp.WSMsgType.TEXT:
             pass
         assert (message.type, ws.close_code, message.extra) == (
@@ -42,6 +29,6 @@ async def test_stopping_the_recorder_closes_its_sessions_1001_and_writes_them(
             "recorder shutting down",
         )
         await asyncio.wait_for(stopping, 30)
-    session = json.loads((out / "realtime-0001" / "session.json").read_text())
+    session = json.loads((rec.out / "realtime-0001" / "session.json").read_text())
     assert session["close"] == {"by": "recorder", "code": 1001, "reason": "recorder shutting down"}
-    await upstream.wait_until_idle()  # the upstream session was closed too
+    await rec.upstream.wait_until_idle()  # the upstream session was closed too

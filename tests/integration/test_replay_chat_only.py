@@ -9,24 +9,15 @@ import asyncio
 
 from openai import AsyncOpenAI
 
-from mockengine.record.app import create_record_app
-from mockengine.record.proxy import Recorder
-from mockengine.settings import Settings
 from tests.eventually import eventually
 
-UPSTREAM_KEY = "sk-upstream-0123456789"
 ASKED = [{"role": "user", "content": "Hello there"}]
 
 
-async def test_a_chat_only_recording_replays_chat_and_the_engine_serves_realtime(
-    engine, aiohttp_server, tmp_path
-):
-    upstream = await engine(api_keys=(UPSTREAM_KEY,))
-    out = tmp_path / "rec"
-    proxy = await aiohttp_server(
-        create_record_app(Recorder(f"{upstream.http_url}/v1", out, Settings(), UPSTREAM_KEY))
-    )
-    recorder = AsyncOpenAI(api_key="sk-client", base_url=f"http://127.0.0.1:{proxy.port}/v1")
+async def test_a_chat_only_recording_replays_chat_and_the_engine_serves_realtime(engine, recording):
+    rec = await recording()
+    out = rec.out
+    recorder = AsyncOpenAI(api_key="sk-client", base_url=f"{rec.http_url}/v1")
     recorded = (await recorder.chat.completions.create(model="gpt-4o-mini", messages=ASKED)).id  # type: ignore[arg-type]
     await eventually((out / "http" / "0001.json").is_file, timeout_s=5, message="not written")
     assert not list(out.glob("realtime-*"))

@@ -7,17 +7,10 @@ not at all before, so every later answer was the recorded one of the event befor
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 
-from mockengine.record.app import create_record_app
-from mockengine.record.proxy import Recorder
-from mockengine.settings import Settings
-from tests.eventually import eventually
-
-UPSTREAM_KEY = "sk-upstream-0123456789"
 ANSWERS = ("error", "conversation.item.truncated", "conversation.item.retrieved")
 
 
@@ -77,14 +70,9 @@ async def client(url: str) -> tuple[list[tuple[Any, ...]], list[str]]:
     return answers, [e["type"] for e in events]
 
 
-async def test_a_replay_answers_each_event_after_refused_ones_as_recorded(
-    engine, aiohttp_server, tmp_path: Path
-):
-    upstream = await engine(api_keys=(UPSTREAM_KEY,))
-    out = tmp_path / "rec"
-    recorder = Recorder(f"{upstream.http_url}/v1", out, Settings(), UPSTREAM_KEY)
-    proxy = await aiohttp_server(create_record_app(recorder))
-    recorded, recorded_types = await client(f"ws://127.0.0.1:{proxy.port}/v1/realtime?model=gpt-realtime")
+async def test_a_replay_answers_each_event_after_refused_ones_as_recorded(engine, recording):
+    rec = await recording()
+    recorded, recorded_types = await client(rec.realtime)
     assert [a[0] for a in recorded] == [
         "error",
         "truncated",
@@ -95,11 +83,10 @@ async def test_a_replay_answers_each_event_after_refused_ones_as_recorded(
         "retrieved",
     ]
     assert recorded[0][3] == "evt_bad_index" and recorded[5] == ("truncated", 200)
-    await upstream.wait_until_idle()
-    await eventually((out / "realtime-0001" / "session.json").exists, timeout_s=5, message="not written")
+    await rec.written()
 
     for speed in (0.0, 4.0):
-        replay = await engine(replay_dir=str(out), replay_speed=speed, replay_strict=True)
+        replay = await engine(replay_dir=str(rec.out), replay_speed=speed, replay_strict=True)
         replayed, replayed_types = await client(replay.realtime)
         assert replayed == recorded, speed
         assert replayed_types == recorded_types

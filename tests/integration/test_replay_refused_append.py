@@ -10,17 +10,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 
-from mockengine.record.app import create_record_app
-from mockengine.record.proxy import Recorder
-from mockengine.settings import Settings
-from tests.eventually import eventually
-
-UPSTREAM_KEY = "sk-upstream-0123456789"
 SILENCE_20_MS = base64.b64encode(bytes(960)).decode()
 
 
@@ -65,14 +58,9 @@ async def client(url: str) -> list[Any]:
     return [entry for entry in log if entry != "session.created"]
 
 
-async def test_a_refused_append_replays_its_one_error_when_it_arrives(
-    engine, aiohttp_server, tmp_path: Path
-) -> None:
-    upstream = await engine(api_keys=(UPSTREAM_KEY,), audio_pace=0.0)
-    out = tmp_path / "rec"
-    recorder = Recorder(f"{upstream.http_url}/v1", out, Settings(), UPSTREAM_KEY)
-    proxy = await aiohttp_server(create_record_app(recorder))
-    recorded = await client(f"ws://127.0.0.1:{proxy.port}/v1/realtime?model=gpt-realtime")
+async def test_a_refused_append_replays_its_one_error_when_it_arrives(engine, recording) -> None:
+    rec = await recording(audio_pace=0.0)
+    recorded = await client(rec.realtime)
     bad_base64 = ("error", "invalid_value", "audio")
     assert recorded == [
         ("sent", 15),
@@ -81,9 +69,8 @@ async def test_a_refused_append_replays_its_one_error_when_it_arrives(
         (*bad_base64, None),
         "input_audio_buffer.committed",
     ]
-    await upstream.wait_until_idle()
-    await eventually((out / "realtime-0001" / "session.json").exists, timeout_s=5, message="not written")
+    await rec.written()
 
     for speed in (0.0, 4.0):
-        replay = await engine(replay_dir=str(out), replay_speed=speed, replay_strict=True)
+        replay = await engine(replay_dir=str(rec.out), replay_speed=speed, replay_strict=True)
         assert await client(replay.realtime) == recorded, speed

@@ -7,17 +7,9 @@ exist"). Recorded through the recorder proxy from an engine with the fake speech
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import aiohttp
-
-from mockengine.record.app import create_record_app
-from mockengine.record.proxy import Recorder
-from mockengine.settings import Settings
-from tests.eventually import eventually
-
-UPSTREAM_KEY = "sk-upstream-secret-0123456789"
 
 
 async def client_run(url: str, key: str) -> list[tuple[str, str | None]]:
@@ -58,13 +50,9 @@ async def client_run(url: str, key: str) -> list[tuple[str, str | None]]:
     return answers
 
 
-async def test_refused_events_replay_with_their_recorded_answers(
-    engine, aiohttp_server, tmp_path: Path
-) -> None:
-    upstream = await engine(api_keys=(UPSTREAM_KEY,), audio_pace=0.0)
-    recorder = Recorder(f"{upstream.http_url}/v1", tmp_path / "rec", Settings(), UPSTREAM_KEY)
-    proxy = await aiohttp_server(create_record_app(recorder))
-    live = await client_run(f"ws://127.0.0.1:{proxy.port}/v1/realtime?model=gpt-realtime", "sk-client")
+async def test_refused_events_replay_with_their_recorded_answers(engine, recording) -> None:
+    rec = await recording(audio_pace=0.0)
+    live = await client_run(rec.realtime, "sk-client")
     assert [code for _, code in live[2:7]] == [
         "invalid_value",
         "integer_below_min_value",
@@ -72,9 +60,7 @@ async def test_refused_events_replay_with_their_recorded_answers(
         None,
         "invalid_value",
     ]  # the two good truncates between refusals
-    await upstream.wait_until_idle()
-    session_dir = tmp_path / "rec" / "realtime-0001"
-    await eventually((session_dir / "session.json").exists, timeout_s=5, message="recording not written")
+    await rec.written()
 
-    replay = await engine(replay_dir=str(tmp_path / "rec"), replay_speed=0.0, replay_strict=True)
+    replay = await engine(replay_dir=str(rec.out), replay_speed=0.0, replay_strict=True)
     assert await client_run(replay.realtime, "sk-any") == live

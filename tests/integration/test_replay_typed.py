@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -26,23 +28,18 @@ import aiohttp
 from openai import AsyncOpenAI
 
 from mockengine.conformance.audio import load_clips
-from mockengine.record.app import create_record_app
-from mockengine.record.proxy import Recorder
-from mockengine.settings import Settings
-from tests.eventually import eventually
 
 UPSTREAM_KEY = "sk-upstream-0123456789"
 NAME, AGE = "What is your name?", "How old are you?"
 
 
-async def record(engine: Any, aiohttp_server: Any, out: Path, script: Any, **upstream: Any) -> None:
-    up = await engine(api_keys=(UPSTREAM_KEY,), **upstream)
-    proxy = await aiohttp_server(
-        create_record_app(Recorder(f"{up.http_url}/v1", out, Settings(), UPSTREAM_KEY))
-    )
-    await script(f"ws://127.0.0.1:{proxy.port}/v1/realtime?model=gpt-realtime")
-    await up.wait_until_idle()
-    await eventually((out / "realtime-0001" / "session.json").exists, timeout_s=5, message="not written")
+async def record(recording: Any, script: Any, **upstream: Any) -> Path:
+    """``script(url)`` run through a recorder in front of an upstream engine (``upstream`` its settings):
+    the recording's directory, once written."""
+    rec = await recording(**upstream)
+    await script(rec.realtime)
+    await rec.written()
+    return rec.out
 
 
 def user_text(text: str) -> dict[str, Any]:
@@ -75,15 +72,12 @@ def reply_text(events: list[Any]) -> str:
     return "".join(e.text for e in events if e.type == "response.output_text.done")
 
 
-async def test_typed_words_are_matched_and_a_strict_mismatch_ends_its_response(
-    engine, aiohttp_server, tmp_path
-):
-    out = tmp_path / "rec"
+async def test_typed_words_are_matched_and_a_strict_mismatch_ends_its_response(engine, recording):
 
     async def script(url: str) -> None:
         await sdk_turns(url.split("/realtime")[0], [NAME, AGE])
 
-    await record(engine, aiohttp_server, out, script)
+    out = await record(recording, script)
 
     fallback = await engine(replay_dir=str(out), replay_speed=0.0)
     same = await sdk_turns(fallback.url, [NAME, "  How old\n are   you? "])  # whitespace runs aside: the same
@@ -136,32 +130,53 @@ def of_type(kind: str) -> Any:
     return lambda event: event["type"] == kind
 
 
-async def record_clear_mid_reply(engine: Any, aiohttp_server: Any, out: Path) -> None:
+@contextlib.asynccontextmanager
+async def connected(url: str, key: str) -> AsyncIterator[aiohttp.ClientWebSocketResponse]:
+    """A raw WebSocket session at ``url`` (an engine's or the recording proxy's) with ``key``."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(url, headers={"Authorization": f"Bearer {key}"}) as ws,
+    ):
+        yield ws
+
+
+async def send_audio(ws: aiohttp.ClientWebSocketResponse, pcm: bytes) -> None:
+    """``pcm`` (PCM16 24 kHz) in 200 ms appends, unpaced."""
+    for start in range(0, len(pcm), 9600):
+        chunk = base64.b64encode(pcm[start : start + 9600]).decode()
+        await ws.send_json({"type": "input_audio_buffer.append", "audio": chunk})
+
+
+async def record_one_typed_turn(recording: Any) -> Path:
+    """A recording of one typed turn (NAME) and its whole reply."""
+
+    async def script(url: str) -> None:
+        async with connected(url, "sk-c") as ws:
+            await typed_turn(ws, NAME)
+            await frames(ws, of_type("response.done"))
+
+    return await record(recording, script)
+
+
+async def record_clear_mid_reply(recording: Any) -> Path:
     """A typed turn; the recorded client clears its input buffer while the spoken reply streams."""
 
     async def script(url: str) -> None:
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(url, headers={"Authorization": "Bearer sk-c"}) as ws,
-        ):
+        async with connected(url, "sk-c") as ws:
             await typed_turn(ws, NAME)
             await frames(ws, of_type("response.output_audio.delta"))
             await ws.send_json({"type": "input_audio_buffer.clear"})
             await frames(ws, of_type("response.done"))
 
-    await record(engine, aiohttp_server, out, script, audio_pace=1.0, first_delta_delay_ms=20)
+    return await record(recording, script, audio_pace=1.0, first_delta_delay_ms=20)
 
 
-async def test_a_divergence_in_the_middle_of_a_recorded_response_ends_it(engine, aiohttp_server, tmp_path):
+async def test_a_divergence_in_the_middle_of_a_recorded_response_ends_it(engine, recording):
     """The live client cancels the reply where the recorded one cleared its input buffer."""
-    out = tmp_path / "rec"
-    await record_clear_mid_reply(engine, aiohttp_server, out)
+    out = await record_clear_mid_reply(recording)
 
     strict = await engine(replay_dir=str(out), replay_speed=0.0, replay_strict=True)
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(strict.realtime, headers={"Authorization": "Bearer k"}) as ws,
-    ):
+    async with connected(strict.realtime, "k") as ws:
         await typed_turn(ws, NAME)
         began = await frames(ws, of_type("response.output_audio.delta"))
         response_id = next(e for e in began if e["type"] == "response.created")["response"]["id"]
@@ -180,10 +195,7 @@ async def test_a_divergence_in_the_middle_of_a_recorded_response_ends_it(engine,
         assert [e for e in rest if e.get("response_id") == response_id or "response" in e] == []
 
     fallback = await engine(replay_dir=str(out), replay_speed=0.0)
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(fallback.realtime, headers={"Authorization": "Bearer k"}) as ws,
-    ):
+    async with connected(fallback.realtime, "k") as ws:
         await typed_turn(ws, NAME)
         await frames(ws, of_type("response.output_audio.delta"))
         await ws.send_json({"type": "response.cancel"})
@@ -196,19 +208,10 @@ async def test_a_divergence_in_the_middle_of_a_recorded_response_ends_it(engine,
         assert [e for e in after if e["type"] == "error"] == []
 
 
-async def test_a_recording_that_stops_in_the_middle_of_a_response_ends_it(engine, aiohttp_server, tmp_path):
+async def test_a_recording_that_stops_in_the_middle_of_a_response_ends_it(engine, recording):
     """A recording cut after a reply's first delta (the recorder stopped, the file was cut)."""
-    out = tmp_path / "rec"
 
-    async def script(url: str) -> None:
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(url, headers={"Authorization": "Bearer sk-c"}) as ws,
-        ):
-            await typed_turn(ws, NAME)
-            await frames(ws, of_type("response.done"))
-
-    await record(engine, aiohttp_server, out, script)
+    out = await record_one_typed_turn(recording)
     events_file = out / "realtime-0001" / "events.jsonl"
     lines = events_file.read_text().splitlines()
     first_delta = next(n for n, line in enumerate(lines) if '"response.output_audio.delta"' in line)
@@ -216,10 +219,7 @@ async def test_a_recording_that_stops_in_the_middle_of_a_response_ends_it(engine
 
     for strict in (True, False):
         replay = await engine(replay_dir=str(out), replay_speed=0.0, replay_strict=strict)
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(replay.realtime, headers={"Authorization": "Bearer k"}) as ws,
-        ):
+        async with connected(replay.realtime, "k") as ws:
             await typed_turn(ws, NAME)
             events = await frames(ws, of_type("response.done"))
             errors = [e["error"] for e in events if e["type"] == "error"]
@@ -234,32 +234,16 @@ async def test_a_recording_that_stops_in_the_middle_of_a_response_ends_it(engine
                 assert (await frames(ws, of_type("response.done")))[-1]["response"]["status"] == "completed"
 
 
-async def test_a_spoken_turn_a_strict_replay_cannot_answer_gets_a_failed_response(
-    engine, aiohttp_server, tmp_path
-):
+async def test_a_spoken_turn_a_strict_replay_cannot_answer_gets_a_failed_response(engine, recording):
     """The recording holds a typed turn; the live client speaks instead, with server_vad (which creates
     a response at the turn's end). The engine's VAD finds the turn, a divergence; the response the
     client's turn detection asks for was never sent, nor its end."""
-    out = tmp_path / "rec"
 
-    async def script(url: str) -> None:
-        async with (
-            aiohttp.ClientSession() as http,
-            http.ws_connect(url, headers={"Authorization": "Bearer sk-c"}) as ws,
-        ):
-            await typed_turn(ws, NAME)
-            await frames(ws, of_type("response.done"))
-
-    await record(engine, aiohttp_server, out, script)
+    out = await record_one_typed_turn(recording)
     replay = await engine(replay_dir=str(out), replay_speed=0.0, replay_strict=True)
     pcm = load_clips()["question"].pcm + bytes(24 * 2 * 1500)  # the question, then 1.5 s of silence
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(replay.realtime, headers={"Authorization": "Bearer k"}) as ws,
-    ):
-        for start in range(0, len(pcm), 9600):  # 200 ms a frame
-            chunk = base64.b64encode(pcm[start : start + 9600]).decode()
-            await ws.send_json({"type": "input_audio_buffer.append", "audio": chunk})
+    async with connected(replay.realtime, "k") as ws:
+        await send_audio(ws, pcm)
         events = await frames(ws, of_type("response.done"))
     errors = [e["error"] for e in events if e["type"] == "error"]
     assert len(errors) == 2 and "input_audio_buffer.speech_stopped" in errors[1]["message"]
@@ -267,27 +251,19 @@ async def test_a_spoken_turn_a_strict_replay_cannot_answer_gets_a_failed_respons
     assert events[-1]["response"]["status"] == "failed"
 
 
-async def test_a_barge_in_during_a_recorded_reply_cancels_it_and_the_participant_answers(
-    engine, aiohttp_server, tmp_path
-):
+async def test_a_barge_in_during_a_recorded_reply_cancels_it_and_the_participant_answers(engine, recording):
     """Without --replay-strict, the live client speaks over the recorded reply (server_vad, which
     interrupts): the replay falls back, and the recorded reply ends as the engine ends one a user
     speaks over, ``cancelled`` / ``turn_detected`` after the live ``speech_started``; the participant
     answers the spoken turn. Before, the recorded reply was never ended."""
-    out = tmp_path / "rec"
-    await record_clear_mid_reply(engine, aiohttp_server, out)
+    out = await record_clear_mid_reply(recording)
     replay = await engine(replay_dir=str(out), replay_speed=0.0)
     pcm = load_clips()["question"].pcm + bytes(24 * 2 * 1500)
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(replay.realtime, headers={"Authorization": "Bearer k"}) as ws,
-    ):
+    async with connected(replay.realtime, "k") as ws:
         await typed_turn(ws, NAME)
         began = await frames(ws, of_type("response.output_audio.delta"))
         recorded_id = next(e for e in began if e["type"] == "response.created")["response"]["id"]
-        for start in range(0, len(pcm), 9600):
-            chunk = base64.b64encode(pcm[start : start + 9600]).decode()
-            await ws.send_json({"type": "input_audio_buffer.append", "audio": chunk})
+        await send_audio(ws, pcm)
         events = await frames(
             ws, lambda e: e["type"] == "response.done" and e["response"]["id"] != recorded_id
         )

@@ -8,19 +8,13 @@ engine on loopback, an aiortc call with a microphone."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
-from mockengine.record.app import create_record_app
-from mockengine.record.proxy import Recorder
-from mockengine.settings import Settings
-from tests.eventually import eventually
 from tests.webrtc_client import CallClient
 
-UPSTREAM_KEY = "sk-upstream-0123456789"
 RECORDED = "What is the capital of France?"
 
 
@@ -51,18 +45,13 @@ def said(events: list[dict[str, Any]]) -> str:
 
 
 async def test_a_call_under_replay_is_served_by_the_engine_and_hears_the_microphone(
-    engine, aiohttp_server, tmp_path: Path
+    engine, recording
 ) -> None:
-    upstream = await engine(api_keys=(UPSTREAM_KEY,))
-    out = tmp_path / "rec"
-    proxy = await aiohttp_server(
-        create_record_app(Recorder(f"{upstream.http_url}/v1", out, Settings(), UPSTREAM_KEY))
-    )
-    recorded = said(await typed_turn(f"ws://127.0.0.1:{proxy.port}/v1/realtime?model=gpt-realtime", RECORDED))
-    await upstream.wait_until_idle()
-    await eventually((out / "realtime-0001" / "session.json").exists, timeout_s=5, message="not written")
+    rec = await recording()
+    recorded = said(await typed_turn(rec.realtime, RECORDED))
+    await rec.written()
 
-    replay = await engine(replay_dir=str(out), replay_speed=0.0)
+    replay = await engine(replay_dir=str(rec.out), replay_speed=0.0)
     client = CallClient()
     try:
         await client.connect(replay.http_url)

@@ -13,6 +13,7 @@ import pytest
 from openai import AsyncOpenAI
 
 from tests.integration.test_scenario_app_tools import BOOK_TABLE, CANCEL
+from tests.own_tools import said, turn
 
 SEARCH = {
     "type": "function",
@@ -31,26 +32,6 @@ SEARCH = {
 }
 
 
-async def _turn(conn, words: str):
-    content = [{"type": "input_text", "text": words}]
-    await conn.conversation.item.create(item={"type": "message", "role": "user", "content": content})
-    await conn.response.create()
-    async for event in conn:
-        assert event.type != "error", event
-        if event.type == "response.done":
-            return event.response
-
-
-def _said(response) -> str:
-    return " ".join(
-        part.text or ""
-        for item in response.output
-        if item.type == "message"
-        for part in item.content
-        if part.type == "output_text"
-    )
-
-
 async def test_a_name_given_as_the_answer_keeps_the_restaurant(engine) -> None:
     """ "Ada Lovelace" answering "Which guest do you mean?" also filled the free-string ``restaurant``:
     the table booked at Luigi's went to a restaurant called "Ada Lovelace"."""
@@ -59,10 +40,10 @@ async def test_a_name_given_as_the_answer_keeps_the_restaurant(engine) -> None:
     async with client.realtime.connect(model="gpt-realtime") as conn:
         session = {"type": "realtime", "output_modalities": ["text"], "tools": [CANCEL, BOOK_TABLE]}
         await conn.session.update(session=session)
-        asked = await _turn(conn, "Book a table at Luigi's for 4 on 2026-12-20 at 19:00")
+        asked = await turn(conn, "Book a table at Luigi's for 4 on 2026-12-20 at 19:00")
         assert [item.type for item in asked.output] == ["message"]
-        assert "guest" in _said(asked).lower()
-        done = await _turn(conn, "Ada Lovelace")
+        assert "guest" in said(asked).lower()
+        done = await turn(conn, "Ada Lovelace")
     calls = [item for item in done.output if item.type == "function_call"]
     assert [call.name for call in calls] == ["book_table"]
     arguments = json.loads(calls[0].arguments)
@@ -93,7 +74,7 @@ async def test_a_neighbourhood_fills_its_parameter(engine, words: str, neighborh
     async with client.realtime.connect(model="gpt-realtime") as conn:
         tools = [CANCEL, BOOK_TABLE, SEARCH]
         await conn.session.update(session={"type": "realtime", "output_modalities": ["text"], "tools": tools})
-        response = await _turn(conn, words)
+        response = await turn(conn, words)
     calls = [item for item in response.output if item.type == "function_call"]
     assert [call.name for call in calls] == ["search_restaurants"]
     arguments = json.loads(calls[0].arguments)

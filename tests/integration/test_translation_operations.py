@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import io
 import json
 import wave
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,13 @@ async def _append_all(ws: aiohttp.ClientWebSocketResponse, pcm: bytes) -> None:
         await ws.send_str(json.dumps({"type": "session.input_audio_buffer.append", "audio": audio}))
 
 
+@contextlib.asynccontextmanager
+async def _session(eng: Any, query: str = "") -> AsyncIterator[aiohttp.ClientWebSocketResponse]:
+    """A translation session over a raw WebSocket (``query``: more of the URL's query, e.g. a fault)."""
+    async with aiohttp.ClientSession() as http, http.ws_connect(_url(eng.url, query), headers=HEADERS) as ws:
+        yield ws
+
+
 async def _control(eng: Any, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
     async with aiohttp.ClientSession() as http, http.request(method, eng.http_url + path, json=body) as reply:
         return reply.status, await reply.json()
@@ -70,7 +79,7 @@ async def test_a_translation_session_expires_as_a_voice_agent_session_does(engin
     """At --session-max-s: the session_expired error with the voice-agent wording, then close 1001
     (before, a translation session outlived its expires_at)."""
     eng = await engine(session_max_s=1)
-    async with aiohttp.ClientSession() as http, http.ws_connect(_url(eng.url), headers=HEADERS) as ws:
+    async with _session(eng) as ws:
         created = await _receive(ws)
         assert created is not None and created["type"] == "session.created"
         error = await _receive(ws, timeout_s=5)
@@ -134,31 +143,27 @@ async def test_output_deltas_count_for_the_per_delta_faults(engine) -> None:
     """error_mid_response:1 sends a server_error right after the first session.output_audio.delta and
     the session goes on; close_after_audio_delta:2 drops the connection after the second."""
     eng = await engine()
-    async with aiohttp.ClientSession() as http:
-        async with http.ws_connect(_url(eng.url, "&fault=error_mid_response:1"), headers=HEADERS) as ws:
-            await _append_all(ws, speech_then_silence())
-            await ws.send_str(json.dumps({"type": "session.close"}))
-            events = await _events_until_close(ws)
-        kinds = [e["type"] for e in events]
-        first = kinds.index("session.output_audio.delta")
-        assert kinds[first + 1] == "error" and events[first + 1]["error"]["type"] == "server_error"
-        assert kinds.count("error") == 1 and kinds[-1] == "session.closed"
+    async with _session(eng, "&fault=error_mid_response:1") as ws:
+        await _append_all(ws, speech_then_silence())
+        await ws.send_str(json.dumps({"type": "session.close"}))
+        events = await _events_until_close(ws)
+    kinds = [e["type"] for e in events]
+    first = kinds.index("session.output_audio.delta")
+    assert kinds[first + 1] == "error" and events[first + 1]["error"]["type"] == "server_error"
+    assert kinds.count("error") == 1 and kinds[-1] == "session.closed"
 
-        async with http.ws_connect(_url(eng.url, "&fault=close_after_audio_delta:2"), headers=HEADERS) as ws:
-            await _append_all(ws, speech_then_silence())
-            events = await _events_until_close(ws)
-            assert ws.close_code == 1006
-        kinds = [e["type"] for e in events]
-        assert kinds.count("session.output_audio.delta") == 2 and kinds[-1] == "session.output_audio.delta"
+    async with _session(eng, "&fault=close_after_audio_delta:2") as ws:
+        await _append_all(ws, speech_then_silence())
+        events = await _events_until_close(ws)
+        assert ws.close_code == 1006
+    kinds = [e["type"] for e in events]
+    assert kinds.count("session.output_audio.delta") == 2 and kinds[-1] == "session.output_audio.delta"
     await eng.wait_until_idle()
 
 
 async def test_the_session_expired_fault_takes_the_expiry_path(engine) -> None:
     eng = await engine()
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(_url(eng.url, "&fault=session_expired:ms=50"), headers=HEADERS) as ws,
-    ):
+    async with _session(eng, "&fault=session_expired:ms=50") as ws:
         events = await _events_until_close(ws)
         assert [e["type"] for e in events] == ["session.created", "error"]
         assert events[1]["error"]["code"] == "session_expired" and ws.close_code == 1001
@@ -250,7 +255,7 @@ async def test_a_translation_session_is_journaled_and_mockengine_journal_reads_i
 ) -> None:
     eng = await engine(journal_dir=str(tmp_path))
     pcm = speech_then_silence()
-    async with aiohttp.ClientSession() as http, http.ws_connect(_url(eng.url), headers=HEADERS) as ws:
+    async with _session(eng) as ws:
         created = await _receive(ws)
         assert created is not None
         await _append_all(ws, pcm)
@@ -313,10 +318,7 @@ async def test_translation_events_are_counted_in_metrics(engine) -> None:
 
 async def test_a_sideband_on_the_translation_url_is_refused(engine) -> None:
     eng = await engine()
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(_url(eng.url, "&call_id=rtc_abc"), headers=HEADERS) as ws,
-    ):
+    async with _session(eng, "&call_id=rtc_abc") as ws:
         events = await _events_until_close(ws)
         assert [e["error"]["code"] for e in events] == ["sideband_not_supported"]
         assert ws.close_code == 4000

@@ -72,6 +72,8 @@ def test_a_marker_value_of_the_wrong_type_is_a_one_line_usage_error(pytester: py
         ("api_keys", ["sk-a", "sk-b"]),
         ("tls", False),
         ("extra", {}),
+        ("extra", {"k": [1, None]}),
+        ("api_keys", ("sk-a",)),
     ],
 )
 def test_values_of_the_declared_types_are_taken(name: str, value: object) -> None:
@@ -85,7 +87,18 @@ def test_values_of_the_declared_types_are_taken(name: str, value: object) -> Non
         ("host", None, "host must be str, not NoneType None"),
         ("scenarios_dir", Path("s"), "scenarios_dir must be str or None, not PosixPath PosixPath('s')"),
         ("tls", "yes", "tls must be bool, not str 'yes'"),
-        ("api_keys", ["sk-a", 3], "api_keys must be tuple[str, ...], not list ['sk-a', 3]"),
+        (
+            "api_keys",
+            ["sk-a", 3],
+            "api_keys must be tuple[str, ...], not list ['sk-a', 3] (item 1: Input should be a valid string)",
+        ),
+        ("audio_pace", "2", "audio_pace must be float, not str '2'"),  # no coercion from a string
+        ("seed", 7.0, "seed must be int or None, not float 7.0"),
+        (
+            "extra",
+            {1: "x"},
+            "extra must be dict[str, typing.Any], not dict {1: 'x'} (key 1: Input should be a valid string)",
+        ),
     ],
 )
 def test_values_of_other_types_are_named(name: str, value: object, said: str) -> None:

@@ -78,11 +78,16 @@ async def test_a_silent_peer_is_pinged_and_dropped(served: Served) -> None:
             elif msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.ERROR):
                 return
 
-    closed_at = await _connected(served, silent, 10 * HEARTBEAT_S)
+    closed_at = await _connected(served, silent, 50 * HEARTBEAT_S)  # returns at the drop
     assert closed_at is not None, "the silent peer was never dropped"
     silent_for = closed_at - served.opened_at
-    assert 1.5 * HEARTBEAT_S <= silent_for <= 2.5 * HEARTBEAT_S + 0.3
-    assert pinged and pinged[0] - served.opened_at >= HEARTBEAT_S
+    # Dropped at the first unanswered ping, not a later one: counted, where a wall-clock bound of
+    # 2.5 heartbeats + 0.3 s failed whenever a loaded machine held the loop that long (each look is
+    # armed from when the last one ran, so any stall pushes the drop later by as much). The bounds from
+    # below hold however late the loop runs; the one from above is only a sanity bound now.
+    assert len(pinged) == 1, pinged
+    assert 1.5 * HEARTBEAT_S <= silent_for <= 10 * HEARTBEAT_S
+    assert pinged[0] - served.opened_at >= HEARTBEAT_S
 
 
 async def test_a_peer_that_answers_pings_stays(served: Served) -> None:

@@ -201,8 +201,12 @@ async function connect() {
     });
     state.transport = await withTimeout(opening, 8000, "gave up after 8 s without session.created");
     if (state.attempt !== attempt) return;  // ended while connecting
+    // Live once the page can act on the session, not at session.created: over WebSocket that came while
+    // the microphone's worklet was still loading, and a setting picked then was dropped (no transport).
+    setStatus("live");
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
     updateFaultButton();
+    refreshSessions();  // now that it knows its transport: "(this page)", and a WebSocket session's handle
   } catch (error) {
     if (state.attempt !== attempt) return;
     const message = String(error.message || error);
@@ -324,8 +328,6 @@ function onServerEvent(event) {
       // Where this session starts in the transcript (the page keeps earlier sessions' lines).
       addLine("session", `${event.session.id} · ${$("transport").value} · ${event.session.model}`);
       showSession(event.session);
-      setStatus("live");
-      refreshSessions();
       break;
     case "session.updated":
       showSession(event.session);

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import wave
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,22 @@ def chromium_args(wav: Path) -> list[str]:
         "--allow-loopback-in-peer-connection",  # see server/webrtc/ice.py
         "--no-sandbox",  # CI runs as root
     ]
+
+
+# Playwright's expect() waits 5 s by default. The page's steps here wait on the engine (a fault armed,
+# a call refused, a session list refreshed) or on the browser's media set-up, which a loaded 2-core
+# machine can take longer than that over; an expectation still returns as soon as it holds, so a longer
+# deadline costs nothing when it passes and only a deadline that is too short fails a correct page.
+EXPECT_TIMEOUT_MS = 20_000
+
+
+@pytest.fixture(autouse=True)
+def generous_expect_timeout() -> Iterator[None]:
+    from playwright.async_api import expect  # here: the fast tier collects this directory, not its tests
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+    yield
+    expect.set_options(timeout=None)  # Playwright's own default again
 
 
 @pytest.fixture

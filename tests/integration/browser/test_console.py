@@ -236,6 +236,9 @@ async def test_console_journal_of_the_session_just_ended(engine, chromium_path, 
             await expect(done).to_have_count(1 if said == "hello there" else 2, timeout=30_000)
             await page.click("#hangup")
             await server.wait_until_idle()
+        # The page lists sessions as the engine saw them at hang-up (its refresh raced the engine's noticing
+        # the close: the second one was still live) and again every 5 s; ask now that the engine is idle.
+        await page.click("#refresh-sessions")
         ended = page.locator("#sessions li", has_text="ended, this page")
         await expect(ended).to_have_count(2)
         names = [await li.get_attribute("data-journal") for li in await ended.all()]

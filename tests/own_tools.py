@@ -1,0 +1,90 @@
+"""A developer's own tools as the tests of them use them over a real engine with the openai SDK
+(test_own_tools_*_sdk, test_booking_names_chat, test_restaurant_app_tools): the Chat Completions tool
+shape, one conversation over Chat Completions whose calls are checked against their schemas, and a
+Realtime turn with the text of its answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+from openai import AsyncOpenAI
+
+STRING = {"type": "string"}
+INTEGER = {"type": "integer"}
+DATE = {"type": "string", "format": "date"}
+
+
+def chat_tool(
+    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
+) -> dict[str, Any]:
+    """A Chat Completions function tool; ``required`` defaults to every property, in order."""
+    parameters = {"type": "object", "properties": properties, "required": list(required or properties)}
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": parameters},
+    }
+
+
+def chat_client(server: Any) -> AsyncOpenAI:
+    """The SDK on the engine's HTTP API, no retries (a retry would hide a failed request)."""
+    return AsyncOpenAI(api_key="sk-test", base_url=f"{server.http_url}/v1", max_retries=0)
+
+
+class Chat:
+    """One conversation over Chat Completions: each answer's calls get ``{"status": "ok"}`` outputs.
+    ``options`` go with every request (e.g. ``tool_choice``)."""
+
+    def __init__(self, client: AsyncOpenAI, tools: list[dict[str, Any]], **options: Any) -> None:
+        self.client, self.tools, self.options, self.messages = client, tools, options, list[Any]()
+
+    async def say(self, words: str) -> tuple[list[tuple[str, Any]], str | None]:
+        """The answer to ``words``: its calls as ``(name, arguments)`` (each valid against its tool's
+        schema, or ``jsonschema.ValidationError``) and its text."""
+        self.messages.append({"role": "user", "content": words})
+        completion = await self.client.chat.completions.create(
+            model="gpt-4o-mini", messages=self.messages, tools=self.tools, **self.options
+        )
+        message = completion.choices[0].message
+        schemas = {t["function"]["name"]: t["function"]["parameters"] for t in self.tools}
+        calls = []
+        for call in message.tool_calls or []:
+            arguments = json.loads(call.function.arguments)
+            jsonschema.validate(arguments, schemas[call.function.name])
+            calls.append((call.function.name, arguments))
+        if message.tool_calls:
+            self.messages.append(message.model_dump(exclude_none=True))
+            for call in message.tool_calls:
+                self.messages.append({"role": "tool", "tool_call_id": call.id, "content": '{"status": "ok"}'})
+        else:
+            self.messages.append({"role": "assistant", "content": message.content})
+        return calls, message.content
+
+
+async def response_done(conn: Any) -> Any:
+    """The next ``response.done``'s response on a Realtime connection; an ``error`` event fails."""
+    async for event in conn:
+        assert event.type != "error", event
+        if event.type == "response.done":
+            return event.response
+    raise AssertionError("no response.done")
+
+
+async def turn(conn: Any, words: str) -> Any:
+    """The user says ``words`` (a text message) and asks for a response: that response, when done."""
+    content = [{"type": "input_text", "text": words}]
+    await conn.conversation.item.create(item={"type": "message", "role": "user", "content": content})
+    await conn.response.create()
+    return await response_done(conn)
+
+
+def said(response: Any) -> str:
+    """The text of a Realtime response's messages, joined by spaces."""
+    return " ".join(
+        part.text or ""
+        for item in response.output
+        if item.type == "message"
+        for part in item.content
+        if part.type == "output_text"
+    )
