@@ -8,6 +8,8 @@ push-to-talk) ends LiveKit's "user speaking"."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -86,12 +88,20 @@ def watch_sessions(realtime_model: openai.realtime.RealtimeModel, errors: list[A
     realtime_model.session = session  # type: ignore[method-assign]
 
 
-async def test_agent_session_run_typed_turn(framework_engine, http_context) -> None:
-    url = await base_url(framework_engine)
+@contextlib.asynccontextmanager
+async def started_session(url: str, agent: Agent) -> AsyncIterator[tuple[AgentSession, list[Any]]]:
+    """An ``AgentSession`` on the engine's realtime model at ``url``, started with ``agent``, and the list
+    of errors the session and the model's sessions record (``record_errors``, ``watch_sessions``)."""
     async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
         errors = record_errors(session)
         watch_sessions(realtime_model, errors)
-        await session.start(Assistant())
+        await session.start(agent)
+        yield session, errors
+
+
+async def test_agent_session_run_typed_turn(framework_engine, http_context) -> None:
+    url = await base_url(framework_engine)
+    async with started_session(url, Assistant()) as (session, errors):
         result = await asyncio.wait_for(session.run(user_input="What is the capital of France?"), TIMEOUT_S)
         reply = result.expect.next_event().is_message(role="assistant")
         result.expect.no_more_events()
@@ -102,10 +112,7 @@ async def test_agent_session_run_typed_turn(framework_engine, http_context) -> N
 async def test_agent_session_run_tool_call_and_follow_up(framework_engine, http_context) -> None:
     url = await base_url(framework_engine)
     agent = Assistant()
-    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
-        errors = record_errors(session)
-        watch_sessions(realtime_model, errors)
-        await session.start(agent)
+    async with started_session(url, agent) as (session, errors):
         result = await asyncio.wait_for(
             session.run(user_input="What is the weather like in Paris?"), TIMEOUT_S
         )
@@ -267,10 +274,7 @@ async def test_a_question_about_the_user_calls_no_tool(framework_engine, http_co
     history.add_message(role="user", content="My name is Ada and I live in Lisbon.")
     history.add_message(role="assistant", content="Nice to meet you, Ada.")
     agent = Assistant(chat_ctx=history)
-    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
-        errors = record_errors(session)
-        watch_sessions(realtime_model, errors)
-        await session.start(agent)
+    async with started_session(url, agent) as (session, errors):
         result = await asyncio.wait_for(session.run(user_input="What's my name?"), TIMEOUT_S)
         reply = result.expect.next_event().is_message(role="assistant")
         result.expect.no_more_events()
@@ -310,10 +314,7 @@ async def test_a_dict_a_tool_returns_is_read_as_its_fields(framework_engine, htt
     """The reply after a tool's dict output says its fields, and a dict with an ``error`` is a refusal;
     neither is read back as ``{'conditions': 'light rain', …}`` (it was: not JSON, so said as text)."""
     url = await base_url(framework_engine)
-    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
-        errors = record_errors(session)
-        watch_sessions(realtime_model, errors)
-        await session.start(Forecaster())
+    async with started_session(url, Forecaster()) as (session, errors):
         replies = []
         for said in ("What's the forecast for Oslo tomorrow?", "Book a table at Nopa for 4 people."):
             result = await asyncio.wait_for(session.run(user_input=said), TIMEOUT_S)
@@ -330,10 +331,7 @@ async def test_generate_reply_instructions_after_an_answered_turn(framework_engi
     """``AgentSession.generate_reply(instructions=…)`` mid-session says what its instructions say (LiveKit
     sends the session's instructions, a newline, then its own); it answered the last question again."""
     url = await base_url(framework_engine)
-    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
-        errors = record_errors(session)
-        watch_sessions(realtime_model, errors)
-        await session.start(Assistant())
+    async with started_session(url, Assistant()) as (session, errors):
         await asyncio.wait_for(session.run(user_input="What is the capital of France?"), TIMEOUT_S)
         handle = session.generate_reply(instructions="Tell the user the call will end in one minute.")
         await asyncio.wait_for(handle, TIMEOUT_S)
@@ -349,10 +347,7 @@ async def test_generate_reply_instructions_after_a_tools_result_was_answered(
     in Paris is sunny."), whatever the instructions said."""
     url = await base_url(framework_engine)
     agent = Assistant()
-    async with model(url) as realtime_model, AgentSession(llm=realtime_model) as session:
-        errors = record_errors(session)
-        watch_sessions(realtime_model, errors)
-        await session.start(agent)
+    async with started_session(url, agent) as (session, errors):
         await asyncio.wait_for(session.run(user_input="What is the weather like in Paris?"), TIMEOUT_S)
         handle = session.generate_reply(instructions="Tell the user the call will end in one minute.")
         await asyncio.wait_for(handle, TIMEOUT_S)
