@@ -1,0 +1,137 @@
+"""The reply path's wire, byte for byte (issue 15, sixth pass): every frame a seeded session sends over a real
+socket through several replies — spoken in PCM and in G.711 μ-law, written, out of band, cut by
+``max_output_tokens``, cancelled mid-audio (the barge-in path) and truncated — hashed and compared with
+the hash the engine gave before the reply path was made cheaper. Any changed byte, field, order or event
+fails it. Only the wall-clock fields (``expires_at``, ``created_at``) are masked.
+
+Should a deliberate wire change move a digest, print the frames (``GOLDEN_DUMP=1``) and check the
+difference is the one meant before updating it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from typing import Any
+
+import aiohttp
+import pytest
+
+AUTH = {"Authorization": "Bearer sk-test"}
+_CLOCK = re.compile(rb'"(expires_at|created_at)":\d+')
+
+
+def _masked(data: bytes) -> bytes:
+    return _CLOCK.sub(rb'"\1":0', data)
+
+
+async def _until(ws: Any, frames: list[bytes], kind: str) -> dict[str, Any]:
+    while True:
+        message = await ws.receive(timeout=30)
+        assert message.type is aiohttp.WSMsgType.TEXT, message
+        frames.append(_masked(message.data.encode("utf-8")))
+        event = json.loads(message.data)
+        if event["type"] == kind:
+            return event
+
+
+def _digest(frames: list[bytes]) -> str:
+    if os.environ.get("GOLDEN_DUMP"):
+        for frame in frames:
+            print(frame[:300])
+    return hashlib.sha256(b"\n".join(frames)).hexdigest()
+
+
+def _say(text: str) -> dict[str, Any]:
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    return {"type": "conversation.item.create", "item": item}
+
+
+def _output(fmt: str) -> dict[str, Any]:
+    audio = {"output": {"format": {"type": fmt}}, "input": {"turn_detection": None}}
+    return {"type": "session.update", "session": {"type": "realtime", "audio": audio}}
+
+
+async def test_unpaced_replies_are_the_same_bytes(engine) -> None:
+    server = await engine(audio_pace=0.0, seed=42)
+    frames: list[bytes] = []
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{server.realtime}&seed=42", headers=AUTH) as ws,
+    ):
+        await _until(ws, frames, "session.created")
+        await ws.send_json(_output("audio/pcm"))
+        await _until(ws, frames, "session.updated")
+        await ws.send_json(_say("Hello there, what can you do for me today?"))
+        await ws.send_json({"type": "response.create"})
+        done = await _until(ws, frames, "response.done")
+        message = done["response"]["output"][0]["id"]
+        await ws.send_json(
+            {
+                "type": "conversation.item.truncate",
+                "item_id": message,
+                "content_index": 0,
+                "audio_end_ms": 310,
+            }
+        )
+        await _until(ws, frames, "conversation.item.truncated")
+        await ws.send_json(_output("audio/pcmu"))
+        await _until(ws, frames, "session.updated")
+        await ws.send_json(_say("Tell me something about the weather. And then more, please."))
+        await ws.send_json({"type": "response.create"})
+        await _until(ws, frames, "response.done")
+        await ws.send_json(_output("audio/pcm"))
+        await _until(ws, frames, "session.updated")
+        await ws.send_json({"type": "response.create", "response": {"max_output_tokens": 9}})
+        await _until(ws, frames, "response.done")
+        await ws.send_json({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        await _until(ws, frames, "response.done")
+        out_of_band = {"conversation": "none", "instructions": "Say 'naïve — 日本語 😀' twice."}
+        await ws.send_json({"type": "response.create", "response": out_of_band})
+        await _until(ws, frames, "response.done")
+    kinds = [json.loads(frame)["type"] for frame in frames]
+    for kind in (
+        "response.output_audio.delta",
+        "response.output_audio_transcript.delta",
+        "response.output_text.delta",
+        "conversation.item.truncated",
+    ):
+        assert kind in kinds
+    assert kinds.count("response.done") == 5
+    assert len(frames) == 179
+    assert _digest(frames) == "93a403e57c1307655fa9413d68096320a462998a33041f3be6776b9f52b2bec7"
+
+
+@pytest.mark.slow
+async def test_a_reply_cancelled_mid_audio_then_truncated_is_the_same_bytes(engine) -> None:
+    """Paced at half real time (a 200 ms delta every 400 ms), the cancel sent on the second audio delta
+    reaches the engine long before the third is due."""
+    server = await engine(audio_pace=0.5, first_delta_delay_ms=0, seed=7)
+    frames: list[bytes] = []
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{server.realtime}&seed=7", headers=AUTH) as ws,
+    ):
+        await _until(ws, frames, "session.created")
+        await ws.send_json(_output("audio/pcm"))
+        await _until(ws, frames, "session.updated")
+        await ws.send_json(_say("Tell me a long story about the sea, with ships and storms and sailors."))
+        await ws.send_json({"type": "response.create"})
+        await _until(ws, frames, "response.output_audio.delta")
+        delta = await _until(ws, frames, "response.output_audio.delta")
+        await ws.send_json({"type": "response.cancel"})
+        await _until(ws, frames, "response.done")
+        await ws.send_json(
+            {
+                "type": "conversation.item.truncate",
+                "item_id": delta["item_id"],
+                "content_index": 0,
+                "audio_end_ms": 250,
+            }
+        )
+        await _until(ws, frames, "conversation.item.truncated")
+    kinds = [json.loads(frame)["type"] for frame in frames]
+    assert kinds.count("response.output_audio.delta") == 2
+    assert len(frames) == 19
+    assert _digest(frames) == "80eff9e621fed20bea36648299ed746e908c1defd218671d10c20453904d7b15"
