@@ -214,6 +214,37 @@ def test_seeded_ids_are_the_characters_random_choice_gives() -> None:
         assert fast.random() == slow.random()  # and the generator is left in the same state
 
 
+def test_seeded_ids_drawn_ahead_are_those_drawn_one_at_a_time() -> None:
+    """IdFactory draws each kind's characters ahead (a pool per kind): the ids, kinds interleaved, a
+    client's id taken, are still those of ``random.choice`` on the kind's own stream, id after id."""
+    for seed in range(60):
+        ids, streams = IdFactory(seed), {}
+        order = random.Random(seed)
+
+        def slow(kind: str, length: int) -> str:
+            rng = streams.setdefault(kind, random.Random(f"{seed}:{kind}"))
+            return kind + "".join(rng.choice(BASE62) for _ in range(length))
+
+        upcoming = slow("item_", 21)
+        ids.take(upcoming)  # the factory skips it, as it did: the next one instead
+        assert ids.item() == slow("item_", 21)
+        for _ in range(400):
+            kind = order.choice(("event_", "item_", "resp_", "call_"))
+            length = 16 if kind == "call_" else 21
+            assert ids.new(kind, length) == slow(kind, length)
+        rng = random.Random(f"{seed}:obfuscation")
+        assert [ids.obfuscation() for _ in range(30)] == [
+            "".join(rng.choice(BASE62) for _ in range(rng.randint(8, 15))) for _ in range(30)
+        ]
+
+
+def test_unseeded_obfuscation_lengths_are_each_of_8_to_15() -> None:
+    ids = IdFactory()
+    lengths = [len(ids.obfuscation()) for _ in range(4_000)]
+    assert set(lengths) == set(range(8, 16))
+    assert all(380 < lengths.count(n) < 620 for n in range(8, 16))  # ~500 each
+
+
 def test_unseeded_ids_are_base62_of_the_wire_length_and_use_every_character() -> None:
     ids = IdFactory()
     events = [ids.event() for _ in range(2_000)]
