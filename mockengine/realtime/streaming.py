@@ -55,6 +55,11 @@ class _Sentence:
     words_sent: int = 0
     # (output format, the whole sentence in it): G.711 deltas are slices of the sentence encoded once.
     encoded: tuple[str, bytes] | None = None
+    # Its words, split once: each delta spreads them over the audio (not split again per delta).
+    words: list[str] = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.words = self.text.split(" ")
 
     def encoded_slice(self, start_bytes: int, end_bytes: int, format_type: str) -> bytes:
         """The sentence's PCM16 24 kHz ``[start_bytes:end_bytes]`` in ``format_type``, cut from the whole
@@ -72,9 +77,7 @@ class _Sentence:
     def is_sent(self) -> bool:
         """All its audio and all its words went out (a sentence piper made no audio for still has words)."""
         return (
-            self.pcm is not None
-            and self.sent_bytes >= len(self.pcm)
-            and self.words_sent >= len(self.text.split(" "))
+            self.pcm is not None and self.sent_bytes >= len(self.pcm) and self.words_sent >= len(self.words)
         )
 
 
@@ -100,6 +103,10 @@ class ResponseStreamer:
         self._phase = Phase.THINKING
         self._message: Item | None = None
         self._sentences: list[_Sentence] = []
+        # The first sentence not yet sent (sentences go out in order, and a sent one stays sent).
+        self._sentence_index = 0
+        # Where the open message's one content part is (every delta repeats it): made once per message.
+        self._part_ref: se.ContentPartRef | None = None
         # (item, its full arguments): function calls, MCP calls and MCP approval requests, in order.
         self._pending_calls: list[tuple[Item, str]] = []
         self._servers: dict[str, McpServer] = {}  # the MCP servers the reply's calls go to, by label
@@ -285,12 +292,20 @@ class ResponseStreamer:
         return limit - spent
 
     def _current_sentence(self) -> _Sentence | None:
-        return next((s for s in self._sentences if not s.is_sent), None)
+        """The first sentence not yet sent (all of them before it are, and stay so)."""
+        sentences, index = self._sentences, self._sentence_index
+        while index < len(sentences) and sentences[index].is_sent:
+            index += 1
+        self._sentence_index = index
+        return sentences[index] if index < len(sentences) else None
 
     def _part(self) -> se.ContentPartRef:
-        """Where the message's one content part is (``output_index`` 0, ``content_index`` 0)."""
+        """Where the message's one content part is (``output_index`` 0, ``content_index`` 0). The same
+        dict for the whole message: the event builders copy it into each event, never change it."""
         assert self._message is not None
-        return se.content_part_ref(self.response.id, self._message.id, 0, 0)
+        if self._part_ref is None:
+            self._part_ref = se.content_part_ref(self.response.id, self._message.id, 0, 0)
+        return self._part_ref
 
     def _delta_part(self) -> se.ContentPartRef:
         """The part, for one more delta of it."""
@@ -372,7 +387,7 @@ class ResponseStreamer:
         pacing = self.response.pacing
         chunk_bytes = pacing.delta_ms * BYTES_PER_MS
         total_chunks = max(1, -(-len(sentence.pcm) // chunk_bytes))
-        words = sentence.text.split(" ")
+        words = sentence.words
         words_due = len(words) * (sentence.sent_bytes // chunk_bytes + 1) // total_chunks
         if words_due > sentence.words_sent:
             piece = " ".join(words[sentence.words_sent : words_due])
@@ -430,7 +445,7 @@ class ResponseStreamer:
             events = [se.response_output_text_done(self.ids.event(), ref, text=self._transcript)]
             part = {"type": "text", "text": self._transcript}
         events.append(se.response_content_part_done(self.ids.event(), ref, part=part))
-        self._message = None
+        self._message = self._part_ref = None
         return events + self._close_item(message, status)
 
     def _function_call(self, item: Item, arguments: str) -> Events:
