@@ -101,7 +101,20 @@ class SessionShell:
     async def send_filtered(self, event: dict[str, Any], data: bytes | None) -> None:
         """One server event through the session's faults, which may delay, hold, drop or rewrite it, or
         act once it is out (``SessionFaults``). ``data``: its JSON when already made."""
-        for out in await self.faults.before_send(event):
+        faults = self.faults
+        if not faults.specs and not faults.is_dead:
+            # Nothing armed (every event passes here, audio deltas too): before_send would hand the event
+            # back as it is; no coroutine and no list per event. A fault armed while the event went out
+            # (a scenario rule, the control endpoint) still acts on it once it is out, as after_send would.
+            await self._send(event, data)
+            faults = self.faults
+            if faults.specs:
+                for extra in await faults.after_send(event):
+                    await self._send(extra, None)
+            else:
+                faults.count_sent(event)
+            return
+        for out in await faults.before_send(event):
             await self._send(out, data if out is event else None)
             for extra in await self.faults.after_send(out):
                 await self._send(extra, None)
