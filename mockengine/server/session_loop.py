@@ -54,6 +54,46 @@ log = logging.getLogger("mockengine.session")
 APPEND_TYPE = InputAudioBufferAppend.type
 
 
+Queued = tuple[dict[str, Any], bytes] | None  # a server event and its JSON as UTF-8; None ends the writer
+
+
+class Outbox:
+    """The session's server events between the core and its one writer: ``asyncio.Queue``'s
+    ``put_nowait`` / ``get`` / ``get_nowait`` / ``empty``, unbounded, for a single consumer, without the
+    queue's bookkeeping (``task_done`` counts, the putters' wake-ups) that every event paid for and
+    nothing used. ``get`` suspends only when nothing is queued; a cancelled ``get`` takes nothing."""
+
+    def __init__(self) -> None:
+        self._queue: deque[Queued] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Queued) -> None:
+        self._queue.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> Queued:
+        while not self._queue:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._queue.popleft()
+
+    def get_nowait(self) -> Queued:
+        if not self._queue:
+            raise asyncio.QueueEmpty
+        return self._queue.popleft()
+
+    def empty(self) -> bool:
+        return not self._queue
+
+    def qsize(self) -> int:
+        return len(self._queue)
+
+
 class SessionLoop(SessionShell):
     """One session's loop; subclasses add the transport (see the module docstring)."""
 
@@ -72,7 +112,7 @@ class SessionLoop(SessionShell):
         self.loop = asyncio.get_running_loop()
         # Server events (with their JSON as UTF-8, which sizes the backlog) in the order the core
         # produced them; None ends the writer.
-        self.outbox: asyncio.Queue[tuple[dict[str, Any], bytes] | None] = asyncio.Queue()
+        self.outbox = Outbox()
         self.backlog_bytes = 0  # queued and not yet written to the transport
         # The size of each queued event, oldest first (the outbox's order), so the disconnect bound can
         # leave out the one the writer takes next: see _unread_bytes.
