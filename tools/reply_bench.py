@@ -37,7 +37,8 @@ from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 
 TEXT = (
-    "Sure, I can help with that. The weather in Paris tomorrow looks mild, with a light breeze from the west. "
+    "Sure, I can help with that. The weather in Paris tomorrow looks mild, with a light breeze from the "
+    "west. "
     "Expect some sunshine in the morning and a few clouds later in the afternoon. "
     "Would you like me to check anything else for your trip?"
 )

@@ -221,7 +221,7 @@ def test_seeded_ids_drawn_ahead_are_those_drawn_one_at_a_time() -> None:
         ids, streams = IdFactory(seed), {}
         order = random.Random(seed)
 
-        def slow(kind: str, length: int) -> str:
+        def slow(kind: str, length: int, seed: int = seed, streams: dict = streams) -> str:
             rng = streams.setdefault(kind, random.Random(f"{seed}:{kind}"))
             return kind + "".join(rng.choice(BASE62) for _ in range(length))
 
