@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -46,6 +47,11 @@ NO_ENDPOINTING_MODELS = ("gpt-realtime-whisper", "gpt-live-transcribe")
 NO_TURN_DETECTION_MESSAGE = "Turn detection is not supported for this transcription model."
 TURN_DETECTION_PARAM = "session.audio.input.turn_detection"
 NOISE_REDUCTION_TYPE_PARAM = "session.audio.input.noise_reduction.type"
+# A realtime model name with its version (gpt-realtime-1.5, gpt-realtime-2.1-mini, dated or not); the
+# undated first release (gpt-realtime, gpt-realtime-mini, gpt-realtime-2025-08-28) has none.
+_VERSIONED_REALTIME_MODEL = re.compile(r"^gpt-realtime-(\d{1,2})(?:\.\d+)?(?:-mini)?(?:-\d{4}-\d{2}-\d{2})?$")
+# OpenAI's realtime model families that predate reasoning.
+_OPENAI_REALTIME_PREFIXES = ("gpt-realtime", "gpt-4o-realtime", "gpt-4o-mini-realtime", "gpt-audio")
 
 DEFAULT_INSTRUCTIONS = (
     "Your knowledge cutoff is 2023-10. You are a helpful, witty, and friendly AI. Act like a human, but "
@@ -389,6 +395,37 @@ def validate_tool_choice(tool_choice: Any, tools: list[dict[str, Any]] | tuple[A
             f"Invalid value for '{param}': 'required' is only allowed when tools are specified.",
             param,
         )
+
+
+def takes_reasoning(model: str) -> bool:
+    """Whether a session of ``model`` may set ``reasoning``: gpt-realtime-2 and later versions (reference
+    §1.1/§4: "newer reasoning models only (gpt-realtime-2)"). A name that is none of OpenAI's realtime
+    models (a scenario's ``mockengine-NAME``) may: it stands for no model the mock could judge."""
+    versioned = _VERSIONED_REALTIME_MODEL.match(model)
+    if versioned is not None:
+        return int(versioned[1]) >= 2
+    return not model.startswith(_OPENAI_REALTIME_PREFIXES)
+
+
+def check_reasoning(model: str, reasoning: Any, where: str) -> None:
+    """``reasoning`` (set, not null) is refused on a model without it (:func:`takes_reasoning`): pipecat
+    strips it from its ``session.update`` for any model but gpt-realtime-2 because "The server otherwise
+    rejects the whole update" (pipecat-ai 1.14, ``OpenAIRealtimeLLMService._strip_unsupported_reasoning``).
+    The realtime wording is not public; this is OpenAI's for the same refusal on its other endpoints
+    ("Unsupported parameter: 'reasoning.effort' is not supported with this model.", code
+    ``unsupported_parameter``), with the param's realtime path. ``where``: the object that carries it
+    (``"session"``, ``"response"``).
+
+    Raises :class:`ProtocolError` (``unsupported_parameter``, param ``<where>.reasoning.effort``, or
+    ``<where>.reasoning`` when it names no effort)."""
+    if reasoning is None or takes_reasoning(model):
+        return
+    param = f"{where}.reasoning"
+    if isinstance(reasoning, dict) and "effort" in reasoning:
+        param += ".effort"
+    raise ProtocolError(
+        "unsupported_parameter", f"Unsupported parameter: '{param}' is not supported with this model.", param
+    )
 
 
 def check_mcp_tools(tools: Any, path: str) -> None:

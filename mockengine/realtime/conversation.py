@@ -79,7 +79,16 @@ class Item:
                 "arguments": self.arguments,
             }
         if self.type == "function_call_output":
-            return {"id": self.id, "type": self.type, "call_id": self.call_id, "output": self.output}
+            # With its status, as the client's other items are echoed (the live user message: status
+            # "completed", reference §3.2) and openai-python types it; the live echo of this one is not
+            # public (docs/realtime-protocol.md).
+            return {
+                "id": self.id,
+                "type": self.type,
+                "status": self.status,
+                "call_id": self.call_id,
+                "output": self.output,
+            }
         if self.type.startswith("mcp_"):
             return self._mcp_wire()
         content = copy.deepcopy(self.content)

@@ -8,6 +8,8 @@ records a transcript that lands through :meth:`ConversationItems.transcribed`).
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -261,24 +263,24 @@ class ConversationItems:
     def _transcription_events(
         self, item: Item, text: str, words: tuple[WordTiming, ...], language: str | None
     ) -> Events:
-        """One delta with the whole text (the transcript comes once the turn is in), then completed.
-        With ``include: ["item.input_audio_transcription.logprobs"]`` both carry the tokens' logprobs,
-        computed as ``POST /v1/audio/transcriptions`` computes them (``engines.transcript_tokens``)."""
+        """A delta a word (the transcript comes once the turn is in), then completed. With
+        ``include: ["item.input_audio_transcription.logprobs"]`` each delta carries its tokens' logprobs
+        and completed all of them, computed as ``POST /v1/audio/transcriptions`` computes them
+        (``engines.transcript_tokens``)."""
         token_logprobs = None
         if self.ctx.view.wants_transcription_logprobs:
             token_logprobs = logprobs(Transcript(text, item.audio_ms, None, words), self.tokens)
-        events = []
-        if text:
-            events.append(
-                se.conversation_item_input_audio_transcription_delta(
-                    self.ctx.ids.event(),
-                    item_id=item.id,
-                    content_index=0,
-                    delta=text,
-                    obfuscation=self.ctx.ids.obfuscation(),
-                    logprobs=token_logprobs,
-                )
+        events = [
+            se.conversation_item_input_audio_transcription_delta(
+                self.ctx.ids.event(),
+                item_id=item.id,
+                content_index=0,
+                delta=delta,
+                obfuscation=self.ctx.ids.obfuscation(),
+                logprobs=share,
             )
+            for delta, share in _word_deltas(text, token_logprobs)
+        ]
         events.append(
             se.conversation_item_input_audio_transcription_completed(
                 self.ctx.ids.event(),
@@ -320,3 +322,25 @@ class ConversationItems:
         if not text.strip():
             return []
         return [{"code": language or transcription.whisper_language or "en"}]
+
+
+# A word with the whitespace before it; whitespace the transcript ends with is a piece of its own.
+_WORD = re.compile(r"\s*\S+|\s+$")
+
+
+def _word_deltas(
+    text: str, token_logprobs: list[dict[str, Any]] | None
+) -> list[tuple[str, list[dict[str, Any]] | None]]:
+    """The transcript's deltas, a word each, as the live service streams an input transcript (reference
+    S6, probe 7: "Hello", " from", " the", " Gateway", " Probe", "."), joined they are ``text``; with
+    each, the logprobs of the tokens that start in it (None: not asked for). None for an empty text."""
+    pieces = _WORD.findall(text)
+    if token_logprobs is None:
+        return [(piece, None) for piece in pieces]
+    ends = list(itertools.accumulate(len(piece) for piece in pieces))
+    shares: list[list[dict[str, Any]]] = [[] for _ in pieces]
+    offset = 0
+    for entry in token_logprobs:
+        shares[next((i for i, end in enumerate(ends) if offset < end), len(pieces) - 1)].append(entry)
+        offset += len(entry["token"])
+    return list(zip(pieces, shares, strict=True))

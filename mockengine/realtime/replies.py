@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec
-from mockengine.protocol.session_config import SessionConfig, validate_tool_choice
+from mockengine.protocol.session_config import SessionConfig, check_reasoning, validate_tool_choice
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.mcp import brain_history
 from mockengine.realtime.response import ResponseParams
@@ -26,6 +26,7 @@ def response_params(
     # The session's own tool_choice was checked by session.update; response.tools can still leave it
     # unobeyable, and the error names where the choice came from.
     validate_tool_choice(tool_choice, tools, "response" if "tool_choice" in overrides else "session")
+    check_reasoning(session.model, overrides.get("reasoning"), "response")
     return ResponseParams(
         output_modalities=tuple(overrides.get("output_modalities", session.output_modalities)),
         voice=voice,

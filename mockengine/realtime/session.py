@@ -33,6 +33,7 @@ from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.session_config import (
     SessionConfig,
+    check_reasoning,
     check_session_type,
     default_session,
     default_transcription_session,
@@ -302,6 +303,7 @@ class RealtimeSession:
         validate_noise_reduction(merged)
         if "tools" in merged:  # a transcription session has none
             validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
+            check_reasoning(merged["model"], merged.get("reasoning"), "session")
         self.ctx.config = merged
         updated = Step(events=[se.session_updated(self.ids.event(), session=copy.deepcopy(self.config))])
         updated.extend(self._list_mcp_tools())

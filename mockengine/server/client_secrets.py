@@ -32,6 +32,7 @@ from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, 
 from mockengine.protocol.nulls import drop_not_given
 from mockengine.protocol.schema_errors import json_type_name, validate
 from mockengine.protocol.session_config import (
+    check_reasoning,
     default_session,
     default_transcription_session,
     merge_session,
@@ -105,6 +106,7 @@ class ClientSecretStore:
         validate_turn_detection(effective["audio"]["input"]["turn_detection"])
         validate_noise_reduction(effective)
         validate_tool_choice(effective["tool_choice"], effective["tools"], "session")
+        check_reasoning(model, effective.get("reasoning"), "session")
         return self._store(session, ttl_s, model, now), effective
 
     def new_session_id(self) -> str:

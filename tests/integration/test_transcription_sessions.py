@@ -280,11 +280,13 @@ async def test_a_transcription_session_asked_for_logprobs_gets_those_of_the_audi
     # for the same audio: whisper's word probabilities, the same tokens.
     base = await _wordy_engine(aiohttp_server, fake_resources)
     wav = (DATA / "question.wav").read_bytes()
-    delta, completed = await _transcribed_with_logprobs(
+    *deltas, completed = await _transcribed_with_logprobs(
         base, decode_audio_file(wav), ["item.input_audio_transcription.logprobs"]
     )
-    assert delta["delta"] == completed["transcript"] == FAKE_TRANSCRIPT
-    assert delta["logprobs"] == completed["logprobs"]  # one delta: the whole transcript
+    # A delta a word (as live, reference S6 probe 7), each with the logprobs of its own tokens.
+    assert len(deltas) == len(FAKE_TRANSCRIPT.split()) > 1
+    assert "".join(d["delta"] for d in deltas) == completed["transcript"] == FAKE_TRANSCRIPT
+    assert [t for d in deltas for t in d["logprobs"]] == completed["logprobs"]
     tokens = completed["logprobs"]
     assert "".join(t["token"] for t in tokens) == FAKE_TRANSCRIPT
     assert all(bytes(t["bytes"]) == t["token"].encode() and t["logprob"] <= 0 for t in tokens)
@@ -307,5 +309,5 @@ async def test_a_transcription_session_not_asked_for_logprobs_gets_none(
     aiohttp_server, fake_resources
 ) -> None:
     base = await _wordy_engine(aiohttp_server, fake_resources)
-    delta, completed = await _transcribed_with_logprobs(base, synthetic_voiced_pcm16(800), None)
-    assert "logprobs" not in delta and "logprobs" not in completed
+    *deltas, completed = await _transcribed_with_logprobs(base, synthetic_voiced_pcm16(800), None)
+    assert deltas and all("logprobs" not in event for event in [*deltas, completed])

@@ -284,6 +284,43 @@ def test_forced_tool_then_output_then_follow_up(driver):
     assert driver.of_type("response.done")[-1]["response"]["status"] == "completed"
 
 
+def test_function_call_output_is_echoed_completed(driver):
+    """The client's function_call_output comes back with ``status: "completed"`` in added, done and
+    retrieved, as its other items do (the live user message, reference §3.2; docs/realtime-protocol.md)."""
+    set_session(driver, tools=[{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}])
+    driver.send(
+        ce.ResponseCreate(
+            {"output_modalities": ["text"], "tool_choice": {"type": "function", "name": "get_weather"}}
+        )
+    )
+    call_id = driver.of_type("response.function_call_arguments.done")[0]["call_id"]
+    driver.send(
+        ce.ConversationItemCreate({"type": "function_call_output", "call_id": call_id, "output": "20C"})
+    )
+    added, done = driver.of_type("conversation.item.added")[-1], driver.of_type("conversation.item.done")[-1]
+    expected = {"id": added["item"]["id"], "type": "function_call_output", "status": "completed"}
+    expected |= {"call_id": call_id, "output": "20C"}
+    assert added["item"] == done["item"] == expected
+    assert list(added["item"]) == ["id", "type", "status", "call_id", "output"]
+    driver.send(ce.ConversationItemRetrieve(added["item"]["id"]))
+    assert driver.of_type("conversation.item.retrieved")[0]["item"] == expected
+
+
+def test_text_only_response_still_names_its_audio_output(driver):
+    """A text-only response keeps ``audio.output`` (format and voice) in response.created and .done: the
+    live text-only response does (reference S6, probe 8: ``"output_modalities":["text"]`` with
+    ``"audio":{"output":{"format":{"type":"audio/pcm","rate":24000},"voice":"alloy"}}``)."""
+    set_session(driver, output_modalities=["text"])
+    driver.send(user_text("Say hi in three words"))
+    driver.send(ce.ResponseCreate({}))
+    driver.run_until_idle()
+    audio = {"output": {"format": {"type": "audio/pcm", "rate": 24000}, "voice": "alloy"}}
+    for kind in ("response.created", "response.done"):
+        response = driver.of_type(kind)[0]["response"]
+        assert response["output_modalities"] == ["text"] and response["audio"] == audio, kind
+    assert not driver.of_type("response.output_audio.delta")
+
+
 def test_red_image_is_seen(driver):
     buffer = io.BytesIO()
     Image.new("RGB", (32, 32), (220, 20, 30)).save(buffer, format="PNG")

@@ -280,8 +280,13 @@ def test_logprobs_of_a_turn_are_whispers_whichever_probe_heard_it(
     driver.stream_silence(3000)
     driver.run_until_idle()
     (completed,) = driver.of_type("conversation.item.input_audio_transcription.completed")
-    (delta,) = driver.of_type("conversation.item.input_audio_transcription.delta")
-    assert delta["logprobs"] == completed["logprobs"]
+    deltas = driver.of_type("conversation.item.input_audio_transcription.delta")
+    # A delta a word, as live (reference S6 probe 7), each with the logprobs of its own tokens.
+    assert [d["delta"] for d in deltas] == ["What", " is", " the", " capital", " of", " France?"]
+    assert [t for d in deltas for t in d["logprobs"]] == completed["logprobs"]
+    for d in deltas:
+        assert "".join(t["token"] for t in d["logprobs"]) == d["delta"]
+    assert len({d["obfuscation"] for d in deltas}) == len(deltas)
     assert "".join(t["token"] for t in completed["logprobs"]) == completed["transcript"]
     assert {t["logprob"] for t in completed["logprobs"]} == {round(math.log(0.5), 6)}
     for _, event in driver.events:

@@ -28,6 +28,7 @@ from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, MISSING_API_KEY, error_response
 from mockengine.protocol.session_config import (
+    check_reasoning,
     check_session_type,
     validate_noise_reduction,
     validate_session_update,
@@ -87,6 +88,7 @@ async def create_call(request: web.Request) -> web.StreamResponse:
         sdp, session_config = await _read_offer(request)
         model = _model(request, secret, session_config)
         initial = _call_session(secret.session if secret is not None else {}, session_config)
+        _check_reasoning(model, initial)
     except BadCall as exc:
         return exc.response()
     fault_specs = connection_faults(request)  # refused or slow calls (faults), or a bad ?fault=
@@ -362,6 +364,15 @@ def _session_from(text: str | None) -> dict[str, Any]:
     except ProtocolError as exc:
         raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
     return session
+
+
+def _check_reasoning(model: str, session: dict[str, Any]) -> None:
+    """A call's ``reasoning`` (its own or its secret's) on a model without it: 400, as ``session.update``
+    refuses it (``session_config.check_reasoning``)."""
+    try:
+        check_reasoning(model, session.get("reasoning"), "session")
+    except ProtocolError as exc:
+        raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
 
 
 def _call_session(secret_session: dict[str, Any], call_session: dict[str, Any]) -> dict[str, Any]:
