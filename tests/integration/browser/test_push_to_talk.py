@@ -11,11 +11,12 @@ from playwright.async_api import async_playwright
 
 from tests.integration.browser.conftest import chromium_args
 
-pytestmark = pytest.mark.slow  # no model (server_vad needs none), but a browser and real-time speech
-
 SILENCE_MS = 500
+SERVER_VAD = {"type": "server_vad", "silence_duration_ms": SILENCE_MS, "create_response": False}
+# semantic_vad runs whisper on the turn; at eagerness high a cut-off thought waits at most 2 s
+SEMANTIC_VAD = {"type": "semantic_vad", "eagerness": "high", "create_response": False}
 
-CALL = """async ({ engine, silenceMs }) => {
+CALL = """async ({ engine, turnDetection }) => {
   const pc = new RTCPeerConnection();
   const channel = pc.createDataChannel("oai-events");
   const events = [];
@@ -40,7 +41,7 @@ CALL = """async ({ engine, silenceMs }) => {
   await pc.setRemoteDescription({ type: "answer", sdp: await answer.text() });
   await new Promise((resolve) => { channel.onopen = resolve; });
   channel.send(JSON.stringify({ type: "session.update", session: { type: "realtime", audio: { input: {
-    turn_detection: { type: "server_vad", silence_duration_ms: silenceMs, create_response: false } } } } }));
+    turn_detection: turnDetection } } } }));
   const started = await seen("input_audio_buffer.speech_started", 30000);
   if (!started) return { started: null };
   // The user lets go of the button mid-question: nothing more is sent.
@@ -66,25 +67,38 @@ CALL = """async ({ engine, silenceMs }) => {
 }"""
 
 
-async def test_releasing_the_button_ends_the_turn_after_the_silence_duration(
-    engine, chromium_path, question_once_wav
-):
+async def _push_to_talk(engine, chromium_path, wav, turn_detection) -> dict:
     server = await engine()
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(question_once_wav))
+        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(wav))
         try:
             page = await browser.new_page()
             await page.goto(f"{server.http_url}/healthz")
-            seen = await page.evaluate(CALL, {"engine": server.http_url, "silenceMs": SILENCE_MS})
+            seen = await page.evaluate(CALL, {"engine": server.http_url, "turnDetection": turn_detection})
         finally:
             await browser.close()
     await server.wait_until_idle()
-    print("push-to-talk:", seen)
+    print("push-to-talk:", turn_detection["type"], seen)
     assert seen["started"] is not None, seen
     assert seen["sentAfter"] < 10, seen  # chromium really stopped sending (else this proves nothing)
-    # The turn ends once silence_duration_ms of quiet has passed (it came only with the next press).
+    # The turn ends after the quiet (before: no speech_stopped until the button was pressed again).
     assert seen["releaseToStoppedMs"] is not None, seen
+    return seen
+
+
+@pytest.mark.slow  # no model (server_vad needs none), but a browser and real-time speech
+async def test_releasing_the_button_ends_the_turn_after_the_silence_duration(
+    engine, chromium_path, question_once_wav
+):
+    seen = await _push_to_talk(engine, chromium_path, question_once_wav, SERVER_VAD)
     assert SILENCE_MS <= seen["releaseToStoppedMs"] + 60 < SILENCE_MS + 1200, seen
-    # The quiet is on the session's clock: the turn's audio ends about the silence after the release.
+    # The quiet is on the session's clock: the turn's audio ends about the silence after the release
+    # (audio_start_ms has the 300 ms prefix padding before the onset).
     held_ms = seen["audioEndMs"] - seen["started"]
     assert abs(held_ms - (seen["heldMs"] + SILENCE_MS)) < 800, seen
+
+
+@pytest.mark.models  # semantic_vad's whisper
+async def test_releasing_the_button_ends_a_semantic_vad_turn(engine, chromium_path, question_once_wav):
+    seen = await _push_to_talk(engine, chromium_path, question_once_wav, SEMANTIC_VAD)
+    assert seen["releaseToStoppedMs"] < 2000 + 1500, seen  # high's longest wait, and a loaded machine
