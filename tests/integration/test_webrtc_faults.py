@@ -98,6 +98,30 @@ async def test_media_stall_keeps_the_connection_up_but_sends_nothing(engine):
         await client.wait_for("session.updated", after=mark)  # events still flow
 
 
+async def test_media_stall_mid_reply_still_ends_the_output_buffer(engine):
+    """The stall loses the packets, not the playback: the reply plays on into the void, and its
+    ``output_audio_buffer.stopped`` comes after its ``response.done`` when it would have ended. (The
+    track froze instead: ``started`` with no ``stopped`` nor ``cleared`` ever, and a client waiting for
+    the end of the reply hung.)"""
+    server = await engine()
+    async with faulted_call(server, "media_stall:5000") as client:
+        loop = asyncio.get_running_loop()
+        opened_by = loop.time()
+        story(client)
+        started = await client.wait_for("output_audio_buffer.started")
+        await asyncio.sleep(max(0.0, opened_by + 5.5 - loop.time()))
+        frames = client.frames_heard
+        done = await client.wait_for("response.done", timeout_s=60)
+        assert done["response"]["id"] == started["response_id"], "the stall came after the reply"
+        stopped = await client.wait_for("output_audio_buffer.stopped", timeout_s=90)
+        assert stopped["response_id"] == started["response_id"]
+        kinds = client.kinds()
+        assert kinds.index("response.done") < kinds.index("output_audio_buffer.stopped")
+        assert "output_audio_buffer.cleared" not in kinds
+        assert client.frames_heard <= frames + 15  # nothing more was sent meanwhile
+        assert client.pc.connectionState == "connected" and client.channel.readyState == "open"
+
+
 async def test_server_hangup(engine):
     server = await engine()
     async with faulted_call(server, "server_hangup:500") as client:
