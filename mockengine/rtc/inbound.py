@@ -153,13 +153,21 @@ class InlineDecoder:
         self._resampler = InputResampler()
         self._gaps = _GapFiller()
         self._quiet: _QuietTimer | None = None
+        self._dropping = False
         self._stopped = threading.Event()
+
+    def drop_frames(self) -> None:
+        """Frames arriving from now on are lost, as on a network that died (fault ``media_stall``): none
+        is decoded, so the quiet timer hands on silence in their place, as for a sender that stopped."""
+        self._dropping = True
 
     def put(self, task: tuple[Any, Any] | None) -> None:
         if task is None:  # the receiver stops
             if self._quiet is not None:
                 self._quiet.cancel()
             self._stopped.set()
+            return
+        if self._dropping:
             return
         codec, encoded_frame = task
         try:
@@ -221,17 +229,20 @@ class _Frame:
         self.timestamp = 0
 
 
-def decode_inline(receiver: RTCRtpReceiver, on_pcm16: Callable[[bytes], None]) -> None:
+def decode_inline(receiver: RTCRtpReceiver, on_pcm16: Callable[[bytes], None]) -> InlineDecoder:
     """Make ``receiver`` deliver its audio to ``on_pcm16`` as PCM16 24 kHz mono, decoded in the event
-    loop. Call before the receiver starts (from the peer connection's ``track`` event)."""
+    loop. Call before the receiver starts (from the peer connection's ``track`` event). Returns the
+    decoder (``drop_frames`` for the media-stall fault)."""
     if not hasattr(receiver, _QUEUE_ATTRIBUTE):
         raise RuntimeError("this aiortc version keeps its decoder queue elsewhere")
-    setattr(receiver, _QUEUE_ATTRIBUTE, InlineDecoder(on_pcm16))
+    decoder = InlineDecoder(on_pcm16)
+    setattr(receiver, _QUEUE_ATTRIBUTE, decoder)
     # aiortc holds 4 audio frames back before releasing one (prefetch=4: 80 ms more before the VAD
     # hears the user); a frame is released once the next one arrives, which reorders what loopback or
     # a LAN can swap.
     setattr(receiver, _JITTER_ATTRIBUTE, JitterBuffer(capacity=16, prefetch=0))
     receive_rtp_inline(receiver)
+    return decoder
 
 
 class _Discard:

@@ -122,6 +122,25 @@ async def test_media_stall_mid_reply_still_ends_the_output_buffer(engine):
         assert client.pc.connectionState == "connected" and client.channel.readyState == "open"
 
 
+async def test_media_stall_mid_speech_ends_the_turn_after_its_silence(engine):
+    """The microphone's packets are lost from the stall on: the service hears a quiet user, and the turn
+    the user was speaking ends after its silence. (Ignored outright, the turn stayed open: no
+    ``speech_stopped`` for the rest of the call.)"""
+    server = await engine()
+    pcm, _ = question()  # 3.2 s of speech
+    async with faulted_call(server, "media_stall:6000") as client:
+        loop = asyncio.get_running_loop()
+        opened_by = loop.time()  # the call opened before this: the stall is due by opened_by + 6.1 s
+        await asyncio.sleep(max(0.0, opened_by + 3.5 - loop.time()))
+        client.mic.say(pcm + pcm)  # speaking from ~3.5 s to ~10 s: the stall cuts it mid-way
+        await client.wait_for("input_audio_buffer.speech_started", timeout_s=6)
+        stopped = await client.wait_for("input_audio_buffer.speech_stopped", timeout_s=8)
+        stopped_s = loop.time() - opened_by
+        assert stopped_s < 9.5, stopped_s  # after the stall and its silence, before the speech would end
+        assert client.pc.connectionState == "connected" and client.channel.readyState == "open"
+        assert stopped["audio_end_ms"] > 0
+
+
 async def test_server_hangup(engine):
     server = await engine()
     async with faulted_call(server, "server_hangup:500") as client:

@@ -197,3 +197,22 @@ async def test_a_sender_that_stops_sending_is_heard_as_silence_in_real_time(nati
     settled = len(out)
     await asyncio.sleep(0.2)
     assert len(out) == settled
+
+
+async def test_frames_dropped_by_a_media_stall_are_heard_as_silence():
+    """media_stall: the packets are lost, so the quiet timer hands on silence in their place (the
+    frames themselves are not decoded)."""
+    out: list[bytes] = []
+    decoder = InlineDecoder(out.append)
+    opus = SimpleNamespace(name="opus")
+    tone = (np.sin(np.arange(480 * 30) * 2 * np.pi * 440 / 24_000) * 8000).astype("<i2")
+    payloads = opus_frames(tone)
+    decoder.put((opus, SimpleNamespace(data=payloads[0], timestamp=0)))
+    decoder.drop_frames()
+    for index, payload in enumerate(payloads[1:20], start=1):  # 380 ms of speech, lost
+        decoder.put((opus, SimpleNamespace(data=payload, timestamp=index * 960)))
+        await asyncio.sleep(0.02)
+    after_first = b"".join(out[1:])
+    assert len(after_first) >= 200 * 48  # ~380 ms of quiet handed on, in real time
+    assert not any(after_first)  # silence: none of the tone
+    decoder.put(None)
