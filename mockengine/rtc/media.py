@@ -82,8 +82,7 @@ class ReplyTrack(MediaStreamTrack):
         self._cleared: set[str] = set()  # responses cut off: their late audio is dropped until done
         self._start_s: float | None = None
         self._pts = 0
-        self._flowing = asyncio.Event()  # cleared while media is stalled (fault: media stops silently)
-        self._flowing.set()
+        self._stalled = False  # fault media_stall: frames are taken on time and not sent
         self._encoder = ReplyEncoder(FRAME_SAMPLES)
 
     # -- from the session --------------------------------------------------------------------------
@@ -142,8 +141,13 @@ class ReplyTrack(MediaStreamTrack):
         self._cleared.clear()
 
     def stall(self) -> None:
-        """Stop sending media silently (the connection stays up): a client must notice by itself."""
-        self._flowing.clear()
+        """Stop sending media silently (the connection stays up): a client must notice by itself.
+
+        The packets are lost, not the playback: frames are still taken in real time (and dropped), so
+        a reply "plays" on into the void and its ``output_audio_buffer.stopped`` comes when it would
+        have ended, as from a service whose packets are lost downstream. (Frozen instead, the track
+        sent ``started`` and never ``stopped``: a client waiting for the end of the reply hung.)"""
+        self._stalled = True
 
     # -- to aiortc ---------------------------------------------------------------------------------
 
@@ -157,14 +161,13 @@ class ReplyTrack(MediaStreamTrack):
             wait_s = self.next_due_s(loop.time()) - loop.time()
             if wait_s > 0:
                 await asyncio.sleep(wait_s)
-            await self._flowing.wait()
             pulled = self.pull()
             if pulled is not None:
                 return rtp_packet(*pulled)
 
     @property
     def is_stalled(self) -> bool:
-        return not self._flowing.is_set()
+        return self._stalled
 
     def next_due_s(self, now_s: float) -> float:
         """When (loop time, s) the next frame falls due; the first call starts the track's clock."""
@@ -176,9 +179,11 @@ class ReplyTrack(MediaStreamTrack):
 
     def pull(self) -> tuple[bytes, int] | None:
         """The next frame, taken now: its Opus payload and RTP timestamp (48 kHz clock, from 0), or
-        None when DTX holds a silent frame back (its time passes all the same)."""
+        None when DTX holds a silent frame back or media is stalled (its time passes all the same)."""
         pcm16, pts = self._take(), self._pts
         self._pts += FRAME_SAMPLES
+        if self._stalled:
+            return None
         silent = pcm16 == SILENCE
         if silent and self._holds_back(pts):
             return None

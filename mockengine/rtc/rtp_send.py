@@ -121,7 +121,7 @@ class _Stream:
         if track.readyState != "live":
             raise MediaStreamError
         sent = False
-        while not track.is_stalled and track.next_due_s(now_s) <= now_s + EARLY_S:
+        while track.next_due_s(now_s) <= now_s + EARLY_S:
             pulled = track.pull()
             if pulled is not None and self.sender._enabled:
                 self._send(*pulled)

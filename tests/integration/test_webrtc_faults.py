@@ -98,6 +98,49 @@ async def test_media_stall_keeps_the_connection_up_but_sends_nothing(engine):
         await client.wait_for("session.updated", after=mark)  # events still flow
 
 
+async def test_media_stall_mid_reply_still_ends_the_output_buffer(engine):
+    """The stall loses the packets, not the playback: the reply plays on into the void, and its
+    ``output_audio_buffer.stopped`` comes after its ``response.done`` when it would have ended. (The
+    track froze instead: ``started`` with no ``stopped`` nor ``cleared`` ever, and a client waiting for
+    the end of the reply hung.)"""
+    server = await engine()
+    async with faulted_call(server, "media_stall:5000") as client:
+        loop = asyncio.get_running_loop()
+        opened_by = loop.time()
+        story(client)
+        started = await client.wait_for("output_audio_buffer.started")
+        await asyncio.sleep(max(0.0, opened_by + 5.5 - loop.time()))
+        frames = client.frames_heard
+        done = await client.wait_for("response.done", timeout_s=60)
+        assert done["response"]["id"] == started["response_id"], "the stall came after the reply"
+        stopped = await client.wait_for("output_audio_buffer.stopped", timeout_s=90)
+        assert stopped["response_id"] == started["response_id"]
+        kinds = client.kinds()
+        assert kinds.index("response.done") < kinds.index("output_audio_buffer.stopped")
+        assert "output_audio_buffer.cleared" not in kinds
+        assert client.frames_heard <= frames + 15  # nothing more was sent meanwhile
+        assert client.pc.connectionState == "connected" and client.channel.readyState == "open"
+
+
+async def test_media_stall_mid_speech_ends_the_turn_after_its_silence(engine):
+    """The microphone's packets are lost from the stall on: the service hears a quiet user, and the turn
+    the user was speaking ends after its silence. (Ignored outright, the turn stayed open: no
+    ``speech_stopped`` for the rest of the call.)"""
+    server = await engine()
+    pcm, _ = question()  # 3.2 s of speech
+    async with faulted_call(server, "media_stall:6000") as client:
+        loop = asyncio.get_running_loop()
+        opened_by = loop.time()  # the call opened before this: the stall is due by opened_by + 6.1 s
+        await asyncio.sleep(max(0.0, opened_by + 3.5 - loop.time()))
+        client.mic.say(pcm + pcm)  # speaking from ~3.5 s to ~10 s: the stall cuts it mid-way
+        await client.wait_for("input_audio_buffer.speech_started", timeout_s=6)
+        stopped = await client.wait_for("input_audio_buffer.speech_stopped", timeout_s=8)
+        stopped_s = loop.time() - opened_by
+        assert stopped_s < 9.5, stopped_s  # after the stall and its silence, before the speech would end
+        assert client.pc.connectionState == "connected" and client.channel.readyState == "open"
+        assert stopped["audio_end_ms"] > 0
+
+
 async def test_server_hangup(engine):
     server = await engine()
     async with faulted_call(server, "server_hangup:500") as client:

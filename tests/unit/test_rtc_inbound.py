@@ -3,6 +3,7 @@ PCM16 24 kHz mono, and the thread that aiortc starts blocked until the receiver 
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import threading
 from types import SimpleNamespace
@@ -115,10 +116,13 @@ def test_a_drivers_rtp_is_counted_and_dropped_before_srtp_and_the_rest_queued():
     assert getattr(dtls, _RX_PACKETS) == 1 and getattr(dtls, _RX_BYTES) == len(rtp.serialize())
 
 
-def _decoded_with_timestamps(timestamps: list[int]) -> list[int]:
+PATHS = pytest.mark.parametrize("native", [True, False], ids=["libopus-24k", "pyav-resampled"])
+
+
+def _decoded_with_timestamps(timestamps: list[int], native: bool = True) -> list[int]:
     """Lengths (bytes) of what the decoder hands on for 20 ms Opus frames at these RTP timestamps."""
     out: list[bytes] = []
-    decoder = InlineDecoder(out.append)
+    decoder = InlineDecoder(out.append, native=native)
     opus = SimpleNamespace(name="opus")
     payloads = opus_frames(np.zeros(480 * len(timestamps), dtype="<i2"))
     for payload, timestamp in zip(payloads, timestamps, strict=True):
@@ -126,20 +130,89 @@ def _decoded_with_timestamps(timestamps: list[int]) -> list[int]:
     return [len(pcm) for pcm in out]
 
 
-def test_frames_that_follow_on_are_handed_on_as_they_are():
-    assert _decoded_with_timestamps([0, 960, 1920]) == [960, 960, 960]  # 20 ms of 24 kHz PCM16 each
+def _silence_handed_on(timestamps: list[int], native: bool) -> list[int]:
+    """The lengths (bytes) of the silences handed on between frames (all-zero pieces that are not a
+    frame's own 20 ms), whichever decoder runs; PyAV's resampler makes its frames' lengths vary."""
+    lengths = _decoded_with_timestamps(timestamps, native)
+    frame_bytes = 960
+    return [n for n in lengths if abs(n - frame_bytes) > 100]
 
 
-def test_the_rtp_time_no_frame_covered_is_handed_on_as_silence_first():
+@PATHS
+def test_frames_that_follow_on_are_handed_on_as_they_are(native):
+    assert _silence_handed_on([0, 960, 1920], native) == []
+    if native:
+        assert _decoded_with_timestamps([0, 960, 1920]) == [960, 960, 960]  # 20 ms of 24 kHz PCM16 each
+
+
+@PATHS
+def test_the_rtp_time_no_frame_covered_is_handed_on_as_silence_first(native):
     # Opus DTX: the next packet 400 ms after the last one (48 kHz RTP clock); a lost packet: 20 ms.
-    assert _decoded_with_timestamps([0, 960, 960 + 19_200]) == [960, 960, 18_240, 960]
-    assert _decoded_with_timestamps([0, 1920]) == [960, 960, 960]
+    # (PyAV's fallback path filled no gap: the silence vanished and the VAD heard a 20th of the quiet.)
+    assert _silence_handed_on([0, 960, 960 + 19_200], native) == [18_240]
+    if native:
+        assert _decoded_with_timestamps([0, 960, 960 + 19_200]) == [960, 960, 18_240, 960]
+        assert _decoded_with_timestamps([0, 1920]) == [960, 960, 960]
+    else:
+        assert (
+            sum(_decoded_with_timestamps([0, 1920], native))
+            == sum(_decoded_with_timestamps([0, 960], native)) + 960
+        )
 
 
-def test_the_timestamps_wrapping_is_not_a_gap():
-    assert _decoded_with_timestamps([2**32 - 960, 0, 960]) == [960, 960, 960]
+@PATHS
+def test_the_timestamps_wrapping_is_not_a_gap(native):
+    assert _silence_handed_on([2**32 - 960, 0, 960], native) == []
 
 
-def test_a_late_frame_or_a_new_timeline_is_not_filled():
-    assert _decoded_with_timestamps([1920, 960, 2880]) == [960, 960, 960]  # reordered: nothing owed
-    assert _decoded_with_timestamps([0, 960 + 48_000 * 60]) == [960, 960]  # a minute on: a new timeline
+@PATHS
+def test_a_late_frame_or_a_new_timeline_is_not_filled(native):
+    assert _silence_handed_on([1920, 960, 2880], native) == []  # reordered: nothing owed
+    assert _silence_handed_on([0, 960 + 48_000 * 60], native) == []  # a minute on: a new timeline
+
+
+@PATHS
+async def test_a_sender_that_stops_sending_is_heard_as_silence_in_real_time(native):
+    """Push-to-talk's ``replaceTrack(null)``: frames stop and none shows the gap. The quiet is handed on
+    as it passes (not when a next frame comes), and the frame after it owes only what was not."""
+    out: list[tuple[float, bytes]] = []
+    loop = asyncio.get_running_loop()
+    decoder = InlineDecoder(lambda pcm: out.append((loop.time(), pcm)), native=native)
+    opus = SimpleNamespace(name="opus")
+    payloads = opus_frames(np.zeros(480 * 4, dtype="<i2"))
+    began = loop.time()
+    for index, payload in enumerate(payloads[:3]):
+        decoder.put((opus, SimpleNamespace(data=payload, timestamp=index * 960)))
+    await asyncio.sleep(0.6)
+    quiet = [(at, pcm) for at, pcm in out if not any(pcm) and len(pcm) % 960 == 0 and at - began > 0.05]
+    handed_ms = sum(len(pcm) for _, pcm in quiet) / 48
+    assert 400 <= handed_ms <= 620, handed_ms  # ~600 ms of quiet, handed on within a tick or two
+    assert quiet[0][0] - began < 0.3  # from ~100 ms on, not at the end
+    # The next frame, 1 s of RTP time after the last: only the part not handed on yet is owed.
+    before = len(out)
+    decoder.put((opus, SimpleNamespace(data=payloads[3], timestamp=3 * 960 + 48_000)))
+    owed_ms = sum(len(pcm) for _, pcm in out[before:]) / 48 - 20
+    assert abs(handed_ms + owed_ms - 1000) <= 40, (handed_ms, owed_ms)
+    decoder.put(None)  # the receiver stops: so does the timer
+    settled = len(out)
+    await asyncio.sleep(0.2)
+    assert len(out) == settled
+
+
+async def test_frames_dropped_by_a_media_stall_are_heard_as_silence():
+    """media_stall: the packets are lost, so the quiet timer hands on silence in their place (the
+    frames themselves are not decoded)."""
+    out: list[bytes] = []
+    decoder = InlineDecoder(out.append)
+    opus = SimpleNamespace(name="opus")
+    tone = (np.sin(np.arange(480 * 30) * 2 * np.pi * 440 / 24_000) * 8000).astype("<i2")
+    payloads = opus_frames(tone)
+    decoder.put((opus, SimpleNamespace(data=payloads[0], timestamp=0)))
+    decoder.drop_frames()
+    for index, payload in enumerate(payloads[1:20], start=1):  # 380 ms of speech, lost
+        decoder.put((opus, SimpleNamespace(data=payload, timestamp=index * 960)))
+        await asyncio.sleep(0.02)
+    after_first = b"".join(out[1:])
+    assert len(after_first) >= 200 * 48  # ~380 ms of quiet handed on, in real time
+    assert not any(after_first)  # silence: none of the tone
+    decoder.put(None)

@@ -97,3 +97,17 @@ def test_with_dtx_silence_goes_out_as_one_packet_per_400_ms():
     # the reply's 5 frames right after the first silent one, the encoder's 3 flush frames, then one
     # packet per 400 ms (20 frames of 20 ms): the RTP timestamps jump as after Opus DTX
     assert steps == [1] * 8 + [20, 20, 20]
+
+
+def test_a_stalled_track_sends_nothing_but_plays_its_reply_out_on_time():
+    """media_stall: the packets are lost, not the playback, so the reply still stops when it would have
+    ended (the track froze: ``started`` and never ``stopped``)."""
+    reply, calls = track()
+    reply.enqueue("resp_1", "item_1", tone(100))
+    assert reply.pull() is not None and calls == [("started", "resp_1")]
+    reply.stall()
+    reply.finish("resp_1")
+    pulled = [reply.pull() for _ in range(5)]
+    assert pulled == [None] * 5  # nothing goes out
+    assert calls == [("started", "resp_1"), ("stopped", "resp_1")]  # after the reply's 100 ms, on time
+    assert reply.next_due_s(0.0) == 6 * 0.02  # the clock went on

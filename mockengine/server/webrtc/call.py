@@ -43,7 +43,7 @@ from mockengine.protocol.client_events import (
 from mockengine.realtime.effects import Step
 from mockengine.realtime.session import RealtimeSession
 from mockengine.rtc.channel_flow import ChannelSender
-from mockengine.rtc.inbound import decode_inline
+from mockengine.rtc.inbound import InlineDecoder, decode_inline
 from mockengine.rtc.media import ReplyTrack
 from mockengine.rtc.peer_gone import PeerGoneWatch
 from mockengine.server.journal import SessionJournal
@@ -158,6 +158,7 @@ class CallRunner(SessionLoop):
         self.call_faults = CallFaults(self)
         self.serving: asyncio.Task[None] | None = None  # the task that serves the call (calls.py)
         self.is_media_stalled = False
+        self.microphones: list[InlineDecoder] = []  # the client's audio, decoded (rtc/inbound.py)
         self.peer_gone = PeerGoneWatch(pc, self._on_peer_gone)
         pc.on("datachannel", self._on_datachannel)
         pc.on("track", self._on_track)
@@ -176,7 +177,7 @@ class CallRunner(SessionLoop):
             return
         for transceiver in self.pc.getTransceivers():  # decoded in the loop, no decoder thread hand-off
             if transceiver.receiver.track is track:
-                decode_inline(transceiver.receiver, self._on_microphone)
+                self.microphones.append(decode_inline(transceiver.receiver, self._on_microphone))
 
     def _on_connection_state(self) -> None:
         if self.pc.connectionState == "connected":
@@ -189,7 +190,7 @@ class CallRunner(SessionLoop):
         self.ended.set()
 
     def _on_microphone(self, pcm16: bytes) -> None:
-        if self.is_closing or self.faults.is_dead or self.is_media_stalled:
+        if self.is_closing or self.faults.is_dead:
             return
         if self.journal is not None:  # journaled like the WebSocket's appends (into input_audio.wav)
             input_format, output_format = self.formats()
@@ -300,9 +301,15 @@ class CallRunner(SessionLoop):
             await self.pc.close()
 
     def stall_media(self) -> None:
-        """Media stops both ways (fault): nothing more on the track, the microphone is ignored."""
+        """Media stops both ways (fault): nothing more on the track, the microphone's packets are lost.
+
+        Lost, the microphone is what a sender that stopped sending is (rtc/inbound.py): silence in real
+        time, so a turn the user was speaking when the network died ends after its silence, as the
+        service would hear it. (Ignored outright, such a turn stayed open for the rest of the call.)"""
         self.is_media_stalled = True
         self.track.stall()
+        for microphone in self.microphones:
+            microphone.drop_frames()
 
     # -- playback ----------------------------------------------------------------------------------
 
