@@ -17,20 +17,36 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 static inline int32_t
 sample_at(const unsigned char *p, Py_ssize_t i)
 {
-    /* little-endian int16 whatever the host's byte order */
+    /* a little-endian int16; on a little-endian host one load (gcc turns the memcpy into it) */
+#if PY_LITTLE_ENDIAN
+    int16_t value;
+    memcpy(&value, p + 2 * i, sizeof value);
+    return value;
+#else
     return (int16_t)(uint16_t)(p[2 * i] | (p[2 * i + 1] << 8));
+#endif
 }
 
-static inline int32_t
-half_floor(int32_t sum)
+static inline void
+put_sample(unsigned char *p, Py_ssize_t i, int32_t value)
 {
-    /* floor(sum / 2) without relying on the right shift of a negative number */
-    return (sum - (sum & 1)) / 2;
+#if PY_LITTLE_ENDIAN
+    int16_t narrow = (int16_t)value;
+    memcpy(p + 2 * i, &narrow, sizeof narrow);
+#else
+    p[2 * i] = (unsigned char)(value & 0xff);
+    p[2 * i + 1] = (unsigned char)((value >> 8) & 0xff);
+#endif
 }
+
+/* Frames up to this many sample triples (60 ms at 24 kHz; webrtcvad's longest is 30 ms) are converted on
+ * the stack; longer ones in a heap buffer. */
+#define STACK_GROUPS 480
 
 static PyObject *
 vad_input(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -48,6 +64,8 @@ vad_input(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *result = NULL;
+    unsigned char stack[STACK_GROUPS * 4];
+    unsigned char *out = stack;
     if (view.len % 6 != 0) {
         PyErr_Format(PyExc_ValueError, "frame must be whole groups of 3 PCM16 samples, got %zd bytes",
                      view.len);
@@ -55,28 +73,28 @@ vad_input(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     const unsigned char *in = (const unsigned char *)view.buf;
     Py_ssize_t groups = view.len / 6;
+    if (groups > STACK_GROUPS && (out = PyMem_Malloc(groups * 4)) == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
     int64_t sum_square = 0;
     for (Py_ssize_t g = 0; g < groups; g++) {
         int32_t first = sample_at(in, 3 * g);
-        int32_t second = half_floor(sample_at(in, 3 * g + 1) + sample_at(in, 3 * g + 2));
+        int32_t pair = sample_at(in, 3 * g + 1) + sample_at(in, 3 * g + 2);
+        /* floor(pair / 2) without relying on how >> treats a negative number */
+        int32_t second = (pair - (pair & 1)) / 2;
         sum_square += (int64_t)first * first + (int64_t)second * second;
+        put_sample(out, 2 * g, first);
+        put_sample(out, 2 * g + 1, second);
     }
     if ((double)sum_square < min_sum_square) {
         result = Py_NewRef(Py_None);
-        goto done;
     }
-    result = PyBytes_FromStringAndSize(NULL, groups * 4);
-    if (result == NULL) {
-        goto done;
+    else {
+        result = PyBytes_FromStringAndSize((const char *)out, groups * 4);
     }
-    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(result);
-    for (Py_ssize_t g = 0; g < groups; g++) {
-        int32_t first = sample_at(in, 3 * g);
-        int32_t second = half_floor(sample_at(in, 3 * g + 1) + sample_at(in, 3 * g + 2));
-        out[4 * g] = (unsigned char)(first & 0xff);
-        out[4 * g + 1] = (unsigned char)((first >> 8) & 0xff);
-        out[4 * g + 2] = (unsigned char)(second & 0xff);
-        out[4 * g + 3] = (unsigned char)((second >> 8) & 0xff);
+    if (out != stack) {
+        PyMem_Free(out);
     }
 done:
     PyBuffer_Release(&view);

@@ -90,6 +90,11 @@ def _both(audio: bytes, chunk_bytes: int, threshold: float, frame_ms: int = 20) 
 def test_vad_input_is_to_vad_rate_and_the_gate_for_every_sample_pattern() -> None:
     rng = np.random.default_rng(7)
     frames = [rng.integers(-32768, 32768, 480, dtype=np.int64).astype("<i2").tobytes() for _ in range(200)]
+    # Longer than the C code's stack buffer (480 sample triples): its heap buffer.
+    frames += [
+        rng.integers(-32768, 32768, n, dtype=np.int64).astype("<i2").tobytes()
+        for n in (1437, 1440, 1443, 4800)
+    ]
     # The extremes and odd negative sums, whose halves floor away from zero.
     frames += [np.full(480, v, dtype="<i2").tobytes() for v in (-32768, 32767, -1, 1, 0)]
     frames.append(np.tile(np.array([-32768, -32768, -32767], dtype="<i2"), 160).tobytes())
