@@ -9,6 +9,10 @@ covers exactly the 24 kHz samples [k * frame, (k + 1) * frame) and is classified
 arrive. Positions are cumulative 24 kHz sample counts from the
 start of the session's audio, the unit of `audio_start_ms` / `audio_end_ms` on the wire.
 
+A frame's arithmetic (that conversion and the energy gate) is one call into C, `_fastpath.vad_input`,
+when the module is built (`pip install -e .` builds it; `NATIVE_AVAILABLE`), else ~10 numpy calls; both
+give the same frames (tests/unit/test_vad_native.py; docs/cpu.md, sixth pass).
+
 `speech_tracker.SpeechTracker` turns the frames into speech edges (onset, pause, resume) through its
 transition table; its names are re-exported here, so ``mockengine.audio.vad`` is the one import for voice
 activity.
