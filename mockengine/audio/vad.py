@@ -9,6 +9,10 @@ covers exactly the 24 kHz samples [k * frame, (k + 1) * frame) and is classified
 arrive. Positions are cumulative 24 kHz sample counts from the
 start of the session's audio, the unit of `audio_start_ms` / `audio_end_ms` on the wire.
 
+A frame's arithmetic (that conversion and the energy gate) is one call into C, `_fastpath.vad_input`,
+when the module is built (`pip install -e .` builds it; `NATIVE_AVAILABLE`), else ~10 numpy calls; both
+give the same frames (tests/unit/test_vad_native.py; docs/cpu.md, sixth pass).
+
 `speech_tracker.SpeechTracker` turns the frames into speech edges (onset, pause, resume) through its
 transition table; its names are re-exported here, so ``mockengine.audio.vad`` is the one import for voice
 activity.
@@ -16,7 +20,9 @@ activity.
 
 from __future__ import annotations
 
+import logging
 import math
+from collections.abc import Callable
 
 import numpy as np
 import webrtcvad
@@ -58,6 +64,35 @@ VAD_RATE_HZ = 16_000
 
 _WEBRTCVAD_FRAME_MS = (10, 20, 30)
 
+log = logging.getLogger(__name__)
+
+_NativeVadInput = Callable[[bytes | memoryview, float], "bytes | None"]
+_native_vad_input: _NativeVadInput | None
+try:
+    # The per-frame arithmetic in C (`_fastpath.c`, built by `pip install -e .` through setup.py): the
+    # same bytes and decisions as the numpy path below, in one call instead of ~10 (docs/cpu.md, sixth
+    # pass). Without a compiler the package installs without it and the numpy path runs.
+    from mockengine.audio._fastpath import vad_input as _native_vad_input
+except ImportError:  # pragma: no cover - depends on the build
+    _native_vad_input = None
+
+NATIVE_AVAILABLE = _native_vad_input is not None
+"""Whether the C frame path (`mockengine.audio._fastpath`) is built and importable."""
+
+_path_logged = False
+
+
+def _log_path_once(native: bool) -> None:
+    global _path_logged
+    if not _path_logged:
+        _path_logged = True
+        if native:
+            log.info("VAD frames: native path (mockengine.audio._fastpath)")
+        else:
+            log.info(
+                "VAD frames: numpy path (mockengine.audio._fastpath is not built; pip install -e . builds it)"
+            )
+
 
 def min_rms_dbfs_for_threshold(threshold: float) -> float:
     """Energy gate: frames quieter than this RMS (dB re full scale) are never speech.
@@ -95,11 +130,19 @@ class FrameClassifier:
     Accepts chunks of any size, including odd byte counts split across pushes; the frames (and
     their classification) do not depend on how the audio was chunked. A frame is returned as soon as
     the input reaches its end: the 24 → 16 kHz conversion needs no look-ahead (see `to_vad_rate`).
+    `native`: use the C frame path (None: when it is built, `NATIVE_AVAILABLE`; False: the numpy path,
+    which gives the same frames). Raises ValueError for a `frame_ms` webrtcvad does not take, or
+    `native=True` when the module is not built.
     """
 
-    def __init__(self, threshold: float = 0.5, frame_ms: int = FRAME_MS) -> None:
+    def __init__(self, threshold: float = 0.5, frame_ms: int = FRAME_MS, native: bool | None = None) -> None:
         if frame_ms not in _WEBRTCVAD_FRAME_MS:
             raise ValueError(f"frame_ms must be one of {_WEBRTCVAD_FRAME_MS}, got {frame_ms}")
+        if native and _native_vad_input is None:
+            raise ValueError("native=True but mockengine.audio._fastpath is not built")
+        use_native = NATIVE_AVAILABLE if native is None else native
+        _log_path_once(use_native)
+        self._native: _NativeVadInput | None = _native_vad_input if use_native else None
         self._vad = webrtcvad.Vad()
         self._frame_samples_16k = VAD_RATE_HZ * frame_ms // 1000
         self._frame_samples_24k = INPUT_RATE_HZ * frame_ms // 1000
@@ -156,6 +199,16 @@ class FrameClassifier:
         """Feed 24 kHz PCM16 bytes; return the frames this push completed, in order."""
         self._bytes_seen += len(pcm16_24k)
         frame_bytes_24k = self._frame_bytes_24k
+        native = self._native
+        if native is not None:
+            if len(pcm16_24k) == frame_bytes_24k and not self._pending:
+                # One whole frame per append, the usual case (50 a second per session).
+                start = self._frames_done * self._frame_samples_24k
+                self._frames_done += 1
+                frame_16k = native(pcm16_24k, self._min_sum_square)
+                is_speech = frame_16k is not None and self._vad.is_speech(frame_16k, VAD_RATE_HZ)
+                return [VadFrame(start, start + self._frame_samples_24k, is_speech)]
+            return self._push_native(native, pcm16_24k)
         if len(pcm16_24k) == frame_bytes_24k and not self._pending:
             # The usual case, one whole frame per append (50 a second per session): `_classify` for one
             # frame, without its loop and slicing.
@@ -175,6 +228,30 @@ class FrameClassifier:
         whole = bytes(self._pending[: n_frames * frame_bytes_24k])
         del self._pending[: n_frames * frame_bytes_24k]
         return self._classify(np.frombuffer(whole, dtype="<i2"))
+
+    def _push_native(self, native: _NativeVadInput, pcm16_24k: bytes) -> list[VadFrame]:
+        """`push` through the C frame path (`_fastpath.vad_input`: the energy gate and the 16 kHz samples
+        in one call) for anything but a single whole frame, which `push` handles inline."""
+        frame_bytes_24k = self._frame_bytes_24k
+        frame_samples = self._frame_samples_24k
+        if self._pending or len(pcm16_24k) % frame_bytes_24k:
+            self._pending += pcm16_24k
+            n_frames = len(self._pending) // frame_bytes_24k
+            if n_frames == 0:
+                return []
+            data = bytes(self._pending[: n_frames * frame_bytes_24k])
+            del self._pending[: n_frames * frame_bytes_24k]
+        else:
+            data = pcm16_24k
+        view = memoryview(data)
+        frames = []
+        for offset in range(0, len(data), frame_bytes_24k):
+            start = self._frames_done * frame_samples
+            self._frames_done += 1
+            frame_16k = native(view[offset : offset + frame_bytes_24k], self._min_sum_square)
+            is_speech = frame_16k is not None and self._vad.is_speech(frame_16k, VAD_RATE_HZ)
+            frames.append(VadFrame(start, start + frame_samples, is_speech))
+        return frames
 
     def _classify(self, samples_24k: np.ndarray) -> list[VadFrame]:
         """Classify whole frames of 24 kHz samples (a multiple of the frame length)."""

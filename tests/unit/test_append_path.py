@@ -1,9 +1,10 @@
 """The quiet-frame path of an append (issue 15) decides and emits exactly what the general path does.
 
-Between turns most appends are one quiet 20 ms frame. The classifier rejects it by an energy bound
-computed once per threshold, and ``TurnDetector.push_quiet_frame`` takes it without the general path's
-calls; these tests run the same audio with those switched off and compare every frame's verdict and
-every event (seeded ids too).
+Between turns most appends are one quiet 20 ms frame. The classifier's numpy path rejects it by an
+energy bound computed once per threshold (its C path computes the exact energy at once and is compared
+with the numpy path in tests/unit/test_vad_native.py; these tests run the numpy path), and
+``TurnDetector.push_quiet_frame`` takes it without the general path's calls; these tests run the same
+audio with those switched off and compare every frame's verdict and every event (seeded ids too).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from mockengine.audio import vad
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.audio.vad import FrameClassifier
 from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
@@ -41,7 +43,7 @@ def _frames_near_the_gate(threshold: float) -> list[bytes]:
 
 @pytest.mark.parametrize("threshold", [0.0, 0.5, 0.9, 1.0])
 def test_the_quiet_bound_calls_silent_only_frames_the_full_test_calls_silent(threshold: float) -> None:
-    quick, exact = FrameClassifier(threshold), FrameClassifier(threshold)
+    quick, exact = FrameClassifier(threshold, native=False), FrameClassifier(threshold, native=False)
     exact._quiet_sum_square = -1.0  # no quick reject: every frame takes the whole test
     frames = _frames_near_the_gate(threshold)
     for frame in frames:
@@ -63,6 +65,7 @@ def _general_push_frames(self: TurnDetector, frames: list[Any]) -> list[Any]:
 def _conversation(
     monkeypatch: pytest.MonkeyPatch, quiet_path: bool, noise_rms: float, turn_detection: str
 ) -> list[Any]:
+    monkeypatch.setattr(vad, "NATIVE_AVAILABLE", False)
     if not quiet_path:
         set_threshold = FrameClassifier.set_threshold
 

@@ -245,6 +245,9 @@ FOREIGN_OPTIONS = {
     "--rate",
     "--threads",
     "--config",  # the LiteLLM proxy's, docs/client-compatibility.md
+    "--collect-atstart",  # valgrind's callgrind, docs/cpu.md
+    "--toggle-collect",
+    "--inplace",  # setup.py build_ext, docs/cpu.md
 }
 
 

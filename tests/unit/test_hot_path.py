@@ -19,6 +19,7 @@ import webrtcvad
 from mockengine.audio.pcm import encode_base64_audio, samples_to_ms, strict_b64decode
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.audio.vad import (
+    NATIVE_AVAILABLE,
     FrameClassifier,
     SpeechEdge,
     SpeechPause,
@@ -299,10 +300,12 @@ def test_keep_last_ms_is_drop_before_ms_of_the_end() -> None:
             )
 
 
+@pytest.mark.parametrize("native", [False, True] if NATIVE_AVAILABLE else [False])
 @pytest.mark.parametrize("threshold", [0.0, 0.5, 0.9])
-def test_the_quiet_frame_bound_never_changes_a_decision(threshold: float) -> None:
+def test_the_quiet_frame_bound_never_changes_a_decision(threshold: float, native: bool) -> None:
     """Frames whose energy bound falls below the gate skip the 16 kHz conversion; against the full
-    computation (integer formula, exact energy, webrtcvad) on frames at every level around the gate."""
+    computation (integer formula, exact energy, webrtcvad) on frames at every level around the gate.
+    The C frame path (``native``), which has no bound, against the same reference."""
     rng = np.random.default_rng(11)
     gate_rms = 32768 * 10 ** (-(60.0 - 20.0 * threshold) / 20)
     frames = []
@@ -319,7 +322,7 @@ def test_the_quiet_frame_bound_never_changes_a_decision(threshold: float) -> Non
         else:  # a constant offset
             x = np.full(480, scale * rng.choice((-1.0, 1.0)))
         frames.append(np.clip(np.round(x), -32768, 32767).astype("<i2"))
-    classifier = FrameClassifier(threshold)
+    classifier = FrameClassifier(threshold, native=native)
     vad = webrtcvad.Vad(mode_for_threshold(threshold))  # webrtcvad adapts: one instance per side
     min_sum_square = classifier._min_sum_square
     near_gate = 0

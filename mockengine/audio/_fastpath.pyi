@@ -1,0 +1,3 @@
+# Types of the C module (_fastpath.c).
+
+def vad_input(frame: bytes | bytearray | memoryview, min_sum_square: float, /) -> bytes | None: ...
