@@ -26,8 +26,8 @@ from mockengine.audio.vad import FrameClassifier, VadFrame, to_vad_rate
 from mockengine.protocol import client_events as ce
 from tests.unit.test_audio_fast_path import PAUSE, VOICED, _session
 
-# Skipped only on a checkout where nobody built it; where CI runs (`make test` installs with `pip install -e .`,
-# which compiles it) a missing module fails below instead of hiding here.
+# Skipped only on a checkout where nobody built it; where CI runs (`make test` installs with
+# `pip install -e .`, which compiles it) a missing module fails below instead of hiding here.
 pytestmark = pytest.mark.skipif(
     not vad.NATIVE_AVAILABLE and not os.environ.get("CI"), reason="mockengine.audio._fastpath is not built"
 )
