@@ -242,6 +242,11 @@ class SessionFaults:
         """What :meth:`after_send` does when no fault is armed, without a coroutine (every server event
         passes here): the counts a fault armed later starts from, and a finished response forgotten."""
         self.events_sent += 1
+        self._count_response(event)
+
+    def _count_response(self, event: dict[str, Any]) -> tuple[str, int, int | None] | None:
+        """A finished response forgotten; an output delta counted: (its response id, its deltas so far,
+        its audio deltas so far or None for another kind of delta), or None for any other event."""
         kind = event.get("type")
         if kind == "response.done":
             self.responses_done += 1
@@ -251,10 +256,12 @@ class SessionFaults:
         elif kind in OUTPUT_DELTAS:
             rid = str(event["response_id"])
         else:
-            return
-        self.deltas[rid] = self.deltas.get(rid, 0) + 1
+            return None
+        self.deltas[rid] = count = self.deltas.get(rid, 0) + 1
+        audio = None
         if kind in ("response.output_audio.delta", TRANSLATION_AUDIO_DELTA):
-            self.audio_deltas[rid] = self.audio_deltas.get(rid, 0) + 1
+            self.audio_deltas[rid] = audio = self.audio_deltas.get(rid, 0) + 1
+        return rid, count, audio
 
     async def after_send(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """Act on what has just gone out; returns events to send right after it."""
@@ -263,25 +270,17 @@ class SessionFaults:
             return []
         self.events_sent += 1
         extra: list[dict[str, Any]] = []
-        kind = event.get("type")
         for index, spec in enumerate(self.specs):
             if spec.kind == "close_after_events" and self.events_sent - self.armed_at[index] == spec["n"]:
                 self.actions.record(spec, events=self.events_sent)
                 await self._close(spec["code"])
             elif spec.kind == "dead_peer" and self.events_sent >= spec["after_events"]:
                 self._play_dead(spec)
-        if kind == "response.done":
-            self.responses_done += 1
-            self.end_response(str(event.get("response", {}).get("id")))
-        if kind == TRANSLATION_AUDIO_DELTA:
-            rid = TRANSLATION_STREAM
-        elif kind in OUTPUT_DELTAS:
-            rid = str(event["response_id"])
-        else:
+        counted = self._count_response(event)
+        if counted is None:
             return extra
-        self.deltas[rid] = count = self.deltas.get(rid, 0) + 1
-        if kind in ("response.output_audio.delta", TRANSLATION_AUDIO_DELTA):
-            self.audio_deltas[rid] = audio = self.audio_deltas.get(rid, 0) + 1
+        rid, count, audio = counted
+        if audio is not None:
             for index, spec in enumerate(self.specs):
                 if (
                     spec.kind == "close_after_audio_delta"
