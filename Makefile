@@ -15,12 +15,16 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(SERVE_STAMP): pyproject.toml | $(VENV)/bin/python
+# setup.py and the C source too: `pip install -e .` compiles mockengine/audio/_fastpath.c in place, so a
+# checkout that pulls a change to it rebuilds it (else the VAD runs its slower numpy path, silently).
+NATIVE_SOURCES := setup.py mockengine/audio/_fastpath.c
+
+$(SERVE_STAMP): pyproject.toml $(NATIVE_SOURCES) | $(VENV)/bin/python
 	@echo "Installing mockengine and its models into $(VENV) (about 0.7 GB; a minute from a warm pip cache)"
 	$(PY) -m pip install --progress-bar on -e .
 	touch $(SERVE_STAMP)
 
-$(STAMP): pyproject.toml | $(VENV)/bin/python
+$(STAMP): pyproject.toml $(NATIVE_SOURCES) | $(VENV)/bin/python
 	@echo "Installing mockengine with its test, lint and bench tools into $(VENV)"
 	$(PY) -m pip install --progress-bar on -e '.[test,dev,bench]'
 	# A test client whose pins (mcp<2, pydantic<2.14) the engine's mcp>=2.3 excludes: its dependencies that
