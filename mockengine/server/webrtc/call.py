@@ -55,6 +55,7 @@ from mockengine.server.webrtc.faults import CallFaults
 log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"
 SPEECH_STARTED = "input_audio_buffer.speech_started"
+BUFFER_FULL = "input_audio_buffer_full"  # errors.input_buffer_full's code
 
 
 def serve_events_channel(
@@ -159,6 +160,7 @@ class CallRunner(SessionLoop):
         self.serving: asyncio.Task[None] | None = None  # the task that serves the call (calls.py)
         self.is_media_stalled = False
         self.microphones: list[InlineDecoder] = []  # the client's audio, decoded (rtc/inbound.py)
+        self._told_buffer_full = False  # input_audio_buffer_full sent, and no frame taken since
         self.peer_gone = PeerGoneWatch(pc, self._on_peer_gone)
         pc.on("datachannel", self._on_datachannel)
         pc.on("track", self._on_track)
@@ -199,6 +201,12 @@ class CallRunner(SessionLoop):
             self.journal.client_text(raw, "audio/pcm", output_format)
         # As a plain WebSocket append goes (SessionLoop.on_client_text): no event object, no dispatch.
         step = self.session.receive_audio(pcm16, None, self.now_ms(), "audio/pcm")
+        # A full buffer refuses every frame (50 a second, or the quiet timer's ticks): the client sent no
+        # append to answer, so it hears once, until a frame is taken again (after a commit or a clear).
+        full = len(step.events) == 1 and step.events[0].get("error", {}).get("code") == BUFFER_FULL
+        if full and self._told_buffer_full:
+            return
+        self._told_buffer_full = full
         if step.events or step.effects:
             self.apply(step)
 
