@@ -141,6 +141,12 @@ class CallClient:
         async with asyncio.timeout(10):
             await self.opened.wait()
 
+    async def turn_detection_off(self) -> None:
+        """``turn_detection: null`` (turns committed by the client), once the session says so."""
+        audio = {"input": {"turn_detection": None}}
+        self.send({"type": "session.update", "session": {"type": "realtime", "audio": audio}})
+        await self.wait_for("session.updated")
+
     def send(self, event: dict[str, Any]) -> None:
         self.channel.send(json.dumps(event))
 

@@ -21,13 +21,7 @@ async def test_a_full_buffer_is_reported_once_until_it_takes_audio_again(engine)
     client = CallClient()  # its microphone sends 20 ms frames of silence in real time
     try:
         await client.connect(server.http_url)
-        client.send(
-            {
-                "type": "session.update",
-                "session": {"type": "realtime", "audio": {"input": {"turn_detection": None}}},
-            }
-        )
-        await client.wait_for("session.updated")
+        await client.turn_detection_off()
         await client.wait_for("error", timeout_s=10)
         await asyncio.sleep(1.5)  # ~75 more frames refused
         assert _full_errors(client) == 1, client.kinds()

@@ -37,13 +37,7 @@ async def test_a_retrieved_item_too_large_for_the_channel_comes_without_its_audi
     client = CallClient()  # its microphone sends 20 ms frames of silence in real time
     try:
         await client.connect(server.http_url)
-        client.send(
-            {
-                "type": "session.update",
-                "session": {"type": "realtime", "audio": {"input": {"turn_detection": None}}},
-            }
-        )
-        await client.wait_for("session.updated")
+        await client.turn_detection_off()
         small = await _retrieved(client, await _committed_after(client, 1.0))
         large = await _retrieved(client, await _committed_after(client, 6.0))
     finally:
