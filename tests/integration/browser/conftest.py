@@ -4,18 +4,34 @@ fails the test instead of skipping it; ``.ci/run`` installs it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import wave
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.async_api import Page, async_playwright
 
 from tests.speech import question
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 REPORTS = Path(__file__).resolve().parents[3] / "reports"
+
+
+@contextlib.asynccontextmanager
+async def engine_page(chromium_path: str, wav: Path, engine_url: str) -> AsyncIterator[Page]:
+    """A page of headless chromium (fake microphone playing ``wav``) on the engine's own origin (its
+    ``/healthz``), so the page's script calls the engine without CORS; the browser closes on exit."""
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(wav))
+        try:
+            page = await browser.new_page()
+            await page.goto(f"{engine_url}/healthz")
+            yield page
+        finally:
+            await browser.close()
 
 
 def chromium_args(wav: Path) -> list[str]:

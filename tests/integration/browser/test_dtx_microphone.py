@@ -7,9 +7,8 @@ Decoded as they came, the gaps vanished: with ``silence_duration_ms`` 500 ``spee
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import async_playwright
 
-from tests.integration.browser.conftest import chromium_args
+from tests.integration.browser.conftest import engine_page
 
 pytestmark = pytest.mark.slow  # no model (server_vad needs none), but a browser and real-time speech
 
@@ -64,15 +63,8 @@ CALL = """async (engine) => {
 
 async def test_a_dtx_microphones_quiet_is_silence_to_turn_detection(engine, chromium_path, question_once_wav):
     server = await engine()
-    async with async_playwright() as p:
-        args = chromium_args(question_once_wav)
-        browser = await p.chromium.launch(executable_path=chromium_path, args=args)
-        try:
-            page = await browser.new_page()
-            await page.goto(f"{server.http_url}/healthz")
-            seen = await page.evaluate(CALL, server.http_url)
-        finally:
-            await browser.close()
+    async with engine_page(chromium_path, question_once_wav, server.http_url) as page:
+        seen = await page.evaluate(CALL, server.http_url)
     await server.wait_until_idle()
     # DTX was on: ~1 s of quiet took a few packets, not 50 (else this test proves nothing).
     assert seen["quietPackets"] < 25, seen

@@ -6,9 +6,8 @@ now it gets an ``event_too_large`` error and the call goes on (docs/webrtc.md)."
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import async_playwright
 
-from tests.integration.browser.conftest import chromium_args
+from tests.integration.browser.conftest import engine_page
 
 pytestmark = pytest.mark.slow  # no model, but a browser
 
@@ -41,19 +40,13 @@ async def test_an_event_too_large_for_chromiums_channel_is_an_error_and_the_call
     engine, chromium_path, fake_mic_wav
 ):
     server = await engine()
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(fake_mic_wav))
-        try:
-            page = await browser.new_page()
-            await page.goto(f"{server.http_url}/healthz")
-            assert await page.evaluate(CALL, server.http_url) == 262144
-            seen = "(kind) => window.events.some((e) => e.type === kind)"
-            await page.wait_for_function(seen, arg="error", timeout=15_000)
-            await page.evaluate("window.say('Hello.')")
-            await page.wait_for_function(seen, arg="response.done", timeout=30_000)
-            events = await page.evaluate("window.events")
-        finally:
-            await browser.close()
+    async with engine_page(chromium_path, fake_mic_wav, server.http_url) as page:
+        assert await page.evaluate(CALL, server.http_url) == 262144
+        seen = "(kind) => window.events.some((e) => e.type === kind)"
+        await page.wait_for_function(seen, arg="error", timeout=15_000)
+        await page.evaluate("window.say('Hello.')")
+        await page.wait_for_function(seen, arg="response.done", timeout=30_000)
+        events = await page.evaluate("window.events")
     error = next(e for e in events if e["type"] == "error")["error"]
     assert error["code"] == "event_too_large" and "session.created" in error["message"], error
     assert "session.created" not in [e["type"] for e in events]

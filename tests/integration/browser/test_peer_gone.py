@@ -8,11 +8,10 @@ refuses its packets (``rtc/peer_gone.py``)."""
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import async_playwright
 
 from mockengine.server.webrtc.calls import CALLS
 from tests.eventually import eventually
-from tests.integration.browser.conftest import chromium_args
+from tests.integration.browser.conftest import engine_page
 
 pytestmark = pytest.mark.slow  # no model, but a browser
 
@@ -40,18 +39,12 @@ CALL = """async (engine) => {
 @pytest.mark.parametrize("leave", ["close_page", "navigate_away"])
 async def test_a_call_from_a_page_that_goes_away_ends_promptly(engine, chromium_path, fake_mic_wav, leave):
     server = await engine()
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(fake_mic_wav))
-        try:
-            page = await browser.new_page()
-            await page.goto(f"{server.http_url}/healthz")
-            assert await page.evaluate(CALL, server.http_url) == 201
-            assert server.sessions_active() == 1
-            if leave == "close_page":
-                await page.close()
-            else:
-                await page.goto("about:blank")
-            await eventually(lambda: server.sessions_active() == 0, timeout_s=GONE_WITHIN_S)
-            assert not server.app[CALLS]
-        finally:
-            await browser.close()
+    async with engine_page(chromium_path, fake_mic_wav, server.http_url) as page:
+        assert await page.evaluate(CALL, server.http_url) == 201
+        assert server.sessions_active() == 1
+        if leave == "close_page":
+            await page.close()
+        else:
+            await page.goto("about:blank")
+        await eventually(lambda: server.sessions_active() == 0, timeout_s=GONE_WITHIN_S)
+        assert not server.app[CALLS]

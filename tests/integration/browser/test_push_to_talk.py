@@ -7,9 +7,8 @@ that silence on in real time)."""
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import async_playwright
 
-from tests.integration.browser.conftest import chromium_args
+from tests.integration.browser.conftest import engine_page
 
 SILENCE_MS = 500
 SERVER_VAD = {"type": "server_vad", "silence_duration_ms": SILENCE_MS, "create_response": False}
@@ -69,14 +68,8 @@ CALL = """async ({ engine, turnDetection }) => {
 
 async def _push_to_talk(engine, chromium_path, wav, turn_detection) -> dict:
     server = await engine()
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(wav))
-        try:
-            page = await browser.new_page()
-            await page.goto(f"{server.http_url}/healthz")
-            seen = await page.evaluate(CALL, {"engine": server.http_url, "turnDetection": turn_detection})
-        finally:
-            await browser.close()
+    async with engine_page(chromium_path, wav, server.http_url) as page:
+        seen = await page.evaluate(CALL, {"engine": server.http_url, "turnDetection": turn_detection})
     await server.wait_until_idle()
     print("push-to-talk:", turn_detection["type"], seen)
     assert seen["started"] is not None, seen
