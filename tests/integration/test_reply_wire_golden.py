@@ -9,10 +9,12 @@ difference is the one meant before updating it."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -53,28 +55,37 @@ def _output(fmt: str) -> dict[str, Any]:
     return {"type": "session.update", "session": {"type": "realtime", "audio": audio}}
 
 
-async def test_unpaced_replies_are_the_same_bytes(engine) -> None:
-    server = await engine(audio_pace=0.0, seed=42)
-    frames: list[bytes] = []
+@contextlib.asynccontextmanager
+async def _session(server: Any, seed: int, frames: list[bytes]) -> AsyncIterator[Any]:
+    """A socket to a seeded session whose replies are PCM, its frames so far in ``frames``."""
     async with (
         aiohttp.ClientSession() as http,
-        http.ws_connect(f"{server.realtime}&seed=42", headers=AUTH) as ws,
+        http.ws_connect(f"{server.realtime}&seed={seed}", headers=AUTH) as ws,
     ):
         await _until(ws, frames, "session.created")
         await ws.send_json(_output("audio/pcm"))
         await _until(ws, frames, "session.updated")
+        yield ws
+
+
+def _truncate(item_id: str, audio_end_ms: int) -> dict[str, Any]:
+    return {
+        "type": "conversation.item.truncate",
+        "item_id": item_id,
+        "content_index": 0,
+        "audio_end_ms": audio_end_ms,
+    }
+
+
+async def test_unpaced_replies_are_the_same_bytes(engine) -> None:
+    server = await engine(audio_pace=0.0, seed=42)
+    frames: list[bytes] = []
+    async with _session(server, 42, frames) as ws:
         await ws.send_json(_say("Hello there, what can you do for me today?"))
         await ws.send_json({"type": "response.create"})
         done = await _until(ws, frames, "response.done")
         message = done["response"]["output"][0]["id"]
-        await ws.send_json(
-            {
-                "type": "conversation.item.truncate",
-                "item_id": message,
-                "content_index": 0,
-                "audio_end_ms": 310,
-            }
-        )
+        await ws.send_json(_truncate(message, 310))
         await _until(ws, frames, "conversation.item.truncated")
         await ws.send_json(_output("audio/pcmu"))
         await _until(ws, frames, "session.updated")
@@ -109,27 +120,14 @@ async def test_a_reply_cancelled_mid_audio_then_truncated_is_the_same_bytes(engi
     reaches the engine long before the third is due."""
     server = await engine(audio_pace=0.5, first_delta_delay_ms=0, seed=7)
     frames: list[bytes] = []
-    async with (
-        aiohttp.ClientSession() as http,
-        http.ws_connect(f"{server.realtime}&seed=7", headers=AUTH) as ws,
-    ):
-        await _until(ws, frames, "session.created")
-        await ws.send_json(_output("audio/pcm"))
-        await _until(ws, frames, "session.updated")
+    async with _session(server, 7, frames) as ws:
         await ws.send_json(_say("Tell me a long story about the sea, with ships and storms and sailors."))
         await ws.send_json({"type": "response.create"})
         await _until(ws, frames, "response.output_audio.delta")
         delta = await _until(ws, frames, "response.output_audio.delta")
         await ws.send_json({"type": "response.cancel"})
         await _until(ws, frames, "response.done")
-        await ws.send_json(
-            {
-                "type": "conversation.item.truncate",
-                "item_id": delta["item_id"],
-                "content_index": 0,
-                "audio_end_ms": 250,
-            }
-        )
+        await ws.send_json(_truncate(delta["item_id"], 250))
         await _until(ws, frames, "conversation.item.truncated")
     kinds = [json.loads(frame)["type"] for frame in frames]
     assert kinds.count("response.output_audio.delta") == 2
