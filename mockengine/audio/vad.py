@@ -218,31 +218,27 @@ class FrameClassifier:
             wide = self._wide
             wide[...] = self._samples
             return [VadFrame(start, start + self._frame_samples_24k, self._is_speech(wide))]
+        return self._classify(np.frombuffer(self._whole_frames(pcm16_24k), dtype="<i2"))
+
+    def _whole_frames(self, pcm16_24k: bytes) -> bytes:
+        """The whole frames this push completes (bytes, possibly none): the client's own bytes when
+        nothing is pending and they are whole frames (longer appends), else cut from what is pending
+        with them, the rest kept for the next push."""
+        frame_bytes_24k = self._frame_bytes_24k
         if not self._pending and len(pcm16_24k) % frame_bytes_24k == 0:
-            # Whole frames (longer appends): classify straight from the client's bytes.
-            return self._classify(np.frombuffer(pcm16_24k, dtype="<i2"))
+            return pcm16_24k
         self._pending += pcm16_24k
-        n_frames = len(self._pending) // frame_bytes_24k
-        if n_frames == 0:
-            return []
-        whole = bytes(self._pending[: n_frames * frame_bytes_24k])
-        del self._pending[: n_frames * frame_bytes_24k]
-        return self._classify(np.frombuffer(whole, dtype="<i2"))
+        whole_bytes = len(self._pending) // frame_bytes_24k * frame_bytes_24k
+        whole = bytes(self._pending[:whole_bytes])
+        del self._pending[:whole_bytes]
+        return whole
 
     def _push_native(self, native: _NativeVadInput, pcm16_24k: bytes) -> list[VadFrame]:
         """`push` through the C frame path (`_fastpath.vad_input`: the energy gate and the 16 kHz samples
         in one call) for anything but a single whole frame, which `push` handles inline."""
         frame_bytes_24k = self._frame_bytes_24k
         frame_samples = self._frame_samples_24k
-        if self._pending or len(pcm16_24k) % frame_bytes_24k:
-            self._pending += pcm16_24k
-            n_frames = len(self._pending) // frame_bytes_24k
-            if n_frames == 0:
-                return []
-            data = bytes(self._pending[: n_frames * frame_bytes_24k])
-            del self._pending[: n_frames * frame_bytes_24k]
-        else:
-            data = pcm16_24k
+        data = self._whole_frames(pcm16_24k)
         view = memoryview(data)
         frames = []
         for offset in range(0, len(data), frame_bytes_24k):
