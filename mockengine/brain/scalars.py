@@ -329,10 +329,12 @@ def _span_of(text: str, option: str, concepts: list[str]) -> Span:
     return Span(option, len(text), len(text))
 
 
-def boolean_for(text: str, name: str = "") -> Span | None:
+def boolean_for(text: str, name: str = "", said: str = "") -> Span | None:
     """A boolean the words give: how often for a repeat flag ("every morning" → true, "just the once" →
     false), the parameter's own words said ("my unread emails" → ``unread_only`` true; "no timer" →
-    ``timed`` false), or on/off, yes/no, enable/disable ("go on" and "quiz me on that deck" are none)."""
+    ``timed`` false), a switch verb's particle ("turn off the lights" → false; ``said``: the words before
+    any was cut from ``text``, "" for ``text``), or on/off, yes/no, enable/disable ("go on" and "quiz me
+    on that deck" are none)."""
     words = lexicon.identifier_words(name).split()
     if _REPEATING & set(words):
         often = _OFTEN.search(text)
@@ -344,6 +346,12 @@ def boolean_for(text: str, name: str = "") -> Span | None:
         negated = re.search(rf"\b(?:no|not|without|un)\s*(?:an? |the )?{stem}\w*", text, re.IGNORECASE)
         if negated is not None:
             return Span(False, negated.start(), negated.end())
+    phrasal = _SWITCHED.search(said or text)
+    # "turn off the lights": the particle of a switch verb, not a preposition; read in the words as said,
+    # since the tool's verb may already be cut from ``text``, and placed at the particle left in it
+    left = re.search(rf"\b{phrasal.group('word')}\b", text, re.IGNORECASE) if phrasal is not None else None
+    if phrasal is not None and left is not None:
+        return Span(phrasal.group("word").lower() == "on", left.start(), left.end())
     for token in _SWITCH.finditer(text):
         word = lexicon.concept(token.group("word"))
         if word in _TRUE_WORDS or word in _FALSE_WORDS:
@@ -394,6 +402,13 @@ _SWITCH = re.compile(
     r"\b(?P<word>on|off|yes|no|enable|enabled|disable|disabled|true|false)\b"
     r"(?!\s+(?:the|a|an|my|your|his|her|our|their|this|that|these|those|it|them|top|time|each|every|all)\b)"
     r"(?!\s+then\b)",
+    re.IGNORECASE,
+)
+
+# A switch verb's particle before what it switches ("turn off the bedroom lights", "switch on the fan"):
+# _SWITCH leaves an on/off before "the" to prepositions ("on the table"), never so after these verbs.
+_SWITCHED = re.compile(
+    r"\b(?:turn|switch|flick|flip|power|shut)(?:s|ed|ing)?\s+(?P<word>on|off)\b",
     re.IGNORECASE,
 )
 

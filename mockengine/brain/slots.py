@@ -105,7 +105,7 @@ def fill(
     said = items.commas_as_and(
         _without_tool_mention(questions.without_frame(utterance.corrected(text)), tool_name)
     )
-    work = _Work(verbatim.rewritten(said), today)
+    work = _Work(verbatim.rewritten(said), today, text)
     filled = Filled()
 
     def nested(target: Mapping[str, Any], text: str) -> Filled:
@@ -517,9 +517,10 @@ def _without_tool_mention(text: str, tool_name: str) -> str:
 class _Work:
     """The text with the spans already used blanked out (so they also act as phrase boundaries)."""
 
-    def __init__(self, text: str, today: date) -> None:
+    def __init__(self, text: str, today: date, heard: str = "") -> None:
         self.text = text
         self.said = text  # as said, before any value was taken out
+        self.heard = heard or text  # as heard, before the tool's mention and frame were cut
         self.today = today
 
     def take(self, span: Span) -> str:
@@ -605,7 +606,7 @@ def _fill_one(
     elif kind == "enum":
         span = scalars.enum_for(work.text, schema["enum"], name)
     elif kind == "boolean":
-        span = scalars.boolean_for(work.text, name)
+        span = scalars.boolean_for(work.text, name, work.heard)
     if span is not None:
         after = work.text[span.end :]
         if kind == "number":
