@@ -4,6 +4,7 @@ identifier, person or string."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,10 +33,10 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "other"
     if addresses.kind_of(name, schema) is not None:
         return "address"  # "bob@example.com", "www.example.org"
-    fmt = schema.get("format") or codes.format_of_pattern(schema.get("pattern"))
+    fmt = schema.get("format") or codes.format_of_pattern(schema.get("pattern")) or _described_format(schema)
     if fmt == "date-time" or "datetime" in words:
         return "datetime"
-    if fmt == "date" or any(w in ("date", "day") for w in words):
+    if fmt == "date" or any(w in ("date", "day") for w in words) or words in _DAY_NAMES:
         return "date"
     if fmt == "time" or any(w in ("time", "hour", "when") for w in words):
         return "time"
@@ -46,6 +47,33 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     if words and words[-1] in ("id", "number", "code", "sku", "zip", "pin"):
         return "identifier"
     return "person" if names.takes_a_name(name) else "string"
+
+
+# Names that are a day by themselves: a hotel's check_in / check_out ("checkin", "checkout").
+_DAY_NAMES = (["check", "in"], ["check", "out"], ["checkin"], ["checkout"])
+# A description's first sentence that says the value is a date or a date-time: "Check-in date,
+# YYYY-MM-DD", "ISO 8601 date", "Start date and time (ISO 8601)"; a time's clock format ("HH:MM").
+_DESCRIBED_DATETIME = re.compile(
+    r"\bdate[- ]?(?:and[- ])?time\b|\bdatetime\b|YYYY-MM-DD[T ]HH", re.IGNORECASE
+)
+_DESCRIBED_DATE = re.compile(r"\bdate\b|YYYY-MM-DD|\bISO[- ]?8601\b", re.IGNORECASE)
+_DESCRIBED_TIME = re.compile(r"\bHH:MM\b", re.IGNORECASE)
+
+
+def _described_format(schema: Mapping[str, Any]) -> str | None:
+    """The ``format`` a string's description gives in words, as a model reads it: "date-time", "date",
+    "time" or None. Only the first sentence counts ("Notes. Mention the date if known." is a note)."""
+    description = schema.get("description")
+    if not isinstance(description, str):
+        return None
+    first = re.split(r"(?<=[.!?])\s", description.strip(), maxsplit=1)[0]
+    if re.search(r"\bduration\b", first, re.IGNORECASE):
+        return None  # "ISO 8601 duration" ("PT30M") is no day
+    if _DESCRIBED_DATETIME.search(first):
+        return "date-time"
+    if _DESCRIBED_DATE.search(first):
+        return "date"
+    return "time" if _DESCRIBED_TIME.search(first) else None
 
 
 def _one_branch(schema: Mapping[str, Any]) -> Mapping[str, Any]:
