@@ -173,7 +173,9 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if _TOOL_RAISED.search(output):  # the tool raised: an apology, not the SDK's words read out
         return failed(call_name or "", _json(call_arguments or ""))
     verb = lexicon.identifier_words(call_name or "").split()[:1]
-    lookup = bool(verb) and verb[0] in _LOOKUPS
+    # a calculation (convert_currency) answers like a lookup, its arguments the inputs, not the thing
+    calculation = bool(verb) and verb[0] in _CALCULATIONS
+    lookup = bool(verb) and verb[0] in _LOOKUPS or calculation
     data = _json(output)
     # a lookup's fields written as text ("temp=21 conditions='sunny'") are its fields; an action's text
     # ("Booked: table for two, time: 7pm") stays its answer
@@ -183,14 +185,14 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if said is not None:
         return said
     arguments = _json(call_arguments or "")
-    named = _display_name(data) or _first_string(arguments)
+    named = _display_name(data) or (None if calculation else _first_string(arguments))
     state = _state(data)
     concept = lexicon.concept(verb[0]) if verb else ""
     where = f", in {state} view" if state else ""
     scalar = _scalar_answer(output if data is None else data) if lookup else None
     where_said = _place_preposition(named, arguments) if _is_place(named, arguments) else " for "
     if scalar is not None:  # a lookup answered with one value ("10:00", 21): that value is the answer
-        topic = " ".join(lexicon.identifier_words(call_name or "").split()[1:])
+        topic = "result" if calculation else " ".join(lexicon.identifier_words(call_name or "").split()[1:])
         return _one_value(topic, scalar, named, where_said)
     field = _one_field(data, named) if lookup else None
     if field is not None:  # {"time": "10:42"} from get_time(Tokyo): "It's 10:42 in Tokyo."
@@ -373,6 +375,8 @@ def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
     """A lookup's one value said as a model says it: a time or a temperature as "It's 10:42 in Tokyo." /
     "It's 21 degrees Celsius.", anything else as "The weather in Madrid is sunny." / "The status for
     order 4471 is shipped."; ``words`` is the field's (or the tool's topic) as words, "" when unknown."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 270.0 is said "270"
     measured = units.with_unit(words, value) if words else None
     head = words.rpartition(" ")[0] if measured is not None else words
     said = measured[len(head) + 1 :] if measured is not None else str(value)
@@ -434,6 +438,8 @@ def _place_preposition(named: str | None, arguments: Any) -> str:
     return " in "
 
 
+# Verbs of a tool that works a value out of its arguments: "convert_currency" → "The result is 270."
+_CALCULATIONS = frozenset(("convert", "calculate", "compute", "estimate"))
 _DESTINATIONS = frozenset(("destination", "to", "arrival"))
 _ORIGINS = frozenset(("origin", "from", "departure"))
 _LOOKUPS = frozenset(

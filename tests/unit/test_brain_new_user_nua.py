@@ -1,0 +1,113 @@
+"""A new user's own apps, driven through the Agents SDKs and Chat Completions (a travel agent, a smart home):
+requests a real model acts on that the participant asked about again, or answered with nothing of the
+tool's output."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
+from mockengine.brain.acting import grounding
+
+TODAY = date(2026, 12, 4)
+ROOM = {"type": "string", "enum": ["kitchen", "bedroom", "living room"]}
+
+
+def calls(tools: list[ToolSpec], text: str) -> list[tuple[str, Any]] | str:
+    """The calls ``text`` gets with ``tools`` declared, each checked against its schema; the reply's
+    text when there is none."""
+    items = (TurnView("u", "user_text", text),)
+    reply = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(
+        ReplyRequest("", tuple(tools), "auto", ("text",), items, 0)
+    )
+    schemas = {t.name: t.parameters for t in tools}
+    for call in reply.tool_calls:
+        jsonschema.validate(json.loads(call.arguments), schemas[call.name])
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] or (reply.text or "")
+
+
+def lights(flag: str) -> list[ToolSpec]:
+    schema = {
+        "type": "object",
+        "properties": {"room": ROOM, flag: {"type": "boolean"}},
+        "required": ["room", flag],
+    }
+    return [ToolSpec("set_lights", "Control smart lights.", schema)]
+
+
+@pytest.mark.parametrize(
+    ("flag", "text", "value"),
+    [
+        ("on", "Turn off the bedroom lights.", False),
+        ("on", "Switch off the kitchen lights please.", False),
+        ("power", "Turn on the bedroom lights.", True),
+        ("power", "Turn off the bedroom lights.", False),
+        ("enabled", "Switch on the living room lights.", True),
+    ],
+)
+def test_a_switch_verb_before_the_thing_sets_the_flag(flag: str, text: str, value: bool) -> None:
+    """ "Turn off the bedroom lights." to ``set_lights {room, on: boolean}`` got "Should it be on or off?":
+    an on/off followed by "the" was taken for a preposition ("on the table"), also after turn/switch."""
+    room = "bedroom" if "bedroom" in text else "kitchen" if "kitchen" in text else "living room"
+    assert calls(lights(flag), text) == [("set_lights", {"room": room, flag: value})]
+
+
+def hotel(check_in: dict[str, Any], check_out: dict[str, Any]) -> list[ToolSpec]:
+    schema = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "check_in": check_in, "check_out": check_out},
+        "required": ["city", "check_in", "check_out"],
+    }
+    return [ToolSpec("book_hotel", "Book a hotel room.", schema)]
+
+
+@pytest.mark.parametrize(
+    ("check_in", "check_out"),
+    [
+        (
+            {"type": "string", "description": "Check-in date, YYYY-MM-DD"},
+            {"type": "string", "description": "Check-out date, YYYY-MM-DD"},
+        ),
+        (
+            {"type": "string", "description": "ISO 8601 date"},
+            {"type": "string", "description": "ISO 8601 date"},
+        ),
+        ({"type": "string"}, {"type": "string"}),  # check_in / check_out alone are days (a hotel's words)
+    ],
+)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Book a room in Tokyo from March 14 to March 20.",
+        "Book a room in Tokyo, check in March 14, check out March 20.",
+    ],
+)
+def test_a_date_parameter_is_known_by_its_description_or_name(
+    check_in: dict[str, Any], check_out: dict[str, Any], text: str
+) -> None:
+    """``check_in`` described as "Check-in date, YYYY-MM-DD" was a free string (only the name and
+    ``format`` were read): "Book a room in Tokyo from March 14 to March 20." got "Which check-in do you
+    mean?"."""
+    expected = {"city": "Tokyo", "check_in": "2027-03-14", "check_out": "2027-03-20"}
+    assert calls(hotel(check_in, check_out), text) == [("book_hotel", expected)]
+
+
+@pytest.mark.parametrize(
+    ("output", "said"),
+    [
+        ('{"result": 270.0}', "The result is 270."),
+        ("270.00 USD", "The result is 270.00 USD."),
+        ('{"converted_amount": 270.5}', "The converted amount is 270.5."),
+    ],
+)
+def test_a_calculation_says_its_result(output: str, said: str) -> None:
+    """convert_currency {amount: 250, from_currency: EUR, to_currency: USD} answered {"result": 270.0}
+    was grounded "Done: EUR." (neither a lookup nor an action: the first argument said as the thing
+    done), the result never said."""
+    arguments = '{"amount": 250, "from_currency": "EUR", "to_currency": "USD"}'
+    assert grounding(output, "convert_currency", arguments) == said
