@@ -202,17 +202,29 @@ def _with_words(
     addresses, codes) are taken as filled; a free string only when it is a name ("Paris", "New York",
     "Alice": the argument filler reads requests, and of a statement such as "Paris is sunny" it may keep
     the whole), never one meant for the reply itself (``summary``, ``answer``, ``explanation``…), which
-    keeps the reply's words; an object or a list only when built from its parts (Pydantic models)."""
-    heard_values = _filled_from_words(_canonical_json(schema), said, datetime.now(UTC).date().isoformat())
+    keeps the reply's words; a list of strings when each is a name (``participants: ["Alice", "Bob"]``,
+    read alone when the whole took none); an object only when built from its parts (Pydantic models)."""
+    today = datetime.now(UTC).date().isoformat()
+    heard_values = _filled_from_words(_canonical_json(schema), said, today)
     properties = properties_of(schema)
+    for name, about in properties.items():
+        if name not in heard_values and isinstance(about, Mapping) and kind_of(name, about) == "list":
+            # a list of strings read alone: read with the rest, a string property such as an event's
+            # ``name`` takes the names first ("Alice and Bob are going to a science fair")
+            alone = {"type": "object", "properties": {name: about}, "required": [name]}
+            heard_values = {**heard_values, **_filled_from_words(_canonical_json(alone), said, today)}
     for name, heard in heard_values.items():
         about = properties.get(name)
         if heard is None or name not in value or not isinstance(about, Mapping):
             continue
         kind = kind_of(name, about)
-        if kind == "list" or (
-            kind in ("string", "person")
-            and (_SAYS_THE_REPLY & set(identifier_words(name).split()) or not _a_name(heard))
+        if kind == "list":  # the people or places said ("Alice", "Bob"); never a list of phrases
+            if isinstance(heard, list) and heard and all(_a_name(item) for item in heard):
+                candidate = {**value, name: heard}
+                value = candidate if validator.is_valid(candidate) else value
+            continue
+        if kind in ("string", "person") and (
+            _SAYS_THE_REPLY & set(identifier_words(name).split()) or not _a_name(heard)
         ):
             continue
         candidate = {**value, name: heard}

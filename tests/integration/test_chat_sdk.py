@@ -486,3 +486,25 @@ async def test_structured_output_takes_the_values_the_user_said(chat_client):
     profile = completion.choices[0].message.parsed
     assert (profile.name, profile.age, profile.mood) == ("Alice", 31, "happy")
     assert "Alice" in profile.summary  # the reply's own words
+
+
+class CalendarEvent(BaseModel):
+    name: str
+    date: str
+    participants: list[str]
+
+
+async def test_structured_output_lists_the_people_said(chat_client):
+    """OpenAI's own Structured Outputs example ("Extract the event information." / "Alice and Bob are
+    going to a science fair on Friday.") got ``participants: ["You said Alice and Bob are going …"]``: a
+    list was never taken from the words, and the event's ``name`` had taken the names first."""
+    client = await chat_client()
+    completion = await client.chat.completions.parse(
+        model="gpt-4o-2024-08-06",
+        messages=[
+            {"role": "system", "content": "Extract the event information."},
+            {"role": "user", "content": "Alice and Bob are going to a science fair on Friday."},
+        ],
+        response_format=CalendarEvent,
+    )
+    assert completion.choices[0].message.parsed.participants == ["Alice", "Bob"]
