@@ -13,7 +13,7 @@ from mockengine.brain import addresses, codes, lexicon, names
 
 def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     """How a parameter is filled: enum, number, boolean, datetime, date, time, identifier, string, other."""
-    schema = _one_branch(schema)
+    schema = one_branch(schema)
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
     words = lexicon.identifier_words(name).split()
@@ -76,7 +76,7 @@ def _described_format(schema: Mapping[str, Any]) -> str | None:
     return "time" if _DESCRIBED_TIME.search(first) else None
 
 
-def _one_branch(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+def one_branch(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     """A nullable written as ``anyOf`` (a strict-mode optional: ``{"anyOf": [{"type": "integer"},
     {"type": "null"}]}``, the OpenAI Agents SDK's ``level: int | None``) read as its one branch that is not
     null, so an optional number is still read as a number; any other schema as it is."""

@@ -162,7 +162,9 @@ def fill(
         verb = (
             scalars.own_verb(work.said, tool_name)
             if kinds[name] == "boolean"
-            else scalars.own_verb_option(work.said, tool_name, properties[name].get("enum"))
+            else scalars.own_verb_option(
+                work.said, tool_name, kinds_of.one_branch(properties[name]).get("enum")
+            )
         )
         if verb is not None:
             filled.arguments[name], filled.sources[name] = verb.value, "(the tool's own verb)"
@@ -417,7 +419,7 @@ def _required_options_from_all(
     """A required option still missing, read from all that was said: words taken as text may name it
     too ("open a ticket: no access to the share drive" → summary, and category ``access``)."""
     for name in [n for n in names if n not in filled.arguments]:
-        span = scalars.enum_for(work.said, properties[name]["enum"], name)
+        span = scalars.enum_for(work.said, kinds_of.one_branch(properties[name])["enum"], name)
         if span is not None:
             filled.arguments[name] = span.value
             filled.sources[name] = f"{span.value!r} (said within another value)"
@@ -562,6 +564,8 @@ def _fill_one(
 ) -> None:
     """Parameter ``name`` of kind ``kind`` from the words left; ``rivals``: the string parameters still
     to fill, whose phrases a person's name is not taken from."""
+    # a nullable written as anyOf (``Optional[Literal[…]]``) is filled as its branch: its enum, its type
+    schema = kinds_of.one_branch(schema)
     span: Span | None = None
     if kind == "labelled":
         options = schema.get("enum")
