@@ -225,6 +225,8 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     ):
         return None
     verb, rest = words[0], words[1:]
+    if rest and rest[0] in _TARGET_PREPOSITIONS:  # add_to_cart: "I've added t-shirts to the cart."
+        return _done_to(verb, rest[0], rest[1:], arguments, data)
     particle = rest.pop(0) if rest and rest[0] in _PARTICLES else ""
     thing = f"the {' '.join(rest)}" if rest else "it"
     done = f"{_past(verb)} {particle} {thing}" if particle and rest else f"{_past(verb)} {thing} {particle}"
@@ -238,6 +240,27 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     return f"{sentence} The confirmation is {code}." if code else sentence
 
 
+def _done_to(verb: str, preposition: str, target: list[str], arguments: Any, data: Any) -> str:
+    """An action whose name says where it acts (``add_to_cart``, ``remove_from_playlist``,
+    ``move_to_folder``): "I've added t-shirts to the cart.", the thing by the argument that names it,
+    the target by the argument named after it ("to Archive"), else "the cart"."""
+    values = {str(k): v for k, v in arguments.items()} if isinstance(arguments, Mapping) else {}
+    strings = [(k, v) for k, v in values.items() if isinstance(v, str) and v.strip()]
+    noun = " ".join(target)
+    named = next(
+        (v for k, v in strings if target and target[-1] in lexicon.identifier_words(k).split()), None
+    )
+    where = named or (f"the {noun}" if noun else "")
+    thing = next(
+        (v for k, v in strings if v != named and _is_thing(k) and not k.lower().endswith("id")), "it"
+    )
+    sentence = f"I've {_past(verb)} {thing} {preposition} {where}".strip() + "."
+    code = _confirmation(data)
+    return f"{sentence} The confirmation is {code}." if code else sentence
+
+
+# A tool name's preposition after its verb: where the action puts or takes its thing.
+_TARGET_PREPOSITIONS = frozenset(("to", "into", "onto", "from"))
 _PARTICLES = frozenset(("on", "off", "up", "down", "out", "in", "over", "back"))
 # An argument's name, and the preposition its value takes after the action ("to Dario", "in the kitchen").
 _TO = frozenset(("to", "recipient", "recipients", "contact", "channel", "email", "phone", "number"))

@@ -111,3 +111,53 @@ def test_a_calculation_says_its_result(output: str, said: str) -> None:
     done), the result never said."""
     arguments = '{"amount": 250, "from_currency": "EUR", "to_currency": "USD"}'
     assert grounding(output, "convert_currency", arguments) == said
+
+
+def cart(size: dict[str, Any], required: list[str]) -> list[ToolSpec]:
+    schema = {
+        "type": "object",
+        "properties": {"product": {"type": "string"}, "quantity": {"type": "integer"}, "size": size},
+        "required": required,
+    }
+    return [ToolSpec("add_to_cart", "Add a product to the shopping cart.", schema)]
+
+
+SIZES = {"type": "string", "enum": ["S", "M", "L", "XL"]}
+
+
+@pytest.mark.parametrize(
+    ("size", "required"),
+    [
+        # LiveKit's ``size: Optional[Literal[...]] = None`` (optional, nullable)
+        ({"anyOf": [SIZES, {"type": "null"}], "default": None}, ["product", "quantity"]),
+        # the Agents SDK's strict form of the same: required, nullable
+        ({"anyOf": [SIZES, {"type": "null"}]}, ["product", "quantity", "size"]),
+    ],
+)
+def test_an_optional_enum_is_filled_without_failing_the_response(size: dict[str, Any], required: list[str]) -> None:
+    """``Optional[Literal["S", "M", "L", "XL"]]`` (``anyOf`` an enum and null) raised ``KeyError: 'enum'`` in
+    the slot filler: the Realtime session failed and closed (LiveKit reconnected and replayed the turn
+    into the same failure, four times)."""
+    [(name, arguments)] = calls(cart(size, required), "Add two t-shirts in size L to my cart.")
+    assert (name, arguments["quantity"], arguments["size"]) == ("add_to_cart", 2, "L")
+    [(name, arguments)] = calls(cart(size, required), "Add two t-shirts to my cart.")
+    assert arguments.get("size") is None
+
+
+@pytest.mark.parametrize(
+    ("call", "arguments", "output", "said"),
+    [
+        (
+            "add_to_cart",
+            '{"product": "t-shirts", "quantity": 2}',
+            '{"cart_items": 3, "status": "added"}',
+            "I've added t-shirts to the cart.",
+        ),
+        ("remove_from_playlist", '{"song": "Hey Jude"}', '{"ok": true}', "I've removed Hey Jude from the playlist."),
+        ("move_to_folder", '{"folder": "Archive"}', "{}", "I've moved it to Archive."),
+    ],
+)
+def test_an_action_named_with_a_preposition_says_where(call: str, arguments: str, output: str, said: str) -> None:
+    """LiveKit's ``add_to_cart`` answered {"status": "added"} was grounded "I've added the to cart:
+    t-shirts. It's added.": the tool name's preposition read as the thing acted on, the state said again."""
+    assert grounding(output, call, arguments) == said
