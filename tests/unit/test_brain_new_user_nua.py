@@ -134,7 +134,9 @@ SIZES = {"type": "string", "enum": ["S", "M", "L", "XL"]}
         ({"anyOf": [SIZES, {"type": "null"}]}, ["product", "quantity", "size"]),
     ],
 )
-def test_an_optional_enum_is_filled_without_failing_the_response(size: dict[str, Any], required: list[str]) -> None:
+def test_an_optional_enum_is_filled_without_failing_the_response(
+    size: dict[str, Any], required: list[str]
+) -> None:
     """``Optional[Literal["S", "M", "L", "XL"]]`` (``anyOf`` an enum and null) raised ``KeyError: 'enum'`` in
     the slot filler: the Realtime session failed and closed (LiveKit reconnected and replayed the turn
     into the same failure, four times)."""
@@ -153,11 +155,18 @@ def test_an_optional_enum_is_filled_without_failing_the_response(size: dict[str,
             '{"cart_items": 3, "status": "added"}',
             "I've added t-shirts to the cart.",
         ),
-        ("remove_from_playlist", '{"song": "Hey Jude"}', '{"ok": true}', "I've removed Hey Jude from the playlist."),
+        (
+            "remove_from_playlist",
+            '{"song": "Hey Jude"}',
+            '{"ok": true}',
+            "I've removed Hey Jude from the playlist.",
+        ),
         ("move_to_folder", '{"folder": "Archive"}', "{}", "I've moved it to Archive."),
     ],
 )
-def test_an_action_named_with_a_preposition_says_where(call: str, arguments: str, output: str, said: str) -> None:
+def test_an_action_named_with_a_preposition_says_where(
+    call: str, arguments: str, output: str, said: str
+) -> None:
     """LiveKit's ``add_to_cart`` answered {"status": "added"} was grounded "I've added the to cart:
     t-shirts. It's added.": the tool name's preposition read as the thing acted on, the state said again."""
     assert grounding(output, call, arguments) == said
