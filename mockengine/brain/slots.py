@@ -133,6 +133,7 @@ def fill(
                 ]
                 _fill_one(work, filled, name, properties[name], kind, rivals)
     _more_paths(work, filled, [n for n in kinds if addresses.takes_path(n, properties[n])])
+    _address_lists(work, filled, {n: properties[n] for n, k in kinds.items() if k == "list"})
     if depth < MAX_OBJECT_DEPTH:  # before the free strings, which would take the list's words
         for name in [n for n in required if n not in filled.arguments]:
             _fill_object_list(work, filled, name, schema, nested)
@@ -557,6 +558,30 @@ _OWN_NAME_FINDERS: tuple[tuple[Callable[[str], Span | None], str], ...] = (
     (names.booked_for, "booked for"),
     (names.titled, "a titled name"),
 )
+
+
+def _address_lists(work: _Work, filled: Filled, lists: Mapping[str, Any]) -> None:
+    """A list of email or web addresses (``attendees`` whose items are ``format: email``, ``emails``,
+    ``links``) takes every such address said, as written: read as phrases, "ana@example.com and
+    raj@example.com" was ``["ana example", "raj example"]``."""
+    for name, schema in lists.items():
+        inner = schema.get("items") if isinstance(schema, Mapping) else None
+        if name in filled.arguments or not isinstance(inner, Mapping):
+            continue
+        singular = name[:-1] if name.endswith("s") else name
+        kind = addresses.kind_of(singular, inner)
+        found: list[str] = []
+        while kind is not None and len(found) < _MAX_ADDRESSES:
+            span = addresses.address_for(work.text, kind)
+            if span is None:
+                break
+            found.append(span.value)
+            work.take(span)
+        if found:
+            filled.arguments[name], filled.sources[name] = found, ", ".join(found)
+
+
+_MAX_ADDRESSES = 20
 
 
 def _fill_one(

@@ -170,3 +170,22 @@ def test_an_action_named_with_a_preposition_says_where(
     """LiveKit's ``add_to_cart`` answered {"status": "added"} was grounded "I've added the to cart:
     t-shirts. It's added.": the tool name's preposition read as the thing acted on, the state said again."""
     assert grounding(output, call, arguments) == said
+
+
+@pytest.mark.parametrize(
+    ("name", "items"),
+    [("attendees", {"type": "string", "format": "email"}), ("emails", {"type": "string"})],
+)
+def test_a_list_of_email_addresses_takes_the_addresses(name: str, items: dict[str, Any]) -> None:
+    """``attendees: {"type": "array", "items": {"format": "email"}}`` got ``["ana example", "raj
+    example"]``: the list was cut from the words as phrases, the addresses' punctuation lost."""
+    schema = {
+        "type": "object",
+        "properties": {"title": {"type": "string"}, name: {"type": "array", "items": items}},
+        "required": ["title"],
+    }
+    tools = [ToolSpec("create_event", "Create a calendar event.", schema)]
+    said = "Create an event called team sync with ana@example.com and raj@example.com."
+    assert calls(tools, said) == [
+        ("create_event", {"title": "team sync", name: ["ana@example.com", "raj@example.com"]})
+    ]
