@@ -401,7 +401,9 @@ _SWITCH = re.compile(
     r"(?<!\bgo )(?<!\bcome )(?<!\bhold )(?<!\bcarry )(?<!\blater )"
     r"\b(?P<word>on|off|yes|no|enable|enabled|disable|disabled|true|false)\b"
     r"(?!\s+(?:the|a|an|my|your|his|her|our|their|this|that|these|those|it|them|top|time|each|every|all)\b)"
-    r"(?!\s+then\b)",
+    r"(?!\s+then\b)"
+    # nor the "on" of a day: "on 2027-03-14", "on Friday", "on March 14" (a value taken out: ¦)
+    r"(?!(?<=\bon)\s+(?:\d|¦|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
     re.IGNORECASE,
 )
 

@@ -189,3 +189,27 @@ def test_a_list_of_email_addresses_takes_the_addresses(name: str, items: dict[st
     assert calls(tools, said) == [
         ("create_event", {"title": "team sync", name: ["ana@example.com", "raj@example.com"]})
     ]
+
+
+@pytest.mark.parametrize(
+    "when", ["on 2027-03-14", "on March 14", "on Friday", "on the 14th of March", "on 14 March"]
+)
+def test_on_before_a_day_is_no_switch(when: str) -> None:
+    """The Agents SDK's ``flexible_dates: Optional[bool] = None`` (strict: required, nullable) was
+    ``true`` for "… from Paris to Tokyo on 2027-03-14": the "on" of a day read as a switch turned on."""
+    flexible = {"anyOf": [{"type": "boolean"}, {"type": "null"}]}
+    schema = {
+        "type": "object",
+        "properties": {
+            "origin": {"type": "string"},
+            "destination": {"type": "string"},
+            "date": {"type": "string"},
+            "flexible_dates": flexible,
+        },
+        "required": ["origin", "destination", "date", "flexible_dates"],
+        "additionalProperties": False,
+    }
+    tools = [ToolSpec("search_flights", "Search flights between two cities on a date.", schema)]
+    [(name, arguments)] = calls(tools, f"Find me a flight from Paris to Tokyo {when}.")
+    assert (name, arguments["flexible_dates"]) == ("search_flights", None)
+    assert arguments["date"] and arguments["date"] != "on"
