@@ -582,6 +582,13 @@ def _address_lists(work: _Work, filled: Filled, lists: Mapping[str, Any]) -> Non
 
 
 _MAX_ADDRESSES = 20
+# What follows a house number: a street's name and its kind ("12 Baker Street", "5 Rue de Rivoli" aside).
+_HOUSE_NUMBER = re.compile(
+    r"\s+(?:[A-Z][\w'-]*\s+){1,3}(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place"
+    r"|pl|court|ct|square|sq|terrace|crescent|close|row|parkway|highway)\b",
+    re.IGNORECASE,
+)
+_POSTAL = frozenset(("zip", "zipcode", "postcode", "postal", "post"))
 
 
 def _fill_one(
@@ -616,6 +623,12 @@ def _fill_one(
         span = addresses.path_for(work.text) if addresses.takes_path(name, schema) else None
     elif kind == "identifier":
         span = codes.identifier_for(work.text)
+        if (
+            span is not None
+            and _HOUSE_NUMBER.match(work.text, span.end)
+            and _POSTAL & set(name.lower().split("_"))
+        ):
+            span = None  # "12 Baker Street": the 12 is the street's, not a zip code
     elif kind == "patterned":
         span = codes.patterned(work.text, schema["pattern"])
     elif kind == "person":

@@ -213,3 +213,21 @@ def test_on_before_a_day_is_no_switch(when: str) -> None:
     [(name, arguments)] = calls(tools, f"Find me a flight from Paris to Tokyo {when}.")
     assert (name, arguments["flexible_dates"]) == ("search_flights", None)
     assert arguments["date"] and arguments["date"] != "on"
+
+
+def test_a_house_number_is_no_zip_code() -> None:
+    """``address: {street, city, zip}`` from "deliver to 12 Baker Street in London" was ``{"street":
+    "Baker", "city": "London", "zip": "12"}``: the house number taken for the zip code (a street without
+    ``zip`` beside it got "12 Baker Street")."""
+    text = {"type": "string"}
+    address = {
+        "type": "object",
+        "properties": {"street": text, "city": text, "zip": text},
+        "required": ["street", "city"],
+    }
+    size = {"type": "string", "enum": ["small", "medium", "large"]}
+    schema = {"type": "object", "properties": {"size": size, "address": address}, "required": ["size", "address"]}
+    tools = [ToolSpec("order_pizza", "Order a pizza.", schema)]
+    said = "Order a large pizza, deliver to 12 Baker Street in London."
+    expected = {"size": "large", "address": {"street": "12 Baker Street", "city": "London"}}
+    assert calls(tools, said) == [("order_pizza", expected)]
