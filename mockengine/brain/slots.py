@@ -134,6 +134,7 @@ def fill(
                 _fill_one(work, filled, name, properties[name], kind, rivals)
     _more_paths(work, filled, [n for n in kinds if addresses.takes_path(n, properties[n])])
     _address_lists(work, filled, {n: properties[n] for n, k in kinds.items() if k == "list"})
+    _labelled_lists(work, filled, [n for n, k in kinds.items() if k == "list"])
     if depth < MAX_OBJECT_DEPTH:  # before the free strings, which would take the list's words
         for name in [n for n in required if n not in filled.arguments]:
             _fill_object_list(work, filled, name, schema, nested)
@@ -582,6 +583,32 @@ def _address_lists(work: _Work, filled: Filled, lists: Mapping[str, Any]) -> Non
 
 
 _MAX_ADDRESSES = 20
+# Lists of labels a user names as they say them ("tag it groceries"), read beside their own name.
+_LABELS = frozenset(("tag", "label", "keyword", "topic", "hashtag"))
+
+
+def _labelled_lists(work: _Work, filled: Filled, names: list[str]) -> None:
+    """A list of strings said right after its own name: "tag it groceries", "tagged groceries", "with
+    the tags groceries and home", "tags: groceries, home" → ``tags``. Read as any list, such words were
+    asked about again ("What tags would you like?")."""
+    for name in [n for n in names if n not in filled.arguments]:
+        words = lexicon.identifier_words(name).split()
+        stem = words[-1][:-1] if words and words[-1].endswith("s") else words[-1] if words else ""
+        if stem not in _LABELS:  # "play songs by Adele": a list's name before other words is no label
+            continue
+        found = re.search(
+            rf"\b{stem}(?:s|ged|ed)?\b\s*:?\s+(?:(?:it|them|this|that)\s+)?(?:(?:as|with)\s+)?"
+            r"(?P<values>[\w'-]+(?:(?:\s*,\s*|\s+and\s+|\s+)[\w'-]+){0,5})\s*(?=[.;!?]|$)",
+            work.text,
+            re.IGNORECASE,
+        )
+        if found is None:
+            continue
+        values = items.as_list(re.split(r"\s*,\s*|\s+and\s+", found.group("values")))
+        filled.arguments[name] = values
+        filled.sources[name] = work.take(Span(values, found.start(), found.end()))
+
+
 # What follows a house number: a street's name and its kind ("12 Baker Street", "5 Rue de Rivoli" aside).
 _HOUSE_NUMBER = re.compile(
     r"\s+(?:[A-Z][\w'-]*\s+){1,3}(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place"

@@ -231,3 +231,27 @@ def test_a_house_number_is_no_zip_code() -> None:
     said = "Order a large pizza, deliver to 12 Baker Street in London."
     expected = {"size": "large", "address": {"street": "12 Baker Street", "city": "London"}}
     assert calls(tools, said) == [("order_pizza", expected)]
+
+
+@pytest.mark.parametrize(
+    ("said", "tags"),
+    [
+        ("tag it groceries", ["groceries"]),
+        ("tagged groceries", ["groceries"]),
+        ("with the tags groceries and home", ["groceries", "home"]),
+        ("tags: groceries, home", ["groceries", "home"]),
+    ],
+)
+def test_a_list_said_after_its_name_is_filled(said: str, tags: list[str]) -> None:
+    """The JS Agents SDK's ``tags: z.array(z.string())`` (required) after "…, tag it groceries." got
+    "What tags would you like?": a list was never read beside its own name, as a free string is."""
+    text = {"type": "string"}
+    schema = {
+        "type": "object",
+        "properties": {"title": text, "tags": {"type": "array", "items": text}},
+        "required": ["title", "tags"],
+    }
+    tools = [ToolSpec("add_todo", "Add an item to the todo list.", schema)]
+    assert calls(tools, f"Add buy milk to my todo list, {said}.") == [
+        ("add_todo", {"title": "buy milk", "tags": tags})
+    ]
