@@ -53,6 +53,12 @@ _REMINDED = re.compile(
 )
 _NAMING = re.compile(r"\b((?:a|an|the|my|our)\s+[\w-]+)\s+(?:called|named)\b", re.IGNORECASE)
 _SAYING = re.compile(r"\b(saying|that says|which says)\b.*$", re.IGNORECASE)
+# What a message says after a colon ("email Bob: see you tomorrow", "text Ana: the meeting moved"): its
+# words ask for nothing ("see" and "moved" were taken for other actions, and no email was sent).
+_DICTATED_AFTER_COLON = re.compile(
+    r"^(\W*(?:please\s+)?(?:e-?mail|text|message|dm|ping|slack|whatsapp|write|reply|send)\b(?:[^:.!?]|\.(?=\w)){0,80}:).*$",
+    re.IGNORECASE,
+)
 _COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d):\s")
 _SPLIT = re.compile(r"\s*(?:,\s*)?\b(?:and then|and also|and|then|after that)\b\s*", re.IGNORECASE)
 _QUOTE = re.compile(r"[\"“][^\"”]*[\"”]")
@@ -405,6 +411,7 @@ def _heard(text: str) -> list[tuple[str, str]]:
     text = _REMINDED.sub(r"\1", text)  # "remind me to book flights": a reminder, not a booking
     text = _NAMING.sub(r"\1", text)  # "an event called standup" names it: no call is asked for
     text = _SAYING.sub(r"\1", text)  # "a message saying can you take the notes": what it says asks nothing
+    text = _DICTATED_AFTER_COLON.sub(r"\1", text)
     if _NOT_LIKING.search(text):
         text = re.sub(r"\blike\b", " ", text)
     seen: dict[str, str] = {}

@@ -77,11 +77,16 @@ def quoted(text: str, name: str) -> Span | None:
     if contact is not None:  # "…: I can't log in, email bob@example.com": the address is its own value
         said = said[: contact.start()].rstrip(" ,;.-")
         end = match.start("text") + len(said)
-    # after a colon only the text is taken: "a note called gift ideas: …" still has its name
-    start = match.start("text") if match.re is _AFTER_COLON and _CALLED.search(text) else match.start()
+    # after a colon only the text is taken: "a note called gift ideas: …" still has its name, and "email
+    # bob@example.com: see you tomorrow" its recipient
+    head = text[: match.start("text")]
+    keeps_head = _CALLED.search(text) is not None or _ADDRESS_IN_HEAD.search(head) is not None
+    start = match.start("text") if match.re is _AFTER_COLON and keeps_head else match.start()
     return Span(said, start, end) if said else None
 
 
+# An email address before the colon: the request's recipient, not part of what it says.
+_ADDRESS_IN_HEAD = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # A clause of its own that gives an email address, after a comma: no part of the free text before it.
 _CONTACT_CLAUSE = re.compile(r",\s*(?=[^,]*?\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b[^,]*(?:,|$))")
 

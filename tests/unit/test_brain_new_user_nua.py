@@ -255,3 +255,20 @@ def test_a_list_said_after_its_name_is_filled(said: str, tags: list[str]) -> Non
     assert calls(tools, f"Add buy milk to my todo list, {said}.") == [
         ("add_todo", {"title": "buy milk", "tags": tags})
     ]
+
+
+@pytest.mark.parametrize("message", ["see you tomorrow", "the meeting moved to noon"])
+def test_what_a_message_says_after_a_colon_asks_for_nothing(message: str) -> None:
+    """"Email bob@example.com: see you tomorrow." got "Goodbye, talk to you soon.": the message's own
+    verbs ("see", "moved") were taken for other actions, so no tool matched, and the words were then
+    answered as a farewell."""
+    text = {"type": "string"}
+    schema = {
+        "type": "object",
+        "properties": {"to": {"type": "string", "format": "email"}, "body": text},
+        "required": ["to", "body"],
+    }
+    tools = [ToolSpec("send_email", "Send an email.", schema)]
+    assert calls(tools, f"Email bob@example.com: {message}.") == [
+        ("send_email", {"to": "bob@example.com", "body": message})
+    ]
