@@ -223,6 +223,12 @@ def _with_words(
                 candidate = {**value, name: heard}
                 value = candidate if validator.is_valid(candidate) else value
             continue
+        if (kind == "person" or "name" in identifier_words(name).split()) and not _a_name(heard):
+            # "John Smith is 42 and lives in Berlin": the filler's "John Smith and lives" opens with the
+            # name; a name some list already holds ("Alice and Bob" of the participants) is no one's own
+            opening = _OPENING_NAME.match(heard) if isinstance(heard, str) else None
+            listed = {v for other in heard_values.values() if isinstance(other, list) for v in other}
+            heard = opening.group(0) if opening is not None and opening.group(0) not in listed else heard
         if kind in ("string", "person") and (
             _SAYS_THE_REPLY & set(identifier_words(name).split()) or not _a_name(heard)
         ):
@@ -252,6 +258,10 @@ _SAYS_THE_REPLY = frozenset(
     ("summary", "answer", "response", "reply", "text", "message", "explanation", "reason", "reasoning")
     + ("description", "content", "comment", "comments", "notes", "details", "feedback", "output", "result")
 )
+
+
+# One to four capitalised words at the start of a value: a person's name.
+_OPENING_NAME = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}(?=\s|$)")
 
 
 def _a_name(value: Any) -> bool:

@@ -508,3 +508,22 @@ async def test_structured_output_lists_the_people_said(chat_client):
         response_format=CalendarEvent,
     )
     assert completion.choices[0].message.parsed.participants == ["Alice", "Bob"]
+
+
+class Person(BaseModel):
+    name: str
+    age: int
+    city: str
+
+
+async def test_structured_output_takes_the_name_a_statement_opens_with(chat_client):
+    """ "John Smith is 42 and lives in Berlin." gave ``name: "You said John Smith is 42 …"`` (the filler's
+    "John Smith and lives" is no name, so the echo stayed); the name it opens with is the person's."""
+    client = await chat_client()
+    completion = await client.chat.completions.parse(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": "John Smith is 42 and lives in Berlin."}],
+        response_format=Person,
+    )
+    person = completion.choices[0].message.parsed
+    assert (person.name, person.age, person.city) == ("John Smith", 42, "Berlin")
