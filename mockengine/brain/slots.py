@@ -207,6 +207,7 @@ def fill(
             )
             if clause is not None and (value is None or len(str(value).split()) < 2 or longer):
                 filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
+    _split_full_name(filled, list(properties))
     _finish(filled, schema, required, lists)
     return filled
 
@@ -583,6 +584,69 @@ def _address_lists(work: _Work, filled: Filled, lists: Mapping[str, Any]) -> Non
 
 
 _MAX_ADDRESSES = 20
+
+
+def _split_full_name(filled: Filled, names: list[str]) -> None:
+    """A whole name filled into ``first_name`` ("Jane Doe") split between it and ``last_name`` (``given``
+    / ``family`` / ``surname`` too), as a model fills them: it was ``first_name: "Jane Doe"`` and
+    ``last_name`` another name said ("Dr. Patel")."""
+    first = next((n for n in names if _name_part(n) == "first"), None)
+    last = next((n for n in names if _name_part(n) == "last"), None)
+    whole = filled.arguments.get(first) if first is not None else None
+    if last is None or not isinstance(whole, str):
+        return
+    parts = whole.split()
+    if len(parts) < 2 or not all(p[:1].isupper() for p in parts):
+        return
+    filled.arguments[first], filled.arguments[last] = parts[0], " ".join(parts[1:])
+    filled.sources[last] = f"{whole!r} (the rest of the whole name)"
+
+
+def _name_part(parameter: str) -> str | None:
+    """ "first" for ``first_name`` / ``given_name`` / ``firstname``, "last" for ``last_name`` /
+    ``family_name`` / ``surname`` / ``lastname``, else None."""
+    words = lexicon.identifier_words(parameter).split()
+    joined = "".join(words)
+    if (
+        joined in ("firstname", "givenname", "forename")
+        or words[:1] in (["first"], ["given"])
+        and "name" in words
+    ):
+        return "first"
+    if (
+        joined in ("lastname", "familyname", "surname")
+        or words[:1] in (["last"], ["family"])
+        and "name" in words
+    ):
+        return "last"
+    return None
+
+
+def _directed_option(text: str, options: list[Any], name: str) -> Span | None:
+    """The option said after "from" for a source parameter (``from_account``, ``source``), after
+    "to"/"into" for a target (``to_account``, ``destination``): "from savings to checking" is
+    ``from_account: savings``, whichever parameter is filled first; None when no such option is said."""
+    words = set(lexicon.identifier_words(name).split())
+    if words & _SOURCES:
+        preposition = "from"
+    elif words & _TARGETS:
+        preposition = "(?:to|into|onto)"
+    else:
+        return None
+    said = {str(o).replace("_", " ").lower(): o for o in options if isinstance(o, str) and o.strip()}
+    if not said:
+        return None
+    alternatives = "|".join(re.escape(o) for o in sorted(said, key=len, reverse=True))
+    found = re.search(
+        rf"\b{preposition}\s+(?:(?:the|my|our|your|a)\s+)?(?P<option>{alternatives})\b", text, re.IGNORECASE
+    )
+    if found is None:
+        return None
+    return Span(said[found.group("option").lower()], found.start("option"), found.end("option"))
+
+
+_SOURCES = frozenset(("from", "source", "origin"))
+_TARGETS = frozenset(("to", "target", "destination", "into"))
 # Lists of labels a user names as they say them ("tag it groceries"), read beside their own name.
 _LABELS = frozenset(("tag", "label", "keyword", "topic", "hashtag"))
 
@@ -673,7 +737,9 @@ def _fill_one(
     elif kind == "number":
         span = scalars.number_for(work.text, name, schema)
     elif kind == "enum":
-        span = scalars.enum_for(work.text, schema["enum"], name)
+        span = _directed_option(work.text, schema["enum"], name) or scalars.enum_for(
+            work.text, schema["enum"], name
+        )
     elif kind == "boolean":
         span = scalars.boolean_for(work.text, name, work.heard)
     if span is not None:

@@ -272,3 +272,40 @@ def test_what_a_message_says_after_a_colon_asks_for_nothing(message: str) -> Non
     assert calls(tools, f"Email bob@example.com: {message}.") == [
         ("send_email", {"to": "bob@example.com", "body": message})
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "source", "target"),
+    [
+        ("Move 200 dollars from savings to checking.", "savings", "checking"),
+        ("Move 200 dollars to savings from checking.", "checking", "savings"),
+        ("Transfer 50 from my checking account into savings.", "checking", "savings"),
+    ],
+)
+def test_from_and_to_options_go_where_they_were_said(said: str, source: str, target: str) -> None:
+    """``transfer_money {from_account, to_account}`` (both the enum checking/savings) from "Move 200
+    dollars from savings to checking." was the transfer reversed: each took the first option it found."""
+    accounts = {"type": "string", "enum": ["checking", "savings"]}
+    schema = {
+        "type": "object",
+        "properties": {"amount": {"type": "number"}, "from_account": accounts, "to_account": accounts},
+        "required": ["amount", "from_account", "to_account"],
+    }
+    tools = [ToolSpec("transfer_money", "Transfer money between accounts.", schema)]
+    [(name, arguments)] = calls(tools, said)
+    assert (arguments["from_account"], arguments["to_account"]) == (source, target)
+
+
+@pytest.mark.parametrize("nested", [True, False])
+def test_a_whole_name_is_split_into_first_and_last(nested: bool) -> None:
+    """``patient: {first_name, last_name}`` from "Book me with Dr. Patel, my name is Jane Doe." was
+    ``{"first_name": "Jane Doe", "last_name": "Dr. Patel"}``."""
+    text = {"type": "string"}
+    person = {"first_name": text, "last_name": text}
+    patient = {"type": "object", "properties": person, "required": ["first_name", "last_name"]}
+    properties = {"patient": patient} if nested else person
+    schema = {"type": "object", "properties": properties, "required": list(properties)}
+    tools = [ToolSpec("book_appointment", "Book a doctor's appointment.", schema)]
+    [(_, arguments)] = calls(tools, "Book me with Dr. Patel, my name is Jane Doe.")
+    got = arguments["patient"] if nested else arguments
+    assert (got["first_name"], got["last_name"]) == ("Jane", "Doe")
