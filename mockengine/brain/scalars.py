@@ -358,9 +358,11 @@ def boolean_for(text: str, name: str = "", said: str = "") -> Span | None:
             return Span(word in _TRUE_WORDS, token.start("word"), token.end("word"))
     if own and not re.search(r"\b(?:not|no|don'?t|without)\b", text, re.IGNORECASE):
         # "lock the door" for ``locked``: the word's stem, said as a word of its own ("unlock" is not)
-        said = re.search(rf"\b{re.escape(lexicon.stem(own[0]))}\w*\b", text, re.IGNORECASE)
-        if said is not None and all(re.search(rf"\b{re.escape(lexicon.stem(w))}", text, re.I) for w in own):
-            return Span(True, said.start(), said.end())
+        stem_said = re.search(rf"\b{re.escape(lexicon.stem(own[0]))}\w*\b", text, re.IGNORECASE)
+        if stem_said is not None and all(
+            re.search(rf"\b{re.escape(lexicon.stem(w))}", text, re.I) for w in own
+        ):
+            return Span(True, stem_said.start(), stem_said.end())
         synonym = _synonym_of(text, own[0]) if len(own) == 1 else None  # "mixed up" for shuffle
         if synonym is not None:
             return Span(True, synonym.start(), synonym.end())

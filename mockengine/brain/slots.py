@@ -577,7 +577,7 @@ def _address_lists(work: _Work, filled: Filled, lists: Mapping[str, Any]) -> Non
             span = addresses.address_for(work.text, kind)
             if span is None:
                 break
-            found.append(span.value)
+            found.append(str(span.value))
             work.take(span)
         if found:
             filled.arguments[name], filled.sources[name] = found, ", ".join(found)
@@ -593,7 +593,7 @@ def _split_full_name(filled: Filled, names: list[str]) -> None:
     first = next((n for n in names if _name_part(n) == "first"), None)
     last = next((n for n in names if _name_part(n) == "last"), None)
     whole = filled.arguments.get(first) if first is not None else None
-    if last is None or not isinstance(whole, str):
+    if first is None or last is None or not isinstance(whole, str):
         return
     parts = whole.split()
     if len(parts) < 2 or not all(p[:1].isupper() for p in parts):

@@ -226,7 +226,8 @@ def test_a_house_number_is_no_zip_code() -> None:
         "required": ["street", "city"],
     }
     size = {"type": "string", "enum": ["small", "medium", "large"]}
-    schema = {"type": "object", "properties": {"size": size, "address": address}, "required": ["size", "address"]}
+    properties = {"size": size, "address": address}
+    schema = {"type": "object", "properties": properties, "required": ["size", "address"]}
     tools = [ToolSpec("order_pizza", "Order a pizza.", schema)]
     said = "Order a large pizza, deliver to 12 Baker Street in London."
     expected = {"size": "large", "address": {"street": "12 Baker Street", "city": "London"}}
@@ -259,7 +260,7 @@ def test_a_list_said_after_its_name_is_filled(said: str, tags: list[str]) -> Non
 
 @pytest.mark.parametrize("message", ["see you tomorrow", "the meeting moved to noon"])
 def test_what_a_message_says_after_a_colon_asks_for_nothing(message: str) -> None:
-    """"Email bob@example.com: see you tomorrow." got "Goodbye, talk to you soon.": the message's own
+    """ "Email bob@example.com: see you tomorrow." got "Goodbye, talk to you soon.": the message's own
     verbs ("see", "moved") were taken for other actions, so no tool matched, and the words were then
     answered as a farewell."""
     text = {"type": "string"}
