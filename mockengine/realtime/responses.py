@@ -10,6 +10,7 @@ conversation's reply has been heard; ``turns.UserTurns`` fires it.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from typing import Any
 
 from mockengine.brain.model import Brain, Reply, ReplyRequest, ToolCall
@@ -29,6 +30,8 @@ from mockengine.realtime.streaming import ResponseStreamer
 from mockengine.realtime.usage import TokenCounting
 
 Events = list[dict[str, Any]]
+
+log = logging.getLogger(__name__)
 
 
 class Responses:
@@ -407,10 +410,24 @@ class Responses:
         self.idle_deadline_ms = heard_by_ms + idle_ms
 
 
+class BrainBug(Exception):
+    """An exception the brain raised that no input should cause (a mockengine bug the client's input
+    met, e.g. a tool schema shape the slot filler did not expect). Its message names the original."""
+
+
 def ask(brain: Brain, request: ReplyRequest) -> Reply | Exception:
-    """The brain's reply to ``request``, or the ``ValueError`` / ``RecursionError`` that fails the response
-    (a tool schema no arguments can satisfy); any other exception is a bug and propagates."""
+    """The brain's reply to ``request``, or the exception that fails the response (``response.done``
+    ``status: "failed"``, ``server_error`` / ``reply_failed``; the session goes on): a ``ValueError`` /
+    ``RecursionError`` as raised (a tool schema no arguments can satisfy), any other exception as a
+    :class:`BrainBug`, logged with its traceback. A bug must not close the client's session: the live
+    service answers its own failures with a failed response, and a framework such as LiveKit Agents
+    reconnects into the same failure again and again when the socket closes instead."""
     try:
         return brain.reply(request)
     except (ValueError, RecursionError) as exc:
         return exc
+    except Exception as exc:
+        log.exception("brain: no reply (a mockengine bug; the response fails and the session goes on)")
+        return BrainBug(
+            f"internal error ({type(exc).__name__}: {exc}); please report it with this session's journal"
+        )
