@@ -87,3 +87,58 @@ async def test_the_last_frame_before_the_sender_stops_reaches_the_input_buffer(e
     # ... and then only the quiet the timer handed on.
     after = heard[loud[-1] + FRAME_SAMPLES // 2 :]
     assert len(after) >= RATE_HZ // 5 and np.abs(after).max() < 500
+
+
+class HeldBack(Microphone):
+    """Silence in real time, except that once (``hold``) its packets are held back for ``HELD_S`` and
+    then all sent at once, as a link that stalls and then delivers its backlog (the RTP timestamps
+    run on: the sender went on capturing)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold_now = False
+        self.delivered = asyncio.Event()
+
+    async def recv(self) -> av.AudioFrame:
+        if self.hold_now:
+            self.hold_now = False
+            await asyncio.sleep(HELD_S)
+            asyncio.get_running_loop().call_later(0.05, self.delivered.set)
+        return await super().recv()  # (behind its schedule now: the frames held back come at once)
+
+
+HELD_S = 0.4
+
+
+async def test_frames_held_back_past_the_quiet_timer_leave_the_input_on_the_wall_clock(engine):
+    """The quiet timer hands on silence for the 400 ms no packet came; the held-back packets that then
+    come at once cover the same time. Appended too, they put the input ~300 ms ahead of the wall clock
+    for the rest of the call (every later ``audio_start_ms`` / ``audio_end_ms`` that much late); the
+    part of them that came faster than real time is dropped."""
+    server = await engine()
+    client = CallClient()
+    mic = HeldBack()
+    client.pc.getTransceivers()[0].sender.replaceTrack(mic)
+    client.mic = mic
+    loop = asyncio.get_running_loop()
+    try:
+        await client.connect(server.http_url)
+        await client.turn_detection_off()
+        await asyncio.sleep(0.3)
+        client.send({"type": "input_audio_buffer.clear"})
+        cleared_at = loop.time()
+        await client.wait_for("input_audio_buffer.cleared")
+        await asyncio.sleep(0.3)
+        mic.hold_now = True
+        await asyncio.wait_for(mic.delivered.wait(), 5)
+        await asyncio.sleep(max(0.0, cleared_at + 2.0 - loop.time()))
+        client.send({"type": "input_audio_buffer.commit"})
+        committed_at = loop.time()
+        committed = await client.wait_for("input_audio_buffer.committed")
+        item = await _retrieved(client, committed["item_id"])
+    finally:
+        await client.close()
+    heard_ms = len(base64.b64decode(item["content"][0]["audio"])) / 48
+    wall_ms = (committed_at - cleared_at) * 1000
+    print("input", heard_ms, "ms over", wall_ms, "ms of wall time")
+    assert abs(heard_ms - wall_ms) < 150, (heard_ms, wall_ms)  # (it was ~300 ms ahead)
