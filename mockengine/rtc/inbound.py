@@ -131,7 +131,7 @@ class _QuietTimer:
         self._handle: asyncio.TimerHandle | None = loop.call_at(self._covered_s + QUIET_AFTER_S, self._tick)
 
     def packet_arrived(self) -> None:
-        """A packet came now (the jitter buffer may hold it until the next one)."""
+        """A packet came now (the jitter buffer may hold it a little, behind a lost one)."""
         self._covered_s = self.loop.time()
 
     def take_filled(self) -> int:
