@@ -38,9 +38,10 @@ frame once a packet of the next one arrives): the turn lost its last 20 ms, and 
 silence in their place.
 
 Frames that come after the quiet timer handed on silence for their time (a link that held the packets
-back for more than 100 ms, then delivered them at once) would put the input ahead of the wall clock by
-as much, for good: the input clock is real time, so the part of them whose time is already covered is
-dropped (:class:`_Backlog`), as a receiver drops a packet whose playout time has passed.
+back for more than 100 ms, then delivered them at once) put the input ahead of the wall clock by as
+much, and it stayed ahead for good. They are kept (they may be speech), and the lead they made
+(:class:`_Backlog`) is taken from the next quiet: silence and quiet frames are cut until the input is
+back on the wall clock (as a receiver's jitter buffer plays out faster after a delay spike).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from collections.abc import Callable
 from typing import Any
 
 import av
+import numpy as np
 from aiortc import RTCRtpReceiver
 from aiortc.codecs import get_decoder
 from aiortc.jitterbuffer import JitterBuffer, JitterFrame
@@ -81,6 +83,9 @@ LOST_AFTER_PACKETS = 3
 # After silence was handed on, frames arriving faster than real time by more than this are a backlog
 # whose time that silence covered; less is ordinary jitter (a loaded loop releasing 2–3 packets at once).
 BACKLOG_TOLERANCE_S = 0.06
+# Decoded frames this quiet (peak, PCM16; about -35 dBFS, above a microphone's noise floor) carry no
+# speech: the input's lead over the wall clock is taken from them.
+QUIET_PEAK = 600
 BACKLOG_WINDOW_S = 1.0  # a backlog shows in the frames of the first second after the silence, or not at all
 
 
@@ -165,34 +170,32 @@ class _QuietTimer:
 class _Backlog:
     """Frames that come after the quiet timer handed on silence for their time: a link that held the
     packets back for more than ``QUIET_AFTER_S`` delivers them in a burst, faster than real time.
-    Appended after that silence they would put the input ``credit`` ahead of the wall clock for good
-    (``audio_start_ms`` / ``audio_end_ms`` of every later turn that much late), so what of them exceeds
-    real time (beyond ``BACKLOG_TOLERANCE_S`` of jitter), up to the silence handed on beyond the RTP
-    gap, is dropped from their start: a receiver drops a packet whose playout time has passed. A
-    sender that resumed (push-to-talk pressed again, by a sender whose RTP timestamps stood still while
-    it sent nothing, so that its gap looks short) sends in real time and loses nothing."""
+    Appended after that silence they put the input ahead of the wall clock. ``late`` measures by how
+    much: what of them came faster than real time (beyond ``BACKLOG_TOLERANCE_S`` of jitter), up to
+    ``credit``, the silence handed on beyond their RTP gap. A sender that resumed (push-to-talk pressed
+    again, by a sender whose RTP timestamps stood still while it sent nothing, so that its gap looks
+    short) sends in real time: nothing came late."""
 
     def __init__(self, credit: int, first: int, now_s: float) -> None:
         self._credit = credit  # 24 kHz samples of silence handed on beyond the RTP gap
-        # The first frame after the silence (``first`` samples) came then. It is kept: whether the
-        # sender resumed or its packets were held back shows only in how the next ones arrive.
+        # The first frame after the silence (``first`` samples) came then: whether the sender resumed
+        # or its packets were held back shows only in how the next ones arrive.
         self._began_s = now_s
         self._received = first  # samples since it began (silence owed and frames)
-        self._dropped = 0
+        self._counted = 0
 
-    def trim(self, pcm16: bytes, now_s: float) -> bytes:
-        """``pcm16`` less the part of it whose time the silence already covered."""
-        self._received += len(pcm16) // 2
+    def late(self, samples: int, now_s: float) -> int:
+        """The next ``samples`` came now: how many more samples the input is ahead of the wall clock."""
+        self._received += samples
         wall = (now_s - self._began_s + BACKLOG_TOLERANCE_S) * OUT_RATE_HZ
-        due = min(self._credit, max(0, int(self._received - wall))) - self._dropped
+        due = min(self._credit, max(0, int(self._received - wall))) - self._counted
         if due <= 0:
-            return pcm16
-        cut = min(due, len(pcm16) // 2)
-        self._dropped += cut
-        return pcm16[cut * 2 :]
+            return 0
+        self._counted += due
+        return due
 
     def is_over(self, now_s: float) -> bool:
-        return self._dropped >= self._credit or now_s - self._began_s > BACKLOG_WINDOW_S
+        return self._counted >= self._credit or now_s - self._began_s > BACKLOG_WINDOW_S
 
 
 class _Held(JitterFrame):
@@ -260,6 +263,10 @@ class _MicrophoneBuffer(JitterBuffer):
         return frames
 
 
+def _peak(pcm16: bytes) -> int:
+    return int(np.abs(np.frombuffer(pcm16, dtype="<i2").astype(np.int32)).max())
+
+
 def _held(packet: RtpPacket) -> _Held:
     return _Held(packet._data, packet.timestamp, packet.payload_type)  # type: ignore[attr-defined]
 
@@ -293,6 +300,7 @@ class InlineDecoder:
         self._gaps = _GapFiller()
         self._quiet: _QuietTimer | None = None
         self._backlog: _Backlog | None = None
+        self._ahead = 0  # samples the input runs ahead of the wall clock (late frames), paid by quiet
         self.buffer: _MicrophoneBuffer | None = None  # the receiver's jitter buffer (decode_inline)
         self._dropping = False
         self._stopped = threading.Event()
@@ -316,7 +324,7 @@ class InlineDecoder:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # decoded outside a loop (a unit test): RTP gaps only
             return
-        self._quiet = _QuietTimer(self.on_pcm16, self.flush, loop)
+        self._quiet = _QuietTimer(self._hand_on_quiet, self.flush, loop)
 
     def put(self, task: tuple[Any, Any] | None) -> None:
         if task is None:  # the receiver stops
@@ -365,13 +373,32 @@ class InlineDecoder:
             owed = max(0, owed - filled)
         backlog = None if filled else self._backlog
         now_s = quiet.loop.time() if backlog is not None and quiet is not None else 0.0
-        for piece in (bytes(owed * 2) if owed > 0 else b"", pcm16):
+        if owed > 0:
             if backlog is not None:
-                piece = backlog.trim(piece, now_s)
-            if piece:
-                self.on_pcm16(piece)
-        if backlog is not None and backlog.is_over(now_s):
-            self._backlog = None
+                self._ahead += backlog.late(owed, now_s)
+            self._hand_on_quiet(bytes(owed * 2))
+        if backlog is not None:
+            self._ahead += backlog.late(len(pcm16) // 2, now_s)
+            if backlog.is_over(now_s):
+                self._backlog = None
+        if self._ahead and pcm16 and _peak(pcm16) <= QUIET_PEAK:
+            pcm16 = self._pay_back(pcm16)
+        if pcm16:
+            self.on_pcm16(pcm16)
+
+    def _hand_on_quiet(self, silence: bytes) -> None:
+        """Silence (an RTP gap's, the quiet timer's), less what the input runs ahead."""
+        if self._ahead:
+            silence = self._pay_back(silence)
+        if silence:
+            self.on_pcm16(silence)
+
+    def _pay_back(self, quiet: bytes) -> bytes:
+        """``quiet`` audio less the part the input runs ahead of the wall clock by (see the module
+        docstring): late frames are kept, their time is taken from the next quiet."""
+        cut = min(self._ahead, len(quiet) // 2)
+        self._ahead -= cut
+        return quiet[cut * 2 :]
 
     def _decode_opus(self, data: bytes) -> tuple[bytes, int]:
         """One Opus frame → (PCM16 24 kHz mono, its duration in the 48 kHz RTP clock)."""

@@ -112,9 +112,9 @@ HELD_S = 0.4
 
 async def test_frames_held_back_past_the_quiet_timer_leave_the_input_on_the_wall_clock(engine):
     """The quiet timer hands on silence for the 400 ms no packet came; the held-back packets that then
-    come at once cover the same time. Appended too, they put the input ~300 ms ahead of the wall clock
-    for the rest of the call (every later ``audio_start_ms`` / ``audio_end_ms`` that much late); the
-    part of them that came faster than real time is dropped."""
+    come at once cover the same time. Appended too, they put the input ~400 ms ahead of the wall clock
+    for the rest of the call (every later ``audio_start_ms`` / ``audio_end_ms`` that much late). They
+    are kept, and the lead is taken from the quiet that follows (here at once: they are quiet too)."""
     server = await engine()
     client = CallClient()
     mic = HeldBack()
