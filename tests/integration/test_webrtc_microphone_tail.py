@@ -80,8 +80,9 @@ async def test_the_last_frame_before_the_sender_stops_reaches_the_input_buffer(e
     heard = np.frombuffer(base64.b64decode(item["content"][0]["audio"]), dtype="<i2")
     loud = np.flatnonzero(np.abs(heard) > 2_000)
     assert len(loud), "none of the speech reached the input buffer"
-    # All of the speech, its last frame included (Opus smears its edges by a few ms) ...
-    assert abs((loud[-1] - loud[0]) - len(speech)) < FRAME_SAMPLES // 2, (loud[0], loud[-1], len(speech))
+    # All of the speech, its last frame included (Opus smears its edges by a few ms; a loaded event loop,
+    # which this client shares with the engine, may stall it past the quiet timer: silence within) ...
+    assert loud[-1] - loud[0] > len(speech) - FRAME_SAMPLES // 2, (loud[0], loud[-1], len(speech))
     last = heard[loud[-1] - FRAME_SAMPLES // 2 : loud[-1]]
     assert band_energy(last, LAST_HZ) > 0.5, band_energy(last, LAST_HZ)
     # ... and then only the quiet the timer handed on.
