@@ -172,9 +172,9 @@ class _Backlog:
     packets back for more than ``QUIET_AFTER_S`` delivers them in a burst, faster than real time.
     Appended after that silence they put the input ahead of the wall clock. ``late`` measures by how
     much: what of them came faster than real time (beyond ``BACKLOG_TOLERANCE_S`` of jitter), up to
-    ``credit``, the silence handed on beyond their RTP gap. A sender that resumed (push-to-talk pressed
-    again, by a sender whose RTP timestamps stood still while it sent nothing, so that its gap looks
-    short) sends in real time: nothing came late."""
+    ``credit``, the silence handed on beyond their RTP gap. A sender that resumed sends in real time: nothing
+    came late. (Its RTP gap does not tell: chromium's timestamps stand still while it sends nothing, so
+    a push-to-talk press 2 s after the release follows straight on from it by its timestamps.)"""
 
     def __init__(self, credit: int, first: int, now_s: float) -> None:
         self._credit = credit  # 24 kHz samples of silence handed on beyond the RTP gap
