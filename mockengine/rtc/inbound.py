@@ -13,8 +13,9 @@ be loaded, PyAV's decoder in mono and its resampler), and calls the session's si
 received the packet. The receiver's thread still starts (it
 is aiortc's); it blocks in ``get`` until the receiver stops, then ends the track as usual. Codecs other
 than Opus (an offer with only PCMU / PCMA) go through aiortc's own decoder, inline as well. The
-receiver's jitter buffer releases each frame when the next one arrives, not four frames later
-(aiortc's ``prefetch=4`` for audio adds 80 ms before the VAD hears the user).
+receiver's jitter buffer (:class:`_MicrophoneBuffer`) releases each packet as soon as it is the next in
+order (aiortc's releases an audio frame four frames later, ``prefetch=4``: 80 ms more before the VAD
+hears the user; without the prefetch, one frame later).
 
 Time the client sent no audio for is silence (:class:`_GapFiller`): a sender using Opus DTX (a page
 whose answer SDP asks ``usedtx=1``) sends one packet per 400 ms while the user is quiet, and a lost
@@ -29,8 +30,18 @@ A sender that stops sending altogether leaves no next frame to show the gap: a p
 calls ``RTCRtpSender.replaceTrack(null)`` when its button is released, a muted or ended track. The user
 is quiet, and the real service ends the turn ``silence_duration_ms`` later; the engine heard nothing
 and the turn stayed open until the next press (measured with chromium: ``speech_stopped`` came only
-then). :class:`_QuietTimer` hands on that silence in real time once no frame has come for 100 ms, and the
-RTP gap before the next frame owes only what it did not already hand on.
+then). :class:`_QuietTimer` hands on that silence in real time once no packet has come for 100 ms, and
+the RTP gap before the next frame owes only what it did not already hand on. Before that silence it
+decodes what the jitter buffer still holds (packets waiting behind a lost one). The last frame before
+the sender stopped used to wait there for a next packet that never came (aiortc's buffer releases a
+frame once a packet of the next one arrives): the turn lost its last 20 ms, and got the quiet timer's
+silence in their place.
+
+Frames that come after the quiet timer handed on silence for their time (a link that held the packets
+back for more than 100 ms, then delivered them at once) put the input ahead of the wall clock by as
+much, and it stayed ahead for good. They are kept (they may be speech), and the lead they made
+(:class:`_Backlog`) is taken from the next quiet: silence and quiet frames are cut until the input is
+back on the wall clock (as a receiver's jitter buffer plays out faster after a delay spike).
 """
 
 from __future__ import annotations
@@ -42,9 +53,11 @@ from collections.abc import Callable
 from typing import Any
 
 import av
+import numpy as np
 from aiortc import RTCRtpReceiver
 from aiortc.codecs import get_decoder
-from aiortc.jitterbuffer import JitterBuffer
+from aiortc.jitterbuffer import JitterBuffer, JitterFrame
+from aiortc.rtp import RtpPacket
 
 from mockengine.rtc.libopus import OpusError, opus_decoder
 from mockengine.rtc.media import InputResampler
@@ -53,17 +66,27 @@ from mockengine.rtc.rtp_inline import drop_rtp_inline, receive_rtp_inline
 log = logging.getLogger("mockengine.webrtc")
 _QUEUE_ATTRIBUTE = "_RTCRtpReceiver__decoder_queue"  # aiortc 1.x's private decoder queue
 _JITTER_ATTRIBUTE = "_RTCRtpReceiver__jitter_buffer"
+_CODECS_ATTRIBUTE = "_RTCRtpReceiver__codecs"
 OPUS_CLOCK_HZ = 48_000  # RTP clock of Opus whatever its sampling rate (RFC 7587)
 OUT_RATE_HZ = 24_000
 # A longer jump in the timestamps is a new timeline (a sender that restarted, a replaced track), not
 # silence to play: it is not filled. Opus DTX's gaps are 400 ms, loss bursts shorter.
 MAX_FILLED_GAP_S = 2.0
-# No frame for this long: the sender has stopped (or is in a DTX gap) and the quiet timer hands on the
-# silence since the last frame. Longer than the jitter a frame may arrive late by (a frame that comes
-# after the timer filled its time is appended after that silence: the input's clock slips by as much).
+# No packet for this long: the sender has stopped (or is in a DTX gap) and the quiet timer hands on what
+# the jitter buffer holds, then the silence since the last packet. Longer than the jitter a packet may
+# arrive late by on a working link (frames later than that: _Backlog).
 QUIET_AFTER_S = 0.1
 QUIET_EVERY_S = 0.05  # then silence every 50 ms: the VAD hears the quiet within a tick of real time
 FRAME_SAMPLES = OUT_RATE_HZ // 50  # 20 ms: the quiet timer hands on whole frames
+# A missing packet is lost once packets this many later (60 ms) wait behind it; before, it may be late.
+LOST_AFTER_PACKETS = 3
+# After silence was handed on, frames arriving faster than real time by more than this are a backlog
+# whose time that silence covered; less is ordinary jitter (a loaded loop releasing 2–3 packets at once).
+BACKLOG_TOLERANCE_S = 0.06
+# Decoded frames this quiet (peak, PCM16; about -35 dBFS, above a microphone's noise floor) carry no
+# speech: the input's lead over the wall clock is taken from them.
+QUIET_PEAK = 600
+BACKLOG_WINDOW_S = 1.0  # a backlog shows in the frames of the first second after the silence, or not at all
 
 
 class _GapFiller:
@@ -92,40 +115,51 @@ class _GapFiller:
 
 
 class _QuietTimer:
-    """Silence in real time while no frame arrives: a sender that stopped sending (a push-to-talk page's
+    """Silence in real time while no packet arrives: a sender that stopped sending (a push-to-talk page's
     ``replaceTrack(null)``, a muted or ended track, a network that went quiet) is a user who is quiet.
 
-    Armed by the first frame. Once no frame has come for ``QUIET_AFTER_S`` it hands on the silence
-    since the last frame, then every ``QUIET_EVERY_S`` the silence since; it counts what it handed on,
-    which the RTP gap before the next frame (:class:`_GapFiller`) then no longer owes. One timer per
-    call, moved on by the frames (not re-armed per frame): ~10 wake-ups a second while audio flows."""
+    Armed by the first packet. Once none has come for ``QUIET_AFTER_S`` it has the decoder hand on what
+    the jitter buffer still holds (``flush``: packets that waited behind a lost one), then
+    hands on the silence since the last packet, then every ``QUIET_EVERY_S`` the silence since; it counts
+    the silence, which the RTP gap before the next frame (:class:`_GapFiller`) then no longer owes. One
+    timer per call, moved on by the packets (not re-armed per packet): ~10 wake-ups a second while audio
+    flows."""
 
-    def __init__(self, sink: Callable[[bytes], None], loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self, sink: Callable[[bytes], None], flush: Callable[[], None], loop: asyncio.AbstractEventLoop
+    ) -> None:
         self._sink = sink
-        self._loop = loop
-        self._covered_s = loop.time()  # the audio handed on so far reaches this loop time
+        self._flush = flush
+        self.loop = loop
+        self._covered_s = loop.time()  # the audio handed on or held reaches this loop time
         self.filled_samples = 0  # silence handed on since the last frame (24 kHz samples)
         self._handle: asyncio.TimerHandle | None = loop.call_at(self._covered_s + QUIET_AFTER_S, self._tick)
 
-    def frame_arrived(self) -> int:
-        """A frame came now: the silence already handed on since the previous one (24 kHz samples)."""
-        self._covered_s = self._loop.time()
+    def packet_arrived(self) -> None:
+        """A packet came now (the jitter buffer may hold it a little, behind a lost one)."""
+        self._covered_s = self.loop.time()
+
+    def take_filled(self) -> int:
+        """A frame is handed on: the silence handed on before it since the previous one (24 kHz
+        samples), counted afresh from here."""
         filled, self.filled_samples = self.filled_samples, 0
         return filled
 
     def _tick(self) -> None:
-        now = self._loop.time()
+        now = self.loop.time()
         quiet_s = now - self._covered_s
-        if quiet_s < QUIET_AFTER_S:  # a frame came since: look again when this one is old enough
-            self._handle = self._loop.call_at(self._covered_s + QUIET_AFTER_S, self._tick)
+        if quiet_s < QUIET_AFTER_S:  # a packet came since: look again when this one is old enough
+            self._handle = self.loop.call_at(self._covered_s + QUIET_AFTER_S, self._tick)
             return
+        self._flush()  # what arrived before the quiet goes first, in order
         frames = int(quiet_s * OUT_RATE_HZ) // FRAME_SAMPLES
-        if frames:
+        if frames and self._handle is not None:
             samples = frames * FRAME_SAMPLES
             self._covered_s += samples / OUT_RATE_HZ
             self.filled_samples += samples
             self._sink(bytes(samples * 2))
-        self._handle = self._loop.call_at(now + QUIET_EVERY_S, self._tick)
+        if self._handle is not None:  # (the sink may have ended the call, and cancelled this)
+            self._handle = self.loop.call_at(now + QUIET_EVERY_S, self._tick)
 
     def cancel(self) -> None:
         if self._handle is not None:
@@ -133,14 +167,125 @@ class _QuietTimer:
             self._handle = None
 
 
+class _Backlog:
+    """Frames that come after the quiet timer handed on silence for their time: a link that held the
+    packets back for more than ``QUIET_AFTER_S`` delivers them in a burst, faster than real time.
+    Appended after that silence they put the input ahead of the wall clock. ``late`` measures by how
+    much: what of them came faster than real time (beyond ``BACKLOG_TOLERANCE_S`` of jitter), up to
+    ``credit``, the silence handed on beyond their RTP gap. A sender that resumed sends in real time: nothing
+    came late. (Its RTP gap does not tell: chromium's timestamps stand still while it sends nothing, so
+    a push-to-talk press 2 s after the release follows straight on from it by its timestamps.)"""
+
+    def __init__(self, credit: int, first: int, now_s: float) -> None:
+        self._credit = credit  # 24 kHz samples of silence handed on beyond the RTP gap
+        # The first frame after the silence (``first`` samples) came then: whether the sender resumed
+        # or its packets were held back shows only in how the next ones arrive.
+        self._began_s = now_s
+        self._received = first  # samples since it began (silence owed and frames)
+        self._counted = 0
+
+    def late(self, samples: int, now_s: float) -> int:
+        """The next ``samples`` came now: how many more samples the input is ahead of the wall clock."""
+        self._received += samples
+        wall = (now_s - self._began_s + BACKLOG_TOLERANCE_S) * OUT_RATE_HZ
+        due = min(self._credit, max(0, int(self._received - wall))) - self._counted
+        if due <= 0:
+            return 0
+        self._counted += due
+        return due
+
+    def is_over(self, now_s: float) -> bool:
+        return self._counted >= self._credit or now_s - self._began_s > BACKLOG_WINDOW_S
+
+
+class _Held(JitterFrame):
+    """A frame the jitter buffer released or gave up: ``rtp_timestamp`` is the sender's (aiortc maps
+    ``timestamp`` for its decoders; the frames a flush gives up are not mapped), ``payload_type`` names
+    its codec."""
+
+    def __init__(self, data: bytes, timestamp: int, payload_type: int) -> None:
+        super().__init__(data, timestamp)
+        self.rtp_timestamp = timestamp
+        self.payload_type = payload_type
+
+
+class _MicrophoneBuffer(JitterBuffer):
+    """aiortc's jitter buffer for the microphone, releasing each packet as soon as it is the next in
+    order. aiortc's releases a frame only once a packet of the next one has arrived (with ``prefetch=4``
+    for audio, four frames later): a video frame spans packets, but an audio frame is one packet (Opus:
+    RFC 7587; G.711), so that wait only held every frame 20 ms back, and the last one before a sender
+    stopped stayed in the buffer, undecoded, until the next press. It also
+
+    - reports each packet as it arrives (``on_packet``: the quiet timer's clock);
+    - puts back in order what loopback or a LAN swaps, and gives up a lost packet's place once packets
+      ``LOST_AFTER_PACKETS`` later wait behind it (aiortc waited until the buffer was full, 320 ms,
+      then released one frame per packet: the input stayed 300 ms late for the rest of the call);
+    - hands over what it holds (``flush``): packets behind a lost one when the sender stops."""
+
+    def __init__(self, on_packet: Callable[[], None]) -> None:
+        super().__init__(capacity=16, prefetch=0)
+        self._on_packet = on_packet
+
+    def add(self, packet: RtpPacket) -> tuple[bool, JitterFrame | None]:
+        self._on_packet()
+        return super().add(packet)
+
+    def _remove_frame(self, sequence_number: int) -> JitterFrame | None:
+        origin = self._origin
+        if origin is None:
+            return None
+        packet = self._packets[origin % self._capacity]
+        if packet is None:  # lost, or late: wait for it a little
+            later = [k for k in range(1, self._capacity) if self._packets[(origin + k) % self._capacity]]
+            if not later or later[-1] < LOST_AFTER_PACKETS:
+                return None
+            self.remove(later[0])
+            packet = self._packets[(origin + later[0]) % self._capacity]
+        self.remove(1)
+        return _held(packet) if packet is not None else None
+
+    def pop_ready(self) -> _Held | None:
+        """The next packet's frame if it is here too (after a swapped or lost one, several are)."""
+        return self._remove_frame(0)  # type: ignore[return-value]
+
+    def flush(self) -> list[_Held]:
+        """Every frame held, in order (lost packets' places skipped); the buffer is left empty."""
+        if self._origin is None:
+            return []
+        frames: list[_Held] = []
+        last = -1
+        for count in range(self._capacity):
+            packet = self._packets[(self._origin + count) % self._capacity]
+            if packet is not None:
+                frames.append(_held(packet))
+                last = count
+        self.remove(last + 1)
+        return frames
+
+
+def _peak(pcm16: bytes) -> int:
+    return int(np.abs(np.frombuffer(pcm16, dtype="<i2").astype(np.int32)).max())
+
+
+def _held(packet: RtpPacket) -> _Held:
+    return _Held(packet._data, packet.timestamp, packet.payload_type)  # type: ignore[attr-defined]
+
+
 class InlineDecoder:
     """A receiver's decoder queue that decodes on ``put`` (see the module docstring).
 
     ``native``: libopus at 24 kHz (:mod:`mockengine.rtc.libopus`); False, or where it cannot be loaded,
     PyAV's decoder at 48 kHz and its resampler. Both fill the RTP time no frame covered and, when made
-    in a running event loop, the wall time no frame arrives in (:class:`_QuietTimer`)."""
+    in a running event loop, the wall time no packet arrives in (:class:`_QuietTimer`). ``codec_of``:
+    the receiver's codec for an RTP payload type (for the frames a flush gives up)."""
 
-    def __init__(self, on_pcm16: Callable[[bytes], None], *, native: bool = True) -> None:
+    def __init__(
+        self,
+        on_pcm16: Callable[[bytes], None],
+        *,
+        native: bool = True,
+        codec_of: Callable[[int], Any] | None = None,
+    ) -> None:
         self.on_pcm16 = on_pcm16
         self._native = opus_decoder() if native else None  # libopus at 24 kHz: no resampler
         self._opus = av.CodecContext.create("libopus", "r")
@@ -150,16 +295,36 @@ class InlineDecoder:
         self._other: Any = None  # aiortc's decoder, for a call without Opus
         self._codec: Any = None
         self._codec_is_opus = False
+        self._codec_of = codec_of or (lambda _payload_type: self._codec)
         self._resampler = InputResampler()
         self._gaps = _GapFiller()
         self._quiet: _QuietTimer | None = None
+        self._backlog: _Backlog | None = None
+        self._ahead = 0  # samples the input runs ahead of the wall clock (late frames), paid by quiet
+        self.buffer: _MicrophoneBuffer | None = None  # the receiver's jitter buffer (decode_inline)
         self._dropping = False
         self._stopped = threading.Event()
 
     def drop_frames(self) -> None:
         """Frames arriving from now on are lost, as on a network that died (fault ``media_stall``): none
-        is decoded, so the quiet timer hands on silence in their place, as for a sender that stopped."""
+        is decoded, so the quiet timer hands on silence in their place, as for a sender that stopped.
+        The frames that arrived before are handed on first."""
+        self.flush()
         self._dropping = True
+
+    def packet_arrived(self) -> None:
+        """A packet reached the jitter buffer (``_MicrophoneBuffer``): it moves the quiet timer on,
+        starting it at the first one where an event loop runs. Lost packets (``drop_frames``) do not."""
+        if self._dropping:
+            return
+        if self._quiet is not None:
+            self._quiet.packet_arrived()
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # decoded outside a loop (a unit test): RTP gaps only
+            return
+        self._quiet = _QuietTimer(self._hand_on_quiet, self.flush, loop)
 
     def put(self, task: tuple[Any, Any] | None) -> None:
         if task is None:  # the receiver stops
@@ -169,33 +334,71 @@ class InlineDecoder:
             return
         if self._dropping:
             return
+        self.packet_arrived()  # (already, through the buffer; a unit test puts frames straight in)
         codec, encoded_frame = task
+        self._hand_on(
+            codec, encoded_frame.data, getattr(encoded_frame, "rtp_timestamp", encoded_frame.timestamp)
+        )
+        if self.buffer is not None:
+            while (frame := self.buffer.pop_ready()) is not None:
+                self._hand_on(codec, frame.data, frame.rtp_timestamp)
+
+    def flush(self) -> None:
+        """Decode and hand on every frame the jitter buffer holds, in order (the quiet timer, before its
+        silence: packets that waited behind a lost one when the sender stopped)."""
+        if self.buffer is None or self._dropping:
+            return
+        for frame in self.buffer.flush():
+            codec = self._codec_of(frame.payload_type)
+            if codec is not None:
+                self._hand_on(codec, frame.data, frame.rtp_timestamp)
+
+    def _hand_on(self, codec: Any, data: bytes, timestamp: int) -> None:
+        """Decode one frame and hand it on, after the silence its RTP gap still owes."""
         try:
             if self._is_opus(codec):
-                pcm16, duration = self._decode_opus(encoded_frame.data)
-                owed = self._gaps.samples_before(encoded_frame.timestamp, duration)
+                pcm16, duration = self._decode_opus(data)
+                owed = self._gaps.samples_before(timestamp, duration)
             else:
-                pcm16, owed = self._decode_other(codec, encoded_frame.data), 0
+                pcm16, owed = self._decode_other(codec, data), 0
         except (av.FFmpegError, OpusError) as exc:
             log.warning("undecodable %s frame from the client: %s", codec.name, exc)
             return
-        owed -= self._quiet_filled()
+        quiet = self._quiet
+        filled = quiet.take_filled() if quiet is not None else 0
+        if filled and quiet is not None:  # the first frame after silence the quiet timer handed on
+            ahead = filled - owed
+            first = len(pcm16) // 2
+            self._backlog = _Backlog(ahead, first, quiet.loop.time()) if ahead > 0 else None
+            owed = max(0, owed - filled)
+        backlog = None if filled else self._backlog
+        now_s = quiet.loop.time() if backlog is not None and quiet is not None else 0.0
         if owed > 0:
-            self.on_pcm16(bytes(owed * 2))
+            if backlog is not None:
+                self._ahead += backlog.late(owed, now_s)
+            self._hand_on_quiet(bytes(owed * 2))
+        if backlog is not None:
+            self._ahead += backlog.late(len(pcm16) // 2, now_s)
+            if backlog.is_over(now_s):
+                self._backlog = None
+        if self._ahead and pcm16 and _peak(pcm16) <= QUIET_PEAK:
+            pcm16 = self._pay_back(pcm16)
         if pcm16:
             self.on_pcm16(pcm16)
 
-    def _quiet_filled(self) -> int:
-        """The frame arrived: the silence the quiet timer handed on since the previous one (starting
-        the timer at the first frame, where an event loop runs)."""
-        if self._quiet is not None:
-            return self._quiet.frame_arrived()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # decoded outside a loop (a unit test): RTP gaps only
-            return 0
-        self._quiet = _QuietTimer(self.on_pcm16, loop)
-        return 0
+    def _hand_on_quiet(self, silence: bytes) -> None:
+        """Silence (an RTP gap's, the quiet timer's), less what the input runs ahead."""
+        if self._ahead:
+            silence = self._pay_back(silence)
+        if silence:
+            self.on_pcm16(silence)
+
+    def _pay_back(self, quiet: bytes) -> bytes:
+        """``quiet`` audio less the part the input runs ahead of the wall clock by (see the module
+        docstring): late frames are kept, their time is taken from the next quiet."""
+        cut = min(self._ahead, len(quiet) // 2)
+        self._ahead -= cut
+        return quiet[cut * 2 :]
 
     def _decode_opus(self, data: bytes) -> tuple[bytes, int]:
         """One Opus frame → (PCM16 24 kHz mono, its duration in the 48 kHz RTP clock)."""
@@ -235,12 +438,13 @@ def decode_inline(receiver: RTCRtpReceiver, on_pcm16: Callable[[bytes], None]) -
     decoder (``drop_frames`` for the media-stall fault)."""
     if not hasattr(receiver, _QUEUE_ATTRIBUTE):
         raise RuntimeError("this aiortc version keeps its decoder queue elsewhere")
-    decoder = InlineDecoder(on_pcm16)
+    codecs: dict[int, Any] = getattr(receiver, _CODECS_ATTRIBUTE, {})  # filled when the receiver starts
+    decoder = InlineDecoder(on_pcm16, codec_of=lambda payload_type: codecs.get(payload_type))
     setattr(receiver, _QUEUE_ATTRIBUTE, decoder)
     # aiortc holds 4 audio frames back before releasing one (prefetch=4: 80 ms more before the VAD
-    # hears the user); a frame is released once the next one arrives, which reorders what loopback or
-    # a LAN can swap.
-    setattr(receiver, _JITTER_ATTRIBUTE, JitterBuffer(capacity=16, prefetch=0))
+    # hears the user); this one releases each packet once it is the next in order.
+    decoder.buffer = _MicrophoneBuffer(decoder.packet_arrived)
+    setattr(receiver, _JITTER_ATTRIBUTE, decoder.buffer)
     receive_rtp_inline(receiver)
     return decoder
 

@@ -167,3 +167,36 @@ async def test_webrtc_translation_call_speaks_on_the_track(engine) -> None:
         assert client.voiced_bytes > 48 * 500  # more than half a second of voiced audio heard
     finally:
         await client.close()
+
+
+async def test_a_media_stall_on_a_translation_call_ends_the_phrase_being_spoken(engine) -> None:
+    """``media_stall`` loses the microphone's packets, and the session hears what a voice-agent call's
+    does: silence in real time, so the phrase being spoken when the stall came ends after its pause
+    and is transcribed and translated, with no more audio from the client and no ``session.close``. (The
+    translation call ignored its microphone outright: the open phrase waited for the rest of the call.)"""
+    from tests.webrtc_client import CallClient
+
+    eng = await engine()
+    client = CallClient()
+    loop = asyncio.get_running_loop()
+    try:
+        await client.connect(
+            eng.http_url,
+            path="/v1/realtime/translations/calls",
+            query="?fault=media_stall:5000",
+            session={"audio": {"input": {"transcription": {"model": "gpt-realtime-whisper"}}}},
+        )
+        opened_by = loop.time()  # the call opened before this: the stall is due by opened_by + 5.1 s
+        await client.wait_for("session.created")
+        await asyncio.sleep(max(0.0, opened_by + 2.4 - loop.time()))
+        coffee = clip("10_i_would_like_some_coffee.wav")  # 2.2 s: the stall cuts its second saying
+        client.mic.say(coffee + coffee)
+        await client.wait_for("session.input_transcript.delta", timeout_s=15)
+        while "coffee" not in text_of(client.events, "session.input_transcript.delta").lower():
+            await client.wait_for("session.input_transcript.delta", after=len(client.events), timeout_s=10)
+        heard_s = loop.time() - opened_by
+        assert client.pc.connectionState == "connected" and client.channel.readyState == "open"
+        assert "session.closed" not in client.kinds()
+    finally:
+        await client.close()
+    assert heard_s < 14, heard_s  # the stall (5 s), its 600 ms pause, whisper on a loaded machine

@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+import time
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from mockengine.rtc.inbound import InlineDecoder, decode_inline, discard_inbound
+from mockengine.rtc.inbound import InlineDecoder, _MicrophoneBuffer, decode_inline, discard_inbound
 from mockengine.rtc.libopus import opus_decoder
 from mockengine.rtc.opus import ReplyEncoder
 
@@ -216,3 +217,150 @@ async def test_frames_dropped_by_a_media_stall_are_heard_as_silence():
     assert len(after_first) >= 200 * 48  # ~380 ms of quiet handed on, in real time
     assert not any(after_first)  # silence: none of the tone
     decoder.put(None)
+
+
+# -- the jitter buffer's frames, late frames (a receiver's path: _MicrophoneBuffer → InlineDecoder) ----
+
+
+def _tone_payloads(frames: int, quiet_from: int) -> list[bytes]:
+    """Opus frames of a 440 Hz tone, digital silence from frame ``quiet_from`` on."""
+    tone = (np.sin(np.arange(480 * frames) * 2 * np.pi * 440 / 24_000) * 8000).astype("<i2")
+    tone[480 * quiet_from :] = 0
+    return opus_frames(tone)
+
+
+class _Receiver:
+    """What aiortc's receiver does with each packet of the microphone, with the engine's buffer and
+    decoder: the buffer takes the packet, and a frame it releases goes to the decoder's ``put``."""
+
+    def __init__(self) -> None:
+        self.out: list[tuple[float, bytes]] = []  # (loop time, piece) as handed on
+        self.opus = SimpleNamespace(name="opus")
+        self.decoder = InlineDecoder(self._sink, codec_of=lambda _payload_type: self.opus)
+        self.decoder.buffer = _MicrophoneBuffer(self.decoder.packet_arrived)
+        self.payloads = _tone_payloads(60, quiet_from=30)
+
+    def _sink(self, pcm16: bytes) -> None:
+        self.out.append((time.monotonic(), pcm16))  # (the event loop's clock)
+
+    def packet(self, index: int, *, timestamp: int | None = None) -> None:
+        from aiortc.rtp import RtpPacket
+
+        packet = RtpPacket(
+            payload_type=111,
+            sequence_number=index,
+            timestamp=index * 960 if timestamp is None else timestamp,
+            payload=self.payloads[index],
+        )
+        packet._data = packet.payload  # type: ignore[attr-defined]  # (depayloaded: Opus is its payload)
+        assert self.decoder.buffer is not None
+        _, frame = self.decoder.buffer.add(packet)
+        if frame is not None:
+            self.decoder.put((self.opus, frame))
+
+    def pieces(self) -> list[str]:
+        """What was handed on, in order: "f" a frame of the tone, "s" silence (or a quiet frame)."""
+        return ["f" if _loud(pcm) else "s" for _, pcm in self.out]
+
+    def ms(self, kind: str) -> float:
+        return sum(len(pcm) for _, pcm in self.out if _loud(pcm) == (kind == "f")) / 48
+
+
+def _loud(pcm16: bytes) -> bool:
+    return int(np.abs(np.frombuffer(pcm16, dtype="<i2")).max(initial=0)) > 600
+
+
+async def test_each_packet_is_handed_on_as_it_comes_the_last_before_the_quiet_too():
+    """Push-to-talk's release: aiortc's buffer released a frame once a packet of the next one came, so
+    the last frame waited for a packet that never came, and the silence took its place."""
+    receiver = _Receiver()
+    for index in range(5):
+        receiver.packet(index)
+    assert receiver.pieces() == ["f"] * 5  # none waits for a next packet
+    await asyncio.sleep(0.25)
+    pieces = receiver.pieces()
+    assert pieces[:5] == ["f"] * 5 and set(pieces[5:]) == {"s"}, pieces
+    receiver.decoder.put(None)
+
+
+def test_swapped_packets_are_put_back_in_order():
+    receiver = _Receiver()
+    for index in (0, 2, 1, 3):
+        receiver.packet(index)
+    starts = [pcm[:8] for _, pcm in receiver.out]
+    reference = _Receiver()
+    for index in range(4):
+        reference.packet(index)
+    assert starts == [pcm[:8] for _, pcm in reference.out] and receiver.pieces() == ["f"] * 4
+
+
+async def test_packets_held_behind_a_lost_one_are_handed_on_before_the_quiet():
+    receiver = _Receiver()
+    for index in (0, 1, 3):  # 2 is lost (or late); 3 waits behind its place
+        receiver.packet(index)
+    assert receiver.pieces() == ["f", "f"]
+    await asyncio.sleep(0.25)
+    pieces = receiver.pieces()
+    # then the lost packet's 20 ms (its RTP gap), 3, and the quiet
+    assert pieces[:4] == ["f", "f", "s", "f"] and set(pieces[4:]) == {"s"}, pieces
+    assert len(receiver.out[2][1]) == 960
+    receiver.decoder.put(None)
+
+
+def test_a_lost_packet_holds_up_three_packets_not_a_full_buffer():
+    """aiortc's buffer waited for a lost packet until 16 were behind it, then let one frame out per
+    packet: the input stayed 300 ms late for the rest of the call."""
+    receiver = _Receiver()
+    for index in (0, 1, 3, 4):
+        receiver.packet(index)
+    assert receiver.pieces() == ["f", "f"]  # 3 and 4 wait: 2 may be late
+    receiver.packet(5)
+    assert receiver.pieces() == ["f", "f", "s", "f", "f", "f"]  # 2 given up: its gap, 3, 4, 5 at once
+    receiver.packet(2)  # too late: its place was given up (the timeline does not go back)
+    receiver.packet(6)
+    assert receiver.pieces() == ["f", "f", "s", "f", "f", "f", "f"]
+
+
+async def _late_burst(receiver: _Receiver, *, burst: bool) -> float:
+    """5 frames of a tone in real time, 300 ms with no packet, then 15 frames either at once (held back
+    by the link: ``burst``) or in real time (a sender that resumed, its timestamps where it stopped),
+    then 10 in real time, then 15 quiet ones in real time. Returns the wall time since the first frame
+    (s)."""
+    began = time.monotonic()
+    for index in range(5):
+        receiver.packet(index)
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.3)
+    for index in range(5, 20):
+        receiver.packet(index)
+        if not burst:
+            await asyncio.sleep(0.02)
+    for index in range(20, 45):
+        receiver.packet(index)
+        await asyncio.sleep(0.02)
+    elapsed = time.monotonic() - began
+    receiver.decoder.put(None)
+    return elapsed
+
+
+async def test_frames_that_come_late_are_kept_and_the_input_is_back_on_the_clock_after_the_quiet():
+    """A link holds the packets back for 300 ms and delivers them at once: the quiet timer handed on
+    silence for that time. Appended after it, they put the input (and every later turn's
+    ``audio_start_ms``) ~250 ms ahead of the wall clock for the rest of the call. They are kept whole
+    (speech), and the lead is taken from the quiet that follows."""
+    receiver = _Receiver()
+    elapsed_ms = await _late_burst(receiver, burst=True) * 1000
+    loud = [pcm for _, pcm in receiver.out if _loud(pcm)]
+    assert len(loud) >= 30 and all(len(pcm) == 960 for pcm in loud[:30])  # every tone frame, whole
+    assert receiver.ms("s") >= 150  # the quiet timer's silence while no packet came
+    handed_ms = receiver.ms("f") + receiver.ms("s")
+    # On the clock again, within the jitter tolerance (it stayed ~250 ms ahead).
+    assert abs(handed_ms - elapsed_ms) <= 100, (handed_ms, elapsed_ms, receiver.ms("s"))
+
+
+async def test_a_sender_that_resumes_in_real_time_loses_nothing():
+    """The same frames, the timestamps as contiguous (a sender whose clock stood still while it sent
+    nothing), but arriving in real time: nothing came late, no quiet is cut either."""
+    receiver = _Receiver()
+    await _late_burst(receiver, burst=False)
+    assert sum(len(pcm) for _, pcm in receiver.out if len(pcm) == 960) // 960 == 45  # every frame, whole

@@ -53,7 +53,7 @@ from mockengine.realtime.translation import (
 )
 from mockengine.rtc.channel_flow import ChannelSender
 from mockengine.rtc.ice import offline_configuration
-from mockengine.rtc.inbound import decode_inline
+from mockengine.rtc.inbound import InlineDecoder, decode_inline
 from mockengine.rtc.media import ReplyTrack
 from mockengine.server.realtime_faults import HANDLE_HEADER, connection_faults, unlist_live
 from mockengine.server.resources import Resources
@@ -102,6 +102,7 @@ class TranslationCall(TranslationSession):
         self.channel_open = asyncio.Event()
         self.ended = asyncio.Event()
         self.is_media_stalled = False
+        self.microphones: list[InlineDecoder] = []  # the client's audio, decoded (rtc/inbound.py)
         self.track = ReplyTrack(lambda _: None, lambda _: None, dtx=resources.settings.webrtc_dtx)
         self.call_faults = CallFaults(self)
         self.serving: asyncio.Task[None] | None = None
@@ -120,10 +121,10 @@ class TranslationCall(TranslationSession):
             return
         for transceiver in self.pc.getTransceivers():
             if transceiver.receiver.track is track:
-                decode_inline(transceiver.receiver, self._on_microphone)
+                self.microphones.append(decode_inline(transceiver.receiver, self._on_microphone))
 
     def _on_microphone(self, pcm16: bytes) -> None:
-        if not (self.faults.is_dead or self.is_media_stalled):
+        if not self.faults.is_dead:  # (stalled, the decoders hand on silence in real time)
             self.feed_nowait(pcm16)
 
     def _on_connection_state(self) -> None:
@@ -181,9 +182,17 @@ class TranslationCall(TranslationSession):
         return self.ended.is_set()
 
     def stall_media(self) -> None:
-        """Media stops both ways (fault): nothing more on the track, the microphone is ignored."""
+        """Media stops both ways (fault): nothing more on the track, the microphone's packets are lost.
+
+        As on a voice-agent call (``call.CallRunner.stall_media``), lost packets are a sender that
+        stopped sending: the session hears silence in real time, so the phrase being spoken ends after
+        its pause and is translated, and the output the input paces goes on. (Ignored outright, as it
+        was, the session heard nothing more: the open phrase and its output waited for the rest of the
+        call.)"""
         self.is_media_stalled = True
         self.track.stall()
+        for microphone in self.microphones:
+            microphone.drop_frames()
 
     async def run(self) -> None:
         self.start()
