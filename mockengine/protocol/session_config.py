@@ -550,7 +550,8 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
     """The effective session after a validated update: only present fields change (reference §4).
 
     ``turn_detection`` switching type starts from that type's defaults; the same type merges field by
-    field. ``noise_reduction`` merges field by field while it is on (``null`` turns it off). Read-only
+    field. ``noise_reduction`` merges field by field while it is on (``null`` turns it off).
+    ``reasoning: null`` clears it (the key goes, as in a session that never set one). Read-only
     fields (``object``, ``id``, ``expires_at``, ``type``) are ignored. A transcription
     session whose model has no server-side endpointing (``NO_ENDPOINTING_MODELS``) loses the turn
     detection the update did not ask for (the default server_vad among them), as live: LiveKit's and the
@@ -577,6 +578,10 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
                         target[name] = copy.deepcopy(field_value)
         elif key == "tools":
             merged["tools"] = [normalize_tool(t) for t in value]
+        elif key == "reasoning" and value is None:
+            # Cleared: the session as before any was set, which carries no ``reasoning`` (its null is
+            # kept at the parse boundary for this, nulls.MEANINGFUL_NULLS).
+            merged.pop("reasoning", None)
         else:
             merged[key] = copy.deepcopy(value)
     asked = update.get("audio", {}).get("input", {})
