@@ -27,6 +27,7 @@ MEANINGFUL_NULLS: dict[str, str] = {
     "session.tracing": "no tracing",
     "session.prompt": "no stored prompt",
     "session.include": "no extra fields in events",
+    "session.reasoning": "no reasoning setting: the model's own default effort",
 }
 OPAQUE: frozenset[str] = frozenset(
     {

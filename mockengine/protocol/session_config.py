@@ -407,14 +407,16 @@ def takes_reasoning(model: str) -> bool:
     return not model.startswith(_OPENAI_REALTIME_PREFIXES)
 
 
-def check_reasoning(model: str, reasoning: Any, where: str) -> None:
+def check_reasoning(model: str, reasoning: Any, where: str, asked_model: str | None = None) -> None:
     """``reasoning`` (set, not null) is refused on a model without it (:func:`takes_reasoning`): pipecat
     strips it from its ``session.update`` for any model but gpt-realtime-2 because "The server otherwise
     rejects the whole update" (pipecat-ai 1.14, ``OpenAIRealtimeLLMService._strip_unsupported_reasoning``).
     The realtime wording is not public; this is OpenAI's for the same refusal on its other endpoints
     ("Unsupported parameter: 'reasoning.effort' is not supported with this model.", code
     ``unsupported_parameter``), with the param's realtime path. ``where``: the object that carries it
-    (``"session"``, ``"response"``).
+    (``"session"``, ``"response"``). ``asked_model``: the ``model`` a ``session.update`` named, which
+    does not change the session's (``RealtimeSession.on_session_update``); when it differs from
+    ``model`` the message says so, as the client may believe it switched.
 
     Raises :class:`ProtocolError` (``unsupported_parameter``, param ``<where>.reasoning.effort``, or
     ``<where>.reasoning`` when it names no effort)."""
@@ -423,9 +425,13 @@ def check_reasoning(model: str, reasoning: Any, where: str) -> None:
     param = f"{where}.reasoning"
     if isinstance(reasoning, dict) and "effort" in reasoning:
         param += ".effort"
-    raise ProtocolError(
-        "unsupported_parameter", f"Unsupported parameter: '{param}' is not supported with this model.", param
-    )
+    message = f"Unsupported parameter: '{param}' is not supported with this model."
+    if asked_model is not None and asked_model != model:
+        message += (
+            f" The session's model is '{model}': the '{where}.model' of a session.update ('{asked_model}')"
+            " does not change it."
+        )
+    raise ProtocolError("unsupported_parameter", message, param)
 
 
 def check_mcp_tools(tools: Any, path: str) -> None:
@@ -550,7 +556,8 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
     """The effective session after a validated update: only present fields change (reference §4).
 
     ``turn_detection`` switching type starts from that type's defaults; the same type merges field by
-    field. ``noise_reduction`` merges field by field while it is on (``null`` turns it off). Read-only
+    field. ``noise_reduction`` merges field by field while it is on (``null`` turns it off).
+    ``reasoning: null`` clears it (the key goes, as in a session that never set one). Read-only
     fields (``object``, ``id``, ``expires_at``, ``type``) are ignored. A transcription
     session whose model has no server-side endpointing (``NO_ENDPOINTING_MODELS``) loses the turn
     detection the update did not ask for (the default server_vad among them), as live: LiveKit's and the
@@ -577,6 +584,10 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
                         target[name] = copy.deepcopy(field_value)
         elif key == "tools":
             merged["tools"] = [normalize_tool(t) for t in value]
+        elif key == "reasoning" and value is None:
+            # Cleared: the session as before any was set, which carries no ``reasoning`` (its null is
+            # kept at the parse boundary for this, nulls.MEANINGFUL_NULLS).
+            merged.pop("reasoning", None)
         else:
             merged[key] = copy.deepcopy(value)
     asked = update.get("audio", {}).get("input", {})

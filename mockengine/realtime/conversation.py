@@ -79,9 +79,9 @@ class Item:
                 "arguments": self.arguments,
             }
         if self.type == "function_call_output":
-            # With its status, as the client's other items are echoed (the live user message: status
-            # "completed", reference §3.2) and openai-python types it; the live echo of this one is not
-            # public (docs/realtime-protocol.md).
+            # With its status (the client's, else "completed"), as the client's other items are echoed
+            # (the live user message: status "completed", reference §3.2) and openai-python types it;
+            # the live echo of this one is not public (docs/realtime-protocol.md).
             return {
                 "id": self.id,
                 "type": self.type,
@@ -283,7 +283,9 @@ def item_from_wire(
     ``function_call`` items before this one in the same ``response.input`` (its own context). Raises
     ProtocolError for a ``function_call_output`` whose call is in neither, an
     ``mcp_approval_response`` that answers no request or one already answered, an image that cannot be
-    decoded, or invalid base64 audio."""
+    decoded, or invalid base64 audio. A message, ``function_call`` or ``function_call_output`` keeps the
+    ``status`` the client gave it (``completed`` / ``incomplete`` / ``in_progress``, checked at the parse
+    boundary; openai-python: "Has no effect on the conversation"), ``completed`` when it gave none."""
     if wire.get("id"):
         ids.take(wire["id"])
     item_id = wire.get("id") or ids.item()
@@ -309,13 +311,22 @@ def item_from_wire(
     if wire["type"] == "function_call_output":
         if wire["call_id"] not in calls_before and conversation.find_call(wire["call_id"]) is None:
             raise errors.tool_call_not_found(wire["call_id"])
-        return Item(item_id, "function_call_output", call_id=wire["call_id"], output=wire["output"]), False
+        status = wire.get("status", "completed")
+        return Item(
+            item_id, "function_call_output", status=status, call_id=wire["call_id"], output=wire["output"]
+        ), False
     if wire["type"] == "function_call":
         if wire.get("call_id"):
             ids.take(wire["call_id"])
         call_id = wire.get("call_id") or ids.call()
+        status = wire.get("status", "completed")
         return Item(
-            item_id, "function_call", name=wire["name"], arguments=wire["arguments"], call_id=call_id
+            item_id,
+            "function_call",
+            status=status,
+            name=wire["name"],
+            arguments=wire["arguments"],
+            call_id=call_id,
         ), False
     content: list[dict[str, Any]] = []
     images: list[ImageFacts] = []
@@ -344,5 +355,14 @@ def item_from_wire(
             needs_transcript = needs_transcript or part.get("transcript") is None
             part = {"type": "input_audio", "transcript": part.get("transcript")}
         content.append(part)
-    item = Item(item_id, "message", role=wire["role"], content=content, audio=audio, images=tuple(images))
+    status = wire.get("status", "completed")
+    item = Item(
+        item_id,
+        "message",
+        role=wire["role"],
+        status=status,
+        content=content,
+        audio=audio,
+        images=tuple(images),
+    )
     return item, needs_transcript and bool(audio)

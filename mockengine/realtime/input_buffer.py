@@ -65,6 +65,10 @@ class InputAudioBuffer:
             self._held_bytes += len(pcm16)
         return pcm16
 
+    def drop_half_sample(self) -> None:
+        """Forget an odd trailing byte still waiting for its partner (the input format changed)."""
+        self._odd_byte = b""
+
     def slice_ms(self, start_ms: int, end_ms: int) -> bytes:
         """Audio between two session positions, clipped to what is buffered."""
         lo = max(ms_to_samples(start_ms, INPUT_RATE_HZ) - self._start_samples, 0) * BYTES_PER_SAMPLE

@@ -292,8 +292,15 @@ class RealtimeSession:
     # -- session.* and the WebRTC-only events ---------------------------------------------------------
 
     def on_session_update(self, event: ce.SessionUpdate, now_ms: float) -> Step:
+        """``session.updated`` with the whole effective session, or the update refused whole
+        (ProtocolError). A ``model`` in it is taken and changes nothing: the session keeps the model it
+        opened with (openai-python's ``SessionUpdateEvent``: "any field except for ``voice`` and
+        ``model``"; docs/realtime-protocol.md), so ``reasoning`` is judged against that model."""
         update = event.session
         check_session_type(self.ctx.view.session_type, update)
+        asked_model = update.get("model")
+        if asked_model is not None:
+            update = {key: value for key, value in update.items() if key != "model"}
         new_voice = update.get("audio", {}).get("output", {}).get("voice")
         if new_voice is not None and new_voice != self.ctx.view.voice and self.responses.has_assistant_audio:
             raise errors.cannot_update_voice()
@@ -303,7 +310,7 @@ class RealtimeSession:
         validate_noise_reduction(merged)
         if "tools" in merged:  # a transcription session has none
             validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
-            check_reasoning(merged["model"], merged.get("reasoning"), "session")
+            check_reasoning(merged["model"], merged.get("reasoning"), "session", asked_model=asked_model)
         self.ctx.config = merged
         updated = Step(events=[se.session_updated(self.ids.event(), session=copy.deepcopy(self.config))])
         updated.extend(self._list_mcp_tools())

@@ -71,9 +71,16 @@ class UserTurns:
         ``RealtimeSession.receive_audio`` calls it without an event object (a WebRTC call's microphone
         with ``"audio/pcm"``)."""
         fmt, stream = format_type or self.ctx.view.input_format.type, self.input_stream
-        # PCM16 skips the stream's call: this runs 50 times a second per session (docs/cpu.md).
-        pcm = audio if fmt == stream.format_type == "audio/pcm" else stream.decode(audio, fmt)
         buffer = self.buffer
+        # PCM16 skips the stream's call: this runs 50 times a second per session (docs/cpu.md).
+        if fmt == stream.format_type == "audio/pcm":
+            pcm = audio
+        else:
+            pcm = stream.decode(audio, fmt)
+            if fmt != "audio/pcm":
+                # Half a PCM16 sample left by the format before: its other half will never come, and
+                # joined to this decoded audio it would shift every later sample by a byte.
+                buffer.drop_half_sample()
         limit_ms = self.ctx.options.max_input_buffer_ms
         if buffer.held_bytes + len(pcm) > limit_ms * 48:  # 48 bytes of PCM16 24 kHz per ms
             raise errors.input_buffer_full(buffer.buffered_ms, len(pcm) / 48, limit_ms)

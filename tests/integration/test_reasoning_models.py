@@ -119,3 +119,47 @@ async def test_client_secrets_and_calls_refuse_reasoning_on_gpt_realtime(engine_
         assert answer.status == 400
         error = (await answer.json())["error"]
     assert (error["code"], error["param"]) == ("unsupported_parameter", "session.reasoning")
+
+
+async def test_reasoning_null_clears_it_and_a_models_switch_changes_nothing(engine_url) -> None:
+    """Through the SDK (``conn.send`` of a dict: its typed ``session.update`` leaves ``reasoning``
+    non-nullable): ``reasoning: null`` clears the setting, and an update naming ``gpt-realtime`` on a
+    gpt-realtime-2 session with reasoning is taken, the session keeping its model and its reasoning
+    (docs/realtime-protocol.md); on a gpt-realtime session the refusal says the update's model did not
+    switch it."""
+    base = await engine_url(audio_pace=0.0)
+    async with _client(base) as client, client.realtime.connect(model="gpt-realtime-2") as conn:
+        await _until(conn, "session.created")
+        await conn.session.update(session={"type": "realtime", "reasoning": LOW})
+        assert (await _until(conn, "session.updated", "error")).session.reasoning.effort == "low"
+        await conn.send({"type": "session.update", "session": {"type": "realtime", "reasoning": None}})
+        cleared = await _until(conn, "session.updated", "error")
+        assert cleared.type == "session.updated", cleared
+        assert "reasoning" not in cleared.model_dump(exclude_unset=True)["session"]
+        await conn.session.update(session={"type": "realtime", "reasoning": LOW})
+        await _until(conn, "session.updated")
+        await conn.session.update(
+            session={"type": "realtime", "model": "gpt-realtime", "instructions": "Hi."}
+        )
+        kept = await _until(conn, "session.updated", "error")
+        assert kept.type == "session.updated", kept
+        assert kept.session.model == "gpt-realtime-2" and kept.session.reasoning.effort == "low"
+        assert kept.session.instructions == "Hi."
+        await conn.response.create(response={"output_modalities": ["text"]})
+        done = await _until(conn, "response.done", "error")
+        assert done.type == "response.done" and done.response.status == "completed", done
+    async with _client(base) as client, client.realtime.connect(model="gpt-realtime") as conn:
+        await _until(conn, "session.created")
+        await conn.session.update(
+            session={"type": "realtime", "model": "gpt-realtime-2", "reasoning": LOW}, event_id="sw"
+        )
+        error = (await _until(conn, "error", "session.updated")).model_dump()["error"]
+        assert (error["code"], error["param"], error["event_id"]) == (
+            "unsupported_parameter",
+            "session.reasoning.effort",
+            "sw",
+        )
+        assert "The session's model is 'gpt-realtime'" in error["message"]
+        assert "('gpt-realtime-2') does not change it" in error["message"]
+        await conn.send({"type": "session.update", "session": {"type": "realtime", "reasoning": None}})
+        assert (await _until(conn, "session.updated", "error")).type == "session.updated"
