@@ -86,11 +86,12 @@ def _fitting(
 class ShellActions:
     """What :class:`~mockengine.faults.ws.SessionActions` does alike on every session, voice-agent or
     translation: the expiry (the very path ``--session-max-s`` takes), and the faults' records and seeded
-    draws under the session's id."""
+    draws under the session's handle."""
 
     def __init__(self, shell: SessionShell, state: FaultState) -> None:
         self.shell = shell
         self.state = state
+        self.handle: str | None = None  # set once the session is listed (list_live)
 
     def expire(self) -> None:
         self.shell.expire()
@@ -99,8 +100,11 @@ class ShellActions:
         self.state.record(spec, self.shell.session_id, **detail)
 
     def draw(self, key: str, rate: float) -> bool:
-        """A seeded draw for this session's scenario-rule faults (``FaultState.draw``)."""
-        return self.state.draw(f"rule:{self.shell.session_id}:{key}", rate)
+        """A seeded draw for this session's scenario-rule faults (``FaultState.draw``), keyed by its
+        handle: sessions of a seeded server share their id, and drawn under it every session was hit or
+        none (``rate=0.5`` dropped all of them), where ``<id>~<n>`` counts them apart, in connection
+        order, the same way every run."""
+        return self.state.draw(f"rule:{self.handle or self.shell.session_id}:{key}", rate)
 
 
 class RunnerActions(ShellActions):
@@ -240,6 +244,8 @@ def list_live(
     )
     # Seeded sessions share their ids (the same seed gives the same ids), so one id may name several;
     # the handle names this one alone.
+    if isinstance(actions, ShellActions):
+        actions.handle = live.handle
     state.live.setdefault(session_id, []).append(live)
     state.handles[live.handle] = live
     return live
