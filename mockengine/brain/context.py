@@ -253,7 +253,10 @@ def parse_choices(text: str) -> tuple[str, ...]:
             return items
     asked = _OR_QUESTION.search(text)
     if asked:
-        items = _split_list(asked.group("rest"))
+        rest = asked.group("rest")
+        if "(" in rest:  # "Which colour (Red, Green or Blue)?": the options are the parenthesis's
+            rest = rest.rsplit("(", 1)[1].rstrip().removesuffix(")")
+        items = _split_list(rest)
         if items and _QUESTION_WORD.match(items[0]):
             items = items[1:]  # "Which drink, coffee or tea?": the first part asks, the rest are options
         if len(items) >= 2 and all(len(item.split()) <= _MAX_ITEM_WORDS for item in items):

@@ -209,6 +209,14 @@ def translation_misfit(spec: FaultSpec, transport: str) -> str | None:
     return None
 
 
+def websocket_misfit(spec: FaultSpec) -> str | None:
+    """Why ``spec`` cannot act on a voice-agent session served over a WebSocket (a call kind: it acts on
+    WebRTC calls only), or None when it can."""
+    if spec.kind in CALL_KINDS:
+        return f"fault {spec.kind!r} acts on WebRTC calls only, not on a WebSocket session"
+    return None
+
+
 COMMON: dict[str, Param] = {
     "rate": Param("number", 1.0, 0.0, 1.0),
     "times": Param("integer", None, 1),

@@ -183,6 +183,24 @@ def print_summary(summary: dict[str, Any]) -> None:
             f"  {_f(r['driver_cores'])}  {_f(r['healthz_ms'])}  {_f(r['loop_lag_ms'])}  {r['turns']:>5}  "
             f"{_f(r['onset_p95_ms'])}  {_f(r['response_p95_ms'])}  {verdict}"
         )
+    if summary["peak_rss_mib"] is None:
+        # --url: the engine is another process, perhaps on another machine; its RSS is not read.
+        print("  memory: n/a (server not started by the bench)")
+    else:
+        _print_memory(summary)
+    if not summary.get("growth_judged", True) and summary["peak_rss_mib"] is not None:
+        print(f"  {_too_short(summary)}")
+    if summary["after_end_rss_mib"] is not None:
+        print(f"  {format_owner_changes(summary['after_end_by_owner'])}")
+    print(
+        f"  dropped {summary['sessions_dropped']}, refused {summary['sessions_refused']}, lost events "
+        f"{summary['lost_events']}, errors {summary['errors']}, missed turns {summary['turns_missed']}, "
+        f"driver late chunks {100 * summary['late_chunk_share']:.2f} %; minutes passed "
+        f"{summary['minutes_passed']}/{len(summary['rows'])}"
+    )
+
+
+def _print_memory(summary: dict[str, Any]) -> None:
     above_idle = signed(summary["after_end_above_idle_percent"], "+.1f")
     print(
         f"  memory: idle {summary['idle_rss_mib']} MiB, peak {summary['peak_rss_mib']} MiB "
@@ -192,16 +210,6 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"{summary['rss_growth_mib_per_min']} MiB/min = {summary['rss_growth_mib_per_session_minute']} MiB "
         f"per session-minute (with the caches, which reached {summary['cache_mib_at_end']} MiB: "
         f"{summary['raw_rss_growth_mib_per_min']} MiB/min)"
-    )
-    if not summary.get("growth_judged", True):
-        print(f"  {_too_short(summary)}")
-    if summary["after_end_rss_mib"] is not None:
-        print(f"  {format_owner_changes(summary['after_end_by_owner'])}")
-    print(
-        f"  dropped {summary['sessions_dropped']}, refused {summary['sessions_refused']}, lost events "
-        f"{summary['lost_events']}, errors {summary['errors']}, missed turns {summary['turns_missed']}, "
-        f"driver late chunks {100 * summary['late_chunk_share']:.2f} %; minutes passed "
-        f"{summary['minutes_passed']}/{len(summary['rows'])}"
     )
 
 

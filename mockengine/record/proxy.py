@@ -99,7 +99,15 @@ class Recorder:
         return self.out / HTTP_DIR / f"{self._exchanges:04d}.json"
 
     def write_json(self, path: Path, record: dict[str, Any]) -> None:
-        text = self.scrub(json.dumps(record, ensure_ascii=False, indent=1))
+        text = json.dumps(record, ensure_ascii=False, indent=1)
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                # A lone surrogate (a body's "\ud800" escape, which json.loads takes) has no UTF-8
+                # form: kept as the escape, the exchange is written instead of lost with a traceback.
+                text = json.dumps(record, indent=1)
+        text = self.scrub(text)
 
         def job() -> None:  # whole or absent: a reader never sees half a file
             path.parent.mkdir(parents=True, exist_ok=True)

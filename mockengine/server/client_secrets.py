@@ -45,8 +45,8 @@ from mockengine.server.handshake import (
     MODEL_PATTERN,
     Refusal,
     bad_key_refusal,
-    incorrect_api_key_message,
     key_accepted,
+    rest_incorrect_api_key_message,
 )
 from mockengine.server.state import RESOURCES
 from mockengine.settings import Settings
@@ -169,7 +169,7 @@ def rest_key_error(api_key: str | None, settings: Settings) -> web.Response | No
     if api_key is None:
         return error_response(401, MISSING_API_KEY)
     if api_key.startswith(SECRET_PREFIX) or not key_accepted(settings, api_key):
-        return error_response(401, incorrect_api_key_message(api_key), code="invalid_api_key")
+        return error_response(401, rest_incorrect_api_key_message(api_key), code="invalid_api_key")
     return None
 
 

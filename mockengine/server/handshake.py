@@ -21,6 +21,7 @@ from typing import Any
 from aiohttp import web
 
 from mockengine.brain.selection import MODEL_PREFIX, ScenarioLibrary
+from mockengine.chat.errors import incorrect_api_key
 from mockengine.protocol import codec
 from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
@@ -152,6 +153,12 @@ def incorrect_api_key_message(api_key: str) -> str:
         f"Incorrect API key provided: {masked_key(api_key)}. You can find your API key at "
         "https://platform.openai.com/account/api-keys."
     )
+
+
+def rest_incorrect_api_key_message(api_key: str) -> str:
+    """The 401 message of a REST route (client secrets, calls): the key masked as the REST API masks
+    it, a ``*`` for each hidden character (``chat.errors.mask_key``), as ``/v1/models`` words it."""
+    return incorrect_api_key(api_key).message
 
 
 def check_connection(

@@ -141,7 +141,12 @@ class _SessionFiles:
         return {"wav": name, "start_ms": round(start_ms, 3), "duration_ms": round(duration_ms, 3)}
 
     def write(self, record: dict[str, Any]) -> None:
-        self.lines.write(json.dumps(record, ensure_ascii=False) + "\n")
+        try:
+            self.lines.write(json.dumps(record, ensure_ascii=False) + "\n")
+        except UnicodeEncodeError:
+            # A lone surrogate (a client's "\ud800" escape, which json.loads takes) has no UTF-8 form:
+            # the line keeps it as the escape the client sent instead of being lost.
+            self.lines.write(json.dumps(record) + "\n")
         self.lines.flush()
 
     def close(self) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from mockengine.faults.spec import FaultSpec, FaultSpecError, translation_misfit
+from mockengine.faults.spec import FaultSpec, FaultSpecError, translation_misfit, websocket_misfit
 from mockengine.faults.state import FAULTS, FaultState, own_faults
 from mockengine.faults.ws import SessionActions, SessionFaults
 from mockengine.protocol.http_errors import error_body, error_response
@@ -29,26 +29,31 @@ UPGRADE_BODIES: dict[int, str] = {
 }
 
 
-def connection_faults(request: web.Request, translation: str | None = None) -> list[FaultSpec] | web.Response:
+def connection_faults(
+    request: web.Request, translation: str | None = None, websocket: bool = False
+) -> list[FaultSpec] | web.Response:
     """The faults of a new WebSocket connection (or WebRTC call), or the HTTP answer that replaces the
     upgrade (a refused upgrade, or 400 for a ``?fault=`` / ``X-Mockengine-Fault`` that does not parse).
 
-    ``translation`` ("websocket" or "webrtc"): a translation session's connection. A kind of its own
-    (``?fault=`` / the header) that cannot act on it is refused (400 naming the kinds it takes); one
-    from the server profile or armed for the next connections is left out with a warning on
-    ``mockengine.faults`` (those serve voice-agent sessions too)."""
+    ``translation`` ("websocket" or "webrtc"): a translation session's connection; ``websocket``: a
+    voice-agent session's WebSocket (the call kinds cannot act on it). A kind of its own (``?fault=`` /
+    the header) that cannot act on it is refused (400 naming why); one from the server profile or armed
+    for the next connections is left out with a warning on ``mockengine.faults`` (those serve the other
+    sessions too)."""
     state = request.app[FAULTS]
+    misfit_of = _misfit_of(translation, websocket)
     try:
-        if translation is not None:
+        if misfit_of is not None:
             for spec in own_faults(request):
-                misfit = translation_misfit(spec, translation)
+                misfit = misfit_of(spec)
                 if misfit is not None:
                     return error_response(400, f"Invalid mockengine fault: {misfit}.", param="fault")
         specs = state.for_connection(request)
     except FaultSpecError as exc:
         return error_response(400, f"Invalid mockengine fault: {exc}", param="fault")
-    if translation is not None:
-        specs = _fitting(specs, translation, f"connection#{state.connections}")
+    if misfit_of is not None:
+        what = "a translation session" if translation is not None else "a WebSocket session"
+        specs = _fitting(specs, misfit_of, f"connection#{state.connections}", what)
     refuse = next((s for s in specs if s.kind == "refuse_upgrade"), None)
     if refuse is not None:
         status = int(refuse["status"])
@@ -59,25 +64,34 @@ def connection_faults(request: web.Request, translation: str | None = None) -> l
     return specs
 
 
-def _fitting(specs: list[FaultSpec], transport: str, where: str) -> list[FaultSpec]:
+def _misfit_of(translation: str | None, websocket: bool) -> Callable[[FaultSpec], str | None] | None:
+    if translation is not None:
+        return lambda spec: translation_misfit(spec, translation)
+    return websocket_misfit if websocket else None
+
+
+def _fitting(
+    specs: list[FaultSpec], misfit_of: Callable[[FaultSpec], str | None], where: str, what: str
+) -> list[FaultSpec]:
     kept = []
     for spec in specs:
-        misfit = translation_misfit(spec, transport)
+        misfit = misfit_of(spec)
         if misfit is None:
             kept.append(spec)
         else:
-            log.warning("fault not injected at=%s (a translation session): %s", where, misfit)
+            log.warning("fault not injected at=%s (%s): %s", where, what, misfit)
     return kept
 
 
 class ShellActions:
     """What :class:`~mockengine.faults.ws.SessionActions` does alike on every session, voice-agent or
     translation: the expiry (the very path ``--session-max-s`` takes), and the faults' records and seeded
-    draws under the session's id."""
+    draws under the session's handle."""
 
     def __init__(self, shell: SessionShell, state: FaultState) -> None:
         self.shell = shell
         self.state = state
+        self.handle: str | None = None  # set once the session is listed (list_live)
 
     def expire(self) -> None:
         self.shell.expire()
@@ -86,8 +100,11 @@ class ShellActions:
         self.state.record(spec, self.shell.session_id, **detail)
 
     def draw(self, key: str, rate: float) -> bool:
-        """A seeded draw for this session's scenario-rule faults (``FaultState.draw``)."""
-        return self.state.draw(f"rule:{self.shell.session_id}:{key}", rate)
+        """A seeded draw for this session's scenario-rule faults (``FaultState.draw``), keyed by its
+        handle: sessions of a seeded server share their id, and drawn under it every session was hit or
+        none (``rate=0.5`` dropped all of them), where ``<id>~<n>`` counts them apart, in connection
+        order, the same way every run."""
+        return self.state.draw(f"rule:{self.handle or self.shell.session_id}:{key}", rate)
 
 
 class RunnerActions(ShellActions):
@@ -196,6 +213,7 @@ def attach(
         handle=handle,
         transport=transport,
         session_type=str(runner.session.config.get("type", "realtime")),
+        misfit=websocket_misfit if transport == "websocket" else None,
     )
 
 
@@ -226,6 +244,8 @@ def list_live(
     )
     # Seeded sessions share their ids (the same seed gives the same ids), so one id may name several;
     # the handle names this one alone.
+    if isinstance(actions, ShellActions):
+        actions.handle = live.handle
     state.live.setdefault(session_id, []).append(live)
     state.handles[live.handle] = live
     return live

@@ -120,9 +120,9 @@ async def realtime_handler(request: web.Request) -> web.StreamResponse:
 async def _serve_connection(request: web.Request) -> web.StreamResponse:
     resources = request.app[RESOURCES]
     settings = resources.settings
-    fault_specs = connection_faults(request)
+    fault_specs = connection_faults(request, websocket=True)
     if isinstance(fault_specs, web.StreamResponse):
-        return fault_specs  # a refused upgrade (fault) or a bad ?fault=
+        return fault_specs  # a refused upgrade (fault), a bad ?fault= or one only a WebRTC call meets
     protocols = [p.strip() for p in request.headers.get("Sec-WebSocket-Protocol", "").split(",") if p.strip()]
     api_key = api_key_from(request.headers, protocols)
     # An ek_ client secret stands in for the API key and brings its session config (and model).

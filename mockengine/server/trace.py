@@ -10,6 +10,7 @@ tracing never blocks the event loop. ``--journal-dir`` is the fuller record (aud
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from pathlib import Path
@@ -34,15 +35,25 @@ class Tracer:
 
     def take_name(self, session_id: str) -> str:
         """The trace name for a session opening now: its id, or ``<id>.2``, ``.3``, … when a live session
-        or a file has it. Pass it to :meth:`write` and :meth:`end_session`."""
+        or a file has it. Pass it to :meth:`write` and :meth:`end_session`.
+
+        The file is made here, exclusively (one open on the event loop as a session opens, as the
+        journal's directory is): the writer thread makes it only at the first line, so a check for it
+        let two sessions take one name — a session that ended before its first line was written, or
+        the other worker of ``--workers 2``, whose lines then went into the same file."""
         if self.directory is None:
             return session_id
-        name, n = session_id, 1
-        while name in self._live or (self.directory / f"{name}.jsonl").exists():
-            n += 1
-            name = f"{session_id}.{n}"
-        self._live.add(name)
-        return name
+        for n in itertools.count(1):
+            name = session_id if n == 1 else f"{session_id}.{n}"
+            if name in self._live:
+                continue
+            try:
+                (self.directory / f"{name}.jsonl").open("x").close()
+            except FileExistsError:
+                continue
+            self._live.add(name)
+            return name
+        raise AssertionError("unreachable")
 
     def write(self, session_id: str, kind: str, data: Any) -> None:
         if self._writer is None:

@@ -112,6 +112,21 @@ async def test_secret_opens_sessions_even_when_the_engine_requires_a_key(engine_
             await client.realtime.client_secrets.create()
 
 
+async def test_a_wrong_key_is_masked_on_client_secrets_as_on_the_other_rest_routes(engine_url):
+    """The REST routes mask a key with one ``*`` a hidden character; client_secrets used the Realtime
+    socket's ``…`` (``sk-wrong…6789`` beside /v1/models' ``sk-wrong*****6789``)."""
+    base = await engine_url(api_key="sk-right")
+    key = "sk-wrong-key-0123456789"
+    async with _client(base, key=key, max_retries=0) as client:
+        with pytest.raises(openai.AuthenticationError) as minting:
+            await client.realtime.client_secrets.create()
+        with pytest.raises(openai.AuthenticationError) as listing:
+            await client.models.list()
+    assert minting.value.code == "invalid_api_key"
+    assert minting.value.message == listing.value.message
+    assert "Incorrect API key provided: sk-wrong***********6789." in minting.value.message
+
+
 async def test_a_secret_is_refused_outside_the_realtime_api(engine_url):
     """A client secret "grants access to the Realtime API": Chat Completions, Responses, models and audio
     refuse it with 401 (they took any ``ek_`` while no API key was configured), and it still opens a

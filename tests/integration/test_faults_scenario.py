@@ -64,3 +64,34 @@ def test_a_bad_fault_in_a_scenario_names_the_file_and_rule():
     good = parse_scenario("name: x\nrules:\n  - id: a\n    fault: [slow_drip:5, {kind: dead_peer}]\n")
     specs = scenario_rule_faults([good])["x"]["scenario:a"]
     assert [s.kind for s in specs] == ["slow_drip", "dead_peer"]
+
+
+async def _statuses_of_seeded_sessions(aiohttp_server, resources, tmp_path, sessions: int) -> list[str]:
+    settings = dataclasses.replace(resources.settings, audio_pace=0.0, seed=5)
+    resources = dataclasses.replace(
+        resources, settings=settings, scenarios=load_library(None, [str(tmp_path)])
+    )
+    server = await aiohttp_server(create_app(settings, resources))
+    url = f"ws://127.0.0.1:{server.port}/v1/realtime?model=gpt-realtime&scenario=halfway"
+    statuses = []
+    async with aiohttp.ClientSession() as http:
+        for _ in range(sessions):
+            async with http.ws_connect(url, headers={"Authorization": "Bearer sk-x"}) as ws:
+                assert json.loads((await ws.receive(timeout=10)).data)["type"] == "session.created"
+                await ask(ws, "Please fail now.")
+                events, _ = await events_until_close(ws)
+                statuses.append(events[-1]["response"]["status"])
+    await server.close()
+    return statuses
+
+
+async def test_a_rules_rate_hits_a_share_of_a_seeded_servers_sessions(aiohttp_server, resources, tmp_path):
+    """A seeded server's sessions share their id: drawn under it, rate=0.5 hit every session or none.
+    Drawn under each session's handle, it hits some, the same ones every run."""
+    (tmp_path / "halfway.yaml").write_text(
+        "name: halfway\nrules:\n  - id: fail_it\n    when: {heard_contains: fail}\n"
+        "    say: This reply may fail halfway through.\n    fault: response_failed:k=1,rate=0.5\n"
+    )
+    first = await _statuses_of_seeded_sessions(aiohttp_server, resources, tmp_path, 10)
+    assert {"failed", "completed"} == set(first)
+    assert await _statuses_of_seeded_sessions(aiohttp_server, resources, tmp_path, 10) == first

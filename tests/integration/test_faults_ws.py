@@ -406,3 +406,54 @@ async def test_rate_is_honoured_per_connection_per_request_and_when_armed(engine
         for headers, status in ((never, 200), (always, 429)):
             async with http.get(base + "/v1/models", headers=headers) as reply:
                 assert reply.status == status
+
+
+@pytest.mark.parametrize("how", ["query", "header"])
+async def test_a_call_fault_asked_of_a_websocket_session_is_refused(engine_url, how):
+    """media_stall, datachannel_close … act on WebRTC calls only: asked of a WebSocket session they were
+    taken and did nothing (the session looked healthy); refused as a translation WebSocket refuses them."""
+    base = await engine_url(audio_pace=0.0)
+    query, headers = (
+        ("&fault=media_stall", None) if how == "query" else ("", {"X-Mockengine-Fault": "media_stall"})
+    )
+    async with aiohttp.ClientSession() as http:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await open_session(http, base, query, headers)
+        assert refused.value.status == 400
+        async with http.get(
+            http_base(base) + f"/v1/realtime?model=gpt-realtime{query}", headers=headers
+        ) as reply:
+            error = (await reply.json())["error"]
+        assert error["param"] == "fault" and "acts on WebRTC calls only" in error["message"]
+        ws, _ = await open_session(http, base, "&fault=close_after_audio_delta:1")  # one that acts: taken
+        await ws.close()
+
+
+async def test_a_call_fault_armed_on_a_live_websocket_session_is_refused(engine_url):
+    base = await engine_url(audio_pace=0.0)
+    async with aiohttp.ClientSession() as http:
+        ws, session_id = await open_session(http, base)
+        async with http.post(
+            http_base(base) + "/mockengine/faults",
+            json={"fault": "datachannel_close:1", "session_id": session_id},
+        ) as reply:
+            assert reply.status == 400
+            assert "acts on WebRTC calls only" in (await reply.json())["error"]["message"]
+        await ask(ws, "What is the capital of France?")
+        events, _ = await events_until_close(ws)
+        assert events[-1]["response"]["status"] == "completed"
+        await ws.close()
+
+
+async def test_a_profile_call_fault_leaves_websocket_sessions_alone_and_says_so(engine_url, caplog):
+    base = await engine_url(audio_pace=0.0, fault="server_hangup:ms=100")
+    caplog.set_level(logging.WARNING, logger="mockengine.faults")
+    async with aiohttp.ClientSession() as http:
+        ws, _ = await open_session(http, base)
+        await ask(ws, "What is the capital of France?")
+        events, _ = await events_until_close(ws)
+        assert events[-1]["response"]["status"] == "completed"
+        await ws.close()
+    assert any(
+        "fault not injected" in r.getMessage() and "server_hangup" in r.getMessage() for r in caplog.records
+    )

@@ -134,6 +134,9 @@ def test_parse_range_absent_and_fractional_bounds() -> None:
         ("Which colours do you like?\n- Red\n- Green\n- Blue", ("Red", "Green", "Blue")),
         ("Rank these activities: Reading, Hiking, Cooking", ("Reading", "Hiking", "Cooking")),
         ('Do you prefer "Coffee" or "Tea"?', ("Coffee", "Tea")),
+        # was ("Green", "Blue)"): the first option went with the question words, a ")" stayed on the last
+        ("Which colours do you like (Red, Green or Blue)?", ("Red", "Green", "Blue")),
+        ("Which drink do you prefer (coffee or tea)?", ("coffee", "tea")),
         ("Question: How warm was your partner?", ()),
     ],
 )

@@ -110,3 +110,15 @@ def test_a_long_enough_soak_prints_as_before(capsys, minutes, wave_s):
     assert summary["growth_judged"] is True
     print_summary(summary)
     assert "too short" not in capsys.readouterr().out
+
+
+def test_a_soak_of_an_engine_it_did_not_start_says_memory_is_not_read(capsys):
+    """With --url no RSS is read: the memory line said "idle None MiB, peak None MiB … None MiB/min"."""
+    run = SoakRun(sessions=4, minutes=2, wave_s=40, idle_rss_bytes=None)
+    for step in range(24):
+        run.samples.append(Sample(step * 5.0, 4, None, None, step * 0.001, 5.0, 0.4))
+    run.results.append(SessionResult(0, connected=True))
+    print_summary(summarize(run))
+    out = capsys.readouterr().out
+    assert "None" not in out
+    assert "  memory: n/a (server not started by the bench)" in out.splitlines()

@@ -41,8 +41,8 @@ from mockengine.rtc.rtp_send import send_on_shared_grid
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
 from mockengine.server.handshake import (
     MODEL_PATTERN,
-    incorrect_api_key_message,
     key_accepted,
+    rest_incorrect_api_key_message,
     translation_model_message,
 )
 from mockengine.server.realtime_faults import HANDLE_HEADER, attach, connection_faults, detach
@@ -264,7 +264,7 @@ def hang_up(request: web.Request, call_id: str, runner: HangsUp | None) -> web.R
     if key is None:
         return error_response(401, MISSING_API_KEY)
     if not _key_valid(request, key):
-        return error_response(401, incorrect_api_key_message(key), code="invalid_api_key")
+        return error_response(401, rest_incorrect_api_key_message(key), code="invalid_api_key")
     if runner is None or runner.is_closing:  # a call already ending is no longer live
         return error_response(404, f"Call '{call_id}' not found.", param="call_id")
     runner.shutdown(1000, "hangup")
@@ -283,7 +283,7 @@ def _authorize(request: web.Request) -> ClientSecret | None:
     if key is None:
         raise BadCall(401, MISSING_API_KEY)
     if not _key_valid(request, key):
-        raise BadCall(401, incorrect_api_key_message(key), code="invalid_api_key")
+        raise BadCall(401, rest_incorrect_api_key_message(key), code="invalid_api_key")
     return request.app[CLIENT_SECRETS].lookup(key) if key.startswith(SECRET_PREFIX) else None
 
 
