@@ -42,7 +42,6 @@ MINIMUMS: tuple[tuple[str, float], ...] = (
     ("max_input_buffer_s", 1),
     ("max_conversation_items", 1),
     ("max_conversation_audio_s", 1),
-    ("max_frame_bytes", 1),
     ("max_send_backlog_bytes", 1),
     ("session_max_s", 1),
     ("heartbeat_s", 0),
@@ -57,6 +56,11 @@ MINIMUMS: tuple[tuple[str, float], ...] = (
     ("admission_max_queue", 0),
     ("replay_speed", 0),
 )
+# The smallest --max-frame-bytes a session still works with: 64 KiB holds the largest event an ordinary
+# client sends (one second of 24 kHz pcm16 in one input_audio_buffer.append is 64,000 base64 characters
+# plus its envelope; a session.update with instructions and tools is a few KiB). `--max-frame-bytes 10`
+# was taken, and every session then closed 1009 on its first event.
+MIN_FRAME_BYTES = 64 * 1024
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # What a browser sends as Origin (RFC 6454 serialization): scheme://host[:port], nothing after but an
 # optional "/" (cors.is_allowed drops it). `--cors-origin nope` was taken and could match no page.
@@ -77,6 +81,11 @@ def value_problem(settings: Settings, label: Label = option) -> str | None:
         value = getattr(settings, name)
         if value < minimum:
             return f"{label(name)} must be at least {minimum:g}, not {value:g}"
+    if settings.max_frame_bytes < MIN_FRAME_BYTES:
+        return (
+            f"{label('max_frame_bytes')} must be at least {MIN_FRAME_BYTES} (64 KiB: one second of audio in "
+            f"one append, a session.update with its tools), not {settings.max_frame_bytes}"
+        )
     if settings.log_level.upper() not in LOG_LEVELS:
         return f"{label('log_level')} must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}"
     if settings.loop not in LOOPS:

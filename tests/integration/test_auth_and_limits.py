@@ -239,6 +239,26 @@ async def test_a_frame_over_the_bound_closes_1009(engine):
     await eng.wait_until_idle()
 
 
+async def test_the_smallest_frame_bound_serve_takes_still_carries_a_second_of_audio(engine):
+    """64 KiB, serve's floor for --max-frame-bytes (operations.md): one second of 24 kHz pcm16 in one
+    append fits under it, so a client sending 20 ms to 1 s chunks works at the floor."""
+    import base64
+
+    from mockengine.server.settings_checks import MIN_FRAME_BYTES
+
+    eng = await engine(max_frame_bytes=MIN_FRAME_BYTES)
+    second = base64.b64encode(bytes(48000)).decode()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers=bearer("sk-1")) as ws,
+    ):
+        await receive(ws, "session.created")
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.append", "audio": second}))
+        await ws.send_str(json.dumps({"type": "input_audio_buffer.clear", "event_id": "after"}))
+        await receive(ws, "input_audio_buffer.cleared")
+    await eng.wait_until_idle()
+
+
 @pytest.mark.slow  # waits out the 5 s idle_timeout_ms floor in real time
 async def test_idle_timeout_fires_after_the_reply_would_have_been_heard(engine):
     """Real clock (idle_timeout_ms has a 5000 ms floor): the client streams silence; the timeout comes
