@@ -104,8 +104,10 @@ def merge_translation_session(
     ``invalid_value`` (a noise reduction type, a strength outside [0, 1], a transcription model the
     engine does not know), ``missing_required_parameter`` (noise reduction turned on without ``type``,
     transcription without ``model``), and on an update ``invalid_request_error`` code
-    ``immutable_parameter`` for a ``model`` or ``type`` other than the session's (set at creation, per the
-    SDK's ``session.update`` docstring; the wording is ours)."""
+    ``immutable_parameter`` for a ``type`` other than the session's (the wording is ours). An update's
+    ``model`` is taken and changes nothing: the session keeps the model it was created with, as a
+    voice-agent session does (openai-python's ``SessionUpdateEvent``: "any field except for ``voice`` and
+    ``model``"; docs/translation.md)."""
     update = _object(update, path)
     merged = copy.deepcopy(current)
     _only(update, ("audio", "model", "type"), path)
@@ -113,6 +115,8 @@ def merge_translation_session(
         if field not in update:
             continue
         value = update[field]
+        if not creating and field == "model":
+            continue  # kept, as on /v1/realtime: refusing it would break a client naming its model anyway
         if creating and field == "model":
             if not isinstance(value, str):
                 raise errors.invalid_type(f"{path}.model", "a string", json_type_name(value))

@@ -123,10 +123,19 @@ def test_session_update_rules() -> None:
     assert off["audio"]["input"] == {"noise_reduction": None, "transcription": None}
 
 
+@pytest.mark.parametrize("model", ["gpt-realtime-2", "gpt-realtime-translate", "not-a-model"])
+def test_an_update_naming_a_model_is_taken_and_keeps_the_session_model(model: str) -> None:
+    """As on /v1/realtime (docs/realtime-protocol.md): the model is set when the session is created, and
+    a ``model`` in ``session.update`` changes nothing while the rest of the update applies."""
+    session = default_translation_session("sess_1", "gpt-realtime-translate", 0)
+    updated = merge_translation_session(session, {"model": model, "audio": {"output": {"language": "de"}}})
+    assert updated["model"] == "gpt-realtime-translate"
+    assert updated["audio"]["output"]["language"] == "de"
+
+
 @pytest.mark.parametrize(
     ("update", "param", "code"),
     [
-        ({"model": "gpt-realtime-2"}, "session.model", "immutable_parameter"),
         ({"type": "realtime"}, "session.type", "immutable_parameter"),
         ({"voice": "marin"}, "session.voice", "unknown_parameter"),
         ({"audio": {"output": {"language": 3}}}, "session.audio.output.language", "invalid_type"),
