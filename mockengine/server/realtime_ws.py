@@ -30,7 +30,7 @@ from mockengine.server.handshake import (
 )
 from mockengine.server.journal import SessionJournal
 from mockengine.server.realtime_faults import HANDLE_HEADER, attach, connection_faults, detach
-from mockengine.server.replay import replaying
+from mockengine.server.replay import replaying, replays_websocket_sessions, warn_unloaded_scenario
 from mockengine.server.resources import Resources
 from mockengine.server.session_loop import SessionLoop
 from mockengine.server.session_setup import (
@@ -153,6 +153,11 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         resources.scenarios,  # "mockengine-NAME" selects scenario NAME and is a model here
         intent,
     )
+    replay_answers = replays_websocket_sessions(request.app)
+    if refusal is not None and refusal.error.code == "unknown_scenario" and replay_answers:
+        # a recording made against an engine with that scenario: replay does not need it
+        warn_unloaded_scenario(request.app, model or "")
+        refusal = None
     if refusal is not None and refusal.is_auth and settings.auth_failure == "http":
         return web.json_response(refusal.http_body(), status=401)
     ws = session_websocket(settings)  # DispatchingResponse: pings and text frames without a cost per frame
@@ -162,6 +167,10 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
         seed, refusal = settings.seed, refusal or Refusal(exc, 4000)
     session = None
     if refusal is None:
+        scenario = request.query.get("scenario")
+        if scenario and replay_answers and scenario not in resources.scenarios.scenarios:
+            warn_unloaded_scenario(request.app, scenario)
+            scenario = None
         try:
             session = build_session(
                 request.app,
@@ -170,7 +179,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
                 initial_session=secret.session if secret is not None else None,
                 seed=seed,
                 session_type=kind,
-                scenario=request.query.get("scenario"),
+                scenario=scenario,
                 role=request.query.get("role"),
             )
         except UnknownScenario as exc:

@@ -57,6 +57,27 @@ def install(app: web.Application, settings: Settings) -> None:
     app.middlewares.append(chat_replay_middleware)
 
 
+def replays_websocket_sessions(app: web.Application) -> bool:
+    """Whether ``--replay``'s recording answers this engine's WebSocket sessions (it holds at least one
+    recorded session). Then a scenario name the engine has not loaded (``?scenario=NAME``, the model
+    ``mockengine-NAME``: the recording was made against an engine that had it) is not refused: the
+    recording answers, and only a fallback after a divergence is the default scenario's
+    (docs/record-replay.md)."""
+    recording = app.get(RECORDING)
+    return recording is not None and bool(recording.session_paths)
+
+
+def warn_unloaded_scenario(app: web.Application, name: str) -> None:
+    """Log, once per session, that ``name`` is not loaded here and who answers a fallback instead."""
+    default = app[RESOURCES].scenarios.default_scenario.name
+    log.warning(
+        "replay: scenario %r is not loaded here; the recording answers, a fallback after a divergence is "
+        "scenario %r's (load it with --scenarios-dir to have it answer)",
+        name,
+        default,
+    )
+
+
 async def replaying(
     request: web.Request, ws: web.WebSocketResponse, session: RealtimeSession, seed: int | None
 ) -> RealtimeSession | None:
