@@ -142,8 +142,24 @@ def _registry() -> CollectorRegistry:
     return REGISTRY
 
 
-async def metrics_handler(_request: web.Request) -> web.Response:
-    """``GET /metrics``: every metric above in the Prometheus text format."""
+# How long a scrape waits for the sibling workers to flush their event counts: a worker that does not
+# answer in time (its loop stalled) is reported as its files hold it, as before the flush existed.
+SIBLING_FLUSH_TIMEOUT_S = 0.5
+
+
+async def metrics_handler(request: web.Request) -> web.Response:
+    """``GET /metrics``: every metric above in the Prometheus text format. Under ``serve --workers N``
+    the answering worker first asks each sibling, over its unix socket, to flush its gathered event
+    counts (``mockengine_client_events_total``, ``mockengine_server_events_total``), so the sum holds
+    every event counted before the scrape arrived, not only those of the last 100 ms timer. A request
+    forwarded so (header ``X-Mockengine-Forwarded-By``) only flushes: 204, no body."""
+    from mockengine.server.webrtc.siblings import FORWARDED, SIBLINGS, ask_siblings
+
     flush_event_counts()
+    if FORWARDED in request.headers:
+        return web.Response(status=204)
+    siblings = request.app.get(SIBLINGS)
+    if siblings is not None and siblings.count > 1:
+        await ask_siblings(siblings, "GET", "/metrics", SIBLING_FLUSH_TIMEOUT_S)
     body = generate_latest(_registry())
     return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -7,9 +7,10 @@ its offer and holds its peer connection. Each worker therefore also listens on a
 character of a call id names its worker (``BASE62[index]``; the id keeps the ``rtc_u1_`` + 32 hex digits shape
 up to 16 workers). A worker asked about a call of a sibling forwards the request to the sibling's socket:
 the hang-up as an HTTP request (its answer is passed back as is), the sideband as a WebSocket whose messages
-are relayed both ways until either side closes. The owner checks the key as usual. Forwarded requests carry
-:data:`FORWARDED` and are never forwarded again; answers carry :data:`WORKER_HEADER` (the owner's index) and
-:data:`VIA_HEADER` (the worker that forwarded).
+are relayed both ways until either side closes. The owner checks the key as usual. A ``/metrics`` scrape
+asks every sibling the same way to flush its event counts first (``server/metrics.py``). Forwarded
+requests carry :data:`FORWARDED` and are never forwarded again; answers carry :data:`WORKER_HEADER` (the
+owner's index) and :data:`VIA_HEADER` (the worker that forwarded).
 """
 
 from __future__ import annotations
@@ -92,6 +93,31 @@ async def forward_request(request: web.Request, siblings: Siblings, owner: int) 
         headers = {k: v for k, v in reply.headers.items() if k.lower() in ("content-type", "retry-after")}
     headers.update({WORKER_HEADER: str(owner), VIA_HEADER: str(siblings.index)})
     return web.Response(status=reply.status, body=answer, headers=headers)
+
+
+async def ask_siblings(siblings: Siblings, method: str, path: str, timeout_s: float) -> list[int]:
+    """Send ``method path`` (marked forwarded) to every other worker at once and wait up to
+    ``timeout_s`` for all; the statuses of those that answered in time (a sibling that is stopping or
+    stalled is left out, not waited for). ``/metrics`` uses it to have the siblings flush their counts."""
+
+    async def ask(owner: int) -> int | None:
+        try:
+            async with (
+                _session(siblings, owner) as http,
+                http.request(
+                    method,
+                    f"http://worker{owner}{path}",
+                    headers={FORWARDED: str(siblings.index)},
+                    timeout=aiohttp.ClientTimeout(total=timeout_s),
+                ) as reply,
+            ):
+                return reply.status
+        except (TimeoutError, aiohttp.ClientError, OSError):
+            return None
+
+    others = [i for i in range(siblings.count) if i != siblings.index]
+    answers = await asyncio.gather(*(ask(owner) for owner in others))
+    return [status for status in answers if status is not None]
 
 
 async def forward_websocket(
