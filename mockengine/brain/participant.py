@@ -16,7 +16,8 @@ How a reply is decided, first applicable step wins:
    - a function output: a refused call is retried once with a corrected value (the range or choices the
      host's error names), else what failed is said; an accepted one is acknowledged (the chat side, which
      acts only through tools, waits), or for an app's own tool grounded in one sentence from its fields;
-   - while the study is paused: silence;
+   - while the study is paused: silence; once it resumes (``resumed`` the newest item) a question shown
+     during the pause and still open is answered, as if it had just been shown;
    - a HyperStudy tool the user named; an app's own tools the words ask for (docs/tools.md: calls with a
      clause said while acting, or a question for a missing required argument); the open question through
      its tool (``answer_*``, ``submit_response`` or any
@@ -355,6 +356,8 @@ class ScriptedBrain:
             return self._after_output(turn)
         if situation.paused:
             return self._silence(turn, "builtin.paused")
+        if _resumed_with_a_question(situation):
+            return self._answer(turn)
         again = self._said_again(turn)
         if again is not None:
             return again
@@ -748,3 +751,13 @@ def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bo
 _ENDS_THE_TURN = frozenset(
     ("final", "result", "answer", "respond", "response", "reply", "output", "submit", "finish")
 )
+
+
+def _resumed_with_a_question(situation: Situation) -> bool:
+    """The study just resumed (the trigger is the ``resumed`` item) with a question on screen that came
+    during the pause and is not answered: the silence then was for the pause, not for the question, so
+    the reply to ``resumed`` answers it. A question from before the pause had its own turn to be
+    answered; it is not answered again."""
+    context = situation.trigger.context
+    resumed = context is not None and context.event == "resumed"
+    return resumed and situation.question_open and situation.question_during_pause

@@ -53,6 +53,8 @@ class Situation:
     False once a call answering the newest question was made and not refused. ``paused`` follows the
     newest ``paused``/``resumed`` item; ``others``/``self_role`` come from the newest ``participants`` item
     (``self_role`` from its ``role``, ``self.role`` or ``you.role`` field, when HyperStudy sends one).
+    ``question_during_pause``: the newest question came after the newest ``paused`` item (shown while the
+    study was paused, or after it resumed: either way no reply while paused could answer it).
     """
 
     trigger: Trigger
@@ -68,6 +70,7 @@ class Situation:
     screen: ContextEvent | None = None
     timer_seconds_left: float | None = None
     question_open: bool = False
+    question_during_pause: bool = False
 
     @property
     def asks_colour(self) -> bool:
@@ -107,6 +110,7 @@ def read_situation(history: tuple[TurnView, ...]) -> Situation:
     image: ImageFacts | None = None
     focus: str | None = None
     paused: bool | None = None
+    paused_at = -1
     participants: ContextEvent | None = None
     timer: float | None = None
     for index in range(len(history) - 1, -1, -1):
@@ -130,6 +134,8 @@ def read_situation(history: tuple[TurnView, ...]) -> Situation:
             focus = heard if focus is None else focus
         if paused is None and event.event in ("paused", "resumed"):
             paused = event.event == "paused"
+        if paused_at < 0 and event.event == "paused":
+            paused_at = index
         if participants is None and event.event == "participants":
             participants = event
         seconds = event.data.get("secondsLeft")
@@ -150,6 +156,7 @@ def read_situation(history: tuple[TurnView, ...]) -> Situation:
         screen=screen,
         timer_seconds_left=timer,
         question_open=question is not None and not _answered(history[question_at + 1 :]),
+        question_during_pause=question is not None and 0 <= paused_at < question_at,
     )
 
 

@@ -29,6 +29,11 @@ from tests.hyperstudy_text import question_text
 SPEC = hrp_spec()
 CHAT_TOOLS = {tool["function"]["name"]: tool["function"] for tool in SPEC["modelEndpoint"]["tools"]}
 WAIT = ToolSpec("wait", CHAT_TOOLS["wait"]["description"], CHAT_TOOLS["wait"]["parameters"])
+CHAT_TOOLS_SPECS = tuple(
+    ToolSpec(name, tool["description"], tool["parameters"])
+    for name, tool in CHAT_TOOLS.items()
+    if name != "wait"
+)
 SEND_CHAT = ToolSpec(
     "send_chat", CHAT_TOOLS["send_chat"]["description"], CHAT_TOOLS["send_chat"]["parameters"]
 )
@@ -182,6 +187,41 @@ def test_a_paused_study_still_answers_a_forced_question_request() -> None:
     history = [context({"event": "paused"}), context(item)]
     name, arguments = only_call(ask(brain, history, tool_choice=ForcedTool("answer_scale")))
     assert name == "answer_scale" and 1 <= arguments["value"] <= 7
+
+
+def test_a_question_shown_during_the_pause_is_answered_once_resumed() -> None:
+    """A question screen the platform showed while the study was paused got silence then (right), and
+    after ``resumed`` a plain ``response.create`` (no forced tool) got silence again: the trigger was the
+    ``resumed`` item, which asks nothing. The question is still on screen and unanswered."""
+    brain = ScriptedBrain(LIBRARY.get("default"), seed=1)
+    item = {"event": "question", "tool": "answer_scale", "question": "Rate it from 1 to 7."}
+    during = [context({"event": "paused", "waitingFor": ["Alex (A)"]}), context(item)]
+    assert ask(brain, during, tools=(*HRP_TOOLS, WAIT)).rule == "builtin.paused"
+    resumed = [*during, context({"event": "resumed"})]
+    name, arguments = only_call(ask(brain, resumed, tools=(*HRP_TOOLS, WAIT)))
+    assert name == "answer_scale" and 1 <= arguments["value"] <= 7
+    aloud = ask(brain, resumed, tools=())  # no tool offered: said aloud, as an unpaused question is
+    assert aloud.rule == "builtin.question_aloud" and aloud.text
+    chat = ask(brain, resumed, tools=(*CHAT_TOOLS_SPECS, WAIT), channel="chat")
+    assert only_call(chat)[0] == "submit_response"
+
+
+def test_a_resume_after_a_question_answered_before_the_pause_asks_nothing() -> None:
+    """Only a question still open once the study resumes is answered then: one answered before the
+    pause (or aloud before it, with no tool offered) is not answered again on ``resumed``."""
+    brain = ScriptedBrain(LIBRARY.get("default"), seed=1)
+    item = {"event": "question", "tool": "answer_scale", "question": "Rate it from 1 to 7."}
+    first = ask(brain, [context(item)])
+    answered = [
+        context(item),
+        TurnView("fc", "function_call", first.tool_calls[0].arguments, name="answer_scale", call_id="c1"),
+        TurnView("out", "function_call_output", '{"accepted": true}', call_id="c1"),
+        context({"event": "paused"}),
+        context({"event": "resumed"}),
+    ]
+    assert only_call(ask(brain, answered, tools=(*HRP_TOOLS, WAIT))) == ("wait", {})
+    aloud = [context(item), TurnView("a1", "assistant", "I would say five."), *answered[3:]]
+    assert ask(brain, aloud, tools=()).rule == "builtin.context.resumed"
 
 
 def test_an_answered_question_is_not_answered_again() -> None:
