@@ -1,0 +1,69 @@
+"""A new user's gaps (round b2): a thanks or farewell word inside a request answered as small talk, and
+a sort order said in words ("the cheapest first") not picked from the tool's enum."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import date
+from typing import Any
+
+import jsonschema
+import pytest
+
+from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
+from mockengine.brain.phrases import reply_to_words
+
+TODAY = date(2026, 12, 4)
+
+
+def calls(tools: list[ToolSpec], text: str) -> list[tuple[str, Any]] | str:
+    """The calls ``text`` gets with ``tools`` declared, each checked against its schema; else the text."""
+    items = (TurnView("u", "user_text", text),)
+    reply = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(
+        ReplyRequest("", tuple(tools), "auto", ("text",), items, 0)
+    )
+    schemas = {t.name: t.parameters for t in tools}
+    for call in reply.tool_calls:
+        jsonschema.validate(json.loads(call.arguments), schemas[call.name])
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] or (reply.text or "")
+
+
+def said(text: str) -> str:
+    return reply_to_words(text, random.Random(1), "Ada")
+
+
+@pytest.mark.parametrize(
+    ("text", "reply"),
+    [
+        ("Thanks, see you tomorrow!", "You're welcome."),
+        ("Thank you so much for your help!", "You're welcome."),
+        ("Great, thanks Ana. Have a nice day!", "You're welcome."),
+        ("thanks, that's really cool", "You're welcome."),
+        ("Thanks, that is enough.", "You're welcome."),
+        ("ok bye", "Goodbye, talk to you soon."),
+        ("See you later!", "Goodbye, talk to you soon."),
+    ],
+)
+def test_a_message_that_is_only_thanks_or_a_farewell_is_answered_as_one(text: str, reply: str) -> None:
+    assert said(text) == reply
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you thank Ana for the notes and see you if she replies",
+        "Please tell the team thanks for the help",
+        "I will see you later if the weather holds",
+        "Say thanks to Bob",
+    ],
+)
+def test_thanks_or_see_you_inside_a_request_is_no_small_talk(text: str) -> None:
+    """ "Can you thank Ana for the notes and see you if she replies" got "Goodbye, talk to you soon.": a
+    "see you" or "thanks" anywhere in unmatched words was taken for the whole message's meaning."""
+    assert said(text) not in (
+        "You're welcome.",
+        "No problem at all.",
+        "Goodbye, talk to you soon.",
+        "Bye for now.",
+    )
