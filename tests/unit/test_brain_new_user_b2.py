@@ -67,3 +67,32 @@ def test_thanks_or_see_you_inside_a_request_is_no_small_talk(text: str) -> None:
         "Goodbye, talk to you soon.",
         "Bye for now.",
     )
+
+
+SORT = {"type": "string", "enum": ["price_asc", "price_desc", "rating", "distance"]}
+HOTELS = [
+    ToolSpec(
+        "search_hotels",
+        "Search hotels in a city.",
+        {"type": "object", "properties": {"city": {"type": "string"}, "sort": SORT}, "required": ["city"]},
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("Find hotels in Lisbon, show me the cheapest first", "price_asc"),
+        ("Find hotels in Lisbon, most expensive first", "price_desc"),
+        ("Find the best rated hotels in Lisbon", "rating"),
+        ("Find the closest hotels in Lisbon", "distance"),
+        ("Find hotels in Lisbon sorted by price from high to low", "price_desc"),
+    ],
+)
+def test_a_sort_order_said_in_words_picks_the_enum_option(text: str, order: str) -> None:
+    """ "Show me the cheapest first" left ``sort`` out: no word of "price_asc" was said."""
+    assert calls(HOTELS, text) == [("search_hotels", {"city": "Lisbon", "sort": order})]
+
+
+def test_no_order_said_leaves_the_sort_out() -> None:
+    assert calls(HOTELS, "Find hotels in Lisbon") == [("search_hotels", {"city": "Lisbon"})]
