@@ -96,3 +96,38 @@ def test_a_sort_order_said_in_words_picks_the_enum_option(text: str, order: str)
 
 def test_no_order_said_leaves_the_sort_out() -> None:
     assert calls(HOTELS, "Find hotels in Lisbon") == [("search_hotels", {"city": "Lisbon"})]
+
+
+TEXT = {"type": "string"}
+PERSON = {"type": "object", "properties": {"name": TEXT, "phone": TEXT, "email": TEXT}, "required": ["name"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "phone"),
+    [
+        ("Add a contact Ana Silva, phone 555-123-4567", "555-123-4567"),
+        ("Add Ana Silva to my contacts, her number is 555 123 4567", "555 123 4567"),
+        ("Add Ana Silva, phone number +1 415 555 0100", "+1 415 555 0100"),
+    ],
+)
+@pytest.mark.parametrize("nested", [True, False])
+def test_a_phone_number_said_fills_the_phone(text: str, phone: str, nested: bool) -> None:
+    """``add_contact {contact: {name, phone, email}}`` from "Add a contact Ana Silva, phone 555-123-4567"
+    was ``{"contact": {"name": "Ana Silva"}}``: an optional phone (nested or not) took no number."""
+    if nested:
+        schema: dict[str, Any] = {
+            "type": "object",
+            "properties": {"contact": PERSON},
+            "required": ["contact"],
+        }
+        expected: dict[str, Any] = {"contact": {"name": "Ana Silva", "phone": phone}}
+    else:
+        schema, expected = PERSON, {"name": "Ana Silva", "phone": phone}
+    assert calls([ToolSpec("add_contact", "Add a contact.", schema)], text) == [("add_contact", expected)]
+
+
+def test_a_year_or_a_price_is_no_phone_number() -> None:
+    from mockengine.brain.addresses import address_for
+
+    assert address_for("born in 1984, paid $1,250,000.00 at 10:30", "phone") is None
+    assert address_for("call me on 07700 900123 tonight", "phone").value == "07700 900123"  # type: ignore[union-attr]
