@@ -78,6 +78,12 @@ def address_for(text: str, kind: str) -> Span | None:
     return Span(value if "://" in value else f"https://{value}", found.start(), found.start() + len(value))
 
 
+def written_email(text: str) -> Span | None:
+    """The first email address written in ``text`` ("bob@example.com"), trailing full stop left out."""
+    found = _EMAIL.search(text)
+    return Span(found.group(0).rstrip("."), found.start(), found.end()) if found is not None else None
+
+
 def _phone_for(text: str) -> Span | None:
     """The first phone number written in ``text``, as written (its spaces and dashes kept)."""
     for found in _PHONE.finditer(text):

@@ -131,3 +131,54 @@ def test_a_year_or_a_price_is_no_phone_number() -> None:
 
     assert address_for("born in 1984, paid $1,250,000.00 at 10:30", "phone") is None
     assert address_for("call me on 07700 900123 tonight", "phone").value == "07700 900123"  # type: ignore[union-attr]
+
+
+EMAIL = ToolSpec(
+    "send_email",
+    "Send an email.",
+    {
+        "type": "object",
+        "properties": {"to": TEXT, "subject": TEXT, "body": TEXT},
+        "required": ["to", "body"],
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("Email bob@example.com the meeting moved", "the meeting moved"),
+        ("email bob@example.com that the meeting moved to 3pm", "the meeting moved to 3pm"),
+        ("Email bob@example.com: the meeting moved", "the meeting moved"),
+        ("Send an email to bob@example.com saying the meeting moved", "the meeting moved"),
+    ],
+)
+def test_a_message_dictated_after_the_recipient_is_sent(text: str, body: str) -> None:
+    """ "Email bob@example.com the meeting moved" matched no tool (its own "moved" was taken for another
+    action); with a colon the message went to the optional ``subject`` declared first, and a ``to`` with
+    no ``format`` was read as words ("bob example")."""
+    from mockengine.brain import intent
+
+    assert intent.best(text, [EMAIL]) is not None
+    assert calls([EMAIL], text) == [("send_email", {"to": "bob@example.com", "body": body})]
+
+
+def test_a_message_to_a_named_person_is_sent() -> None:
+    text_tool = ToolSpec(
+        "send_text",
+        "Send a text message.",
+        {"type": "object", "properties": {"to": TEXT, "message": TEXT}, "required": ["to", "message"]},
+    )
+    assert calls([text_tool], "Text Ana I'm running ten minutes late") == [
+        ("send_text", {"to": "Ana", "message": "I'm running ten minutes late"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Email Bob about the budget", "Text Ana and Raj", "Message Ana tomorrow", "Email the report to Bob"],
+)
+def test_words_after_the_recipient_that_are_no_message_are_not_dictated(text: str) -> None:
+    from mockengine.brain.verbatim import DICTATED_AFTER_RECIPIENT
+
+    assert DICTATED_AFTER_RECIPIENT.search(text) is None
