@@ -182,3 +182,58 @@ def test_words_after_the_recipient_that_are_no_message_are_not_dictated(text: st
     from mockengine.brain.verbatim import DICTATED_AFTER_RECIPIENT
 
     assert DICTATED_AFTER_RECIPIENT.search(text) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        ("Which drink?\nCoffee\nTea", ("Coffee", "Tea")),
+        ("Which drink? Coffee, Tea or Juice", ("Coffee", "Tea", "Juice")),
+        ("Which colours do you like?\nRed\nGreen\nBlue", ("Red", "Green", "Blue")),
+        ("Did you enjoy it? Yes or no", ("Yes", "no")),
+    ],
+)
+def test_options_after_the_question_mark_are_read(question: str, options: tuple[str, ...]) -> None:
+    """HyperStudy's "Which drink?\\nCoffee\\nTea" or "Which drink? Coffee, Tea or Juice" had no options,
+    and a forced ``answer_choices`` then answered "yes, please"."""
+    from mockengine.brain.context import parse_choices
+
+    assert parse_choices(question) == options
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Question: How warm was your partner?\nThis is a visual analog rating scale from 0 to 100.\n"
+        "Respond with a number between 0 and 100.",
+        "How did it go? Take your time, then answer.",
+        "What is your name? Type it below.",
+        "How warm was it? 0 to 100",
+        "How are you? I hope well, or at least ok",
+        "Which drink?\nCoffee",
+    ],
+)
+def test_a_sentence_after_the_question_is_no_options(question: str) -> None:
+    from mockengine.brain.context import parse_choices
+
+    assert parse_choices(question) == ()
+
+
+@pytest.mark.parametrize("tool", ["answer_choice", "answer_choices"])
+@pytest.mark.parametrize(
+    "question", ["Which drink?\nCoffee\nTea\nJuice", "Which drink? Coffee, Tea or Juice"]
+)
+def test_a_forced_choice_picks_one_of_the_options_after_the_question(tool: str, question: str) -> None:
+    from mockengine.brain.hrp import HRP_TOOLS
+    from mockengine.brain.model import ForcedTool
+
+    item = TurnView(
+        "c", "context", "[context] " + json.dumps({"event": "question", "tool": tool, "question": question})
+    )
+    reply = ScriptedBrain(load_scenario(None), 5).reply(
+        ReplyRequest("You are a participant.", HRP_TOOLS, ForcedTool(tool), ("text",), (item,), 0)
+    )
+    [call] = reply.tool_calls
+    (value,) = json.loads(call.arguments).values()
+    picked = value if isinstance(value, list) else [value]
+    assert picked and set(picked) <= {"Coffee", "Tea", "Juice"}, value
