@@ -138,39 +138,13 @@ def greets(words: str) -> bool:
     return _HELLO.match(words) is not None
 
 
-# Thanks and farewells are answered as such only when the message is nothing else: "Thanks, see you
-# tomorrow!" is one, "Can you thank Ana for the notes and see you if she replies" asks for something.
-_THANKS = r"(?:thanks|thank\s+you|many\s+thanks|cheers)(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|ton))?"
-_THANKS += r"(?:\s+again)?(?:\s+for\s+(?:your|the|all(?:\s+the|\s+your)?|that|this|it|everything|helping)\b"
-_THANKS += r"[^.!?,;]{0,30})?"
-_FAREWELL = (
-    r"(?:good\s*bye|bye(?:\s*bye)?|bye\s+for\s+now|see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow|tonight|then|around"
-    r"|next\s+(?:time|week|month)|on\s+\w+day))?|talk\s+(?:to\s+you\s+)?(?:later|soon|tomorrow)|take\s+care"
-    r"|good\s+night|have\s+a\s+(?:nice|good|great|lovely)\s+(?:day|one|evening|night|weekend))"
-)
-# What may stand beside them in such a message: an acknowledgement ("ok", "that's all").
-_BESIDE = (
-    r"(?:ok(?:ay)?|great|cool|perfect|awesome|alright|all\s+right|wonderful|excellent|nice|lovely|good|oh|ah|well"
-    r"|no|yes|yeah|sure|that(?:'s|\s+is|\s+was)\s+(?:(?:really|very|so)\s+)?(?:all|it|enough|great|perfect|fine"
-    r"|good|helpful|everything|cool|nice|awesome|amazing|lovely|brilliant)(?:\s+for\s+now)?)"
-)
-
-
-def _only_social(kind: str) -> re.Pattern[str]:
-    """A message made only of thanks and farewells (at least one of ``kind``) and acknowledgements."""
-    named = r"(?:,?\s+(?-i:[A-Z][a-z]+))?"  # "Thanks, Ana", "Bye Sam"
-    part = rf"(?:(?:{_THANKS}|{_FAREWELL}){named}|{_BESIDE})"
-    gap = r"(?:\s*[,.!;]+\s*|\s+(?:and\s+)?)"
-    return re.compile(rf"^\W*(?:{part}{gap})*{kind}{named}(?:{gap}{part})*\W*$", re.I)
-
-
 _SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     # The OpenAI Agents SDKs' word when an output guardrail tripped (utterance.GUARDRAIL_FEEDBACK): an
     # apology, not an echo, which would repeat what tripped it and trip it again, turn after turn.
     (utterance.GUARDRAIL_FEEDBACK, (GUARDRAIL_APOLOGY, "I'm sorry, I can't go into that.")),
     (_HELLO, ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you.")),
-    (_only_social(_THANKS), ("You're welcome.", "No problem at all.")),
-    (_only_social(_FAREWELL), ("Goodbye, talk to you soon.", "Bye for now.")),
+    (utterance.ONLY_THANKS, ("You're welcome.", "No problem at all.")),
+    (utterance.ONLY_FAREWELL, ("Goodbye, talk to you soon.", "Bye for now.")),
 )
 _STORY_REQUEST = re.compile(r"\b(?:tell|give|read)\b.*\bstory\b(?:\s+about\s+(?P<topic>[^.?!,]+))?", re.I)
 # Deliberately long (about 20 s of speech): a story request is how clients test barge-in and cancel.

@@ -237,3 +237,15 @@ def test_a_forced_choice_picks_one_of_the_options_after_the_question(tool: str, 
     (value,) = json.loads(call.arguments).values()
     picked = value if isinstance(value, list) else [value]
     assert picked and set(picked) <= {"Coffee", "Tea", "Juice"}, value
+
+
+@pytest.mark.parametrize("text", ["Thanks, see you tomorrow!", "see you later", "Thanks a lot, bye"])
+def test_thanks_or_a_farewell_calls_no_tool(text: str) -> None:
+    """ "Thanks, see you tomorrow!" to an app with ``search_hotels`` asked "Which city do you mean?": its
+    "see" was taken for a search."""
+    assert calls(HOTELS, text) in (
+        "You're welcome.",
+        "No problem at all.",
+        "Goodbye, talk to you soon.",
+        "Bye for now.",
+    )
