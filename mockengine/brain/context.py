@@ -228,7 +228,8 @@ _EACH = re.compile(r"\beach\b|\bdimensions?\b", re.IGNORECASE)
 
 def parse_choices(text: str) -> tuple[str, ...]:
     """Options named in a question's text, first found of: a "Choices: A, B or C" line, bullet lines,
-    any "…: A, B, C" line of short items, two or more quoted strings, or "…, A or B?".
+    any "…: A, B, C" line of short items, two or more quoted strings, options after the question's mark
+    ("Which drink?\nCoffee\nTea", "Which drink? Coffee, Tea or Juice"), or "…, A or B?".
 
     HyperStudy's own "Question:" label is not a list. Bullet and ";" lists keep each item's exact text;
     a comma list splits its last item on "or"/"and" ("Red, Green and Blue")."""
