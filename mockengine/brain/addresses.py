@@ -1,6 +1,7 @@
 """Email addresses and web addresses from the words, as written ("bob@example.com",
 "https://example.org/a", "www.example.org") or spoken ("bob at example dot com"), for a parameter that
-takes one: ``format: email`` / ``uri`` / ``url``, or a name ending in email, url, link or website; and file
+takes one: ``format: email`` / ``uri`` / ``url``, or a name ending in email, url, link or website; phone
+numbers as written ("555-123-4567", "+1 415 555 0100") for a parameter named for a phone; and file
 paths as written ("/tmp/notes.txt", "~/Downloads/report.pdf", "C:\\Users\\ada", "src/app", "notes.txt")
 for a parameter named for a path, file or folder."""
 
@@ -33,11 +34,17 @@ _PATH_WORDS = ("path", "file", "filename", "filepath", "dir", "directory", "fold
 _EMAIL_FORMATS = ("email", "idn-email")
 _URL_FORMATS = ("uri", "url", "iri", "uri-reference", "iri-reference")
 _EMAIL_WORDS = ("email", "e-mail", "mail")
+# A parameter named for a phone ("phone", "phone_number", "mobile", "tel") takes a number as written.
+_PHONE_WORDS = frozenset(("phone", "mobile", "tel", "telephone", "cell", "cellphone"))
+_PHONE_FORMATS = ("phone", "tel", "phone-number", "telephone")
+# Seven to fifteen digits (E.164's most), with the separators people write: "555-123-4567",
+# "+1 (415) 555-0100", "07700 900123"; not a year, a price or a time.
+_PHONE = re.compile(r"(?<![\w+$£€.:/-])\+?\(?\d[\d\s().-]{5,20}\d(?![\w:])")
 _URL_WORDS = ("url", "uri", "link", "website", "site", "homepage")
 
 
 def kind_of(name: str, schema: Mapping[str, Any]) -> str | None:
-    """``"email"`` or ``"url"`` when the parameter takes such an address, else None."""
+    """``"email"``, ``"url"`` or ``"phone"`` when the parameter takes such an address, else None."""
     fmt = schema.get("format")
     words = identifier_words(name).split()
     last = words[-1] if words else ""
@@ -45,11 +52,16 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str | None:
         return "email"
     if fmt in _URL_FORMATS or last in _URL_WORDS:
         return "url"
+    # a phone with a ``pattern`` is read as its pattern says ("^\\+?[0-9]{7,15}$": digits only, spoken too)
+    if (fmt in _PHONE_FORMATS or _PHONE_WORDS & set(words)) and "pattern" not in schema:
+        return "phone"
     return None
 
 
 def address_for(text: str, kind: str) -> Span | None:
     """The first address of ``kind`` in ``text``, trailing punctuation left out."""
+    if kind == "phone":
+        return _phone_for(text)
     if kind == "email":
         found = _EMAIL.search(text)
         if found is not None:
@@ -64,6 +76,24 @@ def address_for(text: str, kind: str) -> Span | None:
         return None
     value = found.group(0).rstrip(".,;:!?)")
     return Span(value if "://" in value else f"https://{value}", found.start(), found.start() + len(value))
+
+
+def written_email(text: str) -> Span | None:
+    """The first email address written in ``text`` ("bob@example.com"), trailing full stop left out."""
+    found = _EMAIL.search(text)
+    return Span(found.group(0).rstrip("."), found.start(), found.end()) if found is not None else None
+
+
+def _phone_for(text: str) -> Span | None:
+    """The first phone number written in ``text``, as written (its spaces and dashes kept)."""
+    for found in _PHONE.finditer(text):
+        value = found.group(0).strip(" .-")
+        if value.count("(") != value.count(")"):
+            value = value.strip("()")
+        if 7 <= sum(c.isdigit() for c in value) <= 15:
+            start = found.start() + found.group(0).index(value)
+            return Span(value, start, start + len(value))
+    return None
 
 
 def takes_path(name: str, schema: Mapping[str, Any]) -> bool:

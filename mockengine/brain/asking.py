@@ -123,7 +123,9 @@ def _by_kind(words: str, schema: Mapping[str, Any], parameter: str, tool: ToolSp
         return "When would you like it?"
     address = addresses.kind_of(parameter, schema)
     if address is not None:
-        return "What's the link?" if address == "url" else "What's the email address?"
+        return {"url": "What's the link?", "phone": "What's the phone number?"}.get(
+            address, "What's the email address?"
+        )
     if {"phone", "mobile"} & set(split):
         return "What's the phone number?"
     if names.takes_own_name(parameter, tool.name):

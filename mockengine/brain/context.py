@@ -228,7 +228,8 @@ _EACH = re.compile(r"\beach\b|\bdimensions?\b", re.IGNORECASE)
 
 def parse_choices(text: str) -> tuple[str, ...]:
     """Options named in a question's text, first found of: a "Choices: A, B or C" line, bullet lines,
-    any "…: A, B, C" line of short items, two or more quoted strings, or "…, A or B?".
+    any "…: A, B, C" line of short items, two or more quoted strings, options after the question's mark
+    ("Which drink?\nCoffee\nTea", "Which drink? Coffee, Tea or Juice"), or "…, A or B?".
 
     HyperStudy's own "Question:" label is not a list. Bullet and ";" lists keep each item's exact text;
     a comma list splits its last item on "or"/"and" ("Red, Green and Blue")."""
@@ -251,6 +252,9 @@ def parse_choices(text: str) -> tuple[str, ...]:
         enough = len(items) >= 2 or (len(items) == 1 and _EACH.search(text[line_start : match.start()]))
         if enough and all(len(item.split()) <= _MAX_ITEM_WORDS for item in items):
             return items
+    after = _after_question_mark(text)
+    if after:
+        return after
     asked = _OR_QUESTION.search(text)
     if asked:
         rest = asked.group("rest")
@@ -262,6 +266,95 @@ def parse_choices(text: str) -> tuple[str, ...]:
         if len(items) >= 2 and all(len(item.split()) <= _MAX_ITEM_WORDS for item in items):
             return items
     return ()
+
+
+# A question and the options after its mark: "Which drink?\nCoffee\nTea" (one a line, as a screen lists
+# them), "Which drink? Coffee, Tea or Juice" (a comma / "or" list on the same line).
+_ASKED_LINE = re.compile(
+    r"^(?P<asked>[^\n?]*\?)[ \t]*(?P<same>[^\n]*)(?P<lines>(?:\n[^\n]*)*)$", re.MULTILINE
+)
+# What a sentence after the question opens with (an instruction, a remark), never an option's first word.
+_NOT_AN_OPTION = frozenset(
+    (
+        "answer",
+        "respond",
+        "please",
+        "choose",
+        "select",
+        "pick",
+        "rate",
+        "rank",
+        "say",
+        "tell",
+        "type",
+        "use",
+        "take",
+        "think",
+        "remember",
+        "click",
+        "tap",
+        "press",
+        "move",
+        "drag",
+        "then",
+        "this",
+        "that",
+        "these",
+        "there",
+        "it",
+        "you",
+        "your",
+        "we",
+        "i",
+        "if",
+        "when",
+        "because",
+        "so",
+        "just",
+        "only",
+        "be",
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "don't",
+        "note",
+        "hint",
+    )
+)
+
+
+def _after_question_mark(text: str) -> tuple[str, ...]:
+    """The options listed after a question's "?": on the lines that follow, one a line, when every line
+    (two or more) is a short option; else on the same line, a comma / "or" list of two or more short
+    options. A sentence after the question ("Respond with a number between 0 and 100.", "Take your
+    time, then answer.") is no list: its first word says so, it states a range, or it is too long."""
+    found = _ASKED_LINE.search(text.strip())
+    if found is None:
+        return ()
+    lines = [line.strip() for line in found.group("lines").split("\n") if line.strip()]
+    same = found.group("same").strip()
+    if not same and len(lines) >= 2:
+        items = tuple(_clean_item(line.rstrip(".").strip(), exact=True) for line in lines)
+        if all(_option_like(item) for item in items):
+            return items
+    listed = "," in same or re.search(r"\s+or\s+", same) is not None
+    one_sentence = ";" not in same and "." not in same.rstrip(".") and "?" not in same
+    if same and not lines and listed and one_sentence and parse_range(same) is None:
+        items = _split_list(same)
+        if len(items) >= 2 and all(_option_like(item) for item in items):
+            return items
+    return ()
+
+
+def _option_like(item: str) -> bool:
+    """A short option, not a sentence or an instruction: up to four words, none a question or a colon
+    line, not opening with an instruction's or a remark's word."""
+    words = item.split()
+    if not words or len(words) > 4 or item.endswith(("?", ":")) or ":" in item:
+        return False
+    return words[0].lower().strip(",.!") not in _NOT_AN_OPTION
 
 
 def _split_list(text: str) -> tuple[str, ...]:

@@ -26,7 +26,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import declared, evidence, lexicon, questions, scalars, schema_values, utterance
+from mockengine.brain import (
+    declared,
+    evidence,
+    lexicon,
+    questions,
+    scalars,
+    schema_values,
+    utterance,
+    verbatim,
+)
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
@@ -412,6 +421,7 @@ def _heard(text: str) -> list[tuple[str, str]]:
     text = _NAMING.sub(r"\1", text)  # "an event called standup" names it: no call is asked for
     text = _SAYING.sub(r"\1", text)  # "a message saying can you take the notes": what it says asks nothing
     text = _DICTATED_AFTER_COLON.sub(r"\1", text)
+    text = verbatim.DICTATED_AFTER_RECIPIENT.sub(r"\g<head>", text)  # "email Bob the meeting moved"
     if _NOT_LIKING.search(text):
         text = re.sub(r"\blike\b", " ", text)
     seen: dict[str, str] = {}

@@ -143,8 +143,8 @@ _SOCIAL: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     # apology, not an echo, which would repeat what tripped it and trip it again, turn after turn.
     (utterance.GUARDRAIL_FEEDBACK, (GUARDRAIL_APOLOGY, "I'm sorry, I can't go into that.")),
     (_HELLO, ("Hi, I'm {persona}. Nice to meet you.", "Hello! I'm {persona}, good to hear you.")),
-    (re.compile(r"\b(?:thanks|thank you)\b", re.I), ("You're welcome.", "No problem at all.")),
-    (re.compile(r"\b(?:bye|goodbye|see you)\b", re.I), ("Goodbye, talk to you soon.", "Bye for now.")),
+    (utterance.ONLY_THANKS, ("You're welcome.", "No problem at all.")),
+    (utterance.ONLY_FAREWELL, ("Goodbye, talk to you soon.", "Bye for now.")),
 )
 _STORY_REQUEST = re.compile(r"\b(?:tell|give|read)\b.*\bstory\b(?:\s+about\s+(?P<topic>[^.?!,]+))?", re.I)
 # Deliberately long (about 20 s of speech): a story request is how clients test barge-in and cancel.

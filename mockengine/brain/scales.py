@@ -90,7 +90,51 @@ def option_for(text: str, options: Sequence[Any]) -> Span | None:
     words = [str(o) for o in options if isinstance(o, str)]
     if not words:
         return None
-    return _synonym(text, words) or _on_scale(text, words) or _by_place(text, words)
+    return _synonym(text, words) or _ordering(text, words) or _on_scale(text, words) or _by_place(text, words)
+
+
+# A sort order said in words, to options that name orders ("price_asc", "price_desc", "rating",
+# "distance"): each order's words said, and the words of the options that are it (all must be in an
+# option's name; the first group that matches an option wins).
+_ORDERS: tuple[tuple[re.Pattern[str], tuple[frozenset[str], ...]], ...] = tuple(
+    (re.compile(said, re.IGNORECASE), tuple(frozenset(w.split()) for w in names))
+    for said, names in (
+        (
+            r"\b(?:cheapest|least expensive|lowest[- ]priced?|lowest (?:price|cost)"
+            r"|price(?:s|d)? (?:from )?low(?:est)? to high(?:est)?|cheap(?:er)? (?:ones? )?first"
+            r"|(?:by|on) price(?! (?:from )?(?:high|desc)))\b",
+            ("price asc", "price ascending", "price low", "price low to high", "lowest price", "cheapest"),
+        ),
+        (
+            r"\b(?:most expensive|priciest|highest[- ]priced?|highest (?:price|cost)"
+            r"|price(?:s|d)? (?:from )?high(?:est)? to low(?:est)?|(?:more )?expensive (?:ones? )?first)\b",
+            ("price desc", "price descending", "price high", "price high to low", "highest price"),
+        ),
+        (
+            r"\b(?:best[- ]rated|highest[- ]rated|top[- ]rated|best[- ]reviewed|best reviews"
+            r"|(?:by|on) (?:rating|ratings|reviews|stars))\b",
+            ("rating", "ratings", "rated", "stars", "reviews"),
+        ),
+        (
+            r"\b(?:closest|nearest|(?:by|on) distance|near(?:by)? (?:ones? )?first|shortest distance)\b",
+            ("distance", "nearest", "closest"),
+        ),
+    )
+)
+
+
+def _ordering(text: str, options: list[str]) -> Span | None:
+    """The option that is the sort order said ("the cheapest first" → ``price_asc``)."""
+    named = {o: frozenset(lexicon.identifier_words(o).lower().split()) for o in options}
+    for said, names in _ORDERS:
+        found = said.search(text)
+        if found is None:
+            continue
+        for words in names:
+            option = next((o for o, own in named.items() if words <= own), None)
+            if option is not None:
+                return Span(option, found.start(), found.end())
+    return None
 
 
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1}

@@ -122,7 +122,12 @@ def fill(
     spans.fill_route(work, filled, kinds)
     _fill_introduced(work, filled, [n for n, k in kinds.items() if k in _STRINGS], tool_name)
     for kind in _PASSES:
-        for name in [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]:
+        passed = [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]
+        if kind == "quoted" and not any(n in required for n in passed if spans.fits(n, _ONE_LINE)):
+            # what is dictated ("email Bob: the meeting moved") is the message, not an optional subject
+            # declared before it
+            passed.sort(key=lambda n: not spans.fits(n, ROLES["saying"]))
+        for name in passed:
             # a detail's value before its name ("to my Spanish deck"); a required one's name may be
             # part of the value ("the living room")
             if name not in filled.arguments and not (
@@ -460,6 +465,8 @@ _ALSO = frozenset(
         ("called", "string"),
         ("path", "string"),
         ("path", "person"),
+        ("address", "string"),  # a recipient ("to") with an address written: that address (``_recipient``)
+        ("address", "person"),
         ("options", "list"),
     }
     | {("described", "string")}
@@ -680,6 +687,10 @@ _HOUSE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _POSTAL = frozenset(("zip", "zipcode", "postcode", "postal", "post"))
+_ONE_LINE = ("title", "subject", "summary")
+# A string parameter for whom a message goes to (``to``, ``recipient``, ``cc``): an email address written
+# in the words is that recipient, as written ("bob@example.com" was read as words, "bob example").
+_RECIPIENT = frozenset(("to", "recipient", "recipients", "cc", "bcc"))
 
 
 def _fill_one(
@@ -708,7 +719,11 @@ def _fill_one(
     elif kind == "options":
         span = options_for(work.text, schema)
     elif kind == "address":
-        span = addresses.address_for(work.text, addresses.kind_of(name, schema) or "url")
+        address = addresses.kind_of(name, schema)
+        if address is not None:
+            span = addresses.address_for(work.text, address)
+        elif _RECIPIENT & set(lexicon.identifier_words(name).split()):
+            span = addresses.written_email(work.text)
     elif kind == "path":
         # written as a path ("/tmp/notes.txt"), not split into words ("tmp notes")
         span = addresses.path_for(work.text) if addresses.takes_path(name, schema) else None

@@ -364,6 +364,36 @@ def without_transfer_request(text: str, agent: str) -> str:
     return "".join(kept).strip()
 
 
+# Thanks and farewells are answered as such only when the message is nothing else: "Thanks, see you
+# tomorrow!" is one, "Can you thank Ana for the notes and see you if she replies" asks for something.
+_THANKS = r"(?:thanks|thank\s+you|many\s+thanks|cheers)(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|ton))?"
+_THANKS += r"(?:\s+again)?(?:\s+for\s+(?:your|the|all(?:\s+the|\s+your)?|that|this|it|everything|helping)\b"
+_THANKS += r"[^.!?,;]{0,30})?"
+_FAREWELL = (
+    r"(?:good\s*bye|bye(?:\s*bye)?|bye\s+for\s+now|see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow|tonight|then|around"
+    r"|next\s+(?:time|week|month)|on\s+\w+day))?|talk\s+(?:to\s+you\s+)?(?:later|soon|tomorrow)|take\s+care"
+    r"|good\s+night|have\s+a\s+(?:nice|good|great|lovely)\s+(?:day|one|evening|night|weekend))"
+)
+# What may stand beside them in such a message: an acknowledgement ("ok", "that's all").
+_BESIDE = (
+    r"(?:ok(?:ay)?|great|cool|perfect|awesome|alright|all\s+right|wonderful|excellent|nice|lovely|good|oh|ah|well"
+    r"|no|yes|yeah|sure|that(?:'s|\s+is|\s+was)\s+(?:(?:really|very|so)\s+)?(?:all|it|enough|great|perfect|fine"
+    r"|good|helpful|everything|cool|nice|awesome|amazing|lovely|brilliant)(?:\s+for\s+now)?)"
+)
+
+
+def _only_social(kind: str) -> re.Pattern[str]:
+    """A message made only of thanks and farewells (at least one of ``kind``) and acknowledgements."""
+    named = r"(?:,?\s+(?-i:[A-Z][a-z]+))?"  # "Thanks, Ana", "Bye Sam"
+    part = rf"(?:(?:{_THANKS}|{_FAREWELL}){named}|{_BESIDE})"
+    gap = r"(?:\s*[,.!;]+\s*|\s+(?:and\s+)?)"
+    return re.compile(rf"^\W*(?:{part}{gap})*{kind}{named}(?:{gap}{part})*\W*$", re.I)
+
+
+ONLY_THANKS = _only_social(_THANKS)
+ONLY_FAREWELL = _only_social(_FAREWELL)
+
+
 def without_closing(text: str) -> str:
     """``text`` without a closing remark ("thanks, that's all for now"): its "all" is no enum value."""
     return _CLOSING.sub(" ", text.replace("’", "'"))
@@ -380,6 +410,8 @@ def not_asking(text: str) -> str | None:
         return "a dismissal"
     if not without_closing(text).strip(" ,.!?"):
         return "a closing remark"
+    if ONLY_THANKS.search(text) or ONLY_FAREWELL.search(text):  # "see you later" searches for nothing
+        return "thanks or a farewell"
     if _UNDECIDED.search(text) and not _REQUEST_MARK.search(text) and not _asks_after(text):
         return "thinking aloud"
     if _ABOUT_THE_APP.search(text):

@@ -20,6 +20,18 @@ from mockengine.brain.values import Span
 _AFTER_COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d)\s*:\s+(?P<text>\S.{0,199}?)\s*[.!]?$")
 # "a note saying the meeting moved to Friday": all of it, prepositions and dates too.
 _SAYING = re.compile(r"\b(?:saying|that says|which says)\s+(?P<text>\S.{0,199}?)\s*[.!]?$", re.IGNORECASE)
+# "Email bob@example.com the meeting moved", "text Ana I'm running late" (read as "send a message to Ana
+# …"): what follows a message verb and its recipient (an address, a capitalized name, him/her/them), with
+# no colon, is the message itself. After a word that says something else ("email Bob about …", "text Ana
+# and …", "message Ana at 5") it is no message.
+DICTATED_AFTER_RECIPIENT = re.compile(
+    r"^(?P<head>\W*(?i:(?:please\s+)?(?:can|could|would|will)?\s*(?:you\s+)?(?:please\s+)?)"
+    r"(?i:e-?mail|text|message|dm|whatsapp|send\s+(?:a|an)\s+(?:message|text|e-?mail)\s+to)\s+"
+    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?i:him|her|them)|[A-Z][\w'-]*(?:\s+(?!I\b)[A-Z][\w'-]*)?))"
+    r"\s*,?\s+(?!(?i:and|to|about|at|on|with|for|or|but|if|when|in|re|regarding|saying|that\s+says|please"
+    r"|tomorrow|today|tonight|later|now|asap|soon|again|back|a|an|my)\b)(?:(?i:that)\s+)?"
+    r"(?P<text>\w.{0,199}?)\s*[.!]?$"
+)
 QUOTED = re.compile(r"(?<!\w)[\"“'‘](?P<text>[^\"”'’]{1,200})[\"”'’](?=\W|$)")
 # "a playlist called road trip", "a note named gift ideas: …": the name, up to a clause's end.
 _CALLED = re.compile(
@@ -63,7 +75,7 @@ def quoted(text: str, name: str) -> Span | None:
     match = match or _AFTER_COLON.search(text)
     stems = {lexicon.stem(w) for w in words}
     if match is None and stems & {lexicon.stem(r) for r in ROLES["saying"]}:  # the message, not its subject
-        match = _SAYING.search(text)
+        match = _SAYING.search(text) or DICTATED_AFTER_RECIPIENT.search(text)
     if match is None:
         return None
     maker = _BY_MAKER.match(text, match.end()) if match.re is QUOTED else None
@@ -81,7 +93,8 @@ def quoted(text: str, name: str) -> Span | None:
     # bob@example.com: see you tomorrow" its recipient
     head = text[: match.start("text")]
     keeps_head = _CALLED.search(text) is not None or _ADDRESS_IN_HEAD.search(head) is not None
-    start = match.start("text") if match.re is _AFTER_COLON and keeps_head else match.start()
+    after_head = (match.re is _AFTER_COLON and keeps_head) or match.re is DICTATED_AFTER_RECIPIENT
+    start = match.start("text") if after_head else match.start()
     return Span(said, start, end) if said else None
 
 
