@@ -77,3 +77,4 @@ async def test_60_ms_frames_with_jitter_keep_the_speech_whole_and_the_input_on_t
     print("speech stretched by", stretch_ms, "ms; input ahead of the wall clock by", lead_ms, "ms")
     assert abs(stretch_ms) < 40, stretch_ms
     assert lead_ms < 80, lead_ms
+
