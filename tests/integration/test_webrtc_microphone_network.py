@@ -80,7 +80,6 @@ async def test_60_ms_frames_with_jitter_keep_the_speech_whole_and_the_input_on_t
     assert lead_ms < 80, lead_ms
 
 
-
 async def test_a_hiccup_every_second_does_not_put_the_input_ever_further_ahead(engine, shaped):
     """A link that holds the packets back 120 ms once a second (a Wi-Fi scan, a congested uplink) and
     then delivers them at once: each time the quiet timer appends 100 ms of silence and the held frames
