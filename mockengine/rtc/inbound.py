@@ -72,9 +72,11 @@ OUT_RATE_HZ = 24_000
 # A longer jump in the timestamps is a new timeline (a sender that restarted, a replaced track), not
 # silence to play: it is not filled. Opus DTX's gaps are 400 ms, loss bursts shorter.
 MAX_FILLED_GAP_S = 2.0
-# No packet for this long: the sender has stopped (or is in a DTX gap) and the quiet timer hands on what
-# the jitter buffer holds, then the silence since the last packet. Longer than the jitter a packet may
-# arrive late by on a working link (frames later than that: _Backlog).
+# No packet for this long after the last one is due (20 ms frames: 100 ms after the last packet): the
+# sender has stopped (or is in a DTX gap) and the quiet timer hands on what the jitter buffer holds,
+# then the silence since the last packet. Longer than the jitter a packet may arrive late by on a
+# working link (frames later than that: _Backlog). A sender of longer frames (``ptime`` 60: a packet
+# every 60 ms) is waited for as much longer: with 100 ms flat, a 60 ms frame 40 ms late was silence.
 QUIET_AFTER_S = 0.1
 QUIET_EVERY_S = 0.05  # then silence every 50 ms: the VAD hears the quiet within a tick of real time
 FRAME_SAMPLES = OUT_RATE_HZ // 50  # 20 ms: the quiet timer hands on whole frames
@@ -133,11 +135,18 @@ class _QuietTimer:
         self.loop = loop
         self._covered_s = loop.time()  # the audio handed on or held reaches this loop time
         self.filled_samples = 0  # silence handed on since the last frame (24 kHz samples)
+        # No packet for this long is quiet: QUIET_AFTER_S, plus what the sender's frames last beyond
+        # 20 ms (``frame_decoded``: the next packet of a 60 ms sender is due 60 ms after the last).
+        self.quiet_after_s = QUIET_AFTER_S
         self._handle: asyncio.TimerHandle | None = loop.call_at(self._covered_s + QUIET_AFTER_S, self._tick)
 
     def packet_arrived(self) -> None:
         """A packet came now (the jitter buffer may hold it a little, behind a lost one)."""
         self._covered_s = self.loop.time()
+
+    def frame_decoded(self, samples: int) -> None:
+        """A frame of ``samples`` (24 kHz) was decoded: the next packet is due that much after this one."""
+        self.quiet_after_s = QUIET_AFTER_S + max(0, samples - FRAME_SAMPLES) / OUT_RATE_HZ
 
     def take_filled(self) -> int:
         """A frame is handed on: the silence handed on before it since the previous one (24 kHz
@@ -148,8 +157,8 @@ class _QuietTimer:
     def _tick(self) -> None:
         now = self.loop.time()
         quiet_s = now - self._covered_s
-        if quiet_s < QUIET_AFTER_S:  # a packet came since: look again when this one is old enough
-            self._handle = self.loop.call_at(self._covered_s + QUIET_AFTER_S, self._tick)
+        if quiet_s < self.quiet_after_s:  # a packet came since: look again when this one is old enough
+            self._handle = self.loop.call_at(self._covered_s + self.quiet_after_s, self._tick)
             return
         self._flush()  # what arrived before the quiet goes first, in order
         frames = int(quiet_s * OUT_RATE_HZ) // FRAME_SAMPLES
@@ -181,18 +190,35 @@ class _Backlog:
         # The first frame after the silence (``first`` samples) came then: whether the sender resumed
         # or its packets were held back shows only in how the next ones arrive.
         self._began_s = now_s
+        self._first = first
         self._received = first  # samples since it began (silence owed and frames)
         self._counted = 0
+        self._leads: list[float] = []  # received less the wall time since it began, at each arrival
 
     def late(self, samples: int, now_s: float) -> int:
         """The next ``samples`` came now: how many more samples the input is ahead of the wall clock."""
         self._received += samples
+        self._leads.append(self._received - (now_s - self._began_s) * OUT_RATE_HZ)
         wall = (now_s - self._began_s + BACKLOG_TOLERANCE_S) * OUT_RATE_HZ
         due = min(self._credit, max(0, int(self._received - wall))) - self._counted
         if due <= 0:
             return 0
         self._counted += due
         return due
+
+    def settle(self) -> int:
+        """At the window's end: the lead ``late`` left uncounted. Its tolerance, for the jitter of a
+        sender that resumed, left up to 60 ms of each burst uncounted, and a link with a hiccup every
+        few seconds put the input further ahead at each (~230 ms in 15 s). What the frames stayed ahead
+        by from some arrival on (the highest of the lows that follow each arrival: jitter dips it, a
+        loaded loop's stall too, neither raises it) is the lead the burst left."""
+        lowest, lead = float("inf"), 0.0
+        for ahead in reversed(self._leads):
+            lowest = min(lowest, ahead)
+            lead = max(lead, lowest)
+        due = min(self._credit, max(0, int(lead - self._first))) - self._counted
+        self._counted += max(0, due)
+        return max(0, due)
 
     def is_over(self, now_s: float) -> bool:
         return self._counted >= self._credit or now_s - self._began_s > BACKLOG_WINDOW_S
@@ -365,10 +391,14 @@ class InlineDecoder:
             log.warning("undecodable %s frame from the client: %s", codec.name, exc)
             return
         quiet = self._quiet
+        if quiet is not None and pcm16:
+            quiet.frame_decoded(len(pcm16) // 2)
         filled = quiet.take_filled() if quiet is not None else 0
         if filled and quiet is not None:  # the first frame after silence the quiet timer handed on
             ahead = filled - owed
             first = len(pcm16) // 2
+            if self._backlog is not None:  # (another hiccup within a second of the last one)
+                self._ahead += self._backlog.settle()
             self._backlog = _Backlog(ahead, first, quiet.loop.time()) if ahead > 0 else None
             owed = max(0, owed - filled)
         backlog = None if filled else self._backlog
@@ -380,6 +410,7 @@ class InlineDecoder:
         if backlog is not None:
             self._ahead += backlog.late(len(pcm16) // 2, now_s)
             if backlog.is_over(now_s):
+                self._ahead += backlog.settle()
                 self._backlog = None
         if self._ahead and pcm16 and _peak(pcm16) <= QUIET_PEAK:
             pcm16 = self._pay_back(pcm16)
