@@ -91,6 +91,8 @@ async def test_a_hiccup_every_second_does_not_put_the_input_ever_further_ahead(e
     heard, wall_ms = await _played(engine, shaped, client, pcm * 4)
     lead_ms = len(heard) / 24 - wall_ms
     print("input ahead of the wall clock by", lead_ms, "ms")
-    assert abs(lead_ms) < 80, lead_ms
+    # Only the lead is asserted: behind is the quiet timer's tick (up to 50 ms) plus any stall of this
+    # shared loop at the moment the wall time is read, not the drift this guards against.
+    assert lead_ms < 80, lead_ms
     spoken = np.frombuffer(pcm * 4, dtype="<i2")
     print("speech span changed by", _loud_ms(heard) - _loud_ms(spoken), "ms")  # (pauses pay the lead back)

@@ -354,8 +354,11 @@ async def test_frames_that_come_late_are_kept_and_the_input_is_back_on_the_clock
     assert len(loud) >= 30 and all(len(pcm) == 960 for pcm in loud[:30])  # every tone frame, whole
     assert receiver.ms("s") >= 150  # the quiet timer's silence while no packet came
     handed_ms = receiver.ms("f") + receiver.ms("s")
-    # On the clock again, within the jitter tolerance (it stayed ~250 ms ahead).
-    assert abs(handed_ms - elapsed_ms) <= 100, (handed_ms, elapsed_ms, receiver.ms("s"))
+    # Not ahead of the clock any more, within the jitter tolerance (it stayed ~250 ms ahead). Only the
+    # lead is asserted: on a loaded machine this test's own sleeps overshoot, and time a sender's
+    # contiguous timestamps do not cover (gaps under the quiet timer's 100 ms) puts the input behind the
+    # wall clock whatever the engine does (2 runs in 9 were ~300 ms behind under load).
+    assert handed_ms - elapsed_ms <= 100, (handed_ms, elapsed_ms, receiver.ms("s"))
 
 
 async def test_a_sender_that_resumes_in_real_time_loses_nothing():
