@@ -89,6 +89,11 @@ BACKLOG_TOLERANCE_S = 0.06
 # speech: the input's lead over the wall clock is taken from them.
 QUIET_PEAK = 600
 BACKLOG_WINDOW_S = 1.0  # a backlog shows in the frames of the first second after the silence, or not at all
+# Lost packets (missing sequence numbers) covering up to this much RTP time are concealed by libopus
+# (PLC, FEC from the next packet) as NetEq does; a longer gap is silence (NetEq's expansion fades out
+# there anyway), and so is a DTX gap (no sequence number missing: the sender sent nothing on purpose).
+MAX_CONCEALED_SAMPLES = OUT_RATE_HZ * 120 // 1000
+CONCEALED_STEP_SAMPLES = OUT_RATE_HZ // 400  # libopus conceals whole 2.5 ms steps
 
 
 class _GapFiller:
@@ -96,6 +101,16 @@ class _GapFiller:
 
     def __init__(self) -> None:
         self._next_timestamp: int | None = None  # where the frame after the last one would start
+
+    def owed(self, timestamp: int) -> int:
+        """What ``samples_before`` will return for a frame at ``timestamp``, without moving on."""
+        expected = self._next_timestamp
+        if expected is None:
+            return 0
+        gap = (timestamp - expected) % 2**32
+        if gap >= 2**31 or gap > MAX_FILLED_GAP_S * OPUS_CLOCK_HZ:
+            return 0
+        return gap * OUT_RATE_HZ // OPUS_CLOCK_HZ
 
     def samples_before(self, timestamp: int, duration: int) -> int:
         """The 24 kHz samples of silence owed before the frame at RTP ``timestamp`` that lasts
@@ -227,12 +242,13 @@ class _Backlog:
 class _Held(JitterFrame):
     """A frame the jitter buffer released or gave up: ``rtp_timestamp`` is the sender's (aiortc maps
     ``timestamp`` for its decoders; the frames a flush gives up are not mapped), ``payload_type`` names
-    its codec."""
+    its codec, ``sequence_number`` is its packet's (a lost packet shows as a missing one)."""
 
-    def __init__(self, data: bytes, timestamp: int, payload_type: int) -> None:
+    def __init__(self, data: bytes, timestamp: int, payload_type: int, sequence_number: int) -> None:
         super().__init__(data, timestamp)
         self.rtp_timestamp = timestamp
         self.payload_type = payload_type
+        self.sequence_number = sequence_number
 
 
 class _MicrophoneBuffer(JitterBuffer):
@@ -294,7 +310,7 @@ def _peak(pcm16: bytes) -> int:
 
 
 def _held(packet: RtpPacket) -> _Held:
-    return _Held(packet._data, packet.timestamp, packet.payload_type)  # type: ignore[attr-defined]
+    return _Held(packet._data, packet.timestamp, packet.payload_type, packet.sequence_number)  # type: ignore[attr-defined]
 
 
 class InlineDecoder:
@@ -324,6 +340,7 @@ class InlineDecoder:
         self._codec_of = codec_of or (lambda _payload_type: self._codec)
         self._resampler = InputResampler()
         self._gaps = _GapFiller()
+        self._sequence: int | None = None  # the newest Opus packet's RTP sequence number
         self._quiet: _QuietTimer | None = None
         self._backlog: _Backlog | None = None
         self._ahead = 0  # samples the input runs ahead of the wall clock (late frames), paid by quiet
@@ -363,11 +380,14 @@ class InlineDecoder:
         self.packet_arrived()  # (already, through the buffer; a unit test puts frames straight in)
         codec, encoded_frame = task
         self._hand_on(
-            codec, encoded_frame.data, getattr(encoded_frame, "rtp_timestamp", encoded_frame.timestamp)
+            codec,
+            encoded_frame.data,
+            getattr(encoded_frame, "rtp_timestamp", encoded_frame.timestamp),
+            getattr(encoded_frame, "sequence_number", None),
         )
         if self.buffer is not None:
             while (frame := self.buffer.pop_ready()) is not None:
-                self._hand_on(codec, frame.data, frame.rtp_timestamp)
+                self._hand_on(codec, frame.data, frame.rtp_timestamp, frame.sequence_number)
 
     def flush(self) -> None:
         """Decode and hand on every frame the jitter buffer holds, in order (the quiet timer, before its
@@ -377,12 +397,15 @@ class InlineDecoder:
         for frame in self.buffer.flush():
             codec = self._codec_of(frame.payload_type)
             if codec is not None:
-                self._hand_on(codec, frame.data, frame.rtp_timestamp)
+                self._hand_on(codec, frame.data, frame.rtp_timestamp, frame.sequence_number)
 
-    def _hand_on(self, codec: Any, data: bytes, timestamp: int) -> None:
-        """Decode one frame and hand it on, after the silence its RTP gap still owes."""
+    def _hand_on(self, codec: Any, data: bytes, timestamp: int, sequence: int | None = None) -> None:
+        """Decode one frame and hand it on, after the silence its RTP gap still owes (or, for packets
+        lost just before it, their concealment: ``_conceal``)."""
+        concealed = b""
         try:
             if self._is_opus(codec):
+                concealed = self._conceal(data, timestamp, sequence)
                 pcm16, duration = self._decode_opus(data)
                 owed = self._gaps.samples_before(timestamp, duration)
             else:
@@ -393,6 +416,9 @@ class InlineDecoder:
         quiet = self._quiet
         if quiet is not None and pcm16:
             quiet.frame_decoded(len(pcm16) // 2)
+        if concealed:  # the lost frames' time is audio now, not silence: part of this frame
+            owed = 0
+            pcm16 = concealed + pcm16
         filled = quiet.take_filled() if quiet is not None else 0
         if filled and quiet is not None:  # the first frame after silence the quiet timer handed on
             ahead = filled - owed
@@ -430,6 +456,32 @@ class InlineDecoder:
         cut = min(self._ahead, len(quiet) // 2)
         self._ahead -= cut
         return quiet[cut * 2 :]
+
+    def _conceal(self, data: bytes, timestamp: int, sequence: int | None) -> bytes:
+        """PCM16 for packets lost just before this one (missing sequence numbers, their RTP time up to
+        ``MAX_CONCEALED_SAMPLES``): libopus's PLC, and FEC from ``data`` for the last of them (as NetEq
+        does), decoded before ``data`` so that the decoder's state runs on. Empty (the RTP gap stays
+        silence) for a DTX gap (no sequence number missing), a longer gap, one the quiet timer already
+        handed on silence for, a frame without a sequence number, and on PyAV's fallback (its decoder
+        takes no empty packet to conceal with). One comparison for a packet that follows its predecessor."""
+        if sequence is None:
+            return b""
+        last = self._sequence
+        if last is not None and not 0 < (sequence - last) % 65536 < 32768:
+            return b""  # a duplicate, or late: the timeline does not go back
+        self._sequence = sequence
+        if last is None or sequence == (last + 1) % 65536 or self._native is None:
+            return b""
+        owed = self._gaps.owed(timestamp)
+        if not 0 < owed <= MAX_CONCEALED_SAMPLES or owed % CONCEALED_STEP_SAMPLES:
+            return b""
+        if self._quiet is not None and self._quiet.filled_samples:
+            return b""  # the quiet timer handed this time on as silence already
+        try:
+            return self._native.conceal(owed, data)
+        except OpusError as exc:
+            log.debug("packet loss concealment refused (%s): silence instead", exc)
+            return b""
 
     def _decode_opus(self, data: bytes) -> tuple[bytes, int]:
         """One Opus frame → (PCM16 24 kHz mono, its duration in the 48 kHz RTP clock)."""

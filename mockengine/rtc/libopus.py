@@ -111,6 +111,17 @@ class OpusDecoder:
             raise OpusError(f"opus_decode failed ({samples})")
         return ctypes.string_at(self._out, samples * 2)
 
+    def conceal(self, samples: int, next_packet: bytes) -> bytes:
+        """PCM16 24 kHz mono for ``samples`` (a multiple of 2.5 ms, up to 120 ms) of lost frames, before
+        ``next_packet`` is decoded: libopus's packet loss concealment for all but the last frame's time,
+        which it recovers from ``next_packet``'s in-band FEC (LBRR) where that carries it, and conceals
+        as well where not (``opus_decode`` with ``decode_fec`` 1, as NetEq asks it). Raises
+        :class:`OpusError` when libopus refuses (e.g. a length not a multiple of 2.5 ms)."""
+        got = self._lib.opus_decode(self._state, next_packet, len(next_packet), self._out, samples, 1)
+        if got < 0:
+            raise OpusError(f"opus_decode (FEC/PLC) failed ({got})")
+        return ctypes.string_at(self._out, got * 2)
+
     def __del__(self) -> None:
         state, self._state = getattr(self, "_state", None), None
         if state:

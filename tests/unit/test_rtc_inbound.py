@@ -301,9 +301,9 @@ async def test_packets_held_behind_a_lost_one_are_handed_on_before_the_quiet():
     assert receiver.pieces() == ["f", "f"]
     await asyncio.sleep(0.25)
     pieces = receiver.pieces()
-    # then the lost packet's 20 ms (its RTP gap), 3, and the quiet
-    assert pieces[:4] == ["f", "f", "s", "f"] and set(pieces[4:]) == {"s"}, pieces
-    assert len(receiver.out[2][1]) == 960
+    # then the lost packet's 20 ms (concealed by libopus) with 3, and the quiet
+    assert pieces[:3] == ["f", "f", "f"] and set(pieces[3:]) == {"s"}, pieces
+    assert len(receiver.out[2][1]) == 2 * 960
     receiver.decoder.put(None)
 
 
@@ -315,10 +315,11 @@ def test_a_lost_packet_holds_up_three_packets_not_a_full_buffer():
         receiver.packet(index)
     assert receiver.pieces() == ["f", "f"]  # 3 and 4 wait: 2 may be late
     receiver.packet(5)
-    assert receiver.pieces() == ["f", "f", "s", "f", "f", "f"]  # 2 given up: its gap, 3, 4, 5 at once
+    assert receiver.pieces() == ["f"] * 5  # 2 given up: its gap (concealed) with 3, then 4, 5 at once
+    assert len(receiver.out[2][1]) == 2 * 960
     receiver.packet(2)  # too late: its place was given up (the timeline does not go back)
     receiver.packet(6)
-    assert receiver.pieces() == ["f", "f", "s", "f", "f", "f", "f"]
+    assert receiver.pieces() == ["f"] * 6 and len(b"".join(pcm for _, pcm in receiver.out)) == 7 * 960
 
 
 async def _late_burst(receiver: _Receiver, *, burst: bool) -> float:
@@ -367,3 +368,56 @@ async def test_a_sender_that_resumes_in_real_time_loses_nothing():
     receiver = _Receiver()
     await _late_burst(receiver, burst=False)
     assert sum(len(pcm) for _, pcm in receiver.out if len(pcm) == 960) // 960 == 45  # every frame, whole
+
+
+def _tone_with_a_gap(sequence_numbers: list[int], timestamps: list[int], native: bool = True) -> list[bytes]:
+    """What the decoder hands on for 20 ms Opus frames of a 440 Hz tone (PCM16 level 8000; frame ``k``
+    encoded from the tone's ``k``-th 20 ms), sent with these sequence numbers and RTP timestamps."""
+    out: list[bytes] = []
+    decoder = InlineDecoder(out.append, native=native)
+    opus = SimpleNamespace(name="opus")
+    payloads = _tone_payloads(20, quiet_from=20)
+    for sequence, timestamp in zip(sequence_numbers, timestamps, strict=True):
+        frame = SimpleNamespace(data=payloads[timestamp // 960], timestamp=timestamp, sequence_number=sequence)
+        decoder.put((opus, frame))
+    return out
+
+
+def _rms(pcm16: bytes) -> float:
+    return float(np.sqrt(np.mean(np.frombuffer(pcm16, dtype="<i2").astype(np.float64) ** 2)))
+
+
+def test_a_lost_packet_is_concealed_by_libopus_not_zero_filled():
+    """A tester heard whisper take "capital of France" at 10 % loss for "capital of romance": each lost
+    packet was 20 ms of digital silence. NetEq conceals it (Opus's PLC, FEC from the next packet)."""
+    kept = [k for k in range(12) if k != 6]  # packet 6 lost: sequence number 6 missing, 20 ms of RTP time
+    out = _tone_with_a_gap(kept, [k * 960 for k in kept])
+    assert [len(piece) for piece in out] == [960] * 6 + [1920] + [960] * 4  # the concealed 20 ms, then 7
+    concealed = out[6][:960]
+    tone = _rms(b"".join(out[2:6]))  # ~5660 (8000 / √2)
+    assert 0.5 * tone < _rms(concealed) < 1.5 * tone, (_rms(concealed), tone)
+    samples = np.frombuffer(concealed, dtype="<i2")
+    assert np.count_nonzero(samples == 0) < 24  # no hole of zeros in it
+    assert _tone_with_a_gap(kept, [k * 960 for k in kept]) == out  # deterministic: same packets, same PCM
+
+
+def test_a_dtx_gap_and_a_long_loss_stay_silence():
+    # DTX: the sender skipped 20 ms on purpose (no sequence number missing): silence, as before
+    dtx = _tone_with_a_gap(list(range(11)), [k * 960 for k in range(12) if k != 6])
+    assert [len(piece) for piece in dtx] == [960] * 6 + [960, 960] + [960] * 4
+    assert not dtx[6].strip(b"\0")
+    # 7 packets (140 ms) lost: longer than NetEq's concealment is worth, silence
+    kept = [k for k in range(20) if not 5 <= k < 12]
+    lost = _tone_with_a_gap(kept, [k * 960 for k in kept])
+    assert len(lost[5]) == 7 * 960 and not lost[5].strip(b"\0")
+    # 5 packets (100 ms) lost: concealed (PLC fades out as the loss goes on, but is no silence)
+    kept = [k for k in range(20) if not 5 <= k < 10]
+    concealed = _tone_with_a_gap(kept, [k * 960 for k in kept])
+    assert len(concealed[5]) == 6 * 960 and _rms(concealed[5][:960]) > 1000
+
+
+def test_the_pyav_fallback_still_zero_fills_a_lost_packet():
+    """PyAV's decoder takes no empty packet to conceal with: the fallback keeps the silence."""
+    kept = [k for k in range(12) if k != 6]
+    out = b"".join(_tone_with_a_gap(kept, [k * 960 for k in kept], native=False))
+    assert abs(len(out) - 12 * 960) <= 960 and _rms(out) > 1000
