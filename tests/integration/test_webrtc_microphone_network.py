@@ -96,3 +96,46 @@ async def test_a_hiccup_every_second_does_not_put_the_input_ever_further_ahead(e
     assert lead_ms < 80, lead_ms
     spoken = np.frombuffer(pcm * 4, dtype="<i2")
     print("speech span changed by", _loud_ms(heard) - _loud_ms(spoken), "ms")  # (pauses pay the lead back)
+
+
+def _zero_runs(pcm: np.ndarray, *, min_ms: float = 5.0, max_ms: float = 90.0) -> int:
+    """Runs of exact digital zeros ``min_ms`` to ``max_ms`` long between the first and last loud sample.
+    (Longer ones are the quiet timer's: a stall of this shared loop past 100 ms, not a lost packet.)"""
+    loud = np.flatnonzero(np.abs(pcm.astype(np.int32)) > LOUD)
+    span = pcm[loud[0] : loud[-1] + 1]
+    edges = np.diff(np.concatenate([[0], (span == 0).astype(np.int8), [0]]))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    lengths = ends - starts
+    return int(np.count_nonzero((lengths >= min_ms * 24) & (lengths <= max_ms * 24)))
+
+
+async def test_lost_packets_are_concealed_not_zero_filled(engine, shaped):
+    """10 % random loss: each lost packet was 20 ms of digital silence in the middle of the speech (a
+    tester's whisper heard "capital of romance" for "capital of France"). NetEq conceals them (Opus's
+    PLC); so does the engine now: the speech the session hears has no zero-filled holes."""
+    rnd = random.Random(11)
+    lost: list[float] = []
+
+    def network(_index: int, at: float) -> list[float]:
+        if rnd.random() < 0.1:
+            lost.append(at)
+            return []
+        return [0.0]
+
+    client = ShapedCall(network=network)
+    pcm, _ = question()
+    heard, wall_ms = await _played(engine, shaped, client, pcm)
+    spoken = np.frombuffer(pcm, dtype="<i2")
+    lost_in_speech = sum(1.0 <= at <= 1.0 + len(spoken) / 24_000 for at in lost)
+    holes = _zero_runs(heard)
+    print(
+        "lost in the speech:",
+        lost_in_speech,
+        "zero-filled holes heard:",
+        holes,
+        "spoken:",
+        _zero_runs(spoken),
+    )
+    assert lost_in_speech >= 5  # (the seed loses enough packets inside the speech to tell)
+    assert holes <= _zero_runs(spoken), holes
+    assert abs(len(heard) / 24 - wall_ms) < 200  # the concealment takes the lost frames' time, no more
