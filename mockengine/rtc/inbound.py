@@ -25,6 +25,9 @@ was detected ~2.6 s late (semantic_vad ~2.2 s; measured with chromium), and ``au
 clock that skipped the quiet. A receiver plays the gap out as silence (comfort noise, concealment);
 the engine appends it as silence when the next frame shows, from the RTP timestamps, whichever decoder
 runs (libopus, or PyAV's fallback: it filled no gap before).
+A gap of lost packets (sequence numbers missing, up to 120 ms) is concealed instead, as NetEq does: libopus's
+packet loss concealment, and the last lost frame recovered from the next packet's in-band FEC where it
+carries one (``_conceal``; PyAV's fallback keeps the silence).
 
 A sender that stops sending altogether leaves no next frame to show the gap: a push-to-talk page that
 calls ``RTCRtpSender.replaceTrack(null)`` when its button is released, a muted or ended track. The user
