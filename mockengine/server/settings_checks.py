@@ -42,7 +42,6 @@ MINIMUMS: tuple[tuple[str, float], ...] = (
     ("max_input_buffer_s", 1),
     ("max_conversation_items", 1),
     ("max_conversation_audio_s", 1),
-    ("max_send_backlog_bytes", 1),
     ("session_max_s", 1),
     ("heartbeat_s", 0),
     ("mcp_timeout_s", 0.001),
@@ -61,6 +60,11 @@ MINIMUMS: tuple[tuple[str, float], ...] = (
 # plus its envelope; a session.update with instructions and tools is a few KiB). `--max-frame-bytes 10`
 # was taken, and every session then closed 1009 on its first event.
 MIN_FRAME_BYTES = 64 * 1024
+# The smallest --max-send-backlog-bytes: a reply's events queued in one step (200 ms audio deltas of
+# ~13 KB of base64 each, held at a quarter of the bound) stay under it for a client that reads.
+# `--max-send-backlog-bytes 1` was taken, and every session closed 1008 ("slow reader") on its fourth
+# event.
+MIN_SEND_BACKLOG_BYTES = 64 * 1024
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # What a browser sends as Origin (RFC 6454 serialization): scheme://host[:port], nothing after but an
 # optional "/" (cors.is_allowed drops it). `--cors-origin nope` was taken and could match no page.
@@ -85,6 +89,11 @@ def value_problem(settings: Settings, label: Label = option) -> str | None:
         return (
             f"{label('max_frame_bytes')} must be at least {MIN_FRAME_BYTES} (64 KiB: one second of audio in "
             f"one append, a session.update with its tools), not {settings.max_frame_bytes}"
+        )
+    if settings.max_send_backlog_bytes < MIN_SEND_BACKLOG_BYTES:
+        return (
+            f"{label('max_send_backlog_bytes')} must be at least {MIN_SEND_BACKLOG_BYTES} (64 KiB: a reply's "
+            f"events queued at once for a client that reads), not {settings.max_send_backlog_bytes}"
         )
     if settings.log_level.upper() not in LOG_LEVELS:
         return f"{label('log_level')} must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}"

@@ -134,6 +134,8 @@ def test_a_setting_out_of_range_is_one_line_and_status_2(argv, named, capsys):
         (["--log-level", "loud"], "--log-level"),  # a ValueError traceback from logging.basicConfig
         (["--max-frame-bytes", "10"], "--max-frame-bytes"),  # every session closed 1009 on its first event
         (["--max-frame-bytes", "65535"], "--max-frame-bytes"),
+        (["--max-send-backlog-bytes", "1"], "--max-send-backlog-bytes"),  # every session closed 1008
+        (["--max-send-backlog-bytes", "65535"], "--max-send-backlog-bytes"),
     ],
 )
 def test_a_value_the_engine_would_misuse_is_one_line_and_status_2(argv, named, capsys):
@@ -150,10 +152,10 @@ def test_the_documented_special_values_still_parse():
         "--max-sessions", "0", "--tts-cache-mb", "0", "--stt-cache-mb", "0", "--admission-max-queue", "0",
         "--admission-max-loop-lag-ms", "0", "--reclaim-interval-s", "0", "--replay", "rec",
         "--replay-speed", "0", "--audio-memory-s", "-1", "--log-level", "debug", "--unpaced",
-        "--max-frame-bytes", "65536",
+        "--max-frame-bytes", "65536", "--max-send-backlog-bytes", "65536",
     )  # fmt: skip
     assert (settings.max_sessions, settings.audio_memory_s, settings.audio_pace) == (0, -1, 0)
-    assert settings.max_frame_bytes == 64 * 1024
+    assert settings.max_frame_bytes == settings.max_send_backlog_bytes == 64 * 1024
 
 
 @pytest.mark.parametrize(
