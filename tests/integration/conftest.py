@@ -3,7 +3,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import queue
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import closing
 from pathlib import Path
@@ -12,6 +18,7 @@ from typing import Any
 import pytest
 from openai import AsyncOpenAI
 
+from mockengine.loadtest.processes import free_port
 from mockengine.record.app import create_record_app
 from mockengine.record.proxy import Recorder
 from mockengine.server.app import create_app
@@ -141,3 +148,34 @@ async def openai_clients_closed(monkeypatch) -> AsyncIterator[None]:
     yield
     for client in opened:
         await client.close()
+
+
+@pytest.fixture(scope="module")
+def two_workers() -> Iterator[str]:
+    """`mockengine serve --workers 2` on a free port, started once per module (each worker loads the
+    models); its http base URL once both workers serve."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mockengine", "serve", "--workers", "2", "--port", str(port)]
+        + ["--log-level", "WARNING"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert server.stdout is not None
+    threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True).start()
+    try:
+        output, deadline = "", time.monotonic() + 180
+        while "(2 workers)" not in output and time.monotonic() < deadline:
+            with contextlib.suppress(queue.Empty):
+                output += lines.get(timeout=1)
+        assert "(2 workers)" in output, output
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

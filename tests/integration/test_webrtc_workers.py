@@ -4,53 +4,16 @@ kernel hands to the worker not holding the call is forwarded to the one that doe
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import queue
-import subprocess
-import sys
-import threading
-import time
-from collections.abc import Iterator
 
 import aiohttp
 import pytest
 
-from mockengine.loadtest.processes import free_port
 from mockengine.server.webrtc.siblings import VIA_HEADER, WORKER_HEADER
 from tests.webrtc_client import CallClient
 
 pytestmark = pytest.mark.models
 TRIES = 16  # new connections until one lands on the other worker: all 16 missing it is a 2 ** -16 chance
-
-
-@pytest.fixture(scope="module")
-def two_workers() -> Iterator[str]:
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "mockengine", "serve", "--workers", "2", "--port", str(port)]
-        + ["--log-level", "WARNING"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    assert server.stdout is not None
-    threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True).start()
-    try:
-        output, deadline = "", time.monotonic() + 180
-        while "(2 workers)" not in output and time.monotonic() < deadline:
-            with contextlib.suppress(queue.Empty):
-                output += lines.get(timeout=1)
-        assert "(2 workers)" in output, output
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 async def test_calls_on_both_workers_carry_their_worker_in_the_id(two_workers):

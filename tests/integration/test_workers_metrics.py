@@ -5,53 +5,15 @@ the other worker within that time missed them (docs/operations.md)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import queue
 import re
-import subprocess
-import sys
-import threading
-import time
-from collections.abc import Iterator
 
 import aiohttp
 import pytest
 
-from mockengine.loadtest.processes import free_port
-
 pytestmark = pytest.mark.models  # serve loads the models in each worker
 ROUNDS = 8  # each round's scrape lands on the other worker half the time: all 8 on the same, 2 ** -7
 CLEARS = 5
-
-
-@pytest.fixture(scope="module")
-def two_workers() -> Iterator[str]:
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "mockengine", "serve", "--workers", "2", "--port", str(port)]
-        + ["--log-level", "WARNING"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    assert server.stdout is not None
-    threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True).start()
-    try:
-        output, deadline = "", time.monotonic() + 180
-        while "(2 workers)" not in output and time.monotonic() < deadline:
-            with contextlib.suppress(queue.Empty):
-                output += lines.get(timeout=1)
-        assert "(2 workers)" in output, output
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 def clears_counted(text: str) -> float:
