@@ -4,31 +4,15 @@ tool's output."""
 
 from __future__ import annotations
 
-import json
-from datetime import date
 from typing import Any
 
-import jsonschema
 import pytest
 
-from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
+from mockengine.brain import ToolSpec
 from mockengine.brain.acting import grounding
+from tests.brain_calls import calls
 
-TODAY = date(2026, 12, 4)
 ROOM = {"type": "string", "enum": ["kitchen", "bedroom", "living room"]}
-
-
-def calls(tools: list[ToolSpec], text: str) -> list[tuple[str, Any]] | str:
-    """The calls ``text`` gets with ``tools`` declared, each checked against its schema; the reply's
-    text when there is none."""
-    items = (TurnView("u", "user_text", text),)
-    reply = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(
-        ReplyRequest("", tuple(tools), "auto", ("text",), items, 0)
-    )
-    schemas = {t.name: t.parameters for t in tools}
-    for call in reply.tool_calls:
-        jsonschema.validate(json.loads(call.arguments), schemas[call.name])
-    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] or (reply.text or "")
 
 
 def lights(flag: str) -> list[ToolSpec]:
