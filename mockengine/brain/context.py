@@ -335,6 +335,13 @@ def _after_question_mark(text: str) -> tuple[str, ...]:
         return ()
     lines = [line.strip() for line in found.group("lines").split("\n") if line.strip()]
     same = found.group("same").strip()
+    if not same:
+        # an instruction line before or after the options ("Select one.", "Choose all that apply:") is
+        # no option: the options are the run of short lines between them
+        while lines and _instruction_line(lines[0]):
+            lines = lines[1:]
+        while lines and _instruction_line(lines[-1]):
+            lines = lines[:-1]
     if not same and len(lines) >= 2:
         items = tuple(_clean_item(line.rstrip(".").strip(), exact=True) for line in lines)
         if all(_option_like(item) for item in items):
@@ -346,6 +353,14 @@ def _after_question_mark(text: str) -> tuple[str, ...]:
         if len(items) >= 2 and all(_option_like(item) for item in items):
             return items
     return ()
+
+
+def _instruction_line(line: str) -> bool:
+    """A line that tells what to do with the options, not one of them: it opens with an instruction's
+    or a remark's word ("Select one.", "Please pick one:", "Choose all that apply") or ends with a
+    colon ("Options:")."""
+    words = line.split()
+    return bool(words) and (line.endswith(":") or words[0].lower().strip(",.!:") in _NOT_AN_OPTION)
 
 
 def _option_like(item: str) -> bool:
