@@ -85,7 +85,8 @@ def written_email(text: str) -> Span | None:
 
 
 def _phone_for(text: str) -> Span | None:
-    """The first phone number written in ``text``, as written (its spaces and dashes kept)."""
+    """The first phone number in ``text``: as written (its spaces and dashes kept), else spoken digit by
+    digit (``_spoken_phone``)."""
     for found in _PHONE.finditer(text):
         value = found.group(0).strip(" .-")
         if value.count("(") != value.count(")"):
@@ -93,6 +94,42 @@ def _phone_for(text: str) -> Span | None:
         if 7 <= sum(c.isdigit() for c in value) <= 15:
             start = found.start() + found.group(0).index(value)
             return Span(value, start, start + len(value))
+    return _spoken_phone(text)
+
+
+_DIGIT_WORDS = {
+    "zero": "0", "oh": "0", "o": "0", "nought": "0", "one": "1", "two": "2", "three": "3", "four": "4",
+    "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
+}  # fmt: skip
+_SPOKEN_DIGIT = r"(?:(?:double|triple)\s+)?(?:zero|oh|o|nought|one|two|three|four|five|six|seven|eight|nine)"
+# Digits said one by one, as a number is read out on a call: "five five five, one two three …", "oh
+# seven seven double nine …", "plus four four …"; groups apart by commas or dashes.
+_SPOKEN_PHONE = re.compile(
+    rf"(?<![\w-])(?:plus\s+)?{_SPOKEN_DIGIT}(?:(?:\s*[,-]\s*|\s+){_SPOKEN_DIGIT})+(?![\w-])", re.IGNORECASE
+)
+
+
+def _spoken_phone(text: str) -> Span | None:
+    """A phone number spoken as digits (seven to fifteen of them) written as a model writes it: ten
+    digits of a North American number as "555-123-4567", any other as its digits ("07799123456"),
+    "plus" as "+"; "double nine" is "99", "triple oh" "000"."""
+    for found in _SPOKEN_PHONE.finditer(text):
+        digits, words = "", re.split(r"[\s,-]+", found.group(0).lower())
+        repeat = 1
+        for word in words:
+            if word in ("double", "triple"):
+                repeat = 2 if word == "double" else 3
+            elif word in _DIGIT_WORDS:
+                digits, repeat = digits + _DIGIT_WORDS[word] * repeat, 1
+        if not 7 <= len(digits) <= 15:
+            continue
+        if words[0] == "plus":
+            value = "+" + digits
+        elif len(digits) == 10 and digits[0] not in "01":
+            value = f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
+        else:
+            value = digits
+        return Span(value, found.start(), found.end())
     return None
 
 

@@ -52,6 +52,7 @@ LOOKUP_MIN = 0.9
 _GENERIC = frozenset(("day", "days", "date", "time", "hour", "hours", "minute", "minutes", "week", "month"))
 NAME_WEIGHT, ENUM_WEIGHT, PARAMETER_WEIGHT, DESCRIPTION_WEIGHT = 3.0, 2.0, 1.5, 1.0
 OPTIONAL_WEIGHT = 1.4  # an optional parameter's name
+KEPT_WEIGHT = 2.4  # what a tool's verb of keeping also means ("save_contact" adds one)
 # HyperStudy's own tools keep their study behaviour and are never the matcher's pick: the answer tools
 # (situation.ANSWER_TOOLS) and the rest HyperStudy declares.
 HYPERSTUDY_TOOLS = ANSWER_TOOLS | frozenset(("send_chat", "wait", "respond", "answer"))
@@ -136,11 +137,14 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     form = evidence.form_of(text)
     kinds = form.kinds
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]
-    wanted = {c for concept, _ in heard for c in (concept, *lexicon.associated(concept))}
+    wanted = {c for concept, word in heard for c in (concept, *lexicon.associated(concept, word))}
     spread = {c: sum(1 for v in vocabularies if c in v.weights) for c in wanted}
+    # "add" of an app where nothing adds is a making ("add Ana Silva" → create_contact)
+    fallback = {c: lexicon.fallback_associated(w) for c, w in heard if not spread.get(c)}
+    spread |= {c: sum(1 for v in vocabularies if c in v.weights) for f in fallback.values() for c in f}
     matches = []
     for order, (tool, vocabulary) in enumerate(zip(tools, vocabularies, strict=True)):
-        score, cues, strong, in_name = _score(heard, vocabulary, spread, len(tools))
+        score, cues, strong, in_name = _score(heard, vocabulary, spread, len(tools), fallback)
         heard_concepts = {c for c, _ in heard}
         for phrase in _quoted_phrases(_key(tool)):  # 'show me it working', all its words heard
             if len(phrase) > 1 and phrase <= heard_concepts:
@@ -215,7 +219,11 @@ def _by_form(ranked: list[Any], asking: bool) -> None:
 
 
 def _score(
-    heard: list[tuple[str, str]], vocabulary: _Vocabulary, spread: dict[str, int], tools: int
+    heard: list[tuple[str, str]],
+    vocabulary: _Vocabulary,
+    spread: dict[str, int],
+    tools: int,
+    fallback: Mapping[str, tuple[str, ...]] | None = None,
 ) -> tuple[float, list[str], bool, int]:
     """(score, words that counted, whether one was strong, how many were the tool's name's) for one tool;
     a concept the tool lacks counts through its associations ("dark" → light, on) at a lower weight."""
@@ -228,7 +236,13 @@ def _score(
             strong = strong or concept in vocabulary.strong
             in_name += concept in vocabulary.name and concept not in _PARTICLES  # "send up" ≠ wake_up
             continue
-        for implied in (c for c in lexicon.associated(concept) if c in weights):
+        if lexicon.stem(word) in vocabulary.kept:  # "add Ana Silva" to save_contact
+            score += KEPT_WEIGHT * math.log(1 + tools / max(1, spread.get(concept, 0)))
+            cues.append(word)
+            strong = True
+            continue
+        implies = (*lexicon.associated(concept, word), *(fallback or {}).get(concept, ()))
+        for implied in (c for c in implies if c in weights):
             score += ASSOCIATION_WEIGHT * weights[implied] * math.log(1 + tools / spread[implied])
             cues.append(word)
             # an action that implies the tool's own ("stop the music" → pause) asks for it
@@ -256,7 +270,7 @@ def _other_verb(heard: list[tuple[str, str]], vocabulary: _Vocabulary) -> bool:
     return any(
         c in _STRONG_VERBS
         and c not in vocabulary.weights
-        and not any(a in vocabulary.weights for a in lexicon.associated(c))  # "remind me" to a to-do app
+        and not any(a in vocabulary.weights for a in lexicon.associated(c, w))  # "remind me" to a to-do app
         and not (vocabulary.lookup and (w.lower() in _LOOKING or c in _LOOK_CONCEPTS))  # a look is a look
         for c, w in heard
     )
@@ -452,6 +466,8 @@ class _Vocabulary:
     # what it is about, not the form of what the app passes it ("The city name" of get_weather's ``city``
     # reports no name; "Maximum price in dollars" still tells what a search filters by)
     reports: frozenset[str] = frozenset()
+    # words (stems) the tool's verb of keeping also means: "add" for save_contact
+    kept: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4096)
@@ -465,6 +481,11 @@ def _vocabulary(key: str) -> _Vocabulary:
     name_concepts += [c for c in parts if c not in name_concepts]
     _add(weights, name_concepts, NAME_WEIGHT)
     strong |= set(name_concepts[:1])  # the name's first word, usually its verb ("play" of play_music)
+    # a verb of keeping names a new record too: "add Ana Silva, her number is …" to save_contact; the
+    # word itself, not its concept's other words ("throw in", "stick"), and below the name's own words
+    # ("add it to the playlist" still goes to add_to_playlist before save_song)
+    verb = lexicon.identifier_words(name).split()[:1]
+    kept = frozenset(w for v in verb for w in lexicon.word_associated(v))
     texts = [description or ""]
     properties = schema_values.properties_of(parameters)
     kinds, enums = set(), set()
@@ -519,6 +540,7 @@ def _vocabulary(key: str) -> _Vocabulary:
         frozenset(kinds),
         frozenset(enums),
         frozenset(reports),
+        kept,
     )
 
 

@@ -20,10 +20,13 @@ from mockengine.brain.wordlists import (
     ACTIONS,
     ASSOCIATION_WEIGHT,
     ASSOCIATIONS,
+    FALLBACK_ASSOCIATIONS,
     GROUPS,
     IRREGULAR,
+    KEEPING_WORDS,
     PHRASES,
     STOPWORDS,
+    WORD_ASSOCIATIONS,
 )
 from mockengine.brain.wordnet_verbs import VERB_SYNONYMS
 
@@ -134,9 +137,21 @@ def concept(word: str) -> str:
     return _concepts().get(stemmed, stemmed)
 
 
-def associated(concept_name: str) -> tuple[str, ...]:
-    """The concepts ``concept_name`` implies in an indirect request ("dark" → light, on)."""
-    return ASSOCIATIONS.get(concept_name, ())
+def associated(concept_name: str, word: str = "") -> tuple[str, ...]:
+    """The concepts ``concept_name`` implies in an indirect request ("dark" → light, on), and those the
+    ``word`` that carried it implies in its other senses ("save" → add, create)."""
+    return ASSOCIATIONS.get(concept_name, ()) + (WORD_ASSOCIATIONS.get(stem(word), ()) if word else ())
+
+
+def fallback_associated(word: str) -> tuple[str, ...]:
+    """The concepts ``word`` implies where no declared tool has its concept ("add" → create; not "put",
+    "put a wash on" starts one)."""
+    return FALLBACK_ASSOCIATIONS.get(stem(word), ())
+
+
+def word_associated(verb: str) -> tuple[str, ...]:
+    """The stems of the words a tool's verb of keeping also means (``save_contact`` → add)."""
+    return tuple(stem(w) for w in KEEPING_WORDS.get(stem(verb), ()))
 
 
 @dataclass(frozen=True)

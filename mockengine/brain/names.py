@@ -137,12 +137,13 @@ def proper_names(text: str) -> Iterator[Span]:
         if name.split()[0].lower() in _NOT_NAMES:
             continue
         at_start = not text[: found.start()].strip(" ,.;!?-")
-        if at_start and _known_word(name.split()[0]):
+        if at_start and known_word(name.split()[0]):
             continue  # "Open coral reef", "Log a walk": a word of the language, capitalised as the first
         yield Span(name, found.start(), found.end())
 
 
-def _known_word(word: str) -> bool:
+def known_word(word: str) -> bool:
+    """``word`` is a word of the language (a stop word, an action, a stemmed word), not a name."""
     token = lexicon.tokens(word)[0]
     return token.is_stop or token.concept in lexicon.ACTIONS or token.concept != lexicon.stem(word)
 
@@ -216,7 +217,7 @@ def booked_under(text: str) -> Span | None:
         name = found.group(group)
         if re.match(TITLE, name) is None:  # a title says a name follows, whatever its words ("Dr. Who")
             first = name.split()[0]
-            if first.lower() in _NOT_NAMES or group == "name" and _known_word(first):
+            if first.lower() in _NOT_NAMES or group == "name" and known_word(first):
                 continue
         return Span(_as_name(name), found.start(group), found.end(group))
     return None
@@ -242,7 +243,7 @@ def booked_for(text: str) -> Span | None:
     for found in _FOR.finditer(text):
         name = found.group("name")
         first = name.split()[0]
-        if re.match(TITLE, name) is None and (first.lower() in _NOT_NAMES or _known_word(first)):
+        if re.match(TITLE, name) is None and (first.lower() in _NOT_NAMES or known_word(first)):
             continue
         if implied.place_name(name) is not None or is_language(first) or first.lower() in _OCCASIONS:
             continue
@@ -273,7 +274,7 @@ def introduced(text: str) -> Span | None:
         first = name.split()[0]
         if titled_name:  # "Dr. Who": a title says a name follows, whatever its words
             pass
-        elif first.lower() in _NOT_NAMES or _known_word(first) and (group != "said" or first.islower()):
+        elif first.lower() in _NOT_NAMES or known_word(first) and (group != "said" or first.islower()):
             continue
         if first.lower() in _NOT_AFTER_CALL_ME and "call me" in found.group(0).lower():
             continue  # "call me when it's done", "call me back"

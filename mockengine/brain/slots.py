@@ -188,6 +188,7 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_wider_place(work, filled, properties, kinds)
     _without_request_verbs(work, filled, kinds)
+    _owners_of_details(work, filled, kinds)
     _languages_only(filled)
     _places_as_names(filled)
     _implied_by_place(filled, properties)
@@ -296,6 +297,31 @@ def _without_request_verbs(work: _Work, filled: Filled, kinds: Mapping[str, str]
             continue  # a value from the conversation, or one that can be the thing
         del filled.arguments[name]
         filled.sources.pop(name, None)
+
+
+# "Ana Silva's number": whose a contact detail is ("Save Ana Silva's number 555-…" names Ana Silva).
+_OWNER_OF_DETAIL = re.compile(
+    r"(?:^|\s)(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3})['’]s"
+    r"(?:\s+(?:(?:new|mobile|cell|home|work|phone|email|e-mail|contact)\s+)?"
+    r"(?:number|phone|mobile|email|e-mail|address|details|contact|info|information)\b.*)?$"
+)
+
+
+def _owners_of_details(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:
+    """A name parameter (``name``, ``contact_name``, a person's) given "Ana Silva's number" or "Save Ana
+    Silva's" takes whose the detail is, "Ana Silva", as a model does ("Tom's birthday party", a thing of
+    Tom's, not a detail, is kept); given the request's verb before a proper name ("Add Ana Silva" to
+    save_contact, whose own verb is not "add"), the name alone."""
+    for name, value in list(filled.arguments.items()):
+        words = lexicon.identifier_words(name).split()
+        if not isinstance(value, str) or not (kinds.get(name) == "person" or words[-1:] == ["name"]):
+            continue
+        found = _OWNER_OF_DETAIL.search(value)
+        said = found.group("owner").split() if found is not None else value.split()
+        if len(said) > 1 and names.known_word(said[0]) and things.is_request_verb(" ".join(said), work.said):
+            said = said[1:]  # "Save Ana Silva's": the request's verb, capitalised to open it
+        if (found is not None or said != value.split()) and all(w[:1].isupper() for w in said):
+            filled.arguments[name] = " ".join(said)
 
 
 def _fill_wider_place(

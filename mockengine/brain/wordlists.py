@@ -363,3 +363,12 @@ ASSOCIATIONS: dict[str, tuple[str, ...]] = {
     "temperature": ("weather",),
 }
 ASSOCIATION_WEIGHT = 0.6
+# Words (by stem) whose concept implies another only in an app where no tool declares it: "add Ana Silva, her
+# number is …" makes a new contact (create_contact) where nothing adds; where a tool adds ("add the Airbnb
+# to the Porto trip group" → add_expense) a create_group is no adding.
+FALLBACK_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"add": ("create",)}
+# Words whose concept is too narrow for every sense they have: "save" is a favourite ("save this song")
+# and a new record kept ("save Ana's number", "save this as a note"). Keyed by the word's stem.
+WORD_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"save": ("add", "create")}
+# The words a tool's verb of keeping also means, by the verb's stem: "add Ana Silva, …" to save_contact.
+KEEPING_WORDS: dict[str, tuple[str, ...]] = {"save": ("add",), "store": ("add", "save")}
