@@ -44,7 +44,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from mockengine.brain import slots
+from mockengine.brain import occasions, slots
 from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.kinds import kind_of
 from mockengine.brain.lexicon import identifier_words
@@ -203,7 +203,10 @@ def _with_words(
     "Alice": the argument filler reads requests, and of a statement such as "Paris is sunny" it may keep
     the whole), never one meant for the reply itself (``summary``, ``answer``, ``explanation``…), which
     keeps the reply's words; a list of strings when each is a name (``participants: ["Alice", "Bob"]``,
-    read alone when the whole took none); an object only when built from its parts (Pydantic models)."""
+    read alone when the whole took none); an object only when built from its parts (Pydantic models).
+    An occasion (a name or title beside a date or a list of participants, ``occasions.is_occasion``)
+    takes its title as said for its name ("science fair", never the sentence) and the people named
+    outside it for its participants."""
     today = datetime.now(UTC).date().isoformat()
     heard_values = _filled_from_words(_canonical_json(schema), said, today)
     properties = properties_of(schema)
@@ -213,6 +216,24 @@ def _with_words(
             # ``name`` takes the names first ("Alice and Bob are going to a science fair")
             alone = {"type": "object", "properties": {name: about}, "required": [name]}
             heard_values = {**heard_values, **_filled_from_words(_canonical_json(alone), said, today)}
+    titles: set[str] = set()  # an occasion's title properties, filled with its title
+    if occasions.is_occasion(properties):
+        # an occasion's name is what it is ("science fair"), its people the names said outside it
+        titled = occasions.title(said)
+        heard_values = dict(heard_values)
+        for name, about in properties.items():
+            if not isinstance(about, Mapping):
+                continue
+            kind = kind_of(name, about)
+            if (
+                titled is not None
+                and kind in ("string", "person")
+                and _TITLE & set(identifier_words(name).split())
+            ):
+                heard_values[name] = titled.value
+                titles.add(name)
+            elif kind == "list" and occasions.takes_people(name):
+                heard_values[name] = occasions.people(said, titled) or heard_values.get(name)
     for name, heard in heard_values.items():
         about = properties.get(name)
         if heard is None or name not in value or not isinstance(about, Mapping):
@@ -223,14 +244,20 @@ def _with_words(
                 candidate = {**value, name: heard}
                 value = candidate if validator.is_valid(candidate) else value
             continue
-        if (kind == "person" or "name" in identifier_words(name).split()) and not _a_name(heard):
+        if (
+            (kind == "person" or "name" in identifier_words(name).split())
+            and not _a_name(heard)
+            and name not in titles
+        ):
             # "John Smith is 42 and lives in Berlin": the filler's "John Smith and lives" opens with the
             # name; a name some list already holds ("Alice and Bob" of the participants) is no one's own
             opening = _OPENING_NAME.match(heard) if isinstance(heard, str) else None
             listed = {v for other in heard_values.values() if isinstance(other, list) for v in other}
             heard = opening.group(0) if opening is not None and opening.group(0) not in listed else heard
-        if kind in ("string", "person") and (
-            _SAYS_THE_REPLY & set(identifier_words(name).split()) or not _a_name(heard)
+        if (
+            kind in ("string", "person")
+            and name not in titles
+            and (_SAYS_THE_REPLY & set(identifier_words(name).split()) or not _a_name(heard))
         ):
             continue
         candidate = {**value, name: heard}
@@ -259,6 +286,9 @@ _SAYS_THE_REPLY = frozenset(
     + ("description", "content", "comment", "comments", "notes", "details", "feedback", "output", "result")
 )
 
+
+# Words in a property's name that ask for an occasion's title ("name", "title", "event_name").
+_TITLE = frozenset(("name", "title", "event"))
 
 # One to four capitalised words at the start of a value: a person's name.
 _OPENING_NAME = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}(?=\s|$)")

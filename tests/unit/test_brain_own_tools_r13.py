@@ -1,0 +1,173 @@
+"""Apps' own tools as a real model acts on them (round 13): a contact saved, a phone number spoken as
+words, an instruction line between a question and its options, a structured event's ``name``; then
+requests written for tool declarations read in public agent code (OpenAI's realtime-agents demo, LiveKit
+and Pipecat examples, the Agents SDK's examples, the cookbook's function-calling notebooks)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from mockengine.brain import ToolSpec
+from mockengine.brain.context import parse_choices
+from mockengine.brain.model import Reply
+from mockengine.chat.request import parse_request
+from mockengine.chat.shaping import fit_choice
+from mockengine.engines.tokens import TokenCounter
+from mockengine.ids import IdFactory
+from tests.brain_calls import calls
+
+STRING = {"type": "string"}
+PHONE = {"type": "string", "description": "Phone number"}
+
+
+def contact_tool(name: str, phone: str, phone_schema: dict[str, Any] | None = None) -> list[ToolSpec]:
+    schema = {
+        "type": "object",
+        "properties": {"name": STRING, phone: phone_schema or PHONE},
+        "required": ["name", phone],
+    }
+    verb = name.split("_")[0].capitalize()
+    return [ToolSpec(name, f"{verb} a contact to the address book.", schema)]
+
+
+@pytest.mark.parametrize("tool", ["save_contact", "add_contact", "create_contact", "store_contact"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Save Ana Silva's number 555-123-4567",
+        "Save Ana Silva's number, 555-123-4567.",
+        "Add Ana Silva, her number is 555-123-4567.",
+        "Can you save Ana Silva's number? It's 555-123-4567.",
+    ],
+)
+def test_a_contact_saved_or_added_reaches_the_contact_tool(tool: str, text: str) -> None:
+    """ "Save Ana Silva's number 555-123-4567" to ``add_contact`` matched no tool ("save" was only a
+    favourite), "Add Ana Silva, …" matched no ``save_contact``, and the name kept "'s number"."""
+    assert calls(contact_tool(tool, "phone_number"), text) == [
+        (tool, {"name": "Ana Silva", "phone_number": "555-123-4567"})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "phone"),
+    [
+        ("five five five one two three four five six seven", "555-123-4567"),
+        ("five five five, one two three, four five six seven", "555-123-4567"),
+        ("oh seven seven double nine one two three four five six", "07799123456"),
+        ("oh two oh, seven nine four six, triple oh one", "02079460001"),
+        ("plus four four seven seven double nine one two three four five six", "+447799123456"),
+    ],
+)
+def test_a_phone_number_spoken_as_words_is_written_as_digits(said: str, phone: str) -> None:
+    """A phone spoken as words ("oh seven seven double nine …") was not filled for a ``phone`` with no
+    ``pattern``: only written digits were read (the transcript of a call says them as words)."""
+    text = f"Save Ana Silva's number, {said}."
+    assert calls(contact_tool("save_contact", "phone"), text) == [
+        ("save_contact", {"name": "Ana Silva", "phone": phone})
+    ]
+
+
+def test_a_few_numbers_said_are_no_phone_number() -> None:
+    """A count and a time are no phone: seven digits at least, said one by one."""
+    from mockengine.brain.addresses import address_for
+
+    assert address_for("book two tables for four at seven thirty", "phone") is None
+    assert address_for("call me on one two three", "phone") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        ("Which drink?\nSelect one.\nCoffee\nTea", ("Coffee", "Tea")),
+        ("Which drink?\nPlease choose one:\nCoffee\nTea\nJuice", ("Coffee", "Tea", "Juice")),
+        ("Which drink?\nCoffee\nTea\nSelect one.", ("Coffee", "Tea")),
+        ("Which colours do you like?\nChoose all that apply.\nRed\nGreen\nBlue", ("Red", "Green", "Blue")),
+    ],
+)
+def test_an_instruction_line_before_the_options_is_no_option(question: str, options: tuple[str, ...]) -> None:
+    """ "Which drink?\\nSelect one.\\nCoffee\\nTea" had no options: every line after the question had to
+    be one, and "Select one." is an instruction."""
+    assert parse_choices(question) == options
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which drink?\nSelect one.\nCoffee",  # one option is no list
+        "How warm was it?\nThis is a scale from 0 to 100.\nRespond with a number.",
+    ],
+)
+def test_instruction_lines_alone_are_no_options(question: str) -> None:
+    assert parse_choices(question) == ()
+
+
+EVENT = {
+    "type": "object",
+    "properties": {
+        "name": STRING,
+        "date": STRING,
+        "participants": {"type": "array", "items": STRING},
+    },
+    "required": ["name", "date", "participants"],
+    "additionalProperties": False,
+}
+
+
+def structured(said: str, schema: dict[str, Any] = EVENT) -> dict[str, Any]:
+    body = {
+        "model": "gpt-4o-2024-08-06",
+        "messages": [
+            {"role": "system", "content": "Extract the event information."},
+            {"role": "user", "content": said},
+        ],
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "e", "schema": schema, "strict": True},
+        },
+    }
+    request = parse_request(json.dumps(body).encode())
+    choice = fit_choice(Reply(f"You said {said}"), request, 0, IdFactory(1), TokenCounter(None))
+    return json.loads(choice.text or "")
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "participants"),
+    [
+        ("Alice and Bob are going to a science fair on Friday.", "science fair", ["Alice", "Bob"]),
+        ("Alice and Bob are going to the Science Fair on Friday.", "Science Fair", ["Alice", "Bob"]),
+        ("Team standup with Raj and Mia tomorrow at 9.", "Team standup", ["Raj", "Mia"]),
+        ("I'm meeting Priya for coffee next Tuesday.", "coffee", ["Priya"]),
+        (
+            "Ana is hosting a book club meeting on March 3 with Tom and Lee.",
+            "book club meeting",
+            ["Ana", "Tom", "Lee"],
+        ),
+        ("Lunch with Dana and Omar at noon on Thursday.", "Lunch", ["Dana", "Omar"]),
+    ],
+)
+def test_a_structured_events_name_is_the_event_never_the_sentence(
+    said: str, name: str, participants: list[str]
+) -> None:
+    """OpenAI's Structured Outputs ``CalendarEvent`` (``name``, ``date``, ``participants``) from "Alice
+    and Bob are going to a science fair on Friday." had ``name: "You said Alice and Bob are going to a
+    science fair on Friday."``: ``name`` was read as a person's, and an event's lower-case words were
+    no name, so the reply's echo stayed."""
+    value = structured(said)
+    assert (value["name"], value["participants"]) == (name, participants)
+
+
+def test_a_persons_name_is_still_the_person() -> None:
+    person = {
+        "type": "object",
+        "properties": {"name": STRING, "age": {"type": "integer"}, "city": STRING},
+        "required": ["name", "age", "city"],
+        "additionalProperties": False,
+    }
+    assert structured("John Smith is 42 and lives in Berlin.", person) == {
+        "name": "John Smith",
+        "age": 42,
+        "city": "Berlin",
+    }
