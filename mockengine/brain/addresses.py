@@ -58,6 +58,11 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str | None:
     return None
 
 
+def named_for_phone(name: str) -> bool:
+    """The parameter's name speaks of a phone (``phone``, ``phoneNumber``, ``mobile``)."""
+    return bool(_PHONE_WORDS & set(identifier_words(name).split()))
+
+
 def address_for(text: str, kind: str) -> Span | None:
     """The first address of ``kind`` in ``text``, trailing punctuation left out."""
     if kind == "phone":
@@ -150,3 +155,49 @@ def path_for(text: str) -> Span | None:
             continue
         return Span(value, found.start(), found.start() + len(value))
     return None
+
+
+# One piece of a phone pattern that is a template: a run of digits ("\\d{3}", "[0-9]{4}", "\\d") or a
+# literal ("\\(", " ", "-", "\\s").
+_TEMPLATE_PIECE = re.compile(
+    r"(?P<digits>(?:\\d|\[0-9\])(?:\{(?P<count>\d+)\})?)"
+    r"|\\(?P<escaped>[()\-.+\s/ ])|\\s|(?P<plain>[ ()\-./+])"
+)
+
+
+def phone_in_pattern(text: str, pattern: str) -> Span | None:
+    """The phone number said (written or spoken) in the form a template ``pattern`` gives, as a model
+    rewrites it to fit: "206 555 1234" for ``^\\(\\d{3}\\) \\d{3}-\\d{4}$`` → "(206) 555-1234". None
+    when the pattern is no template of digits and separators, or the digits said do not fit it."""
+    body = pattern.removeprefix("^").removesuffix("$")
+    pieces: list[str | int] = []
+    at = 0
+    while at < len(body):
+        found = _TEMPLATE_PIECE.match(body, at)
+        if found is None:
+            return None
+        if found.group("digits"):
+            pieces.append(int(found.group("count") or 1))
+        else:
+            pieces.append(found.group("escaped") or found.group("plain") or " ")
+        at = found.end()
+    wanted = sum(p for p in pieces if isinstance(p, int))
+    said = _phone_for(text)
+    if said is None or wanted == 0:
+        return None
+    digits = "".join(c for c in str(said.value) if c.isdigit())
+    if len(digits) == wanted + 1 and digits.startswith("1"):
+        digits = digits[1:]  # a North American number said with its country code
+    if len(digits) != wanted:
+        return None
+    value, used = "", 0
+    for piece in pieces:
+        if isinstance(piece, int):
+            value, used = value + digits[used : used + piece], used + piece
+        else:
+            value += piece
+    return (
+        Span(value, said.start, said.end)
+        if re.fullmatch(pattern.removeprefix("^").removesuffix("$"), value)
+        else None
+    )

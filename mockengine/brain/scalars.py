@@ -255,9 +255,15 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
         for option in options
         if isinstance(option, str)
     ]
+    # an option that is only a determiner ("any", "all") said before a noun ("any deals on snowboards")
+    # gives way to an option the rest of the words name (snowboard); said alone, it is still the option
+    determiner = None
     for option, words in sorted(worded, key=lambda e: -len(e[1])):
         if words and all(w in said for w in words):
-            return _span_of(text, str(option), [lexicon.concept(w) for w in words])
+            span = _span_of(text, str(option), [lexicon.concept(w) for w in words])
+            if not all(w in lexicon.STOPWORDS for w in words):
+                return span
+            determiner = determiner or span
     moved = scales.move_for(text, options)  # "lower the blinds" → close; "brighter" is not dim
     if moved is not None:
         return moved
@@ -270,8 +276,10 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
             found.append(_span_of(text, option, wanted))
     # "skip all the way to the final card": the option said as where to go wins over the verb's
     target = [s for s in found if re.search(r"\bto\s+(?:the\s+)?(?:very\s+)?$", text[: s.start], re.I)]
-    picked = target or found
-    return picked[0] if picked else _unit_option(text, options) or scales.option_for(text, options)
+    picked = [s for s in target or found if s.value != (determiner.value if determiner else None)]
+    if picked:
+        return picked[0]
+    return determiner or _unit_option(text, options) or scales.option_for(text, options)
 
 
 # A unit of one measuring system: "in Fahrenheit" to an enum of ["metric", "imperial"] is imperial.

@@ -165,6 +165,13 @@ def fill(
     for name in scalars.implied_enabled(filled.arguments, properties, required):
         filled.arguments[name], filled.sources[name] = True, "(a detail was set)"
     _required_options_from_all(work, filled, properties, [n for n in required if kinds.get(n) == "enum"])
+    for name in [n for n in required if n not in filled.arguments and kinds.get(n) == "enum"]:
+        # a required filter offering a catch-all ("any", "all"), no option said: the catch-all, as a model
+        # sends ``category: "any"`` for "any sales going on?" rather than asking which
+        options = kinds_of.one_branch(properties[name]).get("enum") or []
+        catch_all = next((o for o in options if isinstance(o, str) and o.lower() in _CATCH_ALL), None)
+        if catch_all is not None:
+            filled.arguments[name], filled.sources[name] = catch_all, "(the catch-all option)"
     for name in [n for n in required if n not in filled.arguments and kinds.get(n) in ("boolean", "enum")]:
         verb = (
             scalars.own_verb(work.said, tool_name)
@@ -347,6 +354,7 @@ def _fill_wider_place(
 
 
 _WIDER_PLACES = ("country", "state", "region", "province", "county")
+_CATCH_ALL = frozenset(("any", "all", "everything", "anything"))
 _CALENDAR_NAMES = frozenset(
     ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow")
     + ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october")
@@ -526,7 +534,7 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             not _valid_property(name, value, schema)
             or codes.lacks_digit(name, value, described)
             or codes.only_a_number(name, value)
-            or verbatim.vague(value)
+            or (verbatim.vague(value) and not _an_option(value, about))  # "any" may be an option
             or (
                 isinstance(about, Mapping)
                 and "enum" not in about
@@ -543,6 +551,12 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
     if isinstance(properties, Mapping):  # in the schema's order, as a model writes them
         order = {name: index for index, name in enumerate(properties)}
         filled.arguments = dict(sorted(filled.arguments.items(), key=lambda e: order.get(e[0], len(order))))
+
+
+def _an_option(value: Any, about: Any) -> bool:
+    """``value`` is one of the enum options ``about`` offers (``"any"`` of a category filter)."""
+    options = kinds_of.one_branch(about).get("enum") if isinstance(about, Mapping) else None
+    return isinstance(options, list) and value in options
 
 
 def _without_tool_mention(text: str, tool_name: str) -> str:
@@ -763,6 +777,8 @@ def _fill_one(
             span = None  # "12 Baker Street": the 12 is the street's, not a zip code
     elif kind == "patterned":
         span = codes.patterned(work.text, schema["pattern"])
+        if span is None and addresses.named_for_phone(name):  # "(206) 555-1234" from "206 555 1234"
+            span = addresses.phone_in_pattern(work.text, schema["pattern"])
     elif kind == "person":
         span = _person(work.text, name, rivals)
     elif kind == "currency":
@@ -878,6 +894,8 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     if primary in todo.required:
         _named_whole(work, filled, primary, todo.cues, todo.lists)
     segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
+    if primary in filled.arguments and spans.fits(primary, ONE_PLACE):
+        _thing_left(segments, filled, todo)  # "in California, … the return policy on boots"
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
     # a phrase meant for it, not what is left of the object.
     if primary in filled.arguments or (todo.verbatim and primary not in todo.required):
@@ -890,8 +908,10 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         obj, rest = bare(rest[0][1]), rest[1:]
     if obj.lower() in objects.MEASURES and rest and rest[0][0] == "of":  # "a pair of running shoes"
         obj, rest = bare(rest[0][1]), rest[1:]
+    preposition = ""
     if not obj and rest and rest[0][0] in OBJECT_PREPOSITIONS and not _names_tool(rest[0][1], todo.cues):
-        obj, rest = bare(rest[0][1]), rest[1:]
+        preposition, obj, rest = rest[0][0], bare(rest[0][1]), rest[1:]
+    primary = _thing_not_place(primary, obj, preposition, filled, todo)
     if obj and not (
         primary not in todo.required
         and spans.fits(primary, _PLACES)
@@ -924,6 +944,37 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
+
+
+def _thing_left(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> None:
+    """A thing said after for/on/about that no role took ("the return policy on boots"), once a place
+    filled the first required string: the next required string that holds no place takes it."""
+    for preposition, phrase in segments[1:]:
+        value = bare(phrase)
+        if preposition not in ("for", "on", "about") or not value or value[:1].isupper():
+            continue
+        if only_own_words(phrase, todo.cues) or _names_tool(phrase, todo.cues):
+            continue
+        target = _thing_not_place(next(iter(todo.required), ""), value, preposition, filled, todo)
+        if target and target not in filled.arguments and not spans.fits(target, ONE_PLACE):
+            filled.arguments[target], filled.sources[target] = items.without_kind(value, target), phrase
+        return
+
+
+def _thing_not_place(primary: str, obj: str, preposition: str, filled: Filled, todo: _Strings) -> str:
+    """The parameter a thing said ("the return policy on boots") goes to: a required place parameter
+    (``region``, declared first) takes no common noun said after for/on/of/about when another required
+    string that holds no place is still open (``itemCategory``); a proper name ("Oregon") stays."""
+    if not (obj and preposition in ("for", "on", "of", "about") and spans.fits(primary, ONE_PLACE)):
+        return primary
+    if is_proper_name(obj) or obj[:1].isupper():
+        return primary
+    other = [
+        n
+        for n in todo.required
+        if n != primary and n in todo.names and n not in filled.arguments and not spans.fits(n, ONE_PLACE)
+    ]
+    return other[0] if other else primary
 
 
 def _before_own_thing(text: str, obj: str, cues: Cues) -> bool:
@@ -962,6 +1013,9 @@ def _fill_roles(segments: list[tuple[str, str]], filled: Filled, todo: _Strings)
         if target is None or not bare(phrase) or only_own_words(phrase, todo.cues):  # "to my to-do list"
             continue
         value = items.without_kind(bare(phrase), target)
+        moved = _thing_not_place(target, value, preposition, filled, todo)  # "policy for boots"
+        if moved != target:
+            target, value = moved, items.without_kind(bare(phrase), moved)
         one_place = spans.fits(target, ONE_PLACE)
         placed = _place_said_later(phrase, value, said[index + 1 :]) if one_place else None
         if placed is not None:  # "for my trip to Lisbon": the city is Lisbon, not 'trip'

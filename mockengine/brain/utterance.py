@@ -110,7 +110,13 @@ _QUESTION_ONLY = re.compile(
     re.I,
 )
 # A question about the participant itself: "what's your name?", "where are you from?"
-_ABOUT_YOU = re.compile(r"\b(?:you|your|yourself|yours)\b", re.I)
+# ("what's your return policy?", "what are your opening hours?" ask the business, which a tool answers)
+_ABOUT_YOU = re.compile(
+    r"\b(?:you|yourself|yours|your(?!\s+(?:[\w-]+\s+){0,2}(?:polic(?:y|ies)|hours|menu|prices?|rates?|fees?"
+    r"|deals?|offers?|specials|promotions?|stock|inventory|catalog(?:ue)?|shipping|delivery|warranty"
+    r"|opening|store|shop|branch(?:es)?|locations?)\b))\b",
+    re.I,
+)
 _QUESTION = re.compile(
     r"\?\s*$|^\s*(?:what|what's|where|where's|who|how|how's|when|which|is|are|do|does)\b", re.I
 )

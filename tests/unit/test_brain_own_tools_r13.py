@@ -171,3 +171,114 @@ def test_a_persons_name_is_still_the_person() -> None:
         "age": 42,
         "city": "Berlin",
     }
+
+
+# OpenAI's realtime-agents demo, customerServiceRetail (returns.ts, sales.ts): the tools as declared.
+def strict(name: str, description: str, properties: dict[str, Any]) -> ToolSpec:
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+    return ToolSpec(name, description, schema)
+
+
+RETURNS = [
+    strict(
+        "lookupOrders",
+        "Retrieve detailed order information by using the user's phone number, including shipping status "
+        "and item details.",
+        {"phoneNumber": {"type": "string", "description": "The user's phone number tied to their order(s)."}},
+    ),
+    strict(
+        "retrievePolicy",
+        "Retrieve and present the store's policies, including eligibility for returns.",
+        {
+            "region": {"type": "string", "description": "The region where the user is located."},
+            "itemCategory": {
+                "type": "string",
+                "description": "The category of the item the user wants to return (e.g., shoes).",
+            },
+        },
+    ),
+]
+SALES = [
+    strict(
+        "lookupNewSales",
+        "Checks for current promotions, discounts, or special deals. Respond with available offers relevant "
+        "to the user's query.",
+        {
+            "category": {
+                "type": "string",
+                "enum": ["snowboard", "apparel", "boots", "accessories", "any"],
+                "description": "The product category or general area the user is interested in (optional).",
+            }
+        },
+    ),
+    strict(
+        "addToCart",
+        "Adds an item to the user's shopping cart.",
+        {"item_id": {"type": "string", "description": "The ID of the item to add to the cart."}},
+    ),
+    strict(
+        "checkout",
+        "Initiates a checkout process with the user's selected items.",
+        {
+            "item_ids": {"type": "array", "items": STRING},
+            "phone_number": {
+                "type": "string",
+                "description": "User's phone number used for verification. Formatted like '(111) 222-3333'",
+                "pattern": "^\\(\\d{3}\\) \\d{3}-\\d{4}$",
+            },
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What's your return policy for boots? I'm in California.",
+        "I'm in California, what's your return policy for boots?",
+        "What is the return policy on boots in California?",
+    ],
+)
+def test_a_question_of_the_stores_policy_asks_the_policy_tool(text: str) -> None:
+    """ "What's your return policy for boots?" was a question for the participant ("your") and got "I
+    don't know that one"; with a region said first, "boots" went to ``region`` or to nothing."""
+    assert calls(RETURNS, text) == [("retrievePolicy", {"region": "California", "itemCategory": "boots"})]
+
+
+def test_a_phone_spoken_in_groups_looks_the_orders_up() -> None:
+    text = "Can you check my orders? My number is two oh six, five five five, one two three four."
+    assert calls(RETURNS, text) == [("lookupOrders", {"phoneNumber": "206-555-1234"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Are there any deals on snowboards right now?", "snowboard"),
+        ("Any deals on snowboards?", "snowboard"),
+        ("Any sales going on?", "any"),
+        ("What promotions do you have on boots?", "boots"),
+    ],
+)
+def test_a_catch_all_option_is_taken_only_when_no_other_is_said(text: str, category: str) -> None:
+    """ "Any deals on snowboards?" took the determiner "any" for the option ``any`` (and dropped it as
+    vague, asking which category); "Any sales going on?" asked instead of the catch-all a model sends."""
+    assert calls(SALES, text) == [("lookupNewSales", {"category": category})]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["(206) 555-1234", "206 555 1234", "206-555-1234", "two oh six five five five one two three four"],
+)
+def test_a_phone_is_written_in_the_form_its_pattern_gives(said: str) -> None:
+    """``checkout``'s ``phone_number`` (pattern ``^\\(\\d{3}\\) \\d{3}-\\d{4}$``) got nothing from "(206)
+    555-1234" (the parenthesis was cut as punctuation) nor from "206 555 1234": a model writes the
+    number in the declared form."""
+    text = f"I'd like to check out with items 101 and 201, my phone is {said}."
+    assert calls(SALES, text) == [
+        ("checkout", {"item_ids": ["101", "201"], "phone_number": "(206) 555-1234"})
+    ]
