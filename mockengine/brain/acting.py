@@ -20,16 +20,19 @@ from jsonschema import validators
 
 from mockengine.brain import (
     addressed,
+    addresses,
     asking,
     intent,
     lexicon,
     moves,
+    names,
     narration,
     phrases,
     places,
     schema_values,
     utterance,
 )
+from mockengine.brain import kinds as kinds_of
 from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
@@ -84,10 +87,12 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     if declined is not None:
         return declined
     if candidates and not addressed.gate(utterance.clean(text)).request:
-        return None  # words that tell, wonder or feel: the participant talks (the trace says why)
+        # words that tell, wonder or feel: the participant talks (the trace says why), unless they give
+        # what a tool is called on being given ("My name is John Smith." to update_name)
+        return _provided(text, candidates, referent, today)
     found = intent.actions(text, candidates, lambda part, match: stands_alone(part, match, today))
     if not found:
-        return _moved(text, candidates)
+        return _moved(text, candidates) or _provided(text, candidates, referent, today)
     if len(found) == 1:
         found = _coordinated(found[0][0], found[0][1], candidates, today)
     done: list[Action] = []
@@ -279,6 +284,88 @@ def _after_call(referent: Referent, arguments: Mapping[str, Any]) -> Referent:
     if not values:
         return referent
     return Referent(values + referent.values, values[0][1])
+
+
+# A tool whose description says it is called when the user gives something ("Called when the user
+# provides their name.", "Use this when the customer gives their phone number"): LiveKit's restaurant
+# example declares its tools so, and a model calls them on a statement that gives the value.
+_ON_PROVIDED = re.compile(
+    r"\b(?:called|call(?: this)?|use(?: this)?|invoke(?: this)?|trigger(?:ed)?)\b[^.]{0,40}?"
+    r"\bwhen\s+(?:the\s+)?"
+    r"(?:user|customer|caller|client|guest|patient|person)\s+(?:provides|gives|shares|tells|states|says"
+    r"|mentions|supplies|specifies|offers)\b",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d")
+_NOT_GIVING = ("a request not to act", "a dismissal", "a closing remark", "thanks or a farewell")
+
+
+def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """The calls of the tools the words give a value to, among those declared to be called when the
+    user gives it (``_ON_PROVIDED``): "My name is John Smith." → ``update_name {name: "John Smith"}``,
+    "My number is 555 123 4567." → ``update_phone``. Each required argument must be a value of its own
+    form said in the words: a name introduced or booked under, a phone number, a time, a date, a number;
+    a free phrase is never enough. None when no such tool is given its values."""
+    if utterance.negated(text) or utterance.not_asking(text) in _NOT_GIVING:
+        return None  # "don't save my number", "never mind"
+    done: list[Action] = []
+    for tool in tools:
+        schema = tool.parameters or {}
+        required = schema_values.required_of(schema)
+        if not required or not _ON_PROVIDED.search(tool.description or ""):
+            continue
+        filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
+        properties = schema_values.properties_of(schema)
+        if filled.missing or not all(
+            _given(name, properties.get(name), filled.arguments.get(name), filled.sources.get(name, ""), text)
+            for name in required
+        ):
+            continue
+        if is_valid(filled.arguments, schema):
+            match = intent.Match(tool, 0.0, (), True)
+            done.append(_action(match, filled))
+    if not done:
+        return None
+    return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
+
+
+def _given(name: str, schema: Any, value: Any, source: str, text: str) -> bool:
+    """``value`` is one the words gave ``name`` in its own form: a person's name introduced ("my name is
+    …", "it's under …"), a phone number, a time, a date or a number heard; not a free phrase."""
+    if not isinstance(schema, Mapping) or value is None or source.startswith("("):
+        return False
+    kind = kinds_of.kind_of(name, schema)
+    phone = addresses.address_for(text, "phone")
+    at = text.lower().find(source.lower())
+    if (
+        phone is not None
+        and kind in ("time", "number")
+        and 0 <= at < phone.end
+        and phone.start < at + len(source)
+    ):
+        return False  # "at five five five, …": a phone's digits are no time
+    if kind in ("time", "date", "datetime", "number", "currency"):
+        return True
+    if addresses.named_for_phone(name) or kind in ("address", "patterned"):
+        return (
+            isinstance(value, str)
+            and len(_DIGITS.findall(value)) >= 7
+            or kind == "address"
+            and "@" in str(value)
+        )
+    if names.takes_a_name(name) or lexicon.identifier_words(name).split()[-1:] == ["name"]:
+        # written with capitals, a name is capitalised ("my name is hard to spell" gives none); a
+        # transcript in lower case may give one in lower case
+        cased = text != text.lower()
+        written = next(
+            (w for w in text.split() if w.lower().strip(".,!?") == str(value).split()[0].lower()), ""
+        )
+        if cased and not written[:1].isupper():
+            return False
+        return source.endswith(("(introduced)", "(booked under)")) or (
+            names.introduced(text) is not None and str(value) in text
+        )
+    return False
 
 
 def _moved(text: str, tools: list[ToolSpec]) -> Plan | None:

@@ -34,9 +34,34 @@ def without_examples(text: str) -> str:
     return _EXAMPLES.sub(" ", text)
 
 
+# A description that says when the tool is called: "Called when the user wants to update their order.",
+# "Use this when the customer confirms the order." — what the user does is the tool's action.
+_WHEN_THE_USER = re.compile(
+    r"^\s*(?:called|use(?:d)?(?: this)?|call this|invoke(?: this)?)\s+(?:tool\s+|function\s+)?(?:only\s+)?"
+    r"when\s+(?:the\s+)?(?:user|customer|caller|client|guest)\s+(?:(?:wants|asks|would like|needs)\s+to\s+)?",
+    re.I,
+)
+
+
+def says_when_called(description: str) -> bool:
+    """The description says when the tool is called ("Called when the user wants to …"): the user's
+    verb it names is the tool's trigger, as strong as its name."""
+    return _WHEN_THE_USER.match(description) is not None
+
+
 def leading_verbs(description: str) -> list[str]:
     """The verbs an imperative description starts with ("Mute or unmute the …", "Post a message …"):
-    words that change something, before a determiner; a light verb ("Set the …") says nothing."""
+    words that change something, before a determiner; a light verb ("Set the …") says nothing. A
+    description that says when it is called gives the user's verb ("Called when the user wants to update
+    their order" → update; "… when the user confirms the order" → confirm)."""
+    trigger = _WHEN_THE_USER.match(description)
+    if trigger is not None:
+        found = _LEADING.match(description[trigger.end() :])
+        said = [w.lower() for w in found.group(1, 2) if w] if found is not None else []
+        # the user's verb, said of them ("confirms"): its base form
+        return [
+            w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in said if w not in _LIGHT_LEADING
+        ]
     found = _LEADING.match(description)
     if found is None:
         return []

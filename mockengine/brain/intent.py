@@ -516,7 +516,8 @@ def _vocabulary(key: str) -> _Vocabulary:
     # "Mute or unmute the user's microphone": the verbs a description starts with are the tool's actions,
     # whatever its name says (set_microphone)
     leading = _concepts(" ".join(declared.leading_verbs(description or "")))
-    _add(weights, leading, PARAMETER_WEIGHT)
+    # "Called when the user wants to update their order": the user's verb is the trigger, as its name is
+    _add(weights, leading, NAME_WEIGHT if declared.says_when_called(description or "") else PARAMETER_WEIGHT)
     strong |= set(leading)
     # An OpenAI Agents SDK handoff ("transfer_to_billing", "Handoff to the Billing agent to handle the
     # request. Refunds and billing questions"): what the agent handles, its handoff_description, is what

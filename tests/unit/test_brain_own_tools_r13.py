@@ -282,3 +282,92 @@ def test_a_phone_is_written_in_the_form_its_pattern_gives(said: str) -> None:
     assert calls(SALES, text) == [
         ("checkout", {"item_ids": ["101", "201"], "phone_number": "(206) 555-1234"})
     ]
+
+
+# LiveKit's examples/voice_agents/restaurant_agent.py: tools declared by when they are called.
+def livekit(name: str, description: str, properties: dict[str, Any]) -> ToolSpec:
+    return strict(name, description, properties)
+
+
+UPDATE_NAME = livekit(
+    "update_name",
+    "Called when the user provides their name.\nConfirm the spelling with the user before calling "
+    "the function.",
+    {"name": {"type": "string", "description": "The customer's name"}},
+)
+UPDATE_PHONE = livekit(
+    "update_phone",
+    "Called when the user provides their phone number.\nConfirm the spelling with the user before calling "
+    "the function.",
+    {"phone": {"type": "string", "description": "The customer's phone number"}},
+)
+TO_GREETER = livekit(
+    "to_greeter",
+    "Called when user asks any unrelated questions or requests\nany other services not in your job "
+    "description.",
+    {},
+)
+RESERVATION = [
+    UPDATE_NAME,
+    UPDATE_PHONE,
+    TO_GREETER,
+    livekit(
+        "update_reservation_time",
+        "Called when the user provides their reservation time.\nConfirm the time with the user "
+        "before calling the function.",
+        {"time": {"type": "string", "description": "The reservation time"}},
+    ),
+    livekit("confirm_reservation", "Called when the user confirms the reservation.", {}),
+]
+CHECKOUT = [
+    UPDATE_NAME,
+    UPDATE_PHONE,
+    TO_GREETER,
+    livekit(
+        "confirm_expense",
+        "Called when the user confirms the expense.",
+        {"expense": {"type": "number", "description": "The expense of the order"}},
+    ),
+    livekit("confirm_checkout", "Called when the user confirms the checkout.", {}),
+    livekit("to_takeaway", "Called when the user wants to update their order.", {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My name is John Smith.", [("update_name", {"name": "John Smith"})]),
+        ("It's under Maria Lopez.", [("update_name", {"name": "Maria Lopez"})]),
+        ("My number is 555 123 4567.", [("update_phone", {"phone": "555 123 4567"})]),
+        (
+            "You can reach me at five five five, one two three, four five six seven.",
+            [("update_phone", {"phone": "555-123-4567"})],
+        ),
+        ("Seven thirty tonight, please.", [("update_reservation_time", {"time": "19:30"})]),
+        ("Can we do 7:30 pm?", [("update_reservation_time", {"time": "19:30"})]),
+        (
+            "My name is Sam Lee and my number is 555-987-6543.",
+            [("update_name", {"name": "Sam Lee"}), ("update_phone", {"phone": "555-987-6543"})],
+        ),
+    ],
+)
+def test_a_tool_called_when_the_user_gives_a_value_is_called_on_a_statement(
+    text: str, expected: list[tuple[str, Any]]
+) -> None:
+    """LiveKit's ``update_name`` ("Called when the user provides their name.") got "Nice to meet you,
+    John Smith." and ``update_phone`` "You said my number is …": a statement that gives the value asked
+    for no call, and "five five five …" was no phone."""
+    assert calls(RESERVATION, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["Do you have parking?", "I'm not sure yet.", "My name is hard to spell.", "Never mind."]
+)
+def test_a_statement_that_gives_no_value_calls_nothing(text: str) -> None:
+    assert isinstance(calls(RESERVATION, text), str)
+
+
+def test_the_users_verb_in_called_when_is_the_tools_trigger() -> None:
+    """ "Wait, I want to change my order." at LiveKit's checkout called ``confirm_checkout`` (a checkout is
+    an order): ``to_takeaway`` is "Called when the user wants to update their order."."""
+    assert calls(CHECKOUT, "Wait, I want to change my order.") == [("to_takeaway", {})]
