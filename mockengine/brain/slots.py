@@ -221,8 +221,28 @@ def fill(
             if clause is not None and (value is None or len(str(value).split()) < 2 or longer):
                 filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
     _split_full_name(filled, list(properties))
+    _question_as_asked(text, filled, [n for n in required if kinds.get(n) == "string"])
     _finish(filled, schema, required, lists)
     return filled
+
+
+_ASKED = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?P<q>(?:what|what's|which|when|where|who|why|how|is|are|do|does|can|could|will|would"
+    r"|should|did|have|has)\b[^.!?]*\?)",
+    re.IGNORECASE,
+)
+
+
+def _question_as_asked(text: str, filled: Filled, strings: list[str]) -> None:
+    """A required ``question`` (``user_question``, ``inquiry``) of a tool the user's question is put to
+    ("Ask any question related to our restaurant") takes the question as asked ("What are your opening
+    hours?"), as a model passes it on, not a phrase cut from it."""
+    for name in strings:
+        if lexicon.identifier_words(name).split()[-1:] not in (["question"], ["inquiry"]):
+            continue
+        asked = _ASKED.search(text.strip())
+        if asked is not None:
+            filled.arguments[name], filled.sources[name] = asked.group("q").strip(), "(the question as asked)"
 
 
 def implied_again(filled: Filled, schema: Mapping[str, Any]) -> None:

@@ -127,6 +127,12 @@ PHRASES: tuple[tuple[str, str], ...] = (
         r"(?=(?:dr|doctor|dentist|gp|nurse|physio|physiotherapist|therapist|optician|specialist|hygienist|surgeon|consultant|pediatrician|paediatrician|dermatologist|vet)\b(?!'s))",
         "book appointment with ",
     ),
+    # a review, a comment or a note is written when it is left ("leave a review": not leaving)
+    (
+        r"\bleave (a|an|some|my|our|your|the) "
+        r"(?=(?:review|reviews|comment|comments|note|notes|message|feedback|rating|tip|voicemail)\b)",
+        r"write \1 ",
+    ),
     ("pull up", "open"),
     ("bring up", "open"),
     ("take me to", "open"),

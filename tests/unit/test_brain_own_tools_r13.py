@@ -371,3 +371,43 @@ def test_the_users_verb_in_called_when_is_the_tools_trigger() -> None:
     """ "Wait, I want to change my order." at LiveKit's checkout called ``confirm_checkout`` (a checkout is
     an order): ``to_takeaway`` is "Called when the user wants to update their order."."""
     assert calls(CHECKOUT, "Wait, I want to change my order.") == [("to_takeaway", {})]
+
+
+# A restaurant's function definitions (public LangChain course code): a review left, a question put.
+PIZZA = [
+    ToolSpec(
+        "create_review",
+        "Create a review for the restaurant",
+        {
+            "type": "object",
+            "properties": {"review_text": {"type": "string", "description": "The text of the review"}},
+            "required": ["review_text"],
+        },
+    ),
+    ToolSpec(
+        "ask_vector_db",
+        "Ask any question related to our restaurant. This can include queries about our opening hours, menu "
+        "items, ingredients used, special dietary accommodations, ongoing promotions, or health and safety "
+        "measures in place.",
+        {
+            "type": "object",
+            "properties": {"question": {"type": "string", "description": "The question to ask"}},
+            "required": ["question"],
+        },
+    ),
+]
+
+
+def test_a_review_left_is_written() -> None:
+    """ "I want to leave a review: …" called nothing: "leave" was an ending, no review written."""
+    assert calls(PIZZA, "I want to leave a review: the pizza was amazing!") == [
+        ("create_review", {"review_text": "the pizza was amazing"})
+    ]
+
+
+def test_a_question_parameter_takes_the_question_as_asked() -> None:
+    """ "What are your opening hours?" asked back "Which question do you mean?" (and "your" made it a
+    question for the participant): the tool takes the user's question as asked."""
+    assert calls(PIZZA, "What are your opening hours?") == [
+        ("ask_vector_db", {"question": "What are your opening hours?"})
+    ]
