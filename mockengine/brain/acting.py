@@ -89,10 +89,14 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     if candidates and not addressed.gate(utterance.clean(text)).request:
         # words that tell, wonder or feel: the participant talks (the trace says why), unless they give
         # what a tool is called on being given ("My name is John Smith." to update_name)
-        return _provided(text, candidates, referent, today)
+        return _provided(text, candidates, referent, today) or _asked_faq(text, candidates)
     found = intent.actions(text, candidates, lambda part, match: stands_alone(part, match, today))
     if not found:
-        return _moved(text, candidates) or _provided(text, candidates, referent, today)
+        return (
+            _moved(text, candidates)
+            or _provided(text, candidates, referent, today)
+            or _asked_faq(text, candidates)
+        )
     if len(found) == 1:
         found = _coordinated(found[0][0], found[0][1], candidates, today)
     done: list[Action] = []
@@ -327,6 +331,51 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
     if not done:
         return None
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
+
+
+# A tool that answers the user's questions: an FAQ lookup, a knowledge base, "Ask any question related to
+# our restaurant" (the Agents SDK's faq_lookup_tool, LangChain examples' ask_vector_db).
+_ANSWERS_QUESTIONS = re.compile(
+    r"\bfaqs?\b|frequently asked|\b(?:ask|answer)s?\s+(?:any\s+|the\s+user'?s?\s+|common\s+)?questions?\b"
+    r"|knowledge\s*base",
+    re.IGNORECASE,
+)
+_A_QUESTION = re.compile(
+    r"^\W*(?:what|what's|which|when|where|who|why|how|is|are|do|does|can|could|will|would|should|did)\b.*\?\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _asked_faq(text: str, tools: list[ToolSpec]) -> Plan | None:
+    """A question no tool's words take, put to the app's question-answering tool (``_ANSWERS_QUESTIONS``)
+    with the question as asked, as a model does ("Can I bring my dog on the plane?" →
+    ``faq_lookup_tool {question: …}``); None when the words ask no question or no such tool takes one
+    string."""
+    asked = text.strip()
+    if not _A_QUESTION.match(asked) or utterance.not_asking(asked) is not None:
+        return None
+    for tool in tools:
+        schema = tool.parameters or {}
+        required = schema_values.required_of(schema)
+        properties = schema_values.properties_of(schema)
+        about = f"{lexicon.identifier_words(tool.name)} {tool.description or ''}"
+        if len(required) != 1 or not _ANSWERS_QUESTIONS.search(about):
+            continue
+        (name,) = required
+        if (
+            not isinstance(properties.get(name), Mapping)
+            or kinds_of.kind_of(name, properties[name]) != "string"
+        ):
+            continue
+        arguments = {name: asked}
+        if is_valid(arguments, schema):
+            match = intent.Match(tool, 0.0, (), True)
+            return Plan(
+                (_action(match, Filled(arguments, {name: "(the question as asked)"})),),
+                None,
+                "a question for the app's FAQ",
+            )
+    return None
 
 
 def _given(name: str, schema: Any, value: Any, source: str, text: str) -> bool:

@@ -514,6 +514,7 @@ _ALSO = frozenset(
         ("labelled", "enum"),
         ("labelled", "string"),
         ("labelled", "patterned"),
+        ("labelled", "identifier"),  # "my confirmation number is ABC123", not the seat "14C" said first
         ("quoted", "string"),
         ("quoted", "identifier"),
         ("called", "string"),

@@ -411,3 +411,41 @@ def test_a_question_parameter_takes_the_question_as_asked() -> None:
     assert calls(PIZZA, "What are your opening hours?") == [
         ("ask_vector_db", {"question": "What are your opening hours?"})
     ]
+
+
+# The Agents SDK's customer_service example (airline): an FAQ lookup and a seat change.
+AIRLINE = [
+    strict(
+        "faq_lookup_tool", "Lookup frequently asked questions.", {"question": {"title": "Question", **STRING}}
+    ),
+    strict(
+        "update_seat",
+        "Update the seat for a given confirmation number.",
+        {
+            "confirmation_number": {"description": "The confirmation number for the flight.", **STRING},
+            "new_seat": {"description": "The new seat to update to.", **STRING},
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Can I bring my dog on the plane?", "Is there wifi on the plane?", "What's the baggage allowance?"],
+)
+def test_a_question_no_tool_names_goes_to_the_faq_tool_as_asked(text: str) -> None:
+    """ "Is there wifi on the plane?" to the airline's ``faq_lookup_tool`` got "I don't know that one":
+    no word of the question is the tool's, yet the tool is there to answer questions."""
+    assert calls(AIRLINE, text) == [("faq_lookup_tool", {"question": text})]
+
+
+def test_an_identifier_said_after_its_label_is_that_one() -> None:
+    """ "… my seat to 14C, my confirmation number is ABC123." gave ``confirmation_number: "14C"`` (the
+    first code said) and asked for the seat."""
+    text = "I want to change my seat to 14C, my confirmation number is ABC123."
+    assert calls(AIRLINE, text) == [("update_seat", {"confirmation_number": "ABC123", "new_seat": "14C"})]
+
+
+@pytest.mark.parametrize("text", ["What can you do?", "The flight was great.", "Change my seat."])
+def test_the_faq_tool_takes_no_request_nor_remark(text: str) -> None:
+    assert isinstance(calls(AIRLINE, text), str)
