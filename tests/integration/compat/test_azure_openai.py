@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from openai import AsyncAzureOpenAI, AsyncOpenAI
 
+from mockengine.server.handshake import api_key_from, requested_model
 from tests.speech import validate_server_event
 
 QUESTION = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello there."}]}
@@ -96,3 +97,15 @@ async def test_wrong_azure_api_key_is_refused_like_a_wrong_bearer_key(engine) ->
         event = await connection.recv()
     assert event.type == "error"
     assert event.error.code == "invalid_api_key"
+
+
+def test_which_key_and_model_a_connection_names() -> None:
+    """A bearer key (or the key subprotocol) wins over ``api-key``; an empty ``api-key`` is no key;
+    ``?model=`` wins over ``?deployment=``."""
+    assert api_key_from({"Authorization": "Bearer sk-a", "api-key": "az-b"}, []) == "sk-a"
+    assert api_key_from({"api-key": "az-b"}, ["realtime", "openai-insecure-api-key.ek_c"]) == "ek_c"
+    assert api_key_from({"api-key": " az-b "}, []) == "az-b"
+    assert api_key_from({"api-key": " "}, []) is None
+    assert requested_model({"model": "gpt-realtime", "deployment": "gpt-realtime-mini"}) == "gpt-realtime"
+    assert requested_model({"api-version": "2025-08-28", "deployment": "gpt-realtime-2"}) == "gpt-realtime-2"
+    assert requested_model({"model": "", "deployment": ""}) is None
