@@ -168,6 +168,22 @@ _TEXT_ANSWERS = (
 )
 _DIRECTIVE_QUOTED = re.compile(r"say exactly\s*:?\s*[\"“](?P<text>[^\"”]+)[\"”]", re.IGNORECASE)
 _DIRECTIVE_LINE = re.compile(r"say exactly\s*:\s*(?P<text>[^\n\"“]+)", re.IGNORECASE)
+# A request for a transcript of what the user said (the OpenAI cookbook's out-of-band transcription
+# prompt: "Your only job is to transcribe exactly what the user said in their most recent spoken turn"):
+# "transcribe" with the user or their words near it; a verbatim/literal transcript, or a transcript(ion),
+# of the user's words; "repeat … word for word … what the caller said". A clause at most: "The transcript
+# may contain errors; answer the user" or "a transcription company's agent" ask for none.
+_SPEAKER = r"(?:user|caller|customer|speaker)"
+_WHO = r"(?:user|caller|customer|speaker|utterance|turn|speech|said|spoke)"
+_TRANSCRIPT_ASKED = re.compile(
+    rf"\btranscrib(?:e|ing)\b[^.;\n]{{0,80}}\b{_WHO}"
+    rf"|\b(?:verbatim|literal|exact|word[- ]for[- ]word)\b[^.;\n]{{0,40}}"
+    rf"\btranscri(?:pt|ption)\b\s+(?:of|for)\b[^.;\n]{{0,40}}\b{_WHO}"
+    rf"|\btranscri(?:pt|ption)\s+of\s+(?:the\s+|their\s+|what\s+the\s+)?{_SPEAKER}"
+    rf"|\brepeat\b[^.;\n]{{0,40}}\b(?:word[- ]for[- ]word|verbatim)\b[^.;\n]{{0,60}}\b{_SPEAKER}\b"
+    rf"[^.;\n]{{0,20}}\b(?:said|says|spoke)\b",
+    re.IGNORECASE,
+)
 
 
 def pick(rng: random.Random, templates: tuple[str, ...], **values: Any) -> str:
@@ -341,6 +357,13 @@ def _to_the_user(words: str) -> str:
     for pattern, replacement in _TO_THE_USER:
         words = pattern.sub(replacement, words)
     return words
+
+
+def asks_for_transcript(instructions: str) -> bool:
+    """Whether ``instructions`` ask for a transcript of the user's words rather than a reply ("Transcribe
+    the user's last message verbatim.", the cookbook's out-of-band transcription prompt); Markdown
+    emphasis is read through."""
+    return _TRANSCRIPT_ASKED.search(instructions.replace("*", "").replace("_", " ")) is not None
 
 
 def directive(instructions: str) -> str | None:
