@@ -359,6 +359,49 @@ def _to_the_user(words: str) -> str:
     return words
 
 
+# Words a response's own instructions dictate: a sentence opening with say/read/repeat, then at most a
+# few words saying how (exactly, the following, this, aloud, verbatim, to the user, in English, a tone,
+# and nothing else), then a colon and the text, or the text in quotes ('Say "…"').
+_DICTATION_VERB = r"(?:^|(?<=[.!?\n]))\s*(?:please\s+)?(?:say|read(?:\s+out)?|repeat)\b"
+_DICTATION_HOW = re.compile(
+    r"^(?:\s*(?:,|and|then|exactly|precisely|verbatim|word[- ]for[- ]word|aloud|out\s+loud|back|only|just"
+    r"|nothing\s+else|the\s+following(?:\s+(?:text|message|words?|sentence|line|announcement))?"
+    r"|(?:this|these)(?:\s+(?:text|message|words?|sentence|line|announcement))?"
+    r"|to\s+the\s+(?:user|caller|customer|listener)|in\s+[A-Za-z]+|(?:a\s+)?[\w-]+\s+(?:tone|voice|manner)"
+    r"|[\w-]+ly))*\s*$",
+    re.IGNORECASE,
+)
+_DICTATED_AFTER_COLON = re.compile(
+    _DICTATION_VERB + r"(?P<how>[^:\n\"“”]{0,100}?):\s*(?P<text>\S[^\n]*(?:\n(?!\s*\n)[^\n]*)*)",
+    re.IGNORECASE,
+)
+_DICTATED_QUOTED = re.compile(
+    _DICTATION_VERB + r"(?P<how>[^\"“”\n]{0,60}?)\s*[\"“](?P<text>[^\"”]+)[\"”]", re.IGNORECASE
+)
+
+
+def dictated(instructions: str) -> str | None:
+    """The words a response's own instructions dictate, to be said as they are: "Say exactly the
+    following to the user in English, friendly tone, and nothing else: TEXT", "Read the following text
+    aloud: TEXT", "Repeat the following text verbatim: TEXT", "Say: TEXT", 'Say "TEXT"' → TEXT (quotes
+    around TEXT dropped). None when none do: "Say goodbye.", "Say something friendly.", or "Speak slowly:
+    …", whose words before the colon say more than how to say it. Only for a response's own
+    instructions: a session's 'If unsure, say "I don't know."' is a standing order, not a reply."""
+    for pattern in (_DICTATED_QUOTED, _DICTATED_AFTER_COLON):
+        for match in pattern.finditer(instructions):
+            if not _DICTATION_HOW.match(match.group("how")):
+                continue
+            text = " ".join(match.group("text").split()).strip()
+            unquoted = QUOTED_WHOLE.fullmatch(text)
+            text = unquoted.group("text").strip() if unquoted else text
+            if text:
+                return text
+    return None
+
+
+QUOTED_WHOLE = re.compile(r"[\"“'‘](?P<text>[^\"”]+)[\"”'’]")
+
+
 def asks_for_transcript(instructions: str) -> bool:
     """Whether ``instructions`` ask for a transcript of the user's words rather than a reply ("Transcribe
     the user's last message verbatim.", the cookbook's out-of-band transcription prompt); Markdown

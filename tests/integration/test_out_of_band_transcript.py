@@ -158,3 +158,33 @@ async def test_spoken_turn_transcribed_out_of_band(engine, only_last_user_turn: 
     assert text == heard["transcript"] == "What is the capital of France?"
     spoken = next(e for e in events if e["type"] == "response.output_audio_transcript.done")
     assert "Paris" in spoken["transcript"]
+
+
+async def test_out_of_band_announcement_says_the_dictated_words(engine) -> None:
+    """An app announcing through an out-of-band response (public bridges send "Say exactly the following
+    to the user in {language}, {tone} tone, and nothing else: {text}") hears its text, not an answer to
+    the user's last words."""
+    eng = await engine()
+    text = "Your appointment is confirmed for Tuesday at 10."
+    instructions = (
+        f"Say exactly the following to the user in English, friendly tone, and nothing else: {text}"
+    )
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk"}) as ws,
+    ):
+        item = {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": "Hello? Anyone?"}],
+        }
+        await ws.send_str(json.dumps({"type": "conversation.item.create", "item": item}))
+        response = {"conversation": "none", "output_modalities": ["audio"], "instructions": instructions}
+        await ws.send_str(json.dumps({"type": "response.create", "response": response}))
+        while True:
+            event = json.loads((await ws.receive(timeout=60)).data)
+            validate_server_event(event)
+            assert event["type"] != "error", event
+            if event["type"] == "response.done":
+                break
+    assert event["response"]["output"][0]["content"][0]["transcript"] == text
