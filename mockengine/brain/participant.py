@@ -134,6 +134,20 @@ def _noting_undeclared(reply: Reply, scenario: Scenario, turn: Turn) -> Reply:
     return dataclasses.replace(reply, why="; ".join(([reply.why] if reply.why else []) + skipped))
 
 
+def _asked_transcript(request: ReplyRequest) -> str | None:
+    """The user's newest words, as they were said or typed, when the response's own instructions ask for
+    a transcript of them (``phrases.asks_for_transcript``): an out-of-band ``response.create`` with
+    ``conversation: "none"`` and a transcription prompt, as the OpenAI cookbook's "Transcribing User Audio
+    with a Separate Realtime Request" sends after each turn, reads the response's text as the turn's
+    transcript. None without such instructions or without user words in the response's input."""
+    if not request.response_instructions or not phrases.asks_for_transcript(request.response_instructions):
+        return None
+    for view in reversed(request.history):
+        if view.kind in ("user_text", "user_audio") and view.text.strip():
+            return view.text.strip()
+    return None
+
+
 class ScriptedBrain:
     """A deterministic ``Brain`` driven by a ``Scenario``.
 
@@ -176,6 +190,12 @@ class ScriptedBrain:
         said = phrases.directive(request.instructions)
         if said is not None:
             return Reply(text=said, rule="instructions.say_exactly")
+        said = phrases.dictated(request.response_instructions) if request.response_instructions else None
+        if said is not None:
+            return Reply(text=said, rule="instructions.dictated")
+        transcript = _asked_transcript(request)
+        if transcript is not None:
+            return Reply(text=transcript, rule="instructions.transcript")
         for rule in self.scenario.rules:
             if rules.rule_matches(rule, turn):
                 return self._from_rule(turn, rule)

@@ -168,6 +168,22 @@ _TEXT_ANSWERS = (
 )
 _DIRECTIVE_QUOTED = re.compile(r"say exactly\s*:?\s*[\"“](?P<text>[^\"”]+)[\"”]", re.IGNORECASE)
 _DIRECTIVE_LINE = re.compile(r"say exactly\s*:\s*(?P<text>[^\n\"“]+)", re.IGNORECASE)
+# A request for a transcript of what the user said (the OpenAI cookbook's out-of-band transcription
+# prompt: "Your only job is to transcribe exactly what the user said in their most recent spoken turn"):
+# "transcribe" with the user or their words near it; a verbatim/literal transcript, or a transcript(ion),
+# of the user's words; "repeat … word for word … what the caller said". A clause at most: "The transcript
+# may contain errors; answer the user" or "a transcription company's agent" ask for none.
+_SPEAKER = r"(?:user|caller|customer|speaker)"
+_WHO = r"(?:user|caller|customer|speaker|utterance|turn|speech|said|spoke)"
+_TRANSCRIPT_ASKED = re.compile(
+    rf"\btranscrib(?:e|ing)\b[^.;\n]{{0,80}}\b{_WHO}"
+    rf"|\b(?:verbatim|literal|exact|word[- ]for[- ]word)\b[^.;\n]{{0,40}}"
+    rf"\btranscri(?:pt|ption)\b\s+(?:of|for)\b[^.;\n]{{0,40}}\b{_WHO}"
+    rf"|\btranscri(?:pt|ption)\s+of\s+(?:the\s+|their\s+|what\s+the\s+)?{_SPEAKER}"
+    rf"|\brepeat\b[^.;\n]{{0,40}}\b(?:word[- ]for[- ]word|verbatim)\b[^.;\n]{{0,60}}\b{_SPEAKER}\b"
+    rf"[^.;\n]{{0,20}}\b(?:said|says|spoke)\b",
+    re.IGNORECASE,
+)
 
 
 def pick(rng: random.Random, templates: tuple[str, ...], **values: Any) -> str:
@@ -341,6 +357,56 @@ def _to_the_user(words: str) -> str:
     for pattern, replacement in _TO_THE_USER:
         words = pattern.sub(replacement, words)
     return words
+
+
+# Words a response's own instructions dictate: a sentence opening with say/read/repeat, then at most a
+# few words saying how (exactly, the following, this, aloud, verbatim, to the user, in English, a tone,
+# and nothing else), then a colon and the text, or the text in quotes ('Say "…"').
+_DICTATION_VERB = r"(?:^|(?<=[.!?\n]))\s*(?:please\s+)?(?:say|read(?:\s+out)?|repeat)\b"
+_DICTATION_HOW = re.compile(
+    r"^(?:\s*(?:,|and|then|exactly|precisely|verbatim|word[- ]for[- ]word|aloud|out\s+loud|back|only|just"
+    r"|nothing\s+else|the\s+following(?:\s+(?:text|message|words?|sentence|line|announcement))?"
+    r"|(?:this|these)(?:\s+(?:text|message|words?|sentence|line|announcement))?"
+    r"|to\s+the\s+(?:user|caller|customer|listener)|in\s+[A-Za-z]+|(?:a\s+)?[\w-]+\s+(?:tone|voice|manner)"
+    r"|[\w-]+ly))*\s*$",
+    re.IGNORECASE,
+)
+_DICTATED_AFTER_COLON = re.compile(
+    _DICTATION_VERB + r"(?P<how>[^:\n\"“”]{0,100}?):\s*(?P<text>\S[^\n]*(?:\n(?!\s*\n)[^\n]*)*)",
+    re.IGNORECASE,
+)
+_DICTATED_QUOTED = re.compile(
+    _DICTATION_VERB + r"(?P<how>[^\"“”\n]{0,60}?)\s*[\"“](?P<text>[^\"”]+)[\"”]", re.IGNORECASE
+)
+
+
+def dictated(instructions: str) -> str | None:
+    """The words a response's own instructions dictate, to be said as they are: "Say exactly the
+    following to the user in English, friendly tone, and nothing else: TEXT", "Read the following text
+    aloud: TEXT", "Repeat the following text verbatim: TEXT", "Say: TEXT", 'Say "TEXT"' → TEXT (quotes
+    around TEXT dropped). None when none do: "Say goodbye.", "Say something friendly.", or "Speak slowly:
+    …", whose words before the colon say more than how to say it. Only for a response's own
+    instructions: a session's 'If unsure, say "I don't know."' is a standing order, not a reply."""
+    for pattern in (_DICTATED_QUOTED, _DICTATED_AFTER_COLON):
+        for match in pattern.finditer(instructions):
+            if not _DICTATION_HOW.match(match.group("how")):
+                continue
+            text = " ".join(match.group("text").split()).strip()
+            unquoted = QUOTED_WHOLE.fullmatch(text)
+            text = unquoted.group("text").strip() if unquoted else text
+            if text:
+                return text
+    return None
+
+
+QUOTED_WHOLE = re.compile(r"[\"“'‘](?P<text>[^\"”]+)[\"”'’]")
+
+
+def asks_for_transcript(instructions: str) -> bool:
+    """Whether ``instructions`` ask for a transcript of the user's words rather than a reply ("Transcribe
+    the user's last message verbatim.", the cookbook's out-of-band transcription prompt); Markdown
+    emphasis is read through."""
+    return _TRANSCRIPT_ASKED.search(instructions.replace("*", "").replace("_", " ")) is not None
 
 
 def directive(instructions: str) -> str | None:

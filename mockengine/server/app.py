@@ -24,7 +24,7 @@ from mockengine.server.client_secrets import CLIENT_SECRETS, ClientSecretStore, 
 from mockengine.server.console import add_routes as add_console_routes
 from mockengine.server.cors import install as install_cors
 from mockengine.server.event_loop import running_loop_name
-from mockengine.server.http_fallbacks import fallback_middleware
+from mockengine.server.http_fallbacks import AZURE_REALTIME_PATHS, fallback_middleware
 from mockengine.server.journal import Journal
 from mockengine.server.lifecycle import track_runners
 from mockengine.server.memory import add_routes as add_memory_routes
@@ -134,6 +134,8 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[RECLAIMER] = Reclaimer(settings.reclaim_interval_s, active=lambda: app[STATS].sessions_active)
     track_runners(app)
     app.router.add_get("/v1/realtime", realtime_handler)
+    for path in AZURE_REALTIME_PATHS:  # Azure OpenAI's clients, pointed at the engine's host
+        app.router.add_get(path, realtime_handler)
     # /v1/models, /v1/models/{model}, /v1/chat/completions, /v1/responses
     install_speech_gates(app)  # REST requests' speech jobs (admission.speech_admitted)
     add_chat_routes(app, REALTIME_MODELS)

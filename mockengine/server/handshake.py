@@ -37,6 +37,7 @@ from mockengine.settings import Settings
 SESSION_CREATED_DELAY_S = 0.005
 
 SUBPROTOCOL_KEY_PREFIX = "openai-insecure-api-key."
+AZURE_KEY_HEADER = "api-key"  # Azure OpenAI's key header (api_key_from)
 # Realtime model names the real service accepts (reference §4): families, dated and numbered variants.
 MODEL_PATTERN = re.compile(
     r"^(gpt-realtime|gpt-4o-realtime-preview|gpt-4o-mini-realtime-preview|gpt-audio)"
@@ -88,14 +89,26 @@ class Refusal:
 
 
 def api_key_from(headers: Mapping[str, str], protocols: list[str]) -> str | None:
-    """The bearer key from ``Authorization`` (any header case) or the browser subprotocol."""
+    """The key from ``Authorization: Bearer KEY`` (any header case), the browser subprotocol
+    ``openai-insecure-api-key.KEY``, or Azure OpenAI's ``api-key: KEY`` header, which the Azure clients
+    (openai-python's ``AsyncAzureOpenAI``, openai-node's ``AzureOpenAI``) send instead of a bearer key
+    (ours: api.openai.com reads no ``api-key``; accepting it lets an Azure app point at the engine with
+    only its endpoint changed). The key is then checked as any other (``--api-key``)."""
     auth = headers.get("Authorization", "")
     if auth.lower().startswith("bearer ") and auth[7:].strip():
         return auth[7:].strip()
     for proto in protocols:
         if proto.startswith(SUBPROTOCOL_KEY_PREFIX) and len(proto) > len(SUBPROTOCOL_KEY_PREFIX):
             return proto[len(SUBPROTOCOL_KEY_PREFIX) :]
-    return None
+    return headers.get(AZURE_KEY_HEADER, "").strip() or None
+
+
+def requested_model(query: Mapping[str, str]) -> str | None:
+    """The model a connection URL names: ``?model=``, else Azure's ``?deployment=`` (openai-python's
+    ``AsyncAzureOpenAI`` names its deployment there and sends no ``model``; the engine takes the
+    deployment's name as the model's, so a deployment named after its model, as Azure's docs name
+    them, is accepted, and any other name is refused as ``invalid_model`` like an unknown model)."""
+    return query.get("model") or query.get("deployment") or None
 
 
 def configured_keys(settings: Settings) -> frozenset[str]:

@@ -29,8 +29,15 @@ log = logging.getLogger("mockengine")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 REALTIME_PATH = "/v1/realtime"
 TRANSLATIONS_PATH = "/v1/realtime/translations"
+# Azure OpenAI's paths of the same endpoint: openai-python's AsyncAzureOpenAI connects to
+# {azure_endpoint}/openai/realtime, openai-node's AzureOpenAI and Azure's GA how-to to /openai/v1/realtime.
+AZURE_REALTIME_PATHS = ("/openai/realtime", "/openai/v1/realtime")
 # The WebSocket endpoints and the model a client would name on each.
-WEBSOCKET_PATHS = {REALTIME_PATH: "gpt-realtime", TRANSLATIONS_PATH: "gpt-realtime-translate"}
+WEBSOCKET_PATHS = {
+    REALTIME_PATH: "gpt-realtime",
+    TRANSLATIONS_PATH: "gpt-realtime-translate",
+    **dict.fromkeys(AZURE_REALTIME_PATHS, "gpt-realtime"),
+}
 SERVER_ERROR = "The server had an error while processing your request. Sorry about that!"
 
 

@@ -26,6 +26,7 @@ from mockengine.server.handshake import (
     Refusal,
     api_key_from,
     check_connection,
+    requested_model,
     session_type,
 )
 from mockengine.server.journal import SessionJournal
@@ -127,7 +128,7 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     api_key = api_key_from(request.headers, protocols)
     # An ek_ client secret stands in for the API key and brings its session config (and model).
     secret, refusal = resolve_client_secret(request.app[CLIENT_SECRETS], api_key)
-    model = request.query.get("model")
+    model = requested_model(request.query)
     if secret is not None and ("model" in secret.session or not model):
         model = secret.model  # the minting server chose it (reference §9: either is accepted)
     # A secret minted for a transcription session opens one, whatever the URL says.
