@@ -131,6 +131,25 @@ def completed(
     return dict(sorted(merged.items(), key=lambda item: order.get(item[0], len(order))))
 
 
+def reported(arguments: dict[str, Any], schema: Mapping[str, Any], found: str) -> dict[str, Any]:
+    """``arguments`` with each plain string whose name says it is the reply itself (``answer``,
+    ``summary``, ``reply``, …) made ``found``, what the tools returned, as a model reports what its tools
+    found in the tool that ends its turn (smolagents' ``final_answer``); the user's question is no answer.
+    Unchanged when ``found`` is empty or the value would not fit."""
+    if not found.strip():
+        return arguments
+    properties = _properties(schema)
+    said = " ".join(found.split())
+    changed = dict(arguments)
+    for name in arguments:
+        sub = properties.get(name)
+        words = set(lexicon.identifier_words(name).split())
+        plain = isinstance(sub, Mapping) and plausible(sub, name, said) is not None
+        if plain and words & _REPORTS and _fits(name, said, schema):
+            changed[name] = said
+    return changed
+
+
 def plausible(schema: Any, name: str = "", said: str = "") -> str | None:
     """The value a plain free string ``name`` gets when nothing was heard for it (step 4), else None (a
     string with an enum, pattern or format keeps the builder's): the first example its description quotes,
@@ -181,6 +200,8 @@ _PLAUSIBLE: dict[str, str] = {
     "display": "User",
     "username": "user",
 }
+# Free strings that are the reply itself: after tool outputs, what the tools found.
+_REPORTS = frozenset(("summary", "answer", "reply", "response", "report", "explanation"))
 _FREE_TEXT = frozenset(
     ("query", "q", "search", "text", "message", "content", "prompt", "input", "question", "body", "note")
     + ("summary", "answer", "reply", "response", "report", "explanation")

@@ -271,6 +271,7 @@ class ScriptedBrain:
             forced.from_conversation(tool, filled, history, referent, self._today())
         built = self._call(turn, tool)  # raises ArgumentsError when no value satisfies the schema
         merged = forced.completed(filled, json.loads(built.arguments), tool.parameters or {}, found)
+        merged = forced.reported(merged, tool.parameters or {}, found)
         valid = acting.is_valid(merged, tool.parameters or {})
         call = ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)) if valid else built
         return Reply(None, (call,), rule="required.after_outputs")
