@@ -52,8 +52,21 @@ def from_words(
     schema = tool.parameters or {}
     properties = _properties(schema)
     filled = acting.arguments_for(tool, text, referent, today)
+    for name, value in list(filled.arguments.items()):
+        opening = (
+            _OPENING_NAME.match(value)
+            if _names_a_person(name, properties) and isinstance(value, str)
+            else None
+        )
+        if opening is not None and not places.is_proper_name(value):
+            # "John Doe is 30 years old" read whole for instructor's forced ``User``: the name opens it
+            filled.arguments[name] = opening.group(0)
     if not intent.actions(text, intent.candidates([tool])):
-        dropped = [n for n in filled.arguments if _free(n, properties) and not _kept(text, n, filled)]
+        dropped = [
+            n
+            for n in filled.arguments
+            if _free(n, properties) and not _kept(text, n, filled, _names_a_person(n, properties))
+        ]
         for name in dropped:
             del filled.arguments[name]
             filled.sources.pop(name, None)
@@ -233,17 +246,38 @@ def _free(name: str, properties: Mapping[str, Any]) -> bool:
     return isinstance(sub, Mapping) and kinds_of.kind_of(name, sub) in _FREE_KINDS
 
 
-def _kept(text: str, name: str, filled: Filled) -> bool:
+def _kept(text: str, name: str, filled: Filled, person: bool = False) -> bool:
     """A free value the words give although they ask for no call: quoted text, or a name said within the
     sentence ("It is 21 degrees and sunny in Paris" → ``city: Paris`` for a forced ``report_weather``, as
     LangChain's and pydantic-ai's structured output by a forced tool ask; a model fills what was said).
-    A capitalised word opening the words ("Thanks") is no name."""
+    A capitalised word opening the words ("Thanks") is no name, except for a ``person`` property: "John
+    Doe is 30 years old" gives instructor's forced ``User`` its ``name``."""
     value = filled.arguments.get(name)
     if _quoted(text, name, filled):
         return True
     if not isinstance(value, str) or not places.is_proper_name(value) or len(value.split()) > 4:
         return False
-    return not text.lstrip().startswith(value)
+    return person or not text.lstrip().startswith(value)
+
+
+def _names_a_person(name: str, properties: Mapping[str, Any]) -> bool:
+    """Property ``name`` holds a person's name: its kind says so, or its name is ``name`` or ends in
+    ``name`` after a word for a person (``full_name``, ``customer_name``; not ``city_name``)."""
+    sub = properties.get(name)
+    if not isinstance(sub, Mapping):
+        return False
+    if kinds_of.kind_of(name, sub) == "person":
+        return True
+    words = lexicon.identifier_words(name).split()
+    return bool(words) and words[-1] == "name" and (len(words) == 1 or words[-2] in _PERSON_WORDS)
+
+
+_PERSON_WORDS = frozenset(
+    ("full", "first", "last", "given", "family", "user", "person", "customer", "guest", "patient", "student")
+    + ("contact", "participant", "employee", "author", "client", "passenger", "owner", "sender", "recipient")
+)
+# One to four capitalised words at the start of a value: a person's name ("John Doe is 30 years old").
+_OPENING_NAME = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}(?=\s|$)")
 
 
 def _quoted(text: str, name: str, filled: Filled) -> bool:

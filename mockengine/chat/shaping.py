@@ -46,6 +46,7 @@ from jsonschema.exceptions import SchemaError
 
 from mockengine.brain import slots
 from mockengine.brain.arguments import ArgumentsError
+from mockengine.brain.heard import heard_value
 from mockengine.brain.kinds import kind_of
 from mockengine.brain.lexicon import identifier_words
 from mockengine.brain.model import ForcedTool, Reply, ToolCall
@@ -203,7 +204,8 @@ def _with_words(
     "Alice": the argument filler reads requests, and of a statement such as "Paris is sunny" it may keep
     the whole), never one meant for the reply itself (``summary``, ``answer``, ``explanation``…), which
     keeps the reply's words; a list of strings when each is a name (``participants: ["Alice", "Bob"]``,
-    read alone when the whole took none); an object only when built from its parts (Pydantic models)."""
+    read alone when the whole took none); an object only when built from its parts (Pydantic models); the
+    one number property the filler placed nowhere takes the first number said."""
     today = datetime.now(UTC).date().isoformat()
     heard_values = _filled_from_words(_canonical_json(schema), said, today)
     properties = properties_of(schema)
@@ -213,6 +215,19 @@ def _with_words(
             # ``name`` takes the names first ("Alice and Bob are going to a science fair")
             alone = {"type": "object", "properties": {name: about}, "required": [name]}
             heard_values = {**heard_values, **_filled_from_words(_canonical_json(alone), said, today)}
+    unread = [
+        name
+        for name, about in properties.items()
+        if name not in heard_values
+        and isinstance(about, Mapping)
+        and about.get("type") in ("integer", "number")
+    ]
+    if len(unread) == 1:
+        # the one number the filler placed nowhere ("Extract: John Doe is 30 years old", LlamaIndex's
+        # prompts): the number said, as a forced call's missing parameter takes it (forced.from_words)
+        number = heard_value(acted_tail(said), unread[0], properties[unread[0]])
+        if number is not None:
+            heard_values = {**heard_values, unread[0]: number}
     for name, heard in heard_values.items():
         about = properties.get(name)
         if heard is None or name not in value or not isinstance(about, Mapping):

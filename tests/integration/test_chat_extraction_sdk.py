@@ -1,0 +1,67 @@
+"""Over the wire, with the official ``openai`` SDK on Chat Completions: extraction as instructor (1.17)
+and LlamaIndex (``llama-index-llms-openai`` 0.8) ask for it. instructor's default mode forces a tool
+named after the model (``User``, "Correctly extracted `User` with all the required parameters with
+correct types"); LlamaIndex's ``structured_predict`` forces one too, and prompts often start with a verb
+("Extract: …"). A person's name opening the words was dropped from the forced call (``name: "Name"``),
+and a number after "Extract:" was not read for the ``json_schema`` answer (``age`` made up: 6)
+(docs/client-compatibility.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from openai import AsyncOpenAI
+
+USER = {
+    "type": "object",
+    "properties": {"name": {"title": "Name", "type": "string"}, "age": {"title": "Age", "type": "integer"}},
+    "required": ["name", "age"],
+}
+FORCED = {
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "User",
+                "description": "Correctly extracted `User` with all the required parameters with correct types",
+                "parameters": USER,
+            },
+        }
+    ],
+    "tool_choice": {"type": "function", "function": {"name": "User"}},
+}
+SCHEMA = {"response_format": {"type": "json_schema", "json_schema": {"name": "User", "schema": USER}}}
+WORDS = ["John Doe is 30 years old.", "Extract: John Doe is 30 years old.", "My name is John Doe and I am 30."]
+
+
+async def _extract(engine, text: str, how: dict) -> dict:
+    eng = await engine()
+    client = AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": text}], **how
+    )
+    message = completion.choices[0].message
+    if message.tool_calls:
+        return json.loads(message.tool_calls[0].function.arguments)
+    return json.loads(message.content or "")
+
+
+@pytest.mark.parametrize("text", WORDS)
+@pytest.mark.parametrize("how", [FORCED, SCHEMA], ids=["forced_tool", "json_schema"])
+async def test_the_person_and_age_said_are_extracted(engine, text, how) -> None:
+    assert await _extract(engine, text, how) == {"name": "John Doe", "age": 30}
+
+
+async def test_a_word_opening_the_sentence_is_still_no_city(engine) -> None:
+    """The rule the forced call keeps: "Thanks" opening the words is no city of a weather report."""
+    report = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "summary": {"type": "string"}},
+        "required": ["city", "summary"],
+    }
+    how = {
+        "tools": [{"type": "function", "function": {"name": "report_weather", "parameters": report}}],
+        "tool_choice": {"type": "function", "function": {"name": "report_weather"}},
+    }
+    assert (await _extract(engine, "Thanks, that was helpful.", how))["city"] != "Thanks"
