@@ -32,7 +32,11 @@ FORCED = {
     "tool_choice": {"type": "function", "function": {"name": "User"}},
 }
 SCHEMA = {"response_format": {"type": "json_schema", "json_schema": {"name": "User", "schema": USER}}}
-WORDS = ["John Doe is 30 years old.", "Extract: John Doe is 30 years old.", "My name is John Doe and I am 30."]
+WORDS = [
+    "John Doe is 30 years old.",
+    "Extract: John Doe is 30 years old.",
+    "My name is John Doe and I am 30.",
+]
 
 
 async def _extract(engine, text: str, how: dict) -> dict:
@@ -65,3 +69,30 @@ async def test_a_word_opening_the_sentence_is_still_no_city(engine) -> None:
         "tool_choice": {"type": "function", "function": {"name": "report_weather"}},
     }
     assert (await _extract(engine, "Thanks, that was helpful.", how))["city"] != "Thanks"
+
+
+@pytest.mark.parametrize(
+    ("asked", "reported"),
+    [
+        ("gpt-4o-mini", "gpt-4o-mini-2024-07-18"),
+        ("gpt-4o", "gpt-4o-2024-08-06"),
+        ("gpt-4.1", "gpt-4.1-2025-04-14"),
+        ("gpt-5-mini", "gpt-5-mini-2025-08-07"),
+        ("gpt-4o-2024-11-20", "gpt-4o-2024-11-20"),
+        ("mockengine-default", "mockengine-default"),
+        ("my-local-model", "my-local-model"),
+    ],
+)
+async def test_the_model_reported_is_the_snapshot_the_alias_names(engine, asked, reported) -> None:
+    """AutoGen (``autogen-ext`` 0.7) resolves ``gpt-4o-mini`` to ``gpt-4o-mini-2024-07-18`` itself and
+    warns on every call whose response's ``model`` differs ("Resolved model mismatch"): the live API
+    reports the snapshot. A dated id, or one the engine does not know, is echoed."""
+    eng = await engine()
+    client = AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)
+    messages = [{"role": "user", "content": "Hello"}]
+    completion = await client.chat.completions.create(model=asked, messages=messages)  # type: ignore[arg-type]
+    chunks = [
+        c async for c in await client.chat.completions.create(model=asked, messages=messages, stream=True)
+    ]  # type: ignore[arg-type]
+    response = await client.responses.create(model=asked, input="Hello")
+    assert {completion.model, response.model, *(c.model for c in chunks)} == {reported}
