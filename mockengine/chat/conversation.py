@@ -29,7 +29,7 @@ from mockengine.brain.context import is_context_text
 from mockengine.brain.model import ImageFacts, ReplyRequest, TurnView
 from mockengine.chat import errors
 from mockengine.chat.request import ChatRequest
-from mockengine.chat.text_tool_steps import calls_in_text, result_in_text
+from mockengine.chat.text_tool_steps import calls_in_text, result_in_text, split_results
 from mockengine.realtime.conversation import Item
 
 ImageReader = Callable[[str], ImageFacts]
@@ -57,8 +57,10 @@ def reply_request(request: ChatRequest, describe_image: ImageReader) -> ReplyReq
             result = result_in_text(_text(message.get("content")))
             if result is not None:
                 items = [
-                    Item(f"msg_{index}_{n}", "function_call_output", call_id=call_id, output=result)
-                    for n, call_id in enumerate(text_calls)
+                    Item(f"msg_{index}_{n}", "function_call_output", call_id=call_id, output=output)
+                    for n, (call_id, output) in enumerate(
+                        zip(text_calls, split_results(result, len(text_calls)), strict=True)
+                    )
                 ]
         if role != "system" and role != "developer":
             text_calls = []

@@ -54,6 +54,16 @@ def result_in_text(text: str) -> str | None:
     return text[match.end() :].strip() if match else None
 
 
+def split_results(result: str, calls: int) -> list[str]:
+    """``result`` shared among ``calls`` calls: smolagents writes one line per call's output, so a line
+    each when the lines are as many as the calls; else all of it for the first and nothing for the
+    others (each output counted once: the calls' outputs are what a turn-ending call reports)."""
+    lines = [line for line in result.splitlines() if line.strip()]
+    if calls > 1 and len(lines) == calls:
+        return lines
+    return [result] + [""] * (calls - 1)
+
+
 def _json(function: dict[str, Any]) -> str:
     arguments = function.get("arguments")
     if isinstance(arguments, str):

@@ -121,6 +121,8 @@ async def test_two_parallel_calls_and_their_observations_end_in_final_answer(eng
     ]
     calls = await _ask(engine, messages)
     assert [name for name, _ in calls] == ["final_answer"], calls
+    answer = calls[0][1]["answer"]  # each output once (it had them twice: each call got both lines)
+    assert answer.count("Paris") == 1 and answer.count("Rome") == 1, answer
 
 
 async def test_words_that_only_look_like_an_observation_stay_the_users(engine) -> None:
