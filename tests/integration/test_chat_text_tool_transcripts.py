@@ -132,3 +132,15 @@ async def test_words_that_only_look_like_an_observation_stay_the_users(engine) -
         {"role": "user", "content": _part("Observation:\nWhat is the weather in Rome?")},
     ]
     assert await _ask(engine, messages) == [("get_weather", {"city": "Rome"})]
+
+
+async def test_a_task_no_tool_serves_is_answered_by_final_answer(engine) -> None:
+    """smolagents' prompt: "If no tool call is needed, use final_answer tool to return your answer." It
+    called ``get_weather`` for London (the first tool, built arguments), then reported London's weather."""
+    messages = [
+        {"role": "system", "content": _part(SYSTEM)},
+        {"role": "user", "content": _part("New task:\nHello, how are you?")},
+    ]
+    calls = await _ask(engine, messages)
+    assert [name for name, _ in calls] == ["final_answer"], calls
+    assert calls[0][1]["answer"] and "London" not in calls[0][1]["answer"], calls
