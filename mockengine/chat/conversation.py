@@ -14,7 +14,7 @@ on the voice side (a user message whose text starts with ``[context]`` is a Hype
 * ``tool`` → a ``function_call_output`` item; the legacy ``function`` role likewise (no call id).
 * smolagents' steps written as text (an assistant ``Calling tools:\n[…]``, then a user
   ``Observation:\n…``) → ``function_call`` and ``function_call_output`` items, as a model reads them
-  (``mockengine/chat/text_tool_steps.py``).
+  (``mockengine/chat/text_tool_steps.py``); its ``New task:`` label before a run's task is dropped.
 
 ``response_index`` is the number of assistant messages so far: the same conversation always gets the same
 reply, and each new turn draws fresh phrasing from the seed.
@@ -29,7 +29,7 @@ from mockengine.brain.context import is_context_text
 from mockengine.brain.model import ImageFacts, ReplyRequest, TurnView
 from mockengine.chat import errors
 from mockengine.chat.request import ChatRequest
-from mockengine.chat.text_tool_steps import calls_in_text, result_in_text, split_results
+from mockengine.chat.text_tool_steps import calls_in_text, result_in_text, split_results, without_task_label
 from mockengine.realtime.conversation import Item
 
 ImageReader = Callable[[str], ImageFacts]
@@ -145,7 +145,7 @@ def _user_content(
     heard: Mapping[tuple[int, int], str],
 ) -> tuple[str, tuple[ImageFacts, ...]]:
     if isinstance(content, str):
-        return content, ()
+        return without_task_label(content), ()
     texts: list[str] = []
     images: list[ImageFacts] = []
     for number, part in enumerate(content):
@@ -158,4 +158,4 @@ def _user_content(
                 images.append(describe_image(part["image_url"]["url"]))
             except ValueError as exc:
                 raise errors.unsupported_image(f"messages[{index}].content[{number}].image_url") from exc
-    return " ".join(t for t in texts if t), tuple(images)
+    return without_task_label(" ".join(t for t in texts if t)), tuple(images)

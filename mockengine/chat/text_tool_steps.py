@@ -10,6 +10,8 @@ sees them in its prompt:
 * a user message ``Observation:\\n<the results, one per line>``, or ``Call id: call_…\\nError:\\n…``
   when the call failed.
 
+Each run's first user message is ``New task:\n<the task>``: the label is no part of what was asked.
+
 A model reads those as the calls it made and their outputs (the prompt says so), so the brain gets them
 as ``function_call`` and ``function_call_output`` items. A user message is read as an observation only
 right after such an assistant message: elsewhere "Observation:" is a user's own words.
@@ -23,6 +25,7 @@ import re
 from typing import Any
 
 CALLING_TOOLS = "Calling tools:\n"
+TASK_LABEL = "New task:\n"
 _RESULT = re.compile(r"\A\s*(?:Call id: *\S+\s*\n)?(?:Observation:|Error:)\s*", re.S)
 
 
@@ -62,6 +65,11 @@ def split_results(result: str, calls: int) -> list[str]:
     if calls > 1 and len(lines) == calls:
         return lines
     return [result] + [""] * (calls - 1)
+
+
+def without_task_label(text: str) -> str:
+    """A user text without smolagents' ``New task:`` label before the task."""
+    return text[len(TASK_LABEL) :] if text.startswith(TASK_LABEL) else text
 
 
 def _json(function: dict[str, Any]) -> str:

@@ -144,3 +144,36 @@ async def test_a_task_no_tool_serves_is_answered_by_final_answer(engine) -> None
     calls = await _ask(engine, messages)
     assert [name for name, _ in calls] == ["final_answer"], calls
     assert calls[0][1]["answer"] and "London" not in calls[0][1]["answer"], calls
+
+
+async def test_the_task_label_is_not_read_as_words(engine) -> None:
+    """smolagents opens each run with ``New task:\\n<task>``: the label hid the second request of "the
+    weather in Paris and what time is it in Tokyo?" (one call, not two) and was said back ("You asked New
+    task: …")."""
+    time_tool = {
+        "type": "function",
+        "function": {
+            "name": "get_time",
+            "description": "Get the current local time in a city.",
+            "parameters": CITY,
+        },
+    }
+    eng = await engine()
+    client = AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)
+    asked = "New task:\nWhat is the weather in Paris and what time is it in Tokyo?"
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": asked}],
+        tools=[*TOOLS, time_tool],
+        tool_choice="required",
+    )
+    calls = [
+        (c.function.name, json.loads(c.function.arguments)) for c in completion.choices[0].message.tool_calls
+    ]
+    assert calls == [("get_weather", {"city": "Paris"}), ("get_time", {"city": "Tokyo"})]
+    messages = [
+        {"role": "system", "content": _part(SYSTEM)},
+        {"role": "user", "content": _part("New task:\nHello, how are you?")},
+    ]
+    [(name, arguments)] = await _ask(engine, messages)
+    assert name == "final_answer" and "task" not in arguments["answer"].lower(), arguments
