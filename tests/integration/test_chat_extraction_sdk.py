@@ -13,6 +13,7 @@ import json
 import pytest
 from openai import AsyncOpenAI
 
+DESCRIPTION = "Correctly extracted `User` with all the required parameters with correct types"  # instructor's
 USER = {
     "type": "object",
     "properties": {"name": {"title": "Name", "type": "string"}, "age": {"title": "Age", "type": "integer"}},
@@ -24,7 +25,7 @@ FORCED = {
             "type": "function",
             "function": {
                 "name": "User",
-                "description": "Correctly extracted `User` with all the required parameters with correct types",
+                "description": DESCRIPTION,
                 "parameters": USER,
             },
         }
