@@ -97,3 +97,68 @@ async def test_the_model_reported_is_the_snapshot_the_alias_names(engine, asked,
     ]  # type: ignore[arg-type]
     response = await client.responses.create(model=asked, input="Hello")
     assert {completion.model, response.model, *(c.model for c in chunks)} == {reported}
+
+
+MD_JSON_SYSTEM = f"""
+            As a genius expert, your task is to understand the content and provide
+            the parsed objects in json that match the following json_schema:\n\n
+            {json.dumps({**USER, "title": "User"}, indent=2)}
+
+            Make sure to return an instance of the JSON, not the schema itself
+"""
+
+
+async def test_json_asked_for_in_words_with_its_schema_is_written(engine) -> None:
+    """instructor's ``Mode.MD_JSON`` (no ``response_format``, no tools): the schema in the system message,
+    "Return the correct JSON response within a ```json codeblock" after the words. The participant
+    answered in words; instructor retried and raised."""
+    eng = await engine()
+    client = AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)
+    user = "John Doe is 30 years old.\n\nReturn the correct JSON response within a ```json codeblock. not the JSON_SCHEMA"
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "system", "content": MD_JSON_SYSTEM}, {"role": "user", "content": user}],
+    )
+    content = completion.choices[0].message.content or ""
+    assert content.startswith("```json\n") and content.endswith("\n```"), content
+    assert json.loads(content.removeprefix("```json\n").removesuffix("\n```")) == {
+        "name": "John Doe",
+        "age": 30,
+    }
+
+
+async def test_langchain_pydantic_output_parser_gets_its_json(engine) -> None:
+    """LangChain's ``PydanticOutputParser`` in a chain (``prompt | llm | parser``), as its docs teach:
+    the format instructions (the schema, "formatted as a JSON instance") in the prompt, no
+    ``response_format``. The answer in words raised ``OutputParserException``."""
+    from langchain_core.output_parsers import PydanticOutputParser
+    from langchain_core.prompts import PromptTemplate
+    from langchain_openai import ChatOpenAI
+    from pydantic import BaseModel
+
+    class Person(BaseModel):
+        name: str
+        age: int
+
+    eng = await engine()
+    llm = ChatOpenAI(model="gpt-4o-mini", base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)  # type: ignore[arg-type]
+    parser = PydanticOutputParser(pydantic_object=Person)
+    prompt = PromptTemplate(
+        template="Answer the user query.\n{format_instructions}\n{query}\n",
+        input_variables=["query"],
+        partial_variables={"format_instructions": parser.get_format_instructions()},
+    )
+    person = await (prompt | llm | parser).ainvoke({"query": "John Doe is 30 years old."})
+    assert person == Person(name="John Doe", age=30)
+
+
+async def test_a_schema_in_the_words_without_json_asked_for_is_answered_in_words(engine) -> None:
+    eng = await engine()
+    client = AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)
+    system = f"Our records look like this: {json.dumps(USER)}. Be friendly."
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "system", "content": system}, {"role": "user", "content": "Hello, how are you?"}],
+    )
+    content = completion.choices[0].message.content or ""
+    assert content and not content.lstrip().startswith(("{", "```")), content
