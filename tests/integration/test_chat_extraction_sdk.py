@@ -114,7 +114,8 @@ async def test_json_asked_for_in_words_with_its_schema_is_written(engine) -> Non
     answered in words; instructor retried and raised."""
     eng = await engine()
     client = AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)
-    user = "John Doe is 30 years old.\n\nReturn the correct JSON response within a ```json codeblock. not the JSON_SCHEMA"
+    asked = "Return the correct JSON response within a ```json codeblock. not the JSON_SCHEMA"  # instructor's
+    user = f"John Doe is 30 years old.\n\n{asked}"
     completion = await client.chat.completions.create(
         model="gpt-4o-mini",
         messages=[{"role": "system", "content": MD_JSON_SYSTEM}, {"role": "user", "content": user}],
