@@ -52,8 +52,21 @@ def from_words(
     schema = tool.parameters or {}
     properties = _properties(schema)
     filled = acting.arguments_for(tool, text, referent, today)
+    for name, value in list(filled.arguments.items()):
+        opening = (
+            _OPENING_NAME.match(value)
+            if _names_a_person(name, properties) and isinstance(value, str)
+            else None
+        )
+        if opening is not None and not places.is_proper_name(value):
+            # "John Doe is 30 years old" read whole for instructor's forced ``User``: the name opens it
+            filled.arguments[name] = opening.group(0)
     if not intent.actions(text, intent.candidates([tool])):
-        dropped = [n for n in filled.arguments if _free(n, properties) and not _kept(text, n, filled)]
+        dropped = [
+            n
+            for n in filled.arguments
+            if _free(n, properties) and not _kept(text, n, filled, _names_a_person(n, properties))
+        ]
         for name in dropped:
             del filled.arguments[name]
             filled.sources.pop(name, None)
@@ -131,6 +144,25 @@ def completed(
     return dict(sorted(merged.items(), key=lambda item: order.get(item[0], len(order))))
 
 
+def reported(arguments: dict[str, Any], schema: Mapping[str, Any], found: str) -> dict[str, Any]:
+    """``arguments`` with each plain string whose name says it is the reply itself (``answer``,
+    ``summary``, ``reply``, …) made ``found``, what the tools returned, as a model reports what its tools
+    found in the tool that ends its turn (smolagents' ``final_answer``); the user's question is no answer.
+    Unchanged when ``found`` is empty or the value would not fit."""
+    if not found.strip():
+        return arguments
+    properties = _properties(schema)
+    said = " ".join(found.split())
+    changed = dict(arguments)
+    for name in arguments:
+        sub = properties.get(name)
+        words = set(lexicon.identifier_words(name).split())
+        plain = isinstance(sub, Mapping) and plausible(sub, name, said) is not None
+        if plain and words & _REPORTS and _fits(name, said, schema):
+            changed[name] = said
+    return changed
+
+
 def plausible(schema: Any, name: str = "", said: str = "") -> str | None:
     """The value a plain free string ``name`` gets when nothing was heard for it (step 4), else None (a
     string with an enum, pattern or format keeps the builder's): the first example its description quotes,
@@ -181,6 +213,8 @@ _PLAUSIBLE: dict[str, str] = {
     "display": "User",
     "username": "user",
 }
+# Free strings that are the reply itself: after tool outputs, what the tools found.
+_REPORTS = frozenset(("summary", "answer", "reply", "response", "report", "explanation"))
 _FREE_TEXT = frozenset(
     ("query", "q", "search", "text", "message", "content", "prompt", "input", "question", "body", "note")
     + ("summary", "answer", "reply", "response", "report", "explanation")
@@ -212,17 +246,38 @@ def _free(name: str, properties: Mapping[str, Any]) -> bool:
     return isinstance(sub, Mapping) and kinds_of.kind_of(name, sub) in _FREE_KINDS
 
 
-def _kept(text: str, name: str, filled: Filled) -> bool:
+def _kept(text: str, name: str, filled: Filled, person: bool = False) -> bool:
     """A free value the words give although they ask for no call: quoted text, or a name said within the
     sentence ("It is 21 degrees and sunny in Paris" → ``city: Paris`` for a forced ``report_weather``, as
     LangChain's and pydantic-ai's structured output by a forced tool ask; a model fills what was said).
-    A capitalised word opening the words ("Thanks") is no name."""
+    A capitalised word opening the words ("Thanks") is no name, except for a ``person`` property: "John
+    Doe is 30 years old" gives instructor's forced ``User`` its ``name``."""
     value = filled.arguments.get(name)
     if _quoted(text, name, filled):
         return True
     if not isinstance(value, str) or not places.is_proper_name(value) or len(value.split()) > 4:
         return False
-    return not text.lstrip().startswith(value)
+    return person or not text.lstrip().startswith(value)
+
+
+def _names_a_person(name: str, properties: Mapping[str, Any]) -> bool:
+    """Property ``name`` holds a person's name: its kind says so, or its name is ``name`` or ends in
+    ``name`` after a word for a person (``full_name``, ``customer_name``; not ``city_name``)."""
+    sub = properties.get(name)
+    if not isinstance(sub, Mapping):
+        return False
+    if kinds_of.kind_of(name, sub) == "person":
+        return True
+    words = lexicon.identifier_words(name).split()
+    return bool(words) and words[-1] == "name" and (len(words) == 1 or words[-2] in _PERSON_WORDS)
+
+
+_PERSON_WORDS = frozenset(
+    ("full", "first", "last", "given", "family", "user", "person", "customer", "guest", "patient", "student")
+    + ("contact", "participant", "employee", "author", "client", "passenger", "owner", "sender", "recipient")
+)
+# One to four capitalised words at the start of a value: a person's name ("John Doe is 30 years old").
+_OPENING_NAME = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}(?=\s|$)")
 
 
 def _quoted(text: str, name: str, filled: Filled) -> bool:

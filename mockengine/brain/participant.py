@@ -258,7 +258,24 @@ class ScriptedBrain:
         named = _named_tool(turn)
         if named is not None:
             return Reply(None, (self._heard_call(turn, named),), rule="required.named")
+        ending = _turn_ending_tool(turn)
+        if ending is not None and turn.situation.heard_is_current:
+            return self._ending_call(turn, ending)
         return Reply(None, (self._heard_call(turn, turn.request.tools[0]),), rule="required.first")
+
+    def _ending_call(self, turn: Turn, tool: ToolSpec) -> Reply:
+        """``required`` when the words ask nothing of any tool: the tool that ends the turn (smolagents'
+        ``final_answer``, pydantic-ai's ``final_result``), its free answer the reply that would be said
+        without ``required``, as a model told "If no tool call is needed, use final_answer" answers
+        "Hello, how are you?" (the first tool with made-up arguments was called instead)."""
+        call = self._heard_call(turn, tool)
+        said = self.reply(dataclasses.replace(turn.request, tool_choice="auto")).text
+        if said:
+            schema = tool.parameters or {}
+            arguments = forced.reported(json.loads(call.arguments), schema, said)
+            if acting.is_valid(arguments, schema):
+                call = ToolCall(tool.name, json.dumps(arguments, ensure_ascii=False))
+        return Reply(None, (call,), rule="required.ends_turn")
 
     def _after_outputs(self, turn: Turn) -> Reply | None:
         """``required`` once the calls for the newest words have their outputs: a call to a declared tool
@@ -291,6 +308,7 @@ class ScriptedBrain:
             forced.from_conversation(tool, filled, history, referent, self._today())
         built = self._call(turn, tool)  # raises ArgumentsError when no value satisfies the schema
         merged = forced.completed(filled, json.loads(built.arguments), tool.parameters or {}, found)
+        merged = forced.reported(merged, tool.parameters or {}, found)
         valid = acting.is_valid(merged, tool.parameters or {})
         call = ToolCall(tool.name, json.dumps(merged, ensure_ascii=False)) if valid else built
         return Reply(None, (call,), rule="required.after_outputs")
@@ -671,6 +689,17 @@ def _voice_tool_for(question: QuestionContext) -> str | None:
         "audiorecording": "answer_text",
         "rapidrate": "answer_dimensions",
     }.get(kind or "")
+
+
+def _turn_ending_tool(turn: Turn) -> ToolSpec | None:
+    """The first declared tool whose name says calling it ends the turn (``_ENDS_THE_TURN``), not a
+    study tool (those answer the question on screen, ``_answer_tool``)."""
+    for tool in turn.request.tools:
+        if _ENDS_THE_TURN & set(lexicon.identifier_words(tool.name).split()) and not turn.is_study_tool(
+            tool.name
+        ):
+            return tool
+    return None
 
 
 def _named_tool(turn: Turn) -> ToolSpec | None:

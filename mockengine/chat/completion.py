@@ -40,6 +40,7 @@ from mockengine.chat.shaping import (
     stream_chunks,
     tool_tokens,
 )
+from mockengine.chat.snapshots import reported_model
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.tts import Synthesizer
 from mockengine.ids import IdFactory
@@ -159,7 +160,7 @@ def complete(
     envelope = Envelope(
         id=ids.new(CHAT_ID_PREFIX, CHAT_ID_LENGTH),
         created=int(time.time()),
-        model=request.model,
+        model=reported_model(request.model),
         system_fingerprint=SYSTEM_FINGERPRINT,
     )
     prompt_audio = request.prompt_audio_tokens

@@ -12,6 +12,9 @@ on the voice side (a user message whose text starts with ``[context]`` is a Hype
 * ``assistant`` → an ``assistant`` item for its text (or, for a spoken answer named by its audio id,
   its transcript: ``request.recalled``), then one ``function_call`` item per tool call.
 * ``tool`` → a ``function_call_output`` item; the legacy ``function`` role likewise (no call id).
+* smolagents' steps written as text (an assistant ``Calling tools:\n[…]``, then a user
+  ``Observation:\n…``) → ``function_call`` and ``function_call_output`` items, as a model reads them
+  (``mockengine/chat/text_tool_steps.py``); its ``New task:`` label before a run's task is dropped.
 
 ``response_index`` is the number of assistant messages so far: the same conversation always gets the same
 reply, and each new turn draws fresh phrasing from the seed.
@@ -26,6 +29,7 @@ from mockengine.brain.context import is_context_text
 from mockengine.brain.model import ImageFacts, ReplyRequest, TurnView
 from mockengine.chat import errors
 from mockengine.chat.request import ChatRequest
+from mockengine.chat.text_tool_steps import calls_in_text, result_in_text, split_results, without_task_label
 from mockengine.realtime.conversation import Item
 
 ImageReader = Callable[[str], ImageFacts]
@@ -36,6 +40,8 @@ def reply_request(request: ChatRequest, describe_image: ImageReader) -> ReplyReq
     instructions: list[str] = []
     history: list[TurnView] = []
     assistant_turns = 0
+    # The call ids of an assistant message that wrote its calls as text, until a user message answers them.
+    text_calls: list[str] = []
     for index, message in enumerate(request.messages):
         role = message["role"]
         if role in ("system", "developer"):
@@ -46,7 +52,21 @@ def reply_request(request: ChatRequest, describe_image: ImageReader) -> ReplyReq
             continue
         if role == "assistant":
             assistant_turns += 1
-        history.extend(item.view() for item in _items(index, message, describe_image, request))
+        items = _items(index, message, describe_image, request)
+        if role == "user" and text_calls:
+            result = result_in_text(_text(message.get("content")))
+            if result is not None:
+                items = [
+                    Item(f"msg_{index}_{n}", "function_call_output", call_id=call_id, output=output)
+                    for n, (call_id, output) in enumerate(
+                        zip(text_calls, split_results(result, len(text_calls)), strict=True)
+                    )
+                ]
+        if role != "system" and role != "developer":
+            text_calls = []
+        if role == "assistant" and not message.get("tool_calls"):
+            items, text_calls = _text_calls(index, items)
+        history.extend(item.view() for item in items)
     return ReplyRequest(
         instructions="\n\n".join(t for t in instructions if t),
         tools=request.tools,
@@ -88,6 +108,22 @@ def _items(
     return items
 
 
+def _text_calls(index: int, items: list[Item]) -> tuple[list[Item], list[str]]:
+    """An assistant text item that ends with calls written as text, as that text and the calls."""
+    if len(items) != 1 or items[0].type != "message":
+        return items, []
+    found = calls_in_text(_text(items[0].content))
+    if found is None:
+        return items, []
+    before, calls = found
+    kept = [_item(index, "message", role="assistant", text=before, part_type="output_text")] if before else []
+    kept += [
+        Item(f"msg_{index}_{n}", "function_call", name=name, call_id=call_id, arguments=arguments)
+        for n, (call_id, name, arguments) in enumerate(calls)
+    ]
+    return kept, [call_id for call_id, _, _ in calls]
+
+
 def _item(index: int, kind: str, *, role: str, text: str, part_type: str = "input_text") -> Item:
     return Item(f"msg_{index}", kind, role=role, content=[{"type": part_type, "text": text}])
 
@@ -109,7 +145,7 @@ def _user_content(
     heard: Mapping[tuple[int, int], str],
 ) -> tuple[str, tuple[ImageFacts, ...]]:
     if isinstance(content, str):
-        return content, ()
+        return without_task_label(content), ()
     texts: list[str] = []
     images: list[ImageFacts] = []
     for number, part in enumerate(content):
@@ -122,4 +158,4 @@ def _user_content(
                 images.append(describe_image(part["image_url"]["url"]))
             except ValueError as exc:
                 raise errors.unsupported_image(f"messages[{index}].content[{number}].image_url") from exc
-    return " ".join(t for t in texts if t), tuple(images)
+    return without_task_label(" ".join(t for t in texts if t)), tuple(images)

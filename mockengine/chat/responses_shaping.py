@@ -30,6 +30,7 @@ from typing import Any
 from mockengine.chat.completion import Completion
 from mockengine.chat.responses_request import ResponsesRequest
 from mockengine.chat.shaping import _ARGUMENT_PIECE, _TEXT_PIECE, Choice
+from mockengine.chat.snapshots import reported_model
 from mockengine.ids import IdFactory
 
 ITEM_ID_LENGTH = 48
@@ -126,7 +127,7 @@ def _envelope(request: ResponsesRequest, response_id: str, created_at: int) -> d
         "instructions": body.get("instructions"),
         "max_output_tokens": body.get("max_output_tokens"),
         "max_tool_calls": None,
-        "model": request.model,
+        "model": reported_model(request.model),
         "output": [],
         "parallel_tool_calls": request.chat.parallel_tool_calls,
         "previous_response_id": body.get("previous_response_id"),

@@ -46,6 +46,7 @@ from jsonschema.exceptions import SchemaError
 
 from mockengine.brain import occasions, slots
 from mockengine.brain.arguments import ArgumentsError
+from mockengine.brain.heard import heard_value
 from mockengine.brain.kinds import kind_of
 from mockengine.brain.lexicon import identifier_words
 from mockengine.brain.model import ForcedTool, Reply, ToolCall
@@ -112,6 +113,8 @@ def fit_choice(
     text = reply.text if reply.text is not None or calls else ""
     if text is not None and not calls and request.response_format != "text":
         text = structured_text(text, request, index, said=_last_user_text(request))
+    elif text and not calls:
+        text = _json_asked_in_words(text, request, index) or text
     finish = "tool_calls" if calls else "stop"
     if text and request.stop:
         cut = min((text.find(s) for s in request.stop if s and s in text), default=-1)
@@ -165,18 +168,63 @@ def _within_budget(
     return text, arguments, False
 
 
+def _json_asked_in_words(text: str, request: ChatRequest, index: int) -> str | None:
+    """A text reply as the JSON the messages ask for in words, with no ``response_format`` and no tools:
+    a JSON Schema of an object in the system, developer or user text (``prompted_schema``) and the word
+    "JSON" in a system or developer message or the newest user message, as instructor's ``Mode.MD_JSON``
+    and LangChain's ``PydanticOutputParser`` ask ("The output should be formatted as a JSON instance that
+    conforms to the JSON schema below."). A model writes the JSON; in a ```` ```json ```` block when the
+    words ask for a code block. None (the reply stays words) when not asked, or when no value valid for
+    the schema could be made."""
+    if request.tools or request.audio is not None or not _asks_for_json(request):
+        return None
+    if prompted_schema(request) is None:
+        return None
+    said = _last_user_text(request)
+    # LangChain's prompt holds the schema, then the query: the words are what follows the schema
+    after = max(said.rfind("}") + 1, said.rfind("```") + 3 if "```" in said else 0)
+    if said[after:].strip() and _schema_in((said,)) is not None:
+        said = said[after:]
+    written = _structured(text, request, index, said, wrap=False)
+    if written is None:
+        return None
+    fenced = any(_CODE_BLOCK.search(_flat_text(m.get("content"))) for m in request.messages)
+    return f"```json\n{written}\n```" if fenced else written
+
+
+def _asks_for_json(request: ChatRequest) -> bool:
+    newest_user = next((m for m in reversed(request.messages) if m.get("role") == "user"), None)
+    return any(
+        (message.get("role") in ("system", "developer") or message is newest_user)
+        and _JSON_WORD.search(_flat_text(message.get("content")))
+        for message in request.messages
+    )
+
+
+_JSON_WORD = re.compile(r"\bjson\b", re.IGNORECASE)
+_CODE_BLOCK = re.compile(r"```json|\bcode ?block\b", re.IGNORECASE)
+
+
 def structured_text(text: str, request: ChatRequest, index: int, said: str = "") -> str:
     """The reply as the JSON ``response_format`` asks for: ``{"response": text}`` for ``json_object``
     (unless the instructions give a schema: ``prompted_schema``, then as for it); for ``json_schema`` a
     value built from the schema (strings lean on the reply's words), seeded by the reply
     and the choice index, whose properties take what the user ``said`` where it fills them
     (``_with_words``). Raises ``ArgumentsError`` when no value could be built for the schema."""
+    written = _structured(text, request, index, said, wrap=True)
+    assert written is not None  # wrap: the wrapper stands in for a prompted schema no value fits
+    return written
+
+
+def _structured(text: str, request: ChatRequest, index: int, said: str, wrap: bool) -> str | None:
+    """``structured_text``; where it would write the ``{"response": …}`` wrapper, None unless ``wrap``."""
+    wrapper = json.dumps({"response": text}, ensure_ascii=False) if wrap else None
     schema = request.response_schema
     prompted = schema is None
     if schema is None:
         schema = prompted_schema(request)
     if schema is None:
-        return json.dumps({"response": text}, ensure_ascii=False)
+        return wrapper
     validator = Draft202012Validator(schema)
     try:
         value = value_for(schema, random.Random(f"{text}:{index}"), Hints(text=text or None))
@@ -185,7 +233,7 @@ def structured_text(text: str, request: ChatRequest, index: int, said: str = "")
             raise
         value = None
     if prompted and not validator.is_valid(value):  # instructions, not a contract: the plain wrapper
-        return json.dumps({"response": text}, ensure_ascii=False)
+        return wrapper
     if not validator.is_valid(value):
         raise ArgumentsError(f"built content {value!r} does not match the response_format schema")
     if said and isinstance(value, dict):
@@ -203,7 +251,8 @@ def _with_words(
     "Alice": the argument filler reads requests, and of a statement such as "Paris is sunny" it may keep
     the whole), never one meant for the reply itself (``summary``, ``answer``, ``explanation``…), which
     keeps the reply's words; a list of strings when each is a name (``participants: ["Alice", "Bob"]``,
-    read alone when the whole took none); an object only when built from its parts (Pydantic models).
+    read alone when the whole took none); an object only when built from its parts (Pydantic models); the
+    one number property the filler placed nowhere takes the first number said.
     An occasion (a name or title beside a date or a list of participants, ``occasions.is_occasion``)
     takes its title as said for its name ("science fair", never the sentence) and the people named
     outside it for its participants."""
@@ -234,6 +283,19 @@ def _with_words(
                 titles.add(name)
             elif kind == "list" and occasions.takes_people(name):
                 heard_values[name] = occasions.people(said, titled) or heard_values.get(name)
+    unread = [
+        name
+        for name, about in properties.items()
+        if name not in heard_values
+        and isinstance(about, Mapping)
+        and about.get("type") in ("integer", "number")
+    ]
+    if len(unread) == 1:
+        # the one number the filler placed nowhere ("Extract: John Doe is 30 years old", LlamaIndex's
+        # prompts): the number said, as a forced call's missing parameter takes it (forced.from_words)
+        number = heard_value(acted_tail(said), unread[0], properties[unread[0]])
+        if number is not None:
+            heard_values = {**heard_values, unread[0]: number}
     for name, heard in heard_values.items():
         about = properties.get(name)
         if heard is None or name not in value or not isinstance(about, Mapping):
@@ -317,7 +379,8 @@ def prompted_schema(request: ChatRequest) -> dict[str, Any] | None:
     (pydantic-ai's ``PromptedOutput``: "Always respond with a JSON object that's compatible with this
     schema: {…}"; LangChain's ``json_mode`` with the schema in the prompt), else None. A model follows it;
     a ``{"response": …}`` wrapper fails the client's validation. Only system, developer and user text
-    of up to 64 KiB is searched, the first 32 objects each."""
+    of up to 64 KiB is searched, the first 32 objects each; of a text, the last schema in it (not one
+    inside another), of the texts the first that holds one."""
     texts = [
         _flat_text(message.get("content"))
         for message in request.messages
@@ -336,17 +399,24 @@ def _schema_in(texts: tuple[str, ...]) -> str | None:
     per request, not once per choice of ``n``."""
     decoder = json.JSONDecoder()
     for text in texts:
+        found: Any = None
         start = text.find("{")
         for _ in range(32):
             if start < 0:
                 break
             try:
-                value, _end = decoder.raw_decode(text, start)
+                value, end = decoder.raw_decode(text, start)
             except (ValueError, RecursionError):
-                value = None
+                value, end = None, start + 1
             if _an_object_schema(value):
-                return json.dumps(value)
-            start = text.find("{", start + 1)
+                # the last one of the text, whole: LangChain's format instructions show an example
+                # schema before "Here is the output schema:"; none of its nested schemas
+                found = value
+            else:
+                end = start + 1
+            start = text.find("{", end)
+        if found is not None:
+            return json.dumps(found)
     return None
 
 
