@@ -248,6 +248,9 @@ def _expected(error: ValidationError) -> str:
         near = difflib.get_close_matches(extra[0], allowed, n=1) if extra else []
         hint = f"; did you mean {near[0]!r}?" if near else ""
         message = f"{message}{hint} Allowed here: {', '.join(allowed)}"
+    elif error.validator == "enum" and isinstance(instance, str):
+        near = difflib.get_close_matches(instance, [str(v) for v in error.validator_value], n=1)
+        message += f"; did you mean {near[0]!r}?" if near else ""
     elif error.validator == "anyOf" and isinstance(instance, dict) and "say" in schema.get("properties", {}):
         message = f"rule {instance.get('id', '?')!r} has no action: give it one of {', '.join(ACTIONS)}"
     elif error.validator == "not" and isinstance(instance, dict) and "silent" in instance:
