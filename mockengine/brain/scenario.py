@@ -119,8 +119,17 @@ def load_scenario(path: str | None = None) -> Scenario:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path}: cannot read scenario file: {exc}") from exc
+        raise ScenarioError(f"{path}: cannot read scenario file: {exc}{relative_note(path)}") from exc
     return parse_scenario(text, source=str(path))
+
+
+def relative_note(path: str) -> str:
+    """Where a relative ``path`` that was not found was looked for (the working directory), else ``""``:
+    a CI step or a pytest run from another directory misses ``scenarios/x.yaml``, and "No such file"
+    alone did not say where it looked."""
+    if Path(path).is_absolute() or Path(path).exists():
+        return ""
+    return f" (a relative path: looked for in the working directory {Path.cwd()})"
 
 
 def parse_scenario(text: str, source: str = "<memory>") -> Scenario:
