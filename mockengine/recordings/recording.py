@@ -14,7 +14,10 @@ session's WAV files, which are read once here.
 from __future__ import annotations
 
 import base64
+import fcntl
+import hashlib
 import json
+import os
 import wave
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -221,11 +224,35 @@ class Recording:
                 known = ", ".join(p.name for p in self.session_paths)
                 raise RecordingError(f"no recorded session {name!r} in {self.directory} (has: {known})")
         else:
-            path = self.session_paths[min(self._served, len(self.session_paths) - 1)]
+            # With `serve --workers N` the workers share one count (a file in their common directory),
+            # so the order is the connections' whichever worker takes each: counted per worker, a
+            # second session on the other worker replayed the first recorded session again.
+            shared = os.environ.get(WORKER_DIR_ENV)
+            key = hashlib.sha256(str(self.directory.resolve()).encode()).hexdigest()[:16]
+            served = next_replay_ordinal(shared, key) if shared else self._served
             self._served += 1
+            path = self.session_paths[min(served, len(self.session_paths) - 1)]
         if path not in self._loaded:
             self._loaded[path] = load_session(path)
         return self._loaded[path]
+
+
+WORKER_DIR_ENV = "MOCKENGINE_WORKER_DIR"  # the workers' common directory (mockengine/server/workers.py)
+
+
+def next_replay_ordinal(directory: str, key: str) -> int:
+    """The next session ordinal (0, 1, …) of the count ``key`` kept in ``directory``, taken under an
+    exclusive lock, so processes sharing the directory number their sessions once each."""
+    with open(Path(directory) / f"replay-{key}.count", "a+", encoding="ascii") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        text = handle.read().strip()
+        ordinal = int(text) if text.isdigit() else 0
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(ordinal + 1))
+        handle.flush()
+        return ordinal  # the lock goes with the file's close
 
 
 def load_recording(directory: str | Path) -> Recording:
