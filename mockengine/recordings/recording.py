@@ -117,7 +117,8 @@ def read_records(directory: Path) -> list[dict[str, Any]]:
                 "docs/record-replay.md)"
             ) from exc
         if not isinstance(record, dict):
-            kind = {list: "a JSON list", str: "a JSON string"}.get(type(record), f"JSON {json.dumps(record)}")
+            kinds: dict[type, str] = {list: "a JSON list", str: "a JSON string"}
+            kind = kinds.get(type(record), f"JSON {json.dumps(record)}")
             raise RecordingError(
                 f"{path}: line {number}: not a journal record ({kind}); each line is an object "
                 '{"seq", "t", "ms", "from", "event"} (docs/record-replay.md)'
