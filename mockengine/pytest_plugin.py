@@ -17,6 +17,8 @@ Fixtures:
   ``realtime_url()``, ``api_key``, ``settings``). Its settings are the defaults with
   ``--mockengine-seed`` applied, overridden by the keyword arguments of ``@pytest.mark.mockengine(...)``
   (any ``Settings`` field: ``scenario`` as a packaged name or a file, ``seed``, ``audio_pace``, ``api_key``…),
+  every such marker that applies (module ``pytestmark``, class, test) merged field by field, the closest
+  winning (a positional argument is a ``UsageError``),
   overridden in turn by a ``mockengine_settings`` fixture the project may define.
 - ``mockengine_models`` (session scope) — the models, loaded once per test run (a few seconds) and shared
   by every server.
@@ -130,9 +132,16 @@ def mockengine_server(
     request: pytest.FixtureRequest, mockengine_models: Resources, mockengine_settings: dict[str, Any]
 ) -> Iterator[EngineInfo]:
     """A running engine for one test; see the module docstring."""
-    marker = request.node.get_closest_marker(MARKER)
     overrides: dict[str, Any] = {"seed": request.config.getoption("--mockengine-seed"), "port": 0}
-    overrides.update(marker.kwargs if marker is not None else {})
+    # Every marker that applies (module `pytestmark`, class, test), merged field by field, the closest
+    # winning: reading only the closest one let a test's `seed=3` drop its module's `scenario=…`.
+    for marker in reversed(list(request.node.iter_markers(MARKER))):
+        if marker.args:  # `mockengine("pizza")` was ignored: the test ran on the default scenario
+            raise pytest.UsageError(
+                f"@pytest.mark.mockengine takes settings by name (scenario={marker.args[0]!r}, seed=7), "
+                f"not positional arguments: {marker.args!r}"
+            )
+        overrides.update(marker.kwargs)
     overrides.update(mockengine_settings)
     fields = {field.name for field in dataclasses.fields(Settings)}
     unknown = sorted(set(overrides) - fields)

@@ -119,8 +119,17 @@ def load_scenario(path: str | None = None) -> Scenario:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path}: cannot read scenario file: {exc}") from exc
+        raise ScenarioError(f"{path}: cannot read scenario file: {exc}{relative_note(path)}") from exc
     return parse_scenario(text, source=str(path))
+
+
+def relative_note(path: str) -> str:
+    """Where a relative ``path`` that was not found was looked for (the working directory), else ``""``:
+    a CI step or a pytest run from another directory misses ``scenarios/x.yaml``, and "No such file"
+    alone did not say where it looked."""
+    if Path(path).is_absolute() or Path(path).exists():
+        return ""
+    return f" (a relative path: looked for in the working directory {Path.cwd()})"
 
 
 def parse_scenario(text: str, source: str = "<memory>") -> Scenario:
@@ -248,6 +257,9 @@ def _expected(error: ValidationError) -> str:
         near = difflib.get_close_matches(extra[0], allowed, n=1) if extra else []
         hint = f"; did you mean {near[0]!r}?" if near else ""
         message = f"{message}{hint} Allowed here: {', '.join(allowed)}"
+    elif error.validator == "enum" and isinstance(instance, str):
+        near = difflib.get_close_matches(instance, [str(v) for v in error.validator_value], n=1)
+        message += f"; did you mean {near[0]!r}?" if near else ""
     elif error.validator == "anyOf" and isinstance(instance, dict) and "say" in schema.get("properties", {}):
         message = f"rule {instance.get('id', '?')!r} has no action: give it one of {', '.join(ACTIONS)}"
     elif error.validator == "not" and isinstance(instance, dict) and "silent" in instance:

@@ -27,7 +27,7 @@ import yaml
 from mockengine.brain.markers import scenario_marker
 from mockengine.brain.model import Reply, ReplyRequest
 from mockengine.brain.participant import ScriptedBrain
-from mockengine.brain.scenario import Scenario, ScenarioError, load_scenario, parse_scenario
+from mockengine.brain.scenario import Scenario, ScenarioError, load_scenario, parse_scenario, relative_note
 
 MODEL_PREFIX = "mockengine-"
 
@@ -135,7 +135,9 @@ def load_library(
     for directory in directories:
         seen: dict[str, str] = {}
         if not Path(directory).is_dir():
-            raise ScenarioError(f"{directory}: not a directory of scenario files (--scenarios-dir)")
+            raise ScenarioError(
+                f"{directory}: not a directory of scenario files (--scenarios-dir){relative_note(directory)}"
+            )
         paths = sorted(p for p in Path(directory).iterdir() if p.suffix in (".yaml", ".yml"))
         for path in paths:
             scenario = load_scenario(str(path))

@@ -40,6 +40,14 @@ CHECKS: dict[str, CheckFn] = {
     "image_context": checks_text.image_context,
     "turn_detection_fields": checks_text.turn_detection_fields,
 }
+# The speech clips each check streams (``ctx.clip``): a ``--clips`` DIR that lacks one a chosen check
+# needs is refused before anything runs, not reported as that check failing (an engine's failure in CI).
+CLIPS_NEEDED: dict[str, tuple[str, ...]] = {
+    "engine_turn": ("question",),
+    "barge_in": ("interrupt",),
+    "listening_pause": ("long_statement",),
+    "listening_pause_silent": ("question",),
+}
 # A check that is still running after this long is stuck (the longest streams ~20 s of audio).
 CHECK_TIMEOUT_S = 180.0
 DEFAULT_API_KEY = "sk-mockengine"
@@ -141,6 +149,13 @@ async def arun_conformance(
     suite = suite or load_suite()
     runs = plan(suite, turn_detection, checks)
     clips = load_clips(clips_dir)
+    for planned in runs:
+        missing = [name for name in CLIPS_NEEDED.get(planned.spec.id, ()) if name not in clips]
+        if missing:
+            raise ValueError(
+                f"--clips {clips_dir}: no {missing[0]!r} clip ({missing[0]}.wav), which {planned.label} "
+                f"streams; it has: {', '.join(sorted(clips)) or 'none'}"
+            )
     started_at = _utc_now()
     results = []
     for planned in runs:

@@ -16,6 +16,7 @@ list of those. Both are validated with the JSON Schema built from :data:`KINDS`;
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import math
@@ -291,8 +292,43 @@ def fault_schema() -> dict[str, Any]:
     }
 
 
+def _offered(kind: str) -> dict[str, Param]:
+    """The parameters ``kind`` takes: its own, ``rate``, ``times`` and, for an HTTP kind, ``path`` (a
+    route prefix; a Realtime session's fault has no route to narrow)."""
+    common = COMMON if KINDS[kind].layer == "http" else {k: v for k, v in COMMON.items() if k != "path"}
+    return {**KINDS[kind].params, **common}
+
+
+def _near(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for a near miss of ``word`` among ``choices``, else ``""``."""
+    near = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def _unknown_kind(name: str) -> FaultSpecError:
+    return FaultSpecError(
+        f"unknown fault kind {name!r}{_near(name, KINDS)}; known kinds: {', '.join(sorted(KINDS))}"
+    )
+
+
+def _unknown_parameter(kind: str, name: str) -> FaultSpecError:
+    offered = _offered(kind)
+    return FaultSpecError(
+        f"fault {kind}: unknown parameter {name!r}{_near(name, offered)}; it takes {', '.join(offered)}"
+    )
+
+
 def from_mapping(raw: Any) -> FaultSpec:
-    """One fault from its JSON / YAML object form."""
+    """One fault from its JSON / YAML object form. An unknown kind or parameter is named with its near
+    miss and what is allowed, as in the compact form (jsonschema said only "Additional properties are
+    not allowed ('kk' was unexpected)")."""
+    if isinstance(raw, dict) and isinstance(raw.get("kind"), str):
+        if raw["kind"] not in KINDS:
+            raise _unknown_kind(raw["kind"])
+        allowed = {**KINDS[raw["kind"]].params, **COMMON}
+        for name in raw:
+            if name != "kind" and name not in allowed:
+                raise _unknown_parameter(raw["kind"], str(name))
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(fault_schema()).iter_errors(raw))
     if error is not None:
         where = ".".join(str(p) for p in error.absolute_path) or "fault"
@@ -334,7 +370,7 @@ def parse_compact(text: str) -> FaultSpec:
     head, separator, rest = text[:cut], text[cut : cut + 1], text[cut + 1 :]
     kind = KINDS.get(head.strip())
     if kind is None:
-        raise FaultSpecError(f"unknown fault kind {head.strip()!r}; known kinds: {', '.join(sorted(KINDS))}")
+        raise _unknown_kind(head.strip())
     raw: dict[str, Any] = {"kind": head.strip()}
     params = {**kind.params, **COMMON}
     for index, piece in enumerate(p.strip() for p in rest.split(",") if p.strip()):
@@ -345,7 +381,7 @@ def parse_compact(text: str) -> FaultSpec:
             name, value = kind.main, piece
         name = name.strip()
         if name not in params:
-            raise FaultSpecError(f"fault {head}: unknown parameter {name!r}; it takes {', '.join(params)}")
+            raise _unknown_parameter(head.strip(), name)
         raw[name] = _coerce(value.strip(), params[name], f"fault {head}: {name}")
     return from_mapping(raw)
 

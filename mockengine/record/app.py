@@ -93,6 +93,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mockengine.server.handshake import configured_keys
     from mockengine.server.lifecycle import CannotListen, bind
 
     try:
@@ -109,6 +110,19 @@ def run(args: argparse.Namespace) -> int:
         upstream = upstream_base(args.upstream)
     except ValueError as exc:
         print(f"mockengine record: {exc}", file=sys.stderr)
+        return 2
+    # As `serve` checks them: a port out of range was wrapped by the socket layer (99999 listened on
+    # 34463), and a keys file that is not there started a recorder that refused every client's key.
+    if not 0 <= settings.port <= 65535:
+        print(f"mockengine record: --port must be between 0 and 65535, not {settings.port}", file=sys.stderr)
+        return 2
+    try:
+        configured_keys(settings)
+    except OSError as exc:
+        print(
+            f"mockengine record: --api-keys-file {settings.api_keys_file}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
         return 2
     try:  # a taken port is one line, as for `serve`, not aiohttp's traceback
         sock = bind(settings.host, settings.port)

@@ -14,13 +14,16 @@ session's WAV files, which are read once here.
 from __future__ import annotations
 
 import base64
+import fcntl
+import hashlib
 import json
+import os
 import wave
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from mockengine.recordings.format import EVENTS_FILE, HTTP_DIR, RecordingError, read_lines, read_manifest
+from mockengine.recordings.format import EVENTS_FILE, HTTP_DIR, RecordingError, read_manifest
 
 VAD_TYPES = ("input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped")
 StepKind = Literal["emit", "expect", "vad", "invalid"]
@@ -71,14 +74,12 @@ class RecordedSession:
 
 
 def load_session(directory: Path) -> RecordedSession:
-    """One recorded WebSocket session (a directory holding ``events.jsonl``)."""
-    events_file = directory / EVENTS_FILE
-    if not events_file.is_file():
-        raise RecordingError(f"{directory}: no {EVENTS_FILE}")
+    """One recorded WebSocket session (a directory holding ``events.jsonl``); RecordingError naming the
+    file and line of a record that does not read, or of an audio reference to a WAV that is not there."""
     steps: list[ScriptStep] = []
     streaming = False
     started_at_s: float | None = None
-    for record in read_lines(events_file):
+    for record in read_records(directory):
         if started_at_s is None and "t" in record:
             started_at_s = float(record["t"]) - float(record.get("ms", 0)) / 1000.0
         step, streaming = _step(record, streaming)
@@ -86,6 +87,64 @@ def load_session(directory: Path) -> RecordedSession:
             steps.append(step)
     wavs = {p.name: _read_wav(p) for p in directory.glob("*.wav")}
     return RecordedSession(directory.name, directory, steps, started_at_s or 0.0, wavs)
+
+
+def read_records(directory: Path) -> list[dict[str, Any]]:
+    """The records of a session's ``events.jsonl``, checked: each line a JSON object (a blank line
+    skipped), and each ``{"wav": NAME}`` it holds naming a file of the session. A torn last line — no
+    newline after it: what a recorder killed mid-write leaves — is skipped; anything else that does not
+    read is a RecordingError with the file, the line and what to do. Skipping every such line, as the
+    timeline reader does, replayed a hand-edited recording without the events its broken lines held,
+    and a deleted WAV as empty audio deltas, with no word of either."""
+    path = directory / EVENTS_FILE
+    if not path.is_file():
+        raise RecordingError(f"{directory}: no {EVENTS_FILE} (a recorded session's directory holds one)")
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordingError(f"{path}: cannot be read ({exc})") from exc
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            if number == len(lines) and not line.endswith("\n"):
+                continue  # torn by a recorder that stopped mid-write
+            raise RecordingError(
+                f"{path}: line {number}: not JSON ({exc}); fix or delete the line (one JSON object a line, "
+                "docs/record-replay.md)"
+            ) from exc
+        if not isinstance(record, dict):
+            kinds: dict[type, str] = {list: "a JSON list", str: "a JSON string"}
+            kind = kinds.get(type(record), f"JSON {json.dumps(record)}")
+            raise RecordingError(
+                f"{path}: line {number}: not a journal record ({kind}); each line is an object "
+                '{"seq", "t", "ms", "from", "event"} (docs/record-replay.md)'
+            )
+        if not isinstance(record.get("ms", 0.0), (int, float)) or not isinstance(record.get("seq", 0), int):
+            raise RecordingError(f'{path}: line {number}: "ms" must be a number and "seq" an integer')
+        for name in _wav_refs(record.get("event")):
+            if not (directory / name).is_file():
+                raise RecordingError(
+                    f"{path}: line {number}: refers to {name}, which is not in {directory}; put the WAV "
+                    "back or record again (`mockengine record --no-audio` makes a recording that replays "
+                    "silence instead of audio)"
+                )
+        records.append(record)
+    return records
+
+
+def _wav_refs(value: Any) -> list[str]:
+    """The WAV file names of the journal's audio references (``{"wav", "start_ms", "duration_ms"}``)
+    anywhere in ``value``."""
+    if isinstance(value, dict):
+        own = [value["wav"]] if isinstance(value.get("wav"), str) and "start_ms" in value else []
+        return own + [name for item in value.values() for name in _wav_refs(item)]
+    if isinstance(value, list):
+        return [name for item in value for name in _wav_refs(item)]
+    return []
 
 
 def _step(record: dict[str, Any], streaming: bool) -> tuple[ScriptStep | None, bool]:
@@ -128,8 +187,20 @@ def session_dirs(directory: Path) -> list[Path]:
 
 
 def load_exchanges(directory: Path) -> list[dict[str, Any]]:
-    """The recorded HTTP exchanges, in recorded order."""
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted((directory / HTTP_DIR).glob("*.json"))]
+    """The recorded HTTP exchanges, in recorded order; RecordingError naming a file that is not a JSON
+    object (a hand edit gone wrong was a JSONDecodeError traceback)."""
+    exchanges = []
+    for path in sorted((directory / HTTP_DIR).glob("*.json")):
+        try:
+            exchange = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RecordingError(f"{path}: not JSON ({exc}); fix it or delete the file") from exc
+        if not isinstance(exchange, dict):
+            raise RecordingError(
+                f"{path}: not a recorded exchange (a JSON object); fix it or delete the file"
+            )
+        exchanges.append(exchange)
+    return exchanges
 
 
 @dataclass
@@ -154,19 +225,54 @@ class Recording:
                 known = ", ".join(p.name for p in self.session_paths)
                 raise RecordingError(f"no recorded session {name!r} in {self.directory} (has: {known})")
         else:
-            path = self.session_paths[min(self._served, len(self.session_paths) - 1)]
+            # With `serve --workers N` the workers share one count (a file in their common directory),
+            # so the order is the connections' whichever worker takes each: counted per worker, a
+            # second session on the other worker replayed the first recorded session again.
+            shared = os.environ.get(WORKER_DIR_ENV)
+            key = hashlib.sha256(str(self.directory.resolve()).encode()).hexdigest()[:16]
+            served = next_replay_ordinal(shared, key) if shared else self._served
             self._served += 1
+            path = self.session_paths[min(served, len(self.session_paths) - 1)]
         if path not in self._loaded:
             self._loaded[path] = load_session(path)
         return self._loaded[path]
 
 
+WORKER_DIR_ENV = "MOCKENGINE_WORKER_DIR"  # the workers' common directory (mockengine/server/workers.py)
+
+
+def next_replay_ordinal(directory: str, key: str) -> int:
+    """The next session ordinal (0, 1, …) of the count ``key`` kept in ``directory``, taken under an
+    exclusive lock, so processes sharing the directory number their sessions once each."""
+    with open(Path(directory) / f"replay-{key}.count", "a+", encoding="ascii") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        text = handle.read().strip()
+        ordinal = int(text) if text.isdigit() else 0
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(ordinal + 1))
+        handle.flush()
+        return ordinal  # the lock goes with the file's close
+
+
 def load_recording(directory: str | Path) -> Recording:
-    """A recording directory (or one session directory of it); RecordingError when it is not one."""
+    """A recording directory (or one session directory of it); RecordingError when it is not one, or
+    when a session's lines or an exchange do not read (:func:`check_recording`)."""
     path = Path(directory)
     manifest = read_manifest(path)
     root = path if (path / "recording.json").is_file() else path.parent
-    return Recording(path, manifest, session_dirs(path), load_exchanges(root))
+    sessions = session_dirs(path)
+    for session in sessions:
+        read_records(session)
+    return Recording(path, manifest, sessions, load_exchanges(root))
+
+
+def check_recording(directory: str | Path) -> None:
+    """RecordingError naming the first file (and line) of ``directory`` a replay could not read: the
+    manifest, a session's ``events.jsonl`` and the WAVs it refers to, an HTTP exchange. Reads no audio,
+    so ``serve`` makes it before the models load."""
+    load_recording(directory)
 
 
 def b64(pcm: bytes) -> str:

@@ -97,7 +97,15 @@ class ShellActions:
         self.shell.expire()
 
     def record(self, spec: FaultSpec | str, **detail: Any) -> None:
+        """Log and count the injection, and write it to the session's trace and journal as a ``fault``
+        engine record: a failed response or a close there read as an engine bug, the fault being on the
+        log alone."""
         self.state.record(spec, self.shell.session_id, **detail)
+        shell = self.shell
+        data = {"kind": spec if isinstance(spec, str) else spec.kind, **detail}
+        shell.tracer.write(shell.trace_name, "fault", data)
+        if shell.journal is not None:
+            shell.journal.engine("fault", data)
 
     def draw(self, key: str, rate: float) -> bool:
         """A seeded draw for this session's scenario-rule faults (``FaultState.draw``), keyed by its

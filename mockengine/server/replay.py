@@ -9,7 +9,6 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any, cast
 
 from aiohttp import web
@@ -19,8 +18,8 @@ from mockengine.protocol import server_events as se
 from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
 from mockengine.recordings.chat_match import CHAT_PATH, ChatReplay
-from mockengine.recordings.format import RecordingError, read_manifest
-from mockengine.recordings.recording import Recording, load_recording
+from mockengine.recordings.format import RecordingError
+from mockengine.recordings.recording import Recording, check_recording, load_recording
 from mockengine.recordings.replay_session import TRACE_KIND, ReplayingSession
 from mockengine.recordings.restamp import IdMap, Restamper
 from mockengine.recordings.walk import ReplayWalk
@@ -45,7 +44,7 @@ def install(app: web.Application, settings: Settings) -> None:
     for scenario in app[RESOURCES].scenarios.scenarios.values():
         if scenario.recording is not None:
             try:
-                read_manifest(Path(scenario.recording))
+                check_recording(scenario.recording)
             except RecordingError as exc:
                 where = f"{scenario.source}: {scenario.recording_line}at $.recording"
                 raise RecordingError(f"{where}: {exc}") from exc

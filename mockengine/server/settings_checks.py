@@ -136,7 +136,8 @@ def recording_problem(settings: Settings, label: Label = option) -> str | None:
         return None
     # Here, not at the top: the CLI's parser imports this module, and a recording's reader is for
     # `serve --replay` only (tests/integration/test_cli.py: no subcommand module before it is used).
-    from mockengine.recordings.format import RecordingError, read_manifest
+    from mockengine.recordings.format import RecordingError
+    from mockengine.recordings.recording import check_recording
 
     path = Path(settings.replay_dir)
     name = label("replay_dir")
@@ -145,7 +146,7 @@ def recording_problem(settings: Settings, label: Label = option) -> str | None:
     if not path.is_dir():
         return f"{name} {path}: a file, not a recording directory"
     try:
-        read_manifest(path)
+        check_recording(path)  # its lines and WAV references too: a hand edit gone wrong, named by line
     except RecordingError as exc:
         return f"{name} {exc}"
     return None

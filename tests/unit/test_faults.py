@@ -50,7 +50,7 @@ def test_describe_keeps_times_1():
         ("slow_drip:x", "expected an integer"),
         ("slow_drip:foo=1", "unknown parameter 'foo'"),
         ("http_status:404", "less than the minimum of 500"),
-        ('{"kind": "slow_drip", "bogus": 1}', "'bogus' was unexpected"),
+        ('{"kind": "slow_drip", "bogus": 1}', "unknown parameter 'bogus'; it takes ms, rate, times"),
         ("slow_drip:rate=2", "greater than the maximum of 1"),
         ("withhold_session_created:5", "needs a name"),
         ("{not json", "does not parse"),
