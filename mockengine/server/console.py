@@ -2,7 +2,8 @@
 read-only JSON endpoints it needs beside the API and the fault control endpoints.
 
 - ``GET /mockengine/console.json``: what the page offers to pick — scenarios, voices, turn-detection
-  types, fault kinds with their parameters and defaults, whether journaling is on.
+  types, fault kinds with their parameters and defaults, whether journaling is on (``journal``) and
+  whether WebRTC replies use DTX (``webrtc_dtx``: no packets between replies).
 - ``GET /mockengine/journal``: the sessions' journal directories, live ones first, then the most
   recently written: ``{"journals": [{"journal": "sess_….2", "session_id": "sess_…", "live": bool}]}``
   (the ended ones cut at :data:`MAX_ENDED_LISTED`); 404 when journaling is off. Sessions of a seeded
@@ -77,6 +78,8 @@ async def console_info(request: web.Request) -> web.Response:
             "turn_detection": list(TURN_DETECTION_TYPES),
             "faults": faults,
             "journal": settings.journal_dir is not None,
+            # The page's media-stall watch: with DTX the engine sends no packets between replies.
+            "webrtc_dtx": settings.webrtc_dtx,
         }
     )
 

@@ -16,6 +16,8 @@ const state = {
   capture: null,       // WebSocket: microphone → appends
   player: null,        // WebSocket: reply playback
   levels: [],          // [{t, level}]
+  replyMeter: null,    // WebRTC: the reply track's level
+  replyLevels: [],     // [{t, level}]
   marks: [],           // [{t, kind}]
   replyPlaying: [],    // [{from, to}]
   assistant: new Map(),  // item id → <li> of the assistant's transcript
@@ -229,7 +231,13 @@ async function openWebRtc(secret, session, attempt, end) {
   } else {
     pc.addTransceiver("audio", { direction: "sendrecv" });  // no microphone: the reply still plays
   }
-  pc.ontrack = (e) => { $("remote-audio").srcObject = e.streams[0] || new MediaStream([e.track]); };
+  pc.ontrack = (e) => {
+    const stream = e.streams[0] || new MediaStream([e.track]);
+    $("remote-audio").srcObject = stream;
+    // What the reply track carries, drawn on the timeline: "reply playing" is what the engine says it
+    // sends, this is what arrives.
+    if (state.context && state.attempt === attempt) state.replyMeter = new A.LevelMeter(state.context, stream);
+  };
   const channel = pc.createDataChannel("oai-events");
   channel.onmessage = (e) => onServerEvent(JSON.parse(e.data));
   channel.onclose = () => end("data channel closed");
@@ -252,6 +260,7 @@ async function openWebRtc(secret, session, attempt, end) {
   state.handle = answer.headers.get("X-Mockengine-Session-Handle");
   await pc.setRemoteDescription({ type: "answer", sdp: body });
   await new Promise((resolve) => { channel.onopen = resolve; });
+  watchMedia(pc, attempt);
   return {
     send: (event) => channel.readyState === "open" && channel.send(JSON.stringify(event)),
     clearOutput: () => channel.send(JSON.stringify({ type: "output_audio_buffer.clear" })),
@@ -303,10 +312,12 @@ function ended(why) {
   state.transport = null;
   if (state.capture) state.capture.stop();
   if (state.meter) state.meter.stop();
+  if (state.replyMeter) state.replyMeter.stop();
+  setMedia("idle", "");
   if (state.stream) state.stream.getTracks().forEach((t) => t.stop());
   if (state.context) state.context.close();
   closeReplySpan(performance.now() / 1000);
-  state.capture = state.meter = state.stream = state.player = state.context = null;
+  state.capture = state.meter = state.replyMeter = state.stream = state.player = state.context = null;
   if ($("status").dataset.state !== "failed") setStatus(`ended: ${why}`, "idle");
   $("connect").disabled = false;
   lockSessionChoices(false);
@@ -314,6 +325,52 @@ function ended(why) {
   updateFaultButton();
   $("mute").textContent = "Mute mic";
   refreshSessions();
+}
+
+// ---- the call's media (WebRTC) ----------------------------------------------------------------
+
+// A call whose media stopped (a dead network path, the media_stall fault) keeps its connection and data
+// channel: nothing else on the page would tell, and replies "play" that nobody hears. The reply track's
+// received packets (getStats, every 500 ms) say it: none for 1.5 s is a stall. The engine sends a silent
+// packet every 20 ms between replies, except with --webrtc-dtx (console.json's webrtc_dtx), which sends
+// nothing then on purpose: there only a reply playing without packets is a stall.
+const STALL_MS = 1500;
+
+function watchMedia(pc, attempt) {
+  let packets = -1;
+  let changed = performance.now();
+  let stalled = false;
+  const dtx = Boolean(state.info && state.info.webrtc_dtx);
+  const timer = setInterval(async () => {
+    if (state.attempt !== attempt || pc.connectionState === "closed") { clearInterval(timer); return; }
+    let received = 0;
+    try {
+      (await pc.getStats()).forEach((s) => {
+        if (s.type === "inbound-rtp" && s.kind === "audio") received += s.packetsReceived || 0;
+      });
+    } catch (error) {
+      return;  // closed meanwhile
+    }
+    if (state.attempt !== attempt) return;
+    const now = performance.now();
+    if (received !== packets) { packets = received; changed = now; }
+    const replying = state.replyPlaying.some((span) => span.to === null);
+    const quiet = now - changed;
+    const wasStalled = stalled;
+    stalled = quiet >= STALL_MS && (!dtx || replying || stalled);
+    if (stalled) {
+      setMedia("stalled", `media stalled: no reply audio for ${(quiet / 1000).toFixed(0)} s`);
+      if (!wasStalled) addEvent({ type: "(page) media stalled", detail: `no RTP packets received for ${STALL_MS} ms` });
+    } else {
+      setMedia("flowing", quiet >= STALL_MS ? "reply audio: quiet (DTX)" : "reply audio: receiving");
+      if (wasStalled) addEvent({ type: "(page) media flowing again" });
+    }
+  }, 500);
+}
+
+function setMedia(kind, text) {
+  $("media").dataset.state = kind;
+  $("media").textContent = text;
 }
 
 // ---- server events ----------------------------------------------------------------------------
@@ -466,27 +523,43 @@ function assistantLine(itemId) {
   return state.assistant.get(itemId);
 }
 
+// A list row that opens (and closes) its JSON: a button, so Tab reaches it and Enter or Space opens it.
+function rowButton(li, text, json) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "row";
+  button.textContent = text;
+  button.setAttribute("aria-expanded", "false");
+  button.onclick = () => {
+    const open = li.querySelector("pre");
+    if (open) open.remove(); else {
+      const pre = document.createElement("pre");
+      pre.textContent = JSON.stringify(json, null, 1);
+      li.append(pre);
+    }
+    button.setAttribute("aria-expanded", String(!open));
+  };
+  li.append(button);
+  return button;
+}
+
 function addEvent(event) {
   state.eventCount += 1;
   $("event-count").textContent = state.eventCount;
   if ($("hide-deltas").checked && event.type.endsWith(".delta")) return;
   const li = document.createElement("li");
-  li.textContent = event.type;
+  let text = event.type;
   li.dataset.type = event.type;
   if (event.type === "error") {
     li.classList.add("error");
-    li.textContent += `: ${event.error.message}`;
+    text += `: ${event.error.message}`;
   }
   if (event.type === "response.done" && event.response.status !== "completed") {
-    li.textContent += ` (${responseOutcome(event.response)})`;
+    text += ` (${responseOutcome(event.response)})`;
     if (event.response.status === "failed") li.classList.add("error");
   }
-  li.onclick = () => {
-    if (li.querySelector("pre")) { li.querySelector("pre").remove(); return; }
-    const pre = document.createElement("pre");
-    pre.textContent = JSON.stringify(event, null, 1);
-    li.append(pre);
-  };
+  if (event.type.startsWith("(page)")) li.classList.add("page");
+  rowButton(li, text, event);
   const list = $("events");
   // Follow the newest event only while the list is scrolled to its end: one scrolled up to read (an
   // event opened for its JSON) stays where it is.
@@ -503,8 +576,10 @@ function drawTimeline() {
   const g = canvas.getContext("2d");
   const now = performance.now() / 1000;
   if (state.meter) state.levels.push({ t: now, level: state.meter.level() });
+  if (state.replyMeter) state.replyLevels.push({ t: now, level: state.replyMeter.level() });
   const from = now - TIMELINE_S;
   state.levels = state.levels.filter((p) => p.t >= from);
+  state.replyLevels = state.replyLevels.filter((p) => p.t >= from);
   state.marks = state.marks.filter((m) => m.t >= from);
   state.replyPlaying = state.replyPlaying.filter((span) => span.to === null || span.to >= from);
   const x = (t) => ((t - from) / TIMELINE_S) * canvas.width;
@@ -515,14 +590,18 @@ function drawTimeline() {
     const to = span.to === null ? now : span.to;
     if (to >= from) g.fillRect(x(span.from), 0, x(to) - x(span.from), canvas.height);
   }
-  g.strokeStyle = "#7fb2ff";
-  g.beginPath();
-  state.levels.forEach((p, i) => {
-    const y = canvas.height - Math.min(1, p.level * 4) * (canvas.height - 4);
-    // A new line after a gap (between sessions): no stroke across the time nothing was measured.
-    if (i === 0 || p.t - state.levels[i - 1].t > 0.5) g.moveTo(x(p.t), y); else g.lineTo(x(p.t), y);
-  });
-  g.stroke();
+  const line = (levels, colour) => {
+    g.strokeStyle = colour;
+    g.beginPath();
+    levels.forEach((p, i) => {
+      const y = canvas.height - Math.min(1, p.level * 4) * (canvas.height - 4);
+      // A new line after a gap (between sessions): no stroke across the time nothing was measured.
+      if (i === 0 || p.t - levels[i - 1].t > 0.5) g.moveTo(x(p.t), y); else g.lineTo(x(p.t), y);
+    });
+    g.stroke();
+  };
+  line(state.replyLevels, "#c9a6ff");  // the reply track as received (WebRTC)
+  line(state.levels, "#7fb2ff");       // the microphone
   for (const mark of state.marks) {
     if (mark.t < from) continue;
     g.fillStyle = mark.kind === "started" ? "#1c9d5b" : "#d9822b";
@@ -604,9 +683,13 @@ async function refreshSessions() {
   list.innerHTML = "";
   const add = (id, note) => {
     const li = document.createElement("li");
-    li.textContent = id + note;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "row";
+    button.textContent = id + note;
+    button.onclick = () => showJournal(id);
     li.dataset.journal = id;
-    li.onclick = () => showJournal(id);
+    li.append(button);
     list.append(li);
   };
   if (!journals) {  // journaling off: the live sessions' handles (their kill and faults still apply)
@@ -663,13 +746,7 @@ async function loadJournal(shown) {
     const li = document.createElement("li");
     li.className = record.from || "engine";
     const what = record.event ? record.event.type : record.kind || record.raw || "";
-    li.textContent = `${(record.ms / 1000).toFixed(2)} s ${record.from || "engine"} ${what}`;
-    li.onclick = () => {
-      if (li.querySelector("pre")) { li.querySelector("pre").remove(); return; }
-      const pre = document.createElement("pre");
-      pre.textContent = JSON.stringify(record.event || record, null, 1);
-      li.append(pre);
-    };
+    rowButton(li, `${(record.ms / 1000).toFixed(2)} s ${record.from || "engine"} ${what}`, record.event || record);
     list.append(li);
   }
   shown.count = Math.max(shown.count, body.records.length);

@@ -506,3 +506,54 @@ async def test_console_without_a_microphone(engine, chromium_path, fake_mic_wav,
             assert not problems, problems
         finally:
             await browser.close()
+
+
+@pytest.mark.parametrize("dtx", [False, True])
+async def test_console_shows_a_media_stall(engine, chromium_path, fake_mic_wav, dtx):
+    """media_stall stops the call's media while the call and its data channel stay up: the page said
+    "live" and shaded "reply playing" over a reply nobody heard. It watches the reply track's packets
+    (getStats) and says the media stalled; the reply's level is drawn on the timeline too. With
+    ``--webrtc-dtx`` the engine sends nothing between replies on purpose: no stall is claimed then, only
+    when a reply plays without packets."""
+    server = await engine(webrtc_dtx=dtx)
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page)
+        await page.wait_for_timeout(3_000)  # quiet between replies: not a stall, DTX or not
+        await expect(page.locator("#media")).to_have_attribute("data-state", "flowing")
+        await page.select_option("#fault-kind", "media_stall")
+        await page.fill("#fault-params", "after_ms=0")
+        await page.click("#fire-fault")
+        await page.fill("#text-input", "Tell me about the weather today please.")
+        await page.press("#text-input", "Enter")
+        await expect(page.locator("#media")).to_have_attribute("data-state", "stalled")
+        await expect(page.locator("#media")).to_contain_text("no reply audio")
+        await expect(page.locator("#status")).to_have_text("live")  # the call is up: only media stopped
+        await page.click("#hangup")
+        await expect(page.locator("#media")).to_have_attribute("data-state", "idle")
+        await server.wait_until_idle()
+        assert not problems, problems
+
+
+async def test_console_by_keyboard(engine, chromium_path, fake_mic_wav, tmp_path):
+    """The events and sessions lists were clickable <li>s that Tab never reached: a keyboard user could
+    not open an event's JSON nor a session's journal. Both are buttons now (Enter opens them)."""
+    server = await engine(journal_dir=str(tmp_path / "journal"))
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.focus("#connect")
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+        event = page.locator("#events li button", has_text="session.created")
+        await event.focus()
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#events li pre")).to_contain_text('"session"')
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#events li pre")).to_have_count(0)
+        await page.locator("#sessions li button", has_text="(this page)").focus()
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#journal li button").first).to_contain_text("session.created")
+        await page.locator("#journal li button").first.focus()
+        await page.keyboard.press(" ")
+        await expect(page.locator("#journal li pre")).to_have_count(1)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
