@@ -5,6 +5,8 @@ const $ = (id) => document.getElementById(id);
 const A = window.consoleAudio;
 const TIMELINE_S = 30;          // seconds of input level the timeline shows
 const MAX_EVENTS_SHOWN = 400;
+// A long session's transcript and tool calls: the newest are kept (the page slowed as they grew).
+const MAX_LINES_SHOWN = 500;
 
 const state = {
   attempt: null,       // the current connection: {close()}; events of an older one are ignored
@@ -496,6 +498,7 @@ function onToolCall(event) {
   li.querySelector("code").textContent = event.name;
   li.querySelector("span").textContent = event.arguments;
   $("tools").append(li);
+  trim($("tools"));
   // The console answers every tool call with a plain success, so the conversation goes on.
   state.transport.send({
     type: "conversation.item.create",
@@ -509,9 +512,19 @@ function addLine(role, text, itemId) {
   li.className = role;
   li.dataset.itemId = itemId || "";
   li.textContent = text;
-  $("transcript").append(li);
+  const list = $("transcript");
+  list.append(li);
+  trim(list);
   li.scrollIntoView({ block: "nearest" });
   return li;
+}
+
+function trim(list) {
+  while (list.children.length > MAX_LINES_SHOWN) {
+    const gone = list.firstChild;
+    if (gone.dataset.itemId && state.assistant.get(gone.dataset.itemId) === gone) state.assistant.delete(gone.dataset.itemId);
+    gone.remove();
+  }
 }
 
 function assistantLine(itemId) {
@@ -727,30 +740,50 @@ function showJournal(id) {
 async function loadJournal(shown) {
   if (shown.loading) return;  // a refresh while it is read: the records would be listed twice
   shown.loading = true;
-  let answer, body;
   try {
-    answer = await fetch(`/mockengine/journal/${encodeURIComponent(shown.id)}`);
-    body = await answer.json();
-  } catch (error) {
-    return;  // the engine went away: the next refresh says so
+    // The engine serves 5000 records a request from ?from=N on: a long session's take a few.
+    for (;;) {
+      let answer, body;
+      try {
+        answer = await fetch(`/mockengine/journal/${encodeURIComponent(shown.id)}?from=${shown.count}`);
+        body = await answer.json();
+      } catch (error) {
+        return;  // the engine went away: the next refresh says so
+      }
+      if (state.journalShown !== shown) return;  // another journal was clicked meanwhile
+      const list = $("journal");
+      if (!answer.ok) { list.innerHTML = `<li class=hint></li>`; list.firstChild.textContent = body.error.message; return; }
+      if (!showRecords(shown, body.records) || shown.count >= body.total) return;
+    }
   } finally {
     shown.loading = false;
   }
+}
+
+// Records are only ever appended: the ones listed stay, an opened record's JSON with them, up to the
+// newest MAX_JOURNAL_SHOWN (an hour's session journals tens of thousands: the page would crawl).
+const MAX_JOURNAL_SHOWN = 3000;
+
+function showRecords(shown, records) {
   const list = $("journal");
-  if (state.journalShown !== shown) return;  // another journal was clicked meanwhile
-  if (!answer.ok) { list.innerHTML = `<li class=hint></li>`; list.firstChild.textContent = body.error.message; return; }
-  // Records are only ever appended: the ones listed stay, an opened record's JSON with them.
   const before = shown.count;
   const following = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  for (const record of body.records.slice(before)) {
+  for (const record of records) {
     const li = document.createElement("li");
     li.className = record.from || "engine";
     const what = record.event ? record.event.type : record.kind || record.raw || "";
     rowButton(li, `${(record.ms / 1000).toFixed(2)} s ${record.from || "engine"} ${what}`, record.event || record);
     list.append(li);
   }
-  shown.count = Math.max(shown.count, body.records.length);
+  shown.count += records.length;
+  let dropped = 0;
+  while (list.children.length > MAX_JOURNAL_SHOWN) { list.firstChild.remove(); dropped += 1; }
+  if (dropped) {
+    shown.dropped = (shown.dropped || 0) + dropped;
+    $("journal-id").textContent = `${shown.id} (the newest ${MAX_JOURNAL_SHOWN}: ${shown.dropped} earlier records not shown)`;
+  }
   if (following && before) list.scrollTop = list.scrollHeight;  // opened at the top, then followed
+  return records.length > 0;
 }
 
 // On each sessions refresh: a shown journal that is live, or was at the last refresh, is read again.

@@ -557,3 +557,39 @@ async def test_console_by_keyboard(engine, chromium_path, fake_mic_wav, tmp_path
         await page.click("#hangup")
         await server.wait_until_idle()
         assert not problems, problems
+
+
+async def test_console_long_session(engine, chromium_path, fake_mic_wav, tmp_path):
+    """A long session. Its journal: the engine cut a journal at 5000 lines before leaving the microphone's
+    appends out, so after ~3 minutes of a console session (25 appends a second) its journal timeline
+    stopped growing; the page now pages with ``?from=N``. Its panes: the transcript and the tool calls
+    grew without end (the events were already cut at 400); the newest 500 are kept."""
+    from mockengine.server.state import JOURNAL
+
+    server = await engine(journal_dir=str(tmp_path / "journal"))
+    append = {"type": "input_audio_buffer.append", "audio": "AAA="}
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(server.realtime, headers={"Authorization": "Bearer sk-j"}) as ws:
+            session_id = (await ws.receive_json(timeout=10))["session"]["id"]
+            for _ in range(5200):
+                await ws.send_json(append)
+            item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "late"}]}
+            await ws.send_json({"type": "conversation.item.create", "item": item})
+            while (await ws.receive_json(timeout=30))["type"] != "conversation.item.added":
+                pass
+        await server.wait_until_idle()
+    server.app[JOURNAL].drain()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.locator("#sessions li", has_text=session_id).click()
+        await expect(page.locator("#journal li", has_text="conversation.item.create")).to_have_count(1)
+        await page.evaluate(
+            """() => { for (let i = 0; i < 1200; i++) {
+                onServerEvent({ type: "response.output_audio_transcript.delta", item_id: `item_${i}`, delta: "x" });
+                onServerEvent({ type: "response.output_audio_transcript.done", item_id: `item_${i}`, transcript: `line ${i}` });
+                onServerEvent({ type: "conversation.item.input_audio_transcription.completed", item_id: `u_${i}`, transcript: `you ${i}` });
+            } }"""
+        )
+        await expect(page.locator("#transcript li")).to_have_count(500)
+        await expect(page.locator("#transcript li").last).to_have_text("you 1199")
+        await expect(page.locator("#events li")).to_have_count(400)
+        assert not problems, problems
