@@ -543,6 +543,9 @@ function rowButton(li, text, json) {
   button.className = "row";
   button.textContent = text;
   button.setAttribute("aria-expanded", "false");
+  // Out of the Tab order: 400 events would be 400 presses to get past. The list takes focus once
+  // (Tab), the arrow keys move along its rows (listKeys).
+  button.tabIndex = -1;
   button.onclick = () => {
     const open = li.querySelector("pre");
     if (open) open.remove(); else {
@@ -554,6 +557,23 @@ function rowButton(li, text, json) {
   };
   li.append(button);
   return button;
+}
+
+// A list of row buttons is one Tab stop: ↓/↑ move along the rows, Home/End to the first and last.
+function listKeys(list) {
+  list.tabIndex = 0;
+  list.onkeydown = (e) => {
+    const rows = [...list.querySelectorAll("button.row")];
+    if (!rows.length || !["ArrowDown", "ArrowUp", "Home", "End"].includes(e.key)) return;
+    e.preventDefault();
+    const at = rows.indexOf(document.activeElement);
+    let next;
+    if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = rows.length - 1;
+    else if (at < 0) next = e.key === "ArrowDown" ? 0 : rows.length - 1;
+    else next = Math.max(0, Math.min(rows.length - 1, at + (e.key === "ArrowDown" ? 1 : -1)));
+    rows[next].focus();
+  };
 }
 
 function addEvent(event) {
@@ -699,6 +719,7 @@ async function refreshSessions() {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "row";
+    button.tabIndex = -1;
     button.textContent = id + note;
     button.onclick = () => showJournal(id);
     li.dataset.journal = id;
@@ -804,6 +825,7 @@ function sendText() {
   $("text-input").value = "";
 }
 
+for (const id of ["events", "sessions", "journal"]) listKeys($(id));
 $("connect").onclick = connect;
 $("hangup").onclick = hangup;
 $("mute").onclick = () => {

@@ -536,22 +536,38 @@ async def test_console_shows_a_media_stall(engine, chromium_path, fake_mic_wav, 
 
 async def test_console_by_keyboard(engine, chromium_path, fake_mic_wav, tmp_path):
     """The events and sessions lists were clickable <li>s that Tab never reached: a keyboard user could
-    not open an event's JSON nor a session's journal. Both are buttons now (Enter opens them)."""
+    not open an event's JSON nor a session's journal. Their rows are buttons now (Enter opens them), and
+    each list is one Tab stop that the arrow keys move along (400 events are not 400 Tab presses)."""
     server = await engine(journal_dir=str(tmp_path / "journal"))
     async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
         await page.focus("#connect")
         await page.keyboard.press("Enter")
         await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
-        event = page.locator("#events li button", has_text="session.created")
-        await event.focus()
+        await page.focus("#fault-params")
+        await page.keyboard.press("Shift+Tab")  # back past the events' rows in one press
+        await page.keyboard.press("Shift+Tab")
+        await expect(page.locator("#events")).to_be_focused()
+        await page.keyboard.press("Home")
+        await expect(page.locator("#events li button").first).to_be_focused()
+        await expect(page.locator("#events li button").first).to_have_text("session.created")
+        await expect(page.locator("#events li button").nth(1)).to_be_attached()  # the microphone's turn
+        await page.keyboard.press("ArrowDown")
+        await expect(page.locator("#events li button").nth(1)).to_be_focused()
+        await page.keyboard.press("ArrowUp")
         await page.keyboard.press("Enter")
         await expect(page.locator("#events li pre")).to_contain_text('"session"')
         await page.keyboard.press("Enter")
         await expect(page.locator("#events li pre")).to_have_count(0)
-        await page.locator("#sessions li button", has_text="(this page)").focus()
+        await page.focus("#refresh-sessions")
+        await page.keyboard.press("Tab")
+        await expect(page.locator("#sessions")).to_be_focused()
+        await page.keyboard.press("ArrowDown")
+        await expect(page.locator("#sessions li button").first).to_contain_text("(this page)")
         await page.keyboard.press("Enter")
         await expect(page.locator("#journal li button").first).to_contain_text("session.created")
-        await page.locator("#journal li button").first.focus()
+        await page.keyboard.press("Tab")  # out of the sessions: the journal is the next stop
+        await expect(page.locator("#journal")).to_be_focused()
+        await page.keyboard.press("ArrowDown")
         await page.keyboard.press(" ")
         await expect(page.locator("#journal li pre")).to_have_count(1)
         await page.click("#hangup")
