@@ -11,7 +11,8 @@ async def test_console_info_says_whether_webrtc_replies_use_dtx(engine, dtx):
     """The page's media-stall watch calls a call without packets for 1.5 s stalled; with --webrtc-dtx
     the engine sends none between replies on purpose, and the page must know (docs/console.md)."""
     server = await engine(webrtc_dtx=dtx, journal_dir=None)
-    async with aiohttp.ClientSession() as http, http.get(f"{server.http_url}/mockengine/console.json") as answer:
+    url = f"{server.http_url}/mockengine/console.json"
+    async with aiohttp.ClientSession() as http, http.get(url) as answer:
         assert answer.status == 200
         info = await answer.json()
     assert info["webrtc_dtx"] is dtx
@@ -29,7 +30,8 @@ async def test_a_long_sessions_journal_is_served_past_its_first_5000_lines(engin
 
     eng = await engine(journal_dir=str(tmp_path))
     append = {"type": "input_audio_buffer.append", "audio": "AAA="}  # one sample of silence
-    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "after the appends"}]}
+    text = {"type": "input_text", "text": "after the appends"}
+    item = {"type": "message", "role": "user", "content": [text]}
     async with aiohttp.ClientSession() as http:
         async with http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-j"}) as ws:
             journal = (await ws.receive_json(timeout=10))["session"]["id"]

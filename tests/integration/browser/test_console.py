@@ -600,9 +600,11 @@ async def test_console_long_session(engine, chromium_path, fake_mic_wav, tmp_pat
         await expect(page.locator("#journal li", has_text="conversation.item.create")).to_have_count(1)
         await page.evaluate(
             """() => { for (let i = 0; i < 1200; i++) {
-                onServerEvent({ type: "response.output_audio_transcript.delta", item_id: `item_${i}`, delta: "x" });
-                onServerEvent({ type: "response.output_audio_transcript.done", item_id: `item_${i}`, transcript: `line ${i}` });
-                onServerEvent({ type: "conversation.item.input_audio_transcription.completed", item_id: `u_${i}`, transcript: `you ${i}` });
+              const item = `item_${i}`, said = "response.output_audio_transcript";
+              onServerEvent({ type: `${said}.delta`, item_id: item, delta: "x" });
+              onServerEvent({ type: `${said}.done`, item_id: item, transcript: `line ${i}` });
+              const heard = "conversation.item.input_audio_transcription.completed";
+              onServerEvent({ type: heard, item_id: `u_${i}`, transcript: `you ${i}` });
             } }"""
         )
         await expect(page.locator("#transcript li")).to_have_count(500)
