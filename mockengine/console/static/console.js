@@ -277,7 +277,7 @@ async function openWebSocket(secret, session, attempt, end) {
   state.player = new A.PcmPlayer(state.context);
   ws.onmessage = (e) => onServerEvent(JSON.parse(e.data));
   attempt.close = () => ws.close();
-  ws.onclose = (e) => end(`websocket closed ${e.code}`);
+  ws.onclose = (e) => end(`websocket closed ${e.code}${e.reason ? ` ${e.reason}` : ""}`);
   await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("the engine refused the WebSocket (the browser does not tell the HTTP status: see the engine's log)")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
   if (state.stream) {
@@ -321,6 +321,13 @@ function ended(why) {
   closeReplySpan(performance.now() / 1000);
   state.capture = state.meter = state.replyMeter = state.stream = state.player = state.context = null;
   if ($("status").dataset.state !== "failed") setStatus(`ended: ${why}`, "idle");
+  // An engine that ends a session says why first (session_expired's error, then the close): the reason
+  // goes under Connect, not only among the events.
+  const last = state.lastError;
+  state.lastError = null;
+  if (last && why !== "hung up" && why !== "failed" && performance.now() / 1000 - last.at < 3) {
+    $("connect-error").textContent = `the engine ended the session: ${last.message}`;
+  }
   $("connect").disabled = false;
   lockSessionChoices(false);
   for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = true;
@@ -392,6 +399,7 @@ function onServerEvent(event) {
       showSession(event.session);
       break;
     case "error":
+      state.lastError = { at: now, message: event.error.message };
       // A refused session.update (e.g. a new voice after the assistant spoke): the pickers show the
       // session as it still is.
       if (String(event.error.param || "").startsWith("session.") && state.session) showSession(state.session);

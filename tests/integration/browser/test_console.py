@@ -611,3 +611,24 @@ async def test_console_long_session(engine, chromium_path, fake_mic_wav, tmp_pat
         await expect(page.locator("#transcript li").last).to_have_text("you 1199")
         await expect(page.locator("#events li")).to_have_count(400)
         assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_says_why_the_engine_ended_the_session(engine, chromium_path, fake_mic_wav, transport):
+    """session_expired (the 60-minute limit) sends its error, then ends the session: the page said only
+    "ended: data channel closed" (or "websocket closed 1001"), the reason a line in the events among many.
+    The error the engine sent just before it ended the session shows under Connect now."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport=transport)
+        await page.select_option("#fault-kind", "session_expired")
+        await page.fill("#fault-params", "ms=0")
+        await page.click("#fire-fault")
+        await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
+        await expect(page.locator("#connect-error")).to_contain_text("maximum duration of 60 minutes")
+        await _go_live(page)  # and the next session goes live, its reason gone
+        await expect(page.locator("#connect-error")).to_have_text("")
+        await page.click("#hangup")
+        await expect(page.locator("#connect-error")).to_have_text("")  # hung up: no error of the engine's
+        await server.wait_until_idle()
+        assert not problems, problems
