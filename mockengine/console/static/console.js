@@ -277,7 +277,7 @@ async function openWebSocket(secret, session, attempt, end) {
   state.player = new A.PcmPlayer(state.context);
   ws.onmessage = (e) => onServerEvent(JSON.parse(e.data));
   attempt.close = () => ws.close();
-  ws.onclose = (e) => end(`websocket closed ${e.code}${e.reason ? ` ${e.reason}` : ""}`);
+  ws.onclose = (e) => end(`websocket closed ${e.code}`);  // the reason, if any, came as an error first
   await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("the engine refused the WebSocket (the browser does not tell the HTTP status: see the engine's log)")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
   if (state.stream) {
