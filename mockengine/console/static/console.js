@@ -209,6 +209,7 @@ async function connect() {
     // the microphone's worklet was still loading, and a setting picked then was dropped (no transport).
     setStatus("live");
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
+    updateTalkButton();
     updateFaultButton();
     refreshSessions();  // now that it knows its transport: "(this page)", and a WebSocket session's handle
   } catch (error) {
@@ -331,6 +332,8 @@ function ended(why) {
   $("connect").disabled = false;
   lockSessionChoices(false);
   for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = true;
+  state.talking = false;
+  updateTalkButton();
   updateFaultButton();
   $("mute").textContent = "Mute mic";
   refreshSessions();
@@ -478,6 +481,7 @@ function onResponseNotCompleted(response) {
 // The voice and turn detection pickers follow the session the engine says it has.
 function showSession(session) {
   state.session = session;
+  setTimeout(updateTalkButton);  // after connect() has set the transport
   const audio = session.audio || {};
   if (audio.output && audio.output.voice) $("voice").value = audio.output.voice;
   if (audio.input && "turn_detection" in audio.input) {
@@ -824,6 +828,39 @@ function followJournal(liveNames) {
   shown.live = live;
 }
 
+// ---- push to talk (turn detection none) ----------------------------------------------------------
+
+// Without turn detection nothing ends a spoken turn: the microphone's audio piled up in the input buffer
+// and never got an answer. Held, the button clears the buffer (what was said before is not this turn)
+// and stops a reply playing; released, it commits the buffer and asks for the response, as the
+// service's push-to-talk clients do.
+function updateTalkButton() {
+  const td = state.session && state.session.audio && state.session.audio.input
+    ? state.session.audio.input.turn_detection : undefined;
+  $("talk").disabled = !state.transport || !state.stream || td !== null;
+  if ($("talk").disabled) $("talk").classList.remove("held");
+}
+
+function talkStart() {
+  if ($("talk").disabled || state.talking) return;
+  state.talking = true;
+  $("talk").classList.add("held");
+  $("talk").textContent = "Talking… release to send";
+  if (state.player && state.player.isPlaying()) bargeIn();
+  else if (state.replyPlaying.some((span) => span.to === null)) state.transport.send({ type: "output_audio_buffer.clear" });
+  state.transport.send({ type: "input_audio_buffer.clear" });
+}
+
+function talkEnd() {
+  if (!state.talking) return;
+  state.talking = false;
+  $("talk").classList.remove("held");
+  $("talk").textContent = "Hold to talk";
+  if (!state.transport) return;
+  state.transport.send({ type: "input_audio_buffer.commit" });
+  state.transport.send({ type: "response.create" });
+}
+
 function sendText() {
   const text = $("text-input").value.trim();
   if (!text || !state.transport) return;
@@ -842,6 +879,10 @@ $("mute").onclick = () => {
   $("mute").textContent = muted ? "Unmute mic" : "Mute mic";
 };
 $("send-text").onclick = sendText;
+$("talk").onpointerdown = talkStart;
+$("talk").onpointerup = $("talk").onpointerleave = talkEnd;
+$("talk").onkeydown = (e) => { if ((e.key === " " || e.key === "Enter") && !e.repeat) { e.preventDefault(); talkStart(); } };
+$("talk").onkeyup = (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); talkEnd(); } };
 $("voice").onchange = () => updateSession({ audio: { output: { voice: $("voice").value } } });
 $("turn-detection").onchange = () =>
   updateSession({ audio: { input: { turn_detection: sessionConfig().audio.input.turn_detection } } });

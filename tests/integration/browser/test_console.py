@@ -632,3 +632,32 @@ async def test_console_says_why_the_engine_ended_the_session(engine, chromium_pa
         await expect(page.locator("#connect-error")).to_have_text("")  # hung up: no error of the engine's
         await server.wait_until_idle()
         assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_push_to_talk_without_turn_detection(
+    engine, chromium_path, question_once_wav, transport
+):
+    """Turn detection "none" is one of the page's choices, but nothing on it ended a spoken turn: the
+    microphone's audio piled up in the input buffer and was never answered. "Hold to talk" (enabled only
+    then) clears the buffer when pressed and commits it with a response.create when released; held from
+    the keyboard here (Space down, Space up)."""
+    server = await engine()
+    async with _console(chromium_path, question_once_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport=transport)
+        await expect(page.locator("#talk")).to_be_disabled()  # server_vad ends turns itself
+        await page.select_option("#turn-detection", "none")
+        await expect(page.locator("#talk")).to_be_enabled()
+        await page.focus("#talk")
+        await page.keyboard.down(" ")
+        await expect(page.locator("#talk")).to_have_text("Talking… release to send")
+        await page.wait_for_timeout(7_000)  # the question is 3 s into the microphone's file
+        await page.keyboard.up(" ")
+        await expect(page.locator("#transcript li.user")).to_contain_text("capital", timeout=30_000)
+        await expect(page.locator("#transcript li.assistant:not(.partial)")).to_contain_text("Paris")
+        await expect(page.locator("#events li.error")).to_have_count(0)
+        await page.select_option("#turn-detection", "server_vad")
+        await expect(page.locator("#talk")).to_be_disabled()
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
