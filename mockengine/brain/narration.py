@@ -228,10 +228,13 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     if rest and rest[0] in _TARGET_PREPOSITIONS:  # add_to_cart: "I've added t-shirts to the cart."
         return _done_to(verb, rest[0], rest[1:], arguments, data)
     particle = rest.pop(0) if rest and rest[0] in _PARTICLES else ""
-    thing = f"the {' '.join(rest)}" if rest else "it"
+    # go_back, log_out: the verb and its particle act on nothing ("I've gone back", not "gone it back")
+    thing = f"the {' '.join(rest)}" if rest else "" if particle and verb in _INTRANSITIVE else "it"
     done = f"{_past(verb)} {particle} {thing}" if particle and rest else f"{_past(verb)} {thing} {particle}"
     sentence = f"I've {' '.join(done.split())}{_detail(verb, arguments, data)}."
     state = _state(data)
+    if state and _state_key(data) == "mode":  # a view's mode ("grid"): "It's in grid view."
+        state = f"in {state} view"
     code = _confirmation(data)
     if state and state.lower() not in _ACKNOWLEDGEMENTS and code:
         return f"{sentence} It's {state}, and the confirmation is {code}."
@@ -262,6 +265,8 @@ def _done_to(verb: str, preposition: str, target: list[str], arguments: Any, dat
 # A tool name's preposition after its verb: where the action puts or takes its thing.
 _TARGET_PREPOSITIONS = frozenset(("to", "into", "onto", "from"))
 _PARTICLES = frozenset(("on", "off", "up", "down", "out", "in", "over", "back"))
+# Verbs that take no object before their particle: go_back, log_out, sign_in, check_in, step_back.
+_INTRANSITIVE = frozenset(("go", "come", "log", "sign", "check", "step", "scroll", "zoom"))
 # An argument's name, and the preposition its value takes after the action ("to Dario", "in the kitchen").
 _TO = frozenset(("to", "recipient", "recipients", "contact", "channel", "email", "phone", "number"))
 _FOR = frozenset(("name", "guest", "customer", "person", "for", "user", "patient", "passenger", "member"))
@@ -486,14 +491,25 @@ def _display_name(data: Any, depth: int = 0) -> str | None:
     return None
 
 
-def _state(data: Any, depth: int = 0) -> str | None:
+def _state(data: Any) -> str | None:
+    found = _found_state(data)
+    return found[1] if found else None
+
+
+def _state_key(data: Any) -> str | None:
+    """Which of :data:`_STATE_KEYS` :func:`_state` read ("mode" is a view's: "grid", "detail")."""
+    found = _found_state(data)
+    return found[0] if found else None
+
+
+def _found_state(data: Any, depth: int = 0) -> tuple[str, str] | None:
     if not isinstance(data, Mapping) or depth > 2:
         return None
     for key in _STATE_KEYS:
         if isinstance(data.get(key), str) and data[key]:
-            return str(data[key]).replace("_", " ")
+            return key, str(data[key]).replace("_", " ")
     for value in data.values():
-        inner = _state(value, depth + 1)
+        inner = _found_state(value, depth + 1)
         if inner:
             return inner
     return None

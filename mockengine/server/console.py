@@ -2,14 +2,17 @@
 read-only JSON endpoints it needs beside the API and the fault control endpoints.
 
 - ``GET /mockengine/console.json``: what the page offers to pick — scenarios, voices, turn-detection
-  types, fault kinds with their parameters and defaults, whether journaling is on.
+  types, fault kinds with their parameters and defaults, whether journaling is on (``journal``) and
+  whether WebRTC replies use DTX (``webrtc_dtx``: no packets between replies).
 - ``GET /mockengine/journal``: the sessions' journal directories, live ones first, then the most
   recently written: ``{"journals": [{"journal": "sess_….2", "session_id": "sess_…", "live": bool}]}``
   (the ended ones cut at :data:`MAX_ENDED_LISTED`); 404 when journaling is off. Sessions of a seeded
   engine share their ids and the second one's journal is ``<session_id>.2`` (``.3``, …): this names each.
-- ``GET /mockengine/journal/{journal}``: one journal's records (``events.jsonl``) as a JSON list, by its
-  directory's name (a session id names its first session's; ``<session_id>.2`` the next one's), 404 when
-  journaling is off or there is no such journal.
+- ``GET /mockengine/journal/{journal}?from=N``: one journal's records (``events.jsonl``, the microphone's
+  appends left out) as a JSON list, by its directory's name (a session id names its first session's;
+  ``<session_id>.2`` the next one's): at most :data:`MAX_JOURNAL_RECORDS` from the ``N``-th on (default
+  0), with ``from`` and ``total`` (records in the journal); 404 when journaling is off or there is no
+  such journal, 400 (param ``from``) for a ``from`` that is not an index.
 
 Both answer under the control endpoints' access rule (loopback clients, or the control token).
 The page itself is plain HTML, CSS and JavaScript inside the package: no build step, no CDN, offline.
@@ -77,6 +80,8 @@ async def console_info(request: web.Request) -> web.Response:
             "turn_detection": list(TURN_DETECTION_TYPES),
             "faults": faults,
             "journal": settings.journal_dir is not None,
+            # The page's media-stall watch: with DTX the engine sends no packets between replies.
+            "webrtc_dtx": settings.webrtc_dtx,
         }
     )
 
@@ -91,16 +96,30 @@ async def journal(request: web.Request) -> web.Response:
     path = Path(directory) / session_id / "events.jsonl"
     if "/" in session_id or ".." in session_id or not path.is_file():
         return error_response(404, f"No journal for session '{session_id}'.", param="session_id")
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[:MAX_JOURNAL_RECORDS]
+    start = request.query.get("from", "0")
+    if not start.isdigit():
+        return error_response(
+            400, f"Invalid 'from': expected a record index (0 or more), got '{start}'.", param="from"
+        )
+    first = int(start)
     records = []
-    for line in lines:
+    total = 0
+    # The appends are left out before the cut: cut first, a console session's 25 appends a second
+    # filled the 5000 lines in ~3 minutes and its later records were never served.
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if '"event": {"type": "input_audio_buffer.append"' in line:  # the writer's spelling: no parse
+            continue
         try:
             record = json.loads(line)
         except ValueError:
             continue  # a record the writer was still appending
-        if record.get("event", {}).get("type") != "input_audio_buffer.append":  # 50 a second: left out
+        if record.get("event", {}).get("type") == "input_audio_buffer.append":
+            continue
+        if first <= total < first + MAX_JOURNAL_RECORDS:
             records.append(record)
-    return web.json_response({"session_id": _base_id(session_id), "journal": session_id, "records": records})
+        total += 1
+    body = {"session_id": _base_id(session_id), "journal": session_id, "from": first, "total": total}
+    return web.json_response({**body, "records": records})
 
 
 def _base_id(journal: str) -> str:

@@ -5,6 +5,8 @@ const $ = (id) => document.getElementById(id);
 const A = window.consoleAudio;
 const TIMELINE_S = 30;          // seconds of input level the timeline shows
 const MAX_EVENTS_SHOWN = 400;
+// A long session's transcript and tool calls: the newest are kept (the page slowed as they grew).
+const MAX_LINES_SHOWN = 500;
 
 const state = {
   attempt: null,       // the current connection: {close()}; events of an older one are ignored
@@ -16,6 +18,8 @@ const state = {
   capture: null,       // WebSocket: microphone → appends
   player: null,        // WebSocket: reply playback
   levels: [],          // [{t, level}]
+  replyMeter: null,    // WebRTC: the reply track's level
+  replyLevels: [],     // [{t, level}]
   marks: [],           // [{t, kind}]
   replyPlaying: [],    // [{from, to}]
   assistant: new Map(),  // item id → <li> of the assistant's transcript
@@ -205,6 +209,7 @@ async function connect() {
     // the microphone's worklet was still loading, and a setting picked then was dropped (no transport).
     setStatus("live");
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
+    updateTalkButton();
     updateFaultButton();
     refreshSessions();  // now that it knows its transport: "(this page)", and a WebSocket session's handle
   } catch (error) {
@@ -229,7 +234,13 @@ async function openWebRtc(secret, session, attempt, end) {
   } else {
     pc.addTransceiver("audio", { direction: "sendrecv" });  // no microphone: the reply still plays
   }
-  pc.ontrack = (e) => { $("remote-audio").srcObject = e.streams[0] || new MediaStream([e.track]); };
+  pc.ontrack = (e) => {
+    const stream = e.streams[0] || new MediaStream([e.track]);
+    $("remote-audio").srcObject = stream;
+    // What the reply track carries, drawn on the timeline: "reply playing" is what the engine says it
+    // sends, this is what arrives.
+    if (state.context && state.attempt === attempt) state.replyMeter = new A.LevelMeter(state.context, stream);
+  };
   const channel = pc.createDataChannel("oai-events");
   channel.onmessage = (e) => onServerEvent(JSON.parse(e.data));
   channel.onclose = () => end("data channel closed");
@@ -252,6 +263,7 @@ async function openWebRtc(secret, session, attempt, end) {
   state.handle = answer.headers.get("X-Mockengine-Session-Handle");
   await pc.setRemoteDescription({ type: "answer", sdp: body });
   await new Promise((resolve) => { channel.onopen = resolve; });
+  watchMedia(pc, attempt);
   return {
     send: (event) => channel.readyState === "open" && channel.send(JSON.stringify(event)),
     clearOutput: () => channel.send(JSON.stringify({ type: "output_audio_buffer.clear" })),
@@ -266,7 +278,7 @@ async function openWebSocket(secret, session, attempt, end) {
   state.player = new A.PcmPlayer(state.context);
   ws.onmessage = (e) => onServerEvent(JSON.parse(e.data));
   attempt.close = () => ws.close();
-  ws.onclose = (e) => end(`websocket closed ${e.code}`);
+  ws.onclose = (e) => end(`websocket closed ${e.code}`);  // the reason, if any, came as an error first
   await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("the engine refused the WebSocket (the browser does not tell the HTTP status: see the engine's log)")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
   if (state.stream) {
@@ -303,17 +315,74 @@ function ended(why) {
   state.transport = null;
   if (state.capture) state.capture.stop();
   if (state.meter) state.meter.stop();
+  if (state.replyMeter) state.replyMeter.stop();
+  setMedia("idle", "");
   if (state.stream) state.stream.getTracks().forEach((t) => t.stop());
   if (state.context) state.context.close();
   closeReplySpan(performance.now() / 1000);
-  state.capture = state.meter = state.stream = state.player = state.context = null;
+  state.capture = state.meter = state.replyMeter = state.stream = state.player = state.context = null;
   if ($("status").dataset.state !== "failed") setStatus(`ended: ${why}`, "idle");
+  // An engine that ends a session says why first (session_expired's error, then the close): the reason
+  // goes under Connect, not only among the events.
+  const last = state.lastError;
+  state.lastError = null;
+  if (last && why !== "hung up" && why !== "failed" && performance.now() / 1000 - last.at < 3) {
+    $("connect-error").textContent = `the engine ended the session: ${last.message}`;
+  }
   $("connect").disabled = false;
   lockSessionChoices(false);
   for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = true;
+  state.talking = false;
+  updateTalkButton();
   updateFaultButton();
   $("mute").textContent = "Mute mic";
   refreshSessions();
+}
+
+// ---- the call's media (WebRTC) ----------------------------------------------------------------
+
+// A call whose media stopped (a dead network path, the media_stall fault) keeps its connection and data
+// channel: nothing else on the page would tell, and replies "play" that nobody hears. The reply track's
+// received packets (getStats, every 500 ms) say it: none for 1.5 s is a stall. The engine sends a silent
+// packet every 20 ms between replies, except with --webrtc-dtx (console.json's webrtc_dtx), which sends
+// nothing then on purpose: there only a reply playing without packets is a stall.
+const STALL_MS = 1500;
+
+function watchMedia(pc, attempt) {
+  let packets = -1;
+  let changed = performance.now();
+  let stalled = false;
+  const dtx = Boolean(state.info && state.info.webrtc_dtx);
+  const timer = setInterval(async () => {
+    if (state.attempt !== attempt || pc.connectionState === "closed") { clearInterval(timer); return; }
+    let received = 0;
+    try {
+      (await pc.getStats()).forEach((s) => {
+        if (s.type === "inbound-rtp" && s.kind === "audio") received += s.packetsReceived || 0;
+      });
+    } catch (error) {
+      return;  // closed meanwhile
+    }
+    if (state.attempt !== attempt) return;
+    const now = performance.now();
+    if (received !== packets) { packets = received; changed = now; }
+    const replying = state.replyPlaying.some((span) => span.to === null);
+    const quiet = now - changed;
+    const wasStalled = stalled;
+    stalled = quiet >= STALL_MS && (!dtx || replying || stalled);
+    if (stalled) {
+      setMedia("stalled", `media stalled: no reply audio for ${(quiet / 1000).toFixed(0)} s`);
+      if (!wasStalled) addEvent({ type: "(page) media stalled", detail: `no RTP packets received for ${STALL_MS} ms` });
+    } else {
+      setMedia("flowing", quiet >= STALL_MS ? "reply audio: quiet (DTX)" : "reply audio: receiving");
+      if (wasStalled) addEvent({ type: "(page) media flowing again" });
+    }
+  }, 500);
+}
+
+function setMedia(kind, text) {
+  $("media").dataset.state = kind;
+  $("media").textContent = text;
 }
 
 // ---- server events ----------------------------------------------------------------------------
@@ -333,6 +402,7 @@ function onServerEvent(event) {
       showSession(event.session);
       break;
     case "error":
+      state.lastError = { at: now, message: event.error.message };
       // A refused session.update (e.g. a new voice after the assistant spoke): the pickers show the
       // session as it still is.
       if (String(event.error.param || "").startsWith("session.") && state.session) showSession(state.session);
@@ -411,6 +481,7 @@ function onResponseNotCompleted(response) {
 // The voice and turn detection pickers follow the session the engine says it has.
 function showSession(session) {
   state.session = session;
+  setTimeout(updateTalkButton);  // after connect() has set the transport
   const audio = session.audio || {};
   if (audio.output && audio.output.voice) $("voice").value = audio.output.voice;
   if (audio.input && "turn_detection" in audio.input) {
@@ -439,6 +510,7 @@ function onToolCall(event) {
   li.querySelector("code").textContent = event.name;
   li.querySelector("span").textContent = event.arguments;
   $("tools").append(li);
+  trim($("tools"));
   // The console answers every tool call with a plain success, so the conversation goes on.
   state.transport.send({
     type: "conversation.item.create",
@@ -452,9 +524,19 @@ function addLine(role, text, itemId) {
   li.className = role;
   li.dataset.itemId = itemId || "";
   li.textContent = text;
-  $("transcript").append(li);
+  const list = $("transcript");
+  list.append(li);
+  trim(list);
   li.scrollIntoView({ block: "nearest" });
   return li;
+}
+
+function trim(list) {
+  while (list.children.length > MAX_LINES_SHOWN) {
+    const gone = list.firstChild;
+    if (gone.dataset.itemId && state.assistant.get(gone.dataset.itemId) === gone) state.assistant.delete(gone.dataset.itemId);
+    gone.remove();
+  }
 }
 
 function assistantLine(itemId) {
@@ -466,27 +548,63 @@ function assistantLine(itemId) {
   return state.assistant.get(itemId);
 }
 
+// A list row that opens (and closes) its JSON: a button, so Tab reaches it and Enter or Space opens it.
+function rowButton(li, text, json) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "row";
+  button.textContent = text;
+  button.setAttribute("aria-expanded", "false");
+  // Out of the Tab order: 400 events would be 400 presses to get past. The list takes focus once
+  // (Tab), the arrow keys move along its rows (listKeys).
+  button.tabIndex = -1;
+  button.onclick = () => {
+    const open = li.querySelector("pre");
+    if (open) open.remove(); else {
+      const pre = document.createElement("pre");
+      pre.textContent = JSON.stringify(json, null, 1);
+      li.append(pre);
+    }
+    button.setAttribute("aria-expanded", String(!open));
+  };
+  li.append(button);
+  return button;
+}
+
+// A list of row buttons is one Tab stop: ↓/↑ move along the rows, Home/End to the first and last.
+function listKeys(list) {
+  list.tabIndex = 0;
+  list.onkeydown = (e) => {
+    const rows = [...list.querySelectorAll("button.row")];
+    if (!rows.length || !["ArrowDown", "ArrowUp", "Home", "End"].includes(e.key)) return;
+    e.preventDefault();
+    const at = rows.indexOf(document.activeElement);
+    let next;
+    if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = rows.length - 1;
+    else if (at < 0) next = e.key === "ArrowDown" ? 0 : rows.length - 1;
+    else next = Math.max(0, Math.min(rows.length - 1, at + (e.key === "ArrowDown" ? 1 : -1)));
+    rows[next].focus();
+  };
+}
+
 function addEvent(event) {
   state.eventCount += 1;
   $("event-count").textContent = state.eventCount;
   if ($("hide-deltas").checked && event.type.endsWith(".delta")) return;
   const li = document.createElement("li");
-  li.textContent = event.type;
+  let text = event.type;
   li.dataset.type = event.type;
   if (event.type === "error") {
     li.classList.add("error");
-    li.textContent += `: ${event.error.message}`;
+    text += `: ${event.error.message}`;
   }
   if (event.type === "response.done" && event.response.status !== "completed") {
-    li.textContent += ` (${responseOutcome(event.response)})`;
+    text += ` (${responseOutcome(event.response)})`;
     if (event.response.status === "failed") li.classList.add("error");
   }
-  li.onclick = () => {
-    if (li.querySelector("pre")) { li.querySelector("pre").remove(); return; }
-    const pre = document.createElement("pre");
-    pre.textContent = JSON.stringify(event, null, 1);
-    li.append(pre);
-  };
+  if (event.type.startsWith("(page)")) li.classList.add("page");
+  rowButton(li, text, event);
   const list = $("events");
   // Follow the newest event only while the list is scrolled to its end: one scrolled up to read (an
   // event opened for its JSON) stays where it is.
@@ -503,8 +621,10 @@ function drawTimeline() {
   const g = canvas.getContext("2d");
   const now = performance.now() / 1000;
   if (state.meter) state.levels.push({ t: now, level: state.meter.level() });
+  if (state.replyMeter) state.replyLevels.push({ t: now, level: state.replyMeter.level() });
   const from = now - TIMELINE_S;
   state.levels = state.levels.filter((p) => p.t >= from);
+  state.replyLevels = state.replyLevels.filter((p) => p.t >= from);
   state.marks = state.marks.filter((m) => m.t >= from);
   state.replyPlaying = state.replyPlaying.filter((span) => span.to === null || span.to >= from);
   const x = (t) => ((t - from) / TIMELINE_S) * canvas.width;
@@ -515,14 +635,18 @@ function drawTimeline() {
     const to = span.to === null ? now : span.to;
     if (to >= from) g.fillRect(x(span.from), 0, x(to) - x(span.from), canvas.height);
   }
-  g.strokeStyle = "#7fb2ff";
-  g.beginPath();
-  state.levels.forEach((p, i) => {
-    const y = canvas.height - Math.min(1, p.level * 4) * (canvas.height - 4);
-    // A new line after a gap (between sessions): no stroke across the time nothing was measured.
-    if (i === 0 || p.t - state.levels[i - 1].t > 0.5) g.moveTo(x(p.t), y); else g.lineTo(x(p.t), y);
-  });
-  g.stroke();
+  const line = (levels, colour) => {
+    g.strokeStyle = colour;
+    g.beginPath();
+    levels.forEach((p, i) => {
+      const y = canvas.height - Math.min(1, p.level * 4) * (canvas.height - 4);
+      // A new line after a gap (between sessions): no stroke across the time nothing was measured.
+      if (i === 0 || p.t - levels[i - 1].t > 0.5) g.moveTo(x(p.t), y); else g.lineTo(x(p.t), y);
+    });
+    g.stroke();
+  };
+  line(state.replyLevels, "#c9a6ff");  // the reply track as received (WebRTC)
+  line(state.levels, "#7fb2ff");       // the microphone
   for (const mark of state.marks) {
     if (mark.t < from) continue;
     g.fillStyle = mark.kind === "started" ? "#1c9d5b" : "#d9822b";
@@ -604,9 +728,14 @@ async function refreshSessions() {
   list.innerHTML = "";
   const add = (id, note) => {
     const li = document.createElement("li");
-    li.textContent = id + note;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "row";
+    button.tabIndex = -1;
+    button.textContent = id + note;
+    button.onclick = () => showJournal(id);
     li.dataset.journal = id;
-    li.onclick = () => showJournal(id);
+    li.append(button);
     list.append(li);
   };
   if (!journals) {  // journaling off: the live sessions' handles (their kill and faults still apply)
@@ -644,36 +773,50 @@ function showJournal(id) {
 async function loadJournal(shown) {
   if (shown.loading) return;  // a refresh while it is read: the records would be listed twice
   shown.loading = true;
-  let answer, body;
   try {
-    answer = await fetch(`/mockengine/journal/${encodeURIComponent(shown.id)}`);
-    body = await answer.json();
-  } catch (error) {
-    return;  // the engine went away: the next refresh says so
+    // The engine serves 5000 records a request from ?from=N on: a long session's take a few.
+    for (;;) {
+      let answer, body;
+      try {
+        answer = await fetch(`/mockengine/journal/${encodeURIComponent(shown.id)}?from=${shown.count}`);
+        body = await answer.json();
+      } catch (error) {
+        return;  // the engine went away: the next refresh says so
+      }
+      if (state.journalShown !== shown) return;  // another journal was clicked meanwhile
+      const list = $("journal");
+      if (!answer.ok) { list.innerHTML = `<li class=hint></li>`; list.firstChild.textContent = body.error.message; return; }
+      if (!showRecords(shown, body.records) || shown.count >= body.total) return;
+    }
   } finally {
     shown.loading = false;
   }
+}
+
+// Records are only ever appended: the ones listed stay, an opened record's JSON with them, up to the
+// newest MAX_JOURNAL_SHOWN (an hour's session journals tens of thousands: the page would crawl).
+const MAX_JOURNAL_SHOWN = 3000;
+
+function showRecords(shown, records) {
   const list = $("journal");
-  if (state.journalShown !== shown) return;  // another journal was clicked meanwhile
-  if (!answer.ok) { list.innerHTML = `<li class=hint></li>`; list.firstChild.textContent = body.error.message; return; }
-  // Records are only ever appended: the ones listed stay, an opened record's JSON with them.
   const before = shown.count;
   const following = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  for (const record of body.records.slice(before)) {
+  for (const record of records) {
     const li = document.createElement("li");
     li.className = record.from || "engine";
     const what = record.event ? record.event.type : record.kind || record.raw || "";
-    li.textContent = `${(record.ms / 1000).toFixed(2)} s ${record.from || "engine"} ${what}`;
-    li.onclick = () => {
-      if (li.querySelector("pre")) { li.querySelector("pre").remove(); return; }
-      const pre = document.createElement("pre");
-      pre.textContent = JSON.stringify(record.event || record, null, 1);
-      li.append(pre);
-    };
+    rowButton(li, `${(record.ms / 1000).toFixed(2)} s ${record.from || "engine"} ${what}`, record.event || record);
     list.append(li);
   }
-  shown.count = Math.max(shown.count, body.records.length);
+  shown.count += records.length;
+  let dropped = 0;
+  while (list.children.length > MAX_JOURNAL_SHOWN) { list.firstChild.remove(); dropped += 1; }
+  if (dropped) {
+    shown.dropped = (shown.dropped || 0) + dropped;
+    $("journal-id").textContent = `${shown.id} (the newest ${MAX_JOURNAL_SHOWN}: ${shown.dropped} earlier records not shown)`;
+  }
   if (following && before) list.scrollTop = list.scrollHeight;  // opened at the top, then followed
+  return records.length > 0;
 }
 
 // On each sessions refresh: a shown journal that is live, or was at the last refresh, is read again.
@@ -685,6 +828,39 @@ function followJournal(liveNames) {
   shown.live = live;
 }
 
+// ---- push to talk (turn detection none) ----------------------------------------------------------
+
+// Without turn detection nothing ends a spoken turn: the microphone's audio piled up in the input buffer
+// and never got an answer. Held, the button clears the buffer (what was said before is not this turn)
+// and stops a reply playing; released, it commits the buffer and asks for the response, as the
+// service's push-to-talk clients do.
+function updateTalkButton() {
+  const td = state.session && state.session.audio && state.session.audio.input
+    ? state.session.audio.input.turn_detection : undefined;
+  $("talk").disabled = !state.transport || !state.stream || td !== null;
+  if ($("talk").disabled) $("talk").classList.remove("held");
+}
+
+function talkStart() {
+  if ($("talk").disabled || state.talking) return;
+  state.talking = true;
+  $("talk").classList.add("held");
+  $("talk").textContent = "Talking… release to send";
+  if (state.player && state.player.isPlaying()) bargeIn();
+  else if (state.replyPlaying.some((span) => span.to === null)) state.transport.send({ type: "output_audio_buffer.clear" });
+  state.transport.send({ type: "input_audio_buffer.clear" });
+}
+
+function talkEnd() {
+  if (!state.talking) return;
+  state.talking = false;
+  $("talk").classList.remove("held");
+  $("talk").textContent = "Hold to talk";
+  if (!state.transport) return;
+  state.transport.send({ type: "input_audio_buffer.commit" });
+  state.transport.send({ type: "response.create" });
+}
+
 function sendText() {
   const text = $("text-input").value.trim();
   if (!text || !state.transport) return;
@@ -694,6 +870,7 @@ function sendText() {
   $("text-input").value = "";
 }
 
+for (const id of ["events", "sessions", "journal"]) listKeys($(id));
 $("connect").onclick = connect;
 $("hangup").onclick = hangup;
 $("mute").onclick = () => {
@@ -702,6 +879,10 @@ $("mute").onclick = () => {
   $("mute").textContent = muted ? "Unmute mic" : "Mute mic";
 };
 $("send-text").onclick = sendText;
+$("talk").onpointerdown = talkStart;
+$("talk").onpointerup = $("talk").onpointerleave = talkEnd;
+$("talk").onkeydown = (e) => { if ((e.key === " " || e.key === "Enter") && !e.repeat) { e.preventDefault(); talkStart(); } };
+$("talk").onkeyup = (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); talkEnd(); } };
 $("voice").onchange = () => updateSession({ audio: { output: { voice: $("voice").value } } });
 $("turn-detection").onchange = () =>
   updateSession({ audio: { input: { turn_detection: sessionConfig().audio.input.turn_detection } } });

@@ -506,3 +506,158 @@ async def test_console_without_a_microphone(engine, chromium_path, fake_mic_wav,
             assert not problems, problems
         finally:
             await browser.close()
+
+
+@pytest.mark.parametrize("dtx", [False, True])
+async def test_console_shows_a_media_stall(engine, chromium_path, fake_mic_wav, dtx):
+    """media_stall stops the call's media while the call and its data channel stay up: the page said
+    "live" and shaded "reply playing" over a reply nobody heard. It watches the reply track's packets
+    (getStats) and says the media stalled; the reply's level is drawn on the timeline too. With
+    ``--webrtc-dtx`` the engine sends nothing between replies on purpose: no stall is claimed then, only
+    when a reply plays without packets."""
+    server = await engine(webrtc_dtx=dtx)
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page)
+        await page.wait_for_timeout(3_000)  # quiet between replies: not a stall, DTX or not
+        await expect(page.locator("#media")).to_have_attribute("data-state", "flowing")
+        await page.select_option("#fault-kind", "media_stall")
+        await page.fill("#fault-params", "after_ms=0")
+        await page.click("#fire-fault")
+        await page.fill("#text-input", "Tell me about the weather today please.")
+        await page.press("#text-input", "Enter")
+        await expect(page.locator("#media")).to_have_attribute("data-state", "stalled")
+        await expect(page.locator("#media")).to_contain_text("no reply audio")
+        await expect(page.locator("#status")).to_have_text("live")  # the call is up: only media stopped
+        await page.click("#hangup")
+        await expect(page.locator("#media")).to_have_attribute("data-state", "idle")
+        await server.wait_until_idle()
+        assert not problems, problems
+
+
+async def test_console_by_keyboard(engine, chromium_path, fake_mic_wav, tmp_path):
+    """The events and sessions lists were clickable <li>s that Tab never reached: a keyboard user could
+    not open an event's JSON nor a session's journal. Their rows are buttons now (Enter opens them), and
+    each list is one Tab stop that the arrow keys move along (400 events are not 400 Tab presses)."""
+    server = await engine(journal_dir=str(tmp_path / "journal"))
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.focus("#connect")
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+        await page.focus("#fault-params")
+        await page.keyboard.press("Shift+Tab")  # back past the events' rows in one press
+        await page.keyboard.press("Shift+Tab")
+        await expect(page.locator("#events")).to_be_focused()
+        await page.keyboard.press("Home")
+        await expect(page.locator("#events li button").first).to_be_focused()
+        await expect(page.locator("#events li button").first).to_have_text("session.created")
+        await expect(page.locator("#events li button").nth(1)).to_be_attached()  # the microphone's turn
+        await page.keyboard.press("ArrowDown")
+        await expect(page.locator("#events li button").nth(1)).to_be_focused()
+        await page.keyboard.press("ArrowUp")
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#events li pre")).to_contain_text('"session"')
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#events li pre")).to_have_count(0)
+        await page.focus("#refresh-sessions")
+        await page.keyboard.press("Tab")
+        await expect(page.locator("#sessions")).to_be_focused()
+        await page.keyboard.press("ArrowDown")
+        await expect(page.locator("#sessions li button").first).to_contain_text("(this page)")
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#journal li button").first).to_contain_text("session.created")
+        await page.keyboard.press("Tab")  # out of the sessions: the journal is the next stop
+        await expect(page.locator("#journal")).to_be_focused()
+        await page.keyboard.press("ArrowDown")
+        await page.keyboard.press(" ")
+        await expect(page.locator("#journal li pre")).to_have_count(1)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
+
+
+async def test_console_long_session(engine, chromium_path, fake_mic_wav, tmp_path):
+    """A long session. Its journal: the engine cut a journal at 5000 lines before leaving the microphone's
+    appends out, so after ~3 minutes of a console session (25 appends a second) its journal timeline
+    stopped growing; the page now pages with ``?from=N``. Its panes: the transcript and the tool calls
+    grew without end (the events were already cut at 400); the newest 500 are kept."""
+    from mockengine.server.state import JOURNAL
+
+    server = await engine(journal_dir=str(tmp_path / "journal"))
+    append = {"type": "input_audio_buffer.append", "audio": "AAA="}
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(server.realtime, headers={"Authorization": "Bearer sk-j"}) as ws:
+            session_id = (await ws.receive_json(timeout=10))["session"]["id"]
+            for _ in range(5200):
+                await ws.send_json(append)
+            item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "late"}]}
+            await ws.send_json({"type": "conversation.item.create", "item": item})
+            while (await ws.receive_json(timeout=30))["type"] != "conversation.item.added":
+                pass
+        await server.wait_until_idle()
+    server.app[JOURNAL].drain()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.locator("#sessions li", has_text=session_id).click()
+        await expect(page.locator("#journal li", has_text="conversation.item.create")).to_have_count(1)
+        await page.evaluate(
+            """() => { for (let i = 0; i < 1200; i++) {
+              const item = `item_${i}`, said = "response.output_audio_transcript";
+              onServerEvent({ type: `${said}.delta`, item_id: item, delta: "x" });
+              onServerEvent({ type: `${said}.done`, item_id: item, transcript: `line ${i}` });
+              const heard = "conversation.item.input_audio_transcription.completed";
+              onServerEvent({ type: heard, item_id: `u_${i}`, transcript: `you ${i}` });
+            } }"""
+        )
+        await expect(page.locator("#transcript li")).to_have_count(500)
+        await expect(page.locator("#transcript li").last).to_have_text("you 1199")
+        await expect(page.locator("#events li")).to_have_count(400)
+        assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_says_why_the_engine_ended_the_session(engine, chromium_path, fake_mic_wav, transport):
+    """session_expired (the 60-minute limit) sends its error, then ends the session: the page said only
+    "ended: data channel closed" (or "websocket closed 1001"), the reason a line in the events among many.
+    The error the engine sent just before it ended the session shows under Connect now."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport=transport)
+        await page.select_option("#fault-kind", "session_expired")
+        await page.fill("#fault-params", "ms=0")
+        await page.click("#fire-fault")
+        await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
+        await expect(page.locator("#connect-error")).to_contain_text("maximum duration of 60 minutes")
+        await _go_live(page)  # and the next session goes live, its reason gone
+        await expect(page.locator("#connect-error")).to_have_text("")
+        await page.click("#hangup")
+        await expect(page.locator("#connect-error")).to_have_text("")  # hung up: no error of the engine's
+        await server.wait_until_idle()
+        assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_push_to_talk_without_turn_detection(
+    engine, chromium_path, question_once_wav, transport
+):
+    """Turn detection "none" is one of the page's choices, but nothing on it ended a spoken turn: the
+    microphone's audio piled up in the input buffer and was never answered. "Hold to talk" (enabled only
+    then) clears the buffer when pressed and commits it with a response.create when released; held from
+    the keyboard here (Space down, Space up)."""
+    server = await engine()
+    async with _console(chromium_path, question_once_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport=transport)
+        await expect(page.locator("#talk")).to_be_disabled()  # server_vad ends turns itself
+        await page.select_option("#turn-detection", "none")
+        await expect(page.locator("#talk")).to_be_enabled()
+        await page.focus("#talk")
+        await page.keyboard.down(" ")
+        await expect(page.locator("#talk")).to_have_text("Talking… release to send")
+        await page.wait_for_timeout(7_000)  # the question is 3 s into the microphone's file
+        await page.keyboard.up(" ")
+        await expect(page.locator("#transcript li.user")).to_contain_text("capital", timeout=30_000)
+        await expect(page.locator("#transcript li.assistant:not(.partial)")).to_contain_text("Paris")
+        await expect(page.locator("#events li.error")).to_have_count(0)
+        await page.select_option("#turn-detection", "server_vad")
+        await expect(page.locator("#talk")).to_be_disabled()
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
