@@ -150,14 +150,14 @@ async def openai_clients_closed(monkeypatch) -> AsyncIterator[None]:
         await client.close()
 
 
-@pytest.fixture(scope="module")
-def two_workers() -> Iterator[str]:
-    """`mockengine serve --workers 2` on a free port, started once per module (each worker loads the
-    models); its http base URL once both workers serve."""
+@contextlib.contextmanager
+def serving_workers(*args: str) -> Iterator[int]:
+    """`mockengine serve --workers 2 --port P *args` (log level WARNING); yields the port P once both
+    workers serve (each loads the models: up to 240 s), then terminates it."""
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "mockengine", "serve", "--workers", "2", "--port", str(port)]
-        + ["--log-level", "WARNING"],
+        + ["--log-level", "WARNING", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -166,12 +166,12 @@ def two_workers() -> Iterator[str]:
     assert server.stdout is not None
     threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True).start()
     try:
-        output, deadline = "", time.monotonic() + 180
+        output, deadline = "", time.monotonic() + 240
         while "(2 workers)" not in output and time.monotonic() < deadline:
             with contextlib.suppress(queue.Empty):
                 output += lines.get(timeout=1)
         assert "(2 workers)" in output, output
-        yield f"http://127.0.0.1:{port}"
+        yield port
     finally:
         server.terminate()
         try:
@@ -179,3 +179,11 @@ def two_workers() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.fixture(scope="module")
+def two_workers() -> Iterator[str]:
+    """`mockengine serve --workers 2` on a free port, started once per module (each worker loads the
+    models); its http base URL once both workers serve."""
+    with serving_workers() as port:
+        yield f"http://127.0.0.1:{port}"

@@ -6,17 +6,15 @@ connections. The workers now draw the order from one counter."""
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.integration.conftest import serving_workers
 from tests.integration.test_replay_typed import AGE, NAME, connected, frames, of_type, record, typed_turn
-from tests.mcp_server import free_port
 
 pytestmark = pytest.mark.models  # serve loads the models in each worker
 
@@ -42,39 +40,6 @@ async def replayed_reply(url: str, text: str) -> tuple[str, str]:
     return words, events[-1]["response"]["status"]
 
 
-@contextlib.contextmanager
-def serving(*args: str) -> Any:
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "mockengine",
-        "serve",
-        "--port",
-        str(port),
-        "--log-level",
-        "WARNING",
-        *args,
-    ]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        assert server.stdout is not None
-        deadline = time.monotonic() + 240
-        line = ""
-        while "(2 workers)" not in line and time.monotonic() < deadline:
-            line = server.stdout.readline()
-            assert line or server.poll() is None, "serve exited"
-        assert "(2 workers)" in line, line
-        yield f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-
-
 async def test_sessions_replay_in_recorded_order_across_workers(engine, recording) -> None:
     out: Path = await recorded_two_sessions(recording)
     direct = await engine(replay_dir=str(out), replay_speed=0.0)  # one process: the order to expect
@@ -83,8 +48,9 @@ async def test_sessions_replay_in_recorded_order_across_workers(engine, recordin
     # Strict: a session given the wrong recorded session fails its response (a fallback would answer
     # as the recording did, the recording being this engine's own words). Eight sessions: all of them
     # on one worker, where the old count held, is a 1-in-128 chance.
-    serve = ("--replay", str(out), "--replay-speed", "0", "--replay-strict", "--workers", "2", "--seed", "7")
-    with serving(*serve) as url:
+    serve = ("--replay", str(out), "--replay-speed", "0", "--replay-strict", "--seed", "7")
+    with serving_workers(*serve) as port:
+        url = f"ws://127.0.0.1:{port}/v1/realtime?model=gpt-realtime"
         got = [await replayed_reply(url, text) for text in (NAME, AGE, AGE, AGE, AGE, AGE, AGE, AGE)]
     # the last recorded session again once all were served, as with one process
     assert got == [expected[0]] + [expected[1]] * 7, got
