@@ -378,6 +378,13 @@ _DICTATED_AFTER_COLON = re.compile(
 _DICTATED_QUOTED = re.compile(
     _DICTATION_VERB + r"(?P<how>[^\"“”\n]{0,60}?)\s*[\"“](?P<text>[^\"”]+)[\"”]", re.IGNORECASE
 )
+# A condition after the quoted words makes them a rule for later ('Say "Are you still there?" when the
+# user is silent'): a response's own instructions are often the session's prompt sent again.
+_CONDITION_AFTER = re.compile(
+    r"[\s,]*(?:if|when|whenever|unless|once|only|after|before|as\s+soon\s+as|in\s+case|every\s+time"
+    r"|each\s+time|should|to\s+(?:end|close|start|open)|at\s+the\s+(?:end|start))\b",
+    re.IGNORECASE,
+)
 
 
 def dictated(instructions: str) -> str | None:
@@ -390,6 +397,8 @@ def dictated(instructions: str) -> str | None:
     for pattern in (_DICTATED_QUOTED, _DICTATED_AFTER_COLON):
         for match in pattern.finditer(instructions):
             if not _DICTATION_HOW.match(match.group("how")):
+                continue
+            if pattern is _DICTATED_QUOTED and _CONDITION_AFTER.match(instructions, match.end()):
                 continue
             text = " ".join(match.group("text").split()).strip()
             unquoted = QUOTED_WHOLE.fullmatch(text)
@@ -405,8 +414,24 @@ QUOTED_WHOLE = re.compile(r"[\"“'‘](?P<text>[^\"”]+)[\"”'’]")
 def asks_for_transcript(instructions: str) -> bool:
     """Whether ``instructions`` ask for a transcript of the user's words rather than a reply ("Transcribe
     the user's last message verbatim.", the cookbook's out-of-band transcription prompt); Markdown
-    emphasis is read through."""
-    return _TRANSCRIPT_ASKED.search(instructions.replace("*", "").replace("_", " ")) is not None
+    emphasis is read through. One refused ("Don't transcribe what the user said") or made by someone else
+    ("We will transcribe the caller's answers later") is no request."""
+    text = instructions.replace("*", "").replace("_", " ")
+    for match in _TRANSCRIPT_ASKED.finditer(text):
+        clause = re.split(r"[.;:!?\n]", text[: match.start()])[-1]
+        if not _NOT_ASKED_BEFORE.search(clause):
+            return True
+    return False
+
+
+# Before the verb in its clause: a negation, or a subject other than the one told (a request is an
+# imperative, "Your only job is to transcribe", "You must transcribe").
+_NOT_ASKED_BEFORE = re.compile(
+    r"\b(?:don[’']?t|do\s+not|never|not|no\s+need\s+to|avoid|without)\b"
+    r"|\b(?:we|they|it|he|she|someone|something|(?:we|they|it)[’']ll)"
+    r"(?:\s+(?:will|would|can|could|may|might|shall|then|also|later|automatically))*\s*$",
+    re.IGNORECASE,
+)
 
 
 def directive(instructions: str) -> str | None:

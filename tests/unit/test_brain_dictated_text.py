@@ -61,3 +61,20 @@ def test_dictation_in_the_session_instructions_is_a_standing_order_not_a_reply()
     """'If you are unsure, say "I don't know."' in the session's instructions: not said every reply."""
     session = f'{SESSION} If you are unsure, say "I don\'t know." Say the following when asked: {TEXT}'
     assert reply_text(UNANSWERED, "", session) not in ("I don't know.", TEXT)
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        f'Say "{TEXT}" if the user asks whether the booking went through.',
+        'Say "Are you still there?" when the user is silent for a while.',
+        'Say "Please hold" only if a tool takes long.',
+        'Say "Goodbye" once the user is done, otherwise keep helping.',
+    ],
+)
+def test_dictation_with_a_condition_is_a_standing_order_not_a_reply(own: str) -> None:
+    """A response's own instructions are often the session's prompt sent again (LiveKit's generate_reply,
+    apps that resend the whole prompt): a quoted line said only if, when or unless something happens is a
+    rule for later, not the words of this reply; they were said every turn."""
+    said = reply_text(ANSWERED, own)
+    assert said not in (TEXT, "Are you still there?", "Please hold", "Goodbye", "Hello!")

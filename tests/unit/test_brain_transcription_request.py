@@ -78,3 +78,22 @@ def test_no_user_words_yet_is_answered_as_before() -> None:
     """Nothing to transcribe (no user item in the response's input): the instructions only shape the
     reply, as before (the cookbook asks for empty output; an empty message is no reply here)."""
     assert reply_text([], COOKBOOK) != ""
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        "Don't transcribe what the user said; respond naturally.",
+        "Do not repeat verbatim what the caller said, paraphrase it.",
+        "Never transcribe the user's words back to them.",
+        "You are an interview bot. We will transcribe the caller's answers later, so ask one at a time.",
+        "Our system transcribes the user's speech automatically; answer their questions.",
+    ],
+)
+def test_a_transcript_refused_or_described_is_no_request_for_one(own: str) -> None:
+    """A prompt that forbids a transcript, or says one is made elsewhere, asks for a reply: the user's
+    words were said back as the answer."""
+    assert not asks_for_transcript(own)
+    assert reply_text([item("What is the capital of France?", 0, "user_text")], own) != (
+        "What is the capital of France?"
+    )
