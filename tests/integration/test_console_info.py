@@ -53,3 +53,21 @@ async def test_a_long_sessions_journal_is_served_past_its_first_5000_lines(engin
         assert (await (await http.get(url, params={"from": "999999"})).json())["records"] == []
         bad = await http.get(url, params={"from": "-1"})
         assert bad.status == 400 and (await bad.json())["error"]["param"] == "from"
+
+
+@pytest.mark.parametrize("start", ["²", "9" * 5000, "-1", " 1"])
+async def test_a_journal_from_that_is_no_plain_index_is_a_400(engine, tmp_path, start):
+    """``?from=²`` passed ``str.isdigit`` and ``int`` raised (a 500), as did 5000 digits (beyond
+    Python's int-from-text limit): a 400 naming ``from``, and the journal is still served after."""
+    from mockengine.server.state import JOURNAL
+
+    eng = await engine(journal_dir=str(tmp_path))
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-j"}) as ws:
+            journal = (await ws.receive_json(timeout=10))["session"]["id"]
+        await eng.wait_until_idle()
+        eng.app[JOURNAL].drain()
+        url = f"{eng.http_url}/mockengine/journal/{journal}"
+        bad = await http.get(url, params={"from": start})
+        assert bad.status == 400 and (await bad.json())["error"]["param"] == "from"
+        assert (await http.get(url, params={"from": "0"})).status == 200
