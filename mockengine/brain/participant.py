@@ -268,8 +268,11 @@ class ScriptedBrain:
         ``final_answer``, pydantic-ai's ``final_result``), its free answer the reply that would be said
         without ``required``, as a model told "If no tool call is needed, use final_answer" answers
         "Hello, how are you?" (the first tool with made-up arguments was called instead)."""
-        call = self._heard_call(turn, tool)
         said = self.reply(dataclasses.replace(turn.request, tool_choice="auto")).text
+        search = _search_tool(turn) if said is None or phrases.unanswered(said) else None
+        if search is not None:  # words it cannot answer itself go where a model would look them up
+            return Reply(None, (self._heard_call(turn, search),), rule="required.search")
+        call = self._heard_call(turn, tool)
         if said:
             schema = tool.parameters or {}
             arguments = forced.reported(json.loads(call.arguments), schema, said)
@@ -689,6 +692,27 @@ def _voice_tool_for(question: QuestionContext) -> str | None:
         "audiorecording": "answer_text",
         "rapidrate": "answer_dimensions",
     }.get(kind or "")
+
+
+_SEARCH_WORDS = frozenset(
+    ("search", "lookup", "look", "query", "find", "wiki", "wikipedia", "browse", "google")
+)
+_QUERY_PARAMETERS = frozenset(("query", "q", "question", "search", "search_query", "keywords", "terms"))
+
+
+def _search_tool(turn: Turn) -> ToolSpec | None:
+    """The first declared tool that looks words up: its name says search/look up/find/query and it takes
+    a query, question or keywords string (smolagents' ``web_search``, ``wikipedia_search``)."""
+    for tool in turn.request.tools:
+        properties = (tool.parameters or {}).get("properties") or {}
+        words = set(lexicon.identifier_words(tool.name).split())
+        if (
+            _SEARCH_WORDS & words
+            and _QUERY_PARAMETERS & set(properties)
+            and not turn.is_study_tool(tool.name)
+        ):
+            return tool
+    return None
 
 
 def _turn_ending_tool(turn: Turn) -> ToolSpec | None:

@@ -487,6 +487,12 @@ def reply_to_words(
     return f"{pick(rng, _SAID, echo=echo)} {fact or rng.choice(_FOLLOW_UP)}"
 
 
+def unanswered(said: str) -> bool:
+    """Whether ``said`` is :func:`reply_to_words`' reply to words it has no answer for ("You asked who won
+    the 2018 world cup. I don't know that one, sorry.", "You said look up the news. Tell me more.")."""
+    return said.rstrip().endswith(_UNKNOWN_ANSWER + _FOLLOW_UP)
+
+
 def _asked_after_introduction(words: str) -> str | None:
     """The sentences after an introduction when they ask for something made (a story, a joke, a poem):
     "My name is Ada. Tell me a story." → "Tell me a story."; None otherwise (a statement after the
