@@ -343,6 +343,15 @@ def _owners_of_details(work: _Work, filled: Filled, kinds: Mapping[str, str]) ->
         words = lexicon.identifier_words(name).split()
         if not isinstance(value, str) or not (kinds.get(name) == "person" or words[-1:] == ["name"]):
             continue
+        if len(value.split()) == 1 and names.known_word(value) and things.is_request_verb(value, work.said):
+            # "Save the number 555-… for Ana Silva": the request's verb alone is no one's name
+            whose = names.booked_for(work.said)
+            if whose is None:
+                del filled.arguments[name]
+                filled.sources.pop(name, None)
+            else:
+                filled.arguments[name] = filled.sources[name] = whose.value
+            continue
         found = _OWNER_OF_DETAIL.search(value)
         said = found.group("owner").split() if found is not None else value.split()
         if len(said) > 1 and names.known_word(said[0]) and things.is_request_verb(" ".join(said), work.said):

@@ -82,6 +82,8 @@ def quoted(text: str, name: str) -> Span | None:
     if maker is not None and any(word in words for word in _SEARCHED):
         return Span(match.group("text") + maker.group(0), match.start(), maker.end())
     said = match.group("text").split(BLANK)[0].rstrip(" ,;.-")  # up to a value already taken out
+    if match.re is _AFTER_COLON and any(w in words for w in _NAMES) and not re.search(r"[^\W\d_]", said):
+        return None  # "Save Ana Silva's number: 555-123-4567": a phone, not the contact's name
     if match.re is _AFTER_COLON and any(word in words for word in _ONE_LINE):  # its first sentence
         said = re.split(r"(?<=\w)[.!?]\s", said, maxsplit=1)[0]
     end = match.end()
