@@ -235,6 +235,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
         "view cart total",
     ),
     ("what is in", "view in"),
+    # a keeping or adding verb in an idiom keeps and adds nothing ("save me some time and …")
+    (
+        r"\bsave (?:me|us|you|him|her|them) (?:some |a lot of |a bit of |the )?"
+        r"(?:time|trouble|effort|hassle|bother)\b",
+        "",
+    ),
+    (r"\b(?:adds|added|add) up\b", "comes"),
     ("get me out of here", "exit"),
     ("what's on", "list on"),
     ("what is on", "list on"),
