@@ -201,7 +201,18 @@ def _asks_for_json(request: ChatRequest) -> bool:
     )
 
 
-_JSON_WORD = re.compile(r"\bjson\b", re.IGNORECASE)
+# JSON asked for, not only named: "in/as JSON", "a JSON object/instance/response/code block", "return/
+# respond … JSON" as an order, "valid JSON". "Can you explain what this JSON schema validates? {…}" or "My
+# API returns JSON" name it and ask for words.
+_JSON_WORD = re.compile(
+    r"\b(?:in|as|into)\s+(?:valid\s+|a\s+|an\s+|the\s+)?json\b"
+    r"|\bjson[\s_-]+(?:object|instance|response|output|format|only|code\s*block|codeblock|block|document|reply"
+    r"|answer)s?\b"
+    r"|(?:^|[.!?:;\n]\s*|\b(?:please|must|should|always|only|to)\s+)(?:return|respond|reply|answer|output"
+    r"|produce|provide|give|write|emit|generate)\b[^.\n]{0,40}\bjson\b"
+    r"|\bvalid\s+json\b(?!\s+schema)",
+    re.IGNORECASE,
+)
 _CODE_BLOCK = re.compile(r"```json|\bcode ?block\b", re.IGNORECASE)
 
 

@@ -163,3 +163,24 @@ async def test_a_schema_in_the_words_without_json_asked_for_is_answered_in_words
     )
     content = completion.choices[0].message.content or ""
     assert content and not content.lstrip().startswith(("{", "```")), content
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can you explain what this JSON schema validates? {schema}",
+        "Is this a valid JSON Schema?\n{schema}",
+        "My API returns JSON. Why does this schema reject a missing age? {schema}",
+    ],
+)
+async def test_a_question_about_a_json_schema_is_answered_in_words(engine, question) -> None:
+    """The word JSON beside a schema the user asks about is no request for JSON: "Can you explain what
+    this JSON schema validates? {…}" got an instance of the schema, {"name": "Here's the short …"}."""
+    eng = await engine()
+    client = AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": question.format(schema=json.dumps(USER))}],
+    )
+    content = completion.choices[0].message.content or ""
+    assert content and not content.lstrip().startswith(("{", "```")), content
