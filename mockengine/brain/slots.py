@@ -350,7 +350,7 @@ def _owners_of_details(work: _Work, filled: Filled, kinds: Mapping[str, str]) ->
                 del filled.arguments[name]
                 filled.sources.pop(name, None)
             else:
-                filled.arguments[name] = filled.sources[name] = whose.value
+                filled.arguments[name] = filled.sources[name] = str(whose.value)
             continue
         found = _OWNER_OF_DETAIL.search(value)
         said = found.group("owner").split() if found is not None else value.split()
