@@ -301,6 +301,13 @@ _ON_PROVIDED = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d")
+# A number's own label just before the digits: not a phone's ("order number", "account no.", "PIN").
+_OTHER_NUMBER = re.compile(
+    r"\b(?:order|account|acct|confirmation|booking|reservation|reference|ref|tracking|policy|member|membership"
+    r"|card|credit\s+card|invoice|ticket|case|claim|customer|id|serial|routing|pin|zip|postal)\s*"
+    r"(?:number|no\.?|#|code|id)?\s*(?:is|was|:|=)?\s*$",
+    re.IGNORECASE,
+)
 _NOT_GIVING = ("a request not to act", "a dismissal", "a closing remark", "thanks or a farewell")
 
 
@@ -396,6 +403,8 @@ def _given(name: str, schema: Any, value: Any, source: str, text: str) -> bool:
     if kind in ("time", "date", "datetime", "number", "currency"):
         return True
     if addresses.named_for_phone(name) or kind in ("address", "patterned"):
+        if phone is not None and _OTHER_NUMBER.search(text[: phone.start]):
+            return False  # "My order number is 5551234567": ten digits, no phone
         return (
             isinstance(value, str)
             and len(_DIGITS.findall(value)) >= 7
