@@ -151,9 +151,12 @@ async def openai_clients_closed(monkeypatch) -> AsyncIterator[None]:
 
 
 @contextlib.contextmanager
-def serving_workers(*args: str) -> Iterator[int]:
-    """`mockengine serve --workers 2 --port P *args` (log level WARNING); yields the port P once both
-    workers serve (each loads the models: up to 240 s), then terminates it."""
+def serving_workers_process(
+    *args: str, ready_within_s: float = 240
+) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """`mockengine serve --workers 2 --port P *args` (log level WARNING); yields the process and the port P
+    once both workers serve (each loads the models: up to ``ready_within_s``), then terminates it unless
+    the test ended it itself (a test of how it exits on SIGTERM)."""
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "mockengine", "serve", "--workers", "2", "--port", str(port)]
@@ -166,19 +169,28 @@ def serving_workers(*args: str) -> Iterator[int]:
     assert server.stdout is not None
     threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True).start()
     try:
-        output, deadline = "", time.monotonic() + 240
+        # The server announces itself once both workers listen (not when the first one does).
+        output, deadline = "", time.monotonic() + ready_within_s
         while "(2 workers)" not in output and time.monotonic() < deadline:
             with contextlib.suppress(queue.Empty):
                 output += lines.get(timeout=1)
         assert "(2 workers)" in output, output
-        yield port
+        yield server, port
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+@contextlib.contextmanager
+def serving_workers(*args: str) -> Iterator[int]:
+    """:func:`serving_workers_process`'s port alone."""
+    with serving_workers_process(*args) as (_server, port):
+        yield port
 
 
 @pytest.fixture(scope="module")

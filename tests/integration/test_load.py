@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import queue
 import signal
-import subprocess
-import sys
-import threading
-import time
 import urllib.request
 
 import aiohttp
@@ -21,9 +15,9 @@ from mockengine.loadtest.baseline import create_app as create_baseline_app
 from mockengine.loadtest.capacity import ClimbTarget, climb_together
 from mockengine.loadtest.driver import run_load
 from mockengine.loadtest.participant import TURN_TIMEOUT_S
-from mockengine.loadtest.processes import free_port
 from mockengine.loadtest.profile import LoadProfile
 from tests.eventually import eventually
+from tests.integration.conftest import serving_workers_process
 
 pytestmark = pytest.mark.models
 AUTH = {"Authorization": "Bearer sk-test"}
@@ -174,35 +168,8 @@ async def test_metrics_declares_every_family_others_build_on(engine_url):
 
 
 def test_serve_with_two_workers_shares_the_port_and_sums_metrics():
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mockengine",
-            "serve",
-            "--workers",
-            "2",
-            "--port",
-            str(port),
-            "--log-level",
-            "WARNING",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    assert server.stdout is not None
-    threading.Thread(target=lambda: [lines.put(line) for line in server.stdout], daemon=True).start()
-    try:
-        # The server announces itself once both workers listen (not when the first one does).
-        output = ""
-        deadline = time.monotonic() + 600  # two workers loading the models on a loaded machine
-        while "(2 workers)" not in output and time.monotonic() < deadline:
-            with contextlib.suppress(queue.Empty):
-                output += lines.get(timeout=1)
-        assert "(2 workers)" in output, output
+    # ready within 600 s: two workers loading the models on a loaded machine
+    with serving_workers_process(ready_within_s=600) as (server, port):
         pids = set()
         # Timeouts for a loaded machine: how fast a worker answers is not what is tested.
         for _ in range(16):  # both workers answer: the kernel spreads new connections over them
@@ -218,7 +185,3 @@ def test_serve_with_two_workers_shares_the_port_and_sums_metrics():
         assert control["pid"] in pids and control["workers"] == 2 and "this worker only" in control["scope"]
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=120) == 0
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
