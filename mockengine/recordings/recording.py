@@ -19,17 +19,18 @@ import hashlib
 import json
 import os
 import wave
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from mockengine.recordings.format import EVENTS_FILE, HTTP_DIR, RecordingError, read_manifest
+from mockengine.recordings.format import EVENTS_FILE, HTTP_DIR, MANIFEST, RecordingError, read_manifest
 
 VAD_TYPES = ("input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped")
 StepKind = Literal["emit", "expect", "vad", "invalid"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a study-length session keeps tens of thousands
 class ScriptStep:
     kind: StepKind
     ms: float  # since the recorded session opened
@@ -73,20 +74,37 @@ class RecordedSession:
         return name, start, max(start, end)
 
 
-def load_session(directory: Path) -> RecordedSession:
-    """One recorded WebSocket session (a directory holding ``events.jsonl``); RecordingError naming the
-    file and line of a record that does not read, or of an audio reference to a WAV that is not there."""
+@dataclass(frozen=True)
+class SessionScript:
+    """What serving a recorded session needs of its ``events.jsonl``, read once: the steps in recorded
+    order and the unix time the recorded session opened."""
+
+    steps: list[ScriptStep]
+    started_at_s: float
+
+
+def load_session(directory: Path, script: SessionScript | None = None) -> RecordedSession:
+    """One recorded WebSocket session (a directory holding ``events.jsonl``), with its WAVs read: from
+    ``script`` when the lines were read already (:func:`load_recording` reads them once), else from the
+    lines (:func:`read_script`'s RecordingError)."""
+    script = script if script is not None else read_script(directory)
+    wavs = {p.name: _read_wav(p) for p in directory.glob("*.wav")}
+    return RecordedSession(directory.name, directory, script.steps, script.started_at_s, wavs)
+
+
+def read_script(directory: Path) -> SessionScript:
+    """A session's :class:`SessionScript`, its lines checked as :func:`read_records` checks them, in one
+    pass that keeps only the steps (a study-length ``events.jsonl`` is mostly appends, which are none)."""
     steps: list[ScriptStep] = []
     streaming = False
     started_at_s: float | None = None
-    for record in read_records(directory):
+    for record in _checked_records(directory):
         if started_at_s is None and "t" in record:
             started_at_s = float(record["t"]) - float(record.get("ms", 0)) / 1000.0
         step, streaming = _step(record, streaming)
         if step is not None:
             steps.append(step)
-    wavs = {p.name: _read_wav(p) for p in directory.glob("*.wav")}
-    return RecordedSession(directory.name, directory, steps, started_at_s or 0.0, wavs)
+    return SessionScript(steps, started_at_s or 0.0)
 
 
 def read_records(directory: Path) -> list[dict[str, Any]]:
@@ -96,44 +114,63 @@ def read_records(directory: Path) -> list[dict[str, Any]]:
     read is a RecordingError with the file, the line and what to do. Skipping every such line, as the
     timeline reader does, replayed a hand-edited recording without the events its broken lines held,
     and a deleted WAV as empty audio deltas, with no word of either."""
+    return list(_checked_records(directory))
+
+
+def _checked_records(directory: Path) -> Iterator[dict[str, Any]]:
+    """:func:`read_records`' records one at a time, the file read line by line: a study-length
+    ``events.jsonl`` (hundreds of MB) is never in memory whole. Lines end at ``\\n`` only: the journal
+    writes text as is (``ensure_ascii=False``), and a transcript's U+2028 or U+0085, where
+    ``str.splitlines`` also cut, refused a recording that was whole."""
     path = directory / EVENTS_FILE
     if not path.is_file():
         raise RecordingError(f"{directory}: no {EVENTS_FILE} (a recorded session's directory holds one)")
+    present: dict[str, bool] = {}  # each WAV name looked up once: a 60-minute session refers 200,000 times
     try:
-        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        with path.open(encoding="utf-8", newline="\n") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                record = _checked_record(path, number, line)
+                if record is None:
+                    continue
+                if '"wav"' in line:  # no reference can be where the line does not spell its key
+                    for name in _wav_refs(record.get("event")):
+                        if name not in present:
+                            present[name] = (directory / name).is_file()
+                        if not present[name]:
+                            raise RecordingError(
+                                f"{path}: line {number}: refers to {name}, which is not in {directory}; put "
+                                "the WAV back or record again (`mockengine record --no-audio` makes a "
+                                "recording that replays silence instead of audio)"
+                            )
+                yield record
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordingError(f"{path}: cannot be read ({exc})") from exc
-    records: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            if number == len(lines) and not line.endswith("\n"):
-                continue  # torn by a recorder that stopped mid-write
-            raise RecordingError(
-                f"{path}: line {number}: not JSON ({exc}); fix or delete the line (one JSON object a line, "
-                "docs/record-replay.md)"
-            ) from exc
-        if not isinstance(record, dict):
-            kinds: dict[type, str] = {list: "a JSON list", str: "a JSON string"}
-            kind = kinds.get(type(record), f"JSON {json.dumps(record)}")
-            raise RecordingError(
-                f"{path}: line {number}: not a journal record ({kind}); each line is an object "
-                '{"seq", "t", "ms", "from", "event"} (docs/record-replay.md)'
-            )
-        if not isinstance(record.get("ms", 0.0), (int, float)) or not isinstance(record.get("seq", 0), int):
-            raise RecordingError(f'{path}: line {number}: "ms" must be a number and "seq" an integer')
-        for name in _wav_refs(record.get("event")):
-            if not (directory / name).is_file():
-                raise RecordingError(
-                    f"{path}: line {number}: refers to {name}, which is not in {directory}; put the WAV "
-                    "back or record again (`mockengine record --no-audio` makes a recording that replays "
-                    "silence instead of audio)"
-                )
-        records.append(record)
-    return records
+
+
+def _checked_record(path: Path, number: int, line: str) -> dict[str, Any] | None:
+    """Line ``number`` of ``path`` as a journal record; None for a torn last line (no newline after it);
+    RecordingError naming the file and line of anything else that is not one."""
+    try:
+        record = json.loads(line)
+    except ValueError as exc:
+        if not line.endswith("\n"):  # only the last line can lack its newline
+            return None  # torn by a recorder that stopped mid-write
+        raise RecordingError(
+            f"{path}: line {number}: not JSON ({exc}); fix or delete the line (one JSON object a line, "
+            "docs/record-replay.md)"
+        ) from exc
+    if not isinstance(record, dict):
+        kinds: dict[type, str] = {list: "a JSON list", str: "a JSON string"}
+        kind = kinds.get(type(record), f"JSON {json.dumps(record)}")
+        raise RecordingError(
+            f"{path}: line {number}: not a journal record ({kind}); each line is an object "
+            '{"seq", "t", "ms", "from", "event"} (docs/record-replay.md)'
+        )
+    if not isinstance(record.get("ms", 0.0), (int, float)) or not isinstance(record.get("seq", 0), int):
+        raise RecordingError(f'{path}: line {number}: "ms" must be a number and "seq" an integer')
+    return record
 
 
 def _wav_refs(value: Any) -> list[str]:
@@ -205,12 +242,14 @@ def load_exchanges(directory: Path) -> list[dict[str, Any]]:
 
 @dataclass
 class Recording:
-    """A whole recording: its WebSocket sessions (loaded on first use) and HTTP exchanges."""
+    """A whole recording: its WebSocket sessions and HTTP exchanges. Each session's lines are read once,
+    by :func:`load_recording` (``scripts``: what serving needs of them); its WAVs on its first use."""
 
     directory: Path
     manifest: dict[str, Any]
     session_paths: list[Path]
     exchanges: list[dict[str, Any]]
+    scripts: dict[Path, SessionScript] = field(default_factory=dict)
     _loaded: dict[Path, RecordedSession] = field(default_factory=dict)
     _served: int = 0
 
@@ -234,7 +273,7 @@ class Recording:
             self._served += 1
             path = self.session_paths[min(served, len(self.session_paths) - 1)]
         if path not in self._loaded:
-            self._loaded[path] = load_session(path)
+            self._loaded[path] = load_session(path, self.scripts.get(path))
         return self._loaded[path]
 
 
@@ -257,22 +296,50 @@ def next_replay_ordinal(directory: str, key: str) -> int:
 
 
 def load_recording(directory: str | Path) -> Recording:
-    """A recording directory (or one session directory of it); RecordingError when it is not one, or
-    when a session's lines or an exchange do not read (:func:`check_recording`)."""
+    """A recording directory (or one session directory of it), each session's lines read once (a
+    :class:`SessionScript`); RecordingError when it is not one, or when a session's lines or an exchange
+    do not read (:func:`check_recording`). The recording :func:`check_recording` just read, when its
+    lines are unchanged since, is taken as it is: ``serve`` checks before the models load and serves
+    after, and a study-length recording was read twice over."""
     path = Path(directory)
+    if _CHECKED and _CHECKED[0][0] == _signature(path):
+        return _CHECKED.pop()[1]
     manifest = read_manifest(path)
-    root = path if (path / "recording.json").is_file() else path.parent
+    root = path if (path / MANIFEST).is_file() else path.parent
     sessions = session_dirs(path)
-    for session in sessions:
-        read_records(session)
-    return Recording(path, manifest, sessions, load_exchanges(root))
+    scripts = {session: read_script(session) for session in sessions}
+    return Recording(path, manifest, sessions, load_exchanges(root), scripts)
 
 
-def check_recording(directory: str | Path) -> None:
+def check_recording(directory: str | Path) -> Recording:
     """RecordingError naming the first file (and line) of ``directory`` a replay could not read: the
     manifest, a session's ``events.jsonl`` and the WAVs it refers to, an HTTP exchange. Reads no audio,
-    so ``serve`` makes it before the models load."""
-    load_recording(directory)
+    so ``serve`` makes it before the models load. The recording read, which the next
+    :func:`load_recording` of the same directory takes when no session's lines changed since (then
+    nothing is read twice)."""
+    signature = _signature(Path(directory))
+    recording = load_recording(directory)
+    _CHECKED[:] = [(signature, recording)] if signature is not None else []
+    return recording
+
+
+# The one recording check_recording read last, for the next load_recording of the same directory
+# (unchanged) to take: at most one is kept, and only until then.
+_CHECKED: list[tuple[tuple[Any, ...] | None, Recording]] = []
+
+
+def _signature(directory: Path) -> tuple[Any, ...] | None:
+    """``directory`` resolved, and each file a recording reads (the manifest, the sessions'
+    ``events.jsonl``, the HTTP exchanges) as (name, inode, size, modification ns): an edit tells. None
+    when one cannot be looked at (reading it says why)."""
+    root = directory if (directory / MANIFEST).is_file() else directory.parent
+    files = [root / MANIFEST, *(s / EVENTS_FILE for s in session_dirs(directory))]
+    files += sorted((root / HTTP_DIR).glob("*.json"))
+    try:
+        stats = [(str(f), f.stat()) for f in files]
+    except OSError:
+        return None
+    return (directory.resolve(), *((n, s.st_ino, s.st_size, s.st_mtime_ns) for n, s in stats))
 
 
 def b64(pcm: bytes) -> str:

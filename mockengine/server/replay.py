@@ -19,7 +19,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.realtime.session import RealtimeSession
 from mockengine.recordings.chat_match import CHAT_PATH, ChatReplay
 from mockengine.recordings.format import RecordingError
-from mockengine.recordings.recording import Recording, check_recording, load_recording
+from mockengine.recordings.recording import Recording, load_recording
 from mockengine.recordings.replay_session import TRACE_KIND, ReplayingSession
 from mockengine.recordings.restamp import IdMap, Restamper
 from mockengine.recordings.walk import ReplayWalk
@@ -40,11 +40,11 @@ def install(app: web.Application, settings: Settings) -> None:
     """With ``settings.replay_dir``: load the recording (RecordingError when it is not one) and answer
     chat completions from it. A scenario of kind ``recording`` whose directory holds no recording is a
     RecordingError too (naming the scenario file): a start-up mistake, like any other in a scenario."""
-    app[SCENARIO_RECORDINGS] = {}
+    app[SCENARIO_RECORDINGS] = loaded = {}
     for scenario in app[RESOURCES].scenarios.scenarios.values():
-        if scenario.recording is not None:
-            try:
-                check_recording(scenario.recording)
+        if scenario.recording is not None and scenario.recording not in loaded:
+            try:  # read once, here: its first session read it all again (hundreds of MB for a study)
+                loaded[scenario.recording] = load_recording(scenario.recording)
             except RecordingError as exc:
                 where = f"{scenario.source}: {scenario.recording_line}at $.recording"
                 raise RecordingError(f"{where}: {exc}") from exc
@@ -110,7 +110,8 @@ async def replaying(
 
 def _recording_for(app: web.Application, session: RealtimeSession) -> Recording | None:
     """``--replay``'s recording, else the one of the session's scenario when it is of kind
-    ``recording`` (loaded on first use, then kept), else None."""
+    ``recording`` (loaded at start-up by :func:`install`; on first use for a scenario added since), else
+    None."""
     recording = app.get(RECORDING)
     if recording is not None:
         return recording
