@@ -21,8 +21,12 @@ The page itself is plain HTML, CSS and JavaScript inside the package: no build s
 from __future__ import annotations
 
 import json
+import os
 import re
+from array import array
+from collections import OrderedDict
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from aiohttp import web
 
@@ -52,6 +56,8 @@ ONLY_ON = {
 }
 MAX_JOURNAL_RECORDS = 5000
 MAX_ENDED_LISTED = 50  # ended sessions' journals listed (a soak leaves thousands)
+READ_CHUNK = 1 << 22  # bytes of a journal read at a time
+MAX_JOURNAL_INDEXES = 64  # journals whose record offsets are kept (8 bytes a record: 64 hours ≈ 25 MB)
 
 
 async def index(request: web.Request) -> web.FileResponse:
@@ -104,24 +110,86 @@ async def journal(request: web.Request) -> web.Response:
             400, f"Invalid 'from': expected a record index (0 or more), got '{start}'.", param="from"
         )
     first = int(start)
-    records = []
-    total = 0
-    # The appends are left out before the cut: cut first, a console session's 25 appends a second
-    # filled the 5000 lines in ~3 minutes and its later records were never served.
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        if '"event": {"type": "input_audio_buffer.append"' in line:  # the writer's spelling: no parse
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue  # a record the writer was still appending
-        if record.get("event", {}).get("type") == "input_audio_buffer.append":
-            continue
-        if first <= total < first + MAX_JOURNAL_RECORDS:
-            records.append(record)
-        total += 1
+    indexes = request.app[JOURNAL_INDEXES]
+    index = indexes.pop(session_id, None)
+    with path.open("rb") as handle:
+        stat = os.fstat(handle.fileno())
+        if index is None or not index.is_of(stat):
+            index = JournalIndex(stat)
+        records, total = index.read(handle, first, MAX_JOURNAL_RECORDS)
+    indexes[session_id] = index  # the most recently refreshed last: the first one out
+    while len(indexes) > MAX_JOURNAL_INDEXES:
+        del indexes[next(iter(indexes))]
     body = {"session_id": _base_id(session_id), "journal": session_id, "from": first, "total": total}
     return web.json_response({**body, "records": records})
+
+
+class JournalIndex:
+    """Where each record of one journal's ``events.jsonl`` starts, kept between refreshes: the console
+    asks for its timeline every few seconds, and each answer read the whole file again (for a study's
+    hour-long session, hundreds of MB over and over). A refresh now reads what the writer added since
+    the last one, and ``from=N`` seeks to the N-th record.
+
+    Records are the lines the journal serves: JSON objects, the microphone's appends left out (before
+    the cut: a console session's 25 appends a second filled the 5000 lines in ~3 minutes and its later
+    records were never served). Lines end at ``\\n`` only: the writer keeps text as is
+    (``ensure_ascii=False``), and a transcript's U+2028 cut its line where ``str.splitlines`` read the
+    file. A last line without its newline (the writer is still appending it) is read again next time."""
+
+    def __init__(self, stat: os.stat_result) -> None:
+        self.file = (stat.st_dev, stat.st_ino)
+        self.scanned = 0  # bytes read, through the last newline
+        self.offsets = array("q")  # where each record starts, in bytes
+
+    def is_of(self, stat: os.stat_result) -> bool:
+        """Whether this is the index of the file ``stat`` describes (not one since replaced or cut)."""
+        return (stat.st_dev, stat.st_ino) == self.file and stat.st_size >= self.scanned
+
+    def read(self, handle: BinaryIO, first: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """The records from the ``first``-th on (at most ``limit``), and how many the journal holds."""
+        handle.seek(self.scanned)
+        position, pending = self.scanned, b""
+        while chunk := handle.read(READ_CHUNK):  # in pieces: a first look at a study's hour is ~50 MB
+            added = pending + chunk
+            complete = added.rfind(b"\n") + 1
+            for line in added[:complete].split(b"\n")[:-1]:
+                if _record(line) is not None:
+                    self.offsets.append(position)
+                position += len(line) + 1
+            pending = added[complete:]
+        self.scanned = position
+        records = []
+        for start in self.offsets[first : first + limit]:
+            handle.seek(start)
+            record = _record(handle.readline())
+            if record is not None:  # (the file is only ever appended to: is_of)
+                records.append(record)
+        total = len(self.offsets)
+        torn = _record(pending) if pending else None
+        if torn is not None:  # complete but for its newline: served as a whole line would be
+            if first <= total < first + limit:
+                records.append(torn)
+            total += 1
+        return records, total
+
+
+def _record(line: bytes) -> dict[str, Any] | None:
+    """A journal line as a record the journal serves; None for an append, a line that does not read
+    (one the writer was still appending) and one that is not an object. A record whose ``event`` is no
+    object (a client sent ``null``) is served: it took the journal's every answer down with a 500."""
+    text = line.decode("utf-8", errors="replace")
+    if '"event": {"type": "input_audio_buffer.append"' in text:  # the writer's spelling: no parse
+        return None
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(record, dict):
+        return None
+    event = record.get("event")
+    if isinstance(event, dict) and event.get("type") == "input_audio_buffer.append":
+        return None
+    return record
 
 
 def _base_id(journal: str) -> str:
@@ -154,7 +222,11 @@ async def journals(request: web.Request) -> web.Response:
     return web.json_response({"journals": listed})
 
 
+JOURNAL_INDEXES = web.AppKey("journal_indexes", OrderedDict)  # journal name → JournalIndex
+
+
 def add_routes(app: web.Application) -> None:
+    app[JOURNAL_INDEXES] = OrderedDict()
     app.router.add_get("/", index)
     app.router.add_static("/console/", STATIC, append_version=False)
     app.router.add_get("/mockengine/console.json", console_info)
