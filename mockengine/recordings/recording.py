@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import wave
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -175,13 +175,20 @@ def _checked_record(path: Path, number: int, line: str) -> dict[str, Any] | None
 
 def _wav_refs(value: Any) -> list[str]:
     """The WAV file names of the journal's audio references (``{"wav", "start_ms", "duration_ms"}``)
-    anywhere in ``value``."""
+    anywhere in ``value``, in order (only containers are walked into: a line is mostly scalars)."""
+    names: list[str] = []
     if isinstance(value, dict):
-        own = [value["wav"]] if isinstance(value.get("wav"), str) and "start_ms" in value else []
-        return own + [name for item in value.values() for name in _wav_refs(item)]
-    if isinstance(value, list):
-        return [name for item in value for name in _wav_refs(item)]
-    return []
+        if isinstance(value.get("wav"), str) and "start_ms" in value:
+            names.append(value["wav"])
+        items: Iterable[Any] = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return names
+    for item in items:
+        if isinstance(item, (dict, list)):
+            names += _wav_refs(item)
+    return names
 
 
 def _step(record: dict[str, Any], streaming: bool) -> tuple[ScriptStep | None, bool]:
