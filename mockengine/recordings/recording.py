@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import wave
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -48,7 +48,7 @@ class RecordedSession:
     directory: Path
     steps: list[ScriptStep]
     started_at_s: float  # unix time the recorded session opened
-    wavs: dict[str, bytes] = field(default_factory=dict)
+    wavs: Mapping[str, bytes] = field(default_factory=dict)  # name → PCM16 24 kHz (:class:`WavFiles`)
 
     def audio(self, ref: Any) -> bytes:
         """PCM16 24 kHz for an audio reference of the journal (``{"wav", "start_ms", "duration_ms"}``);
@@ -84,12 +84,36 @@ class SessionScript:
 
 
 def load_session(directory: Path, script: SessionScript | None = None) -> RecordedSession:
-    """One recorded WebSocket session (a directory holding ``events.jsonl``), with its WAVs read: from
+    """One recorded WebSocket session (a directory holding ``events.jsonl``), its WAVs read as used: from
     ``script`` when the lines were read already (:func:`load_recording` reads them once), else from the
     lines (:func:`read_script`'s RecordingError)."""
     script = script if script is not None else read_script(directory)
-    wavs = {p.name: _read_wav(p) for p in directory.glob("*.wav")}
-    return RecordedSession(directory.name, directory, script.steps, script.started_at_s, wavs)
+    return RecordedSession(directory.name, directory, script.steps, script.started_at_s, WavFiles(directory))
+
+
+class WavFiles(Mapping[str, bytes]):
+    """A session's WAVs by file name, each one's PCM read when first asked for, then kept. Read all at a
+    session's start, a study-length session's stalled it (an hour of the microphone alone is 170 MB,
+    which a replay never sends) and all of them stayed in memory."""
+
+    def __init__(self, directory: Path) -> None:
+        self._paths = {path.name: path for path in directory.glob("*.wav")}
+        self._read: dict[str, bytes] = {}
+
+    def __getitem__(self, name: str) -> bytes:
+        pcm = self._read.get(name)
+        if pcm is None:
+            pcm = self._read[name] = _read_wav(self._paths[name])
+        return pcm
+
+    def __contains__(self, name: object) -> bool:  # (Mapping's would read the file)
+        return name in self._paths
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
 
 
 def read_script(directory: Path) -> SessionScript:

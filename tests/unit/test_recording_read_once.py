@@ -126,3 +126,20 @@ def test_a_torn_last_line_is_still_skipped_and_a_broken_one_before_it_refused(tm
     events.write_text(events.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     with pytest.raises(RecordingError, match=r"line 5: not JSON"):
         load_recording(root)
+
+
+def test_a_session_start_reads_no_wav_and_the_microphones_never(tmp_path, monkeypatch):
+    """All of a session's WAVs were read as it started: an hour of the microphone alone (170 MB), which a
+    replay never sends. Each is read when a step first needs it."""
+    root = make_recording(tmp_path / "rec")
+    (root / "realtime-0001" / "input_audio.wav").write_bytes(b"not read: no step refers to it")
+    opened: list[str] = []
+    original = wave.open
+    monkeypatch.setattr(wave, "open", lambda f, *a, **k: opened.append(Path(f).name) or original(f, *a, **k))
+    session = load_recording(root).session()
+    assert opened == []
+    ref = {"wav": "resp_1.wav", "start_ms": 0, "duration_ms": 100}
+    assert session.audio(ref) == b"\x01\x00" * 2400
+    assert session.audio(ref) == b"\x01\x00" * 2400
+    assert opened == ["resp_1.wav"]
+    assert "input_audio.wav" in session.wavs and "other.wav" not in session.wavs
