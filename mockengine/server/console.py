@@ -20,6 +20,8 @@ The page itself is plain HTML, CSS and JavaScript inside the package: no build s
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import os
 import re
@@ -111,15 +113,16 @@ async def journal(request: web.Request) -> web.Response:
         )
     first = int(start)
     indexes = request.app[JOURNAL_INDEXES]
-    index = indexes.pop(session_id, None)
-    with path.open("rb") as handle:
-        stat = os.fstat(handle.fileno())
-        if index is None or not index.is_of(stat):
-            index = JournalIndex(stat)
-        records, total = index.read(handle, first, MAX_JOURNAL_RECORDS)
+    index = indexes.pop(session_id, None) or JournalIndex()
     indexes[session_id] = index  # the most recently refreshed last: the first one out
     while len(indexes) > MAX_JOURNAL_INDEXES:
         del indexes[next(iter(indexes))]
+    async with index.lock:  # off the event loop: a first look at a study's hour reads ~50 MB
+        work = functools.partial(index.serve, path, first, MAX_JOURNAL_RECORDS)
+        try:
+            records, total = await asyncio.get_running_loop().run_in_executor(None, work)
+        except FileNotFoundError:  # deleted since it was looked for
+            return error_response(404, f"No journal for session '{session_id}'.", param="session_id")
     body = {"session_id": _base_id(session_id), "journal": session_id, "from": first, "total": total}
     return web.json_response({**body, "records": records})
 
@@ -136,14 +139,20 @@ class JournalIndex:
     (``ensure_ascii=False``), and a transcript's U+2028 cut its line where ``str.splitlines`` read the
     file. A last line without its newline (the writer is still appending it) is read again next time."""
 
-    def __init__(self, stat: os.stat_result) -> None:
-        self.file = (stat.st_dev, stat.st_ino)
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()  # one refresh of a journal at a time moves its index on
+        self.file: tuple[int, int] | None = None  # (device, inode) of the file indexed
         self.scanned = 0  # bytes read, through the last newline
         self.offsets = array("q")  # where each record starts, in bytes
 
-    def is_of(self, stat: os.stat_result) -> bool:
-        """Whether this is the index of the file ``stat`` describes (not one since replaced or cut)."""
-        return (stat.st_dev, stat.st_ino) == self.file and stat.st_size >= self.scanned
+    def serve(self, path: Path, first: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """:meth:`read` of the journal at ``path``, indexed anew when it is another file than the one
+        indexed (replaced, or cut shorter)."""
+        with path.open("rb") as handle:
+            stat = os.fstat(handle.fileno())
+            if (stat.st_dev, stat.st_ino) != self.file or stat.st_size < self.scanned:
+                self.file, self.scanned, self.offsets = (stat.st_dev, stat.st_ino), 0, array("q")
+            return self.read(handle, first, limit)
 
     def read(self, handle: BinaryIO, first: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """The records from the ``first``-th on (at most ``limit``), and how many the journal holds."""
@@ -162,7 +171,7 @@ class JournalIndex:
         for start in self.offsets[first : first + limit]:
             handle.seek(start)
             record = _record(handle.readline())
-            if record is not None:  # (the file is only ever appended to: is_of)
+            if record is not None:  # (the file is only ever appended to: serve)
                 records.append(record)
         total = len(self.offsets)
         torn = _record(pending) if pending else None

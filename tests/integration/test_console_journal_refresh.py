@@ -164,3 +164,20 @@ async def test_a_transcript_holding_a_line_separator_is_served_whole(engine, tmp
         body = await (await http.get(f"{eng.http_url}/mockengine/journal/{journal}")).json()
     created = [r["event"] for r in body["records"] if r.get("from") == "client"]
     assert [e["item"]["content"][0]["text"] for e in created] == [said]
+
+
+async def test_refreshes_at_once_of_one_journal_answer_alike(engine, tmp_path):
+    """The index is moved on off the event loop (a first look at an hour reads ~50 MB), one refresh of a
+    journal at a time: two at once would both append the offsets they read."""
+    import asyncio
+
+    eng = await engine(journal_dir=str(tmp_path))
+    path = tmp_path / "sess_busy" / "events.jsonl"
+    path.parent.mkdir()
+    path.write_text(lines(1, 3500), encoding="utf-8")
+    expected = whole_file_answer(path, 1000, 5000)
+    async with aiohttp.ClientSession() as http:
+        url = f"{eng.http_url}/mockengine/journal/sess_busy?from=1000"
+        answers = await asyncio.gather(*(http.get(url) for _ in range(6)))
+        bodies = [await answer.json() for answer in answers]
+    assert all((b["records"], b["total"]) == expected for b in bodies)
