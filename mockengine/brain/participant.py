@@ -190,7 +190,11 @@ class ScriptedBrain:
         said = phrases.directive(request.instructions)
         if said is not None:
             return Reply(text=said, rule="instructions.say_exactly")
-        said = phrases.dictated(request.response_instructions) if request.response_instructions else None
+        said = (
+            phrases.dictated(request.response_instructions, turn.rng, turn.persona)
+            if request.response_instructions
+            else None
+        )
         if said is not None:
             return Reply(text=said, rule="instructions.dictated")
         transcript = _asked_transcript(request)
