@@ -519,8 +519,11 @@ def reply_to_words(
     content = composing.made(composed, words, rng, recalled) if composed is not None else None
     if content is not None:  # a poem, a song, a story, an explanation, a summary: made, not echoed
         return content
-    echo = echo_of(words)
     fact = facts.known_answer(words, persona, covered)
+    misheard = facts.misheard_answer(words, persona, covered) if fact is None else None
+    if misheard is not None:  # "the capital on France" on a phone line: a model hears what was meant
+        words, fact = misheard
+    echo = echo_of(words)
     if is_question(words):
         return f"{pick(rng, _ASKED, echo=echo)} {fact or rng.choice(_UNKNOWN_ANSWER)}"
     return f"{pick(rng, _SAID, echo=echo)} {fact or rng.choice(_FOLLOW_UP)}"

@@ -66,3 +66,49 @@ def test_a_dictated_line_stops_where_a_further_instruction_starts(own: str, said
 )
 def test_a_dictated_then_that_is_part_of_the_words_is_said(own: str, said: str) -> None:
     assert spoken(own) == said
+
+
+def answered(text: str) -> str:
+    return str(calls([], text))
+
+
+@pytest.mark.parametrize(
+    ("heard", "answer"),
+    [
+        ("What is the capital on France?", "Paris is the capital of France."),
+        ("what is the capital in Japan", "Tokyo is the capital of Japan."),
+        ("What is the capital off Germany?", "Berlin is the capital of Germany."),
+        ("What colour is a sky?", "The sky is blue on a clear day."),
+    ],
+)
+def test_a_question_with_one_function_word_misheard_is_answered(heard: str, answer: str) -> None:
+    """Over 8 kHz μ-law whisper tiny.en hears "What is the capital on France?": it was "I don't know that
+    one"; the question meant is answered and echoed as meant."""
+    reply = answered(heard)
+    assert reply.endswith(answer), reply
+    echo = reply.split(".")[0]
+    assert " on " not in echo and " in Japan" not in echo and " a capital" not in echo, reply
+
+
+@pytest.mark.parametrize(
+    "heard",
+    [
+        "What is the capital on Mars?",  # the words swapped make no known question
+        "What colour on a sky?",  # two words away
+        "What is the capital gain on France?",  # a content word differs
+        "What is the capital on my loan?",
+    ],
+)
+def test_a_question_more_than_one_function_word_away_is_not_answered(heard: str) -> None:
+    reply = answered(heard)
+    assert reply.endswith(
+        ("I'm not sure, to be honest.", "I don't know that one, sorry.", "Hmm, I'd have to think.")
+    ), reply
+
+
+def test_a_question_heard_right_is_answered_as_heard() -> None:
+    """A known question heard as said is never swapped for another."""
+    from mockengine.brain.facts import misheard_answer
+
+    assert misheard_answer("What is the capital of France?", "Sam") is None
+    assert answered("What is the capital of Spain?").endswith("Madrid is the capital of Spain.")
