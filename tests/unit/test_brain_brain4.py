@@ -112,3 +112,26 @@ def test_a_question_heard_right_is_answered_as_heard() -> None:
 
     assert misheard_answer("What is the capital of France?", "Sam") is None
     assert answered("What is the capital of Spain?").endswith("Madrid is the capital of Spain.")
+
+
+CONTACT = {"name": STRING, "street": STRING, "city": STRING, "zip": STRING}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Update Bob and his zip is 90210", "Bob"),
+        ("update bob his zip is 90210", "bob"),
+        ("Change Ana Silva and her zip is 90210", "Ana Silva"),
+        ("Update Bob, his zip is 90210", "Bob"),
+    ],
+)
+def test_a_name_followed_by_a_possessive_is_the_name(text: str, name: str) -> None:
+    """ "Update Bob and his zip is 90210" filled ``name: "Bob and his"``."""
+    for tool_name, description in (
+        ("update_contact", "Update a contact"),
+        ("update_address", "Update an address"),
+    ):
+        assert calls([tool(tool_name, description, CONTACT, ["name"])], text) == [
+            (tool_name, {"name": name, "zip": "90210"})
+        ]
