@@ -135,3 +135,62 @@ def test_a_name_followed_by_a_possessive_is_the_name(text: str, name: str) -> No
         assert calls([tool(tool_name, description, CONTACT, ["name"])], text) == [
             (tool_name, {"name": name, "zip": "90210"})
         ]
+
+
+ADD_CONTACT = [tool("add_contact", "Add a contact", {"name": STRING, "phone": STRING})]
+
+
+@pytest.mark.parametrize(
+    ("text", "phone"),
+    [
+        ("Save Alice's number, it's 555 123 4567", "555 123 4567"),
+        ("Save Alice's number: 555 123 4567", "555 123 4567"),
+        ("Save Alice's number, five five five one two three four five six seven.", "555-123-4567"),
+    ],
+)
+def test_a_phone_number_heard_fits_a_tool_that_takes_one(text: str, phone: str) -> None:
+    """``add_contact`` declared only as "Add a contact" with a bare ``phone`` was not reached: "save"
+    alone scored below the bar. A phone number heard fits a tool with a phone parameter, as a day
+    fits one with a date."""
+    assert calls(ADD_CONTACT, text) == [("add_contact", {"name": "Alice", "phone": phone})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I called 555 123 4567 yesterday.", "My old number was 555 123 4567.", "Is 555 123 4567 your number?"],
+)
+def test_a_phone_number_alone_asks_for_no_call(text: str) -> None:
+    assert isinstance(calls(ADD_CONTACT, text), str)
+
+
+E164 = {"type": "string", "pattern": r"^\+?[0-9]{7,15}$"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My number: oh seven seven double nine one two three four five six",
+        "My number is oh seven seven double nine one two three four five six.",
+        "oh seven seven, double nine one, two three four five six",
+    ],
+)
+def test_a_spoken_phone_is_read_whole_for_a_phone_pattern(text: str) -> None:
+    """A phone whose ``pattern`` is digits got "9123456": the code reader took only the digits said one
+    by one after "double nine"; "oh" and "double" are read as a phone is."""
+    provided = tool("update_phone", "Called when the user provides their phone number.", {"phone": E164})
+    assert calls([provided], text) == [("update_phone", {"phone": "07799123456"})]
+
+
+@pytest.mark.parametrize(
+    ("said", "phone"),
+    [
+        ("five five five one two three four five six seven", "555-123-4567"),
+        ("oh seven seven double nine one two three four five six", "07799123456"),
+    ],
+)
+def test_spoken_digits_after_a_colon_are_the_phone_not_the_name(said: str, phone: str) -> None:
+    """ "Add Bob, number: five five five …" took the digits after the colon as the contact's name (only
+    written digits were no name), then dropped it: it asked "Which name do you mean?"."""
+    assert calls(ADD_CONTACT, f"Add Bob, number: {said}") == [
+        ("add_contact", {"name": "Bob", "phone": phone})
+    ]
