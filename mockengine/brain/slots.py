@@ -806,8 +806,12 @@ def _fill_one(
         ):
             span = None  # "12 Baker Street": the 12 is the street's, not a zip code
     elif kind == "patterned":
-        span = codes.patterned(work.text, schema["pattern"])
-        if span is None and addresses.named_for_phone(name):  # "(206) 555-1234" from "206 555 1234"
+        # a phone is read whole ("oh seven seven double nine …" was "9123456"), then in the form a
+        # template pattern gives ("(206) 555-1234" from "206 555 1234")
+        phone = addresses.named_for_phone(name)
+        span = addresses.phone_fitting(work.text, schema["pattern"]) if phone else None
+        span = span or codes.patterned(work.text, schema["pattern"])
+        if span is None and phone:
             span = addresses.phone_in_pattern(work.text, schema["pattern"])
     elif kind == "person":
         span = _person(work.text, name, rivals)
