@@ -195,6 +195,7 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_wider_place(work, filled, properties, kinds)
     _without_request_verbs(work, filled, kinds)
+    _without_price_asked(filled, kinds, vocabulary)
     _owners_of_details(work, filled, kinds)
     _languages_only(filled)
     _places_as_names(filled)
@@ -324,6 +325,24 @@ def _without_request_verbs(work: _Work, filled: Filled, kinds: Mapping[str, str]
             continue  # a value from the conversation, or one that can be the thing
         del filled.arguments[name]
         filled.sources.pop(name, None)
+
+
+# The price asked of a thing ("what does a Margherita cost?" is read "price of a Margherita"): the thing is
+# the value of a parameter that names it, the price what the lookup reports.
+_PRICE_OF = re.compile(
+    r"^(?:the\s+)?(?:price|prices|cost|costs)\s+of\s+(?:the\s+|a\s+|an\s+)?(?P<thing>\S.*)$", re.I
+)
+
+
+def _without_price_asked(filled: Filled, kinds: Mapping[str, str], vocabulary: frozenset[str]) -> None:
+    """A string value "price of Margherita" for a tool that declares no price (``get_menu_item
+    {name}``) is the thing, "Margherita"; a tool that reports prices leaves out its own word already."""
+    if "price" in vocabulary:
+        return
+    for name, value in list(filled.arguments.items()):
+        found = _PRICE_OF.match(value) if kinds.get(name) in _STRINGS and isinstance(value, str) else None
+        if found is not None:
+            filled.arguments[name] = found.group("thing")
 
 
 # "Ana Silva's number": whose a contact detail is ("Save Ana Silva's number 555-…" names Ana Silva).

@@ -122,7 +122,7 @@ CONTACT = {"name": STRING, "street": STRING, "city": STRING, "zip": STRING}
     [
         ("Update Bob and his zip is 90210", "Bob"),
         ("update bob his zip is 90210", "bob"),
-        ("Change Ana Silva and her zip is 90210", "Ana Silva"),
+        ("Change Ana and Raj Silva and their zip is 90210", "Ana and Raj Silva"),
         ("Update Bob, his zip is 90210", "Bob"),
     ],
 )
@@ -194,3 +194,36 @@ def test_spoken_digits_after_a_colon_are_the_phone_not_the_name(said: str, phone
     assert calls(ADD_CONTACT, f"Add Bob, number: {said}") == [
         ("add_contact", {"name": "Bob", "phone": phone})
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What does a Margherita cost?",
+        "How much is a Margherita?",
+        "How much does the Margherita cost?",
+        "What's the price of a Margherita?",
+    ],
+)
+@pytest.mark.parametrize(
+    ("name", "description", "parameter"),
+    [
+        ("get_price", "Get the price of a menu item", "item"),
+        ("get_menu_item", "Look up a menu item", "name"),
+        ("lookup_product", "Look up a product in the catalogue", "product"),
+    ],
+)
+def test_a_price_asked_reaches_the_price_or_item_lookup(
+    text: str, name: str, description: str, parameter: str
+) -> None:
+    """ "What does a Margherita cost?" with a price or menu lookup declared called nothing ("I don't know
+    that one"): a price asked without the word is a price, and a price reaches a lookup of the item."""
+    assert calls([tool(name, description, {parameter: STRING})], text) == [(name, {parameter: "Margherita"})]
+
+
+@pytest.mark.parametrize(
+    "text", ["How much does it cost?", "How much is it all coming to?", "What did that cost me?"]
+)
+def test_a_price_of_nothing_named_looks_no_item_up(text: str) -> None:
+    reply = calls([tool("get_menu_item", "Look up a menu item", {"name": STRING})], text)
+    assert isinstance(reply, str) or reply[0][1].get("name") not in ("it", "that", "price")
