@@ -566,6 +566,11 @@ def _phrasal_parts(name: str) -> str:
     return " ".join(f"{m.group(1)} {m.group(2)}" for m in found if m is not None)
 
 
+def is_lookup(tool: ToolSpec) -> bool:
+    """``tool`` reports rather than changes (``get_weather``, ``lookup_order``, ``forecast``)."""
+    return _is_lookup(tool.name, tool.description or "")
+
+
 def _is_lookup(name: str, description: str) -> bool:
     """A tool that reports rather than changes: its name starts with a read verb (get_weather,
     list_events), or neither its name's first word nor its description's is a verb that changes

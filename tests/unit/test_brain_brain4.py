@@ -227,3 +227,52 @@ def test_a_price_asked_reaches_the_price_or_item_lookup(
 def test_a_price_of_nothing_named_looks_no_item_up(text: str) -> None:
     reply = calls([tool("get_menu_item", "Look up a menu item", {"name": STRING})], text)
     assert isinstance(reply, str) or reply[0][1].get("name") not in ("it", "that", "price")
+
+
+def required(tools: list[ToolSpec], text: str) -> tuple[str, str]:
+    request = ReplyRequest("", tuple(tools), "required", ("text",), (TurnView("u", "user_text", text),), 0)
+    reply = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request)
+    assert len(reply.tool_calls) == 1
+    return reply.tool_calls[0].name, reply.rule
+
+
+TICKET = tool("submit_ticket", "Submit a support ticket", {"subject": STRING, "body": STRING})
+ORDER = tool("lookup_order", "Look up an order", {"order_id": STRING})
+
+
+@pytest.mark.parametrize("text", ["Hello!", "Hi there, how are you?", "Thanks."])
+def test_under_required_a_greeting_files_nothing(text: str) -> None:
+    """A greeting under ``tool_choice: "required"`` with no tool that delivers the reply called
+    ``submit_ticket`` with made-up arguments: "submit" counted as ending the turn. The tool a model
+    reaches for then only reads."""
+    assert required([TICKET, ORDER], text)[0] == "lookup_order"
+    assert required([ORDER, TICKET], text)[0] == "lookup_order"
+
+
+def test_under_required_the_words_that_ask_still_choose() -> None:
+    assert required([TICKET, ORDER], "Submit a ticket saying my screen is broken")[0] == "submit_ticket"
+    assert required([TICKET, ORDER], "Where is order 12345?")[0] == "lookup_order"
+
+
+@pytest.mark.parametrize(
+    ("name", "ends"),
+    [
+        ("final_answer", True),
+        ("final_result", True),
+        ("submit_answer", True),
+        ("respond", True),
+        ("reply_to_user", True),
+        ("send_response", True),
+        ("finish", True),
+        ("submit_ticket", False),
+        ("submit_order", False),
+        ("get_result", False),
+        ("check_answer", False),
+        ("search_results", False),
+        ("answer_call", False),
+    ],
+)
+def test_a_tool_ends_the_turn_only_when_it_delivers_the_reply(name: str, ends: bool) -> None:
+    from mockengine.brain.participant import ends_the_turn
+
+    assert ends_the_turn(name) is ends
