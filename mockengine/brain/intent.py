@@ -500,6 +500,7 @@ def _vocabulary(key: str) -> _Vocabulary:
             # a phone number heard fits a tool that takes one, as a day fits one that takes a date
             # ("Save Alice's number, it's 555 123 4567" to add_contact {name, phone})
             kinds |= {"phone"} if addresses.kind_of(parameter, schema) == "phone" else set()
+            kinds |= {"card"} if kinds_of.kind_of(parameter, schema) == "card_number" else set()
             kinds |= scalars.counts_of(parameter, schema)
             texts.append(str(schema.get("description", "")))
             for option in schema.get("enum") or []:
@@ -536,7 +537,7 @@ def _vocabulary(key: str) -> _Vocabulary:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
     reports = set(weights) - ((parameter_described & _VALUE_FORMS) - set(quoted) - set(leading))
-    kinds = {k for k in kinds if k in ("date", "time", "phone") or k.startswith(("unit:", "count:"))}
+    kinds = {k for k in kinds if k in ("date", "time", "phone", "card") or k.startswith(("unit:", "count:"))}
     return _Vocabulary(
         weights,
         frozenset(strong),

@@ -31,6 +31,7 @@ from jsonschema import validators
 
 from mockengine.brain import (
     addresses,
+    cards,
     codes,
     heard,
     implied,
@@ -518,6 +519,7 @@ def _required_options_from_all(
 _STRINGS = ("string", "identifier", "list", "person", "patterned")
 # The passes over the parameters, in order, and the kinds a pass takes besides its own.
 _PASSES = (
+    "card",
     "labelled",
     "quoted",
     "options",
@@ -539,6 +541,9 @@ _PASSES = (
 )
 _ALSO = frozenset(
     {
+        ("card", "card_number"),
+        ("card", "expiry"),
+        ("card", "card_code"),
         ("labelled", "enum"),
         ("labelled", "string"),
         ("labelled", "patterned"),
@@ -799,6 +804,14 @@ def _fill_one(
         )
     elif kind == "quoted":
         span = verbatim.quoted(work.text, name)
+    elif kind == "card":  # a card read out: its number in groups, its expiry, its security code
+        card = kinds_of.kind_of(name, schema)
+        if card == "card_number":
+            span = cards.card_number_for(work.text)
+        elif card == "expiry":
+            span = cards.expiry_for(work.text, schema)
+        else:
+            span = cards.security_code_for(work.text)
     elif kind == "called":
         span = verbatim.called(work.text, name)
     elif kind == "label":

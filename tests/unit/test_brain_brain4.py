@@ -5,6 +5,7 @@ nothing asked for. Each test failed on the code before it."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -276,3 +277,47 @@ def test_a_tool_ends_the_turn_only_when_it_delivers_the_reply(name: str, ends: b
     from mockengine.brain.participant import ends_the_turn
 
     assert ends_the_turn(name) is ends
+
+
+CARD = {"card_number": STRING, "expiry": STRING, "cvv": STRING}
+PAID = {"card_number": "4242424242424242", "expiry": "04/28", "cvv": "123"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pay with card 4242 4242 4242 4242, expires oh four twenty-eight, CVC 123",
+        "Pay by card: 4242424242424242, exp 04/28, cvv 123",
+        "Pay with my card, 4242-4242-4242-4242, expiry 04/28, security code 123.",
+        "Pay by card, four two four two, four two four two, four two four two, four two four two,"
+        " expiry oh four twenty eight, security code one two three",
+    ],
+)
+def test_a_card_read_out_fills_its_number_expiry_and_security_code(text: str) -> None:
+    """A card said in groups, its expiry ("oh four twenty-eight", "04/28") and "security code"/"CVC" for
+    ``cvv`` were not read: the call asked for the expiry and the code, or took the wrong digits."""
+    assert calls([tool("pay_by_card", "Pay the order by card", CARD)], text) == [("pay_by_card", PAID)]
+
+
+def test_a_card_is_read_in_the_form_its_parameters_ask() -> None:
+    schema = {
+        "card_number": STRING,
+        "expiry_date": {"type": "string", "description": "Expiry, MM/YYYY"},
+        "security_code": STRING,
+    }
+    said = "Pay with card 4242 4242 4242 4242, expiry April 2028, security code 4 5 6"
+    assert calls([tool("pay_by_card", "Pay the order by card", schema)], said) == [
+        ("pay_by_card", {"card_number": "4242424242424242", "expiry_date": "04/2028", "security_code": "456"})
+    ]
+
+
+def test_a_forced_card_call_reads_a_card_stated() -> None:
+    from mockengine.brain.model import ForcedTool
+
+    pay = tool("pay_by_card", "Pay the order by card", CARD)
+    said = "My card is 4242 4242 4242 4242, expiry 04/28, security code 123"
+    request = ReplyRequest(
+        "", (pay,), ForcedTool("pay_by_card"), ("text",), (TurnView("u", "user_text", said),), 0
+    )
+    reply = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request)
+    assert [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] == [("pay_by_card", PAID)]
