@@ -201,3 +201,22 @@ def phone_in_pattern(text: str, pattern: str) -> Span | None:
         if re.fullmatch(pattern.removeprefix("^").removesuffix("$"), value)
         else None
     )
+
+
+def phone_fitting(text: str, pattern: str) -> Span | None:
+    """The phone number said (written or spoken: "oh seven seven double nine …") as ``pattern`` accepts
+    it: as read, its digits alone, or "+" and its digits ("^\\+?[0-9]{7,15}$" → "07799123456"); None when
+    no phone is said or none of these fits. A code reader takes only the digits said one by one ("nine
+    one two …" after "double nine"), so a phone reads the whole number first."""
+    said = _phone_for(text)
+    if said is None:
+        return None
+    value = str(said.value)
+    digits = "".join(c for c in value if c.isdigit())
+    for form in (value, digits, f"+{digits}" if value.startswith("+") else digits):
+        try:
+            if re.search(pattern, form):
+                return Span(form, said.start, said.end)
+        except re.error:
+            return None
+    return None

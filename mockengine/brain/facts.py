@@ -117,6 +117,44 @@ def known_answer(words: str, persona: str, covered: frozenset[str] = frozenset()
     return None
 
 
+# Function words a phone line's recognizer mishears for one another (whisper tiny.en over 8 kHz μ-law:
+# "What is the capital on France?"): the word heard → the words it may have been.
+_MISHEARD = {
+    "on": ("of",),
+    "in": ("of",),
+    "off": ("of",),
+    "at": ("of",),
+    "a": ("the", "of"),
+    "the": ("a",),
+}
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def misheard_answer(
+    words: str, persona: str, covered: frozenset[str] = frozenset()
+) -> tuple[str, str] | None:
+    """The known question ``words`` are with one function word misheard ("What is the capital on France?"
+    → "What is the capital of France?"), and its answer: ``(question, answer)``. None when the words
+    answer as heard, when no single swap (``_MISHEARD``) makes a known question, or when two swaps make
+    different ones: a guess between two questions is never answered, and nor is a question two words
+    away ("colour on a sky")."""
+    if known_answer(words, persona, covered) is not None:
+        return None
+    found: dict[str, str] = {}
+    for word in _WORD.finditer(words):
+        for meant in _MISHEARD.get(word.group().lower(), ()):
+            if word.group()[0].isupper():
+                meant = meant.capitalize()
+            question = f"{words[: word.start()]}{meant}{words[word.end() :]}"
+            answer = known_answer(question, persona, covered)
+            if answer is not None:
+                found.setdefault(answer, question)
+    if len(found) != 1:
+        return None
+    answer, question = next(iter(found.items()))
+    return question, answer
+
+
 def _spoken_sum(words: str) -> str | None:
     """A sum in words, as speech is transcribed ("what is two plus two", "twelve times three"): two
     whole numbers with an operator word between them; the result in digits ("two plus two is 4.")."""

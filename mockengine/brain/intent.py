@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from mockengine.brain import (
+    addresses,
     declared,
     evidence,
     lexicon,
@@ -496,6 +497,10 @@ def _vocabulary(key: str) -> _Vocabulary:
         _add(weights, _concepts(lexicon.identifier_words(parameter)), weight)
         if isinstance(schema, Mapping):
             kinds |= {kinds_of.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
+            # a phone number heard fits a tool that takes one, as a day fits one that takes a date
+            # ("Save Alice's number, it's 555 123 4567" to add_contact {name, phone})
+            kinds |= {"phone"} if addresses.kind_of(parameter, schema) == "phone" else set()
+            kinds |= {"card"} if kinds_of.kind_of(parameter, schema) == "card_number" else set()
             kinds |= scalars.counts_of(parameter, schema)
             texts.append(str(schema.get("description", "")))
             for option in schema.get("enum") or []:
@@ -532,7 +537,7 @@ def _vocabulary(key: str) -> _Vocabulary:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
     reports = set(weights) - ((parameter_described & _VALUE_FORMS) - set(quoted) - set(leading))
-    kinds = {k for k in kinds if k in ("date", "time") or k.startswith(("unit:", "count:"))}
+    kinds = {k for k in kinds if k in ("date", "time", "phone", "card") or k.startswith(("unit:", "count:"))}
     return _Vocabulary(
         weights,
         frozenset(strong),
@@ -560,6 +565,11 @@ def _phrasal_parts(name: str) -> str:
     → "check out"): "call me back" asks for a callback."""
     found = (_PHRASAL_COMPOUND.match(w) for w in lexicon.identifier_words(name).split())
     return " ".join(f"{m.group(1)} {m.group(2)}" for m in found if m is not None)
+
+
+def is_lookup(tool: ToolSpec) -> bool:
+    """``tool`` reports rather than changes (``get_weather``, ``lookup_order``, ``forecast``)."""
+    return _is_lookup(tool.name, tool.description or "")
 
 
 def _is_lookup(name: str, description: str) -> bool:

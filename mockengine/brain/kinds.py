@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import addresses, codes, lexicon, names
+from mockengine.brain import addresses, cards, codes, lexicon, names
 
 
 def kind_of(name: str, schema: Mapping[str, Any]) -> str:
@@ -33,6 +33,13 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         return "other"
     if addresses.kind_of(name, schema) is not None:
         return "address"  # "bob@example.com", "www.example.org"
+    # a payment card's parts, read as a card is read out (``cards``): "expiry_date" is no calendar day
+    if cards.takes_card_number(name):
+        return "card_number"
+    if cards.takes_expiry(name):
+        return "expiry"
+    if cards.takes_security_code(name):
+        return "card_code"
     fmt = schema.get("format") or codes.format_of_pattern(schema.get("pattern")) or _described_format(schema)
     if fmt == "date-time" or "datetime" in words:
         return "datetime"

@@ -8,7 +8,8 @@ How a reply is decided, first applicable step wins:
 2. ``tool_choice`` is ``"required"`` → a matching scenario rule's call, else the open question's tool,
    else the tool the words ask for (``acting.plan``), else, once the calls for the newest words have
    their outputs, a tool not called since (one whose name ends the turn first: pydantic-ai's
-   ``final_result``), else a declared tool the user named, else the first declared tool.
+   ``final_result``), else a declared tool the user named, else a tool that delivers the reply
+   (``ends_the_turn``), else the least harmful tool (``_least_harmful``: one that only reads first).
 3. The instructions hold ``Say exactly: "…"`` → say that.
 4. The first scenario rule whose conditions hold (a rule whose tool is not declared, or any call while
    ``tool_choice`` is ``"none"``, is passed over).
@@ -51,6 +52,7 @@ from mockengine.brain import (
     appended_message,
     ellipsis,
     forced,
+    intent,
     lexicon,
     outputs,
     phrases,
@@ -190,7 +192,11 @@ class ScriptedBrain:
         said = phrases.directive(request.instructions)
         if said is not None:
             return Reply(text=said, rule="instructions.say_exactly")
-        said = phrases.dictated(request.response_instructions) if request.response_instructions else None
+        said = (
+            phrases.dictated(request.response_instructions, turn.rng, turn.persona.name)
+            if request.response_instructions
+            else None
+        )
         if said is not None:
             return Reply(text=said, rule="instructions.dictated")
         transcript = _asked_transcript(request)
@@ -261,7 +267,11 @@ class ScriptedBrain:
         ending = _turn_ending_tool(turn)
         if ending is not None and turn.situation.heard_is_current:
             return self._ending_call(turn, ending)
-        return Reply(None, (self._heard_call(turn, turn.request.tools[0]),), rule="required.first")
+        return Reply(
+            None,
+            (self._heard_call(turn, _least_harmful(turn, self._today())),),
+            rule="required.least_harmful",
+        )
 
     def _ending_call(self, turn: Turn, tool: ToolSpec) -> Reply:
         """``required`` when the words ask nothing of any tool: the tool that ends the turn (smolagents'
@@ -299,9 +309,7 @@ class ScriptedBrain:
         left = [t for t in turn.request.tools if t.name not in called and not turn.is_study_tool(t.name)]
         if not left:
             return None
-        tool = next(
-            (t for t in left if _ENDS_THE_TURN & set(lexicon.identifier_words(t.name).split())), left[0]
-        )
+        tool = next((t for t in left if ends_the_turn(t.name)), left[0])
         found = " ".join(item.text for item in since if item.kind == "function_call_output")
         said = f"{words[1]} {found}" if words is not None else found
         check_schema(tool)
@@ -719,11 +727,51 @@ def _turn_ending_tool(turn: Turn) -> ToolSpec | None:
     """The first declared tool whose name says calling it ends the turn (``_ENDS_THE_TURN``), not a
     study tool (those answer the question on screen, ``_answer_tool``)."""
     for tool in turn.request.tools:
-        if _ENDS_THE_TURN & set(lexicon.identifier_words(tool.name).split()) and not turn.is_study_tool(
-            tool.name
-        ):
+        if ends_the_turn(tool.name) and not turn.is_study_tool(tool.name):
             return tool
     return None
+
+
+def ends_the_turn(name: str) -> bool:
+    """Whether a tool named ``name`` delivers the reply itself, so calling it ends the turn: its name
+    is the reply (``final_answer``, pydantic-ai's ``final_result``, ``submit_answer``, ``respond``,
+    ``reply_to_user``, ``finish``), its words only a reply noun (``_REPLY_NOUNS``), a verb of handing it
+    over and the user. A name whose verb acts on some other thing (``submit_ticket``, ``get_result``,
+    ``check_answer``) changes or reads the world: calling it is no reply (a greeting under ``required``
+    filed a ticket with made-up arguments)."""
+    words = lexicon.identifier_words(name).split()
+    if not words:
+        return False
+    nouns = [w for w in words if w in _REPLY_NOUNS]
+    rest = [w for w in words if w not in _REPLY_NOUNS]
+    if nouns:
+        return set(rest) <= _HANDING_OVER
+    return words[0] in _REPLY_VERBS and set(words[1:]) <= _TO_THE_USER
+
+
+def _least_harmful(turn: Turn, today: date) -> ToolSpec:
+    """The tool to call under ``required`` when no call was planned and none delivers the reply: the
+    tool the words ask for though they leave an argument out ("Submit a ticket saying …"); else, since
+    some tool must be called, one that only reads (a lookup, a search), whose call changes nothing,
+    before one that files, books or sends something with arguments the words never gave; among those
+    alike, the one missing the fewest required arguments from the words, then the order declared.
+    HyperStudy's own tools alone: the first. The real service's choice here is unknown (docs/tools.md,
+    "Order of decisions"); this is the least harmful."""
+    tools = [t for t in turn.request.tools if not turn.is_study_tool(t.name)]
+    if not tools:  # HyperStudy's own tools alone: its first, as its study runner expects
+        return turn.request.tools[0]
+    heard = turn.situation.trigger.text if turn.situation.heard_is_current else ""
+    asked = intent.best(utterance.acted_tail(heard), tools) if heard else None
+    if asked is not None:  # the tool the words ask for, its arguments not all given ("Submit a ticket")
+        return asked.tool
+    referent = acting.referent(turn.request.history)
+
+    def harm(indexed: tuple[int, ToolSpec]) -> tuple[bool, int, int]:
+        index, tool = indexed
+        missing = len(forced.from_words(tool, heard, referent, today).missing) if heard else 0
+        return (not intent.is_lookup(tool), missing, index)
+
+    return min(enumerate(tools), key=harm)[1]
 
 
 def _named_tool(turn: Turn) -> ToolSpec | None:
@@ -821,9 +869,14 @@ def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bo
 
 # Words in a tool's name that say calling it ends the turn (pydantic-ai's ``final_result``, a
 # ``submit_answer``): the one ``required`` calls once the other calls have their outputs.
-_ENDS_THE_TURN = frozenset(
-    ("final", "result", "answer", "respond", "response", "reply", "output", "submit", "finish")
+# A tool that delivers the reply: named for it (a reply noun) with at most a verb of handing it over, or
+# a reply verb alone or "to the user" (``ends_the_turn``).
+_REPLY_NOUNS = frozenset(("answer", "result", "response", "reply", "output"))
+_HANDING_OVER = frozenset(
+    ("final", "submit", "send", "give", "provide", "return", "deliver", "to", "the", "user", "my", "your")
 )
+_REPLY_VERBS = frozenset(("respond", "reply", "answer", "submit", "finish", "finalize", "done"))
+_TO_THE_USER = frozenset(("to", "the", "user"))
 
 
 def _resumed_with_a_question(situation: Situation) -> bool:

@@ -249,7 +249,8 @@ def instructed(instructions: str, rng: random.Random, persona: str) -> str | Non
                 # back ("A story about a lighthouse.").
                 return reply_to_words(asked, rng, persona)
             if shape == "tell":
-                return f"{what[0].upper()}{what[1:]}."
+                line, then = _then_instruction(what)
+                return _said_then(line, then, rng, persona) if then else f"{what[0].upper()}{what[1:]}."
             if shape == "for":
                 return f"Could you tell me {what}?"
             yes_no = _YES_NO_AUX.match(what)
@@ -387,13 +388,47 @@ _CONDITION_AFTER = re.compile(
 )
 
 
-def dictated(instructions: str) -> str | None:
+# A further instruction after the words to say: "Say: welcome to Acme, then ask for their name" dictates
+# "welcome to Acme" only. The instruction is a verb a prompt gives the assistant after "then"; "we open at
+# nine, then we close at five" is all words to say.
+_THEN_INSTRUCTION = re.compile(
+    r"\s*(?:[,;.]\s*(?:and\s+)?|\s+and\s+)then\b[,\s]*(?P<rest>(?:please\s+)?(?:ask|tell|let|greet|thank"
+    r"|offer|confirm|check|wait|explain|find\s+out|say\s+goodbye|wish|remind|inform)\b.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _then_instruction(text: str) -> tuple[str, str]:
+    """``text`` cut where a further instruction starts ("welcome to Acme, then ask for their name" →
+    ("welcome to Acme", "ask for their name")); ``(text, "")`` when none does."""
+    match = _THEN_INSTRUCTION.search(text)
+    if match is None or not text[: match.start()].strip():
+        return text, ""
+    return text[: match.start()].strip(), match.group("rest").strip()
+
+
+def _said_then(line: str, then: str, rng: random.Random, persona: str) -> str:
+    """The dictated ``line`` as a sentence, then what the further instruction ``then`` has said ("ask
+    for their name" → "Could you tell me your name?"); the line alone when that says nothing."""
+    line = line.rstrip(" ,;")
+    sentence = f"{line[0].upper()}{line[1:]}" + ("" if line[-1] in ".!?" else ".")
+    # "then ask for their name" leaves the one asked unsaid: the user the line was said to.
+    then = re.sub(
+        r"^((?:please\s+)?ask)\s+(?=for\b|about\b|if\b|whether\b)", r"\1 the user ", then, flags=re.I
+    )
+    after = instructed(then, rng, persona)
+    return f"{sentence} {after}" if after else sentence
+
+
+def dictated(instructions: str, rng: random.Random | None = None, persona: str = "") -> str | None:
     """The words a response's own instructions dictate, to be said as they are: "Say exactly the
     following to the user in English, friendly tone, and nothing else: TEXT", "Read the following text
     aloud: TEXT", "Repeat the following text verbatim: TEXT", "Say: TEXT", 'Say "TEXT"' → TEXT (quotes
     around TEXT dropped). None when none do: "Say goodbye.", "Say something friendly.", or "Speak slowly:
     …", whose words before the colon say more than how to say it. Only for a response's own
-    instructions: a session's 'If unsure, say "I don't know."' is a standing order, not a reply."""
+    instructions: a session's 'If unsure, say "I don't know."' is a standing order, not a reply. A further
+    instruction after the words ("Say: welcome to Acme, then ask for their name") is followed, not said:
+    "Welcome to Acme. Could you tell me your name?" (``rng`` and ``persona`` for what it says)."""
     for pattern in (_DICTATED_QUOTED, _DICTATED_AFTER_COLON):
         for match in pattern.finditer(instructions):
             if not _DICTATION_HOW.match(match.group("how")):
@@ -403,6 +438,10 @@ def dictated(instructions: str) -> str | None:
             text = " ".join(match.group("text").split()).strip()
             unquoted = QUOTED_WHOLE.fullmatch(text)
             text = unquoted.group("text").strip() if unquoted else text
+            if pattern is _DICTATED_AFTER_COLON:
+                line, then = _then_instruction(text)
+                if then:
+                    return _said_then(line, then, rng or random.Random(0), persona)
             if text:
                 return text
     return None
@@ -480,8 +519,11 @@ def reply_to_words(
     content = composing.made(composed, words, rng, recalled) if composed is not None else None
     if content is not None:  # a poem, a song, a story, an explanation, a summary: made, not echoed
         return content
-    echo = echo_of(words)
     fact = facts.known_answer(words, persona, covered)
+    misheard = facts.misheard_answer(words, persona, covered) if fact is None else None
+    if misheard is not None:  # "the capital on France" on a phone line: a model hears what was meant
+        words, fact = misheard
+    echo = echo_of(words)
     if is_question(words):
         return f"{pick(rng, _ASKED, echo=echo)} {fact or rng.choice(_UNKNOWN_ANSWER)}"
     return f"{pick(rng, _SAID, echo=echo)} {fact or rng.choice(_FOLLOW_UP)}"

@@ -190,6 +190,10 @@ _TRAILING = frozenset(
         ],  # where the speaker is, no place
         *["morning", "afternoon", "evening", "week", "weekend"],  # "this morning": when, no name
         *["bit", "tad", "lot", "bunch"],  # "dim the lights a bit": a degree, no name
+        # A possessive determines a noun after it, so it never ends a thing: "Update Bob and his zip is
+        # 90210" leaves "Bob and his" once the zip is taken, and the name is "Bob". Not "her", which is
+        # also who a request is about ("remind her", "text her").
+        *["his", "their", "its", "my", "our", "your"],
     ]
 )
 

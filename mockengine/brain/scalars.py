@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from mockengine.brain import lexicon, scales, units, values
+from mockengine.brain import addresses, cards, lexicon, scales, units, values
 from mockengine.brain.values import Span
 
 _UNIT_WORDS: dict[str, tuple[str, ...]] = {
@@ -204,7 +204,8 @@ _NOT_COUNTED = frozenset(("size", "of", "total", "max", "min", "amount", "level"
 def value_kinds(text: str) -> set[str]:
     """The kinds of value heard: a date other than today's ("tomorrow"), a clock time ("at 6 pm"), a
     number with a unit ("unit:kg" of "four kilos"), a number with the thing it counts ("count:night" of
-    "3 nights")."""
+    "3 nights"), a phone number ("555 123 4567", "oh seven seven double nine …"), a payment card's number
+    ("card": "4242 4242 4242 4242")."""
     numbers = values.numbers(text)
     found = {f"unit:{_unit_after(text[s.end : s.end + 12].lower())}" for s in numbers} - {"unit:None"}
     for span in numbers:
@@ -215,6 +216,10 @@ def value_kinds(text: str) -> set[str]:
         found.add("date")
     if values.times(text):
         found.add("time")
+    if cards.card_number_for(text) is not None:
+        found.add("card")  # a card number is no phone: its own kind
+    elif addresses.address_for(text, "phone") is not None:
+        found.add("phone")
     return found
 
 

@@ -31,6 +31,7 @@ from jsonschema import validators
 
 from mockengine.brain import (
     addresses,
+    cards,
     codes,
     heard,
     implied,
@@ -195,6 +196,7 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_wider_place(work, filled, properties, kinds)
     _without_request_verbs(work, filled, kinds)
+    _without_price_asked(filled, kinds, vocabulary)
     _owners_of_details(work, filled, kinds)
     _languages_only(filled)
     _places_as_names(filled)
@@ -324,6 +326,24 @@ def _without_request_verbs(work: _Work, filled: Filled, kinds: Mapping[str, str]
             continue  # a value from the conversation, or one that can be the thing
         del filled.arguments[name]
         filled.sources.pop(name, None)
+
+
+# The price asked of a thing ("what does a Margherita cost?" is read "price of a Margherita"): the thing is
+# the value of a parameter that names it, the price what the lookup reports.
+_PRICE_OF = re.compile(
+    r"^(?:the\s+)?(?:price|prices|cost|costs)\s+of\s+(?:the\s+|a\s+|an\s+)?(?P<thing>\S.*)$", re.I
+)
+
+
+def _without_price_asked(filled: Filled, kinds: Mapping[str, str], vocabulary: frozenset[str]) -> None:
+    """A string value "price of Margherita" for a tool that declares no price (``get_menu_item
+    {name}``) is the thing, "Margherita"; a tool that reports prices leaves out its own word already."""
+    if "price" in vocabulary:
+        return
+    for name, value in list(filled.arguments.items()):
+        found = _PRICE_OF.match(value) if kinds.get(name) in _STRINGS and isinstance(value, str) else None
+        if found is not None:
+            filled.arguments[name] = found.group("thing")
 
 
 # "Ana Silva's number": whose a contact detail is ("Save Ana Silva's number 555-…" names Ana Silva).
@@ -499,6 +519,7 @@ def _required_options_from_all(
 _STRINGS = ("string", "identifier", "list", "person", "patterned")
 # The passes over the parameters, in order, and the kinds a pass takes besides its own.
 _PASSES = (
+    "card",
     "labelled",
     "quoted",
     "options",
@@ -520,6 +541,9 @@ _PASSES = (
 )
 _ALSO = frozenset(
     {
+        ("card", "card_number"),
+        ("card", "expiry"),
+        ("card", "card_code"),
         ("labelled", "enum"),
         ("labelled", "string"),
         ("labelled", "patterned"),
@@ -780,6 +804,14 @@ def _fill_one(
         )
     elif kind == "quoted":
         span = verbatim.quoted(work.text, name)
+    elif kind == "card":  # a card read out: its number in groups, its expiry, its security code
+        card = kinds_of.kind_of(name, schema)
+        if card == "card_number":
+            span = cards.card_number_for(work.text)
+        elif card == "expiry":
+            span = cards.expiry_for(work.text, schema)
+        else:
+            span = cards.security_code_for(work.text)
     elif kind == "called":
         span = verbatim.called(work.text, name)
     elif kind == "label":
@@ -806,8 +838,12 @@ def _fill_one(
         ):
             span = None  # "12 Baker Street": the 12 is the street's, not a zip code
     elif kind == "patterned":
-        span = codes.patterned(work.text, schema["pattern"])
-        if span is None and addresses.named_for_phone(name):  # "(206) 555-1234" from "206 555 1234"
+        # a phone is read whole ("oh seven seven double nine …" was "9123456"), then in the form a
+        # template pattern gives ("(206) 555-1234" from "206 555 1234")
+        phone = addresses.named_for_phone(name)
+        span = addresses.phone_fitting(work.text, schema["pattern"]) if phone else None
+        span = span or codes.patterned(work.text, schema["pattern"])
+        if span is None and phone:
             span = addresses.phone_in_pattern(work.text, schema["pattern"])
     elif kind == "person":
         span = _person(work.text, name, rivals)

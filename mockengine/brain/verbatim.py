@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import lexicon
+from mockengine.brain import addresses, lexicon
 from mockengine.brain.phrasing import BLANK, ROLES
 from mockengine.brain.values import Span
 
@@ -82,8 +82,10 @@ def quoted(text: str, name: str) -> Span | None:
     if maker is not None and any(word in words for word in _SEARCHED):
         return Span(match.group("text") + maker.group(0), match.start(), maker.end())
     said = match.group("text").split(BLANK)[0].rstrip(" ,;.-")  # up to a value already taken out
-    if match.re is _AFTER_COLON and any(w in words for w in _NAMES) and not re.search(r"[^\W\d_]", said):
-        return None  # "Save Ana Silva's number: 555-123-4567": a phone, not the contact's name
+    if match.re is _AFTER_COLON and any(w in words for w in _NAMES) and _only_a_number(said):
+        # "Save Ana Silva's number: 555-123-4567", "Add Bob, number: five five five …": a phone, not the
+        # contact's name
+        return None
     if match.re is _AFTER_COLON and any(word in words for word in _ONE_LINE):  # its first sentence
         said = re.split(r"(?<=\w)[.!?]\s", said, maxsplit=1)[0]
     end = match.end()
@@ -98,6 +100,18 @@ def quoted(text: str, name: str) -> Span | None:
     after_head = (match.re is _AFTER_COLON and keeps_head) or match.re is DICTATED_AFTER_RECIPIENT
     start = match.start("text") if after_head else match.start()
     return Span(said, start, end) if said else None
+
+
+def _only_a_number(said: str) -> bool:
+    """``said`` is digits alone, or a phone number and nothing else ("oh seven seven double nine …")."""
+    if not re.search(r"[^\W\d_]", said):
+        return True
+    phone = addresses.address_for(said, "phone")
+    return (
+        phone is not None
+        and not said[: phone.start].strip(" ,.;:-")
+        and not said[phone.end :].strip(" ,.;:-")
+    )
 
 
 # An email address before the colon: the request's recipient, not part of what it says.

@@ -235,6 +235,17 @@ PHRASES: tuple[tuple[str, str], ...] = (
         "view cart total",
     ),
     ("what is in", "view in"),
+    # a price asked without the word: "what does a Margherita cost?", "how much is a large latte?", "how
+    # much do the tickets cost?" ask for a price, as "what's the price of …" does
+    (
+        r"what (?:does|do|did|would|will|'d|'ll) (?!(?:it|that|this|everything|all)\b)(.+?) cost\b",
+        r"price of \1",
+    ),
+    (
+        r"how much (?:does|do|did|would|will) (?!(?:it|that|this|everything|all)\b)(.+?) cost\b",
+        r"price of \1",
+    ),
+    (r"how much (?:is|are|'s) (?=(?:a|an|the|one|two|three|four|\d+) \w)", "price of "),
     # a keeping or adding verb in an idiom keeps and adds nothing ("save me some time and …")
     (
         r"\bsave (?:me|us|you|him|her|them) (?:some |a lot of |a bit of |the )?"
@@ -374,6 +385,7 @@ ASSOCIATIONS: dict[str, tuple[str, ...]] = {
     "dark": ("light", "on"),
     "bright": ("light", "on"),  # dimming a light leaves it on
     "temperature": ("weather",),
+    "price": ("product", "menu"),  # "what does a Margherita cost?" to a lookup of a menu item or product
 }
 ASSOCIATION_WEIGHT = 0.6
 # Words (by stem) whose concept implies another only in an app where no tool declares it: "add Ana Silva, her
