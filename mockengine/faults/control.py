@@ -124,6 +124,7 @@ async def arm_faults(request: web.Request) -> web.Response:
                 "acts on that session.",
                 param=counts[0],
             )
+        await state.until_opened(str(session_id))  # a session named in its 101, still opening
         sessions = state.find_live(str(session_id))
         if not sessions:
             return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
@@ -190,6 +191,7 @@ async def list_sessions(request: web.Request) -> web.Response:
     if not is_allowed(request):
         return forbidden(request)
     state = request.app[FAULTS]
+    await state.until_opened()  # sessions whose 101 is out, their session.created not yet
     listed = [live.listed() for live in state.handles.values() if hasattr(live, "listed")]
     return answer(request, {"sessions": sorted(state.live), "live": listed})
 
@@ -198,6 +200,7 @@ async def kill_session(request: web.Request) -> web.Response:
     if not is_allowed(request):
         return forbidden(request)
     session_id = request.match_info["session_id"]  # an id, or one session's handle
+    await request.app[FAULTS].until_opened(session_id)  # named in its 101, still opening
     sessions = request.app[FAULTS].find_live(session_id)
     if not sessions:
         return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
