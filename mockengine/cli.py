@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from mockengine.server.settings_checks import recording_problem, replay_problem, value_problem
 from mockengine.settings import Settings, SettingsError, from_env
@@ -436,7 +436,37 @@ def run_faults(args: argparse.Namespace) -> int:
     return run(args)
 
 
-class _LazyParser(argparse.ArgumentParser):
+class _Parser(argparse.ArgumentParser):
+    """A usage mistake is one line naming the command and where its options are, exit status 2
+    (command-line.md): argparse printed the command's whole usage first (41 lines for ``serve``), and
+    put an unknown option of a command down to ``mockengine`` itself."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` lists the options)\n")
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._command(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the (sub)command ``parsed`` chose: ``mockengine faults schedule``'s, say."""
+        parser: argparse.ArgumentParser = self
+        while True:
+            chosen = [
+                action.choices[getattr(parsed, action.dest)]
+                for action in parser._actions
+                if isinstance(action, argparse._SubParsersAction)
+                and isinstance(action.choices, dict)
+                and getattr(parsed, action.dest, None) in action.choices
+            ]
+            if not chosen:
+                return parser
+            parser = chosen[0]
+
+
+class _LazyParser(_Parser):
     """A subcommand's parser whose options come from ``add_arguments`` of the module ``arguments_from``,
     imported only when that subcommand is parsed or its help shown: ``mockengine --help`` and ``serve``
     do not import the bench, conformance or turn-corpus modules."""
@@ -466,7 +496,7 @@ class _LazyParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     from mockengine import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mockengine", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--version", action="version", version=f"mockengine {__version__}")
