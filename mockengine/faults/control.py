@@ -30,6 +30,7 @@ Guard: with ``--control-token T`` a request must carry ``Authorization: Bearer T
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import os
 from typing import Any
@@ -107,9 +108,11 @@ async def arm_faults(request: web.Request) -> web.Response:
     # refused by name instead, as the API refuses an unknown parameter.
     for name in body:
         if name not in ARM_FIELDS:
+            near = difflib.get_close_matches(name, ARM_FIELDS, n=1)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
             return error_response(
                 400,
-                f"Unknown parameter: '{name}'. A fault is armed with "
+                f"Unknown parameter: '{name}'{hint}. A fault is armed with "
                 '"fault" and one of "connections", "requests" or "session_id".',
                 param=name,
                 code="unknown_parameter",
