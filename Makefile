@@ -72,8 +72,8 @@ bench-capacity: $(STAMP)
 	$(PY) -m mockengine bench --only capacity --plot docs/bench-capacity.png $(BENCH_ARGS)
 
 lint: $(STAMP)
-	$(PY) -m ruff check mockengine tests
-	$(PY) -m ruff format --check mockengine tests
+	$(PY) -m ruff check mockengine tests tools
+	$(PY) -m ruff format --check mockengine tests tools
 	$(PY) -m mypy mockengine
 
 clean:

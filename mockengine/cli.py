@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from mockengine.server.settings_checks import recording_problem, replay_problem, value_problem
 from mockengine.settings import Settings, SettingsError, from_env
@@ -221,7 +221,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SPEC",
         help="a server-wide fault, e.g. 'close_after_audio_delta:3,rate=0.05' (repeatable)",
     )
-    parser.add_argument("--control-token", help="token that opens /mockengine/* to non-loopback clients")
+    parser.add_argument(
+        "--control-token",
+        help="the /mockengine/* control endpoints then answer only callers sending this token "
+        "(Authorization: Bearer or X-Mockengine-Control-Token), loopback callers too (default: loopback "
+        "callers only)",
+    )
     parser.add_argument(
         "--cors-origin",
         action="append",
@@ -431,7 +436,37 @@ def run_faults(args: argparse.Namespace) -> int:
     return run(args)
 
 
-class _LazyParser(argparse.ArgumentParser):
+class _Parser(argparse.ArgumentParser):
+    """A usage mistake is one line naming the command and where its options are, exit status 2
+    (command-line.md): argparse printed the command's whole usage first (41 lines for ``serve``), and
+    put an unknown option of a command down to ``mockengine`` itself."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` lists the options)\n")
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._command(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the (sub)command ``parsed`` chose: ``mockengine faults schedule``'s, say."""
+        parser: argparse.ArgumentParser = self
+        while True:
+            chosen = [
+                action.choices[getattr(parsed, action.dest)]
+                for action in parser._actions
+                if isinstance(action, argparse._SubParsersAction)
+                and isinstance(action.choices, dict)
+                and getattr(parsed, action.dest, None) in action.choices
+            ]
+            if not chosen:
+                return parser
+            parser = chosen[0]
+
+
+class _LazyParser(_Parser):
     """A subcommand's parser whose options come from ``add_arguments`` of the module ``arguments_from``,
     imported only when that subcommand is parsed or its help shown: ``mockengine --help`` and ``serve``
     do not import the bench, conformance or turn-corpus modules."""
@@ -461,7 +496,7 @@ class _LazyParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     from mockengine import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mockengine", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--version", action="version", version=f"mockengine {__version__}")
@@ -480,24 +515,40 @@ def build_parser() -> argparse.ArgumentParser:
     conf = sub.add_parser(
         "conformance",
         help="run the HRP conformance suite against any Realtime engine (this one or another)",
+        description="Run the HRP conformance suite against any Realtime engine (this one, the real service "
+        "with a key, another provider), streaming speech at real-time pace; one line per check, then "
+        "'N passed, N failed'. Exit status 0 when every check passes, 1 when one fails, 2 for a usage "
+        "mistake (one line before any check runs). docs/conformance.md has the checks.",
         arguments_from="mockengine.conformance.runner",
     )
     conf.set_defaults(func=conformance)
     bench_parser = sub.add_parser(
         "bench",
         help="latency, load, capacity and turn-detection figures for this machine (printed)",
+        description="Measure this machine: latency, load, capacity, turn detection, the participant's tool "
+        "accuracy, WebRTC, soak; figures printed (--json: also written). It starts an engine of its own "
+        "unless --url names one. A usage mistake is one line and exit status 2 before anything runs; a "
+        "run whose load section connected no session exits 1. docs/load-and-capacity.md has the figures.",
         arguments_from="mockengine.bench",
     )
     bench_parser.set_defaults(func=bench)
     faults_parser = sub.add_parser(
         "faults",
         help="list the fault kinds; preview which sessions or requests a fault profile hits",
+        description="`faults kinds` lists the fault kinds with their parameters; `faults schedule` previews "
+        "which connections or requests a profile hits (the seeded draws serve makes). "
+        "docs/faults-and-tokens.md has the syntax and the ways to ask for faults.",
         arguments_from="mockengine.faults.report",
     )
     faults_parser.set_defaults(func=run_faults)
     journal_parser = sub.add_parser(
         "journal",
         help="print a readable timeline of a session journal or trace (serve --journal-dir, --trace-dir)",
+        description="Print a readable timeline of session journals, traces or a recording: → client, ← "
+        "engine, · decision; runs of audio chunks and deltas merged. A directory with no journal in it yet "
+        "prints 'no journals in DIR' (exit status 0); a path that is not there, or a file that is not a "
+        "journal, is one line and exit status 2; several paths: the worst exit status of theirs. "
+        "docs/operations.md (Journal) has the format.",
     )
     journal_parser.add_argument(
         "path",
@@ -512,6 +563,10 @@ def build_parser() -> argparse.ArgumentParser:
     record_parser = sub.add_parser(
         "record",
         help="relay clients to a real endpoint and record the sessions",
+        description="A relaying proxy (no models loaded): clients connect to it as to the service, every "
+        "WebSocket session and /v1/ request goes on to --upstream, and each is recorded into --out for "
+        "`serve --replay DIR`. Keys are never written to the recording. Stop it with Ctrl-C. "
+        "docs/record-replay.md has the format.",
         arguments_from="mockengine.record.app",
     )
     record_parser.set_defaults(func=record)

@@ -38,7 +38,7 @@ import importlib.util
 import types
 import typing
 import warnings
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
@@ -74,6 +74,20 @@ def pytest_configure(config: pytest.Config) -> None:
     warnings.filterwarnings(
         "ignore", message=f'The configuration option "{LOOP_SCOPE_OPTION}" is unset', category=Warning
     )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A marker mistake's report is its message alone: the traceback pytest shows for an error in a
+    fixture was ~40 lines of this plugin's source and pytest-asyncio's hook wrapper around the one line
+    that matters."""
+    report = yield
+    error = call.excinfo.value if call.excinfo is not None else None
+    if isinstance(error, pytest.UsageError) and str(error).startswith(f"@pytest.mark.{MARKER}"):
+        report.longrepr = f"UsageError: {error}"  # the summary line shows it too
+    return report
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

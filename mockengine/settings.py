@@ -61,7 +61,7 @@ class Settings:
     # Write a JSON-lines trace of every session's events and turn decisions into this directory.
     trace_dir: str | None = None
     # Fault injection (issue 9, mockengine/faults): a profile file, extra compact specs (";"-separated),
-    # and the token that opens /mockengine/* control endpoints to non-loopback clients.
+    # and the token the /mockengine/* control endpoints then require of every caller (loopback ones too).
     faults_file: str | None = None
     fault: str | None = None
     control_token: str | None = None

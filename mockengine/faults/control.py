@@ -30,6 +30,7 @@ Guard: with ``--control-token T`` a request must carry ``Authorization: Bearer T
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import os
 from typing import Any
@@ -107,9 +108,11 @@ async def arm_faults(request: web.Request) -> web.Response:
     # refused by name instead, as the API refuses an unknown parameter.
     for name in body:
         if name not in ARM_FIELDS:
+            near = difflib.get_close_matches(name, ARM_FIELDS, n=1)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
             return error_response(
                 400,
-                f"Unknown parameter: '{name}'. A fault is armed with "
+                f"Unknown parameter: '{name}'{hint}. A fault is armed with "
                 '"fault" and one of "connections", "requests" or "session_id".',
                 param=name,
                 code="unknown_parameter",
@@ -124,6 +127,7 @@ async def arm_faults(request: web.Request) -> web.Response:
                 "acts on that session.",
                 param=counts[0],
             )
+        await state.until_opened(str(session_id))  # a session named in its 101, still opening
         sessions = state.find_live(str(session_id))
         if not sessions:
             return error_response(404, f"No live session with id '{session_id}'.", param="session_id")
@@ -190,6 +194,7 @@ async def list_sessions(request: web.Request) -> web.Response:
     if not is_allowed(request):
         return forbidden(request)
     state = request.app[FAULTS]
+    await state.until_opened()  # sessions whose 101 is out, their session.created not yet
     listed = [live.listed() for live in state.handles.values() if hasattr(live, "listed")]
     return answer(request, {"sessions": sorted(state.live), "live": listed})
 
@@ -198,6 +203,7 @@ async def kill_session(request: web.Request) -> web.Response:
     if not is_allowed(request):
         return forbidden(request)
     session_id = request.match_info["session_id"]  # an id, or one session's handle
+    await request.app[FAULTS].until_opened(session_id)  # named in its 101, still opening
     sessions = request.app[FAULTS].find_live(session_id)
     if not sessions:
         return error_response(404, f"No live session with id '{session_id}'.", param="session_id")

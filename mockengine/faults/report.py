@@ -18,8 +18,20 @@ from mockengine.faults.state import fault_state
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     # metavar: a missing subcommand said "the following arguments are required: faults_command"
     sub = parser.add_subparsers(dest="faults_command", required=True, metavar="{kinds,schedule}")
-    sub.add_parser("kinds", help="list every fault kind with its parameters")
-    schedule = sub.add_parser("schedule", help="which connections / requests a profile hits")
+    sub.add_parser(
+        "kinds",
+        help="list every fault kind with its parameters",
+        description="List every fault kind: its layer (ws, http), what it does, its parameters with their "
+        "defaults, and the parameters every kind takes.",
+    )
+    schedule = sub.add_parser(
+        "schedule",
+        help="which connections / requests a profile hits",
+        description="Print which connections (--layer ws) or requests (--layer http) of a server with this "
+        "profile and seed are hit, and by which faults, as serve draws them (an http rule's path aside: "
+        "every request is taken to match it). Needs --faults or --fault; without either, or with a bad "
+        "spec, one line and exit status 2.",
+    )
     schedule.add_argument("--faults", dest="faults_file", metavar="FILE.yaml", help="fault profile")
     schedule.add_argument("--fault", action="append", default=[], metavar="SPEC", help="a fault (repeatable)")
     schedule.add_argument("--seed", type=int, help="the server's --seed (a profile's seed: wins)")

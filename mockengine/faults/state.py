@@ -18,6 +18,8 @@ kind (``GET /healthz`` → ``faults_injected``).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import random
@@ -38,6 +40,11 @@ FAULT_QUERY = "fault"
 # Between a session id and the ordinal in a live session's handle (``sess_…~3``): session ids are
 # ``sess_`` and base62, so the handle never reads as an id, and ``~`` is safe in a URL path.
 HANDLE_SEPARATOR = "~"
+
+# How long a control request waits for a session still opening (its handle named in the 101, its
+# session not listed yet): the few milliseconds to its session.created, more when a replay's audio
+# loads; a bound only, as every opening is settled (listed, or given up) by the endpoint that began it.
+OPENING_WAIT_S = 5.0
 
 
 class LiveSession(Protocol):
@@ -68,6 +75,10 @@ class FaultState:
     # Handle → its one live session (``new_handle``): what tells apart sessions that share an id.
     handles: dict[str, LiveSession] = field(default_factory=dict)
     handles_issued: int = 0
+    # Handles a transport's answer named (the 101) whose session is not listed yet: a control request
+    # naming one, or listing the sessions, waits for them (``until_opened``), rather than answer 404
+    # "No live session" to a client that acts on its session at once.
+    opening: dict[str, asyncio.Event] = field(default_factory=dict)
     fired: Counter[int] = field(default_factory=Counter)  # profile rule index → times fired
     # Scenario name → "scenario:<rule id>" → the faults that rule fires (checked at start-up).
     rule_faults: dict[str, dict[str, tuple[FaultSpec, ...]]] = field(default_factory=dict)
@@ -111,6 +122,32 @@ class FaultState:
         transport can name it in its answer's headers."""
         self.handles_issued += 1
         return f"{session_id}{HANDLE_SEPARATOR}{self.handles_issued}"
+
+    def open_handle(self, session_id: str) -> str:
+        """:meth:`new_handle` for a session that will be listed later: until :meth:`opened` is told so,
+        control requests naming it wait for it."""
+        handle = self.new_handle(session_id)
+        self.opening[handle] = asyncio.Event()
+        return handle
+
+    def opened(self, handle: str) -> None:
+        """``handle``'s session is listed, or never will be (refused, or the client left first)."""
+        event = self.opening.pop(handle, None)
+        if event is not None:
+            event.set()
+
+    async def until_opened(self, name: str | None = None, timeout_s: float = OPENING_WAIT_S) -> None:
+        """Wait, at most ``timeout_s``, for the sessions still opening that ``name`` (a handle or a session
+        id) names, or for every one (None)."""
+        waiting = [
+            event.wait()
+            for handle, event in self.opening.items()
+            if name is None or handle == name or handle.startswith(f"{name}{HANDLE_SEPARATOR}")
+        ]
+        if waiting:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout_s):
+                    await asyncio.gather(*waiting)
 
     def find_live(self, name: str) -> list[LiveSession]:
         """The live sessions ``name`` names: a handle its one session, a session id every session

@@ -256,6 +256,7 @@ def list_live(
         actions.handle = live.handle
     state.live.setdefault(session_id, []).append(live)
     state.handles[live.handle] = live
+    state.opened(live.handle)  # control requests that waited for it go on
     return live
 
 

@@ -189,23 +189,27 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     if session is not None and refusal is None:
         # Built before the upgrade so that the 101 can name the session's handle for the control
         # endpoints (seeded sessions share their ids; the handle tells them apart).
-        handle = request.app[FAULTS].new_handle(session.config["id"])
+        handle = request.app[FAULTS].open_handle(session.config["id"])
         ws.headers[HANDLE_HEADER] = handle
-    await ws.prepare(request)
-    if refusal is not None or session is None:
-        assert refusal is not None
-        await refusal.refuse(ws, IdFactory(seed).event())
-        return ws
-    await asyncio.sleep(SESSION_CREATED_DELAY_S)
-    served = await replaying(request, ws, session, seed)  # --replay: answers come from a recording
-    if served is None:
-        return ws
-    journal = register(request.app, session)
-    runner = SessionRunner(ws, served, resources, request.app[TRACER], journal, request.transport)
-    request.app[RUNNERS].add(runner)  # closed with 1001 if the server stops first
-    attach(runner, request, fault_specs, handle)
     try:
-        await runner.run()
+        await ws.prepare(request)
+        if refusal is not None or session is None:
+            assert refusal is not None
+            await refusal.refuse(ws, IdFactory(seed).event())
+            return ws
+        await asyncio.sleep(SESSION_CREATED_DELAY_S)
+        served = await replaying(request, ws, session, seed)  # --replay: answers come from a recording
+        if served is None:
+            return ws
+        journal = register(request.app, session)
+        runner = SessionRunner(ws, served, resources, request.app[TRACER], journal, request.transport)
+        request.app[RUNNERS].add(runner)  # closed with 1001 if the server stops first
+        attach(runner, request, fault_specs, handle)  # listed: control requests waiting for it go on
+        try:
+            await runner.run()
+        finally:
+            detach(runner, request)
+        return ws
     finally:
-        detach(runner, request)
-    return ws
+        if handle is not None:  # never listed (the client left during the handshake): nothing to wait for
+            request.app[FAULTS].opened(handle)

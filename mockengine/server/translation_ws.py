@@ -215,23 +215,27 @@ async def _serve(request: web.Request) -> web.StreamResponse:
         config = default_translation_session(ids.session(), model, int(time.time()) + settings.session_max_s)
         if secret is not None:
             config = merge_translation_session(config, secret.session.get("translation", {}), creating=True)
-        handle = request.app[FAULTS].new_handle(config["id"])  # named in the 101, as voice-agent sessions
+        handle = request.app[FAULTS].open_handle(config["id"])  # named in the 101, as voice-agent sessions
         ws.headers[HANDLE_HEADER] = handle
-    await ws.prepare(request)
-    if refusal is not None or config is None:
-        assert refusal is not None
-        await refusal.refuse(ws, ids.event())
-        return ws
-    count_session(request.app)
-    await asyncio.sleep(SESSION_CREATED_DELAY_S)  # as the voice-agent endpoint (handshake)
-    session = TranslationSocket(ws, config, ids, resources, request.transport)
-    session.open_records(request.app, "websocket")
-    live = session.list_live(request.app[FAULTS], fault_specs, handle, "websocket")
     try:
-        await session.run()
+        await ws.prepare(request)
+        if refusal is not None or config is None:
+            assert refusal is not None
+            await refusal.refuse(ws, ids.event())
+            return ws
+        count_session(request.app)
+        await asyncio.sleep(SESSION_CREATED_DELAY_S)  # as the voice-agent endpoint (handshake)
+        session = TranslationSocket(ws, config, ids, resources, request.transport)
+        session.open_records(request.app, "websocket")
+        live = session.list_live(request.app[FAULTS], fault_specs, handle, "websocket")
+        try:
+            await session.run()
+        finally:
+            unlist_live(request.app[FAULTS], live.faults, config["id"])
+        return ws
     finally:
-        unlist_live(request.app[FAULTS], live.faults, config["id"])
-    return ws
+        if config is not None:  # never listed (the client left during the handshake): nothing to wait for
+            request.app[FAULTS].opened(handle)
 
 
 class TranslationSession(SessionShell):

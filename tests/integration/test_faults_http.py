@@ -178,6 +178,25 @@ async def test_a_misplaced_control_field_is_refused_and_arms_nothing(http_engine
             ]
 
 
+async def test_a_misspelt_control_field_is_named_with_its_near_miss(http_engine):
+    # "Unknown parameter: 'conections'" listed every field without saying which was meant, where the
+    # fault specs' own mistakes (a misspelt kind or parameter) get their near miss.
+    base = await http_engine()
+    async with aiohttp.ClientSession() as http:
+        for field, meant in (
+            ("conections", "connections"),
+            ("session", "session_id"),
+            ("request", "requests"),
+        ):
+            body = {"fault": "close_after_audio_delta:2", field: 3}
+            async with http.post(f"{base}/mockengine/faults", json=body) as reply:
+                assert reply.status == 400
+                message = (await reply.json())["error"]["message"]
+                assert f"Unknown parameter: '{field}' (did you mean '{meant}'?)." in message, message
+        async with http.post(f"{base}/mockengine/faults", json={"fault": "http_quota", "zzz": 1}) as reply:
+            assert "did you mean" not in (await reply.json())["error"]["message"]
+
+
 async def test_bad_fault_header_is_a_400(http_engine):
     base = await http_engine()
     async with sdk(base, "http_status:404", max_retries=0) as client:

@@ -374,6 +374,35 @@ async def test_each_live_session_has_a_handle_that_names_it_alone(engine_url):
     assert (await injected(base))["kill"] == 1
 
 
+async def test_the_handle_in_the_101_is_taken_at_once(engine_url):
+    # The 101 names the session's handle, but the session was listed for the control endpoints only once
+    # its session.created was on its way: a test that armed a fault or listed sessions right after its
+    # connect got 404 "No live session" (9 of 10 connects from another process) or an empty listing.
+    # Now a control request for a session still opening waits for it.
+    base = await engine_url()
+    async with aiohttp.ClientSession(headers={"Authorization": "Bearer sk-x"}) as http:
+        for _ in range(5):
+            ws = await http.ws_connect(f"{base}/realtime?model=gpt-realtime")
+            handle = ws._response.headers["X-Mockengine-Session-Handle"]
+            listed = await control(base, "GET", "/mockengine/sessions")
+            assert handle in [live["handle"] for live in listed["live"]]
+            other = await http.ws_connect(f"{base}/realtime?model=gpt-realtime")
+            armed = await control(
+                base,
+                "POST",
+                "/mockengine/faults",
+                {"fault": "close_after_events:n=1,code=4001", "session_id": handle},
+            )
+            assert armed["handles"] == [handle]
+            late = other._response.headers["X-Mockengine-Session-Handle"]
+            killed = await control(base, "POST", f"/mockengine/sessions/{late}/kill")
+            assert killed["handles"] == [late]
+            await ws.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime"}}))
+            for socket in (ws, other):
+                await events_until_close(socket, stop_at=None)
+            assert ws.close_code == 4001 and other.close_code == 1006
+
+
 async def test_rate_is_honoured_per_connection_per_request_and_when_armed(engine_url):
     """Issue 15: `rate` given with ?fault=, X-Mockengine-Fault or the control endpoint hits that share of
     connections / requests (seeded), not every one."""

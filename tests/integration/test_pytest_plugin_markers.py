@@ -65,3 +65,21 @@ def test_a_positional_argument_is_refused(pytester: pytest.Pytester) -> None:
             "seed=7), not positional arguments: ('questionnaire',)*"
         ]
     )
+
+
+def test_a_marker_mistake_is_reported_without_the_plugins_traceback(pytester: pytest.Pytester) -> None:
+    """conformance.md promises one ``UsageError: @pytest.mark.mockengine: …`` line; the error section
+    showed ~40 lines of the fixture's own source and pytest-asyncio's hook wrapper around it."""
+    pytester.makepyfile(test_positional=POSITIONAL)
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    out = result.stdout.str()
+    assert "def mockengine_server" not in out and "pytest_fixture_setup" not in out, out
+    errors = out.split("ERROR at setup of test_positional", 1)[1].split("short test summary")[0]
+    lines = [line for line in errors.splitlines() if line.strip() and not line.strip().startswith(("=", "_"))]
+    assert len(lines) == 1, errors
+    assert lines[0].startswith("UsageError: @pytest.mark.mockengine takes settings by name"), lines
+    # the summary line still names it
+    result.stdout.fnmatch_lines(
+        ["ERROR test_positional.py::test_positional - UsageError: @pytest.mark.mock*"]
+    )

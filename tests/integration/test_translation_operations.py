@@ -232,6 +232,21 @@ async def test_the_control_endpoint_lists_arms_and_kills_translation_sessions(en
     assert listed["live"] == []
 
 
+async def test_a_translation_sessions_handle_is_taken_right_after_its_101(engine) -> None:
+    # As a voice-agent session's: listed only once its session.created was on its way, so a kill right
+    # after the connect was a 404 "No live session".
+    eng = await engine()
+    async with aiohttp.ClientSession() as http:
+        for _ in range(3):
+            ws = await http.ws_connect(_url(eng.url), headers=HEADERS)
+            handle = ws._response.headers["X-Mockengine-Session-Handle"]
+            status, killed = await _control(eng, "POST", f"/mockengine/sessions/{handle}/kill")
+            assert status == 200 and killed["handles"] == [handle], killed
+            while await _receive(ws) is not None:
+                pass
+            assert ws.close_code == 1006
+
+
 async def test_a_dead_peer_fault_stops_the_session_talking_and_reading(engine) -> None:
     """As on a voice-agent session: after n events nothing goes out, nothing is read, no close; the
     session ends once the client leaves."""

@@ -15,7 +15,7 @@ from mockengine.faults.spec import (
     parse_compact,
     parse_faults,
 )
-from mockengine.faults.state import FaultState
+from mockengine.faults.state import HANDLE_SEPARATOR, FaultState
 from mockengine.faults.ws import SessionFaults
 from mockengine.realtime.response import Usage
 
@@ -307,3 +307,26 @@ async def test_close_after_events_armed_on_a_live_session_counts_from_then():
     assert ("close", 1011) not in actions.log
     await run(faults, response_events("r2", 0)[1:2])
     assert ("close", 1011) in actions.log
+
+
+async def test_a_control_request_waits_for_a_session_still_opening_and_no_longer() -> None:
+    """The 101 names a handle before the session is listed: a request naming it (or its session id)
+    waits until it is listed or given up; one for another session, or with none opening, does not."""
+    state = FaultState()
+    handle = state.open_handle("sess_A")
+    loop = asyncio.get_running_loop()
+    waiting = [loop.create_task(state.until_opened(name)) for name in (handle, "sess_A", None)]
+    started = loop.time()
+    await state.until_opened("sess_B", timeout_s=5)  # another session: no wait
+    await state.until_opened(f"sess_A{HANDLE_SEPARATOR}99", timeout_s=5)
+    assert loop.time() - started < 0.5
+    await asyncio.sleep(0.01)
+    assert not any(task.done() for task in waiting)
+    state.opened(handle)  # listed, or the client left during the handshake
+    await asyncio.wait_for(asyncio.gather(*waiting), 1)
+    assert state.opening == {}
+    state.opened(handle)  # idempotent: the endpoint's finally settles it again
+    gone = state.open_handle("sess_C")
+    started = loop.time()
+    await state.until_opened(gone, timeout_s=0.05)  # never settled: the bound holds
+    assert 0.04 < loop.time() - started < 1
