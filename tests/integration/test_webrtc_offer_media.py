@@ -65,3 +65,25 @@ async def test_a_second_audio_track_is_answered_inactive(engine):
     finally:
         await client.close()
     await server.wait_until_idle()
+
+
+async def test_the_answer_asks_for_opus_in_band_fec(engine):
+    """The answer carried no Opus fmtp (aiortc's Opus has no parameters), so a browser put no in-band FEC
+    in its packets and a lost packet could only be concealed, though the engine decodes FEC. Now the
+    answer asks ``useinbandfec=1`` on the offer's Opus payload type, as libwebrtc's and Pion's answers do,
+    and no DTX."""
+    server = await engine()
+    client = CallClient()
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        audio = _media_sections(client.answer_sdp)["audio"]
+        opus = [line.split(" ", 1)[0].removeprefix("a=rtpmap:") for line in audio if "opus/48000/2" in line]
+        assert len(opus) == 1, audio
+        assert f"a=fmtp:{opus[0]} useinbandfec=1" in audio, audio
+        assert not any("usedtx" in line for line in audio)
+        call = server.app[CALLS][client.call_id]
+        assert call.pc.localDescription.sdp == client.answer_sdp  # what the engine set is what it sent
+    finally:
+        await client.close()
+    await server.wait_until_idle()

@@ -38,9 +38,9 @@ CALL = """async (engine) => {
     body: pc.localDescription.sdp,
     headers: { "Authorization": `Bearer ${(await minted.json()).value}`, "Content-Type": "application/sdp" },
   });
-  // The engine's answer names no Opus parameters; the page asks for DTX as its receiver.
-  const sdp = (await answer.text()).replace(
-    /a=rtpmap:(\\d+) opus\\/48000\\/2\\r\\n/, (line, pt) => `${line}a=fmtp:${pt} minptime=10;usedtx=1\\r\\n`);
+  // The engine's answer asks Opus in-band FEC only; the page asks for DTX as its receiver too.
+  const sdp = (await answer.text()).replace(/a=fmtp:(\\d+) useinbandfec=1\\r\\n/,
+    (_, pt) => `a=fmtp:${pt} minptime=10;useinbandfec=1;usedtx=1\\r\\n`);
   await pc.setRemoteDescription({ type: "answer", sdp });
   const opened = performance.now();
   const sent = async () => {
