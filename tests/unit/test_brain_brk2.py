@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
-from tests.brain_calls import TODAY, calls
+from tests.brain_calls import TODAY
 
 STRING = {"type": "string"}
 
@@ -51,3 +51,52 @@ def test_a_then_that_is_no_question_to_the_user_is_said_with_the_line(own: str, 
     "ask for Bob" became "Sign here." and "Call us. Could you tell me Bob?", and "Hi. Then ask how their
     day was." became "Hi."."""
     assert spoken(own) == said
+
+
+def required(tools: list[ToolSpec], text: str) -> list[tuple[str, Any]]:
+    items = (TurnView("u", "user_text", text),)
+    reply = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(
+        ReplyRequest("", tuple(tools), "required", ("text",), items, 0)
+    )
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+DELETE = tool("delete_account", "Delete the user's account", {"user_id": STRING})
+REFUND = tool("issue_refund", "Issue a refund", {"order_id": STRING, "amount": {"type": "number"}})
+EMAIL = tool("send_email", "Send an email", {"to": STRING, "body": STRING})
+DROP = tool("drop_table", "Drop a table", {"table": STRING})
+QUERY = tool("run_query", "Run a SQL query", {"sql": STRING})
+EXECUTE = tool("execute_command", "Execute a shell command", {"command": STRING})
+READ = tool("read_file", "Read a file", {"path": STRING})
+END = tool("end_call", "End the call", {})
+TRANSFER = tool("transfer_call", "Transfer the caller to a human agent", {})
+
+
+@pytest.mark.parametrize(
+    ("tools", "called"),
+    [
+        ([DELETE, REFUND, EMAIL], "send_email"),
+        ([DROP, QUERY], "run_query"),
+        ([EXECUTE, READ], "read_file"),
+        ([END, TRANSFER], "transfer_call"),
+    ],
+)
+def test_required_with_nothing_asked_never_destroys_when_something_milder_is_declared(
+    tools: list[ToolSpec], called: str
+) -> None:
+    """A greeting under ``required`` dropped a table, refunded an order, ran a shell command and hung up
+    (``is_lookup`` took ``drop_table``, ``issue_refund`` and ``execute_command`` for reads)."""
+    assert [name for name, _ in required(tools, "Hello!")] == [called]
+
+
+@pytest.mark.parametrize("order", ["respond first", "respond last"])
+def test_required_with_a_respond_tool_says_the_reply_in_it(order: str) -> None:
+    """``respond {message}`` (a HyperStudy name) beside ``delete_account``: a greeting deleted an account
+    with a made-up user id; ``reply_to_user {message}`` echoed the user's own "Hi there"."""
+    respond = tool("respond", "Respond to the user", {"message": STRING})
+    tools = [respond, DELETE] if order == "respond first" else [DELETE, respond]
+    assert required(tools, "Hi there") == [("respond", {"message": "Hi, I'm Sam. Nice to meet you."})]
+    reply_to_user = tool("reply_to_user", "Reply to the user", {"message": STRING})
+    assert required([reply_to_user, DELETE], "Hi there") == [
+        ("reply_to_user", {"message": "Hi, I'm Sam. Nice to meet you."})
+    ]
