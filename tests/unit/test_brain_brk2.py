@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
-from tests.brain_calls import TODAY
+from tests.brain_calls import TODAY, calls
 
 STRING = {"type": "string"}
 
@@ -100,3 +100,17 @@ def test_required_with_a_respond_tool_says_the_reply_in_it(order: str) -> None:
     assert required([reply_to_user, DELETE], "Hi there") == [
         ("reply_to_user", {"message": "Hi, I'm Sam. Nice to meet you."})
     ]
+
+
+ORDER = tool("lookup_order", "Look up an order", {"order_id": STRING})
+TICKET = tool("submit_ticket", "Submit a support ticket", {"description": STRING})
+
+
+def test_a_ticket_about_a_screen_is_filed_not_looked_up_as_an_order() -> None:
+    """ "Look up an order" and "my screen" shared a concept (what is on screen), and "screen" after "my"
+    counted as a further action: lookup_order got the sentence as its order id."""
+    said = "Please file a ticket: my screen is broken"
+    assert calls([ORDER, TICKET], said) == [("submit_ticket", {"description": "my screen is broken"})]
+    assert calls([ORDER], said) == "You said please file a ticket: my screen is broken. Tell me more."
+    assert calls([ORDER, TICKET], "Where is my order 12345?") == [("lookup_order", {"order_id": "12345"})]
+    assert calls([ORDER, TICKET], "Look up my order 12345") == [("lookup_order", {"order_id": "12345"})]
