@@ -804,11 +804,11 @@ def _harm(tool: ToolSpec) -> int:
 
 # Verbs a tool's name or description starts with when its call cannot be taken back: it destroys, ends
 # the conversation or cancels (``_harm``).
-_DESTRUCTIVE = frozenset(
+_DESTRUCTIVE_VERBS = (
     "delete remove drop destroy erase wipe purge truncate kill terminate revoke cancel end hang "
-    "disconnect close ban deactivate unsubscribe refund charge pay withdraw shutdown reboot reset "
-    "overwrite".split()
+    "disconnect close ban deactivate unsubscribe refund charge pay withdraw shutdown reboot reset overwrite"
 )
+_DESTRUCTIVE = frozenset(_DESTRUCTIVE_VERBS.split())
 # Words of a tool's name that move money wherever they stand (``issue_refund``, ``make_payment``).
 _MONEY_OUT = frozenset(("refund", "payment", "charge", "withdrawal", "payout"))
 # Verbs whose call runs whatever its arguments say (``run_query``, ``execute_command``): never a lookup.
