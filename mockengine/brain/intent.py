@@ -132,6 +132,10 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     acted = _heard(_BECAUSE.sub("", utterance.without_relative_clauses(text)))
     # a word inside a proper name asks for nothing: "Heathrow Terminal 5" terminates nothing
     acted = [(c, w) for c, w in acted if w.lower() not in _inside_names(text)]
+    # a word after "my"/"the" is a thing, not an action: "file a ticket: my screen is broken" asks for
+    # no look at the screen (submit_ticket was passed over, lookup_order got the sentence)
+    things = {m.group(1).lower() for m in _AFTER_DETERMINER.finditer(text)}
+    acted = [(c, w) for c, w in acted if w.lower() not in things]
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
     # a question, not "can you play jazz?" ("do I need an umbrella?" is one)
     inquiring = asking and (not utterance.requests(text) or bool(_DO_I.match(text)))
@@ -201,6 +205,7 @@ _STARTING_ON = re.compile(
     r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))",
     re.IGNORECASE,
 )
+_AFTER_DETERMINER = re.compile(r"\b(?:my|your|his|her|our|their|its|the|a|an)\s+([A-Za-z]+)\b", re.IGNORECASE)
 _BECAUSE = re.compile(r"\s*,?\s*\b(?:because|'cause|cos|since)\b[^.!?;]*", re.IGNORECASE)
 _NAME_RUN = re.compile(r"\b[A-Z][\w']*(?:\s+(?:[A-Z][\w']*|\d+))+")
 

@@ -267,11 +267,11 @@ class ScriptedBrain:
         ending = _turn_ending_tool(turn)
         if ending is not None and turn.situation.heard_is_current:
             return self._ending_call(turn, ending)
-        return Reply(
-            None,
-            (self._heard_call(turn, _least_harmful(turn, self._today())),),
-            rule="required.least_harmful",
-        )
+        tool = _least_harmful(turn, self._today())
+        if turn.is_study_tool(tool.name) and len(turn.request.tools) > len(turn.study_tool_names):
+            # a HyperStudy-named ``respond {message}`` beside an app's tools, no question open: the reply
+            return self._ending_call(turn, tool)
+        return Reply(None, (self._heard_call(turn, tool),), rule="required.least_harmful")
 
     def _ending_call(self, turn: Turn, tool: ToolSpec) -> Reply:
         """``required`` when the words ask nothing of any tool: the tool that ends the turn (smolagents'
@@ -285,7 +285,13 @@ class ScriptedBrain:
         call = self._heard_call(turn, tool)
         if said:
             schema = tool.parameters or {}
-            arguments = forced.reported(json.loads(call.arguments), schema, said)
+            heard = json.loads(call.arguments)
+            arguments = forced.reported(heard, schema, said)
+            texts = [
+                k for k, v in (schema.get("properties") or {}).items() if (v or {}).get("type") == "string"
+            ]
+            if arguments == heard and len(texts) == 1:  # ``reply_to_user {message}``: the reply, not the
+                arguments = {**heard, texts[0]: said}  # user's own words echoed ("Hi there")
             if acting.is_valid(arguments, schema):
                 call = ToolCall(tool.name, json.dumps(arguments, ensure_ascii=False))
         return Reply(None, (call,), rule="required.ends_turn")
@@ -752,11 +758,13 @@ def ends_the_turn(name: str) -> bool:
 def _least_harmful(turn: Turn, today: date) -> ToolSpec:
     """The tool to call under ``required`` when no call was planned and none delivers the reply: the
     tool the words ask for though they leave an argument out ("Submit a ticket saying …"); else, since
-    some tool must be called, one that only reads (a lookup, a search), whose call changes nothing,
-    before one that files, books or sends something with arguments the words never gave; among those
-    alike, the one missing the fewest required arguments from the words, then the order declared.
-    HyperStudy's own tools alone: the first. The real service's choice here is unknown (docs/tools.md,
-    "Order of decisions"); this is the least harmful."""
+    some tool must be called, the one whose call does the least (``_harm``): a ``respond`` that only
+    says the reply, then one that only reads (a lookup, a search), then one that files, books or sends
+    something with arguments the words never gave, and last one that destroys, ends or pays
+    (``delete_account``, ``drop_table``, ``end_call``, ``issue_refund``); among those alike, the one
+    missing the fewest required arguments from the words, then the order declared. HyperStudy's own
+    tools alone: the first. The real service's choice here is unknown (docs/tools.md, "Order of
+    decisions"); this is the least harmful."""
     tools = [t for t in turn.request.tools if not turn.is_study_tool(t.name)]
     if not tools:  # HyperStudy's own tools alone: its first, as its study runner expects
         return turn.request.tools[0]
@@ -765,13 +773,46 @@ def _least_harmful(turn: Turn, today: date) -> ToolSpec:
     if asked is not None:  # the tool the words ask for, its arguments not all given ("Submit a ticket")
         return asked.tool
     referent = acting.referent(turn.request.history)
+    # A HyperStudy-named ``respond``/``answer`` beside an app's tools only says the reply (no question is
+    # open here: that one was answered before): calling it harms nothing.
+    replies = [t for t in turn.request.tools if turn.is_study_tool(t.name) and ends_the_turn(t.name)]
 
-    def harm(indexed: tuple[int, ToolSpec]) -> tuple[bool, int, int]:
+    def harm(indexed: tuple[int, ToolSpec]) -> tuple[int, int, int]:
         index, tool = indexed
+        if tool in replies:
+            return (0, 0, index)
         missing = len(forced.from_words(tool, heard, referent, today).missing) if heard else 0
-        return (not intent.is_lookup(tool), missing, index)
+        return (_harm(tool), missing, index)
 
-    return min(enumerate(tools), key=harm)[1]
+    return min(enumerate([*replies, *tools]), key=harm)[1]
+
+
+def _harm(tool: ToolSpec) -> int:
+    """How much calling ``tool`` with made-up arguments does: 1 reads (``lookup_order``, ``search_web``),
+    2 changes or runs something (``send_email``, ``run_query``, ``execute_command``), 3 destroys, ends
+    or moves money (``delete_account``, ``drop_table``, ``cancel_order``, ``end_call``,
+    ``issue_refund``), by the first word of its name or of its description."""
+    name = lexicon.identifier_words(tool.name).split()
+    described = [t.lower for t in lexicon.tokens(tool.description or "")[:1]]
+    verbs = set(name[:1] + described)
+    if verbs & _DESTRUCTIVE or _MONEY_OUT & set(name):
+        return 3
+    if verbs & _RUNS or not intent.is_lookup(tool):
+        return 2
+    return 1
+
+
+# Verbs a tool's name or description starts with when its call cannot be taken back: it destroys, ends
+# the conversation or cancels (``_harm``).
+_DESTRUCTIVE_VERBS = (
+    "delete remove drop destroy erase wipe purge truncate kill terminate revoke cancel end hang "
+    "disconnect close ban deactivate unsubscribe refund charge pay withdraw shutdown reboot reset overwrite"
+)
+_DESTRUCTIVE = frozenset(_DESTRUCTIVE_VERBS.split())
+# Words of a tool's name that move money wherever they stand (``issue_refund``, ``make_payment``).
+_MONEY_OUT = frozenset(("refund", "payment", "charge", "withdrawal", "payout"))
+# Verbs whose call runs whatever its arguments say (``run_query``, ``execute_command``): never a lookup.
+_RUNS = frozenset(("run", "execute", "exec", "eval", "evaluate", "issue", "invoke", "trigger", "spawn"))
 
 
 def _named_tool(turn: Turn) -> ToolSpec | None:

@@ -407,9 +407,14 @@ def _then_instruction(text: str) -> tuple[str, str]:
     return text[: match.start()].strip(), match.group("rest").strip()
 
 
-def _said_then(line: str, then: str, rng: random.Random, persona: str) -> str:
+def _said_then(line: str, then: str, rng: random.Random, persona: str) -> str | None:
     """The dictated ``line`` as a sentence, then what the further instruction ``then`` has said ("ask
-    for their name" → "Could you tell me your name?"); the line alone when that says nothing."""
+    for their name" → "Could you tell me your name?"); None when that instruction is no question to the
+    user it can say: asked of someone else ("then ask the front desk for a key", "then ask for Bob": words
+    the user is told), or one it cannot word ("then ask how their day was", "then offer a discount") —
+    the line is then said whole, never cut short of what it asked for."""
+    if _ASKED_OF_ANOTHER.match(then):
+        return None
     line = line.rstrip(" ,;")
     sentence = f"{line[0].upper()}{line[1:]}" + ("" if line[-1] in ".!?" else ".")
     # "then ask for their name" leaves the one asked unsaid: the user the line was said to.
@@ -417,7 +422,20 @@ def _said_then(line: str, then: str, rng: random.Random, persona: str) -> str:
         r"^((?:please\s+)?ask)\s+(?=for\b|about\b|if\b|whether\b)", r"\1 the user ", then, flags=re.I
     )
     after = instructed(then, rng, persona)
-    return f"{sentence} {after}" if after else sentence
+    return f"{sentence} {after}" if after else None
+
+
+# "then ask …" of someone other than the user the line is said to: "ask the front desk for a key" (no
+# user word after "ask"), "ask for Bob" (a name after "for", not the user's own "their name").
+_ASKED_OF_ANOTHER = re.compile(
+    r"(?:please\s+)?ask\s+(?!(?:for|about|if|whether|them|him|her|the\s+(?:user|caller|customer|guest|client)"
+    r"|how|what|when|where|which|who)\b)"
+    r"|(?:please\s+)?ask\s+(?:\w+\s+)?for\s+(?!(?:their|his|her|your|a|an)\b)",
+    re.IGNORECASE,
+)
+# How a dictation asks for the words as they are ("Say exactly: …", "Repeat verbatim: …"): a "then …"
+# inside them is part of the words.
+_AS_THEY_ARE = re.compile(r"\b(?:exactly|precisely|verbatim|word[- ]for[- ]word)\b", re.IGNORECASE)
 
 
 def dictated(instructions: str, rng: random.Random | None = None, persona: str = "") -> str | None:
@@ -438,10 +456,12 @@ def dictated(instructions: str, rng: random.Random | None = None, persona: str =
             text = " ".join(match.group("text").split()).strip()
             unquoted = QUOTED_WHOLE.fullmatch(text)
             text = unquoted.group("text").strip() if unquoted else text
-            if pattern is _DICTATED_AFTER_COLON:
+            # quoted or asked for as they are ("Say exactly: …"), the words are all said
+            if pattern is _DICTATED_AFTER_COLON and not unquoted and not _AS_THEY_ARE.search(match.group(0)):
                 line, then = _then_instruction(text)
-                if then:
-                    return _said_then(line, then, rng or random.Random(0), persona)
+                said = _said_then(line, then, rng or random.Random(0), persona) if then else None
+                if said is not None:
+                    return said
             if text:
                 return text
     return None

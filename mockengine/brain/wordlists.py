@@ -138,6 +138,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("take me to", "open"),
     ("check out", "checkout"),
     ("look for", "search"),
+    # "Look up an order" is a search, not what is on screen: lookup_order matched "my screen is broken"
+    ("look up", "lookup"),
     ("keep going", "resume"),
     ("carry on", "resume"),
     ("start over", "restart"),

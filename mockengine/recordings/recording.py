@@ -17,6 +17,7 @@ import base64
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import wave
 from collections.abc import Iterable, Iterator, Mapping
@@ -25,6 +26,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mockengine.recordings.format import EVENTS_FILE, HTTP_DIR, MANIFEST, RecordingError, read_manifest
+
+log = logging.getLogger("mockengine.replay")
 
 VAD_TYPES = ("input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped")
 StepKind = Literal["emit", "expect", "vad", "invalid"]
@@ -52,25 +55,32 @@ class RecordedSession:
 
     def audio(self, ref: Any) -> bytes:
         """PCM16 24 kHz for an audio reference of the journal (``{"wav", "start_ms", "duration_ms"}``);
-        silence of the recorded length for a ``--no-audio`` recording (``{"omitted_base64_chars"}``)."""
+        silence of the recorded length for a ``--no-audio`` recording (``{"omitted_base64_chars"}``) and
+        for a WAV that cannot be read when its step comes (deleted after start-up: :class:`WavFiles`)."""
         if not isinstance(ref, dict):
             return b""
         if "omitted_base64_chars" in ref:
             return bytes(int(ref["omitted_base64_chars"]) * 3 // 4 // 2 * 2)
         span = self.span(ref)
         if span is None:
+            if "wav" in ref and "start_ms" in ref:  # its WAV gone: the recorded length, silent
+                return bytes(max(0, round(float(ref.get("duration_ms", 0)) * 24)) * 2)
             return b""
         name, start, end = span
         return self.wavs[name][start * 2 : end * 2]
 
     def span(self, ref: Any) -> tuple[str, int, int] | None:
         """Where an audio reference of the journal lies: (its WAV's name, first sample, end sample), the
-        end clamped to the WAV; None when it names no WAV of the recording."""
+        end clamped to the WAV; None when it names no WAV of the recording, or one that cannot be read."""
         if not isinstance(ref, dict) or str(ref.get("wav")) not in self.wavs:
             return None
         name = str(ref.get("wav"))
+        try:
+            samples = len(self.wavs[name]) // 2
+        except KeyError:  # unreadable (deleted since start-up): WavFiles said so in the log
+            return None
         start = round(float(ref.get("start_ms", 0)) * 24)  # 24 samples a millisecond
-        end = min(start + round(float(ref.get("duration_ms", 0)) * 24), len(self.wavs[name]) // 2)
+        end = min(start + round(float(ref.get("duration_ms", 0)) * 24), samples)
         return name, start, max(start, end)
 
 
@@ -99,15 +109,30 @@ class WavFiles(Mapping[str, bytes]):
     def __init__(self, directory: Path) -> None:
         self._paths = {path.name: path for path in directory.glob("*.wav")}
         self._read: dict[str, bytes] = {}
+        self._unreadable: set[str] = set()
 
     def __getitem__(self, name: str) -> bytes:
+        """The WAV's PCM; KeyError when it cannot be read (deleted or cut since start-up: it was
+        there when the session started), said once in the log — it closed the session with a 1011."""
         pcm = self._read.get(name)
         if pcm is None:
-            pcm = self._read[name] = _read_wav(self._paths[name])
+            if name in self._unreadable:
+                raise KeyError(name)
+            try:
+                pcm = self._read[name] = _read_wav(self._paths[name])
+            except (OSError, EOFError, wave.Error) as exc:
+                self._unreadable.add(name)
+                log.warning(
+                    "replay: %s can no longer be read (%s); its audio is sent as silence of the recorded "
+                    "length — put the WAV back and restart to replay it",
+                    self._paths[name],
+                    exc,
+                )
+                raise KeyError(name) from exc
         return pcm
 
     def __contains__(self, name: object) -> bool:  # (Mapping's would read the file)
-        return name in self._paths
+        return name in self._paths and name not in self._unreadable
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._paths)

@@ -59,6 +59,7 @@ ONLY_ON = {
 MAX_JOURNAL_RECORDS = 5000
 MAX_ENDED_LISTED = 50  # ended sessions' journals listed (a soak leaves thousands)
 READ_CHUNK = 1 << 22  # bytes of a journal read at a time
+SEEN_BYTES = 64  # bytes before a journal's read end kept to tell a file written over from one appended to
 MAX_JOURNAL_INDEXES = 64  # journals whose record offsets are kept (8 bytes a record: 64 hours ≈ 25 MB)
 
 
@@ -144,15 +145,22 @@ class JournalIndex:
         self.file: tuple[int, int] | None = None  # (device, inode) of the file indexed
         self.scanned = 0  # bytes read, through the last newline
         self.offsets = array("q")  # where each record starts, in bytes
+        self.seen = b""  # the bytes just before ``scanned``, as they were read
 
     def serve(self, path: Path, first: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """:meth:`read` of the journal at ``path``, indexed anew when it is another file than the one
-        indexed (replaced, or cut shorter)."""
+        indexed: replaced, cut shorter, or written over in place with other lines (``cp`` of another
+        journal onto it keeps the file: the offsets kept served the middles of its lines)."""
         with path.open("rb") as handle:
             stat = os.fstat(handle.fileno())
-            if (stat.st_dev, stat.st_ino) != self.file or stat.st_size < self.scanned:
+            seen = os.pread(handle.fileno(), len(self.seen), self.scanned - len(self.seen))
+            if (stat.st_dev, stat.st_ino) != self.file or stat.st_size < self.scanned or seen != self.seen:
                 self.file, self.scanned, self.offsets = (stat.st_dev, stat.st_ino), 0, array("q")
-            return self.read(handle, first, limit)
+                self.seen = b""
+            records, total = self.read(handle, first, limit)
+            start = max(0, self.scanned - SEEN_BYTES)
+            self.seen = os.pread(handle.fileno(), self.scanned - start, start)
+            return records, total
 
     def read(self, handle: BinaryIO, first: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """The records from the ``first``-th on (at most ``limit``), and how many the journal holds."""
