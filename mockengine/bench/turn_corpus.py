@@ -50,6 +50,17 @@ LINE_ENV = "MOCKENGINE_BENCH_TURN_LINE"
 LINE_FRAME_BYTES = 160  # 20 ms of 8 kHz G.711, as a phone bridge appends it
 
 
+def line_from_env() -> str:
+    """The input format :data:`LINE_ENV` names (unset or empty: ``audio/pcm``, wideband). Raises
+    ValueError naming the variable and the formats for any other value."""
+    from mockengine.audio.g711 import AUDIO_FORMAT_TYPES, FORMAT_PCM
+
+    line = os.environ.get(LINE_ENV) or FORMAT_PCM
+    if line not in AUDIO_FORMAT_TYPES:
+        raise ValueError(f"{LINE_ENV}={line!r}: choose from {', '.join(AUDIO_FORMAT_TYPES)}")
+    return line
+
+
 def over_line(pcm16_24k: bytes, format_type: str) -> bytes:
     """``pcm16_24k`` as it reaches the engine over a ``format_type`` line (``audio/pcm``: unchanged):
     encoded to 8 kHz G.711, sent in 20 ms frames, decoded and brought back to 24 kHz by the session's
@@ -197,8 +208,7 @@ def bench_turn_corpus(ctx: Any) -> None:
         if turn_model == "same"
         else CachingTranscriber(WhisperTranscriber(turn_model, narrowband_beam_size=beams))
     )
-    line = os.environ.get(LINE_ENV) or "audio/pcm"
-    over_line(b"", line)  # an unknown format fails here, before minutes of work
+    line = line_from_env()  # checked by the runner before any section runs
     started = time.perf_counter()
     results = {}
     heard = (
