@@ -77,7 +77,8 @@ def run_bench(args: argparse.Namespace) -> int:
     ``--json``, ``--plot`` or ``--soak-plot`` file in a directory that does not exist, ``--soak-waves``
     without ``--soak-transport webrtc`` or that transport with ``--url``, or a ``--url`` that
     is not a ws(s) / http(s) URL with a host (one without a path or model is completed as conformance
-    completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``)."""
+    completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``), or an
+    unknown ``MOCKENGINE_BENCH_TURN_LINE`` when ``turns`` runs."""
     all_sections = sections()
     chosen = [name.strip() for given in args.only or () for name in given.split(",") if name.strip()]
     parts: list[str] = chosen or [name for name, section in all_sections.items() if section.default]
@@ -88,6 +89,14 @@ def run_bench(args: argparse.Namespace) -> int:
         refusal = f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(all_sections)}"
         print(f"mockengine bench: {refusal}", file=sys.stderr)
         return 2
+    if "turns" in parts:
+        from mockengine.bench.turn_corpus import line_from_env
+
+        try:
+            line_from_env()  # an unknown line format was a traceback after the sections before it ran
+        except ValueError as exc:
+            print(f"mockengine bench: {exc}", file=sys.stderr)
+            return 2
     misplaced = _options_for_sections_not_run(args, parts)
     if misplaced is not None:
         print(misplaced, file=sys.stderr)

@@ -10,6 +10,12 @@ Every utterance of ``turn_corpus`` is replayed through a real session with the r
 * the cost per pause: whisper calls per probe (one by construction), milliseconds per call, and the
   prosody measurement.
 
+A telephone line (``MOCKENGINE_BENCH_TURN_LINE=audio/pcmu`` or ``audio/pcma``, :data:`LINE_ENV`): every
+clip is first encoded to 8 kHz G.711 in 20 ms frames and decoded by the engine's own input stream
+(:class:`~mockengine.audio.g711.G711InputStream`), the 24 kHz audio a phone bridge's ``audio/pcmu``
+appends become in a session; whisper then hears narrowband audio and decodes it with
+``MOCKENGINE_NARROWBAND_BEAM_SIZE`` beams (the ``serve`` setting; 1 is greedy).
+
 Splits: every split of ``turn_corpus.splits()`` (round 1's ``tune`` and ``heldout``, then any
 ``dev_r<N>`` / ``heldout_r<N>`` module found in the package), each printed with its status: tuned on,
 burned (held out once, tuned on since) or sealed (never tuned on; the result that counts).
@@ -39,17 +45,53 @@ GOALS = {"high": 0.05, "low": 0.02}
 # A comma-separated list of splits to run (default: all), for iterating on a subset.
 SPLITS_ENV = "MOCKENGINE_BENCH_TURN_SPLITS"
 FRAME_MS = 20  # a decision lands on the VAD frame that reaches its moment
+# The input format every clip is passed through (audio/pcmu, audio/pcma; unset or audio/pcm: wideband).
+LINE_ENV = "MOCKENGINE_BENCH_TURN_LINE"
+LINE_FRAME_BYTES = 160  # 20 ms of 8 kHz G.711, as a phone bridge appends it
+
+
+def line_from_env() -> str:
+    """The input format :data:`LINE_ENV` names (unset or empty: ``audio/pcm``, wideband). Raises
+    ValueError naming the variable and the formats for any other value."""
+    from mockengine.audio.g711 import AUDIO_FORMAT_TYPES, FORMAT_PCM
+
+    line = os.environ.get(LINE_ENV) or FORMAT_PCM
+    if line not in AUDIO_FORMAT_TYPES:
+        raise ValueError(f"{LINE_ENV}={line!r}: choose from {', '.join(AUDIO_FORMAT_TYPES)}")
+    return line
+
+
+def over_line(pcm16_24k: bytes, format_type: str) -> bytes:
+    """``pcm16_24k`` as it reaches the engine over a ``format_type`` line (``audio/pcm``: unchanged):
+    encoded to 8 kHz G.711, sent in 20 ms frames, decoded and brought back to 24 kHz by the session's
+    :class:`~mockengine.audio.g711.G711InputStream`. ValueError for an unknown format."""
+    from mockengine.audio.g711 import FORMAT_PCM, G711InputStream, from_pcm16_24k
+
+    if format_type == FORMAT_PCM:
+        G711InputStream(format_type)  # validates
+        return pcm16_24k
+    encoded = from_pcm16_24k(pcm16_24k, format_type)
+    stream = G711InputStream(format_type)
+    return b"".join(
+        stream.decode(encoded[i : i + LINE_FRAME_BYTES], format_type)
+        for i in range(0, len(encoded), LINE_FRAME_BYTES)
+    )
 
 
 def evaluate(
-    split: str, transcriber: Any, measured_latency: bool, turn_transcriber: Any = None
+    split: str,
+    transcriber: Any,
+    measured_latency: bool,
+    turn_transcriber: Any = None,
+    line: str = "audio/pcm",
 ) -> list[tuple[dict[str, Any], Outcome]]:
     """Replay every utterance of ``split`` at each semantic eagerness; ``turn_transcriber`` hears the
-    pause probes (None: ``transcriber``)."""
+    pause probes (None: ``transcriber``); ``line``: the input format each clip passes through first
+    (:func:`over_line`)."""
     directory, labels = load(split)
     results = []
     for label in labels:
-        pcm = read_pcm(directory, label)
+        pcm = over_line(read_pcm(directory, label), line)
         for config in SEMANTIC:
             outcome = run_utterance(
                 label,
@@ -157,21 +199,33 @@ def bench_turn_corpus(ctx: Any) -> None:
     from mockengine.engines.stt import WhisperTranscriber
     from mockengine.settings import from_env
 
-    transcriber = CachingTranscriber(WhisperTranscriber())
-    turn_model = from_env().turn_whisper_model  # MOCKENGINE_TURN_WHISPER_MODEL, as `serve` reads it
-    pauses = transcriber if turn_model == "same" else CachingTranscriber(WhisperTranscriber(turn_model))
+    settings = from_env()  # MOCKENGINE_TURN_WHISPER_MODEL, MOCKENGINE_NARROWBAND_BEAM_SIZE, as `serve`
+    beams = settings.narrowband_beam_size
+    transcriber = CachingTranscriber(WhisperTranscriber(narrowband_beam_size=beams))
+    turn_model = settings.turn_whisper_model
+    pauses = (
+        transcriber
+        if turn_model == "same"
+        else CachingTranscriber(WhisperTranscriber(turn_model, narrowband_beam_size=beams))
+    )
+    line = line_from_env()  # checked by the runner before any section runs
     started = time.perf_counter()
     results = {}
+    heard = (
+        "wideband (24 kHz PCM)"
+        if line == "audio/pcm"
+        else f"over an 8 kHz {line} line, narrowband beam width {beams}"
+    )
     print(
         "\nsemantic_vad on the turn corpus (issue 18; espeak-ng and piper voices; pauses heard by whisper "
-        f"{'tiny.en' if pauses is transcriber else turn_model} on this machine; timings are noisy on a "
-        "shared machine):"
+        f"{'tiny.en' if pauses is transcriber else turn_model} on this machine, {heard}; timings are noisy "
+        "on a shared machine):"
     )
     chosen = [name for name in os.environ.get(SPLITS_ENV, "").split(",") if name]
     for split in splits():
         if chosen and split.name not in chosen:
             continue
-        results[split.name] = category_table(evaluate(split.name, transcriber, True, pauses))
+        results[split.name] = category_table(evaluate(split.name, transcriber, True, pauses, line))
         print_table(split.name, results[split.name], split.status)
     costs = pauses.costs_ms
     print(

@@ -6,7 +6,8 @@ evictions, and calls an optional ``observer(hit)`` on every lookup so the server
 (``mockengine_cache_*`` in ``/metrics``) without this module knowing about Prometheus.
 
 ``CachingTranscriber`` keys transcripts by a BLAKE2b hash of the audio bytes plus the language and
-prompt. Whisper decoding here is greedy at temperature 0, so the same audio gives the same text: a
+prompt. Whisper decoding here is deterministic (temperature 0; greedy, or a fixed beam width for
+telephone-band audio decided by the samples), so the same audio gives the same text: a
 cached transcript is exactly what a fresh call would return. Audio that matches no entry byte for byte
 is then looked up by its acoustic fingerprint (:mod:`mockengine.engines.fingerprint`) when
 ``fingerprints=True`` (``--stt-cache-fingerprint``): the same utterance after an Opus round trip, a

@@ -40,6 +40,18 @@ def test_an_unknown_section_is_refused_by_name(capsys) -> None:
     assert line.startswith("mockengine bench: unknown section(s) nope; choose from audio, session")
 
 
+def test_an_unknown_turns_line_is_refused_before_anything_runs(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("MOCKENGINE_BENCH_TURN_LINE", "audio/opus")
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert run_bench(parser.parse_args(["--only", "turns"])) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        "mockengine bench: MOCKENGINE_BENCH_TURN_LINE='audio/opus': "
+        "choose from audio/pcm, audio/pcmu, audio/pcma"
+    )
+
+
 @pytest.fixture
 def ran(monkeypatch) -> list[str]:
     """Every section keeps its options but only records that it ran (no engine, no load)."""
