@@ -15,7 +15,14 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from mockengine.server.settings_checks import recording_problem, replay_problem, value_problem
+from mockengine.server.settings_checks import (
+    Label,
+    option,
+    recording_problem,
+    replay_problem,
+    source_label,
+    value_problem,
+)
 from mockengine.settings import Settings, SettingsError, from_env
 
 
@@ -249,6 +256,13 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
+    return settings_and_label(args)[0]
+
+
+def settings_and_label(args: argparse.Namespace) -> tuple[Settings, Label]:
+    """The settings ``serve`` runs with (flag > environment > default), and the label its start-up
+    messages name a setting by (:func:`source_label`: the variable when the value came from there).
+    A mistake in them is one line on stderr and SystemExit(2)."""
     try:
         settings = from_env()
     except SettingsError as exc:  # MOCKENGINE_PORT=abc: one line, as every other start-up mistake
@@ -272,43 +286,45 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if changes.get("tls") is False:
         del changes["tls"]  # store_true's default must not override MOCKENGINE_TLS
     settings = dataclasses.replace(settings, **changes)
-    problem = value_problem(settings) or replay_problem(settings, changes)
+    label = source_label(changes)
+    problem = value_problem(settings, label) or replay_problem(settings, changes, label)
     if problem is not None:  # one line and status 2, as every other start-up mistake (operations.md)
         print(f"mockengine: {problem}", file=sys.stderr)
         raise SystemExit(2)
-    return settings
+    return settings, label
 
 
-def _directories_problem(settings: Settings) -> str | None:
+def _directories_problem(settings: Settings, label: Label = option) -> str | None:
     """A directory option that cannot be used, named with its option (None: all usable). The journal and
     trace directories are created as serving would create them; the spill directory must exist already
     (a spill file is made there only once a session holds more audio than --audio-memory-s, so a bad
     one failed inside a session, minutes in)."""
     import tempfile
 
-    for option, path in (("--journal-dir", settings.journal_dir), ("--trace-dir", settings.trace_dir)):
+    for field in ("journal_dir", "trace_dir"):
+        path = getattr(settings, field)
         if not path:
             continue
         if Path(path).exists() and not Path(path).is_dir():
-            return f"{option} {path}: a file, not a directory"
+            return f"{label(field)} {path}: a file, not a directory"
         try:
             Path(path).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            return f"{option} {path}: cannot create the directory ({exc.strerror or exc})"
+            return f"{label(field)} {path}: cannot create the directory ({exc.strerror or exc})"
     if settings.audio_spill_dir:
         try:
             tempfile.TemporaryFile(dir=settings.audio_spill_dir).close()
         except OSError as exc:
             reason = exc.strerror or exc
-            return f"--audio-spill-dir {settings.audio_spill_dir}: cannot make a file there ({reason})"
+            return f"{label('audio_spill_dir')} {settings.audio_spill_dir}: cannot make a file there ({reason})"
     return None
 
 
 def serve(args: argparse.Namespace) -> int:
     from mockengine.server.allocator import use_python_malloc
 
-    settings = settings_from_args(args)
-    problem = recording_problem(settings)  # before any import or model load: at once, not seconds in
+    settings, label = settings_and_label(args)
+    problem = recording_problem(settings, label)  # before any import or model load: at once, not seconds in
     if problem is not None:
         print(f"mockengine: {problem}", file=sys.stderr)
         return 2
@@ -338,7 +354,7 @@ def serve(args: argparse.Namespace) -> int:
 
     # The keys, TLS, the fault profile, the voice catalogue and the event loop are checked before the
     # models load: mistakes fail at once. (VoiceCatalogError is a ValueError.)
-    problem = _directories_problem(settings)
+    problem = _directories_problem(settings, label)
     if problem is not None:
         print(f"mockengine: {problem}", file=sys.stderr)
         return 2
@@ -347,7 +363,7 @@ def serve(args: argparse.Namespace) -> int:
             keys = configured_keys(settings)
         except OSError as exc:  # it said only "[Errno 2] No such file or directory: 'keys.txt'"
             print(
-                f"mockengine: --api-keys-file {settings.api_keys_file}: {exc.strerror or exc}",
+                f"mockengine: {label('api_keys_file')} {settings.api_keys_file}: {exc.strerror or exc}",
                 file=sys.stderr,
             )
             return 2

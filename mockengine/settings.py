@@ -189,6 +189,11 @@ def _number(value: str, kind: type) -> Any:
         raise ValueError("an integer" if kind is int else "a number") from None
 
 
+def env_variable(field: str) -> str:
+    """The environment variable of a ``Settings`` field: ``max_sessions`` → ``MOCKENGINE_MAX_SESSIONS``."""
+    return "MOCKENGINE_" + field.upper()
+
+
 def from_env(base: Settings | None = None, environ: dict[str, str] | None = None) -> Settings:
     """Settings with ``MOCKENGINE_*`` environment variables applied on top of ``base``.
 
@@ -198,7 +203,7 @@ def from_env(base: Settings | None = None, environ: dict[str, str] | None = None
     environ = dict(os.environ) if environ is None else environ
     changes: dict[str, Any] = {}
     for f in dataclasses.fields(base):
-        key = "MOCKENGINE_" + f.name.upper()
+        key = env_variable(f.name)
         if key in environ and f.name != "extra":
             try:
                 changes[f.name] = _coerce(environ[key], getattr(base, f.name), f.name)

@@ -29,9 +29,10 @@ import sys
 from collections.abc import Callable
 
 from mockengine.server.reclaim import MALLOC_TRIM
+from mockengine.server.settings_checks import PYTHON_MALLOCS
 
 ENV = "PYTHONMALLOC"
-CHOICES = ("malloc", "pymalloc")
+CHOICES = PYTHON_MALLOCS
 
 
 def active_python_malloc() -> str:

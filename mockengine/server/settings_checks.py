@@ -10,11 +10,12 @@ field's own name for the marker), or None when nothing is wrong.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
-from mockengine.settings import Settings
+from mockengine.settings import Settings, env_variable
 
 Label = Callable[[str], str]
 
@@ -30,6 +31,22 @@ _OPTIONS = {
 def option(field: str) -> str:
     """``serve``'s option for a ``Settings`` field: ``audio_delta_ms`` → ``--audio-delta-ms``."""
     return _OPTIONS.get(field, "--" + field.replace("_", "-"))
+
+
+def source_label(given: Collection[str], environ: Mapping[str, str] | None = None) -> Label:
+    """``serve``'s label for a field, naming where its value came from: its option when given on the
+    command line (a field in ``given``) or left at its default, else its environment variable and option,
+    ``MOCKENGINE_MAX_SESSIONS (--max-sessions)``. ``MOCKENGINE_MAX_SESSIONS=-1`` was reported as a bad
+    ``--max-sessions``, an option the command line never held."""
+    environ = os.environ if environ is None else environ
+
+    def label(field: str) -> str:
+        variable = env_variable(field)
+        if field not in given and variable in environ:
+            return f"{variable} ({option(field)})"
+        return option(field)
+
+    return label
 
 
 # Settings that must be at least this. Below it an option would not be refused but misbehave:
@@ -66,6 +83,7 @@ MIN_FRAME_BYTES = 64 * 1024
 # `--max-send-backlog-bytes 1` was taken, and every session closed 1008 ("slow reader") on its fourth
 # event.
 MIN_SEND_BACKLOG_BYTES = 64 * 1024
+PYTHON_MALLOCS = ("malloc", "pymalloc")  # server/allocator.CHOICES (not imported: it loads the C library)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # What a browser sends as Origin (RFC 6454 serialization): scheme://host[:port], nothing after but an
 # optional "/" (cors.is_allowed drops it). `--cors-origin nope` was taken and could match no page.
@@ -98,6 +116,8 @@ def value_problem(settings: Settings, label: Label = option) -> str | None:
         )
     if settings.log_level.upper() not in LOG_LEVELS:
         return f"{label('log_level')} must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}"
+    if settings.python_malloc not in PYTHON_MALLOCS:
+        return f"{label('python_malloc')} must be one of {', '.join(PYTHON_MALLOCS)}, not {settings.python_malloc!r}"
     if settings.loop not in LOOPS:
         return f"{label('loop')} must be one of {', '.join(LOOPS)}, not {settings.loop!r}"
     for origin in settings.cors_origins:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
@@ -13,9 +14,13 @@ from mockengine import __version__
 from mockengine.cli import build_parser
 
 
-def _run(*argv: str) -> subprocess.CompletedProcess[str]:
+def _run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mockengine", *argv], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "mockengine", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -31,6 +36,17 @@ def test_a_taken_port_is_one_line_and_exit_status_2() -> None:
     assert result.stderr.splitlines() == [
         f"mockengine: cannot listen on 127.0.0.1:{port}: address already in use "
         "(another server? choose another --port)"
+    ]
+
+
+@pytest.mark.slow  # a mockengine subprocess
+def test_a_bad_value_from_the_environment_is_named_by_its_variable() -> None:
+    """It said "--max-sessions must be at least 0, not -1" to someone whose command line held no
+    --max-sessions: the value came from MOCKENGINE_MAX_SESSIONS."""
+    result = _run("serve", "--port", "0", env={"MOCKENGINE_MAX_SESSIONS": "-1"})
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == [
+        "mockengine: MOCKENGINE_MAX_SESSIONS (--max-sessions) must be at least 0, not -1"
     ]
 
 

@@ -409,3 +409,56 @@ def test_replay_options_with_only_scripted_scenarios_are_still_refused(tmp_path,
         parse("--scenarios-dir", str(tmp_path), "--replay-strict")
     err = capsys.readouterr().err
     assert exited.value.code == 2 and "--replay DIR or a scenario of kind: recording" in err, err
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("MOCKENGINE_MAX_SESSIONS", "-1", "must be at least 0, not -1"),
+        ("MOCKENGINE_AUDIO_DELTA_MS", "5000", "must be between 1 and 2000"),
+        ("MOCKENGINE_LOG_LEVEL", "LOUD", "must be one of DEBUG"),
+        ("MOCKENGINE_PYTHON_MALLOC", "jemalloc", "must be one of malloc, pymalloc"),
+        ("MOCKENGINE_MAX_FRAME_BYTES", "10", "must be at least 65536"),
+        ("MOCKENGINE_CORS_ORIGINS", "nope", "must be '*' or an origin"),
+        ("MOCKENGINE_REPLAY_SPEED", "2", "applies only with --replay DIR"),
+    ],
+)
+def test_a_value_from_the_environment_is_named_by_its_variable(variable, value, said, monkeypatch, capsys):
+    """`MOCKENGINE_MAX_SESSIONS=-1` said "--max-sessions must be at least 0", an option the command line
+    never held: a person looked for it there. The variable is named, with the option it stands for."""
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SystemExit) as exited:
+        parse()
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"mockengine: {variable} (--"), err
+    assert said in err[0], err
+
+
+def test_a_flag_over_the_environment_is_named_as_the_flag(monkeypatch, capsys):
+    monkeypatch.setenv("MOCKENGINE_MAX_SESSIONS", "5")
+    with pytest.raises(SystemExit):
+        parse("--max-sessions", "-2")
+    assert capsys.readouterr().err.strip() == "mockengine: --max-sessions must be at least 0, not -2"
+
+
+@pytest.mark.parametrize(
+    ("variable", "make", "said"),
+    [
+        ("MOCKENGINE_API_KEYS_FILE", lambda tmp: tmp / "missing-keys.txt", "No such file"),
+        ("MOCKENGINE_JOURNAL_DIR", lambda tmp: _a_file(tmp), "a file, not a directory"),
+        ("MOCKENGINE_AUDIO_SPILL_DIR", lambda tmp: tmp / "missing-dir", "cannot make a file there"),
+        ("MOCKENGINE_REPLAY_DIR", lambda tmp: tmp / "no-recording", "no such directory"),
+    ],
+)
+def test_an_unusable_path_from_the_environment_names_its_variable(
+    variable, make, said, tmp_path, monkeypatch, capsys, models_must_not_load
+):
+    from mockengine.cli import main
+
+    path = str(make(tmp_path))
+    monkeypatch.setenv(variable, path)
+    assert main(["serve", "--port", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"mockengine: {variable} (--"), err
+    assert f" {path}: " in err[0] and said in err[0], err
