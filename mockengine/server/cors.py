@@ -10,7 +10,10 @@ request headers it may send (``Authorization``, ``Content-Type`` and the ``OpenA
 headers SDKs add); an answer to an allowed origin names it and exposes :data:`EXPOSED_HEADERS`, every
 header the engine sets that a page may want to read (a browser hides all but the CORS-safelisted ones,
 ``Content-Type`` and the like, from code on another origin). Other origins get no CORS headers, so the
-browser keeps the answer from the page. Pages the engine serves itself (the console at ``/``) are
+browser keeps the answer from the page; their preflight is a 403 with an OpenAI-shaped error body
+(:func:`origin_refused`: type ``request_forbidden``, the real API's for its 403s, code
+``origin_not_allowed``, mockengine's own) naming the origin and ``--cors-origin``, which the browser's
+network panel, or a ``curl -X OPTIONS``, shows. Pages the engine serves itself (the console at ``/``) are
 same-origin and need none of this.
 """
 
@@ -21,6 +24,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from mockengine.protocol.http_errors import error_response
 from mockengine.server.state import RESOURCES
 
 LOCAL_ORIGIN = re.compile(r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$")
@@ -83,7 +87,7 @@ async def cors_preflight(request: web.Request, handler: Handler) -> web.StreamRe
     ):
         return await handler(request)
     if not is_allowed(origin, request.app[RESOURCES].settings.cors_origins):
-        return web.Response(status=403, text=f"Origin {origin} is not allowed (see --cors-origin).")
+        return origin_refused(origin, request.app[RESOURCES].settings.cors_origins)
     requested = request.headers.get("Access-Control-Request-Headers", "")
     return web.Response(
         status=204,
@@ -93,6 +97,25 @@ async def cors_preflight(request: web.Request, handler: Handler) -> web.StreamRe
             "Access-Control-Allow-Headers": requested or "Authorization, Content-Type",
             "Access-Control-Max-Age": MAX_AGE_S,
         },
+    )
+
+
+def origin_refused(origin: str, configured: tuple[str, ...]) -> web.Response:
+    """The 403 for a preflight from an origin not allowed: ``{"error": {"message", "type", "param",
+    "code"}}`` saying which origin, what is allowed now and how to allow it. It was plain text, which a
+    developer reading the failed preflight in the browser's network panel found in no OpenAI shape."""
+    allowed = (
+        "only pages from localhost, 127.0.0.1 or [::1] (the default)"
+        if not configured
+        else "only " + ", ".join(configured)
+    )
+    return error_response(
+        403,
+        f"Origin {origin} may not call this engine from a browser page: {allowed} may. Allow it with "
+        f"`mockengine serve --cors-origin {origin}` (repeatable; MOCKENGINE_CORS_ORIGINS in the "
+        "environment, comma-separated).",
+        type="request_forbidden",
+        code="origin_not_allowed",
     )
 
 

@@ -124,3 +124,29 @@ async def test_every_header_the_engine_answers_with_is_exposed(engine):
         exposed = {h.lower() for h in answer.headers["Access-Control-Expose-Headers"].split(", ")}
         wanted = {k.lower() for k in answer.headers} - NOT_FOR_THE_PAGE
         assert wanted <= exposed, (answer.url, answer.status, wanted - exposed)
+
+
+@pytest.mark.parametrize(
+    ("origins", "allowed_now"),
+    [((), "localhost, 127.0.0.1 or [::1]"), (("https://app.example",), "only https://app.example")],
+)
+async def test_a_refused_preflight_is_an_openai_shaped_error_naming_the_origin_and_the_flag(
+    engine, origins, allowed_now
+):
+    """It was a plain-text 403; a developer reading it in the network panel gets the OpenAI error shape,
+    the origin refused, what is allowed now and the flag that allows it."""
+    server = await engine(cors_origins=origins)
+    async with aiohttp.ClientSession() as http:
+        preflight = await http.options(
+            f"{server.http_url}/v1/realtime/calls",
+            headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
+        )
+        assert preflight.status == 403
+        assert preflight.content_type == "application/json"
+        body = await preflight.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"message", "type", "param", "code"}
+    error = body["error"]
+    assert (error["type"], error["code"], error["param"]) == ("request_forbidden", "origin_not_allowed", None)
+    assert "https://evil.example" in error["message"] and allowed_now in error["message"]
+    assert "--cors-origin https://evil.example" in error["message"]
+    assert "Access-Control-Allow-Origin" not in preflight.headers  # still refused to the page
