@@ -9,7 +9,9 @@ with a text body, which an OpenAI client cannot parse. Here:
 - ``GET /v1/realtime`` (or ``/v1/realtime/translations``) without a WebSocket upgrade: 426 Upgrade
   Required with ``Upgrade: websocket``
   (mockengine's choice: what the live endpoint answers is not documented), after the checks that come
-  before the handshake (admission 503, ``--auth-failure http`` 401);
+  before the handshake (``--auth-failure http`` 401, a ``refuse_upgrade`` fault), whether or not the
+  engine is full: admission's 503 answers only a request that asks for the upgrade (a plain GET is no
+  session; it got the 503 while ``--max-sessions`` were in use, and the 426 otherwise);
 - any other text error aiohttp raises (e.g. 413 for a body over its limit): the same status, its text
   as the message;
 - an exception in a handler (a bug, never client input): 500 with the live API's ``server_error`` body,
@@ -69,8 +71,8 @@ async def fallback_middleware(request: web.Request, handler: Handler) -> web.Str
         if exc.status < 400 or exc.content_type == "application/json":
             raise
         # The WebSocket handshake refuses a request without an upgrade (400); what the handler answers
-        # before it (admission 503, auth 401, a refused-upgrade fault) still comes first.
-        if exc.status == 400 and request.path in WEBSOCKET_PATHS and not _asks_for_websocket(request):
+        # before it (auth 401, a refused-upgrade fault) still comes first.
+        if exc.status == 400 and request.path in WEBSOCKET_PATHS and not asks_for_websocket(request):
             return upgrade_required(request.path)
         return error_response(exc.status, exc.text or exc.reason, headers=_kept_headers(exc))
     except Exception:
@@ -78,7 +80,8 @@ async def fallback_middleware(request: web.Request, handler: Handler) -> web.Str
         return error_response(500, SERVER_ERROR, type="server_error")
 
 
-def _asks_for_websocket(request: web.Request) -> bool:
+def asks_for_websocket(request: web.Request) -> bool:
+    """Whether ``request`` asks for the WebSocket upgrade (``Upgrade: websocket``)."""
     return request.headers.get(hdrs.UPGRADE, "").lower() == "websocket"
 
 

@@ -19,6 +19,7 @@ from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.server import metrics
 from mockengine.server.admission import saturation_refusal
+from mockengine.server.http_fallbacks import asks_for_websocket
 from mockengine.server.journal import SessionJournal
 from mockengine.server.state import JOURNAL, LIVE_SESSIONS, RECLAIMER, RESOURCES, STATS
 
@@ -65,7 +66,12 @@ async def serve_seated(
     request: web.Request, serve: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
     """One WebSocket session under admission control: :func:`admission_refusal`'s 503 when the engine is
-    full, else ``serve(request)`` holding a seat for as long as it runs."""
+    full, else ``serve(request)`` holding a seat for as long as it runs. A request that does not ask for
+    the upgrade is no session: it is served as when the engine has room (``http_fallbacks``' 426, or the
+    401 of ``--auth-failure http``) without a seat. It got the 503 while the engine was full, so a
+    health probe's or a person's plain GET said "full" one moment and "upgrade required" the next."""
+    if not asks_for_websocket(request):
+        return await serve(request)
     refused = admission_refusal(request)
     if refused is not None:
         return refused

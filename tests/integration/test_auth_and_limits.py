@@ -115,7 +115,9 @@ async def test_max_sessions_refuses_with_503_and_frees_the_slot(engine):
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await http.ws_connect(eng.realtime, headers=bearer("sk-2"))
             assert refused.value.status == 503
-            async with http.get(f"{eng.http_url}/v1/realtime?model=gpt-realtime", headers=bearer("k")) as r:
+            # the refused handshake's body (aiohttp's client keeps it from ws_connect's caller)
+            url = f"{eng.http_url}/v1/realtime?model=gpt-realtime"
+            async with http.get(url, headers={**bearer("k"), **UPGRADE}) as r:
                 body = await r.json()
                 assert (r.status, r.headers["Retry-After"]) == (503, "1")
             assert body["error"]["code"] == "too_many_sessions"
@@ -124,6 +126,40 @@ async def test_max_sessions_refuses_with_503_and_frees_the_slot(engine):
         await eng.wait_until_idle()
         async with http.ws_connect(eng.realtime, headers=bearer("sk-3")) as ws:
             await receive(ws, "session.created")
+
+
+# What a WebSocket client's handshake request carries (RFC 6455 §4.1).
+UPGRADE = {
+    "Upgrade": "websocket",
+    "Connection": "Upgrade",
+    "Sec-WebSocket-Version": "13",
+    "Sec-WebSocket-Key": base64.b64encode(bytes(16)).decode(),
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "model"),
+    [("/v1/realtime", "gpt-realtime"), ("/v1/realtime/translations", "gpt-realtime-translate")],
+)
+async def test_a_plain_get_while_full_is_told_to_upgrade_as_when_there_is_room(engine, path, model):
+    """A GET without the upgrade got 503 too_many_sessions while --max-sessions were in use and 426
+    otherwise: it is no session, and now gets the 426 either way (the upgrade itself still gets the 503)."""
+    eng = await engine(max_sessions=1)
+    url = f"{eng.http_url}{path}?model={model}"
+    async with aiohttp.ClientSession() as http:
+        async with http.get(url, headers=bearer("k")) as r:
+            with_room = (r.status, r.headers.get("Upgrade"), await r.json())
+        async with http.ws_connect(eng.realtime, headers=bearer("sk-1")) as first:
+            await receive(first, "session.created")
+            async with http.get(url, headers=bearer("k")) as r:
+                when_full = (r.status, r.headers.get("Upgrade"), await r.json())
+            async with http.get(url, headers={**bearer("k"), **UPGRADE}) as r:
+                upgrade_when_full = (r.status, (await r.json())["error"]["code"])
+            await first.send_str(json.dumps({"type": "input_audio_buffer.clear"}))
+            await receive(first, "input_audio_buffer.cleared")  # the admitted session is unaffected
+    assert with_room[:2] == (426, "websocket") and with_room[2]["error"]["type"] == "invalid_request_error"
+    assert when_full == with_room
+    assert upgrade_when_full == (503, "too_many_sessions")
 
 
 async def test_session_expires_with_session_expired_then_close_1001(engine):
