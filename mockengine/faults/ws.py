@@ -170,17 +170,17 @@ class SessionFaults:
 
     def _close_soon(self, spec: FaultSpec, why: str) -> None:
         self.actions.record(spec, code=spec["code"], why=why)
-        self._close_task = asyncio.ensure_future(self._close(spec["code"]))
+        self._close_task = asyncio.ensure_future(self._close(spec))
 
     def _expire(self, spec: FaultSpec) -> None:
         self.actions.record(spec, ms=spec["ms"])
         self.actions.expire()
 
-    async def _close(self, code: int) -> None:
-        if code == 1006:  # abnormal closure is never sent on the wire: drop the connection instead
+    async def _close(self, spec: FaultSpec) -> None:
+        if spec["code"] == 1006:  # abnormal closure is never sent on the wire: drop the connection instead
             self.actions.kill()
         else:
-            await self.actions.close(code, "mockengine fault")
+            await self.actions.close(spec["code"], close_reason(spec.kind))
 
     def _play_dead(self, spec: FaultSpec) -> None:
         if not self.is_dead:
@@ -273,7 +273,7 @@ class SessionFaults:
         for index, spec in enumerate(self.specs):
             if spec.kind == "close_after_events" and self.events_sent - self.armed_at[index] == spec["n"]:
                 self.actions.record(spec, events=self.events_sent)
-                await self._close(spec["code"])
+                await self._close(spec)
             elif spec.kind == "dead_peer" and self.events_sent >= spec["after_events"]:
                 self._play_dead(spec)
         counted = self._count_response(event)
@@ -288,7 +288,7 @@ class SessionFaults:
                     and self._applies(index, rid)
                 ):
                     self.actions.record(spec, response_id=rid, audio_delta=audio, code=spec["code"])
-                    await self._close(spec["code"])
+                    await self._close(spec)
                     return extra
         for index, spec in enumerate(self.specs):
             if not self._applies(index, rid):
@@ -390,6 +390,15 @@ class SessionFaults:
 def _zeroed(usage: dict[str, Any]) -> dict[str, Any]:
     """``usage`` with every count 0 (nested details too)."""
     return {key: _zeroed(value) if isinstance(value, dict) else 0 for key, value in usage.items()}
+
+
+def close_reason(kind: str) -> str:
+    """The close frame's reason when a fault of ``kind`` closes the session: ``mockengine_fault.<kind>``
+    (``mockengine_fault.close_after_events``), in the live service's ``<error.type>.<error.code>`` shape
+    of close reasons (reference §0), so a client that logs or parses the reason reads an injected fault
+    and which one. It was "mockengine fault" for every kind, which said neither which fault nor, to a
+    client parsing type.code, anything."""
+    return f"mockengine_fault.{kind}"
 
 
 class NoActions:

@@ -197,6 +197,27 @@ async def test_close_after_events_and_after_ms(engine_url):
         assert ws.close_code == 1011
 
 
+@pytest.mark.parametrize(
+    "fault",
+    ["close_after_events:n=1", "close_after_ms:ms=100,code=4001", "close_after_audio_delta:k=1,code=1011"],
+)
+async def test_a_fault_close_names_the_fault_in_its_reason(engine_url, fault):
+    """Every closing fault said "mockengine fault": which one, a client's log did not tell, and a client
+    parsing the live service's `<error.type>.<error.code>` reasons read nothing. Now `mockengine_fault.KIND`."""
+    base = await engine_url()
+    kind = fault.split(":")[0]
+    async with aiohttp.ClientSession() as http:
+        ws, _ = await open_session(http, base, headers={"X-Mockengine-Fault": fault})
+        if kind == "close_after_audio_delta":
+            await ask(ws)
+        _, closing = await events_until_close(ws, stop_at=None)
+    assert closing.type == aiohttp.WSMsgType.CLOSE
+    assert (closing.data, closing.extra) == (
+        int(fault.rsplit("code=", 1)[1]) if "code=" in fault else 1011,
+        f"mockengine_fault.{kind}",
+    )
+
+
 async def test_error_mid_response_and_response_failed(engine_url):
     base = await engine_url(audio_pace=0.0)
     async with aiohttp.ClientSession() as http:
