@@ -334,6 +334,19 @@ def serve(args: argparse.Namespace) -> int:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
 
+    from mockengine.server.loading import StoppedWhileLoading, stop_while_loading, stopped_while_loading
+
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
+    )
+    try:
+        with stop_while_loading():  # a SIGTERM until serving: a clean stop (0), not a kill (143)
+            return _serve(settings, label)
+    except StoppedWhileLoading as stopped:
+        return stopped_while_loading(stopped)
+
+
+def _serve(settings: Settings, label: Label) -> int:
     import asyncio
 
     from mockengine.brain.scenario import ScenarioError
@@ -345,9 +358,6 @@ def serve(args: argparse.Namespace) -> int:
     from mockengine.server.event_loop import install_event_loop
     from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
 
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
-    )
     from mockengine.engines.voices import load_voice_catalog
     from mockengine.server.handshake import configured_keys
     from mockengine.server.tls import server_ssl_context

@@ -99,6 +99,7 @@ def load_resources(settings: Settings) -> Resources:
     """Load whisper, piper (every voice profile) and the scenario. Raises ModelNotFound with the setting
     and the package to install when a model cannot be found."""
     started = time.perf_counter()
+    log.info("loading the models (whisper %s, piper, scenarios)", settings.whisper_model or "default")
     transcriber = WhisperTranscriber(
         settings.whisper_model, narrowband_beam_size=settings.narrowband_beam_size
     )

@@ -30,6 +30,21 @@ from mockengine.settings import Settings
 
 
 def _worker(settings: Settings, index: int, ready: Any) -> None:
+    from mockengine.server.loading import StoppedWhileLoading, stop_while_loading, stopped_while_loading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent too, which forwards it
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format=f"%(asctime)s %(levelname)s %(name)s[w{index}] %(message)s",
+    )
+    try:
+        with stop_while_loading((signal.SIGTERM,)):  # the parent's SIGTERM while loading: a clean stop
+            _serve_worker(settings, index, ready)
+    except StoppedWhileLoading as stopped:
+        sys.exit(stopped_while_loading(stopped))
+
+
+def _serve_worker(settings: Settings, index: int, ready: Any) -> None:
     import asyncio
 
     from mockengine.brain.scenario import ScenarioError
@@ -41,10 +56,6 @@ def _worker(settings: Settings, index: int, ready: Any) -> None:
     from mockengine.server.tls import server_ssl_context
     from mockengine.server.webrtc.siblings import SIBLINGS, WORKER_DIR_ENV, Siblings
 
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format=f"%(asctime)s %(levelname)s %(name)s[w{index}] %(message)s",
-    )
     try:
         sock = bind(settings.host, settings.port, reuse_port=True)  # before the models load
         tls = server_ssl_context(settings) if settings.tls else None
@@ -56,7 +67,6 @@ def _worker(settings: Settings, index: int, ready: Any) -> None:
         sys.exit(2)
     settle_heap()
     install_event_loop(settings.loop)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     asyncio.run(
         serve_until_stopped(
             app,

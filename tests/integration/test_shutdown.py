@@ -156,3 +156,50 @@ async def test_workers_stop_the_same_way(tmp_path):
         if server.process.poll() is None:
             server.process.kill()
             server.process.wait()
+
+
+@pytest.mark.parametrize(
+    ("signum", "workers"),
+    [(signal.SIGTERM, 1), (signal.SIGINT, 1), (signal.SIGTERM, 2)],
+    ids=["SIGTERM", "SIGINT", "SIGTERM-workers-2"],
+)
+def test_a_signal_while_the_models_load_stops_the_start_up_cleanly(signum, workers):
+    """SIGTERM while `serve` was loading its models killed it (status 143, not a word), so an
+    orchestrator stopping a pod still starting logged a failure; SIGINT printed a KeyboardInterrupt
+    traceback; with --workers each worker died of the SIGTERM its parent forwarded. It now exits 0 at
+    once, each process saying it stopped while loading, and never listens."""
+    port = "0" if workers == 1 else str(_free_port())
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mockengine", "serve", "--port", port, "--log-level", "INFO"]
+        # the parent waits for its workers this long (plus a second) before it kills them
+        + ["--workers", str(workers), "--shutdown-grace-s", "30"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        before: list[str] = []
+        for line in process.stdout:  # logged as each process starts loading its models
+            before.append(line)
+            if sum("loading the models" in seen for seen in before) == workers:
+                break
+        else:
+            raise AssertionError(f"the server exited ({process.wait()}) without loading: {before}")
+        signalled = time.monotonic()
+        process.send_signal(signum)
+        status = process.wait(timeout=15)
+        elapsed = time.monotonic() - signalled
+        rest = process.stdout.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    print(f"\n{signum.name} while loading: exited {status} {elapsed:.2f} s later")
+    assert status == 0, rest
+    assert rest.count(f"{signum.name} while loading") == workers, rest
+    assert rest.count("stopped before serving") == workers, rest
+    assert "listening on" not in rest and "Traceback" not in rest, rest
+    # The signal is taken once the model load under way returns (a C call): ~1 s on an idle machine,
+    # several on a loaded one (the load a signal cannot interrupt); the process then exits.
+    assert elapsed < 20.0
