@@ -8,7 +8,8 @@ a frame that was not JSON is an ``invalid`` expect; and the turn
 detection events ``input_audio_buffer.speech_started`` / ``speech_stopped`` become ``vad`` expects when
 the recorded client was streaming audio at that point, because the engine's own VAD then decides them on
 the live client's audio (docs/record-replay.md, "Turn detection"). Audio references point into the
-session's WAV files, which are read once here.
+session's WAV files: each one's header is checked with the lines (:func:`wav_problem`), its samples read
+when a step first sends from it (:class:`WavFiles`).
 """
 
 from __future__ import annotations
@@ -54,33 +55,36 @@ class RecordedSession:
     wavs: Mapping[str, bytes] = field(default_factory=dict)  # name → PCM16 24 kHz (:class:`WavFiles`)
 
     def audio(self, ref: Any) -> bytes:
-        """PCM16 24 kHz for an audio reference of the journal (``{"wav", "start_ms", "duration_ms"}``);
-        silence of the recorded length for a ``--no-audio`` recording (``{"omitted_base64_chars"}``) and
-        for a WAV that cannot be read when its step comes (deleted after start-up: :class:`WavFiles`)."""
-        if not isinstance(ref, dict):
-            return b""
-        if "omitted_base64_chars" in ref:
-            return bytes(int(ref["omitted_base64_chars"]) * 3 // 4 // 2 * 2)
+        """PCM16 24 kHz for an audio reference of the journal (``{"wav", "start_ms", "duration_ms"}``):
+        its :meth:`span` of its WAV, or silence as long as a silent span; b"" for what is no reference."""
         span = self.span(ref)
         if span is None:
-            if "wav" in ref and "start_ms" in ref:  # its WAV gone: the recorded length, silent
-                return bytes(max(0, round(float(ref.get("duration_ms", 0)) * 24)) * 2)
             return b""
         name, start, end = span
+        if name is None:
+            return bytes((end - start) * 2)
         return self.wavs[name][start * 2 : end * 2]
 
-    def span(self, ref: Any) -> tuple[str, int, int] | None:
+    def span(self, ref: Any) -> tuple[str | None, int, int] | None:
         """Where an audio reference of the journal lies: (its WAV's name, first sample, end sample), the
-        end clamped to the WAV; None when it names no WAV of the recording, or one that cannot be read."""
-        if not isinstance(ref, dict) or str(ref.get("wav")) not in self.wavs:
+        end clamped to the WAV. A silent span, (None, 0, samples), where there is no audio to send but a
+        length: a ``--no-audio`` recording's ``{"omitted_base64_chars"}``, and a reference whose WAV
+        cannot be read when its step comes (deleted or cut after start-up: :class:`WavFiles` logs it),
+        sent as silence of the recorded length. None for what is no audio reference."""
+        if not isinstance(ref, dict):
             return None
-        name = str(ref.get("wav"))
+        if "omitted_base64_chars" in ref:
+            return None, 0, int(ref["omitted_base64_chars"]) * 3 // 4 // 2
+        if "wav" not in ref or "start_ms" not in ref:
+            return None
+        name = str(ref["wav"])
+        start = round(float(ref["start_ms"]) * 24)  # 24 samples a millisecond
+        length = round(float(ref.get("duration_ms", 0)) * 24)
         try:
-            samples = len(self.wavs[name]) // 2
-        except KeyError:  # unreadable (deleted since start-up): WavFiles said so in the log
-            return None
-        start = round(float(ref.get("start_ms", 0)) * 24)  # 24 samples a millisecond
-        end = min(start + round(float(ref.get("duration_ms", 0)) * 24), samples)
+            samples = len(self.wavs[name]) // 2  # read on its first use
+        except KeyError:  # not in the session, or unreadable since start-up: the recorded length, silent
+            return None, 0, max(0, length)
+        end = min(start + length, samples)
         return name, start, max(start, end)
 
 
@@ -174,7 +178,8 @@ def _checked_records(directory: Path) -> Iterator[dict[str, Any]]:
     path = directory / EVENTS_FILE
     if not path.is_file():
         raise RecordingError(f"{directory}: no {EVENTS_FILE} (a recorded session's directory holds one)")
-    present: dict[str, bool] = {}  # each WAV name looked up once: a 60-minute session refers 200,000 times
+    # each WAV checked once (its header): a 60-minute session refers to its WAVs 200,000 times
+    problems: dict[str, str | None] = {}
     try:
         with path.open(encoding="utf-8", newline="\n") as handle:
             for number, line in enumerate(handle, 1):
@@ -185,13 +190,18 @@ def _checked_records(directory: Path) -> Iterator[dict[str, Any]]:
                     continue
                 if '"wav"' in line:  # no reference can be where the line does not spell its key
                     for name in _wav_refs(record.get("event")):
-                        if name not in present:
-                            present[name] = (directory / name).is_file()
-                        if not present[name]:
+                        if name not in problems:
+                            problems[name] = wav_problem(directory / name)
+                        if problems[name] == NO_WAV:
                             raise RecordingError(
                                 f"{path}: line {number}: refers to {name}, which is not in {directory}; put "
                                 "the WAV back or record again (`mockengine record --no-audio` makes a "
                                 "recording that replays silence instead of audio)"
+                            )
+                        if problems[name] is not None:
+                            raise RecordingError(
+                                f"{directory / name}: {problems[name]}; line {number} of {path} sends from "
+                                "it. Put the recorded WAV back or record again"
                             )
                 yield record
     except (OSError, UnicodeDecodeError) as exc:
@@ -265,6 +275,36 @@ def is_refused_append(event: dict[str, Any]) -> bool:
     than a reference to the audio it wrote (``{"wav": ...}`` or ``{"omitted_base64_chars": n}``)."""
     audio = event.get("audio")
     return not (isinstance(audio, dict) and ("wav" in audio or "omitted_base64_chars" in audio))
+
+
+NO_WAV = "no such file"
+WAV_FORMAT = (1, 2, 24_000)  # channels, bytes a sample, Hz: what a recorder writes (server/journal.py)
+
+
+def wav_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be replayed, from its header alone (no sample is read: the replay reads them
+    when a step first sends from it): :data:`NO_WAV`; not a WAV (no RIFF/WAVE header, cut inside it, not
+    PCM); not PCM16 24 kHz mono; or cut short, its data chunk naming more bytes than the file holds.
+    None when it can be. A corrupt WAV was taken at start-up and found out in the middle of a session."""
+    try:
+        with path.open("rb") as file, wave.open(file, "rb") as handle:
+            found = (handle.getnchannels(), handle.getsampwidth(), handle.getframerate())
+            claimed = handle.getnframes() * handle.getnchannels() * handle.getsampwidth()
+            held = os.fstat(file.fileno()).st_size - file.tell()  # wave stops at the data chunk's start
+    except FileNotFoundError:
+        return NO_WAV
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    except EOFError:
+        return "not a WAV file: it ends inside its header"
+    except wave.Error as exc:  # "file does not start with RIFF id", "unknown format: 3", …
+        return f"not a WAV file of PCM samples ({exc})"
+    if found != WAV_FORMAT:
+        channels, width, rate = found
+        return f"{rate} Hz, {width * 8}-bit, {channels} channel(s): a recording's WAVs are PCM16 24 kHz mono"
+    if claimed > held:
+        return f"cut short: its header gives {claimed} bytes of samples, the file holds {max(held, 0)}"
+    return None
 
 
 def _read_wav(path: Path) -> bytes:

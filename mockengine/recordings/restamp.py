@@ -76,9 +76,10 @@ class Restamper:
         if output_format == "audio/pcm":
             return b64(self.session.audio(ref))
         span = self.session.span(ref)
-        if span is None:  # a --no-audio recording's silence (or nothing)
+        name = span[0] if span is not None else None
+        if span is None or name is None:  # silence (a --no-audio recording's, a WAV gone) or nothing
             return b64(from_pcm16_24k(self.session.audio(ref), output_format))
-        name, start, end = span
+        _, start, end = span
         whole = self._encoded.get((name, output_format))
         if whole is None:
             whole = self._encoded[(name, output_format)] = from_pcm16_24k(

@@ -72,6 +72,53 @@ async def test_a_deleted_wav_is_named_with_the_line_that_needs_it(engine, record
     assert "--no-audio" in message, message
 
 
+def _no_riff(wav: Path) -> None:
+    wav.write_bytes(b"JUNK" + wav.read_bytes()[4:])
+
+
+def _cut(wav: Path) -> None:
+    wav.write_bytes(wav.read_bytes()[: wav.stat().st_size // 2])
+
+
+def _inside_header(wav: Path) -> None:
+    wav.write_bytes(wav.read_bytes()[:20])
+
+
+def _other_rate(wav: Path) -> None:
+    import wave
+
+    with wave.open(str(wav), "wb") as handle:
+        handle.setnchannels(1)
+        handle.setsampwidth(2)
+        handle.setframerate(16_000)
+        handle.writeframes(bytes(3200))
+
+
+@pytest.mark.parametrize(
+    ("spoil", "said"),
+    [
+        (_no_riff, "not a WAV file of PCM samples (file does not start with RIFF id)"),
+        (_cut, "cut short: its header gives "),
+        (_inside_header, "not a WAV file: it ends inside its header"),
+        (_other_rate, "16000 Hz, 16-bit, 1 channel(s): a recording's WAVs are PCM16 24 kHz mono"),
+    ],
+    ids=["no-RIFF", "cut", "cut-in-header", "16-kHz"],
+)
+async def test_a_corrupt_wav_is_refused_at_start_up_from_its_header(engine, recording, spoil, said):
+    """A WAV the recording needs that does not read was taken at start-up and found out only when a
+    session first sent from it (then sent as silence, with a warning). Its header is checked with the
+    lines now: the engine does not start, naming the WAV, why and the line that needs it."""
+    out = await record_one_typed_turn(recording)
+    session = out / "realtime-0001"
+    wav = sorted(session.glob("resp_*.wav"))[0]
+    spoil(wav)
+    with pytest.raises(RecordingError) as refused:
+        await engine(replay_dir=str(out), replay_speed=0.0)
+    message = str(refused.value)
+    assert message.startswith(f"{wav}: {said}"), message
+    assert f"of {session / 'events.jsonl'} sends from it" in message, message
+
+
 async def test_a_broken_http_exchange_is_named(engine, recording):
     out = await record_one_typed_turn(recording)
     (out / "http").mkdir(exist_ok=True)
@@ -96,8 +143,6 @@ async def test_a_torn_last_line_still_replays(engine, recording):
 
 async def test_serve_refuses_an_edited_recording_with_one_line(recording, tmp_path):
     """What a user runs: ``mockengine serve --replay DIR``, one line and exit status 2, no traceback."""
-    import asyncio
-
     out = await record_one_typed_turn(recording)
     broken = tmp_path / "broken"
     shutil.copytree(out, broken)
@@ -105,6 +150,24 @@ async def test_serve_refuses_an_edited_recording_with_one_line(recording, tmp_pa
     lines = lines_of(events)
     lines[1] = lines[1].replace('"from": ', '"from" ')
     events.write_text("".join(lines), encoding="utf-8")
+    text = await _serve_refused(broken)
+    assert f"{events}: line 2: not JSON" in text, text
+
+
+async def test_serve_refuses_a_cut_wav_before_the_models_load(recording, tmp_path):
+    out = await record_one_typed_turn(recording)
+    broken = tmp_path / "broken"
+    shutil.copytree(out, broken)
+    wav = sorted((broken / "realtime-0001").glob("resp_*.wav"))[0]
+    _cut(wav)
+    text = await _serve_refused(broken)
+    assert f"mockengine: --replay {wav}: cut short" in text and "models loaded" not in text, text
+
+
+async def _serve_refused(broken: Path) -> str:
+    """``mockengine serve --replay BROKEN``'s stderr, once it exited with status 2 and no traceback."""
+    import asyncio
+
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -121,7 +184,8 @@ async def test_serve_refuses_an_edited_recording_with_one_line(recording, tmp_pa
     text = stderr.decode()
     assert process.returncode == 2, text
     assert "Traceback" not in text, text
-    assert f"{events}: line 2: not JSON" in text, text
+    assert len(text.splitlines()) == 1, text
+    return text
 
 
 def _refs(event: Any) -> list[str]:

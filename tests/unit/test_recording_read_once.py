@@ -128,18 +128,46 @@ def test_a_torn_last_line_is_still_skipped_and_a_broken_one_before_it_refused(tm
         load_recording(root)
 
 
-def test_a_session_start_reads_no_wav_and_the_microphones_never(tmp_path, monkeypatch):
+def test_a_session_start_reads_no_samples_and_the_microphones_never(tmp_path, monkeypatch):
     """All of a session's WAVs were read as it started: an hour of the microphone alone (170 MB), which a
-    replay never sends. Each is read when a step first needs it."""
+    replay never sends. Start-up reads the headers of the WAVs steps send from (never the microphone's);
+    each one's samples are read when a step first needs them."""
     root = make_recording(tmp_path / "rec")
     (root / "realtime-0001" / "input_audio.wav").write_bytes(b"not read: no step refers to it")
-    opened: list[str] = []
-    original = wave.open
-    monkeypatch.setattr(wave, "open", lambda f, *a, **k: opened.append(Path(f).name) or original(f, *a, **k))
+    headers: list[str] = []
+    samples: list[int] = []
+    original_open, original_readframes = wave.open, wave.Wave_read.readframes
+
+    def spy_open(f: Any, *a: Any, **k: Any) -> Any:
+        headers.append(Path(getattr(f, "name", f)).name)
+        return original_open(f, *a, **k)
+
+    def spy_readframes(self: wave.Wave_read, n: int) -> bytes:
+        samples.append(n)
+        return original_readframes(self, n)
+
+    monkeypatch.setattr(wave, "open", spy_open)
+    monkeypatch.setattr(wave.Wave_read, "readframes", spy_readframes)
     session = load_recording(root).session()
-    assert opened == []
+    assert (headers, samples) == (["resp_1.wav"], [])  # its header checked, no sample read
     ref = {"wav": "resp_1.wav", "start_ms": 0, "duration_ms": 100}
     assert session.audio(ref) == b"\x01\x00" * 2400
     assert session.audio(ref) == b"\x01\x00" * 2400
-    assert opened == ["resp_1.wav"]
+    assert samples == [2400]  # read once, on its first use
     assert "input_audio.wav" in session.wavs and "other.wav" not in session.wavs
+
+
+def test_every_reference_without_audio_to_send_is_one_silent_span(tmp_path):
+    """`audio` and `span` each worked out "its WAV is gone"; `span` alone decides now, and `audio` sends
+    the silence it gives: a --no-audio reference, a WAV deleted after start-up, a WAV never there."""
+    root = make_recording(tmp_path / "rec")
+    session = load_recording(root).session()
+    omitted = {"omitted_base64_chars": 6400}  # 4,800 bytes of PCM: 2,400 samples
+    assert session.span(omitted) == (None, 0, 2400) and session.audio(omitted) == bytes(4800)
+    (root / "realtime-0001" / "resp_1.wav").unlink()
+    gone = {"wav": "resp_1.wav", "start_ms": 10.0, "duration_ms": 50.0}
+    assert session.span(gone) == (None, 0, 1200) and session.audio(gone) == bytes(2400)
+    never = {"wav": "other.wav", "start_ms": 0.0, "duration_ms": 20.0}
+    assert session.span(never) == (None, 0, 480) and session.audio(never) == bytes(960)
+    assert session.span({"text": "no audio"}) is None and session.audio({"text": "no audio"}) == b""
+    assert session.span("resp_1.wav") is None and session.audio("resp_1.wav") == b""
