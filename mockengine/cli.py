@@ -316,7 +316,9 @@ def _directories_problem(settings: Settings, label: Label = option) -> str | Non
             tempfile.TemporaryFile(dir=settings.audio_spill_dir).close()
         except OSError as exc:
             reason = exc.strerror or exc
-            return f"{label('audio_spill_dir')} {settings.audio_spill_dir}: cannot make a file there ({reason})"
+            return (
+                f"{label('audio_spill_dir')} {settings.audio_spill_dir}: cannot make a file there ({reason})"
+            )
     return None
 
 
@@ -351,15 +353,14 @@ def _serve(settings: Settings, label: Label) -> int:
 
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
+    from mockengine.engines.voices import load_voice_catalog
     from mockengine.faults.spec import FaultSpecError
     from mockengine.faults.wiring import profile_from_settings
     from mockengine.recordings.format import RecordingError
     from mockengine.server.app import create_app, settle_heap
     from mockengine.server.event_loop import install_event_loop
-    from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
-
-    from mockengine.engines.voices import load_voice_catalog
     from mockengine.server.handshake import configured_keys
+    from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
     from mockengine.server.tls import server_ssl_context
 
     # The keys, TLS, the fault profile, the voice catalogue and the event loop are checked before the

@@ -117,7 +117,8 @@ def value_problem(settings: Settings, label: Label = option) -> str | None:
     if settings.log_level.upper() not in LOG_LEVELS:
         return f"{label('log_level')} must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}"
     if settings.python_malloc not in PYTHON_MALLOCS:
-        return f"{label('python_malloc')} must be one of {', '.join(PYTHON_MALLOCS)}, not {settings.python_malloc!r}"
+        choices = ", ".join(PYTHON_MALLOCS)
+        return f"{label('python_malloc')} must be one of {choices}, not {settings.python_malloc!r}"
     if settings.loop not in LOOPS:
         return f"{label('loop')} must be one of {', '.join(LOOPS)}, not {settings.loop!r}"
     for origin in settings.cors_origins:

@@ -203,7 +203,8 @@ async def test_close_after_events_and_after_ms(engine_url):
 )
 async def test_a_fault_close_names_the_fault_in_its_reason(engine_url, fault):
     """Every closing fault said "mockengine fault": which one, a client's log did not tell, and a client
-    parsing the live service's `<error.type>.<error.code>` reasons read nothing. Now `mockengine_fault.KIND`."""
+    parsing the live service's `<error.type>.<error.code>` reasons read nothing. Now
+    `mockengine_fault.KIND`."""
     base = await engine_url()
     kind = fault.split(":")[0]
     async with aiohttp.ClientSession() as http:
