@@ -22,6 +22,7 @@ from mockengine.brain import (
     addressed,
     addresses,
     asking,
+    cards,
     intent,
     lexicon,
     moves,
@@ -89,12 +90,17 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     if candidates and not addressed.gate(utterance.clean(text)).request:
         # words that tell, wonder or feel: the participant talks (the trace says why), unless they give
         # what a tool is called on being given ("My name is John Smith." to update_name)
-        return _provided(text, candidates, referent, today) or _asked_faq(text, candidates)
+        return (
+            _provided(text, candidates, referent, today)
+            or _card_stated(text, candidates, referent, today)
+            or _asked_faq(text, candidates)
+        )
     found = intent.actions(text, candidates, lambda part, match: stands_alone(part, match, today))
     if not found:
         return (
             _moved(text, candidates)
             or _provided(text, candidates, referent, today)
+            or _card_stated(text, candidates, referent, today)
             or _asked_faq(text, candidates)
         )
     if len(found) == 1:
@@ -338,6 +344,53 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
     if not done:
         return None
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
+
+
+# The words before a card number that only give it: "My card number is", "It's", "Here's my Visa:",
+# "card number", or nothing ("4242 4242 …, expires 04/28"); "I lost my card 4242 …" tells a story.
+_GIVES_CARD = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|sure|yes|yeah|yep|right|so|alright|great)\b[\W]*)*"
+    r"(?:(?:here'?s|here\s+is|it'?s|it\s+is|that'?s|that\s+is|use|try)\s+)?"
+    r"(?:(?:my|the|our|this)\s+)?(?:(?:credit|debit|payment|visa|mastercard|amex|bank)\s*)?"
+    r"(?:card\s*)?(?:number|no\.?|#)?\s*(?:is|:)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _card_stated(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """A payment card stated with no request ("My card number is 4242 4242 4242 4242", "It's 4242 …,
+    expires 04/28, CVC 123"), given to the first declared tool that takes a card number (``pay``,
+    ``charge_card``, ``add_payment_method``): called when the words fill all it requires, else its first
+    missing argument asked for ("What's the expiry date?"), as a model in a checkout does with card
+    details it is handed. None when no card is stated in the giving form (``_GIVES_CARD``), the words
+    refuse ("don't charge my card 4242 …"), or no tool takes one. The live model's choice is not
+    documented; this one is ours (docs/tools.md)."""
+    number = cards.card_number_for(text)
+    if number is None or not _GIVES_CARD.match(text[: number.start]):
+        return None
+    if utterance.negated(text) or utterance.not_asking(text) in _NOT_GIVING:
+        return None
+    for tool in tools:
+        schema = tool.parameters or {}
+        properties = schema_values.properties_of(schema) or {}
+        if not any(
+            isinstance(sub, Mapping) and kinds_of.kind_of(name, sub) == "card_number"
+            for name, sub in properties.items()
+        ):
+            continue
+        check_schema(tool)
+        filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
+        match = intent.Match(tool, 0.0, (), True)
+        why = f"{tool.name} (a card stated: it takes a card number)"
+        if filled.missing:
+            question = ask_for(asking.first_to_ask(filled.missing, tool), tool)
+            missing = ", ".join(filled.missing)
+            return Plan(
+                (), question, f"{why}; missing required {missing}", pending=(tool, dict(filled.arguments))
+            )
+        if is_valid(filled.arguments, schema):
+            return Plan((_action(match, filled),), None, why)
+    return None
 
 
 # A tool that answers the user's questions: an FAQ lookup, a knowledge base, "Ask any question related to

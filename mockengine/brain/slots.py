@@ -122,6 +122,7 @@ def fill(
     spans.fill_time_span(work, filled, kinds)
     spans.fill_route(work, filled, kinds)
     _fill_introduced(work, filled, [n for n, k in kinds.items() if k in _STRINGS], tool_name)
+    _fill_expiry_parts(work, filled, {n: properties[n] for n, k in kinds.items() if k == "expiry_part"})
     for kind in _PASSES:
         passed = [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]
         if kind == "quoted" and not any(n in required for n in passed if spans.fits(n, _ONE_LINE)):
@@ -661,6 +662,22 @@ _OWN_NAME_FINDERS: tuple[tuple[Callable[[str], Span | None], str], ...] = (
     (names.booked_for, "booked for"),
     (names.titled, "a titled name"),
 )
+
+
+def _fill_expiry_parts(work: _Work, filled: Filled, parts: Mapping[str, Any]) -> None:
+    """A card's expiry declared as two parameters (``exp_month`` / ``exp_year``, integers or strings),
+    both filled from the one expiry said ("expires 04/28" → 4 and 2028): read as numbers, the month took
+    the 4 and the year asked "What exp year would you like?" (or took 4242 of the card's number)."""
+    if not parts:
+        return
+    found = cards.expiry_parts_for(
+        work.text, {n: (cards.expiry_part(n) or "", kinds_of.one_branch(s)) for n, s in parts.items()}
+    )
+    if found is None:
+        return
+    words = work.take(found)
+    for name, value in found.value.items():
+        filled.arguments[name], filled.sources[name] = value, f"{words} (the card's expiry)"
 
 
 def _address_lists(work: _Work, filled: Filled, lists: Mapping[str, Any]) -> None:

@@ -1,0 +1,181 @@
+"""Gaps left from the last stop (brain5): a card's expiry as two integers, a fee asked of a menu lookup, a
+farewell under ``tool_choice: "required"``, a dictated line and then a fact to tell, "open a ticket"
+beside a lookup, and a card stated with no request. Each test failed on the code before it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
+from tests.brain_calls import TODAY, calls
+
+STRING = {"type": "string"}
+INTEGER = {"type": "integer"}
+MONTH = {"type": "integer", "minimum": 1, "maximum": 12}
+
+
+def tool(
+    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
+) -> ToolSpec:
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties) if required is None else required,
+    }
+    return ToolSpec(name, description, schema)
+
+
+def conversation(tools: list[ToolSpec], turns: list[str], choice: str = "auto") -> list[Any]:
+    """Each user turn's reply in one conversation (the assistant's words kept), seed 3."""
+    brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
+    history: tuple[TurnView, ...] = ()
+    replies = []
+    for index, said in enumerate(turns):
+        history += (TurnView(f"u{index}", "user_text", said),)
+        reply = brain.reply(ReplyRequest("", tuple(tools), choice, ("text",), history, 0))
+        replies.append(reply)
+        history += (TurnView(f"a{index}", "assistant", reply.text or ""),)
+    return replies
+
+
+def called(reply: Any) -> list[tuple[str, Any]]:
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+# -- 1. a card's expiry as two parameters
+
+
+@pytest.mark.parametrize(
+    "year",
+    [
+        INTEGER,
+        {"type": "integer", "minimum": 2024},
+        {"type": "integer", "minimum": 2024, "maximum": 2100},
+        {"type": "integer", "description": "Four-digit expiry year"},
+    ],
+)
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Pay with my card. My card is 4242 4242 4242 4242, expires 04/28, CVC 123",
+        "Pay with card 4242 4242 4242 4242, expires 04/2028, CVC 123",
+        "Pay with card 4242 4242 4242 4242, expires April 2028, CVC 123",
+        "Pay by card, 4242 4242 4242 4242, expiry oh four twenty-eight, security code 123",
+    ],
+)
+def test_an_expiry_declared_as_month_and_year_fills_both(year: dict[str, Any], said: str) -> None:
+    """``exp_month`` / ``exp_year`` integers (Stripe's card fields) were read as plain numbers: the
+    month took the 4 of "04/28" and the year asked "What exp year would you like?" (with a minimum of
+    2024), or took 28, or 4242 of the card's number under a forced call."""
+    pay = tool(
+        "pay",
+        "Pay for the order by card",
+        {"card_number": STRING, "exp_month": MONTH, "exp_year": year, "cvc": STRING},
+    )
+    assert calls([pay], said) == [
+        ("pay", {"card_number": "4242424242424242", "exp_month": 4, "exp_year": 2028, "cvc": "123"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "year",
+    [
+        {"type": "integer", "minimum": 24, "maximum": 99},
+        {"type": "integer", "description": "Two-digit year, e.g. 28"},
+        {"type": "string", "maxLength": 2},
+        {"type": "string", "pattern": r"^\d{2}$"},
+    ],
+)
+def test_an_expiry_year_is_two_digits_when_its_schema_says_so(year: dict[str, Any]) -> None:
+    pay = tool("charge_card", "Charge a card", {"card_number": STRING, "expMonth": INTEGER, "expYear": year})
+    [(_, arguments)] = calls([pay], "Charge my card 4242 4242 4242 4242, expires 04/28")
+    assert arguments["expMonth"] == 4 and arguments["expYear"] in (28, "28")
+
+
+def test_expiry_parts_as_strings_are_written_as_digits() -> None:
+    pay = tool("pay", "Pay by card", {"card_number": STRING, "exp_month": STRING, "exp_year": STRING})
+    assert calls([pay], "Pay with card 4242 4242 4242 4242, expires 4/28") == [
+        ("pay", {"card_number": "4242424242424242", "exp_month": "04", "exp_year": "2028"})
+    ]
+
+
+def test_a_forced_call_splits_the_expiry_too() -> None:
+    from mockengine.brain.model import ForcedTool
+
+    year = {"type": "integer", "minimum": 2024, "maximum": 2100}
+    pay = tool(
+        "pay", "Pay by card", {"card_number": STRING, "exp_month": INTEGER, "exp_year": year, "cvc": STRING}
+    )
+    said = "My card is 4242 4242 4242 4242, expires 04/28, CVC 123"
+    [reply] = conversation([pay], [said], choice=ForcedTool("pay"))  # type: ignore[arg-type]
+    assert called(reply) == [
+        ("pay", {"card_number": "4242424242424242", "exp_month": 4, "exp_year": 2028, "cvc": "123"})
+    ]
+
+
+def test_a_card_number_is_not_read_back_while_paying() -> None:
+    pay = tool(
+        "pay",
+        "Pay for the order by card",
+        {"card_number": STRING, "exp_month": MONTH, "exp_year": INTEGER, "cvc": STRING},
+    )
+    [reply] = conversation([pay], ["Pay with card 4242 4242 4242 4242, expires 04/28, CVC 123"])
+    assert reply.tool_calls and "4242" not in (reply.text or "")
+
+
+# -- 6. a card stated with no request
+
+PAY = tool(
+    "pay",
+    "Pay for the order by card",
+    {"card_number": STRING, "exp_month": MONTH, "exp_year": INTEGER, "cvc": STRING},
+)
+PAID = {"card_number": "4242424242424242", "exp_month": 4, "exp_year": 2028, "cvc": "123"}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My card is 4242 4242 4242 4242, expires 04/28, CVC 123",
+        "My card number is 4242 4242 4242 4242, expiry 04/28, security code 123.",
+        "It's 4242 4242 4242 4242, expires 04/28, CVC 123",
+        "Sure, here's my Visa: 4242 4242 4242 4242, exp 04/28, CVV 123",
+    ],
+)
+def test_a_whole_card_stated_is_given_to_the_tool_that_takes_it(said: str) -> None:
+    """ "My card is 4242 …, expires 04/28, CVC 123" with a payment tool declared called nothing ("You said
+    my card is … Tell me more."): the request gate read the statement as telling."""
+    assert calls([PAY], said) == [("pay", PAID)]
+    for name in ("charge_card", "add_payment_method"):
+        other = tool(name, "A card", dict(PAY.parameters["properties"]))
+        assert calls([other], said) == [(name, PAID)]
+
+
+def test_a_card_number_stated_alone_asks_for_the_rest_one_at_a_time() -> None:
+    replies = conversation([PAY], ["My card number is 4242 4242 4242 4242", "04/28", "123"])
+    assert [r.text for r in replies[:2]] == [
+        "What's the expiry date on the card?",
+        "What's the security code on the back of the card?",
+    ]
+    assert not replies[0].tool_calls and not replies[1].tool_calls
+    assert called(replies[2]) == [("pay", PAID)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I lost my card 4242 4242 4242 4242 yesterday.",
+        "Don't charge my card 4242 4242 4242 4242.",
+        "My old card was 4242 4242 4242 4242, never mind.",
+    ],
+)
+def test_a_card_told_of_is_given_to_no_tool(said: str) -> None:
+    assert isinstance(calls([PAY], said), str)
+
+
+def test_a_card_stated_reaches_no_tool_without_a_card_number() -> None:
+    order = tool("lookup_order", "Look up an order", {"order_id": STRING})
+    assert isinstance(calls([order], "My card number is 4242 4242 4242 4242"), str)
