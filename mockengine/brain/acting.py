@@ -87,6 +87,9 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     declined = _declined(text, candidates)
     if declined is not None:
         return declined
+    farewell = _farewell_call(text, candidates, referent, today)
+    if farewell is not None:
+        return farewell
     if candidates and not addressed.gate(utterance.clean(text)).request:
         # words that tell, wonder or feel: the participant talks (the trace says why), unless they give
         # what a tool is called on being given ("My name is John Smith." to update_name)
@@ -267,6 +270,53 @@ def _declined(text: str, tools: list[ToolSpec]) -> Plan | None:
         names = [lexicon.identifier_words(tool.name) for tool in tools[:4]]
         listed = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
         return Plan((), None, f"no call: {reason}", f"I can {listed} for you.")
+    return None
+
+
+# A tool that ends the conversation, by its name (``end_call``, ``hang_up``, ``end_conversation``,
+# ``disconnect_call``) or by when its description says to call it ("End the call when the user says
+# goodbye", "Use when the caller wants to hang up").
+_ENDING_VERBS = frozenset(
+    ("end", "hang", "hangup", "disconnect", "terminate", "close", "leave", "exit", "quit")
+)
+_ENDED = frozenset(("call", "conversation", "chat", "session", "phone", "up", "dialog", "dialogue"))
+_ON_FAREWELL = re.compile(
+    r"\b(?:says?|said|saying|bids?)\s+(?:good\s*bye|bye|farewell)\b"
+    r"|\b(?:wants?|asks?|ready|wishes|is\s+ready)\s+to\s+(?:end|hang\s+up|leave|finish|stop|quit|go)\b"
+    r"|\b(?:user|caller|customer)\s+(?:is\s+done|is\s+finished|is\s+leaving|hangs\s+up)\b",
+    re.IGNORECASE,
+)
+FAREWELL_SAID = "Goodbye, talk to you soon."
+
+
+def ends_the_conversation(tool: ToolSpec) -> bool:
+    """``tool`` ends the call or conversation: named so (``end_call``, ``hang_up``, ``endConversation``)
+    or described as called when the user says goodbye or wants to leave (``_ON_FAREWELL``)."""
+    words = lexicon.identifier_words(tool.name).split()
+    named = bool(words) and words[0] in _ENDING_VERBS and (len(words) == 1 or bool(_ENDED & set(words[1:])))
+    return named or bool(_ON_FAREWELL.search(tool.description or ""))
+
+
+def _farewell_call(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """A message that only says goodbye ("Goodbye!", "Thanks, bye!", "talk to you later"), with a tool
+    declared that ends the conversation (``ends_the_conversation``): that tool called and the farewell
+    said, as a model told "End the call when the user says goodbye" does; it answered "Goodbye" and
+    called nothing, and under ``tool_choice: "required"`` called ``lookup_order {"order_id":
+    "Goodbye"}``. None for thanks alone ("Thanks."), which ends nothing, or a tool whose required
+    arguments the words do not give."""
+    if not utterance.ONLY_FAREWELL.search(utterance.clean(text)):
+        return None
+    for tool in tools:
+        if not ends_the_conversation(tool):
+            continue
+        check_schema(tool)
+        schema = tool.parameters or {}
+        filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
+        if filled.missing or not is_valid(filled.arguments, schema):
+            continue
+        match = intent.Match(tool, 0.0, (), True)
+        why = f"{tool.name} (the user says goodbye: it ends the conversation)"
+        return Plan((_action(match, filled),), None, why, FAREWELL_SAID)
     return None
 
 

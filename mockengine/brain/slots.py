@@ -673,7 +673,7 @@ def _fill_expiry_parts(work: _Work, filled: Filled, parts: Mapping[str, Any]) ->
     found = cards.expiry_parts_for(
         work.text, {n: (cards.expiry_part(n) or "", kinds_of.one_branch(s)) for n, s in parts.items()}
     )
-    if found is None:
+    if found is None or not isinstance(found.value, dict):
         return
     words = work.take(found)
     for name, value in found.value.items():

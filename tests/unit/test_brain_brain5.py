@@ -179,3 +179,58 @@ def test_a_card_told_of_is_given_to_no_tool(said: str) -> None:
 def test_a_card_stated_reaches_no_tool_without_a_card_number() -> None:
     order = tool("lookup_order", "Look up an order", {"order_id": STRING})
     assert isinstance(calls([order], "My card number is 4242 4242 4242 4242"), str)
+
+
+# -- 3. a farewell with a tool that ends the call
+
+END_CALL = tool("end_call", "End the call when the user says goodbye", {})
+ORDER = tool("lookup_order", "Look up an order", {"order_id": STRING})
+
+
+@pytest.mark.parametrize("said", ["Goodbye!", "Bye, thanks", "Okay, thanks, bye!", "talk to you later"])
+@pytest.mark.parametrize("choice", ["required", "auto"])
+def test_a_farewell_calls_the_tool_that_ends_the_call(said: str, choice: str) -> None:
+    """ "Goodbye!" under ``tool_choice: "required"`` with ``end_call`` ("End the call when the user says
+    goodbye") and ``lookup_order`` declared called ``lookup_order {"order_id": "Goodbye"}``; under
+    ``auto`` it said goodbye and called nothing. The farewell is said while the call goes out."""
+    for tools in ([END_CALL, ORDER], [ORDER, END_CALL]):
+        [reply] = conversation(tools, [said], choice)
+        assert called(reply) == [("end_call", {})]
+        assert reply.text == "Goodbye, talk to you soon."
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        tool("end_call", "End the call", {}),
+        tool("hang_up", "Hang up the phone", {}),
+        tool("endConversation", "", {}),
+    ],
+)
+def test_a_tool_named_for_ending_the_call_is_called_on_goodbye(ending: ToolSpec) -> None:
+    [reply] = conversation([ORDER, ending], ["Goodbye!"], "required")
+    assert called(reply) == [(ending.name, {})]
+
+
+@pytest.mark.parametrize("said", ["Thanks.", "Thank you so much!", "Can you call me back later?"])
+def test_thanks_alone_ends_no_call(said: str) -> None:
+    [reply] = conversation([ORDER, END_CALL], [said])
+    assert not reply.tool_calls
+
+
+@pytest.mark.parametrize(
+    ("said", "wanted"),
+    [
+        ("This is ridiculous, I'm so angry!", "escalate"),
+        ("I want to complain, I'm really frustrated", "escalate"),
+    ],
+)
+def test_under_required_a_description_naming_the_words_beats_a_garbled_argument(
+    said: str, wanted: str
+) -> None:
+    """ "This is ridiculous, I'm so angry!" under ``required`` called ``lookup_order {"order_id":
+    "ridiculous"}`` beside ``escalate`` "Use when the user is angry or frustrated"."""
+    escalate = tool("escalate", "Use when the user is angry or frustrated", {})
+    for tools in ([ORDER, escalate], [escalate, ORDER]):
+        [reply] = conversation(tools, [said], "required")
+        assert [name for name, _ in called(reply)] == [wanted]
