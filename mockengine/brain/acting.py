@@ -98,7 +98,9 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
             or _card_stated(text, candidates, referent, today)
             or _asked_faq(text, candidates)
         )
-    found = intent.actions(text, candidates, lambda part, match: stands_alone(part, match, today))
+    # a fee asked ("How much does shipping cost?") goes to no tool that prices only items
+    priced = [tool for tool in candidates if not _fee_of_no_item(text, tool)]
+    found = intent.actions(text, priced, lambda part, match: stands_alone(part, match, today))
     if not found:
         return (
             _moved(text, candidates)
@@ -202,6 +204,39 @@ def _two_requests(
     if not (stands_alone(head, first, today) and stands_alone(tail, second, today)):
         return None
     return [(head, first), (tail, second)]
+
+
+# What an order costs beyond its items: a fee, a charge, a tax, a tip. "How much does shipping cost?" asks
+# no menu item's or product's price (``get_menu_item {item}`` took "shipping" as the item).
+FEES = frozenset(
+    (
+        "shipping", "delivery", "postage", "postal", "handling", "tax", "taxes", "vat", "gst", "service",
+        "tip", "tips", "gratuity", "fee", "fees", "charge", "charges", "surcharge", "corkage", "cover",
+        "booking", "deposit", "cancellation", "processing", "packaging", "admin", "cost", "costs",
+    )
+)  # fmt: skip
+_PRICE_OF = re.compile(
+    r"\bprice of (?:the |a |an |your |any )?(?P<thing>[\w' -]+?)\s*(?:[?.!,;]|\b(?:to|for|on|in|at|from)\b|$)"
+)
+
+
+def _fee_of_no_item(text: str, tool: ToolSpec) -> bool:
+    """``text`` asks the price of a fee or charge (``FEES``: "How much does shipping cost?", "how much is
+    the service charge?") and ``tool`` declares no word of it: a lookup of items (``get_menu_item``,
+    ``lookup_product``) prices things sold, and a fee is none. A tool that declares it
+    (``get_shipping_cost``, "Delivery fees by zone") is asked. The words said are the signal; the
+    list is small and documented (docs/tools.md, "Which tool")."""
+    found = _PRICE_OF.search(lexicon.rewrite(text.lower()))
+    if found is None:
+        return False
+    words = found.group("thing").split()
+    if not words or not set(words) <= FEES or words == ["cost"]:
+        return False
+    declared = intent.vocabulary_of(tool)
+    return not any(lexicon.concept(w) in declared for w in words if w not in _FEE_HEADS)
+
+
+_FEE_HEADS = frozenset(("fee", "fees", "charge", "charges", "cost", "costs"))
 
 
 def stands_alone(part: str, match: intent.Match, today: date) -> bool:

@@ -221,7 +221,9 @@ def fill(
                 and len(clause or "") > len(value)
                 and told.tells_better(clause or "", value)
             )
-            if clause is not None and (value is None or len(str(value).split()) < 2 or longer):
+            if clause is not None and (
+                value is None or len(str(value).split()) < 2 or longer or _the_request(str(value))
+            ):
                 filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
     _split_full_name(filled, list(properties))
     _question_as_asked(text, filled, [n for n in required if kinds.get(n) == "string"])
@@ -234,6 +236,16 @@ _ASKED = re.compile(
     r"|should|did|have|has)\b[^.!?]*\?)",
     re.IGNORECASE,
 )
+
+
+_DETERMINERS = frozenset(("a", "an", "the", "new", "another", "my", "our"))
+
+
+def _the_request(value: str) -> bool:
+    """``value`` is the request's own words, an action and its object ("open a support" of "Can you open a
+    support ticket? My laptop won't turn on"), not what happened."""
+    words = list(lexicon.tokens(value))
+    return len(words) >= 2 and words[0].concept in lexicon.ACTIONS and words[1].lower in _DETERMINERS
 
 
 def _question_as_asked(text: str, filled: Filled, strings: list[str]) -> None:

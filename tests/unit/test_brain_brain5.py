@@ -234,3 +234,66 @@ def test_under_required_a_description_naming_the_words_beats_a_garbled_argument(
     for tools in ([ORDER, escalate], [escalate, ORDER]):
         [reply] = conversation(tools, [said], "required")
         assert [name for name, _ in called(reply)] == [wanted]
+
+
+# -- 5. "open a ticket" beside a lookup
+
+TICKET = tool("create_ticket", "Create a support ticket", {"description": STRING})
+
+
+@pytest.mark.parametrize(
+    ("said", "description"),
+    [
+        ("Open a ticket, my screen is broken", "my screen is broken"),
+        ("Can you open a support ticket? My laptop won't turn on", "My laptop won't turn on"),
+        ("Please open a new ticket: the printer is jammed", "the printer is jammed"),
+    ],
+)
+def test_open_a_ticket_makes_one_beside_a_lookup(said: str, description: str) -> None:
+    """ "Open a ticket, my screen is broken" called ``lookup_order {"order_id": "ticket"}`` beside
+    ``create_ticket {description}``: "open" and "look" share a concept, and "open" was a verb
+    create_ticket does not declare."""
+    for tools in ([ORDER, TICKET], [TICKET, ORDER]):
+        assert calls(tools, said) == [("create_ticket", {"description": description})]
+
+
+def test_opening_a_thing_there_is_still_looks_at_it() -> None:
+    assert calls([ORDER, TICKET], "Open order 12345") == [("lookup_order", {"order_id": "12345"})]
+    view = tool("view_ticket", "Show a support ticket", {"ticket_id": STRING})
+    assert calls([TICKET, view], "Open the ticket T-4410") == [("view_ticket", {"ticket_id": "T-4410"})]
+
+
+# -- 2. a fee asked of a lookup of items
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "How much does shipping cost?",
+        "How much is the delivery charge?",
+        "What does the service charge cost?",
+        "How much is the booking fee?",
+        "How much is tax?",
+    ],
+)
+@pytest.mark.parametrize(
+    ("name", "description", "parameter"),
+    [
+        ("get_menu_item", "Look up a menu item", "item"),
+        ("get_price", "Get the price of a menu item", "item"),
+        ("lookup_product", "Look up a product in the catalogue", "product"),
+    ],
+)
+def test_a_fee_asked_is_no_item_to_look_up(said: str, name: str, description: str, parameter: str) -> None:
+    """ "How much does shipping cost?" with ``get_menu_item {item}`` declared called ``get_menu_item
+    {"item": "shipping"}``: a fee or a charge is no item sold."""
+    assert isinstance(calls([tool(name, description, {parameter: STRING})], said), str)
+
+
+def test_a_fee_a_tool_declares_is_asked_of_it() -> None:
+    menu = tool("get_menu_item", "Look up a menu item", {"item": STRING})
+    shipping = tool("get_shipping_cost", "Shipping cost for a destination", {"destination": STRING})
+    assert calls([menu, shipping], "How much does shipping cost to Leeds?") == [
+        ("get_shipping_cost", {"destination": "Leeds"})
+    ]
+    assert calls([menu, shipping], "How much is a Margherita?") == [("get_menu_item", {"item": "Margherita"})]
