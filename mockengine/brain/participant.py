@@ -194,7 +194,9 @@ class ScriptedBrain:
         if said is not None:
             return Reply(text=said, rule="instructions.say_exactly")
         said = (
-            phrases.dictated(request.response_instructions, turn.rng, turn.persona.name)
+            phrases.dictated(
+                request.response_instructions, turn.rng, turn.persona.name, known=request.instructions
+            )
             if request.response_instructions
             else None
         )
@@ -218,7 +220,7 @@ class ScriptedBrain:
         own = turn.request.response_instructions
         if not own or not _nothing_new_said(turn.situation, turn.request.history):
             return None
-        said = phrases.instructed(own, turn.rng, turn.persona.name)
+        said = phrases.instructed(own, turn.rng, turn.persona.name, known=turn.request.instructions)
         return Reply(said, rule="instructions.response") if said is not None else None
 
     def _role(self, request: ReplyRequest, situation: Situation) -> str | None:

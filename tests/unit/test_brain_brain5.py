@@ -297,3 +297,94 @@ def test_a_fee_a_tool_declares_is_asked_of_it() -> None:
         ("get_shipping_cost", {"destination": "Leeds"})
     ]
     assert calls([menu, shipping], "How much is a Margherita?") == [("get_menu_item", {"item": "Margherita"})]
+
+
+# -- 4. a dictated line, then a fact to tell
+
+HOURS = "You are the receptionist at Acme Dental.\nOpening hours: Monday to Friday, 9am to 5pm.\nBe brief."
+
+
+def spoken(own: str, instructions: str = "You are a receptionist.") -> str | None:
+    request = ReplyRequest(instructions, (), "auto", ("text",), (), 0, response_instructions=own)
+    return ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).text
+
+
+@pytest.mark.parametrize(
+    ("own", "instructions", "said"),
+    [
+        (
+            "Say: welcome, then tell them the hours",
+            HOURS,
+            "Welcome. Our opening hours are Monday to Friday, 9am to 5pm.",
+        ),
+        (
+            "Say: welcome to Acme, then tell the caller our opening hours.",
+            "You are Acme's receptionist. We're open 9 to 5 on weekdays.",
+            "Welcome to Acme. We're open 9 to 5 on weekdays.",
+        ),
+        ("Tell the user the hours.", HOURS, "Our opening hours are Monday to Friday, 9am to 5pm."),
+        (
+            "Say: welcome, then tell them the hours",
+            "You are a receptionist.",
+            "Welcome. I'm afraid I don't have the hours to hand.",
+        ),
+        (
+            "Say: welcome, then tell them the hours",
+            "If asked about the hours, use the get_hours tool.",
+            "Welcome. I'm afraid I don't have the hours to hand.",
+        ),
+        (
+            "Tell the user their balance.",
+            "You are a bank's assistant.",
+            "I'm afraid I don't have your balance to hand.",
+        ),
+    ],
+)
+def test_a_thing_to_tell_is_said_from_what_the_instructions_know(
+    own: str, instructions: str, said: str
+) -> None:
+    """ "Say: welcome, then tell them the hours" said "Welcome. The hours.": the thing's name said back as
+    a sentence. A model reads the hours off its instructions, or says it does not have them."""
+    assert spoken(own, instructions) == said
+
+
+def test_a_clause_to_tell_is_still_said_as_it_is() -> None:
+    assert spoken("Tell the user their table is booked.", HOURS) == "Your table is booked."
+    assert (
+        spoken("Say: welcome to Acme, then ask for their name")
+        == "Welcome to Acme. Could you tell me your name?"
+    )
+
+
+def test_a_dictation_draws_from_the_response_generator() -> None:
+    """``phrases.dictated`` fell back to ``random.Random(0)`` when no generator was passed: a dictation
+    drew apart from the response's seeded draw. The generator is now required."""
+    import inspect
+
+    from mockengine.brain import phrases
+
+    assert inspect.signature(phrases.dictated).parameters["rng"].default is inspect.Parameter.empty
+    assert spoken("Say: welcome, then tell them the hours", HOURS) == spoken(
+        "Say: welcome, then tell them the hours", HOURS
+    )
+
+
+def test_a_question_heard_is_looked_up_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``facts.misheard_answer`` looked the words up again after its only caller had (``known_answer``
+    twice on the same words); the reply looks them up once, then once per swap."""
+    import random
+
+    from mockengine.brain import facts, phrases
+
+    looked_up: list[str] = []
+    real = facts.known_answer
+
+    def counted(words: str, persona: str, covered: frozenset[str] = frozenset()) -> str | None:
+        looked_up.append(words)
+        return real(words, persona, covered)
+
+    monkeypatch.setattr(facts, "known_answer", counted)
+    heard = "What is the capital on France?"
+    reply = phrases.reply_to_words(heard, random.Random(3), "Sam")
+    assert reply.endswith("Paris is the capital of France.")
+    assert looked_up.count(heard) == 1
