@@ -22,6 +22,7 @@ from mockengine.brain import (
     addressed,
     addresses,
     asking,
+    cards,
     intent,
     lexicon,
     moves,
@@ -86,15 +87,25 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     declined = _declined(text, candidates)
     if declined is not None:
         return declined
+    farewell = _farewell_call(text, candidates, referent, today)
+    if farewell is not None:
+        return farewell
     if candidates and not addressed.gate(utterance.clean(text)).request:
         # words that tell, wonder or feel: the participant talks (the trace says why), unless they give
         # what a tool is called on being given ("My name is John Smith." to update_name)
-        return _provided(text, candidates, referent, today) or _asked_faq(text, candidates)
-    found = intent.actions(text, candidates, lambda part, match: stands_alone(part, match, today))
+        return (
+            _provided(text, candidates, referent, today)
+            or _card_stated(text, candidates, referent, today)
+            or _asked_faq(text, candidates)
+        )
+    # a fee asked ("How much does shipping cost?") goes to no tool that prices only items
+    priced = [tool for tool in candidates if not _fee_of_no_item(text, tool)]
+    found = intent.actions(text, priced, lambda part, match: stands_alone(part, match, today))
     if not found:
         return (
             _moved(text, candidates)
             or _provided(text, candidates, referent, today)
+            or _card_stated(text, candidates, referent, today)
             or _asked_faq(text, candidates)
         )
     if len(found) == 1:
@@ -195,6 +206,39 @@ def _two_requests(
     return [(head, first), (tail, second)]
 
 
+# What an order costs beyond its items: a fee, a charge, a tax, a tip. "How much does shipping cost?" asks
+# no menu item's or product's price (``get_menu_item {item}`` took "shipping" as the item).
+FEES = frozenset(
+    (
+        "shipping", "delivery", "postage", "postal", "handling", "tax", "taxes", "vat", "gst", "service",
+        "tip", "tips", "gratuity", "fee", "fees", "charge", "charges", "surcharge", "corkage", "cover",
+        "booking", "deposit", "cancellation", "processing", "packaging", "admin", "cost", "costs",
+    )
+)  # fmt: skip
+_PRICE_OF = re.compile(
+    r"\bprice of (?:the |a |an |your |any )?(?P<thing>[\w' -]+?)\s*(?:[?.!,;]|\b(?:to|for|on|in|at|from)\b|$)"
+)
+
+
+def _fee_of_no_item(text: str, tool: ToolSpec) -> bool:
+    """``text`` asks the price of a fee or charge (``FEES``: "How much does shipping cost?", "how much is
+    the service charge?") and ``tool`` declares no word of it: a lookup of items (``get_menu_item``,
+    ``lookup_product``) prices things sold, and a fee is none. A tool that declares it
+    (``get_shipping_cost``, "Delivery fees by zone") is asked. The words said are the signal; the
+    list is small and documented (docs/tools.md, "Which tool")."""
+    found = _PRICE_OF.search(lexicon.rewrite(text.lower()))
+    if found is None:
+        return False
+    words = found.group("thing").split()
+    if not words or not set(words) <= FEES or words == ["cost"]:
+        return False
+    declared = intent.vocabulary_of(tool)
+    return not any(lexicon.concept(w) in declared for w in words if w not in _FEE_HEADS)
+
+
+_FEE_HEADS = frozenset(("fee", "fees", "charge", "charges", "cost", "costs"))
+
+
 def stands_alone(part: str, match: intent.Match, today: date) -> bool:
     """A question part ("… and what time is it in Tokyo?") fills its tool's required arguments from its
     own words, never from what "it" names, and each required free string is said as a value is (a named
@@ -261,6 +305,53 @@ def _declined(text: str, tools: list[ToolSpec]) -> Plan | None:
         names = [lexicon.identifier_words(tool.name) for tool in tools[:4]]
         listed = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
         return Plan((), None, f"no call: {reason}", f"I can {listed} for you.")
+    return None
+
+
+# A tool that ends the conversation, by its name (``end_call``, ``hang_up``, ``end_conversation``,
+# ``disconnect_call``) or by when its description says to call it ("End the call when the user says
+# goodbye", "Use when the caller wants to hang up").
+_ENDING_VERBS = frozenset(
+    ("end", "hang", "hangup", "disconnect", "terminate", "close", "leave", "exit", "quit")
+)
+_ENDED = frozenset(("call", "conversation", "chat", "session", "phone", "up", "dialog", "dialogue"))
+_ON_FAREWELL = re.compile(
+    r"\b(?:says?|said|saying|bids?)\s+(?:good\s*bye|bye|farewell)\b"
+    r"|\b(?:wants?|asks?|ready|wishes|is\s+ready)\s+to\s+(?:end|hang\s+up|leave|finish|stop|quit|go)\b"
+    r"|\b(?:user|caller|customer)\s+(?:is\s+done|is\s+finished|is\s+leaving|hangs\s+up)\b",
+    re.IGNORECASE,
+)
+FAREWELL_SAID = "Goodbye, talk to you soon."
+
+
+def ends_the_conversation(tool: ToolSpec) -> bool:
+    """``tool`` ends the call or conversation: named so (``end_call``, ``hang_up``, ``endConversation``)
+    or described as called when the user says goodbye or wants to leave (``_ON_FAREWELL``)."""
+    words = lexicon.identifier_words(tool.name).split()
+    named = bool(words) and words[0] in _ENDING_VERBS and (len(words) == 1 or bool(_ENDED & set(words[1:])))
+    return named or bool(_ON_FAREWELL.search(tool.description or ""))
+
+
+def _farewell_call(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """A message that only says goodbye ("Goodbye!", "Thanks, bye!", "talk to you later"), with a tool
+    declared that ends the conversation (``ends_the_conversation``): that tool called and the farewell
+    said, as a model told "End the call when the user says goodbye" does; it answered "Goodbye" and
+    called nothing, and under ``tool_choice: "required"`` called ``lookup_order {"order_id":
+    "Goodbye"}``. None for thanks alone ("Thanks."), which ends nothing, or a tool whose required
+    arguments the words do not give."""
+    if not utterance.ONLY_FAREWELL.search(utterance.clean(text)):
+        return None
+    for tool in tools:
+        if not ends_the_conversation(tool):
+            continue
+        check_schema(tool)
+        schema = tool.parameters or {}
+        filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
+        if filled.missing or not is_valid(filled.arguments, schema):
+            continue
+        match = intent.Match(tool, 0.0, (), True)
+        why = f"{tool.name} (the user says goodbye: it ends the conversation)"
+        return Plan((_action(match, filled),), None, why, FAREWELL_SAID)
     return None
 
 
@@ -338,6 +429,53 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
     if not done:
         return None
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
+
+
+# The words before a card number that only give it: "My card number is", "It's", "Here's my Visa:",
+# "card number", or nothing ("4242 4242 …, expires 04/28"); "I lost my card 4242 …" tells a story.
+_GIVES_CARD = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|sure|yes|yeah|yep|right|so|alright|great)\b[\W]*)*"
+    r"(?:(?:here'?s|here\s+is|it'?s|it\s+is|that'?s|that\s+is|use|try)\s+)?"
+    r"(?:(?:my|the|our|this)\s+)?(?:(?:credit|debit|payment|visa|mastercard|amex|bank)\s*)?"
+    r"(?:card\s*)?(?:number|no\.?|#)?\s*(?:is|:)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _card_stated(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """A payment card stated with no request ("My card number is 4242 4242 4242 4242", "It's 4242 …,
+    expires 04/28, CVC 123"), given to the first declared tool that takes a card number (``pay``,
+    ``charge_card``, ``add_payment_method``): called when the words fill all it requires, else its first
+    missing argument asked for ("What's the expiry date?"), as a model in a checkout does with card
+    details it is handed. None when no card is stated in the giving form (``_GIVES_CARD``), the words
+    refuse ("don't charge my card 4242 …"), or no tool takes one. The live model's choice is not
+    documented; this one is ours (docs/tools.md)."""
+    number = cards.card_number_for(text)
+    if number is None or not _GIVES_CARD.match(text[: number.start]):
+        return None
+    if utterance.negated(text) or utterance.not_asking(text) in _NOT_GIVING:
+        return None
+    for tool in tools:
+        schema = tool.parameters or {}
+        properties = schema_values.properties_of(schema) or {}
+        if not any(
+            isinstance(sub, Mapping) and kinds_of.kind_of(name, sub) == "card_number"
+            for name, sub in properties.items()
+        ):
+            continue
+        check_schema(tool)
+        filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
+        match = intent.Match(tool, 0.0, (), True)
+        why = f"{tool.name} (a card stated: it takes a card number)"
+        if filled.missing:
+            question = ask_for(asking.first_to_ask(filled.missing, tool), tool)
+            missing = ", ".join(filled.missing)
+            return Plan(
+                (), question, f"{why}; missing required {missing}", pending=(tool, dict(filled.arguments))
+            )
+        if is_valid(filled.arguments, schema):
+            return Plan((_action(match, filled),), None, why)
+    return None
 
 
 # A tool that answers the user's questions: an FAQ lookup, a knowledge base, "Ask any question related to

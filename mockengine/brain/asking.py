@@ -17,6 +17,8 @@ holds, from its schema and name, never "Which party size do you mean?".
   would you like to go?", "Where should I pick you up?"; what happened (``summary``, ``issue``): "Could
   you briefly describe the problem?"; a title: "What should the title be?";
 * a yes/no flag: "Should it be on or off?";
+* a payment card's parts: "What's the card number?", "What's the expiry date on the card?" (for
+  ``exp_month`` and ``exp_year`` alike), "What's the security code on the back of the card?";
 * anything else: "Which restaurant do you mean?".
 
 Several missing: one question at a time (``first_to_ask``), what the call is about before its options:
@@ -33,7 +35,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import addresses, lexicon, names, schema_values, told
+from mockengine.brain import addresses, cards, lexicon, names, schema_values, told
 from mockengine.brain.model import ToolSpec
 
 # Most options said in the question ("indoor or outdoor?"); more are left to the user.
@@ -100,6 +102,9 @@ def ask_for(parameter: str, tool: ToolSpec) -> str:
 
 
 def _by_kind(words: str, schema: Mapping[str, Any], parameter: str, tool: ToolSpec) -> str | None:
+    card = _card_question(parameter)
+    if card is not None:
+        return card
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
     options = [o for o in schema.get("enum") or () if o is not None]
@@ -132,6 +137,19 @@ def _by_kind(words: str, schema: Mapping[str, Any], parameter: str, tool: ToolSp
         return _name(split, tool)
     if split and split[-1] in ("id", "number", "code", "reference", "ref"):
         return f"What's the {' '.join(split[:-1] + ['ID']) if split[-1] == 'id' else words}?"
+    return None
+
+
+def _card_question(parameter: str) -> str | None:
+    """A payment card's part, asked as a checkout asks it: "What's the card number?", "What's the expiry
+    date on the card?" (both ``exp_month`` and ``exp_year``: one answer, "04/28", fills both), "What's
+    the security code on the back of the card?" ("What exp month would you like?" before)."""
+    if cards.takes_card_number(parameter):
+        return "What's the card number?"
+    if cards.takes_expiry(parameter) or cards.expiry_part(parameter) is not None:
+        return "What's the expiry date on the card?"
+    if cards.takes_security_code(parameter):
+        return "What's the security code on the back of the card?"
     return None
 
 

@@ -40,8 +40,24 @@ _CODE_WORDS = frozenset(("cvv", "cvc", "cvv2", "cvc2", "cv2", "csc", "cid"))
 
 
 def takes_expiry(name: str) -> bool:
-    """The parameter is a card's expiry (``expiry``, ``expiry_date``, ``exp_date``, ``expiration``)."""
-    return bool(_EXPIRY_WORDS & set(identifier_words(name).split()))
+    """The parameter is a card's whole expiry (``expiry``, ``expiry_date``, ``exp_date``,
+    ``expiration``); not one part of it (``exp_month``: ``expiry_part``)."""
+    return bool(_EXPIRY_WORDS & set(identifier_words(name).split())) and expiry_part(name) is None
+
+
+_MONTH_WORDS = frozenset(("month", "mm"))
+_YEAR_WORDS = frozenset(("year", "yr", "yy", "yyyy"))
+
+
+def expiry_part(name: str) -> str | None:
+    """``"month"`` or ``"year"`` when the parameter is that part of a card's expiry (``exp_month``,
+    ``expYear``, ``expiry_month``, ``card_expiration_year``: Stripe's card fields); else None."""
+    words = set(identifier_words(name).split())
+    if not _EXPIRY_WORDS & words:
+        return None
+    if _MONTH_WORDS & words:
+        return "month"
+    return "year" if _YEAR_WORDS & words else None
 
 
 def takes_security_code(name: str) -> bool:
@@ -112,10 +128,9 @@ def _spoken_value(words: str) -> int | None:
     return None
 
 
-def expiry_for(text: str, schema: Mapping[str, Any]) -> Span | None:
-    """The card's expiry said ("04/28", "4/2028", "expires oh four twenty-eight", "expiry April 2028") in
-    the form the parameter asks (MM/YYYY when its description or pattern says a four-digit year, else
-    MM/YY); None when none is said."""
+def _expiry(text: str) -> tuple[int, int, int, int] | None:
+    """The card's expiry said ("04/28", "4/2028", "expires oh four twenty-eight", "expiry April 2028") as
+    (month, two-digit year, start, end); None when none is said."""
     found = _WRITTEN_EXPIRY.search(text)
     month: int | None
     year: int | None
@@ -128,11 +143,59 @@ def expiry_for(text: str, schema: Mapping[str, Any]) -> Span | None:
         month, year = _spoken_value(found.group("month")), _spoken_value(found.group("year"))
     if month is None or year is None or not 1 <= month <= 12:
         return None
-    year = year % 100
+    return month, year % 100, found.start(), found.end()
+
+
+def expiry_for(text: str, schema: Mapping[str, Any]) -> Span | None:
+    """The card's expiry said ("04/28", "4/2028", "expires oh four twenty-eight", "expiry April 2028") in
+    the form the parameter asks (MM/YYYY when its description or pattern says a four-digit year, else
+    MM/YY); None when none is said."""
+    found = _expiry(text)
+    if found is None:
+        return None
+    month, year, start, end = found
     described = f"{schema.get('description', '')} {schema.get('pattern', '')}"
     long_year = bool(re.search(r"YYYY|\\d\{4\}|\[0-9\]\{4\}", described))
     value = f"{month:02d}/{2000 + year}" if long_year else f"{month:02d}/{year:02d}"
-    return Span(value, found.start(), found.end())
+    return Span(value, start, end)
+
+
+def expiry_parts_for(text: str, parts: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Span | None:
+    """The expiry said, split between the parameters that each hold one part of it (``parts``: name →
+    (``"month"`` or ``"year"``, its schema)), as a model fills Stripe's ``exp_month`` / ``exp_year``:
+    "expires 04/28" → ``{"exp_month": 4, "exp_year": 2028}``. An integer is a number, a string its digits
+    ("04", "2028"); the year has four digits unless the schema says two (``_two_digit_year``). The span's
+    value is that mapping; None when no expiry is said."""
+    found = _expiry(text)
+    if found is None:
+        return None
+    month, year, start, end = found
+    value: dict[str, Any] = {}
+    for name, (part, schema) in parts.items():
+        number = month if part == "month" else year if _two_digit_year(schema) else 2000 + year
+        kind = schema.get("type")
+        numeric = kind in ("integer", "number") or (isinstance(kind, list) and "integer" in kind)
+        value[name] = number if numeric else f"{number:02d}"
+    return Span(value, start, end)
+
+
+def _two_digit_year(schema: Mapping[str, Any]) -> bool:
+    """The year parameter asks for two digits: a ``maximum`` below 100, a ``maxLength`` of 2, a pattern of
+    two digits, or a description that says so ("two-digit year", "YY", "e.g. 28"). Four digits otherwise,
+    as a model writes a year (and Stripe's ``exp_year`` reads)."""
+    maximum = schema.get("maximum")
+    if isinstance(maximum, (int, float)) and maximum < 100:
+        return True
+    if schema.get("maxLength") == 2:
+        return True
+    pattern = str(schema.get("pattern", ""))
+    if re.search(r"^\^?(?:\\d|\[0-9\])\{2\}\$?$", pattern):
+        return True
+    described = str(schema.get("description", ""))
+    if re.search(r"\b(?:two|2)[- ]digits?\b|\bYY\b", described):
+        return True
+    example = re.search(r"\b(?:e\.g\.|for example|like|such as)[:,]?\s*'?\"?(\d{2,4})\b", described)
+    return example is not None and len(example.group(1)) == 2
 
 
 _CODE_LABEL = re.compile(
@@ -143,9 +206,22 @@ _CODE_LABEL = re.compile(
 _CODE_DIGITS = re.compile(rf"(?:{_DIGIT})(?:[\s-]*(?:{_DIGIT})){{2,3}}(?![\w-])", re.IGNORECASE)
 
 
+# The words that are only a code: the answer to "What's the security code …?" ("123", "It's 1 2 3.").
+_CODE_ALONE = re.compile(
+    rf"^\W*(?:(?:it'?s|it\s+is|that'?s)\s+)?(?P<digits>{_DIGIT}(?:[\s-]*{_DIGIT}){{2,3}})\W*$", re.IGNORECASE
+)
+
+
 def security_code_for(text: str) -> Span | None:
-    """The three or four digits said after "security code", "CVC", "CVV" (written or one by one); None
-    when no such label is followed by them."""
+    """The three or four digits said after "security code", "CVC", "CVV" (written or one by one), or
+    said alone (the answer to the question for it: "123"); None when neither."""
+    alone = _CODE_ALONE.match(text)
+    if alone is not None:
+        value = "".join(
+            _DIGIT_WORDS.get(w.lower(), w) for w in re.split(r"[\s-]+", alone.group("digits")) if w
+        )
+        if value.isdigit():
+            return Span(value, alone.start("digits"), alone.end("digits"))
     for label in _CODE_LABEL.finditer(text):
         digits = _CODE_DIGITS.match(text, label.end())
         if digits is None:

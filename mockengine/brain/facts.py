@@ -130,16 +130,18 @@ _MISHEARD = {
 _WORD = re.compile(r"[A-Za-z]+")
 
 
-def misheard_answer(
+def answer_as_meant(
     words: str, persona: str, covered: frozenset[str] = frozenset()
 ) -> tuple[str, str] | None:
-    """The known question ``words`` are with one function word misheard ("What is the capital on France?"
-    → "What is the capital of France?"), and its answer: ``(question, answer)``. None when the words
-    answer as heard, when no single swap (``_MISHEARD``) makes a known question, or when two swaps make
-    different ones: a guess between two questions is never answered, and nor is a question two words
-    away ("colour on a sky")."""
-    if known_answer(words, persona, covered) is not None:
-        return None
+    """The answer to ``words`` and the question it answers, ``(question, answer)``: the words as heard
+    when the fact table knows them (``known_answer``), else the known question they are with one
+    function word misheard ("What is the capital on France?" → "What is the capital of France?"). One
+    lookup of the words as heard, then one per swap. None when no single swap (``_MISHEARD``) makes a
+    known question, or when two swaps make different ones: a guess between two questions is never
+    answered, and nor is a question two words away ("colour on a sky")."""
+    heard = known_answer(words, persona, covered)
+    if heard is not None:
+        return words, heard
     found: dict[str, str] = {}
     for word in _WORD.finditer(words):
         for meant in _MISHEARD.get(word.group().lower(), ()):
@@ -153,6 +155,15 @@ def misheard_answer(
         return None
     answer, question = next(iter(found.items()))
     return question, answer
+
+
+def misheard_answer(
+    words: str, persona: str, covered: frozenset[str] = frozenset()
+) -> tuple[str, str] | None:
+    """``answer_as_meant`` when the words were misheard: ``(question meant, answer)``; None when they
+    answer as heard or are no known question one word away."""
+    found = answer_as_meant(words, persona, covered)
+    return found if found is not None and found[0] != words else None
 
 
 def _spoken_sum(words: str) -> str | None:

@@ -147,6 +147,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     # "add" of an app where nothing adds is a making ("add Ana Silva" → create_contact)
     fallback = {c: lexicon.fallback_associated(w) for c, w in heard if not spread.get(c)}
     spread |= {c: sum(1 for v in vocabularies if c in v.weights) for f in fallback.values() for c in f}
+    opened = _opened_new(text)
     matches = []
     for order, (tool, vocabulary) in enumerate(zip(tools, vocabularies, strict=True)):
         score, cues, strong, in_name = _score(heard, vocabulary, spread, len(tools), fallback)
@@ -155,7 +156,9 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             if len(phrase) > 1 and phrase <= heard_concepts:
                 score += NAME_WEIGHT * len(phrase)
                 strong = True
-        other_verb = _other_verb(acted, vocabulary)
+        # "open a ticket" makes one: no other verb for the tool named for it (create_ticket), whose
+        # "create" was not said (lookup_order's "open" took it)
+        other_verb = _other_verb(acted, vocabulary) and not (opened & vocabulary.name)
         for kind in kinds & vocabulary.kinds:  # "tomorrow" fits a tool that takes a date, "4 kilos" kg
             measured = kind.startswith(("unit:", "count:"))
             weight = PARAMETER_WEIGHT if measured else DESCRIPTION_WEIGHT
@@ -208,6 +211,20 @@ _STARTING_ON = re.compile(
 _AFTER_DETERMINER = re.compile(r"\b(?:my|your|his|her|our|their|its|the|a|an)\s+([A-Za-z]+)\b", re.IGNORECASE)
 _BECAUSE = re.compile(r"\s*,?\s*\b(?:because|'cause|cos|since)\b[^.!?;]*", re.IGNORECASE)
 _NAME_RUN = re.compile(r"\b[A-Z][\w']*(?:\s+(?:[A-Z][\w']*|\d+))+")
+
+
+# "open a ticket", "open a new support case", "open an account": a thing opened that is not there yet (an
+# indefinite article, "new") is made, as "create a ticket" is; "open the ticket" looks at one.
+_OPENS_NEW = re.compile(
+    r"\bopen(?:\s+up)?\s+(?:a|an|another|new)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.IGNORECASE
+)
+
+
+def _opened_new(text: str) -> frozenset[str]:
+    """The concepts of the words naming what "open a …" makes ("ticket", "support" of "open a support
+    ticket"); empty when nothing new is opened."""
+    found = _OPENS_NEW.search(text)
+    return frozenset(_concepts(found.group("thing"))) if found is not None else frozenset()
 
 
 def _inside_names(text: str) -> frozenset[str]:

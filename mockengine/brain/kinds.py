@@ -12,7 +12,8 @@ from mockengine.brain import addresses, cards, codes, lexicon, names
 
 
 def kind_of(name: str, schema: Mapping[str, Any]) -> str:
-    """How a parameter is filled: enum, number, boolean, datetime, date, time, identifier, string, other."""
+    """How a parameter is filled: enum, number, boolean, datetime, date, time, identifier, string, other;
+    a payment card's ``card_number``, ``expiry``, ``expiry_part`` (``exp_month``), ``card_code``."""
     schema = one_branch(schema)
     kind = schema.get("type")
     kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
@@ -22,6 +23,8 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
         # ISO 4217 options ("GBP", "EUR") are said as currency names ("euros", "fifty bucks")
         coded = all(isinstance(o, str) and len(o) == 3 and o.isupper() for o in options)
         return "currency" if coded and options and codes.is_currency(name, schema) else "enum"
+    if cards.expiry_part(name) is not None:
+        return "expiry_part"  # ``exp_month`` / ``exp_year``: one part of a card's expiry, number or string
     if kind in ("number", "integer"):
         return "number"
     if kind == "boolean":

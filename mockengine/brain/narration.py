@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import fields, implied, lexicon, names, units
+from mockengine.brain import cards, fields, implied, lexicon, names, units
 from mockengine.brain.output_data import fields_in_text, output_data
 
 _STATE_KEYS = ("mode", "status", "state")
@@ -39,7 +39,14 @@ def clause(name: str, arguments: Mapping[str, Any], rng: random.Random) -> str:
     if verb is None:
         return "On it" + ending
     gerund = _GERUNDS.get(verb) or _gerund(verb)
-    things = [v for k, v in arguments.items() if isinstance(v, str) and _is_thing(k)]
+    # a payment card's number or security code is never read back aloud ("Paying 4242424242424242 —")
+    things = [
+        v
+        for k, v in arguments.items()
+        if isinstance(v, str)
+        and _is_thing(k)
+        and not (cards.takes_card_number(k) or cards.takes_security_code(k))
+    ]
     rest = " ".join(name_words[1:]) if not spoken and verb == name_words[0] else ""
     target = things[0] if things else rest
     return (f"{gerund} {target}" if target else gerund) + ending

@@ -45,6 +45,7 @@ import json
 import random
 import re
 from datetime import UTC, date, datetime
+from typing import Any
 
 from mockengine.brain import (
     acting,
@@ -193,7 +194,9 @@ class ScriptedBrain:
         if said is not None:
             return Reply(text=said, rule="instructions.say_exactly")
         said = (
-            phrases.dictated(request.response_instructions, turn.rng, turn.persona.name)
+            phrases.dictated(
+                request.response_instructions, turn.rng, turn.persona.name, known=request.instructions
+            )
             if request.response_instructions
             else None
         )
@@ -217,7 +220,7 @@ class ScriptedBrain:
         own = turn.request.response_instructions
         if not own or not _nothing_new_said(turn.situation, turn.request.history):
             return None
-        said = phrases.instructed(own, turn.rng, turn.persona.name)
+        said = phrases.instructed(own, turn.rng, turn.persona.name, known=turn.request.instructions)
         return Reply(said, rule="instructions.response") if said is not None else None
 
     def _role(self, request: ReplyRequest, situation: Situation) -> str | None:
@@ -642,7 +645,8 @@ class ScriptedBrain:
         if not turn.request.parallel_tool_calls:
             calls = calls[:1]  # the others follow the outputs (_next_call)
         spoken = turn.request.channel == "realtime"
-        text = acting.clause(plan.actions, turn.rng) if spoken else None
+        # a farewell said while the call that ends the conversation goes out ("Goodbye, talk to you soon.")
+        text = (plan.said or acting.clause(plan.actions, turn.rng)) if spoken else None
         if plan.question is not None:
             text = f"{text} {plan.question}" if text else plan.question
         return Reply(text, calls, rule="intent.call", why=plan.why)
@@ -777,14 +781,72 @@ def _least_harmful(turn: Turn, today: date) -> ToolSpec:
     # open here: that one was answered before): calling it harms nothing.
     replies = [t for t in turn.request.tools if turn.is_study_tool(t.name) and ends_the_turn(t.name)]
 
-    def harm(indexed: tuple[int, ToolSpec]) -> tuple[int, int, int]:
+    def harm(indexed: tuple[int, ToolSpec]) -> tuple[int, int, int, int]:
         index, tool = indexed
         if tool in replies:
-            return (0, 0, index)
-        missing = len(forced.from_words(tool, heard, referent, today).missing) if heard else 0
-        return (_harm(tool), missing, index)
+            return (0, 0, 0, index)
+        # a tool whose description says when to call it in the words said ("Use when the user is angry")
+        # before one whose required argument would be the words misread ("order_id": "ridiculous")
+        described = 0 if heard and _described_by(tool, heard) else 1
+        missing = 0
+        if heard:
+            filled = forced.from_words(tool, heard, referent, today)
+            missing = len(filled.missing) + len(_garbled(tool, filled.arguments))
+        return (described, _harm(tool), missing, index)
 
     return min(enumerate([*replies, *tools]), key=harm)[1]
+
+
+# Words of a description that say who calls or how, never what for ("Use when the user says …").
+_DESCRIBING = frozenset(
+    lexicon.concept(w)
+    for w in (
+        "user",
+        "users",
+        "customer",
+        "caller",
+        "client",
+        "person",
+        "they",
+        "say",
+        "says",
+        "said",
+        "want",
+        "wants",
+        "ask",
+        "asks",
+        "use",
+        "call",
+        "called",
+        "tool",
+        "function",
+    )  # fmt: skip
+)
+
+
+def _described_by(tool: ToolSpec, heard: str) -> bool:
+    """``tool``'s description names something the words say, beyond the tool's own name and the words that
+    only say who calls it: "Use when the user is angry or frustrated" of "I'm so angry!", "End the call
+    when the user says goodbye" of "Goodbye!"."""
+    name = {t.concept for t in lexicon.tokens(lexicon.identifier_words(tool.name))}
+    described = {t.concept for t in lexicon.tokens(tool.description or "") if not t.is_stop}
+    said = {t.concept for t in lexicon.tokens(heard) if not t.is_stop}
+    return bool(said & (described - name - _DESCRIBING))
+
+
+def _garbled(tool: ToolSpec, arguments: dict[str, Any]) -> list[str]:
+    """The arguments of a demanded call that are the words misread: an identifier (``order_id``,
+    ``ticket_number``) with no digit in it ("Goodbye")."""
+    properties = (tool.parameters or {}).get("properties") or {}
+    return [
+        name
+        for name, value in arguments.items()
+        if isinstance(value, str)
+        and not re.search(r"\d", value)
+        and lexicon.identifier_words(name).split()[-1:] in (["id"], ["number"], ["num"], ["no"])
+        and isinstance(properties.get(name), dict)
+        and "enum" not in properties[name]
+    ]
 
 
 def _harm(tool: ToolSpec) -> int:

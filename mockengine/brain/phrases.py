@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from mockengine.brain import composing, facts, names, utterance
+from mockengine.brain import composing, facts, lexicon, names, utterance
 from mockengine.brain.context import ContextEvent, QuestionContext
 
 ECHO_WORDS = 8
@@ -221,13 +221,15 @@ _GREETINGS = ("Hi, I'm {persona}. How can I help you today?", "Hello! I'm {perso
 _FAREWELLS = ("Thanks for talking with me. Goodbye!", "Thank you, and goodbye!")
 
 
-def instructed(instructions: str, rng: random.Random, persona: str) -> str | None:
+def instructed(instructions: str, rng: random.Random, persona: str, known: str = "") -> str | None:
     """What a response's own instructions tell the assistant to say, as a model follows them: "Greet the
     user warmly." → a greeting, "Greet the user with 'Welcome to Acme.'" → "Welcome to Acme."
     (``greeting``); "Tell the user their table is booked." → "Your table is booked."; "Ask the user if
     they are still there." → "Are you still there?"; "Ask the user for their email address." → "Could
-    you tell me your email address?"; "Say goodbye." → a farewell. The first sentence of that form
-    counts; None when none is (the instructions then only shape the reply, as before)."""
+    you tell me your email address?"; "Say goodbye." → a farewell; "Tell the user the hours." → what
+    ``known`` (the session's instructions) says of the hours, else that they are not to hand
+    (``told_fact``). The first sentence of that form counts; None when none is (the instructions then
+    only shape the reply, as before)."""
     for sentence, rest in _sentences(instructions):
         said = greeting(rest, rng, persona, in_instructions=True)
         if said is not None:
@@ -250,7 +252,10 @@ def instructed(instructions: str, rng: random.Random, persona: str) -> str | Non
                 return reply_to_words(asked, rng, persona)
             if shape == "tell":
                 line, then = _then_instruction(what)
-                return _said_then(line, then, rng, persona) if then else f"{what[0].upper()}{what[1:]}."
+                if then:
+                    return _said_then(line, then, rng, persona, known)
+                fact = told_fact(what, known)
+                return fact if fact is not None else f"{what[0].upper()}{what[1:]}."
             if shape == "for":
                 return f"Could you tell me {what}?"
             yes_no = _YES_NO_AUX.match(what)
@@ -407,7 +412,7 @@ def _then_instruction(text: str) -> tuple[str, str]:
     return text[: match.start()].strip(), match.group("rest").strip()
 
 
-def _said_then(line: str, then: str, rng: random.Random, persona: str) -> str | None:
+def _said_then(line: str, then: str, rng: random.Random, persona: str, known: str = "") -> str | None:
     """The dictated ``line`` as a sentence, then what the further instruction ``then`` has said ("ask
     for their name" → "Could you tell me your name?"); None when that instruction is no question to the
     user it can say: asked of someone else ("then ask the front desk for a key", "then ask for Bob": words
@@ -421,8 +426,73 @@ def _said_then(line: str, then: str, rng: random.Random, persona: str) -> str | 
     then = re.sub(
         r"^((?:please\s+)?ask)\s+(?=for\b|about\b|if\b|whether\b)", r"\1 the user ", then, flags=re.I
     )
-    after = instructed(then, rng, persona)
+    after = instructed(then, rng, persona, known)
     return f"{sentence} {after}" if after else None
+
+
+# A thing to tell named by a bare noun phrase ("the hours", "our opening times", "your balance"), no clause:
+# a fact to say, not words to say back ("The hours.").
+_BARE_THING = re.compile(
+    r"^(?P<det>the|our|your|its|my)\s+(?P<thing>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})$", re.IGNORECASE
+)
+_CLAUSE_WORDS = frozenset(
+    (
+        "is",
+        "are",
+        "was",
+        "were",
+        "will",
+        "has",
+        "have",
+        "had",
+        "can",
+        "be",
+        "been",
+        "that",
+        "to",
+        "not",
+        "got",
+    )
+)
+# A sentence of the instructions that tells the model what to do rather than what is so.
+_TO_THE_MODEL = re.compile(
+    r"^(?:if|when|whenever|you|always|never|do|don't|use|call|be|ask|tell|say|answer|only|make|keep|remember"
+    r"|try|avoid|please)\b",
+    re.IGNORECASE,
+)
+_LABELLED = re.compile(r"^(?P<label>[A-Za-z][\w' -]{0,40}?)\s*:\s*(?P<value>\S.*)$")
+
+
+def told_fact(what: str, known: str) -> str | None:
+    """What to say for "tell the user <a thing>" when the thing is a bare noun phrase ("the hours", "our
+    opening times"): the sentence of ``known`` (the session's instructions) that names it, as a model
+    reads it off its prompt ("Opening hours: Mon–Fri 9am–5pm." → "Our opening hours are Mon–Fri
+    9am–5pm."); else that it is not to hand ("I'm afraid I don't have the hours to hand."), never the
+    thing's name said back as a sentence ("The hours."). None when ``what`` is no bare noun phrase
+    ("their table is booked": a clause, said as it is). A mock knows no facts but those it is given."""
+    found = _BARE_THING.match(what.strip())
+    if found is None:
+        return None
+    words = found.group("thing").lower().split()
+    if _CLAUSE_WORDS & set(words):
+        return None
+    named = {lexicon.stem(w) for w in words}  # "our opening hours" of "We're open 9 to 5"
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", known):
+        sentence = sentence.strip().lstrip("-*• ").strip()
+        if not sentence or not named & {lexicon.stem(w) for w in re.findall(r"[A-Za-z]+", sentence)}:
+            continue
+        if _TO_THE_MODEL.match(sentence):
+            continue  # "If asked about the hours, use get_hours.": how to answer, not the answer
+        labelled = _LABELLED.match(sentence)
+        if labelled is not None:
+            label = labelled.group("label").strip()
+            value = labelled.group("value").strip().rstrip(".")
+            verb = "are" if label.lower().endswith("s") and not label.lower().endswith("ss") else "is"
+            return f"Our {label[0].lower()}{label[1:]} {verb} {value}."
+        return sentence[0].upper() + sentence[1:] + ("" if sentence[-1] in ".!?" else ".")
+    determiner = found.group("det").lower()
+    thing = found.group("thing")
+    return f"I'm afraid I don't have {'the' if determiner == 'our' else determiner} {thing} to hand."
 
 
 # "then ask …" of someone other than the user the line is said to: "ask the front desk for a key" (no
@@ -438,7 +508,7 @@ _ASKED_OF_ANOTHER = re.compile(
 _AS_THEY_ARE = re.compile(r"\b(?:exactly|precisely|verbatim|word[- ]for[- ]word)\b", re.IGNORECASE)
 
 
-def dictated(instructions: str, rng: random.Random | None = None, persona: str = "") -> str | None:
+def dictated(instructions: str, rng: random.Random, persona: str = "", known: str = "") -> str | None:
     """The words a response's own instructions dictate, to be said as they are: "Say exactly the
     following to the user in English, friendly tone, and nothing else: TEXT", "Read the following text
     aloud: TEXT", "Repeat the following text verbatim: TEXT", "Say: TEXT", 'Say "TEXT"' → TEXT (quotes
@@ -446,7 +516,10 @@ def dictated(instructions: str, rng: random.Random | None = None, persona: str =
     …", whose words before the colon say more than how to say it. Only for a response's own
     instructions: a session's 'If unsure, say "I don't know."' is a standing order, not a reply. A further
     instruction after the words ("Say: welcome to Acme, then ask for their name") is followed, not said:
-    "Welcome to Acme. Could you tell me your name?" (``rng`` and ``persona`` for what it says)."""
+    "Welcome to Acme. Could you tell me your name?"; "Say: welcome, then tell them the hours" → "Welcome."
+    and the hours ``known`` (the session's instructions) gives, else that they are not to hand
+    (``told_fact``). ``rng`` (the response's seeded draw: required, so a dictation draws as the rest of
+    the response does) and ``persona`` for what it says."""
     for pattern in (_DICTATED_QUOTED, _DICTATED_AFTER_COLON):
         for match in pattern.finditer(instructions):
             if not _DICTATION_HOW.match(match.group("how")):
@@ -459,7 +532,7 @@ def dictated(instructions: str, rng: random.Random | None = None, persona: str =
             # quoted or asked for as they are ("Say exactly: …"), the words are all said
             if pattern is _DICTATED_AFTER_COLON and not unquoted and not _AS_THEY_ARE.search(match.group(0)):
                 line, then = _then_instruction(text)
-                said = _said_then(line, then, rng or random.Random(0), persona) if then else None
+                said = _said_then(line, then, rng, persona, known) if then else None
                 if said is not None:
                     return said
             if text:
@@ -539,10 +612,12 @@ def reply_to_words(
     content = composing.made(composed, words, rng, recalled) if composed is not None else None
     if content is not None:  # a poem, a song, a story, an explanation, a summary: made, not echoed
         return content
-    fact = facts.known_answer(words, persona, covered)
-    misheard = facts.misheard_answer(words, persona, covered) if fact is None else None
-    if misheard is not None:  # "the capital on France" on a phone line: a model hears what was meant
-        words, fact = misheard
+    # the question as heard, else as meant: "the capital on France" on a phone line is heard as a model
+    # hears it, "the capital of France" (one lookup of the words, then one per swap)
+    meant = facts.answer_as_meant(words, persona, covered)
+    fact: str | None = None
+    if meant is not None:
+        words, fact = meant
     echo = echo_of(words)
     if is_question(words):
         return f"{pick(rng, _ASKED, echo=echo)} {fact or rng.choice(_UNKNOWN_ANSWER)}"

@@ -122,6 +122,7 @@ def fill(
     spans.fill_time_span(work, filled, kinds)
     spans.fill_route(work, filled, kinds)
     _fill_introduced(work, filled, [n for n, k in kinds.items() if k in _STRINGS], tool_name)
+    _fill_expiry_parts(work, filled, {n: properties[n] for n, k in kinds.items() if k == "expiry_part"})
     for kind in _PASSES:
         passed = [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]
         if kind == "quoted" and not any(n in required for n in passed if spans.fits(n, _ONE_LINE)):
@@ -220,7 +221,9 @@ def fill(
                 and len(clause or "") > len(value)
                 and told.tells_better(clause or "", value)
             )
-            if clause is not None and (value is None or len(str(value).split()) < 2 or longer):
+            if clause is not None and (
+                value is None or len(str(value).split()) < 2 or longer or _the_request(str(value))
+            ):
                 filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
     _split_full_name(filled, list(properties))
     _question_as_asked(text, filled, [n for n in required if kinds.get(n) == "string"])
@@ -233,6 +236,16 @@ _ASKED = re.compile(
     r"|should|did|have|has)\b[^.!?]*\?)",
     re.IGNORECASE,
 )
+
+
+_DETERMINERS = frozenset(("a", "an", "the", "new", "another", "my", "our"))
+
+
+def _the_request(value: str) -> bool:
+    """``value`` is the request's own words, an action and its object ("open a support" of "Can you open a
+    support ticket? My laptop won't turn on"), not what happened."""
+    words = list(lexicon.tokens(value))
+    return len(words) >= 2 and words[0].concept in lexicon.ACTIONS and words[1].lower in _DETERMINERS
 
 
 def _question_as_asked(text: str, filled: Filled, strings: list[str]) -> None:
@@ -661,6 +674,22 @@ _OWN_NAME_FINDERS: tuple[tuple[Callable[[str], Span | None], str], ...] = (
     (names.booked_for, "booked for"),
     (names.titled, "a titled name"),
 )
+
+
+def _fill_expiry_parts(work: _Work, filled: Filled, parts: Mapping[str, Any]) -> None:
+    """A card's expiry declared as two parameters (``exp_month`` / ``exp_year``, integers or strings),
+    both filled from the one expiry said ("expires 04/28" → 4 and 2028): read as numbers, the month took
+    the 4 and the year asked "What exp year would you like?" (or took 4242 of the card's number)."""
+    if not parts:
+        return
+    found = cards.expiry_parts_for(
+        work.text, {n: (cards.expiry_part(n) or "", kinds_of.one_branch(s)) for n, s in parts.items()}
+    )
+    if found is None or not isinstance(found.value, dict):
+        return
+    words = work.take(found)
+    for name, value in found.value.items():
+        filled.arguments[name], filled.sources[name] = value, f"{words} (the card's expiry)"
 
 
 def _address_lists(work: _Work, filled: Filled, lists: Mapping[str, Any]) -> None:
