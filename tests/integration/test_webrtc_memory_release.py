@@ -180,6 +180,17 @@ async def test_a_call_keeps_no_state_per_reply_once_the_replies_end(engine):
         await client.close()
 
 
+def slow_down_close(sctp: Any) -> None:
+    """The SCTP transport's stop takes 1.5 s, as a loop busy with other calls makes it."""
+    stop = sctp.stop
+
+    async def slow_stop() -> None:
+        await asyncio.sleep(1.5)
+        await stop()
+
+    sctp.stop = slow_stop
+
+
 async def test_a_call_whose_close_is_slow_is_still_freed(engine):
     """A hang-up whose peer-connection close takes longer than the close may (``CLOSE_WAIT_S``, 1 s: a
     loaded event loop, every step of aiortc's close an await) still ends the call. The close was
@@ -190,15 +201,7 @@ async def test_a_call_whose_close_is_slow_is_still_freed(engine):
     server = await engine()
     client, refs = await talking_call(server)
     call_id = client.call_id
-    sctp = server.app[CALLS][call_id].pc.sctp
-    stop = sctp.stop
-
-    async def slow_stop() -> None:  # the SCTP transport's stop, as a loop busy for 1.5 s makes it
-        await asyncio.sleep(1.5)
-        await stop()
-
-    sctp.stop = slow_stop
-    del sctp
+    slow_down_close(server.app[CALLS][call_id].pc.sctp)
     async with aiohttp.ClientSession() as http:
         reply = await http.post(f"{server.http_url}/v1/realtime/calls/{call_id}/hangup", headers=AUTH)
         assert reply.status == 200
@@ -206,7 +209,7 @@ async def test_a_call_whose_close_is_slow_is_still_freed(engine):
     await server.wait_until_idle(timeout_s=GONE_WITHIN_S)
     assert server.sessions_active() == 0
     await client.close()
-    del client, stop, slow_stop
+    del client
 
     def left() -> dict[str, list[str]]:
         return still_reachable(refs)
