@@ -178,3 +178,40 @@ async def test_a_call_keeps_no_state_per_reply_once_the_replies_end(engine):
         assert runner.faults.deltas == {} and runner.faults.audio_deltas == {}
     finally:
         await client.close()
+
+
+def slow_down_close(sctp: Any) -> None:
+    """The SCTP transport's stop takes 1.5 s, as a loop busy with other calls makes it."""
+    stop = sctp.stop
+
+    async def slow_stop() -> None:
+        await asyncio.sleep(1.5)
+        await stop()
+
+    sctp.stop = slow_stop
+
+
+async def test_a_call_whose_close_is_slow_is_still_freed(engine):
+    """A hang-up whose peer-connection close takes longer than the close may (``CLOSE_WAIT_S``, 1 s: a
+    loaded event loop, every step of aiortc's close an await) still ends the call. The close was
+    cancelled half-way, and aiortc's ``close()`` marks the connection closed at its start and resolves
+    only at its end: every later ``close()`` (the runner's last step) waited for good. The call stayed
+    listed, its seat taken (``sessions_active`` 1) and all of it reachable, for the engine's life (found by
+    a soak whose engine ran under tracemalloc)."""
+    server = await engine()
+    client, refs = await talking_call(server)
+    call_id = client.call_id
+    slow_down_close(server.app[CALLS][call_id].pc.sctp)
+    async with aiohttp.ClientSession() as http:
+        reply = await http.post(f"{server.http_url}/v1/realtime/calls/{call_id}/hangup", headers=AUTH)
+        assert reply.status == 200
+    await eventually(lambda: call_id not in server.app[CALLS], timeout_s=GONE_WITHIN_S)
+    await server.wait_until_idle(timeout_s=GONE_WITHIN_S)
+    assert server.sessions_active() == 0
+    await client.close()
+    del client
+
+    def left() -> dict[str, list[str]]:
+        return still_reachable(refs)
+
+    await eventually(lambda: not left(), timeout_s=10.0, message=lambda: f"still reachable: {left()}")

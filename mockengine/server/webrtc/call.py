@@ -59,6 +59,9 @@ log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"
 SPEECH_STARTED = "input_audio_buffer.speech_started"
 BUFFER_FULL = "input_audio_buffer_full"  # errors.input_buffer_full's code
+# How long a call's end waits for its peer connection's close (~10 ms idle; seconds on a loaded loop)
+# before the call is freed anyway (the close goes on by itself).
+PC_CLOSE_WAIT_S = 10.0
 
 
 def serve_events_channel(
@@ -165,6 +168,7 @@ class CallRunner(SessionLoop):
         self.microphones: list[InlineDecoder] = []  # the client's audio, decoded (rtc/inbound.py)
         self._told_buffer_full = False  # input_audio_buffer_full sent, and no frame taken since
         self.peer_gone = PeerGoneWatch(pc, self._on_peer_gone)
+        self._pc_closing: asyncio.Future[None] | None = None  # the peer connection's close (_close_pc)
         pc.on("datachannel", self._on_datachannel)
         pc.on("track", self._on_track)
         pc.on("connectionstatechange", self._on_connection_state)
@@ -299,11 +303,21 @@ class CallRunner(SessionLoop):
     async def close_transport(self, code: int, reason: str) -> None:
         log.info("call %s: closing (%d %s)", self.call_id, code, reason)
         self.ended.set()
-        await self.pc.close()
+        await asyncio.shield(self._close_pc())
 
     def abort_transport(self) -> None:
         self.ended.set()
-        asyncio.ensure_future(self.pc.close())
+        self._close_pc()
+
+    def _close_pc(self) -> asyncio.Future[None]:
+        """The peer connection's close: started once, never cancelled. aiortc's ``close()`` marks the
+        connection closed at its start and resolves only at its end, and a later ``close()`` waits for
+        that end: a close cancelled half-way (one that took longer than ``CLOSE_WAIT_S`` on a loaded
+        loop) left the runner's last ``close()`` waiting for good, the call listed and its seat taken."""
+        if self._pc_closing is None:
+            self._pc_closing = asyncio.ensure_future(self.pc.close())
+            self._pc_closing.add_done_callback(_log_close_failure)
+        return self._pc_closing
 
     async def run(self) -> None:
         try:
@@ -314,7 +328,12 @@ class CallRunner(SessionLoop):
             self.call_faults.close()
             for sideband in list(self.sidebands):
                 await sideband.close(code=1000, message=b"call ended")
-            await self.pc.close()
+            closing = self._close_pc()
+            await asyncio.wait([closing], timeout=PC_CLOSE_WAIT_S)
+            if not closing.done():  # the call is freed regardless; the close goes on by itself
+                log.warning(
+                    "call %s: its peer connection took over %.0f s to close", self.call_id, PC_CLOSE_WAIT_S
+                )
 
     def stall_media(self) -> None:
         """Media stops both ways (fault): nothing more on the track, the microphone's packets are lost.
@@ -376,6 +395,11 @@ class CallRunner(SessionLoop):
     def _on_playback_stopped(self, response_id: str) -> None:
         stopped = se.output_audio_buffer_stopped(self.session.ids.event(), response_id=response_id)
         self.apply(Step(events=[stopped]))
+
+
+def _log_close_failure(closing: asyncio.Future[None]) -> None:
+    if not closing.cancelled() and closing.exception() is not None:
+        log.warning("a call's peer connection failed to close", exc_info=closing.exception())
 
 
 def _cancelled(step: Step) -> tuple[str, ...]:
