@@ -378,6 +378,15 @@ def _again(
             # still lacks (read whole, the name went to the person parameter ``guest``)
             lacking = _lacking(tool, arguments)
             changes = [_heard(lacking, part, today) for part in parts] if lacking is not None else changes
+        if asked is not None and tool is previous and changes and asked not in changes[0]:
+            kept_too = _other_values(tool, arguments, rest, today)
+            if kept_too:
+                # "tomorrow at seven" to "What name…?": no name, but the date and time the call
+                # lacked, which a model keeps while it asks for the name again
+                merged = {**arguments, **kept_too}
+                sources = ", ".join(f"{k} ← {v!r}" for k, v in kept_too.items())
+                why = f"{tool.name} (the answer gave other values; {sources}); still missing {asked}"
+                return Plan((), acting.ask_for(asked, tool), why, pending=(tool, merged))
         if not changes or not all(changes) or (asked is not None and asked not in changes[0]):
             continue
         if asked is not None:
@@ -426,6 +435,29 @@ def _lacking(tool: ToolSpec, arguments: dict[str, Any]) -> ToolSpec | None:
     left = {name: sub for name, sub in properties.items() if name not in arguments}
     required = [name for name in _required(tool) if name in left]
     return ToolSpec(tool.name, tool.description, {**schema, "properties": left, "required": required})
+
+
+def _other_values(tool: ToolSpec, arguments: dict[str, Any], rest: str, today: date) -> dict[str, Any]:
+    """The values of a kind (a date, a time, a number, an option: no free string, which any words would
+    fill) that ``rest`` gives for required parameters ``arguments`` still lacks; {} when it gives none."""
+    lacking = _lacking(tool, arguments)
+    if lacking is None:
+        return {}
+    heard = _heard(lacking, rest, today)
+    return {
+        name: value
+        for name, value in heard.items()
+        if name in _required(tool) and (not isinstance(value, str | dict | list) or _dated(value))
+    }
+
+
+def _dated(value: Any) -> bool:
+    """Whether the string ``value`` is a date or a time the words said (``2026-03-03``, ``19:00``), which
+    no free words fill."""
+    return isinstance(value, str) and re.fullmatch(_DATE_OR_TIME, value) is not None
+
+
+_DATE_OR_TIME = r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?|\d{2}:\d{2}"
 
 
 def _answering(changed: dict[str, Any], asked: str, before: dict[str, Any]) -> dict[str, Any]:

@@ -39,12 +39,14 @@ def clause(name: str, arguments: Mapping[str, Any], rng: random.Random) -> str:
     if verb is None:
         return "On it" + ending
     gerund = _GERUNDS.get(verb) or _gerund(verb)
-    # a payment card's number or security code is never read back aloud ("Paying 4242424242424242 —")
+    # a payment card's number or security code is never read back aloud ("Paying 4242424242424242 —"),
+    # nor a postal part as the thing changed ("Updating 62704 —")
     things = [
         v
         for k, v in arguments.items()
         if isinstance(v, str)
         and _is_thing(k)
+        and not _postal(k)
         and not (cards.takes_card_number(k) or cards.takes_security_code(k))
     ]
     rest = " ".join(name_words[1:]) if not spoken and verb == name_words[0] else ""
@@ -54,6 +56,11 @@ def clause(name: str, arguments: Mapping[str, Any], rng: random.Random) -> str:
 
 def _is_thing(parameter: str) -> bool:
     return bool(set(lexicon.identifier_words(parameter).split()) & _THINGS)
+
+
+def _postal(parameter: str) -> bool:
+    """A zip or postal code, which is where a thing goes, not the thing ("Updating 62704 —")."""
+    return bool(set(lexicon.identifier_words(parameter).split()) & {"zip", "zipcode", "postal", "postcode"})
 
 
 _THINGS = frozenset(
@@ -131,6 +138,7 @@ _VERBS = frozenset(
         "mute",
         "unmute",
         "skip",
+        "request",
     ]
 )
 
@@ -242,7 +250,15 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     state = _state(data)
     if state and _state_key(data) == "mode":  # a view's mode ("grid"): "It's in grid view."
         state = f"in {state} view"
+    if state and _same_word(state, _past(verb)):  # "I've canceled the booking." said it already
+        state = None
     code = _confirmation(data)
+    reference = _new_reference(data, arguments) if code is None else None
+    if reference is not None:  # {"booking_id": "B-1042"}: "…, and the booking ID is B-1042."
+        told = f"the {reference[0]} is {reference[1]}"
+        if state and state.lower() not in _ACKNOWLEDGEMENTS:
+            return f"{sentence} It's {state}, and {told}."
+        return f"{sentence} {told[0].upper()}{told[1:]}."
     if state and state.lower() not in _ACKNOWLEDGEMENTS and code:
         return f"{sentence} It's {state}, and the confirmation is {code}."
     if state and state.lower() not in _ACKNOWLEDGEMENTS:
@@ -286,8 +302,13 @@ def _detail(verb: str, arguments: Any, data: Any) -> str:
     the argument that names it (": Parcel note", ": buy milk"), never by an id; "" for none."""
     values = {str(k): v for k, v in arguments.items()} if isinstance(arguments, Mapping) else {}
     strings = [(k, v) for k, v in values.items() if isinstance(v, str) and v.strip()]
+    address = _postal_address(strings)
+    if address is not None:  # "to 12 Oak Street, Springfield 62704", not "in Springfield"
+        return f" to {address}"
     for key, value in strings:
         key_words = set(lexicon.identifier_words(key).split())
+        if "number" in key_words and key_words - _TO - {"phone", "mobile", "cell"}:
+            continue  # an order or account number says which thing, not whom it goes to
         if implied.holds_place(key) or key_words & {"room", "location", "place", "area", "zone"}:
             return f" in {value}" if value[:1].isupper() else f" in the {value}"
         if key_words & _TO:
@@ -298,6 +319,21 @@ def _detail(verb: str, arguments: Any, data: Any) -> str:
     title = next((titled[k] for k in ("title", "name", "label") if isinstance(titled.get(k), str)), None)
     thing = title or next((v for k, v in strings if _is_thing(k) and not k.lower().endswith("id")), None)
     return f": {thing}" if thing else ""
+
+
+def _postal_address(strings: list[tuple[str, str]]) -> str | None:
+    """A street with its house number ("12 Oak Street") and the town and zip beside it, as one address
+    ("12 Oak Street, Springfield 62704"); None when no argument is such a street."""
+    parts = {" ".join(lexicon.identifier_words(k).split()): v for k, v in strings}
+    street = next(
+        (v for k, v in parts.items() if {"street", "address"} & set(k.split()) and re.match(r"\d+\w?\s", v)),
+        None,
+    )
+    if street is None:
+        return None
+    town = next((v for k, v in parts.items() if k in ("city", "town")), None)
+    postal = next((v for k, v in parts.items() if _postal(k)), None)
+    return ", ".join(filter(None, [street, " ".join(filter(None, [town, postal]))]))
 
 
 _PAST = {
@@ -341,6 +377,31 @@ def _past(verb: str) -> str:
     if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
         return f"{verb[:-1]}ied"
     return f"{verb}ed"
+
+
+def _same_word(state: str, past: str) -> bool:
+    """Whether ``state`` is the participle already said ("cancelled" after "canceled")."""
+    return state.lower().replace("ll", "l") == past.lower().replace("ll", "l")
+
+
+def _new_reference(data: Any, arguments: Any) -> tuple[str, str] | None:
+    """An ID the output gives that the call did not send ({"booking_id": "B-1042"} after book_table,
+    {"refund_id": "R-77"}), as (its name with "ID", its value), which a model reads back to the caller;
+    None when there is none (cancel_booking's output repeating the ``booking_id`` it was given)."""
+    if not isinstance(data, Mapping):
+        return None
+    sent = {str(v) for v in arguments.values()} if isinstance(arguments, Mapping) else set()
+    for key, value in data.items():
+        words = lexicon.identifier_words(str(key)).split()
+        if (
+            len(words) > 1
+            and words[-1] == "id"
+            and isinstance(value, (str, int))
+            and not isinstance(value, bool)
+            and str(value) not in sent
+        ):
+            return " ".join([*words[:-1], "ID"]), str(value)
+    return None
 
 
 def _confirmation(data: Any) -> str | None:

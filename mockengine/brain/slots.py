@@ -195,6 +195,7 @@ def fill(
     if depth < MAX_OBJECT_DEPTH:
         for name in [n for n in required if n not in filled.arguments]:
             _fill_object(work, filled, name, schema, nested)
+    _fill_postal_address(work, filled, properties, kinds)
     _fill_wider_place(work, filled, properties, kinds)
     _without_request_verbs(work, filled, kinds)
     _without_price_asked(filled, kinds, vocabulary)
@@ -391,6 +392,52 @@ def _owners_of_details(work: _Work, filled: Filled, kinds: Mapping[str, str]) ->
             said = said[1:]  # "Save Ana Silva's": the request's verb, capitalised to open it
         if (found is not None or said != value.split()) and all(w[:1].isupper() for w in said):
             filled.arguments[name] = " ".join(said)
+
+
+def _fill_postal_address(
+    work: _Work, filled: Filled, properties: Mapping[str, Any], kinds: dict[str, str]
+) -> None:
+    """ "12 Oak Street, Springfield, 62704": an address read out in one go after the street filled (a
+    house number, a name, its kind) gives the town after it to an empty ``city``/``town`` and the code
+    after the town (a US zip, a Canadian or British postcode; a state's two capitals between are
+    skipped) to an empty zip or postal code parameter, as a model reads it. Left empty, the caller was
+    asked "Which city do you mean?" for the town just said."""
+    street = next(
+        (
+            value
+            for name, value in filled.arguments.items()
+            if isinstance(value, str)
+            and {"street", "address"} & set(lexicon.identifier_words(name).split())
+            and re.fullmatch(r"\d+[a-z]?" + _HOUSE_NUMBER.pattern, value, re.IGNORECASE) is not None
+        ),
+        None,
+    )
+    if street is None:
+        return
+    town = next((n for n in properties if n in ("city", "town") and kinds.get(n) == "string"), None)
+    if town is not None and not isinstance(filled.arguments.get(town), str):
+        found = re.search(rf"{re.escape(street)}(?:,\s*|\s+in\s+)({_TOWN})", work.said)
+        if found is not None and found.group(1).split()[0].lower() not in _CALENDAR_NAMES:
+            filled.arguments[town], filled.sources[town] = found.group(1), found.group(0)
+    said_town = filled.arguments.get(town) if town is not None else None
+    postal = next(
+        (
+            n
+            for n in properties
+            if _POSTAL & set(lexicon.identifier_words(n).split()) and n not in filled.arguments
+        ),
+        None,
+    )
+    if postal is None or not isinstance(said_town, str):
+        return
+    found = re.search(rf"\b{re.escape(said_town)},?\s+(?:[A-Z]{{2}},?\s+)?({_POSTCODE})\b", work.said)
+    if found is not None:
+        filled.arguments[postal], filled.sources[postal] = found.group(1), found.group(0)
+
+
+_TOWN = r"[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2}"
+# A US zip (and ZIP+4), a Canadian postcode, a British one.
+_POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}"
 
 
 def _fill_wider_place(
