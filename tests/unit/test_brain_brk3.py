@@ -1,0 +1,60 @@
+"""Where brain5's rules fired on words a real app sends (review of brk3): a card mentioned in passing
+taken as a card given, a description's words met by accident under ``tool_choice: "required"`` choosing a
+tool that pays or ends the call, a card's question asked of a tool that takes no card. Each test failed
+on the code before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.brain_calls import calls
+from tests.unit.test_brain_brain5 import END_CALL, ORDER, PAY, called, conversation
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My card 4242 4242 4242 4242 was declined",
+        "My card is 4242 4242 4242 4242 but it was declined",
+        "That's my card 4242 4242 4242 4242 that got stolen",
+        "Is 4242 4242 4242 4242 still on my account?",
+    ],
+)
+def test_a_card_told_of_in_a_sentence_is_no_payment(said: str) -> None:
+    """ "My card 4242 … was declined" with ``pay`` declared answered "What's the expiry date on the
+    card?": the words before the number read as giving it, and what followed was not looked at."""
+    reply = calls([ORDER, PAY], said)
+    assert isinstance(reply, str) and "expiry" not in reply
+
+
+def test_a_card_given_with_its_details_is_still_taken() -> None:
+    said = "My card is 4242 4242 4242 4242, expires 04/28, CVC 123, thanks"
+    assert calls([ORDER, PAY], said) == [
+        ("pay", {"card_number": "4242424242424242", "exp_month": 4, "exp_year": 2028, "cvc": "123"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Say goodbye to your old phone plan, I want to upgrade",
+        "I said goodbye to her yesterday",
+        "Goodbye? No wait, I have another question",
+    ],
+)
+def test_under_required_a_farewell_word_in_passing_does_not_end_the_call(said: str) -> None:
+    """Under ``required`` "I said goodbye to her yesterday" called ``end_call`` ("End the call when the
+    user says goodbye"): its description's word outranked how much ending the call does."""
+    for tools in ([ORDER, END_CALL], [END_CALL, ORDER]):
+        [reply] = conversation(tools, [said], "required")
+        assert [name for name, _ in called(reply)] == ["lookup_order"]
+
+
+@pytest.mark.parametrize("said", ["My card was declined", "Don't use the 4242 card"])
+def test_under_required_a_card_word_does_not_pay(said: str) -> None:
+    """Under ``required`` "My card was declined" called ``pay {"card_number": "Card number", …}``: the
+    description "Pay for the order by card" named "card"."""
+    for tools in ([ORDER, PAY], [PAY, ORDER]):
+        [reply] = conversation(tools, [said], "required")
+        assert [name for name, _ in called(reply)] == ["lookup_order"]
+
