@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.brain_calls import calls
-from tests.unit.test_brain_brain5 import END_CALL, ORDER, PAY, called, conversation
+from tests.unit.test_brain_brain5 import END_CALL, INTEGER, ORDER, PAY, STRING, called, conversation, tool
 
 
 @pytest.mark.parametrize(
@@ -58,3 +58,12 @@ def test_under_required_a_card_word_does_not_pay(said: str) -> None:
         [reply] = conversation(tools, [said], "required")
         assert [name for name, _ in called(reply)] == ["lookup_order"]
 
+
+def test_an_expiry_month_of_no_card_is_not_asked_as_a_card() -> None:
+    """``expiry_month`` of a subscriptions tool was asked "What's the expiry date on the card?"."""
+    expiring = tool("get_expiring", "Subscriptions expiring in a month", {"expiry_month": INTEGER})
+    reply = calls([expiring], "Which subscriptions expire soon?")
+    assert isinstance(reply, str) and "card" not in reply
+    membership = tool("renew", "Renew a membership", {"member_id": STRING, "expiry_date": STRING})
+    reply = calls([membership], "Renew membership M-1234")
+    assert isinstance(reply, str) and "card" not in reply
