@@ -67,3 +67,43 @@ def test_an_expiry_month_of_no_card_is_not_asked_as_a_card() -> None:
     membership = tool("renew", "Renew a membership", {"member_id": STRING, "expiry_date": STRING})
     reply = calls([membership], "Renew membership M-1234")
     assert isinstance(reply, str) and "card" not in reply
+
+
+# -- a thing to tell, read off the session's instructions
+
+
+def spoken(own: str, instructions: str) -> str | None:
+    from mockengine.brain import ReplyRequest, ScriptedBrain, load_scenario
+    from tests.brain_calls import TODAY
+
+    request = ReplyRequest(instructions, (), "auto", ("text",), (), 0, response_instructions=own)
+    return ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).text
+
+
+@pytest.mark.parametrize(
+    ("own", "instructions", "said"),
+    [
+        (
+            "Tell the user their balance.",
+            "You are a bank agent. Balance lookups require a PIN.",
+            "I'm afraid I don't have your balance to hand.",
+        ),
+        (
+            "Say: hi, then tell them the hours",
+            "You are a helpful assistant.\n# Hours\nWe're open 9am to 5pm on weekdays.\nParking: free.",
+            "Hi. We're open 9am to 5pm on weekdays.",
+        ),
+        (
+            "Tell the user the hours.",
+            "Opening hours: see the website.",
+            "For our opening hours, see the website.",
+        ),
+    ],
+)
+def test_a_thing_to_tell_is_said_only_from_a_sentence_that_says_it(
+    own: str, instructions: str, said: str
+) -> None:
+    """ "Tell the user their balance" said "Balance lookups require a PIN." (a sentence that names the
+    balance but says nothing of it), a Markdown heading "# Hours" was said as "# Hours.", and "Opening
+    hours: see the website." became "Our opening hours are see the website."."""
+    assert spoken(own, instructions) == said
