@@ -317,7 +317,11 @@ _ENDING_VERBS = frozenset(
 _ENDED = frozenset(("call", "conversation", "chat", "session", "phone", "up", "dialog", "dialogue"))
 _ON_FAREWELL = re.compile(
     r"\b(?:says?|said|saying|bids?)\s+(?:good\s*bye|bye|farewell)\b"
-    r"|\b(?:wants?|asks?|ready|wishes|is\s+ready)\s+to\s+(?:end|hang\s+up|leave|finish|stop|quit|go)\b"
+    # "wants to end the call", "wants to leave.", "wants to hang up"; not "wants to stop their
+    # subscription", "wants to go to the checkout", "to leave the queue": an ending of something else
+    r"|\b(?:wants?|asks?|ready|wishes|is\s+ready)\s+to\s+(?:hang\s+up\b|(?:end|leave|finish|stop|quit|go)"
+    r"(?:\s+(?:the\s+|this\s+|our\s+)?(?:call|conversation|chat|session|phone\s+call))?"
+    r"(?=\s*(?:[.,;:!?)]|$|\b(?:or|and|now)\b)))"
     r"|\b(?:user|caller|customer)\s+(?:is\s+done|is\s+finished|is\s+leaving|hangs\s+up)\b",
     re.IGNORECASE,
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from mockengine.brain import ToolSpec
 from tests.brain_calls import calls
 from tests.unit.test_brain_brain5 import END_CALL, INTEGER, ORDER, PAY, STRING, called, conversation, tool
 
@@ -107,3 +108,39 @@ def test_a_thing_to_tell_is_said_only_from_a_sentence_that_says_it(
     balance but says nothing of it), a Markdown heading "# Hours" was said as "# Hours.", and "Opening
     hours: see the website." became "Our opening hours are see the website."."""
     assert spoken(own, instructions) == said
+
+
+# -- a farewell and a tool described by what the user wants to do
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        tool("checkout", "Use when the user wants to go to the checkout", {}),
+        tool("cancel_subscription", "Call when the customer wants to stop their subscription", {}),
+        tool("pause_music", "Use when the user wants to stop the music", {}),
+        tool("finish_order", "Call when the user is ready to finish their order", {}),
+        tool("leave_queue", "Use when the caller wants to leave the queue", {}),
+    ],
+)
+def test_a_farewell_calls_no_tool_for_wanting_to_stop_something_else(other: ToolSpec) -> None:
+    """ "Goodbye!" called ``cancel_subscription`` ("Call when the customer wants to stop their
+    subscription"): "wants to stop" was read as wanting to end the conversation, whatever was stopped."""
+    for choice in ("auto", "required"):
+        [reply] = conversation([ORDER, other], ["Goodbye!"], choice)
+        assert other.name not in [name for name, _ in called(reply)]
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Use when the user wants to end the conversation",
+        "Call this when the caller wants to hang up",
+        "Use when the user wants to leave.",
+        "Call when the user is ready to end the call or says goodbye",
+    ],
+)
+def test_a_farewell_still_calls_a_tool_described_for_leaving(description: str) -> None:
+    ending = tool("wrap_up", description, {})
+    [reply] = conversation([ORDER, ending], ["Goodbye!"], "required")
+    assert called(reply) == [("wrap_up", {})]
