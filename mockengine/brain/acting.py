@@ -317,7 +317,11 @@ _ENDING_VERBS = frozenset(
 _ENDED = frozenset(("call", "conversation", "chat", "session", "phone", "up", "dialog", "dialogue"))
 _ON_FAREWELL = re.compile(
     r"\b(?:says?|said|saying|bids?)\s+(?:good\s*bye|bye|farewell)\b"
-    r"|\b(?:wants?|asks?|ready|wishes|is\s+ready)\s+to\s+(?:end|hang\s+up|leave|finish|stop|quit|go)\b"
+    # "wants to end the call", "wants to leave.", "wants to hang up"; not "wants to stop their
+    # subscription", "wants to go to the checkout", "to leave the queue": an ending of something else
+    r"|\b(?:wants?|asks?|ready|wishes|is\s+ready)\s+to\s+(?:hang\s+up\b|(?:end|leave|finish|stop|quit|go)"
+    r"(?:\s+(?:the\s+|this\s+|our\s+)?(?:call|conversation|chat|session|phone\s+call))?"
+    r"(?=\s*(?:[.,;:!?)]|$|\b(?:or|and|now)\b)))"
     r"|\b(?:user|caller|customer)\s+(?:is\s+done|is\s+finished|is\s+leaving|hangs\s+up)\b",
     re.IGNORECASE,
 )
@@ -442,6 +446,31 @@ _GIVES_CARD = re.compile(
 )
 
 
+# The words that may follow a card number given: its other details and their labels, and courtesy
+# ("…, expires 04/28, CVC 123, thanks"); any other word tells of the card ("… was declined").
+_CARD_DETAIL_WORDS = frozenset(
+    (
+        "expires", "expire", "expiring", "expiry", "expiration", "exp", "date", "valid", "until", "thru",
+        "through", "end", "ends", "cvc", "cvv", "cvv2", "cvc2", "cv2", "csc", "cid", "security", "code",
+        "and", "the", "is", "its", "it's", "it", "on", "back", "of", "card", "number", "with", "please",
+        "thanks", "thank", "you", "ok", "okay", "that's", "that", "all", "a",
+    )
+)  # fmt: skip
+
+
+def _only_card_details(tail: str) -> bool:
+    """``tail`` (the words after a card number) gives only the card's other details (its expiry, its
+    security code) and courtesy words (``_CARD_DETAIL_WORDS``), no clause about the card."""
+    expiry = cards.expiry_for(tail, {})
+    if expiry is not None:
+        tail = tail[: expiry.start] + " " + tail[expiry.end :]
+    code = cards.security_code_for(tail)
+    if code is not None:
+        tail = tail[: code.start] + " " + tail[code.end :]
+    words = re.findall(r"[a-z][a-z0-9']*", tail.lower())
+    return all(w in _CARD_DETAIL_WORDS for w in words)
+
+
 def _card_stated(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
     """A payment card stated with no request ("My card number is 4242 4242 4242 4242", "It's 4242 …,
     expires 04/28, CVC 123"), given to the first declared tool that takes a card number (``pay``,
@@ -453,6 +482,8 @@ def _card_stated(text: str, tools: list[ToolSpec], referent: Referent, today: da
     number = cards.card_number_for(text)
     if number is None or not _GIVES_CARD.match(text[: number.start]):
         return None
+    if not _only_card_details(text[number.end :]):
+        return None  # "My card 4242 … was declined", "… that got stolen", "…, can you cancel it?"
     if utterance.negated(text) or utterance.not_asking(text) in _NOT_GIVING:
         return None
     for tool in tools:

@@ -102,7 +102,7 @@ def ask_for(parameter: str, tool: ToolSpec) -> str:
 
 
 def _by_kind(words: str, schema: Mapping[str, Any], parameter: str, tool: ToolSpec) -> str | None:
-    card = _card_question(parameter)
+    card = _card_question(parameter, tool)
     if card is not None:
         return card
     kind = schema.get("type")
@@ -140,17 +140,27 @@ def _by_kind(words: str, schema: Mapping[str, Any], parameter: str, tool: ToolSp
     return None
 
 
-def _card_question(parameter: str) -> str | None:
+def _card_question(parameter: str, tool: ToolSpec) -> str | None:
     """A payment card's part, asked as a checkout asks it: "What's the card number?", "What's the expiry
     date on the card?" (both ``exp_month`` and ``exp_year``: one answer, "04/28", fills both), "What's
-    the security code on the back of the card?" ("What exp month would you like?" before)."""
+    the security code on the back of the card?" ("What exp month would you like?" before). An expiry is
+    a card's only on a tool about a card (``_about_a_card``): a membership's ``expiry_date`` is not."""
     if cards.takes_card_number(parameter):
         return "What's the card number?"
-    if cards.takes_expiry(parameter) or cards.expiry_part(parameter) is not None:
+    if (cards.takes_expiry(parameter) or cards.expiry_part(parameter) is not None) and _about_a_card(tool):
         return "What's the expiry date on the card?"
     if cards.takes_security_code(parameter):
         return "What's the security code on the back of the card?"
     return None
+
+
+def _about_a_card(tool: ToolSpec) -> bool:
+    """``tool`` takes a card number, or its name or description says "card" (``pay_by_card``)."""
+    properties = schema_values.properties_of(tool.parameters or {}) or {}
+    if any(cards.takes_card_number(name) for name in properties):
+        return True
+    said = f"{lexicon.identifier_words(tool.name)} {tool.description or ''}".lower()
+    return re.search(r"cards?", said) is not None
 
 
 def _by_name(words: str) -> str:

@@ -785,14 +785,17 @@ def _least_harmful(turn: Turn, today: date) -> ToolSpec:
         index, tool = indexed
         if tool in replies:
             return (0, 0, 0, index)
-        # a tool whose description says when to call it in the words said ("Use when the user is angry")
-        # before one whose required argument would be the words misread ("order_id": "ridiculous")
-        described = 0 if heard and _described_by(tool, heard) else 1
         missing = 0
         if heard:
             filled = forced.from_words(tool, heard, referent, today)
             missing = len(filled.missing) + len(_garbled(tool, filled.arguments))
-        return (described, _harm(tool), missing, index)
+        # a tool whose description says when to call it in the words said ("Use when the user is angry")
+        # before one whose required argument would be the words misread ("order_id": "ridiculous"); never
+        # one that pays, destroys or ends the call ("I said goodbye to her" is no goodbye to end_call,
+        # "My card was declined" no payment), nor one whose own arguments the words do not give
+        harm = _harm(tool)
+        described = 0 if heard and harm < 3 and not missing and _described_by(tool, heard) else 1
+        return (described, harm, missing, index)
 
     return min(enumerate([*replies, *tools]), key=harm)[1]
 

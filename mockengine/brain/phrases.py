@@ -460,6 +460,11 @@ _TO_THE_MODEL = re.compile(
     r"|try|avoid|please)\b",
     re.IGNORECASE,
 )
+# A sentence that says what a thing is ("The hours are posted on the door", "We're open 9 to 5"), not
+# one that only names it ("Balance lookups require a PIN").
+_SAYS_WHAT = re.compile(r"\b(?:is|are|was|were)\b|\w'(?:re|s)\b|\d", re.IGNORECASE)
+# A label's value that sends the user elsewhere ("Opening hours: see the website.").
+_POINTS_ELSEWHERE = re.compile(r"^(?:see|visit|check|call|ask|refer\s+to|go\s+to)\b", re.IGNORECASE)
 _LABELLED = re.compile(r"^(?P<label>[A-Za-z][\w' -]{0,40}?)\s*:\s*(?P<value>\S.*)$")
 
 
@@ -477,9 +482,21 @@ def told_fact(what: str, known: str) -> str | None:
     if _CLAUSE_WORDS & set(words):
         return None
     named = {lexicon.stem(w) for w in words}  # "our opening hours" of "We're open 9 to 5"
+    headed = False
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", known):
         sentence = sentence.strip().lstrip("-*• ").strip()
-        if not sentence or not named & {lexicon.stem(w) for w in re.findall(r"[A-Za-z]+", sentence)}:
+        heading = sentence.startswith("#") or sentence.endswith(":")
+        sentence = sentence.strip("#: ")
+        if not sentence:
+            continue
+        stems = {lexicon.stem(w) for w in re.findall(r"[A-Za-z]+", sentence)}
+        if heading:  # "# Hours" or "Opening hours:" on its own line: the next line says them
+            headed = bool(named & stems)
+            continue
+        if headed and not _TO_THE_MODEL.match(sentence):
+            return sentence[0].upper() + sentence[1:] + ("" if sentence[-1] in ".!?" else ".")
+        headed = False
+        if not named & stems:
             continue
         if _TO_THE_MODEL.match(sentence):
             continue  # "If asked about the hours, use get_hours.": how to answer, not the answer
@@ -487,8 +504,13 @@ def told_fact(what: str, known: str) -> str | None:
         if labelled is not None:
             label = labelled.group("label").strip()
             value = labelled.group("value").strip().rstrip(".")
+            label = f"{label[0].lower()}{label[1:]}"
+            if _POINTS_ELSEWHERE.match(value):  # "Opening hours: see the website."
+                return f"For our {label}, {value}."
             verb = "are" if label.lower().endswith("s") and not label.lower().endswith("ss") else "is"
-            return f"Our {label[0].lower()}{label[1:]} {verb} {value}."
+            return f"Our {label} {verb} {value}."
+        if not _SAYS_WHAT.search(sentence):
+            continue  # "Balance lookups require a PIN.": names the balance, says nothing of it
         return sentence[0].upper() + sentence[1:] + ("" if sentence[-1] in ".!?" else ".")
     determiner = found.group("det").lower()
     thing = found.group("thing")

@@ -114,6 +114,8 @@ def value_problem(settings: Settings, label: Label = option) -> str | None:
             f"{label('max_send_backlog_bytes')} must be at least {MIN_SEND_BACKLOG_BYTES} (64 KiB: a reply's "
             f"events queued at once for a client that reads), not {settings.max_send_backlog_bytes}"
         )
+    if settings.tls and bool(settings.tls_cert) != bool(settings.tls_key):  # as server/tls.py refuses it
+        return f"{label('tls_cert')} and {label('tls_key')} go together"
     if settings.log_level.upper() not in LOG_LEVELS:
         return f"{label('log_level')} must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}"
     if settings.python_malloc not in PYTHON_MALLOCS:

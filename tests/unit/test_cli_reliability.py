@@ -462,3 +462,15 @@ def test_an_unusable_path_from_the_environment_names_its_variable(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"mockengine: {variable} (--"), err
     assert f" {path}: " in err[0] and said in err[0], err
+
+
+def test_a_half_given_certificate_pair_from_the_environment_names_its_variable(tmp_path, monkeypatch, capsys):
+    """`MOCKENGINE_TLS=1 MOCKENGINE_TLS_CERT=cert.pem` (no key) said "--tls-cert and --tls-key go
+    together": options the command line never held (review of the edges branch)."""
+    monkeypatch.setenv("MOCKENGINE_TLS", "1")
+    monkeypatch.setenv("MOCKENGINE_TLS_CERT", str(tmp_path / "cert.pem"))
+    with pytest.raises(SystemExit) as exited:
+        parse()
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["mockengine: MOCKENGINE_TLS_CERT (--tls-cert) and --tls-key go together"], err
