@@ -208,6 +208,7 @@ async function connect() {
     // Live once the page can act on the session, not at session.created: over WebSocket that came while
     // the microphone's worklet was still loading, and a setting picked then was dropped (no transport).
     setStatus("live");
+    watchEngine(attempt);
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
     updateTalkButton();
     updateFaultButton();
@@ -302,6 +303,9 @@ function hangup() {
 // The connection is over (hung up, failed, or ended by the engine): close it (a peer connection the
 // engine ended is still open on this side), release the microphone, and make the page ready to connect.
 function ended(why) {
+  const watch = state.watch;
+  state.watch = null;
+  showNotAnswering(null);
   // Its journal directory, as the engine listed it while live (the session id names the first of a
   // seeded engine's sessions, which share ids, if the list never came).
   const journal = state.journal || (state.transport && state.sessionId);
@@ -328,6 +332,11 @@ function ended(why) {
   state.lastError = null;
   if (last && why !== "hung up" && why !== "failed" && performance.now() / 1000 - last.at < 3) {
     $("connect-error").textContent = `the engine ended the session: ${last.message}`;
+  }
+  if (watch && watch.silent && why !== "hung up") {
+    // The close that came at last (the engine's own pings unanswered) is not the news: the silence was.
+    const quiet = ((performance.now() - watch.heard) / 1000).toFixed(0);
+    $("connect-error").textContent = `the engine had stopped answering ${quiet} s before the connection ended (${why})`;
   }
   $("connect").disabled = false;
   lockSessionChoices(false);
@@ -380,6 +389,73 @@ function watchMedia(pc, attempt) {
   }, 500);
 }
 
+// ---- is the engine answering? ----------------------------------------------------------------
+
+// A connection can stay up while nothing comes through it (a dead network path, a peer that hangs: the
+// dead_peer fault): the page said "live" and waited for a reply that never came. Every event the page
+// sends is answered by at least one event (conversation.item.create by conversation.item.added,
+// session.update by session.updated, a refused one by an error), so one unanswered for ANSWER_MS means
+// the engine is not answering. A session quiet for PROBE_AFTER_MS is asked with a session.update that
+// changes nothing (a keep-alive the real service answers with session.updated too): a quiet session's
+// dead peer shows within 8 s, as the voice-client spec asks of a network that died mid-conversation.
+// Any event from the engine, however late, counts as an answer and clears the alert.
+const ANSWER_MS = 3000;
+const PROBE_AFTER_MS = 5000;
+
+function watchEngine(attempt) {
+  const watch = state.watch = { heard: performance.now(), awaiting: null, probing: false, silent: false };
+  const send = state.transport.send;
+  state.transport.send = (event) => {
+    if (state.watch === watch && !watch.awaiting) watch.awaiting = { since: performance.now(), type: event.type };
+    return send(event);
+  };
+  const timer = setInterval(() => {
+    if (state.attempt !== attempt || state.watch !== watch) { clearInterval(timer); return; }
+    const now = performance.now();
+    if (!watch.awaiting && now - watch.heard >= PROBE_AFTER_MS) {
+      watch.probing = true;
+      state.transport.send({ type: "session.update", session: { type: "realtime" } });
+    }
+    if (watch.awaiting && now - watch.awaiting.since >= ANSWER_MS) {
+      if (!watch.silent) {
+        addEvent({ type: "(page) engine not answering", detail: `${watch.awaiting.type} unanswered for ${ANSWER_MS} ms` });
+        setStatus("not answering", "unresponsive");
+      }
+      watch.silent = true;
+      showNotAnswering(watch, now);
+    }
+  }, 500);
+}
+
+// An event from the engine: it answers (a late answer clears the alert).
+function heardEngine() {
+  const watch = state.watch;
+  if (!watch) return;
+  watch.heard = performance.now();
+  watch.awaiting = null;
+  if (watch.silent) {
+    watch.silent = false;
+    showNotAnswering(null);
+    setStatus("live");
+    addEvent({ type: "(page) engine answering again" });
+  }
+}
+
+function showNotAnswering(watch, now) {
+  $("engine-alert").hidden = !watch;
+  if (!watch) return;
+  const quiet = ((now - watch.heard) / 1000).toFixed(0);
+  const probe = watch.awaiting.type === "session.update" && watch.probing ? " (the page's keep-alive)" : "";
+  $("engine-alert-text").textContent = `The engine stopped answering: nothing for ${quiet} s, `
+    + `${watch.awaiting.type}${probe} sent ${((now - watch.awaiting.since) / 1000).toFixed(0)} s ago is unanswered. `
+    + "The connection still looks open (a dead peer or network path): reconnect for a new session.";
+}
+
+function reconnect() {
+  ended("reconnecting: the engine stopped answering");
+  connect();
+}
+
 function setMedia(kind, text) {
   $("media").dataset.state = kind;
   $("media").textContent = text;
@@ -388,7 +464,11 @@ function setMedia(kind, text) {
 // ---- server events ----------------------------------------------------------------------------
 
 function onServerEvent(event) {
-  addEvent(event);
+  const watch = state.watch;
+  const keepAlive = watch && watch.probing && event.type === "session.updated";
+  if (keepAlive) watch.probing = false;
+  heardEngine();
+  addEvent(event, keepAlive ? "the page's keep-alive answered" : "");
   const now = performance.now() / 1000;
   switch (event.type) {
     case "session.created":
@@ -588,7 +668,7 @@ function listKeys(list) {
   };
 }
 
-function addEvent(event) {
+function addEvent(event, note) {
   state.eventCount += 1;
   $("event-count").textContent = state.eventCount;
   if ($("hide-deltas").checked && event.type.endsWith(".delta")) return;
@@ -603,6 +683,7 @@ function addEvent(event) {
     text += ` (${responseOutcome(event.response)})`;
     if (event.response.status === "failed") li.classList.add("error");
   }
+  if (note) text += ` (${note})`;
   if (event.type.startsWith("(page)")) li.classList.add("page");
   rowButton(li, text, event);
   const list = $("events");
@@ -889,6 +970,8 @@ $("turn-detection").onchange = () =>
 $("text-input").onkeydown = (e) => { if (e.key === "Enter") sendText(); };
 $("fire-fault").onclick = fireFault;
 $("kill").onclick = killSession;
+$("reconnect").onclick = reconnect;
+$("alert-hangup").onclick = hangup;
 $("refresh-sessions").onclick = refreshSessions;
 setInterval(refreshSessions, 5000);
 loadInfo();

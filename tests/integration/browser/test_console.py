@@ -661,3 +661,48 @@ async def test_console_push_to_talk_without_turn_detection(
         await page.click("#hangup")
         await server.wait_until_idle()
         assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_shows_an_engine_that_stopped_answering(
+    engine, chromium_path, fake_mic_wav, reports_dir, transport
+):
+    """dead_peer: the engine stops sending and reading while the connection stays up (a dead network
+    path). The page said "live" and sat waiting for a reply that never came. It now watches the engine:
+    an event it sent unanswered for 3 s (or its keep-alive probe, a bare session.update after 5 s of
+    silence) turns the status to "not answering" with an alert that offers Reconnect, which opens a new
+    session that answers. A quiet, healthy session is probed and stays live."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport=transport, turn_detection="none")  # the looping microphone: no turns
+        await page.wait_for_timeout(6_500)  # quiet: the page probes, the engine answers, still live
+        await expect(page.locator("#events li", has_text="keep-alive").first).to_be_attached()
+        await expect(page.locator("#status")).to_have_text("live")
+        await page.select_option("#fault-kind", "dead_peer")
+        await page.fill("#fault-params", "after_events=0")
+        await page.click("#fire-fault")
+        await expect(page.locator("#fault-result")).to_contain_text("armed dead_peer")
+        await page.fill("#text-input", "Hello there, are you still with me?")
+        await page.press("#text-input", "Enter")
+        await expect(page.locator("#status")).to_have_attribute("data-state", "unresponsive", timeout=6_000)
+        await expect(page.locator("#status")).to_have_text("not answering")
+        alert = page.locator("#engine-alert")
+        await expect(alert).to_be_visible()
+        await expect(alert).to_contain_text("stopped answering")
+        await expect(alert).to_contain_text("conversation.item.create")
+        await expect(page.locator("#events li.page", has_text="engine not answering")).to_have_count(1)
+        shot = reports_dir / f"console-not-answering-{transport}.png"
+        await page.screenshot(path=str(shot), full_page=True)
+        await page.click("#reconnect")
+        await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+        await expect(alert).to_be_hidden()
+        assert await page.locator("#transport").input_value() == transport  # the same session settings
+        sessions = page.locator("#transcript li.session")
+        await expect(sessions).to_have_count(2)
+        await page.fill("#text-input", "Tell me about the weather today please.")
+        await page.press("#text-input", "Enter")
+        await expect(page.locator("#transcript li.assistant:not(.partial)").first).not_to_be_empty()
+        await expect(page.locator("#status")).to_have_text("live")
+        await page.click("#hangup")
+        await server.wait_until_idle(60)
+        assert not problems, problems
