@@ -136,6 +136,14 @@ async function request(url, options) {
 }
 
 async function mintSecret(session) {
+  // fetch throws on a header value outside ISO-8859-1 before it sends anything (a "…" or a curly quote
+  // pasted with the key), and request() took that for an engine that does not answer.
+  const odd = [...$("api-key").value].find((c) => c.codePointAt(0) > 0xff);
+  if (odd) {
+    const code = `U+${odd.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+    throw new Error(`the API key field holds "${odd}" (${code}), which an HTTP header cannot carry: `
+      + "keys are plain ASCII (pasted from a document?)");
+  }
   const answer = await request("/v1/realtime/client_secrets", {
     method: "POST",
     headers: { Authorization: `Bearer ${$("api-key").value}`, "Content-Type": "application/json" },

@@ -127,6 +127,28 @@ async def test_console_empty_api_key_says_so(engine, chromium_path, fake_mic_wav
         assert not problems, problems
 
 
+async def test_console_api_key_a_header_cannot_carry(engine, chromium_path, fake_mic_wav):
+    """A key pasted with a character an HTTP header cannot carry (a "…" or a curly quote from a document):
+    the browser's fetch threw before sending anything, and the page said the engine does not answer (is it
+    running?) about an engine that was running. It names the field and the character now; fixed, the key
+    connects."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.fill("#api-key", "sk-proj-abc\u2026")
+        await page.click("#connect")
+        await expect(page.locator("#status")).to_have_text("failed")
+        error = page.locator("#connect-error")
+        await expect(error).to_contain_text("API key field")
+        await expect(error).to_contain_text("\u2026")
+        assert "does not answer" not in await error.text_content()
+        await expect(page.locator("#connect")).to_be_enabled()
+        await page.fill("#api-key", "sk-proj-abc")
+        await _go_live(page)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
+
+
 async def test_console_call_ended_by_the_engine(engine, chromium_path, fake_mic_wav):
     """Kill connection on a WebRTC call: the page closes its side of the call (left open, its ICE
     failure 15-20 s later ended the *next* session), the mute button is reset, and it connects again."""
