@@ -190,7 +190,7 @@ async function connect() {
   const created = new Promise((resolve) => { attempt.created = resolve; });
   // Handlers of this connection end it only while it is the current one (an old peer connection's
   // late "failed" must not end the next session).
-  const end = (why) => { if (state.attempt === attempt) ended(why); };
+  const end = (why, meaning) => { if (state.attempt === attempt) ended(why, meaning); };
   try {
     const session = sessionConfig();
     const secret = await mintSecret(session);
@@ -252,9 +252,12 @@ async function openWebRtc(secret, session, attempt, end) {
   };
   const channel = pc.createDataChannel("oai-events");
   channel.onmessage = (e) => onServerEvent(JSON.parse(e.data));
-  channel.onclose = () => end("data channel closed");
+  channel.onclose = () => end("data channel closed", "the engine closed the call's data channel: it ended the call, "
+    + "or was shut down or restarted");
   pc.onconnectionstatechange = () => {
-    if (["failed", "closed"].includes(pc.connectionState)) end(`connection ${pc.connectionState}`);
+    if (["failed", "closed"].includes(pc.connectionState)) {
+      end(`connection ${pc.connectionState}`, "the call's network path failed: the engine stopped, or cannot be reached");
+    }
   };
   await pc.setLocalDescription(await pc.createOffer());
   const answer = await request("/v1/realtime/calls", {
@@ -287,7 +290,8 @@ async function openWebSocket(secret, session, attempt, end) {
   state.player = new A.PcmPlayer(state.context);
   ws.onmessage = (e) => onServerEvent(JSON.parse(e.data));
   attempt.close = () => ws.close();
-  ws.onclose = (e) => end(`websocket closed ${e.code}`);  // the reason, if any, came as an error first
+  // The reason, if any, came as an error first; else what the code means, in words.
+  ws.onclose = (e) => end(`websocket closed ${e.code}`, CLOSE_MEANINGS[e.code]);
   await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("the engine refused the WebSocket (the browser does not tell the HTTP status: see the engine's log)")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
   if (state.stream) {
@@ -304,13 +308,22 @@ async function openWebSocket(secret, session, attempt, end) {
   };
 }
 
+// What a WebSocket close code the engine can end a session with means to a person (the status shows
+// the bare code).
+const CLOSE_MEANINGS = {
+  1001: "the engine went away: it was shut down or restarted (1001)",
+  1006: "the connection dropped without a close: the engine stopped, was shut down or restarted, or the "
+    + "network failed (1006)",
+  1011: "the engine hit an error (1011): its log says which",
+};
+
 function hangup() {
   ended("hung up");
 }
 
 // The connection is over (hung up, failed, or ended by the engine): close it (a peer connection the
 // engine ended is still open on this side), release the microphone, and make the page ready to connect.
-function ended(why) {
+function ended(why, meaning) {
   const watch = state.watch;
   state.watch = null;
   showNotAnswering(null);
@@ -340,6 +353,10 @@ function ended(why) {
   state.lastError = null;
   if (last && why !== "hung up" && why !== "failed" && performance.now() / 1000 - last.at < 3) {
     $("connect-error").textContent = `the engine ended the session: ${last.message}`;
+  } else if (meaning && performance.now() - (state.killedAt || -1e9) < 5000) {
+    $("connect-error").textContent = "Kill connection dropped it — Connect starts a new session";
+  } else if (meaning) {
+    $("connect-error").textContent = `${meaning} — Connect starts a new session`;
   }
   if (watch && watch.silent && why !== "hung up") {
     // The close that came at last (the engine's own pings unanswered) is not the news: the silence was.
@@ -779,6 +796,7 @@ async function fireFault() {
 async function killSession() {
   try {
     const answer = await request(`/mockengine/sessions/${encodeURIComponent(sessionName())}/kill`, { method: "POST" });
+    if (answer.ok) state.killedAt = performance.now();  // the close that follows is this, not a crash
     $("fault-result").textContent = answer.ok ? "connection dropped" : (await answer.json()).error.message;
   } catch (error) {
     $("fault-result").textContent = String(error.message || error);
@@ -801,10 +819,15 @@ async function refreshSessions() {
     }
   } catch (error) {
     $("sessions").innerHTML = "<li class=hint>the engine does not answer</li>";
+    // Stopped: restarted, it numbers its handles from ~1 again, and on a seeded engine (ids repeat) the
+    // page took its new session for one of its ended ones and never called it its own.
+    state.pastHandles = [];
     return;
   }
   if (!answer.ok) return;
   const { live: running } = await answer.json();
+  // Only an ended session the engine still lists (its teardown) can be mistaken for the page's new one.
+  state.pastHandles = state.pastHandles.filter((h) => running.some((s) => s.handle === h));
   if (state.transport && state.sessionId && !state.handle) {
     // Over WebSocket the page cannot read the 101's handle header: its session is the newest live one
     // with its id that is not an earlier one of this page.
