@@ -513,3 +513,48 @@ async def test_text_agent_makes_both_calls_two_requests_ask_for(engine, server_e
     assert sorted(agent.calls) == [("get_time", "Tokyo"), ("get_weather", "Paris")]
     assert "Paris" in reply.event().item.text_content and "Tokyo" in reply.event().item.text_content
     assert not errors
+
+
+async def test_turn_detection_turned_off_mid_session_then_manual_turns(
+    framework_engine, http_context, server_events
+) -> None:
+    """``update_options(turn_detection=None, input_audio_transcription=…)`` after a reply (push-to-talk
+    switched on mid-conversation): the speech pushed next starts no turn by itself; LiveKit's
+    ``commit_audio()`` and ``generate_reply()`` make the turn, transcribed with the new model and
+    answered, and a voice change after audio gets the live ``cannot_update_voice``."""
+    url = await base_url(framework_engine)
+    pcm, _ = spoken_question()
+    async with model(url) as realtime_model:
+        session = realtime_model.session()
+        errors = record_errors(session)
+        transcripts: list[str] = []
+        session.on(
+            "input_audio_transcription_completed",
+            lambda ev: ev.is_final and transcripts.append(ev.transcript),
+        )
+        greeting = await asyncio.wait_for(session.generate_reply(instructions="Greet the user."), TIMEOUT_S)
+        await asyncio.wait_for(collect_text(greeting), TIMEOUT_S)
+
+        session.update_options(
+            turn_detection=None, input_audio_transcription=realtime.AudioTranscription(model="whisper-1")
+        )
+        await stream(frames_sender(session), pcm, silence_ms=1500)
+        assert not any(e["type"] == "input_audio_buffer.speech_started" for e in server_events)
+        session.commit_audio()
+        generation = await asyncio.wait_for(session.generate_reply(), TIMEOUT_S)
+        text = await asyncio.wait_for(collect_text(generation), TIMEOUT_S)
+        assert not errors
+        session.update_options(voice="cedar")
+        async with asyncio.timeout(TIMEOUT_S):
+            while not errors:
+                await asyncio.sleep(0.05)
+        await session.aclose()
+    assert generation.user_initiated and "Paris" in text
+    assert transcripts == ["What is the capital of France?"]
+    updated = [e["session"] for e in server_events if e["type"] == "session.updated"][-1]
+    assert updated["audio"]["input"]["turn_detection"] is None
+    assert updated["audio"]["input"]["transcription"]["model"] == "whisper-1"
+    refused = [e for e in server_events if e["type"] == "error"]
+    assert [e["error"]["code"] for e in refused] == ["cannot_update_voice"]
+    # the refusal is the one error this test expects (asserted above): not one for the fixture to fail on
+    server_events[:] = [e for e in server_events if e["type"] != "error"]

@@ -570,3 +570,54 @@ async def test_text_agent_chains_responses_by_id(default_client) -> None:
     assert WEATHER_CALLS == ["Paris"] and "sunny" in str(first.final_output).lower()
     second = await Runner.run(agent, "Thank you!", previous_response_id=first.last_response_id)
     assert second.final_output and WEATHER_CALLS == ["Paris"]
+
+
+async def test_a_phone_agent_on_g711_with_manual_turns_and_a_new_agent_mid_call(framework_engine) -> None:
+    """A telephone agent as the SDK's docs set one up: ``g711_ulaw`` both ways and no turn detection (the
+    caller's turns come from the telephony side), a typed tool turn, ``update_agent`` mid-call (its
+    ``session.update`` repeats the voice: no ``cannot_update_voice`` for the same voice), then the
+    caller's μ-law question sent with ``send_audio(commit=True)`` and answered on a raw
+    ``response.create``: transcribed, answered, in μ-law (8 kHz, a byte a sample)."""
+    from agents.realtime.model_inputs import RealtimeModelSendRawMessage
+
+    from tests.phone_bridge import g711_of
+
+    WEATHER_CALLS.clear()
+    first = RealtimeAgent(name="Assistant", instructions="You are a helpful assistant.", tools=[get_weather])
+    second = RealtimeAgent(name="Concierge", instructions="Be brief.", tools=[get_weather])
+    model_settings = {
+        **settings()["model_settings"],
+        "input_audio_format": "g711_ulaw",
+        "output_audio_format": "g711_ulaw",
+        "turn_detection": None,
+    }
+    async with await run_agent(framework_engine, first, {"model_settings": model_settings}) as session:
+        observed = Observed(session)
+        await session.send_message("What is the weather like in Paris?")
+        end = await observed.until(lambda e: e.type == "tool_end")
+        await observed.until(turn_ended, after=observed.events.index(end))
+        await session.update_agent(second)
+        mark = observed.mark()
+        await session.send_audio(g711_of(spoken_question()[0], "audio/pcmu"), commit=True)
+        await session.model.send_event(RealtimeModelSendRawMessage(message={"type": "response.create"}))
+        await observed.until(turn_ended, after=mark)
+        await observed.until(lambda e: any("Paris is" in t for t in observed.assistant_transcripts()))
+        heard = await observed.until(
+            lambda e: any(
+                isinstance(item, UserMessageItem) and "capital" in str(item.content)
+                for item in observed.history
+            )
+        )
+        observed.close()
+    assert heard and WEATHER_CALLS == ["Paris"]
+    assert observed.server_events("session.updated")[-1]["session"]["instructions"] == "Be brief."
+    formats = {
+        (e["session"]["audio"]["input"]["format"]["type"], e["session"]["audio"]["output"]["format"]["type"])
+        for e in observed.server_events("session.updated")
+    }
+    assert formats == {("audio/pcmu", "audio/pcmu")}
+    last_item = observed.of("audio")[-1].item_id
+    reply = [e for e in observed.of("audio") if e.item_id == last_item]
+    seconds = sum(len(e.audio.data) for e in reply) / 8000
+    assert 1.0 < seconds < 15.0  # μ-law at 8 kHz: a sentence or two, not 3x as long as 24 kHz PCM16 reads
+    assert not observed.errors()

@@ -23,6 +23,8 @@ from pipecat.frames.frames import (
     LLMMessagesAppendFrame,
     LLMRunFrame,
     TTSAudioRawFrame,
+    UserStartedSpeakingFrame,
+    UserStoppedSpeakingFrame,
 )
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.pipeline.worker import PipelineParams, PipelineWorker
@@ -34,7 +36,13 @@ from pipecat.services.openai.realtime import events
 from pipecat.services.openai.realtime.llm import OpenAIRealtimeLLMService
 from pipecat.workers.runner import WorkerRunner
 
-from tests.integration.compat.speech import clear_question, other_speaker, spoken_question, stream
+from tests.integration.compat.speech import (
+    BYTES_PER_MS,
+    clear_question,
+    other_speaker,
+    spoken_question,
+    stream,
+)
 
 pytestmark = pytest.mark.models
 TIMEOUT_S = 60
@@ -286,3 +294,33 @@ async def test_a_call_cancelled_by_an_interruption_then_new_words(framework_engi
     assert outputs == ["CANCELLED"]
     answer = bot.assistant_texts()[-1]
     assert "Paris is the capital of France" in answer and "CANCELLED" not in answer
+
+
+async def test_manual_turns_from_pipecats_own_vad(framework_engine, server_events) -> None:
+    """``turn_detection=False`` (Pipecat's manual mode, its own VAD deciding turns): the user's stop
+    commits the buffer and asks for a response; its interruption of a reply clears the buffer, appends
+    the speech onset again (its pre-roll), cancels the response and truncates what was played. The reply
+    is cut, the question spoken over it is heard whole and answered, and no ``error`` is sent."""
+    question = clear_question()  # a second of silence, then the question
+    onset = (1000 + 300) * BYTES_PER_MS  # the local VAD hears the speech 300 ms in
+    async with Bot(await url_of(framework_engine, pace=1.0), turn_detection=False) as bot:
+        await bot.say(STORY)
+        await bot.down.until(lambda: len(bot.down.of(TTSAudioRawFrame)) > 10)
+        await stream(bot.send_audio, question[:onset])
+        await bot.worker.queue_frame(UserStartedSpeakingFrame())
+        await bot.worker.queue_frame(InterruptionFrame())
+        await stream(bot.send_audio, question[onset:], silence_ms=500)
+        await bot.worker.queue_frame(UserStoppedSpeakingFrame())
+        await bot.down.until(lambda: any("Paris" in t for t in bot.assistant_texts()))
+        assert not bot.errors()
+    kinds = [e["type"] for e in server_events]
+    assert "input_audio_buffer.speech_started" not in kinds  # no server VAD
+    cancelled = [e for e in server_events if e["type"] == "response.done"][0]["response"]
+    assert cancelled["status"] == "cancelled"
+    assert "conversation.item.truncated" in kinds
+    heard = [
+        e["transcript"]
+        for e in server_events
+        if e["type"] == "conversation.item.input_audio_transcription.completed"
+    ]
+    assert heard == ["What is the capital of France?"]
