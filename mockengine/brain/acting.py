@@ -332,8 +332,38 @@ def ends_the_conversation(tool: ToolSpec) -> bool:
     """``tool`` ends the call or conversation: named so (``end_call``, ``hang_up``, ``endConversation``)
     or described as called when the user says goodbye or wants to leave (``_ON_FAREWELL``)."""
     words = lexicon.identifier_words(tool.name).split()
-    named = bool(words) and words[0] in _ENDING_VERBS and (len(words) == 1 or bool(_ENDED & set(words[1:])))
+    # the thing ended is the name's last word: ``end_phone_call`` ends a call, ``end_phone_verification``
+    # a verification, though "phone" stands in its name
+    named = bool(words) and words[0] in _ENDING_VERBS and (len(words) == 1 or words[-1] in _ENDED)
     return named or bool(_ON_FAREWELL.search(tool.description or ""))
+
+
+# An ending tool's reason option that says the user said goodbye (``end_call {reason: enum [user_goodbye,
+# agent_done, …]}``): by its words, a farewell's ("user_goodbye", "farewell", "said_bye"), else the user's
+# own ending ("user_ended", "caller_hung_up", "customer_request").
+_GOODBYE_OPTION = frozenset(("goodbye", "bye", "farewell"))
+_USER_OPTION = frozenset(("user", "caller", "customer", "client"))
+_USER_ENDED_OPTION = frozenset(
+    ("end", "ended", "ends", "hangup", "hung", "left", "done", "request", "requested")
+)
+
+
+def _goodbye_option(options: Any) -> Any:
+    """The option of an ending tool's enum that means the user said goodbye, or None when none says so."""
+    if not isinstance(options, list):
+        return None
+    worded = [
+        (option, set(lexicon.identifier_words(option).split()))
+        for option in options
+        if isinstance(option, str)
+    ]
+    for option, words in worded:
+        if words & _GOODBYE_OPTION or "good bye" in lexicon.identifier_words(option):
+            return option
+    for option, words in worded:
+        if words & _USER_OPTION and words & _USER_ENDED_OPTION:
+            return option
+    return None
 
 
 def _farewell_call(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
@@ -351,6 +381,12 @@ def _farewell_call(text: str, tools: list[ToolSpec], referent: Referent, today: 
         check_schema(tool)
         schema = tool.parameters or {}
         filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
+        properties = schema_values.properties_of(schema) or {}
+        for name in list(filled.missing):  # ``reason: enum [user_goodbye, …]``: the goodbye said
+            option = _goodbye_option(kinds_of.one_branch(properties.get(name) or {}).get("enum"))
+            if option is not None:
+                filled.arguments[name], filled.sources[name] = option, "(the user says goodbye)"
+                filled.missing.remove(name)
         if filled.missing or not is_valid(filled.arguments, schema):
             continue
         match = intent.Match(tool, 0.0, (), True)

@@ -1,0 +1,92 @@
+"""Gaps a developer writing their own app hit (brain6): an order id established by a lookup and then asked
+again for a refund, "open a new account" as an account called "new", an ending tool's goodbye reason, a
+month enum of month names, a demanded call on "Hello!" handed to a human, and a forced ``comment`` filled
+"Comment". Each test failed on the code before it; the negative ones pin what must not misfire."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
+from mockengine.brain.acting import ends_the_conversation
+from mockengine.brain.scalars import enum_for
+from tests.brain_calls import TODAY
+
+STRING = {"type": "string"}
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September"]
+MONTHS += ["October", "November", "December"]
+SHORT = [m[:3] for m in MONTHS]
+
+
+def tool(
+    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
+) -> ToolSpec:
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties) if required is None else required,
+    }
+    return ToolSpec(name, description, schema)
+
+
+def conversation(
+    tools: list[ToolSpec], turns: list[str], choice: str = "auto"
+) -> list[list[tuple[str, Any]]]:
+    """Each user turn's calls in one conversation, each call answered ``{"status": "ok"}``, seed 3."""
+    brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
+    history: tuple[TurnView, ...] = ()
+    made = []
+    for index, said in enumerate(turns):
+        history += (TurnView(f"u{index}", "user_text", said),)
+        reply = brain.reply(ReplyRequest("", tuple(tools), choice, ("text",), history, 0))
+        made.append([(c.name, json.loads(c.arguments)) for c in reply.tool_calls])
+        for n, call in enumerate(reply.tool_calls):
+            history += (
+                TurnView(
+                    f"c{index}{n}", "function_call", call.arguments, name=call.name, call_id=f"k{index}{n}"
+                ),
+                TurnView(f"o{index}{n}", "function_call_output", '{"status": "ok"}', call_id=f"k{index}{n}"),
+            )
+        if reply.tool_calls:
+            reply = brain.reply(ReplyRequest("", tuple(tools), choice, ("text",), history, 0))
+        history += (TurnView(f"a{index}", "assistant", reply.text or ""),)
+    return made
+
+
+STATUS = tool("get_order_status", "Get an order's status", {"order_id": STRING})
+REFUND = tool("request_refund", "Refund an order", {"order_id": STRING, "reason": STRING}, ["order_id"])
+
+
+# -- c. an ending tool's reason, farewells
+
+END = tool("end_call", "End the call", {"reason": {"type": "string", "enum": ["user_goodbye", "agent_done"]}})
+
+
+@pytest.mark.parametrize("said", ["Goodbye!", "ok bye then", "alright, bye!", "thanks, bye"])
+def test_a_farewell_ends_the_call_with_the_goodbye_reason(said: str) -> None:
+    assert conversation([STATUS, END], [said]) == [[("end_call", {"reason": "user_goodbye"})]]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I said goodbye to her, where is order A12345?", "bye the way, where is order A12345?", "Thanks!"],
+)
+def test_no_farewell_ends_nothing(said: str) -> None:
+    assert [name for name, _ in conversation([STATUS, END], [said])[0]] != ["end_call"]
+
+
+def test_a_reason_with_no_goodbye_option_is_not_made_up() -> None:
+    other = tool("end_call", "End the call", {"reason": {"enum": ["agent_done", "escalated"]}})
+    assert conversation([STATUS, other], ["Goodbye!"]) == [[]]
+
+
+def test_an_ending_of_a_verification_ends_no_call() -> None:
+    assert not ends_the_conversation(tool("end_phone_verification", "End phone verification", {}))
+    assert ends_the_conversation(tool("end_phone_call", "End it", {}))
+    assert ends_the_conversation(tool("hang_up", "", {}))
+    assert conversation(
+        [STATUS, tool("end_phone_verification", "End phone verification", {})], ["Goodbye!"]
+    ) == [[]]
