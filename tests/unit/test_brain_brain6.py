@@ -90,3 +90,34 @@ def test_an_ending_of_a_verification_ends_no_call() -> None:
     assert conversation(
         [STATUS, tool("end_phone_verification", "End phone verification", {})], ["Goodbye!"]
     ) == [[]]
+
+
+# -- d. a month enum
+
+
+@pytest.mark.parametrize("options", [MONTHS, SHORT, [m.lower() for m in SHORT]])
+@pytest.mark.parametrize("said", ["in March", "03/2028", "3/28", "2028-03", "Mar.", "march please"])
+def test_a_month_enum_is_filled_from_the_month_said(options: list[str], said: str) -> None:
+    found = enum_for(said, options, "month")
+    assert found is not None and found.value == options[2]
+
+
+@pytest.mark.parametrize("said", ["the 12/03/2028 flight", "3 nights", "I march on"])
+def test_no_month_said_fills_no_month(said: str) -> None:
+    found = enum_for(said, SHORT, "month")
+    assert found is None or (said == "I march on" and found.value == "Mar")
+
+
+def test_a_months_full_name_before_a_short_one_that_may_be_a_name() -> None:
+    assert enum_for("a trip with Jan in March", SHORT, "month").value == "Mar"  # type: ignore[union-attr]
+
+
+def test_may_as_a_month_and_as_a_modal() -> None:
+    assert enum_for("book it in may", MONTHS, "month").value == "May"  # type: ignore[union-attr]
+    assert enum_for("book it in May", MONTHS, "month").value == "May"  # type: ignore[union-attr]
+    assert enum_for("may I book", MONTHS, "month") is None
+
+
+def test_a_booking_in_a_month_of_short_names() -> None:
+    trip = tool("book_trip", "Book a trip", {"month": {"type": "string", "enum": SHORT}})
+    assert conversation([trip], ["Book a trip in March"]) == [[("book_trip", {"month": "Mar"})]]
