@@ -108,10 +108,6 @@ def test_no_month_said_fills_no_month(said: str) -> None:
     assert found is None or (said == "I march on" and found.value == "Mar")
 
 
-def test_a_months_full_name_before_a_short_one_that_may_be_a_name() -> None:
-    assert enum_for("a trip with Jan in March", SHORT, "month").value == "Mar"  # type: ignore[union-attr]
-
-
 def test_may_as_a_month_and_as_a_modal() -> None:
     assert enum_for("book it in may", MONTHS, "month").value == "May"  # type: ignore[union-attr]
     assert enum_for("book it in May", MONTHS, "month").value == "May"  # type: ignore[union-attr]
@@ -121,3 +117,24 @@ def test_may_as_a_month_and_as_a_modal() -> None:
 def test_a_booking_in_a_month_of_short_names() -> None:
     trip = tool("book_trip", "Book a trip", {"month": {"type": "string", "enum": SHORT}})
     assert conversation([trip], ["Book a trip in March"]) == [[("book_trip", {"month": "Mar"})]]
+
+
+# -- g. a demanded call on words that ask for none
+
+ESCALATE = tool("escalate", "Escalate to a human", {})
+
+
+def test_hello_under_required_hands_no_one_to_a_human() -> None:
+    made = conversation([ESCALATE, STATUS], ["Hello!"], choice="required")
+    assert [name for name, _ in made[0]] == ["get_order_status"]
+
+
+def test_asking_for_a_human_under_required_escalates() -> None:
+    made = conversation([ESCALATE, STATUS], ["I want to talk to a human"], choice="required")
+    assert made == [[("escalate", {})]]
+
+
+def test_a_demanded_feedback_comment_takes_the_words() -> None:
+    feedback = tool("leave_feedback", "Leave feedback", {"comment": STRING})
+    made = conversation([feedback], ["The staff were lovely"], choice="required")
+    assert made == [[("leave_feedback", {"comment": "The staff were lovely"})]]
