@@ -100,7 +100,10 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         )
     # a fee asked ("How much does shipping cost?") goes to no tool that prices only items
     priced = [tool for tool in candidates if not _fee_of_no_item(text, tool)]
-    found = intent.actions(text, priced, lambda part, match: stands_alone(part, match, today))
+    opened = _OPEN_NEW.search(text)
+    creating = _creating_tools(opened.group("thing"), priced) if opened else []
+    found = intent.actions(text, creating, lambda part, match: stands_alone(part, match, today))
+    found = found or intent.actions(text, priced, lambda part, match: stands_alone(part, match, today))
     if not found:
         return (
             _moved(text, candidates)
@@ -116,6 +119,16 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         vocabulary = intent.vocabulary_of(match.tool)
         tool = match.tool
         filled = fill(tool.name, tool.parameters or {}, part, referent, today, vocabulary, tool.description)
+        if opened and any(str(v).lower() == "new" for v in filled.arguments.values()):
+            # "open a new account" to ``lookup_account`` only: "new" is no account's id; a model asks
+            why = f"{intent.describe(match)}; 'new' {opened.group('thing')} is none to look up"
+            return Plan(tuple(done), None, why) if done else None
+        if opened and tool in creating:  # "open a new" is no account's name: asked for
+            _drop_words_of(
+                filled,
+                text[opened.start() : opened.start("thing")],
+                schema_values.required_of(tool.parameters or {}),
+            )
         if filled.missing and any(action.call.name == tool.name for action in done):
             continue  # "the weather in Paris and should I bring an umbrella?": the call made covers it
         if filled.missing:
@@ -139,6 +152,40 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
                 done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
+
+
+# "open a new account", "create a new playlist": a thing made, not one named "new" to look up.
+_OPEN_NEW = re.compile(
+    r"\b(?:open|create|start|make|set\s+up|setup|register|add)\s+(?:a\s+|an\s+|another\s+|me\s+a\s+)?"
+    r"(?:brand\s+)?new\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\b",
+    re.IGNORECASE,
+)
+# The first word of a tool's name that makes a thing (``create_account``, ``open_account``).
+_CREATING_VERBS = frozenset(("create", "open", "new", "add", "register", "make", "start", "setup", "signup"))
+
+
+def _creating_tools(thing: str, tools: list[ToolSpec]) -> list[ToolSpec]:
+    """The tools that make a ``thing`` ("account", "savings account"): named with a making verb first and
+    a word of the thing after it (``create_account``, ``open_new_account``, ``createAccount``)."""
+    concepts = {t.concept for t in lexicon.tokens(thing.lower()) if not t.is_stop}
+    made = []
+    for tool in tools:
+        words = lexicon.identifier_words(tool.name).split()
+        if words[:1] and words[0] in _CREATING_VERBS and concepts & {lexicon.concept(w) for w in words[1:]}:
+            made.append(tool)
+    return made
+
+
+def _drop_words_of(filled: Filled, said: str, required: list[str]) -> None:
+    """``filled`` without the string values made only of the words ``said`` (the request's own verb and
+    article: "open a new"), each a required one then missing."""
+    words = set(said.lower().split())
+    for name, value in list(filled.arguments.items()):
+        if isinstance(value, str) and value.strip() and set(value.lower().split()) <= words:
+            del filled.arguments[name]
+            filled.sources.pop(name, None)
+            if name in required and name not in filled.missing:
+                filled.missing.append(name)
 
 
 # "weather and time, news and traffic …": the pairs read, so a long list costs what a short one does.

@@ -60,6 +60,60 @@ STATUS = tool("get_order_status", "Get an order's status", {"order_id": STRING})
 REFUND = tool("request_refund", "Refund an order", {"order_id": STRING, "reason": STRING}, ["order_id"])
 
 
+# -- b. "open a new X"
+
+LOOKUP = tool("lookup_account", "Look up an account", {"account_id": STRING})
+
+
+def test_open_a_new_account_is_no_account_called_new() -> None:
+    assert conversation([LOOKUP], ["I'd like to open a new account"]) == [[]]
+
+
+def test_open_a_new_account_goes_to_the_creating_tool() -> None:
+    create = tool(
+        "create_account", "Create a new account", {"account_type": {"enum": ["checking", "savings"]}}
+    )
+    made = conversation([LOOKUP, create], ["Open a new savings account"])
+    assert made == [[("create_account", {"account_type": "savings"})]]
+
+
+def test_new_as_a_real_value_is_kept() -> None:
+    status = tool("set_status", "Set a ticket's status", {"status": {"enum": ["new", "open", "closed"]}})
+    assert conversation([status], ["Set the ticket status to new"]) == [[("set_status", {"status": "new"})]]
+
+
+def test_the_new_york_account_is_looked_up() -> None:
+    made = conversation([LOOKUP], ["Look up account NY-2231"])
+    assert made == [[("lookup_account", {"account_id": "NY-2231"})]]
+
+
+def test_a_new_account_of_a_kind_goes_to_the_creating_tool_named_for_it() -> None:
+    create = tool("open_account", "Open a bank account", {"account_type": {"enum": ["checking", "savings"]}})
+    made = conversation([LOOKUP, create], ["I'd like to open a new checking account please"])
+    assert made == [[("open_account", {"account_type": "checking"})]]
+
+
+def test_a_creating_tool_asks_for_a_name_it_was_not_given() -> None:
+    create = tool("create_account", "Create a new account", {"name": STRING})
+    brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
+    history = (TurnView("u0", "user_text", "I'd like to open a new account"),)
+    reply = brain.reply(ReplyRequest("", (LOOKUP, create), "auto", ("text",), history, 0))
+    assert reply.tool_calls == () and reply.text and reply.text.endswith("?")
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Create a new playlist called Road Trip", ("create_playlist", {"name": "Road Trip"})),
+        ("Add a new task: call the plumber", ("add_task", {"title": "call the plumber"})),
+    ],
+)
+def test_a_new_thing_with_its_name_is_made_with_it(said: str, expected: tuple[str, Any]) -> None:
+    playlist = tool("create_playlist", "Create a playlist", {"name": STRING})
+    task = tool("add_task", "Add a task to the to-do list", {"title": STRING})
+    assert conversation([playlist, task], [said]) == [[expected]]
+
+
 # -- c. an ending tool's reason, farewells
 
 END = tool("end_call", "End the call", {"reason": {"type": "string", "enum": ["user_goodbye", "agent_done"]}})
@@ -106,6 +160,10 @@ def test_a_month_enum_is_filled_from_the_month_said(options: list[str], said: st
 def test_no_month_said_fills_no_month(said: str) -> None:
     found = enum_for(said, SHORT, "month")
     assert found is None or (said == "I march on" and found.value == "Mar")
+
+
+def test_a_months_full_name_before_a_short_one_that_may_be_a_name() -> None:
+    assert enum_for("a trip with Jan in March", SHORT, "month").value == "Mar"  # type: ignore[union-attr]
 
 
 def test_may_as_a_month_and_as_a_modal() -> None:
