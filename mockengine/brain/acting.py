@@ -129,6 +129,13 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
                 text[opened.start() : opened.start("thing")],
                 schema_values.required_of(tool.parameters or {}),
             )
+        if _ANOTHER_ONE.search(part):  # "a refund for my other order": which one is asked
+            required = schema_values.required_of(tool.parameters or {})
+            for name in [n for n, v in filled.arguments.items() if _identifier(n) and v in _NOT_AN_ID]:
+                del filled.arguments[name]  # "other" is no order number
+                filled.missing += [name] if name in required else []
+        else:
+            _established(filled, referent, tool.parameters or {})
         if filled.missing and any(action.call.name == tool.name for action in done):
             continue  # "the weather in Paris and should I bring an umbrella?": the call made covers it
         if filled.missing:
@@ -152,6 +159,31 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
                 done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
+
+
+# Words that set aside the thing established: "my other order", "a different booking", "another one".
+_ANOTHER_ONE = re.compile(r"\b(?:another|other|different|else)\b", re.IGNORECASE)
+_NOT_AN_ID = frozenset(("another", "other", "different", "else"))
+# The last word of a parameter's name that makes it an identifier (``order_id``, ``booking_ref``).
+_ID_WORDS = frozenset(("id", "number", "num", "no", "ref", "reference", "code"))
+
+
+def _established(filled: Filled, referent: Referent, schema: Mapping[str, Any]) -> None:
+    """Each missing required identifier (``order_id``) the conversation already gave under the same name
+    (the newest call's argument or output, else any earlier call's argument: ``get_order_status
+    {"order_id": "A12345"}``), filled with it, as a model asked "I want a refund" next carries the order
+    it looked up; words naming another fill it first."""
+    properties = schema_values.properties_of(schema) or {}
+    for name in list(filled.missing):
+        if not _identifier(name):
+            continue  # a bare ``id`` names no kind of thing: any call's id would do
+        words = lexicon.identifier_words(name)
+        known = referent.values + referent.established
+        value = next((v for k, v in known if lexicon.identifier_words(k) == words), None)
+        if value is None or not is_valid({name: value}, {"properties": {name: properties.get(name, {})}}):
+            continue
+        filled.arguments[name], filled.sources[name] = value, "(established earlier in the conversation)"
+        filled.missing.remove(name)
 
 
 # "open a new account", "create a new playlist": a thing made, not one named "new" to look up.
@@ -726,7 +758,23 @@ def referent(history: tuple[TurnView, ...]) -> Referent:
         elif item.kind in ("user_text", "user_audio") and values:
             break
     titled = [value for key, value in values if key in ("title", "name", "label")]
-    return Referent(tuple(values), titled[0] if titled else name)
+    return Referent(tuple(values), titled[0] if titled else name, _identifiers_used(history))
+
+
+def _identifiers_used(history: tuple[TurnView, ...]) -> tuple[tuple[str, str], ...]:
+    """The identifiers (``order_id``, ``bookingRef``) the calls of ``history`` used, newest first."""
+    used: list[tuple[str, str]] = []
+    for item in reversed(history):
+        data = _json(item.text) if item.kind == "function_call" else None
+        if isinstance(data, Mapping):
+            used += [(k.lower(), v) for k, v in data.items() if isinstance(v, str) and v and _identifier(k)]
+    return tuple(used)
+
+
+def _identifier(name: str) -> bool:
+    """``name`` is a kind of thing's identifier (``order_id``, ``ticket_number``): not a bare ``id``."""
+    words = lexicon.identifier_words(name).split()
+    return len(words) >= 2 and words[-1] in _ID_WORDS
 
 
 _ID_ENDINGS = ("id", "ref", "reference", "code", "number")

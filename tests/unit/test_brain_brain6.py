@@ -60,6 +60,51 @@ STATUS = tool("get_order_status", "Get an order's status", {"order_id": STRING})
 REFUND = tool("request_refund", "Refund an order", {"order_id": STRING, "reason": STRING}, ["order_id"])
 
 
+# -- a. an id the conversation established
+
+
+def test_a_refund_after_a_lookup_takes_its_order_id() -> None:
+    made = conversation([STATUS, REFUND], ["Where is my order A12345?", "I want a refund"])
+    assert made[1] == [("request_refund", {"order_id": "A12345"})]
+
+
+def test_a_refund_two_turns_after_the_lookup_takes_its_order_id() -> None:
+    weather = tool("get_weather", "Get the weather", {"city": STRING})
+    turns = ["Where is my order A12345?", "What's the weather in Paris?", "I want a refund"]
+    made = conversation([STATUS, REFUND, weather], turns)
+    assert made[2] == [("request_refund", {"order_id": "A12345"})]
+
+
+def test_a_refund_of_another_order_takes_the_one_named() -> None:
+    made = conversation([STATUS, REFUND], ["Where is my order A12345?", "I want a refund for order B99999"])
+    assert made[1] == [("request_refund", {"order_id": "B99999"})]
+
+
+def test_a_refund_of_the_other_order_asks_which() -> None:
+    made = conversation([STATUS, REFUND], ["Where is my order A12345?", "I want a refund for my other order"])
+    assert made[1] == []
+
+
+def test_an_id_of_another_kind_is_not_carried() -> None:
+    ticket = tool("close_ticket", "Close a support ticket", {"ticket_id": STRING})
+    made = conversation([STATUS, ticket], ["Where is my order A12345?", "Close my ticket"])
+    assert made[1] == []
+
+
+def test_a_bare_id_is_not_carried() -> None:
+    delete = tool("delete_note", "Delete a note", {"id": STRING})
+    made = conversation([STATUS, delete], ["Where is my order A12345?", "Delete a note"])
+    assert made[1] == []
+
+
+def test_an_id_the_schema_refuses_is_not_carried() -> None:
+    refund = tool(
+        "request_refund", "Refund an order", {"order_id": {"type": "string", "pattern": "^[0-9]+$"}}
+    )
+    made = conversation([STATUS, refund], ["Where is my order A12345?", "I want a refund"])
+    assert made[1] == []
+
+
 # -- b. "open a new X"
 
 LOOKUP = tool("lookup_account", "Look up an account", {"account_id": STRING})
