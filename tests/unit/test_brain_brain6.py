@@ -222,6 +222,24 @@ def test_a_booking_in_a_month_of_short_names() -> None:
     assert conversation([trip], ["Book a trip in March"]) == [[("book_trip", {"month": "Mar"})]]
 
 
+# -- e. a menu item whose name holds a fee word (already looked up; pinned so a wider fee list keeps it)
+
+MENU = tool("get_menu_item", "Look up a menu item", {"item": STRING})
+
+
+@pytest.mark.parametrize(
+    "said", ["What's the price of the {}?", "How much is the {}?", "How much does the {} cost?"]
+)
+@pytest.mark.parametrize("item", ["delivery pizza", "tip of the day"])
+def test_a_menu_item_named_with_a_fee_word_is_looked_up(said: str, item: str) -> None:
+    assert conversation([MENU], [said.format(item)]) == [[("get_menu_item", {"item": item})]]
+
+
+@pytest.mark.parametrize("fee", ["tip", "delivery", "service charge", "delivery fee"])
+def test_a_fee_is_still_no_menu_item(fee: str) -> None:
+    assert conversation([MENU], [f"What's the price of the {fee}?"]) == [[]]
+
+
 # -- g. a demanded call on words that ask for none
 
 ESCALATE = tool("escalate", "Escalate to a human", {})
