@@ -445,6 +445,9 @@ class ScriptedBrain:
             if asked is not None:
                 # "hi" before the assistant said anything: the greeting the instructions ask for
                 return Reply(asked, rule="instructions.greeting")
+            told = phrases.if_asked(heard, turn.request.instructions)
+            if told is not None:  # "If asked about the hours, tell them we're open 9 to 5"
+                return Reply(told, rule="instructions.if_asked")
             covered = acting.topics(list(turn.request.tools))
             earlier = _user_words_before(turn.request.history, trigger.item)
             text = phrases.reply_to_words(heard, rng, name, covered, earlier)

@@ -240,6 +240,50 @@ def test_a_fee_is_still_no_menu_item(fee: str) -> None:
     assert conversation([MENU], [f"What's the price of the {fee}?"]) == [[]]
 
 
+# -- f. a standing order in the instructions to answer a topic a given way
+
+HOURS = "You are Acme's shop assistant. If asked about the hours, tell them we're open 9 to 5."
+
+
+def said_to(instructions: str, words: str, tools: tuple[ToolSpec, ...] = ()) -> str | None:
+    brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
+    history = (TurnView("u0", "user_text", words),)
+    return brain.reply(ReplyRequest(instructions, tools, "auto", ("text",), history, 0)).text
+
+
+@pytest.mark.parametrize(
+    "words", ["What are your hours?", "what are the opening hours", "Tell me your hours."]
+)
+def test_the_hours_asked_are_said_as_the_instructions_say(words: str) -> None:
+    assert said_to(HOURS, words) == "We're open 9 to 5."
+
+
+def test_the_hours_asked_beside_a_tool_are_said_too() -> None:
+    assert said_to(HOURS, "What are your hours?", (STATUS,)) == "We're open 9 to 5."
+
+
+def test_a_quoted_answer_is_said_without_its_quotes_and_to_the_user() -> None:
+    parking = "When the user asks about parking, say 'There's free parking behind the building.'"
+    assert said_to(parking, "Is there parking?") == "There's free parking behind the building."
+    booking = "If a customer asks about the tasting menu, tell them that they need to book a day ahead."
+    assert said_to(booking, "Do you have a tasting menu?") == "You need to book a day ahead."
+
+
+@pytest.mark.parametrize(
+    ("instructions", "words"),
+    [
+        (HOURS, "What's the weather like?"),  # another topic
+        (HOURS, "I hate working these hours"),  # no question
+        ("If asked about the hours, use get_hours.", "What are your hours?"),  # an order, no fact
+        ("If asked about the hours, tell them to call the front desk.", "What are your hours?"),
+        ("If asked about the return policy, say 'Thirty days.'", "What's your policy on pets?"),
+    ],
+)
+def test_no_standing_answer_is_said_out_of_place(instructions: str, words: str) -> None:
+    said = said_to(instructions, words)
+    assert said not in ("We're open 9 to 5.", "Thirty days.") and "front desk" not in (said or "")
+
+
 # -- g. a demanded call on words that ask for none
 
 ESCALATE = tool("escalate", "Escalate to a human", {})
