@@ -59,6 +59,7 @@ from mockengine.brain import (
     phrases,
     rules,
     saved_conversation,
+    schema_values,
     utterance,
 )
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
@@ -845,7 +846,7 @@ def _described_by(tool: ToolSpec, heard: str) -> bool:
 def _garbled(tool: ToolSpec, arguments: dict[str, Any]) -> list[str]:
     """The arguments of a demanded call that are the words misread: an identifier (``order_id``,
     ``ticket_number``) with no digit in it ("Goodbye")."""
-    properties = (tool.parameters or {}).get("properties") or {}
+    properties = schema_values.properties_of(tool.parameters or {})
     return [
         name
         for name, value in arguments.items()

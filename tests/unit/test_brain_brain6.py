@@ -303,3 +303,14 @@ def test_a_demanded_feedback_comment_takes_the_words() -> None:
     feedback = tool("leave_feedback", "Leave feedback", {"comment": STRING})
     made = conversation([feedback], ["The staff were lovely"], choice="required")
     assert made == [[("leave_feedback", {"comment": "The staff were lovely"})]]
+
+
+# -- read-through mends
+
+
+def test_a_garbled_id_is_found_in_a_schema_of_parts() -> None:
+    from mockengine.brain.participant import _garbled
+
+    parts = {"allOf": [{"type": "object", "properties": {"order_id": STRING}, "required": ["order_id"]}]}
+    assert _garbled(ToolSpec("lookup_order", "", parts), {"order_id": "Goodbye"}) == ["order_id"]
+    assert _garbled(ToolSpec("lookup_order", "", parts), {"order_id": "A12345"}) == []
