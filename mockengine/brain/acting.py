@@ -99,7 +99,8 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
             or _asked_faq(text, candidates)
         )
     # a fee asked ("How much does shipping cost?") goes to no tool that prices only items
-    priced = [tool for tool in candidates if not _fee_of_no_item(text, tool)]
+    fee = _fee_asked(text)
+    priced = [tool for tool in candidates if not (fee and _prices_no_fee(fee, tool))]
     opened = _OPEN_NEW.search(text)
     creating = _creating_tools(opened.group("thing"), priced) if opened else []
     found = intent.actions(text, creating, lambda part, match: stands_alone(part, match, today))
@@ -299,20 +300,26 @@ _PRICE_OF = re.compile(
 )
 
 
-def _fee_of_no_item(text: str, tool: ToolSpec) -> bool:
-    """``text`` asks the price of a fee or charge (``FEES``: "How much does shipping cost?", "how much is
-    the service charge?") and ``tool`` declares no word of it: a lookup of items (``get_menu_item``,
-    ``lookup_product``) prices things sold, and a fee is none. A tool that declares it
-    (``get_shipping_cost``, "Delivery fees by zone") is asked. The words said are the signal; the
-    list is small and documented (docs/tools.md, "Which tool")."""
+def _fee_asked(text: str) -> list[str]:
+    """The words of a fee or charge ``text`` asks the price of (``FEES``: "How much does shipping cost?" →
+    ["shipping"], "how much is the service charge?" → ["service", "charge"]); [] when it asks none (a
+    thing priced with a word of no fee: "the delivery pizza", "the tip of the day"). Read once a turn."""
     found = _PRICE_OF.search(lexicon.rewrite(text.lower()))
     if found is None:
-        return False
+        return []
     words = found.group("thing").split()
     if not words or not set(words) <= FEES or words == ["cost"]:
-        return False
+        return []
+    return words
+
+
+def _prices_no_fee(fee: list[str], tool: ToolSpec) -> bool:
+    """``tool`` declares no word of the ``fee`` asked (``_fee_asked``): a lookup of items (``get_menu_item``,
+    ``lookup_product``) prices things sold, and a fee is none. A tool that declares it
+    (``get_shipping_cost``, "Delivery fees by zone") is asked. The words said are the signal; the list is
+    small and documented (docs/tools.md, "Which tool")."""
     declared = intent.vocabulary_of(tool)
-    return not any(lexicon.concept(w) in declared for w in words if w not in _FEE_HEADS)
+    return not any(lexicon.concept(w) in declared for w in fee if w not in _FEE_HEADS)
 
 
 _FEE_HEADS = frozenset(("fee", "fees", "charge", "charges", "cost", "costs"))
