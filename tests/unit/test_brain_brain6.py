@@ -314,3 +314,33 @@ def test_a_garbled_id_is_found_in_a_schema_of_parts() -> None:
     parts = {"allOf": [{"type": "object", "properties": {"order_id": STRING}, "required": ["order_id"]}]}
     assert _garbled(ToolSpec("lookup_order", "", parts), {"order_id": "Goodbye"}) == ["order_id"]
     assert _garbled(ToolSpec("lookup_order", "", parts), {"order_id": "A12345"}) == []
+
+
+@pytest.mark.parametrize(
+    ("parameter", "postal"),
+    [("zip", True), ("zipCode", True), ("postal_code", True), ("post_code", True), ("postcode", True)]
+    + [("post_title", False), ("blog_post", False), ("city", False)],
+)
+def test_one_reading_of_a_postal_code_parameter(parameter: str, postal: bool) -> None:
+    from mockengine.brain.addresses import names_postal_code
+
+    assert names_postal_code(parameter) is postal
+
+
+@pytest.mark.parametrize(
+    ("value", "street"),
+    [("12 Oak Street", True), ("221B Baker Street", True), ("5 Old Mill Rd", True)]
+    + [("12 Oak", False), ("Oak Street", False), ("12 Oak Street, Springfield", False)],
+)
+def test_one_reading_of_a_street_with_its_number(value: str, street: bool) -> None:
+    from mockengine.brain.addresses import is_street_with_number
+
+    assert is_street_with_number(value) is street
+
+
+def test_a_post_code_is_no_thing_changed_in_the_clause() -> None:
+    import random
+
+    from mockengine.brain.narration import clause
+
+    assert clause("update_address", {"post_code": "62704"}, random.Random(1)) == "Updating address —"
