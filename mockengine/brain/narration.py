@@ -245,7 +245,7 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     state = _state(data)
     if state and _state_key(data) == "mode":  # a view's mode ("grid"): "It's in grid view."
         state = f"in {state} view"
-    if state and _same_word(state, _past(verb)):  # "I've canceled the booking." said it already
+    if state and lexicon.spelled_alike(state, _past(verb)):  # "I've canceled the booking." said it already
         state = None
     code = _confirmation(data)
     reference = _new_reference(data, arguments) if code is None else None
@@ -376,11 +376,6 @@ def _past(verb: str) -> str:
     if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
         return f"{verb[:-1]}ied"
     return f"{verb}ed"
-
-
-def _same_word(state: str, past: str) -> bool:
-    """Whether ``state`` is the participle already said ("cancelled" after "canceled")."""
-    return state.lower().replace("ll", "l") == past.lower().replace("ll", "l")
 
 
 def _new_reference(data: Any, arguments: Any) -> tuple[str, str] | None:

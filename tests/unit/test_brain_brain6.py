@@ -344,3 +344,14 @@ def test_a_post_code_is_no_thing_changed_in_the_clause() -> None:
     from mockengine.brain.narration import clause
 
     assert clause("update_address", {"post_code": "62704"}, random.Random(1)) == "Updating address —"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "alike"),
+    [("cancelled", "canceled", True), ("Labelled", "labeled", True), ("colour", "color", True)]
+    + [("open", "opened", False), ("called", "caled", False), ("deleted", "removed", False)],
+)
+def test_a_word_in_either_spelling_is_one_word(first: str, second: str, alike: bool) -> None:
+    from mockengine.brain.lexicon import spelled_alike
+
+    assert spelled_alike(first, second) is alike
