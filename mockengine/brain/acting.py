@@ -140,14 +140,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         if filled.missing and any(action.call.name == tool.name for action in done):
             continue  # "the weather in Paris and should I bring an umbrella?": the call made covers it
         if filled.missing:
-            why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
-            pending = (match.tool, dict(filled.arguments))
-            return Plan(
-                tuple(done),
-                ask_for(asking.first_to_ask(filled.missing, match.tool), match.tool),
-                why,
-                pending=pending,
-            )
+            return _asking(match.tool, filled, intent.describe(match), tuple(done))
         if not is_valid(filled.arguments, match.tool.parameters or {}):
             # Each value fits its property, but not the whole (a dependency, a oneOf): call nothing.
             why = f"{intent.describe(match)}; arguments {filled.arguments} do not fit its schema"
@@ -473,11 +466,10 @@ def _farewell_call(text: str, tools: list[ToolSpec], referent: Referent, today: 
             if option is not None:
                 filled.arguments[name], filled.sources[name] = option, "(the user says goodbye)"
                 filled.missing.remove(name)
-        if filled.missing or not is_valid(filled.arguments, schema):
-            continue
-        match = intent.Match(tool, 0.0, (), True)
-        why = f"{tool.name} (the user says goodbye: it ends the conversation)"
-        return Plan((_action(match, filled),), None, why, FAREWELL_SAID)
+        called = _called(tool, filled)
+        if called is not None:
+            why = f"{tool.name} (the user says goodbye: it ends the conversation)"
+            return Plan((called,), None, why, FAREWELL_SAID)
     return None
 
 
@@ -498,6 +490,22 @@ def _action(match: intent.Match, filled: Filled) -> Action:
     sources = ", ".join(f"{name} ← {words!r}" for name, words in filled.sources.items()) or "no arguments"
     call = ToolCall(match.tool.name, json.dumps(filled.arguments, ensure_ascii=False))
     return Action(call, f"{intent.describe(match)}; {sources}", filled.arguments)
+
+
+def _asking(tool: ToolSpec, filled: Filled, why: str, done: tuple[Action, ...] = ()) -> Plan:
+    """The plan that asks for the first of ``filled``'s missing required arguments of ``tool`` (after the
+    calls ``done``), the call waiting on the answer with the arguments the words gave."""
+    question = ask_for(asking.first_to_ask(filled.missing, tool), tool)
+    why = f"{why}; missing required {', '.join(filled.missing)}"
+    return Plan(done, question, why, pending=(tool, dict(filled.arguments)))
+
+
+def _called(tool: ToolSpec, filled: Filled) -> Action | None:
+    """The call of ``tool`` with ``filled``'s arguments, chosen by a rule rather than the matcher; None
+    when a required argument is missing or the arguments do not fit the whole schema."""
+    if filled.missing or not is_valid(filled.arguments, tool.parameters or {}):
+        return None
+    return _action(intent.Match(tool, 0.0, (), True), filled)
 
 
 def _after_call(referent: Referent, arguments: Mapping[str, Any]) -> Referent:
@@ -549,9 +557,8 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
             for name in required
         ):
             continue
-        if is_valid(filled.arguments, schema):
-            match = intent.Match(tool, 0.0, (), True)
-            done.append(_action(match, filled))
+        called = _called(tool, filled)
+        done += [called] if called is not None else []
     if not done:
         return None
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
@@ -618,16 +625,12 @@ def _card_stated(text: str, tools: list[ToolSpec], referent: Referent, today: da
             continue
         check_schema(tool)
         filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
-        match = intent.Match(tool, 0.0, (), True)
         why = f"{tool.name} (a card stated: it takes a card number)"
         if filled.missing:
-            question = ask_for(asking.first_to_ask(filled.missing, tool), tool)
-            missing = ", ".join(filled.missing)
-            return Plan(
-                (), question, f"{why}; missing required {missing}", pending=(tool, dict(filled.arguments))
-            )
-        if is_valid(filled.arguments, schema):
-            return Plan((_action(match, filled),), None, why)
+            return _asking(tool, filled, why)
+        called = _called(tool, filled)
+        if called is not None:
+            return Plan((called,), None, why)
     return None
 
 
