@@ -99,8 +99,12 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
             or _asked_faq(text, candidates)
         )
     # a fee asked ("How much does shipping cost?") goes to no tool that prices only items
-    priced = [tool for tool in candidates if not _fee_of_no_item(text, tool)]
-    found = intent.actions(text, priced, lambda part, match: stands_alone(part, match, today))
+    fee = _fee_asked(text)
+    priced = [tool for tool in candidates if not (fee and _prices_no_fee(fee, tool))]
+    opened = _OPEN_NEW.search(text)
+    creating = _creating_tools(opened.group("thing"), priced) if opened else []
+    found = intent.actions(text, creating, lambda part, match: stands_alone(part, match, today))
+    found = found or intent.actions(text, priced, lambda part, match: stands_alone(part, match, today))
     if not found:
         return (
             _moved(text, candidates)
@@ -116,17 +120,27 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         vocabulary = intent.vocabulary_of(match.tool)
         tool = match.tool
         filled = fill(tool.name, tool.parameters or {}, part, referent, today, vocabulary, tool.description)
+        if opened and any(str(v).lower() == "new" for v in filled.arguments.values()):
+            # "open a new account" to ``lookup_account`` only: "new" is no account's id; a model asks
+            why = f"{intent.describe(match)}; 'new' {opened.group('thing')} is none to look up"
+            return Plan(tuple(done), None, why) if done else None
+        if opened and tool in creating:  # "open a new" is no account's name: asked for
+            _drop_words_of(
+                filled,
+                text[opened.start() : opened.start("thing")],
+                schema_values.required_of(tool.parameters or {}),
+            )
+        if _ANOTHER_ONE.search(part):  # "a refund for my other order": which one is asked
+            required = schema_values.required_of(tool.parameters or {})
+            for name in [n for n, v in filled.arguments.items() if _identifier(n) and v in _NOT_AN_ID]:
+                del filled.arguments[name]  # "other" is no order number
+                filled.missing += [name] if name in required else []
+        else:
+            _established(filled, referent, tool.parameters or {})
         if filled.missing and any(action.call.name == tool.name for action in done):
             continue  # "the weather in Paris and should I bring an umbrella?": the call made covers it
         if filled.missing:
-            why = f"{intent.describe(match)}; missing required {', '.join(filled.missing)}"
-            pending = (match.tool, dict(filled.arguments))
-            return Plan(
-                tuple(done),
-                ask_for(asking.first_to_ask(filled.missing, match.tool), match.tool),
-                why,
-                pending=pending,
-            )
+            return _asking(match.tool, filled, intent.describe(match), tuple(done))
         if not is_valid(filled.arguments, match.tool.parameters or {}):
             # Each value fits its property, but not the whole (a dependency, a oneOf): call nothing.
             why = f"{intent.describe(match)}; arguments {filled.arguments} do not fit its schema"
@@ -139,6 +153,65 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
                 done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
+
+
+# Words that set aside the thing established: "my other order", "a different booking", "another one".
+_ANOTHER_ONE = re.compile(r"\b(?:another|other|different|else)\b", re.IGNORECASE)
+_NOT_AN_ID = frozenset(("another", "other", "different", "else"))
+# The last word of a parameter's name that makes it an identifier (``order_id``, ``booking_ref``).
+_ID_WORDS = frozenset(("id", "number", "num", "no", "ref", "reference", "code"))
+
+
+def _established(filled: Filled, referent: Referent, schema: Mapping[str, Any]) -> None:
+    """Each missing required identifier (``order_id``) the conversation already gave under the same name
+    (the newest call's argument or output, else any earlier call's argument: ``get_order_status
+    {"order_id": "A12345"}``), filled with it, as a model asked "I want a refund" next carries the order
+    it looked up; words naming another fill it first."""
+    properties = schema_values.properties_of(schema) or {}
+    for name in list(filled.missing):
+        if not _identifier(name):
+            continue  # a bare ``id`` names no kind of thing: any call's id would do
+        words = lexicon.identifier_words(name)
+        known = referent.values + referent.established
+        value = next((v for k, v in known if lexicon.identifier_words(k) == words), None)
+        if value is None or not is_valid({name: value}, {"properties": {name: properties.get(name, {})}}):
+            continue
+        filled.arguments[name], filled.sources[name] = value, "(established earlier in the conversation)"
+        filled.missing.remove(name)
+
+
+# "open a new account", "create a new playlist": a thing made, not one named "new" to look up.
+_OPEN_NEW = re.compile(
+    r"\b(?:open|create|start|make|set\s+up|setup|register|add)\s+(?:a\s+|an\s+|another\s+|me\s+a\s+)?"
+    r"(?:brand\s+)?new\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\b",
+    re.IGNORECASE,
+)
+# The first word of a tool's name that makes a thing (``create_account``, ``open_account``).
+_CREATING_VERBS = frozenset(("create", "open", "new", "add", "register", "make", "start", "setup", "signup"))
+
+
+def _creating_tools(thing: str, tools: list[ToolSpec]) -> list[ToolSpec]:
+    """The tools that make a ``thing`` ("account", "savings account"): named with a making verb first and
+    a word of the thing after it (``create_account``, ``open_new_account``, ``createAccount``)."""
+    concepts = {t.concept for t in lexicon.tokens(thing.lower()) if not t.is_stop}
+    made = []
+    for tool in tools:
+        words = lexicon.identifier_words(tool.name).split()
+        if words[:1] and words[0] in _CREATING_VERBS and concepts & {lexicon.concept(w) for w in words[1:]}:
+            made.append(tool)
+    return made
+
+
+def _drop_words_of(filled: Filled, said: str, required: list[str]) -> None:
+    """``filled`` without the string values made only of the words ``said`` (the request's own verb and
+    article: "open a new"), each a required one then missing."""
+    words = set(said.lower().split())
+    for name, value in list(filled.arguments.items()):
+        if isinstance(value, str) and value.strip() and set(value.lower().split()) <= words:
+            del filled.arguments[name]
+            filled.sources.pop(name, None)
+            if name in required and name not in filled.missing:
+                filled.missing.append(name)
 
 
 # "weather and time, news and traffic …": the pairs read, so a long list costs what a short one does.
@@ -220,20 +293,26 @@ _PRICE_OF = re.compile(
 )
 
 
-def _fee_of_no_item(text: str, tool: ToolSpec) -> bool:
-    """``text`` asks the price of a fee or charge (``FEES``: "How much does shipping cost?", "how much is
-    the service charge?") and ``tool`` declares no word of it: a lookup of items (``get_menu_item``,
-    ``lookup_product``) prices things sold, and a fee is none. A tool that declares it
-    (``get_shipping_cost``, "Delivery fees by zone") is asked. The words said are the signal; the
-    list is small and documented (docs/tools.md, "Which tool")."""
+def _fee_asked(text: str) -> list[str]:
+    """The words of a fee or charge ``text`` asks the price of (``FEES``: "How much does shipping cost?" →
+    ["shipping"], "how much is the service charge?" → ["service", "charge"]); [] when it asks none (a
+    thing priced with a word of no fee: "the delivery pizza", "the tip of the day"). Read once a turn."""
     found = _PRICE_OF.search(lexicon.rewrite(text.lower()))
     if found is None:
-        return False
+        return []
     words = found.group("thing").split()
     if not words or not set(words) <= FEES or words == ["cost"]:
-        return False
+        return []
+    return words
+
+
+def _prices_no_fee(fee: list[str], tool: ToolSpec) -> bool:
+    """``tool`` declares no word of the ``fee`` asked (``_fee_asked``): a lookup of items (``get_menu_item``,
+    ``lookup_product``) prices things sold, and a fee is none. A tool that declares it
+    (``get_shipping_cost``, "Delivery fees by zone") is asked. The words said are the signal; the list is
+    small and documented (docs/tools.md, "Which tool")."""
     declared = intent.vocabulary_of(tool)
-    return not any(lexicon.concept(w) in declared for w in words if w not in _FEE_HEADS)
+    return not any(lexicon.concept(w) in declared for w in fee if w not in _FEE_HEADS)
 
 
 _FEE_HEADS = frozenset(("fee", "fees", "charge", "charges", "cost", "costs"))
@@ -332,8 +411,38 @@ def ends_the_conversation(tool: ToolSpec) -> bool:
     """``tool`` ends the call or conversation: named so (``end_call``, ``hang_up``, ``endConversation``)
     or described as called when the user says goodbye or wants to leave (``_ON_FAREWELL``)."""
     words = lexicon.identifier_words(tool.name).split()
-    named = bool(words) and words[0] in _ENDING_VERBS and (len(words) == 1 or bool(_ENDED & set(words[1:])))
+    # the thing ended is the name's last word: ``end_phone_call`` ends a call, ``end_phone_verification``
+    # a verification, though "phone" stands in its name
+    named = bool(words) and words[0] in _ENDING_VERBS and (len(words) == 1 or words[-1] in _ENDED)
     return named or bool(_ON_FAREWELL.search(tool.description or ""))
+
+
+# An ending tool's reason option that says the user said goodbye (``end_call {reason: enum [user_goodbye,
+# agent_done, …]}``): by its words, a farewell's ("user_goodbye", "farewell", "said_bye"), else the user's
+# own ending ("user_ended", "caller_hung_up", "customer_request").
+_GOODBYE_OPTION = frozenset(("goodbye", "bye", "farewell"))
+_USER_OPTION = frozenset(("user", "caller", "customer", "client"))
+_USER_ENDED_OPTION = frozenset(
+    ("end", "ended", "ends", "hangup", "hung", "left", "done", "request", "requested")
+)
+
+
+def _goodbye_option(options: Any) -> Any:
+    """The option of an ending tool's enum that means the user said goodbye, or None when none says so."""
+    if not isinstance(options, list):
+        return None
+    worded = [
+        (option, set(lexicon.identifier_words(option).split()))
+        for option in options
+        if isinstance(option, str)
+    ]
+    for option, words in worded:
+        if words & _GOODBYE_OPTION or "good bye" in lexicon.identifier_words(option):
+            return option
+    for option, words in worded:
+        if words & _USER_OPTION and words & _USER_ENDED_OPTION:
+            return option
+    return None
 
 
 def _farewell_call(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
@@ -351,11 +460,16 @@ def _farewell_call(text: str, tools: list[ToolSpec], referent: Referent, today: 
         check_schema(tool)
         schema = tool.parameters or {}
         filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
-        if filled.missing or not is_valid(filled.arguments, schema):
-            continue
-        match = intent.Match(tool, 0.0, (), True)
-        why = f"{tool.name} (the user says goodbye: it ends the conversation)"
-        return Plan((_action(match, filled),), None, why, FAREWELL_SAID)
+        properties = schema_values.properties_of(schema) or {}
+        for name in list(filled.missing):  # ``reason: enum [user_goodbye, …]``: the goodbye said
+            option = _goodbye_option(kinds_of.one_branch(properties.get(name) or {}).get("enum"))
+            if option is not None:
+                filled.arguments[name], filled.sources[name] = option, "(the user says goodbye)"
+                filled.missing.remove(name)
+        called = _called(tool, filled)
+        if called is not None:
+            why = f"{tool.name} (the user says goodbye: it ends the conversation)"
+            return Plan((called,), None, why, FAREWELL_SAID)
     return None
 
 
@@ -376,6 +490,22 @@ def _action(match: intent.Match, filled: Filled) -> Action:
     sources = ", ".join(f"{name} ← {words!r}" for name, words in filled.sources.items()) or "no arguments"
     call = ToolCall(match.tool.name, json.dumps(filled.arguments, ensure_ascii=False))
     return Action(call, f"{intent.describe(match)}; {sources}", filled.arguments)
+
+
+def _asking(tool: ToolSpec, filled: Filled, why: str, done: tuple[Action, ...] = ()) -> Plan:
+    """The plan that asks for the first of ``filled``'s missing required arguments of ``tool`` (after the
+    calls ``done``), the call waiting on the answer with the arguments the words gave."""
+    question = ask_for(asking.first_to_ask(filled.missing, tool), tool)
+    why = f"{why}; missing required {', '.join(filled.missing)}"
+    return Plan(done, question, why, pending=(tool, dict(filled.arguments)))
+
+
+def _called(tool: ToolSpec, filled: Filled) -> Action | None:
+    """The call of ``tool`` with ``filled``'s arguments, chosen by a rule rather than the matcher; None
+    when a required argument is missing or the arguments do not fit the whole schema."""
+    if filled.missing or not is_valid(filled.arguments, tool.parameters or {}):
+        return None
+    return _action(intent.Match(tool, 0.0, (), True), filled)
 
 
 def _after_call(referent: Referent, arguments: Mapping[str, Any]) -> Referent:
@@ -427,9 +557,8 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
             for name in required
         ):
             continue
-        if is_valid(filled.arguments, schema):
-            match = intent.Match(tool, 0.0, (), True)
-            done.append(_action(match, filled))
+        called = _called(tool, filled)
+        done += [called] if called is not None else []
     if not done:
         return None
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
@@ -496,16 +625,12 @@ def _card_stated(text: str, tools: list[ToolSpec], referent: Referent, today: da
             continue
         check_schema(tool)
         filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
-        match = intent.Match(tool, 0.0, (), True)
         why = f"{tool.name} (a card stated: it takes a card number)"
         if filled.missing:
-            question = ask_for(asking.first_to_ask(filled.missing, tool), tool)
-            missing = ", ".join(filled.missing)
-            return Plan(
-                (), question, f"{why}; missing required {missing}", pending=(tool, dict(filled.arguments))
-            )
-        if is_valid(filled.arguments, schema):
-            return Plan((_action(match, filled),), None, why)
+            return _asking(tool, filled, why)
+        called = _called(tool, filled)
+        if called is not None:
+            return Plan((called,), None, why)
     return None
 
 
@@ -643,7 +768,23 @@ def referent(history: tuple[TurnView, ...]) -> Referent:
         elif item.kind in ("user_text", "user_audio") and values:
             break
     titled = [value for key, value in values if key in ("title", "name", "label")]
-    return Referent(tuple(values), titled[0] if titled else name)
+    return Referent(tuple(values), titled[0] if titled else name, _identifiers_used(history))
+
+
+def _identifiers_used(history: tuple[TurnView, ...]) -> tuple[tuple[str, str], ...]:
+    """The identifiers (``order_id``, ``bookingRef``) the calls of ``history`` used, newest first."""
+    used: list[tuple[str, str]] = []
+    for item in reversed(history):
+        data = _json(item.text) if item.kind == "function_call" else None
+        if isinstance(data, Mapping):
+            used += [(k.lower(), v) for k, v in data.items() if isinstance(v, str) and v and _identifier(k)]
+    return tuple(used)
+
+
+def _identifier(name: str) -> bool:
+    """``name`` is a kind of thing's identifier (``order_id``, ``ticket_number``): not a bare ``id``."""
+    words = lexicon.identifier_words(name).split()
+    return len(words) >= 2 and words[-1] in _ID_WORDS
 
 
 _ID_ENDINGS = ("id", "ref", "reference", "code", "number")

@@ -220,3 +220,26 @@ def phone_fitting(text: str, pattern: str) -> Span | None:
         except re.error:
             return None
     return None
+
+
+# What follows a house number: a street's name and its kind ("12 Baker Street", "5 Rue de Rivoli" aside).
+HOUSE_NUMBER_AFTER = re.compile(
+    r"\s+(?:[A-Z][\w'-]*\s+){1,3}(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place"
+    r"|pl|court|ct|square|sq|terrace|crescent|close|row|parkway|highway)\b",
+    re.IGNORECASE,
+)
+_STREET_WITH_NUMBER = re.compile(r"\d+[a-z]?" + HOUSE_NUMBER_AFTER.pattern, re.IGNORECASE)
+# A parameter's words that name a zip or postal code (``zip``, ``postal_code``); "post" only before
+# "code" (``post_code``: ``post_title`` is a blog post's).
+_POSTAL_WORDS = frozenset(("zip", "zipcode", "postcode", "postal"))
+
+
+def is_street_with_number(value: str) -> bool:
+    """``value`` is a street with its house number, name and kind ("12 Oak Street"), all of it."""
+    return _STREET_WITH_NUMBER.fullmatch(value) is not None
+
+
+def names_postal_code(parameter: str) -> bool:
+    """The parameter holds a zip or postal code (``zip``, ``zipCode``, ``postal_code``, ``post_code``)."""
+    words = identifier_words(parameter).split()
+    return bool(set(words) & _POSTAL_WORDS) or "post code" in " ".join(words)

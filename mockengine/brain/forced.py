@@ -217,6 +217,7 @@ _PLAUSIBLE: dict[str, str] = {
 _REPORTS = frozenset(("summary", "answer", "reply", "response", "report", "explanation"))
 _FREE_TEXT = frozenset(
     ("query", "q", "search", "text", "message", "content", "prompt", "input", "question", "body", "note")
+    + ("comment", "comments", "feedback", "remarks")
     + ("summary", "answer", "reply", "response", "report", "explanation")
 )
 

@@ -59,6 +59,13 @@ def stem(word: str) -> str:
     return str(_STEMMER.stemWord(IRREGULAR.get(lowered, lowered)))
 
 
+def spelled_alike(first: str, second: str) -> bool:
+    """``first`` and ``second`` are one word, in British or American spelling ("cancelled" and
+    "canceled", "colour" and "color"; ``IRREGULAR``), any case."""
+    one, other = first.lower(), second.lower()
+    return one == other or IRREGULAR.get(one, one) == IRREGULAR.get(other, other)
+
+
 @lru_cache(maxsize=1)
 def _concepts() -> dict[str, str]:
     table: dict[str, str] = {}

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import cards, fields, implied, lexicon, names, units
+from mockengine.brain import addresses, cards, fields, implied, lexicon, names, units
 from mockengine.brain.output_data import fields_in_text, output_data
 
 _STATE_KEYS = ("mode", "status", "state")
@@ -46,7 +46,7 @@ def clause(name: str, arguments: Mapping[str, Any], rng: random.Random) -> str:
         for k, v in arguments.items()
         if isinstance(v, str)
         and _is_thing(k)
-        and not _postal(k)
+        and not addresses.names_postal_code(k)
         and not (cards.takes_card_number(k) or cards.takes_security_code(k))
     ]
     rest = " ".join(name_words[1:]) if not spoken and verb == name_words[0] else ""
@@ -56,11 +56,6 @@ def clause(name: str, arguments: Mapping[str, Any], rng: random.Random) -> str:
 
 def _is_thing(parameter: str) -> bool:
     return bool(set(lexicon.identifier_words(parameter).split()) & _THINGS)
-
-
-def _postal(parameter: str) -> bool:
-    """A zip or postal code, which is where a thing goes, not the thing ("Updating 62704 —")."""
-    return bool(set(lexicon.identifier_words(parameter).split()) & {"zip", "zipcode", "postal", "postcode"})
 
 
 _THINGS = frozenset(
@@ -250,7 +245,7 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     state = _state(data)
     if state and _state_key(data) == "mode":  # a view's mode ("grid"): "It's in grid view."
         state = f"in {state} view"
-    if state and _same_word(state, _past(verb)):  # "I've canceled the booking." said it already
+    if state and lexicon.spelled_alike(state, _past(verb)):  # "I've canceled the booking." said it already
         state = None
     code = _confirmation(data)
     reference = _new_reference(data, arguments) if code is None else None
@@ -326,13 +321,17 @@ def _postal_address(strings: list[tuple[str, str]]) -> str | None:
     ("12 Oak Street, Springfield 62704"); None when no argument is such a street."""
     parts = {" ".join(lexicon.identifier_words(k).split()): v for k, v in strings}
     street = next(
-        (v for k, v in parts.items() if {"street", "address"} & set(k.split()) and re.match(r"\d+\w?\s", v)),
+        (
+            v
+            for k, v in parts.items()
+            if {"street", "address"} & set(k.split()) and addresses.is_street_with_number(v)
+        ),
         None,
     )
     if street is None:
         return None
     town = next((v for k, v in parts.items() if k in ("city", "town")), None)
-    postal = next((v for k, v in parts.items() if _postal(k)), None)
+    postal = next((v for k, v in parts.items() if addresses.names_postal_code(k)), None)
     return ", ".join(filter(None, [street, " ".join(filter(None, [town, postal]))]))
 
 
@@ -377,11 +376,6 @@ def _past(verb: str) -> str:
     if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
         return f"{verb[:-1]}ied"
     return f"{verb}ed"
-
-
-def _same_word(state: str, past: str) -> bool:
-    """Whether ``state`` is the participle already said ("cancelled" after "canceled")."""
-    return state.lower().replace("ll", "l") == past.lower().replace("ll", "l")
 
 
 def _new_reference(data: Any, arguments: Any) -> tuple[str, str] | None:

@@ -59,6 +59,7 @@ from mockengine.brain import (
     phrases,
     rules,
     saved_conversation,
+    schema_values,
     utterance,
 )
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
@@ -445,6 +446,9 @@ class ScriptedBrain:
             if asked is not None:
                 # "hi" before the assistant said anything: the greeting the instructions ask for
                 return Reply(asked, rule="instructions.greeting")
+            told = phrases.if_asked(heard, turn.request.instructions)
+            if told is not None:  # "If asked about the hours, tell them we're open 9 to 5"
+                return Reply(told, rule="instructions.if_asked")
             covered = acting.topics(list(turn.request.tools))
             earlier = _user_words_before(turn.request.history, trigger.item)
             text = phrases.reply_to_words(heard, rng, name, covered, earlier)
@@ -795,6 +799,8 @@ def _least_harmful(turn: Turn, today: date) -> ToolSpec:
         # "My card was declined" no payment), nor one whose own arguments the words do not give
         harm = _harm(tool)
         described = 0 if heard and harm < 3 and not missing and _described_by(tool, heard) else 1
+        if heard and _hands_over(tool) and _ASKS_FOR_A_PERSON.search(heard):
+            described = 0  # "I want to talk to a human" of ``escalate``: the person asked for
         return (described, harm, missing, index)
 
     return min(enumerate([*replies, *tools]), key=harm)[1]
@@ -840,7 +846,7 @@ def _described_by(tool: ToolSpec, heard: str) -> bool:
 def _garbled(tool: ToolSpec, arguments: dict[str, Any]) -> list[str]:
     """The arguments of a demanded call that are the words misread: an identifier (``order_id``,
     ``ticket_number``) with no digit in it ("Goodbye")."""
-    properties = (tool.parameters or {}).get("properties") or {}
+    properties = schema_values.properties_of(tool.parameters or {})
     return [
         name
         for name, value in arguments.items()
@@ -854,15 +860,15 @@ def _garbled(tool: ToolSpec, arguments: dict[str, Any]) -> list[str]:
 
 def _harm(tool: ToolSpec) -> int:
     """How much calling ``tool`` with made-up arguments does: 1 reads (``lookup_order``, ``search_web``),
-    2 changes or runs something (``send_email``, ``run_query``, ``execute_command``), 3 destroys, ends
-    or moves money (``delete_account``, ``drop_table``, ``cancel_order``, ``end_call``,
+    2 changes or runs something or hands the user over (``send_email``, ``run_query``, ``escalate``), 3
+    destroys, ends or moves money (``delete_account``, ``drop_table``, ``cancel_order``, ``end_call``,
     ``issue_refund``), by the first word of its name or of its description."""
     name = lexicon.identifier_words(tool.name).split()
     described = [t.lower for t in lexicon.tokens(tool.description or "")[:1]]
     verbs = set(name[:1] + described)
     if verbs & _DESTRUCTIVE or _MONEY_OUT & set(name):
         return 3
-    if verbs & _RUNS or not intent.is_lookup(tool):
+    if verbs & _RUNS or _hands_over(tool) or not intent.is_lookup(tool):
         return 2
     return 1
 
@@ -878,6 +884,21 @@ _DESTRUCTIVE = frozenset(_DESTRUCTIVE_VERBS.split())
 _MONEY_OUT = frozenset(("refund", "payment", "charge", "withdrawal", "payout"))
 # Verbs whose call runs whatever its arguments say (``run_query``, ``execute_command``): never a lookup.
 _RUNS = frozenset(("run", "execute", "exec", "eval", "evaluate", "issue", "invoke", "trigger", "spawn"))
+# Verbs of a tool that hands the conversation to a person or another agent (``escalate``,
+# ``transfer_to_agent``): the user is put through rather than answered, never a mere lookup ("Hello!"
+# under ``required`` was escalated to a human).
+_HANDS_OVER = frozenset(("escalate", "transfer", "handoff", "forward"))
+# Words that ask for a person rather than an answer ("can I speak to a human?", "get me a manager").
+_ASKS_FOR_A_PERSON = re.compile(
+    r"\b(?:human|real\s+person|(?:live\s+)?agent|representative|rep|operator|manager|supervisor|someone)\b",
+    re.IGNORECASE,
+)
+
+
+def _hands_over(tool: ToolSpec) -> bool:
+    """``tool`` hands the conversation over (``escalate``, ``transfer_to_human``), by its first word."""
+    words = lexicon.identifier_words(tool.name).split()
+    return bool(words) and words[0] in _HANDS_OVER
 
 
 def _named_tool(turn: Turn) -> ToolSpec | None:

@@ -517,6 +517,56 @@ def told_fact(what: str, known: str) -> str | None:
     return f"I'm afraid I don't have {'the' if determiner == 'our' else determiner} {thing} to hand."
 
 
+# A standing order to answer a topic a given way: "If asked about the hours, tell them we're open 9 to 5",
+# "When the user asks about parking, say 'There's free parking behind the building.'".
+_IF_ASKED = re.compile(
+    r"^(?:if|when|whenever)\s+(?:(?:the\s+|a\s+|an\s+)?(?:user|caller|customer|guest|client|someone|anyone|they|people)\s+)?"
+    r"(?:is\s+|are\s+|gets?\s+)?ask(?:s|ed)?\s+(?:you\s+)?(?:about|for|what|when|where|whether|if|how)?\s*"
+    r"(?P<topic>[^,;:]+?)\s*[,;:]\s*(?:then\s+)?(?:please\s+)?"
+    r"(?:tell|say|reply|answer|explain|let\s+(?:them|the\s+\w+)\s+know)\b"
+    r"(?:\s+(?:them|him|her|the\s+(?:user|caller|customer|guest|client)))?(?:\s+that)?\s*[,:]?\s*(?P<fact>\S.*)$",
+    re.IGNORECASE,
+)
+# Words of a topic that name no thing asked about ("If asked about the hours": the hours).
+_TOPIC_STOP = frozenset(
+    ("the", "our", "your", "their", "a", "an", "any", "of", "we", "you", "it", "is", "are")
+)
+
+
+def if_asked(heard: str, instructions: str) -> str | None:
+    """What the session's instructions say to answer when the user asks about a topic, said when ``heard``
+    asks about it ("If asked about the hours, tell them we're open 9 to 5" and "What are your hours?" →
+    "We're open 9 to 5."), as a model follows its prompt; quotes around the words dropped, the user
+    spoken to ("they need a booking" → "You need a booking"). None when ``heard`` asks nothing, or about
+    no topic such an order names. A fact to answer only: an order to use a tool ("If asked about the
+    hours, call get_hours") or to do anything else is not said."""
+    if not heard.strip() or not (is_question(heard) or _ASKS_ABOUT.search(heard)):
+        return None
+    asked = {lexicon.stem(w) for w in re.findall(r"[a-z']+", heard.lower())}
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", instructions):
+        found = _IF_ASKED.match(sentence.strip().lstrip("-*• ").strip())
+        if found is None:
+            continue
+        topic = [w for w in re.findall(r"[a-z']+", found.group("topic").lower()) if w not in _TOPIC_STOP]
+        if not topic or not {lexicon.stem(w) for w in topic} <= asked:
+            continue
+        fact = found.group("fact").strip()
+        unquoted = QUOTED_WHOLE.fullmatch(fact.rstrip("."))
+        if unquoted is not None:
+            fact = unquoted.group("text").strip()
+        elif _NOT_A_FACT.match(fact):
+            continue  # "…, use get_hours", "…, tell them to call the front desk"
+        else:
+            fact = _to_the_user(fact)
+        return fact[:1].upper() + fact[1:] + ("" if fact[-1:] in ".!?" else ".")
+    return None
+
+
+_ASKS_ABOUT = re.compile(r"^\W*(?:tell\s+me|i'?d\s+like\s+to\s+know|i\s+want\s+to\s+know)\b", re.I)
+# A "tell them …" that is an order, not a fact: "to call the desk", "how to …", a tool's name.
+_NOT_A_FACT = re.compile(r"^(?:to\s|how\s|use\s|call\s|\w+_\w+)", re.IGNORECASE)
+
+
 # "then ask …" of someone other than the user the line is said to: "ask the front desk for a key" (no
 # user word after "ask"), "ask for Bob" (a name after "for", not the user's own "their name").
 _ASKED_OF_ANOTHER = re.compile(

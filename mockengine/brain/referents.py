@@ -12,10 +12,14 @@ from mockengine.brain import lexicon
 @dataclass(frozen=True)
 class Referent:
     """What "it" means now: string values the last call or output named, by key (lower case), newest
-    first, and ``name``, the thing's name when one was found."""
+    first, and ``name``, the thing's name when one was found; ``established``, the identifiers earlier
+    calls used."""
 
     values: tuple[tuple[str, str], ...] = ()
     name: str | None = None
+    # identifiers every earlier call used, by key (lower case), newest first: the order a refund carries
+    # from a lookup two turns back (``acting._established``); no pronoun reads them
+    established: tuple[tuple[str, str], ...] = ()
 
     def for_parameter(self, parameter: str, exact: bool = False) -> str | None:
         """The value a field whose key contains ``parameter`` holds, else (unless ``exact``) the name."""

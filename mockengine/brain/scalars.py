@@ -233,9 +233,53 @@ def _is_clock(text: str, span: Span) -> bool:
     return any(s.start <= span.start < s.end for s in values.times(text))
 
 
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december",
+)  # fmt: skip
+# A month said: its name or a short form ("March", "Mar", "Sept."; "may" only as a month is said: "in
+# May", capitalised), a month and year written ("03/2028", "3/28") or ISO ("2028-03").
+_MONTH_SAID = re.compile(
+    r"\b(?P<name>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?-i:May)"
+    r"|(?:(?<=\bin )|(?<=\bof )|(?<=\bfor )|(?<=\bby )|(?<=\bto ))may)\b\.?"
+    r"|(?<![\d/.-])(?P<number>0?[1-9]|1[0-2])\s*/\s*(?:\d{4}|\d{2})(?![\d/])"
+    r"|\b\d{4}-(?P<iso>0[1-9]|1[0-2])\b(?!-\d)",
+    re.IGNORECASE,
+)
+
+
+def _months(options: list[Any]) -> bool:
+    """``options`` are the twelve months in order, by name or short name (["January", …], ["Jan", …])."""
+    return len(options) == 12 and all(
+        isinstance(o, str) and len(o) >= 3 and m.startswith(o.lower().rstrip("."))
+        for o, m in zip(options, _MONTHS, strict=True)
+    )
+
+
+def _month_option(text: str, options: list[Any]) -> Span | None:
+    """The option of a month enum (``_months``) the words name by the month's name or number; None when
+    no month is said."""
+    months = [str(o) for o in options]
+    said = list(_MONTH_SAID.finditer(text))
+    # a month's full name or number before a short form that may be a name ("with Jan in March")
+    found = next((f for f in said if len(f.group(0).rstrip(".")) > 3 or not f.group("name")), None)
+    found = found or (said[0] if said else None)
+    if found is None:
+        return None
+    if found.group("name"):
+        index = next(i for i, m in enumerate(_MONTHS) if m.startswith(found.group("name").lower()[:3]))
+    else:
+        index = int(found.group("number") or found.group("iso")) - 1
+    return Span(months[index], found.start(), found.end())
+
+
 def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     """The option of an enum the words name: said as it is, else by a synonym; a number option by value
-    ("half an hour" for a ``minutes`` enum of numbers is 30)."""
+    ("half an hour" for a ``minutes`` enum of numbers is 30); a month by its name or number ("in March",
+    "03/2028" → "Mar" of ["Jan", …])."""
+    if _months(options):  # a month enum is filled by a month said ("may I" is none)
+        return _month_option(text, options)
     numeric = [o for o in options if isinstance(o, int | float) and not isinstance(o, bool)]
     duration = _duration(text, lexicon.identifier_words(name)) if numeric else None
     for span in ([duration] if duration else []) + (

@@ -408,7 +408,7 @@ def _fill_postal_address(
             for name, value in filled.arguments.items()
             if isinstance(value, str)
             and {"street", "address"} & set(lexicon.identifier_words(name).split())
-            and re.fullmatch(r"\d+[a-z]?" + _HOUSE_NUMBER.pattern, value, re.IGNORECASE) is not None
+            and addresses.is_street_with_number(value)
         ),
         None,
     )
@@ -421,11 +421,7 @@ def _fill_postal_address(
             filled.arguments[town], filled.sources[town] = found.group(1), found.group(0)
     said_town = filled.arguments.get(town) if town is not None else None
     postal = next(
-        (
-            n
-            for n in properties
-            if _POSTAL & set(lexicon.identifier_words(n).split()) and n not in filled.arguments
-        ),
+        (n for n in properties if addresses.names_postal_code(n) and n not in filled.arguments),
         None,
     )
     if postal is None or not isinstance(said_town, str):
@@ -850,13 +846,6 @@ def _labelled_lists(work: _Work, filled: Filled, names: list[str]) -> None:
         filled.sources[name] = work.take(Span(values, found.start(), found.end()))
 
 
-# What follows a house number: a street's name and its kind ("12 Baker Street", "5 Rue de Rivoli" aside).
-_HOUSE_NUMBER = re.compile(
-    r"\s+(?:[A-Z][\w'-]*\s+){1,3}(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place"
-    r"|pl|court|ct|square|sq|terrace|crescent|close|row|parkway|highway)\b",
-    re.IGNORECASE,
-)
-_POSTAL = frozenset(("zip", "zipcode", "postcode", "postal", "post"))
 _ONE_LINE = ("title", "subject", "summary")
 # A string parameter for whom a message goes to (``to``, ``recipient``, ``cc``): an email address written
 # in the words is that recipient, as written ("bob@example.com" was read as words, "bob example").
@@ -909,8 +898,8 @@ def _fill_one(
         span = codes.identifier_for(work.text)
         if (
             span is not None
-            and _HOUSE_NUMBER.match(work.text, span.end)
-            and _POSTAL & set(name.lower().split("_"))
+            and addresses.HOUSE_NUMBER_AFTER.match(work.text, span.end)
+            and addresses.names_postal_code(name)
         ):
             span = None  # "12 Baker Street": the 12 is the street's, not a zip code
     elif kind == "patterned":

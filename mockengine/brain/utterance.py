@@ -376,7 +376,7 @@ _THANKS = r"(?:thanks|thank\s+you|many\s+thanks|cheers)(?:\s+(?:so|very)\s+much|
 _THANKS += r"(?:\s+again)?(?:\s+for\s+(?:your|the|all(?:\s+the|\s+your)?|that|this|it|everything|helping)\b"
 _THANKS += r"[^.!?,;]{0,30})?"
 _FAREWELL = (
-    r"(?:good\s*bye|bye(?:\s*bye)?|bye\s+for\s+now|see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow|tonight|then|around"
+    r"(?:(?:good\s*bye|bye(?:\s*bye)?)(?:\s+then)?|bye\s+for\s+now|see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow|tonight|then|around"
     r"|next\s+(?:time|week|month)|on\s+\w+day))?|talk\s+(?:to\s+you\s+)?(?:later|soon|tomorrow)|take\s+care"
     r"|good\s+night|have\s+a\s+(?:nice|good|great|lovely)\s+(?:day|one|evening|night|weekend))"
 )

@@ -348,6 +348,8 @@ IRREGULAR: dict[str, str] = {
     # British spellings, so "in colour" reaches an option "color"
     **{"colour": "color", "colours": "colors", "grey": "gray", "greyscale": "grayscale", "centre": "center"},
     **{"theatre": "theater", "organise": "organize", "cancelled": "canceled", "metre": "meter"},
+    **{"labelled": "labeled", "travelled": "traveled", "dialled": "dialed", "signalled": "signaled"},
+    **{"modelled": "modeled", "fuelled": "fueled", "levelled": "leveled", "totalled": "totaled"},
     **{"caught": "catch", "taught": "teach", "held": "hold", "built": "build", "sang": "sing"},
 }
 
