@@ -402,7 +402,7 @@ def _serve(settings: Settings, label: Label) -> int:
     # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a scenario
     # of kind recording whose directory holds none, or a --replay DIR whose sessions do not read.
     try:
-        sock = bind(settings.host, settings.port)
+        sock = bind(settings.host, settings.port, port_label=label("port"))
         app = create_app(settings)
     except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)

@@ -8,6 +8,7 @@ before the models load."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -124,3 +125,26 @@ def test_a_start_up_mistake_names_where_its_value_came_from(tmp_path, name: str,
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"mockengine: {said.replace('{tmp}', str(tmp_path))}"), line
     assert "loading the models" not in result.stderr
+
+
+@pytest.mark.slow  # mockengine subprocesses
+@pytest.mark.parametrize("source", ["flag", "environment"])
+def test_a_taken_port_names_where_it_came_from(tmp_path, source: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        argv = ["serve", "--port", port] if source == "flag" else ["serve"]
+        result = subprocess.run(
+            [sys.executable, "-m", "mockengine", *argv],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "MOCKENGINE_PORT": port},
+        )
+    named = "--port" if source == "flag" else "MOCKENGINE_PORT (--port)"
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"mockengine: cannot listen on 127.0.0.1:{port}: address already in use "
+        f"(another server? choose another {named})"
+    ]
