@@ -199,8 +199,8 @@ async def test_ai_speaks_first_and_the_caller_barges_in(engine, audio_pace) -> N
 @pytest.mark.parametrize("clamp_truncate", [True, False], ids=["clamped", "as-the-samples"])
 async def test_a_barge_in_after_the_reply_fell_behind_the_line_clock(engine, clamp_truncate) -> None:
     """A loaded machine starves the engine's real-time reply pacing: the audio sent falls behind the line
-    clock (the pacing catches up at most 50 ms after a stall, as the live service's stream does not run
-    ahead either), so the samples' "elapsed time" asks for a cut past the audio the item holds. Here the
+    clock (the pacing catches up at most 50 ms after a stall, streaming.py: a stall does not become a
+    burst), so the samples' "elapsed time" asks for a cut past the audio the item holds. Here the
     whole process stalls 600 ms (a blocking call: the engine, bridge and phone share one event loop) 400 ms
     into the greeting; the phone's line clock then catches up, the reply's audio does not. The bridge,
     clamping to the audio it received, cuts at that and the call goes on without an error; the samples'
