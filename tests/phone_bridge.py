@@ -97,6 +97,8 @@ class Phone:
     dropped_bytes: int = 0
     clears: int = 0
     script: list[tuple[int, bytes]] = field(default_factory=list)
+    # False: the line runs (frames go to the bridge) but nothing more is played, so every mark pends
+    playing: bool = True
 
     def say(self, g711: bytes, at_ms: int) -> None:
         self.script.append((at_ms, g711))
@@ -138,8 +140,9 @@ class Phone:
                 "media": {"track": "inbound", "timestamp": str(self.timestamp_ms), "payload": payload},
             }
         )
-        self.played += self.unplayed[:FRAME_BYTES]
-        del self.unplayed[:FRAME_BYTES]
+        if self.playing:
+            self.played += self.unplayed[:FRAME_BYTES]
+            del self.unplayed[:FRAME_BYTES]
         while self.pending_marks and self.pending_marks[0][1] <= len(self.played):
             self.to_bridge.put_nowait(self._mark(self.pending_marks.pop(0)[0]))
         self.timestamp_ms += FRAME_MS
