@@ -375,11 +375,9 @@ def _serve(settings: Settings, label: Label) -> int:
         return 2
     try:
         keys = configured_keys(settings)
-    except OSError as exc:  # it said only "[Errno 2] No such file or directory: 'keys.txt'"
-        print(
-            f"mockengine: {label('api_keys_file')} {settings.api_keys_file}: {exc.strerror or exc}",
-            file=sys.stderr,
-        )
+    except (OSError, UnicodeDecodeError) as exc:  # it said only "[Errno 2] No such file or directory: …"
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        print(f"mockengine: {label('api_keys_file')} {settings.api_keys_file}: {reason}", file=sys.stderr)
         return 2
     try:
         tls = server_ssl_context(settings, label) if settings.tls else None

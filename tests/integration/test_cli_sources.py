@@ -32,6 +32,13 @@ def _option(field: str) -> str:
 
 
 CASES = {
+    "api-keys-file": Case(  # not UTF-8: the codec's message alone, no file, no option
+        {"api_keys_file": "{tmp}/keys.bin"},
+        lambda label: (
+            f"{label('api_keys_file')} {{tmp}}/keys.bin: 'utf-8' codec can't decode byte 0xff "
+            "in position 0: invalid start byte"
+        ),
+    ),
     "tls-cert": Case(
         {"tls_cert": "{tmp}/nope.pem", "tls_key": "{tmp}/nope.key"},
         lambda label: (
@@ -112,6 +119,7 @@ def _serve(tmp: Path, argv: list[str], env: dict[str, str]) -> subprocess.Comple
 def test_a_start_up_mistake_names_where_its_value_came_from(tmp_path, name: str, source: str) -> None:
     case = CASES[name]
     (tmp_path / "a-file").write_text("")
+    (tmp_path / "keys.bin").write_bytes(b"\xff\xfe\n")
     values = {field: value.replace("{tmp}", str(tmp_path)) for field, value in case.values.items()}
     if source == "flag":
         argv = [*case.flags, *(arg for field, value in values.items() for arg in (_option(field), value))]
