@@ -131,10 +131,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         configured_keys(settings)
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:  # a file that is not UTF-8 was a traceback
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         print(
-            f"mockengine record: {label('api_keys_file')} {settings.api_keys_file}: {exc.strerror or exc}",
-            file=sys.stderr,
+            f"mockengine record: {label('api_keys_file')} {settings.api_keys_file}: {reason}", file=sys.stderr
         )
         return 2
     try:  # a taken port is one line, as for `serve`, not aiohttp's traceback

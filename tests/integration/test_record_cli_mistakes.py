@@ -96,3 +96,14 @@ def test_a_taken_port_names_where_it_came_from(tmp_path: Path, source: str) -> N
         f"mockengine record: cannot listen on 127.0.0.1:{port}: address already in use "
         f"(another server? choose another {named})"
     )
+
+
+def test_a_keys_file_that_is_not_utf8_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    keys = tmp_path / "keys.bin"
+    keys.write_bytes(b"\xff\xfe\n")
+    result = record(out=tmp_path / "rec", env={"MOCKENGINE_PORT": "0", "MOCKENGINE_API_KEYS_FILE": str(keys)})
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.stderr.strip() == (
+        f"mockengine record: MOCKENGINE_API_KEYS_FILE (--api-keys-file) {keys}: 'utf-8' codec can't decode "
+        "byte 0xff in position 0: invalid start byte"
+    )
