@@ -17,11 +17,14 @@ from typing import Any, NoReturn
 
 from mockengine.server.settings_checks import (
     Label,
+    faults_problem,
     option,
     recording_problem,
     replay_problem,
+    scenario_problem,
     source_label,
     value_problem,
+    voices_problem,
 )
 from mockengine.settings import Settings, SettingsError, from_env
 
@@ -286,6 +289,8 @@ def settings_and_label(args: argparse.Namespace) -> tuple[Settings, Label]:
     if changes.get("tls") is False:
         del changes["tls"]  # store_true's default must not override MOCKENGINE_TLS
     settings = dataclasses.replace(settings, **changes)
+    if settings.tls_cert or settings.tls_key:  # MOCKENGINE_TLS_CERT serves TLS as --tls-cert does
+        settings = dataclasses.replace(settings, tls=True)
     label = source_label(changes)
     problem = value_problem(settings, label) or replay_problem(settings, changes, label)
     if problem is not None:  # one line and status 2, as every other start-up mistake (operations.md)
@@ -353,9 +358,7 @@ def _serve(settings: Settings, label: Label) -> int:
 
     from mockengine.brain.scenario import ScenarioError
     from mockengine.engines.errors import ModelNotFound
-    from mockengine.engines.voices import load_voice_catalog
     from mockengine.faults.spec import FaultSpecError
-    from mockengine.faults.wiring import profile_from_settings
     from mockengine.recordings.format import RecordingError
     from mockengine.server.app import create_app, settle_heap
     from mockengine.server.event_loop import install_event_loop
@@ -363,27 +366,32 @@ def _serve(settings: Settings, label: Label) -> int:
     from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
     from mockengine.server.tls import server_ssl_context
 
-    # The keys, TLS, the fault profile, the voice catalogue and the event loop are checked before the
-    # models load: mistakes fail at once. (VoiceCatalogError is a ValueError.)
+    # The keys, TLS, the fault profile, the voice catalogue, the scenarios and the event loop are checked
+    # before the models load: mistakes fail at once, each one line naming its setting by `label` (the
+    # environment variable too when the value came from there).
     problem = _directories_problem(settings, label)
     if problem is not None:
         print(f"mockengine: {problem}", file=sys.stderr)
         return 2
     try:
-        try:
-            keys = configured_keys(settings)
-        except OSError as exc:  # it said only "[Errno 2] No such file or directory: 'keys.txt'"
-            print(
-                f"mockengine: {label('api_keys_file')} {settings.api_keys_file}: {exc.strerror or exc}",
-                file=sys.stderr,
-            )
-            return 2
-        tls = server_ssl_context(settings) if settings.tls else None
-        profile_from_settings(settings)
-        load_voice_catalog(settings.voices_file)
-        install_event_loop(settings.loop)  # ValueError: uvloop asked for where it is not installed
-    except (OSError, ValueError, FaultSpecError) as exc:
+        keys = configured_keys(settings)
+    except (OSError, UnicodeDecodeError) as exc:  # it said only "[Errno 2] No such file or directory: …"
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        print(f"mockengine: {label('api_keys_file')} {settings.api_keys_file}: {reason}", file=sys.stderr)
+        return 2
+    try:
+        tls = server_ssl_context(settings, label) if settings.tls else None
+        install_event_loop(settings.loop, label("loop"))  # uvloop asked for where it is not installed
+    except ValueError as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
+        return 2
+    problem = (
+        faults_problem(settings, label)
+        or voices_problem(settings, label)
+        or scenario_problem(settings, label)
+    )
+    if problem is not None:
+        print(f"mockengine: {problem}", file=sys.stderr)
         return 2
     if settings.workers > 1:  # each worker loads the models and builds its TLS context itself
         from mockengine.server.workers import serve_workers
@@ -392,7 +400,7 @@ def _serve(settings: Settings, label: Label) -> int:
     # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a scenario
     # of kind recording whose directory holds none, or a --replay DIR whose sessions do not read.
     try:
-        sock = bind(settings.host, settings.port)
+        sock = bind(settings.host, settings.port, port_label=label("port"))
         app = create_app(settings)
     except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)

@@ -9,6 +9,13 @@ the engine `conversation.item.truncate` with `audio_end_ms` = the newest inbound
 one at the reply's first delta (the samples' "elapsed time"), if a mark is still unacknowledged. The "AI
 speaks first" variant sends their greeting item and `response.create`.
 
+One change from the samples, the one a well-written bridge makes: `audio_end_ms` is at most the audio of
+the item the bridge has received (G.711: 8 bytes a ms). The line clock and the reply's audio drift apart
+whenever the reply arrives slower than real time (a loaded server, a slow network): the samples then ask
+for a cut past the audio the item holds and get the service's `invalid_value` "Audio content of 2424ms is
+already shorter than 2600ms" (speech-assistant-openai-realtime-api-python#45), and the item is not cut.
+The phone cannot have played what the bridge never had, so the clamp loses nothing.
+
 The phone is Twilio Media Streams as the bridge sees it: every 20 ms a `media` frame of 160 G.711 bytes
 (the caller's words where the script puts them, line silence otherwise) with its `timestamp` in ms since
 the stream started; it plays what it is sent at 8 kHz, acknowledges each `mark` once the audio before it
@@ -32,6 +39,7 @@ from mockengine.audio.g711 import FORMAT_PCMA, G711InputStream, from_pcm16_24k
 
 FRAME_MS = 20
 FRAME_BYTES = 160  # 20 ms of 8 kHz G.711, one byte a sample
+BYTES_PER_MS = 8
 SILENCE_BYTE = {"audio/pcmu": 0xFF, "audio/pcma": 0xD5}  # G.711 codes for zero
 
 SYSTEM_MESSAGE = (
@@ -89,6 +97,8 @@ class Phone:
     dropped_bytes: int = 0
     clears: int = 0
     script: list[tuple[int, bytes]] = field(default_factory=list)
+    # False: the line runs (frames go to the bridge) but nothing more is played, so every mark pends
+    playing: bool = True
 
     def say(self, g711: bytes, at_ms: int) -> None:
         self.script.append((at_ms, g711))
@@ -130,8 +140,9 @@ class Phone:
                 "media": {"track": "inbound", "timestamp": str(self.timestamp_ms), "payload": payload},
             }
         )
-        self.played += self.unplayed[:FRAME_BYTES]
-        del self.unplayed[:FRAME_BYTES]
+        if self.playing:
+            self.played += self.unplayed[:FRAME_BYTES]
+            del self.unplayed[:FRAME_BYTES]
         while self.pending_marks and self.pending_marks[0][1] <= len(self.played):
             self.to_bridge.put_nowait(self._mark(self.pending_marks.pop(0)[0]))
         self.timestamp_ms += FRAME_MS
@@ -165,6 +176,11 @@ class Bridge:
     last_assistant_item: str | None = None
     mark_queue: list[str] = field(default_factory=list)
     response_start_timestamp: int | None = None
+    # G.711 bytes of the newest assistant item received from the engine: the most audio_end_ms can be
+    received_bytes: int = 0
+    # False: truncate at the elapsed line time alone, as the samples do (past the audio when it lags)
+    clamp_truncate: bool = True
+    line_elapsed_ms: list[int] = field(default_factory=list)  # the elapsed line time at each truncate
 
     async def send(self, event: dict[str, Any]) -> None:
         self.sent.append(event)
@@ -203,6 +219,8 @@ class Bridge:
                 if response.get("item_id") and response["item_id"] != self.last_assistant_item:
                     self.response_start_timestamp = self.latest_media_timestamp
                     self.last_assistant_item = response["item_id"]
+                    self.received_bytes = 0
+                self.received_bytes += len(base64.b64decode(response["delta"]))
                 self._send_mark()
             if response["type"] == "input_audio_buffer.speech_started" and self.last_assistant_item:
                 await self.handle_speech_started_event()
@@ -210,6 +228,9 @@ class Bridge:
     async def handle_speech_started_event(self) -> None:
         if self.mark_queue and self.response_start_timestamp is not None:
             elapsed_time = self.latest_media_timestamp - self.response_start_timestamp
+            self.line_elapsed_ms.append(elapsed_time)
+            if self.clamp_truncate:
+                elapsed_time = min(elapsed_time, self.received_bytes // BYTES_PER_MS)
             if self.last_assistant_item:
                 await self.send(
                     {

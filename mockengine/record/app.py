@@ -80,21 +80,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "without one the client's key is passed on). Never written to the recording",
     )
     parser.add_argument("--no-audio", action="store_true", help="record events only, no WAV files")
-    parser.add_argument("--host", help=f"address to listen on (default {defaults.host})")
-    parser.add_argument("--port", type=int, help=f"port (default {defaults.port})")
+    parser.add_argument(
+        "--host", help=f"address to listen on (default $MOCKENGINE_HOST, else {defaults.host})"
+    )
+    parser.add_argument("--port", type=int, help=f"port (default $MOCKENGINE_PORT, else {defaults.port})")
     parser.add_argument(
         "--api-key",
         action="append",
         dest="api_keys",
         metavar="KEY",
-        help="accept this client key (repeat for several; default: any non-empty key)",
+        help="accept this client key (repeat for several; default: $MOCKENGINE_API_KEYS, comma-separated, "
+        "else any non-empty key)",
     )
-    parser.add_argument("--api-keys-file", help="accept the client keys in this file, one a line")
+    parser.add_argument(
+        "--api-keys-file",
+        help="accept the client keys in this file, one a line (default $MOCKENGINE_API_KEYS_FILE)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from mockengine.server.handshake import configured_keys
     from mockengine.server.lifecycle import CannotListen, bind
+    from mockengine.server.settings_checks import source_label
 
     try:
         settings = from_env()
@@ -105,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
     if args.api_keys:
         changes["api_keys"] = tuple(args.api_keys)
     settings = dataclasses.replace(settings, **changes)
+    # The options `serve` has too read the same variables (flag > variable > default) and are named as
+    # `serve` names them: `MOCKENGINE_PORT (--port)` when the value came from the environment.
+    label = source_label(changes)
     key = args.upstream_key or next((os.environ[n] for n in UPSTREAM_KEY_ENV if os.environ.get(n)), None)
     try:
         upstream = upstream_base(args.upstream)
@@ -114,18 +124,21 @@ def run(args: argparse.Namespace) -> int:
     # As `serve` checks them: a port out of range was wrapped by the socket layer (99999 listened on
     # 34463), and a keys file that is not there started a recorder that refused every client's key.
     if not 0 <= settings.port <= 65535:
-        print(f"mockengine record: --port must be between 0 and 65535, not {settings.port}", file=sys.stderr)
-        return 2
-    try:
-        configured_keys(settings)
-    except OSError as exc:
         print(
-            f"mockengine record: --api-keys-file {settings.api_keys_file}: {exc.strerror or exc}",
+            f"mockengine record: {label('port')} must be between 0 and 65535, not {settings.port}",
             file=sys.stderr,
         )
         return 2
+    try:
+        configured_keys(settings)
+    except (OSError, UnicodeDecodeError) as exc:  # a file that is not UTF-8 was a traceback
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        print(
+            f"mockengine record: {label('api_keys_file')} {settings.api_keys_file}: {reason}", file=sys.stderr
+        )
+        return 2
     try:  # a taken port is one line, as for `serve`, not aiohttp's traceback
-        sock = bind(settings.host, settings.port)
+        sock = bind(settings.host, settings.port, port_label=label("port"))
     except CannotListen as exc:
         print(f"mockengine record: {exc}", file=sys.stderr)
         return 2

@@ -12,9 +12,10 @@ import asyncio
 LOOPS = ("asyncio", "uvloop")
 
 
-def install_event_loop(name: str) -> None:
+def install_event_loop(name: str, label: str = "--loop") -> None:
     """Make new event loops (``web.run_app`` makes one) of kind ``name``; ValueError for an unknown
-    name, or uvloop asked for where it is not installed."""
+    name, or uvloop asked for where it is not installed. ``label`` names the setting in that message
+    (``MOCKENGINE_LOOP (--loop)`` when the value came from the environment)."""
     if name == "asyncio":
         asyncio.set_event_loop_policy(None)
         return
@@ -23,7 +24,7 @@ def install_event_loop(name: str) -> None:
     try:
         import uvloop
     except ImportError as exc:
-        raise ValueError("--loop uvloop needs the uvloop package (pip install uvloop)") from exc
+        raise ValueError(f"{label} uvloop needs the uvloop package (pip install uvloop)") from exc
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 

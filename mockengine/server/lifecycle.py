@@ -52,8 +52,9 @@ async def _close_sessions(app: web.Application) -> None:
         log.info("closing %d session(s) with %d", closed, GOING_AWAY)
 
 
-def bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
-    """A socket bound to ``host:port`` (not listening yet); raises :class:`CannotListen`."""
+def bind(host: str, port: int, *, reuse_port: bool = False, port_label: str = "--port") -> socket.socket:
+    """A socket bound to ``host:port`` (not listening yet); raises :class:`CannotListen`, whose hint for a
+    taken port names the setting as ``port_label`` (``MOCKENGINE_PORT (--port)`` when it came from there)."""
     try:
         family, kind, proto, _name, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
@@ -68,7 +69,7 @@ def bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
         sock.bind(address)
     except OSError as exc:
         sock.close()
-        hint = " (another server? choose another --port)" if exc.errno == errno.EADDRINUSE else ""
+        hint = f" (another server? choose another {port_label})" if exc.errno == errno.EADDRINUSE else ""
         raise CannotListen(f"cannot listen on {host}:{port}: {_reason(exc)}{hint}") from exc
     return sock
 

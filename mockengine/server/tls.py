@@ -13,6 +13,7 @@ import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
+from mockengine.server.settings_checks import Label, option
 from mockengine.settings import Settings
 
 CA_CERT_FILE = "ca.pem"
@@ -30,19 +31,30 @@ def default_tls_dir() -> Path:
     return Path(cache) / "mockengine" / "tls"
 
 
-def server_ssl_context(settings: Settings) -> TlsSetup:
-    """The server's SSL context. Raises ValueError for a half-given or unreadable certificate pair."""
+def server_ssl_context(settings: Settings, label: Label = option) -> TlsSetup:
+    """The server's SSL context. Raises ValueError, one line naming the setting by ``label(field)``
+    (``serve``'s: the environment variable when the value came from there), for a half-given or
+    unreadable certificate pair or a --tls-dir where the CA cannot be kept."""
     if settings.tls_cert or settings.tls_key:
         if not (settings.tls_cert and settings.tls_key):
-            raise ValueError("--tls-cert and --tls-key go together")
+            raise ValueError(f"{label('tls_cert')} and {label('tls_key')} go together")
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         try:
             context.load_cert_chain(settings.tls_cert, settings.tls_key)
         except (OSError, ssl.SSLError) as exc:
-            raise ValueError(f"cannot load --tls-cert/--tls-key: {exc}") from exc
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise ValueError(
+                f"cannot load {label('tls_cert')} {settings.tls_cert} with {label('tls_key')} "
+                f"{settings.tls_key}: {reason}"
+            ) from exc
         return TlsSetup(context, None)
     directory = Path(settings.tls_dir) if settings.tls_dir else default_tls_dir()
-    return generated_tls(directory, settings.host)
+    try:
+        return generated_tls(directory, settings.host)
+    except OSError as exc:  # it said only "[Errno 2] No such file or directory: '/x'"
+        raise ValueError(
+            f"{label('tls_dir')} {directory}: cannot keep the generated CA there ({exc.strerror or exc})"
+        ) from exc
 
 
 def generated_tls(directory: Path, host: str) -> TlsSetup:
