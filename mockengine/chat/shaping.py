@@ -495,6 +495,9 @@ class Envelope:
     created: int
     model: str
     system_fingerprint: str
+    # The tier that served the request: the requested ``service_tier`` ("flex", "priority", "scale")
+    # as the live service reports it, "default" for "auto", "default" or none (``reported_tier``).
+    service_tier: str = "default"
 
     def fields(self, kind: str) -> dict[str, Any]:
         return {
@@ -502,9 +505,16 @@ class Envelope:
             "object": kind,
             "created": self.created,
             "model": self.model,
-            "service_tier": "default",
+            "service_tier": self.service_tier,
             "system_fingerprint": self.system_fingerprint,
         }
+
+
+def reported_tier(requested: Any) -> str:
+    """The ``service_tier`` a response reports for the requested one: the live service names the tier
+    that served it, which is the one asked for ("flex", "priority", "scale") and "default" for "auto"
+    or when none was asked."""
+    return requested if requested in ("flex", "priority", "scale") else "default"
 
 
 def completion_body(
