@@ -247,9 +247,23 @@ def _structured(text: str, request: ChatRequest, index: int, said: str, wrap: bo
         return wrapper
     if not validator.is_valid(value):
         raise ArgumentsError(f"built content {value!r} does not match the response_format schema")
+    if text:
+        # The reply's words are one string's filler, never a list's item ("hobbies": ["You said …"]):
+        # an array the builder filled with them is emptied where the schema allows.
+        emptied = _without_item(value, text)
+        value = emptied if validator.is_valid(emptied) else value
     if said and isinstance(value, dict):
         value = _with_words(value, schema, said, validator)
     return json.dumps(value, ensure_ascii=False)
+
+
+def _without_item(value: Any, text: str) -> Any:
+    """``value`` with every array item equal to ``text`` left out, at any depth."""
+    if isinstance(value, dict):
+        return {key: _without_item(item, text) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_without_item(item, text) for item in value if item != text]
+    return value
 
 
 def _with_words(
@@ -312,8 +326,10 @@ def _with_words(
         if heard is None or name not in value or not isinstance(about, Mapping):
             continue
         kind = kind_of(name, about)
-        if kind == "list":  # the people or places said ("Alice", "Bob"); never a list of phrases
-            if isinstance(heard, list) and heard and all(_a_name(item) for item in heard):
+        if kind == "list":  # the people or places said ("Alice", "Bob"), or things listed; never phrases
+            if isinstance(heard, list) and heard and not all(_a_name(item) for item in heard):
+                heard = _listed_things(heard)
+            if heard:
                 candidate = {**value, name: heard}
                 value = candidate if validator.is_valid(candidate) else value
             continue
@@ -347,6 +363,39 @@ def _filled_from_words(schema_json: str, said: str, today: str) -> dict[str, Any
         "response", json.loads(schema_json), acted_tail(said), Referent(), date.fromisoformat(today)
     )
     return filled.arguments
+
+
+# A verb or preposition that opens a list of things ("likes chess and hiking", "such as tea or coffee"):
+# the list is what follows its last one.
+_LIST_OPENER = re.compile(
+    r"^.*\b(?:likes?|loves?|enjoys?|plays?|prefers?|speaks?|collects?|includes?|including|into|such as"
+    r"|wants?|needs?|bought|ordered|has|have|are|were)\s+",
+    re.IGNORECASE,
+)
+# The most words a listed thing has ("chess", "rock climbing", "board games online").
+_THING_WORDS = 3
+
+
+def _listed_things(heard: list[Any]) -> list[str] | None:
+    """The things a coordinated list at the end of the words names, from the filler's pieces of it:
+    ``["Extract Alice is 30", "likes chess", "hiking"]`` → ``["chess", "hiking"]``. The list is the run of
+    short pieces (at most three words, no digits) at the end; its first piece loses the verb that opens
+    it ("likes chess" → "chess"). None when no such run has a piece opened by such a verb, or a piece
+    the verb leaves empty (then the pieces are phrases, not things)."""
+    run: list[str] = []
+    opened = False
+    for piece in reversed(heard):
+        if not isinstance(piece, str):
+            return None
+        stripped = _LIST_OPENER.sub("", piece).strip(" .,;:!?")
+        opens = stripped != piece.strip(" .,;:!?")
+        if not stripped or len(stripped.split()) > _THING_WORDS or any(c.isdigit() for c in stripped):
+            break
+        run.insert(0, stripped)
+        if opens:
+            opened = True
+            break
+    return run if opened else None
 
 
 def _canonical_json(value: Any) -> str:
