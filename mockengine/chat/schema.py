@@ -297,6 +297,20 @@ FIELDS: dict[str, dict[str, Any]] = {
     },
     "tools": TOOLS,
     "tool_choice": TOOL_CHOICE,
+    # The legacy (deprecated) function calling: ``functions`` are function tools' ``function`` objects,
+    # ``function_call`` is "none", "auto" or ``{"name": …}``.
+    "functions": {
+        "type": ["array", "null"],
+        "minItems": 1,
+        "items": _FUNCTION_TOOL["properties"]["function"],
+    },
+    "function_call": {
+        "anyOf": [
+            {"type": "null"},
+            {"enum": ["none", "auto"]},
+            {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}},
+        ]
+    },
     "modalities": {"type": ["array", "null"], "items": {"enum": ["text", "audio"]}},
     "audio": {
         "type": ["object", "null"],

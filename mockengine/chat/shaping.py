@@ -102,6 +102,9 @@ class Choice:
     # The spoken reply (``modalities`` with "audio", a choice without tool calls): ``text`` is then its
     # transcript and the message's ``content`` is null.
     audio: ChoiceAudio | None = None
+    # The request used the legacy ``functions``: the one call is ``message.function_call``
+    # (``delta.function_call`` streamed), not ``tool_calls``.
+    legacy_function: bool = False
 
 
 def fit_choice(
@@ -115,7 +118,7 @@ def fit_choice(
         text = structured_text(text, request, index, said=_last_user_text(request))
     elif text and not calls:
         text = _json_asked_in_words(text, request, index) or text
-    finish = "tool_calls" if calls else "stop"
+    finish = ("function_call" if request.legacy_functions else "tool_calls") if calls else "stop"
     if text and request.stop:
         cut = min((text.find(s) for s in request.stop if s and s in text), default=-1)
         if cut >= 0:
@@ -135,7 +138,7 @@ def fit_choice(
         rng = random.Random(f"logprobs:{text}:{index}")
         content = token_logprobs(text, request.top_logprobs, tokens, rng) if text else None
         logprobs = {"content": content, "refusal": None}
-    return Choice(index, text, shaped, finish, used, logprobs)
+    return Choice(index, text, shaped, finish, used, logprobs, legacy_function=request.legacy_functions)
 
 
 def _obeyed_calls(reply: Reply, request: ChatRequest) -> list[ToolCall]:
@@ -594,7 +597,10 @@ def _message(choice: Choice) -> dict[str, Any]:
     }
     if choice.audio is not None:
         message["audio"] = choice.audio.wire()
-    if choice.calls:
+    if choice.calls and choice.legacy_function:
+        [call] = choice.calls
+        message["function_call"] = {"name": call.name, "arguments": call.arguments}
+    elif choice.calls:
         message["tool_calls"] = [call.wire() for call in choice.calls]
     return message
 
@@ -644,7 +650,13 @@ def _deltas(choice: Choice) -> Iterator[tuple[dict[str, Any], str | None]]:
         pending = {}
         for piece in _TEXT_PIECE.findall(choice.text):
             yield {"content": piece}, None
-    for number, call in enumerate(choice.calls):
+    if choice.legacy_function:
+        for call in choice.calls:  # one at most
+            yield {**pending, "function_call": {"name": call.name, "arguments": ""}}, None
+            pending = {}
+            for piece in _ARGUMENT_PIECE.findall(call.arguments):
+                yield {"function_call": {"arguments": piece}}, None
+    for number, call in enumerate(() if choice.legacy_function else choice.calls):
         header = call.wire()
         field = "custom" if call.is_custom else "function"
         argument_key = "input" if call.is_custom else "arguments"
@@ -692,9 +704,10 @@ def message_tokens(request: ChatRequest, tokens: TokenCounter, images: int) -> i
 
 def tool_tokens(request: ChatRequest, tokens: TokenCounter) -> int:
     """The declared tools' JSON (compact)."""
-    if not request.body.get("tools"):
+    declared = request.body.get("tools") or request.body.get("functions")
+    if not declared:
         return 0
-    return _count_once(tokens, json.dumps(request.body["tools"], separators=(",", ":")))
+    return _count_once(tokens, json.dumps(declared, separators=(",", ":")))
 
 
 def _count_once(tokens: TokenCounter, text: str) -> int:
