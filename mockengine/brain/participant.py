@@ -59,6 +59,7 @@ from mockengine.brain import (
     phrases,
     rules,
     saved_conversation,
+    tasks,
     utterance,
 )
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
@@ -205,6 +206,9 @@ class ScriptedBrain:
         transcript = _asked_transcript(request)
         if transcript is not None:
             return Reply(text=transcript, rule="instructions.transcript")
+        task = tasks.answered(request)  # "Classify …", "Give this conversation a title.", "Summarize …"
+        if task is not None:
+            return task
         for rule in self.scenario.rules:
             if rules.rule_matches(rule, turn):
                 return self._from_rule(turn, rule)
