@@ -162,21 +162,18 @@ MESSAGE = {
 }
 MESSAGES = {"type": "array", "items": MESSAGE}
 
-_FUNCTION_TOOL = {
-    "required": ["function"],
+# A function tool's ``function`` (and each of the legacy ``functions``).
+_FUNCTION: dict[str, Any] = {
+    "type": "object",
+    "required": ["name"],
     "properties": {
-        "function": {
-            "type": "object",
-            "required": ["name"],
-            "properties": {
-                "name": FUNCTION_NAME,
-                "description": {"type": "string"},
-                "parameters": {"type": "object"},
-                "strict": {"type": ["boolean", "null"]},
-            },
-        }
+        "name": FUNCTION_NAME,
+        "description": {"type": "string"},
+        "parameters": {"type": "object"},
+        "strict": {"type": ["boolean", "null"]},
     },
 }
+_FUNCTION_TOOL = {"required": ["function"], "properties": {"function": _FUNCTION}}
 _CUSTOM_TOOL = {
     "required": ["custom"],
     "properties": {
@@ -302,7 +299,7 @@ FIELDS: dict[str, dict[str, Any]] = {
     "functions": {
         "type": ["array", "null"],
         "minItems": 1,
-        "items": _FUNCTION_TOOL["properties"]["function"],
+        "items": _FUNCTION,
     },
     "function_call": {
         "anyOf": [
