@@ -60,6 +60,7 @@ from mockengine.brain import (
     rules,
     saved_conversation,
     schema_values,
+    tasks,
     utterance,
 )
 from mockengine.brain.arguments import build_arguments, check_schema, planned_answer
@@ -206,6 +207,9 @@ class ScriptedBrain:
         transcript = _asked_transcript(request)
         if transcript is not None:
             return Reply(text=transcript, rule="instructions.transcript")
+        task = tasks.answered(request)  # "Classify …", "Give this conversation a title.", "Summarize …"
+        if task is not None:
+            return task
         for rule in self.scenario.rules:
             if rules.rule_matches(rule, turn):
                 return self._from_rule(turn, rule)

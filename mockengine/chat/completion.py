@@ -37,6 +37,7 @@ from mockengine.chat.shaping import (
     completion_body,
     fit_choice,
     message_tokens,
+    reported_tier,
     stream_chunks,
     tool_tokens,
 )
@@ -162,6 +163,7 @@ def complete(
         created=int(time.time()),
         model=reported_model(request.model),
         system_fingerprint=SYSTEM_FINGERPRINT,
+        service_tier=reported_tier(request.body.get("service_tier")),
     )
     prompt_audio = request.prompt_audio_tokens
     return Completion(

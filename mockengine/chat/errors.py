@@ -177,6 +177,37 @@ def unknown_tool_choice(name: str, param: str) -> ChatError:
     )
 
 
+def functions_with_tools() -> ChatError:
+    # Wording ours: whether the live service refuses both or prefers one is not public; a client that
+    # sends both has mixed two APIs, and a clear refusal beats silently dropping one.
+    return ChatError(
+        400,
+        "Invalid parameter: 'functions' (deprecated) and 'tools' cannot both be specified; use 'tools'.",
+        "functions",
+        "invalid_value",
+    )
+
+
+def function_call_without_functions() -> ChatError:
+    # Wording ours, after the live 'tool_choice' message.
+    return ChatError(
+        400,
+        "Invalid value for 'function_call': 'function_call' is only allowed when 'functions' are specified.",
+        "function_call",
+    )
+
+
+def unknown_function_call(name: str) -> ChatError:
+    # Wording ours, as for an unknown 'tool_choice'.
+    return ChatError(
+        400,
+        f"Invalid value for 'function_call': no function named '{name}' was specified in the 'functions'"
+        " parameter.",
+        "function_call",
+        "invalid_value",
+    )
+
+
 def stream_options_without_stream() -> ChatError:
     return ChatError(
         400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options"

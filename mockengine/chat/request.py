@@ -82,6 +82,9 @@ class ChatRequest:
     heard: Mapping[tuple[int, int], str] = field(default_factory=dict)
     recalled: Mapping[int, str] = field(default_factory=dict)
     prompt_audio_tokens: int = 0
+    # The request used the legacy ``functions`` / ``function_call``: the call is answered as
+    # ``message.function_call`` with ``finish_reason: "function_call"``, not as ``tool_calls``.
+    legacy_functions: bool = False
 
     def input_audio_parts(self) -> Iterator[tuple[int, int, dict[str, Any]]]:
         """(message index, part index, ``input_audio`` object) of every user audio part, in order."""
@@ -128,16 +131,28 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
     if isinstance(body.get("stop"), list) and len(body["stop"]) > MAX_STOP_SEQUENCES:
         raise errors.array_too_long("stop", MAX_STOP_SEQUENCES, len(body["stop"]))
     check_tool_count(body.get("tools"))
+    check_tool_count(body.get("functions"))
     _check_fields(body)
     messages = body["messages"]
     if not messages:
         raise errors.empty_array("messages")
+    messages = _paired_function_messages(messages)
     _check_message_order(messages)
-    declared = body.get("tools") or []
+    legacy = body.get("functions") is not None
+    if legacy and body.get("tools") is not None:
+        raise errors.functions_with_tools()
+    if not legacy and body.get("function_call") is not None:
+        raise errors.function_call_without_functions()
+    declared = (
+        [{"type": "function", "function": function} for function in body["functions"]]
+        if legacy
+        else body.get("tools") or []
+    )
     if "tools" in body and body["tools"] is not None and not declared:
         raise errors.empty_array("tools")
     _check_tool_schemas(declared)
-    tools, custom, choice = _tools_and_choice(declared, body.get("tool_choice"))
+    wanted = _legacy_choice(body.get("function_call"), declared) if legacy else body.get("tool_choice")
+    tools, custom, choice = _tools_and_choice(declared, wanted)
     stream = bool(body.get("stream"))
     options = body.get("stream_options")
     if options is not None and not stream:
@@ -160,14 +175,70 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
         include_obfuscation=bool(options.get("include_obfuscation", True)),
         stop=(stop,) if isinstance(stop, str) else tuple(stop or ()),
         seed=body.get("seed"),
-        parallel_tool_calls=body.get("parallel_tool_calls") is not False,
+        # a legacy function call is one call
+        parallel_tool_calls=body.get("parallel_tool_calls") is not False and not legacy,
         body=body,
         response_format=response_format,
         response_schema=response_schema,
         logprobs=body.get("logprobs") is True,
         top_logprobs=body.get("top_logprobs") or 0,
         audio=audio,
+        legacy_functions=legacy,
     )
+
+
+def _legacy_choice(function_call: Any, declared: list[dict[str, Any]]) -> Any:
+    """``function_call`` ("none", "auto", ``{"name": …}``, None) as the ``tool_choice`` it stands for;
+    400 when it names no declared function."""
+    if isinstance(function_call, dict):
+        name = function_call["name"]
+        if name not in {tool["function"]["name"] for tool in declared}:
+            raise errors.unknown_function_call(name)
+        return {"type": "function", "function": {"name": name}}
+    return function_call
+
+
+# The id a legacy ``function_call`` and the ``function`` message answering it share once read as a tool
+# call and its result (the legacy messages carry none); the message index keeps each pair apart.
+LEGACY_CALL_ID = "call_function_{index}"
+
+
+def _paired_function_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``messages`` with each legacy pair, an assistant message's ``function_call`` and the ``function``
+    message right after it naming that function, read as a tool call and its ``tool`` result, so the
+    brain reads the outcome as it reads a tool's. Anything else stays as it is (a ``function`` message
+    after no such call is an output by name)."""
+    paired: list[dict[str, Any]] = []
+    answered = False  # the message before was a legacy call, now paired with this one
+    for index, message in enumerate(messages):
+        if answered:
+            answered = False
+            continue
+        call = message.get("function_call") if message["role"] == "assistant" else None
+        following = messages[index + 1] if index + 1 < len(messages) else None
+        if (
+            isinstance(call, dict)
+            and isinstance(call.get("name"), str)
+            and not message.get("tool_calls")
+            and following is not None
+            and following["role"] == "function"
+            and following.get("name") == call["name"]
+        ):
+            call_id = LEGACY_CALL_ID.format(index=index)
+            arguments = call["arguments"] if isinstance(call.get("arguments"), str) else "{}"
+            wire = {
+                "id": call_id,
+                "type": "function",
+                "function": {"name": call["name"], "arguments": arguments},
+            }
+            paired.append({**message, "tool_calls": [wire]})
+            paired.append(
+                {"role": "tool", "tool_call_id": call_id, "content": following.get("content") or ""}
+            )
+            answered = True
+        else:
+            paired.append(message)
+    return paired
 
 
 def _audio_output(body: dict[str, Any], stream: bool) -> AudioOutput | None:

@@ -29,7 +29,7 @@ from typing import Any
 
 from mockengine.chat.completion import Completion
 from mockengine.chat.responses_request import ResponsesRequest
-from mockengine.chat.shaping import _ARGUMENT_PIECE, _TEXT_PIECE, Choice
+from mockengine.chat.shaping import _ARGUMENT_PIECE, _TEXT_PIECE, Choice, reported_tier
 from mockengine.chat.snapshots import reported_model
 from mockengine.ids import IdFactory
 
@@ -134,7 +134,7 @@ def _envelope(request: ResponsesRequest, response_id: str, created_at: int) -> d
         "prompt_cache_key": body.get("prompt_cache_key"),
         "reasoning": {"effort": None, "summary": None, **(body.get("reasoning") or {})},
         "safety_identifier": body.get("safety_identifier"),
-        "service_tier": "default",
+        "service_tier": reported_tier(body.get("service_tier")),
         "store": body.get("store") is not False,
         "temperature": body.get("temperature") if body.get("temperature") is not None else 1.0,
         "text": text,

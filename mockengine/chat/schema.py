@@ -162,21 +162,18 @@ MESSAGE = {
 }
 MESSAGES = {"type": "array", "items": MESSAGE}
 
-_FUNCTION_TOOL = {
-    "required": ["function"],
+# A function tool's ``function`` (and each of the legacy ``functions``).
+_FUNCTION: dict[str, Any] = {
+    "type": "object",
+    "required": ["name"],
     "properties": {
-        "function": {
-            "type": "object",
-            "required": ["name"],
-            "properties": {
-                "name": FUNCTION_NAME,
-                "description": {"type": "string"},
-                "parameters": {"type": "object"},
-                "strict": {"type": ["boolean", "null"]},
-            },
-        }
+        "name": FUNCTION_NAME,
+        "description": {"type": "string"},
+        "parameters": {"type": "object"},
+        "strict": {"type": ["boolean", "null"]},
     },
 }
+_FUNCTION_TOOL = {"required": ["function"], "properties": {"function": _FUNCTION}}
 _CUSTOM_TOOL = {
     "required": ["custom"],
     "properties": {
@@ -297,6 +294,20 @@ FIELDS: dict[str, dict[str, Any]] = {
     },
     "tools": TOOLS,
     "tool_choice": TOOL_CHOICE,
+    # The legacy (deprecated) function calling: ``functions`` are function tools' ``function`` objects,
+    # ``function_call`` is "none", "auto" or ``{"name": …}``.
+    "functions": {
+        "type": ["array", "null"],
+        "minItems": 1,
+        "items": _FUNCTION,
+    },
+    "function_call": {
+        "anyOf": [
+            {"type": "null"},
+            {"enum": ["none", "auto"]},
+            {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}},
+        ]
+    },
     "modalities": {"type": ["array", "null"], "items": {"enum": ["text", "audio"]}},
     "audio": {
         "type": ["object", "null"],

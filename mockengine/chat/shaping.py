@@ -102,6 +102,9 @@ class Choice:
     # The spoken reply (``modalities`` with "audio", a choice without tool calls): ``text`` is then its
     # transcript and the message's ``content`` is null.
     audio: ChoiceAudio | None = None
+    # The request used the legacy ``functions``: the one call is ``message.function_call``
+    # (``delta.function_call`` streamed), not ``tool_calls``.
+    legacy_function: bool = False
 
 
 def fit_choice(
@@ -115,7 +118,7 @@ def fit_choice(
         text = structured_text(text, request, index, said=_last_user_text(request))
     elif text and not calls:
         text = _json_asked_in_words(text, request, index) or text
-    finish = "tool_calls" if calls else "stop"
+    finish = ("function_call" if request.legacy_functions else "tool_calls") if calls else "stop"
     if text and request.stop:
         cut = min((text.find(s) for s in request.stop if s and s in text), default=-1)
         if cut >= 0:
@@ -135,7 +138,7 @@ def fit_choice(
         rng = random.Random(f"logprobs:{text}:{index}")
         content = token_logprobs(text, request.top_logprobs, tokens, rng) if text else None
         logprobs = {"content": content, "refusal": None}
-    return Choice(index, text, shaped, finish, used, logprobs)
+    return Choice(index, text, shaped, finish, used, logprobs, legacy_function=request.legacy_functions)
 
 
 def _obeyed_calls(reply: Reply, request: ChatRequest) -> list[ToolCall]:
@@ -247,9 +250,23 @@ def _structured(text: str, request: ChatRequest, index: int, said: str, wrap: bo
         return wrapper
     if not validator.is_valid(value):
         raise ArgumentsError(f"built content {value!r} does not match the response_format schema")
+    if text:
+        # The reply's words are one string's filler, never a list's item ("hobbies": ["You said …"]):
+        # an array the builder filled with them is emptied where the schema allows.
+        emptied = _without_item(value, text)
+        value = emptied if validator.is_valid(emptied) else value
     if said and isinstance(value, dict):
         value = _with_words(value, schema, said, validator)
     return json.dumps(value, ensure_ascii=False)
+
+
+def _without_item(value: Any, text: str) -> Any:
+    """``value`` with every array item equal to ``text`` left out, at any depth."""
+    if isinstance(value, dict):
+        return {key: _without_item(item, text) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_without_item(item, text) for item in value if item != text]
+    return value
 
 
 def _with_words(
@@ -312,8 +329,10 @@ def _with_words(
         if heard is None or name not in value or not isinstance(about, Mapping):
             continue
         kind = kind_of(name, about)
-        if kind == "list":  # the people or places said ("Alice", "Bob"); never a list of phrases
-            if isinstance(heard, list) and heard and all(_a_name(item) for item in heard):
+        if kind == "list":  # the people or places said ("Alice", "Bob"), or things listed; never phrases
+            if isinstance(heard, list) and heard and not all(_a_name(item) for item in heard):
+                heard = _listed_things(heard)
+            if heard:
                 candidate = {**value, name: heard}
                 value = candidate if validator.is_valid(candidate) else value
             continue
@@ -347,6 +366,39 @@ def _filled_from_words(schema_json: str, said: str, today: str) -> dict[str, Any
         "response", json.loads(schema_json), acted_tail(said), Referent(), date.fromisoformat(today)
     )
     return filled.arguments
+
+
+# A verb or preposition that opens a list of things ("likes chess and hiking", "such as tea or coffee"):
+# the list is what follows its last one.
+_LIST_OPENER = re.compile(
+    r"^.*\b(?:likes?|loves?|enjoys?|plays?|prefers?|speaks?|collects?|includes?|including|into|such as"
+    r"|wants?|needs?|bought|ordered|has|have|are|were)\s+",
+    re.IGNORECASE,
+)
+# The most words a listed thing has ("chess", "rock climbing", "board games online").
+_THING_WORDS = 3
+
+
+def _listed_things(heard: list[Any]) -> list[str] | None:
+    """The things a coordinated list at the end of the words names, from the filler's pieces of it:
+    ``["Extract Alice is 30", "likes chess", "hiking"]`` → ``["chess", "hiking"]``. The list is the run of
+    short pieces (at most three words, no digits) at the end; its first piece loses the verb that opens
+    it ("likes chess" → "chess"). None when no such run has a piece opened by such a verb, or a piece
+    the verb leaves empty (then the pieces are phrases, not things)."""
+    run: list[str] = []
+    opened = False
+    for piece in reversed(heard):
+        if not isinstance(piece, str):
+            return None
+        stripped = _LIST_OPENER.sub("", piece).strip(" .,;:!?")
+        opens = stripped != piece.strip(" .,;:!?")
+        if not stripped or len(stripped.split()) > _THING_WORDS or any(c.isdigit() for c in stripped):
+            break
+        run.insert(0, stripped)
+        if opens:
+            opened = True
+            break
+    return run if opened else None
 
 
 def _canonical_json(value: Any) -> str:
@@ -495,6 +547,9 @@ class Envelope:
     created: int
     model: str
     system_fingerprint: str
+    # The tier that served the request: the requested ``service_tier`` ("flex", "priority", "scale")
+    # as the live service reports it, "default" for "auto", "default" or none (``reported_tier``).
+    service_tier: str = "default"
 
     def fields(self, kind: str) -> dict[str, Any]:
         return {
@@ -502,9 +557,16 @@ class Envelope:
             "object": kind,
             "created": self.created,
             "model": self.model,
-            "service_tier": "default",
+            "service_tier": self.service_tier,
             "system_fingerprint": self.system_fingerprint,
         }
+
+
+def reported_tier(requested: Any) -> str:
+    """The ``service_tier`` a response reports for the requested one: the live service names the tier
+    that served it, which is the one asked for ("flex", "priority", "scale") and "default" for "auto"
+    or when none was asked."""
+    return requested if requested in ("flex", "priority", "scale") else "default"
 
 
 def completion_body(
@@ -535,7 +597,10 @@ def _message(choice: Choice) -> dict[str, Any]:
     }
     if choice.audio is not None:
         message["audio"] = choice.audio.wire()
-    if choice.calls:
+    if choice.calls and choice.legacy_function:
+        [call] = choice.calls
+        message["function_call"] = {"name": call.name, "arguments": call.arguments}
+    elif choice.calls:
         message["tool_calls"] = [call.wire() for call in choice.calls]
     return message
 
@@ -585,7 +650,13 @@ def _deltas(choice: Choice) -> Iterator[tuple[dict[str, Any], str | None]]:
         pending = {}
         for piece in _TEXT_PIECE.findall(choice.text):
             yield {"content": piece}, None
-    for number, call in enumerate(choice.calls):
+    if choice.legacy_function:
+        for call in choice.calls:  # one at most
+            yield {**pending, "function_call": {"name": call.name, "arguments": ""}}, None
+            pending = {}
+            for piece in _ARGUMENT_PIECE.findall(call.arguments):
+                yield {"function_call": {"arguments": piece}}, None
+    for number, call in enumerate(() if choice.legacy_function else choice.calls):
         header = call.wire()
         field = "custom" if call.is_custom else "function"
         argument_key = "input" if call.is_custom else "arguments"
@@ -633,9 +704,10 @@ def message_tokens(request: ChatRequest, tokens: TokenCounter, images: int) -> i
 
 def tool_tokens(request: ChatRequest, tokens: TokenCounter) -> int:
     """The declared tools' JSON (compact)."""
-    if not request.body.get("tools"):
+    declared = request.body.get("tools") or request.body.get("functions")
+    if not declared:
         return 0
-    return _count_once(tokens, json.dumps(request.body["tools"], separators=(",", ":")))
+    return _count_once(tokens, json.dumps(declared, separators=(",", ":")))
 
 
 def _count_once(tokens: TokenCounter, text: str) -> int:

@@ -1,0 +1,248 @@
+"""Tasks a response's own instructions set about the conversation: classify it, title it, summarise it.
+
+An out-of-band Realtime response (``response.create`` with ``conversation: "none"``, its own
+``instructions`` and ``metadata``) is how apps classify a request, title or summarise a conversation, or
+moderate it: a model follows those instructions, which replace the session's for that response, and
+answers the task rather than the user's last words. ``answered`` gives that answer, deterministically:
+
+* classification ("Classify the user's request as story or question.", "Categorize the message into
+  billing, technical or other.", "Respond with one of: yes, no."): one of the named labels as a bare word
+  (as the instructions spell it), chosen from the newest user words (``_label``);
+* a title ("Give this conversation a title.", "Generate a short title for this chat."): a short noun
+  phrase, title-cased, from the conversation's first user words ("Tell me a long story about a dragon."
+  → "Long Story About a Dragon");
+* a summary ("Summarize the conversation so far.", "Give a brief recap."): what was said, turn by turn,
+  restated in the third person (the user's words, the assistant's first sentence).
+
+The response's input is what is read: the conversation, or the items its ``input`` names or holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mockengine.brain.model import Reply, ReplyRequest, TurnView
+
+_USER_KINDS = ("user_text", "user_audio")
+
+# "don't", "do not", "never", "no need to" before a task in its clause: the task is refused, not set.
+_REFUSED = re.compile(r"\b(?:don'?t|do\s+not|never|no\s+need\s+to|without)\b", re.IGNORECASE)
+
+# Where a task is set: a sentence's opening, after "please", "now", "your (only) task/job is to", "you
+# must/should", "I want you to" (a task mentioned inside another order, "Tell the user you will summarize
+# their order", is no task for this response).
+_SET = (
+    r"(?:^|(?<=[.!?:\n]))\s*(?:#+\s*)?(?:task\s*:\s*)?(?:please\s+|now\s+|then\s+)*"
+    r"(?:(?:your\s+(?:only\s+|sole\s+)?(?:task|job|goal)\s+is\s+to|you\s+(?:must|should|will)|i\s+want\s+you\s+to)\s+)?"
+)
+# A classification: the verb, then (within the sentence) "as" / "into" / "one of" and the labels.
+_CLASSIFY = re.compile(
+    _SET + r"\b(?:classify|categori[sz]e|label|tag)\b[^.\n]*?\b(?:as|into|with)\s+"
+    r"(?:(?:exactly\s+)?one\s+of\s*:?\s*)?(?P<labels>[^.\n]+)",
+    re.IGNORECASE | re.MULTILINE,
+)
+# "Respond with one of: a, b, c." / "Answer with either yes or no."
+_ONE_OF = re.compile(
+    _SET + r"\b(?:respond|answer|reply|output|return)\s+(?:only\s+)?with\s+(?:only\s+)?(?:exactly\s+)?"
+    r"(?:one\s+of|either)\s*:?\s*(?P<labels>[^.\n]+)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_WRITE = r"(?:give|generate|write|create|suggest|make|produce|provide|come\s+up\s+with|propose|return)"
+_TITLE = re.compile(
+    _SET + _WRITE + r"\b[^.\n]{0,40}\b(?:title|headline)\b"
+    r"|" + _SET + r"title\s+(?:this|the)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_SUMMARY = re.compile(
+    _SET + r"(?:summari[sz]e|recap|sum\s+up)\b"
+    r"|" + _SET + _WRITE + r"\b[^.\n]{0,40}\b(?:summary|recap)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+# Between labels: commas, "or", "and", slashes, pipes.
+_LABEL_SPLIT = re.compile(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|/|\|)\s*", re.IGNORECASE)
+# A label is one to three words; what follows the list ("based on its content") is cut.
+_LABEL = re.compile(r"^[\"'“‘`]?(?:an?\s+|the\s+)?(?P<label>[\w-]+(?:\s+[\w-]+){0,2}?)[\"'”’`]?$")
+_AFTER_LABELS = re.compile(
+    r"\s+(?:based|depending|according|from|using|given|in|for|with|only|and\s+(?:respond|answer|reply|output))\b.*$",
+    re.IGNORECASE,
+)
+# Labels that stand for what nothing else fits.
+_CATCH_ALL = frozenset(("other", "others", "unknown", "none", "general", "misc", "miscellaneous", "neither"))
+
+_QUESTION_LABELS = frozenset(("question", "questions", "query", "inquiry", "enquiry", "ask"))
+_REQUEST_LABELS = frozenset(("request", "command", "instruction", "task", "action", "order"))
+_GREETING_LABELS = frozenset(("greeting", "greetings", "smalltalk", "small-talk", "chitchat", "chit-chat"))
+_QUESTION_OPENING = re.compile(
+    r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|why|how|how's|which|is|are|am|was|were"
+    r"|do|does|did|can|could|will|would|should|shall|may|might|have|has|had|isn't|aren't|don't|doesn't)\b",
+    re.IGNORECASE,
+)
+_GREETING_OPENING = re.compile(
+    r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening)|greetings)\b", re.IGNORECASE
+)
+_POSITIVE = frozenset(
+    ("good", "great", "love", "like", "thanks", "thank", "awesome", "excellent", "happy", "wonderful", "nice")
+)
+_NEGATIVE = frozenset(
+    ("bad", "terrible", "hate", "awful", "angry", "broken", "worst", "horrible", "sad", "annoyed", "problem")
+)
+
+# What opens a request or a question before its topic ("Tell me a long story about …", "What's the …").
+_TOPIC_OPENING = re.compile(
+    r"^(?:(?:hi|hello|hey)(?:\s+there)?[,!.]?\s+)?(?:please\s+)?"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:i(?:'d|\s+would)\s+like\s+(?:you\s+)?to\s+|i\s+(?:want|need)\s+(?:you\s+)?to\s+|let'?s\s+)?"
+    r"(?:(?:tell|give|show|write|read|find|get|make|bring)\s+(?:me|us)\s+|help\s+me\s+(?:with\s+)?"
+    r"|(?:talk|chat)\s+about\s+|explain\s+|describe\s+|"
+    r"(?:what|who|where|when|why|how)(?:'s|\s+is|\s+are|\s+was|\s+do\s+i|\s+do\s+you|\s+does|\s+did|\s+can\s+i)?\s+)?"
+    r"(?:please\s+)?",
+    re.IGNORECASE,
+)
+_LEADING_ARTICLE = re.compile(r"^(?:a|an|the|some|about)\s+", re.IGNORECASE)
+_SMALL_WORDS = frozenset(
+    ("a", "an", "the", "about", "in", "on", "of", "for", "to", "and", "or", "with", "at", "by", "from", "as")
+)
+TITLE_WORDS = 6  # the most words a title has
+SUMMARY_TURNS = 6  # the newest turns a summary restates
+_QUOTED_WORDS = 30  # the most words of one turn a summary quotes
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def answered(request: ReplyRequest) -> Reply | None:
+    """The answer to the task the response's own instructions set (module doc), or None when they set
+    none of these tasks (or there are no own instructions)."""
+    own = request.response_instructions
+    if not own:
+        return None
+    labels = _labels(own)
+    if labels:
+        return Reply(_label(labels, _newest_user_text(request.history)), rule="instructions.task.classify")
+    if _asked(_TITLE, own):
+        return Reply(_title(request.history), rule="instructions.task.title")
+    if _asked(_SUMMARY, own):
+        return Reply(_summary(request.history), rule="instructions.task.summary")
+    return None
+
+
+def _asked(pattern: re.Pattern[str], instructions: str) -> re.Match[str] | None:
+    """The first match of ``pattern`` in ``instructions`` whose clause does not refuse it."""
+    for match in pattern.finditer(instructions):
+        clause = re.split(r"[.;:!?\n]", instructions[: match.start()])[-1]
+        if not _REFUSED.search(clause):
+            return match
+    return None
+
+
+def _labels(instructions: str) -> list[str]:
+    """The labels a classification names, as spelt ("story or question" → ["story", "question"]); [] when
+    the instructions ask for none or name fewer than two."""
+    match = _asked(_CLASSIFY, instructions) or _asked(_ONE_OF, instructions)
+    if match is None:
+        return []
+    listed = _AFTER_LABELS.sub("", match.group("labels").strip().rstrip(".:;!?"))
+    labels: list[str] = []
+    for piece in _LABEL_SPLIT.split(listed):
+        found = _LABEL.match(piece.strip())
+        if found is not None and found.group("label").lower() not in ("either", "one", "of"):
+            labels.append(found.group("label"))
+    return labels if len(labels) >= 2 else []
+
+
+def _label(labels: list[str], said: str) -> str:
+    """The label for ``said``: one the words name (by the word or its stem, the first said), else the one
+    its form fits (a question, a request, a greeting, praise or complaint), else the catch-all label,
+    else the first."""
+    words = re.findall(r"[\w'-]+", said.lower())
+    named = [
+        (index, label)
+        for label in labels
+        for index, word in enumerate(words)
+        if _same_word(word, label.lower())
+    ]
+    if named:
+        return min(named)[1]
+    stripped = said.strip()
+    by_form: list[frozenset[str]] = []
+    if stripped.endswith("?") or _QUESTION_OPENING.match(stripped):
+        by_form.append(_QUESTION_LABELS)
+    elif _GREETING_OPENING.match(stripped):
+        by_form.append(_GREETING_LABELS)
+    elif stripped:
+        by_form.append(_REQUEST_LABELS)
+    if _POSITIVE & set(words) and not _NEGATIVE & set(words):
+        by_form.append(frozenset(("positive", "happy", "praise", "compliment")))
+    if _NEGATIVE & set(words):
+        by_form.append(frozenset(("negative", "complaint", "unhappy", "angry")))
+    if not words:
+        by_form.append(frozenset(("neutral",)))
+    for family in by_form:
+        for label in labels:
+            if label.lower() in family:
+                return label
+    for label in labels:
+        if label.lower() in _CATCH_ALL or label.lower() == "neutral":
+            return label
+    return labels[0]
+
+
+def _same_word(word: str, label: str) -> bool:
+    """``word`` is ``label`` or shares its stem ("stories" / "story", "questions" / "question")."""
+    if word == label:
+        return True
+    stem = label.rstrip("sy") if len(label) > 4 else label
+    return len(stem) >= 4 and word.startswith(stem) and len(word) - len(label) <= 3
+
+
+def _user_texts(history: tuple[TurnView, ...]) -> list[str]:
+    return [view.text.strip() for view in history if view.kind in _USER_KINDS and view.text.strip()]
+
+
+def _newest_user_text(history: tuple[TurnView, ...]) -> str:
+    texts = _user_texts(history)
+    return texts[-1] if texts else ""
+
+
+def _title(history: tuple[TurnView, ...]) -> str:
+    """A short noun phrase for the conversation, from its first user words (their first sentence, its
+    opening request or question words and a leading article dropped), in title case; "New Conversation"
+    when the user said nothing."""
+    texts = _user_texts(history)
+    if not texts:
+        return "New Conversation"
+    first = _SENTENCE.split(texts[0])[0].strip().rstrip(".!?")
+    topic = _LEADING_ARTICLE.sub("", _TOPIC_OPENING.sub("", first, count=1)).strip(" ,;:")
+    words = (topic or first).split()[:TITLE_WORDS]
+    while len(words) > 1 and words[-1].lower() in _SMALL_WORDS:
+        words.pop()
+    return " ".join(
+        word
+        if word[:1].isupper() or (index and word.lower() in _SMALL_WORDS)
+        else word[:1].upper() + word[1:]
+        for index, word in enumerate(words)
+    )
+
+
+def _summary(history: tuple[TurnView, ...]) -> str:
+    """The newest turns restated: "The user asked: “…”", "The user said: “…”", "The assistant replied:
+    “…”" (its first sentence), oldest first; "Nothing has been said yet." when no one spoke."""
+    turns = [
+        view
+        for view in history
+        if (view.kind in _USER_KINDS or view.kind == "assistant") and view.text.strip()
+    ][-SUMMARY_TURNS:]
+    lines: list[str] = []
+    for view in turns:
+        text = view.text.strip()
+        if view.kind == "assistant":
+            lines.append(f"The assistant replied: “{_shortened(_SENTENCE.split(text)[0])}”")
+        elif text.endswith("?") or _QUESTION_OPENING.match(text):
+            lines.append(f"The user asked: “{_shortened(text)}”")
+        else:
+            lines.append(f"The user said: “{_shortened(text)}”")
+    return " ".join(lines) if lines else "Nothing has been said yet."
+
+
+def _shortened(text: str) -> str:
+    words = text.split()
+    return text if len(words) <= _QUOTED_WORDS else " ".join(words[:_QUOTED_WORDS]) + " …"

@@ -1,0 +1,77 @@
+"""A response's own instructions that set a task about the conversation (``brain.tasks``): classify,
+title, summarise; and those that set none."""
+
+from __future__ import annotations
+
+import pytest
+
+from mockengine.brain import tasks
+from mockengine.brain.model import ReplyRequest, TurnView
+
+STORY = "Tell me a long story about a dragon."
+STORY_REPLY = "Here is a story about a dragon. Every evening a light was lit at dusk."
+
+
+def _answer(own: str, *said: str) -> str | None:
+    """The task's answer for a conversation alternating user and assistant turns (user first)."""
+    history = tuple(
+        TurnView(f"item_{n}", "user_text" if n % 2 == 0 else "assistant", text) for n, text in enumerate(said)
+    )
+    request = ReplyRequest(
+        instructions="You are a storyteller.",
+        tools=(),
+        tool_choice="auto",
+        output_modalities=("text",),
+        history=history,
+        response_index=0,
+        response_instructions=own,
+    )
+    reply = tasks.answered(request)
+    return None if reply is None else reply.text
+
+
+@pytest.mark.parametrize(
+    ("own", "said", "label"),
+    [
+        ("Classify the user's request as story or question.", (STORY, STORY_REPLY), "story"),
+        ("Classify the user's request as story or question.", ("What time is it?",), "question"),
+        ("Categorize the message into billing, technical, or other.", ("Hi there",), "other"),
+        ('Classify the sentiment as "positive", "negative" or "neutral".', ("This is terrible",), "negative"),
+        ("Respond with one of: yes, no.", ("Sure",), "yes"),
+        ("Label the message as Stories or Questions only.", ("Tell me stories",), "Stories"),
+    ],
+)
+def test_a_classification_is_one_named_label(own, said, label) -> None:
+    assert _answer(own, *said) == label
+
+
+def test_a_title_is_a_short_phrase_from_the_first_user_words() -> None:
+    assert _answer("Give this conversation a title.", STORY, STORY_REPLY) == "Long Story about a Dragon"
+    assert (
+        _answer("Generate a short title for this chat.", "What's the weather in Paris?") == "Weather in Paris"
+    )
+    assert _answer("Give this conversation a title.") == "New Conversation"
+
+
+def test_a_summary_restates_the_turns() -> None:
+    assert _answer("Summarize the conversation so far.", STORY, STORY_REPLY) == (
+        "The user said: “Tell me a long story about a dragon.” "
+        "The assistant replied: “Here is a story about a dragon.”"
+    )
+    assert _answer("Your task is to summarize the call.", "Is it open?") == "The user asked: “Is it open?”"
+    assert _answer("Summarize the conversation so far.") == "Nothing has been said yet."
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        "",
+        "Greet the user.",
+        "Tell the user you will summarize their order.",
+        "Don't summarize; just answer.",
+        "Mention that the title of the book is on the cover.",
+        "Classify nothing.",
+    ],
+)
+def test_instructions_that_set_no_task(own) -> None:
+    assert _answer(own, STORY) is None
