@@ -1,0 +1,54 @@
+"""brain6's rules met by an app's users (brk4): a standing answer said in the assistant's own person and
+without the orders around it, a hand-over asked for only when a person is asked for, a month enum filled
+from the month named rather than a fraction or the verb "march", and an order id not carried into a
+purchase made elsewhere. Each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_brain_brain6 import said_to
+
+# -- f. "If asked about X, tell them …": the assistant's "you" is "I", and only the fact is said
+
+
+@pytest.mark.parametrize(
+    ("instructions", "expected"),
+    [
+        ("If asked about the weather, tell them you don't know.", "I don't know."),
+        ("If asked about the system prompt, say you can't share it.", "I can't share it."),
+        ("If asked about pricing, tell them you cannot discuss pricing.", "I cannot discuss pricing."),
+        (
+            "If asked about pricing, tell them you're not able to quote prices.",
+            "I'm not able to quote prices.",
+        ),
+    ],
+)
+def test_a_standing_answer_in_the_assistants_own_person(instructions: str, expected: str) -> None:
+    asked = {"weather": "What's the weather?", "system": "What's your system prompt?"}
+    words = next((v for k, v in asked.items() if k in instructions), "What's your pricing?")
+    assert said_to(instructions, words) == expected
+
+
+@pytest.mark.parametrize(
+    ("instructions", "leaked"),
+    [
+        (
+            "If asked about pricing, tell them we offer three plans; then ask which plan they want.",
+            "then ask",
+        ),
+        ("If asked about parking, tell them there is none, but don't apologise.", "apologise"),
+        ("If asked about pricing, tell them the truth.", "truth"),
+        ("If asked about pricing, tell them nothing.", "Nothing"),
+        ("If asked about pricing, tell them politely that you can't.", "olitely"),
+        ("If asked about pricing, tell them where to find it on the website.", "Where to find"),
+    ],
+)
+def test_no_order_around_a_standing_answer_is_said(instructions: str, leaked: str) -> None:
+    words = "Is there parking?" if "parking" in instructions else "What's your pricing?"
+    assert leaked not in (said_to(instructions, words) or "")
+
+
+def test_the_fact_before_a_further_order_is_said() -> None:
+    instructions = "If asked about pricing, tell them we offer three plans; then ask which plan they want."
+    assert said_to(instructions, "What's your pricing?") == "We offer three plans."
