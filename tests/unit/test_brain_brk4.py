@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.test_brain_brain6 import said_to
+from tests.unit.test_brain_brain6 import STATUS, conversation, said_to, tool
 
 # -- f. "If asked about X, tell them …": the assistant's "you" is "I", and only the fact is said
 
@@ -52,3 +52,24 @@ def test_no_order_around_a_standing_answer_is_said(instructions: str, leaked: st
 def test_the_fact_before_a_further_order_is_said() -> None:
     instructions = "If asked about pricing, tell them we offer three plans; then ask which plan they want."
     assert said_to(instructions, "What's your pricing?") == "We offer three plans."
+
+
+# -- g. a hand-over under tool_choice required only when a person is asked for
+
+ESCALATE = tool("escalate", "Escalate to a human", {})
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["My manager told me to check order A12345", "My agent booked this, where is order A12345?"],
+)
+def test_a_person_named_in_passing_hands_no_one_over(said: str) -> None:
+    made = conversation([ESCALATE, STATUS], [said], choice="required")
+    assert made == [[("get_order_status", {"order_id": "A12345"})]]
+
+
+@pytest.mark.parametrize(
+    "said", ["Can I speak to a manager?", "Put me through to a real person", "I need a live agent now"]
+)
+def test_a_person_asked_for_is_handed_over_to(said: str) -> None:
+    assert conversation([ESCALATE, STATUS], [said], choice="required") == [[("escalate", {})]]
