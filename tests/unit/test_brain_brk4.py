@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.test_brain_brain6 import STATUS, conversation, said_to, tool
+from mockengine.brain.scalars import enum_for
+from tests.unit.test_brain_brain6 import MONTHS, STATUS, conversation, said_to, tool
 
 # -- f. "If asked about X, tell them …": the assistant's "you" is "I", and only the fact is said
 
@@ -73,3 +74,26 @@ def test_a_person_named_in_passing_hands_no_one_over(said: str) -> None:
 )
 def test_a_person_asked_for_is_handed_over_to(said: str) -> None:
     assert conversation([ESCALATE, STATUS], [said], choice="required") == [[("escalate", {})]]
+
+
+# -- d. a month enum: the month named, not a fraction or the verb
+
+
+@pytest.mark.parametrize(
+    ("said", "month"),
+    [
+        ("Book a trip, my budget is 5/10 of last year's, in September", "September"),
+        ("I'll march to the office and book a trip in July", "July"),
+        ("We march on the capitol in October", "October"),
+        ("Book it for 03/2028", "March"),
+        ("march please", "March"),
+    ],
+)
+def test_a_month_enum_takes_the_month_named(said: str, month: str) -> None:
+    found = enum_for(said, MONTHS, "month")
+    assert found is not None and found.value == month
+
+
+@pytest.mark.parametrize("said", ["I'll march to the office", "May I book a trip?", "May we go?"])
+def test_the_verb_is_no_month(said: str) -> None:
+    assert enum_for(said, MONTHS, "month") is None
