@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from mockengine.brain.scalars import enum_for
-from tests.unit.test_brain_brain6 import MONTHS, STATUS, conversation, said_to, tool
+from tests.unit.test_brain_brain6 import MONTHS, REFUND, STATUS, conversation, said_to, tool
 
 # -- f. "If asked about X, tell them …": the assistant's "you" is "I", and only the fact is said
 
@@ -97,3 +97,11 @@ def test_a_month_enum_takes_the_month_named(said: str, month: str) -> None:
 @pytest.mark.parametrize("said", ["I'll march to the office", "May I book a trip?", "May we go?"])
 def test_the_verb_is_no_month(said: str) -> None:
     assert enum_for(said, MONTHS, "month") is None
+
+
+# -- a. an established order id is not carried into a purchase made elsewhere
+
+
+def test_a_refund_of_something_bought_elsewhere_carries_no_order() -> None:
+    turns = ["Where is my order A12345?", "I bought something elsewhere, can I get a refund?"]
+    assert conversation([STATUS, REFUND], turns)[1] == []
