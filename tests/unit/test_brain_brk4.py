@@ -5,6 +5,8 @@ purchase made elsewhere. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mockengine.brain.scalars import enum_for
@@ -105,3 +107,24 @@ def test_the_verb_is_no_month(said: str) -> None:
 def test_a_refund_of_something_bought_elsewhere_carries_no_order() -> None:
     turns = ["Where is my order A12345?", "I bought something elsewhere, can I get a refund?"]
     assert conversation([STATUS, REFUND], turns)[1] == []
+
+
+# -- the addresses refactor: a street read back as given, whatever its form
+
+
+@pytest.mark.parametrize(
+    ("street", "town", "expected"),
+    [
+        ("12 Main St.", "Springfield", "12 Main St., Springfield 62704"),
+        ("5 rue de Rivoli", "Paris", "5 rue de Rivoli, Paris 62704"),
+        ("12 Oak Street Apt 4", "Springfield", "12 Oak Street Apt 4, Springfield 62704"),
+        ("350 5th Ave", "New York", "350 5th Ave, New York 62704"),
+        ("1 Infinite Loop", "Cupertino", "1 Infinite Loop, Cupertino 62704"),
+    ],
+)
+def test_an_updated_address_is_read_back_with_its_street(street: str, town: str, expected: str) -> None:
+    from mockengine.brain.narration import grounding
+
+    arguments = json.dumps({"street": street, "city": town, "zip": "62704"})
+    said = grounding('{"status": "ok"}', "update_address", arguments)
+    assert said == f"I've updated the address to {expected}."
