@@ -155,8 +155,9 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     return Plan(tuple(done), None, "; ".join(a.why for a in done))
 
 
-# Words that set aside the thing established: "my other order", "a different booking", "another one".
-_ANOTHER_ONE = re.compile(r"\b(?:another|other|different|else)\b", re.IGNORECASE)
+# Words that set aside the thing established: "my other order", "a different booking", "another one",
+# "I bought something elsewhere" (no order of this shop's).
+_ANOTHER_ONE = re.compile(r"\b(?:another|other|different|else|elsewhere)\b", re.IGNORECASE)
 _NOT_AN_ID = frozenset(("another", "other", "different", "else"))
 # The last word of a parameter's name that makes it an identifier (``order_id``, ``booking_ref``).
 _ID_WORDS = frozenset(("id", "number", "num", "no", "ref", "reference", "code"))

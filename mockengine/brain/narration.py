@@ -316,6 +316,12 @@ def _detail(verb: str, arguments: Any, data: Any) -> str:
     return f": {thing}" if thing else ""
 
 
+# A street value read back whole: any that opens with its house number ("12 Main St.", "5 rue de Rivoli",
+# "350 5th Ave", "12 Oak Street Apt 4"). Looser than ``addresses.is_street_with_number``, which reads
+# words for a slot; a value the app was sent is said as it was sent.
+_HOUSE_NUMBER_FIRST = re.compile(r"\d+\w?\s")
+
+
 def _postal_address(strings: list[tuple[str, str]]) -> str | None:
     """A street with its house number ("12 Oak Street") and the town and zip beside it, as one address
     ("12 Oak Street, Springfield 62704"); None when no argument is such a street."""
@@ -324,7 +330,7 @@ def _postal_address(strings: list[tuple[str, str]]) -> str | None:
         (
             v
             for k, v in parts.items()
-            if {"street", "address"} & set(k.split()) and addresses.is_street_with_number(v)
+            if {"street", "address"} & set(k.split()) and _HOUSE_NUMBER_FIRST.match(v)
         ),
         None,
     )

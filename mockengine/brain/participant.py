@@ -892,8 +892,11 @@ _RUNS = frozenset(("run", "execute", "exec", "eval", "evaluate", "issue", "invok
 # ``transfer_to_agent``): the user is put through rather than answered, never a mere lookup ("Hello!"
 # under ``required`` was escalated to a human).
 _HANDS_OVER = frozenset(("escalate", "transfer", "handoff", "forward"))
-# Words that ask for a person rather than an answer ("can I speak to a human?", "get me a manager").
+# Words that ask for a person rather than an answer ("can I speak to a human?", "get me a manager"): a
+# verb of asking or being put through before the person, so one named in passing ("My manager told me to
+# check order A12345", "my agent booked this") hands no one over.
 _ASKS_FOR_A_PERSON = re.compile(
+    r"\b(?:talk|speak|chat|connect|transfer|put|get|give|want|need|like|escalate|reach|see)\b[^.?!]{0,30}?"
     r"\b(?:human|real\s+person|(?:live\s+)?agent|representative|rep|operator|manager|supervisor|someone)\b",
     re.IGNORECASE,
 )

@@ -554,17 +554,43 @@ def if_asked(heard: str, instructions: str) -> str | None:
         unquoted = QUOTED_WHOLE.fullmatch(fact.rstrip("."))
         if unquoted is not None:
             fact = unquoted.group("text").strip()
-        elif _NOT_A_FACT.match(fact):
-            continue  # "…, use get_hours", "…, tell them to call the front desk"
         else:
-            fact = _to_the_user(fact)
+            # "tell them politely that we're closed": how to say it is no part of what is said
+            fact = _HOW_TOLD.sub("", fact)
+            # "…; then ask which plan they want", "…, but don't apologise": a further order, not said
+            fact = _then_instruction(fact)[0]
+            fact = _FURTHER_ORDER.sub("", fact).rstrip(" ,;")
+            if not fact or _NOT_A_FACT.match(fact):
+                continue  # "…, use get_hours", "…, tell them to call the front desk", "tell them nothing"
+            # "tell them you don't know": the assistant's "you" is its own "I", said to the user
+            fact = _to_the_user(
+                _ASSISTANT_AS_YOU.sub(lambda m: _AS_I[" ".join(m.group(0).lower().split())], fact)
+            )
         return fact[:1].upper() + fact[1:] + ("" if fact[-1:] in ".!?" else ".")
     return None
 
 
 _ASKS_ABOUT = re.compile(r"^\W*(?:tell\s+me|i'?d\s+like\s+to\s+know|i\s+want\s+to\s+know)\b", re.I)
-# A "tell them …" that is an order, not a fact: "to call the desk", "how to …", a tool's name.
-_NOT_A_FACT = re.compile(r"^(?:to\s|how\s|use\s|call\s|\w+_\w+)", re.IGNORECASE)
+# A "tell them …" that is an order, not a fact: "to call the desk", "how to …", "where to find it" (what
+# to find out, not the answer), "nothing", "the truth", a tool's name.
+_NOT_A_FACT = re.compile(
+    r"^(?:to\s|how\s|use\s|call\s|\w+_\w+|(?:where|what|when|who|whom|which|why|whether)\b"
+    r"|(?:nothing|anything|the\s+truth)\b)",
+    re.IGNORECASE,
+)
+# How the answer is to be said, before it: "politely that …", "kindly, …".
+_HOW_TOLD = re.compile(
+    r"^(?:politely|kindly|gently|firmly|briefly|clearly|nicely|honestly|calmly|courteously|respectfully"
+    r"|warmly|simply)\b[\s,]*(?:that\s+)?",
+    re.IGNORECASE,
+)
+# An order after the fact that is no part of it: "…, but don't apologise", "…; never mention prices".
+_FURTHER_ORDER = re.compile(
+    r"\s*[,;]\s*(?:but\s+|and\s+)?(?:don't|do\s+not|never|avoid)\b.*$", re.IGNORECASE | re.DOTALL
+)
+# The fact's subject when it is the assistant told of ("tell them you don't know"), in its own person.
+_ASSISTANT_AS_YOU = re.compile(r"^(?:you're|you\s+are|you've|you'll|you'd|you)\b", re.IGNORECASE)
+_AS_I = {"you're": "I'm", "you are": "I am", "you've": "I've", "you'll": "I'll", "you'd": "I'd", "you": "I"}
 
 
 # "then ask …" of someone other than the user the line is said to: "ask the front desk for a key" (no

@@ -238,12 +238,16 @@ _MONTHS = (
     "november", "december",
 )  # fmt: skip
 # A month said: its name or a short form ("March", "Mar", "Sept."; "may" only as a month is said: "in
-# May", capitalised), a month and year written ("03/2028", "3/28") or ISO ("2028-03").
+# May", capitalised, not "May I"; "march" not as the verb: "I'll march to the office", "we march on"), a
+# month and year written ("03/2028", "3/28") or ISO ("2028-03").
 _MONTH_SAID = re.compile(
-    r"\b(?P<name>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?"
-    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?-i:May)"
+    r"\b(?P<name>jan(?:uary)?|feb(?:ruary)?"
+    r"|(?<!\bi )(?<!\bwe )(?<!\bthey )(?<!\byou )(?<!'ll )(?<!\bwill )(?<!\blet's )"
+    r"mar(?:ch(?!\s+(?:to|on|into|through|down|up|off|over|across|along|out|back|forward|past)\b))?"
+    r"|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?-i:May)(?!\s+(?:I|we|you|he|she|they|it)\b)"
     r"|(?:(?<=\bin )|(?<=\bof )|(?<=\bfor )|(?<=\bby )|(?<=\bto ))may)\b\.?"
-    r"|(?<![\d/.-])(?P<number>0?[1-9]|1[0-2])\s*/\s*(?:\d{4}|\d{2})(?![\d/])"
+    r"|(?<![\d/.-])(?P<number>0?[1-9]|1[0-2])\s*/\s*(?P<year>\d{4}|\d{2})(?![\d/])"
     r"|\b\d{4}-(?P<iso>0[1-9]|1[0-2])\b(?!-\d)",
     re.IGNORECASE,
 )
@@ -262,11 +266,18 @@ def _month_option(text: str, options: list[Any]) -> Span | None:
     no month is said."""
     months = [str(o) for o in options]
     said = list(_MONTH_SAID.finditer(text))
-    # a month's full name or number before a short form that may be a name ("with Jan in March")
-    found = next((f for f in said if len(f.group(0).rstrip(".")) > 3 or not f.group("name")), None)
-    found = found or (said[0] if said else None)
-    if found is None:
+    if not said:
         return None
+
+    def rank(found: re.Match[str]) -> int:
+        # a month's full name, then one written with its year ("03/2028", "2028-03"), then a number pair
+        # that may be a fraction ("5/10 of last year's, in September"), then a short form that may be a
+        # name ("with Jan in March")
+        if found.group("name"):
+            return 0 if len(found.group(0).rstrip(".")) > 3 else 3
+        return 1 if found.group("iso") or len(found.group("year") or "") == 4 else 2
+
+    found = min(said, key=lambda f: (rank(f), f.start()))
     if found.group("name"):
         index = next(i for i, m in enumerate(_MONTHS) if m.startswith(found.group("name").lower()[:3]))
     else:
