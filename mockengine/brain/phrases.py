@@ -483,7 +483,7 @@ def told_fact(what: str, known: str) -> str | None:
         return None
     named = {lexicon.stem(w) for w in words}  # "our opening hours" of "We're open 9 to 5"
     headed = False
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", known):
+    for sentence in _SENTENCE_BREAK.split(known):
         sentence = sentence.strip().lstrip("-*• ").strip()
         heading = sentence.startswith("#") or sentence.endswith(":")
         sentence = sentence.strip("#: ")
@@ -543,7 +543,7 @@ def if_asked(heard: str, instructions: str) -> str | None:
     if not heard.strip() or not (is_question(heard) or _ASKS_ABOUT.search(heard)):
         return None
     asked = {lexicon.stem(w) for w in re.findall(r"[a-z']+", heard.lower())}
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", instructions):
+    for sentence in _SENTENCE_BREAK.split(instructions):
         found = _IF_ASKED.match(sentence.strip().lstrip("-*• ").strip())
         if found is None:
             continue
