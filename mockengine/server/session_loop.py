@@ -272,6 +272,8 @@ class SessionLoop(SessionShell):
         if self.journal is not None:
             input_format, output_format = self.formats()
             self.journal.client_text(raw, input_format, output_format)
+        if self.tracer.is_enabled:  # before the parse: a refused event is traced beside its error
+            self.tracer.write(self.trace_name, "client_event", loggable_client_event(raw))
         try:
             plain = parse_plain_append(raw, self.session.view.input_format.type)
             event = self.parse(raw) if plain is None else None
@@ -282,8 +284,6 @@ class SessionLoop(SessionShell):
         metrics.CLIENT_EVENT_COUNTER.count(APPEND_TYPE if event is None else event.type)
         if isinstance(event, ResponseCancel):
             self.cancel_at = self.loop.time()
-        if self.tracer.is_enabled:  # the audio path runs 50 × a second: no second parse
-            self.tracer.write(self.trace_name, "client_event", loggable_client_event(raw))
         if event is not None:
             self.receive(event)
             return

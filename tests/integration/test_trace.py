@@ -69,3 +69,34 @@ async def test_overlapping_sessions_with_one_seeded_id_trace_to_their_own_files(
         assert items == [text]
         created = [line for line in lines if line["kind"] == "server_event"]
         assert [line["data"]["type"] for line in created].count("session.created") == 1
+
+
+async def test_a_refused_client_event_is_in_the_trace_before_its_error(engine, tmp_path):
+    """A client event the parse boundary refused left only the `error` in the trace, not the event
+    that caused it (the journal had both; translation sessions' traces had both)."""
+    eng = await engine(trace_dir=str(tmp_path), audio_pace=0.0)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(eng.realtime, headers={"Authorization": "Bearer sk-test"}) as ws,
+    ):
+        await ws.receive(timeout=10)  # session.created
+        for frame in ('{"type": "session.update", "session": {"type": "realtime", "voice": 7}}', "{not json"):
+            await ws.send_str(frame)
+            assert json.loads((await ws.receive(timeout=10)).data)["type"] == "error"
+    await eng.wait_until_idle()
+    eng.app[TRACER].drain()
+    lines = [json.loads(line) for path in tmp_path.glob("*.jsonl") for line in path.read_text().splitlines()]
+    seen = [
+        (line["kind"], line["data"]) for line in lines if line["kind"] in ("client_event", "server_event")
+    ]
+    kinds = [
+        (kind, data.get("type") if isinstance(data, dict) else data)
+        for kind, data in seen
+        if not (kind == "server_event" and data.get("type") == "session.created")
+    ]
+    assert kinds == [
+        ("client_event", "session.update"),
+        ("server_event", "error"),
+        ("client_event", "{not json"),
+        ("server_event", "error"),
+    ]
