@@ -197,8 +197,8 @@ def env_variable(field: str) -> str:
 def from_env(base: Settings | None = None, environ: dict[str, str] | None = None) -> Settings:
     """Settings with ``MOCKENGINE_*`` environment variables applied on top of ``base``.
 
-    Raises SettingsError naming the variable when a value is not of its setting's type
-    (``MOCKENGINE_PORT=abc``, ``MOCKENGINE_TLS=maybe``)."""
+    Raises SettingsError naming the variable and ``serve``'s option for it when a value is not of its
+    setting's type (``MOCKENGINE_PORT=abc``: ``MOCKENGINE_PORT (--port) must be an integer, not 'abc'``)."""
     base = base or Settings()
     environ = dict(os.environ) if environ is None else environ
     changes: dict[str, Any] = {}
@@ -207,6 +207,8 @@ def from_env(base: Settings | None = None, environ: dict[str, str] | None = None
         if key in environ and f.name != "extra":
             try:
                 changes[f.name] = _coerce(environ[key], getattr(base, f.name), f.name)
-            except ValueError as exc:
-                raise SettingsError(f"{key} must be {exc}, not {environ[key]!r}") from None
+            except ValueError as exc:  # named as a value out of range is: the variable and its option
+                from mockengine.server.settings_checks import option  # (that module imports this one)
+
+                raise SettingsError(f"{key} ({option(f.name)}) must be {exc}, not {environ[key]!r}") from None
     return dataclasses.replace(base, **changes)

@@ -65,7 +65,7 @@ def test_a_usage_mistake_is_one_line_and_status_2(tmp_path: Path, args: tuple[st
         (
             {"MOCKENGINE_PORT": "abc"},
             (),
-            "mockengine record: MOCKENGINE_PORT must be an integer, not 'abc'",
+            "mockengine record: MOCKENGINE_PORT (--port) must be an integer, not 'abc'",
         ),
     ],
 )

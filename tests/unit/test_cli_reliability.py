@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mockengine.cli import build_parser, settings_from_args
-from mockengine.settings import Settings, from_env
+from mockengine.settings import Settings, SettingsError, from_env
 
 
 def parse(*argv: str) -> Settings:
@@ -27,6 +27,22 @@ def test_repeated_api_key_and_limits_and_tls(monkeypatch):
 def test_environment_lists_and_flags():
     settings = from_env(environ={"MOCKENGINE_API_KEYS": "sk-a, sk-b,", "MOCKENGINE_TLS": "1"})
     assert settings.api_keys == ("sk-a", "sk-b") and settings.tls
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("MOCKENGINE_WEBRTC_DTX", "maybe", "MOCKENGINE_WEBRTC_DTX (--webrtc-dtx) must be a flag"),
+        ("MOCKENGINE_AUDIO_PACE", "abc", "MOCKENGINE_AUDIO_PACE (--audio-pace) must be a number, not 'abc'"),
+        ("MOCKENGINE_REPLAY_SPEED", "x", "MOCKENGINE_REPLAY_SPEED (--replay-speed) must be a number"),
+    ],
+)
+def test_a_variable_not_of_its_type_is_named_with_the_option_it_stands_for(variable, value, said):
+    """command-line.md: a value from a variable is named by it and the option it stands for; a value
+    out of range was, one not of its type named the variable alone."""
+    with pytest.raises(SettingsError) as refused:
+        from_env(environ={variable: value})
+    assert str(refused.value).startswith(said)
 
 
 def test_bad_auth_failure_mode_is_refused(monkeypatch):
@@ -332,7 +348,7 @@ def test_record_on_a_taken_port_is_one_line_and_status_2(tmp_path, capsys, monke
     monkeypatch.setenv("MOCKENGINE_PORT", "abc")
     assert main(["record", "--upstream", "http://127.0.0.1:9/v1", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "mockengine record: MOCKENGINE_PORT must be an integer, not 'abc'"
+    assert err == "mockengine record: MOCKENGINE_PORT (--port) must be an integer, not 'abc'"
 
 
 @pytest.mark.parametrize(
