@@ -6,6 +6,7 @@ must exist and agree with what the engine does.
 - the environment variable each `serve` option reads is the one the page names;
 - every ``MOCKENGINE_*`` variable the docs name is read by something;
 - every route of the engine is in command-line.md's endpoint table, and every route there exists;
+- every metric a page names is exported, with the labels it gives; the fault kinds table is the code's;
 - the snippets parse: Python compiles, YAML loads (scenario files validate), every ``mockengine …``
   command line parses with the real parser;
 - every repository path and every link between the pages (anchors included) resolves.
@@ -411,6 +412,71 @@ def test_every_mockengine_command_in_the_docs_parses():
                     wrong.append(f"{where} (its --engine-args)\n    {error}")
     assert seen >= 20  # the extraction finds the docs' commands
     assert not wrong, "\n".join(wrong)
+
+
+# -- metrics and fault kinds ---------------------------------------------------------------------------
+
+
+def _metric_labels() -> dict[str, set[str]]:
+    """Every ``mockengine_*`` metric the engine exports, by each name a scrape shows (a counter's
+    ``_total`` too), with its label names."""
+    import prometheus_client
+
+    import mockengine.server.metrics  # noqa: F401  (registers the metrics)
+
+    found: dict[str, set[str]] = {}
+    for family in prometheus_client.REGISTRY.collect():
+        if not family.name.startswith("mockengine_"):
+            continue
+        labels = {name for sample in family.samples for name in sample.labels}
+        if not family.samples:  # a labelled metric nothing has counted yet: its declared labels
+            collector = prometheus_client.REGISTRY._names_to_collectors.get(family.name)
+            labels = set(getattr(collector, "_labelnames", ()))
+        for name in (family.name, family.name + "_total") if family.type == "counter" else (family.name,):
+            found[name] = labels
+    return found
+
+
+def test_every_metric_the_docs_name_is_exported_with_the_labels_they_give():
+    """``mockengine_requests_total{route,status}`` in a page is a metric ``/metrics`` has, with those
+    labels (the plugin's fixtures and the close reason ``mockengine_fault.<kind>`` are no metrics)."""
+    import mockengine.pytest_plugin as plugin
+
+    metrics, wrong = _metric_labels(), []
+    not_metrics = {name for name in dir(plugin) if name.startswith("mockengine_")} | {"mockengine_fault"}
+    for page in ALL_PAGES:
+        text = page.read_text()
+        for match in re.finditer(r"`(mockengine_[a-z_]+)(?:\{([^}`]*)\})?", text):
+            name, labels = match.group(1), match.group(2)
+            where = f"{_name(page)}:{text[: match.start()].count(chr(10)) + 1}"
+            if name in not_metrics:
+                continue
+            if name not in metrics:
+                wrong.append(f"{where}: {name} is not a metric")
+                continue
+            given = {part.split("=")[0].strip() for part in (labels or "").split(",") if part.strip()}
+            if given - metrics[name]:
+                wrong.append(f"{where}: {name} has no label {sorted(given - metrics[name])}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_fault_kinds_table_is_the_code_s_kinds_layers_and_defaults():
+    """faults-and-tokens.md's table against ``mockengine.faults.spec.KINDS``: every kind, no other, its
+    layer and each parameter's default (`mockengine faults kinds` prints the same)."""
+    from mockengine.faults.spec import KINDS
+
+    page = ROOT / "docs" / "faults-and-tokens.md"
+    rows = re.findall(r"^\| `(\w+)` \| (ws|http) \| ([^|]*) \|", page.read_text(), flags=re.M)
+    assert {kind for kind, _layer, _params in rows} == set(KINDS)
+    wrong = []
+    for kind, layer, params in rows:
+        if layer != KINDS[kind].layer:
+            wrong.append(f"{kind}: layer {layer}, the code's {KINDS[kind].layer}")
+        documented = dict(re.findall(r"`(\w+)`=([\w.]+)", params))
+        code = {name: param.default for name, param in KINDS[kind].params.items()}
+        if set(documented) != set(code) or any(float(documented[n]) != float(code[n]) for n in code):
+            wrong.append(f"{kind}: the table gives {documented}, the code {code}")
+    assert not wrong, wrong
 
 
 # -- paths and links ----------------------------------------------------------------------------------
