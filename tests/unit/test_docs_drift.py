@@ -7,6 +7,7 @@ must exist and agree with what the engine does.
 - every ``MOCKENGINE_*`` variable the docs name is read by something;
 - every route of the engine is in command-line.md's endpoint table, and every route there exists;
 - every metric a page names is exported, with the labels it gives; the fault kinds table is the code's;
+- every client and server event type of the protocol is named in the protocol pages;
 - the snippets parse: Python compiles, YAML loads (scenario files validate), every ``mockengine …``
   command line parses with the real parser;
 - every repository path and every link between the pages (anchors included) resolves.
@@ -477,6 +478,28 @@ def test_the_fault_kinds_table_is_the_code_s_kinds_layers_and_defaults():
         if set(documented) != set(code) or any(float(documented[n]) != float(code[n]) for n in code):
             wrong.append(f"{kind}: the table gives {documented}, the code {code}")
     assert not wrong, wrong
+
+
+def _event_types(page: Path) -> set[str]:
+    """The event types a page names in backticks, ``a.b|c`` spelled out as ``a.b`` and ``a.c``."""
+    found = set()
+    for token in re.findall(r"`([a-z_]+\.[a-z_.|\s]+)`", page.read_text()):
+        first, *more = re.sub(r"\s+", "", token).split("|")
+        found.add(first)
+        found.update(first.rsplit(".", 1)[0] + "." + last for last in more)
+    return found
+
+
+def test_every_event_type_the_engine_reads_or_sends_is_in_the_protocol_pages():
+    """realtime-protocol.md (translation.md and webrtc.md for their own) names every client event the
+    parse boundary registers and every server event type ``server_events.py`` builds."""
+    from mockengine.protocol import client_events, server_events
+
+    pages = ("realtime-protocol.md", "translation.md", "webrtc.md")
+    named = {"error"}.union(*(_event_types(ROOT / "docs" / page) for page in pages))
+    types = {*client_events.REGISTRY, *server_events.BUILDERS, *server_events.TRANSLATION_BUILDERS}
+    missing = sorted(types - named)
+    assert not missing, f"event types no protocol page names: {missing}"
 
 
 # -- paths and links ----------------------------------------------------------------------------------
