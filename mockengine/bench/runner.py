@@ -71,6 +71,27 @@ def _options_for_sections_not_run(args: argparse.Namespace, parts: list[str]) ->
     return f"mockengine bench: {'; '.join(wrong)} (sections run: {', '.join(parts)})"
 
 
+def _engine_args_problem(engine_args: str | None) -> str | None:
+    """What ``serve`` says of ``--engine-args`` (an unknown option, a value it refuses), or None: checked
+    here as ``serve`` checks them, since an engine that refused them was a traceback once a section
+    started it."""
+    if not engine_args:
+        return None
+    import contextlib
+    import io
+
+    from mockengine.cli import build_parser, settings_and_label
+
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said):
+            settings_and_label(build_parser().parse_args(["serve", *engine_args.split()]))
+    except SystemExit:
+        line = said.getvalue().strip().splitlines()[-1:] or ["refused by serve"]
+        return line[0].removeprefix("mockengine serve: error: ").removeprefix("mockengine: ")
+    return None
+
+
 def run_bench(args: argparse.Namespace) -> int:
     """Run the chosen sections: 0; 1 when the load section connected no session; 2, with one line on
     stderr, for an unknown section, a section's option given for a section the run leaves out, a
@@ -78,7 +99,8 @@ def run_bench(args: argparse.Namespace) -> int:
     without ``--soak-transport webrtc`` or that transport with ``--url``, or a ``--url`` that
     is not a ws(s) / http(s) URL with a host (one without a path or model is completed as conformance
     completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``), or an
-    unknown ``MOCKENGINE_BENCH_TURN_LINE`` when ``turns`` runs."""
+    unknown ``MOCKENGINE_BENCH_TURN_LINE`` when ``turns`` runs, or ``--engine-args`` that ``serve``
+    refuses."""
     all_sections = sections()
     chosen = [name.strip() for given in args.only or () for name in given.split(",") if name.strip()]
     parts: list[str] = chosen or [name for name, section in all_sections.items() if section.default]
@@ -129,6 +151,10 @@ def run_bench(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"mockengine bench: {exc}", file=sys.stderr)
             return 2
+    refused = _engine_args_problem(args.engine_args)
+    if refused is not None:
+        print(f"mockengine bench: --engine-args {args.engine_args!r}: {refused}", file=sys.stderr)
+        return 2
     ctx = BenchContext(args)
     try:
         for part in parts:

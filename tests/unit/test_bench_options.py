@@ -151,3 +151,21 @@ def test_soak_waves_are_minutes_above_zero(waves, capsys) -> None:
     assert exited.value.code == 2 and "--soak-waves" in capsys.readouterr().err
     options = build_parser().parse_args(["bench", "--soak-transport", "webrtc", "--soak-waves", " 35, 4.5"])
     assert (options.soak_transport, options.soak_waves) == ("webrtc", [35.0, 4.5])
+
+
+@pytest.mark.parametrize(
+    ("engine_args", "said"),
+    [
+        ("--nope 1", "unrecognized arguments: --nope 1"),
+        ("--audio-delta-ms 5000", "--audio-delta-ms must be between 1 and 2000"),
+        ("--port x", "argument --port: invalid"),
+    ],
+)
+def test_engine_args_serve_refuses_are_refused_before_anything_runs(engine_args, said, capsys) -> None:
+    """An option the engine's `serve` refuses was a traceback (RuntimeError: server exited with 2) once
+    the first section started the engine: a usage mistake is one line and status 2."""
+    argv = ["bench", "--only", "session", "--engine-args", engine_args, "--no-progress"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"mockengine bench: --engine-args {engine_args!r}: ")
+    assert said in err[0]
