@@ -91,7 +91,7 @@ function showInfo(info) {
     state.pastHandles = [];
   }
   $("journal-id").textContent = info.journal
-    ? ($("journal-id").textContent.startsWith("off:") ? "" : $("journal-id").textContent)
+    ? ($("journal-id").textContent.includes("--journal-dir") ? "" : $("journal-id").textContent)
     : "off: start the engine with --journal-dir DIR";
   const lost = fill($("scenario"), ["(default)", ...info.scenarios]);
   fill($("voice"), info.voices);
@@ -964,8 +964,14 @@ async function refreshSessions() {
 // The journal shown, as far as the page has listed it: a live session's journal grows, and the pane
 // follows it on the sessions' 5 s refresh (it stayed as it was when clicked), once more after it ends.
 function showJournal(id) {
-  $("journal-id").textContent = id;
   $("journal").innerHTML = "";
+  if (state.info && !state.info.journal) {
+    // Journaling off: asking would only be a 404 (an error in the browser's console at each click).
+    state.journalShown = null;
+    $("journal-id").textContent = `${id}: off, start the engine with --journal-dir DIR`;
+    return Promise.resolve();
+  }
+  $("journal-id").textContent = id;
   state.journalShown = { id, count: 0, live: false };
   return loadJournal(state.journalShown);
 }

@@ -224,3 +224,22 @@ async def test_console_webrtc_media_tells_silence_from_reply_audio(engine, chrom
         await page.click("#hangup")
         await server.wait_until_idle(60)
         assert not problems, problems
+
+
+async def test_console_session_clicked_without_journaling_asks_nothing(engine, chromium_path, fake_mic_wav):
+    """Journaling off, a live session clicked in the sessions pane: the page asked for its journal and
+    the 404 went to the browser's console as an error, each click. It says journaling is off, unasked."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        errors: list[str] = []
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        await _go_live(page, transport="websocket", turn_detection="none")
+        row = page.locator("#sessions li", has_text="(this page)")
+        await expect(row).to_have_count(1)
+        await row.locator("button").click()
+        await expect(page.locator("#journal-id")).to_contain_text("--journal-dir")
+        await page.wait_for_timeout(500)
+        assert not errors, errors
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
