@@ -263,6 +263,9 @@ async function connect() {
     // Live once the page can act on the session, not at session.created: over WebSocket that came while
     // the microphone's worklet was still loading, and a setting picked then was dropped (no transport).
     setStatus("live");
+    // A fault's result is about the session it named ("connection dropped", "armed … on sess_…~1"),
+    // or an arming this connect has just used: beside the new session it read as this one's.
+    $("fault-result").textContent = "";
     watchEngine(attempt);
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
     updateTalkButton();

@@ -243,3 +243,19 @@ async def test_console_session_clicked_without_journaling_asks_nothing(engine, c
         await page.click("#hangup")
         await server.wait_until_idle()
         assert not problems, problems
+
+
+async def test_console_fault_result_of_the_last_session_goes_with_it(engine, chromium_path, fake_mic_wav):
+    """Kill connection said "connection dropped" under the faults, and still said it beside the next
+    session, as if about that one. A new session starts with no fault result."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport="websocket", turn_detection="none")
+        await page.click("#kill")
+        await expect(page.locator("#fault-result")).to_have_text("connection dropped")
+        await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
+        await _go_live(page)
+        await expect(page.locator("#fault-result")).to_be_empty()
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
