@@ -3,7 +3,8 @@ read-only JSON endpoints it needs beside the API and the fault control endpoints
 
 - ``GET /mockengine/console.json``: what the page offers to pick — scenarios, voices, turn-detection
   types, fault kinds with their parameters and defaults, whether journaling is on (``journal``) and
-  whether WebRTC replies use DTX (``webrtc_dtx``: no packets between replies).
+  whether WebRTC replies use DTX (``webrtc_dtx``: no packets between replies), and ``engine``, an id
+  (``eng_`` and 16 hex digits) new each time the engine starts.
 - ``GET /mockengine/journal``: the sessions' journal directories, live ones first, then the most
   recently written: ``{"journals": [{"journal": "sess_….2", "session_id": "sess_…", "live": bool}]}``
   (the ended ones cut at :data:`MAX_ENDED_LISTED`); 404 when journaling is off. Sessions of a seeded
@@ -25,6 +26,7 @@ import functools
 import json
 import os
 import re
+import secrets
 from array import array
 from collections import OrderedDict
 from pathlib import Path
@@ -92,6 +94,9 @@ async def console_info(request: web.Request) -> web.Response:
             "journal": settings.journal_dir is not None,
             # The page's media-stall watch: with DTX the engine sends no packets between replies.
             "webrtc_dtx": settings.webrtc_dtx,
+            # A new one each time the engine starts: the page, left open across a restart, reads its
+            # choices again and forgets the old engine's session handles when it changes.
+            "engine": request.app[ENGINE_ID],
         }
     )
 
@@ -240,10 +245,13 @@ async def journals(request: web.Request) -> web.Response:
 
 
 JOURNAL_INDEXES = web.AppKey("journal_indexes", OrderedDict)  # journal name → JournalIndex
+ENGINE_ID = web.AppKey("console_engine_id", str)  # console.json's "engine": this start of the engine
 
 
 def add_routes(app: web.Application) -> None:
     app[JOURNAL_INDEXES] = OrderedDict()
+    # Random, not seeded: it names this run of the engine, not anything a session says.
+    app[ENGINE_ID] = f"eng_{secrets.token_hex(8)}"
     app.router.add_get("/", index)
     app.router.add_static("/console/", STATIC, append_version=False)
     app.router.add_get("/mockengine/console.json", console_info)

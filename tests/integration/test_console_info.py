@@ -20,6 +20,19 @@ async def test_console_info_says_whether_webrtc_replies_use_dtx(engine, dtx):
     assert "media_stall" in {fault["kind"] for fault in info["faults"]}
 
 
+async def test_console_info_names_the_engine_start(engine):
+    """``engine`` is the same on every read from one engine and another for each engine started (the
+    page, left open across a restart, reads its choices again when it changes; seeded or not)."""
+    first, second = await engine(seed=1), await engine(seed=1)
+    async with aiohttp.ClientSession() as http:
+        ids = []
+        for server in (first, first, second):
+            async with http.get(f"{server.http_url}/mockengine/console.json") as answer:
+                ids.append((await answer.json())["engine"])
+    assert ids[0] == ids[1] != ids[2]
+    assert ids[0].startswith("eng_")
+
+
 async def test_a_long_sessions_journal_is_served_past_its_first_5000_lines(engine, tmp_path):
     """The journal endpoint cut a journal at its first 5000 lines *before* leaving out the microphone's
     appends (the console sends 25 a second): after ~3 minutes of a WebSocket session its journal

@@ -54,33 +54,77 @@ async function loadInfo() {
     fill($("turn-detection"), ["server_vad", "semantic_vad", "none"]);
     return;
   }
-  const info = state.info = await answer.json();
-  if (!state.attempt) $("connect-error").textContent = "";
-  if (!info.journal) $("journal-id").textContent = "off: start the engine with --journal-dir DIR";
-  fill($("scenario"), ["(default)", ...info.scenarios]);
-  fill($("voice"), info.voices);
-  fill($("turn-detection"), info.turn_detection);
-  fill($("fault-kind"), info.faults.map((f) => f.kind));
-  $("fault-kind").onchange = showFaultDoc;
-  showFaultDoc();
+  const lost = showInfo(await answer.json());
+  if (!state.attempt) $("connect-error").textContent = lost ? lostScenario(lost) : "";
   refreshSessions();
 }
 
+// console.json again: an engine restarted under the open page with other flags (--scenarios-dir,
+// --journal-dir, --webrtc-dtx) offers other choices, and the page showed the old engine's until reloaded.
+// Read when the engine answers again after not answering, and at each Connect (a restart quicker than
+// the sessions' 5 s refresh is not seen otherwise). Returns the scenario picked that the engine no
+// longer has, or null; an engine not answering is left to the connect to report.
+async function rereadInfo() {
+  let answer;
+  try {
+    answer = await request("/mockengine/console.json");
+  } catch (error) {
+    return null;
+  }
+  if (!answer.ok) return null;
+  return showInfo(await answer.json());
+}
+
+function lostScenario(name) {
+  return `the scenario "${name}" is not on this engine any more (restarted with other scenarios?): `
+    + "pick another and connect again";
+}
+
+// The pickers from console.json, each keeping its pick where the engine still offers it. Returns the
+// scenario picked that is gone (the picker is back at "(default)"), or null.
+function showInfo(info) {
+  const before = state.info;
+  state.info = info;
+  if (before && before.engine !== info.engine) {
+    // Another start of the engine: it numbers its handles from ~1 again (an ended session's handle
+    // would be taken for the new session's).
+    state.pastHandles = [];
+  }
+  $("journal-id").textContent = info.journal
+    ? ($("journal-id").textContent.includes("--journal-dir") ? "" : $("journal-id").textContent)
+    : "off: start the engine with --journal-dir DIR";
+  const lost = fill($("scenario"), ["(default)", ...info.scenarios]);
+  fill($("voice"), info.voices);
+  fill($("turn-detection"), info.turn_detection);
+  const kind = $("fault-kind").value;
+  fill($("fault-kind"), info.faults.map((f) => f.kind));
+  $("fault-kind").onchange = showFaultDoc;
+  // The parameters typed stay while their kind is still the one picked.
+  showFaultDoc($("fault-kind").value === kind);
+  return lost;
+}
+
+// The select's options, the current pick kept if it is among them; returns the pick that is not (or
+// null).
 function fill(select, values) {
+  const picked = select.value;
   select.innerHTML = "";
   for (const value of values) select.append(new Option(value, value));
+  if (!picked) return null;
+  if (values.includes(picked)) { select.value = picked; return null; }
+  return picked;
 }
 
 function selectedFault() {
   return state.info.faults.find((f) => f.kind === $("fault-kind").value);
 }
 
-function showFaultDoc() {
+function showFaultDoc(keepParams) {
   const fault = selectedFault();
   const params = Object.entries(fault.params).map(([k, v]) => `${k}=${v}`).join(",");
   const only = fault.transport ? ` — ${TRANSPORT_NAMES[fault.transport]} only` : "";
   $("fault-doc").textContent = fault.doc + (params ? ` (defaults: ${params})` : "") + only;
-  $("fault-params").value = "";
+  if (keepParams !== true) $("fault-params").value = "";
   updateFaultButton();
 }
 
@@ -192,6 +236,9 @@ async function connect() {
   // late "failed" must not end the next session).
   const end = (why, meaning) => { if (state.attempt === attempt) ended(why, meaning); };
   try {
+    // The engine may have been restarted with other choices since the page read them.
+    const lost = await rereadInfo();
+    if (lost) throw new Error(lostScenario(lost));
     const session = sessionConfig();
     const secret = await mintSecret(session);
     state.context = new AudioContext();
@@ -216,6 +263,9 @@ async function connect() {
     // Live once the page can act on the session, not at session.created: over WebSocket that came while
     // the microphone's worklet was still loading, and a setting picked then was dropped (no transport).
     setStatus("live");
+    // A fault's result is about the session it named ("connection dropped", "armed … on sess_…~1"),
+    // or an arming this connect has just used: beside the new session it read as this one's.
+    $("fault-result").textContent = "";
     watchEngine(attempt);
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
     updateTalkButton();
@@ -291,7 +341,10 @@ async function openWebSocket(secret, session, attempt, end) {
   ws.onmessage = (e) => onServerEvent(JSON.parse(e.data));
   attempt.close = () => ws.close();
   // The reason, if any, came as an error first; else what the code means, in words.
-  ws.onclose = (e) => end(`websocket closed ${e.code}`, CLOSE_MEANINGS[e.code]);
+  ws.onclose = (e) => {
+    const words = closeWords(e.code);
+    end(`websocket closed ${e.code}${words ? ` (${words})` : ""}`, closeMeaning(e.code, e.reason));
+  };
   await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = () => reject(new Error("the engine refused the WebSocket (the browser does not tell the HTTP status: see the engine's log)")); });
   const send = (event) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(event));
   if (state.stream) {
@@ -308,14 +361,33 @@ async function openWebSocket(secret, session, attempt, end) {
   };
 }
 
-// What a WebSocket close code the engine can end a session with means to a person (the status shows
-// the bare code).
-const CLOSE_MEANINGS = {
-  1001: "the engine went away: it was shut down or restarted (1001)",
-  1006: "the connection dropped without a close: the engine stopped, was shut down or restarted, or the "
-    + "network failed (1006)",
-  1011: "the engine hit an error (1011): its log says which",
+// What a WebSocket close code means to a person: a few words for the status in the header
+// ("ended: websocket closed 1006 (lost without a close)": the bare code had to be looked up) and a
+// sentence for under Connect. The codes the engine closes a session with, and 1006, which no one sends:
+// the browser's word for a connection that ended without a close.
+const CLOSE_CODES = {
+  1000: ["normal", "the engine closed the session (1000, normal)"],
+  1001: ["going away", "the engine went away: it was shut down or restarted (1001)"],
+  1006: ["lost without a close", "the connection dropped without a close: the engine stopped, was shut "
+    + "down or restarted, or the network failed (1006)"],
+  1008: ["policy", "the engine closed it under one of its limits (1008, policy)"],
+  1009: ["message too big", "an event was larger than the engine takes (1009, message too big)"],
+  1011: ["server error", "the engine hit an error (1011, server error): its log says which"],
 };
+
+// The few words for a close code: the table's, "application's own" for 4000–4999 (codes the engine
+// does not use for sessions: a fault's choice), else none.
+function closeWords(code) {
+  if (CLOSE_CODES[code]) return CLOSE_CODES[code][0];
+  if (code >= 4000 && code <= 4999) return "application's own";
+  return "";
+}
+
+// The sentence for under Connect, with the engine's reason when the close carried one.
+function closeMeaning(code, reason) {
+  const meaning = CLOSE_CODES[code] ? CLOSE_CODES[code][1] : `the engine closed the connection (${code}${closeWords(code) ? `, ${closeWords(code)}` : ""})`;
+  return reason ? `${meaning}: "${reason}"` : meaning;
+}
 
 function hangup() {
   ended("hung up");
@@ -381,6 +453,19 @@ function ended(why, meaning) {
 // packet every 20 ms between replies, except with --webrtc-dtx (console.json's webrtc_dtx), which sends
 // nothing then on purpose: there only a reply playing without packets is a stall.
 const STALL_MS = 1500;
+// Packets arriving are not a reply arriving: between replies, and under dead_peer, the engine sends
+// silence on the track, and "receiving" beside "not answering" read as a contradiction. The reply
+// track's level says which: any above HEARD_LEVEL (RMS, 0–1; decoded silence is ~0, speech ~0.02–0.2)
+// in the last HEARD_MS is reply audio.
+const HEARD_LEVEL = 0.003;
+const HEARD_MS = 1000;
+
+function heard() {
+  if (!state.replyMeter) return false;
+  const since = performance.now() / 1000 - HEARD_MS / 1000;
+  const now = state.replyMeter.level();
+  return now > HEARD_LEVEL || state.replyLevels.some((p) => p.t >= since && p.level > HEARD_LEVEL);
+}
 
 function watchMedia(pc, attempt) {
   let packets = -1;
@@ -408,7 +493,7 @@ function watchMedia(pc, attempt) {
       setMedia("stalled", `media stalled: no reply audio for ${(quiet / 1000).toFixed(0)} s`);
       if (!wasStalled) addEvent({ type: "(page) media stalled", detail: `no RTP packets received for ${STALL_MS} ms` });
     } else {
-      setMedia("flowing", quiet >= STALL_MS ? "reply audio: quiet (DTX)" : "reply audio: receiving");
+      setMedia("flowing", quiet >= STALL_MS ? "media: quiet (DTX)" : `media: receiving ${heard() ? "reply audio" : "silence"}`);
       if (wasStalled) addEvent({ type: "(page) media flowing again" });
     }
   }, 500);
@@ -822,7 +907,13 @@ async function refreshSessions() {
     // Stopped: restarted, it numbers its handles from ~1 again, and on a seeded engine (ids repeat) the
     // page took its new session for one of its ended ones and never called it its own.
     state.pastHandles = [];
+    state.engineGone = true;
     return;
+  }
+  if (state.engineGone) {
+    // Back, perhaps restarted with other flags: its choices again.
+    state.engineGone = false;
+    rereadInfo().then((lost) => { if (lost && !state.attempt) $("connect-error").textContent = lostScenario(lost); });
   }
   if (!answer.ok) return;
   const { live: running } = await answer.json();
@@ -876,8 +967,14 @@ async function refreshSessions() {
 // The journal shown, as far as the page has listed it: a live session's journal grows, and the pane
 // follows it on the sessions' 5 s refresh (it stayed as it was when clicked), once more after it ends.
 function showJournal(id) {
-  $("journal-id").textContent = id;
   $("journal").innerHTML = "";
+  if (state.info && !state.info.journal) {
+    // Journaling off: asking would only be a 404 (an error in the browser's console at each click).
+    state.journalShown = null;
+    $("journal-id").textContent = `${id}: off, start the engine with --journal-dir DIR`;
+    return Promise.resolve();
+  }
+  $("journal-id").textContent = id;
   state.journalShown = { id, count: 0, live: false };
   return loadJournal(state.journalShown);
 }
