@@ -396,11 +396,11 @@ def _serve(settings: Settings, label: Label) -> int:
     if settings.workers > 1:  # each worker loads the models and builds its TLS context itself
         from mockengine.server.workers import serve_workers
 
-        return serve_workers(settings)
+        return serve_workers(settings, label)
     # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a scenario
     # of kind recording whose directory holds none, or a --replay DIR whose sessions do not read.
     try:
-        sock = bind(settings.host, settings.port, port_label=label("port"))
+        sock = bind(settings.host, settings.port, port_label=label("port"), host_label=label("host"))
         app = create_app(settings)
     except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
