@@ -17,11 +17,11 @@ from typing import Any, NoReturn
 
 from mockengine.server.settings_checks import (
     Label,
+    checked_scenarios,
     faults_problem,
     option,
     recording_problem,
     replay_problem,
-    scenario_problem,
     source_label,
     value_problem,
     voices_problem,
@@ -364,6 +364,7 @@ def _serve(settings: Settings, label: Label) -> int:
     from mockengine.server.event_loop import install_event_loop
     from mockengine.server.handshake import configured_keys
     from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
+    from mockengine.server.resources import load_resources
     from mockengine.server.tls import server_ssl_context
 
     # The keys, TLS, the fault profile, the voice catalogue, the scenarios and the event loop are checked
@@ -385,11 +386,8 @@ def _serve(settings: Settings, label: Label) -> int:
     except ValueError as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
-    problem = (
-        faults_problem(settings, label)
-        or voices_problem(settings, label)
-        or scenario_problem(settings, label)
-    )
+    scenarios, problem = checked_scenarios(settings, label)  # loaded once: passed on to the models
+    problem = faults_problem(settings, label) or voices_problem(settings, label) or problem
     if problem is not None:
         print(f"mockengine: {problem}", file=sys.stderr)
         return 2
@@ -401,7 +399,7 @@ def _serve(settings: Settings, label: Label) -> int:
     # of kind recording whose directory holds none, or a --replay DIR whose sessions do not read.
     try:
         sock = bind(settings.host, settings.port, port_label=label("port"), host_label=label("host"))
-        app = create_app(settings)
+        app = create_app(settings, load_resources(settings, scenarios))
     except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
