@@ -521,3 +521,14 @@ def test_a_users_scenarios_load_once_before_the_models(tmp_path, monkeypatch: py
     scenario.write_text((Path(selection.__file__).parent / "scenarios" / "intro_chat.yaml").read_text())
     assert main(["serve", "--port", "0", "--turn-whisper-model", "same", "--scenario", str(scenario)]) == 0
     assert len(loaded) == 1 and served == loaded
+
+
+def test_workers_without_a_fixed_port_name_where_the_port_came_from(monkeypatch, capsys) -> None:
+    """``MOCKENGINE_PORT=0`` with ``--workers 2`` said "--workers needs a fixed --port"."""
+    from mockengine.cli import main
+
+    monkeypatch.setenv("MOCKENGINE_PORT", "0")
+    assert main(["serve", "--workers", "2"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "mockengine: --workers needs a fixed MOCKENGINE_PORT (--port) (each worker binds it)"
+    ]
