@@ -17,11 +17,11 @@ from typing import Any, NoReturn
 
 from mockengine.server.settings_checks import (
     Label,
+    checked_scenarios,
     faults_problem,
     option,
     recording_problem,
     replay_problem,
-    scenario_problem,
     source_label,
     value_problem,
     voices_problem,
@@ -364,6 +364,7 @@ def _serve(settings: Settings, label: Label) -> int:
     from mockengine.server.event_loop import install_event_loop
     from mockengine.server.handshake import configured_keys
     from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
+    from mockengine.server.resources import load_resources
     from mockengine.server.tls import server_ssl_context
 
     # The keys, TLS, the fault profile, the voice catalogue, the scenarios and the event loop are checked
@@ -385,23 +386,20 @@ def _serve(settings: Settings, label: Label) -> int:
     except ValueError as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
-    problem = (
-        faults_problem(settings, label)
-        or voices_problem(settings, label)
-        or scenario_problem(settings, label)
-    )
+    scenarios, problem = checked_scenarios(settings, label)  # loaded once: passed on to the models
+    problem = faults_problem(settings, label) or voices_problem(settings, label) or problem
     if problem is not None:
         print(f"mockengine: {problem}", file=sys.stderr)
         return 2
     if settings.workers > 1:  # each worker loads the models and builds its TLS context itself
         from mockengine.server.workers import serve_workers
 
-        return serve_workers(settings)
+        return serve_workers(settings, label)
     # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a scenario
     # of kind recording whose directory holds none, or a --replay DIR whose sessions do not read.
     try:
-        sock = bind(settings.host, settings.port, port_label=label("port"))
-        app = create_app(settings)
+        sock = bind(settings.host, settings.port, port_label=label("port"), host_label=label("host"))
+        app = create_app(settings, load_resources(settings, scenarios))
     except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2

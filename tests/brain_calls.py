@@ -1,4 +1,6 @@
-"""The scripted participant's tool calls for one user message, as the new-user brain tests read them."""
+"""The scripted participant as the brain tests drive it (default scenario, seed 3, ``TODAY``): a tool
+declared, the calls for one user message, the replies or calls over a conversation, and the words said
+for a response's own instructions."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 
 import jsonschema
 
-from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
+from mockengine.brain import Reply, ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
 
 TODAY = date(2026, 12, 4)
 
@@ -24,3 +26,61 @@ def calls(tools: list[ToolSpec], text: str) -> list[tuple[str, Any]] | str:
     for call in reply.tool_calls:
         jsonschema.validate(json.loads(call.arguments), schemas[call.name])
     return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] or (reply.text or "")
+
+
+def tool(
+    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
+) -> ToolSpec:
+    """A function tool whose parameters are an object of ``properties``; ``required`` defaults to every
+    property, in order."""
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties) if required is None else required,
+    }
+    return ToolSpec(name, description, schema)
+
+
+def conversation_replies(tools: list[ToolSpec], turns: list[str], choice: str = "auto") -> list[Reply]:
+    """Each user turn's reply in one conversation (the assistant's words kept, its calls not), seed 3."""
+    brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
+    history: tuple[TurnView, ...] = ()
+    replies = []
+    for index, said in enumerate(turns):
+        history += (TurnView(f"u{index}", "user_text", said),)
+        reply = brain.reply(ReplyRequest("", tuple(tools), choice, ("text",), history, 0))
+        replies.append(reply)
+        history += (TurnView(f"a{index}", "assistant", reply.text or ""),)
+    return replies
+
+
+def conversation_calls(
+    tools: list[ToolSpec], turns: list[str], choice: str = "auto"
+) -> list[list[tuple[str, Any]]]:
+    """Each user turn's calls in one conversation, each call answered ``{"status": "ok"}`` and the reply
+    to those outputs kept, seed 3."""
+    brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
+    history: tuple[TurnView, ...] = ()
+    made = []
+    for index, said in enumerate(turns):
+        history += (TurnView(f"u{index}", "user_text", said),)
+        reply = brain.reply(ReplyRequest("", tuple(tools), choice, ("text",), history, 0))
+        made.append([(c.name, json.loads(c.arguments)) for c in reply.tool_calls])
+        for n, call in enumerate(reply.tool_calls):
+            history += (
+                TurnView(
+                    f"c{index}{n}", "function_call", call.arguments, name=call.name, call_id=f"k{index}{n}"
+                ),
+                TurnView(f"o{index}{n}", "function_call_output", '{"status": "ok"}', call_id=f"k{index}{n}"),
+            )
+        if reply.tool_calls:
+            reply = brain.reply(ReplyRequest("", tuple(tools), choice, ("text",), history, 0))
+        history += (TurnView(f"a{index}", "assistant", reply.text or ""),)
+    return made
+
+
+def spoken(own: str, instructions: str = "You are a receptionist.") -> str | None:
+    """The words said for a response whose own instructions are ``own`` (``response.instructions``) in a
+    session whose instructions are ``instructions``, before anyone has spoken; no tools."""
+    request = ReplyRequest(instructions, (), "auto", ("text",), (), 0, response_instructions=own)
+    return ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).text

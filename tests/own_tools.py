@@ -1,7 +1,8 @@
 """A developer's own tools as the tests of them use them over a real engine with the openai SDK
-(test_own_tools_*_sdk, test_booking_names_chat, test_restaurant_app_tools): the Chat Completions tool
-shape, one conversation over Chat Completions whose calls are checked against their schemas, and a
-Realtime turn with the text of its answer."""
+(test_own_tools_*_sdk, test_brain5/6_sdk, test_brk4_sdk, test_booking_names_chat,
+test_restaurant_app_tools): the Chat Completions tool shape, one conversation over Chat Completions
+whose calls are checked against their schemas, and a Realtime turn with the text of its answer (on the
+test's connection, or on one of its own with the tools declared)."""
 
 from __future__ import annotations
 
@@ -88,3 +89,22 @@ def said(response: Any) -> str:
         for part in item.content
         if part.type == "output_text"
     )
+
+
+async def realtime_turn(
+    server: Any, tools: list[dict[str, Any]], words: str
+) -> tuple[list[tuple[str, Any]], str]:
+    """Over a Realtime connection of its own (text out, ``tools`` in the Chat Completions shape
+    :func:`chat_tool` makes): the response to ``words``, as its calls ``(name, arguments)`` and the text
+    of its messages."""
+    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
+    declared = [{"type": "function", **tool["function"]} for tool in tools]
+    async with client.realtime.connect(model="gpt-realtime") as conn:
+        await conn.session.update(
+            session={"type": "realtime", "output_modalities": ["text"], "tools": declared}
+        )
+        response = await turn(conn, words)
+    calls = [
+        (item.name, json.loads(item.arguments)) for item in response.output if item.type == "function_call"
+    ]
+    return calls, said(response)

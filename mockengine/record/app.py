@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:  # a taken port is one line, as for `serve`, not aiohttp's traceback
-        sock = bind(settings.host, settings.port, port_label=label("port"))
+        sock = bind(settings.host, settings.port, port_label=label("port"), host_label=label("host"))
     except CannotListen as exc:
         print(f"mockengine record: {exc}", file=sys.stderr)
         return 2

@@ -52,16 +52,25 @@ async def _close_sessions(app: web.Application) -> None:
         log.info("closing %d session(s) with %d", closed, GOING_AWAY)
 
 
-def bind(host: str, port: int, *, reuse_port: bool = False, port_label: str = "--port") -> socket.socket:
-    """A socket bound to ``host:port`` (not listening yet); raises :class:`CannotListen`, whose hint for a
-    taken port names the setting as ``port_label`` (``MOCKENGINE_PORT (--port)`` when it came from there)."""
+def bind(
+    host: str,
+    port: int,
+    *,
+    reuse_port: bool = False,
+    port_label: str = "--port",
+    host_label: str = "--host",
+) -> socket.socket:
+    """A socket bound to ``host:port`` (not listening yet); raises :class:`CannotListen`, whose hint names
+    the setting to change: ``port_label`` for a taken port, ``host_label`` for a host that does not resolve
+    or is not this machine's (``MOCKENGINE_PORT (--port)`` when the value came from there)."""
     try:
         family, kind, proto, _name, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )[0]
         sock = socket.socket(family, kind, proto)
     except OSError as exc:
-        raise CannotListen(f"cannot listen on {host}:{port}: {_reason(exc)}") from exc
+        hint = f" (no such host? choose another {host_label})" if isinstance(exc, socket.gaierror) else ""
+        raise CannotListen(f"cannot listen on {host}:{port}: {_reason(exc)}{hint}") from exc
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if reuse_port:
@@ -69,7 +78,10 @@ def bind(host: str, port: int, *, reuse_port: bool = False, port_label: str = "-
         sock.bind(address)
     except OSError as exc:
         sock.close()
-        hint = f" (another server? choose another {port_label})" if exc.errno == errno.EADDRINUSE else ""
+        hint = {
+            errno.EADDRINUSE: f" (another server? choose another {port_label})",
+            errno.EADDRNOTAVAIL: f" (not this machine's? choose another {host_label})",
+        }.get(exc.errno or 0, "")
         raise CannotListen(f"cannot listen on {host}:{port}: {_reason(exc)}{hint}") from exc
     return sock
 

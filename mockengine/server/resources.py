@@ -95,9 +95,10 @@ def resources_scenario_settings(settings: Settings) -> tuple[str | None, str | N
     return settings.scenario, settings.scenarios_dir, settings.scenario_keys
 
 
-def load_resources(settings: Settings) -> Resources:
-    """Load whisper, piper (every voice profile) and the scenario. Raises ModelNotFound with the setting
-    and the package to install when a model cannot be found."""
+def load_resources(settings: Settings, scenarios: ScenarioLibrary | None = None) -> Resources:
+    """Load whisper, piper (every voice profile) and the scenario library (``scenarios`` when the caller
+    loaded it already, as ``serve`` does to report a bad one before the models). Raises ModelNotFound with
+    the setting and the package to install when a model cannot be found."""
     started = time.perf_counter()
     log.info("loading the models (whisper %s, piper, scenarios)", settings.whisper_model or "default")
     transcriber = WhisperTranscriber(
@@ -115,7 +116,8 @@ def load_resources(settings: Settings) -> Resources:
     # Seeded engines zero piper's noise so reply audio repeats byte for byte (DESIGN §4).
     synthesizer = PiperSynthesizer(catalog, deterministic=settings.is_seeded, cache=tts_cache)
     synthesizer.preload()
-    scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
+    if scenarios is None:
+        scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
     elapsed = time.perf_counter() - started
     log.info("models loaded in %.2f s (whisper: %s)", elapsed, transcriber.model_path)
     return Resources(

@@ -14,8 +14,12 @@ import os
 import re
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mockengine.settings import Settings, env_variable
+
+if TYPE_CHECKING:
+    from mockengine.brain.selection import ScenarioLibrary
 
 Label = Callable[[str], str]
 
@@ -221,24 +225,25 @@ def voices_problem(settings: Settings, label: Label = option) -> str | None:
     return None
 
 
-def scenario_problem(settings: Settings, label: Label = option) -> str | None:
-    """A ``scenario``, ``scenarios_dir`` or ``scenario_keys`` that does not load, named with where it came
-    from. Loading the scenarios is quick (no model), so ``serve`` makes this check before the models load:
-    a missing scenario file was reported seconds in, and as a path alone."""
+def checked_scenarios(settings: Settings, label: Label = option) -> tuple[ScenarioLibrary | None, str | None]:
+    """The user's scenario library (``scenario``, ``scenarios_dir``, ``scenario_keys``) and None, or None
+    and the sentence naming the setting that does not load with where it came from; (None, None) when no
+    setting names one (the packaged scenarios load with the models). Loading the scenarios is quick (no
+    model), so ``serve`` makes this check before the models load (a missing scenario file was reported
+    seconds in, and as a path alone) and passes the library on to them: it is loaded once."""
     from mockengine.brain.scenario import ScenarioError, relative_note
     from mockengine.brain.selection import load_library
 
     if not (settings.scenario or settings.scenarios_dirs or settings.scenario_keys):
-        return None  # the packaged ones only: nothing of the user's to name (and 0.2 s saved at start)
+        return None, None  # the packaged ones only: nothing of the user's to name (and 0.2 s saved at start)
     try:
-        load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
-        return None
+        return load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys), None
     except (ScenarioError, OSError) as whole:
         failed: Exception = whole
     # Which setting it was: each again, in the order load_library reads them.
     for directory in settings.scenarios_dirs:
         if not Path(directory).is_dir():
-            return (
+            return None, (
                 f"{label('scenarios_dir')} {directory}: not a directory of scenario files"
                 f"{relative_note(directory)}"
             )
@@ -250,5 +255,5 @@ def scenario_problem(settings: Settings, label: Label = option) -> str | None:
         try:
             load_library(*arguments)
         except (ScenarioError, OSError) as exc:
-            return f"{label(field)} {exc}"
-    return f"{label('scenario_keys')} {failed}"
+            return None, f"{label(field)} {exc}"
+    return None, f"{label('scenario_keys')} {failed}"

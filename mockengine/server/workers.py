@@ -24,6 +24,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 from mockengine.settings import Settings
@@ -80,10 +81,24 @@ def _serve_worker(settings: Settings, index: int, ready: Any) -> None:
     )
 
 
-def serve_workers(settings: Settings) -> int:
-    """Run ``settings.workers`` worker processes on ``settings.host:port`` until signalled."""
+def serve_workers(settings: Settings, label: Callable[[str], str] | None = None) -> int:
+    """Run ``settings.workers`` worker processes on ``settings.host:port`` until signalled. ``label``
+    names a setting in a start-up mistake (``serve``'s ``source_label``; default: its option)."""
+    from mockengine.server.lifecycle import CannotListen, bind
+    from mockengine.server.settings_checks import option
+
+    label = label or option
     if settings.port == 0:
-        print("mockengine: --workers needs a fixed --port (each worker binds it)", file=sys.stderr)
+        print(f"mockengine: --workers needs a fixed {label('port')} (each worker binds it)", file=sys.stderr)
+        return 2
+    # The address is tried here first, and without SO_REUSEPORT: a taken port or a host that does not
+    # resolve is one line naming its setting, before any worker starts (each worker said it, the parent
+    # then that a worker exited), and a port another engine's workers listen on counts as taken (with
+    # SO_REUSEPORT these workers would have joined theirs, the kernel sharing connections between both).
+    try:
+        bind(settings.host, settings.port, port_label=label("port"), host_label=label("host")).close()
+    except CannotListen as exc:
+        print(f"mockengine: {exc}", file=sys.stderr)
         return 2
     metrics_dir = tempfile.mkdtemp(prefix="mockengine-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir

@@ -6,11 +6,7 @@ order; a shipping fee was looked up as a menu item."""
 
 from __future__ import annotations
 
-import json
-
-from openai import AsyncOpenAI
-
-from tests.own_tools import STRING, Chat, chat_client, chat_tool, said, turn
+from tests.own_tools import STRING, Chat, chat_client, chat_tool, realtime_turn
 
 MONTH = {"type": "integer", "minimum": 1, "maximum": 12}
 YEAR = {"type": "integer", "minimum": 2024, "maximum": 2100}
@@ -58,13 +54,6 @@ async def test_open_a_ticket_and_a_fee_over_chat(engine) -> None:
 
 
 async def test_goodbye_over_realtime_is_said_while_the_call_goes_out(engine) -> None:
-    server = await engine()
-    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
-    tools = [{"type": "function", **tool["function"]} for tool in (ORDER, END_CALL)]
-    async with client.realtime.connect(model="gpt-realtime") as conn:
-        session = {"type": "realtime", "output_modalities": ["text"], "tools": tools}
-        await conn.session.update(session=session)
-        response = await turn(conn, "Goodbye!")
-    calls = [item for item in response.output if item.type == "function_call"]
-    assert [(c.name, json.loads(c.arguments)) for c in calls] == [("end_call", {})]
-    assert said(response) == "Goodbye, talk to you soon."
+    calls, words = await realtime_turn(await engine(), [ORDER, END_CALL], "Goodbye!")
+    assert calls == [("end_call", {})]
+    assert words == "Goodbye, talk to you soon."

@@ -6,11 +6,7 @@ not said, and "Hello!" under ``required`` escalated to a human."""
 
 from __future__ import annotations
 
-import json
-
-from openai import AsyncOpenAI
-
-from tests.own_tools import STRING, Chat, chat_client, chat_tool, said, turn
+from tests.own_tools import STRING, Chat, chat_client, chat_tool, realtime_turn
 
 STATUS = chat_tool("get_order_status", "Get an order's status", {"order_id": STRING})
 REFUND = chat_tool("request_refund", "Refund an order", {"order_id": STRING, "reason": STRING}, ["order_id"])
@@ -48,13 +44,6 @@ async def test_hello_under_required_escalates_no_one(engine) -> None:
 
 
 async def test_goodbye_over_realtime_ends_the_call_with_its_reason(engine) -> None:
-    server = await engine()
-    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
-    tools = [{"type": "function", **tool["function"]} for tool in (STATUS, END_CALL)]
-    async with client.realtime.connect(model="gpt-realtime") as conn:
-        session = {"type": "realtime", "output_modalities": ["text"], "tools": tools}
-        await conn.session.update(session=session)
-        response = await turn(conn, "ok bye then")
-    calls = [item for item in response.output if item.type == "function_call"]
-    assert [(c.name, json.loads(c.arguments)) for c in calls] == [("end_call", {"reason": "user_goodbye"})]
-    assert said(response) == "Goodbye, talk to you soon."
+    calls, words = await realtime_turn(await engine(), [STATUS, END_CALL], "ok bye then")
+    assert calls == [("end_call", {"reason": "user_goodbye"})]
+    assert words == "Goodbye, talk to you soon."

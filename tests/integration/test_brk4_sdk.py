@@ -6,11 +6,7 @@ budget of "5/10"."""
 
 from __future__ import annotations
 
-import json
-
-from openai import AsyncOpenAI
-
-from tests.own_tools import STRING, Chat, chat_client, chat_tool, said, turn
+from tests.own_tools import STRING, Chat, chat_client, chat_tool, realtime_turn
 
 STATUS = chat_tool("get_order_status", "Get an order's status", {"order_id": STRING})
 ESCALATE = chat_tool("escalate", "Escalate to a human", {})
@@ -35,13 +31,7 @@ async def test_a_manager_named_in_passing_under_required_is_no_hand_over(engine)
 
 
 async def test_a_month_over_realtime_is_the_one_named_not_a_fraction(engine) -> None:
-    server = await engine()
-    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
-    tools = [{"type": "function", **TRIP["function"]}]
-    async with client.realtime.connect(model="gpt-realtime") as conn:
-        session = {"type": "realtime", "output_modalities": ["text"], "tools": tools}
-        await conn.session.update(session=session)
-        response = await turn(conn, "Book a trip, my budget is 5/10 of last year's, in September")
-    calls = [item for item in response.output if item.type == "function_call"]
-    assert [(c.name, json.loads(c.arguments)) for c in calls] == [("book_trip", {"month": "September"})]
-    assert said(response) == "Booking trip —"  # the preamble before the call, as a model says one
+    asked = "Book a trip, my budget is 5/10 of last year's, in September"
+    calls, words = await realtime_turn(await engine(), [TRIP], asked)
+    assert calls == [("book_trip", {"month": "September"})]
+    assert words == "Booking trip —"  # the preamble before the call, as a model says one

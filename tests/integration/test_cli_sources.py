@@ -135,24 +135,53 @@ def test_a_start_up_mistake_names_where_its_value_came_from(tmp_path, name: str,
     assert "loading the models" not in result.stderr
 
 
+def _mockengine(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mockengine", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,  # --workers 2 spawned both workers before either said the port was taken
+        env={**os.environ, **env},
+    )
+
+
 @pytest.mark.slow  # mockengine subprocesses
+@pytest.mark.parametrize("held_by", ["server", "workers"])
+@pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize("source", ["flag", "environment"])
-def test_a_taken_port_names_where_it_came_from(tmp_path, source: str) -> None:
+def test_a_taken_port_names_where_it_came_from(source: str, workers: str, held_by: str) -> None:
+    """A taken port is one line naming the setting as it was given, with or without workers. With
+    ``--workers 2`` each worker said "… choose another --port" (``MOCKENGINE_PORT`` set it), then
+    the parent "mockengine-worker-1 exited with 2; stopping", after spawning both: three lines, 30 s in.
+    A port another engine's workers hold (``SO_REUSEPORT``) was no mistake at all: these workers joined
+    theirs, and the kernel shared the connections between the two engines."""
     with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, int(held_by == "workers"))
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = str(taken.getsockname()[1])
-        argv = ["serve", "--port", port] if source == "flag" else ["serve"]
-        result = subprocess.run(
-            [sys.executable, "-m", "mockengine", *argv],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env={**os.environ, "MOCKENGINE_PORT": port},
-        )
+        argv = ["serve", "--workers", workers, *(("--port", port) if source == "flag" else ())]
+        result = _mockengine(argv, {"MOCKENGINE_PORT": port})
     named = "--port" if source == "flag" else "MOCKENGINE_PORT (--port)"
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
         f"mockengine: cannot listen on 127.0.0.1:{port}: address already in use "
         f"(another server? choose another {named})"
     ]
+
+
+@pytest.mark.slow  # mockengine subprocesses
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("source", ["flag", "environment"])
+def test_a_host_that_does_not_resolve_names_where_it_came_from(source: str, workers: str) -> None:
+    """``MOCKENGINE_HOST=nohost.invalid`` said "cannot listen on nohost.invalid:…: name or service not
+    known", naming no setting: the command line held no --host."""
+    host = "nohost.invalid"  # .invalid never resolves (RFC 2606)
+    port = "19310"  # --workers takes no --port 0; nothing binds it (the host does not resolve)
+    argv = ["serve", "--port", port, "--workers", workers, *(("--host", host) if source == "flag" else ())]
+    result = _mockengine(argv, {"MOCKENGINE_HOST": host})
+    named = "--host" if source == "flag" else "MOCKENGINE_HOST (--host)"
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"mockengine: cannot listen on {host}:{port}: "), line
+    assert line.endswith(f" (no such host? choose another {named})"), line

@@ -6,32 +6,13 @@ nothing asked for. Each test failed on the code before it."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
 from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
-from tests.brain_calls import TODAY, calls
+from tests.brain_calls import TODAY, calls, spoken, tool
 
 STRING = {"type": "string"}
-
-
-def tool(
-    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
-) -> ToolSpec:
-    schema = {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties) if required is None else required,
-    }
-    return ToolSpec(name, description, schema)
-
-
-def spoken(own: str, history: tuple[TurnView, ...] = ()) -> str | None:
-    request = ReplyRequest(
-        "You are a receptionist.", (), "auto", ("text",), history, 0, response_instructions=own
-    )
-    return ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).text
 
 
 @pytest.mark.parametrize(

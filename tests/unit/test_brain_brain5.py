@@ -9,36 +9,12 @@ from typing import Any
 
 import pytest
 
-from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
-from tests.brain_calls import TODAY, calls
+from mockengine.brain import ToolSpec
+from tests.brain_calls import calls, conversation_replies, spoken, tool
 
 STRING = {"type": "string"}
 INTEGER = {"type": "integer"}
 MONTH = {"type": "integer", "minimum": 1, "maximum": 12}
-
-
-def tool(
-    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
-) -> ToolSpec:
-    schema = {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties) if required is None else required,
-    }
-    return ToolSpec(name, description, schema)
-
-
-def conversation(tools: list[ToolSpec], turns: list[str], choice: str = "auto") -> list[Any]:
-    """Each user turn's reply in one conversation (the assistant's words kept), seed 3."""
-    brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
-    history: tuple[TurnView, ...] = ()
-    replies = []
-    for index, said in enumerate(turns):
-        history += (TurnView(f"u{index}", "user_text", said),)
-        reply = brain.reply(ReplyRequest("", tuple(tools), choice, ("text",), history, 0))
-        replies.append(reply)
-        history += (TurnView(f"a{index}", "assistant", reply.text or ""),)
-    return replies
 
 
 def called(reply: Any) -> list[tuple[str, Any]]:
@@ -110,7 +86,7 @@ def test_a_forced_call_splits_the_expiry_too() -> None:
         "pay", "Pay by card", {"card_number": STRING, "exp_month": INTEGER, "exp_year": year, "cvc": STRING}
     )
     said = "My card is 4242 4242 4242 4242, expires 04/28, CVC 123"
-    [reply] = conversation([pay], [said], choice=ForcedTool("pay"))  # type: ignore[arg-type]
+    [reply] = conversation_replies([pay], [said], choice=ForcedTool("pay"))  # type: ignore[arg-type]
     assert called(reply) == [
         ("pay", {"card_number": "4242424242424242", "exp_month": 4, "exp_year": 2028, "cvc": "123"})
     ]
@@ -122,7 +98,7 @@ def test_a_card_number_is_not_read_back_while_paying() -> None:
         "Pay for the order by card",
         {"card_number": STRING, "exp_month": MONTH, "exp_year": INTEGER, "cvc": STRING},
     )
-    [reply] = conversation([pay], ["Pay with card 4242 4242 4242 4242, expires 04/28, CVC 123"])
+    [reply] = conversation_replies([pay], ["Pay with card 4242 4242 4242 4242, expires 04/28, CVC 123"])
     assert reply.tool_calls and "4242" not in (reply.text or "")
 
 
@@ -155,7 +131,7 @@ def test_a_whole_card_stated_is_given_to_the_tool_that_takes_it(said: str) -> No
 
 
 def test_a_card_number_stated_alone_asks_for_the_rest_one_at_a_time() -> None:
-    replies = conversation([PAY], ["My card number is 4242 4242 4242 4242", "04/28", "123"])
+    replies = conversation_replies([PAY], ["My card number is 4242 4242 4242 4242", "04/28", "123"])
     assert [r.text for r in replies[:2]] == [
         "What's the expiry date on the card?",
         "What's the security code on the back of the card?",
@@ -194,7 +170,7 @@ def test_a_farewell_calls_the_tool_that_ends_the_call(said: str, choice: str) ->
     goodbye") and ``lookup_order`` declared called ``lookup_order {"order_id": "Goodbye"}``; under
     ``auto`` it said goodbye and called nothing. The farewell is said while the call goes out."""
     for tools in ([END_CALL, ORDER], [ORDER, END_CALL]):
-        [reply] = conversation(tools, [said], choice)
+        [reply] = conversation_replies(tools, [said], choice)
         assert called(reply) == [("end_call", {})]
         assert reply.text == "Goodbye, talk to you soon."
 
@@ -208,13 +184,13 @@ def test_a_farewell_calls_the_tool_that_ends_the_call(said: str, choice: str) ->
     ],
 )
 def test_a_tool_named_for_ending_the_call_is_called_on_goodbye(ending: ToolSpec) -> None:
-    [reply] = conversation([ORDER, ending], ["Goodbye!"], "required")
+    [reply] = conversation_replies([ORDER, ending], ["Goodbye!"], "required")
     assert called(reply) == [(ending.name, {})]
 
 
 @pytest.mark.parametrize("said", ["Thanks.", "Thank you so much!", "Can you call me back later?"])
 def test_thanks_alone_ends_no_call(said: str) -> None:
-    [reply] = conversation([ORDER, END_CALL], [said])
+    [reply] = conversation_replies([ORDER, END_CALL], [said])
     assert not reply.tool_calls
 
 
@@ -232,7 +208,7 @@ def test_under_required_a_description_naming_the_words_beats_a_garbled_argument(
     "ridiculous"}`` beside ``escalate`` "Use when the user is angry or frustrated"."""
     escalate = tool("escalate", "Use when the user is angry or frustrated", {})
     for tools in ([ORDER, escalate], [escalate, ORDER]):
-        [reply] = conversation(tools, [said], "required")
+        [reply] = conversation_replies(tools, [said], "required")
         assert [name for name, _ in called(reply)] == [wanted]
 
 
@@ -302,11 +278,6 @@ def test_a_fee_a_tool_declares_is_asked_of_it() -> None:
 # -- 4. a dictated line, then a fact to tell
 
 HOURS = "You are the receptionist at Acme Dental.\nOpening hours: Monday to Friday, 9am to 5pm.\nBe brief."
-
-
-def spoken(own: str, instructions: str = "You are a receptionist.") -> str | None:
-    request = ReplyRequest(instructions, (), "auto", ("text",), (), 0, response_instructions=own)
-    return ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).text
 
 
 @pytest.mark.parametrize(

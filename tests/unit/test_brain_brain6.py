@@ -5,7 +5,6 @@ month enum of month names, a demanded call on "Hello!" handed to a human, and a 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -13,47 +12,12 @@ import pytest
 from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
 from mockengine.brain.acting import ends_the_conversation
 from mockengine.brain.scalars import enum_for
-from tests.brain_calls import TODAY
+from tests.brain_calls import TODAY, conversation_calls, tool
 
 STRING = {"type": "string"}
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September"]
 MONTHS += ["October", "November", "December"]
 SHORT = [m[:3] for m in MONTHS]
-
-
-def tool(
-    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
-) -> ToolSpec:
-    schema = {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties) if required is None else required,
-    }
-    return ToolSpec(name, description, schema)
-
-
-def conversation(
-    tools: list[ToolSpec], turns: list[str], choice: str = "auto"
-) -> list[list[tuple[str, Any]]]:
-    """Each user turn's calls in one conversation, each call answered ``{"status": "ok"}``, seed 3."""
-    brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
-    history: tuple[TurnView, ...] = ()
-    made = []
-    for index, said in enumerate(turns):
-        history += (TurnView(f"u{index}", "user_text", said),)
-        reply = brain.reply(ReplyRequest("", tuple(tools), choice, ("text",), history, 0))
-        made.append([(c.name, json.loads(c.arguments)) for c in reply.tool_calls])
-        for n, call in enumerate(reply.tool_calls):
-            history += (
-                TurnView(
-                    f"c{index}{n}", "function_call", call.arguments, name=call.name, call_id=f"k{index}{n}"
-                ),
-                TurnView(f"o{index}{n}", "function_call_output", '{"status": "ok"}', call_id=f"k{index}{n}"),
-            )
-        if reply.tool_calls:
-            reply = brain.reply(ReplyRequest("", tuple(tools), choice, ("text",), history, 0))
-        history += (TurnView(f"a{index}", "assistant", reply.text or ""),)
-    return made
 
 
 STATUS = tool("get_order_status", "Get an order's status", {"order_id": STRING})
@@ -64,36 +28,40 @@ REFUND = tool("request_refund", "Refund an order", {"order_id": STRING, "reason"
 
 
 def test_a_refund_after_a_lookup_takes_its_order_id() -> None:
-    made = conversation([STATUS, REFUND], ["Where is my order A12345?", "I want a refund"])
+    made = conversation_calls([STATUS, REFUND], ["Where is my order A12345?", "I want a refund"])
     assert made[1] == [("request_refund", {"order_id": "A12345"})]
 
 
 def test_a_refund_two_turns_after_the_lookup_takes_its_order_id() -> None:
     weather = tool("get_weather", "Get the weather", {"city": STRING})
     turns = ["Where is my order A12345?", "What's the weather in Paris?", "I want a refund"]
-    made = conversation([STATUS, REFUND, weather], turns)
+    made = conversation_calls([STATUS, REFUND, weather], turns)
     assert made[2] == [("request_refund", {"order_id": "A12345"})]
 
 
 def test_a_refund_of_another_order_takes_the_one_named() -> None:
-    made = conversation([STATUS, REFUND], ["Where is my order A12345?", "I want a refund for order B99999"])
+    made = conversation_calls(
+        [STATUS, REFUND], ["Where is my order A12345?", "I want a refund for order B99999"]
+    )
     assert made[1] == [("request_refund", {"order_id": "B99999"})]
 
 
 def test_a_refund_of_the_other_order_asks_which() -> None:
-    made = conversation([STATUS, REFUND], ["Where is my order A12345?", "I want a refund for my other order"])
+    made = conversation_calls(
+        [STATUS, REFUND], ["Where is my order A12345?", "I want a refund for my other order"]
+    )
     assert made[1] == []
 
 
 def test_an_id_of_another_kind_is_not_carried() -> None:
     ticket = tool("close_ticket", "Close a support ticket", {"ticket_id": STRING})
-    made = conversation([STATUS, ticket], ["Where is my order A12345?", "Close my ticket"])
+    made = conversation_calls([STATUS, ticket], ["Where is my order A12345?", "Close my ticket"])
     assert made[1] == []
 
 
 def test_a_bare_id_is_not_carried() -> None:
     delete = tool("delete_note", "Delete a note", {"id": STRING})
-    made = conversation([STATUS, delete], ["Where is my order A12345?", "Delete a note"])
+    made = conversation_calls([STATUS, delete], ["Where is my order A12345?", "Delete a note"])
     assert made[1] == []
 
 
@@ -101,7 +69,7 @@ def test_an_id_the_schema_refuses_is_not_carried() -> None:
     refund = tool(
         "request_refund", "Refund an order", {"order_id": {"type": "string", "pattern": "^[0-9]+$"}}
     )
-    made = conversation([STATUS, refund], ["Where is my order A12345?", "I want a refund"])
+    made = conversation_calls([STATUS, refund], ["Where is my order A12345?", "I want a refund"])
     assert made[1] == []
 
 
@@ -111,30 +79,32 @@ LOOKUP = tool("lookup_account", "Look up an account", {"account_id": STRING})
 
 
 def test_open_a_new_account_is_no_account_called_new() -> None:
-    assert conversation([LOOKUP], ["I'd like to open a new account"]) == [[]]
+    assert conversation_calls([LOOKUP], ["I'd like to open a new account"]) == [[]]
 
 
 def test_open_a_new_account_goes_to_the_creating_tool() -> None:
     create = tool(
         "create_account", "Create a new account", {"account_type": {"enum": ["checking", "savings"]}}
     )
-    made = conversation([LOOKUP, create], ["Open a new savings account"])
+    made = conversation_calls([LOOKUP, create], ["Open a new savings account"])
     assert made == [[("create_account", {"account_type": "savings"})]]
 
 
 def test_new_as_a_real_value_is_kept() -> None:
     status = tool("set_status", "Set a ticket's status", {"status": {"enum": ["new", "open", "closed"]}})
-    assert conversation([status], ["Set the ticket status to new"]) == [[("set_status", {"status": "new"})]]
+    assert conversation_calls([status], ["Set the ticket status to new"]) == [
+        [("set_status", {"status": "new"})]
+    ]
 
 
 def test_the_new_york_account_is_looked_up() -> None:
-    made = conversation([LOOKUP], ["Look up account NY-2231"])
+    made = conversation_calls([LOOKUP], ["Look up account NY-2231"])
     assert made == [[("lookup_account", {"account_id": "NY-2231"})]]
 
 
 def test_a_new_account_of_a_kind_goes_to_the_creating_tool_named_for_it() -> None:
     create = tool("open_account", "Open a bank account", {"account_type": {"enum": ["checking", "savings"]}})
-    made = conversation([LOOKUP, create], ["I'd like to open a new checking account please"])
+    made = conversation_calls([LOOKUP, create], ["I'd like to open a new checking account please"])
     assert made == [[("open_account", {"account_type": "checking"})]]
 
 
@@ -156,7 +126,7 @@ def test_a_creating_tool_asks_for_a_name_it_was_not_given() -> None:
 def test_a_new_thing_with_its_name_is_made_with_it(said: str, expected: tuple[str, Any]) -> None:
     playlist = tool("create_playlist", "Create a playlist", {"name": STRING})
     task = tool("add_task", "Add a task to the to-do list", {"title": STRING})
-    assert conversation([playlist, task], [said]) == [[expected]]
+    assert conversation_calls([playlist, task], [said]) == [[expected]]
 
 
 # -- c. an ending tool's reason, farewells
@@ -166,7 +136,7 @@ END = tool("end_call", "End the call", {"reason": {"type": "string", "enum": ["u
 
 @pytest.mark.parametrize("said", ["Goodbye!", "ok bye then", "alright, bye!", "thanks, bye"])
 def test_a_farewell_ends_the_call_with_the_goodbye_reason(said: str) -> None:
-    assert conversation([STATUS, END], [said]) == [[("end_call", {"reason": "user_goodbye"})]]
+    assert conversation_calls([STATUS, END], [said]) == [[("end_call", {"reason": "user_goodbye"})]]
 
 
 @pytest.mark.parametrize(
@@ -174,19 +144,19 @@ def test_a_farewell_ends_the_call_with_the_goodbye_reason(said: str) -> None:
     ["I said goodbye to her, where is order A12345?", "bye the way, where is order A12345?", "Thanks!"],
 )
 def test_no_farewell_ends_nothing(said: str) -> None:
-    assert [name for name, _ in conversation([STATUS, END], [said])[0]] != ["end_call"]
+    assert [name for name, _ in conversation_calls([STATUS, END], [said])[0]] != ["end_call"]
 
 
 def test_a_reason_with_no_goodbye_option_is_not_made_up() -> None:
     other = tool("end_call", "End the call", {"reason": {"enum": ["agent_done", "escalated"]}})
-    assert conversation([STATUS, other], ["Goodbye!"]) == [[]]
+    assert conversation_calls([STATUS, other], ["Goodbye!"]) == [[]]
 
 
 def test_an_ending_of_a_verification_ends_no_call() -> None:
     assert not ends_the_conversation(tool("end_phone_verification", "End phone verification", {}))
     assert ends_the_conversation(tool("end_phone_call", "End it", {}))
     assert ends_the_conversation(tool("hang_up", "", {}))
-    assert conversation(
+    assert conversation_calls(
         [STATUS, tool("end_phone_verification", "End phone verification", {})], ["Goodbye!"]
     ) == [[]]
 
@@ -219,7 +189,7 @@ def test_may_as_a_month_and_as_a_modal() -> None:
 
 def test_a_booking_in_a_month_of_short_names() -> None:
     trip = tool("book_trip", "Book a trip", {"month": {"type": "string", "enum": SHORT}})
-    assert conversation([trip], ["Book a trip in March"]) == [[("book_trip", {"month": "Mar"})]]
+    assert conversation_calls([trip], ["Book a trip in March"]) == [[("book_trip", {"month": "Mar"})]]
 
 
 # -- e. a menu item whose name holds a fee word (already looked up; pinned so a wider fee list keeps it)
@@ -232,12 +202,12 @@ MENU = tool("get_menu_item", "Look up a menu item", {"item": STRING})
 )
 @pytest.mark.parametrize("item", ["delivery pizza", "tip of the day"])
 def test_a_menu_item_named_with_a_fee_word_is_looked_up(said: str, item: str) -> None:
-    assert conversation([MENU], [said.format(item)]) == [[("get_menu_item", {"item": item})]]
+    assert conversation_calls([MENU], [said.format(item)]) == [[("get_menu_item", {"item": item})]]
 
 
 @pytest.mark.parametrize("fee", ["tip", "delivery", "service charge", "delivery fee"])
 def test_a_fee_is_still_no_menu_item(fee: str) -> None:
-    assert conversation([MENU], [f"What's the price of the {fee}?"]) == [[]]
+    assert conversation_calls([MENU], [f"What's the price of the {fee}?"]) == [[]]
 
 
 # -- f. a standing order in the instructions to answer a topic a given way
@@ -290,18 +260,18 @@ ESCALATE = tool("escalate", "Escalate to a human", {})
 
 
 def test_hello_under_required_hands_no_one_to_a_human() -> None:
-    made = conversation([ESCALATE, STATUS], ["Hello!"], choice="required")
+    made = conversation_calls([ESCALATE, STATUS], ["Hello!"], choice="required")
     assert [name for name, _ in made[0]] == ["get_order_status"]
 
 
 def test_asking_for_a_human_under_required_escalates() -> None:
-    made = conversation([ESCALATE, STATUS], ["I want to talk to a human"], choice="required")
+    made = conversation_calls([ESCALATE, STATUS], ["I want to talk to a human"], choice="required")
     assert made == [[("escalate", {})]]
 
 
 def test_a_demanded_feedback_comment_takes_the_words() -> None:
     feedback = tool("leave_feedback", "Leave feedback", {"comment": STRING})
-    made = conversation([feedback], ["The staff were lovely"], choice="required")
+    made = conversation_calls([feedback], ["The staff were lovely"], choice="required")
     assert made == [[("leave_feedback", {"comment": "The staff were lovely"})]]
 
 

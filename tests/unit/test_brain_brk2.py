@@ -11,19 +11,9 @@ from typing import Any
 import pytest
 
 from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
-from tests.brain_calls import TODAY, calls
+from tests.brain_calls import TODAY, calls, spoken, tool
 
 STRING = {"type": "string"}
-
-
-def tool(name: str, description: str, properties: dict[str, Any]) -> ToolSpec:
-    schema = {"type": "object", "properties": properties, "required": list(properties)}
-    return ToolSpec(name, description, schema)
-
-
-def spoken(own: str) -> str | None:
-    request = ReplyRequest("You are a receptionist.", (), "auto", ("text",), (), 0, response_instructions=own)
-    return ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).text
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from mockengine.brain import ToolSpec
-from tests.brain_calls import calls
-from tests.unit.test_brain_brain5 import END_CALL, INTEGER, ORDER, PAY, STRING, called, conversation, tool
+from tests.brain_calls import calls, conversation_replies, spoken, tool
+from tests.unit.test_brain_brain5 import END_CALL, INTEGER, ORDER, PAY, STRING, called
 
 
 @pytest.mark.parametrize(
@@ -47,7 +47,7 @@ def test_under_required_a_farewell_word_in_passing_does_not_end_the_call(said: s
     """Under ``required`` "I said goodbye to her yesterday" called ``end_call`` ("End the call when the
     user says goodbye"): its description's word outranked how much ending the call does."""
     for tools in ([ORDER, END_CALL], [END_CALL, ORDER]):
-        [reply] = conversation(tools, [said], "required")
+        [reply] = conversation_replies(tools, [said], "required")
         assert [name for name, _ in called(reply)] == ["lookup_order"]
 
 
@@ -56,7 +56,7 @@ def test_under_required_a_card_word_does_not_pay(said: str) -> None:
     """Under ``required`` "My card was declined" called ``pay {"card_number": "Card number", …}``: the
     description "Pay for the order by card" named "card"."""
     for tools in ([ORDER, PAY], [PAY, ORDER]):
-        [reply] = conversation(tools, [said], "required")
+        [reply] = conversation_replies(tools, [said], "required")
         assert [name for name, _ in called(reply)] == ["lookup_order"]
 
 
@@ -71,14 +71,6 @@ def test_an_expiry_month_of_no_card_is_not_asked_as_a_card() -> None:
 
 
 # -- a thing to tell, read off the session's instructions
-
-
-def spoken(own: str, instructions: str) -> str | None:
-    from mockengine.brain import ReplyRequest, ScriptedBrain, load_scenario
-    from tests.brain_calls import TODAY
-
-    request = ReplyRequest(instructions, (), "auto", ("text",), (), 0, response_instructions=own)
-    return ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).text
 
 
 @pytest.mark.parametrize(
@@ -127,7 +119,7 @@ def test_a_farewell_calls_no_tool_for_wanting_to_stop_something_else(other: Tool
     """ "Goodbye!" called ``cancel_subscription`` ("Call when the customer wants to stop their
     subscription"): "wants to stop" was read as wanting to end the conversation, whatever was stopped."""
     for choice in ("auto", "required"):
-        [reply] = conversation([ORDER, other], ["Goodbye!"], choice)
+        [reply] = conversation_replies([ORDER, other], ["Goodbye!"], choice)
         assert other.name not in [name for name, _ in called(reply)]
 
 
@@ -142,5 +134,5 @@ def test_a_farewell_calls_no_tool_for_wanting_to_stop_something_else(other: Tool
 )
 def test_a_farewell_still_calls_a_tool_described_for_leaving(description: str) -> None:
     ending = tool("wrap_up", description, {})
-    [reply] = conversation([ORDER, ending], ["Goodbye!"], "required")
+    [reply] = conversation_replies([ORDER, ending], ["Goodbye!"], "required")
     assert called(reply) == [("wrap_up", {})]

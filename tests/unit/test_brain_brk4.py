@@ -10,7 +10,8 @@ import json
 import pytest
 
 from mockengine.brain.scalars import enum_for
-from tests.unit.test_brain_brain6 import MONTHS, REFUND, STATUS, conversation, said_to, tool
+from tests.brain_calls import conversation_calls, tool
+from tests.unit.test_brain_brain6 import MONTHS, REFUND, STATUS, said_to
 
 # -- f. "If asked about X, tell them …": the assistant's "you" is "I", and only the fact is said
 
@@ -67,7 +68,7 @@ ESCALATE = tool("escalate", "Escalate to a human", {})
     ["My manager told me to check order A12345", "My agent booked this, where is order A12345?"],
 )
 def test_a_person_named_in_passing_hands_no_one_over(said: str) -> None:
-    made = conversation([ESCALATE, STATUS], [said], choice="required")
+    made = conversation_calls([ESCALATE, STATUS], [said], choice="required")
     assert made == [[("get_order_status", {"order_id": "A12345"})]]
 
 
@@ -75,7 +76,7 @@ def test_a_person_named_in_passing_hands_no_one_over(said: str) -> None:
     "said", ["Can I speak to a manager?", "Put me through to a real person", "I need a live agent now"]
 )
 def test_a_person_asked_for_is_handed_over_to(said: str) -> None:
-    assert conversation([ESCALATE, STATUS], [said], choice="required") == [[("escalate", {})]]
+    assert conversation_calls([ESCALATE, STATUS], [said], choice="required") == [[("escalate", {})]]
 
 
 # -- d. a month enum: the month named, not a fraction or the verb
@@ -106,7 +107,7 @@ def test_the_verb_is_no_month(said: str) -> None:
 
 def test_a_refund_of_something_bought_elsewhere_carries_no_order() -> None:
     turns = ["Where is my order A12345?", "I bought something elsewhere, can I get a refund?"]
-    assert conversation([STATUS, REFUND], turns)[1] == []
+    assert conversation_calls([STATUS, REFUND], turns)[1] == []
 
 
 # -- the addresses refactor: a street read back as given, whatever its form

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from mockengine.cli import build_parser, settings_from_args
@@ -65,12 +67,13 @@ def models_must_not_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """``serve`` failing if it gets as far as building the app (where the models load) or starting workers
     (each loads them): "refused before the models load" checked as such, not as a wall-clock bound that a
     loaded machine's imports alone could pass."""
-    from mockengine.server import app, workers
+    from mockengine.server import app, resources, workers
 
     def must_not_run(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("serve went on to load the models")
 
     monkeypatch.setattr(app, "create_app", must_not_run)
+    monkeypatch.setattr(resources, "load_resources", must_not_run)
     monkeypatch.setattr(workers, "serve_workers", must_not_run)
 
 
@@ -490,3 +493,58 @@ def test_a_half_given_certificate_pair_from_the_environment_names_its_variable(t
     assert exited.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["mockengine: MOCKENGINE_TLS_CERT (--tls-cert) and --tls-key go together"], err
+
+
+def test_a_users_scenarios_load_once_before_the_models(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--scenario FILE`` loaded the scenario library twice: once to report a bad one before the models
+    load, then again with the models (~0.2 s). The library checked is the one served."""
+    from mockengine.brain import selection
+    from mockengine.cli import main
+    from mockengine.server import lifecycle, resources
+    from mockengine.server.state import RESOURCES
+
+    loaded: list[selection.ScenarioLibrary] = []
+
+    def counted(*args: object, **kwargs: object) -> selection.ScenarioLibrary:
+        loaded.append(load_library(*args, **kwargs))  # type: ignore[arg-type]
+        return loaded[-1]
+
+    class NoModel:  # whisper and piper, neither of which this test is about
+        model_path = "none"
+
+        def __init__(self, *_args: object, **_kwargs: object) -> None:
+            pass
+
+        def token_counter(self) -> None:
+            return None
+
+        def preload(self) -> None:
+            pass
+
+    served: list[object] = []
+
+    async def serve_until_stopped(app: object, sock: object, **_kwargs: object) -> None:
+        sock.close()  # type: ignore[attr-defined]
+        served.append(app[RESOURCES].scenarios)  # type: ignore[index]
+
+    load_library = selection.load_library
+    monkeypatch.setattr(selection, "load_library", counted)
+    monkeypatch.setattr(resources, "load_library", counted)
+    monkeypatch.setattr(resources, "WhisperTranscriber", NoModel)
+    monkeypatch.setattr(resources, "PiperSynthesizer", NoModel)
+    monkeypatch.setattr(lifecycle, "serve_until_stopped", serve_until_stopped)
+    scenario = tmp_path / "pizza.yaml"
+    scenario.write_text((Path(selection.__file__).parent / "scenarios" / "intro_chat.yaml").read_text())
+    assert main(["serve", "--port", "0", "--turn-whisper-model", "same", "--scenario", str(scenario)]) == 0
+    assert len(loaded) == 1 and served == loaded
+
+
+def test_workers_without_a_fixed_port_name_where_the_port_came_from(monkeypatch, capsys) -> None:
+    """``MOCKENGINE_PORT=0`` with ``--workers 2`` said "--workers needs a fixed --port"."""
+    from mockengine.cli import main
+
+    monkeypatch.setenv("MOCKENGINE_PORT", "0")
+    assert main(["serve", "--workers", "2"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "mockengine: --workers needs a fixed MOCKENGINE_PORT (--port) (each worker binds it)"
+    ]
