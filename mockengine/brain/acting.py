@@ -423,6 +423,11 @@ def ends_the_conversation(tool: ToolSpec) -> bool:
 # own ending ("user_ended", "caller_hung_up", "customer_request").
 _GOODBYE_OPTION = frozenset(("goodbye", "bye", "farewell"))
 _USER_OPTION = frozenset(("user", "caller", "customer", "client"))
+# A goodbye of the agent's own doing, which the user's farewell is not: "goodbye_message_played",
+# "agent_goodbye", "bot_said_goodbye", "goodbye_prompt_sent".
+_AGENTS_GOODBYE = frozenset(
+    ("message", "played", "play", "sent", "send", "agent", "assistant", "bot", "prompt", "audio", "tts")
+)
 _USER_ENDED_OPTION = frozenset(
     ("end", "ended", "ends", "hangup", "hung", "left", "done", "request", "requested")
 )
@@ -437,11 +442,19 @@ def _goodbye_option(options: Any) -> Any:
         for option in options
         if isinstance(option, str)
     ]
-    for option, words in worded:
-        if words & _GOODBYE_OPTION or "good bye" in lexicon.identifier_words(option):
+    said_goodbye = [
+        (option, words)
+        for option, words in worded
+        if words & _GOODBYE_OPTION or "good bye" in lexicon.identifier_words(option)
+    ]
+    for option, words in said_goodbye:  # "user_goodbye", "caller_said_bye"
+        if words & _USER_OPTION:
             return option
-    for option, words in worded:
+    for option, words in worded:  # "customer_ended", "caller_hung_up"
         if words & _USER_OPTION and words & _USER_ENDED_OPTION:
+            return option
+    for option, words in said_goodbye:  # "goodbye", "farewell"; not the agent's "goodbye_message_played"
+        if not words & _AGENTS_GOODBYE:
             return option
     return None
 

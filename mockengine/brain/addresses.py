@@ -239,6 +239,15 @@ def is_street_with_number(value: str) -> bool:
     return _STREET_WITH_NUMBER.fullmatch(value) is not None
 
 
+def street_at_end(value: str) -> str | None:
+    """The street with its house number that ends ``value`` ("12 Main St" of "new address is 12 Main
+    St"), when words that are none of it come before; else None."""
+    for found in re.finditer(r"(?<![\w-])\d", value):
+        if found.start() and is_street_with_number(value[found.start() :]):
+            return value[found.start() :]
+    return None
+
+
 def names_postal_code(parameter: str) -> bool:
     """The parameter holds a zip or postal code (``zip``, ``zipCode``, ``postal_code``, ``post_code``)."""
     words = identifier_words(parameter).split()

@@ -160,7 +160,7 @@ def _about_a_card(tool: ToolSpec) -> bool:
     if any(cards.takes_card_number(name) for name in properties):
         return True
     said = f"{lexicon.identifier_words(tool.name)} {tool.description or ''}".lower()
-    return re.search(r"cards?", said) is not None
+    return re.search(r"\bcards?\b", said) is not None
 
 
 def _by_name(words: str) -> str:

@@ -179,6 +179,31 @@ def lacks_digit(name: str, value: Any, description: str = "") -> bool:
     return numbered and isinstance(value, str) and not re.search(r"\d", value)
 
 
+# The identifier of a record a business keeps (``order_id``, ``booking_ref``, ``confirmation_code``):
+# what it is of, and the words that make a parameter its identifier.
+_RECORDS = frozenset((
+    "order", "account", "booking", "reservation", "confirmation", "ticket", "invoice", "tracking",
+    "transaction", "case", "policy", "claim", "shipment", "parcel", "package", "customer", "member",
+    "membership", "patient", "appointment", "refund", "return", "payment", "receipt", "loyalty",
+    "subscription",
+))  # fmt: skip
+_IDENTIFIES = frozenset(("id", "ref", "reference", "number", "num", "no", "code"))
+# An id written as a code: a digit, or letters in capitals ("XKCDQ", "ORD-AB"), or joined parts.
+_LOOKS_LIKE_ID = re.compile(r"\d|^[A-Z]{2,}(?:[-_][A-Z0-9]+)*$|^\w+[-_]\w+$")
+
+
+def word_for_id(name: str, value: Any) -> bool:
+    """An ordinary word taken for a record's identifier: ``order_id`` ← "second" of "my second order",
+    ``booking_ref`` ← "mother" of "the booking for my mother". A record's id holds a digit or is written
+    as a code (capitals, or parts joined by ``-``/``_``); other ids (``user_id``, ``voice_id``, ``room_id``)
+    may be words and are left alone."""
+    words = identifier_words(name).lower().split()
+    if not isinstance(value, str) or not words or words[-1] not in _IDENTIFIES:
+        return False
+    record = bool(_RECORDS & set(words)) or words in (["reference"], ["ref"], ["booking", "ref"])
+    return record and _LOOKS_LIKE_ID.search(value.strip()) is None
+
+
 _WORDY = ("text", "title", "name", "message", "note", "task", "subject", "body", "content", "query")
 
 

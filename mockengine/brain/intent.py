@@ -148,9 +148,12 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     fallback = {c: lexicon.fallback_associated(w) for c, w in heard if not spread.get(c)}
     spread |= {c: sum(1 for v in vocabularies if c in v.weights) for f in fallback.values() for c in f}
     opened = _opened_new(text)
+    gotten = _gotten(text, vocabularies)
     matches = []
     for order, (tool, vocabulary) in enumerate(zip(tools, vocabularies, strict=True)):
-        score, cues, strong, in_name = _score(heard, vocabulary, spread, len(tools), fallback)
+        # "can I get a refund" gets what a tool is named for: no request of get_order_status's "get"
+        own = [h for h in heard if h[0] != _GET] if gotten else heard
+        score, cues, strong, in_name = _score(own, vocabulary, spread, len(tools), fallback)
         heard_concepts = {c for c, _ in heard}
         for phrase in _quoted_phrases(_key(tool)):  # 'show me it working', all its words heard
             if len(phrase) > 1 and phrase <= heard_concepts:
@@ -194,7 +197,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         match = Match(tool, round(score, 3), tuple(cues), strong, LOOKUP_MIN if asked else MIN_SCORE)
         matches.append((-round(score, 6), -in_name, order, match, vocabulary.lookup))
     ranked = sorted(matches, key=lambda e: e[:3])
-    _by_form(ranked, asking)
+    _by_form(ranked, asking and not gotten)  # "can I get a refund?" asks for one: no question
     return [entry[3] for entry in ranked]
 
 
@@ -218,6 +221,25 @@ _NAME_RUN = re.compile(r"\b[A-Z][\w']*(?:\s+(?:[A-Z][\w']*|\d+))+")
 _OPENS_NEW = re.compile(
     r"\bopen(?:\s+up)?\s+(?:a|an|another|new)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)", re.IGNORECASE
 )
+
+
+# "can I get a refund", "could I have a replacement": what is got, the noun after the verb
+_GOT = re.compile(
+    r"\b(?:get|have|receive)\s+(?:me\s+|us\s+)?(?:a|an|the|my|our|some|another)\s+(?P<thing>[a-z][\w-]*)",
+    re.IGNORECASE,
+)
+
+
+def _gotten(text: str, vocabularies: list[_Vocabulary]) -> frozenset[str]:
+    """The concepts of a thing asked to be got ("a refund" of "can I get a refund …") when a tool that
+    acts is named for it: then "get" asks for that thing, not for a look by a tool whose name starts with
+    "get" (get_order_status, get_refund_status); empty otherwise ("can I get the status of …", "get me an
+    update on …" keep the lookup's "get")."""
+    found = _GOT.search(text)
+    if found is None:
+        return frozenset()
+    thing = frozenset(_concepts(found.group("thing")))
+    return thing if any(thing & v.name and not v.lookup for v in vocabularies) else frozenset()
 
 
 def _opened_new(text: str) -> frozenset[str]:

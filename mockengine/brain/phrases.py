@@ -130,11 +130,14 @@ HANDED_OVER = (
     "Hi, you're through to the {agent}. How can I help?",
     "This is the {agent}. What can I do for you?",
 )
-_HELLO = re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.I)
+# "Greetings!" greets; "Greetings from Paris!" sends someone's.
+_HELLO = re.compile(
+    r"^\W*(?:hello|hi|hey|greetings(?!\s+(?:from|of|to)\b)|good\s+(?:morning|afternoon|evening))\b", re.I
+)
 
 
 def greets(words: str) -> bool:
-    """``words`` open with a greeting ("hi", "hello?", "good morning")."""
+    """``words`` open with a greeting ("hi", "hello?", "good morning", "greetings")."""
     return _HELLO.match(words) is not None
 
 
@@ -548,7 +551,7 @@ def if_asked(heard: str, instructions: str) -> str | None:
         if found is None:
             continue
         topic = [w for w in re.findall(r"[a-z']+", found.group("topic").lower()) if w not in _TOPIC_STOP]
-        if not topic or not {lexicon.stem(w) for w in topic} <= asked:
+        if not topic or not {lexicon.stem(w) for w in topic} <= asked or not _about(heard, topic):
             continue
         fact = found.group("fact").strip()
         unquoted = QUOTED_WHOLE.fullmatch(fact.rstrip("."))
@@ -563,9 +566,10 @@ def if_asked(heard: str, instructions: str) -> str | None:
             if not fact or _NOT_A_FACT.match(fact):
                 continue  # "…, use get_hours", "…, tell them to call the front desk", "tell them nothing"
             # "tell them you don't know": the assistant's "you" is its own "I", said to the user
-            fact = _to_the_user(
-                _ASSISTANT_AS_YOU.sub(lambda m: _AS_I[" ".join(m.group(0).lower().split())], fact)
-            )
+            subject = _ASSISTANT_AS_YOU.match(fact)
+            if subject is not None:
+                fact = _in_own_person(subject, fact) + fact[subject.end() :]
+            fact = _to_the_user(fact)
         return fact[:1].upper() + fact[1:] + ("" if fact[-1:] in ".!?" else ".")
     return None
 
@@ -591,6 +595,62 @@ _FURTHER_ORDER = re.compile(
 # The fact's subject when it is the assistant told of ("tell them you don't know"), in its own person.
 _ASSISTANT_AS_YOU = re.compile(r"^(?:you're|you\s+are|you've|you'll|you'd|you)\b", re.IGNORECASE)
 _AS_I = {"you're": "I'm", "you are": "I am", "you've": "I've", "you'll": "I'll", "you'd": "I'd", "you": "I"}
+_AS_WE = {said: "we" + said[3:] for said in _AS_I}  # "you're" → "we're"
+# What the assistant itself knows, says or can do ("you don't know", "you can't share it", "you're not
+# able to …", "you're happy to help"): its "I". Anything else a business does ("you ship worldwide",
+# "you're open 9 to 5", "you don't take cards") is said for the business: "we".
+_OWN_DOING = frozenset((
+    "know", "think", "believe", "understand", "remember", "recall", "share", "discuss", "disclose",
+    "reveal", "say", "tell", "comment", "answer", "help", "assist", "check", "look", "find", "quote",
+    "give", "talk", "speak", "access", "handle", "advise", "confirm", "guarantee", "promise", "able",
+    "unable", "sure", "unsure", "happy", "glad", "sorry", "afraid", "an", "a", "just", "only", "bot",
+    "assistant", "ai", "virtual", "here",
+))  # fmt: skip
+# Between the "you" and what it does: auxiliaries, a negation, an adverb of frequency.
+_AUXILIARY = frozenset((
+    "do", "don't", "does", "doesn't", "not", "can", "can't", "cannot", "could", "couldn't", "will", "won't",
+    "would", "wouldn't", "should", "shouldn't", "may", "might", "must", "also", "only", "always", "never",
+    "currently", "still", "unfortunately", "really",
+))  # fmt: skip
+
+
+def _in_own_person(found: re.Match[str], fact: str) -> str:
+    """The fact's "you" (found at its start) as the assistant says it: "I" of what it knows, says or can
+    do, "we" of what the business it speaks for does (``_OWN_DOING``)."""
+    said = " ".join(found.group(0).lower().split())
+    rest = [w for w in re.findall(r"[a-z']+", fact[found.end() :].lower()) if w not in _AUXILIARY]
+    own = not rest or rest[0] in _OWN_DOING or rest[0].startswith("unable")
+    return _AS_I[said] if own else _AS_WE[said]
+
+
+# A topic word said as a measure, not asked about: "how many hours did it take", "two hours ago", "I
+# waited for hours".
+_COUNTED = frozenset((
+    "many", "much", "few", "several", "couple", "number", "numbers", "more", "less", "fewer", "zero", "one",
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve", "twenty", "thirty",
+))  # fmt: skip
+_DURATION_BEFORE = frozenset(("for", "within", "past", "last", "took", "take", "takes", "spent", "waited"))
+_DURATION_AFTER = frozenset(("ago", "later", "late", "long", "left"))
+_TIME_SPANS = frozenset(lexicon.stem(w) for w in ("second", "minute", "hour", "day", "week", "month", "year"))
+
+
+def _about(heard: str, topic: list[str]) -> bool:
+    """``heard`` asks about the topic, not merely holds its words: the topic's last word said neither as
+    a count ("how many hours did my order take to ship" asks no opening hours) nor, for a span of time
+    ("hours"), as how long something took ("I waited for hours", "two hours ago")."""
+    words = re.findall(r"[a-z0-9']+", heard.lower())
+    head = lexicon.stem(topic[-1])
+    for at, word in enumerate(words):
+        if lexicon.stem(word) != head:
+            continue
+        before = words[max(0, at - 2) : at]
+        after = words[at + 1 : at + 2]
+        counted = bool(_COUNTED & set(before)) or any(w.isdigit() for w in before)
+        spent = bool(_DURATION_BEFORE & set(before)) or bool(_DURATION_AFTER & set(after))
+        timed = head in _TIME_SPANS and spent
+        if not counted and not timed:
+            return True
+    return False
 
 
 # "then ask …" of someone other than the user the line is said to: "ask the front desk for a key" (no
@@ -827,8 +887,26 @@ def _phrase_end(tokens: list[str]) -> int:
 
 
 def is_question(words: str) -> bool:
-    first = re.sub(r"[^a-z']", "", words.split()[0].lower()) if words.split() else ""
-    return words.rstrip().endswith("?") or first in _QUESTION_OPENERS
+    """``words`` ask something: they end with "?" or open with a question word or an auxiliary, as said or
+    contracted ("what's", "whats", "who's", "how'd"), or with a negated auxiliary before its subject
+    ("isn't it …", "don't you …"; "Don't forget the milk" orders)."""
+    split = words.replace("’", "'").split()
+    first = re.sub(r"[^a-z']", "", split[0].lower()) if split else ""
+    if words.rstrip().endswith("?") or first in _QUESTION_OPENERS:
+        return True
+    contracted = _CONTRACTED_OPENER.fullmatch(first)
+    if contracted is not None and contracted.group("base") in _QUESTION_OPENERS:
+        return True
+    negated = _NEGATED_OPENER.fullmatch(first)
+    subject = re.sub(r"[^a-z']", "", split[1].lower()) if len(split) > 1 else ""
+    return negated is not None and subject in _SUBJECTS
+
+
+# "what's", "whats", "who's", "where'd", "how'll": a question word with a verb run into it.
+_CONTRACTED_OPENER = re.compile(r"(?P<base>what|who|where|when|why|how|which)(?:'?s|'re|'d|'ll|'ve)")
+# "isn't", "aren't", "don't", "doesn't", "can't", "won't", "wouldn't": an auxiliary negated.
+_NEGATED_OPENER = re.compile(r"(?:is|are|was|were|do|does|did|can|could|would|should|won|have|has)n'?t")
+_SUBJECTS = frozenset(("i", "you", "we", "they", "he", "she", "it", "that", "this", "there"))
 
 
 def colour_answer(colour: str, rng: random.Random) -> str:

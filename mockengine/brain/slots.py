@@ -402,6 +402,10 @@ def _fill_postal_address(
     after the town (a US zip, a Canadian or British postcode; a state's two capitals between are
     skipped) to an empty zip or postal code parameter, as a model reads it. Left empty, the caller was
     asked "Which city do you mean?" for the town just said."""
+    for name, value in list(filled.arguments.items()):
+        trimmed = addresses.street_at_end(value) if isinstance(value, str) else None
+        if trimmed is not None and {"street", "address"} & set(lexicon.identifier_words(name).split()):
+            filled.arguments[name] = trimmed  # "my new address is 12 Main St.": the street, not the words
     street = next(
         (
             value
@@ -416,7 +420,7 @@ def _fill_postal_address(
         return
     town = next((n for n in properties if n in ("city", "town") and kinds.get(n) == "string"), None)
     if town is not None and not isinstance(filled.arguments.get(town), str):
-        found = re.search(rf"{re.escape(street)}(?:,\s*|\s+in\s+)({_TOWN})", work.said)
+        found = re.search(rf"{re.escape(street)}\.?(?:,\s*|\s+in\s+)({_TOWN})", work.said)  # "St., …"
         if found is not None and found.group(1).split()[0].lower() not in _CALENDAR_NAMES:
             filled.arguments[town], filled.sources[town] = found.group(1), found.group(0)
     said_town = filled.arguments.get(town) if town is not None else None
@@ -431,7 +435,8 @@ def _fill_postal_address(
         filled.arguments[postal], filled.sources[postal] = found.group(1), found.group(0)
 
 
-_TOWN = r"[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2}"
+# words of letters: "Leeds" of "Leeds LS1 4AP", not "Leeds LS1" (a postcode's first half)
+_TOWN = r"[A-Z][A-Za-z'-]+\b(?:\s+[A-Z][A-Za-z'-]+\b){0,2}"
 # A US zip (and ZIP+4), a Canadian postcode, a British one.
 _POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}"
 
@@ -644,6 +649,8 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
             not _valid_property(name, value, schema)
             or codes.lacks_digit(name, value, described)
             or codes.only_a_number(name, value)
+            or codes.word_for_id(name, value)  # "my second order" names no order_id
+            or verbatim.not_a_unit(name, value, about)  # "next 5 days" is no unit "celsius or fahrenheit"
             or (verbatim.vague(value) and not _an_option(value, about))  # "any" may be an option
             or (
                 isinstance(about, Mapping)
@@ -882,7 +889,7 @@ def _fill_one(
     elif kind == "label":
         span = verbatim.before_label(work.text, name)
     elif kind == "described":
-        span = verbatim.described_value(work.text, schema)
+        span = verbatim.described_value(work.text, schema) or verbatim.unit_said(work.text, name, schema)
     elif kind == "options":
         span = options_for(work.text, schema)
     elif kind == "address":

@@ -15,12 +15,17 @@ answers the task rather than the user's last words. ``answered`` gives that answ
   restated in the third person (the user's words, the assistant's first sentence).
 
 The response's input is what is read: the conversation, or the items its ``input`` names or holds.
+
+A Chat Completions request sets such a task in its system or developer message, its only instructions:
+read as one when no tools are declared and, for a title or summary, when it is of the conversation or
+text ("Summarize your answers briefly" is how to answer, not a task).
 """
 
 from __future__ import annotations
 
 import re
 
+from mockengine.brain import lexicon, phrases
 from mockengine.brain.model import Reply, ReplyRequest, TurnView
 
 _USER_KINDS = ("user_text", "user_audio")
@@ -70,17 +75,26 @@ _AFTER_LABELS = re.compile(
 # Labels that stand for what nothing else fits.
 _CATCH_ALL = frozenset(("other", "others", "unknown", "none", "general", "misc", "miscellaneous", "neither"))
 
+# The words of a support request that a common routing label covers (by stem), by the label's first word.
+_BILLING = frozenset(lexicon.stem(w) for w in (
+    "bill", "charge", "invoice", "payment", "pay", "paid", "refund", "card", "price", "fee", "receipt",
+    "subscription", "money", "overcharged",
+))  # fmt: skip
+_TECHNICAL = frozenset(lexicon.stem(w) for w in (
+    "crash", "error", "bug", "broken", "login", "log", "password", "app", "install", "freeze", "frozen",
+    "slow", "load", "connect", "connection", "working", "reset", "update",
+))  # fmt: skip
+_SHIPPING = frozenset(lexicon.stem(w) for w in (
+    "ship", "delivery", "deliver", "package", "parcel", "tracking", "arrive", "courier",
+))  # fmt: skip
+_ABOUT_LABEL: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("billing", "payment", "payments", "finance", "account"), _BILLING),
+    **dict.fromkeys(("technical", "tech", "support", "bug", "it"), _TECHNICAL),
+    **dict.fromkeys(("shipping", "delivery", "logistics", "order", "orders"), _SHIPPING),
+}
 _QUESTION_LABELS = frozenset(("question", "questions", "query", "inquiry", "enquiry", "ask"))
 _REQUEST_LABELS = frozenset(("request", "command", "instruction", "task", "action", "order"))
 _GREETING_LABELS = frozenset(("greeting", "greetings", "smalltalk", "small-talk", "chitchat", "chit-chat"))
-_QUESTION_OPENING = re.compile(
-    r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|why|how|how's|which|is|are|am|was|were"
-    r"|do|does|did|can|could|will|would|should|shall|may|might|have|has|had|isn't|aren't|don't|doesn't)\b",
-    re.IGNORECASE,
-)
-_GREETING_OPENING = re.compile(
-    r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening)|greetings)\b", re.IGNORECASE
-)
 _POSITIVE = frozenset(
     ("good", "great", "love", "like", "thanks", "thank", "awesome", "excellent", "happy", "wonderful", "nice")
 )
@@ -113,16 +127,38 @@ def answered(request: ReplyRequest) -> Reply | None:
     """The answer to the task the response's own instructions set (module doc), or None when they set
     none of these tasks (or there are no own instructions)."""
     own = request.response_instructions
+    # A Chat Completions system/developer message is the app's only way to set a task ("Classify the
+    # user's message as billing or technical."): it is one, not a standing rule, when it sets it plainly
+    # and declares no tools (an agent's "then call create_ticket" is a rule); a title or summary of the
+    # conversation or text only ("Summarize your answers briefly" is how to answer).
+    chat = not own and request.channel == "chat" and not request.tools
+    own = own or (request.instructions if chat else "")
     if not own:
         return None
     labels = _labels(own)
     if labels:
         return Reply(_label(labels, _newest_user_text(request.history)), rule="instructions.task.classify")
-    if _asked(_TITLE, own):
+    title = _asked(_TITLE, own)
+    if title is not None and (not chat or _OF_THE_CONVERSATION.search(_sentence_at(own, title))):
         return Reply(_title(request.history), rule="instructions.task.title")
-    if _asked(_SUMMARY, own):
+    summary = _asked(_SUMMARY, own)
+    if summary is not None and (not chat or _OF_THE_CONVERSATION.search(_sentence_at(own, summary))):
         return Reply(_summary(request.history), rule="instructions.task.summary")
     return None
+
+
+# What a title or summary set by a Chat system message is of: the conversation, or the text the user sends.
+_OF_THE_CONVERSATION = re.compile(
+    r"\b(?:conversation|chat|discussion|exchange|dialog(?:ue)?|thread|transcript|message|messages|text"
+    r"|input|article|document|email|following|user'?s)\b",
+    re.IGNORECASE,
+)
+
+
+def _sentence_at(instructions: str, match: re.Match[str]) -> str:
+    """The sentence of ``instructions`` the task ``match`` opens (to its full stop or line end)."""
+    end = re.search(r"[.!?\n]", instructions[match.end() :])
+    return instructions[match.start() : match.end() + (end.start() if end is not None else len(instructions))]
 
 
 def _asked(pattern: re.Pattern[str], instructions: str) -> re.Match[str] | None:
@@ -158,15 +194,24 @@ def _label(labels: list[str], said: str) -> str:
         (index, label)
         for label in labels
         for index, word in enumerate(words)
-        if _same_word(word, label.lower())
+        if word == label.lower() or lexicon.stem(word) == lexicon.stem(label)
     ]
     if named:
         return min(named)[1]
+    # a support router's labels by what the words are about ("the app crashes" → technical)
+    about = [
+        (index, label)
+        for label in labels
+        for index, word in enumerate(words)
+        if lexicon.stem(word) in _ABOUT_LABEL.get(label.lower().replace("_", " ").split()[0], ())
+    ]
+    if about:
+        return min(about)[1]
     stripped = said.strip()
     by_form: list[frozenset[str]] = []
-    if stripped.endswith("?") or _QUESTION_OPENING.match(stripped):
+    if phrases.is_question(stripped):
         by_form.append(_QUESTION_LABELS)
-    elif _GREETING_OPENING.match(stripped):
+    elif phrases.greets(stripped):
         by_form.append(_GREETING_LABELS)
     elif stripped:
         by_form.append(_REQUEST_LABELS)
@@ -184,14 +229,6 @@ def _label(labels: list[str], said: str) -> str:
         if label.lower() in _CATCH_ALL or label.lower() == "neutral":
             return label
     return labels[0]
-
-
-def _same_word(word: str, label: str) -> bool:
-    """``word`` is ``label`` or shares its stem ("stories" / "story", "questions" / "question")."""
-    if word == label:
-        return True
-    stem = label.rstrip("sy") if len(label) > 4 else label
-    return len(stem) >= 4 and word.startswith(stem) and len(word) - len(label) <= 3
 
 
 def _user_texts(history: tuple[TurnView, ...]) -> list[str]:
@@ -236,7 +273,7 @@ def _summary(history: tuple[TurnView, ...]) -> str:
         text = view.text.strip()
         if view.kind == "assistant":
             lines.append(f"The assistant replied: “{_shortened(_SENTENCE.split(text)[0])}”")
-        elif text.endswith("?") or _QUESTION_OPENING.match(text):
+        elif phrases.is_question(text):
             lines.append(f"The user asked: “{_shortened(text)}”")
         else:
             lines.append(f"The user said: “{_shortened(text)}”")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import addresses, lexicon
+from mockengine.brain import addresses, lexicon, units
 from mockengine.brain.phrasing import BLANK, ROLES
 from mockengine.brain.values import Span
 
@@ -282,6 +282,55 @@ def described_value(text: str, schema: Mapping[str, Any]) -> Span | None:
         said = re.search(rf"\b{re.escape(value)}\b", text, re.IGNORECASE)
         if said is not None and value.lower() not in lexicon.STOPWORDS:
             return Span(value, said.start(), said.end())
+    return None
+
+
+# A unit said as what a value is wanted in: "in celsius", "in miles", "in kilograms please".
+_IN_UNIT = re.compile(r"\bin\s+(?:degrees\s+)?(?P<unit>[A-Za-z]{2,})\b", re.IGNORECASE)
+_UNIT_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
+# Units of time are when, not how a value is given: "the forecast for 5 days", "in 10 minutes".
+_WHEN_UNITS = frozenset(units.unit_named(w) for w in ("ms", "seconds", "minutes", "hours", "days"))
+
+
+def _described_units(name: str, schema: Any) -> dict[tuple[str, str], str]:
+    """The units the description of unit parameter ``name`` names, each with its spelling there; empty
+    when it is no unit parameter or its description names none."""
+    if not isinstance(schema, Mapping) or "enum" in schema:
+        return {}
+    if not {"unit", "units"} & set(lexicon.identifier_words(name).lower().split()):
+        return {}
+    described: dict[tuple[str, str], str] = {}
+    for word in re.findall(r"[A-Za-z]+", str(schema.get("description", ""))):
+        unit = units.unit_named(word)
+        if unit is not None and (len(word) > 1 or word.isupper()):  # "C or F", not the article "a"
+            described.setdefault(unit, word)
+    return described
+
+
+def not_a_unit(name: str, value: Any, schema: Any) -> bool:
+    """A value for a unit parameter whose description names its units that is none of them ("next 5
+    days" for a ``unit`` described "celsius or fahrenheit")."""
+    described = _described_units(name, schema)
+    return bool(described) and not (isinstance(value, str) and units.unit_named(value) in described)
+
+
+def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
+    """A unit said for a plain-string unit parameter (``unit``, ``temperature_unit``, ``units``; no enum):
+    "in celsius" for a ``unit`` described "celsius or fahrenheit" → ``"celsius"``, spelled as the
+    description spells the unit ("C or F" → ``"C"``). When the description names units, only those are
+    taken, said anywhere; when it names none, a unit said after "in" ("in miles") other than one of time
+    ("in 10 minutes" is when). None when the parameter is no unit or no unit is said."""
+    if not {"unit", "units"} & set(lexicon.identifier_words(name).lower().split()):
+        return None
+    described = _described_units(name, schema)
+    found = _UNIT_WORD.finditer(text) if described else (m for m in _IN_UNIT.finditer(text))
+    for match in found:
+        said = match.group("unit") if not described else match.group(0)
+        start = match.start("unit") if not described else match.start()
+        unit = units.unit_named(said)
+        if unit is None or (described and unit not in described) or (not described and unit in _WHEN_UNITS):
+            continue
+        return Span(described.get(unit, said.lower()), start, start + len(said))
     return None
 
 

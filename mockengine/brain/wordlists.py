@@ -316,6 +316,13 @@ CHANGE_VERBS = _words(
 )
 
 # Irregular past tenses and participles, so "I swam for an hour" reaches a tool declaring "swim".
+# Verbs whose British forms double the final l ("cancel" → "cancelled", "travel" → "traveller").
+_DOUBLED_L_BASES = (
+    "cancel channel tunnel travel label model signal fuel level total dial marshal pencil shovel snorkel"
+    " swivel unravel yodel counsel duel enamel equal funnel grovel jewel kennel libel marvel panel pedal"
+    " quarrel revel rival spiral stencil towel barrel bevel chisel drivel initial refuel remodel relabel"
+)
+
 IRREGULAR: dict[str, str] = {
     **dict.fromkeys(("swam", "swum"), "swim"),
     **dict.fromkeys(("ran",), "run"),
@@ -348,8 +355,13 @@ IRREGULAR: dict[str, str] = {
     # British spellings, so "in colour" reaches an option "color"
     **{"colour": "color", "colours": "colors", "grey": "gray", "greyscale": "grayscale", "centre": "center"},
     **{"theatre": "theater", "organise": "organize", "cancelled": "canceled", "metre": "meter"},
-    **{"labelled": "labeled", "travelled": "traveled", "dialled": "dialed", "signalled": "signaled"},
-    **{"modelled": "modeled", "fuelled": "fueled", "levelled": "leveled", "totalled": "totaled"},
+    # British doubled l of a verb ending in an unstressed vowel and l ("channelled", "travelling",
+    # "cancellation" aside: that one doubles in both), each form listed: a rule would make "filled" "filed"
+    **{
+        f"{base}l{ending}": f"{base}{ending}"
+        for base in _DOUBLED_L_BASES.split()
+        for ending in ("ed", "ing", "er", "ers")
+    },
     **{"caught": "catch", "taught": "teach", "held": "hold", "built": "build", "sang": "sing"},
 }
 

@@ -150,11 +150,13 @@ def assistant_without_content(index: int) -> ChatError:
     )
 
 
-def invalid_function_parameters(index: int, name: str, detail: str) -> ChatError:
+def invalid_function_parameters(index: int, name: str, detail: str, legacy: bool = False) -> ChatError:
+    """A function's ``parameters`` refused: at ``tools[i].function.parameters``, or at the legacy
+    ``functions[i].parameters`` when the request declared ``functions``."""
     return ChatError(
         400,
         f"Invalid schema for function '{name}': {detail}",
-        f"tools[{index}].function.parameters",
+        f"functions[{index}].parameters" if legacy else f"tools[{index}].function.parameters",
         "invalid_function_parameters",
     )
 

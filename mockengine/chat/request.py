@@ -150,7 +150,7 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
     )
     if "tools" in body and body["tools"] is not None and not declared:
         raise errors.empty_array("tools")
-    _check_tool_schemas(declared)
+    _check_tool_schemas(declared, legacy)
     wanted = _legacy_choice(body.get("function_call"), declared) if legacy else body.get("tool_choice")
     tools, custom, choice = _tools_and_choice(declared, wanted)
     stream = bool(body.get("stream"))
@@ -348,7 +348,9 @@ def _check_message_order(messages: list[dict[str, Any]]) -> None:
         raise errors.unanswered_tool_calls(assistant_index, awaited)
 
 
-def _check_tool_schemas(declared: list[dict[str, Any]]) -> None:
+def _check_tool_schemas(declared: list[dict[str, Any]], legacy: bool = False) -> None:
+    """400 on the first function whose ``parameters`` are refused, named where the request declared it
+    (``functions[i]`` when ``legacy``)."""
     for index, tool in enumerate(declared):
         if tool["type"] != "function":
             continue
@@ -356,7 +358,7 @@ def _check_tool_schemas(declared: list[dict[str, Any]]) -> None:
         parameters = function.get("parameters", {"type": "object", "properties": {}})
         problem = schema_problem(parameters, bool(function.get("strict")))
         if problem is not None:
-            raise errors.invalid_function_parameters(index, function["name"], problem)
+            raise errors.invalid_function_parameters(index, function["name"], problem, legacy)
 
 
 def _canonical(value: Any) -> str:
