@@ -31,6 +31,7 @@ splits only (the store never holds a sealed split). The re-decodes are cached in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import pickle
 import re
@@ -89,12 +90,15 @@ class TailDecoder:
         ]
         self.suppress = sorted(set(self.stt._suppressed_tokens) | set(closing))
         cache = STORE / "redecode.pkl"
-        self.cache: dict[str, Redecode] = pickle.loads(cache.read_bytes()) if cache.exists() else {}
+        # Plain tuples on disk, so the cache loads whether this file runs as a script or is imported.
+        stored = pickle.loads(cache.read_bytes()) if cache.exists() else {}
+        self.cache: dict[str, Redecode] = {key: Redecode(*fields) for key, fields in stored.items()}
         self.calls: list[Redecode] = []
 
     def save(self) -> None:
         STORE.mkdir(parents=True, exist_ok=True)
-        (STORE / "redecode.pkl").write_bytes(pickle.dumps(self.cache))
+        stored = {key: dataclasses.astuple(redecode) for key, redecode in self.cache.items()}
+        (STORE / "redecode.pkl").write_bytes(pickle.dumps(stored))
 
     def split_point(self, probe: dict[str, Any], audio_ms: int) -> tuple[int, str]:
         """(tail start in the probe's audio, ms; the earlier words): the tail starts at the first word
