@@ -209,8 +209,6 @@ def _simulate(
         evidence = TurnEvidence(probe["text"], end - start, probe["words"], _PROSODY[key])
         verdict = score_turn(evidence, eagerness)
         wait = SEMANTIC_WAIT_MS[eagerness][verdict.completeness]
-        if verdict.is_contested or (hold is not None and verdict.completeness in _FINISHED and hold(probe)):
-            wait = max(wait, SEMANTIC_HOLD_MS[eagerness])
         loud = np.flatnonzero(np.abs(samples[(end + 20) * 24 :].astype(np.int32)) > ONSET_LEVEL)
         is_last = index == len(probes) - 1
         silence_ms = 10**9 if loud.size == 0 or is_last else 20 + int(loud[0]) // 24
@@ -218,6 +216,11 @@ def _simulate(
         for before, after in zip(label["segments"], label["segments"][1:], strict=False):
             if abs(before["end_ms"] - end) <= 150 and not is_last:
                 silence_ms = max(silence_ms, after["start_ms"] - end)
+        # ``hold`` is asked only where its answer can matter (it may cost a whisper call: round 12).
+        if verdict.is_contested or (
+            wait < silence_ms and hold is not None and verdict.completeness in _FINISHED and hold(probe)
+        ):
+            wait = max(wait, SEMANTIC_HOLD_MS[eagerness])
         if wait < silence_ms:
             kind = "cut" if end < label["speech_end_ms"] - 200 else "end"
             return kind, end + wait - label["speech_end_ms"], verdict, probe["text"]
