@@ -457,7 +457,26 @@ def conformance(args: argparse.Namespace) -> int:
 def bench(args: argparse.Namespace) -> int:
     from mockengine.bench import run_bench
 
-    return run_bench(args)
+    return run_bench(args, _engine_args_problem)
+
+
+def _engine_args_problem(engine_args: str | None) -> str | None:
+    """What ``serve`` says of ``--engine-args`` (an unknown option, a value it refuses), or None: checked
+    here as ``serve`` checks them, since an engine that refused them was a traceback once a section
+    started it."""
+    if not engine_args:
+        return None
+    import contextlib
+    import io
+
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said):
+            settings_and_label(build_parser().parse_args(["serve", *engine_args.split()]))
+    except SystemExit:
+        line = said.getvalue().strip().splitlines()[-1:] or ["refused by serve"]
+        return line[0].removeprefix("mockengine serve: error: ").removeprefix("mockengine: ")
+    return None
 
 
 SERVE_EPILOG = """\

@@ -194,6 +194,20 @@ def env_variable(field: str) -> str:
     return "MOCKENGINE_" + field.upper()
 
 
+# Fields whose serve option is not "--" + the field's name with dashes.
+_OPTIONS = {
+    "replay_dir": "--replay",
+    "cors_origins": "--cors-origin",
+    "faults_file": "--faults",
+    "api_keys": "--api-key",
+}
+
+
+def option(field: str) -> str:
+    """``serve``'s option for a ``Settings`` field: ``audio_delta_ms`` → ``--audio-delta-ms``."""
+    return _OPTIONS.get(field, "--" + field.replace("_", "-"))
+
+
 def from_env(base: Settings | None = None, environ: dict[str, str] | None = None) -> Settings:
     """Settings with ``MOCKENGINE_*`` environment variables applied on top of ``base``.
 
@@ -208,7 +222,5 @@ def from_env(base: Settings | None = None, environ: dict[str, str] | None = None
             try:
                 changes[f.name] = _coerce(environ[key], getattr(base, f.name), f.name)
             except ValueError as exc:  # named as a value out of range is: the variable and its option
-                from mockengine.server.settings_checks import option  # (that module imports this one)
-
                 raise SettingsError(f"{key} ({option(f.name)}) must be {exc}, not {environ[key]!r}") from None
     return dataclasses.replace(base, **changes)

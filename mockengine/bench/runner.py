@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from mockengine.bench.context import BenchContext
@@ -71,28 +72,9 @@ def _options_for_sections_not_run(args: argparse.Namespace, parts: list[str]) ->
     return f"mockengine bench: {'; '.join(wrong)} (sections run: {', '.join(parts)})"
 
 
-def _engine_args_problem(engine_args: str | None) -> str | None:
-    """What ``serve`` says of ``--engine-args`` (an unknown option, a value it refuses), or None: checked
-    here as ``serve`` checks them, since an engine that refused them was a traceback once a section
-    started it."""
-    if not engine_args:
-        return None
-    import contextlib
-    import io
-
-    from mockengine.cli import build_parser, settings_and_label
-
-    said = io.StringIO()
-    try:
-        with contextlib.redirect_stderr(said):
-            settings_and_label(build_parser().parse_args(["serve", *engine_args.split()]))
-    except SystemExit:
-        line = said.getvalue().strip().splitlines()[-1:] or ["refused by serve"]
-        return line[0].removeprefix("mockengine serve: error: ").removeprefix("mockengine: ")
-    return None
-
-
-def run_bench(args: argparse.Namespace) -> int:
+def run_bench(
+    args: argparse.Namespace, engine_args_problem: Callable[[str | None], str | None] | None = None
+) -> int:
     """Run the chosen sections: 0; 1 when the load section connected no session; 2, with one line on
     stderr, for an unknown section, a section's option given for a section the run leaves out, a
     ``--json``, ``--plot`` or ``--soak-plot`` file in a directory that does not exist, ``--soak-waves``
@@ -100,7 +82,8 @@ def run_bench(args: argparse.Namespace) -> int:
     is not a ws(s) / http(s) URL with a host (one without a path or model is completed as conformance
     completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``), or an
     unknown ``MOCKENGINE_BENCH_TURN_LINE`` when ``turns`` runs, or ``--engine-args`` that ``serve``
-    refuses."""
+    refuses (``engine_args_problem``: the command line's check, which knows ``serve``'s options; this
+    layer does not)."""
     all_sections = sections()
     chosen = [name.strip() for given in args.only or () for name in given.split(",") if name.strip()]
     parts: list[str] = chosen or [name for name, section in all_sections.items() if section.default]
@@ -151,7 +134,7 @@ def run_bench(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"mockengine bench: {exc}", file=sys.stderr)
             return 2
-    refused = _engine_args_problem(args.engine_args)
+    refused = engine_args_problem(args.engine_args) if engine_args_problem else None
     if refused is not None:
         print(f"mockengine bench: --engine-args {args.engine_args!r}: {refused}", file=sys.stderr)
         return 2

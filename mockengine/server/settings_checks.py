@@ -16,25 +16,12 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mockengine.settings import Settings, env_variable
+from mockengine.settings import Settings, env_variable, option
 
 if TYPE_CHECKING:
     from mockengine.brain.selection import ScenarioLibrary
 
 Label = Callable[[str], str]
-
-# Fields whose serve option is not "--" + the field's name with dashes.
-_OPTIONS = {
-    "replay_dir": "--replay",
-    "cors_origins": "--cors-origin",
-    "faults_file": "--faults",
-    "api_keys": "--api-key",
-}
-
-
-def option(field: str) -> str:
-    """``serve``'s option for a ``Settings`` field: ``audio_delta_ms`` → ``--audio-delta-ms``."""
-    return _OPTIONS.get(field, "--" + field.replace("_", "-"))
 
 
 def source_label(given: Collection[str], environ: Mapping[str, str] | None = None) -> Label:
