@@ -315,7 +315,6 @@ CHANGE_VERBS = _words(
     "unlock unmute unsubscribe update upload write"
 )
 
-# Irregular past tenses and participles, so "I swam for an hour" reaches a tool declaring "swim".
 # Verbs whose British forms double the final l ("cancel" → "cancelled", "travel" → "traveller").
 _DOUBLED_L_BASES = (
     "cancel channel tunnel travel label model signal fuel level total dial marshal pencil shovel snorkel"
@@ -323,6 +322,7 @@ _DOUBLED_L_BASES = (
     " quarrel revel rival spiral stencil towel barrel bevel chisel drivel initial refuel remodel relabel"
 )
 
+# Irregular past tenses and participles, so "I swam for an hour" reaches a tool declaring "swim".
 IRREGULAR: dict[str, str] = {
     **dict.fromkeys(("swam", "swum"), "swim"),
     **dict.fromkeys(("ran",), "run"),
