@@ -290,6 +290,10 @@ _IN_UNIT = re.compile(r"\bin\s+(?:degrees\s+)?(?P<unit>[A-Za-z]{2,})\b", re.IGNO
 _UNIT_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
 # Units of time are when, not how a value is given: "the forecast for 5 days", "in 10 minutes".
 _WHEN_UNITS = frozenset(units.unit_named(w) for w in ("ms", "seconds", "minutes", "hours", "days"))
+# A unit refused just before it is said: "not in fahrenheit", "no fahrenheit", "instead of fahrenheit".
+_REFUSED_BEFORE = re.compile(
+    r"\b(?:not|no|never|don't|dont|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}$", re.IGNORECASE
+)
 
 
 def _described_units(name: str, schema: Any) -> dict[tuple[str, str], str]:
@@ -330,6 +334,8 @@ def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
         unit = units.unit_named(said)
         if unit is None or (described and unit not in described) or (not described and unit in _WHEN_UNITS):
             continue
+        if _REFUSED_BEFORE.search(text[: match.start()]):
+            continue  # "not in fahrenheit, celsius": the unit wanted is the other one
         return Span(described.get(unit, said.lower()), start, start + len(said))
     return None
 
