@@ -1,10 +1,19 @@
 """Near misses of brain7's rules that misfired (brk5): a unit the user refuses ("not in fahrenheit") taken
-as the one wanted. Each test failed on brain7 before its fix."""
+as the one wanted; a Chat json_schema's free-string ``mood`` filled with the reply's sentence. Each test
+failed on brain7 before its fix."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
+from mockengine.brain.model import Reply
+from mockengine.chat.request import parse_request
+from mockengine.chat.shaping import fit_choice
+from mockengine.engines.tokens import TokenCounter
+from mockengine.ids import IdFactory
 from tests.unit.test_brain_brain7 import STRING, WEATHER, WEATHER_CF, calls, tool
 
 WEATHER_ANY = tool("get_weather", "Get the weather", {"city": STRING, "unit": STRING})
@@ -29,3 +38,53 @@ def test_a_refused_unit_is_not_the_one_filled(weather: object, said: str, unit: 
 )
 def test_only_a_refused_unit_is_asked_for(said: str) -> None:
     assert calls([WEATHER], said) == "Which unit do you mean?"
+
+
+# -- Chat Completions json_schema: a free-string mood is the feeling the user said, never the reply
+
+PROFILE = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "age": {"type": "integer"}, "mood": {"type": "string"}},
+    "required": ["name", "age", "mood"],
+    "additionalProperties": False,
+}
+
+
+def profile(said: str) -> dict[str, Any]:
+    body = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": said}],
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "p", "schema": PROFILE, "strict": True},
+        },
+    }
+    choice = fit_choice(
+        Reply("Nice to meet you, Alice!"),
+        parse_request(json.dumps(body).encode()),
+        0,
+        IdFactory(1),
+        TokenCounter(),
+    )
+    return json.loads(choice.text or "")
+
+
+@pytest.mark.parametrize(
+    ("said", "mood"),
+    [
+        ("My name is Alice, I'm 31 and happy", "happy"),
+        ("My name is Alice, I'm 31 and I feel sad", "sad"),
+        ("My name is Alice, I'm 31 and feeling pretty tired", "tired"),
+        ("My name is Alice, I'm 31 and not happy at all", "not happy"),
+    ],
+)
+def test_a_free_string_mood_is_the_feeling_said(said: str, mood: str) -> None:
+    assert profile(said) == {"name": "Alice", "age": 31, "mood": mood}
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["My name is Alice and I'm 31", "Great, my name is Alice and I'm 31", "I'm Alice, 31. I'm good at chess"],
+)
+def test_a_mood_not_said_is_unknown_not_the_reply(said: str) -> None:
+    assert profile(said) == {"name": "Alice", "age": 31, "mood": "unknown"}
