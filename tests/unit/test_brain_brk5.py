@@ -14,7 +14,7 @@ from mockengine.chat.request import parse_request
 from mockengine.chat.shaping import fit_choice
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
-from tests.unit.test_brain_brain7 import STRING, WEATHER, WEATHER_CF, calls, tool
+from tests.unit.test_brain_brain7 import REFUND, STATUS, STRING, WEATHER, WEATHER_CF, calls, tool
 
 WEATHER_ANY = tool("get_weather", "Get the weather", {"city": STRING, "unit": STRING})
 
@@ -88,3 +88,31 @@ def test_a_free_string_mood_is_the_feeling_said(said: str, mood: str) -> None:
 )
 def test_a_mood_not_said_is_unknown_not_the_reply(said: str) -> None:
     assert profile(said) == {"name": "Alice", "age": 31, "mood": "unknown"}
+
+
+# -- a refund refused is never requested: "I don't want a refund for order A12345, where is it?"
+
+
+def test_a_refused_refund_with_a_question_about_the_order_looks_the_order_up() -> None:
+    made = calls([STATUS, REFUND], "I don't want a refund for order A12345, where is it?")
+    assert made == [("get_order_status", {"order_id": "A12345"})]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I don't want a refund for order A12345, thanks",
+        "I don't want a refund for A12345, I just want to know where it is",
+        "I don't need a refund for A12345, can you check where it is?",
+    ],
+)
+def test_a_refused_refund_is_never_requested(said: str) -> None:
+    made = calls([STATUS, REFUND], said)
+    assert isinstance(made, str) or all(name != "request_refund" for name, _ in made)
+
+
+@pytest.mark.parametrize(
+    "said", ["I want a refund for order A12345", "Not the status, I want a refund for order A12345"]
+)
+def test_a_refund_wanted_is_still_requested(said: str) -> None:
+    assert calls([STATUS, REFUND], said) == [("request_refund", {"order_id": "A12345"})]
