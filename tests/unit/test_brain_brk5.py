@@ -14,7 +14,17 @@ from mockengine.chat.request import parse_request
 from mockengine.chat.shaping import fit_choice
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
-from tests.unit.test_brain_brain7 import REFUND, STATUS, STRING, WEATHER, WEATHER_CF, calls, tool
+from tests.unit.test_brain_brain7 import (
+    HOURS,
+    REFUND,
+    STATUS,
+    STRING,
+    WEATHER,
+    WEATHER_CF,
+    calls,
+    reply,
+    tool,
+)
 
 WEATHER_ANY = tool("get_weather", "Get the weather", {"city": STRING, "unit": STRING})
 
@@ -116,3 +126,24 @@ def test_a_refused_refund_is_never_requested(said: str) -> None:
 )
 def test_a_refund_wanted_is_still_requested(said: str) -> None:
     assert calls([STATUS, REFUND], said) == [("request_refund", {"order_id": "A12345"})]
+
+
+# -- a standing answer's topic waved off is no question of it
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I don't care about your hours, where is my order?",
+        "Not asking about hours. Where is my order?",
+        "Never mind the hours, can I talk to someone?",
+        "Forget about the opening hours, what's your address?",
+    ],
+)
+def test_a_topic_waved_off_is_not_answered(said: str) -> None:
+    assert reply([], said, HOURS).text != "We're open 9 to 5."
+
+
+@pytest.mark.parametrize("said", ["What are your hours?", "I don't know your hours, what are they?"])
+def test_a_topic_asked_about_is_still_answered(said: str) -> None:
+    assert reply([], said, HOURS).text == "We're open 9 to 5."
