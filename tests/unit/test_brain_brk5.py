@@ -15,6 +15,7 @@ from mockengine.chat.shaping import fit_choice
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
 from tests.unit.test_brain_brain7 import (
+    ADDRESS,
     HOURS,
     REFUND,
     STATUS,
@@ -147,3 +148,19 @@ def test_a_topic_waved_off_is_not_answered(said: str) -> None:
 @pytest.mark.parametrize("said", ["What are your hours?", "I don't know your hours, what are they?"])
 def test_a_topic_asked_about_is_still_answered(said: str) -> None:
     assert reply([], said, HOURS).text == "We're open 9 to 5."
+
+
+# -- a flat or suite after the street is the street's, never the town ("Apt" was the city)
+
+
+@pytest.mark.parametrize(
+    ("said", "street"),
+    [
+        ("Ship it to 12 Main St., Apt 4, Springfield 62704", "12 Main St, Apt 4"),
+        ("Ship it to 12 Main St, Suite 200, Springfield, IL 62704", "12 Main St, Suite 200"),
+        ("Ship it to 12 Main Street, Unit 3B, Springfield 62704", "12 Main Street, Unit 3B"),
+    ],
+)
+def test_a_unit_after_the_street_is_no_town(said: str, street: str) -> None:
+    expected = {"street": street, "city": "Springfield", "postal_code": "62704"}
+    assert calls([ADDRESS], said) == [("update_shipping_address", expected)]
