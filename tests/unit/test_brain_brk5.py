@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
 from mockengine.brain.model import Reply
 from mockengine.chat.request import parse_request
 from mockengine.chat.shaping import fit_choice
@@ -20,6 +21,7 @@ from tests.unit.test_brain_brain7 import (
     REFUND,
     STATUS,
     STRING,
+    TODAY,
     WEATHER,
     WEATHER_CF,
     calls,
@@ -164,3 +166,36 @@ def test_a_topic_asked_about_is_still_answered(said: str) -> None:
 def test_a_unit_after_the_street_is_no_town(said: str, street: str) -> None:
     expected = {"street": street, "city": "Springfield", "postal_code": "62704"}
     assert calls([ADDRESS], said) == [("update_shipping_address", expected)]
+
+
+# -- what is said after an action's output: a status is no view, a noun is no verb
+
+
+def after_output(name: str, description: str, said: str, output: str) -> str:
+    made = reply([tool(name, description, {"city": STRING})], said)
+    (call,) = made.tool_calls
+    history = (
+        TurnView("u1", "user_text", said),
+        TurnView("fc", "function_call", call.arguments, name=call.name, call_id="c1"),
+        TurnView("fo", "function_call_output", output, call_id="c1"),
+    )
+    brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
+    specs = (tool(name, description, {"city": STRING}),)
+    return brain.reply(ReplyRequest("", specs, "auto", ("text",), history, 1)).text or ""
+
+
+@pytest.mark.parametrize(
+    ("output", "spoken"),
+    [
+        ('{"status": "success"}', "Done: Paris."),
+        ('{"status": "pending"}', "Done: Paris. It's pending."),
+        ('{"ok": true}', "Done: Paris."),
+    ],
+)
+def test_a_status_is_said_as_a_status_not_a_view(output: str, spoken: str) -> None:
+    assert after_output("travel_to", "Travel to a city", "Travel to Paris", output) == spoken
+
+
+def test_a_tool_named_by_a_noun_is_not_made_a_verb() -> None:
+    spoken = after_output("navigation", "Navigate to a city", "Navigate to Paris", '{"ok": true}')
+    assert "navigationed" not in spoken and spoken == "Done: Paris."
