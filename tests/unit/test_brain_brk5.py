@@ -13,8 +13,12 @@ from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenari
 from mockengine.brain.model import Reply
 from mockengine.chat.request import parse_request
 from mockengine.chat.shaping import fit_choice
+from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
+from mockengine.protocol import client_events as ce
+from mockengine.virtual_time import VirtualTimeDriver
+from tests.conftest import UNPACED, make_session
 from tests.unit.test_brain_brain7 import (
     ADDRESS,
     HOURS,
@@ -199,3 +203,40 @@ def test_a_status_is_said_as_a_status_not_a_view(output: str, spoken: str) -> No
 def test_a_tool_named_by_a_noun_is_not_made_a_verb() -> None:
     spoken = after_output("navigation", "Navigate to a city", "Navigate to Paris", '{"ok": true}')
     assert "navigationed" not in spoken and spoken == "Done: Paris."
+
+
+def test_a_silent_push_to_talk_turn_after_a_tool_result_does_not_repeat_it() -> None:
+    """Push-to-talk over a silent microphone after "Done: Paris.": the empty turn is answered as not
+    heard (the live service answers something generic), never with the tool's result again."""
+    driver = VirtualTimeDriver(make_session(7, UNPACED), FakeTranscriber(default=""), FakeSynthesizer())
+    driver.start()
+    travel = {"type": "function", "name": "travel_to", "description": "Travel to a city"}
+    travel["parameters"] = {"type": "object", "properties": {"city": STRING}, "required": ["city"]}
+    turn_detection = {"turn_detection": None, "transcription": {"model": "whisper-1"}}
+    driver.send(ce.SessionUpdate({"type": "realtime", "tools": [travel], "audio": {"input": turn_detection}}))
+    typed = {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": "Travel to Paris"}],
+    }
+    driver.send(ce.ConversationItemCreate(typed))
+    driver.send(ce.ResponseCreate())
+    driver.run_until_idle()
+    (call,) = [
+        o for o in driver.of_type("response.done")[-1]["response"]["output"] if o["type"] == "function_call"
+    ]
+    output = {"type": "function_call_output", "call_id": call["call_id"], "output": '{"ok": true}'}
+    driver.send(ce.ConversationItemCreate(output))
+    driver.send(ce.ResponseCreate())
+    driver.run_until_idle()
+    assert _spoken(driver) == "Done: Paris."
+    driver.stream_silence(1500)
+    driver.send(ce.InputAudioBufferCommit())
+    driver.send(ce.ResponseCreate())
+    driver.run_until_idle()
+    assert _spoken(driver) == "Sorry, I didn't catch that. Could you say it again?"
+
+
+def _spoken(driver: VirtualTimeDriver) -> str:
+    output = driver.of_type("response.done")[-1]["response"]["output"]
+    return " ".join(c.get("transcript") or c.get("text") or "" for o in output for c in o.get("content", []))
