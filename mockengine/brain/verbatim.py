@@ -315,7 +315,16 @@ def not_a_unit(name: str, value: Any, schema: Any) -> bool:
     """A value for a unit parameter whose description names its units that is none of them ("next 5
     days" for a ``unit`` described "celsius or fahrenheit")."""
     described = _described_units(name, schema)
+    systems = (
+        {s.lower() for s in _SYSTEMS.findall(str(schema.get("description", "")))} if described else set()
+    )
+    if isinstance(value, str) and value.lower() in systems:  # "'metric' (Celsius) or 'imperial' …"
+        return False
     return bool(described) and not (isinstance(value, str) and units.unit_named(value) in described)
+
+
+# Systems of units a unit parameter may be described by instead of units ("metric or imperial").
+_SYSTEMS = re.compile(r"\b(?:metric|imperial|standard)\b", re.IGNORECASE)
 
 
 def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
@@ -323,10 +332,19 @@ def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     "in celsius" for a ``unit`` described "celsius or fahrenheit" → ``"celsius"``, spelled as the
     description spells the unit ("C or F" → ``"C"``). When the description names units, only those are
     taken, said anywhere; when it names none, a unit said after "in" ("in miles") other than one of time
-    ("in 10 minutes" is when). None when the parameter is no unit or no unit is said."""
+    ("in 10 minutes" is when); when it names systems of units ("metric or imperial"), one of those said
+    ("metric please"), never a unit ("in kelvin"). None when the parameter is no unit or none is said."""
     if not {"unit", "units"} & set(lexicon.identifier_words(name).lower().split()):
         return None
     described = _described_units(name, schema)
+    systems = _SYSTEMS.findall(str(schema.get("description", "")))
+    if systems:  # "metric or imperial", "'metric' (Celsius)": one of those systems said, never a unit
+        named = {system.lower(): system for system in systems}
+        for match in _SYSTEMS.finditer(text):
+            wanted = match.group(0).lower() in named and not _REFUSED_BEFORE.search(text[: match.start()])
+            if wanted:
+                return Span(named[match.group(0).lower()], match.start(), match.end())
+        return None
     found = _UNIT_WORD.finditer(text) if described else (m for m in _IN_UNIT.finditer(text))
     for match in found:
         said = match.group("unit") if not described else match.group(0)

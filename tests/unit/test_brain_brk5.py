@@ -240,3 +240,39 @@ def test_a_silent_push_to_talk_turn_after_a_tool_result_does_not_repeat_it() -> 
 def _spoken(driver: VirtualTimeDriver) -> str:
     output = driver.of_type("response.done")[-1]["response"]["output"]
     return " ".join(c.get("transcript") or c.get("text") or "" for o in output for c in o.get("content", []))
+
+
+# -- a unit described by systems ("metric or imperial") takes a system said, never a unit
+
+SYSTEMS = tool(
+    "get_weather",
+    "Get the weather",
+    {"city": STRING, "unit": {"type": "string", "description": "metric or imperial"}},
+)
+SYSTEMS_WITH_UNITS = tool(
+    "get_weather",
+    "Get the weather",
+    {
+        "city": STRING,
+        "unit": {"type": "string", "description": "'metric' (Celsius) or 'imperial' (Fahrenheit)"},
+    },
+)
+
+
+@pytest.mark.parametrize("weather", [SYSTEMS, SYSTEMS_WITH_UNITS])
+@pytest.mark.parametrize(
+    ("said", "unit"),
+    [
+        ("Weather in Paris, metric please", "metric"),
+        ("Weather in Paris in imperial units", "imperial"),
+        ("Weather in Paris, not metric, imperial", "imperial"),
+    ],
+)
+def test_a_system_said_fills_a_unit_described_by_systems(weather: Any, said: str, unit: str) -> None:
+    assert calls([weather], said) == [("get_weather", {"city": "Paris", "unit": unit})]
+
+
+@pytest.mark.parametrize("weather", [SYSTEMS, SYSTEMS_WITH_UNITS])
+@pytest.mark.parametrize("said", ["Weather in Paris in kelvin", "Weather in Paris in celsius"])
+def test_a_unit_said_for_a_system_is_asked_about(weather: Any, said: str) -> None:
+    assert calls([weather], said) == "Which unit do you mean?"
