@@ -31,6 +31,7 @@ from mockengine.brain import (
     declared,
     evidence,
     lexicon,
+    phrases,
     questions,
     scalars,
     schema_values,
@@ -399,14 +400,39 @@ def actions(
     return [(text, whole)] if whole is not None else []
 
 
+# Words that ask to be told something: "I just want to know where it is", "tell me where it is".
+_ASKS = re.compile(r"\b(?:know|tell me|find out|check)\b", re.IGNORECASE)
+# Nothing but courtesy after what is refused: "I don't want a refund for A12345, thanks".
+_ONLY_COURTESY = re.compile(
+    r"(?:(?:thanks|thank you|thx|cheers|please|ok|okay|bye|goodbye)(?: so much| a lot| anyway)?\W*)+",
+    re.IGNORECASE,
+)
+
+
 def _without_refused_tool(text: str, tools: list[ToolSpec]) -> str:
     """Only what is wanted when the words refuse one tool and ask for another ("I don't need the weather,
     just the time in Tokyo": get_time, never get_weather); the whole when what is refused only says
-    which action is meant ("I don't need the break, straight into the next round": skip the break)."""
+    which action is meant ("I don't need the break, straight into the next round": skip the break). When
+    what follows the refusal names no tool: a question about what the refused words name ("I don't want a
+    refund for order A12345, where is it?") keeps them without the refused tool's name words (the order
+    is looked up, never refunded); mere courtesy ("…, thanks") is all that is left."""
     said = utterance.wanted_instead(text)
     if said is None:
         return text
     refused, wanted = (best(words, tools) for words in said)
+    if (
+        refused is not None
+        and wanted is None
+        and not phrases.is_question(said[1])
+        and not _ASKS.search(said[1])
+    ):
+        return said[1] if _ONLY_COURTESY.fullmatch(said[1].strip()) else text  # "…, thanks": nothing asked
+    if refused is not None and wanted is None:
+        # "I don't want a refund for order A12345, where is it?": the question is about what the refused
+        # words name (the order), never a call of the refused tool; the words of its name leave them
+        named = set(lexicon.identifier_words(refused.tool.name).lower().split())
+        kept = " ".join(word for word in said[0].split() if word.strip(".,;:!?").lower() not in named)
+        return text.replace(said[0], kept, 1) if kept != said[0] else text
     return said[1] if refused is not None and wanted is not None and refused.tool is not wanted.tool else text
 
 

@@ -216,6 +216,10 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     done = None if lookup else _action_done(call_name or "", arguments, data)
     if done is not None:
         return done
+    if state and _state_key(data) != "mode":
+        # a status ("success", "pending") is no view: "Done: Paris." or "Done: Paris. It's pending."
+        told = f" It's {state}." if state.lower() not in _ACKNOWLEDGEMENTS else ""
+        return f"Done: {named}.{told}" if named is not None else f"Done.{told}"
     if named is None:
         return f"Done{where}." if where else "Done."
     return f"Done: {named}{where}."
@@ -231,7 +235,11 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     words = lexicon.identifier_words(name).split()
     # an action's own verb, not a noun of one ("favorites", "bookings")
     if not words or not (
-        words[0] in _VERBS or (lexicon.concept(words[0]) in lexicon.ACTIONS and not words[0].endswith("s"))
+        words[0] in _VERBS
+        or (
+            lexicon.concept(words[0]) in lexicon.ACTIONS
+            and not words[0].endswith(("s", "tion", "sion", "ment"))  # "navigation" is no verb to past
+        )
     ):
         return None
     verb, rest = words[0], words[1:]

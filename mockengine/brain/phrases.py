@@ -637,7 +637,8 @@ _TIME_SPANS = frozenset(lexicon.stem(w) for w in ("second", "minute", "hour", "d
 def _about(heard: str, topic: list[str]) -> bool:
     """``heard`` asks about the topic, not merely holds its words: the topic's last word said neither as
     a count ("how many hours did my order take to ship" asks no opening hours) nor, for a span of time
-    ("hours"), as how long something took ("I waited for hours", "two hours ago")."""
+    ("hours"), as how long something took ("I waited for hours", "two hours ago"), nor waved off ("I don't
+    care about your hours, where is my order?")."""
     words = re.findall(r"[a-z0-9']+", heard.lower())
     head = lexicon.stem(topic[-1])
     for at, word in enumerate(words):
@@ -648,9 +649,18 @@ def _about(heard: str, topic: list[str]) -> bool:
         counted = bool(_COUNTED & set(before)) or any(w.isdigit() for w in before)
         spent = bool(_DURATION_BEFORE & set(before)) or bool(_DURATION_AFTER & set(after))
         timed = head in _TIME_SPANS and spent
-        if not counted and not timed:
+        waved_off = _WAVED_OFF.search(" ".join(words[max(0, at - 6) : at]) + " ") is not None
+        if not counted and not timed and not waved_off:
             return True
     return False
+
+
+# A topic the user says they are not asking about: "I don't care about your hours", "not asking about
+# the hours", "never mind the hours", "forget the hours", "not interested in your hours".
+_WAVED_OFF = re.compile(
+    r"\b(?:don'?t care (?:about|for)|do not care (?:about|for)|not (?:asking |talking )?about"
+    r"|not interested in|never ?mind(?: about)?|forget(?: about)?)\s+(?:[a-z']+\s+){0,2}$"
+)
 
 
 # "then ask …" of someone other than the user the line is said to: "ask the front desk for a key" (no

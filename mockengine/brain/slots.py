@@ -420,9 +420,14 @@ def _fill_postal_address(
         return
     town = next((n for n in properties if n in ("city", "town") and kinds.get(n) == "string"), None)
     if town is not None and not isinstance(filled.arguments.get(town), str):
-        found = re.search(rf"{re.escape(street)}\.?(?:,\s*|\s+in\s+)({_TOWN})", work.said)  # "St., …"
-        if found is not None and found.group(1).split()[0].lower() not in _CALENDAR_NAMES:
-            filled.arguments[town], filled.sources[town] = found.group(1), found.group(0)
+        found = re.search(
+            rf"{re.escape(street)}\.?(?:,?\s*(?P<unit>{_UNIT}))?(?:,\s*|\s+in\s+)({_TOWN})", work.said
+        )  # "St., …", "St., Apt 4, …"
+        if found is not None and found.group(2).split()[0].lower() not in _CALENDAR_NAMES:
+            filled.arguments[town], filled.sources[town] = found.group(2), found.group(0)
+            if found.group("unit"):  # the flat or suite is the street's: "12 Main St, Apt 4"
+                street_name = next(n for n, v in filled.arguments.items() if v == street and n != town)
+                street = filled.arguments[street_name] = f"{street}, {found.group('unit')}"
     said_town = filled.arguments.get(town) if town is not None else None
     postal = next(
         (n for n in properties if addresses.names_postal_code(n) and n not in filled.arguments),
@@ -437,6 +442,8 @@ def _fill_postal_address(
 
 # words of letters: "Leeds" of "Leeds LS1 4AP", not "Leeds LS1" (a postcode's first half)
 _TOWN = r"[A-Z][A-Za-z'-]+\b(?:\s+[A-Z][A-Za-z'-]+\b){0,2}"
+# A flat, suite or unit said after the street ("Apt 4", "Suite 200", "Unit 3B", "#12"): never the town.
+_UNIT = r"(?:(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building)\.?\s*#?|#\s*)\d+[A-Za-z]?\b"
 # A US zip (and ZIP+4), a Canadian postcode, a British one.
 _POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}"
 

@@ -290,6 +290,10 @@ _IN_UNIT = re.compile(r"\bin\s+(?:degrees\s+)?(?P<unit>[A-Za-z]{2,})\b", re.IGNO
 _UNIT_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
 # Units of time are when, not how a value is given: "the forecast for 5 days", "in 10 minutes".
 _WHEN_UNITS = frozenset(units.unit_named(w) for w in ("ms", "seconds", "minutes", "hours", "days"))
+# A unit refused just before it is said: "not in fahrenheit", "no fahrenheit", "instead of fahrenheit".
+_REFUSED_BEFORE = re.compile(
+    r"\b(?:not|no|never|don't|dont|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}$", re.IGNORECASE
+)
 
 
 def _described_units(name: str, schema: Any) -> dict[tuple[str, str], str]:
@@ -311,7 +315,16 @@ def not_a_unit(name: str, value: Any, schema: Any) -> bool:
     """A value for a unit parameter whose description names its units that is none of them ("next 5
     days" for a ``unit`` described "celsius or fahrenheit")."""
     described = _described_units(name, schema)
+    systems = (
+        {s.lower() for s in _SYSTEMS.findall(str(schema.get("description", "")))} if described else set()
+    )
+    if isinstance(value, str) and value.lower() in systems:  # "'metric' (Celsius) or 'imperial' …"
+        return False
     return bool(described) and not (isinstance(value, str) and units.unit_named(value) in described)
+
+
+# Systems of units a unit parameter may be described by instead of units ("metric or imperial").
+_SYSTEMS = re.compile(r"\b(?:metric|imperial|standard)\b", re.IGNORECASE)
 
 
 def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
@@ -319,10 +332,19 @@ def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     "in celsius" for a ``unit`` described "celsius or fahrenheit" → ``"celsius"``, spelled as the
     description spells the unit ("C or F" → ``"C"``). When the description names units, only those are
     taken, said anywhere; when it names none, a unit said after "in" ("in miles") other than one of time
-    ("in 10 minutes" is when). None when the parameter is no unit or no unit is said."""
+    ("in 10 minutes" is when); when it names systems of units ("metric or imperial"), one of those said
+    ("metric please"), never a unit ("in kelvin"). None when the parameter is no unit or none is said."""
     if not {"unit", "units"} & set(lexicon.identifier_words(name).lower().split()):
         return None
     described = _described_units(name, schema)
+    systems = _SYSTEMS.findall(str(schema.get("description", "")))
+    if systems:  # "metric or imperial", "'metric' (Celsius)": one of those systems said, never a unit
+        named = {system.lower(): system for system in systems}
+        for match in _SYSTEMS.finditer(text):
+            wanted = match.group(0).lower() in named and not _REFUSED_BEFORE.search(text[: match.start()])
+            if wanted:
+                return Span(named[match.group(0).lower()], match.start(), match.end())
+        return None
     found = _UNIT_WORD.finditer(text) if described else (m for m in _IN_UNIT.finditer(text))
     for match in found:
         said = match.group("unit") if not described else match.group(0)
@@ -330,6 +352,8 @@ def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
         unit = units.unit_named(said)
         if unit is None or (described and unit not in described) or (not described and unit in _WHEN_UNITS):
             continue
+        if _REFUSED_BEFORE.search(text[: match.start()]):
+            continue  # "not in fahrenheit, celsius": the unit wanted is the other one
         return Span(described.get(unit, said.lower()), start, start + len(said))
     return None
 

@@ -311,6 +311,15 @@ def _with_words(
                 titles.add(name)
             elif kind == "list" and occasions.takes_people(name):
                 heard_values[name] = occasions.people(said, titled) or heard_values.get(name)
+    for name, about in properties.items():
+        # how the user feels ("mood": "happy" of "I'm 31 and happy"): the filler reads requests and
+        # keeps a phrase ("name and happy"), so the feeling word said is read here
+        if isinstance(about, Mapping) and about.get("type") == "string" and "enum" not in about:
+            if not _FEELING_PROPERTY & set(identifier_words(name).split()):
+                continue
+            # none said: "unknown" (our choice; the reply's sentence is no mood)
+            heard_values = {**heard_values, name: _feeling_said(said) or "unknown"}
+            titles.add(name)  # taken as said, though no name
     unread = [
         name
         for name, about in properties.items()
@@ -410,6 +419,33 @@ _SAYS_THE_REPLY = frozenset(
     ("summary", "answer", "response", "reply", "text", "message", "explanation", "reason", "reasoning")
     + ("description", "content", "comment", "comments", "notes", "details", "feedback", "output", "result")
 )
+
+
+# Words in a property's name that ask how someone feels ("mood", "feeling", "emotional_state").
+_FEELING_PROPERTY = frozenset(("mood", "feeling", "feelings", "emotion", "emotional", "sentiment"))
+# A feeling said of oneself: "I'm happy", "and happy", "I feel a bit tired", "feeling not great"; not a
+# skill or a relation ("good at chess", "happy with the service").
+_FEELINGS = (
+    "happy unhappy sad angry mad furious upset tired exhausted sleepy excited thrilled calm relaxed"
+    " anxious nervous worried stressed scared afraid bored lonely frustrated annoyed content cheerful"
+    " glad grateful hopeful confused curious proud depressed joyful great fine okay ok good bad awful"
+    " terrible sick ill energetic motivated overwhelmed disappointed surprised optimistic"
+)
+_FEELING_SAID = re.compile(
+    r"\b(?:i'?m|i\s+am|am|is|was|feel|feels|feeling|felt|and|but|so|very|pretty|really|quite|bit|super)"
+    r"\s+(?P<feeling>(?:not\s+)?(?:"
+    + "|".join(_FEELINGS.split())
+    + r"))\b(?!\s+(?:at(?!\s+all\b)|with|for|to|of)\b)",
+    re.IGNORECASE,
+)
+
+
+def _feeling_said(said: str) -> str | None:
+    """The first feeling the user said of themselves ("happy" of "My name is Alice, I'm 31 and happy";
+    "not happy" kept whole; "Great, my name is Alice" says none), lower-cased; None when none of the
+    common ones is said."""
+    found = _FEELING_SAID.search(said)
+    return " ".join(found.group("feeling").lower().split()) if found is not None else None
 
 
 # Words in a property's name that ask for an occasion's title ("name", "title", "event_name").
