@@ -8,45 +8,22 @@ its fix; the near misses beside each pin what must not misfire."""
 
 from __future__ import annotations
 
-import json
-from datetime import date
-from typing import Any
-
-import jsonschema
 import pytest
 
 from mockengine.brain import ReplyRequest, ScriptedBrain, ToolSpec, TurnView, lexicon, load_scenario, phrases
 from mockengine.brain.model import Reply
+from tests.brain_calls import TODAY, calls, tool
 
-TODAY = date(2026, 12, 4)
 STRING = {"type": "string"}
 
 
-def tool(
-    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
-) -> ToolSpec:
-    schema = {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties) if required is None else required,
-    }
-    return ToolSpec(name, description, schema)
-
-
 def reply(tools: list[ToolSpec], words: str, instructions: str = "", channel: str = "realtime") -> Reply:
+    """The reply to ``words`` with ``tools`` declared and the app's ``instructions``, asked over
+    ``channel`` (default scenario, seed 3, ``TODAY``)."""
     brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)
     history = (TurnView("u0", "user_text", words),)
     request = ReplyRequest(instructions, tuple(tools), "auto", ("text",), history, 0, channel=channel)  # type: ignore[arg-type]
     return brain.reply(request)
-
-
-def calls(tools: list[ToolSpec], words: str) -> list[tuple[str, Any]] | str:
-    """The calls ``words`` get (each checked against its schema), else the reply's text."""
-    made = reply(tools, words)
-    schemas = {t.name: t.parameters for t in tools}
-    for call in made.tool_calls:
-        jsonschema.validate(json.loads(call.arguments), schemas[call.name])
-    return [(c.name, json.loads(c.arguments)) for c in made.tool_calls] or (made.text or "")
 
 
 STATUS = tool("get_order_status", "Get an order's status", {"order_id": STRING})

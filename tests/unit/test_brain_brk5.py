@@ -18,6 +18,7 @@ from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
 from mockengine.virtual_time import VirtualTimeDriver
+from tests.brain_calls import TODAY, calls, tool
 from tests.conftest import UNPACED, make_session
 from tests.unit.test_brain_brain7 import (
     ADDRESS,
@@ -25,12 +26,9 @@ from tests.unit.test_brain_brain7 import (
     REFUND,
     STATUS,
     STRING,
-    TODAY,
     WEATHER,
     WEATHER_CF,
-    calls,
     reply,
-    tool,
 )
 
 WEATHER_ANY = tool("get_weather", "Get the weather", {"city": STRING, "unit": STRING})
