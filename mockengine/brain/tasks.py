@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from mockengine.brain import lexicon, phrases
+from mockengine.brain import lexicon, phrases, wordlists
 from mockengine.brain.model import Reply, ReplyRequest, TurnView
 
 _USER_KINDS = ("user_text", "user_audio")
@@ -95,12 +95,11 @@ _ABOUT_LABEL: dict[str, frozenset[str]] = {
 _QUESTION_LABELS = frozenset(("question", "questions", "query", "inquiry", "enquiry", "ask"))
 _REQUEST_LABELS = frozenset(("request", "command", "instruction", "task", "action", "order"))
 _GREETING_LABELS = frozenset(("greeting", "greetings", "smalltalk", "small-talk", "chitchat", "chit-chat"))
-_POSITIVE = frozenset(
-    ("good", "great", "love", "like", "thanks", "thank", "awesome", "excellent", "happy", "wonderful", "nice")
+# Praise and complaint: a feeling said (``wordlists``) or what is said of a thing.
+_POSITIVE = wordlists.POSITIVE_FEELINGS | frozenset(
+    ("love", "like", "thanks", "thank", "awesome", "excellent", "wonderful", "nice")
 )
-_NEGATIVE = frozenset(
-    ("bad", "terrible", "hate", "awful", "angry", "broken", "worst", "horrible", "sad", "annoyed", "problem")
-)
+_NEGATIVE = wordlists.NEGATIVE_FEELINGS | frozenset(("hate", "broken", "worst", "horrible", "problem"))
 
 # What opens a request or a question before its topic ("Tell me a long story about …", "What's the …").
 _TOPIC_OPENING = re.compile(
