@@ -103,3 +103,22 @@ def test_a_feeling_with_no_sentiment_of_its_own_picks_none() -> None:
     # "afraid" is politeness here, "fine" a noun: no sentiment is read from them
     assert _answer(SENTIMENT, "I got a fine.") == "neutral"
     assert _answer(SENTIMENT, "I'm afraid so.") == "neutral"
+
+
+@pytest.mark.parametrize(
+    ("own", "said", "label"),
+    [
+        # a topic's words (``wordlists.SUPPORT_TOPICS``) route a support request as they pick a ticket's
+        # category: "shipment" and "password" went to "other"
+        ("Categorize the message into billing, shipping, or other.", "Where is my shipment?", "shipping"),
+        ("Categorize the message into billing, account, or other.", "I forgot my password.", "account"),
+        # an account's money still routes to it
+        ("Categorize the message into account, technical, or other.", "I was overcharged.", "account"),
+        # with no account label, a login problem is technical
+        ("Categorize the message into billing, technical, or other.", "I can't log in.", "technical"),
+        # offered both, a password is the account's
+        ("Categorize the message into technical, account, or other.", "I forgot my password.", "account"),
+    ],
+)
+def test_a_support_request_is_routed_by_its_topic_words(own, said, label) -> None:
+    assert _answer(own, said) == label
