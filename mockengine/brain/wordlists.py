@@ -124,6 +124,9 @@ SUPPORT_TOPICS: dict[str, tuple[str, ...]] = {
     "shipping": ("package", "parcel", "shipment", "delivery", "tracking"),
 }
 
+# The verbs of a tool that reads, which changes nothing ("get_weather", "list_orders", "track_package").
+READ_VERBS = _words("get list view show check track find search read")
+
 ACTIONS = _words(
     "open launch pause stop send share resume restart close next prev back favorite like dislike remove add "
     "flip filter rate navigate buy search remind create complete track lock unlock shuffle state apply"
