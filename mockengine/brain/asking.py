@@ -60,7 +60,6 @@ _PERSON_LISTS = frozenset(
     )
 )
 _SWITCHES = frozenset(("enabled", "enable", "on", "active", "state", "power", "switch", "status"))
-_MATTER = frozenset(("summary", "issue", "problem", "complaint"))
 _TEXT = frozenset(("text", "message", "note", "body", "content"))
 _SEARCH = frozenset(("query", "search", "term", "keywords", "keyword"))
 _GO_TO = frozenset(("destination", "dropoff", "drop off", "to", "arrival"))
@@ -68,7 +67,7 @@ _PICK_UP = frozenset(("pickup", "pick up", "origin", "from", "departure"))
 
 
 # Parameters that hold what the call is about, in the speaker's words: asked for before anything else.
-_ABOUT = _MATTER | frozenset(("description", "subject", "title", "topic", "details"))
+_ABOUT = told.MATTER | frozenset(("description", "subject", "title", "topic", "details"))
 
 
 def first_to_ask(missing: list[str], tool: ToolSpec) -> str:
@@ -174,7 +173,7 @@ def _by_name(words: str) -> str:
         return "Where should I pick you up?"
     if words == "address":
         return "What's the address?"
-    if set(words.split()) & _MATTER:
+    if set(words.split()) & told.MATTER:
         return "Could you briefly describe the problem?"
     if words in ("title", "subject", "label", "description"):
         return f"What should the {words} be?"

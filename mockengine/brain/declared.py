@@ -11,10 +11,9 @@ from collections.abc import Mapping
 from mockengine.brain import lexicon, schema_values, verbatim
 from mockengine.brain.hrp import HRP_TOOLS
 from mockengine.brain.model import ToolSpec
-from mockengine.brain.wordlists import CHANGE_VERBS
+from mockengine.brain.wordlists import CHANGE_VERBS, READ_VERBS
 
 _HRP_PARAMETERS = {tool.name: tool.parameters for tool in HRP_TOOLS}
-_READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
 # Example values a description quotes: "e.g. 'groceries'", "such as 'Chrome' or 'Excel'".
 _EXAMPLES = re.compile(
     r"\b(?:e\.g\.|eg|for example|for instance|such as|like|i\.e\.)\s*,?\s*'[^']*'"
@@ -71,7 +70,7 @@ def leading_verbs(description: str) -> list[str]:
         w
         for w in words
         if w not in _LIGHT_LEADING
-        and (w in CHANGE_VERBS or not (w.endswith("s") or w in lexicon.STOPWORDS or w in _READ_VERBS))
+        and (w in CHANGE_VERBS or not (w.endswith("s") or w in lexicon.STOPWORDS or w in READ_VERBS))
     ]
 
 

@@ -12,9 +12,9 @@ from typing import Protocol
 
 from mockengine.brain import composing, lexicon, scalars, schema_values, utterance
 from mockengine.brain.model import ToolSpec
+from mockengine.brain.wordlists import READ_VERBS
 
 _RECORD_VERBS = frozenset(("log", "record", "track", "note", "add", "save"))
-_READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
 _ALL_PARTICLES = frozenset(("up", "down", "on", "off"))
 
 
@@ -85,7 +85,7 @@ def _records(form: Form, heard: set[str], vocabulary: Vocabulary, tool: ToolSpec
     if named and (lexicon.stem(verb) in _option_stems(tool) or _RECORD_VERBS & set(name_words)):
         return True  # "I swam …" → activity swim; "… the garage was open" closes no garage door
     own = {lexicon.stem(w) for w in name_words}
-    if lexicon.stem(verb) in own - _READ_VERBS:  # "I got a parking ticket" asks get_status for nothing
+    if lexicon.stem(verb) in own - READ_VERBS:  # "I got a parking ticket" asks get_status for nothing
         return True
     return lexicon.stem(verb) in {lexicon.stem(t.lower) for t in lexicon.tokens(tool.description)}
 

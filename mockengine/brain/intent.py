@@ -42,7 +42,7 @@ from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
-from mockengine.brain.wordlists import ASSOCIATION_WEIGHT, CHANGE_VERBS
+from mockengine.brain.wordlists import ASSOCIATION_WEIGHT, CHANGE_VERBS, READ_VERBS
 
 MIN_SCORE = 1.5
 # A past action the speaker did themselves: "I already locked the front door myself" asks for no lock.
@@ -80,7 +80,7 @@ _NOT_LIKING = re.compile(
     r"|\b(?:be|been)\s+like\b"  # "what will the weather be like"
 )
 QUESTION_BONUS = 1.5
-_READ_VERBS = frozenset(("get", "list", "view", "show", "check", "track", "find", "search", "read"))
+_READ_VERBS = READ_VERBS
 _REPORTS = frozenset(("next", "upcoming", "recent", "current", "latest", "my", "nearby", "today", "todays"))
 _DESCRIBED_READS = frozenset(("get", "gets", "list", "lists", "return", "returns", "find", "finds", "search"))
 _LOOKING = _READ_VERBS | {"look", "see"}

@@ -63,15 +63,13 @@ _NOT_NAMES = frozenset(
     + values.MONTHS
 )
 # A title before a name, its full stop no sentence's end ("Dr. Who", "Mrs Jones", "Prof. Xavier").
+# The titles written short with a full stop ("Dr.", "Mrs."), which ends no sentence or clause.
+ABBREVIATED_TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Capt", "Rev", "Fr", "St")
 TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Miss|Prof|Sir|Dame|Lady|Lord|Capt|Rev|Fr|Sr|St)\b\.?"
 _CAPITALISED = re.compile(rf"(?<![\w'])((?:{TITLE}\s*)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)(?:'s)?(?![\w])")
 # Where one sentence ends and the next starts: after ".", "!" or "?" and a space, but not after a title's
 # full stop ("I met Dr. Who today." is one sentence).
-SENTENCE_BREAK = re.compile(
-    r"(?<=[.!?])"
-    + "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Capt", "Rev", "Fr", "St"))
-    + r"\s+"
-)
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])" + "".join(rf"(?<!\b{t}\.)" for t in ABBREVIATED_TITLES) + r"\s+")
 _TITLED = re.compile(rf"(?<![\w'])(?-i:{TITLE})\s*(?-i:[A-Z][a-z'-]*)(?:\s+(?-i:[A-Z][a-z'-]+))?(?![\w'])")
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from mockengine.brain import addresses, cards, fields, implied, lexicon, names, units
 from mockengine.brain.output_data import fields_in_text, output_data
+from mockengine.brain.wordlists import READ_VERBS
 
 _STATE_KEYS = ("mode", "status", "state")
 # A plain-text output is read out up to its first sentence's end, at most this long.
@@ -546,9 +547,7 @@ def _place_preposition(named: str | None, arguments: Any) -> str:
 _CALCULATIONS = frozenset(("convert", "calculate", "compute", "estimate"))
 _DESTINATIONS = frozenset(("destination", "to", "arrival"))
 _ORIGINS = frozenset(("origin", "from", "departure"))
-_LOOKUPS = frozenset(
-    ("get", "list", "check", "view", "show", "find", "search", "track", "read", "lookup", "fetch")
-)
+_LOOKUPS = READ_VERBS | frozenset(("lookup", "fetch"))
 
 
 def _display_name(data: Any, depth: int = 0) -> str | None:

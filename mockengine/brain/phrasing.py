@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mockengine.brain import lexicon
+from mockengine.brain.names import ABBREVIATED_TITLES
 
 if TYPE_CHECKING:
     from mockengine.brain.slots import Referent
@@ -284,11 +285,10 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
     return [("", _titles_as_written(obj, text)), *((p, _titles_as_written(v, text)) for p, v in merged)]
 
 
-_TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Capt", "Rev", "Fr", "St")
 # Where a clause ends: a comma, semicolon or sentence mark, but not a title's full stop ("with Dr. Lee
 # tomorrow": "Dr." ended the clause and the doctor was "Dr").
-_CLAUSE_BREAK = re.compile(r"(?:[,;!?]|" + "".join(rf"(?<!\b{t})" for t in _TITLES) + r"\.)+")
-_BARE_TITLE = re.compile(rf"\b({'|'.join(_TITLES)}) (?=[A-Z])")
+_CLAUSE_BREAK = re.compile(r"(?:[,;!?]|" + "".join(rf"(?<!\b{t})" for t in ABBREVIATED_TITLES) + r"\.)+")
+_BARE_TITLE = re.compile(rf"\b({'|'.join(ABBREVIATED_TITLES)}) (?=[A-Z])")
 
 
 def _titles_as_written(phrase: str, text: str) -> str:

@@ -233,10 +233,6 @@ def _is_clock(text: str, span: Span) -> bool:
     return any(s.start <= span.start < s.end for s in values.times(text))
 
 
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december",
-)  # fmt: skip
 # A month said: its name or a short form ("March", "Mar", "Sept."; "may" only as a month is said: "in
 # May", capitalised, not "May I"; "march" not as the verb: "I'll march to the office", "we march on"), a
 # month and year written ("03/2028", "3/28") or ISO ("2028-03").
@@ -257,7 +253,7 @@ def _months(options: list[Any]) -> bool:
     """``options`` are the twelve months in order, by name or short name (["January", …], ["Jan", …])."""
     return len(options) == 12 and all(
         isinstance(o, str) and len(o) >= 3 and m.startswith(o.lower().rstrip("."))
-        for o, m in zip(options, _MONTHS, strict=True)
+        for o, m in zip(options, values.MONTHS, strict=True)
     )
 
 
@@ -279,7 +275,7 @@ def _month_option(text: str, options: list[Any]) -> Span | None:
 
     found = min(said, key=lambda f: (rank(f), f.start()))
     if found.group("name"):
-        index = next(i for i, m in enumerate(_MONTHS) if m.startswith(found.group("name").lower()[:3]))
+        index = next(i for i, m in enumerate(values.MONTHS) if m.startswith(found.group("name").lower()[:3]))
     else:
         index = int(found.group("number") or found.group("iso")) - 1
     return Span(months[index], found.start(), found.end())

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from mockengine.brain import lexicon
+from mockengine.brain import lexicon, wordlists
 from mockengine.brain.values import Span
 
 # An option's word → the words said for it (an option named by any of them, or by the word itself).
@@ -46,13 +46,9 @@ _MOVES: dict[str, tuple[str, ...]] = {
     "lock": ("secure", "bolt"),
     "unlock": ("unbolt", "let in"),
 }
-# Options named by what the speaker says happened: the words still tell it, for a summary beside them.
-_TOLD: dict[str, tuple[str, ...]] = {
-    "billing": ("charged", "overcharged", "charge", "invoice", "payment", "bill"),
-    "technical": ("crash", "crashes", "crashing", "bug", "error", "not working", "doesn't work"),
-    "account": ("log in", "login", "sign in", "password", "locked out"),
-    "shipping": ("package", "parcel", "shipment", "delivery", "tracking"),
-}
+# Options named by what the speaker says happened (a support request's topic: "I was charged twice" →
+# billing): the words still tell it, for a summary beside them.
+_TOLD = wordlists.SUPPORT_TOPICS
 
 # Places on an ordered scale, lowest first: an option at one (by its own word: "low", "high") is picked
 # by any word at that place ("cheap", "fancy"); options with no word of their own but a rank ("$",

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from mockengine.brain import lexicon, phrases
+from mockengine.brain import lexicon, phrases, wordlists
 from mockengine.brain.model import Reply, ReplyRequest, TurnView
 
 _USER_KINDS = ("user_text", "user_audio")
@@ -75,32 +75,39 @@ _AFTER_LABELS = re.compile(
 # Labels that stand for what nothing else fits.
 _CATCH_ALL = frozenset(("other", "others", "unknown", "none", "general", "misc", "miscellaneous", "neither"))
 
-# The words of a support request that a common routing label covers (by stem), by the label's first word.
-_BILLING = frozenset(lexicon.stem(w) for w in (
-    "bill", "charge", "invoice", "payment", "pay", "paid", "refund", "card", "price", "fee", "receipt",
-    "subscription", "money", "overcharged",
-))  # fmt: skip
-_TECHNICAL = frozenset(lexicon.stem(w) for w in (
-    "crash", "error", "bug", "broken", "login", "log", "password", "app", "install", "freeze", "frozen",
-    "slow", "load", "connect", "connection", "working", "reset", "update",
-))  # fmt: skip
-_SHIPPING = frozenset(lexicon.stem(w) for w in (
-    "ship", "delivery", "deliver", "package", "parcel", "tracking", "arrive", "courier",
-))  # fmt: skip
+
+def _stemmed(topic: str, *more: str) -> frozenset[str]:
+    """The stems of ``topic``'s single words in ``wordlists.SUPPORT_TOPICS`` and of ``more``."""
+    said = (w for w in wordlists.SUPPORT_TOPICS.get(topic, ()) if " " not in w)
+    return frozenset(lexicon.stem(w) for w in (*said, *more))
+
+
+# The words of a support request that a common routing label covers (by stem), by the label's first word:
+# a topic's words (``wordlists.SUPPORT_TOPICS``) and the looser ones a whole message's topic is also told
+# by ("my card", "the app"), too loose to pick a tool argument's category.
+_BILLING = _stemmed(
+    "billing", "pay", "paid", "refund", "card", "price", "fee", "receipt", "subscription", "money"
+)
+_ACCOUNT = _stemmed("account")  # "login", "password"
+_TECHNICAL = _ACCOUNT | _stemmed(
+    "technical", "broken", "log", "app", "install", "freeze", "frozen", "slow", "load", "connect",
+    "connection", "working", "reset", "update",
+)  # fmt: skip
+_SHIPPING = _stemmed("shipping", "ship", "deliver", "arrive", "courier")
 _ABOUT_LABEL: dict[str, frozenset[str]] = {
-    **dict.fromkeys(("billing", "payment", "payments", "finance", "account"), _BILLING),
+    **dict.fromkeys(("billing", "payment", "payments", "finance"), _BILLING),
+    "account": _BILLING | _ACCOUNT,  # an account's money and its access
     **dict.fromkeys(("technical", "tech", "support", "bug", "it"), _TECHNICAL),
     **dict.fromkeys(("shipping", "delivery", "logistics", "order", "orders"), _SHIPPING),
 }
 _QUESTION_LABELS = frozenset(("question", "questions", "query", "inquiry", "enquiry", "ask"))
 _REQUEST_LABELS = frozenset(("request", "command", "instruction", "task", "action", "order"))
 _GREETING_LABELS = frozenset(("greeting", "greetings", "smalltalk", "small-talk", "chitchat", "chit-chat"))
-_POSITIVE = frozenset(
-    ("good", "great", "love", "like", "thanks", "thank", "awesome", "excellent", "happy", "wonderful", "nice")
+# Praise and complaint: a feeling said (``wordlists``) or what is said of a thing.
+_POSITIVE = wordlists.POSITIVE_FEELINGS | frozenset(
+    ("love", "like", "thanks", "thank", "awesome", "excellent", "wonderful", "nice")
 )
-_NEGATIVE = frozenset(
-    ("bad", "terrible", "hate", "awful", "angry", "broken", "worst", "horrible", "sad", "annoyed", "problem")
-)
+_NEGATIVE = wordlists.NEGATIVE_FEELINGS | frozenset(("hate", "broken", "worst", "horrible", "problem"))
 
 # What opens a request or a question before its topic ("Tell me a long story about …", "What's the …").
 _TOPIC_OPENING = re.compile(

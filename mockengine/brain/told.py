@@ -19,7 +19,7 @@ from mockengine.brain import lexicon
 from mockengine.brain.phrasing import Cues
 
 # "description" alone is no matter told: an expense's description is the thing bought ("taxi").
-_MATTER = frozenset(("summary", "issue", "problem", "complaint"))
+MATTER = frozenset(("summary", "issue", "problem", "complaint"))
 _DESCRIBING = frozenset(("description", "details"))
 _ABOUT_A_PROBLEM = re.compile(
     r"\b(?:tickets?|issues?|problems?|bugs?|support|help ?desk|complaints?|incidents?|faults?)\b", re.I
@@ -35,7 +35,7 @@ def tells_the_matter(parameter: str, tool_name: str = "", tool_description: str 
     """``parameter`` holds what happened, in the speaker's words (``summary``, ``issue_description``;
     a problem tool's ``description``: module doc)."""
     words = set(lexicon.identifier_words(parameter).split())
-    if words & _MATTER:
+    if words & MATTER:
         return True
     about = f"{lexicon.identifier_words(tool_name)} {tool_description}"
     return bool(words & _DESCRIBING) and bool(_ABOUT_A_PROBLEM.search(about))

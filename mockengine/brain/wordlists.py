@@ -1,6 +1,7 @@
 """Word lists for the tool matcher (``lexicon`` uses them): stop words, synonym groups, the groups that
 are actions, multi-word phrases rewritten before tokenizing, fillers said while thinking, and the
-associations that let an indirect request ("it's too dark in here") reach the tool it implies.
+associations that let an indirect request ("it's too dark in here") reach the tool it implies; and the
+vocabularies more than one module reads: feelings by sentiment, a support request's topics.
 
 Common English, not the labelled sets' sentences: a group is words a speaker uses for one action or
 thing; an association is a thing that implies another ("dark" → light, switched on).
@@ -97,6 +98,34 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "down negative downvote",
     )
 )
+
+# How someone says they feel ("I'm happy", "feeling a bit anxious"), by the sentiment it shows: what a
+# "mood" property is filled with (``chat.shaping``) and what a sentiment label is chosen by (``tasks``).
+# OTHER_FEELINGS show none, or said bare mean something else ("I'm afraid it's late" is politeness, "fine"
+# and "content" are also nouns).
+POSITIVE_FEELINGS = _words(
+    "happy excited thrilled calm relaxed cheerful glad grateful hopeful proud joyful great good energetic "
+    "motivated optimistic"
+)
+NEGATIVE_FEELINGS = _words(
+    "unhappy sad angry mad furious upset tired exhausted anxious nervous worried stressed scared bored "
+    "lonely frustrated annoyed depressed bad awful terrible sick ill overwhelmed disappointed"
+)
+OTHER_FEELINGS = _words("sleepy afraid content confused curious fine okay ok surprised")
+FEELINGS = POSITIVE_FEELINGS | NEGATIVE_FEELINGS | OTHER_FEELINGS
+
+# The words (whole words or phrases) a support request says of its topic, by the routing label that names
+# the topic: "I was charged twice" is billing, "I'm locked out" account. A ticket's category enum
+# (``scales``) and a support router's labels (``tasks``) are picked by them.
+SUPPORT_TOPICS: dict[str, tuple[str, ...]] = {
+    "billing": ("charged", "overcharged", "charge", "invoice", "payment", "bill"),
+    "technical": ("crash", "crashes", "crashing", "bug", "error", "not working", "doesn't work"),
+    "account": ("log in", "login", "sign in", "password", "locked out"),
+    "shipping": ("package", "parcel", "shipment", "delivery", "tracking"),
+}
+
+# The verbs of a tool that reads, which changes nothing ("get_weather", "list_orders", "track_package").
+READ_VERBS = _words("get list view show check track find search read")
 
 ACTIONS = _words(
     "open launch pause stop send share resume restart close next prev back favorite like dislike remove add "

@@ -53,6 +53,7 @@ from mockengine.brain.model import ForcedTool, Reply, ToolCall
 from mockengine.brain.referents import Referent
 from mockengine.brain.schema_values import Hints, properties_of, value_for
 from mockengine.brain.utterance import acted_tail
+from mockengine.brain.wordlists import FEELINGS
 from mockengine.chat.audio import ChoiceAudio, stream_pieces
 from mockengine.chat.logprobs import split_by_pieces, token_logprobs
 from mockengine.chat.request import ChatRequest
@@ -423,18 +424,12 @@ _SAYS_THE_REPLY = frozenset(
 
 # Words in a property's name that ask how someone feels ("mood", "feeling", "emotional_state").
 _FEELING_PROPERTY = frozenset(("mood", "feeling", "feelings", "emotion", "emotional", "sentiment"))
-# A feeling said of oneself: "I'm happy", "and happy", "I feel a bit tired", "feeling not great"; not a
-# skill or a relation ("good at chess", "happy with the service").
-_FEELINGS = (
-    "happy unhappy sad angry mad furious upset tired exhausted sleepy excited thrilled calm relaxed"
-    " anxious nervous worried stressed scared afraid bored lonely frustrated annoyed content cheerful"
-    " glad grateful hopeful confused curious proud depressed joyful great fine okay ok good bad awful"
-    " terrible sick ill energetic motivated overwhelmed disappointed surprised optimistic"
-)
+# A feeling (``wordlists.FEELINGS``) said of oneself: "I'm happy", "and happy", "I feel a bit tired",
+# "feeling not great"; not a skill or a relation ("good at chess", "happy with the service").
 _FEELING_SAID = re.compile(
     r"\b(?:i'?m|i\s+am|am|is|was|feel|feels|feeling|felt|and|but|so|very|pretty|really|quite|bit|super)"
     r"\s+(?P<feeling>(?:not\s+)?(?:"
-    + "|".join(_FEELINGS.split())
+    + "|".join(sorted(FEELINGS, key=lambda word: (-len(word), word)))
     + r"))\b(?!\s+(?:at(?!\s+all\b)|with|for|to|of)\b)",
     re.IGNORECASE,
 )

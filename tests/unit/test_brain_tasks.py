@@ -75,3 +75,50 @@ def test_a_summary_restates_the_turns() -> None:
 )
 def test_instructions_that_set_no_task(own) -> None:
     assert _answer(own, STORY) is None
+
+
+SENTIMENT = 'Classify the sentiment as "positive", "negative" or "neutral".'
+
+
+@pytest.mark.parametrize(
+    ("said", "label"),
+    [
+        # a feeling said is a sentiment (``wordlists.POSITIVE_FEELINGS`` / ``NEGATIVE_FEELINGS``): these
+        # were "neutral", as nothing in the words was read
+        ("I'm so frustrated with this.", "negative"),
+        ("I'm furious, nobody called me back.", "negative"),
+        ("Honestly I'm really disappointed.", "negative"),
+        ("I'm worried about my order.", "negative"),
+        ("I'm so grateful for your help.", "positive"),
+        # praise and complaint said of a thing, as before
+        ("The new update is wonderful.", "positive"),
+        ("This is the worst service.", "negative"),
+    ],
+)
+def test_a_sentiment_is_read_from_the_feeling_said(said, label) -> None:
+    assert _answer(SENTIMENT, said) == label
+
+
+def test_a_feeling_with_no_sentiment_of_its_own_picks_none() -> None:
+    # "afraid" is politeness here, "fine" a noun: no sentiment is read from them
+    assert _answer(SENTIMENT, "I got a fine.") == "neutral"
+    assert _answer(SENTIMENT, "I'm afraid so.") == "neutral"
+
+
+@pytest.mark.parametrize(
+    ("own", "said", "label"),
+    [
+        # a topic's words (``wordlists.SUPPORT_TOPICS``) route a support request as they pick a ticket's
+        # category: "shipment" and "password" went to "other"
+        ("Categorize the message into billing, shipping, or other.", "Where is my shipment?", "shipping"),
+        ("Categorize the message into billing, account, or other.", "I forgot my password.", "account"),
+        # an account's money still routes to it
+        ("Categorize the message into account, technical, or other.", "I was overcharged.", "account"),
+        # with no account label, a login problem is technical
+        ("Categorize the message into billing, technical, or other.", "I can't log in.", "technical"),
+        # offered both, a password is the account's
+        ("Categorize the message into technical, account, or other.", "I forgot my password.", "account"),
+    ],
+)
+def test_a_support_request_is_routed_by_its_topic_words(own, said, label) -> None:
+    assert _answer(own, said) == label

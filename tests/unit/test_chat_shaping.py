@@ -10,12 +10,14 @@ import pytest
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from mockengine.brain.model import Reply, ToolCall
+from mockengine.brain.wordlists import FEELINGS, OTHER_FEELINGS
 from mockengine.chat.logprobs import token_text
 from mockengine.chat.request import ChatRequest, parse_request
 from mockengine.chat.shaping import (
     BrainDisobeyed,
     Choice,
     Envelope,
+    _feeling_said,
     completion_body,
     fit_choice,
     stream_chunks,
@@ -234,3 +236,12 @@ def test_a_structured_reply_takes_no_statement_for_a_name():
     """Of a statement the argument filler may keep the whole ("Paris is sunny" for ``city``): only a
     name is taken for a free string."""
     assert structured("Paris is sunny.")["city"] == "You said Paris is sunny."
+
+
+def test_a_mood_is_any_feeling_of_the_shared_list_said_of_oneself() -> None:
+    # the feelings a "mood" property is filled with are ``wordlists.FEELINGS``, which a sentiment label
+    # (``brain.tasks``) is read by too; a feeling with no sentiment of its own is still a mood
+    assert {_feeling_said(f"I'm {feeling} today") for feeling in FEELINGS} == set(FEELINGS)
+    assert {"okay", "ok", "curious"} <= OTHER_FEELINGS
+    assert _feeling_said("I feel not okay") == "not okay"
+    assert _feeling_said("I'm good at chess") is None
