@@ -102,7 +102,12 @@ def translate_schema_error(error: jsonschema.ValidationError, prefix: str) -> Pr
             f"Expected a value {op} {_bound_text(error.validator_value)}, but got {error.instance} instead.",
             path,
         )
-    if kind == "maxItems" and path.endswith("output_modalities"):
+    if (
+        kind == "maxItems"
+        and path.endswith("output_modalities")
+        and all(m in error.instance for m in ("text", "audio"))
+    ):
+        # Both named: say which to use. A repeated one (["text", "text"]) gets the generic wording below.
         return ProtocolError(
             "invalid_value",
             f"Invalid '{path}': output_modalities cannot contain both 'text' and 'audio'; "

@@ -131,7 +131,7 @@ class InputTranscription:
     def from_wire(cls, transcription: dict[str, Any]) -> InputTranscription:
         keywords, languages = transcription.get("keywords"), transcription.get("languages")
         return cls(
-            model=transcription.get("model", ""),
+            model=transcription.get("model") or "",
             language=transcription.get("language"),
             prompt=transcription.get("prompt"),
             delay=transcription.get("delay"),
@@ -601,9 +601,13 @@ def echoed_transcription(transcription: dict[str, Any]) -> dict[str, Any]:
     ``prompt`` a client left out with ``null`` (reference §4, live ``{"model": "gpt-4o-mini-transcribe",
     "language": null, "prompt": null}`` for an update naming only the model), key order as seen; the newer
     fields (``delay``, ``keywords``, ``languages``) follow as given, and only when given (no live echo of
-    them is public)."""
-    echoed = {"model": transcription["model"]} if "model" in transcription else {}
-    echoed |= {"language": transcription.get("language"), "prompt": transcription.get("prompt")}
+    them is public). A ``model`` left out is ``null`` too: every live echo carries the key, and the engine
+    transcribes with its own model whatever is named (what the live service names then is not public)."""
+    echoed = {
+        "model": transcription.get("model"),
+        "language": transcription.get("language"),
+        "prompt": transcription.get("prompt"),
+    }
     return echoed | copy.deepcopy(transcription)
 
 

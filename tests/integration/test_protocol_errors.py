@@ -400,3 +400,30 @@ async def test_a_tool_schema_whose_ref_resolves_to_nothing_is_refused_when_decla
         done = (await receive(ws, "response.done"))["response"]
         call = next(item for item in done["output"] if item["type"] == "function_call")
         assert done["status"] == "completed" and json.loads(call["arguments"])["colour"] in ("red", "blue")
+
+
+@pytest.mark.parametrize("where", ["session", "response"])
+async def test_a_repeated_output_modality_is_refused_for_what_it_is(engine_url, where):
+    """``["text", "text"]`` was refused as "cannot contain both 'text' and 'audio'", which it does not:
+    the message now names the list's length, and a session or response with one modality goes on."""
+    url = await engine_url()
+    async with realtime_socket(url) as (ws, _):
+        if where == "session":
+            bad = {"type": "session.update", "event_id": "e1", "session": {"type": "realtime"}}
+        else:
+            bad = {"type": "response.create", "event_id": "e1", "response": {}}
+        bad[where]["output_modalities"] = ["text", "text"]
+        await ws.send_str(json.dumps(bad))
+        error = (await receive(ws, "error"))["error"]
+        assert (error["code"], error["param"], error["event_id"]) == (
+            "invalid_value",
+            f"{where}.output_modalities",
+            "e1",
+        )
+        assert error["message"] == (
+            f"Invalid '{where}.output_modalities': '[\"text\", \"text\"]' is longer than the maximum of 1."
+        )
+        await ws.send_str(
+            json.dumps({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        )
+        assert (await receive(ws, "response.done"))["response"]["status"] == "completed"

@@ -7,6 +7,7 @@ turn detection's ``model_version`` as the OpenAI Agents SDK sends it, and ``nois
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from typing import Any
 
@@ -14,6 +15,8 @@ import aiohttp
 from agents.realtime import RealtimeAgent, RealtimeRunner
 from openai import AsyncOpenAI
 
+from mockengine.audio.synthetic import synthetic_voiced_pcm16
+from tests.speech import events_until
 from tests.webrtc_client import CallClient
 
 
@@ -198,3 +201,35 @@ async def test_a_calls_session_applies_over_its_client_secrets_field_by_field(en
     assert created["audio"]["output"]["voice"] == "coral"
     assert created["audio"]["input"]["turn_detection"]["silence_duration_ms"] == 700
     assert created["audio"]["input"]["noise_reduction"] == {"type": "near_field", "strength": 0.4}
+
+
+async def test_transcription_without_a_model_is_echoed_with_a_null_model_and_still_transcribes(
+    engine,
+) -> None:
+    """``audio.input.transcription`` naming no model (openai-python's ``AudioTranscriptionParam`` has none
+    required; ``{"model": null}`` is the same, nulls mean "not given") was echoed without a ``model`` key,
+    which the live echo always carries; now ``model`` is ``null``, as the live service fills the
+    ``language`` and ``prompt`` a client left out, and the audio is still transcribed."""
+    eng = await engine()
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        for transcription in ({"language": "en"}, {"model": None, "prompt": "names"}):
+            audio_input: Any = {"transcription": transcription, "turn_detection": None}
+            await connection.session.update(session={"type": "realtime", "audio": {"input": audio_input}})
+            session = (await events_until(connection, "session.updated"))[-1]["session"]
+            given = {key: value for key, value in transcription.items() if value is not None}
+            assert (
+                session["audio"]["input"]["transcription"]
+                == {"model": None, "language": None, "prompt": None} | given
+            )
+        await connection.input_audio_buffer.append(
+            audio=base64.b64encode(synthetic_voiced_pcm16(600)).decode()
+        )
+        await connection.input_audio_buffer.commit()
+        completed = (await events_until(connection, "conversation.item.input_audio_transcription.completed"))[
+            -1
+        ]
+        assert completed["transcript"]
