@@ -9,12 +9,9 @@ import re
 
 import aiohttp
 import pytest
-from aiohttp import web
 from playwright.async_api import async_playwright, expect
 
 from mockengine.engines.voices import VOICE_NAMES
-from mockengine.loadtest.processes import free_port
-from mockengine.server.app import create_app
 from tests.integration.browser.conftest import chromium_args
 
 pytestmark = pytest.mark.models
@@ -734,34 +731,22 @@ async def test_console_shows_an_engine_that_stopped_answering(
 
 
 @pytest.mark.parametrize("transport", ["webrtc", "websocket"])
-async def test_console_engine_restarted_under_it(resources, chromium_path, fake_mic_wav, transport):
+async def test_console_engine_restarted_under_it(restartable_engine, chromium_path, fake_mic_wav, transport):
     """The engine stopped (Ctrl-C, a restart) under a live session: the page said only "ended: websocket
     closed 1001" or "ended: data channel closed", codes a person who ran `make serve` must look up. It
     says under Connect what happened and what to do; with the engine back on its port, Connect goes live
     and the sessions pane lists the new session."""
-    port = free_port()
-
-    async def serve() -> web.AppRunner:
-        runner = web.AppRunner(create_app(resources.settings, resources))
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        return runner
-
-    runner = await serve()
-    try:
-        async with _console(chromium_path, fake_mic_wav, f"http://127.0.0.1:{port}") as (page, problems):
-            await _go_live(page, transport=transport, turn_detection="none")
-            await runner.cleanup()
-            await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
-            await expect(page.locator("#connect-error")).to_contain_text("shut down or restarted")
-            await expect(page.locator("#sessions")).to_contain_text("does not answer", timeout=10_000)
-            runner = await serve()
-            await _go_live(page)
-            await expect(page.locator("#connect-error")).to_be_empty()
-            await expect(page.locator("#sessions li", has_text="(this page)")).to_have_count(
-                1, timeout=10_000
-            )
-            await page.click("#hangup")
-            assert not problems, problems
-    finally:
-        await runner.cleanup()
+    engine = restartable_engine
+    await engine.start()
+    async with _console(chromium_path, fake_mic_wav, engine.http_url) as (page, problems):
+        await _go_live(page, transport=transport, turn_detection="none")
+        await engine.stop()
+        await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
+        await expect(page.locator("#connect-error")).to_contain_text("shut down or restarted")
+        await expect(page.locator("#sessions")).to_contain_text("does not answer", timeout=10_000)
+        await engine.start()
+        await _go_live(page)
+        await expect(page.locator("#connect-error")).to_be_empty()
+        await expect(page.locator("#sessions li", has_text="(this page)")).to_have_count(1, timeout=10_000)
+        await page.click("#hangup")
+        assert not problems, problems
