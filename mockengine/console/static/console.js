@@ -404,6 +404,7 @@ function ended(why, meaning) {
   const journal = state.journal || (state.transport && state.sessionId);
   if (journal && !state.pastJournals.includes(journal)) state.pastJournals.unshift(journal);
   state.journal = null;
+  const handle = state.handle;
   if (state.handle) state.pastHandles.unshift(state.handle);
   state.handle = null;
   const attempt = state.attempt;
@@ -442,7 +443,24 @@ function ended(why, meaning) {
   updateTalkButton();
   updateFaultButton();
   $("mute").textContent = "Mute mic";
-  refreshSessions();
+  refreshUntilGone(handle, journal);
+}
+
+// The page's own session has just ended: the engine tears it down a moment later (a WebRTC call's close,
+// a WebSocket's closing handshake), so a refresh right away still listed it live, and it stayed listed
+// until the next 5 s refresh. Asked again every REFRESH_GONE_MS until the engine no longer lists it
+// live, for REFRESH_GONE_FOR_MS at most.
+const REFRESH_GONE_MS = 250;
+const REFRESH_GONE_FOR_MS = 5000;
+
+async function refreshUntilGone(handle, journal) {
+  const until = performance.now() + REFRESH_GONE_FOR_MS;
+  for (;;) {
+    const live = await refreshSessions();
+    if (!live || (!live.handles.includes(handle) && !live.journals.includes(journal))) return;
+    if (performance.now() >= until) return;
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_GONE_MS));
+  }
 }
 
 // ---- the call's media (WebRTC) ----------------------------------------------------------------
@@ -894,7 +912,12 @@ function sessionName() {
   return state.handle || state.sessionId;
 }
 
+// The sessions pane from the engine's lists. Returns what the engine lists live — {handles, journals}
+// — or null when it did not answer. Only the newest of refreshes in flight draws the pane (the 5 s
+// timer's and one after a session ended can overlap; an older answer drawn last listed an ended session
+// live again).
 async function refreshSessions() {
+  const asked = state.refreshes = (state.refreshes || 0) + 1;
   let answer, journals = null;
   try {
     answer = await fetch("/mockengine/sessions");
@@ -908,15 +931,20 @@ async function refreshSessions() {
     // page took its new session for one of its ended ones and never called it its own.
     state.pastHandles = [];
     state.engineGone = true;
-    return;
+    return null;
   }
   if (state.engineGone) {
     // Back, perhaps restarted with other flags: its choices again.
     state.engineGone = false;
     rereadInfo().then((lost) => { if (lost && !state.attempt) $("connect-error").textContent = lostScenario(lost); });
   }
-  if (!answer.ok) return;
+  if (!answer.ok) return null;
   const { live: running } = await answer.json();
+  const listed = {
+    handles: running.map((s) => s.handle),
+    journals: journals ? journals.filter((j) => j.live).map((j) => j.journal) : [],
+  };
+  if (asked !== state.refreshes) return listed;  // a newer refresh draws the pane
   // Only an ended session the engine still lists (its teardown) can be mistaken for the page's new one.
   state.pastHandles = state.pastHandles.filter((h) => running.some((s) => s.handle === h));
   if (state.transport && state.sessionId && !state.handle) {
@@ -944,7 +972,7 @@ async function refreshSessions() {
   if (!journals) {  // journaling off: the live sessions' handles (their kill and faults still apply)
     for (const s of running) add(s.handle, s.handle === state.handle && state.transport ? " (this page)" : "");
     if (!running.length) list.innerHTML = "<li class=hint>no live session</li>";
-    return;
+    return listed;
   }
   // One line per journal: a seeded engine's sessions share ids, their journals are sess_…, sess_….2, …
   const live = journals.filter((j) => j.live);
@@ -962,6 +990,7 @@ async function refreshSessions() {
   for (const name of ownEnded) add(name, " (ended, this page)");
   const others = ended.filter((j) => !ownEnded.includes(j.journal)).slice(0, Math.max(0, 8 - ownEnded.length));
   for (const j of others) add(j.journal, " (ended)");
+  return listed;
 }
 
 // The journal shown, as far as the page has listed it: a live session's journal grows, and the pane

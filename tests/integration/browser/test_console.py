@@ -57,9 +57,10 @@ async def test_console_spoken_turn(engine, chromium_path, question_once_wav, rep
 
 
 @contextlib.asynccontextmanager
-async def _console(chromium_path, wav, url):
-    """The console open in headless Chromium (the fake microphone playing ``wav``): yields the page and
-    the list its uncaught errors go to; the browser is closed on the way out."""
+async def _console(chromium_path, wav, url, init_script=""):
+    """The console open in headless Chromium (the fake microphone playing ``wav``; ``init_script`` run
+    before the page's own): yields the page and the list its uncaught errors go to; the browser is
+    closed on the way out."""
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(wav))
         try:
@@ -72,6 +73,8 @@ async def _console(chromium_path, wav, url):
                 "window.RTCPeerConnection = function (...a) {"
                 " const pc = new Native(...a); window.pcs.push(pc); return pc; };"
             )
+            if init_script:
+                await page.add_init_script(init_script)
             await page.goto(f"{url}/")
             yield page, problems
         finally:

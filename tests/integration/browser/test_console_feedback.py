@@ -1,0 +1,42 @@
+"""The console says what just happened where the user looks: the sessions pane right after Hang up, the
+fault picker against the transport picked, a refused voice beside the voice picker."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+
+from tests.integration.browser.test_console import _console, _go_live
+
+pytestmark = pytest.mark.models
+
+# The sessions pane's 5 s refresh left out: what the pane shows after Hang up is then the page's own
+# doing (with the timer, a test would pass or fail by where in its 5 s the hang-up fell).
+NO_PERIODIC_REFRESH = (
+    "const nativeSetInterval = window.setInterval;"
+    "window.setInterval = (f, ms, ...a) => (ms === 5000 ? 0 : nativeSetInterval(f, ms, ...a));"
+)
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+@pytest.mark.parametrize("journaling", [False, True])
+async def test_console_sessions_pane_drops_the_ended_session_at_hang_up(
+    engine, chromium_path, fake_mic_wav, tmp_path, transport, journaling
+):
+    """Hang up: the sessions pane still listed the page's session live until its next 5 s refresh (the
+    refresh at hang-up came before the engine had torn the session down). It asks again until the
+    engine no longer lists it: "no live session" (journaling on: the journal as "ended, this page")."""
+    server = await engine(journal_dir=str(tmp_path / "journal") if journaling else None)
+    url = server.http_url
+    async with _console(chromium_path, fake_mic_wav, url, NO_PERIODIC_REFRESH) as (page, problems):
+        await _go_live(page, transport=transport, turn_detection="none")
+        mine = page.locator("#sessions li", has_text="(this page)")
+        await expect(mine).to_have_count(1)
+        await page.click("#hangup")
+        await expect(page.locator("#sessions li", has_text="no live session")).to_have_count(1)
+        await expect(mine).to_have_count(0)
+        if journaling:
+            ended = page.locator("#sessions li", has_text="(ended, this page)")
+            await expect(ended).to_have_count(1)
+        await server.wait_until_idle()
+        assert not problems, problems
