@@ -99,9 +99,33 @@ function showInfo(info) {
   const kind = $("fault-kind").value;
   fill($("fault-kind"), info.faults.map((f) => f.kind));
   $("fault-kind").onchange = showFaultDoc;
+  fitFaultKinds(!kind);
   // The parameters typed stay while their kind is still the one picked.
   showFaultDoc($("fault-kind").value === kind);
   return lost;
+}
+
+// The fault kinds against the transport picked: a kind that acts on the other transport only is marked
+// so in the picker ("refuse_upgrade (WebSocket only)"). With ``moveOff`` (the first fill, a transport
+// change) a pick that does not act on the transport moves to the first kind that does: the picker
+// opened on refuse_upgrade, WebSocket-only, with WebRTC picked. A pick made by hand stays (the fault's
+// text and Fire say it would not act).
+function fitFaultKinds(moveOff) {
+  if (!state.info) return;
+  const transport = $("transport").value;
+  const applies = (fault) => !fault.transport || fault.transport === transport;
+  const select = $("fault-kind");
+  for (const option of select.options) {
+    const fault = state.info.faults.find((f) => f.kind === option.value);
+    const other = fault && !applies(fault);
+    option.textContent = other ? `${fault.kind} (${TRANSPORT_NAMES[fault.transport]} only)` : option.value;
+    option.classList.toggle("other-transport", Boolean(other));
+  }
+  const picked = selectedFault();
+  if (moveOff && picked && !applies(picked)) {
+    const first = state.info.faults.find(applies);
+    if (first) { select.value = first.kind; showFaultDoc(); }
+  }
 }
 
 // The select's options, the current pick kept if it is among them; returns the pick that is not (or
@@ -1121,6 +1145,7 @@ $("talk").onpointerdown = talkStart;
 $("talk").onpointerup = $("talk").onpointerleave = talkEnd;
 $("talk").onkeydown = (e) => { if ((e.key === " " || e.key === "Enter") && !e.repeat) { e.preventDefault(); talkStart(); } };
 $("talk").onkeyup = (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); talkEnd(); } };
+$("transport").onchange = () => fitFaultKinds(true);
 $("voice").onchange = () => updateSession({ audio: { output: { voice: $("voice").value } } });
 $("turn-detection").onchange = () =>
   updateSession({ audio: { input: { turn_detection: sessionConfig().audio.input.turn_detection } } });

@@ -40,3 +40,35 @@ async def test_console_sessions_pane_drops_the_ended_session_at_hang_up(
             await expect(ended).to_have_count(1)
         await server.wait_until_idle()
         assert not problems, problems
+
+
+async def test_console_fault_picker_follows_the_transport(engine, chromium_path, fake_mic_wav):
+    """The fault picker opened on refuse_upgrade, which acts on WebSocket only, with WebRTC the transport
+    picked. It opens on a kind that acts on the transport picked, marks the kinds of the other transport
+    "(… only)", and a transport change moves it off a kind of the old transport only (a kind for both
+    stays)."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        kind = page.locator("#fault-kind")
+        option = lambda name: page.locator(f"#fault-kind option[value={name}]")  # noqa: E731
+        await expect(option("refuse_upgrade")).to_have_text("refuse_upgrade (WebSocket only)")
+        await expect(page.locator("#transport")).to_have_value("webrtc")
+        await expect(kind).not_to_have_value("refuse_upgrade")
+        assert await page.evaluate("selectedFault().transport") in (None, "webrtc")
+        await expect(page.locator("#fault-doc")).not_to_contain_text("WebSocket only")
+        await expect(option("media_stall")).to_have_text("media_stall")
+        await page.select_option("#fault-kind", "media_stall")
+        await page.fill("#fault-params", "after_ms=0")
+        await page.select_option("#transport", "websocket")
+        await expect(option("media_stall")).to_have_text("media_stall (WebRTC only)")
+        await expect(option("refuse_upgrade")).to_have_text("refuse_upgrade")
+        await expect(kind).to_have_value("refuse_upgrade")
+        await expect(page.locator("#fault-params")).to_have_value("")  # media_stall's, gone with it
+        await expect(page.locator("#fire-fault")).to_have_text("Arm for the next connect")
+        await page.select_option("#fault-kind", "dead_peer")
+        await page.fill("#fault-params", "after_events=0")
+        await page.select_option("#transport", "webrtc")
+        await expect(kind).to_have_value("dead_peer")
+        await expect(page.locator("#fault-params")).to_have_value("after_events=0")
+        await expect(option("refuse_upgrade")).to_have_text("refuse_upgrade (WebSocket only)")
+        assert not problems, problems
