@@ -235,8 +235,8 @@ async function mintSecret(session) {
 }
 
 // Voice and turn detection changed during a session go to the engine as a session.update (the engine
-// refuses a new voice once the assistant has spoken, as the real service does: the error shows in the
-// events); transport and scenario (the model) are fixed for a session.
+// refuses a new voice once the assistant has spoken, as the real service does: its error shows beside
+// the voice picker and in the events); transport and scenario (the model) are fixed for a session.
 function updateSession(part) {
   if (!state.transport) return;
   state.transport.send({ type: "session.update", session: { type: "realtime", ...part } });
@@ -253,6 +253,7 @@ async function connect() {
   $("connect").disabled = true;
   lockSessionChoices(true);
   $("connect-error").textContent = "";
+  $("voice-error").textContent = "";  // about the last session's voice
   setStatus("connecting");
   const attempt = state.attempt = { close: () => {} };
   const created = new Promise((resolve) => { attempt.created = resolve; });
@@ -638,6 +639,11 @@ function onServerEvent(event) {
       // A refused session.update (e.g. a new voice after the assistant spoke): the pickers show the
       // session as it still is.
       if (String(event.error.param || "").startsWith("session.") && state.session) showSession(state.session);
+      // A refused voice said so only among the events while the picker went quietly back: the reason
+      // shows beside the picker (until the next change).
+      if (event.error.param === "session.audio.output.voice") {
+        $("voice-error").textContent = `The voice stays ${$("voice").value}: ${event.error.message}`;
+      }
       break;
     case "input_audio_buffer.speech_started":
       state.marks.push({ t: now, kind: "started" });
@@ -1146,7 +1152,10 @@ $("talk").onpointerup = $("talk").onpointerleave = talkEnd;
 $("talk").onkeydown = (e) => { if ((e.key === " " || e.key === "Enter") && !e.repeat) { e.preventDefault(); talkStart(); } };
 $("talk").onkeyup = (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); talkEnd(); } };
 $("transport").onchange = () => fitFaultKinds(true);
-$("voice").onchange = () => updateSession({ audio: { output: { voice: $("voice").value } } });
+$("voice").onchange = () => {
+  $("voice-error").textContent = "";
+  updateSession({ audio: { output: { voice: $("voice").value } } });
+};
 $("turn-detection").onchange = () =>
   updateSession({ audio: { input: { turn_detection: sessionConfig().audio.input.turn_detection } } });
 $("text-input").onkeydown = (e) => { if (e.key === "Enter") sendText(); };

@@ -72,3 +72,44 @@ async def test_console_fault_picker_follows_the_transport(engine, chromium_path,
         await expect(page.locator("#fault-params")).to_have_value("after_events=0")
         await expect(option("refuse_upgrade")).to_have_text("refuse_upgrade (WebSocket only)")
         assert not problems, problems
+
+
+async def test_console_refused_voice_change_says_why_beside_the_picker(engine, chromium_path, fake_mic_wav):
+    """A new voice after the assistant has spoken is refused: the picker went back to the session's voice
+    and the reason was only an error among the events. It shows beside the picker, in the error's own
+    words, until the next change of voice (or the next session)."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.select_option("#voice", "ash")
+        await _go_live(page, transport="websocket", turn_detection="none")
+        why = page.locator("#voice-error")
+        await expect(why).to_be_hidden()
+        await page.fill("#text-input", "hello there")
+        await page.click("#send-text")
+        await expect(page.locator("#events li", has_text="response.done").first).to_be_attached(
+            timeout=30_000
+        )
+        await page.select_option("#voice", "verse")
+        await expect(why).to_have_text(
+            "The voice stays ash: Cannot update a conversation's voice if assistant audio is present."
+        )
+        await expect(why).to_be_visible()
+        await expect(page.locator("#voice")).to_have_value("ash")
+        # The next change clears it at once (the engine refuses this one too: it says so again).
+        cleared = await page.evaluate(
+            "() => { const v = document.getElementById('voice'); v.value = 'coral';"
+            " v.dispatchEvent(new Event('change'));"
+            " return document.getElementById('voice-error').textContent; }"
+        )
+        assert cleared == ""
+        await expect(why).to_contain_text("The voice stays ash")
+        await page.click("#hangup")
+        await _go_live(page)
+        await expect(why).to_be_hidden()
+        await page.select_option("#voice", "verse")  # before the assistant speaks: taken
+        await expect(page.locator("#events li", has_text="session.updated")).not_to_have_count(0)
+        await expect(page.locator("#voice")).to_have_value("verse")
+        await expect(why).to_be_hidden()
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
