@@ -291,6 +291,7 @@ async function connect() {
     // A fault's result is about the session it named ("connection dropped", "armed … on sess_…~1"),
     // or an arming this connect has just used: beside the new session it read as this one's.
     $("fault-result").textContent = "";
+    showArmedLeft();
     watchEngine(attempt);
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
     updateTalkButton();
@@ -303,6 +304,7 @@ async function connect() {
     $("connect-error").textContent = message;
     addEvent({ type: "error", error: { message } });
     ended("failed");
+    showArmedLeft();
   }
 }
 
@@ -918,12 +920,37 @@ async function fireFault() {
     const body = await answer.json();
     if (!answer.ok) { $("fault-result").textContent = body.error.message; return; }
     const armed = body.armed.map((a) => (typeof a === "string" ? a : a.fault)).join(", ");
+    if (fault.at_connect) state.armedForConnect = armed;
     $("fault-result").textContent = fault.at_connect
       ? `armed ${armed} for the next connection: press Connect`
       : `armed ${armed} on ${sessionName()}`;
   } catch (error) {
     $("fault-result").textContent = String(error.message || error);
   }
+}
+
+// After a connect that an arming for the next connect was waiting for: the result still said "armed …
+// for the next connection: press Connect" when the connect it had failed (refuse_call,
+// withhold_session_created) had used it up, and a second Connect then went live unharmed. What the
+// engine still holds armed is asked for: none, and the result says the arming was used.
+async function showArmedLeft() {
+  const used = state.armedForConnect;
+  if (!used) return;
+  state.armedForConnect = null;
+  const shown = $("fault-result").textContent;
+  let left;
+  try {
+    const answer = await request("/mockengine/faults");
+    if (!answer.ok) return;
+    left = (await answer.json()).armed.map((a) => a.fault);
+  } catch (error) {
+    return;  // the engine went away: the connect's own error says so
+  }
+  if (left.length) state.armedForConnect = used;  // the next connect is asked about again
+  if ($("fault-result").textContent !== shown) return;  // another fault fired meanwhile: its result stays
+  $("fault-result").textContent = left.length
+    ? `still armed for the next connection: ${left.join(", ")}`
+    : `${used} was used by this connect: nothing is armed now`;
 }
 
 async function killSession() {

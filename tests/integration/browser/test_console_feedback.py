@@ -113,3 +113,31 @@ async def test_console_refused_voice_change_says_why_beside_the_picker(engine, c
         await page.click("#hangup")
         await server.wait_until_idle()
         assert not problems, problems
+
+
+async def test_console_says_an_arming_for_the_next_connect_was_used(engine, chromium_path, fake_mic_wav):
+    """refuse_call armed for the next connect: the connect failed with its 503 and the faults pane still
+    said "armed refuse_call… for the next connection: press Connect", though the connect had used it up
+    (the next Connect went live). After a connect it says whether anything is still armed: a connect
+    refused before the call (an empty API key) leaves it armed."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        result = page.locator("#fault-result")
+        await page.select_option("#fault-kind", "refuse_call")
+        await page.click("#fire-fault")
+        await expect(result).to_contain_text("press Connect")
+        await page.fill("#api-key", "")  # refused before it reaches the call: the arming waits on
+        await page.click("#connect")
+        await expect(page.locator("#connect-error")).to_contain_text("API key field is empty")
+        await expect(result).to_have_text("still armed for the next connection: refuse_call:status=503")
+        await page.fill("#api-key", "sk-console")
+        await page.click("#connect")
+        await expect(page.locator("#connect-error")).to_contain_text("503")
+        await expect(result).to_have_text(
+            "refuse_call:status=503 was used by this connect: nothing is armed now"
+        )
+        await _go_live(page)
+        await expect(result).to_be_empty()
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
