@@ -99,9 +99,33 @@ function showInfo(info) {
   const kind = $("fault-kind").value;
   fill($("fault-kind"), info.faults.map((f) => f.kind));
   $("fault-kind").onchange = showFaultDoc;
+  fitFaultKinds(!kind);
   // The parameters typed stay while their kind is still the one picked.
   showFaultDoc($("fault-kind").value === kind);
   return lost;
+}
+
+// The fault kinds against the transport picked: a kind that acts on the other transport only is marked
+// so in the picker ("refuse_upgrade (WebSocket only)"). With ``moveOff`` (the first fill, a transport
+// change) a pick that does not act on the transport moves to the first kind that does: the picker
+// opened on refuse_upgrade, WebSocket-only, with WebRTC picked. A pick made by hand stays (the fault's
+// text and Fire say it would not act).
+function fitFaultKinds(moveOff) {
+  if (!state.info) return;
+  const transport = $("transport").value;
+  const applies = (fault) => !fault.transport || fault.transport === transport;
+  const select = $("fault-kind");
+  for (const option of select.options) {
+    const fault = state.info.faults.find((f) => f.kind === option.value);
+    const other = fault && !applies(fault);
+    option.textContent = other ? `${fault.kind} (${TRANSPORT_NAMES[fault.transport]} only)` : option.value;
+    option.classList.toggle("other-transport", Boolean(other));
+  }
+  const picked = selectedFault();
+  if (moveOff && picked && !applies(picked)) {
+    const first = state.info.faults.find(applies);
+    if (first) { select.value = first.kind; showFaultDoc(); }
+  }
 }
 
 // The select's options, the current pick kept if it is among them; returns the pick that is not (or
@@ -211,8 +235,8 @@ async function mintSecret(session) {
 }
 
 // Voice and turn detection changed during a session go to the engine as a session.update (the engine
-// refuses a new voice once the assistant has spoken, as the real service does: the error shows in the
-// events); transport and scenario (the model) are fixed for a session.
+// refuses a new voice once the assistant has spoken, as the real service does: its error shows beside
+// the voice picker and in the events); transport and scenario (the model) are fixed for a session.
 function updateSession(part) {
   if (!state.transport) return;
   state.transport.send({ type: "session.update", session: { type: "realtime", ...part } });
@@ -229,6 +253,7 @@ async function connect() {
   $("connect").disabled = true;
   lockSessionChoices(true);
   $("connect-error").textContent = "";
+  $("voice-error").textContent = "";  // about the last session's voice
   setStatus("connecting");
   const attempt = state.attempt = { close: () => {} };
   const created = new Promise((resolve) => { attempt.created = resolve; });
@@ -266,6 +291,7 @@ async function connect() {
     // A fault's result is about the session it named ("connection dropped", "armed … on sess_…~1"),
     // or an arming this connect has just used: beside the new session it read as this one's.
     $("fault-result").textContent = "";
+    showArmedLeft();
     watchEngine(attempt);
     for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = false;
     updateTalkButton();
@@ -278,6 +304,7 @@ async function connect() {
     $("connect-error").textContent = message;
     addEvent({ type: "error", error: { message } });
     ended("failed");
+    showArmedLeft();
   }
 }
 
@@ -404,6 +431,7 @@ function ended(why, meaning) {
   const journal = state.journal || (state.transport && state.sessionId);
   if (journal && !state.pastJournals.includes(journal)) state.pastJournals.unshift(journal);
   state.journal = null;
+  const handle = state.handle;
   if (state.handle) state.pastHandles.unshift(state.handle);
   state.handle = null;
   const attempt = state.attempt;
@@ -442,7 +470,24 @@ function ended(why, meaning) {
   updateTalkButton();
   updateFaultButton();
   $("mute").textContent = "Mute mic";
-  refreshSessions();
+  refreshUntilGone(handle, journal);
+}
+
+// The page's own session has just ended: the engine tears it down a moment later (a WebRTC call's close,
+// a WebSocket's closing handshake), so a refresh right away still listed it live, and it stayed listed
+// until the next 5 s refresh. Asked again every REFRESH_GONE_MS until the engine no longer lists it
+// live, for REFRESH_GONE_FOR_MS at most.
+const REFRESH_GONE_MS = 250;
+const REFRESH_GONE_FOR_MS = 5000;
+
+async function refreshUntilGone(handle, journal) {
+  const until = performance.now() + REFRESH_GONE_FOR_MS;
+  for (;;) {
+    const live = await refreshSessions();
+    if (!live || (!live.handles.includes(handle) && !live.journals.includes(journal))) return;
+    if (performance.now() >= until) return;
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_GONE_MS));
+  }
 }
 
 // ---- the call's media (WebRTC) ----------------------------------------------------------------
@@ -596,6 +641,11 @@ function onServerEvent(event) {
       // A refused session.update (e.g. a new voice after the assistant spoke): the pickers show the
       // session as it still is.
       if (String(event.error.param || "").startsWith("session.") && state.session) showSession(state.session);
+      // A refused voice said so only among the events while the picker went quietly back: the reason
+      // shows beside the picker (until the next change).
+      if (event.error.param === "session.audio.output.voice") {
+        $("voice-error").textContent = `The voice stays ${$("voice").value}: ${event.error.message}`;
+      }
       break;
     case "input_audio_buffer.speech_started":
       state.marks.push({ t: now, kind: "started" });
@@ -870,12 +920,37 @@ async function fireFault() {
     const body = await answer.json();
     if (!answer.ok) { $("fault-result").textContent = body.error.message; return; }
     const armed = body.armed.map((a) => (typeof a === "string" ? a : a.fault)).join(", ");
+    if (fault.at_connect) state.armedForConnect = armed;
     $("fault-result").textContent = fault.at_connect
       ? `armed ${armed} for the next connection: press Connect`
       : `armed ${armed} on ${sessionName()}`;
   } catch (error) {
     $("fault-result").textContent = String(error.message || error);
   }
+}
+
+// After a connect that an arming for the next connect was waiting for: the result still said "armed …
+// for the next connection: press Connect" when the connect it had failed (refuse_call,
+// withhold_session_created) had used it up, and a second Connect then went live unharmed. What the
+// engine still holds armed is asked for: none, and the result says the arming was used.
+async function showArmedLeft() {
+  const used = state.armedForConnect;
+  if (!used) return;
+  state.armedForConnect = null;
+  const shown = $("fault-result").textContent;
+  let left;
+  try {
+    const answer = await request("/mockengine/faults");
+    if (!answer.ok) return;
+    left = (await answer.json()).armed.map((a) => a.fault);
+  } catch (error) {
+    return;  // the engine went away: the connect's own error says so
+  }
+  if (left.length) state.armedForConnect = used;  // the next connect is asked about again
+  if ($("fault-result").textContent !== shown) return;  // another fault fired meanwhile: its result stays
+  $("fault-result").textContent = left.length
+    ? `still armed for the next connection: ${left.join(", ")}`
+    : `${used} was used by this connect: nothing is armed now`;
 }
 
 async function killSession() {
@@ -894,7 +969,12 @@ function sessionName() {
   return state.handle || state.sessionId;
 }
 
+// The sessions pane from the engine's lists. Returns what the engine lists live — {handles, journals}
+// — or null when it did not answer. Only the newest of refreshes in flight draws the pane (the 5 s
+// timer's and one after a session ended can overlap; an older answer drawn last listed an ended session
+// live again).
 async function refreshSessions() {
+  const asked = state.refreshes = (state.refreshes || 0) + 1;
   let answer, journals = null;
   try {
     answer = await fetch("/mockengine/sessions");
@@ -908,15 +988,20 @@ async function refreshSessions() {
     // page took its new session for one of its ended ones and never called it its own.
     state.pastHandles = [];
     state.engineGone = true;
-    return;
+    return null;
   }
   if (state.engineGone) {
     // Back, perhaps restarted with other flags: its choices again.
     state.engineGone = false;
     rereadInfo().then((lost) => { if (lost && !state.attempt) $("connect-error").textContent = lostScenario(lost); });
   }
-  if (!answer.ok) return;
+  if (!answer.ok) return null;
   const { live: running } = await answer.json();
+  const listed = {
+    handles: running.map((s) => s.handle),
+    journals: journals ? journals.filter((j) => j.live).map((j) => j.journal) : [],
+  };
+  if (asked !== state.refreshes) return listed;  // a newer refresh draws the pane
   // Only an ended session the engine still lists (its teardown) can be mistaken for the page's new one.
   state.pastHandles = state.pastHandles.filter((h) => running.some((s) => s.handle === h));
   if (state.transport && state.sessionId && !state.handle) {
@@ -944,7 +1029,7 @@ async function refreshSessions() {
   if (!journals) {  // journaling off: the live sessions' handles (their kill and faults still apply)
     for (const s of running) add(s.handle, s.handle === state.handle && state.transport ? " (this page)" : "");
     if (!running.length) list.innerHTML = "<li class=hint>no live session</li>";
-    return;
+    return listed;
   }
   // One line per journal: a seeded engine's sessions share ids, their journals are sess_…, sess_….2, …
   const live = journals.filter((j) => j.live);
@@ -962,6 +1047,7 @@ async function refreshSessions() {
   for (const name of ownEnded) add(name, " (ended, this page)");
   const others = ended.filter((j) => !ownEnded.includes(j.journal)).slice(0, Math.max(0, 8 - ownEnded.length));
   for (const j of others) add(j.journal, " (ended)");
+  return listed;
 }
 
 // The journal shown, as far as the page has listed it: a live session's journal grows, and the pane
@@ -1092,7 +1178,11 @@ $("talk").onpointerdown = talkStart;
 $("talk").onpointerup = $("talk").onpointerleave = talkEnd;
 $("talk").onkeydown = (e) => { if ((e.key === " " || e.key === "Enter") && !e.repeat) { e.preventDefault(); talkStart(); } };
 $("talk").onkeyup = (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); talkEnd(); } };
-$("voice").onchange = () => updateSession({ audio: { output: { voice: $("voice").value } } });
+$("transport").onchange = () => fitFaultKinds(true);
+$("voice").onchange = () => {
+  $("voice-error").textContent = "";
+  updateSession({ audio: { output: { voice: $("voice").value } } });
+};
 $("turn-detection").onchange = () =>
   updateSession({ audio: { input: { turn_detection: sessionConfig().audio.input.turn_detection } } });
 $("text-input").onkeydown = (e) => { if (e.key === "Enter") sendText(); };

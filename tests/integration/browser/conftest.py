@@ -5,15 +5,21 @@ fails the test instead of skipping it; ``.ci/run`` installs it."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shutil
 import wave
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from aiohttp import web
 from playwright.async_api import Page, async_playwright
 
+from mockengine.loadtest.processes import free_port
+from mockengine.server.app import create_app
+from mockengine.server.resources import Resources
 from tests.speech import question
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -43,6 +49,45 @@ def chromium_args(wav: Path) -> list[str]:
         "--allow-loopback-in-peer-connection",  # see server/webrtc/ice.py
         "--no-sandbox",  # CI runs as root
     ]
+
+
+class RestartableEngine:
+    """An engine a test stops and starts again on one port, under an open page (a Ctrl-C, a restart with
+    other flags): ``await start(**settings)`` serves it with those settings overridden (``scenarios``, a
+    scenario library, replaces the resources' own), ``await stop()`` shuts it down as Ctrl-C does."""
+
+    def __init__(self, resources: Resources) -> None:
+        self.resources = resources
+        self.port = free_port()
+        self.runner: web.AppRunner | None = None
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self, scenarios: Any = None, **overrides: Any) -> None:
+        settings = dataclasses.replace(self.resources.settings, **overrides)
+        resources = dataclasses.replace(
+            self.resources, settings=settings, scenarios=scenarios or self.resources.scenarios
+        )
+        self.runner = web.AppRunner(create_app(settings, resources))
+        await self.runner.setup()
+        await web.TCPSite(self.runner, "127.0.0.1", self.port).start()
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            runner, self.runner = self.runner, None
+            await runner.cleanup()
+
+
+@pytest.fixture
+async def restartable_engine(resources: Resources) -> AsyncIterator[RestartableEngine]:
+    """A :class:`RestartableEngine` (not started yet), stopped at the test's end."""
+    engine = RestartableEngine(resources)
+    try:
+        yield engine
+    finally:
+        await engine.stop()
 
 
 # Playwright's expect() waits 5 s by default. The page's steps here wait on the engine (a fault armed,

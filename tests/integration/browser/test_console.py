@@ -9,12 +9,9 @@ import re
 
 import aiohttp
 import pytest
-from aiohttp import web
 from playwright.async_api import async_playwright, expect
 
 from mockengine.engines.voices import VOICE_NAMES
-from mockengine.loadtest.processes import free_port
-from mockengine.server.app import create_app
 from tests.integration.browser.conftest import chromium_args
 
 pytestmark = pytest.mark.models
@@ -60,9 +57,10 @@ async def test_console_spoken_turn(engine, chromium_path, question_once_wav, rep
 
 
 @contextlib.asynccontextmanager
-async def _console(chromium_path, wav, url):
-    """The console open in headless Chromium (the fake microphone playing ``wav``): yields the page and
-    the list its uncaught errors go to; the browser is closed on the way out."""
+async def _console(chromium_path, wav, url, init_script=""):
+    """The console open in headless Chromium (the fake microphone playing ``wav``; ``init_script`` run
+    before the page's own): yields the page and the list its uncaught errors go to; the browser is
+    closed on the way out."""
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=chromium_path, args=chromium_args(wav))
         try:
@@ -75,6 +73,8 @@ async def _console(chromium_path, wav, url):
                 "window.RTCPeerConnection = function (...a) {"
                 " const pc = new Native(...a); window.pcs.push(pc); return pc; };"
             )
+            if init_script:
+                await page.add_init_script(init_script)
             await page.goto(f"{url}/")
             yield page, problems
         finally:
@@ -734,34 +734,22 @@ async def test_console_shows_an_engine_that_stopped_answering(
 
 
 @pytest.mark.parametrize("transport", ["webrtc", "websocket"])
-async def test_console_engine_restarted_under_it(resources, chromium_path, fake_mic_wav, transport):
+async def test_console_engine_restarted_under_it(restartable_engine, chromium_path, fake_mic_wav, transport):
     """The engine stopped (Ctrl-C, a restart) under a live session: the page said only "ended: websocket
     closed 1001" or "ended: data channel closed", codes a person who ran `make serve` must look up. It
     says under Connect what happened and what to do; with the engine back on its port, Connect goes live
     and the sessions pane lists the new session."""
-    port = free_port()
-
-    async def serve() -> web.AppRunner:
-        runner = web.AppRunner(create_app(resources.settings, resources))
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        return runner
-
-    runner = await serve()
-    try:
-        async with _console(chromium_path, fake_mic_wav, f"http://127.0.0.1:{port}") as (page, problems):
-            await _go_live(page, transport=transport, turn_detection="none")
-            await runner.cleanup()
-            await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
-            await expect(page.locator("#connect-error")).to_contain_text("shut down or restarted")
-            await expect(page.locator("#sessions")).to_contain_text("does not answer", timeout=10_000)
-            runner = await serve()
-            await _go_live(page)
-            await expect(page.locator("#connect-error")).to_be_empty()
-            await expect(page.locator("#sessions li", has_text="(this page)")).to_have_count(
-                1, timeout=10_000
-            )
-            await page.click("#hangup")
-            assert not problems, problems
-    finally:
-        await runner.cleanup()
+    engine = restartable_engine
+    await engine.start()
+    async with _console(chromium_path, fake_mic_wav, engine.http_url) as (page, problems):
+        await _go_live(page, transport=transport, turn_detection="none")
+        await engine.stop()
+        await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
+        await expect(page.locator("#connect-error")).to_contain_text("shut down or restarted")
+        await expect(page.locator("#sessions")).to_contain_text("does not answer", timeout=10_000)
+        await engine.start()
+        await _go_live(page)
+        await expect(page.locator("#connect-error")).to_be_empty()
+        await expect(page.locator("#sessions li", has_text="(this page)")).to_have_count(1, timeout=10_000)
+        await page.click("#hangup")
+        assert not problems, problems

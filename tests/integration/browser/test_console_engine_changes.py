@@ -3,15 +3,10 @@ alert on a 400 px window, and the WebRTC reply track's silence told from reply a
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
-from aiohttp import web
 from playwright.async_api import async_playwright, expect
 
 from mockengine.brain.selection import load_library
-from mockengine.loadtest.processes import free_port
-from mockengine.server.app import create_app
 from tests.integration.browser.conftest import chromium_args
 from tests.integration.browser.test_console import _console, _go_live
 
@@ -27,62 +22,50 @@ rules:
 
 
 async def test_console_rereads_its_choices_from_a_restarted_engine(
-    resources, chromium_path, fake_mic_wav, tmp_path
+    restartable_engine, chromium_path, fake_mic_wav, tmp_path
 ):
     """console.json was read once, at load: an engine restarted under the open page with another
     scenarios directory, journaling and DTX still showed the old engine's scenarios, "journaling off"
     and watched the media as without DTX. The page reads it again when the engine comes back (and at
     each connect) and keeps the picks that still exist."""
-    port = free_port()
+    engine = restartable_engine
     (tmp_path / "scenarios").mkdir()
     (tmp_path / "scenarios" / "kiosk.yaml").write_text(KIOSK)
-
-    async def serve(**overrides) -> web.AppRunner:
-        settings = dataclasses.replace(resources.settings, **overrides)
-        scenarios = load_library(None, [str(tmp_path / "scenarios")]) if overrides else resources.scenarios
-        app = create_app(settings, dataclasses.replace(resources, settings=settings, scenarios=scenarios))
-        runner = web.AppRunner(app)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        return runner
-
-    runner = await serve()
-    try:
-        async with _console(chromium_path, fake_mic_wav, f"http://127.0.0.1:{port}") as (page, problems):
-            await expect(page.locator("#journal-id")).to_contain_text("--journal-dir")
-            scenario = await page.locator("#scenario option").nth(1).get_attribute("value")
-            assert scenario and scenario != "kiosk"
-            await page.select_option("#scenario", scenario)
-            await page.select_option("#voice", "ash")
-            await _go_live(page, transport="websocket", turn_detection="none")
-            await runner.cleanup()
-            await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
-            await expect(page.locator("#sessions")).to_contain_text("does not answer", timeout=10_000)
-            runner = await serve(journal_dir=str(tmp_path / "journal"), webrtc_dtx=True)
-            # Back: the new engine's choices, without a reload and before any connect.
-            await expect(page.locator("#scenario option[value=kiosk]")).to_be_attached(timeout=10_000)
-            await expect(page.locator("#journal-id")).not_to_contain_text("--journal-dir")
-            assert await page.evaluate("state.info.webrtc_dtx") is True
-            # The picks that still exist are kept.
-            await expect(page.locator("#scenario")).to_have_value(scenario)
-            await expect(page.locator("#voice")).to_have_value("ash")
-            await expect(page.locator("#turn-detection")).to_have_value("none")
-            await expect(page.locator("#transport")).to_have_value("websocket")
-            await page.select_option("#scenario", "kiosk")
-            # A restart quicker than the sessions' 5 s refresh: Connect reads console.json first.
-            await runner.cleanup()
-            runner = await serve()
-            await page.click("#connect")
-            await expect(page.locator("#scenario option[value=kiosk]")).to_have_count(0)
-            await expect(page.locator("#journal-id")).to_contain_text("--journal-dir")
-            # The scenario picked is gone: the page says so instead of connecting to another one.
-            await expect(page.locator("#connect-error")).to_contain_text("kiosk")
-            await expect(page.locator("#status")).not_to_have_text("live")
-            await _go_live(page)
-            await page.click("#hangup")
-            assert not problems, problems
-    finally:
-        await runner.cleanup()
+    kiosk = load_library(None, [str(tmp_path / "scenarios")])
+    await engine.start()
+    async with _console(chromium_path, fake_mic_wav, engine.http_url) as (page, problems):
+        await expect(page.locator("#journal-id")).to_contain_text("--journal-dir")
+        scenario = await page.locator("#scenario option").nth(1).get_attribute("value")
+        assert scenario and scenario != "kiosk"
+        await page.select_option("#scenario", scenario)
+        await page.select_option("#voice", "ash")
+        await _go_live(page, transport="websocket", turn_detection="none")
+        await engine.stop()
+        await expect(page.locator("#status")).to_contain_text("ended", timeout=15_000)
+        await expect(page.locator("#sessions")).to_contain_text("does not answer", timeout=10_000)
+        await engine.start(scenarios=kiosk, journal_dir=str(tmp_path / "journal"), webrtc_dtx=True)
+        # Back: the new engine's choices, without a reload and before any connect.
+        await expect(page.locator("#scenario option[value=kiosk]")).to_be_attached(timeout=10_000)
+        await expect(page.locator("#journal-id")).not_to_contain_text("--journal-dir")
+        assert await page.evaluate("state.info.webrtc_dtx") is True
+        # The picks that still exist are kept.
+        await expect(page.locator("#scenario")).to_have_value(scenario)
+        await expect(page.locator("#voice")).to_have_value("ash")
+        await expect(page.locator("#turn-detection")).to_have_value("none")
+        await expect(page.locator("#transport")).to_have_value("websocket")
+        await page.select_option("#scenario", "kiosk")
+        # A restart quicker than the sessions' 5 s refresh: Connect reads console.json first.
+        await engine.stop()
+        await engine.start()
+        await page.click("#connect")
+        await expect(page.locator("#scenario option[value=kiosk]")).to_have_count(0)
+        await expect(page.locator("#journal-id")).to_contain_text("--journal-dir")
+        # The scenario picked is gone: the page says so instead of connecting to another one.
+        await expect(page.locator("#connect-error")).to_contain_text("kiosk")
+        await expect(page.locator("#status")).not_to_have_text("live")
+        await _go_live(page)
+        await page.click("#hangup")
+        assert not problems, problems
 
 
 async def test_console_close_code_in_words_in_the_header(engine, chromium_path, fake_mic_wav):
