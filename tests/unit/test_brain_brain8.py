@@ -65,3 +65,40 @@ def test_a_unit_taken_back_in_its_own_sentence_is_the_other_one(said: str, unit:
 
 def test_a_unit_only_refused_is_still_asked_for() -> None:
     assert calls([WEATHER_UNIT], "Weather in Paris, no fahrenheit") == "Which unit do you mean?"
+
+
+# -- 2. a typed address with no comma after the street is split as the comma form is
+
+ADDRESS = tool(
+    "update_shipping_address",
+    "Update the shipping address",
+    {"street": STRING, "city": STRING, "postal_code": STRING},
+)
+ONE_LINE_ADDRESS = tool("update_shipping_address", "Update the shipping address", {"address": STRING})
+
+
+@pytest.mark.parametrize(
+    ("said", "street", "city", "code"),
+    [
+        ("Ship it to 12 Main St Springfield 62704", "12 Main St", "Springfield", "62704"),
+        ("Ship it to 12 Main Street Springfield IL 62704", "12 Main Street", "Springfield", "62704"),
+        ("Ship it to 12 Main St., Springfield IL 62704", "12 Main St", "Springfield", "62704"),
+        ("Ship it to 40 Elm Rd Leeds LS1 4AP", "40 Elm Rd", "Leeds", "LS1 4AP"),
+        ("Ship it to 12 Main St Apt 4 Springfield 62704", "12 Main St, Apt 4", "Springfield", "62704"),
+    ],
+)
+def test_an_address_without_commas_fills_street_city_and_code(
+    said: str, street: str, city: str, code: str
+) -> None:
+    expected = {"street": street, "city": city, "postal_code": code}
+    assert calls([ADDRESS], said) == [("update_shipping_address", expected)]
+
+
+@pytest.mark.parametrize("said", ["Ship it to 12 Main St please", "Ship it to 12 Main St Tomorrow"])
+def test_a_street_alone_still_asks_for_the_city(said: str) -> None:
+    assert calls([ADDRESS], said) == "Which city do you mean?"
+
+
+def test_a_one_line_address_parameter_keeps_the_whole_address() -> None:
+    made = calls([ONE_LINE_ADDRESS], "Ship it to 12 Main St Springfield 62704")
+    assert made == [("update_shipping_address", {"address": "12 Main St Springfield 62704"})]
