@@ -916,7 +916,8 @@ def _fill_one(
         # written as a path ("/tmp/notes.txt"), not split into words ("tmp notes")
         span = addresses.path_for(work.text) if addresses.takes_path(name, schema) else None
     elif kind == "identifier":
-        span = codes.identifier_for(work.text)
+        # "reservation XYZ": an id in capitals after a word for the record it identifies
+        span = codes.identifier_for(work.text) or codes.record_code(work.text, name)
         if (
             span is not None
             and addresses.HOUSE_NUMBER_AFTER.match(work.text, span.end)

@@ -1,11 +1,15 @@
 """Over the wire, with the official ``openai`` SDK (the Realtime WebSocket and Chat Completions): misses of
 the scripted brain when apps declare their own tools (brain8). Each failed before its fix: "12 Main St
-Springfield 62704" (no comma) was all the street and the city asked for."""
+Springfield 62704" (no comma) was all the street and the city asked for; "my confirmation number is kq7rt"
+and "Look up reservation XYZ" called no lookup."""
 
 from __future__ import annotations
 
 from tests.integration.test_brain7_sdk import ADDRESS, realtime_calls
-from tests.own_tools import Chat, chat_client
+from tests.own_tools import STRING, Chat, chat_client, chat_tool
+
+RESERVATION = chat_tool("get_reservation", "Look up a reservation", {"reservation_id": STRING})
+BOOKING = chat_tool("lookup_booking", "Look up a booking", {"confirmation_code": STRING})
 
 
 async def test_an_address_without_commas_over_realtime_fills_street_city_and_code(engine) -> None:
@@ -20,3 +24,14 @@ async def test_an_address_without_commas_over_chat_fills_street_city_and_code(en
     assert made == [
         ("update_shipping_address", {"street": "40 Elm Rd", "city": "Leeds", "postal_code": "LS1 4AP"})
     ]
+
+
+async def test_a_confirmation_number_given_over_realtime_is_looked_up(engine) -> None:
+    made, _ = await realtime_calls(await engine(), [RESERVATION], "my confirmation number is kq7rt")
+    assert made == [("get_reservation", {"reservation_id": "kq7rt"})]
+
+
+async def test_a_reservation_in_capitals_over_chat_is_looked_up(engine) -> None:
+    chat = Chat(chat_client(await engine()), [BOOKING])
+    made, _ = await chat.say("Look up reservation XYZ")
+    assert made == [("lookup_booking", {"confirmation_code": "XYZ"})]

@@ -102,3 +102,55 @@ def test_a_street_alone_still_asks_for_the_city(said: str) -> None:
 def test_a_one_line_address_parameter_keeps_the_whole_address() -> None:
     made = calls([ONE_LINE_ADDRESS], "Ship it to 12 Main St Springfield 62704")
     assert made == [("update_shipping_address", {"address": "12 Main St Springfield 62704"})]
+
+
+# -- 3. a reservation's id given or named in capitals is looked up
+
+RESERVATION = tool("get_reservation", "Look up a reservation", {"reservation_id": STRING})
+CONFIRMATION = tool("lookup_booking", "Look up a booking", {"confirmation_code": STRING})
+CONFIRMATION_NUMBER = tool(
+    "get_reservation", "Look up a reservation by its confirmation number", {"confirmation_number": STRING}
+)
+BOOK_TABLE = tool("book_table", "Book a table", {"party_size": {"type": "integer"}, "time": STRING})
+ORDER_STATUS = tool("get_order_status", "Get an order's status", {"order_id": STRING})
+
+
+@pytest.mark.parametrize(
+    ("lookup", "said", "expected"),
+    [
+        (RESERVATION, "my confirmation number is kq7rt", {"reservation_id": "kq7rt"}),
+        (RESERVATION, "My confirmation number is KQ7RT.", {"reservation_id": "KQ7RT"}),
+        (CONFIRMATION, "Look up reservation XYZ", {"confirmation_code": "XYZ"}),
+        (CONFIRMATION, "my confirmation number is kq7rt", {"confirmation_code": "kq7rt"}),
+        (CONFIRMATION_NUMBER, "Look up reservation XYZ", {"confirmation_number": "XYZ"}),
+        (ORDER_STATUS, "My order number is A12345", {"order_id": "A12345"}),
+    ],
+)
+def test_a_records_id_given_or_in_capitals_is_looked_up(lookup: object, said: str, expected: object) -> None:
+    assert calls([lookup, BOOK_TABLE], said) == [(lookup.name, expected)]  # type: ignore[attr-defined,list-item]
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("Look up my reservation", "What's the confirmation code?"),
+        ("Look up reservation for tonight", "What's the confirmation code?"),
+        ("Look up reservation xyz", "What's the confirmation code?"),
+    ],
+)
+def test_a_reservation_without_an_id_that_looks_like_one_is_asked_for(said: str, answer: str) -> None:
+    assert calls([CONFIRMATION], said) == answer
+
+
+@pytest.mark.parametrize(
+    ("tools", "said"),
+    [
+        ([RESERVATION], "my confirmation number is great"),
+        ([RESERVATION], "My order number is A12345"),  # no reservation's
+        ([ORDER_STATUS], "my confirmation number is kq7rt"),
+        ([RESERVATION, CONFIRMATION], "my confirmation number is kq7rt"),  # which lookup: not guessed
+    ],
+)
+def test_an_id_no_one_lookup_takes_calls_nothing(tools: list[object], said: str) -> None:
+    assert isinstance(calls(tools, said), str)  # type: ignore[arg-type]
+
