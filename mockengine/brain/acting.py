@@ -115,6 +115,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
             or _record_given(text, candidates)
             or _card_stated(text, candidates, referent, today)
             or _asked_faq(text, candidates)
+            or _not_given(text, candidates)
         )
     if len(found) == 1:
         found = _coordinated(found[0][0], found[0][1], candidates, today)
@@ -580,6 +581,18 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
     if not done:
         return None
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
+
+
+def _not_given(text: str, tools: list[ToolSpec]) -> Plan | None:
+    """What a model says to a thing asked for that no declared tool gives ("Can I get a refund for my
+    booking AB12?" to an app that books and cancels tables): that it cannot help with it here, no call
+    of a tool that merely shares a noun (``intent.got_undeclared``); None otherwise."""
+    thing = intent.got_undeclared(text, tools)
+    if thing is None:
+        return None
+    return Plan(
+        (), None, f"no call: no declared tool gives {thing}", f"Sorry, I can't help with {thing} here."
+    )
 
 
 def _record_given(text: str, tools: list[ToolSpec]) -> Plan | None:

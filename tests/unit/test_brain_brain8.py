@@ -154,3 +154,47 @@ def test_a_reservation_without_an_id_that_looks_like_one_is_asked_for(said: str,
 def test_an_id_no_one_lookup_takes_calls_nothing(tools: list[object], said: str) -> None:
     assert isinstance(calls(tools, said), str)  # type: ignore[arg-type]
 
+
+# -- 4. a thing asked for that no declared tool gives is said to be out of reach, not booked
+
+CANCEL_BOOKING = tool("cancel_booking", "Cancel a booking", {"booking_id": STRING})
+REFUND = tool("request_refund", "Refund an order", {"order_id": STRING, "reason": STRING}, ["order_id"])
+RIDE = tool("request_ride", "Request a ride", {"pickup": STRING, "destination": STRING})
+INVOICE = tool("get_invoice", "Get an invoice", {"order_id": STRING})
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "answer"),
+    [
+        ([BOOK_TABLE, CANCEL_BOOKING], "Can I get a refund for my booking AB12?", "a refund"),
+        ([BOOK_TABLE, CANCEL_BOOKING], "Could I have a refund?", "a refund"),
+        ([ORDER_STATUS], "Can I get a refund for order A12345?", "a refund"),
+    ],
+)
+def test_a_thing_no_tool_gives_is_out_of_reach(tools: list[object], said: str, answer: str) -> None:
+    assert calls(tools, said) == f"Sorry, I can't help with {answer} here."  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "expected"),
+    [
+        ([BOOK_TABLE, CANCEL_BOOKING], "Can I get a table for 4 at 7pm?", "book_table"),
+        ([ORDER_STATUS, REFUND], "Can I get a refund for order A12345?", "request_refund"),
+        ([ORDER_STATUS, REFUND], "Can I get an update on order A12345?", "get_order_status"),
+        ([INVOICE], "Can I get a copy of my invoice for order A12345?", "get_invoice"),
+        ([BOOK_TABLE, CANCEL_BOOKING], "Cancel my booking AB12", "cancel_booking"),
+    ],
+)
+def test_a_thing_a_tool_gives_still_calls_it(tools: list[object], said: str, expected: str) -> None:
+    made = calls(tools, said)  # type: ignore[arg-type]
+    assert isinstance(made, list) and [name for name, _ in made] == [expected]
+
+
+@pytest.mark.parametrize("said", ["Can I get a cab to the airport?", "Can I get a taxi?"])
+def test_a_thing_a_tool_gives_by_association_is_asked_about(said: str) -> None:
+    assert calls([RIDE], said) == "Where should I pick you up?"
+
+
+@pytest.mark.parametrize("said", ["Can I get some help?", "Could I have a person?", "Can I get a minute?"])
+def test_asking_for_help_or_a_person_is_no_thing_out_of_reach(said: str) -> None:
+    assert "can't help with" not in str(calls([BOOK_TABLE, CANCEL_BOOKING], said))
