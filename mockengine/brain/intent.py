@@ -18,6 +18,7 @@ Two actions ("open the gesture project and play it") are two requests when the w
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -184,7 +185,11 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             # "turn off the fan" to set_device(device, state: [on, off]), however few tools are declared
             # (one tool's words are all equally rare: its enum alone scored below MIN_SCORE)
             score, strong = max(score, MIN_SCORE), True
-        strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
+        # "how do I get a refund for order A12?" asks for the refund a tool is named for, as "can I get a
+        # refund" does: no how-to question of it (a model asks it of the tool, not the order's status)
+        getting = bool(gotten & vocabulary.name) and not vocabulary.lookup
+        allowed = dataclasses.replace(form, how_to=False) if getting else form
+        strong = strong and evidence.allows(allowed, tool, vocabulary, heard_concepts)
         # "get" of get_time is no request for the time: "can I get my money back", "I need to get some
         # groceries", "get me a coffee" called get_time with the rest as its city. The thing the tool gets
         # must be heard too.

@@ -1,12 +1,13 @@
 """Over the wire, with the official ``openai`` SDK (the Realtime WebSocket and Chat Completions): misses of
 the scripted brain when apps declare their own tools (brain8). Each failed before its fix: "12 Main St
-Springfield 62704" (no comma) was all the street and the city asked for; "my confirmation number is kq7rt"
-and "Look up reservation XYZ" called no lookup; "Can I get a refund for my booking AB12?" to an app that only
-books and cancels tables started a table booking."""
+Springfield 62704" (no comma) was all the street and the city asked for; "my confirmation number is
+kq7rt" and "Look up reservation XYZ" called no lookup; "Can I get a refund for my booking AB12?" to an app
+that only books and cancels tables started a table booking; "How do I get a refund for order A12345?"
+looked the order up beside request_refund."""
 
 from __future__ import annotations
 
-from tests.integration.test_brain7_sdk import ADDRESS, realtime_calls
+from tests.integration.test_brain7_sdk import ADDRESS, REFUND, STATUS, realtime_calls
 from tests.own_tools import STRING, Chat, chat_client, chat_tool
 
 RESERVATION = chat_tool("get_reservation", "Look up a reservation", {"reservation_id": STRING})
@@ -48,3 +49,9 @@ async def test_a_refund_no_tool_gives_over_realtime_is_said_to_be_out_of_reach(e
         p.text for i in response.output if i.type == "message" for p in i.content if p.type == "output_text"
     ]
     assert texts == ["Sorry, I can't help with a refund here."]
+
+
+async def test_how_to_get_a_refund_over_chat_asks_for_the_refund(engine) -> None:
+    chat = Chat(chat_client(await engine()), [STATUS, REFUND])
+    made, _ = await chat.say("How do I get a refund for order A12345?")
+    assert made == [("request_refund", {"order_id": "A12345"})]

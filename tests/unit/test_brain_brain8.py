@@ -198,3 +198,33 @@ def test_a_thing_a_tool_gives_by_association_is_asked_about(said: str) -> None:
 @pytest.mark.parametrize("said", ["Can I get some help?", "Could I have a person?", "Can I get a minute?"])
 def test_asking_for_help_or_a_person_is_no_thing_out_of_reach(said: str) -> None:
     assert "can't help with" not in str(calls([BOOK_TABLE, CANCEL_BOOKING], said))
+
+
+# -- 5. "how do I get a refund" asks for the refund a declared tool gives, not the order's status
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("How do I get a refund for order A12345?", [("request_refund", {"order_id": "A12345"})]),
+        ("How can I get a refund for order A12345?", [("request_refund", {"order_id": "A12345"})]),
+        ("How do I get a refund?", "What's the order ID?"),
+    ],
+)
+def test_how_to_get_a_refund_asks_the_refund_tool(said: str, expected: object) -> None:
+    assert calls([ORDER_STATUS, REFUND], said) == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("How do I track order A12345?", [("get_order_status", {"order_id": "A12345"})]),
+        ("Where is order A12345?", [("get_order_status", {"order_id": "A12345"})]),
+    ],
+)
+def test_how_to_look_at_an_order_still_looks(said: str, expected: object) -> None:
+    assert calls([ORDER_STATUS, REFUND], said) == expected
+
+
+def test_how_to_cancel_a_booking_changes_nothing() -> None:
+    assert isinstance(calls([CANCEL_BOOKING], "How do I cancel my booking AB12?"), str)
