@@ -274,9 +274,8 @@ class SessionLoop(SessionShell):
             self.journal.client_text(raw, input_format, output_format)
         if self.tracer.is_enabled:  # before the parse: a refused event is traced beside its error
             self.tracer.write(self.trace_name, "client_event", loggable_client_event(raw))
-        input_format = self.session.view.input_format.type
         try:
-            plain = parse_plain_append(raw, input_format)
+            plain = parse_plain_append(raw, self.session.view.input_format.type)
             event = self.parse(raw) if plain is None else None
         except ProtocolError as exc:
             metrics.CLIENT_EVENT_COUNTER.count("invalid")
@@ -291,8 +290,7 @@ class SessionLoop(SessionShell):
         # A plain append (50 a second per session): no event object, no dispatch (see receive()).
         assert plain is not None
         audio, event_id = plain  # (unpacked here: `*plain` in the call builds a new argument tuple)
-        # (the session's format given: its own lookup of the same config would be a second per append)
-        step = self.session.receive_audio(audio, event_id, self.now_ms(), input_format)
+        step = self.session.receive_audio(audio, event_id, self.now_ms())
         if step.events or step.effects:
             self.apply(step)
 
