@@ -98,6 +98,14 @@ TRANSITIONS: dict[tuple[SpeechState, VadEvent], Transition] = {
 }
 
 
+# (SILENCE, NO_SPEECH)'s next state, from the table: `SpeechTracker.push_frame`'s silence-after-silence
+# step (most frames of a conversation) sets it without a lookup; it causes no edge.
+_QUIET_NEXT_STATE, _QUIET_EDGE = TRANSITIONS[_S.SILENCE, _E.NO_SPEECH]
+# (SPEECH, SPEECH)'s, likewise, for `SpeechTracker._step`'s speech-after-speech step (no edge either).
+_SPEAKING_NEXT_STATE, _SPEAKING_EDGE = TRANSITIONS[_S.SPEECH, _E.SPEECH]
+assert _QUIET_EDGE is None and _SPEAKING_EDGE is None
+
+
 class IllegalTransition(RuntimeError):
     """An event the state does not allow (SPEECH never sees UNCONFIRMED_SPEECH): a bug, not bad audio."""
 
@@ -222,9 +230,11 @@ class SpeechTracker:
         if not frame.is_speech and self._state is SpeechState.SILENCE and not self._window_speech_frames:
             # Silence after silence, most frames of a conversation: `_step`'s first quiet branch, the
             # table's (SILENCE, NO_SPEECH), with no window to clear.
+            # The table's own entry, read once at import (`_QUIET_NEXT_STATE`): `_move` and `next_state`
+            # would be two calls per 20 ms append for a transition that never varies.
             if self._window:
                 self._window.clear()
-            self._move(VadEvent.NO_SPEECH)
+            self._state = _QUIET_NEXT_STATE
             return None
         return self._step(frame)
 
@@ -236,8 +246,10 @@ class SpeechTracker:
     def _step(self, frame: VadFrame) -> SpeechEdge | None:
         if self._state is SpeechState.SPEECH:
             if frame.is_speech:
-                self._move(VadEvent.SPEECH)
-                self._mark_speech(frame.end_samples)
+                # Speech after speech, every frame of a turn's talking: the table's (SPEECH, SPEECH)
+                # read once at import and `_mark_speech` inline, without their three calls.
+                self._state = _SPEAKING_NEXT_STATE
+                self._last_speech_end_samples = self._silence_start_samples = frame.end_samples
                 return None
             self._move(VadEvent.NO_SPEECH)
             self._clear_window()

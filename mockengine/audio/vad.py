@@ -80,6 +80,7 @@ NATIVE_AVAILABLE = _native_vad_input is not None
 """Whether the C frame path (`mockengine.audio._fastpath`) is built and importable."""
 
 _path_logged = False
+_new_tuple = tuple.__new__  # builds a VadFrame from its fields' tuple (NamedTuple's `_make`, no Python call)
 
 
 def _log_path_once(native: bool) -> None:
@@ -207,7 +208,8 @@ class FrameClassifier:
                 self._frames_done += 1
                 frame_16k = native(pcm16_24k, self._min_sum_square)
                 is_speech = frame_16k is not None and self._vad.is_speech(frame_16k, VAD_RATE_HZ)
-                return [VadFrame(start, start + self._frame_samples_24k, is_speech)]
+                # `VadFrame(...)` without the NamedTuple's Python-level `__new__` (what its `_make` does).
+                return [_new_tuple(VadFrame, (start, start + self._frame_samples_24k, is_speech))]
             return self._push_native(native, pcm16_24k)
         if len(pcm16_24k) == frame_bytes_24k and not self._pending:
             # The usual case, one whole frame per append (50 a second per session): `_classify` for one

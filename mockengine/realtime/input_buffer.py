@@ -114,9 +114,16 @@ class InputAudioBuffer:
             return  # holds no more than that (the usual case: a turn every few seconds empties it)
         whole_samples = self._held_bytes // BYTES_PER_SAMPLE
         total_ms = (self._start_samples + whole_samples) * 1000 // INPUT_RATE_HZ
-        self._drop_samples(
-            min(max((total_ms - kept_ms) * INPUT_RATE_HZ // 1000 - self._start_samples, 0), whole_samples)
-        )
+        cut = (total_ms - kept_ms) * INPUT_RATE_HZ // 1000 - self._start_samples
+        if cut > 0:  # `_drop_samples(min(max(cut, 0), whole_samples))` without its call (every append)
+            cut = min(cut, whole_samples)
+            self._held_bytes -= cut * BYTES_PER_SAMPLE
+            self._start_samples += cut
+            head = self._head_bytes + cut * BYTES_PER_SAMPLE
+            chunks = self._chunks
+            while chunks and head >= len(chunks[0]):
+                head -= len(chunks.popleft())
+            self._head_bytes = head
 
     def _drop_samples(self, cut: int) -> None:
         """Forget the first ``cut`` held samples: whole chunks leave, a partly dropped one stays with

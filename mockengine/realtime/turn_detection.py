@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from mockengine.audio.pcm import INPUT_RATE_HZ
 from mockengine.audio.vad import (
     SpeechOnset,
     SpeechResume,
@@ -194,7 +195,10 @@ class TurnDetector:
         if len(frames) == 1:  # one 20 ms append (50 a second per session)
             frame = frames[0]
             if self._turn_start_ms is None and not frame.is_speech:
-                self.push_quiet_frame(frame)
+                # `push_quiet_frame` inline (its call and `end_ms`'s two cost ~10 % of a quiet append).
+                self._history.append(frame)
+                self._audio_ms = frame.end_samples * 1000 // INPUT_RATE_HZ  # samples_to_ms
+                self._tracker.push_frame(frame)
                 return []
             self._history.append(frame)
             return self._on_frame(frame)
@@ -248,8 +252,10 @@ class TurnDetector:
         if self._turn_start_ms is None:
             return signals
         silence_ms = self._tracker.silence_ms
+        if silence_ms == 0:  # speaking (most frames of a turn): no pause to time
+            return signals
         end_ms = self._tracker.last_speech_end_ms
-        if end_ms is None or silence_ms == 0:
+        if end_ms is None:
             return signals
         if self.kind == "server_vad":
             return signals + self._server_vad_frame(frame, end_ms, silence_ms)

@@ -77,6 +77,53 @@ def test_a_plain_append_with_broken_base64_is_refused_with_its_event_id() -> Non
     assert _outcome(_as_event, raw) == _outcome(parse_client_event, raw)
 
 
+def _decode_audio_path(raw: str, input_format: str) -> tuple[bytes, str | None] | None:
+    """``parse_plain_append`` as it was before the seventh pass (docs/cpu.md): the event id through
+    ``_echoable_event_id`` and the audio through ``decode_audio``, whatever they hold."""
+    append = ce._plain_append(raw)
+    if append is None:
+        return None
+    event_id = ce._echoable_event_id(append.get("event_id"))
+    try:
+        return ce.decode_audio(append, input_format), event_id
+    except ProtocolError as exc:
+        exc.event_id = event_id
+        exc.client_event_type = append["type"]
+        raise
+
+
+def _outcome_with_type(parse: Any, raw: str) -> Any:
+    try:
+        return parse(raw)
+    except ProtocolError as exc:
+        return ("error", exc.payload(), exc.event_id, exc.client_event_type)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        _append(b"\x01\x02" * 480),
+        _append(b"\x01\x02" * 480, "evt_9"),
+        _append(b"\x01\x02" * 480, ""),
+        _append(b""),
+        _append(b"\xff" * 7, "evt_odd"),  # padded base64
+        '{"type": "input_audio_buffer.append", "audio": "AA!A", "event_id": "evt_bad"}',
+        '{"type": "input_audio_buffer.append", "audio": "AAAA===="}',  # padding pybase64 would take
+        '{"type": "input_audio_buffer.append", "audio": "AAA"}',  # not a multiple of 4
+        '{"type": "input_audio_buffer.append", "audio": "\u00e9\u00e9\u00e9\u00e9", "event_id": "e"}',
+        '{"type": "input_audio_buffer.append", "audio": "' + "A" * (ce.MAX_APPEND_BYTES * 4 // 3 + 8) + '"}',
+        '{"type": "input_audio_buffer.append", "audio": "AAAA", "event_id": 7}',  # not plain
+    ],
+)
+@pytest.mark.parametrize("input_format", ["audio/pcm", "audio/pcmu"])
+def test_parse_plain_append_gives_what_decode_audio_gives(raw: str, input_format: str) -> None:
+    # Its inlined decode (no ``decode_audio``/``_require_str`` calls, no ``_echoable_event_id`` call for
+    # an append without an id) gives the same audio, event id and errors as the calls it replaced.
+    assert _outcome_with_type(lambda r: parse_plain_append(r, input_format), raw) == _outcome_with_type(
+        lambda r: _decode_audio_path(r, input_format), raw
+    )
+
+
 class FastDriver(VirtualTimeDriver):
     """A driver whose appends take the session's fast path."""
 
