@@ -256,6 +256,13 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="WebRTC calls: between replies one silent Opus packet per 400 ms (DTX), not one per 20 ms",
     )
+    parser.add_argument(
+        "--any-chat-model",
+        action="store_true",
+        default=None,
+        help="chat completions and Responses serve any model name (default: an unknown one is the live "
+        "404 model_not_found)",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:

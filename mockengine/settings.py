@@ -146,6 +146,10 @@ class Settings:
     # WebRTC calls' reply track between replies: a silent packet every 20 ms (False, as most services
     # send) or Opus-style DTX, one per 400 ms (cheaper; an aiortc client then gets no frames in the gaps).
     webrtc_dtx: bool = False
+    # /v1/chat/completions and /v1/responses serve any model name (True), not only the OpenAI chat model
+    # families, listed ids and scenario models; an unknown name is otherwise the live 404
+    # model_not_found (server/chat_models.py).
+    any_chat_model: bool = False
 
     @property
     def is_seeded(self) -> bool:

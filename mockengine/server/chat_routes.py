@@ -45,6 +45,7 @@ from mockengine.engines.stt import Transcriber
 from mockengine.ids import IdFactory
 from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
 from mockengine.server.admission import speech_admitted
+from mockengine.server.chat_models import check_chat_model
 from mockengine.server.client_secrets import SECRET_PREFIX
 from mockengine.server.handshake import key_accepted
 from mockengine.server.state import RESOURCES, TRACER
@@ -55,8 +56,8 @@ from mockengine.settings import Settings
 log = logging.getLogger("mockengine.chat")
 
 # Listed first by GET /v1/models: HRP's connection test uses the first id as a text agent's model name,
-# so it must be a chat model. Any model name is accepted by /v1/chat/completions (names can select
-# scenarios); these are the ones listed.
+# so it must be a chat model. These are the ones listed; /v1/chat/completions serves every OpenAI chat
+# model family and the scenario models (server/chat_models.py).
 CHAT_MODELS = (
     "gpt-4o-mini",
     "gpt-4o",
@@ -150,7 +151,9 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     try:
         key = authenticate(request.headers, resources.settings)
         raw = await read_body(request)
-        chat = await hear(request, recall(request.app[AUDIO_STORE], parse_request(raw)))
+        parsed = parse_request(raw)
+        _check_model(request, parsed.model)  # before the audio is heard: a refused request costs nothing
+        chat = await hear(request, recall(request.app[AUDIO_STORE], parsed))
         completion = await speak_completion(request, chat, await decide(request, chat, key))
     except ChatError as exc:
         return _refuse(tracer, raw, exc)
@@ -196,6 +199,7 @@ async def responses(request: web.Request) -> web.StreamResponse:
         history = store.get(previous) if isinstance(previous, str) else None
         wanted = translate(body, history)
         chat = wanted.chat
+        _check_model(request, chat.model)
         ids = body_ids(wanted.body, resources.settings.seed)
         try:
             completion = await decide(request, chat, key, ids)
@@ -441,6 +445,18 @@ def _elided_audio(value: Any) -> Any:
     if isinstance(value, str) and len(value) > 100:
         return f"<base64 audio, {len(value)} chars>"
     return _elide(value)
+
+
+def _check_model(request: web.Request, model: str) -> None:
+    """ChatError 404 ``model_not_found`` for a model name the engine does not serve (``chat_models``)."""
+    resources = request.app[RESOURCES]
+    listed: tuple[str, ...] = request.app[MODEL_IDS]
+    check_chat_model(
+        model,
+        listed=listed,
+        scenarios=resources.scenarios,
+        any_model=resources.settings.any_chat_model,
+    )
 
 
 def _brain(request: web.Request, chat: ChatRequest, key: str) -> Brain:

@@ -28,11 +28,15 @@ from collections.abc import Callable
 from aiohttp import web
 
 from mockengine.server.state import RUNNERS, LiveLoops
+from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
 GOING_AWAY = 1001
 GOING_AWAY_REASON = "server shutting down"
 FORCED_EXIT_STATUS = 1
+# Ports below this need root or CAP_NET_BIND_SERVICE (Linux's default ip_unprivileged_port_start; the
+# BSDs' and macOS's reserved ports end there too): an ordinary user's bind gets EACCES.
+PRIVILEGED_BELOW = 1024
 
 
 class CannotListen(Exception):
@@ -82,6 +86,11 @@ def bind(
             errno.EADDRINUSE: f" (another server? choose another {port_label})",
             errno.EADDRNOTAVAIL: f" (not this machine's? choose another {host_label})",
         }.get(exc.errno or 0, "")
+        if exc.errno == errno.EACCES and 0 < port < PRIVILEGED_BELOW:
+            hint = (
+                f" (ports below {PRIVILEGED_BELOW} need root or CAP_NET_BIND_SERVICE; choose another "
+                f"{port_label}, {PRIVILEGED_BELOW} or above, e.g. {Settings.port})"
+            )
         raise CannotListen(f"cannot listen on {host}:{port}: {_reason(exc)}{hint}") from exc
     return sock
 

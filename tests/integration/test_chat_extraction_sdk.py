@@ -81,13 +81,13 @@ async def test_a_word_opening_the_sentence_is_still_no_city(engine) -> None:
         ("gpt-5-mini", "gpt-5-mini-2025-08-07"),
         ("gpt-4o-2024-11-20", "gpt-4o-2024-11-20"),
         ("mockengine-default", "mockengine-default"),
-        ("my-local-model", "my-local-model"),
+        ("gpt-5.1", "gpt-5.1"),  # (a local model's name, served by --any-chat-model: test_chat_model_names)
     ],
 )
 async def test_the_model_reported_is_the_snapshot_the_alias_names(engine, asked, reported) -> None:
     """AutoGen (``autogen-ext`` 0.7) resolves ``gpt-4o-mini`` to ``gpt-4o-mini-2024-07-18`` itself and
     warns on every call whose response's ``model`` differs ("Resolved model mismatch"): the live API
-    reports the snapshot. A dated id, or one the engine does not know, is echoed."""
+    reports the snapshot. A dated id, or a name the table has no snapshot for, is echoed."""
     eng = await engine()
     client = AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)
     messages = [{"role": "user", "content": "Hello"}]

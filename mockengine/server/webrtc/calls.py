@@ -324,13 +324,21 @@ async def _read_offer(
     request: web.Request, session_from: Callable[[str | None], dict[str, Any]] | None = None
 ) -> tuple[str, dict[str, Any]]:
     """The offer SDP and the request's session config ({} when none), read by ``session_from`` (a
-    voice-agent session by default; translation calls read theirs)."""
+    voice-agent session by default; translation calls read theirs).
+
+    The offer is checked before anything else the request carries (the offer is the call): a request
+    without one is told so (400 ``missing_required_parameter``, param ``sdp``) whatever its session or,
+    for an empty body, its content type says."""
+    session_text: str | None = None
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
         form = await request.post()
-        sdp = _form_text(form.get("sdp"))
-        session = (session_from or _session_from)(_form_text(form.get("session")))
+        sdp, session_text = _form_text(form.get("sdp")), _form_text(form.get("session"))
     elif request.content_type in ("application/sdp", "text/plain"):
-        sdp, session = await request.text(), {}
+        sdp = await request.text()
+    elif not await request.read():
+        # An empty body has no type to speak of: a bare POST is typed application/octet-stream by
+        # aiohttp, a type the client never sent. What it lacks is the offer.
+        sdp = ""
     else:
         raise BadCall(
             400,
@@ -342,7 +350,7 @@ async def _read_offer(
             400, "Missing required parameter: 'sdp'.", param="sdp", code="missing_required_parameter"
         )
     _check_looks_like_sdp(sdp)
-    return sdp, session
+    return sdp, (session_from or _session_from)(session_text)
 
 
 def _check_looks_like_sdp(sdp: str) -> None:

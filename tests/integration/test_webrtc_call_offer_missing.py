@@ -1,0 +1,54 @@
+"""``POST /v1/realtime/calls`` without an offer: whatever else the request got wrong, the missing offer
+is what it is told first (the offer is the call), in the shape an empty ``application/sdp`` body gets
+(400 ``missing_required_parameter``, param ``sdp``; docs/webrtc.md)."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+
+MISSING_SDP = {
+    "message": "Missing required parameter: 'sdp'.",
+    "type": "invalid_request_error",
+    "param": "sdp",
+    "code": "missing_required_parameter",
+}
+
+
+async def _post(server, headers: dict[str, str] | None = None, **kwargs) -> tuple[int, dict]:
+    async with aiohttp.ClientSession() as http:
+        reply = await http.post(
+            f"{server.http_url}/v1/realtime/calls",
+            headers={"Authorization": "Bearer sk-test", **(headers or {})},
+            **kwargs,
+        )
+        return reply.status, (await reply.json())["error"]
+
+
+async def test_an_empty_post_without_a_content_type_is_told_the_offer_is_missing(engine) -> None:
+    """It was told "Unsupported content type 'application/octet-stream'" (aiohttp's default for a
+    request that names none), a type the client never sent."""
+    server = await engine()
+    status, error = await _post(server)
+    assert (status, error) == (400, MISSING_SDP)
+    assert server.sessions_active() == 0
+
+
+@pytest.mark.parametrize("session", ["{}", '{"type": "realtime"}', "{not json"])
+async def test_a_form_without_the_sdp_is_told_the_offer_is_missing_before_its_session(
+    engine, session
+) -> None:
+    """A form with ``session={}`` and no ``sdp`` was told "Missing required parameter: 'session.type'"
+    and, once that was fixed, about the offer only on its second try."""
+    server = await engine()
+    form = aiohttp.FormData(default_to_multipart=True)
+    form.add_field("session", session)
+    status, error = await _post(server, data=form)
+    assert (status, error) == (400, MISSING_SDP)
+
+
+async def test_a_body_of_an_unsupported_type_is_still_named_for_its_type(engine) -> None:
+    """A body that is there, of a type the endpoint does not take, keeps its message."""
+    server = await engine()
+    status, error = await _post(server, data=b"v=0\r\n", headers={"Content-Type": "application/json"})
+    assert status == 400 and "Unsupported content type 'application/json'" in error["message"], error
