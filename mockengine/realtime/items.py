@@ -15,8 +15,8 @@ from typing import Any
 
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.brain.model import ImageFacts
-from mockengine.chat.transcription import cues
 from mockengine.engines.stt import Transcript, WordTiming
+from mockengine.engines.transcript_segments import cues
 from mockengine.engines.transcript_tokens import logprobs
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
