@@ -26,9 +26,10 @@ from typing import Any
 from mockengine.chat import errors
 from mockengine.chat.audio import input_audio_tokens
 from mockengine.chat.errors import ChatError
-from mockengine.engines.stt import Transcript, WordTiming
+from mockengine.engines.stt import Transcript
 from mockengine.engines.tokens import TokenCounter
-from mockengine.engines.transcript_tokens import logprobs, whisper_words
+from mockengine.engines.transcript_segments import Cue, cues
+from mockengine.engines.transcript_tokens import logprobs
 from mockengine.protocol.session_schema import LANGUAGE_DETECTING_MODEL
 
 WHISPER_MODEL = "whisper-1"
@@ -50,9 +51,6 @@ GRANULARITIES = ("word", "segment")
 # The live service's upload limit (25 MiB), and the containers it names as accepted.
 MAX_FILE_BYTES = 25 * 1024 * 1024
 FILE_EXTENSIONS = ("flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm")
-# A subtitle cue ends after a sentence's last word, or after this many words.
-MAX_CUE_WORDS = 12
-_SENTENCE_END = re.compile(r"[.!?]['\")\]]*$")
 
 # ISO 639-1 code → whisper's language name (verbose_json's ``language``), the languages whisper knows.
 LANGUAGE_NAMES = {
@@ -261,54 +259,6 @@ def check_file(filename: str | None, size: int) -> None:
 def undecodable_file() -> ChatError:
     # Live wording for a file whose audio cannot be read.
     return ChatError(400, "Audio file might be corrupted or unsupported", "file", "invalid_value")
-
-
-@dataclass(frozen=True)
-class Cue:
-    """One segment of the transcript: its text and span (seconds), and the words in it."""
-
-    text: str
-    start_s: float
-    end_s: float
-    words: tuple[WordTiming, ...]
-
-
-def word_timings(transcript: Transcript) -> tuple[WordTiming, ...]:
-    """Whisper's word timings, or (when it gave none: audio over 14 s, or a prompt) the transcript's
-    words spread evenly over the audio, each word's share in proportion to its length (ours)."""
-    words = transcript.text.split()
-    heard = whisper_words(transcript)
-    if heard:
-        return heard
-    if not words:
-        return ()
-    total = sum(len(w) for w in words)
-    out: list[WordTiming] = []
-    at = 0
-    for word in words:
-        start = at * transcript.duration_ms // total
-        at += len(word)
-        out.append(WordTiming(word, start, at * transcript.duration_ms // total))
-    return tuple(out)
-
-
-def cues(transcript: Transcript) -> list[Cue]:
-    """The transcript cut into segments: at each sentence end, or every MAX_CUE_WORDS words."""
-    out: list[Cue] = []
-    current: list[WordTiming] = []
-    timings = word_timings(transcript)
-    for index, word in enumerate(timings):
-        current.append(word)
-        if _SENTENCE_END.search(word.word) or len(current) == MAX_CUE_WORDS or index == len(timings) - 1:
-            start_s = 0.0 if not out else current[0].start_ms / 1000
-            out.append(
-                Cue(" ".join(w.word for w in current), start_s, current[-1].end_ms / 1000, tuple(current))
-            )
-            current = []
-    if out:  # the last segment runs to the end of the audio, as whisper's do
-        last = out[-1]
-        out[-1] = Cue(last.text, last.start_s, max(last.end_s, transcript.duration_ms / 1000), last.words)
-    return out
 
 
 def _usage(request: TranscriptionRequest, transcript: Transcript, tokens: TokenCounter) -> dict[str, Any]:

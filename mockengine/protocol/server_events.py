@@ -265,6 +265,34 @@ def conversation_item_input_audio_transcription_completed(
     return event
 
 
+@_builds("conversation.item.input_audio_transcription.segment")
+def conversation_item_input_audio_transcription_segment(
+    event_id: str,
+    *,
+    item_id: str,
+    content_index: int,
+    id: str,
+    text: str,
+    speaker: str,
+    start: float,
+    end: float,
+) -> ServerEvent:
+    """One diarized span of an input transcript (``gpt-4o-transcribe-diarize``): ``id`` the segment's,
+    ``speaker`` its label (``"A"``, ``"B"``, … as the audio API's ``diarized_json`` labels them),
+    ``start`` / ``end`` seconds from the start of the item's audio."""
+    return {
+        "type": "conversation.item.input_audio_transcription.segment",
+        "event_id": event_id,
+        "item_id": item_id,
+        "content_index": content_index,
+        "id": id,
+        "text": text,
+        "speaker": speaker,
+        "start": start,
+        "end": end,
+    }
+
+
 @_builds("conversation.item.input_audio_transcription.failed")
 def conversation_item_input_audio_transcription_failed(
     event_id: str, *, item_id: str, content_index: int, error: JsonObject

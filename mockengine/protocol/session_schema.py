@@ -243,6 +243,9 @@ LANGUAGE_DETECTING_MODEL = "gpt-transcribe"
 # The one billed by the second rather than by tokens, as POST /v1/audio/transcriptions bills it: its
 # input transcripts' usage is {"type": "duration", "seconds"} (reference §10).
 DURATION_BILLED_MODEL = "whisper-1"
+# The one that labels who spoke: its input transcripts come with
+# ``conversation.item.input_audio_transcription.segment`` events too (reference §2).
+DIARIZING_MODEL = "gpt-4o-transcribe-diarize"
 _TRANSCRIPTION_FIELDS: dict[str, Any] = {
     "model": {"type": "string"},
     "language": {"type": ["string", "null"]},

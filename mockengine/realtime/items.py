@@ -16,11 +16,16 @@ from typing import Any
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.brain.model import ImageFacts
 from mockengine.engines.stt import Transcript, WordTiming
+from mockengine.engines.transcript_segments import cues
 from mockengine.engines.transcript_tokens import logprobs
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
-from mockengine.protocol.session_schema import DURATION_BILLED_MODEL, LANGUAGE_DETECTING_MODEL
+from mockengine.protocol.session_schema import (
+    DIARIZING_MODEL,
+    DURATION_BILLED_MODEL,
+    LANGUAGE_DETECTING_MODEL,
+)
 from mockengine.realtime.audio_store import AudioSpill
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.conversation import Item, item_from_wire
@@ -28,6 +33,8 @@ from mockengine.realtime.effects import ItemTranscriptKey, Step, Transcribe
 from mockengine.realtime.usage import TokenCounting
 
 Events = list[dict[str, Any]]
+# The diarizing model's speaker label for everything one session hears (the audio API's first label).
+STREAM_SPEAKER = "A"
 
 
 class ConversationItems:
@@ -263,7 +270,8 @@ class ConversationItems:
     def _transcription_events(
         self, item: Item, text: str, words: tuple[WordTiming, ...], language: str | None
     ) -> Events:
-        """A delta a word (the transcript comes once the turn is in), then completed. With
+        """A delta a word (the transcript comes once the turn is in), then (``gpt-4o-transcribe-diarize``)
+        its segments, then completed. With
         ``include: ["item.input_audio_transcription.logprobs"]`` each delta carries its tokens' logprobs
         and completed all of them, computed as ``POST /v1/audio/transcriptions`` computes them
         (``engines.transcript_tokens``)."""
@@ -281,6 +289,7 @@ class ConversationItems:
             )
             for delta, share in _word_deltas(text, token_logprobs)
         ]
+        events.extend(self._diarized_segments(item, text, words))
         events.append(
             se.conversation_item_input_audio_transcription_completed(
                 self.ctx.ids.event(),
@@ -293,6 +302,29 @@ class ConversationItems:
             )
         )
         return events
+
+    def _diarized_segments(self, item: Item, text: str, words: tuple[WordTiming, ...]) -> Events:
+        """``…input_audio_transcription.segment`` events, for the diarizing model only: the transcript
+        cut as ``POST /v1/audio/transcriptions`` cuts its segments (at sentence ends, or every 12 words;
+        whisper's word times, else the words spread over the audio), ``start`` / ``end`` in seconds of
+        the item's audio. One speaker, ``"A"``: the engine hears one input stream and tells no voices
+        apart, so every segment of every item is the stream's one speaker. None for silence."""
+        transcription = self.ctx.view.transcription
+        if transcription is None or transcription.model != DIARIZING_MODEL:
+            return []
+        return [
+            se.conversation_item_input_audio_transcription_segment(
+                self.ctx.ids.event(),
+                item_id=item.id,
+                content_index=0,
+                id=self.ctx.ids.new("seg_"),
+                text=cue.text,
+                speaker=STREAM_SPEAKER,
+                start=cue.start_s,
+                end=cue.end_s,
+            )
+            for cue in cues(Transcript(text, item.audio_ms, None, words))
+        ]
 
     def _transcription_usage(self, item: Item, text: str) -> dict[str, Any]:
         """Billed as the transcription model is (reference §10): whisper-1 by the second,

@@ -99,6 +99,18 @@ async def _transcription(client: Client) -> None:
     await client.until("conversation.item.input_audio_transcription.completed")
 
 
+async def _diarized(client: Client) -> None:
+    """gpt-4o-transcribe-diarize: the turn's segments too."""
+    session = {
+        "type": "transcription",
+        "audio": {"input": {"transcription": {"model": "gpt-4o-transcribe-diarize"}}},
+    }
+    await client.send(type="session.update", session=session)
+    await client.until("session.updated")
+    await client.append(synthetic_voiced_pcm16(900) + bytes(48 * 600))
+    await client.until("conversation.item.input_audio_transcription.completed")
+
+
 async def _items_and_tools(client: Client) -> None:
     session = {"type": "realtime", "output_modalities": ["text"], "tools": [TOOL], "tool_choice": "auto"}
     await client.send(type="session.update", session=session)
@@ -155,12 +167,18 @@ async def test_every_event_of_real_sessions_matches_the_sdk(engine_url) -> None:
     events += await _run(base, REALTIME, _items_and_tools)
     events += await _run(base, f"{REALTIME}&fault=error_mid_response:2", _fault)
     events += await _run(base, "intent=transcription", _transcription)
+    diarized = await _run(base, "intent=transcription", _diarized)
+    events += diarized
     assert sorted({d for event in events for d in sdk_deviations(event)}) == []
     assert sorted({d for event in events for d in live_key_deviations(event)}) == []
     sent = {event["type"] for event in events}
     # What the client asked for is there: logprobs on every input transcript, its event id on an error,
     # the transcription echoed with the live nulls (reference §4).
-    transcripts = [e for e in events if e["type"].startswith("conversation.item.input_audio_transcription")]
+    transcripts = [
+        e
+        for e in events
+        if e["type"].startswith("conversation.item.input_audio_transcription") and e not in diarized
+    ]
     assert transcripts and all(isinstance(e["logprobs"], list) and e["logprobs"] for e in transcripts)
     assert any(e["type"] == "error" and e["error"]["event_id"] == "event_mine" for e in events)
     updated = [

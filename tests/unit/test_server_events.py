@@ -36,6 +36,7 @@ SDK_TYPES = {
 SAMPLE_ARGUMENTS: dict[str, Any] = {
     "str": "x_1",
     "int": 0,
+    "float": 0.0,
     "str | None": None,
     "JsonObject": {},
     "list[JsonObject]": [],
@@ -226,7 +227,21 @@ def _hosted_mcp(driver: RecordingDriver) -> None:
     driver.run_until_idle()
 
 
-SCRIPTS = [_spoken_turns, _items_and_tools, _a_failed_transcription_and_response, _hosted_mcp]
+def _a_diarized_turn(driver: RecordingDriver) -> None:
+    """gpt-4o-transcribe-diarize: a turn's transcript comes with its segments."""
+    _update(driver, audio={"input": {"transcription": {"model": "gpt-4o-transcribe-diarize"}}})
+    driver.stream(synthetic_voiced_pcm16(900))
+    driver.stream_silence(600)
+    driver.run_until_idle()
+
+
+SCRIPTS = [
+    _spoken_turns,
+    _items_and_tools,
+    _a_failed_transcription_and_response,
+    _hosted_mcp,
+    _a_diarized_turn,
+]
 
 
 @pytest.mark.parametrize("script", SCRIPTS)

@@ -4,9 +4,9 @@ own, which joins the word the text writes it with, as whisper's ``merge_punctuat
 
 from __future__ import annotations
 
-from mockengine.chat.transcription import word_timings
 from mockengine.engines.stt import Transcript, WordTiming
 from mockengine.engines.tokens import TokenCounter
+from mockengine.engines.transcript_segments import word_timings
 from mockengine.engines.transcript_tokens import logprobs, whisper_words
 from tests.speech import QUESTION_TRANSCRIPT as QUESTION  # whisper tiny.en on tests/data/question.wav
 
