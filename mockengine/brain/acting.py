@@ -23,6 +23,7 @@ from mockengine.brain import (
     addresses,
     asking,
     cards,
+    codes,
     intent,
     lexicon,
     moves,
@@ -38,6 +39,7 @@ from mockengine.brain.arguments import check_schema
 from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
 from mockengine.brain.slots import Filled, Referent, fill, implied_again
+from mockengine.brain.values import Span
 
 __all__ = [
     "Action",
@@ -95,6 +97,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         # what a tool is called on being given ("My name is John Smith." to update_name)
         return (
             _provided(text, candidates, referent, today)
+            or _record_given(text, candidates)
             or _card_stated(text, candidates, referent, today)
             or _asked_faq(text, candidates)
         )
@@ -109,8 +112,10 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
         return (
             _moved(text, candidates)
             or _provided(text, candidates, referent, today)
+            or _record_given(text, candidates)
             or _card_stated(text, candidates, referent, today)
             or _asked_faq(text, candidates)
+            or _not_given(text, candidates)
         )
     if len(found) == 1:
         found = _coordinated(found[0][0], found[0][1], candidates, today)
@@ -576,6 +581,41 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
     if not done:
         return None
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
+
+
+def _not_given(text: str, tools: list[ToolSpec]) -> Plan | None:
+    """What a model says to a thing asked for that no declared tool gives ("Can I get a refund for my
+    booking AB12?" to an app that books and cancels tables): that it cannot help with it here, no call
+    of a tool that merely shares a noun (``intent.got_undeclared``); None otherwise."""
+    thing = intent.got_undeclared(text, tools)
+    if thing is None:
+        return None
+    return Plan(
+        (), None, f"no call: no declared tool gives {thing}", f"Sorry, I can't help with {thing} here."
+    )
+
+
+def _record_given(text: str, tools: list[ToolSpec]) -> Plan | None:
+    """A record's id given as what it is, nothing else asked ("my confirmation number is kq7rt", "My order
+    number is A12345."): the one lookup whose only required parameter identifies that record is called
+    with it, as a model looks the record up (``codes.record_code``: a word for the record, an id word, then
+    an id that looks like one). None when no lookup, or more than one, takes it: "my confirmation number is
+    great" gives none, "my order number is A12345" is no reservation's."""
+    if utterance.negated(text) or utterance.not_asking(text) in _NOT_GIVING:
+        return None
+    found: list[tuple[ToolSpec, str, Span]] = []
+    for tool in tools:
+        required = schema_values.required_of(tool.parameters or {})
+        if len(required) != 1 or not intent.is_lookup(tool):
+            continue
+        span = codes.record_code(text, required[0], labelled=True)
+        if span is not None:
+            found.append((tool, required[0], span))
+    if len(found) != 1:
+        return None
+    tool, name, span = found[0]
+    called = _called(tool, Filled({name: span.value}, {name: text[span.start : span.end]}))
+    return Plan((called,), None, f"a record's id given: {called.why}") if called is not None else None
 
 
 # The words before a card number that only give it: "My card number is", "It's", "Here's my Visa:",

@@ -248,6 +248,17 @@ def street_at_end(value: str) -> str | None:
     return None
 
 
+def street_opening(value: str) -> str | None:
+    """The street with its house number that opens ``value`` when the town (a capitalised word, or a flat
+    or suite first) follows it with no comma: "12 Main St" of "12 Main St Springfield 62704" (words
+    before the number dropped as ``street_at_end`` does); else None ("12 Main St", "12 Main St please")."""
+    for found in re.finditer(r"(?<![\w-])\d", value):
+        street = _STREET_WITH_NUMBER.match(value, found.start())
+        if street is not None and re.match(r"\s+(?:#\s*\d|[A-Z])", value[street.end() :]):
+            return value[found.start() : street.end()]
+    return None
+
+
 def names_postal_code(parameter: str) -> bool:
     """The parameter holds a zip or postal code (``zip``, ``zipCode``, ``postal_code``, ``post_code``)."""
     words = identifier_words(parameter).split()

@@ -176,7 +176,10 @@ def lacks_digit(name: str, value: Any, description: str = "") -> bool:
     numbered = last in (["number"], ["num"], ["no"]) or (
         last == ["id"] and re.search(r"\bnumber\b", description, re.I) is not None
     )
-    return numbered and isinstance(value, str) and not re.search(r"\d", value)
+    if not (numbered and isinstance(value, str)) or re.search(r"\d", value):
+        return False
+    # a record's number written as a code in capitals ("confirmation number XYZ") is one, as an id is
+    return not (record_words(name) and _CAPITALS_CODE.fullmatch(value.strip()))
 
 
 # The identifier of a record a business keeps (``order_id``, ``booking_ref``, ``confirmation_code``):
@@ -190,6 +193,40 @@ _RECORDS = frozenset((
 _IDENTIFIES = frozenset(("id", "ref", "reference", "number", "num", "no", "code"))
 # An id written as a code: a digit, or letters in capitals ("XKCDQ", "ORD-AB"), or joined parts.
 _LOOKS_LIKE_ID = re.compile(r"\d|^[A-Z]{2,}(?:[-_][A-Z0-9]+)*$|^\w+[-_]\w+$")
+
+
+# Records one business keeps under several names: a table's or a room's reservation is the booking its
+# confirmation number names ("my confirmation number is kq7rt" to ``get_reservation {reservation_id}``).
+_SAME_RECORD = frozenset(("reservation", "booking", "confirmation"))
+_CAPITALS_CODE = re.compile(r"[A-Z]{2,}(?:[-_][A-Z0-9]+)*")
+
+
+def record_words(name: str) -> frozenset[str]:
+    """The words a parameter identifying a record a business keeps may be said by (``reservation_id`` →
+    reservation, booking, confirmation; ``order_number`` → order); empty for any other parameter."""
+    words = identifier_words(name).lower().split()
+    if not words or words[-1] not in _IDENTIFIES:
+        return frozenset()
+    records = _RECORDS & set(words[:-1])
+    return records | _SAME_RECORD if records & _SAME_RECORD else records
+
+
+def record_code(text: str, name: str, *, labelled: bool = False) -> Span | None:
+    """The id of the record parameter ``name`` identifies, said after a word for that record: "reservation
+    XYZ", "booking AB-12", "my confirmation number is kq7rt"; with ``labelled``, only an id said as what
+    it is ("my confirmation number is kq7rt", "booking ref: AB12"). The id must look like one (a digit,
+    capitals, or parts joined: ``_LOOKS_LIKE_ID``); None when none is said so."""
+    records = record_words(name)
+    if not records:
+        return None
+    said = rf"(?:\s+(?:{'|'.join(_IDENTIFIES)})\b\.?)" + ("" if labelled else "?")
+    given = r"(?:\s+is|'s|\s*:|\s*#)" + ("" if labelled else "?")
+    pattern = rf"\b(?:{'|'.join(sorted(records))}){said}{given}\s*(?P<code>[\w-]*\w)"
+    for found in re.finditer(pattern, text, re.IGNORECASE):
+        code = found.group("code")
+        if _LOOKS_LIKE_ID.search(code) is not None and code.lower() not in _IDENTIFIES:
+            return Span(code, found.start(), found.end())
+    return None
 
 
 def word_for_id(name: str, value: Any) -> bool:

@@ -18,6 +18,7 @@ Two actions ("open the gesture project and play it") are two requests when the w
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -150,6 +151,9 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     spread |= {c: sum(1 for v in vocabularies if c in v.weights) for f in fallback.values() for c in f}
     opened = _opened_new(text)
     gotten = _gotten(text, vocabularies)
+    # "can I get a refund for my booking AB12?" with no tool for refunds: nothing declared gives what is
+    # asked for, and a tool that merely shares a noun of it ("booking") is not asked for
+    undeclared = _got_undeclared(text, vocabularies)
     matches = []
     for order, (tool, vocabulary) in enumerate(zip(tools, vocabularies, strict=True)):
         # "can I get a refund" gets what a tool is named for: no request of get_order_status's "get"
@@ -181,11 +185,17 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             # "turn off the fan" to set_device(device, state: [on, off]), however few tools are declared
             # (one tool's words are all equally rare: its enum alone scored below MIN_SCORE)
             score, strong = max(score, MIN_SCORE), True
-        strong = strong and evidence.allows(form, tool, vocabulary, heard_concepts)
+        # "how do I get a refund for order A12?" asks for the refund a tool is named for, as "can I get a
+        # refund" does: no how-to question of it (a model asks it of the tool, not the order's status)
+        getting = bool(gotten & vocabulary.name) and not vocabulary.lookup
+        allowed = dataclasses.replace(form, how_to=False) if getting else form
+        strong = strong and evidence.allows(allowed, tool, vocabulary, heard_concepts)
         # "get" of get_time is no request for the time: "can I get my money back", "I need to get some
         # groceries", "get me a coffee" called get_time with the rest as its city. The thing the tool gets
         # must be heard too.
         if {c for c, _ in heard if c in vocabulary.weights} == {_GET}:
+            strong = False
+        if undeclared:
             strong = False
         if declared.labelled(text, tool):  # "the code's BIGSALE20": a value said as what the tool needs
             score += PARAMETER_WEIGHT
@@ -241,6 +251,48 @@ def _gotten(text: str, vocabularies: list[_Vocabulary]) -> frozenset[str]:
         return frozenset()
     thing = frozenset(_concepts(found.group("thing")))
     return thing if any(thing & v.name and not v.lookup for v in vocabularies) else frozenset()
+
+
+# "can I get a refund for …", "could I have a refund?": a thing asked to be given (an indefinite article,
+# then up to three words ending the clause or before "for"), not a view of another ("a copy of my
+# invoice", "an update on order A12"), whose thing is after "of"/"on".
+_GOT_NEW = re.compile(
+    r"\b(?:get|have|receive)\s+(?:me\s+|us\s+)?(?:a|an|some|another)\s+"
+    r"(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+for\b|\s*[,.!?]|\s*$)",
+    re.IGNORECASE,
+)
+
+
+# Things asked for that are no service of an app's: help, a moment, a word, an answer.
+_NO_THING = frozenset((
+    "help", "hand", "moment", "minute", "second", "sec", "chance", "word", "question", "answer", "idea",
+    "clue", "sense", "break", "look", "bit", "little", "lot", "few", "person", "human", "agent", "someone",
+    "manager", "representative", "supervisor", "operator",
+))  # fmt: skip
+
+
+def got_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
+    """The thing ``text`` asks to be given that no tool of ``tools`` gives ("a refund" of "can I get a
+    refund for my booking AB12?" beside ``book_table`` and ``cancel_booking``), with its article; None
+    when a tool has a word of it or nothing is asked to be given."""
+    thing = _got_undeclared(text, [_vocabulary(_key(tool)) for tool in tools]) if tools else None
+    if thing is None:
+        return None
+    return f"{'an' if thing[0].lower() in 'aeiou' else 'a'} {thing}"
+
+
+def _got_undeclared(text: str, vocabularies: list[_Vocabulary]) -> str | None:
+    """The thing asked to be given ("refund" of "can I get a refund for my booking AB12?") when no
+    declared tool has a word of it, itself or through an association ("a cab" reaches a ride); else
+    None."""
+    found = _GOT_NEW.search(text)
+    if found is None:
+        return None
+    thing = found.group("thing")
+    if _NO_THING & set(thing.lower().split()):  # "can I get some help?", "could I have a minute?"
+        return None
+    concepts = {c for c, w in _heard(thing) for c in (c, *lexicon.associated(c, w))} | set(_concepts(thing))
+    return None if any(concepts & v.weights.keys() for v in vocabularies) else thing
 
 
 def _opened_new(text: str) -> frozenset[str]:

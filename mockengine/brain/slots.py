@@ -406,6 +406,13 @@ def _fill_postal_address(
         trimmed = addresses.street_at_end(value) if isinstance(value, str) else None
         if trimmed is not None and {"street", "address"} & set(lexicon.identifier_words(name).split()):
             filled.arguments[name] = trimmed  # "my new address is 12 Main St.": the street, not the words
+    town = next((n for n in properties if n in ("city", "town") and kinds.get(n) == "string"), None)
+    if town is not None and not isinstance(filled.arguments.get(town), str):
+        for name, value in list(filled.arguments.items()):
+            opening = addresses.street_opening(value) if isinstance(value, str) else None
+            if opening is not None and {"street"} & set(lexicon.identifier_words(name).split()):
+                # "12 Main St Springfield 62704" (no comma): the street, its town and code read after it
+                filled.arguments[name] = opening
     street = next(
         (
             value
@@ -418,11 +425,10 @@ def _fill_postal_address(
     )
     if street is None:
         return
-    town = next((n for n in properties if n in ("city", "town") and kinds.get(n) == "string"), None)
     if town is not None and not isinstance(filled.arguments.get(town), str):
         found = re.search(
-            rf"{re.escape(street)}\.?(?:,?\s*(?P<unit>{_UNIT}))?(?:,\s*|\s+in\s+)({_TOWN})", work.said
-        )  # "St., …", "St., Apt 4, …"
+            rf"{re.escape(street)}\.?(?:,?\s*(?P<unit>{_UNIT}))?(?:,\s*|\s+in\s+|\s+)({_TOWN})", work.said
+        )  # "St., …", "St., Apt 4, …", "St Springfield 62704"
         if found is not None and found.group(2).split()[0].lower() not in _CALENDAR_NAMES:
             filled.arguments[town], filled.sources[town] = found.group(2), found.group(0)
             if found.group("unit"):  # the flat or suite is the street's: "12 Main St, Apt 4"
@@ -440,8 +446,9 @@ def _fill_postal_address(
         filled.arguments[postal], filled.sources[postal] = found.group(1), found.group(0)
 
 
-# words of letters: "Leeds" of "Leeds LS1 4AP", not "Leeds LS1" (a postcode's first half)
-_TOWN = r"[A-Z][A-Za-z'-]+\b(?:\s+[A-Z][A-Za-z'-]+\b){0,2}"
+# words of letters: "Leeds" of "Leeds LS1 4AP", not "Leeds LS1" (a postcode's first half), nor
+# "Springfield IL" (a state's two capitals after the town)
+_TOWN = r"[A-Z][A-Za-z'-]+\b(?:\s+(?![A-Z]{2}\b)[A-Z][A-Za-z'-]+\b){0,2}"
 # A flat, suite or unit said after the street ("Apt 4", "Suite 200", "Unit 3B", "#12"): never the town.
 _UNIT = r"(?:(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building)\.?\s*#?|#\s*)\d+[A-Za-z]?\b"
 # A US zip (and ZIP+4), a Canadian postcode, a British one.
@@ -909,7 +916,8 @@ def _fill_one(
         # written as a path ("/tmp/notes.txt"), not split into words ("tmp notes")
         span = addresses.path_for(work.text) if addresses.takes_path(name, schema) else None
     elif kind == "identifier":
-        span = codes.identifier_for(work.text)
+        # "reservation XYZ": an id in capitals after a word for the record it identifies
+        span = codes.identifier_for(work.text) or codes.record_code(work.text, name)
         if (
             span is not None
             and addresses.HOUSE_NUMBER_AFTER.match(work.text, span.end)

@@ -291,15 +291,16 @@ def negated(text: str) -> bool:
     )
 
 
-# A value taken back as the right one is said: "not Paris, Berlin", "in not Paris but Berlin" (the words
+# A value taken back as the right one is said: "not Paris, Berlin" (opening the text, a clause or a
+# sentence: "Paris? Not in fahrenheit, celsius"), "in not Paris but Berlin" (the words
 # after "not" up to the comma or "but"), "the weather not in Paris but in Berlin" (a place after "not"
 # and before "but", after any word); and "Berlin, not Paris" or "for Berlin not Paris" at the end.
 _NOT_THIS = re.compile(
-    r"(?P<before>^\W*|[,;]\s*|\b(?:in|at|for|to|from|on|with|no)\W+)not\s+"
+    r"(?P<before>^\W*|[,;]\s*|[.!?]\s+|\b(?:in|at|for|to|from|on|with|no)\W+)not\s+"
     # "not urgent", "not too pricey": a value said by its opposite, nothing taken back
     r"(?!(?:now|yet|today|really|sure|quite|much|bad|at all|too|urgent|important|critical|expensive|pricey"
     r"|fancy)\b)(?:in\s+|at\s+|for\s+|on\s+)?"
-    r"[\w'-]+(?:\s+[\w'-]+){0,2}?\s*(?:,\s*(?:but\s+)?|\s+but\s+)(?:rather\s+|instead\s+)?"
+    r"[\w'-]+(?:\s+[\w'-]+){0,2}?\s*(?:,\s*(?:but\s+)?|\s+but\s+|[.!?]\s+)(?:rather\s+|instead\s+)?"
     r"|(?P<inside>\s)not\s+(?:in|at|for|on|to|from)\s+[\w'-]+(?:\s+[\w'-]+){0,2}?\s+but\s+(?:rather\s+)?",
     re.IGNORECASE,
 )
