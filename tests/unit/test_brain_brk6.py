@@ -69,3 +69,41 @@ def test_an_id_given_with_no_other_call_waiting_is_looked_up(
 def test_an_id_given_alone_is_still_looked_up() -> None:
     made = calls([RESERVATION, CANCEL_RESERVATION], "my confirmation number is kq7rt")
     assert made == [("get_reservation", {"reservation_id": "kq7rt"})]
+
+
+# -- 2. a unit refused with no other named after it is no unit wanted
+
+WEATHER_UNIT = tool(
+    "get_weather",
+    "Get the weather",
+    {"city": STRING, "unit": {"type": "string", "description": "celsius or fahrenheit"}},
+)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Weather in Paris. Not fahrenheit",
+        "Weather in Paris. Not in fahrenheit please.",
+        "Weather in Paris, not in fahrenheit",
+    ],
+)
+def test_a_unit_only_refused_in_its_own_sentence_is_asked_for(said: str) -> None:
+    assert calls([WEATHER_UNIT], said) == "Which unit do you mean?"
+
+
+def test_a_unit_refused_in_answer_to_which_unit_is_not_filled() -> None:
+    made = conversation_calls([WEATHER_UNIT], ["What's the weather in Paris?", "Not fahrenheit"])
+    assert ("get_weather", {"city": "Paris", "unit": "fahrenheit"}) not in made[-1]
+
+
+@pytest.mark.parametrize(
+    ("said", "unit"),
+    [
+        ("Weather in Paris. Not fahrenheit, celsius", "celsius"),
+        ("Weather in Paris? Not in fahrenheit. Celsius", "celsius"),
+        ("Weather in Paris. Fahrenheit please", "fahrenheit"),
+    ],
+)
+def test_a_unit_named_after_a_refused_one_is_still_filled(said: str, unit: str) -> None:
+    assert calls([WEATHER_UNIT], said) == [("get_weather", {"city": "Paris", "unit": unit})]
