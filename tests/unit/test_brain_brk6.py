@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from mockengine.brain import tasks
+from mockengine.brain.model import ReplyRequest, TurnView
 from tests.brain_calls import calls, conversation_calls, tool
 
 STRING = {"type": "string"}
@@ -107,3 +109,49 @@ def test_a_unit_refused_in_answer_to_which_unit_is_not_filled() -> None:
 )
 def test_a_unit_named_after_a_refused_one_is_still_filled(said: str, unit: str) -> None:
     assert calls([WEATHER_UNIT], said) == [("get_weather", {"city": "Paris", "unit": unit})]
+
+
+# -- 3. a sentiment said with "not" is its opposite ("I'm not happy" was positive)
+
+SENTIMENT = 'Classify the sentiment as "positive", "negative" or "neutral".'
+
+
+def sentiment(said: str) -> str | None:
+    request = ReplyRequest(
+        "You are a support agent.", (), "auto", ("text",), (TurnView("u", "user_text", said),), 0,
+        response_instructions=SENTIMENT,
+    )  # fmt: skip
+    reply = tasks.answered(request)
+    return None if reply is None else reply.text
+
+
+@pytest.mark.parametrize(
+    ("said", "label"),
+    [
+        ("I'm not happy", "negative"),
+        ("I'm not happy with the service at all.", "negative"),
+        ("No problem, thanks", "positive"),
+        ("Not bad at all, thanks!", "positive"),
+        ("I don't like this update.", "negative"),
+        ("The app is not great.", "negative"),
+        ("It's not very good.", "negative"),
+        ("Never been so happy with an order", "positive"),  # "never been so": praise, not a denial
+    ],
+)
+def test_a_sentiment_said_with_not_is_its_opposite(said: str, label: str) -> None:
+    assert sentiment(said) == label
+
+
+@pytest.mark.parametrize(
+    ("said", "label"),
+    [
+        ("I'm happy", "positive"),
+        ("No, this is terrible.", "negative"),  # the "no" answers; the complaint stands
+        ("No, I love it!", "positive"),
+        ("Thanks, but it's still broken.", "negative"),
+        ("I'm not sure.", "neutral"),
+        ("Not now.", "neutral"),
+    ],
+)
+def test_a_sentiment_said_without_a_not_of_its_own_is_kept(said: str, label: str) -> None:
+    assert sentiment(said) == label
