@@ -155,3 +155,45 @@ def test_a_sentiment_said_with_not_is_its_opposite(said: str, label: str) -> Non
 )
 def test_a_sentiment_said_without_a_not_of_its_own_is_kept(said: str, label: str) -> None:
     assert sentiment(said) == label
+
+
+# -- 4. a typed address with no comma: what follows the street is a town only when a code follows it
+
+ADDRESS = tool(
+    "update_shipping_address",
+    "Update the shipping address",
+    {"street": STRING, "city": STRING, "postal_code": STRING},
+)
+
+
+@pytest.mark.parametrize(
+    "said", ["Ship it to 12 Main St ASAP", "Ship it to 12 Main St Instead", "Ship it to 12 Main St Tonight"]
+)
+def test_a_word_after_a_street_with_no_code_is_no_town(said: str) -> None:
+    assert calls([ADDRESS], said) == "Which city do you mean?"
+
+
+@pytest.mark.parametrize(
+    ("said", "street", "city", "code"),
+    [
+        (
+            "Ship to 1600 Pennsylvania Ave NW Washington DC 20500",
+            "1600 Pennsylvania Ave NW",
+            "Washington",
+            "20500",
+        ),
+        ("Ship it to 12 Main St. Springfield 62704", "12 Main St", "Springfield", "62704"),
+        ("Ship it to 12 Main St Springfield 62704", "12 Main St", "Springfield", "62704"),
+        ("Ship it to 12 Main St, Springfield 62704", "12 Main St", "Springfield", "62704"),
+        ("Ship it to 12 Main St, Springfield", "12 Main St", "Springfield", None),
+    ],
+)  # fmt: skip
+def test_the_town_after_a_street_is_the_town_said(
+    said: str, street: str, city: str, code: str | None
+) -> None:
+    made = calls([ADDRESS], said)
+    if code is None:
+        assert made == "What's the postal code?"
+        return
+    expected = {"street": street, "city": city, "postal_code": code}
+    assert made == [("update_shipping_address", expected)]
