@@ -197,3 +197,22 @@ def test_the_town_after_a_street_is_the_town_said(
         return
     expected = {"street": street, "city": city, "postal_code": code}
     assert made == [("update_shipping_address", expected)]
+
+
+# -- 5. a word written in capitals that is no code is no reservation's id ("Look up reservation OK")
+
+CONFIRMATION = tool("lookup_booking", "Look up a booking", {"confirmation_code": STRING})
+
+
+@pytest.mark.parametrize(
+    "said", ["Look up reservation OK", "Look up reservation ASAP", "Look up reservation TBD"]
+)
+@pytest.mark.parametrize("lookup", [RESERVATION, CONFIRMATION])
+def test_a_word_in_capitals_is_no_records_id(lookup: object, said: str) -> None:
+    assert isinstance(calls([lookup, BOOK_TABLE], said), str)  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("said", ["Look up reservation XYZ", "Look up reservation KQ7RT"])
+def test_a_code_in_capitals_is_still_looked_up(said: str) -> None:
+    made = calls([CONFIRMATION, BOOK_TABLE], said)
+    assert made == [("lookup_booking", {"confirmation_code": said.split()[-1]})]
