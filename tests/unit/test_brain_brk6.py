@@ -216,3 +216,39 @@ def test_a_word_in_capitals_is_no_records_id(lookup: object, said: str) -> None:
 def test_a_code_in_capitals_is_still_looked_up(said: str) -> None:
     made = calls([CONFIRMATION, BOOK_TABLE], said)
     assert made == [("lookup_booking", {"confirmation_code": said.split()[-1]})]
+
+
+# -- 6. the thing no declared tool gives is named without the words after it ("a cappuccino please")
+
+REFUND_BOOKING = [BOOK_TABLE, tool("cancel_booking", "Cancel a booking", {"booking_id": STRING})]
+
+
+@pytest.mark.parametrize(
+    ("said", "thing"),
+    [
+        ("Can I have a refund please?", "a refund"),
+        ("Can I get a refund today?", "a refund"),
+        ("Could I get a refund now, thanks?", "a refund"),
+        ("I want a refund for booking AB12", "a refund"),
+        ("I need a refund for my booking AB12", "a refund"),
+    ],
+)
+def test_the_thing_out_of_reach_is_named_alone(said: str, thing: str) -> None:
+    assert calls(REFUND_BOOKING, said) == f"Sorry, I can't help with {thing} here."
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("I want a table for 4 at 7pm", "book_table"),
+        ("I need a table for 2 at 8pm please", "book_table"),
+    ],
+)
+def test_wanting_a_thing_a_tool_gives_still_calls_it(said: str, expected: str) -> None:
+    made = calls(REFUND_BOOKING, said)
+    assert isinstance(made, list) and [name for name, _ in made] == [expected]
+
+
+@pytest.mark.parametrize("said", ["I need a minute", "I want a word with the manager", "I need a break"])
+def test_wanting_no_service_is_no_thing_out_of_reach(said: str) -> None:
+    assert "can't help with" not in str(calls(REFUND_BOOKING, said))
