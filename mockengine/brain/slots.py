@@ -107,6 +107,10 @@ def fill(
         _without_tool_mention(questions.without_frame(utterance.corrected(text)), tool_name)
     )
     work = _Work(verbatim.rewritten(said), today, text)
+    if vocabulary and "todo" not in vocabulary:
+        # "I need to update my shipping address": the to-do "I need to" is rewritten to (``wordlists``)
+        # is no value of a tool that keeps none (it filled ``street: "todo"``)
+        work.text = work.said = re.sub(r"(?i)\btodo\b\s*", "", work.text)
     filled = Filled()
 
     def nested(target: Mapping[str, Any], text: str) -> Filled:

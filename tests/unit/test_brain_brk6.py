@@ -252,3 +252,33 @@ def test_wanting_a_thing_a_tool_gives_still_calls_it(said: str, expected: str) -
 @pytest.mark.parametrize("said", ["I need a minute", "I want a word with the manager", "I need a break"])
 def test_wanting_no_service_is_no_thing_out_of_reach(said: str) -> None:
     assert "can't help with" not in str(calls(REFUND_BOOKING, said))
+
+
+# -- 7. "I need to …" is no value of a tool that keeps no to-dos (its rewrite "todo" filled a street)
+
+CONTACT = tool("update_contact", "Update a contact", {"name": STRING, "phone": STRING})
+TODO = tool("add_todo", "Add a to-do item", {"task": STRING})
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "asked"),
+    [
+        ([ADDRESS], "I need to update my shipping address", "Which street do you mean?"),
+        ([ADDRESS], "We have to change the shipping address", "Which street do you mean?"),
+        ([CONTACT], "I need to update a contact", "What name should I use?"),
+    ],
+)
+def test_i_need_to_fills_nothing(tools: list[object], said: str, asked: str) -> None:
+    assert calls(tools, said) == asked  # type: ignore[arg-type]
+
+
+def test_an_address_given_after_i_need_to_fills_the_street() -> None:
+    made = conversation_calls(
+        [ADDRESS], ["I need to update my shipping address", "12 Main St, Springfield 62704"]
+    )
+    expected = {"street": "12 Main St", "city": "Springfield", "postal_code": "62704"}
+    assert made[-1] == [("update_shipping_address", expected)]
+
+
+def test_a_to_do_after_i_need_to_is_still_the_task() -> None:
+    assert calls([TODO], "I have to call mom") == [("add_todo", {"task": "call mom"})]
