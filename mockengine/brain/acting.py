@@ -76,6 +76,9 @@ class Plan:
     said: str | None = None  # what to say when the words ask for no call ("never mind" → "Okay.")
     # the call the question waits on: its tool and the arguments the words gave (an answer completes it)
     pending: tuple[ToolSpec, dict[str, Any]] | None = None
+    # the words only gave a value, asking nothing ("my confirmation number is kq7rt"): put after a
+    # question, they answer it, and the call it waited on comes first (``ellipsis.conversation_plan``)
+    only_given: bool = False
 
 
 def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
@@ -615,7 +618,9 @@ def _record_given(text: str, tools: list[ToolSpec]) -> Plan | None:
         return None
     tool, name, span = found[0]
     called = _called(tool, Filled({name: span.value}, {name: text[span.start : span.end]}))
-    return Plan((called,), None, f"a record's id given: {called.why}") if called is not None else None
+    if called is None:
+        return None
+    return Plan((called,), None, f"a record's id given: {called.why}", only_given=True)
 
 
 # The words before a card number that only give it: "My card number is", "It's", "Here's my Visa:",

@@ -254,7 +254,7 @@ def street_opening(value: str) -> str | None:
     before the number dropped as ``street_at_end`` does); else None ("12 Main St", "12 Main St please")."""
     for found in re.finditer(r"(?<![\w-])\d", value):
         street = _STREET_WITH_NUMBER.match(value, found.start())
-        if street is not None and re.match(r"\s+(?:#\s*\d|[A-Z])", value[street.end() :]):
+        if street is not None and re.match(r"\.?\s+(?:#\s*\d|[A-Z])", value[street.end() :]):
             return value[found.start() : street.end()]
     return None
 

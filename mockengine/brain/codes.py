@@ -195,6 +195,9 @@ _IDENTIFIES = frozenset(("id", "ref", "reference", "number", "num", "no", "code"
 _LOOKS_LIKE_ID = re.compile(r"\d|^[A-Z]{2,}(?:[-_][A-Z0-9]+)*$|^\w+[-_]\w+$")
 
 
+# Words written in capitals that are no record's code: "Look up reservation OK", "… ASAP", "… TBD".
+_NO_CODE = frozenset(("OK", "ASAP", "TBD", "TBC", "FYI", "ETA", "AM", "PM", "ID", "PIN", "NA", "N/A"))
+
 # Records one business keeps under several names: a table's or a room's reservation is the booking its
 # confirmation number names ("my confirmation number is kq7rt" to ``get_reservation {reservation_id}``).
 _SAME_RECORD = frozenset(("reservation", "booking", "confirmation"))
@@ -224,7 +227,11 @@ def record_code(text: str, name: str, *, labelled: bool = False) -> Span | None:
     pattern = rf"\b(?:{'|'.join(sorted(records))}){said}{given}\s*(?P<code>[\w-]*\w)"
     for found in re.finditer(pattern, text, re.IGNORECASE):
         code = found.group("code")
-        if _LOOKS_LIKE_ID.search(code) is not None and code.lower() not in _IDENTIFIES:
+        if (
+            _LOOKS_LIKE_ID.search(code) is not None
+            and code.lower() not in _IDENTIFIES
+            and code.upper() not in _NO_CODE
+        ):
             return Span(code, found.start(), found.end())
     return None
 
@@ -238,7 +245,7 @@ def word_for_id(name: str, value: Any) -> bool:
     if not isinstance(value, str) or not words or words[-1] not in _IDENTIFIES:
         return False
     record = bool(_RECORDS & set(words)) or words in (["reference"], ["ref"], ["booking", "ref"])
-    return record and _LOOKS_LIKE_ID.search(value.strip()) is None
+    return record and (_LOOKS_LIKE_ID.search(value.strip()) is None or value.strip().upper() in _NO_CODE)
 
 
 _WORDY = ("text", "title", "name", "message", "note", "task", "subject", "body", "content", "query")

@@ -192,6 +192,10 @@ def conversation_plan(
     """The plan for the newest words ``heard`` said after the items ``before`` them: their own plan
     (``acting.plan``), else the follow-up they make of the previous request (``follow_up``)."""
     own = acting.plan(heard, tools, acting.referent(before), today)
+    if own is not None and own.only_given:
+        # "my confirmation number is kq7rt" after "What's the reservation ID?" for a cancel: the answer
+        # completes the cancel; the lookup of the id given is for when no question waits on it
+        return follow_up(heard, before, tools, today) or own
     if own is not None and (own.actions or own.question is None):
         return own
     return follow_up(heard, before, tools, today) or _carried_over(heard, own, before) or own

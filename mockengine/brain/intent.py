@@ -253,12 +253,14 @@ def _gotten(text: str, vocabularies: list[_Vocabulary]) -> frozenset[str]:
     return thing if any(thing & v.name and not v.lookup for v in vocabularies) else frozenset()
 
 
-# "can I get a refund for …", "could I have a refund?": a thing asked to be given (an indefinite article,
-# then up to three words ending the clause or before "for"), not a view of another ("a copy of my
-# invoice", "an update on order A12"), whose thing is after "of"/"on".
+# "can I get a refund for …", "could I have a refund?", "I want a refund for …": a thing asked to be
+# given (an indefinite article, then up to three words ending the clause or before "for", or before
+# the words that only say when or how politely: "a refund please", "a refund today"), not a view of
+# another ("a copy of my invoice", "an update on order A12"), whose thing is after "of"/"on".
 _GOT_NEW = re.compile(
-    r"\b(?:get|have|receive)\s+(?:me\s+|us\s+)?(?:a|an|some|another)\s+"
-    r"(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+for\b|\s*[,.!?]|\s*$)",
+    r"\b(?:get|have|receive|want|need)\s+(?:me\s+|us\s+)?(?:a|an|some|another)\s+"
+    r"(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
+    r"(?=\s+(?:for|please|today|tonight|tomorrow|now|asap|thanks|thank)\b|\s*[,.!?]|\s*$)",
     re.IGNORECASE,
 )
 

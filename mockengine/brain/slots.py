@@ -107,6 +107,10 @@ def fill(
         _without_tool_mention(questions.without_frame(utterance.corrected(text)), tool_name)
     )
     work = _Work(verbatim.rewritten(said), today, text)
+    if vocabulary and "todo" not in vocabulary:
+        # "I need to update my shipping address": the to-do "I need to" is rewritten to (``wordlists``)
+        # is no value of a tool that keeps none (it filled ``street: "todo"``)
+        work.text = work.said = re.sub(r"(?i)\btodo\b\s*", "", work.text)
     filled = Filled()
 
     def nested(target: Mapping[str, Any], text: str) -> Filled:
@@ -426,13 +430,21 @@ def _fill_postal_address(
     if street is None:
         return
     if town is not None and not isinstance(filled.arguments.get(town), str):
+        # "St., …", "St., Apt 4, …", "in Springfield"; with no comma a town only before its code ("St
+        # Springfield 62704"): "12 Main St ASAP" or "… Instead" names none. A quadrant ("Ave NW") is the
+        # street's, never the town's.
         found = re.search(
-            rf"{re.escape(street)}\.?(?:,?\s*(?P<unit>{_UNIT}))?(?:,\s*|\s+in\s+|\s+)({_TOWN})", work.said
-        )  # "St., …", "St., Apt 4, …", "St Springfield 62704"
-        if found is not None and found.group(2).split()[0].lower() not in _CALENDAR_NAMES:
-            filled.arguments[town], filled.sources[town] = found.group(2), found.group(0)
+            rf"{re.escape(street)}(?P<quadrant>\s+(?:[NS][EW]|[NSEW])\b)?\.?(?:,?\s*(?P<unit>{_UNIT}))?"
+            rf"(?:(?:,\s*|\s+in\s+)(?P<town>{_TOWN})|\s+(?P<bare>{_TOWN})(?={_CODE_AFTER_TOWN}))",
+            work.said,
+        )
+        named = found and (found.group("town") or found.group("bare"))
+        if found is not None and named and named.split()[0].lower() not in _CALENDAR_NAMES:
+            filled.arguments[town], filled.sources[town] = named, found.group(0)
+            street_name = next(n for n, v in filled.arguments.items() if v == street and n != town)
+            if found.group("quadrant"):  # "1600 Pennsylvania Ave NW"
+                street = filled.arguments[street_name] = street + found.group("quadrant")
             if found.group("unit"):  # the flat or suite is the street's: "12 Main St, Apt 4"
-                street_name = next(n for n, v in filled.arguments.items() if v == street and n != town)
                 street = filled.arguments[street_name] = f"{street}, {found.group('unit')}"
     said_town = filled.arguments.get(town) if town is not None else None
     postal = next(
@@ -453,6 +465,8 @@ _TOWN = r"[A-Z][A-Za-z'-]+\b(?:\s+(?![A-Z]{2}\b)[A-Z][A-Za-z'-]+\b){0,2}"
 _UNIT = r"(?:(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building)\.?\s*#?|#\s*)\d+[A-Za-z]?\b"
 # A US zip (and ZIP+4), a Canadian postcode, a British one.
 _POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}"
+# What follows a town said with no comma before it: its code, a state's two capitals first or not.
+_CODE_AFTER_TOWN = rf",?\s+(?:[A-Z]{{2}},?\s+)?(?:{_POSTCODE})\b"
 
 
 def _fill_wider_place(

@@ -192,6 +192,33 @@ def _labels(instructions: str) -> list[str]:
     return labels if len(labels) >= 2 else []
 
 
+# A word that turns the praise or complaint after it into its opposite ("not happy", "don't like", "no
+# problem"), up to two words before it ("not very good", "isn't at all"), in its own clause: the "no" of
+# "No, this is terrible" answers and denies nothing. "never" is left out: "never been so happy" praises.
+_DENIES = frozenset((
+    "not", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "didnt", "isn't", "isnt", "wasn't",
+    "wasnt", "aren't", "arent", "weren't", "werent", "won't", "wont", "can't", "cant", "cannot", "hardly",
+))  # fmt: skip
+_CLAUSES = re.compile(r"[,.;:!?]+|\bbut\b", re.IGNORECASE)
+
+
+def _polarity(said: str) -> tuple[bool, bool]:
+    """Whether ``said`` praises and whether it complains: a word of ``_POSITIVE`` or ``_NEGATIVE``, turned
+    to the other by a denial just before it in its clause ("I'm not happy" complains, "No problem,
+    thanks" praises)."""
+    praised = complained = False
+    for clause in _CLAUSES.split(said.lower()):
+        words = re.findall(r"[\w'-]+", clause)
+        for index, word in enumerate(words):
+            positive, negative = word in _POSITIVE, word in _NEGATIVE
+            if not (positive or negative):
+                continue
+            if _DENIES & set(words[max(0, index - 3) : index]):
+                positive, negative = negative, positive
+            praised, complained = praised or positive, complained or negative
+    return praised, complained
+
+
 def _label(labels: list[str], said: str) -> str:
     """The label for ``said``: one the words name (by the word or its stem, the first said), else the one
     its form fits (a question, a request, a greeting, praise or complaint), else the catch-all label,
@@ -222,9 +249,10 @@ def _label(labels: list[str], said: str) -> str:
         by_form.append(_GREETING_LABELS)
     elif stripped:
         by_form.append(_REQUEST_LABELS)
-    if _POSITIVE & set(words) and not _NEGATIVE & set(words):
+    praised, complained = _polarity(said)
+    if praised and not complained:
         by_form.append(frozenset(("positive", "happy", "praise", "compliment")))
-    if _NEGATIVE & set(words):
+    if complained:
         by_form.append(frozenset(("negative", "complaint", "unhappy", "angry")))
     if not words:
         by_form.append(frozenset(("neutral",)))

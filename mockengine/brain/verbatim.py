@@ -290,11 +290,13 @@ _IN_UNIT = re.compile(r"\bin\s+(?:degrees\s+)?(?P<unit>[A-Za-z]{2,})\b", re.IGNO
 _UNIT_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
 # Units of time are when, not how a value is given: "the forecast for 5 days", "in 10 minutes".
 _WHEN_UNITS = frozenset(units.unit_named(w) for w in ("ms", "seconds", "minutes", "hours", "days"))
-# A unit refused just before it is said: "no fahrenheit", "instead of fahrenheit", "never kelvin". A unit
-# after "not" ("Paris? Not in fahrenheit, celsius") never reaches here: ``utterance.corrected`` took it
-# back for every slot. "no X" stays a unit's own case: for other slots it is a value ("pizza, no onions").
+# A unit refused just before it is said: "not in fahrenheit", "no fahrenheit", "instead of fahrenheit",
+# "never kelvin". A unit taken back for another ("Paris? Not in fahrenheit, celsius") never reaches here:
+# ``utterance.corrected`` took it back for every slot; one refused with none after it ("Weather in Paris.
+# Not fahrenheit") does, and is no unit wanted. "no X" stays a unit's own case: for other slots it is a
+# value ("pizza, no onions").
 _REFUSED_BEFORE = re.compile(
-    r"\b(?:no|never|don't|dont|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}$", re.IGNORECASE
+    r"\b(?:not|no|never|don't|dont|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}$", re.IGNORECASE
 )
 
 
