@@ -276,9 +276,17 @@ _NO_THING = frozenset((
 def got_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
     """The thing ``text`` asks to be given that no tool of ``tools`` gives ("a refund" of "can I get a
     refund for my booking AB12?" beside ``book_table`` and ``cancel_booking``), with its article; None
-    when a tool has a word of it or nothing is asked to be given."""
-    thing = _got_undeclared(text, [_vocabulary(_key(tool)) for tool in tools]) if tools else None
+    when a tool has a word of it, nothing is asked to be given, or no tool shares a word of the rest of
+    the request ("Can I get a latte?" to ``order_drink``: the brain cannot tell a latte from a refund, so
+    it claims nothing out of reach that no declared tool was near)."""
+    vocabularies = [_vocabulary(_key(tool)) for tool in tools]
+    thing = _got_undeclared(text, vocabularies) if tools else None
     if thing is None:
+        return None
+    # the claim answers a tool that merely shares a noun ("booking"); with none, a model's reply to a
+    # thing the brain has no word for is no claim that the app lacks it
+    rest = {c for c, w in _heard(text) if w.lower() not in thing.lower().split()} - {_GET}
+    if not any(rest & v.weights.keys() for v in vocabularies):
         return None
     return f"{'an' if thing[0].lower() in 'aeiou' else 'a'} {thing}"
 

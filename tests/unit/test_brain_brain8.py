@@ -167,7 +167,7 @@ INVOICE = tool("get_invoice", "Get an invoice", {"order_id": STRING})
     ("tools", "said", "answer"),
     [
         ([BOOK_TABLE, CANCEL_BOOKING], "Can I get a refund for my booking AB12?", "a refund"),
-        ([BOOK_TABLE, CANCEL_BOOKING], "Could I have a refund?", "a refund"),
+        ([BOOK_TABLE, CANCEL_BOOKING], "Could I have a refund? It was booking AB12.", "a refund"),
         ([ORDER_STATUS], "Can I get a refund for order A12345?", "a refund"),
     ],
 )
