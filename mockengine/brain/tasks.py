@@ -193,8 +193,9 @@ def _labels(instructions: str) -> list[str]:
 
 
 # A word that turns the praise or complaint after it into its opposite ("not happy", "don't like", "no
-# problem"), up to two words before it ("not very good", "isn't at all"), in its own clause: the "no" of
-# "No, this is terrible" answers and denies nothing. "never" is left out: "never been so happy" praises.
+# problem"), one of the three words before it ("not very good", "isn't at all good"), in its own clause:
+# the "no" of "No, this is terrible" answers and denies nothing. "never" is left out: "never been so
+# happy" praises.
 _DENIES = frozenset((
     "not", "no", "don't", "dont", "doesn't", "doesnt", "didn't", "didnt", "isn't", "isnt", "wasn't",
     "wasnt", "aren't", "arent", "weren't", "werent", "won't", "wont", "can't", "cant", "cannot", "hardly",
