@@ -98,12 +98,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     if candidates and not addressed.gate(utterance.clean(text)).request:
         # words that tell, wonder or feel: the participant talks (the trace says why), unless they give
         # what a tool is called on being given ("My name is John Smith." to update_name)
-        return (
-            _provided(text, candidates, referent, today)
-            or _record_given(text, candidates)
-            or _card_stated(text, candidates, referent, today)
-            or _asked_faq(text, candidates)
-        )
+        return _value_given(text, candidates, referent, today)
     # a fee asked ("How much does shipping cost?") goes to no tool that prices only items
     fee = _fee_asked(text)
     priced = [tool for tool in candidates if not (fee and _prices_no_fee(fee, tool))]
@@ -114,10 +109,7 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     if not found:
         return (
             _moved(text, candidates)
-            or _provided(text, candidates, referent, today)
-            or _record_given(text, candidates)
-            or _card_stated(text, candidates, referent, today)
-            or _asked_faq(text, candidates)
+            or _value_given(text, candidates, referent, today)
             or _not_given(text, candidates)
         )
     if len(found) == 1:
@@ -556,6 +548,18 @@ _OTHER_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _NOT_GIVING = ("a request not to act", "a dismissal", "a closing remark", "thanks or a farewell")
+
+
+def _value_given(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """The call a value given without a request is for: a name or contact (``_provided``), a record's
+    id (``_record_given``), a card's details (``_card_stated``), a question a FAQ answers
+    (``_asked_faq``), tried in that order; None when the words give none of them."""
+    return (
+        _provided(text, tools, referent, today)
+        or _record_given(text, tools)
+        or _card_stated(text, tools, referent, today)
+        or _asked_faq(text, tools)
+    )
 
 
 def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
