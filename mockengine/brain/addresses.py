@@ -222,10 +222,16 @@ def phone_fitting(text: str, pattern: str) -> Span | None:
     return None
 
 
+# A street's kind, the word that ends it ("Street", "St", "Rd").
+_STREET_KIND = (
+    r"(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place"
+    r"|pl|court|ct|square|sq|terrace|crescent|close|row|parkway|highway)\b"
+)
 # What follows a house number: a street's name and its kind ("12 Baker Street", "5 Rue de Rivoli" aside).
+# A "St" in the name is a Saint, which a name follows ("12 St James St"), never the kind: so "12 Main St
+# St Louis" is the street "12 Main St" and the town "St Louis".
 HOUSE_NUMBER_AFTER = re.compile(
-    r"\s+(?:[A-Z][\w'-]*\s+){1,3}(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|place"
-    r"|pl|court|ct|square|sq|terrace|crescent|close|row|parkway|highway)\b",
+    rf"\s+(?:(?!st\.?\s+{_STREET_KIND})[A-Z][\w'-]*\s+){{1,3}}{_STREET_KIND}",
     re.IGNORECASE,
 )
 _STREET_WITH_NUMBER = re.compile(r"\d+[a-z]?" + HOUSE_NUMBER_AFTER.pattern, re.IGNORECASE)

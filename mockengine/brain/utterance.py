@@ -28,9 +28,11 @@ _ORPHAN_COMMA = re.compile(
     + r"(?:in|on))\s*,\s*",
     re.IGNORECASE,
 )
-# "the the card"; a digit said twice ("four four two nine") is a code, not a stutter
+# "the the card"; a digit said twice ("four four two nine") is a code, not a stutter, and "St" twice is
+# a street's Street then a town's Saint ("12 Main St St Louis 63101"), two words an address abbreviates alike
 _REPEATED = re.compile(
-    r"\b(?!(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d+)\b)(\w+)(?:\s+\1\b)+", re.IGNORECASE
+    r"\b(?!(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d+|st)\b)(\w+)(?:\s+\1\b)+",
+    re.IGNORECASE,
 )
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask, and so

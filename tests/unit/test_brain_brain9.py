@@ -1,0 +1,38 @@
+"""Misses of the scripted brain when apps declare their own tools (brain9). Each test failed before its
+fix; the near misses beside each pin what must not change."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.brain_calls import calls, tool
+
+STRING = {"type": "string"}
+ADDRESS = tool(
+    "update_shipping_address",
+    "Update the shipping address",
+    {"street": STRING, "city": STRING, "postal_code": STRING},
+)
+
+# -- 1. "St" twice in an address is a street's Street then a town's Saint, no stutter
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Ship it to 12 Main St St Louis 63101", {"street": "12 Main St", "city": "St Louis"}),
+        ("Ship it to 12 Main St, St Louis 63101", {"street": "12 Main St", "city": "St Louis"}),
+        ("Ship it to 12 St James St Springfield 62704", {"street": "12 St James St", "city": "Springfield"}),
+        ("Ship it to 12 Main St Springfield 62704", {"street": "12 Main St", "city": "Springfield"}),
+    ],
+)
+def test_saint_after_a_street_is_the_towns(said: str, expected: dict[str, str]) -> None:
+    made = calls([ADDRESS], said)
+    assert isinstance(made, list)
+    assert {k: made[0][1][k] for k in expected} == expected
+
+
+def test_a_stutter_is_still_one_word() -> None:
+    assert calls([ADDRESS], "Ship it to to 12 Main St Springfield 62704") == [
+        ("update_shipping_address", {"street": "12 Main St", "city": "Springfield", "postal_code": "62704"})
+    ]
