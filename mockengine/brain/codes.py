@@ -61,9 +61,19 @@ def identifier_for(text: str) -> Span | None:
     found = [
         *(Span(_digits(m.group(0)), m.start(), m.end()) for m in _SPOKEN_CODE.finditer(text)),
         *(Span(m.group(1) + m.group(2), m.start(), m.end()) for m in _PREFIXED.finditer(text)),
-        *(Span(m.group(0), m.start(), m.end()) for m in _WRITTEN.finditer(text)),
+        *(Span(m.group(0), m.start(), m.end()) for m in _WRITTEN.finditer(text) if not _counts(text, m)),
     ]
     return min(found, key=lambda s: (s.start, -s.end)) if found else None
+
+
+# What a number counts, said after it: a plural ("4 people", "3 nights", "2 tickets"), no code.
+_COUNTED = re.compile(r"\s+(?:[a-z]+[a-rt-z]s|people|children|men|women|kids)\b")
+
+
+def _counts(text: str, written: re.Match[str]) -> bool:
+    """The written ``written`` is a plain number that counts the plural said right after it ("a
+    reservation for 4 people"): a quantity, which no record's id is."""
+    return written.group(0).isdigit() and _COUNTED.match(text, written.end()) is not None
 
 
 def _digits(spoken: str) -> str:
@@ -238,14 +248,21 @@ def record_code(text: str, name: str, *, labelled: bool = False) -> Span | None:
 
 def word_for_id(name: str, value: Any) -> bool:
     """An ordinary word taken for a record's identifier: ``order_id`` ← "second" of "my second order",
-    ``booking_ref`` ← "mother" of "the booking for my mother". A record's id holds a digit or is written
+    ``booking_ref`` ← "mother" of "the booking for my mother", ``reservation_id`` ← "4 people" of "a
+    reservation for 4 people" (a count). A record's id holds a digit or is written
     as a code (capitals, or parts joined by ``-``/``_``); other ids (``user_id``, ``voice_id``, ``room_id``)
     may be words and are left alone."""
     words = identifier_words(name).lower().split()
     if not isinstance(value, str) or not words or words[-1] not in _IDENTIFIES:
         return False
     record = bool(_RECORDS & set(words)) or words in (["reference"], ["ref"], ["booking", "ref"])
-    return record and (_LOOKS_LIKE_ID.search(value.strip()) is None or value.strip().upper() in _NO_CODE)
+    value = value.strip()
+    counted = re.fullmatch(r"(\d+)(.*)", value)
+    return record and (
+        _LOOKS_LIKE_ID.search(value) is None
+        or value.upper() in _NO_CODE
+        or (counted is not None and _COUNTED.match(counted.group(2)) is not None)  # "4 people"
+    )
 
 
 _WORDY = ("text", "title", "name", "message", "note", "task", "subject", "body", "content", "query")

@@ -36,3 +36,27 @@ def test_a_stutter_is_still_one_word() -> None:
     assert calls([ADDRESS], "Ship it to to 12 Main St Springfield 62704") == [
         ("update_shipping_address", {"street": "12 Main St", "city": "Springfield", "postal_code": "62704"})
     ]
+
+
+# -- 3. a count of people is no record's id
+
+RESERVATION = tool("get_reservation", "Look up a reservation", {"reservation_id": STRING})
+
+
+@pytest.mark.parametrize(
+    "said", ["Look up reservation for 4 people", "Look up my reservation for 2 guests tonight"]
+)
+def test_a_count_is_no_reservation_id(said: str) -> None:
+    assert calls([RESERVATION], said) == "What's the reservation ID?"
+
+
+@pytest.mark.parametrize(
+    ("said", "code"),
+    [
+        ("Look up reservation 1234", "1234"),
+        ("Look up reservation AB12 for 4 people", "AB12"),
+        ("my confirmation number is 4821 thanks", "4821"),
+    ],
+)
+def test_an_id_beside_a_count_is_still_looked_up(said: str, code: str) -> None:
+    assert calls([RESERVATION], said) == [("get_reservation", {"reservation_id": code})]
