@@ -85,6 +85,33 @@ def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> P
     """The calls ``text`` asks for among ``tools``, or the question a missing argument needs; None when
     no tool matches (the participant then talks). Only the end of a long text is read
     (``utterance.acted_tail``)."""
+    planned = _plan(text, tools, referent, today)
+    return _change_out_of_reach(utterance.acted_tail(text), tools, planned) or planned
+
+
+def _change_out_of_reach(text: str, tools: list[ToolSpec], planned: Plan | None) -> Plan | None:
+    """What a model says when the words ask a record changed ("my confirmation number is kq7rt and I want
+    to cancel it") and the only calls planned look that record up, because no declared tool makes the
+    change (``intent.change_undeclared``): that it cannot do that here, and no lookup passed off as the
+    request (nor the lookup's question for an id). None when the plan makes no such lookup, or a tool
+    changes the record."""
+    if planned is None:
+        return None
+    by_name = {tool.name: tool for tool in tools}
+    looked_up = [by_name.get(action.call.name) for action in planned.actions]
+    if planned.pending is not None and not planned.actions:
+        looked_up = [planned.pending[0]]
+    if not looked_up or not all(tool is not None and intent.is_lookup(tool) for tool in looked_up):
+        return None
+    verb = intent.change_undeclared(text, tools)
+    if verb is None:
+        return None
+    return Plan(
+        (), None, f"no call: no declared tool can {verb} (only a lookup)", f"Sorry, I can't {verb} that here."
+    )
+
+
+def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
     if utterance.GUARDRAIL_FEEDBACK.search(text):  # read whole: the tail is its instructions to the model
         return Plan((), None, "no call: an output guardrail's feedback", phrases.GUARDRAIL_APOLOGY)
     text = utterance.acted_tail(text)

@@ -291,6 +291,31 @@ def got_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
     return f"{'an' if thing[0].lower() in 'aeiou' else 'a'} {thing}"
 
 
+# A change to a record a lookup of it cannot make, asked for: "I want to cancel it", "can you change my
+# booking", "cancel reservation kq7rt" (the verb a want, a request or the sentence leads with); "cancel
+# that, …" takes back what was said, no request.
+_CHANGE_ASKED = re.compile(
+    r"(?:\b(?:want|need|like|wish|trying|try|going|have)\s+to|\b(?:can|could|would|will)\s+you|^|[,.;!?]|\band)"
+    r"\s*(?:please\s+|just\s+)?(?P<verb>cancel|delete|remove|change|update|edit|modify|reschedule|rename"
+    r"|refund|move)\b(?!\s+(?:that|this)\s*(?:[,.;!?-]|$))",  # "cancel that, look it up" takes words back
+    re.IGNORECASE,
+)
+
+
+def change_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
+    """The change to a record ``text`` asks for ("cancel" of "my confirmation number is kq7rt and I want
+    to cancel it") when no tool of ``tools`` declares it, by the verb or its synonyms ("delete" is a
+    "remove"); None when none is asked, or a tool makes it."""
+    found = _CHANGE_ASKED.search(text)
+    if found is None or not tools:
+        return None
+    verb = found.group("verb").lower()
+    concept = lexicon.concept(verb)
+    if any({concept, lexicon.stem(verb)} & _vocabulary(_key(tool)).weights.keys() for tool in tools):
+        return None
+    return verb
+
+
 def _got_undeclared(text: str, vocabularies: list[_Vocabulary]) -> str | None:
     """The thing asked to be given ("refund" of "can I get a refund for my booking AB12?") when no
     declared tool has a word of it, itself or through an association ("a cab" reaches a ride); else

@@ -60,3 +60,43 @@ def test_a_count_is_no_reservation_id(said: str) -> None:
 )
 def test_an_id_beside_a_count_is_still_looked_up(said: str, code: str) -> None:
     assert calls([RESERVATION], said) == [("get_reservation", {"reservation_id": code})]
+
+
+# -- 4. a change asked of a record only a lookup reaches is out of reach, no lookup passed off as it
+
+CANCEL_RESERVATION = tool("cancel_reservation", "Cancel a reservation", {"reservation_id": STRING})
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my confirmation number is kq7rt and I want to cancel it",
+        "I want to cancel my reservation kq7rt",
+        "Can you cancel my reservation?",
+    ],
+)
+def test_a_cancel_only_a_lookup_reaches_is_said_to_be_out_of_reach(said: str) -> None:
+    assert calls([RESERVATION], said) == "Sorry, I can't cancel that here."
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "expected"),
+    [
+        (
+            [RESERVATION, CANCEL_RESERVATION],
+            "my confirmation number is kq7rt and I want to cancel it",
+            ("cancel_reservation", {"reservation_id": "kq7rt"}),
+        ),
+        ([RESERVATION], "my confirmation number is kq7rt", ("get_reservation", {"reservation_id": "kq7rt"})),
+        (
+            [RESERVATION],
+            "Cancel that, look up reservation kq7rt",
+            ("get_reservation", {"reservation_id": "kq7rt"}),
+        ),
+    ],
+)
+def test_a_cancel_a_tool_makes_or_none_asked_is_still_called(
+    tools: list[object], said: str, expected: tuple[str, object]
+) -> None:
+    assert calls(tools, said) == [expected]  # type: ignore[arg-type]
+
