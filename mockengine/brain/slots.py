@@ -178,6 +178,15 @@ def fill(
         catch_all = next((o for o in options if isinstance(o, str) and o.lower() in _CATCH_ALL), None)
         if catch_all is not None:
             filled.arguments[name], filled.sources[name] = catch_all, "(the catch-all option)"
+            continue
+        # a required unit, none said ("weather in Paris" to ``unit: ["metric", "imperial"]``): the
+        # default or first option, as a model picks one rather than asking which
+        picked = verbatim.unit_unsaid(work.heard, name, kinds_of.one_branch(properties[name]))
+        if picked is not None:
+            filled.arguments[name], filled.sources[name] = (
+                picked,
+                "(no unit said: the default or first option)",
+            )
     for name in [n for n in required if n not in filled.arguments and kinds.get(n) in ("boolean", "enum")]:
         verb = (
             scalars.own_verb(work.said, tool_name)

@@ -362,6 +362,27 @@ def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     return None
 
 
+def unit_unsaid(text: str, name: str, schema: Mapping[str, Any]) -> Any | None:
+    """The option a model sends for a required unit enum (``unit``: ``["metric", "imperial"]``) when the
+    words say no unit and no system ("weather in Paris"): the schema's ``default`` when it is an option,
+    else the first option, as a model picks one rather than asking "Which unit?". None when the parameter
+    is no unit enum, or a unit, a system or an option was said at all (taken or refused: "not metric" is
+    asked about); a unit of time ("the next 5 days") is no unit of the value."""
+    options = schema.get("enum")
+    if not isinstance(options, list) or not options:
+        return None
+    if not {"unit", "units"} & set(lexicon.identifier_words(name).lower().split()):
+        return None
+    said = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+    if _SYSTEMS.search(text) or said & {str(o).lower() for o in options}:
+        return None
+    named = [units.unit_named(w) for w in said if len(w) > 1]
+    if any(unit is not None and unit not in _WHEN_UNITS for unit in named):
+        return None
+    default = schema.get("default")
+    return default if default in options else options[0]
+
+
 def beside_label(text: str, name: str) -> Span | None:
     """A free value said right next to its parameter's name, as a last resort for a required string:
     "a priority of high", "priority: high" (one or two words after, up to a pause), else "with high

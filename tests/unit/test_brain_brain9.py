@@ -100,3 +100,44 @@ def test_a_cancel_a_tool_makes_or_none_asked_is_still_called(
 ) -> None:
     assert calls(tools, said) == [expected]  # type: ignore[arg-type]
 
+
+# -- 8. a required unit no words name is the default or first option, as a model picks one
+
+
+def _weather(options: list[str], required: list[str] | None = None, default: str | None = None) -> object:
+    unit: dict[str, object] = {"type": "string", "enum": options}
+    if default is not None:
+        unit["default"] = default
+    return tool("get_weather", "Get the weather", {"city": STRING, "unit": unit}, required)
+
+
+@pytest.mark.parametrize(
+    ("options", "default", "unit"),
+    [
+        (["metric", "imperial"], None, "metric"),
+        (["metric", "imperial"], "imperial", "imperial"),
+        (["celsius", "fahrenheit"], None, "celsius"),
+    ],
+)
+def test_a_required_unit_not_said_is_picked(options: list[str], default: str | None, unit: str) -> None:
+    made = calls([_weather(options, default=default)], "What's the weather in Paris?")  # type: ignore[list-item]
+    assert made == [("get_weather", {"city": "Paris", "unit": unit})]
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        (
+            "What's the weather in Paris in imperial?",
+            [("get_weather", {"city": "Paris", "unit": "imperial"})],
+        ),
+        ("What's the weather in Paris, not metric", "Which unit would you like: metric or imperial?"),
+    ],
+)
+def test_a_unit_said_or_refused_is_not_picked_over(said: str, expected: object) -> None:
+    assert calls([_weather(["metric", "imperial"])], said) == expected  # type: ignore[list-item]
+
+
+def test_an_optional_unit_not_said_is_left_out() -> None:
+    made = calls([_weather(["metric", "imperial"], ["city"])], "What's the weather in Paris?")  # type: ignore[list-item]
+    assert made == [("get_weather", {"city": "Paris"})]
