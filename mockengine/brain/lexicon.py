@@ -133,6 +133,8 @@ def _needed(pattern: re.Pattern[str]) -> str:
     return max(longest, run, key=len).lower()
 
 
+# What the phrases that name a to-do are rewritten to ("I need to …", "to do"): a to-do tool's word.
+TO_DO = "todo"
 # Every phrase rule in order, with the words it cannot match without (rewrite() skips the rules whose
 # words are absent: with 147 rules, one regex scan each per text made rewriting the matcher's main cost).
 _REWRITES = tuple((p, r, _needed(p)) for p, r in _PHRASE_PATTERNS + _PHRASAL_PATTERNS)
@@ -174,12 +176,15 @@ class Token:
         return self.lower in STOPWORDS
 
 
-def rewrite(text: str, keep_case: bool = False) -> str:
-    """``text`` with the multi-word phrases replaced (in lower case unless ``keep_case``)."""
+def rewrite(text: str, keep_case: bool = False, *, to_dos: bool = True) -> str:
+    """``text`` with the multi-word phrases replaced (in lower case unless ``keep_case``); without
+    ``to_dos``, the phrases that name a to-do ("I need to …", "to do" → todo) stay as said."""
     rewritten = " " + text.replace("’", "'") + " "
     rewritten = rewritten if keep_case else rewritten.lower()
     lowered, plain = rewritten.lower(), rewritten.isascii()
     for pattern, replacement, needed in _REWRITES:
+        if not to_dos and replacement == TO_DO:
+            continue
         if plain and needed not in lowered:
             continue  # it cannot match without these words: a substring test instead of a regex scan
         changed = pattern.sub(replacement, rewritten)

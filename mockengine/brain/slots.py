@@ -106,11 +106,10 @@ def fill(
     said = items.commas_as_and(
         _without_tool_mention(questions.without_frame(utterance.corrected(text)), tool_name)
     )
-    work = _Work(verbatim.rewritten(said), today, text)
-    if vocabulary and "todo" not in vocabulary:
-        # "I need to update my shipping address": the to-do "I need to" is rewritten to (``wordlists``)
-        # is no value of a tool that keeps none (it filled ``street: "todo"``)
-        work.text = work.said = re.sub(r"(?i)\btodo\b\s*", "", work.text)
+    # "I need to update my shipping address": the to-do "I need to" names to a to-do tool is no value of a
+    # tool that keeps none (it filled ``street: "todo"``)
+    to_dos = not vocabulary or lexicon.TO_DO in vocabulary
+    work = _Work(verbatim.rewritten(said, to_dos=to_dos), today, text)
     filled = Filled()
 
     def nested(target: Mapping[str, Any], text: str) -> Filled:

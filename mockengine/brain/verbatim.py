@@ -240,10 +240,11 @@ _OBJECT_PRONOUNS = frozenset(("me", "us", "him", "her", "them", "it"))
 _REMINDER_CONTENT = re.compile(r"\bremind (?:me|us)\b(?: [\w:]+){0,5}? (to|that|about) ", re.IGNORECASE)
 
 
-def rewritten(said: str) -> str:
+def rewritten(said: str, *, to_dos: bool = True) -> str:
     """``said`` with the phrases rewritten ("give me a shout" → remind me), except what a reminder is to
-    say, which keeps the words as said ("remind me at 9 pm to take out the trash")."""
-    rewritten = lexicon.rewrite(said, keep_case=True)
+    say, which keeps the words as said ("remind me at 9 pm to take out the trash"); without ``to_dos``
+    (a tool that keeps none), "I need to …" and "to do" stay as said: no to-do is asked of it."""
+    rewritten = lexicon.rewrite(said, keep_case=True, to_dos=to_dos)
     found = _REMINDER_CONTENT.search(rewritten)
     if found is None:
         return rewritten

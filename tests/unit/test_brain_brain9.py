@@ -141,3 +141,30 @@ def test_a_unit_said_or_refused_is_not_picked_over(said: str, expected: object) 
 def test_an_optional_unit_not_said_is_left_out() -> None:
     made = calls([_weather(["metric", "imperial"], ["city"])], "What's the weather in Paris?")  # type: ignore[list-item]
     assert made == [("get_weather", {"city": "Paris"})]
+
+
+# -- 9. "I need to …" and "to do" are a to-do only to a tool that keeps them; a "todo" said stays
+
+NOTE = tool("create_note", "Create a note", {"text": STRING})
+TODO = tool("add_todo", "Add a todo", {"task": STRING})
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "expected"),
+    [
+        (
+            [NOTE],
+            "Make a note saying todo call the plumber",
+            [("create_note", {"text": "todo call the plumber"})],
+        ),
+        (
+            [NOTE],
+            "Create a note: things to do this weekend",
+            [("create_note", {"text": "things to do this weekend"})],
+        ),
+        ([ADDRESS], "I need to update my shipping address", "Which street do you mean?"),
+        ([TODO], "I need to call the plumber", [("add_todo", {"task": "call the plumber"})]),
+    ],
+)
+def test_a_to_do_is_read_only_for_a_to_do_tool(tools: list[object], said: str, expected: object) -> None:
+    assert calls(tools, said) == expected  # type: ignore[arg-type]
