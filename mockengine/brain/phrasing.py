@@ -399,6 +399,15 @@ def _content(words: list[lexicon.Token]) -> bool:
     return any(not w.is_stop for w in words)
 
 
+# Where a tool keeps its things, said after the thing it keeps: "my to-do list", "the shopping list".
+_KEPT_IN = frozenset(("list", "lists"))
+
+
+def _named_at(word: lexicon.Token, cues: Cues) -> bool:
+    """``word`` is a thing the tool's name says ("to-do" for add_todo), no action."""
+    return word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
+
+
 def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool = False) -> str:
     """``words`` without what leads up to the thing (verbs, determiners, politeness) and what trails it
     (the tool's own nouns and actions). After "to" only the tool's own verb goes: "I'd like to see the
@@ -410,6 +419,8 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
         is_verb = (at_start or after_to) and not verbs and lead
         # A thing the tool's name says ("more" for show_details) may come after its verb: "show me more".
         named = at_start and word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
+        # where the tool keeps what its name says, after it: "to my to-do list" for add_todo
+        named = named or (start > 0 and word.lower in _KEPT_IN and _named_at(words[start - 1], cues))
         kept_article = not at_start and word.lower == "the"  # "call with the bank" keeps its "the"
         # Right after the verb, a greeting word starts a title, as transcripts write it: "play hey jude".
         titled = verbs > 0 and word.lower in _INTERJECTIONS

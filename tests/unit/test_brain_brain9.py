@@ -168,3 +168,26 @@ TODO = tool("add_todo", "Add a todo", {"task": STRING})
 )
 def test_a_to_do_is_read_only_for_a_to_do_tool(tools: list[object], said: str, expected: object) -> None:
     assert calls(tools, said) == expected  # type: ignore[arg-type]
+
+
+# -- 5. "to my to-do list" is where a to-do tool keeps its to-dos, no task
+
+
+@pytest.mark.parametrize(
+    ("description", "said"),
+    [
+        ("Add a todo", "Add buy milk to my to-do list"),
+        ("Add a todo", "Add buy milk to my todo list"),
+        ("", "Add call the plumber to my to do list"),
+    ],
+)
+def test_the_to_do_list_is_no_task(description: str, said: str) -> None:
+    made = calls([tool("add_todo", description, {"task": STRING})], said)
+    assert isinstance(made, list) and made[0][1]["task"] in ("buy milk", "call the plumber")
+
+
+def test_a_list_naming_no_thing_of_the_tool_is_still_a_value() -> None:
+    playlist = tool("add_to_playlist", "Add a song to a playlist", {"song": STRING, "playlist": STRING})
+    assert calls([playlist], "Add Hey Jude to my road trip list") == [
+        ("add_to_playlist", {"song": "Hey Jude", "playlist": "road trip list"})
+    ]
