@@ -94,14 +94,15 @@ def _change_out_of_reach(text: str, tools: list[ToolSpec], planned: Plan | None)
     to cancel it") and the only calls planned look that record up, because no declared tool makes the
     change (``intent.change_undeclared``): that it cannot do that here, and no lookup passed off as the
     request (nor the lookup's question for an id). None when the plan makes no such lookup, or a tool
-    changes the record."""
+    changes the record. The lookups are of records (``_looks_up_record``): "change three hundred pounds
+    into swiss francs" asks an ``exchange`` to be called."""
     if planned is None:
         return None
     by_name = {tool.name: tool for tool in tools}
     looked_up = [by_name.get(action.call.name) for action in planned.actions]
     if planned.pending is not None and not planned.actions:
         looked_up = [planned.pending[0]]
-    if not looked_up or not all(tool is not None and intent.is_lookup(tool) for tool in looked_up):
+    if not looked_up or not all(tool is not None and _looks_up_record(tool) for tool in looked_up):
         return None
     verb = intent.change_undeclared(text, tools)
     if verb is None:
@@ -109,6 +110,13 @@ def _change_out_of_reach(text: str, tools: list[ToolSpec], planned: Plan | None)
     return Plan(
         (), None, f"no call: no declared tool can {verb} (only a lookup)", f"Sorry, I can't {verb} that here."
     )
+
+
+def _looks_up_record(tool: ToolSpec) -> bool:
+    """``tool`` looks up a record a business keeps, by a parameter identifying it (``get_reservation``'s
+    ``reservation_id``); no lookup that merely reports (``exchange``, ``get_weather``)."""
+    required = schema_values.required_of(tool.parameters or {})
+    return intent.is_lookup(tool) and any(codes.record_words(name) for name in required)
 
 
 def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
