@@ -5,10 +5,24 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_proper_name", "joined_name", "more_places", "split_names"]
+__all__ = ["US_STATE", "is_proper_name", "joined_name", "more_places", "split_names"]
 
 # A proper name, as transcripts write a place's ("Rome", "Salt Lake City", "Stratford upon Avon").
 _PROPER_NAME = re.compile(r"[A-Z][\w'.-]*(?: (?:[A-Z][\w'.-]*|of|de|del|la|le|upon|on))*(?<! of)")
+
+
+# A US state as an address says it after the town: its two capitals ("IL") or its name ("Illinois",
+# "New York"), as a model reads "Springfield Illinois 62704" as Springfield in Illinois.
+_US_STATE_NAMES = (
+    "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware",
+    "Florida", "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa", "Kansas", "Kentucky",
+    "Louisiana", "Maine", "Maryland", "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri",
+    "Montana", "Nebraska", "Nevada", "New Hampshire", "New Jersey", "New Mexico", "New York",
+    "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon", "Pennsylvania", "Rhode Island",
+    "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah", "Vermont", "Virginia", "Washington",
+    "West Virginia", "Wisconsin", "Wyoming", "District of Columbia",
+)  # fmt: skip
+US_STATE = r"(?:[A-Z]{2}|" + "|".join(sorted(_US_STATE_NAMES, key=len, reverse=True)) + r")\b"
 
 
 # Places whose own name holds "and": one place, not two ("the weather in Trinidad and Tobago").

@@ -64,7 +64,7 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
-from mockengine.brain.places import is_proper_name, joined_name, more_places
+from mockengine.brain.places import US_STATE, is_proper_name, joined_name, more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 
@@ -443,7 +443,7 @@ def _fill_postal_address(
         # street's, never the town's.
         found = re.search(
             rf"{re.escape(street)}(?P<quadrant>\s+(?:[NS][EW]|[NSEW])\b)?\.?(?:,?\s*(?P<unit>{_UNIT}))?"
-            rf"(?:(?:,\s*|\s+in\s+)(?P<town>{_TOWN})|\s+(?P<bare>{_TOWN})(?={_CODE_AFTER_TOWN}))",
+            rf"(?:(?:,\s*|\s+in\s+)(?P<town>{_TOWN})|\s+(?P<bare>{_TOWN}?)(?={_CODE_AFTER_TOWN}))",
             work.said,
         )
         named = found and (found.group("town") or found.group("bare"))
@@ -461,9 +461,15 @@ def _fill_postal_address(
     )
     if postal is None or not isinstance(said_town, str):
         return
-    found = re.search(rf"\b{re.escape(said_town)},?\s+(?:[A-Z]{{2}},?\s+)?({_POSTCODE})\b", work.said)
+    found = re.search(
+        rf"\b{re.escape(said_town)},?\s+(?:(?P<state>{US_STATE}),?\s+)?({_POSTCODE})\b", work.said
+    )
     if found is not None:
-        filled.arguments[postal], filled.sources[postal] = found.group(1), found.group(0)
+        filled.arguments[postal], filled.sources[postal] = found.group(2), found.group(0)
+    region = next((n for n in properties if n in _STATE_PARAMETERS and kinds.get(n) == "string"), None)
+    if found is not None and found.group("state") and region is not None and region not in filled.arguments:
+        # "Springfield Illinois 62704", "Springfield IL 62704": the state between the town and its code
+        filled.arguments[region], filled.sources[region] = found.group("state"), found.group(0)
 
 
 # words of letters: "Leeds" of "Leeds LS1 4AP", not "Leeds LS1" (a postcode's first half), nor
@@ -473,8 +479,11 @@ _TOWN = r"[A-Z][A-Za-z'-]+\b(?:\s+(?![A-Z]{2}\b)[A-Z][A-Za-z'-]+\b){0,2}"
 _UNIT = r"(?:(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|Bldg|Building)\.?\s*#?|#\s*)\d+[A-Za-z]?\b"
 # A US zip (and ZIP+4), a Canadian postcode, a British one.
 _POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}"
-# What follows a town said with no comma before it: its code, a state's two capitals first or not.
-_CODE_AFTER_TOWN = rf",?\s+(?:[A-Z]{{2}},?\s+)?(?:{_POSTCODE})\b"
+# What follows a town said with no comma before it: its code, a state first or not (two capitals or its
+# name: the town read before it is the shortest that leaves one, "Springfield" of "Springfield Illinois")
+_CODE_AFTER_TOWN = rf",?\s+(?:{US_STATE},?\s+)?(?:{_POSTCODE})\b"
+# The parameters a state said in an address goes to.
+_STATE_PARAMETERS = ("state", "region", "province", "state_code", "state_or_province")
 
 
 def _fill_wider_place(

@@ -191,3 +191,43 @@ def test_a_list_naming_no_thing_of_the_tool_is_still_a_value() -> None:
     assert calls([playlist], "Add Hey Jude to my road trip list") == [
         ("add_to_playlist", {"song": "Hey Jude", "playlist": "road trip list"})
     ]
+
+
+# -- 2. a state said between the town and its code, two capitals or a full name, is the state's
+
+ADDRESS_WITH_STATE = tool(
+    "update_shipping_address",
+    "Update the shipping address",
+    {"street": STRING, "city": STRING, "state": STRING, "postal_code": STRING},
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "city", "state"),
+    [
+        ("Ship it to 12 Main St Springfield Illinois 62704", "Springfield", "Illinois"),
+        ("Ship it to 12 Main St Springfield IL 62704", "Springfield", "IL"),
+        ("Ship it to 12 Main St, Springfield, Illinois 62704", "Springfield", "Illinois"),
+        ("Ship it to 12 Main St New York New York 10001", "New York", "New York"),
+        ("Ship it to 12 Main St St Louis Missouri 63101", "St Louis", "Missouri"),
+    ],
+)
+def test_a_state_after_the_town_fills_the_state(said: str, city: str, state: str) -> None:
+    made = calls([ADDRESS_WITH_STATE], said)
+    assert isinstance(made, list)
+    assert (made[0][1]["city"], made[0][1]["state"]) == (city, state)
+
+
+def test_a_state_named_to_a_tool_without_one_is_no_part_of_the_town() -> None:
+    assert calls([ADDRESS], "Ship it to 12 Main St Springfield Illinois 62704") == [
+        ("update_shipping_address", {"street": "12 Main St", "city": "Springfield", "postal_code": "62704"})
+    ]
+
+
+def test_a_town_of_several_words_with_no_state_is_kept_whole() -> None:
+    assert calls([ADDRESS], "Ship it to 12 Main St Salt Lake City 84101") == [
+        (
+            "update_shipping_address",
+            {"street": "12 Main St", "city": "Salt Lake City", "postal_code": "84101"},
+        )
+    ]
