@@ -145,6 +145,7 @@ def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> 
         return (
             _moved(text, candidates)
             or _value_given(text, candidates, referent, today)
+            or _address_sent(text, candidates, referent, today)
             or _not_given(text, candidates)
         )
     if len(found) == 1:
@@ -623,6 +624,39 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
     if not done:
         return None
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
+
+
+def _address_sent(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """A request that gives a street address and none of any tool's words ("Send it to 40 Elm Rd.,
+    Leeds"): the one tool that takes a street (``update_shipping_address(street, city, postal_code?)``)
+    is called with it, as a model takes the address itself for the request; a required part not said is
+    asked for. None when no street with its house number is said as where a thing goes (after "to": "I
+    live at 40 Elm Rd" asks nothing), or no tool, or more than one, takes a street."""
+    street = addresses.street_with_number_in(text)
+    if street is None or not re.search(rf"\bto\s+{re.escape(street)}", text):
+        return None  # where a thing goes ("to 40 Elm Rd"), not where one lives ("I live at …")
+    takers = [
+        tool
+        for tool in tools
+        if any(
+            "street" in lexicon.identifier_words(name).split()
+            for name in schema_values.properties_of(tool.parameters or {})
+        )
+    ]
+    if len(takers) != 1:
+        return None
+    tool = takers[0]
+    said = text[text.index(street) :]  # the address alone, read as an address's parts are
+    filled = fill(
+        tool.name, tool.parameters or {}, said, referent, today, intent.vocabulary_of(tool), tool.description
+    )
+    match = intent.Match(tool, 0.0, (), True)
+    if filled.missing:
+        return _asking(tool, filled, f"{tool.name} (a street address given)", ())
+    if not is_valid(filled.arguments, tool.parameters or {}):
+        return None
+    action = _action(match, filled)
+    return Plan((action,), None, f"a street address given: {action.why}")
 
 
 def _not_given(text: str, tools: list[ToolSpec]) -> Plan | None:

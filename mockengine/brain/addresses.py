@@ -245,6 +245,16 @@ def is_street_with_number(value: str) -> bool:
     return _STREET_WITH_NUMBER.fullmatch(value) is not None
 
 
+def street_with_number_in(text: str) -> str | None:
+    """The first street with its house number said in ``text`` ("40 Elm Rd" of "Send it to 40 Elm Rd.,
+    Leeds"); None when there is none."""
+    for found in re.finditer(r"(?<![\w-])\d", text):
+        street = _STREET_WITH_NUMBER.match(text, found.start())
+        if street is not None:
+            return street.group(0)
+    return None
+
+
 def street_at_end(value: str) -> str | None:
     """The street with its house number that ends ``value`` ("12 Main St" of "new address is 12 Main
     St"), when words that are none of it come before; else None."""

@@ -231,3 +231,33 @@ def test_a_town_of_several_words_with_no_state_is_kept_whole() -> None:
             {"street": "12 Main St", "city": "Salt Lake City", "postal_code": "84101"},
         )
     ]
+
+
+# -- 7. a street address said as where a thing goes is the evidence for the one tool taking a street
+
+SHIPPING = tool(
+    "update_shipping_address",
+    "Update the shipping address",
+    {"street": STRING, "city": STRING, "postal_code": STRING},
+    ["street", "city"],
+)
+ORDER_STATUS = tool("get_order_status", "Get an order's status", {"order_id": STRING})
+
+
+@pytest.mark.parametrize("tools", [[SHIPPING], [SHIPPING, ORDER_STATUS]])
+def test_an_address_without_the_tools_words_is_shipped_to(tools: list[object]) -> None:
+    assert calls(tools, "Send it to 40 Elm Rd., Leeds") == [  # type: ignore[arg-type]
+        ("update_shipping_address", {"street": "40 Elm Rd", "city": "Leeds"})
+    ]
+
+
+def test_an_address_missing_a_required_part_asks_for_it() -> None:
+    assert calls([ADDRESS], "Send it to 40 Elm Rd., Leeds") == "What's the postal code?"
+
+
+@pytest.mark.parametrize(
+    ("tools", "said"),
+    [([SHIPPING], "I live at 40 Elm Rd., Leeds"), ([ORDER_STATUS], "Send it to 40 Elm Rd., Leeds")],
+)
+def test_an_address_not_sent_or_with_no_street_taker_calls_nothing(tools: list[object], said: str) -> None:
+    assert isinstance(calls(tools, said), str)  # type: ignore[arg-type]
