@@ -146,6 +146,7 @@ def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> 
             _moved(text, candidates)
             or _value_given(text, candidates, referent, today)
             or _address_sent(text, candidates, referent, today)
+            or _ordered(text, candidates)
             or _not_given(text, candidates)
         )
     if len(found) == 1:
@@ -657,6 +658,20 @@ def _address_sent(text: str, tools: list[ToolSpec], referent: Referent, today: d
         return None
     action = _action(match, filled)
     return Plan((action,), None, f"a street address given: {action.why}")
+
+
+def _ordered(text: str, tools: list[ToolSpec]) -> Plan | None:
+    """A thing asked to be given ("Can I get a latte?") to the one ordering tool whose only required
+    parameter is the thing ordered (``order_drink(drink)``): that tool, called with the thing
+    (``intent.ordered_thing``); None otherwise."""
+    found = intent.ordered_thing(text, tools)
+    if found is None:
+        return None
+    tool, name, thing = found
+    called = _called(tool, Filled({name: thing}, {name: thing}))
+    if called is None:
+        return None
+    return Plan((called,), None, f"a thing asked for to the one ordering tool: {called.why}")
 
 
 def _not_given(text: str, tools: list[ToolSpec]) -> Plan | None:

@@ -29,6 +29,7 @@ from typing import Any
 
 from mockengine.brain import (
     addresses,
+    codes,
     declared,
     evidence,
     lexicon,
@@ -271,6 +272,52 @@ _NO_THING = frozenset((
     "clue", "sense", "break", "look", "bit", "little", "lot", "few", "person", "human", "agent", "someone",
     "manager", "representative", "supervisor", "operator",
 ))  # fmt: skip
+
+
+# What a business does for a customer rather than sells: asked for ("can I get a refund?"), it is no
+# thing an ordering tool orders.
+_SERVICES = frozenset((
+    "refund", "return", "exchange", "update", "copy", "receipt", "invoice", "quote", "estimate", "discount",
+    "appointment", "reservation", "booking", "table", "room", "ride", "callback", "call", "replacement",
+    "upgrade", "account", "password", "statement", "balance", "order", "delivery", "status", "ticket",
+    "confirmation", "number", "code", "coupon", "voucher", "credit", "loan", "job", "time", "day", "date",
+))  # fmt: skip
+# A tool's first word that orders a thing (``order_drink``, ``buy_ticket``, ``purchase_item``).
+_ORDERING = frozenset(("order", "buy", "purchase"))
+
+
+def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str] | None:
+    """The thing ``text`` asks to be given ("latte" of "Can I get a latte?") with the one tool of
+    ``tools`` that orders things (its name's first word orders: ``order_drink``) and whose only required
+    parameter is the thing ordered (a string, or an enum naming it): (tool, parameter, thing). A model
+    knows a latte is a drink; the brain does not, so it takes a thing asked for as the one ordering
+    tool's. None when nothing is asked to be given, it is a service or no thing (a refund, help), no
+    tool or more than one orders, or an enum names no such option."""
+    found = _GOT_NEW.search(text)
+    if found is None:
+        return None
+    thing = found.group("thing")
+    words = thing.lower().split()
+    if (_NO_THING | _SERVICES) & set(words) or any(lexicon.concept(w) in (_GET,) for w in words):
+        return None
+    ordering = []
+    for tool in tools:
+        if not set(lexicon.identifier_words(tool.name).split()[:1]) & _ORDERING:
+            continue
+        required = schema_values.required_of(tool.parameters or {})
+        properties = schema_values.properties_of(tool.parameters or {})
+        if len(required) == 1 and isinstance(properties.get(required[0]), Mapping):
+            ordering.append((tool, required[0], properties[required[0]]))
+    if len(ordering) != 1:
+        return None
+    tool, name, schema = ordering[0]
+    options = schema.get("enum")
+    if isinstance(options, list):
+        option = next((o for o in options if isinstance(o, str) and o.lower() == thing.lower()), None)
+        return (tool, name, option) if option is not None else None
+    if schema.get("type") != "string" or codes.record_words(name) or "format" in schema:
+        return None
+    return tool, name, thing
 
 
 def got_undeclared(text: str, tools: list[ToolSpec]) -> str | None:

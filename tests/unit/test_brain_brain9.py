@@ -261,3 +261,37 @@ def test_an_address_missing_a_required_part_asks_for_it() -> None:
 )
 def test_an_address_not_sent_or_with_no_street_taker_calls_nothing(tools: list[object], said: str) -> None:
     assert isinstance(calls(tools, said), str)  # type: ignore[arg-type]
+
+
+# -- 6. a thing asked to be given, to the one tool that orders things, is the thing ordered
+
+DRINK = tool("order_drink", "Order a drink", {"drink": STRING})
+DRINK_MENU = tool(
+    "order_drink", "Order a drink", {"drink": {"type": "string", "enum": ["latte", "espresso", "tea"]}}
+)
+BOOK_TABLE = tool("book_table", "Book a table", {"party_size": {"type": "integer"}})
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "drink"),
+    [
+        ([DRINK], "Can I get a latte?", "latte"),
+        ([DRINK_MENU], "Can I get a latte?", "latte"),
+        ([DRINK, BOOK_TABLE], "Could I have an iced coffee?", "iced coffee"),
+    ],
+)
+def test_a_thing_asked_for_is_ordered(tools: list[object], said: str, drink: str) -> None:
+    assert calls(tools, said) == [("order_drink", {"drink": drink})]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("tools", "said"),
+    [
+        ([DRINK], "Can I get a refund?"),
+        ([DRINK], "Can I get some help?"),
+        ([DRINK], "can I get a table for two"),
+        ([DRINK_MENU], "Can I get a mocha?"),
+    ],
+)
+def test_a_service_no_thing_or_an_option_not_offered_is_not_ordered(tools: list[object], said: str) -> None:
+    assert isinstance(calls(tools, said), str)  # type: ignore[arg-type]
