@@ -828,10 +828,20 @@ function listKeys(list) {
   };
 }
 
+function isDelta(type) {
+  return typeof type === "string" && type.endsWith(".delta");
+}
+
+// "hide deltas" filters both panes: the journal shown is listed again at once (its records are the
+// engine's, asked again); the events from now on (the deltas hidden were not kept).
+function onHideDeltas() {
+  if (state.journalShown) showJournal(state.journalShown.id);
+}
+
 function addEvent(event, note) {
   state.eventCount += 1;
   $("event-count").textContent = state.eventCount;
-  if ($("hide-deltas").checked && event.type.endsWith(".delta")) return;
+  if ($("hide-deltas").checked && isDelta(event.type)) return;
   const li = document.createElement("li");
   let text = event.type;
   li.dataset.type = event.type;
@@ -1096,10 +1106,13 @@ function showRecords(shown, records) {
   const list = $("journal");
   const before = shown.count;
   const following = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const hide = $("hide-deltas").checked;
   for (const record of records) {
+    const what = record.event ? record.event.type : record.kind || record.raw || "";
+    // "hide deltas" hid the events' deltas only: a turn's journal was hundreds of delta rows.
+    if (hide && isDelta(what)) continue;
     const li = document.createElement("li");
     li.className = record.from || "engine";
-    const what = record.event ? record.event.type : record.kind || record.raw || "";
     rowButton(li, `${(record.ms / 1000).toFixed(2)} s ${record.from || "engine"} ${what}`, record.event || record);
     list.append(li);
   }
@@ -1191,6 +1204,7 @@ $("kill").onclick = killSession;
 $("reconnect").onclick = reconnect;
 $("alert-hangup").onclick = hangup;
 $("refresh-sessions").onclick = refreshSessions;
+$("hide-deltas").onchange = onHideDeltas;
 setInterval(refreshSessions, 5000);
 loadInfo();
 requestAnimationFrame(drawTimeline);

@@ -1,0 +1,41 @@
+"""The console's controls as a person meets them: the "hide deltas" box over both panes, Hold to talk
+with the microphone muted, another client's session ending in the sessions list, and every control
+clicked through with the browser's console and network watched."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+from playwright.async_api import expect
+
+from tests.integration.browser.test_console import _console, _go_live
+from tests.integration.browser.test_console_feedback import NO_PERIODIC_REFRESH
+
+pytestmark = pytest.mark.models
+
+
+async def test_console_hide_deltas_filters_the_journal_too(engine, chromium_path, fake_mic_wav, tmp_path):
+    """"hide deltas" (ticked by default) hid the events' deltas, but a session's journal timeline listed
+    every transcript and audio delta, hundreds of rows burying the turn's few events. The box filters
+    both panes; unticked, the journal shown lists them at once."""
+    server = await engine(journal_dir=str(tmp_path / "journal"))
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport="websocket", turn_detection="none")
+        await page.fill("#text-input", "hello there")
+        await page.click("#send-text")
+        await expect(page.locator("#events li", has_text="response.done").first).to_be_attached(timeout=30_000)
+        await page.click("#hangup")
+        ended = page.locator("#sessions li", has_text="(ended, this page)")
+        await expect(ended).to_have_count(1)
+        await ended.locator("button").click()
+        records = page.locator("#journal li")
+        await expect(records.filter(has_text="response.done")).to_have_count(1)
+        await expect(page.locator("#events li", has_text=".delta")).to_have_count(0)
+        await expect(records.filter(has_text=".delta")).to_have_count(0)
+        await page.uncheck("#hide-deltas")
+        await expect(records.filter(has_text="response.output_audio.delta")).not_to_have_count(0)
+        await expect(records.filter(has_text="response.done")).to_have_count(1)  # listed once, not twice
+        await page.check("#hide-deltas")
+        await expect(records.filter(has_text=".delta")).to_have_count(0)
+        await server.wait_until_idle()
+        assert not problems, problems
