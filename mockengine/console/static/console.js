@@ -467,6 +467,7 @@ function ended(why, meaning) {
   lockSessionChoices(false);
   for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = true;
   state.talking = false;
+  state.muted = false;  // the next session's microphone starts unmuted
   updateTalkButton();
   updateFaultButton();
   $("mute").textContent = "Mute mic";
@@ -1142,10 +1143,16 @@ function followJournal(liveNames) {
 // and never got an answer. Held, the button clears the buffer (what was said before is not this turn)
 // and stops a reply playing; released, it commits the buffer and asks for the response, as the
 // service's push-to-talk clients do.
+const TALK_TITLE = "turn detection none: hold to talk (Space or Enter held, or the mouse)";
+
 function updateTalkButton() {
   const td = state.session && state.session.audio && state.session.audio.input
     ? state.session.audio.input.turn_detection : undefined;
-  $("talk").disabled = !state.transport || !state.stream || td !== null;
+  // Muted, holding it sent a turn of silence and nothing visible happened: disabled, saying why (a
+  // mute is the person's choice, so the button does not unmute for the hold).
+  const muted = Boolean(state.transport && state.muted);
+  $("talk").disabled = !state.transport || !state.stream || td !== null || muted;
+  $("talk").title = muted ? "the microphone is muted: unmute it to talk" : TALK_TITLE;
   if ($("talk").disabled) $("talk").classList.remove("held");
 }
 
@@ -1182,9 +1189,12 @@ for (const id of ["events", "sessions", "journal"]) listKeys($(id));
 $("connect").onclick = connect;
 $("hangup").onclick = hangup;
 $("mute").onclick = () => {
-  const muted = $("mute").textContent === "Mute mic";
+  const muted = !state.muted;
+  state.muted = muted;
   state.transport.mute(muted);
   $("mute").textContent = muted ? "Unmute mic" : "Mute mic";
+  if (muted) talkEnd();  // muted while held: what was said so far is the turn
+  updateTalkButton();
 };
 $("send-text").onclick = sendText;
 $("talk").onpointerdown = talkStart;

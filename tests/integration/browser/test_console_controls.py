@@ -39,3 +39,25 @@ async def test_console_hide_deltas_filters_the_journal_too(engine, chromium_path
         await expect(records.filter(has_text=".delta")).to_have_count(0)
         await server.wait_until_idle()
         assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_hold_to_talk_is_disabled_while_muted(engine, chromium_path, fake_mic_wav, transport):
+    """Turn detection none, the microphone muted: Hold to talk stayed enabled, and holding it sent a
+    turn of silence (nothing visible happened). It is disabled while muted, its title saying why, and
+    enabled again on unmute."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport=transport, turn_detection="none")
+        talk = page.locator("#talk")
+        await expect(talk).to_be_enabled()
+        await page.click("#mute")
+        await expect(page.locator("#mute")).to_have_text("Unmute mic")
+        await expect(talk).to_be_disabled()
+        await expect(talk).to_have_attribute("title", "the microphone is muted: unmute it to talk")
+        await page.click("#mute")
+        await expect(talk).to_be_enabled()
+        await expect(talk).not_to_have_attribute("title", "the microphone is muted: unmute it to talk")
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
