@@ -1061,6 +1061,33 @@ async function refreshSessions() {
   return listed;
 }
 
+// Another client's session starting or ending showed only at the next 5 s refresh. The page waits on the
+// engine's list instead: GET /mockengine/sessions?changed_from=N (N the last answer's "changes") answers
+// as soon as a session is listed or unlisted, or after 25 s as it is, and the pane is drawn again when
+// it changed. An engine that does not answer, or refuses (403), or is older (no "changes") is asked
+// again after WATCH_RETRY_MS; the 5 s refresh goes on meanwhile.
+const WATCH_RETRY_MS = 5000;
+
+async function watchSessions() {
+  let seen = null;
+  for (;;) {
+    let body = null;
+    try {
+      const answer = await fetch(seen === null ? "/mockengine/sessions" : `/mockengine/sessions?changed_from=${seen}`);
+      if (answer.ok) body = await answer.json();
+    } catch (error) {
+      body = null;  // the engine went away: the 5 s refresh says so
+    }
+    if (!body || typeof body.changes !== "number") {
+      seen = null;
+      await new Promise((resolve) => setTimeout(resolve, WATCH_RETRY_MS));
+      continue;
+    }
+    if (seen !== null && body.changes !== seen) refreshSessions();
+    seen = body.changes;
+  }
+}
+
 // The journal shown, as far as the page has listed it: a live session's journal grows, and the pane
 // follows it on the sessions' 5 s refresh (it stayed as it was when clicked), once more after it ends.
 function showJournal(id) {
@@ -1217,4 +1244,5 @@ $("refresh-sessions").onclick = refreshSessions;
 $("hide-deltas").onchange = onHideDeltas;
 setInterval(refreshSessions, 5000);
 loadInfo();
+watchSessions();
 requestAnimationFrame(drawTimeline);

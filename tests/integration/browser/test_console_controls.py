@@ -61,3 +61,33 @@ async def test_console_hold_to_talk_is_disabled_while_muted(engine, chromium_pat
         await page.click("#hangup")
         await server.wait_until_idle()
         assert not problems, problems
+
+
+@pytest.mark.parametrize("journaling", [False, True])
+async def test_console_lists_another_clients_session_ending_at_once(
+    engine, chromium_path, fake_mic_wav, tmp_path, journaling
+):
+    """Another client's session that ended stayed listed live until the sessions' next 5 s refresh. The
+    page waits on the engine's list (a long poll of GET /mockengine/sessions?changed_from=N): the
+    session shows as it starts, and as soon as it ends it shows "(ended)" (journaling on) or is gone
+    (off). The 5 s refresh is left out here, so only the page's watching can show it."""
+    server = await engine(journal_dir=str(tmp_path / "journal") if journaling else None)
+    async with _console(chromium_path, fake_mic_wav, server.http_url, NO_PERIODIC_REFRESH) as (page, problems):
+        await expect(page.locator("#sessions li", has_text="no live session")).to_have_count(1)
+        async with aiohttp.ClientSession() as http:
+            ws = await http.ws_connect(
+                server.realtime, headers={"Authorization": "Bearer sk-other"}
+            )
+            created = await ws.receive_json()
+            session_id = created["session"]["id"]
+            row = page.locator("#sessions li", has_text=session_id)
+            await expect(row).to_have_count(1, timeout=3_000)
+            await expect(row).not_to_contain_text("ended")
+            await ws.close()
+        if journaling:
+            await expect(row).to_contain_text("(ended)", timeout=3_000)
+        else:
+            await expect(row).to_have_count(0, timeout=3_000)
+            await expect(page.locator("#sessions li", has_text="no live session")).to_have_count(1)
+        await server.wait_until_idle()
+        assert not problems, problems
