@@ -1056,7 +1056,8 @@ async function refreshSessions() {
   const names = new Set(ended.map((j) => j.journal));
   const ownEnded = state.pastJournals.filter((name) => names.has(name)).slice(0, 5);
   for (const name of ownEnded) add(name, " (ended, this page)");
-  const others = ended.filter((j) => !ownEnded.includes(j.journal)).slice(0, Math.max(0, 8 - ownEnded.length));
+  // Not this page's: its ended sessions past the newest 5 were listed as another client's "(ended)".
+  const others = ended.filter((j) => !state.pastJournals.includes(j.journal)).slice(0, Math.max(0, 8 - ownEnded.length));
   for (const j of others) add(j.journal, " (ended)");
   return listed;
 }

@@ -91,3 +91,19 @@ async def test_console_lists_another_clients_session_ending_at_once(
             await expect(page.locator("#sessions li", has_text="no live session")).to_have_count(1)
         await server.wait_until_idle()
         assert not problems, problems
+
+
+async def test_console_calls_its_older_ended_sessions_its_own(engine, chromium_path, fake_mic_wav, tmp_path):
+    """Six sessions of this page, journaling on: the pane named the newest five "(ended, this page)" and
+    the sixth "(ended)", as if another client's. The page's own are never listed as another's."""
+    server = await engine(journal_dir=str(tmp_path / "journal"))
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        for n in range(6):
+            await _go_live(page, transport="websocket", turn_detection="none")
+            await page.click("#hangup")
+            await expect(page.locator("#sessions li", has_text="(ended, this page)")).to_have_count(min(n + 1, 5))
+        await page.click("#refresh-sessions")
+        await expect(page.locator("#sessions li", has_text="(ended, this page)")).to_have_count(5)
+        await expect(page.locator("#sessions li", has_text="(ended)")).to_have_count(0)  # another's
+        await server.wait_until_idle()
+        assert not problems, problems
