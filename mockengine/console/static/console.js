@@ -931,7 +931,8 @@ async function fireFault() {
     const body = await answer.json();
     if (!answer.ok) { $("fault-result").textContent = body.error.message; return; }
     const armed = body.armed.map((a) => (typeof a === "string" ? a : a.fault)).join(", ");
-    if (fault.at_connect) state.armedForConnect = armed;
+    // Every arming waits for the next connect (two armed: the result named only the last as used).
+    if (fault.at_connect) state.armedForConnect = state.armedForConnect ? `${state.armedForConnect}, ${armed}` : armed;
     $("fault-result").textContent = fault.at_connect
       ? `armed ${armed} for the next connection: press Connect`
       : `armed ${armed} on ${sessionName()}`;
@@ -961,7 +962,7 @@ async function showArmedLeft() {
   if ($("fault-result").textContent !== shown) return;  // another fault fired meanwhile: its result stays
   $("fault-result").textContent = left.length
     ? `still armed for the next connection: ${left.join(", ")}`
-    : `${used} was used by this connect: nothing is armed now`;
+    : `${used} ${used.includes(", ") ? "were" : "was"} used by this connect: nothing is armed now`;
 }
 
 async function killSession() {

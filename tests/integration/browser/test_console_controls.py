@@ -107,3 +107,24 @@ async def test_console_calls_its_older_ended_sessions_its_own(engine, chromium_p
         await expect(page.locator("#sessions li", has_text="(ended)")).to_have_count(0)  # another's
         await server.wait_until_idle()
         assert not problems, problems
+
+
+async def test_console_says_both_armings_for_the_next_connect_were_used(engine, chromium_path, fake_mic_wav):
+    """refuse_upgrade and withhold_session_created armed for the next connect, which used both: the
+    result named only the last one armed as used."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await page.select_option("#transport", "websocket")
+        for kind in ("refuse_upgrade", "withhold_session_created"):
+            await page.select_option("#fault-kind", kind)
+            await page.click("#fire-fault")
+            await expect(page.locator("#fault-result")).to_contain_text(f"armed {kind}")
+        await page.click("#connect")
+        await expect(page.locator("#status")).to_have_text("failed")
+        await expect(page.locator("#fault-result")).to_have_text(
+            "refuse_upgrade:status=503, withhold_session_created were used by this connect: nothing is armed now"
+        )
+        await _go_live(page)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
