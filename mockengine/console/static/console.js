@@ -451,10 +451,11 @@ function ended(why, meaning) {
   // goes under Connect, not only among the events.
   const last = state.lastError;
   state.lastError = null;
-  if (last && why !== "hung up" && why !== "failed" && performance.now() / 1000 - last.at < 3) {
-    $("connect-error").textContent = `the engine ended the session: ${last.message}`;
-  } else if (meaning && performance.now() - (state.killedAt || -1e9) < 5000) {
+  // A kill first: an error just before it (any refused event) was named as the engine's reason.
+  if (meaning && performance.now() - (state.killedAt || -1e9) < 5000) {
     $("connect-error").textContent = "Kill connection dropped it — Connect starts a new session";
+  } else if (last && why !== "hung up" && why !== "failed" && performance.now() / 1000 - last.at < 3) {
+    $("connect-error").textContent = `the engine ended the session: ${last.message}`;
   } else if (meaning) {
     $("connect-error").textContent = `${meaning} — Connect starts a new session`;
   }

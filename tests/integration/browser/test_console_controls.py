@@ -128,3 +128,20 @@ async def test_console_says_both_armings_for_the_next_connect_were_used(engine, 
         await page.click("#hangup")
         await server.wait_until_idle()
         assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_kill_is_not_blamed_on_an_earlier_error(engine, chromium_path, fake_mic_wav, transport):
+    """An error a moment before Kill connection (any refused event): the page said "the engine ended the
+    session: <that error>", though the kill had ended it. A kill says so whatever came before."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport=transport, turn_detection="none")
+        await page.evaluate("state.transport.send({type: 'no.such.event'})")
+        await expect(page.locator("#events li.error")).to_have_count(1)
+        await page.click("#kill")
+        await expect(page.locator("#connect-error")).to_have_text(
+            "Kill connection dropped it — Connect starts a new session"
+        )
+        await server.wait_until_idle()
+        assert not problems, problems
