@@ -1227,8 +1227,15 @@ $("mute").onclick = () => {
   updateTalkButton();
 };
 $("send-text").onclick = sendText;
-$("talk").onpointerdown = talkStart;
-$("talk").onpointerup = $("talk").onpointerleave = talkEnd;
+// Pressed, the button's label grows ("Talking… release to send") and the row can wrap it to the next
+// line, out from under the pointer: its pointerleave ended the turn at once and committed an empty
+// buffer. The pointer is captured while held, so only the release (or a cancel) ends it.
+$("talk").onpointerdown = (e) => {
+  if ($("talk").disabled) return;
+  $("talk").setPointerCapture(e.pointerId);
+  talkStart();
+};
+$("talk").onpointerup = $("talk").onpointercancel = $("talk").onlostpointercapture = talkEnd;
 $("talk").onkeydown = (e) => { if ((e.key === " " || e.key === "Enter") && !e.repeat) { e.preventDefault(); talkStart(); } };
 $("talk").onkeyup = (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); talkEnd(); } };
 $("transport").onchange = () => fitFaultKinds(true);

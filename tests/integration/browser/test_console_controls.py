@@ -145,3 +145,29 @@ async def test_console_kill_is_not_blamed_on_an_earlier_error(engine, chromium_p
         )
         await server.wait_until_idle()
         assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_hold_to_talk_with_the_mouse(engine, chromium_path, fake_mic_wav, transport):
+    """Held with the mouse, Hold to talk's label grew ("Talking… release to send"), the row wrapped it to
+    the next line out from under the pointer, and its pointerleave ended the turn at once: an empty
+    buffer committed ("buffer too small … 0.00ms") and no turn. The pointer is captured while held: the
+    turn ends at the release, with the audio held for."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport=transport, turn_detection="none")
+        talk = page.locator("#talk")
+        await talk.hover()
+        await page.mouse.down()
+        await expect(talk).to_have_text("Talking… release to send")
+        await page.wait_for_timeout(1000)
+        await expect(talk).to_have_text("Talking… release to send")  # still held
+        await page.mouse.up()
+        await expect(talk).to_have_text("Hold to talk")
+        events = page.locator("#events li")
+        await expect(events.filter(has_text="input_audio_buffer.committed")).to_have_count(1)
+        await expect(events.filter(has_text="response.done")).to_have_count(1, timeout=30_000)
+        await expect(page.locator("#events li.error")).to_have_count(0)
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
