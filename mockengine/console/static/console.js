@@ -468,6 +468,7 @@ function ended(why, meaning) {
   lockSessionChoices(false);
   for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = true;
   state.talking = false;
+  state.responding = null;
   state.muted = false;  // the next session's microphone starts unmuted
   updateTalkButton();
   updateFaultButton();
@@ -692,7 +693,11 @@ function onServerEvent(event) {
     case "response.function_call_arguments.done":
       onToolCall(event);
       break;
+    case "response.created":
+      state.responding = event.response.id;
+      break;
     case "response.done":
+      if (state.responding === event.response.id) state.responding = null;
       if (event.response.status !== "completed") onResponseNotCompleted(event.response);
       break;
   }
@@ -1191,6 +1196,9 @@ function talkStart() {
   state.talking = true;
   $("talk").classList.add("held");
   $("talk").textContent = "Talking… release to send";
+  // A reply still being made is cancelled: the release's response.create was refused ("Conversation
+  // already has an active response in progress") and the turn went unanswered.
+  if (state.responding) state.transport.send({ type: "response.cancel", response_id: state.responding });
   if (state.player && state.player.isPlaying()) bargeIn();
   else if (state.replyPlaying.some((span) => span.to === null)) state.transport.send({ type: "output_audio_buffer.clear" });
   state.transport.send({ type: "input_audio_buffer.clear" });

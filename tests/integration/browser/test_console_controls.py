@@ -131,6 +131,59 @@ async def test_console_says_both_armings_for_the_next_connect_were_used(engine, 
 
 
 @pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_every_control_clicked_through(engine, chromium_path, fake_mic_wav, tmp_path, transport):
+    """A person's tour of the page, journaling on: every picker, the tool, a typed turn, mute and unmute,
+    Hold to talk, "hide deltas" both ways, every fault kind picked and one fired, the sessions, a journal
+    and its records opened, an event opened, Kill connection. No page error, no console error or warning,
+    no HTTP answer of 400 or more."""
+    server = await engine(journal_dir=str(tmp_path / "journal"))
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+        page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        await page.select_option("#scenario", "conformance")
+        await page.select_option("#voice", "ash")
+        await page.check("#offer-tool")
+        await _go_live(page, transport=transport, turn_detection="semantic_vad")
+        await page.select_option("#turn-detection", "none")
+        await expect(page.locator("#talk")).to_be_enabled()
+        await page.select_option("#voice", "verse")  # before the assistant spoke: taken
+        await expect(page.locator("#voice-error")).to_be_empty()
+        await page.fill("#text-input", "what's the weather in Paris?")
+        await page.press("#text-input", "Enter")
+        await expect(page.locator("#tools li")).not_to_have_count(0, timeout=30_000)
+        await page.click("#mute")
+        await page.click("#mute")
+        talk = page.locator("#talk")
+        await talk.hover()
+        await page.mouse.down()
+        await page.wait_for_timeout(600)
+        await page.mouse.up()
+        await page.uncheck("#hide-deltas")
+        await page.check("#hide-deltas")
+        kinds = await page.eval_on_selector_all("#fault-kind option", "os => os.map(o => o.value)")
+        assert len(kinds) > 10
+        for kind in kinds:
+            await page.select_option("#fault-kind", kind)
+            await expect(page.locator("#fault-doc")).not_to_be_empty()
+        await page.select_option("#fault-kind", "response_failed")
+        await page.click("#fire-fault")
+        await expect(page.locator("#fault-result")).to_contain_text("armed response_failed")
+        await page.click("#refresh-sessions")
+        mine = page.locator("#sessions li", has_text="(this page)")
+        await mine.locator("button").click()
+        await expect(page.locator("#journal li").first).to_be_attached()
+        await page.locator("#journal li button").first.click()
+        await expect(page.locator("#journal li pre").first).to_contain_text("session.created")
+        await page.locator("#events li button").first.click()
+        await expect(page.locator("#events li pre").first).to_contain_text("session.created")
+        await page.click("#kill")
+        await expect(page.locator("#connect-error")).to_contain_text("Kill connection dropped it")
+        await expect(page.locator("#sessions li", has_text="(ended, this page)")).to_have_count(1)
+        await server.wait_until_idle()
+        assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
 async def test_console_kill_is_not_blamed_on_an_earlier_error(engine, chromium_path, fake_mic_wav, transport):
     """An error a moment before Kill connection (any refused event): the page said "the engine ended the
     session: <that error>", though the kill had ended it. A kill says so whatever came before."""
@@ -143,6 +196,35 @@ async def test_console_kill_is_not_blamed_on_an_earlier_error(engine, chromium_p
         await expect(page.locator("#connect-error")).to_have_text(
             "Kill connection dropped it — Connect starts a new session"
         )
+        await server.wait_until_idle()
+        assert not problems, problems
+
+
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+async def test_console_hold_to_talk_during_a_reply_cancels_it(engine, chromium_path, fake_mic_wav, transport):
+    """Hold to talk pressed while a reply was still being made: released, its response.create was refused
+    ("Conversation already has an active response in progress"), an error in red and no answer to the
+    turn. Pressed, it cancels the reply in progress (response.cancel) as it stops its audio, and the
+    turn gets its reply."""
+    server = await engine()
+    async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
+        await _go_live(page, transport=transport, turn_detection="none")
+        # The reply in progress while the page holds: its response.create sent, nothing back yet.
+        await page.evaluate(
+            "state.transport.send({type: 'conversation.item.create', item: {type: 'message', role: 'user',"
+            " content: [{type: 'input_text', text: 'Tell me a long story about a lighthouse keeper.'}]}});"
+            "state.transport.send({type: 'response.create'});"
+        )
+        events = page.locator("#events li")
+        await expect(events.filter(has_text="response.created")).to_have_count(1)
+        await page.locator("#talk").hover()
+        await page.mouse.down()
+        await page.wait_for_timeout(1000)
+        await page.mouse.up()
+        await expect(events.filter(has_text="response.done")).to_have_count(2, timeout=30_000)
+        await expect(events.filter(has_text="response.done").first).to_contain_text("cancelled")
+        await expect(page.locator("#events li.error")).to_have_count(0)
+        await page.click("#hangup")
         await server.wait_until_idle()
         assert not problems, problems
 
