@@ -385,7 +385,9 @@ async def test_a_waiting_sessions_poll_answers_when_the_engine_shuts_down(aiohtt
     console left open would hold a Ctrl-C up to the poll's 25 s."""
     server = await aiohttp_server(create_app(resources.settings, resources))
     async with aiohttp.ClientSession() as http:
-        waiting = asyncio.create_task(http.get(f"http://127.0.0.1:{server.port}/mockengine/sessions?changed_from=0"))
+        waiting = asyncio.create_task(
+            http.get(f"http://127.0.0.1:{server.port}/mockengine/sessions?changed_from=0")
+        )
         await asyncio.sleep(0.3)
         assert not waiting.done()
         loop = asyncio.get_running_loop()

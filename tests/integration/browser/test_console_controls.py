@@ -15,15 +15,17 @@ pytestmark = pytest.mark.models
 
 
 async def test_console_hide_deltas_filters_the_journal_too(engine, chromium_path, fake_mic_wav, tmp_path):
-    """"hide deltas" (ticked by default) hid the events' deltas, but a session's journal timeline listed
-    every transcript and audio delta, hundreds of rows burying the turn's few events. The box filters
-    both panes; unticked, the journal shown lists them at once."""
+    """The "hide deltas" box (ticked by default) hid the events' deltas, but a session's journal
+    timeline listed every transcript and audio delta, hundreds of rows burying the turn's few events. The
+    box filters both panes; unticked, the journal shown lists them at once."""
     server = await engine(journal_dir=str(tmp_path / "journal"))
     async with _console(chromium_path, fake_mic_wav, server.http_url) as (page, problems):
         await _go_live(page, transport="websocket", turn_detection="none")
         await page.fill("#text-input", "hello there")
         await page.click("#send-text")
-        await expect(page.locator("#events li", has_text="response.done").first).to_be_attached(timeout=30_000)
+        await expect(page.locator("#events li", has_text="response.done").first).to_be_attached(
+            timeout=30_000
+        )
         await page.click("#hangup")
         ended = page.locator("#sessions li", has_text="(ended, this page)")
         await expect(ended).to_have_count(1)
@@ -72,12 +74,11 @@ async def test_console_lists_another_clients_session_ending_at_once(
     session shows as it starts, and as soon as it ends it shows "(ended)" (journaling on) or is gone
     (off). The 5 s refresh is left out here, so only the page's watching can show it."""
     server = await engine(journal_dir=str(tmp_path / "journal") if journaling else None)
-    async with _console(chromium_path, fake_mic_wav, server.http_url, NO_PERIODIC_REFRESH) as (page, problems):
+    console = _console(chromium_path, fake_mic_wav, server.http_url, NO_PERIODIC_REFRESH)
+    async with console as (page, problems):
         await expect(page.locator("#sessions li", has_text="no live session")).to_have_count(1)
         async with aiohttp.ClientSession() as http:
-            ws = await http.ws_connect(
-                server.realtime, headers={"Authorization": "Bearer sk-other"}
-            )
+            ws = await http.ws_connect(server.realtime, headers={"Authorization": "Bearer sk-other"})
             created = await ws.receive_json()
             session_id = created["session"]["id"]
             row = page.locator("#sessions li", has_text=session_id)
@@ -101,7 +102,9 @@ async def test_console_calls_its_older_ended_sessions_its_own(engine, chromium_p
         for n in range(6):
             await _go_live(page, transport="websocket", turn_detection="none")
             await page.click("#hangup")
-            await expect(page.locator("#sessions li", has_text="(ended, this page)")).to_have_count(min(n + 1, 5))
+            await expect(page.locator("#sessions li", has_text="(ended, this page)")).to_have_count(
+                min(n + 1, 5)
+            )
         await page.click("#refresh-sessions")
         await expect(page.locator("#sessions li", has_text="(ended, this page)")).to_have_count(5)
         await expect(page.locator("#sessions li", has_text="(ended)")).to_have_count(0)  # another's
@@ -122,7 +125,8 @@ async def test_console_says_both_armings_for_the_next_connect_were_used(engine, 
         await page.click("#connect")
         await expect(page.locator("#status")).to_have_text("failed")
         await expect(page.locator("#fault-result")).to_have_text(
-            "refuse_upgrade:status=503, withhold_session_created were used by this connect: nothing is armed now"
+            "refuse_upgrade:status=503, withhold_session_created were used by this connect: "
+            "nothing is armed now"
         )
         await _go_live(page)
         await page.click("#hangup")
@@ -131,7 +135,9 @@ async def test_console_says_both_armings_for_the_next_connect_were_used(engine, 
 
 
 @pytest.mark.parametrize("transport", ["webrtc", "websocket"])
-async def test_console_every_control_clicked_through(engine, chromium_path, fake_mic_wav, tmp_path, transport):
+async def test_console_every_control_clicked_through(
+    engine, chromium_path, fake_mic_wav, tmp_path, transport
+):
     """A person's tour of the page, journaling on: every picker, the tool, a typed turn, mute and unmute,
     Hold to talk, "hide deltas" both ways, every fault kind picked and one fired, the sessions, a journal
     and its records opened, an event opened, Kill connection. No page error, no console error or warning,
