@@ -10,7 +10,11 @@
   unknown session.
 - ``DELETE /mockengine/faults``: disarm everything armed for future connections / requests.
 - ``GET /mockengine/sessions``: ``{"sessions": [the live session ids], "live": [{"handle", "session_id",
-  "transport", "journal"}, …]}``, one entry per live session, oldest first.
+  "transport", "journal"}, …], "changes": N}``, one entry per live session, oldest first; ``changes``
+  counts the sessions listed and unlisted so far. With ``?changed_from=N`` (an earlier answer's
+  ``changes``) it answers once the list has changed since (at once if it already has), or after 25 s
+  as it is: a long poll, so a watcher learns of a session starting or ending at once (400 when ``N`` is
+  not a non-negative integer).
 - ``POST /mockengine/sessions/{id or handle}/kill``: drop that session's TCP connection now, without a
   close frame (what a client sees when the network dies: close 1006).
 
@@ -190,13 +194,32 @@ async def clear_faults(request: web.Request) -> web.Response:
     return answer(request, {"cleared": cleared})
 
 
+# How long ``GET /mockengine/sessions?changed_from=N`` waits for a change before answering the list as it
+# is: under the 30 s many proxies and browsers give an idle request, and the client asks again.
+SESSIONS_WAIT_S = 25.0
+
+
 async def list_sessions(request: web.Request) -> web.Response:
     if not is_allowed(request):
         return forbidden(request)
     state = request.app[FAULTS]
+    changed_from = request.query.get("changed_from")
+    if changed_from is not None:
+        if not changed_from.isdigit():
+            return error_response(
+                400,
+                f"'changed_from' must be a count of changes (a non-negative integer, the 'changes' of an "
+                f"earlier answer), got {changed_from!r}.",
+                param="changed_from",
+            )
+        await state.until_changed(int(changed_from), SESSIONS_WAIT_S)
     await state.until_opened()  # sessions whose 101 is out, their session.created not yet
     listed = [live.listed() for live in state.handles.values() if hasattr(live, "listed")]
-    return answer(request, {"sessions": sorted(state.live), "live": listed})
+    return answer(request, {"sessions": sorted(state.live), "live": listed, "changes": state.changes})
+
+
+async def _stop_waiting(app: web.Application) -> None:
+    app[FAULTS].stop_waiting()
 
 
 async def kill_session(request: web.Request) -> web.Response:
@@ -219,3 +242,4 @@ def add_routes(app: web.Application) -> None:
     app.router.add_delete("/mockengine/faults", clear_faults)
     app.router.add_get("/mockengine/sessions", list_sessions)
     app.router.add_post("/mockengine/sessions/{session_id}/kill", kill_session)
+    app.on_shutdown.append(_stop_waiting)

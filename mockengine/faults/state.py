@@ -75,6 +75,11 @@ class FaultState:
     # Handle → its one live session (``new_handle``): what tells apart sessions that share an id.
     handles: dict[str, LiveSession] = field(default_factory=dict)
     handles_issued: int = 0
+    # Sessions listed or unlisted so far (``list_changed``): ``GET /mockengine/sessions?changed_from=N``
+    # waits for the next change, so a page learns of another client's session ending at once.
+    changes: int = 0
+    _changed: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    _stopping: bool = False
     # Handles a transport's answer named (the 101) whose session is not listed yet: a control request
     # naming one, or listing the sessions, waits for them (``until_opened``), rather than answer 404
     # "No live session" to a client that acts on its session at once.
@@ -148,6 +153,26 @@ class FaultState:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout_s):
                     await asyncio.gather(*waiting)
+
+    def list_changed(self) -> None:
+        """A session was listed or unlisted: wake the requests waiting for a change."""
+        self.changes += 1
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    async def until_changed(self, seen: int, timeout_s: float) -> None:
+        """Wait, at most ``timeout_s``, until the list has changed since it was at ``seen`` changes (at
+        once when it already has, or when the server is shutting down)."""
+        if self.changes != seen or self._stopping:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout_s):
+                await self._changed.wait()
+
+    def stop_waiting(self) -> None:
+        """The server is shutting down: waiting requests answer now (it waits for requests in flight)."""
+        self._stopping = True
+        self._changed.set()
 
     def find_live(self, name: str) -> list[LiveSession]:
         """The live sessions ``name`` names: a handle its one session, a session id every session

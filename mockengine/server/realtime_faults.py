@@ -257,6 +257,7 @@ def list_live(
     state.live.setdefault(session_id, []).append(live)
     state.handles[live.handle] = live
     state.opened(live.handle)  # control requests that waited for it go on
+    state.list_changed()
     return live
 
 
@@ -276,3 +277,5 @@ def unlist_live(state: FaultState, faults: SessionFaults, session_id: str) -> No
         live.pop(session_id, None)
     for handle in mine:
         state.handles.pop(getattr(handle, "handle", ""), None)
+    if mine:
+        state.list_changed()

@@ -242,7 +242,7 @@ async def test_control_endpoint_arms_the_next_requests_and_is_guarded(http_engin
         async with http.get(
             f"{guarded}/mockengine/sessions", headers={"X-Mockengine-Control-Token": "s3cret"}
         ) as reply:
-            assert reply.status == 200 and (await reply.json()) == {"sessions": [], "live": []}
+            assert reply.status == 200 and (await reply.json()) == {"sessions": [], "live": [], "changes": 0}
 
 
 async def test_profile_file_rates_are_seeded(http_engine, tmp_path):

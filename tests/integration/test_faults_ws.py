@@ -14,6 +14,7 @@ from openai import AsyncOpenAI
 
 from mockengine.faults.spec import FaultProfile, parse_faults
 from mockengine.faults.state import fault_state
+from mockengine.server.app import create_app
 from tests.speech import validate_server_event
 from tests.voice_client import VoiceClient
 
@@ -349,6 +350,54 @@ async def test_seeded_sessions_share_an_id_and_the_control_endpoint_says_so(engi
     assert (await injected(base))["kill"] == 2
 
 
+async def test_the_sessions_list_is_a_long_poll_with_changed_from(engine_url):
+    """A watcher of the sessions list (the console) learned of another client's session ending only when
+    it next asked, every 5 s. ``?changed_from=N``, an earlier answer's ``changes``, answers as soon as a
+    session is listed or unlisted after it; a bad N is a 400 naming the parameter."""
+    base = await engine_url()
+    async with aiohttp.ClientSession() as http:
+        before = await control(base, "GET", "/mockengine/sessions")
+        assert before["live"] == [] and before["changes"] == 0
+        waiting = asyncio.create_task(control(base, "GET", "/mockengine/sessions?changed_from=0"))
+        await asyncio.sleep(0.3)
+        assert not waiting.done()  # nothing changed: it waits
+        ws, session_id = await open_session(http, base)
+        started = await asyncio.wait_for(waiting, 5)
+        assert started["sessions"] == [session_id] and started["changes"] == 1
+        # Asked with an old count, it answers at once.
+        again = await asyncio.wait_for(control(base, "GET", "/mockengine/sessions?changed_from=0"), 5)
+        assert again["changes"] == 1
+        waiting = asyncio.create_task(control(base, "GET", "/mockengine/sessions?changed_from=1"))
+        await asyncio.sleep(0.3)
+        assert not waiting.done()
+        await ws.close()
+        ended = await asyncio.wait_for(waiting, 5)
+        assert ended == {"sessions": [], "live": [], "changes": 2}
+        for bad in ("x", "-1", "1.5", ""):
+            async with http.get(http_base(base) + f"/mockengine/sessions?changed_from={bad}") as reply:
+                assert reply.status == 400
+                error = (await reply.json())["error"]
+                assert error["param"] == "changed_from" and "non-negative integer" in error["message"]
+
+
+async def test_a_waiting_sessions_poll_answers_when_the_engine_shuts_down(aiohttp_server, resources):
+    """A long poll in flight at shutdown answers at once: the server waits for requests in flight, and a
+    console left open would hold a Ctrl-C up to the poll's 25 s."""
+    server = await aiohttp_server(create_app(resources.settings, resources))
+    async with aiohttp.ClientSession() as http:
+        waiting = asyncio.create_task(
+            http.get(f"http://127.0.0.1:{server.port}/mockengine/sessions?changed_from=0")
+        )
+        await asyncio.sleep(0.3)
+        assert not waiting.done()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await server.close()
+        assert loop.time() - started < 5
+        reply = await asyncio.wait_for(waiting, 5)
+        assert reply.status == 200 and (await reply.json())["changes"] == 0
+
+
 async def test_each_live_session_has_a_handle_that_names_it_alone(engine_url):
     # Two sessions of a seeded engine share their id (on the wire, unchanged): /mockengine/sessions listed
     # the id once and kill and faults acted on both. Each now has a handle, named in the 101's
@@ -373,6 +422,7 @@ async def test_each_live_session_has_a_handle_that_names_it_alone(engine_url):
                 }
                 for handle in handles
             ],
+            "changes": 2,  # two sessions listed
         }
         armed = await control(
             base,
@@ -390,7 +440,7 @@ async def test_each_live_session_has_a_handle_that_names_it_alone(engine_url):
         await events_until_close(second, stop_at=None)
         assert second.close_code == 4001
         listed = await control(base, "GET", "/mockengine/sessions")
-        assert listed == {"sessions": [], "live": []}
+        assert listed == {"sessions": [], "live": [], "changes": 4}  # and both unlisted
         async with http.post(http_base(base) + f"/mockengine/sessions/{handles[0]}/kill") as gone:
             assert gone.status == 404
     assert (await injected(base))["kill"] == 1

@@ -451,10 +451,11 @@ function ended(why, meaning) {
   // goes under Connect, not only among the events.
   const last = state.lastError;
   state.lastError = null;
-  if (last && why !== "hung up" && why !== "failed" && performance.now() / 1000 - last.at < 3) {
-    $("connect-error").textContent = `the engine ended the session: ${last.message}`;
-  } else if (meaning && performance.now() - (state.killedAt || -1e9) < 5000) {
+  // A kill first: an error just before it (any refused event) was named as the engine's reason.
+  if (meaning && performance.now() - (state.killedAt || -1e9) < 5000) {
     $("connect-error").textContent = "Kill connection dropped it — Connect starts a new session";
+  } else if (last && why !== "hung up" && why !== "failed" && performance.now() / 1000 - last.at < 3) {
+    $("connect-error").textContent = `the engine ended the session: ${last.message}`;
   } else if (meaning) {
     $("connect-error").textContent = `${meaning} — Connect starts a new session`;
   }
@@ -467,6 +468,8 @@ function ended(why, meaning) {
   lockSessionChoices(false);
   for (const id of ["hangup", "mute", "text-input", "send-text", "kill"]) $(id).disabled = true;
   state.talking = false;
+  state.responding = null;
+  state.muted = false;  // the next session's microphone starts unmuted
   updateTalkButton();
   updateFaultButton();
   $("mute").textContent = "Mute mic";
@@ -690,7 +693,11 @@ function onServerEvent(event) {
     case "response.function_call_arguments.done":
       onToolCall(event);
       break;
+    case "response.created":
+      state.responding = event.response.id;
+      break;
     case "response.done":
+      if (state.responding === event.response.id) state.responding = null;
       if (event.response.status !== "completed") onResponseNotCompleted(event.response);
       break;
   }
@@ -828,10 +835,20 @@ function listKeys(list) {
   };
 }
 
+function isDelta(type) {
+  return typeof type === "string" && type.endsWith(".delta");
+}
+
+// "hide deltas" filters both panes: the journal shown is listed again at once (its records are the
+// engine's, asked again); the events from now on (the deltas hidden were not kept).
+function onHideDeltas() {
+  if (state.journalShown) showJournal(state.journalShown.id);
+}
+
 function addEvent(event, note) {
   state.eventCount += 1;
   $("event-count").textContent = state.eventCount;
-  if ($("hide-deltas").checked && event.type.endsWith(".delta")) return;
+  if ($("hide-deltas").checked && isDelta(event.type)) return;
   const li = document.createElement("li");
   let text = event.type;
   li.dataset.type = event.type;
@@ -920,7 +937,8 @@ async function fireFault() {
     const body = await answer.json();
     if (!answer.ok) { $("fault-result").textContent = body.error.message; return; }
     const armed = body.armed.map((a) => (typeof a === "string" ? a : a.fault)).join(", ");
-    if (fault.at_connect) state.armedForConnect = armed;
+    // Every arming waits for the next connect (two armed: the result named only the last as used).
+    if (fault.at_connect) state.armedForConnect = state.armedForConnect ? `${state.armedForConnect}, ${armed}` : armed;
     $("fault-result").textContent = fault.at_connect
       ? `armed ${armed} for the next connection: press Connect`
       : `armed ${armed} on ${sessionName()}`;
@@ -950,7 +968,7 @@ async function showArmedLeft() {
   if ($("fault-result").textContent !== shown) return;  // another fault fired meanwhile: its result stays
   $("fault-result").textContent = left.length
     ? `still armed for the next connection: ${left.join(", ")}`
-    : `${used} was used by this connect: nothing is armed now`;
+    : `${used} ${used.includes(", ") ? "were" : "was"} used by this connect: nothing is armed now`;
 }
 
 async function killSession() {
@@ -1045,9 +1063,37 @@ async function refreshSessions() {
   const names = new Set(ended.map((j) => j.journal));
   const ownEnded = state.pastJournals.filter((name) => names.has(name)).slice(0, 5);
   for (const name of ownEnded) add(name, " (ended, this page)");
-  const others = ended.filter((j) => !ownEnded.includes(j.journal)).slice(0, Math.max(0, 8 - ownEnded.length));
+  // Not this page's: its ended sessions past the newest 5 were listed as another client's "(ended)".
+  const others = ended.filter((j) => !state.pastJournals.includes(j.journal)).slice(0, Math.max(0, 8 - ownEnded.length));
   for (const j of others) add(j.journal, " (ended)");
   return listed;
+}
+
+// Another client's session starting or ending showed only at the next 5 s refresh. The page waits on the
+// engine's list instead: GET /mockengine/sessions?changed_from=N (N the last answer's "changes") answers
+// as soon as a session is listed or unlisted, or after 25 s as it is, and the pane is drawn again when
+// it changed. An engine that does not answer, or refuses (403), or is older (no "changes") is asked
+// again after WATCH_RETRY_MS; the 5 s refresh goes on meanwhile.
+const WATCH_RETRY_MS = 5000;
+
+async function watchSessions() {
+  let seen = null;
+  for (;;) {
+    let body = null;
+    try {
+      const answer = await fetch(seen === null ? "/mockengine/sessions" : `/mockengine/sessions?changed_from=${seen}`);
+      if (answer.ok) body = await answer.json();
+    } catch (error) {
+      body = null;  // the engine went away: the 5 s refresh says so
+    }
+    if (!body || typeof body.changes !== "number") {
+      seen = null;
+      await new Promise((resolve) => setTimeout(resolve, WATCH_RETRY_MS));
+      continue;
+    }
+    if (seen !== null && body.changes !== seen) refreshSessions();
+    seen = body.changes;
+  }
 }
 
 // The journal shown, as far as the page has listed it: a live session's journal grows, and the pane
@@ -1096,10 +1142,13 @@ function showRecords(shown, records) {
   const list = $("journal");
   const before = shown.count;
   const following = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const hide = $("hide-deltas").checked;
   for (const record of records) {
+    const what = record.event ? record.event.type : record.kind || record.raw || "";
+    // "hide deltas" hid the events' deltas only: a turn's journal was hundreds of delta rows.
+    if (hide && isDelta(what)) continue;
     const li = document.createElement("li");
     li.className = record.from || "engine";
-    const what = record.event ? record.event.type : record.kind || record.raw || "";
     rowButton(li, `${(record.ms / 1000).toFixed(2)} s ${record.from || "engine"} ${what}`, record.event || record);
     list.append(li);
   }
@@ -1129,10 +1178,16 @@ function followJournal(liveNames) {
 // and never got an answer. Held, the button clears the buffer (what was said before is not this turn)
 // and stops a reply playing; released, it commits the buffer and asks for the response, as the
 // service's push-to-talk clients do.
+const TALK_TITLE = "turn detection none: hold to talk (Space or Enter held, or the mouse)";
+
 function updateTalkButton() {
   const td = state.session && state.session.audio && state.session.audio.input
     ? state.session.audio.input.turn_detection : undefined;
-  $("talk").disabled = !state.transport || !state.stream || td !== null;
+  // Muted, holding it sent a turn of silence and nothing visible happened: disabled, saying why (a
+  // mute is the person's choice, so the button does not unmute for the hold).
+  const muted = Boolean(state.transport && state.muted);
+  $("talk").disabled = !state.transport || !state.stream || td !== null || muted;
+  $("talk").title = muted ? "the microphone is muted: unmute it to talk" : TALK_TITLE;
   if ($("talk").disabled) $("talk").classList.remove("held");
 }
 
@@ -1141,6 +1196,9 @@ function talkStart() {
   state.talking = true;
   $("talk").classList.add("held");
   $("talk").textContent = "Talking… release to send";
+  // A reply still being made is cancelled: the release's response.create was refused ("Conversation
+  // already has an active response in progress") and the turn went unanswered.
+  if (state.responding) state.transport.send({ type: "response.cancel", response_id: state.responding });
   if (state.player && state.player.isPlaying()) bargeIn();
   else if (state.replyPlaying.some((span) => span.to === null)) state.transport.send({ type: "output_audio_buffer.clear" });
   state.transport.send({ type: "input_audio_buffer.clear" });
@@ -1169,13 +1227,23 @@ for (const id of ["events", "sessions", "journal"]) listKeys($(id));
 $("connect").onclick = connect;
 $("hangup").onclick = hangup;
 $("mute").onclick = () => {
-  const muted = $("mute").textContent === "Mute mic";
+  const muted = !state.muted;
+  state.muted = muted;
   state.transport.mute(muted);
   $("mute").textContent = muted ? "Unmute mic" : "Mute mic";
+  if (muted) talkEnd();  // muted while held: what was said so far is the turn
+  updateTalkButton();
 };
 $("send-text").onclick = sendText;
-$("talk").onpointerdown = talkStart;
-$("talk").onpointerup = $("talk").onpointerleave = talkEnd;
+// Pressed, the button's label grows ("Talking… release to send") and the row can wrap it to the next
+// line, out from under the pointer: its pointerleave ended the turn at once and committed an empty
+// buffer. The pointer is captured while held, so only the release (or a cancel) ends it.
+$("talk").onpointerdown = (e) => {
+  if ($("talk").disabled) return;
+  $("talk").setPointerCapture(e.pointerId);
+  talkStart();
+};
+$("talk").onpointerup = $("talk").onpointercancel = $("talk").onlostpointercapture = talkEnd;
 $("talk").onkeydown = (e) => { if ((e.key === " " || e.key === "Enter") && !e.repeat) { e.preventDefault(); talkStart(); } };
 $("talk").onkeyup = (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); talkEnd(); } };
 $("transport").onchange = () => fitFaultKinds(true);
@@ -1191,6 +1259,8 @@ $("kill").onclick = killSession;
 $("reconnect").onclick = reconnect;
 $("alert-hangup").onclick = hangup;
 $("refresh-sessions").onclick = refreshSessions;
+$("hide-deltas").onchange = onHideDeltas;
 setInterval(refreshSessions, 5000);
 loadInfo();
+watchSessions();
 requestAnimationFrame(drawTimeline);
