@@ -1,0 +1,98 @@
+"""What a ``session.update`` and a client event's envelope may carry, over a loopback engine with the
+openai SDK's realtime connection: G.711 formats and their ``rate``, ``tracing`` once on, a non-string
+``event_id``. Each refusal is an OpenAI-shaped ``error`` and the session goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from openai import AsyncOpenAI
+from openai.types.realtime import SessionUpdatedEvent
+
+from tests.speech import events_until, validate_server_event
+
+USER_TEXT = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello there."}]}
+
+
+async def next_event(connection: Any) -> dict[str, Any]:
+    """The next server event, validated against the SDK's types."""
+    event = json.loads(await asyncio.wait_for(connection.recv_bytes(), 15))
+    validate_server_event(event)
+    return dict(event)
+
+
+async def answer(connection: Any, event: dict[str, Any], kind: str) -> dict[str, Any]:
+    """Send ``event``; the next ``kind`` or ``error`` event answering it."""
+    await connection.send(event)
+    while True:
+        seen = await next_event(connection)
+        if seen["type"] in (kind, "error"):
+            return seen
+
+
+async def update(connection: Any, session: dict[str, Any], event_id: str = "upd") -> dict[str, Any]:
+    """The ``session.updated`` or ``error`` answering one update."""
+    return await answer(
+        connection, {"type": "session.update", "event_id": event_id, "session": session}, "session.updated"
+    )
+
+
+async def still_replies(connection: Any) -> None:
+    await connection.conversation.item.create(item=USER_TEXT)
+    await connection.response.create(response={"output_modalities": ["text"]})
+    seen = await events_until(connection, "response.done")
+    assert [e for e in seen if e["type"] == "error"] == []
+    assert seen[-1]["response"]["status"] == "completed"
+
+
+async def test_g711_formats_echo_no_rate_and_take_only_8000(engine) -> None:
+    eng = await engine(audio_pace=0.0)
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        # The SDK's own shape: no rate, none echoed.
+        plain = {"type": "realtime", "audio": {"input": {"format": {"type": "audio/pcmu"}}}}
+        updated = await update(connection, plain)
+        assert updated["session"]["audio"]["input"]["format"] == {"type": "audio/pcmu"}
+        # 8000 named anyway (a phone bridge that states its rate): taken, echoed as the SDK types it.
+        for direction, kind in (("input", "audio/pcmu"), ("output", "audio/pcma")):
+            session = {"type": "realtime", "audio": {direction: {"format": {"type": kind, "rate": 8000}}}}
+            updated = await update(connection, session)
+            assert updated["type"] == "session.updated", updated
+            assert updated["session"]["audio"][direction]["format"] == {"type": kind}
+            SessionUpdatedEvent.model_validate(updated)
+        # Any other rate is refused as the PCM one is, naming the bound; nothing of the update applies.
+        wrong = {
+            "type": "realtime",
+            "instructions": "never applied",
+            "audio": {"input": {"format": {"type": "audio/pcma", "rate": 16000}}},
+        }
+        error = (await update(connection, wrong, "wrong_rate"))["error"]
+        assert (error["type"], error["code"], error["param"], error["event_id"]) == (
+            "invalid_request_error",
+            "integer_above_max_value",
+            "session.audio.input.format.rate",
+            "wrong_rate",
+        )
+        assert "8000" in error["message"], error["message"]
+        # A response's own G.711 format echoes without rate too.
+        await connection.send(
+            {
+                "type": "response.create",
+                "response": {
+                    "output_modalities": ["audio"],
+                    "audio": {"output": {"format": {"type": "audio/pcmu", "rate": 8000}}},
+                    "input": [USER_TEXT],
+                },
+            }
+        )
+        done = (await events_until(connection, "response.done"))[-1]["response"]
+        assert done["audio"]["output"]["format"] == {"type": "audio/pcmu"}
+        updated = await update(connection, {"type": "realtime"})
+        assert updated["session"]["instructions"] != "never applied"
+        assert updated["session"]["audio"]["input"]["format"] == {"type": "audio/pcmu"}
+        await still_replies(connection)
