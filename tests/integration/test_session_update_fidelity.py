@@ -96,3 +96,37 @@ async def test_g711_formats_echo_no_rate_and_take_only_8000(engine) -> None:
         assert updated["session"]["instructions"] != "never applied"
         assert updated["session"]["audio"]["input"]["format"] == {"type": "audio/pcmu"}
         await still_replies(connection)
+
+
+async def test_a_non_string_event_id_is_refused_naming_it(engine) -> None:
+    """openai-python types every client event's ``event_id`` as a string; a number, object or boolean
+    there is ``invalid_type`` on ``event_id`` (the event is not run), not dropped silently."""
+    eng = await engine(audio_pace=0.0)
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        for event_id, kind in ((5, "an integer"), ({"n": 1}, "an object"), (True, "a boolean")):
+            create = {"type": "conversation.item.create", "event_id": event_id, "item": USER_TEXT}
+            error = (await answer(connection, create, "conversation.item.added"))["error"]
+            assert (error["type"], error["code"], error["param"], error["event_id"]) == (
+                "invalid_request_error",
+                "invalid_type",
+                "event_id",
+                None,
+            )
+            assert (
+                error["message"] == f"Invalid type for 'event_id': expected a string, but got {kind} instead."
+            )
+        # An audio append takes the same rule (it has a fast path of its own).
+        append = {"type": "input_audio_buffer.append", "event_id": 7, "audio": "AAAA"}
+        error = (await answer(connection, append, "never"))["error"]
+        assert (error["code"], error["param"]) == ("invalid_type", "event_id")
+        # null is "not given": the event runs.
+        create = {"type": "conversation.item.create", "event_id": None, "item": USER_TEXT}
+        added = await answer(connection, create, "conversation.item.added")
+        assert added["type"] == "conversation.item.added"
+        # Nothing refused was added: the one item is the last one.
+        await events_until(connection, "conversation.item.done")
+        await still_replies(connection)
