@@ -130,3 +130,40 @@ async def test_a_non_string_event_id_is_refused_naming_it(engine) -> None:
         # Nothing refused was added: the one item is the last one.
         await events_until(connection, "conversation.item.done")
         await still_replies(connection)
+
+
+async def test_tracing_once_on_keeps_its_configuration(engine) -> None:
+    """ "Once tracing is enabled for a session, the configuration cannot be modified" (the API reference):
+    another configuration or null is refused whole; the same one, and the ``"auto"`` both Agents SDKs
+    send on every ``session.created``, are taken and change nothing."""
+    eng = await engine(audio_pace=0.0)
+    async with (
+        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
+        client.realtime.connect(model="gpt-realtime") as connection,
+    ):
+        await events_until(connection, "session.created")
+        named = {"workflow_name": "support", "group_id": "g1", "metadata": {"shop": "north"}}
+        # Off: anything may be set, and "auto" may be named afterwards (@openai/agents-realtime's path).
+        assert (await update(connection, {"type": "realtime", "tracing": "auto"}))["session"][
+            "tracing"
+        ] == "auto"
+        assert (await update(connection, {"type": "realtime", "tracing": named}))["session"][
+            "tracing"
+        ] == named
+        for same in (named, "auto"):
+            updated = await update(connection, {"type": "realtime", "tracing": same})
+            assert updated["type"] == "session.updated" and updated["session"]["tracing"] == named
+        for changed in ({**named, "workflow_name": "sales"}, {"workflow_name": "support"}, None):
+            session = {"type": "realtime", "instructions": "never applied", "tracing": changed}
+            error = (await update(connection, session, "retrace"))["error"]
+            assert (error["type"], error["code"], error["param"], error["event_id"]) == (
+                "invalid_request_error",
+                "invalid_value",
+                "session.tracing",
+                "retrace",
+            )
+            assert "cannot be modified once tracing is enabled" in error["message"]
+        updated = await update(connection, {"type": "realtime"})
+        assert updated["session"]["tracing"] == named
+        assert updated["session"]["instructions"] != "never applied"
+        await still_replies(connection)
