@@ -28,9 +28,9 @@ from mockengine.chat.audio import input_audio_tokens
 from mockengine.chat.errors import ChatError
 from mockengine.engines.stt import Transcript
 from mockengine.engines.tokens import TokenCounter
-from mockengine.engines.transcript_segments import Cue, cues
+from mockengine.engines.transcript_segments import ONE_SPEAKER, Cue, cues
 from mockengine.engines.transcript_tokens import logprobs
-from mockengine.protocol.session_schema import LANGUAGE_DETECTING_MODEL
+from mockengine.protocol.session_schema import DIARIZING_MODEL, LANGUAGE_DETECTING_MODEL
 
 WHISPER_MODEL = "whisper-1"
 # The token-billed models (openai-python's ``AudioModel``); any ``gpt-…-transcribe…`` id is one of them.
@@ -45,8 +45,15 @@ TRANSCRIBE_MODELS = (WHISPER_MODEL, *GPT_TRANSCRIBE_MODELS)
 # The model that answers the ``languages`` it detected (openai-python's ``Transcription``: "Returned by
 # gpt-transcribe"); the SDK documents ``languages[]`` and ``keywords[]`` as its too.
 CONTEXT_HINT_MODEL = LANGUAGE_DETECTING_MODEL
-RESPONSE_FORMATS = ("json", "text", "srt", "verbose_json", "vtt")
+TRANSLATION_RESPONSE_FORMATS = ("json", "text", "srt", "verbose_json", "vtt")
+RESPONSE_FORMATS = (*TRANSLATION_RESPONSE_FORMATS, "diarized_json")
 GPT_RESPONSE_FORMATS = ("json", "text")
+# What each model answers in (openai-python's ``response_format`` docstring): whisper-1 all but
+# diarized_json, the diarize model json, text and diarized_json, the other gpt models json and text.
+MODEL_RESPONSE_FORMATS = {
+    WHISPER_MODEL: TRANSLATION_RESPONSE_FORMATS,
+    DIARIZING_MODEL: (*GPT_RESPONSE_FORMATS, "diarized_json"),
+}
 GRANULARITIES = ("word", "segment")
 # The live service's upload limit (25 MiB), and the containers it names as accepted.
 MAX_FILE_BYTES = 25 * 1024 * 1024
@@ -147,13 +154,16 @@ def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
     elif model not in TRANSCRIBE_MODELS:
         raise errors.model_not_found(model)
     response_format = _field(form, "response_format") or "json"
-    if response_format not in RESPONSE_FORMATS:
-        raise errors.invalid_enum("response_format", response_format, RESPONSE_FORMATS)
-    if model != WHISPER_MODEL and response_format not in GPT_RESPONSE_FORMATS:
+    task_formats = RESPONSE_FORMATS if task == "transcribe" else TRANSLATION_RESPONSE_FORMATS
+    if response_format not in task_formats:
+        raise errors.invalid_enum("response_format", response_format, task_formats)
+    model_formats = MODEL_RESPONSE_FORMATS.get(model, GPT_RESPONSE_FORMATS)
+    if response_format not in model_formats:
+        # Live wording for a gpt model ("Use 'json' or 'text' instead."); the other lists follow it.
         raise ChatError(
             400,
             f"response_format '{response_format}' is not compatible with model '{model}'. "
-            "Use 'json' or 'text' instead.",
+            f"Use {_or_list(model_formats)} instead.",
             "response_format",
             "unsupported_value",
         )
@@ -208,6 +218,12 @@ def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
         languages=tuple(dict.fromkeys(languages)),
         keywords=keywords,
     )
+
+
+def _or_list(values: tuple[str, ...]) -> str:
+    """``'a' or 'b'``, ``'a', 'b', or 'c'``."""
+    quoted = [f"'{v}'" for v in values]
+    return " or ".join(quoted) if len(quoted) <= 2 else ", ".join(quoted[:-1]) + f", or {quoted[-1]}"
 
 
 def _check_language(code: str, param: str) -> None:
@@ -322,6 +338,39 @@ def verbose_body(
     return body
 
 
+def diarized_segments(transcript: Transcript) -> list[dict[str, Any]]:
+    """``TranscriptionDiarizedSegment``s: ``{"type": "transcript.text.segment", "id", "start", "end"
+    (seconds), "text", "speaker"}``, the transcript cut as verbose_json's segments and the Realtime
+    diarize events are (``cues``). One speaker, ``"A"`` (the first of the live labels): the engine tells
+    no voices apart. Ids ``seg_0``, ``seg_1``, … in order (ours: the live form is not public), so the
+    same file gives the same answer."""
+    return [
+        {
+            "type": "transcript.text.segment",
+            "id": f"seg_{index}",
+            "start": round(cue.start_s, 2),
+            "end": round(cue.end_s, 2),
+            "text": cue.text,
+            "speaker": ONE_SPEAKER,
+        }
+        for index, cue in enumerate(cues(transcript))
+    ]
+
+
+def diarized_body(
+    request: TranscriptionRequest, transcript: Transcript, tokens: TokenCounter
+) -> dict[str, Any]:
+    """``response_format=diarized_json`` (gpt-4o-transcribe-diarize): ``TranscriptionDiarized``,
+    ``{"task": "transcribe", "duration" (s), "text", "segments", "usage"}``."""
+    return {
+        "task": "transcribe",
+        "duration": round(transcript.duration_ms / 1000, 2),
+        "text": transcript.text,
+        "segments": diarized_segments(transcript),
+        "usage": _usage(request, transcript, tokens),
+    }
+
+
 def _segment(index: int, cue: Cue, tokens: TokenCounter) -> dict[str, Any]:
     text = " " + cue.text  # whisper's segment texts start with the space of their first token
     encoded = text.encode()
@@ -375,6 +424,8 @@ def rendered(
         return "application/json", json_body(request, transcript, tokens)
     if fmt == "verbose_json":
         return "application/json", verbose_body(request, transcript, tokens)
+    if fmt == "diarized_json":
+        return "application/json", diarized_body(request, transcript, tokens)
     if fmt == "srt":
         return "text/plain", srt(transcript)
     if fmt == "vtt":
@@ -387,12 +438,22 @@ def stream_events(
 ) -> list[dict[str, Any]]:
     """``stream=true`` (gpt models): a ``transcript.text.delta`` per word (the space before a word is
     part of its delta), then ``transcript.text.done`` with the whole text and the usage. With
-    ``include[]=logprobs`` each event carries the logprobs of its tokens."""
+    ``include[]=logprobs`` each event carries the logprobs of its tokens. With ``diarized_json`` a
+    ``transcript.text.segment`` (``TranscriptionTextSegmentEvent``, a ``diarized_segments`` entry) follows
+    the delta of each segment's last word ("a completed segment"; the deltas are kept, as for the other
+    formats: whether the live stream sends them too is not public)."""
     words = re.findall(r"\s*\S+", transcript.text)
     all_logprobs = logprobs(transcript, tokens) if request.logprobs else []
     events: list[dict[str, Any]] = []
     taken = 0
-    for word in words:
+    # Each segment after the delta that ends it: segment i ends at its cue's running word count.
+    segments: list[dict[str, Any]] = []
+    ends: list[int] = []
+    if request.response_format == "diarized_json":
+        segments = diarized_segments(transcript)
+        for cue in cues(transcript):
+            ends.append((ends[-1] if ends else 0) + len(cue.words))
+    for count, word in enumerate(words, start=1):
         event: dict[str, Any] = {"type": "transcript.text.delta", "delta": word}
         if request.logprobs:
             mine, chars = [], 0
@@ -402,6 +463,10 @@ def stream_events(
                 taken += 1
             event["logprobs"] = mine
         events.append(event)
+        while segments and ends[0] <= count:
+            events.append(segments.pop(0))
+            ends.pop(0)
+    events.extend(segments)  # (whisper's words and the text's may differ in number: none is lost)
     done: dict[str, Any] = {"type": "transcript.text.done", "text": transcript.text}
     if request.reports_languages:
         done["languages"] = detected_languages(request, transcript)

@@ -1,5 +1,6 @@
 """A transcript cut into timed segments: the ``segments`` of ``POST /v1/audio/transcriptions``'
-``verbose_json``, its subtitle cues, and the diarizing model's realtime input-transcript segments.
+``verbose_json``, its subtitle cues, ``diarized_json``'s segments and the diarizing model's realtime
+input-transcript segments.
 
 Blocking-free and pure: the same transcript always gives the same segments.
 """
@@ -12,6 +13,9 @@ from dataclasses import dataclass
 from mockengine.engines.stt import Transcript, WordTiming
 from mockengine.engines.transcript_tokens import whisper_words
 
+# The one speaker label of a diarized transcript: the engine tells no voices apart, so everything it hears
+# is the first speaker (live labels run "A", "B", …: openai-python's TranscriptionDiarizedSegment).
+ONE_SPEAKER = "A"
 # A subtitle cue ends after a sentence's last word, or after this many words.
 MAX_CUE_WORDS = 12
 _SENTENCE_END = re.compile(r"[.!?]['\")\]]*$")

@@ -319,6 +319,16 @@ def _echoable_event_id(value: Any) -> str | None:
     return value
 
 
+def check_event_id(event: dict[str, Any]) -> None:
+    """An ``event_id`` other than a string (openai-python's ``event_id: str`` on every client event) is
+    refused as the live service refuses a mistyped field: ``invalid_type`` naming ``event_id``, rather
+    than dropped so that the event ran with nothing to match its errors to. ``null`` is "not given"
+    (nulls.py); the error cannot echo the id, so it carries none."""
+    event_id = event.get("event_id")
+    if event_id is not None and not isinstance(event_id, str):
+        raise errors.invalid_type("event_id", "a string", json_type_name(event_id))
+
+
 # One decoder for every frame: ``json.loads(raw, parse_constant=...)`` builds a new decoder per call,
 # which cost more than the parse itself on the 20 ms audio path.
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
@@ -409,6 +419,7 @@ def parse_client_event(
         event_class = REGISTRY.get(kind) if isinstance(kind, str) else None
         if event_class is None or transport not in event_class.transports:
             raise errors.unknown_event_type(kind, wire_types(transport))
+        check_event_id(data)
         if event_class is InputAudioBufferAppend:  # the one event whose error names the session's format
             return InputAudioBufferAppend(decode_audio(data, input_format), event_id)
         return event_class.from_wire(data, event_id)  # type: ignore[return-value]

@@ -201,6 +201,16 @@ def cannot_update_voice() -> ProtocolError:
     )
 
 
+def tracing_locked() -> ProtocolError:
+    """A ``session.update`` changing ``tracing`` once it is on. The rule is the API reference's; the live
+    code and wording are not public (ours: ``invalid_value``, the reference's sentence)."""
+    return ProtocolError(
+        "invalid_value",
+        "Tracing configuration cannot be modified once tracing is enabled for a session.",
+        "session.tracing",
+    )
+
+
 def tool_call_not_found(call_id: str) -> ProtocolError:
     return ProtocolError(
         "invalid_tool_call_id", f"Tool call ID '{call_id}' not found in conversation.", "item.call_id"

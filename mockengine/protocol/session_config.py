@@ -28,6 +28,7 @@ from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.schema_errors import VALIDATOR_CLASS, json_type_name, validate
 from mockengine.protocol.schema_refs import unresolvable_reference
 from mockengine.protocol.session_schema import (
+    G711_FORMATS,
     SESSION_UPDATE_SCHEMA,
     TRANSCRIPTION_SESSION_UPDATE_SCHEMA,
     TURN_DETECTION_SCHEMA,
@@ -234,7 +235,8 @@ def turn_detection_from_wire(turn_detection: dict[str, Any] | None) -> TurnDetec
 
 
 def _audio_format(wire: dict[str, Any]) -> AudioFormat:
-    return AudioFormat(wire.get("type", AudioFormat.type), wire.get("rate"))
+    kind = wire.get("type", AudioFormat.type)
+    return AudioFormat(kind, None if kind in G711_FORMATS else wire.get("rate"))
 
 
 def _default_audio_input(config: SessionConfig) -> dict[str, Any]:
@@ -576,6 +578,8 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
                         target[name] = merge_turn_detection(target.get(name), field_value)
                     elif name == "transcription" and field_value is not None:
                         target[name] = echoed_transcription(field_value)
+                    elif name == "format":
+                        target[name] = echoed_format(field_value)
                     elif name == "noise_reduction" and field_value is not None and target.get(name):
                         # openai-python's NoiseReduction: "Omitting strength from a session update
                         # preserves the current strength" (and so the type, by the same rule).
@@ -594,6 +598,15 @@ def merge_session(current: dict[str, Any], update: dict[str, Any]) -> dict[str, 
     if _has_no_endpointing(merged) and "turn_detection" not in asked:
         merged["audio"]["input"]["turn_detection"] = None
     return merged
+
+
+def echoed_format(audio_format: dict[str, Any]) -> dict[str, Any]:
+    """An audio ``format`` as the session echoes it: G.711 (``audio/pcmu``, ``audio/pcma``) without
+    ``rate``, which openai-python's AudioPCMU / AudioPCMA do not have (8 kHz is implied; the schema lets
+    a ``rate`` of 8000 through and refuses any other); ``audio/pcm`` as given."""
+    if audio_format.get("type") in G711_FORMATS:
+        return {key: value for key, value in audio_format.items() if key != "rate"}
+    return copy.deepcopy(audio_format)
 
 
 def echoed_transcription(transcription: dict[str, Any]) -> dict[str, Any]:

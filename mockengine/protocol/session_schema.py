@@ -18,7 +18,12 @@ FORMAT_SCHEMA = {
     "additionalProperties": False,
     "if": {"properties": {"type": {"const": "audio/pcm"}}},
     "then": {"properties": {"rate": {"minimum": 24000, "maximum": 24000}}},
+    # G.711 has no rate in openai-python's AudioPCMU / AudioPCMA: 8 kHz is implied. A client that names
+    # it anyway is taken at its word when it says 8000 (the echo drops it: G711_FORMATS); any other
+    # rate is refused as the PCM one is, with the bound in the message.
+    "else": {"properties": {"rate": {"minimum": 8000, "maximum": 8000}}},
 }
+G711_FORMATS = ("audio/pcmu", "audio/pcma")
 # A turn detector's model, as both OpenAI Agents SDKs send it (agents-python's RealtimeTurnDetectionConfig
 # and agents-js's RealtimeTurnDetectionConfigAsIs: "Optional backend-specific VAD model identifier",
 # openai-agents-python#2450, openai-agents-js#968); not in openai-python's types. Echoed, no effect: the

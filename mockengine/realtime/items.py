@@ -16,7 +16,7 @@ from typing import Any
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.brain.model import ImageFacts
 from mockengine.engines.stt import Transcript, WordTiming
-from mockengine.engines.transcript_segments import cues
+from mockengine.engines.transcript_segments import ONE_SPEAKER, cues
 from mockengine.engines.transcript_tokens import logprobs
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
@@ -34,7 +34,7 @@ from mockengine.realtime.usage import TokenCounting
 
 Events = list[dict[str, Any]]
 # The diarizing model's speaker label for everything one session hears (the audio API's first label).
-STREAM_SPEAKER = "A"
+STREAM_SPEAKER = ONE_SPEAKER
 
 
 class ConversationItems:

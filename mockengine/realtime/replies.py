@@ -7,7 +7,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec
-from mockengine.protocol.session_config import SessionConfig, check_reasoning, validate_tool_choice
+from mockengine.protocol.session_config import (
+    SessionConfig,
+    check_reasoning,
+    echoed_format,
+    validate_tool_choice,
+)
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.mcp import brain_history
 from mockengine.realtime.response import ResponseParams
@@ -31,7 +36,7 @@ def response_params(
         output_modalities=tuple(overrides.get("output_modalities", session.output_modalities)),
         voice=voice,
         speed=session.speed,
-        output_format=dict(audio_override.get("format", session.output_format.wire())),
+        output_format=echoed_format(audio_override.get("format", session.output_format.wire())),
         instructions=overrides.get("instructions", session.instructions),
         tools=tools,
         own_tools="tools" in overrides,

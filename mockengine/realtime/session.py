@@ -304,6 +304,7 @@ class RealtimeSession:
         new_voice = update.get("audio", {}).get("output", {}).get("voice")
         if new_voice is not None and new_voice != self.ctx.view.voice and self.responses.has_assistant_audio:
             raise errors.cannot_update_voice()
+        update = self._tracing_update(update)
         old = self.ctx.turn_detection
         merged = merge_session(self.config, update)
         validate_turn_detection(merged["audio"]["input"]["turn_detection"], merged)
@@ -315,6 +316,22 @@ class RealtimeSession:
         updated = Step(events=[se.session_updated(self.ids.event(), session=copy.deepcopy(self.config))])
         updated.extend(self._list_mcp_tools())
         return updated.extend(self.turns.apply_turn_detection(old, self.ctx.turn_detection, now_ms))
+
+    def _tracing_update(self, update: dict[str, Any]) -> dict[str, Any]:
+        """``update`` as it may apply to ``tracing``. "Once tracing is enabled for a session, the
+        configuration cannot be modified" (the API reference's ``tracing``): with tracing on, another
+        configuration or ``null`` is refused (ProtocolError). Taken: the same value; ``"auto"``, as asking
+        for nothing new (both Agents SDKs send it on every ``session.created`` unless told otherwise: it
+        leaves the configuration in force, dropped from the update); and a configuration over ``"auto"``,
+        which @openai/agents-realtime sends as naming a trace not yet named. docs/realtime-protocol.md."""
+        if "tracing" not in update or self.config.get("tracing") is None:
+            return update
+        current, asked = self.config["tracing"], update["tracing"]
+        if asked == current or asked == "auto":
+            return {key: value for key, value in update.items() if key != "tracing"}
+        if current == "auto" and asked is not None:
+            return update
+        raise errors.tracing_locked()
 
     def on_session_close(self, event: ce.SessionClose, now_ms: float) -> Step:
         """The live service accepts ``session.close`` but what it does is unknown (reference §1): accepted,

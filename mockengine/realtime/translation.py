@@ -51,6 +51,12 @@ from mockengine.protocol.session_schema import TRANSCRIPTION_MODELS
 
 TRANSLATION_MODELS = ("gpt-realtime-translate",)
 DEFAULT_OUTPUT_LANGUAGE = "en"  # ours: whisper tiny.en hears English, and the identity translation says it
+# The languages gpt-realtime-translate speaks ("13 output languages", OpenAI's cookbook "Build Live
+# Translation Apps with gpt-realtime-translate", whose demos validate these codes before calling the API),
+# in its order.
+# Any other value of ``audio.output.language`` (another language, a region tag "en-US", upper case) is
+# refused as an enum is: invalid_value with the list (the live wording for this field is not public).
+OUTPUT_LANGUAGES = ("es", "pt", "fr", "ja", "ru", "zh", "de", "ko", "hi", "id", "vi", "it", "en")
 
 FRAME_MS = 200
 FRAME_SAMPLES = INPUT_RATE_HZ * FRAME_MS // 1000
@@ -155,12 +161,8 @@ def merge_translation_session(
                 raise errors.invalid_type(
                     f"{path}.audio.output.language", "a string", json_type_name(language)
                 )
-            if not language.strip():
-                raise ProtocolError(
-                    "invalid_value",
-                    "'language' must be a non-empty language code.",
-                    f"{path}.audio.output.language",
-                )
+            if language not in OUTPUT_LANGUAGES:
+                raise errors.invalid_value(language, OUTPUT_LANGUAGES, f"{path}.audio.output.language")
             merged["audio"]["output"]["language"] = language
     return merged
 

@@ -52,6 +52,7 @@ from mockengine.faults.ws import SessionFaults
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
+from mockengine.protocol.client_events import check_event_id
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.http_errors import error_response
@@ -425,8 +426,13 @@ class TranslationSession(SessionShell):
         elif event["type"] not in CLIENT_EVENT_TYPES:
             error = errors.unknown_event_type(event["type"], CLIENT_EVENT_TYPES)
         else:
-            metrics.CLIENT_EVENT_COUNTER.count(event["type"])
-            return event
+            try:
+                check_event_id(event)
+            except ProtocolError as exc:
+                error = exc
+            else:
+                metrics.CLIENT_EVENT_COUNTER.count(event["type"])
+                return event
         metrics.CLIENT_EVENT_COUNTER.count("invalid")
         error.event_id = event_id
         await self.send_error(error)

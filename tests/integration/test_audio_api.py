@@ -20,7 +20,7 @@ import av
 import openai
 import pytest
 from openai import AsyncOpenAI
-from openai.types.audio import Transcription, TranscriptionVerbose
+from openai.types.audio import Transcription, TranscriptionDiarized, TranscriptionVerbose
 
 from mockengine.chat.speech import MAX_INPUT_CHARS
 from mockengine.engines.fakes import FakeSynthesizer
@@ -142,6 +142,66 @@ async def test_streamed_transcription_events(audio_client):
     assert done.usage.input_tokens == 33 and done.usage.type == "tokens"
     assert "".join(lp.token for lp in done.logprobs) == FAKE_TRANSCRIPT
     assert [lp.token for d in deltas for lp in d.logprobs] == [lp.token for lp in done.logprobs]
+
+
+async def test_diarized_json_of_the_diarize_model(audio_client):
+    """``response_format="diarized_json"`` (gpt-4o-transcribe-diarize): openai-python's
+    ``TranscriptionDiarized``, its segments cut as verbose_json's and the Realtime diarize events are,
+    one speaker ``"A"``; token usage. The same request twice is the same answer."""
+    client = await audio_client()
+    asked = {"model": "gpt-4o-transcribe-diarize", "file": QUESTION, "response_format": "diarized_json"}
+    result = await client.audio.transcriptions.create(**asked)
+    assert isinstance(result, TranscriptionDiarized)
+    assert result.task == "transcribe" and result.text == FAKE_TRANSCRIPT
+    assert result.duration == pytest.approx(3.25)
+    [segment] = result.segments
+    assert (segment.type, segment.id, segment.speaker) == ("transcript.text.segment", "seg_0", "A")
+    assert segment.text == FAKE_TRANSCRIPT and segment.start == 0 and segment.end == result.duration
+    assert result.usage is not None and result.usage.type == "tokens"
+    assert (await client.audio.transcriptions.create(**asked)) == result
+    # Only the diarize model takes it; the diarize model refuses what the gpt models refuse.
+    for model in ("gpt-4o-transcribe", "whisper-1"):
+        with pytest.raises(openai.BadRequestError) as caught:
+            await client.audio.transcriptions.create(
+                model=model, file=QUESTION, response_format="diarized_json"
+            )
+        assert (caught.value.body["param"], caught.value.body["code"]) == (
+            "response_format",
+            "unsupported_value",
+        )
+        assert (
+            f"response_format 'diarized_json' is not compatible with model '{model}'" in caught.value.message
+        )
+    with pytest.raises(openai.BadRequestError) as caught:
+        await client.audio.transcriptions.create(
+            model="gpt-4o-transcribe-diarize", file=QUESTION, response_format="srt"
+        )
+    assert "Use 'json', 'text', or 'diarized_json' instead." in caught.value.body["message"]
+    # Translations have no diarized_json (openai-python's TranslationCreateParams).
+    with pytest.raises(openai.BadRequestError) as caught:
+        await client.audio.translations.create(
+            model="whisper-1",
+            file=QUESTION,
+            response_format="diarized_json",  # type: ignore[arg-type]
+        )
+    assert (caught.value.body["param"], caught.value.body["code"]) == ("response_format", "invalid_value")
+
+
+async def test_diarized_json_streamed_sends_its_segments(audio_client):
+    """``stream=True`` with diarized_json: the word deltas, a ``transcript.text.segment`` as each segment
+    ends (openai-python's ``TranscriptionTextSegmentEvent``), then ``transcript.text.done``."""
+    client = await audio_client()
+    stream = await client.audio.transcriptions.create(
+        model="gpt-4o-transcribe-diarize", file=QUESTION, response_format="diarized_json", stream=True
+    )
+    events = [event async for event in stream]
+    kinds = [e.type for e in events]
+    assert kinds[-2:] == ["transcript.text.segment", "transcript.text.done"]
+    assert kinds[:-2] == ["transcript.text.delta"] * len(FAKE_TRANSCRIPT.split())
+    segment = events[-2]
+    assert (segment.id, segment.speaker, segment.text) == ("seg_0", "A", FAKE_TRANSCRIPT)
+    assert segment.start == 0 and segment.end == pytest.approx(3.25)
+    assert events[-1].text == FAKE_TRANSCRIPT and events[-1].usage.type == "tokens"
 
 
 async def test_gpt_transcribe_answers_the_languages_it_heard_and_takes_keywords(audio_client):

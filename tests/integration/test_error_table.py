@@ -201,7 +201,8 @@ async def test_every_session_error_row(engine):
 async def test_bad_base64_names_the_sessions_input_format(engine):
     """An append that is not base64 is refused naming the session's input format: G.711 μ-law or A-law at
     8 kHz after a switch to ``audio/pcmu`` / ``audio/pcma`` (the message said PCM16 24 kHz whatever the
-    format), on the plain-append path and the general one (an integer ``event_id`` takes the latter)."""
+    format), on the plain-append path and the general one (a null ``event_id`` takes the latter; an integer
+    one did, and is now refused itself)."""
     eng = await engine(audio_pace=0.0)
     async with (
         aiohttp.ClientSession() as http,
@@ -217,7 +218,7 @@ async def test_bad_base64_names_the_sessions_input_format(engine):
             update = {"type": "realtime", "audio": {"input": {"format": audio_format}}}
             await ws.send_str(json.dumps({"type": "session.update", "session": update}))
             await receive(ws, "session.updated")
-            for event_id in ("plain", 7):
+            for event_id in ("plain", None):
                 append = {"type": "input_audio_buffer.append", "audio": "%%%", "event_id": event_id}
                 await ws.send_str(json.dumps(append))
                 error = (await receive(ws, "error"))["error"]

@@ -388,3 +388,38 @@ async def test_every_server_event_validates_against_the_sdk_types(engine) -> Non
     assert seen[0] == "session.created" and seen[-1] == "session.closed"
     assert {"session.updated", "error", "session.input_transcript.delta"} <= set(seen)
     assert {"session.output_transcript.delta", "session.output_audio.delta"} <= set(seen)
+
+
+async def test_an_output_language_the_model_does_not_speak_is_refused(engine) -> None:
+    """The 13 output languages of gpt-realtime-translate (OpenAI's cookbook); anything else is
+    ``invalid_value`` on ``session.audio.output.language`` with the list, and the session goes on."""
+    eng = await engine()
+    async with (
+        _client(eng.url) as client,
+        client.realtime.translations.connect(model="gpt-realtime-translate") as conn,
+    ):
+        assert (await conn.recv()).type == "session.created"
+        for bad in ("klingon", "EN", "en-US", "nl"):
+            update = {
+                "type": "session.update",
+                "event_id": "lang",
+                "session": {"audio": {"output": {"language": bad}}},
+            }
+            await conn.send(update)
+            error = await conn.recv()
+            assert error.type == "error", error
+            assert (error.error.code, error.error.param, error.error.event_id) == (
+                "invalid_value",
+                "session.audio.output.language",
+                "lang",
+            )
+            assert error.error.message.startswith(f"Invalid value: '{bad}'. Supported values are: 'es', 'pt'")
+        await conn.send({"type": "session.update", "session": {"audio": {"output": {"language": "ja"}}}})
+        updated = await conn.recv()
+        assert updated.type == "session.updated" and updated.session.audio.output.language == "ja"
+        with pytest.raises(BadRequestError) as refused:
+            await client.realtime.translations.client_secrets.create(
+                session={"model": "gpt-realtime-translate", "audio": {"output": {"language": "xx"}}}
+            )
+        assert refused.value.body["param"] == "session.audio.output.language"
+        assert refused.value.body["code"] == "invalid_value"

@@ -140,6 +140,56 @@ async def test_typed_turn(framework_engine) -> None:
     assert observed.of("audio") and not observed.errors()
 
 
+async def secret_session(start_engine, tracing: Any, model_tracing: Any = None) -> tuple[Any, Any]:
+    """An agent's session opened with an ``ek_`` secret whose session has ``tracing`` on (the SDK then
+    sends its own tracing on ``session.created``: ``"auto"``, or ``model_tracing`` when given)."""
+    eng = await start_engine(audio_pace=0.0)
+    async with AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test") as client:
+        secret = await client.realtime.client_secrets.create(
+            session={"type": "realtime", "model": "gpt-realtime", "tracing": tracing}
+        )
+    config = settings()
+    if model_tracing is not None:
+        config["model_settings"]["tracing"] = model_tracing
+    agent = RealtimeAgent(name="Assistant", instructions="You are a helpful assistant.")
+    runner = RealtimeRunner(starting_agent=agent, config=config)
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    return eng, await runner.run(model_config={"url": url, "api_key": secret.value})
+
+
+async def test_tracing_set_by_a_secret_survives_the_sdks_auto(framework_engine) -> None:
+    """Tracing cannot be modified once on; the ``"auto"`` the SDK sends on ``session.created`` is no
+    modification: taken without an error, and the secret's configuration stays."""
+    named = {"workflow_name": "from-secret", "group_id": "g1"}
+    _, session_run = await secret_session(framework_engine, named)
+    async with session_run as session:
+        observed = Observed(session)
+        await observed.until(lambda e: bool(observed.server_events("session.updated")))
+        await session.send_message("What is the capital of France?")
+        await observed.until(turn_ended)
+        observed.close()
+    assert all(s["session"]["tracing"] == named for s in observed.server_events("session.updated"))
+    assert not observed.errors()
+
+
+async def test_a_different_tracing_is_refused_and_the_agent_goes_on(engine) -> None:
+    """The SDK configured with another trace than the secret's: its update is refused (an ``error`` the
+    SDK passes on), and the conversation goes on with the secret's trace."""
+    named = {"workflow_name": "from-secret"}
+    _, session_run = await secret_session(engine, named, {"workflow_name": "from-agent"})
+    async with session_run as session:
+        observed = Observed(session)
+        refused = await observed.until(lambda e: bool(observed.server_events("error")))
+        await session.send_message("What is the capital of France?")
+        await observed.until(turn_ended)
+        await observed.until(lambda e: any("Paris" in t for t in observed.assistant_transcripts()))
+        observed.close()
+    assert refused is not None
+    (error,) = observed.server_events("error")
+    assert (error["error"]["code"], error["error"]["param"]) == ("invalid_value", "session.tracing")
+    assert all(s["session"]["tracing"] == named for s in observed.server_events("session.updated"))
+
+
 async def test_declared_tool_called_then_its_output_answered(framework_engine) -> None:
     WEATHER_CALLS.clear()
     async with await open_session(framework_engine) as session:
