@@ -17,6 +17,21 @@ from mockengine.bench.sections import sections
 # `--only load --minutes 5` ran the load's 40 s), so run_bench refuses it by name.
 _SECTION_OPTIONS: dict[str, tuple[str, str, object]] = {}
 
+# dest → (the sections reading it, option string, default), filled by add_arguments.
+_SHARED_OPTIONS: dict[str, tuple[tuple[str, ...], str, object]] = {}
+
+# The shared options (dest → the sections that read them): `--only tools --duration 5` or `--only chat
+# --sessions 200` ran as if the option had not been given, without a word, so a shared option given a
+# value is refused as a section's own when none of its sections runs.
+_SHARED_OPTION_SECTIONS: dict[str, tuple[str, ...]] = {
+    "sessions": ("load", "soak", "loops"),
+    "duration": ("load", "loops"),
+    "profile": ("load",),
+    "turn_every": ("load", "capacity", "soak"),
+    "barge_in": ("load", "capacity", "soak"),
+    "seed": ("load", "soak", "loops"),
+}
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options every section shares, then each section's own."""
@@ -45,6 +60,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the participants' random choices (default 1)")
     parser.add_argument("--json", help="write every figure to this JSON file")
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress line")
+    for action in parser._actions:
+        if action.dest in _SHARED_OPTION_SECTIONS:
+            owners = _SHARED_OPTION_SECTIONS[action.dest]
+            _SHARED_OPTIONS[action.dest] = (owners, action.option_strings[0], action.default)
     for section in all_sections.values():
         if section.add_arguments is not None:
             known = len(parser._actions)
@@ -67,6 +86,12 @@ def _options_for_sections_not_run(args: argparse.Namespace, parts: list[str]) ->
         alike = [o for s, o, _ in _SECTION_OPTIONS.values() if s in parts and option.lstrip("-") in o]
         hint = f"; did you mean {' or '.join(alike)}?" if alike else ""
         wrong.append(f"{option} is an option of the {owner} section, which this run leaves out{hint}")
+    for dest, (owners, option, default) in _SHARED_OPTIONS.items():
+        if any(owner in parts for owner in owners) or getattr(args, dest, default) == default:
+            continue
+        named = owners[0] if len(owners) == 1 else f"{', '.join(owners[:-1])} and {owners[-1]}"
+        sections_word = "section" if len(owners) == 1 else "sections"
+        wrong.append(f"{option} is an option of the {named} {sections_word}, which this run leaves out")
     if not wrong:
         return None
     return f"mockengine bench: {'; '.join(wrong)} (sections run: {', '.join(parts)})"

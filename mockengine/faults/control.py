@@ -44,7 +44,8 @@ from aiohttp import web
 from mockengine.faults.spec import FaultSpec, FaultSpecError, faults_from_data, parse_faults
 from mockengine.faults.state import FAULTS
 from mockengine.protocol.codec import loads_strict
-from mockengine.protocol.http_errors import error_response
+from mockengine.protocol.http_errors import INVALID_JSON_BODY, error_response
+from mockengine.protocol.schema_errors import json_type_name
 
 CONTROL_TOKEN_HEADER = "X-Mockengine-Control-Token"
 CONTROL_TOKEN = web.AppKey("control_token", str)
@@ -100,9 +101,17 @@ async def arm_faults(request: web.Request) -> web.Response:
     state = request.app[FAULTS]
     try:
         body = loads_strict(await request.read())
+    except ValueError:  # Python's decoder ("Expecting value: line 1 column 1") said nothing to a user
+        return error_response(400, INVALID_JSON_BODY)
+    try:
         if not isinstance(body, dict) or "fault" not in body:
             raise FaultSpecError('expected a JSON object with "fault"')
         raw = body["fault"]
+        if not isinstance(raw, (str, dict, list)):  # `null` read "fault None: … None is not of type 'object'"
+            raise FaultSpecError(
+                '"fault" must be a compact string ("close_after_ms:5"), an object with "kind" or a list '
+                f"of those, not {json_type_name(raw)}"
+            )
         specs = parse_faults(raw) if isinstance(raw, str) else faults_from_data(raw)
         if not specs:
             raise FaultSpecError("no fault given")
@@ -122,6 +131,14 @@ async def arm_faults(request: web.Request) -> web.Response:
                 code="unknown_parameter",
             )
     session_id = body.get("session_id")
+    if session_id is not None and not isinstance(session_id, str):  # 5 was looked up as '5': a 404
+        return error_response(
+            400,
+            "Invalid type for 'session_id': expected a string, "
+            f"but got {json_type_name(session_id)} instead.",
+            param="session_id",
+            code="invalid_type",
+        )
     if session_id is not None:
         counts = [key for key in ("connections", "requests") if key in body]
         if counts:

@@ -36,7 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     schedule.add_argument("--fault", action="append", default=[], metavar="SPEC", help="a fault (repeatable)")
     schedule.add_argument("--seed", type=int, help="the server's --seed (a profile's seed: wins)")
     schedule.add_argument("--count", type=int, default=20, help="how many ordinals (default 20)")
-    schedule.add_argument("--layer", choices=["ws", "http"], default="ws", help="connections or requests")
+    schedule.add_argument(
+        "--layer",
+        choices=["ws", "http"],
+        help="connections (ws) or requests (http); default: the layer its faults act on (ws if both)",
+    )
 
 
 def kinds() -> str:
@@ -57,12 +61,25 @@ SCHEDULE_MAX_COUNT = 100_000
 def schedule(args: argparse.Namespace) -> str:
     profile = load_profile(args.faults_file) if args.faults_file else FaultProfile()
     extra = tuple(spec for text in args.fault for spec in parse_faults(text))
-    state = fault_state(FaultProfile(profile.faults + extra, profile.seed), args.seed)
-    rows = state.schedule(args.layer, args.count)
-    out = [f"seed {state.seed}, {args.layer} ordinals 1..{args.count}"]
+    specs = profile.faults + extra
+    state = fault_state(FaultProfile(specs, profile.seed), args.seed)
+    # An http-only profile previewed on the ws layer (the old default) read "0 of 20 hit", as if its
+    # faults never fired: the layer left out is the one the faults act on.
+    layers = {spec.layer for spec in specs}
+    layer = args.layer or ("ws" if "ws" in layers or not layers else "http")
+    rows = state.schedule(layer, args.count)
+    out = [f"seed {state.seed}, {layer} ordinals 1..{args.count}"]
     out += [f"{n:5}  {', '.join(kinds) or '-'}" for n, kinds in enumerate(rows, start=1)]
     hit = sum(1 for kinds in rows if kinds)
     out.append(f"{hit} of {args.count} hit")
+    if specs and layer not in layers:
+        other = "http" if layer == "ws" else "ws"
+        noun = {"ws": "connections", "http": "requests"}
+        named = ", ".join(dict.fromkeys(f"{spec.kind}: {spec.layer}" for spec in specs))
+        out.append(
+            f"no fault of this profile acts on {layer} {noun[layer]} ({named}); "
+            f"--layer {other} previews {noun[other]}"
+        )
     return "\n".join(out)
 
 

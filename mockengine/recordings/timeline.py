@@ -35,7 +35,8 @@ def read_exchange(path: Path) -> dict[str, Any] | None:
 
 
 def http_lines(directory: Path) -> list[str]:
-    """``   0.412s POST /v1/chat/completions 200  stream 14 chunks  'Paris is the capital…'`` per exchange."""
+    """``   0.412s POST /v1/chat/completions 200  stream 14 chunks  'What is the capital of France?'`` per
+    exchange (the newest words the request sent)."""
     return [line for path in exchange_files(directory) if (line := http_line(path)) is not None]
 
 
@@ -52,14 +53,41 @@ def http_line(path: Path) -> str | None:
 
 
 def _gist(exchange: dict[str, Any]) -> str:
-    """The last user words asked, if it was a chat request."""
+    """The newest words the request sent: a chat request's last message, a Responses request's
+    ``input`` (a string, or its last item: a message's text, a function call's output); else ``""``."""
     body = exchange.get("request_body")
-    messages = body.get("messages") if isinstance(body, dict) else None
-    if not isinstance(messages, list) or not messages or not isinstance(messages[-1], dict):
+    if not isinstance(body, dict):
         return ""
-    content = messages[-1].get("content")
-    text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+    messages = body.get("messages")
+    text: str | None
+    if isinstance(messages, list) and messages and isinstance(messages[-1], dict):
+        content = messages[-1].get("content")
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+    else:
+        text = _responses_words(body.get("input"))
+    if text is None:
+        return ""
     return repr(text if len(text) <= 60 else text[:59] + "…")
+
+
+def _responses_words(given: Any) -> str | None:
+    """A Responses ``input``'s newest words: the string itself, or the last item's text (a message's
+    string content or its parts' ``text``, a ``function_call_output``'s output); None when it has none
+    (a Responses recording's lines gave only ``body``, where a chat request's gave the words)."""
+    if isinstance(given, str):
+        return given
+    if not isinstance(given, list) or not given or not isinstance(given[-1], dict):
+        return None
+    item = given[-1]
+    content = item.get("output") if item.get("type") == "function_call_output" else item.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [
+            part["text"] for part in content if isinstance(part, dict) and isinstance(part.get("text"), str)
+        ]
+        return " ".join(texts) if texts else json.dumps(content, ensure_ascii=False)
+    return None
 
 
 def print_http(directory: Path, out: TextIO, separate: bool) -> bool:

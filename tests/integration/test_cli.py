@@ -181,3 +181,24 @@ def test_a_file_that_is_no_journal_is_a_usage_mistake(tmp_path, name: str, conte
     assert result.stderr.splitlines() == [
         f"mockengine journal: {path}: not a journal's events.jsonl (no JSON records)"
     ]
+
+
+@pytest.mark.slow  # mockengine subprocesses
+def test_a_schedule_previews_the_layer_the_profile_acts_on() -> None:
+    """`faults schedule --fault http_quota,rate=0.5` previewed WebSocket connections (the default
+    `--layer ws`), which an http kind never touches: "0 of 20 hit", as if the fault would never fire.
+    Without `--layer` it now previews the layer the profile's faults act on (ws when it has both), and a
+    `--layer` none of them acts on says so under the table."""
+    result = _run("faults", "schedule", "--fault", "http_quota,rate=0.5", "--seed", "3", "--count", "20")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "seed 3, http ordinals 1..20"
+    assert not lines[-1].startswith("0 of"), lines[-1]
+    both = _run("faults", "schedule", "--fault", "http_quota", "--fault", "slow_drip", "--count", "2")
+    assert both.stdout.splitlines()[0].endswith("ws ordinals 1..2")
+    asked = _run("faults", "schedule", "--fault", "http_quota", "--layer", "ws", "--count", "2")
+    assert asked.returncode == 0
+    assert asked.stdout.splitlines()[-2:] == [
+        "0 of 2 hit",
+        "no fault of this profile acts on ws connections (http_quota: http); --layer http previews requests",
+    ]

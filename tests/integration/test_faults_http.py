@@ -219,10 +219,11 @@ async def test_control_endpoint_arms_the_next_requests_and_is_guarded(http_engin
         assert statuses == [503, 503, 200]
         async with http.post(f"{base}/mockengine/faults", json={"fault": "http_nope"}) as reply:
             assert reply.status == 400
-        # nesting past the parser's depth was a 500; NaN is not JSON
+        # nesting past the parser's depth was a 500; NaN is not JSON: the live 400 of every JSON route
         for raw in (b"[" * 100_000 + b"]" * 100_000, b'{"fault": {"kind": "http_status", "rate": NaN}}'):
             async with http.post(f"{base}/mockengine/faults", data=raw) as reply:
-                assert reply.status == 400 and (await reply.json())["error"]["param"] == "fault"
+                error = (await reply.json())["error"]
+                assert reply.status == 400 and error["message"].startswith("We could not parse the JSON")
         async with http.post(
             f"{base}/mockengine/faults", json={"fault": "slow_drip", "session_id": "sess_x"}
         ) as reply:
@@ -274,3 +275,31 @@ def test_a_bad_server_fault_fails_start_up_with_a_clear_message():
     )
     assert result.returncode == 2
     assert "slow_drip" in result.stderr and "greater than the maximum of 1" in result.stderr
+
+
+async def test_a_control_body_that_is_not_json_or_names_no_session_is_said_plainly(http_engine):
+    """`curl -d 'close_after_ms:5' …/mockengine/faults` (the compact spec without its JSON object) got
+    "Invalid mockengine fault: Expecting value: line 1 column 1 (char 0)", Python's decoder talking; a
+    `"fault": null` read "fault None: at fault: None is not of type 'object'"; a `session_id` that is not
+    a string (`5`) was looked up as '5' and answered 404. Each is now a 400 that says what was sent wrong:
+    the live body for unparsable JSON (as the other JSON routes answer), what a fault may be, the type."""
+    base = await http_engine()
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{base}/mockengine/faults", data="close_after_ms:5") as reply:
+            assert reply.status == 400
+            error = (await reply.json())["error"]
+            assert error["message"].startswith("We could not parse the JSON body of your request.")
+            assert "Expecting value" not in error["message"]
+        async with http.post(f"{base}/mockengine/faults", json={"fault": None}) as reply:
+            assert reply.status == 400
+            error = (await reply.json())["error"]
+            assert error["param"] == "fault"
+            assert "None" not in error["message"] and "null" in error["message"], error["message"]
+        async with http.post(
+            f"{base}/mockengine/faults", json={"fault": "response_failed:1", "session_id": 5}
+        ) as reply:
+            assert reply.status == 400
+            error = (await reply.json())["error"]
+            assert (error["param"], error["code"]) == ("session_id", "invalid_type"), error
+        async with http.get(f"{base}/mockengine/faults") as reply:
+            assert (await reply.json())["armed"] == []

@@ -83,6 +83,39 @@ def test_an_option_of_a_section_left_out_is_refused_by_name(ran, argv, named, hi
     assert ran == []
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--only", "tools", "--duration", "5"],
+            "--duration is an option of the load and loops sections, which this run leaves out",
+        ),
+        (
+            ["--only", "chat", "--sessions", "200", "--profile", "spike"],
+            "--sessions is an option of the load, soak and loops sections, which this run leaves out; "
+            "--profile is an option of the load section, which this run leaves out",
+        ),
+    ],
+)
+def test_a_shared_option_no_section_of_the_run_reads_is_refused(ran, argv, message, capsys) -> None:
+    """`bench --only tools --duration 5` ran the tools section as if `--duration` had not been given:
+    the shared options (`--sessions`, `--duration`, `--profile`, `--turn-every`, `--barge-in`, `--seed`)
+    are read by some sections only, and one given to a run of none of them is refused as a section's own."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert run_bench(parser.parse_args(argv)) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"mockengine bench: {message} (sections run: ")
+    assert ran == []
+
+
+def test_a_shared_option_is_taken_when_one_of_its_sections_runs(ran) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert run_bench(parser.parse_args(["--only", "tools,soak", "--sessions", "5", "--seed", "3"])) == 0
+    assert ran == ["tools", "soak"]
+
+
 def test_sections_may_be_comma_separated_and_defaults_are_not_refused(ran) -> None:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
