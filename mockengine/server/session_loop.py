@@ -120,7 +120,7 @@ class SessionLoop(SessionShell):
         self.backlog_bytes = 0  # queued and not yet written to the transport
         # The size of each queued event, oldest first (the outbox's order), so the disconnect bound can
         # leave out the one the writer takes next: see _unread_bytes.
-        self.queuedd_sizes: deque[int] = deque()
+        self._queued_sizes: deque[int] = deque()
         self.is_closing = False
         # Flow control: cleared while the peer reads slower than reply audio is produced. Then no paced
         # audio is released and no synthesized speech enters the session until the backlog drains.
@@ -188,7 +188,7 @@ class SessionLoop(SessionShell):
         of base64; a long text item is echoed twice, in ``added`` and ``done``), not a peer that stopped
         reading: it is sent, and only what a peer leaves unread behind it counts. Memory stays bounded
         by the bound, one step's events and the event at the head of the queue."""
-        head = self.queuedd_sizes[0] if self.queuedd_sizes else 0
+        head = self._queued_sizes[0] if self._queued_sizes else 0
         return self.backlog_bytes - head
 
     @property
@@ -207,7 +207,7 @@ class SessionLoop(SessionShell):
             except TypeError:
                 data = codec.dumps_utf8(event)
             self.backlog_bytes += len(data)
-            self.queuedd_sizes.append(len(data))
+            self._queued_sizes.append(len(data))
             self.outbox.put_nowait((event, data))
         for effect in step.effects:
             if isinstance(effect, Transcribe):
@@ -316,7 +316,7 @@ class SessionLoop(SessionShell):
         while (queued := pending.popleft() if pending else await outbox.get()) is not None:
             event, data = queued
             self.backlog_bytes -= len(data)
-            self.queuedd_sizes.popleft()
+            self._queued_sizes.popleft()
             await self.send_filtered(event, data)
             if self.is_flow_held and self.backlog_bytes <= self._audio_high_water // 2:
                 self._resume()
