@@ -85,9 +85,17 @@ class IllegalMove(RuntimeError):
     """A streamer tried a move its phase does not allow: an engine bug, never the client's doing."""
 
 
+# TRANSITIONS keyed by the members' names: an Enum member hashes through ``Enum.__hash__``, a Python
+# method (two calls per lookup, every delta of a reply moves once: issue 15, eighth pass); a name is a
+# ``str`` whose hash is cached. The same rows, so the same answers.
+_BY_NAMES: dict[tuple[str, str], Phase] = {
+    (phase._name_, move._name_): after for (phase, move), after in TRANSITIONS.items()
+}
+
+
 def next_phase(phase: Phase, move: Move) -> Phase:
     """The phase after ``move`` in ``phase``. Raises :class:`IllegalMove` if the table has no such row."""
     try:
-        return TRANSITIONS[phase, move]
+        return _BY_NAMES[phase._name_, move._name_]
     except KeyError:
         raise IllegalMove(f"{move.value} is not allowed while the response is {phase.value}") from None

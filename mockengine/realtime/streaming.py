@@ -406,7 +406,8 @@ class ResponseStreamer:
         budget_bytes = self._output_tokens_left() * ASSISTANT_AUDIO_MS_PER_TOKEN * BYTES_PER_MS
         chunk_bytes = int(min(chunk_bytes, budget_bytes) // 2 * 2)
         start_bytes = sentence.sent_bytes
-        chunk = sentence.pcm[start_bytes : start_bytes + chunk_bytes]
+        # A view, not a copy: the message's audio and the base64 read it where it is (issue 15, eighth pass).
+        chunk = memoryview(sentence.pcm)[start_bytes : start_bytes + chunk_bytes]
         if not chunk:
             return events
         sentence.sent_bytes += len(chunk)
@@ -416,7 +417,11 @@ class ResponseStreamer:
             audio = self._message.audio = bytearray(bytes(audio))  # (a message being written never spills)
         audio += chunk
         kind = self.response.params.output_format.get("type", "audio/pcm")
-        delta = encode_base64_audio(sentence.encoded_slice(start_bytes, start_bytes + len(chunk), kind))
+        # In PCM the delta is the chunk itself (encoded_slice would cut the same bytes again).
+        if kind == "audio/pcm":
+            delta = encode_base64_audio(chunk)
+        else:
+            delta = encode_base64_audio(sentence.encoded_slice(start_bytes, start_bytes + len(chunk), kind))
         events.append(se.response_output_audio_delta(self.ids.event(), self._delta_part(), delta=delta))
         if pacing.pace > 0:
             self._next_delta_due_ms = (

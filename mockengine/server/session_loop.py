@@ -27,6 +27,8 @@ import logging
 from collections import deque
 from typing import Any
 
+import orjson
+
 from mockengine.brain.model import Reply
 from mockengine.engines.stt import Transcript
 from mockengine.engines.tts import SpeechSegment
@@ -64,34 +66,36 @@ class Outbox:
     nothing used. ``get`` suspends only when nothing is queued; a cancelled ``get`` takes nothing."""
 
     def __init__(self) -> None:
-        self._queue: deque[Queued] = deque()
+        # What is queued, oldest first. The one consumer may ``popleft`` it directly while it is not
+        # empty (the writer does: no ``get`` coroutine per event); ``get`` waits when it is.
+        self.queued: deque[Queued] = deque()
         self._waiter: asyncio.Future[None] | None = None
 
     def put_nowait(self, item: Queued) -> None:
-        self._queue.append(item)
+        self.queued.append(item)
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
     async def get(self) -> Queued:
-        while not self._queue:
+        while not self.queued:
             self._waiter = asyncio.get_running_loop().create_future()
             try:
                 await self._waiter
             finally:
                 self._waiter = None
-        return self._queue.popleft()
+        return self.queued.popleft()
 
     def get_nowait(self) -> Queued:
-        if not self._queue:
+        if not self.queued:
             raise asyncio.QueueEmpty
-        return self._queue.popleft()
+        return self.queued.popleft()
 
     def empty(self) -> bool:
-        return not self._queue
+        return not self.queued
 
     def qsize(self) -> int:
-        return len(self._queue)
+        return len(self.queued)
 
 
 class SessionLoop(SessionShell):
@@ -198,7 +202,10 @@ class SessionLoop(SessionShell):
             return  # the session is ending: nothing more goes out or starts
         left_unread = self._unread_bytes  # judged before this step's own events join the queue
         for event in step.events:
-            data = codec.dumps_utf8(event)
+            try:  # codec.dumps_utf8's usual case inline: one Python call fewer per event (eighth pass)
+                data = orjson.dumps(event)
+            except TypeError:
+                data = codec.dumps_utf8(event)
             self.backlog_bytes += len(data)
             self._queued_sizes.append(len(data))
             self.outbox.put_nowait((event, data))
@@ -304,7 +311,9 @@ class SessionLoop(SessionShell):
     # -- server output -----------------------------------------------------------------------------
 
     async def writer(self) -> None:
-        while (queued := await self.outbox.get()) is not None:
+        outbox = self.outbox
+        pending = outbox.queued  # taken directly while not empty (`await outbox.get()` made a coroutine)
+        while (queued := pending.popleft() if pending else await outbox.get()) is not None:
             event, data = queued
             self.backlog_bytes -= len(data)
             self._queued_sizes.popleft()
@@ -315,7 +324,7 @@ class SessionLoop(SessionShell):
     def _observe(self, kind: str) -> None:
         """Count the event (the shell's) and time the engine's turns: speech stopped → the reply's first
         audio, ``response.cancel`` → its ``response.done``."""
-        super()._observe(kind)
+        metrics.SERVER_EVENT_COUNTER.count(kind)  # the shell's _observe, without a super() call per event
         if kind == "input_audio_buffer.speech_stopped":
             self.stopped_at = self.loop.time()
         elif kind == "response.output_audio.delta" and self.stopped_at is not None:

@@ -66,9 +66,12 @@ def test_strict_b64decode_agrees_with_the_standard_library_on_valid_and_broken_t
 
 
 def test_encode_base64_audio_is_the_standard_encoding() -> None:
-    for size in (0, 1, 2, 3, 960, 9601):
+    # (Sizes of a 20 ms append, a 200 ms PCM delta, a G.711 delta, a cut one; bytes and a bytearray.)
+    for size in (0, 1, 2, 3, 4, 5, 960, 1600, 9600, 9601, 9602):
         data = bytes(random.Random(size).randrange(256) for _ in range(size))
-        assert encode_base64_audio(data) == base64.b64encode(data).decode()
+        for given in (data, bytearray(data)):
+            encoded = encode_base64_audio(given)
+            assert type(encoded) is str and encoded == base64.b64encode(data).decode("ascii")
 
 
 def _parse_slowly(raw: str, monkeypatch: pytest.MonkeyPatch) -> object:

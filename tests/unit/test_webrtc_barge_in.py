@@ -60,7 +60,7 @@ async def test_barge_in_cuts_the_track_while_the_channel_waits_to_drain():
         assert not runner.track.is_playing and runner.track.clear() is None  # cut already
         runner.track.enqueue("resp_1", "item_1", bytes(FRAME_BYTES))  # late audio of the cut reply
         assert not runner.track._queue
-        queued = [event["type"] for event, _ in list(runner.outbox._queue)]  # type: ignore[attr-defined]
+        queued = [event["type"] for event, _ in list(runner.outbox.queued)]
         assert queued.index(speech["type"]) < queued.index("output_audio_buffer.cleared")
         assert runner.sender.waits == 1 and not writer.done()  # the channel is still congested
     finally:
