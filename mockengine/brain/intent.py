@@ -344,7 +344,15 @@ def got_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
 _CHANGE_ASKED = re.compile(
     r"(?:\b(?:want|need|like|wish|trying|try|going|have)\s+to|\b(?:can|could|would|will)\s+you|^|[,.;!?]|\band)"
     r"\s*(?:please\s+|just\s+)?(?P<verb>cancel|delete|remove|change|update|edit|modify|reschedule|rename"
-    r"|refund|move)\b(?!\s+(?:that|this)\s*(?:[,.;!?-]|$))",  # "cancel that, look it up" takes words back
+    r"|refund|move)\b(?!\s+(?:that|this)\s*(?:[,.;!?-]|$))"  # "cancel that, look it up" takes words back
+    r"(?!\s+(?:me|us)\s+(?:on|about|with)\b)",  # "can you update me on order 12345" asks for news
+    re.IGNORECASE,
+)
+# A lookup asked in words beside the change ("Where's order 12345? I may need to cancel it", "Look up
+# reservation ABC123, I want to change it"): the lookup is the request, and a model makes it.
+_LOOKUP_ASKED = re.compile(
+    r"\b(?:look(?:ing)?\s+(?:it\s+|that\s+|this\s+)?up|check(?:ing)?|where(?:'s|\s+is|\s+are)|status"
+    r"|pull(?:\s+it)?\s+up|find|show\s+me|tell\s+me|what(?:'s|\s+is))\b",
     re.IGNORECASE,
 )
 
@@ -352,9 +360,10 @@ _CHANGE_ASKED = re.compile(
 def change_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
     """The change to a record ``text`` asks for ("cancel" of "my confirmation number is kq7rt and I want
     to cancel it") when no tool of ``tools`` declares it, by the verb or its synonyms ("delete" is a
-    "remove"); None when none is asked, or a tool makes it."""
+    "remove"); None when none is asked, a tool makes it, or a lookup is asked beside it ("Where's order
+    12345? I may need to cancel it")."""
     found = _CHANGE_ASKED.search(text)
-    if found is None or not tools:
+    if found is None or not tools or _LOOKUP_ASKED.search(text):
         return None
     verb = found.group("verb").lower()
     concept = lexicon.concept(verb)

@@ -52,3 +52,55 @@ def test_an_id_before_a_word_ending_in_s_is_no_count(
 )
 def test_a_count_of_people_is_still_no_id(said: str) -> None:
     assert calls([RESERVATION], said) == "What's the reservation ID?"
+
+
+# -- 2. a lookup asked in words, or news asked ("update me on"), is no change out of reach
+
+ACCOUNT = tool("get_account", "Look up a customer account", {"account_number": STRING})
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "expected"),
+    [
+        ([ORDER_STATUS], "Can you update me on order 12345?", ("get_order_status", {"order_id": "12345"})),
+        (
+            [ORDER_STATUS],
+            "Could you update me on my order 55123",
+            ("get_order_status", {"order_id": "55123"}),
+        ),
+        (
+            [ORDER_STATUS],
+            "I need to change my address, but first where is order 12345?",
+            ("get_order_status", {"order_id": "12345"}),
+        ),
+        (
+            [ORDER_STATUS],
+            "Where's order 12345? I may need to cancel it",
+            ("get_order_status", {"order_id": "12345"}),
+        ),
+        (
+            [RESERVATION],
+            "Check my reservation ABC123, I might need to change it later",
+            ("get_reservation", {"reservation_id": "ABC123"}),
+        ),
+        (
+            [RESERVATION],
+            "Look up reservation ABC123, I want to change it",
+            ("get_reservation", {"reservation_id": "ABC123"}),
+        ),
+    ],
+)
+def test_a_lookup_asked_beside_a_change_is_made(tools: list[object], said: str, expected: object) -> None:
+    assert calls(tools, said) == [expected]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "verb"),
+    [
+        ([RESERVATION], "my confirmation number is kq7rt and I want to cancel it", "cancel"),
+        ([ORDER_STATUS], "I want to cancel order 12345", "cancel"),
+        ([ACCOUNT], "I want to update my account 887766", "update"),
+    ],
+)
+def test_a_change_alone_is_still_out_of_reach(tools: list[object], said: str, verb: str) -> None:
+    assert calls(tools, said) == f"Sorry, I can't {verb} that here."  # type: ignore[arg-type]
