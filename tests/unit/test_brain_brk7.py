@@ -104,3 +104,45 @@ def test_a_lookup_asked_beside_a_change_is_made(tools: list[object], said: str, 
 )
 def test_a_change_alone_is_still_out_of_reach(tools: list[object], said: str, verb: str) -> None:
     assert calls(tools, said) == f"Sorry, I can't {verb} that here."  # type: ignore[arg-type]
+
+
+# -- 3. what a shop or a restaurant gives that is no thing it sells, or "do you have", orders nothing
+
+DRINK = tool("order_drink", "Order a drink", {"drink": STRING})
+FOOD = tool("order_food", "Order food from the menu", {"item": STRING})
+PRODUCT = tool("purchase_product", "Purchase a product", {"product_name": STRING})
+TICKET = tool("buy_ticket", "Buy a ticket for an event", {"event": STRING})
+
+
+@pytest.mark.parametrize(
+    ("tools", "said"),
+    [
+        ([DRINK], "Can I get a menu?"),
+        ([DRINK], "Can I get a recommendation?"),
+        ([DRINK], "I need a new card"),
+        ([DRINK], "I want a different one"),
+        ([FOOD], "Could I have a high chair for my kid?"),
+        ([FOOD], "Can I get a waiter over here"),
+        ([FOOD], "I want a vegetarian option, what do you have?"),
+        ([PRODUCT], "Do you have a charger for this?"),
+        ([PRODUCT], "Can I get a cheaper one?"),
+        ([PRODUCT], "I need a bigger size"),
+        ([PRODUCT], "Can I get a price match?"),
+        ([TICKET], "I want a better seat"),
+    ],
+)
+def test_no_thing_sold_is_ordered(tools: list[object], said: str) -> None:
+    assert isinstance(calls(tools, said), str)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "expected"),
+    [
+        ([DRINK], "Can I get a large oat latte please", ("order_drink", {"drink": "large oat latte"})),
+        ([DRINK], "Can I get a glass of water?", ("order_drink", {"drink": "glass of water"})),
+        ([FOOD], "I want a pizza", ("order_food", {"item": "pizza"})),
+        ([PRODUCT], "I want a new phone", ("purchase_product", {"product_name": "new phone"})),
+    ],
+)
+def test_a_thing_sold_is_still_ordered(tools: list[object], said: str, expected: object) -> None:
+    assert calls(tools, said) == [expected]  # type: ignore[arg-type]
