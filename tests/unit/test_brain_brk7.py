@@ -146,3 +146,39 @@ def test_no_thing_sold_is_ordered(tools: list[object], said: str) -> None:
 )
 def test_a_thing_sold_is_still_ordered(tools: list[object], said: str, expected: object) -> None:
     assert calls(tools, said) == [expected]  # type: ignore[arg-type]
+
+
+# -- 4. an address said is sent to only when a thing is asked to be sent there
+
+RIDE = tool("book_ride", "Book a ride", {"pickup": STRING, "dropoff": STRING})
+DIRECTIONS = tool("get_directions", "Get driving directions", {"destination": STRING})
+
+
+@pytest.mark.parametrize(
+    ("tools", "said"),
+    [
+        ([SHIPPING], "Why did it go to 40 Elm Rd, Leeds?"),
+        ([SHIPPING], "Does it go to 12 Main St, Springfield"),
+        ([SHIPPING], "My package went to 40 Elm Rd by mistake"),
+        ([SHIPPING], "The driver went to 40 Elm Rd but I live at 42 Elm Rd"),
+        ([SHIPPING, RIDE], "Take me to 40 Elm Rd, Leeds"),
+        ([SHIPPING, DIRECTIONS], "How do I get to 40 Elm Rd, Leeds?"),
+        ([SHIPPING, DIRECTIONS], "Navigate to 40 Elm Rd, Leeds"),
+    ],
+)
+def test_an_address_not_sent_to_updates_nothing(tools: list[object], said: str) -> None:
+    made = calls(tools, said)  # type: ignore[arg-type]
+    assert not isinstance(made, list) or made[0][0] != "update_shipping_address"
+    assert made != "Which city do you mean?"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Send it to 40 Elm Rd., Leeds",
+        "Please deliver it to 40 Elm Rd, Leeds",
+        "Ship them to 40 Elm Rd, Leeds",
+    ],
+)
+def test_an_address_sent_to_is_still_shipped_to(said: str) -> None:
+    assert calls([SHIPPING], said) == [("update_shipping_address", {"street": "40 Elm Rd", "city": "Leeds"})]
