@@ -181,7 +181,10 @@ def fill(
         # a required unit, none said ("weather in Paris" to ``unit: ["metric", "imperial"]``): the
         # default or first option, as a model picks one rather than asking which
         picked = verbatim.unit_unsaid(work.heard, name, kinds_of.one_branch(properties[name]))
-        if picked is not None:
+        # a unit of a number the user gives (set_thermostat's temperature, log_weight's weight) is theirs
+        # to say: "Set the thermostat to 72" is no 72 degrees Celsius
+        measured = any(kinds.get(other) == "number" for other in properties if other != name)
+        if picked is not None and not measured:
             filled.arguments[name], filled.sources[name] = (
                 picked,
                 "(no unit said: the default or first option)",

@@ -182,3 +182,77 @@ def test_an_address_not_sent_to_updates_nothing(tools: list[object], said: str) 
 )
 def test_an_address_sent_to_is_still_shipped_to(said: str) -> None:
     assert calls([SHIPPING], said) == [("update_shipping_address", {"street": "40 Elm Rd", "city": "Leeds"})]
+
+
+# -- 5. a required "unit" is picked only when its options are units, and no number said is in it
+
+
+def _enum(*options: str) -> dict[str, object]:
+    return {"type": "string", "enum": list(options)}
+
+
+@pytest.mark.parametrize(
+    ("tool_", "said"),
+    [
+        (
+            tool("page_nurse", "Page a nurse to a hospital unit", {"unit": _enum("ICU", "ER", "Pediatrics")}),
+            "Page a nurse please",
+        ),
+        (
+            tool(
+                "create_maintenance_request",
+                "Create a maintenance request",
+                {"unit": _enum("1A", "1B", "2A"), "issue": STRING},
+            ),
+            "Create a maintenance request, the sink is leaking",
+        ),
+        (
+            tool(
+                "rent_storage_unit", "Rent a storage unit", {"unit_size": _enum("small", "medium", "large")}
+            ),
+            "I want to rent a storage unit",
+        ),
+        (
+            tool(
+                "set_thermostat",
+                "Set the thermostat",
+                {"temperature": {"type": "number"}, "unit": _enum("celsius", "fahrenheit")},
+            ),
+            "Set the thermostat to 72",
+        ),
+        (
+            tool("log_weight", "Log body weight", {"weight": {"type": "number"}, "unit": _enum("kg", "lb")}),
+            "Log my weight as 180",
+        ),
+    ],
+)
+def test_a_unit_that_is_no_measure_or_measures_a_number_said_is_asked(tool_: object, said: str) -> None:
+    made = calls([tool_], said)  # type: ignore[list-item]
+    assert isinstance(made, str) and made.startswith("Which unit")
+
+
+@pytest.mark.parametrize(
+    ("tool_", "said", "expected"),
+    [
+        (
+            tool(
+                "get_distance",
+                "Distance between two cities",
+                {"origin": STRING, "destination": STRING, "unit": _enum("km", "miles")},
+            ),
+            "Distance from Boston to New York",
+            {"origin": "Boston", "destination": "New York", "unit": "km"},
+        ),
+        (
+            tool(
+                "get_weather",
+                "Get the weather",
+                {"city": STRING, "units": _enum("standard", "metric", "imperial")},
+            ),
+            "What's the weather in Chicago?",
+            {"city": "Chicago", "units": "standard"},
+        ),
+    ],
+)
+def test_a_unit_of_a_report_is_still_picked(tool_: object, said: str, expected: object) -> None:
+    assert calls([tool_], said) == [(tool_.name, expected)]  # type: ignore[attr-defined, list-item]
