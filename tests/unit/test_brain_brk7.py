@@ -256,3 +256,31 @@ def test_a_unit_that_is_no_measure_or_measures_a_number_said_is_asked(tool_: obj
 )
 def test_a_unit_of_a_report_is_still_picked(tool_: object, said: str, expected: object) -> None:
     assert calls([tool_], said) == [(tool_.name, expected)]  # type: ignore[attr-defined, list-item]
+
+
+# -- 6. a forced call takes what the words give unforced: no placeholder where brain9 reads a value
+
+
+def _forced(tool_: object, said: str) -> list[tuple[str, object]]:
+    import json
+
+    from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
+    from mockengine.brain.model import ForcedTool
+    from tests.brain_calls import TODAY
+
+    request = ReplyRequest(
+        "", (tool_,), ForcedTool(tool_.name), ("text",), (TurnView("u", "user_text", said),), 0
+    )  # type: ignore[arg-type, attr-defined]
+    reply = ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request)
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+@pytest.mark.parametrize(
+    ("tool_", "said", "expected"),
+    [
+        (DRINK, "Can I get a latte?", {"drink": "latte"}),
+        (SHIPPING, "Send it to 40 Elm Rd., Leeds", {"street": "40 Elm Rd", "city": "Leeds"}),
+    ],
+)
+def test_a_forced_call_takes_the_words_unforced_reading(tool_: object, said: str, expected: object) -> None:
+    assert _forced(tool_, said) == [(tool_.name, expected)]  # type: ignore[attr-defined]
