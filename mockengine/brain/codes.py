@@ -71,15 +71,16 @@ def identifier_for(text: str) -> Span | None:
 _COUNTED = re.compile(
     r"\s+(?!(?:was|has|does|goes|says|thanks|this|plus|yes)\b)(?:[a-z]+[a-rt-z]s|people|children|men|women|kids)\b"
 )
-# What a count follows: "a reservation for 4 people", "a party of 6 guests". A number right after the
-# record's word is its id, whatever follows ("flight 1234 updates", "track 784512 details").
-_BEFORE_COUNT = re.compile(r"\b(?:for|of|with)\s+$", re.IGNORECASE)
+# What a count follows: "a reservation for 4 people", "a party of 6 guests", "the last 5 transactions on
+# account 887766". A number right after the record's word is its id, whatever follows ("flight 1234
+# updates", "track 784512 details").
+_BEFORE_COUNT = re.compile(r"\b(?:for|of|with|last|next|first|past|top)\s+$", re.IGNORECASE)
 
 
 def _counts(text: str, written: re.Match[str]) -> bool:
     """The written ``written`` is a plain number of up to three digits that counts the plural said right
-    after it, after "for" / "of" / "with" ("a reservation for 4 people"): a quantity, which no record's
-    id is."""
+    after it, after "for" / "of" / "with" / "last" / "next" … ("a reservation for 4 people", "the last 5
+    transactions"): a quantity, which no record's id is."""
     number = written.group(0)
     return (
         number.isdigit()

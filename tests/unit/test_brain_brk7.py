@@ -47,6 +47,13 @@ def test_an_id_before_a_word_ending_in_s_is_no_count(
     assert calls(tools, said) == [expected]  # type: ignore[arg-type]
 
 
+def test_the_last_few_of_a_records_entries_are_a_count() -> None:
+    account = tool("get_account", "Look up a customer account", {"account_number": STRING})
+    assert calls([account], "Show me the last 5 transactions on account 887766") == [
+        ("get_account", {"account_number": "887766"})
+    ]
+
+
 @pytest.mark.parametrize(
     "said", ["Look up reservation for 4 people", "Look up my reservation for 2 guests tonight"]
 )
