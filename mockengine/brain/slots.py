@@ -109,6 +109,10 @@ def fill(
     # "I need to update my shipping address": the to-do "I need to" names to a to-do tool is no value of a
     # tool that keeps none (it filled ``street: "todo"``)
     to_dos = not vocabulary or lexicon.TO_DO in vocabulary
+    if not to_dos:
+        # opening the words, "I have to …" frames the request ("I have to add a dentist appointment at
+        # 3pm": title "dentist appointment"); inside them it is what is said ("Text John that I need to …")
+        said = _NEED_OPENING.sub("", said, count=1)
     work = _Work(verbatim.rewritten(said, to_dos=to_dos), today, text)
     filled = Filled()
 
@@ -487,6 +491,14 @@ _POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\
 _CODE_AFTER_TOWN = rf",?\s+(?:{US_STATE},?\s+)?(?:{_POSTCODE})\b"
 # The parameters a state said in an address goes to.
 _STATE_PARAMETERS = ("state", "region", "province", "state_code", "state_or_province")
+
+
+# "I need to …", "we have to …" opening the words: the request's frame, as "can you …" is.
+_NEED_OPENING = re.compile(
+    r"^\W*(?:(?:ok|okay|so|well|um|uh|hey|hi)\W+)*(?:i|we)\s+(?:really\s+)?"
+    r"(?:need\s+to|have\s+to|must|should|gotta|got\s+to)\s+(?=\w)",
+    re.IGNORECASE,
+)
 
 
 def _fill_wider_place(

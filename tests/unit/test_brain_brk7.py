@@ -291,3 +291,25 @@ def _forced(tool_: object, said: str) -> list[tuple[str, object]]:
 )
 def test_a_forced_call_takes_the_words_unforced_reading(tool_: object, said: str, expected: object) -> None:
     assert _forced(tool_, said) == [(tool_.name, expected)]  # type: ignore[attr-defined]
+
+
+# -- 7. "I have to …" opening a request to a tool that keeps no to-dos frames it: no part of a value
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "expected"),
+    [
+        (
+            [tool("create_event", "Create a calendar event", {"title": STRING, "start_time": STRING})],
+            "I have to add a dentist appointment at 3pm",
+            [("create_event", {"title": "dentist appointment", "start_time": "15:00"})],
+        ),
+        (
+            [tool("send_message", "Send a text message", {"recipient": STRING, "message": STRING})],
+            "Text John that I need to leave early",
+            [("send_message", {"recipient": "John", "message": "I need to leave early"})],
+        ),
+    ],
+)
+def test_i_have_to_opening_a_request_is_no_value(tools: list[object], said: str, expected: object) -> None:
+    assert calls(tools, said) == expected  # type: ignore[arg-type]
