@@ -627,15 +627,26 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
 
 
+# A thing asked to be sent somewhere: "send it to", "please deliver them to", "ship my order to"; "went
+# to", "take me to" (a ride) and "get to" (directions) send nothing.
+_SENT = (
+    r"(?i)\b(?:send|ship|deliver|mail|post|forward|redirect|reroute)\b"
+    r"(?:\s+(?:it|them|this|that|these|those|my|the|our|your|\w+))?(?:\s+\w+)?\s+to\s+"
+)
+# A question of where a thing goes ("Does it go to …", "Why did it ship to …"): no request to send it.
+_ASKED_OF_IT = re.compile(r"^\W*(?:why|how|does|did|do|is|was|has|where)\b", re.IGNORECASE)
+
+
 def _address_sent(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
     """A request that gives a street address and none of any tool's words ("Send it to 40 Elm Rd.,
     Leeds"): the one tool that takes a street (``update_shipping_address(street, city, postal_code?)``)
     is called with it, as a model takes the address itself for the request; a required part not said is
-    asked for. None when no street with its house number is said as where a thing goes (after "to": "I
-    live at 40 Elm Rd" asks nothing), or no tool, or more than one, takes a street."""
+    asked for. None when no street with its house number is said as where a thing is sent ("send / ship /
+    deliver … to": "I live at 40 Elm Rd", "Take me to 40 Elm Rd", "Why did it go to …" send nothing), or
+    no tool, or more than one, takes a street."""
     street = addresses.street_with_number_in(text)
-    if street is None or not re.search(rf"\bto\s+{re.escape(street)}", text):
-        return None  # where a thing goes ("to 40 Elm Rd"), not where one lives ("I live at …")
+    if street is None or not re.search(_SENT + re.escape(street), text) or _ASKED_OF_IT.search(text):
+        return None  # where a thing is sent ("send it to 40 Elm Rd"), not where one lives or went
     takers = [
         tool
         for tool in tools

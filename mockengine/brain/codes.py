@@ -66,14 +66,28 @@ def identifier_for(text: str) -> Span | None:
     return min(found, key=lambda s: (s.start, -s.end)) if found else None
 
 
-# What a number counts, said after it: a plural ("4 people", "3 nights", "2 tickets"), no code.
-_COUNTED = re.compile(r"\s+(?:[a-z]+[a-rt-z]s|people|children|men|women|kids)\b")
+# What a number counts, said after it: a plural ("4 people", "3 nights", "2 tickets"), no code; a verb
+# ending in "s" ("order 12345 was sent", "… has not arrived") counts nothing.
+_COUNTED = re.compile(
+    r"\s+(?!(?:was|has|does|goes|says|thanks|this|plus|yes)\b)(?:[a-z]+[a-rt-z]s|people|children|men|women|kids)\b"
+)
+# What a count follows: "a reservation for 4 people", "a party of 6 guests", "the last 5 transactions on
+# account 887766". A number right after the record's word is its id, whatever follows ("flight 1234
+# updates", "track 784512 details").
+_BEFORE_COUNT = re.compile(r"\b(?:for|of|with|last|next|first|past|top)\s+$", re.IGNORECASE)
 
 
 def _counts(text: str, written: re.Match[str]) -> bool:
-    """The written ``written`` is a plain number that counts the plural said right after it ("a
-    reservation for 4 people"): a quantity, which no record's id is."""
-    return written.group(0).isdigit() and _COUNTED.match(text, written.end()) is not None
+    """The written ``written`` is a plain number of up to three digits that counts the plural said right
+    after it, after "for" / "of" / "with" / "last" / "next" … ("a reservation for 4 people", "the last 5
+    transactions"): a quantity, which no record's id is."""
+    number = written.group(0)
+    return (
+        number.isdigit()
+        and len(number) <= 3
+        and _BEFORE_COUNT.search(text, 0, written.start()) is not None
+        and _COUNTED.match(text, written.end()) is not None
+    )
 
 
 def _digits(spoken: str) -> str:
@@ -257,7 +271,7 @@ def word_for_id(name: str, value: Any) -> bool:
         return False
     record = bool(_RECORDS & set(words)) or words in (["reference"], ["ref"], ["booking", "ref"])
     value = value.strip()
-    counted = re.fullmatch(r"(\d+)(.*)", value)
+    counted = re.fullmatch(r"(\d{1,3})(.*)", value)
     return record and (
         _LOOKS_LIKE_ID.search(value) is None
         or value.upper() in _NO_CODE

@@ -71,6 +71,17 @@ def from_words(
             del filled.arguments[name]
             filled.sources.pop(name, None)
     filled.missing = [n for n in schema_values.required_of(schema) if n not in filled.arguments]
+    if filled.missing:
+        # what the words give unforced ("Can I get a latte?" → order_drink {drink: "latte"}, an address
+        # sent to): a forced call never takes less than the same words asked of the tool unforced
+        planned = acting.plan(text, [tool], referent, today)
+        action = planned.actions[0] if planned is not None and len(planned.actions) == 1 else None
+        if action is not None and action.call.name == tool.name:
+            given = json.loads(action.call.arguments)
+            if set(filled.missing) <= set(given):
+                filled.arguments.update(given)
+                filled.sources.update({n: "(the words read unforced)" for n in given})
+                filled.missing = []
     for name in list(filled.missing):
         value = heard.heard_value(text, name, properties.get(name))
         if value is not None and _fits(name, value, schema):

@@ -19,6 +19,7 @@ Two actions ("open the gesture project and play it") are two requests when the w
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import re
@@ -284,6 +285,18 @@ _SERVICES = frozenset((
 ))  # fmt: skip
 # A tool's first word that orders a thing (``order_drink``, ``buy_ticket``, ``purchase_item``).
 _ORDERING = frozenset(("order", "buy", "purchase"))
+# What a shop, a café or a venue gives or seats a customer with, and words that name no thing itself ("a
+# cheaper one", "a vegetarian option", "a bigger size"): the head of a thing asked for that is none of
+# what an ordering tool sells ("Can I get a menu?" orders no drink "menu").
+_NOT_SOLD = frozenset((
+    "one", "ones", "option", "options", "size", "kind", "type", "choice", "thing", "something", "menu",
+    "bill", "check", "tab", "recommendation", "suggestion", "waiter", "waitress", "server", "seat", "chair",
+    "card", "straw", "napkin", "price",
+))  # fmt: skip
+# A parameter's word for the thing an ordering tool sells, whatever the tool's own noun is.
+_SOLD_THING = frozenset(("item", "product", "dish", "meal", "food", "drink", "beverage"))
+# "do you have a charger?": whether a thing is there, asked, no order of it
+_AVAILABLE = re.compile(r"\b(?:you|they|y'all)\s+(?:\w+\s+)?have\s+(?:a|an|some|another)\s+$", re.IGNORECASE)
 
 
 def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str] | None:
@@ -291,8 +304,9 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     ``tools`` that orders things (its name's first word orders: ``order_drink``) and whose only required
     parameter is the thing ordered (a string, or an enum naming it): (tool, parameter, thing). A model
     knows a latte is a drink; the brain does not, so it takes a thing asked for as the one ordering
-    tool's. None when nothing is asked to be given, it is a service or no thing (a refund, help), no
-    tool or more than one orders, or an enum names no such option."""
+    tool's. None when nothing is asked to be given, it is a service or no thing (a refund, help, a menu,
+    "a cheaper one"), its being there is asked ("do you have a charger?"), no tool or more than one
+    orders, the parameter is no thing sold (``buy_ticket(event)``), or an enum names no such option."""
     found = _GOT_NEW.search(text)
     if found is None:
         return None
@@ -300,13 +314,23 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     words = thing.lower().split()
     if (_NO_THING | _SERVICES) & set(words) or any(lexicon.concept(w) in (_GET,) for w in words):
         return None
+    if _AVAILABLE.search(text, 0, found.start("thing")) or _NOT_SOLD & set(_named(words)):
+        return None
     ordering = []
     for tool in tools:
-        if not set(lexicon.identifier_words(tool.name).split()[:1]) & _ORDERING:
+        named = lexicon.identifier_words(tool.name).lower().split()
+        if not set(named[:1]) & _ORDERING:
             continue
         required = schema_values.required_of(tool.parameters or {})
         properties = schema_values.properties_of(tool.parameters or {})
-        if len(required) == 1 and isinstance(properties.get(required[0]), Mapping):
+        # the parameter is the thing sold (``order_drink(drink)``, ``order_food(item)``), not what the
+        # thing is for (``buy_ticket(event)``: "I want a better seat" names no event)
+        sold = set(named[1:]) | _SOLD_THING
+        if (
+            len(required) == 1
+            and isinstance(properties.get(required[0]), Mapping)
+            and sold & set(lexicon.identifier_words(required[0]).lower().split())
+        ):
             ordering.append((tool, required[0], properties[required[0]]))
     if len(ordering) != 1:
         return None
@@ -318,6 +342,15 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     if schema.get("type") != "string" or codes.record_words(name) or "format" in schema:
         return None
     return tool, name, thing
+
+
+def _named(words: list[str]) -> list[str]:
+    """The words naming a thing asked for, before a preposition ("waiter" of "waiter over here", "glass"
+    of "glass of water", "price match")."""
+    return list(itertools.takewhile(lambda w: w not in _AFTER_HEAD, words))
+
+
+_AFTER_HEAD = frozenset(("of", "with", "over", "from", "in", "on", "to", "at"))
 
 
 def got_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
@@ -344,7 +377,15 @@ def got_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
 _CHANGE_ASKED = re.compile(
     r"(?:\b(?:want|need|like|wish|trying|try|going|have)\s+to|\b(?:can|could|would|will)\s+you|^|[,.;!?]|\band)"
     r"\s*(?:please\s+|just\s+)?(?P<verb>cancel|delete|remove|change|update|edit|modify|reschedule|rename"
-    r"|refund|move)\b(?!\s+(?:that|this)\s*(?:[,.;!?-]|$))",  # "cancel that, look it up" takes words back
+    r"|refund|move)\b(?!\s+(?:that|this)\s*(?:[,.;!?-]|$))"  # "cancel that, look it up" takes words back
+    r"(?!\s+(?:me|us)\s+(?:on|about|with)\b)",  # "can you update me on order 12345" asks for news
+    re.IGNORECASE,
+)
+# A lookup asked in words beside the change ("Where's order 12345? I may need to cancel it", "Look up
+# reservation ABC123, I want to change it"): the lookup is the request, and a model makes it.
+_LOOKUP_ASKED = re.compile(
+    r"\b(?:look(?:ing)?\s+(?:it\s+|that\s+|this\s+)?up|check(?:ing)?|where(?:'s|\s+is|\s+are)|status"
+    r"|pull(?:\s+it)?\s+up|find|show\s+me|tell\s+me|what(?:'s|\s+is))\b",
     re.IGNORECASE,
 )
 
@@ -352,9 +393,10 @@ _CHANGE_ASKED = re.compile(
 def change_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
     """The change to a record ``text`` asks for ("cancel" of "my confirmation number is kq7rt and I want
     to cancel it") when no tool of ``tools`` declares it, by the verb or its synonyms ("delete" is a
-    "remove"); None when none is asked, or a tool makes it."""
+    "remove"); None when none is asked, a tool makes it, or a lookup is asked beside it ("Where's order
+    12345? I may need to cancel it")."""
     found = _CHANGE_ASKED.search(text)
-    if found is None or not tools:
+    if found is None or not tools or _LOOKUP_ASKED.search(text):
         return None
     verb = found.group("verb").lower()
     concept = lexicon.concept(verb)

@@ -109,6 +109,10 @@ def fill(
     # "I need to update my shipping address": the to-do "I need to" names to a to-do tool is no value of a
     # tool that keeps none (it filled ``street: "todo"``)
     to_dos = not vocabulary or lexicon.TO_DO in vocabulary
+    if not to_dos:
+        # opening the words, "I have to …" frames the request ("I have to add a dentist appointment at
+        # 3pm": title "dentist appointment"); inside them it is what is said ("Text John that I need to …")
+        said = _NEED_OPENING.sub("", said, count=1)
     work = _Work(verbatim.rewritten(said, to_dos=to_dos), today, text)
     filled = Filled()
 
@@ -181,7 +185,10 @@ def fill(
         # a required unit, none said ("weather in Paris" to ``unit: ["metric", "imperial"]``): the
         # default or first option, as a model picks one rather than asking which
         picked = verbatim.unit_unsaid(work.heard, name, kinds_of.one_branch(properties[name]))
-        if picked is not None:
+        # a unit of a number the user gives (set_thermostat's temperature, log_weight's weight) is theirs
+        # to say: "Set the thermostat to 72" is no 72 degrees Celsius
+        measured = any(kinds.get(other) == "number" for other in properties if other != name)
+        if picked is not None and not measured:
             filled.arguments[name], filled.sources[name] = (
                 picked,
                 "(no unit said: the default or first option)",
@@ -484,6 +491,14 @@ _POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\
 _CODE_AFTER_TOWN = rf",?\s+(?:{US_STATE},?\s+)?(?:{_POSTCODE})\b"
 # The parameters a state said in an address goes to.
 _STATE_PARAMETERS = ("state", "region", "province", "state_code", "state_or_province")
+
+
+# "I need to …", "we have to …" opening the words: the request's frame, as "can you …" is.
+_NEED_OPENING = re.compile(
+    r"^\W*(?:(?:ok|okay|so|well|um|uh|hey|hi)\W+)*(?:i|we)\s+(?:really\s+)?"
+    r"(?:need\s+to|have\s+to|must|should|gotta|got\s+to)\s+(?=\w)",
+    re.IGNORECASE,
+)
 
 
 def _fill_wider_place(

@@ -368,12 +368,15 @@ def unit_unsaid(text: str, name: str, schema: Mapping[str, Any]) -> Any | None:
     words say no unit and no system ("weather in Paris"): the schema's ``default`` when it is an option,
     else the first option, as a model picks one rather than asking "Which unit?". None when the parameter
     is no unit enum, or a unit, a system or an option was said at all (taken or refused: "not metric" is
-    asked about); a unit of time ("the next 5 days") is no unit of the value."""
+    asked about); a unit of time ("the next 5 days") is no unit of the value. Every option must be a
+    unit or a system: ``unit: ["ICU", "ER"]`` (a hospital's) is asked about."""
     options = schema.get("enum")
     if not isinstance(options, list) or not options:
         return None
     if not {"unit", "units"} & set(lexicon.identifier_words(name).lower().split()):
         return None
+    if not all(isinstance(o, str) and (units.unit_named(o) or _SYSTEMS.fullmatch(o)) for o in options):
+        return None  # a hospital's unit ("ICU"), a flat ("2B"), a storage unit's size: no measure
     said = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
     if _SYSTEMS.search(text) or said & {str(o).lower() for o in options}:
         return None
