@@ -583,7 +583,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the HRP conformance suite against any Realtime engine (this one, the real service "
         "with a key, another provider), streaming speech at real-time pace; one line per check, then "
         "'N passed, N failed'. Exit status 0 when every check passes, 1 when one fails, 2 for a usage "
-        "mistake (one line before any check runs). docs/conformance.md has the checks.",
+        "mistake (one line before any check runs), 3 when nothing answers at --url (one line: no check "
+        "ran). docs/conformance.md has the checks.",
         arguments_from="mockengine.conformance.runner",
     )
     conf.set_defaults(func=conformance)
