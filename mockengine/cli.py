@@ -70,7 +70,9 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"release reply audio at this multiple of real time (default {defaults.audio_pace})",
     )
     parser.add_argument(
-        "--unpaced", action="store_true", help="send reply audio as fast as it is synthesized"
+        "--unpaced",
+        action="store_true",
+        help="send reply audio as fast as it is synthesized (--audio-pace 0; another --audio-pace: refused)",
     )
     parser.add_argument(
         "--first-delta-delay-ms",
@@ -286,6 +288,14 @@ def settings_and_label(args: argparse.Namespace) -> tuple[Settings, Label]:
     if isinstance(changes.get("fault"), list):  # --fault may repeat
         changes["fault"] = ";".join(changes["fault"])
     if getattr(args, "unpaced", False):
+        pace = changes.get("audio_pace")
+        if pace is not None and pace != 0:  # it started quietly unpaced: two flags asking for two paces
+            print(
+                f"mockengine: --unpaced and --audio-pace {pace:g} contradict each other "
+                "(--unpaced is --audio-pace 0); give one",
+                file=sys.stderr,
+            )
+            raise SystemExit(2)
         changes["audio_pace"] = 0.0
     if "api_keys" in changes:
         changes["api_keys"] = tuple(changes["api_keys"])
