@@ -70,7 +70,9 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"release reply audio at this multiple of real time (default {defaults.audio_pace})",
     )
     parser.add_argument(
-        "--unpaced", action="store_true", help="send reply audio as fast as it is synthesized"
+        "--unpaced",
+        action="store_true",
+        help="send reply audio as fast as it is synthesized (--audio-pace 0; another --audio-pace: refused)",
     )
     parser.add_argument(
         "--first-delta-delay-ms",
@@ -286,6 +288,14 @@ def settings_and_label(args: argparse.Namespace) -> tuple[Settings, Label]:
     if isinstance(changes.get("fault"), list):  # --fault may repeat
         changes["fault"] = ";".join(changes["fault"])
     if getattr(args, "unpaced", False):
+        pace = changes.get("audio_pace")
+        if pace is not None and pace != 0:  # it started quietly unpaced: two flags asking for two paces
+            print(
+                f"mockengine: --unpaced and --audio-pace {pace:g} contradict each other "
+                "(--unpaced is --audio-pace 0); give one",
+                file=sys.stderr,
+            )
+            raise SystemExit(2)
         changes["audio_pace"] = 0.0
     if "api_keys" in changes:
         changes["api_keys"] = tuple(changes["api_keys"])
@@ -583,7 +593,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the HRP conformance suite against any Realtime engine (this one, the real service "
         "with a key, another provider), streaming speech at real-time pace; one line per check, then "
         "'N passed, N failed'. Exit status 0 when every check passes, 1 when one fails, 2 for a usage "
-        "mistake (one line before any check runs). docs/conformance.md has the checks.",
+        "mistake (one line before any check runs), 3 when nothing answers at --url (one line: no check "
+        "ran). docs/conformance.md has the checks.",
         arguments_from="mockengine.conformance.runner",
     )
     conf.set_defaults(func=conformance)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from mockengine.recordings.format import EVENTS_FILE, read_lines
+from mockengine.recordings.format import EVENTS_FILE, FORMAT, MANIFEST, SESSION_FILE, read_lines
 
 MERGED = {
     "input_audio_buffer.append",
@@ -254,6 +254,26 @@ def _hint(path: Path) -> str:
     return ""
 
 
+def _not_a_journal(path: Path) -> str:
+    """What the file ``path``, which holds no journal record, is instead (a journal is one JSON object per
+    line): a recording's manifest or session file, another JSON document, text, or not text; with what to
+    read instead beside a journal or recording. It said "(no JSON records)" of a JSON file."""
+    hint = _hint(path)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        return f"not a journal's {EVENTS_FILE} (not text){hint}"
+    except ValueError:
+        return f"not a journal's {EVENTS_FILE} (no line of it is a JSON object){hint}"
+    if isinstance(document, dict) and document.get("format") == FORMAT:
+        what = f"a recording's manifest ({MANIFEST})"
+    elif path.name == SESSION_FILE and (path.parent / EVENTS_FILE).is_file():
+        what = f"a recorded session's {SESSION_FILE} (its upgrade and close)"
+    else:
+        what = "a JSON document"
+    return f"{what}, not a journal" + (hint or f" (a journal's {EVENTS_FILE} is one JSON object per line)")
+
+
 def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None) -> int:
     """Print every session's timeline under ``path``: 0, also for a directory with no journal in it yet
     (``no journals in DIR`` on stdout: a ``--journal-dir`` no session has written to is not a mistake);
@@ -271,10 +291,7 @@ def print_timeline(path: str, show_all: bool = False, out: TextIO | None = None)
         if exchange is not None:
             print(exchange, file=out)
             return 0
-        print(
-            f"mockengine journal: {path}: not a journal's {EVENTS_FILE} (no JSON records){_hint(Path(path))}",
-            file=sys.stderr,
-        )
+        print(f"mockengine journal: {path}: {_not_a_journal(Path(path))}", file=sys.stderr)
         return 2
     files = journal_files(Path(path))
     for n, events_file in enumerate(files):

@@ -17,6 +17,7 @@ text), so it is ignored and the reply comes from the session's scenario, noted i
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -55,7 +56,16 @@ class ScenarioLibrary:
         """The scenario called ``name``; raises ``UnknownScenario`` naming the ones there are."""
         if name in self.scenarios:
             return self.scenarios[name]
-        raise UnknownScenario(f"Unknown scenario '{name}'. Loaded scenarios: {', '.join(self.names())}.")
+        raise UnknownScenario(self.unknown(name))
+
+    def unknown(self, name: str, model: str | None = None) -> str:
+        """The refusal of scenario ``name`` (from ``model`` when a ``mockengine-NAME`` model named it):
+        the near miss among the loaded scenarios, if one is close (``?scenario=pizzza``: did you mean
+        'pizza'?), then every loaded name."""
+        near = difflib.get_close_matches(name, self.names(), n=1)
+        in_model = f" in model '{model}'" if model else ""
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        return f"Unknown scenario '{name}'{in_model}{hint}. Loaded scenarios: {', '.join(self.names())}."
 
     def for_model(self, model: str | None) -> Scenario | None:
         """The scenario a model name selects (``NAME`` or ``mockengine-NAME``), or None."""

@@ -43,6 +43,28 @@ class ConnectionFailed(Exception):
     """The WebSocket could not be opened (network error or HTTP refusal of the upgrade)."""
 
 
+class EngineUnreachable(ConnectionFailed):
+    """Nothing answered at the URL's host and port (connection refused, host not resolved): no check can
+    run, so the runner says so once instead of failing every check alike. ``url``: what was dialled;
+    ``reason``: one readable line (``unreachable_reason``)."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"cannot reach the engine at {url}: {reason}")
+        self.url = url
+        self.reason = reason
+
+
+def unreachable_reason(exc: BaseException) -> str | None:
+    """Why nothing answered, when ``exc`` says no connection was made at all (refused, unresolvable,
+    unroutable); None for anything else (an HTTP refusal, a timeout: an engine that is there, misbehaving)."""
+    if not isinstance(exc, aiohttp.ClientConnectorError):
+        return None
+    where = f"{exc.host}:{exc.port}"
+    if isinstance(exc.os_error, ConnectionRefusedError):
+        return f"connection refused (nothing listens on {where})"
+    return f"{where}: {exc.os_error.strerror or exc.os_error}"
+
+
 def describe_failure(exc: BaseException, timeout_ms: float) -> str:
     """One readable line for why a connection could not be made, for the report (not a repr: aiohttp's
     reprs spell out the whole connection key).
@@ -116,6 +138,8 @@ class Connection:
             )
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             await http.close()
+            if (reason := unreachable_reason(exc)) is not None:
+                raise EngineUnreachable(url, reason) from exc
             raise ConnectionFailed(f"cannot open {url}: {describe_failure(exc, timeout_ms)}") from exc
         return cls(http, ws, keep_events)
 

@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from . import checks_pause, checks_speech, checks_text
 from .audio import DEFAULT_CLIPS_DIR, Clip, MicrophoneStopped, load_clips
-from .connection import ConnectionFailed
+from .connection import ConnectionFailed, EngineUnreachable
 from .context import CheckAborted, CheckContext, open_session
 from .report import CheckResult, json_report, print_result, summary_line, write_json_report
 from .spec import CheckSpec, Suite, load_suite
@@ -51,6 +51,7 @@ CLIPS_NEEDED: dict[str, tuple[str, ...]] = {
 # A check that is still running after this long is stuck (the longest streams ~20 s of audio).
 CHECK_TIMEOUT_S = 180.0
 DEFAULT_API_KEY = "sk-mockengine"
+EXIT_UNREACHABLE = 3  # nothing answered at --url: no check ran (1 = a check failed, 2 = a usage mistake)
 
 
 @dataclass(frozen=True)
@@ -100,14 +101,20 @@ async def run_check(
     clips: dict[str, Clip],
     realtime_factor: float = 1.0,
     transport: str = "websocket",
+    unreachable_raises: bool = False,
 ) -> CheckResult:
-    """Open a session, run one check, and close; never raises for engine misbehaviour."""
+    """Open a session, run one check, and close; never raises for engine misbehaviour.
+
+    ``unreachable_raises``: raise EngineUnreachable when nothing answers at the URL (the first check:
+    nothing was tested) instead of failing the check (later: an engine that went away mid-run failed)."""
     label_td = planned.turn_detection if planned.per_turn_detection else None
     try:
         conn, figures, handshake_failures = await open_session(
             url, api_key, suite, suite.turn_detection(planned.turn_detection), transport
         )
     except (CheckAborted, ConnectionFailed) as exc:
+        if unreachable_raises and isinstance(exc, EngineUnreachable):
+            raise
         return CheckResult(planned.spec.id, label_td, False, failures=[f"session setup: {exc}"])
     ctx = CheckContext(conn, suite, clips, suite.turn_detection(planned.turn_detection), realtime_factor)
     if planned.spec.id == "handshake":
@@ -144,7 +151,8 @@ async def arun_conformance(
     """Run the planned checks, printing each result as it finishes and the summary line last.
 
     Returns (results, the JSON report). ``realtime_factor`` > 1 is for tests against fake engines only
-    (see ``context``). Raises ValueError for unknown checks / turn detections and for unreadable clips.
+    (see ``context``). Raises ValueError for unknown checks / turn detections and for unreadable clips,
+    EngineUnreachable when nothing answers at ``url`` for the first check (nothing printed yet).
     """
     suite = suite or load_suite()
     runs = plan(suite, turn_detection, checks)
@@ -157,7 +165,7 @@ async def arun_conformance(
                 f"streams; it has: {', '.join(sorted(clips)) or 'none'}"
             )
     started_at = _utc_now()
-    results = []
+    results: list[CheckResult] = []
     for planned in runs:
         result = await run_check(
             planned,
@@ -167,6 +175,7 @@ async def arun_conformance(
             clips=clips,
             realtime_factor=realtime_factor,
             transport=transport,
+            unreachable_raises=not results,
         )
         print_result(result, out)
         results.append(result)
@@ -220,9 +229,10 @@ def run_conformance(
     transport: str = "websocket",
     err: TextIO = sys.stderr,
 ) -> int:
-    """CLI entry: run the suite; exit status 0 only if every check passed, 2 for a bad invocation.
+    """CLI entry: run the suite; exit status 0 only if every check passed, 1 if one failed, 2 for a bad
+    invocation, 3 when nothing answers at the URL (no check ran).
 
-    Results go to ``out``; a bad invocation is one line on ``err`` (before anything runs)."""
+    Results go to ``out``; a bad invocation or an unreachable engine is one line on ``err``."""
     if json_path and not Path(json_path).resolve().parent.is_dir():  # not after minutes of checks
         print(f"conformance: --json {json_path}: no such directory", file=err, flush=True)
         return 2
@@ -245,6 +255,9 @@ def run_conformance(
     except (ValueError, OSError) as exc:
         print(f"conformance: {exc}", file=err, flush=True)
         return 2
+    except EngineUnreachable as exc:  # not 15 FAIL blocks repeating one connection error
+        print(f"conformance: {exc}", file=err, flush=True)
+        return EXIT_UNREACHABLE
     if json_path:
         write_json_report(report, json_path)
     return 0 if results and all(r.passed for r in results) else 1

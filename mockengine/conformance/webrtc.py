@@ -29,10 +29,12 @@ from aiortc.mediastreams import MediaStreamTrack
 from mockengine.conformance.connection import (
     Connection,
     ConnectionFailed,
+    EngineUnreachable,
     JsonObject,
     describe_failure,
     now_ms,
     trim_front,
+    unreachable_reason,
 )
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.inbound import discard_inbound
@@ -107,6 +109,8 @@ class WebRtcConnection(Connection):
             await asyncio.wait_for(conn._opened.wait(), timeout_ms / 1000.0)
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             await conn.close()
+            if (reason := unreachable_reason(exc)) is not None:
+                raise EngineUnreachable(calls_url(url), reason) from exc
             raise ConnectionFailed(
                 f"cannot open a call at {calls_url(url)}: {describe_failure(exc, timeout_ms)}"
             ) from exc

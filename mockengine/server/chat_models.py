@@ -39,8 +39,8 @@ def check_chat_model(
     if scenarios.for_model(model) is not None:
         return
     if model.startswith(MODEL_PREFIX) and not any_model:
-        message = f"Unknown scenario '{model[len(MODEL_PREFIX) :]}' in model '{model}'. Loaded scenarios: "
-        raise ChatError(400, message + ", ".join(scenarios.names()) + ".", "model", "unknown_scenario")
+        message = scenarios.unknown(model[len(MODEL_PREFIX) :], model)
+        raise ChatError(400, message, "model", "unknown_scenario")
     if any_model or model in listed or KNOWN_CHAT_MODEL.match(model):
         return
     if model not in _warned and len(_warned) < _WARNED_LIMIT:

@@ -221,8 +221,7 @@ def check_connection(
     if MODEL_PATTERN.match(model) or (scenarios is not None and scenarios.for_model(model) is not None):
         return None
     if scenarios is not None and model.startswith(MODEL_PREFIX):
-        message = f"Unknown scenario '{model[len(MODEL_PREFIX) :]}' in model '{model}'. Loaded scenarios: "
-        message += ", ".join(scenarios.names()) + "."
+        message = scenarios.unknown(model[len(MODEL_PREFIX) :], model)
         return Refusal(ProtocolError("unknown_scenario", message, "model"), REQUEST_CLOSE_CODE)
     return Refusal(
         ProtocolError("invalid_model", f'Model "{model}" is not supported in realtime mode.'),

@@ -20,7 +20,7 @@ from fake_hrp_engine import Faults, create_app
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from mockengine.conformance import arun_conformance, run_conformance
-from mockengine.conformance.connection import describe_failure
+from mockengine.conformance.connection import EngineUnreachable, describe_failure
 from mockengine.conformance.report import CheckResult
 
 FACTOR = 8.0
@@ -136,22 +136,23 @@ async def test_reply_after_listening_pause_commit_fails(aiohttp_server: Any, syn
     assert results["engine_turn[server_vad]"].passed, text
 
 
-async def test_unreachable_engine_fails_with_the_reason(synthetic_clips: Path) -> None:
+async def test_unreachable_engine_raises_with_the_reason(synthetic_clips: Path) -> None:
+    """Nothing answers for the first check: no check ran, so no result is printed; the reason reads as a
+    person reads it, not aiohttp's repr with its whole connection key."""
     out = io.StringIO()
-    results, _ = await arun_conformance(
-        "ws://127.0.0.1:9/v1/realtime?model=gpt-realtime",
-        api_key="sk-test",
-        clips_dir=synthetic_clips,
-        checks=["handshake"],
-        out=out,
+    with pytest.raises(EngineUnreachable) as raised:
+        await arun_conformance(
+            "ws://127.0.0.1:9/v1/realtime?model=gpt-realtime",
+            api_key="sk-test",
+            clips_dir=synthetic_clips,
+            checks=["handshake"],
+            out=out,
+        )
+    assert str(raised.value) == (
+        "cannot reach the engine at ws://127.0.0.1:9/v1/realtime?model=gpt-realtime: "
+        "connection refused (nothing listens on 127.0.0.1:9)"
     )
-    assert not results[0].passed
-    reason = results[0].failures[0]
-    assert reason.startswith("session setup: cannot open ws://127.0.0.1:9")
-    # The reason as a person reads it, not aiohttp's repr with its whole connection key.
-    assert "Cannot connect to host 127.0.0.1:9" in reason
-    assert "ConnectionKey(" not in reason
-    assert out.getvalue().splitlines()[-1] == "0 passed, 1 failed"
+    assert out.getvalue() == ""
 
 
 def test_connection_failures_are_described_in_one_readable_line() -> None:
@@ -248,3 +249,30 @@ def test_cli_entry_rejects_an_unknown_check(synthetic_clips: Path) -> None:
     )
     assert status == 2
     assert "unknown check nope" in err.getvalue() and out.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    ("transport", "dialled"),
+    [("websocket", "ws://{where}/v1/realtime"), ("webrtc", "http://{where}/v1/realtime/calls")],
+)
+def test_an_engine_nothing_answers_for_is_one_line_and_exit_status_3(
+    synthetic_clips: Path, transport: str, dialled: str
+) -> None:
+    """`--url` at a port nothing listens on: not 15 FAIL blocks repeating one connection error, but one
+    line naming the URL and why, and its own exit status (no check ran, so none failed)."""
+    import socket
+
+    with socket.socket() as probe:  # a port the OS just freed: nothing listens on it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    where = f"127.0.0.1:{port}"
+    out, err = io.StringIO(), io.StringIO()
+    status = run_conformance(
+        f"http://{where}", api_key=None, out=out, clips_dir=synthetic_clips, transport=transport, err=err
+    )
+    assert status == 3
+    assert out.getvalue() == ""
+    assert err.getvalue() == (
+        f"conformance: cannot reach the engine at {dialled.format(where=where)}?model=gpt-realtime: "
+        f"connection refused (nothing listens on {where})\n"
+    )

@@ -85,6 +85,18 @@ async def test_an_unknown_scenario_model_is_named_as_the_realtime_endpoint_names
     assert "Unknown scenario 'nope'" in refused.value.body["message"]
 
 
+async def test_a_misspelt_scenario_model_names_the_near_miss(engine) -> None:
+    client = _client(await engine())
+    with pytest.raises(openai.BadRequestError) as refused:
+        await client.chat.completions.create(
+            model="mockengine-defualt", messages=[{"role": "user", "content": "Hello"}]
+        )
+    assert refused.value.body["message"].startswith(
+        "Unknown scenario 'defualt' in model 'mockengine-defualt' (did you mean 'default'?). "
+        "Loaded scenarios: conformance, default"
+    )
+
+
 async def test_any_chat_model_serves_any_name(engine) -> None:
     client = _client(await engine(any_chat_model=True))
     reply = await client.chat.completions.create(model="llama3", messages=[{"role": "user", "content": "Hi"}])

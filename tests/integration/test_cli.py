@@ -169,17 +169,22 @@ def test_a_journal_path_that_does_not_exist_is_a_usage_mistake(tmp_path) -> None
 
 @pytest.mark.slow  # a mockengine subprocess
 @pytest.mark.parametrize(
-    ("name", "content"),
-    [("passwd", b"root:x:0:0:root:/root:/bin/bash\n"), ("a.wav", b"RIFF\xff\xfe\x00WAVE")],
+    ("name", "content", "reason"),
+    [
+        ("passwd", b"root:x:0:0:root:/root:/bin/bash\n", "no line of it is a JSON object"),
+        ("a.wav", b"RIFF\xff\xfe\x00WAVE", "not text"),
+    ],
 )
-def test_a_file_that_is_no_journal_is_a_usage_mistake(tmp_path, name: str, content: bytes) -> None:
+def test_a_file_that_is_no_journal_is_a_usage_mistake(
+    tmp_path, name: str, content: bytes, reason: str
+) -> None:
     """`journal /etc/passwd` printed "== session etc" and exited 0; a binary file was a traceback."""
     path = tmp_path / name
     path.write_bytes(content)
     result = _run("journal", str(path))
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
-        f"mockengine journal: {path}: not a journal's events.jsonl (no JSON records)"
+        f"mockengine journal: {path}: not a journal's events.jsonl ({reason})"
     ]
 
 

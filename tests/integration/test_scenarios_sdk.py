@@ -256,6 +256,29 @@ async def test_an_unknown_scenario_is_refused_at_the_handshake(engine_url) -> No
         assert "Loaded scenarios: conformance, default" in event["error"]["message"]
 
 
+async def test_a_misspelt_scenario_is_refused_with_the_near_miss(engine_url) -> None:
+    """`?scenario=conformanse` (or `model=mockengine-conformanse`) listed the loaded scenarios but named
+    no near miss; the refusal now asks "did you mean 'conformance'?", as other near misses do."""
+    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=await engine_url())
+    async with client.realtime.connect(
+        model="gpt-realtime", extra_query={"scenario": "conformanse"}
+    ) as connection:
+        event = json.loads(await connection.recv_bytes())
+    assert event["error"]["code"] == "unknown_scenario" and event["error"]["param"] == "scenario"
+    assert event["error"]["message"].startswith(
+        "Unknown scenario 'conformanse' (did you mean 'conformance'?). Loaded scenarios: conformance, "
+    )
+    async with client.realtime.connect(model="mockengine-conformanse") as connection:
+        event = json.loads(await connection.recv_bytes())
+    assert event["error"]["message"].startswith(
+        "Unknown scenario 'conformanse' in model 'mockengine-conformanse' (did you mean 'conformance'?). "
+        "Loaded scenarios: conformance, "
+    )
+    async with client.realtime.connect(model="gpt-realtime", extra_query={"scenario": "zzz"}) as connection:
+        event = json.loads(await connection.recv_bytes())
+    assert event["error"]["message"].startswith("Unknown scenario 'zzz'. Loaded scenarios: ")  # no near miss
+
+
 async def test_a_model_naming_an_unknown_scenario_is_refused_as_such(engine_url) -> None:
     client = AsyncOpenAI(api_key="sk-test", websocket_base_url=await engine_url())
     async with client.realtime.connect(model="mockengine-nope") as connection:

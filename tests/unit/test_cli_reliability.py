@@ -548,3 +548,23 @@ def test_workers_without_a_fixed_port_name_where_the_port_came_from(monkeypatch,
     assert capsys.readouterr().err.splitlines() == [
         "mockengine: --workers needs a fixed MOCKENGINE_PORT (--port) (each worker binds it)"
     ]
+
+
+def test_unpaced_with_a_nonzero_audio_pace_is_one_line_and_status_2(capsys):
+    """`serve --unpaced --audio-pace 2` started silently unpaced (--unpaced won): two flags asking for two
+    paces is a usage mistake, refused as one line naming both."""
+    with pytest.raises(SystemExit) as exited:
+        parse("--unpaced", "--audio-pace", "2")
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == (
+        "mockengine: --unpaced and --audio-pace 2 contradict each other (--unpaced is --audio-pace 0); "
+        "give one\n"
+    )
+
+
+def test_unpaced_agrees_with_audio_pace_0_and_wins_over_the_variable(monkeypatch):
+    """`--unpaced --audio-pace 0` say the same; MOCKENGINE_AUDIO_PACE=2 is overridden by the flag, as any
+    variable by its option."""
+    assert parse("--unpaced", "--audio-pace", "0").audio_pace == 0
+    monkeypatch.setenv("MOCKENGINE_AUDIO_PACE", "2")
+    assert parse("--unpaced").audio_pace == 0

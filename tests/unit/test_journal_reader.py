@@ -127,8 +127,8 @@ def test_a_recordings_own_files_read_as_what_they_are(tmp_path: Path, capsys) ->
     assert capsys.readouterr().err == ""
     assert print_timeline(str(rec / "recording.json"), out=io.StringIO()) == 2
     assert capsys.readouterr().err == (
-        f"mockengine journal: {rec / 'recording.json'}: not a journal's events.jsonl (no JSON records); "
-        f"read its directory: mockengine journal {rec}\n"
+        f"mockengine journal: {rec / 'recording.json'}: a recording's manifest (recording.json), not a "
+        f"journal; read its directory: mockengine journal {rec}\n"
     )
 
 
@@ -146,3 +146,28 @@ def test_several_paths_read_in_turn_with_the_worst_status(tmp_path: Path, capsys
     assert (
         capsys.readouterr().err == f"mockengine journal: {tmp_path / 'missing'}: no such file or directory\n"
     )
+
+
+def test_a_file_that_is_no_journal_is_refused_with_what_it_is(tmp_path: Path, capsys) -> None:
+    """`journal rec/recording.json` said "(no JSON records)" of a JSON file: a journal is one JSON object
+    per line (events.jsonl), and the refusal now says what the file is instead."""
+    session = tmp_path / "rec" / "realtime-0001"
+    session.mkdir(parents=True)
+    (session / "events.jsonl").write_text("")
+    (session / "session.json").write_text(json.dumps({"request": {}, "close_code": 1000}, indent=1))
+    document = tmp_path / "config.json"
+    document.write_text(json.dumps({"voices": ["alloy"]}, indent=2))
+    text = tmp_path / "notes.txt"
+    text.write_text("root:x:0:0\n")
+    binary = tmp_path / "a.wav"
+    binary.write_bytes(b"RIFF\xff\xfe\x00WAVE")
+    expected = {
+        session / "session.json": "a recorded session's session.json (its upgrade and close), not a "
+        f"journal; read its directory: mockengine journal {session}",
+        document: "a JSON document, not a journal (a journal's events.jsonl is one JSON object per line)",
+        text: "not a journal's events.jsonl (no line of it is a JSON object)",
+        binary: "not a journal's events.jsonl (not text)",
+    }
+    for path, reason in expected.items():
+        assert print_timeline(str(path), out=io.StringIO()) == 2
+        assert capsys.readouterr().err == f"mockengine journal: {path}: {reason}\n"
