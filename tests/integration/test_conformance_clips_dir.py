@@ -34,8 +34,9 @@ def test_a_missing_clip_a_check_needs_is_a_usage_mistake(tmp_path: Path) -> None
 def test_the_clips_a_run_needs_are_all_it_asks_for(tmp_path: Path) -> None:
     """Only the chosen checks' clips are required: `--check cancel` (text only) runs with none."""
     result = conformance("--clips", str(tmp_path), "--check", "cancel")
-    assert result.returncode == 1, (result.stdout, result.stderr)  # ran, and could not connect
-    assert "FAIL cancel" in result.stdout, result.stdout
+    # no usage mistake (2): it ran, and found nothing listening (3, one line: docs/command-line.md)
+    assert result.returncode == 3, (result.stdout, result.stderr)
+    assert "cannot reach the engine at ws://127.0.0.1:9" in result.stderr, result.stderr
 
 
 def test_every_check_that_streams_speech_names_its_clips() -> None:
