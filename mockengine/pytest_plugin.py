@@ -33,7 +33,6 @@ where the project has not set it that warning is not shown: a fresh project runs
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib.util
 import types
 import typing
@@ -45,6 +44,7 @@ import pytest
 
 from mockengine.brain.scenario import ScenarioError
 from mockengine.faults.spec import FaultSpecError
+from mockengine.near_miss import did_you_mean
 from mockengine.recordings.format import RecordingError
 from mockengine.server.resources import Resources, load_resources
 from mockengine.settings import Settings, SettingsError
@@ -160,12 +160,9 @@ def mockengine_server(
     fields = {field.name for field in dataclasses.fields(Settings)}
     unknown = sorted(set(overrides) - fields)
     if unknown:
-        # `sead=3`, `faults="…"`: the near miss first, as the list of every field is long
-        near = [match for name in unknown for match in difflib.get_close_matches(name, fields, n=1)]
-        hint = f" (did you mean {', '.join(repr(name) for name in near)}?)" if near else ""
-        raise pytest.UsageError(
-            f"@pytest.mark.mockengine: unknown settings {unknown}{hint}; known: {sorted(fields)}"
-        )
+        # `sead=3`, `faults="…"`: each with its near miss, before the list of every field (it is long)
+        named = ", ".join(f"{name!r}{did_you_mean(name, fields)}" for name in unknown)
+        raise pytest.UsageError(f"@pytest.mark.mockengine: unknown settings {named}; known: {sorted(fields)}")
     wrong = [problem for name, value in overrides.items() if (problem := type_problem(name, value))]
     if wrong:  # seed="x" started an engine, to fail later or never
         raise pytest.UsageError(f"@pytest.mark.mockengine: {'; '.join(wrong)}")

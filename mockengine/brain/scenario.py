@@ -9,7 +9,6 @@ module so an installed (non-editable) package can always load it.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import json
 import re
@@ -24,6 +23,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.exceptions import best_match
 
 from mockengine.brain.model import Persona
+from mockengine.near_miss import did_you_mean
 
 DEFAULT_PERSONA = "Sam"
 DEFAULT_SCENARIO_SOURCE = "mockengine/brain/scenarios/default.yaml"
@@ -254,12 +254,10 @@ def _expected(error: ValidationError) -> str:
     if error.validator == "additionalProperties" and isinstance(instance, dict):
         allowed = sorted(schema.get("properties", {}))
         extra = [str(key) for key in instance if key not in allowed]
-        near = difflib.get_close_matches(extra[0], allowed, n=1) if extra else []
-        hint = f"; did you mean {near[0]!r}?" if near else ""
-        message = f"{message}{hint} Allowed here: {', '.join(allowed)}"
+        hint = did_you_mean(extra[0], allowed) if extra else ""
+        message = f"{message}{hint}. Allowed here: {', '.join(allowed)}"
     elif error.validator == "enum" and isinstance(instance, str):
-        near = difflib.get_close_matches(instance, [str(v) for v in error.validator_value], n=1)
-        message += f"; did you mean {near[0]!r}?" if near else ""
+        message += did_you_mean(instance, [str(v) for v in error.validator_value])
     elif error.validator == "anyOf" and isinstance(instance, dict) and "say" in schema.get("properties", {}):
         message = f"rule {instance.get('id', '?')!r} has no action: give it one of {', '.join(ACTIONS)}"
     elif error.validator == "not" and isinstance(instance, dict) and "silent" in instance:

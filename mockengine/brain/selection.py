@@ -17,7 +17,6 @@ text), so it is ignored and the reply comes from the session's scenario, noted i
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -29,6 +28,7 @@ from mockengine.brain.markers import scenario_marker
 from mockengine.brain.model import Reply, ReplyRequest
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario, ScenarioError, load_scenario, parse_scenario, relative_note
+from mockengine.near_miss import did_you_mean
 
 MODEL_PREFIX = "mockengine-"
 
@@ -62,9 +62,8 @@ class ScenarioLibrary:
         """The refusal of scenario ``name`` (from ``model`` when a ``mockengine-NAME`` model named it):
         the near miss among the loaded scenarios, if one is close (``?scenario=pizzza``: did you mean
         'pizza'?), then every loaded name."""
-        near = difflib.get_close_matches(name, self.names(), n=1)
         in_model = f" in model '{model}'" if model else ""
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        hint = did_you_mean(name, self.names())
         return f"Unknown scenario '{name}'{in_model}{hint}. Loaded scenarios: {', '.join(self.names())}."
 
     def for_model(self, model: str | None) -> Scenario | None:

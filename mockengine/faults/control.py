@@ -34,7 +34,6 @@ Guard: with ``--control-token T`` a request must carry ``Authorization: Bearer T
 
 from __future__ import annotations
 
-import difflib
 import ipaddress
 import os
 from typing import Any
@@ -43,6 +42,7 @@ from aiohttp import web
 
 from mockengine.faults.spec import FaultSpec, FaultSpecError, faults_from_data, parse_faults
 from mockengine.faults.state import FAULTS
+from mockengine.near_miss import did_you_mean
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.http_errors import INVALID_JSON_BODY, error_response
 from mockengine.protocol.schema_errors import json_type_name
@@ -121,11 +121,9 @@ async def arm_faults(request: web.Request) -> web.Response:
     # refused by name instead, as the API refuses an unknown parameter.
     for name in body:
         if name not in ARM_FIELDS:
-            near = difflib.get_close_matches(name, ARM_FIELDS, n=1)
-            hint = f" (did you mean '{near[0]}'?)" if near else ""
             return error_response(
                 400,
-                f"Unknown parameter: '{name}'{hint}. A fault is armed with "
+                f"Unknown parameter: '{name}'{did_you_mean(name, ARM_FIELDS)}. A fault is armed with "
                 '"fault" and one of "connections", "requests" or "session_id".',
                 param=name,
                 code="unknown_parameter",

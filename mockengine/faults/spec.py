@@ -16,7 +16,6 @@ list of those. Both are validated with the JSON Schema built from :data:`KINDS`;
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import math
@@ -26,6 +25,8 @@ from typing import Any
 
 import jsonschema
 import yaml
+
+from mockengine.near_miss import did_you_mean
 
 
 class FaultSpecError(ValueError):
@@ -299,23 +300,16 @@ def _offered(kind: str) -> dict[str, Param]:
     return {**KINDS[kind].params, **common}
 
 
-def _near(word: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for a near miss of ``word`` among ``choices``, else ``""``."""
-    near = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean {near[0]!r}?)" if near else ""
-
-
 def _unknown_kind(name: str) -> FaultSpecError:
     return FaultSpecError(
-        f"unknown fault kind {name!r}{_near(name, KINDS)}; known kinds: {', '.join(sorted(KINDS))}"
+        f"unknown fault kind {name!r}{did_you_mean(name, KINDS)}; known kinds: {', '.join(sorted(KINDS))}"
     )
 
 
 def _unknown_parameter(kind: str, name: str) -> FaultSpecError:
     offered = _offered(kind)
-    return FaultSpecError(
-        f"fault {kind}: unknown parameter {name!r}{_near(name, offered)}; it takes {', '.join(offered)}"
-    )
+    hint = did_you_mean(name, offered)
+    return FaultSpecError(f"fault {kind}: unknown parameter {name!r}{hint}; it takes {', '.join(offered)}")
 
 
 def from_mapping(raw: Any) -> FaultSpec:

@@ -112,7 +112,7 @@ def test_a_ws_kind_does_not_offer_path() -> None:
 
 
 def test_an_enum_typo_in_a_scenario_names_the_near_miss() -> None:
-    with pytest.raises(ScenarioError, match=r"'questoin' is not one of .*; did you mean 'question'\?"):
+    with pytest.raises(ScenarioError, match=r"'questoin' is not one of .* \(did you mean 'question'\?\)"):
         parse_scenario(
             "name: x\nrules:\n  - id: a\n    when: {context_event: [timer, questoin]}\n    silent: true\n"
         )

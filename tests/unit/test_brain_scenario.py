@@ -150,7 +150,7 @@ def test_schema_context_events_are_the_parsers_known_events() -> None:
         (  # the line of the unknown key, its near miss and the keys allowed there
             "name: x\nrules:\n  - id: a\n    say: hi\n    when:\n      turn: 2\n      heard_contain: hello\n",
             "study.yaml: line 7: at $.rules[0].when: Additional properties are not allowed ('heard_contain' "
-            "was unexpected); did you mean 'heard_contains'? Allowed here: after_function_output, context, "
+            "was unexpected) (did you mean 'heard_contains'?). Allowed here: after_function_output, context, "
             "context_event, heard_contains, heard_regex, image_colour, paused, question_open, role, "
             "tool_available, tool_result, tool_result_of, turn (expected: All conditions given must hold; "
             "an empty or missing 'when' always matches.)",

@@ -21,7 +21,7 @@ import mockengine
 ROOT = Path(mockengine.__file__).parent
 
 LAYERS: list[set[str]] = [
-    {"mockengine", "ids", "settings", "audio", "engines", "rtc"},  # foundations: no other part of mockengine
+    {"mockengine", "ids", "settings", "near_miss", "audio", "engines", "rtc"},  # foundations: no other part
     {"protocol", "brain"},  # the wire's shapes; the scripted participant
     {"realtime"},  # the sans-IO session core
     {"chat", "faults", "virtual_time", "conformance", "recordings"},  # beside the core

@@ -203,9 +203,9 @@ def test_a_misspelt_setting_is_named_with_its_near_miss(pytester: pytest.Pyteste
         errors[0]
         .split("UsageError: ", 1)[1]
         .startswith(
-            "@pytest.mark.mockengine: unknown settings ['faults', 'sead'] (did you mean 'fault', 'seed'?); "
-            "known: "
+            "@pytest.mark.mockengine: unknown settings 'faults' (did you mean 'fault'?), 'sead' (did you "
+            "mean 'seed'?); known: "
         )
     )
     assert "did you mean" not in errors[1]
-    assert "unknown settings ['zzz_nothing_like_it']; known: " in errors[1]
+    assert "unknown settings 'zzz_nothing_like_it'; known: " in errors[1]
