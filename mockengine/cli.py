@@ -373,20 +373,14 @@ def serve(args: argparse.Namespace) -> int:
 def _serve(settings: Settings, label: Label) -> int:
     import asyncio
 
-    from mockengine.brain.scenario import ScenarioError
-    from mockengine.engines.errors import ModelNotFound
-    from mockengine.faults.spec import FaultSpecError
-    from mockengine.recordings.format import RecordingError
-    from mockengine.server.app import create_app, settle_heap
     from mockengine.server.event_loop import install_event_loop
     from mockengine.server.handshake import configured_keys
-    from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
-    from mockengine.server.resources import load_resources
     from mockengine.server.tls import server_ssl_context
 
-    # The keys, TLS, the fault profile, the voice catalogue, the scenarios and the event loop are checked
-    # before the models load: mistakes fail at once, each one line naming its setting by `label` (the
-    # environment variable too when the value came from there).
+    # The keys, TLS, the fault profile, the voice catalogue, the scenarios (their rules' faults too) and
+    # the event loop are checked before the models load, and before the modules that serve are imported
+    # (seconds on a busy machine): mistakes fail at once, each one line naming its setting by `label`
+    # (the environment variable too when the value came from there).
     problem = _directories_problem(settings, label)
     if problem is not None:
         print(f"mockengine: {problem}", file=sys.stderr)
@@ -412,6 +406,15 @@ def _serve(settings: Settings, label: Label) -> int:
         from mockengine.server.workers import serve_workers
 
         return serve_workers(settings, label)
+
+    from mockengine.brain.scenario import ScenarioError
+    from mockengine.engines.errors import ModelNotFound
+    from mockengine.faults.spec import FaultSpecError
+    from mockengine.recordings.format import RecordingError
+    from mockengine.server.app import create_app, settle_heap
+    from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
+    from mockengine.server.resources import load_resources
+
     # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a scenario
     # of kind recording whose directory holds none, or a --replay DIR whose sessions do not read.
     try:

@@ -406,7 +406,9 @@ def faults_from_data(data: Any) -> list[FaultSpec]:
 
 def scenario_rule_faults(scenarios: Iterable[Any]) -> dict[str, dict[str, tuple[FaultSpec, ...]]]:
     """Scenario name → ``scenario:<rule id>`` → the rule's parsed ``fault:`` (rules without one left
-    out). Raises FaultSpecError naming the scenario file and the rule."""
+    out). Raises FaultSpecError naming the scenario file, the line, the rule (its place and its id) and
+    what is wrong: ``flaky.yaml: line 6: at $.rules[0].fault: rule 'story': fault response_failed: unknown
+    parameter 'kk' (did you mean 'k'?); it takes k, rate, times``."""
     found: dict[str, dict[str, tuple[FaultSpec, ...]]] = {}
     for scenario in scenarios:
         for index, rule in enumerate(scenario.rules):
@@ -416,7 +418,7 @@ def scenario_rule_faults(scenarios: Iterable[Any]) -> dict[str, dict[str, tuple[
                 specs = tuple(s for item in rule.faults for s in faults_from_data(item))
             except FaultSpecError as exc:
                 raise FaultSpecError(
-                    f"{scenario.source}: {rule.fault_line}at $.rules[{index}].fault: {exc}"
+                    f"{scenario.source}: {rule.fault_line}at $.rules[{index}].fault: rule {rule.id!r}: {exc}"
                 ) from exc
             found.setdefault(scenario.name, {})[f"scenario:{rule.id}"] = specs
     return found

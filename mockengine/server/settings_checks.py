@@ -212,21 +212,40 @@ def voices_problem(settings: Settings, label: Label = option) -> str | None:
     return None
 
 
+def _scenario_setting(source: str, settings: Settings) -> str:
+    """The setting that loaded the scenario file ``source``: ``scenario`` when it is that file, else
+    ``scenarios_dir`` (a file in one of its directories; the packaged scenarios are never named)."""
+    given = Path(settings.scenario) if settings.scenario else None
+    if given is not None and given.is_file() and given.resolve() == Path(source).resolve():
+        return "scenario"
+    return "scenarios_dir"
+
+
 def checked_scenarios(settings: Settings, label: Label = option) -> tuple[ScenarioLibrary | None, str | None]:
     """The user's scenario library (``scenario``, ``scenarios_dir``, ``scenario_keys``) and None, or None
     and the sentence naming the setting that does not load with where it came from; (None, None) when no
     setting names one (the packaged scenarios load with the models). Loading the scenarios is quick (no
     model), so ``serve`` makes this check before the models load (a missing scenario file was reported
-    seconds in, and as a path alone) and passes the library on to them: it is loaded once."""
+    seconds in, and as a path alone) and passes the library on to them: it is loaded once. A rule's
+    ``fault:`` is checked here too (a misspelt fault kind or parameter was reported once the models had
+    loaded), named by its file, line and rule."""
     from mockengine.brain.scenario import ScenarioError, relative_note
     from mockengine.brain.selection import load_library
+    from mockengine.faults.spec import FaultSpecError, scenario_rule_faults
 
     if not (settings.scenario or settings.scenarios_dirs or settings.scenario_keys):
         return None, None  # the packaged ones only: nothing of the user's to name (and 0.2 s saved at start)
     try:
-        return load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys), None
+        library = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
     except (ScenarioError, OSError) as whole:
         failed: Exception = whole
+    else:
+        for scenario in library.scenarios.values():
+            try:
+                scenario_rule_faults([scenario])
+            except FaultSpecError as exc:  # its message starts with the scenario's file
+                return None, f"{label(_scenario_setting(scenario.source, settings))} {exc}"
+        return library, None
     # Which setting it was: each again, in the order load_library reads them.
     for directory in settings.scenarios_dirs:
         if not Path(directory).is_dir():

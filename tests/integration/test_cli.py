@@ -207,3 +207,35 @@ def test_a_schedule_previews_the_layer_the_profile_acts_on() -> None:
         "0 of 2 hit",
         "no fault of this profile acts on ws connections (http_quota: http); --layer http previews requests",
     ]
+
+
+BAD_RULE_FAULT = (
+    "name: flaky\nrules:\n  - id: story\n    when: {heard_contains: story}\n    say: Once upon a time.\n"
+    "    fault: {kind: response_failed, kk: 1}\n"
+)
+
+
+@pytest.mark.slow  # mockengine subprocesses
+@pytest.mark.parametrize("given", ["--scenario", "--scenarios-dir", "MOCKENGINE_SCENARIOS_DIR", "--workers"])
+def test_a_bad_fault_of_a_scenario_rule_is_refused_before_the_models_load(tmp_path, given: str) -> None:
+    """A misspelt fault parameter in a scenario rule was reported once the models had loaded, seconds
+    in (and by every worker with --workers): now at once, with the setting, file, line, rule and what
+    is wrong."""
+    (tmp_path / "flaky.yaml").write_text(BAD_RULE_FAULT)
+    argv, env, named = ["serve", "--port", "0"], {}, f"--scenarios-dir {tmp_path}/flaky.yaml"
+    if given == "--scenario":
+        argv += ["--scenario", str(tmp_path / "flaky.yaml")]
+        named = f"--scenario {tmp_path}/flaky.yaml"
+    elif given == "--scenarios-dir":
+        argv += ["--scenarios-dir", str(tmp_path)]
+    elif given == "--workers":
+        argv = ["serve", "--port", "23201", "--workers", "2", "--scenarios-dir", str(tmp_path)]
+    else:
+        env = {"MOCKENGINE_SCENARIOS_DIR": str(tmp_path)}
+        named = f"MOCKENGINE_SCENARIOS_DIR (--scenarios-dir) {tmp_path}/flaky.yaml"
+    result = _run(*argv, env=env)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == [  # no "loading the models" line before it
+        f"mockengine: {named}: line 6: at $.rules[0].fault: rule 'story': fault response_failed: unknown "
+        "parameter 'kk' (did you mean 'k'?); it takes k, rate, times"
+    ]

@@ -56,7 +56,7 @@ async def test_rules_fire_faults_for_their_own_reply(aiohttp_server, resources, 
 
 def test_a_bad_fault_in_a_scenario_names_the_file_and_rule():
     bad = parse_scenario("name: x\nrules:\n  - id: a\n    say: hi\n    fault: nope\n", source="x.yaml")
-    placed = r"x.yaml: line 5: at \$\.rules\[0\]\.fault: unknown fault kind 'nope'"
+    placed = r"x.yaml: line 5: at \$\.rules\[0\]\.fault: rule 'a': unknown fault kind 'nope'"
     with pytest.raises(FaultSpecError, match=placed):
         scenario_rule_faults([bad])
     with pytest.raises(ScenarioError):  # the schema still checks the shape
