@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
+from mockengine.near_miss import did_you_mean
 from mockengine.server.settings_checks import (
     Label,
     checked_scenarios,
@@ -517,20 +518,72 @@ def run_faults(args: argparse.Namespace) -> int:
 class _Parser(argparse.ArgumentParser):
     """A usage mistake is one line naming the command and where its options are, exit status 2
     (command-line.md): argparse printed the command's whole usage first (41 lines for ``serve``), and
-    put an unknown option of a command down to ``mockengine`` itself."""
+    put an unknown option of a command down to ``mockengine`` itself. A misspelt option, command or
+    choice is followed by its near miss (``--prot (did you mean '--port'?)``), as Python 3.14's
+    ``suggest_on_error`` would for choices; 3.11's argparse offers none."""
+
+    _given: tuple[str, ...] = ()  # the arguments this parser was last given (a subcommand's parser: its own)
 
     def error(self, message: str) -> NoReturn:
+        if message.startswith("the following arguments are required"):
+            # argparse says so before the unknown options, one of which may be the misspelt required one
+            # (`record --upstrem URL` was only "the following arguments are required: --upstream")
+            unknown = [argument for argument in self._given if self._is_unknown_option(argument)]
+            if unknown:
+                said = " ".join(argument + self._near_option(argument) for argument in unknown)
+                message += f"; unrecognized arguments: {said}"
         self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` lists the options)\n")
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._given = tuple(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
 
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
-            self._command(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+            command = self._command(parsed)
+            said = " ".join(extra + command._near_option(extra) for extra in extras)
+            command.error(f"unrecognized arguments: {said}")
         return parsed
 
-    def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+    def _long_options(self) -> list[str]:
+        return [
+            name
+            for action in self._actions
+            if action.help != argparse.SUPPRESS
+            for name in action.option_strings
+            if name.startswith("--")
+        ]
+
+    def _is_unknown_option(self, argument: str) -> bool:
+        """Whether ``argument`` looks like a long option that is none of this parser's, not even an
+        abbreviation of one (argparse takes ``--por`` for ``--port``)."""
+        name = argument.partition("=")[0]
+        if not name.startswith("--") or name == "--" or " " in argument:
+            return False
+        return not any(option.startswith(name) for option in self._option_string_actions)
+
+    def _near_option(self, argument: str) -> str:
+        """The near miss of ``argument`` among this parser's long options when it is one (``--prot``,
+        ``--prot=8000``), else ""."""
+        if not argument.startswith("--") or argument == "--":
+            return ""
+        return did_you_mean(argument.partition("=")[0], self._long_options(), prefix="--")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """argparse's check of a value against ``choices``, with the near miss before the choices:
+        ``invalid choice: 'serv' (did you mean 'serve'?); choose from 'serve', 'conformance', …``."""
+        if action.choices is None or value in action.choices:
+            return
+        choices = [str(choice) for choice in action.choices]
+        hint = did_you_mean(value, choices) if isinstance(value, str) else ""
+        raise argparse.ArgumentError(
+            action, f"invalid choice: {value!r}{hint}; choose from {', '.join(map(repr, choices))}"
+        )
+
+    def _command(self, parsed: argparse.Namespace) -> _Parser:
         """The parser of the (sub)command ``parsed`` chose: ``mockengine faults schedule``'s, say."""
-        parser: argparse.ArgumentParser = self
+        parser: _Parser = self
         while True:
             chosen = [
                 action.choices[getattr(parsed, action.dest)]

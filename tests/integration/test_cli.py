@@ -209,6 +209,16 @@ def test_a_schedule_previews_the_layer_the_profile_acts_on() -> None:
     ]
 
 
+@pytest.mark.slow  # a mockengine subprocess
+def test_a_misspelt_option_names_its_near_miss() -> None:
+    result = _run("serve", "--prot", "8000")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == [
+        "mockengine serve: error: unrecognized arguments: --prot (did you mean '--port'?) 8000 "
+        "(`mockengine serve --help` lists the options)"
+    ]
+
+
 BAD_RULE_FAULT = (
     "name: flaky\nrules:\n  - id: story\n    when: {heard_contains: story}\n    say: Once upon a time.\n"
     "    fault: {kind: response_failed, kk: 1}\n"

@@ -250,6 +250,8 @@ FOREIGN_OPTIONS = {
     "--collect-atstart",  # valgrind's callgrind, docs/cpu.md
     "--toggle-collect",
     "--inplace",  # setup.py build_ext, docs/cpu.md
+    "--prot",  # misspellings command-line.md shows refused with their near miss
+    "--upstrem",
 }
 
 
