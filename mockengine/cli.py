@@ -27,7 +27,7 @@ from mockengine.server.settings_checks import (
     value_problem,
     voices_problem,
 )
-from mockengine.settings import Settings, SettingsError, from_env
+from mockengine.settings import Settings, SettingsError, from_env, known_variables, unknown_variables
 
 
 def _serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -345,6 +345,17 @@ def _directories_problem(settings: Settings, label: Label = option) -> str | Non
     return None
 
 
+def warn_of_unknown_variables(prog: str = "mockengine") -> None:
+    """One line on stderr for each ``MOCKENGINE_*`` environment variable nothing reads, with its near
+    miss: ``mockengine: warning: unknown environment variable MOCKENGINE_SEDD (did you mean
+    'MOCKENGINE_SEED'?): ignored``. A misspelt variable was ignored in silence (the engine ran unseeded,
+    on its default port). ``serve``, ``record`` and ``bench`` say it once as they start."""
+    known = known_variables()
+    for name in unknown_variables():
+        hint = did_you_mean(name, known, prefix="MOCKENGINE_")
+        print(f"{prog}: warning: unknown environment variable {name}{hint}: ignored", file=sys.stderr)
+
+
 def serve(args: argparse.Namespace) -> int:
     from mockengine.server.allocator import use_python_malloc
 
@@ -358,6 +369,7 @@ def serve(args: argparse.Namespace) -> int:
     except ValueError as exc:  # MOCKENGINE_PYTHON_MALLOC names no allocator
         print(f"mockengine: {exc}", file=sys.stderr)
         return 2
+    warn_of_unknown_variables()  # here, past the restart above: said once, not once per process image
 
     from mockengine.server.loading import StoppedWhileLoading, stop_while_loading, stopped_while_loading
 
@@ -466,6 +478,7 @@ def journal(args: argparse.Namespace) -> int:
 def record(args: argparse.Namespace) -> int:
     from mockengine.record.app import run
 
+    warn_of_unknown_variables("mockengine record")
     return run(args)
 
 
@@ -478,6 +491,7 @@ def conformance(args: argparse.Namespace) -> int:
 def bench(args: argparse.Namespace) -> int:
     from mockengine.bench import run_bench
 
+    warn_of_unknown_variables("mockengine bench")
     return run_bench(args, _engine_args_problem)
 
 

@@ -198,6 +198,39 @@ def env_variable(field: str) -> str:
     return "MOCKENGINE_" + field.upper()
 
 
+# Every MOCKENGINE_* variable read besides the settings' own (`env_variable`), and who reads it. `serve`,
+# `record` and `bench` warn of any other MOCKENGINE_* variable (a misspelt one, MOCKENGINE_SEDD=3, was
+# ignored in silence); the test suite's own are here so that a CI job setting them for its run of the
+# tests gets no warning from the engines those tests start. tests/unit/test_environment_variables.py
+# finds every reader in the code and fails on one missing here.
+OTHER_VARIABLES: dict[str, str] = {
+    "MOCKENGINE_UPSTREAM_KEY": "mockengine record: the key sent upstream (record/app.py)",
+    "MOCKENGINE_BENCH_TURN_SPLITS": "mockengine bench: the turns section's splits (bench/turn_corpus.py)",
+    "MOCKENGINE_BENCH_TURN_LINE": "mockengine bench: the turns section's phone line (bench/turn_corpus.py)",
+    "MOCKENGINE_WORKER_DIR": "set by serve --workers for its workers (server/workers.py)",
+    "MOCKENGINE_FUZZ_EVENTS": "the test suite's fuzz test (tests/integration/test_fuzz.py, Makefile)",
+    "MOCKENGINE_FUZZ_SESSIONS": "the test suite's fuzz test (tests/integration/test_fuzz.py, Makefile)",
+    "MOCKENGINE_FUZZ_SEED": "the test suite's fuzz test (tests/integration/test_fuzz.py, Makefile)",
+    "MOCKENGINE_SOAK_ENGINE_ARGS": "the test suite's soak test (tests/integration/test_soak.py)",
+}
+
+
+def known_variables() -> frozenset[str]:
+    """Every ``MOCKENGINE_*`` environment variable something of mockengine reads: the settings' (all but
+    ``extra``, which has none) and :data:`OTHER_VARIABLES`."""
+    fields = (f.name for f in dataclasses.fields(Settings) if f.name != "extra")
+    return frozenset(env_variable(name) for name in fields) | frozenset(OTHER_VARIABLES)
+
+
+def unknown_variables(environ: dict[str, str] | None = None) -> list[str]:
+    """The ``MOCKENGINE_*`` variables of ``environ`` (default: this process's) that nothing reads, sorted:
+    a misspelling (``MOCKENGINE_SEDD``), a removed setting, or one written in lower case (matched without
+    case here, as a shell user may type it; read only in upper case)."""
+    environ = dict(os.environ) if environ is None else environ
+    known = known_variables()
+    return sorted(name for name in environ if name.upper().startswith("MOCKENGINE_") and name not in known)
+
+
 # Fields whose serve option is not "--" + the field's name with dashes.
 _OPTIONS = {
     "replay_dir": "--replay",

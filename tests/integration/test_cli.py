@@ -209,6 +209,55 @@ def test_a_schedule_previews_the_layer_the_profile_acts_on() -> None:
     ]
 
 
+def _own_environment(**variables: str) -> dict[str, str]:
+    """This run's environment without its MOCKENGINE_* variables and PYTHONMALLOC (so `serve` restarts
+    itself on malloc, as it does for a user), plus ``variables``."""
+    kept = {
+        k: v for k, v in os.environ.items() if not k.upper().startswith("MOCKENGINE_") and k != "PYTHONMALLOC"
+    }
+    return {**kept, **variables}
+
+
+@pytest.mark.slow  # mockengine subprocesses
+def test_a_misspelt_variable_is_warned_of_once_at_start_up(tmp_path) -> None:
+    """`MOCKENGINE_SEDD=3 mockengine serve` ran unseeded with no word of the variable. It is one warning
+    line with its near miss, said once (not again by the process `serve` restarts itself as), then
+    start-up goes on: here to a scenario file that is not there."""
+    missing = tmp_path / "missing.yaml"
+    result = subprocess.run(
+        [sys.executable, "-m", "mockengine", "serve", "--port", "0", "--scenario", str(missing)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_own_environment(MOCKENGINE_SEDD="3", MOCKENGINE_FUZZ_SEED="7"),  # the test suite's: no warning
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    lines = result.stderr.splitlines()
+    assert lines[0] == (
+        "mockengine: warning: unknown environment variable MOCKENGINE_SEDD (did you mean "
+        "'MOCKENGINE_SEED'?): ignored"
+    )
+    assert len(lines) == 2 and lines[1].startswith(f"mockengine: --scenario {missing}: cannot read"), lines
+
+
+@pytest.mark.slow  # a mockengine subprocess
+def test_record_warns_of_a_misspelt_variable_too(tmp_path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mockengine", "record", "--upstream", "wss://api.openai.com"]
+        + ["--out", str(tmp_path / "rec")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_own_environment(MOCKENGINE_PORTT="9000", MOCKENGINE_PORT="99999"),
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == [
+        "mockengine record: warning: unknown environment variable MOCKENGINE_PORTT (did you mean "
+        "'MOCKENGINE_PORT'?): ignored",
+        "mockengine record: MOCKENGINE_PORT (--port) must be between 0 and 65535, not 99999",
+    ]
+
+
 @pytest.mark.slow  # a mockengine subprocess
 def test_a_misspelt_option_names_its_near_miss() -> None:
     result = _run("serve", "--prot", "8000")
