@@ -349,11 +349,15 @@ def warn_of_unknown_variables(prog: str = "mockengine") -> None:
     """One line on stderr for each ``MOCKENGINE_*`` environment variable nothing reads, with its near
     miss: ``mockengine: warning: unknown environment variable MOCKENGINE_SEDD (did you mean
     'MOCKENGINE_SEED'?): ignored``. A misspelt variable was ignored in silence (the engine ran unseeded,
-    on its default port). ``serve``, ``record`` and ``bench`` say it once as they start."""
+    on its default port). ``serve``, ``record`` and ``bench`` say it once as they start.
+
+    Each is then dropped from this process's environment: nothing reads it, and the engines ``bench``
+    starts (``serve`` in a child process, its stderr the terminal's) would say it again."""
     known = known_variables()
     for name in unknown_variables():
         hint = did_you_mean(name, known, prefix="MOCKENGINE_")
         print(f"{prog}: warning: unknown environment variable {name}{hint}: ignored", file=sys.stderr)
+        os.environ.pop(name, None)
 
 
 def serve(args: argparse.Namespace) -> int:
