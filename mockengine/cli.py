@@ -573,20 +573,28 @@ class _Parser(argparse.ArgumentParser):
             if name.startswith("--")
         ]
 
+    @staticmethod
+    def _option_name(argument: str) -> str | None:
+        """The long option ``argument`` names (``--prot=8000``: ``--prot``; ``-prot``, one dash: ``--prot``),
+        or None when it is no option (a value, a negative number, ``--``, a short option)."""
+        name = argument.partition("=")[0]
+        if " " in argument or len(name) < 3 or not name.startswith("-"):
+            return None
+        if not name.startswith("--"):
+            return "-" + name if name[1].isalpha() else None
+        return name
+
     def _is_unknown_option(self, argument: str) -> bool:
         """Whether ``argument`` looks like a long option that is none of this parser's, not even an
         abbreviation of one (argparse takes ``--por`` for ``--port``)."""
-        name = argument.partition("=")[0]
-        if not name.startswith("--") or name == "--" or " " in argument:
-            return False
-        return not any(option.startswith(name) for option in self._option_string_actions)
+        name = self._option_name(argument)
+        return name is not None and not any(option.startswith(name) for option in self._option_string_actions)
 
     def _near_option(self, argument: str) -> str:
         """The near miss of ``argument`` among this parser's long options when it is one (``--prot``,
-        ``--prot=8000``), else ""."""
-        if not argument.startswith("--") or argument == "--":
-            return ""
-        return did_you_mean(argument.partition("=")[0], self._long_options(), prefix="--")
+        ``--prot=8000``, ``-port``), else ""."""
+        name = self._option_name(argument)
+        return did_you_mean(name, self._long_options(), prefix="--") if name is not None else ""
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """argparse's check of a value against ``choices``, with the near miss before the choices:

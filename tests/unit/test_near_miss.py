@@ -58,6 +58,11 @@ def test_no_module_but_the_helper_calls_difflib() -> None:
             "mockengine serve: error: unrecognized arguments: --prot=8000 (did you mean '--port'?) --sed "
             "(did you mean '--seed'?) 3 (`mockengine serve --help` lists the options)",
         ),
+        (  # a long option typed with one dash
+            ["serve", "-port", "8000"],
+            "mockengine serve: error: unrecognized arguments: -port (did you mean '--port'?) 8000 "
+            "(`mockengine serve --help` lists the options)",
+        ),
         (  # nothing near: as before
             ["serve", "--bogus"],
             "mockengine serve: error: unrecognized arguments: --bogus (`mockengine serve --help` lists the "
