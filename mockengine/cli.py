@@ -523,7 +523,8 @@ Every option can also be set by an environment variable MOCKENGINE_<OPTION> (upp
 underscores), e.g. MOCKENGINE_PORT=9000, MOCKENGINE_SEED=7, MOCKENGINE_FAULT='close_after_audio_delta:3';
 except: --api-key is MOCKENGINE_API_KEYS (comma-separated), --faults MOCKENGINE_FAULTS_FILE, --replay
 MOCKENGINE_REPLAY_DIR, --cors-origin MOCKENGINE_CORS_ORIGINS (comma-separated), and --unpaced has none
-(MOCKENGINE_AUDIO_PACE=0). An option on the command line wins over the variable.
+(MOCKENGINE_AUDIO_PACE=0). An option on the command line wins over the variable. A MOCKENGINE_*
+variable nothing reads (MOCKENGINE_SEDD) is warned of at start-up, with its near miss, and ignored.
 On SIGTERM/SIGINT sessions close with 1001 and the process exits within --shutdown-grace-s."""
 
 
