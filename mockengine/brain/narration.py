@@ -482,6 +482,14 @@ def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
     order 4471 is shipped."; ``words`` is the field's (or the tool's topic) as words, "" when unknown."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)  # 270.0 is said "270"
+    if isinstance(value, str) and value.strip() and value.strip()[-1] in ".!?…":
+        # A value that is a sentence of its own ({"weather": "The weather in Paris is sunny."}, as
+        # Pipecat's examples return it) is the answer as written: framed, it was "The weather in Paris
+        # is The weather in Paris is sunny..".
+        sentence = _plain_text(value)
+        if sentence is not None:
+            return sentence
+        value = value.strip().rstrip(".!?…")  # "Partly cloudy.": one full stop, the sentence's own
     measured = units.with_unit(words, value) if words else None
     head = words.rpartition(" ")[0] if measured is not None else words
     said = measured[len(head) + 1 :] if measured is not None else str(value)

@@ -617,7 +617,13 @@ def _fill_object(
     target = schema_values.object_target(schema_values.properties_of(schema).get(name), schema)
     if target is None:
         return
-    inner = nested(target, work.text)
+    # The words another parameter took are not this object's to fill again: "a trip to Lisbon for ADA"
+    # (whisper's capitals) made ``traveller.name`` the destination's "Lisbon".
+    text = work.text
+    for other, words in filled.sources.items():
+        if other != name and isinstance(filled.arguments.get(other), str) and words and words in text:
+            text = text.replace(words, f" {BLANK} ", 1)
+    inner = nested(target, text)
     heard_parts = [part for part, value in inner.arguments.items() if value is not None]
     if inner.missing or not heard_parts or not _valid_property(name, inner.arguments, schema):
         return

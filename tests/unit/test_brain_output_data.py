@@ -88,3 +88,19 @@ def test_a_tool_that_raised_gets_an_apology(name: str, arguments: dict[str, str]
     """The Agents SDK's output for a tool that raised was read out: "An error occurred while running the
     tool."."""
     assert grounding(SDK_TOOL_ERROR, name, json.dumps(arguments)) == said
+
+
+@pytest.mark.parametrize(
+    ("output", "said"),
+    [
+        # Pipecat's examples return the sentence as a field's value: it was "The weather in Tokyo is The
+        # weather in Tokyo is sunny.." (a sentence framed as a value, and two full stops)
+        ({"weather": "The weather in Tokyo is sunny."}, "The weather in Tokyo is sunny."),
+        ({"result": "The weather in Tokyo is sunny."}, "The weather in Tokyo is sunny."),
+        ({"forecast": "It will rain in Tokyo."}, "It will rain in Tokyo."),
+        ({"weather": "Partly cloudy."}, "The weather in Tokyo is Partly cloudy."),
+        ({"weather": "sunny"}, "The weather in Tokyo is sunny."),
+    ],
+)
+def test_a_field_that_is_a_sentence_is_said_as_written(output: dict[str, str], said: str) -> None:
+    assert grounding(json.dumps(output), "get_weather", '{"city": "Tokyo"}') == said

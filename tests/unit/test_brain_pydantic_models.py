@@ -248,3 +248,36 @@ def test_a_list_of_objects_leaves_the_other_parameters_their_words(
             {"origin": route[0], "destination": route[1], "cabin": cabin, "passengers": passengers},
         )
     ]
+
+
+# book_trip(traveller: Traveller, destination: str), Traveller(name, age): an object beside a string
+TRIP = {
+    "type": "object",
+    "properties": {
+        "traveller": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
+            "required": ["name", "age"],
+        },
+        "destination": {"type": "string", "description": "The city to travel to"},
+    },
+    "required": ["traveller", "destination"],
+}
+
+
+@pytest.mark.parametrize(
+    ("said", "traveller"),
+    [
+        # whisper writes some short names in capitals: the traveller was the destination's "Lisbon"
+        ("Book a trip to Lisbon for ADA, who was 36 years old.", {"name": "ADA", "age": 36}),
+        ("Book a trip to Lisbon for Ada, who is 36 years old.", {"name": "Ada", "age": 36}),
+    ],
+)
+def test_an_object_does_not_take_the_words_another_parameter_took(
+    said: str, traveller: dict[str, Any]
+) -> None:
+    from mockengine.brain import slots
+    from mockengine.brain.referents import Referent
+
+    filled = slots.fill("book_trip", TRIP, said, Referent(), date(2026, 1, 1))
+    assert filled.arguments == {"traveller": traveller, "destination": "Lisbon"}

@@ -18,6 +18,7 @@ from livekit import rtc
 from livekit.agents import Agent, AgentSession, RunContext, function_tool, llm, utils
 from livekit.plugins import openai
 from openai.types import realtime
+from pydantic import BaseModel
 
 from tests.integration.compat.speech import CHUNK_MS, clear_question, other_speaker, spoken_question, stream
 from tests.speech import question
@@ -558,3 +559,42 @@ async def test_turn_detection_turned_off_mid_session_then_manual_turns(
     assert [e["error"]["code"] for e in refused] == ["cannot_update_voice"]
     # the refusal is the one error this test expects (asserted above): not one for the fixture to fail on
     server_events[:] = [e for e in server_events if e["type"] != "error"]
+
+
+class Passenger(BaseModel):
+    name: str
+    age: int
+
+
+class TripAgent(Agent):
+    """A ``function_tool`` whose parameter is a Pydantic model (a nested object) beside a string."""
+
+    def __init__(self) -> None:
+        super().__init__(instructions="You are a helpful travel assistant.")
+        self.trips: list[dict[str, Any]] = []
+
+    @function_tool
+    async def book_trip(self, context: RunContext, traveller: Passenger, destination: str) -> str:
+        """Book a trip for a traveller.
+
+        Args:
+            traveller: Who travels: their name and age
+            destination: The city to travel to
+        """
+        self.trips.append({"traveller": traveller.model_dump(), "destination": destination})
+        return f"Booked {destination} for {traveller.name}."
+
+
+async def test_a_nested_object_is_not_filled_with_another_arguments_words(
+    framework_engine, http_context
+) -> None:
+    """The words of a spoken request as whisper writes them ("ADA" in capitals): the traveller is ADA,
+    not the destination's "Lisbon" (it was ``{"name": "Lisbon", "age": 36}``)."""
+    url = await base_url(framework_engine)
+    agent = TripAgent()
+    async with started_session(url, agent) as (session, errors):
+        await asyncio.wait_for(
+            session.run(user_input="Book a trip to Lisbon for ADA, who was 36 years old."), TIMEOUT_S
+        )
+    assert agent.trips == [{"traveller": {"name": "ADA", "age": 36}, "destination": "Lisbon"}]
+    assert not errors

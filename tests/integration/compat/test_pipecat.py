@@ -179,6 +179,9 @@ async def test_declared_tool_called_then_its_output_answered(framework_engine) -
     roles = [m.get("role") for m in messages]
     assert "tool" in roles and roles[-1] == "assistant"
     assert "sunny" in str(next(m for m in messages if m.get("role") == "tool")["content"])
+    # the output's one field is a sentence: said as written (it was "The weather in Paris is The weather
+    # in Paris is sunny..")
+    assert messages[-1]["content"] == "The weather in Paris is sunny."
 
 
 @pytest.mark.parametrize(
