@@ -338,3 +338,54 @@ async def test_waves_of_calls_leave_no_call_object_and_no_memory_behind(engine, 
         tracemalloc.stop()
     assert peak - traced[0] > 1_000_000, "a wave allocates megabytes (else the check below means nothing)"
     assert max(traced) - traced[0] < 500_000, f"traced memory kept: {[t - traced[0] for t in traced]}"
+
+
+# The call's own code and libraries (the session's core, mockengine/realtime, is the WebSocket's too and
+# keeps the conversation's items, bounded by --max-conversation-items as on a WebSocket).
+TRANSPORT_FILES = ("/mockengine/rtc/", "/mockengine/server/", "/aiortc/", "/aioice/", "/av/", "/pylibsrtp/")
+
+
+async def test_a_talking_call_keeps_nothing_per_turn_beyond_a_websocket_session(engine):
+    """Turn after turn on one call, what the transport side allocates and keeps (``tracemalloc``, by
+    file) does not grow with the turns: the call's memory per turn is its conversation's items, as a
+    WebSocket session's (measured over a 5-minute call, a turn every 10 s: docs/memory.md)."""
+    server = await engine()
+    client = CallClient()
+    pcm, _ = question()
+
+    async def turn() -> None:
+        mark = len(client.events)
+        client.mic.say(pcm + bytes(48_000))
+        await client.wait_for("response.done", after=mark, timeout_s=40)
+        await client.wait_for("output_audio_buffer.stopped", after=mark, timeout_s=30)
+        del client.events[:-20], client.heard_at[:-20]  # the client's own record: not the engine's
+        client.heard = bytearray()
+
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        for _ in range(2):  # warm: codecs, caches, first-use imports
+            await turn()
+        tracemalloc.start()
+        try:
+            # Bounded stores (aiortc's 128 packets kept for retransmission, the reply packet cache) turn
+            # over while traced before the first snapshot, so the snapshots compare like with like.
+            for _ in range(2):
+                await turn()
+            gc.collect()
+            before = tracemalloc.take_snapshot()
+            for _ in range(6):
+                await turn()
+            gc.collect()
+            after = tracemalloc.take_snapshot()
+        finally:
+            tracemalloc.stop()
+        grown = [
+            stat
+            for stat in after.compare_to(before, "lineno")
+            if any(part in stat.traceback[0].filename for part in TRANSPORT_FILES)
+        ]
+        kept = sum(stat.size_diff for stat in grown)
+        assert kept < 16_000, "\n".join(str(stat) for stat in grown[:10])
+    finally:
+        await client.close()
