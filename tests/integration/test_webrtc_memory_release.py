@@ -303,6 +303,7 @@ def forget_fake_transcriptions(app: Any) -> None:
         transcriber.calls.clear()
 
 
+@pytest.mark.slow  # three waves of four calls: a minute of real time
 @pytest.mark.parametrize("fault", ["", "?fault=withhold_session_created"])
 async def test_waves_of_calls_leave_no_call_object_and_no_memory_behind(engine, monkeypatch, fault):
     """Waves of four concurrent calls, each ended its own way (hangup, the client's close, a client that
@@ -345,6 +346,7 @@ async def test_waves_of_calls_leave_no_call_object_and_no_memory_behind(engine, 
 TRANSPORT_FILES = ("/mockengine/rtc/", "/mockengine/server/", "/aiortc/", "/aioice/", "/av/", "/pylibsrtp/")
 
 
+@pytest.mark.slow  # ten spoken turns: a minute of real time
 async def test_a_talking_call_keeps_nothing_per_turn_beyond_a_websocket_session(engine):
     """Turn after turn on one call, what the transport side allocates and keeps (``tracemalloc``, by
     file) does not grow with the turns: the call's memory per turn is its conversation's items, as a
