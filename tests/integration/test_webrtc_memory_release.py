@@ -14,13 +14,25 @@ import asyncio
 import gc
 import logging
 import threading
+import tracemalloc
 import weakref
+from collections import Counter
 from typing import Any
 
 import aiohttp
+import aioice
 import pytest
+from aiortc import RTCDataChannel, RTCDtlsTransport, RTCIceTransport, RTCPeerConnection, RTCSctpTransport
 
+from mockengine.engines.fakes import FakeTranscriber
+from mockengine.realtime.session import RealtimeSession
+from mockengine.rtc.channel_flow import ChannelSender
 from mockengine.rtc.ice import ice_connections
+from mockengine.rtc.inbound import InlineDecoder
+from mockengine.rtc.media import ReplyTrack
+from mockengine.server.state import RESOURCES
+from mockengine.server.webrtc import calls as calls_module
+from mockengine.server.webrtc.call import CallRunner
 from mockengine.server.webrtc.calls import CALLS
 from tests.eventually import eventually
 from tests.integration.test_webrtc_calls import story
@@ -215,3 +227,167 @@ async def test_a_call_whose_close_is_slow_is_still_freed(engine):
         return still_reachable(refs)
 
     await eventually(lambda: not left(), timeout_s=10.0, message=lambda: f"still reachable: {left()}")
+
+
+# What the engine makes for a call, by type: none may be left once every call has ended (the clients'
+# own aiortc objects are gone too by then: closed and dropped).
+CALL_TYPES = (
+    CallRunner,
+    RealtimeSession,
+    ReplyTrack,
+    InlineDecoder,
+    ChannelSender,
+    RTCPeerConnection,
+    RTCDataChannel,
+    RTCSctpTransport,
+    RTCDtlsTransport,
+    RTCIceTransport,
+    aioice.Connection,
+)
+CALL_ENDINGS = ("hangup", "client_close", "vanish", "never_connected")
+
+
+def left_behind() -> dict[str, int]:
+    """Objects of CALL_TYPES still alive after a full collection, by type; and the tasks serving calls."""
+    gc.collect()
+    counts = Counter(type(o).__name__ for o in gc.get_objects() if isinstance(o, CALL_TYPES))
+    serving = [t for t in asyncio.all_tasks() if "_serve_call" in repr(t.get_coro())]
+    if serving:
+        counts["serving tasks"] = len(serving)
+    return dict(counts)
+
+
+async def one_call(server: Any, ending: str, fault: str) -> None:
+    """A call from an aiortc client, ended as ``ending`` says: it speaks a turn (heard back on the track
+    unless the fault holds every event), then it is hung up, closed by its client, left by a client that
+    vanishes, or it is a client that took its 201 and never connected."""
+    client = CallClient()
+    try:
+        if ending == "never_connected":
+            offer = await client.offer()
+            headers = {**AUTH, "Content-Type": "application/sdp"}
+            async with aiohttp.ClientSession() as http:
+                reply = await http.post(
+                    f"{server.http_url}/v1/realtime/calls{fault}", data=offer, headers=headers
+                )
+                assert reply.status == 201
+                call_id = reply.headers["Location"].rsplit("/", 1)[-1]
+        else:
+            await client.connect(server.http_url, query=fault)
+            call_id = str(client.call_id)
+            pcm, _ = question()
+            client.mic.say(pcm + bytes(48_000))
+            if not fault:
+                await client.wait_for("response.done", timeout_s=40)
+            else:
+                await asyncio.sleep(len(pcm) / 48_000 + 1.0)
+        if ending == "hangup":
+            async with aiohttp.ClientSession() as http:
+                url = f"{server.http_url}/v1/realtime/calls/{call_id}/hangup"
+                assert (await http.post(url, headers=AUTH)).status == 200
+        elif ending == "client_close":
+            await client.close()
+        elif ending == "vanish":
+            vanish(client)
+        await eventually(lambda: call_id not in server.app[CALLS], timeout_s=GONE_WITHIN_S)
+    finally:
+        await client.close()
+
+
+def forget_fake_transcriptions(app: Any) -> None:
+    """The fake transcriber keeps the audio it was given (for tests to read): ~106 kB a turn, not the
+    engine's."""
+    transcriber = app[RESOURCES].transcriber
+    transcriber = getattr(transcriber, "inner", transcriber)
+    if isinstance(transcriber, FakeTranscriber):
+        transcriber.calls.clear()
+
+
+@pytest.mark.slow  # three waves of four calls: a minute of real time
+@pytest.mark.parametrize("fault", ["", "?fault=withhold_session_created"])
+async def test_waves_of_calls_leave_no_call_object_and_no_memory_behind(engine, monkeypatch, fault):
+    """Waves of four concurrent calls, each ended its own way (hangup, the client's close, a client that
+    vanishes, a client that never connects after its 201), with and without ``withhold_session_created``
+    (the call's writer waits for good on the held event). After each wave no runner, session, reply
+    track, microphone decoder, peer connection, data channel, SCTP, DTLS or ICE transport and no serving
+    task is alive (``gc``), the seat is given back, and the memory the wave allocated is released
+    (``tracemalloc``: what stays is small change against the megabytes a wave allocates)."""
+    monkeypatch.setattr(calls_module, "CONNECT_TIMEOUT_S", 2.0)  # the never-connected call's bound
+    server = await engine()
+
+    async def wave() -> None:
+        await asyncio.gather(*(one_call(server, ending, fault) for ending in CALL_ENDINGS))
+        await server.wait_until_idle(timeout_s=GONE_WITHIN_S)
+        await eventually(lambda: not left_behind(), timeout_s=10.0, message=lambda: f"left: {left_behind()}")
+        forget_fake_transcriptions(server.app)
+
+    # Warm: process-wide caches (codecs, the reply packet cache, the speech cache) fill, and modules
+    # imported on first use (3.8 MB of code objects, measured) are loaded.
+    for _ in range(2):
+        await wave()
+    tracemalloc.start()
+    try:
+        gc.collect()
+        traced = [tracemalloc.get_traced_memory()[0]]
+        for _ in range(2):
+            await wave()
+            assert server.sessions_active() == 0
+            gc.collect()
+            traced.append(tracemalloc.get_traced_memory()[0])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak - traced[0] > 1_000_000, "a wave allocates megabytes (else the check below means nothing)"
+    assert max(traced) - traced[0] < 500_000, f"traced memory kept: {[t - traced[0] for t in traced]}"
+
+
+# The call's own code and libraries (the session's core, mockengine/realtime, is the WebSocket's too and
+# keeps the conversation's items, bounded by --max-conversation-items as on a WebSocket).
+TRANSPORT_FILES = ("/mockengine/rtc/", "/mockengine/server/", "/aiortc/", "/aioice/", "/av/", "/pylibsrtp/")
+
+
+@pytest.mark.slow  # ten spoken turns: a minute of real time
+async def test_a_talking_call_keeps_nothing_per_turn_beyond_a_websocket_session(engine):
+    """Turn after turn on one call, what the transport side allocates and keeps (``tracemalloc``, by
+    file) does not grow with the turns: the call's memory per turn is its conversation's items, as a
+    WebSocket session's (measured over a 5-minute call, a turn every 10 s: docs/memory.md)."""
+    server = await engine()
+    client = CallClient()
+    pcm, _ = question()
+
+    async def turn() -> None:
+        mark = len(client.events)
+        client.mic.say(pcm + bytes(48_000))
+        await client.wait_for("response.done", after=mark, timeout_s=40)
+        await client.wait_for("output_audio_buffer.stopped", after=mark, timeout_s=30)
+        del client.events[:-20], client.heard_at[:-20]  # the client's own record: not the engine's
+        client.heard = bytearray()
+
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        for _ in range(2):  # warm: codecs, caches, first-use imports
+            await turn()
+        tracemalloc.start()
+        try:
+            # Bounded stores (aiortc's 128 packets kept for retransmission, the reply packet cache) turn
+            # over while traced before the first snapshot, so the snapshots compare like with like.
+            for _ in range(2):
+                await turn()
+            gc.collect()
+            before = tracemalloc.take_snapshot()
+            for _ in range(6):
+                await turn()
+            gc.collect()
+            after = tracemalloc.take_snapshot()
+        finally:
+            tracemalloc.stop()
+        grown = [
+            stat
+            for stat in after.compare_to(before, "lineno")
+            if any(part in stat.traceback[0].filename for part in TRANSPORT_FILES)
+        ]
+        kept = sum(stat.size_diff for stat in grown)
+        assert kept < 16_000, "\n".join(str(stat) for stat in grown[:10])
+    finally:
+        await client.close()

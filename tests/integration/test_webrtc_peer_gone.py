@@ -13,13 +13,16 @@ import os
 import signal
 import sys
 import textwrap
+import time
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from mockengine.server.state import STATS
-from mockengine.server.webrtc.calls import CALLS
+from mockengine.server.webrtc.calls import CALLS, CONNECT_TIMEOUT_S
 from tests.eventually import eventually
+from tests.webrtc_client import CallClient
 
 GONE_WITHIN_S = 15.0  # consent freshness would take 30 s
 REPO = Path(__file__).resolve().parents[2]
@@ -36,8 +39,9 @@ CLIENT = textwrap.dedent(
 
     async def main():
         client = CallClient()
-        await client.connect(sys.argv[1])
-        await client.wait_for("session.created")
+        await client.connect(sys.argv[1], query=sys.argv[3])
+        if not sys.argv[3]:  # (under withhold_session_created it never comes: the channel is open)
+            await client.wait_for("session.created")
         print(client.call_id, flush=True)
         if sys.argv[2] == "close":
             await asyncio.sleep(3.0)  # live a while first
@@ -49,11 +53,14 @@ CLIENT = textwrap.dedent(
 )
 
 
+@pytest.mark.parametrize("fault", ["", "?fault=withhold_session_created"])
 @pytest.mark.parametrize("leave", ["close", "kill"])
-async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(engine, caplog, leave):
+async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(engine, caplog, leave, fault):
     """``close``: ``pc.close()`` ends the call at once (the data channel closes). ``kill``: the engine's
     packets to the dead client's port get ICMP port unreachable, and the call ends as a hang-up does
-    (seat freed, ``sessions_active`` back to 0, the call out of the registry); it lasted ~31 s."""
+    (seat freed, ``sessions_active`` back to 0, the call out of the registry); it lasted ~31 s. The same
+    under ``withhold_session_created``, whose writer waits for good on the held event: the call's end
+    does not wait for it (``SessionLoop.run`` gives the writer 1 s, then cancels it)."""
     caplog.set_level(logging.INFO, logger="mockengine.webrtc")
     server = await engine()
     env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -63,6 +70,7 @@ async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(eng
         CLIENT,
         server.http_url,
         leave,
+        fault,
         stdout=asyncio.subprocess.PIPE,
         env=env,
         cwd=REPO,
@@ -84,3 +92,37 @@ async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(eng
         if process.returncode is None:
             process.kill()
         await process.wait()
+
+
+NEVER_CONNECTED_WITHIN_S = 20.0  # CONNECT_TIMEOUT_S (15 s) and the call's teardown; it was 30 s
+
+
+@pytest.mark.parametrize("fault", ["", "?fault=withhold_session_created"])
+@pytest.mark.parametrize("client_after_201", ["silent", "closed"])
+async def test_a_call_whose_client_never_connects_is_freed_at_the_connect_bound(
+    engine, caplog, fault, client_after_201
+):
+    """A client that has its 201 and never completes ICE (``silent``: it never applies the answer;
+    ``closed``: it closes its peer connection, or its process dies, before any check) leaves no call
+    behind: the engine's checks go unanswered, no data channel opens, and the call is ended at
+    ``CONNECT_TIMEOUT_S`` (15 s; it was 30 s), seat and ``sessions_active`` freed."""
+    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
+    server = await engine()
+    client = CallClient()
+    try:
+        offer = await client.offer()
+        headers = {"Authorization": "Bearer sk-test", "Content-Type": "application/sdp"}
+        async with aiohttp.ClientSession() as http:
+            url = f"{server.http_url}/v1/realtime/calls{fault}"
+            reply = await http.post(url, data=offer, headers=headers)
+            assert reply.status == 201, await reply.text()
+        started = time.monotonic()
+        if client_after_201 == "closed":
+            await client.close()
+        assert server.sessions_active() == 1
+        await eventually(lambda: server.sessions_active() == 0, timeout_s=NEVER_CONNECTED_WITHIN_S)
+        assert not server.app[CALLS]
+        assert time.monotonic() - started >= CONNECT_TIMEOUT_S - 1.0  # not before the bound
+        assert f"no data channel after {CONNECT_TIMEOUT_S:.0f} s" in caplog.text
+    finally:
+        await client.close()

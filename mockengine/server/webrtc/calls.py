@@ -63,8 +63,14 @@ log = logging.getLogger("mockengine.webrtc")
 CALLS = web.AppKey("calls", dict)  # call id → CallRunner, while the call lasts
 CALL_ORDINALS = web.AppKey("call_ordinals", itertools.count)  # numbers this process's calls: 1, 2, …
 DEFAULT_MODEL = "gpt-realtime"
-# A call whose client never opens its data channel is given up after this long.
-CONNECT_TIMEOUT_S = 30.0
+# A call whose client never opens its data channel (never completes ICE after its 201, or left before
+# any check) is given up this long after its answer. No ICE state ends it sooner: aioice's check of a
+# pair that is never answered fails after ~39.5 s (7 STUN tries, 0.5 s doubling), the connection fails
+# only once the offer has signalled the end of its candidates (a browser's offer, posted as soon as it
+# is set, never does), and consent freshness starts once connected. A client's ICE + DTLS + SCTP take
+# ~1 s on loopback, seconds across the internet; pages give up at 8 s (the console, the voice-client
+# spec). 15 s: about twice that, and half the 30 s it was (a seat held that long per abandoned connect).
+CONNECT_TIMEOUT_S = 15.0
 CLIENT_CLOSED_REQUEST = 499  # nginx's status for a request its client abandoned (never delivered; logged)
 SHUTDOWN_WAIT_S = 5.0
 FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults (media_stall, server_hangup) are checked
@@ -150,7 +156,7 @@ async def _open_call(
         return exc.response()
     if request.transport is None or request.transport.is_closing():
         # The client gave up before its answer (a page's connect timeout while the engine was slow):
-        # no one can ever connect to this call, which held its seat until the 30 s watchdog.
+        # no one can ever connect to this call, which held its seat until the data-channel watchdog.
         await pc.close()
         request.app[TRACER].end_session(runner.trace_name)
         release_seat(request.app)
