@@ -20,6 +20,7 @@ from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.session_config import ServerVad
 from mockengine.realtime.context import SessionContext
+from mockengine.realtime.context_window import CONTEXT_LENGTH_EXCEEDED, ContextTooLong, fit
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
 from mockengine.realtime.items import ConversationItems
@@ -313,6 +314,12 @@ class Responses:
         context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
         if any(self.ctx.is_awaiting_transcript(item) for item in context):
             return Step()
+        try:
+            context = self._fitted(r.params.instructions, context, remember=r.params.input_items is None)
+        except ContextTooLong as exc:
+            step = Step(events=streamer.fail(CONTEXT_LENGTH_EXCEEDED, str(exc), "invalid_request_error"))
+            self._forget_if_done(streamer, now_ms)
+            return step
         if self.mcp.is_listing(r.params.tools):
             return Step()  # its MCP tools are still being listed (mcp_listed asks again)
         approved = self._approved_reply(r.id, r.params.tools, context)
@@ -326,6 +333,17 @@ class Responses:
             texts = (r.params.instructions, *(item.text() for item in context))
             return Step(effects=[Think(r.id, request, self.brain, texts)])
         return self._replied(streamer, context, ask(self.brain, request), now_ms)
+
+    def _fitted(self, instructions: str, context: tuple[Item, ...], remember: bool) -> tuple[Item, ...]:
+        """``context`` within the model's input limit under the session's ``truncation``
+        (``context_window.fit``); items dropped from the conversation's context are remembered, so later
+        responses leave them out too. Raises ContextTooLong."""
+        truncation = self.ctx.config.get("truncation", "auto")
+        out = self.ctx.out_of_context if remember else ()
+        fitted = fit(truncation, instructions, context, self.tokens, out)
+        if remember:
+            self.ctx.out_of_context.update(fitted.dropped)
+        return fitted.items
 
     def _approved_reply(
         self, response_id: str, tools: tuple[dict[str, Any], ...], context: tuple[Item, ...]
