@@ -12,8 +12,9 @@ context before truncation occurs": the engine's one input limit (every realtime 
 
 Ours (not public): "auto" drops just enough to fit; an item once dropped stays out of the context of later
 responses (the cache benefit the docstring describes needs a stable prefix), though it stays in the
-conversation (retrievable; no event announces the drop); the newest item is never dropped, and a response
-whose newest item alone does not fit fails; token counts are ``usage``'s (instructions' and items' text,
+conversation (retrievable; no event announces the drop); the newest item is never dropped, so a response
+reads it even when it alone is over the limit (the live answer to one item larger than the window is not
+public: the engine answers rather than fails); token counts are ``usage``'s (instructions' and items' text,
 user audio at one token per 100 ms, 85 per image; tool definitions are not counted); a response's own
 ``input`` is fitted the same way but remembers nothing. Pure: the same conversation gives the same result.
 """
@@ -43,8 +44,8 @@ class Fitted:
 
 
 class ContextTooLong(Exception):
-    """The context cannot fit: truncation ``"disabled"``, or the newest item alone is over the limit.
-    ``str()`` is the message of the failed response's error."""
+    """The context is over the limit and truncation is ``"disabled"``. ``str()`` is the message of the
+    failed response's error."""
 
 
 def item_tokens(tokens: TokenCounting, item: Item) -> int:
@@ -75,7 +76,7 @@ def fit(
 ) -> Fitted:
     """The items of ``context`` the response reads under ``truncation`` (the session's: ``"auto"``,
     ``"disabled"`` or the retention_ratio object), leaving out the ids in ``out_of_context`` (dropped
-    before). Raises :class:`ContextTooLong` when they cannot fit."""
+    before). Raises :class:`ContextTooLong` when they do not fit and truncation is ``"disabled"``."""
     gone = set(out_of_context)
     kept = [item for item in context if item.id not in gone]
     costs = [item_tokens(tokens, item) for item in kept]
@@ -95,9 +96,4 @@ def fit(
     while start < len(kept) - 1 and total > target:
         total -= costs[start]
         start += 1
-    if total > limit:
-        raise ContextTooLong(
-            f"The newest conversation item is {total} tokens, over the {limit} tokens the model's input "
-            "holds after the instructions: it cannot be read even with every older item truncated."
-        )
     return Fitted(tuple(kept[start:]), tuple(item.id for item in kept[:start]), total)

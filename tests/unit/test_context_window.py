@@ -64,8 +64,8 @@ def test_disabled_refuses_instead_of_dropping():
     assert fit("disabled", "", CONVERSATION, Words()).tokens == 60
 
 
-def test_the_newest_item_is_never_dropped_and_one_too_big_fails():
+def test_the_newest_item_is_never_dropped_even_alone_over_the_limit():
     fitted = fit(ratio(0.0, 15), "", CONVERSATION, Words())
     assert [i.id for i in fitted.items] == ["item_5"]
-    with pytest.raises(ContextTooLong, match="newest conversation item"):
-        fit(ratio(1.0, 5), "", CONVERSATION, Words())
+    alone = fit(ratio(1.0, 5), "", CONVERSATION, Words())
+    assert [i.id for i in alone.items] == ["item_5"] and alone.tokens == 10
