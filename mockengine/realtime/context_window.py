@@ -36,11 +36,14 @@ CONTEXT_LENGTH_EXCEEDED = "context_length_exceeded"
 
 @dataclass(frozen=True)
 class Fitted:
-    """What a response reads: ``items`` (oldest first), the ids ``dropped`` now, and its token count."""
+    """What a response reads: ``items`` (oldest first), the ids ``dropped`` now, and its token count
+    (the items'); ``usage``: the input tokens it bills, instructions included, as ``Usage`` splits them
+    (text, audio, image), so the response's usage needs no second count."""
 
     items: tuple[Item, ...]
     dropped: tuple[str, ...]
     tokens: int
+    usage: tuple[int, int, int] = (0, 0, 0)
 
 
 class ContextTooLong(Exception):
@@ -48,12 +51,11 @@ class ContextTooLong(Exception):
     failed response's error."""
 
 
-def item_tokens(tokens: TokenCounting, item: Item) -> int:
-    """The tokens one item costs in the model's input (``usage.add_input_usage``'s rule)."""
-    count = text_tokens(tokens, item.text()) + IMAGE_TOKENS * len(item.images)
-    if item.role == "user" and item.audio:
-        count += audio_tokens(item.audio_ms, USER_AUDIO_MS_PER_TOKEN)
-    return count
+def item_tokens(tokens: TokenCounting, item: Item) -> tuple[int, int, int]:
+    """The (text, audio, image) tokens one item costs in the model's input (``usage.add_input_usage``'s
+    rule)."""
+    audio = audio_tokens(item.audio_ms, USER_AUDIO_MS_PER_TOKEN) if item.role == "user" and item.audio else 0
+    return text_tokens(tokens, item.text()), audio, IMAGE_TOKENS * len(item.images)
 
 
 def conversation_limit(truncation: Any, instruction_tokens: int) -> int:
@@ -79,11 +81,22 @@ def fit(
     before). Raises :class:`ContextTooLong` when they do not fit and truncation is ``"disabled"``."""
     gone = set(out_of_context)
     kept = [item for item in context if item.id not in gone]
-    costs = [item_tokens(tokens, item) for item in kept]
-    limit = conversation_limit(truncation, text_tokens(tokens, instructions))
+    split = [item_tokens(tokens, item) for item in kept]
+    costs = [sum(parts) for parts in split]
+    instruction_tokens = text_tokens(tokens, instructions)
+    limit = conversation_limit(truncation, instruction_tokens)
     total = sum(costs)
+
+    def billed(start: int) -> tuple[int, int, int]:
+        read = split[start:]
+        return (
+            instruction_tokens + sum(p[0] for p in read),
+            sum(p[1] for p in read),
+            sum(p[2] for p in read),
+        )
+
     if total <= limit:
-        return Fitted(tuple(kept), (), total)
+        return Fitted(tuple(kept), (), total, billed(0))
     if truncation == "disabled":
         raise ContextTooLong(
             f"The conversation is {total} tokens, over the {limit} tokens the model's input holds after the "
@@ -96,4 +109,4 @@ def fit(
     while start < len(kept) - 1 and total > target:
         total -= costs[start]
         start += 1
-    return Fitted(tuple(kept[start:]), tuple(item.id for item in kept[:start]), total)
+    return Fitted(tuple(kept[start:]), tuple(item.id for item in kept[:start]), total, billed(start))

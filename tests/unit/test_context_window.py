@@ -35,6 +35,7 @@ CONVERSATION = [message(f"item_{n}", 10) for n in range(6)]  # 60 tokens
 def test_everything_is_read_while_it_fits():
     fitted = fit("auto", "two words", CONVERSATION, Words())
     assert fitted.items == tuple(CONVERSATION) and fitted.dropped == () and fitted.tokens == 60
+    assert fitted.usage == (62, 0, 0)  # the instructions billed too
 
 
 def test_auto_drops_the_oldest_just_enough():
