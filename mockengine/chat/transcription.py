@@ -17,6 +17,9 @@ Nothing here blocks except ``decode_audio_file`` (PyAV): run that in an executor
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import math
 import re
 import zlib
@@ -55,6 +58,17 @@ MODEL_RESPONSE_FORMATS = {
     DIARIZING_MODEL: (*GPT_RESPONSE_FORMATS, "diarized_json"),
 }
 GRANULARITIES = ("word", "segment")
+# gpt-4o-transcribe-diarize: the fields openai-python documents as "not supported when using
+# gpt-4o-transcribe-diarize" (prompt, include, timestamp_granularities), refused in the live wording of a
+# parameter a model does not take; audio over 30 s needs a chunking_strategy ("Required when using
+# gpt-4o-transcribe-diarize for inputs longer than 30 seconds"); up to 4 known speakers, each reference
+# clip 2-10 s (the SDK's known_speaker_* docstrings).
+DIARIZE_UNSUPPORTED = ("prompt", "include", "timestamp_granularities")
+DIARIZE_UNCHUNKED_MAX_MS = 30_000
+MAX_KNOWN_SPEAKERS = 4
+SPEAKER_REFERENCE_MS = (2_000, 10_000)
+CHUNKING_VAD_INTEGERS = ("prefix_padding_ms", "silence_duration_ms")
+_DATA_URL = re.compile(r"^data:([^,;]*)((?:;[^,;]*)*),(.*)$", re.DOTALL)
 # The live service's upload limit (25 MiB), and the containers it names as accepted.
 MAX_FILE_BYTES = 25 * 1024 * 1024
 FILE_EXTENSIONS = ("flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm")
@@ -103,6 +117,19 @@ class TranscriptionRequest:
     stream: bool
     languages: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
+    # chunking_strategy: None (not given), "auto", or the server_vad object as given.
+    chunking: str | dict[str, Any] | None = None
+    # known_speaker_names[] and the audio bytes of known_speaker_references[] (data URLs decoded), paired.
+    speaker_names: tuple[str, ...] = ()
+    speaker_references: tuple[bytes, ...] = ()
+
+    @property
+    def speaker(self) -> str:
+        """The label of the one voice the engine hears in ``diarized_json``: the first known speaker's
+        name when ``known_speaker_names[]`` is given, else ``"A"`` (the live first label). Ours: the
+        engine tells no voices apart, so it matches the whole file to the first reference the client
+        listed (deterministic; the live service labels each matched speaker with its name)."""
+        return self.speaker_names[0] if self.speaker_names else ONE_SPEAKER
 
     @property
     def is_token_billed(self) -> bool:
@@ -176,6 +203,12 @@ def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
         _check_language(code, "languages")
     temperature = _temperature(_field(form, "temperature"))
     granularities = tuple(_listed(form, "timestamp_granularities"))
+    if model == DIARIZING_MODEL:
+        given = {"prompt": _field(form, "prompt"), "include": _listed(form, "include"),
+                 "timestamp_granularities": granularities}  # fmt: skip
+        for param in DIARIZE_UNSUPPORTED:
+            if given[param]:
+                raise unsupported_with_model(param)
     for granularity in granularities:
         if granularity not in GRANULARITIES:
             raise errors.invalid_enum("timestamp_granularities", granularity, GRANULARITIES)
@@ -204,6 +237,7 @@ def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
     if stream_text not in ("true", "false"):  # a form field: only these two spell a boolean
         raise errors.invalid_enum("stream", _field(form, "stream"), ("true", "false"))
     stream = stream_text == "true"
+    speaker_names, speaker_references = _known_speakers(form, model)
     return TranscriptionRequest(
         task=task,
         model=model,
@@ -217,7 +251,172 @@ def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
         stream=stream and model != WHISPER_MODEL,
         languages=tuple(dict.fromkeys(languages)),
         keywords=keywords,
+        chunking=_chunking_strategy(form),
+        speaker_names=speaker_names,
+        speaker_references=speaker_references,
     )
+
+
+def unsupported_with_model(param: str) -> ChatError:
+    """A field the request's model does not take: the live wording and code of a parameter a model
+    refuses (``Unsupported parameter: 'temperature' is not supported with this model.``)."""
+    return ChatError(
+        400, f"Unsupported parameter: '{param}' is not supported with this model.", param,
+        "unsupported_parameter",
+    )  # fmt: skip
+
+
+def _chunking_strategy(form: Any) -> str | dict[str, Any] | None:
+    """``chunking_strategy``: ``"auto"``, or the ``server_vad`` object as openai-python sends it in a form
+    (``chunking_strategy[type]``, ``chunking_strategy[threshold]``, …) or as JSON text; None when absent.
+    Checked (type, ranges) and otherwise without effect: the engine cuts segments its own way."""
+    plain = _field(form, "chunking_strategy")
+    fields = {
+        key[len("chunking_strategy[") : -1]: value
+        for key, value in form.items()
+        if key.startswith("chunking_strategy[") and key.endswith("]") and isinstance(value, str)
+    }
+    if plain is not None and not fields:
+        if plain == "auto":
+            return "auto"
+        try:
+            parsed = json.loads(plain)
+        except ValueError:
+            parsed = None
+        if not isinstance(parsed, dict):
+            # Wording ours, after the live invalid_value refusals.
+            raise ChatError(
+                400,
+                f"Invalid value for 'chunking_strategy': expected 'auto' or an object with type "
+                f"'server_vad', but got '{plain}' instead.",
+                "chunking_strategy",
+                "invalid_value",
+            )
+        fields = {
+            key: value if isinstance(value, str) else json.dumps(value) for key, value in parsed.items()
+        }
+    if not fields:
+        return None
+    if fields.get("type") != "server_vad":
+        raise errors.invalid_enum("chunking_strategy.type", fields.get("type"), ("server_vad",))
+    strategy: dict[str, Any] = {"type": "server_vad"}
+    for key, value in fields.items():
+        param = f"chunking_strategy.{key}"
+        if key == "type":
+            continue
+        if key == "threshold":
+            number = _number(param, value)
+            if number < 0.0:
+                raise errors.number_below_minimum(param, 0.0, number)
+            if number > 1.0:
+                raise errors.number_above_maximum(param, 1.0, number)
+            strategy[key] = number
+        elif key in CHUNKING_VAD_INTEGERS:
+            if not re.fullmatch(r"-?\d+", value):
+                raise errors.invalid_integer(param, value)
+            if int(value) < 0:
+                raise errors.integer_below_minimum(param, 0, int(value))
+            strategy[key] = int(value)
+        else:
+            # The live wording of a field an object does not have.
+            raise ChatError(400, f"Unknown parameter: '{param}'.", param, "unknown_parameter")
+    return strategy
+
+
+def _number(param: str, given: str) -> float:
+    try:
+        return float(given)
+    except ValueError:
+        raise ChatError(
+            400, f"Invalid type for '{param}': expected a number, but got a string instead.", param,
+            "invalid_type",
+        ) from None  # fmt: skip
+
+
+def _known_speakers(form: Any, model: str) -> tuple[tuple[str, ...], tuple[bytes, ...]]:
+    """``known_speaker_names[]`` and ``known_speaker_references[]`` checked: the diarize model's only
+    (another model answers ``unsupported_parameter``: ours, the live answer is not public), as many
+    names as references, at most 4, each name a distinct non-empty identifier, each reference a
+    base64 ``data:`` URL (audio in any accepted container). Returns the names and the references'
+    bytes; their audio (2-10 s each) is checked when decoded (:func:`check_speaker_reference`)."""
+    names = _listed(form, "known_speaker_names")
+    references = _listed(form, "known_speaker_references")
+    if not names and not references:
+        return (), ()
+    if model != DIARIZING_MODEL:
+        raise unsupported_with_model("known_speaker_names" if names else "known_speaker_references")
+    for param, values in (("known_speaker_names", names), ("known_speaker_references", references)):
+        if len(values) > MAX_KNOWN_SPEAKERS:
+            raise errors.array_too_long(param, MAX_KNOWN_SPEAKERS, len(values))
+    if len(names) != len(references):
+        # Wording ours: the SDK pairs each name with the reference "matching" it.
+        raise ChatError(
+            400,
+            f"known_speaker_names[] and known_speaker_references[] must be given in pairs: got "
+            f"{len(names)} name(s) and {len(references)} reference(s).",
+            "known_speaker_references" if len(names) > len(references) else "known_speaker_names",
+            "invalid_value",
+        )
+    for index, name in enumerate(names):
+        param = f"known_speaker_names[{index}]"
+        if not name.strip():
+            raise ChatError(400, f"Invalid '{param}': empty string.", param, "empty_string")
+        if name in names[:index]:
+            raise ChatError(
+                400, f"Invalid '{param}': the name '{name}' is given twice; each speaker needs its own.",
+                param, "invalid_value",
+            )  # fmt: skip
+    return tuple(names), tuple(_data_url_bytes(url, f"known_speaker_references[{index}]")
+                               for index, url in enumerate(references))  # fmt: skip
+
+
+def _data_url_bytes(url: str, param: str) -> bytes:
+    """The bytes of a base64 ``data:`` URL (``data:audio/wav;base64,UklGR…``); ChatError otherwise."""
+    match = _DATA_URL.match(url)
+    if match is None or "base64" not in match.group(2).split(";"):
+        shown = url if len(url) <= 40 else url[:40] + "…"
+        raise ChatError(
+            400,
+            f"Invalid '{param}': expected a base64 data URL of audio (data:audio/wav;base64,…), but got "
+            f"'{shown}' instead.",
+            param,
+            "invalid_value",
+        )
+    try:
+        data = base64.b64decode(match.group(3), validate=True)
+    except (binascii.Error, ValueError):
+        raise ChatError(
+            400, f"Invalid '{param}': the data URL's base64 payload does not decode.", param, "invalid_value"
+        ) from None
+    if not data:
+        raise ChatError(400, f"Invalid '{param}': the data URL carries no audio.", param, "invalid_value")
+    return data
+
+
+def check_speaker_reference(index: int, duration_ms: float) -> None:
+    """A known speaker's reference clip must last 2-10 s (the SDK's docstring); wording ours."""
+    low, high = SPEAKER_REFERENCE_MS
+    if not low <= duration_ms <= high:
+        param = f"known_speaker_references[{index}]"
+        raise ChatError(
+            400,
+            f"Invalid '{param}': a speaker reference must be between {low // 1000} and {high // 1000} "
+            f"seconds of audio, but this one is {duration_ms / 1000:.2f} seconds.",
+            param,
+            "invalid_value",
+        )
+
+
+def check_chunking(request: TranscriptionRequest, duration_ms: float) -> None:
+    """The diarize model refuses audio over 30 s without a ``chunking_strategy`` (the SDK's docstring),
+    in the live words ("chunking_strategy is required for diarization models", invalid_value)."""
+    if (
+        request.model == DIARIZING_MODEL
+        and request.chunking is None
+        and duration_ms > DIARIZE_UNCHUNKED_MAX_MS
+    ):
+        raise ChatError(400, "chunking_strategy is required for diarization models", "chunking_strategy",
+                        "invalid_value")  # fmt: skip
 
 
 def _or_list(values: tuple[str, ...]) -> str:
@@ -338,12 +537,13 @@ def verbose_body(
     return body
 
 
-def diarized_segments(transcript: Transcript) -> list[dict[str, Any]]:
+def diarized_segments(transcript: Transcript, speaker: str = ONE_SPEAKER) -> list[dict[str, Any]]:
     """``TranscriptionDiarizedSegment``s: ``{"type": "transcript.text.segment", "id", "start", "end"
     (seconds), "text", "speaker"}``, the transcript cut as verbose_json's segments and the Realtime
-    diarize events are (``cues``). One speaker, ``"A"`` (the first of the live labels): the engine tells
-    no voices apart. Ids ``seg_0``, ``seg_1``, … in order (ours: the live form is not public), so the
-    same file gives the same answer."""
+    diarize events are (``cues``). One speaker, ``speaker``: ``"A"`` (the first of the live labels) or
+    the first known speaker's name (``TranscriptionRequest.speaker``): the engine tells no voices
+    apart. Ids ``seg_0``, ``seg_1``, … in order (ours: the live form is not public), so the same file
+    gives the same answer."""
     return [
         {
             "type": "transcript.text.segment",
@@ -351,7 +551,7 @@ def diarized_segments(transcript: Transcript) -> list[dict[str, Any]]:
             "start": round(cue.start_s, 2),
             "end": round(cue.end_s, 2),
             "text": cue.text,
-            "speaker": ONE_SPEAKER,
+            "speaker": speaker,
         }
         for index, cue in enumerate(cues(transcript))
     ]
@@ -366,7 +566,7 @@ def diarized_body(
         "task": "transcribe",
         "duration": round(transcript.duration_ms / 1000, 2),
         "text": transcript.text,
-        "segments": diarized_segments(transcript),
+        "segments": diarized_segments(transcript, request.speaker),
         "usage": _usage(request, transcript, tokens),
     }
 
@@ -450,7 +650,7 @@ def stream_events(
     segments: list[dict[str, Any]] = []
     ends: list[int] = []
     if request.response_format == "diarized_json":
-        segments = diarized_segments(transcript)
+        segments = diarized_segments(transcript, request.speaker)
         for cue in cues(transcript):
             ends.append((ends[-1] if ends else 0) + len(cue.words))
     for count, word in enumerate(words, start=1):

@@ -57,6 +57,9 @@ class SessionContext:
     # User audio items still being transcribed, by wait key (``await_transcript``). A result applies
     # only to the very item it was asked for (the client may delete an item or reuse its id meanwhile).
     pending_transcripts: dict[str, Item] = field(default_factory=dict)
+    # Ids of the conversation items truncation dropped from the model's context (``context_window.fit``):
+    # they stay in the conversation but no later response reads them.
+    out_of_context: set[str] = field(default_factory=set)
     _view: SessionConfig | None = field(default=None, init=False, repr=False)
     _view_of: dict[str, Any] | None = field(default=None, init=False, repr=False)
 

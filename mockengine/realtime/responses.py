@@ -20,6 +20,7 @@ from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.session_config import ServerVad
 from mockengine.realtime.context import SessionContext
+from mockengine.realtime.context_window import CONTEXT_LENGTH_EXCEEDED, ContextTooLong, Fitted, fit
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
 from mockengine.realtime.items import ConversationItems
@@ -51,6 +52,8 @@ class Responses:
         self._asked: dict[str, tuple[Item, ...]] = {}  # responses asked aside → the context they read
         self.mcp = McpServers(ctx.ids)  # the session's hosted MCP servers and their listed tools
         self._routes: dict[str, dict[str, McpRoute]] = {}  # per response: its tools that are MCP tools
+        # per response: the input tokens its fitted context bills (text, audio, image), _think to _replied
+        self._input_usage: dict[str, tuple[int, int, int]] = {}
 
     # -- client events --------------------------------------------------------------------------------
 
@@ -313,6 +316,14 @@ class Responses:
         context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
         if any(self.ctx.is_awaiting_transcript(item) for item in context):
             return Step()
+        try:
+            fitted = self._fitted(r.params.instructions, context, remember=r.params.input_items is None)
+        except ContextTooLong as exc:
+            step = Step(events=streamer.fail(CONTEXT_LENGTH_EXCEEDED, str(exc), "invalid_request_error"))
+            self._forget_if_done(streamer, now_ms)
+            return step
+        context = fitted.items
+        self._input_usage[r.id] = fitted.usage  # billed when the reply comes (_replied): counted once
         if self.mcp.is_listing(r.params.tools):
             return Step()  # its MCP tools are still being listed (mcp_listed asks again)
         approved = self._approved_reply(r.id, r.params.tools, context)
@@ -326,6 +337,17 @@ class Responses:
             texts = (r.params.instructions, *(item.text() for item in context))
             return Step(effects=[Think(r.id, request, self.brain, texts)])
         return self._replied(streamer, context, ask(self.brain, request), now_ms)
+
+    def _fitted(self, instructions: str, context: tuple[Item, ...], remember: bool) -> Fitted:
+        """``context`` within the model's input limit under the session's ``truncation``
+        (``context_window.fit``); items dropped from the conversation's context are remembered, so later
+        responses leave them out too. Raises ContextTooLong."""
+        truncation = self.ctx.config.get("truncation", "auto")
+        out = self.ctx.out_of_context if remember else ()
+        fitted = fit(truncation, instructions, context, self.tokens, out)
+        if remember:
+            self.ctx.out_of_context.update(fitted.dropped)
+        return fitted
 
     def _approved_reply(
         self, response_id: str, tools: tuple[dict[str, Any], ...], context: tuple[Item, ...]
@@ -364,7 +386,13 @@ class Responses:
             self._forget_if_done(streamer, now_ms)
             return step
         reply = outcome
-        streamer.account_input(r.params.instructions, context)
+        counted = self._input_usage.pop(r.id, None)
+        if counted is None:
+            streamer.account_input(r.params.instructions, context)
+        else:
+            streamer.response.usage.input_text_tokens += counted[0]
+            streamer.response.usage.input_audio_tokens += counted[1]
+            streamer.response.usage.input_image_tokens += counted[2]
         routes = self._routes.pop(r.id, {})
         servers = {
             label: server
@@ -396,6 +424,7 @@ class Responses:
             return
         self.ctx.streamers.pop(streamer.response.id, None)
         self._routes.pop(streamer.response.id, None)
+        self._input_usage.pop(streamer.response.id, None)
         self._audio_was_sent = self._audio_was_sent or streamer.audio_sent_bytes > 0
         if self.active_id == streamer.response.id:
             self.active_id = None

@@ -215,15 +215,16 @@ class ResponseStreamer:
             self.response.usage = Usage()
         return self._end("cancelled", {"type": "cancelled", "reason": reason})
 
-    def fail(self, code: str, message: str) -> Events:
+    def fail(self, code: str, message: str, error_type: str = "server_error") -> Events:
         """End the response now with ``status: "failed"``. Failed before any output, it bills nothing:
         ``output: []`` and usage all zeros, as the live service reports one (a GA ``server_error`` and a
         beta ``insufficient_quota`` failure, docs/realtime-protocol.md); after output, what was read and
-        sent."""
+        sent. ``error_type``: the ``status_details.error.type`` (``invalid_request_error`` when the
+        client's input is at fault)."""
         if not self.response.output:
             self.response.usage = Usage()
         return self._end(
-            "failed", {"type": "failed", "error": {"type": "server_error", "code": code, "message": message}}
+            "failed", {"type": "failed", "error": {"type": error_type, "code": code, "message": message}}
         )
 
     # -- pieces ---------------------------------------------------------------------------------------

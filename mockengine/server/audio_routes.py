@@ -22,6 +22,7 @@ from aiohttp import web
 
 from mockengine.chat import errors, speech, transcription
 from mockengine.chat.audio import (
+    BYTES_PER_MS,
     MAX_INPUT_AUDIO_MS,
     STREAMED_ENCODINGS,
     InputAudioTooLong,
@@ -39,6 +40,8 @@ from mockengine.server.streamed import SSE_CONTENT_TYPE, compact_json, send_stre
 
 log = logging.getLogger("mockengine.audio")
 T = TypeVar("T")
+# A known speaker's reference clip is decoded no further than this (they last 2-10 s).
+REFERENCE_DECODE_MAX_MS = 60_000
 
 
 async def _off_loop(request: web.Request, executor: Literal["stt", "tts"], work: Callable[[], T]) -> T:
@@ -92,8 +95,28 @@ def _hear(raw: bytes, wanted: TranscriptionRequest, transcriber: Transcriber) ->
     except ValueError as exc:
         log.debug("audio: undecodable file: %s", exc)
         raise transcription.undecodable_file() from exc
+    transcription.check_chunking(wanted, len(pcm16) / BYTES_PER_MS)
+    for index, reference in enumerate(wanted.speaker_references):
+        _check_reference(index, reference)
     language = "en" if wanted.task == "translate" else wanted.whisper_language
     return transcriber.transcribe(pcm16, language=language, prompt=wanted.whisper_prompt)
+
+
+def _check_reference(index: int, reference: bytes) -> None:
+    """A known speaker's reference clip decodes, in any accepted container, and lasts 2-10 s."""
+    param = f"known_speaker_references[{index}]"
+    limit_ms = REFERENCE_DECODE_MAX_MS
+    try:
+        pcm16 = decode_audio_file(reference, max_ms=limit_ms)
+    except InputAudioTooLong:
+        transcription.check_speaker_reference(index, limit_ms + 1)
+        return
+    except ValueError as exc:
+        log.debug("audio: undecodable speaker reference %d: %s", index, exc)
+        raise ChatError(
+            400, f"Invalid '{param}': the audio might be corrupted or unsupported.", param, "invalid_value"
+        ) from exc
+    transcription.check_speaker_reference(index, len(pcm16) / BYTES_PER_MS)
 
 
 async def _transcribe(request: web.Request, task: str) -> web.StreamResponse:

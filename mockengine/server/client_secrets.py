@@ -42,7 +42,6 @@ from mockengine.protocol.session_config import (
     validate_turn_detection,
 )
 from mockengine.server.handshake import (
-    MODEL_PATTERN,
     Refusal,
     bad_key_refusal,
     key_accepted,
@@ -85,11 +84,9 @@ class ClientSecretStore:
         self._ids = IdFactory(None if seed is None else f"{seed}:client_secrets")
         self._secrets: dict[str, ClientSecret] = {}
 
-    def mint(
-        self, session: dict[str, Any], ttl_s: int, is_scenario_model: Callable[[str], bool] = lambda _: False
-    ) -> tuple[ClientSecret, dict[str, Any]]:
+    def mint(self, session: dict[str, Any], ttl_s: int) -> tuple[ClientSecret, dict[str, Any]]:
         """A new secret and the effective session the answer shows (raises ProtocolError if invalid).
-        ``is_scenario_model`` accepts the ``mockengine-NAME`` names that select a loaded scenario."""
+        The model is not checked (as live): a session opened with the secret refuses one it cannot serve."""
         now = self.clock()
         self._forget_expired(now)
         if session.get("type") == "transcription":
@@ -97,11 +94,11 @@ class ClientSecretStore:
             validate_turn_detection(effective["audio"]["input"]["turn_detection"], effective)
             validate_noise_reduction(effective)
             return self._store(session, ttl_s, "", now), effective
+        # Any model name mints, as live: the live service mints for a model its realtime endpoint will not
+        # take and the WebSocket or WebRTC call made with the secret is refused (invalid_model, "not
+        # supported in realtime mode"), observed 2026-09-10 (hurttlocker/o8#2165). The connection refuses
+        # it here too (handshake.check_connection, webrtc.calls).
         model = session.get("model", DEFAULT_MODEL)
-        if not MODEL_PATTERN.match(model) and not is_scenario_model(model):
-            raise ProtocolError(
-                "invalid_value", f'Model "{model}" is not supported in realtime mode.', "session.model"
-            )
         effective = merge_session(default_session(model, self._ids.session(), 0), session)
         validate_turn_detection(effective["audio"]["input"]["turn_detection"])
         validate_noise_reduction(effective)
@@ -209,10 +206,7 @@ async def create_client_secret(request: web.Request) -> web.Response:
         session = body.get("session", {"type": "realtime"})
         validate_session_update(session)
         ttl_s = body.get("expires_after", {}).get("seconds", DEFAULT_TTL_S)
-        scenarios = request.app[RESOURCES].scenarios
-        secret, effective = request.app[CLIENT_SECRETS].mint(
-            session, ttl_s, lambda name: scenarios.for_model(name) is not None
-        )
+        secret, effective = request.app[CLIENT_SECRETS].mint(session, ttl_s)
     except ProtocolError as exc:
         return error_response(400, exc.message, type=exc.type, param=exc.param, code=exc.code)
     return web.json_response({"value": secret.value, "expires_at": secret.expires_at, "session": effective})

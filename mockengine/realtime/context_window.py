@@ -1,0 +1,112 @@
+"""The model's context window and the session's ``truncation``: which conversation items a response
+reads (the brain and ``usage.input_token_details``), or that it cannot be answered.
+
+The live rule (openai-python's ``RealtimeSessionCreateRequest.truncation`` and
+``RealtimeTruncationRetentionRatio`` docstrings): when the conversation's tokens exceed the model's input
+limit, messages are dropped from the model's context starting from the oldest. ``"auto"`` (the default)
+drops as needed; ``{"type": "retention_ratio", "retention_ratio": r}`` drops "until r of the maximum
+allowed tokens are used", so later turns have room before the next drop; ``token_limits.post_instructions``
+lowers the limit for the conversation after the instructions; ``"disabled"`` never drops and the response
+fails instead. "A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the
+context before truncation occurs": the engine's one input limit (every realtime model it serves is one).
+
+Ours (not public): "auto" drops just enough to fit; an item once dropped stays out of the context of later
+responses (the cache benefit the docstring describes needs a stable prefix), though it stays in the
+conversation (retrievable; no event announces the drop); the newest item is never dropped, so a response
+reads it even when it alone is over the limit (the live answer to one item larger than the window is not
+public: the engine answers rather than fails); token counts are ``usage``'s (instructions' and items' text,
+user audio at one token per 100 ms, 85 per image; tool definitions are not counted); a response's own
+``input`` is fitted the same way but remembers nothing. Pure: the same conversation gives the same result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mockengine.engines.tokens import USER_AUDIO_MS_PER_TOKEN
+from mockengine.realtime.conversation import Item
+from mockengine.realtime.usage import IMAGE_TOKENS, TokenCounting, audio_tokens, text_tokens
+
+# The input limit (instructions and conversation) of the realtime models: the SDK docstring's example.
+INPUT_TOKEN_LIMIT = 28_224
+CONTEXT_LENGTH_EXCEEDED = "context_length_exceeded"
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """What a response reads: ``items`` (oldest first), the ids ``dropped`` now, and its token count
+    (the items'); ``usage``: the input tokens it bills, instructions included, as ``Usage`` splits them
+    (text, audio, image), so the response's usage needs no second count."""
+
+    items: tuple[Item, ...]
+    dropped: tuple[str, ...]
+    tokens: int
+    usage: tuple[int, int, int] = (0, 0, 0)
+
+
+class ContextTooLong(Exception):
+    """The context is over the limit and truncation is ``"disabled"``. ``str()`` is the message of the
+    failed response's error."""
+
+
+def item_tokens(tokens: TokenCounting, item: Item) -> tuple[int, int, int]:
+    """The (text, audio, image) tokens one item costs in the model's input (``usage.add_input_usage``'s
+    rule)."""
+    audio = audio_tokens(item.audio_ms, USER_AUDIO_MS_PER_TOKEN) if item.role == "user" and item.audio else 0
+    return text_tokens(tokens, item.text()), audio, IMAGE_TOKENS * len(item.images)
+
+
+def conversation_limit(truncation: Any, instruction_tokens: int) -> int:
+    """The tokens the conversation may hold after the instructions: the input limit less the
+    instructions, lowered by ``token_limits.post_instructions`` when given."""
+    room = max(INPUT_TOKEN_LIMIT - instruction_tokens, 0)
+    if isinstance(truncation, dict):
+        post = (truncation.get("token_limits") or {}).get("post_instructions")
+        if isinstance(post, int):
+            room = min(room, post)
+    return room
+
+
+def fit(
+    truncation: Any,
+    instructions: str,
+    context: Sequence[Item],
+    tokens: TokenCounting,
+    out_of_context: Iterable[str] = (),
+) -> Fitted:
+    """The items of ``context`` the response reads under ``truncation`` (the session's: ``"auto"``,
+    ``"disabled"`` or the retention_ratio object), leaving out the ids in ``out_of_context`` (dropped
+    before). Raises :class:`ContextTooLong` when they do not fit and truncation is ``"disabled"``."""
+    gone = set(out_of_context)
+    kept = [item for item in context if item.id not in gone]
+    split = [item_tokens(tokens, item) for item in kept]
+    costs = [sum(parts) for parts in split]
+    instruction_tokens = text_tokens(tokens, instructions)
+    limit = conversation_limit(truncation, instruction_tokens)
+    total = sum(costs)
+
+    def billed(start: int) -> tuple[int, int, int]:
+        read = split[start:]
+        return (
+            instruction_tokens + sum(p[0] for p in read),
+            sum(p[1] for p in read),
+            sum(p[2] for p in read),
+        )
+
+    if total <= limit:
+        return Fitted(tuple(kept), (), total, billed(0))
+    if truncation == "disabled":
+        raise ContextTooLong(
+            f"The conversation is {total} tokens, over the {limit} tokens the model's input holds after the "
+            "instructions, and the session's truncation is 'disabled': delete items or enable truncation."
+        )
+    target = limit
+    if isinstance(truncation, dict) and truncation.get("type") == "retention_ratio":
+        target = int(limit * float(truncation.get("retention_ratio", 1.0)))
+    start = 0
+    while start < len(kept) - 1 and total > target:
+        total -= costs[start]
+        start += 1
+    return Fitted(tuple(kept[start:]), tuple(item.id for item in kept[:start]), total, billed(start))
