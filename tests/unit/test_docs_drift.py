@@ -249,6 +249,10 @@ FOREIGN_OPTIONS = {
     "--config",  # the LiteLLM proxy's, docs/client-compatibility.md
     "--collect-atstart",  # valgrind's callgrind, docs/cpu.md
     "--toggle-collect",
+    "--tool",  # valgrind's, docs/cpu.md (ninth pass: tools/append_bench.py)
+    "--instr-atstart",
+    "--separate-threads",
+    "--inclusive",  # callgrind_annotate's
     "--inplace",  # setup.py build_ext, docs/cpu.md
     "--prot",  # misspellings command-line.md shows refused with their near miss
     "--upstrem",
