@@ -45,7 +45,16 @@ from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
-from mockengine.brain.wordlists import ASSOCIATION_WEIGHT, CHANGE_VERBS, READ_VERBS
+from mockengine.brain.wordlists import (
+    ASSOCIATION_WEIGHT,
+    CHANGE_VERBS,
+    NO_THING,
+    NOT_SOLD,
+    ORDERING_VERBS,
+    READ_VERBS,
+    SERVICES,
+    SOLD_THING,
+)
 
 MIN_SCORE = 1.5
 # A past action the speaker did themselves: "I already locked the front door myself" asks for no lock.
@@ -267,34 +276,6 @@ _GOT_NEW = re.compile(
 )
 
 
-# Things asked for that are no service of an app's: help, a moment, a word, an answer.
-_NO_THING = frozenset((
-    "help", "hand", "moment", "minute", "second", "sec", "chance", "word", "question", "answer", "idea",
-    "clue", "sense", "break", "look", "bit", "little", "lot", "few", "person", "human", "agent", "someone",
-    "manager", "representative", "supervisor", "operator",
-))  # fmt: skip
-
-
-# What a business does for a customer rather than sells: asked for ("can I get a refund?"), it is no
-# thing an ordering tool orders.
-_SERVICES = frozenset((
-    "refund", "return", "exchange", "update", "copy", "receipt", "invoice", "quote", "estimate", "discount",
-    "appointment", "reservation", "booking", "table", "room", "ride", "callback", "call", "replacement",
-    "upgrade", "account", "password", "statement", "balance", "order", "delivery", "status", "ticket",
-    "confirmation", "number", "code", "coupon", "voucher", "credit", "loan", "job", "time", "day", "date",
-))  # fmt: skip
-# A tool's first word that orders a thing (``order_drink``, ``buy_ticket``, ``purchase_item``).
-_ORDERING = frozenset(("order", "buy", "purchase"))
-# What a shop, a café or a venue gives or seats a customer with, and words that name no thing itself ("a
-# cheaper one", "a vegetarian option", "a bigger size"): the head of a thing asked for that is none of
-# what an ordering tool sells ("Can I get a menu?" orders no drink "menu").
-_NOT_SOLD = frozenset((
-    "one", "ones", "option", "options", "size", "kind", "type", "choice", "thing", "something", "menu",
-    "bill", "check", "tab", "recommendation", "suggestion", "waiter", "waitress", "server", "seat", "chair",
-    "card", "straw", "napkin", "price",
-))  # fmt: skip
-# A parameter's word for the thing an ordering tool sells, whatever the tool's own noun is.
-_SOLD_THING = frozenset(("item", "product", "dish", "meal", "food", "drink", "beverage"))
 # "do you have a charger?": whether a thing is there, asked, no order of it
 _AVAILABLE = re.compile(r"\b(?:you|they|y'all)\s+(?:\w+\s+)?have\s+(?:a|an|some|another)\s+$", re.IGNORECASE)
 
@@ -312,20 +293,20 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
         return None
     thing = found.group("thing")
     words = thing.lower().split()
-    if (_NO_THING | _SERVICES) & set(words) or any(lexicon.concept(w) in (_GET,) for w in words):
+    if (NO_THING | SERVICES) & set(words) or any(lexicon.concept(w) in (_GET,) for w in words):
         return None
-    if _AVAILABLE.search(text, 0, found.start("thing")) or _NOT_SOLD & set(_named(words)):
+    if _AVAILABLE.search(text, 0, found.start("thing")) or NOT_SOLD & set(_named(words)):
         return None
     ordering = []
     for tool in tools:
         named = lexicon.identifier_words(tool.name).lower().split()
-        if not set(named[:1]) & _ORDERING:
+        if not set(named[:1]) & ORDERING_VERBS:
             continue
         required = schema_values.required_of(tool.parameters or {})
         properties = schema_values.properties_of(tool.parameters or {})
         # the parameter is the thing sold (``order_drink(drink)``, ``order_food(item)``), not what the
         # thing is for (``buy_ticket(event)``: "I want a better seat" names no event)
-        sold = set(named[1:]) | _SOLD_THING
+        sold = set(named[1:]) | SOLD_THING
         if (
             len(required) == 1
             and isinstance(properties.get(required[0]), Mapping)
@@ -413,7 +394,7 @@ def _got_undeclared(text: str, vocabularies: list[_Vocabulary]) -> str | None:
     if found is None:
         return None
     thing = found.group("thing")
-    if _NO_THING & set(thing.lower().split()):  # "can I get some help?", "could I have a minute?"
+    if NO_THING & set(thing.lower().split()):  # "can I get some help?", "could I have a minute?"
         return None
     concepts = {c for c, w in _heard(thing) for c in (c, *lexicon.associated(c, w))} | set(_concepts(thing))
     return None if any(concepts & v.weights.keys() for v in vocabularies) else thing

@@ -67,6 +67,7 @@ from mockengine.brain.phrasing import (
 from mockengine.brain.places import US_STATE, is_proper_name, joined_name, more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
+from mockengine.brain.wordlists import NEED_TO, STATE_PARAMETERS
 
 # Objects inside objects filled from the words (a Pydantic model inside a model), at most this deep.
 MAX_OBJECT_DEPTH = 2
@@ -473,7 +474,7 @@ def _fill_postal_address(
     )
     if found is not None:
         filled.arguments[postal], filled.sources[postal] = found.group(2), found.group(0)
-    region = next((n for n in properties if n in _STATE_PARAMETERS and kinds.get(n) == "string"), None)
+    region = next((n for n in properties if n in STATE_PARAMETERS and kinds.get(n) == "string"), None)
     if found is not None and found.group("state") and region is not None and region not in filled.arguments:
         # "Springfield Illinois 62704", "Springfield IL 62704": the state between the town and its code
         filled.arguments[region], filled.sources[region] = found.group("state"), found.group(0)
@@ -489,14 +490,14 @@ _POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\
 # What follows a town said with no comma before it: its code, a state first or not (two capitals or its
 # name: the town read before it is the shortest that leaves one, "Springfield" of "Springfield Illinois")
 _CODE_AFTER_TOWN = rf",?\s+(?:{US_STATE},?\s+)?(?:{_POSTCODE})\b"
-# The parameters a state said in an address goes to.
-_STATE_PARAMETERS = ("state", "region", "province", "state_code", "state_or_province")
 
 
-# "I need to …", "we have to …" opening the words: the request's frame, as "can you …" is.
+# "I need to …", "we have to …" opening the words: the request's frame, as "can you …" is (the phrases the
+# to-do rewrite reads, any space between their words).
+_NEED_TO = "|".join(phrase.replace(" ", r"\s+") for phrase in NEED_TO)
 _NEED_OPENING = re.compile(
     r"^\W*(?:(?:ok|okay|so|well|um|uh|hey|hi)\W+)*(?:i|we)\s+(?:really\s+)?"
-    r"(?:need\s+to|have\s+to|must|should|gotta|got\s+to)\s+(?=\w)",
+    rf"(?:{_NEED_TO})\s+(?=\w)",
     re.IGNORECASE,
 )
 
