@@ -48,9 +48,11 @@ from mockengine.brain.situation import ANSWER_TOOLS
 from mockengine.brain.wordlists import (
     ASSOCIATION_WEIGHT,
     CHANGE_VERBS,
+    EXTRAS,
     NO_THING,
     NOT_SOLD,
     ORDERING_VERBS,
+    PACKAGING,
     READ_VERBS,
     SERVICES,
     SOLD_THING,
@@ -269,11 +271,24 @@ def _gotten(text: str, vocabularies: list[_Vocabulary]) -> frozenset[str]:
 # the words that only say when or how politely: "a refund please", "a refund today"), not a view of
 # another ("a copy of my invoice", "an update on order A12"), whose thing is after "of"/"on".
 _GOT_NEW = re.compile(
-    r"\b(?:get|have|receive|want|need)\s+(?:me\s+|us\s+)?(?:a|an|some|another)\s+"
+    r"(?:\b(?:get|have|receive|want|need)|(?:'d|\bwould)\s+like)\s+(?:me\s+|us\s+)?(?:a|an|some|another)\s+"
     r"(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
     r"(?=\s+(?:for|please|today|tonight|tomorrow|now|asap|thanks|thank)\b|\s*[,.!?]|\s*$)",
     re.IGNORECASE,
 )
+# "A large mocha please", "An iced tea, please.": a thing asked for by its name alone, the words opening
+# with its article and ending in "please" (a reply to "what can I get you?").
+_NAMED_ALONE = re.compile(
+    r"^\W*(?:a|an|one)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s*,?\s+please\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _asked_for(text: str) -> re.Match[str] | None:
+    """The words asking a thing to be given, their group ``thing`` the thing ("latte" of "Can I get a
+    latte?", "flat white" of "I'd like a flat white", "large mocha" of "A large mocha please"); None
+    when no thing is asked for."""
+    return _GOT_NEW.search(text) or _NAMED_ALONE.match(text)
 
 
 # "do you have a charger?": whether a thing is there, asked, no order of it
@@ -288,12 +303,14 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     tool's. None when nothing is asked to be given, it is a service or no thing (a refund, help, a menu,
     "a cheaper one"), its being there is asked ("do you have a charger?"), no tool or more than one
     orders, the parameter is no thing sold (``buy_ticket(event)``), or an enum names no such option."""
-    found = _GOT_NEW.search(text)
+    found = _asked_for(text)
     if found is None:
         return None
     thing = found.group("thing")
     words = thing.lower().split()
     if (NO_THING | SERVICES) & set(words) or any(lexicon.concept(w) in (_GET,) for w in words):
+        return None
+    if _extra(words):  # "a box for leftovers", "gift wrap": given with what is sold, not sold itself
         return None
     if _AVAILABLE.search(text, 0, found.start("thing")) or NOT_SOLD & set(_named(words)):
         return None
@@ -323,6 +340,17 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     if schema.get("type") != "string" or codes.record_words(name) or "format" in schema:
         return None
     return tool, name, thing
+
+
+def _extra(words: list[str]) -> bool:
+    """Whether the words of a thing asked for name an extra given with a sale rather than a thing sold:
+    a phrase of ``EXTRAS`` ("gift wrap", "extended warranty"), or packaging not said to hold a thing
+    sold ("a box", "a to-go box", not "a box of donuts")."""
+    said = f" {' '.join(words)} "
+    if any(f" {extra} " in said for extra in EXTRAS):
+        return True
+    named = _named(words)
+    return len(named) == len(words) and bool(named) and named[-1] in PACKAGING
 
 
 def _named(words: list[str]) -> list[str]:
@@ -390,7 +418,7 @@ def _got_undeclared(text: str, vocabularies: list[_Vocabulary]) -> str | None:
     """The thing asked to be given ("refund" of "can I get a refund for my booking AB12?") when no
     declared tool has a word of it, itself or through an association ("a cab" reaches a ride); else
     None."""
-    found = _GOT_NEW.search(text)
+    found = _asked_for(text)
     if found is None:
         return None
     thing = found.group("thing")

@@ -364,6 +364,15 @@ NOT_SOLD = frozenset((
     "bill", "check", "tab", "recommendation", "suggestion", "waiter", "waitress", "server", "seat", "chair",
     "card", "straw", "napkin", "price",
 ))  # fmt: skip
+# What a shop or a café adds to a sale rather than sells, by the words that name it ("Can I get gift wrap?",
+# "an extended warranty"): no thing an ordering tool orders. Phrases, as "wrap" alone is food.
+EXTRAS = (
+    "warranty", "guarantee", "insurance", "protection plan", "gift wrap", "gift wrapping", "gift-wrap",
+    "gift-wrapping", "gift receipt", "wrapping", "installation", "assembly",
+)  # fmt: skip
+# What a thing sold is carried away in ("a box for leftovers", "a to-go box", "a bag for this"): asked for
+# alone it is no thing sold; "a box of donuts" is the donuts.
+PACKAGING = frozenset(("box", "bag", "container", "carrier", "carton", "lid", "sleeve", "tray"))
 # A parameter's word for the thing an ordering tool sells, whatever the tool's own noun is.
 SOLD_THING = frozenset(("item", "product", "dish", "meal", "food", "drink", "beverage"))
 # The parameters a state said in an address goes to ("Springfield IL 62704" → state).
