@@ -968,9 +968,11 @@ def _fill_one(
         if (
             span is not None
             and addresses.HOUSE_NUMBER_AFTER.match(work.text, span.end)
-            and addresses.names_postal_code(name)
+            and (addresses.names_postal_code(name) or codes.record_words(name))
         ):
-            span = None  # "12 Baker Street": the 12 is the street's, not a zip code
+            # "12 Baker Street": the 12 is the street's, not a zip code, nor the order of "send my order
+            # to 40 Elm Rd"
+            span = None
     elif kind == "patterned":
         # a phone is read whole ("oh seven seven double nine …" was "9123456"), then in the form a
         # template pattern gives ("(206) 555-1234" from "206 555 1234")

@@ -71,3 +71,35 @@ def test_a_drink_asked_for_in_other_words_is_ordered(said: str, drink: str) -> N
 @pytest.mark.parametrize("said", ["I'd like a refund", "A menu please", "I'd like a word with the manager"])
 def test_other_words_asking_a_service_still_order_nothing(said: str) -> None:
     assert isinstance(calls([DRINK], said), str)
+
+
+# -- 3. "send order 12345 to 40 Elm Rd" changes where it goes; "send my order to …" names no order "40"
+
+CANCEL_ORDER = tool("cancel_order", "Cancel an order", {"order_id": STRING})
+SHIPPING = tool(
+    "update_shipping_address",
+    "Update the shipping address of an order",
+    {"order_id": STRING, "street": STRING, "city": STRING},
+    ["order_id", "street"],
+)
+
+
+def test_an_order_sent_to_an_address_updates_its_shipping_address() -> None:
+    made = calls([CANCEL_ORDER, SHIPPING], "Send order 12345 to 40 Elm Rd")
+    assert made == [("update_shipping_address", {"order_id": "12345", "street": "40 Elm Rd"})]
+
+
+def test_an_order_sent_to_an_address_in_a_town_keeps_the_town() -> None:
+    made = calls([CANCEL_ORDER, SHIPPING], "Send order 12345 to 40 Elm Rd, Leeds")
+    assert made == [
+        ("update_shipping_address", {"order_id": "12345", "street": "40 Elm Rd", "city": "Leeds"})
+    ]
+
+
+def test_my_order_sent_to_an_address_names_no_order_by_its_house_number() -> None:
+    made = calls([CANCEL_ORDER, SHIPPING], "Please send my order to 40 Elm Rd")
+    assert made == "What's the order ID?"
+
+
+def test_a_cancel_beside_the_shipping_tool_still_cancels() -> None:
+    assert calls([CANCEL_ORDER, SHIPPING], "Cancel order 12345") == [("cancel_order", {"order_id": "12345"})]
