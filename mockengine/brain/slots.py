@@ -248,6 +248,14 @@ def fill(
                 filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
     _split_full_name(filled, list(properties))
     _question_as_asked(text, filled, [n for n in required if kinds.get(n) == "string"])
+    for name in [
+        n
+        for n in properties
+        if codes.record_words(n) and codes.said_as_time(work.said, filled.arguments.get(n))
+    ]:
+        # "I have a reservation for 4 people at 7": the time is when, no reservation's id
+        del filled.arguments[name]
+        filled.sources.pop(name, None)
     _finish(filled, schema, required, lists)
     return filled
 

@@ -103,3 +103,29 @@ def test_my_order_sent_to_an_address_names_no_order_by_its_house_number() -> Non
 
 def test_a_cancel_beside_the_shipping_tool_still_cancels() -> None:
     assert calls([CANCEL_ORDER, SHIPPING], "Cancel order 12345") == [("cancel_order", {"order_id": "12345"})]
+# -- 4. a time said of a reservation is no reservation's id
+
+RESERVATION = tool("lookup_reservation", "Look up a reservation", {"reservation_id": STRING})
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I have a reservation for 4 people at 7",
+        "I have a reservation at 7",
+        "I have a reservation for 2 at 7:30",
+        "I have a reservation at 7pm tonight",
+    ],
+)
+def test_a_time_is_no_reservation_id(said: str) -> None:
+    assert calls([RESERVATION], said) == "What's the reservation ID?"
+
+
+@pytest.mark.parametrize(
+    ("said", "code"),
+    [("Look up reservation 7", "7"), ("I have a reservation, number 4821, at 7", "4821")],
+)
+def test_an_id_is_still_looked_up(said: str, code: str) -> None:
+    assert calls([RESERVATION], said) == [("lookup_reservation", {"reservation_id": code})]
+
+
