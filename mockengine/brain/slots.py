@@ -114,6 +114,10 @@ def fill(
         # opening the words, "I have to …" frames the request ("I have to add a dentist appointment at
         # 3pm": title "dentist appointment"); inside them it is what is said ("Text John that I need to …")
         said = _NEED_OPENING.sub("", said, count=1)
+    else:
+        # "Create a task: I have to renew my passport": after the request's own words, "I have to" frames
+        # the task, which is "renew my passport" (it was "todo renew my passport")
+        said = _NEED_AFTER_FRAME.sub(r"\g<frame> ", said, count=1)
     work = _Work(verbatim.rewritten(said, to_dos=to_dos), today, text)
     filled = Filled()
 
@@ -506,6 +510,14 @@ _NEED_TO = "|".join(phrase.replace(" ", r"\s+") for phrase in NEED_TO)
 _NEED_OPENING = re.compile(
     r"^\W*(?:(?:ok|okay|so|well|um|uh|hey|hi)\W+)*(?:i|we)\s+(?:really\s+)?"
     rf"(?:{_NEED_TO})\s+(?=\w)",
+    re.IGNORECASE,
+)
+
+# The same after a short request and a colon or comma ("Create a task: I have to …", "Add a task, I must
+# …"): the words before it no more than five, none of them "I"/"we" (no clause of their own).
+_NEED_AFTER_FRAME = re.compile(
+    r"^(?P<frame>\W*(?:(?!(?:i|we)\b)[\w'-]+\s+){0,4}(?!(?:i|we)\b)[\w'-]+\s*[:,;])\s*"
+    rf"(?:i|we)\s+(?:really\s+)?(?:{_NEED_TO})\s+(?=\w)",
     re.IGNORECASE,
 )
 

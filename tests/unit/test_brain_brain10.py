@@ -103,6 +103,8 @@ def test_my_order_sent_to_an_address_names_no_order_by_its_house_number() -> Non
 
 def test_a_cancel_beside_the_shipping_tool_still_cancels() -> None:
     assert calls([CANCEL_ORDER, SHIPPING], "Cancel order 12345") == [("cancel_order", {"order_id": "12345"})]
+
+
 # -- 4. a time said of a reservation is no reservation's id
 
 RESERVATION = tool("lookup_reservation", "Look up a reservation", {"reservation_id": STRING})
@@ -129,3 +131,20 @@ def test_an_id_is_still_looked_up(said: str, code: str) -> None:
     assert calls([RESERVATION], said) == [("lookup_reservation", {"reservation_id": code})]
 
 
+# -- 5. "I have to …" after the request's own words is the task's frame, not a "todo" in it
+
+TASK = tool("create_task", "Create a task", {"task": STRING})
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Create a task: I have to renew my passport",
+        "Create a task: I need to renew my passport",
+        "Add a task: I must renew my passport",
+        "New task: we need to renew my passport",
+        "I have to renew my passport",
+    ],
+)
+def test_a_task_said_as_a_need_is_its_doing(said: str) -> None:
+    assert calls([TASK], said) == [("create_task", {"task": "renew my passport"})]
