@@ -53,8 +53,10 @@ from mockengine.brain.wordlists import (
     NOT_SOLD,
     ORDERING_VERBS,
     PACKAGING,
+    PACKAGING_KINDS,
     READ_VERBS,
     SERVICES,
+    SIZES,
     SOLD_THING,
 )
 
@@ -273,7 +275,8 @@ def _gotten(text: str, vocabularies: list[_Vocabulary]) -> frozenset[str]:
 _GOT_NEW = re.compile(
     r"(?:\b(?:get|have|receive|want|need)|(?:'d|\bwould)\s+like)\s+(?:me\s+|us\s+)?(?:a|an|some|another)\s+"
     r"(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
-    r"(?=\s+(?:for|please|today|tonight|tomorrow|now|asap|thanks|thank)\b|\s*[,.!?]|\s*$)",
+    r"(?=\s+(?:for|please|today|tonight|tomorrow|now|later|asap|thanks|thank|too|also|instead|as\s+well)\b"
+    r"|\s*[,.!?]|\s*$)",
     re.IGNORECASE,
 )
 # "A large mocha please", "An iced tea, please.": a thing asked for by its name alone, the words opening
@@ -310,6 +313,8 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     words = thing.lower().split()
     if (NO_THING | SERVICES) & set(words) or any(lexicon.concept(w) in (_GET,) for w in words):
         return None
+    if {"but", "not"} & set(words) or set(words) <= SIZES:
+        return None  # "a latte but not now" is no order yet; "A large please" names no drink
     if _extra(words):  # "a box for leftovers", "gift wrap": given with what is sold, not sold itself
         return None
     if _AVAILABLE.search(text, 0, found.start("thing")) or NOT_SOLD & set(_named(words)):
@@ -345,12 +350,17 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
 def _extra(words: list[str]) -> bool:
     """Whether the words of a thing asked for name an extra given with a sale rather than a thing sold:
     a phrase of ``EXTRAS`` ("gift wrap", "extended warranty"), or packaging not said to hold a thing
-    sold ("a box", "a to-go box", not "a box of donuts")."""
+    sold ("a box", "a to-go box", "a clean glass"; not "a box of donuts", "a bento box")."""
     said = f" {' '.join(words)} "
     if any(f" {extra} " in said for extra in EXTRAS):
         return True
     named = _named(words)
-    return len(named) == len(words) and bool(named) and named[-1] in PACKAGING
+    return (
+        len(named) == len(words)
+        and bool(named)
+        and named[-1] in PACKAGING
+        and all(word in PACKAGING_KINDS for word in named[:-1])  # "a to-go box", not "a bento box"
+    )
 
 
 def _named(words: list[str]) -> list[str]:

@@ -343,7 +343,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
 NO_THING = frozenset((
     "help", "hand", "moment", "minute", "second", "sec", "chance", "word", "question", "answer", "idea",
     "clue", "sense", "break", "look", "bit", "little", "lot", "few", "person", "human", "agent", "someone",
-    "manager", "representative", "supervisor", "operator",
+    "manager", "representative", "supervisor", "operator", "more", "favour", "favor", "hint", "tip",
+    "summary", "translation", "explanation",
 ))  # fmt: skip
 
 # What a business does for a customer rather than sells: asked for ("can I get a refund?"), it is no
@@ -353,6 +354,7 @@ SERVICES = frozenset((
     "appointment", "reservation", "booking", "table", "room", "ride", "callback", "call", "replacement",
     "upgrade", "account", "password", "statement", "balance", "order", "delivery", "status", "ticket",
     "confirmation", "number", "code", "coupon", "voucher", "credit", "loan", "job", "time", "day", "date",
+    "taxi", "cab", "sample", "taste",
 ))  # fmt: skip
 # A tool's first word that orders a thing (``order_drink``, ``buy_ticket``, ``purchase_item``).
 ORDERING_VERBS = frozenset(("order", "buy", "purchase"))
@@ -362,17 +364,31 @@ ORDERING_VERBS = frozenset(("order", "buy", "purchase"))
 NOT_SOLD = frozenset((
     "one", "ones", "option", "options", "size", "kind", "type", "choice", "thing", "something", "menu",
     "bill", "check", "tab", "recommendation", "suggestion", "waiter", "waitress", "server", "seat", "chair",
-    "card", "straw", "napkin", "price",
+    "card", "straw", "straws", "napkin", "napkins", "price", "booth", "booster", "list", "fork", "forks",
+    "spoon", "spoons", "knife", "knives", "chopsticks", "cutlery", "utensils", "silverware", "toothpick",
+    "toothpicks", "stirrer", "stirrers",
 ))  # fmt: skip
+# The sizes a thing sold comes in: said alone ("A large please") they name no thing.
+SIZES = frozenset(("small", "medium", "large", "regular", "big", "little", "tall", "grande", "venti"))
 # What a shop or a café adds to a sale rather than sells, by the words that name it ("Can I get gift wrap?",
 # "an extended warranty"): no thing an ordering tool orders. Phrases, as "wrap" alone is food.
 EXTRAS = (
     "warranty", "guarantee", "insurance", "protection plan", "gift wrap", "gift wrapping", "gift-wrap",
     "gift-wrapping", "gift receipt", "wrapping", "installation", "assembly",
 )  # fmt: skip
-# What a thing sold is carried away in ("a box for leftovers", "a to-go box", "a bag for this"): asked for
-# alone it is no thing sold; "a box of donuts" is the donuts.
-PACKAGING = frozenset(("box", "bag", "container", "carrier", "carton", "lid", "sleeve", "tray"))
+# What a thing sold is carried away or served in ("a box for leftovers", "a to-go box", "a bag for this", "a
+# glass"): asked for alone, or with only words of ``PACKAGING_KINDS``, it is no thing sold; "a box of
+# donuts" is the donuts, and "a bento box", "a sleeping bag", "a poke bowl" are things sold.
+PACKAGING = frozenset((
+    "box", "bag", "container", "carrier", "carton", "lid", "sleeve", "tray", "cup", "glass", "mug", "plate",
+    "bowl",
+))  # fmt: skip
+PACKAGING_KINDS = frozenset((
+    "to-go", "togo", "takeout", "take-out", "takeaway", "take-away", "carryout", "carry-out", "doggy",
+    "doggie", "leftover", "leftovers", "paper", "plastic", "carrier", "shopping", "gift", "extra", "spare",
+    "clean", "fresh", "new", "empty", "separate", "small", "smaller", "big", "bigger", "large", "larger",
+    "little", "cup", "drink", "coffee",
+))  # fmt: skip
 # A parameter's word for the thing an ordering tool sells, whatever the tool's own noun is.
 SOLD_THING = frozenset(("item", "product", "dish", "meal", "food", "drink", "beverage"))
 # The parameters a state said in an address goes to ("Springfield IL 62704" → state).

@@ -1,0 +1,117 @@
+"""brain10's new rules where they did what a real model would not (brk8). Each test failed on brain10's
+head; the near misses beside each pin what brain10 fixed and must stay fixed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.brain_calls import calls, tool
+
+STRING = {"type": "string"}
+
+DRINK = tool("order_drink", "Order a drink", {"drink": STRING})
+FOOD = tool("order_food", "Order food", {"item": STRING})
+ITEM = tool("order_item", "Order an item from the store", {"product": STRING})
+
+# -- 1. a thing sold whose name ends in a container's word ("a lunch box", "a sleeping bag") is ordered;
+#       the container alone, or one to carry a thing away in, is not
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "expected"),
+    [
+        ([FOOD], "Can I get a bento box?", ("order_food", {"item": "bento box"})),
+        ([FOOD], "Can I get a lunch box?", ("order_food", {"item": "lunch box"})),
+        ([FOOD], "Can I get a poke bowl?", ("order_food", {"item": "poke bowl"})),
+        ([ITEM], "Can I get a sleeping bag?", ("order_item", {"product": "sleeping bag"})),
+        ([ITEM], "Can I get a laptop bag?", ("order_item", {"product": "laptop bag"})),
+        ([ITEM], "Can I get a storage container?", ("order_item", {"product": "storage container"})),
+        ([ITEM], "Can I get a tool box?", ("order_item", {"product": "tool box"})),
+        ([DRINK], "A glass of water please", ("order_drink", {"drink": "glass of water"})),
+    ],
+)
+def test_a_thing_named_by_its_container_is_ordered(tools: list[object], said: str, expected: object) -> None:
+    assert calls(tools, said) == [expected]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("tools", "said"),
+    [
+        ([FOOD], "Can I get a doggy bag?"),
+        ([FOOD], "A to-go box please"),
+        ([FOOD], "Can I get a takeout container?"),
+        ([DRINK], "Can I get a box?"),
+        ([DRINK], "Can I get a paper bag?"),
+        ([DRINK], "A glass please"),
+        ([DRINK], "Can I get a cup?"),
+        ([FOOD], "A clean plate please"),
+        ([FOOD], "Can I get an extra bowl?"),
+    ],
+)
+def test_a_container_alone_orders_nothing(tools: list[object], said: str) -> None:
+    assert isinstance(calls(tools, said), str)  # type: ignore[arg-type]
+
+
+# -- 2. "A … please" names no drink when it names cutlery, a favour, a size alone or more of the same
+
+
+@pytest.mark.parametrize(
+    ("tools", "said"),
+    [
+        ([FOOD], "A fork please"),
+        ([FOOD], "A fresh fork please"),
+        ([FOOD], "A spoon please"),
+        ([FOOD], "Can I get a spoon?"),
+        ([FOOD], "Can I get some chopsticks?"),
+        ([FOOD], "Can I get some napkins?"),
+        ([FOOD], "A wine list please"),
+        ([FOOD], "A booster please"),
+        ([DRINK], "A booth please"),
+        ([DRINK], "One more please"),
+        ([DRINK], "A large please"),
+        ([DRINK], "A small please"),
+        ([DRINK], "A favour please"),
+        ([DRINK], "A hint please"),
+        ([DRINK], "A summary please"),
+        ([DRINK], "A translation please"),
+        ([DRINK], "A taxi please"),
+        ([DRINK], "A cab please"),
+        ([DRINK], "A sample please"),
+    ],
+)
+def test_no_thing_sold_orders_nothing(tools: list[object], said: str) -> None:
+    assert isinstance(calls(tools, said), str)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("said", "drink"),
+    [
+        ("A large mocha please", "large mocha"),
+        ("A decaf please", "decaf"),
+        ("I'd like a flat white", "flat white"),
+    ],
+)
+def test_a_drink_said_with_its_size_is_still_ordered(said: str, drink: str) -> None:
+    assert calls([DRINK], said) == [("order_drink", {"drink": drink})]
+
+
+# -- 3. the words after the thing ("too", "instead", "as well") are no part of it; "but not now" orders
+#       nothing
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'd like a latte too",
+        "I'd like a latte instead",
+        "I'd like a latte as well",
+        "I'd like a latte later",
+    ],
+)
+def test_the_words_after_a_drink_are_no_part_of_it(said: str) -> None:
+    assert calls([DRINK], said) == [("order_drink", {"drink": "latte"})]
+
+
+@pytest.mark.parametrize("said", ["I'd like a latte but not now", "I want a latte but not yet"])
+def test_a_drink_not_wanted_now_is_not_ordered(said: str) -> None:
+    assert isinstance(calls([DRINK], said), str)
