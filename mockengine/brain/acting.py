@@ -152,8 +152,10 @@ def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> 
     if found and not any(_verb_said(match) for _, match in found):
         # "Send order 12345 to 40 Elm Rd" beside cancel_order: the noun "order" asked no cancel; the
         # address a thing is sent to asks its shipping address changed, as a model reads it
+        # (the tool that takes the address, matched by a word of it such as "street", reads it as well:
+        # "Send my order to 12 Baker Street" names no order "12")
         sent = _address_sent(text, candidates, referent, today)
-        if sent is not None and all(match.tool.name != _planned_tool(sent) for _, match in found):
+        if sent is not None:
             return sent
     if len(found) == 1:
         found = _coordinated(found[0][0], found[0][1], candidates, today)
@@ -635,9 +637,12 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
 
 # A thing asked to be sent somewhere: "send it to", "please deliver them to", "ship my order to"; "went
 # to", "take me to" (a ride) and "get to" (directions) send nothing.
+# The thing sent may be a record named by its number ("send the order 12345 to", "ship order number
+# 12345 to", "send order #12345 to"), and the address said as a place of the speaker's ("to my office at").
 _SENT = (
     r"(?i)\b(?:send|ship|deliver|mail|post|forward|redirect|reroute)\b"
-    r"(?:\s+(?:it|them|this|that|these|those|my|the|our|your|\w+))?(?:\s+\w+)?\s+to\s+"
+    r"(?:\s+(?:the|my|our|your|this|that|these|those))?(?:\s+\w+)?(?:\s+(?:number\s+|no\.?\s+)?#?\w+)?\s+to\s+"
+    r"(?:(?:my|our)\s+(?:\w+\s+){0,2}?(?:at|on)\s+)?"
 )
 # A question of where a thing goes ("Does it go to …", "Why did it ship to …"): no request to send it.
 _ASKED_OF_IT = re.compile(r"^\W*(?:why|how|does|did|do|is|was|has|where)\b", re.IGNORECASE)
@@ -701,13 +706,6 @@ def _verb_said(match: intent.Match) -> bool:
     word of the same concept), not only the thing it acts on ("order")."""
     verb = lexicon.identifier_words(match.tool.name).lower().split()[:1]
     return bool(verb) and lexicon.concept(verb[0]) in {lexicon.concept(cue) for cue in match.cues}
-
-
-def _planned_tool(planned: Plan) -> str | None:
-    """The tool a plan calls first, or the one whose call waits on an answer; None for neither."""
-    if planned.actions:
-        return planned.actions[0].call.name
-    return planned.pending[0].name if planned.pending is not None else None
 
 
 def _ordered(text: str, tools: list[ToolSpec]) -> Plan | None:

@@ -255,9 +255,14 @@ def fill(
     for name in [
         n
         for n in properties
-        if codes.record_words(n) and codes.said_as_time(work.said, filled.arguments.get(n))
+        if codes.record_words(n)
+        and (
+            codes.said_as_time(work.said, filled.arguments.get(n))
+            or addresses.is_street_with_number(str(filled.arguments.get(n, "")))
+        )
     ]:
-        # "I have a reservation for 4 people at 7": the time is when, no reservation's id
+        # "I have a reservation for 4 people at 7": the time is when, no reservation's id; nor is "10
+        # Downing Street" of "a reservation at 10 Downing Street" (a street is where)
         del filled.arguments[name]
         filled.sources.pop(name, None)
     _finish(filled, schema, required, lists)

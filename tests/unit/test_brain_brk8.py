@@ -115,3 +115,63 @@ def test_the_words_after_a_drink_are_no_part_of_it(said: str) -> None:
 @pytest.mark.parametrize("said", ["I'd like a latte but not now", "I want a latte but not yet"])
 def test_a_drink_not_wanted_now_is_not_ordered(said: str) -> None:
     assert isinstance(calls([DRINK], said), str)
+
+
+# -- 4. an order sent to an address in other words updates its shipping address, never cancels it
+
+CANCEL_ORDER = tool("cancel_order", "Cancel an order", {"order_id": STRING})
+SHIPPING = tool(
+    "update_shipping_address",
+    "Update the shipping address of an order",
+    {"order_id": STRING, "street": STRING, "city": STRING},
+    ["order_id", "street"],
+)
+DELIVERY = tool(
+    "change_delivery_address",
+    "Change where an order is delivered",
+    {"order_number": STRING, "address": STRING},
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "arguments"),
+    [
+        ("Send the order 12345 to 40 Elm Rd", {"order_id": "12345", "street": "40 Elm Rd"}),
+        ("Send order number 12345 to 40 Elm Rd", {"order_id": "12345", "street": "40 Elm Rd"}),
+        (
+            "Please send order #12345 to 40 Elm Rd, Leeds",
+            {"order_id": "12345", "street": "40 Elm Rd", "city": "Leeds"},
+        ),
+        ("Send order 98765 to my office at 40 Elm Rd", {"order_id": "98765", "street": "40 Elm Rd"}),
+    ],
+)
+def test_an_order_sent_to_an_address_in_other_words_updates_it(said: str, arguments: dict[str, str]) -> None:
+    assert calls([CANCEL_ORDER, SHIPPING], said) == [("update_shipping_address", arguments)]
+
+
+@pytest.mark.parametrize(
+    "said", ["Send my order to 12 Baker Street", "Please send my order to 40 Baker Street, Leeds"]
+)
+def test_my_order_sent_to_a_street_named_street_asks_for_the_order(said: str) -> None:
+    assert calls([CANCEL_ORDER, SHIPPING], said) == "What's the order ID?"
+
+
+def test_a_cancel_with_an_address_still_cancels() -> None:
+    assert calls([CANCEL_ORDER, SHIPPING], "Cancel order 12345 and send it to 40 Elm Rd") == [
+        ("cancel_order", {"order_id": "12345"})
+    ]
+
+
+# -- 5. a street a reservation is at is no reservation's id
+
+RESERVATION = tool("lookup_reservation", "Look up a reservation", {"reservation_id": STRING})
+
+
+def test_a_street_is_no_reservation_id() -> None:
+    assert calls([RESERVATION], "I have a reservation at 10 Downing Street") == "What's the reservation ID?"
+
+
+def test_a_reservation_id_beside_a_street_is_still_looked_up() -> None:
+    assert calls([RESERVATION], "Look up reservation 4821 at 10 Downing Street") == [
+        ("lookup_reservation", {"reservation_id": "4821"})
+    ]
