@@ -107,6 +107,8 @@ def fill(
     said = items.commas_as_and(
         _without_tool_mention(questions.without_frame(utterance.corrected(text)), tool_name)
     )
+    if _takes_street_only(properties):  # "from 40 Elm Rd to 42 Oak Ave, Leeds": the new address
+        said = addresses.without_old_address(said)
     # "I need to update my shipping address": the to-do "I need to" names to a to-do tool is no value of a
     # tool that keeps none (it filled ``street: "todo"``)
     to_dos = not vocabulary or lexicon.TO_DO in vocabulary
@@ -507,6 +509,16 @@ _POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\
 # What follows a town said with no comma before it: its code, a state first or not (two capitals or its
 # name: the town read before it is the shortest that leaves one, "Springfield" of "Springfield Illinois")
 _CODE_AFTER_TOWN = rf",?\s+(?:{US_STATE},?\s+)?(?:{_POSTCODE})\b"
+
+
+def _takes_street_only(properties: Mapping[str, Any]) -> bool:
+    """Whether the parameters take one street address (``street``, ``address_line1``) and no origin of a
+    route (``pickup``, ``origin``, ``from_address``), whose "from" is a value of its own."""
+    words = [set(lexicon.identifier_words(n).lower().split()) for n in properties]
+    return any(w & {"street", "address"} for w in words) and not any(w & _ORIGIN_WORDS for w in words)
+
+
+_ORIGIN_WORDS = frozenset(("from", "origin", "pickup", "start", "source", "old", "current", "previous"))
 
 
 # "I need to …", "we have to …" opening the words: the request's frame, as "can you …" is (the phrases the

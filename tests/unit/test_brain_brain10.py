@@ -148,3 +148,25 @@ TASK = tool("create_task", "Create a task", {"task": STRING})
 )
 def test_a_task_said_as_a_need_is_its_doing(said: str) -> None:
     assert calls([TASK], said) == [("create_task", {"task": "renew my passport"})]
+
+
+# -- 6. "from A to B": the new address is B, its town with it
+
+ADDRESS = tool(
+    "update_shipping_address",
+    "Update the shipping address",
+    {"street": STRING, "city": STRING},
+    ["street", "city"],
+)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Change it from 40 Elm Rd to 42 Oak Ave, Leeds",
+        "Change my address from 40 Elm Rd to 42 Oak Ave, Leeds",
+        "Update the address from 40 Elm Rd, York to 42 Oak Ave, Leeds",
+    ],
+)
+def test_an_address_changed_from_one_to_another_is_the_new_one(said: str) -> None:
+    assert calls([ADDRESS], said) == [("update_shipping_address", {"street": "42 Oak Ave", "city": "Leeds"})]
