@@ -530,10 +530,13 @@ _NEED_OPENING = re.compile(
     re.IGNORECASE,
 )
 
-# The same after a short request and a colon or comma ("Create a task: I have to …", "Add a task, I must
-# …"): the words before it no more than five, none of them "I"/"we" (no clause of their own).
+# The same after a short request and a colon or comma ("Create a task: I have to …", "Add a task to my
+# list, I must …"): the words before it no more than seven, none of them "I"/"we" (no clause of their
+# own), nor all of them words that only open a turn ("Okay, I have to …", "Well, …": the to-do itself).
 _NEED_AFTER_FRAME = re.compile(
-    r"^(?P<frame>\W*(?:(?!(?:i|we)\b)[\w'-]+\s+){0,4}(?!(?:i|we)\b)[\w'-]+\s*[:,;])\s*"
+    r"^(?!\W*(?:(?:ok|okay|so|well|um|uh|hmm|oh|hey|hi|hello|yes|yeah|yep|no|actually|right|alright|sure"
+    r"|and|also|then|now|sorry|wait)\W+)+(?:i|we)\b)"
+    r"(?P<frame>\W*(?:(?!(?:i|we)\b)[\w'-]+\s+){0,6}(?!(?:i|we)\b)[\w'-]+\s*[:,;])\s*"
     rf"(?:i|we)\s+(?:really\s+)?(?:{_NEED_TO})\s+(?=\w)",
     re.IGNORECASE,
 )

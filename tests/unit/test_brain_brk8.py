@@ -175,3 +175,34 @@ def test_a_reservation_id_beside_a_street_is_still_looked_up() -> None:
     assert calls([RESERVATION], "Look up reservation 4821 at 10 Downing Street") == [
         ("lookup_reservation", {"reservation_id": "4821"})
     ]
+
+
+# -- 6. "Okay, I have to …" to a to-do tool: a word that only opens the turn is no request before the task
+
+TASK = tool("create_task", "Create a to-do task", {"title": STRING})
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Okay, I have to renew my passport",
+        "OK so, I have to renew my passport",
+        "Well, I need to renew my passport",
+        "Yes, I have to renew my passport",
+        "Actually, I have to renew my passport",
+    ],
+)
+def test_a_turn_opened_by_a_filler_keeps_the_whole_task(said: str) -> None:
+    assert calls([TASK], said) == [("create_task", {"title": "renew my passport"})]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Create a task: I have to renew my passport",
+        "Add a task to my list: I have to renew my passport",
+        "Create a new task for me: I have to renew my passport",
+    ],
+)
+def test_a_task_after_a_request_drops_i_have_to(said: str) -> None:
+    assert calls([TASK], said) == [("create_task", {"title": "renew my passport"})]
