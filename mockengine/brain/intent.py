@@ -338,6 +338,12 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     if len(ordering) != 1:
         return None
     tool, name, schema = ordering[0]
+    # "A towel please" beside ``request_housekeeping`` ("… items like towels"): the thing is another
+    # declared tool's, not one the ordering tool sells
+    own = vocabulary_of(tool)
+    heads = set(_concepts(" ".join(_named(words)))) - own
+    if any(heads & vocabulary_of(other) for other in tools if other is not tool):
+        return None
     options = schema.get("enum")
     if isinstance(options, list):
         option = next((o for o in options if isinstance(o, str) and o.lower() == thing.lower()), None)

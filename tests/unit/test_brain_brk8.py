@@ -206,3 +206,21 @@ def test_a_turn_opened_by_a_filler_keeps_the_whole_task(said: str) -> None:
 )
 def test_a_task_after_a_request_drops_i_have_to(said: str) -> None:
     assert calls([TASK], said) == [("create_task", {"title": "renew my passport"})]
+
+
+# -- 7. a thing another declared tool names ("items like towels") is no thing the ordering tool sells
+
+ROOM_SERVICE = tool("order_room_service", "Order room service to a hotel room", {"item": STRING})
+HOUSEKEEPING = tool("request_housekeeping", "Request housekeeping items like towels", {"request": STRING})
+
+
+@pytest.mark.parametrize("said", ["A towel please", "Can I get some towels?", "I'd like some towels please"])
+def test_a_thing_another_tool_names_is_not_ordered(said: str) -> None:
+    made = calls([ROOM_SERVICE, HOUSEKEEPING], said)
+    assert isinstance(made, str) or all(name != "order_room_service" for name, _ in made)
+
+
+def test_a_dish_beside_the_other_tool_is_still_ordered() -> None:
+    assert calls([ROOM_SERVICE, HOUSEKEEPING], "I'd like a club sandwich") == [
+        ("order_room_service", {"item": "club sandwich"})
+    ]
