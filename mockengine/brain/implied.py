@@ -243,6 +243,12 @@ def _described(schema: Mapping[str, Any]) -> str:
     return str(schema.get("description", "")).lower()
 
 
+def is_country(name: str) -> bool:
+    """Whether ``name`` is the name of a country the tables know ("France", "japan")."""
+    key = " ".join(name.lower().split())
+    return any(country[0].lower() == key for country in _COUNTRIES.values())
+
+
 def in_the_us(value: str, said: str = "") -> bool:
     """Whether the place ``value`` names is in the United States: a US city the tables know ("Denver",
     "New York City"), or any town with a US state after it, in the value or where ``said`` names it

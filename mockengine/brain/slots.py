@@ -220,6 +220,7 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_postal_address(work, filled, properties, kinds)
     _fill_wider_place(work, filled, properties, kinds)
+    _town_in_country(work, filled, properties)
     _without_request_verbs(work, filled, kinds)
     _without_price_asked(filled, kinds, vocabulary)
     _owners_of_details(work, filled, kinds)
@@ -558,6 +559,28 @@ _NEED_AFTER_FRAME = re.compile(
     rf"(?:i|we)\s+(?:really\s+)?(?:{_NEED_TO})\s+(?=\w)",
     re.IGNORECASE,
 )
+
+
+# A town said in its country: "Lyon in France", "Lyon is in France" (the town a proper name right before).
+_TOWN_IN = r"(?P<town>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})\s*,?\s+(?:is\s+)?in\s+{country}\b"
+
+
+def _town_in_country(work: _Work, filled: Filled, properties: Mapping[str, Any]) -> None:
+    """ "Lyon in France": a town (``city``, ``town``) that took the country is the town said before it, and
+    the country goes to a country parameter the words left empty, as a model reads it (``city:
+    "France"`` was kept of "Lyon in France"); a town the tables know as a country ("Singapore") said
+    alone is left as it is."""
+    town = next((n for n in ("city", "town") if isinstance(filled.arguments.get(n), str)), None)
+    if town is None or not implied.is_country(filled.arguments[town]):
+        return
+    country = filled.arguments[town]
+    found = re.search(_TOWN_IN.format(country=re.escape(country)), work.said)
+    if found is None or implied.is_country(found.group("town")):
+        return
+    filled.arguments[town], filled.sources[town] = found.group("town"), found.group(0)
+    wider = next((n for n in properties if n in ("country", "country_name")), None)
+    if wider is not None and wider not in filled.arguments:
+        filled.arguments[wider], filled.sources[wider] = country, found.group(0)
 
 
 def _fill_wider_place(

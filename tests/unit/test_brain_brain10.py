@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from tests.brain_calls import calls, tool
+from mockengine.brain import slots
+from mockengine.brain.referents import Referent
+from tests.brain_calls import TODAY, calls, tool
 
 STRING = {"type": "string"}
 
@@ -249,3 +251,29 @@ def test_a_system_enum_keeps_its_first_option_in_the_us() -> None:
     units = {"type": "string", "enum": ["metric", "imperial"]}
     made = calls([weather(units)], "weather in Seattle")
     assert isinstance(made, list) and made[0][1]["unit"] == "metric"
+
+
+# -- 9. a town said in its country ("Lyon in France") is the town, the country beside it
+
+CITY = {
+    "type": "object",
+    "properties": {
+        "city": {"title": "City", "type": "string"},
+        "country": {"title": "Country", "type": "string"},
+    },
+    "required": ["city", "country"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    "said", ["Lyon in France", "Lyon is in France", "Tell me about Lyon in France", "Lyon, France"]
+)
+def test_a_town_in_its_country_is_the_town(said: str) -> None:
+    filled = slots.fill("response", CITY, said, Referent(), TODAY)
+    assert filled.arguments == {"city": "Lyon", "country": "France"}
+
+
+def test_a_town_in_its_country_to_a_weather_tool_is_the_town() -> None:
+    made = calls([tool("get_weather", "Get the weather", {"city": STRING})], "Weather for Lyon in France")
+    assert made == [("get_weather", {"city": "Lyon"})]
