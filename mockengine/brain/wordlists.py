@@ -368,7 +368,7 @@ NOT_SOLD = frozenset((
 # "an extended warranty"): no thing an ordering tool orders. Phrases, as "wrap" alone is food.
 EXTRAS = (
     "warranty", "guarantee", "insurance", "protection plan", "gift wrap", "gift wrapping", "gift-wrap",
-    "gift-wrapping", "gift receipt", "wrapping", "installation", "assembly",
+    "gift-wrapping", "gift receipt", "wrapping", "installation", "assembly", "refill",
 )  # fmt: skip
 # What a thing sold is carried away in ("a box for leftovers", "a to-go box", "a bag for this"): asked for
 # alone it is no thing sold; "a box of donuts" is the donuts.

@@ -32,6 +32,7 @@ FOOD = tool("order_food", "Order food", {"item": STRING})
         "Can I get some gift wrap?",
         "Could I have a gift wrap please?",
         "Can I get gift wrapping for this?",
+        "Can I get a refill?",
     ],
 )
 def test_a_service_or_an_extra_orders_nothing(said: str) -> None:
@@ -72,7 +73,9 @@ def test_a_drink_asked_for_in_other_words_is_ordered(said: str, drink: str) -> N
     assert calls([DRINK], said) == [("order_drink", {"drink": drink})]
 
 
-@pytest.mark.parametrize("said", ["I'd like a refund", "A menu please", "I'd like a word with the manager"])
+@pytest.mark.parametrize(
+    "said", ["I'd like a refund", "A menu please", "I'd like a word with the manager", "One more please"]
+)
 def test_other_words_asking_a_service_still_order_nothing(said: str) -> None:
     assert isinstance(calls([DRINK], said), str)
 
