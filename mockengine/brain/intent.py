@@ -282,7 +282,7 @@ _GOT_NEW = re.compile(
 # "A large mocha please", "An iced tea, please.": a thing asked for by its name alone, the words opening
 # with its article and ending in "please" (a reply to "what can I get you?").
 _NAMED_ALONE = re.compile(
-    r"^\W*(?:a|an|one)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s*,?\s+please\s*[.!]?\s*$",
+    r"^\W*(?:a|an)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s*,?\s+please\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 

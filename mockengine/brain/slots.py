@@ -196,10 +196,7 @@ def fill(
         # to say: "Set the thermostat to 72" is no 72 degrees Celsius
         measured = any(kinds.get(other) == "number" for other in properties if other != name)
         if picked is not None and not measured:
-            filled.arguments[name], filled.sources[name] = (
-                picked,
-                "(no unit said: the default or first option)",
-            )
+            filled.arguments[name], filled.sources[name] = picked, _UNIT_UNSAID
     for name in [n for n in required if n not in filled.arguments and kinds.get(n) in ("boolean", "enum")]:
         verb = (
             scalars.own_verb(work.said, tool_name)
@@ -223,12 +220,14 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_postal_address(work, filled, properties, kinds)
     _fill_wider_place(work, filled, properties, kinds)
+    _town_in_country(work, filled, properties)
     _without_request_verbs(work, filled, kinds)
     _without_price_asked(filled, kinds, vocabulary)
     _owners_of_details(work, filled, kinds)
     _languages_only(filled)
     _places_as_names(filled)
     _implied_by_place(filled, properties)
+    _unit_of_place(filled, properties, work.said)
     for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
         if isinstance(value, dict) and isinstance(properties.get(name), Mapping):
             inner = schema_values.resolve(dict(properties[name]), schema)
@@ -265,6 +264,10 @@ def fill(
     ]:
         # "I have a reservation for 4 people at 7": the time is when, no reservation's id; nor is "10
         # Downing Street" of "a reservation at 10 Downing Street" (a street is where)
+        del filled.arguments[name]
+        filled.sources.pop(name, None)
+    for name in [n for n, v in filled.arguments.items() if verbatim.refused_unit(work.said, n, v)]:
+        # "Weather in Paris. Not fahrenheit" to ``unit: ["celsius", "fahrenheit"]``: no unit wanted
         del filled.arguments[name]
         filled.sources.pop(name, None)
     _finish(filled, schema, required, lists)
@@ -307,12 +310,36 @@ def implied_again(filled: Filled, schema: Mapping[str, Any]) -> None:
         filled.arguments.pop(name, None)
         filled.sources.pop(name, None)
     _implied_by_place(filled, schema_values.properties_of(schema))
+    _unit_of_place(filled, schema_values.properties_of(schema))
     order = {name: index for index, name in enumerate(schema_values.properties_of(schema))}
     filled.arguments = dict(sorted(filled.arguments.items(), key=lambda e: order.get(e[0], len(order))))
 
 
 _IMPLIED = "(implied by "
+# The source of a required unit enum no word gave (``verbatim.unit_unsaid``), and of the one a US place
+# gave (``_unit_of_place``).
+_UNIT_UNSAID = "(no unit said: the default or first option)"
+_UNIT_OF_THE_US = "(no unit said: a place in the US, in Fahrenheit)"
 _DIRECTIONS = frozenset(("from", "to", "source", "target", "base", "quote", "input", "output", "src", "dest"))
+
+
+def _unit_of_place(filled: Filled, properties: Mapping[str, Any], said: str = "") -> None:
+    """A required unit enum no word gave, from the place another parameter holds: Fahrenheit for a
+    place in the United States ("weather in Denver"), as a model picks it there; the
+    schema's default or first option anywhere else (``verbatim.unit_unsaid``). One call per place ("in
+    Paris and in Denver") makes each its own; ``said``, the words, may name the state after the town
+    ("Springfield, IL")."""
+    places = [v for n, v in filled.arguments.items() if isinstance(v, str) and implied.holds_place(n)]
+    for name in [n for n, s in filled.sources.items() if s in (_UNIT_UNSAID, _UNIT_OF_THE_US)]:
+        schema = kinds_of.one_branch(properties.get(name) or {})
+        us = verbatim.us_unit(schema) if places and implied.in_the_us(places[0], said) else None
+        if us is not None:
+            filled.arguments[name], filled.sources[name] = us, _UNIT_OF_THE_US
+            continue
+        options = schema.get("enum") or []
+        default = schema.get("default")
+        filled.arguments[name] = default if default in options else options[0]
+        filled.sources[name] = _UNIT_UNSAID
 
 
 def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:
@@ -540,6 +567,28 @@ _NEED_AFTER_FRAME = re.compile(
     rf"(?:i|we)\s+(?:really\s+)?(?:{_NEED_TO})\s+(?=\w)",
     re.IGNORECASE,
 )
+
+
+# A town said in its country: "Lyon in France", "Lyon is in France" (the town a proper name right before).
+_TOWN_IN = r"(?P<town>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})\s*,?\s+(?:is\s+)?in\s+{country}\b"
+
+
+def _town_in_country(work: _Work, filled: Filled, properties: Mapping[str, Any]) -> None:
+    """ "Lyon in France": a town (``city``, ``town``) that took the country is the town said before it, and
+    the country goes to a country parameter the words left empty, as a model reads it (``city:
+    "France"`` was kept of "Lyon in France"); a town the tables know as a country ("Singapore") said
+    alone is left as it is."""
+    town = next((n for n in ("city", "town") if isinstance(filled.arguments.get(n), str)), None)
+    if town is None or not implied.is_country(filled.arguments[town]):
+        return
+    country = filled.arguments[town]
+    found = re.search(_TOWN_IN.format(country=re.escape(country)), work.said)
+    if found is None or implied.is_country(found.group("town")):
+        return
+    filled.arguments[town], filled.sources[town] = found.group("town"), found.group(0)
+    wider = next((n for n in properties if n in ("country", "country_name")), None)
+    if wider is not None and wider not in filled.arguments:
+        filled.arguments[wider], filled.sources[wider] = country, found.group(0)
 
 
 def _fill_wider_place(

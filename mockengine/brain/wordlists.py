@@ -374,7 +374,7 @@ SIZES = frozenset(("small", "medium", "large", "regular", "big", "little", "tall
 # "an extended warranty"): no thing an ordering tool orders. Phrases, as "wrap" alone is food.
 EXTRAS = (
     "warranty", "guarantee", "insurance", "protection plan", "gift wrap", "gift wrapping", "gift-wrap",
-    "gift-wrapping", "gift receipt", "wrapping", "installation", "assembly",
+    "gift-wrapping", "gift receipt", "wrapping", "installation", "assembly", "refill",
 )  # fmt: skip
 # What a thing sold is carried away or served in ("a box for leftovers", "a to-go box", "a bag for this", "a
 # glass"): asked for alone, or with only words of ``PACKAGING_KINDS``, it is no thing sold; "a box of

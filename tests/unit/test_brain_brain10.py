@@ -3,9 +3,13 @@ fix; the near misses beside each pin what must not change."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from tests.brain_calls import calls, tool
+from mockengine.brain import slots
+from mockengine.brain.referents import Referent
+from tests.brain_calls import TODAY, calls, tool
 
 STRING = {"type": "string"}
 
@@ -28,6 +32,7 @@ FOOD = tool("order_food", "Order food", {"item": STRING})
         "Can I get some gift wrap?",
         "Could I have a gift wrap please?",
         "Can I get gift wrapping for this?",
+        "Can I get a refill?",
     ],
 )
 def test_a_service_or_an_extra_orders_nothing(said: str) -> None:
@@ -68,7 +73,9 @@ def test_a_drink_asked_for_in_other_words_is_ordered(said: str, drink: str) -> N
     assert calls([DRINK], said) == [("order_drink", {"drink": drink})]
 
 
-@pytest.mark.parametrize("said", ["I'd like a refund", "A menu please", "I'd like a word with the manager"])
+@pytest.mark.parametrize(
+    "said", ["I'd like a refund", "A menu please", "I'd like a word with the manager", "One more please"]
+)
 def test_other_words_asking_a_service_still_order_nothing(said: str) -> None:
     assert isinstance(calls([DRINK], said), str)
 
@@ -170,3 +177,106 @@ ADDRESS = tool(
 )
 def test_an_address_changed_from_one_to_another_is_the_new_one(said: str) -> None:
     assert calls([ADDRESS], said) == [("update_shipping_address", {"street": "42 Oak Ave", "city": "Leeds"})]
+
+
+# -- 7 and 8. a unit enum: a US town's weather in fahrenheit; a refused unit never filled
+
+
+def weather(unit: dict[str, Any], required: list[str] | None = None) -> Any:
+    return tool("get_weather", "Get the current weather", {"location": STRING, "unit": unit}, required)
+
+
+UNIT_ENUM = {"type": "string", "enum": ["celsius", "fahrenheit"]}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "weather in Denver",
+        "What's the weather in Chicago?",
+        "How hot is it in Austin, Texas?",
+        "Weather in Springfield, IL",
+        "What's the weather like in New York City?",
+    ],
+)
+def test_a_us_towns_weather_is_in_fahrenheit(said: str) -> None:
+    made = calls([weather(UNIT_ENUM)], said)
+    assert isinstance(made, list) and made[0][1]["unit"] == "fahrenheit"
+
+
+@pytest.mark.parametrize("said", ["weather in Paris", "What's the weather in London?", "weather in Sydney"])
+def test_elsewhere_the_unit_is_the_first(said: str) -> None:
+    made = calls([weather(UNIT_ENUM)], said)
+    assert isinstance(made, list) and made[0][1]["unit"] == "celsius"
+
+
+def test_elsewhere_the_unit_is_the_schemas_default() -> None:
+    unit = {"type": "string", "enum": ["fahrenheit", "celsius"], "default": "celsius"}
+    made = calls([weather(unit)], "weather in Paris")
+    assert isinstance(made, list) and made[0][1]["unit"] == "celsius"
+
+
+@pytest.mark.parametrize(
+    ("said", "unit"),
+    [("weather in Denver in celsius", "celsius"), ("weather in Paris in fahrenheit", "fahrenheit")],
+)
+def test_a_unit_said_wins_over_the_town(said: str, unit: str) -> None:
+    made = calls([weather(UNIT_ENUM)], said)
+    assert isinstance(made, list) and made[0][1]["unit"] == unit
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Weather in Paris. Not fahrenheit",
+        "Weather in Paris, not in fahrenheit",
+        "Weather in Paris. No fahrenheit",
+    ],
+)
+def test_a_refused_unit_of_an_enum_is_not_filled(said: str) -> None:
+    made = calls([weather(UNIT_ENUM)], said)
+    assert not (isinstance(made, list) and made[0][1].get("unit") == "fahrenheit")
+
+
+def test_a_unit_named_after_a_refused_one_of_an_enum_is_filled() -> None:
+    made = calls([weather(UNIT_ENUM)], "Weather in Paris. Not fahrenheit, celsius")
+    assert made == [("get_weather", {"location": "Paris", "unit": "celsius"})]
+
+
+def test_each_place_of_parallel_calls_has_its_own_unit() -> None:
+    assert calls([weather(UNIT_ENUM)], "weather in Paris and in Denver") == [
+        ("get_weather", {"location": "Paris", "unit": "celsius"}),
+        ("get_weather", {"location": "Denver", "unit": "fahrenheit"}),
+    ]
+
+
+def test_a_system_enum_keeps_its_first_option_in_the_us() -> None:
+    units = {"type": "string", "enum": ["metric", "imperial"]}
+    made = calls([weather(units)], "weather in Seattle")
+    assert isinstance(made, list) and made[0][1]["unit"] == "metric"
+
+
+# -- 9. a town said in its country ("Lyon in France") is the town, the country beside it
+
+CITY = {
+    "type": "object",
+    "properties": {
+        "city": {"title": "City", "type": "string"},
+        "country": {"title": "Country", "type": "string"},
+    },
+    "required": ["city", "country"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    "said", ["Lyon in France", "Lyon is in France", "Tell me about Lyon in France", "Lyon, France"]
+)
+def test_a_town_in_its_country_is_the_town(said: str) -> None:
+    filled = slots.fill("response", CITY, said, Referent(), TODAY)
+    assert filled.arguments == {"city": "Lyon", "country": "France"}
+
+
+def test_a_town_in_its_country_to_a_weather_tool_is_the_town() -> None:
+    made = calls([tool("get_weather", "Get the weather", {"city": STRING})], "Weather for Lyon in France")
+    assert made == [("get_weather", {"city": "Lyon"})]
