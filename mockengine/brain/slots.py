@@ -267,9 +267,14 @@ def fill(
         del filled.arguments[name]
         filled.sources.pop(name, None)
     for name in [n for n, v in filled.arguments.items() if verbatim.refused_unit(work.said, n, v)]:
-        # "Weather in Paris. Not fahrenheit" to ``unit: ["celsius", "fahrenheit"]``: no unit wanted
-        del filled.arguments[name]
+        # "Weather in Paris. Not fahrenheit" to ``unit: ["celsius", "fahrenheit"]``: not the refused unit;
+        # of two, the other is the one wanted (a model sends celsius), of more, which is asked
+        refused = filled.arguments.pop(name)
         filled.sources.pop(name, None)
+        options = kinds_of.one_branch(properties.get(name) or {}).get("enum")
+        rest = [o for o in options if o != refused] if isinstance(options, list) else []
+        if len(rest) == 1:
+            filled.arguments[name], filled.sources[name] = rest[0], f"(the option left: not {refused})"
     _finish(filled, schema, required, lists)
     return filled
 

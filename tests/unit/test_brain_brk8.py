@@ -224,3 +224,29 @@ def test_a_dish_beside_the_other_tool_is_still_ordered() -> None:
     assert calls([ROOM_SERVICE, HOUSEKEEPING], "I'd like a club sandwich") == [
         ("order_room_service", {"item": "club sandwich"})
     ]
+
+
+# -- 8. a unit refused of two: the other one, as a model sends it (brain10 asked which, naming both)
+
+WEATHER = tool(
+    "get_weather",
+    "Get the current weather",
+    {"location": STRING, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    ["location", "unit"],
+)
+WEATHER_THREE = tool(
+    "get_weather",
+    "Get the current weather",
+    {"location": STRING, "unit": {"type": "string", "enum": ["celsius", "fahrenheit", "kelvin"]}},
+    ["location", "unit"],
+)
+
+
+@pytest.mark.parametrize("said", ["Weather in Paris. Not fahrenheit", "Weather in Denver. Not fahrenheit"])
+def test_a_unit_refused_of_two_sends_the_other(said: str) -> None:
+    made = calls([WEATHER], said)
+    assert isinstance(made, list) and made[0][1]["unit"] == "celsius"
+
+
+def test_a_unit_refused_of_three_still_asks() -> None:
+    assert isinstance(calls([WEATHER_THREE], "Weather in Paris. Not fahrenheit"), str)
