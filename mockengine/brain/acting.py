@@ -149,6 +149,14 @@ def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> 
             or _ordered(text, candidates)
             or _not_given(text, candidates)
         )
+    if found and not any(_verb_said(match) for _, match in found):
+        # "Send order 12345 to 40 Elm Rd" beside cancel_order: the noun "order" asked no cancel; the
+        # address a thing is sent to asks its shipping address changed, as a model reads it
+        # (the tool that takes the address, matched by a word of it such as "street", reads it as well:
+        # "Send my order to 12 Baker Street" names no order "12")
+        sent = _address_sent(text, candidates, referent, today)
+        if sent is not None:
+            return sent
     if len(found) == 1:
         found = _coordinated(found[0][0], found[0][1], candidates, today)
     done: list[Action] = []
@@ -629,9 +637,12 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
 
 # A thing asked to be sent somewhere: "send it to", "please deliver them to", "ship my order to"; "went
 # to", "take me to" (a ride) and "get to" (directions) send nothing.
+# The thing sent may be a record named by its number ("send the order 12345 to", "ship order number
+# 12345 to", "send order #12345 to"), and the address said as a place of the speaker's ("to my office at").
 _SENT = (
     r"(?i)\b(?:send|ship|deliver|mail|post|forward|redirect|reroute)\b"
-    r"(?:\s+(?:it|them|this|that|these|those|my|the|our|your|\w+))?(?:\s+\w+)?\s+to\s+"
+    r"(?:\s+(?:the|my|our|your|this|that|these|those))?(?:\s+\w+)?(?:\s+(?:number\s+|no\.?\s+)?#?\w+)?\s+to\s+"
+    r"(?:(?:my|our)\s+(?:\w+\s+){0,2}?(?:at|on)\s+)?"
 )
 # A question of where a thing goes ("Does it go to …", "Why did it ship to …"): no request to send it.
 _ASKED_OF_IT = re.compile(r"^\W*(?:why|how|does|did|do|is|was|has|where)\b", re.IGNORECASE)
@@ -659,9 +670,28 @@ def _address_sent(text: str, tools: list[ToolSpec], referent: Referent, today: d
         return None
     tool = takers[0]
     said = text[text.index(street) :]  # the address alone, read as an address's parts are
-    filled = fill(
-        tool.name, tool.parameters or {}, said, referent, today, intent.vocabulary_of(tool), tool.description
-    )
+    vocabulary = intent.vocabulary_of(tool)
+    schema = tool.parameters or {}
+    # the address fills the address's parameters; the record sent ("Send order 12345 to …") is said
+    # before it (a house number is no order id)
+    ids = [n for n in schema_values.properties_of(schema) if codes.record_words(n)]
+    address_schema = {
+        **schema,
+        "properties": {n: v for n, v in schema_values.properties_of(schema).items() if n not in ids},
+        "required": [n for n in schema_values.required_of(schema) if n not in ids],
+    }
+    filled = fill(tool.name, address_schema, said, referent, today, vocabulary, tool.description)
+    if ids:
+        before = text[: text.index(street)]
+        sent = fill(tool.name, schema, before, referent, today, vocabulary, tool.description)
+        for name in [n for n in ids if n in sent.arguments]:
+            filled.arguments[name], filled.sources[name] = (
+                sent.arguments[name],
+                sent.sources.get(name, before),
+            )
+        filled.missing = [n for n in schema_values.required_of(schema) if n not in filled.arguments]
+        order = list(schema_values.properties_of(schema))  # in the schema's order, as a model writes them
+        filled.arguments = dict(sorted(filled.arguments.items(), key=lambda item: order.index(item[0])))
     match = intent.Match(tool, 0.0, (), True)
     if filled.missing:
         return _asking(tool, filled, f"{tool.name} (a street address given)", ())
@@ -669,6 +699,13 @@ def _address_sent(text: str, tools: list[ToolSpec], referent: Referent, today: d
         return None
     action = _action(match, filled)
     return Plan((action,), None, f"a street address given: {action.why}")
+
+
+def _verb_said(match: intent.Match) -> bool:
+    """Whether the words that matched a tool include its name's verb ("cancel" of ``cancel_order``, or a
+    word of the same concept), not only the thing it acts on ("order")."""
+    verb = lexicon.identifier_words(match.tool.name).lower().split()[:1]
+    return bool(verb) and lexicon.concept(verb[0]) in {lexicon.concept(cue) for cue in match.cues}
 
 
 def _ordered(text: str, tools: list[ToolSpec]) -> Plan | None:

@@ -255,6 +255,29 @@ def street_with_number_in(text: str) -> str | None:
     return None
 
 
+# A change from one street address to another ("Change it from 40 Elm Rd to 42 Oak Ave, Leeds", "Update
+# the address from 40 Elm Rd, York to 42 Oak Ave"): "from" and the old address (its town with it), up to
+# the "to" before the new one's house number.
+_CHANGED_FROM = re.compile(
+    r"\b(?:change|changed|update|updated|move|moved|switch|correct|edit|fix)\b[^.!?]*?\s"
+    r"(?P<old>from\s+(?P<street>\d[^.!?]*?)\s+to\s+)(?=\d+[a-z]?\s)",
+    re.IGNORECASE,
+)
+
+
+def without_old_address(text: str) -> str:
+    """``text`` without the address a change is from ("Change it from 40 Elm Rd to 42 Oak Ave, Leeds"
+    → "Change it 42 Oak Ave, Leeds"): the new address is the one a model fills. Unchanged when no
+    street with its house number follows "from" and precedes "to" and another house number."""
+    found = _CHANGED_FROM.search(text)
+    if found is None:
+        return text
+    street = found.group("street").split(",")[0].strip()
+    if not is_street_with_number(street):
+        return text
+    return text[: found.start("old")] + text[found.end("old") :]
+
+
 def street_at_end(value: str) -> str | None:
     """The street with its house number that ends ``value`` ("12 Main St" of "new address is 12 Main
     St"), when words that are none of it come before; else None."""

@@ -61,7 +61,11 @@ def identifier_for(text: str) -> Span | None:
     found = [
         *(Span(_digits(m.group(0)), m.start(), m.end()) for m in _SPOKEN_CODE.finditer(text)),
         *(Span(m.group(1) + m.group(2), m.start(), m.end()) for m in _PREFIXED.finditer(text)),
-        *(Span(m.group(0), m.start(), m.end()) for m in _WRITTEN.finditer(text) if not _counts(text, m)),
+        *(
+            Span(m.group(0), m.start(), m.end())
+            for m in _WRITTEN.finditer(text)
+            if not _counts(text, m) and not _clock_time(text, m)
+        ),
     ]
     return min(found, key=lambda s: (s.start, -s.end)) if found else None
 
@@ -75,6 +79,43 @@ _COUNTED = re.compile(
 # account 887766". A number right after the record's word is its id, whatever follows ("flight 1234
 # updates", "track 784512 details").
 _BEFORE_COUNT = re.compile(r"\b(?:for|of|with|last|next|first|past|top)\s+$", re.IGNORECASE)
+
+
+# A time of day said: "at 7", "around 7:30", "7pm", "7 o'clock" (a number after "at" of up to two digits,
+# or one the clock's words follow). "for 2 at 7:30": the number before the time counts the party.
+_BEFORE_TIME = re.compile(r"\b(?:at|around|about|by|until|till)\s+$", re.IGNORECASE)
+_CLOCK_AFTER = re.compile(r"(?::\d{2}\b|\s*(?:a\.?m\.?|p\.?m\.?|o'clock)(?!\w))", re.IGNORECASE)
+_CLOCK_WRITTEN = re.compile(r"\d{1,2}(?:am|pm)", re.IGNORECASE)
+_PARTY_BEFORE_TIME = re.compile(r"\s+(?:at|around|tonight|tomorrow|today)\b", re.IGNORECASE)
+
+
+def _clock_time(text: str, written: re.Match[str]) -> bool:
+    """The written ``written`` is a time of day ("7" of "a reservation at 7", "7pm", "7:30"), or a party
+    of up to two digits said after "for" before one ("2" of "a reservation for 2 at 7:30"): no record's
+    id."""
+    number = written.group(0)
+    if _CLOCK_WRITTEN.fullmatch(number):
+        return True
+    if not number.isdigit() or len(number) > 2:
+        return False
+    if _BEFORE_TIME.search(text, 0, written.start()) or _CLOCK_AFTER.match(text, written.end()):
+        return True
+    if re.search(r"\d:$", text[: written.start()]):  # the minutes of "7:30"
+        return True
+    return bool(
+        re.search(r"\bfor\s+$", text[: written.start()], re.IGNORECASE)
+        and _PARTY_BEFORE_TIME.match(text, written.end())
+    )
+
+
+def said_as_time(text: str, value: Any) -> bool:
+    """Whether ``value`` is said in ``text`` only as a time of day or a party before one ("7" of "I have
+    a reservation for 4 people at 7", "30" of "at 7:30", "7pm"): no record's id, however a free string
+    took it."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    said = [m for m in _WRITTEN.finditer(text) if m.group(0).lower() == value.strip().lower()]
+    return bool(said) and all(_clock_time(text, m) for m in said)
 
 
 def _counts(text: str, written: re.Match[str]) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mockengine.brain import lexicon
+from mockengine.brain import lexicon, places
 
 # ISO 3166 alpha-2 → (name, ISO 4217 currency, main language, its ISO 639-1 code, the capital's IANA zone)
 _COUNTRIES: dict[str, tuple[str, str, str, str, str]] = {
@@ -241,6 +241,26 @@ def asks(parameter: str, schema: Mapping[str, Any]) -> str | None:
 
 def _described(schema: Mapping[str, Any]) -> str:
     return str(schema.get("description", "")).lower()
+
+
+def is_country(name: str) -> bool:
+    """Whether ``name`` is the name of a country the tables know ("France", "japan")."""
+    key = " ".join(name.lower().split())
+    return any(country[0].lower() == key for country in _COUNTRIES.values())
+
+
+def in_the_us(value: str, said: str = "") -> bool:
+    """Whether the place ``value`` names is in the United States: a US city the tables know ("Denver",
+    "New York City"), or any town with a US state after it, in the value or where ``said`` names it
+    ("Springfield, IL", "Austin, Texas")."""
+    parts = [part.strip() for part in value.split(",")]
+    where = place(parts[0])
+    if where is not None and where.country == "US":
+        return True
+    if len(parts) > 1 and any(places.is_us_state(part) for part in parts[1:]):
+        return True
+    after = re.search(rf"\b{re.escape(value)},?\s+(?P<state>{places.US_STATE})", said) if said else None
+    return after is not None and places.is_us_state(after.group("state"))
 
 
 def holds_place(parameter: str) -> bool:

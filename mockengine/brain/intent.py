@@ -45,7 +45,20 @@ from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
-from mockengine.brain.wordlists import ASSOCIATION_WEIGHT, CHANGE_VERBS, READ_VERBS
+from mockengine.brain.wordlists import (
+    ASSOCIATION_WEIGHT,
+    CHANGE_VERBS,
+    EXTRAS,
+    NO_THING,
+    NOT_SOLD,
+    ORDERING_VERBS,
+    PACKAGING,
+    PACKAGING_KINDS,
+    READ_VERBS,
+    SERVICES,
+    SIZES,
+    SOLD_THING,
+)
 
 MIN_SCORE = 1.5
 # A past action the speaker did themselves: "I already locked the front door myself" asks for no lock.
@@ -260,41 +273,27 @@ def _gotten(text: str, vocabularies: list[_Vocabulary]) -> frozenset[str]:
 # the words that only say when or how politely: "a refund please", "a refund today"), not a view of
 # another ("a copy of my invoice", "an update on order A12"), whose thing is after "of"/"on".
 _GOT_NEW = re.compile(
-    r"\b(?:get|have|receive|want|need)\s+(?:me\s+|us\s+)?(?:a|an|some|another)\s+"
+    r"(?:\b(?:get|have|receive|want|need)|(?:'d|\bwould)\s+like)\s+(?:me\s+|us\s+)?(?:a|an|some|another)\s+"
     r"(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
-    r"(?=\s+(?:for|please|today|tonight|tomorrow|now|asap|thanks|thank)\b|\s*[,.!?]|\s*$)",
+    r"(?=\s+(?:for|please|today|tonight|tomorrow|now|later|asap|thanks|thank|too|also|instead|as\s+well)\b"
+    r"|\s*[,.!?]|\s*$)",
+    re.IGNORECASE,
+)
+# "A large mocha please", "An iced tea, please.": a thing asked for by its name alone, the words opening
+# with its article and ending in "please" (a reply to "what can I get you?").
+_NAMED_ALONE = re.compile(
+    r"^\W*(?:a|an)\s+(?P<thing>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s*,?\s+please\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 
 
-# Things asked for that are no service of an app's: help, a moment, a word, an answer.
-_NO_THING = frozenset((
-    "help", "hand", "moment", "minute", "second", "sec", "chance", "word", "question", "answer", "idea",
-    "clue", "sense", "break", "look", "bit", "little", "lot", "few", "person", "human", "agent", "someone",
-    "manager", "representative", "supervisor", "operator",
-))  # fmt: skip
+def _asked_for(text: str) -> re.Match[str] | None:
+    """The words asking a thing to be given, their group ``thing`` the thing ("latte" of "Can I get a
+    latte?", "flat white" of "I'd like a flat white", "large mocha" of "A large mocha please"); None
+    when no thing is asked for."""
+    return _GOT_NEW.search(text) or _NAMED_ALONE.match(text)
 
 
-# What a business does for a customer rather than sells: asked for ("can I get a refund?"), it is no
-# thing an ordering tool orders.
-_SERVICES = frozenset((
-    "refund", "return", "exchange", "update", "copy", "receipt", "invoice", "quote", "estimate", "discount",
-    "appointment", "reservation", "booking", "table", "room", "ride", "callback", "call", "replacement",
-    "upgrade", "account", "password", "statement", "balance", "order", "delivery", "status", "ticket",
-    "confirmation", "number", "code", "coupon", "voucher", "credit", "loan", "job", "time", "day", "date",
-))  # fmt: skip
-# A tool's first word that orders a thing (``order_drink``, ``buy_ticket``, ``purchase_item``).
-_ORDERING = frozenset(("order", "buy", "purchase"))
-# What a shop, a café or a venue gives or seats a customer with, and words that name no thing itself ("a
-# cheaper one", "a vegetarian option", "a bigger size"): the head of a thing asked for that is none of
-# what an ordering tool sells ("Can I get a menu?" orders no drink "menu").
-_NOT_SOLD = frozenset((
-    "one", "ones", "option", "options", "size", "kind", "type", "choice", "thing", "something", "menu",
-    "bill", "check", "tab", "recommendation", "suggestion", "waiter", "waitress", "server", "seat", "chair",
-    "card", "straw", "napkin", "price",
-))  # fmt: skip
-# A parameter's word for the thing an ordering tool sells, whatever the tool's own noun is.
-_SOLD_THING = frozenset(("item", "product", "dish", "meal", "food", "drink", "beverage"))
 # "do you have a charger?": whether a thing is there, asked, no order of it
 _AVAILABLE = re.compile(r"\b(?:you|they|y'all)\s+(?:\w+\s+)?have\s+(?:a|an|some|another)\s+$", re.IGNORECASE)
 
@@ -307,25 +306,29 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     tool's. None when nothing is asked to be given, it is a service or no thing (a refund, help, a menu,
     "a cheaper one"), its being there is asked ("do you have a charger?"), no tool or more than one
     orders, the parameter is no thing sold (``buy_ticket(event)``), or an enum names no such option."""
-    found = _GOT_NEW.search(text)
+    found = _asked_for(text)
     if found is None:
         return None
     thing = found.group("thing")
     words = thing.lower().split()
-    if (_NO_THING | _SERVICES) & set(words) or any(lexicon.concept(w) in (_GET,) for w in words):
+    if (NO_THING | SERVICES) & set(words) or any(lexicon.concept(w) in (_GET,) for w in words):
         return None
-    if _AVAILABLE.search(text, 0, found.start("thing")) or _NOT_SOLD & set(_named(words)):
+    if {"but", "not"} & set(words) or set(words) <= SIZES:
+        return None  # "a latte but not now" is no order yet; "A large please" names no drink
+    if _extra(words):  # "a box for leftovers", "gift wrap": given with what is sold, not sold itself
+        return None
+    if _AVAILABLE.search(text, 0, found.start("thing")) or NOT_SOLD & set(_named(words)):
         return None
     ordering = []
     for tool in tools:
         named = lexicon.identifier_words(tool.name).lower().split()
-        if not set(named[:1]) & _ORDERING:
+        if not set(named[:1]) & ORDERING_VERBS:
             continue
         required = schema_values.required_of(tool.parameters or {})
         properties = schema_values.properties_of(tool.parameters or {})
         # the parameter is the thing sold (``order_drink(drink)``, ``order_food(item)``), not what the
         # thing is for (``buy_ticket(event)``: "I want a better seat" names no event)
-        sold = set(named[1:]) | _SOLD_THING
+        sold = set(named[1:]) | SOLD_THING
         if (
             len(required) == 1
             and isinstance(properties.get(required[0]), Mapping)
@@ -335,6 +338,12 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     if len(ordering) != 1:
         return None
     tool, name, schema = ordering[0]
+    # "A towel please" beside ``request_housekeeping`` ("… items like towels"): the thing is another
+    # declared tool's, not one the ordering tool sells
+    own = vocabulary_of(tool)
+    heads = set(_concepts(" ".join(_named(words)))) - own
+    if any(heads & vocabulary_of(other) for other in tools if other is not tool):
+        return None
     options = schema.get("enum")
     if isinstance(options, list):
         option = next((o for o in options if isinstance(o, str) and o.lower() == thing.lower()), None)
@@ -342,6 +351,22 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     if schema.get("type") != "string" or codes.record_words(name) or "format" in schema:
         return None
     return tool, name, thing
+
+
+def _extra(words: list[str]) -> bool:
+    """Whether the words of a thing asked for name an extra given with a sale rather than a thing sold:
+    a phrase of ``EXTRAS`` ("gift wrap", "extended warranty"), or packaging not said to hold a thing
+    sold ("a box", "a to-go box", "a clean glass"; not "a box of donuts", "a bento box")."""
+    said = f" {' '.join(words)} "
+    if any(f" {extra} " in said for extra in EXTRAS):
+        return True
+    named = _named(words)
+    return (
+        len(named) == len(words)
+        and bool(named)
+        and named[-1] in PACKAGING
+        and all(word in PACKAGING_KINDS for word in named[:-1])  # "a to-go box", not "a bento box"
+    )
 
 
 def _named(words: list[str]) -> list[str]:
@@ -409,11 +434,11 @@ def _got_undeclared(text: str, vocabularies: list[_Vocabulary]) -> str | None:
     """The thing asked to be given ("refund" of "can I get a refund for my booking AB12?") when no
     declared tool has a word of it, itself or through an association ("a cab" reaches a ride); else
     None."""
-    found = _GOT_NEW.search(text)
+    found = _asked_for(text)
     if found is None:
         return None
     thing = found.group("thing")
-    if _NO_THING & set(thing.lower().split()):  # "can I get some help?", "could I have a minute?"
+    if NO_THING & set(thing.lower().split()):  # "can I get some help?", "could I have a minute?"
         return None
     concepts = {c for c, w in _heard(thing) for c in (c, *lexicon.associated(c, w))} | set(_concepts(thing))
     return None if any(concepts & v.weights.keys() for v in vocabularies) else thing

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["US_STATE", "is_proper_name", "joined_name", "more_places", "split_names"]
+__all__ = ["US_STATE", "is_proper_name", "is_us_state", "joined_name", "more_places", "split_names"]
 
 # A proper name, as transcripts write a place's ("Rome", "Salt Lake City", "Stratford upon Avon").
 _PROPER_NAME = re.compile(r"[A-Z][\w'.-]*(?: (?:[A-Z][\w'.-]*|of|de|del|la|le|upon|on))*(?<! of)")
@@ -22,6 +22,12 @@ _US_STATE_NAMES = (
     "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah", "Vermont", "Virginia", "Washington",
     "West Virginia", "Wisconsin", "Wyoming", "District of Columbia",
 )  # fmt: skip
+# The states' (and DC's) postal codes, as written after a town ("Springfield, IL").
+_US_STATE_CODES = frozenset((
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
+    "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
+    "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "DC",
+))  # fmt: skip
 US_STATE = r"(?:[A-Z]{2}|" + "|".join(sorted(_US_STATE_NAMES, key=len, reverse=True)) + r")\b"
 
 
@@ -54,6 +60,13 @@ _JOINED = frozenset(
         "Richmond and Twickenham",
     )
 )
+
+
+def is_us_state(text: str) -> bool:
+    """Whether ``text`` names a US state (or DC): its name ("Texas", "new york") or its postal code
+    written in capitals ("TX")."""
+    said = " ".join(text.split())
+    return said in _US_STATE_CODES or said.lower() in {n.lower() for n in _US_STATE_NAMES}
 
 
 def joined_name(first: str, second: str) -> str | None:

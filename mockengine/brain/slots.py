@@ -67,6 +67,7 @@ from mockengine.brain.phrasing import (
 from mockengine.brain.places import US_STATE, is_proper_name, joined_name, more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
+from mockengine.brain.wordlists import NEED_TO, STATE_PARAMETERS
 
 # Objects inside objects filled from the words (a Pydantic model inside a model), at most this deep.
 MAX_OBJECT_DEPTH = 2
@@ -106,6 +107,8 @@ def fill(
     said = items.commas_as_and(
         _without_tool_mention(questions.without_frame(utterance.corrected(text)), tool_name)
     )
+    if _takes_street_only(properties):  # "from 40 Elm Rd to 42 Oak Ave, Leeds": the new address
+        said = addresses.without_old_address(said)
     # "I need to update my shipping address": the to-do "I need to" names to a to-do tool is no value of a
     # tool that keeps none (it filled ``street: "todo"``)
     to_dos = not vocabulary or lexicon.TO_DO in vocabulary
@@ -113,6 +116,10 @@ def fill(
         # opening the words, "I have to …" frames the request ("I have to add a dentist appointment at
         # 3pm": title "dentist appointment"); inside them it is what is said ("Text John that I need to …")
         said = _NEED_OPENING.sub("", said, count=1)
+    else:
+        # "Create a task: I have to renew my passport": after the request's own words, "I have to" frames
+        # the task, which is "renew my passport" (it was "todo renew my passport")
+        said = _NEED_AFTER_FRAME.sub(r"\g<frame> ", said, count=1)
     work = _Work(verbatim.rewritten(said, to_dos=to_dos), today, text)
     filled = Filled()
 
@@ -189,10 +196,7 @@ def fill(
         # to say: "Set the thermostat to 72" is no 72 degrees Celsius
         measured = any(kinds.get(other) == "number" for other in properties if other != name)
         if picked is not None and not measured:
-            filled.arguments[name], filled.sources[name] = (
-                picked,
-                "(no unit said: the default or first option)",
-            )
+            filled.arguments[name], filled.sources[name] = picked, _UNIT_UNSAID
     for name in [n for n in required if n not in filled.arguments and kinds.get(n) in ("boolean", "enum")]:
         verb = (
             scalars.own_verb(work.said, tool_name)
@@ -216,12 +220,14 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_postal_address(work, filled, properties, kinds)
     _fill_wider_place(work, filled, properties, kinds)
+    _town_in_country(work, filled, properties)
     _without_request_verbs(work, filled, kinds)
     _without_price_asked(filled, kinds, vocabulary)
     _owners_of_details(work, filled, kinds)
     _languages_only(filled)
     _places_as_names(filled)
     _implied_by_place(filled, properties)
+    _unit_of_place(filled, properties, work.said)
     for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
         if isinstance(value, dict) and isinstance(properties.get(name), Mapping):
             inner = schema_values.resolve(dict(properties[name]), schema)
@@ -247,6 +253,28 @@ def fill(
                 filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
     _split_full_name(filled, list(properties))
     _question_as_asked(text, filled, [n for n in required if kinds.get(n) == "string"])
+    for name in [
+        n
+        for n in properties
+        if codes.record_words(n)
+        and (
+            codes.said_as_time(work.said, filled.arguments.get(n))
+            or addresses.is_street_with_number(str(filled.arguments.get(n, "")))
+        )
+    ]:
+        # "I have a reservation for 4 people at 7": the time is when, no reservation's id; nor is "10
+        # Downing Street" of "a reservation at 10 Downing Street" (a street is where)
+        del filled.arguments[name]
+        filled.sources.pop(name, None)
+    for name in [n for n, v in filled.arguments.items() if verbatim.refused_unit(work.said, n, v)]:
+        # "Weather in Paris. Not fahrenheit" to ``unit: ["celsius", "fahrenheit"]``: not the refused unit;
+        # of two, the other is the one wanted (a model sends celsius), of more, which is asked
+        refused = filled.arguments.pop(name)
+        filled.sources.pop(name, None)
+        options = kinds_of.one_branch(properties.get(name) or {}).get("enum")
+        rest = [o for o in options if o != refused] if isinstance(options, list) else []
+        if len(rest) == 1:
+            filled.arguments[name], filled.sources[name] = rest[0], f"(the option left: not {refused})"
     _finish(filled, schema, required, lists)
     return filled
 
@@ -287,12 +315,36 @@ def implied_again(filled: Filled, schema: Mapping[str, Any]) -> None:
         filled.arguments.pop(name, None)
         filled.sources.pop(name, None)
     _implied_by_place(filled, schema_values.properties_of(schema))
+    _unit_of_place(filled, schema_values.properties_of(schema))
     order = {name: index for index, name in enumerate(schema_values.properties_of(schema))}
     filled.arguments = dict(sorted(filled.arguments.items(), key=lambda e: order.get(e[0], len(order))))
 
 
 _IMPLIED = "(implied by "
+# The source of a required unit enum no word gave (``verbatim.unit_unsaid``), and of the one a US place
+# gave (``_unit_of_place``).
+_UNIT_UNSAID = "(no unit said: the default or first option)"
+_UNIT_OF_THE_US = "(no unit said: a place in the US, in Fahrenheit)"
 _DIRECTIONS = frozenset(("from", "to", "source", "target", "base", "quote", "input", "output", "src", "dest"))
+
+
+def _unit_of_place(filled: Filled, properties: Mapping[str, Any], said: str = "") -> None:
+    """A required unit enum no word gave, from the place another parameter holds: Fahrenheit for a
+    place in the United States ("weather in Denver"), as a model picks it there; the
+    schema's default or first option anywhere else (``verbatim.unit_unsaid``). One call per place ("in
+    Paris and in Denver") makes each its own; ``said``, the words, may name the state after the town
+    ("Springfield, IL")."""
+    places = [v for n, v in filled.arguments.items() if isinstance(v, str) and implied.holds_place(n)]
+    for name in [n for n, s in filled.sources.items() if s in (_UNIT_UNSAID, _UNIT_OF_THE_US)]:
+        schema = kinds_of.one_branch(properties.get(name) or {})
+        us = verbatim.us_unit(schema) if places and implied.in_the_us(places[0], said) else None
+        if us is not None:
+            filled.arguments[name], filled.sources[name] = us, _UNIT_OF_THE_US
+            continue
+        options = schema.get("enum") or []
+        default = schema.get("default")
+        filled.arguments[name] = default if default in options else options[0]
+        filled.sources[name] = _UNIT_UNSAID
 
 
 def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:
@@ -473,7 +525,7 @@ def _fill_postal_address(
     )
     if found is not None:
         filled.arguments[postal], filled.sources[postal] = found.group(2), found.group(0)
-    region = next((n for n in properties if n in _STATE_PARAMETERS and kinds.get(n) == "string"), None)
+    region = next((n for n in properties if n in STATE_PARAMETERS and kinds.get(n) == "string"), None)
     if found is not None and found.group("state") and region is not None and region not in filled.arguments:
         # "Springfield Illinois 62704", "Springfield IL 62704": the state between the town and its code
         filled.arguments[region], filled.sources[region] = found.group("state"), found.group(0)
@@ -489,16 +541,59 @@ _POSTCODE = r"\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s?\
 # What follows a town said with no comma before it: its code, a state first or not (two capitals or its
 # name: the town read before it is the shortest that leaves one, "Springfield" of "Springfield Illinois")
 _CODE_AFTER_TOWN = rf",?\s+(?:{US_STATE},?\s+)?(?:{_POSTCODE})\b"
-# The parameters a state said in an address goes to.
-_STATE_PARAMETERS = ("state", "region", "province", "state_code", "state_or_province")
 
 
-# "I need to …", "we have to …" opening the words: the request's frame, as "can you …" is.
+def _takes_street_only(properties: Mapping[str, Any]) -> bool:
+    """Whether the parameters take one street address (``street``, ``address_line1``) and no origin of a
+    route (``pickup``, ``origin``, ``from_address``), whose "from" is a value of its own."""
+    words = [set(lexicon.identifier_words(n).lower().split()) for n in properties]
+    return any(w & {"street", "address"} for w in words) and not any(w & _ORIGIN_WORDS for w in words)
+
+
+_ORIGIN_WORDS = frozenset(("from", "origin", "pickup", "start", "source", "old", "current", "previous"))
+
+
+# "I need to …", "we have to …" opening the words: the request's frame, as "can you …" is (the phrases the
+# to-do rewrite reads, any space between their words).
+_NEED_TO = "|".join(phrase.replace(" ", r"\s+") for phrase in NEED_TO)
 _NEED_OPENING = re.compile(
     r"^\W*(?:(?:ok|okay|so|well|um|uh|hey|hi)\W+)*(?:i|we)\s+(?:really\s+)?"
-    r"(?:need\s+to|have\s+to|must|should|gotta|got\s+to)\s+(?=\w)",
+    rf"(?:{_NEED_TO})\s+(?=\w)",
     re.IGNORECASE,
 )
+
+# The same after a short request and a colon or comma ("Create a task: I have to …", "Add a task to my
+# list, I must …"): the words before it no more than seven, none of them "I"/"we" (no clause of their
+# own), nor all of them words that only open a turn ("Okay, I have to …", "Well, …": the to-do itself).
+_NEED_AFTER_FRAME = re.compile(
+    r"^(?!\W*(?:(?:ok|okay|so|well|um|uh|hmm|oh|hey|hi|hello|yes|yeah|yep|no|actually|right|alright|sure"
+    r"|and|also|then|now|sorry|wait)\W+)+(?:i|we)\b)"
+    r"(?P<frame>\W*(?:(?!(?:i|we)\b)[\w'-]+\s+){0,6}(?!(?:i|we)\b)[\w'-]+\s*[:,;])\s*"
+    rf"(?:i|we)\s+(?:really\s+)?(?:{_NEED_TO})\s+(?=\w)",
+    re.IGNORECASE,
+)
+
+
+# A town said in its country: "Lyon in France", "Lyon is in France" (the town a proper name right before).
+_TOWN_IN = r"(?P<town>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})\s*,?\s+(?:is\s+)?in\s+{country}\b"
+
+
+def _town_in_country(work: _Work, filled: Filled, properties: Mapping[str, Any]) -> None:
+    """ "Lyon in France": a town (``city``, ``town``) that took the country is the town said before it, and
+    the country goes to a country parameter the words left empty, as a model reads it (``city:
+    "France"`` was kept of "Lyon in France"); a town the tables know as a country ("Singapore") said
+    alone is left as it is."""
+    town = next((n for n in ("city", "town") if isinstance(filled.arguments.get(n), str)), None)
+    if town is None or not implied.is_country(filled.arguments[town]):
+        return
+    country = filled.arguments[town]
+    found = re.search(_TOWN_IN.format(country=re.escape(country)), work.said)
+    if found is None or implied.is_country(found.group("town")):
+        return
+    filled.arguments[town], filled.sources[town] = found.group("town"), found.group(0)
+    wider = next((n for n in properties if n in ("country", "country_name")), None)
+    if wider is not None and wider not in filled.arguments:
+        filled.arguments[wider], filled.sources[wider] = country, found.group(0)
 
 
 def _fill_wider_place(
@@ -973,9 +1068,11 @@ def _fill_one(
         if (
             span is not None
             and addresses.HOUSE_NUMBER_AFTER.match(work.text, span.end)
-            and addresses.names_postal_code(name)
+            and (addresses.names_postal_code(name) or codes.record_words(name))
         ):
-            span = None  # "12 Baker Street": the 12 is the street's, not a zip code
+            # "12 Baker Street": the 12 is the street's, not a zip code, nor the order of "send my order
+            # to 40 Elm Rd"
+            span = None
     elif kind == "patterned":
         # a phone is read whole ("oh seven seven double nine …" was "9123456"), then in the form a
         # template pattern gives ("(206) 555-1234" from "206 555 1234")

@@ -387,6 +387,35 @@ def unit_unsaid(text: str, name: str, schema: Mapping[str, Any]) -> Any | None:
     return default if default in options else options[0]
 
 
+def refused_unit(text: str, name: str, value: Any) -> bool:
+    """Whether ``value``, a unit taken for unit parameter ``name`` (an enum's option: ``"fahrenheit"``),
+    is only said refused in ``text`` ("Weather in Paris. Not fahrenheit", "no fahrenheit"): no unit
+    wanted, as for a plain-string unit (``unit_said``)."""
+    if not isinstance(value, str) or not {"unit", "units"} & set(
+        lexicon.identifier_words(name).lower().split()
+    ):
+        return False
+    unit = units.unit_named(value)
+    said = [
+        m
+        for m in _UNIT_WORD.finditer(text)
+        if m.group(0).lower() == value.lower() or (unit is not None and units.unit_named(m.group(0)) == unit)
+    ]
+    return bool(said) and all(_REFUSED_BEFORE.search(text[: m.start()]) for m in said)
+
+
+def us_unit(schema: Mapping[str, Any]) -> Any | None:
+    """The option of a temperature unit enum a model picks for a place in the United States, where
+    temperatures are given in Fahrenheit: "fahrenheit" ("F", "°F"); None when there is none. A system
+    ("imperial") and a distance ("miles") are left to the default or first option: brk7 pins them so."""
+    options = schema.get("enum")
+    fahrenheit = units.unit_named("fahrenheit")
+    for option in options if isinstance(options, list) else []:
+        if isinstance(option, str) and units.unit_named(option) == fahrenheit:
+            return option
+    return None
+
+
 def beside_label(text: str, name: str) -> Span | None:
     """A free value said right next to its parameter's name, as a last resort for a required string:
     "a priority of high", "priority: high" (one or two words after, up to a pause), else "with high

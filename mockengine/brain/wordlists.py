@@ -35,6 +35,11 @@ LANGUAGES = _words(
     "azerbaijani maori hawaiian yiddish"
 )
 
+# The words after "I"/"we" that say a thing must be done ("I need to …", "we have to …"): a to-do said to a
+# to-do tool (rewritten to "todo") and, opening the words, the request's frame to any other tool
+# (``slots``).
+NEED_TO = ("need to", "have to", "must", "should", "gotta", "got to")
+
 GROUPS: tuple[tuple[str, ...], ...] = tuple(
     tuple(group.split())
     for group in (
@@ -195,7 +200,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"last (?:night|week|weekend|month|year|time)", "formerly"),  # a time past, not the last one
     (r"(?:want|need|have|got|like) to (?:go|get) to", "travel to"),
     (r"(?:i|we)(?:'ve| have)? (?:already |just )?(?:did|done)", "done"),
-    (r"(?:i|we) (?:really )?(?:need to|have to|must|should|gotta|got to)(?= \w)", "todo"),
+    (rf"(?:i|we) (?:really )?(?:{'|'.join(NEED_TO)})(?= \w)", "todo"),
     ("to do", "todo"),
     (r"(?:make |take )?(?:a )?note (?:that|of)", "create note saying"),
     (r"(?:jot|write|note) (?:(?:it|this|that) )?down", "create"),
@@ -331,6 +336,63 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"change (.+?) into\b", r"convert \1 into"),
     (r"start (an?|a new|new) (note|list|document|file|draft|page|entry|doc)\b", r"create \1 \2"),
 )
+
+# Things asked for that are no service of an app's: help, a moment, a word, an answer. Both the ordering
+# tool's reading (``intent.ordered_thing``) and the claim that no tool gives a thing asked for
+# (``intent.got_undeclared``) read it.
+NO_THING = frozenset((
+    "help", "hand", "moment", "minute", "second", "sec", "chance", "word", "question", "answer", "idea",
+    "clue", "sense", "break", "look", "bit", "little", "lot", "few", "person", "human", "agent", "someone",
+    "manager", "representative", "supervisor", "operator", "more", "favour", "favor", "hint", "tip",
+    "summary", "translation", "explanation",
+))  # fmt: skip
+
+# What a business does for a customer rather than sells: asked for ("can I get a refund?"), it is no
+# thing an ordering tool orders.
+SERVICES = frozenset((
+    "refund", "return", "exchange", "update", "copy", "receipt", "invoice", "quote", "estimate", "discount",
+    "appointment", "reservation", "booking", "table", "room", "ride", "callback", "call", "replacement",
+    "upgrade", "account", "password", "statement", "balance", "order", "delivery", "status", "ticket",
+    "confirmation", "number", "code", "coupon", "voucher", "credit", "loan", "job", "time", "day", "date",
+    "taxi", "cab", "sample", "taste",
+))  # fmt: skip
+# A tool's first word that orders a thing (``order_drink``, ``buy_ticket``, ``purchase_item``).
+ORDERING_VERBS = frozenset(("order", "buy", "purchase"))
+# What a shop, a café or a venue gives or seats a customer with, and words that name no thing itself ("a
+# cheaper one", "a vegetarian option", "a bigger size"): the head of a thing asked for that is none of
+# what an ordering tool sells ("Can I get a menu?" orders no drink "menu").
+NOT_SOLD = frozenset((
+    "one", "ones", "option", "options", "size", "kind", "type", "choice", "thing", "something", "menu",
+    "bill", "check", "tab", "recommendation", "suggestion", "waiter", "waitress", "server", "seat", "chair",
+    "card", "straw", "straws", "napkin", "napkins", "price", "booth", "booster", "list", "fork", "forks",
+    "spoon", "spoons", "knife", "knives", "chopsticks", "cutlery", "utensils", "silverware", "toothpick",
+    "toothpicks", "stirrer", "stirrers",
+))  # fmt: skip
+# The sizes a thing sold comes in: said alone ("A large please") they name no thing.
+SIZES = frozenset(("small", "medium", "large", "regular", "big", "little", "tall", "grande", "venti"))
+# What a shop or a café adds to a sale rather than sells, by the words that name it ("Can I get gift wrap?",
+# "an extended warranty"): no thing an ordering tool orders. Phrases, as "wrap" alone is food.
+EXTRAS = (
+    "warranty", "guarantee", "insurance", "protection plan", "gift wrap", "gift wrapping", "gift-wrap",
+    "gift-wrapping", "gift receipt", "wrapping", "installation", "assembly", "refill",
+)  # fmt: skip
+# What a thing sold is carried away or served in ("a box for leftovers", "a to-go box", "a bag for this", "a
+# glass"): asked for alone, or with only words of ``PACKAGING_KINDS``, it is no thing sold; "a box of
+# donuts" is the donuts, and "a bento box", "a sleeping bag", "a poke bowl" are things sold.
+PACKAGING = frozenset((
+    "box", "bag", "container", "carrier", "carton", "lid", "sleeve", "tray", "cup", "glass", "mug", "plate",
+    "bowl",
+))  # fmt: skip
+PACKAGING_KINDS = frozenset((
+    "to-go", "togo", "takeout", "take-out", "takeaway", "take-away", "carryout", "carry-out", "doggy",
+    "doggie", "leftover", "leftovers", "paper", "plastic", "carrier", "shopping", "gift", "extra", "spare",
+    "clean", "fresh", "new", "empty", "separate", "small", "smaller", "big", "bigger", "large", "larger",
+    "little", "cup", "drink", "coffee",
+))  # fmt: skip
+# A parameter's word for the thing an ordering tool sells, whatever the tool's own noun is.
+SOLD_THING = frozenset(("item", "product", "dish", "meal", "food", "drink", "beverage"))
+# The parameters a state said in an address goes to ("Springfield IL 62704" → state).
+STATE_PARAMETERS = ("state", "region", "province", "state_code", "state_or_province")
 
 # Verbs a tool's name or description starts with when it changes something (not a lookup): "Change where
 # the ride goes", "Record a show", "Send money". A tool starting with none of them reports ("Where the
