@@ -112,6 +112,8 @@ class ConversationItems:
             raise errors.item_not_found("deleting", "item_delete_invalid_item_id", event.item_id, None)
         for removed in self.ctx.conversation.delete(event.item_id):
             removed.in_conversation = False  # a response still writing it sends no more conversation.item.*
+        # A deleted id may come back on a new item, which is in the model's context like any new one
+        self.ctx.out_of_context.discard(event.item_id)
         return Step(events=[se.conversation_item_deleted(self.ctx.ids.event(), item_id=event.item_id)])
 
     def on_conversation_item_retrieve(self, event: ce.ConversationItemRetrieve, now_ms: float) -> Step:
@@ -198,6 +200,8 @@ class ConversationItems:
                 continue
             conversation.remove(item)
             item.in_conversation = False
+            if conversation.get(item.id) is None:
+                self.ctx.out_of_context.discard(item.id)  # bounded by the conversation, not the session
             audio_total -= len(item.audio)
             self.ctx.forget_transcript(item)
             events.append(se.conversation_item_deleted(self.ctx.ids.event(), item_id=item.id))

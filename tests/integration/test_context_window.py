@@ -104,3 +104,39 @@ async def test_disabled_fails_the_response_and_the_session_goes_on(engine_url):
         again = await _turn(conn, "Still there?")
         assert again["status"] == "completed"
         assert again["usage"]["input_tokens"] - instructions <= 28_224
+
+
+async def _reads_after_reusing(engine_url, reused_id: str) -> int:
+    """Input tokens of a response after the oldest item, long out of the context, is deleted and a new
+    message is created under ``reused_id``."""
+    async with await _connect(engine_url) as conn:
+        await _setup(
+            conn,
+            {"type": "retention_ratio", "retention_ratio": 0.5, "token_limits": {"post_instructions": 80}},
+        )
+        await conn.conversation.item.create(
+            item={"id": "item_first", "type": "message", "role": "user",
+                  "content": [{"type": "input_text", "text": f"First: {WORDS}."}]}
+        )  # fmt: skip
+        await events_until(conn, "conversation.item.added")
+        for n in range(6):
+            assert (await _turn(conn, f"Turn {n}: {WORDS}."))["status"] == "completed"
+        await conn.conversation.item.delete(item_id="item_first")
+        await events_until(conn, "conversation.item.deleted")
+        await conn.conversation.item.create(
+            item={"id": reused_id, "type": "message", "role": "user",
+                  "content": [{"type": "input_text", "text": f"Again: {WORDS}."}]}
+        )  # fmt: skip
+        await events_until(conn, "conversation.item.added")
+        await conn.response.create()
+        done = (await events_until(conn, "response.done"))[-1]["response"]
+        assert done["status"] == "completed", done
+        return int(done["usage"]["input_tokens"])
+
+
+async def test_a_deleted_items_id_given_to_a_new_item_is_read_like_any_new_item(engine_url):
+    # The dropped id was remembered as out of the context: a new item under it was left out of every
+    # later response, the newest message included.
+    assert await _reads_after_reusing(engine_url, "item_first") == await _reads_after_reusing(
+        engine_url, "item_other"
+    )
