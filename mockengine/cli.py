@@ -534,6 +534,13 @@ def run_faults(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _before_double_dash(arguments: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The arguments before a ``--``: those after it are values however they look (`serve -- --help`
+    must not be offered '--help' as the near miss of '--help')."""
+    arguments = tuple(arguments)
+    return arguments[: arguments.index("--")] if "--" in arguments else arguments
+
+
 class _Parser(argparse.ArgumentParser):
     """A usage mistake is one line naming the command and where its options are, exit status 2
     (command-line.md): argparse printed the command's whole usage first (41 lines for ``serve``), and
@@ -547,7 +554,8 @@ class _Parser(argparse.ArgumentParser):
         if message.startswith("the following arguments are required"):
             # argparse says so before the unknown options, one of which may be the misspelt required one
             # (`record --upstrem URL` was only "the following arguments are required: --upstream")
-            unknown = [argument for argument in self._given if self._is_unknown_option(argument)]
+            options = _before_double_dash(self._given)
+            unknown = [argument for argument in options if self._is_unknown_option(argument)]
             if unknown:
                 said = " ".join(argument + self._near_option(argument) for argument in unknown)
                 message += f"; unrecognized arguments: {said}"
@@ -561,7 +569,11 @@ class _Parser(argparse.ArgumentParser):
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
             command = self._command(parsed)
-            said = " ".join(extra + command._near_option(extra) for extra in extras)
+            options = len(_before_double_dash(extras))  # after `--` each is a value: no near miss
+            said = " ".join(
+                extra + (command._near_option(extra) if place < options else "")
+                for place, extra in enumerate(extras)
+            )
             command.error(f"unrecognized arguments: {said}")
         return parsed
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from mockengine.bench.context import BenchContext
 from mockengine.bench.option_types import positive, share
 from mockengine.bench.sections import sections
+from mockengine.near_miss import did_you_mean
 
 # A section's own option (dest) → (section, option string, default), filled by add_arguments: a value
 # given for a section the run leaves out was silently ignored (`--only soak --plot f.png` drew nothing,
@@ -116,7 +117,8 @@ def run_bench(
     # A usage mistake is one line and status 2, as everywhere else on the command line (SystemExit with
     # a message exited 1, the status of a run whose figures measure nothing).
     if unknown:
-        refusal = f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(all_sections)}"
+        named = ", ".join(name + did_you_mean(name, all_sections) for name in unknown)
+        refusal = f"unknown section(s) {named}; choose from {', '.join(all_sections)}"
         print(f"mockengine bench: {refusal}", file=sys.stderr)
         return 2
     if "turns" in parts:

@@ -486,9 +486,10 @@ def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
         # A value that is a sentence of its own ({"weather": "The weather in Paris is sunny."}, as
         # Pipecat's examples return it) is the answer as written: framed, it was "The weather in Paris
         # is The weather in Paris is sunny..".
-        sentence = _plain_text(value)
-        if sentence is not None:
-            return sentence
+        # Said whole (up to _SAID_MAX_CHARS), not cut to its first sentence as a plain-text output is:
+        # {"message": "Booked! Your table is at 8 p.m."} was "Booked!", the time lost.
+        if _plain_text(value) is not None:
+            return _capped(" ".join(value.split()))
         value = value.strip().rstrip(".!?…")  # "Partly cloudy.": one full stop, the sentence's own
     measured = units.with_unit(words, value) if words else None
     head = words.rpartition(" ")[0] if measured is not None else words
@@ -622,10 +623,14 @@ def _plain_text(data: Any) -> str | None:
     """The first sentence of a text output of three words or more ("ok", "done" stay to the rules)."""
     if not isinstance(data, str) or len(data.split()) < 3:
         return None
-    first = names.SENTENCE_BREAK.split(" ".join(data.split()), maxsplit=1)[0]
-    if len(first) > _SAID_MAX_CHARS:
-        first = first[:_SAID_MAX_CHARS].rsplit(" ", 1)[0] + "…"
-    return first if first[-1] in ".!?…" else first + "."
+    return _capped(names.SENTENCE_BREAK.split(" ".join(data.split()), maxsplit=1)[0])
+
+
+def _capped(said: str) -> str:
+    """``said`` within _SAID_MAX_CHARS (cut at a word, "…"), ending in a sentence's stop."""
+    if len(said) > _SAID_MAX_CHARS:
+        said = said[:_SAID_MAX_CHARS].rsplit(" ", 1)[0] + "…"
+    return said if said[-1] in ".!?…" else said + "."
 
 
 def _json(text: str) -> Any:

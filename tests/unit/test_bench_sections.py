@@ -40,6 +40,18 @@ def test_an_unknown_section_is_refused_by_name(capsys) -> None:
     assert line.startswith("mockengine bench: unknown section(s) nope; choose from audio, session")
 
 
+def test_a_misspelt_section_names_its_near_miss(capsys) -> None:
+    """`bench --only tool` said only "unknown section(s) tool; choose from …" while every other misspelt
+    choice of the command line names its near miss (mockengine/near_miss.py)."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert run_bench(parser.parse_args(["--only", "tool,nope"])) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(
+        "mockengine bench: unknown section(s) tool (did you mean 'tools'?), nope; choose from "
+    )
+
+
 def test_an_unknown_turns_line_is_refused_before_anything_runs(capsys, monkeypatch) -> None:
     monkeypatch.setenv("MOCKENGINE_BENCH_TURN_LINE", "audio/opus")
     parser = argparse.ArgumentParser()

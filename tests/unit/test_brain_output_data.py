@@ -100,6 +100,12 @@ def test_a_tool_that_raised_gets_an_apology(name: str, arguments: dict[str, str]
         ({"forecast": "It will rain in Tokyo."}, "It will rain in Tokyo."),
         ({"weather": "Partly cloudy."}, "The weather in Tokyo is Partly cloudy."),
         ({"weather": "sunny"}, "The weather in Tokyo is sunny."),
+        # said whole, not only its first sentence: "Booked!" lost the time, "… at 3 p.m." the day
+        ({"message": "Booked! Your table is at 8 p.m."}, "Booked! Your table is at 8 p.m."),
+        (
+            {"summary": "Dr. Smith will see you at 3 p.m. on Friday."},
+            "Dr. Smith will see you at 3 p.m. on Friday.",
+        ),
     ],
 )
 def test_a_field_that_is_a_sentence_is_said_as_written(output: dict[str, str], said: str) -> None:

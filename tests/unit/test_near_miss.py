@@ -123,3 +123,20 @@ def test_an_abbreviated_option_is_no_mistake(capsys) -> None:
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert "required: --upstream (" in err and "unrecognized" not in err, err
+
+
+def test_what_follows_a_double_dash_is_no_option_and_offers_no_near_miss(capsys) -> None:
+    """After ``--`` every argument is a value, not an option: `serve -- --help` said "unrecognized
+    arguments: -- --help (did you mean '--help'?)", offering the very word typed; `record -- --upstrem`
+    added "--upstrem (did you mean '--upstream'?)" to the missing-argument sentence."""
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--", "--help"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "mockengine serve: error: unrecognized arguments: -- --help (`mockengine serve --help` lists the "
+        "options)"
+    ]
+    with pytest.raises(SystemExit):
+        main(["record", "--out", "rec", "--", "--upstrem"])
+    err = capsys.readouterr().err
+    assert "did you mean" not in err, err
