@@ -57,6 +57,9 @@ class Microphone(MediaStreamTrack):
         return frame
 
 
+CLOSE_TIMEOUT_S = 15.0  # the client's peer connection close, at most (CallClient.close)
+
+
 class CallClient:
     """One call. ``events``: every server event from the data channel; ``heard``: the reply track."""
 
@@ -173,4 +176,11 @@ class CallClient:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        await self.pc.close()
+        # aiortc's own close can wait forever on a transport that never stops (seen once in a clean-clone
+        # CI run: test_webrtc_faults' journal test hung 6 minutes in it, the engine's side long done):
+        # a client's teardown is not what these tests check, so it is bounded and the run goes on
+        try:
+            async with asyncio.timeout(CLOSE_TIMEOUT_S):
+                await self.pc.close()
+        except TimeoutError:
+            pass
