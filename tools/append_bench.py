@@ -45,7 +45,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -57,6 +56,7 @@ import aiohttp
 
 from mockengine.conformance.audio import load_clips
 from mockengine.loadtest.participant import CHUNK_MS, SILENCE, ClipMessages
+from mockengine.loadtest.processes import free_port
 
 TURN_CLIPS = ("question", "colour_question", "interrupt")  # as the load bench draws them
 BARGE_AFTER_MS = 1200
@@ -121,12 +121,6 @@ def serve_engine(host: str, port: int, pace: float) -> None:
         model_info={"whisper": "fake", "voices": list(VOICE_NAMES), "scenario": scenarios.default},
     )
     web.run_app(create_app(settings, resources), host=host, port=port, print=None)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
