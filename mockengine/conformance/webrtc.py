@@ -36,6 +36,7 @@ from mockengine.conformance.connection import (
     trim_front,
     unreachable_reason,
 )
+from mockengine.rtc.closing import PC_CLOSE_WAIT_S, close_peer
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.inbound import discard_inbound
 from mockengine.rtc.media import ReplyTrack, pcm16_frames
@@ -200,5 +201,5 @@ class WebRtcConnection(Connection):
         self.mic.stop()
         for task in list(self._tasks):
             task.cancel()
-        await self.pc.close()
+        await close_peer(self.pc, PC_CLOSE_WAIT_S)
         self._closed = True

@@ -482,3 +482,32 @@ async def test_a_translation_call_is_journaled_and_expires(engine, tmp_path: Pat
     for name in ("input_audio.wav", "output_audio.wav"):
         with wave.open(str(directory / name)) as wav:
             assert wav.getnframes() > 0, name
+
+
+async def test_a_translation_call_whose_close_never_ends_is_still_freed(engine, monkeypatch) -> None:
+    """A translation call whose peer connection never finishes closing (aiortc's close waits on each
+    transport in turn, unbounded) is freed after the engine's close wait all the same: listed no more,
+    its seat given back. Its end awaited the close, so such a call stayed listed for the engine's life."""
+    from mockengine.server.webrtc import translation_call
+    from tests.eventually import eventually
+
+    monkeypatch.setattr(translation_call, "PC_CLOSE_WAIT_S", 0.5)
+    eng = await engine()
+    client = await _call(eng)
+    released = asyncio.Event()
+    try:
+        sctp = eng.app[translation_call.TRANSLATION_CALLS][client.call_id].pc.sctp
+        stop = sctp.stop
+
+        async def stop_when_released() -> None:
+            await released.wait()
+            await stop()
+
+        sctp.stop = stop_when_released
+        async with aiohttp.ClientSession() as http:
+            assert (await http.post(f"{eng.http_url}{client.location}/hangup", headers=HEADERS)).status == 200
+        await eventually(lambda: not eng.app[translation_call.TRANSLATION_CALLS], timeout_s=5)
+        await eventually(lambda: eng.sessions_active() == 0, timeout_s=5)
+    finally:
+        released.set()  # the close goes on by itself and ends
+        await client.close()

@@ -11,6 +11,7 @@ from aiortc import RTCPeerConnection
 
 from mockengine.rtc.channel_flow import HIGH_WATER_BYTES, ChannelSender
 from mockengine.rtc.ice import include_loopback, offline_configuration
+from tests.webrtc_client import close_pcs
 
 MESSAGE = "x" * 60_000  # under SCTP's 64 KiB default maximum message size
 COUNT = 140  # 8.4 MB
@@ -49,8 +50,7 @@ async def test_sends_wait_while_too_much_is_buffered_and_nothing_is_lost() -> No
         order = [(await asyncio.wait_for(received.get(), 30))[:4] for _ in range(COUNT)]
         assert order == [f"{n:04d}" for n in range(COUNT)]
     finally:
-        await sender_pc.close()
-        await receiver_pc.close()
+        await close_pcs(sender_pc, receiver_pc)
 
 
 async def test_a_wait_ends_when_the_call_ends() -> None:
@@ -60,8 +60,7 @@ async def test_a_wait_ends_when_the_call_ends() -> None:
         sender = ChannelSender(channel, ended, high_water_bytes=0)  # every send would wait for a drain
         ended.set()
         assert await asyncio.wait_for(sender.send("after the end"), 5)  # … but the call is over
-        await sender_pc.close()
+        await close_pcs(sender_pc)
         assert not await sender.send("closed")
     finally:
-        await sender_pc.close()
-        await receiver_pc.close()
+        await close_pcs(sender_pc, receiver_pc)

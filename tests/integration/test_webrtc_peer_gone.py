@@ -126,3 +126,43 @@ async def test_a_call_whose_client_never_connects_is_freed_at_the_connect_bound(
         assert f"no data channel after {CONNECT_TIMEOUT_S:.0f} s" in caplog.text
     finally:
         await client.close()
+
+
+CONSENT_EXPIRY_S = 30.0  # RFC 7675: consent expires 30 s after the last answered check
+
+
+async def test_a_client_that_stops_answering_is_freed_at_consent_expiry(engine, caplog):
+    """A client whose network dies without a word (its process frozen by SIGSTOP: its UDP socket stays
+    open, so no ICMP comes back, and nothing is sent or answered) is freed by ICE consent freshness
+    (RFC 7675): its call ends about 30 s after its last answer, seat and ``sessions_active`` freed."""
+    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
+    server = await engine()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        CLIENT,
+        server.http_url,
+        "freeze",
+        "",
+        stdout=asyncio.subprocess.PIPE,
+        env=env,
+        cwd=REPO,
+    )
+    try:
+        assert process.stdout is not None
+        line = await asyncio.wait_for(process.stdout.readline(), timeout=60.0)
+        call_id = line.decode().strip()
+        await asyncio.sleep(2.0)
+        assert call_id in server.app[CALLS]
+        os.kill(process.pid, signal.SIGSTOP)
+        frozen = time.monotonic()
+        await eventually(lambda: call_id not in server.app[CALLS], timeout_s=CONSENT_EXPIRY_S + 30)
+        freed_after_s = time.monotonic() - frozen
+        print(f"frozen client freed after {freed_after_s:.1f} s")
+        await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
+        assert freed_after_s <= CONSENT_EXPIRY_S + 5
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()

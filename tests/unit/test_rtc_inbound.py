@@ -15,6 +15,7 @@ import pytest
 from mockengine.rtc.inbound import InlineDecoder, _MicrophoneBuffer, decode_inline, discard_inbound
 from mockengine.rtc.libopus import opus_decoder
 from mockengine.rtc.opus import ReplyEncoder
+from tests.webrtc_client import close_pcs
 
 
 def opus_frames(pcm16: np.ndarray) -> list[bytes]:
@@ -87,7 +88,7 @@ def test_a_calls_microphone_rtp_is_handled_in_the_datagram_callback():
         try:
             return receive_rtp_inline(receiver), before, connection.data_received
         finally:
-            await pc.close()
+            await close_pcs(pc)
 
     installed, before, after = asyncio.run(install())
     assert installed and after is not before  # aioice's queue is no longer the first stop

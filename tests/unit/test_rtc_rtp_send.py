@@ -15,6 +15,7 @@ from aiortc.rtp import RtpPacket
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.media import ReplyTrack
 from mockengine.rtc.rtp_send import SharedPacer, send_on_shared_grid
+from tests.webrtc_client import close_pcs
 
 
 def sine(ms: int) -> bytes:
@@ -59,8 +60,7 @@ async def call(track: ReplyTrack, *, shared: bool) -> tuple[list[RtpPacket], dic
             "ssrc": sender._ssrc,
         }
     finally:
-        await engine.close()
-        await client.close()
+        await close_pcs(engine, client)
     seen["pacer_after_close"] = SharedPacer._by_loop.get(asyncio.get_running_loop())
     return received, seen
 

@@ -19,6 +19,7 @@ from mockengine.server.webrtc.call import CallRunner
 from mockengine.settings import Settings
 from tests.conftest import make_session
 from tests.unit.test_session_runner_flow import resources
+from tests.webrtc_client import close_pcs
 
 
 class CongestedChannel:
@@ -67,4 +68,4 @@ async def test_barge_in_cuts_the_track_while_the_channel_waits_to_drain():
         runner.ended.set()
         runner.outbox.put_nowait(None)
         await asyncio.wait_for(writer, 5)
-        await pc.close()
+        await close_pcs(pc)

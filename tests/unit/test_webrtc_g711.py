@@ -24,6 +24,7 @@ from mockengine.settings import Settings
 from tests.conftest import make_driver, make_session
 from tests.speech import DATA, load_wav_24k
 from tests.unit.test_session_runner_flow import resources
+from tests.webrtc_client import close_pcs
 
 FRAME_BYTES = 960  # 20 ms of PCM16 24 kHz: what the call's Opus decoder hands over per frame
 
@@ -68,7 +69,7 @@ async def test_the_microphone_reaches_a_g711_session_as_the_pcm16_it_is():
         item_id = next(e for e in step.events if e["type"] == "input_audio_buffer.committed")["item_id"]
         heard = bytes(session.conversation.get(item_id).audio)
     finally:
-        await pc.close()
+        await close_pcs(pc)
     # Not re-encoded to µ-law frame by frame and decoded again: the microphone's own samples.
     assert heard == pcm
 
@@ -98,7 +99,7 @@ async def deliver_reply(session_update: ce.SessionUpdate, response: dict[str, An
             if event["type"].startswith("response."):
                 await runner.deliver(event, codec.dumps_utf8(event))
     finally:
-        await pc.close()
+        await close_pcs(pc)
     deltas = b"".join(base64.b64decode(e["delta"]) for e in driver.of_type("response.output_audio.delta"))
     assert len(driver.of_type("response.output_audio.delta")) > 3  # boundaries to get wrong
     return deltas, b"".join(queued)

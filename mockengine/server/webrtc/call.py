@@ -44,6 +44,7 @@ from mockengine.protocol.client_events import (
 from mockengine.realtime.effects import Step
 from mockengine.realtime.session import RealtimeSession
 from mockengine.rtc.channel_flow import ChannelSender
+from mockengine.rtc.closing import PC_CLOSE_WAIT_S, start_close
 from mockengine.rtc.inbound import InlineDecoder, decode_inline
 from mockengine.rtc.media import ReplyTrack
 from mockengine.rtc.peer_gone import PeerGoneWatch
@@ -59,9 +60,6 @@ log = logging.getLogger("mockengine.webrtc")
 EVENTS_CHANNEL = "oai-events"
 SPEECH_STARTED = "input_audio_buffer.speech_started"
 BUFFER_FULL = "input_audio_buffer_full"  # errors.input_buffer_full's code
-# How long a call's end waits for its peer connection's close (~10 ms idle; seconds on a loaded loop)
-# before the call is freed anyway (the close goes on by itself).
-PC_CLOSE_WAIT_S = 10.0
 
 
 def serve_events_channel(
@@ -303,7 +301,8 @@ class CallRunner(SessionLoop):
     async def close_transport(self, code: int, reason: str) -> None:
         log.info("call %s: closing (%d %s)", self.call_id, code, reason)
         self.ended.set()
-        await asyncio.shield(self._close_pc())
+        # bounded like the close at the end of run (the close goes on by itself past it)
+        await asyncio.wait([self._close_pc()], timeout=PC_CLOSE_WAIT_S)
 
     def abort_transport(self) -> None:
         self.ended.set()
@@ -315,8 +314,7 @@ class CallRunner(SessionLoop):
         that end: a close cancelled half-way (one that took longer than ``CLOSE_WAIT_S`` on a loaded
         loop) left the runner's last ``close()`` waiting for good, the call listed and its seat taken."""
         if self._pc_closing is None:
-            self._pc_closing = asyncio.ensure_future(self.pc.close())
-            self._pc_closing.add_done_callback(_log_close_failure)
+            self._pc_closing = start_close(self.pc)
         return self._pc_closing
 
     async def run(self) -> None:
@@ -395,11 +393,6 @@ class CallRunner(SessionLoop):
     def _on_playback_stopped(self, response_id: str) -> None:
         stopped = se.output_audio_buffer_stopped(self.session.ids.event(), response_id=response_id)
         self.apply(Step(events=[stopped]))
-
-
-def _log_close_failure(closing: asyncio.Future[None]) -> None:
-    if not closing.cancelled() and closing.exception() is not None:
-        log.warning("a call's peer connection failed to close", exc_info=closing.exception())
 
 
 def _cancelled(step: Step) -> tuple[str, ...]:

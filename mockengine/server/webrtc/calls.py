@@ -35,6 +35,7 @@ from mockengine.protocol.session_config import (
     validate_tool_choice,
 )
 from mockengine.realtime.translation import TRANSLATION_MODELS
+from mockengine.rtc.closing import PC_CLOSE_WAIT_S, close_peer
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.media import ReplyTrack
 from mockengine.rtc.rtp_send import send_on_shared_grid
@@ -150,14 +151,14 @@ async def _open_call(
     try:
         answer = await _answer(pc, sdp, runner.track)
     except BadCall as exc:
-        await pc.close()
+        await close_peer(pc, PC_CLOSE_WAIT_S)
         request.app[TRACER].end_session(runner.trace_name)  # the runner never runs: free its name
         release_seat(request.app)
         return exc.response()
     if request.transport is None or request.transport.is_closing():
         # The client gave up before its answer (a page's connect timeout while the engine was slow):
         # no one can ever connect to this call, which held its seat until the data-channel watchdog.
-        await pc.close()
+        await close_peer(pc, PC_CLOSE_WAIT_S)
         request.app[TRACER].end_session(runner.trace_name)
         release_seat(request.app)
         log.info("call %s: the client left before its answer; not opened", call_id)

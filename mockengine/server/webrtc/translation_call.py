@@ -52,6 +52,7 @@ from mockengine.realtime.translation import (
     merge_translation_session,
 )
 from mockengine.rtc.channel_flow import ChannelSender
+from mockengine.rtc.closing import PC_CLOSE_WAIT_S, close_peer
 from mockengine.rtc.ice import offline_configuration
 from mockengine.rtc.inbound import InlineDecoder, decode_inline
 from mockengine.rtc.media import ReplyTrack
@@ -207,7 +208,7 @@ class TranslationCall(TranslationSession):
                 await self.stop()
             finally:
                 self.close_records()
-                await self.pc.close()
+                await close_peer(self.pc, PC_CLOSE_WAIT_S)  # the call is freed after it
 
     def _give_up_unopened(self) -> None:
         if not self.channel_open.is_set():
@@ -266,7 +267,7 @@ async def create_translation_call(request: web.Request) -> web.StreamResponse:
     try:
         answer = await _answer(pc, sdp, call.track)
     except BadCall as exc:
-        await pc.close()
+        await close_peer(pc, PC_CLOSE_WAIT_S)
         release_seat(request.app)
         return exc.response()
     count_session(request.app)

@@ -1,0 +1,53 @@
+"""A peer connection's close, bounded: every ``RTCPeerConnection.close()`` in mockengine and its tests
+goes through :func:`close_peer` (or :func:`start_close` where nothing may wait).
+
+aiortc's ``close()`` stops each transceiver, the SCTP association and the DTLS and ICE transports one
+after the other, and nothing in it is bounded: a transport that never stops keeps it waiting for good
+(seen once in a clean-clone CI run, a test client's close hung for minutes after the engine had ended
+the call). It also marks the connection closed at its start and resolves only at its end, and a later
+``close()`` waits for that end: a close cancelled half-way (``asyncio.wait_for`` on a loaded loop) makes
+every later one wait forever. So the close runs in a task of its own that is never cancelled, and the
+caller waits for it at most ``timeout_s``; the close goes on by itself after that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from aiortc import RTCPeerConnection
+
+log = logging.getLogger("mockengine.webrtc")
+# How long the engine waits for a call's peer connection to close (~10 ms idle; seconds on a loaded
+# loop) before the call is freed anyway (the close goes on by itself).
+PC_CLOSE_WAIT_S = 10.0
+
+# Closes still running, held here so that a close no caller waits for any more is not collected
+# mid-way (the event loop keeps only a weak reference to its tasks).
+_CLOSING: set[asyncio.Future[None]] = set()
+
+
+def start_close(pc: RTCPeerConnection) -> asyncio.Future[None]:
+    """Start ``pc``'s close in a task of its own (never cancelled by a caller that stops waiting) and
+    return it. A second start on the same connection is a task waiting for the first's end (aiortc's
+    own rule), as cheap as that."""
+    closing = asyncio.ensure_future(pc.close())
+    _CLOSING.add(closing)
+    closing.add_done_callback(_closed)
+    return closing
+
+
+async def close_peer(pc: RTCPeerConnection, timeout_s: float) -> bool:
+    """Close ``pc``, waiting at most ``timeout_s`` seconds → whether it closed in that time. Never raises
+    for the close itself (a failure is logged); cancelling the caller leaves the close running."""
+    closing = start_close(pc)
+    done, _ = await asyncio.wait([closing], timeout=timeout_s)
+    if not done:
+        log.warning("a peer connection took over %.0f s to close; its close goes on by itself", timeout_s)
+    return bool(done)
+
+
+def _closed(closing: asyncio.Future[None]) -> None:
+    _CLOSING.discard(closing)
+    if not closing.cancelled() and closing.exception() is not None:
+        log.warning("a peer connection failed to close", exc_info=closing.exception())

@@ -1,0 +1,65 @@
+"""mockengine.rtc.closing: a peer connection's close, bounded and never cancelled half-way."""
+
+from __future__ import annotations
+
+import asyncio
+
+from mockengine.rtc import closing
+from mockengine.rtc.closing import close_peer, start_close
+
+
+class HangingPeer:
+    """aiortc's close rule (a second close waits for the first's end) with a close that waits for
+    ``release``."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.started = 0
+        self.finished = False
+        self._first: asyncio.Future[None] | None = None
+
+    async def close(self) -> None:
+        if self._first is not None:
+            await self._first
+            return
+        self._first = asyncio.get_running_loop().create_future()
+        self.started += 1
+        await self.release.wait()
+        self.finished = True
+        self._first.set_result(None)
+
+
+async def test_a_close_that_hangs_is_waited_for_at_most_the_timeout_and_goes_on() -> None:
+    peer = HangingPeer()
+    before = set(closing._CLOSING)  # (another test's close may still be held)
+    assert not await close_peer(peer, 0.05)  # type: ignore[arg-type]
+    assert peer.started == 1 and not peer.finished
+    assert len(closing._CLOSING - before) == 1  # held until it ends, not collected
+    peer.release.set()
+    assert await close_peer(peer, 1.0)  # type: ignore[arg-type]  # a second close waits for the first's end
+    assert peer.finished and peer.started == 1
+    await asyncio.sleep(0)
+    assert not closing._CLOSING - before
+
+
+async def test_cancelling_the_waiter_leaves_the_close_running() -> None:
+    """A close cancelled half-way would make every later close wait forever (aiortc's rule)."""
+    peer = HangingPeer()
+    waiter = asyncio.ensure_future(close_peer(peer, 10.0))  # type: ignore[arg-type]
+    await asyncio.sleep(0.01)
+    waiter.cancel()
+    await asyncio.gather(waiter, return_exceptions=True)
+    peer.release.set()
+    assert await close_peer(peer, 1.0)  # type: ignore[arg-type]
+    assert peer.finished
+
+
+async def test_a_failing_close_is_logged_not_raised(caplog) -> None:
+    class Failing:
+        async def close(self) -> None:
+            raise RuntimeError("transport gone")
+
+    assert await close_peer(Failing(), 1.0)  # type: ignore[arg-type]
+    assert "failed to close" in caplog.text
+    assert start_close(Failing()) is not None  # type: ignore[arg-type]
+    await asyncio.sleep(0.01)
