@@ -33,6 +33,7 @@ from mockengine.protocol.session_config import (
     validate_noise_reduction,
     validate_session_update,
     validate_tool_choice,
+    validate_transcription,
 )
 from mockengine.realtime.translation import TRANSLATION_MODELS
 from mockengine.rtc.ice import include_loopback, offline_configuration
@@ -445,6 +446,7 @@ def _call_session(secret_session: dict[str, Any], call_session: dict[str, Any]) 
                 merged["audio"][direction]["noise_reduction"] = _over(below, noise)
     try:
         validate_noise_reduction(merged)
+        validate_transcription(merged)
         validate_tool_choice(merged.get("tool_choice", "auto"), merged.get("tools", []), "session")
     except ProtocolError as exc:
         raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc
