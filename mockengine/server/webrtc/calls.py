@@ -77,6 +77,10 @@ SHUTDOWN_WAIT_S = 5.0
 FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults (media_stall, server_hangup) are checked
 
 
+# The fields of a call's form (reference §13): the offer and the optional session.
+OFFER_FIELDS = ("sdp", "session")
+
+
 class BadCall(Exception):
     """A request the engine answers with a 4xx JSON error."""
 
@@ -337,9 +341,11 @@ async def _read_offer(
     without one is told so (400 ``missing_required_parameter``, param ``sdp``) whatever its session or,
     for an empty body, its content type says."""
     session_text: str | None = None
+    unknown: list[str] = []
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
         form = await request.post()
         sdp, session_text = _form_text(form.get("sdp")), _form_text(form.get("session"))
+        unknown = [key for key in form.keys() if key not in OFFER_FIELDS]
     elif request.content_type in ("application/sdp", "text/plain"):
         sdp = await request.text()
     elif not await request.read():
@@ -357,6 +363,10 @@ async def _read_offer(
             400, "Missing required parameter: 'sdp'.", param="sdp", code="missing_required_parameter"
         )
     _check_looks_like_sdp(sdp)
+    if unknown:
+        # As the audio routes answer a field they do not take (chat.transcription.check_fields): the
+        # live answer to an unknown JSON argument, its multipart answer not public (ours).
+        raise BadCall(400, f"Unrecognized request argument supplied: {unknown[0]}")
     return sdp, (session_from or _session_from)(session_text)
 
 
