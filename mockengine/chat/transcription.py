@@ -184,7 +184,7 @@ def check_fields(form: Any, task: str) -> None:
     and code null); its answer to an unknown multipart field is not public, so the same (ours; before,
     such a field was ignored). ChatError 400 naming the first unknown field, without its brackets."""
     known = TRANSCRIPTION_FIELDS if task == "transcribe" else TRANSLATION_FIELDS
-    for key in form.keys():
+    for key in form:
         name = key.split("[", 1)[0]
         if name not in known:
             raise ChatError(400, f"Unrecognized request argument supplied: {name}")

@@ -354,8 +354,8 @@ def validate_transcription(session: dict[str, Any]) -> None:
     nothing its model does not take: a non-empty ``prompt`` with a model in ``NO_PROMPT_MODELS`` is
     refused in the live wording of a parameter a model does not take, as the audio API refuses it (the
     realtime path's live answer is not public). An update replaces the transcription object whole
-    (:func:`merge_session`), so only the prompt sent with the model counts. Raises :class:`ProtocolError` (``unsupported_parameter``, param
-    ``session.audio.input.transcription.prompt``)."""
+    (:func:`merge_session`), so only the prompt sent with the model counts. Raises
+    :class:`ProtocolError` (``unsupported_parameter``, param ``session.audio.input.transcription.prompt``)."""
     transcription = session.get("audio", {}).get("input", {}).get("transcription")
     if not isinstance(transcription, dict) or transcription.get("model") not in NO_PROMPT_MODELS:
         return

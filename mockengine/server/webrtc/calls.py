@@ -345,7 +345,7 @@ async def _read_offer(
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
         form = await request.post()
         sdp, session_text = _form_text(form.get("sdp")), _form_text(form.get("session"))
-        unknown = [key for key in form.keys() if key not in OFFER_FIELDS]
+        unknown = [key for key in form if key not in OFFER_FIELDS]
     elif request.content_type in ("application/sdp", "text/plain"):
         sdp = await request.text()
     elif not await request.read():
