@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mockengine.protocol.errors import ProtocolError, json_text
+from mockengine.protocol.errors import ProtocolError, counted, json_text
 
 KEYS_URL = "https://platform.openai.com/account/api-keys"
 
@@ -111,14 +111,15 @@ def context_length_exceeded(window: int, in_messages: int, in_tools: int) -> Cha
     there are some."""
     if in_tools:
         said = (
-            f"your messages resulted in {in_messages + in_tools} tokens ({in_messages} in the messages, "
-            f"{in_tools} in the functions). Please reduce the length of the messages or functions."
+            f"your messages resulted in {counted(in_messages + in_tools, 'token')} ({in_messages} in the "
+            f"messages, {in_tools} in the functions). Please reduce the length of the messages or functions."
         )
     else:
-        said = f"your messages resulted in {in_messages} tokens. Please reduce the length of the messages."
+        resulted = counted(in_messages, "token")
+        said = f"your messages resulted in {resulted}. Please reduce the length of the messages."
     return ChatError(
         400,
-        f"This model's maximum context length is {window} tokens. However, {said}",
+        f"This model's maximum context length is {counted(window, 'token')}. However, {said}",
         "messages",
         "context_length_exceeded",
     )
@@ -393,7 +394,7 @@ def input_audio_too_long(param: str, limit_s: int) -> ChatError:
     # no exact duration. Param ours.
     return ChatError(
         400,
-        f"audio duration is longer than {limit_s} seconds which is the maximum for this model",
+        f"audio duration is longer than {counted(limit_s, 'second')} which is the maximum for this model",
         param,
         "invalid_value",
     )

@@ -165,9 +165,36 @@ def _listed(form: Any, name: str) -> list[str]:
     return [v for key in (f"{name}[]", name) for v in form.getall(key, []) if isinstance(v, str)]
 
 
+# The form fields each route takes: openai-python's TranscriptionCreateParams (with ``stream``) and
+# TranslationCreateParams. A field sent as ``name[]`` (a list) or ``name[key]`` (an object's key, as the
+# SDK sends ``chunking_strategy``) counts as ``name``.
+TRANSCRIPTION_FIELDS = frozenset(
+    {
+        "file", "model", "chunking_strategy", "include", "keywords", "known_speaker_names",
+        "known_speaker_references", "language", "languages", "prompt", "response_format", "stream",
+        "temperature", "timestamp_granularities",
+    }
+)  # fmt: skip
+TRANSLATION_FIELDS = frozenset({"file", "model", "prompt", "response_format", "temperature"})
+
+
+def check_fields(form: Any, task: str) -> None:
+    """No form field the route does not take. The live service answers an unknown argument of a JSON
+    body with 400 "Unrecognized request argument supplied: <name>" (``invalid_request_error``, param
+    and code null); its answer to an unknown multipart field is not public, so the same (ours; before,
+    such a field was ignored). ChatError 400 naming the first unknown field, without its brackets."""
+    known = TRANSCRIPTION_FIELDS if task == "transcribe" else TRANSLATION_FIELDS
+    for key in form:
+        name = key.split("[", 1)[0]
+        if name not in known:
+            raise ChatError(400, f"Unrecognized request argument supplied: {name}")
+
+
 def parse_request(form: Any, task: str = "transcribe") -> TranscriptionRequest:
     """The form fields of a transcription (``task="transcribe"``) or translation request, checked; the
-    ``file`` is checked by the caller. ChatError 400 in the live service's words where known."""
+    ``file`` is checked by the caller. ChatError 400 in the live service's words where known; an unknown
+    field first (:func:`check_fields`)."""
+    check_fields(form, task)
     model = _field(form, "model")
     if not model:
         raise errors.missing_model()

@@ -110,10 +110,18 @@ def event_too_large(event_type: str, size_bytes: int, limit_bytes: int) -> Proto
     RFC 8841), and the event was lost without a word, with everything after it."""
     return ProtocolError(
         "event_too_large",
-        f"The server event '{event_type}' ({size_bytes} bytes) is larger than the oai-events data channel's "
-        f"max-message-size ({limit_bytes} bytes, from the offer's a=max-message-size), so it was not sent. "
+        f"The server event '{event_type}' ({counted(size_bytes, 'byte')}) is larger than the oai-events data "
+        f"channel's max-message-size ({counted(limit_bytes, 'byte')}, from the offer's a=max-message-size), "
+        "so it was not sent. "
         "Make what it carries smaller (instructions, tools, item content).",
     )
+
+
+def counted(count: float, singular: str, plural: str | None = None) -> str:
+    """``count`` and its noun in the right number for a message: "1 token", "0 tokens", "2 entries"
+    (``plural`` when it is not ``singular`` + "s")."""
+    number = f"{count:g}" if isinstance(count, float) else str(count)
+    return f"{number} {singular if count == 1 else plural or singular + 's'}"
 
 
 def unknown_parameter(path: str) -> ProtocolError:
@@ -256,7 +264,7 @@ def conversation_full(limit: int) -> ProtocolError:
     """mockengine's bound on client-created items (``max_conversation_items``)."""
     return ProtocolError(
         "conversation_items_limit_reached",
-        f"Error adding item: the conversation already holds the maximum of {limit} items. "
+        f"Error adding item: the conversation already holds the maximum of {counted(limit, 'item')}. "
         "Delete items before adding more.",
         "item",
     )

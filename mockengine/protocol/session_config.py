@@ -341,6 +341,32 @@ def validate_turn_detection(
     validate(turn_detection, TURN_DETECTION_SCHEMA, TURN_DETECTION_PARAM)
 
 
+# Transcription models that take no ``prompt``, per openai-python's realtime AudioTranscription.prompt
+# ("For gpt-4o-transcribe models (excluding gpt-4o-transcribe-diarize)"; "Prompt is not supported with
+# gpt-realtime-whisper in GA Realtime sessions"). POST /v1/audio/transcriptions refuses the diarize
+# model's prompt the same way (chat.transcription.DIARIZE_UNSUPPORTED).
+NO_PROMPT_MODELS = ("gpt-4o-transcribe-diarize", "gpt-realtime-whisper")
+TRANSCRIPTION_PROMPT_PARAM = "session.audio.input.transcription.prompt"
+
+
+def validate_transcription(session: dict[str, Any]) -> None:
+    """The effective ``audio.input.transcription`` after a merge (or a session-create body) asks
+    nothing its model does not take: a non-empty ``prompt`` with a model in ``NO_PROMPT_MODELS`` is
+    refused in the live wording of a parameter a model does not take, as the audio API refuses it (the
+    realtime path's live answer is not public). An update replaces the transcription object whole
+    (:func:`merge_session`), so only the prompt sent with the model counts. Raises
+    :class:`ProtocolError` (``unsupported_parameter``, param ``session.audio.input.transcription.prompt``)."""
+    transcription = session.get("audio", {}).get("input", {}).get("transcription")
+    if not isinstance(transcription, dict) or transcription.get("model") not in NO_PROMPT_MODELS:
+        return
+    if transcription.get("prompt"):
+        raise ProtocolError(
+            "unsupported_parameter",
+            "Unsupported parameter: 'prompt' is not supported with this model.",
+            TRANSCRIPTION_PROMPT_PARAM,
+        )
+
+
 def validate_noise_reduction(session: dict[str, Any]) -> None:
     """The effective ``audio.input.noise_reduction`` after a merge (or a session-create body on its own,
     which lands on a session without noise reduction) has a ``type``: openai-python's ``NoiseReduction``

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mockengine.engines.tokens import USER_AUDIO_MS_PER_TOKEN
+from mockengine.protocol.errors import counted
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.usage import IMAGE_TOKENS, TokenCounting, audio_tokens, text_tokens
 
@@ -99,7 +100,8 @@ def fit(
         return Fitted(tuple(kept), (), total, billed(0))
     if truncation == "disabled":
         raise ContextTooLong(
-            f"The conversation is {total} tokens, over the {limit} tokens the model's input holds after the "
+            f"The conversation is {counted(total, 'token')}, over the {counted(limit, 'token')} the model's "
+            "input holds after the "
             "instructions, and the session's truncation is 'disabled': delete items or enable truncation."
         )
     target = limit

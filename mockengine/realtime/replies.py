@@ -3,10 +3,12 @@ brain's view of the context."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Iterable
 from typing import Any
 
-from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec
+from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolChoice, ToolSpec
 from mockengine.protocol.session_config import (
     SessionConfig,
     check_reasoning,
@@ -92,4 +94,54 @@ def build_reply_request(
         response_index=response_index,
         parallel_tool_calls=params.parallel_tool_calls,
         response_instructions=params.own_instructions,
+    )
+
+
+# What a response says when the brain would only repeat a call whose output the app has not sent yet
+# (docs/tools.md, "A response while a call is pending").
+WAITING_FOR_RESULT = "One moment, I'm still waiting for that result."
+
+
+def _call_key(name: str | None, arguments: str | None) -> tuple[str, str]:
+    """A call as compared for repeats: its name and its arguments as canonical JSON (key order and
+    spacing aside); arguments that are not JSON compare as sent."""
+    try:
+        canonical = json.dumps(json.loads(arguments or "{}"), sort_keys=True)
+    except ValueError:
+        canonical = arguments or ""
+    return name or "", canonical
+
+
+def pending_calls(context: Iterable[Item]) -> set[tuple[str, str]]:
+    """The (name, canonical arguments) of each ``function_call`` in ``context`` that no
+    ``function_call_output`` there answers."""
+    items = list(context)
+    answered = {item.call_id for item in items if item.type == "function_call_output"}
+    return {
+        _call_key(item.name, item.arguments)
+        for item in items
+        if item.type == "function_call" and item.call_id not in answered
+    }
+
+
+def without_pending_repeats(reply: Reply, context: Iterable[Item], tool_choice: Any) -> Reply:
+    """``reply`` less the calls identical (name and arguments) to a call still waiting for its output.
+
+    The live model sees such a call without a result; it is not known to re-issue it, and a client
+    that asks for a response before sending the output (Pipecat holds a ``response.create`` for
+    ``response.done``) must not get the same call again (its tool would run twice). Calls to other
+    tools or with other arguments stand. When every call was a repeat, the reply is the one sentence
+    ``WAITING_FOR_RESULT`` (no call). Under ``tool_choice`` ``required`` or a named tool the reply is
+    left as the brain made it: the choice obliges a call."""
+    if tool_choice != "auto" or not reply.tool_calls:
+        return reply
+    pending = pending_calls(context)
+    kept = tuple(c for c in reply.tool_calls if _call_key(c.name, c.arguments) not in pending)
+    if len(kept) == len(reply.tool_calls):
+        return reply
+    if kept:
+        return dataclasses.replace(reply, tool_calls=kept)
+    repeated = ", ".join(sorted({c.name for c in reply.tool_calls}))
+    return Reply(
+        WAITING_FOR_RESULT, (), rule="pending_call", why=f"{repeated} already called; output pending"
     )

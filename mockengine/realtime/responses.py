@@ -25,7 +25,7 @@ from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
 from mockengine.realtime.items import ConversationItems
 from mockengine.realtime.mcp import McpRoute, McpServers, approved_call
-from mockengine.realtime.replies import build_reply_request, response_params
+from mockengine.realtime.replies import build_reply_request, response_params, without_pending_repeats
 from mockengine.realtime.response import Response, ResponseParams
 from mockengine.realtime.streaming import ResponseStreamer
 from mockengine.realtime.usage import TokenCounting
@@ -385,7 +385,8 @@ class Responses:
             step.effects.append(Trace("reply_failed", {"response_id": r.id, "error": repr(outcome)}))
             self._forget_if_done(streamer, now_ms)
             return step
-        reply = outcome
+        # A call still waiting for its output is not made again (docs/tools.md).
+        reply = without_pending_repeats(outcome, context, r.params.tool_choice)
         counted = self._input_usage.pop(r.id, None)
         if counted is None:
             streamer.account_input(r.params.instructions, context)

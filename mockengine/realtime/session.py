@@ -40,6 +40,7 @@ from mockengine.protocol.session_config import (
     merge_session,
     validate_noise_reduction,
     validate_tool_choice,
+    validate_transcription,
     validate_turn_detection,
 )
 from mockengine.realtime.audio_store import AudioSpill
@@ -309,6 +310,7 @@ class RealtimeSession:
         merged = merge_session(self.config, update)
         validate_turn_detection(merged["audio"]["input"]["turn_detection"], merged)
         validate_noise_reduction(merged)
+        validate_transcription(merged)
         if "tools" in merged:  # a transcription session has none
             validate_tool_choice(merged["tool_choice"], merged["tools"], "session")
             check_reasoning(merged["model"], merged.get("reasoning"), "session", asked_model=asked_model)

@@ -39,6 +39,7 @@ from mockengine.protocol.session_config import (
     validate_noise_reduction,
     validate_session_update,
     validate_tool_choice,
+    validate_transcription,
     validate_turn_detection,
 )
 from mockengine.server.handshake import (
@@ -93,6 +94,7 @@ class ClientSecretStore:
             effective = merge_session(default_transcription_session(self._ids.session(), 0), session)
             validate_turn_detection(effective["audio"]["input"]["turn_detection"], effective)
             validate_noise_reduction(effective)
+            validate_transcription(effective)
             return self._store(session, ttl_s, "", now), effective
         # Any model name mints, as live: the live service mints for a model its realtime endpoint will not
         # take and the WebSocket or WebRTC call made with the secret is refused (invalid_model, "not
@@ -102,6 +104,7 @@ class ClientSecretStore:
         effective = merge_session(default_session(model, self._ids.session(), 0), session)
         validate_turn_detection(effective["audio"]["input"]["turn_detection"])
         validate_noise_reduction(effective)
+        validate_transcription(effective)
         validate_tool_choice(effective["tool_choice"], effective["tools"], "session")
         check_reasoning(model, effective.get("reasoning"), "session")
         return self._store(session, ttl_s, model, now), effective

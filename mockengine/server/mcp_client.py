@@ -34,6 +34,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
+from mockengine.protocol.errors import counted
 from mockengine.realtime.mcp import McpServer
 
 log = logging.getLogger("mockengine.mcp")
@@ -142,7 +143,7 @@ def _failure(server: McpServer, timeout_s: float, exc: BaseException) -> McpFail
         limit_bytes = int(too_large.group(1))
         message = (
             f"The MCP server's answer is too large: over the {_size(limit_bytes)} an answer may take "
-            f"({limit_bytes} bytes); the tool's output was dropped."
+            f"({counted(limit_bytes, 'byte')}); the tool's output was dropped."
         )
         return McpFailure({"type": "tool_execution_error", "message": message})
     if isinstance(exc, TimeoutError):
@@ -163,7 +164,7 @@ def _failure(server: McpServer, timeout_s: float, exc: BaseException) -> McpFail
 
 def _size(size_bytes: int) -> str:
     mib = size_bytes / (1024 * 1024)
-    return f"{mib:g} MiB" if mib >= 1 else f"{size_bytes} bytes"
+    return f"{mib:g} MiB" if mib >= 1 else counted(size_bytes, "byte")
 
 
 def _leaf(exc: BaseException) -> BaseException:

@@ -54,3 +54,29 @@ async def test_a_form_whose_session_is_empty_is_still_refused_for_its_missing_ty
         assert (reply.status, error["param"]) == (400, "session.type")
     finally:
         await client.close()
+
+
+async def test_an_unknown_form_field_is_an_unrecognized_argument(engine) -> None:
+    """Only ``sdp`` and ``session``: another field is refused as the audio routes refuse one (400
+    "Unrecognized request argument supplied: <name>", param and code null; docs/webrtc.md)."""
+    server = await engine()
+    client = CallClient()
+    try:
+        form = aiohttp.FormData(default_to_multipart=True)
+        form.add_field("sdp", await client.offer())
+        form.add_field("session", '{"type": "realtime"}')
+        form.add_field("voice", "marin")
+        async with aiohttp.ClientSession() as http:
+            reply = await http.post(
+                f"{server.http_url}/v1/realtime/calls", data=form, headers={"Authorization": "Bearer sk-test"}
+            )
+            error = (await reply.json())["error"]
+    finally:
+        await client.close()
+    assert reply.status == 400
+    assert error == {
+        "message": "Unrecognized request argument supplied: voice",
+        "type": "invalid_request_error",
+        "param": None,
+        "code": None,
+    }

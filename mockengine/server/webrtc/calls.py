@@ -33,6 +33,7 @@ from mockengine.protocol.session_config import (
     validate_noise_reduction,
     validate_session_update,
     validate_tool_choice,
+    validate_transcription,
 )
 from mockengine.realtime.translation import TRANSLATION_MODELS
 from mockengine.rtc.closing import PC_CLOSE_WAIT_S, close_peer
@@ -75,6 +76,10 @@ CONNECT_TIMEOUT_S = 15.0
 CLIENT_CLOSED_REQUEST = 499  # nginx's status for a request its client abandoned (never delivered; logged)
 SHUTDOWN_WAIT_S = 5.0
 FAULT_CLOCK_S = 0.1  # how often the timed WebRTC faults (media_stall, server_hangup) are checked
+
+
+# The fields of a call's form (reference §13): the offer and the optional session.
+OFFER_FIELDS = ("sdp", "session")
 
 
 class BadCall(Exception):
@@ -337,9 +342,11 @@ async def _read_offer(
     without one is told so (400 ``missing_required_parameter``, param ``sdp``) whatever its session or,
     for an empty body, its content type says."""
     session_text: str | None = None
+    unknown: list[str] = []
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
         form = await request.post()
         sdp, session_text = _form_text(form.get("sdp")), _form_text(form.get("session"))
+        unknown = [key for key in form if key not in OFFER_FIELDS]
     elif request.content_type in ("application/sdp", "text/plain"):
         sdp = await request.text()
     elif not await request.read():
@@ -357,6 +364,10 @@ async def _read_offer(
             400, "Missing required parameter: 'sdp'.", param="sdp", code="missing_required_parameter"
         )
     _check_looks_like_sdp(sdp)
+    if unknown:
+        # As the audio routes answer a field they do not take (chat.transcription.check_fields): the
+        # live answer to an unknown JSON argument, its multipart answer not public (ours).
+        raise BadCall(400, f"Unrecognized request argument supplied: {unknown[0]}")
     return sdp, (session_from or _session_from)(session_text)
 
 
@@ -446,6 +457,7 @@ def _call_session(secret_session: dict[str, Any], call_session: dict[str, Any]) 
                 merged["audio"][direction]["noise_reduction"] = _over(below, noise)
     try:
         validate_noise_reduction(merged)
+        validate_transcription(merged)
         validate_tool_choice(merged.get("tool_choice", "auto"), merged.get("tools", []), "session")
     except ProtocolError as exc:
         raise BadCall(400, exc.message, param=exc.param, code=exc.code) from exc

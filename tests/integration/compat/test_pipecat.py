@@ -327,3 +327,36 @@ async def test_manual_turns_from_pipecats_own_vad(framework_engine, server_event
         if e["type"] == "conversation.item.input_audio_transcription.completed"
     ]
     assert heard == ["What is the capital of France?"]
+
+
+async def test_a_response_asked_for_while_the_tool_runs_does_not_call_it_again(
+    framework_engine, server_events
+) -> None:
+    """An append with no words while the tool runs: Pipecat sends no item but asks for a response (held
+    for ``response.done`` while the call's response runs) before the tool's output is sent. That
+    response does not call ``get_weather`` again (it did: the same call, the tool run twice, as in a
+    9-minute Pipecat run); it says it is waiting, and the output, once sent, is answered (docs/tools.md,
+    "A response while a call is pending")."""
+    calls: list[dict[str, Any]] = []
+    release = asyncio.Event()
+
+    async def get_weather(params: FunctionCallParams) -> None:
+        calls.append(dict(params.arguments))
+        await append_at_the_service(bot, "")  # no words: Pipecat sends no item, only asks for a response
+        await release.wait()
+        await params.result_callback({"weather": "The weather in Paris is sunny."})
+
+    async with Bot(await url_of(framework_engine), tools=ToolsSchema(standard_tools=[WEATHER])) as bot:
+        bot.llm.register_function("get_weather", get_weather)
+        await bot.say("What is the weather like in Paris?")
+        await bot.down.until(lambda: bool(calls) and bot.replies() >= 2)
+        release.set()
+        await bot.down.until(lambda: bot.replies() >= 3 and "sunny" in bot.assistant_texts()[-1])
+        assert not bot.errors()
+    function_calls = [
+        event["item"]
+        for event in server_events
+        if event["type"] == "conversation.item.added" and event["item"]["type"] == "function_call"
+    ]
+    assert calls == [{"city": "Paris"}] and len(function_calls) == 1, function_calls
+    assert "One moment, I'm still waiting for that result." in bot.assistant_texts()
