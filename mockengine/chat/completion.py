@@ -23,7 +23,7 @@ from typing import Any
 
 from mockengine import __version__
 from mockengine.brain.arguments import ArgumentsError
-from mockengine.brain.model import Brain
+from mockengine.brain.model import Brain, Reply, ReplyRequest
 from mockengine.chat import errors
 from mockengine.chat.audio import AUDIO_EXPIRY_S, AUDIO_ID_LENGTH, AUDIO_ID_PREFIX, ChoiceAudio, encode_audio
 from mockengine.chat.conversation import ImageReader, reply_request
@@ -127,6 +127,25 @@ def body_ids(body: dict[str, Any], seed: int | None) -> IdFactory:
     return IdFactory(f"{seed}:{hashlib.sha256(canonical.encode()).hexdigest()[:16]}")
 
 
+def _within_allowed_tools(brain: Brain, asked: ReplyRequest, request: ChatRequest) -> Reply:
+    """The brain's reply to ``asked``. Under ``allowed_tools`` the words are first read against every
+    declared tool, so a request for a tool left out is not pressed onto an allowed one (of "the time in
+    Tokyo and the weather in Paris" with only ``get_weather`` allowed: ``get_weather(Paris)``, never
+    ``get_weather(Tokyo)`` too), and its calls to allowed tools are kept; a text reply stands unless the
+    mode is ``required``. When it called only tools left out, or ``required`` found it writing, the brain
+    is asked again with only the allowed tools offered."""
+    if len(request.declared_tools) <= len(request.tools):
+        return brain.reply(asked)
+    allowed = {tool.name for tool in request.tools}
+    wide = brain.reply(dataclasses.replace(asked, tools=request.declared_tools))
+    kept = tuple(call for call in wide.tool_calls if call.name in allowed)
+    if kept:
+        return dataclasses.replace(wide, tool_calls=kept)
+    if not wide.tool_calls and request.tool_choice != "required":
+        return wide
+    return brain.reply(asked)
+
+
 def complete(
     request: ChatRequest,
     brain: Brain,
@@ -149,7 +168,7 @@ def complete(
     for index in range(request.n):
         asked = dataclasses.replace(view, response_index=view.response_index + index * CHOICE_STRIDE)
         try:
-            reply = brain.reply(asked)
+            reply = _within_allowed_tools(brain, asked, request)
             choices.append(fit_choice(reply, request, index, ids, tokens))
         except (ArgumentsError, RecursionError) as exc:
             # A schema the metaschema accepts but no value satisfies (minLength > maxLength, a required
