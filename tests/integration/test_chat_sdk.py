@@ -207,6 +207,33 @@ async def test_allowed_tools_keep_each_request_on_its_own_tool(chat_client, mode
     ]
 
 
+async def test_a_forced_tool_takes_the_words_that_ask_for_it(chat_client):
+    """A named ``tool_choice`` forces the tool, not the first city said: of "the weather in Paris and the
+    time in Tokyo" forced to ``get_time`` the call is ``get_time(Tokyo)`` (it was ``get_time(Paris)``),
+    on Chat Completions and, through it, the Responses API."""
+    client = await chat_client()
+    words = "What's the weather in Paris and the time in Tokyo?"
+    completion = await client.chat.completions.create(
+        model="gpt-4o",
+        messages=[{"role": "user", "content": words}],
+        tools=_WEATHER_AND_TIME,
+        tool_choice={"type": "function", "function": {"name": "get_time"}},
+    )
+    calls = completion.choices[0].message.tool_calls or []
+    assert [(c.function.name, json.loads(c.function.arguments)) for c in calls] == [
+        ("get_time", {"city": "Tokyo"})
+    ]
+    response = await client.responses.create(
+        model="gpt-4o",
+        input=words,
+        tools=[{"type": "function", **tool["function"]} for tool in _WEATHER_AND_TIME],
+        tool_choice={"type": "function", "name": "get_time"},
+    )
+    assert [(o.name, json.loads(o.arguments)) for o in response.output if o.type == "function_call"] == [
+        ("get_time", {"city": "Tokyo"})
+    ]
+
+
 async def test_hrp_connection_test(chat_client):
     """HRP modelEndpoint.connectionTest: GET models (first id is the model), then a 1-token completion."""
     client = await chat_client()
