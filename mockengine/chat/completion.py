@@ -23,7 +23,7 @@ from typing import Any
 
 from mockengine import __version__
 from mockengine.brain.arguments import ArgumentsError
-from mockengine.brain.model import Brain
+from mockengine.brain.model import Brain, ForcedTool, Reply, ReplyRequest
 from mockengine.chat import errors
 from mockengine.chat.audio import AUDIO_EXPIRY_S, AUDIO_ID_LENGTH, AUDIO_ID_PREFIX, ChoiceAudio, encode_audio
 from mockengine.chat.conversation import ImageReader, reply_request
@@ -127,6 +127,40 @@ def body_ids(body: dict[str, Any], seed: int | None) -> IdFactory:
     return IdFactory(f"{seed}:{hashlib.sha256(canonical.encode()).hexdigest()[:16]}")
 
 
+def _decided(brain: Brain, asked: ReplyRequest, request: ChatRequest) -> Reply:
+    """The brain's reply to ``asked``, read first against every declared tool with the choice left to it
+    where ``tool_choice`` names a tool or ``allowed_tools`` leaves some out, so the words pick which of
+    them each request is for; its calls to the tools the choice permits are then kept.
+
+    - ``allowed_tools``: of "the time in Tokyo and the weather in Paris" with only ``get_weather``
+      allowed, ``get_weather(Paris)``, never ``get_weather(Tokyo)`` too; a text reply stands unless the
+      mode is ``required``.
+    - a named tool: of "the weather in Paris and the time in Tokyo" forced to ``get_time``,
+      ``get_time(Tokyo)``, not the first city said (of two tools or more).
+
+    When that reply calls none of the permitted tools (or writes under ``required``), the brain is asked
+    again as the request stands (only the allowed tools offered, or the tool forced)."""
+    forced = request.tool_choice if isinstance(request.tool_choice, ForcedTool) else None
+    if forced is not None and len(request.declared_tools) < 2:
+        # one tool: nothing to tell apart, and a forced call reads statements ("John Doe is 30") for
+        # extraction where a call the brain chose would not be made
+        return brain.reply(asked)
+    if forced is None and len(request.declared_tools) <= len(request.tools):
+        return brain.reply(asked)
+    permitted = {forced.name} if forced is not None else {tool.name for tool in request.tools}
+    open_choice = "auto" if forced is not None else asked.tool_choice
+    wide = brain.reply(dataclasses.replace(asked, tools=request.declared_tools, tool_choice=open_choice))
+    kept = tuple(call for call in wide.tool_calls if call.name in permitted)
+    if forced is not None and kept:
+        # a forced call comes alone, with no words beside it (``content: null``), as a forced reply does
+        return dataclasses.replace(wide, text=None, tool_calls=kept[:1])
+    if kept:
+        return dataclasses.replace(wide, tool_calls=kept)
+    if forced is None and not wide.tool_calls and request.tool_choice != "required":
+        return wide
+    return brain.reply(asked)
+
+
 def complete(
     request: ChatRequest,
     brain: Brain,
@@ -149,7 +183,7 @@ def complete(
     for index in range(request.n):
         asked = dataclasses.replace(view, response_index=view.response_index + index * CHOICE_STRIDE)
         try:
-            reply = brain.reply(asked)
+            reply = _decided(brain, asked, request)
             choices.append(fit_choice(reply, request, index, ids, tokens))
         except (ArgumentsError, RecursionError) as exc:
             # A schema the metaschema accepts but no value satisfies (minLength > maxLength, a required

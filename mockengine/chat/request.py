@@ -49,7 +49,8 @@ CUSTOM_TOOL_PARAMETERS: dict[str, Any] = {
 class ChatRequest:
     """A validated request.
 
-    ``tools`` are what the brain may call (``allowed_tools`` already applied); ``custom_tools`` names those
+    ``tools`` are what the brain may call (``allowed_tools`` already applied); ``declared_tools`` every tool
+    the request declares (more than ``tools`` only under ``allowed_tools``); ``custom_tools`` names those
     declared as ``type: custom``. ``max_tokens`` is ``max_completion_tokens`` or else ``max_tokens`` (None:
     no limit). ``body`` is the parsed JSON, kept for counting prompt tokens and deriving seeded ids.
     """
@@ -71,6 +72,8 @@ class ChatRequest:
     # response_format: "text", "json_object", or the JSON Schema of "json_schema".
     response_format: str = "text"
     response_schema: dict[str, Any] | None = None
+    # Every declared tool, allowed or not: the brain reads the words against all of them (completion.py).
+    declared_tools: tuple[ToolSpec, ...] = ()
     # logprobs: whether to give each text token's log probability; top_logprobs: alternatives per token.
     logprobs: bool = False
     top_logprobs: int = 0
@@ -166,6 +169,7 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
         model=body["model"],
         messages=tuple(messages),
         tools=tools,
+        declared_tools=tuple(_spec(tool) for tool in declared),
         custom_tools=custom,
         tool_choice=choice,
         max_tokens=limit if limit is not None else body.get("max_tokens"),

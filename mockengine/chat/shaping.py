@@ -51,7 +51,7 @@ from mockengine.brain.kinds import kind_of
 from mockengine.brain.lexicon import identifier_words
 from mockengine.brain.model import ForcedTool, Reply, ToolCall
 from mockengine.brain.referents import Referent
-from mockengine.brain.schema_values import Hints, properties_of, value_for
+from mockengine.brain.schema_values import Hints, object_target, properties_of, value_for
 from mockengine.brain.utterance import acted_tail
 from mockengine.brain.wordlists import FEELINGS
 from mockengine.chat.audio import ChoiceAudio, stream_pieces
@@ -338,7 +338,9 @@ def _with_words(
         about = properties.get(name)
         if heard is None or name not in value or not isinstance(about, Mapping):
             continue
-        kind = kind_of(name, about)
+        # A nested Pydantic model arrives as a local ``$ref`` (``address: {"$ref": "#/$defs/Address"}``),
+        # which ``kind_of`` reads as a string; the object the words built is taken as an inline one is.
+        kind = "object" if object_target(about, schema) is not None else kind_of(name, about)
         if kind == "list":  # the people or places said ("Alice", "Bob"), or things listed; never phrases
             if isinstance(heard, list) and heard and not all(_a_name(item) for item in heard):
                 heard = _listed_things(heard)

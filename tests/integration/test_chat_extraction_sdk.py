@@ -12,6 +12,7 @@ import json
 
 import pytest
 from openai import AsyncOpenAI
+from pydantic import BaseModel
 
 DESCRIPTION = "Correctly extracted `User` with all the required parameters with correct types"  # instructor's
 USER = {
@@ -184,3 +185,31 @@ async def test_a_question_about_a_json_schema_is_answered_in_words(engine, quest
     )
     content = completion.choices[0].message.content or ""
     assert content and not content.lstrip().startswith(("{", "```")), content
+
+
+class _Address(BaseModel):
+    city: str
+    zip: str | None
+
+
+class _Resident(BaseModel):
+    name: str
+    age: int
+    address: _Address
+
+
+async def test_a_nested_pydantic_model_parsed_takes_the_place_said(engine) -> None:
+    """``client.chat.completions.parse`` / ``client.responses.parse`` with a nested Pydantic model: the SDK
+    sends the inner model as ``{"$ref": "#/$defs/_Address"}``. The words filled it ("Paris") when the same
+    object was written inline, but through the ``$ref`` it kept the builder's filler (``city`` and ``zip``
+    both "You said Alice is 30, …")."""
+    eng = await engine()
+    client = AsyncOpenAI(base_url=f"{eng.http_url}/v1", api_key="sk-test", max_retries=0)
+    said = "Alice is 30 and lives in Paris."
+    completion = await client.chat.completions.parse(
+        model="gpt-4o", messages=[{"role": "user", "content": said}], response_format=_Resident
+    )
+    expected = _Resident(name="Alice", age=30, address=_Address(city="Paris", zip=None))
+    assert completion.choices[0].message.parsed == expected
+    response = await client.responses.parse(model="gpt-4o", input=said, text_format=_Resident)
+    assert response.output_parsed == expected

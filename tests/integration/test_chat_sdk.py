@@ -160,6 +160,80 @@ async def test_tool_choice_is_obeyed(chat_client, tool_choice, expected):
         assert choice.message.content
 
 
+_CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+_WEATHER_AND_TIME = [
+    {"type": "function", "function": {"name": name, "description": what, "parameters": _CITY}}
+    for name, what in (
+        ("get_weather", "Get the weather for a city."),
+        ("get_time", "Get the local time in a city."),
+    )
+]
+_ONLY_WEATHER = [{"type": "function", "function": {"name": "get_weather"}}]
+
+
+@pytest.mark.parametrize("mode", ["auto", "required"])
+async def test_allowed_tools_keep_each_request_on_its_own_tool(chat_client, mode):
+    """``allowed_tools`` limits which tools may be called, not what the words ask for: of "the time in
+    Tokyo and the weather in Paris" with only ``get_weather`` allowed, the call is ``get_weather(Paris)``.
+    The brain was shown only the allowed tools, so the time request became ``get_weather(Tokyo)`` too
+    (Chat Completions and, through it, the Responses API)."""
+    client = await chat_client()
+    words = "What's the time in Tokyo and the weather in Paris?"
+    completion = await client.chat.completions.create(
+        model="gpt-4o",
+        messages=[{"role": "user", "content": words}],
+        tools=_WEATHER_AND_TIME,
+        tool_choice={
+            "type": "allowed_tools",
+            "allowed_tools": {"mode": mode, "tools": _ONLY_WEATHER},
+        },
+    )
+    calls = completion.choices[0].message.tool_calls or []
+    assert [(c.function.name, json.loads(c.function.arguments)) for c in calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+    response = await client.responses.create(
+        model="gpt-4o",
+        input=words,
+        tools=[{"type": "function", **tool["function"]} for tool in _WEATHER_AND_TIME],
+        tool_choice={
+            "type": "allowed_tools",
+            "mode": mode,
+            "tools": [{"type": "function", "name": "get_weather"}],
+        },
+    )
+    assert [(o.name, json.loads(o.arguments)) for o in response.output if o.type == "function_call"] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+
+
+async def test_a_forced_tool_takes_the_words_that_ask_for_it(chat_client):
+    """A named ``tool_choice`` forces the tool, not the first city said: of "the weather in Paris and the
+    time in Tokyo" forced to ``get_time`` the call is ``get_time(Tokyo)`` (it was ``get_time(Paris)``),
+    on Chat Completions and, through it, the Responses API."""
+    client = await chat_client()
+    words = "What's the weather in Paris and the time in Tokyo?"
+    completion = await client.chat.completions.create(
+        model="gpt-4o",
+        messages=[{"role": "user", "content": words}],
+        tools=_WEATHER_AND_TIME,
+        tool_choice={"type": "function", "function": {"name": "get_time"}},
+    )
+    calls = completion.choices[0].message.tool_calls or []
+    assert [(c.function.name, json.loads(c.function.arguments)) for c in calls] == [
+        ("get_time", {"city": "Tokyo"})
+    ]
+    response = await client.responses.create(
+        model="gpt-4o",
+        input=words,
+        tools=[{"type": "function", **tool["function"]} for tool in _WEATHER_AND_TIME],
+        tool_choice={"type": "function", "name": "get_time"},
+    )
+    assert [(o.name, json.loads(o.arguments)) for o in response.output if o.type == "function_call"] == [
+        ("get_time", {"city": "Tokyo"})
+    ]
+
+
 async def test_hrp_connection_test(chat_client):
     """HRP modelEndpoint.connectionTest: GET models (first id is the model), then a 1-token completion."""
     client = await chat_client()
