@@ -99,27 +99,12 @@ def serve_engine(host: str, port: int, pace: float) -> None:
     scripted transcript, a tone per sentence), with the load bench's settings (``bench/context.py``)."""
     from aiohttp import web
 
-    from mockengine.brain.selection import load_library
-    from mockengine.engines import FakeSynthesizer, FakeTranscriber
-    from mockengine.engines.tokens import TokenCounter
-    from mockengine.engines.voices import VOICE_NAMES
+    from mockengine.engines.fakes import make_fake_resources
     from mockengine.server.app import create_app
-    from mockengine.server.executors import MeteredExecutor
-    from mockengine.server.resources import Resources
     from mockengine.settings import Settings
 
     settings = Settings(seed=1, audio_pace=pace, first_delta_delay_ms=0, max_sessions=0, log_level="WARNING")
-    scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
-    resources = Resources(
-        settings=settings,
-        transcriber=FakeTranscriber(default="What is the capital of France?"),
-        synthesizer=FakeSynthesizer(),
-        tokens=TokenCounter(None),
-        scenarios=scenarios,
-        stt_executor=MeteredExecutor("stt", 1),
-        tts_executor=MeteredExecutor("tts", settings.tts_threads),
-        model_info={"whisper": "fake", "voices": list(VOICE_NAMES), "scenario": scenarios.default},
-    )
+    resources = make_fake_resources(settings)
     web.run_app(create_app(settings, resources), host=host, port=port, print=None)
 
 
