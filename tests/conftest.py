@@ -14,13 +14,13 @@ import pytest
 from mockengine.brain.image import describe_image
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import load_scenario
-from mockengine.engines.fakes import FAKE_TRANSCRIPT, FakeSynthesizer, FakeTranscriber, make_fake_resources
+from mockengine.engines.fakes import FAKE_TRANSCRIPT, FakeSynthesizer, FakeTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
 from mockengine.realtime.effects import Effect, Step
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.server.resources import Resources
+from mockengine.server.resources import Resources, make_fake_resources
 from mockengine.settings import Settings
 from mockengine.virtual_time import VirtualTimeDriver
 

@@ -101,9 +101,9 @@ def serve_engine(host: str, port: int, pace: float, timer_scale: float = 1.0) ->
     second each whatever the number of sessions) run that many times less often (``--dilate-timers``)."""
     from aiohttp import web
 
-    from mockengine.engines.fakes import make_fake_resources
     from mockengine.server import admission
     from mockengine.server.app import create_app
+    from mockengine.server.resources import make_fake_resources
     from mockengine.server.webrtc import calls
     from mockengine.settings import Settings
 

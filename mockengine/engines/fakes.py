@@ -7,7 +7,6 @@ ValueError for an unknown voice or bad speed) but load nothing.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,10 +14,6 @@ from mockengine.engines.sentences import split_sentences
 from mockengine.engines.stt import MIN_TRANSCRIBE_MS, Transcript, duration_ms_24k
 from mockengine.engines.tts import MAX_SPEED, MIN_SPEED, OUTPUT_RATE_HZ, SpeechSegment
 from mockengine.engines.voices import VOICE_NAMES
-
-if TYPE_CHECKING:
-    from mockengine.server.resources import Resources
-    from mockengine.settings import Settings
 
 _BASE_TONE_HZ = 180.0
 _TONE_STEP_HZ = 30.0
@@ -85,26 +80,3 @@ def tone_hz(voice: str) -> float:
 
 
 FAKE_TRANSCRIPT = "What is the capital of France?"
-
-
-def make_fake_resources(settings: Settings, transcript: str = FAKE_TRANSCRIPT) -> Resources:
-    """A server's shared parts on these stand-ins: loads no model, starts in milliseconds. Every
-    transcript is ``transcript``, speech a tone per sentence. The tests' ``fake_resources`` fixture and
-    ``tools/append_bench.py`` (the engine it counts) use it."""
-    # Imported here: the server's resources import the engines package this module belongs to.
-    from mockengine.brain.selection import load_library
-    from mockengine.engines.tokens import TokenCounter
-    from mockengine.server.executors import MeteredExecutor
-    from mockengine.server.resources import Resources
-
-    scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
-    return Resources(
-        settings=settings,
-        transcriber=FakeTranscriber(default=transcript),
-        synthesizer=FakeSynthesizer(),
-        tokens=TokenCounter(None),
-        scenarios=scenarios,
-        stt_executor=MeteredExecutor("stt", 1),
-        tts_executor=MeteredExecutor("tts", settings.tts_threads),
-        model_info={"whisper": "fake", "voices": list(VOICE_NAMES), "scenario": scenarios.default},
-    )
