@@ -383,7 +383,8 @@ def bare_append_audio(raw: str) -> bytes | None:
     for prefix, suffix in _BARE_APPENDS:
         if raw.startswith(prefix) and raw.endswith(suffix):
             start, end = len(prefix), len(raw) - len(suffix)
-            if end - start > _MAX_AUDIO_CHARS or (end - start) % 4 or raw.find("=", start, end - 2) != -1:
+            length = end - start  # (negative where the prefix and the suffix overlap: not an append)
+            if not 0 <= length <= _MAX_AUDIO_CHARS or length % 4 or raw.find("=", start, end - 2) != -1:
                 return None
             try:
                 # pybase64 validates as it decodes: any character outside the alphabet (a quote, a

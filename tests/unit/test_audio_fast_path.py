@@ -152,6 +152,8 @@ _BARE_SHAPES = [
         '{"type":"input_audio_buffer.append","audio":"AAAA", "x": "AAAA"}',
         '{"type":"input_audio_buffer.append","audio":"' + "A" * (ce.MAX_APPEND_BYTES * 4 // 3 + 8) + '"}',
         '{"audio":"AAAA","type":"input_audio_buffer.append","audio":"!!!!","type":"input_audio_buffer.append"}',
+        '{"type":"input_audio_buffer.append","audio":"}',  # the prefix and the suffix overlap
+        '{"audio":","type":"input_audio_buffer.append"}',
     ],
 )
 @pytest.mark.parametrize("input_format", ["audio/pcm", "audio/pcmu"])
