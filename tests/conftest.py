@@ -14,16 +14,13 @@ import pytest
 from mockengine.brain.image import describe_image
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import load_scenario
-from mockengine.brain.selection import load_library
-from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
+from mockengine.engines.fakes import FAKE_TRANSCRIPT, FakeSynthesizer, FakeTranscriber
 from mockengine.engines.tokens import TokenCounter
-from mockengine.engines.voices import VOICE_NAMES
 from mockengine.ids import IdFactory
 from mockengine.realtime.effects import Effect, Step
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
-from mockengine.server.executors import MeteredExecutor
-from mockengine.server.resources import Resources
+from mockengine.server.resources import Resources, make_fake_resources
 from mockengine.settings import Settings
 from mockengine.virtual_time import VirtualTimeDriver
 
@@ -75,24 +72,6 @@ def make_recording_driver(seed: int = 7, pacing: Pacing = UNPACED) -> RecordingD
 
 
 # What the fake transcriber hears in every turn: a question the default scenario answers.
-FAKE_TRANSCRIPT = "What is the capital of France?"
-
-
-def make_fake_resources(settings: Settings) -> Resources:
-    """A server's shared parts with the fake engines: loads no model, starts in milliseconds."""
-    scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
-    return Resources(
-        settings=settings,
-        transcriber=FakeTranscriber(default=FAKE_TRANSCRIPT),
-        synthesizer=FakeSynthesizer(),
-        tokens=TokenCounter(None),
-        scenarios=scenarios,
-        stt_executor=MeteredExecutor("stt", 1),
-        tts_executor=MeteredExecutor("tts", settings.tts_threads),
-        model_info={"whisper": "fake", "voices": list(VOICE_NAMES), "scenario": scenarios.default},
-    )
-
-
 @pytest.fixture(scope="session")
 def fake_resources() -> Iterator[Resources]:
     with closing(make_fake_resources(Settings(seed=3))) as resources:

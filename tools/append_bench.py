@@ -94,32 +94,24 @@ def session_script(index: int, seconds: float, seed: int, turn_every_s: float, b
     return script[:slots]
 
 
-def serve_engine(host: str, port: int, pace: float) -> None:
+def serve_engine(host: str, port: int, pace: float, timer_scale: float = 1.0) -> None:
     """The engine's application as ``serve`` builds it, on the stand-in models (``engines/fakes.py``: a
-    scripted transcript, a tone per sentence), with the load bench's settings (``bench/context.py``)."""
+    scripted transcript, a tone per sentence), with the load bench's settings (``bench/context.py``).
+    ``timer_scale``: the process's own periodic checks (the loop-lag probe, the WebRTC fault clock, 10 a
+    second each whatever the number of sessions) run that many times less often (``--dilate-timers``)."""
     from aiohttp import web
 
-    from mockengine.brain.selection import load_library
-    from mockengine.engines import FakeSynthesizer, FakeTranscriber
-    from mockengine.engines.tokens import TokenCounter
-    from mockengine.engines.voices import VOICE_NAMES
+    from mockengine.server import admission
     from mockengine.server.app import create_app
-    from mockengine.server.executors import MeteredExecutor
-    from mockengine.server.resources import Resources
+    from mockengine.server.resources import make_fake_resources
+    from mockengine.server.webrtc import calls
     from mockengine.settings import Settings
 
+    admission.PROBE_INTERVAL_S *= timer_scale  # (both read at every wake-up)
+    calls.FAULT_CLOCK_S *= timer_scale
+
     settings = Settings(seed=1, audio_pace=pace, first_delta_delay_ms=0, max_sessions=0, log_level="WARNING")
-    scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
-    resources = Resources(
-        settings=settings,
-        transcriber=FakeTranscriber(default="What is the capital of France?"),
-        synthesizer=FakeSynthesizer(),
-        tokens=TokenCounter(None),
-        scenarios=scenarios,
-        stt_executor=MeteredExecutor("stt", 1),
-        tts_executor=MeteredExecutor("tts", settings.tts_threads),
-        model_info={"whisper": "fake", "voices": list(VOICE_NAMES), "scenario": scenarios.default},
-    )
+    resources = make_fake_resources(settings)
     web.run_app(create_app(settings, resources), host=host, port=port, print=None)
 
 
@@ -152,10 +144,12 @@ class Server:
         return whole, main
 
 
-def start(name: str, port: int, out_dir: Path, slow: float) -> Server:
+def start(name: str, port: int, out_dir: Path, slow: float, dilate_timers: bool = False) -> Server:
     env = dict(os.environ)
     if name == "engine":
         module = [__file__, "--serve-engine", "--pace", f"{3.0 / slow:g}"]
+        if dilate_timers:
+            module += ["--timer-scale", f"{slow:g}"]
         env["PYTHONMALLOC"] = "malloc"  # serve's default allocator
     else:
         module = ["-m", "mockengine.loadtest.baseline"]
@@ -287,7 +281,7 @@ async def main_async(args: argparse.Namespace) -> None:
     for name in names:
         out_dir = root / name
         out_dir.mkdir(parents=True, exist_ok=True)
-        servers.append(start(name, port or free_port(), out_dir, args.slow))
+        servers.append(start(name, port or free_port(), out_dir, args.slow, args.dilate_timers))
         port = port + 1 if port else 0
     try:
         results = await asyncio.gather(*(measure(s, scripts, slot_s, s.name == "engine") for s in servers))
@@ -330,12 +324,18 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="first port (the next for the second server)")
     parser.add_argument("--serve-engine", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--pace", type=float, default=3.0, help=argparse.SUPPRESS)
+    parser.add_argument("--timer-scale", type=float, default=1.0, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--dilate-timers",
+        action="store_true",
+        help="dilate the engine's per-process periodic checks by --slow too (docs/cpu.md, tenth pass)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help=argparse.SUPPRESS)
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--keep", help="keep callgrind's files in this directory")
     args = parser.parse_args()
     if args.serve_engine:
-        serve_engine(args.host, args.port, args.pace)
+        serve_engine(args.host, args.port, args.pace, args.timer_scale)
         return
     asyncio.run(main_async(args))
 

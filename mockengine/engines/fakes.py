@@ -77,3 +77,6 @@ class FakeSynthesizer:
 def tone_hz(voice: str) -> float:
     """The FakeSynthesizer tone frequency for a voice name (ValueError if unknown)."""
     return _BASE_TONE_HZ + _TONE_STEP_HZ * VOICE_NAMES.index(voice)
+
+
+FAKE_TRANSCRIPT = "What is the capital of France?"

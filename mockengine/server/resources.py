@@ -16,10 +16,11 @@ from mockengine.brain.scenario import Scenario
 from mockengine.brain.selection import ScenarioLibrary, SelectingBrain, load_library
 from mockengine.engines.cache import MIB, ByteLRU, CachingTranscriber
 from mockengine.engines.errors import ModelNotFound
+from mockengine.engines.fakes import FAKE_TRANSCRIPT, FakeSynthesizer, FakeTranscriber
 from mockengine.engines.stt import Transcriber, WhisperTranscriber
 from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.tts import PiperSynthesizer, Synthesizer
-from mockengine.engines.voices import BUNDLED_PIPER_VOICE, load_voice_catalog
+from mockengine.engines.voices import BUNDLED_PIPER_VOICE, VOICE_NAMES, load_voice_catalog
 from mockengine.server.executors import MeteredExecutor
 from mockengine.server.metrics import cache_observer
 from mockengine.settings import Settings
@@ -138,6 +139,23 @@ def load_resources(settings: Settings, scenarios: ScenarioLibrary | None = None)
             "scenario": scenarios.default,
             "scenarios": scenarios.names(),
         },
+    )
+
+
+def make_fake_resources(settings: Settings, transcript: str = FAKE_TRANSCRIPT) -> Resources:
+    """A server's shared parts on the stand-in engines (``engines/fakes.py``): loads no model, starts in
+    milliseconds. Every transcript is ``transcript``, speech a tone per sentence. The tests'
+    ``fake_resources`` fixture and ``tools/append_bench.py`` (the engine it counts) use it."""
+    scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
+    return Resources(
+        settings=settings,
+        transcriber=FakeTranscriber(default=transcript),
+        synthesizer=FakeSynthesizer(),
+        tokens=TokenCounter(None),
+        scenarios=scenarios,
+        stt_executor=MeteredExecutor("stt", 1),
+        tts_executor=MeteredExecutor("tts", settings.tts_threads),
+        model_info={"whisper": "fake", "voices": list(VOICE_NAMES), "scenario": scenarios.default},
     )
 
 

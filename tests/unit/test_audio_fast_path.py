@@ -124,6 +124,53 @@ def test_parse_plain_append_gives_what_decode_audio_gives(raw: str, input_format
     )
 
 
+_B64 = base64.b64encode(b"\x01\x02" * 480).decode()
+_BARE_SHAPES = [
+    json.dumps({"type": "input_audio_buffer.append", "audio": _B64}),
+    json.dumps({"type": "input_audio_buffer.append", "audio": _B64}, separators=(",", ":")),  # JSON.stringify
+    json.dumps({"audio": _B64, "type": "input_audio_buffer.append"}),
+    json.dumps({"audio": _B64, "type": "input_audio_buffer.append"}, separators=(",", ":")),
+    json.dumps({"type": "input_audio_buffer.append", "audio": base64.b64encode(b"\xff" * 7).decode()}),
+    json.dumps({"type": "input_audio_buffer.append", "audio": ""}),
+]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        *_BARE_SHAPES,
+        # Shapes the shortcut must leave to orjson (or refuse as the general parse does):
+        '{"type":"input_audio_buffer.append","audio":"AAAA","type":"input_audio_buffer.append","audio":"BBBB"}',
+        '{"type":"input_audio_buffer.append","audio":"AA\\/A"}',  # an escaped "/"
+        '{"type":"input_audio_buffer.append","audio":"AA A"}',
+        '{"type":"input_audio_buffer.append","audio":"AAAA===="}',
+        '{"type":"input_audio_buffer.append","audio":"AA=A"}',
+        '{"type":"input_audio_buffer.append","audio":"AAA"}',
+        '{"type":"input_audio_buffer.append","audio":"AAAA","event_id":"evt_1"}',
+        '{"type":"input_audio_buffer.append","audio":"AAAA"} ',
+        '{"type":"input_audio_buffer.append","audio":"AAAA"}}',
+        '{"type":"input_audio_buffer.append","audio":"AAAA", "x": "AAAA"}',
+        '{"type":"input_audio_buffer.append","audio":"' + "A" * (ce.MAX_APPEND_BYTES * 4 // 3 + 8) + '"}',
+        '{"audio":"AAAA","type":"input_audio_buffer.append","audio":"!!!!","type":"input_audio_buffer.append"}',
+        '{"type":"input_audio_buffer.append","audio":"}',  # the prefix and the suffix overlap
+        '{"audio":","type":"input_audio_buffer.append"}',
+    ],
+)
+@pytest.mark.parametrize("input_format", ["audio/pcm", "audio/pcmu"])
+def test_the_bare_append_shortcut_answers_as_the_general_parse(raw: str, input_format: str) -> None:
+    # ``parse_plain_append`` first tries ``bare_append_audio`` (no orjson parse, tenth pass of
+    # docs/cpu.md); with or without it every frame gives the same audio, event id and error.
+    assert _outcome_with_type(lambda r: parse_plain_append(r, input_format), raw) == _outcome_with_type(
+        lambda r: ce.parse_general_plain_append(r, input_format), raw
+    )
+    assert _outcome(_as_event, raw) in (None, _outcome(parse_client_event, raw))
+
+
+@pytest.mark.parametrize("raw", _BARE_SHAPES)
+def test_the_bare_append_shortcut_takes_what_clients_send(raw: str) -> None:
+    assert ce.bare_append_audio(raw) == base64.b64decode(json.loads(raw)["audio"])
+
+
 class FastDriver(VirtualTimeDriver):
     """A driver whose appends take the session's fast path."""
 
