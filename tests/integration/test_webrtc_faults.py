@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from mockengine.server.webrtc.calls import CALL_CLOCK
 from tests.eventually import eventually
 from tests.integration.test_webrtc_calls import story
 from tests.speech import question
@@ -144,6 +145,23 @@ async def test_media_stall_mid_speech_ends_the_turn_after_its_silence(engine):
 async def test_server_hangup(engine):
     server = await engine()
     async with faulted_call(server, "server_hangup:500") as client:
+        await until(lambda: client.channel.readyState == "closed" or client.pc.connectionState == "closed")
+        await server.wait_until_idle()
+
+
+async def test_the_fault_clock_runs_only_while_a_call_is_open(engine):
+    """The timed faults' clock woke an engine with no call ten times a second (a quarter of the loop
+    thread's instructions in append_bench's WebSocket sessions); it now runs only while a call is open,
+    and a call opened after it stopped still gets its timed fault."""
+    server = await engine()
+    clock = server.app[CALL_CLOCK]
+    assert not clock.running
+    async with faulted_call(server, "server_hangup:500") as client:
+        assert clock.running
+        await until(lambda: client.channel.readyState == "closed" or client.pc.connectionState == "closed")
+        await server.wait_until_idle()
+    await until(lambda: not clock.running)
+    async with faulted_call(server, "server_hangup:500") as client:  # started again, and still ticks
         await until(lambda: client.channel.readyState == "closed" or client.pc.connectionState == "closed")
         await server.wait_until_idle()
 

@@ -170,6 +170,7 @@ async def _open_call(
         return error_response(CLIENT_CLOSED_REQUEST, "The client closed the request before the answer.")
     runner.journal = register(request.app, session)
     request.app[CALLS][call_id] = runner
+    request.app[CALL_CLOCK].wake()
     live = attach(runner, request, fault_specs, transport="webrtc")
     runner.serving = asyncio.get_running_loop().create_task(_serve_call(request.app, request, runner))
     return web.Response(
@@ -507,9 +508,9 @@ async def calls_context(app: web.Application) -> AsyncIterator[None]:
     app[CALLS] = {}
     app[CALL_ORDINALS] = itertools.count(1)
     calls: dict[str, CallRunner] = app[CALLS]
-    clock = asyncio.get_running_loop().create_task(fault_clock(calls))
+    app[CALL_CLOCK] = FaultClock(calls)
     yield
-    clock.cancel()
+    app[CALL_CLOCK].stop()
     runners = list(app[CALLS].values())
     for runner in runners:
         runner.shutdown(1001, "server shutting down")
@@ -518,12 +519,36 @@ async def calls_context(app: web.Application) -> AsyncIterator[None]:
         await asyncio.wait(serving, timeout=SHUTDOWN_WAIT_S)
 
 
-async def fault_clock(calls: Mapping[str, HasCallFaults]) -> None:
-    """The timed WebRTC faults of every call, checked by one task every FAULT_CLOCK_S (not a timer
-    per call)."""
-    while True:
-        await asyncio.sleep(FAULT_CLOCK_S)
-        _tick_faults(calls)
+class FaultClock:
+    """The timed WebRTC faults (media_stall, server_hangup) of every call in ``calls``, checked by one
+    task every FAULT_CLOCK_S while a call is open (not a timer per call). With no call open it has no
+    task: it woke an idle engine ten times a second, ~24 % of the loop thread's instructions in
+    tools/append_bench.py's count of WebSocket sessions (cpu.md, tenth pass)."""
+
+    def __init__(self, calls: Mapping[str, HasCallFaults]) -> None:
+        self._calls = calls
+        self._task: asyncio.Task[None] | None = None
+
+    def wake(self) -> None:
+        """Called once a call is in ``calls``: starts the clock if it was stopped."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        while self._calls:
+            await asyncio.sleep(FAULT_CLOCK_S)
+            _tick_faults(self._calls)
+
+
+CALL_CLOCK = web.AppKey("call_fault_clock", FaultClock)  # ticks the calls' timed faults
 
 
 def _tick_faults(calls: Mapping[str, HasCallFaults]) -> None:

@@ -65,11 +65,11 @@ from mockengine.server.webrtc.call import EVENTS_CHANNEL, channel_opened, serve_
 from mockengine.server.webrtc.calls import (
     CONNECT_TIMEOUT_S,
     BadCall,
+    FaultClock,
     _answer,
     _authorize,
     _new_call_id,
     _read_offer,
-    fault_clock,
     hang_up,
     seat_call,
     session_json,
@@ -81,6 +81,7 @@ TRACK_ID = "translation"  # the track's one "response": the speech of every phra
 DRAIN_POLL_S = 0.05
 DRAIN_MAX_S = 60.0
 TRANSLATION_CALLS = web.AppKey("translation_calls", dict)  # call id → TranslationCall, while it lasts
+TRANSLATION_CLOCK = web.AppKey("translation_fault_clock", FaultClock)  # ticks their timed faults
 
 
 class TranslationCall(TranslationSession):
@@ -275,6 +276,7 @@ async def create_translation_call(request: web.Request) -> web.StreamResponse:
     live = call.list_live(request.app[FAULTS], fault_specs, None, "webrtc")
     calls = request.app[TRANSLATION_CALLS]
     calls[call_id] = call
+    request.app[TRANSLATION_CLOCK].wake()
     call.serving = asyncio.get_running_loop().create_task(_serve(request.app, call))
     return web.Response(
         status=201,
@@ -307,9 +309,9 @@ async def hangup_translation_call(request: web.Request) -> web.Response:
 async def _calls_context(app: web.Application) -> AsyncIterator[None]:
     calls: dict[str, TranslationCall] = {}
     app[TRANSLATION_CALLS] = calls
-    clock = asyncio.get_running_loop().create_task(fault_clock(calls))  # media_stall, server_hangup
+    app[TRANSLATION_CLOCK] = FaultClock(calls)  # media_stall, server_hangup
     yield
-    clock.cancel()
+    app[TRANSLATION_CLOCK].stop()
     serving = [call.serving for call in calls.values() if call.serving is not None]
     for task in serving:
         task.cancel()
