@@ -25,7 +25,9 @@ uncontested finished probe the simulation meets. The CPU and wall time of each e
 Usage: ``.venv/bin/python tools/turn_redecode.py [--probes probes.pkl ...] [--tail-ms 1500]``: probe
 stores of ``.cache/turn-tune/`` (or absolute paths) written by ``tools/turn_tune.py record``; burned
 splits only (the store never holds a sealed split). The re-decodes are cached in
-``.cache/turn-tune/redecode.pkl`` per (audio, tail, prompt).
+``.cache/turn-tune/redecode.pkl`` per (audio, tail, prompt). Round 13: ``--model base`` re-decodes with
+another recogniser (whisper base, the ``turn-base`` extra), cached in ``redecode-<model>.pkl``; its
+``differs`` then reads as the two recognisers disagreeing on the last word.
 """
 
 from __future__ import annotations
@@ -78,10 +80,11 @@ class TailDecoder:
     """A second whisper call on the tail of a probe's audio, earlier words as previous text, sentence
     punctuation suppressed."""
 
-    def __init__(self, tail_ms: int, window_frames: int) -> None:
+    def __init__(self, tail_ms: int, window_frames: int, model: str | None = None) -> None:
         self.tail_ms = tail_ms
         self.window_frames = window_frames
-        self.stt = WhisperTranscriber()
+        self.model = model or "same"
+        self.stt = WhisperTranscriber(model)
         tokenizer = self.stt._tokenizer
         closing = [
             token
@@ -89,7 +92,7 @@ class TailDecoder:
             if any(mark in tokenizer.decode([token]) for mark in ".?!")  # "…" too
         ]
         self.suppress = sorted(set(self.stt._suppressed_tokens) | set(closing))
-        cache = STORE / "redecode.pkl"
+        cache = STORE / self.cache_name
         # Plain tuples on disk, so the cache loads whether this file runs as a script or is imported.
         stored = pickle.loads(cache.read_bytes()) if cache.exists() else {}
         self.cache: dict[str, Redecode] = {key: Redecode(*fields) for key, fields in stored.items()}
@@ -98,7 +101,11 @@ class TailDecoder:
     def save(self) -> None:
         STORE.mkdir(parents=True, exist_ok=True)
         stored = {key: dataclasses.astuple(redecode) for key, redecode in self.cache.items()}
-        (STORE / "redecode.pkl").write_bytes(pickle.dumps(stored))
+        (STORE / self.cache_name).write_bytes(pickle.dumps(stored))
+
+    @property
+    def cache_name(self) -> str:
+        return "redecode.pkl" if self.model == "same" else f"redecode-{self.model}.pkl"
 
     def split_point(self, probe: dict[str, Any], audio_ms: int) -> tuple[int, str]:
         """(tail start in the probe's audio, ms; the earlier words): the tail starts at the first word
@@ -162,14 +169,25 @@ def cues(probe: dict[str, Any], redecode: Redecode) -> dict[str, bool]:
         "rules": bool(_words(joined)) and judge_utterance(joined).completeness is Completeness.INCOMPLETE,
         "differs": bool(last) and (not first or last != first[-1]),
         "function+differs": last in FUNCTION_WORDS and (not first or last != first[-1]),
+        # Round 13: the disagreement, on turns whisper heard as 2+ / 3+ words (a one-word answer decodes
+        # differently from one recogniser to the next and says nothing about a cut-off).
+        "differs 2+": len(first) >= 2 and bool(last) and last != first[-1],
+        "differs 3+": len(first) >= 3 and bool(last) and last != first[-1],
     }
 
 
-CUES = ("function", "rules", "differs", "function+differs")
+CUES = ("function", "rules", "differs", "function+differs", "differs 2+", "differs 3+")
 
 
-def main(stores: list[str], tail_ms: int, window_frames: int, each: bool, simulate: bool = True) -> None:
-    decoder = TailDecoder(tail_ms, window_frames)
+def main(
+    stores: list[str],
+    tail_ms: int,
+    window_frames: int,
+    each: bool,
+    simulate: bool = True,
+    model: str | None = None,
+) -> None:
+    decoder = TailDecoder(tail_ms, window_frames, model)
     labels: dict[str, dict[str, Any]] = {}
     by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for store in stores:
@@ -277,5 +295,10 @@ if __name__ == "__main__":
     )
     parser.add_argument("--each", action="store_true", help="list every deciding probe, not only the cuts")
     parser.add_argument("--no-simulate", action="store_true", help="the deciding probes' table only")
+    parser.add_argument(
+        "--model",
+        default=None,
+        help="round 13: the recogniser of the re-decode (e.g. base, bundled; default the probes' tiny.en)",
+    )
     args = parser.parse_args()
-    main(args.probes, args.tail_ms, args.window_frames, args.each, not args.no_simulate)
+    main(args.probes, args.tail_ms, args.window_frames, args.each, not args.no_simulate, args.model)

@@ -47,7 +47,7 @@ _PROSODY: dict[tuple[str, int, int], Any] = {}
 _FINISHED = (Completeness.COMPLETE, Completeness.QUESTION)
 
 
-def record(chosen: tuple[str, ...]) -> None:
+def record(chosen: tuple[str, ...], eagerness: tuple[str, ...] = ("high", "medium", "low")) -> None:
     from mockengine.bench.turn_corpus import SEMANTIC, category_table, print_table
     from mockengine.engines.stt import WhisperTranscriber
     from mockengine.turn_eval import CachingTranscriber, run_utterance
@@ -80,7 +80,7 @@ def record(chosen: tuple[str, ...]) -> None:
             current["id"] = label["id"]
             labelled[label["id"]] = label
             pcm = read_pcm(directory, label)
-            for config in SEMANTIC:
+            for config in (c for c in SEMANTIC if c.split()[-1] in eagerness):
                 results.append(
                     (label, run_utterance(label, pcm, config, transcriber, measured_latency=False))
                 )
@@ -235,9 +235,14 @@ def main() -> None:
     parser.add_argument("--by-voice", action="store_true", help="score: cuts and statements per voice")
     parser.add_argument("--splits", default=",".join(TUNING_SPLITS))
     parser.add_argument("--probes", default="probes.pkl", help="score: the probe store to score")
+    parser.add_argument(
+        "--eagerness",
+        default="high,medium,low",
+        help="record: the eagernesses to replay (high alone is what the simulation at high needs)",
+    )
     args = parser.parse_args()
     if args.action == "record":
-        record(tuple(args.splits.split(",")))
+        record(tuple(args.splits.split(",")), tuple(args.eagerness.split(",")))
     else:
         score(args.each, args.by_category, args.by_voice, args.probes)
 

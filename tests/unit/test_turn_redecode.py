@@ -45,6 +45,8 @@ def test_cues_judge_the_words_of_the_re_decoded_tail() -> None:
         "rules": True,
         "differs": True,
         "function+differs": True,
+        "differs 2+": True,
+        "differs 3+": True,
     }
     # The same words again: nothing reads as unfinished.
     same = redecode.Redecode("I was going to", "ask you about it", 1560, 290.0, 1000.0)
@@ -53,3 +55,14 @@ def test_cues_judge_the_words_of_the_re_decoded_tail() -> None:
     # A one-word answer is judged as closed ("Monday."), not as an unpunctuated fragment.
     answer = redecode.Redecode("", "Monday", 800, 250.0, 900.0)
     assert not redecode.cues({"text": "Monday.", "words": ()}, answer)["rules"]
+
+
+def test_a_disagreement_on_a_short_turn_is_read_only_by_the_ungated_cue() -> None:
+    """Round 13: one recogniser's "Sunscreen" against another's "Suncream" says nothing of a cut-off,
+    so the gated readings need 2+ / 3+ words heard."""
+    one = redecode.cues({"text": "Sunscreen", "words": ()}, redecode.Redecode("", "Suncream", 700, 1.0, 1.0))
+    assert (one["differs"], one["differs 2+"], one["differs 3+"]) == (True, False, False)
+    two = redecode.cues(
+        {"text": "Peter left.", "words": ()}, redecode.Redecode("", "Peter lives", 900, 1.0, 1.0)
+    )
+    assert (two["differs"], two["differs 2+"], two["differs 3+"]) == (True, True, False)
