@@ -67,7 +67,7 @@ from mockengine.brain.phrasing import (
 from mockengine.brain.places import US_STATE, is_proper_name, joined_name, more_places
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
-from mockengine.brain.wordlists import NEED_TO, STATE_PARAMETERS
+from mockengine.brain.wordlists import CITY_STATES, NEED_TO, STATE_PARAMETERS
 
 # Objects inside objects filled from the words (a Pydantic model inside a model), at most this deep.
 MAX_OBJECT_DEPTH = 2
@@ -475,6 +475,8 @@ def _fill_postal_address(
     asked "Which city do you mean?" for the town just said."""
     for name, value in list(filled.arguments.items()):
         trimmed = addresses.street_at_end(value) if isinstance(value, str) else None
+        # "42 Oak Ave starting next week": when the move is, no part of where
+        trimmed = (addresses.street_then_words(value) if isinstance(value, str) else None) or trimmed
         if trimmed is not None and {"street", "address"} & set(lexicon.identifier_words(name).split()):
             filled.arguments[name] = trimmed  # "my new address is 12 Main St.": the street, not the words
     town = next((n for n in properties if n in ("city", "town") and kinds.get(n) == "string"), None)
@@ -578,20 +580,34 @@ _NEED_AFTER_FRAME = re.compile(
 _TOWN_IN = r"(?P<town>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})\s*,?\s+(?:is\s+)?in\s+{country}\b"
 
 
+# The words for a kind of place, never a place's name ("update my city" names no country "city").
+_PLACE_WORDS = frozenset(("city", "town", "country", "location", "place", "home", "address"))
+
+
 def _town_in_country(work: _Work, filled: Filled, properties: Mapping[str, Any]) -> None:
     """ "Lyon in France": a town (``city``, ``town``) that took the country is the town said before it, and
     the country goes to a country parameter the words left empty, as a model reads it (``city:
-    "France"`` was kept of "Lyon in France"); a town the tables know as a country ("Singapore") said
-    alone is left as it is."""
+    "France"`` was kept of "Lyon in France"). A country said alone ("I live in France") is no town: it
+    goes to the country parameter, if any, and the town is left to be asked; a city-state
+    (``CITY_STATES``: "Singapore") is left as it is."""
     town = next((n for n in ("city", "town") if isinstance(filled.arguments.get(n), str)), None)
     if town is None or not implied.is_country(filled.arguments[town]):
         return
     country = filled.arguments[town]
     found = re.search(_TOWN_IN.format(country=re.escape(country)), work.said)
+    wider = next((n for n in properties if n in ("country", "country_name")), None)
     if found is None or implied.is_country(found.group("town")):
+        if " ".join(country.lower().split()) in CITY_STATES:
+            return
+        # "I live in France": a country is no city; it fills the country, and a city required is asked
+        source = filled.sources.pop(town, country)
+        del filled.arguments[town]
+        # ("Update my city, I live in France" had filled country "city": a place's word is no place)
+        said_wider = str(filled.arguments.get(wider, "")).lower() if wider is not None else ""
+        if wider is not None and (wider not in filled.arguments or said_wider in _PLACE_WORDS):
+            filled.arguments[wider], filled.sources[wider] = country, source
         return
     filled.arguments[town], filled.sources[town] = found.group("town"), found.group(0)
-    wider = next((n for n in properties if n in ("country", "country_name")), None)
     if wider is not None and wider not in filled.arguments:
         filled.arguments[wider], filled.sources[wider] = country, found.group(0)
 

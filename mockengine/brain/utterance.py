@@ -17,7 +17,7 @@ import re
 
 from mockengine.brain import lexicon, questions, scalars
 from mockengine.brain.phrasing import LIGHT_VERBS
-from mockengine.brain.wordlists import FILLERS, IRREGULAR
+from mockengine.brain.wordlists import DICTATED_RECORDS, FILLERS, IRREGULAR, MESSAGE_VERBS, SELF_REPAIRS
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
 # (an "on" or "in" a verb takes ends no phrase: "my laptop won't turn on, high priority")
@@ -35,6 +35,19 @@ _REPEATED = re.compile(
     re.IGNORECASE,
 )
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
+# A self-repair: a thing named, taken back and another named in its place ("I'd like a latte, no wait, a
+# mocha" → "I'd like a mocha"). Both are phrases a determiner opens, so "a latte, no sugar" (no second
+# thing) and "a latte and a mocha" (no words taking one back) are kept.
+_DETERMINED = (
+    r"(?:a|an|the|some|one|two|three|my)\s+[\w'-]+"
+    r"(?:\s+(?!(?:no|wait|sorry|i|make|scratch|actually|oops)\b)[\w'-]+){0,3}?"
+)
+_REPAIR_WORDS = "|".join(r.replace(" ", r"\W+") for r in sorted(SELF_REPAIRS, key=len, reverse=True))
+_SELF_REPAIR = re.compile(
+    rf"(?<![\w'])(?P<taken>{_DETERMINED})\s*[,;.!-]+\s*(?:{_REPAIR_WORDS})"
+    rf"\W*\s+(?P<instead>{_DETERMINED})(?=\s*(?:[,.!?;]|please\b|$))",
+    re.IGNORECASE,
+)
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask, and so
 # does a request to keep others from something ("don't let anyone disturb us": a request for privacy).
 _NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t|i'?m not ready to)\s+"
@@ -178,6 +191,37 @@ def acted_tail(text: str) -> str:
         if found is not None:
             return tail[found.end() :]
     return tail
+
+
+# A record named, then its words after a comma or a dash: "Add a task, renew my passport", "New to-do -
+# buy milk". Only a record opening the words (a verb making one, or "new") with at most two words between.
+_RECORD_THEN_WORDS = re.compile(
+    r"^(?P<named>\W*(?:(?:please|ok|okay|so|hey)\W+)*(?:add|create|make|new|start|put|set\s+up)\b"
+    r"(?:\s+[\w'-]+){0,2}?\s+(?:" + "|".join(re.escape(r) for r in DICTATED_RECORDS) + r"))"
+    r"\s*(?:,|\s[-–—]|[-–—]\s)\s*(?=\w)(?!(?:(?:please|thanks|thank you|now|for me|ok|okay)\W*)+$)",
+    re.IGNORECASE,
+)
+
+
+# A message's recipient then its words after a colon: "Text John: I need to leave early" (a capitalised
+# name, one or two words, right after the verb).
+_MESSAGE_AFTER_COLON = re.compile(
+    r"^(?P<named>\W*(?:(?:please|ok|okay|hey)\W+)*(?i:" + "|".join(re.escape(v) for v in MESSAGE_VERBS) + r")"
+    r"\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*:\s*(?=\S)"
+)
+
+
+def repaired(text: str) -> str:
+    """``text`` with each thing taken back replaced by the one named in its place ("I'd like a latte, no
+    wait, a mocha" → "I'd like a mocha"), and a record's words after a comma or dash read as after a
+    colon ("Add a task, renew my passport" → "Add a task: renew my passport"), and a message dictated
+    after its recipient and a colon read as after "saying" ("Text John: I'm late" → "Text John saying
+    I'm late"); ``text`` itself when none of these is said."""
+    text = _SELF_REPAIR.sub(lambda found: found.group("instead"), text.replace("’", "'"))
+    # "Add a task, renew my passport": the record's words said after it, as after a colon
+    text = _RECORD_THEN_WORDS.sub(lambda found: found.group("named") + ": ", text)
+    # "Text John: I need to leave early": the words after the colon are the message, as after "saying"
+    return _MESSAGE_AFTER_COLON.sub(lambda found: found.group("named") + " saying ", text)
 
 
 def clean(text: str) -> str:

@@ -504,3 +504,70 @@ FALLBACK_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"add": ("create",)}
 WORD_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"save": ("add", "create")}
 # The words a tool's verb of keeping also means, by the verb's stem: "add Ana Silva, …" to save_contact.
 KEEPING_WORDS: dict[str, tuple[str, ...]] = {"save": ("add",), "store": ("add", "save")}
+
+# What a speaker says to take back the thing just named and name another in its place ("a latte, no
+# wait, a mocha"; "a latte, sorry, I mean a mocha"; "a latte, make that a mocha"): a self-repair.
+SELF_REPAIRS = (
+    "no wait",
+    "wait no",
+    "no sorry",
+    "sorry",
+    "i mean",
+    "i meant",
+    "no i mean",
+    "sorry i mean",
+    "make that",
+    "make it",
+    "scratch that",
+    "wait",
+    "no",
+    "actually",
+    "oops",
+)
+
+# Kinds of thing asked for, by the head word that names one (``intent.ordered_thing``): a tool whose name
+# or description names a kind (``KIND_WORDS``) takes only things of its kinds or of none known, as a
+# model knows a pillow is no room-service dish and a sandwich no drink. A thing of no kind known ("a
+# bento box") goes to any ordering tool, as before.
+THINGS_OF_KIND: dict[str, frozenset[str]] = {
+    "drink": _words(
+        "latte lattes mocha mochas cappuccino cappuccinos espresso espressos americano macchiato cortado "
+        "coffee coffees tea teas chai smoothie smoothies juice lemonade soda sodas coke cola water beer "
+        "beers wine cocktail cocktails milkshake shake frappuccino frappe cocoa matcha kombucha"
+    ),
+    "food": _words(
+        "sandwich sandwiches burger burgers cheeseburger pizza pizzas salad salads soup fries pasta steak "
+        "omelette omelet pancakes pancake waffle waffles bagel bagels croissant croissants muffin muffins "
+        "donut donuts doughnut doughnuts cake cookie cookies wrap taco tacos burrito sushi breakfast lunch "
+        "dinner dessert toast eggs chicken noodles curry rice risotto lasagna nachos quesadilla fruit"
+    ),
+    "housekeeping": _words(
+        "pillow pillows blanket blankets towel towels sheet sheets duvet linen linens bedding toiletries "
+        "soap shampoo conditioner toothbrush toothpaste razor hanger hangers iron robe bathrobe slippers "
+        "tissues cot crib"
+    ),
+}
+# The words in a tool's name or description that say which kinds it takes ("Order food from room
+# service" → food; "Order a drink" → drink). A food tool takes drinks too: room service brings both.
+KIND_WORDS: dict[str, tuple[str, ...]] = {
+    "drink": ("drink", "drinks", "beverage", "beverages", "coffee", "cafe", "café", "barista", "bar"),
+    "food": ("food", "foods", "meal", "meals", "dish", "dishes", "menu", "kitchen", "restaurant", "dining"),
+    "housekeeping": (
+        "housekeeping", "linen", "linens", "amenity", "amenities", "toiletries", "towels", "pillows",
+        "bedding", "blankets",
+    ),
+}  # fmt: skip
+KINDS_TAKEN_WITH = {"food": frozenset(("food", "drink"))}
+
+# Records whose words a speaker dictates after naming one ("Add a task, renew my passport"; "New note -
+# call the bank"): the comma or dash after one is read as the colon of "Add a task: renew my passport".
+DICTATED_RECORDS = ("task", "to-do", "todo", "to do", "reminder", "note", "item", "entry", "memo")
+
+# Verbs that send a message to the person named after them; "Text John: I need to leave early" dictates
+# the message after the colon, as "Text John saying …" does.
+MESSAGE_VERBS = ("text", "message", "msg", "sms", "whatsapp", "email", "e-mail", "ping", "dm", "tell")
+
+# Countries that are one city, whose name a city parameter takes as it is ("the weather in Singapore").
+CITY_STATES = frozenset(
+    ("singapore", "monaco", "vatican city", "vatican", "hong kong", "macau", "macao", "san marino")
+)
