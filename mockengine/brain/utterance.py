@@ -17,7 +17,14 @@ import re
 
 from mockengine.brain import lexicon, questions, scalars
 from mockengine.brain.phrasing import LIGHT_VERBS
-from mockengine.brain.wordlists import DICTATED_RECORDS, FILLERS, IRREGULAR, MESSAGE_VERBS, SELF_REPAIRS
+from mockengine.brain.wordlists import (
+    DICTATED_RECORDS,
+    FILLERS,
+    IRREGULAR,
+    MESSAGE_VERBS,
+    REPAIR_STOPS,
+    SELF_REPAIRS,
+)
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
 # (an "on" or "in" a verb takes ends no phrase: "my laptop won't turn on, high priority")
@@ -37,17 +44,36 @@ _REPEATED = re.compile(
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
 # A self-repair: a thing named, taken back and another named in its place ("I'd like a latte, no wait, a
 # mocha" → "I'd like a mocha"). Both are phrases a determiner opens, so "a latte, no sugar" (no second
-# thing) and "a latte and a mocha" (no words taking one back) are kept.
-_DETERMINED = (
-    r"(?:a|an|the|some|one|two|three|my)\s+[\w'-]+"
-    r"(?:\s+(?!(?:no|wait|sorry|i|make|scratch|actually|oops)\b)[\w'-]+){0,3}?"
-)
+# thing) and "a latte and a mocha" (no words taking one back) are kept. Neither runs over a place's or a
+# time's preposition or a verb (``REPAIR_STOPS``): "a ride to the station, actually the airport" takes
+# back "the station", and "the airport, sorry, my flight is at 6" takes back nothing.
+_PHRASE_WORD = rf"(?!(?:{'|'.join(REPAIR_STOPS)})\b)[\w'-]+"
+_DETERMINED = rf"(?:a|an|the|some|one|two|three|my)\s+{_PHRASE_WORD}(?:\s+{_PHRASE_WORD}){{0,3}}?"
 _REPAIR_WORDS = "|".join(r.replace(" ", r"\W+") for r in sorted(SELF_REPAIRS, key=len, reverse=True))
+# (repair words said together or beside a filler: "no, make it a mocha", "um, no, a cappuccino")
+_FILLER_WORDS = "|".join(FILLERS)
+_TAKING_BACK = (
+    rf"(?:(?:{_FILLER_WORDS})\W*\s+)*(?:{_REPAIR_WORDS})\W*\s+(?:(?:{_FILLER_WORDS}|{_REPAIR_WORDS})\W*\s+)*"
+)
 _SELF_REPAIR = re.compile(
-    rf"(?<![\w'])(?P<taken>{_DETERMINED})\s*[,;.!-]+\s*(?:{_REPAIR_WORDS})"
-    rf"\W*\s+(?P<instead>{_DETERMINED})(?=\s*(?:[,.!?;]|please\b|$))",
+    rf"(?<![\w'])(?P<taken>{_DETERMINED})\s*[,;.!-]+\s*{_TAKING_BACK}"
+    rf"(?P<instead>{_DETERMINED})(?=\s*(?:[,.!?;]|please\b|$))",
     re.IGNORECASE,
 )
+_COUNT = re.compile(r"(?:two|three|\d+)\s", re.IGNORECASE)
+
+
+def _instead(found: re.Match[str]) -> str:
+    """The thing named in place of the one taken back: "a large one" of "a latte" is "a large latte";
+    a count taken back for no count ("two nights, no, a suite") is kept, the thing then told apart."""
+    taken, instead = found.group("taken"), found.group("instead")
+    if _COUNT.match(taken) and not _COUNT.match(instead):
+        return found.group(0)
+    if instead.lower().endswith(" one") and len(instead.split()) > 2:
+        return instead[: -len("one")] + taken.split()[-1]
+    return instead
+
+
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask, and so
 # does a request to keep others from something ("don't let anyone disturb us": a request for privacy).
 _NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t|i'?m not ready to)\s+"
@@ -217,7 +243,7 @@ def repaired(text: str) -> str:
     colon ("Add a task, renew my passport" → "Add a task: renew my passport"), and a message dictated
     after its recipient and a colon read as after "saying" ("Text John: I'm late" → "Text John saying
     I'm late"); ``text`` itself when none of these is said."""
-    text = _SELF_REPAIR.sub(lambda found: found.group("instead"), text.replace("’", "'"))
+    text = _SELF_REPAIR.sub(_instead, text.replace("’", "'"))
     # "Add a task, renew my passport": the record's words said after it, as after a colon
     text = _RECORD_THEN_WORDS.sub(lambda found: found.group("named") + ": ", text)
     # "Text John: I need to leave early": the words after the colon are the message, as after "saying"

@@ -524,6 +524,14 @@ SELF_REPAIRS = (
     "actually",
     "oops",
 )
+# Words no phrase taken back or named instead runs over (``utterance.repaired``): the repair words, a
+# place's or a time's preposition ("a ride to the station, actually the airport" takes back the
+# station) and a verb ("the airport, sorry, my flight is at 6" names no thing instead).
+REPAIR_STOPS = (
+    "no", "wait", "sorry", "i", "make", "scratch", "actually", "oops",
+    "to", "for", "at", "in", "on", "from", "into", "onto", "near", "by",
+    "is", "are", "was", "were", "am", "be",
+)  # fmt: skip
 
 # Kinds of thing asked for, by the head word that names one (``intent.ordered_thing``): a tool whose name
 # or description names a kind (``KIND_WORDS``) takes only things of its kinds or of none known, as a

@@ -1,0 +1,50 @@
+"""Regressions and near misses of brain11's rules (self-repairs, things asked together, a town sent to,
+kinds of thing a tool takes, a record's words after a comma), found by a skeptic (brk9). Each failed on
+brain11's tip; the expected results are what main did where main was right, or what a model does."""
+
+from __future__ import annotations
+
+import pytest
+
+from mockengine.brain import ToolSpec
+from tests.brain_calls import calls, tool
+
+STRING = {"type": "string"}
+DRINK = tool("order_drink", "Order a drink", {"drink": STRING})
+RIDE = tool("book_ride", "Book a ride", {"destination": STRING})
+ROOM = tool("book_room", "Book a hotel room", {"nights": {"type": "integer"}, "room_type": STRING}, ["nights"])
+
+# -- a self-repair takes back the last thing named, not a phrase running over a place or a count
+
+
+@pytest.mark.parametrize(
+    ("declared", "said", "expected"),
+    [
+        # brain11: "Get me the airport" (the ride taken back with its place); main: the station
+        (RIDE, "Get me a ride to the station, actually the airport", ("book_ride", {"destination": "airport"})),
+        # brain11: "I need my flight is at 6" and no call; main: the airport
+        (RIDE, "I need a ride to the airport, sorry, my flight is at 6", ("book_ride", {"destination": "airport"})),
+        # brain11: "Book a suite", the nights lost and asked; main: two nights
+        (ROOM, "Book a room for two nights, no, a suite", ("book_room", {"nights": 2})),
+        (ROOM, "Book a room for two nights, actually three nights", ("book_room", {"nights": 3})),
+    ],
+)
+def test_a_repair_takes_back_only_the_thing_named_last(
+    declared: ToolSpec, said: str, expected: tuple[str, dict[str, object]]
+) -> None:
+    assert calls([declared], said) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("said", "drink"),
+    [
+        # brain11: no call ("a large one" is no drink); main: latte
+        ("I'd like a latte, actually a large one", "large latte"),
+        # near misses of brain11: repair words said together, or after a filler
+        ("I want a latte, no, make it a mocha", "mocha"),
+        ("I'll have a latte, um, no, a cappuccino", "cappuccino"),
+        ("I'd like a latte. No, wait. A mocha.", "mocha"),
+    ],
+)
+def test_a_drink_taken_back_in_other_words(said: str, drink: str) -> None:
+    assert calls([DRINK], said) == [("order_drink", {"drink": drink})]
