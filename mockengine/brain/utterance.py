@@ -22,6 +22,7 @@ from mockengine.brain.wordlists import (
     FILLERS,
     IRREGULAR,
     MESSAGE_VERBS,
+    RECORD_ATTRIBUTE_OPENERS,
     REPAIR_STOPS,
     SELF_REPAIRS,
 )
@@ -224,7 +225,9 @@ def acted_tail(text: str) -> str:
 _RECORD_THEN_WORDS = re.compile(
     r"^(?P<named>\W*(?:(?:please|ok|okay|so|hey)\W+)*(?:add|create|make|new|start|put|set\s+up)\b"
     r"(?:\s+[\w'-]+){0,2}?\s+(?:" + "|".join(re.escape(r) for r in DICTATED_RECORDS) + r"))"
-    r"\s*(?:,|\s[-–—]|[-–—]\s)\s*(?=\w)(?!(?:(?:please|thanks|thank you|now|for me|ok|okay)\W*)+$)",
+    r"\s*(?:,|\s[-–—]|[-–—]\s)\s*(?=\w)(?!(?:(?:please|thanks|thank you|now|for me|ok|okay)\W*)+$)"
+    # (the record's time, due date or priority, or a question, is no words of it: "Add a reminder, at 5pm")
+    r"(?!(?:" + "|".join(w.replace(" ", r"\s+") for w in RECORD_ATTRIBUTE_OPENERS) + r")\b)",
     re.IGNORECASE,
 )
 

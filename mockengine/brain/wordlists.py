@@ -570,6 +570,15 @@ KINDS_TAKEN_WITH = {"food": frozenset(("food", "drink"))}
 # Records whose words a speaker dictates after naming one ("Add a task, renew my passport"; "New note -
 # call the bank"): the comma or dash after one is read as the colon of "Add a task: renew my passport".
 DICTATED_RECORDS = ("task", "to-do", "todo", "to do", "reminder", "note", "item", "entry", "memo")
+# The words that open a record's time, due date or priority, or a question, after its comma ("Add a
+# reminder, at 5pm"; "Add a task, due Friday"; "Set up a reminder, tomorrow at 9 to call mom"; "Add a
+# task, can you?"): no words of the record, which are read as before.
+RECORD_ATTRIBUTE_OPENERS = (
+    "at", "on", "by", "for", "due", "every", "each", "tomorrow", "today", "tonight", "next", "in",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "high", "low", "medium", "normal", "urgent", "priority",
+    "can you", "could you", "would you", "will you", "please could", "if you",
+)  # fmt: skip
 
 # Verbs that send a message to the person named after them; "Text John: I need to leave early" dictates
 # the message after the colon, as "Text John saying …" does.

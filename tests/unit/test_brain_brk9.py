@@ -48,3 +48,32 @@ def test_a_repair_takes_back_only_the_thing_named_last(
 )
 def test_a_drink_taken_back_in_other_words(said: str, drink: str) -> None:
     assert calls([DRINK], said) == [("order_drink", {"drink": drink})]
+
+
+# -- a record's time, due date or priority after a comma is no record's words
+
+TASK = tool("create_task", "Create a task", {"task": STRING})
+REMINDER = tool("create_reminder", "Create a reminder", {"text": STRING, "time": STRING}, ["text"])
+
+
+def test_a_reminders_time_after_the_comma_is_its_time() -> None:
+    # brain11: text "tomorrow at 9 to call mom", no time; main read it right
+    made = calls([REMINDER], "Set up a reminder, tomorrow at 9 to call mom")
+    assert made == [("create_reminder", {"text": "call mom", "time": "09:00"})]
+
+
+@pytest.mark.parametrize(
+    ("declared", "said", "not_made"),
+    [
+        # brain11: a reminder saying "at 5pm"; main asked what it should say
+        (REMINDER, "Add a reminder, at 5pm", ("create_reminder", {"text": "at 5pm"})),
+        # brain11: a task "due Friday"; main asked which task
+        (TASK, "Add a new task, due Friday", ("create_task", {"task": "due Friday"})),
+        (TASK, "Add a task, can you?", ("create_task", {"task": "can you?"})),
+        (TASK, "Add a task, high priority", ("create_task", {"task": "high priority"})),
+    ],
+)
+def test_a_records_attribute_after_the_comma_is_no_record(
+    declared: ToolSpec, said: str, not_made: tuple[str, dict[str, str]]
+) -> None:
+    assert calls([declared], said) != [not_made]
