@@ -41,6 +41,7 @@ from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
 from mockengine.brain.slots import Filled, Referent, fill, implied_again
 from mockengine.brain.values import Span
+from mockengine.brain.wordlists import NOT_TOWNS, SENT_THINGS
 
 __all__ = [
     "Action",
@@ -705,7 +706,11 @@ def _address_sent(text: str, tools: list[ToolSpec], referent: Referent, today: d
 
 
 # The town a thing is sent to, the words' last: "Send order 12345 to Leeds", "ship it to New York."
-_TOWN_SENT = re.compile(_SENT + r"(?P<town>[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,2})\s*[.!]?\s*$")
+# (a question or "please" or "instead" may end the words: "Can you send order 12345 to Leeds?")
+_TOWN_SENT = re.compile(
+    _SENT + r"(?P<town>(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}))"
+    r"(?:\s*,?\s*(?:please|instead|thanks|thank\s+you))*\s*[.!?]?\s*$"
+)
 
 
 def _town_sent(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
@@ -720,8 +725,8 @@ def _town_sent(text: str, tools: list[ToolSpec], referent: Referent, today: date
     if found is None or _ASKED_OF_IT.search(text):
         return None
     town = found.group("town")
-    if not all(word[0].isupper() for word in town.split()):
-        return None
+    if not all(word[0].isupper() for word in town.split()) or town.lower() in NOT_TOWNS:
+        return None  # "to Tuesday": when, not where
 
     def names(tool: ToolSpec) -> dict[str, list[str]]:
         props = schema_values.properties_of(tool.parameters or {})
@@ -737,12 +742,17 @@ def _town_sent(text: str, tools: list[ToolSpec], referent: Referent, today: date
         return None
     tool = takers[0]
     schema = tool.parameters or {}
+    ids = [n for n in schema_values.properties_of(schema) if codes.record_words(n)]
+    # only a thing the tool keeps is sent ("Send order 12345 to Leeds", "ship it to …"): "Forward the
+    # invoice to Accounting" is an email, no shipping address
+    sent_words = set(SENT_THINGS).union(*(codes.record_words(n) for n in ids))
+    if not sent_words & set(re.findall(r"[a-z]+", text[: found.start("town")].lower())):
+        return None
     # a country is no city ("to France"): it fills the tool's country, if it has one, and the rest is asked
     wanted = {"country"} if implied.is_country(town) else {"city", "town"}
     city = next((n for n, words in names(tool).items() if wanted & set(words)), None)
     arguments: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    ids = [n for n in schema_values.properties_of(schema) if codes.record_words(n)]
     if ids:
         before = text[: found.start("town")]
         sent = fill(tool.name, schema, before, referent, today, intent.vocabulary_of(tool), tool.description)

@@ -588,3 +588,12 @@ MESSAGE_VERBS = ("text", "message", "msg", "sms", "whatsapp", "email", "e-mail",
 CITY_STATES = frozenset(
     ("singapore", "monaco", "vatican city", "vatican", "hong kong", "macau", "macao", "san marino")
 )
+
+# What is sent to a town alone that a shipping tool takes (``acting._town_sent``), beside the record its
+# id names ("order" of ``order_id``): "Send order 12345 to Leeds", "ship it to New York"; "Forward the
+# invoice to Accounting" sends none of these. And the words after "to" that are no town ("to Tuesday").
+SENT_THINGS = ("it", "them", "order", "package", "parcel", "shipment", "delivery", "purchase", "everything")
+NOT_TOWNS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight january february "
+    "march april may june july august september october november december".split()
+)

@@ -77,3 +77,34 @@ def test_a_records_attribute_after_the_comma_is_no_record(
     declared: ToolSpec, said: str, not_made: tuple[str, dict[str, str]]
 ) -> None:
     assert calls([declared], said) != [not_made]
+
+
+# -- a town sent to: only a thing the shipping tool keeps is sent there, and a question or "please" may end it
+
+CANCEL = tool("cancel_order", "Cancel an order", {"order_id": STRING})
+SHIPPING = tool(
+    "update_shipping_address",
+    "Update the shipping address of an order",
+    {"order_id": STRING, "street": STRING, "city": STRING},
+    ["order_id", "street"],
+)
+EMAIL = tool("send_email", "Send an email", {"to": STRING, "subject": STRING, "body": STRING}, ["to", "body"])
+
+
+def test_an_invoice_forwarded_to_a_team_changes_no_shipping_address() -> None:
+    # brain11: "What's the order ID?" for update_shipping_address; main did not ask for an order
+    assert calls([EMAIL, SHIPPING], "Forward the invoice to Accounting") != "What's the order ID?"
+
+
+def test_a_weekday_is_no_town() -> None:
+    # brain11: "Which street do you mean?" (Tuesday read as a town)
+    assert calls([CANCEL, SHIPPING], "Send order 12345 to Tuesday") != "Which street do you mean?"
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Can you send order 12345 to Leeds?", "Send order 12345 to Leeds please", "Ship order 12345 to Leeds instead"],
+)
+def test_an_order_sent_to_a_town_asked_or_with_please(said: str) -> None:
+    # brain11 cancelled the order: the town said before a "?", "please" or "instead" was not read
+    assert calls([CANCEL, SHIPPING], said) == "Which street do you mean?"
