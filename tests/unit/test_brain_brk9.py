@@ -108,3 +108,25 @@ def test_a_weekday_is_no_town() -> None:
 def test_an_order_sent_to_a_town_asked_or_with_please(said: str) -> None:
     # brain11 cancelled the order: the town said before a "?", "please" or "instead" was not read
     assert calls([CANCEL, SHIPPING], said) == "Which street do you mean?"
+
+
+# -- a bar or a café serves food too: only a drink's own words make a tool take drinks alone
+
+BAR = tool("order_from_bar", "Order snacks and drinks from the pool bar", {"item": STRING})
+POOL_BAR = tool("order_from_bar", "Order from the pool bar", {"item": STRING})
+CAFE = tool("order_from_cafe", "Order from the hotel cafe", {"item": STRING})
+
+
+@pytest.mark.parametrize(
+    ("declared", "said", "expected"),
+    [
+        # brain11: "I don't know that one" (a cookie no drink); main ordered it
+        (BAR, "Can I get a cookie?", ("order_from_bar", {"item": "cookie"})),
+        (BAR, "Can I get some fries?", ("order_from_bar", {"item": "fries"})),
+        (POOL_BAR, "Can I get a burger?", ("order_from_bar", {"item": "burger"})),
+        (CAFE, "Can I get a croissant?", ("order_from_cafe", {"item": "croissant"})),
+        (BAR, "Can I get a beer?", ("order_from_bar", {"item": "beer"})),
+    ],
+)
+def test_a_bar_or_cafe_takes_food(declared: ToolSpec, said: str, expected: tuple[str, dict[str, str]]) -> None:
+    assert calls([declared], said) == [expected]
