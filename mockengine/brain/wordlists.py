@@ -558,8 +558,9 @@ THINGS_OF_KIND: dict[str, frozenset[str]] = {
 # The words in a tool's name or description that say which kinds it takes ("Order food from room
 # service" → food; "Order a drink" → drink). A food tool takes drinks too: room service brings both.
 KIND_WORDS: dict[str, tuple[str, ...]] = {
-    # (no "bar" or "café": they serve snacks and food as well, "Order from the pool bar" takes fries)
-    "drink": ("drink", "drinks", "beverage", "beverages", "coffee", "barista"),
+    # (no "bar", "café" or "coffee": a bar or a coffee shop serves food as well, "Order from the pool bar"
+    # takes fries and "Order from the coffee shop" a croissant)
+    "drink": ("drink", "drinks", "beverage", "beverages", "barista"),
     "food": (
         "food", "foods", "meal", "meals", "dish", "dishes", "menu", "kitchen", "restaurant", "dining",
         "snack", "snacks",

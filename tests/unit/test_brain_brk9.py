@@ -130,3 +130,10 @@ CAFE = tool("order_from_cafe", "Order from the hotel cafe", {"item": STRING})
 )
 def test_a_bar_or_cafe_takes_food(declared: ToolSpec, said: str, expected: tuple[str, dict[str, str]]) -> None:
     assert calls([declared], said) == [expected]
+
+
+def test_a_coffee_shop_takes_food() -> None:
+    # brain11: "I don't know that one" ("coffee" in the tool's words read as drinks only); main ordered it
+    shop = tool("order_coffee", "Order from the coffee shop", {"item": STRING})
+    assert calls([shop], "Can I get a croissant?") == [("order_coffee", {"item": "croissant"})]
+    assert calls([shop], "Can I get a latte?") == [("order_coffee", {"item": "latte"})]
