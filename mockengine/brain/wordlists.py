@@ -598,7 +598,7 @@ CITY_STATES = frozenset(
 # id names ("order" of ``order_id``): "Send order 12345 to Leeds", "ship it to New York"; "Forward the
 # invoice to Accounting" sends none of these. And the words after "to" that are no town ("to Tuesday").
 SENT_THINGS = ("it", "them", "order", "package", "parcel", "shipment", "delivery", "purchase", "everything")
-NOT_TOWNS = frozenset(
+NOT_TOWNS = _words(
     "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight january february "
-    "march april may june july august september october november december".split()
+    "march april may june july august september october november december"
 )

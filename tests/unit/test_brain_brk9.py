@@ -12,7 +12,9 @@ from tests.brain_calls import calls, tool
 STRING = {"type": "string"}
 DRINK = tool("order_drink", "Order a drink", {"drink": STRING})
 RIDE = tool("book_ride", "Book a ride", {"destination": STRING})
-ROOM = tool("book_room", "Book a hotel room", {"nights": {"type": "integer"}, "room_type": STRING}, ["nights"])
+ROOM = tool(
+    "book_room", "Book a hotel room", {"nights": {"type": "integer"}, "room_type": STRING}, ["nights"]
+)
 
 # -- a self-repair takes back the last thing named, not a phrase running over a place or a count
 
@@ -21,9 +23,17 @@ ROOM = tool("book_room", "Book a hotel room", {"nights": {"type": "integer"}, "r
     ("declared", "said", "expected"),
     [
         # brain11: "Get me the airport" (the ride taken back with its place); main: the station
-        (RIDE, "Get me a ride to the station, actually the airport", ("book_ride", {"destination": "airport"})),
+        (
+            RIDE,
+            "Get me a ride to the station, actually the airport",
+            ("book_ride", {"destination": "airport"}),
+        ),
         # brain11: "I need my flight is at 6" and no call; main: the airport
-        (RIDE, "I need a ride to the airport, sorry, my flight is at 6", ("book_ride", {"destination": "airport"})),
+        (
+            RIDE,
+            "I need a ride to the airport, sorry, my flight is at 6",
+            ("book_ride", {"destination": "airport"}),
+        ),
         # brain11: "Book a suite", the nights lost and asked; main: two nights
         (ROOM, "Book a room for two nights, no, a suite", ("book_room", {"nights": 2})),
         (ROOM, "Book a room for two nights, actually three nights", ("book_room", {"nights": 3})),
@@ -103,7 +113,11 @@ def test_a_weekday_is_no_town() -> None:
 
 @pytest.mark.parametrize(
     "said",
-    ["Can you send order 12345 to Leeds?", "Send order 12345 to Leeds please", "Ship order 12345 to Leeds instead"],
+    [
+        "Can you send order 12345 to Leeds?",
+        "Send order 12345 to Leeds please",
+        "Ship order 12345 to Leeds instead",
+    ],
 )
 def test_an_order_sent_to_a_town_asked_or_with_please(said: str) -> None:
     # brain11 cancelled the order: the town said before a "?", "please" or "instead" was not read
@@ -128,7 +142,9 @@ CAFE = tool("order_from_cafe", "Order from the hotel cafe", {"item": STRING})
         (BAR, "Can I get a beer?", ("order_from_bar", {"item": "beer"})),
     ],
 )
-def test_a_bar_or_cafe_takes_food(declared: ToolSpec, said: str, expected: tuple[str, dict[str, str]]) -> None:
+def test_a_bar_or_cafe_takes_food(
+    declared: ToolSpec, said: str, expected: tuple[str, dict[str, str]]
+) -> None:
     assert calls([declared], said) == [expected]
 
 
