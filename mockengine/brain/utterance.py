@@ -25,6 +25,7 @@ from mockengine.brain.wordlists import (
     RECORD_ATTRIBUTE_OPENERS,
     REPAIR_STOPS,
     SELF_REPAIRS,
+    SIZES,
 )
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
@@ -65,13 +66,16 @@ _COUNT = re.compile(r"(?:two|three|\d+)\s", re.IGNORECASE)
 
 
 def _instead(found: re.Match[str]) -> str:
-    """The thing named in place of the one taken back: "a large one" of "a latte" is "a large latte";
-    a count taken back for no count ("two nights, no, a suite") is kept, the thing then told apart."""
+    """The thing named in place of the one taken back: "a large one" or "a large" of "a latte" is "a
+    large latte"; a count taken back for no count ("two nights, no, a suite") is kept, the thing then
+    told apart."""
     taken, instead = found.group("taken"), found.group("instead")
     if _COUNT.match(taken) and not _COUNT.match(instead):
         return found.group(0)
     if instead.lower().endswith(" one") and len(instead.split()) > 2:
         return instead[: -len("one")] + taken.split()[-1]
+    if len(instead.split()) == 2 and instead.split()[-1].lower() in SIZES:
+        return f"{instead} {taken.split()[-1]}"  # "a latte, make it a large": a large latte
     return instead
 
 

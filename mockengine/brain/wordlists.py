@@ -583,6 +583,7 @@ RECORD_ATTRIBUTE_OPENERS = (
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
     "high", "low", "medium", "normal", "urgent", "priority",
     "can you", "could you", "would you", "will you", "please could", "if you",
+    "no rush", "whenever", "when you", "if possible",
 )  # fmt: skip
 
 # Verbs that send a message to the person named after them; "Text John: I need to leave early" dictates

@@ -153,3 +153,22 @@ def test_a_coffee_shop_takes_food() -> None:
     shop = tool("order_coffee", "Order from the coffee shop", {"item": STRING})
     assert calls([shop], "Can I get a croissant?") == [("order_coffee", {"item": "croissant"})]
     assert calls([shop], "Can I get a latte?") == [("order_coffee", {"item": "latte"})]
+
+
+def test_a_size_named_instead_keeps_the_drink() -> None:
+    # brain11: no call ("I'd like a large" names no drink); main ordered the latte
+    sized = tool(
+        "order_drink",
+        "Order a drink",
+        {"drink": STRING, "size": {"type": "string", "enum": ["small", "medium", "large"]}},
+        ["drink"],
+    )
+    made = calls([sized], "I'd like a latte, make it a large")
+    assert made not in ("", []) and not isinstance(made, str)
+    assert made[0][1]["drink"] in ("latte", "large latte")
+    assert made[0][1].get("size", "large") == "large"
+
+
+def test_no_rush_after_a_notes_comma_is_no_note() -> None:
+    note = tool("create_note", "Create a note", {"content": STRING})
+    assert calls([note], "Add a note, no rush") != [("create_note", {"content": "no rush"})]
