@@ -594,6 +594,10 @@ def _town_in_country(work: _Work, filled: Filled, properties: Mapping[str, Any])
     if town is None or not implied.is_country(filled.arguments[town]):
         return
     country = filled.arguments[town]
+    named_after = re.search(rf"\b{re.escape(country)}\s+City\b", work.said)
+    if named_after is not None:  # "Mexico City", "Kuwait City": the city named after its country
+        filled.arguments[town], filled.sources[town] = named_after.group(0), named_after.group(0)
+        return
     found = re.search(_TOWN_IN.format(country=re.escape(country)), work.said)
     wider = next((n for n in properties if n in ("country", "country_name")), None)
     if found is None or implied.is_country(found.group("town")):

@@ -172,3 +172,10 @@ def test_a_size_named_instead_keeps_the_drink() -> None:
 def test_no_rush_after_a_notes_comma_is_no_note() -> None:
     note = tool("create_note", "Create a note", {"content": STRING})
     assert calls([note], "Add a note, no rush") != [("create_note", {"content": "no rush"})]
+
+
+@pytest.mark.parametrize("town", ["Mexico City"])
+def test_a_city_named_after_its_country_is_the_city(town: str) -> None:
+    # brain11: "Which city do you mean?" (the country "Mexico" read alone, no city); main: "Mexico"
+    city = tool("update_city", "Update the user's city", {"city": STRING})
+    assert calls([city], f"Update my city to {town}") == [("update_city", {"city": town})]
