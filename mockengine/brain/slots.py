@@ -64,7 +64,7 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
-from mockengine.brain.places import US_STATE, is_proper_name, joined_name, more_places
+from mockengine.brain.places import US_STATE, is_proper_name, joined_name, more_places, us_state_code
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 from mockengine.brain.wordlists import CITY_STATES, NEED_TO, STATE_PARAMETERS
@@ -196,7 +196,13 @@ def fill(
         # to say: "Set the thermostat to 72" is no 72 degrees Celsius
         measured = any(kinds.get(other) == "number" for other in properties if other != name)
         if picked is not None and not measured:
-            filled.arguments[name], filled.sources[name] = picked, _UNIT_UNSAID
+            # the option left when the other was refused ("not celsius") is the user's, not the place's
+            options = kinds_of.one_branch(properties[name]).get("enum") or []
+            left = any(verbatim.refused_unit(work.heard, name, o) for o in options)
+            filled.arguments[name], filled.sources[name] = (
+                picked,
+                ("(the option left)" if left else _UNIT_UNSAID),
+            )
     for name in [n for n in required if n not in filled.arguments and kinds.get(n) in ("boolean", "enum")]:
         verb = (
             scalars.own_verb(work.said, tool_name)
@@ -228,6 +234,7 @@ def fill(
     _places_as_names(filled)
     _implied_by_place(filled, properties)
     _unit_of_place(filled, properties, work.said)
+    _us_state_kept(work, filled, properties)
     for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
         if isinstance(value, dict) and isinstance(properties.get(name), Mapping):
             inner = schema_values.resolve(dict(properties[name]), schema)
@@ -345,6 +352,28 @@ def _unit_of_place(filled: Filled, properties: Mapping[str, Any], said: str = ""
         default = schema.get("default")
         filled.arguments[name] = default if default in options else options[0]
         filled.sources[name] = _UNIT_UNSAID
+
+
+def _us_state_kept(work: _Work, filled: Filled, properties: Mapping[str, Any]) -> None:
+    """ "Weather in Paris, Texas": a place parameter that is no city's alone (``location``) keeps the US
+    state said after the town, as its postal code ("Paris, TX"), the way OpenAI's function-calling guide
+    writes a location ("San Francisco, CA") and a model tells Paris, Texas from Paris, France; unless a
+    state parameter takes the state. A ``city`` keeps the town alone."""
+    if any(n in STATE_PARAMETERS for n in properties):
+        return
+    for name, value in list(filled.arguments.items()):
+        words = set(lexicon.identifier_words(name).lower().split())
+        if (
+            not isinstance(value, str)
+            or "," in value
+            or {"city", "town"} & words
+            or not implied.holds_place(name)
+        ):
+            continue
+        found = re.search(rf"\b{re.escape(value)},?\s+(?P<state>{US_STATE})", work.said)
+        code = us_state_code(found.group("state")) if found is not None else None
+        if code is not None:
+            filled.arguments[name] = f"{value}, {code}"
 
 
 def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:

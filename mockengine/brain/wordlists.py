@@ -603,3 +603,14 @@ NOT_TOWNS = _words(
     "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight january february "
     "march april may june july august september october november december"
 )
+
+# Abbreviations written in lower case with full stops ("at 7 p.m. on Friday", "fruit, e.g. apples"):
+# their last stop ends no sentence when a lower-case word follows (``names.SENTENCE_BREAK``).
+LOWER_ABBREVIATIONS = ("a.m", "p.m", "e.g", "i.e", "etc", "approx", "vs")
+
+# An argument's name for where a trip or a ride goes (``destination``, ``dropoff``): read back after "to"
+# ("I've booked the trip to Lisbon"), not "in" as a place the action happens in.
+DESTINATION_WORDS = frozenset(("destination", "dest", "arrival", "dropoff", "drop", "going", "where_to"))
+# A lookup's name word that asks for a state itself (``check_status``, ``get_health``): an output of only
+# "ok" answers it; to any other lookup ("get_weather") it is only an acknowledgement, no detail.
+STATE_LOOKUPS = frozenset(("status", "state", "health", "ping", "availability", "connection"))

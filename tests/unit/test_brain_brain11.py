@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from mockengine.brain import ToolSpec
+from mockengine.brain import ToolSpec, names, narration
 from tests.brain_calls import calls, conversation_replies, tool
 
 STRING = {"type": "string"}
@@ -249,3 +249,126 @@ def test_a_city_or_a_city_state_is_still_the_city(
     declared: ToolSpec, said: str, expected: dict[str, str]
 ) -> None:
     assert calls([declared], said) == [(declared.name, expected)]
+
+
+# -- 8. a town with its US state keeps the state in a location; "not celsius" of two sends the other
+
+WEATHER = tool(
+    "get_weather",
+    "Get the current weather",
+    {"location": STRING, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+)
+WEATHER_CITY = tool("get_weather", "Get the current weather", {"city": STRING})
+
+
+@pytest.mark.parametrize(
+    ("said", "location"),
+    [("Weather in Paris, Texas", "Paris, TX"), ("Weather in Springfield, IL", "Springfield, IL")],
+)
+def test_a_town_with_its_us_state_keeps_it(said: str, location: str) -> None:
+    assert calls([WEATHER], said) == [("get_weather", {"location": location, "unit": "fahrenheit"})]
+
+
+def test_a_city_parameter_keeps_the_town_alone() -> None:
+    assert calls([WEATHER_CITY], "Weather in Paris, Texas") == [("get_weather", {"city": "Paris"})]
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Weather in Denver, not celsius", {"location": "Denver", "unit": "fahrenheit"}),
+        ("Weather in Paris, not celsius", {"location": "Paris", "unit": "fahrenheit"}),
+        ("Weather in Denver, not fahrenheit", {"location": "Denver", "unit": "celsius"}),
+        ("Weather in Paris. Not fahrenheit", {"location": "Paris", "unit": "celsius"}),
+        ("Weather in Paris", {"location": "Paris", "unit": "celsius"}),
+    ],
+)
+def test_a_unit_refused_of_two_sends_the_other(said: str, expected: dict[str, str]) -> None:
+    assert calls([WEATHER], said) == [("get_weather", expected)]
+
+
+# -- 9. a US place gets the US's units of any kind (a system, a distance), as it gets Fahrenheit
+
+FORECAST = tool(
+    "get_forecast",
+    "Get the forecast",
+    {"location": STRING, "units": {"type": "string", "enum": ["standard", "metric", "imperial"]}},
+)
+DISTANCE = tool(
+    "get_distance",
+    "Distance between two cities",
+    {"origin": STRING, "destination": STRING, "unit": {"type": "string", "enum": ["km", "miles"]}},
+)
+
+
+@pytest.mark.parametrize(
+    ("declared", "said", "expected"),
+    [
+        (FORECAST, "Forecast for Denver", {"location": "Denver", "units": "imperial"}),
+        (FORECAST, "Forecast for Paris", {"location": "Paris", "units": "standard"}),
+        (
+            DISTANCE,
+            "Distance from Boston to New York",
+            {"origin": "Boston", "destination": "New York", "unit": "miles"},
+        ),
+        (DISTANCE, "Distance from Paris to Lyon", {"origin": "Paris", "destination": "Lyon", "unit": "km"}),
+        (FORECAST, "Forecast for Denver in metric", {"location": "Denver", "units": "metric"}),
+    ],
+)
+def test_a_us_place_gets_the_us_units(declared: ToolSpec, said: str, expected: dict[str, str]) -> None:
+    assert calls([declared], said) == [(declared.name, expected)]
+
+
+# -- 10. "p.m. on" ends no sentence; an acknowledgement alone tells no lookup's detail; a trip is "to"
+#        its destination
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("Dinner is at 7 p.m. on Friday. See you then.", ["Dinner is at 7 p.m. on Friday.", "See you then."]),
+        ("Meet at 7 p.m. Then go home.", ["Meet at 7 p.m.", "Then go home."]),
+        ("Bring fruit, e.g. apples. Ok.", ["Bring fruit, e.g. apples.", "Ok."]),
+        ("I met Dr. Who today. Fine.", ["I met Dr. Who today.", "Fine."]),
+    ],
+)
+def test_a_lower_case_abbreviation_ends_no_sentence(text: str, sentences: list[str]) -> None:
+    assert names.SENTENCE_BREAK.split(text) == sentences
+
+
+@pytest.mark.parametrize(
+    ("call", "arguments", "output", "said"),
+    [
+        (
+            "get_weather",
+            {"location": "Paris"},
+            {"status": "ok"},
+            "I checked the weather in Paris, but no details came back.",
+        ),
+        (
+            "lookup_order",
+            {"order_id": "12345"},
+            {"success": True},
+            "I checked the order for 12345, but no details came back.",
+        ),
+        ("check_status", {}, {"status": "ok"}, "The status is ok."),
+        ("book_trip", {"destination": "Lisbon"}, {"status": "ok"}, "I've booked the trip to Lisbon."),
+        ("book_hotel", {"city": "Lisbon"}, {"status": "ok"}, "I've booked the hotel in Lisbon."),
+        ("get_weather", {"location": "Paris"}, {"status": "ok", "temperature": 21}, None),
+    ],
+)
+def test_an_output_is_read_back_as_a_model_says_it(
+    call: str, arguments: dict[str, str], output: dict[str, object], said: str | None
+) -> None:
+    told = narration.grounding(json.dumps(output), call, json.dumps(arguments))
+    if said is None:
+        assert "no details" not in told
+    else:
+        assert told == said
+
+
+def test_a_plain_text_output_keeps_its_p_m_sentence() -> None:
+    told = narration.grounding(
+        '"Booked for 7 p.m. on Friday. Enjoy."', "book_trip", '{"destination": "Lisbon"}'
+    )
+    assert told == "Booked for 7 p.m. on Friday."
