@@ -582,3 +582,10 @@ DESTINATION_WORDS = frozenset(("destination", "dest", "arrival", "dropoff", "dro
 # A lookup's name word that asks for a state itself (``check_status``, ``get_health``): an output of only
 # "ok" answers it; to any other lookup ("get_weather") it is only an acknowledgement, no detail.
 STATE_LOOKUPS = frozenset(("status", "state", "health", "ping", "availability", "connection"))
+
+# What is shipped when a thing is sent to a town alone ("Send order 12345 to Leeds", "ship my parcel to
+# York"): a record's number or one of these words; "Send the report to Finance" ships nothing.
+SHIPPED_THINGS = frozenset((
+    "order", "orders", "package", "packages", "parcel", "parcels", "shipment", "shipments", "delivery",
+    "it", "them", "purchase", "purchases", "item", "items", "box", "stuff",
+))  # fmt: skip

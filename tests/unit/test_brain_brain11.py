@@ -372,3 +372,20 @@ def test_a_plain_text_output_keeps_its_p_m_sentence() -> None:
         '"Booked for 7 p.m. on Friday. Enjoy."', "book_trip", '{"destination": "Lisbon"}'
     )
     assert told == "Booked for 7 p.m. on Friday."
+
+
+def test_a_report_sent_to_a_department_ships_nothing() -> None:
+    made = calls([CANCEL_ORDER, shipping(["order_id", "street"])], "Send the report to Finance")
+    assert isinstance(made, str) and "street" not in made
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Weather in Singapore", [("get_weather", {"city": "Singapore"})]),
+        ("Weather in France", "Which city do you mean?"),
+    ],
+)
+def test_the_tools_own_word_is_no_town_in_a_country(said: str, expected: object) -> None:
+    # "Weather in Singapore" read as the town "Weather" in the country Singapore
+    assert calls([WEATHER_CITY], said) == expected
