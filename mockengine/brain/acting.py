@@ -724,8 +724,8 @@ def _town_sent(text: str, tools: list[ToolSpec], referent: Referent, today: date
     town = found.group("town")
     if not all(word[0].isupper() for word in town.split()):
         return None
-    sent = text[found.start() : found.start("town")].lower()
-    if not (re.search(r"\d", sent) or set(re.findall(r"[a-z]+", sent)) & SHIPPED_THINGS):
+    shipped = text[found.start() : found.start("town")].lower()
+    if not (re.search(r"\d", shipped) or set(re.findall(r"[a-z]+", shipped)) & SHIPPED_THINGS):
         return None  # "Send the report to Finance": no order or parcel, no shipping
 
     def names(tool: ToolSpec) -> dict[str, list[str]]:
