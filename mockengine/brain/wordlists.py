@@ -550,7 +550,8 @@ THINGS_OF_KIND: dict[str, frozenset[str]] = {
 # The words in a tool's name or description that say which kinds it takes ("Order food from room
 # service" → food; "Order a drink" → drink). A food tool takes drinks too: room service brings both.
 KIND_WORDS: dict[str, tuple[str, ...]] = {
-    "drink": ("drink", "drinks", "beverage", "beverages", "coffee", "cafe", "café", "barista", "bar"),
+    # (not "coffee", "café" or "bar": a café's or a bar's tool sells food as well)
+    "drink": ("drink", "drinks", "beverage", "beverages"),
     "food": ("food", "foods", "meal", "meals", "dish", "dishes", "menu", "kitchen", "restaurant", "dining"),
     "housekeeping": (
         "housekeeping", "linen", "linens", "amenity", "amenities", "toiletries", "towels", "pillows",
