@@ -41,7 +41,7 @@ from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
 from mockengine.brain.slots import Filled, Referent, fill, implied_again
 from mockengine.brain.values import Span
-from mockengine.brain.wordlists import NOT_TOWNS, SENT_THINGS
+from mockengine.brain.wordlists import NOT_TOWNS, SHIPPED_THINGS
 
 __all__ = [
     "Action",
@@ -717,16 +717,20 @@ def _town_sent(text: str, tools: list[ToolSpec], referent: Referent, today: date
     """A thing sent to a town alone ("Send order 12345 to Leeds"): the one tool that takes a street and a
     city (``update_shipping_address(order_id, street, city)``), its city the town and its record the one
     named before; a required part not said (the street) is asked for, as a model asks rather than
-    guessing it. A country ("to France") is no city: it fills a country parameter if there is one, and
-    the rest is asked. None when no capitalised name ends the words, or no tool, or more than one, takes
-    both a street and a city (a person, "to Sam", is read as a town then: the street is asked all the
-    same)."""
+    guessing it. What is sent is an order or a parcel (a record's number, ``wordlists.SHIPPED_THINGS``):
+    "Send the report to Finance" ships nothing. A country ("to France") is no city: it fills a country
+    parameter if there is one, and the rest is asked. None when no capitalised name ends the words, or
+    no tool, or more than one, takes both a street and a city (a person, "Send it to Sam", is read as a
+    town then: the street is asked all the same)."""
     found = _TOWN_SENT.search(text)
     if found is None or _ASKED_OF_IT.search(text):
         return None
     town = found.group("town")
     if not all(word[0].isupper() for word in town.split()) or town.lower() in NOT_TOWNS:
         return None  # "to Tuesday": when, not where
+    shipped = text[found.start() : found.start("town")].lower()
+    if not (re.search(r"\d", shipped) or set(re.findall(r"[a-z]+", shipped)) & SHIPPED_THINGS):
+        return None  # "Send the report to Finance": no order or parcel, no shipping
 
     def names(tool: ToolSpec) -> dict[str, list[str]]:
         props = schema_values.properties_of(tool.parameters or {})
@@ -743,11 +747,6 @@ def _town_sent(text: str, tools: list[ToolSpec], referent: Referent, today: date
     tool = takers[0]
     schema = tool.parameters or {}
     ids = [n for n in schema_values.properties_of(schema) if codes.record_words(n)]
-    # only a thing the tool keeps is sent ("Send order 12345 to Leeds", "ship it to …"): "Forward the
-    # invoice to Accounting" is an email, no shipping address
-    sent_words = set(SENT_THINGS).union(*(codes.record_words(n) for n in ids))
-    if not sent_words & set(re.findall(r"[a-z]+", text[: found.start("town")].lower())):
-        return None
     # a country is no city ("to France"): it fills the tool's country, if it has one, and the rest is asked
     wanted = {"country"} if implied.is_country(town) else {"city", "town"}
     city = next((n for n, words in names(tool).items() if wanted & set(words)), None)

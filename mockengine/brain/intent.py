@@ -343,7 +343,13 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
         # "an extra pillow" beside ``request_housekeeping(request)``: the tool whose kind it is takes it
         # (its one required string); an ordering tool of other kinds takes none of it
         ordering = [entry for entry in ordering if _takes_kind(entry[0], kind)]
-        of_kind = [tool for tool in tools if kind in tool_kinds(tool)]
+        # (a lookup of that kind, ``search_amenities``, is asked nothing: only a tool that gives or does)
+        of_kind = [
+            tool
+            for tool in tools
+            if kind in tool_kinds(tool)
+            and not set(lexicon.identifier_words(tool.name).lower().split()[:1]) & READ_VERBS
+        ]
         # a latte beside order_drink and order_food: the drinks tool, whose own kind it is
         ordering = [entry for entry in ordering if entry[0] in of_kind] or ordering
         if of_kind and not any(entry[0] in of_kind for entry in ordering):

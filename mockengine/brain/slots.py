@@ -226,7 +226,7 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_postal_address(work, filled, properties, kinds)
     _fill_wider_place(work, filled, properties, kinds)
-    _town_in_country(work, filled, properties)
+    _town_in_country(work, filled, properties, vocabulary)
     _without_request_verbs(work, filled, kinds)
     _without_price_asked(filled, kinds, vocabulary)
     _owners_of_details(work, filled, kinds)
@@ -609,11 +609,18 @@ _NEED_AFTER_FRAME = re.compile(
 _TOWN_IN = r"(?P<town>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})\s*,?\s+(?:is\s+)?in\s+{country}\b"
 
 
+def _tool_word(words: str, vocabulary: frozenset[str]) -> bool:
+    """Whether ``words`` are one word of the tool's own (``vocabulary``: "Weather" of get_weather)."""
+    return len(words.split()) == 1 and lexicon.concept(words.lower()) in vocabulary
+
+
 # The words for a kind of place, never a place's name ("update my city" names no country "city").
 _PLACE_WORDS = frozenset(("city", "town", "country", "location", "place", "home", "address"))
 
 
-def _town_in_country(work: _Work, filled: Filled, properties: Mapping[str, Any]) -> None:
+def _town_in_country(
+    work: _Work, filled: Filled, properties: Mapping[str, Any], vocabulary: frozenset[str] = frozenset()
+) -> None:
     """ "Lyon in France": a town (``city``, ``town``) that took the country is the town said before it, and
     the country goes to a country parameter the words left empty, as a model reads it (``city:
     "France"`` was kept of "Lyon in France"). A country said alone ("I live in France") is no town: it
@@ -629,7 +636,12 @@ def _town_in_country(work: _Work, filled: Filled, properties: Mapping[str, Any])
         return
     found = re.search(_TOWN_IN.format(country=re.escape(country)), work.said)
     wider = next((n for n in properties if n in ("country", "country_name")), None)
-    if found is None or implied.is_country(found.group("town")):
+    # "Weather in Singapore" to get_weather: the tool's own word is no town ("Weather" was the city)
+    if (
+        found is None
+        or implied.is_country(found.group("town"))
+        or _tool_word(found.group("town"), vocabulary)
+    ):
         if " ".join(country.lower().split()) in CITY_STATES:
             return
         # "I live in France": a country is no city; it fills the country, and a city required is asked

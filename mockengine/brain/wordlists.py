@@ -558,9 +558,9 @@ THINGS_OF_KIND: dict[str, frozenset[str]] = {
 # The words in a tool's name or description that say which kinds it takes ("Order food from room
 # service" → food; "Order a drink" → drink). A food tool takes drinks too: room service brings both.
 KIND_WORDS: dict[str, tuple[str, ...]] = {
-    # (no "bar", "café" or "coffee": a bar or a coffee shop serves food as well, "Order from the pool bar"
-    # takes fries and "Order from the coffee shop" a croissant)
-    "drink": ("drink", "drinks", "beverage", "beverages", "barista"),
+    # (not "coffee", "café" or "bar": a café's or a bar's tool sells food as well; "Order snacks and
+    # drinks from the pool bar" takes a cookie)
+    "drink": ("drink", "drinks", "beverage", "beverages"),
     "food": (
         "food", "foods", "meal", "meals", "dish", "dishes", "menu", "kitchen", "restaurant", "dining",
         "snack", "snacks",
@@ -595,10 +595,8 @@ CITY_STATES = frozenset(
     ("singapore", "monaco", "vatican city", "vatican", "hong kong", "macau", "macao", "san marino")
 )
 
-# What is sent to a town alone that a shipping tool takes (``acting._town_sent``), beside the record its
-# id names ("order" of ``order_id``): "Send order 12345 to Leeds", "ship it to New York"; "Forward the
-# invoice to Accounting" sends none of these. And the words after "to" that are no town ("to Tuesday").
-SENT_THINGS = ("it", "them", "order", "package", "parcel", "shipment", "delivery", "purchase", "everything")
+# The words after "to" that are no town a thing is sent to (``acting._town_sent``): "Send order 12345 to
+# Tuesday" says when, not where.
 NOT_TOWNS = _words(
     "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight january february "
     "march april may june july august september october november december"
@@ -614,3 +612,10 @@ DESTINATION_WORDS = frozenset(("destination", "dest", "arrival", "dropoff", "dro
 # A lookup's name word that asks for a state itself (``check_status``, ``get_health``): an output of only
 # "ok" answers it; to any other lookup ("get_weather") it is only an acknowledgement, no detail.
 STATE_LOOKUPS = frozenset(("status", "state", "health", "ping", "availability", "connection"))
+
+# What is shipped when a thing is sent to a town alone ("Send order 12345 to Leeds", "ship my parcel to
+# York"): a record's number or one of these words; "Send the report to Finance" ships nothing.
+SHIPPED_THINGS = frozenset((
+    "order", "orders", "package", "packages", "parcel", "parcels", "shipment", "shipments", "delivery",
+    "it", "them", "purchase", "purchases", "item", "items", "box", "stuff",
+))  # fmt: skip

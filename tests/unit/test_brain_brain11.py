@@ -372,3 +372,44 @@ def test_a_plain_text_output_keeps_its_p_m_sentence() -> None:
         '"Booked for 7 p.m. on Friday. Enjoy."', "book_trip", '{"destination": "Lisbon"}'
     )
     assert told == "Booked for 7 p.m. on Friday."
+
+
+def test_a_report_sent_to_a_department_ships_nothing() -> None:
+    made = calls([CANCEL_ORDER, shipping(["order_id", "street"])], "Send the report to Finance")
+    assert isinstance(made, str) and "street" not in made
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Weather in Singapore", [("get_weather", {"city": "Singapore"})]),
+        ("Weather in France", "Which city do you mean?"),
+    ],
+)
+def test_the_tools_own_word_is_no_town_in_a_country(said: str, expected: object) -> None:
+    # "Weather in Singapore" read as the town "Weather" in the country Singapore
+    assert calls([WEATHER_CITY], said) == expected
+
+
+@pytest.mark.parametrize(
+    ("declared", "said", "expected"),
+    [
+        (
+            tool("order_snack", "Order snacks from the bar", {"item": STRING}),
+            "Can I get a sandwich?",
+            "sandwich",
+        ),
+        (
+            tool("order_coffee", "Order from the coffee shop", {"item": STRING}),
+            "Can I get a muffin?",
+            "muffin",
+        ),
+    ],
+)
+def test_a_bar_or_a_cafe_is_no_drinks_only_tool(declared: ToolSpec, said: str, expected: str) -> None:
+    assert calls([declared], said) == [(declared.name, {"item": expected})]
+
+
+def test_a_lookup_of_the_kind_is_asked_nothing() -> None:
+    search = tool("search_amenities", "Search hotel amenities and towels", {"query": STRING})
+    assert isinstance(calls([search], "Can I get an extra pillow?"), str)
