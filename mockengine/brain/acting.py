@@ -24,6 +24,7 @@ from mockengine.brain import (
     asking,
     cards,
     codes,
+    implied,
     intent,
     lexicon,
     moves,
@@ -40,6 +41,7 @@ from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
 from mockengine.brain.slots import Filled, Referent, fill, implied_again
 from mockengine.brain.values import Span
+from mockengine.brain.wordlists import NOT_TOWNS, SHIPPED_THINGS
 
 __all__ = [
     "Action",
@@ -122,7 +124,7 @@ def _looks_up_record(tool: ToolSpec) -> bool:
 def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
     if utterance.GUARDRAIL_FEEDBACK.search(text):  # read whole: the tail is its instructions to the model
         return Plan((), None, "no call: an output guardrail's feedback", phrases.GUARDRAIL_APOLOGY)
-    text = utterance.acted_tail(text)
+    text = utterance.repaired(utterance.acted_tail(text))
     candidates = intent.candidates(tools)
     declined = _declined(text, candidates)
     if declined is not None:
@@ -656,7 +658,9 @@ def _address_sent(text: str, tools: list[ToolSpec], referent: Referent, today: d
     deliver … to": "I live at 40 Elm Rd", "Take me to 40 Elm Rd", "Why did it go to …" send nothing), or
     no tool, or more than one, takes a street."""
     street = addresses.street_with_number_in(text)
-    if street is None or not re.search(_SENT + re.escape(street), text) or _ASKED_OF_IT.search(text):
+    if street is None:
+        return _town_sent(text, tools, referent, today)
+    if not re.search(_SENT + re.escape(street), text) or _ASKED_OF_IT.search(text):
         return None  # where a thing is sent ("send it to 40 Elm Rd"), not where one lives or went
     takers = [
         tool
@@ -701,6 +705,71 @@ def _address_sent(text: str, tools: list[ToolSpec], referent: Referent, today: d
     return Plan((action,), None, f"a street address given: {action.why}")
 
 
+# The town a thing is sent to, the words' last: "Send order 12345 to Leeds", "ship it to New York."
+# (a question or "please" or "instead" may end the words: "Can you send order 12345 to Leeds?")
+_TOWN_SENT = re.compile(
+    _SENT + r"(?P<town>(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}))"
+    r"(?:\s*,?\s*(?:please|instead|thanks|thank\s+you))*\s*[.!?]?\s*$"
+)
+
+
+def _town_sent(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """A thing sent to a town alone ("Send order 12345 to Leeds"): the one tool that takes a street and a
+    city (``update_shipping_address(order_id, street, city)``), its city the town and its record the one
+    named before; a required part not said (the street) is asked for, as a model asks rather than
+    guessing it. What is sent is an order or a parcel (a record's number, ``wordlists.SHIPPED_THINGS``):
+    "Send the report to Finance" ships nothing. A country ("to France") is no city: it fills a country
+    parameter if there is one, and the rest is asked. None when no capitalised name ends the words, or
+    no tool, or more than one, takes both a street and a city (a person, "Send it to Sam", is read as a
+    town then: the street is asked all the same)."""
+    found = _TOWN_SENT.search(text)
+    if found is None or _ASKED_OF_IT.search(text):
+        return None
+    town = found.group("town")
+    if not all(word[0].isupper() for word in town.split()) or town.lower() in NOT_TOWNS:
+        return None  # "to Tuesday": when, not where
+    shipped = text[found.start() : found.start("town")].lower()
+    if not (re.search(r"\d", shipped) or set(re.findall(r"[a-z]+", shipped)) & SHIPPED_THINGS):
+        return None  # "Send the report to Finance": no order or parcel, no shipping
+
+    def names(tool: ToolSpec) -> dict[str, list[str]]:
+        props = schema_values.properties_of(tool.parameters or {})
+        return {n: lexicon.identifier_words(n).lower().split() for n in props}
+
+    takers = [
+        tool
+        for tool in tools
+        if any("street" in words for words in names(tool).values())
+        and any({"city", "town"} & set(words) for words in names(tool).values())
+    ]
+    if len(takers) != 1:
+        return None
+    tool = takers[0]
+    schema = tool.parameters or {}
+    ids = [n for n in schema_values.properties_of(schema) if codes.record_words(n)]
+    # a country is no city ("to France"): it fills the tool's country, if it has one, and the rest is asked
+    wanted = {"country"} if implied.is_country(town) else {"city", "town"}
+    city = next((n for n, words in names(tool).items() if wanted & set(words)), None)
+    arguments: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    if ids:
+        before = text[: found.start("town")]
+        sent = fill(tool.name, schema, before, referent, today, intent.vocabulary_of(tool), tool.description)
+        for name in [n for n in ids if n in sent.arguments]:
+            arguments[name], sources[name] = sent.arguments[name], sent.sources.get(name, before)
+    if city is not None:
+        arguments[city], sources[city] = town, town
+    order = list(schema_values.properties_of(schema))  # in the schema's order, as a model writes them
+    filled = Filled(dict(sorted(arguments.items(), key=lambda item: order.index(item[0]))), sources)
+    filled.missing = [n for n in schema_values.required_of(schema) if n not in filled.arguments]
+    if filled.missing:
+        return _asking(tool, filled, f"{tool.name} (a town given, no street)", ())
+    if not is_valid(filled.arguments, schema):
+        return None
+    action = _action(intent.Match(tool, 0.0, (), True), filled)
+    return Plan((action,), None, f"a town sent to: {action.why}")
+
+
 def _verb_said(match: intent.Match) -> bool:
     """Whether the words that matched a tool include its name's verb ("cancel" of ``cancel_order``, or a
     word of the same concept), not only the thing it acts on ("order")."""
@@ -708,18 +777,32 @@ def _verb_said(match: intent.Match) -> bool:
     return bool(verb) and lexicon.concept(verb[0]) in {lexicon.concept(cue) for cue in match.cues}
 
 
+# "a latte and a mocha": another thing asked for in the same words, its own article after "and"
+_AND_ANOTHER = re.compile(r"\s*,?\s+and\s+(?:also\s+)?(?=(?:a|an|some|another|one)\s+[a-z])", re.IGNORECASE)
+
+
 def _ordered(text: str, tools: list[ToolSpec]) -> Plan | None:
     """A thing asked to be given ("Can I get a latte?") to the one ordering tool whose only required
     parameter is the thing ordered (``order_drink(drink)``): that tool, called with the thing
-    (``intent.ordered_thing``); None otherwise."""
-    found = intent.ordered_thing(text, tools)
-    if found is None:
-        return None
-    tool, name, thing = found
-    called = _called(tool, Filled({name: thing}, {name: thing}))
-    if called is None:
-        return None
-    return Plan((called,), None, f"a thing asked for to the one ordering tool: {called.why}")
+    (``intent.ordered_thing``); None otherwise. Things asked for together ("a latte and a mocha") get one
+    call each in the same response, as a model calls a tool that takes one thing once per thing; all or
+    none: "a latte and a refund" orders nothing here."""
+    parts = _AND_ANOTHER.split(text)
+    # the later things are asked for in the first one's words ("I'd like a latte and a mocha")
+    texts = [parts[0]] + [f"I'd like {part}" for part in parts[1:]]
+    done: list[Action] = []
+    for said in texts:
+        found = intent.ordered_thing(said, tools)
+        if found is None or (done and found[0].name != done[0].call.name):
+            return None
+        tool, name, thing = found
+        called = _called(tool, Filled({name: thing}, {name: thing}))
+        if called is None:
+            return None
+        done.append(called)
+    return Plan(
+        tuple(done), None, "a thing asked for to the one ordering tool: " + "; ".join(a.why for a in done)
+    )
 
 
 def _not_given(text: str, tools: list[ToolSpec]) -> Plan | None:

@@ -267,7 +267,9 @@ _CHANGED_FROM = re.compile(
 
 def without_old_address(text: str) -> str:
     """``text`` without the address a change is from ("Change it from 40 Elm Rd to 42 Oak Ave, Leeds"
-    → "Change it 42 Oak Ave, Leeds"): the new address is the one a model fills. Unchanged when no
+    → "Change it to 42 Oak Ave, Leeds"; "I moved from 10 High St to 42 Oak Ave" → "I moved to 42 Oak
+    Ave", the "to" kept as what the new address is said after): the new address is the one a model
+    fills. Unchanged when no
     street with its house number follows "from" and precedes "to" and another house number."""
     found = _CHANGED_FROM.search(text)
     if found is None:
@@ -275,7 +277,27 @@ def without_old_address(text: str) -> str:
     street = found.group("street").split(",")[0].strip()
     if not is_street_with_number(street):
         return text
-    return text[: found.start("old")] + text[found.end("old") :]
+    return text[: found.start("old")] + "to " + text[found.end("old") :]
+
+
+# A lower-case word after a street: no town (capitalised), code or "#"; a flat's word is checked apart.
+_LOWER_WORD = re.compile(r"\s+[a-z]")
+
+
+def street_then_words(value: str) -> str | None:
+    """The street with its house number that opens ``value`` when plain words follow it, no part of an
+    address: "42 Oak Ave" of "42 Oak Ave starting next" and of "42 Oak Ave last month" (when the move
+    was, not where); None when none opens it or an address goes on ("42 Oak Ave, Leeds", "42 Oak Ave apt
+    4", "12 Main St Springfield 62704")."""
+    street = _STREET_WITH_NUMBER.match(value)
+    if street is None or street.end() == len(value):
+        return None
+    rest = value[street.end() :]
+    if not _LOWER_WORD.match(rest) or re.match(
+        r"\s+(?:apt|apartment|suite|ste|unit|flat|floor|fl|room|rm|bldg|building)\b", rest, re.IGNORECASE
+    ):
+        return None
+    return street.group(0)
 
 
 def street_at_end(value: str) -> str | None:

@@ -49,6 +49,8 @@ from mockengine.brain.wordlists import (
     ASSOCIATION_WEIGHT,
     CHANGE_VERBS,
     EXTRAS,
+    KIND_WORDS,
+    KINDS_TAKEN_WITH,
     NO_THING,
     NOT_SOLD,
     ORDERING_VERBS,
@@ -58,6 +60,7 @@ from mockengine.brain.wordlists import (
     SERVICES,
     SIZES,
     SOLD_THING,
+    THINGS_OF_KIND,
 )
 
 MIN_SCORE = 1.5
@@ -335,6 +338,33 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
             and sold & set(lexicon.identifier_words(required[0]).lower().split())
         ):
             ordering.append((tool, required[0], properties[required[0]]))
+    kind = _thing_kind(words)
+    if kind is not None:
+        # "an extra pillow" beside ``request_housekeeping(request)``: the tool whose kind it is takes it
+        # (its one required string); an ordering tool of other kinds takes none of it
+        ordering = [entry for entry in ordering if _takes_kind(entry[0], kind)]
+        # (a lookup of that kind, ``search_amenities``, is asked nothing: only a tool that gives or does)
+        of_kind = [
+            tool
+            for tool in tools
+            if kind in tool_kinds(tool)
+            and not set(lexicon.identifier_words(tool.name).lower().split()[:1]) & READ_VERBS
+        ]
+        # a latte beside order_drink and order_food: the drinks tool, whose own kind it is
+        ordering = [entry for entry in ordering if entry[0] in of_kind] or ordering
+        if of_kind and not any(entry[0] in of_kind for entry in ordering):
+            ordering = []
+            for tool in of_kind:
+                required = schema_values.required_of(tool.parameters or {})
+                properties = schema_values.properties_of(tool.parameters or {})
+                schema = properties.get(required[0]) if len(required) == 1 else None
+                if isinstance(schema, Mapping) and schema.get("type") == "string" and not schema.get("enum"):
+                    ordering.append((tool, required[0], schema))
+            if len(ordering) == 1:
+                tool, name, schema = ordering[0]
+                return (
+                    (tool, name, thing) if not codes.record_words(name) and "format" not in schema else None
+                )
     if len(ordering) != 1:
         return None
     tool, name, schema = ordering[0]
@@ -351,6 +381,31 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     if schema.get("type") != "string" or codes.record_words(name) or "format" in schema:
         return None
     return tool, name, thing
+
+
+def _thing_kind(words: list[str]) -> str | None:
+    """The kind of the thing the words name (``THINGS_OF_KIND``: "drink" of "large mocha", "housekeeping"
+    of "extra pillow"), by its head, the last word before a preposition; None when no kind is known."""
+    named = _named(words)
+    head = named[-1].lower() if named else ""
+    if " ".join(named[-2:]).lower() == "flat white":
+        return "drink"
+    return next((kind for kind, things in THINGS_OF_KIND.items() if head in things), None)
+
+
+def tool_kinds(tool: ToolSpec) -> frozenset[str]:
+    """The kinds of thing ``tool`` takes, as its name and description name them (``KIND_WORDS``: "Order
+    food from room service" → food); empty when they name none."""
+    said = set(re.findall(r"[a-zé]+", f"{lexicon.identifier_words(tool.name)} {tool.description}".lower()))
+    if "room" in said and "service" in said:
+        said.add("food")  # room service brings food and drinks
+    return frozenset(kind for kind, cues in KIND_WORDS.items() if said & set(cues))
+
+
+def _takes_kind(tool: ToolSpec, kind: str) -> bool:
+    """Whether ``tool`` may be given a thing of ``kind``: it names no kind, or one that takes it."""
+    kinds = tool_kinds(tool)
+    return not kinds or any(kind in KINDS_TAKEN_WITH.get(own, frozenset((own,))) for own in kinds)
 
 
 def _extra(words: list[str]) -> bool:

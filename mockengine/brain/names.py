@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from mockengine.brain import implied, lexicon, values
 from mockengine.brain.values import Span
-from mockengine.brain.wordlists import LANGUAGES
+from mockengine.brain.wordlists import LANGUAGES, LOWER_ABBREVIATIONS
 
 # Parameter names (their last word) that hold someone's name.
 WHO = frozenset(
@@ -69,7 +69,15 @@ TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Miss|Prof|Sir|Dame|Lady|Lord|Capt|Rev|Fr|Sr|St)\b\.
 _CAPITALISED = re.compile(rf"(?<![\w'])((?:{TITLE}\s*)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)(?:'s)?(?![\w])")
 # Where one sentence ends and the next starts: after ".", "!" or "?" and a space, but not after a title's
 # full stop ("I met Dr. Who today." is one sentence).
-SENTENCE_BREAK = re.compile(r"(?<=[.!?])" + "".join(rf"(?<!\b{t}\.)" for t in ABBREVIATED_TITLES) + r"\s+")
+# Nor after a lower-case abbreviation's stop before a lower-case word ("at 7 p.m. on Friday" is one; "at 7
+# p.m. Then …" is two).
+SENTENCE_BREAK = re.compile(
+    r"(?<=[.!?])"
+    + "".join(rf"(?<!\b{t}\.)" for t in ABBREVIATED_TITLES)
+    + r"(?:"
+    + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in LOWER_ABBREVIATIONS)
+    + r"\s+|\s+(?![a-z]))"
+)
 _TITLED = re.compile(rf"(?<![\w'])(?-i:{TITLE})\s*(?-i:[A-Z][a-z'-]*)(?:\s+(?-i:[A-Z][a-z'-]+))?(?![\w'])")
 
 

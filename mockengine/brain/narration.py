@@ -11,7 +11,7 @@ from typing import Any
 
 from mockengine.brain import addresses, cards, fields, implied, lexicon, names, units
 from mockengine.brain.output_data import fields_in_text, output_data
-from mockengine.brain.wordlists import READ_VERBS
+from mockengine.brain.wordlists import DESTINATION_WORDS, READ_VERBS, STATE_LOOKUPS
 
 _STATE_KEYS = ("mode", "status", "state")
 # A plain-text output is read out up to its first sentence's end, at most this long.
@@ -202,6 +202,20 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     where = f", in {state} view" if state else ""
     scalar = _scalar_answer(output if data is None else data) if lookup else None
     where_said = _place_preposition(named, arguments) if _is_place(named, arguments) else " for "
+    if (
+        lookup
+        and _only_acknowledged(data)
+        and not set(lexicon.identifier_words(call_name or "").split()) & (STATE_LOOKUPS)
+    ):
+        # {"status": "ok"} from get_weather(Paris) tells nothing of Paris's weather ("The status in Paris is
+        # ok." read it as the weather): the call went through, and no detail came back
+        topic = " ".join(lexicon.identifier_words(call_name or "").split()[1:]) or "that"
+        subject = f"the {topic}" if topic != "that" else topic
+        return (
+            f"I checked {subject}{where_said}{named}, but no details came back."
+            if named
+            else (f"I checked {subject}, but no details came back.")
+        )
     if scalar is not None:  # a lookup answered with one value ("10:00", 21): that value is the answer
         topic = "result" if calculation else " ".join(lexicon.identifier_words(call_name or "").split()[1:])
         return _one_value(topic, scalar, named, where_said)
@@ -313,6 +327,8 @@ def _detail(verb: str, arguments: Any, data: Any) -> str:
         key_words = set(lexicon.identifier_words(key).split())
         if "number" in key_words and key_words - _TO - {"phone", "mobile", "cell"}:
             continue  # an order or account number says which thing, not whom it goes to
+        if key_words & DESTINATION_WORDS and value[:1].isupper():  # "I've booked the trip to Lisbon."
+            return f" to {value}"
         if implied.holds_place(key) or key_words & {"room", "location", "place", "area", "zone"}:
             return f" in {value}" if value[:1].isupper() else f" in the {value}"
         if key_words & _TO:
@@ -505,6 +521,18 @@ def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
 
 # A field said as "It's …" ("It's 10:42", "It's 3 degrees Celsius"), not "The time is …".
 _SAID_AS_IT = frozenset(("time", "now", "clock", "datetime", "temperature", "temp"))
+
+
+def _only_acknowledged(data: Any) -> bool:
+    """Whether an output holds nothing but an acknowledgement: ``{"status": "ok"}``, ``{"success":
+    true}``, ``{"ok": true}``, "ok"."""
+    if isinstance(data, Mapping):
+        return (
+            bool(data)
+            and all(str(value).lower() in _ACKNOWLEDGEMENTS or value is True for value in data.values())
+            and all(str(key).lower() in ("status", "result", "success", "ok", "state") for key in data)
+        )
+    return False
 
 
 def _one_field(data: Any, named: str | None) -> tuple[str, Any] | None:

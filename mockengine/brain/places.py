@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["US_STATE", "is_proper_name", "is_us_state", "joined_name", "more_places", "split_names"]
+__all__ = [
+    "US_STATE",
+    "is_proper_name",
+    "is_us_state",
+    "us_state_code",
+    "joined_name",
+    "more_places",
+    "split_names",
+]
 
 # A proper name, as transcripts write a place's ("Rome", "Salt Lake City", "Stratford upon Avon").
 _PROPER_NAME = re.compile(r"[A-Z][\w'.-]*(?: (?:[A-Z][\w'.-]*|of|de|del|la|le|upon|on))*(?<! of)")
@@ -23,11 +31,14 @@ _US_STATE_NAMES = (
     "West Virginia", "Wisconsin", "Wyoming", "District of Columbia",
 )  # fmt: skip
 # The states' (and DC's) postal codes, as written after a town ("Springfield, IL").
-_US_STATE_CODES = frozenset((
+_US_STATE_CODE_LIST = ((
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
     "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
     "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "DC",
 ))  # fmt: skip
+_US_STATE_CODES = frozenset(_US_STATE_CODE_LIST)
+# A state's name → its postal code ("Texas" → "TX"), the two lists being in the same order.
+_CODE_OF_STATE = {name.lower(): code for name, code in zip(_US_STATE_NAMES, _US_STATE_CODE_LIST, strict=True)}
 US_STATE = r"(?:[A-Z]{2}|" + "|".join(sorted(_US_STATE_NAMES, key=len, reverse=True)) + r")\b"
 
 
@@ -60,6 +71,14 @@ _JOINED = frozenset(
         "Richmond and Twickenham",
     )
 )
+
+
+def us_state_code(text: str) -> str | None:
+    """The postal code of the US state ``text`` names ("Texas" → "TX", "TX" → "TX"); None for none."""
+    key = " ".join(text.split())
+    if key.upper() in _US_STATE_CODES and key.isupper():
+        return key.upper()
+    return _CODE_OF_STATE.get(key.lower())
 
 
 def is_us_state(text: str) -> bool:

@@ -64,10 +64,10 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
-from mockengine.brain.places import US_STATE, is_proper_name, joined_name, more_places
+from mockengine.brain.places import US_STATE, is_proper_name, joined_name, more_places, us_state_code
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
-from mockengine.brain.wordlists import NEED_TO, STATE_PARAMETERS
+from mockengine.brain.wordlists import CITY_STATES, NEED_TO, STATE_PARAMETERS
 
 # Objects inside objects filled from the words (a Pydantic model inside a model), at most this deep.
 MAX_OBJECT_DEPTH = 2
@@ -196,7 +196,13 @@ def fill(
         # to say: "Set the thermostat to 72" is no 72 degrees Celsius
         measured = any(kinds.get(other) == "number" for other in properties if other != name)
         if picked is not None and not measured:
-            filled.arguments[name], filled.sources[name] = picked, _UNIT_UNSAID
+            # the option left when the other was refused ("not celsius") is the user's, not the place's
+            options = kinds_of.one_branch(properties[name]).get("enum") or []
+            left = any(verbatim.refused_unit(work.heard, name, o) for o in options)
+            filled.arguments[name], filled.sources[name] = (
+                picked,
+                ("(the option left)" if left else _UNIT_UNSAID),
+            )
     for name in [n for n in required if n not in filled.arguments and kinds.get(n) in ("boolean", "enum")]:
         verb = (
             scalars.own_verb(work.said, tool_name)
@@ -220,7 +226,7 @@ def fill(
             _fill_object(work, filled, name, schema, nested)
     _fill_postal_address(work, filled, properties, kinds)
     _fill_wider_place(work, filled, properties, kinds)
-    _town_in_country(work, filled, properties)
+    _town_in_country(work, filled, properties, vocabulary)
     _without_request_verbs(work, filled, kinds)
     _without_price_asked(filled, kinds, vocabulary)
     _owners_of_details(work, filled, kinds)
@@ -228,6 +234,7 @@ def fill(
     _places_as_names(filled)
     _implied_by_place(filled, properties)
     _unit_of_place(filled, properties, work.said)
+    _us_state_kept(work, filled, properties)
     for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
         if isinstance(value, dict) and isinstance(properties.get(name), Mapping):
             inner = schema_values.resolve(dict(properties[name]), schema)
@@ -345,6 +352,28 @@ def _unit_of_place(filled: Filled, properties: Mapping[str, Any], said: str = ""
         default = schema.get("default")
         filled.arguments[name] = default if default in options else options[0]
         filled.sources[name] = _UNIT_UNSAID
+
+
+def _us_state_kept(work: _Work, filled: Filled, properties: Mapping[str, Any]) -> None:
+    """ "Weather in Paris, Texas": a place parameter that is no city's alone (``location``) keeps the US
+    state said after the town, as its postal code ("Paris, TX"), the way OpenAI's function-calling guide
+    writes a location ("San Francisco, CA") and a model tells Paris, Texas from Paris, France; unless a
+    state parameter takes the state. A ``city`` keeps the town alone."""
+    if any(n in STATE_PARAMETERS for n in properties):
+        return
+    for name, value in list(filled.arguments.items()):
+        words = set(lexicon.identifier_words(name).lower().split())
+        if (
+            not isinstance(value, str)
+            or "," in value
+            or {"city", "town"} & words
+            or not implied.holds_place(name)
+        ):
+            continue
+        found = re.search(rf"\b{re.escape(value)},?\s+(?P<state>{US_STATE})", work.said)
+        code = us_state_code(found.group("state")) if found is not None else None
+        if code is not None:
+            filled.arguments[name] = f"{value}, {code}"
 
 
 def _implied_by_place(filled: Filled, properties: Mapping[str, Any]) -> None:
@@ -475,6 +504,8 @@ def _fill_postal_address(
     asked "Which city do you mean?" for the town just said."""
     for name, value in list(filled.arguments.items()):
         trimmed = addresses.street_at_end(value) if isinstance(value, str) else None
+        # "42 Oak Ave starting next week": when the move is, no part of where
+        trimmed = (addresses.street_then_words(value) if isinstance(value, str) else None) or trimmed
         if trimmed is not None and {"street", "address"} & set(lexicon.identifier_words(name).split()):
             filled.arguments[name] = trimmed  # "my new address is 12 Main St.": the street, not the words
     town = next((n for n in properties if n in ("city", "town") and kinds.get(n) == "string"), None)
@@ -578,20 +609,50 @@ _NEED_AFTER_FRAME = re.compile(
 _TOWN_IN = r"(?P<town>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})\s*,?\s+(?:is\s+)?in\s+{country}\b"
 
 
-def _town_in_country(work: _Work, filled: Filled, properties: Mapping[str, Any]) -> None:
+def _tool_word(words: str, vocabulary: frozenset[str]) -> bool:
+    """Whether ``words`` are one word of the tool's own (``vocabulary``: "Weather" of get_weather)."""
+    return len(words.split()) == 1 and lexicon.concept(words.lower()) in vocabulary
+
+
+# The words for a kind of place, never a place's name ("update my city" names no country "city").
+_PLACE_WORDS = frozenset(("city", "town", "country", "location", "place", "home", "address"))
+
+
+def _town_in_country(
+    work: _Work, filled: Filled, properties: Mapping[str, Any], vocabulary: frozenset[str] = frozenset()
+) -> None:
     """ "Lyon in France": a town (``city``, ``town``) that took the country is the town said before it, and
     the country goes to a country parameter the words left empty, as a model reads it (``city:
-    "France"`` was kept of "Lyon in France"); a town the tables know as a country ("Singapore") said
-    alone is left as it is."""
+    "France"`` was kept of "Lyon in France"). A country said alone ("I live in France") is no town: it
+    goes to the country parameter, if any, and the town is left to be asked; a city-state
+    (``CITY_STATES``: "Singapore") is left as it is."""
     town = next((n for n in ("city", "town") if isinstance(filled.arguments.get(n), str)), None)
     if town is None or not implied.is_country(filled.arguments[town]):
         return
     country = filled.arguments[town]
+    named_after = re.search(rf"\b{re.escape(country)}\s+City\b", work.said)
+    if named_after is not None:  # "Mexico City", "Kuwait City": the city named after its country
+        filled.arguments[town], filled.sources[town] = named_after.group(0), named_after.group(0)
+        return
     found = re.search(_TOWN_IN.format(country=re.escape(country)), work.said)
-    if found is None or implied.is_country(found.group("town")):
+    wider = next((n for n in properties if n in ("country", "country_name")), None)
+    # "Weather in Singapore" to get_weather: the tool's own word is no town ("Weather" was the city)
+    if (
+        found is None
+        or implied.is_country(found.group("town"))
+        or _tool_word(found.group("town"), vocabulary)
+    ):
+        if " ".join(country.lower().split()) in CITY_STATES:
+            return
+        # "I live in France": a country is no city; it fills the country, and a city required is asked
+        source = filled.sources.pop(town, country)
+        del filled.arguments[town]
+        # ("Update my city, I live in France" had filled country "city": a place's word is no place)
+        said_wider = str(filled.arguments.get(wider, "")).lower() if wider is not None else ""
+        if wider is not None and (wider not in filled.arguments or said_wider in _PLACE_WORDS):
+            filled.arguments[wider], filled.sources[wider] = country, source
         return
     filled.arguments[town], filled.sources[town] = found.group("town"), found.group(0)
-    wider = next((n for n in properties if n in ("country", "country_name")), None)
     if wider is not None and wider not in filled.arguments:
         filled.arguments[wider], filled.sources[wider] = country, found.group(0)
 

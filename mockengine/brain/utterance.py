@@ -17,7 +17,16 @@ import re
 
 from mockengine.brain import lexicon, questions, scalars
 from mockengine.brain.phrasing import LIGHT_VERBS
-from mockengine.brain.wordlists import FILLERS, IRREGULAR
+from mockengine.brain.wordlists import (
+    DICTATED_RECORDS,
+    FILLERS,
+    IRREGULAR,
+    MESSAGE_VERBS,
+    RECORD_ATTRIBUTE_OPENERS,
+    REPAIR_STOPS,
+    SELF_REPAIRS,
+    SIZES,
+)
 
 _FILLER = re.compile(rf"(?<![\w'])(?:{'|'.join(FILLERS)})(?![\w'])[,.]?\s*", re.IGNORECASE)
 # (an "on" or "in" a verb takes ends no phrase: "my laptop won't turn on, high priority")
@@ -35,6 +44,41 @@ _REPEATED = re.compile(
     re.IGNORECASE,
 )
 _LEAD = r"^\W*(?:(?:no|nah|ok|okay|oh|actually|wait|hmm|please|but|so|well)\W+)*"
+# A self-repair: a thing named, taken back and another named in its place ("I'd like a latte, no wait, a
+# mocha" → "I'd like a mocha"). Both are phrases a determiner opens, so "a latte, no sugar" (no second
+# thing) and "a latte and a mocha" (no words taking one back) are kept. Neither runs over a place's or a
+# time's preposition or a verb (``REPAIR_STOPS``): "a ride to the station, actually the airport" takes
+# back "the station", and "the airport, sorry, my flight is at 6" takes back nothing.
+_PHRASE_WORD = rf"(?!(?:{'|'.join(REPAIR_STOPS)})\b)[\w'-]+"
+_DETERMINED = rf"(?:a|an|the|some|one|two|three|my)\s+{_PHRASE_WORD}(?:\s+{_PHRASE_WORD}){{0,3}}?"
+_REPAIR_WORDS = "|".join(r.replace(" ", r"\W+") for r in sorted(SELF_REPAIRS, key=len, reverse=True))
+# (repair words said together or beside a filler: "no, make it a mocha", "um, no, a cappuccino")
+_FILLER_WORDS = "|".join(FILLERS)
+_TAKING_BACK = (
+    rf"(?:(?:{_FILLER_WORDS})\W*\s+)*(?:{_REPAIR_WORDS})\W*\s+(?:(?:{_FILLER_WORDS}|{_REPAIR_WORDS})\W*\s+)*"
+)
+_SELF_REPAIR = re.compile(
+    rf"(?<![\w'])(?P<taken>{_DETERMINED})\s*[,;.!-]+\s*{_TAKING_BACK}"
+    rf"(?P<instead>{_DETERMINED})(?=\s*(?:[,.!?;]|please\b|$))",
+    re.IGNORECASE,
+)
+_COUNT = re.compile(r"(?:two|three|\d+)\s", re.IGNORECASE)
+
+
+def _instead(found: re.Match[str]) -> str:
+    """The thing named in place of the one taken back: "a large one" or "a large" of "a latte" is "a
+    large latte"; a count taken back for no count ("two nights, no, a suite") is kept, the thing then
+    told apart."""
+    taken, instead = found.group("taken"), found.group("instead")
+    if _COUNT.match(taken) and not _COUNT.match(instead):
+        return found.group(0)
+    if instead.lower().endswith(" one") and len(instead.split()) > 2:
+        return instead[: -len("one")] + taken.split()[-1]
+    if len(instead.split()) == 2 and instead.split()[-1].lower() in SIZES:
+        return f"{instead} {taken.split()[-1]}"  # "a latte, make it a large": a large latte
+    return instead
+
+
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask, and so
 # does a request to keep others from something ("don't let anyone disturb us": a request for privacy).
 _NOT_TO = r"(?:don'?t|do not|never(?!\s*mind)|no need to|please don'?t|i'?m not ready to)\s+"
@@ -178,6 +222,39 @@ def acted_tail(text: str) -> str:
         if found is not None:
             return tail[found.end() :]
     return tail
+
+
+# A record named, then its words after a comma or a dash: "Add a task, renew my passport", "New to-do -
+# buy milk". Only a record opening the words (a verb making one, or "new") with at most two words between.
+_RECORD_THEN_WORDS = re.compile(
+    r"^(?P<named>\W*(?:(?:please|ok|okay|so|hey)\W+)*(?:add|create|make|new|start|put|set\s+up)\b"
+    r"(?:\s+[\w'-]+){0,2}?\s+(?:" + "|".join(re.escape(r) for r in DICTATED_RECORDS) + r"))"
+    r"\s*(?:,|\s[-–—]|[-–—]\s)\s*(?=\w)(?!(?:(?:please|thanks|thank you|now|for me|ok|okay)\W*)+$)"
+    # (the record's time, due date or priority, or a question, is no words of it: "Add a reminder, at 5pm")
+    r"(?!(?:" + "|".join(w.replace(" ", r"\s+") for w in RECORD_ATTRIBUTE_OPENERS) + r")\b)",
+    re.IGNORECASE,
+)
+
+
+# A message's recipient then its words after a colon: "Text John: I need to leave early" (a capitalised
+# name, one or two words, right after the verb).
+_MESSAGE_AFTER_COLON = re.compile(
+    r"^(?P<named>\W*(?:(?:please|ok|okay|hey)\W+)*(?i:" + "|".join(re.escape(v) for v in MESSAGE_VERBS) + r")"
+    r"\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*:\s*(?=\S)"
+)
+
+
+def repaired(text: str) -> str:
+    """``text`` with each thing taken back replaced by the one named in its place ("I'd like a latte, no
+    wait, a mocha" → "I'd like a mocha"), and a record's words after a comma or dash read as after a
+    colon ("Add a task, renew my passport" → "Add a task: renew my passport"), and a message dictated
+    after its recipient and a colon read as after "saying" ("Text John: I'm late" → "Text John saying
+    I'm late"); ``text`` itself when none of these is said."""
+    text = _SELF_REPAIR.sub(_instead, text.replace("’", "'"))
+    # "Add a task, renew my passport": the record's words said after it, as after a colon
+    text = _RECORD_THEN_WORDS.sub(lambda found: found.group("named") + ": ", text)
+    # "Text John: I need to leave early": the words after the colon are the message, as after "saying"
+    return _MESSAGE_AFTER_COLON.sub(lambda found: found.group("named") + " saying ", text)
 
 
 def clean(text: str) -> str:

@@ -366,10 +366,12 @@ def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
 def unit_unsaid(text: str, name: str, schema: Mapping[str, Any]) -> Any | None:
     """The option a model sends for a required unit enum (``unit``: ``["metric", "imperial"]``) when the
     words say no unit and no system ("weather in Paris"): the schema's ``default`` when it is an option,
-    else the first option, as a model picks one rather than asking "Which unit?". None when the parameter
-    is no unit enum, or a unit, a system or an option was said at all (taken or refused: "not metric" is
-    asked about); a unit of time ("the next 5 days") is no unit of the value. Every option must be a
-    unit or a system: ``unit: ["ICU", "ER"]`` (a hospital's) is asked about."""
+    else the first option, as a model picks one rather than asking "Which unit?"; when every option said
+    is refused and one is left ("not celsius" of celsius and fahrenheit), that one. None when the
+    parameter is no unit enum, or a unit, a system or an option was said otherwise (taken, or refused
+    leaving more than one: "not kelvin" of three is asked about); a unit of time ("the next 5 days") is
+    no unit of the value. Every option must be a unit or a system: ``unit: ["ICU", "ER"]`` (a hospital's)
+    is asked about."""
     options = schema.get("enum")
     if not isinstance(options, list) or not options:
         return None
@@ -378,7 +380,12 @@ def unit_unsaid(text: str, name: str, schema: Mapping[str, Any]) -> Any | None:
     if not all(isinstance(o, str) and (units.unit_named(o) or _SYSTEMS.fullmatch(o)) for o in options):
         return None  # a hospital's unit ("ICU"), a flat ("2B"), a storage unit's size: no measure
     said = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
-    if _SYSTEMS.search(text) or said & {str(o).lower() for o in options}:
+    options_said = {str(o).lower() for o in options} & said
+    if options_said and not _SYSTEMS.search(text) and all(refused_unit(text, name, o) for o in options_said):
+        # "Weather in Denver, not celsius": every option said is refused; of two, the other is wanted
+        rest = [o for o in options if str(o).lower() not in options_said]
+        return rest[0] if len(rest) == 1 else None
+    if _SYSTEMS.search(text) or options_said:
         return None
     named = [units.unit_named(w) for w in said if len(w) > 1]
     if any(unit is not None and unit not in _WHEN_UNITS for unit in named):
@@ -405,15 +412,22 @@ def refused_unit(text: str, name: str, value: Any) -> bool:
 
 
 def us_unit(schema: Mapping[str, Any]) -> Any | None:
-    """The option of a temperature unit enum a model picks for a place in the United States, where
-    temperatures are given in Fahrenheit: "fahrenheit" ("F", "°F"); None when there is none. A system
-    ("imperial") and a distance ("miles") are left to the default or first option: brk7 pins them so."""
+    """The option of a unit enum a model picks for a place in the United States, which measures in US
+    customary units: "fahrenheit" ("F", "°F") of a temperature, "imperial" of a system ("standard",
+    "metric", "imperial": OpenWeatherMap's), "miles" ("mi") of a distance and "mph" of a speed; None
+    when there is none. (brk7 had pinned a system and a distance to the first option for US places;
+    brain11 reads them as the Fahrenheit rule does: a model answering about Chicago in the US picks
+    the units the US uses, and "Distance from Boston to New York" in miles.)"""
     options = schema.get("enum")
-    fahrenheit = units.unit_named("fahrenheit")
+    wanted = {units.unit_named(name) for name in _US_UNITS}
     for option in options if isinstance(options, list) else []:
-        if isinstance(option, str) and units.unit_named(option) == fahrenheit:
+        if isinstance(option, str) and (option.lower() == "imperial" or units.unit_named(option) in wanted):
             return option
     return None
+
+
+# The units of the US's own customary measures, of which a unit enum holds one at most.
+_US_UNITS = ("fahrenheit", "miles", "mph")
 
 
 def beside_label(text: str, name: str) -> Span | None:

@@ -504,3 +504,118 @@ FALLBACK_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"add": ("create",)}
 WORD_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"save": ("add", "create")}
 # The words a tool's verb of keeping also means, by the verb's stem: "add Ana Silva, …" to save_contact.
 KEEPING_WORDS: dict[str, tuple[str, ...]] = {"save": ("add",), "store": ("add", "save")}
+
+# What a speaker says to take back the thing just named and name another in its place ("a latte, no
+# wait, a mocha"; "a latte, sorry, I mean a mocha"; "a latte, make that a mocha"): a self-repair.
+SELF_REPAIRS = (
+    "no wait",
+    "wait no",
+    "no sorry",
+    "sorry",
+    "i mean",
+    "i meant",
+    "no i mean",
+    "sorry i mean",
+    "make that",
+    "make it",
+    "scratch that",
+    "wait",
+    "no",
+    "actually",
+    "oops",
+)
+# Words no phrase taken back or named instead runs over (``utterance.repaired``): the repair words, a
+# place's or a time's preposition ("a ride to the station, actually the airport" takes back the
+# station) and a verb ("the airport, sorry, my flight is at 6" names no thing instead).
+REPAIR_STOPS = (
+    "no", "wait", "sorry", "i", "make", "scratch", "actually", "oops",
+    "to", "for", "at", "in", "on", "from", "into", "onto", "near", "by",
+    "is", "are", "was", "were", "am", "be",
+)  # fmt: skip
+
+# Kinds of thing asked for, by the head word that names one (``intent.ordered_thing``): a tool whose name
+# or description names a kind (``KIND_WORDS``) takes only things of its kinds or of none known, as a
+# model knows a pillow is no room-service dish and a sandwich no drink. A thing of no kind known ("a
+# bento box") goes to any ordering tool, as before.
+THINGS_OF_KIND: dict[str, frozenset[str]] = {
+    "drink": _words(
+        "latte lattes mocha mochas cappuccino cappuccinos espresso espressos americano macchiato cortado "
+        "coffee coffees tea teas chai smoothie smoothies juice lemonade soda sodas coke cola water beer "
+        "beers wine cocktail cocktails milkshake shake frappuccino frappe cocoa matcha kombucha"
+    ),
+    "food": _words(
+        "sandwich sandwiches burger burgers cheeseburger pizza pizzas salad salads soup fries pasta steak "
+        "omelette omelet pancakes pancake waffle waffles bagel bagels croissant croissants muffin muffins "
+        "donut donuts doughnut doughnuts cake cookie cookies wrap taco tacos burrito sushi breakfast lunch "
+        "dinner dessert toast eggs chicken noodles curry rice risotto lasagna nachos quesadilla fruit"
+    ),
+    "housekeeping": _words(
+        "pillow pillows blanket blankets towel towels sheet sheets duvet linen linens bedding toiletries "
+        "soap shampoo conditioner toothbrush toothpaste razor hanger hangers iron robe bathrobe slippers "
+        "tissues cot crib"
+    ),
+}
+# The words in a tool's name or description that say which kinds it takes ("Order food from room
+# service" → food; "Order a drink" → drink). A food tool takes drinks too: room service brings both.
+KIND_WORDS: dict[str, tuple[str, ...]] = {
+    # (not "coffee", "café" or "bar": a café's or a bar's tool sells food as well; "Order snacks and
+    # drinks from the pool bar" takes a cookie)
+    "drink": ("drink", "drinks", "beverage", "beverages"),
+    "food": (
+        "food", "foods", "meal", "meals", "dish", "dishes", "menu", "kitchen", "restaurant", "dining",
+        "snack", "snacks",
+    ),
+    "housekeeping": (
+        "housekeeping", "linen", "linens", "amenity", "amenities", "toiletries", "towels", "pillows",
+        "bedding", "blankets",
+    ),
+}  # fmt: skip
+KINDS_TAKEN_WITH = {"food": frozenset(("food", "drink"))}
+
+# Records whose words a speaker dictates after naming one ("Add a task, renew my passport"; "New note -
+# call the bank"): the comma or dash after one is read as the colon of "Add a task: renew my passport".
+DICTATED_RECORDS = ("task", "to-do", "todo", "to do", "reminder", "note", "item", "entry", "memo")
+# The words that open a record's time, due date or priority, or a question, after its comma ("Add a
+# reminder, at 5pm"; "Add a task, due Friday"; "Set up a reminder, tomorrow at 9 to call mom"; "Add a
+# task, can you?"): no words of the record, which are read as before.
+RECORD_ATTRIBUTE_OPENERS = (
+    "at", "on", "by", "for", "due", "every", "each", "tomorrow", "today", "tonight", "next", "in",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "high", "low", "medium", "normal", "urgent", "priority",
+    "can you", "could you", "would you", "will you", "please could", "if you",
+    "no rush", "whenever", "when you", "if possible",
+)  # fmt: skip
+
+# Verbs that send a message to the person named after them; "Text John: I need to leave early" dictates
+# the message after the colon, as "Text John saying …" does.
+MESSAGE_VERBS = ("text", "message", "msg", "sms", "whatsapp", "email", "e-mail", "ping", "dm", "tell")
+
+# Countries that are one city, whose name a city parameter takes as it is ("the weather in Singapore").
+CITY_STATES = frozenset(
+    ("singapore", "monaco", "vatican city", "vatican", "hong kong", "macau", "macao", "san marino")
+)
+
+# The words after "to" that are no town a thing is sent to (``acting._town_sent``): "Send order 12345 to
+# Tuesday" says when, not where.
+NOT_TOWNS = _words(
+    "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight january february "
+    "march april may june july august september october november december"
+)
+
+# Abbreviations written in lower case with full stops ("at 7 p.m. on Friday", "fruit, e.g. apples"):
+# their last stop ends no sentence when a lower-case word follows (``names.SENTENCE_BREAK``).
+LOWER_ABBREVIATIONS = ("a.m", "p.m", "e.g", "i.e", "etc", "approx", "vs")
+
+# An argument's name for where a trip or a ride goes (``destination``, ``dropoff``): read back after "to"
+# ("I've booked the trip to Lisbon"), not "in" as a place the action happens in.
+DESTINATION_WORDS = frozenset(("destination", "dest", "arrival", "dropoff", "drop", "going", "where_to"))
+# A lookup's name word that asks for a state itself (``check_status``, ``get_health``): an output of only
+# "ok" answers it; to any other lookup ("get_weather") it is only an acknowledgement, no detail.
+STATE_LOOKUPS = frozenset(("status", "state", "health", "ping", "availability", "connection"))
+
+# What is shipped when a thing is sent to a town alone ("Send order 12345 to Leeds", "ship my parcel to
+# York"): a record's number or one of these words; "Send the report to Finance" ships nothing.
+SHIPPED_THINGS = frozenset((
+    "order", "orders", "package", "packages", "parcel", "parcels", "shipment", "shipments", "delivery",
+    "it", "them", "purchase", "purchases", "item", "items", "box", "stuff",
+))  # fmt: skip
