@@ -3,15 +3,18 @@ book_table was "I've booked the table.", ``{"status": "error", "detail": "city n
 in Paris is error and the detail is city not found.", "HTTP 500 Internal Server Error" was read out word for
 word; a nested ``{"value": 18, "unit": "C"}`` temperature was "the value is 18", a humidity of 0.82 was
 "0.82", a balance was "1234.5" with "the as of is …", a booking's table number and bare ``id`` went unsaid, a
-list of flights was only counted."""
+list of flights was only counted; and "1 seconds left"."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
+from mockengine.brain import phrases
+from mockengine.brain.context import ContextEvent
 from mockengine.brain.narration import grounding
 
 BOOKING = {"name": "Smith", "time": "8pm"}
@@ -179,3 +182,12 @@ def test_a_list_of_flights_names_the_first_ones_facts() -> None:
         "There are 2 flights from Boston; "
         "the first is UA 123 (airline United, departure 08:15, arrival 11:05)."
     )
+
+
+@pytest.mark.parametrize(
+    ("seconds", "expected"), [(1, "Okay, 1 second left."), (30, "Okay, 30 seconds left.")]
+)
+def test_a_timer_says_second_or_seconds(seconds: int, expected: str) -> None:
+    data = {"event": "timer", "secondsLeft": seconds}
+    event = ContextEvent("timer", data, json.dumps(data))
+    assert phrases.context_reaction(event, "Sam", random.Random(1)) == expected
