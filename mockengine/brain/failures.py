@@ -7,8 +7,9 @@ not found" written by a tool is a failure, not the answer to read out. Read by t
 values' shapes (``wordlists``):
 
 - a success flag that is false: ``ok``, ``success``, ``succeeded``, ``successful``, ``accepted``;
-- a status of failure: ``status`` / ``state`` / ``result`` / ``outcome`` of "error", "failed", …, or an
-  HTTP status of 400–599 in ``status`` / ``status_code``;
+- a status of failure: ``status`` / ``state`` / ``result`` / ``outcome`` of "error", "failed", … beside
+  nothing but the failure's own fields (a reason, a code), to a tool that asks for no state; or an HTTP
+  status of 400–599 in ``status`` / ``status_code``;
 - a non-empty ``error`` / ``errors`` / ``exception`` / ``fault`` field (HRP's ``{"error": …}`` refusal is
   ``situation.output_error``'s and is read there first);
 - a text that is an HTTP error ("HTTP 500 …", "404 Not Found"), an exception ("ValueError: …", a Python
@@ -29,10 +30,12 @@ from mockengine.brain.output_data import output_data
 from mockengine.brain.wordlists import (
     ERROR_FIELDS,
     FAILED_STATES,
+    FAILURE_ONLY_FIELDS,
     HTTP_ERROR_PHRASES,
     HTTP_STATUS_FIELDS,
     REASON_FIELDS,
     STATE_FIELDS,
+    STATE_LOOKUPS,
     SUCCESS_FLAGS,
 )
 
@@ -57,24 +60,36 @@ _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\)")
 _ERROR_TEXT = re.compile(r"^\s*(?:error|failed|failure)\s*:\s*(?P<rest>.+)$", re.IGNORECASE | re.DOTALL)
 
 
-def failure_reason(output: str) -> str | None:
-    """Why the tool failed, as a clause ("city not found"), "" for a failure with no reason given, or None
-    when ``output`` says no failure."""
+def failure_reason(output: str, call_name: str | None = None) -> str | None:
+    """Why the tool ``call_name`` failed, as a clause ("city not found"), "" for a failure with no reason
+    given, or None when ``output`` says no failure. A failed status is the answer itself to a tool that
+    asks for a state (``get_payment_status`` → ``{"status": "failed"}``: the payment's) and, beside
+    other facts (``{"state": "failed", "exit_code": 2}``), the state of the thing looked up."""
     data = output_data(output)
     if isinstance(data, Mapping):
-        return _of_fields(data)
+        asks_state = bool(set(lexicon.identifier_words(call_name or "").split()) & STATE_LOOKUPS)
+        return _of_fields(data, states_fail=not asks_state)
     if data is None and output.strip():
         return _of_text(output)
     return None
 
 
-def _of_fields(data: Mapping[str, Any]) -> str | None:
+def _of_fields(data: Mapping[str, Any], *, states_fail: bool) -> str | None:
     fields = {lexicon.identifier_words(str(key)): value for key, value in data.items()}
     failed = any(fields.get(flag) is False for flag in SUCCESS_FLAGS)
-    failed = failed or any(
-        isinstance(fields.get(key), str) and str(fields[key]).strip().lower() in FAILED_STATES
-        for key in STATE_FIELDS
+    state = next(
+        (
+            key
+            for key in STATE_FIELDS
+            if isinstance(fields.get(key), str) and str(fields[key]).strip().lower() in FAILED_STATES
+        ),
+        None,
     )
+    only_failure = all(
+        key == state or key in FAILURE_ONLY_FIELDS or key in REASON_FIELDS or key in ERROR_FIELDS
+        for key in fields
+    )
+    failed = failed or (state is not None and states_fail and only_failure)
     code = next(
         (v for k, v in fields.items() if k in HTTP_STATUS_FIELDS and _http_error_code(v) is not None), None
     )

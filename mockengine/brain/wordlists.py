@@ -625,12 +625,17 @@ SHIPPED_THINGS = frozenset((
 # reason is written. A model reads these as "I couldn't …: <reason>.", never as the thing done.
 # "done" and "completed" are left out: ``{"title": "Milk", "done": false}`` is a task not done, no failure.
 SUCCESS_FLAGS = frozenset(("ok", "success", "succeeded", "successful", "accepted"))
-FAILED_STATES = frozenset((
-    "error", "errored", "failed", "failure", "fail", "fault", "exception", "aborted", "rejected",
-    "denied", "refused",
-))  # fmt: skip
+# A decision ("rejected", "denied", "declined") is the app's answer, said as the state it is, no failure.
+FAILED_STATES = frozenset(("error", "errored", "failed", "failure", "fail", "fault", "exception"))
 STATE_FIELDS = frozenset(("status", "state", "result", "outcome"))
 ERROR_FIELDS = frozenset(("error", "errors", "exception", "fault"))
+# Fields beside a failed status that say no more than the failure: with only these, ``{"status": "failed",
+# "message": …}`` is the tool's failure; with any other (``{"state": "failed", "exit_code": 2}``) it is
+# the state of the thing looked up.
+FAILURE_ONLY_FIELDS = frozenset((
+    "code", "error code", "type", "error type", "timestamp", "time", "request id", "trace id",
+    "retry after", "retryable", "ok", "success", "status code", "http status",
+))  # fmt: skip
 HTTP_STATUS_FIELDS = frozenset(("status", "status code", "http status", "http code", "status http"))
 REASON_FIELDS = (
     "reason", "detail", "details", "message", "error message", "error description", "description", "msg",

@@ -118,6 +118,16 @@ def test_a_failure_is_said_as_one_with_its_reason(
         ),
         ("get_weather", PARIS, "No errors: sunny and 21 degrees.", "No errors: sunny and 21 degrees."),
         ("get_address", {"name": "Ann"}, "404 Main Street, Springfield", "404 Main Street, Springfield."),
+        # a failed status asked for, or beside the thing's other facts, is the thing's state
+        ("get_payment_status", {"payment_id": "P-1"}, {"status": "failed"}, "The status for P-1 is failed."),
+        (
+            "get_job",
+            {"job": "build"},
+            {"state": "failed", "exit_code": 2},
+            "The state for build is failed and the exit code is 2.",
+        ),
+        # a decision is the app's answer, no failure of the tool
+        ("check_application", {"name": "Ann"}, {"status": "rejected"}, "The status for Ann is rejected."),
     ],
 )
 def test_a_success_is_no_failure(name: str, arguments: dict[str, Any], output: Any, expected: str) -> None:
