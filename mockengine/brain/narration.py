@@ -435,8 +435,9 @@ def _record(data: Any) -> Any:
     return flat
 
 
-# A thing's number or code read with its noun ("table 12", "room 4B", "seat 14C"): at most this long.
-_THING_NUMBER_MAX_CHARS = 8
+# A thing's number or code read with its noun ("table 12", "room 4B", "seat 14C", "gate B7"): digits with
+# at most a letter either side; a word with digits in it ("ok123" as a message) is none.
+_THING_NUMBER = re.compile(r"^[A-Z]?\d{1,5}[A-Z]?$")
 
 
 def _number_of_thing(noun: str, data: Any, arguments: Any) -> str | None:
@@ -451,8 +452,7 @@ def _number_of_thing(noun: str, data: Any, arguments: Any) -> str | None:
         if isinstance(value, bool) or not isinstance(value, (int, str)) or str(value) in sent:
             return None
         said = str(value).strip()
-        short = 0 < len(said) <= _THING_NUMBER_MAX_CHARS and " " not in said
-        return said if short and any(c.isdigit() for c in said) else None
+        return said if _THING_NUMBER.match(said) else None
     return None
 
 

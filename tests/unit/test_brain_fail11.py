@@ -180,6 +180,11 @@ def test_a_booking_says_its_reference_and_table(output: dict[str, Any], expected
     assert said("book_table", BOOKING, output) == expected
 
 
+def test_a_field_named_as_the_thing_is_its_number_only_when_it_is_one() -> None:
+    assert said("book_room", {"guest": "Ann"}, {"room": "4B"}) == "I've booked room 4B for Ann."
+    assert said("send_message", {"to": "Dario"}, {"message": "ok123"}) == "I've sent the message to Dario."
+
+
 def test_a_list_of_flights_names_the_first_ones_facts() -> None:
     output = {
         "flights": [
