@@ -16,12 +16,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from mockengine.brain import lexicon, units
+from mockengine.brain.wordlists import (
+    CURRENCIES,
+    CURRENCY_FIELDS,
+    MONEY_WORDS,
+    QUALIFIER_OPENERS,
+    SHARE_WORDS,
+)
 
-__all__ = ["MAX_FIELDS", "degrees", "is_temperature", "sentence"]
+__all__ = ["MAX_FIELDS", "degrees", "is_temperature", "readable", "sentence"]
 
 MAX_FIELDS = 5
 # A list's items are named when there are at most this many ("2 tasks: milk and eggs").
 MAX_NAMED_ITEMS = 3
+# A listed record that is no name alone is said by at most this many of its facts ("airline United, …").
+MAX_ITEM_FACTS = 3
 
 # Field names (as words) that hold the conditions a weather lookup reports.
 _CONDITIONS = frozenset(("condition", "conditions", "weather", "summary", "description", "sky", "outlook"))
@@ -56,6 +65,9 @@ def sentence(data: Mapping[str, Any], named: str | None, where: str) -> str | No
     """``data`` (a lookup's output) said as one sentence about ``named`` (the thing looked up, said
     after ``where``: " in " for a place, " for " otherwise), or None when it holds no field to say."""
     fields = _fields(data, named)
+    # "as of 2026-12-05" qualifies the fact said first: no clause of its own ("the as of is …")
+    qualifiers = [f for f in fields if f[0].split()[0] in QUALIFIER_OPENERS and len(f[0].split()) > 1]
+    fields = [f for f in fields if f not in qualifiers]
     if not fields:
         return None
     unit = _unit_of(fields)
@@ -83,10 +95,82 @@ def sentence(data: Mapping[str, Any], named: str | None, where: str) -> str | No
             about = ""
     if not clauses:
         return None
+    clauses[0] += "".join(f" {words} {value}" for words, value in qualifiers if isinstance(value, (str, int)))
     first = clauses[0][0].upper() + clauses[0][1:]
     listed = [first, *clauses[1:]]
     text = listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
     return f"{text}."
+
+
+def readable(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data``'s values as a model says them, the keys kept: a quantity given as an object with its unit
+    (``{"value": 18, "unit": "C"}``, ``{"amount": 249, "currency": "USD"}``) as one value with its unit
+    ("18 degrees Celsius", "249.00 US dollars"); an amount of money (a field named ``balance``, ``total``,
+    ``price``, … beside a ``currency`` field) with its currency, the currency field then dropped
+    ("1,234.50 US dollars"); a share given as a fraction (``"humidity": 0.82``) in percent
+    (``humidity_pct: 82``, "82 percent")."""
+    currency = next(
+        (
+            str(value).strip().upper()
+            for key, value in data.items()
+            if lexicon.identifier_words(str(key)) in CURRENCY_FIELDS
+            and isinstance(value, str)
+            and value.strip().upper() in CURRENCIES
+        ),
+        None,
+    )
+    said: dict[str, Any] = {}
+    for key, value in data.items():
+        words = lexicon.identifier_words(str(key))
+        if currency is not None and words in CURRENCY_FIELDS:
+            continue
+        if isinstance(value, Mapping):
+            value = _quantity(value)
+        elif (
+            currency is not None
+            and (amount := _number_of(value)) is not None
+            and set(words.split()) & MONEY_WORDS
+        ):
+            value = _money(amount, currency)
+        elif (
+            isinstance(value, float)
+            and 0 <= value <= 1
+            and set(words.split()) & SHARE_WORDS
+            and units.with_unit(words, value) is None
+        ):
+            percent = round(value * 100, 1)
+            key, value = f"{key}_pct", int(percent) if percent.is_integer() else percent
+        said[str(key)] = value
+    return said
+
+
+def _quantity(value: Mapping[str, Any]) -> Any:
+    """An object that is one quantity with its unit or currency, said as one value; else as it is."""
+    parts = {lexicon.identifier_words(str(k)): v for k, v in value.items()}
+    number = next((_number_of(parts[k]) for k in ("value", "amount", "val") if k in parts), None)
+    if number is None:
+        return value
+    currency = next((parts[k] for k in CURRENCY_FIELDS if isinstance(parts.get(k), str)), None)
+    if currency is not None and currency.strip().upper() in CURRENCIES:
+        return _money(number, currency.strip().upper())
+    unit = next((parts[k] for k in ("unit", "units", "uom") if isinstance(parts.get(k), str)), None)
+    if unit is None or not unit.strip():
+        return value
+    named = units.unit_named(unit.strip())
+    if named is None:
+        return f"{number} {unit.strip()}"
+    return f"{number} {named[0] if number == 1 and isinstance(number, int) else named[1]}"
+
+
+def _money(amount: float, currency: str) -> str:
+    name, digits = CURRENCIES[currency]
+    return f"{amount:,.{digits}f} {name}"
+
+
+def _number_of(value: Any) -> int | float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value
 
 
 def _fields(data: Mapping[str, Any], named: str | None) -> list[tuple[str, Any]]:
@@ -206,7 +290,34 @@ def _listed(words: str, value: list[Any], about: str) -> str:
     if len(names) == len(value) <= MAX_NAMED_ITEMS:
         named = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
         said = f"{said}: {named}"
+    elif isinstance(value[0], Mapping):  # flights, results: a model names the first one's facts
+        first = _item_facts(words, value[0])
+        if first:
+            said = f"{said}; {'it' if len(value) == 1 else 'the first'} is {first}"
     return said
+
+
+def _item_facts(words: str, item: Mapping[str, Any]) -> str | None:
+    """A listed record said by what names it and its first few facts: "UA 123 (airline United, departure
+    08:15, arrival 11:05)"; what names it is its name or title, else a field named as the list's thing
+    (``flight`` in ``flights``), a number or a code; None when it holds no scalar to say."""
+    thing = words.split()[-1].rstrip("s") if words.split() else ""
+    facts: list[tuple[str, Any]] = []
+    label: str | None = _item_name(item)
+    for key, value in readable(item).items():
+        name = lexicon.identifier_words(str(key))
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)) or not str(value).strip():
+            continue
+        if name in _SKIPPED or name.endswith(" id") or str(value).strip() == label:
+            continue
+        if label is None and (name in (thing, "number", "code") or name.startswith(f"{thing} ")):
+            label = str(value).strip()
+            continue
+        facts.append((name, value))
+    said = ", ".join(f"{name} {value}" for name, value in facts[:MAX_ITEM_FACTS])
+    if label is None:
+        return said or None
+    return f"{label} ({said})" if said else label
 
 
 def _item_name(item: Any) -> str | None:

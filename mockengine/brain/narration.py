@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mockengine.brain import addresses, cards, fields, implied, lexicon, names, units
+from mockengine.brain.failures import failure_reason
 from mockengine.brain.output_data import fields_in_text, output_data
 from mockengine.brain.wordlists import DESTINATION_WORDS, READ_VERBS, STATE_LOOKUPS
 
@@ -183,6 +184,9 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
         return declined(call_name or "", _json(call_arguments or ""))
     if _TOOL_RAISED.search(output):  # the tool raised: an apology, not the SDK's words read out
         return failed(call_name or "", _json(call_arguments or ""))
+    reason = failure_reason(output, call_name)
+    if reason is not None:  # {"ok": false}: "I couldn't book the table: …", never "I've booked the table."
+        return failed(call_name or "", _json(call_arguments or ""), reason)
     verb = lexicon.identifier_words(call_name or "").split()[:1]
     # a calculation (convert_currency) answers like a lookup, its arguments the inputs, not the thing
     calculation = bool(verb) and verb[0] in _CALCULATIONS
@@ -192,6 +196,8 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     # ("Booked: table for two, time: 7pm") stays its answer
     written = fields_in_text(output) if lookup and (data is None or isinstance(data, str)) else None
     data = written if written is not None else data
+    if isinstance(data, Mapping):  # {"value": 18, "unit": "C"} is "18 degrees Celsius", 0.82 humidity 82 %
+        data = fields.readable(data)
     said = _plain_text(output if data is None else data)
     if said is not None:
         return said
@@ -223,7 +229,7 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if field is not None:  # {"time": "10:42"} from get_time(Tokyo): "It's 10:42 in Tokyo."
         return _one_value(*field, named, where_said)
     told = fields.sentence(data, named, where_said) if lookup and isinstance(data, Mapping) else None
-    if told is not None and "error" not in data:  # "It's 3 degrees Celsius with snow in Oslo."
+    if told is not None and not data.get("error"):  # "It's 3 degrees Celsius with snow in Oslo."
         return told
     if named is not None and concept in ("launch", "open"):
         name = named[0].upper() + named[1:]
@@ -258,11 +264,15 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     ):
         return None
     verb, rest = words[0], words[1:]
+    data = _record(data)
     if rest and rest[0] in _TARGET_PREPOSITIONS:  # add_to_cart: "I've added t-shirts to the cart."
         return _done_to(verb, rest[0], rest[1:], arguments, data)
     particle = rest.pop(0) if rest and rest[0] in _PARTICLES else ""
     # go_back, log_out: the verb and its particle act on nothing ("I've gone back", not "gone it back")
     thing = f"the {' '.join(rest)}" if rest else "" if particle and verb in _INTRANSITIVE else "it"
+    number = _number_of_thing(rest[-1], data, arguments) if rest else None
+    if number is not None:  # {"table": 12} after book_table: "I've booked table 12", which one it is
+        thing = " ".join([*rest, number])
     done = f"{_past(verb)} {particle} {thing}" if particle and rest else f"{_past(verb)} {thing} {particle}"
     sentence = f"I've {' '.join(done.split())}{_detail(verb, arguments, data)}."
     state = _state(data)
@@ -271,7 +281,7 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     if state and lexicon.spelled_alike(state, _past(verb)):  # "I've canceled the booking." said it already
         state = None
     code = _confirmation(data)
-    reference = _new_reference(data, arguments) if code is None else None
+    reference = _new_reference(data, arguments, verb) if code is None else None
     if reference is not None:  # {"booking_id": "B-1042"}: "…, and the booking ID is B-1042."
         told = f"the {reference[0]} is {reference[1]}"
         if state and state.lower() not in _ACKNOWLEDGEMENTS:
@@ -409,15 +419,57 @@ def _past(verb: str) -> str:
     return f"{verb}ed"
 
 
-def _new_reference(data: Any, arguments: Any) -> tuple[str, str] | None:
+def _record(data: Any) -> Any:
+    """An action's output with the one record it wraps read as its own fields (``{"booking": {"id":
+    "B-771", "table": 12}}`` → ``{"booking_id": "B-771", "table": 12}``); anything else as it is."""
+    if not isinstance(data, Mapping):
+        return data
+    nested = [(k, v) for k, v in data.items() if isinstance(v, Mapping)]
+    if len(nested) != 1:
+        return data
+    outer, inner = nested[0]
+    flat = {k: v for k, v in data.items() if k != outer}
+    for key, value in inner.items():
+        name = f"{outer}_id" if lexicon.identifier_words(str(key)) == "id" else str(key)
+        flat.setdefault(name, value)
+    return flat
+
+
+# A thing's number or code read with its noun ("table 12", "room 4B", "seat 14C", "gate B7"): digits with
+# at most a letter either side; a word with digits in it ("ok123" as a message) is none.
+_THING_NUMBER = re.compile(r"^[A-Z]?\d{1,5}[A-Z]?$")
+
+
+def _number_of_thing(noun: str, data: Any, arguments: Any) -> str | None:
+    """The number or short code the output gives the thing the tool acts on, by a field named as the
+    tool's noun (book_table → ``{"table": 12}``), when the call did not send it; else None."""
+    if not isinstance(data, Mapping):
+        return None
+    sent = {str(v) for v in arguments.values()} if isinstance(arguments, Mapping) else set()
+    for key, value in data.items():
+        if lexicon.identifier_words(str(key)) not in (noun, f"{noun} number"):
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or str(value) in sent:
+            return None
+        said = str(value).strip()
+        return said if _THING_NUMBER.match(said) else None
+    return None
+
+
+def _new_reference(data: Any, arguments: Any, verb: str = "") -> tuple[str, str] | None:
     """An ID the output gives that the call did not send ({"booking_id": "B-1042"} after book_table,
     {"refund_id": "R-77"}), as (its name with "ID", its value), which a model reads back to the caller;
-    None when there is none (cancel_booking's output repeating the ``booking_id`` it was given)."""
+    None when there is none (cancel_booking's output repeating the ``booking_id`` it was given). A bare
+    ``id`` a booking ``verb`` made is its reference: ("reference", "B-771")."""
     if not isinstance(data, Mapping):
         return None
     sent = {str(v) for v in arguments.values()} if isinstance(arguments, Mapping) else set()
     for key, value in data.items():
         words = lexicon.identifier_words(str(key)).split()
+        if words == ["id"] and verb in _BOOKING_VERBS:
+            # a booking's bare id is the caller's reference ("The reference is B-771."); a note's
+            # ({"id": "n_41"} after add_note) is the app's own, not said
+            words = ["reference", "id"]
         if (
             len(words) > 1
             and words[-1] == "id"
@@ -425,7 +477,7 @@ def _new_reference(data: Any, arguments: Any) -> tuple[str, str] | None:
             and not isinstance(value, bool)
             and str(value) not in sent
         ):
-            return " ".join([*words[:-1], "ID"]), str(value)
+            return " ".join(words[:-1] if words[0] == "reference" else [*words[:-1], "ID"]), str(value)
     return None
 
 
@@ -461,21 +513,27 @@ _NOT_APPROVED = re.compile(
 )
 
 
-def failed(name: str, arguments: Any) -> str:
+def failed(name: str, arguments: Any, reason: str | None = None) -> str:
     """What a model says when the tool itself failed: "Sorry, I couldn't get the weather in Paris just
     now." (the tool's verb, its topic and the place or thing it was for), else "Sorry, that didn't work
-    just now."."""
+    just now.". With the ``reason`` the output gives (``failures``): "I couldn't book the table for Smith:
+    no tables free at 8." ("That didn't work: …" for a tool named by no verb); for a failure whose output
+    gives none (``reason`` ""): "Sorry, I couldn't book the table for Smith."."""
     words = lexicon.identifier_words(name).split()
     verb = words[0] if words else ""
     if not (verb in _VERBS or verb in _LOOKUPS or lexicon.concept(verb) in lexicon.ACTIONS):
-        return "Sorry, that didn't work just now."
+        if reason:
+            return f"That didn't work: {reason}."
+        return "Sorry, that didn't work." if reason is not None else "Sorry, that didn't work just now."
     values = arguments if isinstance(arguments, Mapping) else {}
     named = next((v for v in values.values() if isinstance(v, str) and v.strip()), None)
     rest = " ".join(words[1:])
     target = (f"for {rest}" if verb == "search" else f"the {rest}") if rest else "it"
     where = _place_preposition(named, values) if _is_place(named, values) else " for "
     about = f"{where}{named}" if named else ""
-    return f"Sorry, I couldn't {verb} {target}{about} just now."
+    if reason:
+        return f"I couldn't {verb} {target}{about}: {reason}."
+    return f"Sorry, I couldn't {verb} {target}{about}{'' if reason is not None else ' just now'}."
 
 
 def declined(name: str, arguments: Any) -> str:
@@ -539,7 +597,7 @@ def _one_field(data: Any, named: str | None) -> tuple[str, Any] | None:
     """The one scalar fact of a lookup's output (``{"time": "10:42"}``, ``{"temperature_c": 21}``, ids,
     ``ok`` and the thing's own name aside) as (its key as words, its value); None for more, for a
     yes/no or a list (said by ``fields.sentence`` with the rest)."""
-    if not isinstance(data, Mapping) or "error" in data:
+    if not isinstance(data, Mapping) or data.get("error"):
         return None
     kept = [
         (words, value)

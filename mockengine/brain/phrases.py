@@ -988,7 +988,8 @@ def context_reaction(event: ContextEvent, persona: str, rng: random.Random) -> s
             return f"Hi, I'm {persona}. Nice to meet you."
         return rng.choice(("Okay, I see it.", "Alright, got it."))
     if event.event == "timer" and isinstance(data.get("secondsLeft"), int | float):
-        return f"Okay, {data['secondsLeft']:g} seconds left."
+        seconds = data["secondsLeft"]
+        return f"Okay, {seconds:g} {'second' if seconds == 1 else 'seconds'} left."
     if event.event == "revealed" and data.get("name") is not None:
         return f"Interesting, {data['name']} answered {data.get('answer')}."
     reactions = {

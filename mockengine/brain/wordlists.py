@@ -619,3 +619,53 @@ SHIPPED_THINGS = frozenset((
     "order", "orders", "package", "packages", "parcel", "parcels", "shipment", "shipments", "delivery",
     "it", "them", "purchase", "purchases", "item", "items", "box", "stuff",
 ))  # fmt: skip
+
+# A tool output's fields that say it failed (``failures``): a yes/no that is false (``{"ok": false}``), a
+# status word of failure (``{"status": "error"}``), the field that carries the error itself, and where the
+# reason is written. A model reads these as "I couldn't …: <reason>.", never as the thing done.
+# "done" and "completed" are left out: ``{"title": "Milk", "done": false}`` is a task not done, no failure.
+SUCCESS_FLAGS = frozenset(("ok", "success", "succeeded", "successful", "accepted"))
+# A decision ("rejected", "denied", "declined") is the app's answer, said as the state it is, no failure.
+FAILED_STATES = frozenset(("error", "errored", "failed", "failure", "fail", "fault", "exception"))
+STATE_FIELDS = frozenset(("status", "state", "result", "outcome"))
+ERROR_FIELDS = frozenset(("error", "errors", "exception", "fault"))
+# Fields beside a failed status that say no more than the failure: with only these, ``{"status": "failed",
+# "message": …}`` is the tool's failure; with any other (``{"state": "failed", "exit_code": 2}``) it is
+# the state of the thing looked up.
+FAILURE_ONLY_FIELDS = frozenset((
+    "code", "error code", "type", "error type", "timestamp", "time", "request id", "trace id",
+    "retry after", "retryable", "ok", "success", "status code", "http status",
+))  # fmt: skip
+HTTP_STATUS_FIELDS = frozenset(("status", "status code", "http status", "http code", "status http"))
+REASON_FIELDS = (
+    "reason", "detail", "details", "message", "error message", "error description", "description", "msg",
+    "error", "errors", "why", "cause", "title",
+)  # fmt: skip
+# The reason phrases of HTTP 4xx and 5xx statuses (RFC 9110 and common ones): "404 Not Found" alone is a
+# failure; "404 Main Street" is an address.
+HTTP_ERROR_PHRASES = (
+    "bad request", "unauthorized", "payment required", "forbidden", "not found", "method not allowed",
+    "not acceptable", "request timeout", "conflict", "gone", "unprocessable entity", "unprocessable content",
+    "too many requests", "internal server error", "not implemented", "bad gateway", "service unavailable",
+    "gateway timeout", "precondition failed", "payload too large", "unsupported media type",
+)  # fmt: skip
+
+# Currencies by ISO 4217 code, as said after an amount ("1,234.50 US dollars"), with their minor digits.
+CURRENCIES: dict[str, tuple[str, int]] = {
+    "USD": ("US dollars", 2), "EUR": ("euros", 2), "GBP": ("British pounds", 2), "JPY": ("yen", 0),
+    "CAD": ("Canadian dollars", 2), "AUD": ("Australian dollars", 2), "NZD": ("New Zealand dollars", 2),
+    "CHF": ("Swiss francs", 2), "CNY": ("yuan", 2), "INR": ("rupees", 2), "MXN": ("Mexican pesos", 2),
+    "BRL": ("reais", 2), "SEK": ("Swedish kronor", 2), "NOK": ("Norwegian kroner", 2),
+    "DKK": ("Danish kroner", 2), "PLN": ("zloty", 2), "KRW": ("won", 0), "SGD": ("Singapore dollars", 2),
+    "HKD": ("Hong Kong dollars", 2), "ZAR": ("rand", 2),
+}  # fmt: skip
+# A field's name word that holds the currency its amounts are in; words that name an amount of money.
+CURRENCY_FIELDS = frozenset(("currency", "currency code", "ccy", "iso currency"))
+MONEY_WORDS = frozenset((
+    "balance", "amount", "total", "subtotal", "price", "cost", "fee", "fees", "fare", "tax", "tip",
+    "refund", "due", "payment", "charge", "credit", "debit", "available", "limit", "deposit", "owed",
+))  # fmt: skip
+# A field that holds a share, said in percent when given as a fraction (``"humidity": 0.82`` → 82 percent).
+SHARE_WORDS = frozenset(("humidity", "chance", "probability", "cover", "cloudiness", "share", "ratio"))
+# A field's name that opens with a preposition qualifies the fact before it ("as of 2026-12-05").
+QUALIFIER_OPENERS = frozenset(("as", "since", "until", "till", "through"))
