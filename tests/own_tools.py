@@ -28,6 +28,23 @@ def chat_tool(
     }
 
 
+# Tools several brain tests declare alike (a shop's orders and a weather lookup), defined once.
+ORDER_DRINK = chat_tool("order_drink", "Order a drink", {"drink": STRING})
+CANCEL_ORDER = chat_tool("cancel_order", "Cancel an order", {"order_id": STRING})
+UPDATE_SHIPPING = chat_tool(
+    "update_shipping_address",
+    "Update the shipping address of an order",
+    {"order_id": STRING, "street": STRING, "city": STRING},
+    ["order_id", "street"],
+)
+CREATE_TASK = chat_tool("create_task", "Create a task", {"task": STRING})
+WEATHER_WITH_UNIT = chat_tool(
+    "get_weather",
+    "Get the current weather",
+    {"location": STRING, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+)
+
+
 def chat_client(server: Any) -> AsyncOpenAI:
     """The SDK on the engine's HTTP API, no retries (a retry would hide a failed request)."""
     return AsyncOpenAI(api_key="sk-test", base_url=f"{server.http_url}/v1", max_retries=0)

@@ -11,23 +11,13 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from tests.integration.test_brain7_sdk import realtime_calls
-from tests.own_tools import STRING, Chat, chat_client, chat_tool
+from tests.own_tools import CANCEL_ORDER, STRING, Chat, chat_client, chat_tool
+from tests.own_tools import CREATE_TASK as TASK
+from tests.own_tools import ORDER_DRINK as DRINK
+from tests.own_tools import UPDATE_SHIPPING as SHIPPING
+from tests.own_tools import WEATHER_WITH_UNIT as WEATHER
 
-DRINK = chat_tool("order_drink", "Order a drink", {"drink": STRING})
-CANCEL_ORDER = chat_tool("cancel_order", "Cancel an order", {"order_id": STRING})
-SHIPPING = chat_tool(
-    "update_shipping_address",
-    "Update the shipping address of an order",
-    {"order_id": STRING, "street": STRING, "city": STRING},
-    ["order_id", "street"],
-)
 RESERVATION = chat_tool("lookup_reservation", "Look up a reservation", {"reservation_id": STRING})
-TASK = chat_tool("create_task", "Create a task", {"task": STRING})
-WEATHER = chat_tool(
-    "get_weather",
-    "Get the current weather",
-    {"location": STRING, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-)
 
 
 class City(BaseModel):

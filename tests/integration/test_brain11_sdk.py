@@ -8,23 +8,13 @@ lookup answered ``{"status": "ok"}`` was read back "The status in Paris is ok.".
 from __future__ import annotations
 
 from tests.integration.test_brain7_sdk import realtime_calls
-from tests.own_tools import STRING, Chat, chat_client, chat_tool
+from tests.own_tools import CANCEL_ORDER, STRING, Chat, chat_client, chat_tool
+from tests.own_tools import CREATE_TASK as TASK
+from tests.own_tools import ORDER_DRINK as DRINK
+from tests.own_tools import UPDATE_SHIPPING as SHIPPING
+from tests.own_tools import WEATHER_WITH_UNIT as WEATHER
 
-DRINK = chat_tool("order_drink", "Order a drink", {"drink": STRING})
-CANCEL_ORDER = chat_tool("cancel_order", "Cancel an order", {"order_id": STRING})
-SHIPPING = chat_tool(
-    "update_shipping_address",
-    "Update the shipping address of an order",
-    {"order_id": STRING, "street": STRING, "city": STRING},
-    ["order_id", "street"],
-)
-TASK = chat_tool("create_task", "Create a task", {"task": STRING})
 SEND_TEXT = chat_tool("send_text", "Send a text message", {"recipient": STRING, "message": STRING})
-WEATHER = chat_tool(
-    "get_weather",
-    "Get the current weather",
-    {"location": STRING, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-)
 ROOM_SERVICE = chat_tool("order_room_service", "Order food from room service", {"item": STRING})
 HOUSEKEEPING = chat_tool(
     "request_housekeeping", "Request housekeeping items or cleaning", {"request": STRING}

@@ -7,16 +7,10 @@ the order 12345 to 40 Elm Rd" cancelled order 12345; "Send my order to 12 Baker 
 from __future__ import annotations
 
 from tests.integration.test_brain7_sdk import realtime_calls
-from tests.own_tools import STRING, Chat, chat_client, chat_tool
+from tests.own_tools import CANCEL_ORDER, STRING, Chat, chat_client, chat_tool
+from tests.own_tools import UPDATE_SHIPPING as SHIPPING
 
 FOOD = chat_tool("order_food", "Order food", {"item": STRING})
-CANCEL_ORDER = chat_tool("cancel_order", "Cancel an order", {"order_id": STRING})
-SHIPPING = chat_tool(
-    "update_shipping_address",
-    "Update the shipping address of an order",
-    {"order_id": STRING, "street": STRING, "city": STRING},
-    ["order_id", "street"],
-)
 TASK = chat_tool("create_task", "Create a to-do task", {"title": STRING})
 
 
