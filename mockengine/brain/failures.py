@@ -29,6 +29,7 @@ from mockengine.brain import implied, lexicon
 from mockengine.brain.output_data import output_data
 from mockengine.brain.wordlists import (
     ERROR_FIELDS,
+    ERROR_LOOKUPS,
     FAILED_STATES,
     FAILURE_ONLY_FIELDS,
     HTTP_ERROR_PHRASES,
@@ -58,6 +59,9 @@ _EXCEPTION_TEXT = re.compile(
 )
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\)")
 _ERROR_TEXT = re.compile(r"^\s*(?:error|failed|failure)\s*:\s*(?P<rest>.+)$", re.IGNORECASE | re.DOTALL)
+# What follows "Error:" when there was none: "Error: None" (a program printing an empty error), or a
+# tally ("Failed: 0, Passed: 12" is a count of failures, no failure of the tool).
+_NO_ERROR = re.compile(r"^(?:(?:none|null|nil|false|n/?a|-)\W*$|\d+\s*(?:[,;]|$))", re.IGNORECASE)
 
 
 def failure_reason(output: str, call_name: str | None = None) -> str | None:
@@ -67,14 +71,14 @@ def failure_reason(output: str, call_name: str | None = None) -> str | None:
     other facts (``{"state": "failed", "exit_code": 2}``), the state of the thing looked up."""
     data = output_data(output)
     if isinstance(data, Mapping):
-        asks_state = bool(set(lexicon.identifier_words(call_name or "").split()) & STATE_LOOKUPS)
-        return _of_fields(data, states_fail=not asks_state)
+        asked = set(lexicon.identifier_words(call_name or "").split())
+        return _of_fields(data, states_fail=not asked & STATE_LOOKUPS, errors_fail=not asked & ERROR_LOOKUPS)
     if data is None and output.strip():
         return _of_text(output)
     return None
 
 
-def _of_fields(data: Mapping[str, Any], *, states_fail: bool) -> str | None:
+def _of_fields(data: Mapping[str, Any], *, states_fail: bool, errors_fail: bool = True) -> str | None:
     fields = {lexicon.identifier_words(str(key)): value for key, value in data.items()}
     failed = any(fields.get(flag) is False for flag in SUCCESS_FLAGS)
     state = next(
@@ -94,7 +98,11 @@ def _of_fields(data: Mapping[str, Any], *, states_fail: bool) -> str | None:
         (v for k, v in fields.items() if k in HTTP_STATUS_FIELDS and _http_error_code(v) is not None), None
     )
     failed = failed or code is not None
-    failed = failed or any(_said(fields.get(key)) or fields.get(key) is True for key in ERROR_FIELDS)
+    failed = (
+        failed
+        or errors_fail
+        and any(_said(fields.get(key)) or fields.get(key) is True for key in ERROR_FIELDS)
+    )
     if not failed:
         return None
     for key in REASON_FIELDS:
@@ -120,7 +128,7 @@ def _of_text(text: str) -> str | None:
         rest = (exception.group("rest") or "").strip()
         return _clause(rest) if rest and not rest.startswith(("'", '"')) else ""
     error = _ERROR_TEXT.match(text)
-    if error is not None:
+    if error is not None and not _NO_ERROR.match(error.group("rest").strip()):
         return _clause(error.group("rest"))
     return None
 

@@ -19,6 +19,8 @@ from mockengine.brain import lexicon, units
 from mockengine.brain.wordlists import (
     CURRENCIES,
     CURRENCY_FIELDS,
+    ERROR_FIELDS,
+    MINOR_UNIT_WORDS,
     MONEY_WORDS,
     QUALIFIER_OPENERS,
     SHARE_WORDS,
@@ -124,7 +126,18 @@ def readable(data: Mapping[str, Any]) -> dict[str, Any]:
         words = lexicon.identifier_words(str(key))
         if currency is not None and words in CURRENCY_FIELDS:
             continue
-        if isinstance(value, Mapping):
+        minor = words.split()
+        if (
+            currency is not None
+            and _number_of(value) is not None
+            and len(minor) > 1
+            and minor[-1] in MINOR_UNIT_WORDS
+            and set(minor) & MONEY_WORDS
+        ):
+            # balance_cents: 12345 is 123.45 dollars, said under the amount's own name ("the balance")
+            key = "_".join(word for word in minor[:-1] if word != "in")
+            value = _money(value / 100, currency)
+        elif isinstance(value, Mapping):
             value = _quantity(value)
         elif (
             currency is not None
@@ -183,6 +196,9 @@ def _fields(data: Mapping[str, Any], named: str | None) -> list[tuple[str, Any]]
         if not words or words in _SKIPPED or words.endswith((" id", " ids")) or value == named:
             continue
         if value is None or isinstance(value, Mapping) or isinstance(value, str) and not value.strip():
+            continue
+        if words in ERROR_FIELDS and not value:
+            # {"error": false}, {"errors": []} beside the answer: no error, nothing to say
             continue
         found.append((words, value))
     return found

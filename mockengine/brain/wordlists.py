@@ -629,6 +629,9 @@ SUCCESS_FLAGS = frozenset(("ok", "success", "succeeded", "successful", "accepted
 FAILED_STATES = frozenset(("error", "errored", "failed", "failure", "fail", "fault", "exception"))
 STATE_FIELDS = frozenset(("status", "state", "result", "outcome"))
 ERROR_FIELDS = frozenset(("error", "errors", "exception", "fault"))
+# A tool named for errors (``lookup_error_code``, ``get_recent_errors``) answers with them: its ``error``
+# field is the thing looked up, no failure of its own.
+ERROR_LOOKUPS = frozenset(("error", "errors", "exception", "exceptions", "fault", "faults"))
 # Fields beside a failed status that say no more than the failure: with only these, ``{"status": "failed",
 # "message": …}`` is the tool's failure; with any other (``{"state": "failed", "exit_code": 2}``) it is
 # the state of the thing looked up.
@@ -665,6 +668,9 @@ MONEY_WORDS = frozenset((
     "balance", "amount", "total", "subtotal", "price", "cost", "fee", "fees", "fare", "tax", "tip",
     "refund", "due", "payment", "charge", "credit", "debit", "available", "limit", "deposit", "owed",
 ))  # fmt: skip
+# A money field's last words saying its amount is in hundredths (``balance_cents``, ``amount_minor``,
+# ``total_in_pence``): 12345 of them is 123.45 in the currency.
+MINOR_UNIT_WORDS = frozenset(("cents", "cent", "pence", "minor"))
 # A field that holds a share, said in percent when given as a fraction (``"humidity": 0.82`` → 82 percent).
 SHARE_WORDS = frozenset(("humidity", "chance", "probability", "cover", "cloudiness", "share", "ratio"))
 # A field's name that opens with a preposition qualifies the fact before it ("as of 2026-12-05").
