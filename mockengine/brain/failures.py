@@ -34,13 +34,17 @@ from mockengine.brain.wordlists import (
     FAILURE_ONLY_FIELDS,
     HTTP_ERROR_PHRASES,
     HTTP_STATUS_FIELDS,
+    READ_VERBS,
     REASON_FIELDS,
+    RECORD_FAILED_STATES,
     STATE_FIELDS,
     STATE_LOOKUPS,
     SUCCESS_FLAGS,
 )
 
 __all__ = ["failure_reason"]
+
+_LOOKUP_VERBS = READ_VERBS | frozenset(("lookup", "fetch"))
 
 # A reason longer than this is cut at a word (a stack trace is no reason to read out).
 _REASON_MAX_CHARS = 160
@@ -64,28 +68,50 @@ _ERROR_TEXT = re.compile(r"^\s*(?:error|failed|failure)\s*:\s*(?P<rest>.+)$", re
 _NO_ERROR = re.compile(r"^(?:(?:none|null|nil|false|n/?a|-)\W*$|\d+\s*(?:[,;]|$))", re.IGNORECASE)
 
 
-def failure_reason(output: str, call_name: str | None = None) -> str | None:
+def failure_reason(output: str, call_name: str | None = None, call_arguments: Any = None) -> str | None:
     """Why the tool ``call_name`` failed, as a clause ("city not found"), "" for a failure with no reason
     given, or None when ``output`` says no failure. A failed status is the answer itself to a tool that
     asks for a state (``get_payment_status`` → ``{"status": "failed"}``: the payment's) and, beside
-    other facts (``{"state": "failed", "exit_code": 2}``), the state of the thing looked up."""
+    other facts (``{"state": "failed", "exit_code": 2}``) or to a lookup of a record by its id
+    (``call_arguments`` ``{"payment_id": …}``), the state of the thing looked up."""
     data = output_data(output)
     if isinstance(data, Mapping):
-        asked = set(lexicon.identifier_words(call_name or "").split())
-        return _of_fields(data, states_fail=not asked & STATE_LOOKUPS, errors_fail=not asked & ERROR_LOOKUPS)
+        asked_words = lexicon.identifier_words(call_name or "").split()
+        asked = set(asked_words)
+        by_id = (
+            asked_words[:1] != []
+            and asked_words[0] in _LOOKUP_VERBS
+            and isinstance(call_arguments, Mapping)
+            and any(_is_id(str(key)) for key in call_arguments)
+        )
+        return _of_fields(
+            data,
+            states_fail=not asked & STATE_LOOKUPS,
+            errors_fail=not asked & ERROR_LOOKUPS,
+            record_states=by_id,
+        )
     if data is None and output.strip():
         return _of_text(output)
     return None
 
 
-def _of_fields(data: Mapping[str, Any], *, states_fail: bool, errors_fail: bool = True) -> str | None:
+def _is_id(key: str) -> bool:
+    words = lexicon.identifier_words(key)
+    return words == "id" or words.endswith(" id")
+
+
+def _of_fields(
+    data: Mapping[str, Any], *, states_fail: bool, errors_fail: bool = True, record_states: bool = False
+) -> str | None:
     fields = {lexicon.identifier_words(str(key)): value for key, value in data.items()}
     failed = any(fields.get(flag) is False for flag in SUCCESS_FLAGS)
     state = next(
         (
             key
             for key in STATE_FIELDS
-            if isinstance(fields.get(key), str) and str(fields[key]).strip().lower() in FAILED_STATES
+            if isinstance(fields.get(key), str)
+            and str(fields[key]).strip().lower() in FAILED_STATES
+            and not (record_states and str(fields[key]).strip().lower() in RECORD_FAILED_STATES)
         ),
         None,
     )

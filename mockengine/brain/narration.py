@@ -184,7 +184,7 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
         return declined(call_name or "", _json(call_arguments or ""))
     if _TOOL_RAISED.search(output):  # the tool raised: an apology, not the SDK's words read out
         return failed(call_name or "", _json(call_arguments or ""))
-    reason = failure_reason(output, call_name)
+    reason = failure_reason(output, call_name, _json(call_arguments or ""))
     if reason is not None:  # {"ok": false}: "I couldn't book the table: …", never "I've booked the table."
         return failed(call_name or "", _json(call_arguments or ""), reason)
     verb = lexicon.identifier_words(call_name or "").split()[:1]

@@ -628,6 +628,10 @@ SUCCESS_FLAGS = frozenset(("ok", "success", "succeeded", "successful", "accepted
 # A decision ("rejected", "denied", "declined") is the app's answer, said as the state it is, no failure.
 FAILED_STATES = frozenset(("error", "errored", "failed", "failure", "fail", "fault", "exception"))
 STATE_FIELDS = frozenset(("status", "state", "result", "outcome"))
+# A record's own states of failure: a payment, job or build looked up by its id (``get_payment`` with
+# ``payment_id`` → ``{"status": "failed", "reason": "card declined"}``) failed, not the lookup; "error" is
+# kept as the tool's, as is any failed status of an action (``cancel_order`` → "failed").
+RECORD_FAILED_STATES = frozenset(("failed", "failure", "fail"))
 ERROR_FIELDS = frozenset(("error", "errors", "exception", "fault"))
 # A tool named for errors (``lookup_error_code``, ``get_recent_errors``) answers with them: its ``error``
 # field is the thing looked up, no failure of its own.

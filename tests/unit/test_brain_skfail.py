@@ -70,3 +70,35 @@ def test_an_empty_error_field_beside_the_answer_goes_unsaid(output: dict[str, An
 def test_an_amount_in_cents_is_said_in_its_currency(output: dict[str, Any], amount: str) -> None:
     text = said("get_balance", {"account": "x"}, output)
     assert amount in text and "cents" not in text and "minor" not in text
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "output", "expected"),
+    [
+        (
+            "get_payment",
+            {"payment_id": "P-7"},
+            {"status": "failed", "reason": "card declined"},
+            "The status for P-7 is failed and the reason is card declined.",
+        ),
+        ("get_job", {"job_id": "7"}, {"status": "failed"}, "The status for 7 is failed."),
+    ],
+)
+def test_a_record_looked_up_by_id_that_failed_is_its_state(
+    name: str, arguments: dict[str, Any], output: dict[str, Any], expected: str
+) -> None:
+    assert said(name, arguments, output) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "output"),
+    [
+        ("cancel_order", {"order_id": "12"}, {"status": "failed", "message": "already shipped"}),
+        ("get_order", {"order_id": "12"}, {"status": "error", "message": "database timeout"}),
+        ("get_weather", PARIS, {"status": "failed", "message": "upstream timeout"}),
+    ],
+)
+def test_a_failed_action_or_an_error_status_is_still_the_tools_failure(
+    name: str, arguments: dict[str, Any], output: dict[str, Any]
+) -> None:
+    assert "I couldn't" in said(name, arguments, output)
