@@ -35,6 +35,10 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     inner = schema.get("items")
     if kind == "array" and isinstance(inner, Mapping) and inner.get("type", "string") == "string":
         return "list"  # ["towels", "pillows"]
+    extra = schema.get("additionalProperties")
+    numbered = isinstance(extra, Mapping) and extra.get("type") in ("integer", "number")
+    if kind == "object" and not schema.get("properties") and numbered:
+        return "counts"  # {"apples": 12, "pears": 5}: a number for each thing named
     if kind not in (None, "string"):
         return "other"
     if addresses.kind_of(name, schema) is not None:

@@ -9,7 +9,7 @@ import pytest
 
 from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
 from mockengine.brain.model import ForcedTool
-from tests.brain_calls import TODAY, calls, tool
+from tests.brain_calls import TODAY, calls, conversation_calls, tool
 
 STRING = {"type": "string"}
 TIME = tool("get_time", "Get the current time in a city", {"city": STRING})
@@ -75,3 +75,65 @@ def test_currencies_named_in_words_are_their_codes(said: str, arguments: dict[st
 def test_a_price_asked_is_still_a_price() -> None:
     price = tool("get_price", "Get the price of a product", {"product": STRING})
     assert calls([price], "How much is a large latte?") == [("get_price", {"product": "large latte"})]
+
+
+DRINK = tool("order_drink", "Order a drink", {"drink": STRING})
+TIMER = tool("set_timer", "Set a timer", {"minutes": {"type": "integer"}})
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # was no call: the repair did not reach over the "please" and the full stop
+        "A latte please. No, sorry, a mocha.",
+        "Can I get a latte please? No, sorry, a mocha.",
+    ],
+)
+def test_a_drink_taken_back_in_the_next_sentence_orders_the_other(said: str) -> None:
+    assert calls([DRINK], said) == [("order_drink", {"drink": "mocha"})]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # was 10 minutes: a number taken back for a number, the unit not said again
+        "Set a timer for 10 minutes, no wait, 15",
+        "Set a timer for 10 minutes. No, 15.",
+    ],
+)
+def test_a_number_taken_back_for_another_takes_the_other(said: str) -> None:
+    assert calls([TIMER], said) == [("set_timer", {"minutes": 15})]
+
+
+LOOKUP = tool("slow_lookup", "Look up an order", {"order_id": STRING})
+
+
+@pytest.mark.parametrize("asked", ["And what is 3 plus 4?", "And what's the capital of France?"])
+def test_a_question_of_its_own_after_a_lookup_is_no_follow_up(asked: str) -> None:
+    # was slow_lookup(order_id="3"): "and …" read as the lookup again with a new value
+    made = conversation_calls([LOOKUP], ["Where is my order 12345?", asked])
+    assert made == [[("slow_lookup", {"order_id": "12345"})], []]
+
+
+def test_a_value_after_a_lookup_is_still_a_follow_up() -> None:
+    made = conversation_calls([LOOKUP], ["Where is my order 12345?", "And order 67890?"])
+    assert made == [[("slow_lookup", {"order_id": "12345"})], [("slow_lookup", {"order_id": "67890"})]]
+
+
+INVENTORY = tool(
+    "update_inventory",
+    "Update stock counts",
+    {"counts": {"type": "object", "additionalProperties": {"type": "integer"}}},
+)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # was no call (and, beside an alarm tool, the alarm's question): a number for each thing named
+        "Set the stock of apples to 12 and pears to 5.",
+        "Update stock counts: apples to 12, pears to 5",
+    ],
+)
+def test_a_map_of_names_to_numbers_takes_each_thing_named(said: str) -> None:
+    assert calls([INVENTORY], said) == [("update_inventory", {"counts": {"apples": 12, "pears": 5}})]
