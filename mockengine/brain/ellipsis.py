@@ -24,6 +24,7 @@ from typing import Any
 from mockengine.brain import (
     acting,
     asking,
+    facts,
     implied,
     intent,
     items,
@@ -144,6 +145,8 @@ def elided(text: str, loose: bool = False) -> str | None:
     rest = _TRAILING.sub("", rest).strip(" ,.;:!?")
     if not rest or len(rest.split()) > MAX_ELIDED_WORDS or intent.has_verb(rest):
         return None
+    if facts.answers_itself(rest):
+        return None  # "And what is 3 plus 4?" after an order lookup: a sum asked, no order
     return rest
 
 

@@ -96,6 +96,14 @@ def given_name(words: str) -> str | None:
     return found.group(1) if found is not None and found.group(1) not in _NOT_NAMES else None
 
 
+def answers_itself(words: str) -> bool:
+    """``words`` ask a sum or a capital the fact table answers ("what is 3 plus 4", "the capital of
+    France"): a question of its own, which leans on no request before it."""
+    capital = _CAPITAL.search(words)
+    known_capital = capital is not None and capital.group(1).strip().lower() in _CAPITALS
+    return known_capital or _ARITHMETIC.search(words) is not None or _spoken_sum(words) is not None
+
+
 def known_answer(words: str, persona: str, covered: frozenset[str] = frozenset()) -> str | None:
     """A fixed answer from a tiny fact table (capitals, small sums, small talk), or None; no "I can't
     check the weather" when a declared tool covers the weather (``covered``)."""

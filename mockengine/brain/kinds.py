@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mockengine.brain import addresses, cards, codes, lexicon, names
+from mockengine.brain.wordlists import CURRENCIES
 
 
 def kind_of(name: str, schema: Mapping[str, Any]) -> str:
@@ -22,7 +23,9 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     if isinstance(options, list):
         # ISO 4217 options ("GBP", "EUR") are said as currency names ("euros", "fifty bucks")
         coded = all(isinstance(o, str) and len(o) == 3 and o.isupper() for o in options)
-        return "currency" if coded and options and codes.is_currency(name, schema) else "enum"
+        # options that are all currencies' codes need no "currency" in the name (``from``/``to``)
+        known = all(o in CURRENCIES for o in options)
+        return "currency" if coded and options and (known or codes.is_currency(name, schema)) else "enum"
     if cards.expiry_part(name) is not None:
         return "expiry_part"  # ``exp_month`` / ``exp_year``: one part of a card's expiry, number or string
     if kind in ("number", "integer"):
@@ -32,6 +35,10 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str:
     inner = schema.get("items")
     if kind == "array" and isinstance(inner, Mapping) and inner.get("type", "string") == "string":
         return "list"  # ["towels", "pillows"]
+    extra = schema.get("additionalProperties")
+    numbered = isinstance(extra, Mapping) and extra.get("type") in ("integer", "number")
+    if kind == "object" and not schema.get("properties") and numbered:
+        return "counts"  # {"apples": 12, "pears": 5}: a number for each thing named
     if kind not in (None, "string"):
         return "other"
     if addresses.kind_of(name, schema) is not None:

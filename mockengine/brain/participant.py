@@ -244,6 +244,9 @@ class ScriptedBrain:
             retry = self._corrected_call(turn, tool, error)
             if retry is not None:
                 return Reply(None, (retry,), rule="forced_tool.retry")
+        chosen = self._chosen_among_declared(turn, name)
+        if chosen is not None:
+            return chosen
         answer_tool = _answer_tool(turn)
         for rule in self.scenario.rules:
             if not rules.rule_matches(rule, turn):
@@ -255,6 +258,18 @@ class ScriptedBrain:
         if name in turn.tools and not turn.is_study_tool(name):
             return Reply(None, (self._heard_call(turn, tool),), rule="forced_tool.from_words")
         return Reply(text=None, tool_calls=(self._call(turn, tool),), rule="forced_tool")
+
+    def _chosen_among_declared(self, turn: Turn, name: str) -> Reply | None:
+        """Of two declared tools or more, the call to ``name`` the words make with the choice left open
+        (``tool_choice`` ``auto``), alone and with no words beside it, as a forced reply comes: of "the
+        time in Tokyo and the weather in Paris" forced to ``get_weather``, ``get_weather(Paris)``, not
+        the first city said. None when that reply does not call ``name`` (the forced call is then built
+        from the words as they stand). Chat and Responses do the same (``chat.completion._decided``)."""
+        if len(turn.tools) < 2 or name not in turn.tools or turn.is_study_tool(name):
+            return None
+        wide = self.reply(dataclasses.replace(turn.request, tool_choice="auto"))
+        kept = [call for call in wide.tool_calls if call.name == name]
+        return Reply(None, (kept[0],), rule="forced_tool.from_words") if kept else None
 
     def _required(self, turn: Turn) -> Reply:
         for rule in self.scenario.rules:

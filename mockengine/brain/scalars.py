@@ -324,11 +324,16 @@ def enum_for(text: str, options: list[Any], name: str = "") -> Span | None:
     if moved is not None:
         return moved
     found = []
-    for option in options:
-        if not isinstance(option, str):
-            continue
-        wanted = [lexicon.concept(w) for w in lexicon.rewrite(lexicon.identifier_words(option)).split()]
-        if wanted and all(w in heard for w in wanted):
+    wanted_of = {
+        option: [lexicon.concept(w) for w in lexicon.rewrite(lexicon.identifier_words(option)).split()]
+        for option in options
+        if isinstance(option, str)
+    }
+    for option, wanted in wanted_of.items():
+        # options of one synonym group ("heat" and "cool" are both temperature) are not told apart by a
+        # synonym: "the thermostat to 18 degrees" names neither mode
+        shared = sum(other == wanted for other in wanted_of.values()) > 1
+        if wanted and not shared and all(w in heard for w in wanted):
             found.append(_span_of(text, option, wanted))
     # "skip all the way to the final card": the option said as where to go wins over the verb's
     target = [s for s in found if re.search(r"\bto\s+(?:the\s+)?(?:very\s+)?$", text[: s.start], re.I)]

@@ -802,6 +802,7 @@ def _required_options_from_all(
 _STRINGS = ("string", "identifier", "list", "person", "patterned")
 # The passes over the parameters, in order, and the kinds a pass takes besides its own.
 _PASSES = (
+    "counts",
     "card",
     "labelled",
     "quoted",
@@ -1106,6 +1107,8 @@ def _fill_one(
             span = cards.expiry_for(work.text, schema)
         else:
             span = cards.security_code_for(work.text)
+    elif kind == "counts":
+        span = values.counts(work.text)
     elif kind == "called":
         span = verbatim.called(work.text, name)
     elif kind == "label":

@@ -58,25 +58,34 @@ _TAKING_BACK = (
     rf"(?:(?:{_FILLER_WORDS})\W*\s+)*(?:{_REPAIR_WORDS})\W*\s+(?:(?:{_FILLER_WORDS}|{_REPAIR_WORDS})\W*\s+)*"
 )
 _SELF_REPAIR = re.compile(
-    rf"(?<![\w'])(?P<taken>{_DETERMINED})\s*[,;.!-]+\s*{_TAKING_BACK}"
+    # ("A latte please. No, sorry, a mocha": the request's "please" stays with the thing named instead)
+    rf"(?<![\w'])(?P<taken>{_DETERMINED})(?P<please>\s+please)?\s*[,;.!?-]+\s*{_TAKING_BACK}"
     rf"(?P<instead>{_DETERMINED})(?=\s*(?:[,.!?;]|please\b|$))",
     re.IGNORECASE,
 )
 _COUNT = re.compile(r"(?:two|three|\d+)\s", re.IGNORECASE)
+# A number said with its unit taken back for another number, the unit not said again: "a timer for 10
+# minutes, no wait, 15" → "a timer for 15 minutes".
+_NUMBER_REPAIR = re.compile(
+    rf"(?<![\w.])\d+(?:\.\d+)?\s+(?P<unit>[a-z]+)\s*[,;.!-]+\s*{_TAKING_BACK}"
+    r"(?P<instead>\d+(?:\.\d+)?)(?:\s+(?P=unit))?(?=\s*(?:[,.!?;]|please\b|$))",
+    re.IGNORECASE,
+)
 
 
 def _instead(found: re.Match[str]) -> str:
     """The thing named in place of the one taken back: "a large one" or "a large" of "a latte" is "a
     large latte"; a count taken back for no count ("two nights, no, a suite") is kept, the thing then
-    told apart."""
+    told apart. A "please" said after the thing taken back stays, as the request it makes."""
     taken, instead = found.group("taken"), found.group("instead")
     if _COUNT.match(taken) and not _COUNT.match(instead):
         return found.group(0)
+    please = " please" if found.group("please") else ""
     if instead.lower().endswith(" one") and len(instead.split()) > 2:
-        return instead[: -len("one")] + taken.split()[-1]
+        return instead[: -len("one")] + taken.split()[-1] + please
     if len(instead.split()) == 2 and instead.split()[-1].lower() in SIZES:
-        return f"{instead} {taken.split()[-1]}"  # "a latte, make it a large": a large latte
-    return instead
+        return f"{instead} {taken.split()[-1]}{please}"  # "a latte, make it a large": a large latte
+    return instead + please
 
 
 # A request not to act; "don't forget to …" / "don't let me forget …" / "don't stop" still ask, and so
@@ -251,6 +260,7 @@ def repaired(text: str) -> str:
     after its recipient and a colon read as after "saying" ("Text John: I'm late" → "Text John saying
     I'm late"); ``text`` itself when none of these is said."""
     text = _SELF_REPAIR.sub(_instead, text.replace("’", "'"))
+    text = _NUMBER_REPAIR.sub(lambda found: f"{found.group('instead')} {found.group('unit')}", text)
     # "Add a task, renew my passport": the record's words said after it, as after a colon
     text = _RECORD_THEN_WORDS.sub(lambda found: found.group("named") + ": ", text)
     # "Text John: I need to leave early": the words after the colon are the message, as after "saying"

@@ -442,3 +442,19 @@ def in_the_evening(clock: Span | None, said: str) -> Span | None:
         return clock
     hour, minute = (int(part) for part in clock.value.split(":"))
     return Span(f"{hour + 12:02d}:{minute:02d}", clock.start, clock.end) if hour < 12 else clock
+
+
+# A thing and the number it is set to: "apples to 12", "pears: 5", "apples = 12" (a thing's name one word).
+_COUNT_OF = re.compile(r"\b([a-z][a-z'-]*)\s*(?:\s(?:to|at|is|are)\s|[:=])\s*(\d+(?:\.\d+)?)\b", re.I)
+_NOT_THINGS = frozenset(("it", "that", "this", "them", "timer", "alarm", "stock", "count", "counts"))
+
+
+def counts(text: str) -> Span | None:
+    """The things named with the number each is set to ("set the stock of apples to 12 and pears to 5"
+    → ``{"apples": 12, "pears": 5}``), with the span from the first thing to the last number; None when
+    fewer than one is said. Whole numbers are ints."""
+    found = [m for m in _COUNT_OF.finditer(text) if m.group(1).lower() not in _NOT_THINGS]
+    if not found:
+        return None
+    value = {m.group(1).lower(): _number(m.group(2)) for m in found}
+    return Span(value, found[0].start(), found[-1].end())

@@ -281,6 +281,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
         r"how much (?:does|do|did|would|will) (?!(?:it|that|this|everything|all)\b)(.+?) cost\b",
         r"price of \1",
     ),
+    # an amount of money asked in another currency converts it: "how much is 20 pounds in yen?"
+    (
+        r"(?:how much (?:is|are|would be)|what(?: is|'s| are| would be)) "
+        r"(?=(?:\S+ ){1,3}?(?:dollars?|bucks|euros?|pounds?|quid|yen|yuan|francs?|rupees?|pesos?|won|"
+        r"rand|zloty|lira|kron(?:a|or|e|er)) (?:in|into|to) \w)",
+        "convert ",
+    ),
     (r"how much (?:is|are|'s) (?=(?:a|an|the|one|two|three|four|\d+) \w)", "price of "),
     # a keeping or adding verb in an idiom keeps and adds nothing ("save me some time and …")
     (
@@ -500,8 +507,9 @@ ASSOCIATION_WEIGHT = 0.6
 # to the Porto trip group" → add_expense) a create_group is no adding.
 FALLBACK_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"add": ("create",)}
 # Words whose concept is too narrow for every sense they have: "save" is a favourite ("save this song")
-# and a new record kept ("save Ana's number", "save this as a note"). Keyed by the word's stem.
-WORD_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"save": ("add", "create")}
+# and a new record kept ("save Ana's number", "save this as a note"); "set" also changes a value a tool
+# updates ("set the stock of apples to 12" → update_inventory). Keyed by the word's stem.
+WORD_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"save": ("add", "create"), "set": ("change",)}
 # The words a tool's verb of keeping also means, by the verb's stem: "add Ana Silva, …" to save_contact.
 KEEPING_WORDS: dict[str, tuple[str, ...]] = {"save": ("add",), "store": ("add", "save")}
 
