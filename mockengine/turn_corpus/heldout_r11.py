@@ -21,6 +21,10 @@ end -> speech_stopped: complete statements 359 ms, questions 257 ms, all finishe
 finished turn within the eagerness's max wait (332/332 at each eagerness). Cost: 1,900 whisper calls,
 median 250 ms, p95 962 ms. The first sealed split under issue 18's goal at high and low; the same
 detector cut 9.3 / 8.3 / 7.3 % of heldout_r8 / r9 / r10 (104 of 1,422 pauses, 7.3 %, over the four).
+After scoring, three one-word answers that repeated texts of earlier splits ("Yes." and "Sure." are in
+``tune``, "Probably." in heldout_r2; the corpus keeps every text in one split) were replaced in place by
+"Yes, definitely.", "Sure thing." and "Probably not."; their six clips were not in the scored run, and
+no other clip changed (voices follow the index, pauses the text).
 
 Counts: COMPLETE 88, QUESTIONS 46, ONE_WORD 32, MID_THOUGHT 216 (article 36, preposition 36,
 conjunction 36, filler 36, list 36, opener 36); 382 texts in all.
@@ -178,10 +182,10 @@ QUESTIONS = (
     "Fancy a run on Saturday?",
 )
 ONE_WORD = (
-    "Yes.",
+    "Yes, definitely.",
     "Nah, not me.",
-    "Sure.",
-    "Probably.",
+    "Sure thing.",
+    "Probably not.",
     "Maybe next year.",
     "Definitely not.",
     "Hardly at all.",
