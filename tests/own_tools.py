@@ -6,7 +6,9 @@ test's connection, or on one of its own with the tools declared)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import jsonschema
@@ -108,18 +110,26 @@ def said(response: Any) -> str:
     )
 
 
-async def realtime_turn(
-    server: Any, tools: list[dict[str, Any]], words: str
-) -> tuple[list[tuple[str, Any]], str]:
-    """Over a Realtime connection of its own (text out, ``tools`` in the Chat Completions shape
-    :func:`chat_tool` makes): the response to ``words``, as its calls ``(name, arguments)`` and the text
-    of its messages."""
+@contextlib.asynccontextmanager
+async def realtime_with_tools(server: Any, tools: list[dict[str, Any]]) -> AsyncIterator[Any]:
+    """A Realtime connection of its own to ``server`` (the openai SDK), text out, ``tools`` (the Chat
+    Completions shape :func:`chat_tool` makes) declared on its session."""
     client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
     declared = [{"type": "function", **tool["function"]} for tool in tools]
     async with client.realtime.connect(model="gpt-realtime") as conn:
         await conn.session.update(
             session={"type": "realtime", "output_modalities": ["text"], "tools": declared}
         )
+        yield conn
+
+
+async def realtime_turn(
+    server: Any, tools: list[dict[str, Any]], words: str
+) -> tuple[list[tuple[str, Any]], str]:
+    """Over a Realtime connection of its own (text out, ``tools`` in the Chat Completions shape
+    :func:`chat_tool` makes): the response to ``words``, as its calls ``(name, arguments)`` and the text
+    of its messages."""
+    async with realtime_with_tools(server, tools) as conn:
         response = await turn(conn, words)
     calls = [
         (item.name, json.loads(item.arguments)) for item in response.output if item.type == "function_call"

@@ -9,9 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from openai import AsyncOpenAI
-
-from tests.own_tools import STRING, chat_client, chat_tool, response_done, said, turn
+from tests.own_tools import STRING, chat_client, chat_tool, realtime_with_tools, response_done, said, turn
 
 BOOK = chat_tool(
     "book_table",
@@ -27,12 +25,7 @@ async def realtime_after_output(
 ) -> tuple[Any, str]:
     """Over a Realtime connection of its own: the call ``words`` make (name, arguments), and the text of
     the response once that call's ``output`` is sent back."""
-    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
-    declared = [{"type": "function", **tool["function"]} for tool in tools]
-    async with client.realtime.connect(model="gpt-realtime") as conn:
-        await conn.session.update(
-            session={"type": "realtime", "output_modalities": ["text"], "tools": declared}
-        )
+    async with realtime_with_tools(server, tools) as conn:
         response = await turn(conn, words)
         [call] = [item for item in response.output if item.type == "function_call"]
         item = {"type": "function_call_output", "call_id": call.call_id, "output": output}
