@@ -20,8 +20,11 @@ from mockengine.brain.wordlists import (
     CURRENCIES,
     CURRENCY_FIELDS,
     ERROR_FIELDS,
+    FRACTION_WORDS,
     MINOR_UNIT_WORDS,
     MONEY_WORDS,
+    PERCENT_TAILS,
+    PERCENT_WORDS,
     QUALIFIER_OPENERS,
     SHARE_WORDS,
 )
@@ -153,8 +156,32 @@ def readable(data: Mapping[str, Any]) -> dict[str, Any]:
         ):
             percent = round(value * 100, 1)
             key, value = f"{key}_pct", int(percent) if percent.is_integer() else percent
+        elif (percent_of := _percent(words, value)) is not None:
+            key, value = f"{key}_pct", percent_of
         said[str(key)] = value
     return said
+
+
+def _percent(words: str, value: Any) -> int | float | None:
+    """A percentage field's number up to 100 (``humidity: 82``, ``battery_level: 45``) as its percent;
+    an integer 1 of a share that is a fraction (``progress: 1``) as 100; None for any other field, a
+    number past 100, or one whose name already gives a unit (``battery_mah``)."""
+    parts = words.split()
+    number = _number_of(value)
+    if number is None or not parts or not 0 <= number <= 100 or units.with_unit(words, value) is not None:
+        return None
+    named = (
+        parts[-1] in PERCENT_WORDS
+        or parts[-1] in PERCENT_TAILS
+        and bool(set(parts) & PERCENT_WORDS)
+        or parts[0] in PERCENT_WORDS
+        and parts[1:2] == ["of"]  # "chance of rain", "probability of precipitation"
+    )
+    if not named:
+        return None
+    if number == 1 and isinstance(number, int) and set(parts) & FRACTION_WORDS:
+        return 100
+    return number
 
 
 def _quantity(value: Mapping[str, Any]) -> Any:
