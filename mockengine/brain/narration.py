@@ -12,7 +12,7 @@ from typing import Any
 from mockengine.brain import addresses, cards, fields, implied, lexicon, names, units
 from mockengine.brain.failures import PartialFailure, failure_reason, partial_failure
 from mockengine.brain.output_data import fields_in_text, output_data
-from mockengine.brain.wordlists import DESTINATION_WORDS, READ_VERBS, STATE_LOOKUPS
+from mockengine.brain.wordlists import DESTINATION_WORDS, DONE_COUNTS, READ_VERBS, STATE_LOOKUPS
 
 _STATE_KEYS = ("mode", "status", "state")
 # A plain-text output is read out up to its first sentence's end, at most this long.
@@ -208,6 +208,11 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     # ("Booked: table for two, time: 7pm") stays its answer
     written = fields_in_text(output) if lookup and (data is None or isinstance(data, str)) else None
     data = written if written is not None else data
+    if lookup and isinstance(data, list):
+        # a bare list is the things looked up: search_products → [] is "There are no products for usb
+        # cable.", not "Done: usb cable."
+        looked_up = lexicon.identifier_words(call_name or "").split()[1:]
+        data = {" ".join(looked_up) if looked_up and fields.plural(looked_up[-1]) else "results": data}
     if isinstance(data, Mapping):  # {"value": 18, "unit": "C"} is "18 degrees Celsius", 0.82 humidity 82 %
         data = fields.readable(data)
     said = _plain_text(output if data is None else data)
@@ -246,7 +251,11 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if named is not None and concept in ("launch", "open"):
         name = named[0].upper() + named[1:]
         return f"{name} is {'playing' if concept == 'launch' else 'open'}{where}."
-    done = None if lookup else _action_done(call_name or "", arguments, data)
+    done = (
+        None
+        if lookup
+        else _nothing_done(call_name or "", data) or _action_done(call_name or "", arguments, data)
+    )
     if done is not None:
         return done
     if state and _state_key(data) != "mode":
@@ -304,6 +313,28 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     if state and state.lower() not in _ACKNOWLEDGEMENTS:
         return f"{sentence} It's {state}."
     return f"{sentence} The confirmation is {code}." if code else sentence
+
+
+def _nothing_done(name: str, data: Any) -> str | None:
+    """An action whose output counts what it did, and the count is 0: delete_files → ``{"deleted": 0}``
+    is "No files were deleted." ("Nothing was archived." of a thing not plural), not "I've deleted the
+    files."; None otherwise."""
+    words = lexicon.identifier_words(name).split()
+    if not isinstance(data, Mapping) or not words or words[0] not in _VERBS:
+        return None
+    counts = [
+        value
+        for key, value in data.items()
+        if lexicon.identifier_words(str(key)) in DONE_COUNTS
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+    ]
+    if counts != [0]:
+        return None
+    rest = words[1:]
+    if rest and fields.plural(rest[-1]):
+        return f"No {' '.join(rest)} were {_past(words[0])}."
+    return f"Nothing was {_past(words[0])}."
 
 
 def _done_to(verb: str, preposition: str, target: list[str], arguments: Any, data: Any) -> str:

@@ -36,3 +36,23 @@ async def test_an_error_output_over_chat_is_said_as_the_other_failures(engine) -
     call, text = await chat_after_output(server, [BOOK], "Book a table for Smith at 8pm", output)
     assert call[0] == "book_table"
     assert text == "I couldn't book the table for Smith: no tables free at 8."
+
+
+SEARCH = chat_tool("search_restaurants", "Search restaurants", {"query": STRING})
+ORDER = chat_tool("get_order", "Get an order's status", {"order_id": STRING})
+
+
+async def test_an_empty_result_page_over_chat_is_said_as_no_results(engine) -> None:
+    server = await engine()
+    output = '{"results": [], "total": 0, "next_cursor": null}'
+    call, text = await chat_after_output(server, [SEARCH], "Search for sushi restaurants", output)
+    assert call[0] == "search_restaurants"
+    assert "no results" in text and "total" not in text and "cursor" not in text, text
+
+
+async def test_an_iso_time_over_realtime_is_read_as_a_date(engine) -> None:
+    server = await engine()
+    output = '{"status": "shipped", "shipped_at": "2026-12-03T14:30:00Z"}'
+    (name, _), text = await realtime_after_output(server, [ORDER], "Where is my order A12?", output)
+    assert name == "get_order"
+    assert "December 3, 2026 at 2:30 PM UTC" in text and "2026-12-03T" not in text, text

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from mockengine.brain.failures import partial_failure
+from mockengine.brain.fields import when_said
 from mockengine.brain.narration import grounding
 
 
@@ -111,3 +112,81 @@ WEATHER = ("get_weather", {"city": "Paris"})
 )
 def test_a_share_is_said_in_percent(name: str, arguments: dict[str, Any], output: Any, expected: str) -> None:
     assert said(name, arguments, output) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "output", "expected"),
+    [
+        (
+            "search_restaurants",
+            {"query": "sushi"},
+            {"results": [], "total": 0},
+            "There are no results for sushi.",
+        ),
+        (
+            "search_restaurants",
+            {"query": "sushi"},
+            {"results": [{"name": "Sushi Ko"}, {"name": "Umi"}], "next_page": "abc", "total": 14},
+            "There are 14 results for sushi; the first 2 are Sushi Ko and Umi.",
+        ),
+        ("search_products", {"query": "usb cable"}, [], "There are no products for usb cable."),
+        (
+            "search_books",
+            {"query": "classics"},
+            ["Dune", "Emma"],
+            "There are 2 books for classics: Dune and Emma.",
+        ),
+        ("list_tasks", {}, {"tasks": [], "count": 0}, "There are no tasks."),
+        (
+            "get_order",
+            {"order_id": "A12"},
+            {
+                "order_id": "A12",
+                "status": "shipped",
+                "shipped_at": "2026-12-03T14:30:00Z",
+                "delivered_at": None,
+            },
+            "The status for A12 is shipped and it was shipped on December 3, 2026 at 2:30 PM UTC.",
+        ),
+        (
+            "get_next_meeting",
+            {},
+            {"title": "Standup", "start": "2026-12-07T09:30:00+01:00", "location": None},
+            "The start for Standup is December 7, 2026 at 9:30 AM.",
+        ),
+        (
+            "get_invoice",
+            {"invoice_id": "INV-9"},
+            {"amount": {"value": 49.99, "currency": "EUR"}, "due_date": "2026-12-31", "paid": False},
+            "The amount for INV-9 is 49.99 euros, the due date is December 31, 2026 and it's not paid.",
+        ),
+        (
+            "get_flights",
+            {"destination": "Lisbon"},
+            {"flights": [{"flight": "TP123", "departs": "2026-12-08T07:15:00"}], "has_more": True},
+            "There is 1 flight to Lisbon; it is TP123 (departs December 8, 2026 at 7:15 AM)"
+            " and there are more.",
+        ),
+        ("delete_files", {"folder": "tmp"}, {"deleted": 0}, "No files were deleted."),
+        ("archive_email", {}, {"archived": 0}, "Nothing was archived."),
+    ],
+)
+def test_lists_dates_and_counts_are_said_as_a_model_says_them(
+    name: str, arguments: dict[str, Any], output: Any, expected: str
+) -> None:
+    assert said(name, arguments, output) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2026-12-03", "December 3, 2026"),
+        ("2026-12-03T00:05:00Z", "December 3, 2026 at 12:05 AM UTC"),
+        ("2026-12-03 12:00", "December 3, 2026 at 12:00 PM"),
+        ("2026-13-03", None),
+        ("2026-12-03T25:00", None),
+        ("12/03/2026", None),
+    ],
+)
+def test_an_iso_date_is_read_as_a_date(value: str, expected: str | None) -> None:
+    assert when_said(value) == expected
