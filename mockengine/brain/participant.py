@@ -52,6 +52,7 @@ from mockengine.brain import (
     addressed,
     appended_message,
     ellipsis,
+    facts,
     forced,
     intent,
     lexicon,
@@ -225,7 +226,9 @@ class ScriptedBrain:
         own = turn.request.response_instructions
         if not own or not _nothing_new_said(turn.situation, turn.request.history):
             return None
-        said = phrases.instructed(own, turn.rng, turn.persona.name, known=turn.request.instructions)
+        said = phrases.instructed(
+            own, turn.rng, turn.persona.name, known=turn.request.instructions, user_name=_user_name(turn)
+        )
         return Reply(said, rule="instructions.response") if said is not None else None
 
     def _role(self, request: ReplyRequest, situation: Situation) -> str | None:
@@ -1001,6 +1004,17 @@ def _words_for_a_demanded_call(turn: Turn) -> str | None:
         return None
     words = newest_words(turn.request.history)
     return words[1] if words is not None else None
+
+
+def _user_name(turn: Turn) -> str | None:
+    """The name the user gave of themselves in the conversation ("My name is Ana.", "I'm Ana"), the
+    latest, or None."""
+    for view in reversed(turn.request.history):
+        if view.kind in ("user_text", "user_audio") and view.text:
+            name = facts.given_name(view.text)
+            if name is not None:
+                return name
+    return None
 
 
 def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bool:
