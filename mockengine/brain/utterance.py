@@ -66,9 +66,16 @@ _SELF_REPAIR = re.compile(
 _COUNT = re.compile(r"(?:two|three|\d+)\s", re.IGNORECASE)
 # A number said with its unit taken back for another number, the unit not said again: "a timer for 10
 # minutes, no wait, 15" → "a timer for 15 minutes".
+# A number in digits or in words ("ten minutes, no, fifteen"; "twenty-five", "a hundred and ten").
+_NUMBER_WORD = (
+    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen"
+    r"|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+    r"|hundred|thousand)"
+)
+_NUMBER_SAID = rf"(?:\d+(?:\.\d+)?|(?:a\s+)?{_NUMBER_WORD}(?:(?:\s+and\s+|[\s-]+){_NUMBER_WORD})*)"
 _NUMBER_REPAIR = re.compile(
-    rf"(?<![\w.])\d+(?:\.\d+)?\s+(?P<unit>[a-z]+)\s*[,;.!-]+\s*{_TAKING_BACK}"
-    r"(?P<instead>\d+(?:\.\d+)?)(?:\s+(?P=unit))?(?=\s*(?:[,.!?;]|please\b|$))",
+    rf"(?<![\w.]){_NUMBER_SAID}\s+(?P<unit>[a-z]+)\s*[,;.!-]+\s*{_TAKING_BACK}"
+    rf"(?P<instead>{_NUMBER_SAID})(?:\s+(?P=unit))?(?=\s*(?:[,.!?;]|please\b|$))",
     re.IGNORECASE,
 )
 
