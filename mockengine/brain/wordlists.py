@@ -309,6 +309,19 @@ PHRASES: tuple[tuple[str, str], ...] = (
         r"(?!(?:the|a|an|my|your|our|it|this|that|is|was|me|us|message|box)\b)(?=\w)",
         "send a message to ",
     ),
+    # "email Bob: the meeting moved" (read "email Bob saying …"): an email sent to the person named
+    (
+        r"(?:(?<=^ )|(?<=, )|(?<=and )|(?<=please ))e-?mail "
+        r"(?!(?:the|a|an|my|your|our|it|this|that|is|was|me|us|address|box|inbox)\b)(?=\w)",
+        "send an email to ",
+    ),
+    # "tell Sarah: I'm running late" (read "tell Sarah saying …"), "tell Sarah that …": a message to her;
+    # "tell me a joke", "tell them the hours" ask the assistant to say something
+    (
+        r"(?:(?<=^ )|(?<=please ))tell (?!(?:me|us|you|the|a|an|my|your|our|it|this|that|everyone)\b)"
+        r"(?=[\w'-]+(?: [\w'-]+)? (?:saying|that)\b)",
+        "send a message to ",
+    ),
     (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
     (r"(?<!to )(?<!gonna )lose (it|them|that|those|this|these|the|my)\b", r"remove \1"),
     (r"(?:fire|boot|spin|power|start) up", "launch"),
