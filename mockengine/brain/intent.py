@@ -233,6 +233,12 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
 # A switch thrown: "turn off the fan", "switch the heater on" ("power it down": "down" is no option; "I
 # turned it off" is told, not asked).
 _SWITCHED = re.compile(r"\b(?:turn|switch|power)\s+(?:[\w'-]+\s+){0,3}?(?:on|off)\b", re.I)
+# "next" of a time ("next Friday", "next week"): when, not the action of going to the next thing.
+_NEXT_WHEN = re.compile(
+    r"\bnext\s+(?=(?:week|weekend|month|year|morning|afternoon|evening|night|monday|tuesday|wednesday"
+    r"|thursday|friday|saturday|sunday)\b)",
+    re.IGNORECASE,
+)
 # A start said of a date ("for three nights starting Friday", "beginning on the 3rd"): when, not a verb.
 _STARTING_ON = re.compile(
     r"\b(?:starting|beginning|commencing)(?=\s+(?:(?:on|from|this|next|the)\s+){0,2}"
@@ -783,6 +789,7 @@ def _heard(text: str) -> list[tuple[str, str]]:
     """The distinct concepts of the content words heard, with the word that carried each."""
     text = lexicon.rewrite(text)  # "what does friday look like" → "list friday" first
     text = _REMINDED.sub(r"\1", text)  # "remind me to book flights": a reminder, not a booking
+    text = _NEXT_WHEN.sub("", text)  # "from next Friday" says when: no "next" (skip) asked
     text = _NAMING.sub(r"\1", text)  # "an event called standup" names it: no call is asked for
     text = _SAYING.sub(r"\1", text)  # "a message saying can you take the notes": what it says asks nothing
     text = _DICTATED_AFTER_COLON.sub(r"\1", text)

@@ -297,6 +297,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (r"\b(?:adds|added|add) up\b", "comes"),
     ("get me out of here", "exit"),
+    # "I want my money back": a refund asked for ("give me my money back", "can I get my money back")
+    (r"\b(?:my|our|the|their|his|her) money back\b", "a refund"),
+    # "I forgot my password": a password reset asked for, as a support desk's model reads it
+    (
+        r"\b(?:forgot|forgotten|can't remember|cannot remember|lost) (?:my|our|the) password\b",
+        "reset my password",
+    ),
     ("what's on", "list on"),
     ("what is on", "list on"),
     (r"take (.+?) out of", r"remove \1 from"),

@@ -107,3 +107,30 @@ async def test_a_thing_no_tool_takes_leaves_the_rest_ordered(engine) -> None:
     )
     assert calls == [("order_drink", {"drink": "tea"})]
     assert text == "I can't order the muffin here, though."
+
+
+REFUND = chat_tool(
+    "request_refund", "Request a refund for an order", {"order_id": STRING, "reason": STRING}, ["order_id"]
+)
+ORDER_STATUS = chat_tool("get_order_status", "Get the status of an order", {"order_id": STRING})
+RESET = chat_tool("reset_password", "Send a password reset email", {"email": STRING})
+AGENT = chat_tool("transfer_to_agent", "Transfer the caller to a human agent", {})
+AGENT["function"]["parameters"]["required"] = []
+
+
+@pytest.mark.parametrize(
+    ("said", "call"),
+    [
+        # was get_order_status(A12345)
+        ("My order A12345 arrived broken, I want my money back", ("request_refund", {"order_id": "A12345"})),
+        # was no call
+        (
+            "I forgot my password, my email is ana@example.com",
+            ("reset_password", {"email": "ana@example.com"}),
+        ),
+        ("Can I speak to someone?", ("transfer_to_agent", {})),
+    ],
+)
+async def test_a_support_desk_s_everyday_requests(engine, said: str, call: Any) -> None:
+    calls, _ = await Chat(chat_client(await engine()), [RESET, REFUND, ORDER_STATUS, AGENT]).say(said)
+    assert calls == [call]

@@ -234,3 +234,65 @@ def test_a_thing_no_tool_takes_alone_is_said_to_be_out_of_reach() -> None:
 
 def test_a_thing_of_no_known_kind_still_orders_nothing() -> None:  # kept: all or none
     assert isinstance(calls([DRINK], "Can I get a latte and a refund"), str)
+
+
+# -- everyday requests to a support desk, a hotel and a switchboard
+
+TICKET = tool("create_ticket", "Open a support ticket", {"subject": STRING, "description": STRING})
+RESET = tool("reset_password", "Send a password reset email", {"email": STRING})
+REFUND = tool(
+    "request_refund", "Request a refund for an order", {"order_id": STRING, "reason": STRING}, ["order_id"]
+)
+ORDER_STATUS = tool("get_order_status", "Get the status of an order", {"order_id": STRING})
+AGENT = tool("transfer_to_agent", "Transfer the caller to a human agent", {})
+DESK = [TICKET, RESET, REFUND, ORDER_STATUS, AGENT]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # was get_order_status: "money back" named no refund, and "arrived" of the story asked a look
+        "My order A12345 arrived broken, I want my money back",
+        "I want my money back for order A12345",
+    ],
+)
+def test_money_back_is_a_refund(said: str) -> None:
+    assert calls(DESK, said) == [("request_refund", {"order_id": "A12345"})]
+
+
+def test_a_question_of_the_order_is_still_a_look() -> None:  # kept
+    assert calls(DESK, "Where's my order A12345?") == [("get_order_status", {"order_id": "A12345"})]
+
+
+def test_a_forgotten_password_asks_its_reset() -> None:
+    # was no call: "I forgot" was a story told
+    made = calls(DESK, "I forgot my password, my email is ana@example.com")
+    assert made == [("reset_password", {"email": "ana@example.com"})]
+    assert calls(DESK, "I forgot my password") == "What's the email address?"
+
+
+@pytest.mark.parametrize(
+    "said", ["Can I speak to someone?", "Can I speak to a human?", "Could I talk to a person?"]
+)
+def test_asking_to_speak_to_a_person_is_put_through(said: str) -> None:
+    # was no call: "can I speak to …?" read as a question of what is so
+    assert calls(DESK, said) == [("transfer_to_agent", {})]
+
+
+HOTEL = tool(
+    "book_hotel",
+    "Book a hotel room",
+    {"city": STRING, "check_in": {"type": "string", "format": "date"}, "nights": INTEGER},
+)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # was no call: "next" of "next Friday" was heard as the action "next" (skip), no booking's
+        "I need a room in Lisbon for three nights from next Friday",
+        "I need a hotel room in Lisbon for three nights from next Friday",
+    ],
+)
+def test_next_of_a_day_is_when(said: str) -> None:
+    assert calls([HOTEL], said) == [("book_hotel", {"city": "Lisbon", "check_in": "2026-12-11", "nights": 3})]
