@@ -674,6 +674,10 @@ class ScriptedBrain:
         spoken = turn.request.channel == "realtime"
         # a farewell said while the call that ends the conversation goes out ("Goodbye, talk to you soon.")
         text = (plan.said or acting.clause(plan.actions, turn.rng)) if spoken else None
+        if plan.note is not None:
+            # what no call does is said on both sides: in Chat Completions a model's content beside its
+            # tool calls carries it, as nothing else in the response can
+            text = f"{text} {plan.note}" if text else plan.note
         if plan.question is not None:
             text = f"{text} {plan.question}" if text else plan.question
         return Reply(text, calls, rule="intent.call", why=plan.why)

@@ -13,6 +13,7 @@ __all__ = [
     "joined_name",
     "more_places",
     "split_names",
+    "with_state_comma",
 ]
 
 # A proper name, as transcripts write a place's ("Rome", "Salt Lake City", "Stratford upon Avon").
@@ -142,3 +143,26 @@ def more_places(after: list[tuple[str, str]], preposition: str) -> tuple[list[st
         used += joined
         rest = rest[len(joined) :]
     return places, used
+
+
+# A town then its US state's name with no comma between ("the weather in Paris Texas", "Salt Lake City
+# Utah"), as speech transcribed writes it: up to three capitalised words, then the state's name.
+_TOWN_THEN_STATE = re.compile(
+    r"\b(?P<town>[A-Z][a-z][\w'.-]*(?:\s+[A-Z][a-z][\w'.-]*){0,2}?)\s+(?P<state>"
+    + "|".join(sorted(_US_STATE_NAMES, key=len, reverse=True))
+    + r")\b(?!\s+[A-Z])"
+)
+
+
+def with_state_comma(text: str) -> str:
+    """``text`` with a comma between a town and the US state named after it ("Paris Texas" → "Paris,
+    Texas"), as written places say it; a state's own name ("West Virginia", "New York") is left whole,
+    and so is a name that goes on after the state ("Washington Square Park")."""
+
+    def comma(found: re.Match[str]) -> str:
+        town, state = found.group("town"), found.group("state")
+        if is_us_state(f"{town.split()[-1]} {state}") or is_us_state(town):
+            return found.group(0)
+        return f"{town}, {state}"
+
+    return _TOWN_THEN_STATE.sub(comma, text)

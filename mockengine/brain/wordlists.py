@@ -297,6 +297,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (r"\b(?:adds|added|add) up\b", "comes"),
     ("get me out of here", "exit"),
+    # "I want my money back": a refund asked for ("give me my money back", "can I get my money back")
+    (r"\b(?:my|our|the|their|his|her) money back\b", "a refund"),
+    # "I forgot my password": a password reset asked for, as a support desk's model reads it
+    (
+        r"\b(?:forgot|forgotten|can't remember|cannot remember|lost) (?:my|our|the) password\b",
+        "reset my password",
+    ),
     ("what's on", "list on"),
     ("what is on", "list on"),
     (r"take (.+?) out of", r"remove \1 from"),
@@ -307,6 +314,19 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (
         r"(?:(?<=^ )|(?<=, )|(?<=and ))(?:message|text|dm|whatsapp) "
         r"(?!(?:the|a|an|my|your|our|it|this|that|is|was|me|us|message|box)\b)(?=\w)",
+        "send a message to ",
+    ),
+    # "email Bob: the meeting moved" (read "email Bob saying …"): an email sent to the person named
+    (
+        r"(?:(?<=^ )|(?<=, )|(?<=and )|(?<=please ))e-?mail "
+        r"(?!(?:the|a|an|my|your|our|it|this|that|is|was|me|us|address|box|inbox)\b)(?=\w)",
+        "send an email to ",
+    ),
+    # "tell Sarah: I'm running late" (read "tell Sarah saying …"), "tell Sarah that …": a message to her;
+    # "tell me a joke", "tell them the hours" ask the assistant to say something
+    (
+        r"(?:(?<=^ )|(?<=please ))tell (?!(?:me|us|you|the|a|an|my|your|our|it|this|that|everyone)\b)"
+        r"(?=[\w'-]+(?: [\w'-]+)? (?:saying|that)\b)",
         "send a message to ",
     ),
     (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
