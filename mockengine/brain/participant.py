@@ -581,7 +581,8 @@ class ScriptedBrain:
             after = self._next_call(turn)
             if after is not None:
                 return after
-            return Reply(phrases.tool_failed(error), rule="builtin.function_output.failed")
+            arguments = call.text if call is not None else outputs.last_arguments(history, name)
+            return Reply(outputs.refused(name, arguments, error), rule="builtin.function_output.failed")
         if tool is not None and turn.may_call and outputs.refusals_in_a_row(history, tool.name) < 2:
             retry = self._corrected_call(turn, tool, error)
             if retry is not None:
