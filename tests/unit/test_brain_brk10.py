@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from mockengine.brain.narration import grounding
+from mockengine.chat.request import ChatRequest
+from mockengine.chat.shaping import structured_text
 from tests.brain_calls import calls, tool
 
 STRING = {"type": "string"}
@@ -106,3 +108,81 @@ def test_read_back_rules_fire_only_where_they_should(
     name: str, arguments: dict[str, Any], output: Any, expected: str
 ) -> None:
     assert said(name, arguments, output) == expected
+
+
+# -- a json_schema answer (``shaping.structured_text``): brain14's conditions and listed things
+
+WEATHER_SCHEMA = {
+    "type": "object",
+    "properties": {"city": STRING, "temperature": {"type": "number"}, "conditions": STRING},
+    "required": ["city", "temperature", "conditions"],
+}
+HOBBIES_SCHEMA = {
+    "type": "object",
+    "properties": {"hobbies": {"type": "array", "items": STRING}},
+    "required": ["hobbies"],
+}
+PERSON_SCHEMA = {
+    "type": "object",
+    "properties": {"name": STRING, "age": {"type": "integer"}, "hobbies": {"type": "array", "items": STRING}},
+    "required": ["name", "age", "hobbies"],
+}
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "It's 5 degrees in Oslo and it's clear that I'm cold",
+        "It's 30 degrees in Rome, a fair price for a hotel",
+    ],
+)
+def test_clear_and_fair_of_no_sky_are_no_conditions(words: str) -> None:
+    # were conditions "clear" and "fair"
+    assert _structured(words, WEATHER_SCHEMA)["conditions"] not in ("clear", "fair")
+
+
+@pytest.mark.parametrize(
+    ("words", "conditions"),
+    [("It's 5 degrees in Oslo, clear skies", "clear"), ("21 degrees and fair", "fair")],
+)
+def test_clear_and_fair_skies_are_still_conditions(words: str, conditions: str) -> None:  # kept
+    assert _structured(words, WEATHER_SCHEMA)["conditions"] == conditions
+
+
+@pytest.mark.parametrize(
+    ("words", "schema"),
+    [
+        ("hello", HOBBIES_SCHEMA),  # was ["hello"]
+        ("My name is Bob", HOBBIES_SCHEMA),  # was ["name is Bob"]
+        ("What is the weather in Paris", HOBBIES_SCHEMA),  # was ["weather"]
+        ("My name is Bob and I'm 40", PERSON_SCHEMA),  # was ["name"]
+    ],
+)
+def test_one_piece_the_filler_kept_is_no_list(words: str, schema: dict[str, Any]) -> None:
+    assert _structured(words, schema)["hobbies"] == []
+
+
+def test_things_listed_without_their_verb_are_still_the_list() -> None:  # kept
+    assert _structured("I like chess and reading", HOBBIES_SCHEMA)["hobbies"] == ["chess", "reading"]
+
+
+def _structured(words: str, schema: dict[str, Any]) -> Any:
+    request = ChatRequest(
+        model="gpt-4o-mini",
+        messages=({"role": "user", "content": words},),
+        tools=(),
+        custom_tools=frozenset(),
+        tool_choice=None,  # type: ignore[arg-type]
+        max_tokens=None,
+        n=1,
+        stream=False,
+        include_usage=False,
+        include_obfuscation=False,
+        stop=(),
+        seed=None,
+        parallel_tool_calls=True,
+        body={},
+        response_format="json_schema",
+        response_schema=schema,
+    )
+    return json.loads(structured_text("You said it. Tell me more.", request, 0, said=words))
