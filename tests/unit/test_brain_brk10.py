@@ -36,6 +36,16 @@ def said(name: str, arguments: dict[str, Any], output: Any) -> str:
             "Book a table for Florence Georgia at 7pm",
             [("book_table", {"name": "Florence Georgia", "time": "19:00"})],
         ),
+        (  # was guest_name "Jordan": a place parameter beside a person's, the name after "for"
+            [tool("book_hotel", "Book a hotel", {"guest_name": STRING, "city": STRING})],
+            "Book a hotel in Austin for Jordan Washington",
+            [("book_hotel", {"guest_name": "Jordan Washington", "city": "Austin"})],
+        ),
+        (
+            [tool("book_table", "Book a table", {"name": STRING, "city": STRING})],
+            "Book a table for Florence Georgia in Paris",
+            [("book_table", {"name": "Florence Georgia", "city": "Paris"})],
+        ),
         (  # kept: a place parameter still reads the town and its state
             [tool("get_weather", "Get the current weather", {"location": STRING})],
             "Is it raining in Springfield Illinois",
