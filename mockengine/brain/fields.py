@@ -38,6 +38,11 @@ MAX_NAMED_ITEMS = 3
 # A listed record that is no name alone is said by at most this many of its facts ("airline United, …").
 MAX_ITEM_FACTS = 3
 
+# A total beside a progress ("progress": 3, "total": 5) makes the progress a count of steps.
+_TOTALS = frozenset(("total", "total steps", "steps", "of", "out of", "count", "total count"))
+_COUNTED_SHARES = frozenset(("progress", "completion"))
+# A humidity in grams (absolute: per cubic metre; specific: per kilogram), no percentage.
+_MASS_HUMIDITY = frozenset(("absolute", "specific"))
 # Field names (as words) that hold the conditions a weather lookup reports.
 _CONDITIONS = frozenset(("condition", "conditions", "weather", "summary", "description", "sky", "outlook"))
 # A temperature field, by a word of its name; "feels like", "high" and "low" are temperatures of their own.
@@ -168,6 +173,8 @@ def readable(data: Mapping[str, Any]) -> dict[str, Any]:
         None,
     )
     said: dict[str, Any] = {}
+    # {"progress": 3, "total": 5}: the progress is a count of the total's steps, no percent
+    counted = any(lexicon.identifier_words(str(key)) in _TOTALS for key in data)
     for key, value in data.items():
         words = lexicon.identifier_words(str(key))
         if currency is not None and words in CURRENCY_FIELDS:
@@ -199,7 +206,9 @@ def readable(data: Mapping[str, Any]) -> dict[str, Any]:
         ):
             percent = round(value * 100, 1)
             key, value = f"{key}_pct", int(percent) if percent.is_integer() else percent
-        elif (percent_of := _percent(words, value)) is not None:
+        elif (percent_of := _percent(words, value)) is not None and not (
+            counted and set(words.split()) & _COUNTED_SHARES
+        ):
             key, value = f"{key}_pct", percent_of
         elif isinstance(value, str) and (when := when_said(value)) is not None:
             value = when
@@ -247,6 +256,8 @@ def _percent(words: str, value: Any) -> int | float | None:
     parts = words.split()
     number = _number_of(value)
     if number is None or not parts or not 0 <= number <= 100 or units.with_unit(words, value) is not None:
+        return None
+    if parts[0] in _MASS_HUMIDITY:  # absolute_humidity: 12 is grams a cubic metre, no share
         return None
     named = (
         parts[-1] in PERCENT_WORDS

@@ -193,16 +193,18 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
         return declined(call_name or "", _json(call_arguments or ""))
     if _TOOL_RAISED.search(output):  # the tool raised: an apology, not the SDK's words read out
         return failed(call_name or "", _json(call_arguments or ""))
-    partial = partial_failure(_json(output))
+    verb = lexicon.identifier_words(call_name or "").split()[:1]
+    # a calculation (convert_currency) answers like a lookup, its arguments the inputs, not the thing
+    calculation = bool(verb) and verb[0] in _CALCULATIONS
+    lookup = bool(verb) and verb[0] in _LOOKUPS or calculation
+    # a lookup's counts are what it found (get_login_stats → {"successful": 10, "failed": 3}), no batch of
+    # its own that partly failed
+    partial = None if lookup else partial_failure(_json(output))
     if partial is not None:  # {"sent": 12, "failed": 2}: the 2 said, never "I've sent the newsletter."
         return partly_done(call_name or "", _json(call_arguments or ""), _json(output), partial)
     reason = failure_reason(output, call_name, _json(call_arguments or ""))
     if reason is not None:  # {"ok": false}: "I couldn't book the table: …", never "I've booked the table."
         return failed(call_name or "", _json(call_arguments or ""), reason)
-    verb = lexicon.identifier_words(call_name or "").split()[:1]
-    # a calculation (convert_currency) answers like a lookup, its arguments the inputs, not the thing
-    calculation = bool(verb) and verb[0] in _CALCULATIONS
-    lookup = bool(verb) and verb[0] in _LOOKUPS or calculation
     data = _json(output)
     # a lookup's fields written as text ("temp=21 conditions='sunny'") are its fields; an action's text
     # ("Booked: table for two, time: 7pm") stays its answer
@@ -388,14 +390,26 @@ def _detail(verb: str, arguments: Any, data: Any) -> str:
             return f" in {value}" if value[:1].isupper() else f" in the {value}"
         if key_words & _TO:
             return f" to {value}"
-        if key_words & _VENUES and value[:1].isupper():  # "I've booked the table at Nopa."
-            return f" at {value}"
+        if key_words & _VENUES and value[:1].isupper() and not _thing_named(strings, key):
+            return f" at {value}"  # "I've booked the table at Nopa."; the thing ordered comes first
         if key_words & _FOR and verb in _BOOKING_VERBS:
             return f" for {value}"
     titled = data if isinstance(data, Mapping) else {}
     title = next((titled[k] for k in ("title", "name", "label") if isinstance(titled.get(k), str)), None)
     thing = title or next((v for k, v in strings if _is_thing(k) and not k.lower().endswith("id")), None)
     return f": {thing}" if thing else ""
+
+
+def _thing_named(strings: list[tuple[str, str]], venue_key: str) -> bool:
+    """Whether an argument other than ``venue_key`` names the thing acted on (``item: "USB cable"``
+    beside ``store: "Amazon"``): that thing is said, not where ("I've ordered the item: USB cable.")."""
+    return any(
+        key != venue_key
+        and _is_thing(key)
+        and not key.lower().endswith("id")
+        and not set(lexicon.identifier_words(key).split()) & _FOR
+        for key, _ in strings
+    )
 
 
 # A street value read back whole: any that opens with its house number ("12 Main St.", "5 rue de Rivoli",
@@ -428,7 +442,7 @@ _PAST = {
     "send": "sent",
     "make": "made",
     "put": "put",
-    "run": "ran",
+    "run": "run",
     "buy": "bought",
     "pay": "paid",
     "get": "got",

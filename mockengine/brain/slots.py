@@ -111,9 +111,11 @@ def fill(
     properties = schema_values.properties_of(schema)  # a required name without one: a free string
     required = schema_values.required_of(schema)
     # a value taken back ("not Paris, Berlin") is no value; a town's US state said without its comma
-    # ("Paris Texas") is read as written with it ("Paris, Texas")
+    # ("Paris Texas") is read as written with it ("Paris, Texas") by a tool that takes a place: a person's
+    # name ("a table for Florence Georgia") is no town
+    placed = with_state_comma(text) if any(implied.holds_place(name) for name in properties) else text
     said = items.commas_as_and(
-        _without_tool_mention(questions.without_frame(utterance.corrected(with_state_comma(text))), tool_name)
+        _without_tool_mention(questions.without_frame(utterance.corrected(placed)), tool_name)
     )
     if _takes_street_only(properties):  # "from 40 Elm Rd to 42 Oak Ave, Leeds": the new address
         said = addresses.without_old_address(said)

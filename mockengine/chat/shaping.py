@@ -425,8 +425,9 @@ def _listed_things(heard: list[Any]) -> list[str] | None:
             opened = True
             break
     # the filler took the verb off already ("I like chess and reading" → ["chess", "reading"]): every
-    # piece is a short thing, so the whole is the list
-    return run if opened or len(run) == len(heard) else None
+    # piece is a short thing, so the whole is the list; one piece alone ("hello", "name is Bob") is no
+    # list, only words the filler kept
+    return run if opened or len(run) == len(heard) > 1 else None
 
 
 def _canonical_json(value: Any) -> str:
@@ -457,8 +458,11 @@ _CONDITIONS_PROPERTY = frozenset(("condition", "conditions", "weather", "sky", "
 # The weather as said, with the word that grades it ("partly cloudy", "light rain", "heavy snow").
 _CONDITIONS_SAID = re.compile(
     r"\b(?P<look>(?:(?:partly|mostly|very|light|heavy|scattered|freezing|patchy)\s+)?"
-    r"(?:sunny|cloudy|overcast|clear|rainy|rain|raining|showers|drizzle|drizzly|snow|snowy|snowing|foggy"
-    r"|fog|misty|mist|windy|stormy|thunderstorms?|hazy|haze|hail|sleet|humid|fair))\b",
+    r"(?:sunny|cloudy|overcast|rainy|rain|raining|showers|drizzle|drizzly|snow|snowy|snowing|foggy"
+    r"|fog|misty|mist|windy|stormy|thunderstorms?|hazy|haze|hail|sleet|humid"
+    # "clear" and "fair" of the sky end the phrase or go on to it ("clear skies", "fair and mild"); "it's
+    # clear that …", "a fair price" say no weather
+    r"|(?:clear|fair)(?!\s+(?!(?:and|skies|sky|weather|today|tonight|now|out)\b)[a-z])))\b",
     re.IGNORECASE,
 )
 
