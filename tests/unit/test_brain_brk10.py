@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from mockengine.brain.narration import grounding
-from mockengine.chat.request import ChatRequest
-from mockengine.chat.shaping import structured_text
 from tests.brain_calls import calls, tool
+from tests.own_tools import structured_answer
 
 STRING = {"type": "string"}
 
@@ -148,7 +147,7 @@ PERSON_SCHEMA = {
 )
 def test_clear_and_fair_of_no_sky_are_no_conditions(words: str) -> None:
     # were conditions "clear" and "fair"
-    assert _structured(words, WEATHER_SCHEMA)["conditions"] not in ("clear", "fair")
+    assert structured_answer(words, WEATHER_SCHEMA)["conditions"] not in ("clear", "fair")
 
 
 @pytest.mark.parametrize(
@@ -156,7 +155,7 @@ def test_clear_and_fair_of_no_sky_are_no_conditions(words: str) -> None:
     [("It's 5 degrees in Oslo, clear skies", "clear"), ("21 degrees and fair", "fair")],
 )
 def test_clear_and_fair_skies_are_still_conditions(words: str, conditions: str) -> None:  # kept
-    assert _structured(words, WEATHER_SCHEMA)["conditions"] == conditions
+    assert structured_answer(words, WEATHER_SCHEMA)["conditions"] == conditions
 
 
 @pytest.mark.parametrize(
@@ -169,30 +168,8 @@ def test_clear_and_fair_skies_are_still_conditions(words: str, conditions: str) 
     ],
 )
 def test_one_piece_the_filler_kept_is_no_list(words: str, schema: dict[str, Any]) -> None:
-    assert _structured(words, schema)["hobbies"] == []
+    assert structured_answer(words, schema)["hobbies"] == []
 
 
 def test_things_listed_without_their_verb_are_still_the_list() -> None:  # kept
-    assert _structured("I like chess and reading", HOBBIES_SCHEMA)["hobbies"] == ["chess", "reading"]
-
-
-def _structured(words: str, schema: dict[str, Any]) -> Any:
-    request = ChatRequest(
-        model="gpt-4o-mini",
-        messages=({"role": "user", "content": words},),
-        tools=(),
-        custom_tools=frozenset(),
-        tool_choice=None,  # type: ignore[arg-type]
-        max_tokens=None,
-        n=1,
-        stream=False,
-        include_usage=False,
-        include_obfuscation=False,
-        stop=(),
-        seed=None,
-        parallel_tool_calls=True,
-        body={},
-        response_format="json_schema",
-        response_schema=schema,
-    )
-    return json.loads(structured_text("You said it. Tell me more.", request, 0, said=words))
+    assert structured_answer("I like chess and reading", HOBBIES_SCHEMA)["hobbies"] == ["chess", "reading"]

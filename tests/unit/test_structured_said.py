@@ -3,13 +3,9 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 
-from mockengine.chat.request import ChatRequest
-from mockengine.chat.shaping import structured_text
+from tests.own_tools import structured_answer
 
 REPLY = "You said it. Tell me more."
 WEATHER = {
@@ -28,28 +24,6 @@ HOBBIES = {
 }
 
 
-def _answer(said: str, schema: dict[str, Any]) -> Any:
-    request = ChatRequest(
-        model="gpt-4o-mini",
-        messages=({"role": "user", "content": said},),
-        tools=(),
-        custom_tools=frozenset(),
-        tool_choice=None,  # type: ignore[arg-type]
-        max_tokens=None,
-        n=1,
-        stream=False,
-        include_usage=False,
-        include_obfuscation=False,
-        stop=(),
-        seed=None,
-        parallel_tool_calls=True,
-        body={},
-        response_format="json_schema",
-        response_schema=schema,
-    )
-    return json.loads(structured_text(REPLY, request, 0, said=said))
-
-
 @pytest.mark.parametrize(
     ("said", "conditions"),
     [
@@ -60,11 +34,11 @@ def _answer(said: str, schema: dict[str, Any]) -> Any:
     ],
 )
 def test_the_conditions_said_fill_a_conditions_property(said: str, conditions: str) -> None:
-    assert _answer(said, WEATHER)["conditions"] == conditions
+    assert structured_answer(said, WEATHER)["conditions"] == conditions
 
 
 def test_no_weather_said_keeps_the_built_conditions() -> None:
-    assert _answer("It is 21 degrees in Paris", WEATHER)["conditions"] == REPLY
+    assert structured_answer("It is 21 degrees in Paris", WEATHER)["conditions"] == REPLY
 
 
 @pytest.mark.parametrize(
@@ -76,4 +50,4 @@ def test_no_weather_said_keeps_the_built_conditions() -> None:
     ],
 )
 def test_the_things_said_fill_a_list_of_strings(said: str, hobbies: list[str]) -> None:
-    assert _answer(said, HOBBIES)["hobbies"] == hobbies
+    assert structured_answer(said, HOBBIES)["hobbies"] == hobbies
