@@ -84,3 +84,12 @@ def spoken(own: str, instructions: str = "You are a receptionist.") -> str | Non
     session whose instructions are ``instructions``, before anyone has spoken; no tools."""
     request = ReplyRequest(instructions, (), "auto", ("text",), (), 0, response_instructions=own)
     return ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).text
+
+
+# Two weather tools several brain tests declare: a location with a unit enum, and a bare city.
+WEATHER_LOCATION_UNIT = tool(
+    "get_weather",
+    "Get the current weather",
+    {"location": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+)
+WEATHER_CITY = tool("get_weather", "Get the current weather", {"city": {"type": "string"}})

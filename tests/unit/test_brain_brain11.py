@@ -8,7 +8,8 @@ import json
 import pytest
 
 from mockengine.brain import ToolSpec, names, narration
-from tests.brain_calls import calls, conversation_replies, tool
+from tests.brain_calls import WEATHER_CITY, calls, conversation_replies, tool
+from tests.brain_calls import WEATHER_LOCATION_UNIT as WEATHER
 
 STRING = {"type": "string"}
 DRINK = tool("order_drink", "Order a drink", {"drink": STRING})
@@ -252,13 +253,6 @@ def test_a_city_or_a_city_state_is_still_the_city(
 
 
 # -- 8. a town with its US state keeps the state in a location; "not celsius" of two sends the other
-
-WEATHER = tool(
-    "get_weather",
-    "Get the current weather",
-    {"location": STRING, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-)
-WEATHER_CITY = tool("get_weather", "Get the current weather", {"city": STRING})
 
 
 @pytest.mark.parametrize(

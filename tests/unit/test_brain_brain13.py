@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario, places
-from tests.brain_calls import TODAY, calls, conversation_calls, tool
+from tests.brain_calls import TODAY, WEATHER_CITY, calls, conversation_calls, tool
+from tests.brain_calls import WEATHER_LOCATION_UNIT as WEATHER
 
 STRING = {"type": "string"}
 INTEGER = {"type": "integer"}
@@ -65,14 +66,6 @@ def test_a_task_asked_for_without_its_words_is_asked_for(said: str) -> None:
 @pytest.mark.parametrize("said", ["Add a task, buy milk", "Add a task: buy milk"])
 def test_a_task_said_after_its_request_is_kept(said: str) -> None:  # kept
     assert calls([TASK], said) == [("create_task", {"task": "buy milk"})]
-
-
-WEATHER = tool(
-    "get_weather",
-    "Get the current weather",
-    {"location": STRING, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-)
-WEATHER_CITY = tool("get_weather", "Get the current weather", {"city": STRING})
 
 
 @pytest.mark.parametrize(
