@@ -15,13 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openai import AsyncOpenAI
+
+from tests.session_kinds import connected, sdk_client
 
 BASE = "session.audio.input.transcription"
-
-
-def _client(base: str) -> AsyncOpenAI:
-    return AsyncOpenAI(api_key="sk-test", base_url=base.replace("ws://", "http://"), websocket_base_url=base)
 
 
 @pytest.mark.parametrize(
@@ -47,13 +44,7 @@ async def test_a_setting_the_model_does_not_take_is_an_error_event(
     engine, session_type: str, transcription: dict[str, Any], code: str, param: str, message: str
 ) -> None:
     eng = await engine(audio_pace=0.0)
-    query = {"intent": "transcription"} if session_type == "transcription" else {}
-    connect = {"model": "gpt-realtime"} if session_type == "realtime" else {}
-    async with (
-        _client(eng.url) as client,
-        client.realtime.connect(**connect, extra_query=query) as conn,  # type: ignore[arg-type]
-    ):
-        await conn.recv()  # session.created
+    async with connected(eng.url, session_type) as conn:
         audio = {"input": {"transcription": transcription, "turn_detection": None}}
         await conn.session.update(session={"type": session_type, "audio": audio}, event_id="evt_t")  # type: ignore[arg-type,misc]
         refused = await conn.recv()
@@ -83,7 +74,7 @@ async def test_a_setting_the_model_does_not_take_is_an_error_event(
 )
 async def test_the_models_that_take_them_still_do(engine, transcription: dict[str, Any]) -> None:
     eng = await engine(audio_pace=0.0)
-    async with _client(eng.url) as client, client.realtime.connect(model="gpt-realtime") as conn:
+    async with sdk_client(eng.url) as client, client.realtime.connect(model="gpt-realtime") as conn:
         await conn.recv()
         audio = {"input": {"transcription": transcription}}
         await conn.session.update(session={"type": "realtime", "audio": audio})  # type: ignore[arg-type,misc]
@@ -95,7 +86,7 @@ async def test_the_models_that_take_them_still_do(engine, transcription: dict[st
 
 async def test_a_client_secret_with_an_unknown_language_is_a_400(engine) -> None:
     eng = await engine(audio_pace=0.0)
-    async with _client(eng.url) as client:
+    async with sdk_client(eng.url) as client:
         import openai
 
         with pytest.raises(openai.BadRequestError) as raised:

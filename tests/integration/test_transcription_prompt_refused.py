@@ -9,27 +9,18 @@ from __future__ import annotations
 
 import aiohttp
 import pytest
-from openai import AsyncOpenAI
+
+from tests.session_kinds import connected, sdk_client
 
 PARAM = "session.audio.input.transcription.prompt"
 MESSAGE = "Unsupported parameter: 'prompt' is not supported with this model."
-
-
-def _client(base: str) -> AsyncOpenAI:
-    return AsyncOpenAI(api_key="sk-test", base_url=base.replace("ws://", "http://"), websocket_base_url=base)
 
 
 @pytest.mark.parametrize("session_type", ["transcription", "realtime"])
 @pytest.mark.parametrize("model", ["gpt-4o-transcribe-diarize", "gpt-realtime-whisper"])
 async def test_a_prompt_for_a_model_without_one_is_an_error_event(engine, session_type, model) -> None:
     eng = await engine(audio_pace=0.0)
-    query = {"intent": "transcription"} if session_type == "transcription" else {}
-    connect = {"model": "gpt-realtime"} if session_type == "realtime" else {}
-    async with (
-        _client(eng.url) as client,
-        client.realtime.connect(**connect, extra_query=query) as conn,  # type: ignore[arg-type]
-    ):
-        await conn.recv()  # session.created
+    async with connected(eng.url, session_type) as conn:
         transcription = {"model": model, "prompt": "Expect words about the weather."}
         audio = {"input": {"transcription": transcription, "turn_detection": None}}
         await conn.session.update(session={"type": session_type, "audio": audio}, event_id="evt_prompt")  # type: ignore[arg-type,misc]
@@ -53,7 +44,7 @@ async def test_a_prompt_for_a_model_without_one_is_an_error_event(engine, sessio
 async def test_the_other_models_take_a_prompt(engine) -> None:
     eng = await engine(audio_pace=0.0)
     async with (
-        _client(eng.url) as client,
+        sdk_client(eng.url) as client,
         client.realtime.connect(extra_query={"intent": "transcription"}) as conn,
     ):
         await conn.recv()
