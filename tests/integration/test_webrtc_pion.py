@@ -13,6 +13,8 @@ import pytest
 
 from mockengine.rtc.media import RATE_HZ
 from mockengine.rtc.pion.plane import PION_PLANE, is_built, sidecar_binary
+from tests.integration import test_webrtc_calls as calls
+from tests.integration import test_webrtc_faults as faults
 from tests.speech import question, validate_server_event, word_error_rate
 from tests.webrtc_client import CallClient
 
@@ -71,3 +73,64 @@ async def test_a_spoken_question_gets_a_spoken_answer_on_the_track(pion_engine, 
     assert word_error_rate(transcript["transcript"], heard) <= 0.35, (transcript["transcript"], heard)
     assert len(client.heard) / 2 / RATE_HZ > 1.0
     assert server.app[PION_PLANE].ticks > 0
+
+
+# The aiortc calls' tests, run on the pion plane: the same client, the same assertions.
+
+
+async def test_barge_in_truncates_at_what_was_sent(pion_engine):
+    await calls.test_barge_in_clears_the_track_and_truncates_at_what_was_sent(pion_engine)
+
+
+async def test_output_audio_buffer_clear_from_the_client(pion_engine):
+    await calls.test_output_audio_buffer_clear_from_the_client_cuts_the_reply(pion_engine)
+
+
+async def test_output_audio_buffer_clear_alone(pion_engine):
+    await calls.test_output_audio_buffer_clear_alone_stops_the_reply(pion_engine)
+
+
+async def test_hangup_and_unknown_calls(pion_engine):
+    await calls.test_hangup_ends_the_call_and_unknown_calls_are_404(pion_engine)
+
+
+async def test_a_binary_message_is_refused(pion_engine):
+    await calls.test_a_binary_message_on_the_channel_is_refused_as_a_binary_frame_is(
+        pion_engine, b"\x00\x01 not json"
+    )
+
+
+async def test_sideband(pion_engine):
+    await calls.test_a_sideband_websocket_sees_and_steers_the_call(pion_engine)
+
+
+async def test_seeded_call_ids(pion_engine):
+    await calls.test_calls_on_a_seeded_engine_each_have_their_own_rtc_id(pion_engine)
+
+
+async def test_dtx(pion_engine):
+    await calls.test_with_dtx_the_reply_plays_whole_and_silence_is_sparse(pion_engine)
+
+
+async def test_fault_datachannel_close(pion_engine):
+    await faults.test_datachannel_close_mid_response(pion_engine)
+
+
+async def test_fault_media_stall(pion_engine):
+    await faults.test_media_stall_keeps_the_connection_up_but_sends_nothing(pion_engine)
+
+
+async def test_fault_media_stall_mid_reply(pion_engine):
+    await faults.test_media_stall_mid_reply_still_ends_the_output_buffer(pion_engine)
+
+
+async def test_fault_media_stall_mid_speech(pion_engine):
+    await faults.test_media_stall_mid_speech_ends_the_turn_after_its_silence(pion_engine)
+
+
+async def test_fault_server_hangup(pion_engine):
+    await faults.test_server_hangup(pion_engine)
+
+
+async def test_journal_and_counters(pion_engine, tmp_path):
+    await faults.test_a_call_is_counted_and_journaled_like_a_websocket_session(pion_engine, tmp_path)

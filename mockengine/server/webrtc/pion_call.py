@@ -110,6 +110,9 @@ class PionCallRunner(CallRunner):
         self.plane = plane
         self.call_number = plane.new_call()
         self.offer_sdp = ""
+        # The microphone's packets: received, missing from the sequence, and out of order.
+        self.packets_received = self.packets_missed = self.packets_late = 0
+        self._last_sequence_number: int | None = None
         super().__init__(None, call_id, session, resources, tracer, journal)  # type: ignore[arg-type]
 
     def _wire_peer(self, pc: RTCPeerConnection) -> None:
@@ -136,7 +139,14 @@ class PionCallRunner(CallRunner):
                 channel.readyState = "closed"
                 channel.emit("close")
         elif state == STATE_ENDED:
-            log.info("call %s: the media plane ended it (%s)", self.call_id, reason)
+            log.info(
+                "call %s: the media plane ended it (%s); microphone packets %d, missed %d, late %d",
+                self.call_id,
+                reason,
+                self.packets_received,
+                self.packets_missed,
+                self.packets_late,
+            )
             channel.readyState = "closed"
             self.ended.set()
 
@@ -145,6 +155,15 @@ class PionCallRunner(CallRunner):
         self.channel.emit("message", data.decode("utf-8", "replace") if is_text else data)
 
     def on_packet(self, sequence_number: int, timestamp: int, payload: bytes) -> None:
+        last = self._last_sequence_number
+        if last is not None and sequence_number != (last + 1) & 0xFFFF:
+            ahead = (sequence_number - last) & 0xFFFF
+            if ahead < 0x8000:
+                self.packets_missed += ahead - 1
+            else:
+                self.packets_late += 1
+        self._last_sequence_number = sequence_number
+        self.packets_received += 1
         self.microphones[0].put((OPUS, _Packet(payload, timestamp, sequence_number)))
 
     def due_frames(self, now_s: float) -> list[tuple[bytes, int]]:
@@ -166,6 +185,13 @@ class PionCallRunner(CallRunner):
 
     def _close_pc(self) -> asyncio.Future[None]:
         if self._pc_closing is None:
+            log.info(
+                "call %s: microphone packets %d, missed %d, late %d",
+                self.call_id,
+                self.packets_received,
+                self.packets_missed,
+                self.packets_late,
+            )
             self.plane.hang_up(self.call_number)
             self.plane.forget(self.call_number)
             for microphone in self.microphones:
