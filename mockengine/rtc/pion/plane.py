@@ -19,10 +19,12 @@ byte, and costs ~25 µs a frame in C (docs/webrtc.md, "Ninth pass", measured bot
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import os
 import socket
 import struct
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Protocol
@@ -47,6 +49,7 @@ STATE_ENDED = 4
 
 _LENGTH = struct.Struct("<I")
 _CALL = struct.Struct("<I")
+_STAMP = struct.Struct("<Q")  # CLOCK_MONOTONIC ns
 _RECEIVED = struct.Struct("<IHIH")  # call, RTP sequence number, RTP timestamp, payload length
 _FRAME = struct.Struct("<IIH")  # call, RTP timestamp (48 kHz, from 0), payload length
 
@@ -95,6 +98,61 @@ def is_built() -> bool:
     return True
 
 
+class _Timer:
+    __slots__ = ("when", "callback", "cancelled")
+
+    def __init__(self, when: float, callback: Callable[[], None]) -> None:
+        self.when, self.callback, self.cancelled = when, callback, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def __lt__(self, other: _Timer) -> bool:
+        return self.when < other.when
+
+
+class StampClock:
+    """The microphones' clock on the pion plane: the time is the sidecar's stamp on the newest batch
+    (CLOCK_MONOTONIC, s), and timers set on it (the quiet timer's, rtc/inbound.py) run when a batch
+    stamped at or past their time is taken, before its packets.
+
+    On the loop's own clock a sidecar held back for over 100 ms (a busy machine) looked to the quiet
+    timer like a user who fell silent: silence was inserted mid-word before the held packets came
+    ("capital of France" was transcribed "capital of rans"). By the stamps, a late batch is late, not quiet.
+    """
+
+    def __init__(self) -> None:
+        self._now_s = time.monotonic()
+        self._timers: list[_Timer] = []
+
+    def time(self) -> float:
+        return self._now_s
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> _Timer:
+        timer = _Timer(when, callback)
+        heapq.heappush(self._timers, timer)
+        return timer
+
+    def advance(self, now_s: float) -> None:
+        """Time is ``now_s`` (never going back): the timers due by then run, in their order. Timers
+        they set run at a later batch (as an event loop runs the callbacks set during an iteration in
+        the next): one re-armed for a time the float sum put a hair before ``now_s`` ran for good."""
+        timers = self._timers
+        self._now_s = max(self._now_s, now_s)
+        due = []
+        while timers and timers[0].when <= now_s:
+            due.append(heapq.heappop(timers))
+        for timer in due:
+            if not timer.cancelled:
+                try:
+                    timer.callback()
+                except Exception:
+                    log.exception("pion media plane: a microphone timer failed")
+        if len(timers) > 64 and sum(t.cancelled for t in timers) > len(timers) // 2:
+            self._timers = [t for t in timers if not t.cancelled]
+            heapq.heapify(self._timers)
+
+
 class PionPlane(asyncio.Protocol):
     """The sidecar process and the engine's end of its socket (see the module docstring)."""
 
@@ -111,6 +169,7 @@ class PionPlane(asyncio.Protocol):
         self._loop: asyncio.AbstractEventLoop | None = None
         self.ticks = 0
         self.gone = asyncio.Event()
+        self.clock = StampClock()
 
     # -- the process -------------------------------------------------------------------------------
 
@@ -270,7 +329,9 @@ class PionPlane(asyncio.Protocol):
     def _tick(self, body: bytes) -> None:
         self.ticks += 1
         endpoints = self._endpoints
-        offset, end = 1, len(body)
+        (stamp_ns,) = _STAMP.unpack_from(body, 1)
+        self.clock.advance(stamp_ns / 1e9)  # (the quiet timers of earlier ticks first)
+        offset, end = 9, len(body)
         unpack = _RECEIVED.unpack_from
         while offset + 12 <= end:
             call, sequence_number, timestamp, size = unpack(body, offset)

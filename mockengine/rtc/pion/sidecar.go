@@ -19,8 +19,9 @@
 //	'A' answer    u32 call, u8 ok, answer SDP or the error's text
 //	'S' state     u32 call, u8 state (1 connected, 2 channel open, 3 channel closed, 4 ended), reason text
 //	'M' message   u32 call, u8 is_text, data (a message from oai-events)
-//	'R' received  one per 20 ms tick while calls live: repeated {u32 call, u16 RTP sequence number,
-//	              u32 RTP timestamp, u16 length, Opus payload}, in arrival order
+//	'R' received  one per 20 ms tick while calls live: u64 CLOCK_MONOTONIC ns when the batch was
+//	              closed, then repeated {u32 call, u16 RTP sequence number, u32 RTP timestamp,
+//	              u16 length, Opus payload}, in arrival order
 //
 // Reply frames are sent as they come (the engine paces them on its 20 ms grid); the engine's clock is
 // the 'R' batch. Built by build.sh from Debian's packages (GOPATH mode, offline).
@@ -43,6 +44,7 @@ import (
 	"github.com/pion/interceptor"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v3"
+	"golang.org/x/sys/unix"
 )
 
 const (
@@ -119,6 +121,16 @@ func (p *plane) setUp(port int, host string) (int, error) {
 	}, webrtc.RTPCodecTypeAudio); err != nil {
 		return 0, err
 	}
+	// Video is not taken (images come as conversation items), but a camera's line is answered
+	// inactive, not rejected: a rejected line (port 0, no ICE credentials) is one aiortc cannot parse.
+	for i, mime := range []string{webrtc.MimeTypeVP8, webrtc.MimeTypeH264} {
+		if err := m.RegisterCodec(webrtc.RTPCodecParameters{
+			RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: mime, ClockRate: 90000},
+			PayloadType:        webrtc.PayloadType(96 + i),
+		}, webrtc.RTPCodecTypeVideo); err != nil {
+			return 0, err
+		}
+	}
 	ir := &interceptor.Registry{}
 	// RTCP sender and receiver reports only: no NACK (audio is not retransmitted), no TWCC.
 	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
@@ -128,8 +140,9 @@ func (p *plane) setUp(port int, host string) (int, error) {
 	s.SetIncludeLoopbackCandidate(true)
 	s.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
 	s.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
-	// A client that went away (tab closed, process killed) stops answering: the call ends ~10 s later.
-	s.SetICETimeouts(5*time.Second, 10*time.Second, 2*time.Second)
+	// A client that went away (tab closed, process killed) stops answering ICE checks (sent every
+	// second): the call is disconnected 5 s later and ends 5 s after that.
+	s.SetICETimeouts(5*time.Second, 5*time.Second, time.Second)
 	ipFilter := func(ip net.IP) bool { return host == "" || ip.String() == host }
 	opts := []ice.UDPMuxFromPortOption{
 		ice.UDPMuxFromPortWithLoopback(), ice.UDPMuxFromPortWithNetworks(ice.NetworkTypeUDP4),
@@ -355,7 +368,7 @@ func (p *plane) answer(id uint32, sdp string) (string, error) {
 	audio := 0
 	for _, t := range pc.GetTransceivers() {
 		if t.Kind() != webrtc.RTPCodecTypeAudio || audio > 0 {
-			_ = t.Stop() // one microphone, no video: answered rejected
+			_ = t.Stop() // one microphone, no video: answered inactive
 
 			continue
 		}
@@ -379,6 +392,16 @@ func (p *plane) answer(id uint32, sdp string) (string, error) {
 	p.calls[id] = c
 	p.mu.Unlock()
 	return pc.LocalDescription().SDP, nil
+}
+
+// monotonicNs is CLOCK_MONOTONIC, the clock of Python's time.monotonic(): the engine times the
+// microphone's quiet by these stamps, not by when a batch reached it.
+func monotonicNs() []byte {
+	var ts unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(ts.Nano()))
+	return b[:]
 }
 
 func drainRTCP(sender *webrtc.RTPSender) {
@@ -420,6 +443,6 @@ func (p *plane) ticker() {
 		if live == 0 && len(batch) == 0 {
 			continue
 		}
-		p.send('R', batch)
+		p.send('R', monotonicNs(), batch)
 	}
 }

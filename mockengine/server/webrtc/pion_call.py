@@ -119,12 +119,16 @@ class PionCallRunner(CallRunner):
         channel = PionChannel(self.plane, self.call_number)
         self.channel = channel  # type: ignore[assignment]
         self.sender = serve_events_channel(channel, self.on_channel_message, self.ended, self.channel_open)  # type: ignore[arg-type]
-        self.microphones.append(InlineDecoder(self._on_microphone))
+        self.microphones.append(InlineDecoder(self._on_microphone, clock=self.plane.clock))
 
     async def answer(self, offer_sdp: str) -> str:
         """The sidecar's answer to the client's offer (OfferRefused: pion's reason)."""
         self.offer_sdp = offer_sdp
-        return await self.plane.answer(self.call_number, self, offer_sdp)
+        from mockengine.server.webrtc.calls import with_opus_fec  # (calls.py imports this module)
+
+        # FEC asked for as on the aiortc path (calls.py): pion's answer copies the offer's Opus
+        # parameters, and an aiortc or pion client's offer has none.
+        return with_opus_fec(await self.plane.answer(self.call_number, self, offer_sdp))
 
     # -- the plane's endpoint ----------------------------------------------------------------------
 
