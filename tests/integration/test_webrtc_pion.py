@@ -1,22 +1,28 @@
 """WebRTC calls on the pion media plane (``serve --media-plane pion``): aiortc as the client over the wire,
 a real engine on loopback whose calls' media run in the Go sidecar (mockengine/rtc/pion/).
 
-These need the sidecar built (`make pion`, from Debian's golang-go and golang-github-pion-webrtc.v3-dev);
-CI builds it (.ci/run). Where it is not built they fail, saying so, unless MOCKENGINE_PION_OPTIONAL=1 lets
-them skip (a developer's machine without the Go packages)."""
+These need the sidecar built (`make pion`, from Debian's golang-go and golang-github-pion-webrtc.v3-dev).
+Where it is not built they skip, saying so, and fail under CI=true (CI must build it)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
+import sys
 
 import pytest
 
 from mockengine.rtc.media import RATE_HZ
-from mockengine.rtc.pion.plane import PION_PLANE, is_built, sidecar_binary
+from mockengine.rtc.pion.plane import BUILD_NEEDS, PION_PLANE, is_built, sidecar_binary
+from mockengine.server.state import STATS
+from mockengine.server.webrtc.calls import CALLS
+from tests.eventually import eventually
 from tests.integration import test_webrtc_calls as calls
 from tests.integration import test_webrtc_faults as faults
+from tests.integration import test_webrtc_peer_gone as peer_gone
 from tests.speech import question, validate_server_event, word_error_rate
-from tests.webrtc_client import CallClient
+from tests.webrtc_client import CallClient, Microphone
 
 pytestmark = pytest.mark.models
 
@@ -34,8 +40,8 @@ SESSION = {
 @pytest.fixture
 def pion_engine(engine):
     if not is_built():
-        if os.environ.get("MOCKENGINE_PION_OPTIONAL") == "1":
-            pytest.skip("the pion sidecar is not built (make pion)")
+        if os.environ.get("CI") != "true":
+            pytest.skip(f"the pion sidecar is not built (make pion; {BUILD_NEEDS})")
         sidecar_binary()  # raises SidecarMissing, saying how to build it
 
     async def start(**overrides):
@@ -134,3 +140,78 @@ async def test_fault_server_hangup(pion_engine):
 
 async def test_journal_and_counters(pion_engine, tmp_path):
     await faults.test_a_call_is_counted_and_journaled_like_a_websocket_session(pion_engine, tmp_path)
+
+
+def _sections(sdp: str) -> list[list[str]]:
+    sections: list[list[str]] = []
+    for line in sdp.splitlines():
+        if line.startswith("m="):
+            sections.append([])
+        if sections:
+            sections[-1].append(line)
+    return sections
+
+
+async def test_the_answer_takes_one_microphone_answers_a_camera_inactive_and_asks_for_fec(pion_engine):
+    """A camera's line and a second microphone are answered inactive (pion rejected a camera's line with
+    port 0 and no ICE credentials, which an aiortc client cannot parse), the microphone's Opus with
+    in-band FEC (pion copies the offer's parameters; an aiortc offer has none)."""
+    server = await pion_engine()
+    client = CallClient()
+    client.pc.addTransceiver("video")
+    client.pc.addTrack(Microphone())
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+    finally:
+        await client.close()
+    kinds = [(s[0].split()[0], next(x for x in s if x in DIRECTIONS)) for s in _sections(client.answer_sdp)]
+    assert kinds == [
+        ("m=audio", "a=sendrecv"),
+        ("m=video", "a=inactive"),
+        ("m=audio", "a=inactive"),
+        ("m=application", "a=sendrecv"),
+    ], client.answer_sdp
+    microphone = _sections(client.answer_sdp)[0]
+    opus = next(x for x in microphone if x.endswith("opus/48000/2")).removeprefix("a=rtpmap:").split()[0]
+    assert f"a=fmtp:{opus} useinbandfec=1" in microphone, microphone
+    assert "a=candidate:" in client.answer_sdp and " 127.0.0.1 " in client.answer_sdp
+
+
+DIRECTIONS = ("a=sendrecv", "a=inactive", "a=recvonly", "a=sendonly")
+
+
+async def test_a_call_whose_client_is_killed_ends_within_seconds(pion_engine):
+    """A client killed (not a packet more) stops answering the sidecar's ICE checks: the call ends
+    (ICE disconnected after 5 s, failed 5 s later), seat and counters freed."""
+    server = await pion_engine()
+    env = {**os.environ, "PYTHONPATH": str(peer_gone.REPO)}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        peer_gone.CLIENT,
+        server.http_url,
+        "kill",
+        "",
+        stdout=asyncio.subprocess.PIPE,
+        env=env,
+        cwd=peer_gone.REPO,
+    )
+    try:
+        assert process.stdout is not None
+        call_id = (await asyncio.wait_for(process.stdout.readline(), timeout=60.0)).decode().strip()
+        await asyncio.sleep(3.0)
+        assert call_id in server.app[CALLS]
+        os.kill(process.pid, signal.SIGKILL)
+        await eventually(lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.GONE_WITHIN_S)
+        await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+
+
+async def test_a_bad_offer_is_a_400_and_frees_its_seat(pion_engine):
+    await calls.test_bad_calls_get_rest_errors(
+        pion_engine, "sk-test", "v=0\r\nthis is not sdp\r\n", "application/sdp", 400, None, "sdp"
+    )
