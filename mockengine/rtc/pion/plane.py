@@ -330,7 +330,6 @@ class PionPlane(asyncio.Protocol):
         self.ticks += 1
         endpoints = self._endpoints
         (stamp_ns,) = _STAMP.unpack_from(body, 1)
-        self.clock.advance(stamp_ns / 1e9)  # (the quiet timers of earlier ticks first)
         offset, end = 9, len(body)
         unpack = _RECEIVED.unpack_from
         while offset + 12 <= end:
@@ -340,6 +339,8 @@ class PionPlane(asyncio.Protocol):
             if endpoint is not None:
                 endpoint.on_packet(sequence_number, timestamp, body[offset : offset + size])
             offset += size
+        # The packets came before the stamp: the quiet timers due by it run after them.
+        self.clock.advance(stamp_ns / 1e9)
         if not self._connected:
             return
         assert self._loop is not None

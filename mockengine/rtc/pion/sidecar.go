@@ -226,7 +226,9 @@ func (p *plane) read() {
 				dc := c.dc
 				c.mu.Unlock()
 				if dc != nil {
-					_ = dc.SendText(string(rest))
+					if err := dc.SendText(string(rest)); err != nil {
+						log.Printf("call %d: a message of %d bytes not sent: %v", id, len(rest), err)
+					}
 				}
 			}
 		case 'X':

@@ -42,6 +42,9 @@ from mockengine.server.webrtc.call import EVENTS_CHANNEL, CallRunner, serve_even
 
 log = logging.getLogger("mockengine.webrtc")
 DEFAULT_MAX_MESSAGE_BYTES = 65_536  # RFC 8841 §6: an offer without a=max-message-size allows 64 KiB
+# pion/webrtc 3.1's SCTP sends at most 64 KiB whatever the offer allows (sctptransport.go, its issue 758):
+# a larger event goes without its audio or is refused as too large, as for a peer that takes no more.
+PION_MAX_MESSAGE_BYTES = 65_536
 _MAX_MESSAGE = re.compile(r"^a=max-message-size:(\d+)\s*$", re.MULTILINE)
 
 
@@ -185,7 +188,8 @@ class PionCallRunner(CallRunner):
 
     def _channel_limit_bytes(self) -> int:
         found = _MAX_MESSAGE.search(self.offer_sdp)
-        return int(found.group(1)) if found else DEFAULT_MAX_MESSAGE_BYTES
+        offered = int(found.group(1)) if found else DEFAULT_MAX_MESSAGE_BYTES
+        return min(offered or PION_MAX_MESSAGE_BYTES, PION_MAX_MESSAGE_BYTES)
 
     def _close_pc(self) -> asyncio.Future[None]:
         if self._pc_closing is None:
