@@ -1,11 +1,15 @@
-"""The pion media plane's received batches (``PionPlane._tick``): packets to their calls, in order."""
+"""The pion media plane's received batches (``PionPlane._tick``): packets to their calls, in order; the
+data channel's flow control (``PionChannel``)."""
 
 from __future__ import annotations
 
+import asyncio
 import struct
 import time
 
-from mockengine.rtc.pion.plane import PionPlane
+from mockengine.rtc.channel_flow import ChannelSender
+from mockengine.rtc.pion.plane import STATE_CONGESTED, STATE_DRAINED, PionPlane
+from mockengine.server.webrtc.pion_call import PionChannel
 
 
 class Endpoint:
@@ -52,3 +56,29 @@ def test_a_batch_goes_to_its_calls_with_swapped_packets_put_back_in_order():
     assert [p[:2] for p in first.packets] == [(65535, 0), (0, 960), (1, 1920)]
     assert [p[2] for p in second.packets] == [b"x", b"y"]
     assert plane.ticks == 1
+
+
+class Plane:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def send_text(self, call: int, text: str) -> None:
+        self.sent.append(text)
+
+
+async def test_a_congested_channel_holds_the_next_send_until_it_drains():
+    """The sidecar buffered all the engine sent (``bufferedAmount`` stayed 0): a client that stopped
+    reading let it grow without end. Told congested, the next send waits, as on aiortc's channel."""
+    plane = Plane()
+    channel = PionChannel(plane, 1)  # type: ignore[arg-type]
+    channel.readyState = "open"
+    ended = asyncio.Event()
+    sender = ChannelSender(channel, ended)
+    assert await sender.send("one") and sender.waits == 0
+    channel.on_flow(STATE_CONGESTED)
+    second = asyncio.ensure_future(sender.send("two"))
+    await asyncio.sleep(0.05)
+    assert not second.done() and plane.sent == ["one", "two"] and sender.waits == 1
+    channel.on_flow(STATE_DRAINED)
+    assert await asyncio.wait_for(second, 1.0)
+    assert await sender.send("three") and sender.waits == 1

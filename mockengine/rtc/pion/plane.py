@@ -46,6 +46,8 @@ STATE_CONNECTED = 1
 STATE_CHANNEL_OPEN = 2
 STATE_CHANNEL_CLOSED = 3
 STATE_ENDED = 4
+STATE_CONGESTED = 5  # the channel holds over 1 MiB the client has not taken
+STATE_DRAINED = 6  # down to 256 KiB again
 
 _LENGTH = struct.Struct("<I")
 _CALL = struct.Struct("<I")

@@ -17,7 +17,8 @@
 //
 //	'P' ready     u16 UDP port
 //	'A' answer    u32 call, u8 ok, answer SDP or the error's text
-//	'S' state     u32 call, u8 state (1 connected, 2 channel open, 3 channel closed, 4 ended), reason text
+//	'S' state     u32 call, u8 state (1 connected, 2 channel open, 3 channel closed, 4 ended,
+//	              5 channel congested: over 1 MiB buffered, 6 channel drained: under 256 KiB again), reason
 //	'M' message   u32 call, u8 is_text, data (a message from oai-events)
 //	'R' received  one per 20 ms tick while calls live: u64 CLOCK_MONOTONIC ns when the batch was
 //	              closed, then repeated {u32 call, u16 RTP sequence number, u32 RTP timestamp,
@@ -52,6 +53,10 @@ const (
 	stateChannelOpen   = 2
 	stateChannelClosed = 3
 	stateEnded         = 4
+	stateCongested     = 5
+	stateDrained       = 6
+	highWaterBytes     = 1 << 20   // the engine's ChannelSender waits past this much buffered
+	lowWaterBytes      = 256 << 10 // until it is down to this
 	eventsChannel      = "oai-events"
 	tick               = 20 * time.Millisecond
 )
@@ -67,6 +72,7 @@ type call struct {
 	connected bool
 	ended     bool
 	marker    bool // the next reply packet starts a talkspurt (RFC 3551 §4.1)
+	congested bool // the engine was told the channel is congested, and not yet that it drained
 	lastTS    uint32
 }
 
@@ -228,6 +234,8 @@ func (p *plane) read() {
 				if dc != nil {
 					if err := dc.SendText(string(rest)); err != nil {
 						log.Printf("call %d: a message of %d bytes not sent: %v", id, len(rest), err)
+					} else if dc.BufferedAmount() > highWaterBytes {
+						p.congested(c, dc)
 					}
 				}
 			}
@@ -245,6 +253,31 @@ func (p *plane) read() {
 				go p.hangUp(c, "hangup")
 			}
 		}
+	}
+}
+
+// congested tells the engine to hold its sends (its ChannelSender waits as on aiortc's channel) until
+// drained. Checked again after the flag is set: a drain between the send and the flag is not lost.
+func (p *plane) congested(c *call, dc *webrtc.DataChannel) {
+	c.mu.Lock()
+	was := c.congested
+	c.congested = true
+	c.mu.Unlock()
+	if !was {
+		p.state(c, stateCongested, "")
+	}
+	if dc.BufferedAmount() <= lowWaterBytes {
+		p.drained(c)
+	}
+}
+
+func (p *plane) drained(c *call) {
+	c.mu.Lock()
+	was := c.congested
+	c.congested = false
+	c.mu.Unlock()
+	if was {
+		p.state(c, stateDrained, "")
 	}
 }
 
@@ -324,6 +357,8 @@ func (p *plane) answer(id uint32, sdp string) (string, error) {
 		}
 		c.dc = dc
 		c.mu.Unlock()
+		dc.SetBufferedAmountLowThreshold(lowWaterBytes)
+		dc.OnBufferedAmountLow(func() { p.drained(c) })
 		dc.OnOpen(func() { p.state(c, stateChannelOpen, "") })
 		dc.OnClose(func() { p.state(c, stateChannelClosed, "") })
 		dc.OnMessage(func(m webrtc.DataChannelMessage) {

@@ -7,7 +7,8 @@ its peer connection in the sidecar instead of aiortc:
 - the ``oai-events`` channel is :class:`PionChannel`, which has the face of aiortc's ``RTCDataChannel``
   that :func:`~mockengine.server.webrtc.call.serve_events_channel` and
   :class:`~mockengine.rtc.channel_flow.ChannelSender` use (its sends go to the sidecar at once; the
-  sidecar's SCTP buffers them, so no send here waits: ``bufferedAmount`` stays 0);
+  sidecar says when its SCTP buffer holds over 1 MiB and when it is down to 256 KiB, and the sender
+  waits in between, as on aiortc);
 - the microphone's Opus packets come in the sidecar's 20 ms batches and go through the same
   :class:`~mockengine.rtc.inbound.InlineDecoder` (in arrival order: the sidecar reorders nothing, and on
   loopback or a LAN nothing is reordered);
@@ -27,11 +28,14 @@ from typing import Any
 from aiortc import RTCPeerConnection
 
 from mockengine.realtime.session import RealtimeSession
+from mockengine.rtc.channel_flow import HIGH_WATER_BYTES
 from mockengine.rtc.inbound import InlineDecoder
 from mockengine.rtc.pion.plane import (
     EARLY_S,
     STATE_CHANNEL_CLOSED,
     STATE_CHANNEL_OPEN,
+    STATE_CONGESTED,
+    STATE_DRAINED,
     STATE_ENDED,
     PionPlane,
 )
@@ -45,6 +49,7 @@ DEFAULT_MAX_MESSAGE_BYTES = 65_536  # RFC 8841 §6: an offer without a=max-messa
 # pion/webrtc 3.1's SCTP sends at most 64 KiB whatever the offer allows (sctptransport.go, its issue 758):
 # a larger event goes without its audio or is refused as too large, as for a peer that takes no more.
 PION_MAX_MESSAGE_BYTES = 65_536
+CONGESTED_BYTES = HIGH_WATER_BYTES + 1  # what a congested channel's bufferedAmount reads (no exact figure)
 _MAX_MESSAGE = re.compile(r"^a=max-message-size:(\d+)\s*$", re.MULTILINE)
 
 
@@ -97,6 +102,16 @@ class PionChannel:
         """Close the channel (fault ``datachannel_close``); its 'close' follows from the sidecar."""
         self._plane.close_channel(self._call)
 
+    def on_flow(self, state: int) -> None:
+        """The sidecar's SCTP buffer went over its high-water mark (``STATE_CONGESTED``: the next send
+        of :class:`~mockengine.rtc.channel_flow.ChannelSender` waits) or back under its low one
+        (``STATE_DRAINED``: the wait ends, as on aiortc's ``bufferedamountlow``)."""
+        if state == STATE_CONGESTED:
+            self.bufferedAmount = CONGESTED_BYTES
+        elif state == STATE_DRAINED:
+            self.bufferedAmount = 0
+            self.emit("bufferedamountlow")
+
 
 class PionCallRunner(CallRunner):
     """A call whose media plane is the pion sidecar (see the module docstring)."""
@@ -145,6 +160,8 @@ class PionCallRunner(CallRunner):
             if channel.readyState != "closed":
                 channel.readyState = "closed"
                 channel.emit("close")
+        elif state in (STATE_CONGESTED, STATE_DRAINED):
+            channel.on_flow(state)
         elif state == STATE_ENDED:
             log.info(
                 "call %s: the media plane ended it (%s); microphone packets %d, missed %d, late %d",
