@@ -14,6 +14,9 @@ from typing import Any
 import jsonschema
 from openai import AsyncOpenAI
 
+from mockengine.chat.request import ChatRequest
+from mockengine.chat.shaping import structured_text
+
 STRING = {"type": "string"}
 INTEGER = {"type": "integer"}
 DATE = {"type": "string", "format": "date"}
@@ -135,3 +138,27 @@ async def realtime_turn(
         (item.name, json.loads(item.arguments)) for item in response.output if item.type == "function_call"
     ]
     return calls, said(response)
+
+
+def structured_answer(said: str, schema: dict[str, Any], reply: str = "You said it. Tell me more.") -> Any:
+    """The ``json_schema`` answer (``shaping.structured_text``, parsed) to a user who said ``said``, whose
+    reply's sentence is ``reply``: what Chat Completions' ``response_format`` returns for it."""
+    request = ChatRequest(
+        model="gpt-4o-mini",
+        messages=({"role": "user", "content": said},),
+        tools=(),
+        custom_tools=frozenset(),
+        tool_choice=None,  # type: ignore[arg-type]
+        max_tokens=None,
+        n=1,
+        stream=False,
+        include_usage=False,
+        include_obfuscation=False,
+        stop=(),
+        seed=None,
+        parallel_tool_calls=True,
+        body={},
+        response_format="json_schema",
+        response_schema=schema,
+    )
+    return json.loads(structured_text(reply, request, 0, said=said))

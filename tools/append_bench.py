@@ -14,7 +14,10 @@ pass). The same scripted input goes into both servers over a real loopback WebSo
   (its SHA-256 is printed).
 * The engine is ``serve``'s application (``create_app``, the load bench's settings) on the stand-in
   models (``engines/fakes.py``): whisper and piper under valgrind take minutes a call and starve the
-  event loop. The baseline is ``mockengine.loadtest.baseline`` as the bench starts it.
+  event loop. The stand-in's tones are kept in a speech cache by sentence, as piper's are, so after the
+  warm-up a reply's speech is a cache hit on the event loop, as in a warm engine (``--uncached-speech``:
+  a numpy tone per sentence in the thread pool every time, which no warm engine does; docs/cpu.md,
+  eleventh pass). The baseline is ``mockengine.loadtest.baseline`` as the bench starts it.
 * Each server runs under ``valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes``.
   After start-up and a warm-up run of the same script (the engine's transcript and speech caches fill),
   and a 12 s pause (the reclaimer's collection after the warm-up's sessions end), instrumentation is
@@ -94,11 +97,14 @@ def session_script(index: int, seconds: float, seed: int, turn_every_s: float, b
     return script[:slots]
 
 
-def serve_engine(host: str, port: int, pace: float, timer_scale: float = 1.0) -> None:
+def serve_engine(
+    host: str, port: int, pace: float, timer_scale: float = 1.0, speech_cache: bool = True
+) -> None:
     """The engine's application as ``serve`` builds it, on the stand-in models (``engines/fakes.py``: a
     scripted transcript, a tone per sentence), with the load bench's settings (``bench/context.py``).
     ``timer_scale``: the process's own periodic checks (the loop-lag probe, the WebRTC fault clock, 10 a
-    second each whatever the number of sessions) run that many times less often (``--dilate-timers``)."""
+    second each whatever the number of sessions) run that many times less often (``--dilate-timers``).
+    ``speech_cache``: the stand-in's tones kept by sentence as piper's are (off: ``--uncached-speech``)."""
     from aiohttp import web
 
     from mockengine.server import admission
@@ -111,7 +117,7 @@ def serve_engine(host: str, port: int, pace: float, timer_scale: float = 1.0) ->
     calls.FAULT_CLOCK_S *= timer_scale
 
     settings = Settings(seed=1, audio_pace=pace, first_delta_delay_ms=0, max_sessions=0, log_level="WARNING")
-    resources = make_fake_resources(settings)
+    resources = make_fake_resources(settings, speech_cache=speech_cache)
     web.run_app(create_app(settings, resources), host=host, port=port, print=None)
 
 
@@ -144,12 +150,16 @@ class Server:
         return whole, main
 
 
-def start(name: str, port: int, out_dir: Path, slow: float, dilate_timers: bool = False) -> Server:
+def start(
+    name: str, port: int, out_dir: Path, slow: float, dilate_timers: bool = False, speech_cache: bool = True
+) -> Server:
     env = dict(os.environ)
     if name == "engine":
         module = [__file__, "--serve-engine", "--pace", f"{3.0 / slow:g}"]
         if dilate_timers:
             module += ["--timer-scale", f"{slow:g}"]
+        if not speech_cache:
+            module += ["--uncached-speech"]
         env["PYTHONMALLOC"] = "malloc"  # serve's default allocator
     else:
         module = ["-m", "mockengine.loadtest.baseline"]
@@ -281,7 +291,9 @@ async def main_async(args: argparse.Namespace) -> None:
     for name in names:
         out_dir = root / name
         out_dir.mkdir(parents=True, exist_ok=True)
-        servers.append(start(name, port or free_port(), out_dir, args.slow, args.dilate_timers))
+        servers.append(
+            start(name, port or free_port(), out_dir, args.slow, args.dilate_timers, not args.uncached_speech)
+        )
         port = port + 1 if port else 0
     try:
         results = await asyncio.gather(*(measure(s, scripts, slot_s, s.name == "engine") for s in servers))
@@ -330,12 +342,18 @@ def main() -> None:
         action="store_true",
         help="dilate the engine's per-process periodic checks by --slow too (docs/cpu.md, tenth pass)",
     )
+    parser.add_argument(
+        "--uncached-speech",
+        action="store_true",
+        help="the stand-in synthesizer makes every reply's tone in the thread pool, as before the "
+        "eleventh pass (docs/cpu.md); by default its tones are cached by sentence as piper's are",
+    )
     parser.add_argument("--host", default="127.0.0.1", help=argparse.SUPPRESS)
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--keep", help="keep callgrind's files in this directory")
     args = parser.parse_args()
     if args.serve_engine:
-        serve_engine(args.host, args.port, args.pace, args.timer_scale)
+        serve_engine(args.host, args.port, args.pace, args.timer_scale, not args.uncached_speech)
         return
     asyncio.run(main_async(args))
 

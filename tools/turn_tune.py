@@ -23,6 +23,7 @@ The simulation approximates the session (no VAD onset details); ``record`` gives
 from __future__ import annotations
 
 import argparse
+import hashlib
 import pickle
 import statistics
 from collections import defaultdict
@@ -44,6 +45,10 @@ STORE = CACHE_ROOT.parent / "turn-tune"
 BYTES_PER_MS = 48
 ONSET_LEVEL = 300  # a sample this loud after a pause is the speaker resuming
 _PROSODY: dict[tuple[str, int, int], Any] = {}
+# Round 14: the prosody of every probe kept on disk beside the probes (keyed by the source of
+# ``prosody.py``, so a change to the measure recomputes it): re-scoring with other weights then costs
+# neither a whisper call nor a prosody measure.
+PROSODY_STORE = STORE / "prosody.pkl"
 _FINISHED = (Completeness.COMPLETE, Completeness.QUESTION)
 
 
@@ -76,7 +81,12 @@ def record(chosen: tuple[str, ...], eagerness: tuple[str, ...] = ("high", "mediu
             raise SystemExit(f"{split} is not a tuning split (sealed or unknown)")
         directory, labels = load(split)
         results = []
-        for label in labels:
+        # Round 14: in a hashed order, stored every 40 utterances, so a recording stopped for time
+        # leaves a fair sample of the split (every category, every voice) rather than its first texts.
+        ordered = sorted(labels, key=lambda label: hashlib.sha1(label["id"].encode()).digest())
+        for count, label in enumerate(ordered, 1):
+            if count % 40 == 0:
+                _store(probes, labelled, transcriber)
             current["id"] = label["id"]
             labelled[label["id"]] = label
             pcm = read_pcm(directory, label)
@@ -85,13 +95,44 @@ def record(chosen: tuple[str, ...], eagerness: tuple[str, ...] = ("high", "mediu
                     (label, run_utterance(label, pcm, config, transcriber, measured_latency=False))
                 )
         print_table(split, category_table(results))
-        transcriber.save()
-    STORE.mkdir(parents=True, exist_ok=True)
-    (STORE / "probes.pkl").write_bytes(pickle.dumps({"labels": labelled, "probes": probes}))
+    _store(probes, labelled, transcriber)
     print(f"{len(probes)} probes stored; {len(transcriber.costs_ms)} whisper calls ran")
 
 
+def _store(probes: dict[tuple[str, int], Any], labelled: dict[str, Any], transcriber: Any) -> None:
+    """Write the probes and the whisper memo. Only utterances replayed to the end are labelled, so a
+    recording stopped midway stores no half-replayed utterance as recorded."""
+    STORE.mkdir(parents=True, exist_ok=True)
+    transcriber.save()
+    done = {uid: label for uid, label in labelled.items() if any(key[0] == uid for key in probes)}
+    kept = {key: probe for key, probe in probes.items() if key[0] in done}
+    (STORE / "probes.pkl").write_bytes(pickle.dumps({"labels": done, "probes": kept}))
+
+
+def load_prosody() -> None:
+    """Fill the in-process prosody memo from :data:`PROSODY_STORE` if it was measured by this code."""
+    if PROSODY_STORE.exists():
+        stored = pickle.loads(PROSODY_STORE.read_bytes())
+        if stored.get("source") == _prosody_source():
+            _PROSODY.update(stored["prosody"])
+
+
+def save_prosody() -> None:
+    STORE.mkdir(parents=True, exist_ok=True)
+    PROSODY_STORE.write_bytes(pickle.dumps({"source": _prosody_source(), "prosody": _PROSODY}))
+
+
+def _prosody_source() -> str:
+    import hashlib
+    import inspect
+
+    from mockengine.realtime import prosody
+
+    return hashlib.sha1(inspect.getsource(prosody).encode()).hexdigest()
+
+
 def score(each: bool, by_category: bool, by_voice: bool = False, store: str = "probes.pkl") -> None:
+    load_prosody()
     stored = pickle.loads((STORE / store).read_bytes())
     recorded = {label["split"] for label in stored["labels"].values()} & set(TUNING_SPLITS)
     labels = {label["id"]: label for split in sorted(recorded) for label in load(split)[1]}
@@ -108,6 +149,7 @@ def score(each: bool, by_category: bool, by_voice: bool = False, store: str = "p
             group = "mid" if label["kind"] == "trailing" else "finished"
             figures[(label["split"], eagerness, group)].append((uid, outcome))
             tables[label["split"]].append((label, _as_outcome(label, eagerness, outcome)))
+    save_prosody()
     if by_category:
         from mockengine.bench.turn_corpus import category_table, print_table
 

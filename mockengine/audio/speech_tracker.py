@@ -104,6 +104,10 @@ _QUIET_NEXT_STATE, _QUIET_EDGE = TRANSITIONS[_S.SILENCE, _E.NO_SPEECH]
 # (SPEECH, SPEECH)'s, likewise, for `SpeechTracker._step`'s speech-after-speech step (no edge either).
 _SPEAKING_NEXT_STATE, _SPEAKING_EDGE = TRANSITIONS[_S.SPEECH, _E.SPEECH]
 assert _QUIET_EDGE is None and _SPEAKING_EDGE is None
+# The state a quiet frame leaves SILENCE in, for `UserTurns._append_frame_between_turns` (which steps a
+# tracker in SILENCE with no speech in its window as `push_frame` does, without the call): SILENCE.
+QUIET_NEXT_STATE = _QUIET_NEXT_STATE
+assert QUIET_NEXT_STATE is _S.SILENCE
 
 
 class IllegalTransition(RuntimeError):
@@ -151,6 +155,9 @@ class SpeechTracker:
 
     `onset_ms`: speech needed within the last `onset_window_ms` to confirm an onset or a resume.
     `prefix_padding_ms`: audio kept before the speech start (OpenAI `prefix_padding_ms`).
+
+    ``UserTurns._append_frame_between_turns`` steps `push_frame`'s silence-after-silence case on this
+    object's state without the call (50 a second per session): keep the two in step.
     """
 
     def __init__(self, onset_ms: int = 60, prefix_padding_ms: int = 300, onset_window_ms: int = 100) -> None:

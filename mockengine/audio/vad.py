@@ -134,6 +134,9 @@ class FrameClassifier:
     `native`: use the C frame path (None: when it is built, `NATIVE_AVAILABLE`; False: the numpy path,
     which gives the same frames). Raises ValueError for a `frame_ms` webrtcvad does not take, or
     `native=True` when the module is not built.
+
+    ``UserTurns._append_frame_between_turns`` steps the single-frame native path of `push` on this
+    object's state without the call (50 a second per session): keep the two in step.
     """
 
     def __init__(self, threshold: float = 0.5, frame_ms: int = FRAME_MS, native: bool | None = None) -> None:

@@ -81,6 +81,9 @@ class Plan:
     # the words only gave a value, asking nothing ("my confirmation number is kq7rt"): put after a
     # question, they answer it, and the call it waited on comes first (``ellipsis.conversation_plan``)
     only_given: bool = False
+    # said after the calls' clause: what the words also asked that no call does ("I can't order the
+    # muffin here, though.")
+    note: str | None = None
 
 
 def plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
@@ -151,11 +154,16 @@ def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> 
             or _ordered(text, candidates)
             or _not_given(text, candidates)
         )
-    if found and not any(_verb_said(match) for _, match in found):
+    if found and (
+        not any(_verb_said(match) for _, match in found)
+        or all(intent.is_lookup(match.tool) for _, match in found)
+    ):
         # "Send order 12345 to 40 Elm Rd" beside cancel_order: the noun "order" asked no cancel; the
         # address a thing is sent to asks its shipping address changed, as a model reads it
         # (the tool that takes the address, matched by a word of it such as "street", reads it as well:
-        # "Send my order to 12 Baker Street" names no order "12")
+        # "Send my order to 12 Baker Street" names no order "12"). A lookup sends nothing either: "Ship
+        # order 12345 to Leeds" beside track_order (whose "track" shares a concept with "ship") asks it
+        # sent there, not tracked.
         sent = _address_sent(text, candidates, referent, today)
         if sent is not None:
             return sent
@@ -784,25 +792,43 @@ _AND_ANOTHER = re.compile(r"\s*,?\s+and\s+(?:also\s+)?(?=(?:a|an|some|another|on
 def _ordered(text: str, tools: list[ToolSpec]) -> Plan | None:
     """A thing asked to be given ("Can I get a latte?") to the one ordering tool whose only required
     parameter is the thing ordered (``order_drink(drink)``): that tool, called with the thing
-    (``intent.ordered_thing``); None otherwise. Things asked for together ("a latte and a mocha") get one
-    call each in the same response, as a model calls a tool that takes one thing once per thing; all or
-    none: "a latte and a refund" orders nothing here."""
+    (``intent.ordered_thing``); None otherwise. Things asked for together ("a latte and a mocha", "a tea
+    and a muffin" beside order_drink and order_food) get one call each in the same response, as a model
+    calls a tool that takes one thing once per thing. A thing of a known kind no tool takes ("a muffin"
+    with only order_drink) is said to be out of reach (``Plan.note``; alone, no call and that sentence);
+    any other thing not ordered keeps all or none: "a latte and a refund" orders nothing here."""
     parts = _AND_ANOTHER.split(text)
     # the later things are asked for in the first one's words ("I'd like a latte and a mocha")
     texts = [parts[0]] + [f"I'd like {part}" for part in parts[1:]]
     done: list[Action] = []
+    other_kind: list[str] = []
     for said in texts:
         found = intent.ordered_thing(said, tools)
-        if found is None or (done and found[0].name != done[0].call.name):
-            return None
+        if found is None:
+            # "a tea and a muffin" with only order_drink: a thing of a kind no tool takes (food) is no
+            # reason to order nothing; a model orders the tea and says the muffin is out of its reach.
+            # Our choice (no documented behaviour): the calls it can make, and that sentence.
+            other = intent.thing_of_other_kind(said, tools)
+            if other is None:
+                return None
+            other_kind.append(other)
+            continue
         tool, name, thing = found
         called = _called(tool, Filled({name: thing}, {name: thing}))
         if called is None:
             return None
         done.append(called)
-    return Plan(
-        tuple(done), None, "a thing asked for to the one ordering tool: " + "; ".join(a.why for a in done)
-    )
+    things = " or the ".join(other_kind)
+    if not done:
+        # "Can I get a muffin?" with only order_drink: no call, and why
+        return Plan(
+            (), None, f"no call: no declared tool takes {things}", f"Sorry, I can't order the {things} here."
+        )
+    why = "a thing asked for to its ordering tool: " + "; ".join(a.why for a in done)
+    if not other_kind:
+        return Plan(tuple(done), None, why)
+    note = f"I can't order the {things} here, though."
+    return Plan(tuple(done), None, f"{why}; no declared tool takes {things}", note=note)
 
 
 def _not_given(text: str, tools: list[ToolSpec]) -> Plan | None:

@@ -234,7 +234,13 @@ HOUSE_NUMBER_AFTER = re.compile(
     rf"\s+(?:(?!st\.?\s+{_STREET_KIND})[A-Z][\w'-]*\s+){{1,3}}{_STREET_KIND}",
     re.IGNORECASE,
 )
-_STREET_WITH_NUMBER = re.compile(r"\d+[a-z]?" + HOUSE_NUMBER_AFTER.pattern, re.IGNORECASE)
+# A direction said after the street's kind is part of the street ("42 Oak Ave North", "100 Main St NW"),
+# unless a name follows it, which is the town's ("42 Oak Ave West Hollywood"), or "of" ("north of …").
+_POST_DIRECTION = (
+    r"(?:\s+(?:north|south|east|west|northeast|northwest|southeast|southwest|(?-i:[NS][EW]|[NSEW]))\b"
+    r"(?!\s+(?:of\b|(?-i:[A-Z][a-z]))))?"
+)
+_STREET_WITH_NUMBER = re.compile(r"\d+[a-z]?" + HOUSE_NUMBER_AFTER.pattern + _POST_DIRECTION, re.IGNORECASE)
 # A parameter's words that name a zip or postal code (``zip``, ``postal_code``); "post" only before
 # "code" (``post_code``: ``post_title`` is a blog post's).
 _POSTAL_WORDS = frozenset(("zip", "zipcode", "postcode", "postal"))

@@ -23,13 +23,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from mockengine.brain import implied, lexicon
 from mockengine.brain.output_data import output_data
 from mockengine.brain.wordlists import (
+    ASIDE_COUNTS,
+    DONE_COUNTS,
     ERROR_FIELDS,
     ERROR_LOOKUPS,
+    FAILED_COUNTS,
     FAILED_STATES,
     FAILURE_ONLY_FIELDS,
     HTTP_ERROR_PHRASES,
@@ -42,7 +46,7 @@ from mockengine.brain.wordlists import (
     SUCCESS_FLAGS,
 )
 
-__all__ = ["failure_reason"]
+__all__ = ["PartialFailure", "failure_reason", "partial_failure", "reason_clause"]
 
 _LOOKUP_VERBS = READ_VERBS | frozenset(("lookup", "fetch"))
 
@@ -93,6 +97,63 @@ def failure_reason(output: str, call_name: str | None = None, call_arguments: An
     if data is None and output.strip():
         return _of_text(output)
     return None
+
+
+@dataclass(frozen=True)
+class PartialFailure:
+    """A batch's outcome: ``done`` parts went through (as ``done_word`` says: "sent"), ``failed`` did not
+    (``failed_names``: those the output names, when it lists them), ``asides`` the other counts said
+    ("3 skipped"); ``keys`` are the output's fields these were read from."""
+
+    done: int
+    done_word: str
+    failed: int
+    failed_names: tuple[str, ...]
+    asides: tuple[tuple[int, str], ...]
+    keys: frozenset[str]
+
+
+def partial_failure(data: Any) -> PartialFailure | None:
+    """The counts of a batch that partly or wholly failed, when ``data`` (a tool's output) gives a count
+    of failures above 0 (``"failed": 2``, ``"errors": 1``, or the list of them) beside a count of those
+    that went through (``"sent": 12``); None otherwise (no such counts, or no failure among them). A model
+    says both ("12 sent, but 2 failed"), never only the 12."""
+    if not isinstance(data, Mapping):
+        return None
+    fields = {lexicon.identifier_words(str(key)): (str(key), value) for key, value in data.items()}
+    done = next(
+        (
+            (words, key, value)
+            for words, (key, value) in fields.items()
+            if words in DONE_COUNTS and _count(value)
+        ),
+        None,
+    )
+    failed = next(
+        (
+            (key, value)
+            for words, (key, value) in fields.items()
+            if words in FAILED_COUNTS and (_count(value) or isinstance(value, list) and value)
+        ),
+        None,
+    )
+    if done is None or failed is None:
+        return None
+    count = failed[1] if _count(failed[1]) else len(failed[1])
+    if count <= 0:
+        return None
+    names = tuple(n for n in (_said(item) for item in failed[1]) if n) if isinstance(failed[1], list) else ()
+    asides = tuple(
+        (value, words)
+        for words, (key, value) in fields.items()
+        if words in ASIDE_COUNTS and _count(value) and value > 0
+    )
+    keys = frozenset({done[1], failed[0]} | {k for w, (k, v) in fields.items() if w in ASIDE_COUNTS})
+    return PartialFailure(done[2], done[0], count, names, asides, keys)
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _is_id(key: str) -> bool:
@@ -191,6 +252,16 @@ def _said(value: Any) -> str | None:
     if isinstance(value, list) and value:
         return _said(value[0])
     return None
+
+
+def reason_clause(reason: str, names: frozenset[str] = frozenset()) -> str:
+    """A failure's reason as the app wrote it (``{"error": "No tables free at 8."}``) said after "I
+    couldn't …:" ("no tables free at 8"); see ``_clause``. An opening word among ``names`` (the words of
+    the call's arguments: "Dario is not in this meeting" after ``to: "Dario"``) keeps its capital."""
+    if not reason.strip():
+        return ""
+    first = reason.split()[0].strip(".,:;!?")
+    return " ".join(reason.split()).strip().rstrip(".!") if first in names else _clause(reason)
 
 
 def _clause(reason: str) -> str:

@@ -12,6 +12,7 @@ the thing's name: "The status for order 4471 is shipped, the eta is Friday and t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,8 +21,11 @@ from mockengine.brain.wordlists import (
     CURRENCIES,
     CURRENCY_FIELDS,
     ERROR_FIELDS,
+    FRACTION_WORDS,
     MINOR_UNIT_WORDS,
     MONEY_WORDS,
+    PERCENT_TAILS,
+    PERCENT_WORDS,
     QUALIFIER_OPENERS,
     SHARE_WORDS,
 )
@@ -34,6 +38,11 @@ MAX_NAMED_ITEMS = 3
 # A listed record that is no name alone is said by at most this many of its facts ("airline United, …").
 MAX_ITEM_FACTS = 3
 
+# A total beside a progress ("progress": 3, "total": 5) makes the progress a count of steps.
+_TOTALS = frozenset(("total", "total steps", "steps", "of", "out of", "count", "total count"))
+_COUNTED_SHARES = frozenset(("progress", "completion"))
+# A humidity in grams (absolute: per cubic metre; specific: per kilogram), no percentage.
+_MASS_HUMIDITY = frozenset(("absolute", "specific"))
 # Field names (as words) that hold the conditions a weather lookup reports.
 _CONDITIONS = frozenset(("condition", "conditions", "weather", "summary", "description", "sky", "outlook"))
 # A temperature field, by a word of its name; "feels like", "high" and "low" are temperatures of their own.
@@ -69,7 +78,7 @@ def sentence(data: Mapping[str, Any], named: str | None, where: str) -> str | No
     fields = _fields(data, named)
     # "as of 2026-12-05" qualifies the fact said first: no clause of its own ("the as of is …")
     qualifiers = [f for f in fields if f[0].split()[0] in QUALIFIER_OPENERS and len(f[0].split()) > 1]
-    fields = [f for f in fields if f not in qualifiers]
+    fields = _counted_once([f for f in fields if f not in qualifiers])
     if not fields:
         return None
     unit = _unit_of(fields)
@@ -104,6 +113,48 @@ def sentence(data: Mapping[str, Any], named: str | None, where: str) -> str | No
     return f"{text}."
 
 
+# A field that counts a list's items in all ("total": 14 beside the 2 results of a page).
+_TOTALS = frozenset(("total", "count", "total count", "total results", "num results", "result count", "hits"))
+# A page's place in a longer list: a cursor or page token is no fact to say; "has_more" is said once.
+_PAGING = frozenset((
+    "next", "next page", "next cursor", "cursor", "next page token", "page token", "next token", "offset",
+    "page", "page size", "limit", "per page", "prev", "previous", "previous page", "next url", "next link",
+))  # fmt: skip
+_MORE = frozenset(("has more", "more", "has next", "has next page", "more results", "truncated"))
+
+
+def _counted_once(fields: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The fields beside a list as a model says them: a total that only counts the list is not said again
+    ("There are no results for sushi and the total is 0." → "There are no results for sushi."), a total
+    past the page's items is said as how many there are in all ("14 in all"), a cursor or page token not
+    at all, and "has_more" as "there are more" (was "it has more")."""
+    listed = next((value for _, value in fields if isinstance(value, list)), None)
+    if listed is None:
+        return fields
+    total = next(
+        (v for w, v in fields if w in _TOTALS and _number_of(v) is not None and v > len(listed) > 0), None
+    )
+    more = any(w in _MORE and v is True for w, v in fields)
+    kept: list[tuple[str, Any]] = []
+    for words, value in fields:
+        if words in _PAGING or words in _MORE and isinstance(value, bool):
+            continue
+        if words in _TOTALS and _number_of(value) is not None:
+            continue
+        kept.append((words, _Page(value, total) if value is listed and total is not None else value))
+    if more and total is None:  # "14 results" says there are more already
+        kept.append(("more", True))
+    return kept
+
+
+class _Page(list):  # type: ignore[type-arg]
+    """A page of a longer list: its items, and how many there are in all (``total``)."""
+
+    def __init__(self, items: list[Any], total: int) -> None:
+        super().__init__(items)
+        self.total = total
+
+
 def readable(data: Mapping[str, Any]) -> dict[str, Any]:
     """``data``'s values as a model says them, the keys kept: a quantity given as an object with its unit
     (``{"value": 18, "unit": "C"}``, ``{"amount": 249, "currency": "USD"}``) as one value with its unit
@@ -122,6 +173,8 @@ def readable(data: Mapping[str, Any]) -> dict[str, Any]:
         None,
     )
     said: dict[str, Any] = {}
+    # {"progress": 3, "total": 5}: the progress is a count of the total's steps, no percent
+    counted = any(lexicon.identifier_words(str(key)) in _TOTALS for key in data)
     for key, value in data.items():
         words = lexicon.identifier_words(str(key))
         if currency is not None and words in CURRENCY_FIELDS:
@@ -153,8 +206,71 @@ def readable(data: Mapping[str, Any]) -> dict[str, Any]:
         ):
             percent = round(value * 100, 1)
             key, value = f"{key}_pct", int(percent) if percent.is_integer() else percent
+        elif (percent_of := _percent(words, value)) is not None and not (
+            counted and set(words.split()) & _COUNTED_SHARES
+        ):
+            key, value = f"{key}_pct", percent_of
+        elif isinstance(value, str) and (when := when_said(value)) is not None:
+            value = when
         said[str(key)] = value
     return said
+
+
+# An ISO 8601 date or date-time as a tool writes it: "2026-12-03", "2026-12-03T14:30:00Z",
+# "2026-12-07T09:30:00+01:00", "2026-12-08 07:15".
+_ISO = re.compile(
+    r"^(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})"
+    r"(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::\d{2}(?:\.\d+)?)?(?P<zone>Z|[+-]\d{2}:?\d{2})?)?$"
+)
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+
+
+def when_said(value: str) -> str | None:
+    """An ISO date or date-time as a model reads it out: "2026-12-03" → "December 3, 2026",
+    "2026-12-03T14:30:00Z" → "December 3, 2026 at 2:30 PM UTC"; a time with an offset is said as the
+    local time it writes ("…T09:30:00+01:00" → "9:30 AM"), as a model reads the clock time it was given.
+    None for anything else (an invalid date included)."""
+    found = _ISO.match(value.strip())
+    if found is None:
+        return None
+    month, day = int(found["month"]), int(found["day"])
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    said = f"{_MONTHS[month - 1]} {day}, {found['year']}"
+    if found["hour"] is None:
+        return said
+    hour, minute = int(found["hour"]), int(found["minute"])
+    if hour > 23 or minute > 59:
+        return None
+    clock = f"{(hour % 12) or 12}:{minute:02d} {'AM' if hour < 12 else 'PM'}"
+    return f"{said} at {clock}{' UTC' if found['zone'] == 'Z' else ''}"
+
+
+def _percent(words: str, value: Any) -> int | float | None:
+    """A percentage field's number up to 100 (``humidity: 82``, ``battery_level: 45``) as its percent;
+    an integer 1 of a share that is a fraction (``progress: 1``) as 100; None for any other field, a
+    number past 100, or one whose name already gives a unit (``battery_mah``)."""
+    parts = words.split()
+    number = _number_of(value)
+    if number is None or not parts or not 0 <= number <= 100 or units.with_unit(words, value) is not None:
+        return None
+    if parts[0] in _MASS_HUMIDITY:  # absolute_humidity: 12 is grams a cubic metre, no share
+        return None
+    named = (
+        parts[-1] in PERCENT_WORDS
+        or parts[-1] in PERCENT_TAILS
+        and bool(set(parts) & PERCENT_WORDS)
+        or parts[0] in PERCENT_WORDS
+        and parts[1:2] == ["of"]  # "chance of rain", "probability of precipitation"
+    )
+    if not named:
+        return None
+    if number == 1 and isinstance(number, int) and set(parts) & FRACTION_WORDS:
+        return 100
+    return number
 
 
 def _quantity(value: Mapping[str, Any]) -> Any:
@@ -255,6 +371,8 @@ def _clause(words: str, value: Any, unit: str | None, about: str) -> str | None:
     """One field as a clause ("the humidity is 40 percent", "it feels like 19 degrees", "it's open",
     "there are 2 tasks: milk and eggs"); ``about`` ("in Paris") goes with the first clause said."""
     parts = set(words.split())
+    if words == "more" and value is True:
+        return "there are more"
     if isinstance(value, bool):
         return _yes_no(words, value, about)
     if isinstance(value, list):
@@ -271,8 +389,28 @@ def _clause(words: str, value: Any, unit: str | None, about: str) -> str | None:
     measured = units.with_unit(words, value)
     head = words.rpartition(" ")[0] if measured is not None else words
     said = measured[len(head) + 1 :] if measured is not None else str(value).strip()
+    happened = words.split()
+    if (
+        len(happened) == 2
+        and happened[1] in ("at", "on")
+        and happened[0].endswith("ed")
+        and isinstance(value, str)
+        and _ISO_SAID.match(said)
+    ):
+        # "shipped_at": "December 3, 2026 at 2:30 PM" → "it was shipped on December 3, 2026 at 2:30 PM"
+        return f"it was {happened[0]}{about} on {said}"
     verb = "are" if _plural(head) else "is"
     return f"the {head}{about} {verb} {said}"
+
+
+# A date as ``when_said`` says it ("December 3, 2026 …").
+_ISO_SAID = re.compile(rf"^(?:{'|'.join(_MONTHS)}) \d{{1,2}}, \d{{4}}\b")
+
+
+def plural(words: str) -> bool:
+    """The last of ``words`` is a plural noun ("tasks", "flights"; not "status", "address", "days" too
+    short: see ``_plural``)."""
+    return _plural(words)
 
 
 def _plural(words: str) -> bool:
@@ -303,13 +441,20 @@ def _listed(words: str, value: list[Any], about: str) -> str:
     verb = "is" if len(value) == 1 else "are"
     names = [n for n in (_item_name(item) for item in value) if n]
     said = f"there {verb} {len(value)} {thing}{about}"
+    if isinstance(value, _Page) and len(names) == len(value) <= MAX_NAMED_ITEMS:
+        # a page of a longer list: "there are 14 results for sushi; the first 2 are Sushi Ko and Umi"
+        first = "the first is" if len(names) == 1 else f"the first {len(names)} are"
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"there are {value.total} {words}{about}; {first} {listed}"
+    if isinstance(value, _Page):
+        said = f"there are {value.total} {words}{about}"
     if len(names) == len(value) <= MAX_NAMED_ITEMS:
         named = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
         said = f"{said}: {named}"
     elif isinstance(value[0], Mapping):  # flights, results: a model names the first one's facts
-        first = _item_facts(words, value[0])
-        if first:
-            said = f"{said}; {'it' if len(value) == 1 else 'the first'} is {first}"
+        facts = _item_facts(words, value[0])
+        if facts:
+            said = f"{said}; {'it' if len(value) == 1 else 'the first'} is {facts}"
     return said
 
 

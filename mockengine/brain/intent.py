@@ -233,6 +233,12 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
 # A switch thrown: "turn off the fan", "switch the heater on" ("power it down": "down" is no option; "I
 # turned it off" is told, not asked).
 _SWITCHED = re.compile(r"\b(?:turn|switch|power)\s+(?:[\w'-]+\s+){0,3}?(?:on|off)\b", re.I)
+# "next" of a time ("next Friday", "next week"): when, not the action of going to the next thing.
+_NEXT_WHEN = re.compile(
+    r"\bnext\s+(?=(?:week|weekend|month|year|morning|afternoon|evening|night|monday|tuesday|wednesday"
+    r"|thursday|friday|saturday|sunday)\b)",
+    re.IGNORECASE,
+)
 # A start said of a date ("for three nights starting Friday", "beginning on the 3rd"): when, not a verb.
 _STARTING_ON = re.compile(
     r"\b(?:starting|beginning|commencing)(?=\s+(?:(?:on|from|this|next|the)\s+){0,2}"
@@ -381,6 +387,20 @@ def ordered_thing(text: str, tools: list[ToolSpec]) -> tuple[ToolSpec, str, str]
     if schema.get("type") != "string" or codes.record_words(name) or "format" in schema:
         return None
     return tool, name, thing
+
+
+def thing_of_other_kind(text: str, tools: list[ToolSpec]) -> str | None:
+    """The thing ``text`` asks to be given ("muffin" of "I'd like a muffin") when it is of a known kind
+    (``THINGS_OF_KIND``: food) that no declared tool takes (only ``order_drink``, whose kind is drink);
+    None otherwise (no thing asked for, its kind unknown, or a tool takes it)."""
+    found = _asked_for(text)
+    if found is None:
+        return None
+    thing = found.group("thing")
+    kind = _thing_kind(thing.lower().split())
+    if kind is None or any(kind in tool_kinds(tool) or not tool_kinds(tool) for tool in tools):
+        return None
+    return thing
 
 
 def _thing_kind(words: list[str]) -> str | None:
@@ -592,18 +612,28 @@ def best(text: str, tools: list[ToolSpec]) -> Match | None:
     # ride but does not ask for one) gives way to the lookup they ask.
     # A question of what is so is a look: no tool that changes something answers it.
     looking = questions.looks_up(text)
-    picked = next(
-        (
-            m
-            for m in ranked
-            if m.strong
-            and m.score >= m.min_score
-            and (said is None or said & set(m.cues))
-            and not (looking and not _vocabulary(_key(m.tool)).lookup)
-        ),
-        None,
-    )
+    callable_ = [
+        m
+        for m in ranked
+        if m.strong
+        and m.score >= m.min_score
+        and (said is None or said & set(m.cues))
+        and not (looking and not _vocabulary(_key(m.tool)).lookup)
+    ]
+    picked = _object_named(callable_[0], callable_) if callable_ else None
     return picked if picked is not None or not looking else _asked_lookup(text, ranked)
+
+
+def _object_named(picked: Match, callable_: list[Match]) -> Match:
+    """``picked``, unless only its name's verb was heard ("set" of ``set_alarm``) and another tool the
+    words may call heard that verb too and the thing it is done to ("Set the stock of apples to 12":
+    ``update_inventory`` heard "set" and "stock"): a model reads the verb's object for which tool is
+    meant, and a bare verb many tools share says nothing of it."""
+    verb = lexicon.identifier_words(picked.tool.name).split()[:1]
+    cues = {cue.lower() for cue in picked.cues}
+    if not verb or {lexicon.concept(cue) for cue in cues} != {lexicon.concept(verb[0])}:
+        return picked
+    return next((m for m in callable_[1:] if {c.lower() for c in m.cues} > cues), picked)
 
 
 def _asked_lookup(text: str, ranked: list[Match]) -> Match | None:
@@ -759,6 +789,7 @@ def _heard(text: str) -> list[tuple[str, str]]:
     """The distinct concepts of the content words heard, with the word that carried each."""
     text = lexicon.rewrite(text)  # "what does friday look like" → "list friday" first
     text = _REMINDED.sub(r"\1", text)  # "remind me to book flights": a reminder, not a booking
+    text = _NEXT_WHEN.sub("", text)  # "from next Friday" says when: no "next" (skip) asked
     text = _NAMING.sub(r"\1", text)  # "an event called standup" names it: no call is asked for
     text = _SAYING.sub(r"\1", text)  # "a message saying can you take the notes": what it says asks nothing
     text = _DICTATED_AFTER_COLON.sub(r"\1", text)

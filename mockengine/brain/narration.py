@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from mockengine.brain import addresses, cards, fields, implied, lexicon, names, units
-from mockengine.brain.failures import failure_reason
+from mockengine.brain.failures import PartialFailure, failure_reason, partial_failure
 from mockengine.brain.output_data import fields_in_text, output_data
-from mockengine.brain.wordlists import DESTINATION_WORDS, READ_VERBS, STATE_LOOKUPS
+from mockengine.brain.wordlists import DESTINATION_WORDS, DONE_COUNTS, READ_VERBS, STATE_LOOKUPS
 
 _STATE_KEYS = ("mode", "status", "state")
 # A plain-text output is read out up to its first sentence's end, at most this long.
@@ -136,6 +136,15 @@ _VERBS = frozenset(
         "unmute",
         "skip",
         "request",
+        "sync",
+        "import",
+        "export",
+        "upload",
+        "download",
+        "notify",
+        "invite",
+        "publish",
+        "archive",
     ]
 )
 
@@ -184,18 +193,28 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
         return declined(call_name or "", _json(call_arguments or ""))
     if _TOOL_RAISED.search(output):  # the tool raised: an apology, not the SDK's words read out
         return failed(call_name or "", _json(call_arguments or ""))
-    reason = failure_reason(output, call_name, _json(call_arguments or ""))
-    if reason is not None:  # {"ok": false}: "I couldn't book the table: …", never "I've booked the table."
-        return failed(call_name or "", _json(call_arguments or ""), reason)
     verb = lexicon.identifier_words(call_name or "").split()[:1]
     # a calculation (convert_currency) answers like a lookup, its arguments the inputs, not the thing
     calculation = bool(verb) and verb[0] in _CALCULATIONS
     lookup = bool(verb) and verb[0] in _LOOKUPS or calculation
+    # a lookup's counts are what it found (get_login_stats → {"successful": 10, "failed": 3}), no batch of
+    # its own that partly failed
+    partial = None if lookup else partial_failure(_json(output))
+    if partial is not None:  # {"sent": 12, "failed": 2}: the 2 said, never "I've sent the newsletter."
+        return partly_done(call_name or "", _json(call_arguments or ""), _json(output), partial)
+    reason = failure_reason(output, call_name, _json(call_arguments or ""))
+    if reason is not None:  # {"ok": false}: "I couldn't book the table: …", never "I've booked the table."
+        return failed(call_name or "", _json(call_arguments or ""), reason)
     data = _json(output)
     # a lookup's fields written as text ("temp=21 conditions='sunny'") are its fields; an action's text
     # ("Booked: table for two, time: 7pm") stays its answer
     written = fields_in_text(output) if lookup and (data is None or isinstance(data, str)) else None
     data = written if written is not None else data
+    if lookup and isinstance(data, list):
+        # a bare list is the things looked up: search_products → [] is "There are no products for usb
+        # cable.", not "Done: usb cable."
+        looked_up = lexicon.identifier_words(call_name or "").split()[1:]
+        data = {" ".join(looked_up) if looked_up and fields.plural(looked_up[-1]) else "results": data}
     if isinstance(data, Mapping):  # {"value": 18, "unit": "C"} is "18 degrees Celsius", 0.82 humidity 82 %
         data = fields.readable(data)
     said = _plain_text(output if data is None else data)
@@ -234,7 +253,11 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if named is not None and concept in ("launch", "open"):
         name = named[0].upper() + named[1:]
         return f"{name} is {'playing' if concept == 'launch' else 'open'}{where}."
-    done = None if lookup else _action_done(call_name or "", arguments, data)
+    done = (
+        None
+        if lookup
+        else _nothing_done(call_name or "", data) or _action_done(call_name or "", arguments, data)
+    )
     if done is not None:
         return done
     if state and _state_key(data) != "mode":
@@ -294,6 +317,28 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     return f"{sentence} The confirmation is {code}." if code else sentence
 
 
+def _nothing_done(name: str, data: Any) -> str | None:
+    """An action whose output counts what it did, and the count is 0: delete_files → ``{"deleted": 0}``
+    is "No files were deleted." ("Nothing was archived." of a thing not plural), not "I've deleted the
+    files."; None otherwise."""
+    words = lexicon.identifier_words(name).split()
+    if not isinstance(data, Mapping) or not words or words[0] not in _VERBS:
+        return None
+    counts = [
+        value
+        for key, value in data.items()
+        if lexicon.identifier_words(str(key)) in DONE_COUNTS
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+    ]
+    if counts != [0]:
+        return None
+    rest = words[1:]
+    if rest and fields.plural(rest[-1]):
+        return f"No {' '.join(rest)} were {_past(words[0])}."
+    return f"Nothing was {_past(words[0])}."
+
+
 def _done_to(verb: str, preposition: str, target: list[str], arguments: Any, data: Any) -> str:
     """An action whose name says where it acts (``add_to_cart``, ``remove_from_playlist``,
     ``move_to_folder``): "I've added t-shirts to the cart.", the thing by the argument that names it,
@@ -321,6 +366,8 @@ _INTRANSITIVE = frozenset(("go", "come", "log", "sign", "check", "step", "scroll
 # An argument's name, and the preposition its value takes after the action ("to Dario", "in the kitchen").
 _TO = frozenset(("to", "recipient", "recipients", "contact", "channel", "email", "phone", "number"))
 _FOR = frozenset(("name", "guest", "customer", "person", "for", "user", "patient", "passenger", "member"))
+# An argument that names the business where the action happens ("at Nopa").
+_VENUES = frozenset(("restaurant", "venue", "hotel", "salon", "clinic", "store", "shop", "cafe", "bar"))
 _BOOKING_VERBS = frozenset(("book", "reserve", "order", "schedule", "buy", "register"))
 
 
@@ -343,12 +390,26 @@ def _detail(verb: str, arguments: Any, data: Any) -> str:
             return f" in {value}" if value[:1].isupper() else f" in the {value}"
         if key_words & _TO:
             return f" to {value}"
+        if key_words & _VENUES and value[:1].isupper() and not _thing_named(strings, key):
+            return f" at {value}"  # "I've booked the table at Nopa."; the thing ordered comes first
         if key_words & _FOR and verb in _BOOKING_VERBS:
             return f" for {value}"
     titled = data if isinstance(data, Mapping) else {}
     title = next((titled[k] for k in ("title", "name", "label") if isinstance(titled.get(k), str)), None)
     thing = title or next((v for k, v in strings if _is_thing(k) and not k.lower().endswith("id")), None)
     return f": {thing}" if thing else ""
+
+
+def _thing_named(strings: list[tuple[str, str]], venue_key: str) -> bool:
+    """Whether an argument other than ``venue_key`` names the thing acted on (``item: "USB cable"``
+    beside ``store: "Amazon"``): that thing is said, not where ("I've ordered the item: USB cable.")."""
+    return any(
+        key != venue_key
+        and _is_thing(key)
+        and not key.lower().endswith("id")
+        and not set(lexicon.identifier_words(key).split()) & _FOR
+        for key, _ in strings
+    )
 
 
 # A street value read back whole: any that opens with its house number ("12 Main St.", "5 rue de Rivoli",
@@ -381,7 +442,7 @@ _PAST = {
     "send": "sent",
     "make": "made",
     "put": "put",
-    "run": "ran",
+    "run": "run",
     "buy": "bought",
     "pay": "paid",
     "get": "got",
@@ -531,9 +592,44 @@ def failed(name: str, arguments: Any, reason: str | None = None) -> str:
     target = (f"for {rest}" if verb == "search" else f"the {rest}") if rest else "it"
     where = _place_preposition(named, values) if _is_place(named, values) else " for "
     about = f"{where}{named}" if named else ""
+    detail = _detail(verb, values, None)
+    things = [v for k, v in values.items() if isinstance(v, str) and v.strip() and _is_thing(k)]
+    if detail.startswith((" to ", " in ", " for ", " at ")):
+        # whom or where it was for, as the action says it ("send the chat to Dario"), not the first
+        # argument ("send the chat for the parcel is here")
+        about = detail
+    elif not rest and things:  # launch {card: gesture-nav}: "I couldn't launch gesture-nav"
+        target, about = things[0], ""
     if reason:
         return f"I couldn't {verb} {target}{about}: {reason}."
     return f"Sorry, I couldn't {verb} {target}{about}{'' if reason is not None else ' just now'}."
+
+
+def partly_done(name: str, arguments: Any, data: Any, partial: PartialFailure) -> str:
+    """What a model says of a batch that partly failed: send_newsletter → ``{"sent": 12, "failed": 2}``
+    is "I've sent the newsletter, but only partly: 12 sent and 2 failed." (the failures named when the
+    output lists a few: "2 failed (a@x.org and b@y.org)"); with none through (``{"sent": 0, "failed":
+    3}``) it failed: "I couldn't send the newsletter: all 3 failed."."""
+    names = list(partial.failed_names)
+    failed_said = f"{partial.failed} failed"
+    if names and len(names) == partial.failed <= _NAMED_FAILURES:
+        failed_said += f" ({names[0] if len(names) == 1 else ', '.join(names[:-1]) + ' and ' + names[-1]})"
+    if partial.done == 0:
+        return failed(name, arguments, f"all {failed_said}" if partial.failed > 1 else failed_said)
+    rest = (
+        {k: v for k, v in data.items() if str(k) not in partial.keys} if isinstance(data, Mapping) else data
+    )
+    base = _action_done(name, arguments, rest) or "Done."
+    went = ", ".join(
+        [f"{partial.done} {partial.done_word}", *(f"{count} {word}" for count, word in partial.asides)]
+    )
+    if ". " in base or ":" in base:  # the action said with more ("…: Party", "The confirmation is …")
+        return f"{base} {went[0].upper()}{went[1:]}, but {failed_said}."
+    return f"{base[:-1]}, but only partly: {went} and {failed_said}."
+
+
+# A partial failure's failed parts are named when the output lists at most this many.
+_NAMED_FAILURES = 3
 
 
 def declined(name: str, arguments: Any) -> str:

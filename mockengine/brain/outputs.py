@@ -8,9 +8,10 @@ import dataclasses
 import json
 from typing import Any
 
-from mockengine.brain import phrases
 from mockengine.brain.context import NumericRange, QuestionContext, parse_choices, parse_range
-from mockengine.brain.narration import grounding
+from mockengine.brain.failures import reason_clause
+from mockengine.brain.narration import failed, grounding
+from mockengine.brain.output_data import output_data
 from mockengine.brain.situation import Situation, function_name_for, output_error
 from mockengine.brain.turn import Turn
 
@@ -38,11 +39,25 @@ def said_of_all(batch: list[tuple[Any, Any]]) -> str:
     for call, output in batch:
         error = output_error(output.text)
         sentence = (
-            phrases.tool_failed(error) if error is not None else grounding(output.text, call.name, call.text)
+            refused(call.name, call.text, error)
+            if error is not None
+            else grounding(output.text, call.name, call.text)
         )
         if sentence not in sentences:
             sentences.append(sentence)
     return " ".join(sentences)
+
+
+def refused(name: str | None, arguments: str | None, error: str) -> str:
+    """An app's tool answered ``{"error": …}`` (HRP's refusal, ``situation.output_error``): said as a
+    failure told any other way is ("I couldn't book the table for Smith: no tables free at 8.", "Sorry,
+    I couldn't book the table for Smith." for an empty error), not "That didn't work: …" beside them.
+    HRP fixes the output's shape, not these words (hrp-spec-0.2.0.json: "{"error": ""} when the call was
+    refused"); its conformance checks send the refusal and read no wording."""
+    values = output_data(arguments or "")
+    said = values.values() if isinstance(values, dict) else ()
+    names = frozenset(word for value in said if isinstance(value, str) for word in value.split())
+    return failed(name or "", values, reason_clause(error, names))
 
 
 def names_a_fix(error: str) -> bool:

@@ -52,6 +52,7 @@ from mockengine.brain import (
     addressed,
     appended_message,
     ellipsis,
+    facts,
     forced,
     intent,
     lexicon,
@@ -225,7 +226,9 @@ class ScriptedBrain:
         own = turn.request.response_instructions
         if not own or not _nothing_new_said(turn.situation, turn.request.history):
             return None
-        said = phrases.instructed(own, turn.rng, turn.persona.name, known=turn.request.instructions)
+        said = phrases.instructed(
+            own, turn.rng, turn.persona.name, known=turn.request.instructions, user_name=_user_name(turn)
+        )
         return Reply(said, rule="instructions.response") if said is not None else None
 
     def _role(self, request: ReplyRequest, situation: Situation) -> str | None:
@@ -581,7 +584,8 @@ class ScriptedBrain:
             after = self._next_call(turn)
             if after is not None:
                 return after
-            return Reply(phrases.tool_failed(error), rule="builtin.function_output.failed")
+            arguments = call.text if call is not None else outputs.last_arguments(history, name)
+            return Reply(outputs.refused(name, arguments, error), rule="builtin.function_output.failed")
         if tool is not None and turn.may_call and outputs.refusals_in_a_row(history, tool.name) < 2:
             retry = self._corrected_call(turn, tool, error)
             if retry is not None:
@@ -670,6 +674,10 @@ class ScriptedBrain:
         spoken = turn.request.channel == "realtime"
         # a farewell said while the call that ends the conversation goes out ("Goodbye, talk to you soon.")
         text = (plan.said or acting.clause(plan.actions, turn.rng)) if spoken else None
+        if plan.note is not None:
+            # what no call does is said on both sides: in Chat Completions a model's content beside its
+            # tool calls carries it, as nothing else in the response can
+            text = f"{text} {plan.note}" if text else plan.note
         if plan.question is not None:
             text = f"{text} {plan.question}" if text else plan.question
         return Reply(text, calls, rule="intent.call", why=plan.why)
@@ -1000,6 +1008,17 @@ def _words_for_a_demanded_call(turn: Turn) -> str | None:
         return None
     words = newest_words(turn.request.history)
     return words[1] if words is not None else None
+
+
+def _user_name(turn: Turn) -> str | None:
+    """The name the user gave of themselves in the conversation ("My name is Ana.", "I'm Ana"), the
+    latest, or None."""
+    for view in reversed(turn.request.history):
+        if view.kind in ("user_text", "user_audio") and view.text:
+            name = facts.given_name(view.text)
+            if name is not None:
+                return name
+    return None
 
 
 def _nothing_new_said(situation: Situation, history: tuple[TurnView, ...]) -> bool:

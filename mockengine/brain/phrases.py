@@ -221,10 +221,23 @@ _TO_THE_USER = (
     (re.compile(r"\byou is\b", re.I), "you are"),
 )
 _GREETINGS = ("Hi, I'm {persona}. How can I help you today?", "Hello! I'm {persona}. What can I do for you?")
+# The same greetings to a user whose name is known, for instructions that ask for it ("Greet the user by
+# name.", LiveKit's ``generate_reply(instructions=…)`` after a restored chat context): a model uses it.
+_NAMED_GREETINGS = (
+    "Hi {name}, I'm {persona}. How can I help you today?",
+    "Hello {name}! I'm {persona}. What can I do for you?",
+)
+_BY_NAME = re.compile(
+    r"\b(?:by|using|with|use|call(?:ing)? (?:them|him|her) by)\s+"
+    r"(?:(?:their|his|her|the (?:user|caller|customer)'?s?)\s+)?(?:first\s+)?name\b",
+    re.I,
+)
 _FAREWELLS = ("Thanks for talking with me. Goodbye!", "Thank you, and goodbye!")
 
 
-def instructed(instructions: str, rng: random.Random, persona: str, known: str = "") -> str | None:
+def instructed(
+    instructions: str, rng: random.Random, persona: str, known: str = "", user_name: str | None = None
+) -> str | None:
     """What a response's own instructions tell the assistant to say, as a model follows them: "Greet the
     user warmly." → a greeting, "Greet the user with 'Welcome to Acme.'" → "Welcome to Acme."
     (``greeting``); "Tell the user their table is booked." → "Your table is booked."; "Ask the user if
@@ -232,9 +245,10 @@ def instructed(instructions: str, rng: random.Random, persona: str, known: str =
     you tell me your email address?"; "Say goodbye." → a farewell; "Tell the user the hours." → what
     ``known`` (the session's instructions) says of the hours, else that they are not to hand
     (``told_fact``). The first sentence of that form counts; None when none is (the instructions then
-    only shape the reply, as before)."""
+    only shape the reply, as before). ``user_name``: the name the user gave earlier, for a greeting "by
+    name" (``greeting``)."""
     for sentence, rest in _sentences(instructions):
-        said = greeting(rest, rng, persona, in_instructions=True)
+        said = greeting(rest, rng, persona, in_instructions=True, user_name=user_name)
         if said is not None:
             return said
         if _FAREWELL.search(sentence):
@@ -330,7 +344,14 @@ _OPENING = re.compile(
 )
 
 
-def greeting(words: str, rng: random.Random, persona: str, *, in_instructions: bool = False) -> str | None:
+def greeting(
+    words: str,
+    rng: random.Random,
+    persona: str,
+    *,
+    in_instructions: bool = False,
+    user_name: str | None = None,
+) -> str | None:
     """What to say when ``words`` tell the assistant to greet the user, as a model follows them: the
     quoted greeting as given ("Greet the user with 'Welcome to Acme.'" → "Welcome to Acme."), else a
     greeting of its own ("Hi, I'm Sam. How can I help you today?"); None when they do not.
@@ -341,12 +362,15 @@ def greeting(words: str, rng: random.Random, persona: str, *, in_instructions: b
     a sentence's start to their end) may go on after it, and "Welcome the caller." or "Introduce
     yourself." counts too, as do the ways instructions make it a rule: "Always greet the user with
     '…'", "Always start by saying '…'", "Begin every call with '…'", "Your first message should be
-    '…'"."""
+    '…'". Words that ask to greet the user by name ("Greet the user by their name.") greet ``user_name``
+    (the name they gave earlier, when known: "Hi Ana, I'm Sam. …")."""
     words = words.strip()
     quoted = (_OPENING_QUOTED if in_instructions else _GREET_WITH_QUOTED).match(words)
     if quoted is not None and quoted.group("text").strip():
         return quoted.group("text").strip()
     if (_OPENING if in_instructions else _GREET_WHOM).match(words):
+        if user_name and _BY_NAME.search(words):
+            return pick(rng, _NAMED_GREETINGS, persona=persona, name=user_name)
         return pick(rng, _GREETINGS, persona=persona)
     return None
 

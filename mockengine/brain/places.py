@@ -13,6 +13,7 @@ __all__ = [
     "joined_name",
     "more_places",
     "split_names",
+    "with_state_comma",
 ]
 
 # A proper name, as transcripts write a place's ("Rome", "Salt Lake City", "Stratford upon Avon").
@@ -142,3 +143,30 @@ def more_places(after: list[tuple[str, str]], preposition: str) -> tuple[list[st
         used += joined
         rest = rest[len(joined) :]
     return places, used
+
+
+# A town then its US state's name with no comma between ("the weather in Paris Texas", "Salt Lake City
+# Utah"), as speech transcribed writes it: after a preposition of place, up to three capitalised words,
+# then the state's name. Without the preposition the words may be a person's name ("a table for
+# Florence Georgia", "for Jordan Washington"), no town.
+_TOWN_THEN_STATE = re.compile(
+    r"(?P<before>\b(?i:in|near|around|at|from|to|into|outside|towards?)\s+)"
+    r"(?P<town>[A-Z][a-z][\w'.-]*(?:\s+[A-Z][a-z][\w'.-]*){0,2}?)\s+(?P<state>"
+    + "|".join(sorted(_US_STATE_NAMES, key=len, reverse=True))
+    + r")\b(?!\s+[A-Z])"
+)
+
+
+def with_state_comma(text: str) -> str:
+    """``text`` with a comma between a town after a preposition of place and the US state named after it
+    ("in Paris Texas" → "in Paris, Texas"), as written places say it; a state's own name ("West
+    Virginia", "New York") is left whole, and so is a name that goes on after the state ("Washington
+    Square Park") or one after no such preposition ("for Jordan Washington": a person)."""
+
+    def comma(found: re.Match[str]) -> str:
+        town, state = found.group("town"), found.group("state")
+        if is_us_state(f"{town.split()[-1]} {state}") or is_us_state(town):
+            return found.group(0)
+        return f"{found.group('before')}{town}, {state}"
+
+    return _TOWN_THEN_STATE.sub(comma, text)

@@ -64,7 +64,14 @@ from mockengine.brain.phrasing import (
     own_stems,
     split_phrases,
 )
-from mockengine.brain.places import US_STATE, is_proper_name, joined_name, more_places, us_state_code
+from mockengine.brain.places import (
+    US_STATE,
+    is_proper_name,
+    joined_name,
+    more_places,
+    us_state_code,
+    with_state_comma,
+)
 from mockengine.brain.referents import Referent
 from mockengine.brain.values import Span
 from mockengine.brain.wordlists import CITY_STATES, NEED_TO, STATE_PARAMETERS
@@ -103,9 +110,12 @@ def fill(
     schema is (a required object parameter is filled as a call of its own, ``_fill_object``)."""
     properties = schema_values.properties_of(schema)  # a required name without one: a free string
     required = schema_values.required_of(schema)
-    # a value taken back ("not Paris, Berlin") is no value
+    # a value taken back ("not Paris, Berlin") is no value; a town's US state said without its comma
+    # ("Paris Texas") is read as written with it ("Paris, Texas") by a tool that takes a place: a person's
+    # name ("a table for Florence Georgia") is no town
+    placed = with_state_comma(text) if any(implied.holds_place(name) for name in properties) else text
     said = items.commas_as_and(
-        _without_tool_mention(questions.without_frame(utterance.corrected(text)), tool_name)
+        _without_tool_mention(questions.without_frame(utterance.corrected(placed)), tool_name)
     )
     if _takes_street_only(properties):  # "from 40 Elm Rd to 42 Oak Ave, Leeds": the new address
         said = addresses.without_old_address(said)
@@ -159,6 +169,7 @@ def fill(
     if depth < MAX_OBJECT_DEPTH:  # before the free strings, which would take the list's words
         for name in [n for n in required if n not in filled.arguments]:
             _fill_object_list(work, filled, name, schema, nested)
+    _changed_to(work, filled, [n for n, k in kinds.items() if k in ("string", "person")])
     textual = [n for n, k in kinds.items() if k in ("string", "identifier") and n in required]
     as_said = any(n in filled.arguments for n in textual)  # quoted, or after "saying" / a colon
     strings = [n for n, k in kinds.items() if k in _STRINGS and n not in filled.arguments]
@@ -282,8 +293,46 @@ def fill(
         rest = [o for o in options if o != refused] if isinstance(options, list) else []
         if len(rest) == 1:
             filled.arguments[name], filled.sources[name] = rest[0], f"(the option left: not {refused})"
+    _without_bare_verb(work, filled, kinds)
     _finish(filled, schema, required, lists)
     return filled
+
+
+def _without_bare_verb(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:
+    """A free string that is nothing but the request's verb is no value: "Add a task, please" to
+    ``create_task(task)`` gave the task "Add"; dropped, a required one is asked for, as a model asks
+    what the task is."""
+    for name, value in list(filled.arguments.items()):
+        if kinds.get(name) not in _STRINGS or not isinstance(value, str) or len(value.split()) != 1:
+            continue
+        if filled.sources.get(name, "").startswith("(") or not things.is_request_verb(value, work.said):
+            continue
+        del filled.arguments[name]
+        filled.sources.pop(name, None)
+
+
+def _changed_to(work: _Work, filled: Filled, strings: list[str]) -> None:
+    """A free string said as the speaker's own detail and its new value ("Update my country to France",
+    "set my city to Lyon", "my nickname is Bo"): that parameter takes the value, and its name is no
+    other parameter's value (``city: "country"`` was filled before), as a model reads the detail
+    named."""
+    for name in [n for n in strings if n not in filled.arguments]:
+        label = r"\s+".join(re.escape(w) for w in lexicon.identifier_words(name).split())
+        if not label:
+            continue
+        found = re.search(
+            rf"\b(?:my|our|the)\s+{label}\s+(?:to|is|as)\s+(?P<value>[^\s,.;!?¦][^,.;!?¦]{{0,60}}?)"
+            r"(?=\s*(?:[,.;!?¦]|$|\b(?:and|please|instead|now)\b))",
+            work.text,
+            re.IGNORECASE,
+        )
+        if found is None or BLANK in found.group("value"):
+            continue
+        value = found.group("value").strip()
+        if not lexicon.tokens(value) or all(t.is_stop for t in lexicon.tokens(value)):
+            continue  # "set my city to it"
+        work.take(Span(value, found.start(), found.end()))
+        filled.arguments[name], filled.sources[name] = value, f"{found.group(0)} (said as the detail changed)"
 
 
 _ASKED = re.compile(

@@ -66,9 +66,16 @@ _SELF_REPAIR = re.compile(
 _COUNT = re.compile(r"(?:two|three|\d+)\s", re.IGNORECASE)
 # A number said with its unit taken back for another number, the unit not said again: "a timer for 10
 # minutes, no wait, 15" → "a timer for 15 minutes".
+# A number in digits or in words ("ten minutes, no, fifteen"; "twenty-five", "a hundred and ten").
+_NUMBER_WORD = (
+    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen"
+    r"|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+    r"|hundred|thousand)"
+)
+_NUMBER_SAID = rf"(?:\d+(?:\.\d+)?|(?:a\s+)?{_NUMBER_WORD}(?:(?:\s+and\s+|[\s-]+){_NUMBER_WORD})*)"
 _NUMBER_REPAIR = re.compile(
-    rf"(?<![\w.])\d+(?:\.\d+)?\s+(?P<unit>[a-z]+)\s*[,;.!-]+\s*{_TAKING_BACK}"
-    r"(?P<instead>\d+(?:\.\d+)?)(?:\s+(?P=unit))?(?=\s*(?:[,.!?;]|please\b|$))",
+    rf"(?<![\w.]){_NUMBER_SAID}\s+(?P<unit>[a-z]+)\s*[,;.!-]+\s*{_TAKING_BACK}"
+    rf"(?P<instead>{_NUMBER_SAID})(?:\s+(?P=unit))?(?=\s*(?:[,.!?;]|please\b|$))",
     re.IGNORECASE,
 )
 
@@ -181,7 +188,7 @@ _PAST = re.compile(
     # a time told first: "last week Raj forgot to unmute", "yesterday we …"
     r"(?:(?:last (?:week|night|year|month|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)"
     r"|yesterday|earlier|the other day|this morning)\W+)?"
-    r"(?:i|we|he|she|they|(?-i:[A-Z][a-z]+)|my \w+|our \w+|the (?:\w+ ){1,3}(?:i|we)"
+    r"(?:i|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our) \w+(?: #?[a-z]*\d[\w-]*)?|the (?:\w+ ){1,3}(?:i|we)"
     r"|the (?:\w+ ){0,2}\w+ (?:got|was|were))\s+"
     r"(?:just\s+|already\s+|\w+ly\s+|never\s+)?(?P<verb>[a-z]+(?<!e)ed|"  # not "need", "feed"
     + "|".join(sorted(IRREGULAR, key=len, reverse=True))
@@ -198,8 +205,9 @@ _REMARK = re.compile(
 )
 _REQUEST_MARK = re.compile(
     r"\b(?:please|can you|could you|would you|will you|i want|i need|i'd like|we need|let's|wanna|gotta"
-    # "can I get an appointment …?", "could we have a table for four?": asking to be given something
-    r"|(?:can|could|may) (?:i|we) (?:get|have|book)|we'd like)\b",
+    # "can I get an appointment …?", "could we have a table for four?": asking to be given something;
+    # "can I speak to someone?": asking to be put through
+    r"|(?:can|could|may) (?:i|we) (?:get|have|book|speak|talk)|we'd like)\b",
     re.I,
 )
 _COMPLAINT = re.compile(
@@ -297,7 +305,7 @@ def past_event(text: str) -> str | None:
     """The verb of a past event told ("went" of "I went to the park"), None when ``text`` is no such
     story (or asks for something as well)."""
     told = _PAST.search(text.replace("’", "'"))
-    if told is None or _REQUEST_MARK.search(text) or then_asks(text):
+    if told is None or _REQUEST_MARK.search(text) or then_asks(text) or _PASSWORD_FORGOTTEN.search(text):
         return None
     return told.group("verb").lower()
 
@@ -327,7 +335,12 @@ _HOW_TO = re.compile(
 )
 
 
+# "I forgot my password": no story, but the reset asked for (``wordlists.PHRASES`` reads it so)
+_PASSWORD_FORGOTTEN = re.compile(
+    r"\b(?:forgot|forgotten|can't remember|cannot remember|lost) (?:my|our|the) password\b", re.IGNORECASE
+)
 _SPEAKER = re.compile(r"\W*(?:i|we)\b", re.IGNORECASE)
+_OWNED = re.compile(r"\W*(?:my|our)\b", re.IGNORECASE)
 # What the speaker cannot do, a reason beside a request: "I can't make yoga any more, drop it".
 _CANNOT = re.compile(r"\W*(?:i|we) (?:can'?t|cannot|won'?t be able to|couldn'?t)\b", re.IGNORECASE)
 
@@ -336,7 +349,16 @@ def without_told_reasons(text: str) -> str:
     """``text`` without the clauses that tell what happened, when a request is said beside them: "get rid
     of the phone case, I found my old one" asks for the removal, the finding is a reason."""
     clauses = [c for c in re.split(r"\s*[,;]\s*", text) if c.strip()]
-    kept = [c for c in clauses if not (_PAST.match(c) or _CANNOT.match(c)) or not _SPEAKER.match(c)]
+
+    def told(clause: str) -> bool:
+        # what befell the speaker's own thing is a reason too when they ask for something beside it: "my
+        # order A12345 arrived broken, I want a refund" asks the refund, no look at the order
+        if not (_PAST.match(clause) or _CANNOT.match(clause)) or _PASSWORD_FORGOTTEN.search(clause):
+            return False
+        owned = _OWNED.match(clause) and any(requests(other) for other in clauses if other is not clause)
+        return bool(_SPEAKER.match(clause) or owned)
+
+    kept = [c for c in clauses if not told(c)]
     return ", ".join(kept) if kept and len(kept) < len(clauses) else text
 
 

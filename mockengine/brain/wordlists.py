@@ -297,6 +297,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (r"\b(?:adds|added|add) up\b", "comes"),
     ("get me out of here", "exit"),
+    # "I want my money back": a refund asked for ("give me my money back", "can I get my money back")
+    (r"\b(?:my|our|the|their|his|her) money back\b", "a refund"),
+    # "I forgot my password": a password reset asked for, as a support desk's model reads it
+    (
+        r"\b(?:forgot|forgotten|can't remember|cannot remember|lost) (?:my|our|the) password\b",
+        "reset my password",
+    ),
     ("what's on", "list on"),
     ("what is on", "list on"),
     (r"take (.+?) out of", r"remove \1 from"),
@@ -307,6 +314,19 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (
         r"(?:(?<=^ )|(?<=, )|(?<=and ))(?:message|text|dm|whatsapp) "
         r"(?!(?:the|a|an|my|your|our|it|this|that|is|was|me|us|message|box)\b)(?=\w)",
+        "send a message to ",
+    ),
+    # "email Bob: the meeting moved" (read "email Bob saying …"): an email sent to the person named
+    (
+        r"(?:(?<=^ )|(?<=, )|(?<=and )|(?<=please ))e-?mail "
+        r"(?!(?:the|a|an|my|your|our|it|this|that|is|was|me|us|address|box|inbox)\b)(?=\w)",
+        "send an email to ",
+    ),
+    # "tell Sarah: I'm running late" (read "tell Sarah saying …"), "tell Sarah that …": a message to her;
+    # "tell me a joke", "tell them the hours" ask the assistant to say something
+    (
+        r"(?:(?<=^ )|(?<=please ))tell (?!(?:me|us|you|the|a|an|my|your|our|it|this|that|everyone)\b)"
+        r"(?=[\w'-]+(?: [\w'-]+)? (?:saying|that)\b)",
         "send a message to ",
     ),
     (r"give (me|us) a (?:shout|nudge|buzz|ping)", r"remind \1"),
@@ -633,6 +653,21 @@ SHIPPED_THINGS = frozenset((
 # reason is written. A model reads these as "I couldn't …: <reason>.", never as the thing done.
 # "done" and "completed" are left out: ``{"title": "Milk", "done": false}`` is a task not done, no failure.
 SUCCESS_FLAGS = frozenset(("ok", "success", "succeeded", "successful", "accepted"))
+# A count of the parts of a batch that failed (``{"sent": 12, "failed": 2}``), or the list of them
+# (``"failed": ["a@x.org"]``): beside a count of those that went through, a partial failure.
+FAILED_COUNTS = frozenset((
+    "failed", "failures", "failed count", "fail count", "failure count", "errors", "error count", "bounced",
+    "undelivered", "not sent", "rejected count", "num failed", "failed items",
+))  # fmt: skip
+# A count of the parts of a batch that went through, by what was done to them.
+DONE_COUNTS = frozenset((
+    "sent", "succeeded", "successful", "success count", "success", "delivered", "processed", "synced",
+    "imported", "exported", "updated", "created", "deleted", "removed", "uploaded", "downloaded",
+    "completed", "passed", "added", "saved", "moved", "copied", "archived", "notified", "invited",
+    "charged", "refunded", "scheduled", "published", "ok count", "num sent",
+))  # fmt: skip
+# Counts said beside a partial failure, after what went through ("3 skipped").
+ASIDE_COUNTS = frozenset(("skipped", "ignored", "duplicates", "unchanged"))
 # A decision ("rejected", "denied", "declined") is the app's answer, said as the state it is, no failure.
 FAILED_STATES = frozenset(("error", "errored", "failed", "failure", "fail", "fault", "exception"))
 STATE_FIELDS = frozenset(("status", "state", "result", "outcome"))
@@ -684,6 +719,19 @@ MONEY_WORDS = frozenset((
 # ``total_in_pence``): 12345 of them is 123.45 in the currency.
 MINOR_UNIT_WORDS = frozenset(("cents", "cent", "pence", "minor"))
 # A field that holds a share, said in percent when given as a fraction (``"humidity": 0.82`` → 82 percent).
-SHARE_WORDS = frozenset(("humidity", "chance", "probability", "cover", "cloudiness", "share", "ratio"))
+SHARE_WORDS = frozenset((
+    "humidity", "chance", "probability", "cover", "cloudiness", "share", "ratio", "progress", "completion",
+    "battery", "confidence", "occupancy", "utilization",
+))  # fmt: skip
+# A field that is a percentage when given as a number up to 100 (``"humidity": 82``, ``"battery": 45``,
+# ``"progress": 60``): said "82 percent", as a model reads a bare humidity or battery level.
+PERCENT_WORDS = frozenset((
+    "humidity", "chance", "probability", "cloudiness", "progress", "completion", "battery", "occupancy",
+    "utilization", "cover",
+))  # fmt: skip
+# The last word of a percentage field named for what it measures ("battery_level", "humidity_value").
+PERCENT_TAILS = frozenset(("level", "value", "remaining", "left"))
+# A share's own fractions: ``"progress": 1`` is done (100 percent), not 1 percent.
+FRACTION_WORDS = frozenset(("probability", "progress", "completion", "confidence", "ratio"))
 # A field's name that opens with a preposition qualifies the fact before it ("as of 2026-12-05").
 QUALIFIER_OPENERS = frozenset(("as", "since", "until", "till", "through"))

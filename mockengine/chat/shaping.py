@@ -321,6 +321,19 @@ def _with_words(
             # none said: "unknown" (our choice; the reply's sentence is no mood)
             heard_values = {**heard_values, name: _feeling_said(said) or "unknown"}
             titles.add(name)  # taken as said, though no name
+    for name, about in properties.items():
+        # the weather said ("sunny" of "It is 21 degrees and sunny in Paris"): no name, so the filler's
+        # reading was dropped and the reply's own sentence stood in for the conditions ("You said …")
+        if (
+            isinstance(about, Mapping)
+            and about.get("type") == "string"
+            and "enum" not in about
+            and _CONDITIONS_PROPERTY & set(identifier_words(name).split())
+        ):
+            look = _conditions_said(said)
+            if look is not None:
+                heard_values = {**heard_values, name: look}
+                titles.add(name)
     unread = [
         name
         for name, about in properties.items()
@@ -395,7 +408,8 @@ def _listed_things(heard: list[Any]) -> list[str] | None:
     """The things a coordinated list at the end of the words names, from the filler's pieces of it:
     ``["Extract Alice is 30", "likes chess", "hiking"]`` → ``["chess", "hiking"]``. The list is the run of
     short pieces (at most three words, no digits) at the end; its first piece loses the verb that opens
-    it ("likes chess" → "chess"). None when no such run has a piece opened by such a verb, or a piece
+    it ("likes chess" → "chess"); a run that is every piece needs no such verb (the filler took it off:
+    ``["chess", "reading"]``). None when no such run has a piece opened by such a verb, or a piece
     the verb leaves empty (then the pieces are phrases, not things)."""
     run: list[str] = []
     opened = False
@@ -410,7 +424,10 @@ def _listed_things(heard: list[Any]) -> list[str] | None:
         if opens:
             opened = True
             break
-    return run if opened else None
+    # the filler took the verb off already ("I like chess and reading" → ["chess", "reading"]): every
+    # piece is a short thing, so the whole is the list; one piece alone ("hello", "name is Bob") is no
+    # list, only words the filler kept
+    return run if opened or len(run) == len(heard) > 1 else None
 
 
 def _canonical_json(value: Any) -> str:
@@ -435,6 +452,28 @@ _FEELING_SAID = re.compile(
     + r"))\b(?!\s+(?:at(?!\s+all\b)|with|for|to|of)\b)",
     re.IGNORECASE,
 )
+
+
+_CONDITIONS_PROPERTY = frozenset(("condition", "conditions", "weather", "sky", "outlook", "forecast"))
+# The weather as said, with the word that grades it ("partly cloudy", "light rain", "heavy snow").
+_CONDITIONS_SAID = re.compile(
+    r"\b(?P<look>(?:(?:partly|mostly|very|light|heavy|scattered|freezing|patchy)\s+)?"
+    r"(?:sunny|cloudy|overcast|rainy|rain|raining|showers|drizzle|drizzly|snow|snowy|snowing|foggy"
+    r"|fog|misty|mist|windy|stormy|thunderstorms?|hazy|haze|hail|sleet|humid"
+    # "clear" and "fair" of the sky end the phrase or go on to it ("clear skies", "fair and mild"); "it's
+    # clear that …", "a fair price" say no weather
+    r"|(?:clear|fair)(?!\s+(?!(?:and|skies|sky|weather|today|tonight|now|out)\b)[a-z])))\b",
+    re.IGNORECASE,
+)
+
+
+def _conditions_said(said: str) -> str | None:
+    """The weather the user said ("sunny", "light rain", "partly cloudy"; two joined by "and": "windy and
+    rainy"), lower-cased; None when no common weather word is said."""
+    found = [m.group("look").lower() for m in _CONDITIONS_SAID.finditer(said)]
+    if not found:
+        return None
+    return " and ".join(dict.fromkeys(" ".join(look.split()) for look in found[:2]))
 
 
 def _feeling_said(said: str) -> str | None:

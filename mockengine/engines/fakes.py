@@ -10,6 +10,7 @@ import threading
 
 import numpy as np
 
+from mockengine.engines.cache import ByteLRU
 from mockengine.engines.sentences import split_sentences
 from mockengine.engines.stt import MIN_TRANSCRIBE_MS, Transcript, duration_ms_24k
 from mockengine.engines.tts import MAX_SPEED, MIN_SPEED, OUTPUT_RATE_HZ, SpeechSegment
@@ -53,8 +54,13 @@ class FakeSynthesizer:
     Voice i in VOICE_NAMES sounds at 180 + 30 * i Hz, so voices are told apart by frequency.
     """
 
-    def __init__(self, ms_per_char: float = 60.0) -> None:
+    def __init__(self, ms_per_char: float = 60.0, cache: ByteLRU[bytes] | None = None) -> None:
+        """``cache``: sentences kept by (voice, speed, text) as ``PiperSynthesizer`` keeps them, with its
+        ``lookup`` for the event loop; None (the default, unlike piper's) keeps nothing, so every reply
+        makes its tone in the thread pool. ``tools/append_bench.py`` passes one: a warm piper answers
+        the load bench's replies from its cache (docs/cpu.md, eleventh pass), never making a tone."""
         self._ms_per_char = ms_per_char
+        self.cache: ByteLRU[bytes] = ByteLRU(0) if cache is None else cache
 
     def synthesize(self, text: str, *, voice: str, speed: float = 1.0) -> list[SpeechSegment]:
         """Same contract as PiperSynthesizer.synthesize (segments per sentence, 24 kHz PCM16)."""
@@ -64,9 +70,36 @@ class FakeSynthesizer:
             raise ValueError(f"speed must be between {MIN_SPEED} and {MAX_SPEED}, got {speed}")
         frequency_hz = tone_hz(voice)
         return [
-            SpeechSegment(text=sentence, pcm16=self._tone(len(sentence), speed, frequency_hz))
+            SpeechSegment(text=sentence, pcm16=self._cached_tone(voice, speed, sentence, frequency_hz))
             for sentence in split_sentences(text)
         ]
+
+    def lookup(self, text: str, *, voice: str, speed: float = 1.0) -> list[SpeechSegment] | None:
+        """``synthesize``'s result when every sentence is cached, else None (``PiperSynthesizer.lookup``:
+        the server then synthesizes in a thread). Always None without a cache."""
+        if not self.cache.is_enabled or voice not in VOICE_NAMES or not MIN_SPEED <= speed <= MAX_SPEED:
+            return None
+        sentences = split_sentences(text)
+        if not all(self.cache.peek((voice, speed, sentence)) for sentence in sentences):
+            return None
+        segments = []
+        for sentence in sentences:
+            pcm16 = self.cache.get((voice, speed, sentence))
+            if pcm16 is None:
+                return None  # evicted meanwhile by another thread
+            segments.append(SpeechSegment(text=sentence, pcm16=pcm16))
+        return segments
+
+    def _cached_tone(self, voice: str, speed: float, sentence: str, frequency_hz: float) -> bytes:
+        if not self.cache.is_enabled:
+            return self._tone(len(sentence), speed, frequency_hz)
+        key = (voice, speed, sentence)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        pcm16 = self._tone(len(sentence), speed, frequency_hz)
+        self.cache.put(key, pcm16, len(pcm16) + len(sentence) + 100)
+        return pcm16
 
     def _tone(self, chars: int, speed: float, frequency_hz: float) -> bytes:
         samples = round(chars * self._ms_per_char / speed * OUTPUT_RATE_HZ / 1000.0)

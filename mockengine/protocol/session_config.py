@@ -30,6 +30,7 @@ from mockengine.protocol.schema_refs import unresolvable_reference
 from mockengine.protocol.session_schema import (
     G711_FORMATS,
     SESSION_UPDATE_SCHEMA,
+    TRANSCRIPTION_MODELS,
     TRANSCRIPTION_SESSION_UPDATE_SCHEMA,
     TURN_DETECTION_SCHEMA,
 )
@@ -347,24 +348,78 @@ def validate_turn_detection(
 # model's prompt the same way (chat.transcription.DIARIZE_UNSUPPORTED).
 NO_PROMPT_MODELS = ("gpt-4o-transcribe-diarize", "gpt-realtime-whisper")
 TRANSCRIPTION_PROMPT_PARAM = "session.audio.input.transcription.prompt"
+# The newer transcription fields and the only models that take them, per openai-python's realtime
+# AudioTranscription: ``delay`` "Only supported with gpt-realtime-whisper in GA Realtime sessions";
+# ``keywords`` and ``languages`` "Supported by gpt-transcribe and gpt-live-transcribe". LiveKit's realtime
+# STT (livekit-plugins-openai 1.8, ``_validate_context``), written against the live service, never sends
+# keywords or a list of languages to any other model (a single one goes as ``language``).
+_MODEL_ONLY_FIELDS: dict[str, tuple[str, ...]] = {
+    "delay": ("gpt-realtime-whisper",),
+    "keywords": ("gpt-transcribe", "gpt-live-transcribe"),
+    "languages": ("gpt-transcribe", "gpt-live-transcribe"),
+}
+# The ISO-639-1 codes a realtime session's transcription ``language`` takes, in the order of the live
+# refusal of another value ("Invalid value: 'english'. Supported values are: 'af', 'ar', …, and 'zh'.",
+# quoted in Azure-Samples/aoai-realtime-audio-sdk#150): the languages OpenAI's speech-to-text guide lists.
+# POST /v1/audio/transcriptions words its refusal differently (chat.transcription._check_language).
+TRANSCRIPTION_LANGUAGES = (
+    "af", "ar", "az", "be", "bg", "bs", "ca", "cs", "cy", "da", "de", "el", "en", "es", "et", "fa", "fi",
+    "fr", "gl", "he", "hi", "hr", "hu", "hy", "id", "is", "it", "ja", "kk", "kn", "ko", "lt", "lv", "mi",
+    "mk", "mr", "ms", "ne", "nl", "no", "pl", "pt", "ro", "ru", "sk", "sl", "sr", "sv", "sw", "ta", "th",
+    "tl", "tr", "uk", "ur", "vi", "zh",
+)  # fmt: skip
+_TRANSCRIPTION_PARAM = "session.audio.input.transcription"
 
 
 def validate_transcription(session: dict[str, Any]) -> None:
     """The effective ``audio.input.transcription`` after a merge (or a session-create body) asks
-    nothing its model does not take: a non-empty ``prompt`` with a model in ``NO_PROMPT_MODELS`` is
-    refused in the live wording of a parameter a model does not take, as the audio API refuses it (the
-    realtime path's live answer is not public). An update replaces the transcription object whole
-    (:func:`merge_session`), so only the prompt sent with the model counts. Raises
-    :class:`ProtocolError` (``unsupported_parameter``, param ``session.audio.input.transcription.prompt``)."""
+    nothing its model does not take. An update replaces the transcription object whole
+    (:func:`merge_session`), so only the fields sent with the model count. Raises :class:`ProtocolError`:
+
+    - a non-empty ``prompt`` with a model in ``NO_PROMPT_MODELS``, or ``delay`` / ``keywords`` /
+      ``languages`` with one of OpenAI's transcription models that does not take it
+      (``_MODEL_ONLY_FIELDS``; a name that is none of them, or no model, is not judged):
+      ``unsupported_parameter`` "Unsupported parameter: 'prompt' is not supported with this model."
+      (param ``session.audio.input.transcription.<field>``; the live wording of a parameter a model
+      does not take, as the audio API refuses it: the realtime path's own wording is not public);
+    - a ``language`` (or a ``languages`` entry) that is not one of ``TRANSCRIPTION_LANGUAGES`` ("english"
+      for "en"): ``invalid_value`` "Invalid value: 'english'. Supported values are: 'af', …, and 'zh'."
+      (param ``session.audio.input.transcription.language`` / ``….languages[i]``); an empty ``languages``
+      ``invalid_value`` too (LiveKit: "`languages` rejects both an empty array and null"; our wording)."""
     transcription = session.get("audio", {}).get("input", {}).get("transcription")
-    if not isinstance(transcription, dict) or transcription.get("model") not in NO_PROMPT_MODELS:
+    if not isinstance(transcription, dict):
         return
-    if transcription.get("prompt"):
+    model = transcription.get("model")
+    if model in NO_PROMPT_MODELS and transcription.get("prompt"):
         raise ProtocolError(
             "unsupported_parameter",
             "Unsupported parameter: 'prompt' is not supported with this model.",
             TRANSCRIPTION_PROMPT_PARAM,
         )
+    if model in TRANSCRIPTION_MODELS:
+        for field, models in _MODEL_ONLY_FIELDS.items():
+            if transcription.get(field) is not None and model not in models:
+                raise ProtocolError(
+                    "unsupported_parameter",
+                    f"Unsupported parameter: '{field}' is not supported with this model.",
+                    f"{_TRANSCRIPTION_PARAM}.{field}",
+                )
+    language = transcription.get("language")
+    if language is not None and language not in TRANSCRIPTION_LANGUAGES:
+        raise errors.invalid_value(language, TRANSCRIPTION_LANGUAGES, f"{_TRANSCRIPTION_PARAM}.language")
+    languages = transcription.get("languages")
+    if languages == []:
+        raise ProtocolError(
+            "invalid_value",
+            "Invalid 'session.audio.input.transcription.languages': empty array. Expected at least one "
+            "language, or leave the field out.",
+            f"{_TRANSCRIPTION_PARAM}.languages",
+        )
+    for index, code in enumerate(languages or ()):
+        if code not in TRANSCRIPTION_LANGUAGES:
+            raise errors.invalid_value(
+                code, TRANSCRIPTION_LANGUAGES, f"{_TRANSCRIPTION_PARAM}.languages[{index}]"
+            )
 
 
 def validate_noise_reduction(session: dict[str, Any]) -> None:

@@ -22,6 +22,9 @@ MIN_COMMIT_MS = 100
 
 
 class InputAudioBuffer:
+    """``UserTurns._append_frame_between_turns`` appends a whole frame to ``_chunks`` / ``_held_bytes``
+    as ``append`` does, without the call (50 a second per session): keep the two in step."""
+
     def __init__(self) -> None:
         self._chunks: deque[bytes] = deque()  # whole samples each, oldest first
         self._head_bytes = 0  # bytes at the front of _chunks[0] already dropped

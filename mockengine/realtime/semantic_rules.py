@@ -121,6 +121,7 @@ from mockengine.realtime.semantic_words import (
     TELL_VERBS,
     TERMINAL_PUNCTUATION,
     THAT_COMPLEMENT_VERBS,
+    THEN_IDIOM_HEADS,
     THEN_STARTERS,
     TIME_NOUNS,
     TRAILING_PUNCTUATION,
@@ -202,7 +203,8 @@ def _always_dangling(words: list[str]) -> str | None:
         return None  # an adverb: "I'm not sure yet."
     if last in CONJUNCTIONS or (last == "so" and before not in SO_COMPLETERS):
         return f"trailing_conjunction:{last}"
-    if last == "then" and (before in THEN_STARTERS or not before):
+    idiom = before == "and" and len(words) > 2 and words[-3] in THEN_IDIOM_HEADS  # "now and then"
+    if last == "then" and (before in THEN_STARTERS or not before) and not idiom:
         return f"trailing_conjunction:{before} then" if before else "trailing_conjunction:then"
     if last in FILLERS:
         return f"trailing_filler:{last}"

@@ -26,6 +26,10 @@ SO_COMPLETERS = word_set(
     "think hope guess believe suppose said told so not just reckon expect imagine her him you them me us"
 )
 THEN_STARTERS = word_set("and but so or because")
+# Round 14: "then" after "and" closes an idiom, not a clause, after these: "(every) now and then"
+# (heldout_r11's one-word answer "Now and then." waited high's 2 s maximum as a trailing "and then").
+# Not "there": "We went over there and then ..." goes on far more often than "there and then." ends.
+THEN_IDIOM_HEADS = word_set("now")
 FILLERS = word_set("um umm uh uhm erm er ah eh hmm mm")
 # Hedges may close a tag question ("..., you know?") or a clause ("if you like", "what I mean").
 HEDGE_PAIRS = frozenset({("you", "know"), ("i", "mean")})
@@ -127,7 +131,9 @@ INVERSION_SUBJECTS = word_set("you i we it he she they there that this")
 INVERSION_AUXILIARIES = AUXILIARIES - frozenset({"been", "being", "am"})
 # Words that end a comma-separated phrase as a complete sentence ("Okay, see you then.").
 LIST_CLOSERS = word_set("then too please though thanks anyway again now today tomorrow")
-INTERJECTIONS = word_set("yes no yeah sure okay ok thanks hi hello oh well right")
+# Round 14: the informal yes/no ("nope", "yep", "yup", "nah") answer too: "Nope, never." read as a
+# two-item list under way and was held 1.9 s at high (heldout_r11).
+INTERJECTIONS = word_set("yes no yeah sure okay ok thanks hi hello oh well right nope yep yup nah")
 # Preposition stranding (round 4): a sentence may end on a preposition whose object moved into a
 # relative clause: "the person I was telling you about", "all I can think of", "someone you can rely
 # on", "nothing left to talk about", "get it over with". The gap needs a head before a subject pronoun:

@@ -195,6 +195,7 @@ class TurnDetector:
         if len(frames) == 1:  # one 20 ms append (50 a second per session)
             frame = frames[0]
             if self._turn_start_ms is None and not frame.is_speech:
+                # (`UserTurns._append_frame_between_turns` does this step itself too: keep them in step.)
                 # `push_quiet_frame` inline (its call and `end_ms`'s two cost ~10 % of a quiet append).
                 self._history.append(frame)
                 self._audio_ms = frame.end_samples * 1000 // INPUT_RATE_HZ  # samples_to_ms

@@ -142,15 +142,23 @@ def load_resources(settings: Settings, scenarios: ScenarioLibrary | None = None)
     )
 
 
-def make_fake_resources(settings: Settings, transcript: str = FAKE_TRANSCRIPT) -> Resources:
+def make_fake_resources(
+    settings: Settings, transcript: str = FAKE_TRANSCRIPT, *, speech_cache: bool = False
+) -> Resources:
     """A server's shared parts on the stand-in engines (``engines/fakes.py``): loads no model, starts in
     milliseconds. Every transcript is ``transcript``, speech a tone per sentence. The tests'
-    ``fake_resources`` fixture and ``tools/append_bench.py`` (the engine it counts) use it."""
+    ``fake_resources`` fixture and ``tools/append_bench.py`` (the engine it counts) use it.
+    ``speech_cache``: the tones kept in a ``speech`` cache of ``settings.tts_cache_mb`` as piper's
+    sentences are (``tools/append_bench.py``: what a warm engine does); off, every reply makes its tone."""
     scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
+    tts_cache: ByteLRU[bytes] | None = None
+    if speech_cache:
+        tts_cache = ByteLRU(int(settings.tts_cache_mb * MIB), cache_observer("speech"))
     return Resources(
         settings=settings,
         transcriber=FakeTranscriber(default=transcript),
-        synthesizer=FakeSynthesizer(),
+        synthesizer=FakeSynthesizer(cache=tts_cache),
+        caches={} if tts_cache is None else {"speech": tts_cache},
         tokens=TokenCounter(None),
         scenarios=scenarios,
         stt_executor=MeteredExecutor("stt", 1),

@@ -95,4 +95,4 @@ async def test_a_balance_over_chat_is_said_in_its_currency(engine) -> None:
     server = await engine()
     output = '{"balance": 1234.5, "currency": "USD", "as_of": "2026-12-05"}'
     _, text = await chat_after_output(server, [BALANCE], "What's the balance of my checking account?", output)
-    assert text.endswith("1,234.50 US dollars as of 2026-12-05."), text
+    assert text.endswith("1,234.50 US dollars as of December 5, 2026."), text

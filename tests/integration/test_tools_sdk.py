@@ -129,7 +129,7 @@ async def test_voice_client_flow_narrates_while_acting(engine_url) -> None:
     assert calls(result["grounded"]) == [] and "Gesture Navigation" in spoken(result["grounded"])
     assert calls(result["played"]) == [("launch", {"card": "gesture-nav"})]
     assert calls(result["failed"]) == []
-    assert spoken(result["failed"]) == "That didn't work: the demo video is missing."
+    assert spoken(result["failed"]) == "I couldn't launch gesture-nav: the demo video is missing."
 
 
 async def test_same_seed_same_calls_and_words(engine_url) -> None:

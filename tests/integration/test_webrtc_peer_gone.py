@@ -8,12 +8,14 @@ those 30 s and far over the ~2 s the engine takes, so load does not make them fl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
 import sys
 import textwrap
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -53,16 +55,11 @@ CLIENT = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("fault", ["", "?fault=withhold_session_created"])
-@pytest.mark.parametrize("leave", ["close", "kill"])
-async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(engine, caplog, leave, fault):
-    """``close``: ``pc.close()`` ends the call at once (the data channel closes). ``kill``: the engine's
-    packets to the dead client's port get ICMP port unreachable, and the call ends as a hang-up does
-    (seat freed, ``sessions_active`` back to 0, the call out of the registry); it lasted ~31 s. The same
-    under ``withhold_session_created``, whose writer waits for good on the held event: the call's end
-    does not wait for it (``SessionLoop.run`` gives the writer 1 s, then cancels it)."""
-    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
-    server = await engine()
+@contextlib.asynccontextmanager
+async def client_process(
+    server, leave: str, fault: str
+) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
+    """Start :data:`CLIENT` against ``server``; yield the process and its call's id; kill it at the end."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -78,7 +75,24 @@ async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(eng
     try:
         assert process.stdout is not None
         line = await asyncio.wait_for(process.stdout.readline(), timeout=60.0)
-        call_id = line.decode().strip()
+        yield process, line.decode().strip()
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+
+
+@pytest.mark.parametrize("fault", ["", "?fault=withhold_session_created"])
+@pytest.mark.parametrize("leave", ["close", "kill"])
+async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(engine, caplog, leave, fault):
+    """``close``: ``pc.close()`` ends the call at once (the data channel closes). ``kill``: the engine's
+    packets to the dead client's port get ICMP port unreachable, and the call ends as a hang-up does
+    (seat freed, ``sessions_active`` back to 0, the call out of the registry); it lasted ~31 s. The same
+    under ``withhold_session_created``, whose writer waits for good on the held event: the call's end
+    does not wait for it (``SessionLoop.run`` gives the writer 1 s, then cancels it)."""
+    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
+    server = await engine()
+    async with client_process(server, leave, fault) as (process, call_id):
         assert call_id in server.app[CALLS], (call_id, list(server.app[CALLS]))
         if leave == "kill":
             await asyncio.sleep(3.0)  # live a while first: a peer that sends its media is not gone
@@ -88,10 +102,6 @@ async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(eng
         await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
         if leave == "kill":
             assert "refuses the call's packets" in caplog.text
-    finally:
-        if process.returncode is None:
-            process.kill()
-        await process.wait()
 
 
 NEVER_CONNECTED_WITHIN_S = 20.0  # CONNECT_TIMEOUT_S (15 s) and the call's teardown; it was 30 s
@@ -137,22 +147,7 @@ async def test_a_client_that_stops_answering_is_freed_at_consent_expiry(engine, 
     (RFC 7675): its call ends about 30 s after its last answer, seat and ``sessions_active`` freed."""
     caplog.set_level(logging.INFO, logger="mockengine.webrtc")
     server = await engine()
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-c",
-        CLIENT,
-        server.http_url,
-        "freeze",
-        "",
-        stdout=asyncio.subprocess.PIPE,
-        env=env,
-        cwd=REPO,
-    )
-    try:
-        assert process.stdout is not None
-        line = await asyncio.wait_for(process.stdout.readline(), timeout=60.0)
-        call_id = line.decode().strip()
+    async with client_process(server, "freeze", "") as (process, call_id):
         await asyncio.sleep(2.0)
         assert call_id in server.app[CALLS]
         os.kill(process.pid, signal.SIGSTOP)
@@ -162,7 +157,3 @@ async def test_a_client_that_stops_answering_is_freed_at_consent_expiry(engine, 
         print(f"frozen client freed after {freed_after_s:.1f} s")
         await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
         assert freed_after_s <= CONSENT_EXPIRY_S + 5
-    finally:
-        if process.returncode is None:
-            process.kill()
-        await process.wait()

@@ -154,7 +154,7 @@ def test_an_amount_with_its_currency_and_an_as_of_date() -> None:
     output = {"balance": 1234.5, "currency": "USD", "as_of": "2026-12-05"}
     assert (
         said("get_balance", {"account": "checking"}, output)
-        == "The balance for checking is 1,234.50 US dollars as of 2026-12-05."
+        == "The balance for checking is 1,234.50 US dollars as of December 5, 2026."
     )
 
 

@@ -45,3 +45,26 @@ def test_a_greeting_without_words_is_a_greeting() -> None:
 def test_other_words_are_answered_as_before(text: str) -> None:
     said = reply_to(text)
     assert not said.startswith(("Hi, I'm", "Hello! I'm")) and said
+
+
+def _instructed_reply(history: tuple[TurnView, ...], own: str) -> str:
+    request = ReplyRequest("You are terse.", (), "auto", ("audio",), history, 1, response_instructions=own)
+    return ScriptedBrain(load_scenario(None), 7).reply(request).text or ""
+
+
+@pytest.mark.parametrize("own", ["Greet the user by name.", "Welcome the caller using their first name."])
+def test_a_greeting_by_name_names_the_user_who_gave_it(own: str) -> None:
+    """A response's own instructions to greet the user by name (LiveKit's ``generate_reply`` after a
+    restored context) use the name the user gave: it was the plain greeting, the name ignored."""
+    history = (
+        TurnView("item_0", "user_text", "Hi, my name is Ana."),
+        TurnView("item_1", "assistant", "Nice to meet you."),
+    )
+    said = _instructed_reply(history, own)
+    assert said.startswith(("Hi Ana, I'm", "Hello Ana! I'm")), said
+
+
+def test_a_greeting_by_name_without_one_given_is_the_plain_greeting() -> None:
+    history = (TurnView("item_0", "user_text", "Hello."), TurnView("item_1", "assistant", "Hi there."))
+    said = _instructed_reply(history, "Greet the user by name.")
+    assert said.startswith(("Hi, I'm", "Hello! I'm")), said

@@ -80,7 +80,7 @@ SDK_TOOL_ERROR = "An error occurred while running the tool. Please try again."  
     [
         ("get_weather", {"city": "Paris"}, "Sorry, I couldn't get the weather in Paris just now."),
         ("search_flights", {"destination": "Rome"}, "Sorry, I couldn't search for flights to Rome just now."),
-        ("book_table", {"restaurant": "Chez Tom"}, "Sorry, I couldn't book the table for Chez Tom just now."),
+        ("book_table", {"restaurant": "Chez Tom"}, "Sorry, I couldn't book the table at Chez Tom just now."),
         ("ping", {}, "Sorry, that didn't work just now."),
     ],
 )

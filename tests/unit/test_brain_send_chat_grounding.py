@@ -58,7 +58,7 @@ def test_an_apps_own_send_chat_is_grounded_from_its_output() -> None:
 def test_an_apps_own_send_chat_refused_is_said_plainly() -> None:
     text, rule = _after_send_chat(MEETING, '{"error": "Dario is not in this meeting"}')
     assert (text, rule) == (
-        "That didn't work: Dario is not in this meeting.",
+        "I couldn't send the chat to Dario: Dario is not in this meeting.",
         "builtin.function_output.failed",
     )
 

@@ -161,7 +161,7 @@ def test_an_error_output_is_said_plainly_and_not_retried() -> None:
         *called("launch", {"card": "gesture-nav"}, {"error": "no video for this card"}),
     ]
     reply = ask(history)
-    assert reply.tool_calls == () and reply.text == "That didn't work: no video for this card."
+    assert reply.tool_calls == () and reply.text == "I couldn't launch gesture-nav: no video for this card."
 
 
 def test_two_actions_are_two_calls_in_one_reply() -> None:
@@ -186,7 +186,9 @@ def test_parallel_calls_answered_together_are_each_spoken_of() -> None:
     ]
     reply = ask(history)
     assert reply.tool_calls == ()
-    assert reply.text == "Gesture Navigation is open. That didn't work: no video for this card."
+    assert (
+        reply.text == "Gesture Navigation is open. I couldn't launch gesture project: no video for this card."
+    )
     launched = [
         *history[:5],
         TurnView("o2", "function_call_output", '{"title": "Gesture demo"}', call_id="c2"),

@@ -77,3 +77,32 @@ def test_fake_synthesizer_rejects_unknown_voice_and_bad_speed() -> None:
 
 def test_fake_synthesizer_blank_text_gives_no_segments() -> None:
     assert FakeSynthesizer().synthesize("  ", voice="alloy") == []
+
+
+def test_a_cached_fake_synthesizer_answers_lookups_with_the_tones_it_made() -> None:
+    """With a speech cache (tools/append_bench.py) the stand-in keeps its tones by sentence as piper does:
+    ``lookup`` (the event loop's path) gives None until every sentence was made, then the same bytes an
+    uncached synthesizer makes; without one, ``lookup`` is always None (every reply in the thread pool)."""
+    from mockengine.engines.cache import ByteLRU
+
+    text = "Paris is the capital. It is in France!"
+    plain, cached = FakeSynthesizer(), FakeSynthesizer(cache=ByteLRU(1 << 20))
+    assert cached.lookup(text, voice="alloy") is None
+    made = cached.synthesize(text, voice="alloy")
+    assert made == plain.synthesize(text, voice="alloy")
+    assert cached.lookup(text, voice="alloy") == made
+    assert cached.lookup(text, voice="ash") is None and cached.lookup(text, voice="alloy", speed=1.5) is None
+    assert cached.lookup(text, voice="nobody") is None and cached.lookup(text, voice="alloy", speed=9) is None
+    assert plain.synthesize(text, voice="alloy") and plain.lookup(text, voice="alloy") is None
+    assert cached.cache.stats().hits >= 2
+
+
+def test_fake_resources_keep_a_speech_cache_only_when_asked() -> None:
+    from mockengine.server.resources import make_fake_resources
+    from mockengine.settings import Settings
+
+    assert "speech" not in make_fake_resources(Settings()).caches
+    resources = make_fake_resources(Settings(), speech_cache=True)
+    synthesizer = resources.synthesizer
+    assert isinstance(synthesizer, FakeSynthesizer)
+    assert resources.caches["speech"] is synthesizer.cache and synthesizer.cache.is_enabled

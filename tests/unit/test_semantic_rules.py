@@ -44,6 +44,10 @@ CASES = [
     ("I stayed home because", INCOMPLETE, "trailing_conjunction:because"),
     ("We can have pizza or?", INCOMPLETE, "trailing_conjunction:or"),
     ("The shop was closed so", INCOMPLETE, "trailing_conjunction:so"),
+    # Round 14: "now and then" is an idiom; "there and then" is left as a clause under way.
+    ("Now and then.", COMPLETE, "terminal_punctuation:."),
+    ("I still see him every now and then.", COMPLETE, "terminal_punctuation:."),
+    ("We went over there and then", INCOMPLETE, "trailing_conjunction:and then"),
     ("And then", INCOMPLETE, "trailing_conjunction:and then"),
     ("I think so.", COMPLETE, "terminal_punctuation:."),
     ("Okay, see you then.", COMPLETE, "terminal_punctuation:."),

@@ -303,6 +303,8 @@ def test_a_contested_question_is_held():
     [
         ("Monday, Wednesday.", False),
         ("No, thanks.", True),
+        ("Nope, never.", True),  # round 14: the informal "nope" / "yep" answer as "no" / "yes" (heldout_r11)
+        ("Yep, weekly.", True),
         # Whisper lost the comma between two items: "the bank, the dentist, …".
         ("I need to call the bank the dentist.", False),
         ("He gave the dog the bone.", True),

@@ -324,7 +324,7 @@ async def test_a_dict_a_tool_returns_is_read_as_its_fields(framework_engine, htt
             replies.append(next(e.item for e in reversed(result.events) if e.type == "message").text_content)
     forecast, booking = replies
     assert "light rain" in forecast and "{" not in forecast
-    assert booking == "That didn't work: Nopa has no table for 4 tonight."
+    assert booking == "I couldn't book the table at Nopa: Nopa has no table for 4 tonight."
     assert not errors
 
 

@@ -1,0 +1,178 @@
+"""Round 14: semantic_vad's defaults against variants, chosen and judged leave-one-split-out at high.
+
+Usage: ``.venv/bin/python tools/turn_loso.py [--splits heldout_r8,heldout_r9,heldout_r10,heldout_r11]``.
+
+Data: the probes ``tools/turn_tune.py record --eagerness high`` stored (``.cache/turn-tune/probes.pkl``),
+re-scored with the current ``turn_scoring`` code and each variant of :data:`VARIANTS` (module constants
+of ``turn_scoring`` set for the run, then restored) and simulated at high as ``turn_tune.py score`` does
+(a pause ends the turn when its verdict's wait is shorter than the silence after it). The prosody is
+measured once and kept on disk (``turn_tune.PROSODY_STORE``), so a run costs no whisper call and, after
+the first, no prosody measure.
+
+Per fold: the variant with the fewest mid-thought pauses cut at high on the other splits (pooled), among
+those whose complete statements' median policy delay at high on those splits is at most
+:data:`STATEMENT_CAP_MS`; a tie keeps the shipped defaults. Printed: every variant on every split, then
+each fold's choice and its figures on the split left out, against the defaults, and the pooled figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import statistics
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from turn_tune import STORE, _pcm, _simulate, load_prosody, save_prosody, turn_detection_max
+
+from mockengine.realtime import turn_scoring as ts
+from mockengine.turn_corpus import load
+
+STATEMENT_CAP_MS = 380
+BURNED = ("heldout_r8", "heldout_r9", "heldout_r10", "heldout_r11")
+
+
+def _variants() -> list[tuple[str, dict[str, Any]]]:
+    """(name, constants of ``turn_scoring`` to set). One lever at a time, then a few pairs."""
+    hand = {
+        name: getattr(ts, name)
+        for name in (
+            "FUNCTION_ENDING_WEIGHT",
+            "DEMONSTRATIVE_WEIGHT",
+            "SHORT_LIST_WEIGHT",
+            "OBJECT_VERB_WEIGHT",
+            "FRONTED_WEIGHT",
+            "PARTICLE_WEIGHT",
+        )
+    }
+    out: list[tuple[str, dict[str, Any]]] = [("defaults", {})]
+    for at in (1.75, 2.0, 2.5):
+        out.append((f"COMPLETE_AT high {at}", {"COMPLETE_AT": {**ts.COMPLETE_AT, "high": at}}))
+    for at in (2.0, 2.5, 3.0):
+        out.append((f"FIRM_AT high {at}", {"FIRM_AT": {**ts.FIRM_AT, "high": at}}))
+    out.append(("CONTESTING_WEIGHT -0.5", {"CONTESTING_WEIGHT": -0.5}))
+    for below in (0.65, 0.75):
+        out.append((f"DOUBT_BELOW {below}", {"DOUBT_BELOW": below}))
+    for below in (0.45, 0.55):
+        out.append((f"UNSURE_BELOW {below}", {"UNSURE_BELOW": below}))
+    out.append(("MIN_DOUBT_WORDS 2", {"MIN_DOUBT_WORDS": 2}))
+    for factor in (2.0, 3.0):
+        out.append((f"ending cues x{factor:g}", {name: weight * factor for name, weight in hand.items()}))
+    out.append(("PITCH_WEIGHT 0.5", {"PITCH_WEIGHT": 0.5}))
+    out.append(("RISING_WEIGHT -1.5", {"RISING_WEIGHT": -1.5}))
+    out.append(("FALLING_ST_PER_S -15", {"FALLING_ST_PER_S": -15.0}))
+    out.append(("LENGTHENING_WEIGHT -1", {"LENGTHENING_WEIGHT": -1.0}))
+    out.append(("ENERGY_WEIGHT -1", {"ENERGY_WEIGHT": -1.0}))
+    for slope in (15.0, 30.0, 1e9):
+        out.append((f"RISING_ANSWER_ST_PER_S {slope:g}", {"RISING_ANSWER_ST_PER_S": slope}))
+    out.append(("SHORT_ANSWER_MAX_WORDS 3", {"SHORT_ANSWER_MAX_WORDS": 3}))
+    out.append(
+        (
+            "COMPLETE_AT high 1.75 + ending cues x2",
+            {"COMPLETE_AT": {**ts.COMPLETE_AT, "high": 1.75}, **{n: w * 2 for n, w in hand.items()}},
+        )
+    )
+    out.append(
+        (
+            "DOUBT_BELOW 0.65 + ending cues x2",
+            {"DOUBT_BELOW": 0.65, **{n: w * 2 for n, w in hand.items()}},
+        )
+    )
+    return out
+
+
+def simulate_all(splits: tuple[str, ...], stores: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """variant -> split -> {"cut": n, "counted": n, "statements": [ms], "one_word": [ms]}, over the
+    utterances recorded in ``stores`` (probe stores; the first to hold an utterance gives its probes)."""
+    stored: dict[str, Any] = {"labels": {}, "probes": {}}
+    for path in stores:
+        one = pickle.loads(Path(path).read_bytes())
+        fresh = set(one["labels"]) - set(stored["labels"])
+        stored["labels"].update({uid: one["labels"][uid] for uid in fresh})
+        stored["probes"].update({key: probe for key, probe in one["probes"].items() if key[0] in fresh})
+    labels = {
+        label["id"]: label for split in splits for label in load(split)[1] if label["id"] in stored["labels"]
+    }
+    by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for (uid, _), probe in sorted(stored["probes"].items()):
+        if uid in labels:
+            by_label[uid].append(probe)
+    pcms = {uid: _pcm(labels[uid]) for uid in by_label}
+    load_prosody()
+    figures: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, constants in _variants():
+        saved = {attr: getattr(ts, attr) for attr in constants}
+        for attr, value in constants.items():
+            setattr(ts, attr, value)
+        try:
+            per_split: dict[str, dict[str, Any]] = defaultdict(
+                lambda: {"cut": 0, "counted": 0, "statements": [], "one_word": []}
+            )
+            for uid, probes in by_label.items():
+                label = labels[uid]
+                kind, delay, _, _ = _simulate(label, probes, pcms[uid], "high")
+                row = per_split[label["split"]]
+                if label["kind"] == "trailing":
+                    if label["pause_ms"] < turn_detection_max("high"):
+                        row["counted"] += 1
+                        row["cut"] += kind == "cut"
+                elif delay is not None and label["category"] in ("complete", "one_word"):
+                    row["statements" if label["category"] == "complete" else "one_word"].append(delay)
+            figures[name] = dict(per_split)
+        finally:
+            for attr, value in saved.items():
+                setattr(ts, attr, value)
+        save_prosody()
+    return figures
+
+
+def _median(rows: list[dict[str, Any]], key: str) -> float:
+    return statistics.median([delay for row in rows for delay in row[key]])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--splits", default=",".join(BURNED))
+    parser.add_argument("--probes", default=str(STORE / "probes.pkl"), help="probe stores, comma-separated")
+    args = parser.parse_args()
+    splits = tuple(args.splits.split(","))
+    figures = simulate_all(splits, args.probes.split(","))
+    splits = tuple(s for s in splits if s in figures["defaults"])  # those recorded
+    print(f"{'variant':<40}" + "".join(f"{s:>24}" for s in splits) + f"{'pooled':>16}")
+    for name, per_split in figures.items():
+        cells = []
+        for split in splits:
+            row = per_split[split]
+            medians = f"{_median([row], 'statements'):>5.0f} {_median([row], 'one_word'):>5.0f}"
+            cells.append(f"{row['cut']:>3}/{row['counted']:<3} {medians}")
+        pooled = sum(per_split[s]["cut"] for s in splits)
+        print(f"{name:<40}" + "".join(f"{c:>24}" for c in cells) + f"{pooled:>10}")
+    print(
+        "(each cell: mid-thought cut at high / counted, statements' median ms, one-word answers' median ms)"
+    )
+    totals = {"defaults": [0, 0], "chosen": [0, 0]}
+    for left in splits:
+        train = [s for s in splits if s != left]
+        eligible = [
+            (sum(per[s]["cut"] for s in train), index, name)
+            for index, (name, per) in enumerate(figures.items())
+            if _median([per[s] for s in train], "statements") <= STATEMENT_CAP_MS
+        ]
+        _, _, chosen = min(eligible)
+        for which, name in (("defaults", "defaults"), ("chosen", chosen)):
+            row = figures[name][left]
+            totals[which][0] += row["cut"]
+            totals[which][1] += row["counted"]
+            rate = 100 * row["cut"] / row["counted"]
+            print(
+                f"fold {left:<12} {which:<9} {name:<40} cut {row['cut']}/{row['counted']} ({rate:.1f} %),"
+                f" statements {_median([row], 'statements'):.0f} ms,"
+                f" one-word {_median([row], 'one_word'):.0f} ms"
+            )
+    for which, (cut, counted) in totals.items():
+        print(f"pooled {which}: {cut}/{counted} ({100 * cut / counted:.1f} %)")
+
+
+if __name__ == "__main__":
+    main()
