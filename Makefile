@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for `mockengine serve`, e.g. make serve ARGS="--port 9000 --seed 7"
 ARGS ?=
 
-.PHONY: serve test test-fast bench bench-capacity lint conformance clean fuzz
+.PHONY: serve test test-fast bench bench-capacity lint conformance clean fuzz pion
 
 # Two installs: what serving needs (`make serve`), and that plus the test, lint and bench tools (`make test`).
 SERVE_STAMP := $(VENV)/.installed-serve
@@ -71,10 +71,18 @@ bench: $(STAMP)
 bench-capacity: $(STAMP)
 	$(PY) -m mockengine bench --only capacity --plot docs/bench-capacity.png $(BENCH_ARGS)
 
+# The pion media plane's sidecar (serve --media-plane pion), offline from Debian's packages:
+# apt-get install golang-go golang-github-pion-webrtc.v3-dev
+PION := mockengine/rtc/pion
+pion: $(PION)/mockengine-pion
+
+$(PION)/mockengine-pion: $(PION)/sidecar.go $(PION)/build.sh
+	$(PION)/build.sh
+
 lint: $(STAMP)
 	$(PY) -m ruff check mockengine tests tools
 	$(PY) -m ruff format --check mockengine tests tools
 	$(PY) -m mypy mockengine
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(PION)/mockengine-pion

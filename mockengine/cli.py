@@ -260,6 +260,20 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="WebRTC calls: between replies one silent Opus packet per 400 ms (DTX), not one per 20 ms",
     )
     parser.add_argument(
+        "--media-plane",
+        choices=("aiortc", "pion"),
+        default=None,
+        help="WebRTC calls' media: in the engine (aiortc, default) or in the pion sidecar (build it with "
+        "`make pion`: Debian's golang-go and golang-github-pion-webrtc.v3-dev)",
+    )
+    parser.add_argument(
+        "--media-udp-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="with --media-plane pion: the one UDP port all calls share (default: a free one)",
+    )
+    parser.add_argument(
         "--any-chat-model",
         action="store_true",
         default=None,

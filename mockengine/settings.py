@@ -146,6 +146,12 @@ class Settings:
     # WebRTC calls' reply track between replies: a silent packet every 20 ms (False, as most services
     # send) or Opus-style DTX, one per 400 ms (cheaper; an aiortc client then gets no frames in the gaps).
     webrtc_dtx: bool = False
+    # Where WebRTC calls' media runs: "aiortc" (in the engine's event loop) or "pion", a Go sidecar
+    # built from mockengine/rtc/pion/ (`make pion`; docs/webrtc.md, "Ninth pass"). Translation calls
+    # stay on aiortc.
+    media_plane: str = "aiortc"
+    # The one UDP port every call of the pion media plane shares (0: a free one each start).
+    media_udp_port: int = 0
     # /v1/chat/completions and /v1/responses serve any model name (True), not only the OpenAI chat model
     # families, listed ids and scenario models; an unknown name is otherwise the live 404
     # model_not_found (server/chat_models.py).

@@ -330,8 +330,12 @@ class InlineDecoder:
         *,
         native: bool = True,
         codec_of: Callable[[int], Any] | None = None,
+        clock: Any = None,
     ) -> None:
         self.on_pcm16 = on_pcm16
+        # What the quiet timer reads the time from and sets its timer on (``time``, ``call_at``): the
+        # running event loop, or the pion media plane's clock of the sidecar's stamps (rtc/pion/plane.py).
+        self._clock = clock
         self._native = opus_decoder() if native else None  # libopus at 24 kHz: no resampler
         self._opus = av.CodecContext.create("libopus", "r")
         self._opus.format = "s16"  # type: ignore[attr-defined]
@@ -367,7 +371,7 @@ class InlineDecoder:
             self._quiet.packet_arrived()
             return
         try:
-            loop = asyncio.get_running_loop()
+            loop = self._clock or asyncio.get_running_loop()
         except RuntimeError:  # decoded outside a loop (a unit test): RTP gaps only
             return
         self._quiet = _QuietTimer(self._hand_on_quiet, self.flush, loop)

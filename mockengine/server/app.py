@@ -16,6 +16,7 @@ from aiohttp import web
 from mockengine import __version__
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
+from mockengine.rtc.pion.plane import pion_plane_context
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, install_speech_gates, monitor_context
 from mockengine.server.allocator import active_python_malloc
 from mockengine.server.audio_routes import add_routes as add_audio_routes
@@ -145,6 +146,8 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     app[CLIENT_SECRETS] = ClientSecretStore(settings.seed)
     app.router.add_post("/v1/realtime/client_secrets", create_client_secret)
     add_translation_routes(app)  # /v1/realtime/translations, /v1/realtime/translations/client_secrets
+    if settings.media_plane == "pion":  # calls' media in the Go sidecar (rtc/pion/); it outlives the calls
+        app.cleanup_ctx.append(pion_plane_context(settings.media_udp_port, settings.host))
     add_webrtc_routes(app)  # /v1/realtime/calls, /v1/realtime/calls/{call_id}/hangup
     add_translation_call_routes(app)  # /v1/realtime/translations/calls (WebRTC)
     install_faults(app, settings, app[RESOURCES].scenarios.scenarios.values())

@@ -81,8 +81,13 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 ORIGIN = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#@\s:\[\]]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?/?$")
 
 
+MEDIA_PLANES = ("aiortc", "pion")
+
+
 def value_problem(settings: Settings, label: Label = option) -> str | None:
     """A value out of its range or not one of its choices."""
+    from mockengine.rtc.pion.plane import BUILD_NEEDS
+    from mockengine.rtc.pion.plane import is_built as pion_is_built
     from mockengine.server.event_loop import LOOPS
 
     if settings.auth_failure not in ("close", "http"):
@@ -114,6 +119,17 @@ def value_problem(settings: Settings, label: Label = option) -> str | None:
         return f"{label('python_malloc')} must be one of {choices}, not {settings.python_malloc!r}"
     if settings.loop not in LOOPS:
         return f"{label('loop')} must be one of {', '.join(LOOPS)}, not {settings.loop!r}"
+    if settings.media_plane not in MEDIA_PLANES:
+        return (
+            f"{label('media_plane')} must be one of {', '.join(MEDIA_PLANES)}, not {settings.media_plane!r}"
+        )
+    if not 0 <= settings.media_udp_port <= 65535:
+        return f"{label('media_udp_port')} must be between 0 and 65535, not {settings.media_udp_port}"
+    if settings.media_plane == "pion" and not pion_is_built():
+        return f"{label('media_plane')} pion needs its sidecar built: `make pion` ({BUILD_NEEDS})"
+    if settings.media_plane == "pion" and settings.media_udp_port and settings.workers > 1:
+        workers = label("workers")
+        return f"{label('media_udp_port')} is one port: with {workers} > 1 leave it 0 (a port per worker)"
     for origin in settings.cors_origins:
         # "null": the Origin of file:// pages and sandboxed frames, which a browser does send.
         if origin not in ("*", "null") and ORIGIN.match(origin) is None:

@@ -165,13 +165,17 @@ class CallRunner(SessionLoop):
         self.is_media_stalled = False
         self.microphones: list[InlineDecoder] = []  # the client's audio, decoded (rtc/inbound.py)
         self._told_buffer_full = False  # input_audio_buffer_full sent, and no frame taken since
-        self.peer_gone = PeerGoneWatch(pc, self._on_peer_gone)
         self._pc_closing: asyncio.Future[None] | None = None  # the peer connection's close (_close_pc)
+        self._wire_peer(pc)
+
+    # -- the peer connection -----------------------------------------------------------------------
+
+    def _wire_peer(self, pc: RTCPeerConnection) -> None:
+        """aiortc's events to this call (the pion media plane's runner wires its own: pion_call.py)."""
+        self.peer_gone = PeerGoneWatch(pc, self._on_peer_gone)
         pc.on("datachannel", self._on_datachannel)
         pc.on("track", self._on_track)
         pc.on("connectionstatechange", self._on_connection_state)
-
-    # -- the peer connection -----------------------------------------------------------------------
 
     def _on_datachannel(self, channel: RTCDataChannel) -> None:
         if channel.label != EVENTS_CHANNEL or self.channel is not None:
@@ -274,8 +278,7 @@ class CallRunner(SessionLoop):
             await channel_opened(self.channel_open, self.ended)
         if self.sender is None or not self.channel_open.is_set():
             return False
-        # Measured once the channel is open: until SCTP starts, aiortc holds its default (65,536).
-        limit_bytes = _max_message_bytes(self.pc)
+        limit_bytes = self._channel_limit_bytes()
         if limit_bytes and len(data) > limit_bytes and kind == RETRIEVED:
             # The JS Agents SDK retrieves every user turn once transcribed and every item it truncated: a
             # turn of ~4 s or a reply of ~3 s is too large for a browser's channel with its audio. On a
@@ -293,6 +296,11 @@ class CallRunner(SessionLoop):
         # aiortc sends a str as a text message (a WebRTC string, PPID 51) and bytes as a binary one:
         # the oai-events channel carries text, as OpenAI's does.
         return await self.sender.send(data.decode("utf-8"))
+
+    def _channel_limit_bytes(self) -> int:
+        """The largest message the peer's channel takes (0: no limit). Measured once the channel is
+        open: until SCTP starts, aiortc holds its default (65,536)."""
+        return _max_message_bytes(self.pc)
 
     @property
     def is_transport_closed(self) -> bool:

@@ -35,10 +35,12 @@ from mockengine.protocol.session_config import (
     validate_tool_choice,
     validate_transcription,
 )
+from mockengine.realtime.session import RealtimeSession
 from mockengine.realtime.translation import TRANSLATION_MODELS
 from mockengine.rtc.closing import PC_CLOSE_WAIT_S, close_peer
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.media import ReplyTrack
+from mockengine.rtc.pion.plane import PION_PLANE, OfferRefused, PionPlane
 from mockengine.rtc.rtp_send import send_on_shared_grid
 from mockengine.server.client_secrets import CLIENT_SECRETS, SECRET_PREFIX, ClientSecret, bearer_key
 from mockengine.server.handshake import (
@@ -59,6 +61,7 @@ from mockengine.server.session_setup import (
 from mockengine.server.state import RESOURCES, TRACER
 from mockengine.server.webrtc.call import CallRunner
 from mockengine.server.webrtc.faults import CallFaults, before_answer
+from mockengine.server.webrtc.pion_call import PionCallRunner
 from mockengine.server.webrtc.siblings import SIBLINGS, forward_request, sibling_owner
 
 log = logging.getLogger("mockengine.webrtc")
@@ -150,6 +153,9 @@ async def _open_call(
     except ProtocolError as exc:
         release_seat(request.app)
         return error_response(400, exc.message, type=exc.type, param=exc.param, code=exc.code)
+    plane = request.app.get(PION_PLANE)
+    if plane is not None:  # serve --media-plane pion
+        return await _open_pion_call(request, plane, sdp, session, fault_specs)
     pc = RTCPeerConnection(offline_configuration())
     call_id = _new_call_id(request.app, session_seed(request, request.app[RESOURCES].settings.seed))
     runner = CallRunner(pc, call_id, session, request.app[RESOURCES], request.app[TRACER])
@@ -164,6 +170,42 @@ async def _open_call(
         # The client gave up before its answer (a page's connect timeout while the engine was slow):
         # no one can ever connect to this call, which held its seat until the data-channel watchdog.
         await close_peer(pc, PC_CLOSE_WAIT_S)
+        request.app[TRACER].end_session(runner.trace_name)
+        release_seat(request.app)
+        log.info("call %s: the client left before its answer; not opened", call_id)
+        return error_response(CLIENT_CLOSED_REQUEST, "The client closed the request before the answer.")
+    runner.journal = register(request.app, session)
+    request.app[CALLS][call_id] = runner
+    request.app[CALL_CLOCK].wake()
+    live = attach(runner, request, fault_specs, transport="webrtc")
+    runner.serving = asyncio.get_running_loop().create_task(_serve_call(request.app, request, runner))
+    return web.Response(
+        status=201,
+        body=answer.encode(),
+        content_type="application/sdp",
+        headers={"Location": f"/v1/realtime/calls/{call_id}", HANDLE_HEADER: live.handle},
+    )
+
+
+async def _open_pion_call(
+    request: web.Request,
+    plane: PionPlane,
+    sdp: str,
+    session: RealtimeSession,
+    fault_specs: list[FaultSpec],
+) -> web.StreamResponse:
+    """``_open_call`` on the pion media plane: the sidecar answers the offer (pion_call.py)."""
+    call_id = _new_call_id(request.app, session_seed(request, request.app[RESOURCES].settings.seed))
+    runner = PionCallRunner(plane, call_id, session, request.app[RESOURCES], request.app[TRACER])
+    try:
+        answer = await runner.answer(sdp)
+    except OfferRefused as exc:
+        runner.abort_transport()
+        request.app[TRACER].end_session(runner.trace_name)  # the runner never runs: free its name
+        release_seat(request.app)
+        return BadCall(400, f"Invalid SDP offer: {exc}.", param="sdp").response()
+    if request.transport is None or request.transport.is_closing():
+        runner.abort_transport()  # the client gave up before its answer (see _open_call)
         request.app[TRACER].end_session(runner.trace_name)
         release_seat(request.app)
         log.info("call %s: the client left before its answer; not opened", call_id)

@@ -1,0 +1,217 @@
+"""WebRTC calls on the pion media plane (``serve --media-plane pion``): aiortc as the client over the wire,
+a real engine on loopback whose calls' media run in the Go sidecar (mockengine/rtc/pion/).
+
+These need the sidecar built (`make pion`, from Debian's golang-go and golang-github-pion-webrtc.v3-dev).
+Where it is not built they skip, saying so, and fail under CI=true (CI must build it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+
+import pytest
+
+from mockengine.rtc.media import RATE_HZ
+from mockengine.rtc.pion.plane import BUILD_NEEDS, PION_PLANE, is_built, sidecar_binary
+from mockengine.server.state import STATS
+from mockengine.server.webrtc.calls import CALLS
+from tests.eventually import eventually
+from tests.integration import test_webrtc_calls as calls
+from tests.integration import test_webrtc_faults as faults
+from tests.integration import test_webrtc_peer_gone as peer_gone
+from tests.speech import question, validate_server_event, word_error_rate
+from tests.webrtc_client import CallClient, Microphone
+
+pytestmark = pytest.mark.models
+
+SESSION = {
+    "type": "realtime",
+    "audio": {
+        "input": {
+            "transcription": {"model": "whisper-1"},
+            "turn_detection": {"type": "server_vad", "silence_duration_ms": 500},
+        }
+    },
+}
+
+
+@pytest.fixture
+def pion_engine(engine):
+    if not is_built():
+        if os.environ.get("CI") != "true":
+            pytest.skip(f"the pion sidecar is not built (make pion; {BUILD_NEEDS})")
+        sidecar_binary()  # raises SidecarMissing, saying how to build it
+
+    async def start(**overrides):
+        return await engine(media_plane="pion", **overrides)
+
+    return start
+
+
+async def test_a_spoken_question_gets_a_spoken_answer_on_the_track(pion_engine, real_resources):
+    server = await pion_engine()
+    client = CallClient()
+    pcm, _ = question()
+    try:
+        await client.connect(server.http_url, session=SESSION)
+        created = await client.wait_for("session.created")
+        assert created["session"]["audio"]["input"]["turn_detection"]["silence_duration_ms"] == 500
+        client.mic.say(pcm)
+        done = await client.wait_for("response.done", timeout_s=40)
+        stopped = await client.wait_for("output_audio_buffer.stopped", timeout_s=30)
+    finally:
+        await client.close()
+    for event in client.events:
+        validate_server_event(event)
+    kinds = client.kinds()
+    assert "response.output_audio.delta" not in kinds, "audio deltas went on the data channel"
+    user = next(e for e in client.events if e["type"].endswith("input_audio_transcription.completed"))
+    assert "capital" in user["transcript"].lower() and "france" in user["transcript"].lower()
+    assert done["response"]["status"] == "completed"
+    started = client.events[kinds.index("output_audio_buffer.started")]
+    assert started["response_id"] == stopped["response_id"] == done["response"]["id"]
+    assert kinds.index("response.created") < kinds.index("output_audio_buffer.started")
+    assert kinds.index("response.done") < kinds.index("output_audio_buffer.stopped")
+    transcript = next(e for e in client.events if e["type"] == "response.output_audio_transcript.done")
+    heard = real_resources.transcriber.transcribe(bytes(client.heard), language="en", prompt=None).text
+    assert word_error_rate(transcript["transcript"], heard) <= 0.35, (transcript["transcript"], heard)
+    assert len(client.heard) / 2 / RATE_HZ > 1.0
+    assert server.app[PION_PLANE].ticks > 0
+
+
+# The aiortc calls' tests, run on the pion plane: the same client, the same assertions.
+
+
+async def test_barge_in_truncates_at_what_was_sent(pion_engine):
+    await calls.test_barge_in_clears_the_track_and_truncates_at_what_was_sent(pion_engine)
+
+
+async def test_output_audio_buffer_clear_from_the_client(pion_engine):
+    await calls.test_output_audio_buffer_clear_from_the_client_cuts_the_reply(pion_engine)
+
+
+async def test_output_audio_buffer_clear_alone(pion_engine):
+    await calls.test_output_audio_buffer_clear_alone_stops_the_reply(pion_engine)
+
+
+async def test_hangup_and_unknown_calls(pion_engine):
+    await calls.test_hangup_ends_the_call_and_unknown_calls_are_404(pion_engine)
+
+
+async def test_a_binary_message_is_refused(pion_engine):
+    await calls.test_a_binary_message_on_the_channel_is_refused_as_a_binary_frame_is(
+        pion_engine, b"\x00\x01 not json"
+    )
+
+
+async def test_sideband(pion_engine):
+    await calls.test_a_sideband_websocket_sees_and_steers_the_call(pion_engine)
+
+
+async def test_seeded_call_ids(pion_engine):
+    await calls.test_calls_on_a_seeded_engine_each_have_their_own_rtc_id(pion_engine)
+
+
+async def test_dtx(pion_engine):
+    await calls.test_with_dtx_the_reply_plays_whole_and_silence_is_sparse(pion_engine)
+
+
+async def test_fault_datachannel_close(pion_engine):
+    await faults.test_datachannel_close_mid_response(pion_engine)
+
+
+async def test_fault_media_stall(pion_engine):
+    await faults.test_media_stall_keeps_the_connection_up_but_sends_nothing(pion_engine)
+
+
+async def test_fault_media_stall_mid_reply(pion_engine):
+    await faults.test_media_stall_mid_reply_still_ends_the_output_buffer(pion_engine)
+
+
+async def test_fault_media_stall_mid_speech(pion_engine):
+    await faults.test_media_stall_mid_speech_ends_the_turn_after_its_silence(pion_engine)
+
+
+async def test_fault_server_hangup(pion_engine):
+    await faults.test_server_hangup(pion_engine)
+
+
+async def test_journal_and_counters(pion_engine, tmp_path):
+    await faults.test_a_call_is_counted_and_journaled_like_a_websocket_session(pion_engine, tmp_path)
+
+
+def _sections(sdp: str) -> list[list[str]]:
+    sections: list[list[str]] = []
+    for line in sdp.splitlines():
+        if line.startswith("m="):
+            sections.append([])
+        if sections:
+            sections[-1].append(line)
+    return sections
+
+
+async def test_the_answer_takes_one_microphone_answers_a_camera_inactive_and_asks_for_fec(pion_engine):
+    """A camera's line and a second microphone are answered inactive (pion rejected a camera's line with
+    port 0 and no ICE credentials, which an aiortc client cannot parse), the microphone's Opus with
+    in-band FEC (pion copies the offer's parameters; an aiortc offer has none)."""
+    server = await pion_engine()
+    client = CallClient()
+    client.pc.addTransceiver("video")
+    client.pc.addTrack(Microphone())
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+    finally:
+        await client.close()
+    kinds = [(s[0].split()[0], next(x for x in s if x in DIRECTIONS)) for s in _sections(client.answer_sdp)]
+    assert kinds == [
+        ("m=audio", "a=sendrecv"),
+        ("m=video", "a=inactive"),
+        ("m=audio", "a=inactive"),
+        ("m=application", "a=sendrecv"),
+    ], client.answer_sdp
+    microphone = _sections(client.answer_sdp)[0]
+    opus = next(x for x in microphone if x.endswith("opus/48000/2")).removeprefix("a=rtpmap:").split()[0]
+    assert f"a=fmtp:{opus} useinbandfec=1" in microphone, microphone
+    assert "a=candidate:" in client.answer_sdp and " 127.0.0.1 " in client.answer_sdp
+
+
+DIRECTIONS = ("a=sendrecv", "a=inactive", "a=recvonly", "a=sendonly")
+
+
+async def test_a_call_whose_client_is_killed_ends_within_seconds(pion_engine):
+    """A client killed (not a packet more) stops answering the sidecar's ICE checks: the call ends
+    (ICE disconnected after 5 s, failed 5 s later), seat and counters freed."""
+    server = await pion_engine()
+    env = {**os.environ, "PYTHONPATH": str(peer_gone.REPO)}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        peer_gone.CLIENT,
+        server.http_url,
+        "kill",
+        "",
+        stdout=asyncio.subprocess.PIPE,
+        env=env,
+        cwd=peer_gone.REPO,
+    )
+    try:
+        assert process.stdout is not None
+        call_id = (await asyncio.wait_for(process.stdout.readline(), timeout=60.0)).decode().strip()
+        await asyncio.sleep(3.0)
+        assert call_id in server.app[CALLS]
+        os.kill(process.pid, signal.SIGKILL)
+        await eventually(lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.GONE_WITHIN_S)
+        await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+
+
+async def test_a_bad_offer_is_a_400_and_frees_its_seat(pion_engine):
+    await calls.test_bad_calls_get_rest_errors(
+        pion_engine, "sk-test", "v=0\r\nthis is not sdp\r\n", "application/sdp", 400, None, "sdp"
+    )

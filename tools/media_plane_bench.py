@@ -1,0 +1,112 @@
+"""Talking WebRTC calls on the aiortc and pion media planes, one engine per plane, back to back.
+
+Usage: ``python tools/media_plane_bench.py [--planes pion,aiortc] [--levels 10,40,100] [--seconds 12]
+[--per-driver 25] [--port 8790] [--udp-port 8791]``. Each plane's engine (``serve --stt-cache-fingerprint
+--media-plane PLANE``) is warmed with 2 talking calls for 8 s, then each level of N talking calls runs
+through the bench's own driver (``mockengine.bench.webrtc_load.talking_calls``: aiortc clients in
+processes of their own speaking the ``question`` clip in a loop). Printed per level, one JSON line: the
+onsets and their p95 (speech onset → ``speech_started``, ms), and CPU per call-second (ms) of the engine's
+event-loop thread (``loop_ms``), its whole Python process (``python_ms``, the loop and the speech models'
+threads), the pion sidecar (``sidecar_ms``; 0 on aiortc) and the driver processes; the 1-min load average
+before and after. docs/webrtc.md, "Ninth pass", has the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import mockengine.loadtest.processes as processes
+from mockengine.bench.webrtc import _p95
+from mockengine.bench.webrtc_load import talking_calls
+
+TICKS_PER_S = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_s(stat_path: str) -> float:
+    fields = Path(stat_path).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS_PER_S
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+class Probe:
+    """What ``talking_calls`` reads the engine's CPU from: the engine and its children (the sidecar),
+    each reading kept apart (engine, sidecar, event-loop thread)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.samples: list[tuple[float, float, float]] = []
+
+    def cpu_seconds(self) -> float:
+        engine = _cpu_s(f"/proc/{self.pid}/stat")
+        sidecar = sum(_cpu_s(f"/proc/{child}/stat") for child in _children(self.pid))
+        loop = _cpu_s(f"/proc/{self.pid}/task/{self.pid}/stat")
+        self.samples.append((engine, sidecar, loop))
+        return engine + sidecar
+
+
+def _load() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--planes", default="pion,aiortc")
+    parser.add_argument("--levels", default="10,40,100")
+    parser.add_argument("--seconds", type=float, default=12.0)
+    parser.add_argument("--per-driver", type=int, default=25, help="talking calls per driver process")
+    parser.add_argument("--port", type=int, default=8790)
+    parser.add_argument("--udp-port", type=int, default=8791, help="the pion plane's UDP port")
+    args = parser.parse_args()
+    processes.free_port = lambda: args.port  # the engine on this port (start_server picks its own)
+    for plane in args.planes.split(","):
+        extra = ["--media-udp-port", str(args.udp_port)] if plane == "pion" else []
+        child = asyncio.run(
+            processes.start_server(["--stt-cache-fingerprint", "--media-plane", plane, *extra])
+        )
+        url = f"ws://127.0.0.1:{args.port}/v1/realtime"
+        probe = Probe(child.process.pid)
+        try:
+            talking_calls(None, url, 2, 8, args.per_driver)  # warm-up
+            for level in (int(n) for n in args.levels.split(",")):
+                load_before = _load()
+                probe.samples.clear()
+                run = talking_calls(probe, url, level, args.seconds, args.per_driver)
+                (engine0, sidecar0, loop0), (engine1, sidecar1, loop1) = probe.samples
+                call_s = max(1, run.opened) * run.engine_wall_s
+                p95 = _p95(run.onsets_ms)
+                driver_ms = run.driver_ms_per_call_second
+                row = {
+                    "plane": plane,
+                    "calls": level,
+                    "opened": run.opened,
+                    "onsets": len(run.onsets_ms),
+                    "p95_ms": p95 and round(p95),
+                    "loop_ms": round((loop1 - loop0) * 1000 / call_s, 1),
+                    "python_ms": round((engine1 - engine0) * 1000 / call_s, 1),
+                    "sidecar_ms": round((sidecar1 - sidecar0) * 1000 / call_s, 1),
+                    "driver_ms": driver_ms and round(driver_ms, 1),
+                    "load": f"{load_before:.1f}->{_load():.1f}",
+                }
+                print(json.dumps(row), flush=True)
+        finally:
+            child.stop()
+
+
+if __name__ == "__main__":
+    main()
