@@ -9,6 +9,10 @@ of ``turn_scoring`` set for the run, then restored) and simulated at high as ``t
 measured once and kept on disk (``turn_tune.PROSODY_STORE``), so a run costs no whisper call and, after
 the first, no prosody measure.
 
+Round 15 adds cues that are not constants of ``turn_scoring`` (:data:`HOLD_VARIANTS`): each is a test on
+the probe that, when true, holds a finished verdict as a contested one is held (``turn_tune._simulate``'s
+``hold``), so a new cue can be judged here before it is written into the detector.
+
 Per fold: the variant with the fewest mid-thought pauses cut at high on the other splits (pooled), among
 those whose complete statements' median policy delay at high on those splits is at most
 :data:`STATEMENT_CAP_MS`; a tie keeps the shipped defaults. Printed: every variant on every split, then
@@ -18,18 +22,23 @@ each fold's choice and its figures on the split left out, against the defaults, 
 from __future__ import annotations
 
 import argparse
+import math
 import pickle
+import re
 import statistics
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from turn_tune import STORE, _pcm, _simulate, load_prosody, save_prosody, turn_detection_max
 
 from mockengine.realtime import turn_scoring as ts
+from mockengine.realtime.semantic_rules import Completeness
 from mockengine.turn_corpus import load
 
 STATEMENT_CAP_MS = 380
+HELD_MS = 1000  # a statement ended later than this was held (1.6 s at high) or waited as uncertain
 BURNED = ("heldout_r8", "heldout_r9", "heldout_r10", "heldout_r11")
 
 
@@ -82,6 +91,54 @@ def _variants() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+_SPOKEN = re.compile(r"[A-Za-z0-9]")
+
+
+def _spoken(probe: dict[str, Any]) -> list[Any]:
+    """The probe's aligned words without the punctuation whisper aligns as words of its own."""
+    return [word for word in probe["words"] if _SPOKEN.search(word.word)]
+
+
+def _short_clause(max_words: int) -> Callable[[dict[str, Any]], bool]:
+    """Round 15's length cue: a closed statement of at most ``max_words`` words that is neither a
+    question nor a ``short_answer`` (those keep their own cues). Why it might help: whisper's rewrites
+    of an unfinished ending ("I lost." for "I must …", "It's all." for "It's her …") are short, and a
+    mid-thought first part is usually short; its cost falls on short finished statements."""
+
+    def hold(probe: dict[str, Any]) -> bool:
+        words = _spoken(probe)
+        if not words or len(words) > max_words:
+            return False
+        verdict = ts.score_turn(
+            ts.TurnEvidence(probe["text"], probe["speech_end_ms"] - probe["start_ms"], probe["words"]), "high"
+        )
+        is_answer = any(cue.name == "short_answer" for cue in verdict.cues)
+        return verdict.completeness is not Completeness.QUESTION and not is_answer
+
+    return hold
+
+
+def _low_confidence(below: float, min_words: int = 1) -> Callable[[dict[str, Any]], bool]:
+    """Round 15's confidence cue: the geometric mean of whisper's probabilities over every word of the
+    transcript (not only the last, as ``last_word`` does) is under ``below``: whisper guessed the turn."""
+
+    def hold(probe: dict[str, Any]) -> bool:
+        words = _spoken(probe)
+        if len(words) < max(1, min_words):
+            return False
+        mean_log = sum(math.log(max(word.probability, 1e-3)) for word in words) / len(words)
+        return math.exp(mean_log) < below
+
+    return hold
+
+
+HOLD_VARIANTS: list[tuple[str, Callable[[dict[str, Any]], bool]]] = [
+    *((f"short clause <= {n} words", _short_clause(n)) for n in (3, 4, 5, 6)),
+    *((f"transcript confidence < {p}", _low_confidence(p)) for p in (0.5, 0.6, 0.7)),
+    *((f"transcript confidence < {p}, 3+ words", _low_confidence(p, 3)) for p in (0.6, 0.7)),
+]
+
+
 def simulate_all(splits: tuple[str, ...], stores: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
     """variant -> split -> {"cut": n, "counted": n, "statements": [ms], "one_word": [ms]}, over the
     utterances recorded in ``stores`` (probe stores; the first to hold an utterance gives its probes)."""
@@ -101,7 +158,11 @@ def simulate_all(splits: tuple[str, ...], stores: list[str]) -> dict[str, dict[s
     pcms = {uid: _pcm(labels[uid]) for uid in by_label}
     load_prosody()
     figures: dict[str, dict[str, dict[str, Any]]] = {}
-    for name, constants in _variants():
+    runs: list[tuple[str, dict[str, Any], Callable[[dict[str, Any]], bool] | None]] = [
+        (name, constants, None) for name, constants in _variants()
+    ]
+    runs += [(name, {}, hold) for name, hold in HOLD_VARIANTS]
+    for name, constants, hold in runs:
         saved = {attr: getattr(ts, attr) for attr in constants}
         for attr, value in constants.items():
             setattr(ts, attr, value)
@@ -111,7 +172,7 @@ def simulate_all(splits: tuple[str, ...], stores: list[str]) -> dict[str, dict[s
             )
             for uid, probes in by_label.items():
                 label = labels[uid]
-                kind, delay, _, _ = _simulate(label, probes, pcms[uid], "high")
+                kind, delay, _, _ = _simulate(label, probes, pcms[uid], "high", hold)
                 row = per_split[label["split"]]
                 if label["kind"] == "trailing":
                     if label["pause_ms"] < turn_detection_max("high"):
@@ -139,17 +200,20 @@ def main() -> None:
     splits = tuple(args.splits.split(","))
     figures = simulate_all(splits, args.probes.split(","))
     splits = tuple(s for s in splits if s in figures["defaults"])  # those recorded
-    print(f"{'variant':<40}" + "".join(f"{s:>24}" for s in splits) + f"{'pooled':>16}")
+    print(f"{'variant':<40}" + "".join(f"{s:>28}" for s in splits) + f"{'pooled':>16}")
     for name, per_split in figures.items():
         cells = []
         for split in splits:
             row = per_split[split]
             medians = f"{_median([row], 'statements'):>5.0f} {_median([row], 'one_word'):>5.0f}"
-            cells.append(f"{row['cut']:>3}/{row['counted']:<3} {medians}")
+            held = sum(delay > HELD_MS for delay in row["statements"])
+            cells.append(f"{row['cut']:>3}/{row['counted']:<3} {medians} {held:>3}")
         pooled = sum(per_split[s]["cut"] for s in splits)
-        print(f"{name:<40}" + "".join(f"{c:>24}" for c in cells) + f"{pooled:>10}")
+        print(f"{name:<40}" + "".join(f"{c:>28}" for c in cells) + f"{pooled:>10}")
     print(
-        "(each cell: mid-thought cut at high / counted, statements' median ms, one-word answers' median ms)"
+        "(each cell: mid-thought cut at high / counted, statements' median ms, one-word answers' median ms,"
+        f" statements ended later than {HELD_MS} ms: the median is bimodal, so the count says how near it is"
+        " to flipping)"
     )
     totals = {"defaults": [0, 0], "chosen": [0, 0]}
     for left in splits:
