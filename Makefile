@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for `mockengine serve`, e.g. make serve ARGS="--port 9000 --seed 7"
 ARGS ?=
 
-.PHONY: serve test test-fast bench bench-capacity lint conformance clean fuzz pion
+.PHONY: serve test test-fast bench bench-capacity lint conformance clean fuzz pion pion-driver
 
 # Two installs: what serving needs (`make serve`), and that plus the test, lint and bench tools (`make test`).
 SERVE_STAMP := $(VENV)/.installed-serve
@@ -78,6 +78,12 @@ pion: $(PION)/mockengine-pion
 
 $(PION)/mockengine-pion: $(PION)/sidecar.go $(PION)/build.sh
 	$(PION)/build.sh
+
+# The WebRTC bench's Go load driver (tools/media_plane_bench.py --drivers pion), from the same packages.
+pion-driver: tools/pion_driver/mockengine-pion-driver
+
+tools/pion_driver/mockengine-pion-driver: tools/pion_driver/driver.go tools/pion_driver/build.sh
+	tools/pion_driver/build.sh
 
 lint: $(STAMP)
 	$(PY) -m ruff check mockengine tests tools

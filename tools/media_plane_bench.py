@@ -1,10 +1,14 @@
 """Talking WebRTC calls on the aiortc and pion media planes, one engine per plane, back to back.
 
 Usage: ``python tools/media_plane_bench.py [--planes pion,aiortc] [--levels 10,40,100] [--seconds 12]
-[--per-driver 25] [--port 8790] [--udp-port 8791]``. Each plane's engine (``serve --stt-cache-fingerprint
---media-plane PLANE``) is warmed with 2 talking calls for 8 s, then each level of N talking calls runs
-through the bench's own driver (``mockengine.bench.webrtc_load.talking_calls``: aiortc clients in
-processes of their own speaking the ``question`` clip in a loop). Printed per level, one JSON line: the
+[--drivers aiortc,pion] [--per-driver 25] [--port 8790] [--udp-port 8791] [--engine-tree DIR]``. Each
+plane's engine (``serve --stt-cache-fingerprint --media-plane PLANE``; from the checkout ``DIR`` when
+given, to set two versions side by side) is warmed with 2 talking calls for 8 s, then each level of N
+talking calls runs through each driver in turn: ``aiortc`` (the default;
+``mockengine.bench.webrtc_load.talking_calls``: aiortc clients in processes of their own speaking the
+``question`` clip in a loop) or ``pion`` (``tools/pion_driver``, ``make pion-driver``: one Go process
+playing the same clip's Opus packets on every call, a fraction of the aiortc driver's CPU; the level's
+driver CPU is then not taken from the engine's two cores). Printed per level, one JSON line: the
 onsets and their p95 (speech onset → ``speech_started``, ms), and CPU per call-second (ms) of the engine's
 event-loop thread (``loop_ms``), its whole Python process (``python_ms``, the loop and the speech models'
 threads), the pion sidecar (``sidecar_ms``; 0 on aiortc) and the driver processes; the 1-min load average
@@ -17,11 +21,15 @@ import argparse
 import asyncio
 import json
 import os
+import re
+import time
+import urllib.request
 from pathlib import Path
 
 import mockengine.loadtest.processes as processes
+from mockengine.bench.pion_driver import pion_talking_calls
 from mockengine.bench.webrtc import _p95
-from mockengine.bench.webrtc_load import talking_calls
+from mockengine.bench.webrtc_load import LevelResult, talking_calls
 
 TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 
@@ -60,6 +68,19 @@ class Probe:
         return engine + sidecar
 
 
+def _cache_lookups(port: int) -> dict[str, int]:
+    """The engine's cache lookups so far by cache and result (``transcripts_hit``, ``speech_miss``, ...)
+    from /metrics: a turn transcribed by whisper is a ``transcripts_miss``, a reply synthesised by piper
+    a ``speech_miss``."""
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+    found: dict[str, int] = {}
+    for match in re.finditer(
+        r'^mockengine_cache_lookups_total\{cache="(\w+)",result="(\w+)"\} (\S+)$', text, re.M
+    ):
+        found[f"{match[1]}_{match[2]}"] = int(float(match[3]))
+    return found
+
+
 def _load() -> float:
     return float(Path("/proc/loadavg").read_text().split()[0])
 
@@ -69,11 +90,24 @@ def main() -> None:
     parser.add_argument("--planes", default="pion,aiortc")
     parser.add_argument("--levels", default="10,40,100")
     parser.add_argument("--seconds", type=float, default=12.0)
-    parser.add_argument("--per-driver", type=int, default=25, help="talking calls per driver process")
+    parser.add_argument(
+        "--drivers", default="aiortc", help="aiortc, pion, or both (each level once per driver)"
+    )
+    parser.add_argument("--per-driver", type=int, default=25, help="talking calls per aiortc driver process")
+    parser.add_argument("--engine-tree", default=None, help="run the engine from this checkout (A/B)")
     parser.add_argument("--port", type=int, default=8790)
     parser.add_argument("--udp-port", type=int, default=8791, help="the pion plane's UDP port")
     args = parser.parse_args()
     processes.free_port = lambda: args.port  # the engine on this port (start_server picks its own)
+    if args.engine_tree:  # the engine subprocess imports mockengine from there; this process keeps its own
+        os.environ["PYTHONPATH"] = str(Path(args.engine_tree).resolve())
+    drivers = args.drivers.split(",")
+
+    def drive(driver: str, probe: Probe | None, url: str, calls: int, seconds: float) -> LevelResult:
+        if driver == "pion":
+            return pion_talking_calls(probe, url, calls, seconds)
+        return talking_calls(probe, url, calls, seconds, args.per_driver)
+
     for plane in args.planes.split(","):
         extra = ["--media-udp-port", str(args.udp_port)] if plane == "pion" else []
         child = asyncio.run(
@@ -82,17 +116,20 @@ def main() -> None:
         url = f"ws://127.0.0.1:{args.port}/v1/realtime"
         probe = Probe(child.process.pid)
         try:
-            talking_calls(None, url, 2, 8, args.per_driver)  # warm-up
-            for level in (int(n) for n in args.levels.split(",")):
+            drive(drivers[0], None, url, 2, 8)  # warm-up
+            for level, driver in ((int(n), d) for n in args.levels.split(",") for d in drivers):
                 load_before = _load()
+                lookups_before = _cache_lookups(args.port)
                 probe.samples.clear()
-                run = talking_calls(probe, url, level, args.seconds, args.per_driver)
+                run = drive(driver, probe, url, level, args.seconds)
                 (engine0, sidecar0, loop0), (engine1, sidecar1, loop1) = probe.samples
                 call_s = max(1, run.opened) * run.engine_wall_s
                 p95 = _p95(run.onsets_ms)
                 driver_ms = run.driver_ms_per_call_second
                 row = {
                     "plane": plane,
+                    "driver": driver,
+                    "engine": args.engine_tree or "this checkout",
                     "calls": level,
                     "opened": run.opened,
                     "onsets": len(run.onsets_ms),
@@ -102,7 +139,10 @@ def main() -> None:
                     "sidecar_ms": round((sidecar1 - sidecar0) * 1000 / call_s, 1),
                     "driver_ms": driver_ms and round(driver_ms, 1),
                     "load": f"{load_before:.1f}->{_load():.1f}",
+                    "at": time.strftime("%H:%M:%S", time.gmtime()),
                 }
+                lookups = _cache_lookups(args.port)
+                row.update({k: v - lookups_before.get(k, 0) for k, v in sorted(lookups.items())})
                 print(json.dumps(row), flush=True)
         finally:
             child.stop()
