@@ -7,12 +7,14 @@ given, to set two versions side by side) is warmed with 2 talking calls for 8 s,
 talking calls runs through each driver in turn: ``aiortc`` (the default;
 ``mockengine.bench.webrtc_load.talking_calls``: aiortc clients in processes of their own speaking the
 ``question`` clip in a loop) or ``pion`` (``tools/pion_driver``, ``make pion-driver``: one Go process
-playing the same clip's Opus packets on every call, a fraction of the aiortc driver's CPU; the level's
-driver CPU is then not taken from the engine's two cores). Printed per level, one JSON line: the
-onsets and their p95 (speech onset → ``speech_started``, ms), and CPU per call-second (ms) of the engine's
-event-loop thread (``loop_ms``), its whole Python process (``python_ms``, the loop and the speech models'
-threads), the pion sidecar (``sidecar_ms``; 0 on aiortc) and the driver processes; the 1-min load average
-before and after. docs/webrtc.md, "Ninth pass", has the figures.
+playing the same clip's Opus packets on every call, so that the driver, on the engine's machine, takes
+less of its cores). Printed per level, one JSON line: the onsets and their p95 (speech onset →
+``speech_started``, ms), and CPU per call-second (ms) of the engine's event-loop thread (``loop_ms``),
+its whole Python process (``python_ms``, the loop and the speech models' threads), its busiest other
+threads (``threads_ms``), the pion sidecar (``sidecar_ms``; 0 on aiortc) and the driver processes; the
+1-min load average before and after, the time, and the engine's cache lookups over the level
+(``transcripts_miss``: turns whisper transcribed; ``speech_miss``: replies piper spoke). docs/webrtc.md,
+"Ninth pass" and "Tenth pass", has the figures.
 """
 
 from __future__ import annotations
@@ -39,6 +41,16 @@ def _cpu_s(stat_path: str) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS_PER_S
 
 
+def _threads_cpu_s(pid: int) -> dict[int, float]:
+    found = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found[int(task.name)] = _cpu_s(str(task / "stat"))
+        except OSError:
+            continue
+    return found
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
@@ -59,20 +71,32 @@ class Probe:
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.samples: list[tuple[float, float, float]] = []
+        self.threads: list[dict[int, float]] = []
 
     def cpu_seconds(self) -> float:
         engine = _cpu_s(f"/proc/{self.pid}/stat")
         sidecar = sum(_cpu_s(f"/proc/{child}/stat") for child in _children(self.pid))
         loop = _cpu_s(f"/proc/{self.pid}/task/{self.pid}/stat")
         self.samples.append((engine, sidecar, loop))
+        self.threads.append(_threads_cpu_s(self.pid))
         return engine + sidecar
+
+    def busiest_threads_ms(self, call_s: float, top: int = 4) -> list[float]:
+        """CPU per call-second (ms) of the engine's busiest threads besides the event loop's over the
+        last level (the speech models' executors, whisper's and piper's pools, OpenBLAS's)."""
+        before, after = self.threads[-2], self.threads[-1]
+        spent = sorted((after[tid] - before.get(tid, 0.0) for tid in after if tid != self.pid), reverse=True)
+        return [round(cpu * 1000 / call_s, 1) for cpu in spent[:top]]
 
 
 def _cache_lookups(port: int) -> dict[str, int]:
     """The engine's cache lookups so far by cache and result (``transcripts_hit``, ``speech_miss``, ...)
     from /metrics: a turn transcribed by whisper is a ``transcripts_miss``, a reply synthesised by piper
-    a ``speech_miss``."""
-    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+    a ``speech_miss``; empty when /metrics does not answer within a minute."""
+    try:  # a figure left out rather than the run lost: a starved engine may answer late
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60).read().decode()
+    except OSError:
+        return {}
     found: dict[str, int] = {}
     for match in re.finditer(
         r'^mockengine_cache_lookups_total\{cache="(\w+)",result="(\w+)"\} (\S+)$', text, re.M
@@ -137,6 +161,7 @@ def main() -> None:
                     "loop_ms": round((loop1 - loop0) * 1000 / call_s, 1),
                     "python_ms": round((engine1 - engine0) * 1000 / call_s, 1),
                     "sidecar_ms": round((sidecar1 - sidecar0) * 1000 / call_s, 1),
+                    "threads_ms": probe.busiest_threads_ms(call_s),
                     "driver_ms": driver_ms and round(driver_ms, 1),
                     "load": f"{load_before:.1f}->{_load():.1f}",
                     "at": time.strftime("%H:%M:%S", time.gmtime()),
