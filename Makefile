@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra options for `mockengine serve`, e.g. make serve ARGS="--port 9000 --seed 7"
 ARGS ?=
 
-.PHONY: serve test test-fast bench bench-capacity lint conformance clean fuzz pion
+.PHONY: serve test test-fast bench bench-capacity bench-media-plane lint conformance clean fuzz pion pion-driver
 
 # Two installs: what serving needs (`make serve`), and that plus the test, lint and bench tools (`make test`).
 SERVE_STAMP := $(VENV)/.installed-serve
@@ -71,6 +71,12 @@ bench: $(STAMP)
 bench-capacity: $(STAMP)
 	$(PY) -m mockengine bench --only capacity --plot docs/bench-capacity.png $(BENCH_ARGS)
 
+# Talking WebRTC calls held by one engine on the pion media plane, driven by the Go driver and by the
+# aiortc one (docs/webrtc.md, "Tenth pass"; a few minutes). Side by side with another checkout's
+# engine: BENCH_ARGS="--engine-tree DIR", run from outside this checkout (see tools/media_plane_bench.py).
+bench-media-plane: $(STAMP) pion pion-driver
+	PYTHONPATH=$(CURDIR) $(PY) tools/media_plane_bench.py --planes pion --drivers pion,aiortc --levels 40,70,100 --seconds 12 $(BENCH_ARGS)
+
 # The pion media plane's sidecar (serve --media-plane pion), offline from Debian's packages:
 # apt-get install golang-go golang-github-pion-webrtc.v3-dev
 PION := mockengine/rtc/pion
@@ -78,6 +84,12 @@ pion: $(PION)/mockengine-pion
 
 $(PION)/mockengine-pion: $(PION)/sidecar.go $(PION)/build.sh
 	$(PION)/build.sh
+
+# The WebRTC bench's Go load driver (tools/media_plane_bench.py --drivers pion), from the same packages.
+pion-driver: tools/pion_driver/mockengine-pion-driver
+
+tools/pion_driver/mockengine-pion-driver: tools/pion_driver/driver.go tools/pion_driver/build.sh
+	tools/pion_driver/build.sh
 
 lint: $(STAMP)
 	$(PY) -m ruff check mockengine tests tools

@@ -29,7 +29,7 @@ fi
 if command -v npm >/dev/null 2>&1 && [ ! tests/js/node_modules/.package-lock.json -nt tests/js/package-lock.json ]; then
     (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)
 fi
-# The pion sidecar, unless it is newer than its source (make's own check).
+# The pion sidecar and the bench's Go load driver, unless newer than their sources (make's own check).
 if command -v go >/dev/null 2>&1 && [ -d /usr/share/gocode/src/github.com/pion/webrtc ]; then
-    "${MAKE:-make}" --no-print-directory -s pion
+    "${MAKE:-make}" --no-print-directory -s pion pion-driver
 fi

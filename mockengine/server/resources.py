@@ -14,6 +14,7 @@ from typing import Any
 
 from mockengine.brain.scenario import Scenario
 from mockengine.brain.selection import ScenarioLibrary, SelectingBrain, load_library
+from mockengine.engines.blas import limit_blas_threads
 from mockengine.engines.cache import MIB, ByteLRU, CachingTranscriber
 from mockengine.engines.errors import ModelNotFound
 from mockengine.engines.fakes import FAKE_TRANSCRIPT, FakeSynthesizer, FakeTranscriber
@@ -101,6 +102,7 @@ def load_resources(settings: Settings, scenarios: ScenarioLibrary | None = None)
     loaded it already, as ``serve`` does to report a bad one before the models). Raises ModelNotFound with
     the setting and the package to install when a model cannot be found."""
     started = time.perf_counter()
+    limit_blas_threads(1)  # OpenBLAS's idle threads spin a core's fraction away (engines/blas.py)
     log.info("loading the models (whisper %s, piper, scenarios)", settings.whisper_model or "default")
     transcriber = WhisperTranscriber(
         settings.whisper_model, narrowband_beam_size=settings.narrowband_beam_size
