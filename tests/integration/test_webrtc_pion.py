@@ -20,7 +20,10 @@ from mockengine.server.webrtc.calls import CALLS
 from tests.eventually import eventually
 from tests.integration import test_webrtc_calls as calls
 from tests.integration import test_webrtc_faults as faults
+from tests.integration import test_webrtc_event_too_large as too_large
+from tests.integration import test_webrtc_microphone_tail as tail
 from tests.integration import test_webrtc_peer_gone as peer_gone
+from tests.integration import test_webrtc_retrieve_on_call as retrieve
 from tests.speech import question, validate_server_event, word_error_rate
 from tests.webrtc_client import CallClient, Microphone
 
@@ -215,3 +218,40 @@ async def test_a_bad_offer_is_a_400_and_frees_its_seat(pion_engine):
     await calls.test_bad_calls_get_rest_errors(
         pion_engine, "sk-test", "v=0\r\nthis is not sdp\r\n", "application/sdp", 400, None, "sdp"
     )
+
+
+# Events over pion/sctp's own 64 KiB: build.sh raises its cap to aiortc's 256 KiB, so an event up to the
+# offer's a=max-message-size goes whole, as on the aiortc plane; a larger one is handled as there.
+
+
+async def test_an_event_over_64_kib_arrives_whole_as_on_the_aiortc_plane(pion_engine):
+    """A 150 kB ``session.created`` (long instructions) within the aiortc client's 262,144 bytes: pion's
+    SCTP refused it (over its 64 KiB), the engine then sent it as ``event_too_large``; now it arrives,
+    and the channel carries the rest of the call."""
+    server = await pion_engine()
+    client = CallClient()
+    instructions = "Be brief. " * 15_000
+    try:
+        await client.connect(server.http_url, session={"type": "realtime", "instructions": instructions})
+        created = await client.wait_for("session.created", timeout_s=15.0)
+        item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello."}]}
+        client.send({"type": "conversation.item.create", "item": item})
+        client.send({"type": "response.create"})
+        done = await client.wait_for("response.done", timeout_s=30.0)
+    finally:
+        await client.close()
+    assert created["session"]["instructions"] == instructions
+    assert "error" not in client.kinds(), [e for e in client.events if e["type"] == "error"]
+    assert done["response"]["status"] == "completed"
+
+
+async def test_an_event_over_the_offers_limit_is_an_error_and_the_call_goes_on(pion_engine):
+    await too_large.test_an_event_over_the_peers_max_message_size_is_an_error_and_the_call_goes_on(pion_engine)
+
+
+async def test_a_retrieved_item_too_large_comes_without_its_audio(pion_engine):
+    await retrieve.test_a_retrieved_item_too_large_for_the_channel_comes_without_its_audio(pion_engine)
+
+
+async def test_frames_held_back_leave_the_input_on_the_wall_clock(pion_engine):
+    await tail.test_frames_held_back_past_the_quiet_timer_leave_the_input_on_the_wall_clock(pion_engine)

@@ -46,9 +46,10 @@ from mockengine.server.webrtc.call import EVENTS_CHANNEL, CallRunner, serve_even
 
 log = logging.getLogger("mockengine.webrtc")
 DEFAULT_MAX_MESSAGE_BYTES = 65_536  # RFC 8841 §6: an offer without a=max-message-size allows 64 KiB
-# pion/webrtc 3.1's SCTP sends at most 64 KiB whatever the offer allows (sctptransport.go, its issue 758):
-# a larger event goes without its audio or is refused as too large, as for a peer that takes no more.
-PION_MAX_MESSAGE_BYTES = 65_536
+# What the sidecar's SCTP sends at most, whatever the offer allows: aiortc's own cap (its
+# LOCAL_MAX_MESSAGE_SIZE), which build.sh gives pion/sctp in place of its 64 KiB; a larger event goes
+# without its audio or is refused as too large, as on the aiortc plane.
+PION_MAX_MESSAGE_BYTES = 262_144
 CONGESTED_BYTES = HIGH_WATER_BYTES + 1  # what a congested channel's bufferedAmount reads (no exact figure)
 _MAX_MESSAGE = re.compile(r"^a=max-message-size:(\d+)\s*$", re.MULTILINE)
 
