@@ -7,11 +7,13 @@ Where it is not built they skip, saying so, and fail under CI=true (CI must buil
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sys
 
 import pytest
+from aiortc.rtcrtpsender import RTCRtpSender
 
 from mockengine.rtc.media import RATE_HZ
 from mockengine.rtc.pion.plane import BUILD_NEEDS, PION_PLANE, is_built, sidecar_binary
@@ -255,3 +257,29 @@ async def test_a_retrieved_item_too_large_comes_without_its_audio(pion_engine):
 
 async def test_frames_held_back_leave_the_input_on_the_wall_clock(pion_engine):
     await tail.test_frames_held_back_past_the_quiet_timer_leave_the_input_on_the_wall_clock(pion_engine)
+
+
+async def test_a_g711_only_offer_is_refused_saying_so_and_frees_its_seat(pion_engine):
+    """The aiortc plane takes an offer whose microphone has only PCMU (aiortc's G.711 codecs); the sidecar
+    negotiates Opus only, and refused it as pion words it ("RTPSender created with no codecs"). Now the
+    400 says what is missing and where such a call is served; the seat is given back."""
+    server = await pion_engine()
+    client = CallClient()
+    pcmu = [c for c in RTCRtpSender.getCapabilities("audio").codecs if c.mimeType == "audio/PCMU"]
+    client.pc.getTransceivers()[0].setCodecPreferences(pcmu)
+    try:
+        with pytest.raises(AssertionError) as refused:
+            await client.connect(server.http_url)
+    finally:
+        await client.close()
+    status, body = str(refused.value).split(": ", 1)
+    error = json.loads(body)["error"]
+    assert status == "400" and error["type"] == "invalid_request_error" and error["param"] == "sdp", error
+    assert "offers no Opus" in error["message"] and "aiortc" in error["message"], error
+    assert server.app[STATS].sessions_active == 0 and not server.app[CALLS]
+    opus_client = CallClient()  # and the next call, with Opus, is served
+    try:
+        await opus_client.connect(server.http_url)
+        await opus_client.wait_for("session.created")
+    finally:
+        await opus_client.close()
