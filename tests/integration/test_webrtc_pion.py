@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
-import sys
+import time
 
 import pytest
 from aiortc.rtcrtpsender import RTCRtpSender
@@ -186,34 +187,62 @@ async def test_the_answer_takes_one_microphone_answers_a_camera_inactive_and_ask
 DIRECTIONS = ("a=sendrecv", "a=inactive", "a=recvonly", "a=sendonly")
 
 
-async def test_a_call_whose_client_is_killed_ends_within_seconds(pion_engine):
-    """A client killed (not a packet more) stops answering the sidecar's ICE checks: the call ends
-    (ICE disconnected after 5 s, failed 5 s later), seat and counters freed."""
-    server = await pion_engine()
-    env = {**os.environ, "PYTHONPATH": str(peer_gone.REPO)}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-c",
-        peer_gone.CLIENT,
-        server.http_url,
-        "kill",
-        "",
-        stdout=asyncio.subprocess.PIPE,
-        env=env,
-        cwd=peer_gone.REPO,
+@pytest.mark.parametrize("fault", ["", "?fault=withhold_session_created"])
+@pytest.mark.parametrize("leave", ["close", "kill"])
+async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(pion_engine, caplog, leave, fault):
+    """As on the aiortc plane: a client that closes ends its call at once; a killed one's host refuses
+    the sidecar's packets (ICMP port unreachable, read from the mux sockets' error queues) and the call
+    ends ~2 s later for that reason. It was noticed by ICE only, 10 s after the kill."""
+    await peer_gone.test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(
+        pion_engine, caplog, leave, fault
     )
+
+
+async def test_a_killed_clients_refusals_do_not_touch_another_call(pion_engine, caplog):
+    """Every call shares the sidecar's socket, and the kernel reports an ICMP error to that socket's next
+    read or write whoever's it is (pion's SCTP ends its association on a failed write): the refusals a
+    killed client's host sends end its call alone; a call beside it keeps its channel and its replies."""
+    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
+    server = await pion_engine()
+    other = CallClient()
     try:
-        assert process.stdout is not None
-        call_id = (await asyncio.wait_for(process.stdout.readline(), timeout=60.0)).decode().strip()
-        await asyncio.sleep(3.0)
-        assert call_id in server.app[CALLS]
-        os.kill(process.pid, signal.SIGKILL)
-        await eventually(lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.GONE_WITHIN_S)
-        await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
+        await other.connect(server.http_url)
+        await other.wait_for("session.created")
+        async with peer_gone.client_process(server, "kill", "") as (process, call_id):
+            await asyncio.sleep(2.0)
+            os.kill(process.pid, signal.SIGKILL)
+            await eventually(lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.GONE_WITHIN_S)
+        await asyncio.sleep(2.0)  # the refusals of the sidecar's last packets to the dead port
+        item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello."}]}
+        other.send({"type": "conversation.item.create", "item": item})
+        other.send({"type": "response.create"})
+        done = await other.wait_for("response.done", timeout_s=30.0)
+        assert other.call_id in server.app[CALLS] and server.app[STATS].sessions_active == 1
     finally:
-        if process.returncode is None:
-            process.kill()
-        await process.wait()
+        await other.close()
+    assert done["response"]["status"] == "completed"
+    assert "refuses the call's packets" in caplog.text
+
+
+async def test_a_client_that_stops_answering_is_freed_at_consent_expiry(pion_engine, caplog):
+    """A frozen client (no ICMP comes back; it may yet return) is freed at consent expiry, ~30 s, as on
+    the aiortc plane, not 10 s after its last answer as pion's default-ish timeouts had it."""
+    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
+    server = await pion_engine()
+    async with peer_gone.client_process(server, "freeze", "") as (process, call_id):
+        await asyncio.sleep(2.0)
+        assert call_id in server.app[CALLS]
+        os.kill(process.pid, signal.SIGSTOP)
+        frozen = time.monotonic()
+        try:
+            await eventually(lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.CONSENT_EXPIRY_S + 30)
+        finally:
+            os.kill(process.pid, signal.SIGCONT)
+        freed_after_s = time.monotonic() - frozen
+        print(f"frozen client freed after {freed_after_s:.1f} s")
+        await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
+    assert peer_gone.CONSENT_EXPIRY_S - 5 <= freed_after_s <= peer_gone.CONSENT_EXPIRY_S + 10
+    assert "refuses the call's packets" not in caplog.text
 
 
 async def test_a_bad_offer_is_a_400_and_frees_its_seat(pion_engine):
