@@ -22,8 +22,8 @@ from mockengine.server.state import STATS
 from mockengine.server.webrtc.calls import CALLS
 from tests.eventually import eventually
 from tests.integration import test_webrtc_calls as calls
-from tests.integration import test_webrtc_faults as faults
 from tests.integration import test_webrtc_event_too_large as too_large
+from tests.integration import test_webrtc_faults as faults
 from tests.integration import test_webrtc_microphone_tail as tail
 from tests.integration import test_webrtc_peer_gone as peer_gone
 from tests.integration import test_webrtc_retrieve_on_call as retrieve
@@ -189,7 +189,9 @@ DIRECTIONS = ("a=sendrecv", "a=inactive", "a=recvonly", "a=sendonly")
 
 @pytest.mark.parametrize("fault", ["", "?fault=withhold_session_created"])
 @pytest.mark.parametrize("leave", ["close", "kill"])
-async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(pion_engine, caplog, leave, fault):
+async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(
+    pion_engine, caplog, leave, fault
+):
     """As on the aiortc plane: a client that closes ends its call at once; a killed one's host refuses
     the sidecar's packets (ICMP port unreachable, read from the mux sockets' error queues) and the call
     ends ~2 s later for that reason. It was noticed by ICE only, 10 s after the kill."""
@@ -235,7 +237,9 @@ async def test_a_client_that_stops_answering_is_freed_at_consent_expiry(pion_eng
         os.kill(process.pid, signal.SIGSTOP)
         frozen = time.monotonic()
         try:
-            await eventually(lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.CONSENT_EXPIRY_S + 30)
+            await eventually(
+                lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.CONSENT_EXPIRY_S + 30
+            )
         finally:
             os.kill(process.pid, signal.SIGCONT)
         freed_after_s = time.monotonic() - frozen
@@ -277,7 +281,9 @@ async def test_an_event_over_64_kib_arrives_whole_as_on_the_aiortc_plane(pion_en
 
 
 async def test_an_event_over_the_offers_limit_is_an_error_and_the_call_goes_on(pion_engine):
-    await too_large.test_an_event_over_the_peers_max_message_size_is_an_error_and_the_call_goes_on(pion_engine)
+    await too_large.test_an_event_over_the_peers_max_message_size_is_an_error_and_the_call_goes_on(
+        pion_engine
+    )
 
 
 async def test_a_retrieved_item_too_large_comes_without_its_audio(pion_engine):

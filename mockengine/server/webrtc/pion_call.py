@@ -33,11 +33,11 @@ from mockengine.rtc.inbound import InlineDecoder
 from mockengine.rtc.pion.plane import (
     EARLY_S,
     STATE_CHANNEL_CLOSED,
-    OfferRefused,
     STATE_CHANNEL_OPEN,
     STATE_CONGESTED,
     STATE_DRAINED,
     STATE_ENDED,
+    OfferRefused,
     PionPlane,
 )
 from mockengine.server.journal import SessionJournal
