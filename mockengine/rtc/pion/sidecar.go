@@ -38,6 +38,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -468,9 +469,15 @@ func (p *plane) hangUp(c *call, reason string) {
 	c.mu.Unlock()
 	p.mu.Lock()
 	delete(p.calls, c.id)
+	idle := len(p.calls) == 0
 	p.mu.Unlock()
 	p.state(c, stateEnded, reason)
 	_ = c.pc.Close()
+	if idle {
+		// Go keeps a heap it no longer uses for minutes before giving it back: after 25 calls the idle
+		// sidecar held twice its idle RSS (28.7 against 14.2 MiB). With no call left, give it back now.
+		debug.FreeOSMemory()
+	}
 }
 
 // ticker sends the engine one batch of received audio per 20 ms while any call lives: the engine's
