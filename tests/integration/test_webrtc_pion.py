@@ -7,12 +7,15 @@ Where it is not built they skip, saying so, and fail under CI=true (CI must buil
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
 import signal
 import time
+import weakref
 
+import aiohttp
 import pytest
 from aiortc.rtcrtpsender import RTCRtpSender
 
@@ -318,3 +321,62 @@ async def test_a_g711_only_offer_is_refused_saying_so_and_frees_its_seat(pion_en
         await opus_client.wait_for("session.created")
     finally:
         await opus_client.close()
+
+
+@pytest.mark.parametrize("ending", ["hangup", "client_close"])
+async def test_nothing_of_a_call_is_reachable_after_it_ends(pion_engine, ending):
+    """As test_webrtc_memory_release's aiortc case: once a call has ended, its runner, session, track,
+    channel and microphone decoder are unreachable, the seat given back."""
+    server = await pion_engine()
+    warm = CallClient()
+    await warm.connect(server.http_url)
+    await warm.wait_for("session.created")
+    await warm.close()
+    await server.wait_until_idle(timeout_s=20.0)
+
+    client = CallClient()
+    await client.connect(server.http_url)
+    await client.wait_for("session.created")
+    pcm, _ = question()
+    client.mic.say(pcm + bytes(48_000))
+    await client.wait_for("response.done", timeout_s=40)
+    runner = server.app[CALLS][client.call_id]
+    parts = {
+        "runner": runner,
+        "session": runner.session,
+        "track": runner.track,
+        "channel": runner.channel,
+        "sender": runner.sender,
+        "microphone": runner.microphones[0],
+    }
+    refs = {name: weakref.ref(part) for name, part in parts.items() if part is not None}
+    del runner, parts
+    call_id = client.call_id
+    if ending == "hangup":
+        await _hang_up(server, call_id)
+    else:
+        await client.close()
+    await eventually(lambda: call_id not in server.app[CALLS], timeout_s=20.0)
+    await server.wait_until_idle(timeout_s=20.0)
+    await client.close()
+    del client
+
+    def left() -> dict[str, list[str]]:
+        gc.collect()
+        alive = {}
+        for name, ref in refs.items():
+            part = ref()
+            if part is not None:
+                alive[name] = sorted({type(r).__name__ for r in gc.get_referrers(part)})
+            del part
+        return alive
+
+    await eventually(lambda: not left(), timeout_s=10.0, message=lambda: f"still reachable: {left()}")
+    assert server.sessions_active() == 0
+
+
+async def _hang_up(server, call_id: str) -> None:
+    async with aiohttp.ClientSession() as http:
+        url = f"{server.http_url}/v1/realtime/calls/{call_id}/hangup"
+        reply = await http.post(url, headers={"Authorization": "Bearer sk-test"})
+        assert reply.status == 200
