@@ -7,11 +7,17 @@ Where it is not built they skip, saying so, and fail under CI=true (CI must buil
 from __future__ import annotations
 
 import asyncio
+import gc
+import json
+import logging
 import os
 import signal
-import sys
+import time
+import weakref
 
+import aiohttp
 import pytest
+from aiortc.rtcrtpsender import RTCRtpSender
 
 from mockengine.rtc.media import RATE_HZ
 from mockengine.rtc.pion.plane import BUILD_NEEDS, PION_PLANE, is_built, sidecar_binary
@@ -19,8 +25,11 @@ from mockengine.server.state import STATS
 from mockengine.server.webrtc.calls import CALLS
 from tests.eventually import eventually
 from tests.integration import test_webrtc_calls as calls
+from tests.integration import test_webrtc_event_too_large as too_large
 from tests.integration import test_webrtc_faults as faults
+from tests.integration import test_webrtc_microphone_tail as tail
 from tests.integration import test_webrtc_peer_gone as peer_gone
+from tests.integration import test_webrtc_retrieve_on_call as retrieve
 from tests.speech import question, validate_server_event, word_error_rate
 from tests.webrtc_client import CallClient, Microphone
 
@@ -181,37 +190,193 @@ async def test_the_answer_takes_one_microphone_answers_a_camera_inactive_and_ask
 DIRECTIONS = ("a=sendrecv", "a=inactive", "a=recvonly", "a=sendonly")
 
 
-async def test_a_call_whose_client_is_killed_ends_within_seconds(pion_engine):
-    """A client killed (not a packet more) stops answering the sidecar's ICE checks: the call ends
-    (ICE disconnected after 5 s, failed 5 s later), seat and counters freed."""
-    server = await pion_engine()
-    env = {**os.environ, "PYTHONPATH": str(peer_gone.REPO)}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-c",
-        peer_gone.CLIENT,
-        server.http_url,
-        "kill",
-        "",
-        stdout=asyncio.subprocess.PIPE,
-        env=env,
-        cwd=peer_gone.REPO,
+@pytest.mark.parametrize("fault", ["", "?fault=withhold_session_created"])
+@pytest.mark.parametrize("leave", ["close", "kill"])
+async def test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(
+    pion_engine, caplog, leave, fault
+):
+    """As on the aiortc plane: a client that closes ends its call at once; a killed one's host refuses
+    the sidecar's packets (ICMP port unreachable, read from the mux sockets' error queues) and the call
+    ends ~2 s later for that reason. It was noticed by ICE only, 10 s after the kill."""
+    await peer_gone.test_a_call_whose_client_goes_away_ends_well_before_consent_expiry(
+        pion_engine, caplog, leave, fault
     )
+
+
+async def test_a_killed_clients_refusals_do_not_touch_another_call(pion_engine, caplog):
+    """Every call shares the sidecar's socket, and the kernel reports an ICMP error to that socket's next
+    read or write whoever's it is (pion's SCTP ends its association on a failed write): the refusals a
+    killed client's host sends end its call alone; a call beside it keeps its channel and its replies."""
+    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
+    server = await pion_engine()
+    other = CallClient()
     try:
-        assert process.stdout is not None
-        call_id = (await asyncio.wait_for(process.stdout.readline(), timeout=60.0)).decode().strip()
-        await asyncio.sleep(3.0)
-        assert call_id in server.app[CALLS]
-        os.kill(process.pid, signal.SIGKILL)
-        await eventually(lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.GONE_WITHIN_S)
-        await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
+        await other.connect(server.http_url)
+        await other.wait_for("session.created")
+        async with peer_gone.client_process(server, "kill", "") as (process, call_id):
+            await asyncio.sleep(2.0)
+            os.kill(process.pid, signal.SIGKILL)
+            await eventually(lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.GONE_WITHIN_S)
+        await asyncio.sleep(2.0)  # the refusals of the sidecar's last packets to the dead port
+        item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello."}]}
+        other.send({"type": "conversation.item.create", "item": item})
+        other.send({"type": "response.create"})
+        done = await other.wait_for("response.done", timeout_s=30.0)
+        assert other.call_id in server.app[CALLS] and server.app[STATS].sessions_active == 1
     finally:
-        if process.returncode is None:
-            process.kill()
-        await process.wait()
+        await other.close()
+    assert done["response"]["status"] == "completed"
+    assert "refuses the call's packets" in caplog.text
+
+
+async def test_a_client_that_stops_answering_is_freed_at_consent_expiry(pion_engine, caplog):
+    """A frozen client (no ICMP comes back; it may yet return) is freed at consent expiry, ~30 s, as on
+    the aiortc plane, not 10 s after its last answer as pion's default-ish timeouts had it."""
+    caplog.set_level(logging.INFO, logger="mockengine.webrtc")
+    server = await pion_engine()
+    async with peer_gone.client_process(server, "freeze", "") as (process, call_id):
+        await asyncio.sleep(2.0)
+        assert call_id in server.app[CALLS]
+        os.kill(process.pid, signal.SIGSTOP)
+        frozen = time.monotonic()
+        try:
+            await eventually(
+                lambda: call_id not in server.app[CALLS], timeout_s=peer_gone.CONSENT_EXPIRY_S + 30
+            )
+        finally:
+            os.kill(process.pid, signal.SIGCONT)
+        freed_after_s = time.monotonic() - frozen
+        print(f"frozen client freed after {freed_after_s:.1f} s")
+        await eventually(lambda: server.app[STATS].sessions_active == 0, timeout_s=5.0)
+    assert peer_gone.CONSENT_EXPIRY_S - 5 <= freed_after_s <= peer_gone.CONSENT_EXPIRY_S + 10
+    assert "refuses the call's packets" not in caplog.text
 
 
 async def test_a_bad_offer_is_a_400_and_frees_its_seat(pion_engine):
     await calls.test_bad_calls_get_rest_errors(
         pion_engine, "sk-test", "v=0\r\nthis is not sdp\r\n", "application/sdp", 400, None, "sdp"
     )
+
+
+# Events over pion/sctp's own 64 KiB: build.sh raises its cap to aiortc's 256 KiB, so an event up to the
+# offer's a=max-message-size goes whole, as on the aiortc plane; a larger one is handled as there.
+
+
+async def test_an_event_over_64_kib_arrives_whole_as_on_the_aiortc_plane(pion_engine):
+    """A 150 kB ``session.created`` (long instructions) within the aiortc client's 262,144 bytes: pion's
+    SCTP refused it (over its 64 KiB), the engine then sent it as ``event_too_large``; now it arrives,
+    and the channel carries the rest of the call."""
+    server = await pion_engine()
+    client = CallClient()
+    instructions = "Be brief. " * 15_000
+    try:
+        await client.connect(server.http_url, session={"type": "realtime", "instructions": instructions})
+        created = await client.wait_for("session.created", timeout_s=15.0)
+        item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello."}]}
+        client.send({"type": "conversation.item.create", "item": item})
+        client.send({"type": "response.create"})
+        done = await client.wait_for("response.done", timeout_s=30.0)
+    finally:
+        await client.close()
+    assert created["session"]["instructions"] == instructions
+    assert "error" not in client.kinds(), [e for e in client.events if e["type"] == "error"]
+    assert done["response"]["status"] == "completed"
+
+
+async def test_an_event_over_the_offers_limit_is_an_error_and_the_call_goes_on(pion_engine):
+    await too_large.test_an_event_over_the_peers_max_message_size_is_an_error_and_the_call_goes_on(
+        pion_engine
+    )
+
+
+async def test_a_retrieved_item_too_large_comes_without_its_audio(pion_engine):
+    await retrieve.test_a_retrieved_item_too_large_for_the_channel_comes_without_its_audio(pion_engine)
+
+
+async def test_frames_held_back_leave_the_input_on_the_wall_clock(pion_engine):
+    await tail.test_frames_held_back_past_the_quiet_timer_leave_the_input_on_the_wall_clock(pion_engine)
+
+
+async def test_a_g711_only_offer_is_refused_saying_so_and_frees_its_seat(pion_engine):
+    """The aiortc plane takes an offer whose microphone has only PCMU (aiortc's G.711 codecs); the sidecar
+    negotiates Opus only, and refused it as pion words it ("RTPSender created with no codecs"). Now the
+    400 says what is missing and where such a call is served; the seat is given back."""
+    server = await pion_engine()
+    client = CallClient()
+    pcmu = [c for c in RTCRtpSender.getCapabilities("audio").codecs if c.mimeType == "audio/PCMU"]
+    client.pc.getTransceivers()[0].setCodecPreferences(pcmu)
+    try:
+        with pytest.raises(AssertionError) as refused:
+            await client.connect(server.http_url)
+    finally:
+        await client.close()
+    status, body = str(refused.value).split(": ", 1)
+    error = json.loads(body)["error"]
+    assert status == "400" and error["type"] == "invalid_request_error" and error["param"] == "sdp", error
+    assert "offers no Opus" in error["message"] and "aiortc" in error["message"], error
+    assert server.app[STATS].sessions_active == 0 and not server.app[CALLS]
+    opus_client = CallClient()  # and the next call, with Opus, is served
+    try:
+        await opus_client.connect(server.http_url)
+        await opus_client.wait_for("session.created")
+    finally:
+        await opus_client.close()
+
+
+@pytest.mark.parametrize("ending", ["hangup", "client_close"])
+async def test_nothing_of_a_call_is_reachable_after_it_ends(pion_engine, ending):
+    """As test_webrtc_memory_release's aiortc case: once a call has ended, its runner, session, track,
+    channel and microphone decoder are unreachable, the seat given back."""
+    server = await pion_engine()
+    warm = CallClient()
+    await warm.connect(server.http_url)
+    await warm.wait_for("session.created")
+    await warm.close()
+    await server.wait_until_idle(timeout_s=20.0)
+
+    client = CallClient()
+    await client.connect(server.http_url)
+    await client.wait_for("session.created")
+    pcm, _ = question()
+    client.mic.say(pcm + bytes(48_000))
+    await client.wait_for("response.done", timeout_s=40)
+    runner = server.app[CALLS][client.call_id]
+    parts = {
+        "runner": runner,
+        "session": runner.session,
+        "track": runner.track,
+        "channel": runner.channel,
+        "sender": runner.sender,
+        "microphone": runner.microphones[0],
+    }
+    refs = {name: weakref.ref(part) for name, part in parts.items() if part is not None}
+    del runner, parts
+    call_id = client.call_id
+    if ending == "hangup":
+        await _hang_up(server, call_id)
+    else:
+        await client.close()
+    await eventually(lambda: call_id not in server.app[CALLS], timeout_s=20.0)
+    await server.wait_until_idle(timeout_s=20.0)
+    await client.close()
+    del client
+
+    def left() -> dict[str, list[str]]:
+        gc.collect()
+        alive = {}
+        for name, ref in refs.items():
+            part = ref()
+            if part is not None:
+                alive[name] = sorted({type(r).__name__ for r in gc.get_referrers(part)})
+            del part
+        return alive
+
+    await eventually(lambda: not left(), timeout_s=10.0, message=lambda: f"still reachable: {left()}")
+    assert server.sessions_active() == 0
+
+
+async def _hang_up(server, call_id: str) -> None:
+    async with aiohttp.ClientSession() as http:
+        url = f"{server.http_url}/v1/realtime/calls/{call_id}/hangup"
+        reply = await http.post(url, headers={"Authorization": "Bearer sk-test"})
+        assert reply.status == 200

@@ -16,9 +16,21 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/src/github.com/pion/webrtc" "$WORK/src/mockengine-pion"
 ln -s $GOCODE/src/github.com/pion/webrtc "$WORK/src/github.com/pion/webrtc/v3"
+# pion/sctp 1.8 sends no message over 64 KiB (its defaultMaxMessageSize; pion/webrtc 3.1 sets no other)
+# whatever the offer's a=max-message-size allows, where aiortc sends up to 256 KiB: a copy of the
+# package with that one constant raised shadows Debian's (first on GOPATH), so the engine can send
+# what the aiortc plane sends (its ChannelSender still keeps each event within the offer's limit).
+mkdir -p "$WORK/src/github.com/pion"
+cp -r $GOCODE/src/github.com/pion/sctp "$WORK/src/github.com/pion/sctp"
+sed -i 's/defaultMaxMessageSize uint32 = 65536$/defaultMaxMessageSize uint32 = 262144/' \
+    "$WORK/src/github.com/pion/sctp/association.go"
+grep -q 'defaultMaxMessageSize uint32 = 262144$' "$WORK/src/github.com/pion/sctp/association.go" || {
+    echo "build.sh: pion/sctp's defaultMaxMessageSize not found to raise" >&2
+    exit 1
+}
 cp "$HERE/sidecar.go" "$WORK/src/mockengine-pion/"
 cd "$WORK/src/mockengine-pion"
-GO111MODULE=off GOPATH="$GOCODE:$WORK" GOCACHE="${GOCACHE:-$HOME/.cache/go-build}" GOFLAGS= \
+GO111MODULE=off GOPATH="$WORK:$GOCODE" GOCACHE="${GOCACHE:-$HOME/.cache/go-build}" GOFLAGS= \
     go build -trimpath -o "$OUT.tmp" .
 mv "$OUT.tmp" "$OUT"
 echo "built $OUT"

@@ -100,6 +100,10 @@ def is_built() -> bool:
     return True
 
 
+def _nothing() -> None:
+    pass
+
+
 class _Timer:
     __slots__ = ("when", "callback", "cancelled")
 
@@ -107,7 +111,11 @@ class _Timer:
         self.when, self.callback, self.cancelled = when, callback, False
 
     def cancel(self) -> None:
+        # A cancelled timer stays in the clock's heap until a batch stamped past it comes, and none
+        # comes once the last call has ended (the sidecar sends no batch then): its callback (a quiet
+        # timer's, bound to the call's decoder and through it to the whole call) is let go at once.
         self.cancelled = True
+        self.callback = _nothing
 
     def __lt__(self, other: _Timer) -> bool:
         return self.when < other.when

@@ -37,6 +37,7 @@ from mockengine.rtc.pion.plane import (
     STATE_CONGESTED,
     STATE_DRAINED,
     STATE_ENDED,
+    OfferRefused,
     PionPlane,
 )
 from mockengine.server.journal import SessionJournal
@@ -46,11 +47,28 @@ from mockengine.server.webrtc.call import EVENTS_CHANNEL, CallRunner, serve_even
 
 log = logging.getLogger("mockengine.webrtc")
 DEFAULT_MAX_MESSAGE_BYTES = 65_536  # RFC 8841 §6: an offer without a=max-message-size allows 64 KiB
-# pion/webrtc 3.1's SCTP sends at most 64 KiB whatever the offer allows (sctptransport.go, its issue 758):
-# a larger event goes without its audio or is refused as too large, as for a peer that takes no more.
-PION_MAX_MESSAGE_BYTES = 65_536
+# What the sidecar's SCTP sends at most, whatever the offer allows: aiortc's own cap (its
+# LOCAL_MAX_MESSAGE_SIZE), which build.sh gives pion/sctp in place of its 64 KiB; a larger event goes
+# without its audio or is refused as too large, as on the aiortc plane.
+PION_MAX_MESSAGE_BYTES = 262_144
 CONGESTED_BYTES = HIGH_WATER_BYTES + 1  # what a congested channel's bufferedAmount reads (no exact figure)
+_AUDIO_SECTION = re.compile(r"^m=audio [^\r\n]*(?:\r?\n(?!m=)[^\r\n]*)*", re.MULTILINE)
+_OPUS = re.compile(r"^a=rtpmap:\d+ opus/48000", re.MULTILINE | re.IGNORECASE)
+# The aiortc plane takes a G.711-only offer (aiortc's PCMU / PCMA codecs, the reply re-encoded): the
+# sidecar negotiates Opus only, its reply frames and the engine's decoder are Opus. Such an offer is
+# refused in words that say so, not with pion's "RTPSender created with no codecs".
+NO_OPUS = (
+    "its microphone (m=audio) offers no Opus; this engine's pion media plane takes Opus only "
+    "(PCMU / PCMA calls are served on its default aiortc plane)"
+)
 _MAX_MESSAGE = re.compile(r"^a=max-message-size:(\d+)\s*$", re.MULTILINE)
+
+
+def offers_opus(offer_sdp: str) -> bool:
+    """Whether the microphone (the first audio section of ``offer_sdp``, the one the sidecar takes; none:
+    True) offers Opus (``a=rtpmap:<pt> opus/48000``)."""
+    microphone = _AUDIO_SECTION.search(offer_sdp)
+    return microphone is None or _OPUS.search(microphone.group(0)) is not None
 
 
 class _Opus:
@@ -140,8 +158,11 @@ class PionCallRunner(CallRunner):
         self.microphones.append(InlineDecoder(self._on_microphone, clock=self.plane.clock))
 
     async def answer(self, offer_sdp: str) -> str:
-        """The sidecar's answer to the client's offer (OfferRefused: pion's reason)."""
+        """The sidecar's answer to the client's offer (OfferRefused: pion's reason, or a microphone
+        offered without Opus)."""
         self.offer_sdp = offer_sdp
+        if not offers_opus(offer_sdp):
+            raise OfferRefused(NO_OPUS)
         from mockengine.server.webrtc.calls import with_opus_fec  # (calls.py imports this module)
 
         # FEC asked for as on the aiortc path (calls.py): pion's answer copies the offer's Opus
