@@ -219,6 +219,7 @@ OTHER_VARIABLES: dict[str, str] = {
     "MOCKENGINE_FUZZ_SEED": "the test suite's fuzz test (tests/integration/test_fuzz.py, Makefile)",
     "MOCKENGINE_SOAK_ENGINE_ARGS": "the test suite's soak test (tests/integration/test_soak.py)",
     "MOCKENGINE_PION_BIN": "serve --media-plane pion: the sidecar's binary (rtc/pion/plane.py)",
+    "MOCKENGINE_PION_DRIVER": "the WebRTC bench's Go load driver, built elsewhere (bench/pion_driver.py)",
     "MOCKENGINE_STUDY_GAP_S": "tools/pion_memory_study.py: its driver processes' silence between turns",
 }
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mockengine.server.webrtc.calls import with_opus_fec
+from mockengine.rtc.answer_sdp import with_opus_fec
 
 CHROME_STYLE_ANSWER = "\r\n".join(
     [

@@ -37,6 +37,7 @@ from mockengine.protocol.session_config import (
 )
 from mockengine.realtime.session import RealtimeSession
 from mockengine.realtime.translation import TRANSLATION_MODELS
+from mockengine.rtc.answer_sdp import with_opus_fec
 from mockengine.rtc.closing import PC_CLOSE_WAIT_S, close_peer
 from mockengine.rtc.ice import include_loopback, offline_configuration
 from mockengine.rtc.media import ReplyTrack
@@ -266,38 +267,6 @@ async def _answer(pc: RTCPeerConnection, sdp: str, track: ReplyTrack) -> str:
     except Exception as exc:  # e.g. no codec in common (the offer has no Opus, PCMU or PCMA)
         raise BadCall(400, f"Invalid SDP offer: {exc or type(exc).__name__}.", param="sdp") from exc
     return pc.localDescription.sdp
-
-
-OPUS_FMTP = "useinbandfec=1"
-"""The Opus parameters of the engine's answer (RFC 7587 §6.1): the engine decodes in-band FEC
-(``mockengine/rtc/inbound.py`` recovers a lost frame from the next packet's LBRR), and a browser puts
-FEC in its packets only when the answer asks for it. libwebrtc's and Pion's answers carry it by default;
-aiortc's Opus has no parameters, so its answer carried no fmtp line and chromium sent no FEC."""
-
-
-def with_opus_fec(sdp: str) -> str:
-    """``sdp`` (an answer) with ``a=fmtp:<pt> useinbandfec=1`` after each ``opus/48000/2`` rtpmap whose
-    media section has no fmtp line for that payload type; anything else (an Opus fmtp already there
-    included) unchanged."""
-    lines = sdp.split("\r\n")
-    out: list[str] = []
-    section: list[str] = []
-    for line in [*lines, "m="]:  # a sentinel ends the last section
-        if line.startswith("m="):
-            fmtp = {
-                held.split(" ", 1)[0].removeprefix("a=fmtp:")
-                for held in section
-                if held.startswith("a=fmtp:")
-            }
-            for held in section:
-                out.append(held)
-                if held.startswith("a=rtpmap:") and held.lower().endswith(" opus/48000/2"):
-                    payload_type = held.removeprefix("a=rtpmap:").split(" ", 1)[0]
-                    if payload_type not in fmtp:
-                        out.append(f"a=fmtp:{payload_type} {OPUS_FMTP}")
-            section = []
-        section.append(line)
-    return "\r\n".join(out)
 
 
 async def _serve_call(app: web.Application, request: web.Request, runner: CallRunner) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 from aiortc import RTCPeerConnection
 
 from mockengine.realtime.session import RealtimeSession
+from mockengine.rtc.answer_sdp import with_opus_fec
 from mockengine.rtc.channel_flow import HIGH_WATER_BYTES
 from mockengine.rtc.inbound import InlineDecoder
 from mockengine.rtc.pion.plane import (
@@ -163,8 +164,6 @@ class PionCallRunner(CallRunner):
         self.offer_sdp = offer_sdp
         if not offers_opus(offer_sdp):
             raise OfferRefused(NO_OPUS)
-        from mockengine.server.webrtc.calls import with_opus_fec  # (calls.py imports this module)
-
         # FEC asked for as on the aiortc path (calls.py): pion's answer copies the offer's Opus
         # parameters, and an aiortc or pion client's offer has none.
         return with_opus_fec(await self.plane.answer(self.call_number, self, offer_sdp))
