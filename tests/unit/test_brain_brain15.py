@@ -82,6 +82,9 @@ def test_an_optional_unit_only_a_us_place_fills(said: str, arguments: Any) -> No
         ("an alarm for 7am, no wait, 6:30", "an alarm for 6:30 am"),
         ("a table at 7 pm, sorry, 8pm", "a table at 8pm"),
         ("a timer for 10 minutes, no, 15", "a timer for 15 minutes"),
+        ("a table for 6 at 7, no, 8", "a table for 6 at 8"),
+        ("at 5, sorry, at 6", "at 6"),
+        ("at 7, no, 8 people", "at 7, no, 8 people"),
     ],
 )
 def test_an_hour_taken_back_keeps_its_half_of_the_day(said: str, repaired: str) -> None:
