@@ -158,7 +158,22 @@ _ASKS: dict[str, str] = {
     "country": "country",
     "currency": "currency",
 }
-_PLACE_WORDS = frozenset(("city", "town", "location", "place", "destination", "where", "country", "region"))
+# (a ride's ends, ``pickup`` / ``dropoff`` / ``origin``, are places too: "from Paris Texas" keeps its state)
+_PLACE_WORDS = frozenset(
+    (
+        "city",
+        "town",
+        "location",
+        "place",
+        "destination",
+        "where",
+        "country",
+        "region",
+        "pickup",
+        "dropoff",
+        "origin",
+    )
+)
 _CODE = re.compile(r"\b(?:iso|code|codes|alpha-?2|two-letter|2-letter|639|3166)\b", re.IGNORECASE)
 
 

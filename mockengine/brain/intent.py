@@ -8,7 +8,8 @@ mentions ("card") counts little and the verb that only one tool has counts most.
 
 The best tool is called when its score reaches ``MIN_SCORE`` and it heard at least one of the tool's
 *strong* concepts (name or enum words, or a verb in its description). **Ties** (equal scores) go to the
-tool whose name holds more of the heard concepts, then to the tool declared first. The HyperStudy tools
+tool whose name holds more of the heard concepts, then more of the heard words as said ("ship" is
+ship_order's, though track_order shares its concept), then to the tool declared first. The HyperStudy tools
 (``answer_*``, ``send_chat``, ``wait``, ``submit_response``) are never candidates: the participant
 answers those from the study's context, as before.
 
@@ -172,6 +173,7 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     # "can I get a refund for my booking AB12?" with no tool for refunds: nothing declared gives what is
     # asked for, and a tool that merely shares a noun of it ("booking") is not asked for
     undeclared = _got_undeclared(text, vocabularies)
+    said_stems = {lexicon.stem(word) for _, word in heard}
     matches = []
     for order, (tool, vocabulary) in enumerate(zip(tools, vocabularies, strict=True)):
         # "can I get a refund" gets what a tool is named for: no request of get_order_status's "get"
@@ -224,10 +226,13 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         if inquiring and vocabulary.lookup:
             score *= QUESTION_BONUS  # a question is more likely a look than a change
         match = Match(tool, round(score, 3), tuple(cues), strong, LOOKUP_MIN if asked else MIN_SCORE)
-        matches.append((-round(score, 6), -in_name, order, match, vocabulary.lookup))
-    ranked = sorted(matches, key=lambda e: e[:3])
+        # "Ship order 12345" to track_order and ship_order: "ship" shares the concept of "track", but the
+        # word said is ship_order's own, as a model reads it
+        literal = len(said_stems & {lexicon.stem(w) for w in lexicon.identifier_words(tool.name).split()})
+        matches.append((-round(score, 6), -in_name, -literal, order, match, vocabulary.lookup))
+    ranked = sorted(matches, key=lambda e: e[:4])
     _by_form(ranked, asking and not gotten)  # "can I get a refund?" asks for one: no question
-    return [entry[3] for entry in ranked]
+    return [entry[4] for entry in ranked]
 
 
 # A switch thrown: "turn off the fan", "switch the heater on" ("power it down": "down" is no option; "I
@@ -533,10 +538,12 @@ def _inside_names(text: str) -> frozenset[str]:
 
 def _by_form(ranked: list[Any], asking: bool) -> None:
     """Two best tools tied on the same words: a request ("I need a cab") goes to the one that acts, a
-    question to the lookup (entries: -score, -in_name, order, Match, lookup)."""
-    if len(ranked) < 2 or ranked[0][:2] != ranked[1][:2] or ranked[0][3].cues != ranked[1][3].cues:
+    question to the lookup (entries: -score, -in_name, -literal, order, Match, lookup), before a word of
+    one's name said as it is (``literal``) decides: "can I get a refund" is request_refund's, though
+    "get" is get_refund_status's own word."""
+    if len(ranked) < 2 or ranked[0][:2] != ranked[1][:2] or ranked[0][4].cues != ranked[1][4].cues:
         return
-    if ranked[0][4] != asking and ranked[1][4] == asking:
+    if ranked[0][5] != asking and ranked[1][5] == asking:
         ranked[0], ranked[1] = ranked[1], ranked[0]
 
 

@@ -148,9 +148,11 @@ def more_places(after: list[tuple[str, str]], preposition: str) -> tuple[list[st
 # A town then its US state's name with no comma between ("the weather in Paris Texas", "Salt Lake City
 # Utah"), as speech transcribed writes it: after a preposition of place, up to three capitalised words,
 # then the state's name. Without the preposition the words may be a person's name ("a table for
-# Florence Georgia", "for Jordan Washington"), no town.
+# Florence Georgia", "for Jordan Washington"), no town; "for" is one of place only after the weather
+# asked ("Weather for Paris Texas", "the forecast for Austin Texas").
 _TOWN_THEN_STATE = re.compile(
-    r"(?P<before>\b(?i:in|near|around|at|from|to|into|outside|towards?)\s+)"
+    r"(?P<before>\b(?i:in|near|around|at|from|to|into|outside|towards?"
+    r"|(?:weather|forecast|temperature|temp|rain|conditions)\s+for)\s+)"
     r"(?P<town>[A-Z][a-z][\w'.-]*(?:\s+[A-Z][a-z][\w'.-]*){0,2}?)\s+(?P<state>"
     + "|".join(sorted(_US_STATE_NAMES, key=len, reverse=True))
     + r")\b(?!\s+[A-Z])"

@@ -244,6 +244,7 @@ def fill(
     _languages_only(filled)
     _places_as_names(filled)
     _implied_by_place(filled, properties)
+    _optional_unit_of_place(work, filled, properties, kinds, required)
     _unit_of_place(filled, properties, work.said)
     _us_state_kept(work, filled, properties)
     for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
@@ -371,7 +372,21 @@ def implied_again(filled: Filled, schema: Mapping[str, Any]) -> None:
         filled.arguments.pop(name, None)
         filled.sources.pop(name, None)
     _implied_by_place(filled, schema_values.properties_of(schema))
-    _unit_of_place(filled, schema_values.properties_of(schema))
+    properties = schema_values.properties_of(schema)
+    places = [v for n, v in filled.arguments.items() if isinstance(v, str) and implied.holds_place(n)]
+    required = schema_values.required_of(schema)
+    for name, about in properties.items():
+        # "weather in Paris and Denver": Denver's call takes the optional unit Paris's left out (a unit
+        # said is in both calls already)
+        unit = kinds_of.one_branch(about) if isinstance(about, Mapping) else {}
+        if name in required or name in filled.arguments or not places or "enum" not in unit:
+            continue
+        if verbatim.unit_unsaid("", name, unit) is None:
+            continue
+        picked = _unit_for_place(places[0], unit)
+        if picked is not None:
+            filled.arguments[name], filled.sources[name] = picked, _UNIT_OF_PLACE
+    _unit_of_place(filled, properties)
     order = {name: index for index, name in enumerate(schema_values.properties_of(schema))}
     filled.arguments = dict(sorted(filled.arguments.items(), key=lambda e: order.get(e[0], len(order))))
 
@@ -381,7 +396,35 @@ _IMPLIED = "(implied by "
 # gave (``_unit_of_place``).
 _UNIT_UNSAID = "(no unit said: the default or first option)"
 _UNIT_OF_THE_US = "(no unit said: a place in the US, in Fahrenheit)"
+_UNIT_OF_PLACE = "(no unit said, none required: the unit the place measures in)"
 _DIRECTIONS = frozenset(("from", "to", "source", "target", "base", "quote", "input", "output", "src", "dest"))
+
+
+def _optional_unit_of_place(
+    work: _Work, filled: Filled, properties: Mapping[str, Any], kinds: Mapping[str, str], required: list[str]
+) -> None:
+    """An optional unit enum no word gave, for a place in the United States: its US unit ("weather in
+    Paris, Texas" → ``units: imperial``, ``unit: fahrenheit``), as a model fills a unit the place
+    settles though the schema lets it out, the app's default being most likely metric. Anywhere else it
+    is left out (the labelled ``user_r1`` case "use get_weather for Paris" → ``{city: Paris}``: the
+    default already fits), and so it is for an enum with no US option; a unit said, or a number the
+    user gives in its unit (a thermostat's 72), is theirs, as for a required unit (``_UNIT_UNSAID``)."""
+    places = [v for n, v in filled.arguments.items() if isinstance(v, str) and implied.holds_place(n)]
+    if not places or any(kinds.get(other) == "number" for other in properties):
+        return
+    for name in [n for n in properties if n not in required and n not in filled.arguments]:
+        schema = kinds_of.one_branch(properties.get(name) or {})
+        if kinds.get(name) != "enum" or verbatim.unit_unsaid(work.heard, name, schema) is None:
+            continue
+        picked = _unit_for_place(places[0], schema, work.said)
+        if picked is not None:
+            filled.arguments[name], filled.sources[name] = picked, _UNIT_OF_PLACE
+
+
+def _unit_for_place(value: str, schema: Mapping[str, Any], said: str = "") -> Any | None:
+    """The option of a unit enum the US place ``value`` measures in (``_optional_unit_of_place``), or
+    None when the place is not in the US or the enum offers none of its units."""
+    return verbatim.us_unit(schema) if implied.in_the_us(value, said) else None
 
 
 def _unit_of_place(filled: Filled, properties: Mapping[str, Any], said: str = "") -> None:
@@ -391,6 +434,13 @@ def _unit_of_place(filled: Filled, properties: Mapping[str, Any], said: str = ""
     Paris and in Denver") makes each its own; ``said``, the words, may name the state after the town
     ("Springfield, IL")."""
     places = [v for n, v in filled.arguments.items() if isinstance(v, str) and implied.holds_place(n)]
+    for name in [n for n, s in filled.sources.items() if s == _UNIT_OF_PLACE]:  # optional: the place's own
+        schema = kinds_of.one_branch(properties.get(name) or {})
+        picked = _unit_for_place(places[0], schema, said) if places else None
+        if picked is None:
+            del filled.arguments[name], filled.sources[name]
+        else:
+            filled.arguments[name] = picked
     for name in [n for n, s in filled.sources.items() if s in (_UNIT_UNSAID, _UNIT_OF_THE_US)]:
         schema = kinds_of.one_branch(properties.get(name) or {})
         us = verbatim.us_unit(schema) if places and implied.in_the_us(places[0], said) else None

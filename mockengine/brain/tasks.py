@@ -59,7 +59,7 @@ _TITLE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _SUMMARY = re.compile(
-    _SET + r"(?:summari[sz]e|recap|sum\s+up)\b"
+    _SET + r"(?:summari[sz]e|recap|sum\s+(?:(?:it|this|that|everything|things)\s+)?up)\b"
     r"|" + _SET + _WRITE + r"\b[^.\n]{0,40}\b(?:summary|recap)\b",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -150,8 +150,64 @@ def answered(request: ReplyRequest) -> Reply | None:
         return Reply(_title(request.history), rule="instructions.task.title")
     summary = _asked(_SUMMARY, own)
     if summary is not None and (not chat or _OF_THE_CONVERSATION.search(_sentence_at(own, summary))):
+        limit = _word_limit(own)
+        if limit is not None:
+            return Reply(_summary_in_words(request.history, limit), rule="instructions.task.summary_words")
         return Reply(_summary(request.history), rule="instructions.task.summary")
     return None
+
+
+# A summary's length in words: "Summarize in 3 words", "in no more than five words", "a three-word
+# summary", "Sum it up in one word".
+_NUMBERS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_WORD_LIMIT = re.compile(
+    r"\b(?:in\s+(?:(?:about|around|under|exactly|just|only|at\s+most|no\s+more\s+than|fewer\s+than|less\s+than)"
+    r"\s+)?)?(?P<n>\d{1,2}|" + "|".join(_NUMBERS) + r")[\s-]+words?\b",
+    re.IGNORECASE,
+)
+
+
+def _word_limit(own: str) -> int | None:
+    """The number of words a summary is asked to take (``_WORD_LIMIT``), or None when none is said (or
+    it is over 12: a sentence's summary is then the turn-by-turn one)."""
+    found = _WORD_LIMIT.search(own)
+    if found is None:
+        return None
+    said = found.group("n").lower()
+    limit = int(said) if said.isdigit() else _NUMBERS.index(said) + 1
+    return limit if 1 <= limit <= len(_NUMBERS) else None
+
+
+def _summary_in_words(history: tuple[TurnView, ...], limit: int) -> str:
+    """A summary of at most ``limit`` words, as a model writes one asked for so few: the content words
+    of the user's turns, oldest first, each once, numbers and times after the rest ("I'd like to book a
+    table for two tomorrow at 7pm" in three words → "Book table tomorrow."), then the assistant's if
+    the user's are too few; "Nothing said yet." (cut to ``limit``) when no one spoke."""
+    texts = _user_texts(history) + [
+        view.text for view in history if view.kind == "assistant" and view.text.strip()
+    ]
+    words: list[str] = []
+    numbers: list[str] = []
+    for text in texts:
+        opened = _TOPIC_OPENING.sub("", text.strip(), count=1)
+        for token in lexicon.tokens(opened):
+            if (
+                token.is_stop
+                or token.lower in _FILLERS
+                or token.lower in [w.lower() for w in words + numbers]
+            ):
+                continue
+            plain = token.lower in _NUMBERS or any(ch.isdigit() for ch in token.text)
+            (numbers if plain else words).append(token.text)
+    chosen = (words + numbers)[:limit] or ["Nothing", "said", "yet"][:limit]
+    first = chosen[0][:1].upper() + chosen[0][1:]
+    return " ".join([first, *chosen[1:]]) + "."
+
+
+# Words of greeting and thanks, which say nothing of what the conversation is about.
+_FILLERS = frozenset(
+    ("hi", "hello", "hey", "thanks", "thank", "please", "great", "ok", "okay", "sure", "yes")
+)
 
 
 # What a title or summary set by a Chat system message is of: the conversation, or the text the user sends.

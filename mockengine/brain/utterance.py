@@ -79,6 +79,25 @@ _NUMBER_REPAIR = re.compile(
     re.IGNORECASE,
 )
 
+# A clock time said with its am/pm (or "o'clock") taken back for another hour, the am/pm not said again:
+# "a table for 7pm, no, eight" → "a table for eight pm" (it was party size 8: the bare "eight" read as a
+# count, though what was taken back is the time).
+_HOUR_SAID = rf"(?:\d{{1,2}}(?:[:.]\d\d)?|{_NUMBER_WORD}(?:[\s-]+(?:thirty|fifteen|forty[\s-]five))?)"
+_DAYTIME = r"(?:[ap]\.?m\.?|o'?clock)"
+_TIME_REPAIR = re.compile(
+    rf"(?<![\w.:])(?P<taken>{_HOUR_SAID})(?P<space>\s*)(?P<daytime>{_DAYTIME})(?!\w)\s*[,;.!-]+\s*{_TAKING_BACK}"
+    rf"(?:(?:at|make\s+it)\s+)?(?P<instead>{_HOUR_SAID})(?:\s*{_DAYTIME}(?!\w))?(?=\s*(?:[,.!?;]|please\b|$))",
+    re.IGNORECASE,
+)
+
+# … and an hour said after "at" with no am/pm, taken back for another: "a table for 6 at 7, no, 8" → "a
+# table for 6 at 8" (it kept 19:00).
+_AT_HOUR_REPAIR = re.compile(
+    rf"(?<=\bat\s)(?P<taken>{_HOUR_SAID})(?!\s*{_DAYTIME})\s*[,;.!-]+\s*{_TAKING_BACK}"
+    rf"(?:(?:at|make\s+it)\s+)?(?P<instead>{_HOUR_SAID}(?:\s*{_DAYTIME}(?!\w))?)(?=\s*(?:[,.!?;]|please\b|$))",
+    re.IGNORECASE,
+)
+
 
 def _instead(found: re.Match[str]) -> str:
     """The thing named in place of the one taken back: "a large one" or "a large" of "a latte" is "a
@@ -268,11 +287,22 @@ def repaired(text: str) -> str:
     after its recipient and a colon read as after "saying" ("Text John: I'm late" → "Text John saying
     I'm late"); ``text`` itself when none of these is said."""
     text = _SELF_REPAIR.sub(_instead, text.replace("’", "'"))
+    text = _TIME_REPAIR.sub(_time_instead, text)
+    text = _AT_HOUR_REPAIR.sub(lambda found: found.group("instead"), text)
     text = _NUMBER_REPAIR.sub(lambda found: f"{found.group('instead')} {found.group('unit')}", text)
     # "Add a task, renew my passport": the record's words said after it, as after a colon
     text = _RECORD_THEN_WORDS.sub(lambda found: found.group("named") + ": ", text)
     # "Text John: I need to leave early": the words after the colon are the message, as after "saying"
     return _MESSAGE_AFTER_COLON.sub(lambda found: found.group("named") + " saying ", text)
+
+
+def _time_instead(found: re.Match[str]) -> str:
+    """The hour named in place of the one taken back, with the am/pm of the one taken back unless it says
+    its own ("7pm, no, 8am" → "8am")."""
+    instead = found.group(0)[found.start("instead") - found.start() :].rstrip()
+    if re.search(rf"{_DAYTIME}$", instead, re.IGNORECASE):
+        return instead
+    return f"{found.group('instead')}{found.group('space') or ' '}{found.group('daytime')}"
 
 
 def clean(text: str) -> str:

@@ -254,6 +254,11 @@ _TIME_PATTERNS = (
         r"|hours?|days?|weeks?|months?|years?|dollars|thousand|hundred|million|k\b|kg|kilos|miles|km|pounds"
         r"|euros|steps|people|of|more|times|bpm|rpm|[a-z]+s\b))"
     ),
+    # an alarm's bare hour after "for": "set an alarm for 7" (a table's "for 7" is its party)
+    re.compile(
+        rf"\b(?:alarm|wake\s+(?:me|us)(?:\s+up)?)\s+for\s+{_HOUR}\b(?![:.]?\d)"
+        r"(?!\s*(?:minutes?|hours?|mins?|secs?|seconds?|days?)\b)"
+    ),
 )
 
 
@@ -379,10 +384,13 @@ def times(text: str) -> list[Span]:
     return sorted(found, key=lambda span: span.start)
 
 
-_MORNING = re.compile(r"\b(?:wake|waking|morning|breakfast|sunrise|dawn)\b")
+# An hour without am/pm (1-11) is the morning's for an alarm or a waking ("set an alarm at 8", "wake me at
+# 6": 06:00), the evening's for a dinner, a table or a booking ("move my booking to Saturday at 8":
+# 20:00), as a model reads them; with neither, 1-7 is the afternoon's and 8-11 the morning's.
+_MORNING = re.compile(r"\b(?:wake|waking|morning|breakfast|sunrise|dawn|alarms?)\b")
 _EVENING_PLANS = re.compile(
-    r"\b(?:dinner|supper|table|restaurant|reservation|drinks|cocktails|concert|movie|cinema|theat(?:er|re)"
-    r"|party|pub|gig|date night)\b"
+    r"\b(?:dinner|supper|table|restaurant|reservations?|bookings?|rebook|drinks|cocktails|concert|movie"
+    r"|cinema|theat(?:er|re)|party|pub|gig|date night)\b"
 )
 _PAST_MINUTES = {"half": 30, "quarter": 15, "a quarter": 15, "ten": 10, "twenty": 20, "five": 5}
 

@@ -243,7 +243,14 @@ _REMINDER_CONTENT = re.compile(r"\bremind (?:me|us)\b(?: [\w:]+){0,5}? (to|that|
 def rewritten(said: str, *, to_dos: bool = True) -> str:
     """``said`` with the phrases rewritten ("give me a shout" → remind me), except what a reminder is to
     say, which keeps the words as said ("remind me at 9 pm to take out the trash"); without ``to_dos``
-    (a tool that keeps none), "I need to …" and "to do" stay as said: no to-do is asked of it."""
+    (a tool that keeps none), "I need to …" and "to do" stay as said: no to-do is asked of it. The words
+    dictated after "saying" ("that says", or a message's colon) stay as said too."""
+    dictated = _SAYING.search(said)
+    if dictated is not None:
+        # "Text Bob saying turn on the lights" ("Text Bob: …" reads so): the message is the sender's own
+        # words, no request of the user's to rewrite ("turn on" is read "on" in a request; it lost "turn")
+        head = lexicon.rewrite(said[: dictated.start("text")], keep_case=True, to_dos=to_dos)
+        return f"{head} {said[dictated.start('text') :]}"
     rewritten = lexicon.rewrite(said, keep_case=True, to_dos=to_dos)
     found = _REMINDER_CONTENT.search(rewritten)
     if found is None:

@@ -380,7 +380,34 @@ def _with_words(
         candidate = {**value, name: heard}
         if validator.is_valid(candidate):
             value = candidate
+    for name, about in properties.items():
+        # "I don't have any hobbies", "I have no pets": the list the words deny is empty, as a model writes
+        # it (the filler took "any hobbies" for the one thing listed)
+        if isinstance(about, Mapping) and kind_of(name, about) == "list" and _denied(name, said):
+            candidate = {**value, name: []}
+            value = candidate if validator.is_valid(candidate) else value
     return value
+
+
+def _denied(name: str, said: str) -> bool:
+    """Whether ``said`` denies having what the list property ``name`` holds: "I don't have any hobbies",
+    "I have no pets", "no allergies", "none" of "hobbies: none"; its name's last word, singular or plural,
+    after the denial."""
+    words = identifier_words(name).split()
+    if not words:
+        return False
+    noun = re.escape(words[-1][:-3] if words[-1].endswith("ies") else words[-1].rstrip("s"))
+    return (
+        re.search(
+            r"\b(?:(?:do|does|did)(?:\s*n[o']t|\s+not)\s+have|(?:have|has|had|got)\s+(?:no|none|zero)"
+            r"|without|\bno)\s+(?:any\s+|real\s+|particular\s+)?(?:[a-z-]+\s+)?"
+            + noun
+            + r"(?:s|es|ies|y)?\b",
+            said,
+            re.IGNORECASE,
+        )
+        is not None
+    )
 
 
 @functools.lru_cache(maxsize=256)
