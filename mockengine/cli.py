@@ -443,13 +443,20 @@ def _serve(settings: Settings, label: Label) -> int:
     from mockengine.faults.spec import FaultSpecError
     from mockengine.recordings.format import RecordingError
     from mockengine.server.app import create_app, settle_heap
-    from mockengine.server.lifecycle import CannotListen, bind, serve_until_stopped
+    from mockengine.server.lifecycle import CannotListen, bind, check_udp_port, serve_until_stopped
     from mockengine.server.resources import load_resources
 
     # The port is taken before the models load. OSError: a bad --journal-dir; RecordingError: a scenario
     # of kind recording whose directory holds none, or a --replay DIR whose sessions do not read.
     try:
         sock = bind(settings.host, settings.port, port_label=label("port"), host_label=label("host"))
+        if settings.media_plane == "pion":
+            check_udp_port(
+                settings.host,
+                settings.media_udp_port,
+                port_label=label("media_udp_port"),
+                host_label=label("host"),
+            )
         app = create_app(settings, load_resources(settings, scenarios))
     except (CannotListen, ModelNotFound, ScenarioError, FaultSpecError, RecordingError, OSError) as exc:
         print(f"mockengine: {exc}", file=sys.stderr)

@@ -95,6 +95,29 @@ def bind(
     return sock
 
 
+def check_udp_port(host: str, port: int, *, port_label: str, host_label: str) -> None:
+    """Raise :class:`CannotListen` if UDP ``host:port`` cannot be bound now (the pion sidecar's one
+    port, ``--media-udp-port``; 0 is never checked: the sidecar picks a free one), saying which setting
+    to change, as :func:`bind` does for TCP. The socket is closed again: the sidecar binds it itself,
+    so a port taken in between still fails there (the sidecar says so)."""
+    if not port:
+        return
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_DGRAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.bind(address)
+    except OSError as exc:
+        hint = {
+            errno.EADDRINUSE: f" (another server? choose another {port_label})",
+            errno.EADDRNOTAVAIL: f" (not this machine's? choose another {host_label})",
+        }.get(exc.errno or 0, "")
+        if isinstance(exc, socket.gaierror):
+            hint = f" (no such host? choose another {host_label})"
+        raise CannotListen(f"cannot listen on UDP {host}:{port}: {_reason(exc)}{hint}") from exc
+
+
 def _reason(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower()
 

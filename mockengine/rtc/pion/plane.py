@@ -92,6 +92,21 @@ def sidecar_binary() -> Path:
     return path
 
 
+SOURCES = ("sidecar.go", "build.sh")  # what `make pion` rebuilds the sidecar from
+
+
+def stale_against_source(binary: Path) -> str | None:
+    """The name of a source beside this module changed after ``binary`` was built (mtime), or None.
+    Its frames across the socket may have changed with it: a sidecar from before a ``git pull`` talks an
+    older protocol than the engine (as ``make`` judges, by the files' modification times)."""
+    built_s = binary.stat().st_mtime
+    for name in SOURCES:
+        source = HERE / name
+        if source.is_file() and source.stat().st_mtime > built_s:
+            return name
+    return None
+
+
 def is_built() -> bool:
     try:
         sidecar_binary()
@@ -188,6 +203,13 @@ class PionPlane(asyncio.Protocol):
         """Start the sidecar; returns once it listens on its UDP port (``udp_port``; 0: a free one).
         ``host``: gather candidates on that IP only ("" or a wildcard: every interface and loopback)."""
         binary = sidecar_binary()
+        changed = stale_against_source(binary)
+        if changed is not None:
+            log.warning(
+                "pion media plane: the sidecar %s is older than %s: rebuild it with `make pion`",
+                binary,
+                changed,
+            )
         plane = cls()
         loop = plane._loop = asyncio.get_running_loop()
         plane._ready = loop.create_future()

@@ -1,8 +1,9 @@
 """The official JS SDK (``@openai/agents-realtime``, tests/js/package-lock.json) in a real browser page,
 its WebRTC transport pointed at the engine: a spoken turn from chromium's fake microphone and a declared
-tool called. The page is served from another origin than the engine's (CORS, as a developer's dev
-server would); tests/js/agents_webrtc_page.html drives the SDK and keeps what it saw in
-``window.report``. The SDK's browser bundle is installed with ``npm ci`` (needs npm; .ci/run)."""
+tool called, on each media plane (aiortc, and ``--media-plane pion``'s sidecar). The page is served from
+another origin than the engine's (CORS, as a developer's dev server would); tests/js/agents_webrtc_page.html
+drives the SDK and keeps what it saw in ``window.report``. The SDK's browser bundle is installed with
+``npm ci`` (needs npm; .ci/run)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,20 @@ import pytest
 from aiohttp import web
 from playwright.async_api import async_playwright
 
+from mockengine.rtc.pion.plane import BUILD_NEEDS, is_built
 from tests.integration.browser.conftest import chromium_args
 
 pytestmark = pytest.mark.models
 JS_DIR = Path(__file__).resolve().parents[2] / "js"
 BUNDLE = JS_DIR / "node_modules" / "@openai" / "agents-realtime" / "dist" / "bundle"
+
+
+def skip_without_pion(media_plane: str) -> None:
+    """Skip a ``--media-plane pion`` case where the sidecar is not built (fail under CI=true)."""
+    if media_plane == "pion" and not is_built():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the pion sidecar is not built (make pion; {BUILD_NEEDS})")
+        pytest.skip(f"the pion sidecar is not built (make pion; {BUILD_NEEDS})")
 
 
 async def npm_ci() -> None:
@@ -38,11 +48,13 @@ async def npm_ci() -> None:
     assert process.returncode == 0, err.decode()
 
 
+@pytest.mark.parametrize("media_plane", ["aiortc", "pion"])
 async def test_agents_realtime_webrtc_spoken_turn_and_tool_call(
-    engine, aiohttp_server, chromium_path, question_once_wav, reports_dir
+    engine, aiohttp_server, chromium_path, question_once_wav, reports_dir, media_plane
 ):
+    skip_without_pion(media_plane)
     await npm_ci()
-    server = await engine()
+    server = await engine(media_plane=media_plane)
     page_app = web.Application()
     page_app.router.add_get("/", lambda _: web.FileResponse(JS_DIR / "agents_webrtc_page.html"))
     page_app.router.add_static("/bundle/", BUNDLE)
@@ -58,7 +70,8 @@ async def test_agents_realtime_webrtc_spoken_turn_and_tool_call(
                 "window.report && (window.report.done || window.report.failed)", timeout=90_000
             )
             report = await page.evaluate("window.report")
-            await page.screenshot(path=str(reports_dir / "agents-sdk-webrtc.png"))
+            suffix = "" if media_plane == "aiortc" else f"-{media_plane}"
+            await page.screenshot(path=str(reports_dir / f"agents-sdk-webrtc{suffix}.png"))
         finally:
             await browser.close()
     await server.wait_until_idle()

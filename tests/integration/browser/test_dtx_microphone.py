@@ -39,8 +39,9 @@ CALL = """async (engine) => {
     headers: { "Authorization": `Bearer ${(await minted.json()).value}`, "Content-Type": "application/sdp" },
   });
   // The engine's answer asks Opus in-band FEC only; the page asks for DTX as its receiver too.
-  const sdp = (await answer.text()).replace(/a=fmtp:(\\d+) useinbandfec=1\\r\\n/,
-    (_, pt) => `a=fmtp:${pt} minptime=10;useinbandfec=1;usedtx=1\\r\\n`);
+  // Whatever Opus parameters the answer has (aiortc's plane: useinbandfec=1; pion's adds minptime=10).
+  const sdp = (await answer.text()).replace(/a=fmtp:(\\d+) ([^\\r]*useinbandfec=1[^\\r]*)\\r\\n/,
+    (_, pt, params) => `a=fmtp:${pt} ${params};usedtx=1\\r\\n`);
   await pc.setRemoteDescription({ type: "answer", sdp });
   const opened = performance.now();
   const sent = async () => {
