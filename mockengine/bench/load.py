@@ -152,7 +152,8 @@ def print_load(result: dict[str, Any], args: Any) -> None:
             "(a process's fixed costs weigh more at few sessions; `--only capacity` measures the limits)"
         )
     loop, base_loop = s.get("server_loop_cpu_ms_per_session_s"), b.get("server_loop_cpu_ms_per_session_s")
-    if loop is not None and base_loop and s.get("server_cpu_ms_per_session_s"):
+    one_process = "--workers" not in (getattr(args, "engine_args", None) or "")  # else: the parent's thread
+    if loop is not None and base_loop and s.get("server_cpu_ms_per_session_s") and one_process:
         print(
             f"  of which the engine's event-loop thread {loop:.2f} ms per session-second "
             f"({loop / base_loop:.1f} × the bare server's), its other threads (the models' cache misses) "

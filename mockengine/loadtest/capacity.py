@@ -150,7 +150,8 @@ async def measured(child: Child | None, work: Awaitable[LoadReport]) -> tuple[Lo
         )
     )
     # The main thread alone (the event loop: every append, event and turn), apart from the model
-    # threads, whose share is the models' cache misses (docs/cpu.md, twelfth pass).
+    # threads, whose share is the models' cache misses (docs/cpu.md, twelfth pass). With worker
+    # processes (`serve --workers N`) it is the parent's main thread only, which serves no session.
     session_s = report.profile.sessions * report.profile.duration_s
     report.extra["server_loop_cpu_ms_per_session_s"] = (
         None
