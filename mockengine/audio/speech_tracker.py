@@ -104,10 +104,7 @@ _QUIET_NEXT_STATE, _QUIET_EDGE = TRANSITIONS[_S.SILENCE, _E.NO_SPEECH]
 # (SPEECH, SPEECH)'s, likewise, for `SpeechTracker._step`'s speech-after-speech step (no edge either).
 _SPEAKING_NEXT_STATE, _SPEAKING_EDGE = TRANSITIONS[_S.SPEECH, _E.SPEECH]
 assert _QUIET_EDGE is None and _SPEAKING_EDGE is None
-# The state a quiet frame leaves SILENCE in, for `UserTurns._append_frame_between_turns` (which steps a
-# tracker in SILENCE with no speech in its window as `push_frame` does, without the call): SILENCE.
-QUIET_NEXT_STATE = _QUIET_NEXT_STATE
-assert QUIET_NEXT_STATE is _S.SILENCE
+_SILENCE = _S.SILENCE  # (a module global: read on every quiet frame)
 
 
 class IllegalTransition(RuntimeError):
@@ -156,8 +153,7 @@ class SpeechTracker:
     `onset_ms`: speech needed within the last `onset_window_ms` to confirm an onset or a resume.
     `prefix_padding_ms`: audio kept before the speech start (OpenAI `prefix_padding_ms`).
 
-    ``UserTurns._append_frame_between_turns`` steps `push_frame`'s silence-after-silence case on this
-    object's state without the call (50 a second per session): keep the two in step.
+    `push_quiet_frame` is `push_frame`'s silence-after-silence step alone (``UserTurns``' quiet append).
     """
 
     def __init__(self, onset_ms: int = 60, prefix_padding_ms: int = 300, onset_window_ms: int = 100) -> None:
@@ -244,6 +240,25 @@ class SpeechTracker:
             self._state = _QUIET_NEXT_STATE
             return None
         return self._step(frame)
+
+    def push_quiet_frame(self, frame: VadFrame) -> bool:
+        """`push_frame` for silence after silence (a frame that is not speech, past the floor, in SILENCE
+        with no speech in the window: the table's (SILENCE, NO_SPEECH), no edge), the step most frames of
+        a conversation take: True having taken it; False having changed nothing otherwise, and
+        `push_frame` then takes the frame. For ``UserTurns``' quiet append (50 a second per session)."""
+        end_samples = frame.end_samples
+        if (
+            frame.is_speech
+            or end_samples <= self._floor_samples
+            or self._state is not _SILENCE
+            or self._window_speech_frames
+        ):
+            return False
+        self._frames_end_samples = end_samples
+        if self._window:
+            self._window.clear()
+        self._state = _QUIET_NEXT_STATE
+        return True
 
     def _move(self, event: VadEvent) -> type[SpeechEdge] | None:
         """Take `event` through the table; return the kind of edge it causes."""

@@ -135,8 +135,7 @@ class FrameClassifier:
     which gives the same frames). Raises ValueError for a `frame_ms` webrtcvad does not take, or
     `native=True` when the module is not built.
 
-    ``UserTurns._append_frame_between_turns`` steps the single-frame native path of `push` on this
-    object's state without the call (50 a second per session): keep the two in step.
+    `push_frame` is `push` for one whole frame through the C frame path (``UserTurns``' quiet append).
     """
 
     def __init__(self, threshold: float = 0.5, frame_ms: int = FRAME_MS, native: bool | None = None) -> None:
@@ -199,6 +198,23 @@ class FrameClassifier:
         self._quiet_sum_square = max(root, 0.0) ** 2 * (1 - 1e-9) - 1.0
         self.threshold = threshold
 
+    def push_frame(self, pcm16_24k: bytes) -> VadFrame | None:
+        """`push` for the usual append, one whole frame with nothing pending, through the C frame path
+        (``UserTurns``' quiet append, 50 a second per session): the frame, or None having changed nothing
+        when that is not the case (other lengths, bytes pending, the C module not built or not chosen);
+        `push` then takes it. The same step as `push`'s own single-frame branch, which keeps it inline
+        for the general path: keep the two in step."""
+        native = self._native
+        if native is None or self._pending or len(pcm16_24k) != self._frame_bytes_24k:
+            return None
+        self._bytes_seen += len(pcm16_24k)
+        frame_samples = self._frame_samples_24k
+        start = self._frames_done * frame_samples
+        self._frames_done += 1
+        frame_16k = native(pcm16_24k, self._min_sum_square)
+        is_speech = frame_16k is not None and self._vad.is_speech(frame_16k, VAD_RATE_HZ)
+        return _new_tuple(VadFrame, (start, start + frame_samples, is_speech))
+
     def push(self, pcm16_24k: bytes) -> list[VadFrame]:
         """Feed 24 kHz PCM16 bytes; return the frames this push completed, in order."""
         self._bytes_seen += len(pcm16_24k)
@@ -206,7 +222,8 @@ class FrameClassifier:
         native = self._native
         if native is not None:
             if len(pcm16_24k) == frame_bytes_24k and not self._pending:
-                # One whole frame per append, the usual case (50 a second per session).
+                # One whole frame per append, the usual case (50 a second per session): `push_frame`'s
+                # step, inline.
                 start = self._frames_done * self._frame_samples_24k
                 self._frames_done += 1
                 frame_16k = native(pcm16_24k, self._min_sum_square)

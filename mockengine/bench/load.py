@@ -14,6 +14,17 @@ from mockengine.bench.sections import Section
 # real connections: against an engine with a fault profile they take its first connection ordinals, so
 # the report says so (a load tester compared `faults schedule --count N` with the drops and found fewer).
 WARM_UP_SESSIONS, WARM_UP_S = 4, 12.0
+# The warm-up repeats (each round new seeds, the load's barge-in share, so every clip is heard) until a
+# round adds no sentence to the speech cache, at most this many rounds. One round left ~5 % of the
+# sentences unsynthesized, and their first synthesis (piper, ~0.3 s of CPU each, once per distinct
+# sentence however long the load) fell in the measured window: a third of the engine's CPU in a 25-s
+# run, which the per-session-second figure then charged to talking (docs/cpu.md, twelfth pass).
+WARM_UP_ROUNDS_MAX = 4
+
+
+def _cache_entries(health: dict[str, Any] | None, name: str) -> int | None:
+    stats = (health or {}).get("caches", {}).get(name)
+    return None if stats is None else int(stats.get("entries", 0))
 
 
 def bench_load(ctx: BenchContext) -> None:
@@ -30,7 +41,22 @@ def bench_load(ctx: BenchContext) -> None:
         memory: dict[str, Any] = {}
         # Warm-up (not measured): first model calls allocate their working memory, caches fill.
         warm_up = LoadProfile("steady", WARM_UP_SESSIONS, WARM_UP_S)
-        await run_load(ctx.engine_url(), warm_up, turn_every_s=3.0, barge_in=0.0, progress=False)
+        new_sentences: list[int | None] = []
+        for warm_round in range(WARM_UP_ROUNDS_MAX):
+            before = _cache_entries(await healthz(ctx.engine_url()), "speech")
+            await run_load(
+                ctx.engine_url(),
+                warm_up,
+                turn_every_s=3.0,
+                barge_in=args.barge_in,
+                seed=10_000 + warm_round,
+                progress=False,
+            )
+            after = _cache_entries(await healthz(ctx.engine_url()), "speech")
+            added = None if before is None or after is None else after - before
+            new_sentences.append(added)
+            if not added:  # none added (or no speech cache to read: one round, as before)
+                break
         if engine is not None:
             memory = await idle_session_bytes(engine, args.sessions)
         report, peak = await measured(
@@ -68,7 +94,12 @@ def bench_load(ctx: BenchContext) -> None:
             "baseline": base_report.summary(),
             "memory": memory,
             "cache_hit_rates": cache_rates(health),
-            "warm_up": {"sessions": WARM_UP_SESSIONS, "seconds": WARM_UP_S},
+            "warm_up": {
+                "sessions": WARM_UP_SESSIONS,
+                "seconds": WARM_UP_S,
+                "rounds": len(new_sentences),
+                "new_sentences_per_round": new_sentences,
+            },
         }
 
     result = asyncio.run(run())
@@ -84,9 +115,16 @@ def print_load(result: dict[str, Any], args: Any) -> None:
         f"in real time with a turn every ~{args.turn_every:.0f} s ({100 * args.barge_in:.0f} % barge-ins):"
     )
     warm_up = result["warm_up"]
+    rounds = warm_up.get("rounds", 1)
     print(
-        f"  (first a warm-up, not counted: {warm_up['sessions']} sessions for {warm_up['seconds']:.0f} s; "
-        "their connections come first in the engine's fault schedule)"
+        f"  (first a warm-up, not counted: {warm_up['sessions']} sessions for {warm_up['seconds']:.0f} s"
+        + (
+            f", {rounds} rounds until the speech cache took no new sentence "
+            f"(new per round: {warm_up.get('new_sentences_per_round')})"
+            if rounds > 1
+            else ""
+        )
+        + "; their connections come first in the engine's fault schedule)"
     )
     turn_rows(s)
     print(
@@ -112,6 +150,14 @@ def print_load(result: dict[str, Any], args: Any) -> None:
         print(
             f"  per streaming session the engine costs {1 / ratio:.1f} × the bare server's CPU at this load "
             "(a process's fixed costs weigh more at few sessions; `--only capacity` measures the limits)"
+        )
+    loop, base_loop = s.get("server_loop_cpu_ms_per_session_s"), b.get("server_loop_cpu_ms_per_session_s")
+    one_process = "--workers" not in (getattr(args, "engine_args", None) or "")  # else: the parent's thread
+    if loop is not None and base_loop and s.get("server_cpu_ms_per_session_s") and one_process:
+        print(
+            f"  of which the engine's event-loop thread {loop:.2f} ms per session-second "
+            f"({loop / base_loop:.1f} × the bare server's), its other threads (the models' cache misses) "
+            f"{s['server_cpu_ms_per_session_s'] - loop:.2f} ms"
         )
 
 

@@ -13,6 +13,7 @@ Per-voice pitch shifts keep the duration (pitch.py: resample, then WSOLA time-st
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -126,6 +127,9 @@ class PiperSynthesizer:
         self.cache: ByteLRU[bytes] = ByteLRU(16 * MIB) if cache is None else cache
         self._loaded: dict[str, _LoadedVoice] = {}
         self._load_lock = threading.Lock()
+        # Sentences being synthesized now, by cache key: a second caller waits for the first's bytes.
+        self._in_flight: dict[tuple[str, float, str], Future[bytes]] = {}
+        self._in_flight_lock = threading.Lock()
 
     @property
     def voice_names(self) -> tuple[str, ...]:
@@ -176,14 +180,40 @@ class PiperSynthesizer:
             raise ValueError(f"unknown voice {voice!r}; expected one of {', '.join(self._catalog)}") from None
 
     def _cached_sentence(self, profile: VoiceProfile, speed: float, sentence: str) -> bytes:
+        """The sentence's PCM16 from the cache, else synthesized and cached. A sentence already being
+        synthesized for another caller (sessions that ask for the same reply in the same second: a load
+        test, a study's shared script) is not synthesized again: this caller waits for those bytes,
+        which are what a cache hit a moment later would give, and gets its error if it fails. In the
+        load bench a third of the sentences synthesized were such duplicates (docs/cpu.md, twelfth
+        pass); the model's lock made the second wait for the first and then do the same work."""
         if not self.cache.is_enabled:
             return self._speak_sentence(profile, speed, sentence)
         key = (profile.name, speed, sentence)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
-        pcm16 = self._speak_sentence(profile, speed, sentence)
+        with self._in_flight_lock:
+            cached = self.cache.get(key)  # put by a caller that finished since the look above
+            if cached is not None:
+                return cached
+            flight = self._in_flight.get(key)
+            is_first = flight is None
+            if flight is None:
+                flight = self._in_flight[key] = Future()
+        if not is_first:
+            return flight.result()
+        try:
+            pcm16 = self._speak_sentence(profile, speed, sentence)
+        except BaseException as exc:
+            with self._in_flight_lock:
+                del self._in_flight[key]
+            flight.set_exception(exc)
+            raise
+        # Cached before it leaves the in-flight table, so a later caller finds it in one or the other.
         self.cache.put(key, pcm16, len(pcm16) + len(sentence) + 100)
+        with self._in_flight_lock:
+            del self._in_flight[key]
+        flight.set_result(pcm16)
         return pcm16
 
     def _speak_sentence(self, profile: VoiceProfile, speed: float, sentence: str) -> bytes:

@@ -121,6 +121,7 @@ async def measured(child: Child | None, work: Awaitable[LoadReport]) -> tuple[Lo
     ``report.extra``, and the server's peak resident memory."""
     peak: int | None = None
     cpu_before = child.cpu_seconds() if child is not None else None
+    loop_before = child.loop_cpu_seconds() if child is not None else None
     driver_before = time.process_time()
 
     async def sample() -> None:
@@ -137,6 +138,7 @@ async def measured(child: Child | None, work: Awaitable[LoadReport]) -> tuple[Lo
     finally:
         sampler.cancel()
     cpu_after = child.cpu_seconds() if child is not None else None
+    loop_after = child.loop_cpu_seconds() if child is not None else None
     server_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
     report.extra.update(
         cpu_figures(
@@ -146,6 +148,15 @@ async def measured(child: Child | None, work: Awaitable[LoadReport]) -> tuple[Lo
             report.profile.sessions,
             report.profile.duration_s,
         )
+    )
+    # The main thread alone (the event loop: every append, event and turn), apart from the model
+    # threads, whose share is the models' cache misses (docs/cpu.md, twelfth pass). With worker
+    # processes (`serve --workers N`) it is the parent's main thread only, which serves no session.
+    session_s = report.profile.sessions * report.profile.duration_s
+    report.extra["server_loop_cpu_ms_per_session_s"] = (
+        None
+        if loop_before is None or loop_after is None or not session_s
+        else round(1000 * (loop_after - loop_before) / session_s, 2)
     )
     return report, peak
 

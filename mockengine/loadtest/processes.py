@@ -49,6 +49,10 @@ class Child:
         """CPU time (user + system) used so far by the process and its children, None off Linux."""
         return tree_cpu_seconds(self.process.pid)
 
+    def loop_cpu_seconds(self) -> float | None:
+        """CPU time of the process's main thread alone (``serve``'s event loop), None off Linux or gone."""
+        return main_thread_cpu_seconds(self.process.pid)
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -88,6 +92,16 @@ def _tree(pid: int) -> set[int]:
                 tree.add(child)
                 frontier.append(child)
     return tree
+
+
+def main_thread_cpu_seconds(pid: int) -> float | None:
+    """utime + stime of ``pid``'s main thread alone (``/proc/PID/task/PID/stat``); None off Linux or when
+    the process is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def tree_cpu_seconds(pid: int) -> float | None:

@@ -22,8 +22,7 @@ MIN_COMMIT_MS = 100
 
 
 class InputAudioBuffer:
-    """``UserTurns._append_frame_between_turns`` appends a whole frame to ``_chunks`` / ``_held_bytes``
-    as ``append`` does, without the call (50 a second per session): keep the two in step."""
+    """The session's input audio since the last commit or clear (module docstring)."""
 
     def __init__(self) -> None:
         self._chunks: deque[bytes] = deque()  # whole samples each, oldest first
@@ -67,6 +66,26 @@ class InputAudioBuffer:
             self._chunks.append(pcm16)
             self._held_bytes += len(pcm16)
         return pcm16
+
+    def append_frame(self, pcm16: bytes, limit_bytes: int) -> int:
+        """``append`` for the usual 20 ms append between turns (``UserTurns``' quiet append, 50 a second
+        per session): ``pcm16`` kept by reference when it is non-empty ``bytes`` of whole samples, no odd
+        byte is waiting and the buffer then holds at most ``limit_bytes``. Returns the bytes held after
+        it, or 0 having changed nothing when that is not the case (``append`` and the caller's limit
+        check then take it, which also gives ``input_buffer_full``)."""
+        n_bytes = len(pcm16)
+        held_bytes = self._held_bytes + n_bytes
+        if (
+            held_bytes > limit_bytes
+            or not n_bytes
+            or n_bytes % BYTES_PER_SAMPLE
+            or self._odd_byte
+            or type(pcm16) is not bytes
+        ):
+            return 0
+        self._chunks.append(pcm16)
+        self._held_bytes = held_bytes
+        return held_bytes
 
     def drop_half_sample(self) -> None:
         """Forget an odd trailing byte still waiting for its partner (the input format changed)."""

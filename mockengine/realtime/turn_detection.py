@@ -195,7 +195,6 @@ class TurnDetector:
         if len(frames) == 1:  # one 20 ms append (50 a second per session)
             frame = frames[0]
             if self._turn_start_ms is None and not frame.is_speech:
-                # (`UserTurns._append_frame_between_turns` does this step itself too: keep them in step.)
                 # `push_quiet_frame` inline (its call and `end_ms`'s two cost ~10 % of a quiet append).
                 self._history.append(frame)
                 self._audio_ms = frame.end_samples * 1000 // INPUT_RATE_HZ  # samples_to_ms
@@ -209,13 +208,16 @@ class TurnDetector:
             signals.extend(self._on_frame(frame))
         return signals
 
-    def push_quiet_frame(self, frame: VadFrame) -> None:
-        """``push_frames([frame])`` for a frame that is not speech, between turns (not ``in_turn``): the
-        tracker is before an onset, which only speech confirms, so the frame moves its silence on and
-        signals nothing (`_on_frame`'s path, without its calls; most frames of a conversation)."""
+    def push_quiet_frame(self, frame: VadFrame) -> bool:
+        """``push_frames([frame])`` for a frame that is not speech, between turns (not ``in_turn``), that
+        the tracker takes as silence after silence (`SpeechTracker.push_quiet_frame`): no onset can come
+        of it, so it signals nothing. True having taken it; False having changed nothing otherwise, and
+        ``push_frames`` then takes the frame. For ``UserTurns``' quiet append (50 a second per session)."""
+        if self._turn_start_ms is not None or not self._tracker.push_quiet_frame(frame):
+            return False
         self._history.append(frame)
-        self._audio_ms = frame.end_ms
-        self._tracker.push_frame(frame)
+        self._audio_ms = frame.end_samples * 1000 // INPUT_RATE_HZ  # samples_to_ms
+        return True
 
     def on_transcript(
         self, key: ProbeKey, text: str, words: tuple[WordTiming, ...] = (), prosody: Prosody | None = None

@@ -13,9 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from mockengine.audio.g711 import G711InputStream
-from mockengine.audio.pcm import INPUT_RATE_HZ
-from mockengine.audio.speech_tracker import QUIET_NEXT_STATE as _QUIET_STATE
-from mockengine.audio.vad import VAD_RATE_HZ, FrameClassifier, VadFrame
+from mockengine.audio.vad import FrameClassifier
 from mockengine.engines.stt import WordTiming
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
@@ -39,7 +37,6 @@ from mockengine.realtime.turn_state import TurnEvent, TurnState, next_turn_state
 # Whether `append_audio` takes a whole 20 ms PCM16 frame between turns in one call
 # (`_append_frame_between_turns`); the tests switch it off to compare with the general path.
 FUSED_QUIET_APPEND = True
-_new_tuple = tuple.__new__  # a VadFrame from its fields' tuple, as FrameClassifier.push builds it
 
 # Audio kept in the input buffer while turn detection is on and nobody speaks (ms).
 IDLE_AUDIO_KEPT_MS = 15_000
@@ -84,10 +81,7 @@ class UserTurns:
             pcm = audio
             classifier, detector = self.classifier, self.detector
             if (
-                type(audio) is bytes
-                and len(audio) == classifier._frame_bytes_24k
-                and detector is not None
-                and detector._turn_start_ms is None
+                detector is not None
                 and (self.state is TurnState.LISTENING or self.state is TurnState.HANDED_OVER)
                 and FUSED_QUIET_APPEND
             ):
@@ -121,60 +115,40 @@ class UserTurns:
     def _append_frame_between_turns(
         self, pcm: bytes, classifier: FrameClassifier, detector: TurnDetector, now_ms: float
     ) -> Step | None:
-        """``append_audio``'s work for one whole 20 ms PCM16 frame between turns (no turn open, turn
-        detection on): most appends of a conversation, 50 a second per session. The input buffer's
-        append, the classifier's single-frame step, the detector's and the speech tracker's quiet steps
-        and the buffer's trim, done here on their state in one Python call instead of seven (the
-        session side of a quiet append was ~32 k instructions, nearly all call overhead: docs/cpu.md,
-        eleventh pass). Returns None, having changed nothing, when the frame is not that case (the
-        C frame path not built, an odd byte or partial frame pending, the buffer full): the general
-        path then takes it. A frame that turns out to be speech, or that the tracker cannot take as
-        silence after silence, goes on through the detector's general step from here, so signals and
-        errors are the general path's (``tests/unit/test_fused_quiet_append.py`` compares both on real
-        speech, seeded ids included). It reaches into the four objects' private state on purpose (their
-        own methods are the calls it saves); each of them names this method where that state is kept."""
+        """``append_audio``'s work for PCM16 between turns (turn detection on, no turn open), made cheap for
+        the usual case, one whole 20 ms frame of silence (most appends of a conversation, 50 a second per
+        session): each object's own step for that case (``InputAudioBuffer.append_frame``,
+        ``FrameClassifier.push_frame``, ``TurnDetector.push_quiet_frame`` and, inside it,
+        ``SpeechTracker.push_quiet_frame``), the buffer's trim only when it holds more than it keeps.
+        Each step declines, having changed nothing, what is not its case, and the general step takes it
+        from there: None (nothing changed at all: the general path, which also raises
+        ``input_buffer_full``) when the buffer declines; ``FrameClassifier.push`` for other lengths,
+        bytes pending or no C module; ``TurnDetector.push_frames`` for speech, a tracker not in silence
+        after silence, a turn open. So events and errors are the general path's
+        (``tests/unit/test_fused_quiet_append.py`` compares both on real speech, seeded ids included)."""
         buffer = self.buffer
-        native = classifier._native
-        if native is None or buffer._odd_byte or classifier._pending:
+        held_bytes = buffer.append_frame(pcm, self.ctx.options.max_input_buffer_ms * 48)
+        if not held_bytes:
             return None
-        n_bytes = len(pcm)
-        if buffer._held_bytes + n_bytes > self.ctx.options.max_input_buffer_ms * 48:
-            return None  # the general path raises input_buffer_full
-        # InputAudioBuffer.append (whole samples, nothing odd waiting): the chunk kept by reference.
-        buffer._chunks.append(pcm)
-        buffer._held_bytes += n_bytes
-        # FrameClassifier.push's single whole frame through the C frame path.
-        frame_samples = classifier._frame_samples_24k
-        classifier._bytes_seen += n_bytes
-        start = classifier._frames_done * frame_samples
-        classifier._frames_done += 1
-        frame_16k = native(pcm, classifier._min_sum_square)
-        is_speech = frame_16k is not None and classifier._vad.is_speech(frame_16k, VAD_RATE_HZ)
-        end = start + frame_samples
-        frame = _new_tuple(VadFrame, (start, end, is_speech))
-        tracker = detector._tracker
-        if (
-            not is_speech
-            and end > tracker._floor_samples
-            and tracker._state is _QUIET_STATE
-            and not tracker._window_speech_frames
-        ):
-            # TurnDetector.push_frames' quiet frame between turns and SpeechTracker.push_frame's silence
-            # after silence (the table's (SILENCE, NO_SPEECH) → SILENCE, no edge).
-            detector._history.append(frame)
-            detector._audio_ms = end * 1000 // INPUT_RATE_HZ
-            tracker._frames_end_samples = end
-            if tracker._window:
-                tracker._window.clear()
-            step = Step()
+        frame = classifier.push_frame(pcm)
+        if frame is None:
+            frames = classifier.push(pcm)
+            if not frames:
+                return Step()
+        elif detector.push_quiet_frame(frame):
+            if detector.config is not self._kept_for:
+                self._kept_for, self._kept_ms = detector.config, _idle_kept_ms(detector.config)
+            if held_bytes > self._kept_ms * 48:  # keep_last_ms's own early return, without its call
+                buffer.keep_last_ms(self._kept_ms)
+            return Step()
         else:
-            signals = detector.push_frames([frame])
-            step = self._on_signals(signals, now_ms) if signals else Step()
-            if not (self.state is TurnState.LISTENING or self.state is TurnState.HANDED_OVER):
-                return step
-        if detector.config is not self._kept_for:
-            self._kept_for, self._kept_ms = detector.config, _idle_kept_ms(detector.config)
-        if buffer._held_bytes > self._kept_ms * 48:  # keep_last_ms's own early return, without its call
+            frames = [frame]
+        # From here as `append_audio`'s general path goes on after the classifier.
+        signals = detector.push_frames(frames)
+        step = self._on_signals(signals, now_ms) if signals else Step()
+        if self.state is TurnState.LISTENING or self.state is TurnState.HANDED_OVER:
+            if detector.config is not self._kept_for:
+                self._kept_for, self._kept_ms = detector.config, _idle_kept_ms(detector.config)
             buffer.keep_last_ms(self._kept_ms)
         return step
 

@@ -30,3 +30,52 @@ def test_the_report_names_the_warm_up_that_came_first(capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert f"warm-up, not counted: {WARM_UP_SESSIONS} sessions for 12 s" in out
     assert out.index("warm-up") < out.index("speech onset")  # said before the figures it precedes
+
+
+def test_the_report_names_the_warm_up_rounds_and_the_loop_threads_share(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/cpu.md, twelfth pass: the warm-up repeats until the speech cache takes no new sentence, and
+    the engine's CPU is split into its event-loop thread and the rest (the models' cache misses)."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--only", "load", "--sessions", "8", "--duration", "20"])
+    engine = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
+    engine.extra.update(
+        {
+            "server_cpu_ms_per_session_s": 3.0,
+            "server_cores": 0.1,
+            "driver_cpu_ms_per_session_s": 2.0,
+            "driver_cores": 0.1,
+            "server_loop_cpu_ms_per_session_s": 2.5,
+        }
+    )
+    base = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
+    base.extra.update({**engine.extra, "server_cpu_ms_per_session_s": 1.25})
+    base.extra["server_loop_cpu_ms_per_session_s"] = 1.25
+    result = {
+        "engine": engine.summary(),
+        "baseline": base.summary(),
+        "memory": {},
+        "cache_hit_rates": {},
+        "warm_up": {"sessions": 4, "seconds": 12.0, "rounds": 3, "new_sentences_per_round": [9, 2, 0]},
+    }
+    print_load(result, args)
+    out = capsys.readouterr().out
+    assert "3 rounds until the speech cache took no new sentence (new per round: [9, 2, 0])" in out
+    assert "event-loop thread 2.50 ms per session-second (2.0 × the bare server's)" in out
+    assert "other threads (the models' cache misses) 0.50 ms" in out
+
+
+def test_the_main_threads_cpu_is_part_of_the_process_trees() -> None:
+    import os
+    import time
+
+    from mockengine.loadtest.processes import main_thread_cpu_seconds, tree_cpu_seconds
+
+    end = time.process_time() + 0.05
+    while time.process_time() < end:
+        pass
+    loop, tree = main_thread_cpu_seconds(os.getpid()), tree_cpu_seconds(os.getpid())
+    assert loop is not None and tree is not None and 0 < loop <= tree
+    assert main_thread_cpu_seconds(2**22 + 7) is None  # no such process
