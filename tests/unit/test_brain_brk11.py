@@ -1,0 +1,60 @@
+"""A skeptic's pass over brain15 (tests: near misses of its rules that it read wrong though its base,
+e3d9fd76, read them right, or that it read wrong in the same class): a past "shipped" is no order to
+ship, an alarm or a booking named only as a topic sets no half of the day, a dentist's booking is the
+morning's, and an alarm's hour taken back is the other."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.brain_calls import calls, tool
+
+STRING = {"type": "string"}
+TRACK = tool("track_order", "Track an order", {"order_id": STRING})
+SHIP = tool("ship_order", "Ship an order to an address", {"order_id": STRING, "destination": STRING})
+ALARM = tool("set_alarm", "Set an alarm", {"time": STRING})
+REMINDER = tool("create_reminder", "Create a reminder", {"text": STRING, "time": STRING}, ["text"])
+MEETING = tool("schedule_meeting", "Schedule a meeting", {"title": STRING, "time": STRING})
+RESCHEDULE = tool("reschedule_booking", "Move a booking", {"date": STRING, "time": STRING})
+
+
+@pytest.mark.parametrize("said", ["Has order 12345 shipped?", "Check the shipping status of order 12345"])
+def test_shipped_or_shipping_is_no_order_to_ship(said: str) -> None:
+    # brain15 asked ship_order's destination ("Where would you like to go?"): "shipped" and "shipping"
+    # stem to "ship", which it counted as ship_order's own word said
+    assert calls([TRACK, SHIP], said) == [("track_order", {"order_id": "12345"})]
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "arguments"),
+    [
+        # an alarm talked about is no alarm set: 15:00, brain15 03:00
+        ([REMINDER], "Remind me about the alarm at 3", {"text": "alarm", "time": "15:00"}),
+        ([MEETING], "Schedule a meeting about the alarm at 3", {"title": "alarm", "time": "15:00"}),
+        # a dentist's or a barber's booking is the morning's: brain15 21:00 and 22:00
+        ([RESCHEDULE], "Move my dentist booking to Saturday at 9", {"date": "2026-12-05", "time": "09:00"}),
+        (
+            [RESCHEDULE],
+            "Move my haircut booking to Saturday at 10",
+            {"date": "2026-12-05", "time": "10:00"},
+        ),
+        # what brain15 set right stays so
+        ([RESCHEDULE], "Move my booking to Saturday at 8", {"date": "2026-12-05", "time": "20:00"}),
+        ([ALARM], "Set an alarm at 8", {"time": "08:00"}),
+        ([ALARM], "Set an alarm for 8", {"time": "08:00"}),
+        ([ALARM], "Wake me up at 7", {"time": "07:00"}),
+        ([ALARM], "Alarm at 6 please", {"time": "06:00"}),
+    ],
+)
+def test_the_half_of_the_day_is_the_timed_things(tools: list[Any], said: str, arguments: Any) -> None:
+    assert calls(tools, said) == [(tools[0].name, arguments)]
+
+
+@pytest.mark.parametrize(
+    ("said", "time"), [("Set an alarm for 7, no, 8", "08:00"), ("Set an alarm at 7, no, 8", "08:00")]
+)
+def test_an_alarms_hour_taken_back_is_the_other(said: str, time: str) -> None:
+    # brain15 set 07:00 ("for 7" read as the alarm's time, the repair only after "at")
+    assert calls([ALARM], said) == [("set_alarm", {"time": time})]
