@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.brain_calls import calls, tool
+from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
+from tests.brain_calls import TODAY, calls, tool
 
 STRING = {"type": "string"}
 TRACK = tool("track_order", "Track an order", {"order_id": STRING})
@@ -58,3 +59,35 @@ def test_the_half_of_the_day_is_the_timed_things(tools: list[Any], said: str, ar
 def test_an_alarms_hour_taken_back_is_the_other(said: str, time: str) -> None:
     # brain15 set 07:00 ("for 7" read as the alarm's time, the repair only after "at")
     assert calls([ALARM], said) == [("set_alarm", {"time": time})]
+
+
+def summary(own: str, turns: tuple[tuple[str, str], ...]) -> str | None:
+    history = tuple(TurnView(f"t{n}", kind, text) for n, (kind, text) in enumerate(turns))
+    request = ReplyRequest("", (), "auto", ("text",), history, 0, response_instructions=own)
+    return ScriptedBrain(load_scenario(None), 3, today=TODAY).reply(request).text
+
+
+def test_a_summary_in_words_of_greetings_only_says_so() -> None:
+    # brain15 said "Nothing said yet." though the user had spoken, and "Help today." of the assistant's
+    # greeting alone
+    assert summary("Summarize in 3 words.", (("user_text", "Hi, thanks!"),)) == "Greetings exchanged only."
+    assert summary("Summarize in 3 words.", (("assistant", "Hello! How can I help you today?"),)) == (
+        "Greetings exchanged only."
+    )
+    assert summary("Summarize in 1 word.", (("user_text", "hi"), ("assistant", "Hello!"))) == "Greetings."
+    assert summary("Summarize in 3 words.", ()) == "Nothing said yet."
+
+
+def test_a_word_limit_is_the_summarys_own() -> None:
+    # brain15 cut the summary to the five words the greeting was to take
+    said = summary(
+        "Summarize the conversation. Then greet the user in five words.",
+        (("user_text", "My flight to Boston was cancelled and I need a refund"),),
+    )
+    assert said is not None and said.startswith("The user said"), said
+
+
+def test_a_summary_in_words_skips_a_question_s_opening() -> None:
+    # brain15: "Weather Paris about." ("What about …?" took "about" for a word of the topic)
+    turns = (("user_text", "What's the weather in Paris?"), ("user_text", "What about in Paris tomorrow?"))
+    assert summary("Summarize in 3 words.", turns) == "Weather Paris tomorrow."
