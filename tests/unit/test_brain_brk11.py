@@ -91,3 +91,49 @@ def test_a_summary_in_words_skips_a_question_s_opening() -> None:
     # brain15: "Weather Paris about." ("What about …?" took "about" for a word of the topic)
     turns = (("user_text", "What's the weather in Paris?"), ("user_text", "What about in Paris tomorrow?"))
     assert summary("Summarize in 3 words.", turns) == "Weather Paris tomorrow."
+
+
+UNITS = {"type": "string", "enum": ["metric", "imperial"]}
+
+
+@pytest.mark.parametrize(
+    ("tools", "said", "arguments"),
+    [
+        # brain15 filled units: imperial for any tool with a place in the US; a store's finder measures
+        # nothing the user asked for (its base left it out)
+        (
+            [tool("find_store", "Find a store near a city", {"city": STRING, "units": UNITS}, ["city"])],
+            "Find a store in Chicago",
+            {"city": "Chicago"},
+        ),
+        (
+            [tool("list_events", "List events in a city", {"city": STRING, "units": UNITS}, ["city"])],
+            "What's on in Denver this weekend",
+            None,
+        ),
+        # what is measured keeps the place's unit
+        (
+            [tool("get_weather", "Get the weather", {"city": STRING, "units": UNITS}, ["city"])],
+            "weather in Chicago",
+            {"city": "Chicago", "units": "imperial"},
+        ),
+        (
+            [
+                tool(
+                    "get_directions",
+                    "Get driving directions",
+                    {"destination": STRING, "units": UNITS},
+                    ["destination"],
+                )
+            ],
+            "Directions to Dallas",
+            {"destination": "Dallas", "units": "imperial"},
+        ),
+    ],
+)
+def test_an_optional_unit_only_for_what_is_measured(tools: list[Any], said: str, arguments: Any) -> None:
+    made = calls(tools, said)
+    if arguments is None:
+        assert isinstance(made, str) or all("units" not in call[1] for call in made), made
+    else:
+        assert made == [(tools[0].name, arguments)]
