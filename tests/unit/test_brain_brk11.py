@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
+from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario, utterance, values
 from tests.brain_calls import TODAY, calls, tool
 
 STRING = {"type": "string"}
@@ -137,3 +137,19 @@ def test_an_optional_unit_only_for_what_is_measured(tools: list[Any], said: str,
         assert isinstance(made, str) or all("units" not in call[1] for call in made), made
     else:
         assert made == [(tools[0].name, arguments)]
+
+
+@pytest.mark.parametrize(
+    ("said", "time"),
+    [
+        # "o'clock" says no half of the day: these were 07:00, 03:00 and 08:00
+        ("Book a table for two at 7 o'clock", "19:00"),
+        ("Schedule a meeting about the budget at 3 o'clock", "15:00"),
+        ("Book a table for two at 7 o'clock, no, 8", "20:00"),
+        ("Set an alarm at 7 o'clock", "07:00"),
+        ("Book a table for two at 7 o'clock in the morning", "07:00"),
+    ],
+)
+def test_o_clock_is_a_bare_hour(said: str, time: str) -> None:
+    found = [span.value for span in values.times(utterance.repaired(said))]
+    assert found[:1] == [time], found
