@@ -377,6 +377,8 @@ def times(text: str) -> list[Span]:
             if any(s.start <= match.start() < s.end or match.start() <= s.start < match.end() for s in found):
                 continue
             groups = match.groupdict()
+            if groups.get("ampm") in ("o'clock", "oclock"):  # "at 7 o'clock" says no half of the day
+                groups["ampm"] = None
             if morning and not groups.get("ampm"):
                 groups["ampm"] = "am"
             elif evening and not groups.get("ampm"):
