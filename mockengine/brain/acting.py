@@ -203,7 +203,9 @@ def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> 
         done.append(_action(match, filled))
         for name, thing in filled.more:  # "add eggs and bread": one call per thing
             other = Filled({**filled.arguments, name: thing}, {**filled.sources, name: thing})
-            implied_again(other, match.tool.parameters or {})  # Rome's country, not Paris's
+            implied_again(
+                other, match.tool.parameters or {}, match.tool.name, match.tool.description
+            )  # Rome's country, not Paris's
             if is_valid(other.arguments, match.tool.parameters or {}):
                 done.append(_action(match, other))
         referent = _after_call(referent, filled.arguments)

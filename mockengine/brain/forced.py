@@ -121,7 +121,7 @@ def from_conversation(
             if isinstance(value, str) and value.strip() and _fits(name, value, schema):
                 filled.arguments[name], filled.sources[name] = value, "(said earlier in the conversation)"
                 filled.missing.remove(name)
-    implied_again(filled, schema)  # Paris said earlier: its timezone too
+    implied_again(filled, schema, tool.name, tool.description)  # Paris said earlier: its timezone too
     filled.missing = [n for n in filled.missing if n not in filled.arguments]
 
 

@@ -173,7 +173,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     # "can I get a refund for my booking AB12?" with no tool for refunds: nothing declared gives what is
     # asked for, and a tool that merely shares a noun of it ("booking") is not asked for
     undeclared = _got_undeclared(text, vocabularies)
-    said_stems = {lexicon.stem(word) for _, word in heard}
+    # the words as said, not their stems: "Has order 12345 shipped?" says no "ship" of ship_order's
+    said_words = {word.lower() for _, word in heard}
     matches = []
     for order, (tool, vocabulary) in enumerate(zip(tools, vocabularies, strict=True)):
         # "can I get a refund" gets what a tool is named for: no request of get_order_status's "get"
@@ -227,8 +228,9 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             score *= QUESTION_BONUS  # a question is more likely a look than a change
         match = Match(tool, round(score, 3), tuple(cues), strong, LOOKUP_MIN if asked else MIN_SCORE)
         # "Ship order 12345" to track_order and ship_order: "ship" shares the concept of "track", but the
-        # word said is ship_order's own, as a model reads it
-        literal = len(said_stems & {lexicon.stem(w) for w in lexicon.identifier_words(tool.name).split()})
+        # word said is ship_order's own, as a model reads it ("shipped?", "shipping status" are not: a
+        # past or a noun of it asks after the order)
+        literal = len(said_words & set(lexicon.identifier_words(tool.name).lower().split()))
         matches.append((-round(score, 6), -in_name, -literal, order, match, vocabulary.lookup))
     ranked = sorted(matches, key=lambda e: e[:4])
     _by_form(ranked, asking and not gotten)  # "can I get a refund?" asks for one: no question

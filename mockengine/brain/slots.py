@@ -244,7 +244,8 @@ def fill(
     _languages_only(filled)
     _places_as_names(filled)
     _implied_by_place(filled, properties)
-    _optional_unit_of_place(work, filled, properties, kinds, required)
+    if measures(tool_name, description):
+        _optional_unit_of_place(work, filled, properties, kinds, required)
     _unit_of_place(filled, properties, work.said)
     _us_state_kept(work, filled, properties)
     for name, value in filled.arguments.items():  # an object built from parts heard ("Location")
@@ -365,9 +366,12 @@ def _question_as_asked(text: str, filled: Filled, strings: list[str]) -> None:
             filled.arguments[name], filled.sources[name] = asked.group("q").strip(), "(the question as asked)"
 
 
-def implied_again(filled: Filled, schema: Mapping[str, Any]) -> None:
+def implied_again(
+    filled: Filled, schema: Mapping[str, Any], tool_name: str = "", description: str = ""
+) -> None:
     """``filled`` with what its place implies made anew: one call per place ("weather in Paris and in
-    Rome") gives Rome's call Italy, not Paris's France."""
+    Rome") gives Rome's call Italy, not Paris's France; an optional unit only for a tool that
+    ``measures`` (by its name and description; without them, as one that does)."""
     for name in [n for n, source in filled.sources.items() if source.startswith(_IMPLIED)]:
         filled.arguments.pop(name, None)
         filled.sources.pop(name, None)
@@ -380,6 +384,8 @@ def implied_again(filled: Filled, schema: Mapping[str, Any]) -> None:
         # said is in both calls already)
         unit = kinds_of.one_branch(about) if isinstance(about, Mapping) else {}
         if name in required or name in filled.arguments or not places or "enum" not in unit:
+            continue
+        if (tool_name or description) and not measures(tool_name, description):
             continue
         if verbatim.unit_unsaid("", name, unit) is None:
             continue
@@ -398,6 +404,21 @@ _UNIT_UNSAID = "(no unit said: the default or first option)"
 _UNIT_OF_THE_US = "(no unit said: a place in the US, in Fahrenheit)"
 _UNIT_OF_PLACE = "(no unit said, none required: the unit the place measures in)"
 _DIRECTIONS = frozenset(("from", "to", "source", "target", "base", "quote", "input", "output", "src", "dest"))
+
+
+# A tool whose answer is a measure a unit sets: the weather's, a route's or a distance's ("get_weather",
+# "Get driving directions"); a store finder's or an events list's optional unit is the app's own.
+_MEASURES = re.compile(
+    r"weather|forecast|temperature|climate|conditions|direction|route|navigat|distance|commute|travel"
+    r"|\btrip|\bdrive|driving|elevation|altitude|speed|wind|rain|snow",
+    re.IGNORECASE,
+)
+
+
+def measures(tool_name: str, description: str) -> bool:
+    """Whether the tool named ``tool_name`` (``description``) answers with a measure a unit sets
+    (``_MEASURES``): only then does a US place fill its optional unit (``_optional_unit_of_place``)."""
+    return _MEASURES.search(f"{lexicon.identifier_words(tool_name)} {description}") is not None
 
 
 def _optional_unit_of_place(

@@ -150,7 +150,7 @@ def answered(request: ReplyRequest) -> Reply | None:
         return Reply(_title(request.history), rule="instructions.task.title")
     summary = _asked(_SUMMARY, own)
     if summary is not None and (not chat or _OF_THE_CONVERSATION.search(_sentence_at(own, summary))):
-        limit = _word_limit(own)
+        limit = _word_limit(own, _sentence_at(own, summary))
         if limit is not None:
             return Reply(_summary_in_words(request.history, limit), rule="instructions.task.summary_words")
         return Reply(_summary(request.history), rule="instructions.task.summary")
@@ -167,10 +167,18 @@ _WORD_LIMIT = re.compile(
 )
 
 
-def _word_limit(own: str) -> int | None:
+def _word_limit(own: str, asked: str | None = None) -> int | None:
     """The number of words a summary is asked to take (``_WORD_LIMIT``), or None when none is said (or
-    it is over 12: a sentence's summary is then the turn-by-turn one)."""
-    found = _WORD_LIMIT.search(own)
+    it is over 12: a sentence's summary is then the turn-by-turn one). ``asked``, the sentence that asks
+    for the summary, says it first; another sentence of ``own`` only when it sets no other task ("Then
+    greet the user in five words." is the greeting's length, "Use three words." the summary's)."""
+    found = _WORD_LIMIT.search(asked) if asked is not None else None
+    for sentence in re.split(r"(?<=[.!?\n])\s*", own) if found is None else ():
+        found = _WORD_LIMIT.search(sentence)
+        if found is not None and asked is not None and _OTHER_TASK.search(sentence):
+            found = None
+        if found is not None:
+            break
     if found is None:
         return None
     said = found.group("n").lower()
@@ -178,14 +186,26 @@ def _word_limit(own: str) -> int | None:
     return limit if 1 <= limit <= len(_NUMBERS) else None
 
 
+# A sentence of the instructions that sets a task other than the summary, whose length is its own.
+_OTHER_TASK = re.compile(
+    r"\b(?:greet|welcome|ask|answer|reply|respond|tell|say|thank|introduce|suggest|list|explain|title|name)\b",
+    re.IGNORECASE,
+)
+
+
 def _summary_in_words(history: tuple[TurnView, ...], limit: int) -> str:
     """A summary of at most ``limit`` words, as a model writes one asked for so few: the content words
     of the user's turns, oldest first, each once, numbers and times after the rest ("I'd like to book a
     table for two tomorrow at 7pm" in three words → "Book table tomorrow."), then the assistant's if
-    the user's are too few; "Nothing said yet." (cut to ``limit``) when no one spoke."""
-    texts = _user_texts(history) + [
-        view.text for view in history if view.kind == "assistant" and view.text.strip()
+    the user's are too few (an assistant's "How can I help you today?" says nothing); "Greetings exchanged
+    only." when only greetings or thanks were said, "Nothing said yet." when no one spoke (cut to
+    ``limit``)."""
+    assistants = [
+        _OFFER_OF_HELP.sub("", view.text)
+        for view in history
+        if view.kind == "assistant" and view.text.strip()
     ]
+    texts = _user_texts(history) + assistants
     words: list[str] = []
     numbers: list[str] = []
     for text in texts:
@@ -199,14 +219,24 @@ def _summary_in_words(history: tuple[TurnView, ...], limit: int) -> str:
                 continue
             plain = token.lower in _NUMBERS or any(ch.isdigit() for ch in token.text)
             (numbers if plain else words).append(token.text)
-    chosen = (words + numbers)[:limit] or ["Nothing", "said", "yet"][:limit]
+    # greetings and thanks alone are something said: what they were, not that nothing was
+    spoken = any(view.text.strip() for view in history if view.kind in ("user_text", "assistant"))
+    spoken = spoken or bool(_user_texts(history))
+    nothing = ["Greetings", "exchanged", "only"] if spoken else ["Nothing", "said", "yet"]
+    chosen = (words + numbers)[:limit] or nothing[:limit]
     first = chosen[0][:1].upper() + chosen[0][1:]
     return " ".join([first, *chosen[1:]]) + "."
 
 
 # Words of greeting and thanks, which say nothing of what the conversation is about.
 _FILLERS = frozenset(
-    ("hi", "hello", "hey", "thanks", "thank", "please", "great", "ok", "okay", "sure", "yes")
+    ("hi", "hello", "hey", "thanks", "thank", "please", "great", "ok", "okay", "sure", "yes", "about", "what")
+)
+# An assistant's offer of help ("How can I help you today?"), which says nothing of what was asked.
+_OFFER_OF_HELP = re.compile(
+    r"\b(?:how|what)\s+(?:can|may|could)\s+I\s+(?:help|assist|do\s+for)\b[^.!?]*[.!?]?"
+    r"|\bwhat\s+can\s+I\s+do\b[^.!?]*[.!?]?",
+    re.IGNORECASE,
 )
 
 

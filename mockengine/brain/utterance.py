@@ -91,9 +91,9 @@ _TIME_REPAIR = re.compile(
 )
 
 # … and an hour said after "at" with no am/pm, taken back for another: "a table for 6 at 7, no, 8" → "a
-# table for 6 at 8" (it kept 19:00).
+# table for 6 at 8" (it kept 19:00); an alarm's "for" is its "at" ("set an alarm for 7, no, 8": 08:00).
 _AT_HOUR_REPAIR = re.compile(
-    rf"(?<=\bat\s)(?P<taken>{_HOUR_SAID})(?!\s*{_DAYTIME})\s*[,;.!-]+\s*{_TAKING_BACK}"
+    rf"(?:(?<=\bat\s)|(?<=\balarm\sfor\s))(?P<taken>{_HOUR_SAID})(?!\s*{_DAYTIME})\s*[,;.!-]+\s*{_TAKING_BACK}"
     rf"(?:(?:at|make\s+it)\s+)?(?P<instead>{_HOUR_SAID}(?:\s*{_DAYTIME}(?!\w))?)(?=\s*(?:[,.!?;]|please\b|$))",
     re.IGNORECASE,
 )

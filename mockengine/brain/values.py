@@ -368,12 +368,17 @@ def times(text: str) -> list[Span]:
     found: list[Span] = []
     morning = _MORNING.search(lowered) is not None  # "wake me up at six thirty": not the evening
     # "a table for 4 at 8", "dinner at 7:30": an evening plan's hour is the evening's, as a model reads it
-    evening = not morning and _EVENING_PLANS.search(lowered) is not None
+    evening = not morning and (
+        _EVENING_PLANS.search(lowered) is not None
+        or (_BOOKING.search(lowered) is not None and _DAYTIME_BOOKING.search(lowered) is None)
+    )
     for pattern in _TIME_PATTERNS:
         for match in pattern.finditer(lowered):
             if any(s.start <= match.start() < s.end or match.start() <= s.start < match.end() for s in found):
                 continue
             groups = match.groupdict()
+            if groups.get("ampm") in ("o'clock", "oclock"):  # "at 7 o'clock" says no half of the day
+                groups["ampm"] = None
             if morning and not groups.get("ampm"):
                 groups["ampm"] = "am"
             elif evening and not groups.get("ampm"):
@@ -387,10 +392,23 @@ def times(text: str) -> list[Span]:
 # An hour without am/pm (1-11) is the morning's for an alarm or a waking ("set an alarm at 8", "wake me at
 # 6": 06:00), the evening's for a dinner, a table or a booking ("move my booking to Saturday at 8":
 # 20:00), as a model reads them; with neither, 1-7 is the afternoon's and 8-11 the morning's.
-_MORNING = re.compile(r"\b(?:wake|waking|morning|breakfast|sunrise|dawn|alarms?)\b")
+# An alarm is the morning's only when it is the thing set ("set an alarm at 8", "alarm at 6"): one talked
+# about ("a meeting about the alarm at 3") leaves the hour the afternoon's.
+_MORNING = re.compile(
+    r"\b(?:wake|waking|morning|breakfast|sunrise|dawn)\b"
+    r"|\b(?:set|make|create|add|need|want|put|schedule)\s+(?:(?:me|up|us)\s+)?(?:(?:an?|my|the|another)\s+)?alarms?\b"
+    r"|^\W*(?:an?\s+)?alarms?\b"
+)
 _EVENING_PLANS = re.compile(
-    r"\b(?:dinner|supper|table|restaurant|reservations?|bookings?|rebook|drinks|cocktails|concert|movie"
+    r"\b(?:dinner|supper|table|restaurant|drinks|cocktails|concert|movie"
     r"|cinema|theat(?:er|re)|party|pub|gig|date night)\b"
+)
+# A booking of no kind said is a restaurant's, the evening's ("move my booking to Saturday at 8": 20:00);
+# one of the day's errands is not ("my dentist booking at 9": 09:00).
+_BOOKING = re.compile(r"\b(?:reservations?|bookings?|rebook)\b")
+_DAYTIME_BOOKING = re.compile(
+    r"\b(?:dentist|doctor|gp|clinic|hospital|haircut|hair|barber|salon|nails?|massage|physio|therapy|vet"
+    r"|appointment|checkup|check-up|meeting|class|lesson|service|mot|garage|car|flight|train|bus)\b"
 )
 _PAST_MINUTES = {"half": 30, "quarter": 15, "a quarter": 15, "ten": 10, "twenty": 20, "five": 5}
 
