@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from aiohttp import web
@@ -160,23 +160,46 @@ async def _open_call(
     pc = RTCPeerConnection(offline_configuration())
     call_id = _new_call_id(request.app, session_seed(request, request.app[RESOURCES].settings.seed))
     runner = CallRunner(pc, call_id, session, request.app[RESOURCES], request.app[TRACER])
+
+    async def drop_peer() -> None:
+        await close_peer(pc, PC_CLOSE_WAIT_S)
+
     try:
         answer = await _answer(pc, sdp, runner.track)
     except BadCall as exc:
-        await close_peer(pc, PC_CLOSE_WAIT_S)
-        request.app[TRACER].end_session(runner.trace_name)  # the runner never runs: free its name
-        release_seat(request.app)
+        await _not_opened(request, runner, drop_peer)
         return exc.response()
+    return await _go_live(request, runner, session, fault_specs, answer, drop_peer)
+
+
+async def _not_opened(
+    request: web.Request, runner: CallRunner, drop_peer: Callable[[], Awaitable[None]]
+) -> None:
+    """A call that will never run (its offer refused, or its client gone before the answer): its peer
+    connection dropped, its trace name and its seat given back."""
+    await drop_peer()
+    request.app[TRACER].end_session(runner.trace_name)
+    release_seat(request.app)
+
+
+async def _go_live(
+    request: web.Request,
+    runner: CallRunner,
+    session: RealtimeSession,
+    fault_specs: list[FaultSpec],
+    answer: str,
+    drop_peer: Callable[[], Awaitable[None]],
+) -> web.StreamResponse:
+    """An answered call (either media plane) registered, served and its answer sent: ``201``,
+    ``application/sdp``, ``Location: /v1/realtime/calls/{call_id}``; or 499 if the client left first."""
     if request.transport is None or request.transport.is_closing():
         # The client gave up before its answer (a page's connect timeout while the engine was slow):
         # no one can ever connect to this call, which held its seat until the data-channel watchdog.
-        await close_peer(pc, PC_CLOSE_WAIT_S)
-        request.app[TRACER].end_session(runner.trace_name)
-        release_seat(request.app)
-        log.info("call %s: the client left before its answer; not opened", call_id)
+        await _not_opened(request, runner, drop_peer)
+        log.info("call %s: the client left before its answer; not opened", runner.call_id)
         return error_response(CLIENT_CLOSED_REQUEST, "The client closed the request before the answer.")
     runner.journal = register(request.app, session)
-    request.app[CALLS][call_id] = runner
+    request.app[CALLS][runner.call_id] = runner
     request.app[CALL_CLOCK].wake()
     live = attach(runner, request, fault_specs, transport="webrtc")
     runner.serving = asyncio.get_running_loop().create_task(_serve_call(request.app, request, runner))
@@ -184,7 +207,7 @@ async def _open_call(
         status=201,
         body=answer.encode(),
         content_type="application/sdp",
-        headers={"Location": f"/v1/realtime/calls/{call_id}", HANDLE_HEADER: live.handle},
+        headers={"Location": f"/v1/realtime/calls/{runner.call_id}", HANDLE_HEADER: live.handle},
     )
 
 
@@ -198,30 +221,16 @@ async def _open_pion_call(
     """``_open_call`` on the pion media plane: the sidecar answers the offer (pion_call.py)."""
     call_id = _new_call_id(request.app, session_seed(request, request.app[RESOURCES].settings.seed))
     runner = PionCallRunner(plane, call_id, session, request.app[RESOURCES], request.app[TRACER])
+
+    async def drop_peer() -> None:
+        runner.abort_transport()
+
     try:
         answer = await runner.answer(sdp)
     except OfferRefused as exc:
-        runner.abort_transport()
-        request.app[TRACER].end_session(runner.trace_name)  # the runner never runs: free its name
-        release_seat(request.app)
+        await _not_opened(request, runner, drop_peer)
         return BadCall(400, f"Invalid SDP offer: {exc}.", param="sdp").response()
-    if request.transport is None or request.transport.is_closing():
-        runner.abort_transport()  # the client gave up before its answer (see _open_call)
-        request.app[TRACER].end_session(runner.trace_name)
-        release_seat(request.app)
-        log.info("call %s: the client left before its answer; not opened", call_id)
-        return error_response(CLIENT_CLOSED_REQUEST, "The client closed the request before the answer.")
-    runner.journal = register(request.app, session)
-    request.app[CALLS][call_id] = runner
-    request.app[CALL_CLOCK].wake()
-    live = attach(runner, request, fault_specs, transport="webrtc")
-    runner.serving = asyncio.get_running_loop().create_task(_serve_call(request.app, request, runner))
-    return web.Response(
-        status=201,
-        body=answer.encode(),
-        content_type="application/sdp",
-        headers={"Location": f"/v1/realtime/calls/{call_id}", HANDLE_HEADER: live.handle},
-    )
+    return await _go_live(request, runner, session, fault_specs, answer, drop_peer)
 
 
 def _new_call_id(app: web.Application, seed: int | None) -> str:
