@@ -7,6 +7,7 @@ Where it is not built they skip, saying so, and fail under CI=true (CI must buil
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import json
 import logging
@@ -21,6 +22,7 @@ from aiortc.rtcrtpsender import RTCRtpSender
 
 from mockengine.rtc.media import RATE_HZ
 from mockengine.rtc.pion.plane import BUILD_NEEDS, PION_PLANE, is_built, sidecar_binary
+from mockengine.server.app import create_app
 from mockengine.server.state import STATS
 from mockengine.server.webrtc.calls import CALLS
 from tests.eventually import eventually
@@ -380,3 +382,42 @@ async def _hang_up(server, call_id: str) -> None:
         url = f"{server.http_url}/v1/realtime/calls/{call_id}/hangup"
         reply = await http.post(url, headers={"Authorization": "Bearer sk-test"})
         assert reply.status == 200
+
+
+# The engine stopping (SIGINT, SIGTERM) with calls live: the sidecar closed its calls' peer connections
+# in goroutines and returned from main at once, and an 'H' (the engine's hangup on shutdown) did its
+# close in a goroutine whose 'ended' write to the gone engine exited the process first: the page then
+# saw nothing (1 in 2-4 stops in a browser) and waited for consent expiry. Several stops in a row, so a
+# race shows.
+
+STOPS = 4
+CLOSE_SEEN_S = 10.0  # how long the client waits for the DTLS close; not a timing claim (it takes ms)
+
+
+async def test_an_engine_stopping_closes_each_live_call_where_its_client_sees_it(
+    aiohttp_server, resources
+):
+    if not is_built():
+        pytest.skip(f"the pion sidecar is not built (make pion; {BUILD_NEEDS})")
+    settings = dataclasses.replace(resources.settings, media_plane="pion")
+    unseen = []
+    for stop in range(STOPS):
+        app = create_app(settings, dataclasses.replace(resources, settings=settings))
+        server = await aiohttp_server(app)
+        clients = [CallClient(), CallClient()]
+        try:
+            for client in clients:
+                await client.connect(f"http://127.0.0.1:{server.port}", session=SESSION)
+                await client.wait_for("session.created")
+            closed = [asyncio.Event() for _ in clients]
+            for client, event in zip(clients, closed, strict=True):
+                client.channel.on("close", event.set)
+            await server.close()  # the engine's shutdown, as on SIGINT: its sidecar's socket closes
+            for number, event in enumerate(closed):
+                try:
+                    await asyncio.wait_for(event.wait(), CLOSE_SEEN_S)
+                except TimeoutError:
+                    unseen.append((stop, number))
+        finally:
+            await asyncio.gather(*(client.close() for client in clients))
+    assert not unseen, f"(stop, call) whose client saw no close of its channel: {unseen}"
