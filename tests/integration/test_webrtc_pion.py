@@ -285,6 +285,32 @@ async def test_an_event_over_64_kib_arrives_whole_as_on_the_aiortc_plane(pion_en
     assert done["response"]["status"] == "completed"
 
 
+@pytest.mark.parametrize("instructions_chars", [100_000, 250_000])
+async def test_a_client_event_over_64_kib_is_read_whole_as_on_the_aiortc_plane(
+    pion_engine, instructions_chars
+):
+    """A ``session.update`` of ~100 kB (long instructions, many tools) and one near aiortc's 262,144
+    bytes: the sidecar's answer named no ``a=max-message-size``, so the client sent at most 64 KiB
+    (aiortc's send raised, as chromium's does), and pion/webrtc 3.1 read at most 65,535 bytes a message.
+    Now the answer names 262144 as the aiortc plane's does and the update applies whole."""
+    server = await pion_engine()
+    client = CallClient()
+    instructions = "Be brief. " * (instructions_chars // 10)
+    try:
+        await client.connect(server.http_url)
+        await client.wait_for("session.created")
+        client.send({"type": "session.update", "session": {"type": "realtime", "instructions": instructions}})
+        updated = await client.wait_for("session.updated", timeout_s=15.0)
+        client.send({"type": "session.update", "session": {"type": "realtime", "instructions": "Hi."}})
+        after = await client.wait_for("session.updated", after=client.kinds().index("session.updated") + 1)
+    finally:
+        await client.close()
+    assert "a=max-message-size:262144" in client.answer_sdp.split("\r\n")
+    assert updated["session"]["instructions"] == instructions
+    assert after["session"]["instructions"] == "Hi."  # and the channel goes on
+    assert "error" not in client.kinds(), [e for e in client.events if e["type"] == "error"]
+
+
 async def test_an_event_over_the_offers_limit_is_an_error_and_the_call_goes_on(pion_engine):
     await too_large.test_an_event_over_the_peers_max_message_size_is_an_error_and_the_call_goes_on(
         pion_engine
@@ -394,9 +420,7 @@ STOPS = 4
 CLOSE_SEEN_S = 10.0  # how long the client waits for the DTLS close; not a timing claim (it takes ms)
 
 
-async def test_an_engine_stopping_closes_each_live_call_where_its_client_sees_it(
-    aiohttp_server, resources
-):
+async def test_an_engine_stopping_closes_each_live_call_where_its_client_sees_it(aiohttp_server, resources):
     if not is_built():
         pytest.skip(f"the pion sidecar is not built (make pion; {BUILD_NEEDS})")
     settings = dataclasses.replace(resources.settings, media_plane="pion")

@@ -40,6 +40,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,7 +64,12 @@ const (
 	highWaterBytes     = 1 << 20   // the engine's ChannelSender waits past this much buffered
 	lowWaterBytes      = 256 << 10 // until it is down to this
 	eventsChannel      = "oai-events"
-	tick               = 20 * time.Millisecond
+	// The largest message a client may send on oai-events, as aiortc's answer names it (its
+	// LOCAL_MAX_MESSAGE_SIZE): pion/webrtc 3.1 names none in its answer, so a browser sent at most
+	// 64 KiB (RFC 8841 §6's default), and read at most 65,535 bytes a message (dataChannelBufferSize,
+	// which build.sh raises to this in a private copy of pion/webrtc).
+	maxMessageBytes = 262144
+	tick            = 20 * time.Millisecond
 	// A peer whose port has refused the call's packets (ICMP port unreachable) for this long, at least
 	// refusedAtLeast times, with nothing heard from it meanwhile, is gone (rtc/peer_gone.py's rule).
 	refusedFor     = 2 * time.Second
@@ -493,7 +499,20 @@ func (p *plane) answer(id uint32, sdp string) (string, error) {
 	p.mu.Lock()
 	p.calls[id] = c
 	p.mu.Unlock()
-	return pc.LocalDescription().SDP, nil
+	return withMaxMessageSize(pc.LocalDescription().SDP), nil
+}
+
+// withMaxMessageSize adds a=max-message-size (RFC 8841 §6) after the answer's a=sctp-port line.
+func withMaxMessageSize(sdp string) string {
+	lines := strings.Split(sdp, "\r\n")
+	out := make([]string, 0, len(lines)+1)
+	for _, line := range lines {
+		out = append(out, line)
+		if strings.HasPrefix(line, "a=sctp-port:") {
+			out = append(out, "a=max-message-size:"+strconv.Itoa(maxMessageBytes))
+		}
+	}
+	return strings.Join(out, "\r\n")
 }
 
 // monotonicNs is CLOCK_MONOTONIC, the clock of Python's time.monotonic(): the engine times the
