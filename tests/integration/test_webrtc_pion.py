@@ -420,7 +420,12 @@ STOPS = 4
 CLOSE_SEEN_S = 10.0  # how long the client waits for the DTLS close; not a timing claim (it takes ms)
 
 
-async def test_an_engine_stopping_closes_each_live_call_where_its_client_sees_it(aiohttp_server, resources):
+@pytest.mark.parametrize("how", ["engine_stops", "socket_closes"])
+async def test_an_engine_stopping_closes_each_live_call_where_its_client_sees_it(
+    aiohttp_server, resources, how
+):
+    """``engine_stops``: the engine's shutdown, as on SIGINT (it hangs its calls up, then closes the
+    sidecar's socket); ``socket_closes``: the socket closes with the calls live (the engine killed)."""
     if not is_built():
         pytest.skip(f"the pion sidecar is not built (make pion; {BUILD_NEEDS})")
     settings = dataclasses.replace(resources.settings, media_plane="pion")
@@ -436,7 +441,10 @@ async def test_an_engine_stopping_closes_each_live_call_where_its_client_sees_it
             closed = [asyncio.Event() for _ in clients]
             for client, event in zip(clients, closed, strict=True):
                 client.channel.on("close", event.set)
-            await server.close()  # the engine's shutdown, as on SIGINT: its sidecar's socket closes
+            if how == "engine_stops":
+                await server.close()
+            else:
+                await app[PION_PLANE].stop()
             for number, event in enumerate(closed):
                 try:
                     await asyncio.wait_for(event.wait(), CLOSE_SEEN_S)

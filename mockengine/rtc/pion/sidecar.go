@@ -157,6 +157,7 @@ func (p *plane) shutDown() {
 	}
 	p.mu.Unlock()
 	for _, c := range calls {
+		c := c // Go 1.19 (Debian's): one loop variable for every iteration
 		p.closing(func() { p.hangUp(c, "the engine stopped") })
 	}
 	done := make(chan struct{})
