@@ -420,12 +420,13 @@ STOPS = 4
 CLOSE_SEEN_S = 10.0  # how long the client waits for the DTLS close; not a timing claim (it takes ms)
 
 
-@pytest.mark.parametrize("how", ["engine_stops", "socket_closes"])
+@pytest.mark.parametrize("how", ["engine_stops", "socket_closes", "sidecar_terminated"])
 async def test_an_engine_stopping_closes_each_live_call_where_its_client_sees_it(
     aiohttp_server, resources, how
 ):
     """``engine_stops``: the engine's shutdown, as on SIGINT (it hangs its calls up, then closes the
-    sidecar's socket); ``socket_closes``: the socket closes with the calls live (the engine killed)."""
+    sidecar's socket); ``socket_closes``: the socket closes with the calls live (the engine killed);
+    ``sidecar_terminated``: a SIGTERM for the sidecar alone (it died at once, Go's default)."""
     if not is_built():
         pytest.skip(f"the pion sidecar is not built (make pion; {BUILD_NEEDS})")
     settings = dataclasses.replace(resources.settings, media_plane="pion")
@@ -443,8 +444,10 @@ async def test_an_engine_stopping_closes_each_live_call_where_its_client_sees_it
                 client.channel.on("close", event.set)
             if how == "engine_stops":
                 await server.close()
-            else:
+            elif how == "socket_closes":
                 await app[PION_PLANE].stop()
+            else:
+                os.kill(app[PION_PLANE].process.pid, signal.SIGTERM)
             for number, event in enumerate(closed):
                 try:
                     await asyncio.wait_for(event.wait(), CLOSE_SEEN_S)
