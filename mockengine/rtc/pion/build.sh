@@ -15,7 +15,17 @@ fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/src/github.com/pion/webrtc" "$WORK/src/mockengine-pion"
-ln -s $GOCODE/src/github.com/pion/webrtc "$WORK/src/github.com/pion/webrtc/v3"
+# pion/webrtc 3.1 reads at most 65,535 bytes a data channel message (dataChannelBufferSize, "for
+# Chromium"; a larger one ends the channel), where aiortc reads 262,144 and names it in its answer: the
+# v3 path is a copy with that constant raised to 262144 (math stays imported), the a=max-message-size
+# the sidecar's answer names.
+cp -r $GOCODE/src/github.com/pion/webrtc "$WORK/src/github.com/pion/webrtc/v3"
+sed -i 's/^const dataChannelBufferSize = math.MaxUint16 .*$/const dataChannelBufferSize = 4 * (math.MaxUint16 + 1)/' \
+    "$WORK/src/github.com/pion/webrtc/v3/datachannel.go"
+grep -q '^const dataChannelBufferSize = 4 \* (math.MaxUint16 + 1)$' "$WORK/src/github.com/pion/webrtc/v3/datachannel.go" || {
+    echo "build.sh: pion/webrtc's dataChannelBufferSize not found to raise" >&2
+    exit 1
+}
 # pion/sctp 1.8 sends no message over 64 KiB (its defaultMaxMessageSize; pion/webrtc 3.1 sets no other)
 # whatever the offer's a=max-message-size allows, where aiortc sends up to 256 KiB: a copy of the
 # package with that one constant raised shadows Debian's (first on GOPATH), so the engine can send

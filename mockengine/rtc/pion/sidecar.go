@@ -38,7 +38,9 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,12 +64,20 @@ const (
 	highWaterBytes     = 1 << 20   // the engine's ChannelSender waits past this much buffered
 	lowWaterBytes      = 256 << 10 // until it is down to this
 	eventsChannel      = "oai-events"
-	tick               = 20 * time.Millisecond
+	// The largest message a client may send on oai-events, as aiortc's answer names it (its
+	// LOCAL_MAX_MESSAGE_SIZE): pion/webrtc 3.1 names none in its answer, so a browser sent at most
+	// 64 KiB (RFC 8841 §6's default), and read at most 65,535 bytes a message (dataChannelBufferSize,
+	// which build.sh raises to this in a private copy of pion/webrtc).
+	maxMessageBytes = 262144
+	tick            = 20 * time.Millisecond
 	// A peer whose port has refused the call's packets (ICMP port unreachable) for this long, at least
 	// refusedAtLeast times, with nothing heard from it meanwhile, is gone (rtc/peer_gone.py's rule).
 	refusedFor     = 2 * time.Second
 	refusedAtLeast = 3
 	goneReason     = "the peer's port refuses the call's packets (ICMP port unreachable)"
+	// When the engine goes, every call's close (DTLS close_notify, which the client's stack reports as
+	// its channel and connection closed) is waited for this long at most before the process exits.
+	closeWait = 2 * time.Second
 )
 
 type call struct {
@@ -94,6 +104,10 @@ type plane struct {
 	calls   map[uint32]*call
 	batchMu sync.Mutex
 	batch   []byte // the 'R' entries since the last tick
+	// closes the engine asked for ('X', 'H') and those of the shutdown: each is waited for before the
+	// process exits, or an exit racing them leaves the client with no word that its call ended.
+	closes     sync.WaitGroup
+	engineGone atomic.Bool // the engine's socket closed: nothing more is written to it
 }
 
 func main() {
@@ -116,14 +130,57 @@ func main() {
 	var body [2]byte
 	binary.LittleEndian.PutUint16(body[:], uint16(udpPort))
 	p.send('P', body[:])
+	// The engine stops its sidecar by closing its socket: a Ctrl-C in a terminal, which reaches the
+	// sidecar too (one process group), is left to the engine, which may still end its calls its own way.
+	// A SIGTERM for the sidecar alone ends it as the engine's going does.
+	signal.Ignore(syscall.SIGINT)
+	terms := make(chan os.Signal, 1)
+	signal.Notify(terms, syscall.SIGTERM)
+	go func() {
+		<-terms
+		p.conn.Close()
+	}()
 	go p.ticker()
 	go p.watchRefusals()
 	p.read() // returns when the engine goes: the sidecar goes with it
+	p.shutDown()
+}
+
+// shutDown closes every call and waits, closeWait at most, for those closes and any the engine asked
+// for before it went: a close is what tells the client its call ended (else it waits for consent expiry).
+func (p *plane) shutDown() {
+	p.engineGone.Store(true)
 	p.mu.Lock()
+	calls := make([]*call, 0, len(p.calls))
 	for _, c := range p.calls {
-		go c.pc.Close()
+		calls = append(calls, c)
 	}
 	p.mu.Unlock()
+	for _, c := range calls {
+		c := c // Go 1.19 (Debian's): one loop variable for every iteration
+		p.closing(func() { p.hangUp(c, "the engine stopped") })
+	}
+	done := make(chan struct{})
+	go func() {
+		p.closes.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(closeWait):
+		log.Printf("%d calls' closes not done after %v: exiting without them", len(calls), closeWait)
+	}
+}
+
+// closing runs close in a goroutine (a peer connection's close waits on its transports: the engine's
+// socket is read on meanwhile) that shutDown waits for. Only the read loop and shutDown call it, one
+// after the other, so no Add races the Wait.
+func (p *plane) closing(close func()) {
+	p.closes.Add(1)
+	go func() {
+		defer p.closes.Done()
+		close()
+	}()
 }
 
 func (p *plane) setUp(port int, host string) (int, error) {
@@ -198,8 +255,14 @@ func (p *plane) send(kind byte, parts ...[]byte) {
 	}
 	p.writeMu.Lock()
 	defer p.writeMu.Unlock()
+	if p.engineGone.Load() {
+		return
+	}
 	if _, err := p.conn.Write(msg); err != nil {
-		log.Fatalf("engine socket: %v", err)
+		// The engine is gone (its end closed): not an exit here, which would cut the calls' closes
+		// short, but the socket closed, so the read loop ends and shutDown closes them.
+		p.engineGone.Store(true)
+		p.conn.Close()
 	}
 }
 
@@ -254,12 +317,12 @@ func (p *plane) read() {
 				dc := c.dc
 				c.mu.Unlock()
 				if dc != nil {
-					go dc.Close()
+					p.closing(func() { _ = dc.Close() })
 				}
 			}
 		case 'H':
 			if c := p.call(id); c != nil {
-				go p.hangUp(c, "hangup")
+				p.closing(func() { p.hangUp(c, "hangup") })
 			}
 		}
 	}
@@ -437,7 +500,20 @@ func (p *plane) answer(id uint32, sdp string) (string, error) {
 	p.mu.Lock()
 	p.calls[id] = c
 	p.mu.Unlock()
-	return pc.LocalDescription().SDP, nil
+	return withMaxMessageSize(pc.LocalDescription().SDP), nil
+}
+
+// withMaxMessageSize adds a=max-message-size (RFC 8841 §6) after the answer's a=sctp-port line.
+func withMaxMessageSize(sdp string) string {
+	lines := strings.Split(sdp, "\r\n")
+	out := make([]string, 0, len(lines)+1)
+	for _, line := range lines {
+		out = append(out, line)
+		if strings.HasPrefix(line, "a=sctp-port:") {
+			out = append(out, "a=max-message-size:"+strconv.Itoa(maxMessageBytes))
+		}
+	}
+	return strings.Join(out, "\r\n")
 }
 
 // monotonicNs is CLOCK_MONOTONIC, the clock of Python's time.monotonic(): the engine times the
@@ -473,7 +549,7 @@ func (p *plane) hangUp(c *call, reason string) {
 	p.mu.Unlock()
 	p.state(c, stateEnded, reason)
 	_ = c.pc.Close()
-	if idle {
+	if idle && !p.engineGone.Load() {
 		// Go keeps a heap it no longer uses for minutes before giving it back: after 25 calls the idle
 		// sidecar held twice its idle RSS (28.7 against 14.2 MiB). With no call left, give it back now.
 		debug.FreeOSMemory()

@@ -1,11 +1,10 @@
 """A page that sends a ``session.update`` of ~100 kB on the ``oai-events`` channel (long instructions, or
 many tools with long schemas): chromium sends a message only up to the answer's
 ``a=max-message-size`` (64 KiB when the answer names none, RFC 8841 §6). The aiortc plane's answer
-names 262144 and the update applies; the pion plane's names none, so chromium's ``send`` throws
-("Trying to send message larger than max-message-size"), and pion/webrtc 3.1's data channel reads at
-most 65535 bytes a message anyway (``dataChannelBufferSize``): the sidecar must read detached
-channels with a larger buffer before its answer may name more. xfail on pion until then
-(docs/webrtc.md, "What does not yet")."""
+names 262144 and the update applies. The pion plane's named none, so chromium's ``send`` threw
+("Trying to send message larger than max-message-size"), and pion/webrtc 3.1's data channel read at
+most 65535 bytes a message anyway (``dataChannelBufferSize``); the sidecar's answer now names 262144
+and its build raises that buffer to match (mockengine/rtc/pion/build.sh)."""
 
 from __future__ import annotations
 
@@ -47,7 +46,7 @@ CALL = """async (engine) => {
 
 @pytest.mark.parametrize(
     "media_plane",
-    ["aiortc", pytest.param("pion", marks=pytest.mark.xfail(strict=True, reason="sidecar: 64 KiB messages"))],
+    ["aiortc", "pion"],
 )
 async def test_a_session_update_larger_than_64_kib_from_a_browser(
     engine, chromium_path, fake_mic_wav, media_plane
