@@ -105,7 +105,8 @@ class ReplyEncoder:
         self._silence = silent_payload(frame_samples)
         self._flush_left = 0  # silent frames still to run through the encoder after audio
         self._key = ROOT
-        self._behind: list[tuple[bytes, int]] = []  # frames served from the cache, not yet encoded here
+        # Frames served from the cache, not yet encoded here (None: more than REPLAY_MAX_FRAMES of them).
+        self._behind: list[tuple[bytes, int]] | None = []
 
     @property
     def is_settled(self) -> bool:
@@ -116,6 +117,7 @@ class ReplyEncoder:
         """The audio stops here (barge-in, a cleared buffer): silence follows at once, with no flush of
         the encoder's look-ahead (a few ms of audio that is being cut off anyway)."""
         self._flush_left = 0
+        self._behind = []
 
     def close(self) -> None:
         """Free the encoders now (the track stopped); a later frame would start from a new one."""
@@ -134,11 +136,15 @@ class ReplyEncoder:
             if self._flush_left == 0:
                 return self._silence
             self._flush_left -= 1
-            pcm16 = bytes(self.frame_samples * 2)
-        else:
+            payload = self._payload(bytes(self.frame_samples * 2), pts)
             if self._flush_left == 0:
-                self._start_stretch()
-            self._flush_left = FLUSH_FRAMES
+                # The stretch is over (the next audio starts a new one): nothing of it is kept for the
+                # silence between replies, which may last the rest of the call.
+                self._behind = []
+            return payload
+        if self._flush_left == 0:
+            self._start_stretch()
+        self._flush_left = FLUSH_FRAMES
         return self._payload(pcm16, pts)
 
     def _start_stretch(self) -> None:
@@ -154,14 +160,20 @@ class ReplyEncoder:
         cached = self._cache.get(key)
         if cached is not None:
             self._key = key
-            self._behind.append((pcm16, pts))
+            if self._behind is not None:
+                self._behind.append((pcm16, pts))
+                if len(self._behind) > REPLAY_MAX_FRAMES:
+                    # Too far behind to catch up: the next miss starts a new stretch instead, so these
+                    # frames are not needed (a long cached reply would otherwise keep all of its audio).
+                    self._behind = None
             return cached
-        if len(self._behind) > REPLAY_MAX_FRAMES:
+        behind = self._behind
+        if behind is None:
             self._start_stretch()
-            key = chain(ROOT, pcm16)
-        for frame, frame_pts in self._behind:  # catch up: the encoder's state as if it had run
+            key, behind = chain(ROOT, pcm16), []
+        for frame, frame_pts in behind:  # catch up: the encoder's state as if it had run
             self._encode(frame, frame_pts)
-        self._behind.clear()
+        self._behind = []
         self._key = key
         payload = self._encode(pcm16, pts)
         self._cache.put(key, payload)

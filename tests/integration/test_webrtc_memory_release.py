@@ -366,6 +366,9 @@ async def test_a_talking_call_keeps_nothing_per_turn_beyond_a_websocket_session(
         client.mic.say(pcm + bytes(48_000))
         await client.wait_for("response.done", after=mark, timeout_s=40)
         await client.wait_for("output_audio_buffer.stopped", after=mark, timeout_s=30)
+        # The encoder's look-ahead plays out (FLUSH_FRAMES, 60 ms) after the last audio frame, then the
+        # stretch's catch-up frames are let go: the snapshots are taken in the silence between replies.
+        await asyncio.sleep(0.3)
         del client.events[:-20], client.heard_at[:-20]  # the client's own record: not the engine's
         client.heard = bytearray()
 

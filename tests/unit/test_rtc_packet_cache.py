@@ -70,6 +70,23 @@ def test_a_miss_after_a_long_run_of_hits_starts_a_new_stretch_instead_of_catchin
     assert len(encoder._behind) == 0 and encoder._key == _key_after(tail)
 
 
+def test_a_long_reply_from_the_cache_keeps_at_most_the_catch_up_window_and_nothing_after_it():
+    """The frames kept for a catch-up are bounded by REPLAY_MAX_FRAMES however long the cached reply,
+    and released when the stretch ends (a CI run saw 1.8 s of one reply's audio kept into the silence)."""
+    cache = PacketCache()
+    reply = speech((REPLAY_MAX_FRAMES * 3) * 0.02, seed=11)
+    first = play(ReplyEncoder(FRAME, cache), reply)
+    encoder = ReplyEncoder(FRAME, cache)
+    kept = []
+    for index, frame in enumerate(reply):
+        encoder.encode(frame, index * FRAME)
+        kept.append(len(encoder._behind or ()))
+    assert max(kept) == REPLAY_MAX_FRAMES and encoder._behind is None
+    tail = [bytes(encoder.encode(None, (len(reply) + i) * FRAME)) for i in range(5)]
+    assert tail == first[len(reply) :]  # the flush, from the cache too
+    assert encoder._behind == []
+
+
 def _key_after(frames: list[bytes]) -> bytes:
     key = ROOT
     for frame in frames:
