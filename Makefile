@@ -88,7 +88,7 @@ $(PION)/mockengine-pion: $(PION)/sidecar.go $(PION)/build.sh
 # The WebRTC bench's Go load driver (tools/media_plane_bench.py --drivers pion), from the same packages.
 pion-driver: tools/pion_driver/mockengine-pion-driver
 
-tools/pion_driver/mockengine-pion-driver: tools/pion_driver/driver.go tools/pion_driver/build.sh
+tools/pion_driver/mockengine-pion-driver: tools/pion_driver/driver.go tools/pion_driver/build.sh $(PION)/build.sh
 	tools/pion_driver/build.sh
 
 lint: $(STAMP)

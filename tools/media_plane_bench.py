@@ -51,19 +51,6 @@ def _threads_cpu_s(pid: int) -> dict[int, float]:
     return found
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 class Probe:
     """What ``talking_calls`` reads the engine's CPU from: the engine and its children (the sidecar),
     each reading kept apart (engine, sidecar, event-loop thread)."""
@@ -75,7 +62,7 @@ class Probe:
 
     def cpu_seconds(self) -> float:
         engine = _cpu_s(f"/proc/{self.pid}/stat")
-        sidecar = sum(_cpu_s(f"/proc/{child}/stat") for child in _children(self.pid))
+        sidecar = sum(_cpu_s(f"/proc/{child}/stat") for child in processes.children(self.pid))
         loop = _cpu_s(f"/proc/{self.pid}/task/{self.pid}/stat")
         self.samples.append((engine, sidecar, loop))
         self.threads.append(_threads_cpu_s(self.pid))

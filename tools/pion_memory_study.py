@@ -56,19 +56,6 @@ def _rss_mib(pid: int) -> float:
     return 0.0
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=25)
@@ -105,7 +92,7 @@ def main() -> None:
     started = time.monotonic()
 
     def sample(phase: str) -> None:
-        sidecars = _children(pid)
+        sidecars = processes.children(pid)
         row = {
             "phase": phase,
             "t_s": round(time.monotonic() - started),

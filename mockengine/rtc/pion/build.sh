@@ -3,10 +3,12 @@
 #   apt-get install golang-go golang-github-pion-webrtc.v3-dev
 # Debian installs the module github.com/pion/webrtc/v3 at .../pion/webrtc (no v3 directory), so a
 # private GOPATH entry adds the v3 path as a symlink, and the build runs in GOPATH mode (no module
-# proxy). Output: mockengine-pion beside this script (not committed), or $1.
+# proxy). Output: mockengine-pion beside this script (not committed), or $1. $2 builds another Go
+# main file on the same patched pion instead of sidecar.go (tools/pion_driver/build.sh, the load driver).
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${1:-$HERE/mockengine-pion}
+SOURCE=${2:-$HERE/sidecar.go}
 GOCODE=/usr/share/gocode
 if ! command -v go >/dev/null || [ ! -d $GOCODE/src/github.com/pion/webrtc ]; then
     echo "build.sh: needs Debian's golang-go and golang-github-pion-webrtc.v3-dev" >&2
@@ -38,7 +40,7 @@ grep -q 'defaultMaxMessageSize uint32 = 262144$' "$WORK/src/github.com/pion/sctp
     echo "build.sh: pion/sctp's defaultMaxMessageSize not found to raise" >&2
     exit 1
 }
-cp "$HERE/sidecar.go" "$WORK/src/mockengine-pion/"
+cp "$SOURCE" "$WORK/src/mockengine-pion/"
 cd "$WORK/src/mockengine-pion"
 GO111MODULE=off GOPATH="$WORK:$GOCODE" GOCACHE="${GOCACHE:-$HOME/.cache/go-build}" GOFLAGS= \
     go build -trimpath -o "$OUT.tmp" .
