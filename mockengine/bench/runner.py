@@ -161,6 +161,12 @@ def run_bench(
         except ValueError as exc:
             print(f"mockengine bench: {exc}", file=sys.stderr)
             return 2
+    for part in parts:
+        check = all_sections[part].check
+        problem = check(args) if check is not None else None
+        if problem is not None:
+            print(f"mockengine bench: {problem}", file=sys.stderr)
+            return 2
     refused = engine_args_problem(args.engine_args) if engine_args_problem else None
     if refused is not None:
         print(f"mockengine bench: --engine-args {args.engine_args!r}: {refused}", file=sys.stderr)

@@ -38,6 +38,11 @@ from mockengine.cli import build_parser, main
         (("--webrtc-sessions", "0"), "--webrtc-sessions"),
         (("--webrtc-seconds", "0"), "--webrtc-seconds"),
         (("--webrtc-calls-per-driver", "0"), "--webrtc-calls-per-driver"),
+        (("--webrtc-level-seconds", "0"), "--webrtc-level-seconds"),
+        (("--webrtc-driver", "go"), "--webrtc-driver"),
+        (("--webrtc-media-plane", "pion,libwebrtc"), "--webrtc-media-plane"),
+        (("--webrtc-media-plane", "pion,pion"), "--webrtc-media-plane"),
+        (("--webrtc-media-plane", ","), "--webrtc-media-plane"),
     ],
 )
 def test_a_bad_number_is_an_error_naming_its_option(argv, named, capsys) -> None:
@@ -64,7 +69,33 @@ def test_a_bad_value_is_one_line_on_the_real_command_line() -> None:
 
 def test_the_levels_and_their_defaults_parse_to_whole_numbers() -> None:
     options = build_parser().parse_args(["bench", "--levels", " 10, 25 ,50", "--minutes", "0.4"])
-    assert (options.levels, options.minutes, options.webrtc_levels) == ([10, 25, 50], 0.4, [10, 25, 50, 100])
+    assert (options.levels, options.minutes, options.webrtc_levels) == ([10, 25, 50], 0.4, [10, 50, 100, 150])
+
+
+def test_the_webrtc_capacity_options_and_their_defaults() -> None:
+    """Without --webrtc-driver / --webrtc-media-plane the bench chooses by what is built (None here)."""
+    options = build_parser().parse_args(["bench"])
+    assert (options.webrtc_driver, options.webrtc_media_plane, options.webrtc_level_seconds) == (
+        None,
+        None,
+        60.0,
+    )
+    options = build_parser().parse_args(
+        [
+            "bench",
+            "--webrtc-driver",
+            "aiortc",
+            "--webrtc-media-plane",
+            " aiortc , pion",
+            "--webrtc-level-seconds",
+            "5",
+        ]
+    )
+    assert (options.webrtc_driver, options.webrtc_media_plane, options.webrtc_level_seconds) == (
+        "aiortc",
+        ["aiortc", "pion"],
+        5.0,
+    )
 
 
 @pytest.mark.slow
@@ -142,6 +173,33 @@ def test_a_webrtc_soak_asked_wrongly_is_refused_before_anything_runs(argv, said,
     mean nothing to the WebSocket soak."""
     assert main(["bench", "--only", "soak", *argv, "--no-progress"]) == 2
     assert capsys.readouterr().err.strip().splitlines() == [said]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["--webrtc-media-plane", "aiortc", "--url", "ws://127.0.0.1:9/v1/realtime"],
+            "mockengine bench: --webrtc-media-plane starts engines of its own; leave out --url",
+        ),
+        (["--webrtc-driver", "pion"], "mockengine bench: --webrtc-driver pion: {missing}: build it with "),
+        (
+            ["--webrtc-media-plane", "pion"],
+            "mockengine bench: --webrtc-media-plane pion: the pion media plane ",
+        ),
+    ],
+)
+def test_a_webrtc_capacity_that_cannot_run_is_refused_before_anything_runs(
+    argv, said, capsys, monkeypatch, tmp_path
+) -> None:
+    """A driver or plane asked for but not built (or planes with --url) was found only when the webrtc
+    section reached its climb, after the sections before it had run: one line and status 2 at once."""
+    missing = tmp_path / "not-built"
+    monkeypatch.setenv("MOCKENGINE_PION_DRIVER", str(missing))
+    monkeypatch.setenv("MOCKENGINE_PION_BIN", str(missing))
+    assert main(["bench", "--only", "audio,webrtc", *argv, "--no-progress"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(said.format(missing=missing)), line
 
 
 @pytest.mark.parametrize("waves", ["a,b", "5,0", ",", "5,inf"])
