@@ -227,3 +227,27 @@ def test_engine_args_serve_refuses_are_refused_before_anything_runs(engine_args,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"mockengine bench: --engine-args {engine_args!r}: ")
     assert said in err[0]
+
+
+def test_without_the_go_driver_and_sidecar_the_climb_says_so_and_uses_aiortc(
+    capsys, monkeypatch, tmp_path
+) -> None:
+    """`make bench` on a machine without Go: the capacity climbs the aiortc plane with aiortc clients,
+    and says how to build the Go driver and the sidecar; whatever is built (or asked) is used."""
+    from mockengine.bench.webrtc import choose_driver_and_planes
+
+    monkeypatch.setenv("MOCKENGINE_PION_DRIVER", str(tmp_path / "no-driver"))
+    monkeypatch.setenv("MOCKENGINE_PION_BIN", str(tmp_path / "no-sidecar"))
+    assert choose_driver_and_planes(build_parser().parse_args(["bench"])) == ("aiortc", ["aiortc"])
+    notes = capsys.readouterr().out
+    assert "`make pion-driver`" in notes and "`make pion`" in notes
+    on_url = build_parser().parse_args(["bench", "--url", "ws://127.0.0.1:9/v1/realtime"])
+    assert choose_driver_and_planes(on_url)[1] == ["url"]
+    capsys.readouterr()
+    for built in ("no-driver", "no-sidecar"):
+        (tmp_path / built).write_text("#!/bin/sh\n")
+        (tmp_path / built).chmod(0o755)
+    assert choose_driver_and_planes(build_parser().parse_args(["bench"])) == ("pion", ["pion", "aiortc"])
+    assert capsys.readouterr().out == ""
+    asked = build_parser().parse_args(["bench", "--webrtc-driver", "aiortc", "--webrtc-media-plane", "pion"])
+    assert choose_driver_and_planes(asked) == ("aiortc", ["pion"])
