@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import queue
 import statistics
 from typing import Any
 
@@ -159,9 +160,19 @@ def _climb(ctx: BenchContext, plane: str, driver: str, probe: EngineProbe | None
     capacity, rows = 0, []
     where = f"{plane} plane" if plane in PLANES else "--url engine"
     for level in args.webrtc_levels:
-        row = measure_level(
-            probe, driver, url, level, args.webrtc_level_seconds, args.webrtc_calls_per_driver
-        )
+        try:
+            row = measure_level(
+                probe, driver, url, level, args.webrtc_level_seconds, args.webrtc_calls_per_driver
+            )
+        except (RuntimeError, OSError, queue.Empty) as failure:
+            # A driver that could not open its calls or report (a starved machine, an engine gone) ends
+            # the climb, not the bench: the sections after it and the --json file still come.
+            rows.append({"calls": level, "failed": str(failure) or type(failure).__name__})
+            print(
+                f"webrtc: {where}, {level} talking calls: the driver failed ({rows[-1]['failed']})",
+                flush=True,
+            )
+            break
         rows.append(row)
         ok = meets_goal(row)
         print(
