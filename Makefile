@@ -61,9 +61,14 @@ fuzz: $(STAMP)
 	MOCKENGINE_FUZZ_EVENTS=$(FUZZ_EVENTS) MOCKENGINE_FUZZ_SESSIONS=$(FUZZ_SESSIONS) MOCKENGINE_FUZZ_SEED=$(FUZZ_SEED) \
 		$(PY) -m pytest -q -s tests/integration/test_fuzz.py
 
-# Headline figures (a few minutes): audio path cost, one session, the standard load profile beside the
-# bare aiohttp baseline, turn detection. Options through BENCH_ARGS, e.g. BENCH_ARGS="--sessions 100".
+# Headline figures (a quarter of an hour): audio path cost, one session, the standard load profile beside
+# the bare aiohttp baseline, turn detection, the WebRTC capacity per media plane. Options through
+# BENCH_ARGS, e.g. BENCH_ARGS="--sessions 100". With Go on the machine the pion sidecar and the Go load
+# driver are built first (the WebRTC capacity's pion plane and cheap driver); without it, or when their
+# build fails, the bench says so and climbs the aiortc plane with aiortc clients.
 bench: $(STAMP)
+	@if command -v go >/dev/null 2>&1; then $(MAKE) --no-print-directory pion pion-driver || \
+		echo "make bench: the pion sidecar or the Go driver did not build; the WebRTC capacity does without"; fi
 	$(PY) -m mockengine bench $(BENCH_ARGS)
 
 # The capacity climb (about 25 minutes): engine in one process, with --workers 2, with caches off, and the
@@ -72,7 +77,8 @@ bench-capacity: $(STAMP)
 	$(PY) -m mockengine bench --only capacity --plot docs/bench-capacity.png $(BENCH_ARGS)
 
 # Talking WebRTC calls held by one engine on the pion media plane, driven by the Go driver and by the
-# aiortc one (docs/webrtc.md, "Tenth pass"; a few minutes). Side by side with another checkout's
+# aiortc one, level by level without stopping at the goal (docs/webrtc.md, "Tenth pass"; a few minutes;
+# `make bench` has the capacity climb itself). Side by side with another checkout's
 # engine: BENCH_ARGS="--engine-tree DIR", run from outside this checkout (see tools/media_plane_bench.py).
 bench-media-plane: $(STAMP) pion pion-driver
 	PYTHONPATH=$(CURDIR) $(PY) tools/media_plane_bench.py --planes pion --drivers pion,aiortc --levels 40,70,100 --seconds 12 $(BENCH_ARGS)
@@ -85,7 +91,8 @@ pion: $(PION)/mockengine-pion
 $(PION)/mockengine-pion: $(PION)/sidecar.go $(PION)/build.sh
 	$(PION)/build.sh
 
-# The WebRTC bench's Go load driver (tools/media_plane_bench.py --drivers pion), from the same packages.
+# The WebRTC bench's Go load driver (bench --webrtc-driver pion, the default once built), from the same
+# packages.
 pion-driver: tools/pion_driver/mockengine-pion-driver
 
 tools/pion_driver/mockengine-pion-driver: tools/pion_driver/driver.go tools/pion_driver/build.sh $(PION)/build.sh

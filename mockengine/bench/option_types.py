@@ -64,3 +64,18 @@ def minute_list(text: str) -> list[float]:
         return [float(parse(part)) for part in parts]
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"expected comma-separated minutes above 0, got {text!r}") from None
+
+
+def choice_list(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
+    """An argparse type: comma-separated names, each one of ``choices``, none twice, e.g. ``pion,aiortc``."""
+
+    def parse(text: str) -> list[str]:
+        parts = [part.strip() for part in text.split(",") if part.strip()]
+        if not parts or any(part not in choices for part in parts) or len(set(parts)) < len(parts):
+            raise argparse.ArgumentTypeError(
+                f"expected comma-separated names from {', '.join(choices)}, got {text!r}"
+            )
+        return parts
+
+    parse.__name__ = "choice list"
+    return parse

@@ -1,6 +1,6 @@
 """Talking WebRTC calls driven by the Go driver (``tools/pion_driver``; ``make pion-driver``), a cheaper
-stand-in for :func:`mockengine.bench.webrtc_load.talking_calls` (``tools/media_plane_bench.py --driver
-pion``).
+stand-in for :func:`mockengine.bench.webrtc_load.talking_calls` (``bench --only webrtc``'s capacity
+climb when built, :mod:`mockengine.bench.webrtc_capacity`; ``tools/media_plane_bench.py --drivers pion``).
 
 The aiortc driver takes ~5 ms of CPU per talking call-second (Python: aiortc's RTP, SRTP, SCTP and the
 microphone's Opus encoding), as much as a third of what the engine itself takes, on the same two cores.

@@ -104,7 +104,8 @@ def run_bench(
     """Run the chosen sections: 0; 1 when the load section connected no session; 2, with one line on
     stderr, for an unknown section, a section's option given for a section the run leaves out, a
     ``--json``, ``--plot`` or ``--soak-plot`` file in a directory that does not exist, ``--soak-waves``
-    without ``--soak-transport webrtc`` or that transport with ``--url``, or a ``--url`` that
+    without ``--soak-transport webrtc`` or that transport with ``--url``, a chosen section's own
+    ``check`` (:class:`~mockengine.bench.sections.Section`), or a ``--url`` that
     is not a ws(s) / http(s) URL with a host (one without a path or model is completed as conformance
     completes it: ``http://127.0.0.1:8765`` drives ``ws://…/v1/realtime?model=gpt-realtime``), or an
     unknown ``MOCKENGINE_BENCH_TURN_LINE`` when ``turns`` runs, or ``--engine-args`` that ``serve``
@@ -160,6 +161,12 @@ def run_bench(
             args.url = realtime_url(args.url)
         except ValueError as exc:
             print(f"mockengine bench: {exc}", file=sys.stderr)
+            return 2
+    for part in parts:
+        check = all_sections[part].check
+        problem = check(args) if check is not None else None
+        if problem is not None:
+            print(f"mockengine bench: {problem}", file=sys.stderr)
             return 2
     refused = engine_args_problem(args.engine_args) if engine_args_problem else None
     if refused is not None:

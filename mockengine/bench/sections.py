@@ -36,12 +36,15 @@ SECTION_MODULES = (
 @dataclass(frozen=True)
 class Section:
     """One ``--only`` choice. ``default``: runs when no ``--only`` is given. ``add_arguments``: the
-    section's own options (shared ones, such as ``--sessions``, live in ``runner.add_arguments``)."""
+    section's own options (shared ones, such as ``--sessions``, live in ``runner.add_arguments``).
+    ``check``: a usage problem with the parsed options (one line), or None; asked before any section
+    runs, so a run that cannot do what was asked stops at once, not minutes in."""
 
     name: str
     run: Callable[[BenchContext], None]
     default: bool = True
     add_arguments: Callable[[argparse.ArgumentParser], None] | None = None
+    check: Callable[[argparse.Namespace], str | None] | None = None
 
 
 _REGISTERED: dict[str, Section] = {}

@@ -7,29 +7,49 @@
 * **CPU per talking session-second**: the engine process's CPU time while ``--webrtc-sessions`` sessions
   each speak the clip in a loop (Opus both ways on a call), divided by session-seconds; same for
   WebSocket sessions.
-* **Capacity**: ``--webrtc-levels`` concurrent talking calls each, driven from separate processes
-  (``--webrtc-calls-per-driver`` calls each, :mod:`mockengine.bench.webrtc_load`); at each level the p95
-  of speech onset → ``input_audio_buffer.speech_started``, and the CPU per call-second of the engine
-  (``/proc``) and of the driver (``getrusage``) apart; the highest level with p95 ≤ 250 ms is the figure.
+* **Capacity** (:mod:`mockengine.bench.webrtc_capacity`): on each media plane of
+  ``--webrtc-media-plane`` (default ``pion,aiortc``; aiortc alone when the sidecar is not built), an
+  engine of its own (the bench's engine options, ``--engine-args``, ``--stt-cache-fingerprint`` and the
+  plane), warmed with 2 calls, then ``--webrtc-levels`` talking calls for ``--webrtc-level-seconds``
+  each (60 s: long enough to show drift), driven by ``--webrtc-driver``: ``pion``, the Go driver
+  (``make pion-driver``; the default when built), or ``aiortc`` (client processes of
+  ``--webrtc-calls-per-driver`` calls each, :mod:`mockengine.bench.webrtc_load`). Printed per level:
+  p95 of speech onset → ``input_audio_buffer.speech_started``; CPU per call-second of the engine's
+  event loop, its process, the pion sidecar and the driver; the engine's and sidecar's resident memory
+  when the calls began and ended talking, and its growth per call-minute. The highest level meeting
+  p95 ≤ 250 ms (every call opened, a turn heard per call) is the plane's figure; the climb stops at
+  the first level over it. With ``--url`` the climb runs once against that engine, without the
+  CPU and memory figures.
 
-The driver's aiortc clients run on the same 2 cores as the engine: the capacity found is what one
-machine holds with its own load on it, a lower bound for the engine alone; the two CPU figures say how
-the cores were shared.
+The driver runs on the same 2 cores as the engine: the Go driver takes ~1–3 ms per call-second, the
+aiortc driver ~5 and far more once it starves, so with aiortc clients the capacity found is a lower
+bound set by the driver as much as by the engine; the CPU figures say how the cores were shared.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import queue
 import statistics
 from typing import Any
 
-from mockengine.bench.context import BenchContext
-from mockengine.bench.option_types import level_list, positive
+from mockengine.bench.context import BENCH_ENGINE_ARGS, BenchContext
+from mockengine.bench.option_types import choice_list, level_list, positive
 from mockengine.bench.sections import Section
+from mockengine.bench.webrtc_capacity import (
+    DRIVERS,
+    ONSET_P95_GOAL_MS,
+    PLANES,
+    EngineProbe,
+    measure_level,
+    meets_goal,
+    plane_engine_args,
+    start_plane_engine,
+)
 from mockengine.bench.webrtc_talk import open_session, question_clip, speak, talk
 
-ONSET_P95_GOAL_MS = 250.0
+DRIVER_NAMES = {"pion": "Go driver", "aiortc": "aiortc driver"}
 AUDIBLE_PEAK = 800  # a received frame louder than this is reply audio, not silence or codec noise
 
 
@@ -77,10 +97,6 @@ async def talking_sessions(url: str, transport: str, sessions: int, seconds: flo
     return onsets
 
 
-def _p95(values: list[float]) -> float | None:
-    return statistics.quantiles(values, n=20)[-1] if len(values) >= 2 else (values[0] if values else None)
-
-
 def _cpu_per_session_second(ctx: BenchContext, url: str, transport: str) -> float | None:
     engine = ctx.engine()
     sessions, seconds = ctx.args.webrtc_sessions, ctx.args.webrtc_seconds
@@ -110,49 +126,143 @@ def bench_webrtc(ctx: BenchContext) -> None:
         result[f"{transport}_cpu_ms_per_session_s"] = None if cpu is None else round(cpu * 1000, 2)
         shown = "n/a (--url)" if cpu is None else f"{cpu * 1000:.1f} ms"
         print(f"webrtc: engine CPU per talking {transport} session-second: {shown}", flush=True)
-    result["levels"], result["capacity_calls"] = capacity_levels(ctx, url)
+    result["capacity"] = capacity_levels(ctx, url)
     ctx.results["webrtc"] = result
 
 
-def capacity_levels(ctx: BenchContext, url: str) -> tuple[list[dict[str, Any]], int]:
-    """Each level's talking calls (driver in separate processes); the highest level meeting the goal."""
-    from mockengine.bench.webrtc_load import talking_calls
+def capacity_levels(ctx: BenchContext, url: str) -> dict[str, Any]:
+    """The capacity climb on each chosen media plane, each on an engine of its own (or once against
+    ``--url``): a level's figures printed as it ends, the climb stopping at the first level over the
+    goal; the highest level meeting it is the plane's figure. Returns ``{"driver", "level_seconds",
+    "planes": {plane: {"levels": [row, ...], "calls": N}}}`` (rows: :func:`measure_level`)."""
+    args = ctx.args
+    driver, planes = choose_driver_and_planes(args)
+    found: dict[str, Any] = {"driver": driver, "level_seconds": args.webrtc_level_seconds, "planes": {}}
+    for plane in planes:
+        engine = None
+        if not args.url:
+            print(f"webrtc: starting an engine on the {plane} media plane for the capacity climb", flush=True)
+            engine = start_plane_engine(
+                BENCH_ENGINE_ARGS + ctx.engine_args + plane_engine_args(plane), driver
+            )
+        try:
+            plane_url = url if engine is None else engine.url
+            probe = None if engine is None else EngineProbe(engine.process.pid)
+            found["planes"][plane] = _climb(ctx, plane, driver, probe, plane_url)
+        finally:
+            if engine is not None:
+                engine.stop()
+    return found
 
-    capacity, levels = 0, []
-    for level in ctx.args.webrtc_levels:
-        run = talking_calls(
-            ctx.engine(), url, level, ctx.args.webrtc_seconds, ctx.args.webrtc_calls_per_driver
-        )
-        p95 = _p95(run.onsets_ms)
-        engine_ms, driver_ms = run.engine_ms_per_call_second, run.driver_ms_per_call_second
-        levels.append(
-            {
-                "calls": level,
-                "opened": run.opened,
-                "onsets": len(run.onsets_ms),
-                "onset_p95_ms": p95 and round(p95),
-                "engine_cpu_ms_per_call_s": engine_ms and round(engine_ms, 1),
-                "driver_cpu_ms_per_call_s": driver_ms and round(driver_ms, 1),
-                "driver_processes": run.processes,
-            }
-        )
-        ok = p95 is not None and p95 <= ONSET_P95_GOAL_MS and len(run.onsets_ms) >= level
+
+def _climb(ctx: BenchContext, plane: str, driver: str, probe: EngineProbe | None, url: str) -> dict[str, Any]:
+    args = ctx.args
+    capacity, rows = 0, []
+    where = f"{plane} plane" if plane in PLANES else "--url engine"
+    for level in args.webrtc_levels:
+        try:
+            row = measure_level(
+                probe, driver, url, level, args.webrtc_level_seconds, args.webrtc_calls_per_driver
+            )
+        except (RuntimeError, OSError, queue.Empty) as failure:
+            # A driver that could not open its calls or report (a starved machine, an engine gone) ends
+            # the climb, not the bench: the sections after it and the --json file still come.
+            rows.append({"calls": level, "failed": str(failure) or type(failure).__name__})
+            print(
+                f"webrtc: {where}, {level} talking calls: the driver failed ({rows[-1]['failed']})",
+                flush=True,
+            )
+            break
+        rows.append(row)
+        ok = meets_goal(row)
         print(
-            f"webrtc: {level} talking calls ({run.opened} opened, driver in {run.processes} processes): "
-            f"{len(run.onsets_ms)} onsets, p95 {p95 or float('nan'):.0f} ms "
-            f"{'ok' if ok else 'over the goal'}; CPU per call-second: engine "
-            f"{engine_ms or float('nan'):.1f} ms, driver {driver_ms or float('nan'):.1f} ms",
-            flush=True,
+            f"webrtc: {where}, {describe_level(row, driver)}, {'ok' if ok else 'over the goal'}", flush=True
         )
         if not ok:
             break
         capacity = level
+    shares = "beside the engine" if driver == "pion" else "in processes sharing the cores"
     print(
-        f"webrtc: most talking calls with p95 onset ≤ {ONSET_P95_GOAL_MS:.0f} ms: {capacity} "
-        "(the driver's processes share the 2 cores)",
+        f"webrtc: most talking calls on the {where} with p95 onset ≤ {ONSET_P95_GOAL_MS:.0f} ms: "
+        f"{capacity} ({DRIVER_NAMES[driver]} {shares}, {args.webrtc_level_seconds:g} s levels)",
         flush=True,
     )
-    return levels, capacity
+    return {"levels": rows, "calls": capacity}
+
+
+def describe_level(row: dict[str, Any], driver: str) -> str:
+    """One level's figures as the bench prints them (``row``: :func:`measure_level`'s)."""
+
+    def ms(key: str) -> str:
+        value = row.get(key)
+        return "n/a" if value is None else f"{value:.1f}"
+
+    text = (
+        f"{row['calls']} talking calls ({row['opened']} opened, {DRIVER_NAMES[driver]}): "
+        f"{row['onsets']} onsets, p95 {'n/a' if row['onset_p95_ms'] is None else row['onset_p95_ms']} ms; "
+        f"CPU per call-second: loop {ms('loop_ms')}, process {ms('process_ms')}, sidecar "
+        f"{ms('sidecar_ms')}, driver {ms('driver_ms')} ms"
+    )
+    if "rss_start_mib" in row:
+        text += (
+            f"; RSS engine+sidecar {row['rss_start_mib']:.1f} → {row['rss_end_mib']:.1f} MiB "
+            f"({row['rss_mib_per_call_minute']:+.3f} MiB per call-minute)"
+        )
+    if "transcripts_miss" in row:
+        text += f"; whisper runs {row['transcripts_miss']}"
+    return text + f"; load {row['load']}"
+
+
+def choose_driver_and_planes(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The capacity's driver and media planes: as given, else the Go driver and both planes when built,
+    else aiortc, with a note on how to build what is missing."""
+    from mockengine.bench.pion_driver import driver_path
+    from mockengine.rtc.pion.plane import BUILD_NEEDS, is_built
+
+    driver = args.webrtc_driver
+    if driver is None:
+        try:
+            driver_path()
+            driver = "pion"
+        except FileNotFoundError:
+            driver = "aiortc"
+            print(
+                "webrtc: the capacity climb's Go load driver is not built (`make pion-driver`, "
+                f"{BUILD_NEEDS}): its calls come from aiortc clients, whose processes take a large share of "
+                "the cores, so the capacity found is far below the engine's",
+                flush=True,
+            )
+    planes = args.webrtc_media_plane
+    if planes is None:
+        planes = ["url"] if args.url else list(PLANES)
+        if "pion" in planes and not is_built():
+            planes.remove("pion")
+            print(
+                f"webrtc: the pion media plane is not built (`make pion`, {BUILD_NEEDS}): aiortc only",
+                flush=True,
+            )
+    return driver, planes
+
+
+def check_arguments(args: argparse.Namespace) -> str | None:
+    """A capacity option that cannot run, found before any section runs: a plane with ``--url`` (the
+    climb's engines are the bench's own), a driver or plane that is not built."""
+    from mockengine.bench.pion_driver import driver_path
+    from mockengine.rtc.pion.plane import SidecarMissing, sidecar_binary
+
+    if args.webrtc_media_plane is not None and args.url:
+        return "--webrtc-media-plane starts engines of its own; leave out --url (or the option)"
+    if args.webrtc_driver == "pion":
+        try:
+            driver_path()
+        except FileNotFoundError as missing:
+            return f"--webrtc-driver pion: {missing}"
+    if "pion" in (args.webrtc_media_plane or ()):
+        try:
+            sidecar_binary()
+        except SidecarMissing as missing:
+            return f"--webrtc-media-plane pion: {missing}"
+    return None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -163,20 +273,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--webrtc-sessions", type=positive(int), default=4, help="webrtc: talking sessions (CPU figure)"
     )
     parser.add_argument(
-        "--webrtc-seconds", type=positive(float), default=15.0, help="webrtc: seconds per CPU/capacity step"
+        "--webrtc-seconds", type=positive(float), default=15.0, help="webrtc: seconds of the CPU step"
     )
     parser.add_argument(
         "--webrtc-levels",
         type=level_list,
-        default="10,25,50,100",
-        help="webrtc: talking calls per capacity step",
+        default="10,50,100,150",
+        help="webrtc: talking calls per capacity level",
+    )
+    parser.add_argument(
+        "--webrtc-level-seconds",
+        type=positive(float),
+        default=60.0,
+        help="webrtc: seconds each capacity level talks (default 60)",
+    )
+    parser.add_argument(
+        "--webrtc-driver",
+        choices=DRIVERS,
+        default=None,
+        help="webrtc: the capacity's load driver (default: pion, the Go driver, when built, else aiortc)",
+    )
+    parser.add_argument(
+        "--webrtc-media-plane",
+        type=choice_list(PLANES),
+        default=None,
+        metavar="PLANE,…",
+        help="webrtc: the media planes climbed, each on an engine of its own (default: pion,aiortc; "
+        "aiortc when the pion sidecar is not built)",
     )
     parser.add_argument(
         "--webrtc-calls-per-driver",
         type=positive(int),
         default=25,
-        help="webrtc: talking calls per load-driver process (capacity steps)",
+        help="webrtc: talking calls per aiortc driver process (capacity levels)",
     )
 
 
-SECTION = Section("webrtc", bench_webrtc, add_arguments=add_arguments)
+SECTION = Section("webrtc", bench_webrtc, add_arguments=add_arguments, check=check_arguments)

@@ -63,7 +63,8 @@ class Child:
                 self.process.wait()
 
 
-def _rss_of(pid: int) -> int:
+def process_rss_bytes(pid: int) -> int:
+    """VmRSS of ``pid`` alone (bytes), 0 when /proc names none; OSError when it is gone."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
@@ -138,16 +139,19 @@ def tree_rss_bytes(pid: int) -> int | None:
     total = 0
     for member in _tree(pid):
         try:
-            total += _rss_of(member)
+            total += process_rss_bytes(member)
         except OSError:
             continue
     return total
 
 
-async def start_server(args: list[str], *, baseline: bool = False, timeout_s: float = 180.0) -> Child:
-    """Start ``mockengine serve ARGS`` (or the baseline) on a free port; return once /healthz says 200
-    and the engine has announced that it listens (with ``--workers``, once every worker does)."""
-    port = free_port()
+async def start_server(
+    args: list[str], *, baseline: bool = False, timeout_s: float = 180.0, port: int | None = None
+) -> Child:
+    """Start ``mockengine serve ARGS`` (or the baseline) on ``port`` (default a free one); return once
+    /healthz says 200 and the engine has announced that it listens (with ``--workers``, once every
+    worker does)."""
+    port = port or free_port()
     module = ["-m", "mockengine.loadtest.baseline"] if baseline else ["-m", "mockengine", "serve"]
     log = Path(tempfile.mkstemp(prefix="mockengine-bench-", suffix=".log")[1])
     command = [sys.executable, *module, "--host", "127.0.0.1", "--port", str(port), *args]

@@ -38,6 +38,11 @@ from mockengine.cli import build_parser, main
         (("--webrtc-sessions", "0"), "--webrtc-sessions"),
         (("--webrtc-seconds", "0"), "--webrtc-seconds"),
         (("--webrtc-calls-per-driver", "0"), "--webrtc-calls-per-driver"),
+        (("--webrtc-level-seconds", "0"), "--webrtc-level-seconds"),
+        (("--webrtc-driver", "go"), "--webrtc-driver"),
+        (("--webrtc-media-plane", "pion,libwebrtc"), "--webrtc-media-plane"),
+        (("--webrtc-media-plane", "pion,pion"), "--webrtc-media-plane"),
+        (("--webrtc-media-plane", ","), "--webrtc-media-plane"),
     ],
 )
 def test_a_bad_number_is_an_error_naming_its_option(argv, named, capsys) -> None:
@@ -64,7 +69,33 @@ def test_a_bad_value_is_one_line_on_the_real_command_line() -> None:
 
 def test_the_levels_and_their_defaults_parse_to_whole_numbers() -> None:
     options = build_parser().parse_args(["bench", "--levels", " 10, 25 ,50", "--minutes", "0.4"])
-    assert (options.levels, options.minutes, options.webrtc_levels) == ([10, 25, 50], 0.4, [10, 25, 50, 100])
+    assert (options.levels, options.minutes, options.webrtc_levels) == ([10, 25, 50], 0.4, [10, 50, 100, 150])
+
+
+def test_the_webrtc_capacity_options_and_their_defaults() -> None:
+    """Without --webrtc-driver / --webrtc-media-plane the bench chooses by what is built (None here)."""
+    options = build_parser().parse_args(["bench"])
+    assert (options.webrtc_driver, options.webrtc_media_plane, options.webrtc_level_seconds) == (
+        None,
+        None,
+        60.0,
+    )
+    options = build_parser().parse_args(
+        [
+            "bench",
+            "--webrtc-driver",
+            "aiortc",
+            "--webrtc-media-plane",
+            " aiortc , pion",
+            "--webrtc-level-seconds",
+            "5",
+        ]
+    )
+    assert (options.webrtc_driver, options.webrtc_media_plane, options.webrtc_level_seconds) == (
+        "aiortc",
+        ["aiortc", "pion"],
+        5.0,
+    )
 
 
 @pytest.mark.slow
@@ -144,6 +175,33 @@ def test_a_webrtc_soak_asked_wrongly_is_refused_before_anything_runs(argv, said,
     assert capsys.readouterr().err.strip().splitlines() == [said]
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["--webrtc-media-plane", "aiortc", "--url", "ws://127.0.0.1:9/v1/realtime"],
+            "mockengine bench: --webrtc-media-plane starts engines of its own; leave out --url",
+        ),
+        (["--webrtc-driver", "pion"], "mockengine bench: --webrtc-driver pion: {missing}: build it with "),
+        (
+            ["--webrtc-media-plane", "pion"],
+            "mockengine bench: --webrtc-media-plane pion: the pion media plane ",
+        ),
+    ],
+)
+def test_a_webrtc_capacity_that_cannot_run_is_refused_before_anything_runs(
+    argv, said, capsys, monkeypatch, tmp_path
+) -> None:
+    """A driver or plane asked for but not built (or planes with --url) was found only when the webrtc
+    section reached its climb, after the sections before it had run: one line and status 2 at once."""
+    missing = tmp_path / "not-built"
+    monkeypatch.setenv("MOCKENGINE_PION_DRIVER", str(missing))
+    monkeypatch.setenv("MOCKENGINE_PION_BIN", str(missing))
+    assert main(["bench", "--only", "audio,webrtc", *argv, "--no-progress"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(said.format(missing=missing)), line
+
+
 @pytest.mark.parametrize("waves", ["a,b", "5,0", ",", "5,inf"])
 def test_soak_waves_are_minutes_above_zero(waves, capsys) -> None:
     with pytest.raises(SystemExit) as exited:
@@ -169,3 +227,27 @@ def test_engine_args_serve_refuses_are_refused_before_anything_runs(engine_args,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"mockengine bench: --engine-args {engine_args!r}: ")
     assert said in err[0]
+
+
+def test_without_the_go_driver_and_sidecar_the_climb_says_so_and_uses_aiortc(
+    capsys, monkeypatch, tmp_path
+) -> None:
+    """`make bench` on a machine without Go: the capacity climbs the aiortc plane with aiortc clients,
+    and says how to build the Go driver and the sidecar; whatever is built (or asked) is used."""
+    from mockengine.bench.webrtc import choose_driver_and_planes
+
+    monkeypatch.setenv("MOCKENGINE_PION_DRIVER", str(tmp_path / "no-driver"))
+    monkeypatch.setenv("MOCKENGINE_PION_BIN", str(tmp_path / "no-sidecar"))
+    assert choose_driver_and_planes(build_parser().parse_args(["bench"])) == ("aiortc", ["aiortc"])
+    notes = capsys.readouterr().out
+    assert "`make pion-driver`" in notes and "`make pion`" in notes
+    on_url = build_parser().parse_args(["bench", "--url", "ws://127.0.0.1:9/v1/realtime"])
+    assert choose_driver_and_planes(on_url)[1] == ["url"]
+    capsys.readouterr()
+    for built in ("no-driver", "no-sidecar"):
+        (tmp_path / built).write_text("#!/bin/sh\n")
+        (tmp_path / built).chmod(0o755)
+    assert choose_driver_and_planes(build_parser().parse_args(["bench"])) == ("pion", ["pion", "aiortc"])
+    assert capsys.readouterr().out == ""
+    asked = build_parser().parse_args(["bench", "--webrtc-driver", "aiortc", "--webrtc-media-plane", "pion"])
+    assert choose_driver_and_planes(asked) == ("aiortc", ["pion"])

@@ -1,0 +1,234 @@
+"""The WebRTC capacity climb: talking calls level by level against one engine per media plane.
+
+Shared by ``mockengine bench --only webrtc`` (:func:`mockengine.bench.webrtc.capacity_levels`) and
+``tools/media_plane_bench.py``. A level of N calls is driven by one of two drivers:
+
+* ``pion`` (:func:`mockengine.bench.pion_driver.pion_talking_calls`): one Go process (``make
+  pion-driver``) playing the ``question`` clip's Opus packets on every call, ~1–3 ms of CPU per call-second;
+* ``aiortc`` (:func:`mockengine.bench.webrtc_load.talking_calls`): aiortc clients in spawned processes,
+  ~5 ms per call-second on a quiet machine and far more once they starve, on the engine's own cores.
+
+Each driver opens its calls, then the engine is read (:class:`EngineProbe`: CPU of its event-loop
+thread, its whole process and its children, i.e. the pion sidecar; resident memory of the process and
+of its children), the calls talk for the level's seconds, and the engine is read again. The figures of
+a level (:func:`measure_level`, one dict) are per call-second (ms) and per call-minute (MiB), so levels
+of different sizes and lengths compare.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import statistics
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the section modules are imported to build the command line: aiohttp only when run
+    from mockengine.loadtest.processes import Child
+
+ONSET_P95_GOAL_MS = 250.0  # issue 16: speech onset → speech_started, p95
+PLANES = ("pion", "aiortc")
+DRIVERS = ("pion", "aiortc")
+WARM_UP_CALLS, WARM_UP_S = 2, 8.0  # the models and caches loaded before the first level
+MIB = 1024 * 1024
+
+
+def p95(values: list[float]) -> float | None:
+    """The 95th percentile (``statistics.quantiles``' exclusive method), the one value of a list of one,
+    None for none."""
+    return statistics.quantiles(values, n=20)[-1] if len(values) >= 2 else (values[0] if values else None)
+
+
+def _cpu_s(stat_path: Path) -> float:
+    fields = stat_path.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _threads_cpu_s(pid: int) -> dict[int, float]:
+    found = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found[int(task.name)] = _cpu_s(task / "stat")
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The engine at one moment (``/proc``): CPU seconds so far, resident bytes now."""
+
+    engine_cpu_s: float  # the engine's process, every thread
+    loop_cpu_s: float  # its main thread: the event loop
+    sidecar_cpu_s: float  # its child processes (the pion sidecar; 0 on the aiortc plane)
+    threads_cpu_s: dict[int, float]  # each thread of the engine's process by id
+    engine_rss_bytes: int
+    sidecar_rss_bytes: int
+
+
+@dataclass
+class EngineProbe:
+    """What a driver reads the engine's CPU from (``cpu_seconds()``, called when its calls are open and
+    again when they have talked): each call also keeps a :class:`Reading` in ``readings``."""
+
+    pid: int
+    readings: list[Reading] = field(default_factory=list)
+
+    def read(self) -> Reading:
+        from mockengine.loadtest.processes import (
+            main_thread_cpu_seconds,
+            process_rss_bytes,
+            tree_cpu_seconds,
+            tree_rss_bytes,
+        )
+
+        tree_cpu_s, tree_rss = tree_cpu_seconds(self.pid) or 0.0, tree_rss_bytes(self.pid) or 0
+        engine_cpu_s = _cpu_s(Path(f"/proc/{self.pid}/stat"))
+        engine_rss = process_rss_bytes(self.pid)
+        return Reading(
+            engine_cpu_s=engine_cpu_s,
+            loop_cpu_s=main_thread_cpu_seconds(self.pid) or 0.0,
+            sidecar_cpu_s=max(0.0, tree_cpu_s - engine_cpu_s),
+            threads_cpu_s=_threads_cpu_s(self.pid),
+            engine_rss_bytes=engine_rss,
+            sidecar_rss_bytes=max(0, tree_rss - engine_rss),
+        )
+
+    def cpu_seconds(self) -> float:
+        reading = self.read()
+        self.readings.append(reading)
+        return reading.engine_cpu_s + reading.sidecar_cpu_s
+
+
+def cache_lookups(http_url: str) -> dict[str, int]:
+    """The engine's cache lookups so far by cache and result (``transcripts_hit``, ``speech_miss``, ...)
+    from /metrics: a turn transcribed by whisper is a ``transcripts_miss``, a reply synthesised by piper
+    a ``speech_miss``; empty when /metrics does not answer within a minute."""
+    try:  # a figure left out rather than the run lost: a starved engine may answer late
+        text = urllib.request.urlopen(f"{http_url}/metrics", timeout=60).read().decode()
+    except OSError:
+        return {}
+    found: dict[str, int] = {}
+    for match in re.finditer(
+        r'^mockengine_cache_lookups_total\{cache="(\w+)",result="(\w+)"\} (\S+)$', text, re.M
+    ):
+        found[f"{match[1]}_{match[2]}"] = int(float(match[3]))
+    return found
+
+
+def load_average() -> float:
+    """The 1-min load average: how busy the machine was besides the level (the figures are not
+    comparable across loads)."""
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+def http_base(url: str) -> str:
+    """``http://host:port`` of an engine's ``ws(s)://host:port/v1/realtime?…`` URL."""
+    scheme, rest = url.split("://", 1)
+    return f"{'https' if scheme in ('wss', 'https') else 'http'}://{rest.split('/', 1)[0]}"
+
+
+def drive(
+    driver: str, probe: EngineProbe | None, url: str, calls: int, seconds: float, per_process: int
+) -> Any:
+    """``calls`` talking calls for ``seconds`` from ``driver`` (``pion`` or ``aiortc``; ``per_process``:
+    the aiortc driver's calls per process): a :class:`~mockengine.bench.webrtc_load.LevelResult`."""
+    if driver == "pion":
+        from mockengine.bench.pion_driver import pion_talking_calls
+
+        return pion_talking_calls(probe, url, calls, seconds)
+    from mockengine.bench.webrtc_load import talking_calls
+
+    return talking_calls(probe, url, calls, seconds, per_process)
+
+
+def _per_call_s(value: float, call_s: float) -> float:
+    return round(value * 1000 / call_s, 1)
+
+
+def measure_level(
+    probe: EngineProbe | None, driver: str, url: str, calls: int, seconds: float, per_process: int
+) -> dict[str, Any]:
+    """One level: ``calls`` talking calls for ``seconds``, its figures as one JSON-ready dict: ``calls``,
+    ``opened``, ``onsets`` (turns heard), ``onset_p95_ms``; per call-second (ms, None without a probe):
+    ``loop_ms`` (the event loop), ``process_ms`` (the engine's whole process), ``sidecar_ms``,
+    ``threads_ms`` (the 4 busiest threads besides the loop), ``driver_ms``; ``rss_start_mib`` /
+    ``rss_end_mib`` (engine + sidecar when the calls began / ended talking), ``sidecar_rss_start_mib``
+    / ``sidecar_rss_end_mib``, ``rss_mib_per_call_minute`` (the growth while talking); ``load``
+    (before → after), ``at`` (UTC), and the engine's cache lookups over the level (``transcripts_miss``:
+    turns whisper transcribed; ``speech_miss``: replies piper spoke)."""
+    base = http_base(url)
+    load_before = load_average()
+    lookups_before = cache_lookups(base)
+    if probe is not None:
+        probe.readings.clear()
+    run = drive(driver, probe, url, calls, seconds, per_process)
+    level_p95 = p95(run.onsets_ms)
+    driver_ms = run.driver_ms_per_call_second
+    row: dict[str, Any] = {
+        "calls": calls,
+        "opened": run.opened,
+        "onsets": len(run.onsets_ms),
+        "onset_p95_ms": None if level_p95 is None else round(level_p95),
+        "driver_ms": None if driver_ms is None else round(driver_ms, 1),
+    }
+    if probe is not None and len(probe.readings) == 2 and run.opened:
+        start, end = probe.readings
+        call_s = run.opened * run.engine_wall_s
+        before, after = start.threads_cpu_s, end.threads_cpu_s
+        others = sorted((after[t] - before.get(t, 0.0) for t in after if t != probe.pid), reverse=True)
+        rss_start = start.engine_rss_bytes + start.sidecar_rss_bytes
+        rss_end = end.engine_rss_bytes + end.sidecar_rss_bytes
+        row |= {
+            "loop_ms": _per_call_s(end.loop_cpu_s - start.loop_cpu_s, call_s),
+            "process_ms": _per_call_s(end.engine_cpu_s - start.engine_cpu_s, call_s),
+            "sidecar_ms": _per_call_s(end.sidecar_cpu_s - start.sidecar_cpu_s, call_s),
+            "threads_ms": [_per_call_s(cpu_s, call_s) for cpu_s in others[:4]],
+            "rss_start_mib": round(rss_start / MIB, 1),
+            "rss_end_mib": round(rss_end / MIB, 1),
+            "sidecar_rss_start_mib": round(start.sidecar_rss_bytes / MIB, 1),
+            "sidecar_rss_end_mib": round(end.sidecar_rss_bytes / MIB, 1),
+            "rss_mib_per_call_minute": round((rss_end - rss_start) / MIB / (call_s / 60), 3),
+        }
+    row["load"] = f"{load_before:.1f}->{load_average():.1f}"
+    row["at"] = time.strftime("%H:%M:%S", time.gmtime())
+    lookups = cache_lookups(base)
+    row |= {key: value - lookups_before.get(key, 0) for key, value in sorted(lookups.items())}
+    return row
+
+
+def meets_goal(row: dict[str, Any]) -> bool:
+    """Every call opened, at least one turn heard per call, p95 onset within the goal."""
+    p95_ms = row["onset_p95_ms"]
+    return (
+        row["opened"] == row["calls"]
+        and row["onsets"] >= row["calls"]
+        and p95_ms is not None
+        and p95_ms <= ONSET_P95_GOAL_MS
+    )
+
+
+def plane_engine_args(plane: str, udp_port: int | None = None) -> list[str]:
+    """``serve`` options for an engine on ``plane``: the transcript fingerprint on (the capacity goal is
+    stated with the caches, docs/webrtc.md), the plane, the pion plane's UDP port when given."""
+    extra = ["--media-udp-port", str(udp_port)] if plane == "pion" and udp_port else []
+    return ["--stt-cache-fingerprint", "--media-plane", plane, *extra]
+
+
+def start_plane_engine(args: list[str], driver: str, port: int | None = None) -> Child:
+    """``mockengine serve ARGS`` on ``port`` (default a free one), warmed by :data:`WARM_UP_CALLS`
+    talking calls of ``driver`` for :data:`WARM_UP_S` (whisper's and piper's first run, the caches
+    filled, the sidecar's first calls) so that the first level measures the steady state."""
+    from mockengine.loadtest.processes import start_server
+
+    child = asyncio.run(start_server(args, port=port))
+    try:
+        drive(driver, None, child.url, WARM_UP_CALLS, WARM_UP_S, WARM_UP_CALLS)
+    except BaseException:
+        child.stop()
+        raise
+    return child
