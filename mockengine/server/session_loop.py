@@ -2,12 +2,13 @@
 
 A session reaches its client over a WebSocket (``server/realtime_ws.py``) or a WebRTC call
 (``server/webrtc/``). Everything else is the same and lives here, once: per session one ordered writer
-(events go out in the order the core produced them), one serial transcription lane and one serial speech
-lane (so results come back in the order the core asked for them, which keeps seeded sessions
-deterministic), one timer for paced audio, flow control against a slow peer, the session's faults, trace,
-journal and metrics. Model calls never run on the event loop: whisper has a thread of its own (it runs one
-call at a time), piper a small pool. Jobs whose results can no longer matter (a cancelled reply's
-sentences, a pause the speaker already talked through) are skipped.
+(events go out in the order the core produced them), one serial transcription lane (bounded per session:
+``server/transcription_lane.py``) and one serial speech lane (so results come back in the order the core
+asked for them, which keeps seeded sessions deterministic), one timer for paced audio, flow control
+against a slow peer, the session's faults, trace, journal and metrics. Model calls never run on the
+event loop: whisper has a thread of its own (it runs one call at a time), piper a small pool. Jobs whose
+results can no longer matter (a cancelled reply's sentences, a pause the speaker already talked through)
+are skipped.
 
 What a translation session does at its connection too (sending through the faults with the trace,
 journal and counters, the close, the expiry, the records) is the
