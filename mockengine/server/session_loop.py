@@ -234,7 +234,8 @@ class SessionLoop(SessionShell):
                     self.journal.engine(effect.kind, effect.data)
                 if effect.kind == "reply":  # a scenario rule may fire a fault (faults.ws.on_rule)
                     self.faults.on_rule(str(effect.data.get("rule")), effect.data.get("response_id"))
-        if transcribes:
+        if transcribes or (step.events and self.stt_lane.queued):
+            # (a commit can make a waiting pause probe the turn's transcript: it counts from then on)
             self._bound_transcriptions()
         if left_unread > self.settings.max_send_backlog_bytes:
             log.warning(

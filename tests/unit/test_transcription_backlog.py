@@ -11,6 +11,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from aiohttp import WSMsgType
 
 from mockengine.brain.selection import load_library
@@ -24,6 +25,7 @@ from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 from tests.conftest import make_session
 from tests.eventually import eventually
+from tests.speech import question
 from tests.transcription_gate import GatedTranscriber
 
 FAILED = "conversation.item.input_audio_transcription.failed"
@@ -203,3 +205,42 @@ def test_the_core_reports_a_dropped_turn_with_the_backlog_error() -> None:
     assert not session.is_wanted(job.key)  # the shell will not run it
     # Its late result, had whisper run it anyway, changes nothing.
     assert session.on_transcript(job.key, "late words", 40).events == []
+
+
+@pytest.mark.parametrize("silence_duration_ms", [200, 800])
+async def test_server_vad_turns_are_bounded_too(silence_duration_ms: int) -> None:
+    """server_vad's turns: with a silence window of 400 ms or more a turn reaches whisper as the pause's
+    prefetch probe (the committed item takes its words), which counts and fails like an item's own job;
+    with a shorter one (the default 200 ms) as the item's own job."""
+    speech, _ = question()
+    silence = bytes(2 * 24_000 * 3 // 2)  # 1.5 s
+    turn_detection = {
+        "type": "server_vad",
+        "create_response": False,
+        "silence_duration_ms": silence_duration_ms,
+    }
+    async with Served(limit=2) as served:
+        served.send(
+            {
+                "type": "session.update",
+                "session": {"type": "realtime", "audio": {"input": {"turn_detection": turn_detection}}},
+            }
+        )
+        keys: list[type] = []
+        for _ in range(6):
+            for at in range(0, len(speech + silence), 4_800):  # 100 ms appends
+                chunk = (speech + silence)[at : at + 4_800]
+                served.send({"type": "input_audio_buffer.append", "audio": base64.b64encode(chunk).decode()})
+            await eventually(served.sent_all)
+            waiting = served.runner.stt_lane.queued
+            assert len([job for job in waiting if served.session.is_item_transcript(job.key)]) <= 2
+            keys += [type(job.key) for job in waiting]
+        assert set(keys) == {ProbeKey if silence_duration_ms > 400 else ItemTranscriptKey}
+        items = [e["item_id"] for e in served.peer.of("input_audio_buffer.committed")]
+        assert len(items) == 6
+        failed = served.peer.of(FAILED)
+        assert [e["error"]["code"] for e in failed] == ["transcription_backlog"] * 3
+        assert [e["item_id"] for e in failed] == items[1:4]
+        served.transcriber.allow(3)
+        await eventually(lambda: len(served.peer.of(COMPLETED)) == 3)
+        assert [e["item_id"] for e in served.peer.of(COMPLETED)] == [items[0], items[4], items[5]]
