@@ -245,8 +245,8 @@ class RealtimeSession:
 
     def is_item_transcript(self, key: TranscriptKey) -> bool:
         """Whether a transcription job's words are a conversation item's transcript: an item's own job,
-        or a semantic_vad probe whose turn was committed meanwhile (not a probe the turn detector is
-        still weighing a pause with)."""
+        or a turn detector's probe (server_vad's prefetch, semantic_vad's pause) whose turn was committed
+        meanwhile; not a probe of a pause the detector is still weighing."""
         match key:
             case ItemTranscriptKey():
                 return True
