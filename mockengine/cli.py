@@ -151,6 +151,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"unsent events before a slow reader is dropped (default {defaults.max_send_backlog_bytes})",
     )
     parser.add_argument(
+        "--max-pending-transcriptions",
+        type=int,
+        help="item transcriptions waiting for whisper per session; past it the oldest fails with "
+        f"transcription_backlog (default {defaults.max_pending_transcriptions}, 0 = no bound)",
+    )
+    parser.add_argument(
         "--heartbeat-s", type=float, help=f"WebSocket ping interval (default {defaults.heartbeat_s})"
     )
     parser.add_argument(

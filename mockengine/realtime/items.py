@@ -35,6 +35,20 @@ from mockengine.realtime.usage import TokenCounting
 Events = list[dict[str, Any]]
 # The diarizing model's speaker label for everything one session hears (the audio API's first label).
 STREAM_SPEAKER = ONE_SPEAKER
+# ``error.code`` of ``…input_audio_transcription.failed`` for audio whisper could not make out (the
+# reference's only recorded failure, §10), and for a turn left untranscribed because newer turns were
+# waiting behind it (``RealtimeSession.on_transcription_backlog``; mockengine's: the live service's
+# behaviour under such a backlog is not documented).
+UNINTELLIGIBLE_CODE = "audio_unintelligible"
+BACKLOG_CODE = "transcription_backlog"
+
+
+def backlog_message(limit: int) -> str:
+    """The ``message`` of a backlog failure; ``limit``: the transcriptions that may wait per session."""
+    return (
+        f"The audio was not transcribed: more than {limit} transcriptions were waiting in this session, "
+        "so the oldest was dropped and newer turns are transcribed first."
+    )
 
 
 class ConversationItems:
@@ -249,16 +263,17 @@ class ConversationItems:
             return self._transcription_events(item, text, words, language)
         return []
 
-    def transcription_failed(self, key: str, message: str) -> Events:
+    def transcription_failed(self, key: str, message: str, code: str = UNINTELLIGIBLE_CODE) -> Events:
         """``…input_audio_transcription.failed`` for an item still awaited (``key``: its wait key; when
-        transcription events were asked for)."""
+        transcription events were asked for); ``code``: the error's (``UNINTELLIGIBLE_CODE``,
+        ``BACKLOG_CODE``)."""
         ctx = self.ctx
         pending = ctx.pending_transcripts.get(key)
         if not ctx.is_transcribing or pending is None or not ctx.conversation.holds(pending):
             return []
         error = {
             "type": "transcription_error",
-            "code": "audio_unintelligible",
+            "code": code,
             "message": message,
             "param": None,
         }

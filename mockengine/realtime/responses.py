@@ -23,7 +23,7 @@ from mockengine.realtime.context import SessionContext
 from mockengine.realtime.context_window import CONTEXT_LENGTH_EXCEEDED, ContextTooLong, Fitted, fit
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
-from mockengine.realtime.items import ConversationItems
+from mockengine.realtime.items import UNINTELLIGIBLE_CODE, ConversationItems
 from mockengine.realtime.mcp import McpRoute, McpServers, approved_call
 from mockengine.realtime.replies import build_reply_request, response_params, without_pending_repeats
 from mockengine.realtime.response import Response, ResponseParams
@@ -159,10 +159,12 @@ class Responses:
                 step.extend(self._think(streamer, now_ms))
         return step
 
-    def item_transcription_failed(self, item_id: str, message: str, now_ms: float) -> Step:
-        """A user item could not be transcribed: ``…input_audio_transcription.failed`` (when asked for),
-        and the responses waiting for it go on without its words."""
-        step = Step(events=self.items.transcription_failed(item_id, message))
+    def item_transcription_failed(
+        self, item_id: str, message: str, now_ms: float, code: str = UNINTELLIGIBLE_CODE
+    ) -> Step:
+        """A user item could not be transcribed: ``…input_audio_transcription.failed`` (when asked for;
+        ``code``: its error's), and the responses waiting for it go on without its words."""
+        step = Step(events=self.items.transcription_failed(item_id, message, code))
         return step.extend(self.item_transcribed(item_id, "", now_ms, announce=False))
 
     def interrupt(self, now_ms: float) -> Events:

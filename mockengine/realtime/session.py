@@ -57,7 +57,7 @@ from mockengine.realtime.effects import (
     TranscriptKey,
 )
 from mockengine.realtime.input_buffer import InputAudioBuffer
-from mockengine.realtime.items import ConversationItems
+from mockengine.realtime.items import BACKLOG_CODE, ConversationItems, backlog_message
 from mockengine.realtime.prosody import Prosody
 from mockengine.realtime.responses import Responses
 from mockengine.realtime.turns import UserTurns
@@ -240,6 +240,33 @@ class RealtimeSession:
                 return self.responses.item_transcription_failed(item_id, message, now_ms)
             case ProbeKey():
                 return self.turns.on_probe_failed(key, message, now_ms)
+            case _:
+                assert_never(key)
+
+    def is_item_transcript(self, key: TranscriptKey) -> bool:
+        """Whether a transcription job's words are a conversation item's transcript: an item's own job,
+        or a turn detector's probe (server_vad's prefetch, semantic_vad's pause) whose turn was committed
+        meanwhile; not a probe of a pause the detector is still weighing."""
+        match key:
+            case ItemTranscriptKey():
+                return True
+            case ProbeKey():
+                return key in self.turns.probe_items
+            case _:
+                assert_never(key)
+
+    def on_transcription_backlog(self, key: TranscriptKey, limit: int, now_ms: float) -> Step:
+        """The shell let an item's transcription go unrun because more than ``limit`` of this session's
+        item transcriptions were waiting for the transcriber and this was the oldest: the item gets
+        ``…input_audio_transcription.failed`` (when transcription events were asked for) with
+        ``error.code`` ``transcription_backlog``, and the responses waiting for its words go on without
+        them. The item itself and its audio stay in the conversation."""
+        message = backlog_message(limit)
+        match key:
+            case ItemTranscriptKey(item_id):
+                return self.responses.item_transcription_failed(item_id, message, now_ms, BACKLOG_CODE)
+            case ProbeKey():
+                return self.turns.on_probe_failed(key, message, now_ms, BACKLOG_CODE)
             case _:
                 assert_never(key)
 

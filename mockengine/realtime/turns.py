@@ -22,7 +22,7 @@ from mockengine.protocol.session_config import ServerVad, TurnDetection
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.effects import ProbeKey, Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
-from mockengine.realtime.items import ConversationItems
+from mockengine.realtime.items import UNINTELLIGIBLE_CODE, ConversationItems
 from mockengine.realtime.prosody import Prosody
 from mockengine.realtime.responses import Responses
 from mockengine.realtime.turn_detection import (
@@ -286,13 +286,15 @@ class UserTurns:
             return self._on_signals(self.detector.on_transcript(key, text, words, prosody), now_ms)
         return Step()
 
-    def on_probe_failed(self, key: ProbeKey, message: str, now_ms: float) -> Step:
-        """A probe's transcription failed: the committed item's (announced as failed), else the
-        detector hears nothing intelligible."""
+    def on_probe_failed(
+        self, key: ProbeKey, message: str, now_ms: float, code: str = UNINTELLIGIBLE_CODE
+    ) -> Step:
+        """A probe's transcription failed: the committed item's (announced as failed with ``code``),
+        else the detector hears nothing intelligible."""
         item_id = self.probe_items.pop(key, None)
         if item_id is None:
             return self.on_probe_transcript(key, "", (), now_ms)
-        return self.responses.item_transcription_failed(item_id, message, now_ms)
+        return self.responses.item_transcription_failed(item_id, message, now_ms, code)
 
     # -- turn signals ---------------------------------------------------------------------------------
 

@@ -135,6 +135,10 @@ class ReplayingSession:
         step = self.shadow.on_transcript_failed(key, message, now_ms)
         return step if self.has_fallen_back else self._from_shadow(step, now_ms)
 
+    def on_transcription_backlog(self, key: TranscriptKey, limit: int, now_ms: float) -> Step:
+        step = self.shadow.on_transcription_backlog(key, limit, now_ms)
+        return step if self.has_fallen_back else self._from_shadow(step, now_ms)
+
     # -- replay ---------------------------------------------------------------------------------------
 
     def _output_format(self) -> str:

@@ -2,12 +2,13 @@
 
 A session reaches its client over a WebSocket (``server/realtime_ws.py``) or a WebRTC call
 (``server/webrtc/``). Everything else is the same and lives here, once: per session one ordered writer
-(events go out in the order the core produced them), one serial transcription lane and one serial speech
-lane (so results come back in the order the core asked for them, which keeps seeded sessions
-deterministic), one timer for paced audio, flow control against a slow peer, the session's faults, trace,
-journal and metrics. Model calls never run on the event loop: whisper has a thread of its own (it runs one
-call at a time), piper a small pool. Jobs whose results can no longer matter (a cancelled reply's
-sentences, a pause the speaker already talked through) are skipped.
+(events go out in the order the core produced them), one serial transcription lane (bounded per session:
+``server/transcription_lane.py``) and one serial speech lane (so results come back in the order the core
+asked for them, which keeps seeded sessions deterministic), one timer for paced audio, flow control
+against a slow peer, the session's faults, trace, journal and metrics. Model calls never run on the
+event loop: whisper has a thread of its own (it runs one call at a time), piper a small pool. Jobs whose
+results can no longer matter (a cancelled reply's sentences, a pause the speaker already talked through)
+are skipped.
 
 What a translation session does at its connection too (sending through the faults with the trace,
 journal and counters, the close, the expiry, the records) is the
@@ -52,6 +53,7 @@ from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
 from mockengine.server.session_shell import EXPIRED_CLOSE_CODE, SessionShell
 from mockengine.server.trace import Tracer, loggable_client_event
+from mockengine.server.transcription_lane import TranscriptionLane
 
 log = logging.getLogger("mockengine.session")
 APPEND_TYPE = InputAudioBufferAppend.type
@@ -131,7 +133,8 @@ class SessionLoop(SessionShell):
         self._flowing.set()
         self._held_at_ms: float | None = None
         self._held_total_ms = 0.0
-        self.stt_lane: asyncio.Queue[Transcribe] = asyncio.Queue()
+        self.stt_lane = TranscriptionLane()  # bounded per session: see server/transcription_lane.py
+        self._has_logged_backlog = False
         self.tts_lane: asyncio.Queue[Synthesize] = asyncio.Queue()
         self.brain_lane = BrainLane(resources.brain_executor, resources.tokens)
         if isinstance(session, RealtimeSession):  # (a replayed session's shadow answers inline)
@@ -210,9 +213,11 @@ class SessionLoop(SessionShell):
             self.backlog_bytes += len(data)
             self._queued_sizes.append(len(data))
             self.outbox.put_nowait((event, data))
+        transcribes = False
         for effect in step.effects:
             if isinstance(effect, Transcribe):
                 self.stt_lane.put_nowait(effect)
+                transcribes = True
             elif isinstance(effect, Synthesize):
                 self.tts_lane.put_nowait(effect)
             elif isinstance(effect, Think):
@@ -229,6 +234,9 @@ class SessionLoop(SessionShell):
                     self.journal.engine(effect.kind, effect.data)
                 if effect.kind == "reply":  # a scenario rule may fire a fault (faults.ws.on_rule)
                     self.faults.on_rule(str(effect.data.get("rule")), effect.data.get("response_id"))
+        if transcribes or (step.events and self.stt_lane.queued):
+            # (a commit can make a waiting pause probe the turn's transcript: it counts from then on)
+            self._bound_transcriptions()
         if left_unread > self.settings.max_send_backlog_bytes:
             log.warning(
                 "session %s: disconnecting a peer that does not read (%d bytes of events unsent, limit %d)",
@@ -241,6 +249,22 @@ class SessionLoop(SessionShell):
         if self.backlog_bytes > self._audio_high_water:
             self._hold()
         self._arm_timer()
+
+    def _bound_transcriptions(self) -> None:
+        """At most ``max_pending_transcriptions`` item transcriptions wait per session: the oldest beyond
+        it are reported failed (``…input_audio_transcription.failed``, ``transcription_backlog``)."""
+        limit = self.settings.max_pending_transcriptions
+        session = self.session
+        for job in self.stt_lane.bound(limit, session.is_wanted, session.is_item_transcript):
+            if not self._has_logged_backlog:  # once a session: under overload every turn would log
+                self._has_logged_backlog = True
+                log.info(
+                    "session %s: more than %d transcriptions waiting for whisper; the oldest fail "
+                    "(transcription_backlog), counted in mockengine_server_events",
+                    self.session_id,
+                    limit,
+                )
+            self.apply(session.on_transcription_backlog(job.key, limit, self.now_ms()))
 
     def _arm_timer(self) -> None:
         deadline = self.session.next_deadline_ms()

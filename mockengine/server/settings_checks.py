@@ -61,6 +61,7 @@ MINIMUMS: tuple[tuple[str, float], ...] = (
     ("stt_cache_mb", 0),
     ("admission_max_loop_lag_ms", 0),
     ("admission_max_queue", 0),
+    ("max_pending_transcriptions", 0),
     ("replay_speed", 0),
     ("narrowband_beam_size", 1),
 )
