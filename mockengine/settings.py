@@ -74,7 +74,7 @@ class Settings:
     # 15; docs/memory.md). Each holds its turn's audio, 48 kB per second (a 3.5 s turn: 168 kB); past
     # the bound the oldest waiting one is reported failed (`…input_audio_transcription.failed`, code
     # `transcription_backlog`) so newer turns keep timely transcripts. 0 = no bound.
-    max_pending_transcriptions: int = 4
+    max_pending_transcriptions: int = 16
     # -- reliability and security (issue 7) --
     # Accepted bearer keys besides `api_key`; with none configured (here, `api_key` or `api_keys_file`)
     # any non-empty key is accepted. Env: comma-separated.

@@ -156,6 +156,20 @@ async def test_the_backlog_stays_bounded_and_the_oldest_waiting_turn_fails() -> 
         assert not peer.of("error")
 
 
+async def test_the_default_bound_takes_a_clients_burst_of_turns_whole() -> None:
+    """A client replaying a recorded conversation commits a dozen turns at once while whisper is busy:
+    under the default bound every one is transcribed (the bound is for overload, not for a burst)."""
+    async with Served(limit=Settings().max_pending_transcriptions) as served:
+        served.commit_turn(1)
+        await eventually(lambda: served.transcriber.entered == 1)
+        for n in range(2, 14):
+            served.commit_turn(n)
+        await eventually(served.sent_all)
+        served.transcriber.open()
+        await eventually(lambda: len(served.peer.of(COMPLETED)) == 13, timeout_s=20)
+        assert not served.peer.of(FAILED) and not served.peer.of("error")
+
+
 async def test_a_response_waiting_for_a_failed_turn_goes_on() -> None:
     async with Served(limit=1) as served:
         served.commit_turn(1)
