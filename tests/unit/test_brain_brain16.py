@@ -188,6 +188,20 @@ def test_a_reminders_hour_is_its_own(said: str, time: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "text"),
+    [
+        # "cancel": "booking", a word of the create tool's action, was trimmed as the tool's own
+        ("Remind me at 8 to cancel my booking", "cancel my booking"),
+        ("Remind me to check my reservation", "check my reservation"),
+        ("remind me to take my pills", "take my pills"),  # kept
+    ],
+)
+def test_a_reminders_words_keep_the_thing_owned(said: str, text: str) -> None:
+    made = calls([REMINDER], said)
+    assert isinstance(made, list) and made[0][1]["text"] == text, made
+
+
+@pytest.mark.parametrize(
     ("said", "time"),
     [
         ("Set an alarm for 2", "14:00"),  # was 02:00
