@@ -124,6 +124,20 @@ def _looks_up_record(tool: ToolSpec) -> bool:
     return intent.is_lookup(tool) and any(codes.record_words(name) for name in required)
 
 
+# The weather's forecast: "the forecast", "weather forecast", "tomorrow's forecast", "forecast for Paris";
+# not a forecast of another thing ("the sales forecast").
+_FORECAST = re.compile(
+    r"(?:^|(?<=[\s,.!?])(?:(?:the|a|weather|today'?s|tomorrow'?s|weekend'?s?|week'?s)\s+)+)forecasts?\b"
+    r"(?!\s+(?:of|on)\b)",
+    re.IGNORECASE,
+)
+
+
+def _declared_words(tool: ToolSpec) -> str:
+    """``tool``'s name and description, as words."""
+    return f"{lexicon.identifier_words(tool.name)} {tool.description or ''}"
+
+
 def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
     if utterance.GUARDRAIL_FEEDBACK.search(text):  # read whole: the tail is its instructions to the model
         return Plan((), None, "no call: an output guardrail's feedback", phrases.GUARDRAIL_APOLOGY)
@@ -146,6 +160,12 @@ def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> 
     creating = _creating_tools(opened.group("thing"), priced) if opened else []
     found = intent.actions(text, creating, lambda part, match: stands_alone(part, match, today))
     found = found or intent.actions(text, priced, lambda part, match: stands_alone(part, match, today))
+    if not found and _FORECAST.search(text) and not any(_FORECAST.search(_declared_words(t)) for t in priced):
+        # "What's the forecast for Paris?" with only ``get_weather`` "Get the current weather": a model
+        # calls the one weather tool it has (what it returns is then said), as gpt-4o does; it called
+        # nothing. A declared forecast tool keeps its own word ("weather forecast" → get_forecast).
+        said_as_weather = _FORECAST.sub("weather", text)
+        found = intent.actions(said_as_weather, priced, lambda part, match: stands_alone(part, match, today))
     if not found:
         return (
             _moved(text, candidates)

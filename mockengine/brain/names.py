@@ -166,8 +166,9 @@ _INTRODUCED = re.compile(
     rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Tt]his is\s+)?(?P<speaking>{_NAME})\s+{_HERE})"
     rf"|(?-i:(?:^|[,.;!?]\s*)(?:[Hh]i|[Hh]ello|[Hh]ey)?[, ]*[Tt]his is\s+(?P<this>{_NAME})\b)"
     # "I'm Tom", a clause of its own ("I'm Tom, book a table"; not "I'm Tom's dad")
-    r"|(?-i:(?:^|[,.;!?]\s*)(?:(?:[Hh]i|[Hh]ello|[Hh]ey),?\s+)?(?:I'?m|I am)\s+"
-    rf"(?P<im>{_NAME})(?=\s*(?:$|[,.;!?])))",
+    r"|(?-i:(?:^|[,.;:!?]\s*|\band\s+)(?:(?:[Hh]i|[Hh]ello|[Hh]ey),?\s+)?(?:I'?m|I am)\s+"
+    # "I'm Ana and I like chess": a clause of its own when another with its own subject follows
+    rf"(?P<im>{_NAME})(?=\s*(?:$|[,.;!?])|\s+and\s+(?:I|I'm|I've|my|we)\b))",
     re.IGNORECASE,
 )
 # Parameters that take the speaker's own name: ``name``, ``guest_name``, ``full_name``, ``customer``, …
@@ -273,6 +274,28 @@ def _as_name(name: str) -> str:
 def introduced(text: str) -> Span | None:
     """The name a speaker introduces themselves by ("Tom" of "Name's Tom", "It's Tom here", "Tom
     speaking", "call me Tom"); None when the words introduce no one."""
+    found = _introduction(text)
+    return found[0] if found is not None else None
+
+
+def introduction(text: str) -> Span | None:
+    """The whole clause a speaker introduces themselves with ("I'm Ana" of "I'm Ana, I like chess", "my
+    name is Ana"), its value the name; None when the words introduce no one. Its words are no thing of a
+    list ("hobbies": "Ana" is no hobby)."""
+    found = _introduction(text)
+    if found is None:
+        return None
+    name, clause = found
+    start = clause.start() + _CLAUSE_OPENING.match(clause.group(0)).end()  # type: ignore[union-attr]
+    return Span(name.value, start, max(clause.end(), name.end))
+
+
+# What opens an introduction's clause but is none of it: the mark or the "and" before it.
+_CLAUSE_OPENING = re.compile(r"[\s,.;:!?]*(?:and\s+)?", re.IGNORECASE)
+
+
+def _introduction(text: str) -> tuple[Span, re.Match[str]] | None:
+    """``introduced``'s name and the match of the clause that says it."""
     for found in _INTRODUCED.finditer(text):
         group = next(g for g in ("said", "here", "speaking", "this", "im") if found.group(g))
         name = found.group(group)
@@ -285,5 +308,5 @@ def introduced(text: str) -> Span | None:
         if first.lower() in _NOT_AFTER_CALL_ME and "call me" in found.group(0).lower():
             continue  # "call me when it's done", "call me back"
         # a transcript in lower case: the name written as a name ("my name is tom" → Tom)
-        return Span(name if name[0].isupper() else name.title(), found.start(group), found.end(group))
+        return Span(name if name[0].isupper() else name.title(), found.start(group), found.end(group)), found
     return None

@@ -408,6 +408,10 @@ def _named_at(word: lexicon.Token, cues: Cues) -> bool:
     return word.concept in cues.name_concepts and word.concept not in lexicon.ACTIONS
 
 
+# Words that make the word after them a thing: "my booking", "the reservation".
+_DETERMINING = frozenset(("my", "our", "your", "his", "her", "their", "the", "this", "that", "a", "an"))
+
+
 def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool = False) -> str:
     """``words`` without what leads up to the thing (verbs, determiners, politeness) and what trails it
     (the tool's own nouns and actions). After "to" only the tool's own verb goes: "I'd like to see the
@@ -448,7 +452,13 @@ def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool
         words[end - 1].lower in lexicon.STOPWORDS
         or words[end - 1].lower in _TRAILING
         or lexicon.stem(words[end - 1].lower) in cues.name_stems
-        or (words[end - 1].concept in cues.vocabulary and words[end - 1].concept in lexicon.ACTIONS)
+        or (
+            words[end - 1].concept in cues.vocabulary
+            and words[end - 1].concept in lexicon.ACTIONS
+            # "remind me to cancel my booking": a word of the tool's action owned or determined is a thing
+            # of what is to be done (it was "cancel"), no action of the tool's
+            and not (after_to and end - 2 >= start and words[end - 2].lower in _DETERMINING)
+        )
     ):
         end -= 1
     return " ".join(w.text for w in words[start:end])

@@ -145,6 +145,19 @@ def fill(
     spans.fill_range(work, filled, ranges.pair(properties, kinds))
     spans.fill_time_span(work, filled, kinds)
     spans.fill_route(work, filled, kinds)
+    introduction = names.introduction(work.text) if "list" in kinds.values() else None
+    if introduction is not None:
+        # "I'm Ana, I like chess and hiking", "My name is Ana, …": the speaker's name is no hobby (it was
+        # ``["Ana", "chess", "hiking"]``, and "name" one); the whole introduction is taken out before any
+        # list is read, with the "and" that joins the next clause (a blank would cut the list's phrase),
+        # its name given to a parameter that takes the speaker's own
+        wanted = [n for n, k in kinds.items() if k in _STRINGS and names.takes_own_name(n, tool_name)]
+        if wanted:
+            filled.arguments[wanted[0]] = introduction.value
+            filled.sources[wanted[0]] = f"{introduction.value} (introduced)"
+        after = re.sub(r"^\s*(?:,|\band\b)?\s*", "", work.text[introduction.end :])
+        head = work.text[: introduction.start].rstrip()
+        work.text = f"{head} {after}" if head and after else head or after
     _fill_introduced(work, filled, [n for n, k in kinds.items() if k in _STRINGS], tool_name)
     _fill_expiry_parts(work, filled, {n: properties[n] for n, k in kinds.items() if k == "expiry_part"})
     for kind in _PASSES:

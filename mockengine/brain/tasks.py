@@ -59,7 +59,8 @@ _TITLE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _SUMMARY = re.compile(
-    _SET + r"(?:summari[sz]e|recap|sum\s+(?:(?:it|this|that|everything|things)\s+)?up)\b"
+    _SET + r"(?:(?:briefly|quickly|concisely)\s+)?"
+    r"(?:summari[sz]e|recap|sum\s+(?:(?:it|this|that|everything|things)\s+)?up)\b"
     r"|" + _SET + _WRITE + r"\b[^.\n]{0,40}\b(?:summary|recap)\b",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -153,6 +154,11 @@ def answered(request: ReplyRequest) -> Reply | None:
         limit = _word_limit(own, _sentence_at(own, summary))
         if limit is not None:
             return Reply(_summary_in_words(request.history, limit), rule="instructions.task.summary_words")
+        sentences = _sentence_limit(own, _sentence_at(own, summary))
+        if sentences is not None:
+            return Reply(
+                _summary_in_sentences(request.history, sentences), rule="instructions.task.summary_sentences"
+            )
         return Reply(_summary(request.history), rule="instructions.task.summary")
     return None
 
@@ -184,6 +190,87 @@ def _word_limit(own: str, asked: str | None = None) -> int | None:
     said = found.group("n").lower()
     limit = int(said) if said.isdigit() else _NUMBERS.index(said) + 1
     return limit if 1 <= limit <= len(_NUMBERS) else None
+
+
+# A summary's length in sentences: "in one sentence", "in two sentences", "a one-sentence summary", "in a
+# single sentence"; "briefly", "a brief/short/quick/concise summary", "in short" ask for one.
+_SENTENCE_LIMIT = re.compile(
+    r"\b(?:in\s+(?:(?:about|around|under|exactly|just|only|at\s+most|no\s+more\s+than|fewer\s+than|less\s+than)"
+    r"\s+)?)?(?P<n>a(?:\s+single)?|single|\d|" + "|".join(_NUMBERS[:5]) + r")[\s-]+sentences?\b",
+    re.IGNORECASE,
+)
+_BRIEF = re.compile(
+    r"\b(?:briefly|concisely|in\s+short|in\s+brief|(?:brief|short|quick|concise|one-line|one\s+line)\s+"
+    r"(?:summary|recap))\b",
+    re.IGNORECASE,
+)
+
+
+def _sentence_limit(own: str, asked: str) -> int | None:
+    """The number of sentences (1-5) a summary is asked to take, from ``asked`` (the sentence that asks
+    for it) or another sentence of ``own`` that sets no other task; "briefly" or "a short summary" is
+    one. None when no length is said (the turn-by-turn summary)."""
+    candidates = [asked] + [
+        sentence
+        for sentence in re.split(r"(?<=[.!?\n])\s*", own)
+        if sentence and sentence != asked and not _OTHER_TASK.search(sentence)
+    ]
+    for sentence in candidates:
+        found = _SENTENCE_LIMIT.search(sentence)
+        if found is not None:
+            said = found.group("n").lower()
+            if said.isdigit():
+                limit = int(said)
+            elif said in _NUMBERS:
+                limit = _NUMBERS.index(said) + 1
+            else:  # "a sentence", "a single sentence"
+                limit = 1
+            return limit if 1 <= limit <= 5 else None
+        if _BRIEF.search(sentence):
+            return 1
+    return None
+
+
+def _summary_in_sentences(history: tuple[TurnView, ...], limit: int) -> str:
+    """A summary of at most ``limit`` sentences, as a model writes one asked "in one sentence": the
+    turn-by-turn summary when it has no more sentences than that; else one sentence of what the user
+    said, each of their newest sentences quoted in turn ("The user said “I'd like to book a table for
+    two tomorrow at 7pm”, then “Luigi's, please”, then asked “can you check the weather too”."), and,
+    given two or more, the assistant's newest sentence after it. Deterministic: no draw."""
+    restated = [
+        view
+        for view in history
+        if (view.kind in _USER_KINDS or view.kind == "assistant") and view.text.strip()
+    ][-SUMMARY_TURNS:]
+    if len(restated) <= limit and all(len(_SENTENCE.split(view.text.strip())) == 1 for view in restated):
+        return _summary(history)  # a line a turn, each one sentence
+    pieces = [
+        sentence.strip()
+        for text in _user_texts(history)
+        for sentence in _SENTENCE.split(text)
+        if sentence.strip(" .!?")
+    ][-SUMMARY_TURNS:]
+    if not pieces:
+        assistant = _newest_assistant_sentence(history)
+        return f"The assistant said “{assistant}”." if assistant else "Nothing has been said yet."
+    clauses = []
+    for index, piece in enumerate(pieces):
+        verb = "asked" if piece.rstrip().endswith("?") else ("said" if index == 0 else "")
+        quoted = f"“{_shortened(piece.rstrip(' .!?'))}”"
+        lead = "" if index == 0 else "then "
+        clauses.append(f"{lead}{verb + ' ' if verb else ''}{quoted}")
+    sentence = "The user " + ", ".join(clauses) + "."
+    assistant = _newest_assistant_sentence(history)
+    if limit >= 2 and assistant:
+        sentence += f" The assistant replied “{assistant}”."
+    return sentence
+
+
+def _newest_assistant_sentence(history: tuple[TurnView, ...]) -> str:
+    """The first sentence of the assistant's newest words, without its end mark, or "" when it said
+    nothing."""
+    said = [view.text.strip() for view in history if view.kind == "assistant" and view.text.strip()]
+    return _shortened(_SENTENCE.split(said[-1])[0].rstrip(" .!?")) if said else ""
 
 
 # A sentence of the instructions that sets a task other than the summary, whose length is its own.

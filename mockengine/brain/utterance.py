@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from mockengine.brain import lexicon, questions, scalars
+from mockengine.brain import lexicon, questions, scalars, values
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.wordlists import (
     DICTATED_RECORDS,
@@ -302,7 +302,14 @@ def _time_instead(found: re.Match[str]) -> str:
     instead = found.group(0)[found.start("instead") - found.start() :].rstrip()
     if re.search(rf"{_DAYTIME}$", instead, re.IGNORECASE):
         return instead
-    return f"{found.group('instead')}{found.group('space') or ' '}{found.group('daytime')}"
+    hour = found.group("instead")
+    spoken = hour.lower()
+    if found.group("taken")[:1].isdigit() and spoken in values.SPOKEN_HOURS:
+        # written as the hour taken back was: "7pm, no, eight" → "8pm" (it was "eight pm"), as a model
+        # writes a dictated message's time
+        hour = str(values.SPOKEN_HOURS.index(spoken) + 1)
+    space = found.group("space") if hour[:1].isdigit() else (found.group("space") or " ")
+    return f"{hour}{space}{found.group('daytime')}"
 
 
 def clean(text: str) -> str:

@@ -212,6 +212,7 @@ _DATE_PATTERNS = (
 )
 # "one" … "twelve", in order, so that index + 1 is the hour.
 _SPOKEN_HOURS = [word for word, value in _UNITS.items() if 1 <= value <= 12]
+SPOKEN_HOURS = _SPOKEN_HOURS
 _HOUR = rf"(?P<hour>\d{{1,2}}|{'|'.join(_SPOKEN_HOURS)})"
 _TIME_PATTERNS = (
     # "half past six", "quarter to eight", "ten past nine" (the hour as a number or a word)
@@ -367,21 +368,40 @@ def times(text: str) -> list[Span]:
     lowered = text.lower()
     found: list[Span] = []
     morning = _MORNING.search(lowered) is not None  # "wake me up at six thirty": not the evening
+    # an alarm's or a waking's hour, no morning said: its small hours are the afternoon's
+    alarm_only = morning and _MORNING_WORDS.search(lowered) is None
     # "a table for 4 at 8", "dinner at 7:30": an evening plan's hour is the evening's, as a model reads it
-    evening = not morning and (
-        _EVENING_PLANS.search(lowered) is not None
-        or (_BOOKING.search(lowered) is not None and _DAYTIME_BOOKING.search(lowered) is None)
-    )
+    evening = not morning and _evening_plan(lowered)
+    reminder = _REMINDER.search(lowered)
     for pattern in _TIME_PATTERNS:
         for match in pattern.finditer(lowered):
             if any(s.start <= match.start() < s.end or match.start() <= s.start < match.end() for s in found):
                 continue
             groups = match.groupdict()
+            if evening and _PARTY_TONIGHT.match(lowered, max(0, match.start() - 4)) and match.start() >= 4:
+                # "a table for four tonight at 8": an evening plan's "for four" is its party, "tonight"
+                # its day (it was 16:00 and the party asked, or the party 8)
+                continue
             if groups.get("ampm") in ("o'clock", "oclock"):  # "at 7 o'clock" says no half of the day
                 groups["ampm"] = None
-            if morning and not groups.get("ampm"):
+            hour_said = groups.get("hour") or ""
+            small_hour = hour_said in ("1", "2", "3", "one", "two", "three") and not groups.get("past")
+            if alarm_only and small_hour and not groups.get("ampm"):
+                # "set an alarm for 2": a nap's or an errand's 14:00, not 02:00 (our choice, docs/tools.md)
+                groups["ampm"] = "pm"
+            elif morning and not groups.get("ampm"):
                 groups["ampm"] = "am"
-            elif evening and not groups.get("ampm"):
+            elif (
+                evening
+                and not groups.get("ampm")
+                and not (
+                    reminder
+                    and reminder.start() < match.start()
+                    and not _evening_plan(lowered[: match.start()])
+                )
+            ):
+                # a reminder's hour said before what it reminds of is its own: "Remind me at 8 to cancel my
+                # booking" is 08:00 (the booking is what is reminded of, not when)
                 groups["ampm"] = "pm"
             value = _time_value(groups)
             if value is not None:
@@ -389,9 +409,21 @@ def times(text: str) -> list[Span]:
     return sorted(found, key=lambda span: span.start)
 
 
+def _evening_plan(lowered: str) -> bool:
+    """``lowered`` names an evening plan (a dinner, a table) or a booking of no daytime errand."""
+    return _EVENING_PLANS.search(lowered) is not None or (
+        _BOOKING.search(lowered) is not None and _DAYTIME_BOOKING.search(lowered) is None
+    )
+
+
+# A reminder asked: its hour is read by the words before it, not by what it reminds of after it.
+_REMINDER = re.compile(r"\bremind(?:er)?\b")
+# The morning said as such; an alarm or a waking alone leaves 1-3 the afternoon's ("an alarm for 2").
+_MORNING_WORDS = re.compile(r"\b(?:morning|breakfast|sunrise|dawn)\b")
 # An hour without am/pm (1-11) is the morning's for an alarm or a waking ("set an alarm at 8", "wake me at
 # 6": 06:00), the evening's for a dinner, a table or a booking ("move my booking to Saturday at 8":
-# 20:00), as a model reads them; with neither, 1-7 is the afternoon's and 8-11 the morning's.
+# 20:00), as a model reads them; with neither, 1-7 is the afternoon's and 8-11 the morning's. An alarm's
+# or a waking's 1-3, no morning said, is the afternoon's ("set an alarm for 2": 14:00; our choice).
 # An alarm is the morning's only when it is the thing set ("set an alarm at 8", "alarm at 6"): one talked
 # about ("a meeting about the alarm at 3") leaves the hour the afternoon's.
 _MORNING = re.compile(
@@ -409,6 +441,12 @@ _BOOKING = re.compile(r"\b(?:reservations?|bookings?|rebook)\b")
 _DAYTIME_BOOKING = re.compile(
     r"\b(?:dentist|doctor|gp|clinic|hospital|haircut|hair|barber|salon|nails?|massage|physio|therapy|vet"
     r"|appointment|checkup|check-up|meeting|class|lesson|service|mot|garage|car|flight|train|bus)\b"
+)
+# An evening plan's "for <n> tonight" ("a table for four tonight", "dinner for 2 this evening"): a party
+# of n on that day, no clock time, as "a table for 7" is a party of 7.
+_PARTY_TONIGHT = re.compile(
+    rf"for\s+(?:\d{{1,2}}|{'|'.join(_SPOKEN_HOURS)})\s+"
+    r"(?:tonight|this evening|tomorrow night|tomorrow evening)\b"
 )
 _PAST_MINUTES = {"half": 30, "quarter": 15, "a quarter": 15, "ten": 10, "twenty": 20, "five": 5}
 
