@@ -328,6 +328,11 @@ async function openWebRtc(secret, session, attempt, end) {
     if (state.context && state.attempt === attempt) state.replyMeter = new A.LevelMeter(state.context, stream);
   };
   const channel = pc.createDataChannel("oai-events");
+  // Listened for from the channel's creation: its "open" can fire before setRemoteDescription's promise
+  // resumes this function (ICE, DTLS and SCTP run once the answer is applied, and the pion plane's
+  // sidecar completes them within milliseconds). A handler set only after that await missed it: the
+  // call ran, session.created came, and the page gave up 8 s later (1 to 3 connects in 50 on pion).
+  const opened = new Promise((resolve) => channel.addEventListener("open", resolve, { once: true }));
   channel.onmessage = (e) => onServerEvent(JSON.parse(e.data));
   channel.onclose = () => end("data channel closed", "the engine closed the call's data channel: it ended the call, "
     + "or was shut down or restarted");
@@ -351,7 +356,7 @@ async function openWebRtc(secret, session, attempt, end) {
   }
   state.handle = answer.headers.get("X-Mockengine-Session-Handle");
   await pc.setRemoteDescription({ type: "answer", sdp: body });
-  await new Promise((resolve) => { channel.onopen = resolve; });
+  await opened;
   watchMedia(pc, attempt);
   return {
     send: (event) => channel.readyState === "open" && channel.send(JSON.stringify(event)),

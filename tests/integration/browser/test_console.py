@@ -13,6 +13,7 @@ from playwright.async_api import async_playwright, expect
 
 from mockengine.engines.voices import VOICE_NAMES
 from tests.integration.browser.conftest import chromium_args
+from tests.integration.browser.test_agents_sdk import skip_without_pion
 
 pytestmark = pytest.mark.models
 
@@ -89,6 +90,55 @@ async def _go_live(page, transport=None, turn_detection=None):
         await page.select_option("#turn-detection", turn_detection)
     await page.click("#connect")
     await expect(page.locator("#status")).to_have_text("live", timeout=15_000)
+
+
+# The page's setRemoteDescription resumes its caller only once the call's data channel is open: the order
+# in which a loaded chromium ran them when the pion plane's sidecar had ICE, DTLS and SCTP up within
+# milliseconds of the answer (the channel's "open" fired, and session.created arrived, before the
+# page's code after the await ran). Forced here by waiting for the event, not for any time.
+OPEN_BEFORE_ANSWER_APPLIED = """
+const Made = window.RTCPeerConnection;
+window.RTCPeerConnection = function (...args) {
+  const pc = new Made(...args);
+  const create = pc.createDataChannel.bind(pc);
+  const apply = pc.setRemoteDescription.bind(pc);
+  let opened = null;
+  pc.createDataChannel = (...a) => {
+    const channel = create(...a);
+    opened = new Promise((resolve) => channel.addEventListener("open", resolve, { once: true }));
+    return channel;
+  };
+  pc.setRemoteDescription = async (...a) => {
+    await apply(...a);
+    if (opened) {
+      await opened;
+      window.answerAppliedAfterOpen = true;
+    }
+  };
+  return pc;
+};
+"""
+
+
+@pytest.mark.parametrize("media_plane", ["aiortc", "pion"])
+async def test_console_goes_live_when_the_channel_opens_before_the_answer_is_applied(
+    engine, chromium_path, fake_mic_wav, media_plane
+):
+    """The channel's "open" before the page's code after ``setRemoteDescription`` runs: the page goes
+    live. Its handler set after that await missed the event, and the page gave up after 8 s "without
+    session.created" on a call that was up (1 to 3 connects in 50 on the pion plane)."""
+    skip_without_pion(media_plane)
+    server = await engine(media_plane=media_plane)
+    async with _console(chromium_path, fake_mic_wav, server.http_url, OPEN_BEFORE_ANSWER_APPLIED) as (
+        page,
+        problems,
+    ):
+        await _go_live(page, transport="webrtc")
+        assert await page.evaluate("window.answerAppliedAfterOpen === true")
+        await expect(page.locator("#connect-error")).to_be_empty()
+        await page.click("#hangup")
+        await server.wait_until_idle()
+        assert not problems, problems
 
 
 async def test_console_failed_connect_can_be_retried(engine, chromium_path, fake_mic_wav):
