@@ -86,12 +86,16 @@ class EngineProbe:
             tree_rss_bytes,
         )
 
+        # The loop's thread first, then its process: the process's figure then covers every tick the
+        # loop's has. /proc gives whole clock ticks, so over a short level the two differences can still
+        # disagree by a few ticks either way.
+        loop_cpu_s = main_thread_cpu_seconds(self.pid) or 0.0
         tree_cpu_s, tree_rss = tree_cpu_seconds(self.pid) or 0.0, tree_rss_bytes(self.pid) or 0
         engine_cpu_s = _cpu_s(Path(f"/proc/{self.pid}/stat"))
         engine_rss = process_rss_bytes(self.pid)
         return Reading(
             engine_cpu_s=engine_cpu_s,
-            loop_cpu_s=main_thread_cpu_seconds(self.pid) or 0.0,
+            loop_cpu_s=loop_cpu_s,
             sidecar_cpu_s=max(0.0, tree_cpu_s - engine_cpu_s),
             threads_cpu_s=_threads_cpu_s(self.pid),
             engine_rss_bytes=engine_rss,
