@@ -52,6 +52,7 @@ from mockengine.server.brain_lane import BrainLane
 from mockengine.server.journal import SessionJournal
 from mockengine.server.resources import Resources
 from mockengine.server.session_shell import EXPIRED_CLOSE_CODE, SessionShell
+from mockengine.server.single_consumer_queue import SingleConsumerQueue
 from mockengine.server.trace import Tracer, loggable_client_event
 from mockengine.server.transcription_lane import TranscriptionLane
 
@@ -62,43 +63,10 @@ APPEND_TYPE = InputAudioBufferAppend.type
 Queued = tuple[dict[str, Any], bytes] | None  # a server event and its JSON as UTF-8; None ends the writer
 
 
-class Outbox:
-    """The session's server events between the core and its one writer: ``asyncio.Queue``'s
-    ``put_nowait`` / ``get`` / ``get_nowait`` / ``empty``, unbounded, for a single consumer, without the
-    queue's bookkeeping (``task_done`` counts, the putters' wake-ups) that every event paid for and
-    nothing used. ``get`` suspends only when nothing is queued; a cancelled ``get`` takes nothing."""
-
-    def __init__(self) -> None:
-        # What is queued, oldest first. The one consumer may ``popleft`` it directly while it is not
-        # empty (the writer does: no ``get`` coroutine per event); ``get`` waits when it is.
-        self.queued: deque[Queued] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put_nowait(self, item: Queued) -> None:
-        self.queued.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    async def get(self) -> Queued:
-        while not self.queued:
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        return self.queued.popleft()
-
-    def get_nowait(self) -> Queued:
-        if not self.queued:
-            raise asyncio.QueueEmpty
-        return self.queued.popleft()
-
-    def empty(self) -> bool:
-        return not self.queued
-
-    def qsize(self) -> int:
-        return len(self.queued)
+class Outbox(SingleConsumerQueue[Queued]):
+    """The session's server events between the core and its one writer, oldest first; ``None`` ends the
+    writer. The writer takes them from ``queued`` directly while any are queued (see
+    :class:`~mockengine.server.single_consumer_queue.SingleConsumerQueue`)."""
 
 
 class SessionLoop(SessionShell):

@@ -15,38 +15,16 @@ the speaker talked through) leave the lane at the same moment instead of at its 
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Callable
 
 from mockengine.realtime.effects import Transcribe, TranscriptKey
+from mockengine.server.single_consumer_queue import SingleConsumerQueue
 
 
-class TranscriptionLane:
-    """``Transcribe`` jobs oldest first, for one consumer (the session's ``stt_worker``)."""
-
-    def __init__(self) -> None:
-        self.queued: deque[Transcribe] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put_nowait(self, job: Transcribe) -> None:
-        self.queued.append(job)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    async def get(self) -> Transcribe:
-        """The oldest job, waiting for one when none is queued (a cancelled ``get`` takes nothing)."""
-        while not self.queued:
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        return self.queued.popleft()
-
-    def qsize(self) -> int:
-        return len(self.queued)
+class TranscriptionLane(SingleConsumerQueue[Transcribe]):
+    """``Transcribe`` jobs oldest first, for one consumer (the session's ``stt_worker``); a cancelled
+    ``get`` takes nothing (see :class:`~mockengine.server.single_consumer_queue.SingleConsumerQueue`)."""
 
     @property
     def audio_bytes(self) -> int:
