@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from aiohttp import WSMsgType
 
@@ -22,38 +21,7 @@ from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 from tests.conftest import make_session
 from tests.eventually import eventually
-
-
-class StalledPeer:
-    """A WebSocket whose peer reads nothing until ``gate`` is set; the client sends nothing."""
-
-    def __init__(self) -> None:
-        self.gate = asyncio.Event()
-        self.sent: list[dict[str, Any]] = []
-        self.closed = False
-        self.incoming: asyncio.Queue[Any] = asyncio.Queue()
-
-    async def send_frame(self, data: bytes, opcode: WSMsgType) -> None:
-        assert opcode is WSMsgType.TEXT
-        await self.gate.wait()
-        self.sent.append(json.loads(data))
-
-    async def close(self, code: int = 1000, message: bytes = b"") -> bool:
-        self.closed = True
-        await self.incoming.put(None)
-        return True
-
-    def exception(self) -> None:
-        return None
-
-    def __aiter__(self) -> StalledPeer:
-        return self
-
-    async def __anext__(self) -> Any:
-        msg = await self.incoming.get()
-        if msg is None:
-            raise StopAsyncIteration
-        return msg
+from tests.fake_peer import StalledPeer
 
 
 def resources(settings: Settings) -> Resources:

@@ -12,7 +12,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from aiohttp import WSMsgType
 
 from mockengine.brain.selection import load_library
 from mockengine.engines.fakes import FakeSynthesizer
@@ -25,6 +24,7 @@ from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 from tests.conftest import make_session
 from tests.eventually import eventually
+from tests.fake_peer import ReadingPeer
 from tests.speech import question
 from tests.transcription_gate import GatedTranscriber
 
@@ -34,40 +34,6 @@ TRANSCRIBED_NO_TURNS = {
     "type": "realtime",
     "audio": {"input": {"transcription": {"model": "whisper-1"}, "turn_detection": None}},
 }
-
-
-class ReadingPeer:
-    """A WebSocket whose peer reads every event at once; the test hands the session its events."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-        self.raw: list[bytes] = []
-        self.incoming: asyncio.Queue[Any] = asyncio.Queue()
-        self.closed = False
-
-    async def send_frame(self, data: bytes, opcode: WSMsgType) -> None:
-        self.raw.append(bytes(data))
-        self.sent.append(json.loads(data))
-
-    async def close(self, code: int = 1000, message: bytes = b"") -> bool:
-        self.closed = True
-        await self.incoming.put(None)
-        return True
-
-    def exception(self) -> None:
-        return None
-
-    def __aiter__(self) -> ReadingPeer:
-        return self
-
-    async def __anext__(self) -> Any:
-        msg = await self.incoming.get()
-        if msg is None:
-            raise StopAsyncIteration
-        return msg
-
-    def of(self, kind: str) -> list[dict[str, Any]]:
-        return [e for e in self.sent if e["type"] == kind]
 
 
 def turn_audio(n: int) -> str:
