@@ -150,12 +150,7 @@ func main() {
 // for before it went: a close is what tells the client its call ended (else it waits for consent expiry).
 func (p *plane) shutDown() {
 	p.engineGone.Store(true)
-	p.mu.Lock()
-	calls := make([]*call, 0, len(p.calls))
-	for _, c := range p.calls {
-		calls = append(calls, c)
-	}
-	p.mu.Unlock()
+	calls := p.liveCalls()
 	for _, c := range calls {
 		c := c // Go 1.19 (Debian's): one loop variable for every iteration
 		p.closing(func() { p.hangUp(c, "the engine stopped") })
@@ -357,6 +352,17 @@ func (p *plane) call(id uint32) *call {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.calls[id]
+}
+
+// liveCalls is a snapshot of the calls, taken under the lock, to act on (close, hang up) without it.
+func (p *plane) liveCalls() []*call {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	calls := make([]*call, 0, len(p.calls))
+	for _, c := range p.calls {
+		calls = append(calls, c)
+	}
+	return calls
 }
 
 // frames sends the engine's reply frames, each as one RTP packet on its call's track.
@@ -747,13 +753,7 @@ func (p *plane) watchRefusals() {
 		if p.refused.pending.Load() == 0 {
 			continue
 		}
-		p.mu.Lock()
-		calls := make([]*call, 0, len(p.calls))
-		for _, c := range p.calls {
-			calls = append(calls, c)
-		}
-		p.mu.Unlock()
-		for _, c := range calls {
+		for _, c := range p.liveCalls() {
 			sctp := c.pc.SCTP()
 			if sctp == nil {
 				continue
