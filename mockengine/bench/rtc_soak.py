@@ -25,6 +25,7 @@ from typing import Any
 
 import aiohttp
 
+from mockengine.loadtest.plot import agg_pyplot, save_panels
 from mockengine.loadtest.processes import Child
 
 RECLAIM_WAIT_S = 12.0  # after sessions_active 0: the reclaimer's interval (5 s) and its trim
@@ -281,12 +282,8 @@ def print_summary(result: dict[str, Any]) -> None:
 
 def plot_rtc_soak(run: RtcSoakRun, path: Path) -> Path | None:
     """RSS and calls held against time, a line at the idle RSS; None if matplotlib is missing."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = agg_pyplot()
+    if plt is None:
         return None
     minutes = [s.at_s / 60 for s in run.samples]
     fig, axes = plt.subplots(2, 1, figsize=(10, 6), dpi=100, sharex=True)
@@ -295,11 +292,5 @@ def plot_rtc_soak(run: RtcSoakRun, path: Path) -> Path | None:
         axes[0].axhline(run.idle_rss_bytes / 2**20, linestyle="--", color="grey", label="idle engine")
     axes[1].step(minutes, [s.calls for s in run.samples], where="post", label="calls held")
     axes[1].set_xlabel("minute")
-    for ax in axes:
-        ax.legend(loc="upper left", fontsize=8)
-        ax.grid(alpha=0.3)
-    fig.suptitle(f"WebRTC soak: {len(run.waves)} wave(s) of {run.waves[0].calls if run.waves else 0} calls")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    title = f"WebRTC soak: {len(run.waves)} wave(s) of {run.waves[0].calls if run.waves else 0} calls"
+    return save_panels(plt, fig, axes, title, path)

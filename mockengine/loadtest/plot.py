@@ -1,4 +1,4 @@
-"""Latency against concurrency as a PNG (matplotlib, headless)."""
+"""Latency against concurrency as a PNG (matplotlib, headless), and what the soak plots share."""
 
 from __future__ import annotations
 
@@ -15,15 +15,37 @@ SERIES = (
 COLOURS = ("tab:blue", "tab:orange", "tab:red", "tab:green", "tab:purple", "tab:brown")
 
 
-def plot_capacity(results: list[dict[str, Any]], path: Path, title: str) -> Path | None:
-    """One line per (server, figure) over the levels each server ran, the goals as dashed lines, and each
-    server's capacity marked; None if matplotlib is missing."""
+def agg_pyplot() -> Any | None:
+    """``matplotlib.pyplot`` on the headless Agg backend (files only, no display), or None when
+    matplotlib is not installed (it is the optional ``bench`` extra)."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        return None
+    return plt
+
+
+def save_panels(plt: Any, fig: Any, axes: Any, title: str, path: Path) -> Path:
+    """Finish a figure of stacked panels (each with its legend, upper left, and a light grid) under
+    ``title``, write it to ``path`` (PNG) and close it; returns ``path``."""
+    for ax in axes:
+        ax.legend(loc="upper left", fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def plot_capacity(results: list[dict[str, Any]], path: Path, title: str) -> Path | None:
+    """One line per (server, figure) over the levels each server ran, the goals as dashed lines, and each
+    server's capacity marked; None if matplotlib is missing."""
+    plt = agg_pyplot()
+    if plt is None:
         return None
     fig, ax = plt.subplots(figsize=(11, 5.5), dpi=110)
     for colour, result in zip(COLOURS, results, strict=False):

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mockengine.loadtest.driver import percentile
+from mockengine.loadtest.plot import agg_pyplot, save_panels
 from mockengine.loadtest.soak import SoakRun
 from mockengine.loadtest.soak_memory import format_owner_changes, owner_changes, signed
 
@@ -237,12 +238,8 @@ def _f(value: float | None) -> str:
 
 def plot_soak(summary: dict[str, Any], path: Path) -> Path | None:
     """RSS, CPU per session-second and p95 latencies per minute; None if matplotlib is missing."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = agg_pyplot()
+    if plt is None:
         return None
     rows = summary["rows"]
     minutes = [r["minute"] for r in rows]
@@ -262,11 +259,5 @@ def plot_soak(summary: dict[str, Any], path: Path) -> Path | None:
     axes[2].axhline(GOALS["onset_p95_ms"], linestyle=":", color="tab:blue")
     axes[2].axhline(GOALS["response_p95_ms"], linestyle=":", color="tab:orange")
     axes[2].set_xlabel("minute")
-    for ax in axes:
-        ax.legend(loc="upper left", fontsize=8)
-        ax.grid(alpha=0.3)
-    fig.suptitle(f"soak: {summary['sessions']} sessions, {summary['minutes']:g} min")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    title = f"soak: {summary['sessions']} sessions, {summary['minutes']:g} min"
+    return save_panels(plt, fig, axes, title, path)
