@@ -324,9 +324,16 @@ def _led_by_name(chunk: str, cues: Cues) -> bool:
     return bool(words) and bool(cues.name_verb) and lexicon.stem(words[0].lower) == cues.name_verb
 
 
+# A colon after the request's words gives what it is for ("Save my hobbies: I like chess and hiking"): the
+# words after it are no relative clause of the noun before it (a time's "7:30" is no colon).
+_GIVING_COLON = re.compile(r"(?<!\d):(?!\d)")
+
+
 def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
+    """The chunk's phrases, each with the boundary word before it ("" for the first, ``BLANK`` after a
+    value taken out or a colon)."""
     pieces: list[tuple[str, list[lexicon.Token]]] = []
-    for position, stretch in enumerate(chunk.split(BLANK)):
+    for position, stretch in enumerate(_GIVING_COLON.sub(BLANK, chunk).split(BLANK)):
         pieces.append(("" if position == 0 else BLANK, []))
         for token in lexicon.tokens(stretch):
             # "lasagna that takes an hour": a relative clause after a noun describes it, it is no part
