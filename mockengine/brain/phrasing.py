@@ -270,11 +270,20 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
         pieces = _pieces(chunk)
         if index == main:
             pieces = _after_lead_verb(pieces, cues)
+        reminding = False
         for number, (preposition, part) in enumerate(pieces):
             if index == main and number == 0:
                 part = _from_verb(part, cues)
-            phrase = _trim(
-                part, cues, at_start=number == 0 or preposition == BLANK, after_to=preposition == "to"
+            # what "remind me to …" reminds of is said as it is, the tool's own verbs in it too ("Remind me
+            # to make a booking" to create_reminder: "make" and "booking" are create's, and nothing was left)
+            reminded = reminding and preposition == "to"
+            reminding = (reminding and not reminded) or _reminds(part)
+            phrase = (
+                _trim_reminded(part, cues)
+                if reminded
+                else _trim(
+                    part, cues, at_start=number == 0 or preposition == BLANK, after_to=preposition == "to"
+                )
             )
             if index == main and not obj and preposition in ("", BLANK) and not merged:
                 obj = phrase
@@ -417,6 +426,39 @@ def _named_at(word: lexicon.Token, cues: Cues) -> bool:
 
 # Words that make the word after them a thing: "my booking", "the reservation".
 _DETERMINING = frozenset(("my", "our", "your", "his", "her", "their", "the", "this", "that", "a", "an"))
+
+
+_REMINDING = frozenset(("remind", "reminds", "reminding"))
+_REMINDED_ONE = frozenset(("me", "us", "him", "her", "them"))
+
+
+def _reminds(words: list[lexicon.Token]) -> bool:
+    """The words ask for a reminder of someone ("remind me", "remind us at 8"): the "to" after them
+    gives what they are reminded of."""
+    return any(
+        w.lower in _REMINDING and i + 1 < len(words) and words[i + 1].lower in _REMINDED_ONE
+        for i, w in enumerate(words)
+    )
+
+
+def _trim_reminded(words: list[lexicon.Token], cues: Cues) -> str:
+    """What a reminder reminds of ("make a booking" of "remind me to make a booking"), as said: only
+    stop words and the tool's own nouns ("… reminder") at its ends go, no verb of the tool's."""
+    start, end = 0, len(words)
+    while (
+        start < end and words[start].lower in lexicon.STOPWORDS and not _is_name(words[start], start, words)
+    ):
+        start += 1
+    while end > start and (
+        words[end - 1].lower in lexicon.STOPWORDS
+        or words[end - 1].lower in _TRAILING
+        or (
+            lexicon.stem(words[end - 1].lower) in cues.name_stems
+            and words[end - 1].concept not in lexicon.ACTIONS
+        )
+    ):
+        end -= 1
+    return " ".join(w.text for w in words[start:end])
 
 
 def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool = False) -> str:
