@@ -107,6 +107,7 @@ OBJECT_PREPOSITIONS = frozenset(
 _INTERJECTIONS = frozenset(("hey", "hi", "hello", "yeah", "yes", "oh", "okay", "ok"))
 
 BLANK = "¦"  # where a value was taken out of the text
+COLON = ":"  # the boundary a colon after the request's words makes (``_pieces``)
 
 
 _BOUNDARIES = frozenset(ROLES) | {"and", "then", "under", "below", "over", "above", "of", "as"}
@@ -266,6 +267,7 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
     main = acting[0] if acting else next((i for i, c in enumerate(chunks) if _content(lexicon.tokens(c))), 0)
     obj = ""
     merged: list[tuple[str, str]] = []
+    before_colon: list[tuple[str, str]] = []
     for index, chunk in enumerate(chunks):
         pieces = _pieces(chunk)
         if index == main:
@@ -282,15 +284,25 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
                 _trim_reminded(part, cues)
                 if reminded
                 else _trim(
-                    part, cues, at_start=number == 0 or preposition == BLANK, after_to=preposition == "to"
+                    part,
+                    cues,
+                    at_start=number == 0 or preposition in (BLANK, COLON),
+                    after_to=preposition == "to",
                 )
             )
-            if index == main and not obj and preposition in ("", BLANK) and not merged:
+            # the words after a colon are what the request is for when it named nothing yet ("Add to my
+            # shopping list: eggs and milk"), whatever phrases came before the colon
+            opening = (preposition in ("", BLANK) and not merged) or preposition == COLON
+            if index == main and not obj and opening:
                 obj = phrase
-            elif number > 0 and preposition != BLANK:
+                # what came before the colon goes after what the colon gives: its list ("and milk")
+                # follows it
+                before_colon, merged = (merged, []) if preposition == COLON else (before_colon, merged)
+            elif number > 0 and preposition not in (BLANK, COLON):
                 merged.append((preposition, phrase))
             elif preposition == BLANK and merged and merged[-1][1].lower() in LIGHT_VERBS:
                 merged[-1] = (merged[-1][0], phrase)  # "to give ¦ her tablet": the tablet, given
+    merged += before_colon
     return [("", _titles_as_written(obj, text)), *((p, _titles_as_written(v, text)) for p, v in merged)]
 
 
@@ -340,10 +352,15 @@ _GIVING_COLON = re.compile(r"(?<!\d):(?!\d)")
 
 def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
     """The chunk's phrases, each with the boundary word before it ("" for the first, ``BLANK`` after a
-    value taken out or a colon)."""
+    value taken out, ``COLON`` after a colon)."""
     pieces: list[tuple[str, list[lexicon.Token]]] = []
-    for position, stretch in enumerate(_GIVING_COLON.sub(BLANK, chunk).split(BLANK)):
-        pieces.append(("" if position == 0 else BLANK, []))
+    stretches = [
+        (COLON if after else BLANK, stretch)
+        for blanked in chunk.split(BLANK)
+        for after, stretch in enumerate(_GIVING_COLON.split(blanked))
+    ]
+    for position, (boundary, stretch) in enumerate(stretches):
+        pieces.append(("" if position == 0 else boundary, []))
         for token in lexicon.tokens(stretch):
             # "lasagna that takes an hour": a relative clause after a noun describes it, it is no part
             # of its name ("that" before any noun is a pronoun: "delete that").

@@ -91,6 +91,14 @@ def test_a_list_after_a_colon_and_a_verb_of_liking(said: str, hobbies: list[str]
     assert calls([SAVE_HOBBIES], said) == [("save_hobbies", {"hobbies": hobbies})]
 
 
+def test_a_list_after_a_colon_follows_the_phrases_before_it() -> None:
+    # was ["shopping list eggs", "milk"] on 267f230c, then ["shopping list", "milk"] with the colon alone
+    add = tool("add_items", "Add items to the shopping list", {"items": HOBBIES})
+    assert calls([add], "Add to my shopping list: eggs and milk") == [
+        ("add_items", {"items": ["eggs", "milk"]})
+    ]
+
+
 # -- 3. a forced hobbies tool takes the hobbies said, not its name's word
 
 
