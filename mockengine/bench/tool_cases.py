@@ -13,7 +13,8 @@ defining apps for that file only (an app of the same name there wins over the sh
 an optional ``histories:`` block (named earlier turns a case's ``history:`` may name, besides
 ``cases.yaml``'s), and an optional
 ``today:`` (ISO date relative dates count from; else ``cases.yaml``'s). A case is ``{id, app, say,
-history?, expect}``; ``expect`` is a list of ``{tool, arguments}``, ``[]`` for no call, or ``ask``.
+history?, tool_choice?, expect}``; ``expect`` is a list of ``{tool, arguments}``, ``[]`` for no call, or
+``ask``; ``tool_choice`` is ``auto`` (the default), ``required``, or the name of a tool the host forces.
 
 Which splits were tuned on is recorded here (``TUNED_ON``), not guessed: any file not listed — a new
 held-out round — is reported as held out.
@@ -56,6 +57,7 @@ TUNED_ON = frozenset(
         "heldout_r9",
         "followups",  # written with the follow-up rules (ellipsis.py), not before them
         "aside_r12",  # brain3's four apps: scored once (62.5 % exact), then tuned on
+        "skeptic",  # cases a skeptic found read as no model would, written with their fixes (brain17 on)
     )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))
@@ -77,6 +79,7 @@ class Case:
     split: str = "tune"
     tools: tuple[ToolSpec, ...] = ()
     today: date = date(2026, 3, 2)
+    tool_choice: str = "auto"  # "auto", "required", or the name of the tool forced
 
     @property
     def held_out(self) -> bool:
@@ -152,6 +155,11 @@ def _cases_of(
             raise CaseFileError(f"{where}: a case needs id, app, say and expect")
         if raw["app"] not in apps:
             raise CaseFileError(f"{where}: app {raw['app']!r} is neither in apps.yaml nor in the file's apps")
+        choice = str(raw.get("tool_choice", "auto"))
+        if choice not in ("auto", "required") and choice not in {t.name for t in apps[raw["app"]]}:
+            raise CaseFileError(
+                f"{where}: tool_choice {choice!r} is neither auto, required nor a tool of the app"
+            )
         history = raw.get("history") or ()
         if isinstance(history, str):
             if history not in histories:
@@ -167,6 +175,7 @@ def _cases_of(
                 split_of(str(raw["id"]), path.stem),
                 apps[raw["app"]],
                 today,
+                choice,
             )
         )
     return cases

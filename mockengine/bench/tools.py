@@ -30,7 +30,7 @@ from jsonschema import validators
 from mockengine.bench.context import BenchContext
 from mockengine.bench.sections import Section
 from mockengine.bench.tool_cases import DATA, TUNED_ON, Case, load, split_names, split_of
-from mockengine.brain.model import ReplyRequest, ToolSpec, TurnView
+from mockengine.brain.model import ForcedTool, ReplyRequest, ToolChoice, ToolSpec, TurnView
 from mockengine.brain.participant import ScriptedBrain
 from mockengine.brain.scenario import Scenario
 
@@ -90,9 +90,15 @@ class Tally:
 def run_case(
     brain: ScriptedBrain, tools: tuple[ToolSpec, ...], case: Case
 ) -> tuple[list[tuple[str, Any]], str | None]:
-    """The calls the brain makes (name, parsed arguments) and what it says."""
+    """The calls the brain makes (name, parsed arguments) and what it says, under the case's
+    ``tool_choice``."""
+    choice: ToolChoice = (
+        ("required" if case.tool_choice == "required" else ForcedTool(case.tool_choice))
+        if case.tool_choice != "auto"
+        else "auto"
+    )
     request = ReplyRequest(
-        "", tools, "auto", ("text",), history_items(case), response_index=len(case.history)
+        "", tools, choice, ("text",), history_items(case), response_index=len(case.history)
     )
     reply = brain.reply(request)
     return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls], reply.text

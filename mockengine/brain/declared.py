@@ -74,6 +74,36 @@ def leading_verbs(description: str) -> list[str]:
     ]
 
 
+# The thing an imperative description's verb is done to: up to three words after its determiner, ending
+# before a preposition, a conjunction, a relative word or a stop ("Reserve a table at a restaurant" →
+# "table", "Post a message to a channel" → "message").
+_OBJECT = re.compile(
+    r"\s*(?P<thing>(?:[A-Za-z'-]+\s+){0,2}?[A-Za-z'-]+)"
+    r"(?=\s+(?:at|in|on|for|to|from|with|by|of|and|or|that|which|who|when|if|as|into|under)\b|\s*[.,;:(]|\s*$)",
+    re.I,
+)
+
+
+def acted_on(description: str) -> str:
+    """The head of the thing an imperative description's leading verb is done to ("Reserve a table at a
+    restaurant" → "table"; "Create a new calendar event" → "event"; "Mute or unmute the user's
+    microphone" → "microphone"); ""
+    when the description opens with no such verb ("Returns the …", "Current weather …") or a light
+    one. A model reads "Can I get a table?" as asking for what ``make_reservation`` "Reserve a table …"
+    does, as it reads a thing the tool's name holds."""
+    trigger = _WHEN_THE_USER.match(description)
+    rest = description[trigger.end() :] if trigger is not None else description
+    found = _LEADING.match(rest)
+    if found is None or not leading_verbs(description):
+        return ""
+    thing = _OBJECT.match(rest[found.end() :])
+    if thing is None:
+        return ""
+    # the head, the phrase's last word: "a new calendar event" is an event (not a "new" one made)
+    head = thing.group("thing").split()[-1]
+    return "" if head.lower().endswith(("'s", "s'")) or head.lower() in lexicon.STOPWORDS else head
+
+
 def labelled(text: str, tool: ToolSpec) -> bool:
     """A required string of ``tool`` said as what it is ("the passcode is tulip", "the code's X")."""
     parameters = tool.parameters if isinstance(tool.parameters, Mapping) else {}

@@ -259,17 +259,40 @@ def _free(name: str, properties: Mapping[str, Any]) -> bool:
 
 
 def _kept(text: str, name: str, filled: Filled, person: bool = False) -> bool:
-    """A free value the words give although they ask for no call: quoted text, or a name said within the
-    sentence ("It is 21 degrees and sunny in Paris" → ``city: Paris`` for a forced ``report_weather``, as
-    LangChain's and pydantic-ai's structured output by a forced tool ask; a model fills what was said).
+    """A free value the words give although they ask for no call: quoted text, a value stated by the
+    parameter's name ("My hobbies are …"), the things a list the speaker likes names ("I like chess and
+    hiking"), or a name said within the sentence ("It is 21 degrees and sunny in Paris" → ``city:
+    Paris`` for a forced ``report_weather``, as LangChain's and pydantic-ai's structured output by a
+    forced tool ask; a model fills what was said).
     A capitalised word opening the words ("Thanks") is no name, except for a ``person`` property: "John
     Doe is 30 years old" gives instructor's forced ``User`` its ``name``."""
     value = filled.arguments.get(name)
-    if _quoted(text, name, filled):
+    if _quoted(text, name, filled) or _stated(text, name):
         return True
+    if isinstance(value, list) and _LIKED.search(text) is not None:
+        return True  # "I like chess and hiking": the things the speaker tells of their own
     if not isinstance(value, str) or not places.is_proper_name(value) or len(value.split()) > 4:
         return False
     return person or not text.lstrip().startswith(value)
+
+
+# The speaker telling what they like ("I like chess and hiking", "I'm into chess …"): a list of theirs,
+# no leftover of another request.
+_LIKED = re.compile(
+    r"\b(?:i|we)(?:\s+(?:really|also|just))?\s+(?:like|love|enjoy|prefer|adore)\b|\b(?:i'm|i\s+am)\s+into\b",
+    re.IGNORECASE,
+)
+
+
+def _stated(text: str, name: str) -> bool:
+    """The words say what the parameter is, by its name: "My hobbies are chess and hiking" for
+    ``hobbies``, "our budget is 200", "my hobbies: chess …" (a model fills a forced ``save_hobbies`` with
+    the hobbies said; it was sent its name's word, ``["Hobbies"]``)."""
+    label = r"\s+".join(re.escape(w) for w in lexicon.identifier_words(name).split())
+    if not label:
+        return False
+    pattern = rf"\b(?:the|my|our|its|his|her|their)\s+{label}(?:\s+(?:is|are|were|was|include)\b|'s\b|\s*:)"
+    return re.search(pattern, text, re.IGNORECASE) is not None
 
 
 def _names_a_person(name: str, properties: Mapping[str, Any]) -> bool:

@@ -199,7 +199,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         # A thing the tool is named for ("details", "song") is enough when no other action was asked for;
         # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
         # ("where's the car?" names a ride, but asks where it is: no booking).
-        strong = strong or (in_name > 0 and not other_verb and not (inquiring and not vocabulary.lookup))
+        named_for = in_name > 0 or bool(vocabulary.acted_on & {c for c, _ in own})
+        strong = strong or (named_for and not other_verb and not (inquiring and not vocabulary.lookup))
         asked = inquiring and vocabulary.lookup and not other_verb and _names_report(heard, vocabulary)
         strong = strong or asked
         if _SWITCHED.search(text) and {"on", "off"} <= vocabulary.enums:
@@ -514,15 +515,17 @@ def change_undeclared(text: str, tools: list[ToolSpec]) -> str | None:
 
 def _got_undeclared(text: str, vocabularies: list[_Vocabulary]) -> str | None:
     """The thing asked to be given ("refund" of "can I get a refund for my booking AB12?") when no
-    declared tool has a word of it, itself or through an association ("a cab" reaches a ride); else
-    None."""
+    declared tool has a word of it, itself or through an association ("a cab" reaches a ride, "a table" a
+    restaurant where no tool has a table); else None."""
     found = _asked_for(text)
     if found is None:
         return None
     thing = found.group("thing")
     if NO_THING & set(thing.lower().split()):  # "can I get some help?", "could I have a minute?"
         return None
-    concepts = {c for c, w in _heard(thing) for c in (c, *lexicon.associated(c, w))} | set(_concepts(thing))
+    heard = _heard(thing)
+    concepts = {c for c, w in heard for c in (c, *lexicon.associated(c, w), *lexicon.fallback_associated(w))}
+    concepts |= set(_concepts(thing))
     return None if any(concepts & v.weights.keys() for v in vocabularies) else thing
 
 
@@ -835,6 +838,8 @@ class _Vocabulary:
     reports: frozenset[str] = frozenset()
     # words (stems) the tool's verb of keeping also means: "add" for save_contact
     kept: frozenset[str] = frozenset()
+    # what its description's verb is done to ("table" of "Reserve a table …"): named for, as its name's
+    acted_on: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4096)
@@ -890,6 +895,14 @@ def _vocabulary(key: str) -> _Vocabulary:
     # "Called when the user wants to update their order": the user's verb is the trigger, as its name is
     _add(weights, leading, NAME_WEIGHT if declared.says_when_called(description or "") else PARAMETER_WEIGHT)
     strong |= set(leading)
+    # The thing the description's verb makes is what the tool is for, as a thing its name holds: "Can I
+    # get a table?" asks make_reservation "Reserve a table at a restaurant" for it (it counted as any
+    # description word, and "get" asked for no reservation). Only a verb that makes or gets a thing: a
+    # call named to "Leave the call" ("get me into the call") is asked for no leaving.
+    making = bool(set(leading) & _MAKING)
+    acted_on = frozenset(_concepts(declared.acted_on(description or "")) if making else ())
+    acted_on -= set(name_concepts)
+    _add(weights, list(acted_on), PARAMETER_WEIGHT)
     # An OpenAI Agents SDK handoff ("transfer_to_billing", "Handoff to the Billing agent to handle the
     # request. Refunds and billing questions"): what the agent handles, its handoff_description, is what
     # the tool is for, so its words count like the tool's name ("I want a refund" asks for the transfer).
@@ -913,10 +926,15 @@ def _vocabulary(key: str) -> _Vocabulary:
         frozenset(enums),
         frozenset(reports),
         kept,
+        acted_on,
     )
 
 
 _GET = lexicon.concept("get")
+# Verbs that make a thing or get it for the user ("Reserve a table", "Order a pizza", "Request a ride").
+_MAKING = frozenset(
+    lexicon.concept(w) for w in ("create", "add", "buy", "request", "rent", "hire", "register")
+)
 # Words for the form a parameter's value takes ("The city name", "The order ID"), not for what a tool reports.
 _VALUE_FORMS = frozenset(
     lexicon.concept(w)

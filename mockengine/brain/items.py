@@ -47,6 +47,19 @@ def as_list(parts: list[str]) -> list[str]:
     return parts
 
 
+# A verb of liking that opens a list of the speaker's own ("I enjoy chess and hiking", "Save my hobbies:
+# I love chess …"): it tells how they feel about the things, it is no part of the first thing.
+_LIKING = re.compile(
+    r"^(?:really\s+|also\s+|just\s+)?(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|adore|adores)\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def without_liking(part: str) -> str:
+    """``part`` without a verb of liking that opens it ("enjoy chess" → "chess"); as said otherwise."""
+    return _LIKING.sub("", part, count=1)
+
+
 # A part that starts with how many of it there are: a thing of its own, not the end of a name.
 _COUNTED = re.compile(
     r"^(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|some|a couple of)\s", re.I

@@ -107,6 +107,7 @@ OBJECT_PREPOSITIONS = frozenset(
 _INTERJECTIONS = frozenset(("hey", "hi", "hello", "yeah", "yes", "oh", "okay", "ok"))
 
 BLANK = "¦"  # where a value was taken out of the text
+COLON = ":"  # the boundary a colon after the request's words makes (``_pieces``)
 
 
 _BOUNDARIES = frozenset(ROLES) | {"and", "then", "under", "below", "over", "above", "of", "as"}
@@ -266,22 +267,42 @@ def split_phrases(text: str, cues: Cues) -> list[tuple[str, str]]:
     main = acting[0] if acting else next((i for i, c in enumerate(chunks) if _content(lexicon.tokens(c))), 0)
     obj = ""
     merged: list[tuple[str, str]] = []
+    before_colon: list[tuple[str, str]] = []
     for index, chunk in enumerate(chunks):
         pieces = _pieces(chunk)
         if index == main:
             pieces = _after_lead_verb(pieces, cues)
+        reminding = False
         for number, (preposition, part) in enumerate(pieces):
             if index == main and number == 0:
                 part = _from_verb(part, cues)
-            phrase = _trim(
-                part, cues, at_start=number == 0 or preposition == BLANK, after_to=preposition == "to"
+            # what "remind me to …" reminds of is said as it is, the tool's own verbs in it too ("Remind me
+            # to make a booking" to create_reminder: "make" and "booking" are create's, and nothing was left)
+            reminded = reminding and preposition == "to"
+            reminding = (reminding and not reminded) or _reminds(part)
+            phrase = (
+                _trim_reminded(part, cues)
+                if reminded
+                else _trim(
+                    part,
+                    cues,
+                    at_start=number == 0 or preposition in (BLANK, COLON),
+                    after_to=preposition == "to",
+                )
             )
-            if index == main and not obj and preposition in ("", BLANK) and not merged:
+            # the words after a colon are what the request is for when it named nothing yet ("Add to my
+            # shopping list: eggs and milk"), whatever phrases came before the colon
+            opening = (preposition in ("", BLANK) and not merged) or preposition == COLON
+            if index == main and not obj and opening:
                 obj = phrase
-            elif number > 0 and preposition != BLANK:
+                # what came before the colon goes after what the colon gives: its list ("and milk")
+                # follows it
+                before_colon, merged = (merged, []) if preposition == COLON else (before_colon, merged)
+            elif number > 0 and preposition not in (BLANK, COLON):
                 merged.append((preposition, phrase))
             elif preposition == BLANK and merged and merged[-1][1].lower() in LIGHT_VERBS:
                 merged[-1] = (merged[-1][0], phrase)  # "to give ¦ her tablet": the tablet, given
+    merged += before_colon
     return [("", _titles_as_written(obj, text)), *((p, _titles_as_written(v, text)) for p, v in merged)]
 
 
@@ -324,10 +345,22 @@ def _led_by_name(chunk: str, cues: Cues) -> bool:
     return bool(words) and bool(cues.name_verb) and lexicon.stem(words[0].lower) == cues.name_verb
 
 
+# A colon after the request's words gives what it is for ("Save my hobbies: I like chess and hiking"): the
+# words after it are no relative clause of the noun before it (a time's "7:30" is no colon).
+_GIVING_COLON = re.compile(r"(?<!\d):(?!\d)")
+
+
 def _pieces(chunk: str) -> list[tuple[str, list[lexicon.Token]]]:
+    """The chunk's phrases, each with the boundary word before it ("" for the first, ``BLANK`` after a
+    value taken out, ``COLON`` after a colon)."""
     pieces: list[tuple[str, list[lexicon.Token]]] = []
-    for position, stretch in enumerate(chunk.split(BLANK)):
-        pieces.append(("" if position == 0 else BLANK, []))
+    stretches = [
+        (COLON if after else BLANK, stretch)
+        for blanked in chunk.split(BLANK)
+        for after, stretch in enumerate(_GIVING_COLON.split(blanked))
+    ]
+    for position, (boundary, stretch) in enumerate(stretches):
+        pieces.append(("" if position == 0 else boundary, []))
         for token in lexicon.tokens(stretch):
             # "lasagna that takes an hour": a relative clause after a noun describes it, it is no part
             # of its name ("that" before any noun is a pronoun: "delete that").
@@ -410,6 +443,39 @@ def _named_at(word: lexicon.Token, cues: Cues) -> bool:
 
 # Words that make the word after them a thing: "my booking", "the reservation".
 _DETERMINING = frozenset(("my", "our", "your", "his", "her", "their", "the", "this", "that", "a", "an"))
+
+
+_REMINDING = frozenset(("remind", "reminds", "reminding"))
+_REMINDED_ONE = frozenset(("me", "us", "him", "her", "them"))
+
+
+def _reminds(words: list[lexicon.Token]) -> bool:
+    """The words ask for a reminder of someone ("remind me", "remind us at 8"): the "to" after them
+    gives what they are reminded of."""
+    return any(
+        w.lower in _REMINDING and i + 1 < len(words) and words[i + 1].lower in _REMINDED_ONE
+        for i, w in enumerate(words)
+    )
+
+
+def _trim_reminded(words: list[lexicon.Token], cues: Cues) -> str:
+    """What a reminder reminds of ("make a booking" of "remind me to make a booking"), as said: only
+    stop words and the tool's own nouns ("… reminder") at its ends go, no verb of the tool's."""
+    start, end = 0, len(words)
+    while (
+        start < end and words[start].lower in lexicon.STOPWORDS and not _is_name(words[start], start, words)
+    ):
+        start += 1
+    while end > start and (
+        words[end - 1].lower in lexicon.STOPWORDS
+        or words[end - 1].lower in _TRAILING
+        or (
+            lexicon.stem(words[end - 1].lower) in cues.name_stems
+            and words[end - 1].concept not in lexicon.ACTIONS
+        )
+    ):
+        end -= 1
+    return " ".join(w.text for w in words[start:end])
 
 
 def _trim(words: list[lexicon.Token], cues: Cues, at_start: bool, after_to: bool = False) -> str:

@@ -290,6 +290,13 @@ def _number_value(schema: dict[str, Any], rng: random.Random, hints: Hints, root
     return round(value, 2) if not (isinstance(step, int | float) and step > 0) else value
 
 
+def neutral_number(schema: Any) -> float | int:
+    """The number a field nobody spoke of gets: 0, or the bound nearest it (``minimum: 1`` → 1), on a
+    ``multipleOf`` step; an integer for ``type: integer``. Unlike a drawn number it reads as unset."""
+    schema = dict(schema) if isinstance(schema, Mapping) else {}
+    return _number_value(schema, random.Random(0), Hints(number=0.0), schema)
+
+
 def _bounds(schema: dict[str, Any], is_integer: bool) -> tuple[float, float]:
     nudge = 1.0 if is_integer else 0.01
     low = float(schema.get("minimum", -math.inf))

@@ -1417,7 +1417,8 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         and not objects.set_to(work.said, obj)
         and not _before_own_thing(work.text, obj, todo.cues)
     ):
-        listed = [obj]
+        # the things of a list the speaker likes ("I enjoy chess and hiking"), not "enjoy chess"
+        listed = [items.without_liking(obj) if primary in todo.lists else obj]
         while rest and rest[0][0] == "and":  # "eggs and bread": more of the object, not a new request
             listed, rest = [*listed, bare(rest[0][1])], rest[1:]
         # "something cheap, Italian, and …": a part that names nothing is no thing of the list

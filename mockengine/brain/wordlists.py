@@ -525,7 +525,9 @@ ASSOCIATION_WEIGHT = 0.6
 # Words (by stem) whose concept implies another only in an app where no tool declares it: "add Ana Silva, her
 # number is …" makes a new contact (create_contact) where nothing adds; where a tool adds ("add the Airbnb
 # to the Porto trip group" → add_expense) a create_group is no adding.
-FALLBACK_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"add": ("create",)}
+# A table asked for where no tool declares one is a restaurant's: "Can I get a table for four?" to
+# book_restaurant "Book a restaurant" (the value is the concept, "restaurant"'s stem).
+FALLBACK_ASSOCIATIONS: dict[str, tuple[str, ...]] = {"add": ("create",), "tabl": ("restaur",)}
 # Words whose concept is too narrow for every sense they have: "save" is a favourite ("save this song")
 # and a new record kept ("save Ana's number", "save this as a note"); "set" also changes a value a tool
 # updates ("set the stock of apples to 12" → update_inventory). Keyed by the word's stem.

@@ -51,7 +51,14 @@ from mockengine.brain.kinds import kind_of
 from mockengine.brain.lexicon import identifier_words
 from mockengine.brain.model import ForcedTool, Reply, ToolCall
 from mockengine.brain.referents import Referent
-from mockengine.brain.schema_values import Hints, object_target, properties_of, value_for
+from mockengine.brain.schema_values import (
+    Hints,
+    admits_null,
+    neutral_number,
+    object_target,
+    properties_of,
+    value_for,
+)
 from mockengine.brain.utterance import acted_tail
 from mockengine.brain.wordlists import FEELINGS
 from mockengine.chat.audio import ChoiceAudio, stream_pieces
@@ -295,6 +302,7 @@ def _with_words(
             alone = {"type": "object", "properties": {name: about}, "required": [name]}
             heard_values = {**heard_values, **_filled_from_words(_canonical_json(alone), said, today)}
     titles: set[str] = set()  # an occasion's title properties, filled with its title
+    taken: set[str] = set()  # the properties the words gave a value
     if occasions.is_occasion(properties):
         # an occasion's name is what it is ("science fair"), its people the names said outside it
         titled = occasions.title(said)
@@ -359,7 +367,8 @@ def _with_words(
                 heard = _listed_things(heard)
             if heard:
                 candidate = {**value, name: heard}
-                value = candidate if validator.is_valid(candidate) else value
+                if validator.is_valid(candidate):
+                    value, taken = candidate, taken | {name}
             continue
         if (
             (kind == "person" or "name" in identifier_words(name).split())
@@ -379,13 +388,39 @@ def _with_words(
             continue
         candidate = {**value, name: heard}
         if validator.is_valid(candidate):
-            value = candidate
+            value, taken = candidate, taken | {name}
     for name, about in properties.items():
         # "I don't have any hobbies", "I have no pets": the list the words deny is empty, as a model writes
         # it (the filler took "any hobbies" for the one thing listed)
         if isinstance(about, Mapping) and kind_of(name, about) == "list" and _denied(name, said):
             candidate = {**value, name: []}
-            value = candidate if validator.is_valid(candidate) else value
+            if validator.is_valid(candidate):
+                value, taken = candidate, taken | {name}
+    return _unsaid(value, properties, taken, validator)
+
+
+def _unsaid(
+    value: dict[str, Any], properties: Mapping[str, Any], taken: set[str], validator: Draft202012Validator
+) -> dict[str, Any]:
+    """``value`` with each top-level property the words gave nothing made what a model writes for a
+    field nobody spoke of, where the whole still validates: null where the schema admits it (a strict
+    schema's optional field, ``Optional[int]``; a string meant for the reply itself keeps the reply's
+    words), else for a number the neutral one, 0 or the bound nearest it (our choice: an ``age`` nobody
+    said was a drawn number, 6, which reads as said). Strings, lists and options keep what was built."""
+    for name, about in properties.items():
+        if name in taken or name not in value or not isinstance(about, Mapping):
+            continue
+        kind = kind_of(name, about)
+        reply_words = kind == "string" and bool(_SAYS_THE_REPLY & set(identifier_words(name).split()))
+        if admits_null(about) and not reply_words:
+            unsaid: Any = None
+        elif isinstance(value[name], int | float) and not isinstance(value[name], bool):
+            unsaid = neutral_number(about)
+        else:
+            continue
+        candidate = {**value, name: unsaid}
+        if validator.is_valid(candidate):
+            value = candidate
     return value
 
 

@@ -108,6 +108,7 @@ FLOORS = {
     "heldout_r8": 0.66,  # round 9 tuned on it (47.7 % when sealed)
     "followups": 1.0,  # follow-ups, answers, refusals, names, tools side by side (28.0 % on the old code)
     "heldout_r9": 0.72,  # round 10 tuned on it (58.5 % when sealed)
+    "skeptic": 1.0,  # cases a skeptic found, written with their fixes (brain17: 10.0 % on 267f230c)
 }
 
 

@@ -83,6 +83,7 @@ def test_the_bench_reports_a_new_file_per_app(folder: Path, capsys: pytest.Captu
         ("apps: [1]\ncases: []\n", "apps must be a mapping"),
         ("cases:\n  - {id: vc-01, app: shop, say: hi, expect: []}\n", "case id 'vc-01'"),
         ("cases: [\n", "not valid YAML"),
+        ("cases:\n  - {id: x, app: shop, say: hi, tool_choice: get_weather, expect: []}\n", "tool_choice"),
     ],
 )
 def test_a_broken_file_is_named_in_the_error(folder: Path, text: str, message: str) -> None:
@@ -113,3 +114,28 @@ def test_an_unknown_tools_misses_split_is_refused_naming_the_splits(
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert "--tools-misses: unknown split 'nope'; the splits: tune, burned-r1, " in err
     assert all(name in err for name in ("heldout_r4", "user_r1", "dev_r5"))
+
+
+FORCED = """
+apps:
+  profile:
+    - {type: function, name: save_hobbies, description: "Save the user's hobbies",
+       parameters: {type: object, properties: {hobbies: {type: array, items: {type: string}}},
+         required: [hobbies]}}
+cases:
+  - {id: f-1, app: profile, say: "hello there", expect: []}
+  - {id: f-2, app: profile, say: "hello there", tool_choice: save_hobbies,
+     expect: [{tool: save_hobbies, arguments: {hobbies: [Hobbies]}}]}
+  - {id: f-3, app: profile, say: "hello there", tool_choice: required,
+     expect: [{tool: save_hobbies, arguments: {hobbies: [Hobbies]}}]}
+"""
+
+
+def test_a_case_may_carry_the_hosts_tool_choice(folder: Path) -> None:
+    """A case's ``tool_choice`` (a tool's name, or ``required``) is what the brain is asked under: the
+    same words call nothing unforced and the forced tool when it is forced."""
+    (folder / "heldout_r11.yaml").write_text(FORCED, encoding="utf-8")
+    _, cases, _ = load(folder)
+    assert [c.tool_choice for c in cases if c.split == "heldout_r11"] == ["auto", "save_hobbies", "required"]
+    figures = report(evaluate(folder))
+    assert figures["heldout_r11.profile"]["exact"] == 1.0 and figures["heldout_r11.profile"]["calls"] == 2
