@@ -177,6 +177,44 @@ class CallClient:
     def kinds(self) -> list[str]:
         return [e["type"] for e in self.events]
 
+    async def wait_for_answer(self, *, after: int = 0, timeout_s: float = 40.0) -> dict[str, Any]:
+        """The ``response.done`` that answers the turn the microphone spoke after event index ``after``:
+        the turn's last answer.
+
+        On a starved machine the microphone's packets can come late (this process's loop stalled past
+        the turn's ``silence_duration_ms``): the engine ends the turn early, as it would for a network
+        that held them back, and the rest of the speech then cancels the first answer as a barge-in does
+        (CI, load ~15). Such an answer (cancelled, reason ``turn_detected``, a ``speech_started`` after
+        its ``response.created``) is passed over; any other is returned, for the test to check."""
+        mark = after
+        async with asyncio.timeout(timeout_s):
+            while True:
+                done = await self.wait_for("response.done", after=mark, timeout_s=timeout_s)
+                cut = next(i for i, e in enumerate(self.events) if e is done)
+                response = done["response"]
+                created = next(
+                    (
+                        i
+                        for i, e in enumerate(self.events[:cut])
+                        if e["type"] == "response.created" and e["response"]["id"] == response["id"]
+                    ),
+                    cut,
+                )
+                barged = "input_audio_buffer.speech_started" in self.kinds()[created:cut]
+                reason = (response.get("status_details") or {}).get("reason")
+                if response["status"] != "cancelled" or reason != "turn_detected" or not barged:
+                    return done
+                mark = cut + 1
+
+    def heard_text(self, *, after: int = 0) -> str:
+        """What the engine transcribed of the microphone after event index ``after``: every completed
+        transcription, in order (a turn split by late packets is transcribed in pieces)."""
+        return " ".join(
+            e["transcript"]
+            for e in self.events[after:]
+            if e["type"] == "conversation.item.input_audio_transcription.completed"
+        )
+
     def heard_ms_at(self, event: dict[str, Any], *, voiced: bool = False) -> float:
         """How much of the reply track had been heard (ms) when ``event`` arrived: all of it, or with
         ``voiced`` only its frames louder than SILENT_PEAK (not the silence the engine sends between

@@ -118,7 +118,7 @@ async def engine_turn(ctx: CheckContext) -> None:
             f"arrived after {response_start_ms:.0f} ms"
         )
     rid = response_id_of(created) or ""
-    done = await ctx.expect_for_response("response.done", created, t.event_timeout_ms)
+    done = await ctx.expect_response_done(created, t.event_timeout_ms)
     check_spoken_response(ctx, rid, done)
 
 

@@ -214,7 +214,7 @@ async def request_response(ctx: CheckContext, request: JsonObject) -> tuple[str,
     sent_ms = await ctx.conn.send(request)
     created = await ctx.expect("response.created", since_ms=sent_ms, timeout_ms=timeout_ms)
     rid = response_id_of(created) or ""
-    done = await ctx.expect_for_response("response.done", created, timeout_ms)
+    done = await ctx.expect_response_done(created, timeout_ms)
     ctx.figures["response_ms"] = round(done.received_ms - sent_ms)
     return rid, done
 

@@ -125,6 +125,36 @@ class CheckContext:
             what=f"{event_type} for {rid}",
         )
 
+    async def expect_response_done(self, created: ReceivedEvent, timeout_ms: float) -> ReceivedEvent:
+        """``response.done`` of the response ``created`` (its ``response.created``) opened, waiting up to
+        ``timeout_ms`` for each next event of that response rather than for the whole of it.
+
+        A spoken answer streams for as long as it speaks: the engine_turn question draws ~17 s of audio
+        from mockengine, which a machine starved of CPU synthesizes at about real time, so a bound on the
+        whole response failed an engine that was answering steadily (CI: 76 deltas in 15 s). The HRP
+        spec gives eventTimeoutMs without saying what it bounds; read as the wait for the next event, it
+        still fails an engine whose response stalls or never ends with ``response.done``; the runner's
+        per-check limit (CHECK_TIMEOUT_S) bounds an answer that streams forever. Aborts like ``expect``
+        (an ``error`` event, a close, or no event of the response within ``timeout_ms``).
+        """
+        rid = response_id_of(created) or ""
+        progress_ms = created.received_ms
+        while True:
+            event = await self.conn.wait_match(
+                lambda e: (e.type == "response.done" and response_id_of(e) == rid) or e.type == "error",
+                since_ms=created.received_ms,
+                timeout_ms=max(0.0, progress_ms + timeout_ms - now_ms()),
+            )
+            if event is not None and event.type == "response.done":
+                return event
+            latest = [e.received_ms for e in self.conn.events_after(progress_ms) if response_id_of(e) == rid]
+            if event is not None or self.conn.is_closed or not latest or max(latest) <= progress_ms:
+                self.abort(
+                    f"expected response.done for {rid}, each of its events within {timeout_ms:.0f} ms of "
+                    f"the last; got {self.describe(created.received_ms, event)}"
+                )
+            progress_ms = max(latest)
+
     def describe(self, since_ms: float, error: ReceivedEvent | None = None) -> str:
         """What arrived since ``since_ms``: an error, a close, or a compact count of event types."""
         if error is not None:

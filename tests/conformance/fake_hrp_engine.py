@@ -59,6 +59,11 @@ class Faults:
     drop_silence_duration: bool = False
     ignore_barge_in: bool = False
     reply_after_manual_commit: bool = False
+    # Seconds between a spoken reply's audio deltas (None: DELTA_WALL_S): an engine that synthesizes at
+    # about real time, as mockengine does on a machine starved of CPU.
+    speech_delta_wall_s: float | None = None
+    # Stop a spoken reply after this many audio deltas, without a response.done: a stalled engine.
+    stall_speech_after_deltas: int | None = None
 
 
 @dataclass
@@ -370,6 +375,8 @@ class FakeSession:
         for index, start_ms in enumerate(range(0, total_ms, DELTA_MS)):
             if r.finished and r.leak_deltas <= 0:
                 return
+            if index == self.faults.stall_speech_after_deltas:
+                return
             r.leak_deltas -= 1 if r.finished else 0
             pcm = tone(min(DELTA_MS, total_ms - start_ms))
             await self.send(
@@ -383,7 +390,7 @@ class FakeSession:
             self.audio_ms[r.item_id] += len(pcm) / 48
             word = words[index] if index < len(words) else ""
             r.transcript += (" " if r.transcript and word else "") + word
-            await asyncio.sleep(DELTA_WALL_S)
+            await asyncio.sleep(self.faults.speech_delta_wall_s or DELTA_WALL_S)
         if not r.finished:
             await self.finish_response(r, "completed", None)
 

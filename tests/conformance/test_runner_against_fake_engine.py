@@ -6,6 +6,7 @@ The runner streams at FACTOR x real time here (fake engine only); see mockengine
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import threading
@@ -22,6 +23,7 @@ from multidict import CIMultiDict, CIMultiDictProxy
 from mockengine.conformance import arun_conformance, run_conformance
 from mockengine.conformance.connection import EngineUnreachable, describe_failure
 from mockengine.conformance.report import CheckResult
+from mockengine.conformance.spec import Suite, load_suite
 
 FACTOR = 8.0
 EVERY_LABEL = {
@@ -134,6 +136,52 @@ async def test_reply_after_listening_pause_commit_fails(aiohttp_server: Any, syn
     assert "expected no response.created after turn detection went off" in failure_text(failed)
     assert "after the commit" in failure_text(failed)
     assert results["engine_turn[server_vad]"].passed, text
+
+
+# eventTimeoutMs shortened for the two tests below, so that a reply which streams for ~3.2 s (16 deltas,
+# one every 0.2 s) outlasts it several times over while each of its deltas comes well within it.
+SHORT_EVENT_TIMEOUT_MS = 1_000
+
+
+def short_event_timeout_suite() -> Suite:
+    suite = load_suite()
+    return dataclasses.replace(
+        suite, thresholds=dataclasses.replace(suite.thresholds, event_timeout_ms=SHORT_EVENT_TIMEOUT_MS)
+    )
+
+
+async def test_a_reply_that_streams_longer_than_the_event_timeout_passes(
+    aiohttp_server: Any, synthetic_clips: Path
+) -> None:
+    """CI, a starved machine: mockengine spoke its ~17 s answer at about real time, and engine_turn
+    failed at eventTimeoutMs (15 s) with 76 deltas in, though every delta came in time. The timeout
+    bounds the wait for each next event of the response, not the whole answer."""
+    results, text = await run_suite(
+        aiohttp_server,
+        synthetic_clips,
+        Faults(speech_delta_wall_s=0.2),
+        turn_detection="server_vad",
+        checks=["engine_turn"],
+        suite=short_event_timeout_suite(),
+    )
+    assert results["engine_turn[server_vad]"].passed, text
+    # the whole reply, 0.2 s apart: it streamed for over three times the timeout
+    assert int(results["engine_turn[server_vad]"].figures["audio_deltas"]) >= 16
+
+
+async def test_a_reply_that_stalls_fails_engine_turn(aiohttp_server: Any, synthetic_clips: Path) -> None:
+    results, text = await run_suite(
+        aiohttp_server,
+        synthetic_clips,
+        Faults(speech_delta_wall_s=0.2, stall_speech_after_deltas=3),
+        turn_detection="server_vad",
+        checks=["engine_turn"],
+        suite=short_event_timeout_suite(),
+    )
+    failed = results["engine_turn[server_vad]"]
+    assert not failed.passed
+    assert "each of its events within 1000 ms of the last" in failure_text(failed), text
+    assert "response.output_audio.delta×3" in failure_text(failed), text
 
 
 async def test_unreachable_engine_raises_with_the_reason(synthetic_clips: Path) -> None:

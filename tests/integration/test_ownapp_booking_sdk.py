@@ -13,6 +13,7 @@ from typing import Any
 from agents import function_tool
 from agents.realtime import RealtimeAgent, RealtimeRunner
 
+from tests.eventually import eventually
 from tests.integration.test_own_tools_agents_sdk import _said, _turn
 
 CALLS: list[dict[str, Any]] = []
@@ -45,7 +46,13 @@ async def test_booking_details_given_across_turns_make_one_call(engine) -> None:
         await _turn(session, events, "Tomorrow at seven in the evening.", runs_a_tool=False)
         again = _said(events)
         await _turn(session, events, "Great, book it. The name's Dana, my number is 555 0134.")
-        await asyncio.sleep(0.5)  # the grounding reply after the tool's output
+        # The grounding reply after the tool's output reaches the SDK's history: waited for, not slept
+        # (0.5 s, which a loaded machine can outlast); if the ID is never read back, this times out.
+        await eventually(
+            lambda: "the booking ID is B-1042" in _said(events),
+            timeout_s=15,
+            message=lambda: f"the ID was not read back: {_said(events)!r}",
+        )
         task.cancel()
     assert [e for e in events if e.type == "error"] == []
     assert first == again == "What name should I put the booking under?"

@@ -62,17 +62,9 @@ async def test_a_call_under_replay_is_served_by_the_engine_and_hears_the_microph
         stopped = await client.wait_for(
             "input_audio_buffer.speech_stopped", after=client.events.index(started)
         )
-        # Its answer. On a starved machine the microphone's packets may come late enough for the turn to
-        # end early and resume (a CI run at load ~15): the resumed speech cancels the first answer, as a
-        # barge-in does, and the turn's last answer completes.
-        mark = client.events.index(stopped)
-        while True:
-            spoken = await client.wait_for("response.done", after=mark)
-            if spoken["response"]["status"] != "cancelled":
-                break
-            cut = client.events.index(spoken)
-            assert "input_audio_buffer.speech_started" in client.kinds()[mark:cut], "cancelled, not by speech"
-            mark = cut + 1
+        # Its answer: the turn's last, should late microphone packets have split the turn (a CI run at
+        # load ~15; CallClient.wait_for_answer).
+        spoken = await client.wait_for_answer(after=client.events.index(stopped), timeout_s=30)
         assert spoken["response"]["status"] == "completed"
         # A typed turn on the data channel is answered by the engine's participant, not the recording.
         content = [{"type": "input_text", "text": "What is the capital of Italy?"}]
