@@ -806,18 +806,19 @@ def reply_to_words(
     persona: str,
     covered: frozenset[str] = frozenset(),
     earlier: Sequence[str] = (),
+    known: Sequence[str] = (),
 ) -> str:
     """One or two sentences showing the words were heard; known questions get a real answer.
 
     The one long reply is a requested story, which echoes its topic. ``covered``: the topics the app's
     declared tools cover ("weather"), which the participant never claims it cannot do. ``earlier``: the
     user's words before these, oldest first, for a question about what they said of themselves ("what's
-    my name?").
+    my name?"); ``known``: what the app told the model of them (instructions, system items).
     """
     words = heard.strip()
     if not words:
         return NOT_HEARD
-    remembered = facts.remembered_answer(words, earlier)
+    remembered = facts.remembered_answer(words, earlier, known)
     if remembered is not None:
         return remembered
     introduced = facts.given_name(words) if not is_question(words) else None
@@ -825,7 +826,9 @@ def reply_to_words(
         welcome = f"Nice to meet you, {introduced}."
         asked = _asked_after_introduction(words)
         # "My name is Ada. Tell me a story." asks for something too: a model welcomes, then does it.
-        return f"{welcome} {reply_to_words(asked, rng, persona, covered, earlier)}" if asked else welcome
+        if not asked:
+            return welcome
+        return f"{welcome} {reply_to_words(asked, rng, persona, covered, earlier, known)}"
     for pattern, templates in _SOCIAL:
         if pattern.search(words):
             return pick(rng, templates, persona=persona)
