@@ -73,18 +73,36 @@ _I_AM = re.compile(r"\b(?:I'm|I’m|I am)\s+([A-Z][a-z'’-]+)\b")
 _NOT_NAMES = frozenset(("I", "Not", "So", "Just", "Really", "Very", "Here", "Back", "Sorry", "Fine", "Good"))
 
 
-def remembered_answer(words: str, earlier: Sequence[str]) -> str | None:
+def remembered_answer(words: str, earlier: Sequence[str], known: Sequence[str] = ()) -> str | None:
     """The answer to a question about what the user said of themselves before ("what's my name?" after
     "my name is Ada" → "Your name is Ada."; "You haven't told me your name yet." when they never did), as
     a model answers from its context; None for any other words. ``earlier``: the user's words before
-    these, oldest first."""
+    these, oldest first. ``known``: what the app told the model (the instructions, system items), which
+    may name the user ("The user's name is Ana."); the user's own word wins."""
     if not _ASKS_OWN_NAME.search(words):
         return None
     for said in reversed(earlier):
         name = given_name(said)
         if name is not None:
             return f"Your name is {name}."
+    for told in reversed(known):
+        found = _NAMED_BY_THE_APP.search(told)
+        if found is not None:
+            return f"Your name is {next(group for group in found.groups() if group)}."
     return "You haven't told me your name yet."
+
+
+# How an app names the user to the model: "The user's name is Ana.", "The caller is named Ana", "You are
+# speaking with Ana", "User profile: name: Ana". The name keeps its capital; "Your name is Sam" is the
+# assistant's own.
+_NAME = r"([A-Z][a-z'’-]+)\b"
+_WHO = r"\b(?i:(?:the\s+)?(?:user|caller|customer|participant|client|patient|guest|visitor))"
+_NAMED_BY_THE_APP = re.compile(
+    _WHO + r"(?:'s|’s)?\s+(?i:(?:first\s+|full\s+)?name\s+is)\s+" + _NAME
+    + r"|" + _WHO + r"\s+(?i:is\s+(?:called|named))\s+" + _NAME
+    + r"|\b(?i:you(?:'re|’re|\s+are)\s+(?:speaking|talking|chatting)\s+(?:with|to))\s+" + _NAME
+    + r"|" + _WHO + r"[^.\n]{0,40}?\b(?i:name)\s*[:=]\s*" + _NAME
+)  # fmt: skip
 
 
 def given_name(words: str) -> str | None:

@@ -473,7 +473,8 @@ class ScriptedBrain:
                 return Reply(told, rule="instructions.if_asked")
             covered = acting.topics(list(turn.request.tools))
             earlier = _user_words_before(turn.request.history, trigger.item)
-            text = phrases.reply_to_words(heard, rng, name, covered, earlier)
+            known = _told_by_the_app(turn.request.instructions, turn.request.history)
+            text = phrases.reply_to_words(heard, rng, name, covered, earlier, known)
             why = addressed.gate(heard).why if turn.request.tools and heard else ""
             return Reply(phrases.styled(text, turn.persona.style, rng), rule=rule, why=why)
         question = trigger.context.as_question() if trigger.context is not None else None
@@ -979,6 +980,11 @@ def _user_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> 
         if each.kind in ("user_text", "user_audio") and each.text.strip():
             words.append(each.text)
     return words
+
+
+def _told_by_the_app(instructions: str, history: tuple[TurnView, ...]) -> list[str]:
+    """What the app told the model, oldest first: the session's instructions, then its system items."""
+    return [instructions, *(item.text for item in history if item.kind == "system")]
 
 
 def _assistant_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> str | None:

@@ -194,7 +194,8 @@ def pick(rng: random.Random, templates: tuple[str, ...], **values: Any) -> str:
 
 
 _WHOM = r"(?:the (?:user|caller|customer|participant|listener)|them|him|her)"
-_PLEASE = r"^\W*(?:please\s+|now\s+|then\s+)*"
+# "Please", "now", "then" and a manner ("Briefly thank the user…", "Politely tell the user…") first.
+_PLEASE = r"^\W*(?:please\s+|now\s+|then\s+|[a-z]+ly,?\s+)*"
 _FAREWELL = re.compile(_PLEASE + r"(?:say goodbye|say bye|thank " + _WHOM + r"|wish .* goodbye)\b", re.I)
 _TELL = re.compile(
     _PLEASE
@@ -205,6 +206,26 @@ _TELL = re.compile(
 )
 _ASK_IF = re.compile(_PLEASE + r"ask\s+" + _WHOM + r"\s+(?:if|whether)\s+(?P<what>.+)", re.I)
 _ASK_FOR = re.compile(_PLEASE + r"ask\s+" + _WHOM + r"\s+(?:for|about)\s+(?P<what>.+)", re.I)
+# "Ask the user how their day is going." → "Could you tell me how your day is going?"
+_ASK_WH = re.compile(
+    _PLEASE + r"ask\s+" + _WHOM + r"\s+(?P<what>(?:how|what|when|where|which|who|why)\b.+)", re.I
+)
+_APOLOGY = re.compile(_PLEASE + r"apologi[sz]e\b(?:\s+to\s+" + _WHOM + r")?(?:\s+for\s+(?P<what>.+))?", re.I)
+# In instructions "you" is the assistant: what it is told to tell the user of itself it says as "I"
+# ("Tell the user you are looking that up." → "I'm looking that up."). Applied before _TO_THE_USER, whose
+# "you" is the user's. "Thank you" stays a thanks.
+_YOU_DO = r"(?=\s+(?:can|could|can't|cannot|couldn't|will|won't|would|wouldn't|should|shall|have|had"
+_YOU_DO += r"|do|don't|did|didn't|may|might|must|need|want|hope|think|know|just|also|still|already|now)\b)"
+_TO_THE_ASSISTANT = (
+    (re.compile(r"\byou are\b|\byou're\b", re.I), "I'm"),
+    (re.compile(r"\byou were\b", re.I), "I was"),
+    (re.compile(r"\byou'(ll|ve|d)\b", re.I), r"I'\1"),
+    (re.compile(r"\byourself\b", re.I), "myself"),
+    (re.compile(r"\byours\b", re.I), "mine"),
+    (re.compile(r"\byour\b", re.I), "my"),
+    (re.compile(r"^you\b|\byou" + _YOU_DO, re.I), "I"),
+    (re.compile(r"(?<!\bthank )\byou\b", re.I), "me"),
+)
 _YES_NO_AUX = re.compile(r"^you\s+(are|were|can|could|will|would|should|have been)\s+(.*)$", re.I)
 _TO_THE_USER = (
     (re.compile(r"\bthe (?:user|caller|customer|participant|listener)'s\b", re.I), "your"),
@@ -253,11 +274,17 @@ def instructed(
             return said
         if _FAREWELL.search(sentence):
             return rng.choice(_FAREWELLS)
-        for pattern, shape in ((_ASK_IF, "yes_no"), (_ASK_FOR, "for"), (_TELL, "tell")):
+        apology = _APOLOGY.search(sentence)
+        if apology is not None:
+            why = _from_the_assistant((apology.group("what") or "").strip().rstrip(".!?").strip())
+            return f"Sorry for {why}." if why else "Sorry about that."
+        for pattern, shape in ((_ASK_IF, "yes_no"), (_ASK_FOR, "for"), (_ASK_WH, "for"), (_TELL, "tell")):
             match = pattern.search(sentence)
             if match is None:
                 continue
-            what = _to_the_user(match.group("what").strip().rstrip(".!?").strip())
+            said_as = _to_the_user if shape == "yes_no" else _from_the_assistant
+            words = match.group("what").strip().rstrip(".!?").strip()
+            what = said_as(words)
             if not what:
                 continue
             if shape == "tell" and what.lower().startswith("to "):  # "remind the user to bring their ID"
@@ -268,9 +295,10 @@ def instructed(
                 # back ("A story about a lighthouse.").
                 return reply_to_words(asked, rng, persona)
             if shape == "tell":
-                line, then = _then_instruction(what)
+                # The further instruction is read as it was written: its own "you" and "their".
+                line, then = _then_instruction(words)
                 if then:
-                    return _said_then(line, then, rng, persona, known)
+                    return _said_then(said_as(line), then, rng, persona, known)
                 fact = told_fact(what, known)
                 return fact if fact is not None else f"{what[0].upper()}{what[1:]}."
             if shape == "for":
@@ -390,6 +418,14 @@ def _to_the_user(words: str) -> str:
     for pattern, replacement in _TO_THE_USER:
         words = pattern.sub(replacement, words)
     return words
+
+
+def _from_the_assistant(words: str) -> str:
+    """Words an instruction says of the assistant ("you") and the user ("they"), said by the assistant to
+    the user: "you'll transfer them to your colleague" → "I'll transfer you to my colleague"."""
+    for pattern, replacement in _TO_THE_ASSISTANT:
+        words = pattern.sub(replacement, words)
+    return _to_the_user(words)
 
 
 # Words a response's own instructions dictate: a sentence opening with say/read/repeat, then at most a
@@ -770,18 +806,19 @@ def reply_to_words(
     persona: str,
     covered: frozenset[str] = frozenset(),
     earlier: Sequence[str] = (),
+    known: Sequence[str] = (),
 ) -> str:
     """One or two sentences showing the words were heard; known questions get a real answer.
 
     The one long reply is a requested story, which echoes its topic. ``covered``: the topics the app's
     declared tools cover ("weather"), which the participant never claims it cannot do. ``earlier``: the
     user's words before these, oldest first, for a question about what they said of themselves ("what's
-    my name?").
+    my name?"); ``known``: what the app told the model of them (instructions, system items).
     """
     words = heard.strip()
     if not words:
         return NOT_HEARD
-    remembered = facts.remembered_answer(words, earlier)
+    remembered = facts.remembered_answer(words, earlier, known)
     if remembered is not None:
         return remembered
     introduced = facts.given_name(words) if not is_question(words) else None
@@ -789,7 +826,9 @@ def reply_to_words(
         welcome = f"Nice to meet you, {introduced}."
         asked = _asked_after_introduction(words)
         # "My name is Ada. Tell me a story." asks for something too: a model welcomes, then does it.
-        return f"{welcome} {reply_to_words(asked, rng, persona, covered, earlier)}" if asked else welcome
+        if not asked:
+            return welcome
+        return f"{welcome} {reply_to_words(asked, rng, persona, covered, earlier, known)}"
     for pattern, templates in _SOCIAL:
         if pattern.search(words):
             return pick(rng, templates, persona=persona)

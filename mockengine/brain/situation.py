@@ -2,7 +2,10 @@
 
 The *trigger* is the newest item that asks for a reaction: a user message or transcript, a context item,
 or a function output. Assistant messages and function calls are the brain's own output, and plain system
-messages are standing orders rather than turns, so none of those is ever a trigger.
+messages are standing orders rather than turns, so none of those is ever a trigger. A user message that
+is only images (a video frame LiveKit's ``push_video`` or the Agents SDK sends as its own item, often just
+after the words it goes with) shows something rather than asks it: when user words come before it since the
+last reply, those words are the trigger, and the images are what they are about.
 """
 
 from __future__ import annotations
@@ -118,7 +121,8 @@ def read_situation(history: tuple[TurnView, ...]) -> Situation:
         image = image or (item.images[-1] if item.images else None)
         event = context_of(item)
         if event is None:
-            if heard is None and item.kind in ("user_text", "user_audio"):
+            shown_after_words = _is_images_only(item) and trigger.kind == "user" and trigger.item is not item
+            if heard is None and item.kind in ("user_text", "user_audio") and not shown_after_words:
                 heard = item.text.strip()
                 focus = heard if focus is None else focus
             continue
@@ -247,14 +251,27 @@ def newest_words(history: tuple[TurnView, ...]) -> tuple[int, str] | None:
 
 
 def _find_trigger(history: tuple[TurnView, ...]) -> Trigger:
+    shown: TurnView | None = None  # the newest images-only user message, while words may precede it
     for item in reversed(history):
         if item.kind in ("assistant", "function_call"):
+            if shown is not None:
+                break
             continue
         if item.kind == "function_call_output":
             return Trigger("function_output", item, item.text)
         event = context_of(item)
         if event is not None:
             return Trigger("context", item, event.text, event)
+        if _is_images_only(item):
+            shown = shown or item
+            continue
         if item.kind in ("user_text", "user_audio"):
             return Trigger("user", item, item.text.strip())
+    if shown is not None:
+        return Trigger("user", shown, "")
     return Trigger("none", None, "")
+
+
+def _is_images_only(item: TurnView) -> bool:
+    """A user message with images and no words."""
+    return item.kind == "user_text" and bool(item.images) and not item.text.strip()

@@ -93,3 +93,37 @@ def test_a_statement_after_an_introduction_stays_a_welcome() -> None:
 @pytest.mark.parametrize("words", ["I'm tired.", "I am fine, thanks.", "Is my name Ada?"])
 def test_other_words_about_the_user_are_no_introduction(words: str) -> None:
     assert "Nice to meet you" not in (reply_text([said(words, 0)]) or "")
+
+
+def reply_with(instructions: str, history: list[TurnView]) -> str | None:
+    brain = ScriptedBrain(load_scenario(None), 7)
+    return brain.reply(ReplyRequest(instructions, (), "auto", ("text",), tuple(history), 1)).text
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "The user's name is Ana.",
+        "The caller is named Ana and has called before.",
+        "You are speaking with Ana, a regular customer.",
+        "User profile: name: Ana; city: Lisbon.",
+    ],
+)
+def test_a_name_the_app_gives_in_the_instructions_or_a_system_message_is_the_users(told: str) -> None:
+    """Apps put what they know of the user into the session's instructions or a system item (a
+    restored LiveKit context, Pipecat's initial messages); a model answers "what's my name?" from it."""
+    asked = [said("What is my name?", 0)]
+    assert reply_with(f"You are a helpful assistant. {told}", asked) == "Your name is Ana."
+    system = [said(told, 0, "system"), said("What is my name?", 1)]
+    assert reply_with("You are a helpful assistant.", system) == "Your name is Ana."
+
+
+def test_a_name_the_user_gives_wins_over_the_apps() -> None:
+    history = [said("The user's name is Ana.", 0, "system"), said("Actually, call me Bea.", 1)]
+    history += [said("Nice to meet you, Bea.", 2, "assistant"), said("What's my name?", 3)]
+    assert reply_with("You are a helpful assistant.", history) == "Your name is Bea."
+
+
+def test_the_assistants_own_name_is_not_the_users() -> None:
+    answer = reply_with("Your name is Sam.", [said("What is my name?", 0)])
+    assert answer == "You haven't told me your name yet."

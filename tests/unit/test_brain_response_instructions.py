@@ -41,10 +41,28 @@ def reply_text(history: list[TurnView], own: str) -> str | None:
         ("Ask the user if they are still there.", "Are you still there?"),
         ("Ask the user whether they want a receipt.", "Do you want a receipt?"),
         ("Ask the user for their email address.", "Could you tell me your email address?"),
+        # "you" in instructions is the assistant: what it tells the user of itself is said as "I"
+        ("Tell the user you are looking that up now.", "I'm looking that up now."),
+        (
+            "Let the user know that you'll transfer them to your colleague.",
+            "I'll transfer you to my colleague.",
+        ),
+        ("Tell the user that you have found their booking.", "I have found your booking."),
+        ("Remind the user to call you back tomorrow.", "Remember to call me back tomorrow."),
+        ("Ask the user how their day is going.", "Could you tell me how your day is going?"),
+        ("Ask the user what they would like to order.", "Could you tell me what you would like to order?"),
+        ("Apologize to the user for the delay.", "Sorry for the delay."),
+        ("Apologise for keeping the user waiting.", "Sorry for keeping you waiting."),
+        ("Politely tell the user the call will end soon.", "The call will end soon."),
     ],
 )
 def test_what_the_instructions_say_is_said_after_an_answered_turn(own: str, said: str) -> None:
     assert reply_text(ANSWERED, own) == said
+
+
+def test_a_thanks_asked_for_with_an_adverb_is_a_farewell() -> None:
+    said = reply_text(ANSWERED, "Briefly thank the user for calling and end the conversation.") or ""
+    assert "Paris" not in said and said.endswith("oodbye!"), said
 
 
 def test_a_greeting_or_a_farewell_asked_for_is_said() -> None:
