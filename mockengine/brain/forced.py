@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import acting, heard, intent, lexicon, places, schema_values, utterance, verbatim
+from mockengine.brain import acting, heard, intent, items, lexicon, places, schema_values, utterance, verbatim
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec, TurnView
 from mockengine.brain.referents import Referent
@@ -279,7 +279,8 @@ def _kept(text: str, name: str, filled: Filled, person: bool = False) -> bool:
 # The speaker telling what they like ("I like chess and hiking", "I'm into chess …"): a list of theirs,
 # no leftover of another request.
 _LIKED = re.compile(
-    r"\b(?:i|we)(?:\s+(?:really|also|just))?\s+(?:like|love|enjoy|prefer|adore)\b|\b(?:i'm|i\s+am)\s+into\b",
+    r"\b(?:i|we)(?:\s+(?:really|also|just))?\s+(?:" + "|".join(items.LIKING_VERBS) + r")\b"
+    r"|\b(?:i'm|i\s+am)\s+into\b",
     re.IGNORECASE,
 )
 

@@ -49,9 +49,9 @@ def as_list(parts: list[str]) -> list[str]:
 
 # A verb of liking that opens a list of the speaker's own ("I enjoy chess and hiking", "Save my hobbies:
 # I love chess …"): it tells how they feel about the things, it is no part of the first thing.
+LIKING_VERBS = ("like", "love", "enjoy", "prefer", "adore")
 _LIKING = re.compile(
-    r"^(?:really\s+|also\s+|just\s+)?(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|adore|adores)\s+(?=\S)",
-    re.IGNORECASE,
+    r"^(?:really\s+|also\s+|just\s+)?(?:" + "|".join(LIKING_VERBS) + r")s?\s+(?=\S)", re.IGNORECASE
 )
 
 
