@@ -9,8 +9,10 @@ that ends with ``output: []``, adds no item, and bills nothing (reference §3.6)
 Audio pacing: a message's audio is released in deltas of ``delta_ms`` at ``pace`` × real time, the first
 no earlier than ``first_delta_delay_ms`` after ``response.created``; ``pace == 0`` releases each delta as
 soon as its sentence is synthesized. Transcript deltas are interleaved with the audio: each sentence's
-words are spread over that sentence's audio deltas, so a cut (cancel, barge-in) leaves a transcript that
-matches the audio sent. How tokens are counted: ``usage``.
+words are spread over that sentence's audio deltas, each delta's share (rounded up) just before its
+audio, as the live service sends a piece's transcript with or ahead of its audio (docs/realtime-protocol.md);
+so a cut (cancel, barge-in) leaves a transcript that matches the audio sent, the words of the delta under
+way included. How tokens are counted: ``usage``.
 """
 
 from __future__ import annotations
@@ -389,7 +391,12 @@ class ResponseStreamer:
         chunk_bytes = pacing.delta_ms * BYTES_PER_MS
         total_chunks = max(1, -(-len(sentence.pcm) // chunk_bytes))
         words = sentence.words
-        words_due = len(words) * (sentence.sent_bytes // chunk_bytes + 1) // total_chunks
+        # Rounded up: the words of a delta's audio go out with it, just before it (the live service
+        # streams a piece's transcript with or ahead of its audio), so a response cancelled after its
+        # first audio delta keeps the words spoken so far. Rounded down, a sentence with more deltas
+        # than words sent its first audio delta with no words before it: an empty transcript.
+        words_due = -(-len(words) * (sentence.sent_bytes // chunk_bytes + 1) // total_chunks)
+        words_due = self._words_within_budget(sentence, words_due)
         if words_due > sentence.words_sent:
             piece = " ".join(words[sentence.words_sent : words_due])
             piece = " " + piece if self._transcript else piece
@@ -429,6 +436,22 @@ class ResponseStreamer:
                 max(self._next_delta_due_ms, now_ms - 50) + len(chunk) / BYTES_PER_MS / pacing.pace
             )
         return events
+
+    def _words_within_budget(self, sentence: _Sentence, words_due: int) -> int:
+        """``words_due`` cut to the words of ``sentence`` whose tokens still fit under
+        ``max_output_tokens`` (none past ``words_sent`` when even the next one does not): the audio
+        after them gets what is left, and the response ends ``incomplete`` once nothing is."""
+        left = self._output_tokens_left()
+        if left == float("inf"):
+            return words_due
+        spent = text_tokens(self.tokens, self._transcript)
+        while words_due > sentence.words_sent:
+            piece = " ".join(sentence.words[sentence.words_sent : words_due])
+            written = f"{self._transcript} {piece}" if self._transcript else piece
+            if text_tokens(self.tokens, written) - spent <= left:
+                break
+            words_due -= 1
+        return words_due
 
     def _close_message(self, status: str) -> Events:
         message = self._message

@@ -110,8 +110,8 @@ async def test_unpaced_replies_are_the_same_bytes(engine) -> None:
     ):
         assert kind in kinds
     assert kinds.count("response.done") == 5
-    assert len(frames) == 179
-    assert _digest(frames) == "93a403e57c1307655fa9413d68096320a462998a33041f3be6776b9f52b2bec7"
+    assert len(frames) == 180
+    assert _digest(frames) == "6124cb8f6e7a214df03a516ab2d1754a5bc5cc43cb95675e56b403be4e6a837d"
 
 
 @pytest.mark.slow
@@ -131,5 +131,5 @@ async def test_a_reply_cancelled_mid_audio_then_truncated_is_the_same_bytes(engi
         await _until(ws, frames, "conversation.item.truncated")
     kinds = [json.loads(frame)["type"] for frame in frames]
     assert kinds.count("response.output_audio.delta") == 2
-    assert len(frames) == 19
-    assert _digest(frames) == "80eff9e621fed20bea36648299ed746e908c1defd218671d10c20453904d7b15"
+    assert len(frames) == 20
+    assert _digest(frames) == "4a0f7cd413df7f4f7fe2465fbe6e3519c16ba6b938f3d30edbba51bebf4e1343"
