@@ -8,7 +8,9 @@ The Go driver opens the same calls (one sendrecv Opus microphone and ``oai-event
 to ``/v1/realtime/calls``) and plays the same packets — the ``question`` clip and 1 s of silence as the
 aiortc driver's microphone track (:class:`~mockengine.rtc.opus.ReplyEncoder`, no DTX) encodes them,
 encoded here once — on every call in a loop, and reports each loop's onset → ``speech_started`` delay
-measured as the aiortc driver measures it (:func:`mockengine.bench.webrtc_talk.talk`).
+measured as the aiortc driver measures it (:func:`mockengine.bench.webrtc_talk.talk`), each with when it
+was measured (``onset_at_s``, seconds since the calls began talking; a driver built before it reported
+them gives only the delays, and the level then has no per-minute figures).
 """
 
 from __future__ import annotations
@@ -99,10 +101,13 @@ def pion_talking_calls(engine: Any, url: str, calls: int, seconds: float) -> Lev
             if process.poll() is None:
                 process.kill()
                 process.wait()
+    onsets_ms = [float(onset) for onset in report["onsets_ms"]]
+    at_s = report.get("onset_at_s")
     return LevelResult(
         calls=calls,
         opened=int(report["opened"]),
-        onsets_ms=[float(onset) for onset in report["onsets_ms"]],
+        onsets_ms=onsets_ms,
+        onset_at_s=[float(at) for at in at_s] if at_s is not None and len(at_s) == len(onsets_ms) else None,
         engine_cpu_s=None if before is None or after is None else after - before,
         driver_cpu_s=float(report["cpu_s"]),
         engine_wall_s=engine_wall_s,

@@ -16,7 +16,8 @@
   ``--webrtc-calls-per-driver`` calls each, :mod:`mockengine.bench.webrtc_load`). Printed per level:
   p95 of speech onset → ``input_audio_buffer.speech_started``; CPU per call-second of the engine's
   event loop, its process, the pion sidecar and the driver; the engine's and sidecar's resident memory
-  when the calls began and ended talking, and its growth per call-minute. The highest level meeting
+  when the calls began and ended talking, and its growth per call-minute; for a level longer than 2
+  minutes, a second line with the p95 onset and the onsets counted in each minute. The highest level meeting
   p95 ≤ 250 ms (every call opened, a turn heard per call) is the plane's figure; the climb stops at
   the first level over it. With ``--url`` the climb runs once against that engine, without the
   CPU and memory figures.
@@ -178,6 +179,8 @@ def _climb(ctx: BenchContext, plane: str, driver: str, probe: EngineProbe | None
         print(
             f"webrtc: {where}, {describe_level(row, driver)}, {'ok' if ok else 'over the goal'}", flush=True
         )
+        if "per_minute" in row:
+            print(f"webrtc: {where}, {level} talking calls, {describe_minutes(row)}", flush=True)
         if not ok:
             break
         capacity = level
@@ -211,6 +214,20 @@ def describe_level(row: dict[str, Any], driver: str) -> str:
     if "transcripts_miss" in row:
         text += f"; whisper runs {row['transcripts_miss']}"
     return text + f"; load {row['load']}"
+
+
+def describe_minutes(row: dict[str, Any]) -> str:
+    """A long level's onsets minute by minute (``row["per_minute"]``): ``p95 onset per minute, ms
+    (onsets): 1: 177 (400), 2: 181 (398), 3 (30 s): 179 (200)``; ``n/a`` for a minute without an
+    onset, the span of a last minute shorter than 60 s in brackets."""
+
+    def minute(m: dict[str, Any]) -> str:
+        span = "" if m["seconds"] >= 60 else f" ({m['seconds']:g} s)"
+        p95_ms = "n/a" if m["onset_p95_ms"] is None else m["onset_p95_ms"]
+        return f"{m['minute']}{span}: {p95_ms} ({m['onsets']})"
+
+    minutes = ", ".join(minute(m) for m in row["per_minute"])
+    return f"p95 onset per minute, ms (onsets): {minutes}"
 
 
 def choose_driver_and_planes(args: argparse.Namespace) -> tuple[str, list[str]]:

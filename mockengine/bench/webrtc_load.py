@@ -6,7 +6,8 @@ encoded by :class:`~mockengine.rtc.media.ReplyTrack`) and receives the engine's 
 decoding it (``listen=False``: RTP, SRTP and RTCP still run). Every driver opens its calls, reports
 ready and waits; when all are ready the parent reads the engine's CPU time (``/proc``, the process and
 its threads), lets them talk for ``seconds``, and reads it again. Each driver reports its own CPU time
-over the talking window (``getrusage``, threads included) and the onset → ``speech_started`` delays.
+over the talking window (``getrusage``, threads included) and the onset → ``speech_started`` delays,
+each with the moment it was measured (seconds since that driver's calls began talking).
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ READY_TIMEOUT_S = 120.0
 
 @dataclass
 class LevelResult:
+    """A level's run: ``onsets_ms`` (speech onset → ``speech_started``, ms, in no particular order) and
+    ``onset_at_s`` (when each was measured: its ``speech_started`` received, seconds since the calls
+    began talking; None from a driver that does not say, e.g. a Go driver built before it did)."""
+
     calls: int
     opened: int
     onsets_ms: list[float]
@@ -47,6 +52,7 @@ class LevelResult:
         return self.driver_cpu_s * 1000.0 / (self.opened * per_process_s)
 
     processes: int = 1
+    onset_at_s: list[float] | None = None
 
 
 def _cpu_s() -> float:
@@ -75,10 +81,13 @@ async def _drive(url: str, calls: int, seconds: float, ready: Any, go: Any, resu
     ready.put(len(conns))
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
     before, started = _cpu_s(), time.monotonic()
+    began_s = asyncio.get_running_loop().time()
     onsets: list[float] = []
+    at_s: list[float] = []
     try:
-        await asyncio.gather(*[talk(c, seconds, onsets) for c in conns], return_exceptions=True)
-        results.put((len(conns), onsets, _cpu_s() - before, time.monotonic() - started))
+        await asyncio.gather(*[talk(c, seconds, onsets, at_s) for c in conns], return_exceptions=True)
+        at_s = [at - began_s for at in at_s]
+        results.put((len(conns), onsets, _cpu_s() - before, time.monotonic() - started, at_s))
     finally:
         await asyncio.gather(*[c.close() for c in conns], return_exceptions=True)
 
@@ -120,4 +129,5 @@ def talking_calls(engine: Any, url: str, calls: int, seconds: float, per_process
         engine_wall_s=engine_wall_s,
         driver_wall_s=sum(report[3] for report in reports),
         processes=len(drivers),
+        onset_at_s=[at for report in reports for at in report[4]],
     )

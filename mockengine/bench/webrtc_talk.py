@@ -50,9 +50,10 @@ async def speak(conn: Any, pcm: bytes, loop: asyncio.AbstractEventLoop) -> float
     return started * 1000.0
 
 
-async def talk(conn: Any, seconds: float, onsets: list[float]) -> None:
+async def talk(conn: Any, seconds: float, onsets: list[float], at_s: list[float] | None = None) -> None:
     """Speak the clip (and 1 s of silence) in a loop for ``seconds``; onset → speech_started (ms) of
-    each turn is appended to ``onsets``."""
+    each turn is appended to ``onsets`` and, given ``at_s``, the loop time (s) its ``speech_started``
+    was received to ``at_s`` (the two lists kept in step)."""
     clip = question_clip()
     loop = asyncio.get_running_loop()
     end = loop.time() + seconds
@@ -62,3 +63,5 @@ async def talk(conn: Any, seconds: float, onsets: list[float]) -> None:
         started = await conn.wait_for("input_audio_buffer.speech_started", since_ms=started_ms, timeout_ms=1)
         if started is not None:
             onsets.append(started.received_ms - onset_ms)
+            if at_s is not None:
+                at_s.append(started.received_ms / 1000.0)

@@ -46,6 +46,10 @@ async def test_the_go_driver_talks_on_every_call_and_reports_each_turn(pion_driv
     # a late event on a loaded machine may fall past its loop's end, so at least one per call.
     assert CALLS <= len(run.onsets_ms) <= CALLS * math.ceil(seconds / loop_s)
     assert all(-200 < onset < 5_000 for onset in run.onsets_ms), run.onsets_ms
+    # Each onset with when it was measured (its speech_started), within the talking window: the level's
+    # minutes (webrtc_capacity.onsets_per_minute) are read from these.
+    assert run.onset_at_s is not None and len(run.onset_at_s) == len(run.onsets_ms), run
+    assert all(0 < at <= run.driver_wall_s for at in run.onset_at_s), (run.onset_at_s, run.driver_wall_s)
     await server.wait_until_idle()
 
 

@@ -45,8 +45,20 @@ def built() -> None:
         pytest.skip(str(missing))
 
 
-def _run_bench(tmp_path, capsys, *argv: str) -> tuple[str, dict]:
+MINUTES_LINE = re.compile(
+    r"^webrtc: (?P<plane>pion|aiortc) plane, 2 talking calls, p95 onset per minute, ms \(onsets\): "
+    r"1 \(6 s\): (\d+|n/a) \((?P<onsets>\d+)\)$",
+    re.M,
+)
+
+
+def _run_bench(tmp_path, capsys, monkeypatch, *argv: str) -> tuple[str, dict]:
+    from mockengine.bench import webrtc_capacity
     from mockengine.cli import main
+
+    # Levels longer than 2 minutes get their onsets per minute: a 6 s level stands in for one here (one
+    # minute of 6 s), the breakdown's shape checked, never its figures.
+    monkeypatch.setattr(webrtc_capacity, "PER_MINUTE_AFTER_S", 0.0)
 
     figures = tmp_path / "webrtc.json"
     quick = ["--webrtc-turns", "1", "--webrtc-sessions", "1", "--webrtc-seconds", "1"]
@@ -82,16 +94,22 @@ def _check_level(row: dict, plane: str) -> None:
     rounding_mib = 0.1  # each RSS is rounded to 0.1 MiB, the growth per call-minute from the raw bytes
     assert abs(row["rss_mib_per_call_minute"]) <= (abs(growth_mib) + rounding_mib) / most_call_minutes, row
     assert row["transcripts_hit"] + row["transcripts_miss"] >= 1, row  # the turns reached the engine
+    (minute,) = row["per_minute"]  # a 6 s level is one minute of 6 s, holding every onset
+    assert minute["minute"] == 1 and minute["seconds"] == LEVEL_S and minute["onsets"] == row["onsets"], row
 
 
-def test_the_climb_runs_each_plane_on_its_own_engine_with_the_go_driver(built, tmp_path, capsys):
+def test_the_climb_runs_each_plane_on_its_own_engine_with_the_go_driver(built, tmp_path, capsys, monkeypatch):
     out, capacity = _run_bench(
-        tmp_path, capsys, "--webrtc-driver", "pion", "--webrtc-media-plane", "pion,aiortc"
+        tmp_path, capsys, monkeypatch, "--webrtc-driver", "pion", "--webrtc-media-plane", "pion,aiortc"
     )
     assert capacity["driver"] == "pion" and capacity["level_seconds"] == LEVEL_S
     assert list(capacity["planes"]) == ["pion", "aiortc"]
     lines = [m.groupdict() for m in LEVEL_LINE.finditer(out)]
     assert [(line["plane"], line["driver"]) for line in lines] == [("pion", "Go"), ("aiortc", "Go")], out
+    minutes = [m.groupdict() for m in MINUTES_LINE.finditer(out)]
+    assert [(m["plane"], m["onsets"]) for m in minutes] == [
+        (line["plane"], line["onsets"]) for line in lines
+    ], out
     for plane, climbed in capacity["planes"].items():
         (row,) = climbed["levels"]
         _check_level(row, plane)
@@ -102,10 +120,13 @@ def test_the_climb_runs_each_plane_on_its_own_engine_with_the_go_driver(built, t
         assert f"{figure}(Go driver beside the engine, 6 s levels)" in out
 
 
-def test_the_aiortc_driver_still_drives_the_climb(built, tmp_path, capsys):
-    out, capacity = _run_bench(tmp_path, capsys, "--webrtc-driver", "aiortc", "--webrtc-media-plane", "pion")
+def test_the_aiortc_driver_still_drives_the_climb(built, tmp_path, capsys, monkeypatch):
+    out, capacity = _run_bench(
+        tmp_path, capsys, monkeypatch, "--webrtc-driver", "aiortc", "--webrtc-media-plane", "pion"
+    )
     assert capacity["driver"] == "aiortc" and list(capacity["planes"]) == ["pion"]
     assert [m["driver"] for m in LEVEL_LINE.finditer(out)] == ["aiortc"], out
+    assert [m["plane"] for m in MINUTES_LINE.finditer(out)] == ["pion"], out  # the aiortc driver's times too
     (row,) = capacity["planes"]["pion"]["levels"]
     _check_level(row, "pion")
     assert "(aiortc driver in processes sharing the cores, 6 s levels)" in out

@@ -1,13 +1,16 @@
 """The WebRTC capacity climb's bookkeeping (mockengine/bench/webrtc.py, webrtc_capacity.py), without
-calls: the goal, the stop, a driver's failure, the printed line."""
+calls: the goal, the stop, a driver's failure, the printed line, a long level's minutes."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from mockengine.bench import webrtc
+from mockengine.bench import webrtc, webrtc_capacity
 from mockengine.bench.context import BenchContext
-from mockengine.bench.webrtc_capacity import http_base, meets_goal, p95
+from mockengine.bench.webrtc_capacity import http_base, meets_goal, onsets_per_minute, p95
+from mockengine.bench.webrtc_load import LevelResult
 from mockengine.cli import build_parser
 
 ROW = {"calls": 10, "opened": 10, "onsets": 40, "onset_p95_ms": 120, "driver_ms": 2.0, "load": "0.5->0.6"}
@@ -72,3 +75,99 @@ def test_a_driver_that_fails_ends_the_climb_not_the_bench(monkeypatch, capsys) -
         "20 talking calls: the driver failed (the pion driver did not open its calls)"
         in capsys.readouterr().out
     )
+
+
+def test_a_long_levels_onsets_are_counted_minute_by_minute() -> None:
+    """Each onset in the minute it was measured in; a minute without one kept (a stall shows); the few
+    measured after the level's end (the drivers end on whole loops) in the last minute."""
+    onsets_ms = [100.0, 120.0, 200.0, 300.0, 80.0]
+    at_s = [1.0, 59.9, 60.0, 150.0, 153.5]  # minute 2 has one, minute 3 is past the 150 s level
+    minutes = onsets_per_minute(onsets_ms, at_s, 150.0)
+    assert [(m["minute"], m["seconds"], m["onsets"]) for m in minutes] == [
+        (1, 60.0, 2),
+        (2, 60.0, 1),
+        (3, 30.0, 2),
+    ]
+    assert [m["onset_p95_ms"] for m in minutes] == [
+        round(p95([100.0, 120.0])),
+        200,
+        round(p95([300.0, 80.0])),
+    ]
+    stalled = onsets_per_minute([50.0, 60.0], [10.0, 130.0], 180.0)
+    assert [(m["onsets"], m["onset_p95_ms"]) for m in stalled] == [(1, 50), (0, None), (1, 60)]
+    with pytest.raises(ValueError):  # the two lists out of step is a driver's bug, not a figure
+        onsets_per_minute([1.0], [], 180.0)
+
+
+def _level_result(at_s: list[float] | None) -> LevelResult:
+    return LevelResult(
+        calls=2,
+        opened=2,
+        onsets_ms=[90.0, 110.0, 130.0],
+        engine_cpu_s=None,
+        driver_cpu_s=1.0,
+        engine_wall_s=200.0,
+        driver_wall_s=200.0,
+        onset_at_s=at_s,
+    )
+
+
+@pytest.mark.parametrize(
+    ("seconds", "at_s", "minutes"),
+    [
+        (200.0, [5.0, 70.0, 190.0], [1, 1, 0, 1]),  # longer than 2 minutes: per minute
+        (60.0, [5.0, 30.0, 55.0], None),  # a short level: its p95 alone
+        (200.0, None, None),  # a driver that gives no times (a Go driver built before it did)
+    ],
+)
+def test_measure_level_keeps_the_minutes_of_a_long_level(monkeypatch, seconds, at_s, minutes) -> None:
+    monkeypatch.setattr(webrtc_capacity, "drive", lambda *args: _level_result(at_s))
+    monkeypatch.setattr(webrtc_capacity, "cache_lookups", lambda base: {})
+    row = webrtc_capacity.measure_level(None, "pion", "ws://127.0.0.1:9/v1/realtime", 2, seconds, 2)
+    assert row["onsets"] == 3 and row["onset_p95_ms"] is not None
+    if minutes is None:
+        assert "per_minute" not in row
+    else:
+        assert [m["onsets"] for m in row["per_minute"]] == minutes
+        assert sum(m["onsets"] for m in row["per_minute"]) == row["onsets"]
+        assert set(row["per_minute"][0]) == {"minute", "seconds", "onsets", "onset_p95_ms"}
+
+
+def test_the_climb_prints_a_long_levels_minutes(monkeypatch, capsys) -> None:
+    per_minute = [
+        {"minute": 1, "seconds": 60.0, "onsets": 40, "onset_p95_ms": 120},
+        {"minute": 2, "seconds": 60.0, "onsets": 0, "onset_p95_ms": None},
+        {"minute": 3, "seconds": 30.0, "onsets": 20, "onset_p95_ms": 130},
+    ]
+    found = _climb_on_url(
+        monkeypatch, capsys, [ROW | {"per_minute": per_minute}, ROW | {"onset_p95_ms": 400}]
+    )
+    assert found["planes"]["url"]["levels"][0]["per_minute"] == per_minute  # kept for --json
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == (
+        "webrtc: --url engine, 10 talking calls, p95 onset per minute, ms (onsets): "
+        "1: 120 (40), 2: n/a (0), 3 (30 s): 130 (20)"
+    )
+    assert not any("per minute" in line for line in out[2:])  # the level without minutes prints none
+
+
+def test_the_go_drivers_report_without_times_still_parses(monkeypatch, tmp_path) -> None:
+    """A driver built before it reported ``onset_at_s`` gives the delays alone: the level keeps them."""
+    from mockengine.bench import pion_driver
+
+    for report, expected in (
+        ({"opened": 2, "onsets_ms": [80, 95], "cpu_s": 0.5, "wall_s": 3.0}, None),
+        (
+            {"opened": 2, "onsets_ms": [80, 95], "onset_at_s": [1.5, 2.5], "cpu_s": 0.5, "wall_s": 3.0},
+            [1.5, 2.5],
+        ),
+    ):
+        fake = tmp_path / "fake-driver"
+        fake.write_text(
+            f"#!{sys.executable}\nimport sys, json\nprint(json.dumps({{'ready': 2}}), flush=True)\n"
+            f"sys.stdin.readline()\nprint(json.dumps({report!r}), flush=True)\n"
+        )
+        fake.chmod(0o755)
+        monkeypatch.setenv("MOCKENGINE_PION_DRIVER", str(fake))
+        run = pion_driver.pion_talking_calls(None, "ws://127.0.0.1:9/v1/realtime", 2, 3.0)
+        assert run.onsets_ms == [80.0, 95.0] and run.onset_at_s == expected

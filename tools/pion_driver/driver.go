@@ -9,7 +9,9 @@
 // (whole loops). A loop's onset is when its first packet went out plus -onset-ms; the delay to the
 // first input_audio_buffer.speech_started received after that loop began (and before it ended) is
 // reported as the aiortc driver reports it. The reply track is read and dropped (no decoding). Last
-// line: {"opened", "onsets_ms", "cpu_s" (getrusage, the talking window), "wall_s"}; then the calls
+// line: {"opened", "onsets_ms", "onset_at_s", "cpu_s" (getrusage, the talking window), "wall_s"}:
+// onset_at_s[i] is when onsets_ms[i] was measured (its speech_started arrived), in seconds since the
+// calls began talking, so that a long level's onsets can be read minute by minute; then the calls
 // close and the driver exits. Errors go to stderr. Built by build.sh (Debian's pion, GOPATH mode).
 package main
 
@@ -264,7 +266,7 @@ func main() {
 	end := began.Add(time.Duration(*seconds * float64(time.Second)))
 	loopFrames := len(packets)
 	loopStarts := make([]time.Time, len(opened))
-	onsets := []float64{}
+	onsets, onsetAt := []float64{}, []float64{}
 	onset := time.Duration(*onsetMs * float64(time.Millisecond))
 	loopDuration := time.Duration(loopFrames) * frameDuration
 	for frame := 0; ; frame++ {
@@ -277,6 +279,7 @@ func main() {
 			for i, c := range opened {
 				if at, ok := c.firstStarted(loopStarts[i], loopStarts[i].Add(loopDuration+frameDuration)); ok {
 					onsets = append(onsets, float64(at.Sub(loopStarts[i].Add(onset)))/float64(time.Millisecond))
+					onsetAt = append(onsetAt, at.Sub(began).Seconds())
 				}
 			}
 			if !due.Before(end) {
@@ -296,7 +299,7 @@ func main() {
 		}
 	}
 	_ = out.Encode(map[string]interface{}{
-		"opened": len(opened), "onsets_ms": onsets, "cpu_s": cpuSeconds() - cpuBefore,
+		"opened": len(opened), "onsets_ms": onsets, "onset_at_s": onsetAt, "cpu_s": cpuSeconds() - cpuBefore,
 		"wall_s": time.Since(began).Seconds(),
 	})
 	for _, c := range opened {
