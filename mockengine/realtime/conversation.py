@@ -25,7 +25,13 @@ OUTPUT_RATE_HZ = 24_000
 
 @dataclass
 class Item:
-    """One conversation item. ``content`` holds wire content parts (without audio bytes)."""
+    """One conversation item. ``content`` holds wire content parts (without audio bytes).
+
+    Every response reads the whole context (its words, the brain's views, the token counts), and a
+    study's conversation holds hundreds of items: what the fields make of an item is kept until a field
+    is assigned again. A change made in place inside ``content`` must be followed by :meth:`changed`
+    (``set_audio_transcript`` does it).
+    """
 
     id: str
     # message | function_call | function_call_output | mcp_list_tools | mcp_call | mcp_approval_request |
@@ -57,6 +63,26 @@ class Item:
     approval_request_id: str | None = None
     approve: bool | None = None
     reason: str | None = None
+    # What the fields make of the item (its words, views, token counts), made on first use.
+    _derived: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name != "_derived":
+            object.__setattr__(self, "_derived", None)
+
+    def changed(self) -> None:
+        """Forget what was made of the fields: call after changing ``content`` in place."""
+        object.__setattr__(self, "_derived", None)
+
+    def derived(self) -> dict[str, Any]:
+        """The store of what the fields make of the item, emptied when one is assigned: a value put
+        there stays valid as long as the item is unchanged (``text``, ``views``, the token counts)."""
+        derived = self._derived
+        if derived is None:
+            derived = {}
+            object.__setattr__(self, "_derived", derived)
+        return derived
 
     @property
     def is_assistant_audio(self) -> bool:
@@ -150,10 +176,18 @@ class Item:
         for part in self.content:
             if part["type"] == "input_audio":
                 part["transcript"] = text
+                self.changed()
                 return
 
     def text(self) -> str:
         """The words of the item: typed text, audio transcript, function arguments or output."""
+        derived = self.derived()
+        text = derived.get("text")
+        if text is None:
+            text = derived["text"] = self._words()
+        return str(text)
+
+    def _words(self) -> str:
         if self.type == "function_call":
             return self.arguments or ""
         if self.type == "function_call_output":
@@ -168,6 +202,13 @@ class Item:
         """What the brain sees of the item. A finished MCP call is a function call and its output, as an
         app's own tool would be (its error text as the output), so the brain grounds the next reply in it
         the same way; the other MCP items are the engine's and the client's bookkeeping, unseen."""
+        derived = self.derived()
+        views = derived.get("views")
+        if views is None:
+            views = derived["views"] = self._views()
+        return tuple(views)
+
+    def _views(self) -> tuple[TurnView, ...]:
         if self.type == "mcp_call":
             if self.output is None and self.error is None:
                 return ()
