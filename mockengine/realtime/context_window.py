@@ -55,14 +55,13 @@ class ContextTooLong(Exception):
 def item_tokens(tokens: TokenCounting, item: Item) -> tuple[int, int, int]:
     """The (text, audio, image) tokens one item costs in the model's input (``usage.add_input_usage``'s
     rule); kept with the item until it changes (every response counts its whole context)."""
-    derived = item.derived()
-    counted_by, counts = derived.get("tokens", (None, None))
-    if counted_by is not tokens:
+    counts = item.token_counts(tokens)
+    if counts is None:
         audio = (
             audio_tokens(item.audio_ms, USER_AUDIO_MS_PER_TOKEN) if item.role == "user" and item.audio else 0
         )
         counts = (text_tokens(tokens, item.text()), audio, IMAGE_TOKENS * len(item.images))
-        derived["tokens"] = (tokens, counts)
+        item.keep_token_counts(tokens, counts)
     return counts
 
 

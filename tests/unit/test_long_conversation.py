@@ -6,6 +6,8 @@ changes, and the brain's reply does not redo work per earlier turn it does not u
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -62,6 +64,36 @@ def test_an_items_tokens_are_counted_once_until_it_changes():
     assert item_tokens(words, item) == (2, 0, 0) and words.counted == 2
     other = CountingWords()  # another tokenizer counts for itself
     assert item_tokens(other, item) == (2, 0, 0) and other.counted == 1
+
+
+# Run in a fresh interpreter: where CPython keeps an object's attributes depends on the order its class's
+# instances first set them, which the other tests in this process would already have decided.
+KEPT_BY_AN_ITEM = """
+import gc
+from mockengine.engines.tokens import TokenCounter
+from mockengine.realtime.context_window import item_tokens
+from mockengine.realtime.conversation import Item
+
+words = TokenCounter(None)
+spoken = [{"type": "input_audio", "transcript": "What is the capital of France?"}]
+items = [Item(f"item_{n}", "message", role="user", content=spoken, audio=bytes(960)) for n in range(100)]
+before = {id(item): [o for o in gc.get_referents(item) if gc.is_tracked(o)] for item in items}
+for item in items:  # as responses read them
+    item.text(), item.views(), item_tokens(words, item)
+gc.collect()
+for item in items:
+    new = [o for o in gc.get_referents(item) if not any(o is b for b in before[id(item)])]
+    kept = [o for o in new if gc.is_tracked(o)]
+    print(" ".join(sorted(type(o).__name__ for o in kept)))
+"""
+
+
+def test_what_an_item_keeps_adds_one_object_for_the_collector():
+    """A long load test holds ~100,000 items, and a full collection walks every object they hold: what a
+    response makes of an item adds the brain's view (and a reference to the session's one counter), not
+    a dict of the item's attributes (they stay in the object) nor a tuple around the one view."""
+    run = subprocess.run([sys.executable, "-c", KEPT_BY_AN_ITEM], capture_output=True, text=True, check=True)
+    assert set(run.stdout.splitlines()) == {"TokenCounter TurnView"}, run.stdout[:300]
 
 
 def test_equal_items_stay_equal_whatever_was_made_of_them():
