@@ -37,11 +37,12 @@ serve: $(SERVE_STAMP)
 
 # What the tests need beyond PyPI (espeak-ng, chromium, node/npm and the npm packages) is installed first
 # (apt-get as root); the HRP conformance suite then runs at real-time pace against a freshly started engine
-# (figures printed), then the whole pytest suite, whose summary is the last line.
+# (figures printed), then the whole pytest suite, whose summary is the last line; above it, the 30 slowest
+# tests (a test near its timeout on a loaded machine shows there before it fails).
 test: $(STAMP)
 	bash tools/install_test_deps.sh
 	$(PY) tools/conformance_selftest.py
-	$(PY) -m pytest -q -rfEs $(PYTEST_ARGS)
+	$(PY) -m pytest -q -rfEs --durations=30 $(PYTEST_ARGS)
 
 # The fast tier: every test that needs no model (the fake engines stand in; no whisper, no piper) and is
 # not marked slow (subprocesses, real-time waits, minutes of simulated audio: those run in `make test`), on

@@ -228,11 +228,15 @@ def of_the_conversation(composed: Composed) -> bool:
     return bool(_THE_CONVERSATION.match(_topic_words(composed) or "so far"))
 
 
+# How many of the user's earlier phrases a summary of the conversation quotes (the last ones).
+QUOTED_SAID = 3
+
+
 def made(composed: Composed, text: str, rng: random.Random, earlier: tuple[str, ...] = ()) -> str | None:
     """The content itself for ``MADE_KINDS``, else None: "Here's a short poem about the sea:" and four
     lines of it (three for a haiku); a story about the subject; an explanation of it in two sentences; a
     summary of it in one, or of the conversation (``earlier``: what the user said before, oldest first, as
-    echoed phrases; the last three are quoted); a fun fact.
+    echoed phrases; the last ``QUOTED_SAID`` are quoted); a fun fact.
     ``text``: the request as said (its form: "haiku")."""
     if composed.kind not in MADE_KINDS:
         return None
@@ -242,7 +246,7 @@ def made(composed: Composed, text: str, rng: random.Random, earlier: tuple[str, 
     if of_the_conversation(composed):
         if not earlier:
             return "There isn't much to sum up yet: we've only just started."
-        shown = [f'"{said[0].upper()}{said[1:]}"' for said in earlier[-3:]]
+        shown = [f'"{said[0].upper()}{said[1:]}"' for said in earlier[-QUOTED_SAID:]]
         listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])}, then {shown[-1]}"
         return f"So far you've said {listed}."
     if composed.kind == "summary":

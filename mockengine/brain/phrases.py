@@ -839,8 +839,13 @@ def reply_to_words(
     composed = composing.requested(words)
     if composed is not None and composed.kind == "joke":  # a model tells it; it does not echo the request
         return f"Here's one: {_JOKE}"
-    recalled = tuple(echo_of(said) for said in earlier if said.strip())
-    content = composing.made(composed, words, rng, recalled) if composed is not None else None
+    content = None
+    if composed is not None:
+        # A summary of the conversation quotes the last few things said: a study's conversation holds
+        # hundreds of turns, and echoing every one cost each reply ~7 µs per earlier turn (docs/memory.md).
+        said_before = [phrase for phrase in earlier if phrase.strip()]
+        recalled = tuple(echo_of(phrase) for phrase in said_before[-composing.QUOTED_SAID :])
+        content = composing.made(composed, words, rng, recalled)
     if content is not None:  # a poem, a song, a story, an explanation, a summary: made, not echoed
         return content
     # the question as heard, else as meant: "the capital on France" on a phone line is heard as a model

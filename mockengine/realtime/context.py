@@ -9,6 +9,7 @@ the shared state here; none holds a copy of it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,8 +74,13 @@ class SessionContext:
         self.pending_transcripts[key] = item
         return key
 
-    def is_awaiting_transcript(self, item: Item) -> bool:
-        return any(pending is item for pending in self.pending_transcripts.values())
+    def is_awaiting_any(self, items: Iterable[Item]) -> bool:
+        """Whether any of ``items`` waits for its transcript. One pass over ``items`` (a response's
+        whole context), none while nothing waits."""
+        if not self.pending_transcripts:
+            return False
+        pending = {id(item) for item in self.pending_transcripts.values()}
+        return any(id(item) in pending for item in items)
 
     def forget_transcript(self, item: Item) -> None:
         """``item`` left the session: its transcript, if still due, is no longer awaited."""

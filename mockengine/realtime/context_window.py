@@ -54,9 +54,15 @@ class ContextTooLong(Exception):
 
 def item_tokens(tokens: TokenCounting, item: Item) -> tuple[int, int, int]:
     """The (text, audio, image) tokens one item costs in the model's input (``usage.add_input_usage``'s
-    rule)."""
-    audio = audio_tokens(item.audio_ms, USER_AUDIO_MS_PER_TOKEN) if item.role == "user" and item.audio else 0
-    return text_tokens(tokens, item.text()), audio, IMAGE_TOKENS * len(item.images)
+    rule); kept with the item until it changes (every response counts its whole context)."""
+    counts = item.token_counts(tokens)
+    if counts is None:
+        audio = (
+            audio_tokens(item.audio_ms, USER_AUDIO_MS_PER_TOKEN) if item.role == "user" and item.audio else 0
+        )
+        counts = (text_tokens(tokens, item.text()), audio, IMAGE_TOKENS * len(item.images))
+        item.keep_token_counts(tokens, counts)
+    return counts
 
 
 def conversation_limit(truncation: Any, instruction_tokens: int) -> int:

@@ -25,7 +25,13 @@ OUTPUT_RATE_HZ = 24_000
 
 @dataclass
 class Item:
-    """One conversation item. ``content`` holds wire content parts (without audio bytes)."""
+    """One conversation item. ``content`` holds wire content parts (without audio bytes).
+
+    Every response reads the whole context (its words, the brain's views, the token counts), and a
+    study's conversation holds hundreds of items: what the fields make of an item is kept until a field
+    is assigned again. A change made in place inside ``content`` must be followed by :meth:`changed`
+    (``set_audio_transcript`` does it).
+    """
 
     id: str
     # message | function_call | function_call_output | mcp_list_tools | mcp_call | mcp_approval_request |
@@ -57,6 +63,42 @@ class Item:
     approval_request_id: str | None = None
     approve: bool | None = None
     reason: str | None = None
+    # What the fields make of the item, kept until one is assigned again. Plain attributes, not a dict:
+    # a long load test holds ~100,000 items, and each object more per item is one more the collector walks.
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    _views: TurnView | tuple[TurnView, ...] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    _counted_by: object | None = field(default=None, init=False, repr=False, compare=False)
+    _token_counts: tuple[int, int, int] = field(default=(0, 0, 0), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Set here, in one order for every item, so CPython keeps the attributes in the object itself:
+        # added later, in whatever order first use makes, they cost each item a dict of its own.
+        self.changed()
+        object.__setattr__(self, "_token_counts", (0, 0, 0))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if not name.startswith("_") and (
+            self._text is not None or self._views is not None or self._counted_by is not None
+        ):
+            self.changed()
+
+    def changed(self) -> None:
+        """Forget what was made of the fields: call after changing ``content`` in place."""
+        object.__setattr__(self, "_text", None)
+        object.__setattr__(self, "_views", None)
+        object.__setattr__(self, "_counted_by", None)
+
+    def token_counts(self, tokens: object) -> tuple[int, int, int] | None:
+        """The (text, audio, image) tokens ``tokens`` counted for this item as it is now, or None
+        (``context_window.item_tokens`` counts and keeps them with :meth:`keep_token_counts`)."""
+        return self._token_counts if self._counted_by is tokens else None
+
+    def keep_token_counts(self, tokens: object, counts: tuple[int, int, int]) -> None:
+        object.__setattr__(self, "_token_counts", counts)
+        object.__setattr__(self, "_counted_by", tokens)
 
     @property
     def is_assistant_audio(self) -> bool:
@@ -150,10 +192,16 @@ class Item:
         for part in self.content:
             if part["type"] == "input_audio":
                 part["transcript"] = text
+                self.changed()
                 return
 
     def text(self) -> str:
         """The words of the item: typed text, audio transcript, function arguments or output."""
+        if self._text is None:
+            object.__setattr__(self, "_text", self._words())
+        return self._text  # type: ignore[return-value]
+
+    def _words(self) -> str:
         if self.type == "function_call":
             return self.arguments or ""
         if self.type == "function_call_output":
@@ -168,6 +216,15 @@ class Item:
         """What the brain sees of the item. A finished MCP call is a function call and its output, as an
         app's own tool would be (its error text as the output), so the brain grounds the next reply in it
         the same way; the other MCP items are the engine's and the client's bookkeeping, unseen."""
+        views = self._views
+        if views is None:
+            made = self._made_views()
+            # One view is kept bare: the tuple around it would be one more object per item to collect.
+            views = made[0] if len(made) == 1 else made
+            object.__setattr__(self, "_views", views)
+        return (views,) if isinstance(views, TurnView) else views
+
+    def _made_views(self) -> tuple[TurnView, ...]:
         if self.type == "mcp_call":
             if self.output is None and self.error is None:
                 return ()

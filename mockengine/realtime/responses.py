@@ -316,7 +316,7 @@ class Responses:
         if r.id in self._asked:
             return Step()  # asked aside already: the reply is on its way
         context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
-        if any(self.ctx.is_awaiting_transcript(item) for item in context):
+        if self.ctx.is_awaiting_any(context):
             return Step()
         try:
             fitted = self._fitted(r.params.instructions, context, remember=r.params.input_items is None)
