@@ -10,7 +10,7 @@ Audio pacing: a message's audio is released in deltas of ``delta_ms`` at ``pace`
 no earlier than ``first_delta_delay_ms`` after ``response.created``; ``pace == 0`` releases each delta as
 soon as its sentence is synthesized. Transcript deltas are interleaved with the audio: each sentence's
 words are spread over that sentence's audio deltas, each delta's share (rounded up) just before its
-audio, as the live service sends a piece's transcript with or ahead of its audio (docs/realtime-protocol.md);
+audio (the live order within the interleaving is not documented: our choice, docs/realtime-protocol.md);
 so a cut (cancel, barge-in) leaves a transcript that matches the audio sent, the words of the delta under
 way included. How tokens are counted: ``usage``.
 """
@@ -391,9 +391,9 @@ class ResponseStreamer:
         chunk_bytes = pacing.delta_ms * BYTES_PER_MS
         total_chunks = max(1, -(-len(sentence.pcm) // chunk_bytes))
         words = sentence.words
-        # Rounded up: the words of a delta's audio go out with it, just before it (the live service
-        # streams a piece's transcript with or ahead of its audio), so a response cancelled after its
-        # first audio delta keeps the words spoken so far. Rounded down, a sentence with more deltas
+        # Rounded up: the words of a delta's audio go out with it, just before it (our choice: the live
+        # order is not documented), so a response cancelled after its first audio delta keeps the words
+        # spoken so far. Rounded down, a sentence with more deltas
         # than words sent its first audio delta with no words before it: an empty transcript.
         words_due = -(-len(words) * (sentence.sent_bytes // chunk_bytes + 1) // total_chunks)
         words_due = self._words_within_budget(sentence, words_due)
