@@ -37,6 +37,20 @@ class ArgumentsError(ValueError):
     """The tool's schema is not a valid JSON Schema, or (a bug here) the built arguments do not match it."""
 
 
+# What a RecursionError while building arguments means: Python's own words ("maximum recursion depth
+# exceeded in comparison") reached the client's response.done and the Chat 500 body.
+ENDLESS_SCHEMA = (
+    "no finite value satisfies the schema: a property it requires refers back to an object that requires "
+    "it again ($ref)"
+)
+
+
+def unbuildable_reason(exc: Exception) -> str:
+    """Why no arguments could be built, in the schema's terms: ``exc`` is an :class:`ArgumentsError`,
+    another ``ValueError`` or a ``RecursionError`` (a required property that refers back to its root)."""
+    return ENDLESS_SCHEMA if isinstance(exc, RecursionError) else str(exc)
+
+
 def build_arguments(
     tool: ToolSpec,
     situation: Situation,

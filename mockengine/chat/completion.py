@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mockengine import __version__
-from mockengine.brain.arguments import ArgumentsError
+from mockengine.brain.arguments import ArgumentsError, unbuildable_reason
 from mockengine.brain.model import Brain, ForcedTool, Reply, ReplyRequest
 from mockengine.chat import errors
 from mockengine.chat.audio import AUDIO_EXPIRY_S, AUDIO_ID_LENGTH, AUDIO_ID_PREFIX, ChoiceAudio, encode_audio
@@ -190,7 +190,7 @@ def complete(
             # property that is not allowed, one that refers back to the root): the real model would still
             # write something; we say plainly that we could not, and keep serving.
             log.warning("chat: no valid arguments: %r", exc)
-            raise errors.arguments_unbuildable(str(exc)) from exc
+            raise errors.arguments_unbuildable(unbuildable_reason(exc)) from exc
         rules.append(f"{reply.rule} ({reply.why})" if reply.why else reply.rule)
     envelope = Envelope(
         id=ids.new(CHAT_ID_PREFIX, CHAT_ID_LENGTH),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mockengine.protocol import errors
+from mockengine.protocol.plain_schema import verdict
 from mockengine.protocol.schema_errors import json_type_name, validate
 from mockengine.protocol.session_config import check_mcp_tools, check_tool_schemas
 from mockengine.protocol.session_schema import (
@@ -53,6 +54,7 @@ _INPUT_TEXT = _part("input_text", ("text",), text=_TEXT)
 _INPUT_AUDIO = _part("input_audio", audio=_TEXT, transcript={"type": ["string", "null"]})
 _INPUT_IMAGE = _part("input_image", image_url=_TEXT, detail={"enum": ["auto", "low", "high"]})
 _OUTPUT_TEXT = _part("output_text", ("text",), text=_TEXT)
+_PART_SCHEMAS = dict((_INPUT_TEXT, _INPUT_AUDIO, _INPUT_IMAGE, _OUTPUT_TEXT))
 ITEM_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -172,11 +174,30 @@ def _check_assistant_audio(item: dict[str, Any], prefix: str) -> None:
             raise errors.missing_parameter(f"{prefix}.content[{index}].text")
 
 
+def _has_plain_parts(item: dict[str, Any]) -> bool:
+    """A message whose content parts are each plainly valid for the schema of its own ``type``: the
+    item's schema then checks the rest with no parts. Each part was matched against all four part
+    kinds' ``if``/``then`` by ``jsonschema``, ~90 µs a part on the event loop (a 0.8 MB item of 20,000
+    short parts held every session for 5 s); looked up by type it is a few µs."""
+    content = item.get("content")
+    if item.get("type") != "message" or not isinstance(content, list):
+        return False
+    for part in content:
+        kind = part.get("type") if isinstance(part, dict) else None
+        schema = _PART_SCHEMAS.get(kind) if isinstance(kind, str) else None
+        if schema is None or verdict(part, schema) is not True:
+            return False
+    return True
+
+
 def validate_item(item: Any, prefix: str = "item") -> dict[str, Any]:
     if not isinstance(item, dict):
         raise errors.invalid_type(prefix, "an object", json_type_name(item))
     _check_assistant_audio(item, prefix)
-    validate(item, ITEM_SCHEMA, prefix)
+    if _has_plain_parts(item):
+        validate({**item, "content": []}, ITEM_SCHEMA, prefix)
+    else:
+        validate(item, ITEM_SCHEMA, prefix)
     if item["type"] == "message":
         allowed = PARTS_BY_ROLE[item["role"]]
         for index, part in enumerate(item["content"]):

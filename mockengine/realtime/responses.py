@@ -13,6 +13,7 @@ import dataclasses
 import logging
 from typing import Any
 
+from mockengine.brain.arguments import unbuildable_reason
 from mockengine.brain.model import Brain, Reply, ReplyRequest, ToolCall
 from mockengine.engines.stt import WordTiming
 from mockengine.protocol import client_events as ce
@@ -456,8 +457,10 @@ def ask(brain: Brain, request: ReplyRequest) -> Reply | Exception:
     reconnects into the same failure again and again when the socket closes instead."""
     try:
         return brain.reply(request)
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:
         return exc
+    except RecursionError as exc:
+        return ValueError(unbuildable_reason(exc))
     except Exception as exc:
         log.exception("brain: no reply (a mockengine bug; the response fails and the session goes on)")
         return BrainBug(
