@@ -670,11 +670,12 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
 
 
-# A tool that keeps what it is told of the user: its name or description saves, remembers, stores or
-# records (``save_hobbies`` "Save the user's hobbies", "Remember the user's preferences").
+# A tool that keeps what it is told of the user: its name or its description opens with a verb that
+# saves, remembers, stores or records (``save_hobbies``, "Remember the user's preferences", "Use this to
+# store …"); the verb, not the noun ("Find a store near the user", ``get_records`` keep nothing).
 _KEEPS = re.compile(
-    r"\b(?:save[sd]?|saving|remember(?:s|ed)?|memori[sz]e[sd]?|store[sd]?|storing|record(?:s|ed)?"
-    r"|keep(?:s)?\s+track)\b",
+    r"^\W*(?:(?:use|call)\s+(?:this|it)(?:\s+(?:tool|function))?\s+to\s+)?"
+    r"(?:save[sd]?|remember(?:s|ed)?|memori[sz]e[sd]?|store[sd]?|record(?:s|ed)?|keep(?:s)?\s+track)\b",
     re.IGNORECASE,
 )
 # A statement that takes back or denies what it tells ("My hobbies are not chess", "I don't like …").
@@ -706,12 +707,17 @@ def _told_to_keep(text: str, tools: list[ToolSpec], referent: Referent, today: d
     for tool in tools:
         schema = tool.parameters or {}
         required = schema_values.required_of(schema)
-        if not required or not _KEEPS.search(f"{lexicon.identifier_words(tool.name)} {tool.description}"):
+        keeps = _KEEPS.search(lexicon.identifier_words(tool.name)) or _KEEPS.search(tool.description or "")
+        if not required or not keeps:
             continue
         properties = schema_values.properties_of(schema)
         if not all(_told(text, name, properties.get(name)) for name in required):
             continue
-        filled = fill(tool.name, schema, utterance.clean(text), referent, today, description=tool.description)
+        # one value stated by its name is what follows its name ("my hobbies are chess and hiking"):
+        # read whole, a tool not named for it took "are chess" for a hobby
+        rest = items.stated_as(text, required[0]) if len(required) == 1 else None
+        told = utterance.clean(rest if rest is not None else text)
+        filled = fill(tool.name, schema, told, referent, today, description=tool.description)
         if filled.missing:
             continue
         called = _called(tool, filled)

@@ -127,8 +127,20 @@ def stated(text: str, name: str) -> bool:
     """The words say what the parameter is, by its name: "My hobbies are chess and hiking" for
     ``hobbies``, "our budget is 200", "my hobbies: chess …" (a model fills a forced ``save_hobbies`` with
     the hobbies said; it was sent its name's word, ``["Hobbies"]``)."""
+    return _statement(text, name) is not None
+
+
+def stated_as(text: str, name: str) -> str | None:
+    """What the words say the parameter ``name`` is (``stated``), to the sentence's end: "chess and
+    hiking" of "My hobbies are chess and hiking."; None when they do not say it by its name."""
+    found = _statement(text, name)
+    rest = re.split(r"[.!?;\n]", text[found.end() :], maxsplit=1)[0].strip() if found is not None else ""
+    return rest or None
+
+
+def _statement(text: str, name: str) -> re.Match[str] | None:
     label = r"\s+".join(re.escape(w) for w in lexicon.identifier_words(name).split())
     if not label:
-        return False
+        return None
     pattern = rf"\b(?:the|my|our|its|his|her|their)\s+{label}(?:\s+(?:is|are|were|was|include)\b|'s\b|\s*:)"
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    return re.search(pattern, text, re.IGNORECASE)

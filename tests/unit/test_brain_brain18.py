@@ -61,10 +61,21 @@ def test_a_statement_of_what_a_tool_keeps_is_kept(description: str, said: str, h
             "My hobbies are chess and hiking",
         ),
         ([tool("save_contact", "Save a contact", {"contact_name": STRING})], "I love chess and hiking"),
+        ([tool("find_store", "Find a store near the user", {"city": STRING})], "My city is Paris"),  # a noun
     ],
 )
 def test_what_no_tool_keeps_is_talked_of(tools: list[ToolSpec], said: str) -> None:
     assert isinstance(calls(tools, said), str)
+
+
+def test_a_value_stated_to_a_tool_not_named_for_it() -> None:
+    # what follows "my hobbies are", not "are chess"
+    update = tool("update_profile", "Use this tool to store the user's hobbies", {"hobbies": LIST})
+    assert calls([update], "My hobbies are chess and hiking") == [
+        ("update_profile", {"hobbies": ["chess", "hiking"]})
+    ]
+    save_name = tool("save_user_name", "Save the user's name", {"name": STRING})
+    assert calls([save_name], "My name is John") == [("save_user_name", {"name": "John"})]
 
 
 # -- 2. a comma before the speaker's verb of liking gives the things, as a colon does
