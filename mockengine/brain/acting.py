@@ -26,6 +26,7 @@ from mockengine.brain import (
     codes,
     implied,
     intent,
+    items,
     lexicon,
     moves,
     names,
@@ -628,11 +629,13 @@ _NOT_GIVING = ("a request not to act", "a dismissal", "a closing remark", "thank
 
 
 def _value_given(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
-    """The call a value given without a request is for: a name or contact (``_provided``), a record's
-    id (``_record_given``), a card's details (``_card_stated``), a question a FAQ answers
-    (``_asked_faq``), tried in that order; None when the words give none of them."""
+    """The call a value given without a request is for: a name or contact (``_provided``), what a tool
+    keeps of the user told (``_told_to_keep``), a record's id (``_record_given``), a card's details
+    (``_card_stated``), a question a FAQ answers (``_asked_faq``), tried in that order; None when the
+    words give none of them."""
     return (
         _provided(text, tools, referent, today)
+        or _told_to_keep(text, tools, referent, today)
         or _record_given(text, tools)
         or _card_stated(text, tools, referent, today)
         or _asked_faq(text, tools)
@@ -665,6 +668,73 @@ def _provided(text: str, tools: list[ToolSpec], referent: Referent, today: date)
     if not done:
         return None
     return Plan(tuple(done), None, "given what a tool is called on: " + "; ".join(a.why for a in done))
+
+
+# A tool that keeps what it is told of the user: its name or its description opens with a verb that
+# saves, remembers, stores or records (``save_hobbies``, "Remember the user's preferences", "Use this to
+# store …"); the verb, not the noun ("Find a store near the user", ``get_records`` keep nothing).
+_KEEPS = re.compile(
+    r"^\W*(?:(?:use|call)\s+(?:this|it)(?:\s+(?:tool|function))?\s+to\s+)?"
+    r"(?:save[sd]?|remember(?:s|ed)?|memori[sz]e[sd]?|store[sd]?|record(?:s|ed)?|keep(?:s)?\s+track)\b",
+    re.IGNORECASE,
+)
+# A statement that takes back or denies what it tells ("My hobbies are not chess", "I don't like …").
+_UNTOLD = re.compile(r"\bnot\b|n[’']t\b|\bnever\b|\bno\s+longer\b|\bhate\b|\bdislike\b", re.IGNORECASE)
+# What the speaker likes is what a list of these holds ("I love chess and hiking" of ``hobbies``).
+_LIKED_THINGS = frozenset(
+    lexicon.stem(w)
+    for w in ("hobby", "hobbies", "interest", "interests", "like", "likes", "preference", "preferences")
+    + ("favorite", "favorites", "favourite", "favourites", "passion", "passions", "pastime", "pastimes")
+)
+
+
+def _told_to_keep(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """The call of a tool that keeps what the user tells of themselves (``_KEEPS``), on a statement that
+    tells it with no request: "My hobbies are chess and hiking" (each required parameter stated by its
+    name, ``items.stated``) or "I love chess and hiking" (a list of what the speaker likes, ``hobbies``,
+    ``interests``, ``preferences``: ``items.tells_liking``) → ``save_hobbies {hobbies: ["chess",
+    "hiking"]}``, as a model with such a tool saves what it exists to save; it talked ("You said …").
+    A question, a denial or a free phrase of another kind is no value told. None when no such tool is
+    told all it requires."""
+    if (
+        utterance.negated(text)
+        or _UNTOLD.search(text)
+        or phrases.is_question(text)
+        or utterance.not_asking(text) in _NOT_GIVING
+    ):
+        return None
+    done: list[Action] = []
+    for tool in tools:
+        schema = tool.parameters or {}
+        required = schema_values.required_of(schema)
+        keeps = _KEEPS.search(lexicon.identifier_words(tool.name)) or _KEEPS.search(tool.description or "")
+        if not required or not keeps:
+            continue
+        properties = schema_values.properties_of(schema)
+        if not all(_told(text, name, properties.get(name)) for name in required):
+            continue
+        # one value stated by its name is what follows its name ("my hobbies are chess and hiking"):
+        # read whole, a tool not named for it took "are chess" for a hobby
+        rest = items.stated_as(text, required[0]) if len(required) == 1 else None
+        told = utterance.clean(rest if rest is not None else text)
+        filled = fill(tool.name, schema, told, referent, today, description=tool.description)
+        if filled.missing:
+            continue
+        called = _called(tool, filled)
+        done += [called] if called is not None else []
+    if not done:
+        return None
+    return Plan(tuple(done), None, "told what a tool keeps: " + "; ".join(a.why for a in done))
+
+
+def _told(text: str, name: str, about: Any) -> bool:
+    """The statement tells parameter ``name`` (schema ``about``): by its name ("my hobbies are …"), or,
+    for a list of what one likes (``_LIKED_THINGS``), as what the speaker likes ("I love chess …")."""
+    if items.stated(text, name):
+        return True
+    listed = isinstance(about, Mapping) and kinds_of.kind_of(name, about) == "list"
+    words = {lexicon.stem(w) for w in lexicon.identifier_words(name).split()}
+    return listed and bool(words & _LIKED_THINGS) and items.tells_liking(text)
 
 
 # A thing asked to be sent somewhere: "send it to", "please deliver them to", "ship my order to"; "went

@@ -29,7 +29,18 @@ from typing import Any
 
 from jsonschema import validators
 
-from mockengine.brain import acting, heard, intent, items, lexicon, places, schema_values, utterance, verbatim
+from mockengine.brain import (
+    acting,
+    heard,
+    implied,
+    intent,
+    items,
+    lexicon,
+    places,
+    schema_values,
+    utterance,
+    verbatim,
+)
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec, TurnView
 from mockengine.brain.referents import Referent
@@ -129,8 +140,20 @@ def _mentioned(tool: ToolSpec, name: str, item: TurnView, referent: Referent, to
     """What ``item`` (earlier user words, or an earlier call) gave parameter ``name`` of ``tool``."""
     if item.kind in ("user_text", "user_audio") and item.text.strip():
         earlier = acting.arguments_for(tool, item.text, Referent(), today)
-        if not earlier.sources.get(name, "(").startswith("("):  # from the words, not the conversation
-            return earlier.arguments.get(name)
+        if earlier.sources.get(name, "(").startswith("("):  # from the conversation, not the words
+            return None
+        properties = _properties(tool.parameters or {})
+        value = earlier.arguments.get(name)
+        whole = isinstance(value, str) and value.lower() == item.text.strip(" .!?").lower()  # "Paris."
+        if not (
+            whole
+            or intent.actions(item.text, intent.candidates([tool]))
+            or _kept(item.text, name, earlier, _names_a_person(name, properties))
+        ):
+            # earlier words that asked nothing of the tool give what step 1 keeps of the newest ones:
+            # small talk ("I love my dog", "I'm Sam") gave a city "love my dog", "Sam"
+            return None
+        return value
     if item.kind == "function_call":
         try:
             arguments = json.loads(item.text or "{}")
@@ -267,33 +290,20 @@ def _kept(text: str, name: str, filled: Filled, person: bool = False) -> bool:
     A capitalised word opening the words ("Thanks") is no name, except for a ``person`` property: "John
     Doe is 30 years old" gives instructor's forced ``User`` its ``name``."""
     value = filled.arguments.get(name)
-    if _quoted(text, name, filled) or _stated(text, name):
+    if _quoted(text, name, filled) or items.stated(text, name):
         return True
-    if isinstance(value, list) and _LIKED.search(text) is not None:
+    if isinstance(value, list) and items.tells_liking(text):
         return True  # "I like chess and hiking": the things the speaker tells of their own
     if not isinstance(value, str) or not places.is_proper_name(value) or len(value.split()) > 4:
         return False
+    if implied.holds_place(name) and implied.place_name(value) is None and not _placed(value, text):
+        return False  # "I'm Sam" names no city: a name is a place where it is one or is said as one
     return person or not text.lstrip().startswith(value)
 
 
-# The speaker telling what they like ("I like chess and hiking", "I'm into chess …"): a list of theirs,
-# no leftover of another request.
-_LIKED = re.compile(
-    r"\b(?:i|we)(?:\s+(?:really|also|just))?\s+(?:" + "|".join(items.LIKING_VERBS) + r")\b"
-    r"|\b(?:i'm|i\s+am)\s+into\b",
-    re.IGNORECASE,
-)
-
-
-def _stated(text: str, name: str) -> bool:
-    """The words say what the parameter is, by its name: "My hobbies are chess and hiking" for
-    ``hobbies``, "our budget is 200", "my hobbies: chess …" (a model fills a forced ``save_hobbies`` with
-    the hobbies said; it was sent its name's word, ``["Hobbies"]``)."""
-    label = r"\s+".join(re.escape(w) for w in lexicon.identifier_words(name).split())
-    if not label:
-        return False
-    pattern = rf"\b(?:the|my|our|its|his|her|their)\s+{label}(?:\s+(?:is|are|were|was|include)\b|'s\b|\s*:)"
-    return re.search(pattern, text, re.IGNORECASE) is not None
+def _placed(value: str, text: str) -> bool:
+    """``value`` is said where a place is ("in Tromsø", "from Leeds", "to Springfield")."""
+    return re.search(rf"\b(?:in|at|from|to|near|around)\s+{re.escape(value)}\b", text) is not None
 
 
 def _names_a_person(name: str, properties: Mapping[str, Any]) -> bool:

@@ -23,8 +23,18 @@ _LIST_COMMA = re.compile(rf"(?<=\w),\s+(?=(?:{_PART},\s+)*{_PART},?\s+and\s)")
 
 
 def commas_as_and(text: str) -> str:
-    """``text`` with the commas of a list read as "and" ("milk, butter and flour")."""
-    return _LIST_COMMA.sub(" and ", text)
+    """``text`` with the commas of a list read as "and" ("milk, butter and flour"), and a comma before
+    the speaker's verb of liking read as the colon it stands for ("Save my hobbies, I love chess and
+    hiking" as "Save my hobbies: I love …": the list comma read it "hobbies and I love chess", and the
+    things liked were asked for)."""
+    return _LIST_COMMA.sub(" and ", _LIKING_COMMA.sub(_as_colon, text))
+
+
+def _as_colon(comma: re.Match[str]) -> str:
+    """A colon for a liking comma after a request ("Save my hobbies, I love …"); the comma kept after a
+    clause with a subject of its own ("I'm Ana, I like chess": Ana is no thing liked)."""
+    before = re.split(r"[.!?;:\n]", comma.string[: comma.start()])[-1]
+    return "," if _TELLING.match(before) else ":"
 
 
 def takes_one_thing(parameter: str) -> bool:
@@ -52,6 +62,19 @@ def as_list(parts: list[str]) -> list[str]:
 LIKING_VERBS = ("like", "love", "enjoy", "prefer", "adore")
 _LIKING = re.compile(
     r"^(?:really\s+|also\s+|just\s+)?(?:" + "|".join(LIKING_VERBS) + r")s?\s+(?=\S)", re.IGNORECASE
+)
+
+
+# A comma before the speaker's verb of liking: what the request is for follows, as after a colon.
+_LIKING_COMMA = re.compile(
+    r",(?=\s*(?:i|we)(?:\s+(?:really|also|just))?\s+(?:" + "|".join(LIKING_VERBS) + r")s?\s)",
+    re.IGNORECASE,
+)
+
+
+# A clause that tells of its subject rather than asking ("I'm Ana", "my name is Ana", "we are new here").
+_TELLING = re.compile(
+    r"^\W*(?:i|i'm|im|we|we're|my|our|it|it's|this|that|he|she|they|there|hi|hello|hey)\b", re.IGNORECASE
 )
 
 
@@ -84,3 +107,40 @@ def without_kind(value: str, parameter: str) -> str:
     while len(words) > 1 and lexicon.stem(words[-1]) in names and names & _CONTAINERS:
         words = words[:-1]
     return " ".join(words)
+
+
+# The speaker telling what they like ("I like chess and hiking", "I'm into chess …"): a list of theirs,
+# no leftover of another request.
+_LIKED = re.compile(
+    r"\b(?:i|we)(?:\s+(?:really|also|just))?\s+(?:" + "|".join(LIKING_VERBS) + r")\b"
+    r"|\b(?:i'm|i\s+am)\s+into\b",
+    re.IGNORECASE,
+)
+
+
+def tells_liking(text: str) -> bool:
+    """The speaker tells what they like ("I like chess and hiking", "we really enjoy …", "I'm into …")."""
+    return _LIKED.search(text) is not None
+
+
+def stated(text: str, name: str) -> bool:
+    """The words say what the parameter is, by its name: "My hobbies are chess and hiking" for
+    ``hobbies``, "our budget is 200", "my hobbies: chess …" (a model fills a forced ``save_hobbies`` with
+    the hobbies said; it was sent its name's word, ``["Hobbies"]``)."""
+    return _statement(text, name) is not None
+
+
+def stated_as(text: str, name: str) -> str | None:
+    """What the words say the parameter ``name`` is (``stated``), to the sentence's end: "chess and
+    hiking" of "My hobbies are chess and hiking."; None when they do not say it by its name."""
+    found = _statement(text, name)
+    rest = re.split(r"[.!?;\n]", text[found.end() :], maxsplit=1)[0].strip() if found is not None else ""
+    return rest or None
+
+
+def _statement(text: str, name: str) -> re.Match[str] | None:
+    label = r"\s+".join(re.escape(w) for w in lexicon.identifier_words(name).split())
+    if not label:
+        return None
+    pattern = rf"\b(?:the|my|our|its|his|her|their)\s+{label}(?:\s+(?:is|are|were|was|include)\b|'s\b|\s*:)"
+    return re.search(pattern, text, re.IGNORECASE)

@@ -222,14 +222,22 @@ class ScriptedBrain:
     def _instructed(self, turn: Turn) -> Reply | None:
         """A response whose own instructions say what to say ("Greet the user.", "Tell the user the call
         ends in a minute.", LiveKit's ``generate_reply(instructions=…)``), when nothing new was said since
-        the last reply: what they say, as a model follows them, not the last words answered again."""
+        the last reply: what they say, as a model follows them, not the last words answered again.
+        Instructions it cannot follow after an answered turn ("Do the thing we discussed") get an
+        acknowledgement (``phrases.INSTRUCTIONS_ACKNOWLEDGED``; they said the last answer again); before
+        anything was said, or when they only shape how a reply is said ("Be brief."), the reply is as
+        before."""
         own = turn.request.response_instructions
         if not own or not _nothing_new_said(turn.situation, turn.request.history):
             return None
         said = phrases.instructed(
             own, turn.rng, turn.persona.name, known=turn.request.instructions, user_name=_user_name(turn)
         )
-        return Reply(said, rule="instructions.response") if said is not None else None
+        if said is not None:
+            return Reply(said, rule="instructions.response")
+        if turn.situation.trigger.kind == "none" or phrases.only_shapes(own):
+            return None
+        return Reply(phrases.INSTRUCTIONS_ACKNOWLEDGED, rule="instructions.acknowledged")
 
     def _role(self, request: ReplyRequest, situation: Situation) -> str | None:
         role = role_marker(request.instructions) or self.role or situation.self_role
@@ -458,6 +466,10 @@ class ScriptedBrain:
                 image = situation.image
                 text = phrases.brightness_answer(image.brightness, image.dominant_colour)
                 return Reply(text, rule="builtin.image_brightness")
+            shown = trigger.item.images[-1] if trigger.item is not None and trigger.item.images else None
+            if not trigger.text.strip() and shown is not None:  # an image sent alone is no silence
+                text = phrases.image_shown(shown.dominant_colour, shown.brightness)
+                return Reply(text, rule="builtin.image_shown")
             rule = "builtin.heard" if trigger.text else "builtin.not_heard"
             heard = utterance.acted_tail(trigger.text)  # a long text is answered by its end
             rule = "builtin.story" if phrases.is_story_request(heard) else rule

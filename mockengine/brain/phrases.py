@@ -39,6 +39,26 @@ _PHRASE_OPENERS = frozenset(
     )
 )
 NOT_HEARD = "Sorry, I didn't catch that. Could you say it again?"
+# What a response's own instructions get when the words were answered already and the instructions say
+# nothing the participant can follow ("Do the thing we discussed"): an acknowledgement, never the last
+# answer again (our choice of words).
+INSTRUCTIONS_ACKNOWLEDGED = "Sure. What else can I help you with?"
+# A sentence of instructions that only shapes how a reply is said ("Be brief.", "Speak like a pirate.",
+# "Use a friendly tone.", "Respond in Spanish.", "Don't mention prices."): the reply is still the answer.
+_SHAPING = re.compile(
+    r"^\W*(?:please\s+)?(?:always\s+|only\s+|never\s+|don[’']?t\s+|do\s+not\s+)?"
+    r"(?:be|speak|talk|sound|use|keep|stay|remain|respond|reply|answer|write|act|avoid|mention|limit|make"
+    r"|you\s+are|you're|your\s+(?:tone|style|answers?|replies|responses?)|in\s+(?:a|an|one|two|three|short))\b",
+    re.IGNORECASE,
+)
+
+
+def only_shapes(instructions: str) -> bool:
+    """Every sentence of ``instructions`` only shapes how the reply is said (``_SHAPING``): the reply to
+    the words stands, as a model answers the conversation in that manner."""
+    sentences = [sentence for sentence, _ in _sentences(instructions) if sentence.strip()]
+    return bool(sentences) and all(_SHAPING.match(sentence) for sentence in sentences)
+
 
 _QUESTION_OPENERS = frozenset(
     (
@@ -397,10 +417,28 @@ def greeting(
     if quoted is not None and quoted.group("text").strip():
         return quoted.group("text").strip()
     if (_OPENING if in_instructions else _GREET_WHOM).match(words):
+        language = _IN_LANGUAGE.search(_SENTENCE_BREAK.split(words, maxsplit=1)[0])
+        if language is not None:  # "Say hello to the user in French": as a model does, in French
+            return _GREETINGS_IN[language.group(1).lower()].format(persona=persona)
         if user_name and _BY_NAME.search(words):
             return pick(rng, _NAMED_GREETINGS, persona=persona, name=user_name)
         return pick(rng, _GREETINGS, persona=persona)
     return None
+
+
+# A greeting asked in another language ("Say hello to the user in French"): a model greets in it. Our
+# words, one each (the languages an app most often names; any other gets the English greeting).
+_GREETINGS_IN = {
+    "french": "Bonjour ! Je suis {persona}. Comment puis-je vous aider ?",
+    "spanish": "¡Hola! Soy {persona}. ¿En qué puedo ayudarte?",
+    "german": "Hallo! Ich bin {persona}. Wie kann ich Ihnen helfen?",
+    "italian": "Ciao! Sono {persona}. Come posso aiutarti?",
+    "portuguese": "Olá! Eu sou {persona}. Como posso ajudar?",
+    "dutch": "Hallo! Ik ben {persona}. Waarmee kan ik je helpen?",
+    "japanese": "こんにちは！{persona}です。ご用件は何でしょうか？",
+    "chinese": "你好！我是{persona}。有什么可以帮你的吗？",
+}
+_IN_LANGUAGE = re.compile(r"\bin\s+(" + "|".join(_GREETINGS_IN) + r")\b", re.IGNORECASE)
 
 
 def greeting_in(instructions: str, rng: random.Random, persona: str) -> str | None:
@@ -998,6 +1036,16 @@ def brightness_answer(brightness: float, colour: str) -> str:
     if brightness > 0.65:
         return f"It's bright, mostly {colour}."
     return f"It's neither bright nor dark, mostly {colour}."
+
+
+def image_shown(colour: str, brightness: float) -> str:
+    """What is said of an image shown with no words (a user message that is only an ``input_image``):
+    what it looks like, from its dominant colour and mean luma (0..1, as ``brightness_answer``), and what
+    to do with it asked, as a model describes or acknowledges a picture sent alone (our choice of words,
+    deterministic; "Sorry, I didn't catch that" read the image as nothing said)."""
+    look = "dark" if brightness < 0.35 else "bright" if brightness > 0.65 else ""
+    seen = f"a {look} image, mostly {colour}" if look else f"an image, mostly {colour}"
+    return f"I can see {seen}. What would you like to know about it?"
 
 
 def acknowledge_output(error: str | None, function_name: str | None, rng: random.Random) -> str:

@@ -1392,7 +1392,21 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
     primary = next((n for n in todo.required if n in todo.names), todo.names[0])
     if primary in todo.required:
         _named_whole(work, filled, primary, todo.cues, todo.lists)
+    open_before_roles = primary not in filled.arguments
     segments = _fill_roles(split_phrases(work.text, todo.cues), filled, todo)
+    if (
+        open_before_roles
+        and primary in filled.arguments
+        and not spans.fits(primary, ONE_PLACE)  # a place taken so: ``_thing_left`` below
+        and segments
+        and not segments[0][0]
+        and bare(segments[0][1])
+        and not only_own_words(segments[0][1], todo.cues)
+    ):
+        # the first required string took a phrase by its role ("to my groceries list" → ``list_name``):
+        # the object is still said ("Add eggs and milk …"), and goes to the next required one open
+        # (``items``), as a model reads it; it was asked for
+        primary = next((n for n in todo.required if n in todo.names and n not in filled.arguments), primary)
     if primary in filled.arguments and spans.fits(primary, ONE_PLACE):
         _thing_left(segments, filled, todo)  # "in California, … the return policy on boots"
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only

@@ -44,7 +44,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from mockengine.brain import occasions, slots
+from mockengine.brain import implied, occasions, slots
 from mockengine.brain.arguments import ArgumentsError
 from mockengine.brain.heard import heard_value
 from mockengine.brain.kinds import kind_of
@@ -380,6 +380,12 @@ def _with_words(
             opening = _OPENING_NAME.match(heard) if isinstance(heard, str) else None
             listed = {v for other in heard_values.values() if isinstance(other, list) for v in other}
             heard = opening.group(0) if opening is not None and opening.group(0) not in listed else heard
+        elif implied.holds_place(name) and isinstance(heard, str) and not _a_name(heard):
+            # "Paris is sunny." read whole for ``city``: the place it opens with, where it is one (it was
+            # the reply's sentence, then "unknown")
+            opening = _OPENING_NAME.match(heard)
+            place = implied.place_name(opening.group(0)) if opening is not None else None
+            heard = place if place is not None and heard.startswith(place) else heard
         if (
             kind in ("string", "person")
             and name not in titles
@@ -406,7 +412,10 @@ def _unsaid(
     field nobody spoke of, where the whole still validates: null where the schema admits it (a strict
     schema's optional field, ``Optional[int]``; a string meant for the reply itself keeps the reply's
     words), else for a number the neutral one, 0 or the bound nearest it (our choice: an ``age`` nobody
-    said was a drawn number, 6, which reads as said). Strings, lists and options keep what was built."""
+    said was a drawn number, 6, which reads as said), and for a string that holds a value of its own (a
+    name, a place, a contact, an identifier: ``_own_value``) ``"unknown"``, as for a mood nobody said
+    (our choice: a required ``name`` was the reply's sentence, "You said …", which no one is called).
+    Other strings (a poem, a title the reply may be), lists and options keep what was built."""
     for name, about in properties.items():
         if name in taken or name not in value or not isinstance(about, Mapping):
             continue
@@ -416,12 +425,25 @@ def _unsaid(
             unsaid: Any = None
         elif isinstance(value[name], int | float) and not isinstance(value[name], bool):
             unsaid = neutral_number(about)
+        elif isinstance(value[name], str) and "enum" not in about and _own_value(name, kind):
+            unsaid = "unknown"
         else:
             continue
         candidate = {**value, name: unsaid}
         if validator.is_valid(candidate):
             value = candidate
     return value
+
+
+def _own_value(name: str, kind: str) -> bool:
+    """Property ``name`` (of ``kind``, ``kinds.kind_of``) holds a value of its own that the reply's words
+    never are: a name (``name``, ``first_name``, ``username``), a place (``city``, ``location``), a
+    contact or an identifier."""
+    return (
+        kind in ("person", "address", "patterned", "identifier")
+        or "name" in identifier_words(name).split()
+        or implied.holds_place(name)
+    )
 
 
 def _denied(name: str, said: str) -> bool:
