@@ -113,7 +113,8 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-conversation-items",
         type=int,
-        help=f"items per conversation (default {defaults.max_conversation_items})",
+        help="items per conversation, the oldest dropped past it "
+        f"(default {defaults.max_conversation_items})",
     )
     parser.add_argument(
         "--max-conversation-audio-s",

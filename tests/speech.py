@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import typing
 import wave
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import numpy as np
 import soxr
+from openai import AsyncOpenAI
 from openai.types.realtime import RealtimeServerEvent
 
 from mockengine.engines.stt import Transcript, WordTiming
@@ -85,6 +88,32 @@ async def events_until(connection: Any, kind: str) -> list[dict[str, Any]]:
         seen.append(event)
         if event["type"] == kind:
             return seen
+
+
+# A typed user turn the default scenario answers with a story (several sentences of reply audio).
+STORY = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Tell me a story"}]}
+
+
+@contextlib.asynccontextmanager
+async def sdk_connection(
+    url: str, *, api_key: str = "sk-test", model: str = "gpt-realtime", **client_options: Any
+) -> AsyncIterator[Any]:
+    """An ``openai`` SDK realtime connection to the engine at ``url`` (its WebSocket base,
+    ``ws://127.0.0.1:PORT/v1``), nothing read from it yet; ``client_options`` go to ``AsyncOpenAI``.
+    The connection and its client are closed when the block ends."""
+    async with (
+        AsyncOpenAI(api_key=api_key, websocket_base_url=url, **client_options) as client,
+        client.realtime.connect(model=model) as connection,
+    ):
+        yield connection
+
+
+@contextlib.asynccontextmanager
+async def sdk_session(url: str, **options: Any) -> AsyncIterator[Any]:
+    """``sdk_connection`` with its ``session.created`` read (validated, as ``events_until``)."""
+    async with sdk_connection(url, **options) as connection:
+        await events_until(connection, "session.created")
+        yield connection
 
 
 async def next_event(ws: Any, kind: str) -> dict[str, Any]:

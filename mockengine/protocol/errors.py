@@ -261,11 +261,14 @@ def input_buffer_full(buffered_ms: float, adding_ms: float, limit_ms: int) -> Pr
 
 
 def conversation_full(limit: int) -> ProtocolError:
-    """mockengine's bound on client-created items (``max_conversation_items``)."""
+    """mockengine's bound on the conversation's items (``max_conversation_items``) when no item can
+    make room for a client's new one: every item held is being written by a response in progress or is
+    the one ``previous_item_id`` names (otherwise the oldest items are dropped, announced)."""
     return ProtocolError(
         "conversation_items_limit_reached",
-        f"Error adding item: the conversation already holds the maximum of {counted(limit, 'item')}. "
-        "Delete items before adding more.",
+        f"Error adding item: the conversation already holds the maximum of {counted(limit, 'item')}, "
+        "and none can be dropped to make room: each is being written by a response in progress or is "
+        "the item previous_item_id names. Wait for the response to finish, or place the item elsewhere.",
         "item",
     )
 

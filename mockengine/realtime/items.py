@@ -75,11 +75,18 @@ class ConversationItems:
         after = None if event.previous_item_id in (ce.APPEND, "root") else event.previous_item_id
         if after is not None and after not in conversation:
             raise errors.previous_item_not_found(after)
+        item, needs_transcript = self.from_wire(event.item)
+        # At the bound the oldest items make room, as for the engine's own items: the live service
+        # documents no item cap (it trims the model's context by ``truncation``, reference §4), and a
+        # refusal ended a long typed session. The item ``previous_item_id`` names stays, as the new one
+        # goes after it ("root" names none); refused only when no item may go (``conversation_full``).
+        anchor = None if after is None else conversation.get(after)
         limit = self.ctx.options.max_conversation_items
         if len(conversation) >= limit:
-            raise errors.conversation_full(limit)
-        item, needs_transcript = self.from_wire(event.item)
-        evicted = self.make_room(len(item.audio), items_needed=0)
+            held = self._unevictable(anchor)
+            if sum(id(i) in held for i in conversation) >= limit:
+                raise errors.conversation_full(limit)
+        evicted = self.make_room(len(item.audio), keep=anchor)
         # A reused id joins the item already holding it (reference §7): see Conversation.
         previous = conversation.insert(item, after, at_root=at_root)
         item.previous_item_id = previous
@@ -188,21 +195,22 @@ class ConversationItems:
             step.effects.append(self.transcribe(item, key))
         return step
 
-    def make_room(self, audio_bytes: int, items_needed: int = 1) -> Events:
-        """Bound the conversation before the engine adds an item (a commit, a reply): the oldest items
-        go, each announced with ``conversation.item.deleted`` so the client's copy stays true — like the
-        live service's "auto" truncation, which drops the oldest context first. Items a response is
-        still writing stay."""
+    def make_room(self, audio_bytes: int, items_needed: int = 1, keep: Item | None = None) -> Events:
+        """Bound the conversation before an item is added (a commit, a reply, a client's
+        ``conversation.item.create``): the oldest items go, each announced with
+        ``conversation.item.deleted`` so the client's copy stays true — like the live service's "auto"
+        truncation, which drops the oldest context first. Items a response is still writing stay, and
+        ``keep`` (the item a new one is placed after). Each dropped item's audio goes and its transcript
+        is no longer awaited. ``audio_bytes``: the new item's audio (PCM16 24 kHz)."""
         options, conversation = self.ctx.options, self.ctx.conversation
         limit_items = options.max_conversation_items - items_needed
         limit_bytes = options.max_conversation_audio_ms * 48 - audio_bytes
-        active = [s.response for s in self.ctx.streamers.values() if s.response.is_active]
-        writing = {id(i) for response in active for i in response.output}
+        held = self._unevictable(keep)
         # One cheap pass picks the items holding audio: this runs before every added item, and a long
         # study's conversation is mostly text (context notes, transcripts) — walking every item twice made
         # each create cost ~3 ms at 3,500 items.
         with_audio = [item for item in conversation if item.audio]
-        self.audio_spill.keep_newest((i for i in reversed(with_audio) if id(i) not in writing), audio_bytes)
+        self.audio_spill.keep_newest((i for i in reversed(with_audio) if id(i) not in held), audio_bytes)
         audio_total = sum(len(item.audio) for item in with_audio)
         if len(conversation) <= limit_items and audio_total <= limit_bytes:
             return []
@@ -210,7 +218,7 @@ class ConversationItems:
         for item in list(conversation):
             if len(conversation) <= max(limit_items, 0) and audio_total <= limit_bytes:
                 break
-            if id(item) in writing:
+            if id(item) in held:
                 continue
             conversation.remove(item)
             item.in_conversation = False
@@ -220,6 +228,15 @@ class ConversationItems:
             self.ctx.forget_transcript(item)
             events.append(se.conversation_item_deleted(self.ctx.ids.event(), item_id=item.id))
         return events
+
+    def _unevictable(self, keep: Item | None = None) -> set[int]:
+        """``id()`` of the items ``make_room`` may not drop: those an active response is writing, and
+        ``keep``."""
+        active = [s.response for s in self.ctx.streamers.values() if s.response.is_active]
+        held = {id(i) for response in active for i in response.output}
+        if keep is not None:
+            held.add(id(keep))
+        return held
 
     # -- transcripts ----------------------------------------------------------------------------------
 

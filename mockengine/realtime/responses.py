@@ -155,6 +155,13 @@ class Responses:
         ``language``: whisper's, ISO 639-1): record it (announce it, when asked for) and let the responses
         waiting for words go on."""
         step = Step(events=self.items.transcribed(item_id, text, announce, words, language))
+        return step.extend(self.go_on_waiting(now_ms))
+
+    def go_on_waiting(self, now_ms: float) -> Step:
+        """Ask again for the responses still waiting (for a transcript, an MCP listing): what they waited
+        for may have come, or left the conversation (an item dropped to make room, whose transcript is
+        then no longer awaited nor run)."""
+        step = Step()
         for streamer in list(self.ctx.streamers.values()):
             if streamer.is_thinking:
                 step.extend(self._think(streamer, now_ms))
@@ -214,10 +221,7 @@ class Responses:
         step = Step(events=self.mcp.listed(item_id, tools))
         names = None if tools is None else [tool.get("name") for tool in tools]
         step.effects.append(Trace("mcp_list_tools", {"item_id": item_id, "tools": names}))
-        for streamer in list(self.ctx.streamers.values()):
-            if streamer.is_thinking:
-                step.extend(self._think(streamer, now_ms))
-        return step
+        return step.extend(self.go_on_waiting(now_ms))
 
     def approval_answered(self, item: Item, now_ms: float) -> Step:
         """The client created an ``mcp_approval_response``: the response waiting on its request goes on

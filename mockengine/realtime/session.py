@@ -137,6 +137,12 @@ class RealtimeSession:
             item = self.ctx.conversation.get(step.events[-1]["item"]["id"])
             if item is not None:
                 step.extend(self.responses.approval_answered(item, now_ms))
+        if isinstance(event, ce.ConversationItemCreate) and any(
+            e["type"] == "conversation.item.deleted" for e in step.events
+        ):
+            # An item dropped to make room may be one a response was waiting to hear: its transcript is
+            # no longer awaited (nor run by the shell), so the response goes on without it now.
+            step.extend(self.responses.go_on_waiting(now_ms))
         return step
 
     def receive_audio(

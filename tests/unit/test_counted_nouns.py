@@ -55,7 +55,7 @@ def test_the_chat_context_length_error() -> None:
 
 
 def test_the_conversation_limit_and_event_size_errors() -> None:
-    assert "the maximum of 1 item." in errors.conversation_full(1).message
-    assert "the maximum of 2 items." in errors.conversation_full(2).message
+    assert "the maximum of 1 item, " in errors.conversation_full(1).message
+    assert "the maximum of 2 items, " in errors.conversation_full(2).message
     assert "(1 byte)" in errors.event_too_large("session.updated", 1, 1).message
     assert "longer than 1 second which" in chat_errors.input_audio_too_long("file", 1).message

@@ -8,6 +8,8 @@ import dataclasses
 
 from mockengine.engines.fakes import FakeSynthesizer, FakeTranscriber
 from mockengine.protocol import client_events as ce
+from mockengine.realtime.effects import ItemTranscriptKey
+from mockengine.realtime.response import Pacing
 from mockengine.virtual_time import VirtualTimeDriver
 from tests.conftest import make_session
 
@@ -60,22 +62,109 @@ def test_conversation_audio_bound_drops_the_oldest_audio():
     assert sum(len(item.audio) for item in driver.session.conversation) <= 48 * 1000
 
 
-def test_client_items_past_the_bound_are_refused_even_with_a_reused_id():
+def typed(item_id: str | None = None, text: str = "x") -> dict:
+    item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    return item if item_id is None else {**item, "id": item_id}
+
+
+def held_ids(driver: VirtualTimeDriver) -> list[str]:
+    return [item.id for item in driver.session.conversation]
+
+
+def test_client_items_past_the_bound_make_room_by_dropping_the_oldest_announced():
+    driver = replay_with(max_conversation_items=3)
+    for n in range(5):
+        driver.send(ce.ConversationItemCreate(typed(f"i{n}")))
+    assert driver.of_type("error") == []
+    assert [e["item_id"] for e in driver.of_type("conversation.item.deleted")] == ["i0", "i1"]
+    assert held_ids(driver) == ["i2", "i3", "i4"]
+    # each drop is announced before the item it made room for
+    kinds = [(e["type"], e.get("item_id") or e.get("item", {}).get("id")) for _, e in driver.events]
+    assert kinds.index(("conversation.item.deleted", "i0")) < kinds.index(("conversation.item.added", "i3"))
+    # a reused id is a new item too (both kept, reference §7): it makes room like any other
+    driver.send(ce.ConversationItemCreate(typed("i3")))
+    assert driver.of_type("conversation.item.deleted")[-1]["item_id"] == "i2"
+    assert held_ids(driver) == ["i3", "i4", "i3"]
+
+
+def test_the_item_previous_item_id_names_stays_and_the_next_oldest_makes_room():
+    driver = replay_with(max_conversation_items=3)
+    for name in "abc":
+        driver.send(ce.ConversationItemCreate(typed(name)))
+    driver.send(ce.ConversationItemCreate(typed("d"), previous_item_id="a"))
+    assert [e["item_id"] for e in driver.of_type("conversation.item.deleted")] == ["b"]
+    assert driver.of_type("conversation.item.added")[-1]["previous_item_id"] == "a"
+    assert held_ids(driver) == ["a", "d", "c"]
+
+
+def test_an_item_placed_at_the_root_drops_the_oldest_and_stays_first():
+    driver = replay_with(max_conversation_items=3)
+    for name in "abc":
+        driver.send(ce.ConversationItemCreate(typed(name)))
+    driver.send(ce.ConversationItemCreate(typed("r"), previous_item_id="root"))
+    assert [e["item_id"] for e in driver.of_type("conversation.item.deleted")] == ["a"]
+    assert driver.of_type("conversation.item.added")[-1]["previous_item_id"] is None
+    assert held_ids(driver) == ["r", "b", "c"]
+
+
+def test_a_reply_being_written_keeps_its_item_and_only_a_full_house_of_them_refuses():
+    driver = replay_with(max_conversation_items=1, pacing=Pacing())
+    driver.send(ce.ConversationItemCreate(typed("u", "Tell me a story")))
+    driver.send(ce.ResponseCreate({}))  # it makes room for its item, written until its audio is out
+    driver.advance(driver.now_ms + 400)  # past its first audio (paced): the item is in
+    (reply,) = [e["item"]["id"] for e in driver.of_type("conversation.item.added")[1:]]
+    assert held_ids(driver) == [reply]
+    driver.send(ce.ConversationItemCreate(typed("x"), event_id="full"))
+    error = driver.of_type("error")[0]["error"]
+    assert (error["code"], error["param"], error["event_id"]) == (
+        "conversation_items_limit_reached",
+        "item",
+        "full",
+    )
+    assert "being written by a response in progress" in error["message"]
+    assert held_ids(driver) == [reply]
+    driver.run_until_idle()
+    assert driver.of_type("response.done")[0]["response"]["status"] == "completed"
+    driver.send(ce.ConversationItemCreate(typed("x")))  # written: it makes room now
+    assert driver.of_type("conversation.item.deleted")[-1]["item_id"] == reply
+    assert held_ids(driver) == ["x"]
+
+
+def test_a_reply_being_written_keeps_its_item_while_older_ones_make_room():
+    driver = replay_with(max_conversation_items=3, pacing=Pacing())
+    driver.send(ce.ConversationItemCreate(typed("u", "Tell me a story")))
+    driver.send(ce.ResponseCreate({}))
+    driver.advance(driver.now_ms + 400)
+    reply = driver.of_type("conversation.item.added")[-1]["item"]["id"]
+    for name in "abcd":
+        driver.send(ce.ConversationItemCreate(typed(name)))
+    assert [e["item_id"] for e in driver.of_type("conversation.item.deleted")] == ["u", "a", "b"]
+    assert held_ids(driver) == [reply, "c", "d"]
+    driver.run_until_idle()
+    done = driver.of_type("response.done")[0]["response"]
+    assert done["status"] == "completed" and done["output"][0]["id"] == reply
+
+
+def test_a_turn_awaiting_its_transcript_makes_room_and_the_reply_waiting_for_it_goes_on():
     driver = replay_with(max_conversation_items=2)
-    for n in range(2):
-        item = {
-            "type": "message",
-            "id": f"i{n}",
-            "role": "user",
-            "content": [{"type": "input_text", "text": "x"}],
-        }
-        driver.send(ce.ConversationItemCreate(item))
-    extra = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "y"}]}
-    driver.send(ce.ConversationItemCreate(extra, event_id="third"))
-    assert driver.of_type("error")[0]["error"]["code"] == "conversation_items_limit_reached"
-    # a reused id is a new item too (both are kept, reference §7), so it is refused as well
-    driver.send(ce.ConversationItemCreate({**extra, "id": "i0"}))
-    assert len(driver.of_type("error")) == 2 and len(driver.session.conversation) == 2
+    transcription = {"transcription": {"model": "whisper-1"}, "turn_detection": None}
+    driver.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": transcription}}))
+    driver.send(ce.InputAudioBufferAppend(bytes(48 * 400)))
+    driver.send(ce.InputAudioBufferCommit())
+    turn = driver.of_type("input_audio_buffer.committed")[0]["item_id"]
+    driver.send(ce.ResponseCreate({"output_modalities": ["text"]}))  # waits for the turn's words
+    assert driver.of_type("response.output_item.added") == []
+    driver.send(ce.ConversationItemCreate(typed("a", "Tell me a story")))
+    driver.send(ce.ConversationItemCreate(typed("b", "Tell me a story")))
+    assert [e["item_id"] for e in driver.of_type("conversation.item.deleted")] == [turn]
+    # The shell would not transcribe the dropped turn (no longer wanted), so nothing else would wake
+    # the reply: it goes on at once, from what the conversation holds.
+    assert not driver.session.is_wanted(ItemTranscriptKey(turn))
+    assert len(driver.of_type("response.output_item.added")) == 1
+    driver.run_until_idle()
+    assert driver.of_type("response.done")[0]["response"]["status"] == "completed"
+    # the dropped turn's transcript, if it still comes, is not announced
+    assert driver.of_type("conversation.item.input_audio_transcription.completed") == []
 
 
 def test_a_long_idle_timeout_commits_all_the_silence_it_waited_through():
