@@ -1,7 +1,8 @@
 """A developer's own tools as the tests of them use them over a real engine with the openai SDK
 (test_own_tools_*_sdk, test_brain5/6_sdk, test_brk4_sdk, test_booking_names_chat,
-test_restaurant_app_tools): the Chat Completions tool shape, one conversation over Chat Completions
-whose calls are checked against their schemas, and a Realtime turn with the text of its answer (on the
+test_restaurant_app_tools, test_brain16/17/18_sdk, test_reply_tasks_sdk): the Chat Completions tool
+shape, one conversation over Chat Completions whose calls are checked against their schemas, a
+``json_schema`` answer, and a Realtime turn with the text of its answer (on the
 test's connection, or on one of its own with the tools declared)."""
 
 from __future__ import annotations
@@ -83,6 +84,34 @@ class Chat:
         else:
             self.messages.append({"role": "assistant", "content": message.content})
         return calls, message.content
+
+
+def closed_object(properties: dict[str, Any]) -> dict[str, Any]:
+    """A JSON schema object whose properties are all required and none other allowed (a strict
+    ``json_schema`` answer's shape)."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+async def json_schema_answer(
+    client: AsyncOpenAI, words: str, schema: dict[str, Any], name: str = "profile", strict: bool | None = True
+) -> str:
+    """The content of a Chat Completion answering the user's ``words`` with ``response_format``
+    ``json_schema`` ``schema`` under ``name`` (``strict``: the field's value, None to leave it out);
+    "" for none."""
+    json_schema: dict[str, Any] = {"name": name, "schema": schema}
+    if strict is not None:
+        json_schema["strict"] = strict
+    completion = await client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[{"role": "user", "content": words}],
+        response_format={"type": "json_schema", "json_schema": json_schema},  # type: ignore[typeddict-item]
+    )
+    return completion.choices[0].message.content or ""
 
 
 async def response_done(conn: Any) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.own_tools import INTEGER, STRING, Chat, chat_client, chat_tool
+from tests.own_tools import INTEGER, STRING, Chat, chat_client, chat_tool, closed_object, json_schema_answer
 
 HOBBIES = {"type": "array", "items": STRING}
 MAKE_RESERVATION = chat_tool(
@@ -70,18 +70,6 @@ async def test_a_required_time_unsaid_is_asked_for(engine) -> None:
     ],
 )
 async def test_an_age_nobody_said(engine, age: Any, written: Any) -> None:
-    schema = {
-        "type": "object",
-        "properties": {"name": STRING, "age": age},
-        "required": ["name", "age"],
-        "additionalProperties": False,
-    }
-    completion = await chat_client(await engine()).chat.completions.create(
-        model="gpt-4o-mini",
-        messages=[{"role": "user", "content": "I'm Ana, I like chess"}],
-        response_format={
-            "type": "json_schema",
-            "json_schema": {"name": "profile", "schema": schema, "strict": True},
-        },
-    )
-    assert json.loads(completion.choices[0].message.content or "") == {"name": "Ana", "age": written}
+    schema = closed_object({"name": STRING, "age": age})
+    content = await json_schema_answer(chat_client(await engine()), "I'm Ana, I like chess", schema)
+    assert json.loads(content) == {"name": "Ana", "age": written}

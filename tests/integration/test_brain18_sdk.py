@@ -9,10 +9,20 @@ import json
 from typing import Any
 
 import pytest
-from openai import AsyncOpenAI
 from PIL import Image
 
-from tests.own_tools import STRING, Chat, chat_client, chat_tool, response_done, said, turn
+from tests.own_tools import (
+    STRING,
+    Chat,
+    chat_client,
+    chat_tool,
+    closed_object,
+    json_schema_answer,
+    response_done,
+    said,
+    turn,
+)
+from tests.speech import sdk_connection
 
 LIST = {"type": "array", "items": STRING}
 SAVE_HOBBIES = chat_tool("save_hobbies", "Save the user's hobbies when they mention them", {"hobbies": LIST})
@@ -43,21 +53,9 @@ async def test_a_call_as_a_model_makes_it(engine, tool: Any, words: str, argumen
 
 async def test_a_name_nobody_said_is_no_sentence(engine) -> None:
     # was the reply's sentence, "You said …"
-    schema = {
-        "type": "object",
-        "properties": {"name": STRING, "hobbies": LIST},
-        "required": ["name", "hobbies"],
-        "additionalProperties": False,
-    }
-    completion = await chat_client(await engine()).chat.completions.create(
-        model="gpt-4o-mini",
-        messages=[{"role": "user", "content": "I like chess and hiking"}],
-        response_format={
-            "type": "json_schema",
-            "json_schema": {"name": "profile", "schema": schema, "strict": True},
-        },
-    )
-    content = json.loads(completion.choices[0].message.content or "")
+    schema = closed_object({"name": STRING, "hobbies": LIST})
+    answer = await json_schema_answer(chat_client(await engine()), "I like chess and hiking", schema)
+    content = json.loads(answer)
     assert content == {"name": "unknown", "hobbies": ["chess", "hiking"]}
 
 
@@ -87,8 +85,7 @@ def _red_png() -> str:
 async def test_an_image_alone_is_seen(engine) -> None:
     # was "Sorry, I didn't catch that. Could you say it again?"
     server = await engine()
-    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
-    async with client.realtime.connect(model="gpt-realtime") as conn:
+    async with sdk_connection(server.url) as conn:
         await conn.session.update(session={"type": "realtime", "output_modalities": ["text"]})
         image = {"type": "input_image", "image_url": _red_png()}
         await conn.conversation.item.create(item={"type": "message", "role": "user", "content": [image]})
@@ -118,8 +115,7 @@ async def test_own_instructions_after_an_answer_are_no_repeat(
 ) -> None:
     # both said the last answer again
     server = await engine()
-    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
-    async with client.realtime.connect(model="gpt-realtime") as conn:
+    async with sdk_connection(server.url) as conn:
         await conn.session.update(
             session={
                 "type": "realtime",

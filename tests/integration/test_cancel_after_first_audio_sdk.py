@@ -10,21 +10,13 @@ transcript, as ``conversation.item.truncate`` is documented to (reference §3.7)
 
 from __future__ import annotations
 
-from openai import AsyncOpenAI
-
-from tests.speech import events_until
-
-STORY = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Tell me a story"}]}
+from tests.speech import STORY, events_until, sdk_session
 
 
 async def test_a_reply_cancelled_after_its_first_audio_keeps_the_words_spoken(engine) -> None:
     # Half real time: a 200 ms delta every 400 ms, so the cancel reaches the engine before the next one.
     eng = await engine(audio_pace=0.5, first_delta_delay_ms=0)
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with sdk_session(eng.url) as connection:
         await connection.conversation.item.create(item=STORY)
         await connection.response.create()
         before = await events_until(connection, "response.output_audio.delta")

@@ -9,6 +9,8 @@ import openai
 import pytest
 from openai import AsyncOpenAI
 
+from tests.speech import sdk_connection
+
 ENDLESS = {
     "name": "make_tree",
     "description": "Make a tree.",
@@ -19,8 +21,7 @@ ASKED = "Make a tree."
 
 async def test_realtime_response_fails_in_the_schemas_terms_and_the_session_goes_on(engine) -> None:
     eng = await engine()
-    client = AsyncOpenAI(api_key="sk-1", websocket_base_url=eng.url)
-    async with client.realtime.connect(model="gpt-realtime") as conn:
+    async with sdk_connection(eng.url, api_key="sk-1") as conn:
         await conn.session.update(
             session={
                 "type": "realtime",

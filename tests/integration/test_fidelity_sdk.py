@@ -8,22 +8,14 @@ from __future__ import annotations
 import base64
 import json
 
-from openai import AsyncOpenAI
-
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
-from tests.speech import events_until
-
-STORY = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Tell me a story"}]}
+from tests.speech import STORY, events_until, sdk_session
 
 
 async def test_a_response_cancelled_before_its_first_audio_leaves_no_item(engine) -> None:
     # The first audio delta is due 2 s after response.created: the cancel surely comes first.
     eng = await engine(audio_pace=1.0, first_delta_delay_ms=2000)
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with sdk_session(eng.url) as connection:
         await connection.conversation.item.create(item=STORY)
         await connection.response.create()
         before = await events_until(connection, "response.created")
@@ -52,11 +44,7 @@ WEATHER = {
 
 async def test_an_unobeyable_tool_choice_is_an_error_and_the_session_goes_on(engine) -> None:
     eng = await engine()
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with sdk_session(eng.url) as connection:
         forced = {"type": "function", "name": "nope"}
         await connection.session.update(
             session={"type": "realtime", "tools": [WEATHER], "tool_choice": forced}, event_id="u1"
@@ -89,11 +77,7 @@ async def test_an_unobeyable_tool_choice_is_an_error_and_the_session_goes_on(eng
 
 async def test_the_weather_in_two_cities_is_two_parallel_calls(engine) -> None:
     eng = await engine()
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with sdk_session(eng.url) as connection:
         await connection.session.update(
             session={"type": "realtime", "output_modalities": ["text"], "tools": [WEATHER]}
         )
@@ -114,11 +98,7 @@ async def test_the_weather_in_two_cities_is_two_parallel_calls(engine) -> None:
 
 async def test_a_clear_while_the_user_speaks_closes_the_turn(engine) -> None:
     eng = await engine()
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with sdk_session(eng.url) as connection:
         speech = synthetic_voiced_pcm16(800)
         for offset in range(0, len(speech), 960):  # 20 ms appends
             await connection.input_audio_buffer.append(
@@ -150,11 +130,7 @@ async def test_a_custom_voice_is_echoed_in_the_response_as_set(engine) -> None:
     named ``alloy``, the voice that speaks it here. The live service echoes the object: the Agents SDK maps
     it to its id before validating those two events (openai-python's ``RealtimeResponse`` types a str)."""
     eng = await engine()
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with sdk_session(eng.url) as connection:
         session = {"type": "realtime", "audio": {"output": {"voice": {"id": "voice_1234"}}}}
         await connection.session.update(session=session)
         updated = (await events_until(connection, "session.updated"))[-1]
@@ -196,11 +172,7 @@ async def test_an_out_of_band_input_may_answer_a_call_made_in_it(engine) -> None
         "role": "user",
         "content": [{"type": "input_text", "text": "Weather in Oslo?"}],
     }
-    async with (
-        AsyncOpenAI(api_key="sk-test", websocket_base_url=eng.url) as client,
-        client.realtime.connect(model="gpt-realtime") as connection,
-    ):
-        await events_until(connection, "session.created")
+    async with sdk_session(eng.url) as connection:
         oob = {"conversation": "none", "output_modalities": ["text"], "tools": [WEATHER]}
         await connection.response.create(response={**oob, "input": [question, call, output]})
         seen = await events_until(connection, "response.done")

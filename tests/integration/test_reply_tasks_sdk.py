@@ -13,6 +13,9 @@ import openai
 import pytest
 from openai import AsyncOpenAI
 
+from tests.own_tools import closed_object, json_schema_answer
+from tests.speech import sdk_connection
+
 STORY = "Tell me a long story about a dragon."
 CLASSIFY = "Classify the user's request as story or question."
 TITLE = "Give this conversation a title."
@@ -39,10 +42,7 @@ async def _until(conn: Any, *kinds: str) -> Any:
 async def _out_of_band(base: str, instructions: str, **response: Any) -> tuple[str, Any]:
     """After the user's story request and its reply, the text of one out-of-band ``response.create``
     with ``instructions`` (and ``response``'s other fields), and that response."""
-    client = AsyncOpenAI(
-        api_key="sk-test", base_url=base.replace("ws://", "http://"), websocket_base_url=base
-    )
-    async with client, client.realtime.connect(model="gpt-realtime") as conn:
+    async with sdk_connection(base, base_url=base.replace("ws://", "http://")) as conn:
         await _until(conn, "session.created")
         await conn.session.update(session={"type": "realtime", "output_modalities": ["text"]})  # type: ignore[typeddict-item]
         await _until(conn, "session.updated")
@@ -163,25 +163,15 @@ async def test_legacy_function_call_streams_and_its_result_is_read(chat_client) 
 
 async def test_string_array_is_filled_from_the_listed_things(chat_client) -> None:
     client = await chat_client()
-    schema = {
-        "type": "object",
-        "properties": {
+    schema = closed_object(
+        {
             "name": {"type": "string"},
             "age": {"type": "integer"},
             "hobbies": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["name", "age", "hobbies"],
-        "additionalProperties": False,
-    }
-    completion = await client.chat.completions.create(
-        model="gpt-4o-mini",
-        messages=[{"role": "user", "content": "Extract: Alice is 30 and likes chess and hiking."}],
-        response_format={
-            "type": "json_schema",
-            "json_schema": {"name": "Person", "schema": schema, "strict": True},
-        },
+        }
     )
-    person = json.loads(completion.choices[0].message.content or "")
+    words = "Extract: Alice is 30 and likes chess and hiking."
+    person = json.loads(await json_schema_answer(client, words, schema, name="Person"))
     assert person == {"name": "Alice", "age": 30, "hobbies": ["chess", "hiking"]}, person
 
 

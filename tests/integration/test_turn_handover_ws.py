@@ -8,9 +8,9 @@ import asyncio
 import base64
 
 import pytest
-from openai import AsyncOpenAI
 
 from tests.integration.compat.speech import clear_question
+from tests.speech import sdk_connection
 
 pytestmark = pytest.mark.models
 
@@ -20,8 +20,7 @@ async def test_a_switch_to_semantic_vad_in_the_final_silence_still_ends_and_answ
     # Speech 1-2.6 s, then 1 s of silence. Not the espeak clip (tests.speech.question): semantic_vad's
     # transcript of it hangs on the CPU's maths (tests.integration.compat.speech.clear_question).
     pcm = clear_question() + bytes(48 * 1000)
-    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
-    async with client.realtime.connect(model="gpt-realtime") as conn:
+    async with sdk_connection(server.url) as conn:
         await conn.session.update(
             session={
                 "type": "realtime",
