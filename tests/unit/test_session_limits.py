@@ -87,21 +87,24 @@ def test_client_items_past_the_bound_make_room_by_dropping_the_oldest_announced(
     assert held_ids(driver) == ["i3", "i4", "i3"]
 
 
-def test_the_item_previous_item_id_names_stays_and_the_next_oldest_makes_room():
+def placed_at_the_bound(item_id: str, previous_item_id: str) -> VirtualTimeDriver:
+    """A conversation of a, b, c at its bound of 3, then ``item_id`` created after ``previous_item_id``."""
     driver = replay_with(max_conversation_items=3)
     for name in "abc":
         driver.send(ce.ConversationItemCreate(typed(name)))
-    driver.send(ce.ConversationItemCreate(typed("d"), previous_item_id="a"))
+    driver.send(ce.ConversationItemCreate(typed(item_id), previous_item_id=previous_item_id))
+    return driver
+
+
+def test_the_item_previous_item_id_names_stays_and_the_next_oldest_makes_room():
+    driver = placed_at_the_bound("d", "a")
     assert [e["item_id"] for e in driver.of_type("conversation.item.deleted")] == ["b"]
     assert driver.of_type("conversation.item.added")[-1]["previous_item_id"] == "a"
     assert held_ids(driver) == ["a", "d", "c"]
 
 
 def test_an_item_placed_at_the_root_drops_the_oldest_and_stays_first():
-    driver = replay_with(max_conversation_items=3)
-    for name in "abc":
-        driver.send(ce.ConversationItemCreate(typed(name)))
-    driver.send(ce.ConversationItemCreate(typed("r"), previous_item_id="root"))
+    driver = placed_at_the_bound("r", "root")
     assert [e["item_id"] for e in driver.of_type("conversation.item.deleted")] == ["a"]
     assert driver.of_type("conversation.item.added")[-1]["previous_item_id"] is None
     assert held_ids(driver) == ["r", "b", "c"]
