@@ -18,6 +18,7 @@ from mockengine.faults.state import FAULTS
 from mockengine.ids import IdFactory
 from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
+from mockengine.protocol.session_config import SessionType
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server.client_secrets import CLIENT_SECRETS, resolve_client_secret
 from mockengine.server.handshake import (
@@ -131,11 +132,15 @@ async def _serve_connection(request: web.Request) -> web.StreamResponse:
     model = requested_model(request.query)
     if secret is not None and ("model" in secret.session or not model):
         model = secret.model  # the minting server chose it (reference §9: either is accepted)
-    # A secret minted for a transcription session opens one, whatever the URL says.
+    # A secret minted for a transcription session opens one, whatever the URL says: also with the
+    # ?model=gpt-realtime that client.realtime.connect(model=...) puts there, where the URL's model would
+    # otherwise choose a conversation (session_type) and the secret's transcription config would land in
+    # a session that answers. Ours (the live behaviour for this mix is not public).
     intent = request.query.get("intent")
-    if secret is not None and secret.session.get("type") == "transcription":
+    transcription_secret = secret is not None and secret.session.get("type") == "transcription"
+    if transcription_secret:
         intent = "transcription"
-    kind = session_type(intent, model)
+    kind: SessionType = "transcription" if transcription_secret else session_type(intent, model)
     if refusal is None and secret is not None and secret.session.get("type") == "translation":
         refusal = Refusal(
             ProtocolError(

@@ -311,3 +311,22 @@ async def test_a_transcription_session_not_asked_for_logprobs_gets_none(
     base = await _wordy_engine(aiohttp_server, fake_resources)
     *deltas, completed = await _transcribed_with_logprobs(base, synthetic_voiced_pcm16(800), None)
     assert deltas and all("logprobs" not in event for event in [*deltas, completed])
+
+
+async def test_a_transcription_secret_opens_one_with_the_sdks_model_on_the_url(engine_url) -> None:
+    """client.realtime.connect(model="gpt-realtime") puts a realtime model on the URL: the secret, minted
+    for a transcription session, still says what opens (not a conversation that answers)."""
+    base = await engine_url()
+    session = {"type": "transcription", "audio": {"input": {"transcription": {"model": "gpt-4o-transcribe"}}}}
+    async with _client(base) as client:
+        secret = await client.realtime.client_secrets.create(session=session)  # type: ignore[arg-type]
+    async with (
+        _client(base, secret.value) as user,
+        user.realtime.connect(model="gpt-realtime") as conn,
+    ):
+        created = await conn.recv()
+    assert created.type == "session.created"
+    assert created.session.type == "transcription"
+    assert created.session.audio is not None and created.session.audio.input is not None
+    assert created.session.audio.input.transcription is not None
+    assert created.session.audio.input.transcription.model == "gpt-4o-transcribe"
