@@ -1515,6 +1515,27 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
+        elif primary in todo.required:
+            told = _THING_TOLD_BEFORE.match(work.text)
+            thing = told.group("thing") if told is not None else ""
+            if thing and not only_own_words(thing, todo.cues) and not verbatim.vague(thing):
+                # "I have a haircut on the 12th, can you add it?": "it" is the thing the words told of
+                filled.arguments[primary], filled.sources[primary] = (
+                    thing,
+                    "(pronoun → the thing told before)",
+                )
+
+
+# A clause telling of the speaker's own thing, then a request for "it": "I have a haircut on ¦, can you add
+# it?", "I've got a dentist appointment ¦, put it in". The thing is the words after the article, up to a
+# preposition, a value taken out or the clause's end.
+_THING_TOLD_BEFORE = re.compile(
+    r"^\W*(?:i\s+have|i've\s+got|i\s+got|there's|there\s+is)\s+(?:a|an|my|the)\s+"
+    r"(?P<thing>[a-z][a-z'-]*(?:\s+(?!on\b|at\b|in\b|for\b|with\b|from\b|to\b)[a-z][a-z'-]*){0,2})"
+    rf"\s*(?=\b(?:on|at|in|for|with|from|to)\b|{re.escape(BLANK)}|[,;.]).*?[,;.]\s*(?:\w+\s+){{0,4}}"
+    r"(?:it|that|this)\b",
+    re.IGNORECASE,
+)
 
 
 def _thing_left(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> None:

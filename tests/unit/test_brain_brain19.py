@@ -189,3 +189,23 @@ def test_json_object_keys_named_in_words(messages: list[dict[str, str]], content
         {"model": "gpt-4o-mini", "messages": messages, "response_format": {"type": "json_object"}}
     )
     assert json.loads(structured_text("You said it.", request, 0, said=messages[-1]["content"])) == content
+
+
+EVENT = tool(
+    "create_event",
+    "Add an event to the user's calendar.",
+    {"title": STRING, "date": {"type": "string", "format": "date"}, "time": STRING},
+    ["title", "date"],
+)
+
+
+@pytest.mark.parametrize(
+    "said", ["I have a haircut on the 12th, can you add it?", "I've got a haircut on the 12th, add that"]
+)
+def test_it_is_the_thing_the_words_told_of(said: str) -> None:
+    # asked "What should the title be?"
+    assert calls([EVENT], said) == [("create_event", {"title": "haircut", "date": "2026-12-12"})]
+
+
+def test_it_with_nothing_told_is_still_asked_for() -> None:
+    assert isinstance(calls([EVENT], "Can you add it on the 12th?"), str)
