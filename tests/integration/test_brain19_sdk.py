@@ -10,7 +10,7 @@ from typing import Any
 import openai
 import pytest
 
-from tests.own_tools import STRING, Chat, chat_client, chat_tool, realtime_turn
+from tests.own_tools import STRING, Chat, chat_client, chat_tool, realtime_turn, response_done, said
 
 WEATHER = chat_tool("get_weather", "Get the current weather for a city", {"city": STRING})
 CHECK_ORDER = chat_tool("check_order", "Check an order", {"order_id": STRING})
@@ -78,3 +78,36 @@ async def test_langchain_json_mode_with_keys_in_words(engine) -> None:
         "Return JSON with keys name and age. My name is Alice and I'm 30 years old."
     )
     assert answer == {"name": "Alice", "age": 30}
+
+
+NODE = {
+    "type": "object",
+    "properties": {"name": STRING, "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+    "required": ["name", "children"],
+}
+TREE = {
+    "type": "function",
+    "function": {
+        "name": "create_tree",
+        "description": "Create a tree of nodes",
+        "parameters": {**NODE, "$defs": {"node": NODE}},
+    },
+}
+
+
+@pytest.mark.parametrize("choice", ["auto", "required"])
+async def test_a_tree_gets_no_invented_children(engine, choice: str) -> None:
+    # auto asked "What children would you like?"; required invented {"name": "Name", "children": []}
+    chat = Chat(chat_client(await engine()), [TREE], tool_choice=choice)
+    calls, _ = await chat.say("Create a tree with root called animals")
+    assert calls == [("create_tree", {"name": "animals", "children": []})]
+
+
+async def test_asked_about_their_weekend(engine) -> None:
+    # was "Could you tell me your weekend?"
+    client = openai.AsyncOpenAI(api_key="sk-test", websocket_base_url=(await engine()).url)
+    async with client.realtime.connect(model="gpt-realtime") as conn:
+        await conn.session.update(session={"type": "realtime", "output_modalities": ["text"]})
+        await conn.response.create(response={"instructions": "Ask the user about their weekend"})
+        response = await response_done(conn)
+    assert said(response) == "How was your weekend?"
