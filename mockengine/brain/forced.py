@@ -95,10 +95,29 @@ def from_words(
                 filled.missing = []
     for name in list(filled.missing):
         value = heard.heard_value(text, name, properties.get(name))
+        if value is None and implied.holds_place(name):
+            value = _place_said(text)
         if value is not None and _fits(name, value, schema):
             filled.arguments[name], filled.sources[name] = value, "(heard in the words, forced call)"
             filled.missing.remove(name)
     return filled
+
+
+# A name as places are written: capitalised words, with the small words some names hold between them.
+_PLACE_WRITTEN = re.compile(
+    r"(?<![\w'])[A-Z][\w'.-]*(?:\s+(?:(?:de|del|la|le|upon|on|of)\s+)?[A-Z][\w'.-]*)*"
+)
+
+
+def _place_said(text: str) -> str | None:
+    """The first place the words name, for a place's parameter the words gave nothing: a name said where a
+    place is ("flying to Tokyo", "heading to Tokyo", "my trip to Tokyo") or a city or country the tables
+    know ("Tokyo next week"), as a model fills ``city`` from any mention of one; None when none is."""
+    for match in _PLACE_WRITTEN.finditer(text):
+        value = match.group(0)
+        if value != "I" and (_placed(value, text) or implied.place_name(value) == value):
+            return value
+    return None
 
 
 def _part_for(tool: ToolSpec, text: str, declared: Sequence[ToolSpec], today: date) -> str:
@@ -220,6 +239,8 @@ def plausible(schema: Any, name: str = "", said: str = "") -> str | None:
             return value
     if (set(words) & _FREE_TEXT or not words) and said.strip():
         return " ".join(said.split())
+    if words in (["name"], ["label"]):
+        return "Untitled"  # a thing's own name nobody gave: what apps show for one, not the word "Name"
     readable = " ".join(words)
     return readable[:1].upper() + readable[1:] if readable else "value"
 
@@ -268,6 +289,9 @@ def _neutralised(value: Any, schema: Any, root: Mapping[str, Any], name: str = "
         properties = _properties(schema)
         return {key: _neutralised(item, properties.get(key), root, key, said) for key, item in value.items()}
     if isinstance(value, list):
+        items = schema_values.resolve(schema["items"], root) if isinstance(schema.get("items"), dict) else {}
+        if value and int(schema.get("minItems", 0) or 0) == 0 and items.get("type") == "object":
+            return []  # objects nobody said (a tree's children): the minimal call holds none
         return [_neutralised(item, schema.get("items"), root, name, said) for item in value]
     return value
 

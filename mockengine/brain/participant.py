@@ -450,6 +450,10 @@ class ScriptedBrain:
         again = self._said_again(turn)
         if again is not None:
             return again
+        if situation.heard_is_current and trigger.text and not _speaks_for_the_app(turn):
+            asked = phrases.asked_to_say(utterance.acted_tail(trigger.text))
+            if asked is not None:  # "Say 'hello world' twice.": the words, said as asked
+                return Reply(asked, rule="builtin.said_as_asked")
         if situation.heard_is_current and trigger.text:
             greeting = phrases.greeting(trigger.text, rng, name)
             if greeting is not None:
@@ -1008,6 +1012,13 @@ def _assistant_words_before(history: tuple[TurnView, ...], item: TurnView | None
         if each.kind == "assistant" and each.text.strip():
             said = each.text
     return said
+
+
+def _speaks_for_the_app(turn: Turn) -> bool:
+    """A declared tool says or sends words (``speak``, ``send_message``, ``announce``, HyperStudy's chat):
+    "say …" may be a request of it, left to the tools."""
+    words = {"say", "speak", "announce", "send", "message", "tts", "broadcast", "chat", "reply"}
+    return any(words & set(lexicon.identifier_words(tool.name).split()) for tool in turn.request.tools)
 
 
 def _repeats(tool: ToolSpec) -> bool:

@@ -225,7 +225,17 @@ _TELL = re.compile(
     re.I,
 )
 _ASK_IF = re.compile(_PLEASE + r"ask\s+" + _WHOM + r"\s+(?:if|whether)\s+(?P<what>.+)", re.I)
-_ASK_FOR = re.compile(_PLEASE + r"ask\s+" + _WHOM + r"\s+(?:for|about)\s+(?P<what>.+)", re.I)
+_ASK_FOR = re.compile(_PLEASE + r"ask\s+" + _WHOM + r"\s+(?P<prep>for|about)\s+(?P<what>.+)", re.I)
+# What "ask the user about …" is about, and the question a model asks of it: a stretch of time or an
+# event the user has had ("their weekend", "their trip") is asked how it was; a favourite what it is;
+# any other topic is asked to be told about (asking "about" a thing is not asking for it: "Could you
+# tell me your weekend?" is no question a person asks).
+_HAD = (
+    r"weekend|day|week|morning|afternoon|evening|night|trip|holiday|holidays|vacation|journey|flight|stay"
+    r"|visit|meeting|appointment|interview|exam|birthday|party|break|summer|winter|commute|shift|class|game"
+)
+_ABOUT_HAD = re.compile(rf"^(?P<whose>your|the)\s+(?P<what>(?:[a-z]+\s+)?(?:{_HAD}))$", re.I)
+_ABOUT_FAVOURITE = re.compile(r"^your\s+(?P<what>favou?rite\s+[\w\s-]+)$", re.I)
 # "Ask the user how their day is going." → "Could you tell me how your day is going?"
 _ASK_WH = re.compile(
     _PLEASE + r"ask\s+" + _WHOM + r"\s+(?P<what>(?:how|what|when|where|which|who|why)\b.+)", re.I
@@ -321,6 +331,8 @@ def instructed(
                     return _said_then(said_as(line), then, rng, persona, known)
                 fact = told_fact(what, known)
                 return fact if fact is not None else f"{what[0].upper()}{what[1:]}."
+            if shape == "for" and match.groupdict().get("prep", "").lower() == "about":
+                return _asked_about(what)
             if shape == "for":
                 return f"Could you tell me {what}?"
             yes_no = _YES_NO_AUX.match(what)
@@ -329,6 +341,19 @@ def instructed(
             rest = what[4:] if what.lower().startswith("you ") else what
             return f"Do you {rest}?"
     return None
+
+
+def _asked_about(topic: str) -> str:
+    """The question "ask the user about ``topic``" asks (``topic`` already said to the user: "your
+    weekend"): "How was your weekend?", "What's your favourite food?", else "Could you tell me about
+    your order?"."""
+    had = _ABOUT_HAD.match(topic)
+    if had is not None:
+        return f"How was {had.group('whose').lower()} {had.group('what')}?"
+    favourite = _ABOUT_FAVOURITE.match(topic)
+    if favourite is not None:
+        return f"What's your {favourite.group('what')}?"
+    return f"Could you tell me about {topic}?"
 
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -934,6 +959,57 @@ _ONLY_LEAD = re.compile(r"(?:sorry|excuse me|huh|wait|hmm+|oh|um|uh|ok|okay|hey)
 # What the assistant says before an answer it repeats.
 _REPEATED = ("Sure. {said}", "Of course. {said}")
 _NOTHING_SAID = "I haven't said anything yet. What can I do for you?"
+
+
+# Words the user asks to hear said ("Say 'hello world' twice.", 'Repeat after me: good night', "say
+# hello three times"): the words quoted, after "repeat after me", or said with how many times. A single
+# quote opens after a space and closes before one, so an apostrophe inside ("Say 'I'm here'") is a letter.
+_SAY_VERB = (
+    r"^\W*(?:(?:please|now|ok(?:ay)?|can\s+you|could\s+you|would\s+you)[\s,]+)*(?:say|repeat|read\s+out)\b"
+)
+_SAY_QUOTED = re.compile(
+    _SAY_VERB + r"[\s:,]+(?:after\s+me[\s:,]+)?(?:the\s+words?\s+)?"
+    r"(?:\"(?P<double>[^\"]+)\"|“(?P<curly>[^”]+)”|'(?P<single>.+?)'(?=[\s.,!?;:]|$))"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_SAY_AFTER_ME = re.compile(_SAY_VERB + r"\s+after\s+me\s*[:,]?\s*(?P<words>\S.*?)[\s.!]*$", re.IGNORECASE)
+_SAY_COUNTED = re.compile(
+    _SAY_VERB
+    + r"\s+(?P<words>(?!(?:that|it|this|again)\b)\w[\w\s',-]{0,60}?)\s+(?P<count>\w+(?:\s+times)?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+_TIMES = (
+    {"once": 1, "twice": 2, "thrice": 3}
+    | {f"{word} times": n for n, word in enumerate(("zero", "one", "two", "three", "four", "five"), start=0)}
+    | {f"{n} times": n for n in range(1, 6)}
+)
+
+
+def asked_to_say(words: str) -> str | None:
+    """The words the user asks to hear, said as asked ("Say 'hello world' twice." → "Hello world, hello
+    world."): quoted words or words after "repeat after me", once or the times said (at most five); None
+    when the words ask nothing of the kind ("say that again" is a repeat, "say hi to Bob" a message)."""
+    said, count = None, 1
+    quoted = _SAY_QUOTED.match(words)
+    if quoted is not None:
+        said = quoted.group("double") or quoted.group("curly") or quoted.group("single")
+        rest = quoted.group("rest").strip(" .!").lower()
+        if rest and rest not in _TIMES:
+            return None  # 'Say "hi" to Bob', 'Say "stop" when you are done': no words to say now
+        count = _TIMES.get(rest, 1)
+    else:
+        after_me = _SAY_AFTER_ME.match(words)
+        counted = _SAY_COUNTED.match(words) if after_me is None else None
+        if after_me is not None:
+            said = after_me.group("words")
+        elif counted is not None and counted.group("count").lower() in _TIMES:
+            said, count = counted.group("words"), _TIMES[counted.group("count").lower()]
+    said = (said or "").strip().rstrip(".!,")
+    if not said or count < 1:
+        return None
+    line = ", ".join([said] * count) if count > 1 else said
+    return line[:1].upper() + line[1:] + ("" if line[-1] in "?!." else ".")
 
 
 def asks_to_repeat(words: str) -> str | None:

@@ -255,6 +255,7 @@ def fill(
     _without_price_asked(filled, kinds, vocabulary)
     _owners_of_details(work, filled, kinds)
     _languages_only(filled)
+    _place_name_within(filled, kinds)
     _places_as_names(filled)
     _implied_by_place(filled, properties)
     if measures(tool_name, description):
@@ -546,6 +547,40 @@ def _languages_only(filled: Filled) -> None:
         if not filled.sources.get(name, "").startswith("(") and not names.names_a_language(value):
             del filled.arguments[name]
             filled.sources.pop(name, None)
+
+
+# A run of capitalised words, the way a place's name is written ("Tokyo", "Salt Lake City", "Rio de Janeiro").
+_CAPITALISED_RUN = re.compile(
+    r"(?<![\w'])[A-Z][\w'.-]*(?:\s+(?:(?:de|del|la|le|upon|on|of)\s+)?[A-Z][\w'.-]*)*"
+)
+# The words a place's name is said among that say nothing of which place: a preposition, a verb of going
+# ("visiting", "flying"), what is left of a date ("next" of "next week"). A noun ("the time difference
+# with Tokyo") says the value is something else.
+_AROUND_A_PLACE = frozenset(
+    ("in", "at", "to", "for", "from", "near", "around", "next", "this", "last", "coming")
+)
+# Parameters that hold one named town or country, never a street or a description of where.
+_TOWN_OR_COUNTRY = ("city", "town", "country", "destination")
+
+
+def _place_name_within(filled: Filled, kinds: Mapping[str, str]) -> None:
+    """A town's or country's parameter that took a phrase around the name ("visiting Tokyo next" of "I'm
+    visiting Tokyo next week", "in Tokyo next") holds the name alone, as a model fills ``city: Tokyo``:
+    when the phrase holds exactly one run of capitalised words and the rest is lower case (so no street,
+    no number, no second name), that run is the value."""
+    for name, value in list(filled.arguments.items()):
+        if (
+            kinds.get(name) != "string"
+            or not isinstance(value, str)
+            or not spans.fits(name, _TOWN_OR_COUNTRY)
+        ):
+            continue
+        runs = [m for m in _CAPITALISED_RUN.finditer(value) if m.group(0) != "I"]
+        if len(runs) != 1 or runs[0].group(0) == value or re.search(r"\d", value):
+            continue
+        rest = (value[: runs[0].start()] + " " + value[runs[0].end() :]).split()
+        if all(word in _AROUND_A_PLACE or word.endswith("ing") and word.islower() for word in rest):
+            filled.arguments[name] = runs[0].group(0)
 
 
 def _places_as_names(filled: Filled) -> None:
@@ -1020,10 +1055,32 @@ def _finish(filled: Filled, schema: Mapping[str, Any], required: list[str], list
         # strict mode writes an optional parameter as required and nullable: not heard, it is null
         if isinstance(properties, Mapping) and schema_values.admits_null(properties.get(name)):
             filled.arguments[name], filled.sources[name] = None, "(not heard; its schema admits null)"
+    for name in [
+        n for n in required if n not in filled.arguments and _nests_its_own_kind(n, properties, schema)
+    ]:
+        # a tree's "children" nobody named: none, as a model makes a leaf; never asked for
+        filled.arguments[name], filled.sources[name] = [], "(no nested ones said; an empty list is allowed)"
     filled.missing = [name for name in required if name not in filled.arguments]
     if isinstance(properties, Mapping):  # in the schema's order, as a model writes them
         order = {name: index for index, name in enumerate(properties)}
         filled.arguments = dict(sorted(filled.arguments.items(), key=lambda e: order.get(e[0], len(order))))
+
+
+def _nests_its_own_kind(name: str, properties: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
+    """Array ``name`` holds objects of the kind that holds it (a tree's ``children``, each with its own
+    ``children``: a recursive ``$ref``) and may be empty: an empty list is a whole value of it."""
+    about = properties.get(name)
+    if not isinstance(about, Mapping) or kinds_of.one_branch(about).get("type") != "array":
+        return False
+    array = kinds_of.one_branch(about)
+    if int(array.get("minItems", 0) or 0) > 0 or not isinstance(array.get("items"), Mapping):
+        return False
+    try:
+        item = schema_values.resolve(dict(array["items"]), root)
+    except Exception:  # a $ref jsonschema cannot follow: nothing is known of the items
+        return False
+    inner = item.get("properties")
+    return isinstance(inner, Mapping) and name in inner
 
 
 def _an_option(value: Any, about: Any) -> bool:
@@ -1458,6 +1515,27 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         if named:
             filled.arguments[primary], filled.sources[primary] = named, "(pronoun → last named)"
             filled.used_referent = True
+        elif primary in todo.required:
+            told = _THING_TOLD_BEFORE.match(work.text)
+            thing = told.group("thing") if told is not None else ""
+            if thing and not only_own_words(thing, todo.cues) and not verbatim.vague(thing):
+                # "I have a haircut on the 12th, can you add it?": "it" is the thing the words told of
+                filled.arguments[primary], filled.sources[primary] = (
+                    thing,
+                    "(pronoun → the thing told before)",
+                )
+
+
+# A clause telling of the speaker's own thing, then a request for "it": "I have a haircut on ¦, can you add
+# it?", "I've got a dentist appointment ¦, put it in". The thing is the words after the article, up to a
+# preposition, a value taken out or the clause's end.
+_THING_TOLD_BEFORE = re.compile(
+    r"^\W*(?:i\s+have|i've\s+got|i\s+got|there's|there\s+is)\s+(?:a|an|my|the)\s+"
+    r"(?P<thing>[a-z][a-z'-]*(?:\s+(?!on\b|at\b|in\b|for\b|with\b|from\b|to\b)[a-z][a-z'-]*){0,2})"
+    rf"\s*(?=\b(?:on|at|in|for|with|from|to)\b|{re.escape(BLANK)}|[,;.]).*?[,;.]\s*(?:\w+\s+){{0,4}}"
+    r"(?:it|that|this)\b",
+    re.IGNORECASE,
+)
 
 
 def _thing_left(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> None:

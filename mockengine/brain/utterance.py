@@ -382,6 +382,10 @@ _OWNED = re.compile(r"\W*(?:my|our)\b", re.IGNORECASE)
 _CANNOT = re.compile(r"\W*(?:i|we) (?:can'?t|cannot|won'?t be able to|couldn'?t)\b", re.IGNORECASE)
 
 
+# A request that names its object only by a pronoun, the thing said before: "check on it", "look into that".
+_REFERS_BACK = re.compile(r"\b(?:it|that|this|them)\b(?!\s+(?:is|was|'s)\b)", re.IGNORECASE)
+
+
 def without_told_reasons(text: str) -> str:
     """``text`` without the clauses that tell what happened, when a request is said beside them: "get rid
     of the phone case, I found my old one" asks for the removal, the finding is a reason."""
@@ -392,7 +396,12 @@ def without_told_reasons(text: str) -> str:
         # order A12345 arrived broken, I want a refund" asks the refund, no look at the order
         if not (_PAST.match(clause) or _CANNOT.match(clause)) or _PASSWORD_FORGOTTEN.search(clause):
             return False
-        owned = _OWNED.match(clause) and any(requests(other) for other in clauses if other is not clause)
+        others = [other for other in clauses if other is not clause]
+        owned = _OWNED.match(clause) and any(requests(other) for other in others)
+        if owned and not _SPEAKER.match(clause) and all(_REFERS_BACK.search(other) for other in others):
+            # "my order 4411 never arrived, could you check on it?": the request's "it" is the thing the
+            # clause names, so the clause says what the request is about, not why it is made
+            return False
         return bool(_SPEAKER.match(clause) or owned)
 
     kept = [c for c in clauses if not told(c)]

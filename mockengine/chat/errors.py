@@ -435,6 +435,36 @@ def invalid_integer(param: str, given: str) -> ChatError:
     )
 
 
+def logit_bias_key(key: str) -> ChatError:
+    # The live wording for a key that is no token id (quoted in OkGoDoIt/OpenAI-API-dotnet#163).
+    return ChatError(
+        400,
+        f"Invalid key in 'logit_bias': {key}. You should only be submitting non-negative integers.",
+        "logit_bias",
+    )
+
+
+def logit_bias_value() -> ChatError:
+    # A bias outside -100..100 (or not a number) is refused with param "logit_bias"; this wording is the
+    # one developers report, not checked against the live service here.
+    return ChatError(
+        400,
+        "Invalid value for 'logit_bias': Logit bias value is invalid or outside of the acceptable range.",
+        "logit_bias",
+        "invalid_value",
+    )
+
+
+def top_logprobs_without_logprobs() -> ChatError:
+    # The live service refuses top_logprobs unless logprobs is true; its wording is not public: ours.
+    return ChatError(
+        400,
+        "Invalid value for 'top_logprobs': 'logprobs' must be set to true when 'top_logprobs' is given.",
+        "top_logprobs",
+        "invalid_value",
+    )
+
+
 def number_below_minimum(param: str, minimum: float, value: float) -> ChatError:
     # The live wording of a number field below its range (``temperature``, ``speed``).
     return ChatError(

@@ -136,6 +136,9 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
     check_tool_count(body.get("tools"))
     check_tool_count(body.get("functions"))
     _check_fields(body)
+    _check_logit_bias(body.get("logit_bias"))
+    if body.get("top_logprobs") is not None and body.get("logprobs") is not True:
+        raise errors.top_logprobs_without_logprobs()
     messages = body["messages"]
     if not messages:
         raise errors.empty_array("messages")
@@ -297,6 +300,23 @@ def _response_format(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
     if problem is not None:
         raise errors.invalid_response_schema(spec["name"], problem)
     return kind, response_schema
+
+
+# The live service's bounds of a ``logit_bias`` value (documented: "from -100 to 100").
+LOGIT_BIAS_RANGE = (-100, 100)
+
+
+def _check_logit_bias(bias: Any) -> None:
+    """``logit_bias`` (already an object or null) maps token ids, non-negative integers written as
+    strings, to numbers from -100 to 100; else ChatError (400, ``param: "logit_bias"``)."""
+    if not isinstance(bias, dict):
+        return
+    low, high = LOGIT_BIAS_RANGE
+    for key, value in bias.items():
+        if not key.isdigit():
+            raise errors.logit_bias_key(key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+            raise errors.logit_bias_value()
 
 
 def _check_fields(body: dict[str, Any]) -> None:

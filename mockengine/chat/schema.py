@@ -263,6 +263,8 @@ FIELDS: dict[str, dict[str, Any]] = {
     "presence_penalty": {"type": ["number", "null"], "minimum": -2, "maximum": 2},
     "frequency_penalty": {"type": ["number", "null"], "minimum": -2, "maximum": 2},
     "logprobs": {"type": ["boolean", "null"]},
+    # token id (a non-negative integer, as a string) → bias; keys and range checked in ``request``
+    "logit_bias": {"type": ["object", "null"]},
     "top_logprobs": {"type": ["integer", "null"], "minimum": 0, "maximum": 20},
     "user": {"type": "string"},
     "metadata": {

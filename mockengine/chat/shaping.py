@@ -245,6 +245,13 @@ def _structured(text: str, request: ChatRequest, index: int, said: str, wrap: bo
     prompted = schema is None
     if schema is None:
         schema = prompted_schema(request)
+    if schema is None and request.response_format == "json_object":
+        keys = keys_named(request)
+        if keys:  # "Return JSON with keys name and age": those keys, from the words or null
+            named = _schema_of_keys(keys)
+            blank = {key: None for key in keys}
+            said = _without_format_request(said)
+            return json.dumps(_with_words(blank, named, said, Draft202012Validator(named)) if said else blank)
     if schema is None:
         return wrapper
     validator = Draft202012Validator(schema)
@@ -610,6 +617,54 @@ def prompted_schema(request: ChatRequest) -> dict[str, Any] | None:
         tuple(t for t in texts if len(t) <= _PROMPTED_SCHEMA_MAX_CHARS and '"properties"' in t)
     )
     return json.loads(found) if found is not None else None
+
+
+# "Return JSON with keys name and age", "with the fields `name`, `age` and `city`", "keys: name, age": the
+# keys a json_object reply is told to have, named in words rather than by a schema.
+_KEYS_NAMED = re.compile(
+    r"\b(?:keys?|fields?|properties|attributes)\s*(?:called|named)?\s*:?\s*"
+    r"(?P<keys>[\"'`]?[A-Za-z_]\w{0,40}[\"'`]?(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+)[\"'`]?[A-Za-z_]\w{0,40}[\"'`]?)+)",
+    re.IGNORECASE,
+)
+_NUMBER_KEYS = frozenset(("age", "count", "quantity", "number", "year", "amount", "price", "total", "score"))
+
+
+def keys_named(request: ChatRequest) -> list[str]:
+    """The keys a ``json_object`` request's system, developer or user words name for the reply ("Return
+    JSON with keys name and age" → ``["name", "age"]``), in order; [] when none are named so."""
+    for message in request.messages:
+        if message.get("role") not in ("system", "developer", "user"):
+            continue
+        found = _KEYS_NAMED.search(_flat_text(message.get("content"))[:_PROMPTED_SCHEMA_MAX_CHARS])
+        if found is not None:
+            keys = [k.strip("\"'` ") for k in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", found.group("keys"))]
+            return list(dict.fromkeys(k for k in keys if k))
+    return []
+
+
+def _without_format_request(said: str) -> str:
+    """The user's words without the sentence asking for the keys ("Return JSON with keys name and age.
+    Tell me about Bob" → "Tell me about Bob"): that sentence names the keys, no values."""
+    found = _KEYS_NAMED.search(said)
+    if found is None:
+        return said
+    start = max(said.rfind(mark, 0, found.start()) for mark in ".!?\n")
+    rest = re.sub(r"^\s*[.:;!?\-—]*\s*", "", said[found.end() :])
+    return f"{said[: start + 1] if start >= 0 else ''} {rest}".strip()
+
+
+def _schema_of_keys(keys: list[str]) -> dict[str, Any]:
+    """An object of ``keys``, each nullable: a count or age a number, the rest strings."""
+
+    def typed(key: str) -> dict[str, Any]:
+        return {"type": ["integer", "null"] if key.lower() in _NUMBER_KEYS else ["string", "null"]}
+
+    return {
+        "type": "object",
+        "properties": {key: typed(key) for key in keys},
+        "required": keys,
+        "additionalProperties": False,
+    }
 
 
 @functools.lru_cache(maxsize=64)

@@ -109,6 +109,7 @@ FLOORS = {
     "followups": 1.0,  # follow-ups, answers, refusals, names, tools side by side (28.0 % on the old code)
     "heldout_r9": 0.72,  # round 10 tuned on it (58.5 % when sealed)
     "skeptic": 1.0,  # cases a skeptic found, written with their fixes (brain17: 10.0 % on 267f230c)
+    "dev_r19": 0.9,  # brain19's four apps (72.7 % on b55d1906; 90.9 % with its fixes)
 }
 
 
