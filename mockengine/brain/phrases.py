@@ -913,6 +913,7 @@ def reply_to_words(
         return content
     # the question as heard, else as meant: "the capital on France" on a phone line is heard as a model
     # hears it, "the capital of France" (one lookup of the words, then one per swap)
+    words = _the_question(words)
     meant = facts.answer_as_meant(words, persona, covered)
     fact: str | None = None
     if meant is not None:
@@ -921,6 +922,18 @@ def reply_to_words(
     if is_question(words):
         return f"{pick(rng, _ASKED, echo=echo)} {fact or rng.choice(_UNKNOWN_ANSWER)}"
     return f"{pick(rng, _SAID, echo=echo)} {fact or rng.choice(_FOLLOW_UP)}"
+
+
+def _the_question(words: str) -> str:
+    """The one question among several sentences, else ``words``: "What is the capital of France? Answer
+    briefly." and "Thanks. Who wrote Hamlet?" are answered, and echoed, as the question they carry (a
+    model answers the question; the other sentences only shape or thank). Two questions, or none, keep
+    every sentence."""
+    sentences = [s for s in names.SENTENCE_BREAK.split(words.strip()) if s.strip()]
+    if len(sentences) < 2:
+        return words
+    questions = [s for s in sentences if s.rstrip().endswith("?")]
+    return questions[0].strip() if len(questions) == 1 else words
 
 
 def unanswered(said: str) -> bool:

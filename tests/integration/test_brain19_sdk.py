@@ -10,7 +10,16 @@ from typing import Any
 import openai
 import pytest
 
-from tests.own_tools import STRING, Chat, chat_client, chat_tool, realtime_turn, response_done, said
+from tests.own_tools import (
+    STRING,
+    Chat,
+    chat_client,
+    chat_tool,
+    realtime_turn,
+    realtime_with_tools,
+    response_done,
+    said,
+)
 
 WEATHER = chat_tool("get_weather", "Get the current weather for a city", {"city": STRING})
 CHECK_ORDER = chat_tool("check_order", "Check an order", {"order_id": STRING})
@@ -111,3 +120,18 @@ async def test_asked_about_their_weekend(engine) -> None:
         await conn.response.create(response={"instructions": "Ask the user about their weekend"})
         response = await response_done(conn)
     assert said(response) == "How was your weekend?"
+
+
+async def test_a_question_in_two_content_parts_is_answered(engine) -> None:
+    """A user message of two parts, the question then a style note, over Realtime (found by a new user:
+    it got "I don't know that one, sorry." where the question alone gets Paris)."""
+    server = await engine()
+    async with realtime_with_tools(server, []) as conn:
+        content = [
+            {"type": "input_text", "text": "What is the capital of France?"},
+            {"type": "input_text", "text": "Answer briefly."},
+        ]
+        await conn.conversation.item.create(item={"type": "message", "role": "user", "content": content})
+        await conn.response.create()
+        text = said(await response_done(conn))
+    assert "Paris is the capital of France." in text
