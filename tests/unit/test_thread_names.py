@@ -1,0 +1,58 @@
+"""The kernel names of the engine's threads (server/thread_names.py): what /proc/PID/task/TID/comm shows,
+so the bench can attribute CPU off the event loop by role (issue 15)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from mockengine.server.executors import MeteredExecutor
+from mockengine.server.journal import BackgroundWriter
+from mockengine.server.thread_names import named_executor, set_os_thread_name, thread_group
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prctl are Linux's")
+
+
+def _comm() -> str:
+    return Path(f"/proc/self/task/{threading.get_native_id()}/comm").read_text().strip()
+
+
+def test_a_threads_role_is_its_name_without_the_pool_number() -> None:
+    assert thread_group("stt_0") == "stt" and thread_group("tts_1") == "tts"
+    assert thread_group("default_12") == "default" and thread_group("journal") == "journal"
+    assert thread_group("python") == "python" and thread_group("_0") == "_0"
+
+
+@linux_only
+def test_set_os_thread_name_cuts_the_name_to_15_bytes() -> None:
+    seen: list[str] = []
+
+    def work() -> None:
+        assert set_os_thread_name("a-very-long-thread-role")
+        seen.append(_comm())
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert seen == ["a-very-long-thr"]
+
+
+@linux_only
+def test_the_engines_pools_and_journal_writer_name_their_threads_in_proc() -> None:
+    stt, tts, default = MeteredExecutor("stt", 1), MeteredExecutor("tts", 2), named_executor("default", 1)
+    try:
+        assert stt.submit(_comm).result() == "stt_0"
+        assert tts.submit(_comm).result() in {"tts_0", "tts_1"}
+        assert default.submit(_comm).result() == "default_0"
+    finally:
+        for pool in (stt, tts, default):
+            pool.shutdown()
+    writer = BackgroundWriter()
+    seen: list[str] = []
+    done = threading.Event()
+    writer.submit(lambda: (seen.append(_comm()), done.set()))
+    assert done.wait(10) and seen == ["journal"]
+    writer.close()
