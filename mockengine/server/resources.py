@@ -23,7 +23,7 @@ from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.tts import PiperSynthesizer, Synthesizer
 from mockengine.engines.voices import BUNDLED_PIPER_VOICE, VOICE_NAMES, load_voice_catalog
 from mockengine.server.executors import MeteredExecutor
-from mockengine.server.metrics import cache_observer
+from mockengine.server.metrics import cache_observer, count_fingerprint_search
 from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
@@ -125,7 +125,12 @@ def load_resources(settings: Settings, scenarios: ScenarioLibrary | None = None)
     log.info("models loaded in %.2f s (whisper: %s)", elapsed, transcriber.model_path)
     return Resources(
         settings=settings,
-        transcriber=CachingTranscriber(transcriber, stt_cache, fingerprints=settings.stt_cache_fingerprint),
+        transcriber=CachingTranscriber(
+            transcriber,
+            stt_cache,
+            fingerprints=settings.stt_cache_fingerprint,
+            on_search=count_fingerprint_search,
+        ),
         turn_transcriber=turn_transcriber,
         synthesizer=synthesizer,
         tokens=transcriber.token_counter(),
