@@ -11,12 +11,16 @@ call-second in threads that all read ``python``), so each thread the engine star
 ``brain_0``             participant replies (``server/brain_lane.py``)
 ``journal``             the journal's file writes (``server/journal.py``)
 ``default_0``           ``run_in_executor(None, …)`` under ``serve``: ``malloc_trim``, the console's reads
+``whisper``             CTranslate2's worker and its OpenMP team: whisper's decoding itself (``stt_0``
+                        hands it the audio and waits); ``turn_whisper`` for ``--turn-whisper-model``
+``piper``               onnxruntime's pools made when the voices load (``server/resources.py``)
 ======================  =============================================================================
 
 Linux keeps 15 bytes of a name (longer ones are cut), hence the short roles. A thread started by
-native code (CTranslate2's, onnxruntime's and OpenBLAS's pools) takes the name of the thread that
-started it: whisper's workers started from ``stt_0`` count as ``stt``; those started by the main thread
-while the models load carry the process's name. :func:`thread_group` maps a name to its role.
+native code takes the name of the thread that started it, so the models load under
+:func:`os_thread_named` (``whisper``, ``piper``) and their pools, and the threads those start, carry
+it; any other thread the main thread starts carries the process's name. :func:`thread_group` maps a
+name to its role.
 """
 
 from __future__ import annotations
@@ -26,11 +30,13 @@ import ctypes.util
 import re
 import sys
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 PREFIX = "mockengine-"  # the Python names' prefix (``mockengine-stt_0``), left out of the kernel's name
 COMM_BYTES = 15  # TASK_COMM_LEN 16, with the terminating NUL
-_PR_SET_NAME = 15
+_PR_SET_NAME, _PR_GET_NAME = 15, 16
 
 
 def _load_prctl() -> object | None:
@@ -53,6 +59,29 @@ def set_os_thread_name(name: str) -> bool:
         return False
     raw = name.encode("utf-8", "replace")[:COMM_BYTES]
     return int(_PRCTL(_PR_SET_NAME, ctypes.c_char_p(raw), 0, 0, 0)) == 0  # type: ignore[operator]
+
+
+def os_thread_name() -> str | None:
+    """The calling thread's kernel name, None where it cannot be read."""
+    if _PRCTL is None:
+        return None
+    buffer = ctypes.create_string_buffer(COMM_BYTES + 1)
+    if int(_PRCTL(_PR_GET_NAME, buffer, 0, 0, 0)) != 0:  # type: ignore[operator]
+        return None
+    return buffer.value.decode("utf-8", "replace")
+
+
+@contextmanager
+def os_thread_named(role: str) -> Iterator[None]:
+    """The calling thread named ``role`` for the kernel inside the block, its name given back after:
+    threads native code starts inside (a model's pools) are named ``role`` for good."""
+    before = os_thread_name()
+    set_os_thread_name(role)
+    try:
+        yield
+    finally:
+        if before is not None:
+            set_os_thread_name(before)
 
 
 def name_os_thread() -> None:

@@ -56,3 +56,25 @@ def test_the_engines_pools_and_journal_writer_name_their_threads_in_proc() -> No
     writer.submit(lambda: (seen.append(_comm()), done.set()))
     assert done.wait(10) and seen == ["journal"]
     writer.close()
+
+
+@linux_only
+def test_threads_started_while_a_model_loads_carry_its_name_and_the_loader_gets_its_own_back() -> None:
+    """A model's native pools are started while it loads (CTranslate2's worker, onnxruntime's): a thread
+    started inside ``os_thread_named`` inherits the name from the kernel, as theirs do."""
+    from mockengine.server.thread_names import os_thread_name, os_thread_named
+
+    seen: list[str] = []
+
+    def load() -> None:
+        set_os_thread_name("loader")
+        with os_thread_named("whisper"):
+            pool = threading.Thread(target=lambda: seen.append(_comm()))  # no Python-side renaming
+            pool.start()
+            pool.join()
+        seen.append(os_thread_name() or "")
+
+    thread = threading.Thread(target=load)
+    thread.start()
+    thread.join()
+    assert seen == ["whisper", "loader"]
