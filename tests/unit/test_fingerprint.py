@@ -223,3 +223,21 @@ def test_the_servers_fingerprint_counters_move_on_a_search() -> None:
     assert value("mockengine_transcript_fingerprint_comparisons_total") == compared + 5
     assert value("mockengine_transcript_fingerprint_search_cpu_seconds_total") > 0
     assert value("mockengine_transcript_fingerprint_search_seconds_total") > 0
+
+
+def test_audio_answered_by_its_fingerprint_is_an_exact_hit_the_next_time() -> None:
+    """Issue 15: 40 calls replaying one clip repeated a few byte-shapes only the fingerprint matched, and
+    each repeat searched again (~10 ms of the stt thread). The answer is now kept under its exact bytes:
+    the event loop's ``lookup`` finds it, no search, no whisper, the index as it was."""
+    original = clips()["utterances/17_what_is_the_capital_of.wav"]
+    inner = TimedTranscriber(default="what is the capital of")
+    transcriber = CachingTranscriber(inner, ByteLRU(100_000), fingerprints=True)
+    transcriber.transcribe(original, language="en")
+    heard = opus_round_trip(original, 32_000, 200)
+    hit = transcriber.transcribe(heard, language="en")
+    assert transcriber.fingerprint_searches == 1 and transcriber.fingerprint_hits == 1
+    assert transcriber.lookup(heard, language="en") == hit  # exact bytes now: the loop's hash finds it
+    assert transcriber.transcribe(heard, language="en") == hit
+    assert transcriber.fingerprint_searches == 1 and len(inner.calls) == 1
+    assert transcriber.index is not None and len(transcriber.index) == 1  # no fingerprint kept for it
+    assert transcriber.lookup(heard, language="de") is None  # another language is another entry
