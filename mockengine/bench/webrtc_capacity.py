@@ -78,36 +78,13 @@ def _cpu_s(stat_path: Path) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _threads(pid: int) -> tuple[dict[int, float], dict[int, str]]:
-    """CPU seconds and kernel name (``comm``) of each thread of ``pid`` by thread id."""
-    cpu, names = {}, {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            cpu[int(task.name)] = _cpu_s(task / "stat")
-            names[int(task.name)] = (task / "comm").read_text().strip()
-        except (OSError, IndexError, ValueError):
-            continue
-    return cpu, names
-
-
-LOOP, UNNAMED = "loop", "unnamed"
-
-
 def cpu_by_role(pid: int, start: Reading, end: Reading) -> dict[str, float]:
-    """CPU seconds each role of the engine's threads spent between two readings, busiest first: ``loop``
-    (the main thread), the named roles (``stt``, ``tts``, ``brain``, ``journal``, ``default``:
-    server/thread_names.py, the pool number left out), ``unnamed`` (threads carrying the main thread's
-    name: native pools started by it, e.g. while the models load). A thread gone before ``end`` is not
-    counted."""
-    from mockengine.server.thread_names import thread_group
+    """CPU seconds each role of the engine's threads spent between two readings, busiest first
+    (:func:`mockengine.loadtest.processes.cpu_by_role`: ``loop``, ``stt``, ``whisper``, ``tts``,
+    ``piper``, ``brain``, ``journal``, ``default``, ``unnamed``)."""
+    from mockengine.loadtest.processes import cpu_by_role as roles
 
-    main_name = end.thread_names.get(pid)
-    found: dict[str, float] = {}
-    for tid, cpu_s in end.threads_cpu_s.items():
-        name = end.thread_names.get(tid, "")
-        role = LOOP if tid == pid else UNNAMED if name == main_name or not name else thread_group(name)
-        found[role] = found.get(role, 0.0) + cpu_s - start.threads_cpu_s.get(tid, 0.0)
-    return dict(sorted(found.items(), key=lambda item: -item[1]))
+    return roles(pid, start.threads_cpu_s, end.threads_cpu_s, end.thread_names)
 
 
 @dataclass(frozen=True)
@@ -158,6 +135,7 @@ class EngineProbe:
         from mockengine.loadtest.processes import (
             main_thread_cpu_seconds,
             process_rss_bytes,
+            thread_readings,
             tree_cpu_seconds,
             tree_rss_bytes,
         )
@@ -169,7 +147,7 @@ class EngineProbe:
         tree_cpu_s, tree_rss = tree_cpu_seconds(self.pid) or 0.0, tree_rss_bytes(self.pid) or 0
         engine_cpu_s = _cpu_s(Path(f"/proc/{self.pid}/stat"))
         engine_rss = process_rss_bytes(self.pid)
-        threads_cpu_s, thread_names = _threads(self.pid)
+        threads_cpu_s, thread_names = thread_readings(self.pid)
         return Reading(
             engine_cpu_s=engine_cpu_s,
             loop_cpu_s=loop_cpu_s,

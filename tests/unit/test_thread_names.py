@@ -78,3 +78,38 @@ def test_threads_started_while_a_model_loads_carry_its_name_and_the_loader_gets_
     thread.start()
     thread.join()
     assert seen == ["whisper", "loader"]
+
+
+@linux_only
+def test_the_load_bench_keeps_the_engines_cpu_by_thread_role() -> None:
+    """``--only load`` (``loadtest.capacity.measured``): every thread role of the engine's process gets
+    its CPU per session-second beside the loop's figure (the engine here: this process)."""
+    import asyncio
+    import os
+    from types import SimpleNamespace
+
+    from mockengine.loadtest.capacity import measured
+    from mockengine.loadtest.driver import LoadReport
+    from mockengine.loadtest.processes import main_thread_cpu_seconds, tree_cpu_seconds
+    from mockengine.loadtest.profile import PROFILES, LoadProfile
+
+    pid = os.getpid()
+    child = SimpleNamespace(
+        process=SimpleNamespace(pid=pid),
+        cpu_seconds=lambda: tree_cpu_seconds(pid),
+        loop_cpu_seconds=lambda: main_thread_cpu_seconds(pid),
+        rss_bytes=lambda: None,
+    )
+    pool = MeteredExecutor("stt", 1)
+
+    async def work() -> LoadReport:
+        await asyncio.get_running_loop().run_in_executor(pool, sum, range(1000))
+        return LoadReport("ws://x", LoadProfile(sorted(PROFILES)[0], 2, 1.0), 1.0)
+
+    try:
+        report, _ = asyncio.run(measured(child, work()))  # type: ignore[arg-type]
+    finally:
+        pool.shutdown()
+    roles = report.extra["server_thread_cpu_ms_per_session_s"]
+    assert "loop" in roles and "stt" in roles
+    assert all(isinstance(ms, float) for ms in roles.values())
