@@ -220,8 +220,8 @@ def counts_between(before: dict[str, float], after: dict[str, float]) -> dict[st
     for key, value in sorted(after.items()):
         change = value - before.get(key, 0)
         found[key] = round(change, 3) if isinstance(change, float) else change
-    if "transcripts_hit" in found and "fingerprint_hits" in found:
-        found["transcripts_exact_hits"] = found["transcripts_hit"] - found["fingerprint_hits"]
+    if "transcripts_hit" in found:  # an engine yet to search (or without the fingerprint) shows no hits
+        found["transcripts_exact_hits"] = found["transcripts_hit"] - found.get("fingerprint_hits", 0)
     return found
 
 

@@ -70,6 +70,8 @@ CACHE_LOOKUPS = Counter("mockengine_cache_lookups", "Cache lookups by result", [
 FINGERPRINT_SEARCHES = Counter(
     "mockengine_transcript_fingerprint_searches", "Transcript fingerprint searches by result", ["result"]
 )
+for _result in ("hit", "miss"):  # both shown from the start, 0 until a search (a bench reads the change)
+    FINGERPRINT_SEARCHES.labels(result=_result)
 FINGERPRINT_COMPARISONS = Counter(
     "mockengine_transcript_fingerprint_comparisons", "Cached fingerprints compared by the searches"
 )

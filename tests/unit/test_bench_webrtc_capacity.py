@@ -211,6 +211,8 @@ def test_the_engines_counts_are_read_from_metrics_and_taken_between_two_reads(mo
     assert change["transcripts_hit"] == 40 and change["fingerprint_hits"] == 10
     assert change["transcripts_exact_hits"] == 30 and change["stt_calls"] == 15
     assert change["fingerprint_cpu_s"] == pytest.approx(0.2)
+    no_search = webrtc_capacity.counts_between({}, {"transcripts_hit": 7, "transcripts_miss": 1})
+    assert no_search["transcripts_exact_hits"] == 7  # no fingerprint counts yet: every hit was exact
 
 
 def _reading(cpu: dict[int, float], names: dict[int, str], at_s: float) -> webrtc_capacity.Reading:
