@@ -215,7 +215,7 @@ def cache_lookups(http_url: str) -> dict[str, float]:
 
 def counts_between(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
     """``after - before`` key by key (a key missing before counts from 0), seconds rounded to ms, plus
-    ``transcripts_exact_hits`` (transcript hits that were not a fingerprint's) when both are there."""
+    ``transcripts_exact_hits`` (transcript hits that were not a fingerprint's) with ``transcripts_hit``."""
     found: dict[str, float] = {}
     for key, value in sorted(after.items()):
         change = value - before.get(key, 0)
