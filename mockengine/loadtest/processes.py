@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -138,6 +139,13 @@ def thread_readings(pid: int) -> tuple[dict[int, float], dict[int, str]]:
 
 
 LOOP_ROLE, UNNAMED_ROLE = "loop", "unnamed"
+_NUMBERED = re.compile(r"[_-]\d+$")
+
+
+def thread_group(comm: str) -> str:
+    """A thread's role from its kernel name (server/thread_names.py): the pool number left out
+    (``tts_1`` → ``tts``)."""
+    return _NUMBERED.sub("", comm) or comm
 
 
 def cpu_by_role(
@@ -148,8 +156,6 @@ def cpu_by_role(
     ``whisper``, ``tts``, ``piper``, ``brain``, ``journal``, ``default``: server/thread_names.py, the pool
     number left out), ``unnamed`` (threads carrying the main thread's name). A thread gone before
     ``after`` is not counted."""
-    from mockengine.server.thread_names import thread_group
-
     main_name = names.get(pid)
     found: dict[str, float] = {}
     for tid, cpu_s in after.items():

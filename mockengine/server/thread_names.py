@@ -19,15 +19,14 @@ call-second in threads that all read ``python``), so each thread the engine star
 Linux keeps 15 bytes of a name (longer ones are cut), hence the short roles. A thread started by
 native code takes the name of the thread that started it, so the models load under
 :func:`os_thread_named` (``whisper``, ``piper``) and their pools, and the threads those start, carry
-it; any other thread the main thread starts carries the process's name. :func:`thread_group` maps a
-name to its role.
+it; any other thread the main thread starts carries the process's name.
+``mockengine.loadtest.processes.thread_group`` maps a name to its role.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import re
 import sys
 import threading
 from collections.abc import Iterator
@@ -94,11 +93,3 @@ def named_executor(role: str, threads: int | None = None) -> ThreadPoolExecutor:
     """A plain thread pool whose threads are named ``mockengine-ROLE_N`` for Python and ``ROLE_N`` for the
     kernel (``threads``: ``ThreadPoolExecutor``'s default when None)."""
     return ThreadPoolExecutor(threads, thread_name_prefix=PREFIX + role, initializer=name_os_thread)
-
-
-_NUMBERED = re.compile(r"[_-]\d+$")
-
-
-def thread_group(comm: str) -> str:
-    """A thread's role from its kernel name: the pool number left out (``tts_1`` → ``tts``)."""
-    return _NUMBERED.sub("", comm) or comm

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from mockengine.loadtest.processes import thread_group
 from mockengine.server.executors import MeteredExecutor
 from mockengine.server.journal import BackgroundWriter
-from mockengine.server.thread_names import named_executor, set_os_thread_name, thread_group
+from mockengine.server.thread_names import named_executor, set_os_thread_name
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prctl are Linux's")
 
