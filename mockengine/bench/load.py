@@ -159,6 +159,10 @@ def print_load(result: dict[str, Any], args: Any) -> None:
             f"({loop / base_loop:.1f} × the bare server's), its other threads (the models' cache misses) "
             f"{s['server_cpu_ms_per_session_s'] - loop:.2f} ms"
         )
+    roles = s.get("server_thread_cpu_ms_per_session_s")
+    if roles and one_process:
+        named = ", ".join(f"{role} {ms:.2f}" for role, ms in roles.items())
+        print(f"  the engine's CPU by thread, ms per session-second: {named}")
 
 
 SECTION = Section("load", bench_load)

@@ -181,6 +181,8 @@ def _climb(ctx: BenchContext, plane: str, driver: str, probe: EngineProbe | None
         )
         if "per_minute" in row:
             print(f"webrtc: {where}, {level} talking calls, {describe_minutes(row)}", flush=True)
+            if any("thread_ms" in m for m in row["per_minute"]):
+                print(f"webrtc: {where}, {level} talking calls, {describe_minute_threads(row)}", flush=True)
         if not ok:
             break
         capacity = level
@@ -213,7 +215,44 @@ def describe_level(row: dict[str, Any], driver: str) -> str:
         )
     if "transcripts_miss" in row:
         text += f"; whisper runs {row['transcripts_miss']}"
+    if "fingerprint_hits" in row:
+        text += f"; {describe_counts(row)}"
+    if "thread_ms" in row:
+        text += f"; CPU ms per call-second by thread: {describe_threads(row['thread_ms'])}"
     return text + f"; load {row['load']}"
+
+
+def describe_threads(thread_ms: dict[str, float]) -> str:
+    """``loop 3.1, stt 0.4, unnamed 0.2, tts 0.0`` (CPU ms per call-second by thread role)."""
+    return ", ".join(f"{role} {ms:.1f}" for role, ms in thread_ms.items())
+
+
+def describe_counts(row: dict[str, Any]) -> str:
+    """The transcript cache and the executors over a level or minute: ``transcripts 40 exact hits, 12
+    fingerprint hits of 15 searches (0.31 s CPU, 0.33 s wall, 60 compared); stt calls 18, tts calls 2,
+    piper runs 2``."""
+    searches = row.get("fingerprint_hits", 0) + row.get("fingerprint_misses", 0)
+    return (
+        f"transcripts {row.get('transcripts_exact_hits', 'n/a')} exact hits, "
+        f"{row.get('fingerprint_hits', 0)} fingerprint hits of {searches} searches "
+        f"({row.get('fingerprint_cpu_s', 0):.2f} s CPU, "
+        f"{row.get('fingerprint_wall_s', 0):.2f} s wall, {row.get('fingerprint_comparisons', 0)} compared); "
+        f"stt calls {row.get('stt_calls', 'n/a')}, tts calls {row.get('tts_calls', 'n/a')}, "
+        f"piper runs {row.get('speech_miss', 'n/a')}"
+    )
+
+
+def describe_minute_threads(row: dict[str, Any]) -> str:
+    """A long level's CPU by thread and transcript counts minute by minute (``row["per_minute"]`` with
+    ``thread_ms``): ``1: loop 3.1, stt 0.4 | whisper 0, transcripts 40 exact hits, ...``; minutes the
+    sampler did not reach are left out."""
+    minutes = [
+        f"{m['minute']}: {describe_threads(m['thread_ms'])} | whisper {m.get('transcripts_miss', 'n/a')}, "
+        f"{describe_counts(m)}"
+        for m in row["per_minute"]
+        if "thread_ms" in m
+    ]
+    return "CPU ms per call-second by thread per minute: " + "; ".join(minutes)
 
 
 def describe_minutes(row: dict[str, Any]) -> str:

@@ -24,6 +24,7 @@ import math
 import os
 import re
 import statistics
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -77,14 +78,13 @@ def _cpu_s(stat_path: Path) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _threads_cpu_s(pid: int) -> dict[int, float]:
-    found = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            found[int(task.name)] = _cpu_s(task / "stat")
-        except (OSError, IndexError, ValueError):
-            continue
-    return found
+def cpu_by_role(pid: int, start: Reading, end: Reading) -> dict[str, float]:
+    """CPU seconds each role of the engine's threads spent between two readings, busiest first
+    (:func:`mockengine.loadtest.processes.cpu_by_role`: ``loop``, ``stt``, ``whisper``, ``tts``,
+    ``piper``, ``brain``, ``journal``, ``default``, ``unnamed``)."""
+    from mockengine.loadtest.processes import cpu_by_role as roles
+
+    return roles(pid, start.threads_cpu_s, end.threads_cpu_s, end.thread_names)
 
 
 @dataclass(frozen=True)
@@ -97,20 +97,45 @@ class Reading:
     threads_cpu_s: dict[int, float]  # each thread of the engine's process by id
     engine_rss_bytes: int
     sidecar_rss_bytes: int
+    thread_names: dict[int, str] = field(default_factory=dict)  # their kernel names (comm)
+    at_s: float = 0.0  # time.monotonic() of the reading
 
 
 @dataclass
 class EngineProbe:
     """What a driver reads the engine's CPU from (``cpu_seconds()``, called when its calls are open and
-    again when they have talked): each call also keeps a :class:`Reading` in ``readings``."""
+    again when they have talked): each call also keeps a :class:`Reading` in ``readings``.
+
+    With ``sample_s`` set, a thread also reads the engine every ``sample_s`` seconds between the two
+    calls, with its /metrics counts (:func:`cache_lookups` of ``counts_url``) when that is set:
+    ``samples`` holds ``(Reading, counts)`` from the first call to the second, both included."""
 
     pid: int
     readings: list[Reading] = field(default_factory=list)
+    sample_s: float | None = None
+    counts_url: str | None = None
+    samples: list[tuple[Reading, dict[str, float]]] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _sampler: threading.Thread | None = None
+
+    def _counts(self) -> dict[str, float]:
+        return cache_lookups(self.counts_url) if self.counts_url else {}
+
+    def _sample(self, start: Reading) -> None:
+        self.samples.append((start, self._counts()))
+        while self.sample_s is not None and not self._stop.wait(self.sample_s):
+            self.samples.append((self.read(), self._counts()))
+
+    def reset(self) -> None:
+        """Forget the readings and samples of a previous level."""
+        self.readings.clear()
+        self.samples.clear()
 
     def read(self) -> Reading:
         from mockengine.loadtest.processes import (
             main_thread_cpu_seconds,
             process_rss_bytes,
+            thread_readings,
             tree_cpu_seconds,
             tree_rss_bytes,
         )
@@ -122,34 +147,81 @@ class EngineProbe:
         tree_cpu_s, tree_rss = tree_cpu_seconds(self.pid) or 0.0, tree_rss_bytes(self.pid) or 0
         engine_cpu_s = _cpu_s(Path(f"/proc/{self.pid}/stat"))
         engine_rss = process_rss_bytes(self.pid)
+        threads_cpu_s, thread_names = thread_readings(self.pid)
         return Reading(
             engine_cpu_s=engine_cpu_s,
             loop_cpu_s=loop_cpu_s,
             sidecar_cpu_s=max(0.0, tree_cpu_s - engine_cpu_s),
-            threads_cpu_s=_threads_cpu_s(self.pid),
+            threads_cpu_s=threads_cpu_s,
             engine_rss_bytes=engine_rss,
             sidecar_rss_bytes=max(0, tree_rss - engine_rss),
+            thread_names=thread_names,
+            at_s=time.monotonic(),
         )
 
     def cpu_seconds(self) -> float:
         reading = self.read()
         self.readings.append(reading)
+        if len(self.readings) == 1 and self.sample_s is not None:
+            self._stop.clear()
+            self._sampler = threading.Thread(target=self._sample, args=(reading,), daemon=True)
+            self._sampler.start()
+        elif self._sampler is not None:
+            self._stop.set()
+            self._sampler.join()
+            self._sampler = None
+            self.samples.append((reading, self._counts()))
         return reading.engine_cpu_s + reading.sidecar_cpu_s
 
 
-def cache_lookups(http_url: str) -> dict[str, int]:
-    """The engine's cache lookups so far by cache and result (``transcripts_hit``, ``speech_miss``, ...)
-    from /metrics: a turn transcribed by whisper is a ``transcripts_miss``, a reply synthesised by piper
-    a ``speech_miss``; empty when /metrics does not answer within a minute."""
+# /metrics samples read beside the cache lookups: the transcript cache's fingerprint searches and the
+# engine calls of each executor (server/metrics.py), by the key a level's row gives them.
+_COUNTED = {
+    'mockengine_transcript_fingerprint_searches_total{result="hit"}': "fingerprint_hits",
+    'mockengine_transcript_fingerprint_searches_total{result="miss"}': "fingerprint_misses",
+    "mockengine_transcript_fingerprint_comparisons_total": "fingerprint_comparisons",
+    "mockengine_transcript_fingerprint_search_cpu_seconds_total": "fingerprint_cpu_s",
+    "mockengine_transcript_fingerprint_search_seconds_total": "fingerprint_wall_s",
+    'mockengine_engine_call_seconds_count{engine="stt"}': "stt_calls",
+    'mockengine_engine_call_seconds_count{engine="tts"}': "tts_calls",
+    'mockengine_engine_call_seconds_count{engine="brain"}': "brain_calls",
+}
+
+
+def cache_lookups(http_url: str) -> dict[str, float]:
+    """The engine's counts so far from /metrics: cache lookups by cache and result (``transcripts_hit``,
+    ``speech_miss``, ...: a turn transcribed by whisper is a ``transcripts_miss``, a reply synthesised
+    by piper a ``speech_miss``; a fingerprint hit is also a ``transcripts_hit``), the transcript cache's
+    fingerprint searches (``fingerprint_hits``, ``fingerprint_misses``, ``fingerprint_comparisons``,
+    ``fingerprint_cpu_s``, ``fingerprint_wall_s``) and the executors' calls (``stt_calls``: whisper or a
+    fingerprint search, ``tts_calls``, ``brain_calls``); empty when /metrics does not answer within a
+    minute. Counts are ints, seconds floats."""
     try:  # a figure left out rather than the run lost: a starved engine may answer late
         text = urllib.request.urlopen(f"{http_url}/metrics", timeout=60).read().decode()
     except OSError:
         return {}
-    found: dict[str, int] = {}
+    found: dict[str, float] = {}
     for match in re.finditer(
         r'^mockengine_cache_lookups_total\{cache="(\w+)",result="(\w+)"\} (\S+)$', text, re.M
     ):
         found[f"{match[1]}_{match[2]}"] = int(float(match[3]))
+    for line in text.splitlines():
+        sample, _, value = line.rpartition(" ")
+        key = _COUNTED.get(sample)
+        if key is not None:
+            found[key] = float(value) if key.endswith("_s") else int(float(value))
+    return found
+
+
+def counts_between(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """``after - before`` key by key (a key missing before counts from 0), seconds rounded to ms, plus
+    ``transcripts_exact_hits`` (transcript hits that were not a fingerprint's) with ``transcripts_hit``."""
+    found: dict[str, float] = {}
+    for key, value in sorted(after.items()):
+        change = value - before.get(key, 0)
+        found[key] = round(change, 3) if isinstance(change, float) else change
+    if "transcripts_hit" in found:  # an engine yet to search (or without the fingerprint) shows no hits
+        found["transcripts_exact_hits"] = found["transcripts_hit"] - found.get("fingerprint_hits", 0)
     return found
 
 
@@ -191,16 +263,22 @@ def measure_level(
     :data:`PER_MINUTE_AFTER_S` whose driver says when each onset was measured, ``per_minute``
     (:func:`onsets_per_minute`); per call-second (ms, None without a probe):
     ``loop_ms`` (the event loop), ``process_ms`` (the engine's whole process), ``sidecar_ms``,
-    ``threads_ms`` (the 4 busiest threads besides the loop), ``driver_ms``; ``rss_start_mib`` /
+    ``threads_ms`` (the 4 busiest threads besides the loop), ``thread_ms`` (every thread role, ``loop``
+    included: :func:`cpu_by_role`), ``driver_ms``; ``rss_start_mib`` /
     ``rss_end_mib`` (engine + sidecar when the calls began / ended talking), ``sidecar_rss_start_mib``
     / ``sidecar_rss_end_mib``, ``rss_mib_per_call_minute`` (the growth while talking); ``load``
-    (before → after), ``at`` (UTC), and the engine's cache lookups over the level (``transcripts_miss``:
-    turns whisper transcribed; ``speech_miss``: replies piper spoke)."""
+    (before → after), ``at`` (UTC), and the engine's counts over the level (:func:`counts_between` of
+    :func:`cache_lookups`: ``transcripts_miss``: turns whisper transcribed; ``transcripts_exact_hits``,
+    ``fingerprint_hits`` / ``fingerprint_misses`` and their ``fingerprint_cpu_s``; ``stt_calls``,
+    ``tts_calls``; ``speech_miss``: replies piper spoke). A long level's ``per_minute`` rows get
+    ``thread_ms`` and the counts of their minute too (:func:`add_minute_threads`)."""
     base = http_base(url)
     load_before = load_average()
     lookups_before = cache_lookups(base)
     if probe is not None:
-        probe.readings.clear()
+        probe.reset()
+        probe.sample_s = 60.0 if seconds > PER_MINUTE_AFTER_S else None
+        probe.counts_url = base
     run = drive(driver, probe, url, calls, seconds, per_process)
     level_p95 = p95(run.onsets_ms)
     driver_ms = run.driver_ms_per_call_second
@@ -225,6 +303,9 @@ def measure_level(
             "process_ms": _per_call_s(end.engine_cpu_s - start.engine_cpu_s, call_s),
             "sidecar_ms": _per_call_s(end.sidecar_cpu_s - start.sidecar_cpu_s, call_s),
             "threads_ms": [_per_call_s(cpu_s, call_s) for cpu_s in others[:4]],
+            "thread_ms": {
+                role: _per_call_s(cpu_s, call_s) for role, cpu_s in cpu_by_role(probe.pid, start, end).items()
+            },
             "rss_start_mib": round(rss_start / MIB, 1),
             "rss_end_mib": round(rss_end / MIB, 1),
             "sidecar_rss_start_mib": round(start.sidecar_rss_bytes / MIB, 1),
@@ -233,9 +314,26 @@ def measure_level(
         }
     row["load"] = f"{load_before:.1f}->{load_average():.1f}"
     row["at"] = time.strftime("%H:%M:%S", time.gmtime())
-    lookups = cache_lookups(base)
-    row |= {key: value - lookups_before.get(key, 0) for key, value in sorted(lookups.items())}
+    row |= counts_between(lookups_before, cache_lookups(base))
+    if "per_minute" in row and probe is not None and run.opened:
+        add_minute_threads(row["per_minute"], probe, run.opened)
     return row
+
+
+def add_minute_threads(minutes: list[dict[str, Any]], probe: EngineProbe, opened: int) -> None:
+    """Into each row of ``minutes`` (:func:`onsets_per_minute`'s) that the probe sampled: ``thread_ms``
+    (CPU ms per call-second by thread role, :func:`cpu_by_role`) and the minute's counts
+    (:func:`counts_between`: fingerprint searches, whisper runs, ...). A minute the sampler did not reach
+    (the level ended early, the machine starved) keeps its onsets alone."""
+    for row, (start, end) in zip(minutes, zip(probe.samples, probe.samples[1:], strict=False), strict=False):
+        call_s = opened * (end[0].at_s - start[0].at_s)
+        if call_s <= 0:
+            continue
+        row["thread_ms"] = {
+            role: _per_call_s(cpu_s, call_s)
+            for role, cpu_s in cpu_by_role(probe.pid, start[0], end[0]).items()
+        }
+        row |= counts_between(start[1], end[1])
 
 
 def meets_goal(row: dict[str, Any]) -> bool:

@@ -12,13 +12,15 @@ cached transcript is exactly what a fresh call would return. Audio that matches 
 is then looked up by its acoustic fingerprint (:mod:`mockengine.engines.fingerprint`) when
 ``fingerprints=True`` (``--stt-cache-fingerprint``): the same utterance after an Opus round trip, a
 resampler or a gain change gets the transcript whisper gave the cached audio, with this audio's
-duration and the word timings moved by the alignment found (docs/transcript-cache.md).
+duration and the word timings moved by the alignment found (docs/transcript-cache.md); that answer
+is then cached under these exact bytes too, so the same audio again is an exact hit.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
@@ -167,15 +169,39 @@ def _aligned(cached: Transcript, pcm16_24k: bytes, shift_frames: int) -> Transcr
     return replace(cached, duration_ms=duration_ms, words=words)
 
 
+@dataclass(frozen=True)
+class FingerprintSearch:
+    """One fingerprint search (audio that matched no entry byte for byte, with entries about as long):
+    ``hit`` (a transcript found), ``comparisons`` (entries compared), ``cpu_s`` (the searching thread's
+    CPU seconds, ``time.thread_time``) and ``wall_s``."""
+
+    hit: bool
+    comparisons: int
+    cpu_s: float
+    wall_s: float
+
+
 class CachingTranscriber:
     """A Transcriber that remembers results by audio content (see the module docstring).
-    ``fingerprint_hits`` counts the lookups answered by a fingerprint rather than the exact bytes."""
+    ``fingerprint_hits`` counts the lookups answered by a fingerprint rather than the exact bytes,
+    ``fingerprint_searches`` the searches made (hit or not: audio with no entry about as long is not
+    searched); ``on_search`` (optional) is told of each (:class:`FingerprintSearch`), so the server
+    counts them in /metrics."""
 
-    def __init__(self, inner: Transcriber, cache: ByteLRU[Transcript], *, fingerprints: bool = False) -> None:
+    def __init__(
+        self,
+        inner: Transcriber,
+        cache: ByteLRU[Transcript],
+        *,
+        fingerprints: bool = False,
+        on_search: Callable[[FingerprintSearch], None] | None = None,
+    ) -> None:
         self.inner = inner
         self.cache = cache
         self.index: FingerprintIndex | None = FingerprintIndex() if fingerprints else None
         self.fingerprint_hits = 0
+        self.fingerprint_searches = 0
+        self.on_search = on_search
         if self.index is not None:
             cache.on_evict = self.index.forget
 
@@ -191,6 +217,7 @@ class CachingTranscriber:
         candidates = self.index.candidates(language, prompt, fp.frame_count(len(pcm16_24k)))
         if not candidates:
             return None
+        cpu_started, wall_started = time.thread_time(), time.perf_counter()
         queries = fp.query_prints(pcm16_24k)
         best: tuple[fp.Match, Key] | None = None
         for key, stored in candidates:
@@ -198,9 +225,20 @@ class CachingTranscriber:
             if found is not None and (best is None or found.ber < best[0].ber):
                 best = (found, key)
         cached = self.cache.get(best[1]) if best is not None else None
+        self.fingerprint_searches += 1
+        if cached is not None:
+            self.fingerprint_hits += 1
+        if self.on_search is not None:
+            self.on_search(
+                FingerprintSearch(
+                    hit=cached is not None,
+                    comparisons=len(candidates),
+                    cpu_s=time.thread_time() - cpu_started,
+                    wall_s=time.perf_counter() - wall_started,
+                )
+            )
         if best is None or cached is None:
             return None
-        self.fingerprint_hits += 1
         return _aligned(cached, pcm16_24k, best[0].shift_frames)
 
     def lookup(
@@ -224,6 +262,14 @@ class CachingTranscriber:
         cached = self.cache.get(key) if self.cache.peek(key) else None
         if cached is None:
             cached = self._similar(pcm16_24k, language, prompt)
+            if cached is not None:
+                # These exact bytes are remembered with the answer, so the next turn that repeats them is
+                # an exact hit (the event loop's hash in ``lookup``, no executor call) rather than another
+                # search. Measured (issue 15, 40 pion calls replaying one clip): once a VAD cut moved,
+                # every turn repeated one of a few shapes that only the fingerprint matched, ~10 ms of
+                # CPU each in the stt thread (3 ms per call-second, half the loop's). The entry holds no
+                # fingerprint: the index, and each later search's comparisons, do not grow with it.
+                self.cache.put(key, cached, len(cached.text.encode()) + 200)
         if cached is not None:
             return cached
         self.cache.get(key)  # counts the miss

@@ -25,7 +25,7 @@ from typing import Any
 import aiohttp
 
 from mockengine.loadtest.driver import LoadReport, run_load
-from mockengine.loadtest.processes import Child
+from mockengine.loadtest.processes import Child, cpu_by_role, thread_readings
 from mockengine.loadtest.profile import LoadProfile
 
 ONSET_P95_MAX_MS = 250.0
@@ -122,6 +122,7 @@ async def measured(child: Child | None, work: Awaitable[LoadReport]) -> tuple[Lo
     peak: int | None = None
     cpu_before = child.cpu_seconds() if child is not None else None
     loop_before = child.loop_cpu_seconds() if child is not None else None
+    threads_before = thread_readings(child.process.pid)[0] if child is not None else {}
     driver_before = time.process_time()
 
     async def sample() -> None:
@@ -139,6 +140,7 @@ async def measured(child: Child | None, work: Awaitable[LoadReport]) -> tuple[Lo
         sampler.cancel()
     cpu_after = child.cpu_seconds() if child is not None else None
     loop_after = child.loop_cpu_seconds() if child is not None else None
+    threads_after, thread_names = thread_readings(child.process.pid) if child is not None else ({}, {})
     server_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
     report.extra.update(
         cpu_figures(
@@ -158,6 +160,12 @@ async def measured(child: Child | None, work: Awaitable[LoadReport]) -> tuple[Lo
         if loop_before is None or loop_after is None or not session_s
         else round(1000 * (loop_after - loop_before) / session_s, 2)
     )
+    # every thread by its role (server/thread_names.py), so "off the loop" is named: stt, whisper, tts, …
+    if child is not None and threads_after and session_s:
+        roles = cpu_by_role(child.process.pid, threads_before, threads_after, thread_names)
+        report.extra["server_thread_cpu_ms_per_session_s"] = {
+            role: round(1000 * cpu_s / session_s, 2) for role, cpu_s in roles.items()
+        }
     return report, peak
 
 

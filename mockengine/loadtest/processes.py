@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -116,6 +117,54 @@ def main_thread_cpu_seconds(pid: int) -> float | None:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return None
+
+
+def thread_readings(pid: int) -> tuple[dict[int, float], dict[int, str]]:
+    """CPU seconds (utime + stime) and kernel name (``comm``) of each thread of ``pid`` by thread id, from
+    ``/proc/PID/task``; empty off Linux or when the process is gone."""
+    cpu: dict[int, float] = {}
+    names: dict[int, str] = {}
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return cpu, names
+    for task in tasks:
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            cpu[int(task.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            names[int(task.name)] = (task / "comm").read_text().strip()
+        except (OSError, IndexError, ValueError):
+            continue
+    return cpu, names
+
+
+LOOP_ROLE, UNNAMED_ROLE = "loop", "unnamed"
+_NUMBERED = re.compile(r"[_-]\d+$")
+
+
+def thread_group(comm: str) -> str:
+    """A thread's role from its kernel name (server/thread_names.py): the pool number left out
+    (``tts_1`` → ``tts``)."""
+    return _NUMBERED.sub("", comm) or comm
+
+
+def cpu_by_role(
+    pid: int, before: dict[int, float], after: dict[int, float], names: dict[int, str]
+) -> dict[str, float]:
+    """CPU seconds each role of ``pid``'s threads spent from ``before`` to ``after``
+    (:func:`thread_readings`), busiest first: ``loop`` (the main thread), the named roles (``stt``,
+    ``whisper``, ``tts``, ``piper``, ``brain``, ``journal``, ``default``: server/thread_names.py, the pool
+    number left out), ``unnamed`` (threads carrying the main thread's name). A thread gone before
+    ``after`` is not counted."""
+    main_name = names.get(pid)
+    found: dict[str, float] = {}
+    for tid, cpu_s in after.items():
+        name = names.get(tid, "")
+        role = (
+            LOOP_ROLE if tid == pid else UNNAMED_ROLE if name == main_name or not name else thread_group(name)
+        )
+        found[role] = found.get(role, 0.0) + cpu_s - before.get(tid, 0.0)
+    return dict(sorted(found.items(), key=lambda item: -item[1]))
 
 
 def tree_cpu_seconds(pid: int) -> float | None:

@@ -16,13 +16,17 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from mockengine.server.metrics import ENGINE_SECONDS, EXECUTOR_QUEUE_DEPTH, EXECUTOR_RUNNING
+from mockengine.server.thread_names import PREFIX, name_os_thread
 
 T = TypeVar("T")
 
 
 class MeteredExecutor(ThreadPoolExecutor):
     def __init__(self, name: str, threads: int) -> None:
-        super().__init__(max_workers=max(1, threads), thread_name_prefix=f"mockengine-{name}")
+        # the kernel names each thread too (``stt_0``: server/thread_names.py), for per-thread CPU figures
+        super().__init__(
+            max_workers=max(1, threads), thread_name_prefix=PREFIX + name, initializer=name_os_thread
+        )
         self.name = name
         self._waiting = 0
         self._count_lock = threading.Lock()

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from mockengine.audio.g711 import G711InputStream
+from mockengine.server.thread_names import PREFIX, set_os_thread_name
 
 log = logging.getLogger("mockengine.journal")
 RAW_TEXT_KEPT = 64 * 1024
@@ -62,6 +63,7 @@ class BackgroundWriter:
         self._jobs.put(job)
 
     def _run(self) -> None:
+        set_os_thread_name(threading.current_thread().name.removeprefix(PREFIX))  # ``journal`` in /proc
         while (job := self._jobs.get()) is not None:
             try:
                 job()

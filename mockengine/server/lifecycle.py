@@ -28,6 +28,7 @@ from collections.abc import Callable
 from aiohttp import web
 
 from mockengine.server.state import RUNNERS, LiveLoops
+from mockengine.server.thread_names import named_executor
 from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
@@ -137,6 +138,9 @@ async def serve_until_stopped(
     a unix socket served too (a worker's own address for its siblings, ``server/webrtc/siblings.py``)."""
     # Requests under way get most of the grace; closing journals and executors the rest.
     runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=grace_s * 0.8)
+    # run_in_executor(None, …) (malloc_trim, the console's reads) on threads named ``default_N`` in /proc
+    # (server/thread_names.py); asyncio.run shuts the loop's default executor down at its end.
+    asyncio.get_running_loop().set_default_executor(named_executor("default"))
     await runner.setup()
     await web.SockSite(runner, sock, ssl_context=ssl_context).start()
     if unix_path is not None:

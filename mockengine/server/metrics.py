@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 from prometheus_client import (
@@ -26,6 +27,9 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
+
+if TYPE_CHECKING:
+    from mockengine.engines.cache import FingerprintSearch
 
 _LATENCY_BUCKETS_S = (0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 5.0, 10.0)
 
@@ -61,6 +65,22 @@ EXECUTOR_RUNNING = Gauge(
     "mockengine_executor_running", "Engine calls running", ["executor"], multiprocess_mode="livesum"
 )
 CACHE_LOOKUPS = Counter("mockengine_cache_lookups", "Cache lookups by result", ["cache", "result"])
+# The transcript cache's fingerprint searches (engines/cache.py CachingTranscriber._similar), in the stt
+# executor: audio that matched no cached entry byte for byte. A hit is also a transcripts "hit" above.
+FINGERPRINT_SEARCHES = Counter(
+    "mockengine_transcript_fingerprint_searches", "Transcript fingerprint searches by result", ["result"]
+)
+for _result in ("hit", "miss"):  # both shown from the start, 0 until a search (a bench reads the change)
+    FINGERPRINT_SEARCHES.labels(result=_result)
+FINGERPRINT_COMPARISONS = Counter(
+    "mockengine_transcript_fingerprint_comparisons", "Cached fingerprints compared by the searches"
+)
+FINGERPRINT_CPU_SECONDS = Counter(
+    "mockengine_transcript_fingerprint_search_cpu_seconds", "CPU time of the fingerprint searches"
+)
+FINGERPRINT_SECONDS = Counter(
+    "mockengine_transcript_fingerprint_search_seconds", "Wall time of the fingerprint searches"
+)
 EVENT_LOOP_LAG = Gauge(
     "mockengine_event_loop_lag_seconds",
     "How late the event loop ran a 100 ms timer, last sample",
@@ -130,6 +150,14 @@ def cache_observer(cache: str) -> Callable[[bool], None]:
     hit = CACHE_LOOKUPS.labels(cache=cache, result="hit").inc
     miss = CACHE_LOOKUPS.labels(cache=cache, result="miss").inc
     return lambda is_hit: hit() if is_hit else miss()
+
+
+def count_fingerprint_search(search: FingerprintSearch) -> None:
+    """``CachingTranscriber(on_search=…)``: one fingerprint search into the counters above."""
+    FINGERPRINT_SEARCHES.labels(result="hit" if search.hit else "miss").inc()
+    FINGERPRINT_COMPARISONS.inc(search.comparisons)
+    FINGERPRINT_CPU_SECONDS.inc(search.cpu_s)
+    FINGERPRINT_SECONDS.inc(search.wall_s)
 
 
 def _registry() -> CollectorRegistry:

@@ -23,7 +23,8 @@ from mockengine.engines.tokens import TokenCounter
 from mockengine.engines.tts import PiperSynthesizer, Synthesizer
 from mockengine.engines.voices import BUNDLED_PIPER_VOICE, VOICE_NAMES, load_voice_catalog
 from mockengine.server.executors import MeteredExecutor
-from mockengine.server.metrics import cache_observer
+from mockengine.server.metrics import cache_observer, count_fingerprint_search
+from mockengine.server.thread_names import os_thread_named
 from mockengine.settings import Settings
 
 log = logging.getLogger("mockengine")
@@ -104,9 +105,11 @@ def load_resources(settings: Settings, scenarios: ScenarioLibrary | None = None)
     started = time.perf_counter()
     limit_blas_threads(1)  # OpenBLAS's idle threads spin a core's fraction away (engines/blas.py)
     log.info("loading the models (whisper %s, piper, scenarios)", settings.whisper_model or "default")
-    transcriber = WhisperTranscriber(
-        settings.whisper_model, narrowband_beam_size=settings.narrowband_beam_size
-    )
+    # the models' native pools are named for their model in /proc (server/thread_names.py)
+    with os_thread_named("whisper"):
+        transcriber = WhisperTranscriber(
+            settings.whisper_model, narrowband_beam_size=settings.narrowband_beam_size
+        )
     stt_cache: ByteLRU[Any] = ByteLRU(int(settings.stt_cache_mb * MIB), cache_observer("transcripts"))
     turn_transcriber, turn_cache = _turn_transcriber(settings)
     tts_cache: ByteLRU[bytes] = ByteLRU(int(settings.tts_cache_mb * MIB), cache_observer("speech"))
@@ -117,15 +120,21 @@ def load_resources(settings: Settings, scenarios: ScenarioLibrary | None = None)
             for name, p in catalog.items()
         }
     # Seeded engines zero piper's noise so reply audio repeats byte for byte (DESIGN §4).
-    synthesizer = PiperSynthesizer(catalog, deterministic=settings.is_seeded, cache=tts_cache)
-    synthesizer.preload()
+    with os_thread_named("piper"):
+        synthesizer = PiperSynthesizer(catalog, deterministic=settings.is_seeded, cache=tts_cache)
+        synthesizer.preload()
     if scenarios is None:
         scenarios = load_library(settings.scenario, settings.scenarios_dirs, settings.scenario_keys)
     elapsed = time.perf_counter() - started
     log.info("models loaded in %.2f s (whisper: %s)", elapsed, transcriber.model_path)
     return Resources(
         settings=settings,
-        transcriber=CachingTranscriber(transcriber, stt_cache, fingerprints=settings.stt_cache_fingerprint),
+        transcriber=CachingTranscriber(
+            transcriber,
+            stt_cache,
+            fingerprints=settings.stt_cache_fingerprint,
+            on_search=count_fingerprint_search,
+        ),
         turn_transcriber=turn_transcriber,
         synthesizer=synthesizer,
         tokens=transcriber.token_counter(),
@@ -179,9 +188,10 @@ def _turn_transcriber(settings: Settings) -> tuple[CachingTranscriber | None, di
     if settings.turn_whisper_model == "same":
         return None, {}
     try:
-        model = WhisperTranscriber(
-            settings.turn_whisper_model, narrowband_beam_size=settings.narrowband_beam_size
-        )
+        with os_thread_named("turn_whisper"):
+            model = WhisperTranscriber(
+                settings.turn_whisper_model, narrowband_beam_size=settings.narrowband_beam_size
+            )
     except ModelNotFound as exc:  # it named --whisper-model, the option that is fine
         raise ModelNotFound(
             what=exc.what,

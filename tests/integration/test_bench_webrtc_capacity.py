@@ -28,7 +28,10 @@ LEVEL_LINE = re.compile(
     r"^webrtc: (?P<plane>pion|aiortc) plane, 2 talking calls \(2 opened, (?P<driver>Go|aiortc) driver\): "
     r"(?P<onsets>\d+) onsets, p95 (\d+|n/a) ms; CPU per call-second: loop [\d.]+, process [\d.]+, "
     r"sidecar [\d.]+, driver [\d.]+ ms; RSS engine\+sidecar [\d.]+ → [\d.]+ MiB \([+-][\d.]+ MiB per "
-    r"call-minute\)(; whisper runs \d+)?; load [\d.]+->[\d.]+, (ok|over the goal)$",
+    r"call-minute\)(; whisper runs \d+)?(; transcripts \d+ exact hits, \d+ fingerprint hits of \d+ searches "
+    r"\([\d.]+ s CPU, [\d.]+ s wall, \d+ compared\); stt calls \d+, tts calls \d+, piper runs \d+)?"
+    r"; CPU ms per call-second by thread: \w+ [\d.]+(, \w+ [\d.]+)*"
+    r"; load [\d.]+->[\d.]+, (ok|over the goal)$",
     re.M,
 )
 
@@ -96,6 +99,12 @@ def _check_level(row: dict, plane: str) -> None:
     assert row["transcripts_hit"] + row["transcripts_miss"] >= 1, row  # the turns reached the engine
     (minute,) = row["per_minute"]  # a 6 s level is one minute of 6 s, holding every onset
     assert minute["minute"] == 1 and minute["seconds"] == LEVEL_S and minute["onsets"] == row["onsets"], row
+    # Off the loop by name (server/thread_names.py): whisper's pool is named while it loads, the stt
+    # executor's thread once the warm-up's first turn ran there; the minute is sampled the same way.
+    assert {"loop", "whisper", "stt"} <= set(row["thread_ms"]), row
+    assert {"loop", "whisper", "stt"} <= set(minute["thread_ms"]), row
+    counted = {"transcripts_exact_hits", "fingerprint_hits", "fingerprint_misses", "stt_calls"}
+    assert counted <= set(row) and counted <= set(minute), row
 
 
 def test_the_climb_runs_each_plane_on_its_own_engine_with_the_go_driver(built, tmp_path, capsys, monkeypatch):

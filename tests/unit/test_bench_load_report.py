@@ -48,6 +48,7 @@ def test_the_report_names_the_warm_up_rounds_and_the_loop_threads_share(
             "driver_cpu_ms_per_session_s": 2.0,
             "driver_cores": 0.1,
             "server_loop_cpu_ms_per_session_s": 2.5,
+            "server_thread_cpu_ms_per_session_s": {"loop": 2.5, "stt": 0.3, "whisper": 0.2},
         }
     )
     base = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
@@ -65,6 +66,7 @@ def test_the_report_names_the_warm_up_rounds_and_the_loop_threads_share(
     assert "3 rounds until the speech cache took no new sentence (new per round: [9, 2, 0])" in out
     assert "event-loop thread 2.50 ms per session-second (2.0 × the bare server's)" in out
     assert "other threads (the models' cache misses) 0.50 ms" in out
+    assert "the engine's CPU by thread, ms per session-second: loop 2.50, stt 0.30, whisper 0.20" in out
 
 
 def test_the_main_threads_cpu_is_part_of_the_process_trees() -> None:

@@ -171,3 +171,135 @@ def test_the_go_drivers_report_without_times_still_parses(monkeypatch, tmp_path)
         monkeypatch.setenv("MOCKENGINE_PION_DRIVER", str(fake))
         run = pion_driver.pion_talking_calls(None, "ws://127.0.0.1:9/v1/realtime", 2, 3.0)
         assert run.onsets_ms == [80.0, 95.0] and run.onset_at_s == expected
+
+
+METRICS = """\
+mockengine_cache_lookups_total{cache="transcripts",result="hit"} 50.0
+mockengine_cache_lookups_total{cache="transcripts",result="miss"} 2.0
+mockengine_cache_lookups_total{cache="speech",result="miss"} 3.0
+mockengine_transcript_fingerprint_searches_total{result="hit"} 12.0
+mockengine_transcript_fingerprint_searches_total{result="miss"} 1.0
+mockengine_transcript_fingerprint_comparisons_total 40.0
+mockengine_transcript_fingerprint_search_cpu_seconds_total 0.25
+mockengine_transcript_fingerprint_search_seconds_total 0.5
+mockengine_engine_call_seconds_count{engine="stt"} 15.0
+mockengine_engine_call_seconds_count{engine="tts"} 3.0
+"""
+
+
+def test_the_engines_counts_are_read_from_metrics_and_taken_between_two_reads(monkeypatch) -> None:
+    class Answer:
+        def read(self) -> bytes:
+            return METRICS.encode()
+
+    monkeypatch.setattr(webrtc_capacity.urllib.request, "urlopen", lambda url, timeout: Answer())
+    found = webrtc_capacity.cache_lookups("http://127.0.0.1:9")
+    assert found == {
+        "transcripts_hit": 50,
+        "transcripts_miss": 2,
+        "speech_miss": 3,
+        "fingerprint_hits": 12,
+        "fingerprint_misses": 1,
+        "fingerprint_comparisons": 40,
+        "fingerprint_cpu_s": 0.25,
+        "fingerprint_wall_s": 0.5,
+        "stt_calls": 15,
+        "tts_calls": 3,
+    }
+    before = {"transcripts_hit": 10, "fingerprint_hits": 2, "fingerprint_cpu_s": 0.05}
+    change = webrtc_capacity.counts_between(before, found)
+    assert change["transcripts_hit"] == 40 and change["fingerprint_hits"] == 10
+    assert change["transcripts_exact_hits"] == 30 and change["stt_calls"] == 15
+    assert change["fingerprint_cpu_s"] == pytest.approx(0.2)
+    no_search = webrtc_capacity.counts_between({}, {"transcripts_hit": 7, "transcripts_miss": 1})
+    assert no_search["transcripts_exact_hits"] == 7  # no fingerprint counts yet: every hit was exact
+
+
+def _reading(cpu: dict[int, float], names: dict[int, str], at_s: float) -> webrtc_capacity.Reading:
+    return webrtc_capacity.Reading(
+        engine_cpu_s=sum(cpu.values()),
+        loop_cpu_s=cpu[100],
+        sidecar_cpu_s=0.0,
+        threads_cpu_s=cpu,
+        engine_rss_bytes=0,
+        sidecar_rss_bytes=0,
+        thread_names=names,
+        at_s=at_s,
+    )
+
+
+NAMES = {100: "python", 101: "python", 102: "stt_0", 103: "tts_0", 104: "tts_1", 105: "journal"}
+
+
+def test_cpu_off_the_loop_is_grouped_by_thread_role() -> None:
+    start = _reading({100: 1.0, 101: 1.0, 102: 0.0, 103: 0.0, 104: 0.0}, NAMES, 0.0)
+    end = _reading({100: 2.0, 101: 1.5, 102: 0.75, 103: 0.25, 104: 0.25, 105: 0.0}, NAMES, 60.0)
+    roles = webrtc_capacity.cpu_by_role(100, start, end)
+    assert roles == {"loop": 1.0, "stt": 0.75, "tts": 0.5, "unnamed": 0.5, "journal": 0.0}
+    assert list(roles)[:2] == ["loop", "stt"]  # busiest first
+
+
+def test_a_long_levels_minutes_get_cpu_by_thread_and_counts(monkeypatch) -> None:
+    probe = webrtc_capacity.EngineProbe(100)
+    start = _reading({100: 1.0, 102: 0.0}, NAMES, 0.0)
+    middle = _reading({100: 2.0, 102: 1.2}, NAMES, 60.0)
+    end = _reading({100: 3.0, 102: 1.2}, NAMES, 120.0)
+    probe.samples = [
+        (start, {"fingerprint_hits": 0, "transcripts_hit": 0}),
+        (middle, {"fingerprint_hits": 5, "transcripts_hit": 8}),
+        (end, {"fingerprint_hits": 5, "transcripts_hit": 20}),
+    ]
+    minutes = [{"minute": m, "seconds": 60.0, "onsets": 1, "onset_p95_ms": 100} for m in (1, 2, 3)]
+    webrtc_capacity.add_minute_threads(minutes, probe, opened=2)
+    assert minutes[0]["thread_ms"] == {"loop": 8.3, "stt": 10.0}  # ms per call-second: 2 calls × 60 s
+    assert minutes[0]["fingerprint_hits"] == 5 and minutes[0]["transcripts_exact_hits"] == 3
+    assert minutes[1]["thread_ms"] == {"loop": 8.3, "stt": 0.0} and minutes[1]["transcripts_exact_hits"] == 12
+    assert "thread_ms" not in minutes[2]  # the sampler never reached it
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_the_probe_samples_the_engine_between_its_two_readings() -> None:
+    import os
+    import time
+
+    probe = webrtc_capacity.EngineProbe(os.getpid(), sample_s=0.05)
+    probe.cpu_seconds()
+    time.sleep(0.3)
+    probe.cpu_seconds()
+    assert len(probe.readings) == 2 and len(probe.samples) >= 3
+    assert probe.samples[0][0] is probe.readings[0] and probe.samples[-1][0] is probe.readings[1]
+    assert probe.readings[1].thread_names[os.getpid()]  # the kernel's names are read with the CPU
+    assert "loop" in webrtc_capacity.cpu_by_role(os.getpid(), *probe.readings)
+    probe.reset()
+    assert probe.readings == [] and probe.samples == []
+
+
+def test_the_printed_level_names_the_threads_and_the_transcript_cache(monkeypatch, capsys) -> None:
+    counts = {
+        "transcripts_miss": 1,
+        "transcripts_exact_hits": 30,
+        "fingerprint_hits": 10,
+        "fingerprint_misses": 2,
+        "fingerprint_comparisons": 40,
+        "fingerprint_cpu_s": 0.2,
+        "fingerprint_wall_s": 0.3,
+        "stt_calls": 13,
+        "tts_calls": 2,
+        "speech_miss": 2,
+    }
+    minute = {"minute": 1, "seconds": 60.0, "onsets": 40, "onset_p95_ms": 120}
+    row = ROW | counts | {"thread_ms": {"loop": 3.1, "stt": 0.4}}
+    first = minute | counts | {"thread_ms": {"loop": 3.0, "stt": 0.5}}
+    row |= {"per_minute": [first, minute | {"minute": 2}]}
+    _climb_on_url(monkeypatch, capsys, [row, ROW | {"onset_p95_ms": 400}])
+    out = capsys.readouterr().out.splitlines()
+    assert (
+        "; whisper runs 1; transcripts 30 exact hits, 10 fingerprint hits of 12 searches (0.20 s CPU, 0.30 s "
+        "wall, 40 compared); stt calls 13, tts calls 2, piper runs 2; CPU ms per call-second by thread: "
+        "loop 3.1, stt 0.4; load" in out[0]
+    )
+    assert out[2].startswith(
+        "webrtc: --url engine, 10 talking calls, CPU ms per call-second by thread per minute: "
+        "1: loop 3.0, stt 0.5 | whisper 1, transcripts 30 exact hits"
+    )
+    assert "; 2:" not in out[2]  # a minute without a sample is left out

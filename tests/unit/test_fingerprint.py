@@ -175,3 +175,69 @@ def test_the_fingerprint_is_a_serve_setting_off_by_default(monkeypatch: pytest.M
     assert on.stt_cache_fingerprint is True
     monkeypatch.setenv("MOCKENGINE_STT_CACHE_FINGERPRINT", "1")
     assert settings_from_args(build_parser().parse_args(["serve"])).stt_cache_fingerprint is True
+
+
+def test_each_fingerprint_search_is_counted_with_its_comparisons_and_times() -> None:
+    """Issue 15: what the stt thread spends on fingerprint searches is told to ``on_search`` (the
+    server's /metrics counters), hit or miss; exact bytes and audio with no entry as long search none."""
+    from mockengine.engines.cache import FingerprintSearch
+
+    searches: list[FingerprintSearch] = []
+    original = clips()["utterances/17_what_is_the_capital_of.wav"]
+    transcriber = CachingTranscriber(
+        TimedTranscriber(default="what is the capital of"),
+        ByteLRU(100_000),
+        fingerprints=True,
+        on_search=searches.append,
+    )
+    transcriber.transcribe(original, language="en")
+    transcriber.transcribe(original, language="en")  # exact bytes: no search
+    assert searches == [] and transcriber.fingerprint_searches == 0
+    transcriber.transcribe(opus_round_trip(original, 32_000, 200), language="en")
+    assert [(s.hit, s.comparisons) for s in searches] == [(True, 1)]
+    assert searches[0].cpu_s >= 0 and searches[0].wall_s >= 0
+    assert transcriber.fingerprint_searches == 1 and transcriber.fingerprint_hits == 1
+    other = clips()["utterances/18_how_are_you_doing_today.wav"]
+    transcriber.transcribe(other, language="en")  # another length: searched only if some entry is as long
+    assert transcriber.fingerprint_searches == len(searches)
+    assert [s.hit for s in searches[1:]] == [False] * (len(searches) - 1)
+    assert transcriber.fingerprint_hits == 1
+
+
+def test_the_servers_fingerprint_counters_move_on_a_search() -> None:
+    from prometheus_client import REGISTRY
+
+    from mockengine.engines.cache import FingerprintSearch
+    from mockengine.server.metrics import count_fingerprint_search
+
+    def value(name: str, labels: dict[str, str] | None = None) -> float:
+        return REGISTRY.get_sample_value(name, labels or {}) or 0.0
+
+    hits = value("mockengine_transcript_fingerprint_searches_total", {"result": "hit"})
+    misses = value("mockengine_transcript_fingerprint_searches_total", {"result": "miss"})
+    compared = value("mockengine_transcript_fingerprint_comparisons_total")
+    count_fingerprint_search(FingerprintSearch(hit=True, comparisons=3, cpu_s=0.01, wall_s=0.02))
+    count_fingerprint_search(FingerprintSearch(hit=False, comparisons=2, cpu_s=0.01, wall_s=0.02))
+    assert value("mockengine_transcript_fingerprint_searches_total", {"result": "hit"}) == hits + 1
+    assert value("mockengine_transcript_fingerprint_searches_total", {"result": "miss"}) == misses + 1
+    assert value("mockengine_transcript_fingerprint_comparisons_total") == compared + 5
+    assert value("mockengine_transcript_fingerprint_search_cpu_seconds_total") > 0
+    assert value("mockengine_transcript_fingerprint_search_seconds_total") > 0
+
+
+def test_audio_answered_by_its_fingerprint_is_an_exact_hit_the_next_time() -> None:
+    """Issue 15: 40 calls replaying one clip repeated a few byte-shapes only the fingerprint matched, and
+    each repeat searched again (~10 ms of the stt thread). The answer is now kept under its exact bytes:
+    the event loop's ``lookup`` finds it, no search, no whisper, the index as it was."""
+    original = clips()["utterances/17_what_is_the_capital_of.wav"]
+    inner = TimedTranscriber(default="what is the capital of")
+    transcriber = CachingTranscriber(inner, ByteLRU(100_000), fingerprints=True)
+    transcriber.transcribe(original, language="en")
+    heard = opus_round_trip(original, 32_000, 200)
+    hit = transcriber.transcribe(heard, language="en")
+    assert transcriber.fingerprint_searches == 1 and transcriber.fingerprint_hits == 1
+    assert transcriber.lookup(heard, language="en") == hit  # exact bytes now: the loop's hash finds it
+    assert transcriber.transcribe(heard, language="en") == hit
+    assert transcriber.fingerprint_searches == 1 and len(inner.calls) == 1
+    assert transcriber.index is not None and len(transcriber.index) == 1  # no fingerprint kept for it
+    assert transcriber.lookup(heard, language="de") is None  # another language is another entry
