@@ -13,6 +13,12 @@ Round 15 adds cues that are not constants of ``turn_scoring`` (:data:`HOLD_VARIA
 the probe that, when true, holds a finished verdict as a contested one is held (``turn_tune._simulate``'s
 ``hold``), so a new cue can be judged here before it is written into the detector.
 
+Round 16 adds a text language model's plausibility of the transcript (``lm …`` hold variants, scores
+precomputed by ``tools/turn_lm.py`` in a venv of its own) and ``--without-audio``: round 15's
+re-simulation from the stored labels, for when the corpus audio is not built (``--only`` narrows the
+variants run). Round 16's figures: ``tools/turn_loso.py --probes
+.cache/turn-tune/probes.pkl,.cache/turn-tune/probes_b.pkl --without-audio --only "lm "``.
+
 Per fold: the variant with the fewest mid-thought pauses cut at high on the other splits (pooled), among
 those whose complete statements' median policy delay at high on those splits is at most
 :data:`STATEMENT_CAP_MS`; a tie keeps the shipped defaults. Printed: every variant on every split, then
@@ -22,6 +28,7 @@ each fold's choice and its figures on the split left out, against the defaults, 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import pickle
 import re
@@ -31,9 +38,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from turn_tune import STORE, _pcm, _simulate, load_prosody, save_prosody, turn_detection_max
+import numpy as np
+from turn_tune import _PROSODY, STORE, _pcm, _simulate, load_prosody, save_prosody, turn_detection_max
 
 from mockengine.realtime import turn_scoring as ts
+from mockengine.realtime.prosody import NO_PROSODY
 from mockengine.realtime.semantic_rules import Completeness
 from mockengine.turn_corpus import load
 
@@ -132,36 +141,108 @@ def _low_confidence(below: float, min_words: int = 1) -> Callable[[dict[str, Any
     return hold
 
 
+LM_SCORES = STORE / "lm_scores.json"
+_LM: dict[str, dict[str, float]] = {}
+
+
+def _implausible(cue: str, below: float, spare_answers: bool = False) -> Callable[[dict[str, Any]], bool]:
+    """Round 16's plausibility cue: a language model's score of the transcript (``tools/turn_lm.py``
+    precomputes it into :data:`LM_SCORES` in a venv of its own: ``ngram_mean``, ``ngram_eos``,
+    ``smol_mean``, ``smol_eos``, natural-log units) is under ``below``: whisper's rewrite of an
+    unfinished ending ("We fly it out too.") should read as less likely English than a finished
+    statement heard right. ``spare_answers`` leaves a ``short_answer`` alone. A transcript with no score
+    is never held."""
+
+    def hold(probe: dict[str, Any]) -> bool:
+        if not _LM and LM_SCORES.exists():
+            _LM.update(json.loads(LM_SCORES.read_text()))
+        value = _LM.get(probe["text"], {}).get(cue)
+        if value is None or value >= below:
+            return False
+        if spare_answers:
+            verdict = ts.score_turn(
+                ts.TurnEvidence(probe["text"], probe["speech_end_ms"] - probe["start_ms"], probe["words"]),
+                "high",
+            )
+            return not any(c.name == "short_answer" for c in verdict.cues)
+        return True
+
+    return hold
+
+
+LM_THRESHOLDS = {
+    "ngram_mean": (-8.0, -7.0, -6.5, -6.0, -5.5),
+    "ngram_eos": (-5.0, -4.0, -3.5, -3.0),
+    "smol_mean": (-9.0, -8.0, -7.0, -6.0, -5.0),
+    "smol_eos": (-7.0, -6.0, -5.0, -4.0, -3.0),
+}
+
 HOLD_VARIANTS: list[tuple[str, Callable[[dict[str, Any]], bool]]] = [
     *((f"short clause <= {n} words", _short_clause(n)) for n in (3, 4, 5, 6)),
     *((f"transcript confidence < {p}", _low_confidence(p)) for p in (0.5, 0.6, 0.7)),
     *((f"transcript confidence < {p}, 3+ words", _low_confidence(p, 3)) for p in (0.6, 0.7)),
+    *(
+        (f"lm {cue} < {t:g}", _implausible(cue, t))
+        for cue, thresholds in LM_THRESHOLDS.items()
+        for t in thresholds
+    ),
+    *(
+        (f"lm {cue} < {t:g}, answers spared", _implausible(cue, t, True))
+        for cue, thresholds in LM_THRESHOLDS.items()
+        for t in thresholds
+    ),
 ]
 
 
-def simulate_all(splits: tuple[str, ...], stores: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
+def simulate_all(
+    splits: tuple[str, ...], stores: list[str], without_audio: bool = False, only: str = ""
+) -> dict[str, dict[str, dict[str, Any]]]:
     """variant -> split -> {"cut": n, "counted": n, "statements": [ms], "one_word": [ms]}, over the
-    utterances recorded in ``stores`` (probe stores; the first to hold an utterance gives its probes)."""
+    utterances recorded in ``stores`` (probe stores; the first to hold an utterance gives its probes).
+
+    ``without_audio`` (round 15's re-simulation, when the corpus audio is not built): the silence after a
+    labelled pause comes from the labels, after the last probe it is unbounded, after any other pause it
+    is none (taken as resumed); the prosody is the stored one where measured, else none. ``only`` keeps
+    the variants whose name contains one of its comma-separated parts (and the defaults)."""
     stored: dict[str, Any] = {"labels": {}, "probes": {}}
     for path in stores:
         one = pickle.loads(Path(path).read_bytes())
         fresh = set(one["labels"]) - set(stored["labels"])
         stored["labels"].update({uid: one["labels"][uid] for uid in fresh})
         stored["probes"].update({key: probe for key, probe in one["probes"].items() if key[0] in fresh})
-    labels = {
-        label["id"]: label for split in splits for label in load(split)[1] if label["id"] in stored["labels"]
-    }
+    if without_audio:  # the stored labels: ``load`` would build the split's audio
+        labels = {uid: label for uid, label in stored["labels"].items() if label["split"] in splits}
+    else:
+        labels = {
+            label["id"]: label
+            for split in splits
+            for label in load(split)[1]
+            if label["id"] in stored["labels"]
+        }
     by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for (uid, _), probe in sorted(stored["probes"].items()):
         if uid in labels:
             by_label[uid].append(probe)
-    pcms = {uid: _pcm(labels[uid]) for uid in by_label}
     load_prosody()
+    if without_audio:
+        # Loud from the first sample: every pause but the labelled one and the last is taken as resumed.
+        pcms = {
+            uid: np.full((labels[uid]["duration_ms"] + 10_000) * 24, 1000, dtype="<i2") for uid in by_label
+        }
+        for uid, probes in by_label.items():
+            for probe in probes:
+                _PROSODY.setdefault((uid, probe["start_ms"], probe["speech_end_ms"]), NO_PROSODY)
+    else:
+        pcms = {uid: _pcm(labels[uid]) for uid in by_label}
     figures: dict[str, dict[str, dict[str, Any]]] = {}
     runs: list[tuple[str, dict[str, Any], Callable[[dict[str, Any]], bool] | None]] = [
         (name, constants, None) for name, constants in _variants()
     ]
     runs += [(name, {}, hold) for name, hold in HOLD_VARIANTS]
+    if only:
+        runs = [
+            run for run in runs if run[0] == "defaults" or any(part in run[0] for part in only.split(","))
+        ]
     for name, constants, hold in runs:
         saved = {attr: getattr(ts, attr) for attr in constants}
         for attr, value in constants.items():
@@ -184,7 +265,8 @@ def simulate_all(splits: tuple[str, ...], stores: list[str]) -> dict[str, dict[s
         finally:
             for attr, value in saved.items():
                 setattr(ts, attr, value)
-        save_prosody()
+        if not without_audio:
+            save_prosody()
     return figures
 
 
@@ -196,9 +278,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--splits", default=",".join(BURNED))
     parser.add_argument("--probes", default=str(STORE / "probes.pkl"), help="probe stores, comma-separated")
+    parser.add_argument("--without-audio", action="store_true", help="re-simulate from the labels alone")
+    parser.add_argument(
+        "--only", default="", help="variants whose name contains one of these, comma-separated"
+    )
+    parser.add_argument(
+        "--answer-cap-ms",
+        type=float,
+        default=math.inf,
+        help="also require the one-word answers' median on the other splits to be at most this",
+    )
     args = parser.parse_args()
+    answer_cap_ms = args.answer_cap_ms
     splits = tuple(args.splits.split(","))
-    figures = simulate_all(splits, args.probes.split(","))
+    figures = simulate_all(splits, args.probes.split(","), args.without_audio, args.only)
     splits = tuple(s for s in splits if s in figures["defaults"])  # those recorded
     print(f"{'variant':<40}" + "".join(f"{s:>28}" for s in splits) + f"{'pooled':>16}")
     for name, per_split in figures.items():
@@ -222,6 +315,7 @@ def main() -> None:
             (sum(per[s]["cut"] for s in train), index, name)
             for index, (name, per) in enumerate(figures.items())
             if _median([per[s] for s in train], "statements") <= STATEMENT_CAP_MS
+            and _median([per[s] for s in train], "one_word") <= answer_cap_ms
         ]
         _, _, chosen = min(eligible)
         for which, name in (("defaults", "defaults"), ("chosen", chosen)):
