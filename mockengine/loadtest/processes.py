@@ -113,10 +113,16 @@ def main_thread_cpu_seconds(pid: int) -> float | None:
     """utime + stime of ``pid``'s main thread alone (``/proc/PID/task/PID/stat``); None off Linux or when
     the process is gone."""
     try:
-        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return _stat_cpu_seconds(Path(f"/proc/{pid}/task/{pid}/stat"))
     except (OSError, IndexError, ValueError):
         return None
+
+
+def _stat_cpu_seconds(stat: Path) -> float:
+    """utime + stime, in seconds, of a ``/proc/…/stat`` file; raises OSError when it is gone,
+    IndexError/ValueError when it does not parse."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def thread_readings(pid: int) -> tuple[dict[int, float], dict[int, str]]:
@@ -130,8 +136,7 @@ def thread_readings(pid: int) -> tuple[dict[int, float], dict[int, str]]:
         return cpu, names
     for task in tasks:
         try:
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-            cpu[int(task.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            cpu[int(task.name)] = _stat_cpu_seconds(task / "stat")
             names[int(task.name)] = (task / "comm").read_text().strip()
         except (OSError, IndexError, ValueError):
             continue

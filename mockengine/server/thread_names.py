@@ -26,7 +26,6 @@ it; any other thread the main thread starts carries the process's name.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
 import threading
 from collections.abc import Iterator
@@ -41,9 +40,10 @@ _PR_SET_NAME, _PR_GET_NAME = 15, 16
 def _load_prctl() -> object | None:
     if not sys.platform.startswith("linux"):
         return None
-    name = ctypes.util.find_library("c")
+    # The running process's own symbols hold libc's: no ``find_library`` (which runs ``ldconfig -p`` in a
+    # subprocess at import).
     try:
-        return ctypes.CDLL(name, use_errno=True).prctl if name else None
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
 
