@@ -238,7 +238,20 @@ def describe_counts(row: dict[str, Any]) -> str:
         f"({row.get('fingerprint_cpu_s', 0):.2f} s CPU, "
         f"{row.get('fingerprint_wall_s', 0):.2f} s wall, {row.get('fingerprint_comparisons', 0)} compared); "
         f"stt calls {row.get('stt_calls', 'n/a')}, tts calls {row.get('tts_calls', 'n/a')}, "
-        f"piper runs {row.get('speech_miss', 'n/a')}"
+        f"piper runs {row.get('speech_miss', 'n/a')}{describe_stalls(row)}"
+    )
+
+
+def describe_stalls(row: dict[str, Any]) -> str:
+    """``; gc: 2 full (0.41 s, 1 over 100 ms), young 0.12 s; loop probes late: 3 over 100 ms, 1 over 250
+    ms`` (server/gc_watch.py's histograms over a level or minute); empty for an engine without them."""
+    if "gc2_collections" not in row:
+        return ""
+    young_s = row.get("gc0_pause_s", 0.0) + row.get("gc1_pause_s", 0.0)
+    return (
+        f"; gc: {row['gc2_collections']} full ({row.get('gc2_pause_s', 0.0):.2f} s, "
+        f"{row.get('gc2_over_100ms', 0)} over 100 ms), young {young_s:.2f} s; loop probes late: "
+        f"{row.get('loop_late_100ms', 'n/a')} over 100 ms, {row.get('loop_late_250ms', 'n/a')} over 250 ms"
     )
 
 

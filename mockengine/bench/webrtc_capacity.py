@@ -185,6 +185,16 @@ _COUNTED = {
     'mockengine_engine_call_seconds_count{engine="stt"}': "stt_calls",
     'mockengine_engine_call_seconds_count{engine="tts"}': "tts_calls",
     'mockengine_engine_call_seconds_count{engine="brain"}': "brain_calls",
+    # server/gc_watch.py: the collector's pauses and the loop's late probes (stalls)
+    **{
+        f'mockengine_gc_pause_seconds_{part}{{generation="{g}"}}': f"gc{g}_{key}"
+        for g in "012"
+        for part, key in (("count", "collections"), ("sum", "pause_s"))
+    },
+    'mockengine_gc_pause_seconds_bucket{generation="2",le="0.1"}': "gc2_within_100ms",
+    "mockengine_event_loop_lag_probe_seconds_count": "loop_probes",
+    'mockengine_event_loop_lag_probe_seconds_bucket{le="0.1"}': "loop_probes_within_100ms",
+    'mockengine_event_loop_lag_probe_seconds_bucket{le="0.25"}': "loop_probes_within_250ms",
 }
 
 
@@ -193,9 +203,11 @@ def cache_lookups(http_url: str) -> dict[str, float]:
     ``speech_miss``, ...: a turn transcribed by whisper is a ``transcripts_miss``, a reply synthesised
     by piper a ``speech_miss``; a fingerprint hit is also a ``transcripts_hit``), the transcript cache's
     fingerprint searches (``fingerprint_hits``, ``fingerprint_misses``, ``fingerprint_comparisons``,
-    ``fingerprint_cpu_s``, ``fingerprint_wall_s``) and the executors' calls (``stt_calls``: whisper or a
-    fingerprint search, ``tts_calls``, ``brain_calls``); empty when /metrics does not answer within a
-    minute. Counts are ints, seconds floats."""
+    ``fingerprint_cpu_s``, ``fingerprint_wall_s``), the executors' calls (``stt_calls``: whisper or a
+    fingerprint search, ``tts_calls``, ``brain_calls``), the cycle collector's passes and their wall
+    time by generation (``gc2_collections``, ``gc2_pause_s``, ``gc2_within_100ms``, ``gc0_…``, ``gc1_…``)
+    and the loop's 100 ms probes (``loop_probes``, ``loop_probes_within_100ms`` / ``_250ms``); empty
+    when /metrics does not answer within a minute. Counts are ints, seconds floats."""
     try:  # a figure left out rather than the run lost: a starved engine may answer late
         text = urllib.request.urlopen(f"{http_url}/metrics", timeout=60).read().decode()
     except OSError:
@@ -215,13 +227,20 @@ def cache_lookups(http_url: str) -> dict[str, float]:
 
 def counts_between(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
     """``after - before`` key by key (a key missing before counts from 0), seconds rounded to ms, plus
-    ``transcripts_exact_hits`` (transcript hits that were not a fingerprint's) with ``transcripts_hit``."""
+    ``transcripts_exact_hits`` (transcript hits that were not a fingerprint's) with ``transcripts_hit``,
+    ``gc2_over_100ms`` (full collections that held the GIL over 100 ms) and ``loop_late_100ms`` /
+    ``loop_late_250ms`` (loop probes that ran that much late: stalls) in place of the buckets."""
     found: dict[str, float] = {}
     for key, value in sorted(after.items()):
         change = value - before.get(key, 0)
         found[key] = round(change, 3) if isinstance(change, float) else change
     if "transcripts_hit" in found:  # an engine yet to search (or without the fingerprint) shows no hits
         found["transcripts_exact_hits"] = found["transcripts_hit"] - found.get("fingerprint_hits", 0)
+    if "gc2_within_100ms" in found:
+        found["gc2_over_100ms"] = found["gc2_collections"] - found.pop("gc2_within_100ms")
+    if "loop_probes" in found:
+        for ms in (100, 250):
+            found[f"loop_late_{ms}ms"] = found["loop_probes"] - found.pop(f"loop_probes_within_{ms}ms", 0)
     return found
 
 

@@ -25,6 +25,8 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
+from mockengine.server.gc_watch import LOOP_LAG_PROBES
+from mockengine.server.gc_watch import flush as flush_gc_pauses
 from mockengine.server.metrics import EVENT_LOOP_LAG, REQUESTS_WAITING, SESSIONS_REFUSED, flush_event_counts
 from mockengine.server.state import RESOURCES
 
@@ -52,6 +54,8 @@ class LoopLagMonitor:
             lag_s = max(0.0, loop.time() - expected)
             self.samples_ms.append(lag_s * 1000)
             EVENT_LOOP_LAG.set(lag_s)
+            LOOP_LAG_PROBES.observe(lag_s)
+            flush_gc_pauses()
             flush_event_counts()  # this loop's event counts reach /metrics at most 100 ms late
 
 

@@ -17,6 +17,7 @@ from mockengine import __version__
 from mockengine.faults.state import FAULTS
 from mockengine.faults.wiring import install as install_faults
 from mockengine.rtc.pion.plane import pion_plane_context
+from mockengine.server import gc_watch
 from mockengine.server.admission import LOOP_LAG, LoopLagMonitor, install_speech_gates, monitor_context
 from mockengine.server.allocator import active_python_malloc
 from mockengine.server.audio_routes import add_routes as add_audio_routes
@@ -156,6 +157,7 @@ def create_app(settings: Settings, resources: Resources | None = None) -> web.Ap
     for warning in scenario_warnings(app[RESOURCES].scenarios.scenarios.values()):
         log.warning("%s", warning)  # e.g. {role} in a rule that may fire with no role
     app[LOOP_LAG] = LoopLagMonitor()
+    gc_watch.install()  # the collector's pauses beside the loop's stalls in /metrics
     app.router.add_get("/metrics", metrics_handler)
     install_cors(app)  # browser pages on other origins (default: localhost dev servers)
     add_console_routes(app)  # the console page at /

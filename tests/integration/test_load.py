@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import urllib.request
@@ -152,6 +153,17 @@ async def test_metrics_endpoint_counts_sessions_events_and_cache_lookups(engine_
     assert ("mockengine_executor_queue_depth", (("executor", "stt"),)) in after
     assert ("mockengine_event_loop_lag_seconds", ()) in after
     assert after[("mockengine_sessions_active", ())] == 0
+    # server/gc_watch.py: the collector's generations shown from the start, the loop's probes counted
+    assert ("mockengine_gc_pause_seconds_count", (("generation", "2"),)) in after
+    probes = ("mockengine_event_loop_lag_probe_seconds_count", ())
+    async with aiohttp.ClientSession() as http:
+        for _ in range(100):  # a probe every 100 ms: wait for the next one, however loaded the machine
+            async with http.get(f"{http_base}/metrics") as reply:
+                if _samples(await reply.text()).get(probes, 0.0) > before.get(probes, 0.0):
+                    break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("no loop probe reached /metrics in 10 s")
 
 
 async def test_metrics_declares_every_family_others_build_on(engine_url):

@@ -9,6 +9,7 @@ import pytest
 
 from mockengine.bench import webrtc, webrtc_capacity
 from mockengine.bench.context import BenchContext
+from mockengine.bench.webrtc import describe_stalls
 from mockengine.bench.webrtc_capacity import http_base, meets_goal, onsets_per_minute, p95
 from mockengine.bench.webrtc_load import LevelResult
 from mockengine.cli import build_parser
@@ -184,6 +185,13 @@ mockengine_transcript_fingerprint_search_cpu_seconds_total 0.25
 mockengine_transcript_fingerprint_search_seconds_total 0.5
 mockengine_engine_call_seconds_count{engine="stt"} 15.0
 mockengine_engine_call_seconds_count{engine="tts"} 3.0
+mockengine_gc_pause_seconds_count{generation="2"} 4.0
+mockengine_gc_pause_seconds_sum{generation="2"} 0.75
+mockengine_gc_pause_seconds_bucket{generation="2",le="0.1"} 1.0
+mockengine_gc_pause_seconds_sum{generation="0"} 0.5
+mockengine_event_loop_lag_probe_seconds_count 600.0
+mockengine_event_loop_lag_probe_seconds_bucket{le="0.1"} 590.0
+mockengine_event_loop_lag_probe_seconds_bucket{le="0.25"} 597.0
 """
 
 
@@ -205,12 +213,27 @@ def test_the_engines_counts_are_read_from_metrics_and_taken_between_two_reads(mo
         "fingerprint_wall_s": 0.5,
         "stt_calls": 15,
         "tts_calls": 3,
+        "gc2_collections": 4,
+        "gc2_pause_s": 0.75,
+        "gc2_within_100ms": 1,
+        "gc0_pause_s": 0.5,
+        "loop_probes": 600,
+        "loop_probes_within_100ms": 590,
+        "loop_probes_within_250ms": 597,
     }
     before = {"transcripts_hit": 10, "fingerprint_hits": 2, "fingerprint_cpu_s": 0.05}
     change = webrtc_capacity.counts_between(before, found)
     assert change["transcripts_hit"] == 40 and change["fingerprint_hits"] == 10
     assert change["transcripts_exact_hits"] == 30 and change["stt_calls"] == 15
     assert change["fingerprint_cpu_s"] == pytest.approx(0.2)
+    # the buckets become stalls: full passes over 100 ms, probes that ran 100 / 250 ms late
+    assert change["gc2_over_100ms"] == 3 and "gc2_within_100ms" not in change
+    assert change["loop_late_100ms"] == 10 and change["loop_late_250ms"] == 3
+    assert "loop_probes_within_250ms" not in change
+    assert describe_stalls(change) == (
+        "; gc: 4 full (0.75 s, 3 over 100 ms), young 0.50 s; loop probes late: 10 over 100 ms, 3 over 250 ms"
+    )
+    assert describe_stalls({"transcripts_hit": 1}) == ""  # an engine without the histograms
     no_search = webrtc_capacity.counts_between({}, {"transcripts_hit": 7, "transcripts_miss": 1})
     assert no_search["transcripts_exact_hits"] == 7  # no fingerprint counts yet: every hit was exact
 
