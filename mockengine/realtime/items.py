@@ -206,12 +206,11 @@ class ConversationItems:
         limit_items = options.max_conversation_items - items_needed
         limit_bytes = options.max_conversation_audio_ms * 48 - audio_bytes
         held = self._unevictable(keep)
-        # One cheap pass picks the items holding audio: this runs before every added item, and a long
-        # study's conversation is mostly text (context notes, transcripts) — walking every item twice made
-        # each create cost ~3 ms at 3,500 items.
-        with_audio = [item for item in conversation if item.audio]
-        self.audio_spill.keep_newest((i for i in reversed(with_audio) if id(i) not in held), audio_bytes)
-        audio_total = sum(len(item.audio) for item in with_audio)
+        # This runs before every added item: the conversation keeps account of where its audio is, so
+        # neither step walks every item (a long call's thousand items made each pass cost the loop).
+        in_memory = conversation.audio_in_memory()
+        self.audio_spill.keep_newest((i for i in in_memory if id(i) not in held), audio_bytes)
+        audio_total = conversation.audio_bytes
         if len(conversation) <= limit_items and audio_total <= limit_bytes:
             return []
         events = []
