@@ -241,3 +241,31 @@ def test_audio_answered_by_its_fingerprint_is_an_exact_hit_the_next_time() -> No
     assert transcriber.fingerprint_searches == 1 and len(inner.calls) == 1
     assert transcriber.index is not None and len(transcriber.index) == 1  # no fingerprint kept for it
     assert transcriber.lookup(heard, language="de") is None  # another language is another entry
+
+
+def _reference_prints(samples: np.ndarray, hop: int) -> fp.Fingerprint:
+    """The fingerprint as the module docstring defines it, computed the plain way: |z|² of every rfft
+    bin through the band matrix, each window's mean power by squaring the window."""
+    frames = np.lib.stride_tricks.sliding_window_view(samples, fp.WINDOW_SAMPLES)[::hop]
+    band_power = (np.abs(np.fft.rfft(frames * fp._window(), axis=1)) ** 2) @ fp._band_matrix()
+    energy_db = 10.0 * np.log10(band_power + 1e-3)
+    lag = fp.LAG_FRAMES * fp.HOP_SAMPLES // hop
+    across = energy_db[:, :-1] - energy_db[:, 1:]
+    codes = ((across[lag:] - across[:-lag]) > 0).astype(np.uint32) @ fp._BITS
+    mean_power = (frames[lag:] ** 2).mean(axis=1) / fp._FULL_SCALE_POWER
+    loud = 10.0 * np.log10(mean_power + 1e-12) > fp.QUIET_DBFS
+    levels_db = 10.0 * np.log10(band_power[lag:] + 10 ** (fp.LEVEL_FLOOR_DB / 10)) - fp.LEVEL_FLOOR_DB
+    levels = np.clip(np.round(levels_db * 2), 0, 255).astype(np.uint8)
+    return fp.Fingerprint(np.where(loud, codes, 0).astype(np.uint32), loud, levels)
+
+
+def test_the_fast_fingerprint_is_the_plain_one_bit_for_bit():
+    """The search's cost cut (only the bands' bins, re² + im², running sums for the mean power) must not
+    move a bit: cached fingerprints and the bench's thresholds were made with the plain arithmetic."""
+    for name, pcm in list(clips().items())[:12]:
+        samples = fp._samples(pcm)
+        for hop in (fp.HOP_SAMPLES, fp.HOP_SAMPLES // fp.PHASES):
+            fast, plain = fp._prints(samples, hop), _reference_prints(samples, hop)
+            assert np.array_equal(fast.codes, plain.codes), name
+            assert np.array_equal(fast.loud, plain.loud), name
+            assert np.array_equal(fast.levels, plain.levels), name
