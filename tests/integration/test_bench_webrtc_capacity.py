@@ -29,7 +29,9 @@ LEVEL_LINE = re.compile(
     r"(?P<onsets>\d+) onsets, p95 (\d+|n/a) ms; CPU per call-second: loop [\d.]+, process [\d.]+, "
     r"sidecar [\d.]+, driver [\d.]+ ms; RSS engine\+sidecar [\d.]+ → [\d.]+ MiB \([+-][\d.]+ MiB per "
     r"call-minute\)(; whisper runs \d+)?(; transcripts \d+ exact hits, \d+ fingerprint hits of \d+ searches "
-    r"\([\d.]+ s CPU, [\d.]+ s wall, \d+ compared\); stt calls \d+, tts calls \d+, piper runs \d+)?"
+    r"\([\d.]+ s CPU, [\d.]+ s wall, \d+ compared\); stt calls \d+, tts calls \d+, piper runs \d+"
+    r"; gc: \d+ full \([\d.]+ s, \d+ over 100 ms\), young [\d.]+ s; loop probes late: \d+ over 100 ms, "
+    r"\d+ over 250 ms)?"
     r"; CPU ms per call-second by thread: \w+ [\d.]+(, \w+ [\d.]+)*"
     r"; load [\d.]+->[\d.]+, (ok|over the goal)$",
     re.M,
