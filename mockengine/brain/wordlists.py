@@ -82,7 +82,9 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "temperature thermostat heat heating warm warmer cool cooler degree hot cold colder freezing chilly",
         "volume loud louder quiet quieter softer mute",
         "music song track tune playlist album",
-        "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside",
+        # what one wears or packs against the weather: "will I need a coat?" asks for the forecast
+        "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside"
+        " coat coats raincoat jacket jackets sunscreen suncream sunblock sunglasses gloves scarf",
         "ride car taxi cab trip journey lift travel",
         "email mail inbox emails",
         "money dollars dollar bucks euros euro pounds cash funds",
