@@ -89,3 +89,32 @@ def test_json_object_keys_take_no_greeting_and_lists_are_lists(content: str, val
         {"model": "gpt-4o-mini", "messages": messages, "response_format": {"type": "json_object"}}
     )
     assert json.loads(structured_text("You said it.", request, 0, said=content)) == value
+
+
+def test_a_coat_asked_for_is_shopped_for() -> None:
+    search = tool("search_products", "Search the catalogue.", {"query": STRING})
+    # the coat is weather only when asked whether it is needed: here it is the thing looked for
+    assert calls([search, WEATHER], "Find me a warm winter coat") == [
+        ("search_products", {"query": "warm winter coat"})
+    ]
+
+
+def test_a_schema_list_holds_no_greeting() -> None:
+    person = {
+        "type": "object",
+        "properties": {"name": STRING, "hobbies": {"type": "array", "items": STRING}},
+        "required": ["name", "hobbies"],
+        "additionalProperties": False,
+    }
+    request = parse_body(
+        {
+            "model": "gpt-4o-mini",
+            "messages": [{"role": "user", "content": "Hello!"}],
+            "response_format": {"type": "json_schema", "json_schema": {"name": "person", "schema": person}},
+        }
+    )
+    # was {"name": "Hello", "hobbies": ["Hello"]}
+    assert json.loads(structured_text("You said it.", request, 0, said="Hello!")) == {
+        "name": "unknown",
+        "hobbies": [],
+    }
