@@ -600,9 +600,12 @@ def _place_name_within(filled: Filled, kinds: Mapping[str, str], said: str) -> N
             for m in _CAPITALISED_RUN.finditer(value)
             if m.group(0) != "I" and not (m.start() == 0 and _only_around_a_place([m.group(0).lower()]))
         ]
-        if not runs and value.strip() and _only_around_a_place(value.split()):
-            named = place_said(said) if implied.place_name(value) is None else None
-            if named is not None:
+        if not runs and _only_around_a_place(value.split()):
+            # a verb of going, the filler's "I'm X"; a place another parameter holds is not this one's
+            # (a country left as a preposition is the city's country, filled later)
+            going = any(word.lower().endswith("ing") for word in value.split())
+            named = place_said(said) if going and implied.place_name(value) is None else None
+            if named is not None and named not in filled.arguments.values():
                 filled.arguments[name] = named
             continue
         if len(runs) != 1 or runs[0].group(0) == value or re.search(r"\d", value):
