@@ -44,7 +44,7 @@ from mockengine.brain import (
 from mockengine.brain import kinds as kinds_of
 from mockengine.brain.model import ToolSpec, TurnView
 from mockengine.brain.referents import Referent
-from mockengine.brain.slots import Filled, implied_again
+from mockengine.brain.slots import Filled, at_a_place, implied_again, place_said
 
 _FREE_KINDS = frozenset(("string", "person", "list"))
 _EXAMPLE = re.compile(
@@ -96,28 +96,11 @@ def from_words(
     for name in list(filled.missing):
         value = heard.heard_value(text, name, properties.get(name))
         if value is None and implied.holds_place(name):
-            value = _place_said(text)
+            value = place_said(text)
         if value is not None and _fits(name, value, schema):
             filled.arguments[name], filled.sources[name] = value, "(heard in the words, forced call)"
             filled.missing.remove(name)
     return filled
-
-
-# A name as places are written: capitalised words, with the small words some names hold between them.
-_PLACE_WRITTEN = re.compile(
-    r"(?<![\w'])[A-Z][\w'.-]*(?:\s+(?:(?:de|del|la|le|upon|on|of)\s+)?[A-Z][\w'.-]*)*"
-)
-
-
-def _place_said(text: str) -> str | None:
-    """The first place the words name, for a place's parameter the words gave nothing: a name said where a
-    place is ("flying to Tokyo", "heading to Tokyo", "my trip to Tokyo") or a city or country the tables
-    know ("Tokyo next week"), as a model fills ``city`` from any mention of one; None when none is."""
-    for match in _PLACE_WRITTEN.finditer(text):
-        value = match.group(0)
-        if value != "I" and (_placed(value, text) or implied.place_name(value) == value):
-            return value
-    return None
 
 
 def _part_for(tool: ToolSpec, text: str, declared: Sequence[ToolSpec], today: date) -> str:
@@ -320,14 +303,9 @@ def _kept(text: str, name: str, filled: Filled, person: bool = False) -> bool:
         return True  # "I like chess and hiking": the things the speaker tells of their own
     if not isinstance(value, str) or not places.is_proper_name(value) or len(value.split()) > 4:
         return False
-    if implied.holds_place(name) and implied.place_name(value) is None and not _placed(value, text):
+    if implied.holds_place(name) and implied.place_name(value) is None and not at_a_place(value, text):
         return False  # "I'm Sam" names no city: a name is a place where it is one or is said as one
     return person or not text.lstrip().startswith(value)
-
-
-def _placed(value: str, text: str) -> bool:
-    """``value`` is said where a place is ("in Tromsø", "from Leeds", "to Springfield")."""
-    return re.search(rf"\b(?:in|at|from|to|near|around)\s+{re.escape(value)}\b", text) is not None
 
 
 def _names_a_person(name: str, properties: Mapping[str, Any]) -> bool:

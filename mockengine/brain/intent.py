@@ -62,6 +62,7 @@ from mockengine.brain.wordlists import (
     SIZES,
     SOLD_THING,
     THINGS_OF_KIND,
+    WORN_AGAINST_WEATHER,
 )
 
 MIN_SCORE = 1.5
@@ -117,6 +118,7 @@ _WHEN_IT_HAPPENS = re.compile(
     r"\b(?:what time|when)\s+(?!is it\b)(?:is|are|was|were|does|do|did|will|would|should|can|could)\b", re.I
 )
 _POLITE = frozenset(("please", "also", "can", "could", "would", "will", "you", "kindly", "maybe"))
+_NEED_TO_WEAR = re.compile(r"\b(?:need|bring|pack|wear|take)\b[^.!?,;]*\?", re.I)
 _DO_I = re.compile(r"^\W*(?:do|does|did|will|should|is|are) (?:i|we)\b", re.I)
 _ASKING = re.compile(
     r"^\s*(?:what|which|where|when|how|is|are|am|was|were|will|do|does|did|has|have|should|anything|any)\b",
@@ -160,6 +162,15 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
     asking = text.rstrip().endswith("?") or bool(_ASKING.match(text))
     # a question, not "can you play jazz?" ("do I need an umbrella?" is one)
     inquiring = asking and (not utterance.requests(text) or bool(_DO_I.match(text)))
+    # "find me a winter coat" shops for a coat; "will I need a coat?", "…, do I need a jacket?" ask the
+    # forecast: a question, or one whether to need, bring, pack or wear it
+    worn_asked = " ".join(m.group(0).lower() for m in _NEED_TO_WEAR.finditer(text))
+    heard = [
+        (lexicon.stem(w), w)
+        if w.lower() in WORN_AGAINST_WEATHER and not (inquiring or re.search(rf"\b{w.lower()}\b", worn_asked))
+        else (c, w)
+        for c, w in heard
+    ]
     form = evidence.form_of(text)
     kinds = form.kinds
     vocabularies = [_vocabulary(_key(tool)) for tool in tools]

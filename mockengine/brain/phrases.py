@@ -992,6 +992,73 @@ _SAY_COUNTED = re.compile(
     + r"\s+(?P<words>(?!(?:that|it|this|again)\b)\w[\w\s',-]{0,60}?)\s+(?P<count>\w+(?:\s+times)?)\s*[.!]*$",
     re.IGNORECASE,
 )
+# "Say hello.", "Can you say good morning?": a few words to say now, bare (no quotes, no count). Not words
+# that point at something to say ("say something", "say it", "say what you think"), a message for someone
+# ("say hi to Bob"), nor a clause ("say when you're ready", "say yes if …"): those ask for no dictation.
+_SAY_BARE = re.compile(
+    r"^\W*(?:(?:please|now|ok(?:ay)?|can\s+you|could\s+you|would\s+you)[\s,]+)*say\s+"
+    r"(?P<words>[A-Za-z][A-Za-z'-]*(?:[\s,]+[A-Za-z][A-Za-z'-]*){0,3})[\s,]*(?:please)?\s*[.!?]*\s*$",
+    re.IGNORECASE,
+)
+_NOT_SAID_BARE = frozenset(
+    [
+        "something",
+        "anything",
+        "nothing",
+        "everything",
+        "more",
+        "less",
+        "it",
+        "that",
+        "this",
+        "these",
+        "those",
+        "them",
+        "what",
+        "which",
+        "how",
+        "why",
+        "when",
+        "where",
+        "who",
+        "whom",
+        "whatever",
+        "again",
+        "so",
+        "the",
+        "a",
+        "an",
+        "my",
+        "your",
+        "his",
+        "her",
+        "its",
+        "our",
+        "their",
+        "to",
+        "for",
+        "at",
+        "in",
+        "on",
+        "about",
+        "with",
+        "if",
+        "unless",
+        "because",
+        "than",
+        "from",
+        "of",
+        "into",
+        "by",
+        "as",
+        "like",
+        "after",
+        "before",
+        "while",
+        "until",
+        "whether",
+    ]
+)
 _TIMES = (
     {"once": 1, "twice": 2, "thrice": 3}
     | {f"{word} times": n for n, word in enumerate(("zero", "one", "two", "three", "four", "five"), start=0)}
@@ -1018,11 +1085,26 @@ def asked_to_say(words: str) -> str | None:
             said = after_me.group("words")
         elif counted is not None and counted.group("count").lower() in _TIMES:
             said, count = counted.group("words"), _TIMES[counted.group("count").lower()]
+        else:
+            return _said_bare(words)
     said = (said or "").strip().rstrip(".!,")
     if not said or count < 1:
         return None
     line = ", ".join([said] * count) if count > 1 else said
     return line[:1].upper() + line[1:] + ("" if line[-1] in "?!." else ".")
+
+
+def _said_bare(words: str) -> str | None:
+    """The few words a bare "say X" asks to hear, said as a model says them ("Say hello." → "Hello!"): an
+    exclamation, since nothing frames them; None unless ``_SAY_BARE`` reads them and no word of
+    ``_NOT_SAID_BARE`` is among them."""
+    bare = _SAY_BARE.match(words)
+    if bare is None:
+        return None
+    said = re.sub(r"[\s,]+please$", "", bare.group("words").strip(" ,"), flags=re.IGNORECASE)
+    if any(word.lower() in _NOT_SAID_BARE for word in re.split(r"[\s,]+", said)):
+        return None
+    return said[:1].upper() + said[1:] + "!"
 
 
 def asks_to_repeat(words: str) -> str | None:

@@ -255,7 +255,7 @@ def fill(
     _without_price_asked(filled, kinds, vocabulary)
     _owners_of_details(work, filled, kinds)
     _languages_only(filled)
-    _place_name_within(filled, kinds)
+    _place_name_within(filled, kinds, work.said)
     _places_as_names(filled)
     _implied_by_place(filled, properties)
     if measures(tool_name, description):
@@ -285,6 +285,15 @@ def fill(
                 value is None or len(str(value).split()) < 2 or longer or _the_request(str(value))
             ):
                 filled.arguments[name], filled.sources[name] = clause, "(the clause that tells what happened)"
+    for name in [n for n in properties if kinds.get(n) == "string" and told.gives_the_reason(n)]:
+        if name in filled.arguments:
+            continue
+        # "My order A12345 arrived broken, I want a refund": the reason the user gave, as a model fills an
+        # optional ``reason`` (it was left out)
+        others = [v for k, v in filled.arguments.items() if k != name and isinstance(v, str)]
+        reason = told.reason_told(text, cues, others)
+        if reason is not None:
+            filled.arguments[name], filled.sources[name] = reason, "(the reason the words told)"
     _split_full_name(filled, list(properties))
     _question_as_asked(text, filled, [n for n in required if kinds.get(n) == "string"])
     for name in [
@@ -550,8 +559,16 @@ def _languages_only(filled: Filled) -> None:
 
 
 # A run of capitalised words, the way a place's name is written ("Tokyo", "Salt Lake City", "Rio de Janeiro").
+# A day or month after a place is when, not the place's name ("Oslo on Friday", "Paris in May" is no
+# run; "Stratford upon Avon" is).
+_DAY_OR_MONTH = (
+    r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June"
+    r"|July|August|September|October|November|December)\b"
+)
 _CAPITALISED_RUN = re.compile(
-    r"(?<![\w'])[A-Z][\w'.-]*(?:\s+(?:(?:de|del|la|le|upon|on|of)\s+)?[A-Z][\w'.-]*)*"
+    r"(?<![\w'])[A-Z][\w'.-]*(?:\s+(?:(?:de|del|la|le|upon|on|of)\s+)?(?!"
+    + _DAY_OR_MONTH
+    + r")[A-Z][\w'.-]*)*"
 )
 # The words a place's name is said among that say nothing of which place: a preposition, a verb of going
 # ("visiting", "flying"), what is left of a date ("next" of "next week"). A noun ("the time difference
@@ -563,11 +580,13 @@ _AROUND_A_PLACE = frozenset(
 _TOWN_OR_COUNTRY = ("city", "town", "country", "destination")
 
 
-def _place_name_within(filled: Filled, kinds: Mapping[str, str]) -> None:
+def _place_name_within(filled: Filled, kinds: Mapping[str, str], said: str) -> None:
     """A town's or country's parameter that took a phrase around the name ("visiting Tokyo next" of "I'm
     visiting Tokyo next week", "in Tokyo next") holds the name alone, as a model fills ``city: Tokyo``:
     when the phrase holds exactly one run of capitalised words and the rest is lower case (so no street,
-    no number, no second name), that run is the value."""
+    no number, no second name), that run is the value. One that took only such words, no name ("flying"
+    of "I'm flying to Oslo on Friday, will I need a coat?": the filler read "I'm X"), holds the place
+    ``said`` names (``place_said``), when it names one."""
     for name, value in list(filled.arguments.items()):
         if (
             kinds.get(name) != "string"
@@ -575,12 +594,47 @@ def _place_name_within(filled: Filled, kinds: Mapping[str, str]) -> None:
             or not spans.fits(name, _TOWN_OR_COUNTRY)
         ):
             continue
-        runs = [m for m in _CAPITALISED_RUN.finditer(value) if m.group(0) != "I"]
+        # "Heading" of "Heading to Berlin on Monday": a verb of going that opens the words is no name
+        runs = [
+            m
+            for m in _CAPITALISED_RUN.finditer(value)
+            if m.group(0) != "I" and not (m.start() == 0 and _only_around_a_place([m.group(0).lower()]))
+        ]
+        if not runs and _only_around_a_place(value.split()):
+            # a verb of going, the filler's "I'm X"; a place another parameter holds is not this one's
+            # (a country left as a preposition is the city's country, filled later)
+            going = any(word.lower().endswith("ing") for word in value.split())
+            named = place_said(said) if going and implied.place_name(value) is None else None
+            if named is not None and named not in filled.arguments.values():
+                filled.arguments[name] = named
+            continue
         if len(runs) != 1 or runs[0].group(0) == value or re.search(r"\d", value):
             continue
         rest = (value[: runs[0].start()] + " " + value[runs[0].end() :]).split()
-        if all(word in _AROUND_A_PLACE or word.endswith("ing") and word.islower() for word in rest):
+        if _only_around_a_place(rest):
             filled.arguments[name] = runs[0].group(0)
+
+
+def _only_around_a_place(words: list[str]) -> bool:
+    """``words`` say nothing of which place: prepositions, a verb of going ("visiting", "flying"), what is
+    left of a date."""
+    return all(word.lower() in _AROUND_A_PLACE or word.lower().endswith("ing") for word in words)
+
+
+def place_said(text: str) -> str | None:
+    """The first place ``text`` names: a name said where a place is ("flying to Tokyo", "heading to
+    Tokyo", "my trip to Tokyo") or a city or country the tables know ("Tokyo next week"), as a model fills
+    ``city`` from any mention of one; None when none is."""
+    for match in _CAPITALISED_RUN.finditer(text):
+        value = match.group(0)
+        if value != "I" and (at_a_place(value, text) or implied.place_name(value) == value):
+            return value
+    return None
+
+
+def at_a_place(value: str, text: str) -> bool:
+    """``value`` is said where a place is ("in Tromsø", "from Leeds", "to Springfield")."""
+    return re.search(rf"\b(?:in|at|from|to|near|around)\s+{re.escape(value)}\b", text) is not None
 
 
 def _places_as_names(filled: Filled) -> None:

@@ -14,6 +14,7 @@ the clause holds ("laptop won't" of "my laptop won't turn on") gives way to the 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from mockengine.brain import lexicon
 from mockengine.brain.phrasing import Cues
@@ -29,6 +30,9 @@ _REQUEST = re.compile(r"\b(?:please|can you|could you|would you|i need you to|i'
 _ADDRESS = re.compile(r"@|\bhttps?://|\bwww\.", re.I)
 _LEADING = re.compile(r"^(?:and|but|so|also|well|um|uh|oh)\s+", re.I)
 MIN_WORDS = 3
+_REASON = frozenset(("reason", "reasons"))
+_BECAUSE_TAIL = re.compile(r"\b(?:because|since)\s+(?P<reason>\w[^.!?]*\w)", re.I)
+_BECAUSE = re.compile(r"^(?:because|since|as|cause|'cause)\s+", re.I)
 
 
 def tells_the_matter(parameter: str, tool_name: str = "", tool_description: str = "") -> bool:
@@ -39,6 +43,31 @@ def tells_the_matter(parameter: str, tool_name: str = "", tool_description: str 
         return True
     about = f"{lexicon.identifier_words(tool_name)} {tool_description}"
     return bool(words & _DESCRIBING) and bool(_ABOUT_A_PROBLEM.search(about))
+
+
+def gives_the_reason(parameter: str) -> bool:
+    """``parameter`` holds why the user asks (``reason``, ``refund_reason``, ``cancellation_reason``)."""
+    return bool(set(lexicon.identifier_words(parameter).split()) & _REASON)
+
+
+def reason_told(text: str, cues: Cues, values: Iterable[str] = ()) -> str | None:
+    """The reason ``text`` tells beside its request, without the thing it is told of: "arrived broken" of
+    "My order A12345 arrived broken, I want a refund" (the order is another argument, one of ``values``),
+    "it's too small" of "… because it's too small". None when no clause tells one (``told_clause``)."""
+    clauses = [c for c in _CLAUSES.split(text) if c.strip()]
+    because = _BECAUSE_TAIL.search(text)
+    # told beside the request, in a clause of its own or after "because": a request alone ("can I see
+    # Dr. Okafor on Thursday at 9:30?") tells no reason, whatever is left of it
+    clause = told_clause(text, cues) if len(clauses) > 1 else None
+    if clause is None:
+        return because.group("reason").strip() if because is not None else None
+    clause = _BECAUSE.sub("", clause)
+    for value in sorted((v for v in values if v), key=len, reverse=True):
+        found = re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", clause, re.IGNORECASE)
+        if found is not None:  # "my order A12345 arrived broken": what happened to it
+            rest = clause[found.end() :].strip(" ,:-")
+            return rest if len(lexicon.tokens(rest)) >= 2 else None
+    return clause
 
 
 def tells_better(clause: str, value: str) -> bool:

@@ -40,6 +40,25 @@ LANGUAGES = _words(
 # (``slots``).
 NEED_TO = ("need to", "have to", "must", "should", "gotta", "got to")
 
+# What one wears or packs against the weather: asked of ("will I need a coat?", "should I pack sunscreen
+# for Rome?") it asks for the forecast, a weather concept (``intent.rank``); in a request ("find me a winter
+# coat") it is a thing, no weather asked.
+WORN_AGAINST_WEATHER = frozenset(
+    [
+        "coat",
+        "coats",
+        "raincoat",
+        "jacket",
+        "jackets",
+        "sunscreen",
+        "suncream",
+        "sunblock",
+        "sunglasses",
+        "gloves",
+        "scarf",
+    ]
+)
+
 GROUPS: tuple[tuple[str, ...], ...] = tuple(
     tuple(group.split())
     for group in (
@@ -82,7 +101,8 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple(
         "temperature thermostat heat heating warm warmer cool cooler degree hot cold colder freezing chilly",
         "volume loud louder quiet quieter softer mute",
         "music song track tune playlist album",
-        "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside",
+        "weather rain rainy raining snow snowing snowy wind windy sunny umbrella cloudy storm stormy outside "
+        + " ".join(sorted(WORN_AGAINST_WEATHER)),
         "ride car taxi cab trip journey lift travel",
         "email mail inbox emails",
         "money dollars dollar bucks euros euro pounds cash funds",

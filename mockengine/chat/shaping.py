@@ -46,6 +46,7 @@ from jsonschema.exceptions import SchemaError
 
 from mockengine.brain import implied, occasions, slots
 from mockengine.brain.arguments import ArgumentsError
+from mockengine.brain.fields import plural
 from mockengine.brain.heard import heard_value
 from mockengine.brain.kinds import kind_of
 from mockengine.brain.lexicon import identifier_words
@@ -249,7 +250,7 @@ def _structured(text: str, request: ChatRequest, index: int, said: str, wrap: bo
         keys = keys_named(request)
         if keys:  # "Return JSON with keys name and age": those keys, from the words or null
             named = _schema_of_keys(keys)
-            blank = {key: None for key in keys}
+            blank: dict[str, Any] = {key: [] if _lists(key) else None for key in keys}
             said = _without_format_request(said)
             return json.dumps(_with_words(blank, named, said, Draft202012Validator(named)) if said else blank)
     if schema is None:
@@ -300,7 +301,8 @@ def _with_words(
     takes its title as said for its name ("science fair", never the sentence) and the people named
     outside it for its participants."""
     today = datetime.now(UTC).date().isoformat()
-    heard_values = _filled_from_words(_canonical_json(schema), said, today)
+    said = _without_social(said)
+    heard_values = _filled_from_words(_canonical_json(schema), said, today) if said else {}
     properties = properties_of(schema)
     for name, about in properties.items():
         if name not in heard_values and isinstance(about, Mapping) and kind_of(name, about) == "list":
@@ -582,6 +584,23 @@ _TITLE = frozenset(("name", "title", "event"))
 _OPENING_NAME = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}(?=\s|$)")
 
 
+# A sentence that only greets, thanks or takes leave ("Hello!", "Hi there.", "Thanks!"): it tells no value,
+# so no name is "Hello" and no list holds it.
+_ONLY_SOCIAL = re.compile(
+    r"^\W*(?:(?:hello|hi|hiya|hey|howdy|greetings|good\s+(?:morning|afternoon|evening|day)|thanks|thank\s+you"
+    r"|cheers|bye|goodbye)(?:\s+(?:there|everyone|all|so\s+much|a\s+lot))?[\s,]*)+\W*$",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _without_social(said: str) -> str:
+    """``said`` without its sentences that only greet, thank or say goodbye ("Hello! I'm Bob." → "I'm
+    Bob.")."""
+    kept = [part for part in _SENTENCE_END.split(said) if part.strip() and not _ONLY_SOCIAL.match(part)]
+    return " ".join(kept)
+
+
 def _a_name(value: Any) -> bool:
     """``value`` is a string of one to four capitalised words ("Paris", "New York", "Alice Smith")."""
     words = value.split() if isinstance(value, str) else []
@@ -627,6 +646,18 @@ _KEYS_NAMED = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_KEYS = frozenset(("age", "count", "quantity", "number", "year", "amount", "price", "total", "score"))
+# Plural nouns a model writes as one text, not a list.
+_TEXT_PLURALS = frozenset(
+    ("news", "series", "species", "details", "notes", "comments", "instructions", "directions", "lyrics")
+)
+
+
+def _lists(key: str) -> bool:
+    """Key ``key`` names several things (``hobbies``, ``favorite_foods``): a model writes a list of
+    strings, [] when none were said (it was a string, so the filler's placeholder, "Hobbies", or the
+    user's words stood in)."""
+    words = identifier_words(key).split()
+    return bool(words) and words[-1] not in _TEXT_PLURALS and key.lower() not in _NUMBER_KEYS and plural(key)
 
 
 def keys_named(request: ChatRequest) -> list[str]:
@@ -654,9 +685,12 @@ def _without_format_request(said: str) -> str:
 
 
 def _schema_of_keys(keys: list[str]) -> dict[str, Any]:
-    """An object of ``keys``, each nullable: a count or age a number, the rest strings."""
+    """An object of ``keys``: a count or age a nullable number, a plural noun (``hobbies``, ``tags``) a
+    list of strings, the rest nullable strings."""
 
     def typed(key: str) -> dict[str, Any]:
+        if _lists(key):
+            return {"type": "array", "items": {"type": "string"}}
         return {"type": ["integer", "null"] if key.lower() in _NUMBER_KEYS else ["string", "null"]}
 
     return {

@@ -121,8 +121,11 @@ AGENT["function"]["parameters"]["required"] = []
 @pytest.mark.parametrize(
     ("said", "call"),
     [
-        # was get_order_status(A12345)
-        ("My order A12345 arrived broken, I want my money back", ("request_refund", {"order_id": "A12345"})),
+        # was get_order_status(A12345); the reason told fills the optional reason (brain20)
+        (
+            "My order A12345 arrived broken, I want my money back",
+            ("request_refund", {"order_id": "A12345", "reason": "arrived broken"}),
+        ),
         # was no call
         (
             "I forgot my password, my email is ana@example.com",

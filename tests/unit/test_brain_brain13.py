@@ -242,15 +242,19 @@ DESK = [TICKET, RESET, REFUND, ORDER_STATUS, AGENT]
 
 
 @pytest.mark.parametrize(
-    "said",
+    ("said", "arguments"),
     [
-        # was get_order_status: "money back" named no refund, and "arrived" of the story asked a look
-        "My order A12345 arrived broken, I want my money back",
-        "I want my money back for order A12345",
+        # was get_order_status: "money back" named no refund, and "arrived" of the story asked a look; the
+        # reason told fills the optional reason (brain20)
+        (
+            "My order A12345 arrived broken, I want my money back",
+            {"order_id": "A12345", "reason": "arrived broken"},
+        ),
+        ("I want my money back for order A12345", {"order_id": "A12345"}),
     ],
 )
-def test_money_back_is_a_refund(said: str) -> None:
-    assert calls(DESK, said) == [("request_refund", {"order_id": "A12345"})]
+def test_money_back_is_a_refund(said: str, arguments: dict[str, str]) -> None:
+    assert calls(DESK, said) == [("request_refund", arguments)]
 
 
 def test_a_question_of_the_order_is_still_a_look() -> None:  # kept
