@@ -911,6 +911,9 @@ def _vocabulary(key: str) -> _Vocabulary:
         handles = _concepts(handled.group("handles"))
         _add(weights, handles, NAME_WEIGHT)
         strong |= set(handles)
+        # "Take me back to the weather agent", "put me through to billing": being put through is what a
+        # handoff does, whatever verb asks for it (these counted as another action, and nothing was called)
+        _add(weights, _concepts(_PUT_THROUGH), PARAMETER_WEIGHT)
     lookup = _is_lookup(name, description or "")
     if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
@@ -940,6 +943,8 @@ _VALUE_FORMS = frozenset(
     lexicon.concept(w)
     for w in ("name", "names", "id", "ids", "identifier", "number", "value", "text", "string", "code")
 )
+# Verbs that ask to be put through to someone: a handoff's own, beside its name's "transfer".
+_PUT_THROUGH = "take send put back through switch connect bring pass hand"
 _HANDOFF = re.compile(r"Handoff to the .+? agent to handle the request\.\s*(?P<handles>.*)", re.DOTALL)
 _PHRASAL_COMPOUND = re.compile(r"^([a-z]{3,}?)(back|out|up|in|off|down|over)$")
 
