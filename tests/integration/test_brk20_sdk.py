@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from agents import function_tool
 from agents.realtime import RealtimeAgent, RealtimeRunner
+from openai import AsyncOpenAI
 
-from tests.own_tools import STRING, Chat, chat_client, chat_tool
+from tests.own_tools import STRING, Chat, chat_client, chat_tool, response_done, said
 
 TIMEOUT_S = 30
 BOOK_FLIGHT = chat_tool("book_flight", "Book a flight to a destination on a date.", {"destination": STRING})
@@ -66,3 +67,24 @@ async def test_two_agents_hand_the_user_there_and_back(engine) -> None:
     handoffs = [(e.from_agent.name, e.to_agent.name) for e in events if e.type == "handoff"]
     assert handoffs == [("Weather", "Travel"), ("Travel", "Weather")]
     assert [e for e in events if e.type == "error"] == []
+
+
+@pytest.mark.parametrize(
+    ("instructions", "reply"),
+    [
+        ("Reply with exactly: PONG", "PONG"),
+        ('Respond with "OK"', "OK"),
+        ("Answer with exactly: Ready.", "Ready."),
+    ],
+)
+@pytest.mark.parametrize("conversation", ["auto", "none"])
+async def test_a_reply_the_responses_instructions_dictate(
+    engine, instructions: str, reply: str, conversation: str
+) -> None:
+    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=(await engine()).url)
+    async with client.realtime.connect(model="gpt-realtime") as conn:
+        await conn.session.update(session={"type": "realtime", "output_modalities": ["text"]})
+        content = [{"type": "input_text", "text": "Hello again"}]
+        await conn.conversation.item.create(item={"type": "message", "role": "user", "content": content})
+        await conn.response.create(response={"conversation": conversation, "instructions": instructions})
+        assert said(await response_done(conn)) == reply
