@@ -29,9 +29,13 @@ async def test_asked_to_be_put_through_the_handoff_is_called(engine, words: str)
     assert calls == [("transfer_to_weather", {})]
 
 
+WEATHER_CALLS: list[str] = []
+
+
 @function_tool
 def get_weather(city: str) -> str:
     """The weather in a city."""
+    WEATHER_CALLS.append(city)
     return f"The weather in {city} is sunny."
 
 
@@ -66,6 +70,34 @@ async def test_two_agents_hand_the_user_there_and_back(engine) -> None:
         task.cancel()
     handoffs = [(e.from_agent.name, e.to_agent.name) for e in events if e.type == "handoff"]
     assert handoffs == [("Weather", "Travel"), ("Travel", "Weather")]
+    assert [e for e in events if e.type == "error"] == []
+
+
+async def test_a_question_for_the_other_agent_is_handed_to_it(engine) -> None:
+    WEATHER_CALLS.clear()
+    eng = await engine(audio_pace=0.0)
+    weather = RealtimeAgent(name="Weather", instructions="You answer weather questions.", tools=[get_weather])
+    travel = RealtimeAgent(name="Travel", instructions="You book flights.", tools=[book_flight])
+    travel.handoffs = [weather]
+    config = {"model_settings": {"model_name": "gpt-realtime", "modalities": ["text"]}}
+    runner = RealtimeRunner(starting_agent=travel, config=config)  # type: ignore[arg-type]
+    events: list[Any] = []
+    url = f"{eng.url}/realtime?model=gpt-realtime"
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+
+        async def collect() -> None:
+            async for event in session:
+                events.append(event)
+
+        task = asyncio.create_task(collect())
+        await session.send_message("What's the weather in Rome?")
+        async with asyncio.timeout(TIMEOUT_S):
+            while not any(e.type == "tool_end" for e in events):
+                await asyncio.sleep(0.02)
+        task.cancel()
+    handoffs = [(e.from_agent.name, e.to_agent.name) for e in events if e.type == "handoff"]
+    assert handoffs == [("Travel", "Weather")]
+    assert WEATHER_CALLS == ["Rome"]
     assert [e for e in events if e.type == "error"] == []
 
 
