@@ -211,7 +211,8 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         # a question to a lookup ("is it raining in Lisbon?") is enough when it names what the tool reports.
         # ("where's the car?" names a ride, but asks where it is: no booking).
         named_for = in_name > 0 or bool(vocabulary.acted_on & {c for c, _ in own})
-        strong = strong or (named_for and not other_verb and not (inquiring and not vocabulary.lookup))
+        answers = vocabulary.lookup or vocabulary.handoff
+        strong = strong or (named_for and not other_verb and not (inquiring and not answers))
         asked = inquiring and vocabulary.lookup and not other_verb and _names_report(heard, vocabulary)
         strong = strong or asked
         if _SWITCHED.search(text) and {"on", "off"} <= vocabulary.enums:
@@ -641,7 +642,7 @@ def best(text: str, tools: list[ToolSpec]) -> Match | None:
         if m.strong
         and m.score >= m.min_score
         and (said is None or said & set(m.cues))
-        and not (looking and not _vocabulary(_key(m.tool)).lookup)
+        and not (looking and not (_vocabulary(_key(m.tool)).lookup or _vocabulary(_key(m.tool)).handoff))
     ]
     picked = _object_named(callable_[0], callable_) if callable_ else None
     return picked if picked is not None or not looking else _asked_lookup(text, ranked)
@@ -851,6 +852,9 @@ class _Vocabulary:
     kept: frozenset[str] = frozenset()
     # what its description's verb is done to ("table" of "Reserve a table …"): named for, as its name's
     acted_on: frozenset[str] = frozenset()
+    # an OpenAI Agents SDK handoff (``transfer_to_<agent>``): a question about what its agent is named
+    # for or handles ("what's the weather in Rome?" beside transfer_to_weather) is for that agent
+    handoff: bool = False
 
 
 @lru_cache(maxsize=4096)
@@ -922,6 +926,9 @@ def _vocabulary(key: str) -> _Vocabulary:
         handles = _concepts(handled.group("handles"))
         _add(weights, handles, NAME_WEIGHT)
         strong |= set(handles)
+        # "Take me back to the weather agent", "put me through to billing": being put through is what a
+        # handoff does, whatever verb asks for it (these counted as another action, and nothing was called)
+        _add(weights, _concepts(_PUT_THROUGH), PARAMETER_WEIGHT)
     lookup = _is_lookup(name, description or "")
     if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
@@ -938,6 +945,7 @@ def _vocabulary(key: str) -> _Vocabulary:
         frozenset(reports),
         kept,
         acted_on,
+        handled is not None,
     )
 
 
@@ -951,6 +959,8 @@ _VALUE_FORMS = frozenset(
     lexicon.concept(w)
     for w in ("name", "names", "id", "ids", "identifier", "number", "value", "text", "string", "code")
 )
+# Verbs that ask to be put through to someone: a handoff's own, beside its name's "transfer".
+_PUT_THROUGH = "take send put back through switch connect bring pass hand"
 _HANDOFF = re.compile(r"Handoff to the .+? agent to handle the request\.\s*(?P<handles>.*)", re.DOTALL)
 _PHRASAL_COMPOUND = re.compile(r"^([a-z]{3,}?)(back|out|up|in|off|down|over)$")
 

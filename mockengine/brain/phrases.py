@@ -494,7 +494,11 @@ def _from_the_assistant(words: str) -> str:
 # Words a response's own instructions dictate: a sentence opening with say/read/repeat, then at most a
 # few words saying how (exactly, the following, this, aloud, verbatim, to the user, in English, a tone,
 # and nothing else), then a colon and the text, or the text in quotes ('Say "…"').
-_DICTATION_VERB = r"(?:^|(?<=[.!?\n]))\s*(?:please\s+)?(?:say|read(?:\s+out)?|repeat)\b"
+# "Reply with exactly: PONG" dictates as "Say exactly: PONG" does; a reply "with" something undictated
+# ("Respond with a number between 0 and 100.") has no colon or quotes and dictates nothing.
+_DICTATION_VERB = (
+    r"(?:^|(?<=[.!?\n]))\s*(?:please\s+)?(?:say|read(?:\s+out)?|repeat|(?:reply|respond|answer)\s+with)\b"
+)
 _DICTATION_HOW = re.compile(
     r"^(?:\s*(?:,|and|then|exactly|precisely|verbatim|word[- ]for[- ]word|aloud|out\s+loud|back|only|just"
     r"|nothing\s+else|the\s+following(?:\s+(?:text|message|words?|sentence|line|announcement))?"
