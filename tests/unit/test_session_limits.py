@@ -185,3 +185,23 @@ def test_a_long_idle_timeout_commits_all_the_silence_it_waited_through():
     triggered = driver.of_type("input_audio_buffer.timeout_triggered")
     assert len(triggered) == 1
     assert triggered[0]["audio_end_ms"] - triggered[0]["audio_start_ms"] >= 25_000
+
+
+def test_a_response_making_room_wakes_an_out_of_band_reply_waiting_for_the_turn_it_drops():
+    """The room made by a new response rather than a client's item: an out-of-band reply waiting for the
+    oldest turn's words must not wait for a transcript nobody will run (no later turn would wake it)."""
+    driver = replay_with(max_conversation_items=2)
+    transcription = {"transcription": {"model": "whisper-1"}, "turn_detection": None}
+    driver.send(ce.SessionUpdate({"type": "realtime", "audio": {"input": transcription}}))
+    driver.send(ce.InputAudioBufferAppend(bytes(48 * 400)))
+    driver.send(ce.InputAudioBufferCommit())
+    turn = driver.of_type("input_audio_buffer.committed")[0]["item_id"]
+    driver.send(ce.ConversationItemCreate(typed("a", "Hello")))
+    out_of_band = {"conversation": "none", "output_modalities": ["text"]}
+    driver.send(ce.ResponseCreate(out_of_band))  # reads the conversation: waits for the turn's words
+    assert driver.of_type("response.output_item.added") == []
+    driver.send(ce.ResponseCreate({"output_modalities": ["text"]}))  # makes room for its reply: the turn goes
+    assert turn in [e["item_id"] for e in driver.of_type("conversation.item.deleted")]
+    assert not driver.session.is_wanted(ItemTranscriptKey(turn))
+    driver.run_until_idle()
+    assert [e["response"]["status"] for e in driver.of_type("response.done")] == ["completed", "completed"]
