@@ -6,13 +6,13 @@ back to the weather agent" or "put me through to weather": their verbs counted a
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 from agents import function_tool
-from agents.realtime import RealtimeAgent, RealtimeRunner
+from agents.realtime import RealtimeAgent
 from openai import AsyncOpenAI
 
+from tests.agents_sdk import agents_session
 from tests.own_tools import STRING, Chat, chat_client, chat_tool, response_done, said
 
 TIMEOUT_S = 30
@@ -50,24 +50,13 @@ async def test_two_agents_hand_the_user_there_and_back(engine) -> None:
     weather = RealtimeAgent(name="Weather", instructions="You answer weather questions.", tools=[get_weather])
     travel = RealtimeAgent(name="Travel", instructions="You book flights.", tools=[book_flight])
     weather.handoffs, travel.handoffs = [travel], [weather]
-    config = {"model_settings": {"model_name": "gpt-realtime", "modalities": ["text"]}}
-    runner = RealtimeRunner(starting_agent=weather, config=config)  # type: ignore[arg-type]
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    events: list[Any] = []
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
-
-        async def collect() -> None:
-            async for event in session:
-                events.append(event)
-
-        task = asyncio.create_task(collect())
+    async with agents_session(eng, weather) as (session, events):
         for words in ("Transfer me to the travel agent", "Take me back to the weather agent"):
             seen = len(events)
             await session.send_message(words)
             async with asyncio.timeout(TIMEOUT_S):
                 while not any(e.type == "handoff" for e in events[seen:]):
                     await asyncio.sleep(0.02)
-        task.cancel()
     handoffs = [(e.from_agent.name, e.to_agent.name) for e in events if e.type == "handoff"]
     assert handoffs == [("Weather", "Travel"), ("Travel", "Weather")]
     assert [e for e in events if e.type == "error"] == []
@@ -79,22 +68,11 @@ async def test_a_question_for_the_other_agent_is_handed_to_it(engine) -> None:
     weather = RealtimeAgent(name="Weather", instructions="You answer weather questions.", tools=[get_weather])
     travel = RealtimeAgent(name="Travel", instructions="You book flights.", tools=[book_flight])
     travel.handoffs = [weather]
-    config = {"model_settings": {"model_name": "gpt-realtime", "modalities": ["text"]}}
-    runner = RealtimeRunner(starting_agent=travel, config=config)  # type: ignore[arg-type]
-    events: list[Any] = []
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
-
-        async def collect() -> None:
-            async for event in session:
-                events.append(event)
-
-        task = asyncio.create_task(collect())
+    async with agents_session(eng, travel) as (session, events):
         await session.send_message("What's the weather in Rome?")
         async with asyncio.timeout(TIMEOUT_S):
             while not any(e.type == "tool_end" for e in events):
                 await asyncio.sleep(0.02)
-        task.cancel()
     handoffs = [(e.from_agent.name, e.to_agent.name) for e in events if e.type == "handoff"]
     assert handoffs == [("Travel", "Weather")]
     assert WEATHER_CALLS == ["Rome"]

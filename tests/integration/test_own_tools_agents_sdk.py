@@ -10,9 +10,11 @@ import asyncio
 from typing import Annotated, Any, Literal
 
 from agents import function_tool
-from agents.realtime import RealtimeAgent, RealtimeRunner
+from agents.realtime import RealtimeAgent
 from agents.realtime.items import AssistantMessageItem
 from pydantic import Field
+
+from tests.agents_sdk import agents_session
 
 TIMEOUT_S = 30
 CALLS: list[tuple[str, dict[str, Any]]] = []
@@ -83,17 +85,7 @@ async def test_a_support_desk_and_a_smart_home_through_the_agents_sdk(engine) ->
     agent = RealtimeAgent(
         name="Assistant", instructions="Help.", tools=[create_ticket, lookup_order, control_device]
     )
-    config = {"model_settings": {"model_name": "gpt-realtime", "modalities": ["text"]}}
-    runner = RealtimeRunner(starting_agent=agent, config=config)  # type: ignore[arg-type]
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    events: list[Any] = []
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
-
-        async def collect() -> None:
-            async for event in session:
-                events.append(event)
-
-        task = asyncio.create_task(collect())
+    async with agents_session(eng, agent) as (session, events):
         await _turn(
             session,
             events,
@@ -107,7 +99,6 @@ async def test_a_support_desk_and_a_smart_home_through_the_agents_sdk(engine) ->
         asked = _said(events)
         await _turn(session, events, "the living room")
         await _turn(session, events, "put the office fan on full")
-        task.cancel()
     assert [e for e in events if e.type == "error"] == []
     assert asked == "Which room would you like: living room, kitchen, bedroom or office?"
     assert CALLS == [

@@ -6,13 +6,13 @@ and go out as one ``book_table`` call, whose new ID is said back. Before, the da
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 from agents import function_tool
-from agents.realtime import RealtimeAgent, RealtimeRunner
+from agents.realtime import RealtimeAgent
 
+from tests.agents_sdk import agents_session
 from tests.eventually import eventually
 from tests.integration.test_own_tools_agents_sdk import _said, _turn
 
@@ -30,17 +30,7 @@ async def test_booking_details_given_across_turns_make_one_call(engine) -> None:
     CALLS.clear()
     eng = await engine(audio_pace=0.0)
     agent = RealtimeAgent(name="Host", instructions="You are the host of Luigi's.", tools=[book_table])
-    config = {"model_settings": {"model_name": "gpt-realtime", "modalities": ["text"]}}
-    runner = RealtimeRunner(starting_agent=agent, config=config)  # type: ignore[arg-type]
-    events: list[Any] = []
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
-
-        async def collect() -> None:
-            async for event in session:
-                events.append(event)
-
-        task = asyncio.create_task(collect())
+    async with agents_session(eng, agent) as (session, events):
         await _turn(session, events, "Hi, I'd like a table for four please.", runs_a_tool=False)
         first = _said(events)
         await _turn(session, events, "Tomorrow at seven in the evening.", runs_a_tool=False)
@@ -53,7 +43,6 @@ async def test_booking_details_given_across_turns_make_one_call(engine) -> None:
             timeout_s=15,
             message=lambda: f"the ID was not read back: {_said(events)!r}",
         )
-        task.cancel()
     assert [e for e in events if e.type == "error"] == []
     assert first == again == "What name should I put the booking under?"
     assert len(CALLS) == 1

@@ -1,0 +1,36 @@
+"""The OpenAI Agents SDK's realtime session on a real engine, as the tests of apps' own tools drive it
+(test_brk20_sdk, test_own_tools_agents_sdk, test_ownapp_booking_sdk): a ``RealtimeRunner`` on the
+engine's URL, every session event collected in order while the test types its turns."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from agents.realtime import RealtimeAgent, RealtimeRunner, RealtimeSession
+
+
+@contextlib.asynccontextmanager
+async def agents_session(
+    engine: Any, agent: RealtimeAgent, *, modalities: tuple[str, ...] = ("text",)
+) -> AsyncIterator[tuple[RealtimeSession, list[Any]]]:
+    """``(session, events)``: the SDK's session on ``engine`` (a started test engine, its ``url``) with
+    ``agent`` starting, model ``gpt-realtime``, the reply ``modalities``; ``events`` grows with every
+    session event (``async for event in session``) until the block ends."""
+    config = {"model_settings": {"model_name": "gpt-realtime", "modalities": list(modalities)}}
+    runner = RealtimeRunner(starting_agent=agent, config=config)  # type: ignore[arg-type]
+    url = f"{engine.url}/realtime?model=gpt-realtime"
+    events: list[Any] = []
+    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
+
+        async def collect() -> None:
+            async for event in session:
+                events.append(event)
+
+        task = asyncio.create_task(collect())
+        try:
+            yield session, events
+        finally:
+            task.cancel()
