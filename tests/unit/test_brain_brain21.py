@@ -176,3 +176,19 @@ def test_a_ticket_told_by_its_fields() -> None:
     assert calls([CREATE_TICKET], said) == [
         ("create_ticket", {"title": "Login page down", "priority": "urgent", "tags": ["auth", "frontend"]})
     ]
+
+
+def test_json_object_keys_filled_by_their_names() -> None:
+    said = "Sam. Hobbies: chess, hiking"
+    messages = [
+        {"role": "system", "content": "Return JSON with keys name and hobbies."},
+        {"role": "user", "content": said},
+    ]
+    request = parse_body(
+        {"model": "gpt-4o-mini", "messages": messages, "response_format": {"type": "json_object"}}
+    )
+    # was {"name": null, "hobbies": ["Sam"]}: the form's labels were read as words
+    assert json.loads(structured_text("You said it.", request, 0, said=said)) == {
+        "name": "Sam",
+        "hobbies": ["chess", "hiking"],
+    }
