@@ -55,6 +55,7 @@ from mockengine.brain import (
     facts,
     forced,
     intent,
+    languages,
     lexicon,
     outputs,
     phrases,
@@ -487,6 +488,11 @@ class ScriptedBrain:
             told = phrases.if_asked(heard, turn.request.instructions)
             if told is not None:  # "If asked about the hours, tell them we're open 9 to 5"
                 return Reply(told, rule="instructions.if_asked")
+            language = languages.reply_language(turn.request.instructions)
+            if language is not None and rule in ("builtin.heard", "builtin.not_heard"):
+                # "Always answer in French.": our stock reply in it, never the English one (languages.py)
+                said = languages.stock_reply(language, heard, name, rng, phrases.is_question(heard))
+                return Reply(said, rule=f"{rule}.{language}")
             covered = acting.topics(list(turn.request.tools))
             earlier = _user_words_before(turn.request.history, trigger.item)
             known = _told_by_the_app(turn.request.instructions, turn.request.history)
@@ -506,6 +512,9 @@ class ScriptedBrain:
         asked = phrases.greeting_in(turn.request.instructions, rng, name)
         if asked is not None:
             return Reply(asked, rule="instructions.greeting")
+        language = languages.reply_language(turn.request.instructions)
+        if language is not None:
+            return Reply(languages.greeting(language, name), rule=f"builtin.greeting.{language}")
         greeting = phrases.pick(rng, ("Hi, I'm {persona}.", "Hello, I'm {persona}."), persona=name)
         return Reply(greeting, rule="builtin.greeting")
 

@@ -159,6 +159,12 @@ def fill(
         head = work.text[: introduction.start].rstrip()
         work.text = f"{head} {after}" if head and after else head or after
     _fill_introduced(work, filled, [n for n, k in kinds.items() if k in _STRINGS], tool_name)
+    # "subject: Report, body: The report is attached": a form filled in words, each value by its name (the
+    # labels read as words, the body was asked for, the subject took "Report, body")
+    unfilled = {n: properties[n] for n in kinds if n not in filled.arguments}
+    for name, value, start, end in reversed(labels.labelled_fields(work.text, unfilled)):
+        filled.arguments[name] = value
+        filled.sources[name] = f"{work.take(Span(value, start, end))} (said by its name)"
     _fill_expiry_parts(work, filled, {n: properties[n] for n, k in kinds.items() if k == "expiry_part"})
     for kind in _PASSES:
         passed = [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]
@@ -1211,7 +1217,8 @@ def _fill_expiry_parts(work: _Work, filled: Filled, parts: Mapping[str, Any]) ->
 
 def _address_lists(work: _Work, filled: Filled, lists: Mapping[str, Any]) -> None:
     """A list of email or web addresses (``attendees`` whose items are ``format: email``, ``emails``,
-    ``links``) takes every such address said, as written: read as phrases, "ana@example.com and
+    ``links``, a recipient list ``to`` / ``cc`` with an address written) takes every such address said, as
+    written: read as phrases, "ana@example.com and
     raj@example.com" was ``["ana example", "raj example"]``."""
     for name, schema in lists.items():
         inner = schema.get("items") if isinstance(schema, Mapping) else None
@@ -1219,6 +1226,10 @@ def _address_lists(work: _Work, filled: Filled, lists: Mapping[str, Any]) -> Non
             continue
         singular = name[:-1] if name.endswith("s") else name
         kind = addresses.kind_of(singular, inner)
+        if kind is None and _RECIPIENT & set(lexicon.identifier_words(name).split()):
+            # ``to: [string]`` of an email tool: the addresses written are its recipients, as written (they
+            # were read as phrases, "carol example"); none written, the names are read as before
+            kind = "email" if addresses.written_email(work.text) is not None else None
         found: list[str] = []
         while kind is not None and len(found) < _MAX_ADDRESSES:
             span = addresses.address_for(work.text, kind)

@@ -19,7 +19,12 @@ from mockengine.brain.values import Span
 # "take a note: the gate code is 4512": what follows a short request and a colon, verbatim.
 _AFTER_COLON = re.compile(r"^(?:\S+\s+){0,6}\S*(?<!\d)\s*:\s+(?P<text>\S.{0,199}?)\s*[.!]?$")
 # "a note saying the meeting moved to Friday": all of it, prepositions and dates too.
-_SAYING = re.compile(r"\b(?:saying|that says|which says)\s+(?P<text>\S.{0,199}?)\s*[.!]?$", re.IGNORECASE)
+# "… with subject Lunch and say let's meet at noon": "and say" / "and tell them" dictates as "saying" does.
+_SAYING = re.compile(
+    r"\b(?:saying|that says|which says|and\s+(?:say|tell\s+(?:him|her|them))(?:\s+that)?)\s+"
+    r"(?P<text>\S.{0,199}?)\s*[.!]?$",
+    re.IGNORECASE,
+)
 # "Email bob@example.com the meeting moved", "text Ana I'm running late" (read as "send a message to Ana
 # …"): what follows a message verb and its recipient (an address, a capitalized name, him/her/them), with
 # no colon, is the message itself. After a word that says something else ("email Bob about …", "text Ana

@@ -189,7 +189,14 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ),
     ("pull up", "open"),
     ("bring up", "open"),
-    ("take me to", "open"),
+    # "Take me to the settings": a place opened; "take me to the weather agent", "… to a human": being put
+    # through to someone (an Agents SDK handoff's own verb), no screen opened
+    (
+        r"take me to(?! (?:the |a |an |your |my |some )?(?:[a-z]+[ -]){0,2}"
+        r"(?:agent|agents|person|human|someone|somebody|team|department|desk|representative|rep|operator"
+        r"|specialist|manager|supervisor|assistant|bot)\b)",
+        "open",
+    ),
     ("check out", "checkout"),
     ("look for", "search"),
     # "Look up an order" is a search, not what is on screen: lookup_order matched "my screen is broken"

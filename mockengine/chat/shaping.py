@@ -247,10 +247,12 @@ def _structured(text: str, request: ChatRequest, index: int, said: str, wrap: bo
     if schema is None:
         schema = prompted_schema(request)
     if schema is None and request.response_format == "json_object":
-        keys = keys_named(request)
+        keys, listed = keys_named(request), frozenset[str]()
+        if not keys:  # 'Respond in JSON like {"name": "...", "hobbies": ["..."]}': the example's keys
+            keys, listed = keys_shown(request)
         if keys:  # "Return JSON with keys name and age": those keys, from the words or null
-            named = _schema_of_keys(keys)
-            blank: dict[str, Any] = {key: [] if _lists(key) else None for key in keys}
+            named = _schema_of_keys(keys, listed)
+            blank: dict[str, Any] = {key: [] if key in listed or _lists(key) else None for key in keys}
             said = _without_format_request(said)
             return json.dumps(_with_words(blank, named, said, Draft202012Validator(named)) if said else blank)
     if schema is None:
@@ -640,11 +642,27 @@ def prompted_schema(request: ChatRequest) -> dict[str, Any] | None:
 
 # "Return JSON with keys name and age", "with the fields `name`, `age` and `city`", "keys: name, age": the
 # keys a json_object reply is told to have, named in words rather than by a schema.
+# "keys like `name`, `hobbies`", "Keys: name (string), hobbies (list of strings)": a key's type may follow
+# it in brackets, and "like", "such as" or "including" may open the list.
+_KEY = r"[\"'`]?[A-Za-z_]\w{0,40}[\"'`]?(?:\s*\([^()]{0,40}\))?"
 _KEYS_NAMED = re.compile(
-    r"\b(?:keys?|fields?|properties|attributes)\s*(?:called|named)?\s*:?\s*"
-    r"(?P<keys>[\"'`]?[A-Za-z_]\w{0,40}[\"'`]?(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+)[\"'`]?[A-Za-z_]\w{0,40}[\"'`]?)+)",
+    r"\b(?:keys?|fields?|properties|attributes)\s*(?:called|named|like|such\s+as|including)?\s*:?\s*"
+    rf"(?P<keys>{_KEY}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+){_KEY})+)",
     re.IGNORECASE,
 )
+# "Extract the user's name and hobbies as JSON", "Return their name, age and city in JSON": the things
+# asked for, each a key, when two or more are listed.
+_EXTRACTED_AS_JSON = re.compile(
+    r"\b(?:extract|return|give|get|output|list|provide)\s+(?:me\s+)?(?:the\s+|their\s+|his\s+|her\s+"
+    r"|the\s+(?:user|person|customer|caller)'?s?\s+|(?:the\s+)?(?:user|person|customer|caller)'s\s+)?"
+    r"(?P<keys>[A-Za-z_]\w{0,40}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+)[A-Za-z_]\w{0,40})+)"
+    r"\s+(?:as|in|into)\s+(?:a\s+|an\s+)?(?:valid\s+)?json\b",
+    re.IGNORECASE,
+)
+# An example object shown in words: flat, its values placeholders or lists of them ("...", string, 0,
+# ["..."]), no object inside.
+_SHOWN_OBJECT = re.compile(r"\{[^{}]{1,2000}\}")
+_SHOWN_PAIR = re.compile(r"[\"']([A-Za-z_]\w{0,40})[\"']\s*:\s*(\[|[^,\]}]+)")
 _NUMBER_KEYS = frozenset(("age", "count", "quantity", "number", "year", "amount", "price", "total", "score"))
 # Plural nouns a model writes as one text, not a list.
 _TEXT_PLURALS = frozenset(
@@ -666,11 +684,32 @@ def keys_named(request: ChatRequest) -> list[str]:
     for message in request.messages:
         if message.get("role") not in ("system", "developer", "user"):
             continue
-        found = _KEYS_NAMED.search(_flat_text(message.get("content"))[:_PROMPTED_SCHEMA_MAX_CHARS])
+        text = _flat_text(message.get("content"))[:_PROMPTED_SCHEMA_MAX_CHARS]
+        found = _KEYS_NAMED.search(text) or _EXTRACTED_AS_JSON.search(text)
         if found is not None:
-            keys = [k.strip("\"'` ") for k in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", found.group("keys"))]
-            return list(dict.fromkeys(k for k in keys if k))
+            # a key's type in brackets after it ("hobbies (list of strings)") is no part of its name
+            keys = re.sub(r"\s*\([^()]{0,40}\)", "", found.group("keys"))
+            names = [k.strip("\"'` ") for k in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", keys)]
+            return list(dict.fromkeys(k for k in names if k))
     return []
+
+
+def keys_shown(request: ChatRequest) -> tuple[list[str], frozenset[str]]:
+    """The keys of an example object a ``json_object`` request's system, developer or user words show
+    the reply ('Respond in JSON like {"name": "...", "hobbies": ["..."]}', ``{"name": string, "age":
+    number}``): its keys in order, and those whose example is a list; ``([], ∅)`` when none is shown. A
+    JSON Schema is no example (``prompted_schema`` reads it); nor is an object holding objects."""
+    for message in request.messages:
+        if message.get("role") not in ("system", "developer", "user"):
+            continue
+        text = _flat_text(message.get("content"))[:_PROMPTED_SCHEMA_MAX_CHARS]
+        for shown in _SHOWN_OBJECT.finditer(text):
+            pairs = _SHOWN_PAIR.findall(shown.group(0))
+            keys = [key for key, _ in pairs]
+            if len(pairs) < 1 or "properties" in keys or "type" in keys:
+                continue
+            return keys, frozenset(key for key, value in pairs if value.startswith("["))
+    return [], frozenset()
 
 
 def _without_format_request(said: str) -> str:
@@ -684,12 +723,12 @@ def _without_format_request(said: str) -> str:
     return f"{said[: start + 1] if start >= 0 else ''} {rest}".strip()
 
 
-def _schema_of_keys(keys: list[str]) -> dict[str, Any]:
-    """An object of ``keys``: a count or age a nullable number, a plural noun (``hobbies``, ``tags``) a
-    list of strings, the rest nullable strings."""
+def _schema_of_keys(keys: list[str], listed: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """An object of ``keys``: a count or age a nullable number, a plural noun (``hobbies``, ``tags``) or a
+    key in ``listed`` (an example showed a list) a list of strings, the rest nullable strings."""
 
     def typed(key: str) -> dict[str, Any]:
-        if _lists(key):
+        if key in listed or _lists(key):
             return {"type": "array", "items": {"type": "string"}}
         return {"type": ["integer", "null"] if key.lower() in _NUMBER_KEYS else ["string", "null"]}
 
