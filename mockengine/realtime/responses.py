@@ -341,8 +341,9 @@ class Responses:
         self.count += 1
         if self.think_aside:
             self._asked[r.id] = context
-            texts = (r.params.instructions, *(item.text() for item in context))
-            return Step(effects=[Think(r.id, request, self.brain, texts)])
+            # Only the instructions: fitting the context (above) counted every item's text and keeps the
+            # counts with the items, so looking each up again in the lane grew with the conversation.
+            return Step(effects=[Think(r.id, request, self.brain, (r.params.instructions,))])
         return self._replied(streamer, context, ask(self.brain, request), now_ms)
 
     def _fitted(self, instructions: str, context: tuple[Item, ...], remember: bool) -> Fitted:
