@@ -6,11 +6,14 @@ Counted, not timed: these hold on any machine."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from mockengine.brain import situation
+from mockengine.brain import facts, saved_conversation, situation
+from mockengine.brain.context import is_context_text, parse_context
 from mockengine.brain.model import TurnView
-from mockengine.brain.window import FIRST_USER_TURNS, HISTORY_WINDOW, windowed
+from mockengine.brain.window import FIRST_USER_TURNS, HISTORY_WINDOW, HistoryWindow, windowed
 from mockengine.protocol import client_events as ce
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import Think
@@ -115,3 +118,89 @@ def test_the_older_views_the_brain_remembers_are_kept_in_order() -> None:
     middle = ids[2 * FIRST_USER_TURNS - 1 : -HISTORY_WINDOW - 1]
     assert middle == ["sys", "name", "ctx", "who"]  # the newest name and screen; the app's words
     assert ids[-HISTORY_WINDOW - 1 :] == ["call", *(view.item_id for view in recent)]
+
+
+def _reference(history: tuple[TurnView, ...]) -> tuple[TurnView, ...]:
+    """The window chosen the plain way: the start, then the older views newest first, each kind's newest."""
+    if len(history) <= HISTORY_WINDOW:
+        return history
+    start = len(history) - HISTORY_WINDOW
+    while start > 0 and history[start].kind == "function_call_output":
+        start -= 1
+    first_end, user_turns = 0, 0
+    while first_end < start and user_turns < FIRST_USER_TURNS:
+        user_turns += history[first_end].kind in ("user_text", "user_audio")
+        first_end += 1
+    events: set[str] = set()
+    named = question = False
+    older = []
+    for index in range(start - 1, first_end - 1, -1):
+        view = history[index]
+        is_context = view.kind == "context" or (
+            view.kind in ("user_text", "system") and is_context_text(view.text)
+        )
+        if is_context:
+            event = parse_context(view.text)
+            asks = event.as_question() is not None
+            if event.event not in events or (asks and not question):
+                older.append(view)
+            events.add(event.event)
+            question = question or asks
+        elif view.images or view.kind == "system" or saved_conversation.is_envelope(view.text):
+            older.append(view)
+        elif not named and view.kind in ("user_text", "user_audio") and facts.given_name(view.text):
+            older.append(view)
+            named = True
+    return (*history[:first_end], *reversed(older), *history[start:])
+
+
+_SAYINGS = [
+    ("user_audio", "What is the capital of France?"),
+    ("user_text", "My name is Ada."),
+    ("user_audio", "Call me Bob."),
+    ("assistant", "Paris."),
+    ("assistant", "Sure."),
+    ("system", "The user's name is Ana."),
+    ("context", '[context] {"event": "screen", "text": "Page"}'),
+    ("context", '[context] {"event": "question", "question": "How old are you?"}'),
+    ("user_text", '[context] {"event": "paused"}'),
+    ("context", '[context] {"event": "participants", "others": []}'),
+    ("function_call", "{}"),
+    ("function_call_output", "{}"),
+]
+
+
+def test_a_sessions_window_kept_between_replies_chooses_as_a_fresh_one(monkeypatch) -> None:
+    """Appends, drops from the front (truncation), deletes and inserts among the older views, a kept
+    view changed: the session's window, reusing its choice, gives the plain choice every time."""
+    monkeypatch.setattr("mockengine.brain.window.HISTORY_WINDOW", 40)
+    monkeypatch.setattr("mockengine.brain.window.FIRST_USER_TURNS", 3)
+    monkeypatch.setattr(__name__ + ".HISTORY_WINDOW", 40)
+    monkeypatch.setattr(__name__ + ".FIRST_USER_TURNS", 3)
+    rng = random.Random(15)
+    window = HistoryWindow()
+    history: list[TurnView] = []
+    made = 0
+
+    def new_view() -> TurnView:
+        nonlocal made
+        made += 1
+        kind, text = rng.choice(_SAYINGS[:5]) if rng.random() < 0.8 else rng.choice(_SAYINGS)
+        return TurnView(f"v{made}", kind, text, call_id="c")  # type: ignore[arg-type]
+
+    for _ in range(1500):
+        move = rng.random()
+        if move < 0.8:
+            history += [new_view() for _ in range(rng.randint(1, 4))]
+        elif move < 0.9 and history:
+            del history[: rng.randint(1, 6)]  # truncation: the oldest leave the context
+        elif move < 0.95 and history:
+            del history[rng.randrange(len(history))]
+        elif history:
+            history.insert(rng.randrange(len(history)), new_view())
+        if rng.random() < 0.02 and history:
+            at = rng.randrange(len(history))  # an item changed in place: a new view where it was
+            history[at] = TurnView(history[at].item_id, "user_text", "I'm Zoe.")
+        frozen = tuple(history)
+        assert window.views(frozen) == _reference(frozen)
+    assert len(history) > 200
