@@ -27,6 +27,11 @@ _ENVELOPE = re.compile(
 READY = "I'm ready to continue the conversation."
 
 
+def is_envelope(text: str) -> bool:
+    """``text`` is a saved conversation (Pipecat's packed history) that :func:`unpacked` reads back."""
+    return _ENVELOPE.match(text) is not None
+
+
 def unpacked(history: tuple[TurnView, ...]) -> tuple[TurnView, ...]:
     """``history`` with each user item that is a saved conversation replaced by its messages (user and
     system messages, the assistant's words, tool calls and their outputs), in order; every other item as

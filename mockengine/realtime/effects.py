@@ -102,8 +102,9 @@ class Think:
     key: str
     request: ReplyRequest
     brain: Brain
-    # The texts the response's input usage counts (instructions, each context item's): the shell may count
-    # them beside the brain, so the count that follows on the event loop finds them cached.
+    # Texts the shell may count beside the brain, so a count on the event loop finds them cached: the
+    # instructions. Not the items' texts: fitting the context counted them, kept with each item, and
+    # looking every one up again here grew the brain's thread's work with the conversation.
     texts: tuple[str, ...] = ()
 
 

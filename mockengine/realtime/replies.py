@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mockengine.brain.model import ForcedTool, Reply, ReplyRequest, ToolChoice, ToolSpec
+from mockengine.brain.window import HistoryWindow
 from mockengine.protocol.session_config import (
     SessionConfig,
     check_reasoning,
@@ -77,8 +78,12 @@ def build_reply_request(
     context: Iterable[Item],
     response_index: int,
     mcp_tools: tuple[ToolSpec, ...] = (),
+    window: HistoryWindow | None = None,
 ) -> ReplyRequest:
-    """What the brain reads for one response. ``mcp_tools``: the tools the response's MCP servers listed
+    """What the brain reads for one response: the context's views, the older ones of a long conversation
+    only as far as the brain's memory reads them (``brain.window``: the brain's walks per reply stay
+    bounded however long the call), chosen by ``window`` (the session's, which keeps its choice between
+    replies; None: chosen afresh). ``mcp_tools``: the tools the response's MCP servers listed
     (``McpServers.declared``), declared to the brain after the function tools, as functions."""
     functions = tuple(
         ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {}))
@@ -90,7 +95,7 @@ def build_reply_request(
         tools=functions + mcp_tools,
         tool_choice=_tool_choice(params.tool_choice),
         output_modalities=params.output_modalities,
-        history=brain_history(context),
+        history=(window or HistoryWindow()).views(brain_history(context)),
         response_index=response_index,
         parallel_tool_calls=params.parallel_tool_calls,
         response_instructions=params.own_instructions,

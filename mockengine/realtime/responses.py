@@ -15,6 +15,7 @@ from typing import Any
 
 from mockengine.brain.arguments import unbuildable_reason
 from mockengine.brain.model import Brain, Reply, ReplyRequest, ToolCall
+from mockengine.brain.window import HistoryWindow
 from mockengine.engines.stt import WordTiming
 from mockengine.protocol import client_events as ce
 from mockengine.protocol import errors
@@ -53,6 +54,7 @@ class Responses:
         self._asked: dict[str, tuple[Item, ...]] = {}  # responses asked aside → the context they read
         self.mcp = McpServers(ctx.ids)  # the session's hosted MCP servers and their listed tools
         self._routes: dict[str, dict[str, McpRoute]] = {}  # per response: its tools that are MCP tools
+        self._window = HistoryWindow()  # what the brain reads of the conversation's older items
         # per response: the input tokens its fitted context bills (text, audio, image), _think to _replied
         self._input_usage: dict[str, tuple[int, int, int]] = {}
 
@@ -337,12 +339,14 @@ class Responses:
         if approved is not None:
             return self._replied(streamer, context, approved, now_ms)
         mcp_tools, self._routes[r.id] = self.mcp.declared(r.params.tools)
-        request = build_reply_request(r.params, context, self.count, tuple(mcp_tools))
+        window = self._window if r.params.input_items is None else None  # a response's own input: afresh
+        request = build_reply_request(r.params, context, self.count, tuple(mcp_tools), window)
         self.count += 1
         if self.think_aside:
             self._asked[r.id] = context
-            texts = (r.params.instructions, *(item.text() for item in context))
-            return Step(effects=[Think(r.id, request, self.brain, texts)])
+            # Only the instructions: fitting the context (above) counted every item's text and keeps the
+            # counts with the items, so looking each up again in the lane grew with the conversation.
+            return Step(effects=[Think(r.id, request, self.brain, (r.params.instructions,))])
         return self._replied(streamer, context, ask(self.brain, request), now_ms)
 
     def _fitted(self, instructions: str, context: tuple[Item, ...], remember: bool) -> Fitted:

@@ -5,8 +5,8 @@ of declared tools, or the first turn after a new tool set (its vocabularies are 
 longer than the event loop may stand still: every session's paced audio, VAD and ``/healthz`` share it.
 So a server session thinks aside (``RealtimeSession.think_aside``): the core returns a ``Think`` effect
 and the lane runs the brain in the brain executor, one job at a time in the order asked, and hands the
-outcome back. The texts the response's input usage will count are counted there too (``Think.texts``:
-BPE over a pasted 1 MB message takes over a second), so the count on the loop finds them cached.
+outcome back. The texts a job names are counted there too (``Think.texts``: the instructions; the items'
+texts were counted when the response's context was fitted, and are kept with the items).
 
 Event order stays what it was inline: while a reply is being worked out, the session's client messages
 wait, in order, and are handled once the reply's events are out, as if the brain had answered at once.
@@ -57,7 +57,7 @@ class BrainLane:
         await self._idle.wait()
 
     def _work(self, job: Think) -> Reply | Exception:
-        """The brain's reply, and the job's texts counted (a 1 MB message takes BPE over a second)."""
+        """The brain's reply, and the job's texts counted."""
         for text in job.texts:
             text_tokens(self.tokens, text)
         return ask(job.brain, job.request)
