@@ -40,11 +40,34 @@ the sender stopped used to wait there for a next packet that never came (aiortc'
 frame once a packet of the next one arrives): the turn lost its last 20 ms, and got the quiet timer's
 silence in their place.
 
+The 100 ms is a clean link's wait. On a link (or a loaded media plane: a starved sidecar or load
+driver) that delivered packets late lately, a packet held back 150-250 ms while speech flowed was taken
+for a sender that stopped: silence went inside the speech, every turn's bytes differed from the clip
+(the transcript cache, exact bytes, missed, and whisper ran for each: a 100-call level on a saturated
+machine tipped into overload). A real receiver (NetEq) sets its delay from the jitter it observes; so
+does the quiet timer's wait (``_QuietTimer._measure``). A packet's transit is its arrival time less its
+RTP time (48 kHz Opus clock), from an arbitrary origin. Packets held back and delivered at once come in
+with transits falling from the first (the most late) to the one that caught up: a packet's lateness is
+the recent highest transit (a high-water mark that sinks ``TRANSIT_SINK``, 0.5 s per s) less its own.
+Measured against the packets after the late ones, not a baseline from before them: a sender that
+resumes after a pause, its timestamps where it stopped (chromium's), raises the transit for good and
+nothing after it catches up, so it is not late; a sender's clock drift moves the transit far slower
+than the mark sinks. The highest lateness is held while packets keep coming over 50 ms late and
+``LATE_HOLD_S`` (2 s) after the last, then forgotten at ``LATE_DECAY`` (0.1 s per s). The wait is that
+lateness plus ``LATE_MARGIN_S`` (50 ms: the held-back packet was due a frame after the last one, and
+30 ms to spare), at least ``QUIET_AFTER_S``, at most ``QUIET_AFTER_MAX_S`` (400 ms), plus what the
+frames last beyond 20 ms. So a clean link (lateness under 50 ms) waits 100 ms, and a push-to-talk
+release ends its turn as fast as before; after a 250 ms burst the wait is 300 ms, back to 100 ms ~4.5 s
+after the last late packet; a release on a jittery link is heard as quiet at most 300 ms later (its
+silence is the same, only later). Once quiet is conceded, the silence since is handed on as on a clean
+link (the wait is for late packets, not for quiet). Cost per packet: a dozen float operations, no
+allocation kept. Codecs other than Opus are not measured (their wait stays 100 ms).
+
 Frames that come after the quiet timer handed on silence for their time (a link that held the packets
-back for more than 100 ms, then delivered them at once) put the input ahead of the wall clock by as
-much, and it stayed ahead for good. They are kept (they may be speech), and the lead they made
-(:class:`_Backlog`) is taken from the next quiet: silence and quiet frames are cut until the input is
-back on the wall clock (as a receiver's jitter buffer plays out faster after a delay spike).
+back for longer than the quiet timer waits, then delivered them at once) put the input ahead of the
+wall clock by as much, and it stayed ahead for good. They are kept (they may be speech), and the lead
+they made (:class:`_Backlog`) is taken from the next quiet: silence and quiet frames are cut until the
+input is back on the wall clock (as a receiver's jitter buffer plays out faster after a delay spike).
 """
 
 from __future__ import annotations
@@ -77,16 +100,17 @@ OUT_RATE_HZ = 24_000
 MAX_FILLED_GAP_S = 2.0
 # No packet for this long after the last one is due (20 ms frames: 100 ms after the last packet): the
 # sender has stopped (or is in a DTX gap) and the quiet timer hands on what the jitter buffer holds,
-# then the silence since the last packet. Longer than the jitter a packet may arrive late by on a
-# working link (frames later than that: _Backlog). A sender of longer frames (``ptime`` 60: a packet
-# every 60 ms) is waited for as much longer: with 100 ms flat, a 60 ms frame 40 ms late was silence.
+# then the silence since the last packet. A clean link's wait: longer than the jitter a packet arrives
+# late by on a working link; a jittery link's is longer (below); frames later than the wait: _Backlog.
+# A sender of longer frames (``ptime`` 60: a packet every 60 ms) is waited for as much longer: with
+# 100 ms flat, a 60 ms frame 40 ms late was silence.
 QUIET_AFTER_S = 0.1
 # On a link (or a loaded media plane) that delivered packets late lately, the quiet timer waits for the
 # lateness it saw plus LATE_MARGIN_S (a frame's 20 ms and 30 ms to spare) before it concedes quiet, as
 # NetEq's target delay follows the jitter it observes, up to QUIET_AFTER_MAX_S (plus the frames' extra):
 # stalls of up to ~350 ms are waited out (the 150-250 ms bursts of a saturated machine, with headroom),
 # and a push-to-talk release on such a link ends its turn at most 300 ms later than on a clean one
-# (against ``silence_duration_ms`` 500 by default). A longer stall is quiet, and its frames a backlog.
+# (against a ``silence_duration_ms`` of 500). A longer stall is quiet, and its frames a backlog.
 QUIET_AFTER_MAX_S = 0.4
 LATE_MARGIN_S = 0.05
 # How late packets came is held while packets keep coming late (by over 50 ms: what raises the wait)
