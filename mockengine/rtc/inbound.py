@@ -123,6 +123,8 @@ LATE_DECAY = 0.1
 # LATE_MARGIN_S), fast beside a sender's clock drift (< 0.1 ms per s), and a burst's lateness stays
 # "late" for ~0.4 s after it caught up before the hold counts.
 TRANSIT_SINK = 0.5
+_RTP_TICK_S = 1 / OPUS_CLOCK_HZ
+_NEW_TIMELINE = int(MAX_FILLED_GAP_S * OPUS_CLOCK_HZ)  # RTP ticks: a longer step is a new timeline
 QUIET_EVERY_S = 0.05  # then silence every 50 ms: the VAD hears the quiet within a tick of real time
 FRAME_SAMPLES = OUT_RATE_HZ // 50  # 20 ms: the quiet timer hands on whole frames
 # A missing packet is lost once packets this many later (60 ms) wait behind it; before, it may be late.
@@ -238,26 +240,35 @@ class _QuietTimer:
         self._arrived_s = now
         if last is None:
             return
-        step = (timestamp - last) % 2**32  # modulo: the timestamps wrap
-        if step >= 2**31:
-            step -= 2**32  # came late, reordered: its transit is the higher
-        if abs(step) > MAX_FILLED_GAP_S * OPUS_CLOCK_HZ:  # a new timeline: measured afresh
+        step = (timestamp - last) & 0xFFFFFFFF  # modulo: the timestamps wrap
+        if step >= 0x80000000:
+            step -= 0x100000000  # came late, reordered: its transit is the higher
+        if step > _NEW_TIMELINE or step < -_NEW_TIMELINE:  # a new timeline: measured afresh
             self._transit_s = self._high_s = 0.0
             return
-        transit = self._transit_s = self._transit_s + elapsed - step / OPUS_CLOCK_HZ
+        transit = self._transit_s = self._transit_s + elapsed - step * _RTP_TICK_S
         high = self._high_s - TRANSIT_SINK * elapsed
+        held = self._late_s
         if transit >= high:
             self._high_s = transit
+            if not held:  # on time, and nothing late held: a clean link's packet stops here
+                return
             late = 0.0
         else:
             self._high_s = high
             late = high - transit
-        held = self._late_s - max(0.0, now - self._late_at_s - LATE_HOLD_S) * LATE_DECAY
-        if late >= held:  # the latest yet: held from now
+        over_s = now - self._late_at_s - LATE_HOLD_S
+        if over_s > 0.0:
+            held -= over_s * LATE_DECAY
+        if late >= held:  # the latest yet (or all forgotten): held from now
             self._late_s, self._late_at_s, held = late, now, late
         elif late > QUIET_AFTER_S - LATE_MARGIN_S:  # late still (the wait would be up for it): hold on
             self._late_s, self._late_at_s = held, now
-        wait = min(QUIET_AFTER_MAX_S, max(QUIET_AFTER_S, held + LATE_MARGIN_S))
+        wait = held + LATE_MARGIN_S
+        if wait < QUIET_AFTER_S:
+            wait = QUIET_AFTER_S
+        elif wait > QUIET_AFTER_MAX_S:
+            wait = QUIET_AFTER_MAX_S
         if wait != self.wait_s:
             self.wait_s = wait
             self.quiet_after_s = wait + self._extra_s
