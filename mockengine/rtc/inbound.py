@@ -48,7 +48,7 @@ machine tipped into overload). A real receiver (NetEq) sets its delay from the j
 does the quiet timer's wait (``_QuietTimer._measure``). A packet's transit is its arrival time less its
 RTP time (48 kHz Opus clock), from an arbitrary origin. Packets held back and delivered at once come in
 with transits falling from the first (the most late) to the one that caught up: a packet's lateness is
-the recent highest transit (a high-water mark that sinks ``TRANSIT_SINK``, 0.5 s per s) less its own.
+the recent highest transit (a high-water mark that sinks ``TRANSIT_SINK``, 0.2 s per s) less its own.
 Measured against the packets after the late ones, not a baseline from before them: a sender that
 resumes after a pause, its timestamps where it stopped (chromium's), raises the transit for good and
 nothing after it catches up, so it is not late; a sender's clock drift moves the transit far slower
@@ -57,8 +57,8 @@ than the mark sinks. The highest lateness is held while packets keep coming over
 lateness plus ``LATE_MARGIN_S`` (50 ms: the held-back packet was due a frame after the last one, and
 30 ms to spare), at least ``QUIET_AFTER_S``, at most ``QUIET_AFTER_MAX_S`` (400 ms), plus what the
 frames last beyond 20 ms. So a clean link (lateness under 50 ms) waits 100 ms, and a push-to-talk
-release ends its turn as fast as before; after a 250 ms burst the wait is 300 ms, back to 100 ms ~4.5 s
-after the last late packet; a release on a jittery link is heard as quiet at most 300 ms later (its
+release ends its turn as fast as before; after a 250 ms burst the wait is 300 ms, back to 100 ms ~5 s
+after it; a release on a jittery link is heard as quiet at most 300 ms later (its
 silence is the same, only later). Once quiet is conceded, the silence since is handed on as on a clean
 link (the wait is for late packets, not for quiet). Cost per packet: a dozen float operations, no
 allocation kept. Codecs other than Opus are not measured (their wait stays 100 ms).
@@ -115,14 +115,14 @@ QUIET_AFTER_MAX_S = 0.4
 LATE_MARGIN_S = 0.05
 # How late packets came is held while packets keep coming late (by over 50 ms: what raises the wait)
 # and LATE_HOLD_S after the last, then forgotten at LATE_DECAY (seconds of lateness per second of
-# arrivals): 250 ms of lateness (a 300 ms wait) is back to the 100 ms wait ~4.5 s after the last burst.
+# arrivals): 250 ms of lateness (a 300 ms wait) is back to the 100 ms wait ~5 s after the last burst.
 LATE_HOLD_S = 2.0
 LATE_DECAY = 0.1
 # The high-water mark of the packets' transit (arrival less RTP time) sinks this fast (s per s): slow
-# beside a burst's catch-up (a held-back burst delivered over 60 ms is measured 30 ms short, within
-# LATE_MARGIN_S), fast beside a sender's clock drift (< 0.1 ms per s), and a burst's lateness stays
-# "late" for ~0.4 s after it caught up before the hold counts.
-TRANSIT_SINK = 0.5
+# beside a burst's catch-up (a held-back burst delivered over 100 ms, not at once, is measured 20 ms
+# short, within LATE_MARGIN_S's 30 ms to spare; at 0.5, over 60 ms was too much), fast beside a
+# sender's clock drift (< 0.1 ms per s); a 250 ms burst stays "late" for ~1 s after it caught up.
+TRANSIT_SINK = 0.2
 _RTP_TICK_S = 1 / OPUS_CLOCK_HZ
 _NEW_TIMELINE = int(MAX_FILLED_GAP_S * OPUS_CLOCK_HZ)  # RTP ticks: a longer step is a new timeline
 QUIET_EVERY_S = 0.05  # then silence every 50 ms: the VAD hears the quiet within a tick of real time
