@@ -40,11 +40,34 @@ the sender stopped used to wait there for a next packet that never came (aiortc'
 frame once a packet of the next one arrives): the turn lost its last 20 ms, and got the quiet timer's
 silence in their place.
 
+The 100 ms is a clean link's wait. On a link (or a loaded media plane: a starved sidecar or load
+driver) that delivered packets late lately, a packet held back 150-250 ms while speech flowed was taken
+for a sender that stopped: silence went inside the speech, every turn's bytes differed from the clip
+(the transcript cache, exact bytes, missed, and whisper ran for each: a 100-call level on a saturated
+machine tipped into overload). A real receiver (NetEq) sets its delay from the jitter it observes; so
+does the quiet timer's wait (``_QuietTimer._measure``). A packet's transit is its arrival time less its
+RTP time (48 kHz Opus clock), from an arbitrary origin. Packets held back and delivered at once come in
+with transits falling from the first (the most late) to the one that caught up: a packet's lateness is
+the recent highest transit (a high-water mark that sinks ``TRANSIT_SINK``, 0.2 s per s) less its own.
+Measured against the packets after the late ones, not a baseline from before them: a sender that
+resumes after a pause, its timestamps where it stopped (chromium's), raises the transit for good and
+nothing after it catches up, so it is not late; a sender's clock drift moves the transit far slower
+than the mark sinks. The highest lateness is held while packets keep coming over 50 ms late and
+``LATE_HOLD_S`` (2 s) after the last, then forgotten at ``LATE_DECAY`` (0.1 s per s). The wait is that
+lateness plus ``LATE_MARGIN_S`` (50 ms: the held-back packet was due a frame after the last one, and
+30 ms to spare), at least ``QUIET_AFTER_S``, at most ``QUIET_AFTER_MAX_S`` (400 ms), plus what the
+frames last beyond 20 ms. So a clean link (lateness under 50 ms) waits 100 ms, and a push-to-talk
+release ends its turn as fast as before; after a 250 ms burst the wait is 300 ms, back to 100 ms ~5 s
+after it; a release on a jittery link is heard as quiet at most 300 ms later (its
+silence is the same, only later). Once quiet is conceded, the silence since is handed on as on a clean
+link (the wait is for late packets, not for quiet). Cost per packet: a dozen float operations, no
+allocation kept. Codecs other than Opus are not measured (their wait stays 100 ms).
+
 Frames that come after the quiet timer handed on silence for their time (a link that held the packets
-back for more than 100 ms, then delivered them at once) put the input ahead of the wall clock by as
-much, and it stayed ahead for good. They are kept (they may be speech), and the lead they made
-(:class:`_Backlog`) is taken from the next quiet: silence and quiet frames are cut until the input is
-back on the wall clock (as a receiver's jitter buffer plays out faster after a delay spike).
+back for longer than the quiet timer waits, then delivered them at once) put the input ahead of the
+wall clock by as much, and it stayed ahead for good. They are kept (they may be speech), and the lead
+they made (:class:`_Backlog`) is taken from the next quiet: silence and quiet frames are cut until the
+input is back on the wall clock (as a receiver's jitter buffer plays out faster after a delay spike).
 """
 
 from __future__ import annotations
@@ -77,10 +100,31 @@ OUT_RATE_HZ = 24_000
 MAX_FILLED_GAP_S = 2.0
 # No packet for this long after the last one is due (20 ms frames: 100 ms after the last packet): the
 # sender has stopped (or is in a DTX gap) and the quiet timer hands on what the jitter buffer holds,
-# then the silence since the last packet. Longer than the jitter a packet may arrive late by on a
-# working link (frames later than that: _Backlog). A sender of longer frames (``ptime`` 60: a packet
-# every 60 ms) is waited for as much longer: with 100 ms flat, a 60 ms frame 40 ms late was silence.
+# then the silence since the last packet. A clean link's wait: longer than the jitter a packet arrives
+# late by on a working link; a jittery link's is longer (below); frames later than the wait: _Backlog.
+# A sender of longer frames (``ptime`` 60: a packet every 60 ms) is waited for as much longer: with
+# 100 ms flat, a 60 ms frame 40 ms late was silence.
 QUIET_AFTER_S = 0.1
+# On a link (or a loaded media plane) that delivered packets late lately, the quiet timer waits for the
+# lateness it saw plus LATE_MARGIN_S (a frame's 20 ms and 30 ms to spare) before it concedes quiet, as
+# NetEq's target delay follows the jitter it observes, up to QUIET_AFTER_MAX_S (plus the frames' extra):
+# stalls of up to ~350 ms are waited out (the 150-250 ms bursts of a saturated machine, with headroom),
+# and a push-to-talk release on such a link ends its turn at most 300 ms later than on a clean one
+# (against a ``silence_duration_ms`` of 500). A longer stall is quiet, and its frames a backlog.
+QUIET_AFTER_MAX_S = 0.4
+LATE_MARGIN_S = 0.05
+# How late packets came is held while packets keep coming late (by over 50 ms: what raises the wait)
+# and LATE_HOLD_S after the last, then forgotten at LATE_DECAY (seconds of lateness per second of
+# arrivals): 250 ms of lateness (a 300 ms wait) is back to the 100 ms wait ~5 s after the last burst.
+LATE_HOLD_S = 2.0
+LATE_DECAY = 0.1
+# The high-water mark of the packets' transit (arrival less RTP time) sinks this fast (s per s): slow
+# beside a burst's catch-up (a held-back burst delivered over 100 ms, not at once, is measured 20 ms
+# short, within LATE_MARGIN_S's 30 ms to spare; at 0.5, over 60 ms was too much), fast beside a
+# sender's clock drift (< 0.1 ms per s); a 250 ms burst stays "late" for ~1 s after it caught up.
+TRANSIT_SINK = 0.2
+_RTP_TICK_S = 1 / OPUS_CLOCK_HZ
+_NEW_TIMELINE = int(MAX_FILLED_GAP_S * OPUS_CLOCK_HZ)  # RTP ticks: a longer step is a new timeline
 QUIET_EVERY_S = 0.05  # then silence every 50 ms: the VAD hears the quiet within a tick of real time
 FRAME_SAMPLES = OUT_RATE_HZ // 50  # 20 ms: the quiet timer hands on whole frames
 # A missing packet is lost once packets this many later (60 ms) wait behind it; before, it may be late.
@@ -138,12 +182,17 @@ class _QuietTimer:
     """Silence in real time while no packet arrives: a sender that stopped sending (a push-to-talk page's
     ``replaceTrack(null)``, a muted or ended track, a network that went quiet) is a user who is quiet.
 
-    Armed by the first packet. Once none has come for ``QUIET_AFTER_S`` it has the decoder hand on what
+    Armed by the first packet. Once none has come for ``quiet_after_s`` it has the decoder hand on what
     the jitter buffer still holds (``flush``: packets that waited behind a lost one), then
     hands on the silence since the last packet, then every ``QUIET_EVERY_S`` the silence since; it counts
     the silence, which the RTP gap before the next frame (:class:`_GapFiller`) then no longer owes. One
     timer per call, moved on by the packets (not re-armed per packet): ~10 wake-ups a second while audio
-    flows."""
+    flows.
+
+    ``quiet_after_s`` adapts to the link (see the module docstring): ``QUIET_AFTER_S`` (100 ms) on a
+    clean one; on one whose packets came late lately, their lateness plus ``LATE_MARGIN_S``, up to
+    ``QUIET_AFTER_MAX_S``. Lateness is measured from the Opus packets' RTP timestamps (``packet_arrived``
+    with one): a few float operations per packet, nothing kept per packet."""
 
     def __init__(
         self, sink: Callable[[bytes], None], flush: Callable[[], None], loop: asyncio.AbstractEventLoop
@@ -153,18 +202,81 @@ class _QuietTimer:
         self.loop = loop
         self._covered_s = loop.time()  # the audio handed on or held reaches this loop time
         self.filled_samples = 0  # silence handed on since the last frame (24 kHz samples)
-        # No packet for this long is quiet: QUIET_AFTER_S, plus what the sender's frames last beyond
-        # 20 ms (``frame_decoded``: the next packet of a 60 ms sender is due 60 ms after the last).
+        # What the sender's frames last beyond 20 ms (``frame_decoded``: the next packet of a 60 ms
+        # sender is due 60 ms after the last).
+        self._extra_s = 0.0
+        # The wait for the link's lateness (QUIET_AFTER_S .. QUIET_AFTER_MAX_S; ``_measure``).
+        self.wait_s = QUIET_AFTER_S
+        # No packet for this long is quiet: the wait, plus the frames' extra.
         self.quiet_after_s = QUIET_AFTER_S
+        # The lateness measure (``_measure``), all in seconds: the last packet's transit (its arrival less
+        # its RTP time, from an arbitrary origin), the recent highest transit (sinking at TRANSIT_SINK),
+        # and the lateness held (the highest seen, at ``_late_at_s``).
+        self._timestamp: int | None = None  # the last packet's RTP timestamp (48 kHz)
+        self._arrived_s = 0.0
+        self._transit_s = 0.0
+        self._high_s = 0.0
+        self._late_s = 0.0
+        self._late_at_s = 0.0
         self._handle: asyncio.TimerHandle | None = loop.call_at(self._covered_s + QUIET_AFTER_S, self._tick)
 
-    def packet_arrived(self) -> None:
-        """A packet came now (the jitter buffer may hold it a little, behind a lost one)."""
-        self._covered_s = self.loop.time()
+    def packet_arrived(self, timestamp: int | None = None) -> None:
+        """A packet came now (the jitter buffer may hold it a little, behind a lost one); ``timestamp``:
+        its RTP timestamp in the 48 kHz Opus clock, which measures how late it came (None: not measured)."""
+        now = self._covered_s = self.loop.time()
+        if timestamp is not None:
+            self._measure(timestamp, now)
+
+    def _measure(self, timestamp: int, now: float) -> None:
+        """How late the packets come, NetEq-like: a packet's transit is its arrival less its RTP time;
+        packets held back and then delivered at once come in with transits falling from the first (the
+        most late) to the on-time one that caught up, so the lateness is the recent highest transit less
+        this one's. Measured against the packets after it, not before: a sender that resumes after a
+        pause (chromium's timestamps stand still meanwhile) raises the transit for good and is not
+        late, and a sender whose clock drifts moves it slowly (the highest sinks faster)."""
+        last = self._timestamp
+        self._timestamp = timestamp
+        elapsed = now - self._arrived_s
+        self._arrived_s = now
+        if last is None:
+            return
+        step = (timestamp - last) & 0xFFFFFFFF  # modulo: the timestamps wrap
+        if step >= 0x80000000:
+            step -= 0x100000000  # came late, reordered: its transit is the higher
+        if step > _NEW_TIMELINE or step < -_NEW_TIMELINE:  # a new timeline: measured afresh
+            self._transit_s = self._high_s = 0.0
+            return
+        transit = self._transit_s = self._transit_s + elapsed - step * _RTP_TICK_S
+        high = self._high_s - TRANSIT_SINK * elapsed
+        held = self._late_s
+        if transit >= high:
+            self._high_s = transit
+            if not held:  # on time, and nothing late held: a clean link's packet stops here
+                return
+            late = 0.0
+        else:
+            self._high_s = high
+            late = high - transit
+        over_s = now - self._late_at_s - LATE_HOLD_S
+        if over_s > 0.0:
+            held -= over_s * LATE_DECAY
+        if late >= held:  # the latest yet (or all forgotten): held from now
+            self._late_s, self._late_at_s, held = late, now, late
+        elif late > QUIET_AFTER_S - LATE_MARGIN_S:  # late still (the wait would be up for it): hold on
+            self._late_s, self._late_at_s = held, now
+        wait = held + LATE_MARGIN_S
+        if wait < QUIET_AFTER_S:
+            wait = QUIET_AFTER_S
+        elif wait > QUIET_AFTER_MAX_S:
+            wait = QUIET_AFTER_MAX_S
+        if wait != self.wait_s:
+            self.wait_s = wait
+            self.quiet_after_s = wait + self._extra_s
 
     def frame_decoded(self, samples: int) -> None:
         """A frame of ``samples`` (24 kHz) was decoded: the next packet is due that much after this one."""
-        self.quiet_after_s = QUIET_AFTER_S + max(0, samples - FRAME_SAMPLES) / OUT_RATE_HZ
+        self._extra_s = max(0, samples - FRAME_SAMPLES) / OUT_RATE_HZ
+        self.quiet_after_s = self.wait_s + self._extra_s
 
     def take_filled(self) -> int:
         """A frame is handed on: the silence handed on before it since the previous one (24 kHz
@@ -175,8 +287,11 @@ class _QuietTimer:
     def _tick(self) -> None:
         now = self.loop.time()
         quiet_s = now - self._covered_s
-        if quiet_s < self.quiet_after_s:  # a packet came since: look again when this one is old enough
-            self._handle = self.loop.call_at(self._covered_s + self.quiet_after_s, self._tick)
+        # Once quiet was conceded, what passes since is handed on as on a clean link: the wait for late
+        # packets is over (any that come now are a backlog).
+        after_s = self.quiet_after_s if not self.filled_samples else QUIET_AFTER_S + self._extra_s
+        if quiet_s < after_s:  # a packet came since: look again when this one is old enough
+            self._handle = self.loop.call_at(self._covered_s + after_s, self._tick)
             return
         self._flush()  # what arrived before the quiet goes first, in order
         frames = int(quiet_s * OUT_RATE_HZ) // FRAME_SAMPLES
@@ -261,18 +376,19 @@ class _MicrophoneBuffer(JitterBuffer):
     RFC 7587; G.711), so that wait only held every frame 20 ms back, and the last one before a sender
     stopped stayed in the buffer, undecoded, until the next press. It also
 
-    - reports each packet as it arrives (``on_packet``: the quiet timer's clock);
+    - reports each packet as it arrives, with its RTP timestamp (``on_packet``: the quiet timer's clock
+      and its lateness measure);
     - puts back in order what loopback or a LAN swaps, and gives up a lost packet's place once packets
       ``LOST_AFTER_PACKETS`` later wait behind it (aiortc waited until the buffer was full, 320 ms,
       then released one frame per packet: the input stayed 300 ms late for the rest of the call);
     - hands over what it holds (``flush``): packets behind a lost one when the sender stops."""
 
-    def __init__(self, on_packet: Callable[[], None]) -> None:
+    def __init__(self, on_packet: Callable[[int], None]) -> None:
         super().__init__(capacity=16, prefetch=0)
         self._on_packet = on_packet
 
     def add(self, packet: RtpPacket) -> tuple[bool, JitterFrame | None]:
-        self._on_packet()
+        self._on_packet(packet.timestamp)
         return super().add(packet)
 
     def _remove_frame(self, sequence_number: int) -> JitterFrame | None:
@@ -362,13 +478,15 @@ class InlineDecoder:
         self.flush()
         self._dropping = True
 
-    def packet_arrived(self) -> None:
-        """A packet reached the jitter buffer (``_MicrophoneBuffer``): it moves the quiet timer on,
-        starting it at the first one where an event loop runs. Lost packets (``drop_frames``) do not."""
+    def packet_arrived(self, timestamp: int | None = None) -> None:
+        """A packet reached the jitter buffer (``_MicrophoneBuffer``; the pion plane's, ``put``): it moves
+        the quiet timer on, starting it at the first one where an event loop runs, and its RTP
+        ``timestamp`` tells the timer how late it came (Opus calls only: the timer reads the 48 kHz
+        clock). Lost packets (``drop_frames``) do not."""
         if self._dropping:
             return
         if self._quiet is not None:
-            self._quiet.packet_arrived()
+            self._quiet.packet_arrived(timestamp if self._codec_is_opus else None)
             return
         try:
             loop = self._clock or asyncio.get_running_loop()
@@ -384,14 +502,12 @@ class InlineDecoder:
             return
         if self._dropping:
             return
-        self.packet_arrived()  # (already, through the buffer; a unit test puts frames straight in)
         codec, encoded_frame = task
-        self._hand_on(
-            codec,
-            encoded_frame.data,
-            getattr(encoded_frame, "rtp_timestamp", encoded_frame.timestamp),
-            getattr(encoded_frame, "sequence_number", None),
-        )
+        timestamp = getattr(encoded_frame, "rtp_timestamp", encoded_frame.timestamp)
+        # (Through the buffer already, when it arrived: a frame it released later is not measured again.
+        # The pion plane and unit tests put packets straight in, as they arrive.)
+        self.packet_arrived(None if self.buffer is not None else timestamp)
+        self._hand_on(codec, encoded_frame.data, timestamp, getattr(encoded_frame, "sequence_number", None))
         if self.buffer is not None:
             while (frame := self.buffer.pop_ready()) is not None:
                 self._hand_on(codec, frame.data, frame.rtp_timestamp, frame.sequence_number)
