@@ -885,7 +885,7 @@ def reply_to_words(
     words = heard.strip()
     if not words:
         return NOT_HEARD
-    remembered = facts.remembered_answer(words, earlier, known)
+    remembered = facts.remembered_answer(words, earlier, known) or _recalled_question(words, earlier)
     if remembered is not None:
         return remembered
     introduced = facts.given_name(words) if not is_question(words) else None
@@ -1175,6 +1175,32 @@ def _phrase_end(tokens: list[str]) -> int:
         if tokens[end - 1].endswith((",", ";", ":")) or tokens[end].lower() in _PHRASE_OPENERS:
             return end
     return ECHO_WORDS
+
+
+# "what was my first question?", "what did I just ask you?", "which question did I ask before that?": the
+# user asks what they asked, as a model answers from its context (it was answered "You asked what was my
+# first question. I'm not sure, to be honest."). "first" picks the oldest question, anything else the newest.
+_ASKS_OWN_QUESTION = re.compile(
+    r"\bwhat (?:was|were|is) my (?P<which>first|last|previous|earlier|latest) question\b"
+    r"|\bwhat (?:question )?did I (?:just )?ask(?: you)?"
+    r"(?: (?P<when>first|before|earlier|last|just now))?\s*[?.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _recalled_question(words: str, earlier: Sequence[str]) -> str | None:
+    """The answer to "what was my first question?" / "what did I just ask?" from ``earlier`` (the user's
+    words before these, oldest first): the question quoted, or that none was asked; None for other words."""
+    found = _ASKS_OWN_QUESTION.search(words)
+    if found is None:
+        return None
+    asked = [said.strip() for said in earlier if said.strip() and is_question(said)]
+    if not asked:
+        return "You haven't asked me anything yet."
+    first = (found.group("which") or found.group("when") or "").lower() == "first"
+    question = asked[0] if first else asked[-1]
+    end = "" if question[-1] in ".?!" else "."
+    return f"Your first question was “{question}”{end}" if first else f"You asked “{question}”{end}"
 
 
 def is_question(words: str) -> bool:
