@@ -1249,6 +1249,12 @@ def image_shown(colour: str, brightness: float) -> str:
     return f"I can see {seen}. What would you like to know about it?"
 
 
+def image_described(colour: str, brightness: float) -> str:
+    """The answer to "what's in this image?" about the newest image: its look, from its dominant colour
+    and mean luma (0..1), as ``image_shown`` says it, without asking what to do with it."""
+    return image_shown(colour, brightness).split(". ")[0] + "."
+
+
 def acknowledge_output(error: str | None, function_name: str | None, rng: random.Random) -> str:
     """The spoken follow-up to a function output: accepted, or refused with the host's error."""
     if error is None:
